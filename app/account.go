@@ -1,0 +1,179 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// ConnectionState is the answer to "Test connection", in plain words.
+type ConnectionState int
+
+const (
+	Connected ConnectionState = iota + 1
+	KeyRejected
+	ServerNotFound
+	Offline
+	ServerError
+)
+
+// ConnectionResult is what Test connection found, with the sentence to show.
+type ConnectionResult struct {
+	State   ConnectionState
+	Message string
+	Agents  int // how many agents the account has, when connected
+}
+
+// TestConnection makes one cheap call (the first page of agents, one per
+// page) with the given details and says what happened.
+func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string) ConnectionResult {
+	if msg := checkBaseURL(baseURL); msg != "" {
+		return ConnectionResult{State: ServerNotFound, Message: msg}
+	}
+	if strings.TrimSpace(key) == "" {
+		return ConnectionResult{State: KeyRejected, Message: "Enter the API key of your account."}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	c := a.newClient(strings.TrimSpace(baseURL), strings.TrimSpace(key), strings.TrimSpace(workspace), "")
+	page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1}, client.WithMaxRetries(0))
+	switch {
+	case err == nil:
+		return ConnectionResult{State: Connected, Agents: page.Total,
+			Message: fmt.Sprintf("Connected. This account has %d agents.", page.Total)}
+	case client.IsAuth(err):
+		return ConnectionResult{State: KeyRejected, Message: "The API key was rejected. Check that it was copied whole."}
+	case client.IsNotFound(err):
+		return ConnectionResult{State: ServerNotFound, Message: "The server answered, but not as an Agent Execution Service. Check the address."}
+	case client.IsOffline(err):
+		var netErr *client.NetworkError
+		if errors.As(err, &netErr) && strings.Contains(strings.ToLower(netErr.Err.Error()), "no such host") {
+			return ConnectionResult{State: ServerNotFound, Message: "No server was found at that address. Check the address for typing mistakes."}
+		}
+		return ConnectionResult{State: Offline, Message: "Agent Desk can't reach that server. Check your internet connection and the address."}
+	case errors.Is(err, context.DeadlineExceeded):
+		return ConnectionResult{State: Offline, Message: "The server did not answer in time. Check your internet connection and the address."}
+	}
+	return ConnectionResult{State: ServerError, Message: Describe(err)}
+}
+
+func checkBaseURL(raw string) string {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "Enter the address of your service, for example https://agents.example.com/api."
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return "The address must start with https:// and name a server, for example https://agents.example.com/api."
+	}
+	return ""
+}
+
+// SaveAccount adds or changes an account and stores its key (keyring, or a
+// 0600 file when there is no keyring). An empty key keeps the stored one.
+func (a *App) SaveAccount(ctx context.Context, acct storage.Account, key string) (storage.Account, error) {
+	acct.Name = strings.TrimSpace(acct.Name)
+	acct.BaseURL = strings.TrimRight(strings.TrimSpace(acct.BaseURL), "/")
+	acct.WorkspaceID = strings.TrimSpace(acct.WorkspaceID)
+	if msg := checkBaseURL(acct.BaseURL); msg != "" {
+		return acct, errors.New(msg)
+	}
+	if acct.Name == "" {
+		if u, err := url.Parse(acct.BaseURL); err == nil {
+			acct.Name = u.Host
+		}
+	}
+	if acct.ID == "" {
+		acct.ID = fmt.Sprintf("acct-%d", time.Now().UnixNano())
+	}
+	if acct.IsDemo() {
+		return acct, errors.New("the demo account cannot be changed")
+	}
+	if key = strings.TrimSpace(key); key != "" {
+		loc, err := a.secrets.Set(ctx, acct.ID, key)
+		if err != nil {
+			return acct, fmt.Errorf("the API key could not be stored: %w", err)
+		}
+		acct.KeyStore = loc.Kind
+	}
+	err := a.UpdateSettings(ctx, func(s *storage.Settings) {
+		s.PutAccount(acct)
+		s.Onboarded = true
+	})
+	if err == nil && a.AccountID() == acct.ID {
+		err = a.Activate(ctx, acct.ID)
+	}
+	return acct, err
+}
+
+// RemoveAccount forgets an account and its key; the demo becomes active if
+// it was the active one.
+func (a *App) RemoveAccount(ctx context.Context, id string) error {
+	if id == storage.DemoAccountID {
+		return errors.New("the demo account is always there")
+	}
+	if err := a.secrets.Delete(ctx, id); err != nil {
+		return fmt.Errorf("the API key could not be removed: %w", err)
+	}
+	if err := a.UpdateSettings(ctx, func(s *storage.Settings) { s.RemoveAccount(id) }); err != nil {
+		return err
+	}
+	if a.AccountID() == id {
+		return a.Activate(ctx, storage.DemoAccountID)
+	}
+	return nil
+}
+
+// SetMemoryVariantOverride records the user's choice of memory variant
+// ("" for automatic, "A" or "B") for the active account and rebuilds its
+// client.
+func (a *App) SetMemoryVariantOverride(ctx context.Context, v string) error {
+	acct := a.Account()
+	if acct.IsDemo() {
+		return errors.New("the demo service always uses variant A")
+	}
+	acct.MemoryVariantOverride = v
+	if err := a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
+		return err
+	}
+	return a.Activate(ctx, acct.ID)
+}
+
+// RememberMemoryVariant stores the variant the client detected, so the next
+// launch does not have to detect it again.
+func (a *App) RememberMemoryVariant(ctx context.Context) {
+	acct := a.Account()
+	v := string(a.Client().MemoryVariant())
+	if acct.IsDemo() || v == "" || v == acct.MemoryVariant {
+		return
+	}
+	acct.MemoryVariant = v
+	_ = a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) })
+}
+
+// RecordCredits keeps what a charged call cost, for the credits meter.
+func (a *App) RecordCredits(ctx context.Context, kind, agentID, agentTitle, ref string, credits client.Credits) {
+	if !credits.Valid || credits.Value == 0 {
+		return
+	}
+	_, err := a.db.RecordCredits(ctx, storage.CreditRecord{
+		AccountID: a.AccountID(), AgentID: agentID, AgentTitle: agentTitle,
+		Kind: kind, Credits: credits.Value, Ref: ref,
+	})
+	if err == nil {
+		a.emit(CreditsChanged)
+	}
+}
+
+// CreditsToday is what the active account spent since local midnight.
+func (a *App) CreditsToday(ctx context.Context) (float64, error) {
+	now := time.Now()
+	midnight := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	return a.db.CreditsSince(ctx, a.AccountID(), midnight)
+}

@@ -1,0 +1,326 @@
+// Package app is what a user of Agent Desk can do, without any widgets: it
+// holds the active account, its service client and the local history, and
+// offers the use cases the screens call (browse agents, run them, chat, keep
+// files and memories). Screens in views/ read its state and call its
+// methods; tests drive it the same way.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// DemoPace is how fast the built-in demo service streams: slow enough to
+// look like a real model, fast enough not to bore.
+const DemoPace = 25 * time.Millisecond
+
+// Config says where Agent Desk keeps its files and how the demo behaves.
+type Config struct {
+	Paths storage.Paths
+	// DemoPace overrides DemoPace (tests use 0 for instant replies).
+	DemoPace *time.Duration
+	// Keyring replaces the system keyring (tests).
+	Keyring storage.Keyring
+	// HTTPClient is used for every call to the service (tests wrap it with
+	// the contract validator).
+	HTTPClient *http.Client
+	// ClientOptions are added to every client this app builds.
+	ClientOptions []client.Option
+}
+
+// App is one running Agent Desk: settings, secrets, history, and the client
+// of the active account. It is safe for use from several goroutines.
+type App struct {
+	cfg      Config
+	paths    storage.Paths
+	store    *storage.SettingsStore
+	secrets  *storage.Secrets
+	db       *storage.DB
+	cache    *storage.Cache
+	notices  []string
+	demoKey  string
+	demoOpts demoservice.Options
+
+	mu        sync.Mutex
+	settings  storage.Settings
+	account   storage.Account
+	keyWhere  storage.KeyLocation
+	client    *client.Client
+	demo      *demoservice.Server
+	listeners []func(Event)
+}
+
+// Event tells screens that something they show may have changed.
+type Event int
+
+const (
+	// AccountChanged: another account is active; reload everything.
+	AccountChanged Event = iota + 1
+	// CreditsChanged: a charged call was recorded.
+	CreditsChanged
+	// SettingsChanged: theme or other settings were saved.
+	SettingsChanged
+)
+
+// Open loads settings, opens the history and activates the account that was
+// active last time (the built-in demo when there is none). Problems with
+// files on disk never stop it: they become Notices, shown once.
+func Open(ctx context.Context, cfg Config) (*App, error) {
+	a := &App{cfg: cfg, paths: cfg.Paths}
+	if err := a.paths.Ensure(); err != nil {
+		a.notices = append(a.notices, err.Error())
+	}
+	a.store = storage.NewSettingsStore(a.paths)
+	var sopts []storage.SecretsOption
+	if cfg.Keyring != nil {
+		sopts = append(sopts, storage.WithKeyring(cfg.Keyring))
+	}
+	a.secrets = storage.NewSecrets(a.paths, sopts...)
+
+	settings, notice, err := a.store.Load(ctx)
+	if notice != "" {
+		a.notices = append(a.notices, string(notice))
+	}
+	if err != nil {
+		a.notices = append(a.notices, err.Error())
+		settings = storage.DefaultSettings()
+	}
+	a.settings = settings
+
+	db, dbNotice := storage.OpenOrFallback(ctx, a.paths)
+	if dbNotice != "" {
+		a.notices = append(a.notices, string(dbNotice))
+	}
+	a.db = db
+	if cache, err := storage.OpenCache(a.paths.DownloadsDir(), storage.DefaultCacheBytes); err == nil {
+		a.cache = cache
+	} else {
+		a.notices = append(a.notices, fmt.Sprintf("Image previews will not be kept between launches: %v", err))
+	}
+	// Conversations deleted more than a day ago are gone for good; within
+	// the day they can still be restored.
+	if !db.ReadOnly() {
+		_, _ = db.PurgeDeleted(ctx, time.Now().Add(-24*time.Hour))
+	}
+
+	pace := DemoPace
+	if cfg.DemoPace != nil {
+		pace = *cfg.DemoPace
+	}
+	a.demoKey = randomKey()
+	a.demoOpts = demoservice.Options{APIKey: a.demoKey, Pace: pace}
+
+	active := a.settings.ActiveAccount
+	if active == "" {
+		active = storage.DemoAccountID
+	}
+	if err := a.Activate(ctx, active); err != nil {
+		a.notices = append(a.notices, fmt.Sprintf("Agent Desk could not open your account (%v); it opened the demo instead.", err))
+		if err := a.Activate(ctx, storage.DemoAccountID); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+func randomKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return "demo-" + hex.EncodeToString(b)
+}
+
+// Close stops the demo service and closes the history.
+func (a *App) Close() error {
+	a.mu.Lock()
+	demo := a.demo
+	a.demo = nil
+	a.mu.Unlock()
+	if demo != nil {
+		_ = demo.Close()
+	}
+	return a.db.Close()
+}
+
+// Notices are the start-up problems the user should read once (a settings
+// file moved aside, a history opened read-only).
+func (a *App) Notices() []string { return append([]string(nil), a.notices...) }
+
+// DB is the local history.
+func (a *App) DB() *storage.DB { return a.db }
+
+// Cache keeps downloaded previews; nil when it could not be opened.
+func (a *App) Cache() *storage.Cache { return a.cache }
+
+// Paths are Agent Desk's folders.
+func (a *App) Paths() storage.Paths { return a.paths }
+
+// Client is the service client of the active account.
+func (a *App) Client() *client.Client {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.client
+}
+
+// Account is the active account.
+func (a *App) Account() storage.Account {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.account
+}
+
+// AccountID is the active account's id, the scope of everything in history.
+func (a *App) AccountID() string { return a.Account().ID }
+
+// IsDemo reports whether the built-in demo service is active.
+func (a *App) IsDemo() bool { return a.Account().IsDemo() }
+
+// Demo is the running built-in service, or nil when a real account is active.
+func (a *App) Demo() *demoservice.Server {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.demo
+}
+
+// KeyLocation says where the active account's key lives.
+func (a *App) KeyLocation() storage.KeyLocation {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.keyWhere
+}
+
+// Settings is a copy of the current settings.
+func (a *App) Settings() storage.Settings {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.settings
+}
+
+// UpdateSettings changes the settings and saves them at once.
+func (a *App) UpdateSettings(ctx context.Context, change func(*storage.Settings)) error {
+	a.mu.Lock()
+	s := a.settings
+	// Copy the maps that change may write to, so readers of the old copy
+	// never race with it.
+	s.LastAnswers = cloneAnswers(s.LastAnswers)
+	change(&s)
+	a.settings = s
+	a.mu.Unlock()
+	err := a.store.Save(ctx, s)
+	a.emit(SettingsChanged)
+	return err
+}
+
+func cloneAnswers(in map[string]map[string]string) map[string]map[string]string {
+	out := make(map[string]map[string]string, len(in))
+	for k, v := range in {
+		m := make(map[string]string, len(v))
+		for q, ans := range v {
+			m[q] = ans
+		}
+		out[k] = m
+	}
+	return out
+}
+
+// Subscribe calls fn for every Event, on the goroutine that caused it.
+// Screens wrap their reaction in fyne.Do.
+func (a *App) Subscribe(fn func(Event)) {
+	a.mu.Lock()
+	a.listeners = append(a.listeners, fn)
+	a.mu.Unlock()
+}
+
+func (a *App) emit(e Event) {
+	a.mu.Lock()
+	ls := make([]func(Event), len(a.listeners))
+	copy(ls, a.listeners)
+	a.mu.Unlock()
+	for _, fn := range ls {
+		fn(e)
+	}
+}
+
+// Activate makes an account the active one: for the demo it starts the
+// built-in service on a loopback port; for a real account it reads the key
+// (keyring, file or environment) and builds a client for it.
+func (a *App) Activate(ctx context.Context, accountID string) error {
+	acct, ok := a.Settings().Account(accountID)
+	if !ok {
+		return fmt.Errorf("there is no account %q", accountID)
+	}
+	var (
+		c     *client.Client
+		where storage.KeyLocation
+		demo  *demoservice.Server
+	)
+	if acct.IsDemo() {
+		a.mu.Lock()
+		demo = a.demo
+		a.mu.Unlock()
+		if demo == nil {
+			srv, err := demoservice.Listen("127.0.0.1:0", a.demoOpts)
+			if err != nil {
+				return fmt.Errorf("the demo service could not start: %w", err)
+			}
+			demo = srv
+		}
+		c = a.newClient(demo.URL(), a.demoKey, "", "")
+	} else {
+		key, loc, err := a.secrets.Get(ctx, acct.ID)
+		if err != nil && !errors.Is(err, storage.ErrNoKey) {
+			return err
+		}
+		where = loc
+		c = a.newClient(acct.BaseURL, key, acct.WorkspaceID, acct.EffectiveMemoryVariant())
+	}
+
+	a.mu.Lock()
+	old := a.demo
+	a.account, a.client, a.keyWhere = acct, c, where
+	if acct.IsDemo() {
+		a.demo = demo
+	} else {
+		a.demo = nil
+	}
+	a.mu.Unlock()
+	if old != nil && old != demo {
+		_ = old.Close()
+	}
+	if a.Settings().ActiveAccount != acct.ID {
+		_ = a.UpdateSettings(ctx, func(s *storage.Settings) { s.ActiveAccount = acct.ID })
+	}
+	a.emit(AccountChanged)
+	return nil
+}
+
+func (a *App) newClient(baseURL, key, workspace, variant string) *client.Client {
+	opts := []client.Option{
+		client.WithBaseURL(baseURL),
+		client.WithAPIKey(key),
+		client.WithUserAgent("AgentDesk/" + Version),
+	}
+	if workspace != "" {
+		opts = append(opts, client.WithWorkspace(workspace))
+	}
+	if variant != "" {
+		opts = append(opts, client.WithMemoryVariant(client.MemoryVariant(variant)))
+	}
+	if a.cfg.HTTPClient != nil {
+		opts = append(opts, client.WithHTTPClient(a.cfg.HTTPClient))
+	}
+	opts = append(opts, a.cfg.ClientOptions...)
+	return client.New(opts...)
+}
+
+// Version is Agent Desk's version, set by main from FyneApp.toml metadata.
+var Version = "dev"

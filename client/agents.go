@@ -1,0 +1,58 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/url"
+)
+
+// ListAgentsParams filters and pages the agent list.
+type ListAgentsParams struct {
+	// Q searches title, description and long description.
+	Q string
+	// Type is AgentChat, AgentImage, AgentText or AgentVideo ("" for all).
+	Type    string
+	Page    int // 1-based; 0 means the first page
+	PerPage int // 0 means the server's default (15)
+}
+
+func (p ListAgentsParams) query() url.Values {
+	q := url.Values{}
+	if p.Q != "" {
+		q.Set("q", p.Q)
+	}
+	if p.Type != "" {
+		q.Set("type", p.Type)
+	}
+	return q
+}
+
+// ListAgents returns one page of agents (GET /agents).
+func (c *Client) ListAgents(ctx context.Context, params ListAgentsParams, opts ...Option) (*Page[Agent], error) {
+	return listPage[Agent](ctx, c, "/agents", params.query(), params.Page, params.PerPage, opts)
+}
+
+// Agents iterates over every agent of every page from params.Page on,
+// stopping at the first error.
+func (c *Client) Agents(ctx context.Context, params ListAgentsParams, opts ...Option) iter.Seq2[Agent, error] {
+	return iterate(ctx, func(ctx context.Context) (*Page[Agent], error) {
+		return c.ListAgents(ctx, params, opts...)
+	})
+}
+
+// GetAgent reads one agent with its questions (GET /agents/{id}). The
+// options of its select questions are the values an execution may send.
+func (c *Client) GetAgent(ctx context.Context, id ID, opts ...Option) (*Agent, error) {
+	cfg := c.callConfig(opts)
+	var raw json.RawMessage
+	if err := c.do(ctx, cfg, request{method: "GET", path: pathf("/agents/%s", id), retry: true}, &raw); err != nil {
+		return nil, err
+	}
+	// Assumption: the agent may also arrive wrapped as {"data": {...}}.
+	var a Agent
+	if err := json.Unmarshal(unwrapRecord(raw, "data", "agent"), &a); err != nil {
+		return nil, &DecodeError{Method: "GET", Path: pathf("/agents/%s", id), Err: err, Body: truncate(raw, 512)}
+	}
+	return &a, nil
+}

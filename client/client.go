@@ -1,0 +1,495 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Version is the SDK version sent in the default User-Agent.
+const Version = "0.1.0"
+
+// Defaults.
+const (
+	// DefaultMaxRetries is how many times a request that is safe to repeat is retried.
+	DefaultMaxRetries = 2
+	// DefaultPollInterval is the first wait between polls of a running execution.
+	DefaultPollInterval = time.Second
+	// DefaultMaxEventSize caps one streamed event (64 KiB per default in go-sse; a
+	// long image URL or a big fragment fits well within 1 MiB).
+	DefaultMaxEventSize = 1 << 20
+	// maxErrorBody caps how much of an error body is read.
+	maxErrorBody = 64 << 10
+	// maxJSONBody caps a successful JSON answer (a page of records).
+	maxJSONBody = 64 << 20
+)
+
+// Client talks to one Agent Execution Service account. It is safe for
+// concurrent use. Build it with New.
+type Client struct {
+	cfg config
+
+	mu            sync.Mutex
+	memoryVariant MemoryVariant // detected, when cfg.memoryVariant is auto
+}
+
+// config is the set of settings an Option changes; per-call options work on
+// a copy.
+type config struct {
+	baseURL           *url.URL
+	baseErr           error
+	apiKey            string
+	workspace         string
+	httpClient        *http.Client
+	maxRetries        int
+	userAgent         string
+	memoryVariant     MemoryVariant
+	pollInterval      time.Duration
+	maxPollInterval   time.Duration
+	retryBase         time.Duration
+	retryMax          time.Duration
+	retryAfterMax     time.Duration
+	streamIdleTimeout time.Duration
+	maxEventSize      int
+	headers           http.Header
+}
+
+// Option changes a setting of the Client, or of a single call when passed as
+// the last argument of a method.
+type Option func(*config)
+
+// WithBaseURL sets the service's base URL, for example
+// "https://aes.example.com/api". Paths such as /agents are appended to it.
+func WithBaseURL(base string) Option {
+	return func(c *config) {
+		u, err := url.Parse(strings.TrimRight(strings.TrimSpace(base), "/"))
+		switch {
+		case err != nil:
+			c.baseURL, c.baseErr = nil, fmt.Errorf("agentdesk: invalid base URL: %w", errors.Unwrap(err))
+		case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+			c.baseURL, c.baseErr = nil, errors.New("agentdesk: the base URL must start with http:// or https:// and name a host")
+		default:
+			u.RawQuery, u.Fragment, u.User = "", "", nil
+			c.baseURL, c.baseErr = u, nil
+		}
+	}
+}
+
+// WithAPIKey sets the Bearer key. It is sent only to the base URL's origin.
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = strings.TrimSpace(key) } }
+
+// WithWorkspace sets the workspace sent as the x-workspace-id header on every
+// request ("" sends none: the user's selected workspace is used). The service
+// announces that the header will become required.
+func WithWorkspace(id string) Option { return func(c *config) { c.workspace = strings.TrimSpace(id) } }
+
+// WithHTTPClient sets the HTTP client. Its Timeout should be zero: streams and
+// the blocking run last long (up to 100 s of server wait); use contexts. The
+// client's transport is wrapped so that credentials never leave the base
+// URL's origin, also on redirects.
+func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
+
+// WithMaxRetries sets how many times a request that is safe to repeat is
+// retried (0 disables retries).
+func WithMaxRetries(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			n = 0
+		}
+		c.maxRetries = n
+	}
+}
+
+// WithUserAgent sets the User-Agent header.
+func WithUserAgent(ua string) Option { return func(c *config) { c.userAgent = ua } }
+
+// WithMemoryVariant forces the memory interface variant instead of detecting
+// it (MemoryAuto restores detection).
+func WithMemoryVariant(v MemoryVariant) Option { return func(c *config) { c.memoryVariant = v } }
+
+// WithPollInterval sets the first wait between polls in Wait and Run; later
+// waits grow by half up to ten times this value (at least 5 s).
+func WithPollInterval(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.pollInterval = d
+		}
+	}
+}
+
+// WithRetryBackoff sets the retry backoff: base × 2ⁿ, capped at max (defaults
+// 0.5 s and 8 s). Tests use a small base to run fast.
+func WithRetryBackoff(base, max time.Duration) Option {
+	return func(c *config) {
+		if base > 0 {
+			c.retryBase = base
+		}
+		if max > 0 {
+			c.retryMax = max
+		}
+	}
+}
+
+// WithRetryAfterCap caps how long a Retry-After header may make a retry wait
+// (default 30 s).
+func WithRetryAfterCap(d time.Duration) Option {
+	return func(c *config) {
+		if d >= 0 {
+			c.retryAfterMax = d
+		}
+	}
+}
+
+// WithStreamIdleTimeout ends a stream with ErrStreamIdle when no event arrives
+// for d (0, the default, waits as long as the context allows).
+func WithStreamIdleTimeout(d time.Duration) Option {
+	return func(c *config) { c.streamIdleTimeout = d }
+}
+
+// WithMaxEventSize caps the size of one streamed event (default 1 MiB). A
+// larger event ends the stream with ErrEventTooLarge; it is never truncated.
+func WithMaxEventSize(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxEventSize = n
+		}
+	}
+}
+
+// WithHeader adds a request header (for example a tracing header). It cannot
+// replace Authorization or x-workspace-id.
+func WithHeader(key, value string) Option {
+	return func(c *config) {
+		h := c.headers.Clone()
+		if h == nil {
+			h = http.Header{}
+		}
+		h.Add(key, value)
+		c.headers = h
+	}
+}
+
+// New returns a Client. Without WithBaseURL every call fails with a clear
+// error; without WithHTTPClient a transport with connect, TLS and
+// response-header timeouts (but no overall timeout) is used.
+func New(opts ...Option) *Client {
+	c := &Client{cfg: config{
+		maxRetries:    DefaultMaxRetries,
+		userAgent:     "agentdesk-go/" + Version,
+		pollInterval:  DefaultPollInterval,
+		retryBase:     500 * time.Millisecond,
+		retryMax:      8 * time.Second,
+		retryAfterMax: 30 * time.Second,
+		maxEventSize:  DefaultMaxEventSize,
+		baseErr:       errors.New("agentdesk: no base URL configured (use WithBaseURL)"),
+	}}
+	for _, o := range opts {
+		if o != nil {
+			o(&c.cfg)
+		}
+	}
+	return c
+}
+
+// defaultHTTPClient has no overall Timeout on purpose: a blocking run may
+// legitimately wait 100 s for its answer, and streams last as long as the
+// reply. The response-header timeout is above the service's 100 s wait.
+var defaultHTTPClient = &http.Client{Transport: &http.Transport{
+	Proxy: http.ProxyFromEnvironment,
+	DialContext: (&net.Dialer{
+		Timeout:   15 * time.Second,
+		KeepAlive: 30 * time.Second,
+	}).DialContext,
+	ForceAttemptHTTP2:     true,
+	TLSHandshakeTimeout:   10 * time.Second,
+	ResponseHeaderTimeout: 130 * time.Second,
+	ExpectContinueTimeout: time.Second,
+	IdleConnTimeout:       90 * time.Second,
+	MaxIdleConnsPerHost:   8,
+}}
+
+// BaseURL returns the configured base URL ("" when none is valid).
+func (c *Client) BaseURL() string {
+	if c.cfg.baseURL == nil {
+		return ""
+	}
+	return c.cfg.baseURL.String()
+}
+
+// callConfig applies per-call options to a copy of the client's settings.
+func (c *Client) callConfig(opts []Option) *config {
+	cfg := c.cfg
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	return &cfg
+}
+
+// httpClient returns cfg's HTTP client with its transport wrapped by the
+// credential guard.
+func (cfg *config) client() *http.Client {
+	hc := cfg.httpClient
+	if hc == nil {
+		hc = defaultHTTPClient
+	}
+	cp := *hc
+	next := cp.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	cp.Transport = &credentialGuard{cfg: cfg, next: next}
+	return &cp
+}
+
+// credentialGuard adds the API key and workspace header to requests bound for
+// the base URL's origin and strips them from any other request, including
+// redirects, so credentials never leave the service.
+type credentialGuard struct {
+	cfg  *config
+	next http.RoundTripper
+}
+
+func (g *credentialGuard) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	if sameOrigin(r.URL, g.cfg.baseURL) {
+		if g.cfg.apiKey != "" {
+			r.Header.Set("Authorization", "Bearer "+g.cfg.apiKey)
+		}
+		if g.cfg.workspace != "" {
+			r.Header.Set("x-workspace-id", g.cfg.workspace)
+		}
+	} else {
+		r.Header.Del("Authorization")
+		r.Header.Del("x-workspace-id")
+	}
+	return g.next.RoundTrip(r)
+}
+
+// sameOrigin compares scheme, host and port (with default ports filled in).
+func sameOrigin(u, base *url.URL) bool {
+	if u == nil || base == nil {
+		return false
+	}
+	return strings.EqualFold(u.Scheme, base.Scheme) &&
+		strings.EqualFold(u.Hostname(), base.Hostname()) &&
+		portOf(u) == portOf(base)
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
+}
+
+// endpoint joins the base URL and a path whose segments are already
+// escaped (see pathf).
+func (cfg *config) endpoint(path string, q url.Values) (*url.URL, error) {
+	if cfg.baseURL == nil {
+		return nil, cfg.baseErr
+	}
+	raw := strings.TrimRight(cfg.baseURL.String(), "/") + path
+	if len(q) > 0 {
+		raw += "?" + q.Encode()
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("agentdesk: building the URL for %s: %w", path, errors.Unwrap(err))
+	}
+	return u, nil
+}
+
+// pathf builds a path from a format with %s verbs and ids, escaping each id
+// as one path segment.
+func pathf(format string, ids ...ID) string {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = url.PathEscape(string(id))
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+// request describes one call.
+type request struct {
+	method string
+	path   string
+	query  url.Values
+	body   any // marshalled to JSON once; nil means no body
+	// retry is true for requests that are safe to repeat.
+	retry bool
+	// accept defaults to application/json.
+	accept string
+	// raw, when set, replaces body (uploads); such requests are never retried.
+	raw           io.Reader
+	contentType   string
+	contentLength int64
+}
+
+// send performs req with retries and returns a 2xx response whose body the
+// caller must close. Non-2xx answers become *APIError; transport failures
+// *NetworkError.
+func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Response, error) {
+	u, err := cfg.endpoint(req.path, req.query)
+	if err != nil {
+		return nil, err
+	}
+	var payload []byte
+	if req.body != nil {
+		payload, err = json.Marshal(req.body)
+		if err != nil {
+			return nil, fmt.Errorf("agentdesk: encoding the request: %w", err)
+		}
+	}
+	hc := cfg.client()
+	retries := cfg.maxRetries
+	if !req.retry || req.raw != nil {
+		retries = 0
+	}
+	for attempt := 0; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return nil, contextError(req, err)
+		}
+		var body io.Reader
+		switch {
+		case req.raw != nil:
+			body = req.raw
+		case payload != nil:
+			body = bytes.NewReader(payload)
+		}
+		hreq, err := http.NewRequestWithContext(ctx, req.method, u.String(), body)
+		if err != nil {
+			return nil, fmt.Errorf("agentdesk: building the request: %w", err)
+		}
+		if req.raw != nil {
+			hreq.ContentLength = req.contentLength
+			if req.contentLength <= 0 {
+				hreq.ContentLength = -1
+			}
+		}
+		cfg.setHeaders(hreq, req, payload != nil)
+		res, err := hc.Do(hreq)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, contextError(req, ctx.Err())
+			}
+			nerr := newNetworkError(req.method, req.path, err)
+			if attempt < retries {
+				if werr := sleepCtx(ctx, cfg.backoff(attempt)); werr != nil {
+					return nil, contextError(req, werr)
+				}
+				continue
+			}
+			return nil, nerr
+		}
+		if res.StatusCode >= 200 && res.StatusCode < 300 {
+			return res, nil
+		}
+		apiErr := readAPIError(res, req.method, req.path)
+		apiErr.redact(cfg.apiKey)
+		if attempt < retries && retryableStatus(res.StatusCode) {
+			wait := cfg.backoff(attempt)
+			if ra, ok := parseRetryAfter(res.Header.Get("Retry-After"), time.Now()); ok {
+				wait = min(ra, cfg.retryAfterMax)
+			}
+			if werr := sleepCtx(ctx, wait); werr != nil {
+				return nil, contextError(req, werr)
+			}
+			continue
+		}
+		return nil, apiErr
+	}
+}
+
+func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
+	for k, vs := range cfg.headers {
+		for _, v := range vs {
+			hreq.Header.Add(k, v)
+		}
+	}
+	accept := req.accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	hreq.Header.Set("Accept", accept)
+	if cfg.userAgent != "" {
+		hreq.Header.Set("User-Agent", cfg.userAgent)
+	}
+	switch {
+	case req.contentType != "":
+		hreq.Header.Set("Content-Type", req.contentType)
+	case jsonBody:
+		hreq.Header.Set("Content-Type", "application/json")
+	}
+	// Credentials are added by credentialGuard, for the base origin only.
+	hreq.Header.Del("Authorization")
+	hreq.Header.Del("x-workspace-id")
+}
+
+// do sends req and decodes a JSON answer into out (when out is not nil).
+func (c *Client) do(ctx context.Context, cfg *config, req request, out any) error {
+	res, err := c.send(ctx, cfg, req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, maxJSONBody+1))
+	if err != nil {
+		if ctx.Err() != nil {
+			return contextError(req, ctx.Err())
+		}
+		return newNetworkError(req.method, req.path, err)
+	}
+	if len(data) > maxJSONBody {
+		return fmt.Errorf("agentdesk: %s %s: the answer exceeds %d MiB", req.method, req.path, maxJSONBody>>20)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(data, 512)}
+	}
+	return nil
+}
+
+func contextError(req request, err error) error {
+	return fmt.Errorf("agentdesk: %s %s: %w", req.method, req.path, err)
+}
+
+func truncate(b []byte, n int) []byte {
+	if len(b) > n {
+		b = b[:n]
+	}
+	return append([]byte(nil), b...)
+}
+
+// unwrapRecord decodes a record that may come bare or wrapped in an object
+// under one of keys (for example {"message": "...", "memory": {...}}).
+func unwrapRecord(data json.RawMessage, keys ...string) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(data, &obj) != nil {
+		return data
+	}
+	for _, k := range keys {
+		if v, ok := obj[k]; ok {
+			v = bytes.TrimSpace(v)
+			if len(v) > 0 && v[0] == '{' {
+				return v
+			}
+		}
+	}
+	return data
+}

@@ -1,0 +1,221 @@
+package contract
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+)
+
+// maxBuffered caps how much of one body is held for validation. Larger bodies
+// pass through unchecked (only their status and headers are validated), so big
+// uploads and downloads never sit in memory whole.
+const maxBuffered = 8 << 20
+
+// Handler wraps next (the built-in service in tests) and reports through report
+// every answer that does not match the contract. A request that itself breaks the
+// contract is fine as long as the service refuses it with an error answer; it is
+// reported only when the service accepts it. Streams are passed through and
+// flushed as they are written; their events are checked one by one.
+func (v *Validator) Handler(next http.Handler, report func(format string, args ...any)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, skipBody := bufferRequest(r)
+		reqErr := v.validateRequest(r, body, skipBody)
+
+		rec := &recorder{w: w, v: v, r: r}
+		next.ServeHTTP(rec, r)
+		if !rec.wroteHeader {
+			rec.WriteHeader(http.StatusOK)
+		}
+
+		if reqErr != nil && rec.status < 400 {
+			report("contract: the service answered %d to a request outside the contract: %v", rec.status, reqErr)
+		}
+		var respErr error
+		switch {
+		case rec.events != nil:
+			respErr = v.ValidateResponse(r, rec.status, rec.header, nil)
+			if len(rec.events.errs) > 0 {
+				respErr = errors.Join(respErr, fmt.Errorf("%s %s: %w", r.Method, r.URL.Path, errors.Join(rec.events.errs...)))
+			}
+		case rec.skipBody:
+			respErr = v.validateHeadersOnly(r, rec.status, rec.header)
+		default:
+			respErr = v.ValidateResponse(r, rec.status, rec.header, rec.body.Bytes())
+		}
+		if respErr != nil {
+			report("contract: %v", respErr)
+		}
+	})
+}
+
+// validateHeadersOnly checks an answer whose body was not kept.
+func (v *Validator) validateHeadersOnly(r *http.Request, status int, header http.Header) error {
+	route, params, err := v.router.FindRoute(r)
+	if err != nil {
+		return v.ValidateResponse(r, status, header, nil)
+	}
+	return v.validateResponse(r, route, params, status, header, nil, true)
+}
+
+// bufferRequest reads a request body for validation and puts an equivalent one
+// back. Multipart bodies are not read: they may be large uploads, and only their
+// content type is checked.
+func bufferRequest(r *http.Request) (body []byte, skip bool) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, false
+	}
+	if isMultipart(r.Header) {
+		return nil, true
+	}
+	buf, over, err := readCapped(r.Body)
+	if over || err != nil {
+		r.Body = restoredBody{Reader: io.MultiReader(bytes.NewReader(buf), r.Body), Closer: r.Body}
+		return nil, true
+	}
+	r.Body = restoredBody{Reader: bytes.NewReader(buf), Closer: r.Body}
+	return buf, false
+}
+
+// readCapped reads at most maxBuffered+1 bytes; over reports that more remain.
+func readCapped(rd io.Reader) (buf []byte, over bool, err error) {
+	buf, err = io.ReadAll(io.LimitReader(rd, maxBuffered+1))
+	return buf, len(buf) > maxBuffered, err
+}
+
+// restoredBody hands out bytes already read, then the rest of the original body,
+// and closes the original.
+type restoredBody struct {
+	io.Reader
+	io.Closer
+}
+
+// recorder passes an answer through to the client while keeping what validation
+// needs: the status, the headers as sent, and the body (JSON) or its events
+// (streams).
+type recorder struct {
+	w http.ResponseWriter
+	v *Validator
+	r *http.Request
+
+	wroteHeader bool
+	status      int
+	header      http.Header
+	body        bytes.Buffer
+	skipBody    bool
+	events      *eventChecker
+}
+
+func (rec *recorder) Header() http.Header { return rec.w.Header() }
+
+func (rec *recorder) WriteHeader(code int) {
+	if rec.wroteHeader {
+		return
+	}
+	if code >= 100 && code < 200 {
+		rec.w.WriteHeader(code) // informational; the real answer follows
+		return
+	}
+	rec.wroteHeader = true
+	rec.status = code
+	rec.header = rec.w.Header().Clone()
+	switch {
+	case isEventStream(rec.header):
+		if route, _, err := rec.v.router.FindRoute(rec.r); err == nil {
+			rec.events = rec.v.eventChecker(route, code, rec.header)
+		}
+		if rec.events == nil {
+			rec.skipBody = true
+		}
+	case !isJSON(rec.header):
+		rec.skipBody = true
+	}
+	rec.w.WriteHeader(code)
+}
+
+func (rec *recorder) Write(p []byte) (int, error) {
+	if !rec.wroteHeader {
+		if rec.w.Header().Get("Content-Type") == "" && len(p) > 0 {
+			// Record what net/http will sniff and send, as the client sees it.
+			rec.w.Header().Set("Content-Type", http.DetectContentType(p))
+		}
+		rec.WriteHeader(http.StatusOK)
+	}
+	n, err := rec.w.Write(p)
+	switch {
+	case rec.events != nil:
+		rec.events.write(p[:n])
+		rec.Flush()
+	case rec.skipBody:
+	case rec.body.Len()+n > maxBuffered:
+		rec.skipBody = true
+		rec.body = bytes.Buffer{}
+	default:
+		rec.body.Write(p[:n])
+	}
+	return n, err
+}
+
+// Flush passes flushes through, so streamed events reach the client at once.
+func (rec *recorder) Flush() {
+	if !rec.wroteHeader {
+		rec.WriteHeader(http.StatusOK)
+	}
+	_ = http.NewResponseController(rec.w).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (rec *recorder) Unwrap() http.ResponseWriter { return rec.w }
+
+// Transport wraps next (http.DefaultTransport when nil) and reports through report
+// every request that does not match the contract. Bodies are read from a fresh
+// copy (Request.GetBody) when there is one, otherwise read up to a cap and put
+// back in front of the rest; multipart uploads are never read, only their content
+// type is checked. The request is sent whatever the outcome.
+func (v *Validator) Transport(next http.RoundTripper, report func(format string, args ...any)) http.RoundTripper {
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	return &transport{v: v, next: next, report: report}
+}
+
+type transport struct {
+	v      *Validator
+	next   http.RoundTripper
+	report func(format string, args ...any)
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	out := req
+	var body []byte
+	skip := false
+	switch {
+	case req.Body == nil || req.Body == http.NoBody:
+	case isMultipart(req.Header):
+		skip = true
+	case req.GetBody != nil:
+		skip = true
+		if rc, err := req.GetBody(); err == nil {
+			buf, over, err := readCapped(rc)
+			rc.Close()
+			if err == nil && !over {
+				body, skip = buf, false
+			}
+		}
+	default:
+		buf, over, err := readCapped(req.Body)
+		out = req.Clone(req.Context())
+		if over || err != nil {
+			out.Body = restoredBody{Reader: io.MultiReader(bytes.NewReader(buf), req.Body), Closer: req.Body}
+			skip = true
+		} else {
+			out.Body = restoredBody{Reader: bytes.NewReader(buf), Closer: req.Body}
+			body = buf
+		}
+	}
+	if err := t.v.validateRequest(req, body, skip); err != nil {
+		t.report("contract: the client sent a request outside the contract: %v", err)
+	}
+	return t.next.RoundTrip(out)
+}

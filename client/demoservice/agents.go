@@ -1,0 +1,137 @@
+package demoservice
+
+import (
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Agent is an agent as the service returns it.
+type Agent struct {
+	ID              int64      `json:"id"`
+	Title           string     `json:"title"`
+	Description     *string    `json:"description"`
+	LongDescription *string    `json:"long_description"`
+	WorkspaceID     int64      `json:"workspace_id"`
+	Visibility      string     `json:"visibility"`
+	Slug            string     `json:"slug"`
+	Active          int        `json:"active"`
+	Type            string     `json:"type"`
+	Questions       []Question `json:"questions"`
+	CreatedAt       string     `json:"created_at"`
+	UpdatedAt       string     `json:"updated_at"`
+	CreatedBy       int64      `json:"created_by"`
+}
+
+// Question is one input definition of an agent.
+type Question struct {
+	Type        string   `json:"type"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Required    bool     `json:"required"`
+	Options     []string `json:"options,omitempty"`
+}
+
+// Agent types.
+const (
+	TypeChat  = "chat"
+	TypeImage = "image"
+	TypeText  = "text"
+	TypeVideo = "video"
+)
+
+// microZ formats agent and execution timestamps: microseconds and Z.
+func microZ(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }
+
+// offsetUTC formats file and memory-B timestamps with a +00:00 offset.
+func offsetUTC(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05+00:00") }
+
+// question returns the agent's question named name.
+func (a *Agent) question(name string) (Question, bool) {
+	for _, q := range a.Questions {
+		if q.Name == name {
+			return q, true
+		}
+	}
+	return Question{}, false
+}
+
+// lookupAgent finds an agent of the workspace; agents of other workspaces
+// are not found.
+func (s *Service) lookupAgent(ws int64, id int64) (*Agent, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.agentByID[id]
+	if !ok || a.WorkspaceID != ws {
+		return nil, false
+	}
+	return a, true
+}
+
+// agentFromPath resolves {id}; it answers 404 when the agent is unknown.
+func (s *Service) agentFromPath(w http.ResponseWriter, r *http.Request) (*Agent, bool) {
+	id, ok := pathID(r, "id")
+	if ok {
+		var a *Agent
+		if a, ok = s.lookupAgent(workspaceOf(r), id); ok {
+			return a, true
+		}
+	}
+	writeError(w, http.StatusNotFound, "Agent not found")
+	return nil, false
+}
+
+// listAgents answers GET /agents with q, type, page and per_page.
+func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
+	p, ok := readPage(w, r)
+	if !ok {
+		return
+	}
+	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
+	typ := strings.TrimSpace(r.URL.Query().Get("type"))
+	if typ != "" && !contains([]string{TypeChat, TypeImage, TypeText, TypeVideo}, typ) {
+		validationError(w, "type", "The selected type is invalid. Allowed: chat, image, text, video.")
+		return
+	}
+	ws := workspaceOf(r)
+	s.mu.Lock()
+	var matched []*Agent
+	for _, a := range s.agents {
+		if a.WorkspaceID != ws || (typ != "" && a.Type != typ) {
+			continue
+		}
+		if q != "" && !matchesText(q, a.Title, deref(a.Description), deref(a.LongDescription)) {
+			continue
+		}
+		matched = append(matched, a)
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, newEnvelope(r, p, len(matched), pageOf(matched, p)))
+}
+
+// getAgent answers GET /agents/{id}.
+func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.agentFromPath(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, a)
+}
+
+// matchesText reports whether the lower-case query occurs in any field,
+// ignoring case.
+func matchesText(q string, fields ...string) bool {
+	for _, f := range fields {
+		if strings.Contains(strings.ToLower(f), q) {
+			return true
+		}
+	}
+	return false
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

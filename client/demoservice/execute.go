@@ -1,0 +1,538 @@
+package demoservice
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Execution modes recorded on ExecutionRecord.Mode.
+const (
+	ModeWait            = "wait"
+	ModePoll            = "poll"
+	ModeStream          = "stream"
+	ModeChatCompletions = "chat-completions"
+)
+
+// Execution statuses.
+const (
+	StatusStarting  = "starting"
+	StatusRunning   = "running"
+	StatusCompleted = "completed"
+)
+
+// startingCredits is the small figure an accepted execution reports.
+const startingCredits = 0.01
+
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// ExecutionRecord is a read-only snapshot of one execution the service
+// received, for tests and the demo's own inspection.
+type ExecutionRecord struct {
+	ID          int64
+	AgentID     int64
+	WorkspaceID int64
+	RootID      int64
+	Mode        string // ModeWait, ModePoll, ModeStream or ModeChatCompletions
+	Answers     map[string]any
+	Messages    []Message
+	FileIDs     []int64
+	Input       string
+	Status      string
+	Output      string   // the whole text produced so far
+	Credits     *float64 // nil while running
+	// Stopped is true when the client went away before the run completed;
+	// the service stops generating at that point.
+	Stopped   bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// execution is the live state of one run; fields are guarded by Service.mu.
+type execution struct {
+	rec       ExecutionRecord
+	fragments []string
+	final     float64       // credits once completed
+	done      chan struct{} // closed when the progression ends
+}
+
+// recordJSON is the execution response record on the wire.
+//
+// Assumption: error is always present and null (the shown flow); input is
+// present on blocking and polled records only.
+type recordJSON struct {
+	ID         int64    `json:"id"`
+	Status     string   `json:"status"`
+	Input      *string  `json:"input,omitempty"`
+	Output     string   `json:"output"`
+	Error      any      `json:"error"`
+	Credits    *float64 `json:"credits"`
+	RootID     int64    `json:"root_id"`
+	CreatedAt  string   `json:"created_at"`
+	UpdatedAt  string   `json:"updated_at"`
+	TemplateID int64    `json:"template_id"`
+}
+
+// wire renders the record; withInput adds input (blocking and polling answers).
+func (e *execution) wire(withInput bool) recordJSON {
+	j := recordJSON{
+		ID: e.rec.ID, Status: e.rec.Status, Output: e.rec.Output, Credits: copyFloat(e.rec.Credits),
+		RootID: e.rec.RootID, CreatedAt: microZ(e.rec.CreatedAt), UpdatedAt: microZ(e.rec.UpdatedAt),
+		TemplateID: e.rec.AgentID,
+	}
+	if withInput {
+		in := e.rec.Input
+		j.Input = &in
+	}
+	return j
+}
+
+func copyFloat(f *float64) *float64 {
+	if f == nil {
+		return nil
+	}
+	v := *f
+	return &v
+}
+
+// executeRequest is a validated execute body.
+type executeRequest struct {
+	answers  map[string]any
+	messages []Message
+	fileIDs  []int64
+	rootID   int64
+	wait     bool
+	stream   bool
+}
+
+// execute answers POST /agents/{id}/execute in its three modes.
+func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.agentFromPath(w, r)
+	if !ok {
+		return
+	}
+	body, ok := readJSONObject(w, r)
+	if !ok {
+		return
+	}
+	req, ok := s.validateExecute(w, r, a, body)
+	if !ok {
+		return
+	}
+	mode := ModePoll
+	switch {
+	case req.stream:
+		mode = ModeStream
+	case req.wait:
+		mode = ModeWait
+	}
+	e := s.startExecution(r, a, req, mode)
+
+	switch mode {
+	case ModeStream:
+		s.streamExecution(w, r, e)
+	case ModeWait:
+		s.answerBlocking(w, r, a, e)
+	default:
+		s.mu.Lock()
+		first := e.wire(false)
+		s.mu.Unlock()
+		if s.opts.Pace <= 0 {
+			s.progress(e)
+		} else {
+			s.goBackground(func() { s.progress(e) })
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{first}})
+	}
+}
+
+// answerBlocking waits for the run up to the wait cap and answers with the
+// record as it stands: completed, or still running when the cap passed so
+// the client can switch to polling.
+func (s *Service) answerBlocking(w http.ResponseWriter, r *http.Request, a *Agent, e *execution) {
+	if s.opts.Pace <= 0 {
+		s.progress(e)
+	} else {
+		s.goBackground(func() { s.progress(e) })
+		timer := time.NewTimer(s.opts.WaitCap)
+		defer timer.Stop()
+		select {
+		case <-e.done:
+		case <-timer.C:
+		case <-s.ctx.Done():
+		case <-r.Context().Done():
+			return
+		}
+	}
+	s.mu.Lock()
+	rec := e.wire(true)
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{rec}})
+}
+
+// startExecution records a new execution in state starting with its whole
+// output already generated (deterministically) and split into fragments.
+func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, mode string) *execution {
+	now := s.now()
+	s.mu.Lock()
+	s.nextExecID++
+	id := s.nextExecID
+	s.mu.Unlock()
+
+	input := promptOf(a, req.answers, req.messages)
+	output := s.produce(r, a, id, input, req)
+	starting := startingCredits
+	e := &execution{
+		rec: ExecutionRecord{
+			ID: id, AgentID: a.ID, WorkspaceID: a.WorkspaceID, RootID: id, Mode: mode,
+			Answers: req.answers, Messages: req.messages, FileIDs: req.fileIDs, Input: input,
+			Status: StatusStarting, Credits: &starting, CreatedAt: now, UpdatedAt: now,
+		},
+		fragments: splitFragments(output),
+		final:     executionCredits(a, output),
+		done:      make(chan struct{}),
+	}
+	if req.rootID > 0 {
+		e.rec.RootID = req.rootID
+	}
+	s.mu.Lock()
+	s.executions = append(s.executions, e)
+	s.execByID[id] = e
+	s.mu.Unlock()
+	return e
+}
+
+// produce makes the run's whole output: text for chat and text agents, the
+// absolute URL of a generated picture or clip for image and video agents.
+func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req executeRequest) string {
+	switch a.Type {
+	case TypeImage:
+		return s.registerImage(r, id, input, req.answers)
+	case TypeVideo:
+		return s.registerVideo(r, id, input, req.answers)
+	default:
+		return generateReply(a, input, req.answers, req.messages, req.fileIDs)
+	}
+}
+
+// executionCredits prices a run in proportion to what it produced.
+func executionCredits(a *Agent, output string) float64 {
+	switch a.Type {
+	case TypeImage:
+		return 0.04
+	case TypeVideo:
+		return 0.25
+	}
+	return roundCredits(0.002 + float64(len(output))*0.00002)
+}
+
+// progress drives a non-streamed run: starting → running (fragments appended
+// one per Pace) → completed. It stops early when the service closes.
+func (s *Service) progress(e *execution) {
+	defer close(e.done)
+	if !s.sleep(s.ctx, s.opts.Pace) {
+		return
+	}
+	s.mu.Lock()
+	e.rec.Status, e.rec.Credits, e.rec.UpdatedAt = StatusRunning, nil, s.now()
+	s.mu.Unlock()
+	for _, f := range e.fragments {
+		if !s.sleep(s.ctx, s.opts.Pace) {
+			return
+		}
+		s.mu.Lock()
+		e.rec.Output += f
+		e.rec.UpdatedAt = s.now()
+		s.mu.Unlock()
+	}
+	s.complete(e)
+}
+
+// complete marks the run completed with its final credits.
+func (s *Service) complete(e *execution) {
+	s.mu.Lock()
+	final := e.final
+	e.rec.Status, e.rec.Credits, e.rec.UpdatedAt = StatusCompleted, &final, s.now()
+	s.mu.Unlock()
+}
+
+// getResponse answers GET /agents/{id}/responses/{responseId} with one record.
+//
+// Assumption: the polled record carries input, like the blocking answer, and
+// its output is the text produced so far.
+func (s *Service) getResponse(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.agentFromPath(w, r)
+	if !ok {
+		return
+	}
+	id, ok := pathID(r, "responseId")
+	s.mu.Lock()
+	e, found := s.execByID[id]
+	if !ok || !found || e.rec.AgentID != a.ID {
+		s.mu.Unlock()
+		writeError(w, http.StatusNotFound, "Response not found")
+		return
+	}
+	rec := e.wire(true)
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, rec)
+}
+
+// validateExecute checks the body against the agent's questions and the chat
+// rules, answering 422 on the first kind of failure.
+func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Agent, body map[string]any) (executeRequest, bool) {
+	var req executeRequest
+	var errs fieldErrors
+
+	for _, flag := range []string{"wait_execution", "stream"} {
+		v, present := body[flag]
+		if !present || v == nil {
+			continue
+		}
+		b, isBool := v.(bool)
+		if !isBool {
+			errs.add(flag, "The "+flag+" field must be true or false.")
+		}
+		if flag == "stream" {
+			req.stream = b
+		} else {
+			req.wait = b
+		}
+	}
+
+	// The question names may come at the top level too; answers win.
+	answers := map[string]any{}
+	rawAnswers, hasAnswers := body["answers"]
+	if hasAnswers && rawAnswers != nil {
+		m, isObj := rawAnswers.(map[string]any)
+		if !isObj {
+			errs.add("answers", "The answers field must be an object.")
+		}
+		for k, v := range m {
+			answers[k] = v
+		}
+	}
+	topLevel := false
+	for _, q := range a.Questions {
+		if v, present := body[q.Name]; present {
+			// messages is a body field of its own; it does not stand in for answers.
+			topLevel = topLevel || q.Name != "messages"
+			if _, set := answers[q.Name]; !set {
+				answers[q.Name] = v
+			}
+		}
+	}
+	if (!hasAnswers || rawAnswers == nil) && !topLevel {
+		errs.add("answers", "The answers field is required.")
+	}
+	for _, q := range a.Questions {
+		checkAnswer(&errs, q, answers[q.Name])
+	}
+
+	// Chat history: the top-level messages field, else the messages answer.
+	rawMessages, hasMessages := body["messages"]
+	if !hasMessages {
+		rawMessages, hasMessages = answers["messages"]
+	}
+	if hasMessages && rawMessages != nil {
+		msgs, ok := decodeMessages(rawMessages, &errs)
+		if ok {
+			if a.Type == TypeChat && len(msgs) == 0 {
+				if _, listed := errs.byKey["messages"]; !listed {
+					errs.add("messages", "The messages field is required.")
+				}
+			} else if len(msgs) > 0 && !chatRulesHold(msgs) {
+				validationError(w, "messages", chatRuleMessage)
+				return req, false
+			}
+			req.messages = msgs
+		}
+	} else if a.Type == TypeChat {
+		if _, listed := errs.byKey["messages"]; !listed {
+			errs.add("messages", "The messages field is required.")
+		}
+	}
+
+	if raw, present := body["file_ids"]; present && raw != nil {
+		req.fileIDs = s.checkFileIDs(&errs, workspaceOf(r), raw)
+	}
+
+	// Assumption: root_id is not checked against earlier executions, so a
+	// conversation kept by the app outlives a restart of this service.
+	root, present := answers["root_id"]
+	if !present {
+		root, present = body["root_id"]
+	}
+	if present && root != nil && root != "" {
+		if id, ok := asInt(root); ok && id > 0 {
+			req.rootID = id
+		} else if _, listed := errs.byKey["root_id"]; !listed {
+			errs.add("root_id", "The root_id field must be a positive integer.")
+		}
+	}
+
+	if errs.any() {
+		errs.write(w)
+		return req, false
+	}
+	req.answers = answers
+	return req, true
+}
+
+// checkAnswer validates one answer against its question.
+func checkAnswer(errs *fieldErrors, q Question, v any) {
+	if v == nil || v == "" {
+		if q.Required && q.Name != "messages" {
+			errs.add(q.Name, "The "+q.Name+" field is required.")
+		}
+		return
+	}
+	switch q.Type {
+	case "select":
+		str, isStr := v.(string)
+		if !isStr || !contains(q.Options, str) {
+			errs.add(q.Name, fmt.Sprintf("The selected %s is invalid. Allowed values: %s.", q.Name, strings.Join(q.Options, ", ")))
+		}
+	case "number":
+		if !isNumeric(v) {
+			errs.add(q.Name, "The "+q.Name+" field must be a number.")
+		}
+	case "array":
+		if _, isArr := v.([]any); !isArr {
+			errs.add(q.Name, "The "+q.Name+" field must be an array.")
+		}
+	}
+}
+
+// chatRuleMessage is the interface's text for broken chat message rules.
+const chatRuleMessage = "Chat messages must be a pair of user/assistant"
+
+// decodeMessages reads a list of {role, content} objects.
+func decodeMessages(raw any, errs *fieldErrors) ([]Message, bool) {
+	list, ok := raw.([]any)
+	if !ok {
+		if _, listed := errs.byKey["messages"]; !listed {
+			errs.add("messages", "The messages field must be an array.")
+		}
+		return nil, false
+	}
+	msgs := make([]Message, 0, len(list))
+	for i, item := range list {
+		obj, isObj := item.(map[string]any)
+		role, roleOK := obj["role"].(string)
+		content, contentOK := obj["content"].(string)
+		if !isObj || !roleOK || !contentOK {
+			errs.add(fmt.Sprintf("messages.%d", i), "Each message must be an object with a role and a content string.")
+			return nil, false
+		}
+		msgs = append(msgs, Message{Role: role, Content: content})
+	}
+	return msgs, true
+}
+
+// chatRulesHold checks: an optional developer message first, then user and
+// assistant alternating, starting and ending with user; no system role.
+//
+// Assumption: the history must end with a user message (the turn to answer),
+// and a role other than developer, user or assistant breaks the rules too.
+func chatRulesHold(msgs []Message) bool {
+	if len(msgs) > 0 && msgs[0].Role == "developer" {
+		msgs = msgs[1:]
+	}
+	if len(msgs) == 0 {
+		return false
+	}
+	for i, m := range msgs {
+		want := "user"
+		if i%2 == 1 {
+			want = "assistant"
+		}
+		if m.Role != want {
+			return false
+		}
+	}
+	return msgs[len(msgs)-1].Role == "user"
+}
+
+// checkFileIDs validates file_ids against the workspace's files.
+func (s *Service) checkFileIDs(errs *fieldErrors, ws int64, raw any) []int64 {
+	list, ok := raw.([]any)
+	if !ok {
+		errs.add("file_ids", "The file_ids field must be an array of file ids.")
+		return nil
+	}
+	ids := make([]int64, 0, len(list))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range list {
+		id, ok := asInt(v)
+		f, found := s.files[id]
+		if !ok || !found || f.WorkspaceID != ws {
+			errs.add("file_ids", fmt.Sprintf("The selected file_ids is invalid: no file %v in this workspace.", display(v)))
+			return nil
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// display renders a JSON value for an error message.
+func display(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	return string(b)
+}
+
+// promptOf is the execution's input: the last user message, else a sentence
+// built from the answers.
+func promptOf(a *Agent, answers map[string]any, msgs []Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			return msgs[i].Content
+		}
+	}
+	keys := make([]string, 0, len(answers))
+	for k := range answers {
+		if k != "messages" && k != "root_id" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s: %v", k, answers[k]))
+	}
+	if len(parts) == 0 {
+		return a.Title
+	}
+	return a.Title + " — " + strings.Join(parts, ", ")
+}
+
+// Executions returns a snapshot of every execution received, oldest first.
+func (s *Service) Executions() []ExecutionRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ExecutionRecord, len(s.executions))
+	for i, e := range s.executions {
+		rec := e.rec
+		rec.Credits = copyFloat(e.rec.Credits)
+		rec.Messages = append([]Message(nil), e.rec.Messages...)
+		rec.FileIDs = append([]int64(nil), e.rec.FileIDs...)
+		rec.Answers = make(map[string]any, len(e.rec.Answers))
+		for k, v := range e.rec.Answers {
+			rec.Answers[k] = v
+		}
+		out[i] = rec
+	}
+	return out
+}

@@ -1,0 +1,317 @@
+package demoservice
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// File statuses.
+//
+// Assumption: a new upload is "processing" for a short time (ten Pace steps)
+// and then "completed"; the interface shows only completed. files_count's
+// in_progress counts processing files.
+const (
+	FileProcessing = "processing"
+	FileCompleted  = "completed"
+)
+
+// File is a file as the service returns it.
+type File struct {
+	ID        int64   `json:"id"`
+	Object    string  `json:"object"`
+	Bytes     int64   `json:"bytes"`
+	CreatedAt string  `json:"created_at"`
+	Filename  string  `json:"filename"`
+	Credits   float64 `json:"credits"`
+	Status    string  `json:"status"`
+	// WorkspaceID is the workspace the file belongs to.
+	WorkspaceID int64 `json:"-"`
+	// SHA256 is the hex digest of an uploaded file's content ("" for seeded files).
+	SHA256  string    `json:"-"`
+	created time.Time // for ordering
+}
+
+// Files returns a snapshot of every file in every workspace, newest first.
+func (s *Service) Files() []File {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]File, 0, len(s.files))
+	for _, f := range s.files {
+		out = append(out, *f)
+	}
+	sortFiles(out, "desc")
+	return out
+}
+
+// sortFiles orders by created_at (ties by id) ascending or descending.
+func sortFiles(fs []File, order string) {
+	sort.Slice(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if !a.created.Equal(b.created) {
+			if order == "asc" {
+				return a.created.Before(b.created)
+			}
+			return a.created.After(b.created)
+		}
+		if order == "asc" {
+			return a.ID < b.ID
+		}
+		return a.ID > b.ID
+	})
+}
+
+// listFiles answers GET /files with page, per_page and order.
+//
+// Assumption: the answer is {"data":[File...]} only, as the interface shows.
+// A page holding fewer than per_page files is the last one; a client that
+// receives a full page asks for the next and may get an empty list.
+func (s *Service) listFiles(w http.ResponseWriter, r *http.Request) {
+	p, ok := readPage(w, r)
+	if !ok {
+		return
+	}
+	order := r.URL.Query().Get("order")
+	if order == "" {
+		order = "desc"
+	}
+	if order != "asc" && order != "desc" {
+		validationError(w, "order", "The selected order is invalid. Allowed values: asc, desc.")
+		return
+	}
+	ws := workspaceOf(r)
+	s.mu.Lock()
+	var all []File
+	for _, f := range s.files {
+		if f.WorkspaceID == ws {
+			all = append(all, *f)
+		}
+	}
+	s.mu.Unlock()
+	sortFiles(all, order)
+	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(all, p)})
+}
+
+// countingWriter counts and hashes what it is given and keeps nothing else.
+type countingWriter struct {
+	n    int64
+	hash io.Writer
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.hash.Write(p)
+}
+
+// uploadFile answers POST /files (multipart/form-data, field "file"). The
+// content is streamed through a counter and a hash and then discarded, so a
+// large upload never grows memory.
+func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mediaType != "multipart/form-data" {
+		validationError(w, "file", "The file must be sent as multipart/form-data in the field \"file\".")
+		return
+	}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		validationError(w, "file", "The multipart body could not be read.")
+		return
+	}
+	limit := s.opts.MaxUploadBytes
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			writeError(w, http.StatusUnprocessableEntity, "The multipart body is malformed.")
+			return
+		}
+		if part.FormName() != "file" {
+			_, _ = io.Copy(io.Discard, part)
+			continue
+		}
+		h := sha256.New()
+		cw := &countingWriter{hash: h}
+		if _, err := io.Copy(cw, io.LimitReader(part, limit+1)); err != nil {
+			writeError(w, http.StatusUnprocessableEntity, "The upload was interrupted.")
+			return
+		}
+		if cw.n > limit {
+			w.Header().Set("Connection", "close")
+			writeError(w, http.StatusRequestEntityTooLarge, "File is too large")
+			return
+		}
+		if cw.n == 0 {
+			validationError(w, "file", "The file must not be empty.")
+			return
+		}
+		name := filepath.Base(strings.ReplaceAll(part.FileName(), "\\", "/"))
+		if name == "" || name == "." || name == "/" {
+			name = "upload"
+		}
+		f := s.addFile(workspaceOf(r), name, cw.n, hex.EncodeToString(h.Sum(nil)))
+		writeJSON(w, http.StatusOK, f)
+		return
+	}
+	validationError(w, "file", "The file field is required.")
+}
+
+// addFile stores a new upload and starts its processing.
+func (s *Service) addFile(ws int64, name string, n int64, digest string) File {
+	now := s.now()
+	s.mu.Lock()
+	s.nextFileID++
+	f := &File{
+		ID: s.nextFileID, Object: "file", Bytes: n, CreatedAt: offsetUTC(now), Filename: name,
+		Credits: fileCredits(n), Status: FileCompleted, WorkspaceID: ws, SHA256: digest, created: now,
+	}
+	if s.opts.Pace > 0 {
+		f.Status = FileProcessing
+	}
+	s.files[f.ID] = f
+	snapshot := *f
+	s.mu.Unlock()
+	if s.opts.Pace > 0 {
+		s.goBackground(func() {
+			s.sleep(s.ctx, 10*s.opts.Pace)
+			s.mu.Lock()
+			f.Status = FileCompleted
+			s.mu.Unlock()
+		})
+	}
+	return snapshot
+}
+
+// agentFileSet is the answer of the link and list operations.
+type agentFileSet struct {
+	ID         int64       `json:"id"`
+	Files      []File      `json:"files"`
+	FilesCount *filesCount `json:"files_count,omitempty"`
+	Status     string      `json:"status"`
+}
+
+type filesCount struct {
+	Total      int `json:"total"`
+	Completed  int `json:"completed"`
+	Failed     int `json:"failed"`
+	InProgress int `json:"in_progress"`
+}
+
+// fileSet builds the agent's file set; withCount adds files_count.
+//
+// Assumption: the set's status is "completed" when every linked file is
+// completed and "processing" while any is still being processed.
+func (s *Service) fileSet(agentID int64, withCount bool) agentFileSet {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	set := agentFileSet{ID: agentID, Files: []File{}, Status: FileCompleted}
+	var c filesCount
+	for _, id := range s.agentFiles[agentID] {
+		f, ok := s.files[id]
+		if !ok {
+			continue
+		}
+		set.Files = append(set.Files, *f)
+		c.Total++
+		switch f.Status {
+		case FileCompleted:
+			c.Completed++
+		case FileProcessing:
+			c.InProgress++
+			set.Status = FileProcessing
+		default:
+			c.Failed++
+		}
+	}
+	if withCount {
+		set.FilesCount = &c
+	}
+	return set
+}
+
+// linkAgentFiles answers POST /agents/{id}/files with body file_ids.
+func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.agentFromPath(w, r)
+	if !ok {
+		return
+	}
+	body, ok := readJSONObject(w, r)
+	if !ok {
+		return
+	}
+	raw, present := body["file_ids"]
+	list, isList := raw.([]any)
+	if !present || raw == nil || (isList && len(list) == 0) {
+		validationError(w, "file_ids", "The file_ids field is required.")
+		return
+	}
+	var errs fieldErrors
+	ids := s.checkFileIDs(&errs, workspaceOf(r), raw)
+	if errs.any() {
+		errs.write(w)
+		return
+	}
+	s.mu.Lock()
+	for _, id := range ids {
+		if !containsID(s.agentFiles[a.ID], id) {
+			s.agentFiles[a.ID] = append(s.agentFiles[a.ID], id)
+		}
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, s.fileSet(a.ID, true))
+}
+
+// listAgentFiles answers GET /agents/{id}/files.
+func (s *Service) listAgentFiles(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.agentFromPath(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, s.fileSet(a.ID, false))
+}
+
+// deleteAgentFile answers DELETE /agents/{id}/files/{fileId}: it unlinks the
+// file from the agent (the file itself stays).
+func (s *Service) deleteAgentFile(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.agentFromPath(w, r)
+	if !ok {
+		return
+	}
+	fileID, _ := strconv.ParseInt(r.PathValue("fileId"), 10, 64)
+	s.mu.Lock()
+	linked := s.agentFiles[a.ID]
+	f, exists := s.files[fileID]
+	if !exists || !containsID(linked, fileID) {
+		s.mu.Unlock()
+		writeError(w, http.StatusNotFound, "File not found")
+		return
+	}
+	kept := make([]int64, 0, len(linked)-1)
+	for _, id := range linked {
+		if id != fileID {
+			kept = append(kept, id)
+		}
+	}
+	s.agentFiles[a.ID] = kept
+	file := *f
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"id": a.ID, "file": file, "removed": true})
+}
+
+func containsID(ids []int64, id int64) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}

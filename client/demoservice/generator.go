@@ -1,0 +1,420 @@
+package demoservice
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strings"
+	"unicode"
+)
+
+// The reply generator writes natural, deterministic answers: the same agent
+// and input always give the same text. It echoes the key nouns of the last
+// user message and mixes in markdown (headings, lists, a table, a fenced
+// code block) so clients meet realistic content.
+
+const (
+	minReplyChars = 100
+	maxReplyChars = 2500
+)
+
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be because been
+before being below between both but by can could did do does doing down during each few for from further
+had has have having he her here hers him his how i if in into is it its just let me more most my no nor not
+now of off on once only or other our ours out over own please same she should so some such than that the
+their them then there these they this those through to too under until up very was we were what when where
+which while who whom why will with would you your yours write draft make create give tell show help need want
+like could would should may might must shall get got new one two three using use next last week today
+tomorrow yesterday thanks thank hello dear kind regards short long quick brief hi hey ok okay
+plan explain draft prepare organise organize keep keeps book send find check summarise summarize add list
+does done best way good better really something anything everything whose arrived also just
+announce introduce describe compare improve write`) {
+		stopwords[w] = true
+	}
+}
+
+// keywords returns up to three key phrases of text: runs of content words
+// (at most the last two words of a run, where English puts the head noun),
+// in order of appearance, preferring two-word phrases when there are more.
+func keywords(text string) []string {
+	var phrases []string
+	seen := map[string]bool{}
+	var run []string
+	flush := func() {
+		if len(run) > 2 {
+			run = run[len(run)-2:]
+		}
+		if p := strings.Join(run, " "); p != "" && !seen[p] {
+			seen[p] = true
+			phrases = append(phrases, p)
+		}
+		run = nil
+	}
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != ',' && r != '.' && r != '?' && r != '!' && r != ';' && r != ':'
+	}) {
+		end := strings.IndexAny(f, ",.?!;:") >= 0
+		w := strings.Trim(strings.ToLower(f), "-,.?!;:")
+		if len([]rune(w)) < 3 || stopwords[w] {
+			flush()
+		} else {
+			run = append(run, w)
+		}
+		if end {
+			flush()
+		}
+	}
+	flush()
+	if len(phrases) <= 3 {
+		return phrases
+	}
+	keep := map[string]bool{}
+	for n := 0; n < 3; n++ {
+		best := ""
+		for _, p := range phrases {
+			if !keep[p] && (best == "" || strings.Count(p, " ") > strings.Count(best, " ") || (strings.Count(p, " ") == strings.Count(best, " ") && len(p) > len(best))) {
+				best = p
+			}
+		}
+		keep[best] = true
+	}
+	var out []string
+	for _, p := range phrases {
+		if keep[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// fill puts phrase into a template's %s, capitalising it at the start of a
+// sentence.
+func fill(template, phrase string) string {
+	if strings.HasPrefix(template, "%s") {
+		phrase = capitalizeFirst(phrase)
+	}
+	return strings.ReplaceAll(template, "%s", phrase)
+}
+
+// topicOf joins key words into a phrase: "budget", "budget and travel", ...
+func topicOf(words []string) string {
+	switch len(words) {
+	case 0:
+		return "your request"
+	case 1:
+		return words[0]
+	case 2:
+		return words[0] + " and " + words[1]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// rngFor seeds a generator from the agent and the input.
+func rngFor(parts ...string) *rand.Rand {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	sum := h.Sum64()
+	return rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15))
+}
+
+func pick(rng *rand.Rand, list []string) string { return list[rng.IntN(len(list))] }
+
+var openers = []string{
+	"Thanks for the question about %s — here is a clear way to approach it.",
+	"Good question: %s comes up often, so let me lay out what usually works.",
+	"Here is a practical take on %s that you can use straight away.",
+	"Let's look at %s step by step, starting with what matters most.",
+	"Happy to help with %s. In short: keep it simple, write it down, and agree on owners.",
+}
+
+var continuers = []string{
+	"Building on what we discussed, here is how %s fits in.",
+	"Picking up from the previous answer, let's go one level deeper on %s.",
+	"Good follow-up. With the earlier points in mind, %s looks like this.",
+}
+
+var sentences = []string{
+	"When you look at %s, start with the decision the reader has to make and work backwards from there.",
+	"Most teams get better results with %s when one person owns it and everyone knows who that is.",
+	"Write down the current state of %s first; it makes the gaps obvious and saves a second meeting.",
+	"A short checklist for %s beats a long document that nobody opens.",
+	"If %s touches customers, agree on the wording once and reuse it everywhere.",
+	"Keep an eye on the numbers behind %s: a small monthly review catches problems early.",
+	"For %s, a shared template usually removes half of the back-and-forth by email.",
+	"It helps to separate what is decided about %s from what is still open.",
+	"Ask the people who deal with %s every day; they usually know the fastest fix.",
+	"Set a date to review %s again in a month, so the change does not quietly fade away.",
+	"Where %s involves personal data, store only what you need and note why you keep it.",
+	"Budget a little time for %s at the start of each week rather than a big clean-up at quarter end.",
+}
+
+var bulletBank = []string{
+	"Name one owner for %s and a deputy for holidays.",
+	"Keep the %s notes in the shared folder, not in personal inboxes.",
+	"Agree on a deadline and a simple definition of done for %s.",
+	"Use plain language; avoid internal abbreviations when you write about %s.",
+	"Check the latest policy before you commit to anything about %s.",
+	"Share a one-paragraph summary of %s with everyone affected.",
+	"Track open questions about %s in one list.",
+}
+
+var stepBank = []string{
+	"Collect what you already have on %s.",
+	"Draft a first version and mark the open points.",
+	"Ask two colleagues for a five-minute review.",
+	"Fix the open points and agree on the owner of %s.",
+	"Send the final version and file it where people will look for it.",
+	"Put a review date for %s in the calendar.",
+}
+
+var closers = []string{
+	"Would you like me to turn this into a ready-to-send email?",
+	"Tell me more about your situation and I can make this more specific.",
+	"If it helps, I can draft a checklist or a short summary for your team.",
+	"Let me know which part you want to go into in more detail.",
+}
+
+// generateReply writes the answer of a chat or text agent.
+func generateReply(a *Agent, input string, answers map[string]any, msgs []Message, fileIDs []int64) string {
+	rng := rngFor(fmt.Sprint(a.ID), input, fmt.Sprint(len(msgs)))
+	words := keywords(input)
+	if len(words) == 0 {
+		words = keywords(a.Title)
+	}
+	topic := topicOf(words)
+	noun := func() string { return words[rng.IntN(len(words))] }
+	if len(words) == 0 {
+		noun = func() string { return "the task" }
+	}
+	var out string
+	if a.Type == TypeText {
+		out = textBody(rng, topic, noun, answers)
+	} else {
+		out = chatBody(rng, a, topic, noun, len(msgs) > 2, len(fileIDs))
+	}
+	return clampReply(out)
+}
+
+// chatBody is a conversational answer with optional markdown sections.
+func chatBody(rng *rand.Rand, a *Agent, topic string, noun func() string, continued bool, files int) string {
+	var b strings.Builder
+	if continued {
+		b.WriteString(fill(pick(rng, continuers), topic))
+	} else {
+		b.WriteString(fill(pick(rng, openers), topic))
+	}
+	if files == 1 {
+		b.WriteString(" I have taken the attached file into account.")
+	} else if files > 1 {
+		fmt.Fprintf(&b, " I have taken the %d attached files into account.", files)
+	}
+	b.WriteString("\n\n")
+	writeParagraph(&b, rng, noun, 2+rng.IntN(2))
+	shape := rng.IntN(6)
+	if shape == 0 || shape == 3 || shape == 5 {
+		b.WriteString("### Key points\n\n")
+		for _, s := range pickN(rng, bulletBank, 3+rng.IntN(2)) {
+			b.WriteString("- " + fill(s, noun()) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if shape == 1 || shape == 3 {
+		b.WriteString("### Next steps\n\n")
+		for i, s := range pickN(rng, stepBank, 3+rng.IntN(2)) {
+			fmt.Fprintf(&b, "%d. %s\n", i+1, fill(s, noun()))
+		}
+		b.WriteString("\n")
+	}
+	if shape == 2 || shape == 5 {
+		b.WriteString("| Step | Owner | When |\n|---|---|---|\n")
+		owners := []string{"You", "Team lead", "Office manager", "Finance", "IT"}
+		when := []string{"Today", "This week", "Next Monday", "Before month end"}
+		for i, s := range pickN(rng, stepBank, 3) {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", strings.TrimSuffix(fill(s, noun()), "."), owners[(i+rng.IntN(2))%len(owners)], when[i%len(when)])
+		}
+		b.WriteString("\n")
+	}
+	if shape == 4 || strings.Contains(strings.ToLower(a.Title), "spreadsheet") {
+		b.WriteString("Here is a formula you can adapt:\n\n```excel\n=SUMIFS(C:C, A:A, \"" + noun() + "\", B:B, \">=\"&DATE(2024,1,1))\n```\n\n")
+		b.WriteString("Replace the column letters with the ones in your sheet.\n\n")
+	}
+	b.WriteString(pick(rng, closers))
+	return b.String()
+}
+
+var sectionTitles = []string{"Why it matters", "What to do next", "Key facts", "Who is involved", "Timeline", "Good to know", "Costs and effort", "Questions and answers"}
+
+// textBody is a finished piece of writing shaped by tone, length and format.
+func textBody(rng *rand.Rand, topic string, noun func() string, answers map[string]any) string {
+	target := 180
+	if n, ok := asInt(answers["length"]); ok {
+		target = int(n)
+	}
+	target = min(max(target, 40), 350)
+	tone, _ := answers["tone"].(string)
+	format, _ := answers["format"].(string)
+
+	var b strings.Builder
+	if format == "email" {
+		fmt.Fprintf(&b, "Subject: %s\n\n%s\n\n", capitalizeFirst(topic), greeting(tone))
+	} else {
+		fmt.Fprintf(&b, "# %s\n\n", titleCase(topic))
+	}
+	switch tone {
+	case "formal":
+		b.WriteString(fill("This text sets out the essentials of %s for the reader's attention.", topic))
+	case "friendly":
+		b.WriteString(fill("Here is a friendly overview of %s — short, clear and easy to share.", topic))
+	case "persuasive":
+		b.WriteString(fill("Now is the right moment to act on %s, and here is why.", topic))
+	default:
+		b.WriteString(fill("This is an overview of %s.", topic))
+	}
+	b.WriteString("\n\n")
+	titles := pickN(rng, sectionTitles, len(sectionTitles))
+	for section := 0; countWords(b.String()) < target; section++ {
+		if format == "bullets" {
+			b.WriteString("- " + fill(pick(rng, bulletBank), noun()) + "\n")
+			continue
+		}
+		if format != "email" && section%2 == 1 && section/2 < len(titles) {
+			fmt.Fprintf(&b, "## %s\n\n", titles[section/2])
+		}
+		writeParagraph(&b, rng, noun, 2+rng.IntN(2))
+	}
+	if format == "email" {
+		b.WriteString("Kind regards,\nThe Acme Office team")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func greeting(tone string) string {
+	if tone == "formal" {
+		return "Dear Sir or Madam,"
+	}
+	return "Hello everyone,"
+}
+
+// writeParagraph writes n sentences about the phrases, then a blank line.
+func writeParagraph(b *strings.Builder, rng *rand.Rand, noun func() string, n int) {
+	for i, s := range pickN(rng, sentences, n) {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(fill(s, noun()))
+	}
+	b.WriteString("\n\n")
+}
+
+// pickN returns n distinct entries of list in random order.
+func pickN(rng *rand.Rand, list []string, n int) []string {
+	idx := rng.Perm(len(list))
+	out := make([]string, 0, n)
+	for _, i := range idx[:min(n, len(list))] {
+		out = append(out, list[i])
+	}
+	return out
+}
+
+// clampReply keeps a reply within 100..2500 characters, cutting at a
+// paragraph or sentence boundary.
+func clampReply(s string) string {
+	s = strings.TrimSpace(s)
+	for len(s) < minReplyChars {
+		s += "\n\nIf anything is unclear, just ask and I will explain it in another way."
+	}
+	if len(s) <= maxReplyChars {
+		return s
+	}
+	cut := s[:maxReplyChars]
+	if i := strings.LastIndex(cut, "\n\n"); i > maxReplyChars/2 {
+		cut = cut[:i]
+	} else if i := strings.LastIndex(cut, ". "); i > 0 {
+		cut = cut[:i+1]
+	}
+	return strings.TrimSpace(cut)
+}
+
+func countWords(s string) int { return len(strings.Fields(s)) }
+
+func capitalizeFirst(s string) string {
+	r := []rune(s)
+	if len(r) == 0 {
+		return s
+	}
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
+
+func titleCase(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		if w != "and" {
+			words[i] = capitalizeFirst(w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// splitFragments cuts text into stream fragments of 3 to 12 characters,
+// preferring to end a fragment after a word and its following space. Joined
+// again, the fragments give back the text exactly. Words longer than 12
+// characters (URLs) are cut inside the word.
+func splitFragments(text string) []string {
+	const maxLen = 12
+	var out []string
+	var cur []rune
+	for _, tok := range tokens(text) {
+		tr := []rune(tok)
+		if len(cur)+len(tr) <= maxLen {
+			cur = append(cur, tr...)
+			continue
+		}
+		if len(cur) >= 3 {
+			out = append(out, string(cur))
+			cur = nil
+		}
+		cur = append(cur, tr...)
+		for len(cur) > maxLen {
+			n := maxLen
+			if len(cur)-n < 3 {
+				n = len(cur) - 3 // leave a tail of at least 3
+			}
+			out = append(out, string(cur[:n]))
+			cur = cur[n:]
+		}
+	}
+	if len(cur) > 0 {
+		if n := len(out); len(cur) < 3 && n > 0 && len([]rune(out[n-1]))+len(cur) <= maxLen {
+			out[n-1] += string(cur)
+		} else {
+			out = append(out, string(cur))
+		}
+	}
+	return out
+}
+
+// tokens splits text into words each followed by its trailing whitespace.
+func tokens(text string) []string {
+	var out []string
+	start := 0
+	inSpace := false
+	for i, r := range text {
+		space := unicode.IsSpace(r)
+		if inSpace && !space {
+			out = append(out, text[start:i])
+			start = i
+		}
+		inSpace = space
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}

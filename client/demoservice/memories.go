@@ -1,0 +1,326 @@
+package demoservice
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// maxMemoryChars is the interface's limit on a variant-A memory.
+const maxMemoryChars = 32000
+
+// defaultCollectionID holds memories created without a collection.
+//
+// Assumption: a memory created without collection_id goes into the user's
+// "General" collection, so collection_id is always an integer as the
+// interface types it.
+const defaultCollectionID int64 = 1
+
+// Memory is a stored memory.
+//
+// Assumption: memories and collections belong to the user, not to a
+// workspace; x-workspace-id is accepted on them and does not filter. Variant A shows Content as "memory" with
+// credits and collection; variant B shows it as "content" with metadata and
+// timestamps.
+type Memory struct {
+	ID           int64
+	UserID       int64
+	Content      string
+	Metadata     map[string]any
+	CollectionID int64
+	Credits      float64
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// Collection is a memory collection.
+type Collection struct {
+	ID     int64  `json:"id"`
+	UserID int64  `json:"user_id"`
+	Name   string `json:"name"`
+}
+
+// Memory returns a snapshot of memory id.
+func (s *Service) Memory(id int64) (Memory, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.memories[id]
+	if !ok {
+		return Memory{}, false
+	}
+	c := *m
+	c.Metadata = copyMap(m.Metadata)
+	return c, true
+}
+
+// Collection returns a snapshot of collection id.
+func (s *Service) Collection(id int64) (Collection, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.collections[id]
+	if !ok {
+		return Collection{}, false
+	}
+	return *c, true
+}
+
+func copyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// memoryA is a variant-A memory on the wire.
+type memoryA struct {
+	ID           int64       `json:"id"`
+	UserID       int64       `json:"user_id"`
+	Memory       string      `json:"memory"`
+	Credits      float64     `json:"credits"`
+	CollectionID int64       `json:"collection_id"`
+	Collection   *Collection `json:"collection,omitempty"`
+}
+
+// memoryB is a variant-B memory on the wire.
+type memoryB struct {
+	ID        int64          `json:"id"`
+	Content   string         `json:"content"`
+	Metadata  map[string]any `json:"metadata"`
+	CreatedAt string         `json:"created_at"`
+	UpdatedAt string         `json:"updated_at"`
+}
+
+func (m *Memory) wireB() memoryB {
+	meta := m.Metadata
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	return memoryB{ID: m.ID, Content: m.Content, Metadata: meta, CreatedAt: offsetUTC(m.CreatedAt), UpdatedAt: offsetUTC(m.UpdatedAt)}
+}
+
+// createMemory answers POST /memories in the configured variant. A body of
+// the other variant fails validation naming this variant's field, which is
+// how clients detect the variant.
+//
+// Assumption: a created memory answers 201 Created in both variants.
+func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
+	body, ok := readJSONObject(w, r)
+	if !ok {
+		return
+	}
+	if s.opts.MemoryVariant == "B" {
+		content, ok := memoryText(w, body, "content", true, false)
+		if !ok {
+			return
+		}
+		meta, ok := metadataOf(w, body)
+		if !ok {
+			return
+		}
+		now := s.now()
+		s.mu.Lock()
+		s.nextMemID++
+		m := &Memory{ID: s.nextMemID, UserID: demoUserID, Content: content, Metadata: meta, CollectionID: defaultCollectionID,
+			Credits: memoryCredits(content), CreatedAt: now, UpdatedAt: now}
+		s.memories[m.ID] = m
+		out := m.wireB()
+		s.mu.Unlock()
+		writeJSON(w, http.StatusCreated, out)
+		return
+	}
+	text, ok := memoryText(w, body, "memory", true, true)
+	if !ok {
+		return
+	}
+	collID, ok := s.collectionField(w, body)
+	if !ok {
+		return
+	}
+	if collID == 0 {
+		collID = defaultCollectionID
+	}
+	now := s.now()
+	s.mu.Lock()
+	s.nextMemID++
+	m := &Memory{ID: s.nextMemID, UserID: demoUserID, Content: text, CollectionID: collID, Credits: memoryCredits(text), CreatedAt: now, UpdatedAt: now}
+	s.memories[m.ID] = m
+	out := memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, map[string]any{"message": "Memory created successfully", "memory": out})
+}
+
+// updateMemoryA answers PATCH /memories/{id}: memory required,
+// collection_id optional; the answer carries the collection.
+func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if _, found := s.Memory(id); !found {
+		writeError(w, http.StatusNotFound, "Memory not found")
+		return
+	}
+	body, ok := readJSONObject(w, r)
+	if !ok {
+		return
+	}
+	text, ok := memoryText(w, body, "memory", true, true)
+	if !ok {
+		return
+	}
+	collID, ok := s.collectionField(w, body)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	m, found := s.memories[id]
+	if !found {
+		s.mu.Unlock()
+		writeError(w, http.StatusNotFound, "Memory not found")
+		return
+	}
+	m.Content, m.Credits, m.UpdatedAt = text, memoryCredits(text), s.now()
+	if collID != 0 {
+		m.CollectionID = collID
+	}
+	out := memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
+	if c, ok := s.collections[m.CollectionID]; ok {
+		cc := *c
+		out.Collection = &cc
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"message": "Memory updated successfully", "memory": out})
+}
+
+// updateMemoryB answers PUT /memories/{id}: content and metadata optional.
+func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if _, found := s.Memory(id); !found {
+		writeError(w, http.StatusNotFound, "Memory not found")
+		return
+	}
+	body, ok := readJSONObject(w, r)
+	if !ok {
+		return
+	}
+	_, hasContent := body["content"]
+	content, ok := memoryText(w, body, "content", false, false)
+	if !ok {
+		return
+	}
+	_, hasMeta := body["metadata"]
+	meta, ok := metadataOf(w, body)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	m, found := s.memories[id]
+	if !found {
+		s.mu.Unlock()
+		writeError(w, http.StatusNotFound, "Memory not found")
+		return
+	}
+	if hasContent {
+		m.Content, m.Credits = content, memoryCredits(content)
+	}
+	if hasMeta {
+		m.Metadata = meta
+	}
+	m.UpdatedAt = s.now()
+	out := m.wireB()
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
+}
+
+// memoryText reads the text field; required fails when it is absent,
+// limited applies the 32000-character limit. It answers 422 on failure.
+func memoryText(w http.ResponseWriter, body map[string]any, field string, required, limited bool) (string, bool) {
+	raw, present := body[field]
+	if !present || raw == nil {
+		if required {
+			validationError(w, field, "The "+field+" field is required.")
+			return "", false
+		}
+		return "", true
+	}
+	text, isStr := raw.(string)
+	if !isStr {
+		validationError(w, field, "The "+field+" field must be a string.")
+		return "", false
+	}
+	if strings.TrimSpace(text) == "" {
+		validationError(w, field, "The "+field+" field is required.")
+		return "", false
+	}
+	if limited && utf8.RuneCountInString(text) > maxMemoryChars {
+		validationError(w, field, "The "+field+" field must not be greater than 32000 characters.")
+		return "", false
+	}
+	return text, true
+}
+
+// metadataOf reads the optional metadata object.
+func metadataOf(w http.ResponseWriter, body map[string]any) (map[string]any, bool) {
+	raw, present := body["metadata"]
+	if !present || raw == nil {
+		return map[string]any{}, true
+	}
+	meta, isObj := raw.(map[string]any)
+	if !isObj {
+		validationError(w, "metadata", "The metadata field must be an object.")
+		return nil, false
+	}
+	return meta, true
+}
+
+// collectionField reads the optional collection_id; 0 means absent.
+func (s *Service) collectionField(w http.ResponseWriter, body map[string]any) (int64, bool) {
+	raw, present := body["collection_id"]
+	if !present || raw == nil {
+		return 0, true
+	}
+	id, ok := asInt(raw)
+	if ok {
+		_, ok = s.Collection(id)
+	}
+	if !ok {
+		validationError(w, "collection_id", "The selected collection_id is invalid.")
+		return 0, false
+	}
+	return id, true
+}
+
+// updateCollection answers PUT /memory-collections/{id} with body name.
+func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if _, found := s.Collection(id); !found {
+		writeError(w, http.StatusNotFound, "Collection not found")
+		return
+	}
+	body, ok := readJSONObject(w, r)
+	if !ok {
+		return
+	}
+	raw, present := body["name"]
+	name, isStr := raw.(string)
+	switch {
+	case !present || raw == nil || (isStr && strings.TrimSpace(name) == ""):
+		validationError(w, "name", "The name field is required.")
+		return
+	case !isStr:
+		validationError(w, "name", "The name field must be a string.")
+		return
+	case utf8.RuneCountInString(name) > 255:
+		validationError(w, "name", "The name field must not be greater than 255 characters.")
+		return
+	}
+	s.mu.Lock()
+	c := s.collections[id]
+	c.Name = strings.TrimSpace(name)
+	out := *c
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"message": "Collection updated successfully", "collection": out})
+}

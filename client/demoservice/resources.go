@@ -1,0 +1,30 @@
+package demoservice
+
+import (
+	"net/http"
+	"strings"
+)
+
+// listResources answers GET /resources with q, type, page and per_page.
+//
+// Assumption: the parameters are read from the query string; the interface
+// lists them under path, query and body alike.
+func (s *Service) listResources(w http.ResponseWriter, r *http.Request) {
+	p, ok := readPage(w, r)
+	if !ok {
+		return
+	}
+	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
+	typ := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("type")))
+	matched := []resource{}
+	for _, res := range s.resources {
+		if typ != "" && res.typ != typ {
+			continue
+		}
+		if q != "" && !matchesText(q, res.Title, res.Description, res.long) {
+			continue
+		}
+		matched = append(matched, res)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(matched, p), "meta": newResourceMeta(p, len(matched))})
+}

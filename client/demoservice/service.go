@@ -1,0 +1,185 @@
+// Package demoservice is an in-process implementation of the Agent Execution
+// Service. It keeps real state (agents, executions, files, memories,
+// collections, resources, webhooks) behind a mutex, answers over plain HTTP,
+// and is used by the app's demo mode, by the project's tests and by
+// `agentdesk --serve-demo ADDR`.
+//
+// Where the interface text leaves a gap, the choice made here is marked with a
+// comment that starts with "Assumption:".
+package demoservice
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Options configure a Service. The zero value is a working instant-paced
+// service that accepts the key "demo".
+type Options struct {
+	// APIKey is the Bearer key accepted; "" means "demo".
+	APIKey string
+	// MemoryVariant selects the memory interface: "A" (default) or "B".
+	MemoryVariant string
+	// WebhookVariant selects the shape of GET /webhooks: "A" (default) or "B".
+	WebhookVariant string
+	// Pace is the delay between streamed fragments and progress steps; 0 runs
+	// everything instantly (tests). Demo mode uses about 30ms.
+	Pace time.Duration
+	// Now is an optional clock; time.Now when nil.
+	Now func() time.Time
+	// WaitCap bounds how long a blocking execution (wait_execution true)
+	// waits before answering with the still running record. Default 100s.
+	WaitCap time.Duration
+	// MaxUploadBytes bounds one uploaded file; larger uploads answer 413.
+	// Default 512 MiB.
+	MaxUploadBytes int64
+}
+
+// DefaultWaitCap is the blocking-execution timeout the interface states.
+const DefaultWaitCap = 100 * time.Second
+
+// DefaultMaxUploadBytes is the upload size limit used when Options leave it 0.
+const DefaultMaxUploadBytes int64 = 512 << 20
+
+// demoUserID is the owner of every memory, collection and webhook.
+const demoUserID int64 = 7
+
+// Service is a stateful, concurrency-safe implementation of every endpoint of
+// the Agent Execution Service. It implements http.Handler.
+type Service struct {
+	opts Options
+	mux  *http.ServeMux
+
+	// ctx ends when the service is closed; background progressions watch it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu          sync.Mutex
+	faults      Faults
+	workspaces  []Workspace
+	agents      []*Agent // ordered by id
+	agentByID   map[int64]*Agent
+	executions  []*execution
+	execByID    map[int64]*execution
+	files       map[int64]*File
+	agentFiles  map[int64][]int64 // agent id → linked file ids in link order
+	memories    map[int64]*Memory
+	collections map[int64]*Collection
+	resources   []resource
+	webhooks    []*webhook
+	media       map[string]*mediaItem // "images/12" → generated media
+	nextExecID  int64
+	nextFileID  int64
+	nextMemID   int64
+}
+
+// New builds a Service with seeded data.
+func New(opts Options) *Service {
+	if opts.APIKey == "" {
+		opts.APIKey = "demo"
+	}
+	if opts.MemoryVariant != "B" {
+		opts.MemoryVariant = "A"
+	}
+	if opts.WebhookVariant != "B" {
+		opts.WebhookVariant = "A"
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.WaitCap <= 0 {
+		opts.WaitCap = DefaultWaitCap
+	}
+	if opts.MaxUploadBytes <= 0 {
+		opts.MaxUploadBytes = DefaultMaxUploadBytes
+	}
+	s := &Service{
+		opts:        opts,
+		agentByID:   map[int64]*Agent{},
+		execByID:    map[int64]*execution{},
+		files:       map[int64]*File{},
+		agentFiles:  map[int64][]int64{},
+		memories:    map[int64]*Memory{},
+		collections: map[int64]*Collection{},
+		media:       map[string]*mediaItem{},
+		nextExecID:  48200,
+		nextFileID:  9100,
+		nextMemID:   560,
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.seed()
+	s.mux = s.routes()
+	return s
+}
+
+// ServeHTTP answers one request: faults first, then authentication and
+// workspace checks, then the endpoint.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mux.ServeHTTP(w, r)
+}
+
+// Close stops every background progression (executions, file processing)
+// and waits for them. Requests still in flight are not interrupted.
+func (s *Service) Close() error {
+	s.mu.Lock()
+	s.cancel()
+	s.mu.Unlock()
+	s.wg.Wait()
+	return nil
+}
+
+// now returns the service clock in UTC.
+func (s *Service) now() time.Time { return s.opts.Now().UTC() }
+
+// goBackground runs f on its own goroutine, tracked so Close can wait for it.
+// f must return soon after s.ctx ends.
+func (s *Service) goBackground(f func()) {
+	s.mu.Lock()
+	// Adding under the lock orders Add before Close's Wait for any caller
+	// that saw the service open.
+	select {
+	case <-s.ctx.Done():
+		s.mu.Unlock()
+		return
+	default:
+	}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+}
+
+// sleep waits d or until the request or the service ends; it reports
+// whether the full delay passed.
+func (s *Service) sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil && s.ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.ctx.Done():
+		return false
+	}
+}
+
+// Workspace is one workspace of the demo account.
+type Workspace struct {
+	ID   int64
+	Name string
+}
+
+// Workspaces lists the seeded workspaces; the first is the user's selected
+// one, used when a request carries no x-workspace-id header.
+func (s *Service) Workspaces() []Workspace {
+	return append([]Workspace(nil), s.workspaces...)
+}

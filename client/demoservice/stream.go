@@ -1,0 +1,116 @@
+package demoservice
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// pingEvery is how many events pass between ": ping" comment lines.
+const pingEvery = 8
+
+// sseWriter writes Server-Sent Events, flushing each one, and applies the
+// stream faults in force when the stream began.
+type sseWriter struct {
+	w      http.ResponseWriter
+	flush  func()
+	faults Faults
+	sent   int
+}
+
+// newSSE starts an event stream answer.
+func (s *Service) newSSE(w http.ResponseWriter) *sseWriter {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	sw := &sseWriter{w: w, flush: func() {}, faults: s.currentFaults()}
+	if f, ok := w.(http.Flusher); ok {
+		sw.flush = f.Flush
+	}
+	sw.flush()
+	return sw
+}
+
+// event sends one data event holding v as JSON. It cuts the connection when
+// the CutStreamAfter fault says so (the handler ends by panicking with
+// http.ErrAbortHandler, which closes the connection without a clean end).
+// It reports false when the client has gone.
+func (sw *sseWriter) event(v any) bool {
+	if sw.faults.CutStreamAfter > 0 && sw.sent >= sw.faults.CutStreamAfter {
+		panic(http.ErrAbortHandler)
+	}
+	sw.sent++
+	var data []byte
+	if sw.faults.MalformedEventAt == sw.sent {
+		data = []byte(`{"id":` + `"status":"running","output":`)
+	} else {
+		var err error
+		if data, err = json.Marshal(v); err != nil {
+			return false
+		}
+	}
+	return sw.raw(data)
+}
+
+// raw sends data as one event without fault handling (used for [DONE]).
+func (sw *sseWriter) raw(data []byte) bool {
+	buf := make([]byte, 0, len(data)+8)
+	buf = append(buf, "data: "...)
+	buf = append(buf, data...)
+	buf = append(buf, "\n\n"...)
+	if sw.sent%pingEvery == 0 && sw.sent > 0 {
+		buf = append(buf, ": ping\n\n"...)
+	}
+	if _, err := sw.w.Write(buf); err != nil {
+		return false
+	}
+	sw.flush()
+	return true
+}
+
+// streamExecution answers an execution as a stream: one running event per
+// fragment (credits null, error null), then a completed event with empty
+// output and the final credits. It stops when the client disconnects.
+func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *execution) {
+	sw := s.newSSE(w)
+	ctx := r.Context()
+	completed := false
+	// Deferred so a cut connection (a panic) also ends the run.
+	defer func() {
+		if !completed {
+			s.mu.Lock()
+			e.rec.Stopped = true
+			e.rec.UpdatedAt = s.now()
+			s.mu.Unlock()
+		}
+		close(e.done)
+	}()
+	s.mu.Lock()
+	e.rec.Status, e.rec.Credits = StatusRunning, nil
+	s.mu.Unlock()
+	for i, frag := range e.fragments {
+		if i > 0 && !s.sleep(ctx, s.opts.Pace) {
+			return
+		}
+		s.mu.Lock()
+		e.rec.Output += frag
+		e.rec.UpdatedAt = s.now()
+		ev := e.wire(false)
+		s.mu.Unlock()
+		ev.Output = frag
+		if !sw.event(ev) {
+			return
+		}
+	}
+	if !s.sleep(ctx, s.opts.Pace) {
+		return
+	}
+	s.complete(e)
+	completed = true
+	s.mu.Lock()
+	last := e.wire(false)
+	s.mu.Unlock()
+	last.Output = ""
+	sw.event(last)
+}

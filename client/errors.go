@@ -1,0 +1,349 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// APIError is returned for every answer outside 2xx. Its Error method never
+// includes the API key, request headers or the full URL.
+type APIError struct {
+	StatusCode int
+	// Message is the service's message (or the HTTP status text).
+	Message string
+	// Detail is the service's secondary text (the "error" or "detail" member).
+	Detail string
+	// RequestID is the x-request-id header of the answer, when present.
+	RequestID string
+	// Body is the answer's body, read up to 64 KiB.
+	Body []byte
+	// Fields holds validation messages per field (the "errors" member of a 422).
+	Fields map[string][]string
+	// Method and Path name the call (the path has no query string).
+	Method, Path string
+	// RetryAfter is the raw Retry-After header of a 429 or 503, if any.
+	RetryAfter string
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("agentdesk: ")
+	if e.Method != "" {
+		b.WriteString(e.Method + " " + e.Path + ": ")
+	}
+	fmt.Fprintf(&b, "%d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Message != "" && e.Message != http.StatusText(e.StatusCode) {
+		b.WriteString(": " + e.Message)
+	}
+	if e.Detail != "" && e.Detail != e.Message {
+		b.WriteString(" (" + e.Detail + ")")
+	}
+	if len(e.Fields) > 0 && !strings.Contains(e.Message, "(and") {
+		keys := make([]string, 0, len(e.Fields))
+		for k := range e.Fields {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			b.WriteString("; " + k + ": " + strings.Join(e.Fields[k], " "))
+		}
+	}
+	if e.RequestID != "" {
+		b.WriteString(" [request " + e.RequestID + "]")
+	}
+	return b.String()
+}
+
+// Field returns the first validation message for a field, or "".
+func (e *APIError) Field(name string) string {
+	if v := e.Fields[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// redact removes the API key should a server echo it back.
+func (e *APIError) redact(key string) {
+	if len(key) < 4 {
+		return
+	}
+	const mask = "[redacted]"
+	e.Message = strings.ReplaceAll(e.Message, key, mask)
+	e.Detail = strings.ReplaceAll(e.Detail, key, mask)
+	e.Body = bytes.ReplaceAll(e.Body, []byte(key), []byte(mask))
+	for k, v := range e.Fields {
+		for i := range v {
+			v[i] = strings.ReplaceAll(v[i], key, mask)
+		}
+		e.Fields[k] = v
+	}
+}
+
+// NetworkError is a failure to reach the service or to read its answer:
+// DNS, connection refused, TLS, timeouts, a connection cut mid-way.
+type NetworkError struct {
+	Method, Path string
+	Err          error
+}
+
+func (e *NetworkError) Error() string {
+	return fmt.Sprintf("agentdesk: %s %s: cannot reach the service: %v", e.Method, e.Path, e.Err)
+}
+
+func (e *NetworkError) Unwrap() error { return e.Err }
+
+// Timeout reports whether the failure was a timeout.
+func (e *NetworkError) Timeout() bool {
+	var t interface{ Timeout() bool }
+	return errors.As(e.Err, &t) && t.Timeout()
+}
+
+// newNetworkError drops the *url.Error layer, whose message carries the full
+// URL with its query.
+func newNetworkError(method, path string, err error) *NetworkError {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		err = ue.Err
+	}
+	return &NetworkError{Method: method, Path: path, Err: err}
+}
+
+// DecodeError means a 2xx answer could not be decoded.
+type DecodeError struct {
+	Method, Path string
+	Err          error
+	// Body is the start of the answer (up to 512 bytes).
+	Body []byte
+}
+
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("agentdesk: %s %s: unexpected answer: %v", e.Method, e.Path, e.Err)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// ExecutionError is returned when an execution ends in failure (a non-null
+// error, or a status other than starting, running and completed). The
+// record, with any partial output, is returned alongside it.
+type ExecutionError struct {
+	Execution Execution
+	// Text is the execution's error in plain words.
+	Text string
+}
+
+func (e *ExecutionError) Error() string {
+	text := e.Text
+	if text == "" {
+		text = "status " + e.Execution.Status
+	}
+	return "agentdesk: the execution failed: " + text
+}
+
+var (
+	// ErrPollingUnsupported means the server does not offer polling of an
+	// execution (GET /agents/{id}/responses/{responseId} answered 404 or 405).
+	ErrPollingUnsupported = errors.New("this server does not offer polling of executions; wait for the run to finish or use a stream")
+
+	// ErrChatRules is the service's own sentence for a chat history that
+	// breaks the rules (see CheckChatMessages).
+	ErrChatRules = errors.New("Chat messages must be a pair of user/assistant") //nolint:staticcheck // the service's exact sentence
+
+	// ErrStreamIncomplete means a stream ended before its final (completed)
+	// event. errors.Is(err, io.ErrUnexpectedEOF) is also true.
+	ErrStreamIncomplete error = incompleteError{}
+
+	// ErrStreamIdle means no event arrived within the stream idle timeout.
+	ErrStreamIdle = errors.New("agentdesk: the stream stalled: no event arrived within the idle timeout")
+
+	// ErrEventTooLarge means one streamed event exceeded the size cap.
+	ErrEventTooLarge = errors.New("agentdesk: a streamed event exceeded the size limit")
+
+	// ErrStreamClosed is the error of a stream stopped by Close.
+	ErrStreamClosed = errors.New("agentdesk: the stream was closed")
+)
+
+type incompleteError struct{}
+
+func (incompleteError) Error() string {
+	return "agentdesk: the stream ended before the reply was complete"
+}
+
+func (incompleteError) Is(target error) bool { return target == io.ErrUnexpectedEOF }
+
+// StatusCode returns the HTTP status of an *APIError in err's chain, or 0.
+func StatusCode(err error) int {
+	var e *APIError
+	if errors.As(err, &e) {
+		return e.StatusCode
+	}
+	return 0
+}
+
+// IsAuth reports whether the API key (or its access to the workspace) was
+// rejected: 401 or 403. Such requests are never retried.
+func IsAuth(err error) bool {
+	s := StatusCode(err)
+	return s == http.StatusUnauthorized || s == http.StatusForbidden
+}
+
+// IsNotFound reports a 404.
+func IsNotFound(err error) bool { return StatusCode(err) == http.StatusNotFound }
+
+// IsValidation reports a validation error: 422, or 400 (the status of the
+// chat rules error is not documented), or the local ErrChatRules.
+func IsValidation(err error) bool {
+	s := StatusCode(err)
+	return s == http.StatusUnprocessableEntity || s == http.StatusBadRequest || errors.Is(err, ErrChatRules)
+}
+
+// IsRateLimited reports a 429.
+func IsRateLimited(err error) bool { return StatusCode(err) == http.StatusTooManyRequests }
+
+// IsOffline reports a failure to reach the service (DNS, refused connection,
+// timeout, cut connection), as opposed to an answer from it.
+func IsOffline(err error) bool {
+	var ne *NetworkError
+	return errors.As(err, &ne)
+}
+
+// readAPIError builds an *APIError from a non-2xx response and closes its body.
+func readAPIError(res *http.Response, method, path string) *APIError {
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+	// Drain a little more so the connection can be reused, but never much.
+	_, _ = io.CopyN(io.Discard, res.Body, 4<<10)
+	e := &APIError{
+		StatusCode: res.StatusCode,
+		Body:       body,
+		Method:     method,
+		Path:       path,
+		RequestID:  firstHeader(res.Header, "x-request-id", "request-id", "x-amzn-requestid"),
+		RetryAfter: res.Header.Get("Retry-After"),
+	}
+	parseErrorBody(e, body)
+	if e.Message == "" {
+		e.Message = http.StatusText(res.StatusCode)
+	}
+	return e
+}
+
+func firstHeader(h http.Header, names ...string) string {
+	for _, n := range names {
+		if v := h.Get(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// parseErrorBody reads the common error shapes: {"message", "error",
+// "detail", "errors": {field: [msgs]}} and {"error": {"message", ...}}; a
+// plain-text body becomes the message.
+func parseErrorBody(e *APIError, body []byte) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return
+	}
+	var obj map[string]json.RawMessage
+	if body[0] != '{' || json.Unmarshal(body, &obj) != nil {
+		if body[0] != '<' && utf8.Valid(body) { // skip HTML error pages
+			e.Message = oneLine(string(body), 300)
+		}
+		return
+	}
+	text := func(k string) string {
+		if v, ok := obj[k]; ok && !isNull(v) {
+			return oneLine(errorValueText(v), 500)
+		}
+		return ""
+	}
+	e.Message = text("message")
+	e.Detail = text("detail")
+	if d := text("error"); d != "" {
+		if e.Message == "" {
+			e.Message = d
+		} else if e.Detail == "" {
+			e.Detail = d
+		}
+	}
+	if e.Message == "" {
+		e.Message = text("title")
+	}
+	if raw, ok := obj["errors"]; ok {
+		e.Fields = parseFieldErrors(raw)
+	}
+	if e.Fields == nil {
+		if raw, ok := obj["error"]; ok {
+			var inner map[string]json.RawMessage
+			if json.Unmarshal(raw, &inner) == nil {
+				if f, ok := inner["errors"]; ok {
+					e.Fields = parseFieldErrors(f)
+				}
+			}
+		}
+	}
+}
+
+// parseFieldErrors accepts {field: [msg...]}, {field: msg}, and
+// [{field|loc, message|msg}] lists.
+func parseFieldErrors(raw json.RawMessage) map[string][]string {
+	out := map[string][]string{}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) == nil {
+		for k, v := range m {
+			var list []json.RawMessage
+			if json.Unmarshal(v, &list) == nil {
+				for _, item := range list {
+					out[k] = append(out[k], errorValueText(item))
+				}
+			} else {
+				out[k] = append(out[k], errorValueText(v))
+			}
+		}
+	} else {
+		var list []map[string]json.RawMessage
+		if json.Unmarshal(raw, &list) == nil {
+			for _, item := range list {
+				var field string
+				for _, k := range []string{"field", "loc", "name", "path"} {
+					if v, ok := item[k]; ok {
+						field = errorValueText(v)
+						break
+					}
+				}
+				msg := ""
+				for _, k := range []string{"message", "msg", "detail"} {
+					if v, ok := item[k]; ok {
+						msg = errorValueText(v)
+						break
+					}
+				}
+				out[field] = append(out[field], msg)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}

@@ -1,0 +1,148 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/http"
+	"net/url"
+)
+
+// LinkFiles links uploaded files to an agent (POST /agents/{agentId}/files)
+// and returns the agent's file set with its counters. It is not retried.
+func (c *Client) LinkFiles(ctx context.Context, agentID ID, fileIDs []ID, opts ...Option) (*AgentFiles, error) {
+	if fileIDs == nil {
+		fileIDs = []ID{}
+	}
+	return c.agentFiles(ctx, request{method: http.MethodPost, path: pathf("/agents/%s/files", agentID), body: map[string]any{"file_ids": fileIDs}}, opts)
+}
+
+// ListAgentFiles lists the files linked to an agent (GET /agents/{agentId}/files).
+func (c *Client) ListAgentFiles(ctx context.Context, agentID ID, opts ...Option) (*AgentFiles, error) {
+	return c.agentFiles(ctx, request{method: http.MethodGet, path: pathf("/agents/%s/files", agentID), retry: true}, opts)
+}
+
+func (c *Client) agentFiles(ctx context.Context, req request, opts []Option) (*AgentFiles, error) {
+	var raw json.RawMessage
+	if err := c.do(ctx, c.callConfig(opts), req, &raw); err != nil {
+		return nil, err
+	}
+	var out AgentFiles
+	if err := json.Unmarshal(unwrapRecord(raw, "data"), &out); err != nil {
+		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
+	}
+	return &out, nil
+}
+
+// UnlinkFile removes a file from an agent (DELETE /agents/{agentId}/files/{fileId}).
+//
+// Assumption: DELETE is not retried, so that a lost answer to a successful
+// removal does not turn into a confusing 404.
+func (c *Client) UnlinkFile(ctx context.Context, agentID, fileID ID, opts ...Option) (*Unlinked, error) {
+	var out Unlinked
+	req := request{method: http.MethodDelete, path: pathf("/agents/%s/files/%s", agentID, fileID)}
+	if err := c.do(ctx, c.callConfig(opts), req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ListFilesParams pages the file list.
+type ListFilesParams struct {
+	Page    int // 1-based; 0 means the first page
+	PerPage int // 1 to 100; 0 means the server's default (15)
+	// Order sorts on created_at: "desc" (the default) or "asc".
+	Order string
+}
+
+// ListFiles returns one page of files (GET /files). The service documents
+// only data for this list; see Page.HasNext for how paging continues.
+func (c *Client) ListFiles(ctx context.Context, params ListFilesParams, opts ...Option) (*Page[File], error) {
+	if params.PerPage > 100 {
+		params.PerPage = 100
+	}
+	q := url.Values{}
+	if params.Order != "" {
+		q.Set("order", params.Order)
+	}
+	return listPage[File](ctx, c, "/files", q, params.Page, params.PerPage, opts)
+}
+
+// Files iterates over every file of every page, stopping at the first error.
+func (c *Client) Files(ctx context.Context, params ListFilesParams, opts ...Option) iter.Seq2[File, error] {
+	return iterate(ctx, func(ctx context.Context) (*Page[File], error) {
+		return c.ListFiles(ctx, params, opts...)
+	})
+}
+
+// Download fetches an output file (an image or video URL from an execution)
+// into w and returns its content type. A relative URL is resolved against the
+// base URL. The API key and workspace are attached only when the URL is on
+// the base URL's origin; any other host gets a plain request. Transient
+// failures before the first byte are retried.
+func (c *Client) Download(ctx context.Context, rawURL string, w io.Writer, opts ...Option) (contentType string, err error) {
+	cfg := c.callConfig(opts)
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", fmt.Errorf("agentdesk: invalid download URL: %w", errors.Unwrap(err))
+	}
+	if !u.IsAbs() {
+		if cfg.baseURL == nil {
+			return "", cfg.baseErr
+		}
+		base := *cfg.baseURL
+		base.Path = base.Path + "/"
+		u = base.ResolveReference(u)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("agentdesk: cannot download a %q URL", u.Scheme)
+	}
+	// The request goes through the credential guard, which adds the key only
+	// for the base origin; the path shown in errors omits the query.
+	name := u.Path
+	hc := cfg.client()
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		if err != nil {
+			return "", fmt.Errorf("agentdesk: building the download request: %w", err)
+		}
+		if cfg.userAgent != "" {
+			req.Header.Set("User-Agent", cfg.userAgent)
+		}
+		res, err := hc.Do(req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", fmt.Errorf("agentdesk: GET %s: %w", name, ctx.Err())
+			}
+			if attempt < cfg.maxRetries {
+				if werr := sleepCtx(ctx, cfg.backoff(attempt)); werr != nil {
+					return "", werr
+				}
+				continue
+			}
+			return "", newNetworkError(http.MethodGet, name, err)
+		}
+		if res.StatusCode < 200 || res.StatusCode > 299 {
+			apiErr := readAPIError(res, http.MethodGet, name)
+			apiErr.redact(cfg.apiKey)
+			if attempt < cfg.maxRetries && retryableStatus(res.StatusCode) {
+				if werr := sleepCtx(ctx, cfg.backoff(attempt)); werr != nil {
+					return "", werr
+				}
+				continue
+			}
+			return "", apiErr
+		}
+		defer res.Body.Close()
+		if _, err := io.Copy(w, res.Body); err != nil {
+			if ctx.Err() != nil {
+				return "", fmt.Errorf("agentdesk: GET %s: %w", name, ctx.Err())
+			}
+			return "", fmt.Errorf("agentdesk: GET %s: download interrupted: %w", name, err)
+		}
+		return res.Header.Get("Content-Type"), nil
+	}
+}

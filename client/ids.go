@@ -1,0 +1,309 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ID identifies a record. The service sends most ids as JSON numbers and some
+// (resources, path parameters) as strings; ID accepts both and keeps the
+// literal text, so large numbers never lose precision.
+type ID string
+
+// UnmarshalJSON accepts a JSON number, a string or null (the empty ID).
+func (id *ID) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0 || string(b) == "null":
+		*id = ""
+		return nil
+	case b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*id = ID(s)
+		return nil
+	case isJSONNumber(b):
+		*id = ID(b)
+		return nil
+	}
+	return &json.UnmarshalTypeError{Value: "id " + abbreviate(string(b)), Type: idType}
+}
+
+// MarshalJSON emits a JSON number when the ID is numeric, a string otherwise,
+// and null for the empty ID.
+func (id ID) MarshalJSON() ([]byte, error) {
+	if id == "" {
+		return []byte("null"), nil
+	}
+	if id.numeric() {
+		return []byte(id), nil
+	}
+	return json.Marshal(string(id))
+}
+
+// String returns the ID's text.
+func (id ID) String() string { return string(id) }
+
+// IsZero reports whether the ID is empty.
+func (id ID) IsZero() bool { return id == "" }
+
+// Int64 returns the ID as an integer, and false when it is not one.
+func (id ID) Int64() (int64, bool) {
+	n, err := strconv.ParseInt(string(id), 10, 64)
+	return n, err == nil
+}
+
+// numeric reports whether the ID is a plain integer (no sign games, no
+// leading zeros other than "0"), the only form safe to send as a number.
+func (id ID) numeric() bool {
+	s := string(id)
+	if strings.HasPrefix(s, "-") {
+		s = s[1:]
+	}
+	if s == "" || len(s) > 18 || (len(s) > 1 && s[0] == '0') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// IDs converts integers to IDs, for convenience in calls such as LinkFiles.
+func IDs(ns ...int64) []ID {
+	out := make([]ID, len(ns))
+	for i, n := range ns {
+		out[i] = ID(strconv.FormatInt(n, 10))
+	}
+	return out
+}
+
+// Credits is a decimal amount of credits. The service sends a number, and
+// sometimes a numeric string or null (for example while an execution is
+// still running); Valid is false for null or an empty string.
+type Credits struct {
+	Value float64
+	Valid bool
+}
+
+// UnmarshalJSON accepts a number, a numeric string, or null.
+func (c *Credits) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	*c = Credits{}
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	s := string(b)
+	if b[0] == '"' {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return nil
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return &json.UnmarshalTypeError{Value: "credits " + abbreviate(s), Type: creditsType}
+	}
+	*c = Credits{Value: v, Valid: true}
+	return nil
+}
+
+// MarshalJSON emits a number, or null when not Valid.
+func (c Credits) MarshalJSON() ([]byte, error) {
+	if !c.Valid {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, c.Value, 'f', -1, 64), nil
+}
+
+// String formats the amount, or "" when not Valid.
+func (c Credits) String() string {
+	if !c.Valid {
+		return ""
+	}
+	return strconv.FormatFloat(c.Value, 'f', -1, 64)
+}
+
+// Time is a timestamp as the service sends it. Executions and agents use
+// "2024-05-01T10:00:00.000000Z", files and memories "2024-05-01T10:00:00+00:00";
+// both parse. null and "" give the zero Time.
+type Time struct {
+	time.Time
+}
+
+// timeLayouts are tried in order; RFC 3339 covers both documented formats.
+var timeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02",
+}
+
+// UnmarshalJSON parses the documented timestamp formats.
+//
+// Assumption: a timestamp in an unknown format is kept as the zero Time
+// rather than failing the whole record (a list of fifty agents should not be
+// lost over one odd date).
+func (t *Time) UnmarshalJSON(b []byte) error {
+	*t = Time{}
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	if b[0] != '"' {
+		if isJSONNumber(b) {
+			// Assumption: a bare number is Unix seconds.
+			if sec, err := strconv.ParseFloat(string(b), 64); err == nil && sec > -1e12 && sec < 1e12 {
+				t.Time = time.Unix(int64(sec), 0).UTC()
+			}
+		}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	t.Time = parseTime(s)
+	return nil
+}
+
+func parseTime(s string) time.Time {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}
+	}
+	for _, layout := range timeLayouts {
+		if v, err := time.Parse(layout, s); err == nil {
+			return v
+		}
+	}
+	return time.Time{}
+}
+
+// MarshalJSON emits the service's own format with microseconds in UTC, or
+// null for the zero Time.
+func (t Time) MarshalJSON() ([]byte, error) {
+	if t.IsZero() {
+		return []byte("null"), nil
+	}
+	return []byte(`"` + t.UTC().Format("2006-01-02T15:04:05.000000Z07:00") + `"`), nil
+}
+
+// Flag is a boolean the service sends as an integer (active: 1 means active).
+// It also accepts true/false, numeric strings and null (false).
+type Flag bool
+
+// UnmarshalJSON accepts 1/0, true/false, "1"/"0"/"true" and null.
+func (f *Flag) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	s := strings.Trim(string(b), `"`)
+	switch s {
+	case "", "null", "0", "false", "0.0":
+		*f = false
+	default:
+		if n, err := strconv.ParseFloat(s, 64); err == nil {
+			*f = n != 0
+		} else {
+			*f = s == "true"
+		}
+	}
+	return nil
+}
+
+// MarshalJSON emits 1 or 0, as the service does.
+func (f Flag) MarshalJSON() ([]byte, error) {
+	if f {
+		return []byte("1"), nil
+	}
+	return []byte("0"), nil
+}
+
+// flexInt decodes an integer sent as a number, a numeric string or null.
+type flexInt int
+
+func (n *flexInt) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(bytes.TrimSpace(b)), `"`)
+	if s == "" || s == "null" {
+		*n = 0
+		return nil
+	}
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		*n = flexInt(v)
+		return nil
+	}
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		*n = flexInt(v)
+		return nil
+	}
+	*n = 0
+	return nil
+}
+
+// flexString decodes a string; null gives "", and any other JSON value is
+// kept as its JSON text so a surprising type never fails the record.
+type flexString string
+
+func (s *flexString) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || string(b) == "null" {
+		*s = ""
+		return nil
+	}
+	if b[0] == '"' {
+		var v string
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+		*s = flexString(v)
+		return nil
+	}
+	*s = flexString(b)
+	return nil
+}
+
+// flexStrings decodes an array of strings whose elements may also be numbers
+// (select options such as temperature values).
+type flexStrings []string
+
+func (ss *flexStrings) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || string(b) == "null" {
+		*ss = nil
+		return nil
+	}
+	var raw []flexString
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	out := make([]string, len(raw))
+	for i, v := range raw {
+		out[i] = string(v)
+	}
+	*ss = out
+	return nil
+}
+
+func isJSONNumber(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	return json.Valid(b) && (b[0] == '-' || (b[0] >= '0' && b[0] <= '9'))
+}
+
+func abbreviate(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}

@@ -1,0 +1,212 @@
+package client
+
+import (
+	"context"
+	"iter"
+	"net/url"
+	"strconv"
+)
+
+// Page is one page of a list. The fields mirror the service's pagination
+// envelope; lists without an envelope (the file list) leave them zero and
+// Meta carries the resource list's pagination object.
+type Page[T any] struct {
+	Data         []T
+	CurrentPage  int
+	LastPage     int
+	PerPage      int
+	Total        int
+	From         int
+	To           int
+	NextPageURL  string
+	PrevPageURL  string
+	FirstPageURL string
+	LastPageURL  string
+	Path         string
+	Links        []PageLink
+	// Meta is the resource list's pagination object (nil elsewhere); its
+	// numbers are also copied into the fields above.
+	Meta *Meta
+
+	page      int  // the page number that was requested
+	perPage   int  // the page size that was requested (0: server default)
+	paginated bool // the answer carried pagination fields
+	fetch     func(ctx context.Context, page int) (*Page[T], error)
+}
+
+// PageLink is one element of the envelope's links array.
+type PageLink struct {
+	URL    string `json:"url"`
+	Label  string `json:"label"`
+	Active bool   `json:"active"`
+}
+
+// PageParams selects a page of lists that only take page and per_page.
+type PageParams struct {
+	Page    int // 1-based; 0 means the first page
+	PerPage int // 0 means the server's default (15)
+}
+
+// HasNext reports whether another page follows this one.
+//
+// Assumption: when an answer has no pagination fields (the file list
+// documents only data), another page is assumed while pages come back full
+// (as many items as were asked for, 15 by default).
+func (p *Page[T]) HasNext() bool {
+	if p == nil || len(p.Data) == 0 || p.fetch == nil {
+		return false
+	}
+	if p.NextPageURL != "" {
+		return true
+	}
+	if p.LastPage > 0 {
+		return p.current() < p.LastPage
+	}
+	if p.paginated {
+		return false
+	}
+	size := p.perPage
+	if size <= 0 {
+		size = 15
+	}
+	return len(p.Data) >= size
+}
+
+func (p *Page[T]) current() int {
+	if p.CurrentPage > 0 {
+		return p.CurrentPage
+	}
+	if p.page > 0 {
+		return p.page
+	}
+	return 1
+}
+
+// Next fetches the following page with the same parameters, or returns
+// nil, nil when there is none.
+//
+// The next page is always requested from the client's base URL: a
+// next_page_url is read only for its page number and is never followed, so
+// a URL pointing at another host can never receive the API key.
+func (p *Page[T]) Next(ctx context.Context) (*Page[T], error) {
+	if !p.HasNext() {
+		return nil, nil
+	}
+	next := p.current() + 1
+	if u, err := url.Parse(p.NextPageURL); err == nil && p.NextPageURL != "" {
+		if n, err := strconv.Atoi(u.Query().Get("page")); err == nil && n > p.current() {
+			next = n
+		}
+	}
+	return p.fetch(ctx, next)
+}
+
+// All returns an iterator over the items of this page and all that follow,
+// stopping at the first error.
+func (p *Page[T]) All(ctx context.Context) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		page := p
+		for page != nil {
+			for _, v := range page.Data {
+				if !yield(v, nil) {
+					return
+				}
+			}
+			var err error
+			page, err = page.Next(ctx)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+		}
+	}
+}
+
+// iterate lists every item of every page, starting with first.
+func iterate[T any](ctx context.Context, first func(context.Context) (*Page[T], error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		p, err := first(ctx)
+		if err != nil {
+			var zero T
+			yield(zero, err)
+			return
+		}
+		p.All(ctx)(yield)
+	}
+}
+
+// pageEnvelope is the wire form of every list answer.
+type pageEnvelope[T any] struct {
+	Data         []T        `json:"data"`
+	CurrentPage  *flexInt   `json:"current_page"`
+	LastPage     flexInt    `json:"last_page"`
+	PerPage      flexInt    `json:"per_page"`
+	Total        flexInt    `json:"total"`
+	From         flexInt    `json:"from"`
+	To           flexInt    `json:"to"`
+	NextPageURL  flexString `json:"next_page_url"`
+	PrevPageURL  flexString `json:"prev_page_url"`
+	FirstPageURL flexString `json:"first_page_url"`
+	LastPageURL  flexString `json:"last_page_url"`
+	Path         flexString `json:"path"`
+	Links        []PageLink `json:"links"`
+	Meta         *Meta      `json:"meta"`
+}
+
+func (e *pageEnvelope[T]) page() *Page[T] {
+	p := &Page[T]{
+		Data:         e.Data,
+		LastPage:     int(e.LastPage),
+		PerPage:      int(e.PerPage),
+		Total:        int(e.Total),
+		From:         int(e.From),
+		To:           int(e.To),
+		NextPageURL:  string(e.NextPageURL),
+		PrevPageURL:  string(e.PrevPageURL),
+		FirstPageURL: string(e.FirstPageURL),
+		LastPageURL:  string(e.LastPageURL),
+		Path:         string(e.Path),
+		Links:        e.Links,
+		Meta:         e.Meta,
+	}
+	if e.CurrentPage != nil {
+		p.CurrentPage = int(*e.CurrentPage)
+		p.paginated = true
+	}
+	if m := e.Meta; m != nil {
+		p.paginated = true
+		p.CurrentPage, p.LastPage, p.PerPage = m.CurrentPage, m.LastPage, m.PerPage
+		p.Total, p.From, p.To = m.Total, m.From, m.To
+	}
+	if p.Data == nil {
+		p.Data = []T{}
+	}
+	return p
+}
+
+// listPage fetches one page of path and wires Next to fetch the following
+// ones with the same query and options.
+func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, page, perPage int, opts []Option) (*Page[T], error) {
+	cfg := c.callConfig(opts)
+	q2 := url.Values{}
+	for k, v := range q {
+		q2[k] = v
+	}
+	if page > 0 {
+		q2.Set("page", strconv.Itoa(page))
+	}
+	if perPage > 0 {
+		q2.Set("per_page", strconv.Itoa(perPage))
+	}
+	var env pageEnvelope[T]
+	if err := c.do(ctx, cfg, request{method: "GET", path: path, query: q2, retry: true}, &env); err != nil {
+		return nil, err
+	}
+	p := env.page()
+	p.page, p.perPage = page, perPage
+	p.fetch = func(ctx context.Context, n int) (*Page[T], error) {
+		return listPage[T](ctx, c, path, q, n, perPage, opts)
+	}
+	return p, nil
+}

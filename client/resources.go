@@ -1,0 +1,41 @@
+package client
+
+import (
+	"context"
+	"iter"
+	"net/url"
+)
+
+// ListResourcesParams filters and pages the resource list.
+type ListResourcesParams struct {
+	// Q searches title, description and long description.
+	Q string
+	// Type filters by resource type.
+	Type    string
+	Page    int // 1-based; 0 means the first page
+	PerPage int // 0 means the server's default (15)
+}
+
+// ListResources returns one page of resources (GET /resources). The page's
+// Meta holds the list's pagination object.
+//
+// Assumption: the parameters are documented under path, query and body
+// alike; a GET sends them in the query.
+func (c *Client) ListResources(ctx context.Context, params ListResourcesParams, opts ...Option) (*Page[Resource], error) {
+	q := url.Values{}
+	if params.Q != "" {
+		q.Set("q", params.Q)
+	}
+	if params.Type != "" {
+		q.Set("type", params.Type)
+	}
+	return listPage[Resource](ctx, c, "/resources", q, params.Page, params.PerPage, opts)
+}
+
+// Resources iterates over every resource of every page, stopping at the
+// first error.
+func (c *Client) Resources(ctx context.Context, params ListResourcesParams, opts ...Option) iter.Seq2[Resource, error] {
+	return iterate(ctx, func(ctx context.Context) (*Page[Resource], error) {
+		return c.ListResources(ctx, params, opts...)
+	})
+}

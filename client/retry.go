@@ -1,0 +1,79 @@
+package client
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// retryableStatus lists the answers worth another try: timeouts, conflicts
+// (often a lock held briefly), rate limits and server errors. 401/403 are
+// never retried.
+func retryableStatus(code int) bool {
+	switch code {
+	case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooManyRequests:
+		return true
+	}
+	return code >= 500 && code != http.StatusNotImplemented && code != http.StatusHTTPVersionNotSupported
+}
+
+// backoff returns the wait before retry number attempt+1: base × 2ⁿ, capped,
+// minus up to a fifth of jitter so that many clients do not retry in step.
+func (cfg *config) backoff(attempt int) time.Duration {
+	d := cfg.retryBase
+	for i := 0; i < attempt && d < cfg.retryMax; i++ {
+		d *= 2
+	}
+	d = min(d, cfg.retryMax)
+	if d <= 0 {
+		return 0
+	}
+	return d - time.Duration(rand.Int64N(int64(d)/5+1))
+}
+
+// parseRetryAfter reads a Retry-After header in seconds or as an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > 24*3600 {
+			secs = 24 * 3600
+		}
+		return time.Duration(secs * float64(time.Second)), true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		t, err = time.Parse(time.RFC1123, v)
+	}
+	if err == nil {
+		d := t.Sub(now)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}
+
+// sleepCtx waits for d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,341 @@
+package client
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sse "github.com/tmaxmax/go-sse"
+)
+
+// eventSource reads the data of Server-Sent Events from one response, once.
+// It is shared by Stream and ChatCompletionStream.
+//
+// The response is parsed with go-sse's sse.Read, never with its reconnecting
+// client: an execution is a POST that costs credits and must not be re-sent.
+type eventSource struct {
+	method, path string
+	ctx          context.Context
+	cancel       context.CancelFunc
+	body         io.ReadCloser
+	maxEventSize int
+
+	// pending holds events decoded from a non-stream answer (a server that
+	// ignored stream: true); they are served before (instead of) the body.
+	pending []string
+
+	mu   sync.Mutex // serialises next and stop
+	next func() (sse.Event, error, bool)
+	stop func()
+
+	idle      time.Duration
+	timer     *time.Timer
+	idleFired atomic.Bool
+	closed    atomic.Bool
+	closeOnce sync.Once
+}
+
+// openEvents sends req (never retried) with Accept: text/event-stream and
+// returns the event source. Non-2xx answers are *APIError. A 2xx answer that
+// is not an event stream is handed to fallback, which may turn it into
+// events.
+func (c *Client) openEvents(ctx context.Context, cfg *config, req request, fallback func([]byte) ([]string, error)) (*eventSource, error) {
+	sctx, cancel := context.WithCancel(ctx)
+	s := &eventSource{method: req.method, path: req.path, ctx: sctx, cancel: cancel, maxEventSize: cfg.maxEventSize, idle: cfg.streamIdleTimeout}
+	if s.idle > 0 {
+		// The idle timeout also covers the wait for the first byte.
+		s.timer = time.AfterFunc(s.idle, func() { s.idleFired.Store(true); cancel() })
+	}
+	req.accept = "text/event-stream"
+	req.retry = false
+	res, err := c.send(sctx, cfg, req)
+	if err != nil {
+		s.release()
+		if s.idleFired.Load() {
+			return nil, fmt.Errorf("%w (%s %s)", ErrStreamIdle, req.method, req.path)
+		}
+		return nil, err
+	}
+	mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type"))
+	if mt != "text/event-stream" {
+		defer res.Body.Close()
+		data, rerr := io.ReadAll(io.LimitReader(res.Body, maxJSONBody))
+		s.release()
+		if rerr != nil {
+			return nil, newNetworkError(req.method, req.path, rerr)
+		}
+		events, ferr := fallback(data)
+		if ferr != nil {
+			return nil, &DecodeError{Method: req.method, Path: req.path, Err: fmt.Errorf("expected an event stream, got %q: %w", mt, ferr), Body: truncate(data, 512)}
+		}
+		s.pending = events
+		return s, nil
+	}
+	s.attach(res.Body)
+	return s, nil
+}
+
+// attach starts reading events from body, once.
+func (s *eventSource) attach(body io.ReadCloser) {
+	s.body = body
+	max := s.maxEventSize
+	if max <= 0 {
+		max = DefaultMaxEventSize
+	}
+	s.next, s.stop = iter.Pull2(iter.Seq2[sse.Event, error](sse.Read(body, &sse.ReadConfig{MaxEventSize: max})))
+	s.touch()
+}
+
+// touch restarts the idle timer after an event.
+func (s *eventSource) touch() {
+	if s.timer != nil && !s.idleFired.Load() {
+		s.timer.Reset(s.idle)
+	}
+}
+
+// read returns the data of the next event; ok is false at the end of the
+// stream (err nil) or on failure.
+func (s *eventSource) read() (data string, err error, ok bool) {
+	if len(s.pending) > 0 {
+		data, s.pending = s.pending[0], s.pending[1:]
+		return data, nil, true
+	}
+	if s.next == nil || s.closed.Load() {
+		return "", s.endError(nil), false
+	}
+	s.mu.Lock()
+	ev, rerr, more := s.next()
+	s.mu.Unlock()
+	if !more {
+		return "", s.endError(nil), false
+	}
+	if rerr != nil {
+		return "", s.endError(rerr), false
+	}
+	s.touch()
+	return ev.Data, nil, true
+}
+
+// endError explains why reading stopped: nil for a clean end of the body.
+func (s *eventSource) endError(err error) error {
+	switch {
+	case s.closed.Load():
+		return ErrStreamClosed
+	case s.idleFired.Load():
+		return fmt.Errorf("%w (%s %s, %s)", ErrStreamIdle, s.method, s.path, s.idle)
+	case s.ctx.Err() != nil && err != nil:
+		return fmt.Errorf("agentdesk: %s %s: %w", s.method, s.path, context.Cause(s.ctx))
+	case err == nil:
+		return nil
+	case errors.Is(err, bufio.ErrTooLong):
+		return fmt.Errorf("%w (%d bytes; raise it with WithMaxEventSize)", ErrEventTooLarge, s.maxEventSize)
+	}
+	return fmt.Errorf("%w: %w", ErrStreamIncomplete, newNetworkError(s.method, s.path, err))
+}
+
+// release stops the idle timer and the request, and frees the connection.
+func (s *eventSource) release() {
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.cancel()
+	if s.body != nil {
+		s.body.Close()
+	}
+}
+
+// close frees everything at once; safe from any goroutine, many times.
+func (s *eventSource) close() {
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		s.release()
+		if s.stop != nil {
+			s.mu.Lock() // a concurrent read returns promptly: its body is closed
+			s.stop()
+			s.mu.Unlock()
+		}
+	})
+}
+
+// finish releases resources after the last event without marking the
+// stream as closed by the caller.
+func (s *eventSource) finish() {
+	s.closeOnce.Do(func() {
+		s.release()
+		if s.stop != nil {
+			s.mu.Lock()
+			s.stop()
+			s.mu.Unlock()
+		}
+	})
+}
+
+// Stream is a streamed execution: a series of execution records whose
+// outputs are text fragments, ending with a "completed" record carrying the
+// credits. Use it like bufio.Scanner:
+//
+//	for s.Next() {
+//		fmt.Print(s.Fragment())
+//	}
+//	if err := s.Err(); err != nil { ... }
+//
+// Text is safe to call from another goroutine at any time (for example a UI
+// refreshing at its frame rate) and always returns everything received so
+// far, also after an error, a cancellation or Close. Close may be called from
+// any goroutine and frees the connection at once.
+type Stream struct {
+	src      *eventSource
+	cur      Execution
+	fragment string
+	final    *Execution
+	err      error
+	done     bool
+	times    timeCache
+
+	textMu sync.Mutex
+	text   strings.Builder
+}
+
+// Stream executes a chat agent with stream: true and returns the stream of
+// its events. The request is never retried. When the server refuses (for
+// example 422 for a broken chat history), the error is an *APIError and no
+// stream is returned.
+func (c *Client) Stream(ctx context.Context, agentID ID, params ExecuteParams, opts ...Option) (*Stream, error) {
+	if err := params.check(); err != nil {
+		return nil, err
+	}
+	cfg := c.callConfig(opts)
+	req := request{method: http.MethodPost, path: pathf("/agents/%s/execute", agentID), body: params.body(false, true)}
+	src, err := c.openEvents(ctx, cfg, req, executionFallback)
+	if err != nil {
+		return nil, err
+	}
+	return &Stream{src: src}, nil
+}
+
+// executionFallback turns a plain execute answer (a server that ignored
+// stream: true) into events, so the caller still sees one stream.
+func executionFallback(data []byte) ([]string, error) {
+	e, err := decodeExecutionAnswer(data)
+	if err != nil {
+		return nil, err
+	}
+	b, err := e.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return []string{string(b)}, nil
+}
+
+// Next advances to the next event and reports whether there is one. It
+// returns false at the end of the stream (after the completed event) or on
+// failure; then check Err.
+func (s *Stream) Next() bool {
+	if s.done {
+		return false
+	}
+	for {
+		data, err, ok := s.src.read()
+		if !ok {
+			s.end(err)
+			if s.err == nil && s.final == nil {
+				s.err = ErrStreamIncomplete
+			}
+			return false
+		}
+		if isDone(data) {
+			s.end(nil)
+			if s.final == nil {
+				s.err = ErrStreamIncomplete
+			}
+			return false
+		}
+		if strings.TrimSpace(data) == "" {
+			continue // an event with no data (a bare id or event name)
+		}
+		var e Execution
+		if err := decodeExecutionFast(data, &e, &s.times); err != nil {
+			s.end(fmt.Errorf("agentdesk: %s %s: malformed event: %w", s.src.method, s.src.path, err))
+			return false
+		}
+		s.cur = e
+		s.fragment = e.Output
+		if e.Status == StatusCompleted && !e.HasError() {
+			// The completed event carries an empty output; should a server
+			// repeat the whole text there, it is not appended twice.
+			if s.fragment == s.Text() {
+				s.fragment = ""
+			}
+		}
+		s.appendText(s.fragment)
+		switch {
+		case e.Failed():
+			s.end(&ExecutionError{Execution: e, Text: e.ErrorText()})
+		case e.Status == StatusCompleted:
+			f := e
+			s.final = &f
+			s.done = true
+			s.src.finish()
+		}
+		return true
+	}
+}
+
+func isDone(data string) bool { return strings.TrimSpace(data) == "[DONE]" }
+
+func (s *Stream) end(err error) {
+	s.done = true
+	if s.err == nil {
+		s.err = err
+	}
+	s.src.finish()
+}
+
+func (s *Stream) appendText(t string) {
+	if t == "" {
+		return
+	}
+	s.textMu.Lock()
+	s.text.WriteString(t)
+	s.textMu.Unlock()
+}
+
+// Current returns the event Next moved to.
+func (s *Stream) Current() Execution { return s.cur }
+
+// Fragment returns the text the current event added (its output).
+func (s *Stream) Fragment() string { return s.fragment }
+
+// Text returns all text received so far.
+func (s *Stream) Text() string {
+	s.textMu.Lock()
+	defer s.textMu.Unlock()
+	return s.text.String()
+}
+
+// Final returns the completed event (with the credits), or nil before it
+// arrives or when the stream failed.
+func (s *Stream) Final() *Execution { return s.final }
+
+// Err returns the reason the stream stopped early: an *ExecutionError for an
+// event carrying an error, ErrStreamIncomplete when the stream ended before
+// the completed event, ErrEventTooLarge, ErrStreamIdle, ErrStreamClosed, the
+// context's error, or a malformed-event error. It is nil after a complete
+// stream.
+func (s *Stream) Err() error { return s.err }
+
+// Close stops the stream and frees the connection at once. It is safe to
+// call from any goroutine and more than once. Text keeps what was received.
+func (s *Stream) Close() error {
+	s.src.close()
+	return nil
+}

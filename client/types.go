@@ -1,0 +1,783 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Agent types.
+const (
+	AgentChat  = "chat"
+	AgentImage = "image"
+	AgentText  = "text"
+	AgentVideo = "video"
+)
+
+// Execution statuses documented by the service. Any other status is a
+// failure (see [Execution.Failed]).
+const (
+	StatusStarting  = "starting"
+	StatusRunning   = "running"
+	StatusCompleted = "completed"
+)
+
+// Message roles for chat agents and the chat-completions endpoint.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	// RoleDeveloper may appear only as the first message sent to a chat agent.
+	RoleDeveloper = "developer"
+	// RoleSystem is refused by chat agents; the chat-completions endpoint accepts it.
+	RoleSystem = "system"
+)
+
+// Question types.
+const (
+	QuestionSelect = "select"
+	QuestionNumber = "number"
+	QuestionArray  = "array"
+)
+
+// Agent is a configurable AI agent.
+type Agent struct {
+	ID              ID     `json:"id"`
+	Title           string `json:"title"`
+	Description     string `json:"description"`
+	LongDescription string `json:"long_description"`
+	WorkspaceID     ID     `json:"workspace_id"`
+	// Visibility "public" is shown to users; other values are not.
+	Visibility string `json:"visibility"`
+	Slug       string `json:"slug"`
+	// Active is sent by the service as 1 (active) or 0.
+	Active Flag `json:"active"`
+	// Type is one of AgentChat, AgentImage, AgentText or AgentVideo.
+	Type string `json:"type"`
+	// Questions define the answers an execution takes.
+	Questions []Question `json:"questions"`
+	CreatedAt Time       `json:"created_at"`
+	UpdatedAt Time       `json:"updated_at"`
+	CreatedBy ID         `json:"created_by"`
+	// Extra holds the fields this package does not know, untouched.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Question returns the question with the given name, or nil.
+func (a *Agent) Question(name string) *Question {
+	for i := range a.Questions {
+		if a.Questions[i].Name == name {
+			return &a.Questions[i]
+		}
+	}
+	return nil
+}
+
+// Visible reports whether the agent is meant to be shown (visibility public).
+func (a *Agent) Visible() bool { return a.Visibility == "public" }
+
+// Question is one input definition of an agent. For a chat agent the names
+// are temperature, model and tools (selects), root_id (number, optional) and
+// messages (array).
+type Question struct {
+	// Type is QuestionSelect, QuestionNumber or QuestionArray.
+	Type        string `json:"type"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Required    bool   `json:"required"`
+	// Options lists the allowed values of a select question; send one of them
+	// verbatim (temperature options are strings such as "0.5").
+	Options []string                   `json:"options,omitempty"`
+	Extra   map[string]json.RawMessage `json:"-"`
+}
+
+// Execution is one execution response record: the result of a run, a polled
+// state, or one event of a stream (where Output is a text fragment).
+type Execution struct {
+	ID     ID     `json:"id"`
+	Status string `json:"status"`
+	// Input is present on the blocking response.
+	Input string `json:"input,omitempty"`
+	// Output is the result text (or a URL for image and video agents); in a
+	// stream it is the fragment carried by one event.
+	Output string `json:"output"`
+	// Error is null when all is well; anything else means the execution
+	// failed. ErrorText gives it as plain text.
+	Error json.RawMessage `json:"error,omitempty"`
+	// Credits is null (not Valid) while a streamed execution is running.
+	Credits Credits `json:"credits"`
+	// RootID is the conversation (session) id; pass it back as the root_id
+	// answer to continue the conversation.
+	RootID     ID                         `json:"root_id"`
+	CreatedAt  Time                       `json:"created_at"`
+	UpdatedAt  Time                       `json:"updated_at"`
+	TemplateID ID                         `json:"template_id"`
+	Extra      map[string]json.RawMessage `json:"-"`
+}
+
+// HasError reports whether the record carries an error value.
+//
+// Assumption: null, false, "" and {} mean "no error"; any other value is an
+// error.
+func (e *Execution) HasError() bool {
+	b := bytes.TrimSpace(e.Error)
+	switch string(b) {
+	case "", "null", "false", `""`, "{}":
+		return false
+	}
+	return true
+}
+
+// ErrorText returns the record's error as plain text: the string itself, the
+// message (or error/detail) member of an object, or the raw JSON otherwise.
+// It is "" when there is no error.
+func (e *Execution) ErrorText() string {
+	if !e.HasError() {
+		return ""
+	}
+	return errorValueText(e.Error)
+}
+
+func errorValueText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) == nil {
+		for _, k := range []string{"message", "error", "detail", "msg"} {
+			if v, ok := obj[k]; ok {
+				if t := errorValueText(v); t != "" {
+					return t
+				}
+			}
+		}
+	}
+	return string(bytes.TrimSpace(raw))
+}
+
+// Failed reports whether the execution ended in failure: a non-null error, or
+// a status other than starting, running and completed.
+//
+// Assumption: the service documents no failure status, so any unknown status
+// (including an empty one) is treated as a failure.
+func (e *Execution) Failed() bool {
+	if e.HasError() {
+		return true
+	}
+	switch e.Status {
+	case StatusStarting, StatusRunning, StatusCompleted:
+		return false
+	}
+	return true
+}
+
+// Terminal reports whether the execution will not change any more: it
+// completed or failed.
+func (e *Execution) Terminal() bool {
+	return e.Status == StatusCompleted || e.Failed()
+}
+
+// File is a file known to the service.
+type File struct {
+	ID ID `json:"id"`
+	// Object is always "file".
+	Object    string  `json:"object"`
+	Bytes     int64   `json:"bytes"`
+	CreatedAt Time    `json:"created_at"`
+	Filename  string  `json:"filename"`
+	Credits   Credits `json:"credits"`
+	// Status "completed" means ready; other values are still processing or failed.
+	Status string                     `json:"status"`
+	Extra  map[string]json.RawMessage `json:"-"`
+}
+
+// AgentFiles is the set of files linked to an agent.
+type AgentFiles struct {
+	// ID is the agent's id.
+	ID    ID     `json:"id"`
+	Files []File `json:"files"`
+	// FilesCount is returned by LinkFiles only.
+	FilesCount *FilesCount                `json:"files_count,omitempty"`
+	Status     string                     `json:"status"`
+	Extra      map[string]json.RawMessage `json:"-"`
+}
+
+// FilesCount counts an agent's files by processing state.
+type FilesCount struct {
+	Total      int                        `json:"total"`
+	Completed  int                        `json:"completed"`
+	Failed     int                        `json:"failed"`
+	InProgress int                        `json:"in_progress"`
+	Extra      map[string]json.RawMessage `json:"-"`
+}
+
+// Unlinked is the answer to UnlinkFile.
+type Unlinked struct {
+	// ID is the agent's id.
+	ID      ID                         `json:"id"`
+	File    File                       `json:"file"`
+	Removed bool                       `json:"removed"`
+	Extra   map[string]json.RawMessage `json:"-"`
+}
+
+// MemoryVariant names which of the two documented memory interfaces a
+// deployment serves.
+type MemoryVariant string
+
+const (
+	// MemoryAuto detects the variant on first use and remembers it.
+	MemoryAuto MemoryVariant = ""
+	// MemoryA: field "memory", optional collection_id, update with PATCH.
+	MemoryA MemoryVariant = "A"
+	// MemoryB: field "content", optional metadata, update with PUT.
+	MemoryB MemoryVariant = "B"
+)
+
+// Memory is a stored memory, in either variant: Content holds variant A's
+// "memory" or variant B's "content"; the other variant's fields stay zero.
+type Memory struct {
+	ID      ID     `json:"id"`
+	UserID  ID     `json:"user_id,omitempty"`
+	Content string `json:"content"`
+	// Credits, CollectionID and Collection belong to variant A; Collection is
+	// present on the update response only.
+	Credits      Credits     `json:"credits"`
+	CollectionID ID          `json:"collection_id,omitempty"`
+	Collection   *Collection `json:"collection,omitempty"`
+	// Metadata, CreatedAt and UpdatedAt belong to variant B.
+	Metadata  map[string]any `json:"metadata,omitempty"`
+	CreatedAt Time           `json:"created_at"`
+	UpdatedAt Time           `json:"updated_at"`
+	// Variant is the shape the record arrived in (not a service field).
+	Variant MemoryVariant              `json:"-"`
+	Extra   map[string]json.RawMessage `json:"-"`
+}
+
+// Collection is a memory collection.
+type Collection struct {
+	ID     ID                         `json:"id"`
+	UserID ID                         `json:"user_id,omitempty"`
+	Name   string                     `json:"name"`
+	Extra  map[string]json.RawMessage `json:"-"`
+}
+
+// Resource is a template listed by ListResources. Its id is a string.
+type Resource struct {
+	ID          ID                         `json:"id"`
+	Title       string                     `json:"title"`
+	Description string                     `json:"description"`
+	CreatedAt   Time                       `json:"created_at"`
+	UpdatedAt   Time                       `json:"updated_at"`
+	Extra       map[string]json.RawMessage `json:"-"`
+}
+
+// Webhook is a webhook registered for an agent. Variant A of the list fills
+// TemplateID, UserID, Method, the counters and Status; variant B fills Events
+// and Secret.
+type Webhook struct {
+	ID ID `json:"id"`
+	// TemplateID is the agent's id.
+	TemplateID ID     `json:"template_id,omitempty"`
+	UserID     ID     `json:"user_id,omitempty"`
+	URL        string `json:"url"`
+	Method     string `json:"method,omitempty"`
+	// Events are names such as "agent.completed" and "agent.failed".
+	Events []string `json:"events,omitempty"`
+	// Secret is the signing secret (variant B).
+	Secret       string `json:"secret,omitempty"`
+	SuccessCount int    `json:"success_count"`
+	FailureCount int    `json:"failure_count"`
+	// Status "active" is shown; other values are not.
+	Status    string `json:"status,omitempty"`
+	CreatedAt Time   `json:"created_at"`
+	UpdatedAt Time   `json:"updated_at"`
+	// DeletedAt is the zero Time unless the webhook was deleted.
+	DeletedAt Time                       `json:"deleted_at"`
+	Extra     map[string]json.RawMessage `json:"-"`
+}
+
+// Message is one chat message.
+type Message struct {
+	Role    string                     `json:"role"`
+	Content string                     `json:"content"`
+	Extra   map[string]json.RawMessage `json:"-"`
+}
+
+// Meta is the pagination object of the resource list.
+type Meta struct {
+	CurrentPage int `json:"current_page"`
+	From        int `json:"from"`
+	LastPage    int `json:"last_page"`
+	PerPage     int `json:"per_page"`
+	To          int `json:"to"`
+	Total       int `json:"total"`
+}
+
+// UnmarshalJSON tolerates numbers sent as strings or null.
+func (m *Meta) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	var v struct {
+		CurrentPage flexInt `json:"current_page"`
+		From        flexInt `json:"from"`
+		LastPage    flexInt `json:"last_page"`
+		PerPage     flexInt `json:"per_page"`
+		To          flexInt `json:"to"`
+		Total       flexInt `json:"total"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*m = Meta{int(v.CurrentPage), int(v.From), int(v.LastPage), int(v.PerPage), int(v.To), int(v.Total)}
+	return nil
+}
+
+// ---- JSON decoding that keeps unknown fields ----
+
+func isNull(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	return len(b) == 0 || string(b) == "null"
+}
+
+var knownKeysCache sync.Map // reflect.Type -> map[string]bool
+
+// knownKeys lists the JSON names of t's fields, so the rest can go to Extra.
+func knownKeys(t reflect.Type) map[string]bool {
+	if v, ok := knownKeysCache.Load(t); ok {
+		return v.(map[string]bool)
+	}
+	keys := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		tag := t.Field(i).Tag.Get("json")
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "-" || name == "" {
+			continue
+		}
+		keys[name] = true
+	}
+	knownKeysCache.Store(t, keys)
+	return keys
+}
+
+// decodeExtra decodes b into v and returns the members of b whose names are
+// not among known.
+func decodeExtra(b []byte, v any, known map[string]bool) (map[string]json.RawMessage, error) {
+	if err := json.Unmarshal(b, v); err != nil {
+		return nil, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for k := range all {
+		if known[k] {
+			delete(all, k)
+		}
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	return all, nil
+}
+
+// encodeExtra marshals v (a JSON object) and appends the extra members in a
+// stable order.
+func encodeExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil || len(extra) == 0 {
+		return b, err
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := bytes.NewBuffer(make([]byte, 0, len(b)+64*len(keys)))
+	out.Write(b[:len(b)-1])
+	empty := bytes.Equal(bytes.TrimSpace(b), []byte("{}"))
+	for _, k := range keys {
+		raw := extra[k]
+		if !json.Valid(raw) {
+			continue
+		}
+		if !empty {
+			out.WriteByte(',')
+		}
+		empty = false
+		kb, _ := json.Marshal(k)
+		out.Write(kb)
+		out.WriteByte(':')
+		out.Write(raw)
+	}
+	out.WriteByte('}')
+	return out.Bytes(), nil
+}
+
+var (
+	idType      = reflect.TypeFor[ID]()
+	creditsType = reflect.TypeFor[Credits]()
+)
+
+// UnmarshalJSON decodes an agent and keeps unknown fields in Extra.
+func (a *Agent) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias Agent
+	var v alias
+	aux := struct {
+		*alias
+		Title           flexString `json:"title"`
+		Description     flexString `json:"description"`
+		LongDescription flexString `json:"long_description"`
+		Visibility      flexString `json:"visibility"`
+		Slug            flexString `json:"slug"`
+		Type            flexString `json:"type"`
+	}{alias: &v}
+	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Agent]()))
+	if err != nil {
+		return err
+	}
+	v.Title, v.Description, v.LongDescription = string(aux.Title), string(aux.Description), string(aux.LongDescription)
+	v.Visibility, v.Slug, v.Type = string(aux.Visibility), string(aux.Slug), string(aux.Type)
+	*a = Agent(v)
+	a.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the agent with its Extra fields.
+func (a Agent) MarshalJSON() ([]byte, error) {
+	type alias Agent
+	return encodeExtra(alias(a), a.Extra)
+}
+
+// UnmarshalJSON decodes a question; select options may be strings or numbers.
+func (q *Question) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias Question
+	var v alias
+	aux := struct {
+		*alias
+		Description flexString  `json:"description"`
+		Required    Flag        `json:"required"`
+		Options     flexStrings `json:"options"`
+	}{alias: &v}
+	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Question]()))
+	if err != nil {
+		return err
+	}
+	v.Description, v.Required, v.Options = string(aux.Description), bool(aux.Required), []string(aux.Options)
+	*q = Question(v)
+	q.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the question with its Extra fields.
+func (q Question) MarshalJSON() ([]byte, error) {
+	type alias Question
+	return encodeExtra(alias(q), q.Extra)
+}
+
+// UnmarshalJSON decodes an execution record and keeps unknown fields in Extra.
+func (e *Execution) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	return decodeExecution(b, e, true)
+}
+
+func decodeExecution(b []byte, e *Execution, keepExtra bool) error {
+	type alias Execution
+	var v alias
+	aux := struct {
+		*alias
+		Status flexString `json:"status"`
+		Input  flexString `json:"input"`
+		Output flexString `json:"output"`
+	}{alias: &v}
+	var extra map[string]json.RawMessage
+	var err error
+	if keepExtra {
+		extra, err = decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Execution]()))
+	} else {
+		err = json.Unmarshal(b, &aux)
+	}
+	if err != nil {
+		return err
+	}
+	v.Status, v.Input, v.Output = string(aux.Status), string(aux.Input), string(aux.Output)
+	*e = Execution(v)
+	e.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the execution with its Extra fields.
+func (e Execution) MarshalJSON() ([]byte, error) {
+	type alias Execution
+	return encodeExtra(alias(e), e.Extra)
+}
+
+// UnmarshalJSON decodes a file and keeps unknown fields in Extra.
+func (f *File) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias File
+	var v alias
+	aux := struct {
+		*alias
+		Bytes flexInt `json:"bytes"`
+	}{alias: &v}
+	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[File]()))
+	if err != nil {
+		return err
+	}
+	v.Bytes = int64(aux.Bytes)
+	*f = File(v)
+	f.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the file with its Extra fields.
+func (f File) MarshalJSON() ([]byte, error) {
+	type alias File
+	return encodeExtra(alias(f), f.Extra)
+}
+
+// UnmarshalJSON decodes an agent file set and keeps unknown fields in Extra.
+func (s *AgentFiles) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias AgentFiles
+	var v alias
+	extra, err := decodeExtra(b, &v, knownKeys(reflect.TypeFor[AgentFiles]()))
+	if err != nil {
+		return err
+	}
+	*s = AgentFiles(v)
+	s.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the set with its Extra fields.
+func (s AgentFiles) MarshalJSON() ([]byte, error) {
+	type alias AgentFiles
+	return encodeExtra(alias(s), s.Extra)
+}
+
+// UnmarshalJSON decodes the counters, tolerating numeric strings.
+func (c *FilesCount) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias FilesCount
+	var v alias
+	aux := struct {
+		*alias
+		Total      flexInt `json:"total"`
+		Completed  flexInt `json:"completed"`
+		Failed     flexInt `json:"failed"`
+		InProgress flexInt `json:"in_progress"`
+	}{alias: &v}
+	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[FilesCount]()))
+	if err != nil {
+		return err
+	}
+	v.Total, v.Completed, v.Failed, v.InProgress = int(aux.Total), int(aux.Completed), int(aux.Failed), int(aux.InProgress)
+	*c = FilesCount(v)
+	c.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the counters with their Extra fields.
+func (c FilesCount) MarshalJSON() ([]byte, error) {
+	type alias FilesCount
+	return encodeExtra(alias(c), c.Extra)
+}
+
+// UnmarshalJSON decodes the unlink answer and keeps unknown fields in Extra.
+func (u *Unlinked) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias Unlinked
+	var v alias
+	aux := struct {
+		*alias
+		Removed Flag `json:"removed"`
+	}{alias: &v}
+	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Unlinked]()))
+	if err != nil {
+		return err
+	}
+	v.Removed = bool(aux.Removed)
+	*u = Unlinked(v)
+	u.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the answer with its Extra fields.
+func (u Unlinked) MarshalJSON() ([]byte, error) {
+	type alias Unlinked
+	return encodeExtra(alias(u), u.Extra)
+}
+
+// UnmarshalJSON decodes either memory variant: "memory" (A) or "content" (B)
+// fills Content and sets Variant.
+func (m *Memory) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias Memory
+	var v alias
+	aux := struct {
+		*alias
+		Memory  *flexString `json:"memory"`
+		Content *flexString `json:"content"`
+	}{alias: &v}
+	known := map[string]bool{"memory": true}
+	for k := range knownKeys(reflect.TypeFor[Memory]()) {
+		known[k] = true
+	}
+	extra, err := decodeExtra(b, &aux, known)
+	if err != nil {
+		return err
+	}
+	switch {
+	case aux.Content != nil:
+		v.Content, v.Variant = string(*aux.Content), MemoryB
+	case aux.Memory != nil:
+		v.Content, v.Variant = string(*aux.Memory), MemoryA
+	}
+	*m = Memory(v)
+	m.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the memory with its Extra fields; variant A records
+// keep their "memory" field name.
+func (m Memory) MarshalJSON() ([]byte, error) {
+	type alias Memory
+	if m.Variant == MemoryA {
+		aux := struct {
+			alias
+			Content string `json:"content,omitempty"`
+			Memory  string `json:"memory"`
+		}{alias: alias(m), Memory: m.Content}
+		return encodeExtra(aux, m.Extra)
+	}
+	return encodeExtra(alias(m), m.Extra)
+}
+
+// UnmarshalJSON decodes a collection and keeps unknown fields in Extra.
+func (c *Collection) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias Collection
+	var v alias
+	extra, err := decodeExtra(b, &v, knownKeys(reflect.TypeFor[Collection]()))
+	if err != nil {
+		return err
+	}
+	*c = Collection(v)
+	c.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the collection with its Extra fields.
+func (c Collection) MarshalJSON() ([]byte, error) {
+	type alias Collection
+	return encodeExtra(alias(c), c.Extra)
+}
+
+// UnmarshalJSON decodes a resource and keeps unknown fields in Extra.
+func (r *Resource) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias Resource
+	var v alias
+	aux := struct {
+		*alias
+		Title       flexString `json:"title"`
+		Description flexString `json:"description"`
+	}{alias: &v}
+	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Resource]()))
+	if err != nil {
+		return err
+	}
+	v.Title, v.Description = string(aux.Title), string(aux.Description)
+	*r = Resource(v)
+	r.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the resource with its Extra fields.
+func (r Resource) MarshalJSON() ([]byte, error) {
+	type alias Resource
+	return encodeExtra(alias(r), r.Extra)
+}
+
+// UnmarshalJSON decodes a webhook of either shape and keeps unknown fields in Extra.
+func (w *Webhook) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias Webhook
+	var v alias
+	aux := struct {
+		*alias
+		SuccessCount flexInt     `json:"success_count"`
+		FailureCount flexInt     `json:"failure_count"`
+		Events       flexStrings `json:"events"`
+	}{alias: &v}
+	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Webhook]()))
+	if err != nil {
+		return err
+	}
+	v.SuccessCount, v.FailureCount, v.Events = int(aux.SuccessCount), int(aux.FailureCount), []string(aux.Events)
+	*w = Webhook(v)
+	w.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the webhook with its Extra fields.
+func (w Webhook) MarshalJSON() ([]byte, error) {
+	type alias Webhook
+	return encodeExtra(alias(w), w.Extra)
+}
+
+// UnmarshalJSON decodes a message and keeps unknown fields in Extra.
+func (m *Message) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return nil
+	}
+	type alias Message
+	var v alias
+	aux := struct {
+		*alias
+		Content flexString `json:"content"`
+	}{alias: &v}
+	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Message]()))
+	if err != nil {
+		return err
+	}
+	v.Content = string(aux.Content)
+	*m = Message(v)
+	m.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the message with its Extra fields.
+func (m Message) MarshalJSON() ([]byte, error) {
+	type alias Message
+	return encodeExtra(alias(m), m.Extra)
+}

@@ -1,0 +1,67 @@
+// Command agentdesk is Agent Desk, a desktop app for running the AI agents
+// of an Agent Execution Service account.
+//
+//	agentdesk                     open the window (the built-in demo when no account is set up)
+//	agentdesk --serve-demo ADDR   run only the built-in service on ADDR, for trying the API with curl
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	fyneapp "fyne.io/fyne/v2/app"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views"
+)
+
+func main() {
+	serveDemo := flag.String("serve-demo", "", "run only the built-in service on `ADDR` (for example 127.0.0.1:8787)")
+	flag.Parse()
+
+	if *serveDemo != "" {
+		if err := runDemoService(*serveDemo); err != nil {
+			fmt.Fprintln(os.Stderr, "agentdesk:", err)
+			os.Exit(1)
+		}
+		return
+	}
+
+	fa := fyneapp.NewWithID("com.agentdesk.app")
+	if meta := fa.Metadata(); meta.Version != "" {
+		app.Version = meta.Version
+	}
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths()})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agentdesk:", err)
+		os.Exit(1)
+	}
+	defer a.Close()
+	views.NewMainWindow(fa, a).ShowAndRun()
+}
+
+// runDemoService serves the built-in service until interrupted, printing
+// what curl needs.
+func runDemoService(addr string) error {
+	key := os.Getenv("AGENTDESK_DEMO_KEY")
+	if key == "" {
+		key = "demo"
+	}
+	srv, err := demoservice.Listen(addr, demoservice.Options{APIKey: key, Pace: app.DemoPace})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	fmt.Printf("Agent Desk demo service\n  base URL: %s\n  API key:  %s\n\nTry: curl -H 'Authorization: Bearer %s' %s/agents\nStop with Ctrl+C.\n",
+		srv.URL(), key, key, srv.URL())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	<-sig
+	return nil
+}

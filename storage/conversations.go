@@ -1,0 +1,193 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+)
+
+// Conversation is one chat with an agent.
+type Conversation struct {
+	ID         int64
+	AccountID  string
+	AgentID    string
+	AgentTitle string
+	Title      string
+	// RootID is the service's session id, sent to continue the conversation.
+	RootID string
+	// Answers are the agent's questions as answered for this conversation.
+	Answers          map[string]string
+	DeveloperMessage string
+	// Draft is text typed but not sent yet.
+	Draft              string
+	UseChatCompletions bool
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+}
+
+// ListParams pages through a list, newest first.
+type ListParams struct {
+	AccountID string
+	AgentID   string // optional: only this agent's
+	Limit     int    // 0 means 50
+	Offset    int
+}
+
+const conversationColumns = `id, account_id, agent_id, agent_title, title, root_id, answers,
+	developer_message, draft, use_chat_completions, created_at, updated_at`
+
+// CreateConversation stores c and returns it with its ID and times.
+func (db *DB) CreateConversation(ctx context.Context, c Conversation) (Conversation, error) {
+	c.CreatedAt = db.nowOr(c.CreatedAt)
+	if c.UpdatedAt.IsZero() {
+		c.UpdatedAt = c.CreatedAt
+	}
+	answers, err := json.Marshal(orEmpty(c.Answers))
+	if err != nil {
+		return Conversation{}, err
+	}
+	err = db.write(ctx, "save the new conversation", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO conversations (account_id, agent_id, agent_title, title, root_id,
+			answers, developer_message, draft, use_chat_completions, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			c.AccountID, c.AgentID, c.AgentTitle, c.Title, c.RootID, string(answers),
+			c.DeveloperMessage, c.Draft, c.UseChatCompletions, millis(c.CreatedAt), millis(c.UpdatedAt))
+		if err != nil {
+			return err
+		}
+		c.ID, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return Conversation{}, err
+	}
+	return c, nil
+}
+
+// UpdateConversation saves every field of c except its ID, account,
+// creation time and draft, and bumps UpdatedAt.
+func (db *DB) UpdateConversation(ctx context.Context, c Conversation) error {
+	answers, err := json.Marshal(orEmpty(c.Answers))
+	if err != nil {
+		return err
+	}
+	return db.write(ctx, "save the conversation", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET agent_id = ?, agent_title = ?, title = ?,
+			root_id = ?, answers = ?, developer_message = ?, use_chat_completions = ?, updated_at = ?
+			WHERE id = ?`,
+			c.AgentID, c.AgentTitle, c.Title, c.RootID, string(answers), c.DeveloperMessage,
+			c.UseChatCompletions, db.now().UnixMilli(), c.ID))
+	})
+}
+
+// RenameConversation changes the title.
+func (db *DB) RenameConversation(ctx context.Context, id int64, title string) error {
+	return db.write(ctx, "rename the conversation", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?`,
+			title, db.now().UnixMilli(), id))
+	})
+}
+
+// SaveDraft keeps the unsent text. It does not move the conversation up
+// the list. Use a DraftSaver to save as the user types.
+func (db *DB) SaveDraft(ctx context.Context, id int64, text string) error {
+	return db.write(ctx, "save the draft", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET draft = ? WHERE id = ?`, text, id))
+	})
+}
+
+// DeleteConversation hides a conversation (and its messages) at once;
+// RestoreConversation brings it back (undo). PurgeDeleted removes it for good.
+func (db *DB) DeleteConversation(ctx context.Context, id int64) error {
+	return db.write(ctx, "delete the conversation", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL`,
+			db.now().UnixMilli(), id))
+	})
+}
+
+// RestoreConversation undoes DeleteConversation.
+func (db *DB) RestoreConversation(ctx context.Context, id int64) error {
+	return db.write(ctx, "restore the conversation", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL`, id))
+	})
+}
+
+// PurgeDeleted removes conversations deleted before t, with their
+// messages, and says how many went.
+func (db *DB) PurgeDeleted(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := db.write(ctx, "remove deleted conversations", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at < ?`, before.UnixMilli())
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}
+
+// GetConversation returns one conversation that is not deleted.
+func (db *DB) GetConversation(ctx context.Context, id int64) (Conversation, error) {
+	row := db.sql.QueryRowContext(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE id = ? AND deleted_at IS NULL`, id)
+	c, err := scanConversation(row)
+	if err == sql.ErrNoRows {
+		return Conversation{}, ErrNotFound
+	}
+	return c, wrap("read the conversation", db.path, err)
+}
+
+// ListConversations returns an account's conversations, most recently
+// updated first.
+func (db *DB) ListConversations(ctx context.Context, p ListParams) ([]Conversation, error) {
+	if p.Limit <= 0 {
+		p.Limit = 50
+	}
+	q := `SELECT ` + conversationColumns + ` FROM conversations WHERE account_id = ? AND deleted_at IS NULL`
+	args := []any{p.AccountID}
+	if p.AgentID != "" {
+		q += ` AND agent_id = ?`
+		args = append(args, p.AgentID)
+	}
+	q += ` ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`
+	args = append(args, p.Limit, p.Offset)
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, wrap("read the conversations", db.path, err)
+	}
+	defer rows.Close()
+	var out []Conversation
+	for rows.Next() {
+		c, err := scanConversation(rows)
+		if err != nil {
+			return nil, wrap("read the conversations", db.path, err)
+		}
+		out = append(out, c)
+	}
+	return out, wrap("read the conversations", db.path, rows.Err())
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanConversation(s scanner) (Conversation, error) {
+	var c Conversation
+	var answers string
+	var created, updated int64
+	err := s.Scan(&c.ID, &c.AccountID, &c.AgentID, &c.AgentTitle, &c.Title, &c.RootID, &answers,
+		&c.DeveloperMessage, &c.Draft, &c.UseChatCompletions, &created, &updated)
+	if err != nil {
+		return Conversation{}, err
+	}
+	c.CreatedAt, c.UpdatedAt = fromMillis(created), fromMillis(updated)
+	c.Answers = map[string]string{}
+	json.Unmarshal([]byte(answers), &c.Answers)
+	return c, nil
+}
+
+func orEmpty[M ~map[K]V, K comparable, V any](m M) M {
+	if m == nil {
+		return M{}
+	}
+	return m
+}

@@ -1,0 +1,289 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// DB is Agent Desk's history: conversations, messages, runs, the memory
+// index and credits, in one SQLite file in WAL mode. It is safe for use by
+// several goroutines; several DBs (or processes) may share one file.
+type DB struct {
+	sql      *sql.DB
+	path     string
+	readOnly bool
+	inMemory bool
+	notice   Notice
+	now      func() time.Time
+	flush    time.Duration
+	wmu      sync.Mutex // one writer at a time in this process; SQLite's lock handles other processes
+}
+
+// Option changes how Open works.
+type Option func(*options)
+
+type options struct {
+	busyTimeout time.Duration
+	now         func() time.Time
+	flush       time.Duration
+	readOnly    bool
+	pragmas     []string
+}
+
+// WithBusyTimeout is how long a write waits for another writer (another
+// Agent Desk window or process) before giving up. The default is 5 s.
+func WithBusyTimeout(d time.Duration) Option { return func(o *options) { o.busyTimeout = d } }
+
+// WithClock sets the clock used for created/updated times.
+func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+// WithFlushInterval sets how often a ReplyWriter writes streamed text that
+// has not finished a block. It is capped at MaxFlushInterval.
+func WithFlushInterval(d time.Duration) Option { return func(o *options) { o.flush = d } }
+
+// WithReadOnly opens the history for reading only.
+func WithReadOnly() Option { return func(o *options) { o.readOnly = true } }
+
+// withPragma adds a PRAGMA run on every connection (tests use max_page_count
+// to make a small "disk").
+func withPragma(p string) Option { return func(o *options) { o.pragmas = append(o.pragmas, p) } }
+
+// MaxFlushInterval is the longest streamed text waits in memory before it
+// is written, so a crash loses less than this much of a reply.
+const MaxFlushInterval = 250 * time.Millisecond
+
+const defaultFlushInterval = 200 * time.Millisecond
+
+func buildOptions(opts []Option) options {
+	o := options{busyTimeout: 5 * time.Second, now: time.Now, flush: defaultFlushInterval}
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.flush <= 0 || o.flush > MaxFlushInterval {
+		o.flush = MaxFlushInterval
+	}
+	return o
+}
+
+// Open opens (creating if needed) <Data>/history.db, brings its schema up
+// to date and marks replies left "streaming" by a crash as "interrupted".
+// When it fails, the error is an *Error naming the file and the reason in
+// plain words (locked, permission denied, disk full, damaged).
+func Open(ctx context.Context, p Paths, opts ...Option) (*DB, error) {
+	o := buildOptions(opts)
+	path := p.HistoryFile()
+	if o.readOnly {
+		return openReadOnly(ctx, path, o)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, &Error{Op: "open the history", Path: path, Reason: plainOSError(err), Err: err}
+	}
+	params := []string{
+		fmt.Sprintf("_pragma=busy_timeout(%d)", o.busyTimeout.Milliseconds()),
+		"_pragma=foreign_keys(1)",
+		"_pragma=journal_mode(WAL)",
+		"_pragma=synchronous(NORMAL)",
+		"_txlock=immediate",
+	}
+	for _, pr := range o.pragmas {
+		params = append(params, "_pragma="+url.QueryEscape(pr))
+	}
+	sdb, err := sql.Open("sqlite", fileDSN(path, params))
+	if err != nil {
+		return nil, &Error{Op: "open the history", Path: path, Reason: reason(err), Err: err}
+	}
+	db := &DB{sql: sdb, path: path, now: o.now, flush: o.flush}
+	if err := db.prepare(ctx); err != nil {
+		sdb.Close()
+		return nil, wrap("open the history", path, err)
+	}
+	os.Chmod(path, 0o600)
+	return db, nil
+}
+
+// prepare checks the file is a usable database, migrates it and recovers
+// interrupted replies.
+func (db *DB) prepare(ctx context.Context) error {
+	var mode string
+	if err := db.sql.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+		return err
+	}
+	if err := migrate(ctx, db.sql, db.now().UnixMilli()); err != nil {
+		return err
+	}
+	_, err := db.sql.ExecContext(ctx,
+		`UPDATE messages SET status = ?, updated_at = ? WHERE status = ?`,
+		StatusInterrupted, db.now().UnixMilli(), StatusStreaming)
+	return err
+}
+
+func openReadOnly(ctx context.Context, path string, o options) (*DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, &Error{Op: "open the history", Path: path, Reason: plainOSError(err), Err: err}
+	}
+	base := []string{
+		"mode=ro",
+		fmt.Sprintf("_pragma=busy_timeout(%d)", o.busyTimeout.Milliseconds()),
+		"_pragma=query_only(1)",
+	}
+	var lastErr error
+	// A WAL database in a folder we cannot write needs immutable=1 (no
+	// shared-memory file can be created next to it).
+	for _, extra := range [][]string{nil, {"immutable=1"}} {
+		sdb, err := sql.Open("sqlite", fileDSN(path, append(append([]string{}, base...), extra...)))
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		v, err := schemaVersion(ctx, sdb)
+		if err == nil && v == 0 {
+			err = errors.New("the file holds no history")
+		}
+		if err != nil {
+			sdb.Close()
+			lastErr = err
+			continue
+		}
+		// A newer format is read as well as we can: migrations only add.
+		return &DB{sql: sdb, path: path, readOnly: true, now: o.now, flush: o.flush}, nil
+	}
+	return nil, wrap("open the history for reading", path, lastErr)
+}
+
+// OpenOrFallback opens the history; when that fails the app still starts:
+// read-only when the file can be read, else with an empty history kept in
+// memory. The Notice tells the user what happened (empty when all is well).
+func OpenOrFallback(ctx context.Context, p Paths, opts ...Option) (*DB, Notice) {
+	db, err := Open(ctx, p, opts...)
+	if err == nil {
+		return db, ""
+	}
+	ro, roErr := Open(ctx, p, append(opts[:len(opts):len(opts)], WithReadOnly())...)
+	if roErr == nil {
+		ro.notice = Notice(fmt.Sprintf("%s. Your past conversations are shown, but nothing new will be saved until this is fixed and Agent Desk is restarted.", sentence(err)))
+		return ro, ro.notice
+	}
+	mem := openMemory(ctx, p.HistoryFile(), buildOptions(opts))
+	mem.notice = Notice(fmt.Sprintf("%s. Agent Desk started with an empty history that will be lost when it closes.", sentence(err)))
+	return mem, mem.notice
+}
+
+func sentence(err error) string {
+	s := err.Error()
+	return strings.TrimRight(s, ".")
+}
+
+// openMemory gives a working history that lives only as long as the app.
+func openMemory(ctx context.Context, path string, o options) *DB {
+	sdb, err := sql.Open("sqlite", "file::memory:?_pragma=foreign_keys(1)")
+	if err != nil {
+		panic(err) // opening an in-memory database cannot fail short of a broken build
+	}
+	// Every connection to :memory: is a separate database: keep exactly one.
+	sdb.SetMaxOpenConns(1)
+	sdb.SetMaxIdleConns(1)
+	sdb.SetConnMaxLifetime(0)
+	sdb.SetConnMaxIdleTime(0)
+	db := &DB{sql: sdb, path: path, inMemory: true, now: o.now, flush: o.flush}
+	if err := migrate(context.WithoutCancel(ctx), sdb, o.now().UnixMilli()); err != nil {
+		panic(err)
+	}
+	return db
+}
+
+// fileDSN builds a SQLite URI for path; the path is escaped so names with
+// '?', '#' or '%' open the right file.
+func fileDSN(path string, params []string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows: /C:/Users/…
+	}
+	u := url.URL{Scheme: "file", Path: p}
+	return u.String() + "?" + strings.Join(params, "&")
+}
+
+// Close closes the history. Pending ReplyWriters must be closed first.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// Path is the database file.
+func (db *DB) Path() string { return db.path }
+
+// ReadOnly reports whether the history was opened read-only; every write
+// then fails with ErrReadOnly.
+func (db *DB) ReadOnly() bool { return db.readOnly }
+
+// InMemory reports whether the history lives only in memory this session.
+func (db *DB) InMemory() bool { return db.inMemory }
+
+// Notice is what OpenOrFallback had to do, for the user; empty when the
+// history opened normally.
+func (db *DB) Notice() Notice { return db.notice }
+
+// write runs fn in one transaction, one writer at a time.
+func (db *DB) write(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
+	if db.readOnly {
+		return &Error{Op: op, Path: db.path, Reason: ErrReadOnly.Error(), Err: ErrReadOnly}
+	}
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	return wrap(op, db.path, inTx(ctx, db.sql, fn))
+}
+
+func inTx(ctx context.Context, sdb *sql.DB, fn func(tx *sql.Tx) error) error {
+	tx, err := sdb.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// mustAffect turns "no row changed" into ErrNotFound.
+func mustAffect(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+func millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}
+
+// nowOr returns t, or the DB clock when t is zero.
+func (db *DB) nowOr(t time.Time) time.Time {
+	if t.IsZero() {
+		return db.now().Round(time.Millisecond)
+	}
+	return t
+}

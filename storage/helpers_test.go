@@ -1,0 +1,113 @@
+package storage
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// testPaths points every XDG_* home at a fresh temporary folder and returns
+// Agent Desk's folders under them, as the app would see them.
+func testPaths(t testing.TB) Paths {
+	t.Helper()
+	root := t.TempDir()
+	for env, dir := range map[string]string{
+		"XDG_CONFIG_HOME": "config", "XDG_DATA_HOME": "data",
+		"XDG_CACHE_HOME": "cache", "XDG_STATE_HOME": "state",
+	} {
+		t.Setenv(env, filepath.Join(root, dir))
+	}
+	t.Setenv(EnvAPIKey, "")
+	return DefaultPaths()
+}
+
+func openTestDB(t testing.TB, p Paths, opts ...Option) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), p, opts...)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func newConversation(t testing.TB, db *DB, account, title string) Conversation {
+	t.Helper()
+	c, err := db.CreateConversation(context.Background(), Conversation{AccountID: account, AgentID: "7", AgentTitle: "Helper", Title: title})
+	if err != nil {
+		t.Fatalf("CreateConversation: %v", err)
+	}
+	return c
+}
+
+func addMessage(t testing.TB, db *DB, convID int64, role, content, status string) Message {
+	t.Helper()
+	m, err := db.AddMessage(context.Background(), Message{ConversationID: convID, Role: role, Content: content, Status: status})
+	if err != nil {
+		t.Fatalf("AddMessage: %v", err)
+	}
+	return m
+}
+
+// mountTmpfs mounts a tmpfs of the given size (e.g. "256k") on a new
+// folder, or skips the test where mounting is not permitted.
+func mountTmpfs(t *testing.T, size string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		for i := 0; i < 20; i++ {
+			if exec.Command("umount", dir).Run() == nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Errorf("could not unmount %s", dir)
+	})
+	return dir
+}
+
+// makeReadOnly makes dir unwritable for this process: by permissions for
+// an ordinary user; for root (whom permissions do not stop) by remounting
+// a tmpfs read-only. It returns the folder to use, which the caller fills
+// through the fill function before it turns read-only.
+func makeReadOnly(t *testing.T, fill func(dir string)) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		dir := t.TempDir()
+		fill(dir)
+		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+			if err == nil {
+				if info.IsDir() {
+					os.Chmod(p, 0o500)
+				} else {
+					os.Chmod(p, 0o400)
+				}
+			}
+			return nil
+		})
+		t.Cleanup(func() {
+			filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+				if err == nil && info.IsDir() {
+					os.Chmod(p, 0o700)
+				}
+				return nil
+			})
+		})
+		return dir
+	}
+	dir := mountTmpfs(t, "8m")
+	fill(dir)
+	if out, err := exec.Command("mount", "-o", "remount,ro", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot remount read-only: %v: %s", err, out)
+	}
+	return dir
+}

@@ -1,0 +1,180 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// MemoryEntry is the local record of one memory. The service has no way to
+// list memories, so Agent Desk keeps an index of every memory it created,
+// updated or saw.
+type MemoryEntry struct {
+	AccountID      string
+	ID             string
+	Content        string
+	Metadata       map[string]any // variant B
+	CollectionID   string         // variant A
+	CollectionName string
+	Variant        string // "A" or "B"
+	Credits        *float64
+	LastSeen       time.Time // when the server last confirmed it
+	Draft          string    // an edit not yet saved to the server
+}
+
+// CollectionEntry is the local record of one memory collection.
+type CollectionEntry struct {
+	AccountID string
+	ID        string
+	Name      string
+	LastSeen  time.Time
+}
+
+const memoryColumns = `account_id, id, content, metadata, collection_id, collection_name, variant, credits, last_seen, draft`
+
+// UpsertMemory records what the server returned for a memory. The draft
+// is kept unless m carries one. A zero LastSeen means now.
+func (db *DB) UpsertMemory(ctx context.Context, m MemoryEntry) error {
+	meta, err := json.Marshal(orEmpty(m.Metadata))
+	if err != nil {
+		return err
+	}
+	seen := db.nowOr(m.LastSeen)
+	return db.write(ctx, "save the memory", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO memories (`+memoryColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT(account_id, id) DO UPDATE SET content = excluded.content, metadata = excluded.metadata,
+			collection_id = excluded.collection_id, collection_name = excluded.collection_name,
+			variant = excluded.variant, credits = coalesce(excluded.credits, credits), last_seen = excluded.last_seen,
+			draft = CASE WHEN excluded.draft <> '' THEN excluded.draft ELSE draft END`,
+			m.AccountID, m.ID, m.Content, string(meta), m.CollectionID, m.CollectionName, m.Variant, m.Credits,
+			millis(seen), m.Draft)
+		if err != nil || m.CollectionID == "" || m.CollectionName == "" {
+			return err
+		}
+		// A memory that names its collection also tells us the collection exists.
+		_, err = tx.ExecContext(ctx, `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, ?, ?)
+			ON CONFLICT(account_id, id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen`,
+			m.AccountID, m.CollectionID, m.CollectionName, millis(seen))
+		return err
+	})
+}
+
+// SaveMemoryDraft keeps an unsaved edit of a memory ("" clears it).
+func (db *DB) SaveMemoryDraft(ctx context.Context, accountID, id, draft string) error {
+	return db.write(ctx, "save the memory draft", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE memories SET draft = ? WHERE account_id = ? AND id = ?`, draft, accountID, id))
+	})
+}
+
+// GetMemory returns one memory of the index.
+func (db *DB) GetMemory(ctx context.Context, accountID, id string) (MemoryEntry, error) {
+	m, err := scanMemory(db.sql.QueryRowContext(ctx, `SELECT `+memoryColumns+` FROM memories WHERE account_id = ? AND id = ?`, accountID, id))
+	if err == sql.ErrNoRows {
+		return MemoryEntry{}, ErrNotFound
+	}
+	return m, wrap("read the memory", db.path, err)
+}
+
+// Memories returns an account's memories whose content, collection or
+// metadata contain query (all of them when query is empty), most recently
+// seen first.
+func (db *DB) Memories(ctx context.Context, accountID, query string) ([]MemoryEntry, error) {
+	q := `SELECT ` + memoryColumns + ` FROM memories WHERE account_id = ?`
+	args := []any{accountID}
+	if query = strings.TrimSpace(query); query != "" {
+		like := "%" + escapeLike(query) + "%"
+		q += ` AND (content LIKE ? ESCAPE '\' OR collection_name LIKE ? ESCAPE '\' OR metadata LIKE ? ESCAPE '\' OR id = ?)`
+		args = append(args, like, like, like, query)
+	}
+	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY last_seen DESC, id`, args...)
+	if err != nil {
+		return nil, wrap("read the memories", db.path, err)
+	}
+	defer rows.Close()
+	var out []MemoryEntry
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, wrap("read the memories", db.path, err)
+		}
+		out = append(out, m)
+	}
+	return out, wrap("read the memories", db.path, rows.Err())
+}
+
+// DeleteMemoryEntry forgets a memory locally (the server keeps it).
+func (db *DB) DeleteMemoryEntry(ctx context.Context, accountID, id string) error {
+	return db.write(ctx, "remove the memory from the list", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `DELETE FROM memories WHERE account_id = ? AND id = ?`, accountID, id))
+	})
+}
+
+// UpsertCollection records a collection the server returned. A zero
+// LastSeen means now. Memories filed under it take the new name.
+func (db *DB) UpsertCollection(ctx context.Context, c CollectionEntry) error {
+	seen := db.nowOr(c.LastSeen)
+	return db.write(ctx, "save the collection", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, ?, ?)
+			ON CONFLICT(account_id, id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen`,
+			c.AccountID, c.ID, c.Name, millis(seen)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE memories SET collection_name = ? WHERE account_id = ? AND collection_id = ?`,
+			c.Name, c.AccountID, c.ID)
+		return err
+	})
+}
+
+// Collections returns an account's collections by name.
+func (db *DB) Collections(ctx context.Context, accountID string) ([]CollectionEntry, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT account_id, id, name, last_seen FROM collections
+		WHERE account_id = ? ORDER BY name COLLATE NOCASE, id`, accountID)
+	if err != nil {
+		return nil, wrap("read the collections", db.path, err)
+	}
+	defer rows.Close()
+	var out []CollectionEntry
+	for rows.Next() {
+		var c CollectionEntry
+		var seen int64
+		if err := rows.Scan(&c.AccountID, &c.ID, &c.Name, &seen); err != nil {
+			return nil, wrap("read the collections", db.path, err)
+		}
+		c.LastSeen = fromMillis(seen)
+		out = append(out, c)
+	}
+	return out, wrap("read the collections", db.path, rows.Err())
+}
+
+// DeleteCollectionEntry forgets a collection locally.
+func (db *DB) DeleteCollectionEntry(ctx context.Context, accountID, id string) error {
+	return db.write(ctx, "remove the collection from the list", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `DELETE FROM collections WHERE account_id = ? AND id = ?`, accountID, id))
+	})
+}
+
+func scanMemory(s scanner) (MemoryEntry, error) {
+	var m MemoryEntry
+	var meta string
+	var credits sql.NullFloat64
+	var seen int64
+	err := s.Scan(&m.AccountID, &m.ID, &m.Content, &meta, &m.CollectionID, &m.CollectionName, &m.Variant,
+		&credits, &seen, &m.Draft)
+	if err != nil {
+		return MemoryEntry{}, err
+	}
+	if credits.Valid {
+		m.Credits = &credits.Float64
+	}
+	m.LastSeen = fromMillis(seen)
+	if meta != "{}" {
+		json.Unmarshal([]byte(meta), &m.Metadata)
+	}
+	return m, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}

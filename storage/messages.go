@@ -1,0 +1,178 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+)
+
+// Message statuses.
+const (
+	StatusComplete    = "complete"
+	StatusStreaming   = "streaming"   // text is still arriving
+	StatusStopped     = "stopped"     // the user stopped it; the text so far is kept
+	StatusFailed      = "failed"      // Error says why; the text so far is kept
+	StatusInterrupted = "interrupted" // Agent Desk closed or crashed while it streamed
+)
+
+// Message roles.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleDeveloper = "developer"
+)
+
+// Message is one turn of a conversation.
+type Message struct {
+	ID             int64
+	ConversationID int64
+	Role           string
+	Content        string
+	Status         string
+	Error          string
+	Credits        *float64
+	FileIDs        []string
+	ResponseID     string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+const messageColumns = `id, conversation_id, role, content, status, error, credits, file_ids, response_id, created_at, updated_at`
+
+// AddMessage appends m to its conversation and moves the conversation to
+// the top of the list, in one transaction. An empty Status means complete.
+func (db *DB) AddMessage(ctx context.Context, m Message) (Message, error) {
+	m.CreatedAt = db.nowOr(m.CreatedAt)
+	m.UpdatedAt = m.CreatedAt
+	if m.Status == "" {
+		m.Status = StatusComplete
+	}
+	files, err := json.Marshal(orEmptySlice(m.FileIDs))
+	if err != nil {
+		return Message{}, err
+	}
+	err = db.write(ctx, "save the message", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO messages (conversation_id, role, content, status, error, credits,
+			file_ids, response_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			m.ConversationID, m.Role, m.Content, m.Status, m.Error, m.Credits, string(files), m.ResponseID,
+			millis(m.CreatedAt), millis(m.UpdatedAt))
+		if err != nil {
+			return err
+		}
+		if m.ID, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET updated_at = ? WHERE id = ?`,
+			millis(m.CreatedAt), m.ConversationID))
+	})
+	if err != nil {
+		return Message{}, err
+	}
+	return m, nil
+}
+
+// UpdateMessage saves m's content, status, error, credits, files and
+// response id.
+func (db *DB) UpdateMessage(ctx context.Context, m Message) error {
+	files, err := json.Marshal(orEmptySlice(m.FileIDs))
+	if err != nil {
+		return err
+	}
+	if m.Status == "" {
+		m.Status = StatusComplete
+	}
+	return db.write(ctx, "save the message", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE messages SET content = ?, status = ?, error = ?, credits = ?,
+			file_ids = ?, response_id = ?, updated_at = ? WHERE id = ?`,
+			m.Content, m.Status, m.Error, m.Credits, string(files), m.ResponseID, db.now().UnixMilli(), m.ID))
+	})
+}
+
+// SetMessageStatus records how a reply ended without touching its text.
+func (db *DB) SetMessageStatus(ctx context.Context, id int64, status string, credits *float64, errText string) error {
+	return db.write(ctx, "save the message", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE messages SET status = ?, credits = coalesce(?, credits), error = ?, updated_at = ? WHERE id = ?`,
+			status, credits, errText, db.now().UnixMilli(), id))
+	})
+}
+
+// GetMessage returns one message.
+func (db *DB) GetMessage(ctx context.Context, id int64) (Message, error) {
+	m, err := scanMessage(db.sql.QueryRowContext(ctx, `SELECT `+messageColumns+` FROM messages WHERE id = ?`, id))
+	if err == sql.ErrNoRows {
+		return Message{}, ErrNotFound
+	}
+	return m, wrap("read the message", db.path, err)
+}
+
+// Messages returns a conversation's messages, oldest first.
+func (db *DB) Messages(ctx context.Context, conversationID int64) ([]Message, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+messageColumns+` FROM messages WHERE conversation_id = ? ORDER BY id`, conversationID)
+	if err != nil {
+		return nil, wrap("read the messages", db.path, err)
+	}
+	defer rows.Close()
+	var out []Message
+	for rows.Next() {
+		m, err := scanMessage(rows)
+		if err != nil {
+			return nil, wrap("read the messages", db.path, err)
+		}
+		out = append(out, m)
+	}
+	return out, wrap("read the messages", db.path, rows.Err())
+}
+
+// MessageCount is how many messages a conversation holds.
+func (db *DB) MessageCount(ctx context.Context, conversationID int64) (int, error) {
+	var n int
+	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM messages WHERE conversation_id = ?`, conversationID).Scan(&n)
+	return n, wrap("count the messages", db.path, err)
+}
+
+// DeleteMessagesAfter removes every message of the conversation that came
+// after messageID (for "edit and resend"), in one transaction, and says how
+// many went. The message itself stays; update it with UpdateMessage.
+func (db *DB) DeleteMessagesAfter(ctx context.Context, conversationID, messageID int64) (int64, error) {
+	var n int64
+	err := db.write(ctx, "remove the later messages", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE conversation_id = ? AND id > ?`, conversationID, messageID)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE conversations SET updated_at = ? WHERE id = ?`, db.now().UnixMilli(), conversationID)
+		return err
+	})
+	return n, err
+}
+
+func scanMessage(s scanner) (Message, error) {
+	var m Message
+	var files string
+	var credits sql.NullFloat64
+	var created, updated int64
+	err := s.Scan(&m.ID, &m.ConversationID, &m.Role, &m.Content, &m.Status, &m.Error, &credits, &files,
+		&m.ResponseID, &created, &updated)
+	if err != nil {
+		return Message{}, err
+	}
+	if credits.Valid {
+		m.Credits = &credits.Float64
+	}
+	m.CreatedAt, m.UpdatedAt = fromMillis(created), fromMillis(updated)
+	if files != "" && files != "[]" {
+		json.Unmarshal([]byte(files), &m.FileIDs)
+	}
+	return m, nil
+}
+
+func orEmptySlice[S ~[]E, E any](s S) S {
+	if s == nil {
+		return S{}
+	}
+	return s
+}

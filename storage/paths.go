@@ -1,0 +1,73 @@
+package storage
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/adrg/xdg"
+)
+
+// AppDirName is the folder Agent Desk uses inside each base directory.
+const AppDirName = "agentdesk"
+
+// Paths are Agent Desk's own folders, one per kind of file.
+type Paths struct {
+	Config string // settings.json, keys.json
+	Data   string // history.db
+	Cache  string // downloads that can be fetched again
+	State  string // state that is neither settings nor history
+}
+
+// DefaultPaths returns the folders the desktop expects. It re-reads the
+// environment first, because xdg caches it at program start and tests (and
+// a user's launcher) may change XDG_* afterwards.
+func DefaultPaths() Paths {
+	xdg.Reload()
+	return Paths{
+		Config: filepath.Join(xdg.ConfigHome, AppDirName),
+		Data:   filepath.Join(xdg.DataHome, AppDirName),
+		Cache:  filepath.Join(xdg.CacheHome, AppDirName),
+		State:  filepath.Join(xdg.StateHome, AppDirName),
+	}
+}
+
+// PathsIn puts every folder under root; for portable installs and tests.
+func PathsIn(root string) Paths {
+	return Paths{
+		Config: filepath.Join(root, "config"),
+		Data:   filepath.Join(root, "data"),
+		Cache:  filepath.Join(root, "cache"),
+		State:  filepath.Join(root, "state"),
+	}
+}
+
+// SettingsFile is where the settings are kept.
+func (p Paths) SettingsFile() string { return filepath.Join(p.Config, "settings.json") }
+
+// KeysFile is where API keys are kept when no keyring answers.
+func (p Paths) KeysFile() string { return filepath.Join(p.Config, "keys.json") }
+
+// HistoryFile is the SQLite database of conversations, runs, memories and credits.
+func (p Paths) HistoryFile() string { return filepath.Join(p.Data, "history.db") }
+
+// DownloadsDir holds cached previews and other downloads.
+func (p Paths) DownloadsDir() string { return filepath.Join(p.Cache, "downloads") }
+
+// Ensure creates every folder, private to the user. The error names the
+// folder that could not be created.
+func (p Paths) Ensure() error {
+	for _, d := range []string{p.Config, p.Data, p.Cache, p.State} {
+		if err := ensureDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ensureDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("could not create the folder %s: %s", dir, plainOSError(err))
+	}
+	return nil
+}

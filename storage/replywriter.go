@@ -1,0 +1,183 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ReplyWriter saves a streamed reply as it arrives. Append is cheap (it
+// only adds to memory); a background loop writes what has arrived whenever
+// a block finishes (a blank line) and at least every MaxFlushInterval, so a
+// crash or a killed process loses less than a second of text. On the next
+// Open a reply left "streaming" becomes "interrupted", text kept.
+type ReplyWriter struct {
+	db  *DB
+	id  int64
+	ctx context.Context
+
+	mu       sync.Mutex
+	pending  strings.Builder
+	lastByte byte
+	closed   bool // no more Append; the loop is stopping
+	finished bool // the final status is on disk
+	err      error
+	stopOnce sync.Once
+
+	wmu  sync.Mutex // one flush at a time
+	kick chan struct{}
+	stop chan struct{}
+	done chan struct{}
+}
+
+// NewReplyWriter starts saving streamed text into message messageID, which
+// should have been added with status "streaming". Cancelling ctx does not
+// stop the saving (text that arrived is always kept); call Finish or Close.
+func (db *DB) NewReplyWriter(ctx context.Context, messageID int64) *ReplyWriter {
+	w := &ReplyWriter{
+		db:   db,
+		id:   messageID,
+		ctx:  context.WithoutCancel(ctx),
+		kick: make(chan struct{}, 1),
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	go w.loop(db.flush)
+	return w
+}
+
+// MessageID is the message being written.
+func (w *ReplyWriter) MessageID() int64 { return w.id }
+
+// Append adds a fragment of the reply. It never blocks on the disk and is
+// safe from any goroutine. Fragments after Finish or Close are dropped.
+func (w *ReplyWriter) Append(fragment string) {
+	if fragment == "" {
+		return
+	}
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return
+	}
+	blockEnd := strings.Contains(fragment, "\n\n") || (w.lastByte == '\n' && fragment[0] == '\n')
+	w.pending.WriteString(fragment)
+	w.lastByte = fragment[len(fragment)-1]
+	w.mu.Unlock()
+	if blockEnd {
+		select {
+		case w.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Err is the last error met while saving in the background (a full disk,
+// say); the text stays in memory and is tried again on the next flush.
+func (w *ReplyWriter) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+func (w *ReplyWriter) loop(every time.Duration) {
+	defer close(w.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-w.kick:
+		case <-t.C:
+		}
+		w.Flush()
+	}
+}
+
+// Flush writes what has arrived so far now.
+func (w *ReplyWriter) Flush() error {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	text := w.take()
+	if text == "" {
+		return nil
+	}
+	err := w.db.appendText(w.ctx, w.id, text)
+	w.settle(text, err)
+	return err
+}
+
+// take removes and returns the pending text.
+func (w *ReplyWriter) take() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := w.pending.String()
+	w.pending.Reset()
+	return s
+}
+
+// settle puts text back in front of what arrived meanwhile when it could
+// not be written, and records the outcome.
+func (w *ReplyWriter) settle(text string, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.err = err
+	if err != nil {
+		rest := w.pending.String()
+		w.pending.Reset()
+		w.pending.WriteString(text)
+		w.pending.WriteString(rest)
+	}
+}
+
+// Finish writes the rest of the text and the final status (complete,
+// stopped or failed), credits and error text in one transaction, and stops
+// the background loop. When that write fails (a full disk, say) the text
+// stays in memory and Finish may be called again; once it succeeded, later
+// calls return nil.
+func (w *ReplyWriter) Finish(status string, credits *float64, errText string) error {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	w.stopOnce.Do(func() { close(w.stop) })
+	<-w.done
+
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	w.mu.Lock()
+	finished := w.finished
+	w.mu.Unlock()
+	if finished {
+		return nil
+	}
+	text := w.take()
+	err := w.db.write(w.ctx, "save the reply", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(w.ctx, `UPDATE messages SET content = content || ?, status = ?,
+			credits = coalesce(?, credits), error = ?, updated_at = ? WHERE id = ?`,
+			text, status, credits, errText, w.db.now().UnixMilli(), w.id))
+	})
+	w.settle(text, err)
+	if err == nil {
+		w.mu.Lock()
+		w.finished = true
+		w.mu.Unlock()
+	}
+	return err
+}
+
+// Close saves what has arrived; a reply not finished with Finish is marked
+// "interrupted".
+func (w *ReplyWriter) Close() error {
+	return w.Finish(StatusInterrupted, nil, "")
+}
+
+// appendText adds text to a message's content in its own transaction.
+func (db *DB) appendText(ctx context.Context, id int64, text string) error {
+	return db.write(ctx, "save the reply", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE messages SET content = content || ?, updated_at = ? WHERE id = ?`,
+			text, db.now().UnixMilli(), id))
+	})
+}

@@ -1,0 +1,137 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+)
+
+// Run is one execution of a non-chat agent (text, image, video).
+type Run struct {
+	ID         int64
+	AccountID  string
+	AgentID    string
+	AgentTitle string
+	AgentType  string
+	Inputs     map[string]string
+	FileIDs    []string
+	ResponseID string
+	Output     string
+	Status     string // the service's status (starting, running, completed) or failed
+	Error      string
+	Credits    *float64
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+const runColumns = `id, account_id, agent_id, agent_title, agent_type, inputs, file_ids, response_id,
+	output, status, error, credits, created_at, updated_at`
+
+// AddRun stores r and returns it with its ID and times.
+func (db *DB) AddRun(ctx context.Context, r Run) (Run, error) {
+	r.CreatedAt = db.nowOr(r.CreatedAt)
+	r.UpdatedAt = r.CreatedAt
+	inputs, files, err := runJSON(r)
+	if err != nil {
+		return Run{}, err
+	}
+	err = db.write(ctx, "save the run", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO runs (account_id, agent_id, agent_title, agent_type, inputs,
+			file_ids, response_id, output, status, error, credits, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.AccountID, r.AgentID, r.AgentTitle, r.AgentType, inputs, files, r.ResponseID, r.Output,
+			r.Status, r.Error, r.Credits, millis(r.CreatedAt), millis(r.UpdatedAt))
+		if err != nil {
+			return err
+		}
+		r.ID, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return Run{}, err
+	}
+	return r, nil
+}
+
+// UpdateRun saves r's response id, output, status, error, credits, inputs
+// and files.
+func (db *DB) UpdateRun(ctx context.Context, r Run) error {
+	inputs, files, err := runJSON(r)
+	if err != nil {
+		return err
+	}
+	return db.write(ctx, "save the run", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE runs SET inputs = ?, file_ids = ?, response_id = ?, output = ?,
+			status = ?, error = ?, credits = ?, updated_at = ? WHERE id = ?`,
+			inputs, files, r.ResponseID, r.Output, r.Status, r.Error, r.Credits, db.now().UnixMilli(), r.ID))
+	})
+}
+
+// GetRun returns one run.
+func (db *DB) GetRun(ctx context.Context, id int64) (Run, error) {
+	r, err := scanRun(db.sql.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))
+	if err == sql.ErrNoRows {
+		return Run{}, ErrNotFound
+	}
+	return r, wrap("read the run", db.path, err)
+}
+
+// Runs returns an account's runs of one agent (every agent when agentID is
+// empty), newest first; limit 0 means 50.
+func (db *DB) Runs(ctx context.Context, accountID, agentID string, limit int) ([]Run, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	q := `SELECT ` + runColumns + ` FROM runs WHERE account_id = ?`
+	args := []any{accountID}
+	if agentID != "" {
+		q += ` AND agent_id = ?`
+		args = append(args, agentID)
+	}
+	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, wrap("read the runs", db.path, err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, wrap("read the runs", db.path, err)
+		}
+		out = append(out, r)
+	}
+	return out, wrap("read the runs", db.path, rows.Err())
+}
+
+func runJSON(r Run) (inputs, files string, err error) {
+	i, err := json.Marshal(orEmpty(r.Inputs))
+	if err != nil {
+		return "", "", err
+	}
+	f, err := json.Marshal(orEmptySlice(r.FileIDs))
+	return string(i), string(f), err
+}
+
+func scanRun(s scanner) (Run, error) {
+	var r Run
+	var inputs, files string
+	var credits sql.NullFloat64
+	var created, updated int64
+	err := s.Scan(&r.ID, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.AgentType, &inputs, &files, &r.ResponseID,
+		&r.Output, &r.Status, &r.Error, &credits, &created, &updated)
+	if err != nil {
+		return Run{}, err
+	}
+	if credits.Valid {
+		r.Credits = &credits.Float64
+	}
+	r.CreatedAt, r.UpdatedAt = fromMillis(created), fromMillis(updated)
+	r.Inputs = map[string]string{}
+	json.Unmarshal([]byte(inputs), &r.Inputs)
+	if files != "[]" {
+		json.Unmarshal([]byte(files), &r.FileIDs)
+	}
+	return r, nil
+}

@@ -1,0 +1,102 @@
+package storage
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestSearchMessages(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, testPaths(t))
+	c := newConversation(t, db, "a", "Dessert ideas")
+	addMessage(t, db, c.ID, RoleUser, "How do I make crème brûlée?", "")
+	addMessage(t, db, c.ID, RoleAssistant, "Tom AND Jerry like \"quoted\" cream * stars", "")
+	addMessage(t, db, c.ID, RoleAssistant, "日本語 のテキスト and Ελληνικά", "")
+	addMessage(t, db, c.ID, RoleAssistant, "still streaming cream", StatusStreaming)
+	gone := newConversation(t, db, "a", "Deleted")
+	addMessage(t, db, gone.ID, RoleUser, "cream in a deleted chat", "")
+	db.DeleteConversation(ctx, gone.ID)
+	otherAccount := newConversation(t, db, "b", "Theirs")
+	addMessage(t, db, otherAccount.ID, RoleUser, "cream elsewhere", "")
+
+	count := func(q string) int {
+		t.Helper()
+		hits, err := db.SearchMessages(ctx, "a", q, 10)
+		if err != nil {
+			t.Fatalf("SearchMessages(%q): %v", q, err)
+		}
+		return len(hits)
+	}
+	for q, want := range map[string]int{
+		"creme":               1, // diacritics fold
+		"CRÈME brûlée":        1,
+		"cre":                 2, // the last word is a prefix: crème, cream
+		"cream":               1, // not the streaming, deleted or other account's
+		"and":                 2,
+		"AND":                 2,
+		"OR":                  0,
+		"NOT cream":           0,
+		`"`:                   0,
+		`""`:                  0,
+		"*":                   0,
+		`"quoted`:             1,
+		`quoted"`:             1,
+		"cream*":              1,
+		"NEAR(cream":          0,
+		"content:cream":       0,
+		"-cream":              1,
+		"^cream":              1,
+		"日本語":                 1,
+		"ελληνικά":            1,
+		"":                    0,
+		"   ":                 0,
+		"') DROP TABLE x; --": 0,
+	} {
+		if got := count(q); got != want {
+			t.Errorf("SearchMessages(%q) = %d hits, want %d", q, got, want)
+		}
+	}
+	hits, _ := db.SearchMessages(ctx, "a", "brulee", 10)
+	if len(hits) != 1 || hits[0].ConversationID != c.ID || hits[0].ConversationTitle != "Dessert ideas" ||
+		!strings.Contains(hits[0].Snippet, HighlightStart+"brûlée"+HighlightEnd) {
+		t.Errorf("hit: %+v", hits)
+	}
+	// Updated text is re-indexed; deleted text leaves the index.
+	m := addMessage(t, db, c.ID, RoleUser, "pavlova", "")
+	m.Content = "meringue"
+	db.UpdateMessage(ctx, m)
+	if count("pavlova") != 0 || count("meringue") != 1 {
+		t.Error("update not reflected in the index")
+	}
+	db.DeleteMessagesAfter(ctx, c.ID, m.ID-1)
+	if count("meringue") != 0 {
+		t.Error("deleted message still found")
+	}
+	// Once nothing streams, the index matches the messages exactly.
+	db.sql.ExecContext(ctx, `UPDATE messages SET status = 'complete' WHERE status = 'streaming'`)
+	if _, err := db.sql.ExecContext(ctx, `INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
+		t.Errorf("index integrity: %v", err)
+	}
+	if count("streaming") != 1 {
+		t.Error("a finished reply is searchable")
+	}
+}
+
+func TestSearchConversationTitles(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, testPaths(t))
+	c := newConversation(t, db, "a", "Quarterly report")
+	newConversation(t, db, "a", "Holiday plans")
+	got, err := db.SearchConversations(ctx, "a", "quart", 10)
+	if err != nil || len(got) != 1 || got[0].ID != c.ID {
+		t.Fatalf("%+v %v", got, err)
+	}
+	db.RenameConversation(ctx, c.ID, "Annual summary")
+	if got, _ := db.SearchConversations(ctx, "a", "quarterly", 10); len(got) != 0 {
+		t.Errorf("old title still found: %+v", got)
+	}
+	if got, _ := db.SearchConversations(ctx, "a", `annual "`, 10); len(got) != 1 {
+		t.Errorf("new title: %+v", got)
+	}
+}

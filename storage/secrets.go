@@ -1,0 +1,248 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zalando/go-keyring"
+)
+
+// EnvAPIKey, when set, is the API key for every account except the demo,
+// and wins over the keyring and the keys file.
+const EnvAPIKey = "AGENTDESK_API_KEY"
+
+// Where an API key lives.
+const (
+	KeyInKeyring = "keyring"
+	KeyInFile    = "file"
+	KeyInEnv     = "env"
+)
+
+// keyringService names Agent Desk's entries in the system keyring.
+const keyringService = "agentdesk"
+
+// DefaultKeyringTimeout bounds every keyring call: a locked or absent
+// keyring (no Secret Service on a bare Linux desktop) must not hang the app.
+const DefaultKeyringTimeout = 3 * time.Second
+
+// ErrNoKey means no API key is stored for the account.
+var ErrNoKey = errors.New("no API key is stored for this account")
+
+// KeyLocation says where an API key lives, for the settings screen.
+type KeyLocation struct {
+	Kind string // KeyInKeyring, KeyInFile or KeyInEnv; "" when there is no key
+	File string // the keys file, when Kind is KeyInFile
+}
+
+// Describe says where the key is in words for the settings screen.
+func (l KeyLocation) Describe() string {
+	switch l.Kind {
+	case KeyInKeyring:
+		return "stored in the system keyring"
+	case KeyInFile:
+		return "stored unencrypted in " + l.File
+	case KeyInEnv:
+		return "taken from " + EnvAPIKey
+	}
+	return "not stored"
+}
+
+// Keyring is the part of github.com/zalando/go-keyring Secrets uses; tests
+// pass their own.
+type Keyring interface {
+	Set(service, user, password string) error
+	Get(service, user string) (string, error)
+	Delete(service, user string) error
+}
+
+type systemKeyring struct{}
+
+func (systemKeyring) Set(s, u, p string) error        { return keyring.Set(s, u, p) }
+func (systemKeyring) Get(s, u string) (string, error) { return keyring.Get(s, u) }
+func (systemKeyring) Delete(s, u string) error        { return keyring.Delete(s, u) }
+
+// SecretsOption changes how Secrets works.
+type SecretsOption func(*Secrets)
+
+// WithKeyring replaces the system keyring; nil means "no keyring", so keys
+// always go to the keys file.
+func WithKeyring(k Keyring) SecretsOption { return func(s *Secrets) { s.ring = k } }
+
+// WithKeyringTimeout bounds each keyring call.
+func WithKeyringTimeout(d time.Duration) SecretsOption { return func(s *Secrets) { s.timeout = d } }
+
+// Secrets keeps API keys: in the system keyring when it answers, else in a
+// 0600 file in the config folder. AGENTDESK_API_KEY overrides both. Calls
+// block for at most the keyring timeout; call them off the UI goroutine.
+type Secrets struct {
+	ring    Keyring
+	timeout time.Duration
+	file    string
+	mu      sync.Mutex  // guards the keys file
+	down    atomic.Bool // the keyring timed out once; do not wait on it again this session
+}
+
+// NewSecrets keeps keys in the system keyring, falling back to p.KeysFile().
+func NewSecrets(p Paths, opts ...SecretsOption) *Secrets {
+	s := &Secrets{ring: systemKeyring{}, timeout: DefaultKeyringTimeout, file: p.KeysFile()}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// FilePath is the keys file used when no keyring answers.
+func (s *Secrets) FilePath() string { return s.file }
+
+// Get returns the account's API key and where it came from. It returns
+// ErrNoKey when there is none.
+func (s *Secrets) Get(ctx context.Context, accountID string) (string, KeyLocation, error) {
+	if accountID != DemoAccountID {
+		if k := os.Getenv(EnvAPIKey); k != "" {
+			return k, KeyLocation{Kind: KeyInEnv}, nil
+		}
+	}
+	var key string
+	err := s.callKeyring(ctx, func(r Keyring) (err error) {
+		key, err = r.Get(keyringService, accountID)
+		return err
+	})
+	if err == nil && key != "" {
+		return key, KeyLocation{Kind: KeyInKeyring}, nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return "", KeyLocation{}, ctxErr
+	}
+	keys, ferr := s.readFile()
+	if ferr != nil {
+		return "", KeyLocation{}, ferr
+	}
+	if k, ok := keys[accountID]; ok && k != "" {
+		return k, KeyLocation{Kind: KeyInFile, File: s.file}, nil
+	}
+	return "", KeyLocation{}, ErrNoKey
+}
+
+// Set stores the account's API key in the keyring, or in the keys file when
+// the keyring does not answer in time, and says where it went. A key that
+// reaches the keyring is removed from the keys file.
+func (s *Secrets) Set(ctx context.Context, accountID, key string) (KeyLocation, error) {
+	if key == "" {
+		return KeyLocation{}, s.Delete(ctx, accountID)
+	}
+	err := s.callKeyring(ctx, func(r Keyring) error { return r.Set(keyringService, accountID, key) })
+	if err == nil {
+		if ferr := s.updateFile(accountID, ""); ferr != nil {
+			return KeyLocation{Kind: KeyInKeyring}, ferr
+		}
+		return KeyLocation{Kind: KeyInKeyring}, nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return KeyLocation{}, ctxErr
+	}
+	if ferr := s.updateFile(accountID, key); ferr != nil {
+		return KeyLocation{}, ferr
+	}
+	return KeyLocation{Kind: KeyInFile, File: s.file}, nil
+}
+
+// Delete removes the account's key from the keyring and the keys file.
+// Deleting a key that is not there is not an error.
+func (s *Secrets) Delete(ctx context.Context, accountID string) error {
+	err := s.callKeyring(ctx, func(r Keyring) error { return r.Delete(keyringService, accountID) })
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	_ = err // a keyring without the entry, or without a keyring at all, is fine here
+	return s.updateFile(accountID, "")
+}
+
+var errNoKeyring = errors.New("no keyring answered")
+
+// callKeyring runs f on its own goroutine and waits at most the timeout:
+// go-keyring talks to D-Bus, the macOS Keychain or Windows Credential
+// Manager, any of which can block for a long time.
+func (s *Secrets) callKeyring(ctx context.Context, f func(Keyring) error) error {
+	if s.ring == nil || s.down.Load() {
+		return errNoKeyring
+	}
+	done := make(chan error, 1)
+	go func() { done <- f(s.ring) }()
+	t := time.NewTimer(s.timeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		s.down.Store(true)
+		return errNoKeyring
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Secrets) readFile() (map[string]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readFileLocked()
+}
+
+func (s *Secrets) readFileLocked() (map[string]string, error) {
+	keys := map[string]string{}
+	data, err := os.ReadFile(s.file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return keys, nil
+	}
+	if err != nil {
+		return nil, &Error{Op: "read the API keys file", Path: s.file, Reason: plainOSError(err), Err: err}
+	}
+	if err := json.Unmarshal(data, &keys); err != nil {
+		// The message must not quote the file: it holds keys.
+		return nil, &Error{Op: "read the API keys file", Path: s.file, Reason: "the file is damaged", Err: errors.New("invalid JSON")}
+	}
+	return keys, nil
+}
+
+// updateFile sets (or, with key "", removes) one account's key in the
+// keys file, writing it atomically with mode 0600. The file is removed when
+// it would be empty.
+func (s *Secrets) updateFile(accountID, key string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	keys, err := s.readFileLocked()
+	if err != nil {
+		if key == "" {
+			return nil
+		}
+		keys = map[string]string{}
+	}
+	if key == "" {
+		if _, ok := keys[accountID]; !ok {
+			return nil
+		}
+		delete(keys, accountID)
+	} else {
+		keys[accountID] = key
+	}
+	if len(keys) == 0 {
+		if err := os.Remove(s.file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return &Error{Op: "remove the API keys file", Path: s.file, Reason: plainOSError(err), Err: err}
+		}
+		return nil
+	}
+	data, err := json.MarshalIndent(keys, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode the API keys file: %w", err)
+	}
+	if err := writeFileAtomic(s.file, data, 0o600); err != nil {
+		return &Error{Op: "save the API key", Path: s.file, Reason: plainOSError(err), Err: err}
+	}
+	return nil
+}

@@ -1,0 +1,281 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// DemoAccountID is the built-in demo account. It is always listed in
+// Settings.Accounts but never written to the settings file.
+const DemoAccountID = "demo"
+
+// Themes the settings screen offers.
+const (
+	ThemeSystem = "system"
+	ThemeLight  = "light"
+	ThemeDark   = "dark"
+)
+
+// settingsVersion is the format of settings.json this build writes.
+const settingsVersion = 1
+
+// Settings are the user's choices, kept in settings.json.
+type Settings struct {
+	Version      int     `json:"version"`
+	Theme        string  `json:"theme"` // ThemeSystem, ThemeLight or ThemeDark
+	WindowWidth  float32 `json:"window_width"`
+	WindowHeight float32 `json:"window_height"`
+	LastScreen   string  `json:"last_screen,omitempty"`
+	// LastAnswers maps agent id → question name → answer, so an agent's form
+	// opens with what the user chose last time.
+	LastAnswers map[string]map[string]string `json:"last_answers,omitempty"`
+	// Accounts always starts with the demo account; the rest are the user's.
+	Accounts []Account `json:"accounts"`
+	// ActiveAccount is an Account.ID; DemoAccountID for the demo.
+	ActiveAccount string `json:"active_account"`
+	Onboarded     bool   `json:"onboarded"`
+}
+
+// Account is one Agent Execution Service account. It never holds the API
+// key: that lives in the keyring, the keys file or the environment (see
+// Secrets).
+type Account struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	BaseURL     string `json:"base_url"`
+	WorkspaceID string `json:"workspace_id,omitempty"`
+	// MemoryVariant is what was detected for this account: "", "A" or "B".
+	MemoryVariant string `json:"memory_variant,omitempty"`
+	// MemoryVariantOverride is the user's choice in Settings and wins over
+	// the detected one when set.
+	MemoryVariantOverride string `json:"memory_variant_override,omitempty"`
+	// KeyStore says where the key lives ("keyring", "file" or "env"), for
+	// the settings screen.
+	KeyStore string `json:"key_store,omitempty"`
+}
+
+// EffectiveMemoryVariant is the override when set, else the detected variant.
+func (a Account) EffectiveMemoryVariant() string {
+	if a.MemoryVariantOverride != "" {
+		return a.MemoryVariantOverride
+	}
+	return a.MemoryVariant
+}
+
+// IsDemo reports whether a is the built-in demo account.
+func (a Account) IsDemo() bool { return a.ID == DemoAccountID }
+
+// DemoAccount is the built-in demo entry, served in-process.
+func DemoAccount() Account {
+	return Account{ID: DemoAccountID, Name: "Demo", MemoryVariant: "A"}
+}
+
+// DefaultSettings are what a first launch (or a broken settings file) gets.
+func DefaultSettings() Settings {
+	return Settings{
+		Version:       settingsVersion,
+		Theme:         ThemeSystem,
+		WindowWidth:   1024,
+		WindowHeight:  720,
+		LastAnswers:   map[string]map[string]string{},
+		Accounts:      []Account{DemoAccount()},
+		ActiveAccount: DemoAccountID,
+	}
+}
+
+// Account returns the account with the given id.
+func (s Settings) Account(id string) (Account, bool) {
+	for _, a := range s.Accounts {
+		if a.ID == id {
+			return a, true
+		}
+	}
+	if id == DemoAccountID {
+		return DemoAccount(), true
+	}
+	return Account{}, false
+}
+
+// Active returns the active account, or the demo when the active one is gone.
+func (s Settings) Active() Account {
+	if a, ok := s.Account(s.ActiveAccount); ok {
+		return a
+	}
+	return DemoAccount()
+}
+
+// PutAccount adds a or replaces the account with the same ID.
+func (s *Settings) PutAccount(a Account) {
+	for i := range s.Accounts {
+		if s.Accounts[i].ID == a.ID {
+			s.Accounts[i] = a
+			return
+		}
+	}
+	s.Accounts = append(s.Accounts, a)
+}
+
+// RemoveAccount drops an account; the demo cannot be removed. When the
+// active account goes, the demo becomes active.
+func (s *Settings) RemoveAccount(id string) {
+	if id == DemoAccountID {
+		return
+	}
+	out := s.Accounts[:0]
+	for _, a := range s.Accounts {
+		if a.ID != id {
+			out = append(out, a)
+		}
+	}
+	s.Accounts = out
+	if s.ActiveAccount == id {
+		s.ActiveAccount = DemoAccountID
+	}
+}
+
+// normalise fills gaps left by older or hand-edited files and puts the demo
+// account first.
+func (s *Settings) normalise() {
+	d := DefaultSettings()
+	if s.Theme != ThemeLight && s.Theme != ThemeDark {
+		s.Theme = ThemeSystem
+	}
+	if s.WindowWidth <= 0 || s.WindowHeight <= 0 {
+		s.WindowWidth, s.WindowHeight = d.WindowWidth, d.WindowHeight
+	}
+	if s.LastAnswers == nil {
+		s.LastAnswers = map[string]map[string]string{}
+	}
+	accounts := []Account{DemoAccount()}
+	for _, a := range s.Accounts {
+		if a.ID != "" && a.ID != DemoAccountID {
+			accounts = append(accounts, a)
+		}
+	}
+	s.Accounts = accounts
+	if _, ok := s.Account(s.ActiveAccount); !ok {
+		s.ActiveAccount = DemoAccountID
+	}
+	s.Version = settingsVersion
+}
+
+// Notice is a message for the user about something storage had to do on
+// their behalf (a settings file moved aside, history opened read-only). It
+// is shown once; the empty Notice means there is nothing to say.
+type Notice string
+
+// SettingsStore reads and writes settings.json in the config folder.
+type SettingsStore struct {
+	path string
+	mu   sync.Mutex
+	now  func() time.Time
+}
+
+// NewSettingsStore keeps settings in p.SettingsFile().
+func NewSettingsStore(p Paths) *SettingsStore {
+	return &SettingsStore{path: p.SettingsFile(), now: time.Now}
+}
+
+// Path is the settings file.
+func (s *SettingsStore) Path() string { return s.path }
+
+// Load reads the settings. The returned Settings are always usable: a
+// missing file gives the defaults; a corrupt or unreadable file is moved
+// aside to settings.json.broken-<time> and the defaults come back with a
+// Notice saying so. err is non-nil only when the context is done or the
+// broken file could not be moved aside (the Notice then says that too).
+func (s *SettingsStore) Load(ctx context.Context) (Settings, Notice, error) {
+	if err := ctx.Err(); err != nil {
+		return DefaultSettings(), "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	data, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return DefaultSettings(), "", nil
+	}
+	if err == nil {
+		var st Settings
+		if err = json.Unmarshal(data, &st); err == nil {
+			st.normalise()
+			return st, "", nil
+		}
+	}
+	broken := fmt.Sprintf("%s.broken-%s", s.path, s.now().Format("20060102-150405.000"))
+	if mvErr := os.Rename(s.path, broken); mvErr != nil {
+		n := Notice(fmt.Sprintf("Your settings file %s could not be read and could not be moved aside (%s); Agent Desk started with default settings.", s.path, plainOSError(mvErr)))
+		return DefaultSettings(), n, &Error{Op: "move the unreadable settings file aside", Path: s.path, Reason: plainOSError(mvErr), Err: mvErr}
+	}
+	n := Notice(fmt.Sprintf("Your settings file could not be read; it was moved to %s. Agent Desk started with default settings.", broken))
+	return DefaultSettings(), n, nil
+}
+
+// Save writes the settings atomically (temporary file, fsync, rename) with
+// mode 0600, so a crash leaves either the old or the new file, never half.
+// The demo account is not written.
+func (s *SettingsStore) Save(ctx context.Context, st Settings) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	st.normalise()
+	st.Accounts = st.Accounts[1:] // the demo is synthesised on load
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return &Error{Op: "save the settings", Path: s.path, Reason: err.Error(), Err: err}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := writeFileAtomic(s.path, append(data, '\n'), 0o600); err != nil {
+		return &Error{Op: "save the settings", Path: s.path, Reason: plainOSError(err), Err: err}
+	}
+	return nil
+}
+
+// writeFileAtomic replaces path with data so that readers see the old or
+// the new content, never a mix, even after a crash.
+func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}

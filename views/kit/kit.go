@@ -1,0 +1,85 @@
+// Package kit is what every screen of Agent Desk shares: the environment a
+// screen is built with, the navigation it can ask for, and the designed
+// states (loading, empty, error) so that every screen shows them alike.
+package kit
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+)
+
+// Env is what a screen is built with.
+type Env struct {
+	App    *app.App
+	Window fyne.Window
+	Nav    Nav
+}
+
+// Nav lets a screen move the user elsewhere without knowing the others.
+type Nav interface {
+	// Show switches to a screen of the navigation rail by its name
+	// (ScreenAgents, ScreenChats, ...).
+	Show(screen string)
+	// OpenChat starts a new conversation with a chat agent.
+	OpenChat(agent client.Agent)
+	// OpenConversation continues a stored conversation.
+	OpenConversation(id int64)
+	// AgentTabs are the extra tabs of an agent's detail that other screens
+	// provide (its files, its webhooks).
+	AgentTabs(agent client.Agent) []*container.TabItem
+	// NewAttachments makes the file chips a chat composer or run form uses
+	// for files attached to the next execution; nil when unavailable.
+	NewAttachments() Attachments
+	// ShowCredits opens the credits view.
+	ShowCredits()
+}
+
+// Screen is one destination of the navigation rail.
+type Screen interface {
+	// Content is built once and kept: switching screens never loses state.
+	Content() fyne.CanvasObject
+	// Shown is called each time the user comes to the screen.
+	Shown()
+}
+
+// DropTarget is implemented by screens (or parts of them) that accept files
+// dropped on the window. The shell gives a drop to the visible screen.
+type DropTarget interface {
+	Dropped(paths []string)
+}
+
+// Escaper is implemented by screens that react to Esc (cancel a run, stop a
+// stream).
+type Escaper interface {
+	Escape()
+}
+
+// Attachments are files attached to the next execution, shown as removable
+// chips with their upload progress.
+type Attachments interface {
+	DropTarget
+	// Object is the chips row (empty and small when nothing is attached).
+	Object() fyne.CanvasObject
+	// FileIDs are the ids of the attached files that finished uploading.
+	FileIDs() []client.ID
+	// Pending reports uploads still running; sending waits for them.
+	Pending() bool
+	// Clear removes every chip (after a send).
+	Clear()
+	// AddFiles opens the system file dialog ("Add files…").
+	AddFiles()
+}
+
+// Names of the screens of the navigation rail.
+const (
+	ScreenAgents    = "Agents"
+	ScreenChats     = "Chats"
+	ScreenFiles     = "Files"
+	ScreenMemories  = "Memories"
+	ScreenResources = "Resources"
+	ScreenWebhooks  = "Webhooks"
+	ScreenSettings  = "Settings"
+)

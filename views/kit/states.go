@@ -1,0 +1,81 @@
+package kit
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+)
+
+// Loading is the state of a screen waiting for the service.
+func Loading(text string) fyne.CanvasObject {
+	bar := widget.NewProgressBarInfinite()
+	label := widget.NewLabel(text)
+	label.Alignment = fyne.TextAlignCenter
+	return container.NewCenter(container.NewVBox(label, container.NewGridWrap(fyne.NewSize(240, bar.MinSize().Height), bar)))
+}
+
+// Empty is the state of a list with nothing in it: an icon, a title that
+// says so, and a line that says what to do.
+func Empty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObject) fyne.CanvasObject {
+	img := widget.NewIcon(icon)
+	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	d := widget.NewLabel(detail)
+	d.Alignment = fyne.TextAlignCenter
+	d.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(
+		container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(48), img)),
+		t, container.NewGridWrap(fyne.NewSize(380, d.MinSize().Height*2), d))
+	if len(actions) > 0 {
+		box.Add(container.NewCenter(container.NewHBox(actions...)))
+	}
+	return container.NewCenter(box)
+}
+
+// Error is the state of a screen whose load failed: what went wrong in
+// plain words, and a Retry button when retry is not nil.
+func Error(err error, retry func()) fyne.CanvasObject {
+	var actions []fyne.CanvasObject
+	if retry != nil {
+		actions = append(actions, widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), retry))
+	}
+	return Empty(theme.ErrorIcon(), "Something went wrong", app.Describe(err), actions...)
+}
+
+// Header is a screen's title with an optional subtitle and actions on the
+// right.
+func Header(title, subtitle string, actions ...fyne.CanvasObject) fyne.CanvasObject {
+	t := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.SizeName = theme.SizeNameSubHeadingText
+	left := container.NewVBox(t)
+	if subtitle != "" {
+		s := widget.NewLabel(subtitle)
+		s.Importance = widget.LowImportance
+		s.Wrapping = fyne.TextWrapWord
+		left.Add(s)
+	}
+	right := container.NewHBox(actions...)
+	return container.NewBorder(nil, nil, nil, container.NewVBox(layout.NewSpacer(), right, layout.NewSpacer()), left)
+}
+
+// ErrorText is a red line for an error shown beside a field or under a form.
+func ErrorText() *widget.Label {
+	l := widget.NewLabel("")
+	l.Importance = widget.DangerImportance
+	l.Wrapping = fyne.TextWrapWord
+	l.Hide()
+	return l
+}
+
+// ShowError sets an ErrorText's message, hiding it when msg is empty.
+func ShowError(l *widget.Label, msg string) {
+	l.SetText(msg)
+	if msg == "" {
+		l.Hide()
+	} else {
+		l.Show()
+	}
+}

@@ -1,0 +1,32 @@
+package views
+
+import (
+	"fyne.io/fyne/v2"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/assets"
+)
+
+// NewMainWindow opens Agent Desk's window on fa for a, at the size it had
+// last time, with the user's theme.
+func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
+	fa.SetIcon(assets.Icon)
+	settings := a.Settings()
+	fa.Settings().SetTheme(ThemeFor(settings.Theme))
+	a.Subscribe(func(e app.Event) {
+		if e == app.SettingsChanged {
+			t := a.Settings().Theme
+			fyne.Do(func() { fa.Settings().SetTheme(ThemeFor(t)) })
+		}
+	})
+	win := fa.NewWindow("Agent Desk")
+	w, h := settings.WindowWidth, settings.WindowHeight
+	if w < 800 || h < 560 {
+		w, h = 1180, 760
+	}
+	win.Resize(fyne.NewSize(w, h))
+	NewShell(a, win)
+	rememberSize(a, win)
+	win.SetMaster()
+	return win
+}

@@ -1,0 +1,36 @@
+package views
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// ScreenSpec is one destination of the navigation rail.
+type ScreenSpec struct {
+	Name string
+	Icon fyne.Resource
+	New  func(env kit.Env) kit.Screen
+}
+
+// AgentTabSpec is a tab another screen adds to an agent's detail.
+type AgentTabSpec struct {
+	Name string
+	Icon fyne.Resource
+	New  func(env kit.Env, agent client.Agent) fyne.CanvasObject
+}
+
+// screens are the navigation rail, in order. Each screen package adds its
+// own line here.
+var screens = []ScreenSpec{}
+
+// agentTabs are the extra tabs of an agent's detail, in order.
+var agentTabs = []AgentTabSpec{}
+
+// newAttachments builds the attachment chips of chats and run forms; set by
+// the files screen.
+var newAttachments func(env kit.Env) kit.Attachments
+
+var _ = container.NewTabItem

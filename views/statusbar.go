@@ -1,0 +1,144 @@
+package views
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// StatusBar shows, along the bottom of the window, which account is active
+// (or that this is the demo), whether the service answers, and the credits
+// used today.
+type StatusBar struct {
+	env        kit.Env
+	account    *widget.Label
+	connIcon   *widget.Icon
+	connection *widget.Label
+	credits    *widget.Button
+	retry      *widget.Button
+	obj        fyne.CanvasObject
+	checking   context.CancelFunc
+}
+
+// NewStatusBar builds the bar and starts its first connection check.
+func NewStatusBar(env kit.Env) *StatusBar {
+	b := &StatusBar{env: env}
+	b.account = widget.NewLabel("")
+	b.connIcon = widget.NewIcon(theme.MediaRecordIcon())
+	b.connection = widget.NewLabel("Connecting…")
+	b.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), b.Check)
+	b.retry.Importance = widget.LowImportance
+	b.retry.Hide()
+	b.credits = widget.NewButtonWithIcon("", theme.InfoIcon(), func() { env.Nav.ShowCredits() })
+	b.credits.Importance = widget.LowImportance
+	b.obj = container.NewVBox(widget.NewSeparator(), container.NewHBox(
+		widget.NewIcon(theme.AccountIcon()), b.account,
+		widget.NewSeparator(), b.connIcon, b.connection, b.retry,
+		layout.NewSpacer(), b.credits))
+	env.App.Subscribe(func(e app.Event) {
+		switch e {
+		case app.AccountChanged:
+			fyne.Do(func() { b.showAccount(); b.Check() })
+		case app.CreditsChanged:
+			b.updateCredits()
+		}
+	})
+	b.showAccount()
+	b.Check()
+	return b
+}
+
+// Object is the bar's widget.
+func (b *StatusBar) Object() fyne.CanvasObject { return b.obj }
+
+// Text is what the bar says, for tests.
+func (b *StatusBar) Text() string {
+	return b.account.Text + " · " + b.connection.Text + " · " + b.credits.Text
+}
+
+func (b *StatusBar) showAccount() {
+	acct := b.env.App.Account()
+	switch {
+	case acct.IsDemo():
+		b.account.SetText("Demo service (built in, no account needed)")
+	case acct.WorkspaceID != "":
+		b.account.SetText(fmt.Sprintf("%s · workspace %s", acct.Name, acct.WorkspaceID))
+	default:
+		b.account.SetText(acct.Name)
+	}
+	b.updateCredits()
+}
+
+// Check asks the service for one agent and shows the answer in plain words.
+func (b *StatusBar) Check() {
+	if b.checking != nil {
+		b.checking()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	b.checking = cancel
+	b.connIcon.SetResource(theme.MediaRecordIcon())
+	b.connection.SetText("Connecting…")
+	b.retry.Hide()
+	c := b.env.App.Client()
+	go func() {
+		defer cancel()
+		page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1})
+		if ctx.Err() == context.Canceled {
+			return
+		}
+		fyne.Do(func() {
+			if err != nil {
+				b.connIcon.SetResource(theme.NewErrorThemedResource(theme.MediaRecordIcon()))
+				switch {
+				case client.IsAuth(err):
+					b.connection.SetText("Key rejected")
+				case client.IsOffline(err):
+					b.connection.SetText("Offline")
+				default:
+					b.connection.SetText("Service problem")
+				}
+				b.retry.Show()
+				return
+			}
+			b.connIcon.SetResource(theme.NewSuccessThemedResource(theme.MediaRecordIcon()))
+			b.connection.SetText(fmt.Sprintf("Connected · %d agents", page.Total))
+		})
+	}()
+}
+
+func (b *StatusBar) updateCredits() {
+	a := b.env.App
+	go func() {
+		total, err := a.CreditsToday(context.Background())
+		fyne.Do(func() {
+			if err != nil {
+				b.credits.SetText("Credits today: unknown")
+				return
+			}
+			b.credits.SetText(fmt.Sprintf("Credits today: %s", FormatCredits(total)))
+		})
+	}()
+}
+
+// FormatCredits shows a credits figure with as many decimals as it needs
+// (up to four), the way the service reports them.
+func FormatCredits(v float64) string {
+	s := fmt.Sprintf("%.4f", v)
+	for len(s) > 0 && s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if len(s) > 0 && s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,240 @@
+// Package views is Agent Desk's window: the navigation rail, the status
+// bar, and the screens (each in its own package under views/) that read app
+// state and call app methods.
+package views
+
+import (
+	"context"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// Shell is the main window's content: navigation rail, current screen,
+// status bar. Screens are built once and kept, so switching never loses
+// what a user typed or a stream in progress.
+type Shell struct {
+	env     kit.Env
+	win     fyne.Window
+	rail    *widget.List
+	stack   *fyne.Container
+	status  *StatusBar
+	built   map[string]kit.Screen
+	current string
+	chat    func(client.Agent)
+	convo   func(int64)
+	credits func()
+}
+
+// NewShell builds the window's content and installs it on win.
+func NewShell(a *app.App, win fyne.Window) *Shell {
+	s := &Shell{win: win, built: map[string]kit.Screen{}}
+	s.env = kit.Env{App: a, Window: win, Nav: s}
+	s.stack = container.NewStack()
+	s.status = NewStatusBar(s.env)
+	s.rail = widget.NewList(
+		func() int { return len(screens) },
+		func() fyne.CanvasObject {
+			return container.NewHBox(widget.NewIcon(nil), widget.NewLabel("Resources  "))
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			row := o.(*fyne.Container)
+			row.Objects[0].(*widget.Icon).SetResource(screens[id].Icon)
+			row.Objects[1].(*widget.Label).SetText(screens[id].Name)
+		})
+	s.rail.OnSelected = func(id widget.ListItemID) { s.show(screens[id].Name) }
+	railBox := container.NewBorder(nil, nil, nil, widget.NewSeparator(), s.rail)
+	win.SetContent(container.NewBorder(nil, s.status.Object(), railBox, nil, s.stack))
+
+	win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
+		paths := make([]string, 0, len(uris))
+		for _, u := range uris {
+			if u.Scheme() == "file" {
+				paths = append(paths, u.Path())
+			}
+		}
+		s.Dropped(paths)
+	})
+	win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyEscape {
+			s.Escape()
+		}
+	})
+	ctrlK := &desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault}
+	win.Canvas().AddShortcut(ctrlK, func(fyne.Shortcut) { s.FocusSearch() })
+
+	for _, n := range a.Notices() {
+		dialog.ShowInformation("Agent Desk", n, win)
+	}
+	first := a.Settings().LastScreen
+	if _, ok := s.spec(first); !ok {
+		first = kit.ScreenAgents
+	}
+	s.Show(first)
+	return s
+}
+
+// Env is the environment screens are built with (tests use it).
+func (s *Shell) Env() kit.Env { return s.env }
+
+// Current is the visible screen's name.
+func (s *Shell) Current() string { return s.current }
+
+// Screen returns a built screen by name, building it if needed.
+func (s *Shell) Screen(name string) kit.Screen {
+	if sc, ok := s.built[name]; ok {
+		return sc
+	}
+	spec, ok := s.spec(name)
+	if !ok {
+		return nil
+	}
+	sc := spec.New(s.env)
+	s.built[name] = sc
+	return sc
+}
+
+func (s *Shell) spec(name string) (ScreenSpec, bool) {
+	for _, sp := range screens {
+		if sp.Name == name {
+			return sp, true
+		}
+	}
+	return ScreenSpec{}, false
+}
+
+// Show switches to a screen of the rail.
+func (s *Shell) Show(name string) {
+	for i, sp := range screens {
+		if sp.Name == name {
+			s.rail.Select(i) // calls show through OnSelected
+			return
+		}
+	}
+}
+
+func (s *Shell) show(name string) {
+	sc := s.Screen(name)
+	if sc == nil {
+		return
+	}
+	if s.current != name {
+		s.current = name
+		s.stack.Objects = []fyne.CanvasObject{sc.Content()}
+		s.stack.Refresh()
+		a := s.env.App
+		go func() {
+			_ = a.UpdateSettings(context.Background(), func(st *storage.Settings) { st.LastScreen = name })
+		}()
+	}
+	sc.Shown()
+}
+
+// Dropped gives dropped files to the visible screen, or says plainly that
+// this screen takes none.
+func (s *Shell) Dropped(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	if dt, ok := s.built[s.current].(kit.DropTarget); ok {
+		dt.Dropped(paths)
+		return
+	}
+	dialog.ShowInformation("Files not added",
+		"Drop files on a chat, an agent's form, an agent's Files tab or the Files screen to upload them.", s.win)
+}
+
+// Escape gives Esc to the visible screen (cancel a run, stop a stream).
+func (s *Shell) Escape() {
+	if e, ok := s.built[s.current].(kit.Escaper); ok {
+		e.Escape()
+	}
+}
+
+// searchFocuser is implemented by the agents screen for Ctrl+K.
+type searchFocuser interface{ FocusSearch() }
+
+// FocusSearch shows the agents screen and puts the cursor in its search.
+func (s *Shell) FocusSearch() {
+	s.Show(kit.ScreenAgents)
+	if f, ok := s.built[kit.ScreenAgents].(searchFocuser); ok {
+		f.FocusSearch()
+	}
+}
+
+// chatOpener is implemented by the chats screen.
+type chatOpener interface {
+	OpenChat(agent client.Agent)
+	OpenConversation(id int64)
+}
+
+// OpenChat starts a new conversation with a chat agent.
+func (s *Shell) OpenChat(agent client.Agent) {
+	s.Show(kit.ScreenChats)
+	if c, ok := s.built[kit.ScreenChats].(chatOpener); ok {
+		c.OpenChat(agent)
+	}
+}
+
+// OpenConversation continues a stored conversation.
+func (s *Shell) OpenConversation(id int64) {
+	s.Show(kit.ScreenChats)
+	if c, ok := s.built[kit.ScreenChats].(chatOpener); ok {
+		c.OpenConversation(id)
+	}
+}
+
+// AgentTabs are the tabs other screens add to an agent's detail.
+func (s *Shell) AgentTabs(agent client.Agent) []*container.TabItem {
+	tabs := make([]*container.TabItem, 0, len(agentTabs))
+	for _, t := range agentTabs {
+		tabs = append(tabs, container.NewTabItemWithIcon(t.Name, t.Icon, t.New(s.env, agent)))
+	}
+	return tabs
+}
+
+// NewAttachments makes attachment chips, when the files screen offers them.
+func (s *Shell) NewAttachments() kit.Attachments {
+	if newAttachments == nil {
+		return nil
+	}
+	return newAttachments(s.env)
+}
+
+// ShowCredits opens the credits view.
+func (s *Shell) ShowCredits() {
+	if showCredits != nil {
+		showCredits(s.env)
+	}
+}
+
+// showCredits opens the credits view; set by the credits screen.
+var showCredits func(env kit.Env)
+
+// Run-time resize memory: the window size is saved when it changes.
+func rememberSize(a *app.App, win fyne.Window) {
+	var last fyne.Size
+	go func() {
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for range t.C {
+			var size fyne.Size
+			fyne.DoAndWait(func() { size = win.Canvas().Size() })
+			if size != last && size.Width > 0 {
+				last = size
+				_ = a.UpdateSettings(context.Background(), func(st *storage.Settings) {
+					st.WindowWidth, st.WindowHeight = size.Width, size.Height
+				})
+			}
+		}
+	}()
+}
