@@ -1,0 +1,69 @@
+// Package apptest opens an Agent Desk App for tests: a fresh temp folder for
+// settings and history, the built-in demo answering instantly, and a keyring
+// kept in memory so tests never touch the machine's real keyring.
+package apptest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// Open returns an App in demo mode whose files live under t.TempDir(). Each
+// change may adjust the Config (for example to point ClientOptions at a
+// demoservice test server of another variant).
+func Open(t testing.TB, change ...func(*app.Config)) *app.App {
+	t.Helper()
+	zero := time.Duration(0)
+	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: NewKeyring()}
+	for _, c := range change {
+		c(&cfg)
+	}
+	a, err := app.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("app.Open: %v", err)
+	}
+	t.Cleanup(func() { _ = a.Close() })
+	return a
+}
+
+// Keyring is an in-memory keyring.
+type Keyring struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// NewKeyring returns an empty in-memory keyring.
+func NewKeyring() *Keyring { return &Keyring{m: map[string]string{}} }
+
+// errNotFound mirrors the keyring's own "not found" answer.
+var errNotFound = errors.New("secret not found in keyring")
+
+func (k *Keyring) Set(service, user, password string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.m[service+"\x00"+user] = password
+	return nil
+}
+
+func (k *Keyring) Get(service, user string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	v, ok := k.m[service+"\x00"+user]
+	if !ok {
+		return "", errNotFound
+	}
+	return v, nil
+}
+
+func (k *Keyring) Delete(service, user string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.m, service+"\x00"+user)
+	return nil
+}
