@@ -48,7 +48,7 @@ func NewStatusBar(env kit.Env) *StatusBar {
 	env.App.Subscribe(func(e app.Event) {
 		switch e {
 		case app.AccountChanged:
-			fyne.Do(func() { b.showAccount(); b.Check() })
+			kit.Do(func() { b.showAccount(); b.Check() })
 		case app.CreditsChanged:
 			b.updateCredits()
 		}
@@ -96,7 +96,7 @@ func (b *StatusBar) Check() {
 		if ctx.Err() == context.Canceled {
 			return
 		}
-		fyne.Do(func() {
+		kit.Do(func() {
 			if err != nil {
 				b.connIcon.SetResource(theme.NewErrorThemedResource(theme.MediaRecordIcon()))
 				switch {
@@ -120,7 +120,7 @@ func (b *StatusBar) updateCredits() {
 	a := b.env.App
 	go func() {
 		total, err := a.CreditsToday(context.Background())
-		fyne.Do(func() {
+		kit.Do(func() {
 			if err != nil {
 				b.credits.SetText("Credits today: unknown")
 				return

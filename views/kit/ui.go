@@ -1,0 +1,89 @@
+package kit
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+)
+
+// Do runs fn on the UI goroutine, after the work that called it. Screens use
+// it (not fyne.Do directly) for every widget update from background work, so
+// that tests can run those updates on the test goroutine through a Queue:
+// Fyne's test driver runs fyne.Do on the calling goroutine, which races with
+// the test itself.
+func Do(fn func()) {
+	if q := queue.Load(); q != nil {
+		q.push(fn)
+		return
+	}
+	fyne.Do(fn)
+}
+
+var queue atomic.Pointer[Queue]
+
+// Queue holds UI updates until a test runs them with Drain or WaitUntil.
+type Queue struct {
+	mu  sync.Mutex
+	fns []func()
+}
+
+// Cleaner is the part of testing.TB UseQueue needs.
+type Cleaner interface {
+	Helper()
+	Cleanup(func())
+	Fatalf(format string, args ...any)
+}
+
+// UseQueue makes Do queue updates until the test drains them; the queue is
+// removed when the test ends. Tests that use it must not run in parallel.
+func UseQueue(t Cleaner) *Queue {
+	q := &Queue{}
+	queue.Store(q)
+	t.Cleanup(func() { queue.CompareAndSwap(q, nil) })
+	return q
+}
+
+func (q *Queue) push(fn func()) {
+	q.mu.Lock()
+	q.fns = append(q.fns, fn)
+	q.mu.Unlock()
+}
+
+// Drain runs the queued updates, and any they queue, on the caller's
+// goroutine; it returns how many ran.
+func (q *Queue) Drain() int {
+	n := 0
+	for {
+		q.mu.Lock()
+		fns := q.fns
+		q.fns = nil
+		q.mu.Unlock()
+		if len(fns) == 0 {
+			return n
+		}
+		for _, fn := range fns {
+			fn()
+			n++
+		}
+	}
+}
+
+// WaitUntil drains updates until cond holds. The limit only guards against a
+// hang: it fails the test with describe's text, it times nothing.
+func (q *Queue) WaitUntil(t Cleaner, cond func() bool, describe func() string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		q.Drain()
+		if cond() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting; last state: %s", describe())
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

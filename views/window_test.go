@@ -1,0 +1,142 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// recordingScreen is a screen that remembers what the shell gave it.
+type recordingScreen struct {
+	label   *widget.Label
+	shown   int
+	dropped [][]string
+	escaped int
+}
+
+func (r *recordingScreen) Content() fyne.CanvasObject { return r.label }
+func (r *recordingScreen) Shown()                     { r.shown++ }
+func (r *recordingScreen) Dropped(p []string)         { r.dropped = append(r.dropped, p) }
+func (r *recordingScreen) Escape()                    { r.escaped++ }
+
+type plainScreen struct{ label *widget.Label }
+
+func (p *plainScreen) Content() fyne.CanvasObject { return p.label }
+func (p *plainScreen) Shown()                     {}
+
+func withScreens(t *testing.T, specs []ScreenSpec) {
+	old := screens
+	screens = specs
+	t.Cleanup(func() { screens = old })
+}
+
+func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t)
+	agents := &recordingScreen{label: widget.NewLabel("agents")}
+	builds := 0
+	withScreens(t, []ScreenSpec{
+		{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { builds++; return agents }},
+		{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("settings")} }},
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	shell := NewShell(a, w)
+	q.WaitUntil(t, func() bool { return strings.Contains(shell.status.Text(), "Connected") }, shell.status.Text)
+
+	if shell.Current() != kit.ScreenAgents || agents.shown != 1 {
+		t.Fatalf("the agents screen should open first, got %q shown %d", shell.Current(), agents.shown)
+	}
+	shell.Dropped([]string{"/tmp/a.txt"})
+	shell.Escape()
+	if len(agents.dropped) != 1 || agents.escaped != 1 {
+		t.Fatalf("drop and Esc should reach the visible screen: %v, %d", agents.dropped, agents.escaped)
+	}
+
+	shell.Show(kit.ScreenSettings)
+	if shell.Current() != kit.ScreenSettings {
+		t.Fatalf("current = %q", shell.Current())
+	}
+	// A screen that takes no files says so instead of dropping them silently.
+	shell.Dropped([]string{"/tmp/b.txt"})
+	if len(agents.dropped) != 1 {
+		t.Fatal("a drop reached a screen that is not visible")
+	}
+	if !dialogShowing(w, "Files not added") {
+		t.Fatal("dropping on a screen that takes no files should explain where to drop them")
+	}
+
+	shell.Show(kit.ScreenAgents)
+	if builds != 1 || agents.shown != 2 {
+		t.Fatalf("coming back should reuse the screen (builds %d) and tell it (shown %d)", builds, agents.shown)
+	}
+}
+
+func dialogShowing(w fyne.Window, text string) bool {
+	for _, o := range w.Canvas().Overlays().List() {
+		if containsText(o, text) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsText(o fyne.CanvasObject, text string) bool {
+	switch v := o.(type) {
+	case *widget.Label:
+		return strings.Contains(v.Text, text)
+	case fyne.Widget:
+		r := test.WidgetRenderer(v)
+		for _, c := range r.Objects() {
+			if containsText(c, text) {
+				return true
+			}
+		}
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if containsText(c, text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestStatusBarShowsDemoAgentsAndCredits(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t)
+	withScreens(t, []ScreenSpec{{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	shell := NewShell(a, w)
+	bar := shell.status
+	q.WaitUntil(t, func() bool { return strings.Contains(bar.Text(), "Connected") && !strings.Contains(bar.Text(), "unknown") && strings.Contains(bar.Text(), "Credits today: 0") }, bar.Text)
+	text := bar.Text()
+	for _, want := range []string{"Demo service", "44 agents", "Credits today: 0"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("status bar %q lacks %q", text, want)
+		}
+	}
+}
+
+func TestStatusBarSaysWhenTheServiceIsUnreachable(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t)
+	withScreens(t, []ScreenSpec{{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
+	a.Demo().Service.SetFaults(demoFaultsAllFail())
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	shell := NewShell(a, w)
+	bar := shell.status
+	q.WaitUntil(t, func() bool { return !strings.Contains(bar.Text(), "Connecting") }, bar.Text)
+	if !strings.Contains(bar.Text(), "Service problem") || !bar.retry.Visible() {
+		t.Fatalf("status bar %q should report the problem and offer Retry", bar.Text())
+	}
+}
