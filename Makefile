@@ -45,7 +45,7 @@ test: deps
 	$(GO) test -race -tags ci -timeout 20m ./...
 
 bench: deps
-	@$(GO) test -tags ci -run '^$$' -bench . -benchmem -timeout 30m ./... | tee bin/bench.txt | $(GO) run ./.ci/benchtable
+	@mkdir -p bin; set -o pipefail; $(GO) test -tags ci -run '^$$' -bench . -benchmem -timeout 30m ./... | tee bin/bench.txt | $(GO) run ./.ci/benchtable
 
 clean:
 	rm -rf bin

@@ -5,10 +5,12 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
+	"github.com/agentdesk/agentdesk/views/welcome"
 )
 
 // NewMainWindow opens Agent Desk's window on fa for a, at the size it had
-// last time, with the user's theme.
+// last time, with the user's theme; on first start it shows the welcome
+// screen before the shell.
 func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 	fa.SetIcon(assets.Icon)
 	settings := a.Settings()
@@ -25,7 +27,13 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 		w, h = 1180, 760
 	}
 	win.Resize(fyne.NewSize(w, h))
-	NewShell(a, win)
+	if settings.Onboarded {
+		NewShell(a, win)
+	} else {
+		// First start: the welcome screen fills the window until the user
+		// chooses the demo or connects an account, then the shell replaces it.
+		win.SetContent(welcome.New(a, func() { NewShell(a, win) }).Content())
+	}
 	rememberSize(a, win)
 	win.SetMaster()
 	return win

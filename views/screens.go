@@ -3,9 +3,11 @@ package views
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/settings"
 )
 
 // ScreenSpec is one destination of the navigation rail.
@@ -24,7 +26,9 @@ type AgentTabSpec struct {
 
 // screens are the navigation rail, in order. Each screen package adds its
 // own line here.
-var screens = []ScreenSpec{}
+var screens = []ScreenSpec{
+	{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: settings.New},
+}
 
 // agentTabs are the extra tabs of an agent's detail, in order.
 var agentTabs = []AgentTabSpec{}

@@ -117,7 +117,9 @@ func TestStatusBarShowsDemoAgentsAndCredits(t *testing.T) {
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	shell := NewShell(a, w)
 	bar := shell.status
-	q.WaitUntil(t, func() bool { return strings.Contains(bar.Text(), "Connected") && !strings.Contains(bar.Text(), "unknown") && strings.Contains(bar.Text(), "Credits today: 0") }, bar.Text)
+	q.WaitUntil(t, func() bool {
+		return strings.Contains(bar.Text(), "Connected") && !strings.Contains(bar.Text(), "unknown") && strings.Contains(bar.Text(), "Credits today: 0")
+	}, bar.Text)
 	text := bar.Text()
 	for _, want := range []string{"Demo service", "44 agents", "Credits today: 0"} {
 		if !strings.Contains(text, want) {
