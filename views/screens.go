@@ -6,6 +6,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/agents"
+	"github.com/agentdesk/agentdesk/views/files"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/settings"
 )
@@ -27,14 +29,18 @@ type AgentTabSpec struct {
 // screens are the navigation rail, in order. Each screen package adds its
 // own line here.
 var screens = []ScreenSpec{
+	{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: agents.New},
+	{Name: kit.ScreenFiles, Icon: theme.FolderIcon(), New: files.New},
 	{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: settings.New},
 }
 
 // agentTabs are the extra tabs of an agent's detail, in order.
-var agentTabs = []AgentTabSpec{}
+var agentTabs = []AgentTabSpec{
+	{Name: "Files", Icon: theme.FileIcon(), New: files.NewAgentTab},
+}
 
 // newAttachments builds the attachment chips of chats and run forms; set by
 // the files screen.
-var newAttachments func(env kit.Env) kit.Attachments
+var newAttachments func(env kit.Env) kit.Attachments = files.NewAttachments
 
 var _ = container.NewTabItem

@@ -31,7 +31,8 @@ like could would should may might must shall get got new one two three using use
 tomorrow yesterday thanks thank hello dear kind regards short long quick brief hi hey ok okay
 plan explain draft prepare organise organize keep keeps book send find check summarise summarize add list
 does done best way good better really something anything everything whose arrived also just
-announce introduce describe compare improve write`) {
+announce introduce describe compare improve write writes turns turn makes creates drafts generates
+explains summarises summarizes answers suggests checks builds designs translates rewrites produces`) {
 		stopwords[w] = true
 	}
 }
@@ -184,6 +185,13 @@ var closers = []string{
 func generateReply(a *Agent, input string, answers map[string]any, msgs []Message, fileIDs []int64) string {
 	rng := rngFor(fmt.Sprint(a.ID), input, fmt.Sprint(len(msgs)))
 	words := keywords(input)
+	if len(msgs) == 0 && a.Type == TypeText {
+		// A text agent's input is its form; the subject is what the agent
+		// is for, not the names of its questions.
+		if a.Description != nil {
+			words = keywords(*a.Description)
+		}
+	}
 	if len(words) == 0 {
 		words = keywords(a.Title)
 	}
