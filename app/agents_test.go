@@ -1,0 +1,158 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+)
+
+// waitBrowser waits until the browser has an answer for its query.
+func waitBrowser(t *testing.T, b *app.AgentBrowser, ok func(app.AgentList) bool) app.AgentList {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if st := b.State(); !st.Loading && ok(st) {
+			return st
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("the agent list never settled: %+v", b.State())
+	return app.AgentList{}
+}
+
+func TestAgentBrowserPagesThroughEveryAgent(t *testing.T) {
+	a := apptest.Open(t)
+	b := a.NewAgentBrowser(nil)
+	b.SetPerPage(10)
+	b.Search(app.AgentQuery{})
+	st := waitBrowser(t, b, func(l app.AgentList) bool { return len(l.Agents) > 0 })
+	if len(st.Agents) != 10 || !st.HasMore || st.Total != 44 {
+		t.Fatalf("first page: %d agents, more %v, total %d", len(st.Agents), st.HasMore, st.Total)
+	}
+	for i := 0; i < 10 && b.State().HasMore; i++ {
+		b.LoadMore()
+		waitBrowser(t, b, func(app.AgentList) bool { return true })
+	}
+	st = b.State()
+	if len(st.Agents) != st.Total || st.HasMore {
+		t.Fatalf("after scrolling to the end: %d of %d agents, more %v", len(st.Agents), st.Total, st.HasMore)
+	}
+	seen := map[client.ID]bool{}
+	for _, ag := range st.Agents {
+		if seen[ag.ID] {
+			t.Fatalf("agent %s listed twice", ag.ID)
+		}
+		seen[ag.ID] = true
+	}
+}
+
+func TestAgentBrowserTypeAndSearch(t *testing.T) {
+	a := apptest.Open(t)
+	b := a.NewAgentBrowser(nil)
+	b.Search(app.AgentQuery{Type: client.AgentImage})
+	st := waitBrowser(t, b, func(l app.AgentList) bool { return l.Total > 0 })
+	for _, ag := range st.Agents {
+		if ag.Type != client.AgentImage {
+			t.Fatalf("image filter listed a %s agent", ag.Type)
+		}
+	}
+	b.Search(app.AgentQuery{Q: "press release"})
+	st = waitBrowser(t, b, func(l app.AgentList) bool { return l.Query.Q == "press release" })
+	if st.Total != 1 || st.Agents[0].Title != "Press Release Drafter" {
+		t.Fatalf("search found %d agents: %+v", st.Total, st.Agents)
+	}
+	b.Search(app.AgentQuery{Q: "nothing-matches-this"})
+	st = waitBrowser(t, b, func(l app.AgentList) bool { return true })
+	if st.Total != 0 || len(st.Agents) != 0 || st.Err != nil {
+		t.Fatalf("a search without matches should be empty, got %+v", st)
+	}
+}
+
+// A slow answer to an old search must never replace the newer one.
+func TestAgentBrowserNewerSearchWins(t *testing.T) {
+	a := apptest.Open(t)
+	svc := a.Demo().Service
+	b := a.NewAgentBrowser(nil)
+	svc.SetFaults(demoservice.Faults{Latency: 400 * time.Millisecond})
+	b.Search(app.AgentQuery{Q: "video"})
+	time.Sleep(50 * time.Millisecond)
+	svc.SetFaults(demoservice.Faults{})
+	b.Search(app.AgentQuery{Q: "invoice"})
+	waitBrowser(t, b, func(l app.AgentList) bool { return len(l.Agents) > 0 })
+	time.Sleep(600 * time.Millisecond) // the old answer would have come by now
+	st := b.State()
+	if st.Query.Q != "invoice" || st.Agents[0].Title != "Invoice Query Assistant" {
+		t.Fatalf("the older search overwrote the newer one: %+v", st)
+	}
+}
+
+func TestAgentBrowserShowsFailureAndRetries(t *testing.T) {
+	a := apptest.Open(t)
+	a.Demo().Service.SetFaults(demoservice.Faults{Fail500: 10})
+	b := a.NewAgentBrowser(nil)
+	b.Search(app.AgentQuery{})
+	st := waitBrowser(t, b, func(l app.AgentList) bool { return l.Err != nil })
+	if app.Describe(st.Err) == "" {
+		t.Fatal("a failure needs a sentence")
+	}
+	a.Demo().Service.SetFaults(demoservice.Faults{})
+	b.Reload()
+	st = waitBrowser(t, b, func(l app.AgentList) bool { return len(l.Agents) > 0 })
+	if st.Err != nil {
+		t.Fatalf("retry kept the error: %v", st.Err)
+	}
+}
+
+func TestCheckAnswers(t *testing.T) {
+	agent := client.Agent{Type: client.AgentText, Questions: []client.Question{
+		{Type: "select", Name: "tone", Required: true, Options: []string{"neutral", "formal"}},
+		{Type: "number", Name: "length", Required: true},
+		{Type: "select", Name: "language", Options: []string{"en"}},
+		{Type: "colour", Name: "shade", Required: true},
+	}}
+	errs := app.CheckAnswers(agent, map[string]string{"length": "ten"})
+	if errs["tone"] == "" || errs["length"] == "" || errs["shade"] != "" || errs["language"] != "" {
+		t.Fatalf("unexpected messages: %v", errs)
+	}
+	if errs := app.CheckAnswers(agent, map[string]string{"tone": "formal", "length": "250"}); errs != nil {
+		t.Fatalf("valid answers refused: %v", errs)
+	}
+	got := app.ExecuteAnswers(agent, map[string]string{"tone": "formal", "length": "250", "shade": "red"})
+	if fmt.Sprint(got["length"]) != "250" || got["tone"] != "formal" || got["shade"] != nil {
+		t.Fatalf("execute answers: %#v", got)
+	}
+}
+
+func TestAnswersAreRemembered(t *testing.T) {
+	a := apptest.Open(t)
+	agent := client.Agent{ID: "119"}
+	if err := a.RememberAnswers(context.Background(), agent.ID, map[string]string{"tone": "formal", "length": ""}); err != nil {
+		t.Fatal(err)
+	}
+	got := a.LastAnswers(agent)
+	if got["tone"] != "formal" || len(got) != 1 {
+		t.Fatalf("remembered %v", got)
+	}
+}
+
+func BenchmarkFilterAgents(b *testing.B) {
+	types := []string{client.AgentChat, client.AgentImage, client.AgentText, client.AgentVideo}
+	agents := make([]client.Agent, 10000)
+	for i := range agents {
+		agents[i] = client.Agent{ID: client.ID(fmt.Sprint(i)), Title: fmt.Sprintf("Agent %d", i), Type: types[i%4],
+			Description: "An agent that does useful things for the office."}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if n := len(app.FilterAgents(agents, types[i%4])); n != 2500 {
+			b.Fatalf("filtered %d", n)
+		}
+	}
+}

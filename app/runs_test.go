@@ -1,0 +1,167 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+func getAgent(t *testing.T, a *app.App, id client.ID) client.Agent {
+	t.Helper()
+	ag, err := a.GetAgent(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return *ag
+}
+
+func finished(t *testing.T, ar *app.ActiveRun) (storage.Run, error) {
+	t.Helper()
+	select {
+	case <-ar.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run never finished")
+	}
+	return ar.Result()
+}
+
+func TestRunTextAgentLandsInHistory(t *testing.T) {
+	a := apptest.Open(t)
+	agent := getAgent(t, a, "119")
+	r := a.NewRunner()
+	var told *app.ActiveRun
+	r.OnFinished(func(ar *app.ActiveRun) { told = ar })
+	ar, err := r.Start(agent, map[string]string{"tone": "formal", "length": "120"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := finished(t, ar)
+	if err != nil {
+		t.Fatalf("run failed: %v", err)
+	}
+	if run.Output == "" || run.Status != client.StatusCompleted || run.Credits == nil {
+		t.Fatalf("run result: %+v", run)
+	}
+	if told != ar {
+		t.Fatal("listeners were not told that the run ended")
+	}
+	runs, err := a.Runs(context.Background(), agent.ID)
+	if err != nil || len(runs) != 1 || runs[0].Output != run.Output || runs[0].Inputs["tone"] != "formal" {
+		t.Fatalf("history: %+v, %v", runs, err)
+	}
+	if got := a.LastAnswers(agent); got["length"] != "120" {
+		t.Fatalf("answers not remembered: %v", got)
+	}
+	spent, _ := a.CreditsToday(context.Background())
+	if spent <= 0 {
+		t.Fatal("the run's credits were not recorded")
+	}
+	execs := a.Demo().Service.Executions()
+	if len(execs) != 1 || execs[0].Mode != demoservice.ModeWait {
+		t.Fatalf("the service should see one waiting execution: %+v", execs)
+	}
+}
+
+func TestRunRefusesMissingAnswersBeforeSending(t *testing.T) {
+	a := apptest.Open(t)
+	agent := getAgent(t, a, "120") // length is required here
+	_, err := a.NewRunner().Start(agent, map[string]string{"length": "many"}, nil)
+	fe, ok := err.(*app.FormError)
+	if !ok || fe.Fields["tone"] == "" || fe.Fields["length"] == "" {
+		t.Fatalf("want a form error on tone and length, got %v", err)
+	}
+	if n := len(a.Demo().Service.Executions()); n != 0 {
+		t.Fatalf("nothing should be sent, the service saw %d executions", n)
+	}
+}
+
+// When the agent changed on the service since its form was loaded, the
+// service's validation message comes back for the field it names.
+func TestRunValidationErrorNamesTheField(t *testing.T) {
+	a := apptest.Open(t)
+	agent := getAgent(t, a, "120")
+	agent.Question("length").Required = false
+	ar, err := a.NewRunner().Start(agent, map[string]string{"tone": "formal"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := finished(t, ar)
+	if !client.IsValidation(err) || app.FieldErrors(err)["length"] == "" {
+		t.Fatalf("want a 422 naming length, got %v", err)
+	}
+	if run.Status != app.RunFailed || run.Error == "" {
+		t.Fatalf("the failed run should be kept with its reason: %+v", run)
+	}
+}
+
+func TestRunImageOutputIsDownloadedOnce(t *testing.T) {
+	a := apptest.Open(t)
+	agent := getAgent(t, a, "131")
+	ar, err := a.NewRunner().Start(agent, map[string]string{"style": "photo", "aspect_ratio": "16:9"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := finished(t, ar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !app.IsMediaOutput(run.AgentType, run.Output) {
+		t.Fatalf("an image run should give a picture's address, got %q", run.Output)
+	}
+	p, err := a.FetchOutput(context.Background(), run.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Fatalf("the preview is not a PNG: %v", err)
+	}
+	p2, err := a.FetchOutput(context.Background(), run.Output)
+	if err != nil || p2 != p {
+		t.Fatalf("the second fetch should come from the cache: %s vs %s (%v)", p2, p, err)
+	}
+	var saved bytes.Buffer
+	if err := a.SaveOutput(context.Background(), run.Output, &saved); err != nil || !bytes.Equal(saved.Bytes(), data) {
+		t.Fatalf("save as wrote %d bytes (%v)", saved.Len(), err)
+	}
+	if name := app.OutputFileName(run.AgentType, run.Output); name == "" {
+		t.Fatal("no file name suggested")
+	}
+}
+
+func TestRunCanBeCancelled(t *testing.T) {
+	a := apptest.Open(t)
+	agent := getAgent(t, a, "139")
+	a.Demo().Service.SetFaults(demoservice.Faults{Latency: 5 * time.Second})
+	r := a.NewRunner()
+	ar, err := r.Start(agent, map[string]string{"duration": "30", "aspect_ratio": "16:9"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Active(agent.ID) != ar {
+		t.Fatal("the run should be listed as active")
+	}
+	if _, err := r.Start(agent, map[string]string{"duration": "30", "aspect_ratio": "16:9"}, nil); err == nil {
+		t.Fatal("a second run of the same agent should wait for the first")
+	}
+	ar.Cancel()
+	run, _ := finished(t, ar)
+	if run.Status != app.RunCancelled {
+		t.Fatalf("status %q", run.Status)
+	}
+	runs, _ := a.Runs(context.Background(), agent.ID)
+	if len(runs) != 1 || runs[0].Status != app.RunCancelled {
+		t.Fatalf("history: %+v", runs)
+	}
+	if r.Active(agent.ID) != nil {
+		t.Fatal("a cancelled run is no longer active")
+	}
+}

@@ -1,0 +1,470 @@
+package agents
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// fakeNav records what the screen asks of the shell.
+type fakeNav struct {
+	mu      sync.Mutex
+	chatted []client.Agent
+	att     *fakeAttachments
+}
+
+func (n *fakeNav) Show(string) {}
+func (n *fakeNav) OpenChat(a client.Agent) {
+	n.mu.Lock()
+	n.chatted = append(n.chatted, a)
+	n.mu.Unlock()
+}
+func (n *fakeNav) OpenConversation(int64)                      {}
+func (n *fakeNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
+func (n *fakeNav) NewAttachments() kit.Attachments {
+	if n.att == nil {
+		return nil
+	}
+	return n.att
+}
+func (n *fakeNav) ShowCredits() {}
+
+// fakeAttachments stands in for the files screen's chips.
+type fakeAttachments struct {
+	dropped []string
+	cleared int
+}
+
+func (f *fakeAttachments) Dropped(p []string)        { f.dropped = append(f.dropped, p...) }
+func (f *fakeAttachments) Object() fyne.CanvasObject { return widget.NewLabel("chips") }
+func (f *fakeAttachments) FileIDs() []client.ID      { return nil }
+func (f *fakeAttachments) Pending() bool             { return false }
+func (f *fakeAttachments) Clear()                    { f.cleared++ }
+func (f *fakeAttachments) AddFiles()                 {}
+
+// countingTransport counts agent searches and holds back the ones whose
+// query contains slowQ, like a slow answer from the service.
+type countingTransport struct {
+	searches atomic.Int64
+	slowQ    string
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path == "/agents" && r.URL.Query().Get("q") != "" {
+		c.searches.Add(1)
+		if c.slowQ != "" && strings.Contains(r.URL.Query().Get("q"), c.slowQ) {
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+type fixture struct {
+	s   *Screen
+	a   *app.App
+	nav *fakeNav
+	w   fyne.Window
+	tr  *countingTransport
+	q   *kit.Queue
+}
+
+func newFixture(t *testing.T, perPage int) *fixture {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	searchDelay = 20 * time.Millisecond
+	tr := &countingTransport{}
+	a := apptest.Open(t, func(c *app.Config) { c.HTTPClient = &http.Client{Transport: tr} })
+	nav := &fakeNav{}
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: nav}).(*Screen)
+	if perPage > 0 {
+		s.browser.SetPerPage(perPage)
+	}
+	w.SetContent(s.Content())
+	height := float32(800)
+	if perPage > 0 {
+		// A short window shows a few rows: further pages wait for scrolling.
+		height = 400
+	}
+	w.Resize(fyne.NewSize(1200, height))
+	s.Shown()
+	f := &fixture{s: s, a: a, nav: nav, w: w, tr: tr, q: q}
+	f.wait(t, "the first page", func() bool { return len(s.agents) > 0 })
+	return f
+}
+
+// wait waits until no background work is left and cond holds on the UI.
+func (f *fixture) wait(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		f.s.bgMu.Lock()
+		idle := f.s.busy == 0
+		f.s.bgMu.Unlock()
+		loading := f.s.browser.State().Loading
+		f.q.Drain()
+		if idle && !loading && cond() {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func (f *fixture) open(t *testing.T, id client.ID) *detail {
+	t.Helper()
+	for i, ag := range f.s.agents {
+		if ag.ID == id {
+			f.s.list.Select(i)
+			d := f.s.current
+			f.wait(t, "the agent's detail", func() bool { return d.loaded })
+			return d
+		}
+	}
+	// Further down the list: open it as a link from elsewhere would.
+	f.s.openAgent(client.Agent{ID: id, Title: "Agent " + string(id)})
+	d := f.s.current
+	f.wait(t, "the agent's detail", func() bool { return d.loaded })
+	return d
+}
+
+func TestListShowsAgentsAndTotal(t *testing.T) {
+	f := newFixture(t, 0)
+	if f.s.total.Text != "44 agents" {
+		t.Fatalf("total: %q", f.s.total.Text)
+	}
+	if f.s.listStack.Objects[0] != f.s.list {
+		t.Fatal("the list should be visible")
+	}
+	row := newAgentRow()
+	setAgentRow(row, f.s.agents[0])
+	text := row.(*fyne.Container).Objects[0].(*fyne.Container)
+	if text.Objects[0].(*widget.Label).Text != "Meeting Minutes Writer" ||
+		!strings.HasPrefix(text.Objects[1].(*widget.Label).Text, "Turns rough meeting notes") {
+		t.Fatal("a row shows the title and the description's first line")
+	}
+	if got := row.(*fyne.Container).Objects[1].(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*fyne.Container).Objects[1].(*fyne.Container).Objects[1].(*widget.Label).Text; got != "Chat" {
+		t.Fatalf("type badge %q", got)
+	}
+}
+
+func TestTypeFilterNarrowsTheList(t *testing.T) {
+	f := newFixture(t, 0)
+	f.s.typeSel.SetSelected("Video")
+	f.wait(t, "video agents", func() bool {
+		return len(f.s.agents) > 0 && f.s.browser.State().Query.Type == client.AgentVideo
+	})
+	for _, ag := range f.s.agents {
+		if ag.Type != client.AgentVideo {
+			t.Fatalf("video filter shows a %s agent", ag.Type)
+		}
+	}
+	if want := countText(f.s.browser.State().Total); f.s.total.Text != want || want == "44 agents" {
+		t.Fatalf("total %q, want %q", f.s.total.Text, want)
+	}
+}
+
+func TestSearchIsDebouncedAndEmptyExplained(t *testing.T) {
+	f := newFixture(t, 0)
+	test.Type(f.s.search, "press release")
+	f.wait(t, "search results", func() bool { return f.s.browser.State().Query.Q == "press release" })
+	if n := f.tr.searches.Load(); n != 1 {
+		t.Fatalf("typing 13 characters sent %d searches, want 1", n)
+	}
+	if len(f.s.agents) != 1 || f.s.agents[0].Title != "Press Release Drafter" || f.s.total.Text != "1 agent" {
+		t.Fatalf("results: %d, total %q", len(f.s.agents), f.s.total.Text)
+	}
+	f.s.search.SetText("zzzz no such agent")
+	f.wait(t, "no results", func() bool { return f.s.browser.State().Query.Q == "zzzz no such agent" })
+	if f.s.listStack.Objects[0] == f.s.list || f.s.total.Text != "0 agents" {
+		t.Fatal("a search without results shows the empty state")
+	}
+}
+
+func TestSlowOldSearchDoesNotOverwriteNewer(t *testing.T) {
+	f := newFixture(t, 0)
+	f.tr.slowQ = "video"
+	f.s.search.SetText("video")
+	f.s.runSearch()
+	time.Sleep(50 * time.Millisecond)
+	f.s.search.SetText("invoice")
+	f.s.runSearch()
+	f.wait(t, "the newer search", func() bool { return f.s.browser.State().Query.Q == "invoice" })
+	time.Sleep(700 * time.Millisecond)
+	f.wait(t, "quiet", func() bool { return true })
+	if len(f.s.agents) != 1 || f.s.agents[0].Title != "Invoice Query Assistant" {
+		t.Fatalf("the list shows %d agents, first %q", len(f.s.agents), f.s.agents[0].Title)
+	}
+}
+
+func TestListPagesAsItScrolls(t *testing.T) {
+	f := newFixture(t, 10)
+	if len(f.s.agents) != 10 {
+		t.Fatalf("first page has %d agents", len(f.s.agents))
+	}
+	for i := 0; i < 10 && len(f.s.agents) < 44; i++ {
+		n := len(f.s.agents)
+		f.s.list.ScrollToBottom()
+		f.wait(t, "the next page", func() bool { return len(f.s.agents) > n || !f.s.browser.State().HasMore })
+	}
+	if len(f.s.agents) != 44 || f.s.total.Text != "44 agents" {
+		t.Fatalf("after scrolling: %d agents, %q", len(f.s.agents), f.s.total.Text)
+	}
+}
+
+func TestListErrorHasRetry(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t)
+	a.Demo().Service.SetFaults(demoservice.Faults{Fail500: 100})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+	w.SetContent(s.Content())
+	s.Shown()
+	f := &fixture{s: s, a: a, q: q}
+	f.wait(t, "the error", func() bool { return s.browser.State().Err != nil })
+	if s.listStack.Objects[0] == s.list {
+		t.Fatal("the error state should replace the list")
+	}
+	a.Demo().Service.SetFaults(demoservice.Faults{})
+	s.browser.Reload()
+	f.wait(t, "agents after retry", func() bool { return len(s.agents) > 0 && s.total.Text == "44 agents" })
+}
+
+func TestFormRendersEachQuestionType(t *testing.T) {
+	test.NewTempApp(t)
+	agent := client.Agent{Type: client.AgentText, Questions: []client.Question{
+		{Type: "select", Name: "tone", Required: true, Options: []string{"neutral", "friendly", "formal"}},
+		{Type: "number", Name: "length"},
+		{Type: "colour_wheel", Name: "shade", Description: "Pick a colour."},
+	}}
+	fm := newForm(agent, map[string]string{"tone": "formal", "length": "50"}, func() {})
+	w := test.NewTempWindow(t, fm.content)
+	_ = w
+	sel := fm.byName["tone"].input.(*widget.Select)
+	if strings.Join(sel.Options, ",") != "neutral,friendly,formal" || sel.Selected != "formal" {
+		t.Fatalf("select: %v / %q", sel.Options, sel.Selected)
+	}
+	num := fm.byName["length"].input.(*numberEntry)
+	num.SetText("")
+	test.Type(num, "1a2.5x.3")
+	if num.Text != "12.53" {
+		t.Fatalf("the number field let through %q", num.Text)
+	}
+	shade := fm.byName["shade"]
+	if shade.get != nil {
+		t.Fatal("an unknown question type must be read-only")
+	}
+	if questionLabel(agent.Questions[0]) != "Tone *" {
+		t.Fatalf("required label %q", questionLabel(agent.Questions[0]))
+	}
+	if got := fm.answers(); got["tone"] != "formal" || got["length"] != "12.53" || len(got) != 2 {
+		t.Fatalf("answers %v", got)
+	}
+}
+
+func TestRequiredAnswersAreChecked(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "120")
+	test.Tap(d.runBtn)
+	if !d.form.byName["tone"].err.Visible() || !d.form.byName["length"].err.Visible() {
+		t.Fatal("missing required answers are marked beside their fields")
+	}
+	if d.form.byName["language"].err.Visible() {
+		t.Fatal("an optional question is not marked")
+	}
+	if n := len(f.a.Demo().Service.Executions()); n != 0 {
+		t.Fatalf("nothing should reach the service, got %d executions", n)
+	}
+}
+
+func TestServiceValidationShownBesideField(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "120")
+	// The agent changed on the service since the form was loaded.
+	d.agent.Question("length").Required = false
+	d.form.byName["tone"].set("formal")
+	test.Tap(d.runBtn)
+	f.wait(t, "the service's answer", func() bool { return d.active == nil })
+	l := d.form.byName["length"].err
+	if !l.Visible() || !strings.Contains(l.Text, "length") {
+		t.Fatalf("the length field should show the service's message, got %q", l.Text)
+	}
+}
+
+func TestRunTextAgentShowsOutputAndHistory(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "119")
+	d.form.byName["tone"].set("friendly")
+	num := d.form.byName["length"].input.(*numberEntry)
+	test.Type(num, "80")
+	num.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter runs the form
+	f.wait(t, "the run", func() bool { return d.active == nil && d.output.run.Output != "" })
+	if d.output.run.Credits == nil {
+		t.Fatal("the credits are shown")
+	}
+	var rich *widget.RichText
+	for _, o := range d.output.content.Objects {
+		if box, ok := o.(*fyne.Container); ok {
+			for _, c := range box.Objects {
+				if st, ok := c.(*fyne.Container); ok {
+					if r, ok := st.Objects[0].(*widget.RichText); ok {
+						rich = r
+					}
+				}
+			}
+		}
+	}
+	if rich == nil || len(rich.Segments) == 0 {
+		t.Fatal("the text output is rendered")
+	}
+	f.wait(t, "the history", func() bool { return len(d.runs) == 1 })
+	if d.runs[0].Output != d.output.run.Output {
+		t.Fatal("the run is kept in history with its output")
+	}
+	// Re-open the run from history.
+	d.output.clear()
+	d.history.Select(0)
+	if d.output.run.ID != d.runs[0].ID {
+		t.Fatal("a past run re-opens")
+	}
+	// The answers are remembered for the next time.
+	if f.a.LastAnswers(d.agent)["tone"] != "friendly" {
+		t.Fatal("answers are remembered")
+	}
+}
+
+func TestRunImageAgentShowsPreview(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "131")
+	d.form.byName["style"].set("photo")
+	d.form.byName["aspect_ratio"].set("1:1")
+	test.Tap(d.runBtn)
+	var img *canvas.Image
+	f.wait(t, "the preview", func() bool {
+		img = findImage(d.output.content)
+		return img != nil
+	})
+	if img.File == "" {
+		t.Fatal("the preview shows the downloaded picture")
+	}
+}
+
+func findImage(o fyne.CanvasObject) *canvas.Image {
+	switch x := o.(type) {
+	case *canvas.Image:
+		return x
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			if img := findImage(c); img != nil {
+				return img
+			}
+		}
+	}
+	return nil
+}
+
+func findButton(o fyne.CanvasObject, text string) *widget.Button {
+	switch x := o.(type) {
+	case *widget.Button:
+		if x.Text == text {
+			return x
+		}
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			if b := findButton(c, text); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+func TestRunVideoAgentOffersPlayAndSave(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "139")
+	test.Type(d.form.byName["duration"].input.(*numberEntry), "15")
+	d.form.byName["aspect_ratio"].set("9:16")
+	test.Tap(d.runBtn)
+	f.wait(t, "the video", func() bool { return findButton(d.output.content, "Play video") != nil })
+	if findButton(d.output.content, "Save as…") == nil {
+		t.Fatal("a video can be saved")
+	}
+	f.wait(t, "the history", func() bool { return len(d.runs) == 1 && d.runs[0].AgentType == client.AgentVideo })
+}
+
+func TestEscCancelsRun(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "119")
+	d.form.byName["tone"].set("formal")
+	f.a.Demo().Service.SetFaults(demoservice.Faults{Latency: 10 * time.Second})
+	test.Tap(d.runBtn)
+	if !d.cancelBtn.Visible() || !d.runBtn.Disabled() {
+		t.Fatal("a running form shows Cancel and cannot be run twice")
+	}
+	f.s.Escape()
+	f.wait(t, "the cancel", func() bool { return d.active == nil })
+	f.a.Demo().Service.SetFaults(demoservice.Faults{})
+	if d.output.run.Status != app.RunCancelled || d.cancelBtn.Visible() {
+		t.Fatalf("status %q", d.output.run.Status)
+	}
+}
+
+func TestChatAgentOpensChat(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "101")
+	b := findButton(d.runTab.Content, "Start chat")
+	if b == nil {
+		t.Fatal("a chat agent offers Start chat")
+	}
+	test.Tap(b)
+	if len(f.nav.chatted) != 1 || f.nav.chatted[0].ID != "101" {
+		t.Fatalf("OpenChat calls: %v", f.nav.chatted)
+	}
+}
+
+func TestDropsGoToTheRunForm(t *testing.T) {
+	f := newFixture(t, 0)
+	f.nav.att = &fakeAttachments{}
+	d := f.open(t, "119")
+	f.s.Dropped([]string{"/tmp/a.txt"})
+	if len(f.nav.att.dropped) != 1 || !d.acceptsDrop() {
+		t.Fatalf("dropped files: %v", f.nav.att.dropped)
+	}
+}
+
+func TestLongRunNotifiesWhenWindowIsInBackground(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "119")
+	d.form.byName["tone"].set("formal")
+	defer func(old time.Duration) { notifyAfter = old }(notifyAfter)
+	notifyAfter = 0
+
+	run := func() {
+		test.Tap(d.runBtn)
+		f.wait(t, "the run", func() bool { return d.active == nil && d.output.run.Status != "" })
+	}
+	f.s.foreground.Store(false)
+	test.AssertNotificationSent(t, &fyne.Notification{
+		Title: "Agent Desk", Content: "Newsletter Writer has finished. Open Agent Desk to see the result.",
+	}, run)
+
+	f.s.foreground.Store(true)
+	d.output.clear()
+	test.AssertNotificationSent(t, nil, run)
+}

@@ -1,0 +1,383 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// detail is one agent's right-hand pane: title, type, long description
+// and the tabs Run (or Chat), History and those other screens add.
+type detail struct {
+	s     *Screen
+	agent client.Agent
+
+	content *fyne.Container
+	loaded  bool
+	tabs    *container.AppTabs
+	runTab  *container.TabItem
+
+	// Run tab (non-chat agents).
+	form      *form
+	formBox   *fyne.Container
+	att       kit.Attachments
+	formErr   *widget.Label
+	runBtn    *widget.Button
+	cancelBtn *widget.Button
+	progress  *fyne.Container
+	output    *outputView
+	scroll    *container.Scroll
+	elapsed   *widget.Label
+	active    *app.ActiveRun
+
+	// History tab.
+	runs    []storage.Run
+	history *widget.List
+	histBox *fyne.Container
+}
+
+func newDetail(s *Screen, agent client.Agent) *detail {
+	d := &detail{s: s, agent: agent, content: container.NewStack(kit.Loading("Opening " + agent.Title + "…"))}
+	return d
+}
+
+// shown loads the agent's questions the first time it is opened.
+func (d *detail) shown() {
+	if !d.loaded {
+		d.load()
+		return
+	}
+	d.loadHistory()
+}
+
+func (d *detail) load() {
+	d.content.Objects = []fyne.CanvasObject{kit.Loading("Opening " + d.agent.Title + "…")}
+	d.content.Refresh()
+	id := d.agent.ID
+	d.s.spawn(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		full, err := d.s.app.GetAgent(ctx, id)
+		d.s.do(func() {
+			if err != nil {
+				d.content.Objects = []fyne.CanvasObject{kit.Error(err, d.load)}
+				d.content.Refresh()
+				return
+			}
+			d.agent = *full
+			d.loaded = true
+			d.build()
+			d.loadHistory()
+		})
+	})
+}
+
+func (d *detail) build() {
+	a := d.agent
+	about := a.LongDescription
+	if strings.TrimSpace(about) == "" {
+		about = a.Description
+	}
+	if strings.TrimSpace(about) == "" {
+		about = "This agent has no description."
+	}
+	aboutLabel := widget.NewLabel(about)
+	aboutLabel.Wrapping = fyne.TextWrapWord
+	aboutLabel.Selectable = true
+	head := container.NewVBox(
+		kit.Header(a.Title, typeName(a.Type)+" agent"),
+		aboutLabel,
+	)
+
+	var first *container.TabItem
+	if a.Type == client.AgentChat {
+		first = container.NewTabItemWithIcon("Chat", theme.MailComposeIcon(), d.buildChat())
+	} else {
+		first = container.NewTabItemWithIcon("Run", theme.MediaPlayIcon(), d.buildRun())
+	}
+	d.runTab = first
+	d.histBox = container.NewStack()
+	items := []*container.TabItem{first, container.NewTabItemWithIcon("History", theme.HistoryIcon(), d.histBox)}
+	items = append(items, d.s.env.Nav.AgentTabs(a)...)
+	d.tabs = container.NewAppTabs(items...)
+	d.tabs.OnSelected = func(t *container.TabItem) {
+		if t.Text == "History" {
+			d.loadHistory()
+		}
+	}
+	d.content.Objects = []fyne.CanvasObject{container.NewBorder(container.NewPadded(head), nil, nil, nil, d.tabs)}
+	d.content.Refresh()
+}
+
+func (d *detail) buildChat() fyne.CanvasObject {
+	start := widget.NewButtonWithIcon("Start chat", theme.MailComposeIcon(), func() { d.s.env.Nav.OpenChat(d.agent) })
+	start.Importance = widget.HighImportance
+	return kit.Empty(theme.MailComposeIcon(), "Chat with "+d.agent.Title,
+		"This agent answers in a conversation. Start a chat to choose its model and write your first message.", start)
+}
+
+func (d *detail) buildRun() fyne.CanvasObject {
+	d.form = newForm(d.agent, d.s.app.LastAnswers(d.agent), d.run)
+	d.formErr = kit.ErrorText()
+	d.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), d.run)
+	d.runBtn.Importance = widget.HighImportance
+	d.cancelBtn = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), d.cancelRun)
+	d.cancelBtn.Hide()
+	bar := widget.NewProgressBarInfinite()
+	bar.Stop()
+	d.elapsed = widget.NewLabel("Running…")
+	d.progress = container.NewBorder(nil, nil, d.elapsed, nil, bar)
+	d.progress.Hide()
+	d.output = newOutputView(d.s)
+	d.output.onLoaded = d.revealOutput
+
+	d.formBox = container.NewVBox(d.form.content)
+	d.att = d.s.env.Nav.NewAttachments()
+	if d.att != nil {
+		add := widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.att.AddFiles)
+		d.formBox.Add(container.NewBorder(nil, nil, add, nil, d.att.Object()))
+	}
+	buttons := container.NewHBox(d.runBtn, d.cancelBtn)
+	body := container.NewVBox(d.formBox, d.formErr, buttons, d.progress, widget.NewSeparator(), d.output.content)
+	d.scroll = container.NewVScroll(container.NewPadded(body))
+	if ar := d.s.runner.Active(d.agent.ID); ar != nil {
+		d.watch(ar)
+	}
+	return d.scroll
+}
+
+// revealOutput scrolls the Run tab so the result's first lines are in view.
+func (d *detail) revealOutput() {
+	if d.scroll == nil || d.s.current != d {
+		return
+	}
+	d.scroll.Refresh()
+	y := d.output.content.Position().Y
+	if limit := d.scroll.Content.MinSize().Height - d.scroll.Size().Height; y > limit {
+		y = limit
+	}
+	if y > 0 {
+		d.scroll.ScrollToOffset(fyne.NewPos(0, y))
+	}
+}
+
+// acceptsDrop reports whether files dropped now belong to this form.
+func (d *detail) acceptsDrop() bool {
+	return d.att != nil && d.tabs != nil && d.tabs.Selected() == d.runTab && d.agent.Type != client.AgentChat
+}
+
+// run checks the form and starts the agent; the run continues when the
+// user leaves the screen.
+func (d *detail) run() {
+	if d.form == nil || d.active != nil {
+		return
+	}
+	kit.ShowError(d.formErr, "")
+	d.form.showErrors(nil)
+	if d.att != nil && d.att.Pending() {
+		kit.ShowError(d.formErr, "Files are still uploading. Run again when they are done.")
+		return
+	}
+	var ids []client.ID
+	if d.att != nil {
+		ids = d.att.FileIDs()
+	}
+	ar, err := d.s.runner.Start(d.agent, d.form.answers(), ids)
+	if err != nil {
+		if fe, ok := err.(*app.FormError); ok {
+			d.form.showErrors(fe.Fields)
+			kit.ShowError(d.formErr, "Please check the answers marked in red.")
+			return
+		}
+		kit.ShowError(d.formErr, app.Describe(err))
+		return
+	}
+	if d.att != nil {
+		d.att.Clear()
+	}
+	d.watch(ar)
+}
+
+// watch shows a run in progress and its result when it ends.
+func (d *detail) watch(ar *app.ActiveRun) {
+	d.active = ar
+	d.runBtn.Disable()
+	d.cancelBtn.Show()
+	d.progress.Show()
+	d.progress.Objects[0].(*widget.ProgressBarInfinite).Start()
+	d.output.clear()
+	d.elapsed.SetText("Running…")
+	d.s.spawn(func() {
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+	wait:
+		for {
+			select {
+			case <-ar.Done():
+				break wait
+			case <-tick.C:
+				secs := int(time.Since(ar.Started).Seconds())
+				d.s.do(func() {
+					if d.active == ar {
+						d.elapsed.SetText(fmt.Sprintf("Running… %d s", secs))
+					}
+				})
+			}
+		}
+		run, err := ar.Result()
+		saveErr := ar.SaveErr()
+		d.s.do(func() {
+			if d.active != ar {
+				return
+			}
+			d.active = nil
+			d.runBtn.Enable()
+			d.cancelBtn.Hide()
+			d.progress.Objects[0].(*widget.ProgressBarInfinite).Stop()
+			d.progress.Hide()
+			if fields := app.FieldErrors(err); fields != nil {
+				rest := d.form.showErrors(fields)
+				msg := "The service did not accept some answers; see the messages in red."
+				if len(rest) > 0 {
+					msg = strings.Join(rest, " ")
+				}
+				kit.ShowError(d.formErr, msg)
+			}
+			d.output.show(run, ar.Took())
+			if saveErr != nil {
+				d.output.note("This run could not be kept in the history: " + app.Describe(saveErr))
+			}
+			d.revealOutput()
+			d.loadHistory()
+		})
+	})
+}
+
+// cancelRun stops the run in progress (Cancel button, Esc).
+func (d *detail) cancelRun() {
+	if d.active != nil {
+		d.active.Cancel()
+	}
+}
+
+// loadHistory reads the agent's runs, newest first.
+func (d *detail) loadHistory() {
+	if d.histBox == nil {
+		return
+	}
+	id := d.agent.ID
+	d.s.spawn(func() {
+		runs, err := d.s.app.Runs(context.Background(), id)
+		d.s.do(func() { d.showHistory(runs, err) })
+	})
+}
+
+func (d *detail) showHistory(runs []storage.Run, err error) {
+	var body fyne.CanvasObject
+	switch {
+	case err != nil:
+		body = kit.Error(err, d.loadHistory)
+	case len(runs) == 0 && d.agent.Type == client.AgentChat:
+		body = kit.Empty(theme.HistoryIcon(), "No runs here",
+			"Conversations with this agent are kept in the Chats screen.")
+	case len(runs) == 0:
+		body = kit.Empty(theme.HistoryIcon(), "No runs yet",
+			"Answer the questions on the Run tab and press Run. Every run is kept here.")
+	default:
+		d.runs = runs
+		if d.history == nil {
+			d.history = widget.NewList(func() int { return len(d.runs) }, newRunRow,
+				func(id widget.ListItemID, o fyne.CanvasObject) { setRunRow(o, d.runs[id]) })
+			d.history.OnSelected = func(id widget.ListItemID) {
+				if id < len(d.runs) {
+					d.reopen(d.runs[id])
+				}
+				d.history.UnselectAll()
+			}
+		}
+		d.history.Refresh()
+		body = d.history
+	}
+	d.histBox.Objects = []fyne.CanvasObject{body}
+	d.histBox.Refresh()
+}
+
+// reopen shows a past run's answers and output on the Run tab.
+func (d *detail) reopen(r storage.Run) {
+	if d.form == nil {
+		return
+	}
+	d.form.setAnswers(r.Inputs)
+	d.tabs.Select(d.runTab)
+	if d.active == nil {
+		d.output.show(r, 0)
+		d.revealOutput()
+	}
+}
+
+func newRunRow() fyne.CanvasObject {
+	when := widget.NewLabelWithStyle("21 Nov 2026 10:00", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	summary := widget.NewLabel("Output")
+	summary.Truncation = fyne.TextTruncateEllipsis
+	summary.Importance = widget.LowImportance
+	credits := widget.NewLabel("0.000 credits")
+	return container.NewBorder(nil, nil, widget.NewIcon(theme.ConfirmIcon()), credits, container.NewVBox(when, summary))
+}
+
+func setRunRow(o fyne.CanvasObject, r storage.Run) {
+	row := o.(*fyne.Container)
+	text := row.Objects[0].(*fyne.Container)
+	text.Objects[0].(*widget.Label).SetText(r.CreatedAt.Local().Format("2 Jan 2006 15:04"))
+	text.Objects[1].(*widget.Label).SetText(runSummary(r))
+	row.Objects[1].(*widget.Icon).SetResource(statusIcon(r.Status))
+	c := ""
+	if r.Credits != nil {
+		c = fmt.Sprintf("%.3f credits", *r.Credits)
+	}
+	row.Objects[2].(*widget.Label).SetText(c)
+}
+
+func runSummary(r storage.Run) string {
+	switch r.Status {
+	case app.RunRunning:
+		return "Still running…"
+	case app.RunFailed, app.RunCancelled:
+		return r.Error
+	}
+	if app.IsMediaOutput(r.AgentType, r.Output) {
+		if r.AgentType == client.AgentVideo {
+			return "A video"
+		}
+		return "A picture"
+	}
+	return firstLine(r.Output)
+}
+
+func statusIcon(status string) fyne.Resource {
+	switch status {
+	case app.RunRunning:
+		return theme.MediaPlayIcon()
+	case app.RunFailed:
+		return theme.ErrorIcon()
+	case app.RunCancelled:
+		return theme.CancelIcon()
+	}
+	return theme.ConfirmIcon()
+}
+
+// showSaveError tells the user a file could not be saved.
+func showSaveError(err error, w fyne.Window) {
+	dialog.ShowInformation("Not saved", app.Describe(err), w)
+}

@@ -1,0 +1,185 @@
+package agents
+
+import (
+	"strings"
+	"unicode"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// field is one question of the form.
+type field struct {
+	q     client.Question
+	get   func() string
+	set   func(string)
+	input fyne.CanvasObject // nil for a question shown read-only
+	err   *widget.Label
+}
+
+// form is the question form generated from an agent's questions.
+type form struct {
+	fields  []*field
+	byName  map[string]*field
+	content *fyne.Container
+}
+
+// newForm builds the form; submit runs it (Enter in a number field).
+func newForm(agent client.Agent, answers map[string]string, submit func()) *form {
+	f := &form{byName: map[string]*field{}, content: container.New(layout.NewFormLayout())}
+	for _, q := range app.FormQuestions(agent) {
+		fl := newField(q, submit)
+		if v, ok := answers[q.Name]; ok && fl.set != nil {
+			fl.set(v)
+		}
+		f.fields = append(f.fields, fl)
+		f.byName[q.Name] = fl
+
+		label := widget.NewLabelWithStyle(questionLabel(q), fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
+		right := container.NewVBox(fl.input)
+		if q.Description != "" {
+			d := widget.NewLabel(q.Description)
+			d.Wrapping = fyne.TextWrapWord
+			d.SizeName = theme.SizeNameCaptionText
+			right.Add(d)
+		}
+		right.Add(fl.err)
+		f.content.Add(container.NewVBox(label))
+		f.content.Add(right)
+	}
+	if len(f.fields) == 0 {
+		f.content = container.NewVBox(widget.NewLabel("This agent asks no questions: press Run."))
+	}
+	return f
+}
+
+// questionLabel is the question's name in plain words; required ones are
+// marked with a star.
+func questionLabel(q client.Question) string {
+	name := strings.ReplaceAll(strings.TrimSpace(q.Name), "_", " ")
+	if name == "" {
+		name = "Question"
+	}
+	name = strings.ToUpper(name[:1]) + name[1:]
+	if q.Required {
+		name += " *"
+	}
+	return name
+}
+
+func newField(q client.Question, submit func()) *field {
+	fl := &field{q: q, err: kit.ErrorText()}
+	switch q.Type {
+	case client.QuestionSelect:
+		sel := widget.NewSelect(q.Options, nil)
+		sel.PlaceHolder = "Choose…"
+		fl.get = func() string { return sel.Selected }
+		fl.set = func(v string) {
+			for _, o := range q.Options {
+				if o == v {
+					sel.SetSelected(v)
+					return
+				}
+			}
+		}
+		fl.input = sel
+		if !q.Required {
+			clear := widget.NewButtonWithIcon("", theme.ContentClearIcon(), sel.ClearSelected)
+			clear.Importance = widget.LowImportance
+			fl.input = container.NewBorder(nil, nil, nil, clear, sel)
+		}
+	case client.QuestionNumber:
+		e := newNumberEntry()
+		e.SetPlaceHolder("A number")
+		e.OnSubmitted = func(string) { submit() }
+		fl.get = func() string { return e.Text }
+		fl.set = e.SetText
+		fl.input = e
+	default:
+		note := widget.NewLabel("Agent Desk can't fill in this kind of question; the agent will use its own default.")
+		note.Wrapping = fyne.TextWrapWord
+		note.Importance = widget.LowImportance
+		fl.input = container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), nil, note)
+	}
+	return fl
+}
+
+// answers are the form's current answers by question name.
+func (f *form) answers() map[string]string {
+	out := map[string]string{}
+	for _, fl := range f.fields {
+		if fl.get != nil {
+			if v := strings.TrimSpace(fl.get()); v != "" {
+				out[fl.q.Name] = v
+			}
+		}
+	}
+	return out
+}
+
+// setAnswers fills the form (re-opening a past run).
+func (f *form) setAnswers(answers map[string]string) {
+	for name, v := range answers {
+		if fl := f.byName[name]; fl != nil && fl.set != nil {
+			fl.set(v)
+		}
+	}
+}
+
+// showErrors puts each message beside the field it names and returns the
+// messages that name no field of the form.
+func (f *form) showErrors(errs map[string]string) []string {
+	var rest []string
+	for _, fl := range f.fields {
+		kit.ShowError(fl.err, errs[fl.q.Name])
+	}
+	for name, msg := range errs {
+		if f.byName[name] == nil {
+			rest = append(rest, msg)
+		}
+	}
+	return rest
+}
+
+// numberEntry is a text field that refuses anything but a number's
+// characters.
+type numberEntry struct {
+	widget.Entry
+}
+
+func newNumberEntry() *numberEntry {
+	e := &numberEntry{}
+	e.ExtendBaseWidget(e)
+	e.Validator = func(s string) error {
+		if s == "" || app.IsNumber(s) {
+			return nil
+		}
+		return errNotNumber
+	}
+	return e
+}
+
+// TypedRune lets digits, one decimal point and a leading minus through.
+func (e *numberEntry) TypedRune(r rune) {
+	switch {
+	case unicode.IsDigit(r):
+	case r == '.' && !strings.Contains(e.Text, "."):
+	case r == '-' && e.CursorColumn == 0 && !strings.Contains(e.Text, "-"):
+	default:
+		return
+	}
+	e.Entry.TypedRune(r)
+}
+
+type numberError struct{}
+
+func (numberError) Error() string { return "Please enter a number." }
+
+var errNotNumber error = numberError{}

@@ -1,0 +1,208 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	hist "github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// outputView shows a run's result: text as rendered markdown with Copy,
+// a picture as a preview with Save as…, a video as a link to the system
+// player with Save as…, and what it cost.
+type outputView struct {
+	s       *Screen
+	content *fyne.Container
+	run     hist.Run
+	gen     int
+	// onLoaded is called when a preview has arrived and the result grew.
+	onLoaded func()
+}
+
+func newOutputView(s *Screen) *outputView {
+	o := &outputView{s: s, content: container.NewVBox()}
+	o.clear()
+	return o
+}
+
+func (o *outputView) clear() {
+	o.gen++
+	l := widget.NewLabel("The result appears here after a run.")
+	l.Importance = widget.LowImportance
+	o.content.Objects = []fyne.CanvasObject{l}
+	o.content.Refresh()
+}
+
+// note adds a line under the result.
+func (o *outputView) note(msg string) {
+	l := widget.NewLabel(msg)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.WarningImportance
+	o.content.Add(l)
+}
+
+// show displays a finished (or past) run. took is zero for a past run.
+func (o *outputView) show(r hist.Run, took time.Duration) {
+	o.gen++
+	o.run = r
+	var objs []fyne.CanvasObject
+	objs = append(objs, widget.NewLabelWithStyle(statusLine(r, took), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	if r.Error != "" {
+		msg := kit.ErrorText()
+		kit.ShowError(msg, r.Error)
+		objs = append(objs, msg)
+	}
+	switch {
+	case app.IsMediaOutput(r.AgentType, r.Output) && r.AgentType == client.AgentImage:
+		objs = append(objs, o.image(r))
+	case app.IsMediaOutput(r.AgentType, r.Output):
+		objs = append(objs, o.video(r))
+	case r.Output != "":
+		objs = append(objs, o.text(r.Output))
+	case r.Error == "":
+		objs = append(objs, widget.NewLabel("The agent returned no output."))
+	}
+	o.content.Objects = objs
+	o.content.Refresh()
+}
+
+func statusLine(r hist.Run, took time.Duration) string {
+	var s string
+	switch r.Status {
+	case app.RunFailed:
+		s = "The run did not finish"
+	case app.RunCancelled:
+		s = "Cancelled"
+	case app.RunRunning:
+		s = "This run had not finished when Agent Desk last saw it"
+	default:
+		s = "Result"
+	}
+	if took > 0 {
+		s += fmt.Sprintf(" · %s", took.Round(100*time.Millisecond))
+	} else if !r.CreatedAt.IsZero() {
+		s += " · " + r.CreatedAt.Local().Format("2 Jan 2006 15:04")
+	}
+	if r.Credits != nil {
+		s += fmt.Sprintf(" · %.3f credits", *r.Credits)
+	}
+	return s
+}
+
+// text is the output as rendered markdown, with a plain selectable view
+// and a Copy button.
+func (o *outputView) text(out string) fyne.CanvasObject {
+	rich := widget.NewRichTextFromMarkdown(out)
+	rich.Wrapping = fyne.TextWrapWord
+	plain := widget.NewLabel(out)
+	plain.Wrapping = fyne.TextWrapWord
+	plain.Selectable = true
+	plain.Hide()
+	body := container.NewStack(rich, plain)
+	var toggle *widget.Button
+	toggle = widget.NewButtonWithIcon("Select text", theme.VisibilityIcon(), func() {
+		if plain.Visible() {
+			plain.Hide()
+			rich.Show()
+			toggle.SetText("Select text")
+		} else {
+			rich.Hide()
+			plain.Show()
+			toggle.SetText("Formatted")
+		}
+	})
+	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+	copyBtn.OnTapped = func() {
+		fyne.CurrentApp().Clipboard().SetContent(out)
+		copyBtn.SetText("Copied")
+	}
+	return container.NewVBox(container.NewHBox(copyBtn, toggle), body)
+}
+
+// image downloads the picture into the preview cache and shows it.
+func (o *outputView) image(r hist.Run) fyne.CanvasObject {
+	box := container.NewStack(kit.Loading("Downloading the picture…"))
+	gen := o.gen
+	o.s.spawn(func() {
+		path, err := o.s.app.FetchOutput(context.Background(), r.Output)
+		o.s.do(func() {
+			if gen != o.gen {
+				return
+			}
+			var obj fyne.CanvasObject
+			if err != nil {
+				obj = kit.Error(err, func() { o.show(r, 0) })
+			} else {
+				img := canvas.NewImageFromFile(path)
+				img.FillMode = canvas.ImageFillContain
+				img.SetMinSize(fyne.NewSize(360, 270))
+				obj = img
+			}
+			box.Objects = []fyne.CanvasObject{obj}
+			box.Refresh()
+			if o.onLoaded != nil {
+				o.onLoaded()
+			}
+		})
+	})
+	return container.NewVBox(container.NewHBox(o.saveButton(r)), box)
+}
+
+// video offers the clip in the system player and Save as….
+func (o *outputView) video(r hist.Run) fyne.CanvasObject {
+	play := widget.NewButtonWithIcon("Play video", theme.MediaPlayIcon(), func() {
+		o.s.spawn(func() {
+			target := r.Output
+			if p, err := o.s.app.FetchOutput(context.Background(), r.Output); err == nil {
+				target = storage.NewFileURI(p).String()
+			}
+			u, err := url.Parse(target)
+			if err != nil {
+				return
+			}
+			o.s.do(func() { _ = fyne.CurrentApp().OpenURL(u) })
+		})
+	})
+	link := widget.NewLabel("The video opens in your computer's video player.")
+	link.Importance = widget.LowImportance
+	return container.NewVBox(container.NewHBox(play, o.saveButton(r)), link)
+}
+
+func (o *outputView) saveButton(r hist.Run) *widget.Button {
+	return widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
+		w := o.s.env.Window
+		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+			if err != nil {
+				showSaveError(err, w)
+				return
+			}
+			if wc == nil {
+				return
+			}
+			o.s.spawn(func() {
+				err := o.s.app.SaveOutput(context.Background(), r.Output, wc)
+				if cerr := wc.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					o.s.do(func() { showSaveError(err, w) })
+				}
+			})
+		}, w)
+		d.SetFileName(app.OutputFileName(r.AgentType, r.Output))
+		d.Show()
+	})
+}

@@ -1,0 +1,456 @@
+// Package agents is the agents browser: a searchable, filterable list of
+// the account's agents on the left, the selected agent's detail on the
+// right, with its question form, its runs and their outputs.
+package agents
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// searchDelay is how long typing must pause before the service is asked:
+// one request per pause, not one per key.
+var searchDelay = 300 * time.Millisecond
+
+// notifyAfter is how long a run must take before its end is worth a
+// desktop notification.
+var notifyAfter = 10 * time.Second
+
+// typeChoices are the filter's labels, in the order of app.AgentTypes.
+var typeChoices = []string{"All", "Chat", "Image", "Text", "Video"}
+
+// Screen is the agents browser.
+type Screen struct {
+	env     kit.Env
+	app     *app.App
+	browser *app.AgentBrowser
+	runner  *app.Runner
+
+	content   fyne.CanvasObject
+	search    *widget.Entry
+	typeSel   *widget.Select
+	total     *widget.Label
+	list      *widget.List
+	listStack *fyne.Container
+	footer    *fyne.Container
+	detailBox *fyne.Container
+
+	// agents is the list's copy of the browser's agents, read on the UI
+	// goroutine only.
+	agents  []client.Agent
+	listed  app.AgentQuery
+	started bool
+	details map[client.ID]*detail
+	current *detail
+	searchN atomic.Int64
+
+	foreground atomic.Bool
+
+	// busy counts background work still to land (tests wait for it).
+	bgMu   sync.Mutex
+	busy   int
+	dirty  bool
+	queued bool
+}
+
+// New builds the agents screen.
+func New(env kit.Env) kit.Screen {
+	s := &Screen{env: env, app: env.App, details: map[client.ID]*detail{}}
+	s.foreground.Store(true)
+	s.browser = env.App.NewAgentBrowser(s.browserChanged)
+	s.runner = env.App.NewRunner()
+	s.runner.OnFinished(s.runFinished)
+	if a := fyne.CurrentApp(); a != nil {
+		lc := a.Lifecycle()
+		lc.SetOnEnteredForeground(func() { s.foreground.Store(true) })
+		lc.SetOnExitedForeground(func() { s.foreground.Store(false) })
+	}
+	env.App.Subscribe(func(e app.Event) {
+		if e == app.AccountChanged {
+			s.spawn(func() { s.do(s.accountChanged) })
+		}
+	})
+	s.build()
+	return s
+}
+
+func (s *Screen) build() {
+	s.total = widget.NewLabel("")
+	s.total.Importance = widget.LowImportance
+	header := container.NewBorder(nil, nil, nil, s.total, kit.Header("Agents", ""))
+
+	s.search = widget.NewEntry()
+	s.search.SetPlaceHolder("Search agents (Ctrl+K)")
+	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
+	s.search.OnChanged = func(string) { s.queueSearch() }
+	s.search.OnSubmitted = func(string) { s.runSearch() }
+
+	s.typeSel = widget.NewSelect(typeChoices, func(string) { s.runSearch() })
+	s.typeSel.SetSelectedIndex(0)
+
+	s.list = widget.NewList(
+		func() int { return len(s.agents) },
+		newAgentRow,
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id >= len(s.agents) {
+				return
+			}
+			setAgentRow(o, s.agents[id])
+			// The next page loads as the end of the list comes into view.
+			if id >= len(s.agents)-5 {
+				s.browser.LoadMore()
+			}
+		})
+	s.list.OnSelected = func(id widget.ListItemID) {
+		if id < len(s.agents) {
+			s.openAgent(s.agents[id])
+		}
+	}
+	s.listStack = container.NewStack(kit.Loading("Loading agents…"))
+	s.footer = container.NewVBox()
+
+	left := container.NewBorder(
+		container.NewVBox(header, s.search, container.NewBorder(nil, nil, widget.NewLabel("Type"), nil, s.typeSel)),
+		s.footer, nil, nil, s.listStack)
+	s.detailBox = container.NewStack(pickAgent())
+	split := container.NewHSplit(container.NewPadded(left), s.detailBox)
+	split.SetOffset(0.36)
+	s.content = split
+}
+
+func pickAgent() fyne.CanvasObject {
+	return kit.Empty(theme.ListIcon(), "Pick an agent",
+		"Choose an agent on the left to see what it does, answer its questions and run it.")
+}
+
+// Content is the screen's widget tree, built once.
+func (s *Screen) Content() fyne.CanvasObject { return s.content }
+
+// Shown loads the agents the first time the screen is visited.
+func (s *Screen) Shown() {
+	if !s.started {
+		s.started = true
+		s.browser.Search(app.AgentQuery{})
+	}
+}
+
+// FocusSearch puts the cursor in the search box (Ctrl+K).
+func (s *Screen) FocusSearch() {
+	if c := s.env.Window.Canvas(); c != nil {
+		c.Focus(s.search)
+	}
+}
+
+// Escape cancels the run of the agent on show.
+func (s *Screen) Escape() {
+	if s.current != nil {
+		s.current.cancelRun()
+	}
+}
+
+// Dropped gives dropped files to the agent's tab on show: the Files tab
+// links them to the agent, the Run tab attaches them to the next run.
+func (s *Screen) Dropped(paths []string) {
+	if d := s.current; d != nil && d.tabs != nil && d.tabs.Selected() != nil {
+		if dt, ok := d.tabs.Selected().Content.(kit.DropTarget); ok {
+			dt.Dropped(paths)
+			return
+		}
+	}
+	if d := s.current; d != nil && d.acceptsDrop() {
+		d.att.Dropped(paths)
+		return
+	}
+	dialog.ShowInformation("Files not added",
+		"Open an agent, then drop the files on its Run tab to attach them to the next run, or on its Files tab to link them to the agent.", s.env.Window)
+}
+
+func (s *Screen) query() app.AgentQuery {
+	q := app.AgentQuery{Q: strings.TrimSpace(s.search.Text)}
+	if i := s.typeSel.SelectedIndex(); i > 0 && i < len(app.AgentTypes) {
+		q.Type = app.AgentTypes[i]
+	}
+	return q
+}
+
+// queueSearch waits for typing to pause, then searches.
+func (s *Screen) queueSearch() {
+	n := s.searchN.Add(1)
+	q := s.query()
+	s.spawn(func() {
+		time.Sleep(searchDelay)
+		if s.searchN.Load() == n {
+			s.browser.Search(q)
+		}
+	})
+}
+
+// runSearch searches at once (Enter, a new type).
+func (s *Screen) runSearch() {
+	if !s.started {
+		return
+	}
+	s.searchN.Add(1)
+	s.browser.Search(s.query())
+}
+
+// browserChanged coalesces the browser's changes into one update of the
+// widgets at a time.
+func (s *Screen) browserChanged() {
+	s.bgMu.Lock()
+	s.dirty = true
+	if s.queued {
+		s.bgMu.Unlock()
+		return
+	}
+	s.queued = true
+	s.busy++
+	s.bgMu.Unlock()
+	go func() {
+		for {
+			s.bgMu.Lock()
+			if !s.dirty {
+				s.queued = false
+				s.busy--
+				s.bgMu.Unlock()
+				return
+			}
+			s.dirty = false
+			s.bgMu.Unlock()
+			s.do(s.applyList)
+		}
+	}()
+}
+
+// applyList shows the browser's state: the list, its total, and the
+// loading, empty and error states.
+func (s *Screen) applyList() {
+	st := s.browser.State()
+	s.agents = st.Agents
+	if st.Query != s.listed {
+		// Row numbers of the old answer mean other agents now.
+		s.listed = st.Query
+		s.list.UnselectAll()
+	}
+	switch {
+	case st.Loading && len(st.Agents) == 0:
+		s.total.SetText("")
+	case st.Err != nil && len(st.Agents) == 0:
+		s.total.SetText("")
+	case st.Loading:
+		s.total.SetText(countText(max(st.Total, len(st.Agents))))
+	default:
+		s.total.SetText(countText(st.Total))
+	}
+
+	var body fyne.CanvasObject
+	switch {
+	case len(st.Agents) > 0:
+		body = s.list
+	case st.Loading:
+		body = kit.Loading("Loading agents…")
+	case st.Err != nil:
+		body = kit.Error(st.Err, s.browser.Reload)
+	case st.Query.Q != "" || st.Query.Type != "":
+		body = kit.Empty(theme.SearchIcon(), "No agents found", noMatchText(st.Query))
+	default:
+		body = kit.Empty(theme.ListIcon(), "No agents yet",
+			"This account has no agents yet. Create one on the service's website, then come back here.")
+	}
+	if len(s.listStack.Objects) != 1 || s.listStack.Objects[0] != body {
+		s.listStack.Objects = []fyne.CanvasObject{body}
+		s.listStack.Refresh()
+	}
+	if body == s.list {
+		s.list.Refresh()
+	}
+
+	s.footer.Objects = nil
+	switch {
+	case len(st.Agents) > 0 && st.Loading:
+		text := "Updating the list…"
+		if st.HasMore {
+			text = "Loading more agents…"
+		}
+		l := widget.NewLabel(text)
+		l.Importance = widget.LowImportance
+		s.footer.Objects = []fyne.CanvasObject{l}
+	case len(st.Agents) > 0 && st.Err != nil:
+		msg := kit.ErrorText()
+		kit.ShowError(msg, "More agents could not be loaded. "+app.Describe(st.Err))
+		s.footer.Objects = []fyne.CanvasObject{msg,
+			widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), s.browser.LoadMore)}
+	}
+	s.footer.Refresh()
+}
+
+func countText(n int) string {
+	if n == 1 {
+		return "1 agent"
+	}
+	return fmt.Sprintf("%d agents", n)
+}
+
+func noMatchText(q app.AgentQuery) string {
+	kind := "agent"
+	if q.Type != "" {
+		kind = q.Type + " agent"
+	}
+	if q.Q == "" {
+		return fmt.Sprintf("This account has no %s. Choose All in the type filter to see every agent.", kind)
+	}
+	return fmt.Sprintf("No %s matches \"%s\". Try fewer or other words, or choose All in the type filter.", kind, q.Q)
+}
+
+// openAgent shows an agent's detail, keeping the detail of each agent
+// opened before so nothing typed is lost when switching.
+func (s *Screen) openAgent(agent client.Agent) {
+	d, ok := s.details[agent.ID]
+	if !ok {
+		d = newDetail(s, agent)
+		s.details[agent.ID] = d
+	}
+	s.current = d
+	s.detailBox.Objects = []fyne.CanvasObject{d.content}
+	s.detailBox.Refresh()
+	d.shown()
+}
+
+func (s *Screen) accountChanged() {
+	for _, d := range s.details {
+		d.cancelRun()
+	}
+	s.details = map[client.ID]*detail{}
+	s.current = nil
+	s.detailBox.Objects = []fyne.CanvasObject{pickAgent()}
+	s.detailBox.Refresh()
+	s.list.UnselectAll()
+	if s.started {
+		s.browser.Search(s.query())
+	}
+}
+
+// runFinished tells the user about a long run that ended while they were
+// in another window, and refreshes the agent's detail.
+func (s *Screen) runFinished(ar *app.ActiveRun) {
+	if ar.Took() > notifyAfter && !s.foreground.Load() {
+		if fa := fyne.CurrentApp(); fa != nil {
+			run, err := ar.Result()
+			msg := ar.Agent.Title + " has finished. Open Agent Desk to see the result."
+			if err != nil {
+				msg = ar.Agent.Title + " stopped: " + run.Error
+			}
+			fa.SendNotification(fyne.NewNotification("Agent Desk", msg))
+		}
+	}
+}
+
+// spawn runs fn off the UI goroutine and counts it as work in progress.
+func (s *Screen) spawn(fn func()) {
+	s.bgMu.Lock()
+	s.busy++
+	s.bgMu.Unlock()
+	go func() {
+		defer func() {
+			s.bgMu.Lock()
+			s.busy--
+			s.bgMu.Unlock()
+		}()
+		fn()
+	}()
+}
+
+// do updates widgets from a background goroutine (through kit.Do, so
+// tests can run the updates on their own goroutine).
+func (s *Screen) do(f func()) { kit.Do(f) }
+
+// newAgentRow is the template of one list row: the type badge, the title
+// and the first line of the description.
+func newAgentRow() fyne.CanvasObject {
+	title := widget.NewLabelWithStyle("Agent title", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Truncation = fyne.TextTruncateEllipsis
+	desc := widget.NewLabel("Description")
+	desc.Truncation = fyne.TextTruncateEllipsis
+	desc.Importance = widget.LowImportance
+	// The labels' own padding is enough between title and description.
+	text := container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), title, desc)
+	return container.NewBorder(nil, nil, newBadge(), nil, text)
+}
+
+func setAgentRow(o fyne.CanvasObject, a client.Agent) {
+	row := o.(*fyne.Container)
+	text := row.Objects[0].(*fyne.Container)
+	text.Objects[0].(*widget.Label).SetText(a.Title)
+	text.Objects[1].(*widget.Label).SetText(firstLine(a.Description))
+	setBadge(row.Objects[1].(*fyne.Container), a.Type)
+}
+
+// newBadge is a small tag with the agent's type: its icon and name.
+func newBadge() *fyne.Container {
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	icon := widget.NewIcon(theme.DocumentIcon())
+	label := widget.NewLabelWithStyle("Image", fyne.TextAlignLeading, fyne.TextStyle{})
+	label.SizeName = theme.SizeNameCaptionText
+	box := container.NewHBox(icon, label)
+	// One width for every type keeps the titles in a straight column.
+	size := box.MinSize().AddWidthHeight(theme.Padding(), 0)
+	return container.NewCenter(container.NewGridWrap(size, container.NewStack(bg, box)))
+}
+
+func setBadge(c *fyne.Container, typ string) {
+	stack := c.Objects[0].(*fyne.Container).Objects[0].(*fyne.Container)
+	box := stack.Objects[1].(*fyne.Container)
+	box.Objects[0].(*widget.Icon).SetResource(typeIcon(typ))
+	box.Objects[1].(*widget.Label).SetText(typeName(typ))
+}
+
+func typeIcon(typ string) fyne.Resource {
+	switch typ {
+	case client.AgentChat:
+		return theme.MailComposeIcon()
+	case client.AgentImage:
+		return theme.FileImageIcon()
+	case client.AgentVideo:
+		return theme.FileVideoIcon()
+	case client.AgentText:
+		return theme.DocumentIcon()
+	}
+	return theme.QuestionIcon()
+}
+
+func typeName(typ string) string {
+	switch typ {
+	case client.AgentChat, client.AgentImage, client.AgentText, client.AgentVideo:
+		return strings.ToUpper(typ[:1]) + typ[1:]
+	case "":
+		return "Other"
+	}
+	return typ
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if s == "" {
+		return "No description"
+	}
+	return s
+}
