@@ -1,0 +1,247 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+)
+
+func uploadN(t *testing.T, a *app.App, n int) {
+	t.Helper()
+	for i := range n {
+		_, err := a.Client().UploadFile(context.Background(), client.UploadParams{
+			Reader: strings.NewReader("content"), Filename: fmt.Sprintf("file-%02d.txt", i), Size: 7,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestFileListReachesEveryPageInEitherOrder(t *testing.T) {
+	a := apptest.Open(t)
+	uploadN(t, a, 40)
+	total := 0
+	for range a.Client().Files(context.Background(), client.ListFilesParams{}) {
+		total++
+	}
+	ctx := context.Background()
+
+	l := a.NewFileList("desc")
+	for l.HasMore() {
+		if _, err := l.LoadMore(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := l.Files()
+	if len(files) != total || total <= app.FilesPerPage {
+		t.Fatalf("scrolling should reach all %d files over several pages, got %d", total, len(files))
+	}
+	if files[0].Filename != "file-39.txt" {
+		t.Fatalf("newest first should start with the last upload, got %s", files[0].Filename)
+	}
+	if err := l.Reload(ctx); err != nil || len(l.Files()) != total {
+		t.Fatalf("reload should keep every loaded file, got %d, %v", len(l.Files()), err)
+	}
+
+	asc := a.NewFileList("asc")
+	if _, err := asc.LoadMore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := asc.Files(); got[0].CreatedAt.After(got[len(got)-1].CreatedAt.Time) {
+		t.Fatal("oldest first should start with the oldest file")
+	}
+}
+
+func TestFileListNoticesProcessingFiles(t *testing.T) {
+	a := apptest.Open(t, paced(20*time.Millisecond))
+	uploadN(t, a, 1)
+	l := a.NewFileList("desc")
+	if _, err := l.LoadMore(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !l.Unsettled() || app.FileStatusText(l.Files()[0].Status) != "Processing…" {
+		t.Fatalf("a fresh upload should be processing, got %q", l.Files()[0].Status)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for l.Unsettled() && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		if err := l.Reload(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l.Unsettled() || app.FileStatusText(l.Files()[0].Status) != "Ready" {
+		t.Fatalf("the file should settle as ready, got %q", l.Files()[0].Status)
+	}
+}
+
+func TestLinkUnlinkAndUndo(t *testing.T) {
+	a := apptest.Open(t)
+	ctx := context.Background()
+	f, err := a.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("hello"), Filename: "price-list.txt", Size: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.LinkFiles(ctx, "119", []client.ID{f.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FilesCount == nil || !strings.Contains(app.LinkSummary(res), "ready") {
+		t.Fatalf("a link should report its counts, got %+v", res)
+	}
+	has := func() bool {
+		set, err := a.AgentFiles(ctx, "119")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range set.Files {
+			if g.ID == f.ID {
+				return true
+			}
+		}
+		return false
+	}
+	if !has() {
+		t.Fatal("the file should be linked")
+	}
+	if err := a.UnlinkFile(ctx, "119", f.ID); err != nil || has() {
+		t.Fatalf("unlink should remove it: %v", err)
+	}
+	if _, err := a.LinkFiles(ctx, "119", []client.ID{f.ID}); err != nil || !has() {
+		t.Fatalf("undo should link it again: %v", err)
+	}
+	if err := a.UnlinkFile(ctx, "119", "999999"); err == nil || app.Describe(err) == "" {
+		t.Fatal("unlinking an unknown file should fail in words")
+	}
+}
+
+func TestHumanBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 bytes", 1: "1 byte", 999: "999 bytes", 1500: "1.5 KB", 25_000_000: "25 MB", 200 << 20: "210 MB"} {
+		if got := app.HumanBytes(n); got != want {
+			t.Errorf("HumanBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// BenchmarkUpload200MB sends a 200 MB file through the app's upload path
+// (queue, progress, client) to the built-in service and, in the same run, a
+// plain io.Copy of the same file as a multipart POST. It reports both
+// throughputs, their ratio (target at least 0.9) and the heap growth during
+// the queued upload (target under 20 MB).
+func BenchmarkUpload200MB(b *testing.B) {
+	const size = 200 << 20
+	// The service under test is the built-in one, listening on loopback,
+	// with a key known here so the plain copy can use it too.
+	const key = "bench-key"
+	ts := demoservice.NewTestServer(b, demoservice.Options{APIKey: key})
+	a := apptest.Open(b, func(c *app.Config) {
+		c.ClientOptions = append(c.ClientOptions, client.WithBaseURL(ts.URL), client.WithAPIKey(key))
+	})
+	path := filepath.Join(b.TempDir(), "big.bin")
+	writeFile(b, path, size)
+	url := ts.URL + "/files"
+
+	plain := func() time.Duration {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		pr, pw := io.Pipe()
+		mw := multipart.NewWriter(pw)
+		go func() {
+			part, _ := mw.CreateFormFile("file", "big.bin")
+			_, err := io.Copy(part, f)
+			if err == nil {
+				err = mw.Close()
+			}
+			pw.CloseWithError(err)
+		}()
+		req, _ := http.NewRequest(http.MethodPost, url, pr)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("Authorization", "Bearer "+key)
+		start := time.Now()
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			b.Fatalf("plain upload answered %d", res.StatusCode)
+		}
+		return time.Since(start)
+	}
+
+	var appTime, plainTime time.Duration
+	var maxGrowth uint64
+	plain() // warm the page cache and the connection, so both sides start even
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		plainTime += plain()
+
+		q := a.NewUploads(app.UploadOptions{})
+		q.Subscribe(func(app.Upload) {})
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		done := make(chan struct{})
+		peak := before.HeapAlloc
+		go func() {
+			var m runtime.MemStats
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(20 * time.Millisecond):
+					runtime.ReadMemStats(&m)
+					peak = max(peak, m.HeapAlloc)
+				}
+			}
+		}()
+		start := time.Now()
+		ids, err := q.Start(context.Background(), app.PlanUpload([]string{path}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := q.Wait(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		appTime += time.Since(start)
+		close(done)
+		if u, _ := q.Item(ids[0]); u.State != app.UploadDone {
+			b.Fatalf("upload failed: %s", u.Message)
+		}
+		if peak > before.HeapAlloc {
+			maxGrowth = max(maxGrowth, peak-before.HeapAlloc)
+		}
+	}
+	b.StopTimer()
+	mbps := func(d time.Duration) float64 { return float64(size) * float64(b.N) / d.Seconds() / 1e6 }
+	b.ReportMetric(mbps(appTime), "app-MB/s")
+	b.ReportMetric(mbps(plainTime), "plain-MB/s")
+	b.ReportMetric(plainTime.Seconds()/appTime.Seconds(), "ratio")
+	b.ReportMetric(float64(maxGrowth)/1e6, "heap-growth-MB")
+}
+
+func TestLinkTargetsListsEveryAgent(t *testing.T) {
+	a := apptest.Open(t)
+	agents, err := a.LinkTargets(context.Background())
+	if err != nil || len(agents) < 40 {
+		t.Fatalf("every demo agent should be offered, got %d, %v", len(agents), err)
+	}
+}

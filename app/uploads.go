@@ -1,0 +1,588 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// UploadConfirmAbove is how many files one drop may hold before the user is
+// asked first (with the count and total size), so that a folder dropped by
+// mistake does not send thousands of files.
+const UploadConfirmAbove = 50
+
+// UploadConcurrency is how many files of one App are sent at the same time:
+// enough to keep the line busy, few enough not to swamp a slow connection.
+const UploadConcurrency = 3
+
+// UploadState is where one file of the upload queue is.
+type UploadState int
+
+const (
+	// UploadWaiting: queued behind other uploads.
+	UploadWaiting UploadState = iota + 1
+	// UploadSending: bytes are going out.
+	UploadSending
+	// UploadDone: the service has the file (and, for an agent's files, it is linked).
+	UploadDone
+	// UploadFailed: see Upload.Message; Retry sends it again.
+	UploadFailed
+	// UploadCancelled: the user stopped it; Retry sends it again.
+	UploadCancelled
+)
+
+// PlannedFile is one file a drop or a pick will upload.
+type PlannedFile struct {
+	Path string
+	Name string
+	Size int64
+	// Problem, when not empty, says in plain words why the file cannot be
+	// sent (unreadable, empty); it is queued as a failed upload so the user
+	// sees it.
+	Problem string
+}
+
+// UploadPlan is what a drop amounts to once folders are walked.
+type UploadPlan struct {
+	Files      []PlannedFile
+	TotalBytes int64
+	// Skipped counts hidden files and folders left out, and links that
+	// loop back to a folder already walked.
+	Skipped int
+}
+
+// NeedsConfirm reports whether the user should be asked before sending
+// (more than UploadConfirmAbove files).
+func (p UploadPlan) NeedsConfirm() bool { return len(p.Files) > UploadConfirmAbove }
+
+// PlanUpload walks the dropped or picked paths: files are taken as they are,
+// folders are walked (hidden entries skipped, symbolic links followed once,
+// loops detected), and files that cannot be read are kept with a Problem.
+// It reads only file metadata, never content.
+func PlanUpload(paths []string) UploadPlan {
+	var plan UploadPlan
+	seen := map[string]bool{} // real paths of folders walked and files taken
+	var visit func(path string, depth int)
+	visit = func(path string, depth int) {
+		name := filepath.Base(path)
+		if depth > 0 && strings.HasPrefix(name, ".") {
+			plan.Skipped++
+			return
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			if _, lerr := os.Lstat(path); lerr == nil && errors.Is(err, fs.ErrNotExist) {
+				plan.add(PlannedFile{Path: path, Name: name, Problem: "This is a link to something that no longer exists."})
+				return
+			}
+			plan.add(PlannedFile{Path: path, Name: name, Problem: fileProblem(err)})
+			return
+		}
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			// A link loop makes Stat fail above; anything else here is
+			// unreadable.
+			plan.add(PlannedFile{Path: path, Name: name, Problem: fileProblem(err)})
+			return
+		}
+		if seen[real] {
+			plan.Skipped++
+			return
+		}
+		seen[real] = true
+		if !st.IsDir() {
+			if !st.Mode().IsRegular() {
+				plan.add(PlannedFile{Path: path, Name: name, Problem: "This is not a regular file, so it cannot be sent."})
+				return
+			}
+			pf := PlannedFile{Path: path, Name: name, Size: st.Size()}
+			if st.Size() == 0 {
+				pf.Problem = "This file is empty; there is nothing to send."
+			} else if f, err := os.Open(path); err != nil {
+				pf.Problem = fileProblem(err)
+			} else {
+				_ = f.Close()
+			}
+			plan.add(pf)
+			return
+		}
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			plan.add(PlannedFile{Path: path, Name: name, Problem: "Agent Desk could not open this folder: " + fileProblem(err)})
+			return
+		}
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+		for _, e := range entries {
+			visit(filepath.Join(path, e.Name()), depth+1)
+		}
+	}
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		visit(filepath.Clean(p), 0)
+	}
+	return plan
+}
+
+func (p *UploadPlan) add(f PlannedFile) {
+	p.Files = append(p.Files, f)
+	p.TotalBytes += f.Size
+}
+
+// fileProblem says in plain words why a file on disk cannot be read.
+func fileProblem(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "Agent Desk is not allowed to read this file."
+	case errors.Is(err, fs.ErrNotExist):
+		return "This file is no longer there."
+	case strings.Contains(err.Error(), "too many links") || strings.Contains(err.Error(), "too many levels of symbolic links"):
+		return "This link points back to itself, so it cannot be sent."
+	}
+	return "Agent Desk could not read this file."
+}
+
+// Upload is a snapshot of one file of an upload queue.
+type Upload struct {
+	ID    int64
+	Path  string
+	Name  string
+	Size  int64
+	Sent  int64
+	State UploadState
+	// File is the service's record once uploaded.
+	File *client.File
+	// Message says why it failed, in plain words.
+	Message string
+}
+
+// Fraction is how much of the file was sent, 0 to 1.
+func (u Upload) Fraction() float64 {
+	if u.State == UploadDone {
+		return 1
+	}
+	if u.Size <= 0 {
+		return 0
+	}
+	return float64(u.Sent) / float64(u.Size)
+}
+
+// Settled reports whether nothing more happens without the user.
+func (u Upload) Settled() bool {
+	return u.State == UploadDone || u.State == UploadFailed || u.State == UploadCancelled
+}
+
+// UploadOptions shape a queue.
+type UploadOptions struct {
+	// LinkTo, when set, links every uploaded file to this agent.
+	LinkTo      client.ID
+	AgentTitle  string
+	OnLinked    func(*client.AgentFiles)
+	progressGap time.Duration
+}
+
+// Uploads is an upload queue: the chips of a chat, the files tab of an
+// agent and the Files screen each hold one. Files stream from disk, at most
+// UploadConcurrency at a time per App; each can be cancelled and retried.
+// Listeners hear every change on the goroutine that made it.
+type Uploads struct {
+	a    *App
+	opts UploadOptions
+
+	mu        sync.Mutex
+	next      int64
+	items     map[int64]*uploadItem
+	order     []int64
+	listeners []func(Upload)
+}
+
+type uploadItem struct {
+	u        Upload
+	problem  string
+	cancel   context.CancelFunc
+	lastEmit time.Time
+	run      int // bumps on every start, so a stale run's result is ignored
+}
+
+// ErrOffline is returned by Start when the service cannot be reached: nothing
+// was queued.
+var ErrOffline = errors.New("Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then try again")
+
+var uploadSlots sync.Map // *App → chan struct{}
+
+func (a *App) uploadSlots() chan struct{} {
+	v, _ := uploadSlots.LoadOrStore(a, make(chan struct{}, UploadConcurrency))
+	return v.(chan struct{})
+}
+
+// NewUploads makes an upload queue.
+func (a *App) NewUploads(opts UploadOptions) *Uploads {
+	if opts.progressGap == 0 {
+		opts.progressGap = 50 * time.Millisecond
+	}
+	return &Uploads{a: a, opts: opts, items: map[int64]*uploadItem{}}
+}
+
+// Subscribe calls fn for every change of an upload, on the goroutine that
+// made it (views wrap their reaction in fyne.Do). Progress is reported at
+// most about 20 times a second per file.
+func (q *Uploads) Subscribe(fn func(Upload)) {
+	q.mu.Lock()
+	q.listeners = append(q.listeners, fn)
+	q.mu.Unlock()
+}
+
+// Items are the queue's uploads, in the order they were added.
+func (q *Uploads) Items() []Upload {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := make([]Upload, 0, len(q.order))
+	for _, id := range q.order {
+		out = append(out, q.items[id].u)
+	}
+	return out
+}
+
+// Item is one upload by id.
+func (q *Uploads) Item(id int64) (Upload, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	it, ok := q.items[id]
+	if !ok {
+		return Upload{}, false
+	}
+	return it.u, true
+}
+
+// Pending reports whether any upload is waiting or sending.
+func (q *Uploads) Pending() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, it := range q.items {
+		if !it.u.Settled() {
+			return true
+		}
+	}
+	return false
+}
+
+// FileIDs are the ids of the finished uploads, in order.
+func (q *Uploads) FileIDs() []client.ID {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var ids []client.ID
+	for _, id := range q.order {
+		if it := q.items[id]; it.u.State == UploadDone && it.u.File != nil {
+			ids = append(ids, it.u.File.ID)
+		}
+	}
+	return ids
+}
+
+// CheckOnline asks the service for the smallest thing it can answer, so a
+// drop while offline is refused before anything is sent.
+func (a *App) CheckOnline(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err := a.Client().ListFiles(ctx, client.ListFilesParams{PerPage: 1}, client.WithMaxRetries(0))
+	if client.IsOffline(err) || errors.Is(err, context.DeadlineExceeded) {
+		return ErrOffline
+	}
+	if client.IsAuth(err) {
+		return err
+	}
+	return nil
+}
+
+// Start checks that the service can be reached and queues the plan's files.
+// When it cannot, it returns ErrOffline and queues nothing. Files with a
+// Problem are queued as failed, so the user sees why.
+func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
+	if len(plan.Files) == 0 {
+		return nil, nil
+	}
+	if err := q.a.CheckOnline(ctx); err != nil {
+		return nil, err
+	}
+	var ids []int64
+	var added []*uploadItem
+	q.mu.Lock()
+	for _, f := range plan.Files {
+		q.next++
+		it := &uploadItem{u: Upload{ID: q.next, Path: f.Path, Name: f.Name, Size: f.Size, State: UploadWaiting}, problem: f.Problem}
+		if f.Problem != "" {
+			it.u.State, it.u.Message = UploadFailed, f.Problem
+		}
+		q.items[it.u.ID] = it
+		q.order = append(q.order, it.u.ID)
+		ids = append(ids, it.u.ID)
+		added = append(added, it)
+	}
+	q.mu.Unlock()
+	var send []int64
+	for _, it := range added {
+		q.emitID(it.u.ID)
+		if it.problem == "" {
+			send = append(send, it.u.ID)
+		}
+	}
+	q.launch(send...)
+	return ids, nil
+}
+
+// Cancel stops an upload that is waiting or sending; nothing half-sent is
+// kept by the service.
+func (q *Uploads) Cancel(id int64) {
+	q.mu.Lock()
+	it, ok := q.items[id]
+	if !ok || it.u.Settled() {
+		q.mu.Unlock()
+		return
+	}
+	if it.cancel != nil {
+		it.cancel()
+	}
+	it.run++
+	it.u.State, it.u.Message, it.u.Sent = UploadCancelled, "Cancelled.", 0
+	q.mu.Unlock()
+	q.emitID(id)
+}
+
+// Retry sends a failed or cancelled upload again (re-reading the file from
+// disk, so a file fixed in the meantime goes through).
+func (q *Uploads) Retry(id int64) {
+	q.mu.Lock()
+	it, ok := q.items[id]
+	if !ok || (it.u.State != UploadFailed && it.u.State != UploadCancelled) {
+		q.mu.Unlock()
+		return
+	}
+	if it.u.File == nil {
+		plan := PlanUpload([]string{it.u.Path})
+		if len(plan.Files) == 1 {
+			it.problem = plan.Files[0].Problem
+			it.u.Size = plan.Files[0].Size
+		}
+		if it.problem != "" {
+			it.u.Message = it.problem
+			q.mu.Unlock()
+			q.emitID(id)
+			return
+		}
+	}
+	it.u.State, it.u.Message, it.u.Sent = UploadWaiting, "", 0
+	q.mu.Unlock()
+	q.emitID(id)
+	q.launch(id)
+}
+
+// Remove cancels an upload and takes it out of the queue.
+func (q *Uploads) Remove(id int64) {
+	q.Cancel(id)
+	q.mu.Lock()
+	delete(q.items, id)
+	for i, v := range q.order {
+		if v == id {
+			q.order = append(q.order[:i], q.order[i+1:]...)
+			break
+		}
+	}
+	q.mu.Unlock()
+}
+
+// Clear cancels and removes every upload.
+func (q *Uploads) Clear() {
+	for _, u := range q.Items() {
+		q.Remove(u.ID)
+	}
+}
+
+// ClearSettled removes finished, failed and cancelled uploads from the list.
+func (q *Uploads) ClearSettled() {
+	for _, u := range q.Items() {
+		if u.Settled() {
+			q.Remove(u.ID)
+		}
+	}
+}
+
+// Wait blocks until no upload is waiting or sending (tests and benchmarks).
+func (q *Uploads) Wait(ctx context.Context) error {
+	for q.Pending() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// job is one start of one upload.
+type job struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	id     int64
+	run    int
+}
+
+func (q *Uploads) prepare(id int64) (job, bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	it, ok := q.items[id]
+	if !ok {
+		cancel()
+		return job{}, false
+	}
+	it.run++
+	it.cancel = cancel
+	return job{ctx: ctx, cancel: cancel, id: id, run: it.run}, true
+}
+
+// launch starts uploads in the order given: slots are taken one after the
+// other, so files are sent top to bottom as the list shows them.
+func (q *Uploads) launch(ids ...int64) {
+	var jobs []job
+	for _, id := range ids {
+		if j, ok := q.prepare(id); ok {
+			jobs = append(jobs, j)
+		}
+	}
+	slots := q.a.uploadSlots()
+	go func() {
+		for _, j := range jobs {
+			select {
+			case slots <- struct{}{}:
+				go q.send(j, slots)
+			case <-j.ctx.Done():
+				j.cancel()
+			}
+		}
+	}()
+}
+
+// send uploads one file while holding one of the App's slots.
+func (q *Uploads) send(j job, slots chan struct{}) {
+	defer func() { <-slots }()
+	defer j.cancel()
+	ctx, id, run := j.ctx, j.id, j.run
+
+	q.mu.Lock()
+	it, ok := q.items[id]
+	if !ok || it.run != run {
+		q.mu.Unlock()
+		return
+	}
+	it.u.State = UploadSending
+	path, name, already := it.u.Path, it.u.Name, it.u.File
+	q.mu.Unlock()
+	q.emitID(id)
+
+	file := already
+	var err error
+	if file == nil {
+		file, err = q.a.Client().UploadFile(ctx, client.UploadParams{
+			Path: path, Filename: name,
+			Progress: func(sent, _ int64) { q.progress(id, run, sent) },
+		})
+		if err == nil {
+			q.a.RecordCredits(context.Background(), storage.CreditsFile, string(q.opts.LinkTo), q.opts.AgentTitle, string(file.ID), file.Credits)
+		}
+	}
+	var linked *client.AgentFiles
+	if err == nil && q.opts.LinkTo != "" {
+		var lerr error
+		linked, lerr = q.a.Client().LinkFiles(ctx, q.opts.LinkTo, []client.ID{file.ID})
+		if lerr != nil {
+			err = fmt.Errorf("link: %w", lerr)
+		}
+	}
+
+	q.mu.Lock()
+	it, ok = q.items[id]
+	if !ok || it.run != run {
+		q.mu.Unlock()
+		return
+	}
+	it.cancel = nil
+	if file != nil {
+		it.u.File = file
+	}
+	switch {
+	case err == nil:
+		it.u.State, it.u.Sent, it.u.Message = UploadDone, it.u.Size, ""
+	case errors.Is(err, context.Canceled):
+		it.u.State, it.u.Message = UploadCancelled, "Cancelled."
+	default:
+		it.u.State, it.u.Message = UploadFailed, uploadProblem(err, file != nil)
+	}
+	q.mu.Unlock()
+	q.emitID(id)
+	if linked != nil && q.opts.OnLinked != nil {
+		q.opts.OnLinked(linked)
+	}
+}
+
+// uploadProblem says why an upload failed, in plain words.
+func uploadProblem(err error, uploaded bool) string {
+	if uploaded {
+		return "The file was uploaded but could not be linked to the agent: " + Describe(errors.Unwrap(err))
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fileProblem(err)
+	}
+	if client.IsOffline(err) {
+		return "The connection was lost while sending. Nothing was kept; try again."
+	}
+	return Describe(err)
+}
+
+func (q *Uploads) progress(id int64, run int, sent int64) {
+	q.mu.Lock()
+	it, ok := q.items[id]
+	if !ok || it.run != run {
+		q.mu.Unlock()
+		return
+	}
+	it.u.Sent = sent
+	now := time.Now()
+	if now.Sub(it.lastEmit) < q.opts.progressGap && sent < it.u.Size {
+		q.mu.Unlock()
+		return
+	}
+	it.lastEmit = now
+	u := it.u
+	ls := q.listeners
+	q.mu.Unlock()
+	for _, fn := range ls {
+		fn(u)
+	}
+}
+
+func (q *Uploads) emitID(id int64) {
+	q.mu.Lock()
+	it, ok := q.items[id]
+	if !ok {
+		q.mu.Unlock()
+		return
+	}
+	u := it.u
+	ls := q.listeners
+	q.mu.Unlock()
+	for _, fn := range ls {
+		fn(u)
+	}
+}

@@ -1,0 +1,191 @@
+package files
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// Attachments are the files attached to a chat message or a run: one chip
+// per file with its name, a small progress bar while it uploads, an × that
+// cancels or removes it, and Retry when it failed.
+type Attachments struct {
+	env   kit.Env
+	queue *app.Uploads
+	send  *sender
+	row   *fyne.Container
+	obj   fyne.CanvasObject
+	chips map[int64]*chip
+}
+
+var _ kit.Attachments = (*Attachments)(nil)
+
+// NewAttachments makes the chips of a chat composer or run form.
+func NewAttachments(env kit.Env) kit.Attachments { return newAttachments(env) }
+
+func newAttachments(env kit.Env) *Attachments {
+	q := env.App.NewUploads(app.UploadOptions{})
+	at := &Attachments{env: env, queue: q, send: newSender(env, q), chips: map[int64]*chip{}}
+	at.row = container.NewHBox()
+	at.obj = container.NewBorder(nil, nil, at.send.status, nil, container.NewHScroll(at.row))
+	at.obj.Hide()
+	at.send.onStatus = at.showOrHide
+	q.Subscribe(func(u app.Upload) { kit.Do(func() { at.update(u) }) })
+	return at
+}
+
+// Dropped uploads dropped files and attaches them.
+func (at *Attachments) Dropped(paths []string) { at.send.Dropped(paths) }
+
+// Object is the chips row; hidden while nothing is attached.
+func (at *Attachments) Object() fyne.CanvasObject { return at.obj }
+
+// FileIDs are the attached files that finished uploading.
+func (at *Attachments) FileIDs() []client.ID { return at.queue.FileIDs() }
+
+// Pending reports uploads still running.
+func (at *Attachments) Pending() bool { return at.queue.Pending() }
+
+// Clear removes every chip.
+func (at *Attachments) Clear() {
+	at.queue.Clear()
+	at.chips = map[int64]*chip{}
+	at.row.Objects = nil
+	at.row.Refresh()
+	at.showOrHide()
+}
+
+// AddFiles opens the system file dialog; each pick adds a chip.
+func (at *Attachments) AddFiles() { at.send.pickFiles() }
+
+// Uploads is the queue behind the chips (tests).
+func (at *Attachments) Uploads() *app.Uploads { return at.queue }
+
+func (at *Attachments) update(u app.Upload) {
+	c, ok := at.chips[u.ID]
+	if _, still := at.queue.Item(u.ID); !still {
+		if ok {
+			at.remove(u.ID)
+		}
+		return
+	}
+	if !ok {
+		c = at.newChip(u.ID)
+		at.chips[u.ID] = c
+		at.row.Add(c.obj)
+		at.showOrHide()
+	}
+	if cur, ok := at.queue.Item(u.ID); ok {
+		c.show(cur)
+	}
+}
+
+func (at *Attachments) remove(id int64) {
+	c, ok := at.chips[id]
+	if !ok {
+		return
+	}
+	delete(at.chips, id)
+	at.row.Remove(c.obj)
+	at.showOrHide()
+}
+
+// showOrHide shows the row while there are chips or a drop is being checked.
+func (at *Attachments) showOrHide() {
+	if len(at.chips) > 0 || at.send.status.Visible() {
+		at.obj.Show()
+	} else {
+		at.obj.Hide()
+	}
+}
+
+// chipWidth is the width of a chip's text.
+const chipWidth = 230
+
+// chip is one attached file.
+type chip struct {
+	obj    fyne.CanvasObject
+	icon   *widget.Icon
+	name   *widget.Label
+	bar    *widget.ProgressBar
+	status *widget.Label
+	retry  *widget.Button
+	close  *widget.Button
+}
+
+func (at *Attachments) newChip(id int64) *chip {
+	c := &chip{
+		icon:   widget.NewIcon(theme.FileIcon()),
+		name:   widget.NewLabel(""),
+		bar:    widget.NewProgressBar(),
+		status: widget.NewLabel(""),
+	}
+	c.name.Truncation = fyne.TextTruncateEllipsis
+	c.status.Truncation = fyne.TextTruncateEllipsis
+	c.bar.TextFormatter = func() string { return "" }
+	c.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { at.queue.Retry(id) })
+	c.retry.Importance = widget.LowImportance
+	c.close = widget.NewButtonWithIcon("", theme.CancelIcon(), func() {
+		at.queue.Remove(id)
+		at.remove(id)
+	})
+	c.close.Importance = widget.LowImportance
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.InputRadiusSize()
+	// The status line may take two lines, so a failure's reason is read in
+	// full; the bar sits on the same line while uploading.
+	c.status.Wrapping = fyne.TextWrapWord
+	c.status.Truncation = fyne.TextTruncateOff
+	line := container.NewStack(container.NewCenter(container.NewGridWrap(fyne.NewSize(chipWidth-2*theme.Padding(), 6), c.bar)), c.status)
+	text := container.NewBorder(c.name, nil, nil, nil, line)
+	height := c.name.MinSize().Height * 2.4
+	body := container.NewBorder(nil, nil, c.icon, container.NewHBox(c.retry, c.close),
+		container.NewGridWrap(fyne.NewSize(chipWidth, height), text))
+	c.obj = container.NewStack(bg, container.NewPadded(body))
+	return c
+}
+
+func (c *chip) show(u app.Upload) {
+	c.name.SetText(u.Name)
+	c.bar.SetValue(u.Fraction())
+	c.retry.Hide()
+	c.status.Importance = widget.LowImportance
+	switch u.State {
+	case app.UploadWaiting:
+		c.icon.SetResource(theme.HistoryIcon())
+		c.status.SetText("Waiting…")
+		c.bar.Hide()
+	case app.UploadSending:
+		c.icon.SetResource(theme.UploadIcon())
+		c.status.SetText("")
+		c.bar.Show()
+	case app.UploadDone:
+		c.icon.SetResource(theme.FileIcon())
+		c.status.SetText(app.HumanBytes(u.Size))
+		c.bar.Hide()
+	case app.UploadFailed, app.UploadCancelled:
+		c.icon.SetResource(theme.ErrorIcon())
+		c.status.Importance = widget.DangerImportance
+		c.status.SetText(u.Message)
+		c.bar.Hide()
+		c.retry.Show()
+	}
+	c.status.Refresh()
+}
+
+// Message is the chip's status line for an upload (tests).
+func (at *Attachments) Message(id int64) string {
+	if c, ok := at.chips[id]; ok {
+		return c.status.Text
+	}
+	return ""
+}
+
+// Chips is how many chips are shown (tests).
+func (at *Attachments) Chips() int { return len(at.chips) }

@@ -1,0 +1,294 @@
+// Package files is where Agent Desk handles files: dropping or picking them
+// to upload, the chips of files attached to the next execution, the Files
+// screen with every file of the workspace, and an agent's Files tab.
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// sender turns dropped or picked paths into uploads of one queue: it walks
+// folders off the UI goroutine, asks before sending many files, and tells
+// the user when the service cannot be reached (queuing nothing).
+type sender struct {
+	env   kit.Env
+	queue *app.Uploads
+	// confirm asks the user before a large drop; tests replace it.
+	confirm func(plan app.UploadPlan, ok func())
+	// notify shows a message; tests replace it.
+	notify func(title, msg string)
+	// done is called after each drop was handled (tests wait on it).
+	done func()
+	// status says the connection is being checked, so a drop on a slow
+	// connection does not look ignored; its owner places it.
+	status *widget.Label
+	// onStatus lets the owner react when status shows or hides.
+	onStatus func()
+}
+
+func newSender(env kit.Env, q *app.Uploads) *sender {
+	s := &sender{env: env, queue: q, status: widget.NewLabel("Checking the connection before uploading…")}
+	s.status.Importance = widget.LowImportance
+	s.status.Hide()
+	s.confirm = func(plan app.UploadPlan, ok func()) {
+		msg := fmt.Sprintf("You are about to upload %d files (%s in all). Upload them?", len(plan.Files), app.HumanBytes(plan.TotalBytes))
+		d := dialog.NewConfirm("Upload many files?", msg, func(yes bool) {
+			if yes {
+				ok()
+			}
+		}, env.Window)
+		d.SetConfirmText("Upload")
+		d.Show()
+	}
+	s.notify = func(title, msg string) {
+		if env.Window != nil {
+			dialog.ShowInformation(title, msg, env.Window)
+		}
+	}
+	return s
+}
+
+// Dropped plans and starts the upload of paths without blocking the window.
+func (s *sender) Dropped(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	go func() {
+		plan := app.PlanUpload(paths)
+		kit.Do(func() {
+			switch {
+			case len(plan.Files) == 0:
+				s.notify("Nothing to upload", "There were no files to upload there (hidden files are left out).")
+				s.finish()
+			case plan.NeedsConfirm():
+				asked := false
+				s.confirm(plan, func() { asked = true; s.start(plan) })
+				if !asked {
+					s.finish()
+				}
+			default:
+				s.start(plan)
+			}
+		})
+	}()
+}
+
+func (s *sender) finish() {
+	if s.done != nil {
+		s.done()
+	}
+}
+
+func (s *sender) start(plan app.UploadPlan) {
+	s.setChecking(true)
+	go func() {
+		_, err := s.queue.Start(context.Background(), plan)
+		kit.Do(func() {
+			s.setChecking(false)
+			if errors.Is(err, app.ErrOffline) {
+				s.notify("You are offline", "Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then drop the files again.")
+			} else if err != nil {
+				s.notify("Files not uploaded", app.Describe(err))
+			}
+			s.finish()
+		})
+	}()
+}
+
+func (s *sender) setChecking(on bool) {
+	if on {
+		s.status.Show()
+	} else {
+		s.status.Hide()
+	}
+	if s.onStatus != nil {
+		s.onStatus()
+	}
+}
+
+// pickFiles opens the system file dialog; each pick is uploaded at once, so
+// several files are added with repeated picks.
+func (s *sender) pickFiles() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			s.notify("Files not added", app.Describe(err))
+			return
+		}
+		if r == nil {
+			return
+		}
+		path := r.URI().Path()
+		_ = r.Close()
+		s.Dropped([]string{path})
+	}, s.env.Window)
+	d.Resize(fyne.NewSize(760, 520))
+	d.Show()
+}
+
+// pickFolder opens the system folder dialog and uploads the folder's files.
+func (s *sender) pickFolder() {
+	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+		if err != nil {
+			s.notify("Folder not added", app.Describe(err))
+			return
+		}
+		if u == nil {
+			return
+		}
+		s.Dropped([]string{u.Path()})
+	}, s.env.Window)
+	d.Resize(fyne.NewSize(760, 520))
+	d.Show()
+}
+
+// addButtons are "Add files…" and "Add folder…".
+func (s *sender) addButtons() (files, folder *widget.Button) {
+	files = widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), s.pickFiles)
+	folder = widget.NewButtonWithIcon("Add folder…", theme.FolderOpenIcon(), s.pickFolder)
+	return files, folder
+}
+
+// uploadList shows a queue's uploads, one row each: name, progress, status
+// and Cancel or Retry. It is a widget.List so a drop of hundreds of files
+// stays quick.
+type uploadList struct {
+	queue *app.Uploads
+	items []app.Upload
+	list  *widget.List
+	box   *fyne.Container
+	clear *widget.Button
+	title *widget.Label
+	sized *canvas.Rectangle
+}
+
+func newUploadList(q *app.Uploads) *uploadList {
+	u := &uploadList{queue: q}
+	u.list = widget.NewList(
+		func() int { return len(u.items) },
+		func() fyne.CanvasObject {
+			icon := widget.NewIcon(theme.UploadIcon())
+			name := widget.NewLabel("name of a file.pdf")
+			name.Truncation = fyne.TextTruncateEllipsis
+			bar := widget.NewProgressBar()
+			status := widget.NewLabel("")
+			status.Truncation = fyne.TextTruncateEllipsis
+			cancel := widget.NewButtonWithIcon("", theme.CancelIcon(), nil)
+			retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil)
+			right := container.NewHBox(retry, cancel)
+			mid := container.NewGridWithColumns(2, name, container.NewStack(bar, status))
+			return container.NewBorder(nil, nil, icon, right, mid)
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id >= len(u.items) {
+				return
+			}
+			it := u.items[id]
+			row := o.(*fyne.Container)
+			mid := row.Objects[0].(*fyne.Container)
+			icon := row.Objects[1].(*widget.Icon)
+			right := row.Objects[2].(*fyne.Container)
+			stack := mid.Objects[1].(*fyne.Container)
+			bar := stack.Objects[0].(*widget.ProgressBar)
+			status := stack.Objects[1].(*widget.Label)
+			mid.Objects[0].(*widget.Label).SetText(it.Name)
+			retry := right.Objects[0].(*widget.Button)
+			cancel := right.Objects[1].(*widget.Button)
+			uid := it.ID
+			retry.OnTapped = func() { q.Retry(uid) }
+			cancel.OnTapped = func() {
+				if it.Settled() {
+					q.Remove(uid)
+				} else {
+					q.Cancel(uid)
+				}
+			}
+			applyUpload(it, icon, bar, status, retry, cancel)
+		})
+	u.title = widget.NewLabelWithStyle("Uploads", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	u.clear = widget.NewButtonWithIcon("Clear finished", theme.ContentClearIcon(), func() {
+		q.ClearSettled()
+		u.reload()
+	})
+	u.sized = canvas.NewRectangle(color.Transparent)
+	u.box = container.NewBorder(container.NewBorder(nil, nil, nil, u.clear, u.title), widget.NewSeparator(), nil, nil,
+		container.NewStack(u.sized, u.list))
+	q.Subscribe(func(app.Upload) { kit.Do(u.reload) })
+	u.reload()
+	return u
+}
+
+// applyUpload shows one upload's state in a row's widgets.
+func applyUpload(it app.Upload, icon *widget.Icon, bar *widget.ProgressBar, status *widget.Label, retry, cancel *widget.Button) {
+	bar.SetValue(it.Fraction())
+	status.Importance = widget.MediumImportance
+	retry.Hide()
+	cancel.SetIcon(theme.CancelIcon())
+	switch it.State {
+	case app.UploadWaiting:
+		icon.SetResource(theme.HistoryIcon())
+		bar.Hide()
+		status.SetText("Waiting…")
+		status.Show()
+	case app.UploadSending:
+		icon.SetResource(theme.UploadIcon())
+		status.Hide()
+		bar.Show()
+	case app.UploadDone:
+		icon.SetResource(theme.ConfirmIcon())
+		bar.Hide()
+		status.SetText("Uploaded · " + app.HumanBytes(it.Size))
+		status.Show()
+		cancel.SetIcon(theme.ContentClearIcon())
+	case app.UploadFailed, app.UploadCancelled:
+		icon.SetResource(theme.ErrorIcon())
+		if it.State == app.UploadCancelled {
+			icon.SetResource(theme.CancelIcon())
+		}
+		bar.Hide()
+		status.Importance = widget.DangerImportance
+		status.SetText(it.Message)
+		status.Show()
+		retry.Show()
+		cancel.SetIcon(theme.ContentClearIcon())
+	}
+	status.Refresh()
+}
+
+func (u *uploadList) reload() {
+	u.items = u.queue.Items()
+	n := len(u.items)
+	if n == 0 {
+		u.box.Hide()
+		return
+	}
+	done := 0
+	for _, it := range u.items {
+		if it.State == app.UploadDone {
+			done++
+		}
+	}
+	u.title.SetText(fmt.Sprintf("Uploads: %d of %d done", done, n))
+	rows := min(n, 4)
+	u.sized.SetMinSize(fyne.NewSize(0, float32(rows)*rowHeight()))
+	u.box.Show()
+	u.list.Refresh()
+}
+
+// rowHeight is the height of one list row with a button in it.
+func rowHeight() float32 {
+	return widget.NewButton("X", nil).MinSize().Height + theme.Padding()
+}

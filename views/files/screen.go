@@ -1,0 +1,456 @@
+package files
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// RefreshEvery is how often the Files screen asks again about files the
+// service is still processing.
+var RefreshEvery = 3 * time.Second
+
+// Screen is the Files screen: every file of the workspace, newest or oldest
+// first, loaded page by page as the user scrolls. Files dropped on it are
+// uploaded to the workspace.
+type Screen struct {
+	env     kit.Env
+	queue   *app.Uploads
+	send    *sender
+	uploads *uploadList
+
+	files    *app.FileList
+	shown    []client.File
+	selected map[client.ID]bool
+	loading  bool
+
+	order    *widget.Select
+	list     *widget.List
+	table    fyne.CanvasObject
+	body     *fyne.Container
+	selLabel *widget.Label
+	selBar   *fyne.Container
+	linkBtn  *widget.Button
+	clearBtn *widget.Button
+	content  fyne.CanvasObject
+
+	polling bool
+}
+
+var (
+	_ kit.Screen     = (*Screen)(nil)
+	_ kit.DropTarget = (*Screen)(nil)
+)
+
+// New builds the Files screen.
+func New(env kit.Env) kit.Screen { return newScreen(env) }
+
+func newScreen(env kit.Env) *Screen {
+	s := &Screen{env: env, selected: map[client.ID]bool{}}
+	s.queue = env.App.NewUploads(app.UploadOptions{})
+	s.send = newSender(env, s.queue)
+	s.uploads = newUploadList(s.queue)
+	s.queue.Subscribe(func(u app.Upload) {
+		if u.State == app.UploadDone {
+			kit.Do(s.reload)
+		}
+	})
+	env.App.Subscribe(func(e app.Event) {
+		if e == app.AccountChanged {
+			kit.Do(func() { s.queue.Clear(); s.restart() })
+		}
+	})
+
+	s.order = widget.NewSelect([]string{"Newest first", "Oldest first"}, func(string) { s.restart() })
+	s.order.SetSelectedIndex(0)
+	addFiles, addFolder := s.send.addButtons()
+	addFiles.Importance = widget.HighImportance
+	refresh := widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), s.reload)
+	header := kit.Header("Files", "Every file of your workspace. Drop files or folders on this window to upload them.",
+		s.order, addFolder, addFiles, refresh)
+
+	s.list = widget.NewList(
+		func() int { return len(s.shown) },
+		s.newRow,
+		s.updateRow)
+	s.list.OnSelected = func(id widget.ListItemID) {
+		s.list.Unselect(id)
+		if id < len(s.shown) {
+			s.toggle(s.shown[id].ID)
+		}
+	}
+	s.selLabel = widget.NewLabel("")
+	// The selection bar always takes its room, so ticking a file never
+	// moves the list under the pointer.
+	s.linkBtn = widget.NewButtonWithIcon("Link to an agent…", theme.ContentAddIcon(), s.linkSelected)
+	s.clearBtn = widget.NewButtonWithIcon("Clear selection", theme.ContentClearIcon(), func() {
+		s.selected = map[client.ID]bool{}
+		s.selectionChanged()
+	})
+	s.selBar = container.NewBorder(nil, nil, nil, container.NewHBox(
+		s.linkBtn,
+		widget.NewButton("Select all loaded", func() {
+			for _, f := range s.shown {
+				s.selected[f.ID] = true
+			}
+			s.selectionChanged()
+		}),
+		s.clearBtn), s.selLabel)
+	s.selectionChanged()
+
+	s.table = container.NewBorder(container.NewVBox(s.selBar, columnTitles(), widget.NewSeparator()), nil, nil, nil, s.list)
+	s.body = container.NewStack(kit.Loading("Loading your files…"))
+	top := container.NewVBox(header, s.send.status, s.uploads.box)
+	s.content = container.NewPadded(container.NewBorder(top, nil, nil, nil, s.body))
+	return s
+}
+
+// Content is the screen.
+func (s *Screen) Content() fyne.CanvasObject { return s.content }
+
+// Shown loads the list the first time and refreshes it afterwards.
+func (s *Screen) Shown() {
+	if s.files == nil {
+		s.restart()
+		return
+	}
+	s.reload()
+}
+
+// Dropped uploads the files to the workspace.
+func (s *Screen) Dropped(paths []string) { s.send.Dropped(paths) }
+
+func (s *Screen) orderValue() string {
+	if s.order.SelectedIndex() == 1 {
+		return "asc"
+	}
+	return "desc"
+}
+
+// restart lists from the first page in the chosen order.
+func (s *Screen) restart() {
+	if s.body == nil {
+		return // the order select fires while the screen is being built
+	}
+	s.files = s.env.App.NewFileList(s.orderValue())
+	s.shown = nil
+	s.setBody(kit.Loading("Loading your files…"))
+	s.loadMore()
+}
+
+func (s *Screen) loadMore() {
+	if s.loading || s.files == nil {
+		return
+	}
+	s.loading = true
+	fl := s.files
+	go func() {
+		_, err := fl.LoadMore(context.Background())
+		kit.Do(func() {
+			s.loading = false
+			if fl != s.files {
+				return
+			}
+			s.applied(err)
+		})
+	}()
+}
+
+func (s *Screen) reload() {
+	if s.files == nil {
+		s.restart()
+		return
+	}
+	fl := s.files
+	go func() {
+		err := fl.Reload(context.Background())
+		kit.Do(func() {
+			if fl == s.files {
+				s.applied(err)
+			}
+		})
+	}()
+}
+
+// applied shows the list after a load: the list, or the designed empty and
+// error states; it starts refreshing while files are still processing.
+func (s *Screen) applied(err error) {
+	if err != nil {
+		if len(s.shown) == 0 {
+			s.setBody(kit.Error(err, s.restart))
+		}
+		return
+	}
+	s.shown = s.files.Files()
+	if len(s.shown) == 0 {
+		s.setBody(kit.Empty(theme.FolderIcon(), "No files yet",
+			"Drop files or a folder on this window, or use Add files…, to upload them to your workspace."))
+		return
+	}
+	s.setBody(s.table)
+	s.list.Refresh()
+	if s.files.Unsettled() {
+		s.startPolling()
+	}
+}
+
+func (s *Screen) setBody(o fyne.CanvasObject) {
+	if len(s.body.Objects) == 1 && s.body.Objects[0] == o {
+		return
+	}
+	s.body.Objects = []fyne.CanvasObject{o}
+	s.body.Refresh()
+}
+
+// startPolling refreshes the list every RefreshEvery while some file is
+// processing and the screen is on the window. It runs on the UI goroutine.
+func (s *Screen) startPolling() {
+	if s.polling {
+		return
+	}
+	s.polling = true
+	time.AfterFunc(RefreshEvery, func() { kit.Do(s.pollTick) })
+}
+
+func (s *Screen) pollTick() {
+	fl := s.files
+	if fl == nil || !onWindow(s.env.Window, s.content) || !fl.Unsettled() {
+		s.polling = false
+		return
+	}
+	go func() {
+		err := fl.Reload(context.Background())
+		kit.Do(func() {
+			if fl == s.files && err == nil {
+				s.shown = fl.Files()
+				s.list.Refresh()
+			}
+			time.AfterFunc(RefreshEvery, func() { kit.Do(s.pollTick) })
+		})
+	}()
+}
+
+// onWindow reports whether obj is part of the window's content now (the
+// shell swaps screens in and out).
+func onWindow(w fyne.Window, obj fyne.CanvasObject) bool {
+	if w == nil {
+		return false
+	}
+	var walk func(o fyne.CanvasObject) bool
+	walk = func(o fyne.CanvasObject) bool {
+		if o == obj {
+			return o.Visible()
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, ch := range c.Objects {
+				if walk(ch) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(w.Content())
+}
+
+// Widths of the file list's columns, so that rows and the column titles
+// line up.
+var colWidths = []float32{90, 160, 120, 130}
+
+// columns lays out the cells of a row at the column widths.
+func columns(cells ...fyne.CanvasObject) *fyne.Container {
+	box := container.NewHBox()
+	for i, c := range cells {
+		box.Add(container.NewGridWrap(fyne.NewSize(colWidths[i], c.MinSize().Height), c))
+	}
+	return box
+}
+
+// columnTitles name the columns above the list.
+func columnTitles() fyne.CanvasObject {
+	title := func(t string) *widget.Label {
+		return widget.NewLabelWithStyle(t, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	spacer := widget.NewCheck("", nil)
+	spacer.Hide()
+	left := container.NewHBox(container.NewGridWrap(widget.NewCheck("", nil).MinSize(), spacer), container.NewGridWrap(widget.NewIcon(nil).MinSize()))
+	return container.NewBorder(nil, nil, left, columns(title("Size"), title("Created"), title("Status"), title("Credits")), title("Name"))
+}
+
+func (s *Screen) newRow() fyne.CanvasObject {
+	check := widget.NewCheck("", nil)
+	name := widget.NewLabel("a file name.pdf")
+	name.Truncation = fyne.TextTruncateEllipsis
+	size := widget.NewLabel("")
+	created := widget.NewLabel("")
+	status := widget.NewLabel("")
+	credits := widget.NewLabel("")
+	return container.NewBorder(nil, nil, container.NewHBox(check, widget.NewIcon(theme.FileIcon())),
+		columns(size, created, status, credits), name)
+}
+
+func (s *Screen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
+	if id >= len(s.shown) {
+		return
+	}
+	f := s.shown[id]
+	row := o.(*fyne.Container)
+	row.Objects[0].(*widget.Label).SetText(fileName(f))
+	check := row.Objects[1].(*fyne.Container).Objects[0].(*widget.Check)
+	cols := row.Objects[2].(*fyne.Container)
+	cell := func(i int) *widget.Label { return cols.Objects[i].(*fyne.Container).Objects[0].(*widget.Label) }
+	cell(0).SetText(app.HumanBytes(f.Bytes))
+	cell(1).SetText(when(f.CreatedAt))
+	st := cell(2)
+	st.SetText(app.FileStatusText(f.Status))
+	st.Importance = widget.MediumImportance
+	if !app.FileSettled(f) {
+		st.Importance = widget.WarningImportance
+	} else if f.Status != "completed" {
+		st.Importance = widget.DangerImportance
+	}
+	st.Refresh()
+	cell(3).SetText(creditsText(f.Credits))
+	fid := f.ID
+	check.OnChanged = nil
+	check.SetChecked(s.selected[fid])
+	check.OnChanged = func(on bool) {
+		if on {
+			s.selected[fid] = true
+		} else {
+			delete(s.selected, fid)
+		}
+		s.selectionChanged()
+	}
+	if id >= len(s.shown)-5 && s.files != nil && s.files.HasMore() {
+		s.loadMore()
+	}
+}
+
+func (s *Screen) toggle(id client.ID) {
+	if s.selected[id] {
+		delete(s.selected, id)
+	} else {
+		s.selected[id] = true
+	}
+	s.selectionChanged()
+}
+
+func (s *Screen) selectionChanged() {
+	n := len(s.selected)
+	if n == 0 {
+		s.selLabel.SetText("Tick files to link them to an agent.")
+		s.linkBtn.Disable()
+		s.clearBtn.Disable()
+	} else {
+		var total int64
+		for _, f := range s.shown {
+			if s.selected[f.ID] {
+				total += f.Bytes
+			}
+		}
+		s.selLabel.SetText(fmt.Sprintf("%d selected · %s", n, app.HumanBytes(total)))
+		s.linkBtn.Enable()
+		s.clearBtn.Enable()
+	}
+	s.list.Refresh()
+}
+
+// linkSelected asks which agent the selected files go to, links them and
+// says what the link did.
+func (s *Screen) linkSelected() {
+	ids := s.Selected()
+	if len(ids) == 0 {
+		return
+	}
+	pick := widget.NewSelect(nil, nil)
+	pick.PlaceHolder = "Loading agents…"
+	msg := kit.ErrorText()
+	var agents []client.Agent
+	a := s.env.App
+	go func() {
+		list, err := a.LinkTargets(context.Background())
+		kit.Do(func() {
+			agents = list
+			names := make([]string, len(list))
+			for i, ag := range list {
+				names[i] = ag.Title
+			}
+			pick.SetOptions(names)
+			pick.PlaceHolder = "Choose an agent"
+			pick.Refresh()
+			if err != nil {
+				kit.ShowError(msg, app.Describe(err))
+			}
+		})
+	}()
+	label := widget.NewLabel(fmt.Sprintf("Link %d selected file(s) to:", len(ids)))
+	d := dialog.NewCustomConfirm("Link files to an agent", "Link", "Cancel", container.NewVBox(label, pick, msg), func(ok bool) {
+		i := pick.SelectedIndex()
+		if !ok || i < 0 || i >= len(agents) {
+			return
+		}
+		s.link(agents[i], ids)
+	}, s.env.Window)
+	d.Resize(fyne.NewSize(420, 220))
+	d.Show()
+}
+
+// link links files to an agent and tells the user the result's counts.
+func (s *Screen) link(agent client.Agent, ids []client.ID) {
+	a := s.env.App
+	go func() {
+		res, err := a.LinkFiles(context.Background(), agent.ID, ids)
+		kit.Do(func() {
+			if err != nil {
+				s.send.notify("Files not linked", app.Describe(err))
+				return
+			}
+			s.selected = map[client.ID]bool{}
+			s.selectionChanged()
+			s.send.notify("Files linked to "+agent.Title, app.LinkSummary(res))
+		})
+	}()
+}
+
+// Selected are the ids of the selected files.
+func (s *Screen) Selected() []client.ID {
+	out := make([]client.ID, 0, len(s.selected))
+	for _, f := range s.shown {
+		if s.selected[f.ID] {
+			out = append(out, f.ID)
+		}
+	}
+	return out
+}
+
+func fileName(f client.File) string {
+	if f.Filename == "" {
+		return "File " + string(f.ID)
+	}
+	return f.Filename
+}
+
+func when(t client.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.Local().Format("2 Jan 2006 15:04")
+}
+
+func creditsText(c client.Credits) string {
+	if !c.Valid {
+		return "—"
+	}
+	return fmt.Sprintf("%s credits", c.String())
+}
