@@ -1,0 +1,88 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/client"
+)
+
+// maxListed bounds how many resources or webhooks one search brings in, so
+// a runaway list cannot fill the computer's memory.
+const maxListed = 5000
+
+// ResourceTypes are the resource types offered in the filter. The service
+// does not list its types; these are the ones it is known to use, and the
+// filter also takes any other word typed in.
+var ResourceTypes = []string{"document", "email", "presentation", "prompt", "spreadsheet"}
+
+// Resources finds resources whose title or descriptions contain q (all when
+// q is empty) of the given type ("" for any), following every page the
+// list's meta announces.
+func (a *App) Resources(ctx context.Context, q, typ string) ([]client.Resource, error) {
+	params := client.ListResourcesParams{Q: strings.TrimSpace(q), Type: strings.TrimSpace(typ)}
+	var out []client.Resource
+	for r, err := range a.Client().Resources(ctx, params) {
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+		if len(out) >= maxListed {
+			break
+		}
+	}
+	return out, nil
+}
+
+// WebhookList is the workspace's webhooks in the shape the service answered
+// (Variant is client.WebhooksA or client.WebhooksB).
+type WebhookList struct {
+	Variant  string
+	Webhooks []client.Webhook
+}
+
+// HasSecrets reports whether the list carries signing secrets (variant B).
+func (l WebhookList) HasSecrets() bool { return l.Variant == client.WebhooksB }
+
+// Webhooks lists every webhook of the workspace, page after page, in
+// whichever variant the service answers.
+func (a *App) Webhooks(ctx context.Context) (WebhookList, error) {
+	c := a.Client()
+	var out WebhookList
+	params := client.ListWebhooksParams{}
+	for {
+		l, err := c.ListWebhooks(ctx, params)
+		if err != nil {
+			return out, err
+		}
+		out.Variant = l.Variant
+		out.Webhooks = append(out.Webhooks, l.Webhooks...)
+		if !l.HasNext() || len(l.Webhooks) == 0 || len(out.Webhooks) >= maxListed {
+			return out, nil
+		}
+		if l.Variant == client.WebhooksB {
+			params = client.ListWebhooksParams{Limit: 100, Offset: l.Offset + len(l.Webhooks)}
+		} else {
+			params = client.ListWebhooksParams{Page: l.Page.CurrentPage + 1, PerPage: l.Page.PerPage}
+		}
+	}
+}
+
+// AgentWebhooks lists every webhook registered for one agent.
+func (a *App) AgentWebhooks(ctx context.Context, agentID client.ID) ([]client.Webhook, error) {
+	page, err := a.Client().ListAgentWebhooks(ctx, agentID, client.PageParams{PerPage: 50})
+	if err != nil {
+		return nil, err
+	}
+	var out []client.Webhook
+	for w, err := range page.All(ctx) {
+		if err != nil {
+			return out, err
+		}
+		out = append(out, w)
+		if len(out) >= maxListed {
+			break
+		}
+	}
+	return out, nil
+}

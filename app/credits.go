@@ -1,0 +1,78 @@
+package app
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// CreditsReport is what the active account spent over a period, by day and
+// by agent (memories and other charges without an agent are grouped under
+// their own name).
+type CreditsReport struct {
+	From, To time.Time
+	ByDay    []storage.DayCredits
+	ByAgent  []storage.AgentCredits
+	Total    float64
+}
+
+// CreditsOverDays reports the spending of the last days local days,
+// today included.
+func (a *App) CreditsOverDays(ctx context.Context, days int) (CreditsReport, error) {
+	if days < 1 {
+		days = 1
+	}
+	now := time.Now()
+	to := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.Local).AddDate(0, 0, 1)
+	from := to.AddDate(0, 0, -days)
+	r := CreditsReport{From: from, To: to}
+	var err error
+	if r.ByDay, err = a.db.CreditsByDay(ctx, a.AccountID(), from, to); err != nil {
+		return r, err
+	}
+	if r.ByAgent, err = a.db.CreditsByAgent(ctx, a.AccountID(), from, to); err != nil {
+		return r, err
+	}
+	for _, d := range r.ByDay {
+		r.Total += d.Credits
+	}
+	for i, ag := range r.ByAgent {
+		if ag.AgentTitle == "" {
+			r.ByAgent[i].AgentTitle = agentLabel(ag.AgentID)
+		}
+	}
+	return r, nil
+}
+
+func agentLabel(id string) string {
+	if id == "" {
+		return "Memories and other charges"
+	}
+	return "Agent " + id
+}
+
+// WriteCSV writes the report as a spreadsheet-friendly CSV: one section by
+// day, one by agent.
+func (r CreditsReport) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	rows := [][]string{{"Day", "Credits"}}
+	for _, d := range r.ByDay {
+		rows = append(rows, []string{d.Day.Format("2006-01-02"), formatCredits(d.Credits)})
+	}
+	rows = append(rows, []string{}, []string{"Agent id", "Agent", "Calls", "Credits"})
+	for _, ag := range r.ByAgent {
+		rows = append(rows, []string{ag.AgentID, ag.AgentTitle, strconv.Itoa(ag.Calls), formatCredits(ag.Credits)})
+	}
+	rows = append(rows, []string{}, []string{"Total", formatCredits(r.Total)})
+	if err := cw.WriteAll(rows); err != nil {
+		return fmt.Errorf("the file could not be written: %w", err)
+	}
+	return nil
+}
+
+func formatCredits(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

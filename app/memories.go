@@ -1,0 +1,324 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// MemoryLimit is the longest memory the service accepts, in characters.
+const MemoryLimit = 32000
+
+// ErrMemoryEmpty is returned when a memory has no text: the service requires it.
+var ErrMemoryEmpty = errors.New("write the memory's text before saving")
+
+// MemoryTooLongError says a memory is over MemoryLimit; nothing was sent.
+type MemoryTooLongError struct{ Length int }
+
+func (e *MemoryTooLongError) Error() string {
+	return fmt.Sprintf("This memory is %s characters long; the service takes at most %s. Shorten it before saving.",
+		Thousands(e.Length), Thousands(MemoryLimit))
+}
+
+// Thousands writes n with comma separators ("32,000"), as counters show it.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// MemoryLength counts a memory the way the limit does: in characters.
+func MemoryLength(text string) int { return utf8.RuneCountInString(text) }
+
+// MemoryEdit is what the editor sends: the text, and the collection
+// (variant A) or metadata (variant B).
+type MemoryEdit struct {
+	Content      string
+	CollectionID string
+	Metadata     map[string]any
+}
+
+// CollectionSummary is a collection of the local index with how many known
+// memories it holds.
+type CollectionSummary struct {
+	storage.CollectionEntry
+	Count int
+}
+
+// MemoryVariant is the memory interface the active account uses: the one
+// the client detected or was told, MemoryAuto before the first memory call.
+func (a *App) MemoryVariant() client.MemoryVariant {
+	c := a.Client()
+	if c == nil {
+		return client.MemoryAuto
+	}
+	v := c.MemoryVariant()
+	// The built-in demo serves variant A, unless the client was pointed
+	// at another service.
+	if v == client.MemoryAuto && a.IsDemo() && len(a.cfg.ClientOptions) == 0 {
+		return client.MemoryA
+	}
+	return v
+}
+
+// Memories lists the local index of the active account's memories whose
+// text, collection or metadata contain query, most recently seen first.
+func (a *App) Memories(ctx context.Context, query string) ([]storage.MemoryEntry, error) {
+	return a.db.Memories(ctx, a.AccountID(), query)
+}
+
+// Memory is one memory of the local index.
+func (a *App) Memory(ctx context.Context, id string) (storage.MemoryEntry, error) {
+	return a.db.GetMemory(ctx, a.AccountID(), id)
+}
+
+// MemoryCollections lists the known collections with their memory counts.
+func (a *App) MemoryCollections(ctx context.Context) ([]CollectionSummary, error) {
+	cols, err := a.db.Collections(ctx, a.AccountID())
+	if err != nil {
+		return nil, err
+	}
+	mems, err := a.db.Memories(ctx, a.AccountID(), "")
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int{}
+	for _, m := range mems {
+		counts[m.CollectionID]++
+	}
+	out := make([]CollectionSummary, 0, len(cols))
+	for _, c := range cols {
+		out = append(out, CollectionSummary{CollectionEntry: c, Count: counts[c.ID]})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
+	return out, nil
+}
+
+func checkMemory(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return ErrMemoryEmpty
+	}
+	if n := MemoryLength(text); n > MemoryLimit {
+		return &MemoryTooLongError{Length: n}
+	}
+	return nil
+}
+
+func validCollectionID(id string) error {
+	if id == "" {
+		return nil
+	}
+	if n, err := strconv.ParseInt(id, 10, 64); err != nil || n <= 0 {
+		return fmt.Errorf("a collection number is a whole number such as 2, not %q", id)
+	}
+	return nil
+}
+
+func (a *App) memoryParams(e MemoryEdit) client.MemoryParams {
+	return client.MemoryParams{Content: e.Content, CollectionID: client.ID(e.CollectionID), Metadata: e.Metadata}
+}
+
+// CreateMemory stores a new memory on the service and in the local index,
+// and records what it cost. Over-long or empty text is refused before
+// anything is sent.
+func (a *App) CreateMemory(ctx context.Context, e MemoryEdit) (storage.MemoryEntry, error) {
+	if err := checkMemory(e.Content); err != nil {
+		return storage.MemoryEntry{}, err
+	}
+	if err := validCollectionID(e.CollectionID); err != nil {
+		return storage.MemoryEntry{}, err
+	}
+	m, err := a.Client().CreateMemory(ctx, a.memoryParams(e))
+	a.RememberMemoryVariant(ctx)
+	if err != nil {
+		return storage.MemoryEntry{}, err
+	}
+	return a.keepMemory(ctx, m, e)
+}
+
+// UpdateMemory saves an edit of a memory: variant A with PATCH, variant B
+// with PUT, as the account's variant says. The local draft is cleared once
+// the service has confirmed.
+func (a *App) UpdateMemory(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
+	if err := checkMemory(e.Content); err != nil {
+		return storage.MemoryEntry{}, err
+	}
+	if err := validMemoryID(id); err != nil {
+		return storage.MemoryEntry{}, err
+	}
+	if err := validCollectionID(e.CollectionID); err != nil {
+		return storage.MemoryEntry{}, err
+	}
+	m, err := a.Client().UpdateMemory(ctx, client.ID(id), a.memoryParams(e))
+	a.RememberMemoryVariant(ctx)
+	if err != nil {
+		return storage.MemoryEntry{}, err
+	}
+	entry, err := a.keepMemory(ctx, m, e)
+	if err != nil {
+		return entry, err
+	}
+	_ = a.db.SaveMemoryDraft(ctx, a.AccountID(), entry.ID, "")
+	entry.Draft = ""
+	return entry, nil
+}
+
+// OpenMemoryByID brings a memory created elsewhere into the local index.
+// The service cannot show a memory, so it is saved with the text given:
+// the service's answer confirms that the memory exists (a 404 says it
+// does not).
+func (a *App) OpenMemoryByID(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
+	return a.UpdateMemory(ctx, strings.TrimSpace(id), e)
+}
+
+func validMemoryID(id string) error {
+	if n, err := strconv.ParseInt(id, 10, 64); err != nil || n <= 0 {
+		return fmt.Errorf("a memory number is a whole number such as 501, not %q", id)
+	}
+	return nil
+}
+
+// keepMemory writes the service's answer to the local index and records
+// its credits.
+func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit) (storage.MemoryEntry, error) {
+	entry := storage.MemoryEntry{
+		AccountID: a.AccountID(),
+		ID:        m.ID.String(),
+		Content:   m.Content,
+		Metadata:  m.Metadata,
+		Variant:   string(m.Variant),
+		LastSeen:  time.Now(),
+	}
+	if entry.Content == "" {
+		entry.Content = sent.Content
+	}
+	if entry.Variant == "" {
+		entry.Variant = string(a.MemoryVariant())
+	}
+	if entry.Variant == string(client.MemoryB) && entry.Metadata == nil {
+		entry.Metadata = sent.Metadata
+	}
+	if entry.Variant != string(client.MemoryB) {
+		entry.CollectionID = m.CollectionID.String()
+		if entry.CollectionID == "" {
+			entry.CollectionID = sent.CollectionID
+		}
+		if m.Collection != nil && m.Collection.Name != "" {
+			entry.CollectionName = m.Collection.Name
+			if entry.CollectionID == "" {
+				entry.CollectionID = m.Collection.ID.String()
+			}
+		} else if entry.CollectionID != "" {
+			entry.CollectionName = a.collectionName(ctx, entry.CollectionID)
+		}
+	}
+	if m.Credits.Valid {
+		v := m.Credits.Value
+		entry.Credits = &v
+	}
+	if err := a.db.UpsertMemory(ctx, entry); err != nil {
+		return entry, err
+	}
+	a.RecordCredits(ctx, storage.CreditsMemory, "", "Memories", entry.ID, m.Credits)
+	return entry, nil
+}
+
+func (a *App) collectionName(ctx context.Context, id string) string {
+	cols, err := a.db.Collections(ctx, a.AccountID())
+	if err != nil {
+		return ""
+	}
+	for _, c := range cols {
+		if c.ID == id {
+			return c.Name
+		}
+	}
+	return ""
+}
+
+// SaveMemoryDraft keeps an unsaved edit of a memory on this computer, so
+// it survives leaving the editor or closing Agent Desk ("" clears it).
+func (a *App) SaveMemoryDraft(ctx context.Context, id, draft string) error {
+	return a.db.SaveMemoryDraft(ctx, a.AccountID(), id, draft)
+}
+
+// SaveAccountMemoryDraft is SaveMemoryDraft for a given account, for a
+// draft written after the user switched accounts.
+func (a *App) SaveAccountMemoryDraft(ctx context.Context, accountID, id, draft string) error {
+	return a.db.SaveMemoryDraft(ctx, accountID, id, draft)
+}
+
+// ForgetMemory removes a memory from the local index only; the service is
+// not asked.
+func (a *App) ForgetMemory(ctx context.Context, id string) error {
+	return a.db.DeleteMemoryEntry(ctx, a.AccountID(), id)
+}
+
+// RenameCollection renames a collection on the service (PUT
+// /memory-collections/{id}) and in the local index. A missing collection
+// answers 404 (see IsCollectionMissing); the index is left as it is, so
+// the user can decide.
+func (a *App) RenameCollection(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
+	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
+	if err := validCollectionID(id); err != nil || id == "" {
+		if err == nil {
+			err = errors.New("enter the collection's number")
+		}
+		return storage.CollectionEntry{}, err
+	}
+	if name == "" {
+		return storage.CollectionEntry{}, errors.New("enter a name for the collection")
+	}
+	c, err := a.Client().UpdateCollection(ctx, client.ID(id), name)
+	if err != nil {
+		return storage.CollectionEntry{}, err
+	}
+	entry := storage.CollectionEntry{AccountID: a.AccountID(), ID: id, Name: c.Name}
+	if entry.Name == "" {
+		entry.Name = name
+	}
+	return entry, a.db.UpsertCollection(ctx, entry)
+}
+
+// AddCollectionByID brings a collection created elsewhere into the index.
+// There is no way to read a collection, so it is confirmed by saving its
+// name: the service's answer proves it exists.
+func (a *App) AddCollectionByID(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
+	return a.RenameCollection(ctx, id, name)
+}
+
+// ForgetCollection removes a collection from the local index (after the
+// user agreed that the service no longer has it).
+func (a *App) ForgetCollection(ctx context.Context, id string) error {
+	return a.db.DeleteCollectionEntry(ctx, a.AccountID(), id)
+}
+
+// IsMemoryMissing reports the service saying that a memory does not exist.
+func IsMemoryMissing(err error) bool { return client.IsNotFound(err) }
+
+// IsServerFault reports a failure on the service's side that is worth
+// retrying with the same text.
+func IsServerFault(err error) bool { return client.StatusCode(err) >= 500 }
+
+// IsNotAccepted reports the service refusing what was sent (a validation
+// error), whose message belongs beside the field.
+func IsNotAccepted(err error) bool { return client.IsValidation(err) }

@@ -1,0 +1,230 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+)
+
+// openOn opens an App whose client talks to a test service of the given
+// variants (the built-in demo always serves variant A).
+func openOn(t *testing.T, opts demoservice.Options) (*app.App, *demoservice.Service) {
+	t.Helper()
+	opts.APIKey = "k"
+	srv, svc := demoservice.NewTestService(t, opts)
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
+	})
+	return a, svc
+}
+
+func TestMemoryInACollectionIsCreatedEditedAndItsCollectionRenamed(t *testing.T) {
+	ctx := context.Background()
+	a, svc := openOn(t, demoservice.Options{MemoryVariant: "A"})
+
+	if _, err := a.AddCollectionByID(ctx, "2", "Key clients"); err != nil {
+		t.Fatalf("add collection: %v", err)
+	}
+	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Northwind wants PDF invoices.", CollectionID: "2"})
+	if err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	if m.CollectionName != "Key clients" || m.Variant != "A" {
+		t.Fatalf("created entry = %+v, want collection Key clients, variant A", m)
+	}
+	m, err = a.UpdateMemory(ctx, m.ID, app.MemoryEdit{Content: "Northwind wants PDF invoices, 30 days.", CollectionID: "2"})
+	if err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	id, _ := client.ID(m.ID).Int64()
+	got, ok := svc.Memory(id)
+	if !ok || got.Content != "Northwind wants PDF invoices, 30 days." || got.CollectionID != 2 {
+		t.Fatalf("service memory = %+v, %v", got, ok)
+	}
+	if _, err := a.RenameCollection(ctx, "2", "Top clients"); err != nil {
+		t.Fatalf("rename: %v", err)
+	}
+	if c, _ := svc.Collection(2); c.Name != "Top clients" {
+		t.Fatalf("service collection name = %q", c.Name)
+	}
+	cols, err := a.MemoryCollections(ctx)
+	if err != nil || len(cols) != 1 || cols[0].Name != "Top clients" || cols[0].Count != 1 {
+		t.Fatalf("collections = %+v, %v", cols, err)
+	}
+	mems, _ := a.Memories(ctx, "30 days")
+	if len(mems) != 1 || mems[0].CollectionName != "Top clients" {
+		t.Fatalf("index = %+v", mems)
+	}
+	r, err := a.CreditsOverDays(ctx, 1)
+	if err != nil || r.Total <= 0 {
+		t.Fatalf("memory credits were not recorded: %+v, %v", r, err)
+	}
+}
+
+func TestVariantBSavesContentAndMetadataWithPut(t *testing.T) {
+	ctx := context.Background()
+	a, svc := openOn(t, demoservice.Options{MemoryVariant: "B"})
+	meta := map[string]any{"source": "meeting", "tags": []any{"clients"}}
+	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Call Northwind on Mondays.", Metadata: meta})
+	if err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	if a.MemoryVariant() != client.MemoryB || m.Variant != "B" {
+		t.Fatalf("variant = %q / %q, want B", a.MemoryVariant(), m.Variant)
+	}
+	meta["owner"] = "Maria"
+	if _, err := a.UpdateMemory(ctx, m.ID, app.MemoryEdit{Content: "Call Northwind on Tuesdays.", Metadata: meta}); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	id, _ := client.ID(m.ID).Int64()
+	got, _ := svc.Memory(id)
+	if got.Content != "Call Northwind on Tuesdays." || got.Metadata["owner"] != "Maria" {
+		t.Fatalf("service memory = %+v", got)
+	}
+	entry, _ := a.Memory(ctx, m.ID)
+	if entry.Metadata["source"] != "meeting" {
+		t.Fatalf("index metadata = %+v", entry.Metadata)
+	}
+}
+
+func TestTooLongMemoryIsRefusedBeforeSending(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openOn(t, demoservice.Options{})
+	long := strings.Repeat("é", app.MemoryLimit+1)
+	_, err := a.CreateMemory(ctx, app.MemoryEdit{Content: long})
+	var tooLong *app.MemoryTooLongError
+	if !errors.As(err, &tooLong) || !strings.Contains(app.Describe(err), "32,000") {
+		t.Fatalf("err = %v, want a plain too-long message", err)
+	}
+	if _, err := a.CreateMemory(ctx, app.MemoryEdit{Content: strings.Repeat("é", app.MemoryLimit)}); err != nil {
+		t.Fatalf("exactly the limit must be accepted: %v", err)
+	}
+	if app.Thousands(1234) != "1,234" || app.Thousands(32000) != "32,000" {
+		t.Fatal("counter format")
+	}
+}
+
+func TestOpenByNumberConfirmsTheMemoryExists(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openOn(t, demoservice.Options{})
+	_, err := a.OpenMemoryByID(ctx, "999999", app.MemoryEdit{Content: "x"})
+	if !app.IsMemoryMissing(err) {
+		t.Fatalf("err = %v, want missing", err)
+	}
+	if mems, _ := a.Memories(ctx, ""); len(mems) != 0 {
+		t.Fatalf("a missing memory reached the index: %+v", mems)
+	}
+	m, err := a.OpenMemoryByID(ctx, " 501 ", app.MemoryEdit{Content: "The office is closed on 24 December."})
+	if err != nil || m.ID != "501" {
+		t.Fatalf("open 501: %+v, %v", m, err)
+	}
+	if _, err := a.OpenMemoryByID(ctx, "abc", app.MemoryEdit{Content: "x"}); err == nil || !strings.Contains(app.Describe(err), "whole number") {
+		t.Fatalf("a non-number was not refused plainly: %v", err)
+	}
+}
+
+func TestMissingCollectionStaysListedUntilForgotten(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openOn(t, demoservice.Options{})
+	if _, err := a.AddCollectionByID(ctx, "3", "Policies"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.RenameCollection(ctx, "77", "Nope"); !app.IsMemoryMissing(err) || !strings.Contains(app.Describe(err), "Collection not found") {
+		t.Fatalf("err = %v (%s)", err, app.Describe(err))
+	}
+	if err := a.ForgetCollection(ctx, "3"); err != nil {
+		t.Fatal(err)
+	}
+	if cols, _ := a.MemoryCollections(ctx); len(cols) != 0 {
+		t.Fatalf("collections = %+v", cols)
+	}
+}
+
+func TestServerFaultKeepsDraftAndRetrySaves(t *testing.T) {
+	ctx := context.Background()
+	a, svc := openOn(t, demoservice.Options{})
+	m, err := a.OpenMemoryByID(ctx, "502", app.MemoryEdit{Content: "Travel rules."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SaveMemoryDraft(ctx, m.ID, "Travel rules, updated."); err != nil {
+		t.Fatal(err)
+	}
+	svc.SetFaults(demoservice.Faults{Fail500: 1})
+	_, err = a.UpdateMemory(ctx, m.ID, app.MemoryEdit{Content: "Travel rules, updated."})
+	if !app.IsServerFault(err) {
+		t.Fatalf("err = %v, want a server fault", err)
+	}
+	if e, _ := a.Memory(ctx, m.ID); e.Draft != "Travel rules, updated." {
+		t.Fatalf("draft lost: %+v", e)
+	}
+	if _, err := a.UpdateMemory(ctx, m.ID, app.MemoryEdit{Content: "Travel rules, updated."}); err != nil {
+		t.Fatalf("retry: %v", err)
+	}
+	if e, _ := a.Memory(ctx, m.ID); e.Draft != "" || e.Content != "Travel rules, updated." {
+		t.Fatalf("after save: %+v", e)
+	}
+}
+
+func TestCatalogListsEveryPageInBothWebhookVariants(t *testing.T) {
+	ctx := context.Background()
+	for _, v := range []string{"A", "B"} {
+		a, _ := openOn(t, demoservice.Options{WebhookVariant: v})
+		l, err := a.Webhooks(ctx)
+		if err != nil || l.Variant != v || len(l.Webhooks) < 2 {
+			t.Fatalf("variant %s: %d webhooks, variant %q, %v", v, len(l.Webhooks), l.Variant, err)
+		}
+		if l.HasSecrets() != (v == "B") || (v == "B" && l.Webhooks[0].Secret == "") {
+			t.Fatalf("variant %s secrets: %+v", v, l.Webhooks[0])
+		}
+		hooks, err := a.AgentWebhooks(ctx, "101")
+		if err != nil || len(hooks) == 0 || hooks[0].URL == "" {
+			t.Fatalf("agent webhooks: %+v, %v", hooks, err)
+		}
+	}
+	a, _ := openOn(t, demoservice.Options{})
+	all, err := a.Resources(ctx, "", "")
+	if err != nil || len(all) <= 15 {
+		t.Fatalf("resources over pages: %d, %v", len(all), err)
+	}
+	prompts, _ := a.Resources(ctx, "", "prompt")
+	if len(prompts) != 4 {
+		t.Fatalf("prompts = %d", len(prompts))
+	}
+	found, _ := a.Resources(ctx, "reminder", "")
+	if len(found) != 2 {
+		t.Fatalf("search = %d", len(found))
+	}
+}
+
+func TestCreditsReportByDayAndAgentExportsCSV(t *testing.T) {
+	ctx := context.Background()
+	a := apptest.Open(t)
+	a.RecordCredits(ctx, "execution", "101", "Meeting Minutes Writer", "r1", client.Credits{Value: 0.5, Valid: true})
+	a.RecordCredits(ctx, "execution", "101", "Meeting Minutes Writer", "r2", client.Credits{Value: 0.25, Valid: true})
+	a.RecordCredits(ctx, "memory", "", "", "501", client.Credits{Value: 0.001, Valid: true})
+	r, err := a.CreditsOverDays(ctx, 7)
+	if err != nil || len(r.ByDay) != 1 || len(r.ByAgent) != 2 || r.Total != 0.751 {
+		t.Fatalf("report = %+v, %v", r, err)
+	}
+	if r.ByAgent[0].AgentTitle != "Meeting Minutes Writer" || r.ByAgent[0].Calls != 2 || r.ByAgent[1].AgentTitle == "" {
+		t.Fatalf("by agent = %+v", r.ByAgent)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"Day,Credits", "101,Meeting Minutes Writer,2,0.75", "Total,0.751"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("CSV lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,182 @@
+// Package credits is the credits view: what the account spent, by day and
+// by agent, with an export to a CSV file for a spreadsheet.
+package credits
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+var periods = map[string]int{"Last 7 days": 7, "Last 30 days": 30, "Last 90 days": 90, "Last 365 days": 365}
+
+// View is the credits view's content.
+type View struct {
+	env    kit.Env
+	period *widget.Select
+	total  *widget.Label
+	stack  *fyne.Container
+	export *widget.Button
+	report app.CreditsReport
+	days   *widget.List
+	agents *widget.List
+	object fyne.CanvasObject
+	closed bool // set when its dialog is closed: it stops following charges
+}
+
+// Show opens the credits view in a dialog over the window.
+func Show(env kit.Env) {
+	v := NewView(env)
+	d := dialog.NewCustom("Credits", "Close", v.Object(), env.Window)
+	d.SetOnClosed(func() { v.closed = true })
+	d.Resize(fyne.NewSize(760, 560))
+	d.Show()
+	v.Reload()
+}
+
+// NewView builds the credits view (Show puts it in a dialog).
+func NewView(env kit.Env) *View {
+	v := &View{env: env}
+	v.total = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.period = widget.NewSelect([]string{"Last 7 days", "Last 30 days", "Last 90 days", "Last 365 days"}, func(string) { v.Reload() })
+	v.period.Selected = "Last 30 days"
+	v.export = widget.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), v.Export)
+	v.days = widget.NewList(func() int { return len(v.report.ByDay) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
+		if id < len(v.report.ByDay) {
+			d := v.report.ByDay[len(v.report.ByDay)-1-id] // newest first
+			setRow(o, d.Day.Format("Mon 2 Jan 2006"), Format(d.Credits))
+		}
+	})
+	v.agents = widget.NewList(func() int { return len(v.report.ByAgent) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
+		if id < len(v.report.ByAgent) {
+			ag := v.report.ByAgent[id]
+			calls := "1 charge"
+			if ag.Calls != 1 {
+				calls = strconv.Itoa(ag.Calls) + " charges"
+			}
+			setRow(o, ag.AgentTitle+" ("+calls+")", Format(ag.Credits))
+		}
+	})
+	v.stack = container.NewStack(kit.Loading("Adding up credits…"))
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.period, v.export), v.total)
+	v.object = container.NewBorder(top, nil, nil, nil, v.stack)
+	env.App.Subscribe(func(e app.Event) {
+		if e == app.CreditsChanged || e == app.AccountChanged {
+			kit.Do(func() {
+				if !v.closed {
+					v.Reload()
+				}
+			})
+		}
+	})
+	return v
+}
+
+func row() fyne.CanvasObject {
+	name := widget.NewLabel("Name of the agent")
+	name.Truncation = fyne.TextTruncateEllipsis
+	value := widget.NewLabel("0.0000")
+	return container.NewBorder(nil, nil, nil, value, name)
+}
+
+func setRow(o fyne.CanvasObject, name, value string) {
+	c := o.(*fyne.Container)
+	c.Objects[0].(*widget.Label).SetText(name)
+	c.Objects[1].(*widget.Label).SetText(value)
+}
+
+// Format writes an amount of credits the way the app shows it.
+func Format(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) + " credits" }
+
+// Object is the view's widget tree.
+func (v *View) Object() fyne.CanvasObject { return v.object }
+
+// Reload adds the credits up again for the chosen period.
+func (v *View) Reload() {
+	days := periods[v.period.Selected]
+	a := v.env.App
+	go func() {
+		r, err := a.CreditsOverDays(context.Background(), days)
+		kit.Do(func() { v.show(r, err) })
+	}()
+}
+
+func (v *View) show(r app.CreditsReport, err error) {
+	if err != nil {
+		v.stack.Objects = []fyne.CanvasObject{kit.Error(err, v.Reload)}
+		v.stack.Refresh()
+		v.export.Disable()
+		return
+	}
+	v.report = r
+	v.total.SetText(fmt.Sprintf("%s in the %s", Format(r.Total), lower(v.period.Selected)))
+	if len(r.ByDay) == 0 {
+		v.export.Disable()
+		v.stack.Objects = []fyne.CanvasObject{kit.Empty(theme.InfoIcon(), "Nothing spent in this period",
+			"Running agents, uploading files and saving memories cost credits. They show here once used.")}
+	} else {
+		v.export.Enable()
+		byDay := container.NewBorder(widget.NewLabelWithStyle("By day", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, v.days)
+		byAgent := container.NewBorder(widget.NewLabelWithStyle("By agent", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, v.agents)
+		v.stack.Objects = []fyne.CanvasObject{container.NewGridWithColumns(2, byDay, byAgent)}
+	}
+	v.days.Refresh()
+	v.agents.Refresh()
+	v.stack.Refresh()
+}
+
+func lower(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(s[0]|0x20) + s[1:]
+}
+
+// Report is what the view shows now (tests read it).
+func (v *View) Report() app.CreditsReport { return v.report }
+
+// Export asks where to save the report and writes it as CSV.
+func (v *View) Export() {
+	var buf bytes.Buffer
+	if err := v.report.WriteCSV(&buf); err != nil {
+		dialog.ShowInformation("Not exported", app.Describe(err), v.env.Window)
+		return
+	}
+	data := buf.Bytes()
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil {
+			dialog.ShowInformation("Not exported", app.Describe(err), v.env.Window)
+			return
+		}
+		if w == nil {
+			return // cancelled
+		}
+		go func() {
+			_, werr := w.Write(data)
+			cerr := w.Close()
+			if werr == nil {
+				werr = cerr
+			}
+			kit.Do(func() {
+				if werr != nil {
+					dialog.ShowInformation("Not exported", "The file could not be written: "+werr.Error(), v.env.Window)
+					return
+				}
+				dialog.ShowInformation("Exported", "The credits were saved to "+w.URI().Name()+".", v.env.Window)
+			})
+		}()
+	}, v.env.Window)
+	d.SetFileName("agentdesk-credits-" + time.Now().Format("2006-01-02") + ".csv")
+	d.Show()
+}

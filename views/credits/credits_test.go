@@ -1,0 +1,62 @@
+package credits
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+type nav struct{}
+
+func (nav) Show(string)                                 {}
+func (nav) OpenChat(client.Agent)                       {}
+func (nav) OpenConversation(int64)                      {}
+func (nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
+func (nav) NewAttachments() kit.Attachments             { return nil }
+func (nav) ShowCredits()                                {}
+
+func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(900, 600))
+	v := NewView(kit.Env{App: a, Window: w, Nav: nav{}})
+	w.SetContent(v.Object())
+	v.Reload()
+	q.WaitUntil(t, func() bool { return v.total.Text != "" }, func() string { return "no total" })
+	if v.export.Disabled() == false {
+		t.Fatal("nothing to export, yet Export is enabled")
+	}
+
+	ctx := context.Background()
+	// A memory saved on the built-in demo is charged and recorded.
+	if _, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Northwind pays in 30 days."}); err != nil {
+		t.Fatal(err)
+	}
+	a.RecordCredits(ctx, "execution", "101", "Meeting Minutes Writer", "r1", client.Credits{Value: 0.5, Valid: true})
+	q.WaitUntil(t, func() bool { return len(v.Report().ByAgent) == 2 }, func() string { return v.total.Text })
+	if !strings.HasPrefix(v.total.Text, "0.50") || !strings.Contains(v.total.Text, "last 30 days") {
+		t.Fatalf("total = %q", v.total.Text)
+	}
+	if v.Report().ByAgent[0].AgentTitle != "Meeting Minutes Writer" || v.export.Disabled() {
+		t.Fatalf("by agent = %+v", v.Report().ByAgent)
+	}
+	o := v.agents.CreateItem()
+	v.agents.UpdateItem(1, o)
+	if got := o.(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "Memories") {
+		t.Fatalf("memory charges row = %q", got)
+	}
+	v.period.SetSelected("Last 7 days")
+	q.WaitUntil(t, func() bool { return strings.Contains(v.total.Text, "last 7 days") }, func() string { return v.total.Text })
+}

@@ -1,0 +1,513 @@
+// Package memories is the Memories screen: the local index of the memories
+// and collections this computer created, changed or opened (the service
+// cannot list them), with an editor that never loses unsaved text.
+package memories
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// Screen is the Memories screen.
+type Screen struct {
+	env kit.Env
+	a   *app.App
+
+	content fyne.CanvasObject
+	search  *widget.Entry
+
+	cols    []app.CollectionSummary
+	total   int
+	colList *widget.List
+	colSel  string // "" is every memory
+	rename  *widget.Button
+
+	mems     []storage.MemoryEntry
+	memList  *widget.List
+	memStack *fyne.Container
+	selected string
+
+	ed              *editor
+	newBtn, openBtn *widget.Button
+
+	// Dialog fields are built once, so what was typed survives a failed try.
+	openID, openText        *widget.Entry
+	openCol                 *widget.Select
+	addID, addName, renName *widget.Entry
+
+	loaded bool
+}
+
+// New builds the Memories screen.
+func New(env kit.Env) kit.Screen {
+	s := &Screen{env: env, a: env.App}
+	s.build()
+	env.App.Subscribe(func(e app.Event) {
+		if e == app.AccountChanged {
+			kit.Do(func() {
+				s.ed.clear()
+				s.selected = ""
+				s.Reload()
+			})
+		}
+	})
+	return s
+}
+
+// Content is the screen's widget tree.
+func (s *Screen) Content() fyne.CanvasObject { return s.content }
+
+// Shown reloads the index each time the user comes back.
+func (s *Screen) Shown() { s.Reload() }
+
+func (s *Screen) build() {
+	s.search = widget.NewEntry()
+	s.search.SetPlaceHolder("Search memories")
+	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
+	s.search.OnChanged = func(string) { s.Reload() }
+
+	s.colList = widget.NewList(
+		func() int { return len(s.cols) + 1 },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("Collection name (00)")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.FolderIcon()), nil, l)
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			c := o.(*fyne.Container)
+			l := c.Objects[0].(*widget.Label)
+			icon := c.Objects[1].(*widget.Icon)
+			if id == 0 {
+				l.SetText(fmt.Sprintf("All memories (%d)", s.total))
+				icon.SetResource(theme.ListIcon())
+				return
+			}
+			col := s.cols[id-1]
+			l.SetText(fmt.Sprintf("%s (%d)", col.Name, col.Count))
+			icon.SetResource(theme.FolderIcon())
+		})
+	s.colList.OnSelected = func(id widget.ListItemID) {
+		sel := ""
+		if id > 0 && id-1 < len(s.cols) {
+			sel = s.cols[id-1].ID
+		}
+		if sel == s.colSel {
+			return // the highlight followed a reload
+		}
+		s.colSel = sel
+		s.updateRename()
+		s.Reload()
+	}
+
+	s.rename = widget.NewButtonWithIcon("Rename collection", theme.DocumentCreateIcon(), s.showRename)
+	addCol := widget.NewButtonWithIcon("Add collection by number", theme.ContentAddIcon(), s.showAddCollection)
+	colLabel := widget.NewLabelWithStyle("Collections", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	left := container.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.rename, addCol), nil, nil, s.colList)
+
+	s.memList = widget.NewList(
+		func() int { return len(s.mems) },
+		func() fyne.CanvasObject {
+			first := widget.NewLabelWithStyle("First line of the memory", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			first.Truncation = fyne.TextTruncateEllipsis
+			sub := widget.NewLabel("Collection · seen")
+			sub.Importance = widget.LowImportance
+			sub.Truncation = fyne.TextTruncateEllipsis
+			return container.NewVBox(first, sub)
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id >= len(s.mems) {
+				return
+			}
+			m := s.mems[id]
+			box := o.(*fyne.Container)
+			box.Objects[0].(*widget.Label).SetText(firstLine(m))
+			box.Objects[1].(*widget.Label).SetText(subLine(m))
+		})
+	s.memList.OnSelected = func(id widget.ListItemID) {
+		if id >= len(s.mems) {
+			return
+		}
+		m := s.mems[id]
+		if m.ID == s.ed.id && s.ed.open {
+			return
+		}
+		s.ed.leave(func() { s.openMemory(m) }, func() { s.selectCurrent() })
+	}
+	s.memStack = container.NewStack(kit.Loading("Reading memories…"))
+
+	s.ed = newEditor(s)
+
+	s.newBtn = widget.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() {
+		s.ed.leave(func() {
+			s.selected = ""
+			s.memList.UnselectAll()
+			s.ed.startNew(s.colSel)
+		}, nil)
+	})
+	s.newBtn.Importance = widget.HighImportance
+	s.openBtn = widget.NewButtonWithIcon("Open by number", theme.FolderOpenIcon(), s.showOpenByID)
+
+	header := kit.Header("Memories",
+		"Memories this computer created, changed or opened. The service has no list of memories, so others are brought in with Open by number.",
+		s.newBtn, s.openBtn)
+
+	middle := container.NewPadded(s.memStack)
+	right := container.NewPadded(s.ed.object())
+	inner := container.NewHSplit(middle, right)
+	inner.Offset = 0.42
+	outer := container.NewHSplit(container.NewPadded(left), inner)
+	outer.Offset = 0.22
+	s.content = container.NewBorder(container.NewPadded(header), nil, nil, nil, outer)
+	s.updateRename()
+}
+
+func (s *Screen) updateRename() {
+	if s.colSel == "" {
+		s.rename.Disable()
+	} else {
+		s.rename.Enable()
+	}
+}
+
+// Reload reads the local index again (off the UI goroutine).
+func (s *Screen) Reload() {
+	query := s.search.Text
+	sel := s.colSel
+	first := !s.loaded
+	if first {
+		s.memStack.Objects = []fyne.CanvasObject{kit.Loading("Reading memories…")}
+		s.memStack.Refresh()
+	}
+	go func() {
+		ctx := context.Background()
+		cols, err := s.a.MemoryCollections(ctx)
+		var all, mems []storage.MemoryEntry
+		if err == nil {
+			all, err = s.a.Memories(ctx, "")
+		}
+		if err == nil {
+			mems, err = s.a.Memories(ctx, query)
+		}
+		if sel != "" {
+			kept := mems[:0]
+			for _, m := range mems {
+				if m.CollectionID == sel {
+					kept = append(kept, m)
+				}
+			}
+			mems = kept
+		}
+		kit.Do(func() { s.show(cols, len(all), mems, err, query != "", sel != "") })
+	}()
+}
+
+func (s *Screen) show(cols []app.CollectionSummary, total int, mems []storage.MemoryEntry, err error, searched, inCollection bool) {
+	s.loaded = true
+	if err != nil {
+		s.memStack.Objects = []fyne.CanvasObject{compactEmpty(theme.ErrorIcon(), "Something went wrong", app.Describe(err),
+			widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.Reload))}
+		s.memStack.Refresh()
+		return
+	}
+	s.cols, s.total, s.mems = cols, total, mems
+	s.colList.Refresh()
+	s.selectCollection()
+	s.ed.setCollections(cols)
+	switch {
+	case len(mems) == 0 && inCollection && !searched:
+		s.memStack.Objects = []fyne.CanvasObject{compactEmpty(theme.FolderIcon(), "No memories in this collection",
+			"Choose New memory to write one here, or All memories on the left to see the others.")}
+	case len(mems) == 0 && (searched || inCollection):
+		s.memStack.Objects = []fyne.CanvasObject{compactEmpty(theme.SearchIcon(), "No memories match",
+			"Try other words, or choose All memories on the left.")}
+	case len(mems) == 0:
+		s.memStack.Objects = []fyne.CanvasObject{compactEmpty(theme.DocumentIcon(), "No memories yet",
+			"Write one with New memory, or bring in one made elsewhere with Open by number.",
+			widget.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() { s.ed.leave(func() { s.ed.startNew(s.colSel) }, nil) }))}
+	default:
+		s.memStack.Objects = []fyne.CanvasObject{s.memList}
+	}
+	s.memStack.Refresh()
+	s.memList.Refresh()
+	s.selectCurrent()
+}
+
+// selectCollection keeps the highlight on the chosen collection when the
+// list's order changed (a rename) or it is gone.
+func (s *Screen) selectCollection() {
+	row := 0
+	for i, c := range s.cols {
+		if c.ID == s.colSel {
+			row = i + 1
+		}
+	}
+	if row == 0 && s.colSel != "" {
+		s.colSel = ""
+		s.updateRename()
+	}
+	s.colList.Select(row)
+}
+
+// selectCurrent highlights the memory open in the editor, if listed.
+func (s *Screen) selectCurrent() {
+	for i, m := range s.mems {
+		if m.ID == s.selected && s.selected != "" {
+			s.memList.Select(i)
+			return
+		}
+	}
+	s.memList.UnselectAll()
+}
+
+// openMemory loads a memory into the editor, read afresh after any draft
+// still being written, so the latest unsaved text is what shows.
+func (s *Screen) openMemory(m storage.MemoryEntry) {
+	s.selected = m.ID
+	s.ed.load(m)
+	go func() {
+		s.ed.debounce.Flush()
+		fresh, err := s.a.Memory(context.Background(), m.ID)
+		kit.Do(func() {
+			if err == nil && s.ed.id == m.ID && !s.ed.dirty() && fresh.Draft != m.Draft {
+				s.ed.load(fresh)
+			}
+		})
+	}()
+}
+
+// saved is called by the editor when the service confirmed a memory.
+func (s *Screen) saved(m storage.MemoryEntry) {
+	s.selected = m.ID
+	s.Reload()
+}
+
+func firstLine(m storage.MemoryEntry) string {
+	text := strings.TrimSpace(m.Content)
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	if len(text) > 200 {
+		text = text[:200]
+	}
+	if text == "" {
+		text = "(no text)"
+	}
+	return text
+}
+
+func subLine(m storage.MemoryEntry) string {
+	parts := []string{"No. " + m.ID}
+	switch {
+	case m.CollectionName != "":
+		parts = append(parts, m.CollectionName)
+	case m.CollectionID != "":
+		parts = append(parts, "Collection "+m.CollectionID)
+	}
+	if !m.LastSeen.IsZero() {
+		parts = append(parts, "seen "+m.LastSeen.Local().Format("2 Jan 2006 15:04"))
+	}
+	if m.Draft != "" {
+		parts = append(parts, "unsaved changes")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// showOpenByID asks for a memory's number and its text, and saves that text
+// to it: the service's answer confirms the memory exists.
+func (s *Screen) showOpenByID() {
+	if s.openID == nil {
+		s.openID = widget.NewEntry()
+		s.openID.SetPlaceHolder("for example 501")
+		s.openText = widget.NewMultiLineEntry()
+		s.openText.Wrapping = fyne.TextWrapWord
+		s.openText.SetMinRowsVisible(5)
+		s.openText.SetPlaceHolder("The memory's text")
+		s.openCol = widget.NewSelect(nil, nil)
+	}
+	s.openCol.Options = s.ed.collectionOptions()
+	if s.openCol.Selected == "" {
+		s.openCol.SetSelected(noCollection)
+	}
+	explain := widget.NewLabel("The service cannot show a memory made elsewhere; it can only change one. " +
+		"Enter the memory's number and the text it should have: Agent Desk saves this text to it, " +
+		"which also confirms that the memory exists. If it does not exist, nothing is changed.")
+	explain.Wrapping = fyne.TextWrapWord
+	items := []*widget.FormItem{widget.NewFormItem("Number", s.openID), widget.NewFormItem("Text", s.openText)}
+	if s.a.MemoryVariant() != "B" {
+		items = append(items, widget.NewFormItem("Collection", s.openCol))
+	}
+	form := widget.NewForm(items...)
+	content := container.NewVBox(explain, form)
+	d := dialog.NewCustomConfirm("Open a memory by its number", "Save and open", "Cancel", content, func(ok bool) {
+		if !ok {
+			return
+		}
+		id := strings.TrimSpace(s.openID.Text)
+		edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
+		go func() {
+			m, err := s.a.OpenMemoryByID(context.Background(), id, edit)
+			kit.Do(func() {
+				if err != nil {
+					msg := app.Describe(err)
+					if app.IsMemoryMissing(err) {
+						msg = fmt.Sprintf("Memory %s does not exist on the server. Check the number; nothing was changed.", id)
+					}
+					dialog.ShowInformation("Memory not opened", msg, s.env.Window)
+					return
+				}
+				s.openID.SetText("")
+				s.openText.SetText("")
+				s.ed.leave(func() { s.openMemory(m) }, nil)
+				s.saved(m)
+			})
+		}()
+	}, s.env.Window)
+	d.Resize(fyne.NewSize(560, 420))
+	d.Show()
+}
+
+// showAddCollection brings in a collection made elsewhere, confirmed by
+// saving its name (the service cannot show a collection).
+func (s *Screen) showAddCollection() {
+	if s.addID == nil {
+		s.addID = widget.NewEntry()
+		s.addID.SetPlaceHolder("for example 2")
+		s.addName = widget.NewEntry()
+		s.addName.SetPlaceHolder("Its name")
+	}
+	explain := widget.NewLabel("The service cannot list or show collections. Enter the collection's number and its name: " +
+		"Agent Desk saves that name to it, which confirms the collection exists.")
+	explain.Wrapping = fyne.TextWrapWord
+	form := widget.NewForm(widget.NewFormItem("Number", s.addID), widget.NewFormItem("Name", s.addName))
+	d := dialog.NewCustomConfirm("Add a collection by its number", "Add", "Cancel", container.NewVBox(explain, form), func(ok bool) {
+		if !ok {
+			return
+		}
+		id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
+		go func() {
+			_, err := s.a.AddCollectionByID(context.Background(), id, name)
+			kit.Do(func() {
+				if err != nil {
+					msg := app.Describe(err)
+					if app.IsMemoryMissing(err) {
+						msg = fmt.Sprintf("Collection %s was not found on the server. Check the number.", id)
+					}
+					dialog.ShowInformation("Collection not added", msg, s.env.Window)
+					return
+				}
+				s.addID.SetText("")
+				s.addName.SetText("")
+				s.Reload()
+			})
+		}()
+	}, s.env.Window)
+	d.Resize(fyne.NewSize(480, 300))
+	d.Show()
+}
+
+func (s *Screen) selectedCollection() (app.CollectionSummary, bool) {
+	for _, c := range s.cols {
+		if c.ID == s.colSel {
+			return c, true
+		}
+	}
+	return app.CollectionSummary{}, false
+}
+
+// showRename renames the selected collection on the service.
+func (s *Screen) showRename() {
+	col, ok := s.selectedCollection()
+	if !ok {
+		return
+	}
+	if s.renName == nil {
+		s.renName = widget.NewEntry()
+	}
+	s.renName.SetText(col.Name)
+	d := dialog.NewForm("Rename collection", "Rename", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("New name", s.renName)}, func(ok bool) {
+			if ok {
+				s.doRename(col, s.renName.Text)
+			}
+		}, s.env.Window)
+	d.Resize(fyne.NewSize(420, 200))
+	d.Show()
+	s.env.Window.Canvas().Focus(s.renName)
+}
+
+func (s *Screen) doRename(col app.CollectionSummary, name string) {
+	go func() {
+		_, err := s.a.RenameCollection(context.Background(), col.ID, name)
+		kit.Do(func() {
+			switch {
+			case err == nil:
+				s.Reload()
+			case app.IsMemoryMissing(err):
+				dialog.ShowConfirm("Collection not found",
+					fmt.Sprintf("The service has no collection number %s (%q). Remove it from this list? "+
+						"Its memories stay in the list.", col.ID, col.Name),
+					func(yes bool) {
+						if yes {
+							s.forgetCollection(col.ID)
+						}
+					}, s.env.Window)
+			default:
+				dialog.ShowInformation("Collection not renamed", app.Describe(err), s.env.Window)
+			}
+		})
+	}()
+}
+
+func (s *Screen) forgetCollection(id string) {
+	go func() {
+		err := s.a.ForgetCollection(context.Background(), id)
+		kit.Do(func() {
+			if err != nil {
+				dialog.ShowInformation("Collection not removed", app.Describe(err), s.env.Window)
+				return
+			}
+			s.colSel = ""
+			s.colList.Select(0)
+			s.updateRename()
+			s.Reload()
+		})
+	}()
+}
+
+// compactEmpty is kit.Empty for a narrow pane: the same icon, title and
+// sentence, wrapping to the pane's width, so the panes keep their places
+// when the list comes and goes.
+func compactEmpty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObject) fyne.CanvasObject {
+	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	d := widget.NewLabel(detail)
+	d.Alignment = fyne.TextAlignCenter
+	d.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(layout.NewSpacer(),
+		container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(48), widget.NewIcon(icon))), t, d)
+	if len(actions) > 0 {
+		box.Add(container.NewCenter(container.NewHBox(actions...)))
+	}
+	box.Add(layout.NewSpacer())
+	return box
+}
+
+// ago is how long ago t was, for the editor's "last saved" line.
+func ago(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Local().Format("2 Jan 2006 15:04")
+}

@@ -1,0 +1,368 @@
+package memories
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+type nav struct{}
+
+func (nav) Show(string)                                 {}
+func (nav) OpenChat(client.Agent)                       {}
+func (nav) OpenConversation(int64)                      {}
+func (nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
+func (nav) NewAttachments() kit.Attachments             { return nil }
+func (nav) ShowCredits()                                {}
+
+type fixture struct {
+	s   *Screen
+	a   *app.App
+	svc *demoservice.Service
+	w   fyne.Window
+	q   *kit.Queue
+}
+
+func newFixture(t *testing.T, variant string) *fixture {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", MemoryVariant: variant})
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: nav{}}).(*Screen)
+	w.SetContent(s.Content())
+	w.Resize(fyne.NewSize(1200, 800))
+	s.Shown()
+	f := &fixture{s: s, a: a, svc: svc, w: w, q: q}
+	f.until(t, "the first load", func() bool { return s.loaded })
+	return f
+}
+
+func (f *fixture) until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	f.q.WaitUntil(t, cond, func() string {
+		return what + "; selected collection " + f.s.colSel + "; banner: " + f.s.ed.bannerText.Text + "; error: " + f.s.ed.textErr.Text
+	})
+}
+
+// find returns the first button with the given text anywhere under o.
+func find(o fyne.CanvasObject, text string) *widget.Button {
+	switch v := o.(type) {
+	case *widget.Button:
+		if v.Text == text && v.Visible() {
+			return v
+		}
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if b := find(c, text); b != nil {
+				return b
+			}
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(v).Objects() {
+			if b := find(c, text); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+func (f *fixture) tapInDialog(t *testing.T, text string) {
+	t.Helper()
+	top := f.w.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatalf("no dialog open to tap %q in", text)
+	}
+	b := find(top, text)
+	if b == nil {
+		t.Fatalf("dialog has no %q button", text)
+	}
+	test.Tap(b)
+}
+
+func (f *fixture) save(t *testing.T) {
+	t.Helper()
+	if f.s.ed.save.Disabled() {
+		t.Fatal("Save is disabled")
+	}
+	test.Tap(f.s.ed.save)
+	f.until(t, "the save to finish", func() bool { return !f.s.ed.saving })
+}
+
+func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
+	for _, variant := range []string{"A", "B"} {
+		t.Run(variant, func(t *testing.T) {
+			f := newFixture(t, variant)
+			ctx := context.Background()
+			if _, ok := f.s.memStack.Objects[0].(*widget.List); ok {
+				t.Fatal("an empty index shows a list instead of the empty state")
+			}
+			if variant == "A" {
+				if _, err := f.a.AddCollectionByID(ctx, "2", "Key clients"); err != nil {
+					t.Fatal(err)
+				}
+				f.s.Reload()
+				f.until(t, "the collection", func() bool { return len(f.s.cols) == 1 })
+			}
+			test.Tap(f.s.newBtn)
+			test.Type(f.s.ed.text, "Northwind wants PDF invoices.")
+			if got := f.s.ed.counter.Text; got != "29 / 32,000" {
+				t.Fatalf("counter = %q", got)
+			}
+			if variant == "A" {
+				f.s.ed.collection.SetSelected("Key clients (no. 2)")
+			} else if f.s.ed.metaBox.Hidden {
+				t.Fatal("before the variant is known, the metadata editor must be offered too")
+			} else {
+				f.s.ed.source.SetText("meeting")
+			}
+			f.save(t)
+			id := f.s.ed.id
+			if id == "" || f.s.ed.banner.Visible() {
+				t.Fatalf("not saved: %q", f.s.ed.bannerText.Text)
+			}
+			f.until(t, "the list", func() bool { return len(f.s.mems) == 1 })
+			n, _ := client.ID(id).Int64()
+			m, ok := f.svc.Memory(n)
+			if !ok || m.Content != "Northwind wants PDF invoices." {
+				t.Fatalf("service has %+v", m)
+			}
+			if variant == "A" && (m.CollectionID != 2 || !strings.Contains(subLine(f.s.mems[0]), "Key clients")) {
+				t.Fatalf("collection not kept: %+v / %q", m, subLine(f.s.mems[0]))
+			}
+			if variant == "B" && (f.s.ed.metaBox.Hidden || !f.s.ed.colBox.Hidden) {
+				t.Fatal("variant B shows the metadata editor, not the collection picker")
+			}
+			if variant == "A" && (!f.s.ed.metaBox.Hidden || f.s.ed.colBox.Hidden) {
+				t.Fatal("variant A shows the collection picker, not metadata")
+			}
+
+			// Edit: the draft is kept on disk before it is saved.
+			f.s.ed.text.SetText(f.s.ed.text.Text + " Due in 30 days.")
+			if f.s.ed.save.Disabled() || f.s.ed.revert.Disabled() {
+				t.Fatal("an edit must enable Save and Revert")
+			}
+			f.s.ed.debounce.Flush()
+			if e, _ := f.a.Memory(ctx, id); e.Draft != "Northwind wants PDF invoices. Due in 30 days." {
+				t.Fatalf("draft on disk = %q", e.Draft)
+			}
+			f.save(t)
+			m, _ = f.svc.Memory(n)
+			if m.Content != "Northwind wants PDF invoices. Due in 30 days." {
+				t.Fatalf("service has %q after edit", m.Content)
+			}
+			if variant == "B" {
+				if m.Metadata["source"] != "meeting" {
+					t.Fatalf("metadata = %+v", m.Metadata)
+				}
+				if f.s.ed.metaBox.Hidden {
+					t.Fatal("variant B shows no metadata editor")
+				}
+			}
+			if e, _ := f.a.Memory(ctx, id); e.Draft != "" {
+				t.Fatalf("draft left after save: %q", e.Draft)
+			}
+		})
+	}
+}
+
+func TestCounterRefusesMoreThanTheLimit(t *testing.T) {
+	f := newFixture(t, "A")
+	test.Tap(f.s.newBtn)
+	long := strings.Repeat("word ", app.MemoryLimit/5) + "extra"
+	// The editor unwraps long text; doing it first spares the test driver
+	// from wrapping 32,000 characters once (seconds, see wrapLimit).
+	f.s.ed.fitWrapping(long)
+	f.s.ed.text.SetText(long)
+	if f.s.ed.text.Wrapping != fyne.TextWrapOff {
+		t.Fatal("long text must be shown unwrapped")
+	}
+	if f.s.ed.counter.Text != "32,005 / 32,000" || !f.s.ed.save.Disabled() {
+		t.Fatalf("counter %q, save disabled %v", f.s.ed.counter.Text, f.s.ed.save.Disabled())
+	}
+	if !f.s.ed.textErr.Visible() || !strings.Contains(f.s.ed.textErr.Text, "Too long by 5") {
+		t.Fatalf("message = %q", f.s.ed.textErr.Text)
+	}
+	f.s.ed.text.SetText(strings.Repeat("word ", app.MemoryLimit/5))
+	if f.s.ed.save.Disabled() || f.s.ed.textErr.Visible() {
+		t.Fatal("exactly the limit must be allowed")
+	}
+}
+
+func TestLeavingWithUnsavedChangesAsksAndKeepsTheDraft(t *testing.T) {
+	f := newFixture(t, "A")
+	ctx := context.Background()
+	for _, id := range []string{"501", "502"} {
+		if _, err := f.a.OpenMemoryByID(ctx, id, app.MemoryEdit{Content: "Memory " + id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.s.Reload()
+	f.until(t, "two memories", func() bool { return len(f.s.mems) == 2 })
+	f.s.memList.Select(0)
+	first := f.s.ed.id
+	f.s.ed.text.SetText(f.s.ed.text.Text + " changed")
+	f.s.memList.Select(1)
+	if f.s.ed.id != first {
+		t.Fatal("the editor left unsaved changes without asking")
+	}
+	f.tapInDialog(t, "Leave")
+	if f.s.ed.id == first {
+		t.Fatal("Leave did not open the other memory")
+	}
+	want := "Memory " + first + " changed"
+	f.until(t, "the draft on disk", func() bool {
+		e, _ := f.a.Memory(ctx, first)
+		return e.Draft == want
+	})
+	// Coming back shows the draft.
+	f.s.memList.UnselectAll()
+	for i, m := range f.s.mems {
+		if m.ID == first {
+			f.s.memList.Select(i)
+		}
+	}
+	f.until(t, "the draft in the editor", func() bool { return f.s.ed.id == first && f.s.ed.text.Text == want })
+	if !strings.Contains(f.s.ed.seen.Text, "unsaved changes") {
+		t.Fatalf("the editor does not say the draft is unsaved: %q", f.s.ed.seen.Text)
+	}
+	if f.s.ed.save.Disabled() || f.s.ed.revert.Disabled() {
+		t.Fatal("a restored draft must be savable and revertable")
+	}
+	test.Tap(f.s.ed.revert)
+	f.s.ed.debounce.Flush()
+	if e, _ := f.a.Memory(ctx, first); e.Draft != "" || f.s.ed.text.Text != "Memory "+first {
+		t.Fatalf("revert kept %q / %q", e.Draft, f.s.ed.text.Text)
+	}
+}
+
+func TestServiceErrorsKeepTheTextAndOfferAWayOn(t *testing.T) {
+	f := newFixture(t, "A")
+	ctx := context.Background()
+	acct := f.a.AccountID()
+	// A memory the service no longer has, and a collection it never had.
+	if err := f.a.DB().UpsertMemory(ctx, storage.MemoryEntry{AccountID: acct, ID: "98765", Content: "Ghost", Variant: "A"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.a.DB().UpsertCollection(ctx, storage.CollectionEntry{AccountID: acct, ID: "999", Name: "Old"}); err != nil {
+		t.Fatal(err)
+	}
+	f.s.Reload()
+	f.until(t, "the ghost", func() bool { return len(f.s.mems) == 1 && len(f.s.cols) == 1 })
+	f.s.memList.Select(0)
+	f.s.ed.text.SetText(f.s.ed.text.Text + " text")
+	f.save(t)
+	if !strings.Contains(f.s.ed.bannerText.Text, "This memory no longer exists on the server") || f.s.ed.text.Text != "Ghost text" {
+		t.Fatalf("404: banner %q, text %q", f.s.ed.bannerText.Text, f.s.ed.text.Text)
+	}
+	test.Tap(find(f.s.ed.banner, "Create it again"))
+	f.until(t, "the new memory", func() bool { return !f.s.ed.saving && f.s.ed.id != "" && f.s.ed.id != "98765" })
+	n, _ := client.ID(f.s.ed.id).Int64()
+	if m, ok := f.svc.Memory(n); !ok || m.Content != "Ghost text" {
+		t.Fatalf("recreated = %+v", m)
+	}
+
+	// 422: the service's message beside the collection field.
+	f.s.ed.text.SetText(f.s.ed.text.Text + "!")
+	f.s.ed.collection.SetSelected("Old (no. 999)")
+	f.save(t)
+	if !f.s.ed.colErr.Visible() || !strings.Contains(f.s.ed.colErr.Text, "collection_id is invalid") {
+		t.Fatalf("422 shown as %q / banner %q", f.s.ed.colErr.Text, f.s.ed.bannerText.Text)
+	}
+
+	// 500: the text stays and Retry saves it.
+	f.s.ed.collection.SetSelected(noCollection)
+	f.svc.SetFaults(demoservice.Faults{Fail500: 1})
+	f.save(t)
+	if !strings.Contains(f.s.ed.bannerText.Text, "Your text is kept") || f.s.ed.text.Text != "Ghost text!" {
+		t.Fatalf("500: banner %q, text %q", f.s.ed.bannerText.Text, f.s.ed.text.Text)
+	}
+	test.Tap(find(f.s.ed.banner, "Retry"))
+	f.until(t, "the retry", func() bool { return !f.s.ed.saving })
+	if m, _ := f.svc.Memory(n); m.Content != "Ghost text!" || f.s.ed.banner.Visible() {
+		t.Fatalf("retry: %q, banner %q", m.Content, f.s.ed.bannerText.Text)
+	}
+}
+
+func TestRenamingAMissingCollectionRemovesItOnlyWhenTheUserAgrees(t *testing.T) {
+	f := newFixture(t, "A")
+	ctx := context.Background()
+	if _, err := f.a.AddCollectionByID(ctx, "3", "Policies"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.a.DB().UpsertCollection(ctx, storage.CollectionEntry{AccountID: f.a.AccountID(), ID: "77", Name: "Gone"}); err != nil {
+		t.Fatal(err)
+	}
+	f.s.Reload()
+	f.until(t, "collections", func() bool { return len(f.s.cols) == 2 })
+
+	// Rename a real one.
+	f.s.colList.Select(2) // sorted by name: Gone, Policies
+	f.until(t, "select", func() bool { return f.s.colSel == "3" })
+	test.Tap(f.s.rename)
+	f.s.renName.SetText("Company policies")
+	f.tapInDialog(t, "Rename")
+	f.until(t, "the rename", func() bool { return len(f.s.cols) == 2 && f.s.cols[0].Name == "Company policies" })
+	if c, _ := f.svc.Collection(3); c.Name != "Company policies" {
+		t.Fatalf("service name = %q", c.Name)
+	}
+
+	// The missing one: it says so and asks before removing it.
+	f.s.colList.Select(2) // Gone now sorts after Company policies
+	if f.s.colSel == "3" {
+		t.Fatal("the highlight did not follow the renamed collection")
+	}
+	f.until(t, "select", func() bool { return f.s.colSel == "77" })
+	test.Tap(f.s.rename)
+	f.s.renName.SetText("Anything")
+	f.tapInDialog(t, "Rename")
+	f.until(t, "the answer", func() bool {
+		top := f.w.Canvas().Overlays().Top()
+		return top != nil && find(top, "Yes") != nil
+	})
+	if len(f.s.cols) != 2 {
+		t.Fatal("the collection was removed before the user agreed")
+	}
+	f.tapInDialog(t, "Yes")
+	f.until(t, "the removal", func() bool { return len(f.s.cols) == 1 })
+}
+
+// BenchmarkTypingIntoMemory measures one keystroke at the end of a memory:
+// wrapped up to wrapLimit characters, unwrapped beyond.
+func BenchmarkTypingIntoMemory(b *testing.B) {
+	for _, n := range []int{1000, wrapLimit, 30000} {
+		b.Run(app.Thousands(n)+" characters", func(b *testing.B) {
+			test.NewTempApp(b)
+			kit.UseQueue(b)
+			a := apptest.Open(b)
+			w := test.NewTempWindow(b, widget.NewLabel(""))
+			s := New(kit.Env{App: a, Window: w, Nav: nav{}}).(*Screen)
+			w.SetContent(s.Content())
+			w.Resize(fyne.NewSize(1200, 800))
+			s.ed.startNew("")
+			text := strings.Repeat("Northwind pays in 30 days. ", n/27+1)[:n]
+			s.ed.fitWrapping(text)
+			s.ed.text.SetText(text)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				text = text[:n-1] + string(rune('a'+i%26))
+				s.ed.text.SetText(text)
+			}
+		})
+	}
+}

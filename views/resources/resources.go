@@ -1,0 +1,230 @@
+// Package resources is the Resources screen: the service's templates, with
+// search, a type filter, every page of the list, and the detail of each.
+package resources
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// anyType is the filter's "no filter" choice.
+const anyType = "Any type"
+
+// Screen is the Resources screen.
+type Screen struct {
+	env     kit.Env
+	content fyne.CanvasObject
+
+	search *widget.Entry
+	typ    *widget.SelectEntry
+	count  *widget.Label
+	stack  *fyne.Container
+	list   *widget.List
+	items  []client.Resource
+	gen    int
+
+	detail      *fyne.Container
+	placeholder fyne.CanvasObject
+	debounce    *storage.Debouncer
+	loaded      bool
+}
+
+// New builds the Resources screen.
+func New(env kit.Env) kit.Screen {
+	s := &Screen{env: env}
+	s.search = widget.NewEntry()
+	s.search.SetPlaceHolder("Search titles and descriptions")
+	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
+	s.debounce = storage.NewDebouncer(300*time.Millisecond, func() { kit.Do(s.Reload) })
+	s.search.OnChanged = func(string) { s.debounce.Trigger() }
+	s.search.OnSubmitted = func(string) { s.Reload() }
+
+	s.typ = widget.NewSelectEntry(append([]string{anyType}, app.ResourceTypes...))
+	s.typ.SetText(anyType)
+	s.typ.OnChanged = func(string) { s.debounce.Trigger() }
+
+	s.count = widget.NewLabel("")
+	s.count.Importance = widget.LowImportance
+
+	s.list = widget.NewList(
+		func() int { return len(s.items) },
+		func() fyne.CanvasObject {
+			t := widget.NewLabelWithStyle("Resource title", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			t.Truncation = fyne.TextTruncateEllipsis
+			d := widget.NewLabel("Description")
+			d.Importance = widget.LowImportance
+			d.Truncation = fyne.TextTruncateEllipsis
+			return container.NewVBox(t, d)
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id >= len(s.items) {
+				return
+			}
+			box := o.(*fyne.Container)
+			box.Objects[0].(*widget.Label).SetText(title(s.items[id]))
+			box.Objects[1].(*widget.Label).SetText(s.items[id].Description)
+		})
+	s.list.OnSelected = func(id widget.ListItemID) {
+		if id < len(s.items) {
+			s.showDetail(s.items[id])
+		}
+	}
+	s.stack = container.NewStack(kit.Loading("Reading resources…"))
+	s.placeholder = kit.Empty(theme.InfoIcon(), "No resource chosen", "Choose a resource on the left to see its details.")
+	s.detail = container.NewStack(s.placeholder)
+
+	filters := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(180, s.typ.MinSize().Height), s.typ), s.search)
+	header := kit.Header("Resources", "Templates offered by the service. Search them or narrow them to one type.")
+	left := container.NewBorder(container.NewVBox(filters, s.count), nil, nil, nil, s.stack)
+	split := container.NewHSplit(container.NewPadded(left), container.NewPadded(s.detail))
+	split.Offset = 0.45
+	s.content = container.NewBorder(container.NewPadded(header), nil, nil, nil, split)
+	env.App.Subscribe(func(e app.Event) {
+		if e == app.AccountChanged {
+			kit.Do(s.Reload)
+		}
+	})
+	return s
+}
+
+// Content is the screen's widget tree.
+func (s *Screen) Content() fyne.CanvasObject { return s.content }
+
+// Shown loads the list the first time the user comes to the screen.
+func (s *Screen) Shown() {
+	if !s.loaded {
+		s.Reload()
+	}
+}
+
+func (s *Screen) filterType() string {
+	t := strings.TrimSpace(s.typ.Text)
+	if strings.EqualFold(t, anyType) {
+		return ""
+	}
+	return strings.ToLower(t)
+}
+
+// Reload runs the search again, reading every page.
+func (s *Screen) Reload() {
+	s.loaded = true
+	s.gen++
+	gen := s.gen
+	q, typ := s.search.Text, s.filterType()
+	s.stack.Objects = []fyne.CanvasObject{kit.Loading("Reading resources…")}
+	s.stack.Refresh()
+	a := s.env.App
+	go func() {
+		items, err := a.Resources(context.Background(), q, typ)
+		kit.Do(func() {
+			if gen != s.gen {
+				return // a newer search is on its way
+			}
+			s.show(items, err, q != "" || typ != "")
+		})
+	}()
+}
+
+func (s *Screen) show(items []client.Resource, err error, filtered bool) {
+	s.list.UnselectAll()
+	s.detail.Objects = []fyne.CanvasObject{s.placeholder}
+	s.detail.Refresh()
+	switch {
+	case err != nil:
+		s.items = nil
+		s.stack.Objects = []fyne.CanvasObject{kit.Error(err, s.Reload)}
+		s.count.SetText("")
+	case len(items) == 0 && filtered:
+		s.items = nil
+		s.stack.Objects = []fyne.CanvasObject{kit.Empty(theme.SearchIcon(), "No resources match",
+			"Try other words, or choose Any type.")}
+		s.count.SetText("")
+	case len(items) == 0:
+		s.items = nil
+		s.stack.Objects = []fyne.CanvasObject{kit.Empty(theme.InfoIcon(), "No resources",
+			"This account has no resources yet. They are added on the service.")}
+		s.count.SetText("")
+	default:
+		s.items = items
+		s.stack.Objects = []fyne.CanvasObject{s.list}
+		if len(items) == 1 {
+			s.count.SetText("1 resource")
+		} else {
+			s.count.SetText(fmt.Sprintf("%d resources", len(items)))
+		}
+	}
+	s.list.Refresh()
+	s.stack.Refresh()
+}
+
+func title(r client.Resource) string {
+	if strings.TrimSpace(r.Title) == "" {
+		return "Untitled resource " + r.ID.String()
+	}
+	return r.Title
+}
+
+// showDetail shows one resource's fields, including any the service adds.
+func (s *Screen) showDetail(r client.Resource) {
+	t := widget.NewLabelWithStyle(title(r), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.SizeName = theme.SizeNameSubHeadingText
+	t.Wrapping = fyne.TextWrapWord
+	desc := widget.NewLabel(r.Description)
+	desc.Wrapping = fyne.TextWrapWord
+	form := widget.NewForm(widget.NewFormItem("Number", selectable(r.ID.String())))
+	if !r.CreatedAt.IsZero() {
+		form.Append("Added", widget.NewLabel(r.CreatedAt.Local().Format("2 Jan 2006 15:04")))
+	}
+	if !r.UpdatedAt.IsZero() {
+		form.Append("Changed", widget.NewLabel(r.UpdatedAt.Local().Format("2 Jan 2006 15:04")))
+	}
+	keys := make([]string, 0, len(r.Extra))
+	for k := range r.Extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var v any
+		text := string(r.Extra[k])
+		if json.Unmarshal(r.Extra[k], &v) == nil {
+			if str, ok := v.(string); ok {
+				text = str
+			}
+		}
+		l := widget.NewLabel(text)
+		l.Wrapping = fyne.TextWrapWord
+		form.Append(label(k), l)
+	}
+	box := container.NewVBox(t, desc, widget.NewSeparator(), form)
+	s.detail.Objects = []fyne.CanvasObject{container.NewVScroll(box)}
+	s.detail.Refresh()
+}
+
+// label turns a field name such as long_description into "Long description".
+func label(k string) string {
+	k = strings.ReplaceAll(k, "_", " ")
+	if k == "" {
+		return k
+	}
+	return strings.ToUpper(k[:1]) + k[1:]
+}
+
+func selectable(text string) fyne.CanvasObject {
+	l := widget.NewLabel(text)
+	l.Selectable = true
+	return l
+}

@@ -1,0 +1,254 @@
+// Package webhooks shows the workspace's webhooks, and an agent's webhooks
+// as a tab of its detail. Webhooks are set up on the service: the spec
+// offers no way to create or change them, so there are no such buttons.
+package webhooks
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// Banner is the plain sentence shown above every webhook list.
+const Banner = "Webhooks are set up on the service; Agent Desk shows them here."
+
+const masked = "••••••••"
+
+// list is the shared table-like list of webhooks, with masked secrets that
+// can be revealed and copied.
+type list struct {
+	win      fyne.Window
+	items    []client.Webhook
+	secrets  bool
+	revealed map[string]bool
+	widget   *widget.List
+}
+
+func newList(win fyne.Window) *list {
+	l := &list{win: win, revealed: map[string]bool{}}
+	l.widget = widget.NewList(
+		func() int { return len(l.items) },
+		func() fyne.CanvasObject {
+			url := widget.NewLabelWithStyle("https://example.com/hook", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			url.Truncation = fyne.TextTruncateEllipsis
+			detail := widget.NewLabel("details")
+			detail.Truncation = fyne.TextTruncateEllipsis
+			times := widget.NewLabel("times")
+			times.Importance = widget.LowImportance
+			times.Truncation = fyne.TextTruncateEllipsis
+			// Sized for a typical signing secret, so revealing it does
+			// not push the buttons over the text.
+			secret := widget.NewLabel("whsec_00000000000000000000000000")
+			reveal := widget.NewButtonWithIcon("Reveal", theme.VisibilityIcon(), nil)
+			copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+			secretBox := container.NewHBox(widget.NewLabel("Signing secret:"), secret, reveal, copyBtn)
+			left := container.NewVBox(url, detail, times)
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.MailSendIcon()), container.NewCenter(secretBox), left)
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id >= len(l.items) {
+				return
+			}
+			l.fill(l.items[id], o.(*fyne.Container))
+		})
+	l.widget.OnSelected = func(widget.ListItemID) { l.widget.UnselectAll() }
+	return l
+}
+
+func (l *list) set(items []client.Webhook, secrets bool) {
+	l.items, l.secrets = items, secrets
+	l.widget.Refresh()
+}
+
+func (l *list) fill(w client.Webhook, row *fyne.Container) {
+	left := row.Objects[0].(*fyne.Container)
+	secretCell := row.Objects[2].(*fyne.Container)
+	secretBox := secretCell.Objects[0].(*fyne.Container)
+	left.Objects[0].(*widget.Label).SetText(w.URL)
+	left.Objects[1].(*widget.Label).SetText(Details(w))
+	left.Objects[2].(*widget.Label).SetText(Times(w))
+	if !l.secrets || w.Secret == "" {
+		secretCell.Hide()
+		return
+	}
+	secretCell.Show()
+	key := w.ID.String()
+	secret := secretBox.Objects[1].(*widget.Label)
+	reveal := secretBox.Objects[2].(*widget.Button)
+	copyBtn := secretBox.Objects[3].(*widget.Button)
+	if l.revealed[key] {
+		secret.SetText(w.Secret)
+		reveal.SetText("Hide")
+		reveal.SetIcon(theme.VisibilityOffIcon())
+	} else {
+		secret.SetText(masked)
+		reveal.SetText("Reveal")
+		reveal.SetIcon(theme.VisibilityIcon())
+	}
+	reveal.OnTapped = func() {
+		l.revealed[key] = !l.revealed[key]
+		l.widget.Refresh()
+	}
+	value := w.Secret
+	copyBtn.OnTapped = func() {
+		fyne.CurrentApp().Clipboard().SetContent(value)
+		copyBtn.SetText("Copied")
+	}
+	copyBtn.SetText("Copy")
+}
+
+// Details is a webhook's second line: what it listens to and how it fares.
+func Details(w client.Webhook) string {
+	var parts []string
+	if !w.TemplateID.IsZero() {
+		parts = append(parts, "Agent no. "+w.TemplateID.String())
+	}
+	if w.Method != "" {
+		parts = append(parts, "Sends "+strings.ToUpper(w.Method))
+	}
+	if len(w.Events) > 0 {
+		parts = append(parts, "On "+strings.Join(w.Events, ", "))
+	}
+	if w.Status != "" {
+		parts = append(parts, "Status: "+w.Status)
+	}
+	if w.Method != "" || w.SuccessCount > 0 || w.FailureCount > 0 {
+		parts = append(parts, fmt.Sprintf("%d delivered, %d failed", w.SuccessCount, w.FailureCount))
+	}
+	if !w.DeletedAt.IsZero() {
+		parts = append(parts, "Removed "+when(w.DeletedAt))
+	}
+	if len(parts) == 0 {
+		return "No details given by the service."
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Times is a webhook's third line: when it was set up and last changed.
+func Times(w client.Webhook) string {
+	var parts []string
+	if !w.CreatedAt.IsZero() {
+		parts = append(parts, "Set up "+when(w.CreatedAt))
+	}
+	if !w.UpdatedAt.IsZero() {
+		parts = append(parts, "changed "+when(w.UpdatedAt))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func when(t client.Time) string { return t.Local().Format("2 Jan 2006 15:04") }
+
+// Screen is the Webhooks screen.
+type Screen struct {
+	env     kit.Env
+	content fyne.CanvasObject
+	stack   *fyne.Container
+	list    *list
+	summary *widget.Label
+	loading bool
+}
+
+// New builds the Webhooks screen.
+func New(env kit.Env) kit.Screen {
+	s := &Screen{env: env, list: newList(env.Window)}
+	s.summary = widget.NewLabel("")
+	s.summary.Importance = widget.LowImportance
+	s.stack = container.NewStack(kit.Loading("Reading webhooks…"))
+	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.Reload)
+	header := kit.Header("Webhooks", Banner, refresh)
+	s.content = container.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
+	env.App.Subscribe(func(e app.Event) {
+		if e == app.AccountChanged {
+			kit.Do(s.Reload)
+		}
+	})
+	return s
+}
+
+// Content is the screen's widget tree.
+func (s *Screen) Content() fyne.CanvasObject { return s.content }
+
+// Shown loads the list each time the user comes to the screen.
+func (s *Screen) Shown() { s.Reload() }
+
+// Reload asks the service for the webhooks again.
+func (s *Screen) Reload() {
+	if s.loading {
+		return
+	}
+	s.loading = true
+	if len(s.list.items) == 0 {
+		s.stack.Objects = []fyne.CanvasObject{kit.Loading("Reading webhooks…")}
+		s.stack.Refresh()
+	}
+	a := s.env.App
+	go func() {
+		l, err := a.Webhooks(context.Background())
+		kit.Do(func() {
+			s.loading = false
+			switch {
+			case err != nil:
+				s.stack.Objects = []fyne.CanvasObject{kit.Error(err, s.Reload)}
+				s.summary.SetText("")
+			case len(l.Webhooks) == 0:
+				s.stack.Objects = []fyne.CanvasObject{kit.Empty(theme.MailSendIcon(), "No webhooks",
+					"This workspace has no webhooks. They are set up on the service; once there, they show here.")}
+				s.summary.SetText("")
+			default:
+				s.list.set(l.Webhooks, l.HasSecrets())
+				s.stack.Objects = []fyne.CanvasObject{s.list.widget}
+				s.summary.SetText(count(len(l.Webhooks)))
+			}
+			s.stack.Refresh()
+		})
+	}()
+}
+
+func count(n int) string {
+	if n == 1 {
+		return "1 webhook"
+	}
+	return fmt.Sprintf("%d webhooks", n)
+}
+
+// NewAgentTab is the Webhooks tab of an agent's detail
+// (GET /agents/{id}/webhooks).
+func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
+	l := newList(env.Window)
+	stack := container.NewStack(kit.Loading("Reading this agent's webhooks…"))
+	banner := widget.NewLabel(Banner)
+	banner.Importance = widget.LowImportance
+	banner.Wrapping = fyne.TextWrapWord
+	var load func()
+	load = func() {
+		stack.Objects = []fyne.CanvasObject{kit.Loading("Reading this agent's webhooks…")}
+		stack.Refresh()
+		go func() {
+			items, err := env.App.AgentWebhooks(context.Background(), agent.ID)
+			kit.Do(func() {
+				switch {
+				case err != nil:
+					stack.Objects = []fyne.CanvasObject{kit.Error(err, load)}
+				case len(items) == 0:
+					stack.Objects = []fyne.CanvasObject{kit.Empty(theme.MailSendIcon(), "No webhooks for this agent",
+						"Webhooks are set up on the service; once this agent has one, it shows here.")}
+				default:
+					l.set(items, true)
+					stack.Objects = []fyne.CanvasObject{l.widget}
+				}
+				stack.Refresh()
+			})
+		}()
+	}
+	load()
+	return container.NewBorder(container.NewPadded(banner), nil, nil, nil, stack)
+}

@@ -1,0 +1,174 @@
+package webhooks
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+type nav struct{}
+
+func (nav) Show(string)                                 {}
+func (nav) OpenChat(client.Agent)                       {}
+func (nav) OpenConversation(int64)                      {}
+func (nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
+func (nav) NewAttachments() kit.Attachments             { return nil }
+func (nav) ShowCredits()                                {}
+
+func env(t *testing.T, variant string) (kit.Env, *kit.Queue) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", WebhookVariant: variant})
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1100, 700))
+	return kit.Env{App: a, Window: w, Nav: nav{}}, q
+}
+
+// row renders list row i as the screen would.
+func row(l *list, i int) *fyne.Container {
+	o := l.widget.CreateItem()
+	l.widget.UpdateItem(i, o)
+	return o.(*fyne.Container)
+}
+
+func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
+	for _, v := range []string{"A", "B"} {
+		t.Run(v, func(t *testing.T) {
+			e, q := env(t, v)
+			s := New(e).(*Screen)
+			e.Window.SetContent(s.Content())
+			s.Shown()
+			q.WaitUntil(t, func() bool { return len(s.list.items) > 0 }, func() string { return s.summary.Text })
+			if !strings.HasSuffix(s.summary.Text, "webhooks") {
+				t.Fatalf("summary = %q", s.summary.Text)
+			}
+			if find(s.content, "Add") != nil || find(s.content, "Delete") != nil {
+				t.Fatal("the screen offers changes the service cannot make")
+			}
+			r := row(s.list, 0)
+			left := r.Objects[0].(*fyne.Container)
+			url := left.Objects[0].(*widget.Label).Text
+			details := left.Objects[1].(*widget.Label).Text
+			if !strings.HasPrefix(url, "https://") || details == "" || left.Objects[2].(*widget.Label).Text == "" {
+				t.Fatalf("row: %q / %q", url, details)
+			}
+			secretCell := r.Objects[2].(*fyne.Container)
+			secretBox := secretCell.Objects[0].(*fyne.Container)
+			if v == "A" {
+				if secretCell.Visible() || !strings.Contains(details, "delivered") || !strings.Contains(details, "Sends POST") {
+					t.Fatalf("variant A row: %q, secret shown %v", details, secretBox.Visible())
+				}
+				return
+			}
+			if !strings.Contains(details, "agent.completed") {
+				t.Fatalf("variant B events missing: %q", details)
+			}
+			secret := secretBox.Objects[1].(*widget.Label)
+			if !secretCell.Visible() || secret.Text != masked {
+				t.Fatalf("secret shown as %q", secret.Text)
+			}
+			test.Tap(secretBox.Objects[2].(*widget.Button))
+			r = row(s.list, 0)
+			secretBox = r.Objects[2].(*fyne.Container).Objects[0].(*fyne.Container)
+			real := secretBox.Objects[1].(*widget.Label).Text
+			if !strings.HasPrefix(real, "whsec_") {
+				t.Fatalf("Reveal shows %q", real)
+			}
+			test.Tap(secretBox.Objects[3].(*widget.Button))
+			if got := fyne.CurrentApp().Clipboard().Content(); got != real {
+				t.Fatalf("clipboard = %q", got)
+			}
+		})
+	}
+}
+
+func TestAgentTabListsTheAgentsWebhooks(t *testing.T) {
+	e, q := env(t, "A")
+	tab := NewAgentTab(e, client.Agent{ID: "101", Title: "Meeting Minutes Writer"})
+	e.Window.SetContent(tab)
+	var l *widget.List
+	q.WaitUntil(t, func() bool {
+		l = findList(tab)
+		return l != nil && l.Length() > 0
+	}, func() string { return "no list yet" })
+	if !strings.Contains(dump(tab), Banner) {
+		t.Fatal("the tab does not say webhooks are set up on the service")
+	}
+}
+
+func TestWebhooksErrorSaysWhatHappenedAndRetries(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: nav{}}).(*Screen)
+	w.SetContent(s.Content())
+	svc.SetFaults(demoservice.Faults{Fail500: 1})
+	s.Shown()
+	q.WaitUntil(t, func() bool { return !s.loading }, func() string { return "loading" })
+	if !strings.Contains(dump(s.stack), "The service had a problem") {
+		t.Fatalf("error state shows: %q", dump(s.stack))
+	}
+	test.Tap(find(s.stack, "Retry"))
+	q.WaitUntil(t, func() bool { return !s.loading && len(s.list.items) > 0 }, func() string { return dump(s.stack) })
+}
+
+func find(o fyne.CanvasObject, text string) *widget.Button {
+	switch v := o.(type) {
+	case *widget.Button:
+		if v.Text == text {
+			return v
+		}
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if b := find(c, text); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+func findList(o fyne.CanvasObject) *widget.List {
+	switch v := o.(type) {
+	case *widget.List:
+		return v
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if l := findList(c); l != nil {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
+func dump(o fyne.CanvasObject) string {
+	switch v := o.(type) {
+	case *widget.Label:
+		return v.Text + "\n"
+	case *fyne.Container:
+		var b strings.Builder
+		for _, c := range v.Objects {
+			b.WriteString(dump(c))
+		}
+		return b.String()
+	}
+	return ""
+}
