@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
+	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/welcome"
 )
 
@@ -15,11 +16,19 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 	fa.SetIcon(assets.Icon)
 	settings := a.Settings()
 	fa.Settings().SetTheme(ThemeFor(settings.Theme))
+	applied := settings.Theme
 	a.Subscribe(func(e app.Event) {
-		if e == app.SettingsChanged {
-			t := a.Settings().Theme
-			fyne.Do(func() { fa.Settings().SetTheme(ThemeFor(t)) })
+		if e != app.SettingsChanged {
+			return
 		}
+		// Settings change often (the last screen, answers); re-theming
+		// redraws everything, so only when the theme itself changed.
+		kit.Do(func() {
+			if t := a.Settings().Theme; t != applied {
+				applied = t
+				fa.Settings().SetTheme(ThemeFor(t))
+			}
+		})
 	})
 	win := fa.NewWindow("Agent Desk")
 	w, h := settings.WindowWidth, settings.WindowHeight

@@ -1,0 +1,38 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// AboutFolder is one of Agent Desk's folders, for the About dialog, so a
+// user (or their IT helper) can find settings and history on disk.
+type AboutFolder struct {
+	What string // what is kept there, in plain words
+	Path string
+}
+
+// Folders lists where Agent Desk keeps its files, in the order the About
+// dialog shows them.
+func (a *App) Folders() []AboutFolder {
+	p := a.Paths()
+	return []AboutFolder{
+		{What: "Settings and accounts", Path: p.Config},
+		{What: "History of chats and runs", Path: p.Data},
+		{What: "Downloaded previews", Path: p.Cache},
+	}
+}
+
+// TestSavedConnection is TestConnection for an account being edited: when
+// key is blank the stored key of acct is used, because the edit form leaves
+// the key field blank to keep it.
+func (a *App) TestSavedConnection(ctx context.Context, acct storage.Account, key string) ConnectionResult {
+	if strings.TrimSpace(key) == "" && acct.ID != "" && !acct.IsDemo() {
+		if stored, _, err := a.secrets.Get(ctx, acct.ID); err == nil {
+			key = stored
+		}
+	}
+	return a.TestConnection(ctx, acct.BaseURL, key, acct.WorkspaceID)
+}

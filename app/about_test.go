@@ -1,0 +1,49 @@
+package app_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+func TestSavedConnectionUsesTheStoredKeyWhenLeftBlank(t *testing.T) {
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "stored-key"})
+	a := apptest.Open(t)
+	ctx := context.Background()
+	acct, err := a.SaveAccount(ctx, storage.Account{Name: "Office", BaseURL: srv.URL}, "stored-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := a.TestSavedConnection(ctx, acct, ""); res.State != app.Connected {
+		t.Fatalf("a blank key while editing should test the stored key: %+v", res)
+	}
+	if res := a.TestSavedConnection(ctx, acct, "typed-wrong-key"); res.State != app.KeyRejected {
+		t.Fatalf("a typed key replaces the stored one in the test: %+v", res)
+	}
+	if res := a.TestSavedConnection(ctx, storage.Account{BaseURL: srv.URL}, ""); res.State != app.KeyRejected {
+		t.Fatalf("a new account without a key should be asked for one: %+v", res)
+	}
+}
+
+func TestFoldersNameEveryPlaceWithFiles(t *testing.T) {
+	a := apptest.Open(t)
+	p := a.Paths()
+	var all []string
+	for _, f := range a.Folders() {
+		if f.What == "" {
+			t.Errorf("folder %s has no description", f.Path)
+		}
+		all = append(all, f.Path)
+	}
+	joined := strings.Join(all, "\n")
+	for _, want := range []string{p.Config, p.Data, p.Cache} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("About should list %s", want)
+		}
+	}
+}

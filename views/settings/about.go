@@ -1,0 +1,58 @@
+package settings
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/assets"
+)
+
+// Version is the version shown in About: the one in FyneApp.toml, which
+// Fyne puts in the app's metadata when the app is built or packaged.
+func Version() string {
+	if fa := fyne.CurrentApp(); fa != nil {
+		if v := fa.Metadata().Version; v != "" {
+			return v
+		}
+	}
+	return app.Version
+}
+
+// AboutContent is the About dialog's body: icon, name and version, what
+// Agent Desk is, and the folders where it keeps its files (selectable, so
+// they can be copied).
+func AboutContent(a *app.App) fyne.CanvasObject {
+	icon := canvas.NewImageFromResource(assets.Icon)
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSquareSize(72))
+	name := widget.NewLabelWithStyle("Agent Desk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	version := widget.NewLabel("Version " + Version())
+	what := widget.NewLabel("Agent Desk runs the AI agents of your Agent Execution Service account: " +
+		"fill in an agent's questions, run it, chat with it, and keep its files and memories tidy.")
+	what.Wrapping = fyne.TextWrapWord
+
+	folders := widget.NewForm()
+	for _, f := range a.Folders() {
+		path := widget.NewLabel(f.Path)
+		path.Selectable = true
+		path.Wrapping = fyne.TextWrapBreak
+		folders.Append(f.What, path)
+	}
+	head := container.NewBorder(nil, nil, icon, nil, container.NewVBox(name, version))
+	return container.NewVBox(head, what,
+		widget.NewLabelWithStyle("Where Agent Desk keeps its files", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		folders)
+}
+
+// ShowAbout opens the About dialog over win.
+func ShowAbout(a *app.App, win fyne.Window) {
+	d := dialog.NewCustom(fmt.Sprintf("About Agent Desk %s", Version()), "Close", AboutContent(a), win)
+	d.Resize(fyne.NewSize(620, 0))
+	d.Show()
+}

@@ -1,0 +1,170 @@
+package settings
+
+import (
+	"context"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// AccountForm is the form for an account's address, key and workspace,
+// with a "Test connection" button that answers in plain words. The welcome
+// screen and the settings screen share it so both behave alike.
+type AccountForm struct {
+	a    *app.App
+	acct storage.Account // the account being edited; zero ID for a new one
+
+	Name      *widget.Entry
+	BaseURL   *widget.Entry
+	Key       *widget.Entry
+	Workspace *widget.Entry
+	Result    *widget.Label
+	Test      *widget.Button
+
+	busy     *widget.ProgressBarInfinite
+	obj      fyne.CanvasObject
+	onChange []func(busy bool)
+}
+
+// NewAccountForm builds the form; acct is the account to edit, or a zero
+// Account for a new one. The stored key is never shown: editing leaves the
+// key field blank to keep it.
+func NewAccountForm(a *app.App, acct storage.Account) *AccountForm {
+	f := &AccountForm{a: a, acct: acct}
+	f.Name = widget.NewEntry()
+	f.Name.SetPlaceHolder("For example: Office account")
+	f.BaseURL = widget.NewEntry()
+	f.BaseURL.SetPlaceHolder("https://agents.example.com/api")
+	f.Key = widget.NewPasswordEntry()
+	f.Key.SetPlaceHolder("Paste your API key")
+	f.Workspace = widget.NewEntry()
+	f.Workspace.SetPlaceHolder("Optional")
+	if acct.ID != "" {
+		f.Name.SetText(acct.Name)
+		f.BaseURL.SetText(acct.BaseURL)
+		f.Workspace.SetText(acct.WorkspaceID)
+		f.Key.SetPlaceHolder("Leave blank to keep the stored key")
+	}
+	f.Result = widget.NewLabel("")
+	f.Result.Wrapping = fyne.TextWrapWord
+	f.Result.Hide()
+	f.busy = widget.NewProgressBarInfinite()
+	f.busy.Stop()
+	f.busy.Hide()
+	f.Test = widget.NewButtonWithIcon("Test connection", theme.ViewRefreshIcon(), f.TestConnection)
+
+	form := widget.NewForm(
+		widget.NewFormItem("Name", f.Name),
+		widget.NewFormItem("Service address", f.BaseURL),
+		widget.NewFormItem("API key", f.Key),
+		widget.NewFormItem("Workspace id", f.Workspace),
+	)
+	form.Items[0].HintText = "A name you will recognise in Settings."
+	form.Items[1].HintText = "Your administrator gives you this address."
+	form.Items[3].HintText = "Only if your administrator gave you one."
+	f.obj = container.NewVBox(form,
+		container.NewHBox(f.Test),
+		f.busy, f.Result)
+	return f
+}
+
+// Object is the form's widgets.
+func (f *AccountForm) Object() fyne.CanvasObject { return f.obj }
+
+// OnBusy is told when a check or save starts and ends (after its answer
+// is shown), so the dialog or screen around the form can disable its own
+// buttons.
+func (f *AccountForm) OnBusy(fn func(busy bool)) { f.onChange = append(f.onChange, fn) }
+
+// Account is what the form holds, ready for SaveAccount.
+func (f *AccountForm) Account() storage.Account {
+	acct := f.acct
+	acct.Name = f.Name.Text
+	acct.BaseURL = f.BaseURL.Text
+	acct.WorkspaceID = f.Workspace.Text
+	return acct
+}
+
+func (f *AccountForm) setBusy(busy bool, msg string) {
+	if busy {
+		f.Test.Disable()
+		f.busy.Show()
+		f.busy.Start()
+		f.Result.Importance = widget.MediumImportance
+		f.Result.SetText(msg)
+		f.Result.Show()
+	} else {
+		f.Test.Enable()
+		f.busy.Stop()
+		f.busy.Hide()
+	}
+	for _, fn := range f.onChange {
+		fn(busy)
+	}
+}
+
+func (f *AccountForm) show(res app.ConnectionResult) {
+	f.Result.Importance = widget.DangerImportance
+	if res.State == app.Connected {
+		f.Result.Importance = widget.SuccessImportance
+	}
+	f.Result.SetText(res.Message)
+	f.Result.Show()
+}
+
+// TestConnection makes one cheap call with what is typed and shows the
+// answer: connected, key rejected, server not found or offline.
+func (f *AccountForm) TestConnection() {
+	acct, key := f.Account(), f.Key.Text
+	f.setBusy(true, "Checking the connection…")
+	go func() {
+		res := f.a.TestSavedConnection(context.Background(), acct, key)
+		kit.Do(func() {
+			f.show(res)
+			f.setBusy(false, "")
+		})
+	}()
+}
+
+// Save checks the connection, then stores the account and makes it the
+// active one. done gets the saved account; it is not called when the
+// connection failed or saving failed, and what was typed stays in place.
+func (f *AccountForm) Save(done func(storage.Account)) {
+	acct, key := f.Account(), f.Key.Text
+	f.setBusy(true, "Checking the connection…")
+	go func() {
+		ctx := context.Background()
+		res := f.a.TestSavedConnection(ctx, acct, key)
+		if res.State != app.Connected {
+			kit.Do(func() {
+				f.show(res)
+				f.setBusy(false, "")
+			})
+			return
+		}
+		saved, err := f.a.SaveAccount(ctx, acct, key)
+		if err == nil {
+			err = f.a.Activate(ctx, saved.ID)
+		}
+		kit.Do(func() {
+			if err != nil {
+				f.Result.Importance = widget.DangerImportance
+				kit.ShowError(f.Result, app.Describe(err))
+				f.setBusy(false, "")
+				return
+			}
+			f.acct = saved
+			f.show(res)
+			f.setBusy(false, "")
+			if done != nil {
+				done(saved)
+			}
+		})
+	}()
+}

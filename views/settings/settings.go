@@ -1,0 +1,339 @@
+// Package settings is the Settings screen: accounts (add, edit, remove,
+// switch), where the API key is kept, the theme, the memory variant and the
+// About dialog. It also offers the account form the welcome screen uses.
+package settings
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// Labels of the theme and memory variant choices; tests tap them by name.
+const (
+	ThemeSystemLabel = "Same as my computer"
+	ThemeLightLabel  = "Light"
+	ThemeDarkLabel   = "Dark"
+
+	VariantAutoLabel = "Automatic"
+	VariantALabel    = "A"
+	VariantBLabel    = "B"
+)
+
+var themeLabels = map[string]string{
+	storage.ThemeSystem: ThemeSystemLabel,
+	storage.ThemeLight:  ThemeLightLabel,
+	storage.ThemeDark:   ThemeDarkLabel,
+}
+
+var variantLabels = map[string]string{"": VariantAutoLabel, "A": VariantALabel, "B": VariantBLabel}
+
+// Screen is the Settings screen.
+type Screen struct {
+	env kit.Env
+
+	accounts *fyne.Container
+	keyWhere *widget.Label
+	theme    *widget.RadioGroup
+	variant  *widget.RadioGroup
+	varNote  *widget.Label
+	errText  *widget.Label
+	content  fyne.CanvasObject
+
+	// syncing is true while the screen sets its own controls from the
+	// settings, so their change callbacks do not save again.
+	syncing bool
+
+	// The open account dialog and remove confirmation, for tests.
+	dialog  *dialog.CustomDialog
+	form    *AccountForm
+	add     *widget.Button
+	save    *widget.Button
+	confirm *dialog.ConfirmDialog
+	// idle is called after each background change has updated the screen.
+	idle func()
+}
+
+func (s *Screen) settled() {
+	if s.idle != nil {
+		s.idle()
+	}
+}
+
+// New builds the Settings screen.
+func New(env kit.Env) kit.Screen {
+	s := &Screen{env: env}
+	s.accounts = container.NewVBox()
+	s.keyWhere = widget.NewLabel("")
+	s.keyWhere.Wrapping = fyne.TextWrapWord
+	s.errText = kit.ErrorText()
+
+	s.theme = widget.NewRadioGroup([]string{ThemeSystemLabel, ThemeLightLabel, ThemeDarkLabel}, s.themeChosen)
+	s.theme.Horizontal = true
+	s.theme.Required = true
+
+	s.variant = widget.NewRadioGroup([]string{VariantAutoLabel, VariantALabel, VariantBLabel}, s.variantChosen)
+	s.variant.Horizontal = true
+	s.variant.Required = true
+	s.varNote = widget.NewLabel("")
+	s.varNote.Wrapping = fyne.TextWrapWord
+	s.varNote.Importance = widget.LowImportance
+
+	s.add = widget.NewButtonWithIcon("Add account", theme.ContentAddIcon(), func() { s.editAccount(storage.Account{}) })
+	about := widget.NewButtonWithIcon("About Agent Desk", theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
+
+	body := container.NewVBox(
+		kit.Header("Settings", "Your accounts, how Agent Desk looks, and where it keeps its files."),
+		s.errText,
+		section("Accounts", "The account in use is marked. Agent Desk runs agents of that account.",
+			container.NewVBox(s.accounts, container.NewHBox(s.add))),
+		section("API key", "", s.keyWhere),
+		section("Appearance", "Changes apply at once.", s.theme),
+		section("Memory variant", "Services store memories in one of two ways. Agent Desk finds out which by itself; choose only if your administrator tells you to.",
+			container.NewVBox(s.variant, s.varNote)),
+		section("About", "Version, and where Agent Desk keeps its files.", container.NewHBox(about)),
+	)
+	s.content = container.NewVScroll(container.NewPadded(body))
+
+	env.App.Subscribe(func(e app.Event) {
+		if e == app.AccountChanged || e == app.SettingsChanged {
+			kit.Do(s.refresh)
+		}
+	})
+	s.refresh()
+	return s
+}
+
+func section(title, detail string, body fyne.CanvasObject) fyne.CanvasObject {
+	t := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	box := container.NewVBox(widget.NewSeparator(), t)
+	if detail != "" {
+		d := widget.NewLabel(detail)
+		d.Wrapping = fyne.TextWrapWord
+		d.Importance = widget.LowImportance
+		box.Add(d)
+	}
+	box.Add(body)
+	return box
+}
+
+// Content is the screen's widgets.
+func (s *Screen) Content() fyne.CanvasObject { return s.content }
+
+// Shown re-reads the settings, which other screens may have changed.
+func (s *Screen) Shown() { s.refresh() }
+
+// refresh shows the current settings; it runs on the UI goroutine.
+func (s *Screen) refresh() {
+	a := s.env.App
+	st := a.Settings()
+	active := a.Account()
+
+	s.accounts.Objects = nil
+	for _, acct := range st.Accounts {
+		s.accounts.Add(s.accountRow(acct, acct.ID == active.ID))
+	}
+	s.accounts.Refresh()
+
+	if active.IsDemo() {
+		s.keyWhere.SetText("The demo needs no API key.")
+	} else {
+		s.keyWhere.SetText(fmt.Sprintf("The API key of %s is %s.", active.Name, a.KeyLocation().Describe()))
+	}
+
+	s.syncing = true
+	s.theme.SetSelected(themeLabels[st.Theme])
+	if active.IsDemo() {
+		s.variant.SetSelected(VariantAutoLabel)
+		s.variant.Disable()
+		s.varNote.SetText("The demo always uses variant A. Switch to your own account to change this.")
+	} else {
+		s.variant.Enable()
+		s.variant.SetSelected(variantLabels[active.MemoryVariantOverride])
+		if active.MemoryVariant != "" {
+			s.varNote.SetText(fmt.Sprintf("Found for %s: variant %s.", active.Name, active.MemoryVariant))
+		} else {
+			s.varNote.SetText("Not found yet: Agent Desk finds out the first time you open a memory.")
+		}
+	}
+	s.syncing = false
+}
+
+func (s *Screen) accountRow(acct storage.Account, active bool) fyne.CanvasObject {
+	icon := widget.NewIcon(theme.AccountIcon())
+	name := widget.NewLabelWithStyle(acct.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: active})
+	var detail string
+	switch {
+	case acct.IsDemo():
+		detail = "Sample agents on this computer. Nothing is charged."
+	case acct.WorkspaceID != "":
+		detail = fmt.Sprintf("%s, workspace %s", acct.BaseURL, acct.WorkspaceID)
+	default:
+		detail = acct.BaseURL
+	}
+	sub := widget.NewLabel(detail)
+	sub.Importance = widget.LowImportance
+	sub.Truncation = fyne.TextTruncateEllipsis
+
+	var actions []fyne.CanvasObject
+	if active {
+		icon.SetResource(theme.ConfirmIcon())
+		inUse := widget.NewLabel("In use")
+		inUse.Importance = widget.SuccessImportance
+		actions = append(actions, inUse)
+	} else {
+		actions = append(actions, widget.NewButton("Use", func() { s.switchTo(acct) }))
+	}
+	if !acct.IsDemo() {
+		actions = append(actions,
+			widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { s.editAccount(acct) }),
+			widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { s.confirmRemove(acct) }))
+	}
+	text := container.NewVBox(name, sub)
+	return container.NewBorder(nil, nil, icon, container.NewVBox(layout.NewSpacer(), container.NewHBox(actions...), layout.NewSpacer()), text)
+}
+
+// switchTo makes acct the active account.
+func (s *Screen) switchTo(acct storage.Account) {
+	kit.ShowError(s.errText, "")
+	a := s.env.App
+	go func() {
+		err := a.Activate(context.Background(), acct.ID)
+		kit.Do(func() {
+			if err != nil {
+				kit.ShowError(s.errText, fmt.Sprintf("Agent Desk could not switch to %s. %s", acct.Name, app.Describe(err)))
+			}
+			s.refresh()
+			s.settled()
+		})
+	}()
+}
+
+// editAccount opens the account form in a dialog; a zero acct adds one.
+// Saving checks the connection first and makes the account the one in use.
+func (s *Screen) editAccount(acct storage.Account) {
+	form := NewAccountForm(s.env.App, acct)
+	title := "Add account"
+	if acct.ID != "" {
+		title = "Edit " + acct.Name
+	}
+	var d *dialog.CustomDialog
+	save := widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), nil)
+	save.Importance = widget.HighImportance
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { s.Escape() })
+	save.OnTapped = func() {
+		form.Save(func(storage.Account) {
+			d.Hide()
+			if s.dialog == d {
+				s.dialog = nil
+			}
+			s.refresh()
+			s.settled()
+		})
+	}
+	form.OnBusy(func(busy bool) {
+		if busy {
+			save.Disable()
+		} else {
+			save.Enable()
+		}
+	})
+	d = dialog.NewCustomWithoutButtons(title, form.Object(), s.env.Window)
+	d.SetButtons([]fyne.CanvasObject{cancel, save})
+	d.Resize(fyne.NewSize(560, 0))
+	s.dialog, s.form, s.save = d, form, save
+	d.Show()
+}
+
+// confirmRemove asks before forgetting an account and its key.
+func (s *Screen) confirmRemove(acct storage.Account) {
+	a := s.env.App
+	d := dialog.NewConfirm("Remove "+acct.Name+"?",
+		"Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer.",
+		func(ok bool) {
+			if !ok {
+				return
+			}
+			go func() {
+				err := a.RemoveAccount(context.Background(), acct.ID)
+				kit.Do(func() {
+					if err != nil {
+						kit.ShowError(s.errText, fmt.Sprintf("%s could not be removed. %s", acct.Name, app.Describe(err)))
+					} else {
+						kit.ShowError(s.errText, "")
+					}
+					s.refresh()
+					s.settled()
+				})
+			}()
+		}, s.env.Window)
+	d.SetConfirmText("Remove")
+	d.SetDismissText("Keep")
+	s.confirm = d
+	d.Show()
+}
+
+func (s *Screen) themeChosen(label string) {
+	if s.syncing {
+		return
+	}
+	value := storage.ThemeSystem
+	for v, l := range themeLabels {
+		if l == label {
+			value = v
+		}
+	}
+	a := s.env.App
+	go func() {
+		err := a.UpdateSettings(context.Background(), func(st *storage.Settings) { st.Theme = value })
+		kit.Do(func() {
+			if err != nil {
+				kit.ShowError(s.errText, "The theme applies now but could not be saved for next time. "+app.Describe(err))
+			}
+			s.settled()
+		})
+	}()
+}
+
+func (s *Screen) variantChosen(label string) {
+	if s.syncing {
+		return
+	}
+	value := ""
+	for v, l := range variantLabels {
+		if l == label {
+			value = v
+		}
+	}
+	a := s.env.App
+	go func() {
+		err := a.SetMemoryVariantOverride(context.Background(), value)
+		kit.Do(func() {
+			if err != nil {
+				kit.ShowError(s.errText, "The memory variant could not be changed. "+app.Describe(err))
+			} else {
+				kit.ShowError(s.errText, "")
+			}
+			s.refresh()
+			s.settled()
+		})
+	}()
+}
+
+// Escape closes the account dialog without saving, as Cancel does.
+func (s *Screen) Escape() {
+	if s.dialog != nil {
+		s.dialog.Hide()
+		s.dialog = nil
+	}
+}

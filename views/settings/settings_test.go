@@ -1,0 +1,333 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// memKeyring is a system keyring that keeps keys in memory; broken makes
+// every call fail, like a desktop without a keyring.
+type memKeyring struct {
+	mu     sync.Mutex
+	keys   map[string]string
+	broken bool
+}
+
+func (k *memKeyring) Set(service, user, password string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.broken {
+		return errors.New("no keyring")
+	}
+	k.keys[service+"/"+user] = password
+	return nil
+}
+
+func (k *memKeyring) Get(service, user string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.broken {
+		return "", errors.New("no keyring")
+	}
+	v, ok := k.keys[service+"/"+user]
+	if !ok {
+		return "", errors.New("secret not found in keyring")
+	}
+	return v, nil
+}
+
+func (k *memKeyring) Delete(service, user string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.broken {
+		return errors.New("no keyring")
+	}
+	delete(k.keys, service+"/"+user)
+	return nil
+}
+
+func openApp(t *testing.T, kr storage.Keyring) *app.App {
+	t.Helper()
+	t.Setenv(storage.EnvAPIKey, "")
+	zero := time.Duration(0)
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: kr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.Close() })
+	return a
+}
+
+// newScreen opens the Settings screen in a test window; the returned
+// function waits for the next background change to reach the screen.
+func newScreen(t *testing.T, kr storage.Keyring) (*Screen, *app.App, func()) {
+	t.Helper()
+	test.NewTempApp(t)
+	a := openApp(t, kr)
+	s := New(kit.Env{App: a}).(*Screen)
+	w := test.NewTempWindow(t, s.Content())
+	w.Resize(fyne.NewSize(900, 800))
+	s.env.Window = w
+	settled := make(chan struct{}, 16)
+	s.idle = func() { settled <- struct{}{} }
+	wait := func() {
+		t.Helper()
+		select {
+		case <-settled:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the screen never finished its change")
+		}
+	}
+	return s, a, wait
+}
+
+// formDone waits until the account form's check or save has answered.
+func formDone(f *AccountForm) func(t *testing.T) {
+	ch := make(chan struct{}, 16)
+	f.OnBusy(func(busy bool) {
+		if !busy {
+			ch <- struct{}{}
+		}
+	})
+	return func(t *testing.T) {
+		t.Helper()
+		select {
+		case <-ch:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the account form never answered")
+		}
+	}
+}
+
+// choose selects a radio choice as a click does. The handler is called
+// after the radio has redrawn, because the test driver runs the handler's
+// screen update on its own goroutine at once, where the real app queues it.
+func choose(s *Screen, rg *widget.RadioGroup, label string, handler func(string)) {
+	s.syncing = true
+	rg.SetSelected(label)
+	s.syncing = false
+	handler(label)
+}
+
+func findButton(o fyne.CanvasObject, text string) *widget.Button {
+	switch v := o.(type) {
+	case *widget.Button:
+		if v.Text == text {
+			return v
+		}
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if b := findButton(c, text); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// rowOf is the accounts row that names the account.
+func rowOf(s *Screen, name string) fyne.CanvasObject {
+	for _, r := range s.accounts.Objects {
+		if strings.Contains(labels(r), name) {
+			return r
+		}
+	}
+	return nil
+}
+
+func labels(o fyne.CanvasObject) string {
+	switch v := o.(type) {
+	case *widget.Label:
+		return v.Text + "\n"
+	case *widget.Form:
+		var b strings.Builder
+		for _, it := range v.Items {
+			b.WriteString(it.Text + "\n" + labels(it.Widget))
+		}
+		return b.String()
+	case *fyne.Container:
+		var b strings.Builder
+		for _, c := range v.Objects {
+			b.WriteString(labels(c))
+		}
+		return b.String()
+	}
+	return ""
+}
+
+func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "right-key"})
+	s, a, wait := newScreen(t, &memKeyring{keys: map[string]string{}})
+
+	if got := labels(s.accounts); !strings.Contains(got, "In use") || !strings.Contains(got, "Sample agents") {
+		t.Fatalf("a first start should list the demo as the account in use, got %q", got)
+	}
+
+	// A wrong key is answered in plain words and nothing is saved.
+	test.Tap(s.add)
+	answered := formDone(s.form)
+	test.Type(s.form.Name, "Office")
+	test.Type(s.form.BaseURL, srv.URL)
+	test.Type(s.form.Key, "wrong-key")
+	test.Tap(s.save)
+	answered(t)
+	if !strings.Contains(s.form.Result.Text, "rejected") {
+		t.Fatalf("a wrong key should be called rejected, got %q", s.form.Result.Text)
+	}
+	if len(a.Settings().Accounts) != 1 || s.form.Name.Text != "Office" {
+		t.Fatalf("a rejected key must not save the account nor clear the form")
+	}
+
+	// The right key saves the account and puts it in use.
+	s.form.Key.SetText("")
+	test.Type(s.form.Key, "right-key")
+	test.Tap(s.save)
+	answered(t)
+	wait()
+	if a.IsDemo() || a.Account().Name != "Office" {
+		t.Fatalf("the saved account should be in use, got %+v", a.Account())
+	}
+	if row := rowOf(s, "Office"); row == nil || !strings.Contains(labels(row), "In use") {
+		t.Fatalf("the new account should be listed as in use: %q", labels(s.accounts))
+	}
+	if !strings.Contains(s.keyWhere.Text, "stored in the system keyring") {
+		t.Fatalf("key location: %q", s.keyWhere.Text)
+	}
+
+	// Editing with the key left blank keeps the stored key.
+	test.Tap(findButton(rowOf(s, "Office"), "Edit"))
+	answered = formDone(s.form)
+	if s.form.Key.Text != "" || s.form.BaseURL.Text != srv.URL {
+		t.Fatalf("the edit form should show the address and never the key")
+	}
+	s.form.Name.SetText("")
+	test.Type(s.form.Name, "Head office")
+	test.Tap(s.save)
+	answered(t)
+	wait()
+	if a.Account().Name != "Head office" || !strings.Contains(s.form.Result.Text, "Connected") {
+		t.Fatalf("renaming with a blank key should keep the key and connect: %q, %q", a.Account().Name, s.form.Result.Text)
+	}
+	if _, err := a.Client().ListAgents(context.Background(), client.ListAgentsParams{PerPage: 1}); err != nil {
+		t.Fatalf("the stored key should still work after the edit: %v", err)
+	}
+
+	// Switch back to the demo, then remove the account.
+	test.Tap(findButton(rowOf(s, "Sample agents"), "Use"))
+	wait()
+	if !a.IsDemo() {
+		t.Fatal("Use on the demo row should put the demo in use")
+	}
+	if !strings.Contains(s.keyWhere.Text, "no API key") {
+		t.Fatalf("the demo needs no key: %q", s.keyWhere.Text)
+	}
+	test.Tap(findButton(rowOf(s, "Head office"), "Remove"))
+	s.confirm.Confirm()
+	wait()
+	if len(a.Settings().Accounts) != 1 || rowOf(s, "Head office") != nil {
+		t.Fatalf("the removed account should be gone: %q", labels(s.accounts))
+	}
+}
+
+func TestSettingsServerNotFoundKeepsTyping(t *testing.T) {
+	s, a, _ := newScreen(t, &memKeyring{keys: map[string]string{}})
+	test.Tap(s.add)
+	answered := formDone(s.form)
+	test.Type(s.form.BaseURL, "http://127.0.0.1:1")
+	test.Type(s.form.Key, "some-key")
+	test.Tap(s.form.Test)
+	answered(t)
+	if !strings.Contains(s.form.Result.Text, "can't reach") {
+		t.Fatalf("a dead address should say it cannot be reached, got %q", s.form.Result.Text)
+	}
+	if s.form.Key.Text != "some-key" || len(a.Settings().Accounts) != 1 {
+		t.Fatal("a failed test must keep what was typed and save nothing")
+	}
+}
+
+func TestSettingsKeyKeptInFileWithoutKeyring(t *testing.T) {
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
+	s, a, wait := newScreen(t, &memKeyring{broken: true})
+	test.Tap(s.add)
+	answered := formDone(s.form)
+	test.Type(s.form.BaseURL, srv.URL)
+	test.Type(s.form.Key, "k")
+	test.Tap(s.save)
+	answered(t)
+	wait()
+	want := "stored unencrypted in " + a.Paths().KeysFile()
+	if !strings.Contains(s.keyWhere.Text, want) {
+		t.Fatalf("without a keyring the screen should say %q, got %q", want, s.keyWhere.Text)
+	}
+}
+
+func TestSettingsThemeAppliesAndIsSaved(t *testing.T) {
+	s, a, wait := newScreen(t, &memKeyring{keys: map[string]string{}})
+	if s.theme.Selected != ThemeSystemLabel {
+		t.Fatalf("a first start follows the computer's theme, got %q", s.theme.Selected)
+	}
+	choose(s, s.theme, ThemeDarkLabel, s.themeChosen)
+	wait()
+	if a.Settings().Theme != storage.ThemeDark {
+		t.Fatalf("theme saved as %q", a.Settings().Theme)
+	}
+	choose(s, s.theme, ThemeLightLabel, s.themeChosen)
+	wait()
+	if a.Settings().Theme != storage.ThemeLight {
+		t.Fatalf("theme saved as %q", a.Settings().Theme)
+	}
+}
+
+func TestSettingsMemoryVariantOverride(t *testing.T) {
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
+	s, a, wait := newScreen(t, &memKeyring{keys: map[string]string{}})
+	if !s.variant.Disabled() {
+		t.Fatal("the demo's memory variant cannot be changed")
+	}
+	if _, err := a.SaveAccount(context.Background(), storage.Account{Name: "Office", BaseURL: srv.URL}, "k"); err != nil {
+		t.Fatal(err)
+	}
+	test.Tap(findButton(rowOf(s, "Office"), "Use"))
+	wait()
+	if s.variant.Disabled() || s.variant.Selected != VariantAutoLabel {
+		t.Fatalf("a real account starts on automatic: disabled=%v selected=%q", s.variant.Disabled(), s.variant.Selected)
+	}
+	choose(s, s.variant, VariantBLabel, s.variantChosen)
+	wait()
+	if got := a.Account().MemoryVariantOverride; got != "B" {
+		t.Fatalf("override saved as %q", got)
+	}
+	if got := string(a.Client().MemoryVariant()); got != "B" {
+		t.Fatalf("the client should use the chosen variant, uses %q", got)
+	}
+	choose(s, s.variant, VariantAutoLabel, s.variantChosen)
+	wait()
+	if got := a.Account().MemoryVariantOverride; got != "" {
+		t.Fatalf("automatic should clear the override, got %q", got)
+	}
+}
+
+func TestAboutShowsVersionAndFolders(t *testing.T) {
+	test.NewTempApp(t)
+	a := openApp(t, &memKeyring{keys: map[string]string{}})
+	text := labels(AboutContent(a))
+	for _, want := range []string{"Version " + Version(), a.Paths().Config, a.Paths().Data, "Agent Execution Service"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("About should show %q; it shows %q", want, text)
+		}
+	}
+}

@@ -1,0 +1,176 @@
+// Package welcome is the first-start screen: try the built-in demo, or
+// connect an account. Either choice marks Agent Desk as set up, so the
+// screen shows only once.
+package welcome
+
+import (
+	"context"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/assets"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/settings"
+)
+
+// Welcome is the first-start screen.
+type Welcome struct {
+	a    *app.App
+	done func()
+
+	// Demo and Connect are the two choices; the connect form opens in
+	// place of them.
+	Demo    *widget.Button
+	Connect *widget.Button
+	Form    *settings.AccountForm
+	// Finish saves the account in the form and opens the app with it.
+	Finish *widget.Button
+	Back   *widget.Button
+
+	errText *widget.Label
+	choices fyne.CanvasObject
+	connect fyne.CanvasObject
+	content *container.Scroll
+}
+
+// New builds the welcome screen; done is called on the UI goroutine once
+// the user has chosen and Agent Desk is ready to show its main window.
+func New(a *app.App, done func()) *Welcome {
+	w := &Welcome{a: a, done: done}
+	w.errText = kit.ErrorText()
+
+	w.Demo = widget.NewButtonWithIcon("Try the demo", theme.MediaPlayIcon(), w.tryDemo)
+	w.Demo.Importance = widget.HighImportance
+	w.Connect = widget.NewButtonWithIcon("Connect your account", theme.AccountIcon(), w.showConnect)
+
+	demoText := wrapped("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings.")
+	connectText := wrapped("Use the agents of your organisation. You need the service address and an API key from your administrator.")
+	choices := container.NewGridWithColumns(2,
+		card(theme.ComputerIcon(), "Try it first", demoText, w.Demo),
+		card(theme.AccountIcon(), "Use your account", connectText, w.Connect))
+	w.choices = choices
+
+	w.Form = settings.NewAccountForm(a, storage.Account{})
+	w.Finish = widget.NewButtonWithIcon("Connect", theme.ConfirmIcon(), w.finish)
+	w.Finish.Importance = widget.HighImportance
+	w.Back = widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), w.showChoices)
+	w.Form.OnBusy(func(busy bool) {
+		if busy {
+			w.Finish.Disable()
+			w.Back.Disable()
+		} else {
+			w.Finish.Enable()
+			w.Back.Enable()
+		}
+	})
+	w.connect = container.NewVBox(
+		widget.NewLabelWithStyle("Connect your account", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		wrapped("Agent Desk checks the connection before it saves your account. The key is kept in your system's keyring when there is one."),
+		w.Form.Object(),
+		container.NewBorder(nil, nil, w.Back, w.Finish))
+	w.connect.Hide()
+
+	icon := canvas.NewImageFromResource(assets.Icon)
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSquareSize(96))
+	title := widget.NewLabelWithStyle("Welcome to Agent Desk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	title.SizeName = theme.SizeNameHeadingText
+	sub := widget.NewLabel("Run your organisation's AI agents from your desktop.")
+	sub.Alignment = fyne.TextAlignCenter
+
+	body := container.NewVBox(container.NewCenter(icon), title, sub, w.errText, choices, w.connect)
+	// A fixed-width column, centred, that scrolls when the window is short.
+	w.content = container.NewVScroll(container.NewCenter(container.New(columnLayout{width: 640}, body)))
+	return w
+}
+
+func wrapped(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+func card(icon fyne.Resource, title string, text fyne.CanvasObject, action *widget.Button) fyne.CanvasObject {
+	head := container.NewHBox(widget.NewIcon(icon),
+		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	return widget.NewCard("", "", container.NewBorder(head, action, nil, nil, text))
+}
+
+// columnLayout gives its objects a fixed width and their own height, so
+// wrapped text stays readable on wide windows.
+type columnLayout struct{ width float32 }
+
+func (c columnLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	h := float32(0)
+	for _, o := range objs {
+		if o.Visible() {
+			h = max(h, o.MinSize().Height)
+		}
+	}
+	return fyne.NewSize(c.width, h)
+}
+
+func (c columnLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Resize(size)
+		o.Move(fyne.NewPos(0, 0))
+	}
+}
+
+// Content is the screen's widgets.
+func (w *Welcome) Content() fyne.CanvasObject { return w.content }
+
+func (w *Welcome) showConnect() {
+	w.choices.Hide()
+	w.connect.Show()
+	w.content.Content.Refresh()
+	w.content.Refresh()
+}
+
+func (w *Welcome) showChoices() {
+	w.connect.Hide()
+	w.choices.Show()
+	w.content.Content.Refresh()
+	w.content.Refresh()
+}
+
+// tryDemo opens the built-in demo and marks Agent Desk as set up.
+func (w *Welcome) tryDemo() {
+	w.Demo.Disable()
+	w.Connect.Disable()
+	kit.ShowError(w.errText, "")
+	a := w.a
+	go func() {
+		ctx := context.Background()
+		var err error
+		if !a.IsDemo() {
+			err = a.Activate(ctx, storage.DemoAccountID)
+		}
+		if err == nil {
+			err = a.UpdateSettings(ctx, func(s *storage.Settings) { s.Onboarded = true })
+		}
+		kit.Do(func() {
+			w.Demo.Enable()
+			w.Connect.Enable()
+			if err != nil && !a.IsDemo() {
+				kit.ShowError(w.errText, "The demo could not start. "+app.Describe(err))
+				return
+			}
+			// Settings that could not be saved only mean the welcome shows
+			// again next time; the demo itself is running.
+			w.done()
+		})
+	}()
+}
+
+// finish checks and saves the typed account, then opens the app with it.
+// SaveAccount marks Agent Desk as set up.
+func (w *Welcome) finish() {
+	w.Form.Save(func(storage.Account) { w.done() })
+}
