@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentdesk/agentdesk/client"
@@ -50,6 +51,11 @@ type App struct {
 	notices  []string
 	demoKey  string
 	demoOpts demoservice.Options
+
+	chatOnce   sync.Once
+	chatHub    atomic.Pointer[chatHub]
+	uploadOnce sync.Once
+	uploadSem  chan struct{}
 
 	mu        sync.Mutex
 	settings  storage.Settings
@@ -139,8 +145,12 @@ func randomKey() string {
 	return "demo-" + hex.EncodeToString(b)
 }
 
-// Close stops the demo service and closes the history.
+// Close saves drafts still waiting to be written, stops the demo service
+// and closes the history.
 func (a *App) Close() error {
+	if a.chatHub.Load() != nil {
+		_ = a.FlushDrafts()
+	}
 	a.mu.Lock()
 	demo := a.demo
 	a.demo = nil

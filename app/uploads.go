@@ -219,11 +219,10 @@ type uploadItem struct {
 // was queued.
 var ErrOffline = errors.New("Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then try again")
 
-var uploadSlots sync.Map // *App → chan struct{}
-
+// uploadSlots bounds the uploads running at once across every queue.
 func (a *App) uploadSlots() chan struct{} {
-	v, _ := uploadSlots.LoadOrStore(a, make(chan struct{}, UploadConcurrency))
-	return v.(chan struct{})
+	a.uploadOnce.Do(func() { a.uploadSem = make(chan struct{}, UploadConcurrency) })
+	return a.uploadSem
 }
 
 // NewUploads makes an upload queue.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -634,5 +635,36 @@ func TestRunPollingUnsupportedKeepsRecord(t *testing.T) {
 	e, err := plain(srv.URL).Run(context.Background(), "3", client.ExecuteParams{Answers: map[string]any{"tone": "neutral"}})
 	if !errors.Is(err, client.ErrPollingUnsupported) || e == nil || e.Output != "par" {
 		t.Fatalf("%+v %v", e, err)
+	}
+}
+
+// TestStreamCloseFromALockedThread closes a stream from a goroutine locked to
+// its OS thread, as a desktop app's UI goroutine is.
+func TestStreamCloseFromALockedThread(t *testing.T) {
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", Pace: 5 * time.Millisecond})
+	_ = svc
+	c := client.New(client.WithBaseURL(srv.URL), client.WithAPIKey("k"))
+	s, err := c.Stream(context.Background(), "101", client.ExecuteParams{
+		Answers:  map[string]any{"temperature": "0.5", "model": "gpt-4o-2024-08-06", "tools": "no-tools"},
+		Messages: []client.Message{{Role: client.RoleUser, Content: "Plan the offsite"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Next() {
+		t.Fatalf("no first fragment: %v", s.Err())
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		_ = s.Close()
+	}()
+	<-done
+	for s.Next() {
+	}
+	if s.Text() == "" {
+		t.Fatal("the text received before Close was lost")
 	}
 }

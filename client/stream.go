@@ -159,9 +159,19 @@ func (s *eventSource) close() {
 		s.closed.Store(true)
 		s.release()
 		if s.stop != nil {
-			s.mu.Lock() // a concurrent read returns promptly: its body is closed
-			s.stop()
-			s.mu.Unlock()
+			// The event reader is a coroutine (iter.Pull2), and switching to
+			// it from a goroutine locked to its OS thread panics; a desktop
+			// app's UI goroutine is one. So the reader is stopped from a
+			// goroutine of its own; a concurrent read returns promptly, as
+			// its body is closed.
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				s.mu.Lock()
+				s.stop()
+				s.mu.Unlock()
+			}()
+			<-done
 		}
 	})
 }

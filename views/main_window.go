@@ -14,6 +14,7 @@ import (
 // screen before the shell.
 func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 	fa.SetIcon(assets.Icon)
+	kit.TrackForeground(fa)
 	settings := a.Settings()
 	fa.Settings().SetTheme(ThemeFor(settings.Theme))
 	applied := settings.Theme

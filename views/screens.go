@@ -2,14 +2,18 @@ package views
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/agents"
+	"github.com/agentdesk/agentdesk/views/chat"
+	"github.com/agentdesk/agentdesk/views/credits"
 	"github.com/agentdesk/agentdesk/views/files"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/memories"
+	"github.com/agentdesk/agentdesk/views/resources"
 	"github.com/agentdesk/agentdesk/views/settings"
+	"github.com/agentdesk/agentdesk/views/webhooks"
 )
 
 // ScreenSpec is one destination of the navigation rail.
@@ -26,21 +30,38 @@ type AgentTabSpec struct {
 	New  func(env kit.Env, agent client.Agent) fyne.CanvasObject
 }
 
-// screens are the navigation rail, in order. Each screen package adds its
-// own line here.
-var screens = []ScreenSpec{
-	{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: agents.New},
-	{Name: kit.ScreenFiles, Icon: theme.FolderIcon(), New: files.New},
-	{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: settings.New},
+// screens are the navigation rail, in order; nil until the shell is first
+// built, because theme icons can only be looked up once the app runs.
+var screens []ScreenSpec
+
+// defaultScreens are the navigation rail, in order. Each screen package adds
+// its own line here.
+func defaultScreens() []ScreenSpec {
+	return []ScreenSpec{
+		{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: agents.New},
+		{Name: kit.ScreenChats, Icon: theme.MailComposeIcon(), New: chat.New},
+		{Name: kit.ScreenFiles, Icon: theme.FolderIcon(), New: files.New},
+		{Name: kit.ScreenMemories, Icon: theme.StorageIcon(), New: memories.New},
+		{Name: kit.ScreenResources, Icon: theme.DocumentIcon(), New: resources.New},
+		{Name: kit.ScreenWebhooks, Icon: theme.MailSendIcon(), New: webhooks.New},
+		{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: settings.New},
+	}
 }
 
-// agentTabs are the extra tabs of an agent's detail, in order.
-var agentTabs = []AgentTabSpec{
-	{Name: "Files", Icon: theme.FileIcon(), New: files.NewAgentTab},
+// agentTabs are the extra tabs of an agent's detail, in order; set with
+// screens.
+var agentTabs []AgentTabSpec
+
+func defaultAgentTabs() []AgentTabSpec {
+	return []AgentTabSpec{
+		{Name: "Files", Icon: theme.FileIcon(), New: files.NewAgentTab},
+		{Name: "Webhooks", Icon: theme.MailSendIcon(), New: webhooks.NewAgentTab},
+	}
 }
 
 // newAttachments builds the attachment chips of chats and run forms; set by
 // the files screen.
 var newAttachments func(env kit.Env) kit.Attachments = files.NewAttachments
 
-var _ = container.NewTabItem
+// The credits view is opened from the status bar.
+func init() { showCredits = credits.Show }

@@ -37,6 +37,12 @@ type Shell struct {
 
 // NewShell builds the window's content and installs it on win.
 func NewShell(a *app.App, win fyne.Window) *Shell {
+	if screens == nil {
+		screens = defaultScreens()
+	}
+	if agentTabs == nil {
+		agentTabs = defaultAgentTabs()
+	}
 	s := &Shell{win: win, built: map[string]kit.Screen{}}
 	s.env = kit.Env{App: a, Window: win, Nav: s}
 	s.stack = container.NewStack()

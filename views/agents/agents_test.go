@@ -459,12 +459,12 @@ func TestLongRunNotifiesWhenWindowIsInBackground(t *testing.T) {
 		test.Tap(d.runBtn)
 		f.wait(t, "the run", func() bool { return d.active == nil && d.output.run.Status != "" })
 	}
-	f.s.foreground.Store(false)
+	kit.SetForeground(false)
 	test.AssertNotificationSent(t, &fyne.Notification{
 		Title: "Agent Desk", Content: "Newsletter Writer has finished. Open Agent Desk to see the result.",
 	}, run)
 
-	f.s.foreground.Store(true)
+	kit.SetForeground(true)
 	d.output.clear()
 	test.AssertNotificationSent(t, nil, run)
 }

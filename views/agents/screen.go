@@ -59,7 +59,6 @@ type Screen struct {
 	current *detail
 	searchN atomic.Int64
 
-	foreground atomic.Bool
 
 	// busy counts background work still to land (tests wait for it).
 	bgMu   sync.Mutex
@@ -71,15 +70,9 @@ type Screen struct {
 // New builds the agents screen.
 func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, app: env.App, details: map[client.ID]*detail{}}
-	s.foreground.Store(true)
 	s.browser = env.App.NewAgentBrowser(s.browserChanged)
 	s.runner = env.App.NewRunner()
 	s.runner.OnFinished(s.runFinished)
-	if a := fyne.CurrentApp(); a != nil {
-		lc := a.Lifecycle()
-		lc.SetOnEnteredForeground(func() { s.foreground.Store(true) })
-		lc.SetOnExitedForeground(func() { s.foreground.Store(false) })
-	}
 	env.App.Subscribe(func(e app.Event) {
 		if e == app.AccountChanged {
 			s.spawn(func() { s.do(s.accountChanged) })
@@ -348,7 +341,7 @@ func (s *Screen) accountChanged() {
 // runFinished tells the user about a long run that ended while they were
 // in another window, and refreshes the agent's detail.
 func (s *Screen) runFinished(ar *app.ActiveRun) {
-	if ar.Took() > notifyAfter && !s.foreground.Load() {
+	if ar.Took() > notifyAfter && !kit.InForeground() {
 		if fa := fyne.CurrentApp(); fa != nil {
 			run, err := ar.Result()
 			msg := ar.Agent.Title + " has finished. Open Agent Desk to see the result."

@@ -87,3 +87,21 @@ func (q *Queue) WaitUntil(t Cleaner, cond func() bool, describe func() string) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+var background atomic.Bool
+
+// TrackForeground follows whether the window is in front, for the screens
+// that notify the user of work that finished while they were elsewhere.
+// The shell calls it once: Fyne keeps one callback pair per app.
+func TrackForeground(a fyne.App) {
+	lc := a.Lifecycle()
+	lc.SetOnEnteredForeground(func() { background.Store(false) })
+	lc.SetOnExitedForeground(func() { background.Store(true) })
+}
+
+// InForeground reports whether the window is in front.
+func InForeground() bool { return !background.Load() }
+
+// SetForeground is for tests that act as if the window went to the
+// background and back.
+func SetForeground(front bool) { background.Store(!front) }

@@ -1,0 +1,842 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// ContinuePrompt is what "Continue" sends after a reply that was cut off.
+const ContinuePrompt = "Please continue where you left off."
+
+// ErrReplyRunning refuses a second send while a reply is still arriving, so
+// the conversation never holds two user messages in a row.
+var ErrReplyRunning = errors.New("a reply is still arriving: wait for it to finish or stop it first")
+
+// ErrEmptyMessage refuses sending nothing.
+var ErrEmptyMessage = errors.New("type a message first")
+
+// ChatEvent tells a chat screen what changed in a conversation. Fragment is
+// set for text that just arrived in the streaming reply; every other change
+// (a message added, a reply finished, a rename) comes with Fragment empty.
+type ChatEvent struct {
+	MessageID int64
+	Fragment  string
+	// Done is true when the streaming reply ended (complete, stopped or
+	// failed); Err says why it failed.
+	Done bool
+	Err  error
+}
+
+// chatHub keeps one session per conversation for an App, so a stream keeps
+// running while the user looks at another screen or conversation.
+type chatHub struct {
+	mu       sync.Mutex
+	sessions map[int64]*ChatSession
+	drafts   *storage.DraftSaver
+	finished []func(ChatFinished)
+}
+
+// ChatFinished says that a reply ended, for a desktop notification when the
+// user is looking elsewhere.
+type ChatFinished struct {
+	ConversationID int64
+	Title          string
+	AgentTitle     string
+	Status         string // storage.StatusComplete, StatusStopped or StatusFailed
+}
+
+// OnChatFinished calls fn whenever any conversation's reply ends, on the
+// goroutine of that stream.
+func (a *App) OnChatFinished(fn func(ChatFinished)) {
+	h := a.chats()
+	h.mu.Lock()
+	h.finished = append(h.finished, fn)
+	h.mu.Unlock()
+}
+
+func (a *App) chats() *chatHub {
+	a.chatOnce.Do(func() {
+		a.chatHub.Store(&chatHub{sessions: map[int64]*ChatSession{}, drafts: a.db.NewDraftSaver(0)})
+	})
+	return a.chatHub.Load()
+}
+
+// ChatSession is one conversation: its messages, its reply stream (owned
+// here, not by any screen) and the listeners that show it. It is safe for
+// use from several goroutines.
+type ChatSession struct {
+	a *App
+
+	mu        sync.Mutex
+	conv      storage.Conversation
+	agent     client.Agent
+	msgs      []storage.Message
+	live      strings.Builder // text of the streaming reply
+	liveID    int64
+	closer    func() error
+	stopped   bool
+	done      chan struct{}
+	lastErr   error
+	listeners map[int]func(ChatEvent)
+	nextL     int
+}
+
+// NewChat starts a conversation with a chat agent, its questions answered
+// as the user answered them last time (else with each question's first
+// option).
+func (a *App) NewChat(ctx context.Context, agent client.Agent) (*ChatSession, error) {
+	conv, err := a.db.CreateConversation(ctx, storage.Conversation{
+		AccountID:  a.AccountID(),
+		AgentID:    string(agent.ID),
+		AgentTitle: agent.Title,
+		Title:      "New chat with " + agent.Title,
+		Answers:    DefaultChatAnswers(agent, a.Settings().LastAnswers[string(agent.ID)]),
+	})
+	if err != nil {
+		return nil, err
+	}
+	s := &ChatSession{a: a, conv: conv, agent: agent, listeners: map[int]func(ChatEvent){}}
+	h := a.chats()
+	h.mu.Lock()
+	h.sessions[conv.ID] = s
+	h.mu.Unlock()
+	return s, nil
+}
+
+// DefaultChatAnswers fills an agent's select questions from last (what the
+// user chose before) when that is still offered, else the first option.
+func DefaultChatAnswers(agent client.Agent, last map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, q := range ChatPickers(agent) {
+		v := last[q.Name]
+		ok := false
+		for _, o := range q.Options {
+			if o == v {
+				ok = true
+			}
+		}
+		if !ok && len(q.Options) > 0 {
+			v = q.Options[0]
+		}
+		out[q.Name] = v
+	}
+	return out
+}
+
+// ChatPickers are the agent's questions the chat shows as pickers above the
+// composer (model, temperature, tools): its select questions.
+func ChatPickers(agent client.Agent) []client.Question {
+	var out []client.Question
+	for _, q := range agent.Questions {
+		if q.Type == client.QuestionSelect && len(q.Options) > 0 && q.Name != "root_id" && q.Name != "messages" {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// OpenChat returns the session of a stored conversation: the running one
+// when its reply is still streaming, else loaded from the history.
+func (a *App) OpenChat(ctx context.Context, id int64) (*ChatSession, error) {
+	h := a.chats()
+	h.mu.Lock()
+	s, ok := h.sessions[id]
+	h.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	conv, err := a.db.GetConversation(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := a.db.Messages(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s = &ChatSession{a: a, conv: conv, msgs: msgs, listeners: map[int]func(ChatEvent){}}
+	s.agent = client.Agent{ID: client.ID(conv.AgentID), Title: conv.AgentTitle, Type: client.AgentChat}
+	if ag, err := a.Client().GetAgent(ctx, client.ID(conv.AgentID)); err == nil {
+		s.agent = *ag
+	}
+	h.mu.Lock()
+	if cur, ok := h.sessions[id]; ok {
+		s = cur
+	} else {
+		h.sessions[id] = s
+	}
+	h.mu.Unlock()
+	return s, nil
+}
+
+// ListChats returns the active account's conversations, newest first; with
+// a query, those whose title or messages contain every word of it.
+func (a *App) ListChats(ctx context.Context, query string) ([]storage.Conversation, error) {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		return a.db.ListConversations(ctx, storage.ListParams{AccountID: a.AccountID(), Limit: 1000})
+	}
+	byTitle, err := a.db.SearchConversations(ctx, a.AccountID(), query, 200)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := a.db.SearchMessages(ctx, a.AccountID(), query, 200)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[int64]bool{}
+	out := make([]storage.Conversation, 0, len(byTitle)+len(hits))
+	for _, c := range byTitle {
+		seen[c.ID] = true
+		out = append(out, c)
+	}
+	for _, h := range hits {
+		if seen[h.ConversationID] {
+			continue
+		}
+		seen[h.ConversationID] = true
+		if c, err := a.db.GetConversation(ctx, h.ConversationID); err == nil {
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].UpdatedAt.After(out[j].UpdatedAt) })
+	return out, nil
+}
+
+// RenameChat changes a conversation's title.
+func (a *App) RenameChat(ctx context.Context, id int64, title string) error {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return errors.New("a conversation needs a title")
+	}
+	if err := a.db.RenameConversation(ctx, id, title); err != nil {
+		return err
+	}
+	if s := a.liveSession(id); s != nil {
+		s.mu.Lock()
+		s.conv.Title = title
+		s.mu.Unlock()
+		s.notify(ChatEvent{})
+	}
+	return nil
+}
+
+// DeleteChat hides a conversation at once (RestoreChat undoes it) and stops
+// its reply if one is streaming.
+func (a *App) DeleteChat(ctx context.Context, id int64) error {
+	if s := a.liveSession(id); s != nil {
+		s.Stop()
+	}
+	return a.db.DeleteConversation(ctx, id)
+}
+
+// RestoreChat undoes DeleteChat.
+func (a *App) RestoreChat(ctx context.Context, id int64) error {
+	return a.db.RestoreConversation(ctx, id)
+}
+
+func (a *App) liveSession(id int64) *ChatSession {
+	h := a.chats()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sessions[id]
+}
+
+// ForgetChat lets go of a conversation's session once no screen shows it,
+// unless its reply is still streaming (that one keeps running).
+func (a *App) ForgetChat(id int64) {
+	h := a.chats()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s, ok := h.sessions[id]; ok && !s.Streaming() && s.listenerCount() == 0 {
+		delete(h.sessions, id)
+	}
+}
+
+func (s *ChatSession) listenerCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.listeners)
+}
+
+// FlushDrafts writes drafts still waiting for a pause in typing (on quit).
+func (a *App) FlushDrafts() error { return a.chats().drafts.Flush() }
+
+// ID is the conversation's id.
+func (s *ChatSession) ID() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conv.ID
+}
+
+// Conversation is a copy of the conversation's record.
+func (s *ChatSession) Conversation() storage.Conversation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.conv
+	c.Answers = copyAnswers(s.conv.Answers)
+	return c
+}
+
+// Agent is the agent the conversation is with.
+func (s *ChatSession) Agent() client.Agent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.agent
+}
+
+// Messages is a copy of the messages, oldest first; a streaming reply holds
+// the text received so far.
+func (s *ChatSession) Messages() []storage.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]storage.Message, len(s.msgs))
+	copy(out, s.msgs)
+	if s.liveID != 0 && len(out) > 0 && out[len(out)-1].ID == s.liveID {
+		out[len(out)-1].Content = s.live.String()
+	}
+	return out
+}
+
+// LiveText is the streaming reply's id and the text received so far (0 and
+// "" when no reply is arriving). Screens draw from it once per frame, so no
+// fragment is ever drawn twice or lost between two notifications.
+func (s *ChatSession) LiveText() (int64, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.liveID == 0 {
+		return 0, ""
+	}
+	return s.liveID, s.live.String()
+}
+
+// Streaming reports whether a reply is arriving now.
+func (s *ChatSession) Streaming() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.done != nil
+}
+
+// Wait blocks until the streaming reply (if any) has ended and been saved.
+func (s *ChatSession) Wait() {
+	s.mu.Lock()
+	d := s.done
+	s.mu.Unlock()
+	if d != nil {
+		<-d
+	}
+}
+
+// Subscribe calls fn for every change, on the goroutine that caused it
+// (screens wrap their reaction in fyne.Do); the returned func unsubscribes.
+func (s *ChatSession) Subscribe(fn func(ChatEvent)) (unsubscribe func()) {
+	s.mu.Lock()
+	id := s.nextL
+	s.nextL++
+	s.listeners[id] = fn
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.listeners, id)
+		s.mu.Unlock()
+	}
+}
+
+func (s *ChatSession) notify(ev ChatEvent) {
+	s.mu.Lock()
+	ls := make([]func(ChatEvent), 0, len(s.listeners))
+	for _, fn := range s.listeners {
+		ls = append(ls, fn)
+	}
+	s.mu.Unlock()
+	for _, fn := range ls {
+		fn(ev)
+	}
+}
+
+// SetDraft keeps the text typed but not sent; it is written after a pause.
+func (s *ChatSession) SetDraft(text string) {
+	s.mu.Lock()
+	s.conv.Draft = text
+	id := s.conv.ID
+	s.mu.Unlock()
+	s.a.chats().drafts.Set(id, text)
+}
+
+// SetAnswer changes one picker (model, temperature, tools) for this
+// conversation and remembers it for the agent's next chat.
+func (s *ChatSession) SetAnswer(ctx context.Context, name, value string) error {
+	s.mu.Lock()
+	if s.conv.Answers == nil {
+		s.conv.Answers = map[string]string{}
+	}
+	s.conv.Answers[name] = value
+	s.mu.Unlock()
+	return s.save(ctx)
+}
+
+// SetInstructions sets the instructions sent first with every message (as
+// the developer message, or the system message on the chat-completions
+// endpoint).
+func (s *ChatSession) SetInstructions(ctx context.Context, text string) error {
+	s.mu.Lock()
+	s.conv.DeveloperMessage = strings.TrimSpace(text)
+	s.mu.Unlock()
+	return s.save(ctx)
+}
+
+// SetUseChatCompletions switches the conversation to the
+// chat-completions-compatible endpoint (or back).
+func (s *ChatSession) SetUseChatCompletions(ctx context.Context, on bool) error {
+	s.mu.Lock()
+	s.conv.UseChatCompletions = on
+	s.mu.Unlock()
+	return s.save(ctx)
+}
+
+func (s *ChatSession) save(ctx context.Context) error {
+	c := s.Conversation()
+	err := s.a.db.UpdateConversation(ctx, c)
+	s.notify(ChatEvent{})
+	return err
+}
+
+// Send sends a user message and starts streaming the reply. When the
+// service cannot be reached or refuses, nothing is stored and the error
+// says why: the draft stays for the user to send again.
+func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return ErrEmptyMessage
+	}
+	if s.Streaming() {
+		return ErrReplyRunning
+	}
+	hist := s.history(0)
+	user := storage.Message{ConversationID: s.ID(), Role: storage.RoleUser, Content: text, Status: storage.StatusComplete}
+	for _, f := range fileIDs {
+		user.FileIDs = append(user.FileIDs, string(f))
+	}
+	if err := s.start(ctx, append(hist, user), &user, fileIDs); err != nil {
+		return err
+	}
+	s.SetDraft("")
+	return nil
+}
+
+// Continue asks the agent to go on after a reply that was cut off.
+func (s *ChatSession) Continue(ctx context.Context) error {
+	return s.Send(ctx, ContinuePrompt, nil)
+}
+
+// Retry asks again for the last reply (failed, stopped, cut off, or one the
+// user wants regenerated): the old reply is replaced by the new one.
+func (s *ChatSession) Retry(ctx context.Context) error {
+	if s.Streaming() {
+		return ErrReplyRunning
+	}
+	msgs := s.Messages()
+	last := -1
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == storage.RoleUser {
+			last = i
+			break
+		}
+	}
+	if last < 0 {
+		return errors.New("there is no message to answer yet")
+	}
+	return s.resendFrom(ctx, msgs[last])
+}
+
+// Regenerate replaces the last reply with a new one.
+func (s *ChatSession) Regenerate(ctx context.Context) error { return s.Retry(ctx) }
+
+// Edit changes a user message and resends it: every message after it goes
+// and the conversation continues from there.
+func (s *ChatSession) Edit(ctx context.Context, messageID int64, text string) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return ErrEmptyMessage
+	}
+	if s.Streaming() {
+		return ErrReplyRunning
+	}
+	for _, m := range s.Messages() {
+		if m.ID == messageID && m.Role == storage.RoleUser {
+			m.Content = text
+			return s.resendFrom(ctx, m)
+		}
+	}
+	return errors.New("that message is no longer in the conversation")
+}
+
+// resendFrom streams a new reply to the user message m (possibly edited),
+// dropping everything after it once the service has accepted the request.
+func (s *ChatSession) resendFrom(ctx context.Context, m storage.Message) error {
+	hist := s.history(m.ID)
+	hist = append(hist, m)
+	fileIDs := client.IDs()
+	for _, f := range m.FileIDs {
+		fileIDs = append(fileIDs, client.ID(f))
+	}
+	return s.start(ctx, hist, nil, fileIDs, m)
+}
+
+// history is what is sent before a new user message: the stored turns
+// before message upTo (all when 0), without a user message left unanswered
+// and without replies that have no text.
+func (s *ChatSession) history(upTo int64) []storage.Message {
+	msgs := s.Messages()
+	var out []storage.Message
+	for _, m := range msgs {
+		if upTo != 0 && m.ID == upTo {
+			break
+		}
+		if m.Role != storage.RoleUser && m.Role != storage.RoleAssistant {
+			continue
+		}
+		if m.Role == storage.RoleAssistant && strings.TrimSpace(m.Content) == "" {
+			if n := len(out); n > 0 && out[n-1].Role == storage.RoleUser {
+				out = out[:n-1]
+			}
+			continue
+		}
+		if m.Role == storage.RoleUser && len(out) > 0 && out[len(out)-1].Role == storage.RoleUser {
+			out = out[:len(out)-1]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// replyStream is what the two endpoints' streams share.
+type replyStream interface {
+	Next() bool
+	Fragment() string
+	Err() error
+	Close() error
+	Text() string
+}
+
+// start opens the stream for hist (ending with a user message); only once
+// the service accepted it does it store newUser (a new message) or replace
+// what followed edited (an existing message, maybe with new text).
+func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser *storage.Message, fileIDs []client.ID, edited ...storage.Message) error {
+	conv := s.Conversation()
+	var msgs []client.Message
+	if conv.DeveloperMessage != "" {
+		role := client.RoleDeveloper
+		if conv.UseChatCompletions {
+			role = client.RoleSystem
+		}
+		msgs = append(msgs, client.Message{Role: role, Content: conv.DeveloperMessage})
+	}
+	for _, m := range hist {
+		msgs = append(msgs, client.Message{Role: m.Role, Content: m.Content})
+	}
+	if !conv.UseChatCompletions {
+		if err := client.CheckChatMessages(msgs); err != nil {
+			return err
+		}
+	}
+	c := s.a.Client()
+	if c == nil {
+		return errors.New("no account is open")
+	}
+	// The stream outlives the screen that started it: it ends with the
+	// reply or with Stop, never with the caller's context.
+	streamCtx := context.WithoutCancel(ctx)
+	var (
+		rs     replyStream
+		cs     *client.Stream
+		err    error
+		agent  = client.ID(conv.AgentID)
+		answer = map[string]any{}
+	)
+	for k, v := range conv.Answers {
+		answer[k] = v
+	}
+	if conv.UseChatCompletions {
+		p := client.ChatCompletionParams{Model: conv.Answers["model"], Messages: msgs, Tools: conv.Answers["tools"]}
+		if t, perr := strconv.ParseFloat(conv.Answers["temperature"], 64); perr == nil {
+			p.Temperature = client.Float(t)
+		}
+		var ccs *client.ChatCompletionStream
+		ccs, err = c.ChatCompletionStream(streamCtx, agent, p)
+		if err == nil {
+			rs = ccs
+		}
+	} else {
+		if root, perr := strconv.ParseInt(conv.RootID, 10, 64); perr == nil && root > 0 {
+			answer["root_id"] = root
+		}
+		cs, err = c.Stream(streamCtx, agent, client.ExecuteParams{Answers: answer, Messages: msgs, FileIDs: fileIDs})
+		if err == nil {
+			rs = cs
+		}
+	}
+	if err != nil {
+		return err
+	}
+
+	// The service accepted: store the turn.
+	db := s.a.db
+	dbCtx := context.WithoutCancel(ctx)
+	var userMsg storage.Message
+	if newUser != nil {
+		userMsg, err = db.AddMessage(dbCtx, *newUser)
+	} else {
+		userMsg = edited[0]
+		if _, err = db.DeleteMessagesAfter(dbCtx, conv.ID, userMsg.ID); err == nil {
+			err = db.UpdateMessage(dbCtx, userMsg)
+		}
+	}
+	if err != nil {
+		_ = rs.Close()
+		return err
+	}
+	reply, err := db.AddMessage(dbCtx, storage.Message{ConversationID: conv.ID, Role: storage.RoleAssistant, Status: storage.StatusStreaming})
+	if err != nil {
+		_ = rs.Close()
+		return err
+	}
+	w := db.NewReplyWriter(dbCtx, reply.ID)
+
+	done := make(chan struct{})
+	s.mu.Lock()
+	kept := s.msgs[:0:0]
+	for _, m := range s.msgs {
+		if newUser == nil && m.ID == userMsg.ID {
+			break
+		}
+		kept = append(kept, m)
+	}
+	s.msgs = append(kept, userMsg, reply)
+	s.live.Reset()
+	s.liveID = reply.ID
+	s.closer = rs.Close
+	s.stopped = false
+	s.done = done
+	s.lastErr = nil
+	if newUser != nil && strings.HasPrefix(s.conv.Title, "New chat with ") && countRole(s.msgs, storage.RoleUser) == 1 {
+		s.conv.Title = titleFrom(userMsg.Content)
+	}
+	s.mu.Unlock()
+	s.rememberAnswers(dbCtx, conv)
+	s.notify(ChatEvent{MessageID: reply.ID})
+
+	go s.pump(dbCtx, rs, cs, w, reply, done)
+	return nil
+}
+
+func countRole(msgs []storage.Message, role string) int {
+	n := 0
+	for _, m := range msgs {
+		if m.Role == role {
+			n++
+		}
+	}
+	return n
+}
+
+// titleFrom names a conversation after the first words of its first message.
+func titleFrom(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	r := []rune(text)
+	if len(r) > 60 {
+		return string(r[:57]) + "…"
+	}
+	return text
+}
+
+func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversation) {
+	_ = s.a.db.UpdateConversation(ctx, s.Conversation())
+	if len(conv.Answers) == 0 {
+		return
+	}
+	_ = s.a.UpdateSettings(ctx, func(st *storage.Settings) {
+		if st.LastAnswers == nil {
+			st.LastAnswers = map[string]map[string]string{}
+		}
+		st.LastAnswers[conv.AgentID] = copyAnswers(conv.Answers)
+	})
+}
+
+// pump reads the stream to its end, saving and announcing every fragment.
+func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}) {
+	rootSeen := false
+	for rs.Next() {
+		frag := rs.Fragment()
+		if cs != nil && !rootSeen {
+			if root := cs.Current().RootID; root != "" {
+				rootSeen = true
+				s.mu.Lock()
+				changed := s.conv.RootID != string(root)
+				s.conv.RootID = string(root)
+				s.mu.Unlock()
+				if changed {
+					_ = s.a.db.UpdateConversation(ctx, s.Conversation())
+				}
+			}
+		}
+		if frag == "" {
+			continue
+		}
+		w.Append(frag)
+		s.mu.Lock()
+		s.live.WriteString(frag)
+		s.mu.Unlock()
+		s.notify(ChatEvent{MessageID: reply.ID, Fragment: frag})
+	}
+	err := rs.Err()
+	text := rs.Text()
+	s.mu.Lock()
+	stopped := s.stopped
+	s.mu.Unlock()
+
+	status, errText := storage.StatusComplete, ""
+	var credits *float64
+	switch {
+	case stopped:
+		status, err = storage.StatusStopped, nil
+	case err != nil:
+		status, errText = storage.StatusFailed, Describe(err)
+	default:
+		if cs != nil {
+			if f := cs.Final(); f != nil {
+				reply.ResponseID = string(f.ID)
+				if f.Credits.Valid {
+					v := f.Credits.Value
+					credits = &v
+					conv := s.Conversation()
+					s.a.RecordCredits(ctx, storage.CreditsExecution, conv.AgentID, conv.AgentTitle, string(f.ID), f.Credits)
+				}
+			}
+		}
+	}
+	if ferr := w.Finish(status, credits, errText); ferr != nil {
+		// The disk refused; keep trying once more, the text is in memory.
+		time.Sleep(100 * time.Millisecond)
+		_ = w.Finish(status, credits, errText)
+	}
+	reply.Content, reply.Status, reply.Error, reply.Credits = text, status, errText, credits
+	if reply.ResponseID != "" {
+		_ = s.a.db.UpdateMessage(ctx, reply)
+	}
+	_ = w.Close()
+
+	s.mu.Lock()
+	for i := range s.msgs {
+		if s.msgs[i].ID == reply.ID {
+			s.msgs[i] = reply
+		}
+	}
+	s.liveID = 0
+	s.live.Reset()
+	s.closer = nil
+	s.done = nil
+	s.lastErr = err
+	s.mu.Unlock()
+	// Listeners hear of the end before Wait returns, so whoever waits sees
+	// what they show.
+	defer close(done)
+	s.notify(ChatEvent{MessageID: reply.ID, Done: true, Err: err})
+	conv := s.Conversation()
+	h := s.a.chats()
+	h.mu.Lock()
+	fns := make([]func(ChatFinished), len(h.finished))
+	copy(fns, h.finished)
+	h.mu.Unlock()
+	for _, fn := range fns {
+		fn(ChatFinished{ConversationID: conv.ID, Title: conv.Title, AgentTitle: conv.AgentTitle, Status: status})
+	}
+}
+
+// Stop ends the streaming reply at once; the text so far stays, marked
+// stopped.
+func (s *ChatSession) Stop() {
+	s.mu.Lock()
+	closer := s.closer
+	if closer != nil {
+		s.stopped = true
+	}
+	s.mu.Unlock()
+	if closer != nil {
+		_ = closer()
+	}
+}
+
+// LastError is why the last reply failed, nil when it did not.
+func (s *ChatSession) LastError() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastErr
+}
+
+// Markdown is the conversation as a Markdown document, for export.
+func (s *ChatSession) Markdown() string {
+	conv := s.Conversation()
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", conv.Title)
+	fmt.Fprintf(&b, "_Conversation with %s, %s_\n\n", conv.AgentTitle, conv.CreatedAt.Local().Format("2 January 2006 15:04"))
+	if conv.DeveloperMessage != "" {
+		fmt.Fprintf(&b, "## Instructions\n\n%s\n\n", conv.DeveloperMessage)
+	}
+	for _, m := range s.Messages() {
+		who := "You"
+		if m.Role == storage.RoleAssistant {
+			who = conv.AgentTitle
+		}
+		fmt.Fprintf(&b, "## %s\n\n%s\n\n", who, strings.TrimSpace(m.Content))
+		if note := StatusNote(m); note != "" {
+			fmt.Fprintf(&b, "_%s_\n\n", note)
+		}
+	}
+	return b.String()
+}
+
+// ExportMarkdown writes the conversation to path as Markdown.
+func (s *ChatSession) ExportMarkdown(path string) error {
+	if err := os.WriteFile(path, []byte(s.Markdown()), 0o644); err != nil {
+		return fmt.Errorf("the conversation could not be saved to %s: %w", path, err)
+	}
+	return nil
+}
+
+// StatusNote is the line shown under a reply that did not complete, in
+// plain words ("" for a complete reply).
+func StatusNote(m storage.Message) string {
+	switch m.Status {
+	case storage.StatusStopped:
+		return "Stopped. The text so far is kept."
+	case storage.StatusFailed:
+		if m.Error != "" {
+			return m.Error
+		}
+		return "The reply could not be finished."
+	case storage.StatusInterrupted:
+		return "Agent Desk closed before this reply was finished."
+	}
+	return ""
+}
+
+func copyAnswers(in map[string]string) map[string]string {
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]string, len(in))
+	for k, v := range in {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,317 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+func paced(d time.Duration) func(*app.Config) {
+	return func(c *app.Config) { c.DemoPace = &d }
+}
+
+func chatAgent(t *testing.T, a *app.App) client.Agent {
+	t.Helper()
+	ag, err := a.Client().GetAgent(context.Background(), "101")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return *ag
+}
+
+func newChat(t *testing.T, a *app.App) *app.ChatSession {
+	t.Helper()
+	s, err := a.NewChat(context.Background(), chatAgent(t, a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func lastExecution(t *testing.T, a *app.App) demoservice.ExecutionRecord {
+	t.Helper()
+	ex := a.Demo().Service.Executions()
+	if len(ex) == 0 {
+		t.Fatal("the service received no execution")
+	}
+	return ex[len(ex)-1]
+}
+
+func storedReply(t *testing.T, a *app.App, convID int64) storage.Message {
+	t.Helper()
+	msgs, err := a.DB().Messages(context.Background(), convID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != storage.RoleAssistant {
+		t.Fatalf("the conversation should end with a reply, got %+v", msgs)
+	}
+	return msgs[len(msgs)-1]
+}
+
+func sendAndWait(t *testing.T, s *app.ChatSession, text string) {
+	t.Helper()
+	if err := s.Send(context.Background(), text, nil); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	s.Wait()
+}
+
+func TestChatReplyIsStoredExactlyAsSent(t *testing.T) {
+	a := apptest.Open(t)
+	s := newChat(t, a)
+	var mu sync.Mutex
+	var got strings.Builder
+	unsub := s.Subscribe(func(ev app.ChatEvent) {
+		mu.Lock()
+		got.WriteString(ev.Fragment)
+		mu.Unlock()
+	})
+	defer unsub()
+	sendAndWait(t, s, "How do I plan the quarterly budget review?")
+
+	ex := lastExecution(t, a)
+	reply := storedReply(t, a, s.ID())
+	if reply.Content != ex.Output || reply.Status != storage.StatusComplete {
+		t.Fatalf("stored reply differs from what the service sent:\nstored %q (%s)\nsent   %q", reply.Content, reply.Status, ex.Output)
+	}
+	mu.Lock()
+	if got.String() != ex.Output {
+		t.Fatalf("listeners saw %q, want %q", got.String(), ex.Output)
+	}
+	mu.Unlock()
+	if reply.Credits == nil || *reply.Credits <= 0 {
+		t.Fatalf("the reply's credits should be kept, got %v", reply.Credits)
+	}
+	if spent, _ := a.CreditsToday(context.Background()); spent <= 0 {
+		t.Fatal("the reply's credits should be recorded for the meter")
+	}
+	if c := s.Conversation(); !strings.HasPrefix(c.Title, "How do I plan") {
+		t.Fatalf("the conversation should be named after its first message, got %q", c.Title)
+	}
+}
+
+func TestChatStopKeepsPartialText(t *testing.T) {
+	a := apptest.Open(t, paced(20*time.Millisecond))
+	s := newChat(t, a)
+	first := make(chan struct{}, 1)
+	s.Subscribe(func(ev app.ChatEvent) {
+		if ev.Fragment != "" {
+			select {
+			case first <- struct{}{}:
+			default:
+			}
+		}
+	})
+	if err := s.Send(context.Background(), "Write a long memo about office moves", nil); err != nil {
+		t.Fatal(err)
+	}
+	<-first
+	s.Stop()
+	s.Wait()
+	reply := storedReply(t, a, s.ID())
+	if reply.Status != storage.StatusStopped || reply.Content == "" {
+		t.Fatalf("a stopped reply keeps its text and says stopped, got %q (%s)", reply.Content, reply.Status)
+	}
+	if full := lastExecution(t, a).Output; !strings.HasPrefix(full, reply.Content) {
+		t.Fatalf("kept text %q is not the start of the reply %q", reply.Content, full)
+	}
+	if app.StatusNote(reply) == "" {
+		t.Fatal("a stopped reply needs a note saying so")
+	}
+}
+
+func TestChatErrorMidStreamKeepsTextAndRetryWorks(t *testing.T) {
+	a := apptest.Open(t)
+	s := newChat(t, a)
+	a.Demo().Service.SetFaults(demoservice.Faults{CutStreamAfter: 3})
+	sendAndWait(t, s, "Summarise the holiday rota")
+	reply := storedReply(t, a, s.ID())
+	if reply.Status != storage.StatusFailed || reply.Content == "" || reply.Error == "" {
+		t.Fatalf("a cut reply keeps its text, says failed and why; got %q (%s) %q", reply.Content, reply.Status, reply.Error)
+	}
+	if s.LastError() == nil {
+		t.Fatal("the session should say why the reply failed")
+	}
+	a.Demo().Service.SetFaults(demoservice.Faults{})
+	if err := s.Retry(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	msgs, _ := a.DB().Messages(context.Background(), s.ID())
+	if len(msgs) != 2 || msgs[1].Status != storage.StatusComplete || msgs[1].Content != lastExecution(t, a).Output {
+		t.Fatalf("retry should replace the failed reply with a complete one, got %+v", msgs)
+	}
+}
+
+func TestChatRootIDContinuesAfterRestart(t *testing.T) {
+	p := storage.PathsIn(t.TempDir())
+	a := apptest.Open(t, func(c *app.Config) { c.Paths = p })
+	s := newChat(t, a)
+	sendAndWait(t, s, "First question about invoices")
+	root := s.Conversation().RootID
+	if root == "" {
+		t.Fatal("the conversation should keep the service's root_id")
+	}
+	id := s.ID()
+	_ = a.Close()
+
+	b := apptest.Open(t, func(c *app.Config) { c.Paths = p })
+	s2, err := b.OpenChat(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s2.Messages()) != 2 {
+		t.Fatalf("the conversation should reopen with its messages, got %d", len(s2.Messages()))
+	}
+	sendAndWait(t, s2, "And a follow-up")
+	ex := lastExecution(t, b)
+	if got := ex.Answers["root_id"]; fmt.Sprint(got) != root {
+		t.Fatalf("root_id %q should be sent to continue, got %v", root, got)
+	}
+	if len(ex.Messages) != 3 {
+		t.Fatalf("the history should be sent along, got %d messages", len(ex.Messages))
+	}
+}
+
+func TestChatRegenerateAndEdit(t *testing.T) {
+	a := apptest.Open(t)
+	s := newChat(t, a)
+	sendAndWait(t, s, "Plan a team lunch")
+	sendAndWait(t, s, "Make it vegetarian")
+	if err := s.Regenerate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	msgs := s.Messages()
+	if len(msgs) != 4 || msgs[3].Content != lastExecution(t, a).Output {
+		t.Fatalf("regenerate should replace the last reply, got %d messages", len(msgs))
+	}
+
+	if err := s.Edit(context.Background(), msgs[0].ID, "Plan a team breakfast"); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	stored, _ := a.DB().Messages(context.Background(), s.ID())
+	if len(stored) != 2 || stored[0].Content != "Plan a team breakfast" || stored[1].Status != storage.StatusComplete {
+		t.Fatalf("edit & resend should continue from the edited message, got %+v", stored)
+	}
+	if ex := lastExecution(t, a); len(ex.Messages) != 1 || ex.Messages[0].Content != "Plan a team breakfast" {
+		t.Fatalf("the edited message should be sent, got %+v", ex.Messages)
+	}
+	if md := s.Markdown(); !strings.Contains(md, "Plan a team breakfast") || !strings.Contains(md, "## You") {
+		t.Fatalf("the export should hold the conversation, got %q", md)
+	}
+}
+
+func TestChatInterruptedReplyOnReopenCanContinue(t *testing.T) {
+	p := storage.PathsIn(t.TempDir())
+	a := apptest.Open(t, func(c *app.Config) { c.Paths = p })
+	ctx := context.Background()
+	s := newChat(t, a)
+	id := s.ID()
+	// What a kill mid-stream leaves behind: a reply still marked streaming.
+	_, _ = a.DB().AddMessage(ctx, storage.Message{ConversationID: id, Role: storage.RoleUser, Content: "Draft a notice"})
+	_, _ = a.DB().AddMessage(ctx, storage.Message{ConversationID: id, Role: storage.RoleAssistant, Content: "Dear all,", Status: storage.StatusStreaming})
+	_ = a.Close()
+
+	b := apptest.Open(t, func(c *app.Config) { c.Paths = p })
+	s2, err := b.OpenChat(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := s2.Messages()
+	if msgs[1].Status != storage.StatusInterrupted || msgs[1].Content != "Dear all," {
+		t.Fatalf("a reply cut by a crash comes back marked interrupted with its text, got %+v", msgs[1])
+	}
+	if err := s2.Continue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s2.Wait()
+	ex := lastExecution(t, b)
+	if n := len(ex.Messages); n != 3 || ex.Messages[1].Content != "Dear all," || ex.Messages[2].Content != app.ContinuePrompt {
+		t.Fatalf("continue should send the partial reply and ask to go on, got %+v", ex.Messages)
+	}
+}
+
+func TestChatCompletionsEndpointSendsSystemRole(t *testing.T) {
+	a := apptest.Open(t)
+	ctx := context.Background()
+	s := newChat(t, a)
+	if err := s.SetInstructions(ctx, "Answer in one sentence."); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetUseChatCompletions(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	sendAndWait(t, s, "What is a purchase order?")
+	ex := lastExecution(t, a)
+	if ex.Mode != demoservice.ModeChatCompletions || len(ex.Messages) != 2 || ex.Messages[0].Role != "system" || ex.Messages[0].Content != "Answer in one sentence." {
+		t.Fatalf("the instructions should go as the system message of a chat completion, got %s %+v", ex.Mode, ex.Messages)
+	}
+	reply := storedReply(t, a, s.ID())
+	if reply.Status != storage.StatusComplete || reply.Content != ex.Output {
+		t.Fatalf("the completion should be stored exactly, got %q want %q", reply.Content, ex.Output)
+	}
+
+	// On the ordinary endpoint the same instructions are the developer message.
+	_ = s.SetUseChatCompletions(ctx, false)
+	sendAndWait(t, s, "And a sales order?")
+	if ex := lastExecution(t, a); ex.Messages[0].Role != "developer" {
+		t.Fatalf("instructions should be the developer message, got %+v", ex.Messages[0])
+	}
+}
+
+func TestChatOfflineRefusesAndKeepsDraft(t *testing.T) {
+	a := apptest.Open(t)
+	s := newChat(t, a)
+	s.SetDraft("Please book the meeting room")
+	_ = a.Demo().Close()
+	err := s.Send(context.Background(), "Please book the meeting room", nil)
+	if err == nil || !client.IsOffline(err) {
+		t.Fatalf("sending offline should be refused as offline, got %v", err)
+	}
+	if !strings.Contains(app.Describe(err), "can't reach") {
+		t.Fatalf("the refusal should say so plainly, got %q", app.Describe(err))
+	}
+	if s.Conversation().Draft != "Please book the meeting room" || len(s.Messages()) != 0 {
+		t.Fatal("the draft must stay and nothing be stored")
+	}
+}
+
+func TestChatTwoConversationsStreamAtOnce(t *testing.T) {
+	a := apptest.Open(t, paced(5*time.Millisecond))
+	s1, s2 := newChat(t, a), newChat(t, a)
+	if err := s1.Send(context.Background(), "Explain expenses", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.Send(context.Background(), "Explain holidays", nil); err != nil {
+		t.Fatal(err)
+	}
+	if !s1.Streaming() || !s2.Streaming() {
+		t.Fatal("both conversations should stream at the same time")
+	}
+	if err := s1.Send(context.Background(), "again", nil); err != app.ErrReplyRunning {
+		t.Fatalf("a second send during a reply should be refused, got %v", err)
+	}
+	s1.Wait()
+	s2.Wait()
+	for _, s := range []*app.ChatSession{s1, s2} {
+		if r := storedReply(t, a, s.ID()); r.Status != storage.StatusComplete || r.Content == "" {
+			t.Fatalf("both replies should complete, got %+v", r)
+		}
+	}
+	list, err := a.ListChats(context.Background(), "holidays")
+	if err != nil || len(list) != 1 || list[0].ID != s2.ID() {
+		t.Fatalf("search should find the conversation by its messages, got %+v %v", list, err)
+	}
+}

@@ -1,0 +1,284 @@
+package chat
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	hist "github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// testNav is the shell's navigation as far as the Chats screen uses it.
+type testNav struct{ shown []string }
+
+func (n *testNav) Show(screen string)                          { n.shown = append(n.shown, screen) }
+func (n *testNav) OpenChat(client.Agent)                       {}
+func (n *testNav) OpenConversation(int64)                      {}
+func (n *testNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
+func (n *testNav) NewAttachments() kit.Attachments             { return nil }
+func (n *testNav) ShowCredits()                                {}
+
+// openScreen builds the Chats screen in a test window; slow work runs
+// synchronously and frames are drawn by the test, so it is deterministic.
+func openScreen(t *testing.T, change ...func(*app.Config)) (*Screen, *app.App) {
+	t.Helper()
+	test.NewTempApp(t)
+	old := spawn
+	spawn = func(f func()) { f() }
+	t.Cleanup(func() { spawn = old })
+	a := apptest.Open(t, change...)
+	w := test.NewTempWindow(t, nil)
+	s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+	s.autoTick = false
+	w.SetContent(s.Content())
+	w.Resize(fyne.NewSize(1000, 700))
+	return s, a
+}
+
+func startChat(t *testing.T, s *Screen, a *app.App) *convView {
+	t.Helper()
+	ag, err := a.Client().GetAgent(context.Background(), "101")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.OpenChat(*ag)
+	if s.open == nil {
+		t.Fatal("opening a chat agent should open a conversation")
+	}
+	return s.open
+}
+
+// settle waits for the reply to end and draws it.
+func settle(v *convView) {
+	v.sess.Wait()
+	v.frame()
+}
+
+func replyText(t *testing.T, v *convView) string {
+	t.Helper()
+	last := v.msgs[len(v.msgs)-1]
+	rc, ok := v.rows[last.ID]
+	if !ok {
+		v.bindRow(len(v.msgs)-1, container.NewStack())
+		rc = v.rows[last.ID]
+	}
+	var md *Markdown
+	var find func(o fyne.CanvasObject)
+	find = func(o fyne.CanvasObject) {
+		if m, ok := o.(*Markdown); ok && md == nil {
+			md = m
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, ch := range c.Objects {
+				find(ch)
+			}
+		}
+	}
+	find(rc.obj)
+	if md == nil {
+		t.Fatal("the reply should be shown as markdown")
+	}
+	return md.Text()
+}
+
+func TestEnterSendsAndReplyIsShown(t *testing.T) {
+	s, a := openScreen(t)
+	v := startChat(t, s, a)
+	test.Type(v.entry, "How do I book leave?")
+	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	settle(v)
+	if v.entry.Text != "" {
+		t.Fatalf("the composer should be empty after sending, got %q", v.entry.Text)
+	}
+	msgs, _ := a.DB().Messages(context.Background(), v.sess.ID())
+	if len(msgs) != 2 || msgs[0].Content != "How do I book leave?" || msgs[1].Status != hist.StatusComplete {
+		t.Fatalf("the message and its reply should be stored, got %+v", msgs)
+	}
+	if got := replyText(t, v); got != msgs[1].Content {
+		t.Fatalf("the screen shows %q, the reply was %q", got, msgs[1].Content)
+	}
+	if len(s.convs) != 1 || s.convs[0].Title != "How do I book leave?" {
+		t.Fatalf("the conversation list should show the new conversation by its first message, got %+v", s.convs)
+	}
+}
+
+func TestShiftEnterAddsALine(t *testing.T) {
+	s, a := openScreen(t)
+	v := startChat(t, s, a)
+	test.Type(v.entry, "first line")
+	v.entry.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	v.entry.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	test.Type(v.entry, "second line")
+	if v.entry.Text != "first line\nsecond line" {
+		t.Fatalf("Shift+Enter should add a line, got %q", v.entry.Text)
+	}
+	if len(v.sess.Messages()) != 0 {
+		t.Fatal("Shift+Enter must not send")
+	}
+	if v.sess.Conversation().Draft != v.entry.Text {
+		t.Fatal("the draft should be kept as it is typed")
+	}
+}
+
+func TestEscStopsTheReplyAndKeepsText(t *testing.T) {
+	s, a := openScreen(t, func(c *app.Config) { d := 20 * time.Millisecond; c.DemoPace = &d })
+	v := startChat(t, s, a)
+	test.Type(v.entry, "Write a long memo")
+	test.Tap(v.sendBtn)
+	if !v.stopBtn.Visible() || v.sendBtn.Visible() {
+		t.Fatal("while the reply streams, Stop should replace Send")
+	}
+	for {
+		if _, text := v.sess.LiveText(); text != "" {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.Escape()
+	settle(v)
+	last := v.msgs[len(v.msgs)-1]
+	if last.Status != hist.StatusStopped || last.Content == "" {
+		t.Fatalf("a stopped reply keeps its text marked stopped, got %+v", last)
+	}
+	if replyText(t, v) != last.Content {
+		t.Fatal("the kept text should stay on screen")
+	}
+	if !v.sendBtn.Visible() {
+		t.Fatal("Send should come back once the reply stopped")
+	}
+}
+
+func TestOfflineSendKeepsTheDraftAndSaysWhy(t *testing.T) {
+	s, a := openScreen(t)
+	v := startChat(t, s, a)
+	_ = a.Demo().Close()
+	test.Type(v.entry, "Are you there?")
+	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if v.entry.Text != "Are you there?" {
+		t.Fatal("the typed message must stay when sending fails")
+	}
+	if !v.errText.Visible() || !strings.Contains(v.errText.Text, "can't reach") {
+		t.Fatalf("the screen should say the service is out of reach, got %q", v.errText.Text)
+	}
+}
+
+func TestMarkdownBlocksRendered(t *testing.T) {
+	test.NewTempApp(t)
+	src := "# Plan\n\nSome **bold** text and a [link](https://example.com).\n\n- one\n- two\n\n| Step | Owner |\n|---|---|\n| Call | You |\n\n```go\nfmt.Println(1)\n\nfmt.Println(2)\n```\n\nThe end."
+	whole := NewMarkdown(src)
+	streamed := NewMarkdown("")
+	for i := 0; i < len(src); i += 4 {
+		streamed.Append(src[i:min(i+4, len(src))])
+		streamed.Flush(false)
+	}
+	streamed.Flush(true)
+	for _, m := range []*Markdown{whole, streamed} {
+		var codes, tables, riches int
+		var walk func(o fyne.CanvasObject)
+		walk = func(o fyne.CanvasObject) {
+			switch x := o.(type) {
+			case *codeBlock:
+				codes++
+				if x.code.Text != "fmt.Println(1)\n\nfmt.Println(2)" || x.copy.Text != "Copy" {
+					t.Fatalf("code block shows %q", x.code.Text)
+				}
+				test.Tap(x.copy)
+				if fyne.CurrentApp().Clipboard().Content() != x.code.Text {
+					t.Fatal("Copy should put the code on the clipboard")
+				}
+			case *widget.RichText:
+				riches++
+			case *frozenChunk:
+				walk(x.box)
+			case *fyne.Container:
+				if len(x.Objects) == 2 {
+					if g, ok := x.Objects[1].(*fyne.Container); ok && len(g.Objects) == 4 {
+						tables++
+					}
+				}
+				for _, c := range x.Objects {
+					walk(c)
+				}
+			}
+		}
+		walk(m.box)
+		if codes != 1 || tables != 1 || riches < 4 {
+			t.Fatalf("want 1 code block, 1 table and the other blocks as rich text; got %d, %d, %d", codes, tables, riches)
+		}
+		if m.Text() != src {
+			t.Fatal("the renderer must keep every character")
+		}
+	}
+}
+
+func TestSearchRenameDeleteUndo(t *testing.T) {
+	s, a := openScreen(t)
+	ctx := context.Background()
+	ag, _ := a.Client().GetAgent(ctx, "101")
+	for _, text := range []string{"Expenses for the trip", "Holiday rota for December"} {
+		sess, err := a.NewChat(ctx, *ag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sess.Send(ctx, text, nil); err != nil {
+			t.Fatal(err)
+		}
+		sess.Wait()
+	}
+	s.Shown()
+	if len(s.convs) != 2 || s.convs[0].Title != "Holiday rota for December" {
+		t.Fatalf("conversations should be listed newest first, got %+v", s.convs)
+	}
+	test.Type(s.search, "rota")
+	if len(s.convs) != 1 || s.convs[0].Title != "Holiday rota for December" {
+		t.Fatalf("search should find the matching conversation, got %+v", s.convs)
+	}
+	s.search.SetText("")
+
+	s.convList.Select(1)
+	if s.open == nil || s.open.sess.Conversation().Title != "Expenses for the trip" {
+		t.Fatal("selecting a conversation should open it")
+	}
+	s.renameChat(s.open.sess.ID(), "Trip costs")
+	if s.open.title.Text != "Trip costs" && s.open.sess.Conversation().Title != "Trip costs" {
+		t.Fatal("rename should change the title")
+	}
+	found := false
+	for _, c := range s.convs {
+		found = found || c.Title == "Trip costs"
+	}
+	if !found {
+		t.Fatalf("the list should show the new title, got %+v", s.convs)
+	}
+
+	s.open.remove()
+	if len(s.convs) != 1 || s.open != nil {
+		t.Fatalf("a deleted conversation leaves the list and closes, got %+v", s.convs)
+	}
+	if len(s.undo.Objects) != 1 {
+		t.Fatal("deleting should offer Undo")
+	}
+	bar := s.undo.Objects[0].(*fyne.Container)
+	var undo *widget.Button
+	for _, o := range bar.Objects {
+		if b, ok := o.(*widget.Button); ok {
+			undo = b
+		}
+	}
+	test.Tap(undo)
+	if len(s.convs) != 2 {
+		t.Fatalf("Undo should bring the conversation back, got %+v", s.convs)
+	}
+}

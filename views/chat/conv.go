@@ -1,0 +1,744 @@
+package chat
+
+import (
+	"context"
+	"image/color"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	hist "github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// convView is one open conversation: header, virtualised messages, pickers
+// and composer. The stream belongs to the app.ChatSession; the view only
+// listens, so closing it never stops or loses a reply.
+type convView struct {
+	s     *Screen
+	sess  *app.ChatSession
+	unsub func()
+
+	msgs    []hist.Message
+	list    *widget.List
+	rows    map[int64]*rowCache
+	heights map[int]float32
+	live    *Markdown
+	liveID  int64
+
+	follow   bool
+	lastAuto float32
+
+	dirty  atomic.Bool // text arrived since the last frame
+	reload atomic.Bool // messages changed since the last frame
+	done   atomic.Int64
+	quit   chan struct{}
+
+	title         *widget.Label
+	sub           *widget.Label
+	entry         *composer
+	sendBtn       *widget.Button
+	stopBtn       *widget.Button
+	errText       *widget.Label
+	attach        kit.Attachments
+	obj           fyne.CanvasObject
+	settingHeight bool
+}
+
+type rowCache struct {
+	key string
+	obj fyne.CanvasObject
+	w   float32
+	h   float32
+}
+
+func newConvView(s *Screen, sess *app.ChatSession) *convView {
+	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, follow: true, quit: make(chan struct{})}
+	v.build()
+	v.load()
+	v.unsub = sess.Subscribe(func(ev app.ChatEvent) {
+		if ev.Fragment != "" {
+			v.dirty.Store(true)
+			return
+		}
+		if ev.Done {
+			v.done.Store(ev.MessageID)
+		}
+		v.reload.Store(true)
+	})
+	if s.autoTick {
+		go v.tick()
+	}
+	return v
+}
+
+// tick redraws at most once per frame while the view is open.
+func (v *convView) tick() {
+	t := time.NewTicker(frameRate)
+	defer t.Stop()
+	for {
+		select {
+		case <-v.quit:
+			return
+		case <-t.C:
+			if v.dirty.Load() || v.reload.Load() {
+				fyne.DoAndWait(v.frame)
+			}
+		}
+	}
+}
+
+func (v *convView) detach() {
+	v.unsub()
+	close(v.quit)
+	a, id := v.s.a, v.sess.ID()
+	spawn(func() {
+		_ = a.FlushDrafts()
+		a.ForgetChat(id)
+	})
+}
+
+func (v *convView) build() {
+	conv := v.sess.Conversation()
+	v.title = widget.NewLabelWithStyle(conv.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.title.SizeName = theme.SizeNameSubHeadingText
+	v.title.Truncation = fyne.TextTruncateEllipsis
+	v.sub = widget.NewLabel(v.subtitle())
+	v.sub.Importance = widget.LowImportance
+	more := widget.NewButtonWithIcon("", theme.MoreHorizontalIcon(), nil)
+	more.Importance = widget.LowImportance
+	more.OnTapped = func() { v.showMenu(more) }
+	header := container.NewBorder(nil, nil, nil, container.NewCenter(more), container.NewVBox(v.title, v.sub))
+
+	v.list = widget.NewList(
+		func() int { return len(v.msgs) },
+		func() fyne.CanvasObject {
+			// A row not measured yet gets a line's height, so it can be
+			// scrolled to, bound and measured.
+			filler := canvas.NewRectangle(color.Transparent)
+			filler.SetMinSize(fyne.NewSize(1, 48))
+			return container.NewStack(filler)
+		},
+		v.bindRow)
+	v.list.HideSeparators = true
+	v.list.OnSelected = func(id widget.ListItemID) { v.list.Unselect(id) }
+
+	v.entry = newComposer(v.send, v.sess.Stop)
+	v.entry.SetText(conv.Draft)
+	v.entry.OnChanged = func(text string) { v.sess.SetDraft(text) }
+	v.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), v.send)
+	v.sendBtn.Importance = widget.HighImportance
+	v.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { v.sess.Stop() })
+	v.stopBtn.Importance = widget.DangerImportance
+	v.errText = kit.ErrorText()
+	hint := widget.NewLabel("Enter sends · Shift+Enter adds a line · Esc stops the reply")
+	hint.Importance = widget.LowImportance
+	hint.SizeName = theme.SizeNameCaptionText
+
+	bottom := container.NewVBox()
+	if pickers := v.pickers(); pickers != nil {
+		bottom.Add(pickers)
+	}
+	if v.s.env.Nav != nil {
+		if at := v.s.env.Nav.NewAttachments(); at != nil {
+			v.attach = at
+			add := widget.NewButtonWithIcon("Add files…", theme.FileIcon(), at.AddFiles)
+			add.Importance = widget.LowImportance
+			bottom.Add(container.NewBorder(nil, nil, add, nil, at.Object()))
+		}
+	}
+	bottom.Add(v.errText)
+	buttons := container.NewVBox(layout.NewSpacer(), container.NewStack(v.sendBtn, v.stopBtn))
+	bottom.Add(container.NewBorder(nil, hint, nil, buttons, v.entry))
+	v.updateButtons()
+
+	v.obj = container.NewBorder(
+		container.NewVBox(container.NewPadded(header), widget.NewSeparator()),
+		container.NewVBox(widget.NewSeparator(), container.NewPadded(bottom)),
+		nil, nil, v.list)
+}
+
+func (v *convView) subtitle() string {
+	conv := v.sess.Conversation()
+	parts := []string{"with " + conv.AgentTitle}
+	if conv.DeveloperMessage != "" {
+		parts = append(parts, "has instructions")
+	}
+	if conv.UseChatCompletions {
+		parts = append(parts, "chat-completions endpoint")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// pickers are the agent's questions (model, temperature, tools), compact,
+// pre-filled with this conversation's answers.
+func (v *convView) pickers() fyne.CanvasObject {
+	qs := app.ChatPickers(v.sess.Agent())
+	if len(qs) == 0 {
+		return nil
+	}
+	answers := v.sess.Conversation().Answers
+	row := container.NewHBox()
+	for _, q := range qs {
+		name := q.Name
+		sel := widget.NewSelect(q.Options, nil)
+		sel.SetSelected(answers[name])
+		sel.OnChanged = func(val string) {
+			spawn(func() { _ = v.sess.SetAnswer(context.Background(), name, val) })
+		}
+		label := widget.NewLabel(strings.ToUpper(name[:1]) + name[1:])
+		label.Importance = widget.LowImportance
+		row.Add(label)
+		row.Add(sel)
+	}
+	return container.NewHScroll(row)
+}
+
+func (v *convView) updateButtons() {
+	if v.sess.Streaming() {
+		v.sendBtn.Hide()
+		v.stopBtn.Show()
+	} else {
+		v.stopBtn.Hide()
+		v.sendBtn.Show()
+	}
+}
+
+// load takes the session's messages afresh.
+func (v *convView) load() {
+	v.msgs = v.sess.Messages()
+	id, text := v.sess.LiveText()
+	if id != v.liveID {
+		v.live = nil
+		v.liveID = id
+		if id != 0 {
+			v.live = newLiveMarkdown(text)
+		}
+	} else if v.live != nil {
+		v.appendLive(text)
+	}
+	v.list.Refresh()
+}
+
+func (v *convView) appendLive(text string) bool {
+	shown := v.live.Text()
+	if len(text) <= len(shown) {
+		return false
+	}
+	v.live.Append(text[len(shown):])
+	return v.live.Flush(false)
+}
+
+// frame draws what arrived since the last frame; on the UI goroutine.
+func (v *convView) frame() {
+	v.dirty.Store(false)
+	following := v.atBottom()
+	if v.reload.Swap(false) {
+		conv := v.sess.Conversation()
+		if conv.Title != v.title.Text {
+			v.title.SetText(conv.Title)
+			v.s.reload()
+		}
+		v.sub.SetText(v.subtitle())
+		v.load()
+		v.updateButtons()
+		if id := v.done.Swap(0); id != 0 {
+			v.finished(id)
+			v.s.reload()
+		}
+	} else if v.live != nil {
+		_, text := v.sess.LiveText()
+		if v.appendLive(text) {
+			v.resizeLive()
+		}
+	}
+	if following {
+		v.scrollToEnd()
+	}
+}
+
+// atBottom reports whether the user is following the end of the
+// conversation: scrolling up stops following, returning resumes it.
+func (v *convView) atBottom() bool {
+	off := v.list.GetScrollOffset()
+	if off+2 < v.lastAuto {
+		return false
+	}
+	return true
+}
+
+func (v *convView) scrollToEnd() {
+	if len(v.msgs) == 0 {
+		return
+	}
+	v.list.ScrollToBottom()
+	v.lastAuto = v.list.GetScrollOffset()
+}
+
+// resizeLive gives the streaming row the height of its text.
+func (v *convView) resizeLive() {
+	last := len(v.msgs) - 1
+	if last < 0 {
+		return
+	}
+	rc, ok := v.rows[v.msgs[last].ID]
+	if !ok {
+		v.list.RefreshItem(last)
+		return
+	}
+	h := measure(rc.obj, v.rowWidth())
+	if h != rc.h {
+		rc.h = h
+		v.setHeight(last, h)
+	}
+}
+
+func (v *convView) rowWidth() float32 {
+	w := v.list.Size().Width - theme.Padding()*2
+	if w < 200 {
+		w = 600
+	}
+	return w
+}
+
+func measure(o fyne.CanvasObject, w float32) float32 {
+	o.Resize(fyne.NewSize(w, o.MinSize().Height))
+	return o.MinSize().Height
+}
+
+func (v *convView) setHeight(id int, h float32) {
+	if v.heights[id] == h || v.settingHeight {
+		return
+	}
+	v.heights[id] = h
+	v.settingHeight = true
+	v.list.SetItemHeight(id, h)
+	v.settingHeight = false
+}
+
+// bindRow shows message id in a recycled row, building its widgets once per
+// message (and again only when its text or status changes).
+func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
+	if id >= len(v.msgs) {
+		return
+	}
+	m := v.msgs[id]
+	last := id == len(v.msgs)-1
+	key := m.Status + "|" + m.Error + "|" + strconv.Itoa(len(m.Content)) + "|" + boolStr(last)
+	live := v.live != nil && m.ID == v.liveID
+	if live {
+		key = "live"
+	}
+	rc, ok := v.rows[m.ID]
+	if !ok || rc.key != key {
+		rc = &rowCache{key: key, obj: v.rowObject(m, last, live)}
+		v.rows[m.ID] = rc
+	}
+	row := o.(*fyne.Container)
+	if len(row.Objects) != 1 || row.Objects[0] != rc.obj {
+		row.Objects = []fyne.CanvasObject{rc.obj}
+		row.Refresh()
+	}
+	w := v.rowWidth()
+	if rc.w != w || rc.h == 0 || live {
+		rc.w = w
+		rc.h = measure(rc.obj, w)
+	}
+	v.setHeight(id, rc.h)
+}
+
+func (v *convView) rowObject(m hist.Message, last, live bool) fyne.CanvasObject {
+	if m.Role == hist.RoleUser {
+		return v.userRow(m)
+	}
+	var body fyne.CanvasObject
+	if live {
+		body = v.live
+	} else {
+		body = NewMarkdown(m.Content)
+	}
+	actions := container.NewHBox()
+	var footer fyne.CanvasObject = actions
+	if live {
+		typing := widget.NewLabel("Writing…")
+		typing.Importance = widget.LowImportance
+		actions.Add(typing)
+	}
+	if note := app.StatusNote(m); note != "" && !live {
+		l := widget.NewLabelWithStyle(note, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+		if m.Status == hist.StatusFailed {
+			l.Importance = widget.DangerImportance
+		} else {
+			l.Importance = widget.WarningImportance
+		}
+		l.Wrapping = fyne.TextWrapWord
+		footer = container.NewVBox(l, actions)
+	}
+	if !live {
+		if c := creditsText(m.Credits); c != "" {
+			l := widget.NewLabel(c)
+			l.Importance = widget.LowImportance
+			actions.Add(l)
+		}
+		actions.Add(smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }))
+		if last && m.Status == hist.StatusInterrupted {
+			actions.Add(smallButton("Continue", theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
+		}
+		if last {
+			label := "Regenerate"
+			if m.Status != hist.StatusComplete {
+				label = "Retry"
+			}
+			actions.Add(smallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
+		}
+	}
+	return container.NewPadded(container.NewVBox(body, footer))
+}
+
+func (v *convView) userRow(m hist.Message) fyne.CanvasObject {
+	text := widget.NewLabel(m.Content)
+	text.Wrapping = fyne.TextWrapWord
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
+	bg.CornerRadius = theme.Size(theme.SizeNameSelectionRadius) * 3
+	bubble := container.NewStack(bg, container.NewPadded(text))
+	actions := container.NewHBox(layout.NewSpacer(),
+		smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }),
+		smallButton("Edit & resend", theme.DocumentCreateIcon(), func() { v.editMessage(m) }))
+	if len(m.FileIDs) > 0 {
+		files := widget.NewLabelWithStyle(strconv.Itoa(len(m.FileIDs))+" file(s) attached", fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
+		files.Importance = widget.LowImportance
+		actions.Objects = append([]fyne.CanvasObject{files}, actions.Objects...)
+	}
+	return container.NewPadded(container.NewVBox(container.New(&rightAligned{frac: 0.75}, bubble), actions))
+}
+
+func smallButton(label string, icon fyne.Resource, tap func()) *widget.Button {
+	b := widget.NewButtonWithIcon(label, icon, tap)
+	b.Importance = widget.LowImportance
+	return b
+}
+
+func copyText(s string) {
+	if a := fyne.CurrentApp(); a != nil {
+		a.Clipboard().SetContent(s)
+	}
+}
+
+// rightAligned puts its one object at the right, at most frac of the width
+// and no wider than its text needs.
+type rightAligned struct{ frac float32 }
+
+func (r *rightAligned) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	if len(objs) == 0 {
+		return fyne.Size{}
+	}
+	return fyne.NewSize(0, objs[0].MinSize().Height)
+}
+
+func (r *rightAligned) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) == 0 {
+		return
+	}
+	o := objs[0]
+	w := size.Width * r.frac
+	if st, ok := o.(*fyne.Container); ok && len(st.Objects) == 2 {
+		if pad, ok := st.Objects[1].(*fyne.Container); ok && len(pad.Objects) == 1 {
+			if l, ok := pad.Objects[0].(*widget.Label); ok {
+				natural := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + theme.Padding()*4 + theme.InnerPadding()*2
+				if natural < w {
+					w = natural
+				}
+			}
+		}
+	}
+	o.Resize(fyne.NewSize(w, o.MinSize().Height))
+	o.Resize(fyne.NewSize(w, o.MinSize().Height))
+	o.Move(fyne.NewPos(size.Width-w, 0))
+}
+
+// send sends the composer's text once attached files finished uploading.
+func (v *convView) send() {
+	text := strings.TrimSpace(v.entry.Text)
+	if text == "" {
+		return
+	}
+	if v.sess.Streaming() {
+		kit.ShowError(v.errText, "Wait for the reply to finish, or stop it, before sending the next message.")
+		return
+	}
+	kit.ShowError(v.errText, "")
+	if v.attach != nil && v.attach.Pending() {
+		kit.ShowError(v.errText, "Your files are still uploading; the message goes as soon as they are ready.")
+		spawn(func() {
+			for {
+				time.Sleep(200 * time.Millisecond)
+				pending := true
+				fyne.DoAndWait(func() { pending = v.attach.Pending() })
+				if !pending {
+					kit.Do(func() { kit.ShowError(v.errText, ""); v.sendNow(text) })
+					return
+				}
+			}
+		})
+		return
+	}
+	v.sendNow(text)
+}
+
+func (v *convView) sendNow(text string) {
+	var ids = v.attachIDs()
+	v.sendBtn.Disable()
+	spawn(func() {
+		err := v.sess.Send(context.Background(), text, ids)
+		kit.Do(func() {
+			v.sendBtn.Enable()
+			if err != nil {
+				kit.ShowError(v.errText, app.Describe(err))
+				return
+			}
+			if strings.TrimSpace(v.entry.Text) == text {
+				v.entry.SetText("")
+			}
+			if v.attach != nil {
+				v.attach.Clear()
+			}
+			v.follow = true
+			v.reload.Store(true)
+			v.frame()
+			v.scrollToEnd()
+		})
+	})
+}
+
+func (v *convView) attachIDs() []client.ID {
+	if v.attach == nil {
+		return nil
+	}
+	return v.attach.FileIDs()
+}
+
+// run starts a retry, continue or regenerate and shows why it was refused.
+func (v *convView) run(f func(context.Context) error) {
+	kit.ShowError(v.errText, "")
+	spawn(func() {
+		err := f(context.Background())
+		kit.Do(func() {
+			if err != nil {
+				kit.ShowError(v.errText, app.Describe(err))
+				return
+			}
+			v.reload.Store(true)
+			v.frame()
+			v.scrollToEnd()
+		})
+	})
+}
+
+// finished tells about a reply that ended: its error in plain words, and a
+// desktop notification when the user is looking elsewhere.
+func (v *convView) finished(id int64) {
+	if err := v.sess.LastError(); err != nil {
+		kit.ShowError(v.errText, app.Describe(err)+" Use Retry under the reply to ask again.")
+	}
+	_ = id
+}
+
+func (v *convView) editMessage(m hist.Message) {
+	if v.s.env.Window == nil {
+		return
+	}
+	e := widget.NewMultiLineEntry()
+	e.Wrapping = fyne.TextWrapWord
+	e.SetText(m.Content)
+	e.SetMinRowsVisible(5)
+	d := dialog.NewCustomConfirm("Edit and resend", "Resend", "Cancel", e, func(ok bool) {
+		if ok {
+			text := e.Text
+			v.run(func(ctx context.Context) error { return v.sess.Edit(ctx, m.ID, text) })
+		}
+	}, v.s.env.Window)
+	d.Resize(fyne.NewSize(560, 300))
+	d.Show()
+}
+
+func (v *convView) showMenu(anchor fyne.CanvasObject) {
+	if v.s.env.Window == nil {
+		return
+	}
+	conv := v.sess.Conversation()
+	cc := fyne.NewMenuItem("Use chat-completions endpoint", func() {
+		on := !conv.UseChatCompletions
+		spawn(func() { _ = v.sess.SetUseChatCompletions(context.Background(), on) })
+	})
+	cc.Checked = conv.UseChatCompletions
+	menu := fyne.NewMenu("",
+		fyne.NewMenuItem("Rename…", v.rename),
+		fyne.NewMenuItem("Instructions…", v.instructions),
+		cc,
+		fyne.NewMenuItem("Export…", v.export),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Delete", v.remove),
+	)
+	c := v.s.env.Window.Canvas()
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(anchor).Add(fyne.NewPos(0, anchor.Size().Height))
+	widget.ShowPopUpMenuAtPosition(menu, c, pos)
+}
+
+func (v *convView) rename() {
+	e := widget.NewEntry()
+	e.SetText(v.sess.Conversation().Title)
+	dialog.ShowForm("Rename conversation", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
+		if ok {
+			v.s.renameChat(v.sess.ID(), e.Text)
+		}
+	}, v.s.env.Window)
+}
+
+func (s *Screen) renameChat(id int64, title string) {
+	spawn(func() {
+		err := s.a.RenameChat(context.Background(), id, title)
+		kit.Do(func() {
+			if err != nil {
+				s.showErr(err)
+			}
+			s.reload()
+		})
+	})
+}
+
+func (s *Screen) deleteChat(c hist.Conversation) {
+	spawn(func() {
+		err := s.a.DeleteChat(context.Background(), c.ID)
+		kit.Do(func() {
+			if err != nil {
+				s.showErr(err)
+				return
+			}
+			s.deleted(c)
+		})
+	})
+}
+
+func (v *convView) remove() { v.s.deleteChat(v.sess.Conversation()) }
+
+func (v *convView) instructions() {
+	e := widget.NewMultiLineEntry()
+	e.Wrapping = fyne.TextWrapWord
+	e.SetPlaceHolder("For example: Answer briefly, in British English, for office staff.")
+	e.SetText(v.sess.Conversation().DeveloperMessage)
+	e.SetMinRowsVisible(5)
+	note := widget.NewLabel("Sent first with every message of this conversation.")
+	note.Importance = widget.LowImportance
+	d := dialog.NewCustomConfirm("Instructions", "Save", "Cancel", container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
+		if ok {
+			text := e.Text
+			spawn(func() { _ = v.sess.SetInstructions(context.Background(), text) })
+		}
+	}, v.s.env.Window)
+	d.Resize(fyne.NewSize(560, 320))
+	d.Show()
+}
+
+func (v *convView) export() {
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			return
+		}
+		path := w.URI().Path()
+		_ = w.Close()
+		spawn(func() {
+			err := v.sess.ExportMarkdown(path)
+			kit.Do(func() {
+				if err != nil {
+					v.s.showErr(err)
+					return
+				}
+				dialog.ShowInformation("Conversation exported", "Saved to "+path, v.s.env.Window)
+			})
+		})
+	}, v.s.env.Window)
+	d.SetFileName(safeName(v.sess.Conversation().Title) + ".md")
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".md"}))
+	d.Show()
+}
+
+func safeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\:*?"<>|`, r) {
+			return '-'
+		}
+		return r
+	}, s)
+	if s == "" {
+		return "conversation"
+	}
+	return s
+}
+
+// composer is the message box: Enter sends, Shift+Enter adds a line.
+type composer struct {
+	widget.Entry
+	shift  bool
+	onSend func()
+	onEsc  func()
+}
+
+func newComposer(onSend, onEsc func()) *composer {
+	c := &composer{onSend: onSend, onEsc: onEsc}
+	c.ExtendBaseWidget(c)
+	c.MultiLine = true
+	c.Wrapping = fyne.TextWrapWord
+	c.SetMinRowsVisible(3)
+	c.SetPlaceHolder("Write a message…")
+	return c
+}
+
+// KeyDown tracks Shift so Enter can tell "send" from "new line".
+func (c *composer) KeyDown(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		c.shift = true
+	}
+	c.Entry.KeyDown(ev)
+}
+
+// KeyUp implements desktop.Keyable.
+func (c *composer) KeyUp(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		c.shift = false
+	}
+	c.Entry.KeyUp(ev)
+}
+
+// TypedKey sends on Enter and adds a line on Shift+Enter.
+func (c *composer) TypedKey(ev *fyne.KeyEvent) {
+	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !c.shift {
+		c.onSend()
+		return
+	}
+	if ev.Name == fyne.KeyEscape {
+		// The composer has the keyboard while a reply streams: Esc stops it.
+		c.onEsc()
+		return
+	}
+	c.Entry.TypedKey(ev)
+}
+
+func boolStr(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}

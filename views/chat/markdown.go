@@ -1,0 +1,447 @@
+package chat
+
+import (
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Markdown shows a reply that may still be growing. Re-parsing the whole
+// text per fragment is quadratic, so finished blocks (paragraphs, lists,
+// tables, code) are frozen into their own widgets, parsed once, and only the
+// open block at the end is parsed again when new text arrives. Append is
+// cheap and safe from any goroutine; Flush applies what arrived, on the UI
+// goroutine, at most once per frame.
+type Markdown struct {
+	widget.BaseWidget
+
+	mu      sync.Mutex
+	pending strings.Builder
+
+	src       strings.Builder // everything applied so far
+	frozenEnd int             // bytes of src already frozen into blocks
+	box       *fyne.Container // frozen chunks, then the open block
+	chunk     *frozenChunk    // the chunk frozen blocks are added to
+	open      fyne.CanvasObject
+	openRich  *widget.RichText
+	openCode  *codeBlock
+}
+
+// chunkSize bounds how many frozen blocks share a container, so freezing a
+// block re-lays out a few dozen widgets, not the whole reply.
+const chunkSize = 24
+
+// NewMarkdown shows text (which may be empty and grow with Append).
+func NewMarkdown(text string) *Markdown {
+	m := &Markdown{box: container.NewVBox()}
+	m.ExtendBaseWidget(m)
+	if text != "" {
+		m.src.WriteString(text)
+		m.rebuildTail(true)
+	}
+	return m
+}
+
+// newLiveMarkdown shows the start of a reply that is still arriving: its
+// last block stays open.
+func newLiveMarkdown(text string) *Markdown {
+	m := &Markdown{box: container.NewVBox()}
+	m.ExtendBaseWidget(m)
+	m.src.WriteString(text)
+	m.rebuildTail(false)
+	return m
+}
+
+// CreateRenderer implements fyne.Widget.
+func (m *Markdown) CreateRenderer() fyne.WidgetRenderer {
+	return &markdownRenderer{m: m}
+}
+
+// markdownRenderer refreshes only the open block: a list or window refresh
+// would otherwise re-measure every frozen block of a long reply on every
+// frame. Frozen blocks are refreshed when the theme changes.
+type markdownRenderer struct {
+	m     *Markdown
+	theme fyne.Theme
+	dark  fyne.ThemeVariant
+}
+
+func (r *markdownRenderer) Layout(s fyne.Size) { r.m.box.Resize(s) }
+func (r *markdownRenderer) MinSize() fyne.Size { return r.m.box.MinSize() }
+func (r *markdownRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.m.box}
+}
+func (r *markdownRenderer) Destroy() {}
+
+func (r *markdownRenderer) Refresh() {
+	var th fyne.Theme
+	var v fyne.ThemeVariant
+	if a := fyne.CurrentApp(); a != nil {
+		th, v = a.Settings().Theme(), a.Settings().ThemeVariant()
+	}
+	if th != r.theme || v != r.dark {
+		r.theme, r.dark = th, v
+		r.m.box.Refresh()
+		return
+	}
+	if r.m.open != nil {
+		r.m.open.Refresh()
+	}
+	canvas.Refresh(r.m)
+}
+
+// Append adds a fragment to be shown at the next Flush.
+func (m *Markdown) Append(fragment string) {
+	m.mu.Lock()
+	m.pending.WriteString(fragment)
+	m.mu.Unlock()
+}
+
+// Flush shows the fragments appended since the last Flush and reports
+// whether anything changed. final freezes the open block too (the reply
+// ended).
+func (m *Markdown) Flush(final bool) bool {
+	m.mu.Lock()
+	add := m.pending.String()
+	m.pending.Reset()
+	m.mu.Unlock()
+	if add == "" && !final {
+		return false
+	}
+	m.src.WriteString(add)
+	m.rebuildTail(final)
+	return true
+}
+
+// Text is everything shown so far.
+func (m *Markdown) Text() string { return m.src.String() }
+
+// rebuildTail freezes every finished block after frozenEnd and re-parses
+// the open one.
+func (m *Markdown) rebuildTail(final bool) {
+	src := m.src.String()
+	tail := src[m.frozenEnd:]
+	cut := lastBoundary(tail)
+	if final {
+		cut = len(tail)
+	}
+	if cut > 0 {
+		for _, b := range splitBlocks(tail[:cut]) {
+			m.freeze(b)
+		}
+		m.frozenEnd += cut
+		tail = tail[cut:]
+	}
+	m.setOpen(tail)
+}
+
+func (m *Markdown) freeze(b string) {
+	if strings.TrimSpace(b) == "" {
+		return
+	}
+	if m.chunk == nil || len(m.chunk.box.Objects) >= chunkSize {
+		m.chunk = newFrozenChunk()
+		m.insertBeforeOpen(m.chunk)
+	}
+	m.chunk.add(blockWidget(b))
+}
+
+// frozenChunk holds finished blocks and remembers its size: measuring
+// wrapped text is the costly part of a frame, and finished blocks only need
+// measuring again when the width changes.
+type frozenChunk struct {
+	widget.BaseWidget
+	box   *fyne.Container
+	min   fyne.Size
+	valid bool
+	width float32
+}
+
+func newFrozenChunk() *frozenChunk {
+	c := &frozenChunk{box: container.NewVBox()}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+func (c *frozenChunk) add(o fyne.CanvasObject) {
+	c.box.Add(o)
+	c.valid = false
+	if c.width > 0 {
+		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
+	}
+}
+
+// CreateRenderer implements fyne.Widget.
+func (c *frozenChunk) CreateRenderer() fyne.WidgetRenderer { return &chunkRenderer{c: c} }
+
+type chunkRenderer struct{ c *frozenChunk }
+
+func (r *chunkRenderer) Layout(s fyne.Size) {
+	if s.Width != r.c.width {
+		r.c.width = s.Width
+		r.c.valid = false
+	}
+	r.c.box.Resize(s)
+}
+
+func (r *chunkRenderer) MinSize() fyne.Size {
+	if !r.c.valid {
+		r.c.min = r.c.box.MinSize()
+		r.c.valid = true
+	}
+	return r.c.min
+}
+
+func (r *chunkRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.c.box} }
+func (r *chunkRenderer) Destroy()                     {}
+func (r *chunkRenderer) Refresh() {
+	r.c.valid = false
+	r.c.box.Refresh()
+}
+
+func (m *Markdown) insertBeforeOpen(o fyne.CanvasObject) {
+	// Add and Remove only lay out the few chunks; Refresh would re-measure
+	// every block.
+	open := m.open
+	if open != nil {
+		m.box.Remove(open)
+	}
+	m.box.Add(o)
+	if open != nil {
+		m.box.Add(open)
+	}
+}
+
+// setOpen shows the unfinished block: code while a fence is open, else
+// markdown parsed afresh (it is short: one block).
+func (m *Markdown) setOpen(text string) {
+	if strings.TrimSpace(text) == "" {
+		if m.open != nil {
+			m.box.Remove(m.open)
+			m.open, m.openRich, m.openCode = nil, nil, nil
+		}
+		return
+	}
+	if lang, code, ok := openFence(text); ok {
+		if m.openCode == nil {
+			m.replaceOpen(nil)
+			m.openCode = newCodeBlock(lang, code)
+			m.setOpenObject(m.openCode)
+		} else {
+			m.openCode.SetCode(code)
+		}
+		return
+	}
+	if m.openRich == nil {
+		m.replaceOpen(nil)
+		m.openRich = widget.NewRichText()
+		m.openRich.Wrapping = fyne.TextWrapWord
+		m.setOpenObject(m.openRich)
+	}
+	m.openRich.ParseMarkdown(text)
+}
+
+func (m *Markdown) replaceOpen(o fyne.CanvasObject) {
+	if m.open != nil {
+		m.box.Remove(m.open)
+	}
+	m.open, m.openRich, m.openCode = o, nil, nil
+}
+
+func (m *Markdown) setOpenObject(o fyne.CanvasObject) {
+	m.open = o
+	m.box.Add(o)
+}
+
+// lastBoundary is the end of the last finished block in text: after a blank
+// line outside a code fence, or after a closing fence line.
+func lastBoundary(text string) int {
+	inFence := false
+	cut := 0
+	pos := 0
+	prevBlank := false
+	for pos < len(text) {
+		nl := strings.IndexByte(text[pos:], '\n')
+		if nl < 0 {
+			break // an unfinished line never ends a block
+		}
+		line := text[pos : pos+nl]
+		end := pos + nl + 1
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			if inFence {
+				cut = end
+			}
+			inFence = !inFence
+		case !inFence && trimmed == "" && !prevBlank:
+			cut = end
+		}
+		prevBlank = trimmed == ""
+		pos = end
+	}
+	return cut
+}
+
+// splitBlocks cuts finished text into blocks at blank lines and fences.
+func splitBlocks(text string) []string {
+	var out []string
+	var cur strings.Builder
+	inFence := false
+	flush := func() {
+		if strings.TrimSpace(cur.String()) != "" {
+			out = append(out, cur.String())
+		}
+		cur.Reset()
+	}
+	for _, line := range strings.SplitAfter(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			if !inFence {
+				flush()
+				cur.WriteString(line)
+			} else {
+				cur.WriteString(line)
+				flush()
+			}
+			inFence = !inFence
+		case inFence:
+			cur.WriteString(line)
+		case trimmed == "":
+			flush()
+		default:
+			cur.WriteString(line)
+		}
+	}
+	flush()
+	return out
+}
+
+// openFence reports whether text starts a code block that is not closed
+// yet, with its language and the code so far.
+func openFence(text string) (lang, code string, ok bool) {
+	t := strings.TrimLeft(text, "\n")
+	if !strings.HasPrefix(strings.TrimSpace(t), "```") {
+		return "", "", false
+	}
+	first, rest, _ := strings.Cut(t, "\n")
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(first), "```")), rest, true
+}
+
+// blockWidget builds the widget of one finished block.
+func blockWidget(b string) fyne.CanvasObject {
+	trimmed := strings.TrimSpace(b)
+	if strings.HasPrefix(trimmed, "```") {
+		lang, code, _ := openFence(trimmed)
+		code = strings.TrimSuffix(strings.TrimRight(code, "\n"), "```")
+		return newCodeBlock(lang, strings.TrimRight(code, "\n"))
+	}
+	if rows, ok := parseTable(trimmed); ok {
+		return tableWidget(rows)
+	}
+	r := widget.NewRichTextFromMarkdown(b)
+	r.Wrapping = fyne.TextWrapWord
+	return r
+}
+
+// parseTable reads a pipe table: a header row, a |---| row, then rows.
+func parseTable(b string) ([][]string, bool) {
+	lines := strings.Split(b, "\n")
+	if len(lines) < 2 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "|") {
+		return nil, false
+	}
+	sep := strings.TrimSpace(lines[1])
+	if strings.Trim(sep, "|-: ") != "" || !strings.Contains(sep, "-") {
+		return nil, false
+	}
+	var rows [][]string
+	for i, l := range lines {
+		if i == 1 {
+			continue
+		}
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		l = strings.TrimSuffix(strings.TrimPrefix(l, "|"), "|")
+		cells := strings.Split(l, "|")
+		for j := range cells {
+			cells[j] = strings.TrimSpace(cells[j])
+		}
+		rows = append(rows, cells)
+	}
+	return rows, len(rows) > 0
+}
+
+// tableWidget lays a table out as a grid, header in bold, on a light tint.
+func tableWidget(rows [][]string) fyne.CanvasObject {
+	cols := 0
+	for _, r := range rows {
+		cols = max(cols, len(r))
+	}
+	grid := container.NewGridWithColumns(cols)
+	for i, r := range rows {
+		for c := 0; c < cols; c++ {
+			text := ""
+			if c < len(r) {
+				text = r[c]
+			}
+			l := widget.NewRichTextFromMarkdown(text)
+			l.Wrapping = fyne.TextWrapWord
+			if i == 0 {
+				for _, s := range l.Segments {
+					if t, ok := s.(*widget.TextSegment); ok {
+						t.Style.TextStyle.Bold = true
+					}
+				}
+			}
+			grid.Add(l)
+		}
+	}
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	return container.NewStack(bg, grid)
+}
+
+// codeBlock is code in a monospace box with a Copy button.
+type codeBlock struct {
+	widget.BaseWidget
+	lang string
+	code *widget.Label
+	copy *widget.Button
+	obj  fyne.CanvasObject
+}
+
+func newCodeBlock(lang, code string) *codeBlock {
+	c := &codeBlock{lang: lang}
+	c.code = widget.NewLabelWithStyle(code, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	c.code.Wrapping = fyne.TextWrapBreak
+	c.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+		if a := fyne.CurrentApp(); a != nil {
+			a.Clipboard().SetContent(c.code.Text)
+		}
+		c.copy.SetText("Copied")
+	})
+	c.copy.Importance = widget.LowImportance
+	name := widget.NewLabel(lang)
+	name.Importance = widget.LowImportance
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	top := container.NewHBox(name, layout.NewSpacer(), c.copy)
+	c.obj = container.NewStack(bg, container.NewBorder(top, nil, nil, nil, c.code))
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// SetCode shows new code (a block still arriving).
+func (c *codeBlock) SetCode(code string) { c.code.SetText(code) }
+
+// CreateRenderer implements fyne.Widget.
+func (c *codeBlock) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(c.obj) }

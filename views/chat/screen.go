@@ -1,0 +1,362 @@
+// Package chat is the Chats screen: the list of conversations on the left
+// and the open conversation on the right, whose replies stream in as
+// markdown without slowing down on long answers.
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	hist "github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// spawn runs slow work (network, disk) off the UI goroutine; tests make it
+// synchronous so they can drive the screen step by step.
+var spawn = func(f func()) { go f() }
+
+// frameRate is how often a streaming reply is redrawn: fragments arriving
+// faster than this are drawn together.
+const frameRate = time.Second / 60
+
+// Screen is the Chats screen.
+type Screen struct {
+	env kit.Env
+	a   *app.App
+
+	search   *widget.Entry
+	convs    []hist.Conversation
+	convList *widget.List
+	left     *fyne.Container // list, empty or error state
+	undo     *fyne.Container
+	right    *fyne.Container
+	open     *convView
+	content  fyne.CanvasObject
+	loadSeq  int
+	selfSel  bool
+	autoTick bool
+}
+
+// New builds the Chats screen.
+func New(env kit.Env) kit.Screen {
+	s := &Screen{env: env, a: env.App, autoTick: true}
+	s.build()
+	env.App.Subscribe(func(e app.Event) {
+		if e == app.AccountChanged {
+			kit.Do(func() {
+				s.closeOpen()
+				s.right.Objects = []fyne.CanvasObject{s.placeholder()}
+				s.right.Refresh()
+				s.reload()
+			})
+		}
+	})
+	env.App.OnChatFinished(func(f app.ChatFinished) {
+		kit.Do(func() { s.notifyFinished(f) })
+	})
+	return s
+}
+
+// notifyFinished tells the user, with a desktop notification, that a reply
+// they are not looking at has ended.
+func (s *Screen) notifyFinished(f app.ChatFinished) {
+	if f.Status == hist.StatusStopped {
+		return
+	}
+	if kit.InForeground() && s.open != nil && s.open.sess.ID() == f.ConversationID && s.onScreen() {
+		return
+	}
+	a := fyne.CurrentApp()
+	if a == nil {
+		return
+	}
+	body := f.AgentTitle + " has answered in “" + f.Title + "”."
+	if f.Status == hist.StatusFailed {
+		body = f.AgentTitle + " could not finish its reply in “" + f.Title + "”."
+	}
+	a.SendNotification(fyne.NewNotification("Reply ready", body))
+}
+
+// onScreen reports whether the Chats screen is the one in the window.
+func (s *Screen) onScreen() bool {
+	if s.env.Window == nil {
+		return true
+	}
+	var walk func(o fyne.CanvasObject) bool
+	walk = func(o fyne.CanvasObject) bool {
+		if o == s.content {
+			return true
+		}
+		if !o.Visible() {
+			return false
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, child := range c.Objects {
+				if walk(child) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	root := s.env.Window.Content()
+	return root != nil && walk(root)
+}
+
+func (s *Screen) build() {
+	s.search = widget.NewEntry()
+	s.search.SetPlaceHolder("Search conversations…")
+	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
+	s.search.OnChanged = func(string) { s.reload() }
+	s.convList = widget.NewList(
+		func() int { return len(s.convs) },
+		func() fyne.CanvasObject {
+			t := widget.NewLabelWithStyle("Conversation title", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			t.Truncation = fyne.TextTruncateEllipsis
+			sub := widget.NewLabel("Agent · time")
+			sub.Importance = widget.LowImportance
+			sub.Truncation = fyne.TextTruncateEllipsis
+			sub.SizeName = theme.SizeNameCaptionText
+			return container.NewVBox(t, sub)
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id >= len(s.convs) {
+				return
+			}
+			c := s.convs[id]
+			box := o.(*fyne.Container)
+			box.Objects[0].(*widget.Label).SetText(c.Title)
+			box.Objects[1].(*widget.Label).SetText(c.AgentTitle + " · " + when(c.UpdatedAt))
+		})
+	s.convList.OnSelected = func(id widget.ListItemID) {
+		if s.selfSel || id >= len(s.convs) {
+			return
+		}
+		s.OpenConversation(s.convs[id].ID)
+	}
+	s.left = container.NewStack(kit.Loading("Loading conversations…"))
+	s.undo = container.NewVBox()
+	newBtn := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { s.env.Nav.Show(kit.ScreenAgents) })
+	leftPane := container.NewBorder(
+		container.NewVBox(kit.Header("Chats", "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
+	s.right = container.NewStack(s.placeholder())
+	split := container.NewHSplit(leftPane, s.right)
+	split.Offset = 0.28
+	s.content = split
+}
+
+func (s *Screen) placeholder() fyne.CanvasObject {
+	return kit.Empty(theme.MailComposeIcon(), "No conversation open",
+		"Pick a conversation on the left, or start one by opening a chat agent on the Agents screen.",
+		widget.NewButtonWithIcon("Choose an agent", theme.NavigateNextIcon(), func() { s.env.Nav.Show(kit.ScreenAgents) }))
+}
+
+// Content implements kit.Screen.
+func (s *Screen) Content() fyne.CanvasObject { return s.content }
+
+// Shown implements kit.Screen.
+func (s *Screen) Shown() { s.reload() }
+
+// reload lists the conversations (matching the search), newest first.
+func (s *Screen) reload() {
+	s.loadSeq++
+	seq := s.loadSeq
+	query := s.search.Text
+	if len(s.convs) == 0 {
+		s.setLeft(kit.Loading("Loading conversations…"))
+	}
+	spawn(func() {
+		convs, err := s.a.ListChats(context.Background(), query)
+		kit.Do(func() {
+			if seq != s.loadSeq {
+				return
+			}
+			if err != nil {
+				s.setLeft(kit.Error(err, s.reload))
+				return
+			}
+			s.convs = convs
+			switch {
+			case len(convs) == 0 && query != "":
+				s.setLeft(kit.Empty(theme.SearchIcon(), "Nothing found", "No conversation mentions “"+query+"”. Try other words."))
+			case len(convs) == 0:
+				s.setLeft(kit.Empty(theme.MailComposeIcon(), "No conversations yet", "Open a chat agent on the Agents screen to start one."))
+			default:
+				s.setLeft(s.convList)
+				s.convList.Refresh()
+				s.markSelected()
+			}
+		})
+	})
+}
+
+func (s *Screen) setLeft(o fyne.CanvasObject) {
+	if len(s.left.Objects) == 1 && s.left.Objects[0] == o {
+		return
+	}
+	s.left.Objects = []fyne.CanvasObject{o}
+	s.left.Refresh()
+}
+
+func (s *Screen) markSelected() {
+	if s.open == nil {
+		return
+	}
+	for i, c := range s.convs {
+		if c.ID == s.open.sess.ID() {
+			s.selfSel = true
+			s.convList.Select(i)
+			s.selfSel = false
+			return
+		}
+	}
+	s.convList.UnselectAll()
+}
+
+// OpenChat starts a new conversation with a chat agent.
+func (s *Screen) OpenChat(agent client.Agent) {
+	spawn(func() {
+		sess, err := s.a.NewChat(context.Background(), agent)
+		kit.Do(func() {
+			if err != nil {
+				s.right.Objects = []fyne.CanvasObject{kit.Error(err, func() { s.OpenChat(agent) })}
+				s.right.Refresh()
+				return
+			}
+			s.show(sess)
+			s.reload()
+		})
+	})
+}
+
+// OpenConversation continues a stored conversation.
+func (s *Screen) OpenConversation(id int64) {
+	if s.open != nil && s.open.sess.ID() == id {
+		return
+	}
+	s.right.Objects = []fyne.CanvasObject{kit.Loading("Opening the conversation…")}
+	s.right.Refresh()
+	spawn(func() {
+		sess, err := s.a.OpenChat(context.Background(), id)
+		kit.Do(func() {
+			if err != nil {
+				s.right.Objects = []fyne.CanvasObject{kit.Error(err, func() { s.OpenConversation(id) })}
+				s.right.Refresh()
+				return
+			}
+			s.show(sess)
+		})
+	})
+}
+
+func (s *Screen) show(sess *app.ChatSession) {
+	s.closeOpen()
+	s.open = newConvView(s, sess)
+	s.right.Objects = []fyne.CanvasObject{s.open.obj}
+	s.right.Refresh()
+	s.open.scrollToEnd()
+	s.markSelected()
+	if c := fyne.CurrentApp(); c != nil && s.env.Window != nil {
+		s.env.Window.Canvas().Focus(s.open.entry)
+	}
+}
+
+func (s *Screen) closeOpen() {
+	if s.open != nil {
+		s.open.detach()
+		s.open = nil
+	}
+}
+
+// Escape stops the reply that is streaming in the open conversation.
+func (s *Screen) Escape() {
+	if s.open != nil {
+		s.open.sess.Stop()
+	}
+}
+
+// Dropped gives dropped files to the open conversation's attachments.
+func (s *Screen) Dropped(paths []string) {
+	if s.open != nil && s.open.attach != nil {
+		s.open.attach.Dropped(paths)
+		return
+	}
+	if s.env.Window != nil {
+		dialog.ShowInformation("Files not added", "Open a conversation first, then drop the files on it.", s.env.Window)
+	}
+}
+
+// deleted hides a conversation and offers to undo it for a while.
+func (s *Screen) deleted(c hist.Conversation) {
+	if s.open != nil && s.open.sess.ID() == c.ID {
+		s.closeOpen()
+		s.right.Objects = []fyne.CanvasObject{s.placeholder()}
+		s.right.Refresh()
+	}
+	var bar fyne.CanvasObject
+	undo := widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), func() {
+		s.undo.Remove(bar)
+		spawn(func() {
+			err := s.a.RestoreChat(context.Background(), c.ID)
+			kit.Do(func() {
+				if err != nil {
+					s.showErr(err)
+				}
+				s.reload()
+			})
+		})
+	})
+	msg := widget.NewLabel("“" + c.Title + "” was deleted.")
+	msg.Wrapping = fyne.TextWrapWord
+	bar = container.NewBorder(nil, nil, nil, undo, msg)
+	s.undo.Objects = []fyne.CanvasObject{bar}
+	s.undo.Refresh()
+	s.reload()
+	if s.autoTick {
+		time.AfterFunc(15*time.Second, func() {
+			kit.Do(func() { s.undo.Remove(bar) })
+		})
+	}
+}
+
+func (s *Screen) showErr(err error) {
+	if s.env.Window != nil {
+		dialog.ShowInformation("Something went wrong", app.Describe(err), s.env.Window)
+	}
+}
+
+// when says when a conversation was last active, briefly.
+func when(t time.Time) string {
+	t = t.Local()
+	now := time.Now()
+	switch {
+	case t.IsZero():
+		return ""
+	case now.Sub(t) < time.Minute:
+		return "just now"
+	case t.YearDay() == now.YearDay() && t.Year() == now.Year():
+		return t.Format("15:04")
+	case now.Sub(t) < 6*24*time.Hour:
+		return t.Format("Mon 15:04")
+	default:
+		return t.Format("2 Jan 2006")
+	}
+}
+
+// creditsText shows a reply's cost.
+func creditsText(c *float64) string {
+	if c == nil {
+		return ""
+	}
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", *c), "0"), ".") + " credits"
+}
