@@ -59,7 +59,6 @@ type Screen struct {
 	current *detail
 	searchN atomic.Int64
 
-
 	// busy counts background work still to land (tests wait for it).
 	bgMu   sync.Mutex
 	busy   int
