@@ -322,3 +322,14 @@ func IsServerFault(err error) bool { return client.StatusCode(err) >= 500 }
 // IsNotAccepted reports the service refusing what was sent (a validation
 // error), whose message belongs beside the field.
 func IsNotAccepted(err error) bool { return client.IsValidation(err) }
+
+// SaveNewMemoryDraft keeps the text of a memory not created yet, for the
+// given account, so that nothing typed is lost before it is saved.
+func (a *App) SaveNewMemoryDraft(ctx context.Context, accountID, content, collectionID string) error {
+	return a.db.SaveNewMemoryDraft(ctx, accountID, content, collectionID)
+}
+
+// NewMemoryDraft is the active account's memory not created yet, if any.
+func (a *App) NewMemoryDraft(ctx context.Context) (content, collectionID string, err error) {
+	return a.db.NewMemoryDraft(ctx, a.AccountID())
+}

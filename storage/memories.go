@@ -178,3 +178,28 @@ func scanMemory(s scanner) (MemoryEntry, error) {
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
+
+// SaveNewMemoryDraft keeps the text of a memory the user is writing that the
+// service has not created yet, one per account, so switching accounts or a
+// crash does not lose it. Empty content forgets it.
+func (db *DB) SaveNewMemoryDraft(ctx context.Context, accountID, content, collectionID string) error {
+	return db.write(ctx, "save the new memory draft", func(tx *sql.Tx) error {
+		if content == "" {
+			_, err := tx.ExecContext(ctx, `DELETE FROM new_memory_drafts WHERE account_id = ?`, accountID)
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO new_memory_drafts(account_id, content, collection_id, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT(account_id) DO UPDATE SET content = excluded.content, collection_id = excluded.collection_id, updated_at = excluded.updated_at`,
+			accountID, content, collectionID, db.now().UnixMilli())
+		return err
+	})
+}
+
+// NewMemoryDraft returns the account's unsent new memory, if any.
+func (db *DB) NewMemoryDraft(ctx context.Context, accountID string) (content, collectionID string, err error) {
+	err = db.sql.QueryRowContext(ctx, `SELECT content, collection_id FROM new_memory_drafts WHERE account_id = ?`, accountID).Scan(&content, &collectionID)
+	if err == sql.ErrNoRows {
+		return "", "", nil
+	}
+	return content, collectionID, wrap("read the new memory draft", db.path, err)
+}

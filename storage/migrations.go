@@ -131,6 +131,16 @@ CREATE TRIGGER conversations_fts_update AFTER UPDATE OF title ON conversations B
 	INSERT INTO conversations_fts(rowid, title) VALUES (new.id, new.title);
 END;
 `,
+	// 2: the text of a memory being written that the service has not
+	// created yet (it has no id to keep a draft on in memories).
+	`
+CREATE TABLE new_memory_drafts (
+	account_id    TEXT    PRIMARY KEY,
+	content       TEXT    NOT NULL,
+	collection_id TEXT    NOT NULL DEFAULT '',
+	updated_at    INTEGER NOT NULL
+);
+`,
 }
 
 // latestSchema is the history format this build writes.

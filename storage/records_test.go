@@ -226,3 +226,37 @@ func TestCredits(t *testing.T) {
 		t.Errorf("by agent: %+v", agents)
 	}
 }
+
+func TestNewMemoryDraftSurvivesReopenPerAccount(t *testing.T) {
+	ctx := context.Background()
+	p := PathsIn(t.TempDir())
+	db, err := Open(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveNewMemoryDraft(ctx, "office", "Invoices go out on the 5th", "2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveNewMemoryDraft(ctx, "office", "Invoices go out on the 1st", "3"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = Open(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	text, col, err := db.NewMemoryDraft(ctx, "office")
+	if err != nil || text != "Invoices go out on the 1st" || col != "3" {
+		t.Fatalf("got %q %q %v, want the latest draft", text, col, err)
+	}
+	if other, _, _ := db.NewMemoryDraft(ctx, "demo"); other != "" {
+		t.Fatalf("another account sees the draft: %q", other)
+	}
+	if err := db.SaveNewMemoryDraft(ctx, "office", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if text, _, _ := db.NewMemoryDraft(ctx, "office"); text != "" {
+		t.Fatalf("an emptied draft should be forgotten, got %q", text)
+	}
+}

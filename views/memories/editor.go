@@ -56,13 +56,15 @@ type editor struct {
 	placeholder fyne.CanvasObject
 
 	// pending are drafts waiting to be written ("" clears).
-	mu       sync.Mutex
-	pending  map[draftKey]string
+	mu      sync.Mutex
+	pending map[draftKey]string
+	// newCol is the collection of an account's memory not created yet.
+	newCol   map[string]string
 	debounce *storage.Debouncer
 }
 
 func newEditor(s *Screen) *editor {
-	e := &editor{s: s, colIDs: map[string]string{}, pending: map[draftKey]string{}}
+	e := &editor{s: s, colIDs: map[string]string{}, pending: map[draftKey]string{}, newCol: map[string]string{}}
 	e.title = widget.NewLabelWithStyle("New memory", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	e.seen = widget.NewLabel("")
 	e.seen.Importance = widget.LowImportance
@@ -149,7 +151,7 @@ func (e *editor) changed() {
 	}
 	e.fitWrapping(e.text.Text)
 	e.updateState()
-	if e.loading || !e.open || e.id == "" {
+	if e.loading || !e.open {
 		return
 	}
 	draft := ""
@@ -158,6 +160,9 @@ func (e *editor) changed() {
 	}
 	e.mu.Lock()
 	e.pending[e.key()] = draft
+	if e.id == "" {
+		e.newCol[e.key().account] = e.collectionIDOf(e.collection.Selected)
+	}
 	e.mu.Unlock()
 	e.debounce.Trigger()
 }
@@ -190,10 +195,16 @@ func (e *editor) fitWrapping(text string) {
 // writeDraft keeps the unsaved text on disk (runs off the UI goroutine).
 func (e *editor) writeDraft() {
 	e.mu.Lock()
-	pending := e.pending
-	e.pending = map[draftKey]string{}
+	pending, newCol := e.pending, e.newCol
+	e.pending, e.newCol = map[draftKey]string{}, map[string]string{}
 	e.mu.Unlock()
 	for k, draft := range pending {
+		if k.id == "" {
+			// A memory not created yet has no entry in the index to keep
+			// its draft on.
+			_ = e.s.a.SaveNewMemoryDraft(context.Background(), k.account, draft, newCol[k.account])
+			continue
+		}
 		_ = e.s.a.SaveAccountMemoryDraft(context.Background(), k.account, k.id, draft)
 	}
 }
@@ -278,7 +289,7 @@ func (e *editor) leave(next, stay func()) {
 	}
 	msg := "Your changes are not saved on the service yet. Agent Desk keeps them on this computer as a draft; open this memory again to save them."
 	if e.id == "" {
-		msg = "This new memory is not saved yet. If you leave, its text is lost."
+		msg = "This new memory is not saved on the service yet. Agent Desk keeps its text on this computer: choose New memory to pick it up again."
 	}
 	dialog.ShowCustomConfirm("Leave without saving?", "Leave", "Keep editing", widget.NewLabel(msg), func(ok bool) {
 		if ok {
@@ -324,6 +335,24 @@ func (e *editor) startNew(collectionID string) {
 	e.showBody()
 	e.updateState()
 	e.s.env.Window.Canvas().Focus(e.text)
+	// Bring back what was being written before (another account, a crash).
+	a := e.s.a
+	go func() {
+		text, col, err := a.NewMemoryDraft(context.Background())
+		if err != nil || text == "" {
+			return
+		}
+		kit.Do(func() {
+			if !e.open || e.id != "" || e.text.Text != "" {
+				return
+			}
+			if col != "" {
+				e.collection.SetSelected(e.collectionLabel(col))
+			}
+			e.text.SetText(text)
+			e.seen.SetText("Not saved yet: this is the text you were writing.")
+		})
+	}()
 }
 
 // load opens a memory of the index, with its unsaved draft when it has one.
@@ -399,6 +428,9 @@ func (e *editor) send(id string) {
 		)
 		if id == "" {
 			m, err = a.CreateMemory(ctx, edit)
+			if err == nil {
+				_ = a.SaveNewMemoryDraft(ctx, a.AccountID(), "", "")
+			}
 		} else {
 			m, err = a.UpdateMemory(ctx, id, edit)
 		}

@@ -366,3 +366,32 @@ func BenchmarkTypingIntoMemory(b *testing.B) {
 		})
 	}
 }
+
+func TestANewMemoryBeingWrittenSurvivesAnAccountSwitch(t *testing.T) {
+	f := newFixture(t, "A")
+	ctx := context.Background()
+	f.s.ed.startNew("")
+	test.Type(f.s.ed.text, "Northwind pays in 30 days")
+	demoAccount := f.a.AccountID()
+	// Another account becomes active: the editor empties, the text is kept.
+	acct, err := f.a.SaveAccount(ctx, storage.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.a.Activate(ctx, acct.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.until(t, "the editor to empty", func() bool { return !f.s.ed.open })
+	f.s.ed.debounce.Flush()
+	if err := f.a.Activate(ctx, demoAccount); err != nil {
+		t.Fatal(err)
+	}
+	f.until(t, "the editor to empty", func() bool { return !f.s.ed.open })
+	f.s.ed.startNew("")
+	f.until(t, "the text to come back", func() bool { return f.s.ed.text.Text == "Northwind pays in 30 days" })
+
+	f.save(t)
+	if text, _, _ := f.a.NewMemoryDraft(ctx); text != "" {
+		t.Fatalf("once created, the memory's draft should be gone, got %q", text)
+	}
+}
