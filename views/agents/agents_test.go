@@ -256,7 +256,7 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 	fm := newForm(agent, map[string]string{"tone": "formal", "length": "50"}, func() {})
 	w := test.NewTempWindow(t, fm.content)
 	_ = w
-	sel := fm.byName["tone"].input.(*widget.Select)
+	sel := fm.byName["tone"].input.(*submitSelect)
 	if strings.Join(sel.Options, ",") != "neutral,friendly,formal" || sel.Selected != "formal" {
 		t.Fatalf("select: %v / %q", sel.Options, sel.Selected)
 	}
@@ -275,6 +275,50 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 	}
 	if got := fm.answers(); got["tone"] != "formal" || got["length"] != "12.53" || len(got) != 2 {
 		t.Fatalf("answers %v", got)
+	}
+}
+
+// TestEnterOnFocusedChoiceRunsForm: Tab reaches a choice, Enter there runs
+// the form like Enter in a number field, and other keys still pick choices.
+func TestEnterOnFocusedChoiceRunsForm(t *testing.T) {
+	test.NewTempApp(t)
+	agent := client.Agent{Type: client.AgentText, Questions: []client.Question{
+		{Type: "select", Name: "tone", Required: true, Options: []string{"neutral", "friendly", "formal"}},
+		{Type: "select", Name: "format", Options: []string{"paragraphs", "bullets"}},
+		{Type: "number", Name: "length"},
+	}}
+	runs := 0
+	fm := newForm(agent, map[string]string{"tone": "neutral"}, func() { runs++ })
+	w := test.NewTempWindow(t, fm.content)
+	c := w.Canvas()
+
+	c.FocusNext() // Tab: the first choice
+	if sel, _ := c.Focused().(*submitSelect); sel == nil || fyne.CanvasObject(sel) != fm.byName["tone"].input {
+		t.Fatalf("Tab should reach the first choice, focused %T", c.Focused())
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	if got := fm.answers()["tone"]; got != "friendly" || runs != 0 {
+		t.Fatalf("Right picks the next choice without running: %q, %d runs", got, runs)
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if runs != 1 {
+		t.Fatalf("Enter on a focused choice runs the form, ran %d times", runs)
+	}
+
+	// An optional choice sits beside its clear button; Enter works there too.
+	var format *submitSelect
+	for _, o := range fm.byName["format"].input.(*fyne.Container).Objects {
+		if sel, ok := o.(*submitSelect); ok {
+			format = sel
+		}
+	}
+	if format == nil {
+		t.Fatal("the optional choice is missing")
+	}
+	c.Focus(format)
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnter})
+	if runs != 2 {
+		t.Fatalf("keypad Enter on an optional choice runs the form, ran %d times", runs)
 	}
 }
 

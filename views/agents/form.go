@@ -31,7 +31,8 @@ type form struct {
 	content *fyne.Container
 }
 
-// newForm builds the form; submit runs it (Enter in a number field).
+// newForm builds the form; submit runs it (Enter in a number field or on a
+// focused choice).
 func newForm(agent client.Agent, answers map[string]string, submit func()) *form {
 	f := &form{byName: map[string]*field{}, content: container.New(layout.NewFormLayout())}
 	for _, q := range app.FormQuestions(agent) {
@@ -78,7 +79,7 @@ func newField(q client.Question, submit func()) *field {
 	fl := &field{q: q, err: kit.ErrorText()}
 	switch q.Type {
 	case client.QuestionSelect:
-		sel := widget.NewSelect(q.Options, nil)
+		sel := newSubmitSelect(q.Options, submit)
 		sel.PlaceHolder = "Choose…"
 		fl.get = func() string { return sel.Selected }
 		fl.set = func(v string) {
@@ -146,6 +147,31 @@ func (f *form) showErrors(errs map[string]string) []string {
 		}
 	}
 	return rest
+}
+
+// submitSelect is a choice that runs the form on Enter while it has the
+// keyboard focus (Tab reaches it); every other key does what widget.Select
+// does. With its pop-up open the pop-up has the keyboard, so Enter there
+// picks the highlighted choice instead.
+type submitSelect struct {
+	widget.Select
+	submit func()
+}
+
+func newSubmitSelect(options []string, submit func()) *submitSelect {
+	s := &submitSelect{submit: submit}
+	s.Options = options
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// TypedKey runs the form on Return or Enter.
+func (s *submitSelect) TypedKey(ev *fyne.KeyEvent) {
+	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && s.submit != nil {
+		s.submit()
+		return
+	}
+	s.Select.TypedKey(ev)
 }
 
 // numberEntry is a text field that refuses anything but a number's

@@ -31,6 +31,7 @@ type Markdown struct {
 	open      fyne.CanvasObject
 	openRich  *widget.RichText
 	openCode  *codeBlock
+	openPara  *openPara
 }
 
 // chunkSize bounds how many frozen blocks share a container, so freezing a
@@ -224,7 +225,7 @@ func (m *Markdown) setOpen(text string) {
 	if strings.TrimSpace(text) == "" {
 		if m.open != nil {
 			m.box.Remove(m.open)
-			m.open, m.openRich, m.openCode = nil, nil, nil
+			m.open, m.openRich, m.openCode, m.openPara = nil, nil, nil, nil
 		}
 		return
 	}
@@ -238,20 +239,31 @@ func (m *Markdown) setOpen(text string) {
 		}
 		return
 	}
+	segs := parseOnly(text)
+	if para, ok := plainParagraph(segs); ok && m.box.Size().Width > 0 {
+		if m.openPara == nil {
+			m.replaceOpen(nil)
+			m.openPara = newOpenPara()
+			m.setOpenObject(m.openPara)
+		}
+		m.openPara.set(para, m.box.Size().Width)
+		return
+	}
 	if m.openRich == nil {
 		m.replaceOpen(nil)
 		m.openRich = widget.NewRichText()
 		m.openRich.Wrapping = fyne.TextWrapWord
 		m.setOpenObject(m.openRich)
 	}
-	m.openRich.ParseMarkdown(text)
+	m.openRich.Segments = segs
+	m.openRich.Refresh()
 }
 
 func (m *Markdown) replaceOpen(o fyne.CanvasObject) {
 	if m.open != nil {
 		m.box.Remove(m.open)
 	}
-	m.open, m.openRich, m.openCode = o, nil, nil
+	m.open, m.openRich, m.openCode, m.openPara = o, nil, nil, nil
 }
 
 func (m *Markdown) setOpenObject(o fyne.CanvasObject) {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -14,16 +13,8 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
-
-type nav struct{}
-
-func (nav) Show(string)                                 {}
-func (nav) OpenChat(client.Agent)                       {}
-func (nav) OpenConversation(int64)                      {}
-func (nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
-func (nav) NewAttachments() kit.Attachments             { return nil }
-func (nav) ShowCredits()                                {}
 
 func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 	test.NewTempApp(t)
@@ -31,7 +22,7 @@ func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(900, 600))
-	v := NewView(kit.Env{App: a, Window: w, Nav: nav{}})
+	v := NewView(kit.Env{App: a, Window: w, Nav: kittest.Nav{}})
 	w.SetContent(v.Object())
 	v.Reload()
 	q.WaitUntil(t, func() bool { return v.total.Text != "" }, func() string { return "no total" })

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -16,16 +15,8 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
-
-type nav struct{}
-
-func (nav) Show(string)                                 {}
-func (nav) OpenChat(client.Agent)                       {}
-func (nav) OpenConversation(int64)                      {}
-func (nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
-func (nav) NewAttachments() kit.Attachments             { return nil }
-func (nav) ShowCredits()                                {}
 
 type fixture struct {
 	s   *Screen
@@ -43,7 +34,7 @@ func newFixture(t *testing.T, variant string) *fixture {
 		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
 	})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: nav{}}).(*Screen)
+	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1200, 800))
 	s.Shown()
@@ -59,36 +50,13 @@ func (f *fixture) until(t *testing.T, what string, cond func() bool) {
 	})
 }
 
-// find returns the first button with the given text anywhere under o.
-func find(o fyne.CanvasObject, text string) *widget.Button {
-	switch v := o.(type) {
-	case *widget.Button:
-		if v.Text == text && v.Visible() {
-			return v
-		}
-	case *fyne.Container:
-		for _, c := range v.Objects {
-			if b := find(c, text); b != nil {
-				return b
-			}
-		}
-	case fyne.Widget:
-		for _, c := range test.WidgetRenderer(v).Objects() {
-			if b := find(c, text); b != nil {
-				return b
-			}
-		}
-	}
-	return nil
-}
-
 func (f *fixture) tapInDialog(t *testing.T, text string) {
 	t.Helper()
 	top := f.w.Canvas().Overlays().Top()
 	if top == nil {
 		t.Fatalf("no dialog open to tap %q in", text)
 	}
-	b := find(top, text)
+	b := kittest.FindButton(top, text)
 	if b == nil {
 		t.Fatalf("dialog has no %q button", text)
 	}
@@ -270,7 +238,7 @@ func TestServiceErrorsKeepTheTextAndOfferAWayOn(t *testing.T) {
 	if !strings.Contains(f.s.ed.bannerText.Text, "This memory no longer exists on the server") || f.s.ed.text.Text != "Ghost text" {
 		t.Fatalf("404: banner %q, text %q", f.s.ed.bannerText.Text, f.s.ed.text.Text)
 	}
-	test.Tap(find(f.s.ed.banner, "Create it again"))
+	test.Tap(kittest.FindButton(f.s.ed.banner, "Create it again"))
 	f.until(t, "the new memory", func() bool { return !f.s.ed.saving && f.s.ed.id != "" && f.s.ed.id != "98765" })
 	n, _ := client.ID(f.s.ed.id).Int64()
 	if m, ok := f.svc.Memory(n); !ok || m.Content != "Ghost text" {
@@ -292,7 +260,7 @@ func TestServiceErrorsKeepTheTextAndOfferAWayOn(t *testing.T) {
 	if !strings.Contains(f.s.ed.bannerText.Text, "Your text is kept") || f.s.ed.text.Text != "Ghost text!" {
 		t.Fatalf("500: banner %q, text %q", f.s.ed.bannerText.Text, f.s.ed.text.Text)
 	}
-	test.Tap(find(f.s.ed.banner, "Retry"))
+	test.Tap(kittest.FindButton(f.s.ed.banner, "Retry"))
 	f.until(t, "the retry", func() bool { return !f.s.ed.saving })
 	if m, _ := f.svc.Memory(n); m.Content != "Ghost text!" || f.s.ed.banner.Visible() {
 		t.Fatalf("retry: %q, banner %q", m.Content, f.s.ed.bannerText.Text)
@@ -333,7 +301,7 @@ func TestRenamingAMissingCollectionRemovesItOnlyWhenTheUserAgrees(t *testing.T) 
 	f.tapInDialog(t, "Rename")
 	f.until(t, "the answer", func() bool {
 		top := f.w.Canvas().Overlays().Top()
-		return top != nil && find(top, "Yes") != nil
+		return top != nil && kittest.FindButton(top, "Yes") != nil
 	})
 	if len(f.s.cols) != 2 {
 		t.Fatal("the collection was removed before the user agreed")
@@ -351,7 +319,7 @@ func BenchmarkTypingIntoMemory(b *testing.B) {
 			kit.UseQueue(b)
 			a := apptest.Open(b)
 			w := test.NewTempWindow(b, widget.NewLabel(""))
-			s := New(kit.Env{App: a, Window: w, Nav: nav{}}).(*Screen)
+			s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 			w.SetContent(s.Content())
 			w.Resize(fyne.NewSize(1200, 800))
 			s.ed.startNew("")

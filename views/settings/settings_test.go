@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
 
 // memKeyring is a system keyring that keeps keys in memory; broken makes
@@ -123,22 +124,6 @@ func choose(s *Screen, rg *widget.RadioGroup, label string, handler func(string)
 	handler(label)
 }
 
-func findButton(o fyne.CanvasObject, text string) *widget.Button {
-	switch v := o.(type) {
-	case *widget.Button:
-		if v.Text == text {
-			return v
-		}
-	case *fyne.Container:
-		for _, c := range v.Objects {
-			if b := findButton(c, text); b != nil {
-				return b
-			}
-		}
-	}
-	return nil
-}
-
 // rowOf is the accounts row that names the account.
 func rowOf(s *Screen, name string) fyne.CanvasObject {
 	for _, r := range s.accounts.Objects {
@@ -209,7 +194,7 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 	}
 
 	// Editing with the key left blank keeps the stored key.
-	test.Tap(findButton(rowOf(s, "Office"), "Edit"))
+	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Edit"))
 	answered = formDone(s.form)
 	if s.form.Key.Text != "" || s.form.BaseURL.Text != srv.URL {
 		t.Fatalf("the edit form should show the address and never the key")
@@ -227,7 +212,7 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 	}
 
 	// Switch back to the demo, then remove the account.
-	test.Tap(findButton(rowOf(s, "Sample agents"), "Use"))
+	test.Tap(kittest.FindButton(rowOf(s, "Sample agents"), "Use"))
 	wait()
 	if !a.IsDemo() {
 		t.Fatal("Use on the demo row should put the demo in use")
@@ -235,7 +220,7 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 	if !strings.Contains(s.keyWhere.Text, "no API key") {
 		t.Fatalf("the demo needs no key: %q", s.keyWhere.Text)
 	}
-	test.Tap(findButton(rowOf(s, "Head office"), "Remove"))
+	test.Tap(kittest.FindButton(rowOf(s, "Head office"), "Remove"))
 	s.confirm.Confirm()
 	wait()
 	if len(a.Settings().Accounts) != 1 || rowOf(s, "Head office") != nil {
@@ -301,7 +286,7 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 	if _, err := a.SaveAccount(context.Background(), storage.Account{Name: "Office", BaseURL: srv.URL}, "k"); err != nil {
 		t.Fatal(err)
 	}
-	test.Tap(findButton(rowOf(s, "Office"), "Use"))
+	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Use"))
 	wait()
 	if s.variant.Disabled() || s.variant.Selected != VariantAutoLabel {
 		t.Fatalf("a real account starts on automatic: disabled=%v selected=%q", s.variant.Disabled(), s.variant.Selected)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -14,16 +13,8 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
-
-type nav struct{}
-
-func (nav) Show(string)                                 {}
-func (nav) OpenChat(client.Agent)                       {}
-func (nav) OpenConversation(int64)                      {}
-func (nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
-func (nav) NewAttachments() kit.Attachments             { return nil }
-func (nav) ShowCredits()                                {}
 
 func env(t *testing.T, variant string) (kit.Env, *kit.Queue) {
 	test.NewTempApp(t)
@@ -34,7 +25,7 @@ func env(t *testing.T, variant string) (kit.Env, *kit.Queue) {
 	})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1100, 700))
-	return kit.Env{App: a, Window: w, Nav: nav{}}, q
+	return kit.Env{App: a, Window: w, Nav: kittest.Nav{}}, q
 }
 
 // row renders list row i as the screen would.
@@ -55,7 +46,7 @@ func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
 			if !strings.HasSuffix(s.summary.Text, "webhooks") {
 				t.Fatalf("summary = %q", s.summary.Text)
 			}
-			if find(s.content, "Add") != nil || find(s.content, "Delete") != nil {
+			if kittest.FindButton(s.content, "Add") != nil || kittest.FindButton(s.content, "Delete") != nil {
 				t.Fatal("the screen offers changes the service cannot make")
 			}
 			r := row(s.list, 0)
@@ -104,7 +95,7 @@ func TestAgentTabListsTheAgentsWebhooks(t *testing.T) {
 		l = findList(tab)
 		return l != nil && l.Length() > 0
 	}, func() string { return "no list yet" })
-	if !strings.Contains(dump(tab), Banner) {
+	if !strings.Contains(kittest.Labels(tab), Banner) {
 		t.Fatal("the tab does not say webhooks are set up on the service")
 	}
 }
@@ -117,32 +108,16 @@ func TestWebhooksErrorSaysWhatHappenedAndRetries(t *testing.T) {
 		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
 	})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: nav{}}).(*Screen)
+	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 	w.SetContent(s.Content())
 	svc.SetFaults(demoservice.Faults{Fail500: 1})
 	s.Shown()
 	q.WaitUntil(t, func() bool { return !s.loading }, func() string { return "loading" })
-	if !strings.Contains(dump(s.stack), "The service had a problem") {
-		t.Fatalf("error state shows: %q", dump(s.stack))
+	if !strings.Contains(kittest.Labels(s.stack), "The service had a problem") {
+		t.Fatalf("error state shows: %q", kittest.Labels(s.stack))
 	}
-	test.Tap(find(s.stack, "Retry"))
-	q.WaitUntil(t, func() bool { return !s.loading && len(s.list.items) > 0 }, func() string { return dump(s.stack) })
-}
-
-func find(o fyne.CanvasObject, text string) *widget.Button {
-	switch v := o.(type) {
-	case *widget.Button:
-		if v.Text == text {
-			return v
-		}
-	case *fyne.Container:
-		for _, c := range v.Objects {
-			if b := find(c, text); b != nil {
-				return b
-			}
-		}
-	}
-	return nil
+	test.Tap(kittest.FindButton(s.stack, "Retry"))
+	q.WaitUntil(t, func() bool { return !s.loading && len(s.list.items) > 0 }, func() string { return kittest.Labels(s.stack) })
 }
 
 func findList(o fyne.CanvasObject) *widget.List {
@@ -157,18 +132,4 @@ func findList(o fyne.CanvasObject) *widget.List {
 		}
 	}
 	return nil
-}
-
-func dump(o fyne.CanvasObject) string {
-	switch v := o.(type) {
-	case *widget.Label:
-		return v.Text + "\n"
-	case *fyne.Container:
-		var b strings.Builder
-		for _, c := range v.Objects {
-			b.WriteString(dump(c))
-		}
-		return b.String()
-	}
-	return ""
 }

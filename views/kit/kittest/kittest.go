@@ -1,0 +1,78 @@
+// Package kittest helps test one screen of Agent Desk alone with Fyne's
+// test driver: a navigation that goes nowhere, and look-ups of what the
+// screen shows.
+package kittest
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// Nav is a kit.Nav for a screen shown alone: it offers no other screens.
+type Nav struct{}
+
+func (Nav) Show(string)                                 {}
+func (Nav) OpenChat(client.Agent)                       {}
+func (Nav) OpenConversation(int64)                      {}
+func (Nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
+func (Nav) NewAttachments() kit.Attachments             { return nil }
+func (Nav) ShowCredits()                                {}
+
+// children are the objects a user sees inside o.
+func children(o fyne.CanvasObject) []fyne.CanvasObject {
+	switch v := o.(type) {
+	case *fyne.Container:
+		return v.Objects
+	case *container.Scroll:
+		return []fyne.CanvasObject{v.Content}
+	case fyne.Widget:
+		return test.WidgetRenderer(v).Objects()
+	}
+	return nil
+}
+
+// FindButton returns the first visible button with the given text under o,
+// or nil.
+func FindButton(o fyne.CanvasObject, text string) *widget.Button {
+	if b, ok := o.(*widget.Button); ok {
+		if b.Text == text && b.Visible() {
+			return b
+		}
+		return nil
+	}
+	for _, c := range children(o) {
+		if b := FindButton(c, text); b != nil {
+			return b
+		}
+	}
+	return nil
+}
+
+// Labels is the text of every label under o, a line each, for checks and
+// for failure messages.
+func Labels(o fyne.CanvasObject) string {
+	switch v := o.(type) {
+	case *widget.Label:
+		return v.Text + "\n"
+	case *widget.Form:
+		var b strings.Builder
+		for _, it := range v.Items {
+			b.WriteString(it.Text + ": " + Labels(it.Widget))
+		}
+		return b.String()
+	case *fyne.Container, *container.Scroll:
+		var b strings.Builder
+		for _, c := range children(v) {
+			b.WriteString(Labels(c))
+		}
+		return b.String()
+	}
+	return ""
+}
