@@ -18,6 +18,19 @@ import (
 // open block at the end is parsed again when new text arrives. Append is
 // cheap and safe from any goroutine; Flush applies what arrived, on the UI
 // goroutine, at most once per frame.
+//
+// What a frame costs is measuring text (shaping it), so the rest avoids
+// measuring anything twice:
+//   - an open plain paragraph (most of a reply) is an openPara: the wrapped
+//     lines that can no longer change are kept apart and only the last line
+//     or two are wrapped again (see openpara.go);
+//   - when the open paragraph or code block finishes, that widget itself is
+//     frozen, not rebuilt from its text;
+//   - frozen blocks sit in chunks whose layout remembers each block's size
+//     until the width or theme changes (chunkLayout).
+//
+// Each of these draws exactly what one RichText or VBox would
+// (openpara_test.go compares the pixels).
 type Markdown struct {
 	widget.BaseWidget
 
@@ -32,6 +45,14 @@ type Markdown struct {
 	openRich  *widget.RichText
 	openCode  *codeBlock
 	openPara  *openPara
+	wordWidth map[string]float32 // for openPara, kept across paragraphs
+}
+
+func (m *Markdown) words() map[string]float32 {
+	if m.wordWidth == nil {
+		m.wordWidth = map[string]float32{}
+	}
+	return m.wordWidth
 }
 
 // chunkSize bounds how many frozen blocks share a container, so freezing a
@@ -133,7 +154,10 @@ func (m *Markdown) rebuildTail(final bool) {
 		cut = len(tail)
 	}
 	if cut > 0 {
-		for _, b := range splitBlocks(tail[:cut]) {
+		for i, b := range splitBlocks(tail[:cut]) {
+			if i == 0 && (m.freezeOpenPara(b) || m.freezeOpenCode(b)) {
+				continue
+			}
 			m.freeze(b)
 		}
 		m.frozenEnd += cut
@@ -146,11 +170,35 @@ func (m *Markdown) freeze(b string) {
 	if strings.TrimSpace(b) == "" {
 		return
 	}
+	m.addFrozen(blockWidget(b))
+}
+
+func (m *Markdown) addFrozen(o fyne.CanvasObject) {
 	if m.chunk == nil || len(m.chunk.box.Objects) >= chunkSize {
 		m.chunk = newFrozenChunk()
 		m.insertBeforeOpen(m.chunk)
 	}
-	m.chunk.add(blockWidget(b))
+	m.chunk.add(o)
+}
+
+// freezeOpenPara freezes the open paragraph widget itself when b, the
+// block that just finished, is that paragraph: its lines are wrapped
+// already, and a new RichText would measure the whole paragraph again. It
+// looks the same as the RichText blockWidget would make.
+func (m *Markdown) freezeOpenPara(b string) bool {
+	p := m.openPara
+	if p == nil {
+		return false
+	}
+	text, ok := plainParagraph(parseOnly(b))
+	if !ok || !strings.HasPrefix(text, p.text[:p.settled]) {
+		return false
+	}
+	p.set(text, m.box.Size().Width)
+	m.box.Remove(p)
+	m.open, m.openPara = nil, nil
+	m.addFrozen(p)
+	return true
 }
 
 // frozenChunk holds finished blocks and remembers its size: measuring
@@ -159,22 +207,80 @@ func (m *Markdown) freeze(b string) {
 type frozenChunk struct {
 	widget.BaseWidget
 	box   *fyne.Container
+	lay   *chunkLayout
 	min   fyne.Size
 	valid bool
 	width float32
 }
 
 func newFrozenChunk() *frozenChunk {
-	c := &frozenChunk{box: container.NewVBox()}
+	l := &chunkLayout{}
+	c := &frozenChunk{box: container.New(l), lay: l}
 	c.ExtendBaseWidget(c)
 	return c
 }
 
+// add appends a block: only the new block is wrapped and measured, the
+// others keep their place and size.
 func (c *frozenChunk) add(o fyne.CanvasObject) {
-	c.box.Add(o)
+	c.box.Objects = append(c.box.Objects, o)
 	c.valid = false
 	if c.width > 0 {
 		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
+		c.lay.Layout(c.box.Objects, c.box.Size())
+	}
+}
+
+// chunkLayout is a VBox layout that remembers each block's minimum size
+// until the width changes or the chunk is refreshed: Fyne's VBox asks every
+// block twice per layout, and asking a RichText measures all its lines.
+type chunkLayout struct {
+	mins  []fyne.Size
+	width float32
+}
+
+// measure finds the sizes of blocks not measured yet, first wrapping new
+// blocks at the chunk's width.
+func (l *chunkLayout) measure(objects []fyne.CanvasObject) {
+	for _, o := range objects[len(l.mins):] {
+		if l.width > 0 && o.Size().Width != l.width {
+			o.Resize(fyne.NewSize(l.width, o.MinSize().Height))
+		}
+		l.mins = append(l.mins, o.MinSize())
+	}
+}
+
+func (l *chunkLayout) forget() { l.mins = l.mins[:0] }
+
+func (l *chunkLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	if len(l.mins) > len(objects) {
+		l.forget()
+	}
+	l.measure(objects)
+	var min fyne.Size
+	for _, m := range l.mins {
+		min.Width = max(min.Width, m.Width)
+		min.Height += m.Height
+	}
+	if len(l.mins) > 1 {
+		min.Height += theme.Padding() * float32(len(l.mins)-1)
+	}
+	return min
+}
+
+func (l *chunkLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	if size.Width != l.width || len(l.mins) > len(objects) {
+		l.width = size.Width
+		l.forget()
+	}
+	l.measure(objects)
+	pad := theme.Padding()
+	y := float32(0)
+	for i, o := range objects {
+		h := l.mins[i].Height
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, h))
+		y += h + pad
 	}
 }
 
@@ -203,7 +309,12 @@ func (r *chunkRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObje
 func (r *chunkRenderer) Destroy()                     {}
 func (r *chunkRenderer) Refresh() {
 	r.c.valid = false
+	r.c.lay.forget()
 	r.c.box.Refresh()
+	// the blocks were measured before they refreshed (a new theme may
+	// size text differently): measure and place them again
+	r.c.lay.forget()
+	r.c.lay.Layout(r.c.box.Objects, r.c.box.Size())
 }
 
 func (m *Markdown) insertBeforeOpen(o fyne.CanvasObject) {
@@ -243,7 +354,7 @@ func (m *Markdown) setOpen(text string) {
 	if para, ok := plainParagraph(segs); ok && m.box.Size().Width > 0 {
 		if m.openPara == nil {
 			m.replaceOpen(nil)
-			m.openPara = newOpenPara()
+			m.openPara = newOpenPara(m.words())
 			m.setOpenObject(m.openPara)
 		}
 		m.openPara.set(para, m.box.Size().Width)
@@ -347,13 +458,41 @@ func openFence(text string) (lang, code string, ok bool) {
 	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(first), "```")), rest, true
 }
 
+// freezeOpenCode freezes the open code block widget itself when b, the
+// block that just finished, is that code: building a new one would lay out
+// its Copy button and icon again. It shows what blockWidget would.
+func (m *Markdown) freezeOpenCode(b string) bool {
+	c := m.openCode
+	if c == nil {
+		return false
+	}
+	lang, code, ok := finishedCode(b)
+	if !ok || lang != c.lang {
+		return false
+	}
+	c.SetCode(code)
+	m.box.Remove(c)
+	m.open, m.openCode = nil, nil
+	m.addFrozen(c)
+	return true
+}
+
+// finishedCode is the language and code of a finished fenced block.
+func finishedCode(b string) (lang, code string, ok bool) {
+	trimmed := strings.TrimSpace(b)
+	if !strings.HasPrefix(trimmed, "```") {
+		return "", "", false
+	}
+	lang, code, _ = openFence(trimmed)
+	code = strings.TrimSuffix(strings.TrimRight(code, "\n"), "```")
+	return lang, strings.TrimRight(code, "\n"), true
+}
+
 // blockWidget builds the widget of one finished block.
 func blockWidget(b string) fyne.CanvasObject {
 	trimmed := strings.TrimSpace(b)
-	if strings.HasPrefix(trimmed, "```") {
-		lang, code, _ := openFence(trimmed)
-		code = strings.TrimSuffix(strings.TrimRight(code, "\n"), "```")
-		return newCodeBlock(lang, strings.TrimRight(code, "\n"))
+	if lang, code, ok := finishedCode(b); ok {
+		return newCodeBlock(lang, code)
 	}
 	if rows, ok := parseTable(trimmed); ok {
 		return tableWidget(rows)

@@ -38,23 +38,28 @@ type openPara struct {
 
 	// what the settled lines were measured with
 	width, textSize, pad float32
+	words                map[string]float32 // widths of words, for guessing where lines end
 }
 
-func newOpenPara() *openPara {
-	p := &openPara{tail: widget.NewRichText()}
+func newOpenPara(words map[string]float32) *openPara {
+	p := &openPara{tail: widget.NewRichText(), words: words}
 	p.tail.Wrapping = fyne.TextWrapWord
 	p.ExtendBaseWidget(p)
 	return p
 }
 
 // plainParagraph reports whether segs is one unstyled paragraph on one
-// source line, the only shape openPara handles, and returns its text.
+// source line, the only shape openPara handles, and returns its text. Fyne
+// parses such a paragraph into an inline run of text closed by an empty
+// paragraph segment.
 func plainParagraph(segs []widget.RichTextSegment) (string, bool) {
-	if len(segs) != 1 {
+	if len(segs) != 2 {
 		return "", false
 	}
 	t, ok := segs[0].(*widget.TextSegment)
-	if !ok || t.Style != widget.RichTextStyleParagraph || strings.ContainsRune(t.Text, '\n') {
+	end, ok2 := segs[1].(*widget.TextSegment)
+	if !ok || !ok2 || t.Style != widget.RichTextStyleInline || end.Style != widget.RichTextStyleParagraph || end.Text != "" ||
+		strings.ContainsRune(t.Text, '\n') {
 		return "", false
 	}
 	return t.Text, true
@@ -66,8 +71,13 @@ func parseOnly(text string) []widget.RichTextSegment {
 	return widget.NewRichTextFromMarkdown(text).Segments
 }
 
-func paraSegment(text string) *widget.TextSegment {
-	return &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: text}
+// paraSegments are the segments of a plain paragraph of text, as Fyne's
+// markdown parser makes them.
+func paraSegments(text string) []widget.RichTextSegment {
+	return []widget.RichTextSegment{
+		&widget.TextSegment{Style: widget.RichTextStyleInline, Text: text},
+		&widget.TextSegment{Style: widget.RichTextStyleParagraph},
+	}
 }
 
 // metrics are the sizes the tail's wrapping uses now.
@@ -78,15 +88,22 @@ func (p *openPara) metrics() (textSize, pad float32) {
 // set shows text (the paragraph so far) at the given width.
 func (p *openPara) set(text string, width float32) {
 	textSize, pad := p.metrics()
+	changed := false
 	if !strings.HasPrefix(text, p.text[:p.settled]) || width != p.width || textSize != p.textSize || pad != p.pad {
-		p.unsettle()
+		changed = len(p.lines) > 0
+		p.lines, p.settled = nil, 0
+	}
+	if p.textSize != 0 && textSize != p.textSize {
+		clear(p.words) // only a guide, but a wrong one
 	}
 	p.text = text
 	p.width, p.textSize, p.pad = width, textSize, pad
-	added := p.settle()
-	p.tail.Segments = []widget.RichTextSegment{paraSegment(text[p.settled:])}
+	if p.settle() {
+		changed = true
+	}
+	p.tail.Segments = paraSegments(text[p.settled:])
 	p.tail.Refresh()
-	if added {
+	if changed && p.Size().Width > 0 {
 		p.arrange(p.Size())
 		canvas.Refresh(p)
 	}
@@ -99,16 +116,19 @@ func (p *openPara) unsettle() {
 		return
 	}
 	p.lines, p.settled = nil, 0
-	p.tail.Segments = []widget.RichTextSegment{paraSegment(p.text)}
+	p.tail.Segments = paraSegments(p.text)
 	p.tail.Refresh()
 	p.Refresh()
 }
 
 // settle moves the lines of the tail that can no longer change into lines
-// of their own. It follows RichText's word wrapping (lineBounds with
-// TextWrapWord): a line is the longest prefix that fits (found by the same
-// binary search), cut back to its last space, and the space after the cut
-// is skipped.
+// of their own. It gives the lines RichText's word wrapping (lineBounds
+// with TextWrapWord) gives: a line is the longest prefix that fits (n
+// characters), cut back to the last space at or before n, and the space
+// after the cut is skipped. As text widths grow with length, that cut is
+// the last space whose prefix fits, and once the whole rest is too wide it
+// cannot change. Rather than RichText's binary search over the whole rest,
+// the cut is guessed from word widths and checked with two measurements.
 func (p *openPara) settle() bool {
 	maxWidth := p.width - 2*p.pad
 	if p.width <= 0 || maxWidth <= 0 {
@@ -120,37 +140,76 @@ func (p *openPara) settle() bool {
 		return fyne.MeasureText(string(rest[low:high]), p.textSize, style).Width <= maxWidth
 	}
 	added := false
-	low := 0
-	for low < len(rest) {
-		sub := rest[low:]
-		if fits(low, len(rest)) {
-			break // the last line: more text may still join it
+	for len(rest) > 0 && !fits(0, len(rest)) {
+		space := p.cut(rest, maxWidth, fits)
+		if space < 1 || !fits(0, space) {
+			break // not a plain word wrap: leave it to the tail
 		}
-		fallback := searchFit(fits, low, len(rest)-1) - low
-		if fallback < 1 || fallback >= len(sub)-2 {
-			break // a line the next characters could still change
-		}
-		space := fallbackSpace(sub, fallback)
-		if space == 0 {
-			space = 1
-		}
-		high := low + space
-		if !fits(low, high) {
-			break // not how RichText would cut it: leave it to the tail
-		}
-		line := widget.NewRichText(paraSegment(string(rest[low:high])))
+		line := widget.NewRichText(paraSegments(string(rest[:space]))...)
 		line.Wrapping = fyne.TextWrapWord
 		p.lines = append(p.lines, line)
 		added = true
-		low = high
-		if low < len(rest) && unicode.IsSpace(rest[low]) {
+		low := space
+		if unicode.IsSpace(rest[low]) {
 			low++
 		}
 		p.settled += len(string(rest[:low]))
 		rest = rest[low:]
-		low = 0
 	}
 	return added
+}
+
+// cut is where RichText would end the first line of rest, which is too
+// wide for one line: the index of the last space whose prefix fits. Without
+// a usable space it does what RichText does (binary search, break in the
+// word).
+func (p *openPara) cut(rest []rune, maxWidth float32, fits func(int, int) bool) int {
+	var spaces []int
+	for i, r := range rest {
+		if i > 0 && unicode.IsSpace(r) {
+			spaces = append(spaces, i)
+		}
+	}
+	if len(spaces) == 0 || !fits(0, spaces[0]) {
+		n := searchFit(fits, 0, len(rest)-1)
+		space := fallbackSpace(rest, n)
+		if space == 0 {
+			space = 1
+		}
+		return space
+	}
+	// guess from word widths, then walk to the exact cut
+	k := 0
+	w := float32(0)
+	start := 0
+	for i, sp := range spaces {
+		w += p.wordWidth(string(rest[start:sp]))
+		if w > maxWidth {
+			break
+		}
+		k = i
+		start = sp
+	}
+	for k > 0 && !fits(0, spaces[k]) {
+		k--
+	}
+	for k+1 < len(spaces) && fits(0, spaces[k+1]) {
+		k++
+	}
+	return spaces[k]
+}
+
+// wordWidth is the width of a word (with the space before it), remembered.
+func (p *openPara) wordWidth(word string) float32 {
+	w, ok := p.words[word]
+	if !ok {
+		w = fyne.MeasureText(word, p.textSize, fyne.TextStyle{}).Width
+		if len(p.words) > 4096 {
+			clear(p.words)
+		}
+		p.words[word] = w
+	}
+	return w
 }
 
 // searchFit is RichText's binarySearch: the largest high in [low, maxHigh]
@@ -241,7 +300,7 @@ func (r *openParaRenderer) Refresh() {
 	p := r.p
 	if textSize, pad := p.metrics(); len(p.lines) > 0 && (textSize != p.textSize || pad != p.pad) {
 		p.lines, p.settled = nil, 0
-		p.tail.Segments = []widget.RichTextSegment{paraSegment(p.text)}
+		p.tail.Segments = paraSegments(p.text)
 	}
 	for _, l := range p.lines {
 		l.Refresh()

@@ -1,0 +1,155 @@
+package chat
+
+import (
+	"image"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// An open paragraph drawn as settled lines plus a tail must look exactly
+// like one RichText of the same text, at every step of the stream.
+func TestOpenParagraphLooksLikeOneRichText(t *testing.T) {
+	test.NewTempApp(t)
+	src := strings.Repeat("The budget review team met the supplier about the invoice and the delivery plan. ", 6) +
+		"Averyveryveryveryveryverylongwordthatdoesnotfitonalineatallnotevenclose" + strings.Repeat("x", 90) + " end of it."
+	para := newOpenPara(map[string]float32{})
+	rich := widget.NewRichText()
+	rich.Wrapping = fyne.TextWrapWord
+	wp := test.NewTempWindow(t, container.NewVBox(para))
+	wr := test.NewTempWindow(t, container.NewVBox(rich))
+	for _, w := range []fyne.Window{wp, wr} {
+		w.Resize(fyne.NewSize(420, 600))
+	}
+	settledSome := false
+	for n := 7; n <= len(src); n += 23 {
+		if n > len(src)-23 {
+			n = len(src)
+		}
+		text, ok := plainParagraph(parseOnly(src[:n]))
+		if !ok {
+			t.Fatalf("%q should parse as a plain paragraph", src[:n])
+		}
+		para.set(text, para.Size().Width)
+		rich.Segments = paraSegments(text)
+		rich.Refresh()
+		settledSome = settledSome || len(para.lines) > 0
+		if para.MinSize() != rich.MinSize() {
+			t.Fatalf("after %d bytes: min size %v, one RichText %v", n, para.MinSize(), rich.MinSize())
+		}
+		for _, w := range []fyne.Window{wp, wr} {
+			w.Content().Refresh()
+		}
+		a, b := wp.Canvas().Capture(), wr.Canvas().Capture()
+		if !sameImage(a, b) {
+			t.Fatalf("after %d bytes (%d settled lines) the paragraph is drawn differently", n, len(para.lines))
+		}
+	}
+	if !settledSome {
+		t.Fatal("a long paragraph should settle lines")
+	}
+	// a narrower window wraps everything afresh, still the same
+	wp.Resize(fyne.NewSize(300, 600))
+	wr.Resize(fyne.NewSize(300, 600))
+	if !sameImage(wp.Canvas().Capture(), wr.Canvas().Capture()) {
+		t.Fatal("after a resize the paragraph is drawn differently")
+	}
+}
+
+func sameImage(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			r1, g1, b1, a1 := a.At(x, y).RGBA()
+			r2, g2, b2, a2 := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// A reply streamed in small fragments, drawn frame by frame, ends up drawn
+// exactly like the same reply shown at once, and like Fyne's own VBox of
+// the blocks.
+func TestStreamedReplyLooksLikeOneShot(t *testing.T) {
+	test.NewTempApp(t)
+	src := longReply(2500)
+	streamed := NewMarkdown("")
+	whole := NewMarkdown(src)
+	flat := container.NewVBox()
+	for _, b := range splitBlocks(src) {
+		flat.Add(blockWidget(b))
+	}
+	if n := len(flat.Objects); n >= chunkSize {
+		t.Fatalf("the reply should fit one chunk, has %d blocks", n)
+	}
+	size := fyne.NewSize(700, 2600)
+	var wins []fyne.Window
+	for _, o := range []fyne.CanvasObject{streamed, whole, flat} {
+		w := test.NewTempWindow(t, container.NewVBox(o))
+		w.Resize(size)
+		wins = append(wins, w)
+	}
+	for i, f := range fragments(src, 4) {
+		streamed.Append(f)
+		if i%16 == 15 {
+			streamed.Flush(false)
+			wins[0].Content().Refresh()
+		}
+	}
+	streamed.Flush(true)
+	if whole.MinSize().Height > size.Height {
+		t.Fatalf("the reply is %v high, taller than the window", whole.MinSize())
+	}
+	for _, w := range wins {
+		w.Content().Refresh()
+	}
+	a, b, c := wins[0].Canvas().Capture(), wins[1].Canvas().Capture(), wins[2].Canvas().Capture()
+	if !sameImage(b, c) {
+		t.Fatal("the reply shown at once is drawn differently from a VBox of its blocks")
+	}
+	if !sameImage(a, b) {
+		t.Fatal("the streamed reply is drawn differently from the reply shown at once")
+	}
+
+	// a narrower window, then bigger text: still the same
+	for _, w := range wins {
+		w.Resize(fyne.NewSize(520, 2600))
+		// Fyne's VBox (the flat one) first lays blocks out with their
+		// heights from before the new wrap: let it settle (the chunks
+		// measure after wrapping and are right at once)
+		w.Content().Refresh()
+	}
+	if !sameImage(wins[0].Canvas().Capture(), wins[1].Canvas().Capture()) {
+		t.Fatal("after a resize the streamed reply is drawn differently")
+	}
+	if !sameImage(wins[1].Canvas().Capture(), wins[2].Canvas().Capture()) {
+		t.Fatal("after a resize the reply shown at once is drawn differently from a VBox")
+	}
+	fyne.CurrentApp().Settings().SetTheme(bigText{theme.DefaultTheme()})
+	for _, w := range wins {
+		w.Content().Refresh()
+	}
+	if !sameImage(wins[0].Canvas().Capture(), wins[1].Canvas().Capture()) ||
+		!sameImage(wins[1].Canvas().Capture(), wins[2].Canvas().Capture()) {
+		t.Fatal("after a theme change the streamed reply is drawn differently")
+	}
+}
+
+type bigText struct{ fyne.Theme }
+
+func (b bigText) Size(n fyne.ThemeSizeName) float32 {
+	if n == theme.SizeNameText {
+		return 17
+	}
+	return b.Theme.Size(n)
+}
