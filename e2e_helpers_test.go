@@ -9,6 +9,7 @@ package main
 // and then clicks, types and waits on storage.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,7 +42,7 @@ func TestMain(m *testing.M) {
 }
 
 // e2eTools skips the test when the virtual display or xdotool is missing.
-func e2eTools(t *testing.T) {
+func e2eTools(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end tests do not run with -short")
@@ -54,7 +56,7 @@ func e2eTools(t *testing.T) {
 
 // e2eBuild builds the real app once per go test run (without the ci tag,
 // so it opens a real window).
-func e2eBuild(t *testing.T) string {
+func e2eBuild(t testing.TB) string {
 	t.Helper()
 	e2eBuildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "agentdesk-e2e-bin-")
@@ -182,44 +184,40 @@ func startE2E(t *testing.T, change func(*storage.Settings)) *E2E {
 }
 
 // startXvfb starts a virtual display on a free number and returns its name.
-func startXvfb(t *testing.T) string {
+func startXvfb(t testing.TB) string {
 	t.Helper()
-	for n := 140; n < 200; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			continue
-		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			continue
-		}
-		disp := ":" + strconv.Itoa(n)
-		cmd := exec.Command("Xvfb", disp, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		ready := false
-		for i := 0; i < 100; i++ {
-			if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-				ready = true
-				break
-			}
-			if cmd.ProcessState != nil {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		if !ready {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-			continue // someone else took it
-		}
-		t.Cleanup(func() {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		})
-		return disp
+	// Xvfb picks a free display itself (-displayfd) and clears locks left
+	// by servers that died; stopped with SIGTERM it removes its own, so
+	// runs on one machine never use the displays up.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free X display between :140 and :199")
-	return ""
+	defer r.Close()
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{w}
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		t.Fatal(err)
+	}
+	w.Close()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	line, err := bufio.NewReader(r).ReadString('\n')
+	n, convErr := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || convErr != nil {
+		t.Fatalf("Xvfb did not start a display (%v %v)", err, convErr)
+	}
+	return ":" + strconv.Itoa(n)
 }
 
 // xdo runs xdotool on the test's display.

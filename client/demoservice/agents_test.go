@@ -179,3 +179,35 @@ func TestSeedReadsLikeARealAccount(t *testing.T) {
 		t.Fatalf("%d resources", len(svc.resources))
 	}
 }
+
+func TestExtraAgents(t *testing.T) {
+	base := int(num(start(t, Options{}).call("GET", "/agents?per_page=1", nil, 200)["total"]))
+	e := start(t, Options{ExtraAgents: 250})
+	if total := int(num(e.call("GET", "/agents?per_page=1", nil, 200)["total"])); total != base+250 {
+		t.Fatalf("total %d, want %d seeded + 250 extra", total, base)
+	}
+	titles := map[string]bool{}
+	last := (base + 250 + 99) / 100
+	var lastID float64
+	for n := 1; n <= last; n++ {
+		for _, it := range e.call("GET", "/agents?per_page=100&page="+itoa(n), nil, 200)["data"].([]any) {
+			a := it.(map[string]any)
+			if titles[a["title"].(string)] {
+				t.Fatalf("title %q appears twice", a["title"])
+			}
+			titles[a["title"].(string)] = true
+			lastID = num(a["id"])
+		}
+	}
+	if len(titles) != base+250 {
+		t.Fatalf("listed %d agents, want %d", len(titles), base+250)
+	}
+	a := e.call("GET", "/agents/"+itoa(int(lastID)), nil, 200)
+	if a["type"] != "text" || len(a["questions"].([]any)) != 4 || !strings.HasSuffix(a["title"].(string), " 250") {
+		t.Fatalf("the last extra agent: %v", a)
+	}
+	found := e.call("GET", "/agents?q="+strings.ReplaceAll(strings.ToLower(a["title"].(string)), " ", "+"), nil, 200)
+	if num(found["total"]) != 1 {
+		t.Fatalf("searching the generated title %q found %v", a["title"], found["total"])
+	}
+}

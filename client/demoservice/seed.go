@@ -3,6 +3,7 @@ package demoservice
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -240,6 +241,8 @@ func (s *Service) seed() {
 		}
 	}
 
+	s.seedExtraAgents(s.opts.ExtraAgents)
+
 	for i, rs := range resourceCatalogue {
 		created := seedEpoch.Add(time.Duration(i) * 19 * time.Hour)
 		s.resources = append(s.resources, resource{
@@ -271,6 +274,34 @@ func (s *Service) seed() {
 			Metadata:  map[string]any{"source": "agentdesk", "tags": m.tags},
 			CreatedAt: t, UpdatedAt: t,
 		}
+	}
+}
+
+// Words the generated extra agents' titles are made of.
+var (
+	extraSubjects = []string{"Invoice", "Meeting", "Contract", "Newsletter", "Report", "Policy", "Proposal", "Survey", "Budget", "Roadmap", "Checklist", "Memo", "Agenda", "Brief", "Handbook", "Forecast"}
+	extraRoles    = []string{"Writer", "Summarizer", "Reviewer", "Drafter", "Checker", "Planner", "Translator", "Assistant"}
+	extraTeams    = []string{"Sales", "Finance", "HR", "Legal", "Marketing", "Support", "Operations", "IT", "Facilities", "Procurement"}
+)
+
+// seedExtraAgents appends n generated text agents to workspace 1 with ids
+// after the catalogue's, titles such as "Finance Invoice Writer 17".
+func (s *Service) seedExtraAgents(n int) {
+	first := int64(101 + len(agentCatalogue))
+	for i := 0; i < n; i++ {
+		id := first + int64(i)
+		title := fmt.Sprintf("%s %s %s %d",
+			extraTeams[i%len(extraTeams)], extraSubjects[(i/len(extraTeams))%len(extraSubjects)],
+			extraRoles[(i/7)%len(extraRoles)], i+1)
+		desc := fmt.Sprintf("Writes %s texts for the %s team.", strings.ToLower(extraSubjects[(i/len(extraTeams))%len(extraSubjects)]), extraTeams[i%len(extraTeams)])
+		created := seedEpoch.Add(time.Duration(len(agentCatalogue)+i) * 31 * time.Minute)
+		a := &Agent{
+			ID: id, Title: title, Description: &desc, WorkspaceID: 1, Visibility: "public",
+			Slug: slugify(title), Active: 1, Type: TypeText, CreatedAt: microZ(created), UpdatedAt: microZ(created),
+			CreatedBy: demoUserID, Questions: textQuestions(i%2 == 0),
+		}
+		s.agents = append(s.agents, a)
+		s.agentByID[id] = a
 	}
 }
 

@@ -35,6 +35,10 @@ type Options struct {
 	// MaxUploadBytes bounds one uploaded file; larger uploads answer 413.
 	// Default 512 MiB.
 	MaxUploadBytes int64
+	// ExtraAgents adds this many generated text agents with varied titles
+	// to the first workspace, after the seeded catalogue (benchmarks that
+	// need a long list, such as 10,000 agents).
+	ExtraAgents int
 }
 
 // DefaultWaitCap is the blocking-execution timeout the interface states.

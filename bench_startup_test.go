@@ -1,0 +1,473 @@
+package main
+
+// Benchmarks of the real binary under Xvfb, each beside a minimal Fyne
+// window built from the same module (so the same Fyne, Go and flags):
+//
+//	BenchmarkStartup            process start → first drawn frame of the agents screen
+//	BenchmarkMemory10000Agents  RSS after the agents list has loaded all 10,000 agents
+//
+// Both report the app's figure, the minimal window's figure and their ratio
+// (target ≤ 1.5). They reuse the end-to-end helpers (e2eTools, e2eBuild,
+// startXvfb) and skip like the end-to-end tests when Xvfb or xdotool is
+// missing; they also need ImageMagick's import to see the first frame.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// benchWidth and benchHeight are the window size of both programs, so both
+// draw the same number of pixels.
+const benchWidth, benchHeight = 1180, 760
+
+// minimalSource is the floor the app is measured against: one label in a
+// window the size of the app's (benchWidth × benchHeight), so both draw and
+// keep the same number of pixels.
+const minimalSource = `package main
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/widget"
+)
+
+func main() {
+	a := app.New()
+	w := a.NewWindow("Minimal")
+	w.SetContent(widget.NewLabel("hi"))
+	w.Resize(fyne.NewSize(1180, 760))
+	w.ShowAndRun()
+}
+`
+
+var (
+	minimalOnce sync.Once
+	minimalBin  string
+	minimalErr  error
+)
+
+// benchTools skips when a tool the benchmarks need is missing.
+func benchTools(b *testing.B) {
+	b.Helper()
+	e2eTools(b)
+	if _, err := exec.LookPath("import"); err != nil {
+		b.Skip("the benchmark needs ImageMagick's import to see the first frame (Debian: apt-get install imagemagick)")
+	}
+}
+
+// minimalBuild builds the minimal window once per run. Its source goes in a
+// "_"-prefixed folder inside the module (ignored by ./... patterns), so the
+// build uses the module's go.mod and Fyne; the folder is removed at once.
+func minimalBuild(b *testing.B) string {
+	b.Helper()
+	e2eBuild(b) // the binary goes in its folder, removed by TestMain
+	minimalOnce.Do(func() {
+		src, err := os.MkdirTemp(".", "_bench_minimal_")
+		if err != nil {
+			minimalErr = err
+			return
+		}
+		defer os.RemoveAll(src)
+		if err = os.WriteFile(filepath.Join(src, "main.go"), []byte(minimalSource), 0o644); err != nil {
+			minimalErr = err
+			return
+		}
+		minimalBin = filepath.Join(e2eBuildDir, "minimal")
+		cmd := exec.Command("go", "build", "-o", minimalBin, ".")
+		cmd.Dir = src
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			minimalErr = fmt.Errorf("go build of the minimal window: %v\n%s", err, out)
+		}
+	})
+	if minimalErr != nil {
+		b.Fatal(minimalErr)
+	}
+	return minimalBin
+}
+
+// benchDisplay is startXvfb that also removes the display's lock and
+// socket files once that Xvfb is killed (killed, Xvfb leaves them, and
+// startXvfb then skips the number for good).
+func benchDisplay(b *testing.B) string {
+	b.Helper()
+	var display string
+	// Cleanups run last-in first-out: this one after startXvfb's kill.
+	b.Cleanup(func() {
+		if n := strings.TrimPrefix(display, ":"); n != "" {
+			_ = os.Remove("/tmp/.X" + n + "-lock")
+			_ = os.Remove("/tmp/.X11-unix/X" + n)
+		}
+	})
+	display = startXvfb(b)
+	return display
+}
+
+// benchHome makes fresh XDG folders with settings.json (onboarded, so the
+// agents screen shows first) and returns the environment to start in.
+func benchHome(b *testing.B, display string, change func(*storage.Settings)) []string {
+	b.Helper()
+	root := b.TempDir()
+	xdg := map[string]string{
+		"XDG_CONFIG_HOME": filepath.Join(root, "config"),
+		"XDG_DATA_HOME":   filepath.Join(root, "data"),
+		"XDG_CACHE_HOME":  filepath.Join(root, "cache"),
+		"XDG_STATE_HOME":  filepath.Join(root, "state"),
+	}
+	paths := storage.Paths{
+		Config: filepath.Join(xdg["XDG_CONFIG_HOME"], storage.AppDirName),
+		Data:   filepath.Join(xdg["XDG_DATA_HOME"], storage.AppDirName),
+		Cache:  filepath.Join(xdg["XDG_CACHE_HOME"], storage.AppDirName),
+		State:  filepath.Join(xdg["XDG_STATE_HOME"], storage.AppDirName),
+	}
+	if err := paths.Ensure(); err != nil {
+		b.Fatal(err)
+	}
+	settings := storage.DefaultSettings()
+	settings.Onboarded = true
+	settings.WindowWidth, settings.WindowHeight = benchWidth, benchHeight
+	if change != nil {
+		change(&settings)
+	}
+	if err := storage.NewSettingsStore(paths).Save(context.Background(), settings); err != nil {
+		b.Fatal(err)
+	}
+	env := append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8")
+	for k, v := range xdg {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// benchProc is one started program.
+type benchProc struct {
+	cmd   *exec.Cmd
+	env   []string
+	start time.Time
+	log   *lockedBuffer
+	win   string
+}
+
+// launch starts bin and notes the moment just before the exec.
+func launch(b *testing.B, bin string, env []string) *benchProc {
+	b.Helper()
+	p := &benchProc{cmd: exec.Command(bin), env: env, log: &lockedBuffer{}}
+	p.cmd.Env = env
+	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
+	p.start = time.Now()
+	if err := p.cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// firstFrame waits until a visible window whose title matches name exists
+// and its content is drawn (the captured pixels are not all one colour;
+// before the first frame the window is uniformly black), and returns the
+// time from launch.
+func (p *benchProc) firstFrame(b *testing.B, name string) time.Duration {
+	b.Helper()
+	deadline := p.start.Add(60 * time.Second)
+	for p.win == "" {
+		out, err := p.run("xdotool", "search", "--onlyvisible", "--name", name)
+		if err == nil {
+			if f := strings.Fields(string(out)); len(f) > 0 {
+				p.win = f[0]
+				break
+			}
+		}
+		p.check(b, deadline, "the "+name+" window")
+		time.Sleep(10 * time.Millisecond)
+	}
+	for {
+		// Raw RGB, no header: uniform means every pixel equals the first.
+		out, err := p.run("import", "-silent", "-window", p.win, "-depth", "8", "rgb:-")
+		if err == nil && len(out) >= 6 && !uniform(out) {
+			return time.Since(p.start)
+		}
+		p.check(b, deadline, "the first frame of "+name)
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func uniform(rgb []byte) bool {
+	for i := 3; i+2 < len(rgb); i += 3 {
+		if rgb[i] != rgb[0] || rgb[i+1] != rgb[1] || rgb[i+2] != rgb[2] {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *benchProc) run(name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Env = p.env
+	return cmd.Output()
+}
+
+func (p *benchProc) check(b *testing.B, deadline time.Time, what string) {
+	b.Helper()
+	if time.Now().After(deadline) {
+		p.stop()
+		b.Fatalf("gave up waiting for %s; output:\n%s", what, p.log)
+	}
+}
+
+// rssMB is the process's resident set (VmRSS) in MiB.
+func (p *benchProc) rssMB(b *testing.B) float64 {
+	b.Helper()
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, err := strconv.ParseFloat(f[1], 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return kb / 1024
+		}
+	}
+	b.Fatal("no VmRSS in /proc status")
+	return 0
+}
+
+// stop interrupts the program and kills it if it lingers.
+func (p *benchProc) stop() {
+	if p.cmd.Process == nil || p.cmd.ProcessState != nil {
+		return
+	}
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() {
+		_ = p.cmd.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// BenchmarkStartup measures, for the real binary in demo mode, the time
+// from process start until the first drawn frame of the agents screen
+// (window visible and its pixels no longer uniform), beside a minimal Fyne
+// window measured the same way. ns/op is the app's start-up alone.
+func BenchmarkStartup(b *testing.B) {
+	benchTools(b)
+	bin := e2eBuild(b)
+	minimal := minimalBuild(b)
+	display := benchDisplay(b)
+
+	var appTotal, minTotal time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		env := benchHome(b, display, nil)
+		b.StartTimer()
+		p := launch(b, bin, env)
+		appTotal += p.firstFrame(b, "Agent Desk")
+		b.StopTimer()
+		p.stop()
+
+		m := launch(b, minimal, benchHome(b, display, nil))
+		minTotal += m.firstFrame(b, "^Minimal$")
+		m.stop()
+		b.StartTimer()
+	}
+	appMS := float64(appTotal.Milliseconds()) / float64(b.N)
+	minMS := float64(minTotal.Milliseconds()) / float64(b.N)
+	b.ReportMetric(appMS, "app-ms")
+	b.ReportMetric(minMS, "minimal-ms")
+	b.ReportMetric(appMS/minMS, "ratio")
+}
+
+// agentCounter serves the demo service and notes how far the agent list
+// was paged.
+type agentCounter struct {
+	h        http.Handler
+	mu       sync.Mutex
+	requests int
+	served   int // agents handed out so far (highest page × per_page, capped by total)
+	total    int
+	lastPage time.Time
+}
+
+func (c *agentCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet || r.URL.Path != "/agents" || r.URL.Query().Get("q") != "" || r.URL.Query().Get("type") != "" {
+		c.h.ServeHTTP(w, r)
+		return
+	}
+	rec := &recorder{ResponseWriter: w}
+	c.h.ServeHTTP(rec, r)
+	var env struct {
+		To    *int `json:"to"`
+		Total int  `json:"total"`
+	}
+	if json.Unmarshal(rec.body.Bytes(), &env) == nil {
+		c.mu.Lock()
+		c.requests++
+		c.total = env.Total
+		if env.To != nil && *env.To > c.served {
+			c.served = *env.To
+		}
+		c.lastPage = time.Now()
+		c.mu.Unlock()
+	}
+}
+
+func (c *agentCounter) state() (requests, served, total int, last time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.requests, c.served, c.total, c.lastPage
+}
+
+// recorder keeps a copy of the body it passes on.
+type recorder struct {
+	http.ResponseWriter
+	body bytes.Buffer
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.body.Write(p)
+	return r.ResponseWriter.Write(p)
+}
+
+// agentCount is how many agents the benchmark account has.
+const agentCount = 10000
+
+// BenchmarkMemory10000Agents measures the RSS of the real binary once its
+// agents list has loaded all 10,000 agents of an account (the list pages in
+// as its end scrolls into view; the benchmark turns the mouse wheel over it
+// until the service has handed out every agent), beside the RSS of a
+// minimal Fyne window after its first frame. It also reports the app's RSS
+// with only the first page loaded (app-first-page-MB), to tell the cost of
+// the 10,000 from the app's floor. ns/op is the time from launch until the
+// service has handed out all 10,000.
+func BenchmarkMemory10000Agents(b *testing.B) {
+	benchTools(b)
+	bin := e2eBuild(b)
+	minimal := minimalBuild(b)
+	display := benchDisplay(b)
+
+	// How many agents the seeded catalogue already puts in the first
+	// workspace, so the account has exactly agentCount.
+	base := seededAgents(b)
+
+	var appRSS, firstRSS, minRSS float64
+	var requests int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		svc := demoservice.New(demoservice.Options{APIKey: "k", ExtraAgents: agentCount - base})
+		counter := &agentCounter{h: svc}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv := &http.Server{Handler: counter, ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		env := benchHome(b, display, func(s *storage.Settings) {
+			s.PutAccount(storage.Account{ID: "bench", Name: "Bench", BaseURL: "http://" + ln.Addr().String(), KeyStore: "env"})
+			s.ActiveAccount = "bench"
+		})
+		env = append(env, storage.EnvAPIKey+"=k")
+		b.StartTimer()
+
+		p := launch(b, bin, env)
+		p.firstFrame(b, "Agent Desk")
+		b.StopTimer()
+		time.Sleep(2 * time.Second) // the first page is in and drawn
+		firstRSS += p.rssMB(b)
+		b.StartTimer()
+		requests += p.pageThrough(b, counter)
+		b.StopTimer()
+		time.Sleep(2 * time.Second) // let the last page render and settle
+		appRSS += p.rssMB(b)
+		if _, served, total, _ := counter.state(); served != agentCount || total != agentCount {
+			b.Fatalf("the service handed out %d of %d agents, want %d", served, total, agentCount)
+		}
+		p.stop()
+		_ = srv.Close()
+		_ = svc.Close()
+
+		m := launch(b, minimal, benchHome(b, display, nil))
+		m.firstFrame(b, "^Minimal$")
+		time.Sleep(2 * time.Second)
+		minRSS += m.rssMB(b)
+		m.stop()
+		b.StartTimer()
+	}
+	appMB := appRSS / float64(b.N)
+	minMB := minRSS / float64(b.N)
+	b.ReportMetric(appMB, "app-MB")
+	b.ReportMetric(minMB, "minimal-MB")
+	b.ReportMetric(appMB/minMB, "ratio")
+	b.ReportMetric(firstRSS/float64(b.N), "app-first-page-MB")
+	b.ReportMetric(float64(requests)/float64(b.N), "list-requests")
+}
+
+// seededAgents asks a plain demo service how many agents its first
+// workspace lists.
+func seededAgents(b *testing.B) int {
+	b.Helper()
+	svc := demoservice.New(demoservice.Options{APIKey: "k"})
+	defer svc.Close()
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "/agents?per_page=1", nil)
+	req.Header.Set("Authorization", "Bearer k")
+	svc.ServeHTTP(rec, req)
+	var env struct{ Total int }
+	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil || rec.Code != http.StatusOK || env.Total == 0 {
+		b.Fatalf("counting the seeded agents: %d %v %s", rec.Code, err, rec.Body)
+	}
+	return env.Total
+}
+
+// pageThrough turns the mouse wheel over the agents list until the service
+// has handed out every agent, and returns how many list requests it served.
+func (p *benchProc) pageThrough(b *testing.B, c *agentCounter) int {
+	b.Helper()
+	run := func(args ...string) {
+		if out, err := p.run("xdotool", args...); err != nil {
+			p.stop()
+			b.Fatalf("xdotool %v: %v\n%s", args, err, out)
+		}
+	}
+	run("windowmove", p.win, "0", "0")
+	// The middle of the list, left of the window's centre (see e2e_test.go).
+	run("mousemove", "--window", p.win, "290", "450")
+	stalled := time.Now().Add(60 * time.Second)
+	for {
+		requests, served, total, _ := c.state()
+		if total > 0 && served >= total {
+			return requests
+		}
+		run("click", "--repeat", "200", "--delay", "1", "5")
+		if _, s, _, _ := c.state(); s > served {
+			stalled = time.Now().Add(60 * time.Second)
+		} else if time.Now().After(stalled) {
+			p.stop()
+			b.Fatalf("paging stopped at %d of %d agents; output:\n%s", served, total, p.log)
+		}
+	}
+}
