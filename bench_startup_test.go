@@ -13,7 +13,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -123,35 +122,7 @@ func benchDisplay(b *testing.B) string {
 // agents screen shows first) and returns the environment to start in.
 func benchHome(b *testing.B, display string, change func(*storage.Settings)) []string {
 	b.Helper()
-	root := b.TempDir()
-	xdg := map[string]string{
-		"XDG_CONFIG_HOME": filepath.Join(root, "config"),
-		"XDG_DATA_HOME":   filepath.Join(root, "data"),
-		"XDG_CACHE_HOME":  filepath.Join(root, "cache"),
-		"XDG_STATE_HOME":  filepath.Join(root, "state"),
-	}
-	paths := storage.Paths{
-		Config: filepath.Join(xdg["XDG_CONFIG_HOME"], storage.AppDirName),
-		Data:   filepath.Join(xdg["XDG_DATA_HOME"], storage.AppDirName),
-		Cache:  filepath.Join(xdg["XDG_CACHE_HOME"], storage.AppDirName),
-		State:  filepath.Join(xdg["XDG_STATE_HOME"], storage.AppDirName),
-	}
-	if err := paths.Ensure(); err != nil {
-		b.Fatal(err)
-	}
-	settings := storage.DefaultSettings()
-	settings.Onboarded = true
-	settings.WindowWidth, settings.WindowHeight = benchWidth, benchHeight
-	if change != nil {
-		change(&settings)
-	}
-	if err := storage.NewSettingsStore(paths).Save(context.Background(), settings); err != nil {
-		b.Fatal(err)
-	}
-	env := append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8")
-	for k, v := range xdg {
-		env = append(env, k+"="+v)
-	}
+	env, _ := freshHome(b, display, benchWidth, benchHeight, change)
 	return env
 }
 

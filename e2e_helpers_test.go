@@ -121,31 +121,8 @@ func startE2E(t *testing.T, change func(*storage.Settings)) *E2E {
 	e2eTools(t)
 	bin := e2eBuild(t)
 
-	root := t.TempDir()
-	xdg := map[string]string{
-		"XDG_CONFIG_HOME": filepath.Join(root, "config"),
-		"XDG_DATA_HOME":   filepath.Join(root, "data"),
-		"XDG_CACHE_HOME":  filepath.Join(root, "cache"),
-		"XDG_STATE_HOME":  filepath.Join(root, "state"),
-	}
-	paths := storage.Paths{
-		Config: filepath.Join(xdg["XDG_CONFIG_HOME"], storage.AppDirName),
-		Data:   filepath.Join(xdg["XDG_DATA_HOME"], storage.AppDirName),
-		Cache:  filepath.Join(xdg["XDG_CACHE_HOME"], storage.AppDirName),
-		State:  filepath.Join(xdg["XDG_STATE_HOME"], storage.AppDirName),
-	}
-	if err := paths.Ensure(); err != nil {
-		t.Fatal(err)
-	}
-	settings := storage.DefaultSettings()
-	settings.Onboarded = true
-	settings.WindowWidth, settings.WindowHeight = 1180, 760
-	if change != nil {
-		change(&settings)
-	}
-	if err := storage.NewSettingsStore(paths).Save(context.Background(), settings); err != nil {
-		t.Fatal(err)
-	}
+	display := startXvfb(t)
+	env, paths := freshHome(t, display, 1180, 760, change)
 
 	out := os.Getenv("AGENTDESK_E2E_OUT")
 	if out == "" {
@@ -154,12 +131,7 @@ func startE2E(t *testing.T, change func(*storage.Settings)) *E2E {
 		t.Fatal(err)
 	}
 
-	e := &E2E{t: t, Paths: paths, Out: out, log: &lockedBuffer{}}
-	e.Display = startXvfb(t)
-	e.env = append(os.Environ(), "DISPLAY="+e.Display, "LANG=en_US.UTF-8")
-	for k, v := range xdg {
-		e.env = append(e.env, k+"="+v)
-	}
+	e := &E2E{t: t, Paths: paths, Out: out, log: &lockedBuffer{}, Display: display, env: env}
 
 	e.app = exec.Command(bin)
 	e.app.Env = e.env
@@ -312,4 +284,41 @@ func (e *E2E) Quit() {
 		_ = e.app.Process.Kill()
 		<-done
 	}
+}
+
+// freshHome makes empty XDG folders holding only a settings.json (onboarded,
+// so the agents screen shows first, at the given window size, then change
+// applied) and returns the environment to start Agent Desk in on display.
+func freshHome(tb testing.TB, display string, width, height float32, change func(*storage.Settings)) ([]string, storage.Paths) {
+	tb.Helper()
+	root := tb.TempDir()
+	xdg := map[string]string{
+		"XDG_CONFIG_HOME": filepath.Join(root, "config"),
+		"XDG_DATA_HOME":   filepath.Join(root, "data"),
+		"XDG_CACHE_HOME":  filepath.Join(root, "cache"),
+		"XDG_STATE_HOME":  filepath.Join(root, "state"),
+	}
+	paths := storage.Paths{
+		Config: filepath.Join(xdg["XDG_CONFIG_HOME"], storage.AppDirName),
+		Data:   filepath.Join(xdg["XDG_DATA_HOME"], storage.AppDirName),
+		Cache:  filepath.Join(xdg["XDG_CACHE_HOME"], storage.AppDirName),
+		State:  filepath.Join(xdg["XDG_STATE_HOME"], storage.AppDirName),
+	}
+	if err := paths.Ensure(); err != nil {
+		tb.Fatal(err)
+	}
+	settings := storage.DefaultSettings()
+	settings.Onboarded = true
+	settings.WindowWidth, settings.WindowHeight = width, height
+	if change != nil {
+		change(&settings)
+	}
+	if err := storage.NewSettingsStore(paths).Save(context.Background(), settings); err != nil {
+		tb.Fatal(err)
+	}
+	env := append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8")
+	for k, v := range xdg {
+		env = append(env, k+"="+v)
+	}
+	return env, paths
 }

@@ -120,23 +120,13 @@ func (s *Screen) build() {
 	s.search.OnChanged = func(string) { s.reload() }
 	s.convList = widget.NewList(
 		func() int { return len(s.convs) },
-		func() fyne.CanvasObject {
-			t := widget.NewLabelWithStyle("Conversation title", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-			t.Truncation = fyne.TextTruncateEllipsis
-			sub := widget.NewLabel("Agent · time")
-			sub.Importance = widget.LowImportance
-			sub.Truncation = fyne.TextTruncateEllipsis
-			sub.SizeName = theme.SizeNameCaptionText
-			return container.NewVBox(t, sub)
-		},
+		kit.NewTwoLineRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(s.convs) {
 				return
 			}
 			c := s.convs[id]
-			box := o.(*fyne.Container)
-			box.Objects[0].(*widget.Label).SetText(c.Title)
-			box.Objects[1].(*widget.Label).SetText(c.AgentTitle + " · " + when(c.UpdatedAt))
+			kit.SetTwoLineRow(o, c.Title, c.AgentTitle+" · "+when(c.UpdatedAt))
 		})
 	s.convList.OnSelected = func(id widget.ListItemID) {
 		if s.selfSel || id >= len(s.convs) {

@@ -79,3 +79,22 @@ func ShowError(l *widget.Label, msg string) {
 		l.Show()
 	}
 }
+
+// NewTwoLineRow is a list row every screen uses alike: a bold first line and
+// a quieter second one, both cut short with an ellipsis. Fill it with
+// SetTwoLineRow.
+func NewTwoLineRow() fyne.CanvasObject {
+	first := widget.NewLabelWithStyle("Title", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	first.Truncation = fyne.TextTruncateEllipsis
+	second := widget.NewLabel("Detail")
+	second.Importance = widget.LowImportance
+	second.Truncation = fyne.TextTruncateEllipsis
+	return container.NewVBox(first, second)
+}
+
+// SetTwoLineRow shows first and second in a row made by NewTwoLineRow.
+func SetTwoLineRow(o fyne.CanvasObject, first, second string) {
+	box := o.(*fyne.Container)
+	box.Objects[0].(*widget.Label).SetText(first)
+	box.Objects[1].(*widget.Label).SetText(second)
+}

@@ -119,22 +119,13 @@ func (s *Screen) build() {
 
 	s.memList = widget.NewList(
 		func() int { return len(s.mems) },
-		func() fyne.CanvasObject {
-			first := widget.NewLabelWithStyle("First line of the memory", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-			first.Truncation = fyne.TextTruncateEllipsis
-			sub := widget.NewLabel("Collection · seen")
-			sub.Importance = widget.LowImportance
-			sub.Truncation = fyne.TextTruncateEllipsis
-			return container.NewVBox(first, sub)
-		},
+		kit.NewTwoLineRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(s.mems) {
 				return
 			}
 			m := s.mems[id]
-			box := o.(*fyne.Container)
-			box.Objects[0].(*widget.Label).SetText(firstLine(m))
-			box.Objects[1].(*widget.Label).SetText(subLine(m))
+			kit.SetTwoLineRow(o, firstLine(m), subLine(m))
 		})
 	s.memList.OnSelected = func(id widget.ListItemID) {
 		if id >= len(s.mems) {

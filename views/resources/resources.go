@@ -62,21 +62,12 @@ func New(env kit.Env) kit.Screen {
 
 	s.list = widget.NewList(
 		func() int { return len(s.items) },
-		func() fyne.CanvasObject {
-			t := widget.NewLabelWithStyle("Resource title", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-			t.Truncation = fyne.TextTruncateEllipsis
-			d := widget.NewLabel("Description")
-			d.Importance = widget.LowImportance
-			d.Truncation = fyne.TextTruncateEllipsis
-			return container.NewVBox(t, d)
-		},
+		kit.NewTwoLineRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(s.items) {
 				return
 			}
-			box := o.(*fyne.Container)
-			box.Objects[0].(*widget.Label).SetText(title(s.items[id]))
-			box.Objects[1].(*widget.Label).SetText(s.items[id].Description)
+			kit.SetTwoLineRow(o, title(s.items[id]), s.items[id].Description)
 		})
 	s.list.OnSelected = func(id widget.ListItemID) {
 		if id < len(s.items) {
