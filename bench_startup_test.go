@@ -225,18 +225,7 @@ func (p *benchProc) stop() {
 	if p.cmd.Process == nil || p.cmd.ProcessState != nil {
 		return
 	}
-	_ = p.cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() {
-		_ = p.cmd.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-done
-	}
+	stopProcess(p.cmd, os.Interrupt)
 }
 
 // BenchmarkStartup measures, for the real binary in demo mode, the time

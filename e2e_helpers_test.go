@@ -173,17 +173,7 @@ func startXvfb(t testing.TB) string {
 		t.Fatal(err)
 	}
 	w.Close()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
+	t.Cleanup(func() { stopProcess(cmd, syscall.SIGTERM) })
 	line, err := bufio.NewReader(r).ReadString('\n')
 	n, convErr := strconv.Atoi(strings.TrimSpace(line))
 	if err != nil || convErr != nil {
@@ -272,16 +262,22 @@ func (e *E2E) Quit() {
 	if e.app == nil || e.app.Process == nil || e.app.ProcessState != nil {
 		return
 	}
-	_ = e.app.Process.Signal(os.Interrupt)
+	stopProcess(e.app, os.Interrupt)
+}
+
+// stopProcess asks a started program to end with sig, and kills it if it
+// lingers for more than five seconds.
+func stopProcess(cmd *exec.Cmd, sig os.Signal) {
+	_ = cmd.Process.Signal(sig)
 	done := make(chan struct{})
 	go func() {
-		_ = e.app.Wait()
+		_ = cmd.Wait()
 		close(done)
 	}()
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
-		_ = e.app.Process.Kill()
+		_ = cmd.Process.Kill()
 		<-done
 	}
 }

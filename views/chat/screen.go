@@ -55,7 +55,7 @@ func New(env kit.Env) kit.Screen {
 		if e == app.AccountChanged {
 			kit.Do(func() {
 				s.closeOpen()
-				s.right.Objects = []fyne.CanvasObject{s.placeholder()}
+				s.right.Objects = []fyne.CanvasObject{s.noConversation()}
 				s.right.Refresh()
 				s.reload()
 			})
@@ -139,13 +139,13 @@ func (s *Screen) build() {
 	newBtn := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { s.env.Nav.Show(kit.ScreenAgents) })
 	leftPane := container.NewBorder(
 		container.NewVBox(kit.Header("Chats", "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
-	s.right = container.NewStack(s.placeholder())
+	s.right = container.NewStack(s.noConversation())
 	split := container.NewHSplit(leftPane, s.right)
 	split.Offset = 0.28
 	s.content = split
 }
 
-func (s *Screen) placeholder() fyne.CanvasObject {
+func (s *Screen) noConversation() fyne.CanvasObject {
 	return kit.Empty(theme.MailComposeIcon(), "No conversation open",
 		"Pick a conversation on the left, or start one by opening a chat agent on the Agents screen.",
 		widget.NewButtonWithIcon("Choose an agent", theme.NavigateNextIcon(), func() { s.env.Nav.Show(kit.ScreenAgents) }))
@@ -290,7 +290,7 @@ func (s *Screen) Dropped(paths []string) {
 func (s *Screen) deleted(c hist.Conversation) {
 	if s.open != nil && s.open.sess.ID() == c.ID {
 		s.closeOpen()
-		s.right.Objects = []fyne.CanvasObject{s.placeholder()}
+		s.right.Objects = []fyne.CanvasObject{s.noConversation()}
 		s.right.Refresh()
 	}
 	var bar fyne.CanvasObject

@@ -127,38 +127,18 @@ func choose(s *Screen, rg *widget.RadioGroup, label string, handler func(string)
 // rowOf is the accounts row that names the account.
 func rowOf(s *Screen, name string) fyne.CanvasObject {
 	for _, r := range s.accounts.Objects {
-		if strings.Contains(labels(r), name) {
+		if strings.Contains(kittest.Labels(r), name) {
 			return r
 		}
 	}
 	return nil
 }
 
-func labels(o fyne.CanvasObject) string {
-	switch v := o.(type) {
-	case *widget.Label:
-		return v.Text + "\n"
-	case *widget.Form:
-		var b strings.Builder
-		for _, it := range v.Items {
-			b.WriteString(it.Text + "\n" + labels(it.Widget))
-		}
-		return b.String()
-	case *fyne.Container:
-		var b strings.Builder
-		for _, c := range v.Objects {
-			b.WriteString(labels(c))
-		}
-		return b.String()
-	}
-	return ""
-}
-
 func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "right-key"})
 	s, a, wait := newScreen(t, &memKeyring{keys: map[string]string{}})
 
-	if got := labels(s.accounts); !strings.Contains(got, "In use") || !strings.Contains(got, "Sample agents") {
+	if got := kittest.Labels(s.accounts); !strings.Contains(got, "In use") || !strings.Contains(got, "Sample agents") {
 		t.Fatalf("a first start should list the demo as the account in use, got %q", got)
 	}
 
@@ -186,8 +166,8 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 	if a.IsDemo() || a.Account().Name != "Office" {
 		t.Fatalf("the saved account should be in use, got %+v", a.Account())
 	}
-	if row := rowOf(s, "Office"); row == nil || !strings.Contains(labels(row), "In use") {
-		t.Fatalf("the new account should be listed as in use: %q", labels(s.accounts))
+	if row := rowOf(s, "Office"); row == nil || !strings.Contains(kittest.Labels(row), "In use") {
+		t.Fatalf("the new account should be listed as in use: %q", kittest.Labels(s.accounts))
 	}
 	if !strings.Contains(s.keyWhere.Text, "stored in the system keyring") {
 		t.Fatalf("key location: %q", s.keyWhere.Text)
@@ -224,7 +204,7 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 	s.confirm.Confirm()
 	wait()
 	if len(a.Settings().Accounts) != 1 || rowOf(s, "Head office") != nil {
-		t.Fatalf("the removed account should be gone: %q", labels(s.accounts))
+		t.Fatalf("the removed account should be gone: %q", kittest.Labels(s.accounts))
 	}
 }
 
@@ -309,7 +289,7 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 func TestAboutShowsVersionAndFolders(t *testing.T) {
 	test.NewTempApp(t)
 	a := openApp(t, &memKeyring{keys: map[string]string{}})
-	text := labels(AboutContent(a))
+	text := kittest.Labels(AboutContent(a))
 	for _, want := range []string{"Version " + Version(), a.Paths().Config, a.Paths().Data, "Agent Execution Service"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("About should show %q; it shows %q", want, text)

@@ -92,7 +92,7 @@ func TestAgentTabListsTheAgentsWebhooks(t *testing.T) {
 	e.Window.SetContent(tab)
 	var l *widget.List
 	q.WaitUntil(t, func() bool {
-		l = findList(tab)
+		l = kittest.Find[*widget.List](tab)
 		return l != nil && l.Length() > 0
 	}, func() string { return "no list yet" })
 	if !strings.Contains(kittest.Labels(tab), Banner) {
@@ -118,18 +118,4 @@ func TestWebhooksErrorSaysWhatHappenedAndRetries(t *testing.T) {
 	}
 	test.Tap(kittest.FindButton(s.stack, "Retry"))
 	q.WaitUntil(t, func() bool { return !s.loading && len(s.list.items) > 0 }, func() string { return kittest.Labels(s.stack) })
-}
-
-func findList(o fyne.CanvasObject) *widget.List {
-	switch v := o.(type) {
-	case *widget.List:
-		return v
-	case *fyne.Container:
-		for _, c := range v.Objects {
-			if l := findList(c); l != nil {
-				return l
-			}
-		}
-	}
-	return nil
 }

@@ -4,6 +4,7 @@
 package kittest
 
 import (
+	"reflect"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -75,4 +76,24 @@ func Labels(o fyne.CanvasObject) string {
 		return b.String()
 	}
 	return ""
+}
+
+// Find returns the first object of type T under o (the zero T when there is
+// none): a list, an image, an entry.
+func Find[T fyne.CanvasObject](o fyne.CanvasObject) T {
+	if v, ok := o.(T); ok {
+		return v
+	}
+	for _, c := range children(o) {
+		if v := Find[T](c); any(v) != nil && !isNil(v) {
+			return v
+		}
+	}
+	var zero T
+	return zero
+}
+
+func isNil(o fyne.CanvasObject) bool {
+	v := reflect.ValueOf(o)
+	return !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil())
 }
