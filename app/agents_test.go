@@ -52,6 +52,47 @@ func TestAgentBrowserPagesThroughEveryAgent(t *testing.T) {
 	}
 }
 
+// The list keeps a lean item per agent; a snapshot taken earlier stays as
+// it was while later pages come in, and opening an agent reads all of it.
+func TestAgentBrowserSnapshotsStayAndOpeningReadsTheFullAgent(t *testing.T) {
+	a := apptest.Open(t)
+	b := a.NewAgentBrowser(nil)
+	b.SetPerPage(10)
+	b.Search(app.AgentQuery{})
+	first := waitBrowser(t, b, func(l app.AgentList) bool { return len(l.Agents) > 0 })
+	kept := append([]app.AgentItem(nil), first.Agents...)
+	for i := 0; i < 10 && b.State().HasMore; i++ {
+		b.LoadMore()
+		waitBrowser(t, b, func(app.AgentList) bool { return true })
+	}
+	if st := b.State(); len(st.Agents) != st.Total || st.Total != 44 {
+		t.Fatalf("paged to %d of %d agents", len(st.Agents), st.Total)
+	}
+	if len(first.Agents) != len(kept) {
+		t.Fatalf("the first snapshot changed length: %d, was %d", len(first.Agents), len(kept))
+	}
+	for i := range kept {
+		if first.Agents[i] != kept[i] {
+			t.Fatalf("the first snapshot changed at %d: %+v, was %+v", i, first.Agents[i], kept[i])
+		}
+	}
+
+	last := b.State().Agents[43]
+	if last.Title == "" || last.Type == "" {
+		t.Fatalf("a listed agent keeps its title and type: %+v", last)
+	}
+	full, err := a.GetAgent(context.Background(), last.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Title != last.Title || full.Description != last.Description || full.Type != last.Type {
+		t.Fatalf("the list shows %+v, the agent is %+v", last, full)
+	}
+	if full.LongDescription == "" || len(full.Questions) == 0 {
+		t.Fatalf("the opened agent has its long description and questions: %+v", full)
+	}
+}
+
 func TestAgentBrowserTypeAndSearch(t *testing.T) {
 	a := apptest.Open(t)
 	b := a.NewAgentBrowser(nil)
@@ -143,9 +184,9 @@ func TestAnswersAreRemembered(t *testing.T) {
 
 func BenchmarkFilterAgents(b *testing.B) {
 	types := []string{client.AgentChat, client.AgentImage, client.AgentText, client.AgentVideo}
-	agents := make([]client.Agent, 10000)
+	agents := make([]app.AgentItem, 10000)
 	for i := range agents {
-		agents[i] = client.Agent{ID: client.ID(fmt.Sprint(i)), Title: fmt.Sprintf("Agent %d", i), Type: types[i%4],
+		agents[i] = app.AgentItem{ID: client.ID(fmt.Sprint(i)), Title: fmt.Sprintf("Agent %d", i), Type: types[i%4],
 			Description: "An agent that does useful things for the office."}
 	}
 	b.ReportAllocs()

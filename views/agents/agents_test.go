@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
 
 // fakeNav records what the screen asks of the shell.
@@ -137,7 +139,7 @@ func (f *fixture) open(t *testing.T, id client.ID) *detail {
 		}
 	}
 	// Further down the list: open it as a link from elsewhere would.
-	f.s.openAgent(client.Agent{ID: id, Title: "Agent " + string(id)})
+	f.s.openAgent(app.AgentItem{ID: id, Title: "Agent " + string(id)})
 	d := f.s.current
 	f.wait(t, "the agent's detail", func() bool { return d.loaded })
 	return d
@@ -511,4 +513,128 @@ func TestLongRunNotifiesWhenWindowIsInBackground(t *testing.T) {
 	kit.SetForeground(true)
 	d.output.clear()
 	test.AssertNotificationSent(t, nil, run)
+}
+
+func TestAgentFromALaterPageOpensInFull(t *testing.T) {
+	f := newFixture(t, 10)
+	for i := 0; i < 10 && f.s.browser.State().HasMore; i++ {
+		n := len(f.s.agents)
+		f.s.list.ScrollToBottom()
+		f.wait(t, "the next page", func() bool { return len(f.s.agents) > n || !f.s.browser.State().HasMore })
+	}
+	if len(f.s.agents) != 44 {
+		t.Fatalf("paged to %d agents", len(f.s.agents))
+	}
+	var id client.ID
+	for i := len(f.s.agents) - 1; i >= 0 && id == ""; i-- {
+		if f.s.agents[i].Type == client.AgentText {
+			id = f.s.agents[i].ID
+		}
+	}
+	full, err := f.a.GetAgent(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := f.open(t, id)
+	shown := kittest.Labels(d.content)
+	if full.LongDescription == "" || !strings.Contains(shown, full.LongDescription) {
+		t.Fatalf("the detail shows the long description %q; it shows:\n%s", full.LongDescription, shown)
+	}
+	if len(app.FormQuestions(*full)) == 0 || len(d.form.byName) == 0 {
+		t.Fatalf("the form asks the agent's questions: %d of %d", len(d.form.byName), len(app.FormQuestions(*full)))
+	}
+	for _, q := range app.FormQuestions(*full) {
+		if app.Answerable(q) && d.form.byName[q.Name] == nil {
+			t.Fatalf("the form lacks the question %q", q.Name)
+		}
+	}
+}
+
+// Once the list rests after many rows, the text drawn meanwhile is let go;
+// the user sees the same screen: the same rows, the selected agent, the
+// search box still focused.
+func TestListAtRestKeepsTheScreen(t *testing.T) {
+	defer func(rows, idle int, delay time.Duration) {
+		releaseRows, releaseIdleRows, releaseDelay = rows, idle, delay
+	}(releaseRows, releaseIdleRows, releaseDelay)
+	releaseRows, releaseIdleRows, releaseDelay = 12, 4, time.Millisecond
+
+	f := newFixture(t, 10)
+	d := f.open(t, f.s.agents[0].ID)
+	f.w.Canvas().Focus(f.s.search)
+	test.Type(f.s.search, "x")
+	f.s.search.SetText("")
+	f.wait(t, "the search", func() bool { return f.s.browser.State().Query.Q == "" && len(f.s.agents) > 0 })
+	for i := 0; i < 10 && f.s.browser.State().HasMore; i++ {
+		n := len(f.s.agents)
+		f.s.list.ScrollToBottom()
+		f.wait(t, "the next page", func() bool { return len(f.s.agents) > n || !f.s.browser.State().HasMore })
+	}
+	f.s.list.ScrollToBottom()
+	f.wait(t, "the list at rest", func() bool { return !f.s.releasing.Load() && f.s.rowsSinceIdle < releaseIdleRows })
+	if f.s.releases == 0 {
+		t.Fatal("paging through 44 agents should have let the drawn text go")
+	}
+
+	if len(f.s.agents) != 44 || f.s.total.Text != "44 agents" || f.s.listStack.Objects[0] != f.s.list {
+		t.Fatalf("the list shows %d agents, %q", len(f.s.agents), f.s.total.Text)
+	}
+	if shown := shownText(f.s.list); !strings.Contains(shown, f.s.agents[43].Title) {
+		t.Fatalf("the last agent's row shows %q; the list shows:\n%s", f.s.agents[43].Title, shown)
+	}
+	if f.s.current != d || f.s.detailBox.Objects[0] != d.content {
+		t.Fatal("the open agent stays open")
+	}
+	if f.w.Canvas().Focused() != f.s.search {
+		t.Fatalf("the search box lost the focus to %T", f.w.Canvas().Focused())
+	}
+}
+
+// shownText is the text of the labels inside o, widgets included.
+func shownText(o fyne.CanvasObject) string {
+	if !o.Visible() {
+		return ""
+	}
+	switch v := o.(type) {
+	case *widget.Label:
+		return v.Text + "\n"
+	case *fyne.Container:
+		var b strings.Builder
+		for _, c := range v.Objects {
+			b.WriteString(shownText(c))
+		}
+		return b.String()
+	case fyne.Widget:
+		var b strings.Builder
+		for _, c := range test.WidgetRenderer(v).Objects() {
+			b.WriteString(shownText(c))
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// A loading state that has made way for the list stops animating: left
+// running, it has the window redrawn every frame for a minute.
+func TestLoadingStopsOnceAgentsShow(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+	w.SetContent(s.Content())
+	loading := kittest.Find[*widget.ProgressBarInfinite](s.listStack)
+	if loading == nil || !loading.Running() {
+		t.Fatal("the list starts with a running loading bar")
+	}
+	s.Shown()
+	f := &fixture{s: s, a: a, q: q}
+	f.wait(t, "the first page", func() bool { return len(s.agents) > 0 })
+	if s.listStack.Objects[0] != s.list || loading.Running() {
+		t.Fatal("the loading bar still runs behind the list")
+	}
+	d := f.open(t, s.agents[0].ID)
+	if opening := kittest.Find[*widget.ProgressBarInfinite](d.content); opening != nil && opening.Running() {
+		t.Fatal("the detail's loading bar still runs once the agent is open")
+	}
 }

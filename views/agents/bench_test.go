@@ -85,9 +85,9 @@ func BenchmarkAgentsScreen10000(b *testing.B) {
 // BenchmarkTypeFilterOnScreen measures narrowing 10,000 loaded agents by
 // type, the step the screen takes before the service answers.
 func BenchmarkTypeFilterOnScreen(b *testing.B) {
-	agents := make([]client.Agent, 10000)
+	agents := make([]app.AgentItem, 10000)
 	for i := range agents {
-		agents[i] = client.Agent{ID: client.ID(fmt.Sprint(i)), Type: []string{"chat", "image", "text", "video"}[i%4]}
+		agents[i] = app.AgentItem{ID: client.ID(fmt.Sprint(i)), Type: []string{"chat", "image", "text", "video"}[i%4]}
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

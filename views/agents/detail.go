@@ -21,7 +21,9 @@ import (
 // detail is one agent's right-hand pane: title, type, long description
 // and the tabs Run (or Chat), History and those other screens add.
 type detail struct {
-	s     *Screen
+	s *Screen
+	// agent is the full agent once read (loaded); until then only what
+	// the list knew: its id, title, description and type.
 	agent client.Agent
 
 	content *fyne.Container
@@ -48,7 +50,8 @@ type detail struct {
 	histBox *fyne.Container
 }
 
-func newDetail(s *Screen, agent client.Agent) *detail {
+func newDetail(s *Screen, item app.AgentItem) *detail {
+	agent := client.Agent{ID: item.ID, Title: item.Title, Description: item.Description, Type: item.Type}
 	d := &detail{s: s, agent: agent, content: container.NewStack(kit.Loading("Opening " + agent.Title + "…"))}
 	return d
 }
@@ -63,8 +66,7 @@ func (d *detail) shown() {
 }
 
 func (d *detail) load() {
-	d.content.Objects = []fyne.CanvasObject{kit.Loading("Opening " + d.agent.Title + "…")}
-	d.content.Refresh()
+	kit.SetBody(d.content, kit.Loading("Opening "+d.agent.Title+"…"))
 	id := d.agent.ID
 	d.s.spawn(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -72,8 +74,7 @@ func (d *detail) load() {
 		full, err := d.s.app.GetAgent(ctx, id)
 		d.s.do(func() {
 			if err != nil {
-				d.content.Objects = []fyne.CanvasObject{kit.Error(err, d.load)}
-				d.content.Refresh()
+				kit.SetBody(d.content, kit.Error(err, d.load))
 				return
 			}
 			d.agent = *full
@@ -117,8 +118,7 @@ func (d *detail) build() {
 			d.loadHistory()
 		}
 	}
-	d.content.Objects = []fyne.CanvasObject{container.NewBorder(container.NewPadded(head), nil, nil, nil, d.tabs)}
-	d.content.Refresh()
+	kit.SetBody(d.content, container.NewBorder(container.NewPadded(head), nil, nil, nil, d.tabs))
 }
 
 func (d *detail) buildChat() fyne.CanvasObject {
@@ -310,8 +310,7 @@ func (d *detail) showHistory(runs []storage.Run, err error) {
 		d.history.Refresh()
 		body = d.history
 	}
-	d.histBox.Objects = []fyne.CanvasObject{body}
-	d.histBox.Refresh()
+	kit.SetBody(d.histBox, body)
 }
 
 // reopen shows a past run's answers and output on the Run tab.

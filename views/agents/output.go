@@ -151,8 +151,7 @@ func (o *outputView) image(r hist.Run) fyne.CanvasObject {
 				img.SetMinSize(fyne.NewSize(360, 270))
 				obj = img
 			}
-			box.Objects = []fyne.CanvasObject{obj}
-			box.Refresh()
+			kit.SetBody(box, obj)
 			if o.onLoaded != nil {
 				o.onLoaded()
 			}

@@ -31,8 +31,21 @@ var searchDelay = 300 * time.Millisecond
 // desktop notification.
 var notifyAfter = 10 * time.Second
 
+// Scrolling through the list draws a new title on every row it binds, and
+// Fyne keeps a texture for each string drawn (see kit.ReleaseText). The
+// screen has them dropped once releaseRows rows were bound to new agents,
+// and when the list has rested for releaseDelay after at least
+// releaseIdleRows (about a screen; a release re-binds rows to the agents
+// they showed, which does not count). Paging through 10,000 agents thus
+// holds a few MB of text textures, not 185 MB.
+var (
+	releaseRows     = 300
+	releaseIdleRows = 20
+	releaseDelay    = 500 * time.Millisecond
+)
+
 // typeChoices are the filter's labels, in the order of app.AgentTypes.
-var typeChoices = []string{"All", "Chat", "Image", "Text", "Video"}
+var typeChoices = []string{"All types", "Chat", "Image", "Text", "Video"}
 
 // Screen is the agents browser.
 type Screen struct {
@@ -52,12 +65,22 @@ type Screen struct {
 
 	// agents is the list's copy of the browser's agents, read on the UI
 	// goroutine only.
-	agents  []client.Agent
+	agents  []app.AgentItem
 	listed  app.AgentQuery
 	started bool
 	details map[client.ID]*detail
 	current *detail
 	searchN atomic.Int64
+
+	// rowsBound and rowsSinceIdle count the rows bound to a new agent
+	// since text textures were last released, and since the list last
+	// rested (UI goroutine); releaseAt is when to release them (unix ns),
+	// and releasing tells a release is planned.
+	rowsBound     int
+	rowsSinceIdle int
+	releases      int // releases made (tests)
+	releaseAt     atomic.Int64
+	releasing     atomic.Bool
 
 	// busy counts background work still to land (tests wait for it).
 	bgMu   sync.Mutex
@@ -102,7 +125,9 @@ func (s *Screen) build() {
 			if id >= len(s.agents) {
 				return
 			}
-			setAgentRow(o, s.agents[id])
+			if setAgentRow(o, s.agents[id]) {
+				s.rowBound()
+			}
 			// The next page loads as the end of the list comes into view.
 			if id >= len(s.agents)-5 {
 				s.browser.LoadMore()
@@ -233,6 +258,11 @@ func (s *Screen) browserChanged() {
 // loading, empty and error states.
 func (s *Screen) applyList() {
 	st := s.browser.State()
+	// Fyne's list makes a new template row and drops the rows it keeps
+	// aside on every Refresh: only when the agents changed, not when a
+	// page is merely on its way.
+	changed := st.Query != s.listed || len(st.Agents) != len(s.agents) ||
+		(len(st.Agents) > 0 && &st.Agents[0] != &s.agents[0])
 	s.agents = st.Agents
 	if st.Query != s.listed {
 		// Row numbers of the old answer mean other agents now.
@@ -265,10 +295,9 @@ func (s *Screen) applyList() {
 			"This account has no agents yet. Create one on the service's website, then come back here.")
 	}
 	if len(s.listStack.Objects) != 1 || s.listStack.Objects[0] != body {
-		s.listStack.Objects = []fyne.CanvasObject{body}
-		s.listStack.Refresh()
+		kit.SetBody(s.listStack, body)
 	}
-	if body == s.list {
+	if body == s.list && changed {
 		s.list.Refresh()
 	}
 
@@ -311,7 +340,7 @@ func noMatchText(q app.AgentQuery) string {
 
 // openAgent shows an agent's detail, keeping the detail of each agent
 // opened before so nothing typed is lost when switching.
-func (s *Screen) openAgent(agent client.Agent) {
+func (s *Screen) openAgent(agent app.AgentItem) {
 	d, ok := s.details[agent.ID]
 	if !ok {
 		d = newDetail(s, agent)
@@ -371,6 +400,60 @@ func (s *Screen) spawn(fn func()) {
 // tests can run the updates on their own goroutine).
 func (s *Screen) do(f func()) { kit.Do(f) }
 
+// rowBound counts a row bound to another agent than it showed (a new
+// string to draw) and plans the release of text textures.
+func (s *Screen) rowBound() {
+	s.rowsBound++
+	s.rowsSinceIdle++
+	switch {
+	case s.rowsBound >= releaseRows:
+		s.planRelease(time.Now())
+	case s.rowsSinceIdle >= releaseIdleRows:
+		s.planRelease(time.Now().Add(releaseDelay))
+	}
+}
+
+// planRelease releases text textures at the given time, or later if it is
+// planned again meanwhile. Never at once: the list may be in the middle
+// of its layout.
+func (s *Screen) planRelease(at time.Time) {
+	s.releaseAt.Store(at.UnixNano())
+	if !s.releasing.CompareAndSwap(false, true) {
+		return
+	}
+	s.spawn(func() {
+		for {
+			wait := time.Until(time.Unix(0, s.releaseAt.Load()))
+			if wait <= 0 {
+				break
+			}
+			time.Sleep(wait)
+		}
+		s.do(func() {
+			s.releasing.Store(false)
+			s.releaseText()
+		})
+	})
+}
+
+// releaseText has Fyne drop the textures of the titles drawn so far: at
+// once after many rows, and when the list rests, when it also has the
+// memory freed meanwhile given back.
+func (s *Screen) releaseText() {
+	switch {
+	case s.rowsBound >= releaseRows:
+		s.releases++
+		kit.ReleaseText(s.env.Window)
+		s.rowsBound = 0
+		// Once the list rests, the rest.
+		s.planRelease(time.Now().Add(releaseDelay))
+	case s.rowsSinceIdle >= releaseIdleRows:
+		s.releases++
+		kit.ReleaseIdle(s.env.Window)
+		s.rowsBound, s.rowsSinceIdle = 0, 0
+	}
+}
+
 // newAgentRow is the template of one list row: the type badge, the title
 // and the first line of the description.
 func newAgentRow() fyne.CanvasObject {
@@ -384,12 +467,17 @@ func newAgentRow() fyne.CanvasObject {
 	return container.NewBorder(nil, nil, newBadge(), nil, text)
 }
 
-func setAgentRow(o fyne.CanvasObject, a client.Agent) {
+// setAgentRow shows a in the row, and reports whether its title is new
+// to the row (a string Fyne had to draw).
+func setAgentRow(o fyne.CanvasObject, a app.AgentItem) bool {
 	row := o.(*fyne.Container)
 	text := row.Objects[0].(*fyne.Container)
-	text.Objects[0].(*widget.Label).SetText(a.Title)
+	title := text.Objects[0].(*widget.Label)
+	changed := title.Text != a.Title
+	title.SetText(a.Title)
 	text.Objects[1].(*widget.Label).SetText(firstLine(a.Description))
 	setBadge(row.Objects[1].(*fyne.Container), a.Type)
+	return changed
 }
 
 // newBadge is a small tag with the agent's type: its icon and name.

@@ -55,8 +55,7 @@ func New(env kit.Env) kit.Screen {
 		if e == app.AccountChanged {
 			kit.Do(func() {
 				s.closeOpen()
-				s.right.Objects = []fyne.CanvasObject{s.noConversation()}
-				s.right.Refresh()
+				kit.SetBody(s.right, s.noConversation())
 				s.reload()
 			})
 		}
@@ -194,8 +193,7 @@ func (s *Screen) setLeft(o fyne.CanvasObject) {
 	if len(s.left.Objects) == 1 && s.left.Objects[0] == o {
 		return
 	}
-	s.left.Objects = []fyne.CanvasObject{o}
-	s.left.Refresh()
+	kit.SetBody(s.left, o)
 }
 
 func (s *Screen) markSelected() {
@@ -219,8 +217,7 @@ func (s *Screen) OpenChat(agent client.Agent) {
 		sess, err := s.a.NewChat(context.Background(), agent)
 		kit.Do(func() {
 			if err != nil {
-				s.right.Objects = []fyne.CanvasObject{kit.Error(err, func() { s.OpenChat(agent) })}
-				s.right.Refresh()
+				kit.SetBody(s.right, kit.Error(err, func() { s.OpenChat(agent) }))
 				return
 			}
 			s.show(sess)
@@ -234,14 +231,12 @@ func (s *Screen) OpenConversation(id int64) {
 	if s.open != nil && s.open.sess.ID() == id {
 		return
 	}
-	s.right.Objects = []fyne.CanvasObject{kit.Loading("Opening the conversation…")}
-	s.right.Refresh()
+	kit.SetBody(s.right, kit.Loading("Opening the conversation…"))
 	spawn(func() {
 		sess, err := s.a.OpenChat(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {
-				s.right.Objects = []fyne.CanvasObject{kit.Error(err, func() { s.OpenConversation(id) })}
-				s.right.Refresh()
+				kit.SetBody(s.right, kit.Error(err, func() { s.OpenConversation(id) }))
 				return
 			}
 			s.show(sess)
@@ -252,8 +247,7 @@ func (s *Screen) OpenConversation(id int64) {
 func (s *Screen) show(sess *app.ChatSession) {
 	s.closeOpen()
 	s.open = newConvView(s, sess)
-	s.right.Objects = []fyne.CanvasObject{s.open.obj}
-	s.right.Refresh()
+	kit.SetBody(s.right, s.open.obj)
 	s.open.scrollToEnd()
 	s.markSelected()
 	if c := fyne.CurrentApp(); c != nil && s.env.Window != nil {
@@ -290,8 +284,7 @@ func (s *Screen) Dropped(paths []string) {
 func (s *Screen) deleted(c hist.Conversation) {
 	if s.open != nil && s.open.sess.ID() == c.ID {
 		s.closeOpen()
-		s.right.Objects = []fyne.CanvasObject{s.noConversation()}
-		s.right.Refresh()
+		kit.SetBody(s.right, s.noConversation())
 	}
 	var bar fyne.CanvasObject
 	undo := widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), func() {

@@ -114,8 +114,7 @@ func (v *View) Reload() {
 
 func (v *View) show(r app.CreditsReport, err error) {
 	if err != nil {
-		v.stack.Objects = []fyne.CanvasObject{kit.Error(err, v.Reload)}
-		v.stack.Refresh()
+		kit.SetBody(v.stack, kit.Error(err, v.Reload))
 		v.export.Disable()
 		return
 	}
@@ -123,13 +122,13 @@ func (v *View) show(r app.CreditsReport, err error) {
 	v.total.SetText(fmt.Sprintf("%s in the %s", Format(r.Total), lower(v.period.Selected)))
 	if len(r.ByDay) == 0 {
 		v.export.Disable()
-		v.stack.Objects = []fyne.CanvasObject{kit.Empty(theme.InfoIcon(), "Nothing spent in this period",
-			"Running agents, uploading files and saving memories cost credits. They show here once used.")}
+		kit.SetBody(v.stack, kit.Empty(theme.InfoIcon(), "Nothing spent in this period",
+			"Running agents, uploading files and saving memories cost credits. They show here once used."))
 	} else {
 		v.export.Enable()
 		byDay := container.NewBorder(widget.NewLabelWithStyle("By day", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, v.days)
 		byAgent := container.NewBorder(widget.NewLabelWithStyle("By agent", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, v.agents)
-		v.stack.Objects = []fyne.CanvasObject{container.NewGridWithColumns(2, byDay, byAgent)}
+		kit.SetBody(v.stack, container.NewGridWithColumns(2, byDay, byAgent))
 	}
 	v.days.Refresh()
 	v.agents.Refresh()

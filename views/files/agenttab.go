@@ -148,8 +148,7 @@ func (t *AgentTab) showResult(msg string, bad bool) {
 }
 
 func (t *AgentTab) setBody(o fyne.CanvasObject) {
-	t.body.Objects = []fyne.CanvasObject{o}
-	t.body.Refresh()
+	kit.SetBody(t.body, o)
 }
 
 // Link links workspace files to the agent and shows the result's counts.
@@ -279,16 +278,15 @@ func (p *picker) more() {
 		kit.Do(func() {
 			p.loading = false
 			if err != nil && len(p.shown) == 0 {
-				p.body.Objects = []fyne.CanvasObject{kit.Error(err, p.more)}
-				p.body.Refresh()
+				kit.SetBody(p.body, kit.Error(err, p.more))
 				return
 			}
 			p.shown = p.files.Files()
 			if len(p.shown) == 0 {
-				p.body.Objects = []fyne.CanvasObject{kit.Empty(theme.FolderIcon(), "No files in your workspace",
-					"Upload files first: drop them on this window or use Add files….")}
+				kit.SetBody(p.body, kit.Empty(theme.FolderIcon(), "No files in your workspace",
+					"Upload files first: drop them on this window or use Add files…."))
 			} else {
-				p.body.Objects = []fyne.CanvasObject{p.list}
+				kit.SetBody(p.body, p.list)
 			}
 			p.body.Refresh()
 			p.list.Refresh()

@@ -208,8 +208,7 @@ func (s *Screen) setBody(o fyne.CanvasObject) {
 	if len(s.body.Objects) == 1 && s.body.Objects[0] == o {
 		return
 	}
-	s.body.Objects = []fyne.CanvasObject{o}
-	s.body.Refresh()
+	kit.SetBody(s.body, o)
 }
 
 // startPolling refreshes the list every RefreshEvery while some file is

@@ -179,8 +179,7 @@ func (s *Screen) Reload() {
 	sel := s.colSel
 	first := !s.loaded
 	if first {
-		s.memStack.Objects = []fyne.CanvasObject{kit.Loading("Reading memories…")}
-		s.memStack.Refresh()
+		kit.SetBody(s.memStack, kit.Loading("Reading memories…"))
 	}
 	go func() {
 		ctx := context.Background()
@@ -208,9 +207,8 @@ func (s *Screen) Reload() {
 func (s *Screen) show(cols []app.CollectionSummary, total int, mems []storage.MemoryEntry, err error, searched, inCollection bool) {
 	s.loaded = true
 	if err != nil {
-		s.memStack.Objects = []fyne.CanvasObject{compactEmpty(theme.ErrorIcon(), "Something went wrong", app.Describe(err),
-			widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.Reload))}
-		s.memStack.Refresh()
+		kit.SetBody(s.memStack, compactEmpty(theme.ErrorIcon(), "Something went wrong", app.Describe(err),
+			widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.Reload)))
 		return
 	}
 	s.cols, s.total, s.mems = cols, total, mems
@@ -219,17 +217,17 @@ func (s *Screen) show(cols []app.CollectionSummary, total int, mems []storage.Me
 	s.ed.setCollections(cols)
 	switch {
 	case len(mems) == 0 && inCollection && !searched:
-		s.memStack.Objects = []fyne.CanvasObject{compactEmpty(theme.FolderIcon(), "No memories in this collection",
-			"Choose New memory to write one here, or All memories on the left to see the others.")}
+		kit.SetBody(s.memStack, compactEmpty(theme.FolderIcon(), "No memories in this collection",
+			"Choose New memory to write one here, or All memories on the left to see the others."))
 	case len(mems) == 0 && (searched || inCollection):
-		s.memStack.Objects = []fyne.CanvasObject{compactEmpty(theme.SearchIcon(), "No memories match",
-			"Try other words, or choose All memories on the left.")}
+		kit.SetBody(s.memStack, compactEmpty(theme.SearchIcon(), "No memories match",
+			"Try other words, or choose All memories on the left."))
 	case len(mems) == 0:
-		s.memStack.Objects = []fyne.CanvasObject{compactEmpty(theme.DocumentIcon(), "No memories yet",
+		kit.SetBody(s.memStack, compactEmpty(theme.DocumentIcon(), "No memories yet",
 			"Write one with New memory, or bring in one made elsewhere with Open by number.",
-			widget.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() { s.ed.leave(func() { s.ed.startNew(s.colSel) }, nil) }))}
+			widget.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() { s.ed.leave(func() { s.ed.startNew(s.colSel) }, nil) })))
 	default:
-		s.memStack.Objects = []fyne.CanvasObject{s.memList}
+		kit.SetBody(s.memStack, s.memList)
 	}
 	s.memStack.Refresh()
 	s.memList.Refresh()

@@ -116,8 +116,7 @@ func (s *Screen) Reload() {
 	s.gen++
 	gen := s.gen
 	q, typ := s.search.Text, s.filterType()
-	s.stack.Objects = []fyne.CanvasObject{kit.Loading("Reading resources…")}
-	s.stack.Refresh()
+	kit.SetBody(s.stack, kit.Loading("Reading resources…"))
 	a := s.env.App
 	go func() {
 		items, err := a.Resources(context.Background(), q, typ)
@@ -137,21 +136,21 @@ func (s *Screen) show(items []client.Resource, err error, filtered bool) {
 	switch {
 	case err != nil:
 		s.items = nil
-		s.stack.Objects = []fyne.CanvasObject{kit.Error(err, s.Reload)}
+		kit.SetBody(s.stack, kit.Error(err, s.Reload))
 		s.count.SetText("")
 	case len(items) == 0 && filtered:
 		s.items = nil
-		s.stack.Objects = []fyne.CanvasObject{kit.Empty(theme.SearchIcon(), "No resources match",
-			"Try other words, or choose Any type.")}
+		kit.SetBody(s.stack, kit.Empty(theme.SearchIcon(), "No resources match",
+			"Try other words, or choose Any type."))
 		s.count.SetText("")
 	case len(items) == 0:
 		s.items = nil
-		s.stack.Objects = []fyne.CanvasObject{kit.Empty(theme.InfoIcon(), "No resources",
-			"This account has no resources yet. They are added on the service.")}
+		kit.SetBody(s.stack, kit.Empty(theme.InfoIcon(), "No resources",
+			"This account has no resources yet. They are added on the service."))
 		s.count.SetText("")
 	default:
 		s.items = items
-		s.stack.Objects = []fyne.CanvasObject{s.list}
+		kit.SetBody(s.stack, s.list)
 		if len(items) == 1 {
 			s.count.SetText("1 resource")
 		} else {

@@ -187,8 +187,7 @@ func (s *Screen) Reload() {
 	}
 	s.loading = true
 	if len(s.list.items) == 0 {
-		s.stack.Objects = []fyne.CanvasObject{kit.Loading("Reading webhooks…")}
-		s.stack.Refresh()
+		kit.SetBody(s.stack, kit.Loading("Reading webhooks…"))
 	}
 	a := s.env.App
 	go func() {
@@ -197,15 +196,15 @@ func (s *Screen) Reload() {
 			s.loading = false
 			switch {
 			case err != nil:
-				s.stack.Objects = []fyne.CanvasObject{kit.Error(err, s.Reload)}
+				kit.SetBody(s.stack, kit.Error(err, s.Reload))
 				s.summary.SetText("")
 			case len(l.Webhooks) == 0:
-				s.stack.Objects = []fyne.CanvasObject{kit.Empty(theme.MailSendIcon(), "No webhooks",
-					"This workspace has no webhooks. They are set up on the service; once there, they show here.")}
+				kit.SetBody(s.stack, kit.Empty(theme.MailSendIcon(), "No webhooks",
+					"This workspace has no webhooks. They are set up on the service; once there, they show here."))
 				s.summary.SetText("")
 			default:
 				s.list.set(l.Webhooks, l.HasSecrets())
-				s.stack.Objects = []fyne.CanvasObject{s.list.widget}
+				kit.SetBody(s.stack, s.list.widget)
 				s.summary.SetText(count(len(l.Webhooks)))
 			}
 			s.stack.Refresh()
@@ -230,20 +229,19 @@ func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 	banner.Wrapping = fyne.TextWrapWord
 	var load func()
 	load = func() {
-		stack.Objects = []fyne.CanvasObject{kit.Loading("Reading this agent's webhooks…")}
-		stack.Refresh()
+		kit.SetBody(stack, kit.Loading("Reading this agent's webhooks…"))
 		go func() {
 			items, err := env.App.AgentWebhooks(context.Background(), agent.ID)
 			kit.Do(func() {
 				switch {
 				case err != nil:
-					stack.Objects = []fyne.CanvasObject{kit.Error(err, load)}
+					kit.SetBody(stack, kit.Error(err, load))
 				case len(items) == 0:
-					stack.Objects = []fyne.CanvasObject{kit.Empty(theme.MailSendIcon(), "No webhooks for this agent",
-						"Webhooks are set up on the service; once this agent has one, it shows here.")}
+					kit.SetBody(stack, kit.Empty(theme.MailSendIcon(), "No webhooks for this agent",
+						"Webhooks are set up on the service; once this agent has one, it shows here."))
 				default:
 					l.set(items, true)
-					stack.Objects = []fyne.CanvasObject{l.widget}
+					kit.SetBody(stack, l.widget)
 				}
 				stack.Refresh()
 			})

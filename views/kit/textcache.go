@@ -1,0 +1,51 @@
+package kit
+
+import (
+	"runtime/debug"
+
+	"fyne.io/fyne/v2"
+)
+
+// ReleaseText makes Fyne drop the GL textures of the text drawn so far in
+// w, and gives the C memory they held back to the system.
+//
+// Fyne keeps one texture for every distinct string it has drawn, for a
+// minute after it was last drawn (fyne-io/fyne#5486). A list that scrolls
+// through thousands of rows therefore holds thousands of textures: paging
+// through 10,000 agents kept about 12,700 of them, some 185 MB of C memory
+// under Mesa's software renderer. Setting the window's content again is the
+// public call after which Fyne deletes them (with its GL context current);
+// the same widgets stay on screen, the focused one keeps the focus, and the
+// few strings on screen are drawn again on the next frame. Call it on the
+// UI goroutine, at a pause: it lays out and redraws the whole window.
+func ReleaseText(w fyne.Window) {
+	release(w, false)
+}
+
+// ReleaseIdle is ReleaseText for when the user has stopped (a list at
+// rest): it also has the Go heap return its free pages now. After a burst
+// of work (decoding pages, drawing rows) the runtime would otherwise keep
+// them until its next collection, which an idle window may not see for
+// minutes: after paging through 10,000 agents, 64 MB of Go heap resident
+// instead of 44 MB. The collection runs on a goroutine of its own, off the
+// UI (about 15 ms there).
+func ReleaseIdle(w fyne.Window) {
+	release(w, true)
+}
+
+func release(w fyne.Window, idle bool) {
+	if w == nil || w.Content() == nil {
+		return
+	}
+	focused := w.Canvas().Focused()
+	w.SetContent(w.Content())
+	if focused != nil && w.Canvas().Focused() != focused {
+		w.Canvas().Focus(focused)
+	}
+	go func() {
+		trimMalloc()
+		if idle {
+			debug.FreeOSMemory()
+		}
+	}()
+}
