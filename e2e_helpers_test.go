@@ -35,6 +35,9 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if benchXvfb != nil {
+		stopProcess(benchXvfb, syscall.SIGTERM)
+	}
 	if e2eBuildDir != "" {
 		_ = os.RemoveAll(e2eBuildDir)
 	}
@@ -158,28 +161,38 @@ func startE2E(t *testing.T, change func(*storage.Settings)) *E2E {
 // startXvfb starts a virtual display on a free number and returns its name.
 func startXvfb(t testing.TB) string {
 	t.Helper()
-	// Xvfb picks a free display itself (-displayfd) and clears locks left
-	// by servers that died; stopped with SIGTERM it removes its own, so
-	// runs on one machine never use the displays up.
-	r, w, err := os.Pipe()
+	cmd, display, err := launchXvfb()
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopProcess(cmd, syscall.SIGTERM) })
+	return display
+}
+
+// launchXvfb starts a virtual display. Xvfb picks a free display itself
+// (-displayfd) and clears locks left by servers that died; stopped with
+// SIGTERM it removes its own, so runs on one machine never use the
+// displays up.
+func launchXvfb() (*exec.Cmd, string, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, "", err
 	}
 	defer r.Close()
 	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		w.Close()
-		t.Fatal(err)
+		return nil, "", err
 	}
 	w.Close()
-	t.Cleanup(func() { stopProcess(cmd, syscall.SIGTERM) })
 	line, err := bufio.NewReader(r).ReadString('\n')
 	n, convErr := strconv.Atoi(strings.TrimSpace(line))
 	if err != nil || convErr != nil {
-		t.Fatalf("Xvfb did not start a display (%v %v)", err, convErr)
+		stopProcess(cmd, syscall.SIGTERM)
+		return nil, "", fmt.Errorf("Xvfb did not start a display (%v %v)", err, convErr)
 	}
-	return ":" + strconv.Itoa(n)
+	return cmd, ":" + strconv.Itoa(n), nil
 }
 
 // xdo runs xdotool on the test's display.

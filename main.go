@@ -34,6 +34,7 @@ func main() {
 	}
 
 	fa := fyneapp.NewWithID("com.agentdesk.app")
+	views.Preload() // the fonts load while the app opens its storage
 	if meta := fa.Metadata(); meta.Version != "" {
 		app.Version = meta.Version
 	}

@@ -12,5 +12,14 @@ import (
 //go:embed icon.png
 var iconPNG []byte
 
-// Icon is the app icon, used for the window and desktop notifications.
+// Icon is the app icon at full size, for desktop notifications.
 var Icon = fyne.NewStaticResource("agentdesk.png", iconPNG)
+
+//go:embed linux/icons/hicolor/128x128/apps/agentdesk.png
+var windowIconPNG []byte
+
+// WindowIcon is the icon of the window (title bar, task switcher): 128 px
+// is more than any of them shows, and the window system is handed every
+// pixel of it at start-up (a 512 px icon is a 1 MB window property, and
+// its decoding is on the way to the first frame).
+var WindowIcon = fyne.NewStaticResource("agentdesk-window.png", windowIconPNG)

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"sync"
+
 	"fyne.io/fyne/v2"
 
 	"github.com/agentdesk/agentdesk/app"
@@ -9,10 +11,24 @@ import (
 	"github.com/agentdesk/agentdesk/views/welcome"
 )
 
+// Preload starts loading what the window's first frame needs and does not
+// depend on the account (the fonts), on a goroutine of its own. main calls
+// it before opening the app, so that the two overlap; NewMainWindow calls it
+// too, for when nothing did.
+func Preload() {
+	preload.Do(func() { fontsReady = kit.PreloadFonts() })
+}
+
+var (
+	preload    sync.Once
+	fontsReady <-chan struct{}
+)
+
 // NewMainWindow opens Agent Desk's window on fa for a, at the size it had
 // last time, with the user's theme; on first start it shows the welcome
 // screen before the shell.
 func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
+	Preload()
 	fa.SetIcon(assets.Icon)
 	kit.TrackForeground(fa)
 	settings := a.Settings()
@@ -32,11 +48,13 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 		})
 	})
 	win := fa.NewWindow("Agent Desk")
+	win.SetIcon(assets.WindowIcon)
 	w, h := settings.WindowWidth, settings.WindowHeight
 	if w < 800 || h < 560 {
 		w, h = 1180, 760
 	}
 	win.Resize(fyne.NewSize(w, h))
+	<-fontsReady
 	if settings.Onboarded {
 		NewShell(a, win)
 	} else {
