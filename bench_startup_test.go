@@ -109,11 +109,9 @@ var (
 	benchDisplayErr  error
 )
 
-// benchDisplay is one virtual display for every benchmark of the run. The
-// framework calls a benchmark several times (b.N = 1, then the real N);
-// with a display started and stopped for each call, the next call's
-// server sometimes took the stopped one's number while it was still going
-// away, and the program launched on it could not connect.
+// benchDisplay is one virtual display for every benchmark of the run (the
+// framework calls a benchmark several times, b.N = 1 then the real N), so
+// that starting X servers is not part of what they measure.
 func benchDisplay(b *testing.B) string {
 	b.Helper()
 	benchDisplayOnce.Do(func() {

@@ -172,14 +172,16 @@ func startXvfb(t testing.TB) string {
 // launchXvfb starts a virtual display. Xvfb picks a free display itself
 // (-displayfd) and clears locks left by servers that died; stopped with
 // SIGTERM it removes its own, so runs on one machine never use the
-// displays up.
+// displays up. -noreset: by default an X server resets when its last
+// client leaves, and refuses connections meanwhile, so a program started
+// right after the previous one quit could not open the display.
 func launchXvfb() (*exec.Cmd, string, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, "", err
 	}
 	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset")
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		w.Close()
