@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
@@ -11,17 +12,30 @@ import (
 	"github.com/agentdesk/agentdesk/views/welcome"
 )
 
-// Preload starts loading what the window's first frame needs and does not
-// depend on the account (the fonts), on a goroutine of its own. main calls
-// it before opening the app, so that the two overlap; NewMainWindow calls it
-// too, for when nothing did.
+// Preload starts loading, on a goroutine of its own, the faces of the two
+// text styles every screen uses (regular and bold). Fyne parses a face, its
+// emoji fallback and the system font index the first time a style is
+// measured, 10–15 ms a style; main calls Preload before opening the app, so
+// that this runs beside app.Open instead of after it. NewMainWindow calls it
+// too (once is enough) and waits for it. Fyne's font caches are safe to
+// fill from any goroutine.
 func Preload() {
-	preload.Do(func() { fontsReady = kit.PreloadFonts() })
+	preload.Do(func() {
+		done := make(chan struct{})
+		fontsReady = done
+		size := theme.TextSize()
+		go func() {
+			defer close(done)
+			for _, style := range []fyne.TextStyle{{}, {Bold: true}} {
+				fyne.MeasureText("Agent Desk", size, style)
+			}
+		}()
+	})
 }
 
 var (
 	preload    sync.Once
-	fontsReady <-chan struct{}
+	fontsReady <-chan struct{} // closed when Preload's fonts are loaded
 )
 
 // NewMainWindow opens Agent Desk's window on fa for a, at the size it had

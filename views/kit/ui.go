@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/theme"
 )
 
 // Do runs fn on the UI goroutine, after the work that called it. Screens use
@@ -106,22 +105,3 @@ func InForeground() bool { return !background.Load() }
 // SetForeground is for tests that act as if the window went to the
 // background and back.
 func SetForeground(front bool) { background.Store(!front) }
-
-// PreloadFonts loads, on a goroutine of its own, the faces of the two text
-// styles every screen uses (regular and bold) and closes the channel it
-// returns when they are ready. Fyne parses a face, its emoji fallback and
-// the system font index the first time a style is measured, 10–15 ms a
-// style; started before the app opens its storage, that work runs beside
-// it instead of after it. Fyne's font caches are safe to fill from any
-// goroutine.
-func PreloadFonts() <-chan struct{} {
-	done := make(chan struct{})
-	size := theme.TextSize()
-	go func() {
-		defer close(done)
-		for _, style := range []fyne.TextStyle{{}, {Bold: true}} {
-			fyne.MeasureText("Agent Desk", size, style)
-		}
-	}()
-	return done
-}
