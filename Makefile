@@ -69,7 +69,9 @@ LINUX_PKG := $(DIST)/$(LINUX_DIR).tar.xz
 WIN_EXE   := $(DIST)/agentdesk-$(VERSION)-windows-amd64.exe
 # Release builds: stripped, with the release tag (no Fyne debug helpers), and
 # the version FyneApp.toml names (fyne package would embed it the same way).
-RELEASE_FLAGS := -tags release -trimpath -ldflags "-s -w -X github.com/agentdesk/agentdesk/app.Version=$(VERSION)"
+# A release build does not read FyneApp.toml, so its [Migrations] line is a
+# tag here: migrated_fynedo (the app touches widgets only through fyne.Do).
+RELEASE_FLAGS := -tags release,migrated_fynedo -trimpath -ldflags "-s -w -X github.com/agentdesk/agentdesk/app.Version=$(VERSION)"
 GO_WINRES := github.com/tc-hib/go-winres@v0.3.3
 # xz level of the tarball; package-check uses the fastest, since it only
 # checks what is inside.
@@ -104,7 +106,7 @@ package-windows: deps deps-package
 	  --product-version $(VERSION).$(BUILDNUM) --file-version $(VERSION).$(BUILDNUM) \
 	  --original-filename agentdesk.exe --copyright "Agent Desk authors"; \
 	CC=x86_64-w64-mingw32-gcc GOOS=windows GOARCH=amd64 CGO_ENABLED=1 \
-	  $(GO) build -tags release -trimpath \
+	  $(GO) build -tags release,migrated_fynedo -trimpath \
 	  -ldflags "-s -w -H=windowsgui -X github.com/agentdesk/agentdesk/app.Version=$(VERSION)" -o $(WIN_EXE) .
 	@echo "Windows program: $(WIN_EXE)"
 
