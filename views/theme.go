@@ -9,24 +9,53 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// variantTheme is Fyne's own theme with the light or dark variant forced,
-// for the theme setting; "system" uses the default theme as it is.
-type variantTheme struct {
+// appTheme is Fyne's own theme with two changes: the light or dark variant
+// forced when the theme setting names one ("system" follows the system),
+// and a disabled colour that can be read.
+//
+// Fyne draws a low-importance label, the app's secondary text (counts,
+// hints, the second line of every list row), in the colour of disabled
+// controls, which in its theme is 1.6:1 against the dark background and
+// 1.3:1 against the light one: next to invisible. Here it is grey enough to
+// read (DisabledDark, DisabledLight: 4.5:1 or more) and still plainly
+// fainter than the text beside it; and a disabled button loses its fill, so
+// it keeps looking disabled beside an enabled one.
+type appTheme struct {
 	fyne.Theme
 	variant fyne.ThemeVariant
+	forced  bool
 }
 
-func (t variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
-	return t.Theme.Color(n, t.variant)
+// The disabled greys: 5.5:1 against the dark background (text is 16:1),
+// 4.5:1 against the light one (text is 7.3:1).
+var (
+	DisabledDark  = color.NRGBA{R: 0x8e, G: 0x8e, B: 0x93, A: 0xff}
+	DisabledLight = color.NRGBA{R: 0x76, G: 0x76, B: 0x76, A: 0xff}
+)
+
+func (t appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if t.forced {
+		v = t.variant
+	}
+	switch n {
+	case theme.ColorNameDisabled:
+		if v == theme.VariantLight {
+			return DisabledLight
+		}
+		return DisabledDark
+	case theme.ColorNameDisabledButton:
+		return t.Theme.Color(theme.ColorNameBackground, v)
+	}
+	return t.Theme.Color(n, v)
 }
 
 // ThemeFor returns the Fyne theme for a theme setting.
 func ThemeFor(setting string) fyne.Theme {
 	switch setting {
 	case storage.ThemeLight:
-		return variantTheme{Theme: theme.DefaultTheme(), variant: theme.VariantLight}
+		return appTheme{Theme: theme.DefaultTheme(), variant: theme.VariantLight, forced: true}
 	case storage.ThemeDark:
-		return variantTheme{Theme: theme.DefaultTheme(), variant: theme.VariantDark}
+		return appTheme{Theme: theme.DefaultTheme(), variant: theme.VariantDark, forced: true}
 	}
-	return theme.DefaultTheme()
+	return appTheme{Theme: theme.DefaultTheme()}
 }

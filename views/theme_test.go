@@ -1,0 +1,90 @@
+package views
+
+import (
+	"image/color"
+	"math"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// contrast is the WCAG contrast ratio of two colours (1 to 21).
+func contrast(a, b color.Color) float64 {
+	lum := func(c color.Color) float64 {
+		r, g, bl, _ := c.RGBA()
+		ch := func(v uint32) float64 {
+			x := float64(v) / 0xffff
+			if x <= 0.03928 {
+				return x / 12.92
+			}
+			return math.Pow((x+0.055)/1.055, 2.4)
+		}
+		return 0.2126*ch(r) + 0.7152*ch(g) + 0.0722*ch(bl)
+	}
+	la, lb := lum(a), lum(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// Secondary text (low-importance labels, drawn in the disabled colour) must
+// be readable on the window's background in every theme, and disabled
+// controls must still look disabled: fainter text, no button fill.
+func TestThemeSecondaryTextReads(t *testing.T) {
+	cases := []struct {
+		setting string
+		asked   fyne.ThemeVariant // what the system asks for
+	}{
+		{storage.ThemeSystem, theme.VariantDark},
+		{storage.ThemeSystem, theme.VariantLight},
+		{storage.ThemeDark, theme.VariantLight},
+		{storage.ThemeLight, theme.VariantDark},
+	}
+	for _, c := range cases {
+		th := ThemeFor(c.setting)
+		bg := th.Color(theme.ColorNameBackground, c.asked)
+		fg := th.Color(theme.ColorNameForeground, c.asked)
+		quiet := th.Color(theme.ColorNameDisabled, c.asked)
+		if r := contrast(quiet, bg); r < 4.5 {
+			t.Errorf("%s theme (system asks for %s): secondary text is %.2f:1 on the background, want at least 4.5:1", c.setting, variantName(c.asked), r)
+		}
+		if r := contrast(quiet, fg); r < 1.5 {
+			t.Errorf("%s theme (system asks for %s): disabled text is %.2f:1 against normal text, too alike to tell apart", c.setting, variantName(c.asked), r)
+		}
+		if th.Color(theme.ColorNameDisabledButton, c.asked) == th.Color(theme.ColorNameButton, c.asked) {
+			t.Errorf("%s theme (system asks for %s): a disabled button is filled like an enabled one", c.setting, variantName(c.asked))
+		}
+		if r := contrast(quiet, th.Color(theme.ColorNameInputBackground, c.asked)); r < 4 {
+			t.Errorf("%s theme (system asks for %s): read-only field text is %.2f:1 on the field", c.setting, variantName(c.asked), r)
+		}
+	}
+}
+
+// The light and dark settings hold whatever the system prefers.
+func TestThemeSettingForcesVariant(t *testing.T) {
+	for _, asked := range []fyne.ThemeVariant{theme.VariantDark, theme.VariantLight} {
+		light := ThemeFor(storage.ThemeLight).Color(theme.ColorNameBackground, asked)
+		dark := ThemeFor(storage.ThemeDark).Color(theme.ColorNameBackground, asked)
+		if contrast(light, color.White) > 1.1 {
+			t.Errorf("light theme with the system asking for %s: background %v is not light", variantName(asked), light)
+		}
+		if contrast(dark, color.Black) > 1.5 {
+			t.Errorf("dark theme with the system asking for %s: background %v is not dark", variantName(asked), dark)
+		}
+	}
+	sys := ThemeFor(storage.ThemeSystem)
+	if sys.Color(theme.ColorNameBackground, theme.VariantLight) == sys.Color(theme.ColorNameBackground, theme.VariantDark) {
+		t.Error("the system theme does not follow the variant the system asks for")
+	}
+}
+
+func variantName(v fyne.ThemeVariant) string {
+	if v == theme.VariantLight {
+		return "light"
+	}
+	return "dark"
+}
