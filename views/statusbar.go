@@ -125,20 +125,7 @@ func (b *StatusBar) updateCredits() {
 				b.credits.SetText("Credits today: unknown")
 				return
 			}
-			b.credits.SetText(fmt.Sprintf("Credits today: %s", FormatCredits(total)))
+			b.credits.SetText("Credits today: " + app.CreditsNumber(total))
 		})
 	}()
-}
-
-// FormatCredits shows a credits figure with as many decimals as it needs
-// (up to four), the way the service reports them.
-func FormatCredits(v float64) string {
-	s := fmt.Sprintf("%.4f", v)
-	for len(s) > 0 && s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-	}
-	if len(s) > 0 && s[len(s)-1] == '.' {
-		s = s[:len(s)-1]
-	}
-	return s
 }

@@ -364,6 +364,10 @@ func TestRunTextAgentShowsOutputAndHistory(t *testing.T) {
 	if d.output.run.Credits == nil {
 		t.Fatal("the credits are shown")
 	}
+	shown := kittest.Labels(d.output.content)
+	if want := "Result · "; !strings.Contains(shown, want) || !strings.Contains(shown, app.Credits(*d.output.run.Credits)) || !strings.Contains(shown, " second") {
+		t.Fatalf("the result line says how long the run took and what it cost, in words; it shows:\n%s", shown)
+	}
 	var rich *widget.RichText
 	for _, o := range d.output.content.Objects {
 		if box, ok := o.(*fyne.Container); ok {

@@ -343,7 +343,7 @@ func setRunRow(o fyne.CanvasObject, r storage.Run) {
 	row.Objects[1].(*widget.Icon).SetResource(statusIcon(r.Status))
 	c := ""
 	if r.Credits != nil {
-		c = fmt.Sprintf("%.3f credits", *r.Credits)
+		c = app.Credits(*r.Credits)
 	}
 	row.Objects[2].(*widget.Label).SetText(c)
 }

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"time"
 
@@ -92,12 +91,12 @@ func statusLine(r hist.Run, took time.Duration) string {
 		s = "Result"
 	}
 	if took > 0 {
-		s += fmt.Sprintf(" · %s", took.Round(100*time.Millisecond))
+		s += " · " + app.HowLong(took)
 	} else if !r.CreatedAt.IsZero() {
 		s += " · " + r.CreatedAt.Local().Format("2 Jan 2006 15:04")
 	}
 	if r.Credits != nil {
-		s += fmt.Sprintf(" · %.3f credits", *r.Credits)
+		s += " · " + app.Credits(*r.Credits)
 	}
 	return s
 }

@@ -500,14 +500,16 @@ func setBadge(c *fyne.Container, typ string) {
 	box.Objects[1].(*widget.Label).SetText(typeName(typ))
 }
 
+// typeIcon is what a type looks like: a photo, a film camera, a page; chat
+// agents show an envelope being written, as Fyne has no speech bubble.
 func typeIcon(typ string) fyne.Resource {
 	switch typ {
 	case client.AgentChat:
 		return theme.MailComposeIcon()
 	case client.AgentImage:
-		return theme.FileImageIcon()
+		return theme.MediaPhotoIcon()
 	case client.AgentVideo:
-		return theme.FileVideoIcon()
+		return theme.MediaVideoIcon()
 	case client.AgentText:
 		return theme.DocumentIcon()
 	}

@@ -5,8 +5,6 @@ package chat
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -341,5 +339,5 @@ func creditsText(c *float64) string {
 	if c == nil {
 		return ""
 	}
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", *c), "0"), ".") + " credits"
+	return app.Credits(*c)
 }

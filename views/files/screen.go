@@ -451,5 +451,5 @@ func creditsText(c client.Credits) string {
 	if !c.Valid {
 		return "—"
 	}
-	return fmt.Sprintf("%s credits", c.String())
+	return app.Credits(c.Value)
 }

@@ -1,0 +1,58 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CreditsNumber is a credits figure with as many decimals as it needs, up
+// to four (the service charges in ten-thousandths): 0.04, 1.5, 12.
+func CreditsNumber(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 4, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+// Credits is a credits figure with its unit: "0.04 credits", "1 credit".
+func Credits(v float64) string {
+	n := CreditsNumber(v)
+	if n == "1" {
+		return "1 credit"
+	}
+	return n + " credits"
+}
+
+// HowLong is a duration in the words a person would use: "0.2 seconds",
+// "12 seconds", "1 minute 30 seconds".
+func HowLong(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	if d < 10*time.Second {
+		s := strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', 1, 64)
+		s = strings.TrimSuffix(s, ".0")
+		return plural(s, "second")
+	}
+	d = d.Round(time.Second)
+	if d < time.Minute {
+		return plural(strconv.Itoa(int(d/time.Second)), "second")
+	}
+	m, s := int(d/time.Minute), int(d%time.Minute/time.Second)
+	out := plural(strconv.Itoa(m), "minute")
+	if s > 0 {
+		out += " " + plural(strconv.Itoa(s), "second")
+	}
+	return out
+}
+
+func plural(n, unit string) string {
+	if n == "1" {
+		return fmt.Sprintf("1 %s", unit)
+	}
+	return fmt.Sprintf("%s %ss", n, unit)
+}

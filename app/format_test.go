@@ -1,0 +1,44 @@
+package app
+
+import (
+	"testing"
+	"time"
+)
+
+func TestCreditsWording(t *testing.T) {
+	cases := map[float64]string{
+		0:         "0 credits",
+		0.04:      "0.04 credits",
+		0.0125:    "0.0125 credits",
+		0.00004:   "0 credits", // below what the service charges
+		1:         "1 credit",
+		1.5:       "1.5 credits",
+		12:        "12 credits",
+		0.1 + 0.2: "0.3 credits", // sums of floats do not show their rounding
+	}
+	for v, want := range cases {
+		if got := Credits(v); got != want {
+			t.Errorf("Credits(%v) = %q, want %q", v, got, want)
+		}
+	}
+	if got := CreditsNumber(0.04); got != "0.04" {
+		t.Errorf("CreditsNumber(0.04) = %q", got)
+	}
+}
+
+func TestHowLongWording(t *testing.T) {
+	cases := map[time.Duration]string{
+		200 * time.Millisecond:   "0.2 seconds",
+		time.Second:              "1 second",
+		1500 * time.Millisecond:  "1.5 seconds",
+		12400 * time.Millisecond: "12 seconds",
+		90 * time.Second:         "1 minute 30 seconds",
+		2 * time.Minute:          "2 minutes",
+		121 * time.Second:        "2 minutes 1 second",
+	}
+	for d, want := range cases {
+		if got := HowLong(d); got != want {
+			t.Errorf("HowLong(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
