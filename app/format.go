@@ -5,6 +5,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 // CreditsNumber is a credits figure with as many decimals as it needs, up
@@ -55,4 +59,48 @@ func plural(n, unit string) string {
 		return fmt.Sprintf("1 %s", unit)
 	}
 	return fmt.Sprintf("%s %ss", n, unit)
+}
+
+// Preview is the first line of a markdown text as a person reads it, without
+// the markup: "# Monthly news" and "**Done.** Next…" show as "Monthly news"
+// and "Done. Next…". For list rows that sum up an agent's answer.
+func Preview(markdown string) string {
+	src := []byte(markdown)
+	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
+	var b strings.Builder
+	done := false
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if done {
+			return ast.WalkStop, nil
+		}
+		if !entering {
+			// The first block with words is the line.
+			if n.Type() == ast.TypeBlock && strings.TrimSpace(b.String()) != "" {
+				done = true
+				return ast.WalkStop, nil
+			}
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Text:
+			b.Write(n.Segment.Value(src))
+			if n.SoftLineBreak() || n.HardLineBreak() {
+				done = true
+				return ast.WalkStop, nil
+			}
+		case *ast.String:
+			b.Write(n.Value)
+		case *ast.CodeBlock, *ast.FencedCodeBlock:
+			if n.Lines().Len() > 0 {
+				line := n.Lines().At(0)
+				b.Write(line.Value(src))
+				done = true
+				return ast.WalkStop, nil
+			}
+		case *ast.AutoLink:
+			b.Write(n.URL(src))
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.Join(strings.Fields(b.String()), " ")
 }

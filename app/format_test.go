@@ -42,3 +42,20 @@ func TestHowLongWording(t *testing.T) {
 		}
 	}
 }
+
+func TestPreviewDropsMarkup(t *testing.T) {
+	cases := map[string]string{
+		"# Monthly Newsletter and Topics\n\nThis is an overview.": "Monthly Newsletter and Topics",
+		"**Done.** The report is *ready*.\nSecond line":           "Done. The report is ready.",
+		"\n\n- first point\n- second point":                       "first point",
+		"> quoted `code` and [a link](https://example.com)":       "quoted code and a link",
+		"```\nSELECT 1;\nSELECT 2;\n```":                          "SELECT 1;",
+		"plain text":                                              "plain text",
+		"":                                                        "",
+	}
+	for in, want := range cases {
+		if got := Preview(in); got != want {
+			t.Errorf("Preview(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -36,6 +36,7 @@ func (n *fakeNav) OpenChat(a client.Agent) {
 	n.chatted = append(n.chatted, a)
 	n.mu.Unlock()
 }
+func (n *fakeNav) ChooseChatAgent()                            {}
 func (n *fakeNav) OpenConversation(int64)                      {}
 func (n *fakeNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
 func (n *fakeNav) NewAttachments() kit.Attachments {
@@ -178,6 +179,26 @@ func TestTypeFilterNarrowsTheList(t *testing.T) {
 	}
 	if want := countText(f.s.browser.State().Total); f.s.total.Text != want || want == "44 agents" {
 		t.Fatalf("total %q, want %q", f.s.total.Text, want)
+	}
+}
+
+// "New chat" elsewhere brings the user here to pick a chat agent: the list
+// shows chat agents even when another type was chosen before.
+func TestShowTypeListsOnlyThatType(t *testing.T) {
+	f := newFixture(t, 0)
+	f.s.typeSel.SetSelected("Image")
+	f.wait(t, "image agents", func() bool { return f.s.browser.State().Query.Type == client.AgentImage && len(f.s.agents) > 0 })
+	f.s.ShowType(client.AgentChat)
+	f.wait(t, "chat agents", func() bool {
+		return f.s.browser.State().Query.Type == client.AgentChat && len(f.s.agents) > 0 && !f.s.browser.State().Loading
+	})
+	if f.s.typeSel.Selected != "Chat" {
+		t.Fatalf("the filter shows %q, want Chat", f.s.typeSel.Selected)
+	}
+	for _, ag := range f.s.agents {
+		if ag.Type != client.AgentChat {
+			t.Fatalf("the chat filter lists a %s agent", ag.Type)
+		}
 	}
 }
 
@@ -334,6 +355,9 @@ func TestRequiredAnswersAreChecked(t *testing.T) {
 	if d.form.byName["language"].err.Visible() {
 		t.Fatal("an optional question is not marked")
 	}
+	if want := "Check Tone and Length:"; !strings.HasPrefix(d.formErr.Text, want) {
+		t.Fatalf("the line under the form should name the questions to check (%q…), got %q", want, d.formErr.Text)
+	}
 	if n := len(f.a.Demo().Service.Executions()); n != 0 {
 		t.Fatalf("nothing should reach the service, got %d executions", n)
 	}
@@ -350,6 +374,9 @@ func TestServiceValidationShownBesideField(t *testing.T) {
 	l := d.form.byName["length"].err
 	if !l.Visible() || !strings.Contains(l.Text, "length") {
 		t.Fatalf("the length field should show the service's message, got %q", l.Text)
+	}
+	if want := "Check Length:"; !strings.HasPrefix(d.formErr.Text, want) {
+		t.Fatalf("the line under the form should name the question the service refused (%q…), got %q", want, d.formErr.Text)
 	}
 }
 
@@ -386,6 +413,14 @@ func TestRunTextAgentShowsOutputAndHistory(t *testing.T) {
 	f.wait(t, "the history", func() bool { return len(d.runs) == 1 })
 	if d.runs[0].Output != d.output.run.Output {
 		t.Fatal("the run is kept in history with its output")
+	}
+	// The history row sums the answer up in words, not in markdown.
+	heading, _, _ := strings.Cut(d.runs[0].Output, "\n")
+	if !strings.HasPrefix(heading, "# ") {
+		t.Fatalf("the demo answer no longer opens with a heading: %q", heading)
+	}
+	if got := runSummary(d.runs[0]); got != strings.TrimPrefix(heading, "# ") {
+		t.Fatalf("history row reads %q, want the heading's words %q", got, strings.TrimPrefix(heading, "# "))
 	}
 	// Re-open the run from history.
 	d.output.clear()

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -42,6 +41,7 @@ type detail struct {
 	output    *outputView
 	scroll    *container.Scroll
 	elapsed   *widget.Label
+	bar       *widget.ProgressBarInfinite
 	active    *app.ActiveRun
 
 	// History tab.
@@ -135,10 +135,12 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.runBtn.Importance = widget.HighImportance
 	d.cancelBtn = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), d.cancelRun)
 	d.cancelBtn.Hide()
-	bar := widget.NewProgressBarInfinite()
-	bar.Stop()
+	d.bar = widget.NewProgressBarInfinite()
+	d.bar.Stop()
+	// The time above the bar, not beside it: a growing "Running for 1
+	// minute 5 seconds" would move the bar's edge every second.
 	d.elapsed = widget.NewLabel("Running…")
-	d.progress = container.NewBorder(nil, nil, d.elapsed, nil, bar)
+	d.progress = container.NewVBox(d.elapsed, d.bar)
 	d.progress.Hide()
 	d.output = newOutputView(d.s)
 	d.output.onLoaded = d.revealOutput
@@ -198,7 +200,7 @@ func (d *detail) run() {
 	if err != nil {
 		if fe, ok := err.(*app.FormError); ok {
 			d.form.showErrors(fe.Fields)
-			kit.ShowError(d.formErr, "Please check the answers marked in red.")
+			kit.ShowError(d.formErr, d.form.errorSummary(fe.Fields))
 			return
 		}
 		kit.ShowError(d.formErr, app.Describe(err))
@@ -216,7 +218,7 @@ func (d *detail) watch(ar *app.ActiveRun) {
 	d.runBtn.Disable()
 	d.cancelBtn.Show()
 	d.progress.Show()
-	d.progress.Objects[0].(*widget.ProgressBarInfinite).Start()
+	d.bar.Start()
 	d.output.clear()
 	d.elapsed.SetText("Running…")
 	d.s.spawn(func() {
@@ -228,10 +230,10 @@ func (d *detail) watch(ar *app.ActiveRun) {
 			case <-ar.Done():
 				break wait
 			case <-tick.C:
-				secs := int(time.Since(ar.Started).Seconds())
+				took := time.Since(ar.Started).Round(time.Second)
 				d.s.do(func() {
 					if d.active == ar {
-						d.elapsed.SetText(fmt.Sprintf("Running… %d s", secs))
+						d.elapsed.SetText("Running for " + app.HowLong(took) + "…")
 					}
 				})
 			}
@@ -245,13 +247,13 @@ func (d *detail) watch(ar *app.ActiveRun) {
 			d.active = nil
 			d.runBtn.Enable()
 			d.cancelBtn.Hide()
-			d.progress.Objects[0].(*widget.ProgressBarInfinite).Stop()
+			d.bar.Stop()
 			d.progress.Hide()
 			if fields := app.FieldErrors(err); fields != nil {
 				rest := d.form.showErrors(fields)
-				msg := "The service did not accept some answers; see the messages in red."
-				if len(rest) > 0 {
-					msg = strings.Join(rest, " ")
+				msg := strings.TrimSpace(d.form.errorSummary(fields) + " " + strings.Join(rest, " "))
+				if msg == "" {
+					msg = "The service did not accept the answers. Change them and run again."
 				}
 				kit.ShowError(d.formErr, msg)
 			}
@@ -361,7 +363,10 @@ func runSummary(r storage.Run) string {
 		}
 		return "A picture"
 	}
-	return firstLine(r.Output)
+	if p := app.Preview(r.Output); p != "" {
+		return p
+	}
+	return "No text"
 }
 
 func statusIcon(status string) fyne.Resource {

@@ -136,6 +136,26 @@ func (f *form) setAnswers(answers map[string]string) {
 
 // showErrors puts each message beside the field it names and returns the
 // messages that name no field of the form.
+// errorSummary names, in the form's order, the questions errs is about,
+// for the line under the form: "Check Style and Aspect ratio: …" ("" when
+// errs names none of them).
+func (f *form) errorSummary(errs map[string]string) string {
+	var names []string
+	for _, fl := range f.fields {
+		if errs[fl.q.Name] != "" {
+			names = append(names, strings.TrimSuffix(questionLabel(fl.q), " *"))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return "Check " + names[0] + ": the note in red under it says what is wrong."
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return "Check " + list + ": the notes in red under them say what is wrong."
+}
+
 func (f *form) showErrors(errs map[string]string) []string {
 	var rest []string
 	for _, fl := range f.fields {

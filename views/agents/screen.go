@@ -173,6 +173,17 @@ func (s *Screen) FocusSearch() {
 	}
 }
 
+// ShowType sets the type filter to typ (one of the client.Agent* types),
+// which lists only agents of that type.
+func (s *Screen) ShowType(typ string) {
+	for i, t := range app.AgentTypes {
+		if t == typ {
+			s.typeSel.SetSelectedIndex(i)
+			return
+		}
+	}
+}
+
 // Escape cancels the run of the agent on show.
 func (s *Screen) Escape() {
 	if s.current != nil {
