@@ -191,6 +191,17 @@ func (s *Shell) OpenChat(agent client.Agent) {
 	}
 }
 
+// typeShower is implemented by the agents screen: it lists one type.
+type typeShower interface{ ShowType(typ string) }
+
+// ChooseChatAgent shows the agents screen with its filter on chat agents.
+func (s *Shell) ChooseChatAgent() {
+	s.Show(kit.ScreenAgents)
+	if t, ok := s.built[kit.ScreenAgents].(typeShower); ok {
+		t.ShowType(client.AgentChat)
+	}
+}
+
 // OpenConversation continues a stored conversation.
 func (s *Shell) OpenConversation(id int64) {
 	s.Show(kit.ScreenChats)

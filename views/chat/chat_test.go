@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
 
 // testNav is the shell's navigation as far as the Chats screen uses it.
@@ -24,6 +25,7 @@ type testNav struct{ shown []string }
 
 func (n *testNav) Show(screen string)                          { n.shown = append(n.shown, screen) }
 func (n *testNav) OpenChat(client.Agent)                       {}
+func (n *testNav) ChooseChatAgent()                            { n.shown = append(n.shown, kit.ScreenAgents+": chat") }
 func (n *testNav) OpenConversation(int64)                      {}
 func (n *testNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
 func (n *testNav) NewAttachments() kit.Attachments             { return nil }
@@ -95,6 +97,10 @@ func replyText(t *testing.T, v *convView) string {
 func TestEnterSendsAndReplyIsShown(t *testing.T) {
 	s, a := openScreen(t)
 	v := startChat(t, s, a)
+	agent := v.sess.Conversation().AgentTitle
+	if !strings.Contains(v.title.Text, agent) || v.sub.Visible() {
+		t.Fatalf("a new chat names its agent once, in the title: title %q, line under it %q", v.title.Text, v.sub.Text)
+	}
 	test.Type(v.entry, "How do I book leave?")
 	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	settle(v)
@@ -110,6 +116,28 @@ func TestEnterSendsAndReplyIsShown(t *testing.T) {
 	}
 	if len(s.convs) != 1 || s.convs[0].Title != "How do I book leave?" {
 		t.Fatalf("the conversation list should show the new conversation by its first message, got %+v", s.convs)
+	}
+	if v.frame(); !v.sub.Visible() || v.sub.Text != "with "+agent {
+		t.Fatalf("once the chat is named by its first message, the line under the title names the agent, got %q", v.sub.Text)
+	}
+}
+
+// With no conversations yet, the way to a new one lists the chat agents,
+// whatever the agents screen was filtered on before.
+func TestNewChatListsChatAgents(t *testing.T) {
+	s, _ := openScreen(t)
+	s.Shown()
+	nav := s.env.Nav.(*testNav)
+	for _, label := range []string{"Choose an agent", "New chat"} {
+		b := kittest.FindButton(s.Content(), label)
+		if b == nil {
+			t.Fatalf("no %q button on the empty Chats screen:\n%s", label, kittest.Labels(s.Content()))
+		}
+		nav.shown = nil
+		test.Tap(b)
+		if len(nav.shown) != 1 || nav.shown[0] != kit.ScreenAgents+": chat" {
+			t.Fatalf("%q went to %v, want the agents screen listing chat agents", label, nav.shown)
+		}
 	}
 }
 

@@ -116,8 +116,9 @@ func (v *convView) build() {
 	v.title = widget.NewLabelWithStyle(conv.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.SizeName = theme.SizeNameSubHeadingText
 	v.title.Truncation = fyne.TextTruncateEllipsis
-	v.sub = widget.NewLabel(v.subtitle())
+	v.sub = widget.NewLabel("")
 	v.sub.Importance = widget.LowImportance
+	v.showSubtitle()
 	more := widget.NewButtonWithIcon("", theme.MoreHorizontalIcon(), nil)
 	more.Importance = widget.LowImportance
 	more.OnTapped = func() { v.showMenu(more) }
@@ -171,9 +172,24 @@ func (v *convView) build() {
 		nil, nil, v.list)
 }
 
+// showSubtitle shows the line under the title, or hides it when there is
+// nothing to add to the title.
+func (v *convView) showSubtitle() {
+	text := v.subtitle()
+	v.sub.SetText(text)
+	if text == "" {
+		v.sub.Hide()
+	} else {
+		v.sub.Show()
+	}
+}
+
 func (v *convView) subtitle() string {
 	conv := v.sess.Conversation()
-	parts := []string{"with " + conv.AgentTitle}
+	var parts []string
+	if !strings.Contains(conv.Title, conv.AgentTitle) { // a new chat's title names the agent already
+		parts = append(parts, "with "+conv.AgentTitle)
+	}
 	if conv.DeveloperMessage != "" {
 		parts = append(parts, "has instructions")
 	}
@@ -252,7 +268,7 @@ func (v *convView) frame() {
 			v.title.SetText(conv.Title)
 			v.s.reload()
 		}
-		v.sub.SetText(v.subtitle())
+		v.showSubtitle()
 		v.load()
 		v.updateButtons()
 		if id := v.done.Swap(0); id != 0 {

@@ -133,7 +133,7 @@ func (s *Screen) build() {
 	}
 	s.left = container.NewStack(kit.Loading("Loading conversations…"))
 	s.undo = container.NewVBox()
-	newBtn := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { s.env.Nav.Show(kit.ScreenAgents) })
+	newBtn := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
 	leftPane := container.NewBorder(
 		container.NewVBox(kit.Header("Chats", "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
 	s.right = container.NewStack(s.noConversation())
@@ -145,7 +145,7 @@ func (s *Screen) build() {
 func (s *Screen) noConversation() fyne.CanvasObject {
 	return kit.Empty(theme.MailComposeIcon(), "No conversation open",
 		"Pick a conversation on the left, or start one by opening a chat agent on the Agents screen.",
-		widget.NewButtonWithIcon("Choose an agent", theme.NavigateNextIcon(), func() { s.env.Nav.Show(kit.ScreenAgents) }))
+		widget.NewButtonWithIcon("Choose an agent", theme.NavigateNextIcon(), s.env.Nav.ChooseChatAgent))
 }
 
 // Content implements kit.Screen.

@@ -25,6 +25,9 @@ type Nav interface {
 	Show(screen string)
 	// OpenChat starts a new conversation with a chat agent.
 	OpenChat(agent client.Agent)
+	// ChooseChatAgent shows the agents screen listing only chat agents, to
+	// pick one for a new conversation.
+	ChooseChatAgent()
 	// OpenConversation continues a stored conversation.
 	OpenConversation(id int64)
 	// AgentTabs are the extra tabs of an agent's detail that other screens

@@ -21,6 +21,7 @@ type Nav struct{}
 
 func (Nav) Show(string)                                 {}
 func (Nav) OpenChat(client.Agent)                       {}
+func (Nav) ChooseChatAgent()                            {}
 func (Nav) OpenConversation(int64)                      {}
 func (Nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
 func (Nav) NewAttachments() kit.Attachments             { return nil }
