@@ -9,9 +9,10 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// appTheme is Fyne's own theme with two changes: the light or dark variant
-// forced when the theme setting names one ("system" follows the system),
-// and a disabled colour that can be read.
+// appTheme is Fyne's own theme with the light or dark variant forced when
+// the theme setting names one ("system" follows the system), and with
+// colours that can be read: the disabled colour, and in the light variant
+// the status colours.
 //
 // Fyne draws a low-importance label, the app's secondary text (counts,
 // hints, the second line of every list row), in the colour of disabled
@@ -27,10 +28,18 @@ type appTheme struct {
 }
 
 // The disabled greys: 5.5:1 against the dark background (text is 16:1),
-// 4.5:1 against the light one (text is 7.3:1).
+// 4.5:1 against the light one (text is 7.3:1). Fyne outlines fields, check
+// boxes and radio buttons in the same colour, so those reach 3:1 too.
 var (
 	DisabledDark  = color.NRGBA{R: 0x8e, G: 0x8e, B: 0x93, A: 0xff}
 	DisabledLight = color.NRGBA{R: 0x76, G: 0x76, B: 0x76, A: 0xff}
+)
+
+// The light variant's status colours, 4.5:1 or more against white.
+var (
+	successLight = color.NRGBA{R: 0x18, G: 0x80, B: 0x38, A: 0xff}
+	warningLight = color.NRGBA{R: 0xa0, G: 0x5a, B: 0x00, A: 0xff}
+	errorLight   = color.NRGBA{R: 0xd3, G: 0x2f, B: 0x2f, A: 0xff}
 )
 
 func (t appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
@@ -38,13 +47,25 @@ func (t appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color 
 		v = t.variant
 	}
 	switch n {
-	case theme.ColorNameDisabled:
+	case theme.ColorNameDisabled, theme.ColorNameInputBorder:
 		if v == theme.VariantLight {
 			return DisabledLight
 		}
 		return DisabledDark
 	case theme.ColorNameDisabledButton:
 		return t.Theme.Color(theme.ColorNameBackground, v)
+	}
+	if v == theme.VariantLight {
+		// Fyne's status colours are bright enough for its dark background
+		// only: on white its green is 1.5:1, its orange 2.2:1, its red 3.8:1.
+		switch n {
+		case theme.ColorNameSuccess:
+			return successLight
+		case theme.ColorNameWarning:
+			return warningLight
+		case theme.ColorNameError:
+			return errorLight
+		}
 	}
 	return t.Theme.Color(n, v)
 }

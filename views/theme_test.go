@@ -31,9 +31,11 @@ func contrast(a, b color.Color) float64 {
 	return (la + 0.05) / (lb + 0.05)
 }
 
-// Secondary text (low-importance labels, drawn in the disabled colour) must
-// be readable on the window's background in every theme, and disabled
-// controls must still look disabled: fainter text, no button fill.
+// Secondary text (low-importance labels, drawn in the disabled colour) and
+// status text (done, warning, error) must be readable on the window's
+// background in every theme, outlines of fields and check boxes visible,
+// and disabled controls must still look disabled: fainter text, no button
+// fill.
 func TestThemeSecondaryTextReads(t *testing.T) {
 	cases := []struct {
 		setting string
@@ -57,6 +59,14 @@ func TestThemeSecondaryTextReads(t *testing.T) {
 		}
 		if th.Color(theme.ColorNameDisabledButton, c.asked) == th.Color(theme.ColorNameButton, c.asked) {
 			t.Errorf("%s theme (system asks for %s): a disabled button is filled like an enabled one", c.setting, variantName(c.asked))
+		}
+		for _, n := range []fyne.ThemeColorName{theme.ColorNameSuccess, theme.ColorNameWarning, theme.ColorNameError} {
+			if r := contrast(th.Color(n, c.asked), bg); r < 4.5 {
+				t.Errorf("%s theme (system asks for %s): %s text is %.2f:1 on the background, want at least 4.5:1", c.setting, variantName(c.asked), n, r)
+			}
+		}
+		if r := contrast(th.Color(theme.ColorNameInputBorder, c.asked), bg); r < 3 {
+			t.Errorf("%s theme (system asks for %s): field and check box outlines are %.2f:1 on the background, want at least 3:1", c.setting, variantName(c.asked), r)
 		}
 		if r := contrast(quiet, th.Color(theme.ColorNameInputBackground, c.asked)); r < 4 {
 			t.Errorf("%s theme (system asks for %s): read-only field text is %.2f:1 on the field", c.setting, variantName(c.asked), r)
