@@ -31,6 +31,12 @@ func Credits(v float64) string {
 	return n + " credits"
 }
 
+// CreditsColumn is a credits figure for a column of figures: always four
+// decimals, so the figures line up ("0.0010 credits" over "0.0011 credits").
+func CreditsColumn(v float64) string {
+	return strconv.FormatFloat(v, 'f', 4, 64) + " credits"
+}
+
 // HowLong is a duration in the words a person would use: "0.2 seconds",
 // "12 seconds", "1 minute 30 seconds".
 func HowLong(d time.Duration) string {

@@ -59,3 +59,11 @@ func TestPreviewDropsMarkup(t *testing.T) {
 		}
 	}
 }
+
+// A column of credits lines up: every figure has the same decimals.
+func TestCreditsColumnLinesUp(t *testing.T) {
+	a, b := CreditsColumn(0.001), CreditsColumn(0.0011)
+	if a != "0.0010 credits" || len(a) != len(b) {
+		t.Fatalf("CreditsColumn gives %q and %q", a, b)
+	}
+}

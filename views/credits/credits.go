@@ -96,8 +96,8 @@ func setRow(o fyne.CanvasObject, name, value string) {
 	c.Objects[1].(*widget.Label).SetText(value)
 }
 
-// Format writes an amount of credits the way the app shows it.
-func Format(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) + " credits" }
+// Format writes an amount of credits as the report's columns show it.
+func Format(v float64) string { return app.CreditsColumn(v) }
 
 // Object is the view's widget tree.
 func (v *View) Object() fyne.CanvasObject { return v.object }

@@ -83,6 +83,7 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 			f := t.linked[id]
 			row := o.(*fyne.Container)
 			row.Objects[0].(*widget.Label).SetText(fileName(f))
+			row.Objects[1].(*widget.Icon).SetResource(fileIcon(fileName(f)))
 			right := row.Objects[2].(*fyne.Container)
 			right.Objects[0].(*widget.Label).SetText(app.HumanBytes(f.Bytes) + " · " + app.FileStatusText(f.Status))
 			right.Objects[1].(*widget.Button).OnTapped = func() { t.Unlink(f) }

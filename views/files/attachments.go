@@ -166,7 +166,7 @@ func (c *chip) show(u app.Upload) {
 		c.status.SetText("")
 		c.bar.Show()
 	case app.UploadDone:
-		c.icon.SetResource(theme.FileIcon())
+		c.icon.SetResource(fileIcon(u.Name))
 		c.status.SetText(app.HumanBytes(u.Size))
 		c.bar.Hide()
 	case app.UploadFailed, app.UploadCancelled:

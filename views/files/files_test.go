@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
@@ -358,4 +359,22 @@ func TestFilesScreenLoadsMorePagesWhileScrolling(t *testing.T) {
 		s.list.ScrollToBottom()
 		return len(s.shown) == total
 	})
+}
+
+// Each row shows what kind of file it is, by its name.
+func TestFileIconFollowsTheKindOfFile(t *testing.T) {
+	cases := map[string]fyne.Resource{
+		"Team Photo Summer Party.JPG": theme.MediaPhotoIcon(),
+		"Welcome clip.mp4":            theme.MediaVideoIcon(),
+		"Interview.m4a":               theme.MediaMusicIcon(),
+		"Service Level Agreement.pdf": theme.DocumentIcon(),
+		"Budget Planning 2025.xlsx":   theme.GridIcon(),
+		"setup.exe":                   theme.FileIcon(),
+		"README":                      theme.FileIcon(),
+	}
+	for name, want := range cases {
+		if got := fileIcon(name); got.Name() != want.Name() {
+			t.Errorf("%s shows %s, want %s", name, got.Name(), want.Name())
+		}
+	}
 }
