@@ -238,8 +238,31 @@ func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit)
 	if err := a.db.UpsertMemory(ctx, entry); err != nil {
 		return entry, err
 	}
+	// A collection the memory is filed under is listed too, even one the
+	// service chose (a memory saved without one goes to the account's
+	// default collection): there is no other way to learn of it.
+	if entry.CollectionID != "" {
+		var err error
+		if m.Collection != nil && m.Collection.Name != "" {
+			err = a.db.UpsertCollection(ctx, storage.CollectionEntry{AccountID: entry.AccountID, ID: entry.CollectionID, Name: m.Collection.Name})
+		} else {
+			err = a.db.NoteCollection(ctx, entry.AccountID, entry.CollectionID)
+		}
+		if err != nil {
+			return entry, err
+		}
+	}
 	a.RecordCredits(ctx, storage.CreditsMemory, "", "Memories", entry.ID, m.Credits)
 	return entry, nil
+}
+
+// CollectionLabel is how a collection is called on screen: its name, or its
+// number while the app does not know its name.
+func CollectionLabel(id, name string) string {
+	if name != "" {
+		return name
+	}
+	return "Collection no. " + id
 }
 
 func (a *App) collectionName(ctx context.Context, id string) string {

@@ -228,3 +228,36 @@ func TestCreditsReportByDayAndAgentExportsCSV(t *testing.T) {
 		}
 	}
 }
+
+// A memory saved without a collection lands in the one the service picks;
+// that collection is listed (by number until it has a name), so the
+// collection shown on the memory can be found in the list.
+func TestCollectionTheServicePicksIsListed(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openOn(t, demoservice.Options{MemoryVariant: "A"})
+	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "The office is closed on public holidays."})
+	if err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	if m.CollectionID == "" {
+		t.Fatal("the demo files a memory without a collection under its default one; the entry names none")
+	}
+	cols, err := a.MemoryCollections(ctx)
+	if err != nil || len(cols) != 1 || cols[0].ID != m.CollectionID || cols[0].Count != 1 {
+		t.Fatalf("collections = %+v, %v; want collection %s with the memory", cols, err, m.CollectionID)
+	}
+	if got := app.CollectionLabel(cols[0].ID, cols[0].Name); got != "Collection no. "+m.CollectionID {
+		t.Fatalf("an unnamed collection reads %q", got)
+	}
+	// Naming it later is kept when more memories are filed under it.
+	if _, err := a.RenameCollection(ctx, m.CollectionID, "General"); err != nil {
+		t.Fatalf("rename: %v", err)
+	}
+	if _, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Invoices are due within 30 days."}); err != nil {
+		t.Fatalf("second create: %v", err)
+	}
+	cols, _ = a.MemoryCollections(ctx)
+	if len(cols) != 1 || cols[0].Name != "General" || cols[0].Count != 2 {
+		t.Fatalf("collections after naming = %+v", cols)
+	}
+}

@@ -127,6 +127,18 @@ func (db *DB) UpsertCollection(ctx context.Context, c CollectionEntry) error {
 	})
 }
 
+// NoteCollection records that a collection exists without knowing its name
+// (a memory the service filed under it): a new one is listed unnamed, a
+// known one keeps its name.
+func (db *DB) NoteCollection(ctx context.Context, accountID, id string) error {
+	return db.write(ctx, "save the collection", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, '', ?)
+			ON CONFLICT(account_id, id) DO UPDATE SET last_seen = excluded.last_seen`,
+			accountID, id, millis(db.nowOr(time.Time{})))
+		return err
+	})
+}
+
 // Collections returns an account's collections by name.
 func (db *DB) Collections(ctx context.Context, accountID string) ([]CollectionEntry, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT account_id, id, name, last_seen FROM collections

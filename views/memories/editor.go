@@ -253,7 +253,10 @@ func (e *editor) setCollections(cols []app.CollectionSummary) {
 	e.colIDs = map[string]string{}
 	opts := []string{noCollection}
 	for _, c := range cols {
-		label := fmt.Sprintf("%s (no. %s)", c.Name, c.ID)
+		label := "Collection no. " + c.ID
+		if c.Name != "" {
+			label = fmt.Sprintf("%s (no. %s)", c.Name, c.ID)
+		}
 		e.colIDs[label] = c.ID
 		opts = append(opts, label)
 	}

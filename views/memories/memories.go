@@ -96,7 +96,7 @@ func (s *Screen) build() {
 				return
 			}
 			col := s.cols[id-1]
-			l.SetText(fmt.Sprintf("%s (%d)", col.Name, col.Count))
+			l.SetText(fmt.Sprintf("%s (%d)", app.CollectionLabel(col.ID, col.Name), col.Count))
 			icon.SetResource(theme.FolderIcon())
 		})
 	s.colList.OnSelected = func(id widget.ListItemID) {
@@ -299,11 +299,8 @@ func firstLine(m storage.MemoryEntry) string {
 
 func subLine(m storage.MemoryEntry) string {
 	parts := []string{"No. " + m.ID}
-	switch {
-	case m.CollectionName != "":
-		parts = append(parts, m.CollectionName)
-	case m.CollectionID != "":
-		parts = append(parts, "Collection "+m.CollectionID)
+	if m.CollectionID != "" || m.CollectionName != "" {
+		parts = append(parts, app.CollectionLabel(m.CollectionID, m.CollectionName))
 	}
 	if !m.LastSeen.IsZero() {
 		parts = append(parts, "seen "+m.LastSeen.Local().Format("2 Jan 2006 15:04"))
@@ -445,9 +442,12 @@ func (s *Screen) doRename(col app.CollectionSummary, name string) {
 			case err == nil:
 				s.Reload()
 			case app.IsMemoryMissing(err):
+				which := "number " + col.ID
+				if col.Name != "" {
+					which = fmt.Sprintf("number %s (%q)", col.ID, col.Name)
+				}
 				dialog.ShowConfirm("Collection not found",
-					fmt.Sprintf("The service has no collection number %s (%q). Remove it from this list? "+
-						"Its memories stay in the list.", col.ID, col.Name),
+					"The service has no collection "+which+". Remove it from this list? Its memories stay in the list.",
 					func(yes bool) {
 						if yes {
 							s.forgetCollection(col.ID)
