@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/agentdesk/agentdesk/client"
 )
@@ -39,6 +40,42 @@ func (a *App) Resources(ctx context.Context, q, typ string) ([]client.Resource, 
 type WebhookList struct {
 	Variant  string
 	Webhooks []client.Webhook
+}
+
+// maxTitled bounds how many agents one webhook list looks up by id.
+const maxTitled = 50
+
+// WebhookAgentTitles reads the titles of the agents webhooks belong to, by
+// agent id: the list gives only their ids, so it is one request per agent,
+// four at a time. An agent that cannot be read is left out (its number
+// stays on screen).
+func (a *App) WebhookAgentTitles(ctx context.Context, hooks []client.Webhook) map[string]string {
+	var ids []client.ID
+	seen := map[client.ID]bool{}
+	for _, w := range hooks {
+		if !w.TemplateID.IsZero() && !seen[w.TemplateID] && len(ids) < maxTitled {
+			seen[w.TemplateID] = true
+			ids = append(ids, w.TemplateID)
+		}
+	}
+	out := map[string]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 4)
+	for _, id := range ids {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			if ag, err := a.Client().GetAgent(ctx, id); err == nil && ag.Title != "" {
+				mu.Lock()
+				out[id.String()] = ag.Title
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // HasSecrets reports whether the list carries signing secrets (variant B).

@@ -184,6 +184,23 @@ func TestCatalogListsEveryPageInBothWebhookVariants(t *testing.T) {
 		if l.HasSecrets() != (v == "B") || (v == "B" && l.Webhooks[0].Secret == "") {
 			t.Fatalf("variant %s secrets: %+v", v, l.Webhooks[0])
 		}
+		// Each webhook's agent is named on screen when the service knows
+		// it, and keeps its number when not.
+		named := 0
+		titles := a.WebhookAgentTitles(ctx, l.Webhooks)
+		for _, w := range l.Webhooks {
+			want := ""
+			if ag, err := a.GetAgent(ctx, w.TemplateID); err == nil {
+				want = ag.Title
+				named++
+			}
+			if got := titles[w.TemplateID.String()]; got != want {
+				t.Fatalf("variant %s: webhook %s's agent %s is titled %q, want %q", v, w.ID, w.TemplateID, got, want)
+			}
+		}
+		if v == "A" && named == 0 { // variant B does not say which agent
+			t.Fatalf("variant %s: no webhook's agent could be named", v)
+		}
 		hooks, err := a.AgentWebhooks(ctx, "101")
 		if err != nil || len(hooks) == 0 || hooks[0].URL == "" {
 			t.Fatalf("agent webhooks: %+v, %v", hooks, err)

@@ -28,6 +28,7 @@ const masked = "••••••••"
 type list struct {
 	win      fyne.Window
 	items    []client.Webhook
+	titles   map[string]string // agent titles by id; nil in an agent's own tab
 	secrets  bool
 	revealed map[string]bool
 	widget   *widget.List
@@ -64,8 +65,8 @@ func newList(win fyne.Window) *list {
 	return l
 }
 
-func (l *list) set(items []client.Webhook, secrets bool) {
-	l.items, l.secrets = items, secrets
+func (l *list) set(items []client.Webhook, secrets bool, titles map[string]string) {
+	l.items, l.secrets, l.titles = items, secrets, titles
 	l.widget.Refresh()
 }
 
@@ -74,7 +75,7 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	secretCell := row.Objects[2].(*fyne.Container)
 	secretBox := secretCell.Objects[0].(*fyne.Container)
 	left.Objects[0].(*widget.Label).SetText(w.URL)
-	left.Objects[1].(*widget.Label).SetText(Details(w))
+	left.Objects[1].(*widget.Label).SetText(Details(w, l.agentName(w)))
 	left.Objects[2].(*widget.Label).SetText(Times(w))
 	if !l.secrets || w.Secret == "" {
 		secretCell.Hide()
@@ -106,11 +107,25 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	copyBtn.SetText("Copy")
 }
 
-// Details is a webhook's second line: what it listens to and how it fares.
-func Details(w client.Webhook) string {
+// agentName is the agent a webhook of the workspace list belongs to: its
+// title, or its number when the service could not name it; nothing in an
+// agent's own tab, where it goes without saying.
+func (l *list) agentName(w client.Webhook) string {
+	if l.titles == nil || w.TemplateID.IsZero() {
+		return ""
+	}
+	if t := l.titles[w.TemplateID.String()]; t != "" {
+		return t
+	}
+	return "Agent no. " + w.TemplateID.String()
+}
+
+// Details is a webhook's second line: the agent it belongs to (agent, when
+// not ""), what it listens to and how it fares.
+func Details(w client.Webhook, agent string) string {
 	var parts []string
-	if !w.TemplateID.IsZero() {
-		parts = append(parts, "Agent no. "+w.TemplateID.String())
+	if agent != "" {
+		parts = append(parts, agent)
 	}
 	if w.Method != "" {
 		parts = append(parts, "Sends "+strings.ToUpper(w.Method))
@@ -203,9 +218,19 @@ func (s *Screen) Reload() {
 					"This workspace has no webhooks. They are set up on the service; once there, they show here."))
 				s.summary.SetText("")
 			default:
-				s.list.set(l.Webhooks, l.HasSecrets())
+				titles := s.list.titles
+				if titles == nil {
+					titles = map[string]string{} // numbers until the names come
+				}
+				s.list.set(l.Webhooks, l.HasSecrets(), titles)
 				kit.SetBody(s.stack, s.list.widget)
 				s.summary.SetText(count(len(l.Webhooks)))
+				// The agents' names come after the list, which shows
+				// their numbers meanwhile.
+				go func() {
+					titles := a.WebhookAgentTitles(context.Background(), l.Webhooks)
+					kit.Do(func() { s.list.set(s.list.items, s.list.secrets, titles) })
+				}()
 			}
 			s.stack.Refresh()
 		})
@@ -240,7 +265,7 @@ func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 					kit.SetBody(stack, kit.Empty(theme.MailSendIcon(), "No webhooks for this agent",
 						"Webhooks are set up on the service; once this agent has one, it shows here."))
 				default:
-					l.set(items, true)
+					l.set(items, true, nil)
 					kit.SetBody(stack, l.widget)
 				}
 				stack.Refresh()

@@ -1,6 +1,7 @@
 package webhooks
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -62,6 +63,15 @@ func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
 				if secretCell.Visible() || !strings.Contains(details, "delivered") || !strings.Contains(details, "Sends POST") {
 					t.Fatalf("variant A row: %q, secret shown %v", details, secretBox.Visible())
 				}
+				// The agent is named once its title has been read.
+				ag, err := e.App.GetAgent(context.Background(), s.list.items[0].TemplateID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				q.WaitUntil(t, func() bool {
+					d := row(s.list, 0).Objects[0].(*fyne.Container).Objects[1].(*widget.Label).Text
+					return strings.HasPrefix(d, ag.Title+" · ")
+				}, func() string { return row(s.list, 0).Objects[0].(*fyne.Container).Objects[1].(*widget.Label).Text })
 				return
 			}
 			if !strings.Contains(details, "agent.completed") {
