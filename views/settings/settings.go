@@ -79,11 +79,9 @@ func New(env kit.Env) kit.Screen {
 	s.errText = kit.ErrorText()
 
 	s.theme = widget.NewRadioGroup([]string{ThemeSystemLabel, ThemeLightLabel, ThemeDarkLabel}, s.themeChosen)
-	s.theme.Horizontal = true
 	s.theme.Required = true
 
 	s.variant = widget.NewRadioGroup([]string{VariantAutoLabel, VariantALabel, VariantBLabel}, s.variantChosen)
-	s.variant.Horizontal = true
 	s.variant.Required = true
 	s.varNote = widget.NewLabel("")
 	s.varNote.Wrapping = fyne.TextWrapWord
