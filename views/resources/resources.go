@@ -175,7 +175,7 @@ func (s *Screen) showDetail(r client.Resource) {
 	t.Wrapping = fyne.TextWrapWord
 	desc := widget.NewLabel(r.Description)
 	desc.Wrapping = fyne.TextWrapWord
-	form := widget.NewForm(widget.NewFormItem("Number", selectable(r.ID.String())))
+	form := widget.NewForm(widget.NewFormItem("Reference", selectable(r.ID.String())))
 	if !r.CreatedAt.IsZero() {
 		form.Append("Added", widget.NewLabel(r.CreatedAt.Local().Format("2 Jan 2006 15:04")))
 	}

@@ -42,7 +42,7 @@ func TestResourcesSearchFilterAllPagesAndDetail(t *testing.T) {
 
 	s.list.Select(0)
 	detail := kittest.Labels(s.detail)
-	if !strings.Contains(detail, "Payment Reminder") || !strings.Contains(detail, "Number: rsc_") {
+	if !strings.Contains(detail, "Payment Reminder") || !strings.Contains(detail, "Reference: rsc_") {
 		t.Fatalf("detail = %q", detail)
 	}
 
