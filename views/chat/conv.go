@@ -156,7 +156,7 @@ func (v *convView) build() {
 	if v.s.env.Nav != nil {
 		if at := v.s.env.Nav.NewAttachments(); at != nil {
 			v.attach = at
-			add := widget.NewButtonWithIcon("Add files…", theme.FileIcon(), at.AddFiles)
+			add := widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), at.AddFiles)
 			add.Importance = widget.LowImportance
 			bottom.Add(container.NewBorder(nil, nil, add, nil, at.Object()))
 		}
