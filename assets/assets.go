@@ -7,6 +7,7 @@ import (
 	_ "embed"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 )
 
 //go:embed icon.png
@@ -23,3 +24,11 @@ var windowIconPNG []byte
 // pixel of it at start-up (a 512 px icon is a 1 MB window property, and
 // its decoding is on the way to the first frame).
 var WindowIcon = fyne.NewStaticResource("agentdesk-window.png", windowIconPNG)
+
+//go:embed chat.svg
+var chatSVG []byte
+
+// ChatIcon is a speech bubble for chats and chat agents, in the theme's
+// colours like Fyne's own icons (Fyne has none: its envelope reads as
+// e-mail).
+var ChatIcon = theme.NewThemedResource(fyne.NewStaticResource("chat.svg", chatSVG))

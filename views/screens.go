@@ -3,6 +3,7 @@ package views
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+	"github.com/agentdesk/agentdesk/assets"
 
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/agents"
@@ -39,7 +40,7 @@ var screens []ScreenSpec
 func defaultScreens() []ScreenSpec {
 	return []ScreenSpec{
 		{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: agents.New},
-		{Name: kit.ScreenChats, Icon: theme.MailComposeIcon(), New: chat.New},
+		{Name: kit.ScreenChats, Icon: assets.ChatIcon, New: chat.New},
 		{Name: kit.ScreenFiles, Icon: theme.FolderIcon(), New: files.New},
 		{Name: kit.ScreenMemories, Icon: theme.StorageIcon(), New: memories.New},
 		{Name: kit.ScreenResources, Icon: theme.DocumentIcon(), New: resources.New},

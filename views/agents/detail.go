@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -104,7 +105,7 @@ func (d *detail) build() {
 
 	var first *container.TabItem
 	if a.Type == client.AgentChat {
-		first = container.NewTabItemWithIcon("Chat", theme.MailComposeIcon(), d.buildChat())
+		first = container.NewTabItemWithIcon("Chat", assets.ChatIcon, d.buildChat())
 	} else {
 		first = container.NewTabItemWithIcon("Run", theme.MediaPlayIcon(), d.buildRun())
 	}
@@ -122,9 +123,9 @@ func (d *detail) build() {
 }
 
 func (d *detail) buildChat() fyne.CanvasObject {
-	start := widget.NewButtonWithIcon("Start chat", theme.MailComposeIcon(), func() { d.s.env.Nav.OpenChat(d.agent) })
+	start := widget.NewButtonWithIcon("Start chat", assets.ChatIcon, func() { d.s.env.Nav.OpenChat(d.agent) })
 	start.Importance = widget.HighImportance
-	return kit.Empty(theme.MailComposeIcon(), "Chat with "+d.agent.Title,
+	return kit.Empty(assets.ChatIcon, "Chat with "+d.agent.Title,
 		"This agent answers in a conversation. Start a chat to choose its model and write your first message.", start)
 }
 

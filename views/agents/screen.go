@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
@@ -516,7 +517,7 @@ func setBadge(c *fyne.Container, typ string) {
 func typeIcon(typ string) fyne.Resource {
 	switch typ {
 	case client.AgentChat:
-		return theme.MailComposeIcon()
+		return assets.ChatIcon
 	case client.AgentImage:
 		return theme.MediaPhotoIcon()
 	case client.AgentVideo:

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -143,7 +144,7 @@ func (s *Screen) build() {
 }
 
 func (s *Screen) noConversation() fyne.CanvasObject {
-	return kit.Empty(theme.MailComposeIcon(), "No conversation open",
+	return kit.Empty(assets.ChatIcon, "No conversation open",
 		"Pick a conversation on the left, or start one by opening a chat agent on the Agents screen.",
 		widget.NewButtonWithIcon("Choose an agent", theme.NavigateNextIcon(), s.env.Nav.ChooseChatAgent))
 }
@@ -177,7 +178,7 @@ func (s *Screen) reload() {
 			case len(convs) == 0 && query != "":
 				s.setLeft(kit.Empty(theme.SearchIcon(), "Nothing found", "No conversation mentions “"+query+"”. Try other words."))
 			case len(convs) == 0:
-				s.setLeft(kit.Empty(theme.MailComposeIcon(), "No conversations yet", "Open a chat agent on the Agents screen to start one."))
+				s.setLeft(kit.Empty(assets.ChatIcon, "No conversations yet", "Open a chat agent on the Agents screen to start one."))
 			default:
 				s.setLeft(s.convList)
 				s.convList.Refresh()
