@@ -269,6 +269,27 @@ func TestListErrorHasRetry(t *testing.T) {
 	f.wait(t, "agents after retry", func() bool { return len(s.agents) > 0 && s.total.Text == "44 agents" })
 }
 
+// Fields end at one edge, whether or not a clear button sits beside them.
+func TestFormFieldsLineUpOnTheRight(t *testing.T) {
+	test.NewTempApp(t)
+	agent := client.Agent{Type: client.AgentImage, Questions: []client.Question{
+		{Type: "select", Name: "style", Required: true, Options: []string{"photo", "watercolor"}},
+		{Type: "select", Name: "quality", Options: []string{"draft", "best"}},
+		{Type: "number", Name: "seed"},
+	}}
+	fm := newForm(agent, nil, func() {})
+	w := test.NewTempWindow(t, fm.content)
+	w.Resize(fyne.NewSize(700, 400))
+	d := fyne.CurrentApp().Driver()
+	right := func(o fyne.CanvasObject) float32 { return d.AbsolutePositionForObject(o).X + o.Size().Width }
+	style := fm.byName["style"].input
+	quality := fm.byName["quality"].input.(*fyne.Container).Objects[0] // the choice, left of its clear button
+	seed := fm.byName["seed"].input
+	if r := right(style); r != right(quality) || r != right(seed) {
+		t.Fatalf("right edges: style %v, quality %v, seed %v", r, right(quality), right(seed))
+	}
+}
+
 func TestFormRendersEachQuestionType(t *testing.T) {
 	test.NewTempApp(t)
 	agent := client.Agent{Type: client.AgentText, Questions: []client.Question{

@@ -1,10 +1,12 @@
 package agents
 
 import (
+	"image/color"
 	"strings"
 	"unicode"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -22,6 +24,9 @@ type field struct {
 	set   func(string)
 	input fyne.CanvasObject // nil for a question shown read-only
 	err   *widget.Label
+	// clearable is an optional choice, with a button that clears it on
+	// its right.
+	clearable bool
 }
 
 // form is the question form generated from an agent's questions.
@@ -42,9 +47,26 @@ func newForm(agent client.Agent, answers map[string]string, submit func()) *form
 		}
 		f.fields = append(f.fields, fl)
 		f.byName[q.Name] = fl
+	}
+	// Where some choices have a clear button, the other fields keep its
+	// room free, so that all of them end at the same edge.
+	var gutter fyne.Size
+	for _, fl := range f.fields {
+		if fl.clearable {
+			gutter = widget.NewButtonWithIcon("", theme.ContentClearIcon(), nil).MinSize()
+		}
+	}
+	for _, fl := range f.fields {
+		q := fl.q
+		input := fl.input
+		if gutter.Width > 0 && !fl.clearable && fl.get != nil {
+			space := canvas.NewRectangle(color.Transparent)
+			space.SetMinSize(gutter)
+			input = container.NewBorder(nil, nil, nil, space, fl.input)
+		}
 
 		label := widget.NewLabelWithStyle(questionLabel(q), fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
-		right := container.NewVBox(fl.input)
+		right := container.NewVBox(input)
 		if q.Description != "" {
 			d := widget.NewLabel(q.Description)
 			d.Wrapping = fyne.TextWrapWord
@@ -95,6 +117,7 @@ func newField(q client.Question, submit func()) *field {
 			clear := widget.NewButtonWithIcon("", theme.ContentClearIcon(), sel.ClearSelected)
 			clear.Importance = widget.LowImportance
 			fl.input = container.NewBorder(nil, nil, nil, clear, sel)
+			fl.clearable = true
 		}
 	case client.QuestionNumber:
 		e := newNumberEntry()
