@@ -22,6 +22,10 @@ import (
 	"github.com/agentdesk/agentdesk/views"
 )
 
+// startupGCPercent is the collector's target while the window opens
+// (GOGC=400: the heap may grow to five times what is live, not twice).
+const startupGCPercent = 400
+
 func main() {
 	serveDemo := flag.String("serve-demo", "", "run only the built-in service on `ADDR` (for example 127.0.0.1:8787)")
 	flag.Parse()
@@ -41,6 +45,7 @@ func main() {
 	// is then drawn about 7 ms sooner), then returns to the usual pace.
 	gc := debug.SetGCPercent(startupGCPercent)
 	fa := fyneapp.NewWithID("com.agentdesk.app")
+	// Fyne keeps one OnStarted callback per app: this is it.
 	fa.Lifecycle().SetOnStarted(func() { debug.SetGCPercent(gc) })
 	views.Preload() // the fonts load while the app opens its storage
 	if meta := fa.Metadata(); meta.Version != "" {
@@ -57,10 +62,6 @@ func main() {
 
 // runDemoService serves the built-in service until interrupted, printing
 // what curl needs.
-// startupGCPercent is the collector's target while the window opens
-// (GOGC=400: the heap may grow to five times what is live, not twice).
-const startupGCPercent = 400
-
 func runDemoService(addr string) error {
 	key := os.Getenv("AGENTDESK_DEMO_KEY")
 	if key == "" {

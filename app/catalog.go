@@ -58,6 +58,7 @@ func (a *App) WebhookAgentTitles(ctx context.Context, hooks []client.Webhook) ma
 			ids = append(ids, w.TemplateID)
 		}
 	}
+	c := a.Client() // one account's agents, even if the user switches meanwhile
 	out := map[string]string{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -67,7 +68,7 @@ func (a *App) WebhookAgentTitles(ctx context.Context, hooks []client.Webhook) ma
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			if ag, err := a.Client().GetAgent(ctx, id); err == nil && ag.Title != "" {
+			if ag, err := c.GetAgent(ctx, id); err == nil && ag.Title != "" {
 				mu.Lock()
 				out[id.String()] = ag.Title
 				mu.Unlock()

@@ -99,7 +99,7 @@ func (a *App) NewChat(ctx context.Context, agent client.Agent) (*ChatSession, er
 		AccountID:  a.AccountID(),
 		AgentID:    string(agent.ID),
 		AgentTitle: agent.Title,
-		Title:      "New chat with " + agent.Title,
+		Title:      NewChatTitle(agent.Title),
 		Answers:    DefaultChatAnswers(agent, a.Settings().LastAnswers[string(agent.ID)]),
 	})
 	if err != nil {
@@ -628,7 +628,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	s.stopped = false
 	s.done = done
 	s.lastErr = nil
-	if newUser != nil && strings.HasPrefix(s.conv.Title, "New chat with ") && countRole(s.msgs, storage.RoleUser) == 1 {
+	if newUser != nil && strings.HasPrefix(s.conv.Title, newChatPrefix) && countRole(s.msgs, storage.RoleUser) == 1 {
 		s.conv.Title = titleFrom(userMsg.Content)
 	}
 	s.mu.Unlock()
@@ -638,6 +638,13 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	go s.pump(dbCtx, rs, cs, w, reply, done)
 	return nil
 }
+
+// newChatPrefix starts the title of a chat that has no message yet.
+const newChatPrefix = "New chat with "
+
+// NewChatTitle is the title of a new chat with the agent titled agent,
+// until its first message names it.
+func NewChatTitle(agent string) string { return newChatPrefix + agent }
 
 func countRole(msgs []storage.Message, role string) int {
 	n := 0

@@ -9,6 +9,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // CreditsNumber is a credits figure with as many decimals as it needs, up
@@ -18,6 +19,14 @@ func CreditsNumber(v float64) string {
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	if s == "-0" {
 		return "0"
+	}
+	return s
+}
+
+// noNegativeZero drops the sign of a figure that rounds to zero.
+func noNegativeZero(s string) string {
+	if strings.Trim(s, "-0.") == "" {
+		return strings.TrimPrefix(s, "-")
 	}
 	return s
 }
@@ -34,14 +43,23 @@ func Credits(v float64) string {
 // CreditsColumn is a credits figure for a column of figures: always four
 // decimals, so the figures line up ("0.0010 credits" over "0.0011 credits").
 func CreditsColumn(v float64) string {
-	return strconv.FormatFloat(v, 'f', 4, 64) + " credits"
+	return noNegativeZero(strconv.FormatFloat(v, 'f', 4, 64)) + " credits"
 }
 
 // HowLong is a duration in the words a person would use: "0.2 seconds",
-// "12 seconds", "1 minute 30 seconds".
+// "12 seconds", "1 minute 30 seconds", "2 hours 5 minutes".
 func HowLong(d time.Duration) string {
-	if d < 0 {
-		d = 0
+	if d < 50*time.Millisecond {
+		return "less than a second"
+	}
+	if d >= time.Hour {
+		d = d.Round(time.Minute)
+		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+		out := plural(strconv.Itoa(h), "hour")
+		if m > 0 {
+			out += " " + plural(strconv.Itoa(m), "minute")
+		}
+		return out
 	}
 	if d < 10*time.Second {
 		s := strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', 1, 64)
@@ -89,7 +107,7 @@ func Preview(markdown string) string {
 		}
 		switch n := n.(type) {
 		case *ast.Text:
-			b.Write(n.Segment.Value(src))
+			b.Write(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(n.Segment.Value(src)))))
 			if n.SoftLineBreak() || n.HardLineBreak() {
 				done = true
 				return ast.WalkStop, nil
@@ -97,11 +115,13 @@ func Preview(markdown string) string {
 		case *ast.String:
 			b.Write(n.Value)
 		case *ast.CodeBlock, *ast.FencedCodeBlock:
-			if n.Lines().Len() > 0 {
-				line := n.Lines().At(0)
-				b.Write(line.Value(src))
-				done = true
-				return ast.WalkStop, nil
+			for i := 0; i < n.Lines().Len(); i++ {
+				line := n.Lines().At(i)
+				if v := line.Value(src); len(strings.TrimSpace(string(v))) > 0 {
+					b.Write(v)
+					done = true
+					return ast.WalkStop, nil
+				}
 			}
 		case *ast.AutoLink:
 			b.Write(n.URL(src))

@@ -28,13 +28,15 @@ func TestCreditsWording(t *testing.T) {
 
 func TestHowLongWording(t *testing.T) {
 	cases := map[time.Duration]string{
-		200 * time.Millisecond:   "0.2 seconds",
-		time.Second:              "1 second",
-		1500 * time.Millisecond:  "1.5 seconds",
-		12400 * time.Millisecond: "12 seconds",
-		90 * time.Second:         "1 minute 30 seconds",
-		2 * time.Minute:          "2 minutes",
-		121 * time.Second:        "2 minutes 1 second",
+		200 * time.Millisecond:      "0.2 seconds",
+		time.Second:                 "1 second",
+		1500 * time.Millisecond:     "1.5 seconds",
+		12400 * time.Millisecond:    "12 seconds",
+		90 * time.Second:            "1 minute 30 seconds",
+		2 * time.Minute:             "2 minutes",
+		121 * time.Second:           "2 minutes 1 second",
+		10 * time.Millisecond:       "less than a second",
+		2*time.Hour + 5*time.Minute: "2 hours 5 minutes",
 	}
 	for d, want := range cases {
 		if got := HowLong(d); got != want {
@@ -51,6 +53,8 @@ func TestPreviewDropsMarkup(t *testing.T) {
 		"> quoted `code` and [a link](https://example.com)":       "quoted code and a link",
 		"```\nSELECT 1;\nSELECT 2;\n```":                          "SELECT 1;",
 		"plain text":                                              "plain text",
+		"Costs \\$5 &amp; more":                                   "Costs $5 & more",
+		"```\n\nSELECT 1;\n```":                                   "SELECT 1;",
 		"":                                                        "",
 	}
 	for in, want := range cases {
@@ -62,6 +66,9 @@ func TestPreviewDropsMarkup(t *testing.T) {
 
 // A column of credits lines up: every figure has the same decimals.
 func TestCreditsColumnLinesUp(t *testing.T) {
+	if got := CreditsColumn(-0.00001); got != "0.0000 credits" {
+		t.Fatalf("a refund too small to show reads %q", got)
+	}
 	a, b := CreditsColumn(0.001), CreditsColumn(0.0011)
 	if a != "0.0010 credits" || len(a) != len(b) {
 		t.Fatalf("CreditsColumn gives %q and %q", a, b)

@@ -109,7 +109,8 @@ func (a *App) MemoryCollections(ctx context.Context) ([]CollectionSummary, error
 	for _, c := range cols {
 		out = append(out, CollectionSummary{CollectionEntry: c, Count: counts[c.ID]})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
+	label := func(c CollectionSummary) string { return strings.ToLower(CollectionLabel(c.ID, c.Name)) }
+	sort.SliceStable(out, func(i, j int) bool { return label(out[i]) < label(out[j]) })
 	return out, nil
 }
 
@@ -238,21 +239,19 @@ func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit)
 	if err := a.db.UpsertMemory(ctx, entry); err != nil {
 		return entry, err
 	}
+	a.RecordCredits(ctx, storage.CreditsMemory, "", "Memories", entry.ID, m.Credits)
 	// A collection the memory is filed under is listed too, even one the
 	// service chose (a memory saved without one goes to the account's
-	// default collection): there is no other way to learn of it.
+	// default collection): there is no other way to learn of it. The
+	// memory is saved and listed whatever becomes of this; a collection
+	// not listed now is listed at the memory's next save.
 	if entry.CollectionID != "" {
-		var err error
 		if m.Collection != nil && m.Collection.Name != "" {
-			err = a.db.UpsertCollection(ctx, storage.CollectionEntry{AccountID: entry.AccountID, ID: entry.CollectionID, Name: m.Collection.Name})
+			_ = a.db.UpsertCollection(ctx, storage.CollectionEntry{AccountID: entry.AccountID, ID: entry.CollectionID, Name: m.Collection.Name})
 		} else {
-			err = a.db.NoteCollection(ctx, entry.AccountID, entry.CollectionID)
-		}
-		if err != nil {
-			return entry, err
+			_ = a.db.NoteCollection(ctx, entry.AccountID, entry.CollectionID)
 		}
 	}
-	a.RecordCredits(ctx, storage.CreditsMemory, "", "Memories", entry.ID, m.Credits)
 	return entry, nil
 }
 

@@ -53,6 +53,8 @@ func (t appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color 
 		}
 		return DisabledDark
 	case theme.ColorNameDisabledButton:
+		// The window's background: on a dialog or inside a field, whose
+		// backgrounds differ, a disabled button shows as a faint box.
 		return t.Theme.Color(theme.ColorNameBackground, v)
 	}
 	if v == theme.VariantLight {

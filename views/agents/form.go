@@ -157,8 +157,6 @@ func (f *form) setAnswers(answers map[string]string) {
 	}
 }
 
-// showErrors puts each message beside the field it names and returns the
-// messages that name no field of the form.
 // errorSummary names, in the form's order, the questions errs is about,
 // for the line under the form: "Check Style and Aspect ratio: …" ("" when
 // errs names none of them).
@@ -179,6 +177,8 @@ func (f *form) errorSummary(errs map[string]string) string {
 	return "Check " + list + ": the notes in red under them say what is wrong."
 }
 
+// showErrors puts each message beside the field it names and returns the
+// messages that name no field of the form.
 func (f *form) showErrors(errs map[string]string) []string {
 	var rest []string
 	for _, fl := range f.fields {

@@ -512,8 +512,8 @@ func setBadge(c *fyne.Container, typ string) {
 	box.Objects[1].(*widget.Label).SetText(typeName(typ))
 }
 
-// typeIcon is what a type looks like: a photo, a film camera, a page; chat
-// agents show an envelope being written, as Fyne has no speech bubble.
+// typeIcon is what a type looks like: a speech bubble, a photo, a film
+// camera, a page.
 func typeIcon(typ string) fyne.Resource {
 	switch typ {
 	case client.AgentChat:

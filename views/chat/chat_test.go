@@ -101,6 +101,9 @@ func TestEnterSendsAndReplyIsShown(t *testing.T) {
 	if !strings.Contains(v.title.Text, agent) || v.sub.Visible() {
 		t.Fatalf("a new chat names its agent once, in the title: title %q, line under it %q", v.title.Text, v.sub.Text)
 	}
+	if !v.empty.Visible() || !strings.Contains(kittest.Labels(v.empty), "Write your first message") {
+		t.Fatalf("a chat with no message yet says what to do; it shows:\n%s", kittest.Labels(v.empty))
+	}
 	test.Type(v.entry, "How do I book leave?")
 	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	settle(v)
@@ -110,6 +113,9 @@ func TestEnterSendsAndReplyIsShown(t *testing.T) {
 	msgs, _ := a.DB().Messages(context.Background(), v.sess.ID())
 	if len(msgs) != 2 || msgs[0].Content != "How do I book leave?" || msgs[1].Status != hist.StatusComplete {
 		t.Fatalf("the message and its reply should be stored, got %+v", msgs)
+	}
+	if v.empty.Visible() {
+		t.Fatal("the empty-chat hint stays over the messages")
 	}
 	if got := replyText(t, v); got != msgs[1].Content {
 		t.Fatalf("the screen shows %q, the reply was %q", got, msgs[1].Content)

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -34,6 +35,7 @@ type convView struct {
 
 	msgs    []hist.Message
 	list    *widget.List
+	empty   fyne.CanvasObject // shown over the list while it has no message
 	rows    map[int64]*rowCache
 	heights map[int]float32
 	live    *Markdown
@@ -124,6 +126,8 @@ func (v *convView) build() {
 	more.OnTapped = func() { v.showMenu(more) }
 	header := container.NewBorder(nil, nil, nil, container.NewCenter(more), container.NewVBox(v.title, v.sub))
 
+	v.empty = kit.Empty(assets.ChatIcon, "Start the conversation",
+		"Write your first message below. "+v.sess.Conversation().AgentTitle+" answers here, and the chat is kept on this computer.")
 	v.list = widget.NewList(
 		func() int { return len(v.msgs) },
 		func() fyne.CanvasObject {
@@ -169,7 +173,7 @@ func (v *convView) build() {
 	v.obj = container.NewBorder(
 		container.NewVBox(container.NewPadded(header), widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(), container.NewPadded(bottom)),
-		nil, nil, v.list)
+		nil, nil, container.NewStack(v.list, v.empty))
 }
 
 // showSubtitle shows the line under the title, or hides it when there is
@@ -177,17 +181,23 @@ func (v *convView) build() {
 func (v *convView) showSubtitle() {
 	text := v.subtitle()
 	v.sub.SetText(text)
+	if (text != "") == v.sub.Visible() {
+		return
+	}
 	if text == "" {
 		v.sub.Hide()
 	} else {
 		v.sub.Show()
+	}
+	if v.obj != nil { // the header changed height: lay the view out again
+		v.obj.Refresh()
 	}
 }
 
 func (v *convView) subtitle() string {
 	conv := v.sess.Conversation()
 	var parts []string
-	if !strings.Contains(conv.Title, conv.AgentTitle) { // a new chat's title names the agent already
+	if conv.Title != app.NewChatTitle(conv.AgentTitle) { // a new chat's title names the agent already
 		parts = append(parts, "with "+conv.AgentTitle)
 	}
 	if conv.DeveloperMessage != "" {
@@ -218,9 +228,21 @@ func (v *convView) pickers() fyne.CanvasObject {
 		label := widget.NewLabel(strings.ToUpper(name[:1]) + name[1:])
 		label.Importance = widget.LowImportance
 		row.Add(label)
-		row.Add(sel)
+		row.Add(container.NewGridWrap(pickerSize(sel), sel))
 	}
 	return container.NewHScroll(row)
+}
+
+// pickerSize is wide enough for a picker's longest choice (a model's full
+// name rather than "gpt-4o-202…"), up to a limit.
+func pickerSize(sel *widget.Select) fyne.Size {
+	widest := float32(0)
+	for _, o := range sel.Options {
+		widest = max(widest, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
+	}
+	// Text, its padding on both sides and the drop-down arrow.
+	w := widest + 4*theme.InnerPadding() + theme.IconInlineSize()
+	return fyne.NewSize(min(max(w, sel.MinSize().Width), 320), sel.MinSize().Height)
 }
 
 func (v *convView) updateButtons() {
@@ -247,6 +269,11 @@ func (v *convView) load() {
 		v.appendLive(text)
 	}
 	v.list.Refresh()
+	if len(v.msgs) == 0 && v.live == nil {
+		v.empty.Show()
+	} else {
+		v.empty.Hide()
+	}
 }
 
 func (v *convView) appendLive(text string) bool {

@@ -119,7 +119,7 @@ func (v *View) show(r app.CreditsReport, err error) {
 		return
 	}
 	v.report = r
-	v.total.SetText(fmt.Sprintf("%s in the %s", Format(r.Total), lower(v.period.Selected)))
+	v.total.SetText(fmt.Sprintf("%s in the %s", app.Credits(r.Total), lower(v.period.Selected)))
 	if len(r.ByDay) == 0 {
 		v.export.Disable()
 		kit.SetBody(v.stack, kit.Empty(theme.InfoIcon(), "Nothing spent in this period",

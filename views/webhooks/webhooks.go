@@ -170,6 +170,7 @@ type Screen struct {
 	list    *list
 	summary *widget.Label
 	loading bool
+	loads   int // reloads so far: agent names from an older one are dropped
 }
 
 // New builds the Webhooks screen.
@@ -183,7 +184,10 @@ func New(env kit.Env) kit.Screen {
 	s.content = container.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
 	env.App.Subscribe(func(e app.Event) {
 		if e == app.AccountChanged {
-			kit.Do(s.Reload)
+			kit.Do(func() {
+				s.list.titles = nil // another account's agents
+				s.Reload()
+			})
 		}
 	})
 	return s
@@ -201,6 +205,8 @@ func (s *Screen) Reload() {
 		return
 	}
 	s.loading = true
+	s.loads++
+	load := s.loads
 	if len(s.list.items) == 0 {
 		kit.SetBody(s.stack, kit.Loading("Reading webhooks…"))
 	}
@@ -229,7 +235,11 @@ func (s *Screen) Reload() {
 				// their numbers meanwhile.
 				go func() {
 					titles := a.WebhookAgentTitles(context.Background(), l.Webhooks)
-					kit.Do(func() { s.list.set(s.list.items, s.list.secrets, titles) })
+					kit.Do(func() {
+						if load == s.loads {
+							s.list.set(s.list.items, s.list.secrets, titles)
+						}
+					})
 				}()
 			}
 			s.stack.Refresh()
