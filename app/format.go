@@ -15,12 +15,8 @@ import (
 // CreditsNumber is a credits figure with as many decimals as it needs, up
 // to four (the service charges in ten-thousandths): 0.04, 1.5, 12.
 func CreditsNumber(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 4, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	if s == "-0" {
-		return "0"
-	}
-	return s
+	s := noNegativeZero(strconv.FormatFloat(v, 'f', 4, 64))
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 }
 
 // noNegativeZero drops the sign of a figure that rounds to zero.

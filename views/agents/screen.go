@@ -306,9 +306,7 @@ func (s *Screen) applyList() {
 		body = kit.Empty(theme.ListIcon(), "No agents yet",
 			"This account has no agents yet. Create one on the service's website, then come back here.")
 	}
-	if len(s.listStack.Objects) != 1 || s.listStack.Objects[0] != body {
-		kit.SetBody(s.listStack, body)
-	}
+	kit.ShowBody(s.listStack, body)
 	if body == s.list && changed {
 		s.list.Refresh()
 	}

@@ -161,7 +161,7 @@ func (s *Screen) reload() {
 	seq := s.loadSeq
 	query := s.search.Text
 	if len(s.convs) == 0 {
-		s.setLeft(kit.Loading("Loading conversations…"))
+		kit.ShowBody(s.left, kit.Loading("Loading conversations…"))
 	}
 	spawn(func() {
 		convs, err := s.a.ListChats(context.Background(), query)
@@ -170,29 +170,22 @@ func (s *Screen) reload() {
 				return
 			}
 			if err != nil {
-				s.setLeft(kit.Error(err, s.reload))
+				kit.ShowBody(s.left, kit.Error(err, s.reload))
 				return
 			}
 			s.convs = convs
 			switch {
 			case len(convs) == 0 && query != "":
-				s.setLeft(kit.Empty(theme.SearchIcon(), "Nothing found", "No conversation mentions “"+query+"”. Try other words."))
+				kit.ShowBody(s.left, kit.Empty(theme.SearchIcon(), "Nothing found", "No conversation mentions “"+query+"”. Try other words."))
 			case len(convs) == 0:
-				s.setLeft(kit.Empty(assets.ChatIcon, "No conversations yet", "Open a chat agent on the Agents screen to start one."))
+				kit.ShowBody(s.left, kit.Empty(assets.ChatIcon, "No conversations yet", "Open a chat agent on the Agents screen to start one."))
 			default:
-				s.setLeft(s.convList)
+				kit.ShowBody(s.left, s.convList)
 				s.convList.Refresh()
 				s.markSelected()
 			}
 		})
 	})
-}
-
-func (s *Screen) setLeft(o fyne.CanvasObject) {
-	if len(s.left.Objects) == 1 && s.left.Objects[0] == o {
-		return
-	}
-	kit.SetBody(s.left, o)
 }
 
 func (s *Screen) markSelected() {

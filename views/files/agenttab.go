@@ -110,7 +110,7 @@ func (t *AgentTab) Reload() {
 		kit.Do(func() {
 			if err != nil {
 				if !t.loaded {
-					t.setBody(kit.Error(err, t.Reload))
+					kit.SetBody(t.body, kit.Error(err, t.Reload))
 				} else {
 					t.showResult(app.Describe(err), true)
 				}
@@ -131,11 +131,11 @@ func (t *AgentTab) showFiles(res *client.AgentFiles, linked bool) {
 		t.showResult(app.LinkSummary(res), false)
 	}
 	if len(t.linked) == 0 {
-		t.setBody(kit.Empty(theme.FileIcon(), "No files linked yet",
+		kit.SetBody(t.body, kit.Empty(theme.FileIcon(), "No files linked yet",
 			"Use Link files… to give this agent files from your workspace, or drop files here to upload and link them."))
 		return
 	}
-	t.setBody(t.list)
+	kit.SetBody(t.body, t.list)
 	t.list.Refresh()
 }
 
@@ -146,10 +146,6 @@ func (t *AgentTab) showResult(msg string, bad bool) {
 	}
 	t.result.SetText(msg)
 	t.result.Show()
-}
-
-func (t *AgentTab) setBody(o fyne.CanvasObject) {
-	kit.SetBody(t.body, o)
 }
 
 // Link links workspace files to the agent and shows the result's counts.

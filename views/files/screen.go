@@ -146,7 +146,7 @@ func (s *Screen) restart() {
 	}
 	s.files = s.env.App.NewFileList(s.orderValue())
 	s.shown = nil
-	s.setBody(kit.Loading("Loading your files…"))
+	kit.ShowBody(s.body, kit.Loading("Loading your files…"))
 	s.loadMore()
 }
 
@@ -189,28 +189,21 @@ func (s *Screen) reload() {
 func (s *Screen) applied(err error) {
 	if err != nil {
 		if len(s.shown) == 0 {
-			s.setBody(kit.Error(err, s.restart))
+			kit.ShowBody(s.body, kit.Error(err, s.restart))
 		}
 		return
 	}
 	s.shown = s.files.Files()
 	if len(s.shown) == 0 {
-		s.setBody(kit.Empty(theme.FolderIcon(), "No files yet",
+		kit.ShowBody(s.body, kit.Empty(theme.FolderIcon(), "No files yet",
 			"Drop files or a folder on this window, or use Add files…, to upload them to your workspace."))
 		return
 	}
-	s.setBody(s.table)
+	kit.ShowBody(s.body, s.table)
 	s.list.Refresh()
 	if s.files.Unsettled() {
 		s.startPolling()
 	}
-}
-
-func (s *Screen) setBody(o fyne.CanvasObject) {
-	if len(s.body.Objects) == 1 && s.body.Objects[0] == o {
-		return
-	}
-	kit.SetBody(s.body, o)
 }
 
 // startPolling refreshes the list every RefreshEvery while some file is

@@ -59,6 +59,15 @@ func SetBody(c *fyne.Container, o fyne.CanvasObject) {
 	c.Refresh()
 }
 
+// ShowBody is SetBody for a container that may already show o: then it is
+// left as it is, so a list that stays shown is not redrawn.
+func ShowBody(c *fyne.Container, o fyne.CanvasObject) {
+	if len(c.Objects) == 1 && c.Objects[0] == o {
+		return
+	}
+	SetBody(c, o)
+}
+
 // Empty is the state of a list with nothing in it: an icon, a title that
 // says so, and a line that says what to do.
 func Empty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObject) fyne.CanvasObject {
