@@ -77,7 +77,7 @@ func (s *Service) agentFromPath(w http.ResponseWriter, r *http.Request) (*Agent,
 			return a, true
 		}
 	}
-	writeError(w, http.StatusNotFound, "Agent not found")
+	writeError(w, r, http.StatusNotFound, "Agent not found")
 	return nil, false
 }
 
@@ -90,7 +90,7 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
 	typ := strings.TrimSpace(r.URL.Query().Get("type"))
 	if typ != "" && !contains([]string{TypeChat, TypeImage, TypeText, TypeVideo}, typ) {
-		validationError(w, "type", "The selected type is invalid. Allowed: chat, image, text, video.")
+		validationError(w, r, "type", "The selected type is invalid. Allowed: chat, image, text, video.")
 		return
 	}
 	ws := workspaceOf(r)

@@ -51,7 +51,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.Type != TypeChat {
-		validationError(w, "agent", "Chat completions are available for chat agents only; this agent's type is "+a.Type+".")
+		validationError(w, r, "agent", "Chat completions are available for chat agents only; this agent's type is "+a.Type+".")
 		return
 	}
 	body, ok := readJSONObject(w, r)
@@ -99,7 +99,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		stream = b
 	}
 	if errs.any() {
-		errs.write(w)
+		errs.write(w, r)
 		return
 	}
 

@@ -278,7 +278,7 @@ func (s *Service) getResponse(w http.ResponseWriter, r *http.Request) {
 	e, found := s.execByID[id]
 	if !ok || !found || e.rec.AgentID != a.ID {
 		s.mu.Unlock()
-		writeError(w, http.StatusNotFound, "Response not found")
+		writeError(w, r, http.StatusNotFound, "Response not found")
 		return
 	}
 	rec := e.wire(true)
@@ -350,7 +350,7 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 					errs.add("messages", "The messages field is required.")
 				}
 			} else if len(msgs) > 0 && !chatRulesHold(msgs) {
-				validationError(w, "messages", chatRuleMessage)
+				validationError(w, r, "messages", chatRuleMessage)
 				return req, false
 			}
 			req.messages = msgs
@@ -380,7 +380,7 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	}
 
 	if errs.any() {
-		errs.write(w)
+		errs.write(w, r)
 		return req, false
 	}
 	req.answers = answers

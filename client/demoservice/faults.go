@@ -1,6 +1,7 @@
 package demoservice
 
 import (
+	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -13,12 +14,23 @@ import (
 type Faults struct {
 	// Latency is added before every answer.
 	Latency time.Duration
-	// Fail500 makes the next N requests answer 500 {"message","error"}.
+	// Fail500 makes the next N requests answer 500 in the reading's shape:
+	// spec {"message","error"}, real {"error":"Internal server error"}.
 	Fail500 int
-	// RateLimit makes the next N requests answer 429 with Retry-After.
+	// HTML500 makes the next N requests answer 500 with a text/html page,
+	// as a proxy in front of a service does.
+	HTML500 int
+	// Empty500 makes the next N requests answer 500 with no body at all.
+	Empty500 int
+	// RateLimit makes the next N requests answer 429.
 	RateLimit int
-	// RetryAfter is the Retry-After value (whole seconds, at least 1).
+	// RetryAfter is the wait a 429 of RateLimit asks for (whole seconds, at
+	// least 1).
 	RetryAfter time.Duration
+	// RetryAfterIn says where a 429 (of RateLimit or of pacing) tells the
+	// wait: "header" (Retry-After), "body" (retry_after) or "both". ""
+	// means both in the real reading and header in the spec one.
+	RetryAfterIn string
 	// CutStreamAfter ends every stream abruptly (connection closed, no
 	// completed event) after N events; 0 never cuts.
 	CutStreamAfter int
@@ -28,6 +40,13 @@ type Faults struct {
 	// SlowFirstByte delays the response headers of every request.
 	SlowFirstByte time.Duration
 }
+
+// Where a 429 tells how long to wait (Faults.RetryAfterIn).
+const (
+	RetryInHeader = "header"
+	RetryInBody   = "body"
+	RetryInBoth   = "both"
+)
 
 // SetFaults replaces the faults in force. Safe to call concurrently.
 func (s *Service) SetFaults(f Faults) {
@@ -43,6 +62,30 @@ func (s *Service) currentFaults() Faults {
 	return s.faults
 }
 
+// takeFault decrements the first counter in force, in the order Fail500,
+// HTML500, Empty500, RateLimit, and names it ("" when none is).
+func (s *Service) takeFault() (string, time.Duration, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := &s.faults
+	for _, c := range []struct {
+		name string
+		n    *int
+	}{{"fail500", &f.Fail500}, {"html500", &f.HTML500}, {"empty500", &f.Empty500}, {"ratelimit", &f.RateLimit}} {
+		if *c.n > 0 {
+			*c.n--
+			return c.name, f.RetryAfter, f.RetryAfterIn
+		}
+	}
+	return "", 0, ""
+}
+
+// htmlErrorPage is what a proxy's 500 looks like.
+const htmlErrorPage = `<!DOCTYPE html>
+<html><head><title>500 Internal Server Error</title></head>
+<body><h1>Server Error</h1><p>Something went wrong on our end. Please try again later.</p></body></html>
+`
+
 // applyFaults delays and possibly answers the request with an injected
 // failure; it reports whether the request should go on.
 func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) bool {
@@ -52,32 +95,63 @@ func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) bool {
 			return false
 		}
 	}
-	s.mu.Lock()
-	fail, limit := s.faults.Fail500 > 0, false
-	if fail {
-		s.faults.Fail500--
-	} else if s.faults.RateLimit > 0 {
-		s.faults.RateLimit--
-		limit = true
-	}
-	retry := s.faults.RetryAfter
-	s.mu.Unlock()
-
-	switch {
-	case fail:
-		writeJSON(w, http.StatusInternalServerError, map[string]string{
-			"message": "Server Error",
-			"error":   "The service failed while handling the request. Please try again.",
-		})
-		return false
-	case limit:
-		secs := int(math.Ceil(retry.Seconds()))
-		if secs < 1 {
-			secs = 1
+	fault, retry, where := s.takeFault()
+	switch fault {
+	case "fail500":
+		switch styleOf(r) {
+		case styleSpec:
+			writeJSON(w, http.StatusInternalServerError, map[string]string{
+				"message": "Server Error",
+				"error":   "The service failed while handling the request. Please try again.",
+			})
+		default:
+			writeError(w, r, http.StatusInternalServerError, "Internal server error")
 		}
-		w.Header().Set("Retry-After", strconv.Itoa(secs))
-		writeError(w, http.StatusTooManyRequests, "Too Many Attempts.")
-		return false
+	case "html500":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, htmlErrorPage)
+	case "empty500":
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusInternalServerError)
+	case "ratelimit":
+		secs := int(math.Ceil(retry.Seconds()))
+		s.writeRateLimited(w, r, max(secs, 1), where)
+	default:
+		return true
 	}
-	return true
+	return false
+}
+
+// writeRateLimited answers 429 asking to wait secs seconds, told where
+// says (see Faults.RetryAfterIn): spec {"message":"Too Many Attempts."},
+// real {"error":"Rate limit exceeded","retry_after":N}.
+//
+// Assumption: on the real chat-completions route the body is the
+// chat-completions error shape, with retry_after beside error when the
+// body is to tell the wait.
+func (s *Service) writeRateLimited(w http.ResponseWriter, r *http.Request, secs int, where string) {
+	if where == "" {
+		where = RetryInHeader
+		if s.real {
+			where = RetryInBoth
+		}
+	}
+	if where != RetryInBody {
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
+	inBody := where != RetryInHeader
+	var body map[string]any
+	switch styleOf(r) {
+	case styleReal:
+		body = map[string]any{"error": "Rate limit exceeded"}
+	case styleOpenAI:
+		body = openAIError(http.StatusTooManyRequests, "Rate limit exceeded", "")
+	default:
+		body = map[string]any{"message": "Too Many Attempts."}
+	}
+	if inBody {
+		body["retry_after"] = secs
+	}
+	writeJSON(w, http.StatusTooManyRequests, body)
 }

@@ -104,3 +104,111 @@ func TestFaultMalformedEvent(t *testing.T) {
 		t.Fatal("stream did not go on after the malformed event")
 	}
 }
+
+func TestFaultHTMLAndEmpty500(t *testing.T) {
+	for _, api := range []string{APISpec, APIReal} {
+		t.Run(api, func(t *testing.T) {
+			e := startUnchecked(t, Options{API: api})
+			e.svc.SetFaults(Faults{HTML500: 1, Empty500: 1})
+			status, data, hdr := e.do("GET", "/agents", nil)
+			if status != 500 || !strings.HasPrefix(hdr.Get("Content-Type"), "text/html") || !strings.Contains(string(data), "<html>") {
+				t.Fatalf("HTML 500: %d %q %s", status, hdr.Get("Content-Type"), data)
+			}
+			status, data, _ = e.do("GET", "/agents", nil)
+			if status != 500 || len(data) != 0 {
+				t.Fatalf("empty 500: %d %q", status, data)
+			}
+			e.call("GET", "/agents", nil, 200)
+		})
+	}
+}
+
+func TestFaultRetryAfterPlaces(t *testing.T) {
+	cases := []struct {
+		api, in          string
+		header, inBody   bool
+		bodyKey, bodyMsg string
+	}{
+		{APISpec, "", true, false, "message", "Too Many Attempts."},
+		{APISpec, RetryInBody, false, true, "message", "Too Many Attempts."},
+		{APISpec, RetryInBoth, true, true, "message", "Too Many Attempts."},
+		{APIReal, "", true, true, "error", "Rate limit exceeded"},
+		{APIReal, RetryInHeader, true, false, "error", "Rate limit exceeded"},
+		{APIReal, RetryInBody, false, true, "error", "Rate limit exceeded"},
+	}
+	for _, c := range cases {
+		t.Run(c.api+"/"+c.in, func(t *testing.T) {
+			e := startUnchecked(t, Options{API: c.api})
+			e.svc.SetFaults(Faults{RateLimit: 1, RetryAfter: 3 * time.Second, RetryAfterIn: c.in})
+			status, data, hdr := e.do("GET", "/agents", nil)
+			var out map[string]any
+			_ = json.Unmarshal(data, &out)
+			if status != 429 || out[c.bodyKey] != c.bodyMsg {
+				t.Fatalf("429: %d %s", status, data)
+			}
+			if got := hdr.Get("Retry-After"); (got == "3") != c.header || (got != "" && got != "3") {
+				t.Fatalf("Retry-After %q, want present=%v", got, c.header)
+			}
+			if ra, has := out["retry_after"]; has != c.inBody || (has && num(ra) != 3) {
+				t.Fatalf("retry_after %v, want present=%v", ra, c.inBody)
+			}
+		})
+	}
+}
+
+func TestExecuteRequestsCountsRefusedOnes(t *testing.T) {
+	e := start(t, Options{})
+	e.svc.SetFaults(Faults{Fail500: 1})
+	e.call("POST", "/agents/101/execute", chatReq(nil, "hi"), 500)
+	e.call("POST", "/agents/101/execute", chatReq(nil, "hi"), 401, "Authorization", "Bearer wrong")
+	e.call("POST", "/agents/101/execute", map[string]any{}, 422)
+	e.call("POST", "/agents/999999/execute", chatReq(nil, "hi"), 404)
+	e.call("POST", "/agents/101/execute", chatReq(nil, "hi"), 200)
+	e.call("GET", "/agents/101", nil, 200)
+	if got := e.svc.ExecuteRequests(); got != 5 {
+		t.Fatalf("ExecuteRequests %d, want 5", got)
+	}
+	if got := len(e.svc.Executions()); got != 1 {
+		t.Fatalf("%d executions ran, want 1", got)
+	}
+}
+
+func TestPacingTokenBucket(t *testing.T) {
+	for _, api := range []string{APISpec, APIReal} {
+		t.Run(api, func(t *testing.T) {
+			clock := newFakeClock()
+			e := startUnchecked(t, Options{API: api, RatePerSecond: 0.5, Burst: 3, Now: clock.Now})
+			for i := 0; i < 3; i++ {
+				e.call("GET", "/agents/101", nil, 200)
+			}
+			status, data, hdr := e.do("GET", "/agents/101", nil)
+			if status != 429 || hdr.Get("Retry-After") != "2" {
+				t.Fatalf("beyond the burst: %d %q %s", status, hdr.Get("Retry-After"), data)
+			}
+			if api == APIReal && !strings.Contains(string(data), `"retry_after":2`) {
+				t.Fatalf("real 429 body %s", data)
+			}
+			// Another key has a bucket of its own (and is then refused by auth).
+			if status, _, _ := e.do("GET", "/agents/101", nil, "Authorization", "Bearer other"); status == 429 {
+				t.Fatal("a second key shares the first key's bucket")
+			}
+			clock.Advance(1500 * time.Millisecond)
+			if status, _, hdr := e.do("GET", "/agents/101", nil); status != 429 || hdr.Get("Retry-After") != "1" {
+				t.Fatalf("three quarters of a token: %d %q", status, hdr.Get("Retry-After"))
+			}
+			clock.Advance(500 * time.Millisecond)
+			e.call("GET", "/agents/101", nil, 200)
+			e.call("GET", "/agents/101", nil, 429)
+			clock.Advance(time.Hour) // refills to the burst, not beyond
+			for i := 0; i < 3; i++ {
+				e.call("GET", "/agents/101", nil, 200)
+			}
+			e.call("GET", "/agents/101", nil, 429)
+		})
+	}
+	// No pacing by default.
+	e := start(t, Options{})
+	for i := 0; i < 50; i++ {
+		e.call("GET", "/agents/101", nil, 200)
+	}
+}

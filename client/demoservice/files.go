@@ -84,7 +84,7 @@ func (s *Service) listFiles(w http.ResponseWriter, r *http.Request) {
 		order = "desc"
 	}
 	if order != "asc" && order != "desc" {
-		validationError(w, "order", "The selected order is invalid. Allowed values: asc, desc.")
+		validationError(w, r, "order", "The selected order is invalid. Allowed values: asc, desc.")
 		return
 	}
 	ws := workspaceOf(r)
@@ -117,12 +117,12 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mediaType != "multipart/form-data" {
-		validationError(w, "file", "The file must be sent as multipart/form-data in the field \"file\".")
+		validationError(w, r, "file", "The file must be sent as multipart/form-data in the field \"file\".")
 		return
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		validationError(w, "file", "The multipart body could not be read.")
+		validationError(w, r, "file", "The multipart body could not be read.")
 		return
 	}
 	limit := s.opts.MaxUploadBytes
@@ -132,7 +132,7 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		if err != nil {
-			writeError(w, http.StatusUnprocessableEntity, "The multipart body is malformed.")
+			writeError(w, r, http.StatusUnprocessableEntity, "The multipart body is malformed.")
 			return
 		}
 		if part.FormName() != "file" {
@@ -142,16 +142,16 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		h := sha256.New()
 		cw := &countingWriter{hash: h}
 		if _, err := io.Copy(cw, io.LimitReader(part, limit+1)); err != nil {
-			writeError(w, http.StatusUnprocessableEntity, "The upload was interrupted.")
+			writeError(w, r, http.StatusUnprocessableEntity, "The upload was interrupted.")
 			return
 		}
 		if cw.n > limit {
 			w.Header().Set("Connection", "close")
-			writeError(w, http.StatusRequestEntityTooLarge, "File is too large")
+			writeError(w, r, http.StatusRequestEntityTooLarge, "File is too large")
 			return
 		}
 		if cw.n == 0 {
-			validationError(w, "file", "The file must not be empty.")
+			validationError(w, r, "file", "The file must not be empty.")
 			return
 		}
 		name := filepath.Base(strings.ReplaceAll(part.FileName(), "\\", "/"))
@@ -162,7 +162,7 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, f)
 		return
 	}
-	validationError(w, "file", "The file field is required.")
+	validationError(w, r, "file", "The file field is required.")
 }
 
 // addFile stores a new upload and starts its processing.
@@ -251,13 +251,13 @@ func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
 	raw, present := body["file_ids"]
 	list, isList := raw.([]any)
 	if !present || raw == nil || (isList && len(list) == 0) {
-		validationError(w, "file_ids", "The file_ids field is required.")
+		validationError(w, r, "file_ids", "The file_ids field is required.")
 		return
 	}
 	var errs fieldErrors
 	ids := s.checkFileIDs(&errs, workspaceOf(r), raw)
 	if errs.any() {
-		errs.write(w)
+		errs.write(w, r)
 		return
 	}
 	s.mu.Lock()
@@ -292,7 +292,7 @@ func (s *Service) deleteAgentFile(w http.ResponseWriter, r *http.Request) {
 	f, exists := s.files[fileID]
 	if !exists || !containsID(linked, fileID) {
 		s.mu.Unlock()
-		writeError(w, http.StatusNotFound, "File not found")
+		writeError(w, r, http.StatusNotFound, "File not found")
 		return
 	}
 	kept := make([]int64, 0, len(linked)-1)

@@ -78,14 +78,14 @@ func (s *Service) serveMedia(w http.ResponseWriter, r *http.Request) {
 	idText, found := strings.CutSuffix(name, ext)
 	id, err := strconv.ParseInt(idText, 10, 64)
 	if ext == "" || !found || err != nil {
-		writeError(w, http.StatusNotFound, "Media not found")
+		writeError(w, r, http.StatusNotFound, "Media not found")
 		return
 	}
 	s.mu.Lock()
 	m, ok := s.media[mediaKey(kind, id)]
 	s.mu.Unlock()
 	if !ok {
-		writeError(w, http.StatusNotFound, "Media not found")
+		writeError(w, r, http.StatusNotFound, "Media not found")
 		return
 	}
 	// Rendering is deterministic, so two first requests racing render the

@@ -115,11 +115,11 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.opts.MemoryVariant == "B" {
-		content, ok := memoryText(w, body, "content", true, false)
+		content, ok := memoryText(w, r, body, "content", true, false)
 		if !ok {
 			return
 		}
-		meta, ok := metadataOf(w, body)
+		meta, ok := metadataOf(w, r, body)
 		if !ok {
 			return
 		}
@@ -134,11 +134,11 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusCreated, out)
 		return
 	}
-	text, ok := memoryText(w, body, "memory", true, true)
+	text, ok := memoryText(w, r, body, "memory", true, true)
 	if !ok {
 		return
 	}
-	collID, ok := s.collectionField(w, body)
+	collID, ok := s.collectionField(w, r, body)
 	if !ok {
 		return
 	}
@@ -160,18 +160,18 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if _, found := s.Memory(id); !found {
-		writeError(w, http.StatusNotFound, "Memory not found")
+		writeMessage(w, http.StatusNotFound, "Memory not found")
 		return
 	}
 	body, ok := readJSONObject(w, r)
 	if !ok {
 		return
 	}
-	text, ok := memoryText(w, body, "memory", true, true)
+	text, ok := memoryText(w, r, body, "memory", true, true)
 	if !ok {
 		return
 	}
-	collID, ok := s.collectionField(w, body)
+	collID, ok := s.collectionField(w, r, body)
 	if !ok {
 		return
 	}
@@ -179,7 +179,7 @@ func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
 	m, found := s.memories[id]
 	if !found {
 		s.mu.Unlock()
-		writeError(w, http.StatusNotFound, "Memory not found")
+		writeMessage(w, http.StatusNotFound, "Memory not found")
 		return
 	}
 	m.Content, m.Credits, m.UpdatedAt = text, memoryCredits(text), s.now()
@@ -199,7 +199,7 @@ func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
 func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if _, found := s.Memory(id); !found {
-		writeError(w, http.StatusNotFound, "Memory not found")
+		writeMessage(w, http.StatusNotFound, "Memory not found")
 		return
 	}
 	body, ok := readJSONObject(w, r)
@@ -207,12 +207,12 @@ func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, hasContent := body["content"]
-	content, ok := memoryText(w, body, "content", false, false)
+	content, ok := memoryText(w, r, body, "content", false, false)
 	if !ok {
 		return
 	}
 	_, hasMeta := body["metadata"]
-	meta, ok := metadataOf(w, body)
+	meta, ok := metadataOf(w, r, body)
 	if !ok {
 		return
 	}
@@ -220,7 +220,7 @@ func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
 	m, found := s.memories[id]
 	if !found {
 		s.mu.Unlock()
-		writeError(w, http.StatusNotFound, "Memory not found")
+		writeMessage(w, http.StatusNotFound, "Memory not found")
 		return
 	}
 	if hasContent {
@@ -237,47 +237,47 @@ func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
 
 // memoryText reads the text field; required fails when it is absent,
 // limited applies the 32000-character limit. It answers 422 on failure.
-func memoryText(w http.ResponseWriter, body map[string]any, field string, required, limited bool) (string, bool) {
+func memoryText(w http.ResponseWriter, r *http.Request, body map[string]any, field string, required, limited bool) (string, bool) {
 	raw, present := body[field]
 	if !present || raw == nil {
 		if required {
-			validationError(w, field, "The "+field+" field is required.")
+			validationError(w, r, field, "The "+field+" field is required.")
 			return "", false
 		}
 		return "", true
 	}
 	text, isStr := raw.(string)
 	if !isStr {
-		validationError(w, field, "The "+field+" field must be a string.")
+		validationError(w, r, field, "The "+field+" field must be a string.")
 		return "", false
 	}
 	if strings.TrimSpace(text) == "" {
-		validationError(w, field, "The "+field+" field is required.")
+		validationError(w, r, field, "The "+field+" field is required.")
 		return "", false
 	}
 	if limited && utf8.RuneCountInString(text) > maxMemoryChars {
-		validationError(w, field, "The "+field+" field must not be greater than 32000 characters.")
+		validationError(w, r, field, "The "+field+" field must not be greater than 32000 characters.")
 		return "", false
 	}
 	return text, true
 }
 
 // metadataOf reads the optional metadata object.
-func metadataOf(w http.ResponseWriter, body map[string]any) (map[string]any, bool) {
+func metadataOf(w http.ResponseWriter, r *http.Request, body map[string]any) (map[string]any, bool) {
 	raw, present := body["metadata"]
 	if !present || raw == nil {
 		return map[string]any{}, true
 	}
 	meta, isObj := raw.(map[string]any)
 	if !isObj {
-		validationError(w, "metadata", "The metadata field must be an object.")
+		validationError(w, r, "metadata", "The metadata field must be an object.")
 		return nil, false
 	}
 	return meta, true
 }
 
 // collectionField reads the optional collection_id; 0 means absent.
-func (s *Service) collectionField(w http.ResponseWriter, body map[string]any) (int64, bool) {
+func (s *Service) collectionField(w http.ResponseWriter, r *http.Request, body map[string]any) (int64, bool) {
 	raw, present := body["collection_id"]
 	if !present || raw == nil {
 		return 0, true
@@ -287,7 +287,7 @@ func (s *Service) collectionField(w http.ResponseWriter, body map[string]any) (i
 		_, ok = s.Collection(id)
 	}
 	if !ok {
-		validationError(w, "collection_id", "The selected collection_id is invalid.")
+		validationError(w, r, "collection_id", "The selected collection_id is invalid.")
 		return 0, false
 	}
 	return id, true
@@ -297,7 +297,7 @@ func (s *Service) collectionField(w http.ResponseWriter, body map[string]any) (i
 func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if _, found := s.Collection(id); !found {
-		writeError(w, http.StatusNotFound, "Collection not found")
+		writeMessage(w, http.StatusNotFound, "Collection not found")
 		return
 	}
 	body, ok := readJSONObject(w, r)
@@ -308,13 +308,13 @@ func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
 	name, isStr := raw.(string)
 	switch {
 	case !present || raw == nil || (isStr && strings.TrimSpace(name) == ""):
-		validationError(w, "name", "The name field is required.")
+		validationError(w, r, "name", "The name field is required.")
 		return
 	case !isStr:
-		validationError(w, "name", "The name field must be a string.")
+		validationError(w, r, "name", "The name field must be a string.")
 		return
 	case utf8.RuneCountInString(name) > 255:
-		validationError(w, "name", "The name field must not be greater than 255 characters.")
+		validationError(w, r, "name", "The name field must not be greater than 255 characters.")
 		return
 	}
 	s.mu.Lock()

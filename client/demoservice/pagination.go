@@ -44,7 +44,7 @@ func readPage(w http.ResponseWriter, r *http.Request) (pageQuery, bool) {
 		}
 	}
 	if errs.any() {
-		errs.write(w)
+		errs.write(w, r)
 		return p, false
 	}
 	return p, true

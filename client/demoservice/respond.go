@@ -27,9 +27,85 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(body)
 }
 
-// writeError writes {"message": msg}; every error body carries message.
-func writeError(w http.ResponseWriter, status int, msg string) {
+// errStyle is the shape error answers take: the reading in force, or the
+// chat-completions route's own shape in the real reading.
+type errStyle int
+
+const (
+	// styleSpec: {"message": ...}; validation 422 {"message","errors"}.
+	styleSpec errStyle = iota
+	// styleReal: {"error": ...}; validation 400 {"error":"Validation
+	// failed","messages":{...}}.
+	styleReal
+	// styleOpenAI: {"error":{"message","type","code","param"}}, the shape
+	// chat-completions clients read; validation 400.
+	styleOpenAI
+)
+
+// styleOf is the error style the guard chose for the request.
+func styleOf(r *http.Request) errStyle {
+	st, _ := r.Context().Value(styleKey).(errStyle)
+	return st
+}
+
+// writeError writes an error answer with msg in the request's style. The
+// real and chat-completions styles answer 400 where the spec one says 422.
+func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	writeStyled(w, styleOf(r), status, msg, "")
+}
+
+func writeStyled(w http.ResponseWriter, st errStyle, status int, msg, param string) {
+	switch st {
+	case styleReal:
+		if status == http.StatusUnprocessableEntity {
+			status = http.StatusBadRequest
+		}
+		writeJSON(w, status, map[string]string{"error": msg})
+	case styleOpenAI:
+		if status == http.StatusUnprocessableEntity {
+			status = http.StatusBadRequest
+		}
+		writeJSON(w, status, openAIError(status, msg, param))
+	default:
+		writeJSON(w, status, map[string]string{"message": msg})
+	}
+}
+
+// writeMessage writes {"message": msg} whatever the style: the memory and
+// memory-collection endpoints answer this way in both readings.
+func writeMessage(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"message": msg})
+}
+
+// openAIError is the widely used chat-completions error body.
+//
+// Assumption: type and code follow that format's usual words; the real
+// service documents neither.
+func openAIError(status int, msg, param string) map[string]any {
+	typ, code := "invalid_request_error", "invalid_request"
+	switch status {
+	case http.StatusUnauthorized:
+		typ, code = "authentication_error", "invalid_api_key"
+	case http.StatusForbidden:
+		typ, code = "permission_error", "forbidden"
+	case http.StatusNotFound:
+		code = "not_found"
+	case http.StatusMethodNotAllowed:
+		code = "method_not_allowed"
+	case http.StatusRequestEntityTooLarge:
+		code = "payload_too_large"
+	case http.StatusTooManyRequests:
+		typ, code = "rate_limit_error", "rate_limit_exceeded"
+	default:
+		if status >= 500 {
+			typ, code = "server_error", "internal_error"
+		}
+	}
+	var p any
+	if param != "" {
+		p = param
+	}
+	return map[string]any{"error": map[string]any{"message": msg, "type": typ, "code": code, "param": p}}
 }
 
 // fieldErrors collects validation messages per field, keeping the order in
@@ -51,47 +127,58 @@ func (e *fieldErrors) add(field, msg string) {
 
 func (e *fieldErrors) any() bool { return len(e.order) > 0 }
 
-// write answers 422 {"message": first message (and N more errors), "errors": {...}}.
+// write answers the validation error in the request's style: spec 422
+// {"message": first message (and N more errors), "errors": {...}}, real 400
+// {"error":"Validation failed","messages":{...}}, chat completions 400 with
+// the first message and its field as param.
 //
-// Assumption: validation errors follow the widely used
+// Assumption: spec validation errors follow the widely used
 // {"message","errors":{"field":["..."]}} shape; the interface shows only
 // message.
-func (e *fieldErrors) write(w http.ResponseWriter) {
+func (e *fieldErrors) write(w http.ResponseWriter, r *http.Request) {
 	total := 0
 	for _, msgs := range e.byKey {
 		total += len(msgs)
 	}
-	msg := e.byKey[e.order[0]][0]
+	first := e.byKey[e.order[0]][0]
+	msg := first
 	switch more := total - 1; {
 	case more == 1:
 		msg += " (and 1 more error)"
 	case more > 1:
 		msg += fmt.Sprintf(" (and %d more errors)", more)
 	}
-	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": e.byKey})
+	switch styleOf(r) {
+	case styleReal:
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "Validation failed", "messages": e.byKey})
+	case styleOpenAI:
+		writeJSON(w, http.StatusBadRequest, openAIError(http.StatusBadRequest, msg, e.order[0]))
+	default:
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": e.byKey})
+	}
 }
 
-// validationError answers 422 naming a single field.
-func validationError(w http.ResponseWriter, field, msg string) {
+// validationError answers a validation error naming a single field.
+func validationError(w http.ResponseWriter, r *http.Request, field, msg string) {
 	var e fieldErrors
 	e.add(field, msg)
-	e.write(w)
+	e.write(w, r)
 }
 
 // readJSONObject decodes the body as a JSON object with numbers kept as
-// json.Number. An empty body is an empty object. On failure it answers 400
-// or 413 and returns ok false.
+// json.Number. An empty body is an empty object. On failure it answers 413,
+// or 422 (400 in the real reading), and returns ok false.
 //
 // Assumption: a body that is not a JSON object answers 422 {"message": ...}
-// without field errors; the contract lists no 400.
+// (real: 400 {"error": ...}) without field errors.
 func readJSONObject(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, "The request body is too large.")
+			writeError(w, r, http.StatusRequestEntityTooLarge, "The request body is too large.")
 		} else {
-			writeError(w, http.StatusUnprocessableEntity, "The request body could not be read.")
+			writeError(w, r, http.StatusUnprocessableEntity, "The request body could not be read.")
 		}
 		return nil, false
 	}
@@ -102,12 +189,12 @@ func readJSONObject(w http.ResponseWriter, r *http.Request) (map[string]any, boo
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil || dec.More() {
-		writeError(w, http.StatusUnprocessableEntity, "The request body is not valid JSON.")
+		writeError(w, r, http.StatusUnprocessableEntity, "The request body is not valid JSON.")
 		return nil, false
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		writeError(w, http.StatusUnprocessableEntity, "The request body must be a JSON object.")
+		writeError(w, r, http.StatusUnprocessableEntity, "The request body must be a JSON object.")
 		return nil, false
 	}
 	return obj, true

@@ -12,7 +12,10 @@ import (
 // ctxKey keys values the middleware hands to handlers.
 type ctxKey int
 
-const workspaceKey ctxKey = iota
+const (
+	workspaceKey ctxKey = iota
+	styleKey
+)
 
 // workspaceOf returns the workspace selected for the request.
 func workspaceOf(r *http.Request) int64 {
@@ -20,23 +23,37 @@ func workspaceOf(r *http.Request) int64 {
 	return id
 }
 
-// routes builds the mux. Every API route passes through faults, auth and
-// workspace selection; generated media is public like a CDN link.
+// routes builds the mux. Every API route passes through faults, pacing,
+// auth and workspace selection; generated media is public like a CDN link.
+// Operations only one reading offers are registered in that reading only,
+// so the other answers 404 (or 405) for them as an unknown route.
 func (s *Service) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	methods := map[string][]string{}
-	api := func(method, path string, h http.HandlerFunc) {
+	styles := map[string]errStyle{}
+	base, chat := styleSpec, styleSpec
+	if s.real {
+		base, chat = styleReal, styleOpenAI
+	}
+	handle := func(method, path string, st errStyle, h http.Handler) {
 		methods[path] = append(methods[path], method)
-		mux.Handle(method+" "+path, s.guard(h))
+		styles[path] = st
+		mux.Handle(method+" "+path, h)
+	}
+	api := func(method, path string, h http.HandlerFunc) {
+		handle(method, path, base, s.guard(base, h))
 	}
 
 	api("GET", "/agents", s.listAgents)
 	api("GET", "/agents/{id}", s.getAgent)
-	api("POST", "/agents/{id}/execute", s.execute)
-	// Assumption: polling an execution is GET /agents/{id}/responses/{responseId}
-	// returning one execution record (DESIGN.md, "polling an execution").
-	api("GET", "/agents/{id}/responses/{responseId}", s.getResponse)
-	api("POST", "/agents/{id}/openai/chat/completions", s.chatCompletions)
+	// Counted before the guard, so refused attempts count too.
+	handle("POST", "/agents/{id}/execute", base, s.countExecute(s.guard(base, s.execute)))
+	if !s.real {
+		// Assumption: polling an execution is GET /agents/{id}/responses/{responseId}
+		// returning one execution record (DESIGN.md, "polling an execution").
+		api("GET", "/agents/{id}/responses/{responseId}", s.getResponse)
+	}
+	handle("POST", "/agents/{id}/openai/chat/completions", chat, s.guard(chat, s.chatCompletions))
 	api("POST", "/agents/{id}/files", s.linkAgentFiles)
 	api("GET", "/agents/{id}/files", s.listAgentFiles)
 	api("DELETE", "/agents/{id}/files/{fileId}", s.deleteAgentFile)
@@ -55,20 +72,22 @@ func (s *Service) routes() *http.ServeMux {
 	api("GET", "/resources", s.listResources)
 	api("GET", "/webhooks", s.listWebhooks)
 
-	mux.HandleFunc("GET /generated/{kind}/{name}", s.serveMedia)
+	mux.Handle("GET /generated/{kind}/{name}", s.styled(base, s.serveMedia))
 
 	// Assumption: an unknown route answers 404 and a method a path does not
-	// offer answers 405 (with Allow), both as JSON with a message.
+	// offer answers 405 (with Allow), both as JSON with a message (real:
+	// with an error).
 	// Paths registered without a method catch the other methods.
 	for path, ms := range methods {
 		allow := strings.Join(sortedMethods(ms), ", ")
-		mux.Handle(path, s.guard(func(w http.ResponseWriter, r *http.Request) {
+		st := styles[path]
+		mux.Handle(path, s.guard(st, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", allow)
-			writeError(w, http.StatusMethodNotAllowed, "The "+r.Method+" method is not supported for this route. Supported methods: "+allow+".")
+			writeError(w, r, http.StatusMethodNotAllowed, "The "+r.Method+" method is not supported for this route. Supported methods: "+allow+".")
 		}))
 	}
-	mux.Handle("/", s.guard(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "The route "+strings.TrimPrefix(r.URL.Path, "/")+" could not be found.")
+	mux.Handle("/", s.guard(base, func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, http.StatusNotFound, "The route "+strings.TrimPrefix(r.URL.Path, "/")+" could not be found.")
 	}))
 	return mux
 }
@@ -82,59 +101,114 @@ func sortedMethods(ms []string) []string {
 	return out
 }
 
-// guard applies the faults in force, then authentication, then workspace
-// selection, and calls h. Faults come first, so they also hit requests that
-// would fail authentication.
-//
-// Assumption: a missing or wrong key answers 401 {"message":"Unauthenticated."}.
-func (s *Service) guard(h http.HandlerFunc) http.Handler {
+// styled hands h requests that carry the error style st.
+func (s *Service) styled(st errStyle, h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.applyFaults(w, r) {
+		h(w, r.WithContext(context.WithValue(r.Context(), styleKey, st)))
+	})
+}
+
+// countExecute counts an execute request before anything can refuse it.
+func (s *Service) countExecute(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.execRequests.Add(1)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// guard applies the faults in force, then pacing, then authentication,
+// then workspace selection, and calls h; every error it answers takes the
+// style st. Faults come first, so they also hit requests that would fail
+// authentication.
+//
+// Assumption (spec): a missing or wrong key answers 401
+// {"message":"Unauthenticated."}. The real service answers 403
+// {"error":"Invalid authentication"}; on its chat-completions route the
+// answer is 401 in the chat-completions error shape, so the usual client
+// libraries report an authentication error.
+func (s *Service) guard(st errStyle, h http.HandlerFunc) http.Handler {
+	return s.styled(st, func(w http.ResponseWriter, r *http.Request) {
+		if !s.applyFaults(w, r) || !s.paced(w, r) {
 			return
 		}
 		if !s.authorized(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="agent-execution-service"`)
-			writeError(w, http.StatusUnauthorized, "Unauthenticated.")
+			switch st {
+			case styleReal:
+				writeError(w, r, http.StatusForbidden, "Invalid authentication")
+			case styleOpenAI:
+				w.Header().Set("WWW-Authenticate", `Bearer realm="agent-execution-service"`)
+				writeError(w, r, http.StatusUnauthorized, "Invalid API key")
+			default:
+				w.Header().Set("WWW-Authenticate", `Bearer realm="agent-execution-service"`)
+				writeError(w, r, http.StatusUnauthorized, "Unauthenticated.")
+			}
 			return
 		}
-		ws, ok := s.selectWorkspace(r)
+		ws, ok := s.selectWorkspace(w, r)
 		if !ok {
-			writeError(w, http.StatusForbidden, "The workspace "+strconv.Quote(r.Header.Get("x-workspace-id"))+" is unknown or not accessible with this API key.")
 			return
 		}
 		h(w, r.WithContext(context.WithValue(r.Context(), workspaceKey, ws)))
 	})
 }
 
-// authorized checks the Bearer key in constant time.
-func (s *Service) authorized(r *http.Request) bool {
+// bearerKey is the key of an Authorization: Bearer header, "" without one.
+func bearerKey(r *http.Request) string {
 	h := r.Header.Get("Authorization")
 	const prefix = "bearer "
 	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
-		return false
+		return ""
 	}
-	key := strings.TrimSpace(h[len(prefix):])
-	return subtle.ConstantTimeCompare([]byte(key), []byte(s.opts.APIKey)) == 1
+	return strings.TrimSpace(h[len(prefix):])
+}
+
+// authorized checks the Bearer key in constant time.
+func (s *Service) authorized(r *http.Request) bool {
+	key := bearerKey(r)
+	return key != "" && subtle.ConstantTimeCompare([]byte(key), []byte(s.opts.APIKey)) == 1
+}
+
+// paced spends a token of the key's bucket; without one it answers 429.
+func (s *Service) paced(w http.ResponseWriter, r *http.Request) bool {
+	if s.limiter == nil {
+		return true
+	}
+	ok, secs := s.limiter.take(bearerKey(r))
+	if !ok {
+		s.writeRateLimited(w, r, secs, s.currentFaults().RetryAfterIn)
+	}
+	return ok
 }
 
 // selectWorkspace reads x-workspace-id. No header selects the user's
-// selected workspace (the first seeded one).
+// selected workspace (the first seeded one). On failure it answers and
+// reports false.
 //
-// Assumption: an unknown or non-integer workspace id answers 403 with a
-// message; the interface does not show this error.
-func (s *Service) selectWorkspace(r *http.Request) (int64, bool) {
+// Assumption (spec): an unknown or non-integer workspace id answers 403
+// with a message; the interface does not show this error. The real service
+// answers 400 Validation failed for a non-integer and 403 "You do not have
+// access to this workspace." for a workspace of someone else.
+func (s *Service) selectWorkspace(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	v := strings.TrimSpace(r.Header.Get("x-workspace-id"))
 	if v == "" {
 		return s.workspaces[0].ID, true
 	}
 	id, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
+	if err != nil && s.real {
+		validationError(w, r, "x-workspace-id", "The x-workspace-id must be an integer.")
 		return 0, false
 	}
-	for _, ws := range s.workspaces {
-		if ws.ID == id {
-			return id, true
+	if err == nil {
+		for _, ws := range s.workspaces {
+			if ws.ID == id {
+				return id, true
+			}
 		}
+	}
+	if s.real {
+		writeError(w, r, http.StatusForbidden, "You do not have access to this workspace.")
+	} else {
+		writeError(w, r, http.StatusForbidden, "The workspace "+strconv.Quote(r.Header.Get("x-workspace-id"))+" is unknown or not accessible with this API key.")
 	}
 	return 0, false
 }

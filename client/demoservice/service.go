@@ -4,6 +4,13 @@
 // and is used by the app's demo mode, by the project's tests and by
 // `agentdesk --serve-demo ADDR`.
 //
+// It follows one of two readings of the interface, chosen by Options.API:
+// APISpec, the interface as first described (agent-execution-service.md),
+// or APIReal, the deployed service (real-service.md): other error shapes
+// and statuses, inputs at the root of an execute body, polling at
+// /agent-responses/{id}, and the list and delete operations only that
+// service offers. Agent Desk must work with both.
+//
 // Where the interface text leaves a gap, the choice made here is marked with a
 // comment that starts with "Assumption:".
 package demoservice
@@ -12,12 +19,29 @@ import (
 	"context"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
+
+// The readings of the interface a Service can follow (Options.API).
+const (
+	// APISpec is the interface as first described.
+	APISpec = "spec"
+	// APIReal is the deployed service as real-service.md describes it.
+	APIReal = "real"
+)
+
+// DefaultAPI is the reading followed when Options.API is "". It stays
+// APISpec until the client and the app's tests follow the real reading;
+// switching the default is this one line.
+const DefaultAPI = APISpec
 
 // Options configure a Service. The zero value is a working instant-paced
 // service that accepts the key "demo".
 type Options struct {
+	// API is the reading followed: APISpec or APIReal; "" (or anything
+	// else) means DefaultAPI.
+	API string
 	// APIKey is the Bearer key accepted; "" means "demo".
 	APIKey string
 	// MemoryVariant selects the memory interface: "A" (default) or "B".
@@ -33,8 +57,14 @@ type Options struct {
 	// waits before answering with the still running record. Default 100s.
 	WaitCap time.Duration
 	// MaxUploadBytes bounds one uploaded file; larger uploads answer 413.
-	// Default 512 MiB.
+	// Default 512 MiB in the spec reading, 200 MB in the real one.
 	MaxUploadBytes int64
+	// RatePerSecond and Burst pace requests with a token bucket per API
+	// key: Burst requests at once, then RatePerSecond on average; beyond
+	// that a request answers 429. RatePerSecond 0 (the default) turns
+	// pacing off; Burst 0 means max(1, RatePerSecond).
+	RatePerSecond float64
+	Burst         int
 	// ExtraAgents adds this many generated text agents with varied titles
 	// to the first workspace, after the seeded catalogue (benchmarks that
 	// need a long list, such as 10,000 agents).
@@ -44,8 +74,21 @@ type Options struct {
 // DefaultWaitCap is the blocking-execution timeout the interface states.
 const DefaultWaitCap = 100 * time.Second
 
+// api is the reading in force; the one place that applies DefaultAPI.
+func (o Options) api() string {
+	if o.API == APIReal || o.API == APISpec {
+		return o.API
+	}
+	return DefaultAPI
+}
+
 // DefaultMaxUploadBytes is the upload size limit used when Options leave it 0.
 const DefaultMaxUploadBytes int64 = 512 << 20
+
+// RealMaxUploadBytes is the real service's documented upload limit, 200 MB.
+//
+// Assumption: MB means MiB here, as a server configured in megabytes counts.
+const RealMaxUploadBytes int64 = 200 << 20
 
 // demoUserID is the owner of every memory, collection and webhook.
 const demoUserID int64 = 7
@@ -54,7 +97,13 @@ const demoUserID int64 = 7
 // the Agent Execution Service. It implements http.Handler.
 type Service struct {
 	opts Options
+	real bool // the real reading is in force
 	mux  *http.ServeMux
+
+	// execRequests counts POST /agents/{id}/execute requests received,
+	// refused ones included.
+	execRequests atomic.Int64
+	limiter      *limiter // nil when pacing is off
 
 	// ctx ends when the service is closed; background progressions watch it.
 	ctx    context.Context
@@ -97,11 +146,17 @@ func New(opts Options) *Service {
 	if opts.WaitCap <= 0 {
 		opts.WaitCap = DefaultWaitCap
 	}
+	opts.API = opts.api()
 	if opts.MaxUploadBytes <= 0 {
 		opts.MaxUploadBytes = DefaultMaxUploadBytes
+		if opts.API == APIReal {
+			opts.MaxUploadBytes = RealMaxUploadBytes
+		}
 	}
 	s := &Service{
 		opts:        opts,
+		real:        opts.API == APIReal,
+		limiter:     newLimiter(opts.RatePerSecond, opts.Burst, opts.Now),
 		agentByID:   map[int64]*Agent{},
 		execByID:    map[int64]*execution{},
 		files:       map[int64]*File{},
@@ -124,6 +179,14 @@ func New(opts Options) *Service {
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
+
+// API is the reading the service follows: APISpec or APIReal.
+func (s *Service) API() string { return s.opts.API }
+
+// ExecuteRequests is how many POST /agents/{id}/execute requests the service
+// has received, including those refused by faults, pacing, authentication
+// or validation: tests use it to prove a client never sends a run twice.
+func (s *Service) ExecuteRequests() int { return int(s.execRequests.Load()) }
 
 // Close stops every background progression (executions, file processing)
 // and waits for them. Requests still in flight are not interrupted.

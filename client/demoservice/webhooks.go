@@ -145,7 +145,7 @@ func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 		offset = n
 	}
 	if errs.any() {
-		errs.write(w)
+		errs.write(w, r)
 		return
 	}
 	out := []webhookB{}
