@@ -18,12 +18,22 @@ const (
 	ModeChatCompletions = "chat-completions"
 )
 
-// Execution statuses.
+// Execution statuses. A run that ended well is StatusCompleted inside the
+// service and in streams; the real reading shows it as StatusSucceeded when
+// polled or answered after waiting.
 const (
 	StatusStarting  = "starting"
 	StatusRunning   = "running"
 	StatusCompleted = "completed"
+	StatusSucceeded = "succeeded"
+	StatusFailed    = "failed"
 )
+
+// failedRunMessage is the error of a run failed by Faults.FailExecutions.
+const failedRunMessage = "The agent could not finish: the model did not answer in time."
+
+// maxFilesPerSend is the real service's limit on file_ids in one execution.
+const maxFilesPerSend = 5
 
 // startingCredits is the small figure an accepted execution reports.
 const startingCredits = 0.01
@@ -49,6 +59,7 @@ type ExecutionRecord struct {
 	Status      string
 	Output      string   // the whole text produced so far
 	Credits     *float64 // nil while running
+	Error       string   // why a StatusFailed run failed
 	// Stopped is true when the client went away before the run completed;
 	// the service stops generating at that point.
 	Stopped   bool
@@ -61,13 +72,24 @@ type execution struct {
 	rec       ExecutionRecord
 	fragments []string
 	final     float64       // credits once completed
+	fail      bool          // Faults.FailExecutions chose this run to fail
 	done      chan struct{} // closed when the progression ends
+}
+
+// failAt is the fragment at which a failing run stops; -1 for a run that
+// completes.
+func (e *execution) failAt() int {
+	if !e.fail {
+		return -1
+	}
+	return len(e.fragments) / 2
 }
 
 // recordJSON is the execution response record on the wire.
 //
-// Assumption: error is always present and null (the shown flow); input is
-// present on blocking and polled records only.
+// Assumption: error is always present: null (the shown flow), or
+// {"message": ...} on a failed run; input is present on blocking and polled
+// records only.
 type recordJSON struct {
 	ID         int64    `json:"id"`
 	Status     string   `json:"status"`
@@ -81,12 +103,20 @@ type recordJSON struct {
 	TemplateID int64    `json:"template_id"`
 }
 
-// wire renders the record; withInput adds input (blocking and polling answers).
-func (e *execution) wire(withInput bool) recordJSON {
+// wire renders the record; withInput adds input (blocking and polling
+// answers), succeeded shows a completed run as succeeded (the real reading's
+// polled and blocking answers).
+func (e *execution) wire(withInput, succeeded bool) recordJSON {
 	j := recordJSON{
 		ID: e.rec.ID, Status: e.rec.Status, Output: e.rec.Output, Credits: copyFloat(e.rec.Credits),
 		RootID: e.rec.RootID, CreatedAt: microZ(e.rec.CreatedAt), UpdatedAt: microZ(e.rec.UpdatedAt),
 		TemplateID: e.rec.AgentID,
+	}
+	if succeeded && j.Status == StatusCompleted {
+		j.Status = StatusSucceeded
+	}
+	if e.rec.Error != "" {
+		j.Error = map[string]string{"message": e.rec.Error}
 	}
 	if withInput {
 		in := e.rec.Input
@@ -111,6 +141,7 @@ type executeRequest struct {
 	rootID   int64
 	wait     bool
 	stream   bool
+	fail     bool
 }
 
 // execute answers POST /agents/{id}/execute in its three modes.
@@ -127,6 +158,7 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	req.fail = s.takeFailedRun()
 	mode := ModePoll
 	switch {
 	case req.stream:
@@ -143,7 +175,7 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 		s.answerBlocking(w, r, a, e)
 	default:
 		s.mu.Lock()
-		first := e.wire(false)
+		first := e.wire(false, false)
 		s.mu.Unlock()
 		if s.opts.Pace <= 0 {
 			s.progress(e)
@@ -173,7 +205,7 @@ func (s *Service) answerBlocking(w http.ResponseWriter, r *http.Request, a *Agen
 		}
 	}
 	s.mu.Lock()
-	rec := e.wire(true)
+	rec := e.wire(true, s.real)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{rec}})
 }
@@ -198,6 +230,7 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 		},
 		fragments: splitFragments(output),
 		final:     executionCredits(a, output),
+		fail:      req.fail,
 		done:      make(chan struct{}),
 	}
 	if req.rootID > 0 {
@@ -235,7 +268,8 @@ func executionCredits(a *Agent, output string) float64 {
 }
 
 // progress drives a non-streamed run: starting → running (fragments appended
-// one per Pace) → completed. It stops early when the service closes.
+// one per Pace) → completed, or failed halfway. It stops early when the
+// service closes.
 func (s *Service) progress(e *execution) {
 	defer close(e.done)
 	if !s.sleep(s.ctx, s.opts.Pace) {
@@ -244,7 +278,11 @@ func (s *Service) progress(e *execution) {
 	s.mu.Lock()
 	e.rec.Status, e.rec.Credits, e.rec.UpdatedAt = StatusRunning, nil, s.now()
 	s.mu.Unlock()
-	for _, f := range e.fragments {
+	for i, f := range e.fragments {
+		if i == e.failAt() {
+			s.failRun(e)
+			return
+		}
 		if !s.sleep(s.ctx, s.opts.Pace) {
 			return
 		}
@@ -264,6 +302,43 @@ func (s *Service) complete(e *execution) {
 	s.mu.Unlock()
 }
 
+// failRun marks the run failed with the output so far.
+//
+// Assumption: a failed run is charged half its credits, for the work done.
+func (s *Service) failRun(e *execution) {
+	s.mu.Lock()
+	charged := roundCredits(e.final / 2)
+	e.rec.Status, e.rec.Error, e.rec.Credits, e.rec.UpdatedAt = StatusFailed, failedRunMessage, &charged, s.now()
+	s.mu.Unlock()
+}
+
+// takeFailedRun spends one Faults.FailExecutions.
+func (s *Service) takeFailedRun() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.faults.FailExecutions > 0 {
+		s.faults.FailExecutions--
+		return true
+	}
+	return false
+}
+
+// getAgentResponse answers GET /agent-responses/{id} (the real reading's
+// polling) with the bare record, a completed run reading succeeded.
+func (s *Service) getAgentResponse(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(r, "id")
+	s.mu.Lock()
+	e, found := s.execByID[id]
+	if !ok || !found || e.rec.WorkspaceID != workspaceOf(r) {
+		s.mu.Unlock()
+		writeError(w, r, http.StatusNotFound, "Response not found")
+		return
+	}
+	rec := e.wire(true, true)
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, rec)
+}
+
 // getResponse answers GET /agents/{id}/responses/{responseId} with one record.
 //
 // Assumption: the polled record carries input, like the blocking answer, and
@@ -281,18 +356,28 @@ func (s *Service) getResponse(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusNotFound, "Response not found")
 		return
 	}
-	rec := e.wire(true)
+	rec := e.wire(true, false)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, rec)
 }
 
 // validateExecute checks the body against the agent's questions and the chat
-// rules, answering 422 on the first kind of failure.
+// rules, answering a validation error on the first kind of failure.
+//
+// The spec reading wants an answers object (the question names may come at
+// the root too and are merged, answers winning) and wait_execution. The
+// real reading reads every question at the root, ignores answers, and takes
+// the wait flag as waitExecution or wait_execution, in the body or the
+// query string.
 func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Agent, body map[string]any) (executeRequest, bool) {
 	var req executeRequest
 	var errs fieldErrors
 
-	for _, flag := range []string{"wait_execution", "stream"} {
+	flags := []string{"wait_execution", "stream"}
+	if s.real {
+		flags = []string{"waitExecution", "wait_execution", "stream"}
+	}
+	for _, flag := range flags {
 		v, present := body[flag]
 		if !present || v == nil {
 			continue
@@ -304,34 +389,50 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 		if flag == "stream" {
 			req.stream = b
 		} else {
-			req.wait = b
+			req.wait = req.wait || b
 		}
 	}
-
-	// The question names may come at the top level too; answers win.
-	answers := map[string]any{}
-	rawAnswers, hasAnswers := body["answers"]
-	if hasAnswers && rawAnswers != nil {
-		m, isObj := rawAnswers.(map[string]any)
-		if !isObj {
-			errs.add("answers", "The answers field must be an object.")
-		}
-		for k, v := range m {
-			answers[k] = v
-		}
-	}
-	topLevel := false
-	for _, q := range a.Questions {
-		if v, present := body[q.Name]; present {
-			// messages is a body field of its own; it does not stand in for answers.
-			topLevel = topLevel || q.Name != "messages"
-			if _, set := answers[q.Name]; !set {
-				answers[q.Name] = v
+	if s.real {
+		q := r.URL.Query()
+		for _, flag := range []string{"waitExecution", "wait_execution"} {
+			switch v := strings.ToLower(strings.TrimSpace(q.Get(flag))); v {
+			case "":
+			case "true", "1":
+				req.wait = true
+			case "false", "0":
+			default:
+				errs.add(flag, "The "+flag+" field must be true or false.")
 			}
 		}
 	}
-	if (!hasAnswers || rawAnswers == nil) && !topLevel {
-		errs.add("answers", "The answers field is required.")
+
+	answers := map[string]any{}
+	if s.real {
+		for _, q := range a.Questions {
+			if v, present := body[q.Name]; present {
+				answers[q.Name] = v
+			}
+		}
+	} else {
+		rawAnswers, hasAnswers := body["answers"]
+		if !hasAnswers || rawAnswers == nil {
+			// Also when every input came at the root: that is how a client
+			// learns this server wants the answers object.
+			errs.add("answers", "The answers field is required.")
+		} else if m, isObj := rawAnswers.(map[string]any); isObj {
+			for k, v := range m {
+				answers[k] = v
+			}
+		} else {
+			errs.add("answers", "The answers field must be an object.")
+		}
+		for _, q := range a.Questions {
+			if v, present := body[q.Name]; present {
+				if _, set := answers[q.Name]; !set {
+					answers[q.Name] = v
+				}
+			}
+		}
 	}
 	for _, q := range a.Questions {
 		checkAnswer(&errs, q, answers[q.Name])
@@ -362,7 +463,11 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	}
 
 	if raw, present := body["file_ids"]; present && raw != nil {
-		req.fileIDs = s.checkFileIDs(&errs, workspaceOf(r), raw)
+		if list, isList := raw.([]any); s.real && isList && len(list) > maxFilesPerSend {
+			errs.add("file_ids", fmt.Sprintf("You can attach at most %d files per send.", maxFilesPerSend))
+		} else {
+			req.fileIDs = s.checkFileIDs(&errs, workspaceOf(r), raw)
+		}
 	}
 
 	// Assumption: root_id is not checked against earlier executions, so a

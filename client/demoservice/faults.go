@@ -31,6 +31,10 @@ type Faults struct {
 	// wait: "header" (Retry-After), "body" (retry_after) or "both". ""
 	// means both in the real reading and header in the spec one.
 	RetryAfterIn string
+	// FailExecutions makes the next N executions started by
+	// POST /agents/{id}/execute fail halfway: status "failed", a non-null
+	// error, the output produced so far.
+	FailExecutions int
 	// CutStreamAfter ends every stream abruptly (connection closed, no
 	// completed event) after N events; 0 never cuts.
 	CutStreamAfter int

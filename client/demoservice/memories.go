@@ -18,6 +18,13 @@ const maxMemoryChars = 32000
 // interface types it.
 const defaultCollectionID int64 = 1
 
+// The real service's default collection: name "default", shown as
+// "My Memories".
+const (
+	defaultCollectionName    = "default"
+	defaultCollectionDisplay = "My Memories"
+)
+
 // Memory is a stored memory.
 //
 // Assumption: memories and collections belong to the user, not to a
@@ -35,11 +42,13 @@ type Memory struct {
 	UpdatedAt    time.Time
 }
 
-// Collection is a memory collection.
+// Collection is a memory collection. DisplayName is shown in the real
+// reading only.
 type Collection struct {
-	ID     int64  `json:"id"`
-	UserID int64  `json:"user_id"`
-	Name   string `json:"name"`
+	ID          int64  `json:"id"`
+	UserID      int64  `json:"user_id"`
+	Name        string `json:"name"`
+	DisplayName string `json:"display_name,omitempty"`
 }
 
 // Memory returns a snapshot of memory id.

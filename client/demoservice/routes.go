@@ -48,7 +48,9 @@ func (s *Service) routes() *http.ServeMux {
 	api("GET", "/agents/{id}", s.getAgent)
 	// Counted before the guard, so refused attempts count too.
 	handle("POST", "/agents/{id}/execute", base, s.countExecute(s.guard(base, s.execute)))
-	if !s.real {
+	if s.real {
+		api("GET", "/agent-responses/{id}", s.getAgentResponse)
+	} else {
 		// Assumption: polling an execution is GET /agents/{id}/responses/{responseId}
 		// returning one execution record (DESIGN.md, "polling an execution").
 		api("GET", "/agents/{id}/responses/{responseId}", s.getResponse)

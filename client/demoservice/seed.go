@@ -191,10 +191,20 @@ var resourceCatalogue = []struct{ typ, title, desc, long string }{
 }
 
 // seed fills the service with a believable account.
+//
+// The real reading's account has one workspace, so the second workspace's
+// agents and files are left out there; ids stay as in the spec reading.
 func (s *Service) seed() {
 	s.workspaces = []Workspace{{ID: 1, Name: "Acme Office"}, {ID: 2, Name: "Acme Marketing"}}
+	if s.real {
+		s.workspaces = s.workspaces[:1]
+	}
+	seeded := func(ws int64) bool { return !s.real || ws == 1 }
 
 	for i, fs := range fileCatalogue {
+		if !seeded(fs.ws) {
+			continue
+		}
 		id := int64(8001 + i)
 		created := seedEpoch.Add(time.Duration(i) * 26 * time.Hour)
 		s.files[id] = &File{
@@ -208,6 +218,9 @@ func (s *Service) seed() {
 	}
 
 	for i, as := range agentCatalogue {
+		if !seeded(as.ws) {
+			continue
+		}
 		id := int64(101 + i)
 		created := seedEpoch.Add(time.Duration(i) * 31 * time.Hour)
 		updated := created
@@ -255,6 +268,14 @@ func (s *Service) seed() {
 
 	for _, c := range []Collection{{ID: 1, Name: "General"}, {ID: 2, Name: "Clients"}, {ID: 3, Name: "Policies"}, {ID: 4, Name: "Style guide"}} {
 		c.UserID = demoUserID
+		if s.real {
+			// The real service's default collection; the others show
+			// their name as display name.
+			c.DisplayName = c.Name
+			if c.ID == defaultCollectionID {
+				c.Name, c.DisplayName = defaultCollectionName, defaultCollectionDisplay
+			}
+		}
 		s.collections[c.ID] = &c
 	}
 	for i, m := range []struct {

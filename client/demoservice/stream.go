@@ -3,6 +3,7 @@ package demoservice
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 )
 
 // pingEvery is how many events pass between ": ping" comment lines.
@@ -15,6 +16,9 @@ type sseWriter struct {
 	flush  func()
 	faults Faults
 	sent   int
+	// cut is set when the CutStreamAfter fault ended the stream: the
+	// connection broke, not the run.
+	cut bool
 }
 
 // newSSE starts an event stream answer.
@@ -38,6 +42,7 @@ func (s *Service) newSSE(w http.ResponseWriter) *sseWriter {
 // It reports false when the client has gone.
 func (sw *sseWriter) event(v any) bool {
 	if sw.faults.CutStreamAfter > 0 && sw.sent >= sw.faults.CutStreamAfter {
+		sw.cut = true
 		panic(http.ErrAbortHandler)
 	}
 	sw.sent++
@@ -72,17 +77,32 @@ func (sw *sseWriter) raw(data []byte) bool {
 // streamExecution answers an execution as a stream: one running event per
 // fragment (credits null, error null), then a completed event with empty
 // output and the final credits. It stops when the client disconnects.
+//
+// Assumption: a failing run (Faults.FailExecutions) ends with a failed
+// event: empty output, its credits and a non-null error.
 func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *execution) {
 	sw := s.newSSE(w)
 	ctx := r.Context()
 	completed := false
-	// Deferred so a cut connection (a panic) also ends the run.
+	// Deferred so a cut connection (a panic) also ends the run. A client
+	// that leaves stops the run; a connection the network broke (the
+	// CutStreamAfter fault) does not: the run finishes on the service, and
+	// a client polling it finds the whole reply.
+	//
+	// Assumption: the service's generation does not depend on the
+	// connection that asked for it.
 	defer func() {
 		if !completed {
 			s.mu.Lock()
 			e.rec.Stopped = true
 			e.rec.UpdatedAt = s.now()
+			if sw.cut {
+				e.rec.Output = strings.Join(e.fragments, "")
+			}
 			s.mu.Unlock()
+			if sw.cut {
+				s.complete(e)
+			}
 		}
 		close(e.done)
 	}()
@@ -93,10 +113,20 @@ func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *exe
 		if i > 0 && !s.sleep(ctx, s.opts.Pace) {
 			return
 		}
+		if i == e.failAt() {
+			s.failRun(e)
+			completed = true
+			s.mu.Lock()
+			last := e.wire(false, false)
+			s.mu.Unlock()
+			last.Output = ""
+			sw.event(last)
+			return
+		}
 		s.mu.Lock()
 		e.rec.Output += frag
 		e.rec.UpdatedAt = s.now()
-		ev := e.wire(false)
+		ev := e.wire(false, false)
 		s.mu.Unlock()
 		ev.Output = frag
 		if !sw.event(ev) {
@@ -109,7 +139,7 @@ func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *exe
 	s.complete(e)
 	completed = true
 	s.mu.Lock()
-	last := e.wire(false)
+	last := e.wire(false, false)
 	s.mu.Unlock()
 	last.Output = ""
 	sw.event(last)

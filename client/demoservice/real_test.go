@@ -1,0 +1,361 @@
+package demoservice
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Tests of the real reading (Options.API = APIReal), and of the places where
+// the spec reading must answer differently.
+
+// startReal serves the real reading, every answer checked by the contract.
+func startReal(t *testing.T, opts Options) *env {
+	t.Helper()
+	opts.API = APIReal
+	return startWith(t, opts, realChecked)
+}
+
+// realChecked is whether startReal checks answers against the contract.
+const realChecked = false
+
+// realRoot is a real-reading execute body for a chat agent: every input at
+// the root.
+func realRoot(extra map[string]any, msgs ...string) map[string]any {
+	body := chatReq(extra, msgs...)
+	for k, v := range body["answers"].(map[string]any) {
+		body[k] = v
+	}
+	delete(body, "answers")
+	return body
+}
+
+// expectReal checks a real-reading error: status, {"error": msg} (msg ""
+// for any), and when field != "" the Validation failed shape naming it.
+func (e *env) expectReal(method, path string, body any, status int, msg, field string, hdr ...string) map[string]any {
+	e.t.Helper()
+	out := e.call(method, path, body, status, hdr...)
+	got, _ := out["error"].(string)
+	if got == "" || (msg != "" && got != msg) {
+		e.t.Fatalf("%s %s: error %v, want %q", method, path, out["error"], msg)
+	}
+	if _, has := out["message"]; has {
+		e.t.Fatalf("%s %s: real error carries message: %v", method, path, out)
+	}
+	if field != "" {
+		msgs, _ := out["messages"].(map[string]any)
+		list, _ := msgs[field].([]any)
+		if got != "Validation failed" || status != 400 || len(list) == 0 {
+			e.t.Fatalf("%s %s: %v does not name %q as Validation failed", method, path, out, field)
+		}
+	}
+	return out
+}
+
+func TestRealDefaultReadingIsOneConstant(t *testing.T) {
+	if (Options{}).api() != DefaultAPI || DefaultAPI != APISpec {
+		t.Fatalf("the zero Options follow %q, DefaultAPI %q", (Options{}).api(), DefaultAPI)
+	}
+	if New(Options{API: "other"}).API() != DefaultAPI || New(Options{API: APIReal}).API() != APIReal {
+		t.Fatal("API() does not report the reading")
+	}
+	if got := New(Options{API: APIReal}).opts.MaxUploadBytes; got != RealMaxUploadBytes {
+		t.Fatalf("real upload limit %d", got)
+	}
+}
+
+func TestRealAuthentication(t *testing.T) {
+	e := startReal(t, Options{})
+	for _, auth := range []string{"", "Bearer wrong", "Basic dGVzdA==", "Bearer"} {
+		for _, path := range []string{"/agents", "/files", "/agent-responses/1", "/memories", "/nothing"} {
+			out := e.call("GET", path, nil, 403, "Authorization", auth)
+			if out["error"] != "Invalid authentication" || len(out) != 1 {
+				t.Fatalf("%s with %q: %v", path, auth, out)
+			}
+		}
+	}
+	e.call("GET", "/agents/101", nil, 200, "Authorization", "bearer "+testKey)
+}
+
+func TestRealWorkspaces(t *testing.T) {
+	e := startReal(t, Options{})
+	if ws := e.svc.Workspaces(); len(ws) != 1 || ws[0].ID != 1 {
+		t.Fatalf("workspaces %v", ws)
+	}
+	none := e.call("GET", "/agents?per_page=100", nil, 200)
+	one := e.call("GET", "/agents?per_page=100", nil, 200, "x-workspace-id", "1")
+	if none["total"] != one["total"] || num(one["total"]) == 0 {
+		t.Fatalf("no header %v, header 1 %v", none["total"], one["total"])
+	}
+	for _, it := range one["data"].([]any) {
+		if num(it.(map[string]any)["workspace_id"]) != 1 {
+			t.Fatalf("lists %v", it)
+		}
+	}
+	for _, bad := range []string{"abc", "1.5", "x1"} {
+		e.expectReal("GET", "/agents", nil, 400, "Validation failed", "x-workspace-id", "x-workspace-id", bad)
+	}
+	out := e.expectReal("GET", "/agents", nil, 400, "", "x-workspace-id", "x-workspace-id", "main")
+	if msg := out["messages"].(map[string]any)["x-workspace-id"].([]any)[0]; msg != "The x-workspace-id must be an integer." {
+		t.Fatalf("message %v", msg)
+	}
+	for _, other := range []string{"2", "999", "-1"} {
+		out := e.expectReal("GET", "/files", nil, 403, "You do not have access to this workspace.", "", "x-workspace-id", other)
+		if strings.Contains(strings.ToLower(out["error"].(string)), "authentication") {
+			t.Fatal("a workspace refusal must not read as an authentication failure")
+		}
+	}
+	// The second workspace's records do not exist here.
+	e.expectReal("GET", "/agents/"+itoa(otherWSAgent), nil, 404, "Agent not found", "")
+	for _, f := range e.svc.Files() {
+		if f.WorkspaceID != 1 {
+			t.Fatalf("file of workspace %d seeded", f.WorkspaceID)
+		}
+	}
+}
+
+func TestRealValidationAndRoutingShapes(t *testing.T) {
+	e := startReal(t, Options{})
+	e.expectReal("GET", "/agents?type=robot", nil, 400, "Validation failed", "type")
+	e.expectReal("GET", "/files?per_page=101", nil, 400, "Validation failed", "per_page")
+	e.expectReal("GET", "/nothing/here", nil, 404, "", "")
+	e.expectReal("GET", "/agents/999999", nil, 404, "Agent not found", "")
+	e.expectReal("DELETE", "/agents", nil, 405, "", "")
+	e.expectReal("POST", "/agents/101/execute", []byte(`{"temperature":`), 400, "", "")
+	e.svc.SetFaults(Faults{Fail500: 1})
+	out := e.expectReal("GET", "/agents", nil, 500, "Internal server error", "")
+	if len(out) != 1 {
+		t.Fatalf("500 body %v", out)
+	}
+}
+
+func TestRealExecuteRootInputs(t *testing.T) {
+	e := startReal(t, Options{})
+	path := "/agents/101/execute"
+
+	// Inputs at the root; an answers object is ignored.
+	body := realRoot(nil, "Plan the budget review")
+	body["answers"] = map[string]any{"model": "gpt-2", "tools": "internet"}
+	out := e.call("POST", path, body, 200)
+	rec := out["responses"].([]any)[0].(map[string]any)
+	if out["template_id"] != "101" || rec["status"] != StatusStarting {
+		t.Fatalf("non-blocking answer %v", out)
+	}
+	last := e.svc.Executions()[len(e.svc.Executions())-1]
+	if last.Answers["model"] != chatAnswers["model"] || last.Answers["tools"] != "no-tools" || last.Mode != ModePoll {
+		t.Fatalf("recorded %+v", last.Answers)
+	}
+
+	// A required question missing at the root is named, even when answers has it.
+	for _, q := range []string{"temperature", "model", "tools", "messages"} {
+		b := realRoot(nil, "hi")
+		b["answers"] = map[string]any{q: b[q]}
+		delete(b, q)
+		e.expectReal("POST", path, b, 400, "Validation failed", q)
+	}
+	// The spec body (inputs inside answers only) names the root fields.
+	e.expectReal("POST", path, chatReq(nil, "hi"), 400, "Validation failed", "temperature")
+	e.expectReal("POST", "/agents/"+itoa(textAgentID)+"/execute", map[string]any{"answers": map[string]any{"tone": "formal", "length": 100}}, 400, "", "tone")
+	// Other question names of other agents go at the root too.
+	e.call("POST", "/agents/"+itoa(textAgentID)+"/execute", map[string]any{"tone": "formal", "length": 100, "language": "de"}, 200)
+	if got := e.svc.Executions()[len(e.svc.Executions())-1].Answers; got["language"] != "de" {
+		t.Fatalf("root answers %v", got)
+	}
+	// Chat rules hold; the error is a Validation failed naming messages.
+	out = e.expectReal("POST", path, realRoot(nil, "a", "b"), 400, "Validation failed", "messages")
+	if got := out["messages"].(map[string]any)["messages"].([]any)[0]; got != chatRuleMessage {
+		t.Fatalf("chat rule message %v", got)
+	}
+}
+
+func TestRealExecuteWaitSpellings(t *testing.T) {
+	e := startReal(t, Options{})
+	cases := []struct {
+		name  string
+		query string
+		extra map[string]any
+		wait  bool
+	}{
+		{"body waitExecution", "", map[string]any{"waitExecution": true}, true},
+		{"body wait_execution", "", map[string]any{"wait_execution": true}, true},
+		{"query waitExecution", "?waitExecution=true", nil, true},
+		{"query wait_execution", "?wait_execution=true", nil, true},
+		{"query 1", "?waitExecution=1", nil, true},
+		{"query false", "?waitExecution=false", nil, false},
+		{"body false", "", map[string]any{"waitExecution": false}, false},
+		{"none", "", nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.t = t
+			out := e.call("POST", "/agents/101/execute"+c.query, realRoot(c.extra, "Write the minutes"), 200)
+			rec := out["responses"].([]any)[0].(map[string]any)
+			if c.wait {
+				if rec["status"] != StatusSucceeded || rec["error"] != nil || num(rec["credits"]) <= 0 || len(rec["output"].(string)) < 50 || rec["input"] != "Write the minutes" {
+					t.Fatalf("blocking answer %v", rec)
+				}
+			} else if rec["status"] != StatusStarting {
+				t.Fatalf("non-blocking answer %v", rec)
+			}
+		})
+	}
+	e.t = t
+	e.expectReal("POST", "/agents/101/execute?waitExecution=maybe", realRoot(nil, "x"), 400, "", "waitExecution")
+	e.expectReal("POST", "/agents/101/execute", realRoot(map[string]any{"waitExecution": "yes"}, "x"), 400, "", "waitExecution")
+}
+
+func TestRealPolling(t *testing.T) {
+	e := startReal(t, Options{Pace: 2 * time.Millisecond})
+	first := e.call("POST", "/agents/101/execute", realRoot(nil, "Summarise the supplier contract"), 200)["responses"].([]any)[0].(map[string]any)
+	id := itoa(int(num(first["id"])))
+	seen := map[string]bool{}
+	var last map[string]any
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(3 * time.Millisecond) {
+		last = e.call("GET", "/agent-responses/"+id, nil, 200)
+		seen[last["status"].(string)] = true
+		if last["status"] == StatusSucceeded {
+			break
+		}
+	}
+	if last["status"] != StatusSucceeded || !seen[StatusRunning] || seen[StatusCompleted] || num(last["credits"]) <= 0 || last["input"] != "Summarise the supplier contract" || num(last["template_id"]) != 101 {
+		t.Fatalf("seen %v, last %v", seen, last)
+	}
+	// Inside the service the run is completed.
+	if got := e.svc.Executions()[0].Status; got != StatusCompleted {
+		t.Fatalf("recorded status %q", got)
+	}
+	e.expectReal("GET", "/agent-responses/1", nil, 404, "Response not found", "")
+	e.expectReal("GET", "/agent-responses/abc", nil, 404, "", "")
+	// The spec reading's polling path is not offered.
+	e.expectReal("GET", "/agents/101/responses/"+id, nil, 404, "", "")
+
+	// And the spec reading does not offer the real one.
+	spec := start(t, Options{})
+	rec := spec.call("POST", "/agents/101/execute", chatReq(nil, "hello"), 200)["responses"].([]any)[0].(map[string]any)
+	spec.expectError("GET", "/agent-responses/"+itoa(int(num(rec["id"]))), nil, 404, "", "")
+	if got := spec.call("GET", "/agents/101/responses/"+itoa(int(num(rec["id"]))), nil, 200); got["status"] != StatusCompleted {
+		t.Fatalf("spec poll %v", got)
+	}
+}
+
+func TestRealStreamEndsCompleted(t *testing.T) {
+	e := startReal(t, Options{})
+	res, err := e.srv.Client().Do(e.request("POST", "/agents/101/execute", realRoot(map[string]any{"stream": true}, "Draft an agenda")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := readSSE(t, res.Body)
+	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := dataEvents(evs)
+	var lastRec map[string]any
+	for i, d := range data {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(d), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if i < len(data)-1 && rec["status"] != StatusRunning {
+			t.Fatalf("event %d: %s", i, d)
+		}
+		lastRec = rec
+	}
+	if len(data) < 5 || lastRec["status"] != StatusCompleted || num(lastRec["credits"]) <= 0 || lastRec["output"] != "" {
+		t.Fatalf("%d events, last %v", len(data), lastRec)
+	}
+}
+
+func TestExecuteAnswersRequiredInSpecReading(t *testing.T) {
+	e := start(t, Options{})
+	for name, body := range map[string]map[string]any{
+		"root inputs only":     realRoot(nil, "hello"),
+		"root inputs and wait": realRoot(map[string]any{"waitExecution": true}, "hello"),
+		"nothing":              {},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e.t = t
+			out := e.expectError("POST", "/agents/101/execute", body, 422, "", "answers")
+			if !strings.Contains(out["message"].(string), "answers") && name != "nothing" {
+				t.Fatalf("message %v", out["message"])
+			}
+		})
+	}
+	e.t = t
+	if n := len(e.svc.Executions()); n != 0 {
+		t.Fatalf("%d runs started", n)
+	}
+	// The spec reading takes no wait flag from the query string.
+	rec := e.call("POST", "/agents/101/execute?waitExecution=true", chatReq(nil, "hi"), 200)["responses"].([]any)[0].(map[string]any)
+	if rec["status"] != StatusStarting {
+		t.Fatalf("query wait honoured in the spec reading: %v", rec)
+	}
+}
+
+func TestRealFileIDsPerSend(t *testing.T) {
+	e := startReal(t, Options{})
+	ids := []int{8001, 8002, 8003, 8004, 8005}
+	e.call("POST", "/agents/101/execute", realRoot(map[string]any{"file_ids": ids}, "hi"), 200)
+	out := e.expectReal("POST", "/agents/101/execute", realRoot(map[string]any{"file_ids": append(ids, 8006)}, "hi"), 400, "", "file_ids")
+	if msg := out["messages"].(map[string]any)["file_ids"].([]any)[0].(string); !strings.Contains(msg, "at most 5 files per send") {
+		t.Fatalf("message %q", msg)
+	}
+	// The spec reading sets no such limit.
+	start(t, Options{}).call("POST", "/agents/101/execute", chatReq(map[string]any{"file_ids": append(ids, 8006)}, "hi"), 200)
+}
+
+func TestFailedExecutions(t *testing.T) {
+	for _, api := range []string{APISpec, APIReal} {
+		t.Run(api, func(t *testing.T) {
+			e := startWith(t, Options{API: api}, api == APISpec || realChecked)
+			body := func(extra map[string]any) map[string]any {
+				if api == APIReal {
+					return realRoot(extra, "Write the minutes")
+				}
+				return chatReq(extra, "Write the minutes")
+			}
+			e.svc.SetFaults(Faults{FailExecutions: 3})
+			// Blocking.
+			rec := e.call("POST", "/agents/101/execute", body(map[string]any{"wait_execution": true}), 200)["responses"].([]any)[0].(map[string]any)
+			errObj, _ := rec["error"].(map[string]any)
+			if rec["status"] != StatusFailed || errObj["message"] != failedRunMessage || num(rec["credits"]) <= 0 {
+				t.Fatalf("blocking failed run %v", rec)
+			}
+			// Polled.
+			first := e.call("POST", "/agents/101/execute", body(nil), 200)["responses"].([]any)[0].(map[string]any)
+			poll := "/agents/101/responses/"
+			if api == APIReal {
+				poll = "/agent-responses/"
+			}
+			got := e.call("GET", poll+itoa(int(num(first["id"]))), nil, 200)
+			if got["status"] != StatusFailed || got["error"] == nil {
+				t.Fatalf("polled failed run %v", got)
+			}
+			// Streamed.
+			res, err := e.srv.Client().Do(e.request("POST", "/agents/101/execute", body(map[string]any{"stream": true})))
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs, _ := readSSE(t, res.Body)
+			res.Body.Close()
+			data := dataEvents(evs)
+			var last map[string]any
+			_ = json.Unmarshal([]byte(data[len(data)-1]), &last)
+			if last["status"] != StatusFailed || last["error"] == nil || last["output"] != "" || len(data) < 2 {
+				t.Fatalf("stream of a failed run ends %v", last)
+			}
+			recs := e.svc.Executions()
+			for _, r := range recs {
+				if r.Status != StatusFailed || r.Error == "" || r.Output == "" || r.Stopped {
+					t.Fatalf("recorded %+v", r)
+				}
+			}
+			// The fault is spent.
+			rec = e.call("POST", "/agents/101/execute", body(map[string]any{"wait_execution": true}), 200)["responses"].([]any)[0].(map[string]any)
+			if rec["status"] == StatusFailed || rec["error"] != nil {
+				t.Fatalf("run after the fault %v", rec)
+			}
+		})
+	}
+}
