@@ -2,6 +2,7 @@ package demoservice
 
 import (
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -302,7 +303,8 @@ func (s *Service) collectionField(w http.ResponseWriter, r *http.Request, body m
 	return id, true
 }
 
-// updateCollection answers PUT /memory-collections/{id} with body name.
+// updateCollection answers PUT /memory-collections/{id} with body name. In
+// the real reading the display name follows the name.
 func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if _, found := s.Collection(id); !found {
@@ -313,23 +315,170 @@ func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	name, ok := collectionName(w, r, body)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	c, found := s.collections[id]
+	if !found {
+		s.mu.Unlock()
+		writeMessage(w, http.StatusNotFound, "Collection not found")
+		return
+	}
+	c.Name = name
+	if s.real {
+		c.DisplayName = name
+	}
+	out := *c
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"message": "Collection updated successfully", "collection": out})
+}
+
+// Real reading: listing and deleting memories, listing, creating and
+// deleting collections. Their errors use {"message": ...} like the other
+// memory endpoints; validation errors use the reading's shape.
+
+// Per-page sizes of the memory and collection lists.
+const (
+	memoryPerPage    = 10
+	memoryMaxPerPage = 50
+)
+
+// listMemories answers GET /memories with page, per_page and collection_id.
+//
+// Assumption: newest first; a collection_id that names no collection of the
+// user lists nothing.
+func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
+	p, ok := readPageSized(w, r, memoryPerPage, memoryMaxPerPage)
+	if !ok {
+		return
+	}
+	var coll int64
+	if v := strings.TrimSpace(r.URL.Query().Get("collection_id")); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			validationError(w, r, "collection_id", "The collection_id must be an integer.")
+			return
+		}
+		coll = id
+	}
+	s.mu.Lock()
+	var all []*Memory
+	for _, m := range s.memories {
+		if coll == 0 || m.CollectionID == coll {
+			all = append(all, m)
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if !all[i].CreatedAt.Equal(all[j].CreatedAt) {
+			return all[i].CreatedAt.After(all[j].CreatedAt)
+		}
+		return all[i].ID > all[j].ID
+	})
+	items := []memoryA{}
+	for _, m := range pageOf(all, p) {
+		items = append(items, memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID})
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"message": "Memories fetched successfully!", "memories": items, "meta": newListMeta(p, len(all))})
+}
+
+// deleteMemory answers DELETE /memories/{id}.
+func (s *Service) deleteMemory(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	s.mu.Lock()
+	_, found := s.memories[id]
+	delete(s.memories, id)
+	s.mu.Unlock()
+	if !found {
+		writeMessage(w, http.StatusNotFound, "Memory not found")
+		return
+	}
+	writeMessage(w, http.StatusOK, "Memory deleted successfully")
+}
+
+// listCollections answers GET /memory-collections with page, per_page and
+// search (on name and display name, ignoring case), oldest first.
+func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
+	p, ok := readPageSized(w, r, memoryPerPage, memoryMaxPerPage)
+	if !ok {
+		return
+	}
+	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("search")))
+	s.mu.Lock()
+	all := []Collection{}
+	for _, c := range s.collections {
+		if q == "" || matchesText(q, c.Name, c.DisplayName) {
+			all = append(all, *c)
+		}
+	}
+	s.mu.Unlock()
+	sort.Slice(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": newListMeta(p, len(all))})
+}
+
+// collectionName reads a required name of at most 255 characters.
+func collectionName(w http.ResponseWriter, r *http.Request, body map[string]any) (string, bool) {
 	raw, present := body["name"]
 	name, isStr := raw.(string)
 	switch {
 	case !present || raw == nil || (isStr && strings.TrimSpace(name) == ""):
 		validationError(w, r, "name", "The name field is required.")
-		return
+		return "", false
 	case !isStr:
 		validationError(w, r, "name", "The name field must be a string.")
-		return
+		return "", false
 	case utf8.RuneCountInString(name) > 255:
 		validationError(w, r, "name", "The name field must not be greater than 255 characters.")
+		return "", false
+	}
+	return strings.TrimSpace(name), true
+}
+
+// createCollection answers POST /memory-collections with body name.
+//
+// Assumption: the display name is the name given; names need not be unique.
+func (s *Service) createCollection(w http.ResponseWriter, r *http.Request) {
+	body, ok := readJSONObject(w, r)
+	if !ok {
+		return
+	}
+	name, ok := collectionName(w, r, body)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
-	c := s.collections[id]
-	c.Name = strings.TrimSpace(name)
+	var next int64
+	for id := range s.collections {
+		next = max(next, id)
+	}
+	c := &Collection{ID: next + 1, UserID: demoUserID, Name: name, DisplayName: name}
+	s.collections[c.ID] = c
 	out := *c
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"message": "Collection updated successfully", "collection": out})
+	writeJSON(w, http.StatusCreated, map[string]any{"message": "Collection created successfully", "collection": out})
+}
+
+// deleteCollection answers DELETE /memory-collections/{id}: the collection
+// goes with all its memories; the default collection stays.
+func (s *Service) deleteCollection(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, found := s.collections[id]; !found {
+		writeMessage(w, http.StatusNotFound, "Collection not found")
+		return
+	}
+	if id == defaultCollectionID {
+		writeMessage(w, http.StatusForbidden, "Default collection cannot be deleted")
+		return
+	}
+	delete(s.collections, id)
+	for mid, m := range s.memories {
+		if m.CollectionID == id {
+			delete(s.memories, mid)
+		}
+	}
+	writeMessage(w, http.StatusOK, "Collection deleted successfully")
 }

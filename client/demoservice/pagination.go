@@ -1,6 +1,7 @@
 package demoservice
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -24,9 +25,15 @@ type pageQuery struct {
 // Assumption: the per_page bounds stated for the file list (1..100) hold for
 // every paginated list; values outside answer 422 naming the parameter.
 func readPage(w http.ResponseWriter, r *http.Request) (pageQuery, bool) {
+	return readPageSized(w, r, defaultPerPage, maxPerPage)
+}
+
+// readPageSized is readPage with another default and maximum per_page (the
+// real memory and collection lists: 10 and 50).
+func readPageSized(w http.ResponseWriter, r *http.Request, perPage, maxPer int) (pageQuery, bool) {
 	q := r.URL.Query()
 	var errs fieldErrors
-	p := pageQuery{page: 1, perPage: defaultPerPage}
+	p := pageQuery{page: 1, perPage: perPage}
 	if v := q.Get("page"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
@@ -37,8 +44,8 @@ func readPage(w http.ResponseWriter, r *http.Request) (pageQuery, bool) {
 	}
 	if v := q.Get("per_page"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxPerPage {
-			errs.add("per_page", "The per_page field must be an integer between 1 and 100.")
+		if err != nil || n < 1 || n > maxPer {
+			errs.add("per_page", fmt.Sprintf("The per_page field must be an integer between 1 and %d.", maxPer))
 		} else {
 			p.perPage = n
 		}
@@ -185,4 +192,15 @@ func pageOf[T any](items []T, p pageQuery) []T {
 	out := make([]T, hi-lo)
 	copy(out, items[lo:hi])
 	return out
+}
+
+// listMeta is the meta object of the real memory and collection lists.
+type listMeta struct {
+	CurrentPage int `json:"current_page"`
+	LastPage    int `json:"last_page"`
+	Total       int `json:"total"`
+}
+
+func newListMeta(p pageQuery, total int) listMeta {
+	return listMeta{CurrentPage: p.page, LastPage: p.lastPage(total), Total: total}
 }

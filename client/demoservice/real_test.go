@@ -359,3 +359,158 @@ func TestFailedExecutions(t *testing.T) {
 		})
 	}
 }
+
+func TestRealMemories(t *testing.T) {
+	e := startReal(t, Options{})
+	// The seed has 4 memories; add 9 more, 3 of them without a collection.
+	for i := 0; i < 9; i++ {
+		body := map[string]any{"memory": "Note " + itoa(i)}
+		if i%3 != 0 {
+			body["collection_id"] = 2
+		}
+		out := e.call("POST", "/memories", body, 201)
+		if m := out["memory"].(map[string]any); i%3 == 0 && num(m["collection_id"]) != float64(defaultCollectionID) {
+			t.Fatalf("memory without collection_id filed under %v", m["collection_id"])
+		}
+	}
+	page := e.call("GET", "/memories", nil, 200)
+	items, meta := page["memories"].([]any), page["meta"].(map[string]any)
+	if page["message"] != "Memories fetched successfully!" || len(items) != 10 || num(meta["total"]) != 13 || num(meta["last_page"]) != 2 || num(meta["current_page"]) != 1 || len(meta) != 3 {
+		t.Fatalf("first page: %d items, %v", len(items), page)
+	}
+	first := items[0].(map[string]any)
+	if first["memory"] != "Note 8" || num(first["user_id"]) != float64(demoUserID) || len(first) != 5 {
+		t.Fatalf("newest first, five fields: %v", first)
+	}
+	if second := e.call("GET", "/memories?page=2", nil, 200)["memories"].([]any); len(second) != 3 {
+		t.Fatalf("second page %d", len(second))
+	}
+	if all := e.call("GET", "/memories?per_page=50", nil, 200)["memories"].([]any); len(all) != 13 {
+		t.Fatalf("per_page 50: %d", len(all))
+	}
+	filtered := e.call("GET", "/memories?collection_id=2&per_page=50", nil, 200)
+	if num(filtered["meta"].(map[string]any)["total"]) != 7 {
+		t.Fatalf("collection 2: %v", filtered["meta"])
+	}
+	for _, it := range filtered["memories"].([]any) {
+		if num(it.(map[string]any)["collection_id"]) != 2 {
+			t.Fatalf("filter lets through %v", it)
+		}
+	}
+	if n := len(e.call("GET", "/memories?collection_id=999", nil, 200)["memories"].([]any)); n != 0 {
+		t.Fatalf("unknown collection lists %d", n)
+	}
+	e.expectReal("GET", "/memories?per_page=51", nil, 400, "Validation failed", "per_page")
+	e.expectReal("GET", "/memories?collection_id=two", nil, 400, "Validation failed", "collection_id")
+
+	if out := e.call("DELETE", "/memories/501", nil, 200); out["message"] != "Memory deleted successfully" {
+		t.Fatalf("delete: %v", out)
+	}
+	if _, ok := e.svc.Memory(501); ok {
+		t.Fatal("memory 501 still stored")
+	}
+	for _, m := range []string{"DELETE", "PATCH"} {
+		out := e.call(m, "/memories/501", map[string]any{"memory": "x"}, 404)
+		if out["message"] != "Memory not found" || out["error"] != nil {
+			t.Fatalf("%s of a deleted memory: %v", m, out)
+		}
+	}
+	// Validation uses the real shape on memories too.
+	e.expectReal("POST", "/memories", map[string]any{}, 400, "Validation failed", "memory")
+}
+
+func TestRealMemoryCollections(t *testing.T) {
+	e := startReal(t, Options{})
+	list := e.call("GET", "/memory-collections", nil, 200)
+	colls := list["collections"].([]any)
+	def := colls[0].(map[string]any)
+	if list["message"] != "success" || len(colls) != 4 || num(list["meta"].(map[string]any)["total"]) != 4 {
+		t.Fatalf("list: %v", list)
+	}
+	if num(def["id"]) != float64(defaultCollectionID) || def["name"] != "default" || def["display_name"] != "My Memories" || num(def["user_id"]) != float64(demoUserID) {
+		t.Fatalf("default collection: %v", def)
+	}
+	for q, want := range map[string]int{"MEMORIES": 1, "default": 1, "li": 2, "zzz": 0} {
+		if got := len(e.call("GET", "/memory-collections?search="+q, nil, 200)["collections"].([]any)); got != want {
+			t.Fatalf("search %q: %d, want %d", q, got, want)
+		}
+	}
+
+	created := e.call("POST", "/memory-collections", map[string]any{"name": "Suppliers"}, 201)
+	c := created["collection"].(map[string]any)
+	if created["message"] != "Collection created successfully" || c["name"] != "Suppliers" || c["display_name"] != "Suppliers" || num(c["user_id"]) != float64(demoUserID) || num(c["id"]) != 5 {
+		t.Fatalf("create: %v", created)
+	}
+	e.expectReal("POST", "/memory-collections", map[string]any{}, 400, "Validation failed", "name")
+	e.expectReal("POST", "/memory-collections", map[string]any{"name": strings.Repeat("n", 256)}, 400, "Validation failed", "name")
+	e.expectReal("POST", "/memory-collections", map[string]any{"name": 5}, 400, "Validation failed", "name")
+	e.call("POST", "/memory-collections", map[string]any{"name": strings.Repeat("n", 255)}, 201)
+	for i := 0; i < 6; i++ {
+		e.call("POST", "/memory-collections", map[string]any{"name": "Batch " + itoa(i)}, 201)
+	}
+	page := e.call("GET", "/memory-collections", nil, 200)
+	if len(page["collections"].([]any)) != 10 || num(page["meta"].(map[string]any)["last_page"]) != 2 {
+		t.Fatalf("default per_page 10: %v", page["meta"])
+	}
+	e.expectReal("GET", "/memory-collections?per_page=51", nil, 400, "Validation failed", "per_page")
+
+	// Deleting a collection deletes its memories.
+	id := itoa(int(num(c["id"])))
+	for i := 0; i < 3; i++ {
+		e.call("POST", "/memories", map[string]any{"memory": "Supplier note " + itoa(i), "collection_id": num(c["id"])}, 201)
+	}
+	before := len(e.call("GET", "/memories?per_page=50", nil, 200)["memories"].([]any))
+	if out := e.call("DELETE", "/memory-collections/"+id, nil, 200); out["message"] != "Collection deleted successfully" {
+		t.Fatalf("delete: %v", out)
+	}
+	if after := len(e.call("GET", "/memories?per_page=50", nil, 200)["memories"].([]any)); after != before-3 {
+		t.Fatalf("memories %d after, %d before", after, before)
+	}
+	if out := e.call("DELETE", "/memory-collections/"+id, nil, 404); out["message"] != "Collection not found" || len(out) != 1 {
+		t.Fatalf("delete twice: %v", out)
+	}
+	if out := e.call("DELETE", "/memory-collections/1", nil, 403); out["message"] != "Default collection cannot be deleted" || len(out) != 1 {
+		t.Fatalf("delete default: %v", out)
+	}
+	if _, ok := e.svc.Collection(1); !ok {
+		t.Fatal("default collection gone")
+	}
+	if out := e.call("PUT", "/memory-collections/999", map[string]any{"name": "x"}, 404); out["message"] != "Collection not found" {
+		t.Fatalf("rename missing: %v", out)
+	}
+	renamed := e.call("PUT", "/memory-collections/2", map[string]any{"name": "Key clients"}, 200)["collection"].(map[string]any)
+	if renamed["name"] != "Key clients" || renamed["display_name"] != "Key clients" {
+		t.Fatalf("rename: %v", renamed)
+	}
+}
+
+// TestRealOnlyOperationsInSpecReading checks the spec reading answers the
+// real reading's extra operations as it always did: unknown route or
+// method.
+func TestRealOnlyOperationsInSpecReading(t *testing.T) {
+	e := start(t, Options{})
+	for _, c := range []struct {
+		method, path string
+		status       int
+	}{
+		{"GET", "/memories", 405},
+		{"DELETE", "/memories/501", 405},
+		{"GET", "/memory-collections", 404},
+		{"POST", "/memory-collections", 404},
+		{"DELETE", "/memory-collections/2", 405},
+		{"POST", "/agents/101/webhooks", 405},
+		{"DELETE", "/webhooks/301", 404},
+		{"GET", "/files/8001", 404},
+		{"DELETE", "/files/8001", 404},
+		{"POST", "/files/8001/process", 404},
+		{"GET", "/agent-responses/1", 404},
+	} {
+		e.expectError(c.method, c.path, map[string]any{"name": "x"}, c.status, "", "")
+	}
+	if _, ok := e.svc.Memory(501); !ok {
+		t.Fatal("memory deleted in the spec reading")
+	}
+	if c, _ := e.svc.Collection(1); c.Name != "General" || c.DisplayName != "" {
+		t.Fatalf("spec default collection %+v", c)
+	}
+}

@@ -74,6 +74,14 @@ func (s *Service) routes() *http.ServeMux {
 	api("GET", "/resources", s.listResources)
 	api("GET", "/webhooks", s.listWebhooks)
 
+	if s.real {
+		api("GET", "/memories", s.listMemories)
+		api("DELETE", "/memories/{id}", s.deleteMemory)
+		api("GET", "/memory-collections", s.listCollections)
+		api("POST", "/memory-collections", s.createCollection)
+		api("DELETE", "/memory-collections/{id}", s.deleteCollection)
+	}
+
 	mux.Handle("GET /generated/{kind}/{name}", s.styled(base, s.serveMedia))
 
 	// Assumption: an unknown route answers 404 and a method a path does not
