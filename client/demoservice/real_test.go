@@ -514,3 +514,59 @@ func TestRealOnlyOperationsInSpecReading(t *testing.T) {
 		t.Fatalf("spec default collection %+v", c)
 	}
 }
+
+func TestRealWebhooks(t *testing.T) {
+	e := startReal(t, Options{WebhookVariant: "B"})
+	before := num(e.call("GET", "/webhooks", nil, 200)["total"])
+	created := e.call("POST", "/agents/102/webhooks", map[string]any{"url": "https://hooks.example.com/runs", "method": "GET", "status": "inactive"}, 201)
+	for _, k := range []string{"id", "template_id", "user_id", "url", "method", "status", "created_at", "updated_at"} {
+		if _, ok := created[k]; !ok {
+			t.Fatalf("created webhook lacks %s: %v", k, created)
+		}
+	}
+	if num(created["template_id"]) != 102 || created["method"] != "GET" || created["status"] != "inactive" || created["url"] != "https://hooks.example.com/runs" || !microZPattern.MatchString(created["created_at"].(string)) {
+		t.Fatalf("created: %v", created)
+	}
+	plain := e.call("POST", "/agents/102/webhooks", map[string]any{"url": "https://hooks.example.com/other", "method": "POST"}, 201)
+	if plain["status"] != "active" {
+		t.Fatalf("default status: %v", plain)
+	}
+	agent := e.call("GET", "/agents/102/webhooks", nil, 200)["data"].([]any)
+	if len(agent) != 2 || agent[0].(map[string]any)["method"] != "GET" || agent[0].(map[string]any)["status"] != "inactive" {
+		t.Fatalf("agent list: %v", agent)
+	}
+	all := e.call("GET", "/webhooks?per_page=100", nil, 200) // envelope even with variant B asked for
+	if num(all["total"]) != before+2 || all["data"] == nil {
+		t.Fatalf("list: %v", all["total"])
+	}
+
+	for _, c := range []struct {
+		name  string
+		body  map[string]any
+		field string
+	}{
+		{"no url", map[string]any{"method": "POST"}, "url"},
+		{"http url", map[string]any{"url": "http://hooks.example.com", "method": "POST"}, "url"},
+		{"not a url", map[string]any{"url": "hooks", "method": "POST"}, "url"},
+		{"no method", map[string]any{"url": "https://hooks.example.com"}, "method"},
+		{"PUT", map[string]any{"url": "https://hooks.example.com", "method": "PUT"}, "method"},
+		{"bad status", map[string]any{"url": "https://hooks.example.com", "method": "POST", "status": "paused"}, "status"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.t = t
+			e.expectReal("POST", "/agents/102/webhooks", c.body, 400, "Validation failed", c.field)
+		})
+	}
+	e.t = t
+	e.expectReal("POST", "/agents/999999/webhooks", map[string]any{"url": "https://x.example", "method": "POST"}, 404, "Agent not found", "")
+
+	id := itoa(int(num(created["id"])))
+	if out := e.call("DELETE", "/webhooks/"+id, nil, 200); out["message"] != "Webhook deleted successfully" {
+		t.Fatalf("delete: %v", out)
+	}
+	e.expectReal("DELETE", "/webhooks/"+id, nil, 404, "Webhook not found", "")
+	e.expectReal("DELETE", "/webhooks/abc", nil, 404, "Webhook not found", "")
+	if n := len(e.call("GET", "/agents/102/webhooks", nil, 200)["data"].([]any)); n != 1 {
+		t.Fatalf("%d webhooks left on the agent", n)
+	}
+}

@@ -80,6 +80,8 @@ func (s *Service) routes() *http.ServeMux {
 		api("GET", "/memory-collections", s.listCollections)
 		api("POST", "/memory-collections", s.createCollection)
 		api("DELETE", "/memory-collections/{id}", s.deleteCollection)
+		api("POST", "/agents/{id}/webhooks", s.createWebhook)
+		api("DELETE", "/webhooks/{id}", s.deleteWebhook)
 	}
 
 	mux.Handle("GET /generated/{kind}/{name}", s.styled(base, s.serveMedia))

@@ -2,7 +2,9 @@ package demoservice
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -10,6 +12,8 @@ import (
 type webhook struct {
 	id, agentID, ws int64
 	url             string
+	method          string // POST or GET
+	status          string // active or inactive
 	events          []string
 	secret          string
 	success, failed int
@@ -45,8 +49,8 @@ type webhookB struct {
 // Assumption: variant-A webhook timestamps use microseconds and Z like
 // agents; variant-B timestamps use the +00:00 offset like memory variant B.
 func (h *webhook) wireA() webhookA {
-	return webhookA{ID: h.id, TemplateID: h.agentID, UserID: demoUserID, URL: h.url, Method: "POST",
-		SuccessCount: h.success, FailureCount: h.failed, Status: "active",
+	return webhookA{ID: h.id, TemplateID: h.agentID, UserID: demoUserID, URL: h.url, Method: h.method,
+		SuccessCount: h.success, FailureCount: h.failed, Status: h.status,
 		CreatedAt: microZ(h.created), UpdatedAt: microZ(h.updated)}
 }
 
@@ -76,6 +80,7 @@ func (s *Service) seedWebhooks() {
 			s.webhooks = append(s.webhooks, &webhook{
 				id: next, agentID: a.ID, ws: a.WorkspaceID,
 				url:     "https://" + host + "/agents/" + a.Slug + "/" + strconv.Itoa(k+1),
+				method:  "POST", status: "active",
 				events:  events,
 				secret:  "whsec_" + shortHash("webhook", strconv.FormatInt(next, 10)) + shortHash("secret", a.Slug),
 				success: 12 + (i*37+k*11)%240, failed: (i + k) % 4,
@@ -97,32 +102,36 @@ func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var all []webhookA
+	s.mu.Lock()
 	for _, h := range s.webhooks {
 		if h.agentID == a.ID {
 			all = append(all, h.wireA())
 		}
 	}
+	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, newEnvelope(r, p, len(all), pageOf(all, p)))
 }
 
 // listWebhooks answers GET /webhooks: variant A is the pagination envelope,
 // variant B is {webhooks, total, limit, offset}.
+//
+// Assumption: the real reading always answers variant A.
 func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 	ws := workspaceOf(r)
-	var mine []*webhook
+	var all []webhookA
+	var mine []webhookB
+	s.mu.Lock()
 	for _, h := range s.webhooks {
 		if h.ws == ws {
-			mine = append(mine, h)
+			all = append(all, h.wireA())
+			mine = append(mine, h.wireB())
 		}
 	}
-	if s.opts.WebhookVariant != "B" {
+	s.mu.Unlock()
+	if s.opts.WebhookVariant != "B" || s.real {
 		p, ok := readPage(w, r)
 		if !ok {
 			return
-		}
-		all := make([]webhookA, 0, len(mine))
-		for _, h := range mine {
-			all = append(all, h.wireA())
 		}
 		writeJSON(w, http.StatusOK, newEnvelope(r, p, len(all), pageOf(all, p)))
 		return
@@ -150,7 +159,95 @@ func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []webhookB{}
 	for i := offset; i < len(mine) && i < offset+limit; i++ {
-		out = append(out, mine[i].wireB())
+		out = append(out, mine[i])
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"webhooks": out, "total": len(mine), "limit": limit, "offset": offset})
+}
+
+// webhookCreated is the answer of POST /agents/{id}/webhooks.
+type webhookCreated struct {
+	ID         int64  `json:"id"`
+	TemplateID int64  `json:"template_id"`
+	UserID     int64  `json:"user_id"`
+	URL        string `json:"url"`
+	Method     string `json:"method"`
+	Status     string `json:"status"`
+	CreatedAt  string `json:"created_at"`
+	UpdatedAt  string `json:"updated_at"`
+}
+
+// createWebhook answers POST /agents/{id}/webhooks (real reading): url
+// (HTTPS) and method (POST or GET) required, status active or inactive.
+//
+// Assumption: a new webhook reports both events (agent.completed and
+// agent.failed) and a fresh signing secret where variant B shows them.
+func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.agentFromPath(w, r)
+	if !ok {
+		return
+	}
+	body, ok := readJSONObject(w, r)
+	if !ok {
+		return
+	}
+	var errs fieldErrors
+	target, _ := body["url"].(string)
+	if raw, present := body["url"]; !present || raw == nil || strings.TrimSpace(target) == "" {
+		errs.add("url", "The url field is required.")
+	} else if u, err := url.Parse(strings.TrimSpace(target)); err != nil || u.Scheme != "https" || u.Host == "" {
+		errs.add("url", "The url must be a valid URL that starts with https://.")
+	}
+	method, _ := body["method"].(string)
+	if raw, present := body["method"]; !present || raw == nil {
+		errs.add("method", "The method field is required.")
+	} else if method != "POST" && method != "GET" {
+		errs.add("method", "The selected method is invalid. Allowed: POST, GET.")
+	}
+	status := "active"
+	if raw, present := body["status"]; present && raw != nil {
+		status, _ = raw.(string)
+		if status != "active" && status != "inactive" {
+			errs.add("status", "The selected status is invalid. Allowed: active, inactive.")
+		}
+	}
+	if errs.any() {
+		errs.write(w, r)
+		return
+	}
+	now := s.now()
+	s.mu.Lock()
+	var next int64
+	for _, h := range s.webhooks {
+		next = max(next, h.id)
+	}
+	h := &webhook{
+		id: next + 1, agentID: a.ID, ws: a.WorkspaceID, url: strings.TrimSpace(target), method: method, status: status,
+		events:  []string{"agent.completed", "agent.failed"},
+		secret:  "whsec_" + shortHash("webhook", strconv.FormatInt(next+1, 10), now.String()) + shortHash("secret", a.Slug),
+		created: now, updated: now,
+	}
+	s.webhooks = append(s.webhooks, h)
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, webhookCreated{ID: h.id, TemplateID: h.agentID, UserID: demoUserID, URL: h.url,
+		Method: h.method, Status: h.status, CreatedAt: microZ(now), UpdatedAt: microZ(now)})
+}
+
+// deleteWebhook answers DELETE /webhooks/{id} (real reading) for a webhook
+// of the workspace.
+//
+// Assumption: a deleted webhook leaves every list (no soft delete shown).
+func (s *Service) deleteWebhook(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	ws := workspaceOf(r)
+	s.mu.Lock()
+	for i, h := range s.webhooks {
+		if h.id == id && h.ws == ws {
+			s.webhooks = append(s.webhooks[:i:i], s.webhooks[i+1:]...)
+			s.mu.Unlock()
+			writeJSON(w, http.StatusOK, map[string]string{"message": "Webhook deleted successfully"})
+			return
+		}
+	}
+	s.mu.Unlock()
+	writeError(w, r, http.StatusNotFound, "Webhook not found")
 }
