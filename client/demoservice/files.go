@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -16,13 +17,21 @@ import (
 
 // File statuses.
 //
-// Assumption: a new upload is "processing" for a short time (ten Pace steps)
-// and then "completed"; the interface shows only completed. files_count's
-// in_progress counts processing files.
+// Assumption (spec): a new upload is "processing" for a short time (ten Pace
+// steps) and then "completed"; the interface shows only completed. In the
+// real reading an upload is "waiting" with no credits until it is
+// processed (at upload with process=true, or POST /files/{id}/process):
+// "in_progress" for ten Pace steps, then "completed" with its credits.
+// files_count's in_progress counts every file not completed yet.
 const (
 	FileProcessing = "processing"
 	FileCompleted  = "completed"
+	FileWaiting    = "waiting"
+	FileInProgress = "in_progress"
 )
+
+// maxStoredFiles is the real service's storage limit per workspace.
+const maxStoredFiles = 30
 
 // File is a file as the service returns it.
 type File struct {
@@ -111,13 +120,18 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return c.hash.Write(p)
 }
 
-// uploadFile answers POST /files (multipart/form-data, field "file"). The
-// content is streamed through a counter and a hash and then discarded, so a
-// large upload never grows memory.
+// uploadFile answers POST /files (multipart/form-data, field "file"; in the
+// real reading also "process"). The content is streamed through a counter
+// and a hash and then discarded, so a large upload never grows memory.
 func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mediaType != "multipart/form-data" {
 		validationError(w, r, "file", "The file must be sent as multipart/form-data in the field \"file\".")
+		return
+	}
+	ws := workspaceOf(r)
+	if s.real && s.storedFiles(ws) >= maxStoredFiles {
+		s.refuseStorage(w, r)
 		return
 	}
 	mr, err := r.MultipartReader()
@@ -126,6 +140,13 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	limit := s.opts.MaxUploadBytes
+	var (
+		stored  bool
+		name    string
+		size    int64
+		digest  string
+		process string
+	)
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -135,37 +156,97 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, http.StatusUnprocessableEntity, "The multipart body is malformed.")
 			return
 		}
-		if part.FormName() != "file" {
+		switch {
+		case part.FormName() == "file" && !stored:
+			h := sha256.New()
+			cw := &countingWriter{hash: h}
+			if _, err := io.Copy(cw, io.LimitReader(part, limit+1)); err != nil {
+				writeError(w, r, http.StatusUnprocessableEntity, "The upload was interrupted.")
+				return
+			}
+			if cw.n > limit {
+				w.Header().Set("Connection", "close")
+				if s.real {
+					writeError(w, r, http.StatusRequestEntityTooLarge, "File too large. The limit is "+sizeText(limit)+".")
+				} else {
+					writeError(w, r, http.StatusRequestEntityTooLarge, "File is too large")
+				}
+				return
+			}
+			if cw.n == 0 {
+				validationError(w, r, "file", "The file must not be empty.")
+				return
+			}
+			name = filepath.Base(strings.ReplaceAll(part.FileName(), "\\", "/"))
+			if name == "" || name == "." || name == "/" {
+				name = "upload"
+			}
+			stored, size, digest = true, cw.n, hex.EncodeToString(h.Sum(nil))
+			if !s.real {
+				// The spec reading has no other field to wait for.
+				writeJSON(w, http.StatusOK, s.addFile(ws, name, size, digest))
+				return
+			}
+		case part.FormName() == "process" && s.real:
+			v, _ := io.ReadAll(io.LimitReader(part, 16))
+			process = strings.ToLower(strings.TrimSpace(string(v)))
+		default:
 			_, _ = io.Copy(io.Discard, part)
-			continue
 		}
-		h := sha256.New()
-		cw := &countingWriter{hash: h}
-		if _, err := io.Copy(cw, io.LimitReader(part, limit+1)); err != nil {
-			writeError(w, r, http.StatusUnprocessableEntity, "The upload was interrupted.")
-			return
-		}
-		if cw.n > limit {
-			w.Header().Set("Connection", "close")
-			writeError(w, r, http.StatusRequestEntityTooLarge, "File is too large")
-			return
-		}
-		if cw.n == 0 {
-			validationError(w, r, "file", "The file must not be empty.")
-			return
-		}
-		name := filepath.Base(strings.ReplaceAll(part.FileName(), "\\", "/"))
-		if name == "" || name == "." || name == "/" {
-			name = "upload"
-		}
-		f := s.addFile(workspaceOf(r), name, cw.n, hex.EncodeToString(h.Sum(nil)))
-		writeJSON(w, http.StatusOK, f)
+	}
+	if !stored {
+		validationError(w, r, "file", "The file field is required.")
 		return
 	}
-	validationError(w, r, "file", "The file field is required.")
+	var processNow bool
+	switch process {
+	case "", "false", "0":
+	case "true", "1":
+		processNow = true
+	default:
+		validationError(w, r, "process", "The process field must be true or false.")
+		return
+	}
+	f, ok := s.addWaitingFile(ws, name, size, digest)
+	if !ok {
+		s.refuseStorage(w, r)
+		return
+	}
+	if processNow {
+		f, _ = s.beginProcessing(ws, f.ID)
+	}
+	writeJSON(w, http.StatusOK, f)
 }
 
-// addFile stores a new upload and starts its processing.
+// sizeText writes a byte limit the way people read it: "200 MB".
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// storedFiles counts the workspace's files.
+func (s *Service) storedFiles(ws int64) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, f := range s.files {
+		if f.WorkspaceID == ws {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *Service) refuseStorage(w http.ResponseWriter, r *http.Request) {
+	validationError(w, r, "file", fmt.Sprintf("You can store at most %d files. Delete some first.", maxStoredFiles))
+}
+
+// addFile stores a new upload and starts its processing (spec reading).
 func (s *Service) addFile(ws int64, name string, n int64, digest string) File {
 	now := s.now()
 	s.mu.Lock()
@@ -191,6 +272,124 @@ func (s *Service) addFile(ws int64, name string, n int64, digest string) File {
 	return snapshot
 }
 
+// addWaitingFile stores a new upload, waiting and free (real reading); it
+// reports false when the workspace already holds maxStoredFiles.
+func (s *Service) addWaitingFile(ws int64, name string, n int64, digest string) (File, bool) {
+	if s.storedFiles(ws) >= maxStoredFiles {
+		return File{}, false
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextFileID++
+	f := &File{
+		ID: s.nextFileID, Object: "file", Bytes: n, CreatedAt: offsetUTC(now), Filename: name,
+		Status: FileWaiting, WorkspaceID: ws, SHA256: digest, created: now,
+	}
+	s.files[f.ID] = f
+	return *f, true
+}
+
+// beginProcessing processes a waiting file of the workspace: in progress
+// for ten Pace steps, then completed with its credits (at once when Pace
+// is 0). A file already processed or processing is left as it is. It
+// returns the file as it stands; ok is false when there is no such file.
+func (s *Service) beginProcessing(ws, id int64) (File, bool) {
+	s.mu.Lock()
+	f, found := s.files[id]
+	if !found || f.WorkspaceID != ws {
+		s.mu.Unlock()
+		return File{}, false
+	}
+	if f.Status != FileWaiting {
+		snap := *f
+		s.mu.Unlock()
+		return snap, true
+	}
+	if s.opts.Pace <= 0 {
+		f.Status, f.Credits = FileCompleted, fileCredits(f.Bytes)
+		snap := *f
+		s.mu.Unlock()
+		return snap, true
+	}
+	f.Status = FileInProgress
+	snap := *f
+	s.mu.Unlock()
+	s.goBackground(func() {
+		if !s.sleep(s.ctx, 10*s.opts.Pace) {
+			return
+		}
+		s.mu.Lock()
+		if f.Status == FileInProgress {
+			f.Status, f.Credits = FileCompleted, fileCredits(f.Bytes)
+		}
+		s.mu.Unlock()
+	})
+	return snap, true
+}
+
+// fileFromPath finds {id} among the workspace's files; it answers 404 when
+// there is none.
+func (s *Service) fileFromPath(w http.ResponseWriter, r *http.Request) (File, bool) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	s.mu.Lock()
+	f, found := s.files[id]
+	var snap File
+	if found {
+		snap = *f
+	}
+	s.mu.Unlock()
+	if !found || snap.WorkspaceID != workspaceOf(r) {
+		writeError(w, r, http.StatusNotFound, "File not found")
+		return File{}, false
+	}
+	return snap, true
+}
+
+// getFile answers GET /files/{id} (real reading).
+func (s *Service) getFile(w http.ResponseWriter, r *http.Request) {
+	if f, ok := s.fileFromPath(w, r); ok {
+		writeJSON(w, http.StatusOK, f)
+	}
+}
+
+// processFile answers POST /files/{id}/process (real reading) with the file.
+//
+// Assumption: processing a file again costs nothing and changes nothing.
+func (s *Service) processFile(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.fileFromPath(w, r)
+	if !ok {
+		return
+	}
+	if f, ok = s.beginProcessing(f.WorkspaceID, f.ID); !ok {
+		writeError(w, r, http.StatusNotFound, "File not found")
+		return
+	}
+	writeJSON(w, http.StatusOK, f)
+}
+
+// deleteFile answers DELETE /files/{id} (real reading): the file goes, and
+// with it every agent's link to it.
+func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.fileFromPath(w, r)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	delete(s.files, f.ID)
+	for agent, ids := range s.agentFiles {
+		kept := make([]int64, 0, len(ids))
+		for _, id := range ids {
+			if id != f.ID {
+				kept = append(kept, id)
+			}
+		}
+		s.agentFiles[agent] = kept
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]string{"message": "File deleted successfully"})
+}
+
 // agentFileSet is the answer of the link and list operations.
 type agentFileSet struct {
 	ID         int64       `json:"id"`
@@ -209,7 +408,8 @@ type filesCount struct {
 // fileSet builds the agent's file set; withCount adds files_count.
 //
 // Assumption: the set's status is "completed" when every linked file is
-// completed and "processing" while any is still being processed.
+// completed and "processing" while any is still being processed (real
+// reading: "in_progress" while any is waiting or in progress).
 func (s *Service) fileSet(agentID int64, withCount bool) agentFileSet {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -225,9 +425,12 @@ func (s *Service) fileSet(agentID int64, withCount bool) agentFileSet {
 		switch f.Status {
 		case FileCompleted:
 			c.Completed++
-		case FileProcessing:
+		case FileProcessing, FileInProgress, FileWaiting:
 			c.InProgress++
 			set.Status = FileProcessing
+			if s.real {
+				set.Status = FileInProgress
+			}
 		default:
 			c.Failed++
 		}

@@ -1,7 +1,9 @@
 package demoservice
 
 import (
+	"bytes"
 	"encoding/json"
+	"mime/multipart"
 	"strings"
 	"testing"
 	"time"
@@ -568,5 +570,140 @@ func TestRealWebhooks(t *testing.T) {
 	e.expectReal("DELETE", "/webhooks/abc", nil, 404, "Webhook not found", "")
 	if n := len(e.call("GET", "/agents/102/webhooks", nil, 200)["data"].([]any)); n != 1 {
 		t.Fatalf("%d webhooks left on the agent", n)
+	}
+}
+
+// uploadProcess uploads content with the process field set to process
+// ("" leaves the field out).
+func (e *env) uploadProcess(name string, content []byte, process string) (int, map[string]any) {
+	e.t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	if process != "" {
+		mw.WriteField("process", process) // before the file: order must not matter
+	}
+	fw, _ := mw.CreateFormFile("file", name)
+	fw.Write(content)
+	mw.Close()
+	req := e.request("POST", "/files", buf.Bytes())
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	res, err := e.srv.Client().Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		e.t.Fatal(err)
+	}
+	return res.StatusCode, out
+}
+
+func TestRealFiles(t *testing.T) {
+	e := startReal(t, Options{})
+	content := []byte("Minutes of the board meeting\n")
+	status, f := e.upload("file", "minutes.txt", content)
+	if status != 200 || f["status"] != FileWaiting || num(f["credits"]) != 0 || f["object"] != "file" || num(f["bytes"]) != float64(len(content)) {
+		t.Fatalf("upload: %d %v", status, f)
+	}
+	id := itoa(int(num(f["id"])))
+	if got := e.call("GET", "/files/"+id, nil, 200); got["status"] != FileWaiting || got["filename"] != "minutes.txt" {
+		t.Fatalf("get: %v", got)
+	}
+	done := e.call("POST", "/files/"+id+"/process", nil, 200)
+	if done["status"] != FileCompleted || num(done["credits"]) <= 0 {
+		t.Fatalf("process with Pace 0: %v", done)
+	}
+	if again := e.call("POST", "/files/"+id+"/process", nil, 200); again["credits"] != done["credits"] {
+		t.Fatalf("processing twice charged again: %v", again)
+	}
+	for _, p := range []string{"true", "1"} {
+		if status, g := e.uploadProcess("sheet.csv", []byte("a,b\n1,2\n"), p); status != 200 || g["status"] != FileCompleted || num(g["credits"]) <= 0 {
+			t.Fatalf("process=%s at upload: %d %v", p, status, g)
+		}
+	}
+	if status, g := e.uploadProcess("sheet.csv", []byte("a,b\n"), "false"); status != 200 || g["status"] != FileWaiting {
+		t.Fatalf("process=false: %d %v", status, g)
+	}
+	if status, g := e.uploadProcess("sheet.csv", []byte("a,b\n"), "soon"); status != 400 || g["messages"].(map[string]any)["process"] == nil {
+		t.Fatalf("process=soon: %d %v", status, g)
+	}
+	if status, g := e.upload("", "", nil); status != 400 || g["error"] != "Validation failed" || g["messages"].(map[string]any)["file"] == nil {
+		t.Fatalf("no file: %d %v", status, g)
+	}
+
+	// Deleting unlinks the file from agents.
+	e.call("POST", "/agents/103/files", map[string]any{"file_ids": []any{num(f["id"]), 8001}}, 200)
+	if out := e.call("DELETE", "/files/"+id, nil, 200); out["message"] != "File deleted successfully" {
+		t.Fatalf("delete: %v", out)
+	}
+	set := e.call("GET", "/agents/103/files", nil, 200)["files"].([]any)
+	if len(set) != 1 || num(set[0].(map[string]any)["id"]) != 8001 {
+		t.Fatalf("agent files after delete: %v", set)
+	}
+	e.expectReal("GET", "/files/"+id, nil, 404, "File not found", "")
+	e.expectReal("DELETE", "/files/"+id, nil, 404, "File not found", "")
+	e.expectReal("POST", "/files/"+id+"/process", nil, 404, "File not found", "")
+	e.expectReal("GET", "/files/abc", nil, 404, "File not found", "")
+}
+
+func TestRealFileProcessingProgresses(t *testing.T) {
+	e := startReal(t, Options{Pace: time.Millisecond})
+	_, f := e.upload("file", "report.pdf", []byte("%PDF-1.4 report"))
+	id := itoa(int(num(f["id"])))
+	link := e.call("POST", "/agents/102/files", map[string]any{"file_ids": []any{num(f["id"])}}, 200)
+	if link["status"] != FileInProgress || num(link["files_count"].(map[string]any)["in_progress"]) != 1 {
+		t.Fatalf("link a waiting file: %v", link)
+	}
+	started := e.call("POST", "/files/"+id+"/process", nil, 200)
+	if started["status"] != FileInProgress || num(started["credits"]) != 0 {
+		t.Fatalf("process: %v", started)
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		got := e.call("GET", "/files/"+id, nil, 200)
+		if got["status"] == FileCompleted {
+			if num(got["credits"]) <= 0 {
+				t.Fatalf("completed without credits: %v", got)
+			}
+			return
+		}
+		if got["status"] != FileInProgress {
+			t.Fatalf("status %v", got["status"])
+		}
+	}
+	t.Fatal("processing never completed")
+}
+
+func TestRealUploadLimits(t *testing.T) {
+	e := startReal(t, Options{MaxUploadBytes: 1024})
+	status, out := e.upload("file", "big.bin", bytes.Repeat([]byte("x"), 1025))
+	if status != 413 || out["error"] != "File too large. The limit is 1 KB." {
+		t.Fatalf("too large: %d %v", status, out)
+	}
+	if sizeText(RealMaxUploadBytes) != "200 MB" || sizeText(1500) != "1500 bytes" {
+		t.Fatalf("size text %q %q", sizeText(RealMaxUploadBytes), sizeText(1500))
+	}
+	// The workspace holds 18 seeded files; 12 more fill it.
+	stored := len(e.svc.Files())
+	for i := stored; i < maxStoredFiles; i++ {
+		if status, out := e.upload("file", "f"+itoa(i)+".txt", []byte("x")); status != 200 {
+			t.Fatalf("upload %d: %d %v", i+1, status, out)
+		}
+	}
+	status, out = e.upload("file", "one-too-many.txt", []byte("x"))
+	msgs, _ := out["messages"].(map[string]any)
+	if status != 400 || out["error"] != "Validation failed" || msgs["file"].([]any)[0] != "You can store at most 30 files. Delete some first." {
+		t.Fatalf("31st file: %d %v", status, out)
+	}
+	e.call("DELETE", "/files/8001", nil, 200)
+	if status, _ := e.upload("file", "fits-again.txt", []byte("x")); status != 200 {
+		t.Fatalf("after a delete: %d", status)
+	}
+	// The spec reading keeps no such limit.
+	spec := start(t, Options{})
+	for i := 0; i < maxStoredFiles; i++ {
+		if status, _ := spec.upload("file", "s.txt", []byte("x")); status != 200 {
+			t.Fatalf("spec upload %d: %d", i, status)
+		}
 	}
 }

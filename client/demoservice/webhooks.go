@@ -79,8 +79,8 @@ func (s *Service) seedWebhooks() {
 			}
 			s.webhooks = append(s.webhooks, &webhook{
 				id: next, agentID: a.ID, ws: a.WorkspaceID,
-				url:     "https://" + host + "/agents/" + a.Slug + "/" + strconv.Itoa(k+1),
-				method:  "POST", status: "active",
+				url:    "https://" + host + "/agents/" + a.Slug + "/" + strconv.Itoa(k+1),
+				method: "POST", status: "active",
 				events:  events,
 				secret:  "whsec_" + shortHash("webhook", strconv.FormatInt(next, 10)) + shortHash("secret", a.Slug),
 				success: 12 + (i*37+k*11)%240, failed: (i + k) % 4,
