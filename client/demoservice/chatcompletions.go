@@ -44,7 +44,9 @@ type completion struct {
 func tokensOf(s string) int { return (len(s) + 3) / 4 }
 
 // chatCompletions answers POST /agents/{id}/openai/chat/completions for chat
-// agents.
+// agents. In the real reading every error here takes the chat-completions
+// error shape (the guard sets the style), system messages are welcome and
+// any model name is accepted.
 func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.agentFromPath(w, r)
 	if !ok {
@@ -72,10 +74,19 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	model := modelQuestion.Options[0]
 	if raw, present := body["model"]; present && raw != nil {
 		m, isStr := raw.(string)
-		if !isStr || !contains(modelQuestion.Options, m) {
+		switch {
+		case s.real && isStr:
+			// Assumption: the real service takes any model name (SDKs send
+			// their own, such as gpt-4o) and runs the agent's default model
+			// for one it does not offer; the answer names the model run.
+			if contains(modelQuestion.Options, m) {
+				model = m
+			}
+		case !isStr || !contains(modelQuestion.Options, m):
 			errs.add("model", "The selected model is not offered by this agent.")
+		default:
+			model = m
 		}
-		model = m
 	}
 	if raw, present := body["tools"]; present && raw != nil {
 		t, isStr := raw.(string)

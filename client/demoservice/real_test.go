@@ -707,3 +707,64 @@ func TestRealUploadLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestRealChatCompletions(t *testing.T) {
+	e := startReal(t, Options{})
+	path := "/agents/101/openai/chat/completions"
+	msgs := []any{
+		map[string]any{"role": "system", "content": "You are brief."},
+		map[string]any{"role": "user", "content": "How do I book a room?"},
+	}
+	out := e.call("POST", path, map[string]any{"model": "gpt-4o", "temperature": "1", "messages": msgs}, 200)
+	if out["object"] != "chat.completion" || out["model"] != chatModels[0] {
+		t.Fatalf("unknown model runs the default: %v", out["model"])
+	}
+	if out := e.call("POST", path, map[string]any{"model": chatModels[3], "messages": msgs}, 200); out["model"] != chatModels[3] {
+		t.Fatalf("offered model: %v", out["model"])
+	}
+
+	// expectOpenAI checks the chat-completions error shape.
+	expectOpenAI := func(status int, typ, code, param string, body any, hdr ...string) {
+		t.Helper()
+		got := e.call("POST", path, body, status, hdr...)
+		inner, _ := got["error"].(map[string]any)
+		if status == 429 && num(got["retry_after"]) >= 1 {
+			delete(got, "retry_after") // the real 429's field, beside error
+		}
+		if len(got) != 1 || inner == nil || inner["message"] == "" || inner["type"] != typ || inner["code"] != code {
+			t.Fatalf("%d: %v", status, got)
+		}
+		if param != "" && inner["param"] != param {
+			t.Fatalf("param %v, want %s", inner["param"], param)
+		}
+	}
+	good := map[string]any{"messages": msgs}
+	expectOpenAI(401, "authentication_error", "invalid_api_key", "", good, "Authorization", "Bearer wrong")
+	expectOpenAI(401, "authentication_error", "invalid_api_key", "", good, "Authorization", "")
+	expectOpenAI(400, "invalid_request_error", "invalid_request", "messages", map[string]any{"messages": []any{}})
+	expectOpenAI(400, "invalid_request_error", "invalid_request", "temperature", map[string]any{"messages": msgs, "temperature": "hot"})
+	expectOpenAI(400, "invalid_request_error", "invalid_request", "", []byte(`{"messages":`))
+	expectOpenAI(403, "permission_error", "forbidden", "", good, "x-workspace-id", "2")
+	expectOpenAI(400, "invalid_request_error", "invalid_request", "x-workspace-id", good, "x-workspace-id", "two")
+	e.svc.SetFaults(Faults{Fail500: 1})
+	expectOpenAI(500, "server_error", "internal_error", "", good)
+	e.svc.SetFaults(Faults{RateLimit: 1})
+	expectOpenAI(429, "rate_limit_error", "rate_limit_exceeded", "", good)
+	got := e.call("POST", "/agents/999999/openai/chat/completions", good, 404)
+	if inner, _ := got["error"].(map[string]any); inner["code"] != "not_found" {
+		t.Fatalf("404: %v", got)
+	}
+	got = e.call("POST", "/agents/"+itoa(textAgentID)+"/openai/chat/completions", good, 400)
+	if _, isObj := got["error"].(map[string]any); !isObj {
+		t.Fatalf("text agent: %v", got)
+	}
+	status, data, hdr := e.do("GET", path, nil)
+	if status != 405 || !strings.Contains(string(data), `"method_not_allowed"`) || hdr.Get("Allow") == "" {
+		t.Fatalf("405: %d %s", status, data)
+	}
+
+	// The spec reading keeps its own shapes here.
+	spec := start(t, Options{})
+	spec.expectError("POST", path, good, 401, "Unauthenticated.", "", "Authorization", "Bearer wrong")
+	spec.expectError("POST", path, map[string]any{"model": "gpt-4o", "messages": msgs}, 422, "", "model")
+}
