@@ -4,6 +4,9 @@
 //
 // The document follows the service's interface description; where that text says
 // "not shown", the project's decision is filled in and marked with x-assumption.
+// It describes both readings of the interface, the one first described and the
+// deployed service's (real-service.md): either may be on the other end, so both
+// are within the contract; operations of one reading only carry x-reading.
 // Two kinds of tests use this package: the built-in service's tests wrap it in
 // [Validator.Handler] so every answer it gives is checked, and the client SDK's tests
 // wrap their transport in [Validator.Transport] so every request the client sends is

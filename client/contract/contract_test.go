@@ -76,6 +76,27 @@ func TestDocumentLoadsAndRecordsAssumptions(t *testing.T) {
 			t.Errorf("shared response %s is not marked as an assumption", name)
 		}
 	}
+	// Operations of one reading only say so.
+	for path, item := range doc.Paths.Map() {
+		pathReading, _ := item.Extensions["x-reading"].(string)
+		for method, op := range item.Operations() {
+			reading, _ := op.Extensions["x-reading"].(string)
+			if reading == "" {
+				reading = pathReading
+			}
+			if reading == "real" && !strings.HasPrefix(op.Description, "Real reading only") {
+				t.Errorf("%s %s is real-only but its description does not say so: %q", method, path, op.Description)
+			}
+		}
+	}
+	for _, path := range []string{"/agent-responses/{id}", "/memory-collections", "/files/{fileId}", "/files/{fileId}/process", "/webhooks/{webhookId}"} {
+		if item := doc.Paths.Value(path); item == nil || item.Extensions["x-reading"] != "real" {
+			t.Errorf("path %s is not marked x-reading: real", path)
+		}
+	}
+	if doc.Paths.Value("/agents/{id}/responses/{responseId}").Extensions["x-reading"] != "spec" {
+		t.Errorf("the spec polling path is not marked x-reading: spec")
+	}
 	// Every operation of the service (not the built-in media) requires the Bearer key.
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -106,12 +127,39 @@ func TestRequests(t *testing.T) {
 		{"get agent", "GET", "/agents/12", "", nil, true},
 		{"get agent id not integer", "GET", "/agents/abc", "", nil, false},
 		{"execute", "POST", "/agents/1/execute", `{"answers":{"x":1},"temperature":"0.5","model":"m","tools":"no-tools","root_id":3,"messages":[{"role":"developer","content":"d"},{"role":"user","content":"hi"}],"wait_execution":true,"file_ids":[1,"f-2"],"stream":false,"custom_question":"yes"}`, nil, true},
-		{"execute without answers", "POST", "/agents/1/execute", `{"messages":[]}`, nil, false},
+		{"execute with inputs at the root (real reading)", "POST", "/agents/1/execute", `{"temperature":"1","model":"m","tools":"no-tools","tone":"formal","messages":[{"role":"user","content":"hi"}],"waitExecution":true}`, nil, true},
+		{"execute stream not boolean", "POST", "/agents/1/execute", `{"stream":"yes"}`, nil, false},
+		{"execute waitExecution not boolean", "POST", "/agents/1/execute", `{"waitExecution":"yes"}`, nil, false},
+		{"execute wait in the query", "POST", "/agents/1/execute?waitExecution=true", `{"temperature":"1"}`, nil, true},
+		{"execute older wait in the query", "POST", "/agents/1/execute?wait_execution=true", `{"temperature":"1"}`, nil, true},
+		{"execute wait in the query not boolean", "POST", "/agents/1/execute?waitExecution=maybe", `{"temperature":"1"}`, nil, false},
+		{"execute answers not an object", "POST", "/agents/1/execute", `{"answers":"x"}`, nil, false},
 		{"execute without body", "POST", "/agents/1/execute", "", nil, false},
 		{"execute temperature as number", "POST", "/agents/1/execute", `{"answers":{},"temperature":0.5}`, nil, false},
 		{"execute with system role", "POST", "/agents/1/execute", `{"answers":{},"messages":[{"role":"system","content":"s"}]}`, nil, false},
 		{"execute file id object", "POST", "/agents/1/execute", `{"answers":{},"file_ids":[{"id":1}]}`, nil, false},
 		{"poll", "GET", "/agents/1/responses/9", "", nil, true},
+		{"poll (real reading)", "GET", "/agent-responses/9", "", nil, true},
+		{"list memories", "GET", "/memories?page=1&per_page=50&collection_id=2", "", nil, true},
+		{"list memories per_page 51", "GET", "/memories?per_page=51", "", nil, false},
+		{"list memories collection not integer", "GET", "/memories?collection_id=two", "", nil, false},
+		{"delete memory", "DELETE", "/memories/5", "", nil, true},
+		{"delete memory string id", "DELETE", "/memories/abc", "", nil, false},
+		{"list collections", "GET", "/memory-collections?search=cli&page=2&per_page=10", "", nil, true},
+		{"create collection", "POST", "/memory-collections", `{"name":"Suppliers"}`, nil, true},
+		{"create collection without name", "POST", "/memory-collections", `{}`, nil, false},
+		{"create collection name too long", "POST", "/memory-collections", `{"name":"` + strings.Repeat("n", 256) + `"}`, nil, false},
+		{"delete collection", "DELETE", "/memory-collections/3", "", nil, true},
+		{"create webhook", "POST", "/agents/1/webhooks", `{"url":"https://hooks.example.com/a","method":"GET","status":"inactive"}`, nil, true},
+		{"create webhook http", "POST", "/agents/1/webhooks", `{"url":"http://hooks.example.com/a","method":"POST"}`, nil, false},
+		{"create webhook PUT", "POST", "/agents/1/webhooks", `{"url":"https://hooks.example.com/a","method":"PUT"}`, nil, false},
+		{"create webhook without method", "POST", "/agents/1/webhooks", `{"url":"https://hooks.example.com/a"}`, nil, false},
+		{"create webhook bad status", "POST", "/agents/1/webhooks", `{"url":"https://hooks.example.com/a","method":"POST","status":"paused"}`, nil, false},
+		{"delete webhook", "DELETE", "/webhooks/3", "", nil, true},
+		{"get file", "GET", "/files/3", "", nil, true},
+		{"delete file", "DELETE", "/files/3", "", nil, true},
+		{"process file", "POST", "/files/3/process", "", nil, true},
+		{"get file string id", "GET", "/files/abc", "", nil, false},
 		{"chat completions", "POST", "/agents/1/openai/chat/completions", `{"model":"m","messages":[{"role":"system","content":"s"},{"role":"user","content":"u"}],"temperature":0.2,"tools":"internet","stream":true}`, nil, true},
 		{"chat completions developer role", "POST", "/agents/1/openai/chat/completions", `{"messages":[{"role":"developer","content":"s"}]}`, nil, false},
 		{"link files", "POST", "/agents/1/files", `{"file_ids":[1,2]}`, nil, true},
@@ -195,6 +243,13 @@ func TestUploadRequests(t *testing.T) {
 	}
 	if err := v.ValidateRequest(r, body); err != nil {
 		t.Errorf("multipart upload, body buffered: %v", err)
+	}
+	for value, ok := range map[string]bool{"true": true, "1": true, "false": true, "soon": false} {
+		pct, pbody := multipartFileWith(t, "notes.txt", []byte("hello"), map[string]string{"process": value})
+		r.Header.Set("Content-Type", pct)
+		if err := v.ValidateRequest(r, pbody); (err == nil) != ok {
+			t.Errorf("upload with process=%s: %v", value, err)
+		}
 	}
 	wrongCT, wrongBody := multipartFile(t, "upload", "notes.txt", []byte("hello"))
 	r.Header.Set("Content-Type", wrongCT)
@@ -292,6 +347,52 @@ func TestResponses(t *testing.T) {
 		{"rate limited", "GET", "/agents", 429, http.Header{"Content-Type": {"application/json"}, "Retry-After": {"2"}}, `{"message":"Too Many Attempts."}`, true},
 		{"rate limited without Retry-After", "GET", "/agents", 429, jsonHeader(), `{"message":"Too Many Attempts."}`, false},
 		{"undocumented status", "GET", "/agents", 418, jsonHeader(), `{"message":"teapot"}`, false},
+
+		// The real reading's answers.
+		{"real auth", "GET", "/agents", 403, jsonHeader(), `{"error":"Invalid authentication"}`, true},
+		{"real workspace refused", "GET", "/files", 403, jsonHeader(), `{"error":"You do not have access to this workspace."}`, true},
+		{"real validation", "GET", "/agents", 400, jsonHeader(), `{"error":"Validation failed","messages":{"x-workspace-id":["The x-workspace-id must be an integer."]}}`, true},
+		{"real validation messages not lists", "GET", "/agents", 400, jsonHeader(), `{"error":"Validation failed","messages":{"type":"bad"}}`, false},
+		{"real error not a string", "GET", "/agents", 404, jsonHeader(), `{"error":42}`, false},
+		{"real execute refused", "POST", "/agents/1/execute", 400, jsonHeader(), `{"error":"Validation failed","messages":{"temperature":["The temperature field is required."]}}`, true},
+		{"real blocking succeeded", "POST", "/agents/1/execute?waitExecution=true", 200, jsonHeader(), `{"template_id":"1","responses":[` + recordJSON("succeeded", "hi", "0.1") + `]}`, true},
+		{"real poll succeeded", "GET", "/agent-responses/5", 200, jsonHeader(), strings.Replace(recordJSON("succeeded", "hi", "0.006145"), `"output"`, `"input":"hello","output"`, 1), true},
+		{"real poll failed", "GET", "/agent-responses/5", 200, jsonHeader(), strings.Replace(recordJSON("failed", "", "0.01"), `"error":null`, `"error":{"message":"boom"}`, 1), true},
+		{"real poll not found", "GET", "/agent-responses/5", 404, jsonHeader(), `{"error":"Response not found"}`, true},
+		{"real 500", "GET", "/agents", 500, jsonHeader(), `{"error":"Internal server error"}`, true},
+		{"real 429 with retry_after only", "GET", "/agents", 429, jsonHeader(), `{"error":"Rate limit exceeded","retry_after":60}`, true},
+		{"real 429 with both", "GET", "/agents", 429, http.Header{"Content-Type": {"application/json"}, "Retry-After": {"60"}}, `{"error":"Rate limit exceeded","retry_after":60}`, true},
+		{"429 telling no wait", "GET", "/agents", 429, jsonHeader(), `{"error":"Rate limit exceeded"}`, false},
+		{"429 with retry_after 0", "GET", "/agents", 429, jsonHeader(), `{"error":"Rate limit exceeded","retry_after":0}`, false},
+		{"HTML 500", "GET", "/agents", 500, http.Header{"Content-Type": {"text/html; charset=utf-8"}}, "<!DOCTYPE html><html><body><h1>Server Error</h1></body></html>", true},
+		{"empty 500", "GET", "/agents", 500, http.Header{}, "", true},
+		{"empty 500 on an unknown path", "GET", "/nothing", 500, http.Header{}, "", true},
+		{"HTML 500 on an unknown path", "GET", "/nothing", 500, http.Header{"Content-Type": {"text/html"}}, "<html></html>", true},
+		{"HTML 404", "GET", "/agents/1", 404, http.Header{"Content-Type": {"text/html"}}, "<html></html>", false},
+		{"empty 200", "GET", "/agents/1", 200, http.Header{}, "", false},
+		{"chat completions auth (real)", "POST", "/agents/1/openai/chat/completions", 401, jsonHeader(), `{"error":{"message":"Invalid API key","type":"authentication_error","code":"invalid_api_key","param":null}}`, true},
+		{"chat completions validation (real)", "POST", "/agents/1/openai/chat/completions", 400, jsonHeader(), `{"error":{"message":"The messages field is required.","type":"invalid_request_error","code":"invalid_request","param":"messages"}}`, true},
+		{"chat completions error without type", "POST", "/agents/1/openai/chat/completions", 401, jsonHeader(), `{"error":{"message":"Invalid API key"}}`, false},
+		{"chat completions 500 (real)", "POST", "/agents/1/openai/chat/completions", 500, jsonHeader(), `{"error":{"message":"Internal server error","type":"server_error","code":"internal_error"}}`, true},
+		{"memories", "GET", "/memories", 200, jsonHeader(), `{"message":"Memories fetched successfully!","memories":[` + memoryA + `],"meta":{"current_page":1,"last_page":1,"total":1}}`, true},
+		{"memories without meta", "GET", "/memories", 200, jsonHeader(), `{"message":"Memories fetched successfully!","memories":[]}`, false},
+		{"memory deleted", "DELETE", "/memories/1", 200, jsonHeader(), `{"message":"Memory deleted successfully"}`, true},
+		{"memory to delete missing", "DELETE", "/memories/1", 404, jsonHeader(), `{"message":"Memory not found"}`, true},
+		{"collections", "GET", "/memory-collections", 200, jsonHeader(), `{"message":"success","collections":[{"id":1,"user_id":7,"name":"default","display_name":"My Memories"}],"meta":{"current_page":1,"last_page":1,"total":1}}`, true},
+		{"collections without display_name", "GET", "/memory-collections", 200, jsonHeader(), `{"message":"success","collections":[{"id":1,"user_id":7,"name":"default"}],"meta":{"current_page":1,"last_page":1,"total":1}}`, false},
+		{"collection created", "POST", "/memory-collections", 201, jsonHeader(), `{"message":"Collection created successfully","collection":{"id":5,"user_id":7,"name":"n","display_name":"n"}}`, true},
+		{"collection deleted", "DELETE", "/memory-collections/5", 200, jsonHeader(), `{"message":"Collection deleted successfully"}`, true},
+		{"default collection kept", "DELETE", "/memory-collections/1", 403, jsonHeader(), `{"message":"Default collection cannot be deleted"}`, true},
+		{"collection to delete missing", "DELETE", "/memory-collections/9", 404, jsonHeader(), `{"message":"Collection not found"}`, true},
+		{"webhook created", "POST", "/agents/1/webhooks", 201, jsonHeader(), `{"id":9,"template_id":1,"user_id":7,"url":"https://h.example","method":"GET","status":"inactive","created_at":"` + ts + `","updated_at":"` + ts + `"}`, true},
+		{"webhook created without status", "POST", "/agents/1/webhooks", 201, jsonHeader(), `{"id":9,"template_id":1,"user_id":7,"url":"https://h.example","method":"GET","created_at":"` + ts + `","updated_at":"` + ts + `"}`, false},
+		{"webhook deleted", "DELETE", "/webhooks/9", 200, jsonHeader(), `{"message":"Webhook deleted successfully"}`, true},
+		{"webhook to delete missing", "DELETE", "/webhooks/9", 404, jsonHeader(), `{"error":"Webhook not found"}`, true},
+		{"file waiting", "GET", "/files/3", 200, jsonHeader(), strings.Replace(fileJSON, `"completed"`, `"waiting"`, 1), true},
+		{"file processing", "POST", "/files/3/process", 200, jsonHeader(), strings.Replace(fileJSON, `"completed"`, `"in_progress"`, 1), true},
+		{"file deleted", "DELETE", "/files/3", 200, jsonHeader(), `{"message":"File deleted successfully"}`, true},
+		{"upload too large (real)", "POST", "/files", 413, jsonHeader(), `{"error":"File too large. The limit is 200 MB."}`, true},
+		{"upload storage full (real)", "POST", "/files", 400, jsonHeader(), `{"error":"Validation failed","messages":{"file":["You can store at most 30 files. Delete some first."]}}`, true},
 		{"unknown path 404", "GET", "/nothing", 404, jsonHeader(), `{"message":"Not found"}`, true},
 		{"unknown path 404 text", "GET", "/nothing", 404, http.Header{"Content-Type": {"text/plain; charset=utf-8"}}, "404 page not found", false},
 		{"unknown path 200", "GET", "/nothing", 200, jsonHeader(), `{}`, false},
@@ -424,7 +525,7 @@ func TestHandler(t *testing.T) {
 
 	call("GET", "/agents/1", "")
 	call("POST", "/agents/1/execute", `{"answers":{}}`)
-	call("POST", "/agents/1/execute", `{"messages":[]}`) // refused with 422: fine
+	call("POST", "/agents/1/execute", `{"stream":"yes"}`) // refused with 422: fine
 	if got := rep.take(); len(got) != 0 {
 		t.Errorf("good traffic reported: %q", got)
 	}
@@ -432,7 +533,7 @@ func TestHandler(t *testing.T) {
 	if got := rep.take(); len(got) != 1 {
 		t.Errorf("a bad answer should be reported once, got %q", got)
 	}
-	call("POST", "/agents/3/execute", `{"messages":[]}`)
+	call("POST", "/agents/3/execute", `{"stream":"yes"}`)
 	if got := rep.take(); len(got) != 1 || !strings.Contains(got[0], "outside the contract") {
 		t.Errorf("an accepted bad request should be reported, got %q", got)
 	}
@@ -538,7 +639,7 @@ func TestTransport(t *testing.T) {
 	}
 
 	// A body without GetBody is read and put back in front of the rest.
-	bad := `{"messages":[]}`
+	bad := `{"stream":"yes"}`
 	req, _ = http.NewRequest("POST", srv.URL+"/agents/1/execute", io.NopCloser(strings.NewReader(bad)))
 	req.Header.Set("Content-Type", "application/json")
 	req.ContentLength = int64(len(bad))

@@ -124,6 +124,13 @@ func TestServiceConformance(t *testing.T) {
 	}
 }
 
+// TestServiceConformanceReal drives the built-in service in the real reading
+// through every operation, its refusals included.
+func TestServiceConformanceReal(t *testing.T) {
+	c := startService(t, demoservice.Options{API: demoservice.APIReal})
+	c.real()
+}
+
 func TestServiceFaults(t *testing.T) {
 	c := startService(t, demoservice.Options{})
 	c.svc.SetFaults(demoservice.Faults{RateLimit: 1, RetryAfter: time.Second})
@@ -132,6 +139,21 @@ func TestServiceFaults(t *testing.T) {
 	c.expect(500, "POST", "/memories", `{"memory":"m"}`)
 	c.svc.SetFaults(demoservice.Faults{Fail500: 1})
 	c.expect(500, "GET", "/nothing", "")
+	c.svc.SetFaults(demoservice.Faults{HTML500: 1, Empty500: 1})
+	c.expect(500, "GET", "/agents", "")
+	c.expect(500, "GET", "/agents", "")
+	c.svc.SetFaults(demoservice.Faults{RateLimit: 1, RetryAfterIn: demoservice.RetryInBody})
+	c.expect(429, "GET", "/agents", "")
+
+	real := startService(t, demoservice.Options{API: demoservice.APIReal, RatePerSecond: 0.01, Burst: 1})
+	real.svc.SetFaults(demoservice.Faults{Fail500: 1})
+	real.expect(500, "GET", "/agents", "")
+	real.svc.SetFaults(demoservice.Faults{Fail500: 1})
+	real.expect(500, "POST", "/agents/"+chatAgent+"/openai/chat/completions", `{"messages":[{"role":"user","content":"Hi"}]}`)
+	real.svc.SetFaults(demoservice.Faults{})
+	real.expect(200, "GET", "/agents/"+chatAgent, "") // faults answer before pacing: the burst of 1 is left
+	real.expect(429, "GET", "/agents", "")
+	real.expect(429, "GET", "/nothing", "")
 }
 
 // common covers every endpoint that does not depend on a variant.
@@ -238,6 +260,107 @@ func (c *conformance) common() {
 	c.expect(404, "GET", "/agents/"+missingID+"/webhooks", "")
 }
 
+// real covers the real reading: its shapes, its own operations and its
+// refusals.
+func (c *conformance) real() {
+	t := c.t
+	if status, _ := c.do("GET", "/agents", "", nil, "wrong"); status != 403 {
+		t.Errorf("wrong key: status %d, want 403", status)
+	}
+	if status, _ := c.do("POST", "/agents/"+chatAgent+"/openai/chat/completions", "application/json", []byte(`{"messages":[]}`), ""); status != 401 {
+		t.Errorf("chat completions without key: status %d, want 401", status)
+	}
+	c.expect(400, "GET", "/agents", "", "x-workspace-id", "main")
+	c.expect(403, "GET", "/agents", "", "x-workspace-id", "2")
+	c.expect(404, "GET", "/nothing", "")
+	c.expect(405, "DELETE", "/agents", "")
+	c.expect(200, "GET", "/agents?q=meeting&type=chat&page=1&per_page=5", "")
+	c.expect(400, "GET", "/agents?type=robot", "")
+
+	// Execution: inputs at the root, both wait spellings, polling, streaming.
+	root := chatAnswers + `,"messages":[{"role":"user","content":"Hello"}]`
+	body := c.expect(200, "POST", "/agents/"+chatAgent+"/execute", `{`+root+`}`)
+	var started struct {
+		Responses []struct {
+			ID int64 `json:"id"`
+		} `json:"responses"`
+	}
+	if err := json.Unmarshal(body, &started); err != nil || len(started.Responses) == 0 {
+		t.Fatalf("execute answer %s: %v", body, err)
+	}
+	polled := c.expect(200, "GET", "/agent-responses/"+itoa(started.Responses[0].ID), "")
+	if !strings.Contains(string(polled), `"status":"succeeded"`) {
+		t.Errorf("polled %s, want succeeded", polled)
+	}
+	c.expect(404, "GET", "/agent-responses/"+missingID, "")
+	c.expect(404, "GET", "/agents/"+chatAgent+"/responses/"+itoa(started.Responses[0].ID), "")
+	c.expect(200, "POST", "/agents/"+chatAgent+"/execute", `{`+root+`,"waitExecution":true}`)
+	c.expect(200, "POST", "/agents/"+chatAgent+"/execute?wait_execution=true", `{`+root+`,"file_ids":[`+seededFile+`]}`)
+	c.expect(400, "POST", "/agents/"+chatAgent+"/execute", `{"answers":{`+chatAnswers+`},"messages":[{"role":"user","content":"Hello"}]}`)
+	c.expect(400, "POST", "/agents/"+chatAgent+"/execute", `{`+root+`,"file_ids":[8001,8002,8003,8004,8005,8006]}`)
+	c.expect(200, "POST", "/agents/"+textAgent+"/execute?waitExecution=true", `{"tone":"friendly","length":120}`)
+	c.stream("/agents/"+chatAgent+"/execute", `{`+root+`,"stream":true}`, "")
+	c.svc.SetFaults(demoservice.Faults{FailExecutions: 1})
+	failed := c.expect(200, "POST", "/agents/"+chatAgent+"/execute", `{`+root+`,"waitExecution":true}`)
+	if !strings.Contains(string(failed), `"status":"failed"`) {
+		t.Errorf("failed run answered %s", failed)
+	}
+
+	// Chat completions: any model, errors in their own shape.
+	c.expect(200, "POST", "/agents/"+chatAgent+"/openai/chat/completions", `{"model":"gpt-4o","temperature":"1","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}]}`)
+	c.stream("/agents/"+chatAgent+"/openai/chat/completions", `{"model":"tess-5","messages":[{"role":"user","content":"Hi"}],"stream":true}`, "[DONE]")
+	c.expect(400, "POST", "/agents/"+chatAgent+"/openai/chat/completions", `{"messages":[]}`)
+	c.expect(404, "POST", "/agents/"+missingID+"/openai/chat/completions", `{"messages":[{"role":"user","content":"Hi"}]}`)
+
+	// Files.
+	ct, upload := multipartFileWith(t, "notes.txt", []byte("Minutes of the Monday meeting."), map[string]string{"process": "true"})
+	if status, got := c.do("POST", "/files", ct, upload, serviceKey); status != 200 {
+		t.Errorf("upload: status %d: %s", status, got)
+	}
+	ct, upload = multipartFile(t, "file", "notes.txt", []byte("waiting"))
+	status, got := c.do("POST", "/files", ct, upload, serviceKey)
+	var file struct {
+		ID int64 `json:"id"`
+	}
+	if status != 200 || json.Unmarshal(got, &file) != nil {
+		t.Fatalf("upload: status %d: %s", status, got)
+	}
+	id := itoa(file.ID)
+	c.expect(200, "GET", "/files/"+id, "")
+	c.expect(200, "POST", "/files/"+id+"/process", "")
+	c.expect(200, "DELETE", "/files/"+id, "")
+	c.expect(404, "GET", "/files/"+id, "")
+	c.expect(200, "GET", "/files?per_page=100", "")
+	c.expect(200, "DELETE", "/agents/"+chatAgent+"/files/8001", "")
+	c.expect(400, "POST", "/agents/"+chatAgent+"/files", `{}`)
+
+	// Memories and collections.
+	c.expectCreated("POST", "/memories", `{"memory":"Northwind pays within 30 days."}`)
+	c.expect(400, "POST", "/memories", `{}`)
+	c.expect(200, "GET", "/memories?per_page=50&collection_id=1", "")
+	c.expect(400, "GET", "/memories?per_page=51", "")
+	c.expect(200, "PATCH", "/memories/"+seededMem, `{"memory":"Updated.","collection_id":3}`)
+	c.expect(200, "DELETE", "/memories/"+seededMem, "")
+	c.expect(404, "DELETE", "/memories/"+seededMem, "")
+	c.expect(200, "GET", "/memory-collections?search=li", "")
+	c.expect(201, "POST", "/memory-collections", `{"name":"Suppliers"}`)
+	c.expect(400, "POST", "/memory-collections", `{}`)
+	c.expect(200, "PUT", "/memory-collections/2", `{"name":"Key clients"}`)
+	c.expect(200, "DELETE", "/memory-collections/2", "")
+	c.expect(404, "DELETE", "/memory-collections/2", "")
+	c.expect(403, "DELETE", "/memory-collections/"+seededColl, "")
+
+	// Webhooks.
+	c.expect(201, "POST", "/agents/"+chatAgent+"/webhooks", `{"url":"https://hooks.example.com/a","method":"POST"}`)
+	c.expect(400, "POST", "/agents/"+chatAgent+"/webhooks", `{"url":"http://hooks.example.com/a","method":"POST"}`)
+	c.expect(200, "GET", "/agents/"+chatAgent+"/webhooks", "")
+	c.expect(200, "GET", "/webhooks?per_page=5", "")
+	c.expect(200, "DELETE", "/webhooks/301", "")
+	c.expect(404, "DELETE", "/webhooks/301", "")
+
+	c.expect(200, "GET", "/resources?q=report", "")
+}
+
 func (c *conformance) memoriesA() {
 	c.expectCreated("POST", "/memories", `{"memory":"Northwind pays within 30 days.","collection_id":2}`)
 	c.expect(422, "POST", "/memories", `{"memory":"`+strings.Repeat("x", 32001)+`"}`)
@@ -317,6 +440,23 @@ func multipartFile(t *testing.T, field, name string, content []byte) (string, []
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	fw, err := mw.CreateFormFile(field, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.Write(content)
+	mw.Close()
+	return mw.FormDataContentType(), buf.Bytes()
+}
+
+// multipartFileWith is multipartFile with form fields written first.
+func multipartFileWith(t *testing.T, name string, content []byte, fields map[string]string) (string, []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	fw, err := mw.CreateFormFile("file", name)
 	if err != nil {
 		t.Fatal(err)
 	}

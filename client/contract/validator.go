@@ -119,13 +119,26 @@ func (v *Validator) validateRequest(r *http.Request, body []byte, skipBody bool)
 // text/event-stream body is checked event by event against the schema the document
 // names for that stream.
 func (v *Validator) ValidateResponse(r *http.Request, status int, header http.Header, body []byte) error {
+	if err := checkRetryHint(status, header, body); err != nil {
+		return fmt.Errorf("%s %s answered %d: %w", r.Method, r.URL.Path, status, err)
+	}
 	route, params, err := v.router.FindRoute(r)
 	if err != nil {
 		if status < 400 {
 			return fmt.Errorf("%s %s answered %d, but the operation is not in the contract: %w", r.Method, r.URL.Path, status, err)
 		}
+		if proxyError(status, header, body) {
+			return nil
+		}
 		if err := v.validateErrorBody(header, body); err != nil {
 			return fmt.Errorf("%s %s answered %d: %w", r.Method, r.URL.Path, status, err)
+		}
+		return nil
+	}
+	if proxyError(status, header, body) && !isHTML(header) {
+		// No body and no content type: only the status is left to check.
+		if route.Operation.Responses.Status(status) == nil {
+			return fmt.Errorf("%s %s answered %d: status is not in the contract", r.Method, r.URL.Path, status)
 		}
 		return nil
 	}
@@ -233,6 +246,37 @@ func (v *Validator) eventChecker(route *routers.Route, status int, header http.H
 	}
 	done, _ := mt.Extensions["x-sse-done"].(string)
 	return &eventChecker{schema: schemaRef.Value, name: name, done: done}
+}
+
+// checkRetryHint holds a 429 to the rule the document states as x-rule
+// retry-after-header-or-body: the wait is told in a Retry-After header, in a
+// retry_after body field of whole seconds, or in both.
+func checkRetryHint(status int, header http.Header, body []byte) error {
+	if status != http.StatusTooManyRequests || header.Get("Retry-After") != "" {
+		return nil
+	}
+	var b struct {
+		RetryAfter *int `json:"retry_after"`
+	}
+	if json.Unmarshal(body, &b) == nil && b.RetryAfter != nil && *b.RetryAfter >= 1 {
+		return nil
+	}
+	return errors.New("a 429 tells the wait in neither a Retry-After header nor a retry_after field")
+}
+
+// proxyError tells a 5xx as a proxy in front of a service sends it: an HTML
+// page, or no body and no content type. The document allows both for
+// server errors (see its ServerError response).
+func proxyError(status int, header http.Header, body []byte) bool {
+	if status < 500 {
+		return false
+	}
+	return isHTML(header) || (len(body) == 0 && header.Get("Content-Type") == "")
+}
+
+func isHTML(h http.Header) bool {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	return err == nil && mt == "text/html"
 }
 
 func isMultipart(h http.Header) bool {

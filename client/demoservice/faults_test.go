@@ -108,7 +108,7 @@ func TestFaultMalformedEvent(t *testing.T) {
 func TestFaultHTMLAndEmpty500(t *testing.T) {
 	for _, api := range []string{APISpec, APIReal} {
 		t.Run(api, func(t *testing.T) {
-			e := startUnchecked(t, Options{API: api})
+			e := start(t, Options{API: api})
 			e.svc.SetFaults(Faults{HTML500: 1, Empty500: 1})
 			status, data, hdr := e.do("GET", "/agents", nil)
 			if status != 500 || !strings.HasPrefix(hdr.Get("Content-Type"), "text/html") || !strings.Contains(string(data), "<html>") {
@@ -138,7 +138,7 @@ func TestFaultRetryAfterPlaces(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.api+"/"+c.in, func(t *testing.T) {
-			e := startUnchecked(t, Options{API: c.api})
+			e := start(t, Options{API: c.api})
 			e.svc.SetFaults(Faults{RateLimit: 1, RetryAfter: 3 * time.Second, RetryAfterIn: c.in})
 			status, data, hdr := e.do("GET", "/agents", nil)
 			var out map[string]any
@@ -177,7 +177,7 @@ func TestPacingTokenBucket(t *testing.T) {
 	for _, api := range []string{APISpec, APIReal} {
 		t.Run(api, func(t *testing.T) {
 			clock := newFakeClock()
-			e := startUnchecked(t, Options{API: api, RatePerSecond: 0.5, Burst: 3, Now: clock.Now})
+			e := start(t, Options{API: api, RatePerSecond: 0.5, Burst: 3, Now: clock.Now})
 			for i := 0; i < 3; i++ {
 				e.call("GET", "/agents/101", nil, 200)
 			}

@@ -20,7 +20,7 @@ func startReal(t *testing.T, opts Options) *env {
 }
 
 // realChecked is whether startReal checks answers against the contract.
-const realChecked = false
+const realChecked = true
 
 // realRoot is a real-reading execute body for a chat agent: every input at
 // the root.
