@@ -3,6 +3,7 @@
 //
 //	agentdesk                     open the window (the built-in demo when no account is set up)
 //	agentdesk --serve-demo ADDR   run only the built-in service on ADDR, for trying the API with curl
+//	    --demo-api real|spec      the reading it follows: the deployed service (default) or the interface as first described
 package main
 
 import (
@@ -28,10 +29,11 @@ const startupGCPercent = 400
 
 func main() {
 	serveDemo := flag.String("serve-demo", "", "run only the built-in service on `ADDR` (for example 127.0.0.1:8787)")
+	demoAPI := flag.String("demo-api", demoservice.APIReal, "the reading --serve-demo follows: `real` (the deployed service) or spec (the interface as first described)")
 	flag.Parse()
 
 	if *serveDemo != "" {
-		if err := runDemoService(*serveDemo); err != nil {
+		if err := runDemoService(*serveDemo, *demoAPI); err != nil {
 			fmt.Fprintln(os.Stderr, "agentdesk:", err)
 			os.Exit(1)
 		}
@@ -61,19 +63,31 @@ func main() {
 }
 
 // runDemoService serves the built-in service until interrupted, printing
-// what curl needs.
-func runDemoService(addr string) error {
+// what curl needs. The real reading is paced like the deployed service is
+// reported to be: about one request a second per key, after a burst of 10.
+func runDemoService(addr, api string) error {
 	key := os.Getenv("AGENTDESK_DEMO_KEY")
 	if key == "" {
 		key = "demo"
 	}
-	srv, err := demoservice.Listen(addr, demoservice.Options{APIKey: key, Pace: app.DemoPace})
+	opts := demoservice.Options{API: api, APIKey: key, Pace: app.DemoPace}
+	var reading string
+	switch api {
+	case demoservice.APIReal:
+		opts.RatePerSecond, opts.Burst = 1, 10
+		reading = "real (the deployed service; paced at 1 request/s per key, bursts of 10)"
+	case demoservice.APISpec:
+		reading = "spec (the interface as first described)"
+	default:
+		return fmt.Errorf("--demo-api %q: want real or spec", api)
+	}
+	srv, err := demoservice.Listen(addr, opts)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	fmt.Printf("Agent Desk demo service\n  base URL: %s\n  API key:  %s\n\nTry: curl -H 'Authorization: Bearer %s' %s/agents\nStop with Ctrl+C.\n",
-		srv.URL(), key, key, srv.URL())
+	fmt.Printf("Agent Desk demo service\n  base URL: %s\n  API key:  %s\n  reading:  %s\n\nTry: curl -H 'Authorization: Bearer %s' %s/agents\nStop with Ctrl+C.\n",
+		srv.URL(), key, reading, key, srv.URL())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig
