@@ -145,6 +145,10 @@ type executeRequest struct {
 }
 
 // execute answers POST /agents/{id}/execute in its three modes.
+//
+// Assumption: the real reading's non-stream answer is the spec one,
+// {"template_id": "<id as a string>", "responses": [record]}; its docs show
+// only that clients read responses[0].
 func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.agentFromPath(w, r)
 	if !ok {

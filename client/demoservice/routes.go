@@ -134,7 +134,7 @@ func (s *Service) countExecute(next http.Handler) http.Handler {
 // guard applies the faults in force, then pacing, then authentication,
 // then workspace selection, and calls h; every error it answers takes the
 // style st. Faults come first, so they also hit requests that would fail
-// authentication.
+// authentication; a request a fault answers spends no pacing token.
 //
 // Assumption (spec): a missing or wrong key answers 401
 // {"message":"Unauthenticated."}. The real service answers 403
@@ -202,7 +202,8 @@ func (s *Service) paced(w http.ResponseWriter, r *http.Request) bool {
 // Assumption (spec): an unknown or non-integer workspace id answers 403
 // with a message; the interface does not show this error. The real service
 // answers 400 Validation failed for a non-integer and 403 "You do not have
-// access to this workspace." for a workspace of someone else.
+// access to this workspace." for a workspace of someone else. The header is
+// read on every route, also those whose documentation does not list it.
 func (s *Service) selectWorkspace(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	v := strings.TrimSpace(r.Header.Get("x-workspace-id"))
 	if v == "" {

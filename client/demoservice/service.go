@@ -51,7 +51,8 @@ type Options struct {
 	// Pace is the delay between streamed fragments and progress steps; 0 runs
 	// everything instantly (tests). Demo mode uses about 30ms.
 	Pace time.Duration
-	// Now is an optional clock; time.Now when nil.
+	// Now is an optional clock; time.Now when nil. Pacing reads it too, so
+	// tests can refill a bucket without waiting.
 	Now func() time.Time
 	// WaitCap bounds how long a blocking execution (wait_execution true)
 	// waits before answering with the still running record. Default 100s.
