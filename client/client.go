@@ -22,8 +22,13 @@ const Version = "0.1.0"
 const (
 	// DefaultMaxRetries is how many times a request that is safe to repeat is retried.
 	DefaultMaxRetries = 2
-	// DefaultPollInterval is the first wait between polls of a running execution.
-	DefaultPollInterval = time.Second
+	// DefaultPollInterval is the first wait between polls of a running
+	// execution; later waits grow by half up to five times it (15 s), the
+	// pace the real service's clients keep to save the key's quota.
+	DefaultPollInterval = 3 * time.Second
+	// DefaultPollLimit is how long Wait polls before it reports
+	// ErrStillRunning.
+	DefaultPollLimit = 10 * time.Minute
 	// DefaultMaxEventSize caps one streamed event (64 KiB per default in go-sse; a
 	// long image URL or a big fragment fits well within 1 MiB).
 	DefaultMaxEventSize = 1 << 20
@@ -40,6 +45,8 @@ type Client struct {
 
 	mu            sync.Mutex
 	memoryVariant MemoryVariant // detected, when cfg.memoryVariant is auto
+	style         ExecuteStyle  // the execute style that worked last
+	pollPath      PollPath      // the polling path that answered last
 }
 
 // config is the set of settings an Option changes; per-call options work on
@@ -61,6 +68,11 @@ type config struct {
 	streamIdleTimeout time.Duration
 	maxEventSize      int
 	headers           http.Header
+	pollLimit         time.Duration
+	rateLimitRetries  int
+	onRateLimit       func(wait time.Duration)
+	executeStyle      ExecuteStyle
+	pollPath          PollPath
 }
 
 // Option changes a setting of the Client, or of a single call when passed as
@@ -139,12 +151,36 @@ func WithRetryBackoff(base, max time.Duration) Option {
 	}
 }
 
-// WithRetryAfterCap caps how long a Retry-After header may make a retry wait
-// (default 30 s).
+// WithRetryAfterCap caps how long a Retry-After header (or a 429's
+// retry_after) may make a retry wait (default 60 s). A 429 asking for longer
+// is returned to the caller at once.
 func WithRetryAfterCap(d time.Duration) Option {
 	return func(c *config) {
 		if d >= 0 {
 			c.retryAfterMax = d
+		}
+	}
+}
+
+// WithRateLimitRetries sets how many 429 answers one call waits out before
+// returning the error (default 3; 0 returns the first).
+func WithRateLimitRetries(n int) Option {
+	return func(c *config) { c.rateLimitRetries = max(n, 0) }
+}
+
+// WithRateLimitNotice calls f before each wait a 429 imposes, with its
+// length, so a screen can show a countdown (cancel the call's context to
+// stop waiting). It runs on the calling goroutine.
+func WithRateLimitNotice(f func(wait time.Duration)) Option {
+	return func(c *config) { c.onRateLimit = f }
+}
+
+// WithPollLimit sets how long Wait (and Run) keep polling an execution
+// before they stop with ErrStillRunning (default 10 minutes).
+func WithPollLimit(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.pollLimit = d
 		}
 	}
 }
@@ -183,22 +219,33 @@ func WithHeader(key, value string) Option {
 // response-header timeouts (but no overall timeout) is used.
 func New(opts ...Option) *Client {
 	c := &Client{cfg: config{
-		maxRetries:    DefaultMaxRetries,
-		userAgent:     "agentdesk-go/" + Version,
-		pollInterval:  DefaultPollInterval,
-		retryBase:     500 * time.Millisecond,
-		retryMax:      8 * time.Second,
-		retryAfterMax: 30 * time.Second,
-		maxEventSize:  DefaultMaxEventSize,
-		baseErr:       errors.New("agentdesk: no base URL configured (use WithBaseURL)"),
+		maxRetries:       DefaultMaxRetries,
+		userAgent:        "agentdesk-go/" + Version,
+		pollInterval:     DefaultPollInterval,
+		retryBase:        500 * time.Millisecond,
+		retryMax:         8 * time.Second,
+		retryAfterMax:    60 * time.Second,
+		rateLimitRetries: 3,
+		pollLimit:        DefaultPollLimit,
+		maxEventSize:     DefaultMaxEventSize,
+		baseErr:          errors.New("agentdesk: no base URL configured (use WithBaseURL)"),
 	}}
 	for _, o := range opts {
 		if o != nil {
 			o(&c.cfg)
 		}
 	}
+	c.style, c.pollPath = c.cfg.executeStyle, c.cfg.pollPath
 	return c
 }
+
+// WithExecuteStyle sets the execute style to start with (StyleAuto detects
+// it); a client still switches when a server refuses that style.
+func WithExecuteStyle(s ExecuteStyle) Option { return func(c *config) { c.executeStyle = s } }
+
+// WithPollPath sets the polling path to try first (PollAuto: the real
+// service's); a client still falls back when a server answers 404 or 405.
+func WithPollPath(p PollPath) Option { return func(c *config) { c.pollPath = p } }
 
 // defaultHTTPClient has no overall Timeout on purpose: a blocking run may
 // legitimately wait 100 s for its answer, and streams last as long as the
@@ -355,6 +402,7 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 		}
 	}
 	hc := cfg.client()
+	limited := 0 // 429 answers so far
 	retries := cfg.maxRetries
 	if !req.retry || req.raw != nil {
 		retries = 0
@@ -400,9 +448,29 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 		}
 		apiErr := readAPIError(res, req.method, req.path)
 		apiErr.redact(cfg.apiKey)
+		if res.StatusCode == http.StatusTooManyRequests {
+			// A 429 proves the service did not act, so any request whose
+			// body can be sent again may be, paid or not, after the wait
+			// it asked for. A wait beyond the cap is the caller's to show.
+			limited++
+			wait, told := apiErr.Wait()
+			if !told {
+				wait = cfg.backoff(attempt)
+			}
+			if req.raw == nil && limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax {
+				if cfg.onRateLimit != nil {
+					cfg.onRateLimit(wait)
+				}
+				if werr := sleepCtx(ctx, wait); werr != nil {
+					return nil, contextError(req, werr)
+				}
+				continue
+			}
+			return nil, apiErr
+		}
 		if attempt < retries && retryableStatus(res.StatusCode) {
 			wait := cfg.backoff(attempt)
-			if ra, ok := parseRetryAfter(res.Header.Get("Retry-After"), time.Now()); ok {
+			if ra, ok := apiErr.Wait(); ok {
 				wait = min(ra, cfg.retryAfterMax)
 			}
 			if werr := sleepCtx(ctx, wait); werr != nil {

@@ -8,24 +8,48 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 )
 
 // TestContractSuite calls every operation once and checks that each succeeds
-// and decodes. It runs against the built-in service, or against any server
-// named by AGENTDESK_CONTRACT_URL and AGENTDESK_CONTRACT_KEY (optionally
-// AGENTDESK_CONTRACT_WORKSPACE); then it relies on no seed data: it finds an
-// agent of each type through ListAgents and skips what the account lacks.
-// Against a real account it creates one memory and uploads one small file.
+// and decodes. It runs against the built-in service in both of its readings
+// (the real service's, and the interface as first described), or against
+// any server named by AGENTDESK_CONTRACT_URL and AGENTDESK_CONTRACT_KEY
+// (optionally AGENTDESK_CONTRACT_WORKSPACE); then it relies on no seed data:
+// it finds an agent of each type through ListAgents and skips what the
+// account lacks or the server does not offer. Against a real account it
+// creates one memory, one collection, one webhook and one small file, and
+// deletes them again where the server allows; it never processes a file.
 func TestContractSuite(t *testing.T) {
-	var c *client.Client
 	if url, key := os.Getenv("AGENTDESK_CONTRACT_URL"), os.Getenv("AGENTDESK_CONTRACT_KEY"); url != "" && key != "" {
-		c = client.New(client.WithBaseURL(url), client.WithAPIKey(key), client.WithWorkspace(os.Getenv("AGENTDESK_CONTRACT_WORKSPACE")),
+		ws := os.Getenv("AGENTDESK_CONTRACT_WORKSPACE")
+		c := client.New(client.WithBaseURL(url), client.WithAPIKey(key), client.WithWorkspace(ws),
 			client.WithHTTPClient(contractClient(t)))
-	} else {
-		c, _, _ = demo(t, demoservice.Options{})
+		contractSuite(t, c, url, key, ws, false)
+		return
 	}
+	for _, api := range []string{demoservice.APIReal, demoservice.APISpec} {
+		t.Run(api, func(t *testing.T) {
+			c, _, srv := demo(t, demoservice.Options{API: api})
+			contractSuite(t, c, srv.URL, testKey, "", true)
+		})
+	}
+}
+
+// skipUnsupported skips a step the server does not offer (404 on an
+// unknown route, or 405).
+func skipUnsupported(t *testing.T, err error) {
+	t.Helper()
+	if client.IsUnsupported(err) {
+		t.Skipf("the server does not offer this: %v", err)
+	}
+}
+
+func contractSuite(t *testing.T, c *client.Client, baseURL, key, workspace string, builtIn bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 
@@ -199,8 +223,78 @@ func TestContractSuite(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	t.Run("Collections", func(t *testing.T) {
+		if _, err := c.ListCollections(ctx, client.ListCollectionsParams{}); err != nil {
+			skipUnsupported(t, err)
+			t.Fatal(err)
+		}
+		col, err := c.CreateCollection(ctx, "Agent Desk contract suite")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := c.CreateMemory(ctx, client.MemoryParams{Content: "Written by the Agent Desk contract suite.", CollectionID: col.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := c.ListMemories(ctx, client.ListMemoriesParams{CollectionID: col.ID})
+		if err != nil || len(p.Data) != 1 || p.Data[0].ID != m.ID {
+			t.Fatalf("the collection's memories: %+v %v", p, err)
+		}
+		if err := c.DeleteMemory(ctx, m.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.DeleteCollection(ctx, col.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("DeleteMemory", func(t *testing.T) {
+		if memory == nil {
+			t.Skip("no memory created")
+		}
+		if err := c.DeleteMemory(ctx, memory.ID); err != nil {
+			skipUnsupported(t, err)
+			t.Fatal(err)
+		}
+	})
+	t.Run("WebhookCreateDelete", func(t *testing.T) {
+		a := need(t, client.AgentChat)
+		w, err := c.CreateWebhook(ctx, a.ID, client.WebhookParams{URL: "https://example.com/agent-desk-contract-suite", Status: client.WebhookInactive})
+		if err != nil {
+			skipUnsupported(t, err)
+			t.Fatal(err)
+		}
+		if err := c.DeleteWebhook(ctx, w.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("FileGetProcessDelete", func(t *testing.T) {
+		if uploaded == nil {
+			t.Skip("no uploaded file")
+		}
+		if _, err := c.GetFile(ctx, uploaded.ID); err != nil {
+			skipUnsupported(t, err)
+			t.Fatal(err)
+		}
+		if builtIn { // processing costs credits on a real account
+			if _, err := c.ProcessFile(ctx, uploaded.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := c.DeleteFile(ctx, uploaded.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("OpenAIClient", func(t *testing.T) {
+		a := need(t, client.AgentChat)
+		model := ""
+		if q := a.Question("model"); q != nil && len(q.Options) > 0 {
+			model = q.Options[0]
+		}
+		openAISuite(t, ctx, baseURL+"/agents/"+string(a.ID)+"/openai/", key, workspace, model)
+	})
 	t.Run("Resources", func(t *testing.T) {
 		if _, err := c.ListResources(ctx, client.ListResourcesParams{}); err != nil {
+			skipUnsupported(t, err)
 			t.Fatal(err)
 		}
 	})
@@ -217,4 +311,42 @@ func TestContractSuite(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// openAISuite drives the chat-completions endpoint with the official Go
+// client of that format: a plain answer, a streamed one, and a bad key,
+// which that client must report as an authentication failure.
+//
+// The model is one the agent lists: the interface takes no other, while the
+// real service takes any name (and uses the agent's default).
+func openAISuite(t *testing.T, ctx context.Context, base, key, workspace, model string) {
+	opts := []option.RequestOption{option.WithBaseURL(base), option.WithAPIKey(key), option.WithMaxRetries(0)}
+	if workspace != "" {
+		opts = append(opts, option.WithHeader("x-workspace-id", workspace))
+	}
+	oc := openai.NewClient(opts...)
+	params := openai.ChatCompletionNewParams{
+		Model:    model,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage("Answer briefly."), openai.UserMessage("Hello, who are you?")},
+	}
+	res, err := oc.Chat.Completions.New(ctx, params)
+	if err != nil || len(res.Choices) == 0 || res.Choices[0].Message.Content == "" {
+		t.Fatalf("plain: %+v %v", res, err)
+	}
+	stream := oc.Chat.Completions.NewStreaming(ctx, params)
+	var text strings.Builder
+	for stream.Next() {
+		for _, ch := range stream.Current().Choices {
+			text.WriteString(ch.Delta.Content)
+		}
+	}
+	if err := stream.Err(); err != nil || text.Len() == 0 {
+		t.Fatalf("streamed: %q %v", text.String(), err)
+	}
+	stream.Close()
+	_, err = oc.Chat.Completions.New(ctx, params, option.WithAPIKey("not-the-key"))
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) || (apiErr.StatusCode != 401 && apiErr.StatusCode != 403) {
+		t.Fatalf("a bad key: %v", err)
+	}
 }

@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -31,6 +33,44 @@ type APIError struct {
 	Method, Path string
 	// RetryAfter is the raw Retry-After header of a 429 or 503, if any.
 	RetryAfter string
+	// Type and Code are the chat-completions error's type and code
+	// ({"error":{"message","type","code"}}), when the body has them.
+	Type, Code string
+	// retryAfterBody is the body's retry_after (seconds), the real
+	// service's way of saying how long to wait; negative when absent.
+	retryAfterBody float64
+}
+
+// Wait returns how long the service asked to wait before trying again: the
+// body's retry_after first, then the Retry-After header. ok is false when
+// it said nothing.
+func (e *APIError) Wait() (d time.Duration, ok bool) {
+	if e.retryAfterBody >= 0 {
+		return time.Duration(min(e.retryAfterBody, 24*3600) * float64(time.Second)), true
+	}
+	return parseRetryAfter(e.RetryAfter, time.Now())
+}
+
+// authWords are what a 403 says when it is about the key, not about access:
+// the real service answers 403 {"error":"Invalid authentication"} for a bad
+// key and for a missing permission alike.
+var authWords = []string{"authenticat", "api key", "api_key", "apikey", "token", "credential"}
+
+// AboutKey reports whether the error says the API key was rejected: a 401,
+// or a 403 whose text speaks of authentication.
+func (e *APIError) AboutKey() bool {
+	switch e.StatusCode {
+	case http.StatusUnauthorized:
+		return true
+	case http.StatusForbidden:
+		text := strings.ToLower(e.Message + " " + e.Detail + " " + e.Type + " " + e.Code)
+		for _, w := range authWords {
+			if strings.Contains(text, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (e *APIError) Error() string {
@@ -168,7 +208,24 @@ var (
 
 	// ErrStreamClosed is the error of a stream stopped by Close.
 	ErrStreamClosed = errors.New("agentdesk: the stream was closed")
+
+	// ErrStillRunning means an execution was still going when Wait stopped
+	// polling (after WithPollLimit, 10 minutes by default). It is not a
+	// failure: poll again later; never run the agent again to find out.
+	ErrStillRunning = errors.New("agentdesk: the execution is still running on the service")
 )
+
+// InputError is a request refused before anything was sent, because it
+// breaks one of the service's documented limits (file size, number of
+// attachments, webhook address). Message is plain words.
+type InputError struct {
+	// Field names the input at fault, as the service would ("file",
+	// "file_ids", "url", "method", "status", "name").
+	Field   string
+	Message string
+}
+
+func (e *InputError) Error() string { return e.Message }
 
 type incompleteError struct{}
 
@@ -187,12 +244,22 @@ func StatusCode(err error) int {
 	return 0
 }
 
-// IsAuth reports whether the API key (or its access to the workspace) was
-// rejected: 401 or 403. Such requests are never retried.
+// IsAuth reports whether the API key was rejected: 401, or 403 with an
+// authentication error. Such requests are never retried.
 func IsAuth(err error) bool {
-	s := StatusCode(err)
-	return s == http.StatusUnauthorized || s == http.StatusForbidden
+	var e *APIError
+	return errors.As(err, &e) && e.AboutKey()
 }
+
+// IsForbidden reports a 403 that is not about the key: the key works but has
+// no access to this workspace or item.
+func IsForbidden(err error) bool {
+	var e *APIError
+	return errors.As(err, &e) && e.StatusCode == http.StatusForbidden && !e.AboutKey()
+}
+
+// IsTooLarge reports a 413: the request (a file) exceeds the service's limit.
+func IsTooLarge(err error) bool { return StatusCode(err) == http.StatusRequestEntityTooLarge }
 
 // IsNotFound reports a 404.
 func IsNotFound(err error) bool { return StatusCode(err) == http.StatusNotFound }
@@ -221,12 +288,13 @@ func readAPIError(res *http.Response, method, path string) *APIError {
 	// Drain a little more so the connection can be reused, but never much.
 	_, _ = io.CopyN(io.Discard, res.Body, 4<<10)
 	e := &APIError{
-		StatusCode: res.StatusCode,
-		Body:       body,
-		Method:     method,
-		Path:       path,
-		RequestID:  firstHeader(res.Header, "x-request-id", "request-id", "x-amzn-requestid"),
-		RetryAfter: res.Header.Get("Retry-After"),
+		retryAfterBody: -1,
+		StatusCode:     res.StatusCode,
+		Body:           body,
+		Method:         method,
+		Path:           path,
+		RequestID:      firstHeader(res.Header, "x-request-id", "request-id", "x-amzn-requestid"),
+		RetryAfter:     res.Header.Get("Retry-After"),
 	}
 	parseErrorBody(e, body)
 	if e.Message == "" {
@@ -277,16 +345,32 @@ func parseErrorBody(e *APIError, body []byte) {
 	if e.Message == "" {
 		e.Message = text("title")
 	}
-	if raw, ok := obj["errors"]; ok {
-		e.Fields = parseFieldErrors(raw)
+	// The real service's validation errors: {"error":"Validation failed",
+	// "messages":{field:[...]}}; the interface's: {"message","errors"}.
+	for _, k := range []string{"errors", "messages"} {
+		if raw, ok := obj[k]; ok && e.Fields == nil {
+			e.Fields = parseFieldErrors(raw)
+		}
 	}
-	if e.Fields == nil {
-		if raw, ok := obj["error"]; ok {
-			var inner map[string]json.RawMessage
-			if json.Unmarshal(raw, &inner) == nil {
-				if f, ok := inner["errors"]; ok {
-					e.Fields = parseFieldErrors(f)
+	if raw, ok := obj["error"]; ok {
+		// The chat-completions shape: {"error":{"message","type","code"}}.
+		var inner map[string]json.RawMessage
+		if json.Unmarshal(raw, &inner) == nil {
+			if f, ok := inner["errors"]; ok && e.Fields == nil {
+				e.Fields = parseFieldErrors(f)
+			}
+			for k, dst := range map[string]*string{"type": &e.Type, "code": &e.Code} {
+				if v, ok := inner[k]; ok && !isNull(v) {
+					*dst = oneLine(errorValueText(v), 100)
 				}
+			}
+		}
+	}
+	if raw, ok := obj["retry_after"]; ok {
+		var v flexString
+		if json.Unmarshal(raw, &v) == nil {
+			if secs, err := strconv.ParseFloat(strings.TrimSpace(string(v)), 64); err == nil && secs >= 0 {
+				e.retryAfterBody = secs
 			}
 		}
 	}

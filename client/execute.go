@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -22,27 +24,71 @@ type ExecuteParams struct {
 	FileIDs []ID
 }
 
-// body is the wire form of POST /agents/{id}/execute. The question names
-// temperature, model, tools and root_id are also sent at the top level, as
-// the service reads them there; temperature, model and tools always go as
-// strings and root_id as a number.
-func (p ExecuteParams) body(wait, stream bool) map[string]any {
+// ExecuteStyle names how an execute request carries its inputs. The two
+// readings of the interface differ, and a server follows one of them.
+type ExecuteStyle string
+
+const (
+	// StyleAuto starts with StyleRoot and switches, once per call, when a
+	// server refuses the body with a validation error that names the other
+	// style's fields; the style that worked is remembered.
+	StyleAuto ExecuteStyle = ""
+	// StyleRoot puts every input at the root of the body with waitExecution
+	// (the real service's newest documentation).
+	StyleRoot ExecuteStyle = "root"
+	// StyleAnswers puts the inputs in an answers object with wait_execution
+	// (the interface description and the older documentation); the chat
+	// question names go at the root too.
+	StyleAnswers ExecuteStyle = "answers"
+)
+
+// rootQuestions are the question names the interface also sends at the
+// root in the answers style; temperature, model and tools always go as
+// strings and root_id as an id.
+var rootQuestions = []string{"temperature", "model", "tools", "root_id"}
+
+// reservedFields are body fields of their own; an answer of that name
+// never replaces them.
+var reservedFields = map[string]bool{"answers": true, "messages": true, "file_ids": true, "stream": true, "wait_execution": true, "waitExecution": true}
+
+// normalized returns the answers with the chat questions in their wire
+// types, dropping an empty root_id.
+func (p ExecuteParams) normalized() map[string]any {
 	answers := make(map[string]any, len(p.Answers))
 	for k, v := range p.Answers {
 		answers[k] = v
 	}
-	b := map[string]any{"answers": answers}
-	for _, name := range []string{"temperature", "model", "tools"} {
+	for _, name := range rootQuestions[:3] {
 		if v, ok := answers[name]; ok && v != nil {
-			s := answerString(v)
-			answers[name], b[name] = s, s
+			answers[name] = answerString(v)
 		}
 	}
 	if v, ok := answers["root_id"]; ok && v != nil {
 		if id := ID(answerString(v)); id != "" {
-			answers["root_id"], b["root_id"] = id, id
+			answers["root_id"] = id
 		} else {
 			delete(answers, "root_id")
+		}
+	}
+	return answers
+}
+
+// body is the wire form of POST /agents/{id}/execute in the given style.
+func (p ExecuteParams) body(style ExecuteStyle, wait, stream bool) map[string]any {
+	answers := p.normalized()
+	b := map[string]any{}
+	if style == StyleAnswers {
+		b["answers"] = answers
+		for _, name := range rootQuestions {
+			if v, ok := answers[name]; ok && v != nil {
+				b[name] = v
+			}
+		}
+	} else {
+		for k, v := range answers {
+			if !reservedFields[k] && v != nil {
+				b[k] = v
+			}
 		}
 	}
 	if len(p.Messages) > 0 {
@@ -51,13 +97,47 @@ func (p ExecuteParams) body(wait, stream bool) map[string]any {
 	if len(p.FileIDs) > 0 {
 		b["file_ids"] = p.FileIDs
 	}
-	if stream {
+	switch {
+	case stream:
 		b["stream"] = true
-	} else {
+	case style == StyleAnswers:
+		b["wait_execution"] = wait
+	default:
+		// Both spellings are in use (the newest documentation and the
+		// older one with the interface); a server reads its own and
+		// ignores the other, so a wait is never lost to spelling.
+		b["waitExecution"] = wait
 		b["wait_execution"] = wait
 	}
 	return b
 }
+
+// wantsOtherStyle reports whether err is a server's refusal of style that
+// names the other style's fields: "answers" missing (the server wants the
+// answers style), or an input that was sent only inside answers (the
+// server reads the root). Such a refusal happens before anything runs, so
+// sending the execution again in the other style costs nothing.
+func (p ExecuteParams) wantsOtherStyle(err error, style ExecuteStyle) bool {
+	var e *APIError
+	if !errors.As(err, &e) || (e.StatusCode != http.StatusBadRequest && e.StatusCode != http.StatusUnprocessableEntity) {
+		return false
+	}
+	if style != StyleAnswers {
+		if _, ok := e.Fields["answers"]; ok {
+			return true
+		}
+		return len(e.Fields) == 0 && strings.Contains(strings.ToLower(e.Message+" "+e.Detail), "answers")
+	}
+	for name := range e.Fields {
+		if _, sent := p.Answers[name]; sent && !slices.Contains(rootQuestions, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxFilesPerSend is how many files the real service takes on one chat send.
+const MaxFilesPerSend = 5
 
 // answerString formats an answer the way a select option is written.
 func answerString(v any) string {
@@ -77,10 +157,57 @@ func answerString(v any) string {
 }
 
 func (p ExecuteParams) check() error {
+	if len(p.FileIDs) > MaxFilesPerSend {
+		return &InputError{Field: "file_ids", Message: fmt.Sprintf("The service takes at most %d files at a time; %d are attached. Remove %d, then send again.", MaxFilesPerSend, len(p.FileIDs), len(p.FileIDs)-MaxFilesPerSend)}
+	}
 	if len(p.Messages) > 0 {
 		return CheckChatMessages(p.Messages)
 	}
 	return nil
+}
+
+// ExecuteStyle returns the execute style in use: the one detected (or
+// given with WithExecuteStyle), StyleAuto before the first execution. Store
+// it per account and pass it back with WithExecuteStyle.
+func (c *Client) ExecuteStyle() ExecuteStyle {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.style
+}
+
+func (c *Client) styleFor(cfg *config) ExecuteStyle {
+	if cfg.executeStyle != c.cfg.executeStyle {
+		return cfg.executeStyle // a per-call option
+	}
+	return c.ExecuteStyle()
+}
+
+// sendExecute sends one execution with the account's style; when the server
+// refuses the body for its style (before running anything), it is sent once
+// in the other style, and the style that worked is remembered.
+func sendExecute[T any](c *Client, cfg *config, p ExecuteParams, send func(body map[string]any) (T, error), wait, stream bool) (T, error) {
+	style := c.styleFor(cfg)
+	if style == StyleAuto {
+		style = StyleRoot
+	}
+	out, err := send(p.body(style, wait, stream))
+	if err != nil && p.wantsOtherStyle(err, style) {
+		style = otherStyle(style)
+		out, err = send(p.body(style, wait, stream))
+	}
+	if err == nil {
+		c.mu.Lock()
+		c.style = style
+		c.mu.Unlock()
+	}
+	return out, err
+}
+
+func otherStyle(s ExecuteStyle) ExecuteStyle {
+	if s == StyleAnswers {
+		return StyleRoot
+	}
+	return StyleAnswers
 }
 
 // executeAnswer is the non-stream answer: the agent id and the records.
@@ -95,9 +222,14 @@ func (c *Client) execute(ctx context.Context, agentID ID, p ExecuteParams, wait 
 	}
 	cfg := c.callConfig(opts)
 	path := pathf("/agents/%s/execute", agentID)
-	var raw json.RawMessage
-	// Never retried: an execution costs credits and may already be running.
-	if err := c.do(ctx, cfg, request{method: http.MethodPost, path: path, body: p.body(wait, false)}, &raw); err != nil {
+	// Never retried on failure: an execution costs credits and may already
+	// be running. Only a refusal the server made before acting (a 429, or a
+	// validation error about the body's style) leads to a second request.
+	raw, err := sendExecute(c, cfg, p, func(body map[string]any) (json.RawMessage, error) {
+		var raw json.RawMessage
+		return raw, c.do(ctx, cfg, request{method: http.MethodPost, path: path, body: body}, &raw)
+	}, wait, false)
+	if err != nil {
 		return nil, err
 	}
 	e, err := decodeExecutionAnswer(raw)
@@ -134,9 +266,10 @@ func decodeExecutionAnswer(raw json.RawMessage) (*Execution, error) {
 	return &e, nil
 }
 
-// Run executes an agent and waits for the result (wait_execution true). The
-// service waits at most 100 seconds; if the record is still starting or
-// running then, Run polls (see Wait) until it is terminal or ctx ends.
+// Run executes an agent and waits for the result (the wait flag set). The
+// service waits at most 100 seconds; if the record is still going then, Run
+// polls (see Wait) until it is terminal, ctx ends, or the poll limit passes
+// (ErrStillRunning, with the last record).
 //
 // A failed execution returns the record (with any partial output) and an
 // *ExecutionError. Run is never retried: an execution costs credits.
@@ -155,27 +288,83 @@ func (c *Client) Run(ctx context.Context, agentID ID, params ExecuteParams, opts
 	return e, failure(e)
 }
 
-// Start executes an agent without waiting (wait_execution false) and returns
-// the record in status "starting". Follow it with Poll or Wait.
+// Start executes an agent without waiting (the wait flag false) and returns
+// the record as the service answered it (starting, running...). Follow it
+// with Poll or Wait.
 func (c *Client) Start(ctx context.Context, agentID ID, params ExecuteParams, opts ...Option) (*Execution, error) {
 	return c.execute(ctx, agentID, params, false, opts)
 }
 
-// Poll reads the current state of an execution once.
-//
-// Assumption: the service does not document this endpoint; the client uses
-// GET /agents/{id}/responses/{responseId} answering one execution record. A
-// 404 or 405 there means the server offers no polling: the error wraps
-// ErrPollingUnsupported (and the *APIError).
+// PollPath names where a server answers the state of an execution.
+type PollPath string
+
+const (
+	// PollAuto tries PollResponses first and falls back to PollAgentScoped
+	// only on a 404 or 405; the path that answered is remembered.
+	PollAuto PollPath = ""
+	// PollResponses is GET /agent-responses/{id} (the real service).
+	PollResponses PollPath = "agent-responses"
+	// PollAgentScoped is GET /agents/{id}/responses/{responseId} (the path
+	// assumed when the interface showed none).
+	PollAgentScoped PollPath = "agent-scoped"
+)
+
+func (p PollPath) path(agentID, responseID ID) string {
+	if p == PollAgentScoped {
+		return pathf("/agents/%s/responses/%s", agentID, responseID)
+	}
+	return pathf("/agent-responses/%s", responseID)
+}
+
+// PollPath returns the polling path in use: the one that answered last (or
+// was given with WithPollPath), PollAuto before the first poll. Store it per
+// account and pass it back with WithPollPath.
+func (c *Client) PollPath() PollPath {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pollPath
+}
+
+// Poll reads the current state of an execution once, on the path the
+// server offers: GET /agent-responses/{id} first, and only when a server
+// answers 404 or 405 there, GET /agents/{id}/responses/{responseId}. When
+// neither is offered the error wraps ErrPollingUnsupported (and the
+// *APIError). Polling only reads: it never runs the agent again.
 func (c *Client) Poll(ctx context.Context, agentID, responseID ID, opts ...Option) (*Execution, error) {
 	cfg := c.callConfig(opts)
-	path := pathf("/agents/%s/responses/%s", agentID, responseID)
-	var raw json.RawMessage
-	err := c.do(ctx, cfg, request{method: http.MethodGet, path: path, retry: true}, &raw)
-	if err != nil {
-		if s := StatusCode(err); s == http.StatusNotFound || s == http.StatusMethodNotAllowed {
-			return nil, fmt.Errorf("%w: %w", ErrPollingUnsupported, err)
+	first := cfg.pollPath
+	if first == c.cfg.pollPath { // no per-call choice: what worked last
+		first = c.PollPath()
+	}
+	if first == PollAuto {
+		first = PollResponses
+	}
+	var err error
+	for _, pp := range []PollPath{first, otherPollPath(first)} {
+		var e *Execution
+		if e, err = c.pollOnce(ctx, cfg, pp.path(agentID, responseID)); err == nil {
+			c.mu.Lock()
+			c.pollPath = pp
+			c.mu.Unlock()
+			return e, nil
 		}
+		if s := StatusCode(err); s != http.StatusNotFound && s != http.StatusMethodNotAllowed {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("%w: %w", ErrPollingUnsupported, err)
+}
+
+func otherPollPath(p PollPath) PollPath {
+	if p == PollAgentScoped {
+		return PollResponses
+	}
+	return PollAgentScoped
+}
+
+func (c *Client) pollOnce(ctx context.Context, cfg *config, path string) (*Execution, error) {
+	var raw json.RawMessage
+	if err := c.do(ctx, cfg, request{method: http.MethodGet, path: path, retry: true}, &raw); err != nil {
 		return nil, err
 	}
 	e, err := decodeExecutionAnswer(raw)
@@ -185,19 +374,29 @@ func (c *Client) Poll(ctx context.Context, agentID, responseID ID, opts ...Optio
 	return e, nil
 }
 
-// Wait polls an execution until it is terminal or ctx ends, starting with the
-// poll interval (WithPollInterval, default 1 s) and growing it by half each
-// time up to ten times that (at least 5 s). Transient failures are retried
-// inside each poll. A failed execution returns the record and an
-// *ExecutionError; when ctx ends, the last record seen is returned with the
-// context's error.
+// Wait polls an execution until it is terminal, ctx ends, or the poll limit
+// passes (WithPollLimit, 10 minutes by default). The first wait is the poll
+// interval (WithPollInterval, 3 s by default); each later one is half as
+// long again, up to five times the first (15 s). Transient failures are
+// retried inside each poll.
+//
+// A failed execution returns the record and an *ExecutionError. When the
+// limit passes, the last record and an error wrapping ErrStillRunning are
+// returned: the execution may still finish on the service; poll it again
+// later. When ctx ends, the last record seen is returned with the context's
+// error.
 func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Option) (*Execution, error) {
 	cfg := c.callConfig(opts)
 	interval := cfg.pollInterval
 	if interval <= 0 {
 		interval = DefaultPollInterval
 	}
-	maxInterval := max(10*interval, 5*time.Second)
+	maxInterval := 5 * interval
+	limit := cfg.pollLimit
+	if limit <= 0 {
+		limit = DefaultPollLimit
+	}
+	deadline := time.Now().Add(limit)
 	var last *Execution
 	for {
 		e, err := c.Poll(ctx, agentID, responseID, opts...)
@@ -207,6 +406,9 @@ func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Optio
 		last = e
 		if e.Terminal() {
 			return e, failure(e)
+		}
+		if time.Now().Add(interval).After(deadline) {
+			return last, fmt.Errorf("%w (execution %s, status %q)", ErrStillRunning, responseID, e.Status)
 		}
 		if err := sleepCtx(ctx, interval); err != nil {
 			return last, fmt.Errorf("agentdesk: waiting for execution %s: %w", responseID, err)

@@ -162,7 +162,7 @@ func TestRateLimitHonoursRetryAfter(t *testing.T) {
 	}
 	// Without retries the 429 surfaces.
 	svc.SetFaults(demoservice.Faults{RateLimit: 1, RetryAfter: time.Second})
-	_, err = c.ListAgents(context.Background(), client.ListAgentsParams{}, client.WithMaxRetries(0))
+	_, err = c.ListAgents(context.Background(), client.ListAgentsParams{}, client.WithMaxRetries(0), client.WithRateLimitRetries(0))
 	var e *client.APIError
 	if !client.IsRateLimited(keep(t, err)) || !errors.As(err, &e) || e.RetryAfter == "" {
 		t.Fatalf("want 429, got %v", err)

@@ -146,3 +146,36 @@ func (c *Client) Download(ctx context.Context, rawURL string, w io.Writer, opts 
 		return res.Header.Get("Content-Type"), nil
 	}
 }
+
+// GetFile reads one file's record (GET /files/{id}), for example to follow
+// its processing status from waiting to completed.
+func (c *Client) GetFile(ctx context.Context, id ID, opts ...Option) (*File, error) {
+	return c.fileCall(ctx, c.callConfig(opts), request{method: http.MethodGet, path: pathf("/files/%s", id), retry: true})
+}
+
+// DeleteFile deletes a stored file from the service (DELETE /files/{id}); it
+// also leaves every agent it was linked to. Not retried, so a lost answer to
+// a delete that happened does not turn into a 404.
+func (c *Client) DeleteFile(ctx context.Context, id ID, opts ...Option) error {
+	return c.do(ctx, c.callConfig(opts), request{method: http.MethodDelete, path: pathf("/files/%s", id)}, nil)
+}
+
+// ProcessFile asks the service to process a stored file (POST
+// /files/{id}/process), which costs credits. It answers the file, whose
+// status then moves from waiting to completed (follow it with GetFile). It
+// is never retried.
+func (c *Client) ProcessFile(ctx context.Context, id ID, opts ...Option) (*File, error) {
+	return c.fileCall(ctx, c.callConfig(opts), request{method: http.MethodPost, path: pathf("/files/%s/process", id)})
+}
+
+func (c *Client) fileCall(ctx context.Context, cfg *config, req request) (*File, error) {
+	var raw json.RawMessage
+	if err := c.do(ctx, cfg, req, &raw); err != nil {
+		return nil, err
+	}
+	var f File
+	if err := json.Unmarshal(unwrapRecord(raw, "data", "file"), &f); err != nil {
+		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
+	}
+	return &f, nil
+}

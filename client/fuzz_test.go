@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -122,4 +123,71 @@ func roundTrip[T any](t *testing.T, data []byte) {
 	if err := json.Unmarshal(out, &back); err != nil {
 		t.Fatalf("%T: %q re-encoded as %q does not decode: %v", v, data, out, err)
 	}
+}
+
+// FuzzErrorBody reads arbitrary error answers: nothing may panic, the
+// message is one line of bounded length and never the markup of an HTML
+// page, a 429's wait is never negative, and a key echoed back never shows.
+func FuzzErrorBody(f *testing.F) {
+	for _, s := range []string{
+		`{"message":"The memory field is required.","errors":{"memory":["The memory field is required."]}}`,
+		`{"error":"Validation failed","messages":{"url":["The url must use https."]}}`,
+		`{"error":"Invalid authentication"}`,
+		`{"error":{"message":"Invalid API key","type":"authentication_error","code":"invalid_api_key"}}`,
+		`{"error":"Rate limit exceeded","retry_after":60}`,
+		`{"error":"Rate limit exceeded","retry_after":"-3"}`,
+		`{"message":"Default collection cannot be deleted"}`,
+		`<!doctype html><html><body>500</body></html>`,
+		``, `null`, `[1,2]`, `{"errors":[{"field":"x","message":"y"}]}`, `{"message":{"nested":["a"]}}`,
+		"{\"message\":\"line one\\nline two \\u202e sk-secret-key\"}",
+	} {
+		f.Add(403, s)
+		f.Add(429, s)
+	}
+	f.Fuzz(func(t *testing.T, status int, body string) {
+		if status < 400 || status > 599 {
+			status = 400 + (status%200+200)%200
+		}
+		res := &http.Response{StatusCode: status, Header: http.Header{"Retry-After": {"5"}}, Body: io.NopCloser(strings.NewReader(body))}
+		e := readAPIError(res, "GET", "/files")
+		e.redact("sk-secret-key")
+		msg := e.Error()
+		if strings.Contains(msg, "sk-secret-key") {
+			t.Fatalf("the key shows: %s", msg)
+		}
+		if strings.ContainsAny(e.Message, "\n\r") || utf8.RuneCountInString(e.Message) > 501 {
+			t.Fatalf("message not one short line: %q", e.Message)
+		}
+		if t2 := strings.TrimSpace(body); strings.HasPrefix(t2, "<") && strings.Contains(e.Message, "<") {
+			t.Fatalf("HTML in the message: %q", e.Message)
+		}
+		if d, ok := e.Wait(); ok && d < 0 {
+			t.Fatalf("negative wait %v", d)
+		}
+		_ = IsAuth(e)
+		_ = IsForbidden(e)
+		_ = IsUnsupported(e)
+	})
+}
+
+// FuzzNamedListDecode feeds arbitrary answers to the list decoder of the
+// real service's named arrays: nothing may panic.
+func FuzzNamedListDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"message":"Memories fetched successfully!","memories":[{"id":1,"memory":"x","collection_id":2}],"meta":{"current_page":1,"last_page":3,"total":21}}`,
+		`{"message":"success","collections":[{"id":"1","name":"default","display_name":"My Memories"}],"meta":{"current_page":"1","last_page":null}}`,
+		`{"data":[],"memories":null}`, `{"memories":{}}`, `[]`, `{"meta":[]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		if p, err := decodePage[Memory]([]byte(body), "memories"); err == nil && (p == nil || p.Data == nil) {
+			t.Fatal("a decoded page without items")
+		}
+		if p, err := decodePage[Collection]([]byte(body), "collections"); err == nil {
+			for _, c := range p.Data {
+				_ = c.Label()
+			}
+		}
+	})
 }

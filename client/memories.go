@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"iter"
 	"net/http"
+	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // MemoryParams is the content of a memory to create or update. Variant A
@@ -156,9 +160,126 @@ func (c *Client) memoryCall(ctx context.Context, cfg *config, req request, v Mem
 // UpdateCollection renames a memory collection (PUT /memory-collections/{id}).
 // A missing collection is a 404 ("Collection not found").
 func (c *Client) UpdateCollection(ctx context.Context, id ID, name string, opts ...Option) (*Collection, error) {
-	cfg := c.callConfig(opts)
+	name, err := checkCollectionName(name)
+	if err != nil {
+		return nil, err
+	}
+	return c.collectionCall(ctx, c.callConfig(opts), request{method: http.MethodPut, path: pathf("/memory-collections/%s", id), body: map[string]any{"name": name}, retry: true})
+}
+
+// ListMemoriesParams pages the memory list (GET /memories).
+type ListMemoriesParams struct {
+	Page    int // 1-based; 0 means the first page
+	PerPage int // 1 to 50; 0 means the server's default (10)
+	// CollectionID keeps the memories of one collection.
+	CollectionID ID
+}
+
+// MaxMemoriesPerPage and MaxCollectionsPerPage are the real service's page
+// size limits.
+const (
+	MaxMemoriesPerPage    = 50
+	MaxCollectionsPerPage = 50
+)
+
+// ListMemories returns one page of memories (GET /memories, the real
+// service's {"memories": [...], "meta": {...}}). A server that does not
+// offer the list answers 404 or 405 (see IsUnsupported): keep a local index
+// then.
+func (c *Client) ListMemories(ctx context.Context, params ListMemoriesParams, opts ...Option) (*Page[Memory], error) {
+	q := url.Values{}
+	if params.CollectionID != "" {
+		q.Set("collection_id", string(params.CollectionID))
+	}
+	return listPageOf[Memory](ctx, c, "/memories", "memories", q, params.Page, min(params.PerPage, MaxMemoriesPerPage), opts)
+}
+
+// Memories iterates over every memory of every page, stopping at the first
+// error.
+func (c *Client) Memories(ctx context.Context, params ListMemoriesParams, opts ...Option) iter.Seq2[Memory, error] {
+	return iterate(ctx, func(ctx context.Context) (*Page[Memory], error) {
+		return c.ListMemories(ctx, params, opts...)
+	})
+}
+
+// DeleteMemory deletes a memory (DELETE /memories/{id}). A memory already
+// gone is a 404. It is not retried: a lost answer to a delete that happened
+// would come back as a confusing 404.
+func (c *Client) DeleteMemory(ctx context.Context, id ID, opts ...Option) error {
+	return c.do(ctx, c.callConfig(opts), request{method: http.MethodDelete, path: pathf("/memories/%s", id)}, nil)
+}
+
+// ListCollectionsParams pages the collection list (GET /memory-collections).
+type ListCollectionsParams struct {
+	Page    int // 1-based; 0 means the first page
+	PerPage int // 1 to 50; 0 means the server's default (10)
+	// Search keeps the collections whose name contains it.
+	Search string
+}
+
+// ListCollections returns one page of memory collections (the real
+// service's {"collections": [...], "meta": {...}}).
+func (c *Client) ListCollections(ctx context.Context, params ListCollectionsParams, opts ...Option) (*Page[Collection], error) {
+	q := url.Values{}
+	if s := strings.TrimSpace(params.Search); s != "" {
+		q.Set("search", s)
+	}
+	return listPageOf[Collection](ctx, c, "/memory-collections", "collections", q, params.Page, min(params.PerPage, MaxCollectionsPerPage), opts)
+}
+
+// Collections iterates over every collection of every page, stopping at the
+// first error.
+func (c *Client) Collections(ctx context.Context, params ListCollectionsParams, opts ...Option) iter.Seq2[Collection, error] {
+	return iterate(ctx, func(ctx context.Context) (*Page[Collection], error) {
+		return c.ListCollections(ctx, params, opts...)
+	})
+}
+
+// MaxCollectionName is the longest collection name accepted.
+const MaxCollectionName = 255
+
+func checkCollectionName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "":
+		return "", &InputError{Field: "name", Message: "Give the collection a name."}
+	case utf8.RuneCountInString(name) > MaxCollectionName:
+		return "", &InputError{Field: "name", Message: fmt.Sprintf("A collection name can be at most %d characters long.", MaxCollectionName)}
+	}
+	return name, nil
+}
+
+// CreateCollection creates a memory collection by name (POST
+// /memory-collections). It is not retried: it creates a record.
+func (c *Client) CreateCollection(ctx context.Context, name string, opts ...Option) (*Collection, error) {
+	name, err := checkCollectionName(name)
+	if err != nil {
+		return nil, err
+	}
+	return c.collectionCall(ctx, c.callConfig(opts), request{method: http.MethodPost, path: "/memory-collections", body: map[string]any{"name": name}})
+}
+
+// DeleteCollection deletes a memory collection and, on the service, every
+// memory in it (DELETE /memory-collections/{id}). The default collection
+// cannot be deleted: the service answers 403 (IsDefaultCollectionRefusal);
+// check Collection.IsDefault first to say so without asking.
+func (c *Client) DeleteCollection(ctx context.Context, id ID, opts ...Option) error {
+	return c.do(ctx, c.callConfig(opts), request{method: http.MethodDelete, path: pathf("/memory-collections/%s", id)}, nil)
+}
+
+// ErrDefaultCollection is the refusal to delete the default collection.
+var ErrDefaultCollection = &InputError{Field: "collection", Message: "The default collection cannot be deleted. Delete its memories one by one instead."}
+
+// IsDefaultCollectionRefusal reports the service's 403 for deleting the
+// default collection ({"message":"Default collection cannot be deleted"}).
+func IsDefaultCollectionRefusal(err error) bool {
+	var e *APIError
+	return errors.As(err, &e) && e.StatusCode == http.StatusForbidden &&
+		strings.Contains(strings.ToLower(e.Message), "default collection")
+}
+
+func (c *Client) collectionCall(ctx context.Context, cfg *config, req request) (*Collection, error) {
 	var raw json.RawMessage
-	req := request{method: http.MethodPut, path: pathf("/memory-collections/%s", id), body: map[string]any{"name": name}, retry: true}
 	if err := c.do(ctx, cfg, req, &raw); err != nil {
 		return nil, err
 	}
@@ -167,4 +288,29 @@ func (c *Client) UpdateCollection(ctx context.Context, id ID, name string, opts 
 		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
 	}
 	return &col, nil
+}
+
+// IsUnsupported reports that a server does not offer an operation: 404 on
+// its path with no record named, or 405. Servers that follow the interface
+// as first described have no list, create or delete for memories,
+// collections, webhooks or files.
+func IsUnsupported(err error) bool {
+	var e *APIError
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.StatusCode == http.StatusMethodNotAllowed || e.StatusCode == http.StatusNotImplemented ||
+		e.StatusCode == http.StatusNotFound && routeMissing(e)
+}
+
+// routeMissing tells a 404 for an unknown route from a 404 for an unknown
+// record: the latter names what was not found.
+func routeMissing(e *APIError) bool {
+	m := strings.ToLower(e.Message)
+	for _, w := range []string{"memory not found", "collection not found", "file not found", "webhook not found", "agent not found", "execution not found", "response not found", "no query results"} {
+		if strings.Contains(m, w) {
+			return false
+		}
+	}
+	return true
 }

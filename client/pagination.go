@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"net/url"
 	"strconv"
@@ -188,6 +189,14 @@ func (e *pageEnvelope[T]) page() *Page[T] {
 // listPage fetches one page of path and wires Next to fetch the following
 // ones with the same query and options.
 func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, page, perPage int, opts []Option) (*Page[T], error) {
+	return listPageOf[T](ctx, c, path, "", q, page, perPage, opts)
+}
+
+// listPageOf is listPage for answers that name their array: the real
+// service lists memories as {"message", "memories": [...], "meta"} and
+// collections as {"message", "collections": [...], "meta"}. A "data" array
+// is read when the named one is absent.
+func listPageOf[T any](ctx context.Context, c *Client, path, key string, q url.Values, page, perPage int, opts []Option) (*Page[T], error) {
 	cfg := c.callConfig(opts)
 	q2 := url.Values{}
 	for k, v := range q {
@@ -199,14 +208,36 @@ func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, 
 	if perPage > 0 {
 		q2.Set("per_page", strconv.Itoa(perPage))
 	}
-	var env pageEnvelope[T]
-	if err := c.do(ctx, cfg, request{method: "GET", path: path, query: q2, retry: true}, &env); err != nil {
+	var raw json.RawMessage
+	req := request{method: "GET", path: path, query: q2, retry: true}
+	if err := c.do(ctx, cfg, req, &raw); err != nil {
 		return nil, err
 	}
-	p := env.page()
+	p, err := decodePage[T](raw, key)
+	if err != nil {
+		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
+	}
 	p.page, p.perPage = page, perPage
 	p.fetch = func(ctx context.Context, n int) (*Page[T], error) {
-		return listPage[T](ctx, c, path, q, n, perPage, opts)
+		return listPageOf[T](ctx, c, path, key, q, n, perPage, opts)
 	}
 	return p, nil
+}
+
+// decodePage reads a list answer: the pagination envelope, with its items
+// under key when the answer names its array ("" or absent: "data").
+func decodePage[T any](raw []byte, key string) (*Page[T], error) {
+	var env pageEnvelope[T]
+	err := json.Unmarshal(raw, &env)
+	if err == nil && key != "" {
+		var named map[string]json.RawMessage
+		if err = json.Unmarshal(raw, &named); err == nil && !isNull(named[key]) {
+			env.Data = nil
+			err = json.Unmarshal(named[key], &env.Data)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return env.page(), nil
 }

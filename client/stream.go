@@ -210,6 +210,7 @@ type Stream struct {
 	err      error
 	done     bool
 	times    timeCache
+	execID   ID
 
 	textMu sync.Mutex
 	text   strings.Builder
@@ -224,8 +225,10 @@ func (c *Client) Stream(ctx context.Context, agentID ID, params ExecuteParams, o
 		return nil, err
 	}
 	cfg := c.callConfig(opts)
-	req := request{method: http.MethodPost, path: pathf("/agents/%s/execute", agentID), body: params.body(false, true)}
-	src, err := c.openEvents(ctx, cfg, req, executionFallback)
+	path := pathf("/agents/%s/execute", agentID)
+	src, err := sendExecute(c, cfg, params, func(body map[string]any) (*eventSource, error) {
+		return c.openEvents(ctx, cfg, request{method: http.MethodPost, path: path, body: body}, executionFallback)
+	}, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -278,8 +281,11 @@ func (s *Stream) Next() bool {
 			return false
 		}
 		s.cur = e
+		if e.ID != "" {
+			s.execID = e.ID
+		}
 		s.fragment = e.Output
-		if e.Status == StatusCompleted && !e.HasError() {
+		if e.Succeeded() {
 			// The completed event carries an empty output; should a server
 			// repeat the whole text there, it is not appended twice.
 			if s.fragment == s.Text() {
@@ -290,7 +296,7 @@ func (s *Stream) Next() bool {
 		switch {
 		case e.Failed():
 			s.end(&ExecutionError{Execution: e, Text: e.ErrorText()})
-		case e.Status == StatusCompleted:
+		case e.Succeeded():
 			f := e
 			s.final = &f
 			s.done = true
@@ -331,6 +337,11 @@ func (s *Stream) Text() string {
 	defer s.textMu.Unlock()
 	return s.text.String()
 }
+
+// ExecutionID returns the execution id the stream's records named (the last
+// non-empty one), or "" when none did. After a cut stream, poll it (see
+// [Client.Wait]) to recover the final text without running the agent again.
+func (s *Stream) ExecutionID() ID { return s.execID }
 
 // Final returns the completed event (with the credits), or nil before it
 // arrives or when the stream failed.

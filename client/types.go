@@ -17,12 +17,19 @@ const (
 	AgentVideo = "video"
 )
 
-// Execution statuses documented by the service. Any other status is a
-// failure (see [Execution.Failed]).
+// Execution statuses. The interface documents starting, running and
+// completed; the real service answers succeeded when polled, and its clients
+// treat failed, error, canceled and cancelled as failures. Any other word
+// means the execution is still going (see [Execution.Terminal]).
 const (
 	StatusStarting  = "starting"
 	StatusRunning   = "running"
 	StatusCompleted = "completed"
+	StatusSucceeded = "succeeded"
+	StatusFailed    = "failed"
+	StatusError     = "error"
+	StatusCanceled  = "canceled"
+	StatusCancelled = "cancelled"
 )
 
 // Message roles for chat agents and the chat-completions endpoint.
@@ -158,26 +165,39 @@ func errorValueText(raw json.RawMessage) string {
 	return string(bytes.TrimSpace(raw))
 }
 
-// Failed reports whether the execution ended in failure: a non-null error, or
-// a status other than starting, running and completed.
-//
-// Assumption: the service documents no failure status, so any unknown status
-// (including an empty one) is treated as a failure.
+// Failed reports whether the execution ended in failure: a non-null error,
+// or one of the failure words (failed, error, canceled, cancelled) in any
+// letter case.
 func (e *Execution) Failed() bool {
 	if e.HasError() {
 		return true
 	}
-	switch e.Status {
-	case StatusStarting, StatusRunning, StatusCompleted:
+	switch strings.ToLower(strings.TrimSpace(e.Status)) {
+	case StatusFailed, StatusError, StatusCanceled, StatusCancelled:
+		return true
+	}
+	return false
+}
+
+// Succeeded reports whether the execution finished well: completed (the
+// interface, and a stream's last event) or succeeded (the real service's
+// polled record), with no error.
+func (e *Execution) Succeeded() bool {
+	if e.HasError() {
 		return false
 	}
-	return true
+	switch strings.ToLower(strings.TrimSpace(e.Status)) {
+	case StatusCompleted, StatusSucceeded:
+		return true
+	}
+	return false
 }
 
 // Terminal reports whether the execution will not change any more: it
-// completed or failed.
+// succeeded or failed. Every other status, known or not (starting, running,
+// queued, pending, "" ...), means it is still going.
 func (e *Execution) Terminal() bool {
-	return e.Status == StatusCompleted || e.Failed()
+	return e.Succeeded() || e.Failed()
 }
 
 // File is a file known to the service.
@@ -258,11 +278,30 @@ type Memory struct {
 
 // Collection is a memory collection.
 type Collection struct {
-	ID     ID                         `json:"id"`
-	UserID ID                         `json:"user_id,omitempty"`
-	Name   string                     `json:"name"`
-	Extra  map[string]json.RawMessage `json:"-"`
+	ID     ID     `json:"id"`
+	UserID ID     `json:"user_id,omitempty"`
+	Name   string `json:"name"`
+	// DisplayName is the name shown to people (the real service's list
+	// answers it; the default collection is "default" / "My Memories").
+	DisplayName string                     `json:"display_name,omitempty"`
+	Extra       map[string]json.RawMessage `json:"-"`
 }
+
+// DefaultCollectionName is the name the real service gives every user's
+// default collection, which cannot be deleted.
+const DefaultCollectionName = "default"
+
+// Label returns the name to show: the display name, else the name.
+func (c *Collection) Label() string {
+	if strings.TrimSpace(c.DisplayName) != "" {
+		return c.DisplayName
+	}
+	return c.Name
+}
+
+// IsDefault reports whether this is the user's default collection, which
+// the service refuses to delete.
+func (c *Collection) IsDefault() bool { return c.Name == DefaultCollectionName }
 
 // Resource is a template listed by ListResources. Its id is a string.
 type Resource struct {

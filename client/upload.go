@@ -32,6 +32,38 @@ type UploadParams struct {
 	// Progress, when set, is called as bytes are sent (total is -1 when
 	// unknown). It runs on the sending goroutine; keep it quick.
 	Progress func(sent, total int64)
+	// Process asks the service to process the file at once (it reads the
+	// content for agents to use). Processing costs credits.
+	Process bool
+}
+
+// Limits of the real service's file storage.
+const (
+	// MaxUploadBytes is the largest file the service takes (200 MB).
+	MaxUploadBytes int64 = 200 << 20
+	// MaxStoredFiles is how many files an account may keep on the service.
+	MaxStoredFiles = 30
+)
+
+// tooLarge refuses an upload before sending: the file exceeds
+// MaxUploadBytes.
+func tooLarge(name string, size int64) *InputError {
+	return &InputError{Field: "file", Message: fmt.Sprintf("%s is %s; the service takes files of up to 200 MB.", name, humanBytes(size))}
+}
+
+// humanBytes writes a size the way people read it (KB, MB, GB with one
+// decimal, 1000-based like file managers).
+func humanBytes(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 3; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGT"[exp])
 }
 
 // UploadFile uploads a file (POST /files, multipart/form-data, field "file")
@@ -72,6 +104,9 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 	if name == "" {
 		name = "upload"
 	}
+	if size > MaxUploadBytes {
+		return nil, tooLarge(name, size)
+	}
 	ctype := params.ContentType
 	if ctype == "" {
 		ctype = "application/octet-stream"
@@ -80,6 +115,11 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 	// Build the multipart head and tail once; the content goes between them.
 	var head bytes.Buffer
 	mw := multipart.NewWriter(&head)
+	if params.Process {
+		if err := mw.WriteField("process", "true"); err != nil {
+			return nil, err
+		}
+	}
 	h := textproto.MIMEHeader{}
 	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename="%s"`, escapeQuotes(name)))
 	h.Set("Content-Type", ctype)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // ListAgentWebhooks returns one page of the webhooks registered for an agent
@@ -91,4 +92,84 @@ func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, op
 		return listPage[Webhook](ctx, c, "/webhooks", nil, n, params.PerPage, opts)
 	}
 	return &WebhookList{Variant: WebhooksA, Webhooks: p.Data, Total: p.Total, Page: p}, nil
+}
+
+// WebhookParams are the fields of a new webhook.
+type WebhookParams struct {
+	// URL receives the calls; the service accepts https addresses only.
+	URL string
+	// Method is "POST" (the default when empty) or "GET".
+	Method string
+	// Status is "active" (the default when empty) or "inactive".
+	Status string
+}
+
+// Webhook statuses and methods the service accepts.
+const (
+	WebhookActive   = "active"
+	WebhookInactive = "inactive"
+)
+
+// check applies the service's validation rules before anything is sent and
+// returns the body.
+func (p WebhookParams) check() (map[string]any, error) {
+	raw := strings.TrimSpace(p.URL)
+	u, err := url.Parse(raw)
+	switch {
+	case raw == "":
+		return nil, &InputError{Field: "url", Message: "Enter the address that should receive the calls."}
+	case err != nil || u.Host == "" || u.Scheme == "":
+		return nil, &InputError{Field: "url", Message: "That address is not complete. It should look like https://example.com/hook."}
+	case !strings.EqualFold(u.Scheme, "https"):
+		return nil, &InputError{Field: "url", Message: "The service only calls secure addresses: the address must start with https://."}
+	}
+	method := strings.ToUpper(strings.TrimSpace(p.Method))
+	if method == "" {
+		method = http.MethodPost
+	}
+	if method != http.MethodPost && method != http.MethodGet {
+		return nil, &InputError{Field: "method", Message: "The service calls a webhook with POST or GET only."}
+	}
+	status := strings.ToLower(strings.TrimSpace(p.Status))
+	if status == "" {
+		status = WebhookActive
+	}
+	if status != WebhookActive && status != WebhookInactive {
+		return nil, &InputError{Field: "status", Message: "A webhook is either active or inactive."}
+	}
+	return map[string]any{"url": raw, "method": method, "status": status}, nil
+}
+
+// CreateWebhook registers a webhook for an agent (POST /agents/{id}/webhooks).
+// The address must be https; the method POST or GET; the status active or
+// inactive: these are checked before sending. It is not retried: it
+// creates a record.
+func (c *Client) CreateWebhook(ctx context.Context, agentID ID, params WebhookParams, opts ...Option) (*Webhook, error) {
+	body, err := params.check()
+	if err != nil {
+		return nil, err
+	}
+	var raw json.RawMessage
+	req := request{method: http.MethodPost, path: pathf("/agents/%s/webhooks", agentID), body: body}
+	if err := c.do(ctx, c.callConfig(opts), req, &raw); err != nil {
+		return nil, err
+	}
+	var w Webhook
+	if err := json.Unmarshal(unwrapRecord(raw, "webhook", "data"), &w); err != nil {
+		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
+	}
+	return &w, nil
+}
+
+// DeleteWebhook removes a webhook (DELETE /webhooks/{id}). Not retried, so
+// a lost answer to a delete that happened does not turn into a 404.
+func (c *Client) DeleteWebhook(ctx context.Context, id ID, opts ...Option) error {
+	return c.do(ctx, c.callConfig(opts), request{method: http.MethodDelete, path: pathf("/webhooks/%s", id)}, nil)
+}
+
+// CheckWebhookURL applies the service's rule for a webhook address (https,
+// with a host) and says what to fix, in plain words; nil when it is fine.
+func CheckWebhookURL(raw string) error {
+	_, err := WebhookParams{URL: raw}.check()
+	return err
 }
