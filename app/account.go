@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ const (
 	ServerNotFound
 	Offline
 	ServerError
+	WorkspaceRejected
 )
 
 // ConnectionResult is what Test connection found, with the sentence to show.
@@ -39,16 +41,21 @@ func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string
 	if strings.TrimSpace(key) == "" {
 		return ConnectionResult{State: KeyRejected, Message: "Enter the API key of your account."}
 	}
+	if msg := checkWorkspace(workspace); msg != "" {
+		return ConnectionResult{State: WorkspaceRejected, Message: msg}
+	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	c := a.newClient(strings.TrimSpace(baseURL), strings.TrimSpace(key), strings.TrimSpace(workspace), "")
+	c := a.newClient(strings.TrimSpace(baseURL), strings.TrimSpace(key), strings.TrimSpace(workspace), storage.Account{})
 	page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1}, client.WithMaxRetries(0))
 	switch {
 	case err == nil:
 		return ConnectionResult{State: Connected, Agents: page.Total,
 			Message: fmt.Sprintf("Connected. This account has %d agents.", page.Total)}
 	case client.IsAuth(err):
-		return ConnectionResult{State: KeyRejected, Message: "The API key was rejected. Check that it was copied whole."}
+		return ConnectionResult{State: KeyRejected, Message: "The service rejected the API key. Check that it was copied whole."}
+	case strings.TrimSpace(workspace) != "" && (client.IsForbidden(err) || namesWorkspace(err)):
+		return ConnectionResult{State: WorkspaceRejected, Message: "The API key works, but the service refused workspace " + strings.TrimSpace(workspace) + ". Check the number in the service's web app under Settings → Workspace."}
 	case client.IsNotFound(err):
 		return ConnectionResult{State: ServerNotFound, Message: "The server answered, but not as an Agent Execution Service. Check the address."}
 	case client.IsOffline(err):
@@ -61,6 +68,34 @@ func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string
 		return ConnectionResult{State: Offline, Message: "The server did not answer in time. Check your internet connection and the address."}
 	}
 	return ConnectionResult{State: ServerError, Message: Describe(err)}
+}
+
+// checkWorkspace says what is wrong with a typed workspace id: the service
+// takes a whole number, or nothing (its selected workspace).
+func checkWorkspace(ws string) string {
+	ws = strings.TrimSpace(ws)
+	if ws == "" {
+		return ""
+	}
+	if n, err := strconv.ParseInt(ws, 10, 64); err != nil || n <= 0 {
+		return "The workspace id is a whole number, for example 12345. Leave it empty to use the workspace selected in the service's web app."
+	}
+	return ""
+}
+
+// namesWorkspace reports a validation error about the workspace header (a
+// server that requires it, or finds it invalid).
+func namesWorkspace(err error) bool {
+	var e *client.APIError
+	if !errors.As(err, &e) || (e.StatusCode != 400 && e.StatusCode != 422) {
+		return false
+	}
+	for f := range e.Fields {
+		if strings.Contains(strings.ToLower(f), "workspace") {
+			return true
+		}
+	}
+	return strings.Contains(strings.ToLower(e.Message+" "+e.Detail), "workspace")
 }
 
 func checkBaseURL(raw string) string {
@@ -82,6 +117,9 @@ func (a *App) SaveAccount(ctx context.Context, acct storage.Account, key string)
 	acct.BaseURL = strings.TrimRight(strings.TrimSpace(acct.BaseURL), "/")
 	acct.WorkspaceID = strings.TrimSpace(acct.WorkspaceID)
 	if msg := checkBaseURL(acct.BaseURL); msg != "" {
+		return acct, errors.New(msg)
+	}
+	if msg := checkWorkspace(acct.WorkspaceID); msg != "" {
 		return acct, errors.New(msg)
 	}
 	if acct.Name == "" {
@@ -145,16 +183,33 @@ func (a *App) SetMemoryVariantOverride(ctx context.Context, v string) error {
 	return a.Activate(ctx, acct.ID)
 }
 
-// RememberMemoryVariant stores the variant the client detected, so the next
-// launch does not have to detect it again.
-func (a *App) RememberMemoryVariant(ctx context.Context) {
-	acct := a.Account()
-	v := string(a.Client().MemoryVariant())
-	if acct.IsDemo() || v == "" || v == acct.MemoryVariant {
+// RememberDetected stores what the client detected about the active
+// account's server (memory variant, execute style, polling path), so the
+// next launch does not have to detect it again.
+func (a *App) RememberDetected(ctx context.Context) {
+	acct, c := a.Account(), a.Client()
+	if acct.IsDemo() || c == nil {
 		return
 	}
-	acct.MemoryVariant = v
-	_ = a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) })
+	next := acct
+	if v := string(c.MemoryVariant()); v != "" {
+		next.MemoryVariant = v
+	}
+	if v := string(c.ExecuteStyle()); v != "" {
+		next.ExecuteStyle = v
+	}
+	if v := string(c.PollPath()); v != "" {
+		next.PollPath = v
+	}
+	if next == acct {
+		return
+	}
+	_ = a.UpdateSettings(ctx, func(s *storage.Settings) {
+		if cur, ok := s.Account(acct.ID); ok {
+			cur.MemoryVariant, cur.ExecuteStyle, cur.PollPath = next.MemoryVariant, next.ExecuteStyle, next.PollPath
+			s.PutAccount(cur)
+		}
+	})
 }
 
 // RecordCredits keeps what a charged call cost, for the credits meter.

@@ -64,6 +64,9 @@ type App struct {
 	client    *client.Client
 	demo      *demoservice.Server
 	listeners []func(Event)
+	// defaultCollections are the ids of the collections the service calls
+	// the account's default, from the last memory sync.
+	defaultCollections map[string]bool
 }
 
 // Event tells screens that something they show may have changed.
@@ -284,19 +287,20 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 			}
 			demo = srv
 		}
-		c = a.newClient(demo.URL(), a.demoKey, "", "")
+		c = a.newClient(demo.URL(), a.demoKey, "", storage.Account{})
 	} else {
 		key, loc, err := a.secrets.Get(ctx, acct.ID)
 		if err != nil && !errors.Is(err, storage.ErrNoKey) {
 			return err
 		}
 		where = loc
-		c = a.newClient(acct.BaseURL, key, acct.WorkspaceID, acct.EffectiveMemoryVariant())
+		c = a.newClient(acct.BaseURL, key, acct.WorkspaceID, acct)
 	}
 
 	a.mu.Lock()
 	old := a.demo
 	a.account, a.client, a.keyWhere = acct, c, where
+	a.defaultCollections = nil
 	if acct.IsDemo() {
 		a.demo = demo
 	} else {
@@ -313,16 +317,21 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 	return nil
 }
 
-func (a *App) newClient(baseURL, key, workspace, variant string) *client.Client {
+// newClient builds the client for an address, key and workspace, starting
+// from what was detected before for acct (memory variant, execute style,
+// polling path) so it need not be detected again.
+func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *client.Client {
 	opts := []client.Option{
 		client.WithBaseURL(baseURL),
 		client.WithAPIKey(key),
 		client.WithUserAgent("AgentDesk/" + Version),
+		client.WithExecuteStyle(client.ExecuteStyle(acct.ExecuteStyle)),
+		client.WithPollPath(client.PollPath(acct.PollPath)),
 	}
 	if workspace != "" {
 		opts = append(opts, client.WithWorkspace(workspace))
 	}
-	if variant != "" {
+	if variant := acct.EffectiveMemoryVariant(); variant != "" {
 		opts = append(opts, client.WithMemoryVariant(client.MemoryVariant(variant)))
 	}
 	if a.cfg.HTTPClient != nil {

@@ -147,7 +147,7 @@ func TestDescribeSpeaksPlainly(t *testing.T) {
 	c := a.Client()
 
 	_, err := c.ListAgents(ctx, client.ListAgentsParams{}, client.WithAPIKey("nope"))
-	if got := app.Describe(err); !strings.Contains(got, "API key was rejected") {
+	if got := app.Describe(err); !strings.Contains(got, "rejected the API key") {
 		t.Fatalf("401: %q", got)
 	}
 	_, err = c.GetAgent(ctx, "999999")

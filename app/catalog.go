@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -123,4 +125,55 @@ func (a *App) AgentWebhooks(ctx context.Context, agentID client.ID) ([]client.We
 		}
 	}
 	return out, nil
+}
+
+// AddWebhook registers a webhook for an agent. The address must be https,
+// checked before anything is sent (a *client.InputError says what to fix).
+func (a *App) AddWebhook(ctx context.Context, agentID client.ID, url string, active bool) (*client.Webhook, error) {
+	status := client.WebhookActive
+	if !active {
+		status = client.WebhookInactive
+	}
+	return a.Client().CreateWebhook(ctx, agentID, client.WebhookParams{URL: url, Method: "POST", Status: status})
+}
+
+// SetWebhookActive turns a webhook on or off. The service has no way to
+// change a webhook, so it is registered again with the other status and
+// the old one deleted; the new record is returned (with a new number).
+func (a *App) SetWebhookActive(ctx context.Context, w client.Webhook, active bool) (*client.Webhook, error) {
+	if w.TemplateID == "" {
+		return nil, errors.New("this webhook does not say which agent it belongs to, so it cannot be changed here")
+	}
+	method := w.Method
+	if method == "" {
+		method = "POST"
+	}
+	status := client.WebhookActive
+	if !active {
+		status = client.WebhookInactive
+	}
+	c := a.Client()
+	nw, err := c.CreateWebhook(ctx, w.TemplateID, client.WebhookParams{URL: w.URL, Method: method, Status: status})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.DeleteWebhook(ctx, w.ID); err != nil && !client.IsNotFound(err) {
+		return nw, fmt.Errorf("the webhook was turned %s as a new entry, but the old entry could not be removed: %w", onOff(active), err)
+	}
+	return nw, nil
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// DeleteWebhook removes a webhook; one already gone counts as removed.
+func (a *App) DeleteWebhook(ctx context.Context, id client.ID) error {
+	if err := a.Client().DeleteWebhook(ctx, id); err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
+		return err
+	}
+	return nil
 }

@@ -35,6 +35,9 @@ type ChatEvent struct {
 	// failed); Err says why it failed.
 	Done bool
 	Err  error
+	// Recovering is true when the stream was cut and the finished reply is
+	// being fetched from the service (without running the agent again).
+	Recovering bool
 }
 
 // chatHub keeps one session per conversation for an App, so a stream keeps
@@ -77,14 +80,20 @@ func (a *App) chats() *chatHub {
 type ChatSession struct {
 	a *App
 
-	mu        sync.Mutex
-	conv      storage.Conversation
-	agent     client.Agent
-	msgs      []storage.Message
-	live      strings.Builder // text of the streaming reply
-	liveID    int64
-	closer    func() error
-	stopped   bool
+	mu      sync.Mutex
+	conv    storage.Conversation
+	agent   client.Agent
+	msgs    []storage.Message
+	live    strings.Builder // text of the streaming reply
+	liveID  int64
+	closer  func() error
+	stopped bool
+	// recovering is true while a cut reply is fetched by polling.
+	recovering bool
+	// waitUntil is when the service will take the message being sent.
+	waitUntil time.Time
+	// opening cancels the request of a reply not yet streaming.
+	opening   context.CancelFunc
 	done      chan struct{}
 	lastErr   error
 	listeners map[int]func(ChatEvent)
@@ -319,11 +328,11 @@ func (s *ChatSession) LiveText() (int64, string) {
 	return s.liveID, s.live.String()
 }
 
-// Streaming reports whether a reply is arriving now.
+// Streaming reports whether a reply is arriving now (or being asked for).
 func (s *ChatSession) Streaming() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.done != nil
+	return s.done != nil || s.opening != nil
 }
 
 // Wait blocks until the streaming reply (if any) has ended and been saved.
@@ -554,8 +563,27 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 		return errors.New("no account is open")
 	}
 	// The stream outlives the screen that started it: it ends with the
-	// reply or with Stop, never with the caller's context.
-	streamCtx := context.WithoutCancel(ctx)
+	// reply or with Stop, never with the caller's context. While it opens
+	// (the service may ask to wait first), the session counts as busy, so
+	// a second Send does nothing, and Stop gives up.
+	streamCtx, cancelOpen := context.WithCancel(context.WithoutCancel(ctx))
+	s.mu.Lock()
+	if s.done != nil || s.opening != nil {
+		s.mu.Unlock()
+		cancelOpen()
+		return ErrReplyRunning
+	}
+	s.opening = cancelOpen
+	s.mu.Unlock()
+	opened := false
+	defer func() {
+		s.mu.Lock()
+		s.opening = nil
+		s.mu.Unlock()
+		if !opened {
+			cancelOpen()
+		}
+	}()
 	var (
 		rs     replyStream
 		cs     *client.Stream
@@ -572,7 +600,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 			p.Temperature = client.Float(t)
 		}
 		var ccs *client.ChatCompletionStream
-		ccs, err = c.ChatCompletionStream(streamCtx, agent, p)
+		ccs, err = c.ChatCompletionStream(streamCtx, agent, p, client.WithRateLimitNotice(s.rateLimited))
 		if err == nil {
 			rs = ccs
 		}
@@ -580,14 +608,19 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 		if root, perr := strconv.ParseInt(conv.RootID, 10, 64); perr == nil && root > 0 {
 			answer["root_id"] = root
 		}
-		cs, err = c.Stream(streamCtx, agent, client.ExecuteParams{Answers: answer, Messages: msgs, FileIDs: fileIDs})
+		cs, err = c.Stream(streamCtx, agent, client.ExecuteParams{Answers: answer, Messages: msgs, FileIDs: fileIDs},
+			client.WithRateLimitNotice(s.rateLimited))
 		if err == nil {
 			rs = cs
 		}
 	}
+	s.mu.Lock()
+	s.waitUntil = time.Time{}
+	s.mu.Unlock()
 	if err != nil {
 		return err
 	}
+	s.a.RememberDetected(context.WithoutCancel(ctx))
 
 	// The service accepted: store the turn.
 	db := s.a.db
@@ -635,7 +668,11 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	s.rememberAnswers(dbCtx, conv)
 	s.notify(ChatEvent{MessageID: reply.ID})
 
-	go s.pump(dbCtx, rs, cs, w, reply, done)
+	opened = true
+	go func() {
+		s.pump(dbCtx, rs, cs, w, reply, done)
+		cancelOpen()
+	}()
 	return nil
 }
 
@@ -707,6 +744,16 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	}
 	err := rs.Err()
 	text := rs.Text()
+	var final *client.Execution
+	if cs != nil {
+		final = cs.Final()
+		if rec := s.recover(ctx, cs, err, reply.ID); rec != nil {
+			final, err = rec, nil
+			if rec.Output != "" {
+				text = rec.Output
+			}
+		}
+	}
 	s.mu.Lock()
 	stopped := s.stopped
 	s.mu.Unlock()
@@ -719,15 +766,16 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	case err != nil:
 		status, errText = storage.StatusFailed, Describe(err)
 	default:
-		if cs != nil {
-			if f := cs.Final(); f != nil {
-				reply.ResponseID = string(f.ID)
-				if f.Credits.Valid {
-					v := f.Credits.Value
-					credits = &v
-					conv := s.Conversation()
-					s.a.RecordCredits(ctx, storage.CreditsExecution, conv.AgentID, conv.AgentTitle, string(f.ID), f.Credits)
-				}
+		if final != nil && final != cs.Final() {
+			status = storage.StatusRecovered
+		}
+		if f := final; f != nil {
+			reply.ResponseID = string(f.ID)
+			if f.Credits.Valid {
+				v := f.Credits.Value
+				credits = &v
+				conv := s.Conversation()
+				s.a.RecordCredits(ctx, storage.CreditsExecution, conv.AgentID, conv.AgentTitle, string(f.ID), f.Credits)
 			}
 		}
 	}
@@ -737,7 +785,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 		_ = w.Finish(status, credits, errText)
 	}
 	reply.Content, reply.Status, reply.Error, reply.Credits = text, status, errText, credits
-	if reply.ResponseID != "" {
+	if reply.ResponseID != "" || status == storage.StatusRecovered {
 		_ = s.a.db.UpdateMessage(ctx, reply)
 	}
 	_ = w.Close()
@@ -769,17 +817,86 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	}
 }
 
+// recoverLimit bounds how long a chat polls for the end of a reply whose
+// stream was cut, before it keeps the partial text.
+const recoverLimit = 2 * time.Minute
+
+// recover fetches the finished reply of a stream that ended without its
+// final record (a cut connection), by polling the execution the stream's
+// records named. It never runs the agent again. It returns the finished
+// record, or nil when there is nothing to recover or polling did not
+// bring a successful end (the partial text is kept then). Stop ends it.
+func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error, replyID int64) *client.Execution {
+	id := cs.ExecutionID()
+	if id == "" || !errors.Is(err, client.ErrStreamIncomplete) {
+		return nil
+	}
+	c := s.a.Client()
+	if c == nil {
+		return nil
+	}
+	pctx, cancel := context.WithTimeout(ctx, recoverLimit)
+	defer cancel()
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closer = func() error { cancel(); return nil }
+	s.recovering = true
+	s.mu.Unlock()
+	s.notify(ChatEvent{MessageID: replyID, Recovering: true})
+	rec, werr := c.Wait(pctx, client.ID(s.Conversation().AgentID), id, client.WithPollLimit(recoverLimit))
+	s.mu.Lock()
+	s.recovering = false
+	s.mu.Unlock()
+	if werr != nil || rec == nil || !rec.Succeeded() {
+		return nil
+	}
+	return rec
+}
+
+// rateLimited records that the service asked to wait before it takes the
+// message (a 429), and tells the listeners.
+func (s *ChatSession) rateLimited(wait time.Duration) {
+	s.mu.Lock()
+	s.waitUntil = time.Now().Add(wait)
+	s.mu.Unlock()
+	s.notify(ChatEvent{})
+}
+
+// WaitingUntil is when the service said it would take the message being
+// sent (after a 429), or the zero time.
+func (s *ChatSession) WaitingUntil() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if time.Now().After(s.waitUntil) {
+		return time.Time{}
+	}
+	return s.waitUntil
+}
+
+// Recovering reports whether the session is fetching the end of a reply
+// whose connection was cut.
+func (s *ChatSession) Recovering() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recovering
+}
+
 // Stop ends the streaming reply at once; the text so far stays, marked
 // stopped.
 func (s *ChatSession) Stop() {
 	s.mu.Lock()
-	closer := s.closer
+	closer, opening := s.closer, s.opening
 	if closer != nil {
 		s.stopped = true
 	}
 	s.mu.Unlock()
 	if closer != nil {
 		_ = closer()
+	} else if opening != nil {
+		opening() // the message was not taken yet: it is not sent
 	}
 }
 
@@ -833,6 +950,8 @@ func StatusNote(m storage.Message) string {
 		return "The reply could not be finished."
 	case storage.StatusInterrupted:
 		return "Agent Desk closed before this reply was finished."
+	case storage.StatusRecovered:
+		return "The connection dropped; this is the finished reply, fetched again from the service."
 	}
 	return ""
 }

@@ -130,29 +130,6 @@ func TestChatStopKeepsPartialText(t *testing.T) {
 	}
 }
 
-func TestChatErrorMidStreamKeepsTextAndRetryWorks(t *testing.T) {
-	a := apptest.Open(t)
-	s := newChat(t, a)
-	a.Demo().Service.SetFaults(demoservice.Faults{CutStreamAfter: 3})
-	sendAndWait(t, s, "Summarise the holiday rota")
-	reply := storedReply(t, a, s.ID())
-	if reply.Status != storage.StatusFailed || reply.Content == "" || reply.Error == "" {
-		t.Fatalf("a cut reply keeps its text, says failed and why; got %q (%s) %q", reply.Content, reply.Status, reply.Error)
-	}
-	if s.LastError() == nil {
-		t.Fatal("the session should say why the reply failed")
-	}
-	a.Demo().Service.SetFaults(demoservice.Faults{})
-	if err := s.Retry(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	s.Wait()
-	msgs, _ := a.DB().Messages(context.Background(), s.ID())
-	if len(msgs) != 2 || msgs[1].Status != storage.StatusComplete || msgs[1].Content != lastExecution(t, a).Output {
-		t.Fatalf("retry should replace the failed reply with a complete one, got %+v", msgs)
-	}
-}
-
 func TestChatRootIDContinuesAfterRestart(t *testing.T) {
 	p := storage.PathsIn(t.TempDir())
 	a := apptest.Open(t, func(c *app.Config) { c.Paths = p })

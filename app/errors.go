@@ -3,7 +3,10 @@ package app
 import (
 	"context"
 	"errors"
+	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
@@ -28,13 +31,19 @@ func Describe(err error) string {
 	case errors.Is(err, client.ErrPollingUnsupported):
 		return "This service does not let Agent Desk check on a run that is still going. What was received so far is kept."
 	case errors.Is(err, client.ErrStreamIncomplete):
-		return "The connection dropped before the reply was complete. The text received so far is kept."
+		return "The connection dropped before the reply was complete, and the service could not give the rest. The text received so far is kept. Retry runs the agent again and costs credits."
+	case errors.Is(err, client.ErrStillRunning):
+		return "The agent is still running on the service. Agent Desk stopped checking after 10 minutes; use Check again later. The agent is not run a second time."
 	case errors.Is(err, client.ErrStreamIdle):
 		return "The service stopped sending the reply. The text received so far is kept."
 	case errors.Is(err, client.ErrEventTooLarge):
 		return "The service sent a piece of the reply that is too large to read. The text received so far is kept."
 	case client.IsAuth(err):
-		return "The API key was rejected. Check the key in Settings."
+		return "The service rejected the API key. Open Settings to check the key of this account."
+	case client.IsDefaultCollectionRefusal(err):
+		return "The default collection cannot be deleted. Delete its memories one by one instead."
+	case client.IsForbidden(err):
+		return "The API key works, but it has no access to this workspace or item. Check the workspace id in Settings, or ask your administrator for access."
 	case client.IsOffline(err):
 		return "Agent Desk can't reach the service. Check your internet connection, then try again."
 	case errors.As(err, &apiErr):
@@ -42,9 +51,16 @@ func Describe(err error) string {
 	case errors.As(err, &stErr):
 		return stErr.Error()
 	}
+	var inErr *client.InputError
+	if errors.As(err, &inErr) {
+		return sentence(inErr.Message)
+	}
 	var execErr *client.ExecutionError
 	if errors.As(err, &execErr) {
-		return "The agent could not finish: " + sentence(execErr.Error())
+		if t := strings.TrimSpace(execErr.Text); t != "" {
+			return "The agent could not finish: " + sentence(t)
+		}
+		return "The agent could not finish (the service says " + strconvQuote(execErr.Execution.Status) + "). Try again in a moment."
 	}
 	var decErr *client.DecodeError
 	if errors.As(err, &decErr) {
@@ -62,14 +78,20 @@ func describeAPIError(e *client.APIError) string {
 		}
 		return sentence(msg)
 	case e.StatusCode == 413:
-		return "The file is too large for the service."
+		if msg == "" || strings.EqualFold(msg, http.StatusText(413)) || strings.EqualFold(msg, "Payload Too Large") {
+			return "The file is too large for the service. Files of up to 200 MB are usually accepted."
+		}
+		return "The file is too large for the service: " + sentence(msg)
 	case e.StatusCode == 422 || e.StatusCode == 400:
 		if msg == "" {
 			return "The service did not accept what was sent. Check the fields and try again."
 		}
 		return sentence(msg)
 	case e.StatusCode == 429:
-		return "The service is busy right now. Wait a moment, then try again."
+		if d, ok := e.Wait(); ok && d >= time.Second {
+			return "The service asked Agent Desk to slow down. Try again in " + HowLong(d.Round(time.Second)) + "."
+		}
+		return "The service asked Agent Desk to slow down. Wait a moment, then try again."
 	case e.StatusCode >= 500:
 		return "The service had a problem and could not finish. Try again in a moment."
 	}
@@ -106,4 +128,16 @@ func FieldErrors(err error) map[string]string {
 		}
 	}
 	return out
+}
+
+// strconvQuote quotes a server's word for showing, short and on one line.
+func strconvQuote(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "nothing"
+	}
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
+	}
+	return strconv.Quote(s)
 }

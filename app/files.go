@@ -24,6 +24,9 @@ type FileList struct {
 	pages  int
 	more   bool
 	loaded bool
+	// processing are files this list asked the service to process: a
+	// "waiting" status is watched for them, not for files merely stored.
+	processing map[client.ID]bool
 }
 
 // NewFileList lists the workspace's files, newest first ("desc") or oldest
@@ -131,12 +134,15 @@ func (l *FileList) Unsettled() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, f := range l.files {
-		if !FileSettled(f) {
+		if !FileSettled(f) && (f.Status != FileWaiting || l.processing[f.ID]) {
 			return true
 		}
 	}
 	return false
 }
+
+// FileWaiting is the status of a file stored but not processed (yet).
+const FileWaiting = "waiting"
 
 // FileSettled reports whether a file's status will not change any more.
 func FileSettled(f client.File) bool {
@@ -154,6 +160,8 @@ func FileStatusText(status string) string {
 		return "Ready"
 	case "processing", "in_progress", "pending", "queued":
 		return "Processing…"
+	case FileWaiting:
+		return "Not processed"
 	case "failed", "error":
 		return "Failed"
 	case "":
@@ -228,4 +236,72 @@ func HumanBytes(n int64) string {
 		return fmt.Sprintf("%.1f %cB", v, units[exp])
 	}
 	return fmt.Sprintf("%.0f %cB", v, units[exp])
+}
+
+// DeleteFile deletes a stored file from the service (and so from every
+// agent it was linked to) and from the loaded list. A file already gone
+// counts as deleted.
+func (l *FileList) DeleteFile(ctx context.Context, id client.ID) error {
+	if err := l.a.Client().DeleteFile(ctx, id); err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, f := range l.files {
+		if f.ID == id {
+			l.files = append(l.files[:i:i], l.files[i+1:]...)
+			break
+		}
+	}
+	return nil
+}
+
+// ProcessFile asks the service to process a stored file, which costs
+// credits (say so before calling). The file's new record replaces the
+// loaded one; Reload follows its status to completed.
+func (l *FileList) ProcessFile(ctx context.Context, id client.ID) (*client.File, error) {
+	f, err := l.a.Client().ProcessFile(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.processing == nil {
+		l.processing = map[client.ID]bool{}
+	}
+	l.processing[id] = true
+	for i := range l.files {
+		if l.files[i].ID == id {
+			if f.ID == "" {
+				f.ID = id
+			}
+			if f.Filename == "" {
+				f.Filename = l.files[i].Filename
+				f.Bytes = l.files[i].Bytes
+			}
+			l.files[i] = *f
+		}
+	}
+	return f, nil
+}
+
+// CanStoreMore reports whether the account is below the service's limit of
+// stored files, as far as the loaded list shows (unknown counts as yes).
+func (l *FileList) CanStoreMore() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.files) < client.MaxStoredFiles
+}
+
+// StatusText is a loaded file's status in plain words: a file this list
+// asked to process reads "Processing…" while the service still says
+// waiting.
+func (l *FileList) StatusText(f client.File) string {
+	l.mu.Lock()
+	asked := l.processing[f.ID]
+	l.mu.Unlock()
+	if asked && f.Status == FileWaiting {
+		return FileStatusText("in_progress")
+	}
+	return FileStatusText(f.Status)
 }

@@ -149,7 +149,7 @@ func (a *App) CreateMemory(ctx context.Context, e MemoryEdit) (storage.MemoryEnt
 		return storage.MemoryEntry{}, err
 	}
 	m, err := a.Client().CreateMemory(ctx, a.memoryParams(e))
-	a.RememberMemoryVariant(ctx)
+	a.RememberDetected(ctx)
 	if err != nil {
 		return storage.MemoryEntry{}, err
 	}
@@ -170,7 +170,7 @@ func (a *App) UpdateMemory(ctx context.Context, id string, e MemoryEdit) (storag
 		return storage.MemoryEntry{}, err
 	}
 	m, err := a.Client().UpdateMemory(ctx, client.ID(id), a.memoryParams(e))
-	a.RememberMemoryVariant(ctx)
+	a.RememberDetected(ctx)
 	if err != nil {
 		return storage.MemoryEntry{}, err
 	}
@@ -354,4 +354,119 @@ func (a *App) SaveNewMemoryDraft(ctx context.Context, accountID, content, collec
 // NewMemoryDraft is the active account's memory not created yet, if any.
 func (a *App) NewMemoryDraft(ctx context.Context) (content, collectionID string, err error) {
 	return a.db.NewMemoryDraft(ctx, a.AccountID())
+}
+
+// SyncMemories reads the service's lists of memories and collections (all
+// pages) into the local index, which then mirrors the service; the index
+// stays the offline copy. listed is false when the service offers no such
+// lists (the interface as first described): the index alone is shown then,
+// and nothing is changed. A memory with an unsaved draft is never dropped.
+func (a *App) SyncMemories(ctx context.Context) (listed bool, err error) {
+	c := a.Client()
+	if c == nil {
+		return false, errors.New("no account is open")
+	}
+	var cols []storage.CollectionEntry
+	defaults := map[string]bool{}
+	for col, err := range c.Collections(ctx, client.ListCollectionsParams{PerPage: client.MaxCollectionsPerPage}) {
+		if err != nil {
+			if client.IsUnsupported(err) {
+				return false, nil
+			}
+			return false, err
+		}
+		cols = append(cols, storage.CollectionEntry{ID: col.ID.String(), Name: col.Label()})
+		if col.IsDefault() {
+			defaults[col.ID.String()] = true
+		}
+	}
+	names := map[string]string{}
+	for _, col := range cols {
+		names[col.ID] = col.Name
+	}
+	var mems []storage.MemoryEntry
+	for m, err := range c.Memories(ctx, client.ListMemoriesParams{PerPage: client.MaxMemoriesPerPage}) {
+		if err != nil {
+			if client.IsUnsupported(err) {
+				return false, nil
+			}
+			return false, err
+		}
+		e := storage.MemoryEntry{ID: m.ID.String(), Content: m.Content, Metadata: m.Metadata, Variant: string(m.Variant),
+			CollectionID: m.CollectionID.String(), CollectionName: names[m.CollectionID.String()]}
+		if m.Credits.Valid {
+			v := m.Credits.Value
+			e.Credits = &v
+		}
+		mems = append(mems, e)
+	}
+	if err := a.db.SyncMemoryIndex(ctx, a.AccountID(), mems, cols); err != nil {
+		return true, err
+	}
+	a.mu.Lock()
+	a.defaultCollections = defaults
+	a.mu.Unlock()
+	return true, nil
+}
+
+// IsDefaultCollection reports whether the service named this collection
+// the account's default (which it refuses to delete), as of the last
+// SyncMemories.
+func (a *App) IsDefaultCollection(id string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.defaultCollections[id]
+}
+
+// DeleteMemory deletes a memory on the service and from the local index. A
+// memory the service no longer has is dropped from the index as well.
+func (a *App) DeleteMemory(ctx context.Context, id string) error {
+	if err := validMemoryID(id); err != nil {
+		return err
+	}
+	err := a.Client().DeleteMemory(ctx, client.ID(id))
+	if err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
+		return err
+	}
+	if derr := a.db.DeleteMemoryEntry(ctx, a.AccountID(), id); derr != nil && !errors.Is(derr, storage.ErrNotFound) {
+		return derr
+	}
+	return nil
+}
+
+// CreateCollection creates a memory collection by name on the service and
+// lists it.
+func (a *App) CreateCollection(ctx context.Context, name string) (storage.CollectionEntry, error) {
+	c, err := a.Client().CreateCollection(ctx, name)
+	if err != nil {
+		return storage.CollectionEntry{}, err
+	}
+	entry := storage.CollectionEntry{AccountID: a.AccountID(), ID: c.ID.String(), Name: c.Label()}
+	if entry.Name == "" {
+		entry.Name = strings.TrimSpace(name)
+	}
+	if entry.ID == "" {
+		return entry, errors.New("the service created the collection but did not say its number; refresh the list to see it")
+	}
+	return entry, a.db.UpsertCollection(ctx, entry)
+}
+
+// DeleteCollection deletes a collection and, as the service does, every
+// memory in it. The default collection is refused before anything is
+// sent (client.ErrDefaultCollection).
+func (a *App) DeleteCollection(ctx context.Context, id string) error {
+	if err := validCollectionID(id); err != nil || id == "" {
+		if err == nil {
+			err = errors.New("enter the collection's number")
+		}
+		return err
+	}
+	if a.IsDefaultCollection(id) {
+		return client.ErrDefaultCollection
+	}
+	err := a.Client().DeleteCollection(ctx, client.ID(id))
+	if err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
+		return err
+	}
+	return a.db.DeleteCollectionAndMemories(ctx, a.AccountID(), id)
 }

@@ -22,7 +22,18 @@ const (
 	RunRunning   = "running"
 	RunFailed    = "failed"
 	RunCancelled = "cancelled"
+	// RunStillRunning is a run Agent Desk stopped checking on (after ten
+	// minutes of polling) while the service was still working on it; Check
+	// again polls it, never runs it again.
+	RunStillRunning = "still running"
 )
+
+// CanCheckAgain reports whether a past run may still have a result on the
+// service to fetch: it was still going when last seen and has the id to
+// poll.
+func CanCheckAgain(r storage.Run) bool {
+	return (r.Status == RunStillRunning || r.Status == RunRunning) && r.ResponseID != ""
+}
 
 // FormError says which answers must be fixed before a run can start.
 type FormError struct {
@@ -72,11 +83,12 @@ type ActiveRun struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu      sync.Mutex
-	run     storage.Run
-	err     error
-	saveErr error
-	took    time.Duration
+	mu        sync.Mutex
+	run       storage.Run
+	err       error
+	saveErr   error
+	took      time.Duration
+	waitUntil time.Time // a 429's wait, for the countdown
 }
 
 // Done is closed when the run has ended and its result is saved.
@@ -153,13 +165,74 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 	}
 	ar.run = rec
 
-	go r.finish(ctx, ar, ExecuteAnswers(agent, answers), fileIDs)
+	params := client.ExecuteParams{Answers: ExecuteAnswers(agent, answers), FileIDs: fileIDs}
+	go r.finish(ctx, ar, func(ctx context.Context, c *client.Client) (*client.Execution, error) {
+		return c.Run(ctx, agent.ID, params, client.WithRateLimitNotice(ar.rateLimited))
+	})
 	return ar, nil
 }
 
-func (r *Runner) finish(ctx context.Context, ar *ActiveRun, answers map[string]any, fileIDs []client.ID) {
+// CheckAgain looks on the service for the result of a past run that was
+// still going (see CanCheckAgain): it polls the execution, as long as a
+// run is waited for, and never sends it again.
+func (r *Runner) CheckAgain(agent client.Agent, run storage.Run) (*ActiveRun, error) {
+	if !CanCheckAgain(run) {
+		return nil, errors.New("this run has no result left to look for")
+	}
+	r.mu.Lock()
+	if old := r.active[agent.ID]; old != nil {
+		r.mu.Unlock()
+		return nil, errors.New("this agent is already running; wait for it or cancel it")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ar := &ActiveRun{Agent: agent, Started: time.Now(), cancel: cancel, done: make(chan struct{}), run: run}
+	r.active[agent.ID] = ar
+	r.mu.Unlock()
+	go r.finish(ctx, ar, func(ctx context.Context, c *client.Client) (*client.Execution, error) {
+		e, err := c.Wait(ctx, agent.ID, client.ID(run.ResponseID), client.WithRateLimitNotice(ar.rateLimited))
+		if e == nil && err != nil {
+			// Nothing new was learnt: the run stays one to check again.
+			e = &client.Execution{ID: client.ID(run.ResponseID), Status: RunStillRunning, Output: run.Output}
+			if !errors.Is(err, client.ErrStillRunning) && !errors.Is(err, context.Canceled) {
+				err = &lookError{err}
+			}
+		}
+		return e, err
+	})
+	return ar, nil
+}
+
+// lookError is a failure to look for a past run's result; the run itself
+// may still finish on the service.
+type lookError struct{ err error }
+
+func (e *lookError) Error() string { return e.err.Error() }
+func (e *lookError) Unwrap() error { return e.err }
+
+// rateLimited records that the service asked to wait, for the screen's
+// countdown.
+func (ar *ActiveRun) rateLimited(wait time.Duration) {
+	ar.mu.Lock()
+	ar.waitUntil = time.Now().Add(wait)
+	ar.mu.Unlock()
+}
+
+// WaitingUntil is when the service said it would take requests again
+// (after a 429), or the zero time when it asked for no wait. A screen
+// shows the time left; Cancel stops the run.
+func (ar *ActiveRun) WaitingUntil() time.Time {
+	ar.mu.Lock()
+	defer ar.mu.Unlock()
+	if time.Now().After(ar.waitUntil) {
+		return time.Time{}
+	}
+	return ar.waitUntil
+}
+
+func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Context, *client.Client) (*client.Execution, error)) {
 	a := r.app
-	exec, err := a.Client().Run(ctx, ar.Agent.ID, client.ExecuteParams{Answers: answers, FileIDs: fileIDs})
+	exec, err := call(ctx, a.Client())
+	a.RememberDetected(context.Background())
 
 	ar.mu.Lock()
 	run := ar.run
@@ -172,11 +245,22 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, answers map[string]a
 			run.Credits = &v
 		}
 	}
+	var look *lookError
 	switch {
+	case errors.As(err, &look):
+		run.Status, run.Error = RunStillRunning, Describe(look.err)+" The agent may have finished on the service: use Check again later."
+	case errors.Is(err, client.ErrStillRunning), errors.Is(err, context.Canceled) && exec != nil && !exec.Terminal():
+		// The service has the run; stopping to wait does not stop it.
+		run.Status, run.Error = RunStillRunning, Describe(client.ErrStillRunning)
+		if errors.Is(err, context.Canceled) {
+			run.Error = "You stopped waiting. The agent may still finish on the service: use Check again later."
+		}
 	case errors.Is(err, context.Canceled):
 		run.Status, run.Error = RunCancelled, "You cancelled this run."
 	case err != nil:
 		run.Status, run.Error = RunFailed, Describe(err)
+	default:
+		run.Error = ""
 	}
 	ar.run, ar.err, ar.took = run, err, time.Since(ar.Started)
 	ar.mu.Unlock()

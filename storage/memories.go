@@ -215,3 +215,65 @@ func (db *DB) NewMemoryDraft(ctx context.Context, accountID string) (content, co
 	}
 	return content, collectionID, wrap("read the new memory draft", db.path, err)
 }
+
+// SyncMemoryIndex makes an account's index match the service's own lists:
+// every memory and collection given is recorded (drafts stay), and those
+// the service no longer has are dropped, except a memory with an unsaved
+// draft, which is kept so nothing typed is lost. One transaction: a reader
+// sees the old index or the new one.
+func (db *DB) SyncMemoryIndex(ctx context.Context, accountID string, mems []MemoryEntry, cols []CollectionEntry) error {
+	seen := db.nowOr(time.Time{})
+	return db.write(ctx, "save the memories", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE IF NOT EXISTS sync_keep (kind TEXT, id TEXT)`); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sync_keep`); err != nil {
+			return err
+		}
+		for _, c := range cols {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, ?, ?)
+				ON CONFLICT(account_id, id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen`,
+				accountID, c.ID, c.Name, millis(seen)); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO sync_keep VALUES ('c', ?)`, c.ID); err != nil {
+				return err
+			}
+		}
+		for _, m := range mems {
+			meta, err := json.Marshal(orEmpty(m.Metadata))
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO memories (`+memoryColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')
+				ON CONFLICT(account_id, id) DO UPDATE SET content = excluded.content, metadata = excluded.metadata,
+				collection_id = excluded.collection_id, collection_name = excluded.collection_name,
+				variant = excluded.variant, credits = coalesce(excluded.credits, credits), last_seen = excluded.last_seen`,
+				accountID, m.ID, m.Content, string(meta), m.CollectionID, m.CollectionName, m.Variant, m.Credits, millis(seen)); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO sync_keep VALUES ('m', ?)`, m.ID); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE account_id = ? AND draft = ''
+			AND id NOT IN (SELECT id FROM sync_keep WHERE kind = 'm')`, accountID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM collections WHERE account_id = ?
+			AND id NOT IN (SELECT id FROM sync_keep WHERE kind = 'c')`, accountID)
+		return err
+	})
+}
+
+// DeleteCollectionAndMemories forgets a collection and the memories filed
+// under it, as the service does when it deletes a collection.
+func (db *DB) DeleteCollectionAndMemories(ctx context.Context, accountID, id string) error {
+	return db.write(ctx, "remove the collection from the list", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE account_id = ? AND collection_id = ?`, accountID, id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM collections WHERE account_id = ? AND id = ?`, accountID, id)
+		return err
+	})
+}

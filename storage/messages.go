@@ -14,6 +14,7 @@ const (
 	StatusStopped     = "stopped"     // the user stopped it; the text so far is kept
 	StatusFailed      = "failed"      // Error says why; the text so far is kept
 	StatusInterrupted = "interrupted" // Agent Desk closed or crashed while it streamed
+	StatusRecovered   = "recovered"   // the stream was cut; the finished text was fetched by polling
 )
 
 // Message roles.

@@ -56,6 +56,11 @@ type Account struct {
 	// MemoryVariantOverride is the user's choice in Settings and wins over
 	// the detected one when set.
 	MemoryVariantOverride string `json:"memory_variant_override,omitempty"`
+	// ExecuteStyle and PollPath are how this account's server takes an
+	// execution and answers its state, as detected ("" until known; see the
+	// client's ExecuteStyle and PollPath).
+	ExecuteStyle string `json:"execute_style,omitempty"`
+	PollPath     string `json:"poll_path,omitempty"`
 	// KeyStore says where the key lives ("keyring", "file" or "env"), for
 	// the settings screen.
 	KeyStore string `json:"key_store,omitempty"`

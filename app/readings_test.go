@@ -1,0 +1,420 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// served opens an App whose client talks to a built-in service with opts
+// over real HTTP, through wrap when given (to take an endpoint away), and
+// returns the service to switch faults and count executions.
+func served(t *testing.T, opts demoservice.Options, wrap func(http.Handler) http.Handler, extra ...client.Option) (*app.App, *demoservice.Service) {
+	t.Helper()
+	if opts.APIKey == "" {
+		opts.APIKey = "k"
+	}
+	svc := demoservice.New(opts)
+	var h http.Handler = svc
+	if wrap != nil {
+		h = wrap(svc)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { _ = svc.Close(); srv.Close() })
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = append(c.ClientOptions, client.WithBaseURL(srv.URL), client.WithAPIKey(opts.APIKey),
+			client.WithPollInterval(2*time.Millisecond), client.WithRetryBackoff(time.Millisecond, 5*time.Millisecond))
+		c.ClientOptions = append(c.ClientOptions, extra...)
+	})
+	return a, svc
+}
+
+// noPolling answers 404 on both polling paths, as a server that offers
+// none would.
+func noPolling(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "responses") {
+			http.NotFound(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func bothReadings(t *testing.T, f func(t *testing.T, api string)) {
+	for _, api := range []string{demoservice.APIReal, demoservice.APISpec} {
+		t.Run(api, func(t *testing.T) { f(t, api) })
+	}
+}
+
+func TestChatCutStreamIsRecoveredByPolling(t *testing.T) {
+	bothReadings(t, func(t *testing.T, api string) {
+		a, svc := served(t, demoservice.Options{API: api}, nil)
+		s := newChat(t, a)
+		svc.SetFaults(demoservice.Faults{CutStreamAfter: 3})
+		sendAndWait(t, s, "Summarise the holiday rota")
+		reply := storedReply(t, a, s.ID())
+		ex := svc.Executions()
+		// (The interface's reading refuses the first body, before anything
+		// runs, while Agent Desk learns which style it takes.)
+		if len(ex) != 1 || svc.ExecuteRequests() > 2 {
+			t.Fatalf("the agent ran %d times (%d requests); a cut stream is recovered by polling", len(ex), svc.ExecuteRequests())
+		}
+		if reply.Status != storage.StatusRecovered || reply.Content != ex[0].Output || reply.Error != "" {
+			t.Fatalf("want the whole reply, marked recovered; got %q (%s) %q", reply.Content, reply.Status, reply.Error)
+		}
+		if note := app.StatusNote(reply); !strings.Contains(note, "connection dropped") {
+			t.Fatalf("the reply should say it was recovered, says %q", note)
+		}
+		if s.LastError() != nil {
+			t.Fatalf("a recovered reply is no failure: %v", s.LastError())
+		}
+	})
+}
+
+func TestChatCutStreamWithoutPollingKeepsTextAndSaysRetryCosts(t *testing.T) {
+	a, svc := served(t, demoservice.Options{API: demoservice.APIReal}, noPolling)
+	s := newChat(t, a)
+	svc.SetFaults(demoservice.Faults{CutStreamAfter: 3})
+	sendAndWait(t, s, "Summarise the holiday rota")
+	reply := storedReply(t, a, s.ID())
+	if reply.Status != storage.StatusFailed || reply.Content == "" || !strings.Contains(reply.Error, "costs credits") {
+		t.Fatalf("a cut reply that cannot be recovered keeps its text and says Retry costs; got %q (%s) %q", reply.Content, reply.Status, reply.Error)
+	}
+	if svc.ExecuteRequests() != 1 {
+		t.Fatalf("%d execute requests before the user asked again", svc.ExecuteRequests())
+	}
+	svc.SetFaults(demoservice.Faults{})
+	if err := s.Retry(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	msgs, _ := a.DB().Messages(context.Background(), s.ID())
+	ex := svc.Executions()
+	if len(msgs) != 2 || msgs[1].Status != storage.StatusComplete || msgs[1].Content != ex[len(ex)-1].Output {
+		t.Fatalf("retry should replace the failed reply with a complete one, got %+v", msgs)
+	}
+}
+
+// TestNoExecutionIsSentTwice drives a run and a chat through every failure
+// the interface allows and counts what reached the service.
+func TestNoExecutionIsSentTwice(t *testing.T) {
+	cases := []struct {
+		name   string
+		faults demoservice.Faults
+		wrap   func(http.Handler) http.Handler
+	}{
+		{"server error", demoservice.Faults{Fail500: 1}, nil},
+		{"HTML error page", demoservice.Faults{HTML500: 1}, nil},
+		{"cut stream", demoservice.Faults{CutStreamAfter: 2}, nil},
+		{"polling not offered", demoservice.Faults{}, noPolling},
+		{"slow answer", demoservice.Faults{SlowFirstByte: 300 * time.Millisecond}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a, svc := served(t, demoservice.Options{API: demoservice.APIReal, WaitCap: time.Millisecond}, tc.wrap)
+			svc.SetFaults(tc.faults)
+			agent := getAgent(t, a, "119")
+			ar, err := a.NewRunner().Start(agent, map[string]string{"tone": "formal", "length": "120"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.name == "slow answer" {
+				time.Sleep(50 * time.Millisecond)
+				ar.Cancel()
+			}
+			<-ar.Done()
+			svc.SetFaults(tc.faults)
+			s := newChat(t, a)
+			_ = s.Send(context.Background(), "Plan the offsite", nil)
+			if tc.name == "slow answer" {
+				time.Sleep(50 * time.Millisecond)
+				s.Stop()
+			}
+			s.Wait()
+			if n := svc.ExecuteRequests(); n > 2 {
+				t.Fatalf("%d execute requests for one run and one chat message", n)
+			}
+		})
+	}
+}
+
+func TestRunStillRunningIsCheckedAgainNotRunAgain(t *testing.T) {
+	pace := 40 * time.Millisecond
+	a, svc := served(t, demoservice.Options{API: demoservice.APIReal, Pace: pace, WaitCap: time.Millisecond}, nil,
+		client.WithPollLimit(5*time.Millisecond))
+	agent := getAgent(t, a, "119")
+	r := a.NewRunner()
+	ar, err := r.Start(agent, map[string]string{"tone": "formal", "length": "120"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-ar.Done()
+	run, err := ar.Result()
+	if !errors.Is(err, client.ErrStillRunning) || run.Status != app.RunStillRunning || !app.CanCheckAgain(run) {
+		t.Fatalf("want a run still running on the service, got %+v %v", run, err)
+	}
+	if !strings.Contains(run.Error, "Check again") {
+		t.Fatalf("the run should say what to do: %q", run.Error)
+	}
+	// Later, Check again finds the result without a second execution.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ex := svc.Executions()
+		if ex[0].Status == demoservice.StatusSucceeded || ex[0].Status == demoservice.StatusCompleted || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(pace)
+	}
+	ar, err = r.CheckAgain(agent, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-ar.Done()
+	run, err = ar.Result()
+	if err != nil || run.Output == "" || app.CanCheckAgain(run) {
+		t.Fatalf("check again: %+v %v", run, err)
+	}
+	if svc.ExecuteRequests() != 1 {
+		t.Fatalf("%d execute requests", svc.ExecuteRequests())
+	}
+	runs, _ := a.Runs(context.Background(), agent.ID)
+	if len(runs) != 1 || runs[0].Output != run.Output {
+		t.Fatalf("history should hold the one run, finished: %+v", runs)
+	}
+}
+
+func TestRealServiceErrorsReadPlainly(t *testing.T) {
+	a, svc := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
+	ctx := context.Background()
+	c := a.Client()
+	_, err := c.ListAgents(ctx, client.ListAgentsParams{}, client.WithAPIKey("wrong"))
+	if got := app.Describe(err); !strings.Contains(got, "rejected the API key") {
+		t.Fatalf("403 invalid authentication: %q", got)
+	}
+	_, err = c.ListAgents(ctx, client.ListAgentsParams{}, client.WithWorkspace("77"))
+	if got := app.Describe(err); !strings.Contains(got, "no access to this workspace") {
+		t.Fatalf("403 workspace: %q", got)
+	}
+	svc.SetFaults(demoservice.Faults{RateLimit: 1, RetryAfter: 2 * time.Second})
+	_, err = c.ListAgents(ctx, client.ListAgentsParams{}, client.WithRateLimitRetries(0))
+	if got := app.Describe(err); !strings.Contains(got, "slow down") || !strings.Contains(got, "2 seconds") {
+		t.Fatalf("429: %q", got)
+	}
+	_, err = c.Run(ctx, "119", client.ExecuteParams{Answers: map[string]any{}})
+	if f := app.FieldErrors(err); f["tone"] == "" && f["length"] == "" {
+		t.Fatalf("a validation error should name its fields: %v (%v)", f, err)
+	}
+}
+
+func TestTestConnectionChecksTheWorkspace(t *testing.T) {
+	svc := demoservice.New(demoservice.Options{API: demoservice.APIReal, APIKey: "k"})
+	srv := httptest.NewServer(svc)
+	t.Cleanup(func() { _ = svc.Close(); srv.Close() })
+	a := apptest.Open(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		workspace string
+		want      app.ConnectionState
+	}{
+		{"", app.Connected},
+		{"1", app.Connected},
+		{"77", app.WorkspaceRejected},
+		{"acme", app.WorkspaceRejected},
+	} {
+		res := a.TestConnection(ctx, srv.URL, "k", tc.workspace)
+		if res.State != tc.want || res.Message == "" {
+			t.Errorf("workspace %q: %+v", tc.workspace, res)
+		}
+	}
+	if res := a.TestConnection(ctx, srv.URL, "wrong", "1"); res.State != app.KeyRejected {
+		t.Errorf("wrong key: %+v", res)
+	}
+}
+
+func TestMemoriesAndCollectionsFollowTheService(t *testing.T) {
+	a, svc := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
+	_ = svc
+	ctx := context.Background()
+	listed, err := a.SyncMemories(ctx)
+	if err != nil || !listed {
+		t.Fatalf("sync: %v %v", listed, err)
+	}
+	col, err := a.CreateCollection(ctx, "Customer care")
+	if err != nil || col.ID == "" || col.Name != "Customer care" {
+		t.Fatalf("create collection: %+v %v", col, err)
+	}
+	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Refunds within 14 days", CollectionID: col.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SyncMemories(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mems, _ := a.Memories(ctx, "Refunds")
+	if len(mems) != 1 || mems[0].CollectionName != "Customer care" {
+		t.Fatalf("the memory should be listed under its collection: %+v", mems)
+	}
+	cols, _ := a.MemoryCollections(ctx)
+	var def string
+	for _, c := range cols {
+		if a.IsDefaultCollection(c.ID) {
+			def = c.ID
+			if c.Name != "My Memories" {
+				t.Fatalf("the default collection shows its display name, got %q", c.Name)
+			}
+		}
+	}
+	if def == "" {
+		t.Fatalf("no default collection among %+v", cols)
+	}
+	if err := a.DeleteCollection(ctx, def); !errors.Is(err, client.ErrDefaultCollection) {
+		t.Fatalf("deleting the default collection: %v", err)
+	}
+	if err := a.DeleteMemory(ctx, m.ID); err != nil {
+		t.Fatal(err)
+	}
+	if mems, _ := a.Memories(ctx, "Refunds"); len(mems) != 0 {
+		t.Fatalf("a deleted memory stays listed: %+v", mems)
+	}
+	// A collection goes with its memories, on the service and here.
+	if _, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Call back within a day", CollectionID: col.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteCollection(ctx, col.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SyncMemories(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if mems, _ := a.Memories(ctx, "Call back"); len(mems) != 0 {
+		t.Fatalf("memories of a deleted collection stay listed: %+v", mems)
+	}
+}
+
+func TestMemoriesWithoutListsKeepTheLocalIndex(t *testing.T) {
+	a, _ := served(t, demoservice.Options{API: demoservice.APISpec}, nil)
+	ctx := context.Background()
+	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Invoices go out on the 5th"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := a.SyncMemories(ctx)
+	if err != nil || listed {
+		t.Fatalf("a server without lists: listed %v, %v", listed, err)
+	}
+	if mems, _ := a.Memories(ctx, ""); len(mems) != 1 || mems[0].ID != m.ID {
+		t.Fatalf("the local index should stay: %+v", mems)
+	}
+}
+
+func TestWebhooksAddedSwitchedAndDeleted(t *testing.T) {
+	a, _ := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
+	ctx := context.Background()
+	var in *client.InputError
+	if _, err := a.AddWebhook(ctx, "101", "http://example.com/hook", true); !errors.As(err, &in) {
+		t.Fatalf("an http address must be refused before sending: %v", err)
+	}
+	w, err := a.AddWebhook(ctx, "101", "https://example.com/hook", true)
+	if err != nil || w.ID == "" || w.Status != client.WebhookActive {
+		t.Fatalf("add: %+v %v", w, err)
+	}
+	off, err := a.SetWebhookActive(ctx, *w, false)
+	if err != nil || off.Status != client.WebhookInactive {
+		t.Fatalf("switch off: %+v %v", off, err)
+	}
+	listed := func() map[client.ID]client.Webhook {
+		hooks, err := a.AgentWebhooks(ctx, "101")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[client.ID]client.Webhook{}
+		for _, h := range hooks {
+			out[h.ID] = h
+		}
+		return out
+	}
+	hooks := listed()
+	if _, old := hooks[w.ID]; old || hooks[off.ID].Status != client.WebhookInactive {
+		t.Fatalf("the agent should have the webhook once, off: %+v", hooks)
+	}
+	if err := a.DeleteWebhook(ctx, off.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, still := listed()[off.ID]; still {
+		t.Fatal("a deleted webhook is still listed")
+	}
+}
+
+func TestFilesProcessedAndDeleted(t *testing.T) {
+	a, _ := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
+	ctx := context.Background()
+	f, err := a.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("Opening hours: 9 to 5."), Filename: "hours.txt", Size: 22})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := a.NewFileList("desc")
+	if err := l.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if l.Unsettled() {
+		t.Fatal("a stored file that nobody asked to process is not watched")
+	}
+	if _, err := l.ProcessFile(ctx, f.ID); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for l.Unsettled() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+		if err := l.Reload(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got client.File
+	for _, x := range l.Files() {
+		if x.ID == f.ID {
+			got = x
+		}
+	}
+	if got.Status != "completed" || l.StatusText(got) != "Ready" {
+		t.Fatalf("processed file: %+v", got)
+	}
+	if err := l.DeleteFile(ctx, f.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range l.Files() {
+		if x.ID == f.ID {
+			t.Fatal("a deleted file is still listed")
+		}
+	}
+}
+
+func TestChatSendTwiceSendsOnce(t *testing.T) {
+	a, svc := served(t, demoservice.Options{API: demoservice.APIReal, Pace: 5 * time.Millisecond}, nil)
+	s := newChat(t, a)
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() { errs <- s.Send(context.Background(), "Plan the offsite", nil) }()
+	}
+	e1, e2 := <-errs, <-errs
+	s.Wait()
+	if svc.ExecuteRequests() != 1 {
+		t.Fatalf("two sends at once made %d execute requests (errors %v, %v)", svc.ExecuteRequests(), e1, e2)
+	}
+	if (e1 == nil) == (e2 == nil) || !errors.Is(errors.Join(e1, e2), app.ErrReplyRunning) {
+		t.Fatalf("one send goes, the other says a reply is on its way: %v, %v", e1, e2)
+	}
+}
