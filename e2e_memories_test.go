@@ -13,7 +13,7 @@ const (
 	railMemoriesX, railMemoriesY           = 60, 138
 	addCollectionX, addCollectionY         = 200, 688
 	renameCollectionX, renameCollectionY   = 200, 648
-	firstCollectionX, firstCollectionY     = 220, 253
+	firstCollectionX, firstCollectionY     = 220, 234
 	newMemoryX, newMemoryY                 = 944, 57
 	dialogFirstFieldX, dialogFirstFieldY   = 624, 379
 	dialogSecondFieldX, dialogSecondFieldY = 624, 418

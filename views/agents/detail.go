@@ -144,6 +144,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.progress = container.NewVBox(d.elapsed, d.bar)
 	d.progress.Hide()
 	d.output = newOutputView(d.s)
+	d.output.onCheckAgain = d.checkAgain
 	d.output.onLoaded = d.revealOutput
 
 	d.formBox = container.NewVBox(d.form.content)
@@ -213,6 +214,20 @@ func (d *detail) run() {
 	d.watch(ar)
 }
 
+// checkAgain looks for the result of a run that was still going on the
+// service; it never runs the agent again.
+func (d *detail) checkAgain(r storage.Run) {
+	if d.active != nil {
+		return
+	}
+	ar, err := d.s.runner.CheckAgain(d.agent, r)
+	if err != nil {
+		kit.ShowError(d.formErr, app.Describe(err))
+		return
+	}
+	d.watch(ar)
+}
+
 // watch shows a run in progress and its result when it ends.
 func (d *detail) watch(ar *app.ActiveRun) {
 	d.active = ar
@@ -232,9 +247,13 @@ func (d *detail) watch(ar *app.ActiveRun) {
 				break wait
 			case <-tick.C:
 				took := time.Since(ar.Started).Round(time.Second)
+				text := "Running for " + app.HowLong(took) + "…"
+				if until := ar.WaitingUntil(); !until.IsZero() {
+					text = "The service asked to wait: going on in " + app.HowLong(time.Until(until).Round(time.Second)) + "… (Cancel stops waiting)"
+				}
 				d.s.do(func() {
 					if d.active == ar {
-						d.elapsed.SetText("Running for " + app.HowLong(took) + "…")
+						d.elapsed.SetText(text)
 					}
 				})
 			}
@@ -357,6 +376,8 @@ func runSummary(r storage.Run) string {
 		return "Still running…"
 	case app.RunFailed, app.RunCancelled:
 		return r.Error
+	case app.RunStillRunning:
+		return "Still running on the service"
 	}
 	if app.IsMediaOutput(r.AgentType, r.Output) {
 		if r.AgentType == client.AgentVideo {
@@ -378,6 +399,8 @@ func statusIcon(status string) fyne.Resource {
 		return theme.ErrorIcon()
 	case app.RunCancelled:
 		return theme.CancelIcon()
+	case app.RunStillRunning:
+		return theme.HistoryIcon()
 	}
 	return theme.ConfirmIcon()
 }

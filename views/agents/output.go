@@ -29,6 +29,9 @@ type outputView struct {
 	gen     int
 	// onLoaded is called when a preview has arrived and the result grew.
 	onLoaded func()
+	// onCheckAgain looks on the service for the result of a run that was
+	// still going (the Check again button).
+	onCheckAgain func(hist.Run)
 }
 
 func newOutputView(s *Screen) *outputView {
@@ -64,6 +67,9 @@ func (o *outputView) show(r hist.Run, took time.Duration) {
 		kit.ShowError(msg, r.Error)
 		objs = append(objs, msg)
 	}
+	if app.CanCheckAgain(r) && o.onCheckAgain != nil {
+		objs = append(objs, container.NewHBox(widget.NewButtonWithIcon("Check again", theme.ViewRefreshIcon(), func() { o.onCheckAgain(r) })))
+	}
 	switch {
 	case app.IsMediaOutput(r.AgentType, r.Output) && r.AgentType == client.AgentImage:
 		objs = append(objs, o.image(r))
@@ -71,7 +77,7 @@ func (o *outputView) show(r hist.Run, took time.Duration) {
 		objs = append(objs, o.video(r))
 	case r.Output != "":
 		objs = append(objs, o.text(r.Output))
-	case r.Error == "":
+	case r.Error == "" && !app.CanCheckAgain(r):
 		objs = append(objs, widget.NewLabel("The agent returned no output."))
 	}
 	o.content.Objects = objs
@@ -87,6 +93,8 @@ func statusLine(r hist.Run, took time.Duration) string {
 		s = "Cancelled"
 	case app.RunRunning:
 		s = "This run had not finished when Agent Desk last saw it"
+	case app.RunStillRunning:
+		s = "Still running on the service"
 	default:
 		s = "Result"
 	}

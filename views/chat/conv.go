@@ -54,6 +54,7 @@ type convView struct {
 	entry         *composer
 	sendBtn       *widget.Button
 	stopBtn       *widget.Button
+	noteShown     bool // errText holds a waiting or recovering note
 	errText       *widget.Label
 	attach        kit.Attachments
 	obj           fyne.CanvasObject
@@ -252,6 +253,22 @@ func (v *convView) updateButtons() {
 	} else {
 		v.stopBtn.Hide()
 		v.sendBtn.Show()
+	}
+	// What the session is waiting for, said once in the line under the
+	// conversation; cleared when it is over.
+	note := ""
+	switch until := v.sess.WaitingUntil(); {
+	case v.sess.Recovering():
+		note = "The connection dropped. Agent Desk is fetching the rest of the reply from the service; the agent is not run again."
+	case !until.IsZero():
+		note = "The service asked Agent Desk to slow down. Your message goes in about " + app.HowLong(time.Until(until).Round(time.Second)) + "."
+	}
+	if note != "" {
+		kit.ShowError(v.errText, note)
+		v.noteShown = true
+	} else if v.noteShown {
+		kit.ShowError(v.errText, "")
+		v.noteShown = false
 	}
 }
 

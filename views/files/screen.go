@@ -44,6 +44,8 @@ type Screen struct {
 	selBar   *fyne.Container
 	linkBtn  *widget.Button
 	clearBtn *widget.Button
+	procBtn  *widget.Button
+	delBtn   *widget.Button
 	content  fyne.CanvasObject
 
 	polling bool
@@ -99,8 +101,10 @@ func newScreen(env kit.Env) *Screen {
 		s.selected = map[client.ID]bool{}
 		s.selectionChanged()
 	})
+	s.procBtn = widget.NewButtonWithIcon("Process…", theme.MediaPlayIcon(), s.processSelected)
+	s.delBtn = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), s.deleteSelected)
 	s.selBar = container.NewBorder(nil, nil, nil, container.NewHBox(
-		s.linkBtn,
+		s.linkBtn, s.procBtn, s.delBtn,
 		widget.NewButton("Select all loaded", func() {
 			for _, f := range s.shown {
 				s.selected[f.ID] = true
@@ -312,7 +316,11 @@ func (s *Screen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	cell(0).SetText(app.HumanBytes(f.Bytes))
 	cell(1).SetText(when(f.CreatedAt))
 	st := cell(2)
-	st.SetText(app.FileStatusText(f.Status))
+	if s.files != nil {
+		st.SetText(s.files.StatusText(f))
+	} else {
+		st.SetText(app.FileStatusText(f.Status))
+	}
 	st.Importance = widget.MediumImportance
 	if !app.FileSettled(f) {
 		st.Importance = widget.WarningImportance
@@ -349,9 +357,11 @@ func (s *Screen) toggle(id client.ID) {
 func (s *Screen) selectionChanged() {
 	n := len(s.selected)
 	if n == 0 {
-		s.selLabel.SetText("Tick files to link them to an agent.")
+		s.selLabel.SetText("Tick files to link, process or delete them.")
 		s.linkBtn.Disable()
 		s.clearBtn.Disable()
+		s.procBtn.Disable()
+		s.delBtn.Disable()
 	} else {
 		var total int64
 		for _, f := range s.shown {
@@ -362,6 +372,8 @@ func (s *Screen) selectionChanged() {
 		s.selLabel.SetText(fmt.Sprintf("%d selected · %s", n, app.HumanBytes(total)))
 		s.linkBtn.Enable()
 		s.clearBtn.Enable()
+		s.procBtn.Enable()
+		s.delBtn.Enable()
 	}
 	s.list.Refresh()
 }
@@ -419,6 +431,85 @@ func (s *Screen) link(agent client.Agent, ids []client.ID) {
 			s.selected = map[client.ID]bool{}
 			s.selectionChanged()
 			s.send.notify("Files linked to "+agent.Title, app.LinkSummary(res))
+		})
+	}()
+}
+
+// processSelected asks the service to process the selected files, after
+// saying that it costs credits; their status then moves to Ready.
+func (s *Screen) processSelected() {
+	ids, fl := s.Selected(), s.files
+	if len(ids) == 0 || fl == nil {
+		return
+	}
+	what := "this file"
+	if len(ids) > 1 {
+		what = fmt.Sprintf("these %d files", len(ids))
+	}
+	d := dialog.NewConfirm("Process "+what+"?",
+		"Processing lets agents read "+what+". It costs credits, charged once per file. Files already processed are not charged again by most services, but check before you go on.",
+		func(yes bool) {
+			if !yes {
+				return
+			}
+			s.eachSelected(ids, "Files not processed", func(id client.ID) error {
+				_, err := fl.ProcessFile(context.Background(), id)
+				return err
+			})
+		}, s.env.Window)
+	d.SetConfirmText("Process")
+	d.Show()
+}
+
+// deleteSelected deletes the selected files from the service after a
+// confirmation.
+func (s *Screen) deleteSelected() {
+	ids, fl := s.Selected(), s.files
+	if len(ids) == 0 || fl == nil {
+		return
+	}
+	what := "this file"
+	if len(ids) > 1 {
+		what = fmt.Sprintf("these %d files", len(ids))
+	}
+	d := dialog.NewConfirm("Delete "+what+"?",
+		"They are deleted from the service and leave every agent they are linked to. This cannot be undone.",
+		func(yes bool) {
+			if !yes {
+				return
+			}
+			s.eachSelected(ids, "Files not deleted", func(id client.ID) error {
+				return fl.DeleteFile(context.Background(), id)
+			})
+		}, s.env.Window)
+	d.SetConfirmText("Delete")
+	d.Show()
+}
+
+// eachSelected does op for each file in turn (one request at a time, so
+// the account's pace is kept), then shows the list as it now is; the first
+// failure stops the rest and is told in plain words.
+func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(client.ID) error) {
+	go func() {
+		var err error
+		done := 0
+		for _, id := range ids {
+			if err = op(id); err != nil {
+				break
+			}
+			done++
+		}
+		kit.Do(func() {
+			s.selected = map[client.ID]bool{}
+			s.selectionChanged()
+			if err != nil {
+				msg := app.Describe(err)
+				if done > 0 {
+					msg = fmt.Sprintf("%d of %d done. %s", done, len(ids), msg)
+				}
+				s.send.notify(failTitle, msg)
+			}
+			s.reload()
 		})
 	}()
 }

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -51,6 +52,8 @@ type editor struct {
 	banner      *fyne.Container
 	save        *widget.Button
 	revert      *widget.Button
+	del         *widget.Button
+	deletable   bool // the service can delete memories
 	body        *fyne.Container
 	stack       *fyne.Container
 	placeholder fyne.CanvasObject
@@ -108,12 +111,18 @@ func newEditor(s *Screen) *editor {
 	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.doSave)
 	e.save.Importance = widget.HighImportance
 	e.revert = widget.NewButtonWithIcon("Revert", theme.ContentUndoIcon(), e.doRevert)
+	e.del = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), func() {
+		if e.id != "" {
+			e.s.deleteMemory(e.id, firstLine(e.base))
+		}
+	})
+	e.del.Hide()
 
 	top := container.NewVBox(e.title, e.seen, e.banner)
 	bottom := container.NewVBox(
 		container.NewBorder(nil, nil, nil, e.counter, e.textErr),
 		e.colBox, e.metaBox,
-		container.NewHBox(e.save, e.revert))
+		container.NewHBox(e.save, e.revert, layout.NewSpacer(), e.del))
 	e.body = container.NewBorder(top, bottom, nil, nil, e.text)
 	e.placeholder = compactEmpty(theme.DocumentCreateIcon(), "No memory open",
 		"Choose a memory on the left to read or change it, or start a new one with New memory.")
@@ -125,6 +134,15 @@ func newEditor(s *Screen) *editor {
 }
 
 func (e *editor) object() fyne.CanvasObject { return e.stack }
+
+// setDeletable shows Delete when the service can delete memories.
+func (e *editor) setDeletable(ok bool) {
+	e.deletable = ok
+	e.updateState()
+}
+
+// collectionOf is the collection of the memory open, "" when none.
+func (e *editor) collectionOf() string { return e.base.CollectionID }
 
 func (e *editor) variantB() bool { return e.s.a.MemoryVariant() == "B" }
 
@@ -246,6 +264,11 @@ func (e *editor) updateState() {
 		e.revert.Disable()
 	} else {
 		e.revert.Enable()
+	}
+	if e.deletable && e.id != "" && !e.saving {
+		e.del.Show()
+	} else {
+		e.del.Hide()
 	}
 }
 

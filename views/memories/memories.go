@@ -42,11 +42,20 @@ type Screen struct {
 
 	ed              *editor
 	newBtn, openBtn *widget.Button
+	addCol          *widget.Button
+	newCol, delCol  *widget.Button
+	// syncNote says when the service's lists could not be read.
+	syncNote *widget.Label
+	// listed is true when the service offers lists of memories and
+	// collections (the real service); the local index mirrors them then.
+	listed  bool
+	syncing bool
 
 	// Dialog fields are built once, so what was typed survives a failed try.
 	openID, openText        *widget.Entry
 	openCol                 *widget.Select
 	addID, addName, renName *widget.Entry
+	newColName              *widget.Entry
 
 	loaded bool
 }
@@ -70,8 +79,36 @@ func New(env kit.Env) kit.Screen {
 // Content is the screen's widget tree.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
-// Shown reloads the index each time the user comes back.
-func (s *Screen) Shown() { s.Reload() }
+// Shown shows the local index at once and then brings it up to date with
+// the service's lists, each time the user comes back.
+func (s *Screen) Shown() {
+	s.Reload()
+	s.Sync()
+}
+
+// Sync reads the service's lists of memories and collections into the
+// local index (off the UI goroutine), then shows them. Against a service
+// without lists the local index alone is shown, with Open by number.
+func (s *Screen) Sync() {
+	if s.syncing {
+		return
+	}
+	s.syncing = true
+	go func() {
+		listed, err := s.a.SyncMemories(context.Background())
+		kit.Do(func() {
+			s.syncing = false
+			s.listed = listed || (err != nil && s.listed)
+			if err != nil {
+				kit.ShowError(s.syncNote, "The list could not be brought up to date: "+app.Describe(err)+" What this computer kept is shown.")
+			} else {
+				kit.ShowError(s.syncNote, "")
+			}
+			s.updateActions()
+			s.Reload()
+		})
+	}()
+}
 
 func (s *Screen) build() {
 	s.search = widget.NewEntry()
@@ -108,14 +145,16 @@ func (s *Screen) build() {
 			return // the highlight followed a reload
 		}
 		s.colSel = sel
-		s.updateRename()
+		s.updateActions()
 		s.Reload()
 	}
 
 	s.rename = widget.NewButtonWithIcon("Rename collection", theme.DocumentCreateIcon(), s.showRename)
-	addCol := widget.NewButtonWithIcon("Add collection by number", theme.ContentAddIcon(), s.showAddCollection)
+	s.addCol = widget.NewButtonWithIcon("Add collection by number", theme.ContentAddIcon(), s.showAddCollection)
+	s.newCol = widget.NewButtonWithIcon("New collection…", theme.FolderNewIcon(), s.showNewCollection)
+	s.delCol = widget.NewButtonWithIcon("Delete collection…", theme.DeleteIcon(), s.confirmDeleteCollection)
 	colLabel := widget.NewLabelWithStyle("Collections", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	left := container.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.rename, addCol), nil, nil, s.colList)
+	left := container.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.newCol, s.rename, s.delCol, s.addCol), nil, nil, s.colList)
 
 	s.memList = widget.NewList(
 		func() int { return len(s.mems) },
@@ -152,8 +191,10 @@ func (s *Screen) build() {
 	s.openBtn = widget.NewButtonWithIcon("Open by number", theme.FolderOpenIcon(), s.showOpenByID)
 
 	header := kit.Header("Memories",
-		"Memories this computer created, changed or opened. The service has no list of memories, so others are brought in with Open by number.",
+		"What the agents of this account remember. A copy stays on this computer, so you can read them offline.",
 		s.newBtn, s.openBtn)
+	s.syncNote = kit.ErrorText()
+	s.syncNote.Importance = widget.WarningImportance
 
 	middle := container.NewPadded(s.memStack)
 	right := container.NewPadded(s.ed.object())
@@ -161,16 +202,133 @@ func (s *Screen) build() {
 	inner.Offset = 0.42
 	outer := container.NewHSplit(container.NewPadded(left), inner)
 	outer.Offset = 0.22
-	s.content = container.NewBorder(container.NewPadded(header), nil, nil, nil, outer)
-	s.updateRename()
+	s.content = container.NewBorder(container.NewPadded(container.NewVBox(header, s.syncNote)), nil, nil, nil, outer)
+	s.updateActions()
 }
 
-func (s *Screen) updateRename() {
+// updateActions offers what the service allows: with lists, collections
+// are created by name and deleted; without, they are added by number and
+// memories opened by number.
+func (s *Screen) updateActions() {
 	if s.colSel == "" {
 		s.rename.Disable()
+		s.delCol.Disable()
 	} else {
 		s.rename.Enable()
+		s.delCol.Enable()
 	}
+	if s.listed {
+		s.newCol.Show()
+		s.delCol.Show()
+		s.addCol.Hide()
+		s.openBtn.Hide()
+	} else {
+		s.newCol.Hide()
+		s.delCol.Hide()
+		s.addCol.Show()
+		s.openBtn.Show()
+	}
+	s.ed.setDeletable(s.listed)
+}
+
+// showNewCollection creates a collection by name on the service.
+func (s *Screen) showNewCollection() {
+	if s.newColName == nil {
+		s.newColName = widget.NewEntry()
+		s.newColName.SetPlaceHolder("For example: Customer care")
+	}
+	d := dialog.NewForm("New collection", "Create", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Name", s.newColName)}, func(ok bool) {
+			if !ok {
+				return
+			}
+			name := s.newColName.Text
+			go func() {
+				col, err := s.a.CreateCollection(context.Background(), name)
+				kit.Do(func() {
+					if err != nil {
+						dialog.ShowInformation("Collection not created", app.Describe(err), s.env.Window)
+						return
+					}
+					s.newColName.SetText("")
+					s.colSel = col.ID
+					s.updateActions()
+					s.Reload()
+				})
+			}()
+		}, s.env.Window)
+	d.Resize(fyne.NewSize(420, 200))
+	d.Show()
+	s.env.Window.Canvas().Focus(s.newColName)
+}
+
+// confirmDeleteCollection deletes the selected collection, with its
+// memories, after saying so.
+func (s *Screen) confirmDeleteCollection() {
+	col, ok := s.selectedCollection()
+	if !ok {
+		return
+	}
+	name := app.CollectionLabel(col.ID, col.Name)
+	if s.a.IsDefaultCollection(col.ID) {
+		dialog.ShowInformation("Collection not deleted", "“"+name+"” is the account's default collection, which cannot be deleted. Delete its memories one by one instead.", s.env.Window)
+		return
+	}
+	what := "It holds no memories Agent Desk knows of."
+	switch {
+	case col.Count == 1:
+		what = "Its memory is deleted with it."
+	case col.Count > 1:
+		what = fmt.Sprintf("Its %d memories are deleted with it.", col.Count)
+	}
+	d := dialog.NewConfirm("Delete this collection?", "“"+name+"” will be deleted from the service. "+what+" This cannot be undone.", func(yes bool) {
+		if !yes {
+			return
+		}
+		go func() {
+			err := s.a.DeleteCollection(context.Background(), col.ID)
+			kit.Do(func() {
+				if err != nil {
+					dialog.ShowInformation("Collection not deleted", app.Describe(err), s.env.Window)
+					return
+				}
+				if s.ed.open && s.ed.collectionOf() == col.ID {
+					s.ed.clear()
+				}
+				s.colSel = ""
+				s.colList.Select(0)
+				s.updateActions()
+				s.Reload()
+			})
+		}()
+	}, s.env.Window)
+	d.SetConfirmText("Delete")
+	d.Show()
+}
+
+// deleteMemory deletes a memory on the service after a confirmation.
+func (s *Screen) deleteMemory(id, preview string) {
+	d := dialog.NewConfirm("Delete this memory?", "“"+preview+"” will be deleted from the service. Agents will no longer use it. This cannot be undone.", func(yes bool) {
+		if !yes {
+			return
+		}
+		go func() {
+			err := s.a.DeleteMemory(context.Background(), id)
+			kit.Do(func() {
+				if err != nil {
+					dialog.ShowInformation("Memory not deleted", app.Describe(err), s.env.Window)
+					return
+				}
+				if s.ed.id == id {
+					s.ed.clear()
+				}
+				s.selected = ""
+				s.Reload()
+			})
+		}()
+	}, s.env.Window)
+	d.SetConfirmText("Delete")
+	d.Show()
 }
 
 // Reload reads the local index again (off the UI goroutine).
@@ -245,7 +403,7 @@ func (s *Screen) selectCollection() {
 	}
 	if row == 0 && s.colSel != "" {
 		s.colSel = ""
-		s.updateRename()
+		s.updateActions()
 	}
 	s.colList.Select(row)
 }
@@ -470,7 +628,7 @@ func (s *Screen) forgetCollection(id string) {
 			}
 			s.colSel = ""
 			s.colList.Select(0)
-			s.updateRename()
+			s.updateActions()
 			s.Reload()
 		})
 	}()

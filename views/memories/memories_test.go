@@ -363,3 +363,146 @@ func TestANewMemoryBeingWrittenSurvivesAnAccountSwitch(t *testing.T) {
 		t.Fatalf("once created, the memory's draft should be gone, got %q", text)
 	}
 }
+
+// newRealFixture is newFixture against the real service's reading, whose
+// lists of memories and collections the screen mirrors.
+func newRealFixture(t *testing.T) *fixture {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", API: demoservice.APIReal})
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	w.SetContent(s.Content())
+	w.Resize(fyne.NewSize(1200, 800))
+	s.Shown()
+	f := &fixture{s: s, a: a, svc: svc, w: w, q: q}
+	// The service's lists arrive after the local index: the default
+	// collection shows then.
+	f.until(t, "the service's lists", func() bool { return s.loaded && s.listed && !s.syncing && len(s.cols) > 0 })
+	return f
+}
+
+func (f *fixture) collection(name string) (app.CollectionSummary, int) {
+	for i, c := range f.s.cols {
+		if c.Name == name {
+			return c, i
+		}
+	}
+	return app.CollectionSummary{}, -1
+}
+
+func TestServiceListsAreShownAndCollectionsCreatedAndDeleted(t *testing.T) {
+	f := newRealFixture(t)
+	// What the service offers replaces the by-number stand-ins.
+	if f.s.newCol.Hidden || !f.s.addCol.Hidden || !f.s.openBtn.Hidden {
+		t.Fatal("with the service's lists, collections are made by name and nothing is opened by number")
+	}
+	if _, i := f.collection("My Memories"); i < 0 {
+		t.Fatalf("the default collection is listed by its display name: %+v", f.s.cols)
+	}
+
+	test.Tap(f.s.newCol)
+	f.s.newColName.SetText("Customer care")
+	f.tapInDialog(t, "Create")
+	f.until(t, "the new collection", func() bool { _, i := f.collection("Customer care"); return i >= 0 && f.s.colSel != "" })
+	col, _ := f.collection("Customer care")
+
+	// A memory written on the service elsewhere shows after a sync.
+	if _, err := f.a.Client().CreateMemory(context.Background(), client.MemoryParams{Content: "Call back within a day", CollectionID: client.ID(col.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	f.s.Sync()
+	f.until(t, "the memory", func() bool { c, _ := f.collection("Customer care"); return c.Count == 1 })
+
+	// Deleting the collection says its memory goes with it.
+	_, i := f.collection("Customer care")
+	f.s.colList.Select(i + 1)
+	f.until(t, "select", func() bool { return f.s.colSel == col.ID })
+	test.Tap(f.s.delCol)
+	top := f.w.Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(allText(top), "Its memory is deleted with it") {
+		t.Fatal("the confirmation should say the memory goes too")
+	}
+	f.tapInDialog(t, "Delete")
+	f.until(t, "the deletion", func() bool { _, i := f.collection("Customer care"); return i < 0 })
+	if mems, _ := f.a.Memories(context.Background(), "Call back"); len(mems) != 0 {
+		t.Fatalf("the collection's memories stay: %+v", mems)
+	}
+}
+
+func TestDefaultCollectionIsNotDeleted(t *testing.T) {
+	f := newRealFixture(t)
+	_, i := f.collection("My Memories")
+	f.s.colList.Select(i + 1)
+	f.until(t, "select", func() bool { return f.s.colSel != "" })
+	test.Tap(f.s.delCol)
+	top := f.w.Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(allText(top), "cannot be deleted") {
+		t.Fatal("deleting the default collection should say it cannot be done")
+	}
+	if _, i := f.collection("My Memories"); i < 0 {
+		t.Fatal("the default collection is gone")
+	}
+}
+
+func TestMemoryIsDeletedAfterConfirming(t *testing.T) {
+	f := newRealFixture(t)
+	m, err := f.a.CreateMemory(context.Background(), app.MemoryEdit{Content: "Parking is behind the building"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.s.Reload()
+	f.until(t, "the memory", func() bool {
+		for _, x := range f.s.mems {
+			if x.ID == m.ID {
+				return true
+			}
+		}
+		return false
+	})
+	for i, x := range f.s.mems {
+		if x.ID == m.ID {
+			f.s.memList.Select(i)
+		}
+	}
+	f.until(t, "the editor", func() bool { return f.s.ed.open && f.s.ed.id == m.ID })
+	if f.s.ed.del.Hidden {
+		t.Fatal("an open memory offers Delete")
+	}
+	test.Tap(f.s.ed.del)
+	f.tapInDialog(t, "Delete")
+	f.until(t, "the deletion", func() bool {
+		for _, x := range f.s.mems {
+			if x.ID == m.ID {
+				return false
+			}
+		}
+		return !f.s.ed.open
+	})
+}
+
+// allText is the text of every label under o, widgets' insides included
+// (a dialog's message sits inside its widget).
+func allText(o fyne.CanvasObject) string {
+	var b strings.Builder
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch v := o.(type) {
+		case *widget.Label:
+			b.WriteString(v.Text + "\n")
+		case *fyne.Container:
+			for _, c := range v.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(v).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(o)
+	return b.String()
+}

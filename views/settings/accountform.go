@@ -44,7 +44,7 @@ func NewAccountForm(a *app.App, acct storage.Account) *AccountForm {
 	f.Key = widget.NewPasswordEntry()
 	f.Key.SetPlaceHolder("Paste your API key")
 	f.Workspace = widget.NewEntry()
-	f.Workspace.SetPlaceHolder("Optional")
+	f.Workspace.SetPlaceHolder("A number, for example 12345")
 	if acct.ID != "" {
 		f.Name.SetText(acct.Name)
 		f.BaseURL.SetText(acct.BaseURL)
@@ -67,7 +67,7 @@ func NewAccountForm(a *app.App, acct storage.Account) *AccountForm {
 	)
 	form.Items[0].HintText = "A name you will recognise in Settings."
 	form.Items[1].HintText = "Your administrator gives you this address."
-	form.Items[3].HintText = "Only if your administrator gave you one."
+	form.Items[3].HintText = "In the service's web app: Settings → Workspace (or the number after w= in its address)."
 	f.obj = container.NewVBox(form,
 		container.NewHBox(f.Test),
 		f.busy, f.Result)

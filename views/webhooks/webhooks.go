@@ -1,15 +1,19 @@
 // Package webhooks shows the workspace's webhooks, and an agent's webhooks
-// as a tab of its detail. Webhooks are set up on the service: the spec
-// offers no way to create or change them, so there are no such buttons.
+// as a tab of its detail, where one is added. Each can be turned on or off
+// and deleted. A service that follows the interface as first described has
+// no way to create or delete them: it says so when asked.
 package webhooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -19,7 +23,10 @@ import (
 )
 
 // Banner is the plain sentence shown above every webhook list.
-const Banner = "Webhooks are set up on the service; Agent Desk shows them here."
+const Banner = "A webhook calls an address of yours when an agent finishes. Add one from the agent's Webhooks tab."
+
+// AgentBanner is the sentence above an agent's own webhooks.
+const AgentBanner = "A webhook calls an address of yours (https only) each time this agent finishes."
 
 const masked = "••••••••"
 
@@ -32,6 +39,10 @@ type list struct {
 	secrets  bool
 	revealed map[string]bool
 	widget   *widget.List
+	// onActive and onDelete change a webhook on the service; the row's
+	// switch and Delete button call them.
+	onActive func(w client.Webhook, active bool)
+	onDelete func(w client.Webhook)
 }
 
 func newList(win fyne.Window) *list {
@@ -53,7 +64,13 @@ func newList(win fyne.Window) *list {
 			copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
 			secretBox := container.NewHBox(widget.NewLabel("Signing secret:"), secret, reveal, copyBtn)
 			left := container.NewVBox(url, detail, times)
-			return container.NewBorder(nil, nil, widget.NewIcon(theme.MailSendIcon()), container.NewCenter(secretBox), left)
+			active := widget.NewCheck("Active", nil)
+			del := widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), nil)
+			// The switch and Delete sit under the secret, not beside it, so
+			// the row (and the agent's detail around it) is no wider.
+			actions := container.NewHBox(layout.NewSpacer(), active, del)
+			right := container.NewVBox(container.NewCenter(secretBox), actions)
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.MailSendIcon()), right, left)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(l.items) {
@@ -72,11 +89,29 @@ func (l *list) set(items []client.Webhook, secrets bool, titles map[string]strin
 
 func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	left := row.Objects[0].(*fyne.Container)
-	secretCell := row.Objects[2].(*fyne.Container)
+	right := row.Objects[2].(*fyne.Container)
+	secretCell := right.Objects[0].(*fyne.Container)
 	secretBox := secretCell.Objects[0].(*fyne.Container)
 	left.Objects[0].(*widget.Label).SetText(w.URL)
 	left.Objects[1].(*widget.Label).SetText(Details(w, l.agentName(w)))
 	left.Objects[2].(*widget.Label).SetText(Times(w))
+	actions := right.Objects[1].(*fyne.Container)
+	active, del := actions.Objects[1].(*widget.Check), actions.Objects[2].(*widget.Button)
+	// The switch is set before its callback, so filling a row changes nothing.
+	active.OnChanged = nil
+	active.SetChecked(!strings.EqualFold(w.Status, client.WebhookInactive))
+	if l.onActive != nil && !w.TemplateID.IsZero() && w.DeletedAt.IsZero() {
+		active.Show()
+		active.OnChanged = func(on bool) { l.onActive(w, on) }
+	} else {
+		active.Hide()
+	}
+	if l.onDelete != nil && w.DeletedAt.IsZero() {
+		del.Show()
+		del.OnTapped = func() { l.onDelete(w) }
+	} else {
+		del.Hide()
+	}
 	if !l.secrets || w.Secret == "" {
 		secretCell.Hide()
 		return
@@ -179,6 +214,7 @@ func New(env kit.Env) kit.Screen {
 	s.summary = widget.NewLabel("")
 	s.summary.Importance = widget.LowImportance
 	s.stack = container.NewStack(kit.Loading("Reading webhooks…"))
+	editable(env, s.list, s.Reload)
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.Reload)
 	header := kit.Header("Webhooks", Banner, refresh)
 	s.content = container.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
@@ -221,7 +257,7 @@ func (s *Screen) Reload() {
 				s.summary.SetText("")
 			case len(l.Webhooks) == 0:
 				kit.SetBody(s.stack, kit.Empty(theme.MailSendIcon(), "No webhooks",
-					"This workspace has no webhooks. They are set up on the service; once there, they show here."))
+					"This workspace has no webhooks. To add one, open an agent on the Agents screen and its Webhooks tab."))
 				s.summary.SetText("")
 			default:
 				titles := s.list.titles
@@ -255,16 +291,18 @@ func count(n int) string {
 }
 
 // NewAgentTab is the Webhooks tab of an agent's detail
-// (GET /agents/{id}/webhooks).
+// (GET /agents/{id}/webhooks), with Add webhook….
 func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 	l := newList(env.Window)
 	stack := container.NewStack(kit.Loading("Reading this agent's webhooks…"))
-	banner := widget.NewLabel(Banner)
+	banner := widget.NewLabel(AgentBanner)
 	banner.Importance = widget.LowImportance
 	banner.Wrapping = fyne.TextWrapWord
 	var load func()
 	load = func() {
-		kit.SetBody(stack, kit.Loading("Reading this agent's webhooks…"))
+		if len(l.items) == 0 {
+			kit.SetBody(stack, kit.Loading("Reading this agent's webhooks…"))
+		}
 		go func() {
 			items, err := env.App.AgentWebhooks(context.Background(), agent.ID)
 			kit.Do(func() {
@@ -272,8 +310,9 @@ func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 				case err != nil:
 					kit.SetBody(stack, kit.Error(err, load))
 				case len(items) == 0:
+					l.set(nil, true, nil)
 					kit.SetBody(stack, kit.Empty(theme.MailSendIcon(), "No webhooks for this agent",
-						"Webhooks are set up on the service; once this agent has one, it shows here."))
+						"Choose Add webhook… to have an address of yours called each time this agent finishes."))
 				default:
 					l.set(items, true, nil)
 					kit.SetBody(stack, l.widget)
@@ -282,6 +321,83 @@ func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 			})
 		}()
 	}
+	editable(env, l, load)
+	add := widget.NewButtonWithIcon("Add webhook…", theme.ContentAddIcon(), func() { showAdd(env, agent, load) })
 	load()
-	return container.NewBorder(container.NewPadded(banner), nil, nil, nil, stack)
+	return container.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, stack)
+}
+
+// editable wires a list's switch and Delete button to the service; reload
+// shows the list as the service has it afterwards (also after a failure,
+// so a switch never shows what the service does not have).
+func editable(env kit.Env, l *list, reload func()) {
+	fail := func(title string, err error) {
+		kit.Do(func() {
+			dialog.ShowInformation(title, app.Describe(err), env.Window)
+			reload()
+		})
+	}
+	l.onActive = func(w client.Webhook, on bool) {
+		go func() {
+			if _, err := env.App.SetWebhookActive(context.Background(), w, on); err != nil {
+				fail("Webhook not changed", err)
+				return
+			}
+			kit.Do(reload)
+		}()
+	}
+	l.onDelete = func(w client.Webhook) {
+		d := dialog.NewConfirm("Delete this webhook?",
+			"The service will stop calling "+w.URL+". This cannot be undone.", func(yes bool) {
+				if !yes {
+					return
+				}
+				go func() {
+					if err := env.App.DeleteWebhook(context.Background(), w.ID); err != nil {
+						fail("Webhook not deleted", err)
+						return
+					}
+					kit.Do(reload)
+				}()
+			}, env.Window)
+		d.SetConfirmText("Delete")
+		d.Show()
+	}
+}
+
+// showAdd asks for the address of a new webhook of agent; the address is
+// checked as it is typed (https only), and the service's refusal is shown
+// in plain words.
+func showAdd(env kit.Env, agent client.Agent, reload func()) {
+	url := widget.NewEntry()
+	url.SetPlaceHolder("https://example.com/agent-finished")
+	url.Validator = func(s string) error {
+		if err := client.CheckWebhookURL(s); err != nil {
+			return errors.New(app.Describe(err))
+		}
+		return nil
+	}
+	active := widget.NewCheck("Active: call it from now on", nil)
+	active.SetChecked(true)
+	items := []*widget.FormItem{
+		{Text: "Address", Widget: url, HintText: "The service calls it with POST each time this agent finishes."},
+		{Text: "", Widget: active},
+	}
+	d := dialog.NewForm("Add a webhook", "Add", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		go func() {
+			_, err := env.App.AddWebhook(context.Background(), agent.ID, url.Text, active.Checked)
+			kit.Do(func() {
+				if err != nil {
+					dialog.ShowInformation("Webhook not added", app.Describe(err), env.Window)
+				}
+				reload()
+			})
+		}()
+	}, env.Window)
+	d.Resize(fyne.NewSize(520, 260))
+	d.Show()
+	env.Window.Canvas().Focus(url)
 }
