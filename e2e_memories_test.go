@@ -8,53 +8,59 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// Window-relative positions for the memories flow (1180×760 window).
+// Window-relative positions for the memories flow (1180×760 window), the
+// built-in service following the real one: its lists of memories and
+// collections are on the screen.
 const (
-	railMemoriesX, railMemoriesY           = 60, 138
-	addCollectionX, addCollectionY         = 200, 688
-	renameCollectionX, renameCollectionY   = 200, 648
-	firstCollectionX, firstCollectionY     = 220, 234
-	newMemoryX, newMemoryY                 = 944, 57
-	dialogFirstFieldX, dialogFirstFieldY   = 624, 379
-	dialogSecondFieldX, dialogSecondFieldY = 624, 418
-	dialogConfirmX, dialogConfirmY         = 634, 491
-	editorTextX, editorTextY               = 900, 300
-	saveX, saveY                           = 760, 688
-	renameFieldX, renameFieldY             = 636, 352
-	renameConfirmX, renameConfirmY         = 640, 441
+	railMemoriesX, railMemoriesY         = 60, 138
+	newCollectionX, newCollectionY       = 240, 608
+	renameCollectionX, renameCollectionY = 240, 648
+	deleteCollectionX, deleteCollectionY = 240, 688
+	newMemoryX, newMemoryY               = 1105, 47
+	dialogFieldX, dialogFieldY           = 620, 352
+	dialogConfirmX, dialogConfirmY       = 635, 441
+	editorTextX, editorTextY             = 900, 300
+	saveX, saveY                         = 750, 688
+	deleteMemoryX, deleteMemoryY         = 1120, 688
+	confirmDeleteX, confirmDeleteY       = 635, 474
 )
 
-// TestE2EMemoryInACollection adds collection 2 by its number, writes a
-// memory in it, edits the memory and renames the collection. The demo
-// service runs inside the app's process, so what the service holds is read
-// through what the app recorded: its memory index and collection names.
+// TestE2EMemoryInACollection creates a collection by name, writes a memory
+// in it, edits the memory, renames the collection, and deletes the memory
+// and then the collection, each after its confirmation. The demo service
+// runs inside the app's process, so what the service holds is read through
+// what the app recorded: its index mirrors the service's lists.
 func TestE2EMemoryInACollection(t *testing.T) {
 	e := startE2E(t, nil)
 	db := e.History()
 	ctx := context.Background()
 	acct := storage.DemoAccountID
+	collection := func(name string) (storage.CollectionEntry, bool) {
+		cols, err := db.Collections(ctx, acct)
+		for _, c := range cols {
+			if err == nil && c.Name == name {
+				return c, true
+			}
+		}
+		return storage.CollectionEntry{}, false
+	}
 
 	e.Click(railMemoriesX, railMemoriesY)
-	time.Sleep(time.Second)
-	e.Screenshot("memories-1-empty")
+	e.WaitFor("the service's collections", func() bool { _, ok := collection("My Memories"); return ok })
+	time.Sleep(500 * time.Millisecond)
+	e.Screenshot("memories-1-listed")
 
-	e.Click(addCollectionX, addCollectionY)
+	e.Click(newCollectionX, newCollectionY)
 	time.Sleep(time.Second)
-	e.Click(dialogFirstFieldX, dialogFirstFieldY)
-	e.Type("2")
-	e.Click(dialogSecondFieldX, dialogSecondFieldY)
+	e.Click(dialogFieldX, dialogFieldY)
 	e.Type("Key clients")
-	e.Screenshot("memories-2-add-collection")
+	e.Screenshot("memories-2-new-collection")
 	e.Click(dialogConfirmX, dialogConfirmY)
-	e.WaitFor("collection 2 in the index", func() bool {
-		cols, err := db.Collections(ctx, acct)
-		return err == nil && len(cols) == 1 && cols[0].ID == "2" && cols[0].Name == "Key clients"
-	})
+	var col storage.CollectionEntry
+	e.WaitFor("the new collection", func() bool { var ok bool; col, ok = collection("Key clients"); return ok })
 	time.Sleep(500 * time.Millisecond)
 
-	// Choosing the collection first files the new memory in it.
-	e.Click(firstCollectionX, firstCollectionY)
-	time.Sleep(500 * time.Millisecond)
+	// The new collection is selected: a new memory goes in it.
 	e.Click(newMemoryX, newMemoryY)
 	time.Sleep(500 * time.Millisecond)
 	e.Click(editorTextX, editorTextY)
@@ -62,9 +68,9 @@ func TestE2EMemoryInACollection(t *testing.T) {
 	e.Screenshot("memories-3-new")
 	e.Click(saveX, saveY)
 	var id string
-	e.WaitFor("the new memory in collection 2", func() bool {
-		mems, err := db.Memories(ctx, acct, "")
-		if err != nil || len(mems) != 1 || mems[0].CollectionID != "2" {
+	e.WaitFor("the new memory in the collection", func() bool {
+		mems, err := db.Memories(ctx, acct, "Northwind wants")
+		if err != nil || len(mems) != 1 || mems[0].CollectionID != col.ID {
 			return false
 		}
 		id = mems[0].ID
@@ -81,19 +87,23 @@ func TestE2EMemoryInACollection(t *testing.T) {
 		m, err := db.GetMemory(ctx, acct, id)
 		return err == nil && m.Content == "Northwind wants invoices as PDF. Due in 30 days." && m.Draft == ""
 	})
+	time.Sleep(500 * time.Millisecond)
 
-	e.Click(renameCollectionX, renameCollectionY)
+	e.Click(deleteMemoryX, deleteMemoryY)
 	time.Sleep(time.Second)
-	e.Click(renameFieldX, renameFieldY)
-	e.Key("ctrl+a")
-	e.Type("Top clients")
-	e.Screenshot("memories-5-rename")
-	e.Click(renameConfirmX, renameConfirmY)
-	e.WaitFor("the new collection name on the collection and its memory", func() bool {
-		cols, err := db.Collections(ctx, acct)
-		m, merr := db.GetMemory(ctx, acct, id)
-		return err == nil && merr == nil && len(cols) == 1 && cols[0].Name == "Top clients" && m.CollectionName == "Top clients"
+	e.Screenshot("memories-5-delete-memory")
+	e.Click(confirmDeleteX, confirmDeleteY)
+	e.WaitFor("the memory deleted", func() bool {
+		mems, err := db.Memories(ctx, acct, "Northwind wants")
+		return err == nil && len(mems) == 0
 	})
 	time.Sleep(500 * time.Millisecond)
-	e.Screenshot("memories-6-done")
+
+	e.Click(deleteCollectionX, deleteCollectionY)
+	time.Sleep(time.Second)
+	e.Screenshot("memories-6-delete-collection")
+	e.Click(confirmDeleteX, confirmDeleteY)
+	e.WaitFor("the collection deleted", func() bool { _, ok := collection("Key clients"); return !ok })
+	time.Sleep(500 * time.Millisecond)
+	e.Screenshot("memories-7-done")
 }

@@ -29,7 +29,7 @@ const startupGCPercent = 400
 
 func main() {
 	serveDemo := flag.String("serve-demo", "", "run only the built-in service on `ADDR` (for example 127.0.0.1:8787)")
-	demoAPI := flag.String("demo-api", demoservice.APIReal, "the reading --serve-demo follows: `real` (the deployed service) or spec (the interface as first described)")
+	demoAPI := flag.String("demo-api", demoservice.APIReal, "the reading the built-in demo follows (in the window and with --serve-demo): `real` (the deployed service) or spec (the interface as first described)")
 	flag.Parse()
 
 	if *serveDemo != "" {
@@ -53,7 +53,11 @@ func main() {
 	if meta := fa.Metadata(); meta.Version != "" {
 		app.Version = meta.Version
 	}
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths()})
+	if *demoAPI != demoservice.APIReal && *demoAPI != demoservice.APISpec {
+		fmt.Fprintf(os.Stderr, "agentdesk: --demo-api %q: want real or spec\n", *demoAPI)
+		os.Exit(2)
+	}
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), DemoAPI: *demoAPI})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)

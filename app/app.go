@@ -37,6 +37,9 @@ type Config struct {
 	HTTPClient *http.Client
 	// ClientOptions are added to every client this app builds.
 	ClientOptions []client.Option
+	// DemoAPI is the reading the built-in demo follows: demoservice.APIReal
+	// (the default, "") or demoservice.APISpec (--demo-api=spec, tests).
+	DemoAPI string
 }
 
 // App is one running Agent Desk: settings, secrets, history, and the client
@@ -127,7 +130,7 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		pace = *cfg.DemoPace
 	}
 	a.demoKey = randomKey()
-	a.demoOpts = demoservice.Options{APIKey: a.demoKey, Pace: pace}
+	a.demoOpts = demoservice.Options{APIKey: a.demoKey, Pace: pace, API: cfg.DemoAPI}
 
 	active := a.settings.ActiveAccount
 	if active == "" {

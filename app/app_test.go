@@ -72,7 +72,8 @@ func TestTestConnectionSaysWhatHappened(t *testing.T) {
 func TestAccountsAreSavedSwitchedAndRemovedWithoutWritingTheKey(t *testing.T) {
 	t.Setenv(storage.EnvAPIKey, "")
 	a := apptest.Open(t)
-	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "secret-key-123"})
+	// Two workspaces: the interface's reading of the built-in service has them.
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "secret-key-123", API: demoservice.APISpec})
 	ctx := context.Background()
 	acct, err := a.SaveAccount(ctx, storage.Account{Name: "Office", BaseURL: srv.URL + "/", WorkspaceID: "2"}, "secret-key-123")
 	if err != nil {

@@ -32,7 +32,7 @@ func uploadN(t *testing.T, a *app.App, n int) {
 }
 
 func TestFileListReachesEveryPageInEitherOrder(t *testing.T) {
-	a := apptest.Open(t)
+	a := apptest.Open(t, spec) // 40 files: over the real service's 30
 	uploadN(t, a, 40)
 	total := 0
 	for range a.Client().Files(context.Background(), client.ListFilesParams{}) {
@@ -67,7 +67,8 @@ func TestFileListReachesEveryPageInEitherOrder(t *testing.T) {
 }
 
 func TestFileListNoticesProcessingFiles(t *testing.T) {
-	a := apptest.Open(t, paced(20*time.Millisecond))
+	// The interface's reading processes every upload at once.
+	a := apptest.Open(t, paced(20*time.Millisecond), spec)
 	uploadN(t, a, 1)
 	l := a.NewFileList("desc")
 	if _, err := l.LoadMore(context.Background()); err != nil {
@@ -245,3 +246,6 @@ func TestLinkTargetsListsEveryAgent(t *testing.T) {
 		t.Fatalf("every demo agent should be offered, got %d, %v", len(agents), err)
 	}
 }
+
+// spec opens the built-in demo in the interface's reading.
+func spec(c *app.Config) { c.DemoAPI = demoservice.APISpec }

@@ -176,7 +176,7 @@ func TestServerFaultKeepsDraftAndRetrySaves(t *testing.T) {
 func TestCatalogListsEveryPageInBothWebhookVariants(t *testing.T) {
 	ctx := context.Background()
 	for _, v := range []string{"A", "B"} {
-		a, _ := openOn(t, demoservice.Options{WebhookVariant: v})
+		a, _ := openOn(t, demoservice.Options{WebhookVariant: v, API: demoservice.APISpec})
 		l, err := a.Webhooks(ctx)
 		if err != nil || l.Variant != v || len(l.Webhooks) < 2 {
 			t.Fatalf("variant %s: %d webhooks, variant %q, %v", v, len(l.Webhooks), l.Variant, err)

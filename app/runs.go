@@ -240,6 +240,11 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 		run.ResponseID = string(exec.ID)
 		run.Output = exec.Output
 		run.Status = exec.Status
+		if exec.Succeeded() {
+			// One word in history for success, whichever the service says
+			// (completed, or succeeded when polled).
+			run.Status = client.StatusCompleted
+		}
 		if exec.Credits.Valid {
 			v := exec.Credits.Value
 			run.Credits = &v

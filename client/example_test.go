@@ -69,8 +69,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(reply.Status, reply.Output != "", reply.Credits.Valid)
-	// Output: completed true true
+	fmt.Println(reply.Succeeded(), reply.Output != "", reply.Credits.Valid)
+	// Output: true true true
 }
 
 func ExampleClient_ListAgents() {
@@ -133,8 +133,8 @@ func ExampleClient_Start() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(done.Status)
-	// Output: completed
+	fmt.Println(done.Status, done.Succeeded())
+	// Output: succeeded true
 }
 
 func ExampleClient_Stream() {
@@ -291,7 +291,7 @@ func ExampleClient_ListResources() {
 }
 
 func ExampleClient_ListWebhooks() {
-	c, stop := startDemo(demoservice.Options{WebhookVariant: "B"})
+	c, stop := startDemo(demoservice.Options{WebhookVariant: "B", API: demoservice.APISpec})
 	defer stop()
 	list, err := c.ListWebhooks(context.Background(), client.ListWebhooksParams{Limit: 10})
 	if err != nil {

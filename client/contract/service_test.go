@@ -41,6 +41,9 @@ func startService(t *testing.T, opts demoservice.Options) *conformance {
 	t.Helper()
 	v := newValidator(t)
 	opts.APIKey = serviceKey
+	if opts.API == "" {
+		opts.API = demoservice.APISpec // the real reading is asked for by name
+	}
 	svc := demoservice.New(opts)
 	srv := httptest.NewServer(v.Handler(svc, t.Errorf))
 	t.Cleanup(func() {

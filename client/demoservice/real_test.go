@@ -56,7 +56,7 @@ func (e *env) expectReal(method, path string, body any, status int, msg, field s
 }
 
 func TestRealDefaultReadingIsOneConstant(t *testing.T) {
-	if (Options{}).api() != DefaultAPI || DefaultAPI != APISpec {
+	if (Options{}).api() != DefaultAPI || DefaultAPI != APIReal {
 		t.Fatalf("the zero Options follow %q, DefaultAPI %q", (Options{}).api(), DefaultAPI)
 	}
 	if New(Options{API: "other"}).API() != DefaultAPI || New(Options{API: APIReal}).API() != APIReal {

@@ -31,10 +31,10 @@ const (
 	APIReal = "real"
 )
 
-// DefaultAPI is the reading followed when Options.API is "". It stays
-// APISpec until the client and the app's tests follow the real reading;
-// switching the default is this one line.
-const DefaultAPI = APISpec
+// DefaultAPI is the reading followed when Options.API is "": the real
+// service's, which is what staff will meet. APISpec keeps the interface as
+// first described tested.
+const DefaultAPI = APIReal
 
 // Options configure a Service. The zero value is a working instant-paced
 // service that accepts the key "demo".

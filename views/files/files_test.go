@@ -18,7 +18,9 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
 
 type fakeNav struct{ kit.Nav }
@@ -30,7 +32,9 @@ func testEnv(t *testing.T) kit.Env {
 	t.Helper()
 	test.NewTempApp(t)
 	uiq = kit.UseQueue(t)
-	a := apptest.Open(t)
+	// The interface's reading: every upload is processed at once, and
+	// there is no limit of 30 stored files.
+	a := apptest.Open(t, func(c *app.Config) { c.DemoAPI = demoservice.APISpec })
 	w := test.NewTempWindow(t, container.NewStack())
 	w.Resize(fyne.NewSize(1000, 700))
 	return kit.Env{App: a, Window: w, Nav: fakeNav{}}
@@ -227,7 +231,7 @@ func TestFilesScreenRefreshesUntilFilesSettle(t *testing.T) {
 	t.Cleanup(func() { RefreshEvery = 3 * time.Second })
 	test.NewTempApp(t)
 	uiq = kit.UseQueue(t)
-	a := apptest.Open(t, func(c *app.Config) { d := 30 * time.Millisecond; c.DemoPace = &d })
+	a := apptest.Open(t, func(c *app.Config) { d := 30 * time.Millisecond; c.DemoPace = &d; c.DemoAPI = demoservice.APISpec })
 	w := test.NewTempWindow(t, container.NewStack())
 	env := kit.Env{App: a, Window: w, Nav: fakeNav{}}
 	s := newScreen(env)
@@ -376,5 +380,57 @@ func TestFileIconFollowsTheKindOfFile(t *testing.T) {
 		if got := fileIcon(name); got.Name() != want.Name() {
 			t.Errorf("%s shows %s, want %s", name, got.Name(), want.Name())
 		}
+	}
+}
+
+func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
+	RefreshEvery = 10 * time.Millisecond
+	t.Cleanup(func() { RefreshEvery = 3 * time.Second })
+	test.NewTempApp(t)
+	uiq = kit.UseQueue(t)
+	a := apptest.Open(t, func(c *app.Config) { d := 2 * time.Millisecond; c.DemoPace = &d }) // the real reading
+	w := test.NewTempWindow(t, container.NewStack())
+	w.Resize(fyne.NewSize(1000, 700))
+	env := kit.Env{App: a, Window: w, Nav: fakeNav{}}
+	s := newScreen(env)
+	w.SetContent(s.Content())
+	s.Shown()
+	eventually(t, "files listed", func() bool { return len(s.shown) > 0 })
+	s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "hours.txt"), 300)})
+	eventually(t, "the upload at the top", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "hours.txt" })
+	id := s.shown[0].ID
+	status := func() string {
+		row := s.newRow()
+		for i, f := range s.shown {
+			if f.ID == id {
+				s.updateRow(i, row)
+				return labels(row)
+			}
+		}
+		return "gone"
+	}
+	if !strings.Contains(status(), "Not processed") {
+		t.Fatalf("a stored file is not processed until asked: %q", status())
+	}
+
+	s.toggle(id)
+	test.Tap(s.procBtn)
+	top := w.Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(kittest.AllText(top), "costs credits") {
+		t.Fatal("Process should say it costs credits before it goes")
+	}
+	test.Tap(kittest.FindButton(top, "Process"))
+	eventually(t, "processed", func() bool { return strings.Contains(status(), "Ready") })
+
+	s.toggle(id)
+	test.Tap(s.delBtn)
+	top = w.Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(kittest.AllText(top), "cannot be undone") {
+		t.Fatal("Delete should ask first")
+	}
+	test.Tap(kittest.FindButton(top, "Delete"))
+	eventually(t, "deleted", func() bool { return status() == "gone" })
+	if _, err := a.Client().GetFile(context.Background(), id); !client.IsNotFound(err) {
+		t.Fatalf("the file is still on the service: %v", err)
 	}
 }

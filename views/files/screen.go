@@ -458,6 +458,7 @@ func (s *Screen) processSelected() {
 			})
 		}, s.env.Window)
 	d.SetConfirmText("Process")
+	d.SetDismissText("Cancel")
 	d.Show()
 }
 
@@ -483,6 +484,7 @@ func (s *Screen) deleteSelected() {
 			})
 		}, s.env.Window)
 	d.SetConfirmText("Delete")
+	d.SetDismissText("Cancel")
 	d.Show()
 }
 

@@ -303,6 +303,7 @@ func (s *Screen) confirmDeleteCollection() {
 		}()
 	}, s.env.Window)
 	d.SetConfirmText("Delete")
+	d.SetDismissText("Cancel")
 	d.Show()
 }
 
@@ -328,6 +329,7 @@ func (s *Screen) deleteMemory(id, preview string) {
 		}()
 	}, s.env.Window)
 	d.SetConfirmText("Delete")
+	d.SetDismissText("Cancel")
 	d.Show()
 }
 

@@ -29,7 +29,8 @@ type fixture struct {
 func newFixture(t *testing.T, variant string) *fixture {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", MemoryVariant: variant})
+	// The local index alone, as against a service without lists.
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", MemoryVariant: variant, API: demoservice.APISpec})
 	a := apptest.Open(t, func(c *app.Config) {
 		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
 	})
@@ -423,7 +424,7 @@ func TestServiceListsAreShownAndCollectionsCreatedAndDeleted(t *testing.T) {
 	f.until(t, "select", func() bool { return f.s.colSel == col.ID })
 	test.Tap(f.s.delCol)
 	top := f.w.Canvas().Overlays().Top()
-	if top == nil || !strings.Contains(allText(top), "Its memory is deleted with it") {
+	if top == nil || !strings.Contains(kittest.AllText(top), "Its memory is deleted with it") {
 		t.Fatal("the confirmation should say the memory goes too")
 	}
 	f.tapInDialog(t, "Delete")
@@ -440,7 +441,7 @@ func TestDefaultCollectionIsNotDeleted(t *testing.T) {
 	f.until(t, "select", func() bool { return f.s.colSel != "" })
 	test.Tap(f.s.delCol)
 	top := f.w.Canvas().Overlays().Top()
-	if top == nil || !strings.Contains(allText(top), "cannot be deleted") {
+	if top == nil || !strings.Contains(kittest.AllText(top), "cannot be deleted") {
 		t.Fatal("deleting the default collection should say it cannot be done")
 	}
 	if _, i := f.collection("My Memories"); i < 0 {
@@ -482,27 +483,4 @@ func TestMemoryIsDeletedAfterConfirming(t *testing.T) {
 		}
 		return !f.s.ed.open
 	})
-}
-
-// allText is the text of every label under o, widgets' insides included
-// (a dialog's message sits inside its widget).
-func allText(o fyne.CanvasObject) string {
-	var b strings.Builder
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		switch v := o.(type) {
-		case *widget.Label:
-			b.WriteString(v.Text + "\n")
-		case *fyne.Container:
-			for _, c := range v.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(v).Objects() {
-				walk(c)
-			}
-		}
-	}
-	walk(o)
-	return b.String()
 }

@@ -361,6 +361,7 @@ func editable(env kit.Env, l *list, reload func()) {
 				}()
 			}, env.Window)
 		d.SetConfirmText("Delete")
+		d.SetDismissText("Cancel")
 		d.Show()
 	}
 }

@@ -20,7 +20,7 @@ import (
 func env(t *testing.T, variant string) (kit.Env, *kit.Queue) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", WebhookVariant: variant})
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", WebhookVariant: variant, API: demoservice.APISpec})
 	a := apptest.Open(t, func(c *app.Config) {
 		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
 	})

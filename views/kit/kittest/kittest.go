@@ -79,6 +79,24 @@ func Labels(o fyne.CanvasObject) string {
 	return ""
 }
 
+// AllText is the text of every label under o, a line each, the insides of
+// widgets included: a dialog's message, a popup's labels.
+func AllText(o fyne.CanvasObject) string {
+	var b strings.Builder
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			b.WriteString(l.Text + "\n")
+			return
+		}
+		for _, c := range children(o) {
+			walk(c)
+		}
+	}
+	walk(o)
+	return b.String()
+}
+
 // Find returns the first object of type T under o (the zero T when there is
 // none): a list, an image, an entry.
 func Find[T fyne.CanvasObject](o fyne.CanvasObject) T {
