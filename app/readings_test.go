@@ -119,12 +119,14 @@ func TestNoExecutionIsSentTwice(t *testing.T) {
 		{"cut stream", demoservice.Faults{CutStreamAfter: 2}, nil},
 		{"polling not offered", demoservice.Faults{}, noPolling},
 		{"slow answer", demoservice.Faults{SlowFirstByte: 300 * time.Millisecond}, nil},
+		// A 429 proves nothing ran: the request goes again after the wait.
+		{"rate limited", demoservice.Faults{RateLimit: 1, RetryAfter: time.Second}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a, svc := served(t, demoservice.Options{API: demoservice.APIReal, WaitCap: time.Millisecond}, tc.wrap)
-			svc.SetFaults(tc.faults)
 			agent := getAgent(t, a, "119")
+			svc.SetFaults(tc.faults)
 			ar, err := a.NewRunner().Start(agent, map[string]string{"tone": "formal", "length": "120"}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -134,16 +136,20 @@ func TestNoExecutionIsSentTwice(t *testing.T) {
 				ar.Cancel()
 			}
 			<-ar.Done()
-			svc.SetFaults(tc.faults)
 			s := newChat(t, a)
+			svc.SetFaults(tc.faults)
 			_ = s.Send(context.Background(), "Plan the offsite", nil)
 			if tc.name == "slow answer" {
 				time.Sleep(50 * time.Millisecond)
 				s.Stop()
 			}
 			s.Wait()
-			if n := svc.ExecuteRequests(); n > 2 {
-				t.Fatalf("%d execute requests for one run and one chat message", n)
+			limit := 2
+			if tc.faults.RateLimit > 0 {
+				limit = 4 // each refused once, then sent after the wait
+			}
+			if n, runs := svc.ExecuteRequests(), len(svc.Executions()); n > limit || runs > 2 {
+				t.Fatalf("%d execute requests and %d executions for one run and one chat message", n, runs)
 			}
 		})
 	}

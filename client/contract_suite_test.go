@@ -320,7 +320,8 @@ func contractSuite(t *testing.T, c *client.Client, baseURL, key, workspace strin
 // The model is one the agent lists: the interface takes no other, while the
 // real service takes any name (and uses the agent's default).
 func openAISuite(t *testing.T, ctx context.Context, base, key, workspace, model string) {
-	opts := []option.RequestOption{option.WithBaseURL(base), option.WithAPIKey(key), option.WithMaxRetries(0)}
+	// The client's own retries wait out a paced server's 429s (it honours Retry-After).
+	opts := []option.RequestOption{option.WithBaseURL(base), option.WithAPIKey(key), option.WithMaxRetries(4)}
 	if workspace != "" {
 		opts = append(opts, option.WithHeader("x-workspace-id", workspace))
 	}

@@ -121,7 +121,7 @@ func (p WebhookParams) check() (map[string]any, error) {
 	case err != nil || u.Host == "" || u.Scheme == "":
 		return nil, &InputError{Field: "url", Message: "That address is not complete. It should look like https://example.com/hook."}
 	case !strings.EqualFold(u.Scheme, "https"):
-		return nil, &InputError{Field: "url", Message: "The service only calls secure addresses: the address must start with https://."}
+		return nil, &InputError{Field: "url", Message: "The service only calls secure addresses: use one starting with https:// instead."}
 	}
 	method := strings.ToUpper(strings.TrimSpace(p.Method))
 	if method == "" {

@@ -94,6 +94,8 @@ func newScreen(env kit.Env) *Screen {
 		}
 	}
 	s.selLabel = widget.NewLabel("")
+	// The line gives way to the buttons beside it: it never widens the window.
+	s.selLabel.Truncation = fyne.TextTruncateEllipsis
 	// The selection bar always takes its room, so ticking a file never
 	// moves the list under the pointer.
 	s.linkBtn = widget.NewButtonWithIcon("Link to an agent…", theme.ContentAddIcon(), s.linkSelected)
@@ -438,8 +440,19 @@ func (s *Screen) link(agent client.Agent, ids []client.ID) {
 // processSelected asks the service to process the selected files, after
 // saying that it costs credits; their status then moves to Ready.
 func (s *Screen) processSelected() {
-	ids, fl := s.Selected(), s.files
-	if len(ids) == 0 || fl == nil {
+	fl := s.files
+	if fl == nil {
+		return
+	}
+	// Files already ready need nothing: only the others are sent.
+	var ids []client.ID
+	for _, f := range s.shown {
+		if s.selected[f.ID] && f.Status != "completed" {
+			ids = append(ids, f.ID)
+		}
+	}
+	if len(ids) == 0 {
+		dialog.ShowInformation("Nothing to process", "The ticked files are processed already: agents can read them.", s.env.Window)
 		return
 	}
 	what := "this file"
@@ -447,7 +460,7 @@ func (s *Screen) processSelected() {
 		what = fmt.Sprintf("these %d files", len(ids))
 	}
 	d := dialog.NewConfirm("Process "+what+"?",
-		"Processing lets agents read "+what+". It costs credits, charged once per file. Files already processed are not charged again by most services, but check before you go on.",
+		"Processing lets agents read "+what+". It costs credits, charged once per file.",
 		func(yes bool) {
 			if !yes {
 				return

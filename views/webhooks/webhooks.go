@@ -378,10 +378,21 @@ func showAdd(env kit.Env, agent client.Agent, reload func()) {
 		}
 		return nil
 	}
+	// What is wrong with the address is said as it is typed, once it
+	// looks like an address; Add stays off until it is right.
+	why := kit.ErrorText()
+	url.OnChanged = func(s string) {
+		msg := ""
+		if err := client.CheckWebhookURL(s); err != nil && strings.Contains(s, "://") {
+			msg = app.Describe(err)
+		}
+		kit.ShowError(why, msg)
+	}
 	active := widget.NewCheck("Active: call it from now on", nil)
 	active.SetChecked(true)
 	items := []*widget.FormItem{
 		{Text: "Address", Widget: url, HintText: "The service calls it with POST each time this agent finishes."},
+		{Text: "", Widget: why},
 		{Text: "", Widget: active},
 	}
 	d := dialog.NewForm("Add a webhook", "Add", "Cancel", items, func(ok bool) {
