@@ -28,6 +28,7 @@ type fakeNav struct {
 	mu      sync.Mutex
 	chatted []client.Agent
 	att     *fakeAttachments
+	tabs    func(client.Agent) []*container.TabItem
 }
 
 func (n *fakeNav) Show(string) {}
@@ -38,7 +39,12 @@ func (n *fakeNav) OpenChat(a client.Agent) {
 }
 func (n *fakeNav) ChooseChatAgent()                            {}
 func (n *fakeNav) OpenConversation(int64)                      {}
-func (n *fakeNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
+func (n *fakeNav) AgentTabs(a client.Agent) []*container.TabItem {
+	if n.tabs == nil {
+		return nil
+	}
+	return n.tabs(a)
+}
 func (n *fakeNav) NewAttachments() kit.Attachments {
 	if n.att == nil {
 		return nil
@@ -696,5 +702,32 @@ func TestLoadingStopsOnceAgentsShow(t *testing.T) {
 	d := f.open(t, s.agents[0].ID)
 	if opening := kittest.Find[*widget.ProgressBarInfinite](d.content); opening != nil && opening.Running() {
 		t.Fatal("the detail's loading bar still runs once the agent is open")
+	}
+}
+
+// reloadCounter is an agent tab that counts how often it was asked to read
+// its content again.
+type reloadCounter struct {
+	widget.Label
+	n int
+}
+
+func (r *reloadCounter) Reload() { r.n++ }
+
+func TestAgentTabsReadAgainWhenShown(t *testing.T) {
+	f := newFixture(t, 0)
+	tab := &reloadCounter{}
+	tab.ExtendBaseWidget(tab)
+	f.nav.tabs = func(client.Agent) []*container.TabItem { return []*container.TabItem{container.NewTabItem("Files", tab)} }
+	d := f.open(t, "119")
+	d.tabs.SelectIndex(2)
+	if tab.n != 1 {
+		t.Fatalf("selecting the tab read it %d times, want once", tab.n)
+	}
+	// Coming back to the screen (after linking a file on the Files screen)
+	// reads the tab in view again.
+	f.s.Shown()
+	if tab.n != 2 {
+		t.Fatalf("coming back read it %d times, want twice in all", tab.n)
 	}
 }

@@ -118,8 +118,23 @@ func (d *detail) build() {
 		if t.Text == "History" {
 			d.loadHistory()
 		}
+		d.refreshTab(t)
 	}
 	kit.SetBody(d.content, container.NewBorder(container.NewPadded(head), nil, nil, nil, d.tabs))
+}
+
+// reloader is a tab that can read its content again (an agent's files).
+type reloader interface{ Reload() }
+
+// refreshTab reads a tab's content again when it comes into view, so what
+// changed elsewhere (a file linked on the Files screen) shows at once.
+func (d *detail) refreshTab(t *container.TabItem) {
+	if t == nil {
+		return
+	}
+	if r, ok := t.Content.(reloader); ok {
+		r.Reload()
+	}
 }
 
 func (d *detail) buildChat() fyne.CanvasObject {

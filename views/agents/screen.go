@@ -165,6 +165,9 @@ func (s *Screen) Shown() {
 		s.started = true
 		s.browser.Search(app.AgentQuery{})
 	}
+	if d := s.current; d != nil && d.tabs != nil {
+		d.refreshTab(d.tabs.Selected())
+	}
 }
 
 // FocusSearch puts the cursor in the search box (Ctrl+K).
