@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,13 @@ func describeAPIError(e *client.APIError) string {
 		}
 		return "The file is too large for the service: " + sentence(msg)
 	case e.StatusCode == 422 || e.StatusCode == 400:
+		// The real service's message is only "Validation failed": what
+		// to fix is in its field messages.
+		if msg == "" || strings.EqualFold(msg, "Validation failed") {
+			if f := firstFieldMessage(e.Fields); f != "" {
+				return sentence(f)
+			}
+		}
 		if msg == "" {
 			return "The service did not accept what was sent. Check the fields and try again."
 		}
@@ -140,4 +148,20 @@ func strconvQuote(s string) string {
 		s = string(r[:40]) + "…"
 	}
 	return strconv.Quote(s)
+}
+
+// firstFieldMessage is the first message of the first field, by name, so
+// the same error always reads the same.
+func firstFieldMessage(fields map[string][]string) string {
+	names := make([]string, 0, len(fields))
+	for k, v := range fields {
+		if len(v) > 0 && strings.TrimSpace(v[0]) != "" {
+			names = append(names, k)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	sort.Strings(names)
+	return fields[names[0]][0]
 }

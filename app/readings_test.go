@@ -3,8 +3,10 @@ package app_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -422,5 +424,46 @@ func TestChatSendTwiceSendsOnce(t *testing.T) {
 	}
 	if (e1 == nil) == (e2 == nil) || !errors.Is(errors.Join(e1, e2), app.ErrReplyRunning) {
 		t.Fatalf("one send goes, the other says a reply is on its way: %v, %v", e1, e2)
+	}
+}
+
+func TestUploadsBeyondTheStoredLimitAreRefusedFirst(t *testing.T) {
+	a, svc := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
+	ctx := context.Background()
+	stored := 0
+	for _, err := range a.Client().Files(ctx, client.ListFilesParams{PerPage: 100}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored++
+	}
+	dir := t.TempDir()
+	for i := range client.MaxStoredFiles - stored + 2 {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("note-%02d.txt", i)), 10)
+	}
+	q := a.NewUploads(app.UploadOptions{})
+	ids, err := q.Start(ctx, app.PlanUpload([]string{dir}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUploads(t, q)
+	refused := 0
+	for _, id := range ids {
+		u, _ := q.Item(id)
+		if u.State == app.UploadFailed {
+			refused++
+			if !strings.Contains(u.Message, "at most 30 files") {
+				t.Fatalf("a refused file should say why: %q", u.Message)
+			}
+		}
+	}
+	if refused != 2 {
+		t.Fatalf("%d files refused, want the 2 over the limit", refused)
+	}
+	_ = svc
+	// The service's own word for it reads plainly too.
+	_, err = a.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("x"), Filename: "x.txt", Size: 1})
+	if got := app.Describe(err); !strings.Contains(got, "30 files") {
+		t.Fatalf("the service's refusal: %q", got)
 	}
 }

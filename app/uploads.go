@@ -108,6 +108,8 @@ func PlanUpload(paths []string) UploadPlan {
 			pf := PlannedFile{Path: path, Name: name, Size: st.Size()}
 			if st.Size() == 0 {
 				pf.Problem = "This file is empty; there is nothing to send."
+			} else if st.Size() > client.MaxUploadBytes {
+				pf.Problem = "This file is " + HumanBytes(st.Size()) + "; the service takes files of up to 200 MB."
 			} else if f, err := os.Open(path); err != nil {
 				pf.Problem = fileProblem(err)
 			} else {
@@ -289,19 +291,34 @@ func (q *Uploads) FileIDs() []client.ID {
 	return ids
 }
 
-// CheckOnline asks the service for the smallest thing it can answer, so a
-// drop while offline is refused before anything is sent.
-func (a *App) CheckOnline(ctx context.Context) error {
+// CheckOnline asks the service for its first page of files, so a drop
+// while offline is refused before anything is queued (a false "uploading"
+// would mislead). It also counts the stored files when one page holds them
+// all (stored is -1 otherwise), for the service's limit.
+func (a *App) CheckOnline(ctx context.Context) (stored int, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	_, err := a.Client().ListFiles(ctx, client.ListFilesParams{PerPage: 1}, client.WithMaxRetries(0))
+	p, err := a.Client().ListFiles(ctx, client.ListFilesParams{PerPage: 100}, client.WithMaxRetries(0))
 	if client.IsOffline(err) || errors.Is(err, context.DeadlineExceeded) {
-		return ErrOffline
+		return -1, ErrOffline
 	}
 	if client.IsAuth(err) {
-		return err
+		return -1, err
 	}
-	return nil
+	if err != nil || p.HasNext() {
+		return -1, nil
+	}
+	return len(p.Data), nil
+}
+
+// roomFor is how many more files the service will store, given how many
+// it holds: the real service keeps at most 30. A service already holding
+// more has no such limit (-1: no limit known).
+func roomFor(stored int) int {
+	if stored < 0 || stored > client.MaxStoredFiles {
+		return -1
+	}
+	return client.MaxStoredFiles - stored
 }
 
 // Start checks that the service can be reached and queues the plan's files.
@@ -311,14 +328,21 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 	if len(plan.Files) == 0 {
 		return nil, nil
 	}
-	if err := q.a.CheckOnline(ctx); err != nil {
+	stored, err := q.a.CheckOnline(ctx)
+	if err != nil {
 		return nil, err
 	}
+	room := roomFor(stored)
 	var ids []int64
 	var added []*uploadItem
 	q.mu.Lock()
 	for _, f := range plan.Files {
 		q.next++
+		if f.Problem == "" && room == 0 {
+			f.Problem = fmt.Sprintf("The service keeps at most %d files, and it holds %d. Delete some on the Files screen, then add this one again.", client.MaxStoredFiles, stored)
+		} else if f.Problem == "" && room > 0 {
+			room--
+		}
 		it := &uploadItem{u: Upload{ID: q.next, Path: f.Path, Name: f.Name, Size: f.Size, State: UploadWaiting}, problem: f.Problem}
 		if f.Problem != "" {
 			it.u.State, it.u.Message = UploadFailed, f.Problem
