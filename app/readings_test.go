@@ -430,6 +430,11 @@ func TestChatSendTwiceSendsOnce(t *testing.T) {
 func TestUploadsBeyondTheStoredLimitAreRefusedFirst(t *testing.T) {
 	a, svc := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
 	ctx := context.Background()
+	// A run shows the server follows the real service, whose limit applies.
+	agent := getAgent(t, a, "119")
+	if _, err := a.Client().Run(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"tone": "formal", "length": 120}}); err != nil {
+		t.Fatal(err)
+	}
 	stored := 0
 	for _, err := range a.Client().Files(ctx, client.ListFilesParams{PerPage: 100}) {
 		if err != nil {

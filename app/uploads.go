@@ -312,10 +312,16 @@ func (a *App) CheckOnline(ctx context.Context) (stored int, err error) {
 }
 
 // roomFor is how many more files the service will store, given how many
-// it holds: the real service keeps at most 30. A service already holding
-// more has no such limit (-1: no limit known).
-func roomFor(stored int) int {
-	if stored < 0 || stored > client.MaxStoredFiles {
+// it holds: the real service keeps at most 30. The interface as first
+// described sets no limit, so it is applied only to a server that has shown
+// it follows the real service (it answered polling on its path, or took an
+// execution with inputs at the root), and never to one holding more
+// already (-1: no limit known). Other servers say so themselves when they
+// refuse, in words Describe passes on.
+func (a *App) roomFor(stored int) int {
+	c := a.Client()
+	real := c != nil && (c.PollPath() == client.PollResponses || c.ExecuteStyle() == client.StyleRoot)
+	if !real || stored < 0 || stored > client.MaxStoredFiles {
 		return -1
 	}
 	return client.MaxStoredFiles - stored
@@ -332,7 +338,7 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	room := roomFor(stored)
+	room := q.a.roomFor(stored)
 	var ids []int64
 	var added []*uploadItem
 	q.mu.Lock()
