@@ -90,8 +90,8 @@ type ChatSession struct {
 	stopped bool
 	// recovering is true while a cut reply is fetched by polling.
 	recovering bool
-	// waitUntil is when the service will take the message being sent.
-	waitUntil time.Time
+	// wait is when the service will take the message being sent.
+	wait serviceWait
 	// opening cancels the request of a reply not yet streaming.
 	opening   context.CancelFunc
 	done      chan struct{}
@@ -614,9 +614,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 			rs = cs
 		}
 	}
-	s.mu.Lock()
-	s.waitUntil = time.Time{}
-	s.mu.Unlock()
+	s.wait.set(0)
 	if err != nil {
 		return err
 	}
@@ -859,22 +857,13 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 // rateLimited records that the service asked to wait before it takes the
 // message (a 429), and tells the listeners.
 func (s *ChatSession) rateLimited(wait time.Duration) {
-	s.mu.Lock()
-	s.waitUntil = time.Now().Add(wait)
-	s.mu.Unlock()
+	s.wait.set(wait)
 	s.notify(ChatEvent{})
 }
 
 // WaitingUntil is when the service said it would take the message being
 // sent (after a 429), or the zero time.
-func (s *ChatSession) WaitingUntil() time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if time.Now().After(s.waitUntil) {
-		return time.Time{}
-	}
-	return s.waitUntil
-}
+func (s *ChatSession) WaitingUntil() time.Time { return s.wait.Until() }
 
 // Recovering reports whether the session is fetching the end of a reply
 // whose connection was cut.

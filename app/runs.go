@@ -83,12 +83,12 @@ type ActiveRun struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu        sync.Mutex
-	run       storage.Run
-	err       error
-	saveErr   error
-	took      time.Duration
-	waitUntil time.Time // a 429's wait, for the countdown
+	mu      sync.Mutex
+	run     storage.Run
+	err     error
+	saveErr error
+	took    time.Duration
+	wait    serviceWait // a 429's wait, for the countdown
 }
 
 // Done is closed when the run has ended and its result is saved.
@@ -211,23 +211,12 @@ func (e *lookError) Unwrap() error { return e.err }
 
 // rateLimited records that the service asked to wait, for the screen's
 // countdown.
-func (ar *ActiveRun) rateLimited(wait time.Duration) {
-	ar.mu.Lock()
-	ar.waitUntil = time.Now().Add(wait)
-	ar.mu.Unlock()
-}
+func (ar *ActiveRun) rateLimited(wait time.Duration) { ar.wait.set(wait) }
 
 // WaitingUntil is when the service said it would take requests again
 // (after a 429), or the zero time when it asked for no wait. A screen
 // shows the time left; Cancel stops the run.
-func (ar *ActiveRun) WaitingUntil() time.Time {
-	ar.mu.Lock()
-	defer ar.mu.Unlock()
-	if time.Now().After(ar.waitUntil) {
-		return time.Time{}
-	}
-	return ar.waitUntil
-}
+func (ar *ActiveRun) WaitingUntil() time.Time { return ar.wait.Until() }
 
 func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Context, *client.Client) (*client.Execution, error)) {
 	a := r.app

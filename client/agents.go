@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"iter"
 	"net/url"
 )
@@ -44,15 +43,6 @@ func (c *Client) Agents(ctx context.Context, params ListAgentsParams, opts ...Op
 // GetAgent reads one agent with its questions (GET /agents/{id}). The
 // options of its select questions are the values an execution may send.
 func (c *Client) GetAgent(ctx context.Context, id ID, opts ...Option) (*Agent, error) {
-	cfg := c.callConfig(opts)
-	var raw json.RawMessage
-	if err := c.do(ctx, cfg, request{method: "GET", path: pathf("/agents/%s", id), retry: true}, &raw); err != nil {
-		return nil, err
-	}
 	// Assumption: the agent may also arrive wrapped as {"data": {...}}.
-	var a Agent
-	if err := json.Unmarshal(unwrapRecord(raw, "data", "agent"), &a); err != nil {
-		return nil, &DecodeError{Method: "GET", Path: pathf("/agents/%s", id), Err: err, Body: truncate(raw, 512)}
-	}
-	return &a, nil
+	return doRecord[Agent](ctx, c, c.callConfig(opts), request{method: "GET", path: pathf("/agents/%s", id), retry: true}, "data", "agent")
 }

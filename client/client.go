@@ -544,6 +544,20 @@ func truncate(b []byte, n int) []byte {
 	return append([]byte(nil), b...)
 }
 
+// doRecord sends req and decodes the one record it answers, bare or wrapped
+// under one of keys (see unwrapRecord).
+func doRecord[T any](ctx context.Context, c *Client, cfg *config, req request, keys ...string) (*T, error) {
+	var raw json.RawMessage
+	if err := c.do(ctx, cfg, req, &raw); err != nil {
+		return nil, err
+	}
+	var v T
+	if err := json.Unmarshal(unwrapRecord(raw, keys...), &v); err != nil {
+		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
+	}
+	return &v, nil
+}
+
 // unwrapRecord decodes a record that may come bare or wrapped in an object
 // under one of keys (for example {"message": "...", "memory": {...}}).
 func unwrapRecord(data json.RawMessage, keys ...string) json.RawMessage {

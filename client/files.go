@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,15 +25,7 @@ func (c *Client) ListAgentFiles(ctx context.Context, agentID ID, opts ...Option)
 }
 
 func (c *Client) agentFiles(ctx context.Context, req request, opts []Option) (*AgentFiles, error) {
-	var raw json.RawMessage
-	if err := c.do(ctx, c.callConfig(opts), req, &raw); err != nil {
-		return nil, err
-	}
-	var out AgentFiles
-	if err := json.Unmarshal(unwrapRecord(raw, "data"), &out); err != nil {
-		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
-	}
-	return &out, nil
+	return doRecord[AgentFiles](ctx, c, c.callConfig(opts), req, "data")
 }
 
 // UnlinkFile removes a file from an agent (DELETE /agents/{agentId}/files/{fileId}).
@@ -169,13 +160,5 @@ func (c *Client) ProcessFile(ctx context.Context, id ID, opts ...Option) (*File,
 }
 
 func (c *Client) fileCall(ctx context.Context, cfg *config, req request) (*File, error) {
-	var raw json.RawMessage
-	if err := c.do(ctx, cfg, req, &raw); err != nil {
-		return nil, err
-	}
-	var f File
-	if err := json.Unmarshal(unwrapRecord(raw, "data", "file"), &f); err != nil {
-		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
-	}
-	return &f, nil
+	return doRecord[File](ctx, c, cfg, req, "data", "file")
 }

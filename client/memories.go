@@ -279,15 +279,7 @@ func IsDefaultCollectionRefusal(err error) bool {
 }
 
 func (c *Client) collectionCall(ctx context.Context, cfg *config, req request) (*Collection, error) {
-	var raw json.RawMessage
-	if err := c.do(ctx, cfg, req, &raw); err != nil {
-		return nil, err
-	}
-	var col Collection
-	if err := json.Unmarshal(unwrapRecord(raw, "collection", "data"), &col); err != nil {
-		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
-	}
-	return &col, nil
+	return doRecord[Collection](ctx, c, cfg, req, "collection", "data")
 }
 
 // IsUnsupported reports that a server does not offer an operation: 404 on

@@ -3,7 +3,6 @@ package client
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -146,7 +145,6 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 	}
 	body := io.MultiReader(bytes.NewReader(headBytes), &progressReader{r: content, total: total, fn: params.Progress}, bytes.NewReader(tail))
 
-	var raw json.RawMessage
 	req := request{
 		method:        http.MethodPost,
 		path:          "/files",
@@ -154,14 +152,7 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 		contentType:   mw.FormDataContentType(),
 		contentLength: length,
 	}
-	if err := c.do(ctx, cfg, req, &raw); err != nil {
-		return nil, err
-	}
-	var f File
-	if err := json.Unmarshal(unwrapRecord(raw, "data", "file"), &f); err != nil {
-		return nil, &DecodeError{Method: http.MethodPost, Path: "/files", Err: err, Body: truncate(raw, 512)}
-	}
-	return &f, nil
+	return c.fileCall(ctx, cfg, req)
 }
 
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")

@@ -149,16 +149,8 @@ func (c *Client) CreateWebhook(ctx context.Context, agentID ID, params WebhookPa
 	if err != nil {
 		return nil, err
 	}
-	var raw json.RawMessage
 	req := request{method: http.MethodPost, path: pathf("/agents/%s/webhooks", agentID), body: body}
-	if err := c.do(ctx, c.callConfig(opts), req, &raw); err != nil {
-		return nil, err
-	}
-	var w Webhook
-	if err := json.Unmarshal(unwrapRecord(raw, "webhook", "data"), &w); err != nil {
-		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
-	}
-	return &w, nil
+	return doRecord[Webhook](ctx, c, c.callConfig(opts), req, "webhook", "data")
 }
 
 // DeleteWebhook removes a webhook (DELETE /webhooks/{id}). Not retried, so

@@ -27,10 +27,18 @@ type fixture struct {
 }
 
 func newFixture(t *testing.T, variant string) *fixture {
+	// The local index alone, as against a service without lists.
+	f := openFixture(t, demoservice.Options{MemoryVariant: variant, API: demoservice.APISpec})
+	f.until(t, "the first load", func() bool { return f.s.loaded })
+	return f
+}
+
+// openFixture shows the screen on a built-in service with opts.
+func openFixture(t *testing.T, opts demoservice.Options) *fixture {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	// The local index alone, as against a service without lists.
-	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", MemoryVariant: variant, API: demoservice.APISpec})
+	opts.APIKey = "k"
+	srv, svc := demoservice.NewTestService(t, opts)
 	a := apptest.Open(t, func(c *app.Config) {
 		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
 	})
@@ -39,9 +47,7 @@ func newFixture(t *testing.T, variant string) *fixture {
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1200, 800))
 	s.Shown()
-	f := &fixture{s: s, a: a, svc: svc, w: w, q: q}
-	f.until(t, "the first load", func() bool { return s.loaded })
-	return f
+	return &fixture{s: s, a: a, svc: svc, w: w, q: q}
 }
 
 func (f *fixture) until(t *testing.T, what string, cond func() bool) {
@@ -368,21 +374,10 @@ func TestANewMemoryBeingWrittenSurvivesAnAccountSwitch(t *testing.T) {
 // newRealFixture is newFixture against the real service's reading, whose
 // lists of memories and collections the screen mirrors.
 func newRealFixture(t *testing.T) *fixture {
-	test.NewTempApp(t)
-	q := kit.UseQueue(t)
-	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", API: demoservice.APIReal})
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
-	})
-	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
-	w.SetContent(s.Content())
-	w.Resize(fyne.NewSize(1200, 800))
-	s.Shown()
-	f := &fixture{s: s, a: a, svc: svc, w: w, q: q}
+	f := openFixture(t, demoservice.Options{API: demoservice.APIReal})
 	// The service's lists arrive after the local index: the default
 	// collection shows then.
-	f.until(t, "the service's lists", func() bool { return s.loaded && s.listed && !s.syncing && len(s.cols) > 0 })
+	f.until(t, "the service's lists", func() bool { return f.s.loaded && f.s.listed && !f.s.syncing && len(f.s.cols) > 0 })
 	return f
 }
 
