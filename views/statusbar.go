@@ -26,6 +26,7 @@ type StatusBar struct {
 	connection *widget.Label
 	credits    *widget.Button
 	retry      *widget.Button
+	settings   *widget.Button // shown when the key or workspace is refused
 	obj        fyne.CanvasObject
 	checking   context.CancelFunc
 }
@@ -39,11 +40,14 @@ func NewStatusBar(env kit.Env) *StatusBar {
 	b.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), b.Check)
 	b.retry.Importance = widget.LowImportance
 	b.retry.Hide()
+	b.settings = widget.NewButtonWithIcon("Check the account", theme.SettingsIcon(), func() { env.Nav.Show(kit.ScreenSettings) })
+	b.settings.Importance = widget.LowImportance
+	b.settings.Hide()
 	b.credits = widget.NewButtonWithIcon("", theme.InfoIcon(), func() { env.Nav.ShowCredits() })
 	b.credits.Importance = widget.LowImportance
 	b.obj = container.NewVBox(widget.NewSeparator(), container.NewHBox(
 		widget.NewIcon(theme.AccountIcon()), b.account,
-		widget.NewSeparator(), b.connIcon, b.connection, b.retry,
+		widget.NewSeparator(), b.connIcon, b.connection, b.retry, b.settings,
 		layout.NewSpacer(), b.credits))
 	env.App.Subscribe(func(e app.Event) {
 		switch e {
@@ -89,6 +93,7 @@ func (b *StatusBar) Check() {
 	b.connIcon.SetResource(theme.MediaRecordIcon())
 	b.connection.SetText("Connecting…")
 	b.retry.Hide()
+	b.settings.Hide()
 	c := b.env.App.Client()
 	go func() {
 		defer cancel()
@@ -102,6 +107,10 @@ func (b *StatusBar) Check() {
 				switch {
 				case client.IsAuth(err):
 					b.connection.SetText("Key rejected")
+					b.settings.Show()
+				case client.IsForbidden(err):
+					b.connection.SetText("No access to the workspace")
+					b.settings.Show()
 				case client.IsOffline(err):
 					b.connection.SetText("Offline")
 				default:

@@ -9,7 +9,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -140,5 +143,30 @@ func TestStatusBarSaysWhenTheServiceIsUnreachable(t *testing.T) {
 	q.WaitUntil(t, func() bool { return !strings.Contains(bar.Text(), "Connecting") }, bar.Text)
 	if !strings.Contains(bar.Text(), "Service problem") || !bar.retry.Visible() {
 		t.Fatalf("status bar %q should report the problem and offer Retry", bar.Text())
+	}
+}
+
+func TestStatusBarOffersTheAccountWhenTheKeyIsRejected(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	// The real service's answer to a bad key: 403 {"error":"Invalid authentication"}.
+	srv := demoservice.NewTestServer(t, demoservice.Options{APIKey: "right", API: demoservice.APIReal})
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("wrong"), client.WithMaxRetries(0)}
+	})
+	withScreens(t, []ScreenSpec{
+		{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("")} }},
+		{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("settings")} }},
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	shell := NewShell(a, w)
+	bar := shell.status
+	q.WaitUntil(t, func() bool { return !strings.Contains(bar.Text(), "Connecting") }, bar.Text)
+	if !strings.Contains(bar.Text(), "Key rejected") || !bar.settings.Visible() {
+		t.Fatalf("status bar %q should say the key was rejected and offer the account", bar.Text())
+	}
+	test.Tap(bar.settings)
+	if shell.Current() != kit.ScreenSettings {
+		t.Fatalf("the button should open Settings, shows %q", shell.Current())
 	}
 }
