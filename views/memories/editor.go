@@ -363,7 +363,7 @@ func (e *editor) startNew(collectionID string) {
 	e.s.env.Window.Canvas().Focus(e.text)
 	// Bring back what was being written before (another account, a crash).
 	a := e.s.a
-	go func() {
+	e.s.spawn(func() {
 		text, col, err := a.NewMemoryDraft(context.Background())
 		if err != nil || text == "" {
 			return
@@ -378,7 +378,7 @@ func (e *editor) startNew(collectionID string) {
 			e.text.SetText(text)
 			e.seen.SetText("Not saved yet: this is the text you were writing.")
 		})
-	}()
+	})
 }
 
 // load opens a memory of the index, with its unsaved draft when it has one.
@@ -445,7 +445,7 @@ func (e *editor) send(id string) {
 	delete(e.pending, draftKey{e.s.a.AccountID(), id})
 	e.mu.Unlock()
 	a := e.s.a
-	go func() {
+	e.s.spawn(func() {
 		ctx := context.Background()
 		e.debounce.Flush()
 		var (
@@ -472,7 +472,7 @@ func (e *editor) send(id string) {
 			e.seen.SetText("Saved. " + e.seen.Text)
 			e.s.saved(m)
 		})
-	}()
+	})
 }
 
 // failed shows why a save did not happen; the text on screen stays.
@@ -514,7 +514,7 @@ func (e *editor) showBanner(msg string, actions ...fyne.CanvasObject) {
 func (e *editor) recreate(oldID string) {
 	e.id = ""
 	e.send("")
-	go func() { _ = e.s.a.ForgetMemory(context.Background(), oldID) }()
+	e.s.spawn(func() { _ = e.s.a.ForgetMemory(context.Background(), oldID) })
 }
 
 func (e *editor) setMeta(meta map[string]any) {

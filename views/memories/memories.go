@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -58,6 +59,17 @@ type Screen struct {
 	newColName              *widget.Entry
 
 	loaded bool
+	// bg counts the screen's work off the UI goroutine (tests wait for it).
+	bg sync.WaitGroup
+}
+
+// spawn runs f off the UI goroutine, counted in bg.
+func (s *Screen) spawn(f func()) {
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		f()
+	}()
 }
 
 // New builds the Memories screen.
@@ -94,7 +106,7 @@ func (s *Screen) Sync() {
 		return
 	}
 	s.syncing = true
-	go func() {
+	s.spawn(func() {
 		listed, err := s.a.SyncMemories(context.Background())
 		kit.Do(func() {
 			s.syncing = false
@@ -107,7 +119,7 @@ func (s *Screen) Sync() {
 			s.updateActions()
 			s.Reload()
 		})
-	}()
+	})
 }
 
 func (s *Screen) build() {
@@ -243,7 +255,7 @@ func (s *Screen) showNewCollection() {
 				return
 			}
 			name := s.newColName.Text
-			go func() {
+			s.spawn(func() {
 				col, err := s.a.CreateCollection(context.Background(), name)
 				kit.Do(func() {
 					if err != nil {
@@ -255,7 +267,7 @@ func (s *Screen) showNewCollection() {
 					s.updateActions()
 					s.Reload()
 				})
-			}()
+			})
 		}, s.env.Window)
 	d.Resize(fyne.NewSize(420, 200))
 	d.Show()
@@ -285,7 +297,7 @@ func (s *Screen) confirmDeleteCollection() {
 		if !yes {
 			return
 		}
-		go func() {
+		s.spawn(func() {
 			err := s.a.DeleteCollection(context.Background(), col.ID)
 			kit.Do(func() {
 				if err != nil {
@@ -300,7 +312,7 @@ func (s *Screen) confirmDeleteCollection() {
 				s.updateActions()
 				s.Reload()
 			})
-		}()
+		})
 	}, s.env.Window)
 	d.SetConfirmText("Delete")
 	d.SetDismissText("Cancel")
@@ -313,7 +325,7 @@ func (s *Screen) deleteMemory(id, preview string) {
 		if !yes {
 			return
 		}
-		go func() {
+		s.spawn(func() {
 			err := s.a.DeleteMemory(context.Background(), id)
 			kit.Do(func() {
 				if err != nil {
@@ -326,7 +338,7 @@ func (s *Screen) deleteMemory(id, preview string) {
 				s.selected = ""
 				s.Reload()
 			})
-		}()
+		})
 	}, s.env.Window)
 	d.SetConfirmText("Delete")
 	d.SetDismissText("Cancel")
@@ -341,7 +353,7 @@ func (s *Screen) Reload() {
 	if first {
 		kit.SetBody(s.memStack, kit.Loading("Reading memories…"))
 	}
-	go func() {
+	s.spawn(func() {
 		ctx := context.Background()
 		cols, err := s.a.MemoryCollections(ctx)
 		var all, mems []storage.MemoryEntry
@@ -361,7 +373,7 @@ func (s *Screen) Reload() {
 			mems = kept
 		}
 		kit.Do(func() { s.show(cols, len(all), mems, err, query != "", sel != "") })
-	}()
+	})
 }
 
 func (s *Screen) show(cols []app.CollectionSummary, total int, mems []storage.MemoryEntry, err error, searched, inCollection bool) {
@@ -426,7 +438,7 @@ func (s *Screen) selectCurrent() {
 func (s *Screen) openMemory(m storage.MemoryEntry) {
 	s.selected = m.ID
 	s.ed.load(m)
-	go func() {
+	s.spawn(func() {
 		s.ed.debounce.Flush()
 		fresh, err := s.a.Memory(context.Background(), m.ID)
 		kit.Do(func() {
@@ -434,7 +446,7 @@ func (s *Screen) openMemory(m storage.MemoryEntry) {
 				s.ed.load(fresh)
 			}
 		})
-	}()
+	})
 }
 
 // saved is called by the editor when the service confirmed a memory.
@@ -503,7 +515,7 @@ func (s *Screen) showOpenByID() {
 		}
 		id := strings.TrimSpace(s.openID.Text)
 		edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
-		go func() {
+		s.spawn(func() {
 			m, err := s.a.OpenMemoryByID(context.Background(), id, edit)
 			kit.Do(func() {
 				if err != nil {
@@ -519,7 +531,7 @@ func (s *Screen) showOpenByID() {
 				s.ed.leave(func() { s.openMemory(m) }, nil)
 				s.saved(m)
 			})
-		}()
+		})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(560, 420))
 	d.Show()
@@ -543,7 +555,7 @@ func (s *Screen) showAddCollection() {
 			return
 		}
 		id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
-		go func() {
+		s.spawn(func() {
 			_, err := s.a.AddCollectionByID(context.Background(), id, name)
 			kit.Do(func() {
 				if err != nil {
@@ -558,7 +570,7 @@ func (s *Screen) showAddCollection() {
 				s.addName.SetText("")
 				s.Reload()
 			})
-		}()
+		})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(480, 300))
 	d.Show()
@@ -595,7 +607,7 @@ func (s *Screen) showRename() {
 }
 
 func (s *Screen) doRename(col app.CollectionSummary, name string) {
-	go func() {
+	s.spawn(func() {
 		_, err := s.a.RenameCollection(context.Background(), col.ID, name)
 		kit.Do(func() {
 			switch {
@@ -617,11 +629,11 @@ func (s *Screen) doRename(col app.CollectionSummary, name string) {
 				dialog.ShowInformation("Collection not renamed", app.Describe(err), s.env.Window)
 			}
 		})
-	}()
+	})
 }
 
 func (s *Screen) forgetCollection(id string) {
-	go func() {
+	s.spawn(func() {
 		err := s.a.ForgetCollection(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {
@@ -633,7 +645,7 @@ func (s *Screen) forgetCollection(id string) {
 			s.updateActions()
 			s.Reload()
 		})
-	}()
+	})
 }
 
 // compactEmpty is kit.Empty for a narrow pane: the same icon, title and

@@ -44,6 +44,9 @@ func openFixture(t *testing.T, opts demoservice.Options) *fixture {
 	})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	// The screen's last reads and writes end before the app closes and its
+	// folder is removed.
+	t.Cleanup(s.bg.Wait)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1200, 800))
 	s.Shown()
