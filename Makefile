@@ -1,6 +1,6 @@
 # Agent Desk. Two commands do everything on a fresh Debian or Ubuntu machine:
 #   make run    install what the build needs (if missing), build, open the app
-#   make test   the same set-up, then vet and every test (race detector on)
+#   make test   the same set-up, then vet, staticcheck and every test (race detector on)
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
@@ -19,7 +19,7 @@ DEB_PACKAGES := gcc libgl1-mesa-dev xorg-dev xvfb xauth xdotool imagemagick desk
 .PHONY: deps run build test bench clean
 
 deps:
-	@command -v $(GO) >/dev/null || { echo "Agent Desk needs Go 1.24 or newer: see https://go.dev/doc/install"; exit 1; }
+	@command -v $(GO) >/dev/null || { echo "Agent Desk needs Go 1.26.8 or newer: see https://go.dev/doc/install"; exit 1; }
 	@command -v dpkg-query >/dev/null || { echo "make deps installs packages on Debian and Ubuntu only. Elsewhere, install a C compiler and the OpenGL and X11 development headers (see README)."; exit 1; }
 	@missing=""; for p in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -42,6 +42,7 @@ run: build
 # test driver (a real window inside go test hangs).
 test: deps
 	$(GO) vet -tags ci ./...
+	$(GO) tool staticcheck -tags ci ./...
 	$(GO) test -race -tags ci -timeout 20m ./...
 	$(MAKE) --no-print-directory package-check
 

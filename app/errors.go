@@ -79,7 +79,7 @@ func describeAPIError(e *client.APIError) string {
 		}
 		return sentence(msg)
 	case e.StatusCode == 413:
-		if msg == "" || strings.EqualFold(msg, http.StatusText(413)) || strings.EqualFold(msg, "Payload Too Large") {
+		if msg == "" || strings.EqualFold(msg, http.StatusText(http.StatusRequestEntityTooLarge)) || strings.EqualFold(msg, "Payload Too Large") {
 			return "The file is too large for the service. Files of up to 200 MB are usually accepted."
 		}
 		return "The file is too large for the service: " + sentence(msg)

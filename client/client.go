@@ -61,7 +61,6 @@ type config struct {
 	userAgent         string
 	memoryVariant     MemoryVariant
 	pollInterval      time.Duration
-	maxPollInterval   time.Duration
 	retryBase         time.Duration
 	retryMax          time.Duration
 	retryAfterMax     time.Duration

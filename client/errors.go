@@ -194,7 +194,8 @@ var (
 
 	// ErrChatRules is the service's own sentence for a chat history that
 	// breaks the rules (see CheckChatMessages).
-	ErrChatRules = errors.New("Chat messages must be a pair of user/assistant") //nolint:staticcheck // the service's exact sentence
+	//lint:ignore ST1005 the service's exact sentence, capital and all
+	ErrChatRules = errors.New("Chat messages must be a pair of user/assistant")
 
 	// ErrStreamIncomplete means a stream ended before its final (completed)
 	// event. errors.Is(err, io.ErrUnexpectedEOF) is also true.

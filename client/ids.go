@@ -62,9 +62,7 @@ func (id ID) Int64() (int64, bool) {
 // leading zeros other than "0"), the only form safe to send as a number.
 func (id ID) numeric() bool {
 	s := string(id)
-	if strings.HasPrefix(s, "-") {
-		s = s[1:]
-	}
+	s = strings.TrimPrefix(s, "-")
 	if s == "" || len(s) > 18 || (len(s) > 1 && s[0] == '0') {
 		return false
 	}

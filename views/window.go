@@ -30,9 +30,6 @@ type Shell struct {
 	status  *StatusBar
 	built   map[string]kit.Screen
 	current string
-	chat    func(client.Agent)
-	convo   func(int64)
-	credits func()
 }
 
 // NewShell builds the window's content and installs it on win.

@@ -57,7 +57,7 @@ func keywords(text string) []string {
 	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != ',' && r != '.' && r != '?' && r != '!' && r != ';' && r != ':'
 	}) {
-		end := strings.IndexAny(f, ",.?!;:") >= 0
+		end := strings.ContainsAny(f, ",.?!;:")
 		w := strings.Trim(strings.ToLower(f), "-,.?!;:")
 		if len([]rune(w)) < 3 || stopwords[w] {
 			flush()

@@ -37,8 +37,8 @@ func (n *fakeNav) OpenChat(a client.Agent) {
 	n.chatted = append(n.chatted, a)
 	n.mu.Unlock()
 }
-func (n *fakeNav) ChooseChatAgent()                            {}
-func (n *fakeNav) OpenConversation(int64)                      {}
+func (n *fakeNav) ChooseChatAgent()       {}
+func (n *fakeNav) OpenConversation(int64) {}
 func (n *fakeNav) AgentTabs(a client.Agent) []*container.TabItem {
 	if n.tabs == nil {
 		return nil
@@ -718,7 +718,9 @@ func TestAgentTabsReadAgainWhenShown(t *testing.T) {
 	f := newFixture(t, 0)
 	tab := &reloadCounter{}
 	tab.ExtendBaseWidget(tab)
-	f.nav.tabs = func(client.Agent) []*container.TabItem { return []*container.TabItem{container.NewTabItem("Files", tab)} }
+	f.nav.tabs = func(client.Agent) []*container.TabItem {
+		return []*container.TabItem{container.NewTabItem("Files", tab)}
+	}
 	d := f.open(t, "119")
 	d.tabs.SelectIndex(2)
 	if tab.n != 1 {

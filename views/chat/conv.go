@@ -333,11 +333,7 @@ func (v *convView) frame() {
 // atBottom reports whether the user is following the end of the
 // conversation: scrolling up stops following, returning resumes it.
 func (v *convView) atBottom() bool {
-	off := v.list.GetScrollOffset()
-	if off+2 < v.lastAuto {
-		return false
-	}
-	return true
+	return v.list.GetScrollOffset()+2 >= v.lastAuto
 }
 
 func (v *convView) scrollToEnd() {

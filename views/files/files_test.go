@@ -191,8 +191,7 @@ func TestFilesScreenListsUploadsAndSelects(t *testing.T) {
 
 	s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "minutes.docx"), 2048)})
 	eventually(t, "the upload shows at the top", func() bool { return len(s.shown) == before+1 && s.shown[0].Filename == "minutes.docx" })
-	var row fyne.CanvasObject
-	row = s.newRow()
+	row := s.newRow()
 	s.updateRow(0, row)
 	text := labels(row)
 	for _, want := range []string{"minutes.docx", "2.0 KB", "Ready"} {
