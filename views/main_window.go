@@ -69,14 +69,15 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 	}
 	win.Resize(fyne.NewSize(w, h))
 	<-fontsReady
+	var sizes *sizeKeeper
 	if settings.Onboarded {
 		NewShell(a, win)
 	} else {
 		// First start: the welcome screen fills the window until the user
 		// chooses the demo or connects an account, then the shell replaces it.
-		win.SetContent(welcome.New(a, func() { NewShell(a, win) }).Content())
+		win.SetContent(welcome.New(a, func() { NewShell(a, win); sizes.keepSize(win) }).Content())
 	}
-	rememberSize(a, win)
+	sizes = rememberSize(a, win)
 	win.SetMaster()
 	return win
 }

@@ -5,6 +5,7 @@ package views
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -234,21 +235,82 @@ func (s *Shell) ShowCredits() {
 // showCredits opens the credits view; set by the credits screen.
 var showCredits func(env kit.Env)
 
-// Run-time resize memory: the window size is saved when it changes.
-func rememberSize(a *app.App, win fyne.Window) {
-	var last fyne.Size
-	go func() {
-		t := time.NewTicker(2 * time.Second)
-		defer t.Stop()
-		for range t.C {
-			var size fyne.Size
-			fyne.DoAndWait(func() { size = win.Canvas().Size() })
-			if size != last && size.Width > 0 {
-				last = size
-				_ = a.UpdateSettings(context.Background(), func(st *storage.Settings) {
-					st.WindowWidth, st.WindowHeight = size.Width, size.Height
-				})
-			}
+// sizeKeeper lays the window's content out at the window's size and saves
+// that size when the user changes it: half a second after the last change
+// (a drag resizes many times) and when the window closes. Nothing runs
+// while the size stays the same: the layout is told of each new size.
+type sizeKeeper struct {
+	a   *app.App
+	win fyne.Window
+
+	mu    sync.Mutex
+	size  fyne.Size // the last size laid out
+	saved fyne.Size // the last size written
+	timer *time.Timer
+}
+
+func (k *sizeKeeper) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var min fyne.Size
+	for _, o := range objects {
+		min = min.Max(o.MinSize())
+	}
+	return min
+}
+
+func (k *sizeKeeper) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+	// The window's size is the canvas's, padding included.
+	size = k.win.Canvas().Size()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if size == k.size || size.Width <= 0 {
+		return
+	}
+	k.size = size
+	if k.timer == nil {
+		k.timer = time.AfterFunc(500*time.Millisecond, k.save)
+	} else {
+		k.timer.Reset(500 * time.Millisecond)
+	}
+}
+
+// save writes the last size laid out, if it is new.
+func (k *sizeKeeper) save() {
+	k.mu.Lock()
+	size := k.size
+	if size == k.saved || size.Width <= 0 {
+		k.mu.Unlock()
+		return
+	}
+	k.saved = size
+	k.mu.Unlock()
+	_ = k.a.UpdateSettings(context.Background(), func(st *storage.Settings) {
+		st.WindowWidth, st.WindowHeight = size.Width, size.Height
+	})
+}
+
+// keepSize wraps the window's content so its size is remembered (see
+// sizeKeeper); call it again after the content is replaced.
+func (k *sizeKeeper) keepSize(win fyne.Window) {
+	win.SetContent(container.New(k, win.Content()))
+}
+
+// rememberSize saves the main window's size when the user resizes it and
+// when it closes. When the content is replaced (the welcome screen giving
+// way to the shell), call keepSize on what it returns.
+func rememberSize(a *app.App, win fyne.Window) *sizeKeeper {
+	k := &sizeKeeper{a: a, win: win}
+	k.keepSize(win)
+	win.SetOnClosed(func() {
+		k.mu.Lock()
+		if k.timer != nil {
+			k.timer.Stop()
 		}
-	}()
+		k.mu.Unlock()
+		k.save()
+	})
+	return k
 }
