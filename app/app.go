@@ -70,6 +70,9 @@ type App struct {
 	// defaultCollections are the ids of the collections the service calls
 	// the account's default, from the last memory sync.
 	defaultCollections map[string]bool
+
+	draftsOnce sync.Once
+	memDrafts  *memoryDrafts
 }
 
 // Event tells screens that something they show may have changed.
@@ -154,9 +157,7 @@ func randomKey() string {
 // Close saves drafts still waiting to be written, stops the demo service
 // and closes the history.
 func (a *App) Close() error {
-	if a.chatHub.Load() != nil {
-		_ = a.FlushDrafts()
-	}
+	_ = a.FlushDrafts()
 	a.mu.Lock()
 	demo := a.demo
 	a.demo = nil

@@ -277,8 +277,15 @@ func (s *ChatSession) listenerCount() int {
 	return len(s.listeners)
 }
 
-// FlushDrafts writes drafts still waiting for a pause in typing (on quit).
-func (a *App) FlushDrafts() error { return a.chats().drafts.Flush() }
+// FlushDrafts writes every draft still waiting for a pause in typing, the
+// chats' and the memories' (on quit: App.Close calls it).
+func (a *App) FlushDrafts() error {
+	a.WriteMemoryDrafts()
+	if a.chatHub.Load() == nil {
+		return nil
+	}
+	return a.chats().drafts.Flush()
+}
 
 // ID is the conversation's id.
 func (s *ChatSession) ID() int64 {

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -58,16 +56,10 @@ type editor struct {
 	stack       *fyne.Container
 	placeholder fyne.CanvasObject
 
-	// pending are drafts waiting to be written ("" clears).
-	mu      sync.Mutex
-	pending map[draftKey]string
-	// newCol is the collection of an account's memory not created yet.
-	newCol   map[string]string
-	debounce *storage.Debouncer
 }
 
 func newEditor(s *Screen) *editor {
-	e := &editor{s: s, colIDs: map[string]string{}, pending: map[draftKey]string{}, newCol: map[string]string{}}
+	e := &editor{s: s, colIDs: map[string]string{}}
 	e.title = widget.NewLabelWithStyle("New memory", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	e.seen = widget.NewLabel("")
 	e.seen.Importance = widget.LowImportance
@@ -128,7 +120,6 @@ func newEditor(s *Screen) *editor {
 		"Choose a memory on the left to read or change it, or start a new one with New memory.")
 	e.stack = container.NewStack(e.placeholder)
 
-	e.debounce = storage.NewDebouncer(600*time.Millisecond, e.writeDraft)
 	e.updateState()
 	return e
 }
@@ -176,20 +167,10 @@ func (e *editor) changed() {
 	if e.text.Text != e.base.Content {
 		draft = e.text.Text
 	}
-	e.mu.Lock()
-	e.pending[e.key()] = draft
-	if e.id == "" {
-		e.newCol[e.key().account] = e.collectionIDOf(e.collection.Selected)
-	}
-	e.mu.Unlock()
-	e.debounce.Trigger()
+	// The app keeps the draft and writes it after a pause in typing, or at
+	// once when Agent Desk closes.
+	e.s.a.SetMemoryDraft(e.id, draft, e.collectionIDOf(e.collection.Selected))
 }
-
-// draftKey names a memory of an account: a draft still waiting when the
-// user switches accounts is written to the account it belongs to.
-type draftKey struct{ account, id string }
-
-func (e *editor) key() draftKey { return draftKey{e.s.a.AccountID(), e.id} }
 
 // wrapLimit is the length above which the editor stops wrapping lines: a
 // wrapped entry slows with length (test driver, one keystroke: 1,000
@@ -207,23 +188,6 @@ func (e *editor) fitWrapping(text string) {
 	if e.text.Wrapping != want {
 		e.text.Wrapping = want
 		e.text.Refresh()
-	}
-}
-
-// writeDraft keeps the unsaved text on disk (runs off the UI goroutine).
-func (e *editor) writeDraft() {
-	e.mu.Lock()
-	pending, newCol := e.pending, e.newCol
-	e.pending, e.newCol = map[draftKey]string{}, map[string]string{}
-	e.mu.Unlock()
-	for k, draft := range pending {
-		if k.id == "" {
-			// A memory not created yet has no entry in the index to keep
-			// its draft on.
-			_ = e.s.a.SaveNewMemoryDraft(context.Background(), k.account, draft, newCol[k.account])
-			continue
-		}
-		_ = e.s.a.SaveAccountMemoryDraft(context.Background(), k.account, k.id, draft)
 	}
 }
 
@@ -411,10 +375,7 @@ func (e *editor) doRevert() {
 	e.load(storage.MemoryEntry{AccountID: e.base.AccountID, ID: e.base.ID, Content: e.base.Content,
 		Metadata: e.base.Metadata, CollectionID: e.base.CollectionID, CollectionName: e.base.CollectionName,
 		Variant: e.base.Variant, LastSeen: e.base.LastSeen})
-	e.mu.Lock()
-	e.pending[e.key()] = ""
-	e.mu.Unlock()
-	e.debounce.Trigger()
+	e.s.a.SetMemoryDraft(e.id, "", e.base.CollectionID)
 }
 
 func (e *editor) edit() app.MemoryEdit {
@@ -440,14 +401,11 @@ func (e *editor) send(id string) {
 	e.saving = true
 	e.save.SetText("Saving…")
 	e.updateState()
-	// A draft written after the save would bring back "unsaved changes".
-	e.mu.Lock()
-	delete(e.pending, draftKey{e.s.a.AccountID(), id})
-	e.mu.Unlock()
 	a := e.s.a
 	e.s.spawn(func() {
 		ctx := context.Background()
-		e.debounce.Flush()
+		// A draft written after the save would bring back "unsaved changes".
+		a.DropMemoryDraft(id)
 		var (
 			m   storage.MemoryEntry
 			err error

@@ -439,7 +439,7 @@ func (s *Screen) openMemory(m storage.MemoryEntry) {
 	s.selected = m.ID
 	s.ed.load(m)
 	s.spawn(func() {
-		s.ed.debounce.Flush()
+		s.a.WriteMemoryDrafts()
 		fresh, err := s.a.Memory(context.Background(), m.ID)
 		kit.Do(func() {
 			if err == nil && s.ed.id == m.ID && !s.ed.dirty() && fresh.Draft != m.Draft {

@@ -135,7 +135,7 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 			if f.s.ed.save.Disabled() || f.s.ed.revert.Disabled() {
 				t.Fatal("an edit must enable Save and Revert")
 			}
-			f.s.ed.debounce.Flush()
+			f.a.WriteMemoryDrafts()
 			if e, _ := f.a.Memory(ctx, id); e.Draft != "Northwind wants PDF invoices. Due in 30 days." {
 				t.Fatalf("draft on disk = %q", e.Draft)
 			}
@@ -223,7 +223,7 @@ func TestLeavingWithUnsavedChangesAsksAndKeepsTheDraft(t *testing.T) {
 		t.Fatal("a restored draft must be savable and revertable")
 	}
 	test.Tap(f.s.ed.revert)
-	f.s.ed.debounce.Flush()
+	f.a.WriteMemoryDrafts()
 	if e, _ := f.a.Memory(ctx, first); e.Draft != "" || f.s.ed.text.Text != "Memory "+first {
 		t.Fatalf("revert kept %q / %q", e.Draft, f.s.ed.text.Text)
 	}
@@ -360,7 +360,7 @@ func TestANewMemoryBeingWrittenSurvivesAnAccountSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.until(t, "the editor to empty", func() bool { return !f.s.ed.open })
-	f.s.ed.debounce.Flush()
+	f.a.WriteMemoryDrafts()
 	if err := f.a.Activate(ctx, demoAccount); err != nil {
 		t.Fatal(err)
 	}

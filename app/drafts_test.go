@@ -1,0 +1,45 @@
+package app_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// TestMemoryDraftsTypedJustBeforeQuittingAreKept types into a memory and a
+// new one, quits within the pause the drafts wait for, and opens again:
+// every character is there.
+func TestMemoryDraftsTypedJustBeforeQuittingAreKept(t *testing.T) {
+	ctx := context.Background()
+	zero := time.Duration(0)
+	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()}
+	a, err := app.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Office hours are 9 to 5."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetMemoryDraft(m.ID, "Office hours are 9 to 5, Fridays 9 to 3.", "")
+	a.SetMemoryDraft("", "Parking is behind the building", "")
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	b, err := app.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if e, err := b.Memory(ctx, m.ID); err != nil || e.Draft != "Office hours are 9 to 5, Fridays 9 to 3." {
+		t.Fatalf("the edit typed before quitting: %q, %v", e.Draft, err)
+	}
+	if text, _, err := b.NewMemoryDraft(ctx); err != nil || text != "Parking is behind the building" {
+		t.Fatalf("the new memory typed before quitting: %q, %v", text, err)
+	}
+}
