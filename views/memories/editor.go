@@ -55,7 +55,6 @@ type editor struct {
 	body        *fyne.Container
 	stack       *fyne.Container
 	placeholder fyne.CanvasObject
-
 }
 
 func newEditor(s *Screen) *editor {
