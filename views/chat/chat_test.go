@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -314,5 +315,47 @@ func TestSearchRenameDeleteUndo(t *testing.T) {
 	test.Tap(undo)
 	if len(s.convs) != 2 {
 		t.Fatalf("Undo should bring the conversation back, got %+v", s.convs)
+	}
+}
+
+// slowFiles are attachments whose upload ends when the test says.
+type slowFiles struct{ pending atomic.Bool }
+
+func (f *slowFiles) Dropped([]string)          {}
+func (f *slowFiles) Object() fyne.CanvasObject { return widget.NewLabel("") }
+func (f *slowFiles) FileIDs() []client.ID      { return nil }
+func (f *slowFiles) Pending() bool             { return f.pending.Load() }
+func (f *slowFiles) Clear()                    {}
+func (f *slowFiles) AddFiles()                 {}
+
+func TestMessageWaitingForItsFilesIsSentOnceAndNotAfterTheViewCloses(t *testing.T) {
+	for _, closeFirst := range []bool{false, true} {
+		t.Run(map[bool]string{false: "sent once", true: "view closed"}[closeFirst], func(t *testing.T) {
+			s, a := openScreen(t)
+			v := startChat(t, s, a)
+			q := kit.UseQueue(t)
+			files := &slowFiles{}
+			files.pending.Store(true)
+			v.attach = files
+			v.entry.SetText("Summarise the attached notes")
+			spawn = func(f func()) { go f() } // the wait runs beside the test
+			v.send()
+			v.send() // Enter again while the files upload
+			if closeFirst {
+				v.detach()
+			}
+			files.pending.Store(false)
+			time.Sleep(600 * time.Millisecond) // three turns of the wait
+			spawn = func(f func()) { f() }     // the send itself, here
+			q.Drain()
+			v.sess.Wait()
+			want := 1
+			if closeFirst {
+				want = 0
+			}
+			if n := len(a.Demo().Service.Executions()); n != want {
+				t.Fatalf("%d messages sent, want %d", n, want)
+			}
+		})
 	}
 }

@@ -55,6 +55,7 @@ type convView struct {
 	sendBtn       *widget.Button
 	stopBtn       *widget.Button
 	noteShown     bool // errText holds a waiting or recovering note
+	waitingToSend bool // a message waits for its files to finish uploading
 	errText       *widget.Label
 	attach        kit.Attachments
 	obj           fyne.CanvasObject
@@ -537,14 +538,26 @@ func (v *convView) send() {
 	}
 	kit.ShowError(v.errText, "")
 	if v.attach != nil && v.attach.Pending() {
+		if v.waitingToSend {
+			return // the message already waits for its files
+		}
+		v.waitingToSend = true
 		kit.ShowError(v.errText, "Your files are still uploading; the message goes as soon as they are ready.")
+		// The wait ends with the view: a message is never sent from a
+		// conversation nobody is looking at any more.
 		spawn(func() {
+			t := time.NewTicker(200 * time.Millisecond)
+			defer t.Stop()
 			for {
-				time.Sleep(200 * time.Millisecond)
+				select {
+				case <-v.quit:
+					return
+				case <-t.C:
+				}
 				pending := true
 				fyne.DoAndWait(func() { pending = v.attach.Pending() })
 				if !pending {
-					kit.Do(func() { kit.ShowError(v.errText, ""); v.sendNow(text) })
+					kit.Do(func() { v.waitingToSend = false; kit.ShowError(v.errText, ""); v.sendNow(text) })
 					return
 				}
 			}
