@@ -73,6 +73,8 @@ type App struct {
 
 	draftsOnce sync.Once
 	memDrafts  *memoryDrafts
+	// writers are settings writes still under way (SaveSettingsLater).
+	writers sync.WaitGroup
 }
 
 // Event tells screens that something they show may have changed.
@@ -157,6 +159,7 @@ func randomKey() string {
 // Close saves drafts still waiting to be written, stops the demo service
 // and closes the history.
 func (a *App) Close() error {
+	a.writers.Wait()
 	_ = a.FlushDrafts()
 	a.mu.Lock()
 	demo := a.demo
@@ -235,6 +238,17 @@ func (a *App) UpdateSettings(ctx context.Context, change func(*storage.Settings)
 	err := a.store.Save(ctx, s)
 	a.emit(SettingsChanged)
 	return err
+}
+
+// SaveSettingsLater applies change and writes the settings off the caller's
+// goroutine (a screen's click need not wait for the disk). Close waits for
+// such writes, so none lands after Agent Desk has closed.
+func (a *App) SaveSettingsLater(change func(*storage.Settings)) {
+	a.writers.Add(1)
+	go func() {
+		defer a.writers.Done()
+		_ = a.UpdateSettings(context.Background(), change)
+	}()
 }
 
 func cloneAnswers(in map[string]map[string]string) map[string]map[string]string {

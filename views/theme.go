@@ -1,12 +1,11 @@
 package views
 
 import (
+	"github.com/agentdesk/agentdesk/app"
 	"image/color"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
-
-	"github.com/agentdesk/agentdesk/storage"
 )
 
 // appTheme is Fyne's own theme with the light or dark variant forced when
@@ -75,9 +74,9 @@ func (t appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color 
 // ThemeFor returns the Fyne theme for a theme setting.
 func ThemeFor(setting string) fyne.Theme {
 	switch setting {
-	case storage.ThemeLight:
+	case app.ThemeLight:
 		return appTheme{Theme: theme.DefaultTheme(), variant: theme.VariantLight, forced: true}
-	case storage.ThemeDark:
+	case app.ThemeDark:
 		return appTheme{Theme: theme.DefaultTheme(), variant: theme.VariantDark, forced: true}
 	}
 	return appTheme{Theme: theme.DefaultTheme()}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
-	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -135,10 +134,7 @@ func (s *Shell) show(name string) {
 		s.current = name
 		s.stack.Objects = []fyne.CanvasObject{sc.Content()}
 		s.stack.Refresh()
-		a := s.env.App
-		go func() {
-			_ = a.UpdateSettings(context.Background(), func(st *storage.Settings) { st.LastScreen = name })
-		}()
+		s.env.App.SaveSettingsLater(func(st *app.Settings) { st.LastScreen = name })
 	}
 	sc.Shown()
 }
@@ -287,7 +283,7 @@ func (k *sizeKeeper) save() {
 	}
 	k.saved = size
 	k.mu.Unlock()
-	_ = k.a.UpdateSettings(context.Background(), func(st *storage.Settings) {
+	_ = k.a.UpdateSettings(context.Background(), func(st *app.Settings) {
 		st.WindowWidth, st.WindowHeight = size.Width, size.Height
 	})
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
-	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -46,7 +45,7 @@ type detail struct {
 	active    *app.ActiveRun
 
 	// History tab.
-	runs    []storage.Run
+	runs    []app.Run
 	history *widget.List
 	histBox *fyne.Container
 }
@@ -231,7 +230,7 @@ func (d *detail) run() {
 
 // checkAgain looks for the result of a run that was still going on the
 // service; it never runs the agent again.
-func (d *detail) checkAgain(r storage.Run) {
+func (d *detail) checkAgain(r app.Run) {
 	if d.active != nil {
 		return
 	}
@@ -321,7 +320,7 @@ func (d *detail) loadHistory() {
 	})
 }
 
-func (d *detail) showHistory(runs []storage.Run, err error) {
+func (d *detail) showHistory(runs []app.Run, err error) {
 	var body fyne.CanvasObject
 	switch {
 	case err != nil:
@@ -351,7 +350,7 @@ func (d *detail) showHistory(runs []storage.Run, err error) {
 }
 
 // reopen shows a past run's answers and output on the Run tab.
-func (d *detail) reopen(r storage.Run) {
+func (d *detail) reopen(r app.Run) {
 	if d.form == nil {
 		return
 	}
@@ -372,7 +371,7 @@ func newRunRow() fyne.CanvasObject {
 	return container.NewBorder(nil, nil, widget.NewIcon(theme.ConfirmIcon()), credits, container.NewVBox(when, summary))
 }
 
-func setRunRow(o fyne.CanvasObject, r storage.Run) {
+func setRunRow(o fyne.CanvasObject, r app.Run) {
 	row := o.(*fyne.Container)
 	text := row.Objects[0].(*fyne.Container)
 	text.Objects[0].(*widget.Label).SetText(r.CreatedAt.Local().Format("2 Jan 2006 15:04"))
@@ -385,7 +384,7 @@ func setRunRow(o fyne.CanvasObject, r storage.Run) {
 	row.Objects[2].(*widget.Label).SetText(c)
 }
 
-func runSummary(r storage.Run) string {
+func runSummary(r app.Run) string {
 	switch r.Status {
 	case app.RunRunning:
 		return "Still running…"

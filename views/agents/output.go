@@ -15,7 +15,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
-	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -25,13 +24,13 @@ import (
 type outputView struct {
 	s       *Screen
 	content *fyne.Container
-	run     hist.Run
+	run     app.Run
 	gen     int
 	// onLoaded is called when a preview has arrived and the result grew.
 	onLoaded func()
 	// onCheckAgain looks on the service for the result of a run that was
 	// still going (the Check again button).
-	onCheckAgain func(hist.Run)
+	onCheckAgain func(app.Run)
 }
 
 func newOutputView(s *Screen) *outputView {
@@ -57,7 +56,7 @@ func (o *outputView) note(msg string) {
 }
 
 // show displays a finished (or past) run. took is zero for a past run.
-func (o *outputView) show(r hist.Run, took time.Duration) {
+func (o *outputView) show(r app.Run, took time.Duration) {
 	o.gen++
 	o.run = r
 	var objs []fyne.CanvasObject
@@ -84,7 +83,7 @@ func (o *outputView) show(r hist.Run, took time.Duration) {
 	o.content.Refresh()
 }
 
-func statusLine(r hist.Run, took time.Duration) string {
+func statusLine(r app.Run, took time.Duration) string {
 	var s string
 	switch r.Status {
 	case app.RunFailed:
@@ -140,7 +139,7 @@ func (o *outputView) text(out string) fyne.CanvasObject {
 }
 
 // image downloads the picture into the preview cache and shows it.
-func (o *outputView) image(r hist.Run) fyne.CanvasObject {
+func (o *outputView) image(r app.Run) fyne.CanvasObject {
 	box := container.NewStack(kit.Loading("Downloading the picture…"))
 	gen := o.gen
 	o.s.spawn(func() {
@@ -168,7 +167,7 @@ func (o *outputView) image(r hist.Run) fyne.CanvasObject {
 }
 
 // video offers the clip in the system player and Save as….
-func (o *outputView) video(r hist.Run) fyne.CanvasObject {
+func (o *outputView) video(r app.Run) fyne.CanvasObject {
 	play := widget.NewButtonWithIcon("Play video", theme.MediaPlayIcon(), func() {
 		o.s.spawn(func() {
 			target := r.Output
@@ -187,7 +186,7 @@ func (o *outputView) video(r hist.Run) fyne.CanvasObject {
 	return container.NewVBox(container.NewHBox(play, o.saveButton(r)), link)
 }
 
-func (o *outputView) saveButton(r hist.Run) *widget.Button {
+func (o *outputView) saveButton(r app.Run) *widget.Button {
 	return widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
 		w := o.s.env.Window
 		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {

@@ -21,7 +21,6 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
-	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -33,7 +32,7 @@ type convView struct {
 	sess  *app.ChatSession
 	unsub func()
 
-	msgs    []hist.Message
+	msgs    []app.Message
 	list    *widget.List
 	empty   fyne.CanvasObject // shown over the list while it has no message
 	rows    map[int64]*rowCache
@@ -417,8 +416,8 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	v.setHeight(id, rc.h)
 }
 
-func (v *convView) rowObject(m hist.Message, last, live bool) fyne.CanvasObject {
-	if m.Role == hist.RoleUser {
+func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
+	if m.Role == app.RoleUser {
 		return v.userRow(m)
 	}
 	var body fyne.CanvasObject
@@ -436,7 +435,7 @@ func (v *convView) rowObject(m hist.Message, last, live bool) fyne.CanvasObject 
 	}
 	if note := app.StatusNote(m); note != "" && !live {
 		l := widget.NewLabelWithStyle(note, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
-		if m.Status == hist.StatusFailed {
+		if m.Status == app.MessageFailed {
 			l.Importance = widget.DangerImportance
 		} else {
 			l.Importance = widget.WarningImportance
@@ -451,12 +450,12 @@ func (v *convView) rowObject(m hist.Message, last, live bool) fyne.CanvasObject 
 			actions.Add(l)
 		}
 		actions.Add(smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }))
-		if last && m.Status == hist.StatusInterrupted {
+		if last && m.Status == app.MessageInterrupted {
 			actions.Add(smallButton("Continue", theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
 		}
 		if last {
 			label := "Regenerate"
-			if m.Status != hist.StatusComplete {
+			if m.Status != app.MessageComplete {
 				label = "Retry"
 			}
 			actions.Add(smallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
@@ -465,7 +464,7 @@ func (v *convView) rowObject(m hist.Message, last, live bool) fyne.CanvasObject 
 	return container.NewPadded(container.NewVBox(body, footer))
 }
 
-func (v *convView) userRow(m hist.Message) fyne.CanvasObject {
+func (v *convView) userRow(m app.Message) fyne.CanvasObject {
 	text := widget.NewLabel(m.Content)
 	text.Wrapping = fyne.TextWrapWord
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
@@ -625,7 +624,7 @@ func (v *convView) finished(id int64) {
 	_ = id
 }
 
-func (v *convView) editMessage(m hist.Message) {
+func (v *convView) editMessage(m app.Message) {
 	if v.s.env.Window == nil {
 		return
 	}
@@ -688,7 +687,7 @@ func (s *Screen) renameChat(id int64, title string) {
 	})
 }
 
-func (s *Screen) deleteChat(c hist.Conversation) {
+func (s *Screen) deleteChat(c app.Conversation) {
 	spawn(func() {
 		err := s.a.DeleteChat(context.Background(), c.ID)
 		kit.Do(func() {

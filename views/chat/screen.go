@@ -16,7 +16,6 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
-	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -34,7 +33,7 @@ type Screen struct {
 	a   *app.App
 
 	search   *widget.Entry
-	convs    []hist.Conversation
+	convs    []app.Conversation
 	convList *widget.List
 	left     *fyne.Container // list, empty or error state
 	undo     *fyne.Container
@@ -68,7 +67,7 @@ func New(env kit.Env) kit.Screen {
 // notifyFinished tells the user, with a desktop notification, that a reply
 // they are not looking at has ended.
 func (s *Screen) notifyFinished(f app.ChatFinished) {
-	if f.Status == hist.StatusStopped {
+	if f.Status == app.MessageStopped {
 		return
 	}
 	if kit.InForeground() && s.open != nil && s.open.sess.ID() == f.ConversationID && s.onScreen() {
@@ -79,7 +78,7 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 		return
 	}
 	body := f.AgentTitle + " has answered in “" + f.Title + "”."
-	if f.Status == hist.StatusFailed {
+	if f.Status == app.MessageFailed {
 		body = f.AgentTitle + " could not finish its reply in “" + f.Title + "”."
 	}
 	a.SendNotification(fyne.NewNotification("Reply ready", body))
@@ -273,7 +272,7 @@ func (s *Screen) Dropped(paths []string) {
 }
 
 // deleted hides a conversation and offers to undo it for a while.
-func (s *Screen) deleted(c hist.Conversation) {
+func (s *Screen) deleted(c app.Conversation) {
 	if s.open != nil && s.open.sess.ID() == c.ID {
 		s.closeOpen()
 		kit.SetBody(s.right, s.noConversation())

@@ -16,7 +16,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -29,7 +28,7 @@ type editor struct {
 
 	open    bool
 	id      string // "" while writing a new memory
-	base    storage.MemoryEntry
+	base    app.MemoryEntry
 	loading bool // set while the editor fills itself, so it is not "changed"
 	saving  bool
 
@@ -313,7 +312,7 @@ func (e *editor) resetMessages() {
 func (e *editor) startNew(collectionID string) {
 	e.loading = true
 	e.id = ""
-	e.base = storage.MemoryEntry{}
+	e.base = app.MemoryEntry{}
 	e.title.SetText("New memory")
 	e.seen.SetText("Not saved yet.")
 	e.text.SetText("")
@@ -345,7 +344,7 @@ func (e *editor) startNew(collectionID string) {
 }
 
 // load opens a memory of the index, with its unsaved draft when it has one.
-func (e *editor) load(m storage.MemoryEntry) {
+func (e *editor) load(m app.MemoryEntry) {
 	e.loading = true
 	e.id = m.ID
 	e.base = m
@@ -371,7 +370,7 @@ func (e *editor) load(m storage.MemoryEntry) {
 }
 
 func (e *editor) doRevert() {
-	e.load(storage.MemoryEntry{AccountID: e.base.AccountID, ID: e.base.ID, Content: e.base.Content,
+	e.load(app.MemoryEntry{AccountID: e.base.AccountID, ID: e.base.ID, Content: e.base.Content,
 		Metadata: e.base.Metadata, CollectionID: e.base.CollectionID, CollectionName: e.base.CollectionName,
 		Variant: e.base.Variant, LastSeen: e.base.LastSeen})
 	e.s.a.SetMemoryDraft(e.id, "", e.base.CollectionID)
@@ -406,7 +405,7 @@ func (e *editor) send(id string) {
 		// A draft written after the save would bring back "unsaved changes".
 		a.DropMemoryDraft(id)
 		var (
-			m   storage.MemoryEntry
+			m   app.MemoryEntry
 			err error
 		)
 		if id == "" {

@@ -18,7 +18,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -36,7 +35,7 @@ type Screen struct {
 	colSel  string // "" is every memory
 	rename  *widget.Button
 
-	mems     []storage.MemoryEntry
+	mems     []app.MemoryEntry
 	memList  *widget.List
 	memStack *fyne.Container
 	selected string
@@ -356,7 +355,7 @@ func (s *Screen) Reload() {
 	s.spawn(func() {
 		ctx := context.Background()
 		cols, err := s.a.MemoryCollections(ctx)
-		var all, mems []storage.MemoryEntry
+		var all, mems []app.MemoryEntry
 		if err == nil {
 			all, err = s.a.Memories(ctx, "")
 		}
@@ -376,7 +375,7 @@ func (s *Screen) Reload() {
 	})
 }
 
-func (s *Screen) show(cols []app.CollectionSummary, total int, mems []storage.MemoryEntry, err error, searched, inCollection bool) {
+func (s *Screen) show(cols []app.CollectionSummary, total int, mems []app.MemoryEntry, err error, searched, inCollection bool) {
 	s.loaded = true
 	if err != nil {
 		kit.SetBody(s.memStack, compactEmpty(theme.ErrorIcon(), "Something went wrong", app.Describe(err),
@@ -435,7 +434,7 @@ func (s *Screen) selectCurrent() {
 
 // openMemory loads a memory into the editor, read afresh after any draft
 // still being written, so the latest unsaved text is what shows.
-func (s *Screen) openMemory(m storage.MemoryEntry) {
+func (s *Screen) openMemory(m app.MemoryEntry) {
 	s.selected = m.ID
 	s.ed.load(m)
 	s.spawn(func() {
@@ -450,12 +449,12 @@ func (s *Screen) openMemory(m storage.MemoryEntry) {
 }
 
 // saved is called by the editor when the service confirmed a memory.
-func (s *Screen) saved(m storage.MemoryEntry) {
+func (s *Screen) saved(m app.MemoryEntry) {
 	s.selected = m.ID
 	s.Reload()
 }
 
-func firstLine(m storage.MemoryEntry) string {
+func firstLine(m app.MemoryEntry) string {
 	text := strings.TrimSpace(m.Content)
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
@@ -469,7 +468,7 @@ func firstLine(m storage.MemoryEntry) string {
 	return text
 }
 
-func subLine(m storage.MemoryEntry) string {
+func subLine(m app.MemoryEntry) string {
 	parts := []string{"No. " + m.ID}
 	if m.CollectionID != "" || m.CollectionName != "" {
 		parts = append(parts, app.CollectionLabel(m.CollectionID, m.CollectionName))

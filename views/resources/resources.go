@@ -17,7 +17,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
-	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -39,8 +38,10 @@ type Screen struct {
 
 	detail      *fyne.Container
 	placeholder fyne.CanvasObject
-	debounce    *storage.Debouncer
-	loaded      bool
+	// pause reloads once typing rests for 300 ms; it runs only after a
+	// change (UI goroutine only).
+	pause  *time.Timer
+	loaded bool
 }
 
 // New builds the Resources screen.
@@ -49,13 +50,12 @@ func New(env kit.Env) kit.Screen {
 	s.search = widget.NewEntry()
 	s.search.SetPlaceHolder("Search titles and descriptions")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
-	s.debounce = storage.NewDebouncer(300*time.Millisecond, func() { kit.Do(s.Reload) })
-	s.search.OnChanged = func(string) { s.debounce.Trigger() }
+	s.search.OnChanged = func(string) { s.reloadSoon() }
 	s.search.OnSubmitted = func(string) { s.Reload() }
 
 	s.typ = widget.NewSelectEntry(append([]string{anyType}, app.ResourceTypes...))
 	s.typ.SetText(anyType)
-	s.typ.OnChanged = func(string) { s.debounce.Trigger() }
+	s.typ.OnChanged = func(string) { s.reloadSoon() }
 
 	s.count = widget.NewLabel("")
 	s.count.Importance = widget.LowImportance
@@ -217,4 +217,12 @@ func selectable(text string) fyne.CanvasObject {
 	l := widget.NewLabel(text)
 	l.Selectable = true
 	return l
+}
+
+// reloadSoon reloads the list once the user stops typing for 300 ms.
+func (s *Screen) reloadSoon() {
+	if s.pause != nil {
+		s.pause.Stop()
+	}
+	s.pause = time.AfterFunc(300*time.Millisecond, func() { kit.Do(s.Reload) })
 }

@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -18,7 +17,7 @@ import (
 // screen and the settings screen share it so both behave alike.
 type AccountForm struct {
 	a    *app.App
-	acct storage.Account // the account being edited; zero ID for a new one
+	acct app.Account // the account being edited; zero ID for a new one
 
 	Name      *widget.Entry
 	BaseURL   *widget.Entry
@@ -35,7 +34,7 @@ type AccountForm struct {
 // NewAccountForm builds the form; acct is the account to edit, or a zero
 // Account for a new one. The stored key is never shown: editing leaves the
 // key field blank to keep it.
-func NewAccountForm(a *app.App, acct storage.Account) *AccountForm {
+func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	f := &AccountForm{a: a, acct: acct}
 	f.Name = widget.NewEntry()
 	f.Name.SetPlaceHolder("For example: Office account")
@@ -83,7 +82,7 @@ func (f *AccountForm) Object() fyne.CanvasObject { return f.obj }
 func (f *AccountForm) OnBusy(fn func(busy bool)) { f.onChange = append(f.onChange, fn) }
 
 // Account is what the form holds, ready for SaveAccount.
-func (f *AccountForm) Account() storage.Account {
+func (f *AccountForm) Account() app.Account {
 	acct := f.acct
 	acct.Name = f.Name.Text
 	acct.BaseURL = f.BaseURL.Text
@@ -135,7 +134,7 @@ func (f *AccountForm) TestConnection() {
 // Save checks the connection, then stores the account and makes it the
 // active one. done gets the saved account; it is not called when the
 // connection failed or saving failed, and what was typed stays in place.
-func (f *AccountForm) Save(done func(storage.Account)) {
+func (f *AccountForm) Save(done func(app.Account)) {
 	acct, key := f.Account(), f.Key.Text
 	f.setBusy(true, "Checking the connection…")
 	go func() {

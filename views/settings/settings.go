@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -31,9 +30,9 @@ const (
 )
 
 var themeLabels = map[string]string{
-	storage.ThemeSystem: ThemeSystemLabel,
-	storage.ThemeLight:  ThemeLightLabel,
-	storage.ThemeDark:   ThemeDarkLabel,
+	app.ThemeSystem: ThemeSystemLabel,
+	app.ThemeLight:  ThemeLightLabel,
+	app.ThemeDark:   ThemeDarkLabel,
 }
 
 var variantLabels = map[string]string{"": VariantAutoLabel, "A": VariantALabel, "B": VariantBLabel}
@@ -87,7 +86,7 @@ func New(env kit.Env) kit.Screen {
 	s.varNote.Wrapping = fyne.TextWrapWord
 	s.varNote.Importance = widget.LowImportance
 
-	s.add = widget.NewButtonWithIcon("Add account", theme.ContentAddIcon(), func() { s.editAccount(storage.Account{}) })
+	s.add = widget.NewButtonWithIcon("Add account", theme.ContentAddIcon(), func() { s.editAccount(app.Account{}) })
 	about := widget.NewButtonWithIcon("About Agent Desk", theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
 
 	body := container.NewVBox(
@@ -167,7 +166,7 @@ func (s *Screen) refresh() {
 	s.syncing = false
 }
 
-func (s *Screen) accountRow(acct storage.Account, active bool) fyne.CanvasObject {
+func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	icon := widget.NewIcon(theme.AccountIcon())
 	name := widget.NewLabelWithStyle(acct.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: active})
 	var detail string
@@ -202,7 +201,7 @@ func (s *Screen) accountRow(acct storage.Account, active bool) fyne.CanvasObject
 }
 
 // switchTo makes acct the active account.
-func (s *Screen) switchTo(acct storage.Account) {
+func (s *Screen) switchTo(acct app.Account) {
 	kit.ShowError(s.errText, "")
 	a := s.env.App
 	go func() {
@@ -219,7 +218,7 @@ func (s *Screen) switchTo(acct storage.Account) {
 
 // editAccount opens the account form in a dialog; a zero acct adds one.
 // Saving checks the connection first and makes the account the one in use.
-func (s *Screen) editAccount(acct storage.Account) {
+func (s *Screen) editAccount(acct app.Account) {
 	form := NewAccountForm(s.env.App, acct)
 	title := "Add account"
 	if acct.ID != "" {
@@ -230,7 +229,7 @@ func (s *Screen) editAccount(acct storage.Account) {
 	save.Importance = widget.HighImportance
 	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { s.Escape() })
 	save.OnTapped = func() {
-		form.Save(func(storage.Account) {
+		form.Save(func(app.Account) {
 			d.Hide()
 			if s.dialog == d {
 				s.dialog = nil
@@ -254,7 +253,7 @@ func (s *Screen) editAccount(acct storage.Account) {
 }
 
 // confirmRemove asks before forgetting an account and its key.
-func (s *Screen) confirmRemove(acct storage.Account) {
+func (s *Screen) confirmRemove(acct app.Account) {
 	a := s.env.App
 	d := dialog.NewConfirm("Remove "+acct.Name+"?",
 		"Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer.",
@@ -285,7 +284,7 @@ func (s *Screen) themeChosen(label string) {
 	if s.syncing {
 		return
 	}
-	value := storage.ThemeSystem
+	value := app.ThemeSystem
 	for v, l := range themeLabels {
 		if l == label {
 			value = v
@@ -293,7 +292,7 @@ func (s *Screen) themeChosen(label string) {
 	}
 	a := s.env.App
 	go func() {
-		err := a.UpdateSettings(context.Background(), func(st *storage.Settings) { st.Theme = value })
+		err := a.UpdateSettings(context.Background(), func(st *app.Settings) { st.Theme = value })
 		kit.Do(func() {
 			if err != nil {
 				kit.ShowError(s.errText, "The theme applies now but could not be saved for next time. "+app.Describe(err))

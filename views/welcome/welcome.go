@@ -14,7 +14,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
-	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/settings"
 )
@@ -56,7 +55,7 @@ func New(a *app.App, done func()) *Welcome {
 		card(theme.AccountIcon(), "Use your account", connectText, w.Connect))
 	w.choices = choices
 
-	w.Form = settings.NewAccountForm(a, storage.Account{})
+	w.Form = settings.NewAccountForm(a, app.Account{})
 	w.Finish = widget.NewButtonWithIcon("Connect", theme.ConfirmIcon(), w.finish)
 	w.Finish.Importance = widget.HighImportance
 	w.Back = widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), w.showChoices)
@@ -150,10 +149,10 @@ func (w *Welcome) tryDemo() {
 		ctx := context.Background()
 		var err error
 		if !a.IsDemo() {
-			err = a.Activate(ctx, storage.DemoAccountID)
+			err = a.Activate(ctx, app.DemoAccountID)
 		}
 		if err == nil {
-			err = a.UpdateSettings(ctx, func(s *storage.Settings) { s.Onboarded = true })
+			err = a.UpdateSettings(ctx, func(s *app.Settings) { s.Onboarded = true })
 		}
 		kit.Do(func() {
 			w.Demo.Enable()
@@ -172,5 +171,5 @@ func (w *Welcome) tryDemo() {
 // finish checks and saves the typed account, then opens the app with it.
 // SaveAccount marks Agent Desk as set up.
 func (w *Welcome) finish() {
-	w.Form.Save(func(storage.Account) { w.done() })
+	w.Form.Save(func(app.Account) { w.done() })
 }

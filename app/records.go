@@ -1,0 +1,41 @@
+package app
+
+import "github.com/agentdesk/agentdesk/storage"
+
+// The records screens show. They are kept by storage; screens name them
+// here, so that they never reach past app to where things are kept.
+type (
+	// Run is one run of an image, text or video agent, as history keeps it.
+	Run = storage.Run
+	// Conversation is a chat and its settings.
+	Conversation = storage.Conversation
+	// Message is one turn of a conversation.
+	Message = storage.Message
+	// MemoryEntry is a memory as this computer knows it (with its draft).
+	MemoryEntry = storage.MemoryEntry
+	// CollectionEntry is a memory collection as this computer knows it.
+	CollectionEntry = storage.CollectionEntry
+	// Account is one service account (never its key).
+	Account = storage.Account
+	// Settings are the user's settings.
+	Settings = storage.Settings
+)
+
+// How a reply ended, and who wrote a message.
+const (
+	MessageComplete    = storage.StatusComplete
+	MessageStopped     = storage.StatusStopped
+	MessageFailed      = storage.StatusFailed
+	MessageInterrupted = storage.StatusInterrupted
+	MessageRecovered   = storage.StatusRecovered
+	RoleUser           = storage.RoleUser
+	RoleAssistant      = storage.RoleAssistant
+)
+
+// Theme choices, and the demo account's id.
+const (
+	ThemeSystem   = storage.ThemeSystem
+	ThemeLight    = storage.ThemeLight
+	ThemeDark     = storage.ThemeDark
+	DemoAccountID = storage.DemoAccountID
+)
