@@ -57,7 +57,8 @@ type Screen struct {
 	addID, addName, renName *widget.Entry
 	newColName              *widget.Entry
 
-	loaded bool
+	loaded  bool
+	reloads int // Reload calls so far (UI goroutine only)
 	// bg counts the screen's work off the UI goroutine (tests wait for it).
 	bg sync.WaitGroup
 }
@@ -348,6 +349,10 @@ func (s *Screen) deleteMemory(id, preview string) {
 func (s *Screen) Reload() {
 	query := s.search.Text
 	sel := s.colSel
+	// Reads may finish out of order (a sync's reload and the user's): only
+	// the latest one is shown, so an older read never hides a newer one.
+	s.reloads++
+	gen := s.reloads
 	first := !s.loaded
 	if first {
 		kit.SetBody(s.memStack, kit.Loading("Reading memories…"))
@@ -371,7 +376,11 @@ func (s *Screen) Reload() {
 			}
 			mems = kept
 		}
-		kit.Do(func() { s.show(cols, len(all), mems, err, query != "", sel != "") })
+		kit.Do(func() {
+			if gen == s.reloads {
+				s.show(cols, len(all), mems, err, query != "", sel != "")
+			}
+		})
 	})
 }
 
