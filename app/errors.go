@@ -67,7 +67,20 @@ func Describe(err error) string {
 	if errors.As(err, &decErr) {
 		return "The service sent an answer Agent Desk could not read. Try again; if it keeps happening, the service may have changed."
 	}
-	return sentence(err.Error())
+	return sentence(plain(err.Error()))
+}
+
+// plain drops the package prefix ("agentdesk: ") that the client's errors
+// carry for developers' logs: people read the sentence after it.
+func plain(s string) string {
+	for {
+		t := strings.TrimSpace(s)
+		rest, ok := strings.CutPrefix(strings.ToLower(t), "agentdesk: ")
+		if !ok {
+			return t
+		}
+		s = t[len(t)-len(rest):]
+	}
 }
 
 func describeAPIError(e *client.APIError) string {

@@ -472,3 +472,16 @@ func TestUploadsBeyondTheStoredLimitAreRefusedFirst(t *testing.T) {
 		t.Fatalf("the service's refusal: %q", got)
 	}
 }
+
+func TestDescribeNeverShowsThePackagePrefix(t *testing.T) {
+	for _, err := range []error{
+		errors.New("agentdesk: no base URL configured (use WithBaseURL)"),
+		fmt.Errorf("agentdesk: opening the file to upload: %w", errors.New("permission denied")),
+		&client.ExecutionError{Execution: client.Execution{Status: "failed"}},
+	} {
+		got := app.Describe(err)
+		if strings.Contains(strings.ToLower(got), "agentdesk:") || got == "" {
+			t.Errorf("%v reads %q", err, got)
+		}
+	}
+}
