@@ -71,8 +71,10 @@ type App struct {
 	// the account's default, from the last memory sync.
 	defaultCollections map[string]bool
 
-	draftsOnce sync.Once
-	memDrafts  *memoryDrafts
+	draftsOnce  sync.Once
+	memDrafts   *memoryDrafts
+	answersOnce sync.Once
+	ansDrafts   *answerDrafts
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
 }

@@ -277,10 +277,11 @@ func (s *ChatSession) listenerCount() int {
 	return len(s.listeners)
 }
 
-// FlushDrafts writes every draft still waiting for a pause in typing, the
-// chats' and the memories' (on quit: App.Close calls it).
+// FlushDrafts writes every draft still waiting for a pause in typing: the
+// chats', the memories' and the forms' answers (on quit: App.Close calls it).
 func (a *App) FlushDrafts() error {
 	a.WriteMemoryDrafts()
+	a.answerDrafts().d.Flush()
 	if a.chatHub.Load() == nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -84,3 +85,47 @@ func (md *memoryDrafts) write() {
 // WriteMemoryDrafts puts the memory drafts still waiting on disk now, so
 // what is read next is the latest text.
 func (a *App) WriteMemoryDrafts() { a.memoryDrafts().d.Flush() }
+
+// answerDrafts keeps the answers typed into an agent's form until they are
+// in the settings, where the form reads them next time: written after a
+// pause in typing, and at once by FlushDrafts.
+type answerDrafts struct {
+	a *App
+
+	mu      sync.Mutex
+	pending map[client.ID]map[string]string
+	d       *storage.Debouncer
+}
+
+func (a *App) answerDrafts() *answerDrafts {
+	a.answersOnce.Do(func() {
+		ad := &answerDrafts{a: a, pending: map[client.ID]map[string]string{}}
+		ad.d = storage.NewDebouncer(memoryDraftDelay, ad.write)
+		a.ansDrafts = ad
+	})
+	return a.ansDrafts
+}
+
+// SetAnswerDraft records the answers typed so far into an agent's form, so
+// they are there when the form opens again, even after Agent Desk closes.
+func (a *App) SetAnswerDraft(agentID client.ID, answers map[string]string) {
+	ad := a.answerDrafts()
+	cp := make(map[string]string, len(answers))
+	for k, v := range answers {
+		cp[k] = v
+	}
+	ad.mu.Lock()
+	ad.pending[agentID] = cp
+	ad.mu.Unlock()
+	ad.d.Trigger()
+}
+
+func (ad *answerDrafts) write() {
+	ad.mu.Lock()
+	pending := ad.pending
+	ad.pending = map[client.ID]map[string]string{}
+	ad.mu.Unlock()
+	for id, answers := range pending {
+		_ = ad.a.RememberAnswers(context.Background(), id, answers)
+	}
+}

@@ -43,3 +43,32 @@ func TestMemoryDraftsTypedJustBeforeQuittingAreKept(t *testing.T) {
 		t.Fatalf("the new memory typed before quitting: %q, %v", text, err)
 	}
 }
+
+// TestFormAnswersTypedJustBeforeQuittingAreKept: answers typed into a form
+// and not run are there when the form opens again after a quick quit.
+func TestFormAnswersTypedJustBeforeQuittingAreKept(t *testing.T) {
+	ctx := context.Background()
+	zero := time.Duration(0)
+	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()}
+	a, err := app.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetAnswerDraft(agent.ID, map[string]string{"tone": "formal", "length": "7"})
+	a.SetAnswerDraft(agent.ID, map[string]string{"tone": "formal", "length": "75"})
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := app.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if got := b.LastAnswers(*agent); got["tone"] != "formal" || got["length"] != "75" {
+		t.Fatalf("the answers typed before quitting: %v", got)
+	}
+}

@@ -733,3 +733,15 @@ func TestAgentTabsReadAgainWhenShown(t *testing.T) {
 		t.Fatalf("coming back read it %d times, want twice in all", tab.n)
 	}
 }
+
+func TestAnswersTypedIntoTheFormAreKeptWithoutRunning(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "119")
+	test.Type(d.form.byName["length"].input.(*numberEntry), "85")
+	if err := f.a.FlushDrafts(); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.a.LastAnswers(d.agent); got["length"] != "85" {
+		t.Fatalf("the typed answer should be kept for next time, got %v", got)
+	}
+}

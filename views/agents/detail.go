@@ -145,6 +145,7 @@ func (d *detail) buildChat() fyne.CanvasObject {
 
 func (d *detail) buildRun() fyne.CanvasObject {
 	d.form = newForm(d.agent, d.s.app.LastAnswers(d.agent), d.run)
+	d.form.onChange = func() { d.s.app.SetAnswerDraft(d.agent.ID, d.form.answers()) }
 	d.formErr = kit.ErrorText()
 	d.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), d.run)
 	d.runBtn.Importance = widget.HighImportance

@@ -34,14 +34,22 @@ type form struct {
 	fields  []*field
 	byName  map[string]*field
 	content *fyne.Container
+	// onChange is told of every answer the user changes (the app keeps
+	// them as a draft).
+	onChange func()
 }
 
 // newForm builds the form; submit runs it (Enter in a number field or on a
 // focused choice).
 func newForm(agent client.Agent, answers map[string]string, submit func()) *form {
 	f := &form{byName: map[string]*field{}, content: container.New(layout.NewFormLayout())}
+	changed := func() {
+		if f.onChange != nil {
+			f.onChange()
+		}
+	}
 	for _, q := range app.FormQuestions(agent) {
-		fl := newField(q, submit)
+		fl := newField(q, submit, changed)
 		if v, ok := answers[q.Name]; ok && fl.set != nil {
 			fl.set(v)
 		}
@@ -97,12 +105,13 @@ func questionLabel(q client.Question) string {
 	return name
 }
 
-func newField(q client.Question, submit func()) *field {
+func newField(q client.Question, submit, changed func()) *field {
 	fl := &field{q: q, err: kit.ErrorText()}
 	switch q.Type {
 	case client.QuestionSelect:
 		sel := newSubmitSelect(q.Options, submit)
 		sel.PlaceHolder = "Choose…"
+		sel.OnChanged = func(string) { changed() }
 		fl.get = func() string { return sel.Selected }
 		fl.set = func(v string) {
 			for _, o := range q.Options {
@@ -123,6 +132,7 @@ func newField(q client.Question, submit func()) *field {
 		e := newNumberEntry()
 		e.SetPlaceHolder("A number")
 		e.OnSubmitted = func(string) { submit() }
+		e.OnChanged = func(string) { changed() }
 		fl.get = func() string { return e.Text }
 		fl.set = e.SetText
 		fl.input = e
