@@ -71,10 +71,8 @@ type App struct {
 	// the account's default, from the last memory sync.
 	defaultCollections map[string]bool
 
-	draftsOnce  sync.Once
-	memDrafts   *memoryDrafts
-	answersOnce sync.Once
-	ansDrafts   *answerDrafts
+	draftsOnce sync.Once
+	appDrafts  *appDrafts
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
 }

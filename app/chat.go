@@ -280,8 +280,8 @@ func (s *ChatSession) listenerCount() int {
 // FlushDrafts writes every draft still waiting for a pause in typing: the
 // chats', the memories' and the forms' answers (on quit: App.Close calls it).
 func (a *App) FlushDrafts() error {
-	a.WriteMemoryDrafts()
-	a.answerDrafts().d.Flush()
+	a.drafts().memories.Flush()
+	a.drafts().answers.Flush()
 	if a.chatHub.Load() == nil {
 		return nil
 	}

@@ -27,15 +27,7 @@ func TestMemoryDraftsTypedJustBeforeQuittingAreKept(t *testing.T) {
 	}
 	a.SetMemoryDraft(m.ID, "Office hours are 9 to 5, Fridays 9 to 3.", "")
 	a.SetMemoryDraft("", "Parking is behind the building", "")
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	b, err := app.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := quitAndReopen(t, a, cfg)
 	if e, err := b.Memory(ctx, m.ID); err != nil || e.Draft != "Office hours are 9 to 5, Fridays 9 to 3." {
 		t.Fatalf("the edit typed before quitting: %q, %v", e.Draft, err)
 	}
@@ -60,15 +52,23 @@ func TestFormAnswersTypedJustBeforeQuittingAreKept(t *testing.T) {
 	}
 	a.SetAnswerDraft(agent.ID, map[string]string{"tone": "formal", "length": "7"})
 	a.SetAnswerDraft(agent.ID, map[string]string{"tone": "formal", "length": "75"})
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	b, err := app.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := quitAndReopen(t, a, cfg)
 	if got := b.LastAnswers(*agent); got["tone"] != "formal" || got["length"] != "75" {
 		t.Fatalf("the answers typed before quitting: %v", got)
 	}
+}
+
+// quitAndReopen closes a at once (within the pause drafts wait for) and
+// opens Agent Desk again on the same folders.
+func quitAndReopen(t *testing.T, a *app.App, cfg app.Config) *app.App {
+	t.Helper()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := app.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	return b
 }
