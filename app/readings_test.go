@@ -485,3 +485,50 @@ func TestDescribeNeverShowsThePackagePrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeEveryKind words every kind of failure a person may meet:
+// each says what happened in plain words, without codes or jargon.
+func TestDescribeEveryKind(t *testing.T) {
+	api := func(status int, body string) error {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			fmt.Fprint(w, body)
+		}))
+		defer srv.Close()
+		_, err := client.New(client.WithBaseURL(srv.URL), client.WithMaxRetries(0), client.WithRateLimitRetries(0)).ListFiles(context.Background(), client.ListFilesParams{})
+		return err
+	}
+	cases := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"key rejected (403)", api(403, `{"error":"Invalid authentication"}`), "rejected the API key"},
+		{"key rejected (401)", api(401, `{"message":"Unauthenticated."}`), "rejected the API key"},
+		{"no access", api(403, `{"error":"You do not have access to this workspace."}`), "no access to this workspace"},
+		{"default collection", api(403, `{"message":"Default collection cannot be deleted"}`), "default collection cannot be deleted"},
+		{"validation", api(400, `{"error":"Validation failed","messages":{"url":["The url must use https."]}}`), "The url must use https."},
+		{"too large", api(413, `{"error":"File too large. The limit is 200 MB."}`), "too large"},
+		{"rate limited", api(429, `{"error":"Rate limit exceeded","retry_after":5}`), "5 seconds"},
+		{"server error", api(500, `{"error":"Internal server error"}`), "had a problem"},
+		{"not found", api(404, `{"message":"Not Found"}`), "could not find"},
+		{"still running", fmt.Errorf("waiting: %w", client.ErrStillRunning), "Check again"},
+		{"cut stream", client.ErrStreamIncomplete, "costs credits"},
+		{"polling not offered", client.ErrPollingUnsupported, "kept"},
+		{"too many files", &client.InputError{Field: "file_ids", Message: "The service takes at most 5 files at a time."}, "at most 5 files"},
+		{"run failed", &client.ExecutionError{Text: "the model is overloaded"}, "could not finish"},
+		{"cancelled", context.Canceled, "Cancelled"},
+	}
+	for _, tc := range cases {
+		got := app.Describe(tc.err)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q lacks %q", tc.name, got, tc.want)
+		}
+		for _, jargon := range []string{"agentdesk:", "HTTP", " 40", " 41", " 42", " 50", "{", "<"} {
+			if strings.Contains(got, jargon) {
+				t.Errorf("%s: %q shows %q", tc.name, got, jargon)
+			}
+		}
+	}
+}
