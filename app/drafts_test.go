@@ -15,12 +15,7 @@ import (
 // every character is there.
 func TestMemoryDraftsTypedJustBeforeQuittingAreKept(t *testing.T) {
 	ctx := context.Background()
-	zero := time.Duration(0)
-	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()}
-	a, err := app.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, cfg := openToQuit(t)
 	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Office hours are 9 to 5."})
 	if err != nil {
 		t.Fatal(err)
@@ -40,12 +35,7 @@ func TestMemoryDraftsTypedJustBeforeQuittingAreKept(t *testing.T) {
 // and not run are there when the form opens again after a quick quit.
 func TestFormAnswersTypedJustBeforeQuittingAreKept(t *testing.T) {
 	ctx := context.Background()
-	zero := time.Duration(0)
-	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()}
-	a, err := app.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, cfg := openToQuit(t)
 	agent, err := a.Client().GetAgent(ctx, "119")
 	if err != nil {
 		t.Fatal(err)
@@ -71,4 +61,17 @@ func quitAndReopen(t *testing.T, a *app.App, cfg app.Config) *app.App {
 	}
 	t.Cleanup(func() { _ = b.Close() })
 	return b
+}
+
+// openToQuit opens Agent Desk on fresh folders that quitAndReopen opens
+// again; the test closes it.
+func openToQuit(t *testing.T) (*app.App, app.Config) {
+	t.Helper()
+	zero := time.Duration(0)
+	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()}
+	a, err := app.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, cfg
 }

@@ -28,6 +28,13 @@ func (e *env) upload(field, name string, content []byte, hdr ...string) (int, ma
 	} else {
 		mw.WriteField("note", "no file here")
 	}
+	return e.postForm(&buf, mw, hdr...)
+}
+
+// postForm closes mw and posts what it wrote to POST /files, answering the
+// status and the decoded body.
+func (e *env) postForm(buf *bytes.Buffer, mw *multipart.Writer, hdr ...string) (int, map[string]any) {
+	e.t.Helper()
 	mw.Close()
 	req := e.request("POST", "/files", buf.Bytes(), hdr...)
 	req.Header.Set("Content-Type", mw.FormDataContentType())

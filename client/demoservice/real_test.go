@@ -584,19 +584,7 @@ func (e *env) uploadProcess(name string, content []byte, process string) (int, m
 	}
 	fw, _ := mw.CreateFormFile("file", name)
 	fw.Write(content)
-	mw.Close()
-	req := e.request("POST", "/files", buf.Bytes())
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	res, err := e.srv.Client().Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
-		e.t.Fatal(err)
-	}
-	return res.StatusCode, out
+	return e.postForm(&buf, mw)
 }
 
 func TestRealFiles(t *testing.T) {
