@@ -222,7 +222,7 @@ func (a *App) RecordCredits(ctx context.Context, kind, agentID, agentTitle, ref 
 		Kind: kind, Credits: credits.Value, Ref: ref,
 	})
 	if err == nil {
-		a.emit(CreditsChanged)
+		a.publish(func(s *Session) { s.Charges++ })
 	}
 }
 

@@ -66,7 +66,7 @@ type App struct {
 	keyWhere  storage.KeyLocation
 	client    *client.Client
 	demo      *demoservice.Server
-	listeners []func(Event)
+	session   *State[Session]
 	// defaultCollections are the ids of the collections the service calls
 	// the account's default, from the last memory sync.
 	defaultCollections map[string]bool
@@ -77,23 +77,23 @@ type App struct {
 	writers sync.WaitGroup
 }
 
-// Event tells screens that something they show may have changed.
-type Event int
-
-const (
-	// AccountChanged: another account is active; reload everything.
-	AccountChanged Event = iota + 1
-	// CreditsChanged: a charged call was recorded.
-	CreditsChanged
-	// SettingsChanged: theme or other settings were saved.
-	SettingsChanged
-)
+// Session is what every screen reads about Agent Desk as a whole.
+type Session struct {
+	Account  Account
+	Settings Settings
+	// Activations counts account activations (the same account activated
+	// again counts too): screens reload what they show when it changes.
+	Activations uint64
+	// Charges counts the charged calls recorded since start: the credits
+	// meter reads the day's total again when it changes.
+	Charges uint64
+}
 
 // Open loads settings, opens the history and activates the account that was
 // active last time (the built-in demo when there is none). Problems with
 // files on disk never stop it: they become Notices, shown once.
 func Open(ctx context.Context, cfg Config) (*App, error) {
-	a := &App{cfg: cfg, paths: cfg.Paths}
+	a := &App{cfg: cfg, paths: cfg.Paths, session: NewState(Session{})}
 	if err := a.paths.Ensure(); err != nil {
 		a.notices = append(a.notices, err.Error())
 	}
@@ -236,7 +236,7 @@ func (a *App) UpdateSettings(ctx context.Context, change func(*storage.Settings)
 	a.settings = s
 	a.mu.Unlock()
 	err := a.store.Save(ctx, s)
-	a.emit(SettingsChanged)
+	a.publish(func(*Session) {})
 	return err
 }
 
@@ -263,22 +263,22 @@ func cloneAnswers(in map[string]map[string]string) map[string]map[string]string 
 	return out
 }
 
-// Subscribe calls fn for every Event, on the goroutine that caused it.
-// Screens wrap their reaction in fyne.Do.
-func (a *App) Subscribe(fn func(Event)) {
-	a.mu.Lock()
-	a.listeners = append(a.listeners, fn)
-	a.mu.Unlock()
-}
+// Session is the app's state as a whole: active account, settings, and
+// counters that tell screens to reload.
+func (a *App) Session() Observable[Session] { return a.session }
 
-func (a *App) emit(e Event) {
-	a.mu.Lock()
-	ls := make([]func(Event), len(a.listeners))
-	copy(ls, a.listeners)
-	a.mu.Unlock()
-	for _, fn := range ls {
-		fn(e)
-	}
+// publish brings the session up to date with the app's fields, then lets
+// change move its counters. The fields are read under the session's lock,
+// so the last version published always holds the newest account and
+// settings whatever the order of concurrent writers.
+func (a *App) publish(change func(*Session)) {
+	a.session.Update(func(s Session) Session {
+		a.mu.Lock()
+		s.Account, s.Settings = a.account, a.settings
+		a.mu.Unlock()
+		change(&s)
+		return s
+	})
 }
 
 // Activate makes an account the active one: for the demo it starts the
@@ -331,7 +331,7 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 	if a.Settings().ActiveAccount != acct.ID {
 		_ = a.UpdateSettings(ctx, func(s *storage.Settings) { s.ActiveAccount = acct.ID })
 	}
-	a.emit(AccountChanged)
+	a.publish(func(s *Session) { s.Activations++ })
 	return nil
 }
 

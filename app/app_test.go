@@ -121,12 +121,7 @@ func TestAccountsAreSavedSwitchedAndRemovedWithoutWritingTheKey(t *testing.T) {
 func TestCreditsTodayAddsUpRecordedCharges(t *testing.T) {
 	a := apptest.Open(t)
 	ctx := context.Background()
-	changed := make(chan app.Event, 4)
-	a.Subscribe(func(e app.Event) {
-		if e == app.CreditsChanged {
-			changed <- e
-		}
-	})
+	_, before := a.Session().Snapshot()
 	a.RecordCredits(ctx, storage.CreditsExecution, "119", "Writer", "r1", client.Credits{Value: 0.25, Valid: true})
 	a.RecordCredits(ctx, storage.CreditsFile, "", "", "f1", client.Credits{Value: 0.5, Valid: true})
 	a.RecordCredits(ctx, storage.CreditsFile, "", "", "f2", client.Credits{}) // unknown: not a charge
@@ -137,8 +132,8 @@ func TestCreditsTodayAddsUpRecordedCharges(t *testing.T) {
 	if got != 0.75 {
 		t.Fatalf("credits today = %v, want 0.75", got)
 	}
-	if len(changed) != 2 {
-		t.Fatalf("listeners told %d times, want 2", len(changed))
+	if s, after := a.Session().Snapshot(); s.Charges != 2 || after != before+2 {
+		t.Fatalf("session after three records: %d charges in %d new versions, want 2 in 2", s.Charges, after-before)
 	}
 }
 

@@ -48,18 +48,13 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 	settings := a.Settings()
 	fa.Settings().SetTheme(ThemeFor(settings.Theme))
 	applied := settings.Theme
-	a.Subscribe(func(e app.Event) {
-		if e != app.SettingsChanged {
-			return
-		}
+	kit.Bind(a.Session(), func(s app.Session) {
 		// Settings change often (the last screen, answers); re-theming
 		// redraws everything, so only when the theme itself changed.
-		kit.Do(func() {
-			if t := a.Settings().Theme; t != applied {
-				applied = t
-				fa.Settings().SetTheme(ThemeFor(t))
-			}
-		})
+		if t := s.Settings.Theme; t != applied {
+			applied = t
+			fa.Settings().SetTheme(ThemeFor(t))
+		}
 	})
 	win := fa.NewWindow("Agent Desk")
 	win.SetIcon(assets.WindowIcon)

@@ -49,15 +49,10 @@ func NewStatusBar(env kit.Env) *StatusBar {
 		widget.NewIcon(theme.AccountIcon()), b.account,
 		widget.NewSeparator(), b.connIcon, b.connection, b.retry, b.settings,
 		layout.NewSpacer(), b.credits))
-	env.App.Subscribe(func(e app.Event) {
-		switch e {
-		case app.AccountChanged:
-			kit.Do(func() { b.showAccount(); b.Check() })
-		case app.CreditsChanged:
-			b.updateCredits()
-		}
-	})
-	b.showAccount()
+	kit.OnAccountChange(env.App, b.Check)
+	kit.OnCharge(env.App, b.updateCredits)
+	kit.Bind(env.App.Session(), b.showAccount)
+	b.updateCredits()
 	b.Check()
 	return b
 }
@@ -70,8 +65,8 @@ func (b *StatusBar) Text() string {
 	return b.account.Text + " · " + b.connection.Text + " · " + b.credits.Text
 }
 
-func (b *StatusBar) showAccount() {
-	acct := b.env.App.Account()
+func (b *StatusBar) showAccount(s app.Session) {
+	acct := s.Account
 	switch {
 	case acct.IsDemo():
 		b.account.SetText("Demo service (built in, no account needed)")
@@ -80,7 +75,6 @@ func (b *StatusBar) showAccount() {
 	default:
 		b.account.SetText(acct.Name)
 	}
-	b.updateCredits()
 }
 
 // Check asks the service for one agent and shows the answer in plain words.

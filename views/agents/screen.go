@@ -96,11 +96,7 @@ func New(env kit.Env) kit.Screen {
 	s.browser = env.App.NewAgentBrowser(s.browserChanged)
 	s.runner = env.App.NewRunner()
 	s.runner.OnFinished(s.runFinished)
-	env.App.Subscribe(func(e app.Event) {
-		if e == app.AccountChanged {
-			s.spawn(func() { s.do(s.accountChanged) })
-		}
-	})
+	kit.OnAccountChange(env.App, func() { s.spawn(func() { s.do(s.accountChanged) }) })
 	s.build()
 	return s
 }

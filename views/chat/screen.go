@@ -49,14 +49,10 @@ type Screen struct {
 func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, a: env.App, autoTick: true}
 	s.build()
-	env.App.Subscribe(func(e app.Event) {
-		if e == app.AccountChanged {
-			kit.Do(func() {
-				s.closeOpen()
-				kit.SetBody(s.right, s.noConversation())
-				s.reload()
-			})
-		}
+	kit.OnAccountChange(env.App, func() {
+		s.closeOpen()
+		kit.SetBody(s.right, s.noConversation())
+		s.reload()
 	})
 	env.App.OnChatFinished(func(f app.ChatFinished) {
 		kit.Do(func() { s.notifyFinished(f) })

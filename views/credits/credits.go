@@ -32,14 +32,15 @@ type View struct {
 	days   *widget.List
 	agents *widget.List
 	object fyne.CanvasObject
-	closed bool // set when its dialog is closed: it stops following charges
+	// unfollow stops following charges (when its dialog is closed).
+	unfollow func()
 }
 
 // Show opens the credits view in a dialog over the window.
 func Show(env kit.Env) {
 	v := NewView(env)
 	d := dialog.NewCustom("Credits", "Close", v.Object(), env.Window)
-	d.SetOnClosed(func() { v.closed = true })
+	d.SetOnClosed(v.Close)
 	d.Resize(fyne.NewSize(760, 560))
 	d.Show()
 	v.Reload()
@@ -71,17 +72,12 @@ func NewView(env kit.Env) *View {
 	v.stack = container.NewStack(kit.Loading("Adding up credits…"))
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.period, v.export), v.total)
 	v.object = container.NewBorder(top, nil, nil, nil, v.stack)
-	env.App.Subscribe(func(e app.Event) {
-		if e == app.CreditsChanged || e == app.AccountChanged {
-			kit.Do(func() {
-				if !v.closed {
-					v.Reload()
-				}
-			})
-		}
-	})
+	v.unfollow = kit.OnCharge(env.App, v.Reload)
 	return v
 }
+
+// Close stops the view following charges.
+func (v *View) Close() { v.unfollow() }
 
 func row() fyne.CanvasObject {
 	name := widget.NewLabel("Name of the agent")

@@ -69,11 +69,7 @@ func newScreen(env kit.Env) *Screen {
 			kit.Do(s.reload)
 		}
 	})
-	env.App.Subscribe(func(e app.Event) {
-		if e == app.AccountChanged {
-			kit.Do(func() { s.queue.Clear(); s.restart() })
-		}
-	})
+	kit.OnAccountChange(env.App, func() { s.queue.Clear(); s.restart() })
 
 	s.order = widget.NewSelect([]string{"Newest first", "Oldest first"}, func(string) { s.restart() })
 	s.order.SetSelectedIndex(0)

@@ -76,14 +76,10 @@ func (s *Screen) spawn(f func()) {
 func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, a: env.App}
 	s.build()
-	env.App.Subscribe(func(e app.Event) {
-		if e == app.AccountChanged {
-			kit.Do(func() {
-				s.ed.clear()
-				s.selected = ""
-				s.Reload()
-			})
-		}
+	kit.OnAccountChange(env.App, func() {
+		s.ed.clear()
+		s.selected = ""
+		s.Reload()
 	})
 	return s
 }

@@ -84,11 +84,7 @@ func New(env kit.Env) kit.Screen {
 	split := container.NewHSplit(container.NewPadded(left), container.NewPadded(s.detail))
 	split.Offset = 0.45
 	s.content = container.NewBorder(container.NewPadded(header), nil, nil, nil, split)
-	env.App.Subscribe(func(e app.Event) {
-		if e == app.AccountChanged {
-			kit.Do(s.Reload)
-		}
-	})
+	kit.OnAccountChange(env.App, s.Reload)
 	return s
 }
 

@@ -102,12 +102,7 @@ func New(env kit.Env) kit.Screen {
 	)
 	s.content = container.NewVScroll(container.NewPadded(body))
 
-	env.App.Subscribe(func(e app.Event) {
-		if e == app.AccountChanged || e == app.SettingsChanged {
-			kit.Do(s.refresh)
-		}
-	})
-	s.refresh()
+	kit.Bind(env.App.Session(), func(app.Session) { s.refresh() })
 	return s
 }
 

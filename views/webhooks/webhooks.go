@@ -218,13 +218,9 @@ func New(env kit.Env) kit.Screen {
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.Reload)
 	header := kit.Header("Webhooks", Banner, refresh)
 	s.content = container.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
-	env.App.Subscribe(func(e app.Event) {
-		if e == app.AccountChanged {
-			kit.Do(func() {
-				s.list.titles = nil // another account's agents
-				s.Reload()
-			})
-		}
+	kit.OnAccountChange(env.App, func() {
+		s.list.titles = nil // another account's agents
+		s.Reload()
 	})
 	return s
 }

@@ -1,0 +1,90 @@
+package app
+
+import "sync"
+
+// Observable is the one way a screen hears of what it shows: it reads an
+// immutable snapshot with its version, and subscribes to hear that a newer
+// version exists. views/kit binds it to widgets (kit.Bind).
+type Observable[T any] interface {
+	// Snapshot is the current value and its version; the value is never
+	// changed after it was published, so readers need no lock.
+	Snapshot() (T, uint64)
+	// Subscribe calls changed, on the goroutine that published, each time
+	// a new version is published; it must only schedule work. cancel ends
+	// the subscription.
+	Subscribe(changed func()) (cancel func())
+}
+
+// State is an Observable the app publishes into. Writers replace the value
+// whole and share what did not change (a page of agents is not copied to
+// change a flag), never mutate a published value.
+type State[T any] struct {
+	mu      sync.Mutex
+	value   T
+	version uint64
+	subs    map[uint64]func()
+	next    uint64
+}
+
+// NewState is a State holding v at version 1.
+func NewState[T any](v T) *State[T] { return &State[T]{value: v, version: 1} }
+
+// Snapshot implements Observable.
+func (s *State[T]) Snapshot() (T, uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.value, s.version
+}
+
+// Get is the current value.
+func (s *State[T]) Get() T {
+	v, _ := s.Snapshot()
+	return v
+}
+
+// Set publishes v.
+func (s *State[T]) Set(v T) { s.Update(func(T) T { return v }) }
+
+// Update publishes change(current); change runs under the state's lock, so
+// updates from several goroutines never lose one another. It returns the
+// published value.
+func (s *State[T]) Update(change func(T) T) T {
+	s.mu.Lock()
+	s.value = change(s.value)
+	s.version++
+	v := s.value
+	subs := make([]func(), 0, len(s.subs))
+	for _, fn := range s.subs {
+		subs = append(subs, fn)
+	}
+	s.mu.Unlock()
+	for _, fn := range subs {
+		fn()
+	}
+	return v
+}
+
+// Subscribe implements Observable.
+func (s *State[T]) Subscribe(changed func()) (cancel func()) {
+	s.mu.Lock()
+	if s.subs == nil {
+		s.subs = map[uint64]func(){}
+	}
+	s.next++
+	id := s.next
+	s.subs[id] = changed
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.subs, id)
+		s.mu.Unlock()
+	}
+}
+
+// Subscribers is how many subscriptions are live (tests check that a
+// closed view let go of its state).
+func (s *State[T]) Subscribers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.subs)
+}
