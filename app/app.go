@@ -75,6 +75,11 @@ type App struct {
 	appDrafts  *appDrafts
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
+	// life ends when the app closes; work is the background work started
+	// with Go, which Close waits for.
+	life context.Context
+	end  context.CancelFunc
+	work sync.WaitGroup
 }
 
 // Session is what every screen reads about Agent Desk as a whole.
@@ -94,6 +99,7 @@ type Session struct {
 // files on disk never stop it: they become Notices, shown once.
 func Open(ctx context.Context, cfg Config) (*App, error) {
 	a := &App{cfg: cfg, paths: cfg.Paths, session: NewState(Session{})}
+	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.paths.Ensure(); err != nil {
 		a.notices = append(a.notices, err.Error())
 	}
@@ -159,6 +165,8 @@ func randomKey() string {
 // Close saves drafts still waiting to be written, stops the demo service
 // and closes the history.
 func (a *App) Close() error {
+	a.end()
+	a.work.Wait()
 	a.writers.Wait()
 	_ = a.FlushDrafts()
 	a.mu.Lock()
@@ -170,6 +178,20 @@ func (a *App) Close() error {
 	}
 	return a.db.Close()
 }
+
+// Go runs fn in the background as the app's own work: Close waits for it.
+// Long work watches Life to end when the app closes.
+func (a *App) Go(fn func()) {
+	a.work.Add(1)
+	go func() {
+		defer a.work.Done()
+		fn()
+	}()
+}
+
+// Life ends when the app closes: background work started for a screen
+// derives its context from it.
+func (a *App) Life() context.Context { return a.life }
 
 // Notices are the start-up problems the user should read once (a settings
 // file moved aside, a history opened read-only).

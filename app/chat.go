@@ -25,19 +25,58 @@ var ErrReplyRunning = errors.New("a reply is still arriving: wait for it to fini
 // ErrEmptyMessage refuses sending nothing.
 var ErrEmptyMessage = errors.New("type a message first")
 
-// ChatEvent tells a chat screen what changed in a conversation. Fragment is
-// set for text that just arrived in the streaming reply; every other change
-// (a message added, a reply finished, a rename) comes with Fragment empty.
-type ChatEvent struct {
-	MessageID int64
-	Fragment  string
-	// Done is true when the streaming reply ended (complete, stopped or
-	// failed); Err says why it failed.
-	Done bool
-	Err  error
-	// Recovering is true when the stream was cut and the finished reply is
-	// being fetched from the service (without running the agent again).
-	Recovering bool
+// ChatPhase is where a conversation is in answering. A conversation moves
+// idle → sending → streaming → done, failed or stopped, through recovering
+// when the stream is cut; from any of the last three it can send again.
+// While it is busy (sending, streaming, recovering) nothing more is sent,
+// whatever the key or button: a message is never paid for twice.
+type ChatPhase int
+
+// The phases of a conversation.
+const (
+	// ChatIdle: opened, nothing sent since.
+	ChatIdle ChatPhase = iota
+	// ChatSending: the service is being asked to take the message (it may
+	// have asked to wait first: ChatState.WaitingUntil).
+	ChatSending
+	// ChatStreaming: the reply arrives.
+	ChatStreaming
+	// ChatRecovering: the stream was cut; the finished reply is fetched
+	// from the service without running the agent again.
+	ChatRecovering
+	// ChatDone: the last reply is complete.
+	ChatDone
+	// ChatFailed: the last reply failed; ChatState.Err says why.
+	ChatFailed
+	// ChatStopped: the user stopped the last reply.
+	ChatStopped
+)
+
+// Busy reports whether a message is on its way or being answered.
+func (p ChatPhase) Busy() bool {
+	return p == ChatSending || p == ChatStreaming || p == ChatRecovering
+}
+
+// ChatState is a conversation as its screen shows it. Its slices and maps
+// are shared between snapshots: read them, never modify them.
+type ChatState struct {
+	Phase        ChatPhase
+	Conversation Conversation
+	// Messages are oldest first; the streaming reply's text is Live.
+	Messages []Message
+	LiveID   int64
+	Live     string
+	// WaitingUntil is when the service said it would take the message
+	// (after a 429), or the zero time.
+	WaitingUntil time.Time
+	// Err is why the last reply failed.
+	Err error
+	// Changes counts every change but text arriving in the streaming
+	// reply: a screen rebuilds its rows when it moves, and only appends
+	// text otherwise.
+	Changes uint64
+	// Ended counts the replies that ended (complete, stopped or failed).
+	Ended uint64
 }
 
 // chatHub keeps one session per conversation for an App, so a stream keeps
@@ -45,31 +84,31 @@ type ChatEvent struct {
 type chatHub struct {
 	mu       sync.Mutex
 	sessions map[int64]*ChatSession
-	drafts   *storage.DraftSaver
-	finished []func(ChatFinished)
+	finished *State[[]ChatFinished]
 }
 
 // ChatFinished says that a reply ended, for a desktop notification when the
 // user is looking elsewhere.
 type ChatFinished struct {
+	// Seq numbers the replies that ended since start, from 1.
+	Seq            uint64
 	ConversationID int64
 	Title          string
 	AgentTitle     string
 	Status         string // storage.StatusComplete, StatusStopped or StatusFailed
 }
 
-// OnChatFinished calls fn whenever any conversation's reply ends, on the
-// goroutine of that stream.
-func (a *App) OnChatFinished(fn func(ChatFinished)) {
-	h := a.chats()
-	h.mu.Lock()
-	h.finished = append(h.finished, fn)
-	h.mu.Unlock()
-}
+// finishedKept is how many of the last ended replies ChatsFinished holds:
+// more than can end between two frames.
+const finishedKept = 16
+
+// ChatsFinished are the replies that ended last, in any conversation,
+// oldest first; a screen notifies of those with a Seq it has not seen.
+func (a *App) ChatsFinished() Observable[[]ChatFinished] { return a.chats().finished }
 
 func (a *App) chats() *chatHub {
 	a.chatOnce.Do(func() {
-		a.chatHub.Store(&chatHub{sessions: map[int64]*ChatSession{}, drafts: a.db.NewDraftSaver(0)})
+		a.chatHub.Store(&chatHub{sessions: map[int64]*ChatSession{}, finished: NewState[[]ChatFinished](nil)})
 	})
 	return a.chatHub.Load()
 }
@@ -80,24 +119,54 @@ func (a *App) chats() *chatHub {
 type ChatSession struct {
 	a *App
 
-	mu      sync.Mutex
-	conv    storage.Conversation
-	agent   client.Agent
+	state *State[ChatState]
+
+	mu    sync.Mutex
+	phase ChatPhase
+	conv  storage.Conversation
+	agent client.Agent
+	// msgs is published as is: replaced, never changed in place.
 	msgs    []storage.Message
 	live    strings.Builder // text of the streaming reply
 	liveID  int64
 	closer  func() error
 	stopped bool
-	// recovering is true while a cut reply is fetched by polling.
-	recovering bool
 	// wait is when the service will take the message being sent.
 	wait serviceWait
 	// opening cancels the request of a reply not yet streaming.
-	opening   context.CancelFunc
-	done      chan struct{}
-	lastErr   error
-	listeners map[int]func(ChatEvent)
-	nextL     int
+	opening context.CancelFunc
+	done    chan struct{}
+	lastErr error
+	ended   uint64
+}
+
+func newChatSession(a *App, conv storage.Conversation, msgs []storage.Message) *ChatSession {
+	s := &ChatSession{a: a, conv: conv, msgs: msgs, state: NewState(ChatState{})}
+	s.publish(false)
+	return s
+}
+
+// State is the conversation as its screen shows it.
+func (s *ChatSession) State() Observable[ChatState] { return s.state }
+
+// publish makes the session's fields the new snapshot; textOnly says only
+// the streaming reply's text grew. The fields are read under the state's
+// lock, so the newest version always holds the newest fields.
+func (s *ChatSession) publish(textOnly bool) {
+	s.state.Update(func(st ChatState) ChatState {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		st.Phase, st.Conversation, st.Messages = s.phase, s.conv, s.msgs
+		st.LiveID, st.Live = s.liveID, ""
+		if s.liveID != 0 {
+			st.Live = s.live.String() // the builder only appends: earlier strings stay valid
+		}
+		st.WaitingUntil, st.Err, st.Ended = s.wait.Until(), s.lastErr, s.ended
+		if !textOnly {
+			st.Changes++
+		}
+		return st
+	})
 }
 
 // NewChat starts a conversation with a chat agent, its questions answered
@@ -114,7 +183,8 @@ func (a *App) NewChat(ctx context.Context, agent client.Agent) (*ChatSession, er
 	if err != nil {
 		return nil, err
 	}
-	s := &ChatSession{a: a, conv: conv, agent: agent, listeners: map[int]func(ChatEvent){}}
+	s := newChatSession(a, conv, nil)
+	s.agent = agent
 	h := a.chats()
 	h.mu.Lock()
 	h.sessions[conv.ID] = s
@@ -172,7 +242,7 @@ func (a *App) OpenChat(ctx context.Context, id int64) (*ChatSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	s = &ChatSession{a: a, conv: conv, msgs: msgs, listeners: map[int]func(ChatEvent){}}
+	s = newChatSession(a, conv, msgs)
 	s.agent = client.Agent{ID: client.ID(conv.AgentID), Title: conv.AgentTitle, Type: client.AgentChat}
 	if ag, err := a.Client().GetAgent(ctx, client.ID(conv.AgentID)); err == nil {
 		s.agent = *ag
@@ -234,7 +304,7 @@ func (a *App) RenameChat(ctx context.Context, id int64, title string) error {
 		s.mu.Lock()
 		s.conv.Title = title
 		s.mu.Unlock()
-		s.notify(ChatEvent{})
+		s.publish(false)
 	}
 	return nil
 }
@@ -266,27 +336,11 @@ func (a *App) ForgetChat(id int64) {
 	h := a.chats()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if s, ok := h.sessions[id]; ok && !s.Streaming() && s.listenerCount() == 0 {
+	if s, ok := h.sessions[id]; ok && !s.Streaming() && s.state.Subscribers() == 0 {
 		delete(h.sessions, id)
 	}
 }
 
-func (s *ChatSession) listenerCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.listeners)
-}
-
-// FlushDrafts writes every draft still waiting for a pause in typing: the
-// chats', the memories' and the forms' answers (on quit: App.Close calls it).
-func (a *App) FlushDrafts() error {
-	a.drafts().memories.Flush()
-	a.drafts().answers.Flush()
-	if a.chatHub.Load() == nil {
-		return nil
-	}
-	return a.chats().drafts.Flush()
-}
 
 // ID is the conversation's id.
 func (s *ChatSession) ID() int64 {
@@ -324,23 +378,11 @@ func (s *ChatSession) Messages() []storage.Message {
 	return out
 }
 
-// LiveText is the streaming reply's id and the text received so far (0 and
-// "" when no reply is arriving). Screens draw from it once per frame, so no
-// fragment is ever drawn twice or lost between two notifications.
-func (s *ChatSession) LiveText() (int64, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.liveID == 0 {
-		return 0, ""
-	}
-	return s.liveID, s.live.String()
-}
-
-// Streaming reports whether a reply is arriving now (or being asked for).
+// Streaming reports whether a message is on its way or being answered.
 func (s *ChatSession) Streaming() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.done != nil || s.opening != nil
+	return s.phase.Busy()
 }
 
 // Wait blocks until the streaming reply (if any) has ended and been saved.
@@ -353,50 +395,25 @@ func (s *ChatSession) Wait() {
 	}
 }
 
-// Subscribe calls fn for every change, on the goroutine that caused it
-// (screens wrap their reaction in fyne.Do); the returned func unsubscribes.
-func (s *ChatSession) Subscribe(fn func(ChatEvent)) (unsubscribe func()) {
-	s.mu.Lock()
-	id := s.nextL
-	s.nextL++
-	s.listeners[id] = fn
-	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		delete(s.listeners, id)
-		s.mu.Unlock()
-	}
-}
-
-func (s *ChatSession) notify(ev ChatEvent) {
-	s.mu.Lock()
-	ls := make([]func(ChatEvent), 0, len(s.listeners))
-	for _, fn := range s.listeners {
-		ls = append(ls, fn)
-	}
-	s.mu.Unlock()
-	for _, fn := range ls {
-		fn(ev)
-	}
-}
-
 // SetDraft keeps the text typed but not sent; it is written after a pause.
 func (s *ChatSession) SetDraft(text string) {
 	s.mu.Lock()
 	s.conv.Draft = text
 	id := s.conv.ID
 	s.mu.Unlock()
-	s.a.chats().drafts.Set(id, text)
+	s.a.drafts().chats.set(id, text)
 }
 
 // SetAnswer changes one picker (model, temperature, tools) for this
 // conversation and remembers it for the agent's next chat.
 func (s *ChatSession) SetAnswer(ctx context.Context, name, value string) error {
 	s.mu.Lock()
-	if s.conv.Answers == nil {
-		s.conv.Answers = map[string]string{}
+	answers := copyAnswers(s.conv.Answers) // published snapshots share the old map
+	if answers == nil {
+		answers = map[string]string{}
 	}
-	s.conv.Answers[name] = value
+	answers[name] = value
+	s.conv.Answers = answers
 	s.mu.Unlock()
 	return s.save(ctx)
 }
@@ -423,7 +440,7 @@ func (s *ChatSession) SetUseChatCompletions(ctx context.Context, on bool) error 
 func (s *ChatSession) save(ctx context.Context) error {
 	c := s.Conversation()
 	err := s.a.db.UpdateConversation(ctx, c)
-	s.notify(ChatEvent{})
+	s.publish(false)
 	return err
 }
 
@@ -576,20 +593,27 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	// a second Send does nothing, and Stop gives up.
 	streamCtx, cancelOpen := context.WithCancel(context.WithoutCancel(ctx))
 	s.mu.Lock()
-	if s.done != nil || s.opening != nil {
+	if s.phase.Busy() {
 		s.mu.Unlock()
 		cancelOpen()
 		return ErrReplyRunning
 	}
-	s.opening = cancelOpen
+	before := s.phase
+	s.phase, s.opening = ChatSending, cancelOpen
 	s.mu.Unlock()
+	s.publish(false)
 	opened := false
 	defer func() {
 		s.mu.Lock()
 		s.opening = nil
+		if !opened {
+			s.phase = before // not sent: the conversation is as it was
+		}
 		s.mu.Unlock()
 		if !opened {
 			cancelOpen()
+			s.wait.set(0)
+			s.publish(false)
 		}
 	}()
 	var (
@@ -667,14 +691,15 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	s.stopped = false
 	s.done = done
 	s.lastErr = nil
+	s.phase = ChatStreaming
 	if newUser != nil && strings.HasPrefix(s.conv.Title, newChatPrefix) && countRole(s.msgs, storage.RoleUser) == 1 {
 		s.conv.Title = titleFrom(userMsg.Content)
 	}
 	s.mu.Unlock()
-	s.rememberAnswers(dbCtx, conv)
-	s.notify(ChatEvent{MessageID: reply.ID})
-
 	opened = true
+	s.publish(false)
+	s.rememberAnswers(dbCtx, conv)
+
 	go func() {
 		s.pump(dbCtx, rs, cs, w, reply, done)
 		cancelOpen()
@@ -746,7 +771,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 		s.mu.Lock()
 		s.live.WriteString(frag)
 		s.mu.Unlock()
-		s.notify(ChatEvent{MessageID: reply.ID, Fragment: frag})
+		s.publish(true)
 	}
 	err := rs.Err()
 	text := rs.Text()
@@ -797,30 +822,41 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	_ = w.Close()
 
 	s.mu.Lock()
-	for i := range s.msgs {
-		if s.msgs[i].ID == reply.ID {
-			s.msgs[i] = reply
+	msgs := make([]storage.Message, len(s.msgs))
+	for i, m := range s.msgs {
+		if m.ID == reply.ID {
+			m = reply
 		}
+		msgs[i] = m
 	}
+	s.msgs = msgs
 	s.liveID = 0
 	s.live.Reset()
 	s.closer = nil
 	s.done = nil
 	s.lastErr = err
-	s.mu.Unlock()
-	// Listeners hear of the end before Wait returns, so whoever waits sees
-	// what they show.
-	defer close(done)
-	s.notify(ChatEvent{MessageID: reply.ID, Done: true, Err: err})
-	conv := s.Conversation()
-	h := s.a.chats()
-	h.mu.Lock()
-	fns := make([]func(ChatFinished), len(h.finished))
-	copy(fns, h.finished)
-	h.mu.Unlock()
-	for _, fn := range fns {
-		fn(ChatFinished{ConversationID: conv.ID, Title: conv.Title, AgentTitle: conv.AgentTitle, Status: status})
+	s.ended++
+	switch status {
+	case storage.StatusStopped:
+		s.phase = ChatStopped
+	case storage.StatusFailed:
+		s.phase = ChatFailed
+	default:
+		s.phase = ChatDone
 	}
+	s.mu.Unlock()
+	// The end is published before Wait returns, so whoever waits sees it.
+	defer close(done)
+	s.publish(false)
+	conv := s.Conversation()
+	s.a.chats().finished.Update(func(old []ChatFinished) []ChatFinished {
+		f := ChatFinished{ConversationID: conv.ID, Title: conv.Title, AgentTitle: conv.AgentTitle, Status: status, Seq: 1}
+		if n := len(old); n > 0 {
+			f.Seq = old[n-1].Seq + 1
+			old = old[max(0, n+1-finishedKept):]
+		}
+		return append(old[:len(old):len(old)], f)
+	})
 }
 
 // recoverLimit bounds how long a chat polls for the end of a reply whose
@@ -849,13 +885,10 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 		return nil
 	}
 	s.closer = func() error { cancel(); return nil }
-	s.recovering = true
+	s.phase = ChatRecovering
 	s.mu.Unlock()
-	s.notify(ChatEvent{MessageID: replyID, Recovering: true})
+	s.publish(false)
 	rec, werr := c.Wait(pctx, client.ID(s.Conversation().AgentID), id, client.WithPollLimit(recoverLimit))
-	s.mu.Lock()
-	s.recovering = false
-	s.mu.Unlock()
 	if werr != nil || rec == nil || !rec.Succeeded() {
 		return nil
 	}
@@ -866,20 +899,12 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 // message (a 429), and tells the listeners.
 func (s *ChatSession) rateLimited(wait time.Duration) {
 	s.wait.set(wait)
-	s.notify(ChatEvent{})
+	s.publish(false)
 }
 
 // WaitingUntil is when the service said it would take the message being
 // sent (after a 429), or the zero time.
 func (s *ChatSession) WaitingUntil() time.Time { return s.wait.Until() }
-
-// Recovering reports whether the session is fetching the end of a reply
-// whose connection was cut.
-func (s *ChatSession) Recovering() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.recovering
-}
 
 // Stop ends the streaming reply at once; the text so far stays, marked
 // stopped.

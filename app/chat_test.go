@@ -70,10 +70,11 @@ func TestChatReplyIsStoredExactlyAsSent(t *testing.T) {
 	a := apptest.Open(t)
 	s := newChat(t, a)
 	var mu sync.Mutex
-	var got strings.Builder
-	unsub := s.Subscribe(func(ev app.ChatEvent) {
+	var seen []string
+	unsub := s.State().Subscribe(func() {
+		st, _ := s.State().Snapshot()
 		mu.Lock()
-		got.WriteString(ev.Fragment)
+		seen = append(seen, st.Live)
 		mu.Unlock()
 	})
 	defer unsub()
@@ -85,10 +86,23 @@ func TestChatReplyIsStoredExactlyAsSent(t *testing.T) {
 		t.Fatalf("stored reply differs from what the service sent:\nstored %q (%s)\nsent   %q", reply.Content, reply.Status, ex.Output)
 	}
 	mu.Lock()
-	if got.String() != ex.Output {
-		t.Fatalf("listeners saw %q, want %q", got.String(), ex.Output)
+	grew := 0
+	for _, live := range seen {
+		if !strings.HasPrefix(ex.Output, live) {
+			t.Fatalf("the screen was shown %q, which is not the start of the reply %q", live, ex.Output)
+		}
+		if live != "" {
+			grew++
+		}
 	}
 	mu.Unlock()
+	if grew < 2 {
+		t.Fatalf("the reply was shown growing %d times, want it to appear as it arrives", grew)
+	}
+	st, _ := s.State().Snapshot()
+	if st.Phase != app.ChatDone || st.Live != "" || st.Messages[len(st.Messages)-1].Content != ex.Output {
+		t.Fatalf("after the reply: phase %d, live %q, last message %q; want done with the whole reply", st.Phase, st.Live, st.Messages[len(st.Messages)-1].Content)
+	}
 	if reply.Credits == nil || *reply.Credits <= 0 {
 		t.Fatalf("the reply's credits should be kept, got %v", reply.Credits)
 	}
@@ -104,8 +118,8 @@ func TestChatStopKeepsPartialText(t *testing.T) {
 	a := apptest.Open(t, paced(20*time.Millisecond))
 	s := newChat(t, a)
 	first := make(chan struct{}, 1)
-	s.Subscribe(func(ev app.ChatEvent) {
-		if ev.Fragment != "" {
+	s.State().Subscribe(func() {
+		if st, _ := s.State().Snapshot(); st.Live != "" {
 			select {
 			case first <- struct{}{}:
 			default:

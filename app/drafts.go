@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -20,13 +21,14 @@ const draftDelay = 600 * time.Millisecond
 type drafts[K comparable, V any] struct {
 	mu      sync.Mutex
 	pending map[K]V
-	write   func(K, V)
-	d       *storage.Debouncer
+	write   func(K, V) error
+	d       *Debouncer
+	err     error // of the last write
 }
 
-func newDrafts[K comparable, V any](write func(K, V)) *drafts[K, V] {
+func newDrafts[K comparable, V any](write func(K, V) error) *drafts[K, V] {
 	ds := &drafts[K, V]{pending: map[K]V{}, write: write}
-	ds.d = storage.NewDebouncer(draftDelay, ds.writeAll)
+	ds.d = NewDebouncer(draftDelay, ds.writeAll)
 	return ds
 }
 
@@ -45,17 +47,29 @@ func (ds *drafts[K, V]) drop(key K) {
 	ds.mu.Unlock()
 }
 
-// Flush writes what is waiting now, and returns when it is written.
-func (ds *drafts[K, V]) Flush() { ds.d.Flush() }
+// Flush writes what is waiting now, and returns when it is written, with
+// the error of the last write (nil when it went to disk).
+func (ds *drafts[K, V]) Flush() error {
+	ds.d.Flush()
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	return ds.err
+}
 
 func (ds *drafts[K, V]) writeAll() {
 	ds.mu.Lock()
 	pending := ds.pending
 	ds.pending = map[K]V{}
 	ds.mu.Unlock()
+	var first error
 	for k, v := range pending {
-		ds.write(k, v)
+		if err := ds.write(k, v); err != nil && first == nil {
+			first = err
+		}
 	}
+	ds.mu.Lock()
+	ds.err = first
+	ds.mu.Unlock()
 }
 
 // memoryDraftKey names a memory of an account ("" for one not created
@@ -71,23 +85,32 @@ type memoryDraft struct{ text, collectionID string }
 type appDrafts struct {
 	memories *drafts[memoryDraftKey, memoryDraft]
 	answers  *drafts[client.ID, map[string]string]
+	chats    *drafts[int64, string]
+	// window is the window's last size (one key): saved after the user
+	// stops resizing, and on quit.
+	window *drafts[struct{}, [2]float32]
 }
 
 func (a *App) drafts() *appDrafts {
 	a.draftsOnce.Do(func() {
 		ctx := context.Background()
 		a.appDrafts = &appDrafts{
-			memories: newDrafts(func(k memoryDraftKey, d memoryDraft) {
+			memories: newDrafts(func(k memoryDraftKey, d memoryDraft) error {
 				if k.id == "" {
 					// A memory not created yet has no entry in the index
 					// to keep its draft on.
-					_ = a.SaveNewMemoryDraft(ctx, k.account, d.text, d.collectionID)
-					return
+					return a.SaveNewMemoryDraft(ctx, k.account, d.text, d.collectionID)
 				}
-				_ = a.SaveAccountMemoryDraft(ctx, k.account, k.id, d.text)
+				return a.SaveAccountMemoryDraft(ctx, k.account, k.id, d.text)
 			}),
-			answers: newDrafts(func(id client.ID, answers map[string]string) {
-				_ = a.RememberAnswers(ctx, id, answers)
+			answers: newDrafts(func(id client.ID, answers map[string]string) error {
+				return a.RememberAnswers(ctx, id, answers)
+			}),
+			chats: newDrafts(func(id int64, text string) error {
+				return a.db.SaveDraft(ctx, id, text)
+			}),
+			window: newDrafts(func(_ struct{}, size [2]float32) error {
+				return a.UpdateSettings(ctx, func(s *storage.Settings) { s.WindowWidth, s.WindowHeight = size[0], size[1] })
 			}),
 		}
 	})
@@ -122,4 +145,18 @@ func (a *App) SetAnswerDraft(agentID client.ID, answers map[string]string) {
 		cp[k] = v
 	}
 	a.drafts().answers.set(agentID, cp)
+}
+
+// SetWindowSize records the window's size as the user left it; it is saved
+// after a pause in resizing, and on quit.
+func (a *App) SetWindowSize(width, height float32) {
+	a.drafts().window.set(struct{}{}, [2]float32{width, height})
+}
+
+// FlushDrafts writes every draft still waiting for a pause in typing: the
+// chats', the memories', the forms' answers and the window's size (on quit:
+// App.Close calls it). The error is the first write that failed.
+func (a *App) FlushDrafts() error {
+	d := a.drafts()
+	return errors.Join(d.memories.Flush(), d.answers.Flush(), d.chats.Flush(), d.window.Flush())
 }

@@ -48,6 +48,38 @@ func TestFormAnswersTypedJustBeforeQuittingAreKept(t *testing.T) {
 	}
 }
 
+// TestChatDraftAndWindowSizeJustBeforeQuittingAreKept: a message typed key
+// by key into a chat, and the window resized, then a quit at once: the
+// whole message and the size are there next time.
+func TestChatDraftAndWindowSizeJustBeforeQuittingAreKept(t *testing.T) {
+	ctx := context.Background()
+	a, cfg := openToQuit(t)
+	agent, err := a.Client().GetAgent(ctx, "101")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := a.NewChat(ctx, *agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const msg = "Can you draft the rota for the Christmas week?"
+	for i := 1; i <= len(msg); i++ {
+		s.SetDraft(msg[:i])
+	}
+	a.SetWindowSize(1111, 777)
+	b := quitAndReopen(t, a, cfg)
+	again, err := b.OpenChat(ctx, s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := again.Conversation().Draft; got != msg {
+		t.Fatalf("the message typed before quitting: %q, want %q", got, msg)
+	}
+	if st := b.Settings(); st.WindowWidth != 1111 || st.WindowHeight != 777 {
+		t.Fatalf("the window size before quitting: %v×%v", st.WindowWidth, st.WindowHeight)
+	}
+}
+
 // quitAndReopen closes a at once (within the pause drafts wait for) and
 // opens Agent Desk again on the same folders.
 func quitAndReopen(t *testing.T, a *app.App, cfg app.Config) *app.App {

@@ -4,9 +4,6 @@
 package views
 
 import (
-	"context"
-	"sync"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -231,18 +228,14 @@ func (s *Shell) ShowCredits() {
 // showCredits opens the credits view; set by the credits screen.
 var showCredits func(env kit.Env)
 
-// sizeKeeper lays the window's content out at the window's size and saves
-// that size when the user changes it: half a second after the last change
-// (a drag resizes many times) and when the window closes. Nothing runs
-// while the size stays the same: the layout is told of each new size.
+// sizeKeeper lays the window's content out at the window's size and hands
+// each new size to the app, which saves it after the user stops resizing
+// (a drag resizes many times) and on quit. Nothing runs while the size
+// stays the same: the layout is told of each new size.
 type sizeKeeper struct {
-	a   *app.App
-	win fyne.Window
-
-	mu    sync.Mutex
-	size  fyne.Size // the last size laid out
-	saved fyne.Size // the last size written
-	timer *time.Timer
+	a    *app.App
+	win  fyne.Window
+	size fyne.Size // the last size laid out (UI goroutine only)
 }
 
 func (k *sizeKeeper) MinSize(objects []fyne.CanvasObject) fyne.Size {
@@ -260,32 +253,11 @@ func (k *sizeKeeper) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	}
 	// The window's size is the canvas's, padding included.
 	size = k.win.Canvas().Size()
-	k.mu.Lock()
-	defer k.mu.Unlock()
 	if size == k.size || size.Width <= 0 {
 		return
 	}
 	k.size = size
-	if k.timer == nil {
-		k.timer = time.AfterFunc(500*time.Millisecond, k.save)
-	} else {
-		k.timer.Reset(500 * time.Millisecond)
-	}
-}
-
-// save writes the last size laid out, if it is new.
-func (k *sizeKeeper) save() {
-	k.mu.Lock()
-	size := k.size
-	if size == k.saved || size.Width <= 0 {
-		k.mu.Unlock()
-		return
-	}
-	k.saved = size
-	k.mu.Unlock()
-	_ = k.a.UpdateSettings(context.Background(), func(st *app.Settings) {
-		st.WindowWidth, st.WindowHeight = size.Width, size.Height
-	})
+	k.a.SetWindowSize(size.Width, size.Height)
 }
 
 // keepSize wraps the window's content so its size is remembered (see
@@ -300,13 +272,6 @@ func (k *sizeKeeper) keepSize(win fyne.Window) {
 func rememberSize(a *app.App, win fyne.Window) *sizeKeeper {
 	k := &sizeKeeper{a: a, win: win}
 	k.keepSize(win)
-	win.SetOnClosed(func() {
-		k.mu.Lock()
-		if k.timer != nil {
-			k.timer.Stop()
-		}
-		k.mu.Unlock()
-		k.save()
-	})
+	win.SetOnClosed(func() { _ = a.FlushDrafts() })
 	return k
 }

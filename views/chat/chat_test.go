@@ -32,18 +32,23 @@ func (n *testNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
 func (n *testNav) NewAttachments() kit.Attachments             { return nil }
 func (n *testNav) ShowCredits()                                {}
 
+// ui holds the screen's updates from background work until the test draws
+// them (openScreen sets it).
+var ui *kit.Queue
+
 // openScreen builds the Chats screen in a test window; slow work runs
-// synchronously and frames are drawn by the test, so it is deterministic.
+// synchronously and its updates are drawn right after it, so the test is
+// deterministic.
 func openScreen(t *testing.T, change ...func(*app.Config)) (*Screen, *app.App) {
 	t.Helper()
 	test.NewTempApp(t)
+	ui = kit.UseQueue(t)
 	old := spawn
-	spawn = func(f func()) { f() }
+	spawn = func(f func()) { f(); ui.Drain() }
 	t.Cleanup(func() { spawn = old })
 	a := apptest.Open(t, change...)
 	w := test.NewTempWindow(t, nil)
 	s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
-	s.autoTick = false
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 700))
 	return s, a
@@ -65,6 +70,7 @@ func startChat(t *testing.T, s *Screen, a *app.App) *convView {
 // settle waits for the reply to end and draws it.
 func settle(v *convView) {
 	v.sess.Wait()
+	ui.Drain()
 	v.frame()
 }
 
@@ -176,7 +182,7 @@ func TestEscStopsTheReplyAndKeepsText(t *testing.T) {
 		t.Fatal("while the reply streams, Stop should replace Send")
 	}
 	for {
-		if _, text := v.sess.LiveText(); text != "" {
+		if st, _ := v.sess.State().Snapshot(); st.Live != "" {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -192,6 +198,36 @@ func TestEscStopsTheReplyAndKeepsText(t *testing.T) {
 	}
 	if !v.sendBtn.Visible() {
 		t.Fatal("Send should come back once the reply stopped")
+	}
+}
+
+// Enter pressed twice in quick succession (and again while the reply
+// streams) sends one message: the service counts one request, and the
+// extra presses show no error.
+func TestEnterTwiceSendsOnce(t *testing.T) {
+	s, a := openScreen(t, func(c *app.Config) { d := 10 * time.Millisecond; c.DemoPace = &d })
+	v := startChat(t, s, a)
+	q := ui
+	spawn = func(f func()) { go f() } // the send runs beside the keys, as in the app
+	test.Type(v.entry, "Book the meeting room")
+	enter := &fyne.KeyEvent{Name: fyne.KeyReturn}
+	v.entry.TypedKey(enter)
+	time.Sleep(5 * time.Millisecond)
+	v.entry.TypedKey(enter)
+	q.WaitUntil(t, func() bool { return v.entry.Text == "" }, func() string { return "the composer still holds " + v.entry.Text })
+	test.Type(v.entry, "And lunch")
+	v.entry.TypedKey(enter) // while the reply streams
+	v.sess.Wait()
+	q.Drain()
+	v.frame()
+	if v.entry.Text != "And lunch" {
+		t.Fatalf("a message typed while the reply streams stays in the composer, it holds %q", v.entry.Text)
+	}
+	if n := len(a.Demo().Service.Executions()); n != 1 {
+		t.Fatalf("Enter pressed three times sent %d messages, want 1", n)
+	}
+	if v.errText.Visible() && v.errText.Text != "" {
+		t.Fatalf("the extra presses should say nothing, the screen says %q", v.errText.Text)
 	}
 }
 
@@ -333,7 +369,7 @@ func TestMessageWaitingForItsFilesIsSentOnceAndNotAfterTheViewCloses(t *testing.
 		t.Run(map[bool]string{false: "sent once", true: "view closed"}[closeFirst], func(t *testing.T) {
 			s, a := openScreen(t)
 			v := startChat(t, s, a)
-			q := kit.UseQueue(t)
+			q := ui
 			files := &slowFiles{}
 			files.pending.Store(true)
 			v.attach = files

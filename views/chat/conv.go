@@ -4,8 +4,8 @@ import (
 	"context"
 	"image/color"
 	"strconv"
+	"errors"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -28,9 +28,16 @@ import (
 // and composer. The stream belongs to the app.ChatSession; the view only
 // listens, so closing it never stops or loses a reply.
 type convView struct {
-	s     *Screen
-	sess  *app.ChatSession
-	unsub func()
+	s    *Screen
+	sess *app.ChatSession
+	// unbind stops following the session; quit ends the view's waits.
+	unbind func()
+	quit   chan struct{}
+	// st is the snapshot shown; changes and ended are what it had when
+	// the rows were last rebuilt and a reply's end last announced.
+	st      app.ChatState
+	changes uint64
+	ended   uint64
 
 	msgs    []app.Message
 	list    *widget.List
@@ -43,11 +50,6 @@ type convView struct {
 	follow   bool
 	lastAuto float32
 
-	dirty  atomic.Bool // text arrived since the last frame
-	reload atomic.Bool // messages changed since the last frame
-	done   atomic.Int64
-	quit   chan struct{}
-
 	title         *widget.Label
 	sub           *widget.Label
 	entry         *composer
@@ -55,6 +57,7 @@ type convView struct {
 	stopBtn       *widget.Button
 	noteShown     bool // errText holds a waiting or recovering note
 	waitingToSend bool // a message waits for its files to finish uploading
+	sending       bool // a message is being handed to the session
 	errText       *widget.Label
 	attach        kit.Attachments
 	obj           fyne.CanvasObject
@@ -70,42 +73,15 @@ type rowCache struct {
 
 func newConvView(s *Screen, sess *app.ChatSession) *convView {
 	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, follow: true, quit: make(chan struct{})}
+	v.st, _ = sess.State().Snapshot()
+	v.ended = v.st.Ended // a reply that ended before the view opened is not news
 	v.build()
-	v.load()
-	v.unsub = sess.Subscribe(func(ev app.ChatEvent) {
-		if ev.Fragment != "" {
-			v.dirty.Store(true)
-			return
-		}
-		if ev.Done {
-			v.done.Store(ev.MessageID)
-		}
-		v.reload.Store(true)
-	})
-	if s.autoTick {
-		go v.tick()
-	}
+	v.unbind = kit.Bind(sess.State(), v.show)
 	return v
 }
 
-// tick redraws at most once per frame while the view is open.
-func (v *convView) tick() {
-	t := time.NewTicker(frameRate)
-	defer t.Stop()
-	for {
-		select {
-		case <-v.quit:
-			return
-		case <-t.C:
-			if v.dirty.Load() || v.reload.Load() {
-				fyne.DoAndWait(v.frame)
-			}
-		}
-	}
-}
-
 func (v *convView) detach() {
-	v.unsub()
+	v.unbind()
 	close(v.quit)
 	a, id := v.s.a, v.sess.ID()
 	spawn(func() {
@@ -247,7 +223,7 @@ func pickerSize(sel *widget.Select) fyne.Size {
 }
 
 func (v *convView) updateButtons() {
-	if v.sess.Streaming() {
+	if v.st.Phase.Busy() {
 		v.sendBtn.Hide()
 		v.stopBtn.Show()
 	} else {
@@ -257,8 +233,8 @@ func (v *convView) updateButtons() {
 	// What the session is waiting for, said once in the line under the
 	// conversation; cleared when it is over.
 	note := ""
-	switch until := v.sess.WaitingUntil(); {
-	case v.sess.Recovering():
+	switch until := v.st.WaitingUntil; {
+	case v.st.Phase == app.ChatRecovering:
 		note = "The connection dropped. Agent Desk is fetching the rest of the reply from the service; the agent is not run again."
 	case !until.IsZero():
 		note = "The service asked Agent Desk to slow down. Your message goes in about " + app.HowLong(time.Until(until).Round(time.Second)) + "."
@@ -272,10 +248,10 @@ func (v *convView) updateButtons() {
 	}
 }
 
-// load takes the session's messages afresh.
+// load takes the snapshot's messages afresh.
 func (v *convView) load() {
-	v.msgs = v.sess.Messages()
-	id, text := v.sess.LiveText()
+	v.msgs = v.st.Messages
+	id, text := v.st.LiveID, v.st.Live
 	if id != v.liveID {
 		v.live = nil
 		v.liveID = id
@@ -302,26 +278,35 @@ func (v *convView) appendLive(text string) bool {
 	return v.live.Flush(false)
 }
 
-// frame draws what arrived since the last frame; on the UI goroutine.
+// frame shows the session as it is now (after the user's own action, which
+// need not wait for the next update).
 func (v *convView) frame() {
-	v.dirty.Store(false)
+	st, _ := v.sess.State().Snapshot()
+	v.show(st)
+}
+
+// show draws a snapshot of the conversation, on the UI goroutine: while
+// only the streaming reply's text grew, it appends that text; any other
+// change rebuilds what changed.
+func (v *convView) show(st app.ChatState) {
 	following := v.atBottom()
-	if v.reload.Swap(false) {
-		conv := v.sess.Conversation()
-		if conv.Title != v.title.Text {
-			v.title.SetText(conv.Title)
+	v.st = st
+	if st.Changes != v.changes {
+		v.changes = st.Changes
+		if st.Conversation.Title != v.title.Text {
+			v.title.SetText(st.Conversation.Title)
 			v.s.reload()
 		}
 		v.showSubtitle()
 		v.load()
 		v.updateButtons()
-		if id := v.done.Swap(0); id != 0 {
-			v.finished(id)
+		if st.Ended != v.ended {
+			v.ended = st.Ended
+			v.finished()
 			v.s.reload()
 		}
 	} else if v.live != nil {
-		_, text := v.sess.LiveText()
-		if v.appendLive(text) {
+		if v.appendLive(st.Live) {
 			v.resizeLive()
 		}
 	}
@@ -531,9 +516,8 @@ func (v *convView) send() {
 	if text == "" {
 		return
 	}
-	if v.sess.Streaming() {
-		kit.ShowError(v.errText, "Wait for the reply to finish, or stop it, before sending the next message.")
-		return
+	if v.sending || v.st.Phase.Busy() {
+		return // Enter pressed again while the message goes: it goes once
 	}
 	kit.ShowError(v.errText, "")
 	if v.attach != nil && v.attach.Pending() {
@@ -569,10 +553,15 @@ func (v *convView) send() {
 func (v *convView) sendNow(text string) {
 	var ids = v.attachIDs()
 	v.sendBtn.Disable()
+	v.sending = true
 	spawn(func() {
 		err := v.sess.Send(context.Background(), text, ids)
 		kit.Do(func() {
+			v.sending = false
 			v.sendBtn.Enable()
+			if errors.Is(err, app.ErrReplyRunning) {
+				return // sent already: this press did nothing
+			}
 			if err != nil {
 				kit.ShowError(v.errText, app.Describe(err))
 				return
@@ -584,7 +573,6 @@ func (v *convView) sendNow(text string) {
 				v.attach.Clear()
 			}
 			v.follow = true
-			v.reload.Store(true)
 			v.frame()
 			v.scrollToEnd()
 		})
@@ -608,7 +596,6 @@ func (v *convView) run(f func(context.Context) error) {
 				kit.ShowError(v.errText, app.Describe(err))
 				return
 			}
-			v.reload.Store(true)
 			v.frame()
 			v.scrollToEnd()
 		})
@@ -617,11 +604,10 @@ func (v *convView) run(f func(context.Context) error) {
 
 // finished tells about a reply that ended: its error in plain words, and a
 // desktop notification when the user is looking elsewhere.
-func (v *convView) finished(id int64) {
-	if err := v.sess.LastError(); err != nil {
-		kit.ShowError(v.errText, app.Describe(err)+" Use Retry under the reply to ask again.")
+func (v *convView) finished() {
+	if v.st.Phase == app.ChatFailed && v.st.Err != nil {
+		kit.ShowError(v.errText, app.Describe(v.st.Err)+" Use Retry under the reply to ask again.")
 	}
-	_ = id
 }
 
 func (v *convView) editMessage(m app.Message) {

@@ -23,10 +23,6 @@ import (
 // synchronous so they can drive the screen step by step.
 var spawn = func(f func()) { go f() }
 
-// frameRate is how often a streaming reply is redrawn: fragments arriving
-// faster than this are drawn together.
-const frameRate = time.Second / 60
-
 // Screen is the Chats screen.
 type Screen struct {
 	env kit.Env
@@ -42,20 +38,26 @@ type Screen struct {
 	content  fyne.CanvasObject
 	loadSeq  int
 	selfSel  bool
-	autoTick bool
+	// finished is the last ended reply the screen has heard of.
+	finished uint64
 }
 
 // New builds the Chats screen.
 func New(env kit.Env) kit.Screen {
-	s := &Screen{env: env, a: env.App, autoTick: true}
+	s := &Screen{env: env, a: env.App}
 	s.build()
 	kit.OnAccountChange(env.App, func() {
 		s.closeOpen()
 		kit.SetBody(s.right, s.noConversation())
 		s.reload()
 	})
-	env.App.OnChatFinished(func(f app.ChatFinished) {
-		kit.Do(func() { s.notifyFinished(f) })
+	kit.Bind(env.App.ChatsFinished(), func(recent []app.ChatFinished) {
+		for _, f := range recent {
+			if f.Seq > s.finished {
+				s.finished = f.Seq
+				s.notifyFinished(f)
+			}
+		}
 	})
 	return s
 }
@@ -292,11 +294,9 @@ func (s *Screen) deleted(c app.Conversation) {
 	s.undo.Objects = []fyne.CanvasObject{bar}
 	s.undo.Refresh()
 	s.reload()
-	if s.autoTick {
-		time.AfterFunc(15*time.Second, func() {
-			kit.Do(func() { s.undo.Remove(bar) })
-		})
-	}
+	time.AfterFunc(15*time.Second, func() {
+		kit.Do(func() { s.undo.Remove(bar) })
+	})
 }
 
 func (s *Screen) showErr(err error) {

@@ -3,18 +3,24 @@ package kit
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/agentdesk/agentdesk/app"
 )
+
+// Frame is the shortest time between two updates of one binding: changes
+// that come faster are drawn together, at most once a frame.
+const Frame = time.Second / 60
 
 // Bind shows every new snapshot of s with show, on the UI goroutine. It is
 // how every screen follows the app's state: show gets the current snapshot
 // at once (Bind is called on the UI goroutine), then the newest one after
 // each change. Changes that come while an update waits for the UI are folded
-// into it, so at most one update per binding is queued at any time however
-// fast the state changes (a streaming reply publishes far more often than
-// the screen draws), and show never sees an older snapshot after a newer.
-// stop ends the binding; an update already queued is then dropped.
+// into it, so at most one update per binding is queued at any time, at most
+// one a Frame however fast the state changes (a streaming reply publishes
+// far more often than the screen draws), and show never sees an older
+// snapshot after a newer. Nothing runs while nothing changes. stop ends the
+// binding; an update already queued is then dropped.
 func Bind[T any](s app.Observable[T], show func(T)) (stop func()) {
 	b := &binding[T]{s: s, show: show}
 	cancel := s.Subscribe(b.changed)
@@ -35,11 +41,20 @@ type binding[T any] struct {
 	show    func(T)
 	pending atomic.Bool
 	stopped atomic.Bool
-	last    uint64 // UI goroutine only
+	shown   atomic.Int64 // when the last update ran (Unix nanoseconds)
+	last    uint64       // UI goroutine only
 }
 
 func (b *binding[T]) changed() {
 	if b.stopped.Load() || !b.pending.CompareAndSwap(false, true) {
+		return
+	}
+	if wait := Frame - time.Duration(time.Now().UnixNano()-b.shown.Load()); wait > 0 {
+		time.AfterFunc(wait, func() {
+			if !b.stopped.Load() {
+				Do(b.apply)
+			}
+		})
 		return
 	}
 	Do(b.apply)
@@ -50,6 +65,7 @@ func (b *binding[T]) apply() {
 	if b.stopped.Load() {
 		return
 	}
+	b.shown.Store(time.Now().UnixNano())
 	v, ver := b.s.Snapshot()
 	if ver == b.last {
 		return

@@ -26,12 +26,15 @@ func TestBindFoldsChangesIntoOneUpdate(t *testing.T) {
 	if len(shown) != 2 || shown[1] != "newest" {
 		t.Fatalf("shown %q, want [first newest]", shown)
 	}
+	// The next change comes at the next frame at the latest.
+	s.Set("next")
+	q.WaitUntil(t, func() bool { return shown[len(shown)-1] == "next" }, func() string { return shown[len(shown)-1] })
 	s.Set("again")
 	stop()
 	q.Drain()
 	s.Set("after stop")
 	q.Drain()
-	if len(shown) != 2 {
+	if len(shown) != 3 {
 		t.Fatalf("shown %q after stop, want nothing more", shown)
 	}
 }

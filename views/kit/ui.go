@@ -18,6 +18,9 @@ func Do(fn func()) {
 		q.push(fn)
 		return
 	}
+	if fyne.CurrentApp() == nil {
+		return // no window any more (late work after a test's app closed)
+	}
 	fyne.Do(fn)
 }
 

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"sync"
+	"time"
+)
+
+// Debouncer runs fn once input has been quiet for delay: typing a draft
+// triggers it on every key, the disk sees one write per pause. It is the one
+// way Agent Desk waits for a pause (drafts, the window's size, searches).
+type Debouncer struct {
+	delay time.Duration
+	fn    func()
+
+	mu      sync.Mutex
+	timer   *time.Timer
+	pending bool
+	stopped bool
+	running sync.Mutex // held while fn runs: it never runs twice at once
+}
+
+// NewDebouncer calls fn delay after the last Trigger.
+func NewDebouncer(delay time.Duration, fn func()) *Debouncer {
+	return &Debouncer{delay: delay, fn: fn}
+}
+
+// Trigger (re)starts the wait.
+func (d *Debouncer) Trigger() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped {
+		return
+	}
+	d.pending = true
+	if d.timer == nil {
+		d.timer = time.AfterFunc(d.delay, d.fire)
+		return
+	}
+	d.timer.Reset(d.delay)
+}
+
+func (d *Debouncer) fire() {
+	d.running.Lock()
+	defer d.running.Unlock()
+	d.mu.Lock()
+	if !d.pending {
+		d.mu.Unlock()
+		return
+	}
+	d.pending = false
+	d.mu.Unlock()
+	d.fn()
+}
+
+// Flush runs fn now if a call is waiting, and returns when any call in
+// progress is done.
+func (d *Debouncer) Flush() {
+	d.mu.Lock()
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	d.mu.Unlock()
+	d.fire()
+}
+
+// Stop runs a waiting call and refuses later Triggers.
+func (d *Debouncer) Stop() {
+	d.mu.Lock()
+	d.stopped = true
+	d.mu.Unlock()
+	d.Flush()
+}

@@ -1,0 +1,37 @@
+package app_test
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/app"
+)
+
+func TestDebouncerCoalesces(t *testing.T) {
+	var calls atomic.Int32
+	d := app.NewDebouncer(80*time.Millisecond, func() { calls.Add(1) })
+	for i := 0; i < 20; i++ {
+		d.Trigger()
+		time.Sleep(5 * time.Millisecond)
+	}
+	if calls.Load() != 0 {
+		t.Fatalf("ran while input kept coming: %d", calls.Load())
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for calls.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(150 * time.Millisecond)
+	if calls.Load() != 1 {
+		t.Errorf("calls = %d, want 1", calls.Load())
+	}
+	d.Flush() // nothing waiting: no call
+	d.Trigger()
+	d.Stop() // a waiting call runs at once
+	d.Trigger()
+	time.Sleep(150 * time.Millisecond)
+	if calls.Load() != 2 {
+		t.Errorf("calls = %d, want 2", calls.Load())
+	}
+}

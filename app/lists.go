@@ -1,0 +1,94 @@
+package app
+
+import (
+	"context"
+	"sync"
+)
+
+// ListState is a list a screen shows as the service last gave it.
+type ListState[T any] struct {
+	// Items are what the last load that finished gave (shared between
+	// snapshots: never modify them).
+	Items []T
+	// Loading says a load is under way; Items still hold the last ones.
+	Loading bool
+	// Loaded says a load has finished at least once (an empty list is then
+	// really empty, not unknown).
+	Loaded bool
+	// Err is why the last load failed (nil when it did not); Items keep
+	// what was shown before.
+	Err error
+}
+
+// List loads a list in the background and publishes it as ListState. Only
+// the newest load is published: a slower, older one that finishes later is
+// dropped, so the screen never goes back to stale items. Its goroutines
+// belong to the app: Close cancels and waits for them.
+type List[T any] struct {
+	*State[ListState[T]]
+	app  *App
+	load func(context.Context) ([]T, error)
+
+	mu     sync.Mutex
+	gen    uint64
+	cancel context.CancelFunc
+}
+
+// NewList is a list loaded by load; nothing is loaded before Reload.
+func NewList[T any](a *App, load func(context.Context) ([]T, error)) *List[T] {
+	return &List[T]{State: NewState(ListState[T]{}), app: a, load: load}
+}
+
+// Reload starts a load, cancelling one still under way.
+func (l *List[T]) Reload() {
+	l.mu.Lock()
+	if l.cancel != nil {
+		l.cancel()
+	}
+	l.gen++
+	gen := l.gen
+	ctx, cancel := context.WithCancel(l.app.life)
+	l.cancel = cancel
+	l.mu.Unlock()
+	l.Update(func(s ListState[T]) ListState[T] { s.Loading = true; return s })
+	l.app.Go(func() {
+		defer cancel()
+		items, err := l.load(ctx)
+		l.mu.Lock()
+		latest := gen == l.gen
+		l.mu.Unlock()
+		if !latest {
+			return
+		}
+		l.Update(func(s ListState[T]) ListState[T] {
+			s.Loading = false
+			if ctx.Err() != nil && err != nil {
+				return s // cancelled: keep what was shown
+			}
+			s.Err = err
+			if err == nil {
+				s.Items, s.Loaded = items, true
+			}
+			return s
+		})
+	})
+}
+
+// Change publishes edit(items) at once, for a change the user just made
+// (a deleted row disappears before the next load). edit must return a new
+// slice, not modify its argument.
+func (l *List[T]) Change(edit func([]T) []T) {
+	l.Update(func(s ListState[T]) ListState[T] { s.Items = edit(s.Items); return s })
+}
+
+// Clear forgets the items (another account became active) and stops a
+// load under way.
+func (l *List[T]) Clear() {
+	l.mu.Lock()
+	if l.cancel != nil {
+		l.cancel()
+	}
+	l.gen++
+	l.mu.Unlock()
+	l.Set(ListState[T]{})
+}
