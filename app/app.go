@@ -1,8 +1,9 @@
 // Package app is what a user of Agent Desk can do, without any widgets: it
 // holds the active account, its service client and the local history, and
 // offers the use cases the screens call (browse agents, run them, chat, keep
-// files and memories). Screens in views/ read its state and call its
-// methods; tests drive it the same way.
+// files and memories). Screens in views/ call its methods and follow what
+// they show as Observable snapshots (state.go); its background work is its
+// own (Go, Close), and Explain words every error. Tests drive it the same way.
 package app
 
 import (
@@ -60,13 +61,13 @@ type App struct {
 	uploadOnce sync.Once
 	uploadSem  chan struct{}
 
-	mu        sync.Mutex
-	settings  storage.Settings
-	account   storage.Account
-	keyWhere  storage.KeyLocation
-	client    *client.Client
-	demo      *demoservice.Server
-	session   *State[Session]
+	mu       sync.Mutex
+	settings storage.Settings
+	account  storage.Account
+	keyWhere storage.KeyLocation
+	client   *client.Client
+	demo     *demoservice.Server
+	session  *State[Session]
 	// defaultCollections are the ids of the collections the service calls
 	// the account's default, from the last memory sync.
 	defaultCollections map[string]bool

@@ -341,7 +341,6 @@ func (a *App) ForgetChat(id int64) {
 	}
 }
 
-
 // ID is the conversation's id.
 func (s *ChatSession) ID() int64 {
 	s.mu.Lock()

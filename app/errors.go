@@ -13,62 +13,104 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// Describe turns any error into a sentence an office worker can act on. It
-// never includes the API key, request headers or URLs with secrets (the
-// client's errors never carry them).
-func Describe(err error) string {
+// Action is what a person can do about a problem; screens turn it into a
+// button next to the problem's sentence.
+type Action int
+
+// The actions a Problem may offer.
+const (
+	// ActionNone: nothing to press (the sentence says what to change).
+	ActionNone Action = iota
+	// ActionTryAgain: the same request may well work in a moment.
+	ActionTryAgain
+	// ActionCheckLater: the work goes on at the service; look again later
+	// (nothing is run a second time).
+	ActionCheckLater
+	// ActionOpenSettings: the account's key or workspace needs a look.
+	ActionOpenSettings
+)
+
+// Label is the action's button text ("" for ActionNone).
+func (a Action) Label() string {
+	switch a {
+	case ActionTryAgain:
+		return "Try again"
+	case ActionCheckLater:
+		return "Check again later"
+	case ActionOpenSettings:
+		return "Open account settings"
+	}
+	return ""
+}
+
+// Problem is an error worded for the person in front of the screen: a short
+// title, one or two sentences on what happened and what to do, and the
+// action to offer. Explain is the one place these words are made.
+type Problem struct {
+	Title    string
+	Sentence string
+	Action   Action
+	// Wait is how long the service asked to wait first (0 when it did not).
+	Wait time.Duration
+}
+
+// Explain turns any error into a Problem an office worker can act on. It
+// reads the facts errors carry (kind, status, field messages, the wait a
+// service asked for) and never includes the API key, request headers or
+// URLs with secrets (the client's errors never carry them).
+func Explain(err error) Problem {
 	if err == nil {
-		return ""
+		return Problem{}
 	}
 	var apiErr *client.APIError
 	var stErr *storage.Error
+	var inErr *client.InputError
+	var execErr *client.ExecutionError
+	var decErr *client.DecodeError
 	switch {
 	case errors.Is(err, context.Canceled):
-		return "Cancelled."
+		return Problem{Title: "Cancelled", Sentence: "Cancelled."}
 	case errors.Is(err, context.DeadlineExceeded):
-		return "The service took too long to answer. Try again in a moment."
+		return Problem{Title: "No answer in time", Sentence: "The service took too long to answer. Try again in a moment.", Action: ActionTryAgain}
 	case errors.Is(err, client.ErrChatRules):
-		return "Chat messages must be a pair of user/assistant: each message you send needs a reply before the next one."
+		return Problem{Title: "Message not sent", Sentence: "Chat messages must be a pair of user/assistant: each message you send needs a reply before the next one."}
 	case errors.Is(err, client.ErrPollingUnsupported):
-		return "This service does not let Agent Desk check on a run that is still going. What was received so far is kept."
+		return Problem{Title: "Can't check on the run", Sentence: "This service does not let Agent Desk check on a run that is still going. What was received so far is kept."}
 	case errors.Is(err, client.ErrStreamIncomplete):
-		return "The connection dropped before the reply was complete, and the service could not give the rest. The text received so far is kept. Retry runs the agent again and costs credits."
+		return Problem{Title: "Reply cut off", Sentence: "The connection dropped before the reply was complete, and the service could not give the rest. The text received so far is kept. Retry runs the agent again and costs credits."}
 	case errors.Is(err, client.ErrStillRunning):
-		return "The agent is still running on the service. Agent Desk stopped checking after 10 minutes; use Check again later. The agent is not run a second time."
+		return Problem{Title: "Still running", Sentence: "The agent is still running on the service. Agent Desk stopped checking after 10 minutes; use Check again later. The agent is not run a second time.", Action: ActionCheckLater}
 	case errors.Is(err, client.ErrStreamIdle):
-		return "The service stopped sending the reply. The text received so far is kept."
+		return Problem{Title: "Reply stopped", Sentence: "The service stopped sending the reply. The text received so far is kept."}
 	case errors.Is(err, client.ErrEventTooLarge):
-		return "The service sent a piece of the reply that is too large to read. The text received so far is kept."
+		return Problem{Title: "Reply too large", Sentence: "The service sent a piece of the reply that is too large to read. The text received so far is kept."}
 	case client.IsAuth(err):
-		return "The service rejected the API key. Open Settings to check the key of this account."
+		return Problem{Title: "Key rejected", Sentence: "The service rejected the API key. Open Settings to check the key of this account.", Action: ActionOpenSettings}
 	case client.IsDefaultCollectionRefusal(err):
-		return "The default collection cannot be deleted. Delete its memories one by one instead."
+		return Problem{Title: "Default collection", Sentence: "The default collection cannot be deleted. Delete its memories one by one instead."}
 	case client.IsForbidden(err):
-		return "The API key works, but it has no access to this workspace or item. Check the workspace id in Settings, or ask your administrator for access."
+		return Problem{Title: "No access", Sentence: "The API key works, but it has no access to this workspace or item. Check the workspace id in Settings, or ask your administrator for access.", Action: ActionOpenSettings}
 	case client.IsOffline(err):
-		return "Agent Desk can't reach the service. Check your internet connection, then try again."
+		return Problem{Title: "No connection", Sentence: "Agent Desk can't reach the service. Check your internet connection, then try again.", Action: ActionTryAgain}
 	case errors.As(err, &apiErr):
-		return describeAPIError(apiErr)
+		return explainAPIError(apiErr)
 	case errors.As(err, &stErr):
-		return stErr.Error()
-	}
-	var inErr *client.InputError
-	if errors.As(err, &inErr) {
-		return sentence(inErr.Message)
-	}
-	var execErr *client.ExecutionError
-	if errors.As(err, &execErr) {
+		return Problem{Title: "Not kept on this computer", Sentence: stErr.Error()}
+	case errors.As(err, &inErr):
+		return Problem{Title: "Check what you entered", Sentence: sentence(inErr.Message)}
+	case errors.As(err, &execErr):
 		if t := strings.TrimSpace(execErr.Text); t != "" {
-			return "The agent could not finish: " + sentence(t)
+			return Problem{Title: "The agent could not finish", Sentence: "The agent could not finish: " + sentence(t), Action: ActionTryAgain}
 		}
-		return "The agent could not finish (the service says " + strconvQuote(execErr.Execution.Status) + "). Try again in a moment."
+		return Problem{Title: "The agent could not finish", Sentence: "The agent could not finish (the service says " + strconvQuote(execErr.Execution.Status) + "). Try again in a moment.", Action: ActionTryAgain}
+	case errors.As(err, &decErr):
+		return Problem{Title: "Unreadable answer", Sentence: "The service sent an answer Agent Desk could not read. Try again; if it keeps happening, the service may have changed.", Action: ActionTryAgain}
 	}
-	var decErr *client.DecodeError
-	if errors.As(err, &decErr) {
-		return "The service sent an answer Agent Desk could not read. Try again; if it keeps happening, the service may have changed."
-	}
-	return sentence(plain(err.Error()))
+	return Problem{Title: "Something went wrong", Sentence: sentence(plain(err.Error())), Action: ActionTryAgain}
 }
+
+// Describe is Explain's sentence, for a line of text.
+func Describe(err error) string { return Explain(err).Sentence }
 
 // plain drops the package prefix ("agentdesk: ") that the client's errors
 // carry for developers' logs: people read the sentence after it.
@@ -83,43 +125,47 @@ func plain(s string) string {
 	}
 }
 
-func describeAPIError(e *client.APIError) string {
+func explainAPIError(e *client.APIError) Problem {
 	msg := strings.TrimSpace(e.Message)
 	switch {
 	case e.StatusCode == 404:
-		if msg == "" || strings.EqualFold(msg, "Not Found") {
-			return "The service could not find that. It may have been removed."
+		p := Problem{Title: "Not found", Sentence: "The service could not find that. It may have been removed."}
+		if msg != "" && !strings.EqualFold(msg, "Not Found") {
+			p.Sentence = sentence(msg)
 		}
-		return sentence(msg)
+		return p
 	case e.StatusCode == 413:
-		if msg == "" || strings.EqualFold(msg, http.StatusText(http.StatusRequestEntityTooLarge)) || strings.EqualFold(msg, "Payload Too Large") {
-			return "The file is too large for the service. Files of up to 200 MB are usually accepted."
+		p := Problem{Title: "File too large", Sentence: "The file is too large for the service. Files of up to 200 MB are usually accepted."}
+		if msg != "" && !strings.EqualFold(msg, http.StatusText(http.StatusRequestEntityTooLarge)) && !strings.EqualFold(msg, "Payload Too Large") {
+			p.Sentence = "The file is too large for the service: " + sentence(msg)
 		}
-		return "The file is too large for the service: " + sentence(msg)
+		return p
 	case e.StatusCode == 422 || e.StatusCode == 400:
+		p := Problem{Title: "Not accepted", Sentence: sentence(msg)}
 		// The real service's message is only "Validation failed": what
 		// to fix is in its field messages.
 		if msg == "" || strings.EqualFold(msg, "Validation failed") {
 			if f := firstFieldMessage(e.Fields); f != "" {
-				return sentence(f)
+				p.Sentence = sentence(f)
+			} else if msg == "" {
+				p.Sentence = "The service did not accept what was sent. Check the fields and try again."
 			}
 		}
-		if msg == "" {
-			return "The service did not accept what was sent. Check the fields and try again."
-		}
-		return sentence(msg)
+		return p
 	case e.StatusCode == 429:
+		p := Problem{Title: "Service busy", Sentence: "The service asked Agent Desk to slow down. Wait a moment, then try again.", Action: ActionTryAgain}
 		if d, ok := e.Wait(); ok && d >= time.Second {
-			return "The service asked Agent Desk to slow down. Try again in " + HowLong(d.Round(time.Second)) + "."
+			p.Wait = d
+			p.Sentence = "The service asked Agent Desk to slow down. Try again in " + HowLong(d.Round(time.Second)) + "."
 		}
-		return "The service asked Agent Desk to slow down. Wait a moment, then try again."
+		return p
 	case e.StatusCode >= 500:
-		return "The service had a problem and could not finish. Try again in a moment."
+		return Problem{Title: "Service problem", Sentence: "The service had a problem and could not finish. Try again in a moment.", Action: ActionTryAgain}
 	}
 	if msg == "" {
-		return "The service refused the request."
+		return Problem{Title: "Request refused", Sentence: "The service refused the request."}
 	}
-	return sentence(msg)
+	return Problem{Title: "Request refused", Sentence: sentence(msg)}
 }
 
 // sentence makes sure a message starts with a capital and ends with a stop.

@@ -500,35 +500,66 @@ func TestDescribeEveryKind(t *testing.T) {
 		return err
 	}
 	cases := []struct {
-		name string
-		err  error
-		want string
+		name   string
+		err    error
+		want   string
+		action app.Action
 	}{
-		{"key rejected (403)", api(403, `{"error":"Invalid authentication"}`), "rejected the API key"},
-		{"key rejected (401)", api(401, `{"message":"Unauthenticated."}`), "rejected the API key"},
-		{"no access", api(403, `{"error":"You do not have access to this workspace."}`), "no access to this workspace"},
-		{"default collection", api(403, `{"message":"Default collection cannot be deleted"}`), "default collection cannot be deleted"},
-		{"validation", api(400, `{"error":"Validation failed","messages":{"url":["The url must use https."]}}`), "The url must use https."},
-		{"too large", api(413, `{"error":"File too large. The limit is 200 MB."}`), "too large"},
-		{"rate limited", api(429, `{"error":"Rate limit exceeded","retry_after":5}`), "5 seconds"},
-		{"server error", api(500, `{"error":"Internal server error"}`), "had a problem"},
-		{"not found", api(404, `{"message":"Not Found"}`), "could not find"},
-		{"still running", fmt.Errorf("waiting: %w", client.ErrStillRunning), "Check again"},
-		{"cut stream", client.ErrStreamIncomplete, "costs credits"},
-		{"polling not offered", client.ErrPollingUnsupported, "kept"},
-		{"too many files", &client.InputError{Field: "file_ids", Message: "The service takes at most 5 files at a time."}, "at most 5 files"},
-		{"run failed", &client.ExecutionError{Text: "the model is overloaded"}, "could not finish"},
-		{"cancelled", context.Canceled, "Cancelled"},
+		{"key rejected (403)", api(403, `{"error":"Invalid authentication"}`), "rejected the API key", app.ActionOpenSettings},
+		{"key rejected (401)", api(401, `{"message":"Unauthenticated."}`), "rejected the API key", app.ActionOpenSettings},
+		{"no access", api(403, `{"error":"You do not have access to this workspace."}`), "no access to this workspace", app.ActionOpenSettings},
+		{"default collection", api(403, `{"message":"Default collection cannot be deleted"}`), "default collection cannot be deleted", app.ActionNone},
+		{"validation", api(400, `{"error":"Validation failed","messages":{"url":["The url must use https."]}}`), "The url must use https.", app.ActionNone},
+		{"too large", api(413, `{"error":"File too large. The limit is 200 MB."}`), "too large", app.ActionNone},
+		{"rate limited", api(429, `{"error":"Rate limit exceeded","retry_after":5}`), "5 seconds", app.ActionTryAgain},
+		{"server error", api(500, `{"error":"Internal server error"}`), "had a problem", app.ActionTryAgain},
+		{"server error as a web page", api(502, `<html><body><h1>502 Bad Gateway</h1></body></html>`), "had a problem", app.ActionTryAgain},
+		{"not found", api(404, `{"message":"Not Found"}`), "could not find", app.ActionNone},
+		{"still running", fmt.Errorf("waiting: %w", client.ErrStillRunning), "Check again", app.ActionCheckLater},
+		{"cut stream", client.ErrStreamIncomplete, "costs credits", app.ActionNone},
+		{"polling not offered", client.ErrPollingUnsupported, "kept", app.ActionNone},
+		{"too many files", &client.InputError{Field: "file_ids", Message: "The service takes at most 5 files at a time."}, "at most 5 files", app.ActionNone},
+		{"run failed", &client.ExecutionError{Text: "the model is overloaded"}, "could not finish", app.ActionTryAgain},
+		{"offline", api0(t), "can't reach", app.ActionTryAgain},
+		{"cancelled", context.Canceled, "Cancelled", app.ActionNone},
+		{"anything else", errors.New("agentdesk: the disk is full"), "The disk is full.", app.ActionTryAgain},
 	}
+	titles := map[string]bool{}
 	for _, tc := range cases {
-		got := app.Describe(tc.err)
-		if !strings.Contains(got, tc.want) {
-			t.Errorf("%s: %q lacks %q", tc.name, got, tc.want)
+		p := app.Explain(tc.err)
+		if got := app.Describe(tc.err); got != p.Sentence {
+			t.Errorf("%s: Describe %q differs from Explain's sentence %q", tc.name, got, p.Sentence)
 		}
+		if !strings.Contains(p.Sentence, tc.want) {
+			t.Errorf("%s: %q lacks %q", tc.name, p.Sentence, tc.want)
+		}
+		if p.Action != tc.action {
+			t.Errorf("%s: offers %q, want %q", tc.name, p.Action.Label(), tc.action.Label())
+		}
+		if p.Title == "" || len([]rune(p.Title)) > 30 || strings.HasSuffix(p.Title, ".") {
+			t.Errorf("%s: title %q should be a few words, without a stop", tc.name, p.Title)
+		}
+		titles[p.Title] = true
 		for _, jargon := range []string{"agentdesk:", "HTTP", " 40", " 41", " 42", " 50", "{", "<"} {
-			if strings.Contains(got, jargon) {
-				t.Errorf("%s: %q shows %q", tc.name, got, jargon)
+			if strings.Contains(p.Title+" "+p.Sentence, jargon) {
+				t.Errorf("%s: %q / %q shows %q", tc.name, p.Title, p.Sentence, jargon)
 			}
 		}
 	}
+	if len(titles) < 12 {
+		t.Errorf("%d different titles for %d kinds of failure: they should tell the kinds apart", len(titles), len(cases))
+	}
+	if p := app.Explain(api(429, `{"error":"Rate limit exceeded","retry_after":5}`)); p.Wait != 5*time.Second {
+		t.Errorf("a 429 asking for 5 s should carry the wait, got %v", p.Wait)
+	}
+}
+
+// api0 is the error of a request to an address where nothing listens.
+func api0(t *testing.T) error {
+	t.Helper()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	addr := srv.URL
+	srv.Close()
+	_, err := client.New(client.WithBaseURL(addr), client.WithMaxRetries(0)).ListFiles(context.Background(), client.ListFilesParams{})
+	return err
 }

@@ -4,7 +4,6 @@
 package views
 
 import (
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -39,6 +38,7 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 	}
 	s := &Shell{win: win, built: map[string]kit.Screen{}}
 	s.env = kit.Env{App: a, Window: win, Nav: s}
+	kit.SetSettingsOpener(func() { s.Show(kit.ScreenSettings) })
 	s.stack = container.NewStack()
 	s.status = NewStatusBar(s.env)
 	s.rail = widget.NewList(

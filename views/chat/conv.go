@@ -2,9 +2,9 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"image/color"
 	"strconv"
-	"errors"
 	"strings"
 	"time"
 

@@ -1,6 +1,7 @@
 // Package kit is what every screen of Agent Desk shares: the environment a
-// screen is built with, the navigation it can ask for, and the designed
-// states (loading, empty, error) so that every screen shows them alike.
+// screen is built with, the navigation it can ask for, Bind (the one way a
+// screen follows the app's state), and the designed states (loading, empty,
+// error) so that every screen shows them alike.
 package kit
 
 import (

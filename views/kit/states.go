@@ -2,6 +2,7 @@ package kit
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -85,15 +86,38 @@ func Empty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObjec
 	return container.NewCenter(box)
 }
 
-// Error is the state of a screen whose load failed: what went wrong in
-// plain words, and a Retry button when retry is not nil.
+// Error is the state of a screen whose load failed: app.Explain's title and
+// sentence, and the buttons for what can be done about it (ProblemActions).
 func Error(err error, retry func()) fyne.CanvasObject {
-	var actions []fyne.CanvasObject
-	if retry != nil {
-		actions = append(actions, widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), retry))
-	}
-	return Empty(theme.ErrorIcon(), "Something went wrong", app.Describe(err), actions...)
+	p := app.Explain(err)
+	return Empty(theme.ErrorIcon(), p.Title, p.Sentence, ProblemActions(p, retry)...)
 }
+
+// ProblemActions are the buttons a problem offers: the account's settings
+// when its key or workspace needs a look, and retry (when not nil) as "Try
+// again", or "Check again" for work that goes on at the service.
+func ProblemActions(p app.Problem, retry func()) []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	if p.Action == app.ActionOpenSettings {
+		if open := settingsOpener.Load(); open != nil {
+			out = append(out, widget.NewButtonWithIcon(p.Action.Label(), theme.SettingsIcon(), *open))
+		}
+	}
+	if retry != nil {
+		label := app.ActionTryAgain.Label()
+		if p.Action == app.ActionCheckLater {
+			label = "Check again"
+		}
+		out = append(out, widget.NewButtonWithIcon(label, theme.ViewRefreshIcon(), retry))
+	}
+	return out
+}
+
+var settingsOpener atomic.Pointer[func()]
+
+// SetSettingsOpener is how the window shows the account settings; problems
+// with the key offer it (the shell sets it once).
+func SetSettingsOpener(open func()) { settingsOpener.Store(&open) }
 
 // Header is a screen's title with an optional subtitle and actions on the
 // right.
