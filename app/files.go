@@ -3,7 +3,10 @@ package app
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/agentdesk/agentdesk/client"
 )
@@ -11,104 +14,210 @@ import (
 // FilesPerPage is how many files one page of the Files screen asks for.
 const FilesPerPage = 50
 
-// FileList is the workspace's files as the Files screen pages through them:
-// LoadMore adds the next page, Reload fetches again what was loaded (to see
-// processing files settle). It is safe for use from several goroutines.
+// FilesRefreshEvery is how often a watched file list asks again about
+// files the service is still processing.
+var FilesRefreshEvery = 3 * time.Second
+
+// FilesState is the workspace's files as the Files screen shows them.
+type FilesState struct {
+	// Files are what was loaded so far, page after page. Shared between
+	// snapshots (a new page goes after the ones loaded): never modify them.
+	Files []client.File
+	// More says another page may follow.
+	More bool
+	// Loading says a page or a reload is under way.
+	Loading bool
+	// Loaded says the first page has arrived (an empty list is then really
+	// empty, not unknown).
+	Loaded bool
+	// Err is why the last load failed; Files keep what was shown before.
+	Err error
+
+	pages int
+	loads int    // loads under way
+	gen   uint64 // reloads started: only the newest is published
+	// asked are the files this list asked the service to process: a
+	// "waiting" status is watched for them, not for files merely stored.
+	// Replaced, never modified.
+	asked map[client.ID]bool
+}
+
+// Unsettled reports whether a loaded file is still being processed by the
+// service (its status is not "completed" and not a failure).
+func (s FilesState) Unsettled() bool {
+	for _, f := range s.Files {
+		if !FileSettled(f) && (f.Status != FileWaiting || s.asked[f.ID]) {
+			return true
+		}
+	}
+	return false
+}
+
+// StatusText is a loaded file's status in plain words: a file this list
+// asked to process reads "Processing…" while the service still says
+// waiting.
+func (s FilesState) StatusText(f client.File) string {
+	if s.asked[f.ID] && f.Status == FileWaiting {
+		return FileStatusText("in_progress")
+	}
+	return FileStatusText(f.Status)
+}
+
+// FileList is the workspace's files as the Files screen pages through them,
+// published as FilesState: LoadMore adds the next page, Reload fetches again
+// what was loaded. While it is watched and a file is still processing, the
+// app loads it again every FilesRefreshEvery until every file settled; when
+// nothing is processing, nothing runs. It is safe for use from several
+// goroutines.
 type FileList struct {
 	a       *App
 	order   string
 	perPage int
+	state   *State[FilesState]
 
-	mu     sync.Mutex
-	files  []client.File
-	pages  int
-	more   bool
-	loaded bool
-	// processing are files this list asked the service to process: a
-	// "waiting" status is watched for them, not for files merely stored.
-	processing map[client.ID]bool
+	mu       sync.Mutex
+	paging   bool               // a page asked for by More is on its way
+	reload   context.CancelFunc // ends the reload under way
+	watchers int
+	poll     *poller // the refresh under way while files process
 }
 
+// poller is one run of the refresh while files process.
+type poller struct{ stop context.CancelFunc }
+
 // NewFileList lists the workspace's files, newest first ("desc") or oldest
-// first ("asc").
+// first ("asc"). Nothing is loaded before LoadMore, More or Reload.
 func (a *App) NewFileList(order string) *FileList {
 	if order != "asc" {
 		order = "desc"
 	}
-	return &FileList{a: a, order: order, perPage: FilesPerPage, more: true}
+	return &FileList{a: a, order: order, perPage: FilesPerPage, state: NewState(FilesState{More: true})}
 }
+
+// State is the list as it is now, and news of each change.
+func (l *FileList) State() Observable[FilesState] { return l.state }
 
 // Order is "desc" (newest first) or "asc".
 func (l *FileList) Order() string { return l.order }
 
-// Files is a copy of what was loaded so far.
-func (l *FileList) Files() []client.File {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]client.File(nil), l.files...)
-}
+// Files is what was loaded so far (shared: never modify it).
+func (l *FileList) Files() []client.File { return l.state.Get().Files }
 
 // HasMore reports whether another page may follow.
-func (l *FileList) HasMore() bool {
+func (l *FileList) HasMore() bool { return l.state.Get().More }
+
+// Unsettled reports whether a loaded file is still being processed.
+func (l *FileList) Unsettled() bool { return l.state.Get().Unsettled() }
+
+// StatusText is a loaded file's status in plain words (see
+// FilesState.StatusText).
+func (l *FileList) StatusText(f client.File) string { return l.state.Get().StatusText(f) }
+
+// More loads the next page in the background, unless one is on its way
+// already or none follows.
+func (l *FileList) More() {
+	if s := l.state.Get(); s.Loaded && !s.More {
+		return
+	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.more
+	if l.paging {
+		l.mu.Unlock()
+		return
+	}
+	l.paging = true
+	l.mu.Unlock()
+	l.a.Go(func() {
+		_, _ = l.LoadMore(l.a.Life())
+		l.mu.Lock()
+		l.paging = false
+		l.mu.Unlock()
+	})
 }
 
-// Loaded reports whether the first page has arrived.
-func (l *FileList) Loaded() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.loaded
+// Refresh loads again what was loaded, in the background.
+func (l *FileList) Refresh() {
+	l.a.Go(func() { _ = l.Reload(l.a.Life()) })
 }
 
 // LoadMore fetches the next page and adds it; it reports whether anything
 // was added.
 func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
-	l.mu.Lock()
-	if l.loaded && !l.more {
-		l.mu.Unlock()
+	if s := l.state.Get(); s.Loaded && !s.More {
 		return false, nil
 	}
-	page := l.pages + 1
-	l.mu.Unlock()
+	page := 0
+	l.state.Update(func(s FilesState) FilesState {
+		page = s.pages + 1
+		s.loads++
+		s.Loading = true
+		return s
+	})
 	p, err := l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: l.perPage, Order: l.order})
-	if err != nil {
-		return false, err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.pages != page-1 {
-		return false, nil // a Reload ran meanwhile
-	}
-	seen := make(map[client.ID]bool, len(l.files))
-	for _, f := range l.files {
-		seen[f.ID] = true
-	}
 	added := false
-	for _, f := range p.Data {
-		if !seen[f.ID] {
-			l.files = append(l.files, f)
-			added = true
+	l.state.Update(func(s FilesState) FilesState {
+		s.loads--
+		s.Loading = s.loads > 0
+		if err != nil {
+			if ctx.Err() == nil {
+				s.Err = err
+			}
+			return s
 		}
-	}
-	l.pages, l.loaded, l.more = page, true, p.HasNext()
-	return added, nil
+		if s.pages != page-1 {
+			return s // a reload ran meanwhile
+		}
+		seen := make(map[client.ID]bool, len(s.Files))
+		for _, f := range s.Files {
+			seen[f.ID] = true
+		}
+		// Every other change makes a new slice, so appending here never
+		// touches what an older snapshot shows.
+		files := s.Files
+		for _, f := range p.Data {
+			if !seen[f.ID] {
+				seen[f.ID] = true
+				files = append(files, f)
+				added = true
+			}
+		}
+		s.Files, s.pages, s.Loaded, s.More, s.Err = files, page, true, p.HasNext(), nil
+		return s
+	})
+	l.watch()
+	return added, err
 }
 
 // Reload fetches again as many pages as were loaded (at least one), so new
-// uploads appear and processing files show their new state.
+// uploads appear and processing files show their new state. A reload still
+// under way is cancelled: the newest one is shown.
 func (l *FileList) Reload(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	l.mu.Lock()
-	pages := max(l.pages, 1)
+	if l.reload != nil {
+		l.reload()
+	}
+	l.reload = cancel
 	l.mu.Unlock()
+
+	var gen uint64
+	pages := 1
+	l.state.Update(func(s FilesState) FilesState {
+		s.gen++
+		gen, pages = s.gen, max(s.pages, 1)
+		s.loads++
+		s.Loading = true
+		return s
+	})
 	var files []client.File
 	more := false
 	seen := map[client.ID]bool{}
+	var err error
 	for page := 1; page <= pages; page++ {
-		p, err := l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: l.perPage, Order: l.order})
+		var p *client.Page[client.File]
+		p, err = l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: l.perPage, Order: l.order})
 		if err != nil {
-			return err
+			break
 		}
 		for _, f := range p.Data {
 			if !seen[f.ID] {
@@ -122,23 +231,94 @@ func (l *FileList) Reload(ctx context.Context) error {
 			break
 		}
 	}
-	l.mu.Lock()
-	l.files, l.pages, l.more, l.loaded = files, pages, more, true
-	l.mu.Unlock()
-	return nil
+	l.state.Update(func(s FilesState) FilesState {
+		s.loads--
+		s.Loading = s.loads > 0
+		if s.gen != gen || ctx.Err() != nil {
+			return s // a newer reload shows, or nobody waits any more
+		}
+		if err != nil {
+			s.Err = err
+			return s
+		}
+		s.Files, s.pages, s.More, s.Loaded, s.Err = files, pages, more, true, nil
+		return s
+	})
+	l.watch()
+	return err
 }
 
-// Unsettled reports whether a loaded file is still being processed by the
-// service (its status is not "completed" and not a failure).
-func (l *FileList) Unsettled() bool {
+// Watch keeps the list fresh while it is shown: as long as a loaded file is
+// still processing, the app loads the list again every FilesRefreshEvery,
+// until every file settled, stop is called or the app closes. A file that
+// starts processing later (an upload, Process) starts it again.
+func (l *FileList) Watch() (stop func()) {
+	l.mu.Lock()
+	l.watchers++
+	l.mu.Unlock()
+	l.watch()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.watchers--
+			if l.watchers == 0 && l.poll != nil {
+				l.poll.stop()
+				l.poll = nil
+			}
+		})
+	}
+}
+
+// watch starts the refresh when the list is watched and a file processes,
+// unless it runs already.
+func (l *FileList) watch() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, f := range l.files {
-		if !FileSettled(f) && (f.Status != FileWaiting || l.processing[f.ID]) {
-			return true
-		}
+	if l.watchers == 0 || l.poll != nil || !l.state.Get().Unsettled() {
+		return
 	}
-	return false
+	ctx, cancel := context.WithCancel(l.a.Life())
+	p := &poller{stop: cancel}
+	l.poll = p
+	every := FilesRefreshEvery
+	l.a.Go(func() {
+		defer cancel()
+		t := time.NewTimer(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if !l.pollOn(p) {
+				return
+			}
+			_ = l.Reload(ctx)
+			if !l.pollOn(p) {
+				return
+			}
+			t.Reset(every)
+		}
+	})
+}
+
+// pollOn reports whether the refresh p should go on: it is still the one
+// wanted and a file still processes. When it should not, it is forgotten,
+// so the next file that starts processing starts a new one.
+func (l *FileList) pollOn(p *poller) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.poll != p {
+		return false
+	}
+	if !l.state.Get().Unsettled() {
+		l.poll = nil
+		return false
+	}
+	return true
 }
 
 // FileWaiting is the status of a file stored but not processed (yet).
@@ -245,63 +425,69 @@ func (l *FileList) DeleteFile(ctx context.Context, id client.ID) error {
 	if err := l.a.Client().DeleteFile(ctx, id); err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
 		return err
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for i, f := range l.files {
-		if f.ID == id {
-			l.files = append(l.files[:i:i], l.files[i+1:]...)
-			break
-		}
-	}
+	l.state.Update(func(s FilesState) FilesState {
+		s.Files = slices.DeleteFunc(slices.Clone(s.Files), func(f client.File) bool { return f.ID == id })
+		return s
+	})
 	return nil
 }
 
 // ProcessFile asks the service to process a stored file, which costs
 // credits (say so before calling). The file's new record replaces the
-// loaded one; Reload follows its status to completed.
+// loaded one; a watched list follows its status to completed.
 func (l *FileList) ProcessFile(ctx context.Context, id client.ID) (*client.File, error) {
 	f, err := l.a.Client().ProcessFile(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.processing == nil {
-		l.processing = map[client.ID]bool{}
-	}
-	l.processing[id] = true
-	for i := range l.files {
-		if l.files[i].ID == id {
-			if f.ID == "" {
-				f.ID = id
-			}
-			if f.Filename == "" {
-				f.Filename = l.files[i].Filename
-				f.Bytes = l.files[i].Bytes
-			}
-			l.files[i] = *f
+	l.state.Update(func(s FilesState) FilesState {
+		asked := maps.Clone(s.asked)
+		if asked == nil {
+			asked = map[client.ID]bool{}
 		}
-	}
+		asked[id] = true
+		s.asked = asked
+		files := slices.Clone(s.Files)
+		for i := range files {
+			if files[i].ID == id {
+				if f.ID == "" {
+					f.ID = id
+				}
+				if f.Filename == "" {
+					f.Filename = files[i].Filename
+					f.Bytes = files[i].Bytes
+				}
+				files[i] = *f
+			}
+		}
+		s.Files = files
+		return s
+	})
+	l.watch()
 	return f, nil
 }
 
-// CanStoreMore reports whether the account is below the service's limit of
-// stored files, as far as the loaded list shows (unknown counts as yes).
-func (l *FileList) CanStoreMore() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.files) < client.MaxStoredFiles
+// ProcessFiles processes files one after the other (keeping the account's
+// pace) and DeleteFiles deletes them; the first failure stops the rest.
+// They report how many went through, then load the list again.
+func (l *FileList) ProcessFiles(ctx context.Context, ids []client.ID) (int, error) {
+	return l.each(ids, func(id client.ID) error { _, err := l.ProcessFile(ctx, id); return err })
 }
 
-// StatusText is a loaded file's status in plain words: a file this list
-// asked to process reads "Processing…" while the service still says
-// waiting.
-func (l *FileList) StatusText(f client.File) string {
-	l.mu.Lock()
-	asked := l.processing[f.ID]
-	l.mu.Unlock()
-	if asked && f.Status == FileWaiting {
-		return FileStatusText("in_progress")
+// DeleteFiles: see ProcessFiles.
+func (l *FileList) DeleteFiles(ctx context.Context, ids []client.ID) (int, error) {
+	return l.each(ids, func(id client.ID) error { return l.DeleteFile(ctx, id) })
+}
+
+func (l *FileList) each(ids []client.ID, op func(client.ID) error) (int, error) {
+	done := 0
+	var err error
+	for _, id := range ids {
+		if err = op(id); err != nil {
+			break
+		}
+		done++
 	}
-	return FileStatusText(f.Status)
+	l.Refresh()
+	return done, err
 }

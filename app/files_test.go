@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
 )
 
 func uploadN(t *testing.T, a *app.App, n int) {
@@ -196,7 +198,7 @@ func BenchmarkUpload200MB(b *testing.B) {
 		plainTime += plain()
 
 		q := a.NewUploads(app.UploadOptions{})
-		q.Subscribe(func(app.Upload) {})
+		q.State().Subscribe(func() {})
 		runtime.GC()
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -249,3 +251,166 @@ func TestLinkTargetsListsEveryAgent(t *testing.T) {
 
 // spec opens the built-in demo in the interface's reading.
 func spec(c *app.Config) { c.DemoAPI = demoservice.APISpec }
+
+// countLists counts the requests listing the workspace's files.
+func countLists(n *atomic.Int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet && r.URL.Path == "/files" {
+				n.Add(1)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// waitFiles waits until the list's state satisfies cond.
+func waitFiles(t *testing.T, l *app.FileList, what string, cond func(app.FilesState) bool) {
+	t.Helper()
+	changed := make(chan struct{}, 1)
+	stop := l.State().Subscribe(func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
+	timeout := time.After(10 * time.Second)
+	for {
+		if st, _ := l.State().Snapshot(); cond(st) {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			st, _ := l.State().Snapshot()
+			t.Fatalf("gave up waiting until %s: %+v", what, st.Files)
+		}
+	}
+}
+
+func TestWatchedFileListFollowsProcessingThenIdles(t *testing.T) {
+	before := app.FilesRefreshEvery
+	app.FilesRefreshEvery = 5 * time.Millisecond
+	t.Cleanup(func() { app.FilesRefreshEvery = before })
+	var lists atomic.Int64
+	a, _ := served(t, demoservice.Options{API: demoservice.APIReal, Pace: 5 * time.Millisecond}, countLists(&lists))
+	ctx := context.Background()
+	upload := func(name string) client.ID {
+		f, err := a.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("content"), Filename: name, Size: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.ID
+	}
+	quietCount := func() int64 { // what the count is once nothing runs
+		time.Sleep(10 * app.FilesRefreshEvery)
+		n := lists.Load()
+		time.Sleep(20 * app.FilesRefreshEvery)
+		if m := lists.Load(); m != n {
+			t.Fatalf("nothing processes, yet the files were listed %d more times", m-n)
+		}
+		return n
+	}
+
+	id := upload("hours.txt")
+	l := a.NewFileList("desc")
+	stop := l.Watch()
+	if err := l.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if l.Unsettled() {
+		t.Fatal("a stored file nobody asked to process is not watched")
+	}
+	quietCount()
+
+	if _, err := l.ProcessFile(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	waitFiles(t, l, "the file is ready", func(st app.FilesState) bool { return !st.Unsettled() })
+	if got := l.StatusText(l.Files()[0]); got != "Ready" {
+		t.Fatalf("the processed file should read Ready, got %q", got)
+	}
+	quietCount()
+
+	// Once the list is no longer watched, a file that processes is not
+	// followed.
+	stop()
+	other := upload("prices.txt")
+	if err := l.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.ProcessFile(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	quietCount()
+	if !l.Unsettled() {
+		t.Fatal("nobody followed the file, so the list should still show it processing")
+	}
+}
+
+// Snapshots of an upload queue share the uploads that did not change.
+func TestUploadSnapshotsShareUnchangedUploads(t *testing.T) {
+	a := apptest.Open(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "first.txt"), 10)
+	writeFile(t, filepath.Join(dir, "second.txt"), 10)
+	q := a.NewUploads(app.UploadOptions{})
+	if _, err := q.Start(context.Background(), app.PlanUpload([]string{filepath.Join(dir, "first.txt")})); err != nil {
+		t.Fatal(err)
+	}
+	waitUploads(t, q)
+	done, _ := q.State().Snapshot()
+	if _, err := q.Start(context.Background(), app.PlanUpload([]string{filepath.Join(dir, "second.txt")})); err != nil {
+		t.Fatal(err)
+	}
+	waitUploads(t, q)
+	st, _ := q.State().Snapshot()
+	if len(st.Items) != 2 || st.Items[0] != done.Items[0] || st.Done != 2 {
+		t.Fatalf("the first upload did not change and should be shared, got %d items, done %d", len(st.Items), st.Done)
+	}
+	q.Remove(st.Items[0].ID)
+	if after, _ := q.State().Snapshot(); len(after.Items) != 1 || after.Items[0] != st.Items[1] || len(st.Items) != 2 {
+		t.Fatal("removing an upload publishes a new snapshot and leaves the old one as it was")
+	}
+}
+
+// The refresh of a watched list and the uploads under way end when the app
+// closes: no goroutine of theirs is left.
+func TestFilesWorkEndsWithTheApp(t *testing.T) {
+	before := runtime.NumGoroutine()
+	slow := 200 * time.Millisecond // processing takes 2 s
+	ctx := context.Background()
+	a, err := app.Open(ctx, app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &slow, Keyring: apptest.NewKeyring()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := a.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("content"), Filename: "hours.txt", Size: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := a.NewFileList("desc")
+	l.Watch()
+	l.Refresh()
+	waitFiles(t, l, "the file is listed", func(st app.FilesState) bool { return len(st.Files) > 0 })
+	if _, err := l.ProcessFile(ctx, f.ID); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "big.bin"), 8<<20)
+	q := a.NewUploads(app.UploadOptions{})
+	if _, err := q.Start(ctx, app.PlanUpload([]string{dir})); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%d goroutines before the app, %d after it closed:\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	}
+}

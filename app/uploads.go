@@ -155,7 +155,7 @@ func fileProblem(err error) string {
 	return "Agent Desk could not read this file."
 }
 
-// Upload is a snapshot of one file of an upload queue.
+// Upload is one file of an upload queue as it was at one moment.
 type Upload struct {
 	ID    int64
 	Path  string
@@ -185,32 +185,72 @@ func (u Upload) Settled() bool {
 	return u.State == UploadDone || u.State == UploadFailed || u.State == UploadCancelled
 }
 
+// UploadsState is an upload queue as a screen shows it.
+type UploadsState struct {
+	// Items are the uploads in the order they were added. An upload that
+	// did not change keeps its pointer from one snapshot to the next, so a
+	// view redraws only the ones that did. Never modify them.
+	Items []*Upload
+	// Done counts the uploads finished since the queue was made: a screen
+	// listing the stored files loads them again when it grows.
+	Done int
+	// Linked is the service's answer to the newest link of an uploaded
+	// file to the queue's agent (its counts say how many files are ready).
+	Linked *client.AgentFiles
+}
+
+// Pending reports whether any upload is waiting or sending.
+func (s UploadsState) Pending() bool {
+	for _, u := range s.Items {
+		if !u.Settled() {
+			return true
+		}
+	}
+	return false
+}
+
+// FileIDs are the ids of the finished uploads, in order.
+func (s UploadsState) FileIDs() []client.ID {
+	var ids []client.ID
+	for _, u := range s.Items {
+		if u.State == UploadDone && u.File != nil {
+			ids = append(ids, u.File.ID)
+		}
+	}
+	return ids
+}
+
 // UploadOptions shape a queue.
 type UploadOptions struct {
 	// LinkTo, when set, links every uploaded file to this agent.
 	LinkTo      client.ID
 	AgentTitle  string
-	OnLinked    func(*client.AgentFiles)
 	progressGap time.Duration
 }
 
 // Uploads is an upload queue: the chips of a chat, the files tab of an
 // agent and the Files screen each hold one. Files stream from disk, at most
 // UploadConcurrency at a time per App; each can be cancelled and retried.
-// Listeners hear every change on the goroutine that made it.
+// Its goroutines are the app's: closing the app stops them. Screens follow
+// it through State.
 type Uploads struct {
-	a    *App
-	opts UploadOptions
+	a     *App
+	opts  UploadOptions
+	state *State[UploadsState]
+	// linked hears each link answer (an agent's file list shows it at once).
+	linked func(*client.AgentFiles)
 
-	mu        sync.Mutex
-	next      int64
-	items     map[int64]*uploadItem
-	order     []int64
-	listeners []func(Upload)
+	mu     sync.Mutex
+	next   int64
+	items  map[int64]*uploadItem
+	order  []int64
+	done   int
+	answer *client.AgentFiles
 }
 
 type uploadItem struct {
 	u        Upload
+	shown    *Upload // u as last published; replaced when u changes
 	problem  string
 	cancel   context.CancelFunc
 	lastEmit time.Time
@@ -232,25 +272,39 @@ func (a *App) NewUploads(opts UploadOptions) *Uploads {
 	if opts.progressGap == 0 {
 		opts.progressGap = 50 * time.Millisecond
 	}
-	return &Uploads{a: a, opts: opts, items: map[int64]*uploadItem{}}
+	return &Uploads{a: a, opts: opts, items: map[int64]*uploadItem{}, state: NewState(UploadsState{})}
 }
 
-// Subscribe calls fn for every change of an upload, on the goroutine that
-// made it (views wrap their reaction in fyne.Do). Progress is reported at
-// most about 20 times a second per file.
-func (q *Uploads) Subscribe(fn func(Upload)) {
-	q.mu.Lock()
-	q.listeners = append(q.listeners, fn)
-	q.mu.Unlock()
+// State is the queue as it is now, and news of each change. Progress is
+// published at most about 20 times a second per file.
+func (q *Uploads) State() Observable[UploadsState] { return q.state }
+
+// publish makes what changed in the queue its new snapshot. The snapshot is
+// built under the state's lock, so snapshots from several goroutines are
+// published in the order of the changes they show.
+func (q *Uploads) publish() {
+	q.state.Update(func(UploadsState) UploadsState {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		items := make([]*Upload, 0, len(q.order))
+		for _, id := range q.order {
+			it := q.items[id]
+			if it.shown == nil || *it.shown != it.u {
+				u := it.u
+				it.shown = &u
+			}
+			items = append(items, it.shown)
+		}
+		return UploadsState{Items: items, Done: q.done, Linked: q.answer}
+	})
 }
 
 // Items are the queue's uploads, in the order they were added.
 func (q *Uploads) Items() []Upload {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	out := make([]Upload, 0, len(q.order))
-	for _, id := range q.order {
-		out = append(out, q.items[id].u)
+	st := q.state.Get()
+	out := make([]Upload, len(st.Items))
+	for i, u := range st.Items {
+		out[i] = *u
 	}
 	return out
 }
@@ -267,29 +321,10 @@ func (q *Uploads) Item(id int64) (Upload, bool) {
 }
 
 // Pending reports whether any upload is waiting or sending.
-func (q *Uploads) Pending() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for _, it := range q.items {
-		if !it.u.Settled() {
-			return true
-		}
-	}
-	return false
-}
+func (q *Uploads) Pending() bool { return q.state.Get().Pending() }
 
 // FileIDs are the ids of the finished uploads, in order.
-func (q *Uploads) FileIDs() []client.ID {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	var ids []client.ID
-	for _, id := range q.order {
-		if it := q.items[id]; it.u.State == UploadDone && it.u.File != nil {
-			ids = append(ids, it.u.File.ID)
-		}
-	}
-	return ids
-}
+func (q *Uploads) FileIDs() []client.ID { return q.state.Get().FileIDs() }
 
 // CheckOnline asks the service for its first page of files, so a drop
 // while offline is refused before anything is queued (a false "uploading"
@@ -339,8 +374,7 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 		return nil, err
 	}
 	room := q.a.roomFor(stored)
-	var ids []int64
-	var added []*uploadItem
+	var ids, send []int64
 	q.mu.Lock()
 	for _, f := range plan.Files {
 		q.next++
@@ -352,20 +386,15 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 		it := &uploadItem{u: Upload{ID: q.next, Path: f.Path, Name: f.Name, Size: f.Size, State: UploadWaiting}, problem: f.Problem}
 		if f.Problem != "" {
 			it.u.State, it.u.Message = UploadFailed, f.Problem
+		} else {
+			send = append(send, it.u.ID)
 		}
 		q.items[it.u.ID] = it
 		q.order = append(q.order, it.u.ID)
 		ids = append(ids, it.u.ID)
-		added = append(added, it)
 	}
 	q.mu.Unlock()
-	var send []int64
-	for _, it := range added {
-		q.emitID(it.u.ID)
-		if it.problem == "" {
-			send = append(send, it.u.ID)
-		}
-	}
+	q.publish()
 	q.launch(send...)
 	return ids, nil
 }
@@ -374,18 +403,24 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 // kept by the service.
 func (q *Uploads) Cancel(id int64) {
 	q.mu.Lock()
+	changed := q.cancelLocked(id)
+	q.mu.Unlock()
+	if changed {
+		q.publish()
+	}
+}
+
+func (q *Uploads) cancelLocked(id int64) bool {
 	it, ok := q.items[id]
 	if !ok || it.u.Settled() {
-		q.mu.Unlock()
-		return
+		return false
 	}
 	if it.cancel != nil {
 		it.cancel()
 	}
 	it.run++
 	it.u.State, it.u.Message, it.u.Sent = UploadCancelled, "Cancelled.", 0
-	q.mu.Unlock()
-	q.emitID(id)
+	return true
 }
 
 // Retry sends a failed or cancelled upload again (re-reading the file from
@@ -406,53 +441,60 @@ func (q *Uploads) Retry(id int64) {
 		if it.problem != "" {
 			it.u.Message = it.problem
 			q.mu.Unlock()
-			q.emitID(id)
+			q.publish()
 			return
 		}
 	}
 	it.u.State, it.u.Message, it.u.Sent = UploadWaiting, "", 0
 	q.mu.Unlock()
-	q.emitID(id)
+	q.publish()
 	q.launch(id)
 }
 
 // Remove cancels an upload and takes it out of the queue.
-func (q *Uploads) Remove(id int64) {
-	q.Cancel(id)
-	q.mu.Lock()
-	delete(q.items, id)
-	for i, v := range q.order {
-		if v == id {
-			q.order = append(q.order[:i], q.order[i+1:]...)
-			break
-		}
-	}
-	q.mu.Unlock()
-}
+func (q *Uploads) Remove(id int64) { q.removeIf(func(u Upload) bool { return u.ID == id }) }
 
 // Clear cancels and removes every upload.
-func (q *Uploads) Clear() {
-	for _, u := range q.Items() {
-		q.Remove(u.ID)
-	}
-}
+func (q *Uploads) Clear() { q.removeIf(func(Upload) bool { return true }) }
 
 // ClearSettled removes finished, failed and cancelled uploads from the list.
-func (q *Uploads) ClearSettled() {
-	for _, u := range q.Items() {
-		if u.Settled() {
-			q.Remove(u.ID)
+func (q *Uploads) ClearSettled() { q.removeIf(Upload.Settled) }
+
+// removeIf cancels and removes the uploads that match, in one change.
+func (q *Uploads) removeIf(match func(Upload) bool) {
+	q.mu.Lock()
+	kept := make([]int64, 0, len(q.order))
+	for _, id := range q.order {
+		if it := q.items[id]; match(it.u) {
+			q.cancelLocked(id)
+			delete(q.items, id)
+			continue
 		}
+		kept = append(kept, id)
+	}
+	changed := len(kept) != len(q.order)
+	q.order = kept
+	q.mu.Unlock()
+	if changed {
+		q.publish()
 	}
 }
 
-// Wait blocks until no upload is waiting or sending (tests and benchmarks).
+// Wait blocks until no upload is waiting or sending.
 func (q *Uploads) Wait(ctx context.Context) error {
+	changed := make(chan struct{}, 1)
+	stop := q.state.Subscribe(func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
 	for q.Pending() {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
+		case <-changed:
 		}
 	}
 	return nil
@@ -467,7 +509,7 @@ type job struct {
 }
 
 func (q *Uploads) prepare(id int64) (job, bool) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(q.a.Life())
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	it, ok := q.items[id]
@@ -489,17 +531,20 @@ func (q *Uploads) launch(ids ...int64) {
 			jobs = append(jobs, j)
 		}
 	}
+	if len(jobs) == 0 {
+		return
+	}
 	slots := q.a.uploadSlots()
-	go func() {
+	q.a.Go(func() {
 		for _, j := range jobs {
 			select {
 			case slots <- struct{}{}:
-				go q.send(j, slots)
+				q.a.Go(func() { q.send(j, slots) })
 			case <-j.ctx.Done():
 				j.cancel()
 			}
 		}
-	}()
+	})
 }
 
 // send uploads one file while holding one of the App's slots.
@@ -517,7 +562,7 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 	it.u.State = UploadSending
 	path, name, already := it.u.Path, it.u.Name, it.u.File
 	q.mu.Unlock()
-	q.emitID(id)
+	q.publish()
 
 	file := already
 	var err error
@@ -552,16 +597,20 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 	switch {
 	case err == nil:
 		it.u.State, it.u.Sent, it.u.Message = UploadDone, it.u.Size, ""
+		q.done++
 	case errors.Is(err, context.Canceled):
 		it.u.State, it.u.Message = UploadCancelled, "Cancelled."
 	default:
 		it.u.State, it.u.Message = UploadFailed, uploadProblem(err, file != nil)
 	}
-	q.mu.Unlock()
-	q.emitID(id)
-	if linked != nil && q.opts.OnLinked != nil {
-		q.opts.OnLinked(linked)
+	if linked != nil {
+		q.answer = linked
 	}
+	q.mu.Unlock()
+	if linked != nil && q.linked != nil {
+		q.linked(linked)
+	}
+	q.publish()
 }
 
 // uploadProblem says why an upload failed, in plain words.
@@ -593,25 +642,6 @@ func (q *Uploads) progress(id int64, run int, sent int64) {
 		return
 	}
 	it.lastEmit = now
-	u := it.u
-	ls := q.listeners
 	q.mu.Unlock()
-	for _, fn := range ls {
-		fn(u)
-	}
-}
-
-func (q *Uploads) emitID(id int64) {
-	q.mu.Lock()
-	it, ok := q.items[id]
-	if !ok {
-		q.mu.Unlock()
-		return
-	}
-	u := it.u
-	ls := q.listeners
-	q.mu.Unlock()
-	for _, fn := range ls {
-		fn(u)
-	}
+	q.publish()
 }

@@ -129,8 +129,14 @@ func TestUploadsSendFilesAndRecordCredits(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "empty.txt"), 0)
 	q := a.NewUploads(app.UploadOptions{})
 	var mu sync.Mutex
-	var seen []app.Upload
-	q.Subscribe(func(u app.Upload) { mu.Lock(); seen = append(seen, u); mu.Unlock() })
+	sending := map[int64]bool{}
+	onUploads(q, func(u app.Upload) {
+		if u.State == app.UploadSending {
+			mu.Lock()
+			sending[u.ID] = true
+			mu.Unlock()
+		}
+	})
 	ids, err := q.Start(context.Background(), app.PlanUpload([]string{dir}))
 	if err != nil || len(ids) != 6 {
 		t.Fatalf("six files should be queued, got %v %v", ids, err)
@@ -157,16 +163,10 @@ func TestUploadsSendFilesAndRecordCredits(t *testing.T) {
 		}
 	}
 	mu.Lock()
-	sending := 0
-	for _, u := range seen {
-		if u.State == app.UploadSending {
-			sending++
-		}
+	if len(sending) < 5 {
+		t.Errorf("each upload should report that it is sending, got %d", len(sending))
 	}
 	mu.Unlock()
-	if sending < 5 {
-		t.Errorf("each upload should report that it is sending, got %d", sending)
-	}
 	if spent, _ := a.CreditsToday(context.Background()); spent <= 0 {
 		t.Log("the built-in service charged nothing for these files")
 	}
@@ -237,7 +237,7 @@ func TestUploadCutConnectionSaysSoAndKeepsNothing(t *testing.T) {
 	before := len(demo.Service.Files())
 	q := a.NewUploads(app.UploadOptions{})
 	var once, closeOnce sync.Once
-	q.Subscribe(func(u app.Upload) {
+	onUploads(q, func(u app.Upload) {
 		switch {
 		case u.State == app.UploadSending && u.Sent == 0:
 			// The service stops reading, so the sending side fills up.
@@ -268,7 +268,7 @@ func TestUploadCancelStopsIt(t *testing.T) {
 	before := len(demo.Service.Files())
 	q := a.NewUploads(app.UploadOptions{})
 	var once sync.Once
-	q.Subscribe(func(u app.Upload) {
+	onUploads(q, func(u app.Upload) {
 		if u.State == app.UploadSending {
 			once.Do(func() {
 				demo.Service.SetFaults(demoservice.Faults{Latency: 20 * time.Second})
@@ -298,13 +298,7 @@ func TestUploadsLinkedToAgent(t *testing.T) {
 	a := apptest.Open(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "brief.txt"), 500)
-	var linked *client.AgentFiles
-	var mu sync.Mutex
-	q := a.NewUploads(app.UploadOptions{LinkTo: "119", AgentTitle: "Writer", OnLinked: func(r *client.AgentFiles) {
-		mu.Lock()
-		linked = r
-		mu.Unlock()
-	}})
+	q := a.NewUploads(app.UploadOptions{LinkTo: "119", AgentTitle: "Writer"})
 	if _, err := q.Start(context.Background(), app.PlanUpload([]string{dir})); err != nil {
 		t.Fatal(err)
 	}
@@ -317,9 +311,30 @@ func TestUploadsLinkedToAgent(t *testing.T) {
 	for _, f := range res.Files {
 		found = found || f.Filename == "brief.txt"
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if !found || linked == nil {
-		t.Fatalf("the upload should be linked to the agent, got %+v (callback %v)", res.Files, linked != nil)
+	st, _ := q.State().Snapshot()
+	if !found || st.Linked == nil || st.Done != 1 {
+		t.Fatalf("the upload should be linked to the agent, got %+v (answer %v, done %d)", res.Files, st.Linked != nil, st.Done)
 	}
+}
+
+// onUploads calls fn, on the goroutine that made the change, with each
+// upload of the queue's newest snapshot that changed since the last one.
+func onUploads(q *app.Uploads, fn func(app.Upload)) {
+	var mu sync.Mutex
+	seen := map[*app.Upload]bool{}
+	q.State().Subscribe(func() {
+		mu.Lock()
+		var changed []app.Upload
+		st, _ := q.State().Snapshot()
+		for _, u := range st.Items {
+			if !seen[u] {
+				seen[u] = true
+				changed = append(changed, *u)
+			}
+		}
+		mu.Unlock()
+		for _, u := range changed {
+			fn(u)
+		}
+	})
 }

@@ -354,8 +354,24 @@ func TestSearchRenameDeleteUndo(t *testing.T) {
 	}
 }
 
-// slowFiles are attachments whose upload ends when the test says.
-type slowFiles struct{ pending atomic.Bool }
+// slowFiles are attachments whose upload ends when the test says (finish).
+type slowFiles struct {
+	pending atomic.Bool
+	state   *app.State[app.UploadsState]
+}
+
+func newSlowFiles() *slowFiles {
+	f := &slowFiles{state: app.NewState(app.UploadsState{Items: []*app.Upload{{ID: 1, Name: "notes.txt", State: app.UploadSending}}})}
+	f.pending.Store(true)
+	return f
+}
+
+func (f *slowFiles) finish() {
+	f.pending.Store(false)
+	f.state.Set(app.UploadsState{Items: []*app.Upload{{ID: 1, Name: "notes.txt", State: app.UploadDone}}, Done: 1})
+}
+
+func (f *slowFiles) State() app.Observable[app.UploadsState] { return f.state }
 
 func (f *slowFiles) Dropped([]string)          {}
 func (f *slowFiles) Object() fyne.CanvasObject { return widget.NewLabel("") }
@@ -370,19 +386,16 @@ func TestMessageWaitingForItsFilesIsSentOnceAndNotAfterTheViewCloses(t *testing.
 			s, a := openScreen(t)
 			v := startChat(t, s, a)
 			q := ui
-			files := &slowFiles{}
-			files.pending.Store(true)
+			files := newSlowFiles()
 			v.attach = files
 			v.entry.SetText("Summarise the attached notes")
-			spawn = func(f func()) { go f() } // the wait runs beside the test
 			v.send()
 			v.send() // Enter again while the files upload
 			if closeFirst {
 				v.detach()
 			}
-			files.pending.Store(false)
-			time.Sleep(600 * time.Millisecond) // three turns of the wait
-			spawn = func(f func()) { f() }     // the send itself, here
+			files.finish()
+			time.Sleep(5 * kit.Frame) // the uploads' news reaches the view within a frame
 			q.Drain()
 			v.sess.Wait()
 			want := 1

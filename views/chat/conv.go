@@ -30,9 +30,8 @@ import (
 type convView struct {
 	s    *Screen
 	sess *app.ChatSession
-	// unbind stops following the session; quit ends the view's waits.
+	// unbind stops following the session.
 	unbind func()
-	quit   chan struct{}
 	// st is the snapshot shown; changes and ended are what it had when
 	// the rows were last rebuilt and a reply's end last announced.
 	st      app.ChatState
@@ -56,7 +55,8 @@ type convView struct {
 	sendBtn       *widget.Button
 	stopBtn       *widget.Button
 	noteShown     bool // errText holds a waiting or recovering note
-	waitingToSend bool // a message waits for its files to finish uploading
+	waitingToSend bool   // a message waits for its files to finish uploading
+	waitFiles     func() // stops that wait
 	sending       bool // a message is being handed to the session
 	errText       *widget.Label
 	attach        kit.Attachments
@@ -72,7 +72,7 @@ type rowCache struct {
 }
 
 func newConvView(s *Screen, sess *app.ChatSession) *convView {
-	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, follow: true, quit: make(chan struct{})}
+	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, follow: true}
 	v.st, _ = sess.State().Snapshot()
 	v.ended = v.st.Ended // a reply that ended before the view opened is not news
 	v.build()
@@ -82,7 +82,9 @@ func newConvView(s *Screen, sess *app.ChatSession) *convView {
 
 func (v *convView) detach() {
 	v.unbind()
-	close(v.quit)
+	if v.waitFiles != nil {
+		v.waitFiles()
+	}
 	a, id := v.s.a, v.sess.ID()
 	spawn(func() {
 		_ = a.FlushDrafts()
@@ -526,24 +528,16 @@ func (v *convView) send() {
 		}
 		v.waitingToSend = true
 		kit.ShowError(v.errText, "Your files are still uploading; the message goes as soon as they are ready.")
-		// The wait ends with the view: a message is never sent from a
-		// conversation nobody is looking at any more.
-		spawn(func() {
-			t := time.NewTicker(200 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-v.quit:
-					return
-				case <-t.C:
-				}
-				pending := true
-				fyne.DoAndWait(func() { pending = v.attach.Pending() })
-				if !pending {
-					kit.Do(func() { v.waitingToSend = false; kit.ShowError(v.errText, ""); v.sendNow(text) })
-					return
-				}
+		// The wait follows the uploads and ends with the view: a message
+		// is never sent from a conversation nobody is looking at any more.
+		v.waitFiles = kit.Bind(v.attach.State(), func(st app.UploadsState) {
+			if st.Pending() || !v.waitingToSend {
+				return
 			}
+			v.waitingToSend = false
+			v.waitFiles()
+			kit.ShowError(v.errText, "")
+			v.sendNow(text)
 		})
 		return
 	}

@@ -18,24 +18,28 @@ import (
 // AgentTab is the Files tab of an agent's detail: the files linked to the
 // agent, "Link files…" to add workspace files, Unlink with Undo, and files
 // dropped on it are uploaded and linked. The agent's screen forwards drops
-// to it (it is a kit.DropTarget).
+// to it (it is a kit.DropTarget). The list follows the app's state of the
+// agent's files; each action says how it went when it is done.
 type AgentTab struct {
 	widget.BaseWidget
 	env     kit.Env
 	agent   client.Agent
+	files   *app.LinkedFiles
 	queue   *app.Uploads
 	send    *sender
 	uploads *uploadList
 
-	linked []client.File
-	list   *widget.List
-	body   *fyne.Container
-	result *widget.Label
-	undo   *fyne.Container
-	undoL  *widget.Label
-	undoB  *widget.Button
-	loaded bool
-	root   fyne.CanvasObject
+	linked  []client.File
+	answer  *client.AgentFiles // the link answer of an upload shown last
+	lastErr error              // the load failure shown last
+	list    *widget.List
+	body    *fyne.Container
+	result  *widget.Label
+	undo    *fyne.Container
+	undoL   *widget.Label
+	undoB   *widget.Button
+	loaded  bool
+	root    fyne.CanvasObject
 }
 
 var _ kit.DropTarget = (*AgentTab)(nil)
@@ -45,10 +49,8 @@ func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject { return new
 
 func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 	t := &AgentTab{env: env, agent: agent}
-	t.queue = env.App.NewUploads(app.UploadOptions{
-		LinkTo: agent.ID, AgentTitle: agent.Title,
-		OnLinked: func(res *client.AgentFiles) { kit.Do(func() { t.showFiles(res, true) }) },
-	})
+	t.files = env.App.NewLinkedFiles(agent)
+	t.queue = t.files.NewUploads()
 	t.send = newSender(env, t.queue)
 	t.uploads = newUploadList(t.queue)
 
@@ -92,6 +94,8 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 	top := container.NewVBox(header, t.send.status, t.uploads.box, t.result, t.undo)
 	t.root = container.NewPadded(container.NewBorder(top, nil, nil, nil, t.body))
 	t.ExtendBaseWidget(t)
+	kit.Bind[app.ListState[client.File]](t.files, t.showFiles)
+	kit.Bind(t.queue.State(), t.showUploaded)
 	t.Reload()
 	return t
 }
@@ -103,33 +107,23 @@ func (t *AgentTab) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpl
 func (t *AgentTab) Dropped(paths []string) { t.send.Dropped(paths) }
 
 // Reload lists the agent's files again.
-func (t *AgentTab) Reload() {
-	a, id := t.env.App, t.agent.ID
-	go func() {
-		res, err := a.AgentFiles(context.Background(), id)
-		kit.Do(func() {
-			if err != nil {
-				if !t.loaded {
-					kit.SetBody(t.body, kit.Error(err, t.Reload))
-				} else {
-					t.showResult(app.Describe(err), true)
-				}
-				return
-			}
-			t.showFiles(res, false)
-		})
-	}()
-}
+func (t *AgentTab) Reload() { t.files.Reload() }
 
-// showFiles shows an agent's file set; after a link it also shows the
-// counts of the link result.
-func (t *AgentTab) showFiles(res *client.AgentFiles, linked bool) {
-	t.loaded = true
-	t.linked = append([]client.File(nil), res.Files...)
-	if linked {
-		t.undo.Hide()
-		t.showResult(app.LinkSummary(res), false)
+// showFiles shows the agent's files, or why they could not be listed.
+func (t *AgentTab) showFiles(st app.ListState[client.File]) {
+	if st.Err != nil && st.Err != t.lastErr {
+		if !st.Loaded {
+			kit.SetBody(t.body, kit.Error(st.Err, t.Reload))
+		} else {
+			t.showResult(app.Describe(st.Err), true)
+		}
 	}
+	t.lastErr = st.Err
+	if !st.Loaded {
+		return
+	}
+	t.loaded = true
+	t.linked = st.Items
 	if len(t.linked) == 0 {
 		kit.SetBody(t.body, kit.Empty(theme.FileIcon(), "No files linked yet",
 			"Use Link files… to give this agent files from your workspace, or drop files here to upload and link them."))
@@ -137,6 +131,21 @@ func (t *AgentTab) showFiles(res *client.AgentFiles, linked bool) {
 	}
 	kit.SetBody(t.body, t.list)
 	t.list.Refresh()
+}
+
+// showUploaded shows the counts of the newest link of an uploaded file.
+func (t *AgentTab) showUploaded(st app.UploadsState) {
+	if st.Linked == nil || st.Linked == t.answer {
+		return
+	}
+	t.answer = st.Linked
+	t.linkedNow(st.Linked)
+}
+
+// linkedNow says what a link did.
+func (t *AgentTab) linkedNow(res *client.AgentFiles) {
+	t.undo.Hide()
+	t.showResult(app.LinkSummary(res), false)
 }
 
 func (t *AgentTab) showResult(msg string, bad bool) {
@@ -153,48 +162,40 @@ func (t *AgentTab) Link(ids []client.ID) {
 	if len(ids) == 0 {
 		return
 	}
-	a, agent := t.env.App, t.agent.ID
-	go func() {
-		res, err := a.LinkFiles(context.Background(), agent, ids)
-		kit.Do(func() {
-			if err != nil {
-				t.showResult("The files were not linked. "+app.Describe(err), true)
-				return
-			}
-			t.showFiles(res, true)
-		})
-	}()
+	var res *client.AgentFiles
+	var err error
+	background(t.env.App, func(ctx context.Context) { res, err = t.files.Link(ctx, ids) }, func() {
+		if err != nil {
+			t.showResult("The files were not linked. "+app.Describe(err), true)
+			return
+		}
+		t.linkedNow(res)
+	})
 }
 
 // Unlink removes a file from the agent and offers Undo, which links it again.
 func (t *AgentTab) Unlink(f client.File) {
-	a, agent := t.env.App, t.agent.ID
-	go func() {
-		err := a.UnlinkFile(context.Background(), agent, f.ID)
-		kit.Do(func() {
-			if err != nil {
-				t.showResult(fmt.Sprintf("%s was not unlinked. %s", fileName(f), app.Describe(err)), true)
-				return
-			}
-			t.result.Hide()
-			t.undoL.SetText(fmt.Sprintf("%s is no longer linked to this agent.", fileName(f)))
-			t.undoB.OnTapped = func() {
-				t.undo.Hide()
-				t.Link([]client.ID{f.ID})
-			}
-			t.undo.Show()
-			t.Reload()
-		})
-	}()
+	var err error
+	background(t.env.App, func(ctx context.Context) { err = t.files.Unlink(ctx, f.ID) }, func() {
+		if err != nil {
+			t.showResult(fmt.Sprintf("%s was not unlinked. %s", fileName(f), app.Describe(err)), true)
+			return
+		}
+		t.result.Hide()
+		t.undoL.SetText(fmt.Sprintf("%s is no longer linked to this agent.", fileName(f)))
+		t.undoB.OnTapped = func() {
+			t.undo.Hide()
+			t.Link([]client.ID{f.ID})
+		}
+		t.undo.Show()
+	})
 }
-
-// Linked are the files shown as linked (tests).
-func (t *AgentTab) Linked() []client.File { return append([]client.File(nil), t.linked...) }
 
 // pickLinks lets the user choose workspace files to link.
 func (t *AgentTab) pickLinks() {
 	p := newPicker(t.env, t.linked)
 	d := dialog.NewCustomConfirm("Link files to "+t.agent.Title, "Link", "Cancel", p.content, func(ok bool) {
+		p.stop()
 		if ok {
 			t.Link(p.Selected())
 		}
@@ -208,12 +209,13 @@ func (t *AgentTab) pickLinks() {
 type picker struct {
 	files    *app.FileList
 	shown    []client.File
+	more     bool
 	already  map[client.ID]bool
 	selected map[client.ID]bool
 	list     *widget.List
 	body     *fyne.Container
 	content  fyne.CanvasObject
-	loading  bool
+	stop     func()
 }
 
 func newPicker(env kit.Env, linked []client.File) *picker {
@@ -255,40 +257,34 @@ func newPicker(env kit.Env, linked []client.File) *picker {
 					delete(p.selected, fid)
 				}
 			}
-			if id >= len(p.shown)-5 && p.files.HasMore() {
-				p.more()
+			if id >= len(p.shown)-5 && p.more {
+				p.files.More()
 			}
 		})
 	p.body = container.NewStack(kit.Loading("Loading your files…"))
 	p.content = p.body
-	p.more()
+	p.stop = kit.Bind(p.files.State(), p.show)
+	p.files.More()
 	return p
 }
 
-func (p *picker) more() {
-	if p.loading {
+// show shows the workspace's files as loaded so far.
+func (p *picker) show(st app.FilesState) {
+	if !st.Loaded {
+		if st.Err != nil {
+			kit.SetBody(p.body, kit.Error(st.Err, p.files.More))
+		}
 		return
 	}
-	p.loading = true
-	go func() {
-		_, err := p.files.LoadMore(context.Background())
-		kit.Do(func() {
-			p.loading = false
-			if err != nil && len(p.shown) == 0 {
-				kit.SetBody(p.body, kit.Error(err, p.more))
-				return
-			}
-			p.shown = p.files.Files()
-			if len(p.shown) == 0 {
-				kit.SetBody(p.body, kit.Empty(theme.FolderIcon(), "No files in your workspace",
-					"Upload files first: drop them on this window or use Add files…."))
-			} else {
-				kit.SetBody(p.body, p.list)
-			}
-			p.body.Refresh()
-			p.list.Refresh()
-		})
-	}()
+	p.shown, p.more = st.Files, st.More
+	if len(p.shown) == 0 {
+		kit.SetBody(p.body, kit.Empty(theme.FolderIcon(), "No files in your workspace",
+			"Upload files first: drop them on this window or use Add files…."))
+	} else {
+		kit.SetBody(p.body, p.list)
+	}
+	p.body.Refresh()
+	p.list.Refresh()
 }
 
 // Selected are the ids the user ticked.

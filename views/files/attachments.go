@@ -14,7 +14,8 @@ import (
 
 // Attachments are the files attached to a chat message or a run: one chip
 // per file with its name, a small progress bar while it uploads, an × that
-// cancels or removes it, and Retry when it failed.
+// cancels or removes it, and Retry when it failed. The chips follow the
+// queue's state.
 type Attachments struct {
 	env   kit.Env
 	queue *app.Uploads
@@ -36,7 +37,7 @@ func newAttachments(env kit.Env) *Attachments {
 	at.obj = container.NewBorder(nil, nil, at.send.status, nil, container.NewHScroll(at.row))
 	at.obj.Hide()
 	at.send.onStatus = at.showOrHide
-	q.Subscribe(func(u app.Upload) { kit.Do(func() { at.update(u) }) })
+	kit.Bind(q.State(), at.show)
 	return at
 }
 
@@ -52,47 +53,48 @@ func (at *Attachments) FileIDs() []client.ID { return at.queue.FileIDs() }
 // Pending reports uploads still running.
 func (at *Attachments) Pending() bool { return at.queue.Pending() }
 
+// State is the uploads behind the chips, for a composer that waits until
+// they are all sent.
+func (at *Attachments) State() app.Observable[app.UploadsState] { return at.queue.State() }
+
 // Clear removes every chip.
 func (at *Attachments) Clear() {
 	at.queue.Clear()
-	at.chips = map[int64]*chip{}
-	at.row.Objects = nil
-	at.row.Refresh()
-	at.showOrHide()
+	at.showNow()
 }
 
 // AddFiles opens the system file dialog; each pick adds a chip.
 func (at *Attachments) AddFiles() { at.send.pickFiles() }
 
-// Uploads is the queue behind the chips (tests).
-func (at *Attachments) Uploads() *app.Uploads { return at.queue }
-
-func (at *Attachments) update(u app.Upload) {
-	c, ok := at.chips[u.ID]
-	if _, still := at.queue.Item(u.ID); !still {
-		if ok {
-			at.remove(u.ID)
-		}
-		return
-	}
-	if !ok {
-		c = at.newChip(u.ID)
-		at.chips[u.ID] = c
-		at.row.Add(c.obj)
-		at.showOrHide()
-	}
-	if cur, ok := at.queue.Item(u.ID); ok {
-		c.show(cur)
-	}
+// showNow shows the queue as it is at once, after the user changed it.
+func (at *Attachments) showNow() {
+	st, _ := at.queue.State().Snapshot()
+	at.show(st)
 }
 
-func (at *Attachments) remove(id int64) {
-	c, ok := at.chips[id]
-	if !ok {
-		return
+// show makes the chips match the uploads: a chip per upload, in order,
+// redrawn only when its upload changed.
+func (at *Attachments) show(st app.UploadsState) {
+	keep := make(map[int64]bool, len(st.Items))
+	for _, u := range st.Items {
+		keep[u.ID] = true
+		c, ok := at.chips[u.ID]
+		if !ok {
+			c = at.newChip(u.ID)
+			at.chips[u.ID] = c
+			at.row.Add(c.obj)
+		}
+		if c.shown != u {
+			c.shown = u
+			c.show(*u)
+		}
 	}
-	delete(at.chips, id)
-	at.row.Remove(c.obj)
+	for id, c := range at.chips {
+		if !keep[id] {
+			delete(at.chips, id)
+			at.row.Remove(c.obj)
+		}
+	}
 	at.showOrHide()
 }
 
@@ -110,6 +112,7 @@ const chipWidth = 230
 
 // chip is one attached file.
 type chip struct {
+	shown  *app.Upload // the snapshot of the upload it shows
 	obj    fyne.CanvasObject
 	icon   *widget.Icon
 	name   *widget.Label
@@ -133,7 +136,7 @@ func (at *Attachments) newChip(id int64) *chip {
 	c.retry.Importance = widget.LowImportance
 	c.close = widget.NewButtonWithIcon("", theme.CancelIcon(), func() {
 		at.queue.Remove(id)
-		at.remove(id)
+		at.showNow()
 	})
 	c.close.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
@@ -178,14 +181,3 @@ func (c *chip) show(u app.Upload) {
 	}
 	c.status.Refresh()
 }
-
-// Message is the chip's status line for an upload (tests).
-func (at *Attachments) Message(id int64) string {
-	if c, ok := at.chips[id]; ok {
-		return c.status.Text
-	}
-	return ""
-}
-
-// Chips is how many chips are shown (tests).
-func (at *Attachments) Chips() int { return len(at.chips) }

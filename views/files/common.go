@@ -1,6 +1,11 @@
 // Package files is where Agent Desk handles files: dropping or picking them
 // to upload, the chips of files attached to the next execution, the Files
 // screen with every file of the workspace, and an agent's Files tab.
+//
+// What these show is the app's state (app.Uploads, app.FileList,
+// app.LinkedFiles), bound with kit.Bind; the app keeps a shown list fresh
+// while files process. A button's work runs through background, as the
+// app's own, and its outcome comes back on the UI goroutine.
 package files
 
 import (
@@ -21,18 +26,23 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
+// background runs work as the app's own (closing the app ends ctx and
+// waits for it), then shows its outcome with then on the UI goroutine.
+// Every call this package makes to the service goes through it; the lists
+// it shows come from the app's state.
+func background(a *app.App, work func(ctx context.Context), then func()) {
+	a.Go(func() {
+		work(a.Life())
+		kit.Do(then)
+	})
+}
+
 // sender turns dropped or picked paths into uploads of one queue: it walks
 // folders off the UI goroutine, asks before sending many files, and tells
 // the user when the service cannot be reached (queuing nothing).
 type sender struct {
 	env   kit.Env
 	queue *app.Uploads
-	// confirm asks the user before a large drop; tests replace it.
-	confirm func(plan app.UploadPlan, ok func())
-	// notify shows a message; tests replace it.
-	notify func(title, msg string)
-	// done is called after each drop was handled (tests wait on it).
-	done func()
 	// status says the connection is being checked, so a drop on a slow
 	// connection does not look ignored; its owner places it.
 	status *widget.Label
@@ -44,22 +54,26 @@ func newSender(env kit.Env, q *app.Uploads) *sender {
 	s := &sender{env: env, queue: q, status: widget.NewLabel("Checking the connection before uploading…")}
 	s.status.Importance = widget.LowImportance
 	s.status.Hide()
-	s.confirm = func(plan app.UploadPlan, ok func()) {
-		msg := fmt.Sprintf("You are about to upload %d files (%s in all). Upload them?", len(plan.Files), app.HumanBytes(plan.TotalBytes))
-		d := dialog.NewConfirm("Upload many files?", msg, func(yes bool) {
-			if yes {
-				ok()
-			}
-		}, env.Window)
-		d.SetConfirmText("Upload")
-		d.Show()
-	}
-	s.notify = func(title, msg string) {
-		if env.Window != nil {
-			dialog.ShowInformation(title, msg, env.Window)
-		}
-	}
 	return s
+}
+
+// confirm asks the user before a large drop.
+func (s *sender) confirm(plan app.UploadPlan, ok func()) {
+	msg := fmt.Sprintf("You are about to upload %d files (%s in all). Upload them?", len(plan.Files), app.HumanBytes(plan.TotalBytes))
+	d := dialog.NewConfirm("Upload many files?", msg, func(yes bool) {
+		if yes {
+			ok()
+		}
+	}, s.env.Window)
+	d.SetConfirmText("Upload")
+	d.Show()
+}
+
+// notify tells the user something in a dialog.
+func (s *sender) notify(title, msg string) {
+	if s.env.Window != nil {
+		dialog.ShowInformation(title, msg, s.env.Window)
+	}
 }
 
 // Dropped plans and starts the upload of paths without blocking the window.
@@ -67,46 +81,30 @@ func (s *sender) Dropped(paths []string) {
 	if len(paths) == 0 {
 		return
 	}
-	go func() {
-		plan := app.PlanUpload(paths)
-		kit.Do(func() {
-			switch {
-			case len(plan.Files) == 0:
-				s.notify("Nothing to upload", "There were no files to upload there (hidden files are left out).")
-				s.finish()
-			case plan.NeedsConfirm():
-				asked := false
-				s.confirm(plan, func() { asked = true; s.start(plan) })
-				if !asked {
-					s.finish()
-				}
-			default:
-				s.start(plan)
-			}
-		})
-	}()
-}
-
-func (s *sender) finish() {
-	if s.done != nil {
-		s.done()
-	}
+	var plan app.UploadPlan
+	background(s.env.App, func(context.Context) { plan = app.PlanUpload(paths) }, func() {
+		switch {
+		case len(plan.Files) == 0:
+			s.notify("Nothing to upload", "There were no files to upload there (hidden files are left out).")
+		case plan.NeedsConfirm():
+			s.confirm(plan, func() { s.start(plan) })
+		default:
+			s.start(plan)
+		}
+	})
 }
 
 func (s *sender) start(plan app.UploadPlan) {
 	s.setChecking(true)
-	go func() {
-		_, err := s.queue.Start(context.Background(), plan)
-		kit.Do(func() {
-			s.setChecking(false)
-			if errors.Is(err, app.ErrOffline) {
-				s.notify("You are offline", "Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then drop the files again.")
-			} else if err != nil {
-				s.notify("Files not uploaded", app.Describe(err))
-			}
-			s.finish()
-		})
-	}()
+	var err error
+	background(s.env.App, func(ctx context.Context) { _, err = s.queue.Start(ctx, plan) }, func() {
+		s.setChecking(false)
+		if errors.Is(err, app.ErrOffline) {
+			s.notify("You are offline", "Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then drop the files again.")
+		} else if err != nil {
+			s.notify("Files not uploaded", app.Describe(err))
+		}
+	})
 }
 
 func (s *sender) setChecking(on bool) {
@@ -167,7 +165,7 @@ func (s *sender) addButtons() (files, folder *widget.Button) {
 // stays quick.
 type uploadList struct {
 	queue *app.Uploads
-	items []app.Upload
+	items []*app.Upload
 	list  *widget.List
 	box   *fyne.Container
 	clear *widget.Button
@@ -196,7 +194,7 @@ func newUploadList(q *app.Uploads) *uploadList {
 			if id >= len(u.items) {
 				return
 			}
-			it := u.items[id]
+			it := *u.items[id]
 			row := o.(*fyne.Container)
 			mid := row.Objects[0].(*fyne.Container)
 			icon := row.Objects[1].(*widget.Icon)
@@ -221,13 +219,13 @@ func newUploadList(q *app.Uploads) *uploadList {
 	u.title = widget.NewLabelWithStyle("Uploads", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	u.clear = widget.NewButtonWithIcon("Clear finished", theme.ContentClearIcon(), func() {
 		q.ClearSettled()
-		u.reload()
+		st, _ := q.State().Snapshot()
+		u.show(st)
 	})
 	u.sized = canvas.NewRectangle(color.Transparent)
 	u.box = container.NewBorder(container.NewBorder(nil, nil, nil, u.clear, u.title), widget.NewSeparator(), nil, nil,
 		container.NewStack(u.sized, u.list))
-	q.Subscribe(func(app.Upload) { kit.Do(u.reload) })
-	u.reload()
+	kit.Bind(q.State(), u.show)
 	return u
 }
 
@@ -268,8 +266,8 @@ func applyUpload(it app.Upload, icon *widget.Icon, bar *widget.ProgressBar, stat
 	status.Refresh()
 }
 
-func (u *uploadList) reload() {
-	u.items = u.queue.Items()
+func (u *uploadList) show(st app.UploadsState) {
+	u.items = st.Items
 	n := len(u.items)
 	if n == 0 {
 		u.box.Hide()

@@ -2,10 +2,12 @@ package files
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -57,22 +59,32 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	uiq.WaitUntil(t, cond, func() string { return what })
 }
 
-// messages records what the user was told instead of showing dialogs.
-type messages struct {
-	mu   sync.Mutex
-	list []string
+// dialogs is the text of every dialog shown on w.
+func dialogs(w fyne.Window) string {
+	var b strings.Builder
+	for _, o := range w.Canvas().Overlays().List() {
+		b.WriteString(kittest.AllText(o))
+	}
+	return b.String()
 }
 
-func (m *messages) add(title, msg string) {
-	m.mu.Lock()
-	m.list = append(m.list, title+": "+msg)
-	m.mu.Unlock()
+// answer taps the button of the dialog on top of w.
+func answer(t *testing.T, w fyne.Window, button string) {
+	t.Helper()
+	top := w.Canvas().Overlays().Top()
+	b := kittest.FindButton(top, button)
+	if b == nil {
+		t.Fatalf("no %q in the dialog: %s", button, dialogs(w))
+	}
+	test.Tap(b)
 }
 
-func (m *messages) all() string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return strings.Join(m.list, "\n")
+// chipText is a chip's status line.
+func chipText(at *Attachments, id int64) string {
+	if c, ok := at.chips[id]; ok {
+		return c.status.Text
+	}
+	return ""
 }
 
 func TestAttachmentsDropFileFolderAndMixed(t *testing.T) {
@@ -85,19 +97,19 @@ func TestAttachmentsDropFileFolderAndMixed(t *testing.T) {
 	write(t, filepath.Join(dir, "folder", "sub", "b.txt"), 10)
 
 	at.Dropped([]string{one})
-	eventually(t, "one chip uploaded", func() bool { return at.Chips() == 1 && len(at.FileIDs()) == 1 })
+	eventually(t, "one chip uploaded", func() bool { return len(at.chips) == 1 && len(at.FileIDs()) == 1 })
 	if !at.Object().Visible() {
 		t.Fatal("the chips row should show")
 	}
 	at.Dropped([]string{filepath.Join(dir, "folder"), one})
-	eventually(t, "folder and file uploaded", func() bool { return at.Chips() == 4 && !at.Pending() && len(at.FileIDs()) == 4 })
-	for _, u := range at.Uploads().Items() {
+	eventually(t, "folder and file uploaded", func() bool { return len(at.chips) == 4 && !at.Pending() && len(at.FileIDs()) == 4 })
+	for _, u := range at.queue.Items() {
 		if u.Name == ".hidden" {
 			t.Fatal("hidden files must be left out")
 		}
 	}
 	at.Clear()
-	if at.Chips() != 0 || len(at.FileIDs()) != 0 || at.Object().Visible() {
+	if len(at.chips) != 0 || len(at.FileIDs()) != 0 || at.Object().Visible() {
 		t.Fatal("clear should remove every chip")
 	}
 }
@@ -113,10 +125,10 @@ func TestAttachmentsShowWhyAFileFailedAndRetry(t *testing.T) {
 	}
 	missing := filepath.Join(dir, "gone.txt")
 	at.Dropped([]string{empty, loop, missing})
-	eventually(t, "three error chips", func() bool { return at.Chips() == 3 && !at.Pending() })
+	eventually(t, "three error chips", func() bool { return len(at.chips) == 3 && !at.Pending() })
 	var texts []string
-	for _, u := range at.Uploads().Items() {
-		texts = append(texts, at.Message(u.ID))
+	for _, u := range at.queue.Items() {
+		texts = append(texts, chipText(at, u.ID))
 	}
 	got := strings.Join(texts, " | ")
 	for _, want := range []string{"empty", "itself", "no longer there"} {
@@ -129,28 +141,24 @@ func TestAttachmentsShowWhyAFileFailedAndRetry(t *testing.T) {
 	}
 	// The user fixes the empty file and taps Retry on its chip.
 	write(t, empty, 12)
-	id := at.Uploads().Items()[0].ID
+	id := at.queue.Items()[0].ID
 	test.Tap(at.chips[id].retry)
 	eventually(t, "retry uploads the fixed file", func() bool { return len(at.FileIDs()) == 1 })
 	// The × removes a chip.
 	test.Tap(at.chips[id].close)
-	if at.Chips() != 2 || len(at.FileIDs()) != 0 {
-		t.Fatalf("× should remove the chip, %d left", at.Chips())
+	if len(at.chips) != 2 || len(at.FileIDs()) != 0 {
+		t.Fatalf("× should remove the chip, %d left", len(at.chips))
 	}
 }
 
 func TestAttachmentsOfflineTellsTheUserAndQueuesNothing(t *testing.T) {
 	env := testEnv(t)
 	at := newAttachments(env)
-	var m messages
-	done := 0
-	at.send.notify = m.add
-	at.send.done = func() { done++ }
 	_ = env.App.Demo().Close()
 	at.Dropped([]string{write(t, filepath.Join(t.TempDir(), "a.txt"), 10)})
-	eventually(t, "the drop is handled", func() bool { return done == 1 })
-	if !strings.Contains(m.all(), "offline") || at.Chips() != 0 {
-		t.Fatalf("offline should be said and nothing queued, got %q and %d chips", m.all(), at.Chips())
+	eventually(t, "the user is told", func() bool { return strings.Contains(dialogs(env.Window), "offline") })
+	if len(at.chips) != 0 || at.Object().Visible() {
+		t.Fatalf("nothing should be queued, got %d chips", len(at.chips))
 	}
 }
 
@@ -161,23 +169,19 @@ func TestManyFilesAskFirst(t *testing.T) {
 	for i := range 55 {
 		write(t, filepath.Join(dir, "many", "f"+strings.Repeat("x", i)+".txt"), 100)
 	}
-	var asked app.UploadPlan
-	answer := false
-	done := 0
-	at.send.done = func() { done++ }
-	at.send.confirm = func(p app.UploadPlan, ok func()) {
-		asked = p
-		if answer {
-			ok()
-		}
+	at.Dropped([]string{filepath.Join(dir, "many")})
+	eventually(t, "asked", func() bool { return strings.Contains(dialogs(env.Window), "Upload many files?") })
+	if text := dialogs(env.Window); !strings.Contains(text, "55 files (5.5 KB in all)") {
+		t.Fatalf("the user should be asked with count and size, got %q", text)
+	}
+	answer(t, env.Window, "No")
+	uiq.Drain()
+	if len(at.chips) != 0 || at.Pending() {
+		t.Fatalf("nothing may be sent on No, got %d chips", len(at.chips))
 	}
 	at.Dropped([]string{filepath.Join(dir, "many")})
-	eventually(t, "asked", func() bool { return done == 1 })
-	if len(asked.Files) != 55 || asked.TotalBytes != 5500 || at.Chips() != 0 {
-		t.Fatalf("the user should be asked with count and size and nothing sent on No, got %d files %d bytes, %d chips", len(asked.Files), asked.TotalBytes, at.Chips())
-	}
-	answer = true
-	at.Dropped([]string{filepath.Join(dir, "many")})
+	eventually(t, "asked again", func() bool { return env.Window.Canvas().Overlays().Top() != nil })
+	answer(t, env.Window, "Upload")
 	eventually(t, "55 uploads", func() bool { return len(at.FileIDs()) == 55 })
 }
 
@@ -220,14 +224,13 @@ func TestFilesScreenShowsErrorWithRetry(t *testing.T) {
 	_ = env.App.Demo().Close()
 	s.Shown()
 	eventually(t, "error state", func() bool { return strings.Contains(labels(s.body), "can't reach") })
-	if !strings.Contains(labels(s.body), "Retry") {
-		t.Fatal("the error should offer Retry")
+	if !strings.Contains(labels(s.body), "Try again") {
+		t.Fatalf("the error should offer to try again, got %q", labels(s.body))
 	}
 }
 
 func TestFilesScreenRefreshesUntilFilesSettle(t *testing.T) {
-	RefreshEvery = 20 * time.Millisecond
-	t.Cleanup(func() { RefreshEvery = 3 * time.Second })
+	refreshEvery(t, 20*time.Millisecond)
 	test.NewTempApp(t)
 	uiq = kit.UseQueue(t)
 	a := apptest.Open(t, func(c *app.Config) { d := 30 * time.Millisecond; c.DemoPace = &d; c.DemoAPI = demoservice.APISpec })
@@ -250,26 +253,25 @@ func TestAgentTabLinkUnlinkUndoAndDrop(t *testing.T) {
 	tab := newAgentTab(env, agent)
 	env.Window.SetContent(tab)
 	eventually(t, "loaded", func() bool { return tab.loaded })
-	before := len(tab.Linked())
+	before := len(tab.linked)
 
 	tab.Dropped([]string{write(t, filepath.Join(t.TempDir(), "style-guide.txt"), 500)})
-	eventually(t, "dropped file linked", func() bool { return len(tab.Linked()) == before+1 })
-	if !strings.Contains(tab.result.Text, "ready") {
-		t.Fatalf("the link result's counts should show, got %q", tab.result.Text)
-	}
+	eventually(t, "dropped file linked, with the link result's counts", func() bool {
+		return len(tab.linked) == before+1 && strings.Contains(tab.result.Text, "ready")
+	})
 	var f client.File
-	for _, g := range tab.Linked() {
+	for _, g := range tab.linked {
 		if g.Filename == "style-guide.txt" {
 			f = g
 		}
 	}
 	tab.Unlink(f)
-	eventually(t, "unlinked with undo", func() bool { return len(tab.Linked()) == before && tab.undo.Visible() })
+	eventually(t, "unlinked with undo", func() bool { return len(tab.linked) == before && tab.undo.Visible() })
 	test.Tap(tab.undoB)
-	eventually(t, "undo links again", func() bool { return len(tab.Linked()) == before+1 })
+	eventually(t, "undo links again", func() bool { return len(tab.linked) == before+1 })
 
 	// Link files… picks from the workspace.
-	p := newPicker(env, tab.Linked())
+	p := newPicker(env, tab.linked)
 	eventually(t, "picker lists files", func() bool { return len(p.shown) > 0 })
 	var pick client.File
 	for _, g := range p.shown {
@@ -280,7 +282,7 @@ func TestAgentTabLinkUnlinkUndoAndDrop(t *testing.T) {
 	}
 	p.selected[pick.ID] = true
 	tab.Link(p.Selected())
-	eventually(t, "picked file linked", func() bool { return len(tab.Linked()) == before+2 })
+	eventually(t, "picked file linked", func() bool { return len(tab.linked) == before+2 })
 }
 
 // labels joins every label and button text under o.
@@ -311,17 +313,15 @@ func labels(o fyne.CanvasObject) string {
 func TestFilesScreenLinksSelectedFilesToAnAgent(t *testing.T) {
 	env := testEnv(t)
 	s := newScreen(env)
-	var m messages
-	s.send.notify = m.add
 	s.Shown()
 	eventually(t, "files listed", func() bool { return len(s.shown) > 2 })
 	s.list.Select(0)
 	s.list.Select(1)
 	ids := s.Selected()
 	s.link(client.Agent{ID: "131", Title: "Image maker"}, ids)
-	eventually(t, "linked", func() bool { return strings.Contains(m.all(), "Files linked to Image maker") })
-	if !strings.Contains(m.all(), "ready") || len(s.Selected()) != 0 {
-		t.Fatalf("the counts should show and the selection clear, got %q", m.all())
+	eventually(t, "linked", func() bool { return strings.Contains(dialogs(env.Window), "Files linked to Image maker") })
+	if !strings.Contains(dialogs(env.Window), "ready") || len(s.Selected()) != 0 {
+		t.Fatalf("the counts should show and the selection clear, got %q", dialogs(env.Window))
 	}
 	res, err := env.App.AgentFiles(context.Background(), "131")
 	if err != nil {
@@ -383,8 +383,7 @@ func TestFileIconFollowsTheKindOfFile(t *testing.T) {
 }
 
 func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
-	RefreshEvery = 10 * time.Millisecond
-	t.Cleanup(func() { RefreshEvery = 3 * time.Second })
+	refreshEvery(t, 10*time.Millisecond)
 	test.NewTempApp(t)
 	uiq = kit.UseQueue(t)
 	a := apptest.Open(t, func(c *app.Config) { d := 2 * time.Millisecond; c.DemoPace = &d }) // the real reading
@@ -431,5 +430,162 @@ func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
 	eventually(t, "deleted", func() bool { return status() == "gone" })
 	if _, err := a.Client().GetFile(context.Background(), id); !client.IsNotFound(err) {
 		t.Fatalf("the file is still on the service: %v", err)
+	}
+}
+
+// refreshEvery makes watched file lists refresh quickly for one test.
+func refreshEvery(t *testing.T, d time.Duration) {
+	before := app.FilesRefreshEvery
+	app.FilesRefreshEvery = d
+	t.Cleanup(func() { app.FilesRefreshEvery = before })
+}
+
+// countedService is the built-in service in the real reading behind a
+// server that counts the requests listing the workspace's files, and an
+// App using it.
+func countedService(t *testing.T, pace time.Duration) (*app.App, *atomic.Int64) {
+	t.Helper()
+	var lists atomic.Int64
+	svc := demoservice.New(demoservice.Options{APIKey: "k", API: demoservice.APIReal, Pace: pace})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/files" {
+			lists.Add(1)
+		}
+		svc.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { _ = svc.Close(); srv.Close() })
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = append(c.ClientOptions, client.WithBaseURL(srv.URL), client.WithAPIKey("k"))
+	})
+	return a, &lists
+}
+
+// quiet waits for n refresh periods, running UI updates meanwhile.
+func quiet(n int) {
+	for range n {
+		time.Sleep(app.FilesRefreshEvery)
+		uiq.Drain()
+	}
+}
+
+// rowStatus is the status column of the file's row, "gone" when it is not
+// listed.
+func rowStatus(s *Screen, id client.ID) string {
+	row := s.newRow()
+	for i, f := range s.shown {
+		if f.ID == id {
+			s.updateRow(i, row)
+			cols := row.(*fyne.Container).Objects[2].(*fyne.Container)
+			return cols.Objects[2].(*fyne.Container).Objects[0].(*widget.Label).Text
+		}
+	}
+	return "gone"
+}
+
+// A file the user asks to process shows as ready by itself, and once no
+// file is processing the screen stops asking the service.
+func TestFilesScreenShowsProcessedFileWithoutRefreshThenIdles(t *testing.T) {
+	refreshEvery(t, 20*time.Millisecond)
+	test.NewTempApp(t)
+	uiq = kit.UseQueue(t)
+	a, lists := countedService(t, 10*time.Millisecond)
+	f, err := a.Client().UploadFile(context.Background(), client.UploadParams{Reader: strings.NewReader("Opening hours"), Filename: "hours.txt", Size: 13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, container.NewStack())
+	w.Resize(fyne.NewSize(1000, 700))
+	s := newScreen(kit.Env{App: a, Window: w, Nav: fakeNav{}})
+	w.SetContent(s.Content())
+	s.Shown()
+	eventually(t, "the stored file is listed", func() bool { return rowStatus(s, f.ID) == "Not processed" })
+	quiet(5)
+	if before, after := lists.Load(), func() int64 { quiet(10); return lists.Load() }(); after != before {
+		t.Fatalf("nothing processes, yet the list was asked for %d more times", after-before)
+	}
+
+	s.toggle(f.ID)
+	test.Tap(s.procBtn)
+	answer(t, w, "Process")
+	eventually(t, "ready without pressing Refresh", func() bool { return rowStatus(s, f.ID) == "Ready" })
+	quiet(5) // a refresh on its way ends
+	before := lists.Load()
+	quiet(10)
+	if after := lists.Load(); after != before {
+		t.Fatalf("every file is ready, yet the list was asked for %d more times", after-before)
+	}
+}
+
+// A screen the user left stops refreshing even while a file still
+// processes, and follows it again when the user comes back.
+func TestFilesScreenStopsRefreshingWhenLeft(t *testing.T) {
+	refreshEvery(t, 50*time.Millisecond)
+	test.NewTempApp(t)
+	uiq = kit.UseQueue(t)
+	a, lists := countedService(t, 300*time.Millisecond) // processing takes 3 s
+	f, err := a.Client().UploadFile(context.Background(), client.UploadParams{Reader: strings.NewReader("Price list"), Filename: "prices.txt", Size: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, container.NewStack())
+	w.Resize(fyne.NewSize(1000, 700))
+	s := newScreen(kit.Env{App: a, Window: w, Nav: fakeNav{}})
+	w.SetContent(s.Content())
+	s.Shown()
+	eventually(t, "the stored file is listed", func() bool { return rowStatus(s, f.ID) == "Not processed" })
+	s.toggle(f.ID)
+	test.Tap(s.procBtn)
+	answer(t, w, "Process")
+	start := lists.Load()
+	eventually(t, "refreshing while it processes", func() bool { return lists.Load() > start+1 })
+
+	w.SetContent(widget.NewLabel("another screen"))
+	quiet(3)
+	before := lists.Load()
+	quiet(10)
+	if after := lists.Load(); after != before {
+		t.Fatalf("the screen is not shown, yet the list was asked for %d more times", after-before)
+	}
+	if got, _ := a.Client().GetFile(context.Background(), f.ID); got == nil || got.Status == "completed" {
+		t.Fatal("the file should still be processing for this test to mean anything")
+	}
+
+	w.SetContent(s.Content())
+	s.Shown()
+	eventually(t, "ready after coming back", func() bool { return rowStatus(s, f.ID) == "Ready" })
+}
+
+// After another account becomes active the list shows its files, none of
+// the one before.
+func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
+	env := testEnv(t)
+	ctx := context.Background()
+	if _, err := env.App.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("x"), Filename: "demo-only.txt", Size: 1}); err != nil {
+		t.Fatal(err)
+	}
+	s := newScreen(env)
+	env.Window.SetContent(s.Content())
+	s.Shown()
+	eventually(t, "the demo's files", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "demo-only.txt" })
+
+	srv := demoservice.NewTestServer(t, demoservice.Options{APIKey: "k", API: demoservice.APISpec})
+	acct, err := env.App.SaveAccount(ctx, app.Account{Name: "Office", BaseURL: srv.URL}, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.App.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("x"), Filename: "demo-only-2.txt", Size: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.App.Activate(ctx, acct.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.App.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("x"), Filename: "office.txt", Size: 1}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the office's files", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "office.txt" })
+	for _, f := range s.shown {
+		if strings.HasPrefix(f.Filename, "demo-only") {
+			t.Fatalf("a file of the account before is still listed: %s", f.Filename)
+		}
 	}
 }

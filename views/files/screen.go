@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -18,13 +17,10 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// RefreshEvery is how often the Files screen asks again about files the
-// service is still processing.
-var RefreshEvery = 3 * time.Second
-
 // Screen is the Files screen: every file of the workspace, newest or oldest
 // first, loaded page by page as the user scrolls. Files dropped on it are
-// uploaded to the workspace.
+// uploaded to the workspace. It shows the app's state of the list, which
+// the app keeps fresh while files are processing and the screen is shown.
 type Screen struct {
 	env     kit.Env
 	queue   *app.Uploads
@@ -32,9 +28,12 @@ type Screen struct {
 	uploads *uploadList
 
 	files    *app.FileList
+	st       app.FilesState // the state shown
 	shown    []client.File
 	selected map[client.ID]bool
-	loading  bool
+	unbind   func() // stops showing the list's state
+	unwatch  func() // stops keeping the list fresh; nil while not watched
+	uploaded int    // uploads finished, as last seen
 
 	order    *widget.Select
 	list     *widget.List
@@ -47,8 +46,6 @@ type Screen struct {
 	procBtn  *widget.Button
 	delBtn   *widget.Button
 	content  fyne.CanvasObject
-
-	polling bool
 }
 
 var (
@@ -64,11 +61,6 @@ func newScreen(env kit.Env) *Screen {
 	s.queue = env.App.NewUploads(app.UploadOptions{})
 	s.send = newSender(env, s.queue)
 	s.uploads = newUploadList(s.queue)
-	s.queue.Subscribe(func(u app.Upload) {
-		if u.State == app.UploadDone {
-			kit.Do(s.reload)
-		}
-	})
 	kit.OnAccountChange(env.App, func() { s.queue.Clear(); s.restart() })
 
 	s.order = widget.NewSelect([]string{"Newest first", "Oldest first"}, func(string) { s.restart() })
@@ -116,6 +108,13 @@ func newScreen(env kit.Env) *Screen {
 	s.body = container.NewStack(kit.Loading("Loading your files…"))
 	top := container.NewVBox(header, s.send.status, s.uploads.box)
 	s.content = container.NewPadded(container.NewBorder(top, nil, nil, nil, s.body))
+	// A finished upload is a new stored file: the list loads again.
+	kit.Bind(s.queue.State(), func(st app.UploadsState) {
+		if st.Done > s.uploaded {
+			s.uploaded = st.Done
+			s.reload()
+		}
+	})
 	return s
 }
 
@@ -127,6 +126,9 @@ func (s *Screen) Shown() {
 	if s.files == nil {
 		s.restart()
 		return
+	}
+	if s.unwatch == nil {
+		s.unwatch = s.files.Watch()
 	}
 	s.reload()
 }
@@ -141,33 +143,22 @@ func (s *Screen) orderValue() string {
 	return "desc"
 }
 
-// restart lists from the first page in the chosen order.
+// restart lists from the first page in the chosen order, forgetting the
+// list shown so far.
 func (s *Screen) restart() {
 	if s.body == nil {
 		return // the order select fires while the screen is being built
 	}
-	s.files = s.env.App.NewFileList(s.orderValue())
-	s.shown = nil
-	kit.ShowBody(s.body, kit.Loading("Loading your files…"))
-	s.loadMore()
-}
-
-func (s *Screen) loadMore() {
-	if s.loading || s.files == nil {
-		return
+	if s.unbind != nil {
+		s.unbind()
 	}
-	s.loading = true
-	fl := s.files
-	go func() {
-		_, err := fl.LoadMore(context.Background())
-		kit.Do(func() {
-			s.loading = false
-			if fl != s.files {
-				return
-			}
-			s.applied(err)
-		})
-	}()
+	s.stopWatching()
+	s.files = s.env.App.NewFileList(s.orderValue())
+	s.st, s.shown = app.FilesState{}, nil
+	kit.ShowBody(s.body, kit.Loading("Loading your files…"))
+	s.unwatch = s.files.Watch()
+	s.unbind = kit.Bind(s.files.State(), s.applied)
+	s.files.More()
 }
 
 func (s *Screen) reload() {
@@ -175,27 +166,32 @@ func (s *Screen) reload() {
 		s.restart()
 		return
 	}
-	fl := s.files
-	go func() {
-		err := fl.Reload(context.Background())
-		kit.Do(func() {
-			if fl == s.files {
-				s.applied(err)
-			}
-		})
-	}()
+	s.files.Refresh()
 }
 
-// applied shows the list after a load: the list, or the designed empty and
-// error states; it starts refreshing while files are still processing.
-func (s *Screen) applied(err error) {
-	if err != nil {
-		if len(s.shown) == 0 {
-			kit.ShowBody(s.body, kit.Error(err, s.restart))
-		}
+func (s *Screen) stopWatching() {
+	if s.unwatch != nil {
+		s.unwatch()
+		s.unwatch = nil
+	}
+}
+
+// applied shows the list's state: the list, or the designed loading, empty
+// and error states. Once the screen is off the window, the list is no
+// longer kept fresh (Shown starts that again).
+func (s *Screen) applied(st app.FilesState) {
+	if !onWindow(s.env.Window, s.content) {
+		s.stopWatching()
+	}
+	s.st = st
+	if st.Err != nil && len(st.Files) == 0 {
+		kit.ShowBody(s.body, kit.Error(st.Err, s.restart))
 		return
 	}
-	s.shown = s.files.Files()
+	if !st.Loaded {
+		return
+	}
+	s.shown = st.Files
 	if len(s.shown) == 0 {
 		kit.ShowBody(s.body, kit.Empty(theme.FolderIcon(), "No files yet",
 			"Drop files or a folder on this window, or use Add files…, to upload them to your workspace."))
@@ -203,37 +199,6 @@ func (s *Screen) applied(err error) {
 	}
 	kit.ShowBody(s.body, s.table)
 	s.list.Refresh()
-	if s.files.Unsettled() {
-		s.startPolling()
-	}
-}
-
-// startPolling refreshes the list every RefreshEvery while some file is
-// processing and the screen is on the window. It runs on the UI goroutine.
-func (s *Screen) startPolling() {
-	if s.polling {
-		return
-	}
-	s.polling = true
-	time.AfterFunc(RefreshEvery, func() { kit.Do(s.pollTick) })
-}
-
-func (s *Screen) pollTick() {
-	fl := s.files
-	if fl == nil || !onWindow(s.env.Window, s.content) || !fl.Unsettled() {
-		s.polling = false
-		return
-	}
-	go func() {
-		err := fl.Reload(context.Background())
-		kit.Do(func() {
-			if fl == s.files && err == nil {
-				s.shown = fl.Files()
-				s.list.Refresh()
-			}
-			time.AfterFunc(RefreshEvery, func() { kit.Do(s.pollTick) })
-		})
-	}()
 }
 
 // onWindow reports whether obj is part of the window's content now (the
@@ -314,11 +279,7 @@ func (s *Screen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	cell(0).SetText(app.HumanBytes(f.Bytes))
 	cell(1).SetText(when(f.CreatedAt))
 	st := cell(2)
-	if s.files != nil {
-		st.SetText(s.files.StatusText(f))
-	} else {
-		st.SetText(app.FileStatusText(f.Status))
-	}
+	st.SetText(s.st.StatusText(f))
 	st.Importance = widget.MediumImportance
 	if !app.FileSettled(f) {
 		st.Importance = widget.WarningImportance
@@ -338,8 +299,8 @@ func (s *Screen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		}
 		s.selectionChanged()
 	}
-	if id >= len(s.shown)-5 && s.files != nil && s.files.HasMore() {
-		s.loadMore()
+	if id >= len(s.shown)-5 && s.files != nil && s.st.More {
+		s.files.More()
 	}
 }
 
@@ -387,23 +348,19 @@ func (s *Screen) linkSelected() {
 	pick.PlaceHolder = "Loading agents…"
 	msg := kit.ErrorText()
 	var agents []client.Agent
-	a := s.env.App
-	go func() {
-		list, err := a.LinkTargets(context.Background())
-		kit.Do(func() {
-			agents = list
-			names := make([]string, len(list))
-			for i, ag := range list {
-				names[i] = ag.Title
-			}
-			pick.SetOptions(names)
-			pick.PlaceHolder = "Choose an agent"
-			pick.Refresh()
-			if err != nil {
-				kit.ShowError(msg, app.Describe(err))
-			}
-		})
-	}()
+	var err error
+	background(s.env.App, func(ctx context.Context) { agents, err = s.env.App.LinkTargets(ctx) }, func() {
+		names := make([]string, len(agents))
+		for i, ag := range agents {
+			names[i] = ag.Title
+		}
+		pick.SetOptions(names)
+		pick.PlaceHolder = "Choose an agent"
+		pick.Refresh()
+		if err != nil {
+			kit.ShowError(msg, app.Describe(err))
+		}
+	})
 	label := widget.NewLabel(fmt.Sprintf("Link %d selected file(s) to:", len(ids)))
 	d := dialog.NewCustomConfirm("Link files to an agent", "Link", "Cancel", container.NewVBox(label, pick, msg), func(ok bool) {
 		i := pick.SelectedIndex()
@@ -418,19 +375,17 @@ func (s *Screen) linkSelected() {
 
 // link links files to an agent and tells the user the result's counts.
 func (s *Screen) link(agent client.Agent, ids []client.ID) {
-	a := s.env.App
-	go func() {
-		res, err := a.LinkFiles(context.Background(), agent.ID, ids)
-		kit.Do(func() {
-			if err != nil {
-				s.send.notify("Files not linked", app.Describe(err))
-				return
-			}
-			s.selected = map[client.ID]bool{}
-			s.selectionChanged()
-			s.send.notify("Files linked to "+agent.Title, app.LinkSummary(res))
-		})
-	}()
+	var res *client.AgentFiles
+	var err error
+	background(s.env.App, func(ctx context.Context) { res, err = s.env.App.LinkFiles(ctx, agent.ID, ids) }, func() {
+		if err != nil {
+			s.send.notify("Files not linked", app.Describe(err))
+			return
+		}
+		s.selected = map[client.ID]bool{}
+		s.selectionChanged()
+		s.send.notify("Files linked to "+agent.Title, app.LinkSummary(res))
+	})
 }
 
 // processSelected asks the service to process the selected files, after
@@ -461,10 +416,7 @@ func (s *Screen) processSelected() {
 			if !yes {
 				return
 			}
-			s.eachSelected(ids, "Files not processed", func(id client.ID) error {
-				_, err := fl.ProcessFile(context.Background(), id)
-				return err
-			})
+			s.eachSelected(ids, "Files not processed", fl.ProcessFiles)
 		}, s.env.Window)
 	d.SetConfirmText("Process")
 	d.SetDismissText("Cancel")
@@ -488,41 +440,30 @@ func (s *Screen) deleteSelected() {
 			if !yes {
 				return
 			}
-			s.eachSelected(ids, "Files not deleted", func(id client.ID) error {
-				return fl.DeleteFile(context.Background(), id)
-			})
+			s.eachSelected(ids, "Files not deleted", fl.DeleteFiles)
 		}, s.env.Window)
 	d.SetConfirmText("Delete")
 	d.SetDismissText("Cancel")
 	d.Show()
 }
 
-// eachSelected does op for each file in turn (one request at a time, so
-// the account's pace is kept), then shows the list as it now is; the first
-// failure stops the rest and is told in plain words.
-func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(client.ID) error) {
-	go func() {
-		var err error
-		done := 0
-		for _, id := range ids {
-			if err = op(id); err != nil {
-				break
+// eachSelected does op for the files (the app does one at a time, so the
+// account's pace is kept, and loads the list again), then clears the
+// selection; a failure, which stops the rest, is told in plain words.
+func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(context.Context, []client.ID) (int, error)) {
+	var done int
+	var err error
+	background(s.env.App, func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
+		s.selected = map[client.ID]bool{}
+		s.selectionChanged()
+		if err != nil {
+			msg := app.Describe(err)
+			if done > 0 {
+				msg = fmt.Sprintf("%d of %d done. %s", done, len(ids), msg)
 			}
-			done++
+			s.send.notify(failTitle, msg)
 		}
-		kit.Do(func() {
-			s.selected = map[client.ID]bool{}
-			s.selectionChanged()
-			if err != nil {
-				msg := app.Describe(err)
-				if done > 0 {
-					msg = fmt.Sprintf("%d of %d done. %s", done, len(ids), msg)
-				}
-				s.send.notify(failTitle, msg)
-			}
-			s.reload()
-		})
-	}()
+	})
 }
 
 // Selected are the ids of the selected files.

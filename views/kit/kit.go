@@ -71,6 +71,8 @@ type Attachments interface {
 	FileIDs() []client.ID
 	// Pending reports uploads still running; sending waits for them.
 	Pending() bool
+	// State is the attached files' uploads, for a sender to wait on.
+	State() app.Observable[app.UploadsState]
 	// Clear removes every chip (after a send).
 	Clear()
 	// AddFiles opens the system file dialog ("Add files…").
