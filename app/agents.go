@@ -3,10 +3,10 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
@@ -58,11 +58,13 @@ type AgentQuery struct {
 	Type string
 }
 
-// AgentList is a snapshot of the browser's state.
-type AgentList struct {
+// AgentPage is the agents list as the screen shows it: the agents of one
+// query loaded so far, and whether more are on their way.
+type AgentPage struct {
 	Query AgentQuery
-	// Agents are the loaded agents in order. A snapshot's slice is never
-	// written below its length: later pages are appended after it.
+	// Agents are the loaded agents in order, shared between snapshots: a
+	// later page is appended after a snapshot's length, never written
+	// below it, so 10,000 agents are not copied for every page.
 	Agents  []AgentItem
 	Total   int
 	Loading bool // a first page or the next page is on its way
@@ -71,138 +73,179 @@ type AgentList struct {
 	Err error
 }
 
-// AgentBrowser keeps the agents of one query, page by page. A new query
-// cancels the request it replaces, and an answer to an older query is
-// dropped, so a slow old answer never overwrites a newer one.
+// AgentBrowser keeps the agents of one query, page by page, and publishes
+// them as AgentPage. A new query cancels the request it replaces, and an
+// answer to an older query is dropped, so a slow old answer never
+// overwrites a newer one. Its requests are the app's work: Close cancels
+// and waits for them.
 type AgentBrowser struct {
-	app      *App
-	perPage  int
-	onChange func()
+	app   *App
+	state *State[AgentPage]
 
-	mu       sync.Mutex
-	state    AgentList
+	mu sync.Mutex
+	// page is what the next snapshot publishes.
+	page     AgentPage
 	gen      int
 	nextPage int
-	cancel   context.CancelFunc
+	cancel   context.CancelFunc // the request in flight
+	typed    *AgentQuery        // a search waiting for typing to pause
+	typing   *Debouncer
 }
 
-// NewAgentBrowser makes a browser; onChange is called (on the request's
-// goroutine) whenever the snapshot changes.
-func (a *App) NewAgentBrowser(onChange func()) *AgentBrowser {
-	return &AgentBrowser{app: a, perPage: AgentsPerPage, onChange: onChange}
+// NewAgentBrowser makes a browser; nothing is asked before Search. pause is
+// how long typing must rest before SearchSoon asks the service.
+func (a *App) NewAgentBrowser(pause time.Duration) *AgentBrowser {
+	b := &AgentBrowser{app: a, state: NewState(AgentPage{})}
+	b.typing = NewDebouncer(pause, b.searchTyped)
+	return b
 }
 
-// SetPerPage changes the page size for the next query (tests, benchmarks).
-func (b *AgentBrowser) SetPerPage(n int) {
-	b.mu.Lock()
-	b.perPage = n
-	b.mu.Unlock()
+// State is the list as it stands, and its changes.
+func (b *AgentBrowser) State() Observable[AgentPage] { return b.state }
+
+// publish makes the browser's page the new snapshot. The page is read under
+// the state's lock, so the newest version always holds the newest page.
+func (b *AgentBrowser) publish() {
+	b.state.Update(func(AgentPage) AgentPage {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.page
+	})
 }
 
-// State is the current snapshot.
-func (b *AgentBrowser) State() AgentList {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.state
-}
-
-// Search starts a new query, cancelling the one in flight. Agents already
-// loaded that match the new type stay visible until the answer comes.
+// Search starts a new query, cancelling the one in flight and a search
+// still waiting. Agents already loaded that match the new type stay
+// visible until the answer comes.
 func (b *AgentBrowser) Search(q AgentQuery) {
 	b.mu.Lock()
+	b.startLocked(q)
+	b.mu.Unlock()
+	b.publish()
+}
+
+// SearchSoon searches for q once typing has paused (the pause the browser
+// was made with): the search box asks the service once per pause, not once
+// per key. Search, or Clear, meanwhile drops it.
+func (b *AgentBrowser) SearchSoon(q AgentQuery) {
+	b.mu.Lock()
+	b.typed = &q
+	b.mu.Unlock()
+	b.typing.Trigger()
+}
+
+// searchTyped starts the search typing asked for, unless it was dropped or
+// the app is closing.
+func (b *AgentBrowser) searchTyped() {
+	b.mu.Lock()
+	q := b.typed
+	b.typed = nil
+	if q == nil || b.app.life.Err() != nil {
+		b.mu.Unlock()
+		return
+	}
+	b.startLocked(*q)
+	b.mu.Unlock()
+	b.publish()
+}
+
+// startLocked replaces the query and asks for its first page.
+func (b *AgentBrowser) startLocked(q AgentQuery) {
+	b.stopLocked()
+	keep := FilterAgents(b.page.Agents, q.Type)
+	if q.Q != b.page.Query.Q {
+		keep = nil
+	}
+	b.page = AgentPage{Query: q, Agents: keep, Loading: true}
+	b.nextPage = 1
+	b.loadLocked()
+}
+
+// stopLocked cancels the request in flight and drops a search still waiting;
+// an answer still on its way is then dropped.
+func (b *AgentBrowser) stopLocked() {
 	if b.cancel != nil {
 		b.cancel()
 	}
+	b.typed = nil
 	b.gen++
-	keep := FilterAgents(b.state.Agents, q.Type)
-	if q.Q != b.state.Query.Q {
-		keep = nil
-	}
-	b.state = AgentList{Query: q, Agents: keep, Loading: true}
-	b.nextPage = 1
-	b.mu.Unlock()
-	b.changed()
-	b.load()
 }
 
-// Reload asks again for the current query (Retry, account switch).
-func (b *AgentBrowser) Reload() { b.Search(b.State().Query) }
+// Reload asks again for the current query (Retry).
+func (b *AgentBrowser) Reload() {
+	b.mu.Lock()
+	q := b.page.Query
+	b.mu.Unlock()
+	b.Search(q)
+}
+
+// Clear forgets the agents shown (another account became active) and stops
+// the requests under way; the query stays.
+func (b *AgentBrowser) Clear() {
+	b.mu.Lock()
+	b.stopLocked()
+	b.page = AgentPage{Query: b.page.Query}
+	b.mu.Unlock()
+	b.publish()
+}
 
 // LoadMore asks for the next page unless one is on its way or all are in.
 func (b *AgentBrowser) LoadMore() {
 	b.mu.Lock()
-	if b.state.Loading || !b.state.HasMore {
+	if b.page.Loading || !b.page.HasMore {
 		b.mu.Unlock()
 		return
 	}
-	b.state.Loading = true
-	b.state.Err = nil
+	b.page.Loading = true
+	b.page.Err = nil
+	b.loadLocked()
 	b.mu.Unlock()
-	b.changed()
-	b.load()
+	b.publish()
 }
 
-// Cancel stops the request in flight.
-func (b *AgentBrowser) Cancel() {
-	b.mu.Lock()
-	if b.cancel != nil {
-		b.cancel()
-	}
-	b.mu.Unlock()
-}
-
-func (b *AgentBrowser) load() {
-	b.mu.Lock()
-	gen, page, q, per := b.gen, b.nextPage, b.state.Query, b.perPage
-	ctx, cancel := context.WithCancel(context.Background())
+// loadLocked asks for the next page of the current query in the background.
+func (b *AgentBrowser) loadLocked() {
+	gen, page, q := b.gen, b.nextPage, b.page.Query
+	ctx, cancel := context.WithCancel(b.app.life)
 	b.cancel = cancel
-	b.mu.Unlock()
-	go func() {
+	b.app.Go(func() {
 		defer cancel()
-		res, err := b.app.Client().ListAgents(ctx, client.ListAgentsParams{Q: q.Q, Type: q.Type, Page: page, PerPage: per})
+		res, err := b.app.Client().ListAgents(ctx, client.ListAgentsParams{Q: q.Q, Type: q.Type, Page: page, PerPage: AgentsPerPage})
 		b.mu.Lock()
-		if gen != b.gen {
+		if gen != b.gen || ctx.Err() != nil {
+			// A newer query, or the app closing: this answer is not wanted.
 			b.mu.Unlock()
 			return
 		}
-		b.state.Loading = false
+		b.page.Loading = false
 		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				b.mu.Unlock()
-				return
-			}
-			b.state.Err = err
+			b.page.Err = err
 			b.mu.Unlock()
-			b.changed()
+			b.publish()
 			return
 		}
+		agents := b.page.Agents
 		if page == 1 {
-			// A new query starts a new slice: snapshots of the old one
+			// A new query starts a new backing: snapshots of the old one
 			// stay as they were.
-			b.state.Agents = make([]AgentItem, 0, len(res.Data))
+			agents = make([]AgentItem, 0, len(res.Data))
 		}
-		// Appended in place (amortised growth), not copied whole for
-		// every page (333 copies of up to 10,000 records, the garbage of
-		// which set the heap's size): earlier snapshots only read below
-		// their own length, which this never writes.
+		// Appended in place (amortised growth), not copied whole for every
+		// page (333 copies of up to 10,000 records, the garbage of which set
+		// the heap's size): earlier snapshots only read below their own
+		// length, which this never writes.
 		for i := range res.Data {
 			if res.Data[i].Visible() {
-				b.state.Agents = append(b.state.Agents, ItemOf(res.Data[i]))
+				agents = append(agents, ItemOf(res.Data[i]))
 			}
 		}
-		b.state.Total = res.Total
-		b.state.HasMore = res.HasNext() && len(res.Data) > 0
-		b.state.Err = nil
+		b.page.Agents = agents
+		b.page.Total = res.Total
+		b.page.HasMore = res.HasNext() && len(res.Data) > 0
+		b.page.Err = nil
 		b.nextPage = page + 1
 		b.mu.Unlock()
-		b.changed()
-	}()
-}
-
-func (b *AgentBrowser) changed() {
-	if b.onChange != nil {
-		b.onChange()
-	}
+		b.publish()
+	})
 }
 
 // GetAgent reads one agent with its questions and their options.

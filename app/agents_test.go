@@ -3,6 +3,8 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -12,34 +14,58 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 )
 
+// page is the browser's current snapshot.
+func page(b *app.AgentBrowser) app.AgentPage {
+	p, _ := b.State().Snapshot()
+	return p
+}
+
 // waitBrowser waits until the browser has an answer for its query.
-func waitBrowser(t *testing.T, b *app.AgentBrowser, ok func(app.AgentList) bool) app.AgentList {
+func waitBrowser(t *testing.T, b *app.AgentBrowser, ok func(app.AgentPage) bool) app.AgentPage {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if st := b.State(); !st.Loading && ok(st) {
+		if st := page(b); !st.Loading && ok(st) {
 			return st
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatalf("the agent list never settled: %+v", b.State())
-	return app.AgentList{}
+	t.Fatalf("the agent list never settled: %+v", page(b))
+	return app.AgentPage{}
+}
+
+// pagesOf answers agent lists n to a page, as a service with another page
+// size would.
+type pagesOf int
+
+func (n pagesOf) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path == "/agents" {
+		q := r.URL.Query()
+		q.Set("per_page", strconv.Itoa(int(n)))
+		r = r.Clone(r.Context())
+		r.URL.RawQuery = q.Encode()
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// openPaged is an app whose service answers agent lists n to a page.
+func openPaged(t *testing.T, n int) *app.App {
+	return apptest.Open(t, func(c *app.Config) { c.HTTPClient = &http.Client{Transport: pagesOf(n)} })
 }
 
 func TestAgentBrowserPagesThroughEveryAgent(t *testing.T) {
-	a := apptest.Open(t)
-	b := a.NewAgentBrowser(nil)
-	b.SetPerPage(10)
+	a := openPaged(t, 10)
+	b := a.NewAgentBrowser(0)
 	b.Search(app.AgentQuery{})
-	st := waitBrowser(t, b, func(l app.AgentList) bool { return len(l.Agents) > 0 })
+	st := waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	if len(st.Agents) != 10 || !st.HasMore || st.Total != 44 {
 		t.Fatalf("first page: %d agents, more %v, total %d", len(st.Agents), st.HasMore, st.Total)
 	}
-	for i := 0; i < 10 && b.State().HasMore; i++ {
+	for i := 0; i < 10 && page(b).HasMore; i++ {
 		b.LoadMore()
-		waitBrowser(t, b, func(app.AgentList) bool { return true })
+		waitBrowser(t, b, func(app.AgentPage) bool { return true })
 	}
-	st = b.State()
+	st = page(b)
 	if len(st.Agents) != st.Total || st.HasMore {
 		t.Fatalf("after scrolling to the end: %d of %d agents, more %v", len(st.Agents), st.Total, st.HasMore)
 	}
@@ -55,17 +81,16 @@ func TestAgentBrowserPagesThroughEveryAgent(t *testing.T) {
 // The list keeps a lean item per agent; a snapshot taken earlier stays as
 // it was while later pages come in, and opening an agent reads all of it.
 func TestAgentBrowserSnapshotsStayAndOpeningReadsTheFullAgent(t *testing.T) {
-	a := apptest.Open(t)
-	b := a.NewAgentBrowser(nil)
-	b.SetPerPage(10)
+	a := openPaged(t, 10)
+	b := a.NewAgentBrowser(0)
 	b.Search(app.AgentQuery{})
-	first := waitBrowser(t, b, func(l app.AgentList) bool { return len(l.Agents) > 0 })
+	first := waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	kept := append([]app.AgentItem(nil), first.Agents...)
-	for i := 0; i < 10 && b.State().HasMore; i++ {
+	for i := 0; i < 10 && page(b).HasMore; i++ {
 		b.LoadMore()
-		waitBrowser(t, b, func(app.AgentList) bool { return true })
+		waitBrowser(t, b, func(app.AgentPage) bool { return true })
 	}
-	if st := b.State(); len(st.Agents) != st.Total || st.Total != 44 {
+	if st := page(b); len(st.Agents) != st.Total || st.Total != 44 {
 		t.Fatalf("paged to %d of %d agents", len(st.Agents), st.Total)
 	}
 	if len(first.Agents) != len(kept) {
@@ -77,7 +102,7 @@ func TestAgentBrowserSnapshotsStayAndOpeningReadsTheFullAgent(t *testing.T) {
 		}
 	}
 
-	last := b.State().Agents[43]
+	last := page(b).Agents[43]
 	if last.Title == "" || last.Type == "" {
 		t.Fatalf("a listed agent keeps its title and type: %+v", last)
 	}
@@ -95,21 +120,21 @@ func TestAgentBrowserSnapshotsStayAndOpeningReadsTheFullAgent(t *testing.T) {
 
 func TestAgentBrowserTypeAndSearch(t *testing.T) {
 	a := apptest.Open(t)
-	b := a.NewAgentBrowser(nil)
+	b := a.NewAgentBrowser(0)
 	b.Search(app.AgentQuery{Type: client.AgentImage})
-	st := waitBrowser(t, b, func(l app.AgentList) bool { return l.Total > 0 })
+	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Total > 0 })
 	for _, ag := range st.Agents {
 		if ag.Type != client.AgentImage {
 			t.Fatalf("image filter listed a %s agent", ag.Type)
 		}
 	}
 	b.Search(app.AgentQuery{Q: "press release"})
-	st = waitBrowser(t, b, func(l app.AgentList) bool { return l.Query.Q == "press release" })
+	st = waitBrowser(t, b, func(l app.AgentPage) bool { return l.Query.Q == "press release" })
 	if st.Total != 1 || st.Agents[0].Title != "Press Release Drafter" {
 		t.Fatalf("search found %d agents: %+v", st.Total, st.Agents)
 	}
 	b.Search(app.AgentQuery{Q: "nothing-matches-this"})
-	st = waitBrowser(t, b, func(l app.AgentList) bool { return true })
+	st = waitBrowser(t, b, func(l app.AgentPage) bool { return true })
 	if st.Total != 0 || len(st.Agents) != 0 || st.Err != nil {
 		t.Fatalf("a search without matches should be empty, got %+v", st)
 	}
@@ -119,32 +144,73 @@ func TestAgentBrowserTypeAndSearch(t *testing.T) {
 func TestAgentBrowserNewerSearchWins(t *testing.T) {
 	a := apptest.Open(t)
 	svc := a.Demo().Service
-	b := a.NewAgentBrowser(nil)
+	b := a.NewAgentBrowser(0)
 	svc.SetFaults(demoservice.Faults{Latency: 400 * time.Millisecond})
 	b.Search(app.AgentQuery{Q: "video"})
 	time.Sleep(50 * time.Millisecond)
 	svc.SetFaults(demoservice.Faults{})
 	b.Search(app.AgentQuery{Q: "invoice"})
-	waitBrowser(t, b, func(l app.AgentList) bool { return len(l.Agents) > 0 })
+	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	time.Sleep(600 * time.Millisecond) // the old answer would have come by now
-	st := b.State()
+	st := page(b)
 	if st.Query.Q != "invoice" || st.Agents[0].Title != "Invoice Query Assistant" {
 		t.Fatalf("the older search overwrote the newer one: %+v", st)
+	}
+}
+
+// A search waiting for typing to pause gives way to one asked for at once
+// (Enter): the list never goes back to the typed words.
+func TestAgentBrowserTypedSearchGivesWayToEnter(t *testing.T) {
+	a := apptest.Open(t)
+	b := a.NewAgentBrowser(50 * time.Millisecond)
+	b.SearchSoon(app.AgentQuery{Q: "video"})
+	b.Search(app.AgentQuery{Q: "invoice"})
+	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
+	time.Sleep(150 * time.Millisecond) // the typed search would have started by now
+	if st := page(b); st.Query.Q != "invoice" || st.Loading {
+		t.Fatalf("the typed search came back after Enter: %+v", st.Query)
+	}
+	// Typing on: one search once it pauses.
+	for _, q := range []string{"p", "pr", "press"} {
+		b.SearchSoon(app.AgentQuery{Q: q})
+	}
+	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Query.Q == "press" })
+	if len(st.Agents) == 0 || st.Agents[0].Title != "Press Release Drafter" {
+		t.Fatalf("typing found %+v", st.Agents)
+	}
+}
+
+// Another account: the old agents go at once, and an answer for the old
+// account still on its way is dropped.
+func TestAgentBrowserClearDropsTheOldAnswer(t *testing.T) {
+	a := apptest.Open(t)
+	b := a.NewAgentBrowser(0)
+	b.Search(app.AgentQuery{})
+	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
+	a.Demo().Service.SetFaults(demoservice.Faults{Latency: 300 * time.Millisecond})
+	b.Reload()
+	b.Clear()
+	if st := page(b); len(st.Agents) != 0 || st.Loading {
+		t.Fatalf("cleared, the list still shows %d agents (loading %v)", len(st.Agents), st.Loading)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if st := page(b); len(st.Agents) != 0 {
+		t.Fatalf("the answer asked before Clear came back: %d agents", len(st.Agents))
 	}
 }
 
 func TestAgentBrowserShowsFailureAndRetries(t *testing.T) {
 	a := apptest.Open(t)
 	a.Demo().Service.SetFaults(demoservice.Faults{Fail500: 10})
-	b := a.NewAgentBrowser(nil)
+	b := a.NewAgentBrowser(0)
 	b.Search(app.AgentQuery{})
-	st := waitBrowser(t, b, func(l app.AgentList) bool { return l.Err != nil })
+	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err != nil })
 	if app.Describe(st.Err) == "" {
 		t.Fatal("a failure needs a sentence")
 	}
 	a.Demo().Service.SetFaults(demoservice.Faults{})
 	b.Reload()
-	st = waitBrowser(t, b, func(l app.AgentList) bool { return len(l.Agents) > 0 })
+	st = waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	if st.Err != nil {
 		t.Fatalf("retry kept the error: %v", st.Err)
 	}

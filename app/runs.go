@@ -44,28 +44,19 @@ func (e *FormError) Error() string {
 	return "Some answers need your attention before the agent can run."
 }
 
-// Runner runs image, text and video agents. A run belongs to the runner,
-// not to the screen that started it: the user may leave, and the result
-// still lands in history.
+// Runner runs image, text and video agents. A run belongs to the runner and
+// the app, not to the screen that started it: the user may leave, and the
+// result still lands in history. Closing the app stops waiting for it.
 type Runner struct {
 	app *App
 
-	mu        sync.Mutex
-	active    map[client.ID]*ActiveRun
-	listeners []func(*ActiveRun)
+	mu     sync.Mutex
+	active map[client.ID]*ActiveRun
 }
 
 // NewRunner makes the runner a screen keeps for the app's lifetime.
 func (a *App) NewRunner() *Runner {
 	return &Runner{app: a, active: map[client.ID]*ActiveRun{}}
-}
-
-// OnFinished calls fn (on the run's goroutine) whenever a run ends, before
-// its Done channel closes.
-func (r *Runner) OnFinished(fn func(*ActiveRun)) {
-	r.mu.Lock()
-	r.listeners = append(r.listeners, fn)
-	r.mu.Unlock()
 }
 
 // Active is the run of an agent still going, or nil.
@@ -75,6 +66,28 @@ func (r *Runner) Active(agentID client.ID) *ActiveRun {
 	return r.active[agentID]
 }
 
+// RunProgress is a run as its screen shows it, while it goes and once it
+// has ended.
+type RunProgress struct {
+	Started time.Time
+	// WaitingUntil is when the service said it would take the run again
+	// (after a 429): the screen counts down to it. Zero, or past, when the
+	// service asked for no wait.
+	WaitingUntil time.Time
+	// Done says the run has ended and its result is saved: Run, Err and
+	// Took are then final.
+	Done bool
+	// Run is the run as kept in history.
+	Run Run
+	// Err is what ended the run (nil when it completed).
+	Err error
+	// SaveErr says the run could not be written to history; the result is
+	// still shown.
+	SaveErr error
+	// Took is how long the run lasted.
+	Took time.Duration
+}
+
 // ActiveRun is one run on its way.
 type ActiveRun struct {
 	Agent   client.Agent
@@ -82,42 +95,30 @@ type ActiveRun struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
-
-	mu      sync.Mutex
-	run     storage.Run
-	err     error
-	saveErr error
-	took    time.Duration
-	wait    serviceWait // a 429's wait, for the countdown
+	state  *State[RunProgress]
 }
 
-// Done is closed when the run has ended and its result is saved.
+func newActiveRun(agent client.Agent, cancel context.CancelFunc, run Run) *ActiveRun {
+	now := time.Now()
+	return &ActiveRun{Agent: agent, Started: now, cancel: cancel, done: make(chan struct{}),
+		state: NewState(RunProgress{Started: now, Run: run})}
+}
+
+// State is the run's progress, and its changes.
+func (ar *ActiveRun) State() Observable[RunProgress] { return ar.state }
+
+// Done is closed when the run has ended and its result is saved (for
+// callers that wait, not watch).
 func (ar *ActiveRun) Done() <-chan struct{} { return ar.done }
 
 // Cancel stops waiting for the run.
 func (ar *ActiveRun) Cancel() { ar.cancel() }
 
 // Result is the run as kept in history and the error that ended it (nil
-// when it completed). Valid once Done is closed.
-func (ar *ActiveRun) Result() (storage.Run, error) {
-	ar.mu.Lock()
-	defer ar.mu.Unlock()
-	return ar.run, ar.err
-}
-
-// SaveErr is set when the run could not be written to history; the
-// result is still shown.
-func (ar *ActiveRun) SaveErr() error {
-	ar.mu.Lock()
-	defer ar.mu.Unlock()
-	return ar.saveErr
-}
-
-// Took is how long the run lasted.
-func (ar *ActiveRun) Took() time.Duration {
-	ar.mu.Lock()
-	defer ar.mu.Unlock()
-	return ar.took
+// when it completed). Final once Done is closed.
+func (ar *ActiveRun) Result() (Run, error) {
+	p := ar.state.Get()
+	return p.Run, p.Err
 }
 
 // Start checks the answers, remembers them for next time, and runs the
@@ -131,17 +132,17 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 	if errs := CheckAnswers(agent, answers); errs != nil {
 		return nil, &FormError{Fields: errs}
 	}
+	a := r.app
 	r.mu.Lock()
 	if old := r.active[agent.ID]; old != nil {
 		r.mu.Unlock()
 		return nil, errors.New("this agent is already running; wait for it or cancel it")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ar := &ActiveRun{Agent: agent, Started: time.Now(), cancel: cancel, done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(a.life)
+	ar := newActiveRun(agent, cancel, Run{})
 	r.active[agent.ID] = ar
 	r.mu.Unlock()
 
-	a := r.app
 	_ = a.RememberAnswers(ctx, agent.ID, answers)
 	files := make([]string, len(fileIDs))
 	for i, id := range fileIDs {
@@ -160,14 +161,14 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 	saved, err := a.db.AddRun(ctx, rec)
 	if err == nil {
 		rec = saved
-	} else {
-		ar.saveErr = err
 	}
-	ar.run = rec
+	ar.state.Update(func(p RunProgress) RunProgress { p.Run, p.SaveErr = rec, err; return p })
 
 	params := client.ExecuteParams{Answers: ExecuteAnswers(agent, answers), FileIDs: fileIDs}
-	go r.finish(ctx, ar, func(ctx context.Context, c *client.Client) (*client.Execution, error) {
-		return c.Run(ctx, agent.ID, params, client.WithRateLimitNotice(ar.rateLimited))
+	a.Go(func() {
+		r.finish(ctx, ar, func(ctx context.Context, c *client.Client) (*client.Execution, error) {
+			return c.Run(ctx, agent.ID, params, client.WithRateLimitNotice(ar.rateLimited))
+		})
 	})
 	return ar, nil
 }
@@ -184,20 +185,22 @@ func (r *Runner) CheckAgain(agent client.Agent, run storage.Run) (*ActiveRun, er
 		r.mu.Unlock()
 		return nil, errors.New("this agent is already running; wait for it or cancel it")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ar := &ActiveRun{Agent: agent, Started: time.Now(), cancel: cancel, done: make(chan struct{}), run: run}
+	ctx, cancel := context.WithCancel(r.app.life)
+	ar := newActiveRun(agent, cancel, run)
 	r.active[agent.ID] = ar
 	r.mu.Unlock()
-	go r.finish(ctx, ar, func(ctx context.Context, c *client.Client) (*client.Execution, error) {
-		e, err := c.Wait(ctx, agent.ID, client.ID(run.ResponseID), client.WithRateLimitNotice(ar.rateLimited))
-		if e == nil && err != nil {
-			// Nothing new was learnt: the run stays one to check again.
-			e = &client.Execution{ID: client.ID(run.ResponseID), Status: RunStillRunning, Output: run.Output}
-			if !errors.Is(err, client.ErrStillRunning) && !errors.Is(err, context.Canceled) {
-				err = &lookError{err}
+	r.app.Go(func() {
+		r.finish(ctx, ar, func(ctx context.Context, c *client.Client) (*client.Execution, error) {
+			e, err := c.Wait(ctx, agent.ID, client.ID(run.ResponseID), client.WithRateLimitNotice(ar.rateLimited))
+			if e == nil && err != nil {
+				// Nothing new was learnt: the run stays one to check again.
+				e = &client.Execution{ID: client.ID(run.ResponseID), Status: RunStillRunning, Output: run.Output}
+				if !errors.Is(err, client.ErrStillRunning) && !errors.Is(err, context.Canceled) {
+					err = &lookError{err}
+				}
 			}
-		}
-		return e, err
+			return e, err
+		})
 	})
 	return ar, nil
 }
@@ -209,22 +212,23 @@ type lookError struct{ err error }
 func (e *lookError) Error() string { return e.err.Error() }
 func (e *lookError) Unwrap() error { return e.err }
 
-// rateLimited records that the service asked to wait, for the screen's
-// countdown.
-func (ar *ActiveRun) rateLimited(wait time.Duration) { ar.wait.set(wait) }
-
-// WaitingUntil is when the service said it would take requests again
-// (after a 429), or the zero time when it asked for no wait. A screen
-// shows the time left; Cancel stops the run.
-func (ar *ActiveRun) WaitingUntil() time.Time { return ar.wait.Until() }
+// rateLimited publishes that the service asked to wait, for the screen's
+// countdown (0: no wait).
+func (ar *ActiveRun) rateLimited(wait time.Duration) {
+	var until time.Time
+	if wait > 0 {
+		until = time.Now().Add(wait)
+	}
+	ar.state.Update(func(p RunProgress) RunProgress { p.WaitingUntil = until; return p })
+}
 
 func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Context, *client.Client) (*client.Execution, error)) {
 	a := r.app
 	exec, err := call(ctx, a.Client())
 	a.RememberDetected(context.Background())
 
-	ar.mu.Lock()
-	run := ar.run
+	before := ar.state.Get()
+	run := before.Run
 	if exec != nil {
 		run.ResponseID = string(exec.ID)
 		run.Output = exec.Output
@@ -240,9 +244,14 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 		}
 	}
 	var look *lookError
+	closing := a.life.Err() != nil && errors.Is(err, context.Canceled)
 	switch {
 	case errors.As(err, &look):
 		run.Status, run.Error = RunStillRunning, Describe(look.err)+" The agent may have finished on the service: use Check again later."
+	case closing && (exec == nil || !exec.Terminal()):
+		// Agent Desk is closing, not the user cancelling: history keeps the
+		// run as it was last seen (with its id when known), to check again.
+		run.Status, run.Error = before.Run.Status, before.Run.Error
 	case errors.Is(err, client.ErrStillRunning), errors.Is(err, context.Canceled) && exec != nil && !exec.Terminal():
 		// The service has the run; stopping to wait does not stop it.
 		run.Status, run.Error = RunStillRunning, Describe(client.ErrStillRunning)
@@ -256,31 +265,37 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 	default:
 		run.Error = ""
 	}
-	ar.run, ar.err, ar.took = run, err, time.Since(ar.Started)
-	ar.mu.Unlock()
+	took := time.Since(ar.Started)
 
 	// Saving must not be cut short by the cancelled run context.
 	save := context.Background()
 	if exec != nil {
 		a.RecordCredits(save, storage.CreditsExecution, string(ar.Agent.ID), ar.Agent.Title, string(exec.ID), exec.Credits)
 	}
+	saveErr := before.SaveErr
 	if run.ID != 0 {
 		if err := a.db.UpdateRun(save, run); err != nil {
-			ar.mu.Lock()
-			ar.saveErr = err
-			ar.mu.Unlock()
+			saveErr = err
 		}
 	}
 
+	// No longer active before it is told to be done: whoever hears it may
+	// run the agent again at once.
 	r.mu.Lock()
 	delete(r.active, ar.Agent.ID)
-	ls := append([]func(*ActiveRun){}, r.listeners...)
 	r.mu.Unlock()
-	for _, fn := range ls {
-		fn(ar)
-	}
+	ar.state.Update(func(p RunProgress) RunProgress {
+		p.Done, p.Run, p.Err, p.SaveErr, p.Took, p.WaitingUntil = true, run, err, saveErr, took, time.Time{}
+		return p
+	})
 	ar.cancel()
 	close(ar.done)
+}
+
+// RunHistory is an agent's past runs in this account, newest first, read
+// in the background on Reload.
+func (a *App) RunHistory(agentID client.ID) *List[Run] {
+	return NewList(a, func(ctx context.Context) ([]Run, error) { return a.Runs(ctx, agentID) })
 }
 
 // Runs are an agent's past runs in this account, newest first.
@@ -357,6 +372,28 @@ func (a *App) SaveOutput(ctx context.Context, url string, w io.Writer) error {
 		return fmt.Errorf("the file could not be written: %w", err)
 	}
 	return nil
+}
+
+// OutputFile is the local copy of an image or video output (FetchOutput),
+// read in the background from now on.
+func (a *App) OutputFile(url string) *Loader[string] {
+	l := NewLoader(a, func(ctx context.Context) (string, error) { return a.FetchOutput(ctx, url) })
+	l.Reload()
+	return l
+}
+
+// SaveOutputTo writes an image or video output to w and closes it, in the
+// background from now on; its state says when it is done and how it went.
+func (a *App) SaveOutputTo(url string, w io.WriteCloser) Observable[Loaded[bool]] {
+	l := NewLoader(a, func(ctx context.Context) (bool, error) {
+		err := a.SaveOutput(ctx, url, w)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		return err == nil, err
+	})
+	l.Reload()
+	return l
 }
 
 // OutputFileName suggests a name for saving an output: the last part of

@@ -37,12 +37,13 @@ func TestRunTextAgentLandsInHistory(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "119")
 	r := a.NewRunner()
-	var told *app.ActiveRun
-	r.OnFinished(func(ar *app.ActiveRun) { told = ar })
 	ar, err := r.Start(agent, map[string]string{"tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	heard := make(chan struct{}, 100)
+	defer ar.State().Subscribe(func() { heard <- struct{}{} })()
+	_, since := ar.State().Snapshot()
 	run, err := finished(t, ar)
 	if err != nil {
 		t.Fatalf("run failed: %v", err)
@@ -50,8 +51,8 @@ func TestRunTextAgentLandsInHistory(t *testing.T) {
 	if run.Output == "" || run.Status != client.StatusCompleted || run.Credits == nil {
 		t.Fatalf("run result: %+v", run)
 	}
-	if told != ar {
-		t.Fatal("listeners were not told that the run ended")
+	if p, v := ar.State().Snapshot(); !p.Done || p.Run.Output != run.Output || p.Took <= 0 || v != since && len(heard) == 0 {
+		t.Fatalf("the run's state should say it ended, with its result, to those who watch it: %+v (heard %d)", p, len(heard))
 	}
 	runs, err := a.Runs(context.Background(), agent.ID)
 	if err != nil || len(runs) != 1 || runs[0].Output != run.Output || runs[0].Inputs["tone"] != "formal" {
@@ -163,5 +164,39 @@ func TestRunCanBeCancelled(t *testing.T) {
 	}
 	if r.Active(agent.ID) != nil {
 		t.Fatal("a cancelled run is no longer active")
+	}
+}
+
+// Quitting while a run goes is not cancelling it: history keeps the run as
+// last seen, to check again, and the app does not wait for the service.
+func TestClosingKeepsARunGoing(t *testing.T) {
+	zero := time.Duration(0)
+	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()}
+	a, err := app.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := getAgent(t, a, "119")
+	a.Demo().Service.SetFaults(demoservice.Faults{Latency: time.Minute})
+	ar, err := a.NewRunner().Start(agent, map[string]string{"tone": "formal", "length": "120"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ar.Done():
+	default:
+		t.Fatal("Close returned before the run stopped")
+	}
+	b, err := app.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	runs, err := b.Runs(context.Background(), agent.ID)
+	if err != nil || len(runs) != 1 || runs[0].Status != app.RunRunning || runs[0].Error != "" {
+		t.Fatalf("history after quitting mid-run: %+v, %v", runs, err)
 	}
 }

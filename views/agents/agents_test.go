@@ -3,6 +3,8 @@ package agents
 import (
 	"context"
 	"net/http"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,13 +66,18 @@ func (f *fakeAttachments) Object() fyne.CanvasObject { return widget.NewLabel("c
 func (f *fakeAttachments) FileIDs() []client.ID      { return nil }
 func (f *fakeAttachments) Pending() bool             { return false }
 func (f *fakeAttachments) Clear()                    { f.cleared++ }
-func (f *fakeAttachments) AddFiles()                 {}
+func (f *fakeAttachments) State() app.Observable[app.UploadsState] {
+	return app.NewState(app.UploadsState{})
+}
+func (f *fakeAttachments) AddFiles() {}
 
 // countingTransport counts agent searches and holds back the ones whose
-// query contains slowQ, like a slow answer from the service.
+// query contains slowQ, like a slow answer from the service; with perPage
+// set, the service answers lists that many agents to a page.
 type countingTransport struct {
 	searches atomic.Int64
 	slowQ    string
+	perPage  int
 }
 
 func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -80,7 +87,25 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			time.Sleep(500 * time.Millisecond)
 		}
 	}
+	if r.URL.Path == "/agents" && c.perPage > 0 {
+		q := r.URL.Query()
+		q.Set("per_page", strconv.Itoa(c.perPage))
+		r = r.Clone(r.Context())
+		r.URL.RawQuery = q.Encode()
+	}
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// countingWindow counts how often the window's content was set: the way
+// text textures are released (kit.ReleaseText).
+type countingWindow struct {
+	fyne.Window
+	sets atomic.Int64
+}
+
+func (w *countingWindow) SetContent(o fyne.CanvasObject) {
+	w.sets.Add(1)
+	w.Window.SetContent(o)
 }
 
 type fixture struct {
@@ -88,6 +113,7 @@ type fixture struct {
 	a   *app.App
 	nav *fakeNav
 	w   fyne.Window
+	cw  *countingWindow
 	tr  *countingTransport
 	q   *kit.Queue
 }
@@ -96,14 +122,12 @@ func newFixture(t *testing.T, perPage int) *fixture {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	searchDelay = 20 * time.Millisecond
-	tr := &countingTransport{}
+	tr := &countingTransport{perPage: perPage}
 	a := apptest.Open(t, func(c *app.Config) { c.HTTPClient = &http.Client{Transport: tr} })
 	nav := &fakeNav{}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: nav}).(*Screen)
-	if perPage > 0 {
-		s.browser.SetPerPage(perPage)
-	}
+	cw := &countingWindow{Window: w}
+	s := New(kit.Env{App: a, Window: cw, Nav: nav}).(*Screen)
 	w.SetContent(s.Content())
 	height := float32(800)
 	if perPage > 0 {
@@ -112,32 +136,44 @@ func newFixture(t *testing.T, perPage int) *fixture {
 	}
 	w.Resize(fyne.NewSize(1200, height))
 	s.Shown()
-	f := &fixture{s: s, a: a, nav: nav, w: w, tr: tr, q: q}
-	f.wait(t, "the first page", func() bool { return len(s.agents) > 0 })
+	f := &fixture{s: s, a: a, nav: nav, w: w, cw: cw, tr: tr, q: q}
+	f.wait(t, "the first page", func() bool { return len(s.shown.Agents) > 0 })
 	return f
 }
 
-// wait waits until no background work is left and cond holds on the UI.
+// page is the agents list as the app last published it.
+func (f *fixture) page() app.AgentPage {
+	p, _ := f.s.browser.State().Snapshot()
+	return p
+}
+
+// wait runs the screen's updates until the list shows the app's last page,
+// not loading, and cond holds on the UI.
 func (f *fixture) wait(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
-		f.s.bgMu.Lock()
-		idle := f.s.busy == 0
-		f.s.bgMu.Unlock()
-		loading := f.s.browser.State().Loading
 		f.q.Drain()
-		if idle && !loading && cond() {
+		if p := f.page(); !p.Loading && samePage(f.s.shown, p) && cond() {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatalf("timed out waiting for %s", what)
+	p := f.page()
+	t.Fatalf("timed out waiting for %s; the list shows %d agents of %+v, the app has %d (loading %v, error %v)",
+		what, len(f.s.shown.Agents), f.s.shown.Query, len(p.Agents), p.Loading, p.Err)
+}
+
+// samePage reports whether two snapshots of the list say the same.
+func samePage(a, b app.AgentPage) bool {
+	return a.Query == b.Query && a.Total == b.Total && a.Loading == b.Loading && a.HasMore == b.HasMore &&
+		(a.Err == nil) == (b.Err == nil) && len(a.Agents) == len(b.Agents) &&
+		(len(a.Agents) == 0 || &a.Agents[0] == &b.Agents[0])
 }
 
 func (f *fixture) open(t *testing.T, id client.ID) *detail {
 	t.Helper()
-	for i, ag := range f.s.agents {
+	for i, ag := range f.s.shown.Agents {
 		if ag.ID == id {
 			f.s.list.Select(i)
 			d := f.s.current
@@ -161,7 +197,7 @@ func TestListShowsAgentsAndTotal(t *testing.T) {
 		t.Fatal("the list should be visible")
 	}
 	row := newAgentRow()
-	setAgentRow(row, f.s.agents[0])
+	setAgentRow(row, f.s.shown.Agents[0])
 	text := row.(*fyne.Container).Objects[0].(*fyne.Container)
 	if text.Objects[0].(*widget.Label).Text != "Meeting Minutes Writer" ||
 		!strings.HasPrefix(text.Objects[1].(*widget.Label).Text, "Turns rough meeting notes") {
@@ -176,14 +212,14 @@ func TestTypeFilterNarrowsTheList(t *testing.T) {
 	f := newFixture(t, 0)
 	f.s.typeSel.SetSelected("Video")
 	f.wait(t, "video agents", func() bool {
-		return len(f.s.agents) > 0 && f.s.browser.State().Query.Type == client.AgentVideo
+		return len(f.s.shown.Agents) > 0 && f.page().Query.Type == client.AgentVideo
 	})
-	for _, ag := range f.s.agents {
+	for _, ag := range f.s.shown.Agents {
 		if ag.Type != client.AgentVideo {
 			t.Fatalf("video filter shows a %s agent", ag.Type)
 		}
 	}
-	if want := countText(f.s.browser.State().Total); f.s.total.Text != want || want == "44 agents" {
+	if want := countText(f.page().Total); f.s.total.Text != want || want == "44 agents" {
 		t.Fatalf("total %q, want %q", f.s.total.Text, want)
 	}
 }
@@ -193,15 +229,15 @@ func TestTypeFilterNarrowsTheList(t *testing.T) {
 func TestShowTypeListsOnlyThatType(t *testing.T) {
 	f := newFixture(t, 0)
 	f.s.typeSel.SetSelected("Image")
-	f.wait(t, "image agents", func() bool { return f.s.browser.State().Query.Type == client.AgentImage && len(f.s.agents) > 0 })
+	f.wait(t, "image agents", func() bool { return f.page().Query.Type == client.AgentImage && len(f.s.shown.Agents) > 0 })
 	f.s.ShowType(client.AgentChat)
 	f.wait(t, "chat agents", func() bool {
-		return f.s.browser.State().Query.Type == client.AgentChat && len(f.s.agents) > 0 && !f.s.browser.State().Loading
+		return f.page().Query.Type == client.AgentChat && len(f.s.shown.Agents) > 0 && !f.page().Loading
 	})
 	if f.s.typeSel.Selected != "Chat" {
 		t.Fatalf("the filter shows %q, want Chat", f.s.typeSel.Selected)
 	}
-	for _, ag := range f.s.agents {
+	for _, ag := range f.s.shown.Agents {
 		if ag.Type != client.AgentChat {
 			t.Fatalf("the chat filter lists a %s agent", ag.Type)
 		}
@@ -211,15 +247,15 @@ func TestShowTypeListsOnlyThatType(t *testing.T) {
 func TestSearchIsDebouncedAndEmptyExplained(t *testing.T) {
 	f := newFixture(t, 0)
 	test.Type(f.s.search, "press release")
-	f.wait(t, "search results", func() bool { return f.s.browser.State().Query.Q == "press release" })
+	f.wait(t, "search results", func() bool { return f.page().Query.Q == "press release" })
 	if n := f.tr.searches.Load(); n != 1 {
 		t.Fatalf("typing 13 characters sent %d searches, want 1", n)
 	}
-	if len(f.s.agents) != 1 || f.s.agents[0].Title != "Press Release Drafter" || f.s.total.Text != "1 agent" {
-		t.Fatalf("results: %d, total %q", len(f.s.agents), f.s.total.Text)
+	if len(f.s.shown.Agents) != 1 || f.s.shown.Agents[0].Title != "Press Release Drafter" || f.s.total.Text != "1 agent" {
+		t.Fatalf("results: %d, total %q", len(f.s.shown.Agents), f.s.total.Text)
 	}
 	f.s.search.SetText("zzzz no such agent")
-	f.wait(t, "no results", func() bool { return f.s.browser.State().Query.Q == "zzzz no such agent" })
+	f.wait(t, "no results", func() bool { return f.page().Query.Q == "zzzz no such agent" })
 	if f.s.listStack.Objects[0] == f.s.list || f.s.total.Text != "0 agents" {
 		t.Fatal("a search without results shows the empty state")
 	}
@@ -233,26 +269,26 @@ func TestSlowOldSearchDoesNotOverwriteNewer(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	f.s.search.SetText("invoice")
 	f.s.runSearch()
-	f.wait(t, "the newer search", func() bool { return f.s.browser.State().Query.Q == "invoice" })
+	f.wait(t, "the newer search", func() bool { return f.page().Query.Q == "invoice" })
 	time.Sleep(700 * time.Millisecond)
 	f.wait(t, "quiet", func() bool { return true })
-	if len(f.s.agents) != 1 || f.s.agents[0].Title != "Invoice Query Assistant" {
-		t.Fatalf("the list shows %d agents, first %q", len(f.s.agents), f.s.agents[0].Title)
+	if len(f.s.shown.Agents) != 1 || f.s.shown.Agents[0].Title != "Invoice Query Assistant" {
+		t.Fatalf("the list shows %d agents, first %q", len(f.s.shown.Agents), f.s.shown.Agents[0].Title)
 	}
 }
 
 func TestListPagesAsItScrolls(t *testing.T) {
 	f := newFixture(t, 10)
-	if len(f.s.agents) != 10 {
-		t.Fatalf("first page has %d agents", len(f.s.agents))
+	if len(f.s.shown.Agents) != 10 {
+		t.Fatalf("first page has %d agents", len(f.s.shown.Agents))
 	}
-	for i := 0; i < 10 && len(f.s.agents) < 44; i++ {
-		n := len(f.s.agents)
+	for i := 0; i < 10 && len(f.s.shown.Agents) < 44; i++ {
+		n := len(f.s.shown.Agents)
 		f.s.list.ScrollToBottom()
-		f.wait(t, "the next page", func() bool { return len(f.s.agents) > n || !f.s.browser.State().HasMore })
+		f.wait(t, "the next page", func() bool { return len(f.s.shown.Agents) > n || !f.page().HasMore })
 	}
-	if len(f.s.agents) != 44 || f.s.total.Text != "44 agents" {
-		t.Fatalf("after scrolling: %d agents, %q", len(f.s.agents), f.s.total.Text)
+	if len(f.s.shown.Agents) != 44 || f.s.total.Text != "44 agents" {
+		t.Fatalf("after scrolling: %d agents, %q", len(f.s.shown.Agents), f.s.total.Text)
 	}
 }
 
@@ -266,13 +302,13 @@ func TestListErrorHasRetry(t *testing.T) {
 	w.SetContent(s.Content())
 	s.Shown()
 	f := &fixture{s: s, a: a, q: q}
-	f.wait(t, "the error", func() bool { return s.browser.State().Err != nil })
+	f.wait(t, "the error", func() bool { return f.page().Err != nil })
 	if s.listStack.Objects[0] == s.list {
 		t.Fatal("the error state should replace the list")
 	}
 	a.Demo().Service.SetFaults(demoservice.Faults{})
 	s.browser.Reload()
-	f.wait(t, "agents after retry", func() bool { return len(s.agents) > 0 && s.total.Text == "44 agents" })
+	f.wait(t, "agents after retry", func() bool { return len(s.shown.Agents) > 0 && s.total.Text == "44 agents" })
 }
 
 // Fields end at one edge, whether or not a clear button sits beside them.
@@ -583,18 +619,18 @@ func TestLongRunNotifiesWhenWindowIsInBackground(t *testing.T) {
 
 func TestAgentFromALaterPageOpensInFull(t *testing.T) {
 	f := newFixture(t, 10)
-	for i := 0; i < 10 && f.s.browser.State().HasMore; i++ {
-		n := len(f.s.agents)
+	for i := 0; i < 10 && f.page().HasMore; i++ {
+		n := len(f.s.shown.Agents)
 		f.s.list.ScrollToBottom()
-		f.wait(t, "the next page", func() bool { return len(f.s.agents) > n || !f.s.browser.State().HasMore })
+		f.wait(t, "the next page", func() bool { return len(f.s.shown.Agents) > n || !f.page().HasMore })
 	}
-	if len(f.s.agents) != 44 {
-		t.Fatalf("paged to %d agents", len(f.s.agents))
+	if len(f.s.shown.Agents) != 44 {
+		t.Fatalf("paged to %d agents", len(f.s.shown.Agents))
 	}
 	var id client.ID
-	for i := len(f.s.agents) - 1; i >= 0 && id == ""; i-- {
-		if f.s.agents[i].Type == client.AgentText {
-			id = f.s.agents[i].ID
+	for i := len(f.s.shown.Agents) - 1; i >= 0 && id == ""; i-- {
+		if f.s.shown.Agents[i].Type == client.AgentText {
+			id = f.s.shown.Agents[i].ID
 		}
 	}
 	full, err := f.a.GetAgent(context.Background(), id)
@@ -626,27 +662,24 @@ func TestListAtRestKeepsTheScreen(t *testing.T) {
 	releaseRows, releaseIdleRows, releaseDelay = 12, 4, time.Millisecond
 
 	f := newFixture(t, 10)
-	d := f.open(t, f.s.agents[0].ID)
+	d := f.open(t, f.s.shown.Agents[0].ID)
 	f.w.Canvas().Focus(f.s.search)
 	test.Type(f.s.search, "x")
 	f.s.search.SetText("")
-	f.wait(t, "the search", func() bool { return f.s.browser.State().Query.Q == "" && len(f.s.agents) > 0 })
-	for i := 0; i < 10 && f.s.browser.State().HasMore; i++ {
-		n := len(f.s.agents)
+	f.wait(t, "the search", func() bool { return f.page().Query.Q == "" && len(f.s.shown.Agents) > 0 })
+	for i := 0; i < 10 && f.page().HasMore; i++ {
+		n := len(f.s.shown.Agents)
 		f.s.list.ScrollToBottom()
-		f.wait(t, "the next page", func() bool { return len(f.s.agents) > n || !f.s.browser.State().HasMore })
+		f.wait(t, "the next page", func() bool { return len(f.s.shown.Agents) > n || !f.page().HasMore })
 	}
 	f.s.list.ScrollToBottom()
-	f.wait(t, "the list at rest", func() bool { return !f.s.releasing.Load() && f.s.rowsSinceIdle < releaseIdleRows })
-	if f.s.releases == 0 {
-		t.Fatal("paging through 44 agents should have let the drawn text go")
-	}
+	f.wait(t, "the list at rest", func() bool { return f.cw.sets.Load() > 0 && f.s.text.sinceIdle < releaseIdleRows })
 
-	if len(f.s.agents) != 44 || f.s.total.Text != "44 agents" || f.s.listStack.Objects[0] != f.s.list {
-		t.Fatalf("the list shows %d agents, %q", len(f.s.agents), f.s.total.Text)
+	if len(f.s.shown.Agents) != 44 || f.s.total.Text != "44 agents" || f.s.listStack.Objects[0] != f.s.list {
+		t.Fatalf("the list shows %d agents, %q", len(f.s.shown.Agents), f.s.total.Text)
 	}
-	if shown := shownText(f.s.list); !strings.Contains(shown, f.s.agents[43].Title) {
-		t.Fatalf("the last agent's row shows %q; the list shows:\n%s", f.s.agents[43].Title, shown)
+	if shown := shownText(f.s.list); !strings.Contains(shown, f.s.shown.Agents[43].Title) {
+		t.Fatalf("the last agent's row shows %q; the list shows:\n%s", f.s.shown.Agents[43].Title, shown)
 	}
 	if f.s.current != d || f.s.detailBox.Objects[0] != d.content {
 		t.Fatal("the open agent stays open")
@@ -695,11 +728,11 @@ func TestLoadingStopsOnceAgentsShow(t *testing.T) {
 	}
 	s.Shown()
 	f := &fixture{s: s, a: a, q: q}
-	f.wait(t, "the first page", func() bool { return len(s.agents) > 0 })
+	f.wait(t, "the first page", func() bool { return len(s.shown.Agents) > 0 })
 	if s.listStack.Objects[0] != s.list || loading.Running() {
 		t.Fatal("the loading bar still runs behind the list")
 	}
-	d := f.open(t, s.agents[0].ID)
+	d := f.open(t, s.shown.Agents[0].ID)
 	if opening := kittest.Find[*widget.ProgressBarInfinite](d.content); opening != nil && opening.Running() {
 		t.Fatal("the detail's loading bar still runs once the agent is open")
 	}
@@ -743,5 +776,103 @@ func TestAnswersTypedIntoTheFormAreKeptWithoutRunning(t *testing.T) {
 	}
 	if got := f.a.LastAnswers(d.agent); got["length"] != "85" {
 		t.Fatalf("the typed answer should be kept for next time, got %v", got)
+	}
+}
+
+// A run's time counts up on screen once a second, only while the run goes
+// and its agent is the one on show.
+func TestRunningTimeCountsWhileOnShow(t *testing.T) {
+	f := newFixture(t, 0)
+	other := f.open(t, "120")
+	d := f.open(t, "119")
+	d.form.byName["tone"].set("formal")
+	f.a.Demo().Service.SetFaults(demoservice.Faults{Latency: 3 * time.Second})
+	test.Tap(d.runBtn)
+	f.wait(t, "the running time", func() bool { return strings.HasPrefix(d.elapsed.Text, "Running for ") })
+	if d.clock == nil {
+		t.Fatal("the running time is redrawn while the run is on show")
+	}
+	f.s.openAgent(app.ItemOf(other.agent))
+	if d.clock != nil {
+		t.Fatal("the clock keeps going behind another agent")
+	}
+	f.s.openAgent(app.ItemOf(d.agent))
+	if d.clock == nil {
+		t.Fatal("the clock goes on when the running agent is shown again")
+	}
+	f.wait(t, "the run's end", func() bool { return d.active == nil })
+	if d.clock != nil || d.progress.Visible() {
+		t.Fatal("the clock stops when the run ends")
+	}
+	f.a.Demo().Service.SetFaults(demoservice.Faults{})
+}
+
+// When the service asks to wait (429), the screen counts down to when the
+// run goes on, and the run then finishes.
+func TestRateLimitedRunCountsDown(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "119")
+	d.form.byName["tone"].set("formal")
+	f.a.Demo().Service.SetFaults(demoservice.Faults{RateLimit: 1, RetryAfter: 2 * time.Second})
+	test.Tap(d.runBtn)
+	f.wait(t, "the countdown", func() bool {
+		return strings.HasPrefix(d.elapsed.Text, "The service asked to wait: going on in ")
+	})
+	f.wait(t, "the result", func() bool { return d.active == nil && d.output.run.Output != "" })
+	if d.output.run.Status != client.StatusCompleted {
+		t.Fatalf("the run should finish after the wait: %+v", d.output.run)
+	}
+}
+
+// Another account drops the agents and details of the old one: their
+// state is no longer heard, and the list shows the new account's agents.
+func TestAccountChangeDropsWhatWasShown(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "119")
+	f.wait(t, "the history", func() bool { return d.past.Subscribers() == 1 })
+	if err := f.a.Activate(context.Background(), app.DemoAccountID); err != nil {
+		t.Fatal(err)
+	}
+	f.wait(t, "the list again", func() bool { return f.s.current == nil && len(f.s.shown.Agents) > 0 && f.s.total.Text == "44 agents" })
+	if n := d.past.Subscribers(); n != 0 {
+		t.Fatalf("the closed detail still hears its history (%d subscriptions)", n)
+	}
+	if f.s.detailBox.Objects[0] == d.content {
+		t.Fatal("the old account's agent stays open")
+	}
+}
+
+// Closing the app with a run going and its time on screen leaves nothing
+// of the screen's running: the app's Close ends and waits for it.
+func TestNothingOfTheScreenOutlivesClose(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	searchDelay = 20 * time.Millisecond
+	before := runtime.NumGoroutine()
+	a := apptest.Open(t)
+	s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+	w.SetContent(s.Content())
+	s.Shown()
+	f := &fixture{s: s, a: a, q: q}
+	d := f.open(t, "119")
+	d.form.byName["tone"].set("formal")
+	a.Demo().Service.SetFaults(demoservice.Faults{Latency: time.Minute})
+	test.Tap(d.runBtn)
+	test.Type(s.search, "news") // a search waiting for typing to pause
+	if d.clock == nil {
+		t.Fatal("the run's time should be on screen")
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q.Drain()
+	deadline := time.Now().Add(3 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%d goroutines before the app, %d after it closed:\n%s", before, after, buf[:runtime.Stack(buf, true)])
 	}
 }

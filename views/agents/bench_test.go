@@ -58,15 +58,14 @@ func BenchmarkAgentsScreen10000(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		w := test.NewWindow(widget.NewLabel(""))
 		s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
-		s.browser.SetPerPage(n)
 		w.SetContent(s.Content())
 		w.Resize(fyne.NewSize(1200, 800))
 		s.Shown()
 		deadline := time.Now().Add(time.Minute)
-		for len(s.agents) < n {
+		for len(s.shown.Agents) < n {
 			q.Drain()
 			if time.Now().After(deadline) {
-				b.Fatalf("loaded %d of %d agents", len(s.agents), n)
+				b.Fatalf("loaded %d of %d agents", len(s.shown.Agents), n)
 			}
 			time.Sleep(time.Millisecond)
 		}

@@ -26,9 +26,14 @@ type detail struct {
 	agent client.Agent
 
 	content *fyne.Container
+	full    *app.Loader[client.Agent]
 	loaded  bool
+	failed  bool // the content says why the agent could not be read
 	tabs    *container.AppTabs
 	runTab  *container.TabItem
+	// unbind ends what the detail hears (the agent, its history) when it
+	// closes.
+	unbind []func()
 
 	// Run tab (non-chat agents).
 	form      *form
@@ -43,8 +48,14 @@ type detail struct {
 	elapsed   *widget.Label
 	bar       *widget.ProgressBarInfinite
 	active    *app.ActiveRun
+	// running is the active run's progress as last published; stopRun
+	// stops hearing it, clock stops redrawing its time (see startClock).
+	running app.RunProgress
+	stopRun func()
+	clock   context.CancelFunc
 
 	// History tab.
+	past    *app.List[app.Run]
 	runs    []app.Run
 	history *widget.List
 	histBox *fyne.Container
@@ -56,33 +67,52 @@ func newDetail(s *Screen, item app.AgentItem) *detail {
 	return d
 }
 
-// shown loads the agent's questions the first time it is opened.
+// shown reads the agent in full the first time it is opened, its history
+// each time.
 func (d *detail) shown() {
-	if !d.loaded {
-		d.load()
+	if d.full == nil {
+		d.full = d.s.app.OpenAgent(d.agent.ID)
+		d.unbind = append(d.unbind, kit.Bind(d.full, d.showAgent))
 		return
 	}
 	d.loadHistory()
+	d.startClock()
 }
 
-func (d *detail) load() {
-	kit.SetBody(d.content, kit.Loading("Opening "+d.agent.Title+"…"))
-	id := d.agent.ID
-	d.s.spawn(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		full, err := d.s.app.GetAgent(ctx, id)
-		d.s.do(func() {
-			if err != nil {
-				kit.SetBody(d.content, kit.Error(err, d.load))
-				return
-			}
-			d.agent = *full
-			d.loaded = true
-			d.build()
-			d.loadHistory()
-		})
-	})
+// hidden is told that another agent took the detail's place.
+func (d *detail) hidden() { d.stopClock() }
+
+// close ends what the detail hears; it is not shown again.
+func (d *detail) close() {
+	d.stopClock()
+	if d.stopRun != nil {
+		d.stopRun()
+	}
+	for _, stop := range d.unbind {
+		stop()
+	}
+	d.unbind = nil
+	if d.output != nil {
+		d.output.clear()
+	}
+}
+
+// showAgent shows the agent once read in full, or why it could not be.
+func (d *detail) showAgent(v app.Loaded[client.Agent]) {
+	switch {
+	case d.loaded:
+	case v.Loaded:
+		d.agent = v.Value
+		d.loaded = true
+		d.build()
+		d.loadHistory()
+	case v.Loading && d.failed: // Try again
+		d.failed = false
+		kit.SetBody(d.content, kit.Loading("Opening "+d.agent.Title+"…"))
+	case v.Err != nil && !v.Loading:
+		d.failed = true
+		kit.SetBody(d.content, kit.Error(v.Err, d.full.Reload))
+	}
 }
 
 func (d *detail) build() {
@@ -110,6 +140,8 @@ func (d *detail) build() {
 	}
 	d.runTab = first
 	d.histBox = container.NewStack()
+	d.past = d.s.app.RunHistory(a.ID)
+	d.unbind = append(d.unbind, kit.Bind(d.past, d.showHistory))
 	items := []*container.TabItem{first, container.NewTabItemWithIcon("History", theme.HistoryIcon(), d.histBox)}
 	items = append(items, d.s.env.Nav.AgentTabs(a)...)
 	d.tabs = container.NewAppTabs(items...)
@@ -251,55 +283,95 @@ func (d *detail) watch(ar *app.ActiveRun) {
 	d.progress.Show()
 	d.bar.Start()
 	d.output.clear()
-	d.elapsed.SetText("Running…")
-	d.s.spawn(func() {
+	d.stopRun = bindUntil(ar.State(), func(p app.RunProgress) bool {
+		if d.active != ar {
+			return true
+		}
+		if !p.Done {
+			d.running = p
+			d.showElapsed()
+			d.startClock()
+			return false
+		}
+		d.ended(ar, p)
+		return true
+	})
+}
+
+// showElapsed says how long the run has been going, or, when the service
+// asked to wait, how long until it goes on.
+func (d *detail) showElapsed() {
+	p := d.running
+	took := time.Since(p.Started).Round(time.Second)
+	text := "Running…"
+	if took >= time.Second {
+		text = "Running for " + app.HowLong(took) + "…"
+	}
+	if left := time.Until(p.WaitingUntil).Round(time.Second); left > 0 {
+		text = "The service asked to wait: going on in " + app.HowLong(left) + "… (Cancel stops waiting)"
+	}
+	d.elapsed.SetText(text)
+}
+
+// startClock redraws the run's time once a second, the one thing on
+// screen that changes with nothing published. It runs only while a run of
+// this agent goes and its detail is the one on show: the run ending,
+// another agent opened, the account changing and the app closing stop it.
+func (d *detail) startClock() {
+	if d.clock != nil || d.active == nil || d.s.current != d {
+		return
+	}
+	ctx, cancel := context.WithCancel(d.s.app.Life())
+	d.clock = cancel
+	d.showElapsed()
+	d.s.app.Go(func() {
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
-	wait:
 		for {
 			select {
-			case <-ar.Done():
-				break wait
+			case <-ctx.Done():
+				return
 			case <-tick.C:
-				took := time.Since(ar.Started).Round(time.Second)
-				text := "Running for " + app.HowLong(took) + "…"
-				if until := ar.WaitingUntil(); !until.IsZero() {
-					text = "The service asked to wait: going on in " + app.HowLong(time.Until(until).Round(time.Second)) + "… (Cancel stops waiting)"
-				}
-				d.s.do(func() {
-					if d.active == ar {
-						d.elapsed.SetText(text)
+				kit.Do(func() {
+					if ctx.Err() == nil {
+						d.showElapsed()
 					}
 				})
 			}
 		}
-		run, err := ar.Result()
-		saveErr := ar.SaveErr()
-		d.s.do(func() {
-			if d.active != ar {
-				return
-			}
-			d.active = nil
-			d.runBtn.Enable()
-			d.cancelBtn.Hide()
-			d.bar.Stop()
-			d.progress.Hide()
-			if fields := app.FieldErrors(err); fields != nil {
-				rest := d.form.showErrors(fields)
-				msg := strings.TrimSpace(d.form.errorSummary(fields) + " " + strings.Join(rest, " "))
-				if msg == "" {
-					msg = "The service did not accept the answers. Change them and run again."
-				}
-				kit.ShowError(d.formErr, msg)
-			}
-			d.output.show(run, ar.Took())
-			if saveErr != nil {
-				d.output.note("This run could not be kept in the history: " + app.Describe(saveErr))
-			}
-			d.revealOutput()
-			d.loadHistory()
-		})
 	})
+}
+
+func (d *detail) stopClock() {
+	if d.clock != nil {
+		d.clock()
+		d.clock = nil
+	}
+}
+
+// ended shows the result of a run that ended.
+func (d *detail) ended(ar *app.ActiveRun, p app.RunProgress) {
+	d.active = nil
+	d.stopClock()
+	d.runBtn.Enable()
+	d.cancelBtn.Hide()
+	d.bar.Stop()
+	d.progress.Hide()
+	if fields := app.FieldErrors(p.Err); fields != nil {
+		rest := d.form.showErrors(fields)
+		msg := strings.TrimSpace(d.form.errorSummary(fields) + " " + strings.Join(rest, " "))
+		if msg == "" {
+			msg = "The service did not accept the answers. Change them and run again."
+		}
+		kit.ShowError(d.formErr, msg)
+	}
+	d.output.show(p.Run, p.Took)
+	if p.SaveErr != nil {
+		d.output.note("This run could not be kept in the history: " + app.Describe(p.SaveErr))
+	}
+	d.revealOutput()
+	d.loadHistory()
+	d.s.runFinished(ar, p)
 }
 
 // cancelRun stops the run in progress (Cancel button, Esc).
@@ -309,23 +381,21 @@ func (d *detail) cancelRun() {
 	}
 }
 
-// loadHistory reads the agent's runs, newest first.
+// loadHistory reads the agent's runs again, newest first.
 func (d *detail) loadHistory() {
-	if d.histBox == nil {
-		return
+	if d.past != nil {
+		d.past.Reload()
 	}
-	id := d.agent.ID
-	d.s.spawn(func() {
-		runs, err := d.s.app.Runs(context.Background(), id)
-		d.s.do(func() { d.showHistory(runs, err) })
-	})
 }
 
-func (d *detail) showHistory(runs []app.Run, err error) {
+func (d *detail) showHistory(st app.ListState[app.Run]) {
 	var body fyne.CanvasObject
+	runs := st.Items
 	switch {
-	case err != nil:
-		body = kit.Error(err, d.loadHistory)
+	case st.Err != nil:
+		body = kit.Error(st.Err, d.loadHistory)
+	case !st.Loaded:
+		return // not read yet
 	case len(runs) == 0 && d.agent.Type == client.AgentChat:
 		body = kit.Empty(theme.HistoryIcon(), "No runs here",
 			"Conversations with this agent are kept in the Chats screen.")

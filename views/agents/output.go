@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"context"
 	"net/url"
 	"time"
 
@@ -25,7 +24,8 @@ type outputView struct {
 	s       *Screen
 	content *fyne.Container
 	run     app.Run
-	gen     int
+	// unbind stops hearing of the preview of the run shown.
+	unbind func()
 	// onLoaded is called when a preview has arrived and the result grew.
 	onLoaded func()
 	// onCheckAgain looks on the service for the result of a run that was
@@ -40,7 +40,7 @@ func newOutputView(s *Screen) *outputView {
 }
 
 func (o *outputView) clear() {
-	o.gen++
+	o.stopPreview()
 	l := widget.NewLabel("The result appears here after a run.")
 	l.Importance = widget.LowImportance
 	o.content.Objects = []fyne.CanvasObject{l}
@@ -57,7 +57,7 @@ func (o *outputView) note(msg string) {
 
 // show displays a finished (or past) run. took is zero for a past run.
 func (o *outputView) show(r app.Run, took time.Duration) {
-	o.gen++
+	o.stopPreview()
 	o.run = r
 	var objs []fyne.CanvasObject
 	objs = append(objs, widget.NewLabelWithStyle(statusLine(r, took), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
@@ -138,30 +138,37 @@ func (o *outputView) text(out string) fyne.CanvasObject {
 	return container.NewVBox(container.NewHBox(copyBtn, toggle), body)
 }
 
-// image downloads the picture into the preview cache and shows it.
+func (o *outputView) stopPreview() {
+	if o.unbind != nil {
+		o.unbind()
+		o.unbind = nil
+	}
+}
+
+// image has the app download the picture into the preview cache, and shows
+// it once there.
 func (o *outputView) image(r app.Run) fyne.CanvasObject {
 	box := container.NewStack(kit.Loading("Downloading the picture…"))
-	gen := o.gen
-	o.s.spawn(func() {
-		path, err := o.s.app.FetchOutput(context.Background(), r.Output)
-		o.s.do(func() {
-			if gen != o.gen {
-				return
-			}
-			var obj fyne.CanvasObject
-			if err != nil {
-				obj = kit.Error(err, func() { o.show(r, 0) })
-			} else {
-				img := canvas.NewImageFromFile(path)
-				img.FillMode = canvas.ImageFillContain
-				img.SetMinSize(fyne.NewSize(360, 270))
-				obj = img
-			}
-			kit.SetBody(box, obj)
-			if o.onLoaded != nil {
-				o.onLoaded()
-			}
-		})
+	o.unbind = bindUntil(o.s.app.OutputFile(r.Output), func(f app.Loaded[string]) bool {
+		var obj fyne.CanvasObject
+		switch {
+		case f.Loading:
+			return false
+		case f.Err != nil:
+			obj = kit.Error(f.Err, func() { o.show(r, 0) })
+		case f.Loaded:
+			img := canvas.NewImageFromFile(f.Value)
+			img.FillMode = canvas.ImageFillContain
+			img.SetMinSize(fyne.NewSize(360, 270))
+			obj = img
+		default:
+			return true // the app is closing
+		}
+		kit.SetBody(box, obj)
+		if o.onLoaded != nil {
+			o.onLoaded()
+		}
+		return true
 	})
 	return container.NewVBox(container.NewHBox(o.saveButton(r)), box)
 }
@@ -169,16 +176,22 @@ func (o *outputView) image(r app.Run) fyne.CanvasObject {
 // video offers the clip in the system player and Save as….
 func (o *outputView) video(r app.Run) fyne.CanvasObject {
 	play := widget.NewButtonWithIcon("Play video", theme.MediaPlayIcon(), func() {
-		o.s.spawn(func() {
+		// The local copy when it can be had, else the service's address.
+		bindUntil(o.s.app.OutputFile(r.Output), func(f app.Loaded[string]) bool {
+			if f.Loading {
+				return false
+			}
 			target := r.Output
-			if p, err := o.s.app.FetchOutput(context.Background(), r.Output); err == nil {
-				target = storage.NewFileURI(p).String()
+			switch {
+			case f.Loaded:
+				target = storage.NewFileURI(f.Value).String()
+			case f.Err == nil:
+				return true // the app is closing
 			}
-			u, err := url.Parse(target)
-			if err != nil {
-				return
+			if u, err := url.Parse(target); err == nil {
+				_ = fyne.CurrentApp().OpenURL(u)
 			}
-			o.s.do(func() { _ = fyne.CurrentApp().OpenURL(u) })
+			return true
 		})
 	})
 	link := widget.NewLabel("The video opens in your computer's video player.")
@@ -197,14 +210,11 @@ func (o *outputView) saveButton(r app.Run) *widget.Button {
 			if wc == nil {
 				return
 			}
-			o.s.spawn(func() {
-				err := o.s.app.SaveOutput(context.Background(), r.Output, wc)
-				if cerr := wc.Close(); err == nil {
-					err = cerr
+			bindUntil(o.s.app.SaveOutputTo(r.Output, wc), func(saved app.Loaded[bool]) bool {
+				if saved.Err != nil {
+					showSaveError(saved.Err, w)
 				}
-				if err != nil {
-					o.s.do(func() { showSaveError(err, w) })
-				}
+				return !saved.Loading
 			})
 		}, w)
 		d.SetFileName(app.OutputFileName(r.AgentType, r.Output))

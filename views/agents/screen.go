@@ -6,8 +6,6 @@ package agents
 import (
 	"fmt"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -32,19 +30,6 @@ var searchDelay = 300 * time.Millisecond
 // desktop notification.
 var notifyAfter = 10 * time.Second
 
-// Scrolling through the list draws a new title on every row it binds, and
-// Fyne keeps a texture for each string drawn (see kit.ReleaseText). The
-// screen has them dropped once releaseRows rows were bound to new agents,
-// and when the list has rested for releaseDelay after at least
-// releaseIdleRows (about a screen; a release re-binds rows to the agents
-// they showed, which does not count). Paging through 10,000 agents thus
-// holds a few MB of text textures, not 185 MB.
-var (
-	releaseRows     = 300
-	releaseIdleRows = 20
-	releaseDelay    = 500 * time.Millisecond
-)
-
 // typeChoices are the filter's labels, in the order of app.AgentTypes.
 var typeChoices = []string{"All types", "Chat", "Image", "Text", "Video"}
 
@@ -54,6 +39,7 @@ type Screen struct {
 	app     *app.App
 	browser *app.AgentBrowser
 	runner  *app.Runner
+	text    *textRelease
 
 	content   fyne.CanvasObject
 	search    *widget.Entry
@@ -64,39 +50,21 @@ type Screen struct {
 	footer    *fyne.Container
 	detailBox *fyne.Container
 
-	// agents is the list's copy of the browser's agents, read on the UI
-	// goroutine only.
-	agents  []app.AgentItem
-	listed  app.AgentQuery
+	// shown is the browser's page on screen; its agents are the list's
+	// rows (shared with the browser: read only). UI goroutine only.
+	shown   app.AgentPage
 	started bool
 	details map[client.ID]*detail
 	current *detail
-	searchN atomic.Int64
-
-	// rowsBound and rowsSinceIdle count the rows bound to a new agent
-	// since text textures were last released, and since the list last
-	// rested (UI goroutine); releaseAt is when to release them (unix ns),
-	// and releasing tells a release is planned.
-	rowsBound     int
-	rowsSinceIdle int
-	releases      int // releases made (tests)
-	releaseAt     atomic.Int64
-	releasing     atomic.Bool
-
-	// busy counts background work still to land (tests wait for it).
-	bgMu   sync.Mutex
-	busy   int
-	dirty  bool
-	queued bool
 }
 
 // New builds the agents screen.
 func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, app: env.App, details: map[client.ID]*detail{}}
-	s.browser = env.App.NewAgentBrowser(s.browserChanged)
+	s.browser = env.App.NewAgentBrowser(searchDelay)
 	s.runner = env.App.NewRunner()
-	s.runner.OnFinished(s.runFinished)
-	kit.OnAccountChange(env.App, func() { s.spawn(func() { s.do(s.accountChanged) }) })
+	s.text = newTextRelease(env.Window, env.App.Life())
+	kit.OnAccountChange(env.App, s.accountChanged)
 	s.build()
 	return s
 }
@@ -116,23 +84,23 @@ func (s *Screen) build() {
 	s.typeSel.SetSelectedIndex(0)
 
 	s.list = widget.NewList(
-		func() int { return len(s.agents) },
+		func() int { return len(s.shown.Agents) },
 		newAgentRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id >= len(s.agents) {
+			if id >= len(s.shown.Agents) {
 				return
 			}
-			if setAgentRow(o, s.agents[id]) {
-				s.rowBound()
+			if setAgentRow(o, s.shown.Agents[id]) {
+				s.text.rowDrawn()
 			}
 			// The next page loads as the end of the list comes into view.
-			if id >= len(s.agents)-5 {
+			if id >= len(s.shown.Agents)-5 {
 				s.browser.LoadMore()
 			}
 		})
 	s.list.OnSelected = func(id widget.ListItemID) {
-		if id < len(s.agents) {
-			s.openAgent(s.agents[id])
+		if id < len(s.shown.Agents) {
+			s.openAgent(s.shown.Agents[id])
 		}
 	}
 	s.listStack = container.NewStack(kit.Loading("Loading agents…"))
@@ -155,11 +123,14 @@ func pickAgent() fyne.CanvasObject {
 // Content is the screen's widget tree, built once.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
-// Shown loads the agents the first time the screen is visited.
+// Shown loads the agents the first time the screen is visited, and from
+// then on shows the list as the browser publishes it (the screen lives as
+// long as the window: it never stops hearing).
 func (s *Screen) Shown() {
 	if !s.started {
 		s.started = true
 		s.browser.Search(app.AgentQuery{})
+		kit.Bind(s.browser.State(), s.showList)
 	}
 	if d := s.current; d != nil && d.tabs != nil {
 		d.refreshTab(d.tabs.Selected())
@@ -216,68 +187,29 @@ func (s *Screen) query() app.AgentQuery {
 	return q
 }
 
-// queueSearch waits for typing to pause, then searches.
-func (s *Screen) queueSearch() {
-	n := s.searchN.Add(1)
-	q := s.query()
-	s.spawn(func() {
-		time.Sleep(searchDelay)
-		if s.searchN.Load() == n {
-			s.browser.Search(q)
-		}
-	})
-}
+// queueSearch searches once typing pauses.
+func (s *Screen) queueSearch() { s.browser.SearchSoon(s.query()) }
 
 // runSearch searches at once (Enter, a new type).
 func (s *Screen) runSearch() {
 	if !s.started {
 		return
 	}
-	s.searchN.Add(1)
 	s.browser.Search(s.query())
 }
 
-// browserChanged coalesces the browser's changes into one update of the
-// widgets at a time.
-func (s *Screen) browserChanged() {
-	s.bgMu.Lock()
-	s.dirty = true
-	if s.queued {
-		s.bgMu.Unlock()
-		return
-	}
-	s.queued = true
-	s.busy++
-	s.bgMu.Unlock()
-	go func() {
-		for {
-			s.bgMu.Lock()
-			if !s.dirty {
-				s.queued = false
-				s.busy--
-				s.bgMu.Unlock()
-				return
-			}
-			s.dirty = false
-			s.bgMu.Unlock()
-			s.do(s.applyList)
-		}
-	}()
-}
-
-// applyList shows the browser's state: the list, its total, and the
+// showList shows the browser's page: the list, its total, and the
 // loading, empty and error states.
-func (s *Screen) applyList() {
-	st := s.browser.State()
+func (s *Screen) showList(st app.AgentPage) {
 	// Fyne's list makes a new template row and drops the rows it keeps
 	// aside on every Refresh: only when the agents changed, not when a
 	// page is merely on its way.
-	changed := st.Query != s.listed || len(st.Agents) != len(s.agents) ||
-		(len(st.Agents) > 0 && &st.Agents[0] != &s.agents[0])
-	s.agents = st.Agents
-	if st.Query != s.listed {
+	old := s.shown
+	s.shown = st
+	changed := st.Query != old.Query || len(st.Agents) != len(old.Agents) ||
+		(len(st.Agents) > 0 && &st.Agents[0] != &old.Agents[0])
+	if st.Query != old.Query {
 		// Row numbers of the old answer mean other agents now.
-		s.listed = st.Query
 		s.list.UnselectAll()
 	}
 	switch {
@@ -355,15 +287,21 @@ func (s *Screen) openAgent(agent app.AgentItem) {
 		d = newDetail(s, agent)
 		s.details[agent.ID] = d
 	}
+	if s.current != nil && s.current != d {
+		s.current.hidden()
+	}
 	s.current = d
 	s.detailBox.Objects = []fyne.CanvasObject{d.content}
 	s.detailBox.Refresh()
 	d.shown()
 }
 
+// accountChanged drops what the screen shows of the old account: its
+// agents, and the details opened (their runs are cancelled).
 func (s *Screen) accountChanged() {
 	for _, d := range s.details {
 		d.cancelRun()
+		d.close()
 	}
 	s.details = map[client.ID]*detail{}
 	s.current = nil
@@ -371,95 +309,23 @@ func (s *Screen) accountChanged() {
 	s.detailBox.Refresh()
 	s.list.UnselectAll()
 	if s.started {
+		s.browser.Clear()
 		s.browser.Search(s.query())
 	}
 }
 
 // runFinished tells the user about a long run that ended while they were
-// in another window, and refreshes the agent's detail.
-func (s *Screen) runFinished(ar *app.ActiveRun) {
-	if ar.Took() > notifyAfter && !kit.InForeground() {
-		if fa := fyne.CurrentApp(); fa != nil {
-			run, err := ar.Result()
-			msg := ar.Agent.Title + " has finished. Open Agent Desk to see the result."
-			if err != nil {
-				msg = ar.Agent.Title + " stopped: " + run.Error
-			}
-			fa.SendNotification(fyne.NewNotification("Agent Desk", msg))
-		}
-	}
-}
-
-// spawn runs fn off the UI goroutine and counts it as work in progress.
-func (s *Screen) spawn(fn func()) {
-	s.bgMu.Lock()
-	s.busy++
-	s.bgMu.Unlock()
-	go func() {
-		defer func() {
-			s.bgMu.Lock()
-			s.busy--
-			s.bgMu.Unlock()
-		}()
-		fn()
-	}()
-}
-
-// do updates widgets from a background goroutine (through kit.Do, so
-// tests can run the updates on their own goroutine).
-func (s *Screen) do(f func()) { kit.Do(f) }
-
-// rowBound counts a row bound to another agent than it showed (a new
-// string to draw) and plans the release of text textures.
-func (s *Screen) rowBound() {
-	s.rowsBound++
-	s.rowsSinceIdle++
-	switch {
-	case s.rowsBound >= releaseRows:
-		s.planRelease(time.Now())
-	case s.rowsSinceIdle >= releaseIdleRows:
-		s.planRelease(time.Now().Add(releaseDelay))
-	}
-}
-
-// planRelease releases text textures at the given time, or later if it is
-// planned again meanwhile. Never at once: the list may be in the middle
-// of its layout.
-func (s *Screen) planRelease(at time.Time) {
-	s.releaseAt.Store(at.UnixNano())
-	if !s.releasing.CompareAndSwap(false, true) {
+// in another window.
+func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
+	if p.Took <= notifyAfter || kit.InForeground() {
 		return
 	}
-	s.spawn(func() {
-		for {
-			wait := time.Until(time.Unix(0, s.releaseAt.Load()))
-			if wait <= 0 {
-				break
-			}
-			time.Sleep(wait)
+	if fa := fyne.CurrentApp(); fa != nil {
+		msg := ar.Agent.Title + " has finished. Open Agent Desk to see the result."
+		if p.Err != nil {
+			msg = ar.Agent.Title + " stopped: " + p.Run.Error
 		}
-		s.do(func() {
-			s.releasing.Store(false)
-			s.releaseText()
-		})
-	})
-}
-
-// releaseText has Fyne drop the textures of the titles drawn so far: at
-// once after many rows, and when the list rests, when it also has the
-// memory freed meanwhile given back.
-func (s *Screen) releaseText() {
-	switch {
-	case s.rowsBound >= releaseRows:
-		s.releases++
-		kit.ReleaseText(s.env.Window)
-		s.rowsBound = 0
-		// Once the list rests, the rest.
-		s.planRelease(time.Now().Add(releaseDelay))
-	case s.rowsSinceIdle >= releaseIdleRows:
-		s.releases++
-		kit.ReleaseIdle(s.env.Window)
-		s.rowsBound, s.rowsSinceIdle = 0, 0
+		fa.SendNotification(fyne.NewNotification("Agent Desk", msg))
 	}
 }
 

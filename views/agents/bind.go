@@ -1,0 +1,28 @@
+package agents
+
+import (
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// bindUntil shows each snapshot of o (kit.Bind) until show reports that it
+// was the last one it needs (a run that ended, a file that arrived), then
+// stops hearing. stop ends it sooner.
+func bindUntil[T any](o app.Observable[T], show func(T) (last bool)) (stop func()) {
+	done := false
+	stop = kit.Bind(o, func(v T) {
+		if done {
+			return
+		}
+		if show(v) {
+			done = true
+			if stop != nil {
+				stop()
+			}
+		}
+	})
+	if done { // the first snapshot was already the last
+		stop()
+	}
+	return stop
+}
