@@ -78,9 +78,11 @@ type App struct {
 	writers sync.WaitGroup
 	// life ends when the app closes; work is the background work started
 	// with Go, which Close waits for.
-	life context.Context
-	end  context.CancelFunc
-	work sync.WaitGroup
+	life   context.Context
+	end    context.CancelFunc
+	work   sync.WaitGroup
+	workMu sync.Mutex // orders Go against Close
+	closed bool
 }
 
 // Session is what every screen reads about Agent Desk as a whole.
@@ -166,6 +168,9 @@ func randomKey() string {
 // Close saves drafts still waiting to be written, stops the demo service
 // and closes the history.
 func (a *App) Close() error {
+	a.workMu.Lock()
+	a.closed = true
+	a.workMu.Unlock()
 	a.end()
 	a.work.Wait()
 	a.writers.Wait()
@@ -181,8 +186,14 @@ func (a *App) Close() error {
 }
 
 // Go runs fn in the background as the app's own work: Close waits for it.
-// Long work watches Life to end when the app closes.
+// Long work watches Life to end when the app closes; once Close has begun,
+// fn does not run at all.
 func (a *App) Go(fn func()) {
+	a.workMu.Lock()
+	defer a.workMu.Unlock()
+	if a.closed {
+		return
+	}
 	a.work.Add(1)
 	go func() {
 		defer a.work.Done()
