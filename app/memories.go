@@ -93,13 +93,20 @@ func (a *App) Memory(ctx context.Context, id string) (storage.MemoryEntry, error
 
 // MemoryCollections lists the known collections with their memory counts.
 func (a *App) MemoryCollections(ctx context.Context) ([]CollectionSummary, error) {
+	out, _, err := a.collectionSummaries(ctx)
+	return out, err
+}
+
+// collectionSummaries are the known collections with their memory counts,
+// and how many memories the index holds in all.
+func (a *App) collectionSummaries(ctx context.Context) ([]CollectionSummary, int, error) {
 	cols, err := a.db.Collections(ctx, a.AccountID())
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	mems, err := a.db.Memories(ctx, a.AccountID(), "")
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	counts := map[string]int{}
 	for _, m := range mems {
@@ -111,7 +118,7 @@ func (a *App) MemoryCollections(ctx context.Context) ([]CollectionSummary, error
 	}
 	label := func(c CollectionSummary) string { return strings.ToLower(CollectionLabel(c.ID, c.Name)) }
 	sort.SliceStable(out, func(i, j int) bool { return label(out[i]) < label(out[j]) })
-	return out, nil
+	return out, len(mems), nil
 }
 
 func checkMemory(text string) error {

@@ -89,7 +89,7 @@ func (b *StatusBar) Check() {
 	b.retry.Hide()
 	b.settings.Hide()
 	c := b.env.App.Client()
-	go func() {
+	b.env.App.Go(func() {
 		defer cancel()
 		page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1})
 		if ctx.Err() == context.Canceled {
@@ -116,12 +116,12 @@ func (b *StatusBar) Check() {
 			b.connIcon.SetResource(theme.NewSuccessThemedResource(theme.MediaRecordIcon()))
 			b.connection.SetText(fmt.Sprintf("Connected · %d agents", page.Total))
 		})
-	}()
+	})
 }
 
 func (b *StatusBar) updateCredits() {
 	a := b.env.App
-	go func() {
+	b.env.App.Go(func() {
 		total, err := a.CreditsToday(context.Background())
 		kit.Do(func() {
 			if err != nil {
@@ -130,5 +130,5 @@ func (b *StatusBar) updateCredits() {
 			}
 			b.credits.SetText("Credits today: " + app.CreditsNumber(total))
 		})
-	}()
+	})
 }

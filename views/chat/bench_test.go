@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
 	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -150,7 +151,7 @@ func BenchmarkStreamRender100KB(b *testing.B) {
 func BenchmarkOpen2000Messages(b *testing.B) {
 	test.NewTempApp(b)
 	old := spawn
-	spawn = func(f func()) { f() }
+	spawn = func(_ *app.App, f func()) { f() }
 	defer func() { spawn = old }()
 	a := apptest.Open(b)
 	ctx := context.Background()

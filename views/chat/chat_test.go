@@ -44,7 +44,7 @@ func openScreen(t *testing.T, change ...func(*app.Config)) (*Screen, *app.App) {
 	test.NewTempApp(t)
 	ui = kit.UseQueue(t)
 	old := spawn
-	spawn = func(f func()) { f(); ui.Drain() }
+	spawn = func(_ *app.App, f func()) { f(); ui.Drain() }
 	t.Cleanup(func() { spawn = old })
 	a := apptest.Open(t, change...)
 	w := test.NewTempWindow(t, nil)
@@ -208,7 +208,7 @@ func TestEnterTwiceSendsOnce(t *testing.T) {
 	s, a := openScreen(t, func(c *app.Config) { d := 10 * time.Millisecond; c.DemoPace = &d })
 	v := startChat(t, s, a)
 	q := ui
-	spawn = func(f func()) { go f() } // the send runs beside the keys, as in the app
+	spawn = func(_ *app.App, f func()) { go f() } // the send runs beside the keys, as in the app
 	test.Type(v.entry, "Book the meeting room")
 	enter := &fyne.KeyEvent{Name: fyne.KeyReturn}
 	v.entry.TypedKey(enter)

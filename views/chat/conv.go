@@ -86,7 +86,7 @@ func (v *convView) detach() {
 		v.waitFiles()
 	}
 	a, id := v.s.a, v.sess.ID()
-	spawn(func() {
+	spawn(v.s.a, func() {
 		_ = a.FlushDrafts()
 		a.ForgetChat(id)
 	})
@@ -202,7 +202,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 		sel := widget.NewSelect(q.Options, nil)
 		sel.SetSelected(answers[name])
 		sel.OnChanged = func(val string) {
-			spawn(func() { _ = v.sess.SetAnswer(context.Background(), name, val) })
+			spawn(v.s.a, func() { _ = v.sess.SetAnswer(context.Background(), name, val) })
 		}
 		label := widget.NewLabel(strings.ToUpper(name[:1]) + name[1:])
 		label.Importance = widget.LowImportance
@@ -548,7 +548,7 @@ func (v *convView) sendNow(text string) {
 	var ids = v.attachIDs()
 	v.sendBtn.Disable()
 	v.sending = true
-	spawn(func() {
+	spawn(v.s.a, func() {
 		err := v.sess.Send(context.Background(), text, ids)
 		kit.Do(func() {
 			v.sending = false
@@ -583,7 +583,7 @@ func (v *convView) attachIDs() []client.ID {
 // run starts a retry, continue or regenerate and shows why it was refused.
 func (v *convView) run(f func(context.Context) error) {
 	kit.ShowError(v.errText, "")
-	spawn(func() {
+	spawn(v.s.a, func() {
 		err := f(context.Background())
 		kit.Do(func() {
 			if err != nil {
@@ -629,7 +629,7 @@ func (v *convView) showMenu(anchor fyne.CanvasObject) {
 	conv := v.sess.Conversation()
 	cc := fyne.NewMenuItem("Use chat-completions endpoint", func() {
 		on := !conv.UseChatCompletions
-		spawn(func() { _ = v.sess.SetUseChatCompletions(context.Background(), on) })
+		spawn(v.s.a, func() { _ = v.sess.SetUseChatCompletions(context.Background(), on) })
 	})
 	cc.Checked = conv.UseChatCompletions
 	menu := fyne.NewMenu("",
@@ -656,7 +656,7 @@ func (v *convView) rename() {
 }
 
 func (s *Screen) renameChat(id int64, title string) {
-	spawn(func() {
+	spawn(s.a, func() {
 		err := s.a.RenameChat(context.Background(), id, title)
 		kit.Do(func() {
 			if err != nil {
@@ -668,7 +668,7 @@ func (s *Screen) renameChat(id int64, title string) {
 }
 
 func (s *Screen) deleteChat(c app.Conversation) {
-	spawn(func() {
+	spawn(s.a, func() {
 		err := s.a.DeleteChat(context.Background(), c.ID)
 		kit.Do(func() {
 			if err != nil {
@@ -693,7 +693,7 @@ func (v *convView) instructions() {
 	d := dialog.NewCustomConfirm("Instructions", "Save", "Cancel", container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
 		if ok {
 			text := e.Text
-			spawn(func() { _ = v.sess.SetInstructions(context.Background(), text) })
+			spawn(v.s.a, func() { _ = v.sess.SetInstructions(context.Background(), text) })
 		}
 	}, v.s.env.Window)
 	d.Resize(fyne.NewSize(560, 320))
@@ -707,7 +707,7 @@ func (v *convView) export() {
 		}
 		path := w.URI().Path()
 		_ = w.Close()
-		spawn(func() {
+		spawn(v.s.a, func() {
 			err := v.sess.ExportMarkdown(path)
 			kit.Do(func() {
 				if err != nil {

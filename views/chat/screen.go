@@ -19,9 +19,10 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// spawn runs slow work (network, disk) off the UI goroutine; tests make it
-// synchronous so they can drive the screen step by step.
-var spawn = func(f func()) { go f() }
+// spawn runs slow work (network, disk) off the UI goroutine, as the app's
+// own work (Close waits for it); tests make it synchronous so they can drive
+// the screen step by step.
+var spawn = (*app.App).Go
 
 // Screen is the Chats screen.
 type Screen struct {
@@ -160,7 +161,7 @@ func (s *Screen) reload() {
 	if len(s.convs) == 0 {
 		kit.ShowBody(s.left, kit.Loading("Loading conversations…"))
 	}
-	spawn(func() {
+	spawn(s.a, func() {
 		convs, err := s.a.ListChats(context.Background(), query)
 		kit.Do(func() {
 			if seq != s.loadSeq {
@@ -202,7 +203,7 @@ func (s *Screen) markSelected() {
 
 // OpenChat starts a new conversation with a chat agent.
 func (s *Screen) OpenChat(agent client.Agent) {
-	spawn(func() {
+	spawn(s.a, func() {
 		sess, err := s.a.NewChat(context.Background(), agent)
 		kit.Do(func() {
 			if err != nil {
@@ -221,7 +222,7 @@ func (s *Screen) OpenConversation(id int64) {
 		return
 	}
 	kit.SetBody(s.right, kit.Loading("Opening the conversation…"))
-	spawn(func() {
+	spawn(s.a, func() {
 		sess, err := s.a.OpenChat(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {
@@ -278,7 +279,7 @@ func (s *Screen) deleted(c app.Conversation) {
 	var bar fyne.CanvasObject
 	undo := widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), func() {
 		s.undo.Remove(bar)
-		spawn(func() {
+		spawn(s.a, func() {
 			err := s.a.RestoreChat(context.Background(), c.ID)
 			kit.Do(func() {
 				if err != nil {

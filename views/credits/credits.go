@@ -102,10 +102,10 @@ func (v *View) Object() fyne.CanvasObject { return v.object }
 func (v *View) Reload() {
 	days := periods[v.period.Selected]
 	a := v.env.App
-	go func() {
+	v.env.App.Go(func() {
 		r, err := a.CreditsOverDays(context.Background(), days)
 		kit.Do(func() { v.show(r, err) })
-	}()
+	})
 }
 
 func (v *View) show(r app.CreditsReport, err error) {
@@ -157,7 +157,7 @@ func (v *View) Export() {
 		if w == nil {
 			return // cancelled
 		}
-		go func() {
+		v.env.App.Go(func() {
 			_, werr := w.Write(data)
 			cerr := w.Close()
 			if werr == nil {
@@ -170,7 +170,7 @@ func (v *View) Export() {
 				}
 				dialog.ShowInformation("Exported", "The credits were saved to "+w.URI().Name()+".", v.env.Window)
 			})
-		}()
+		})
 	}, v.env.Window)
 	d.SetFileName("agentdesk-credits-" + time.Now().Format("2006-01-02") + ".csv")
 	d.Show()

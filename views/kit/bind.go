@@ -22,7 +22,7 @@ const Frame = time.Second / 60
 // snapshot after a newer. Nothing runs while nothing changes. stop ends the
 // binding; an update already queued is then dropped.
 func Bind[T any](s app.Observable[T], show func(T)) (stop func()) {
-	b := &binding[T]{s: s, show: show}
+	b := &binding[T]{s: s, show: show, q: queue.Load()}
 	cancel := s.Subscribe(b.changed)
 	v, ver := s.Snapshot()
 	b.last = ver
@@ -43,6 +43,16 @@ type binding[T any] struct {
 	stopped atomic.Bool
 	shown   atomic.Int64 // when the last update ran (Unix nanoseconds)
 	last    uint64       // UI goroutine only
+	// q is the test queue the binding was made under (nil in the app): an
+	// update due after that test ended is dropped, not run in the next.
+	q *Queue
+}
+
+func (b *binding[T]) do() {
+	if b.stopped.Load() || (b.q != nil && queue.Load() != b.q) {
+		return
+	}
+	Do(b.apply)
 }
 
 func (b *binding[T]) changed() {
@@ -50,14 +60,10 @@ func (b *binding[T]) changed() {
 		return
 	}
 	if wait := Frame - time.Duration(time.Now().UnixNano()-b.shown.Load()); wait > 0 {
-		time.AfterFunc(wait, func() {
-			if !b.stopped.Load() {
-				Do(b.apply)
-			}
-		})
+		time.AfterFunc(wait, b.do)
 		return
 	}
-	Do(b.apply)
+	b.do()
 }
 
 func (b *binding[T]) apply() {

@@ -324,22 +324,17 @@ func (e *editor) startNew(collectionID string) {
 	e.updateState()
 	e.s.env.Window.Canvas().Focus(e.text)
 	// Bring back what was being written before (another account, a crash).
-	a := e.s.a
-	e.s.spawn(func() {
-		text, col, err := a.NewMemoryDraft(context.Background())
-		if err != nil || text == "" {
+	var text, col string
+	var err error
+	e.s.act(func(ctx context.Context) { text, col, err = e.s.a.NewMemoryDraft(ctx) }, func() {
+		if err != nil || text == "" || !e.open || e.id != "" || e.text.Text != "" {
 			return
 		}
-		kit.Do(func() {
-			if !e.open || e.id != "" || e.text.Text != "" {
-				return
-			}
-			if col != "" {
-				e.collection.SetSelected(e.collectionLabel(col))
-			}
-			e.text.SetText(text)
-			e.seen.SetText("Not saved yet: this is the text you were writing.")
-		})
+		if col != "" {
+			e.collection.SetSelected(e.collectionLabel(col))
+		}
+		e.text.SetText(text)
+		e.seen.SetText("Not saved yet: this is the text you were writing.")
 	})
 }
 
@@ -400,14 +395,13 @@ func (e *editor) send(id string) {
 	e.save.SetText("Saving…")
 	e.updateState()
 	a := e.s.a
-	e.s.spawn(func() {
-		ctx := context.Background()
+	var (
+		m   app.MemoryEntry
+		err error
+	)
+	e.s.act(func(ctx context.Context) {
 		// A draft written after the save would bring back "unsaved changes".
 		a.DropMemoryDraft(id)
-		var (
-			m   app.MemoryEntry
-			err error
-		)
 		if id == "" {
 			m, err = a.CreateMemory(ctx, edit)
 			if err == nil {
@@ -416,18 +410,17 @@ func (e *editor) send(id string) {
 		} else {
 			m, err = a.UpdateMemory(ctx, id, edit)
 		}
-		kit.Do(func() {
-			e.saving = false
-			e.save.SetText("Save")
-			if err != nil {
-				e.failed(id, err)
-				e.updateState()
-				return
-			}
-			e.load(m)
-			e.seen.SetText("Saved. " + e.seen.Text)
-			e.s.saved(m)
-		})
+	}, func() {
+		e.saving = false
+		e.save.SetText("Save")
+		if err != nil {
+			e.failed(id, err)
+			e.updateState()
+			return
+		}
+		e.load(m)
+		e.seen.SetText("Saved. " + e.seen.Text)
+		e.s.saved(m)
 	})
 }
 
@@ -470,7 +463,7 @@ func (e *editor) showBanner(msg string, actions ...fyne.CanvasObject) {
 func (e *editor) recreate(oldID string) {
 	e.id = ""
 	e.send("")
-	e.s.spawn(func() { _ = e.s.a.ForgetMemory(context.Background(), oldID) })
+	e.s.act(func(ctx context.Context) { _ = e.s.a.ForgetMemory(ctx, oldID) }, nil)
 }
 
 func (e *editor) setMeta(meta map[string]any) {

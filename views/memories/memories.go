@@ -1,13 +1,14 @@
-// Package memories is the Memories screen: the local index of the memories
-// and collections this computer created, changed or opened (the service
-// cannot list them), with an editor that never loses unsaved text.
+// Package memories is the Memories screen: the local index of the account's
+// memories and collections (a mirror of the service's lists where it offers
+// them; else what this computer created, changed or opened), with an editor
+// that never loses unsaved text.
 package memories
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -21,10 +22,16 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// Screen is the Memories screen.
+// Screen is the Memories screen. It shows the app's MemoryIndex: the
+// collections pane and the memories found, each loaded by the app.
 type Screen struct {
 	env kit.Env
 	a   *app.App
+	idx *app.MemoryIndex
+	// shelves and found are the index's lists as last heard (UI goroutine).
+	shelves app.ListState[app.CollectionSummary]
+	found   app.ListState[app.MemoryEntry]
+	waiting bool // the loading state is shown
 
 	content fyne.CanvasObject
 	search  *widget.Entry
@@ -48,37 +55,43 @@ type Screen struct {
 	syncNote *widget.Label
 	// listed is true when the service offers lists of memories and
 	// collections (the real service); the local index mirrors them then.
-	listed  bool
-	syncing bool
+	listed bool
 
 	// Dialog fields are built once, so what was typed survives a failed try.
 	openID, openText        *widget.Entry
 	openCol                 *widget.Select
 	addID, addName, renName *widget.Entry
 	newColName              *widget.Entry
-
-	loaded  bool
-	reloads int // Reload calls so far (UI goroutine only)
-	// bg counts the screen's work off the UI goroutine (tests wait for it).
-	bg sync.WaitGroup
 }
 
-// spawn runs f off the UI goroutine, counted in bg.
-func (s *Screen) spawn(f func()) {
-	s.bg.Add(1)
-	go func() {
-		defer s.bg.Done()
-		f()
-	}()
+// act runs work as the app's own (closing Agent Desk cancels and waits for
+// it), then done, when not nil, on the UI goroutine.
+func (s *Screen) act(work func(ctx context.Context), done func()) {
+	s.a.Go(func() {
+		work(s.a.Life())
+		if done != nil {
+			kit.Do(done)
+		}
+	})
 }
 
 // New builds the Memories screen.
 func New(env kit.Env) kit.Screen {
-	s := &Screen{env: env, a: env.App}
+	s := &Screen{env: env, a: env.App, idx: env.App.NewMemoryIndex()}
 	s.build()
+	kit.Bind[app.ListState[app.CollectionSummary]](s.idx.Shelves, func(st app.ListState[app.CollectionSummary]) {
+		s.shelves = st
+		s.render()
+	})
+	kit.Bind[app.ListState[app.MemoryEntry]](s.idx.Found, func(st app.ListState[app.MemoryEntry]) {
+		s.found = st
+		s.render()
+	})
+	kit.Bind(s.idx.SyncState(), s.showSync)
 	kit.OnAccountChange(env.App, func() {
 		s.ed.clear()
 		s.selected = ""
+		s.idx.Clear()
 		s.Reload()
 	})
 	return s
@@ -94,28 +107,24 @@ func (s *Screen) Shown() {
 	s.Sync()
 }
 
-// Sync reads the service's lists of memories and collections into the
-// local index (off the UI goroutine), then shows them. Against a service
-// without lists the local index alone is shown, with Open by number.
-func (s *Screen) Sync() {
-	if s.syncing {
-		return
+// Sync has the app read the service's lists of memories and collections
+// into the local index, then show them. Against a service without lists
+// the local index alone is shown, with Open by number.
+func (s *Screen) Sync() { s.idx.Sync() }
+
+// showSync offers what the service's lists allow, and says when they could
+// not be read.
+func (s *Screen) showSync(st app.MemorySync) {
+	if st.Syncing {
+		return // the last reading's outcome stays until this one's
 	}
-	s.syncing = true
-	s.spawn(func() {
-		listed, err := s.a.SyncMemories(context.Background())
-		kit.Do(func() {
-			s.syncing = false
-			s.listed = listed || (err != nil && s.listed)
-			if err != nil {
-				kit.ShowError(s.syncNote, "The list could not be brought up to date: "+app.Describe(err)+" What this computer kept is shown.")
-			} else {
-				kit.ShowError(s.syncNote, "")
-			}
-			s.updateActions()
-			s.Reload()
-		})
-	})
+	s.listed = st.Listed
+	if st.Err != nil {
+		kit.ShowError(s.syncNote, "The list could not be brought up to date: "+app.Describe(st.Err)+" What this computer kept is shown.")
+	} else {
+		kit.ShowError(s.syncNote, "")
+	}
+	s.updateActions()
 }
 
 func (s *Screen) build() {
@@ -185,6 +194,7 @@ func (s *Screen) build() {
 		s.ed.leave(func() { s.openMemory(m) }, func() { s.selectCurrent() })
 	}
 	s.memStack = container.NewStack(kit.Loading("Reading memories…"))
+	s.waiting = true
 
 	s.ed = newEditor(s)
 
@@ -251,18 +261,17 @@ func (s *Screen) showNewCollection() {
 				return
 			}
 			name := s.newColName.Text
-			s.spawn(func() {
-				col, err := s.a.CreateCollection(context.Background(), name)
-				kit.Do(func() {
-					if err != nil {
-						dialog.ShowInformation("Collection not created", app.Describe(err), s.env.Window)
-						return
-					}
-					s.newColName.SetText("")
-					s.colSel = col.ID
-					s.updateActions()
-					s.Reload()
-				})
+			var col app.CollectionEntry
+			var err error
+			s.act(func(ctx context.Context) { col, err = s.a.CreateCollection(ctx, name) }, func() {
+				if err != nil {
+					dialog.ShowInformation("Collection not created", app.Describe(err), s.env.Window)
+					return
+				}
+				s.newColName.SetText("")
+				s.colSel = col.ID
+				s.updateActions()
+				s.Reload()
 			})
 		}, s.env.Window)
 	d.Resize(fyne.NewSize(420, 200))
@@ -293,21 +302,19 @@ func (s *Screen) confirmDeleteCollection() {
 		if !yes {
 			return
 		}
-		s.spawn(func() {
-			err := s.a.DeleteCollection(context.Background(), col.ID)
-			kit.Do(func() {
-				if err != nil {
-					dialog.ShowInformation("Collection not deleted", app.Describe(err), s.env.Window)
-					return
-				}
-				if s.ed.open && s.ed.collectionOf() == col.ID {
-					s.ed.clear()
-				}
-				s.colSel = ""
-				s.colList.Select(0)
-				s.updateActions()
-				s.Reload()
-			})
+		var err error
+		s.act(func(ctx context.Context) { err = s.a.DeleteCollection(ctx, col.ID) }, func() {
+			if err != nil {
+				dialog.ShowInformation("Collection not deleted", app.Describe(err), s.env.Window)
+				return
+			}
+			if s.ed.open && s.ed.collectionOf() == col.ID {
+				s.ed.clear()
+			}
+			s.colSel = ""
+			s.colList.Select(0)
+			s.updateActions()
+			s.Reload()
 		})
 	}, s.env.Window)
 	d.SetConfirmText("Delete")
@@ -321,19 +328,18 @@ func (s *Screen) deleteMemory(id, preview string) {
 		if !yes {
 			return
 		}
-		s.spawn(func() {
-			err := s.a.DeleteMemory(context.Background(), id)
-			kit.Do(func() {
-				if err != nil {
-					dialog.ShowInformation("Memory not deleted", app.Describe(err), s.env.Window)
-					return
-				}
-				if s.ed.id == id {
-					s.ed.clear()
-				}
-				s.selected = ""
-				s.Reload()
-			})
+		var err error
+		// The app takes the memory off the list and reads the index again.
+		s.act(func(ctx context.Context) { err = s.idx.DeleteMemory(ctx, id) }, func() {
+			if err != nil {
+				dialog.ShowInformation("Memory not deleted", app.Describe(err), s.env.Window)
+				return
+			}
+			if s.ed.id == id {
+				s.ed.clear()
+			}
+			s.selected = ""
+			s.selectCurrent()
 		})
 	}, s.env.Window)
 	d.SetConfirmText("Delete")
@@ -341,64 +347,46 @@ func (s *Screen) deleteMemory(id, preview string) {
 	d.Show()
 }
 
-// Reload reads the local index again (off the UI goroutine).
-func (s *Screen) Reload() {
-	query := s.search.Text
-	sel := s.colSel
-	// Reads may finish out of order (a sync's reload and the user's): only
-	// the latest one is shown, so an older read never hides a newer one.
-	s.reloads++
-	gen := s.reloads
-	first := !s.loaded
-	if first {
-		kit.SetBody(s.memStack, kit.Loading("Reading memories…"))
-	}
-	s.spawn(func() {
-		ctx := context.Background()
-		cols, err := s.a.MemoryCollections(ctx)
-		var all, mems []app.MemoryEntry
-		if err == nil {
-			all, err = s.a.Memories(ctx, "")
-		}
-		if err == nil {
-			mems, err = s.a.Memories(ctx, query)
-		}
-		if sel != "" {
-			kept := mems[:0]
-			for _, m := range mems {
-				if m.CollectionID == sel {
-					kept = append(kept, m)
-				}
-			}
-			mems = kept
-		}
-		kit.Do(func() {
-			if gen == s.reloads {
-				s.show(cols, len(all), mems, err, query != "", sel != "")
-			}
-		})
-	})
-}
+// Reload has the app read the local index again, for the search typed and
+// the collection chosen.
+func (s *Screen) Reload() { s.idx.Load(s.search.Text, s.colSel) }
 
-func (s *Screen) show(cols []app.CollectionSummary, total int, mems []app.MemoryEntry, err error, searched, inCollection bool) {
-	s.loaded = true
-	if err != nil {
+// render shows the index's lists once both are read: the collections and
+// the memories found come from the same reading of the index, so a new
+// collection is never looked for among the old ones.
+func (s *Screen) render() {
+	sh, fd := s.shelves, s.found
+	if sh.Loading || fd.Loading {
+		return
+	}
+	if err := cmp.Or(fd.Err, sh.Err); err != nil {
+		s.waiting = false
 		kit.SetBody(s.memStack, compactEmpty(theme.ErrorIcon(), "Something went wrong", app.Describe(err),
 			widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.Reload)))
 		return
 	}
-	s.cols, s.total, s.mems = cols, total, mems
+	if !sh.Loaded || !fd.Loaded || len(sh.Items) == 0 {
+		if !s.waiting {
+			s.waiting = true
+			kit.SetBody(s.memStack, kit.Loading("Reading memories…"))
+		}
+		return
+	}
+	s.waiting = false
+	// The first shelf is every memory; the others are the collections.
+	s.total, s.cols, s.mems = sh.Items[0].Count, sh.Items[1:], fd.Items
+	searched, inCollection := s.search.Text != "", s.colSel != ""
 	s.colList.Refresh()
 	s.selectCollection()
-	s.ed.setCollections(cols)
+	s.ed.setCollections(s.cols)
 	switch {
-	case len(mems) == 0 && inCollection && !searched:
+	case len(s.mems) == 0 && inCollection && !searched:
 		kit.SetBody(s.memStack, compactEmpty(theme.FolderIcon(), "No memories in this collection",
 			"Choose New memory to write one here, or All memories on the left to see the others."))
-	case len(mems) == 0 && (searched || inCollection):
+	case len(s.mems) == 0 && (searched || inCollection):
 		kit.SetBody(s.memStack, compactEmpty(theme.SearchIcon(), "No memories match",
 			"Try other words, or choose All memories on the left."))
-	case len(mems) == 0:
+	case len(s.mems) == 0:
 		kit.SetBody(s.memStack, compactEmpty(theme.DocumentIcon(), "No memories yet",
 			"Write one with New memory, or bring in one made elsewhere with Open by number.",
 			widget.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() { s.ed.leave(func() { s.ed.startNew(s.colSel) }, nil) })))
@@ -442,14 +430,15 @@ func (s *Screen) selectCurrent() {
 func (s *Screen) openMemory(m app.MemoryEntry) {
 	s.selected = m.ID
 	s.ed.load(m)
-	s.spawn(func() {
+	var fresh app.MemoryEntry
+	var err error
+	s.act(func(ctx context.Context) {
 		s.a.WriteMemoryDrafts()
-		fresh, err := s.a.Memory(context.Background(), m.ID)
-		kit.Do(func() {
-			if err == nil && s.ed.id == m.ID && !s.ed.dirty() && fresh.Draft != m.Draft {
-				s.ed.load(fresh)
-			}
-		})
+		fresh, err = s.a.Memory(ctx, m.ID)
+	}, func() {
+		if err == nil && s.ed.id == m.ID && !s.ed.dirty() && fresh.Draft != m.Draft {
+			s.ed.load(fresh)
+		}
 	})
 }
 
@@ -519,22 +508,21 @@ func (s *Screen) showOpenByID() {
 		}
 		id := strings.TrimSpace(s.openID.Text)
 		edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
-		s.spawn(func() {
-			m, err := s.a.OpenMemoryByID(context.Background(), id, edit)
-			kit.Do(func() {
-				if err != nil {
-					msg := app.Describe(err)
-					if app.IsMemoryMissing(err) {
-						msg = fmt.Sprintf("Memory %s does not exist on the server. Check the number; nothing was changed.", id)
-					}
-					dialog.ShowInformation("Memory not opened", msg, s.env.Window)
-					return
+		var m app.MemoryEntry
+		var err error
+		s.act(func(ctx context.Context) { m, err = s.a.OpenMemoryByID(ctx, id, edit) }, func() {
+			if err != nil {
+				msg := app.Describe(err)
+				if app.IsMemoryMissing(err) {
+					msg = fmt.Sprintf("Memory %s does not exist on the server. Check the number; nothing was changed.", id)
 				}
-				s.openID.SetText("")
-				s.openText.SetText("")
-				s.ed.leave(func() { s.openMemory(m) }, nil)
-				s.saved(m)
-			})
+				dialog.ShowInformation("Memory not opened", msg, s.env.Window)
+				return
+			}
+			s.openID.SetText("")
+			s.openText.SetText("")
+			s.ed.leave(func() { s.openMemory(m) }, nil)
+			s.saved(m)
 		})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(560, 420))
@@ -559,21 +547,19 @@ func (s *Screen) showAddCollection() {
 			return
 		}
 		id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
-		s.spawn(func() {
-			_, err := s.a.AddCollectionByID(context.Background(), id, name)
-			kit.Do(func() {
-				if err != nil {
-					msg := app.Describe(err)
-					if app.IsMemoryMissing(err) {
-						msg = fmt.Sprintf("Collection %s was not found on the server. Check the number.", id)
-					}
-					dialog.ShowInformation("Collection not added", msg, s.env.Window)
-					return
+		var err error
+		s.act(func(ctx context.Context) { _, err = s.a.AddCollectionByID(ctx, id, name) }, func() {
+			if err != nil {
+				msg := app.Describe(err)
+				if app.IsMemoryMissing(err) {
+					msg = fmt.Sprintf("Collection %s was not found on the server. Check the number.", id)
 				}
-				s.addID.SetText("")
-				s.addName.SetText("")
-				s.Reload()
-			})
+				dialog.ShowInformation("Collection not added", msg, s.env.Window)
+				return
+			}
+			s.addID.SetText("")
+			s.addName.SetText("")
+			s.Reload()
 		})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(480, 300))
@@ -611,44 +597,40 @@ func (s *Screen) showRename() {
 }
 
 func (s *Screen) doRename(col app.CollectionSummary, name string) {
-	s.spawn(func() {
-		_, err := s.a.RenameCollection(context.Background(), col.ID, name)
-		kit.Do(func() {
-			switch {
-			case err == nil:
-				s.Reload()
-			case app.IsMemoryMissing(err):
-				which := "number " + col.ID
-				if col.Name != "" {
-					which = fmt.Sprintf("number %s (%q)", col.ID, col.Name)
-				}
-				dialog.ShowConfirm("Collection not found",
-					"The service has no collection "+which+". Remove it from this list? Its memories stay in the list.",
-					func(yes bool) {
-						if yes {
-							s.forgetCollection(col.ID)
-						}
-					}, s.env.Window)
-			default:
-				dialog.ShowInformation("Collection not renamed", app.Describe(err), s.env.Window)
+	var err error
+	s.act(func(ctx context.Context) { _, err = s.a.RenameCollection(ctx, col.ID, name) }, func() {
+		switch {
+		case err == nil:
+			s.Reload()
+		case app.IsMemoryMissing(err):
+			which := "number " + col.ID
+			if col.Name != "" {
+				which = fmt.Sprintf("number %s (%q)", col.ID, col.Name)
 			}
-		})
+			dialog.ShowConfirm("Collection not found",
+				"The service has no collection "+which+". Remove it from this list? Its memories stay in the list.",
+				func(yes bool) {
+					if yes {
+						s.forgetCollection(col.ID)
+					}
+				}, s.env.Window)
+		default:
+			dialog.ShowInformation("Collection not renamed", app.Describe(err), s.env.Window)
+		}
 	})
 }
 
 func (s *Screen) forgetCollection(id string) {
-	s.spawn(func() {
-		err := s.a.ForgetCollection(context.Background(), id)
-		kit.Do(func() {
-			if err != nil {
-				dialog.ShowInformation("Collection not removed", app.Describe(err), s.env.Window)
-				return
-			}
-			s.colSel = ""
-			s.colList.Select(0)
-			s.updateActions()
-			s.Reload()
-		})
+	var err error
+	s.act(func(ctx context.Context) { err = s.a.ForgetCollection(ctx, id) }, func() {
+		if err != nil {
+			dialog.ShowInformation("Collection not removed", app.Describe(err), s.env.Window)
+			return
+		}
+		s.colSel = ""
+		s.colList.Select(0)
+		s.updateActions()
+		s.Reload()
 	})
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
-	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
@@ -29,8 +28,14 @@ type fixture struct {
 func newFixture(t *testing.T, variant string) *fixture {
 	// The local index alone, as against a service without lists.
 	f := openFixture(t, demoservice.Options{MemoryVariant: variant, API: demoservice.APISpec})
-	f.until(t, "the first load", func() bool { return f.s.loaded })
+	f.until(t, "the first load", f.loaded)
 	return f
+}
+
+// loaded reports that the screen shows the index as last read.
+func (f *fixture) loaded() bool {
+	sh, fd := f.s.shelves, f.s.found
+	return sh.Loaded && fd.Loaded && !sh.Loading && !fd.Loading && !f.s.waiting
 }
 
 // openFixture shows the screen on a built-in service with opts.
@@ -44,9 +49,6 @@ func openFixture(t *testing.T, opts demoservice.Options) *fixture {
 	})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
-	// The screen's last reads and writes end before the app closes and its
-	// folder is removed.
-	t.Cleanup(s.bg.Wait)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1200, 800))
 	s.Shown()
@@ -234,10 +236,10 @@ func TestServiceErrorsKeepTheTextAndOfferAWayOn(t *testing.T) {
 	ctx := context.Background()
 	acct := f.a.AccountID()
 	// A memory the service no longer has, and a collection it never had.
-	if err := f.a.DB().UpsertMemory(ctx, storage.MemoryEntry{AccountID: acct, ID: "98765", Content: "Ghost", Variant: "A"}); err != nil {
+	if err := f.a.DB().UpsertMemory(ctx, app.MemoryEntry{AccountID: acct, ID: "98765", Content: "Ghost", Variant: "A"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.a.DB().UpsertCollection(ctx, storage.CollectionEntry{AccountID: acct, ID: "999", Name: "Old"}); err != nil {
+	if err := f.a.DB().UpsertCollection(ctx, app.CollectionEntry{AccountID: acct, ID: "999", Name: "Old"}); err != nil {
 		t.Fatal(err)
 	}
 	f.s.Reload()
@@ -283,7 +285,7 @@ func TestRenamingAMissingCollectionRemovesItOnlyWhenTheUserAgrees(t *testing.T) 
 	if _, err := f.a.AddCollectionByID(ctx, "3", "Policies"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.a.DB().UpsertCollection(ctx, storage.CollectionEntry{AccountID: f.a.AccountID(), ID: "77", Name: "Gone"}); err != nil {
+	if err := f.a.DB().UpsertCollection(ctx, app.CollectionEntry{AccountID: f.a.AccountID(), ID: "77", Name: "Gone"}); err != nil {
 		t.Fatal(err)
 	}
 	f.s.Reload()
@@ -352,7 +354,7 @@ func TestANewMemoryBeingWrittenSurvivesAnAccountSwitch(t *testing.T) {
 	test.Type(f.s.ed.text, "Northwind pays in 30 days")
 	demoAccount := f.a.AccountID()
 	// Another account becomes active: the editor empties, the text is kept.
-	acct, err := f.a.SaveAccount(ctx, storage.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "key")
+	acct, err := f.a.SaveAccount(ctx, app.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "key")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,6 +363,10 @@ func TestANewMemoryBeingWrittenSurvivesAnAccountSwitch(t *testing.T) {
 	}
 	f.until(t, "the editor to empty", func() bool { return !f.s.ed.open })
 	f.a.WriteMemoryDrafts()
+	// A new memory of the other account (none was being written there):
+	// the switch back empties it, so the screen is seen to hear it.
+	f.s.ed.startNew("")
+	f.until(t, "the other account's new memory", func() bool { return f.s.ed.open })
 	if err := f.a.Activate(ctx, demoAccount); err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +386,10 @@ func newRealFixture(t *testing.T) *fixture {
 	f := openFixture(t, demoservice.Options{API: demoservice.APIReal})
 	// The service's lists arrive after the local index: the default
 	// collection shows then.
-	f.until(t, "the service's lists", func() bool { return f.s.loaded && f.s.listed && !f.s.syncing && len(f.s.cols) > 0 })
+	f.until(t, "the service's lists", func() bool {
+		st, _ := f.s.idx.SyncState().Snapshot()
+		return f.loaded() && f.s.listed && !st.Syncing && len(f.s.cols) > 0
+	})
 	return f
 }
 
@@ -481,4 +490,31 @@ func TestMemoryIsDeletedAfterConfirming(t *testing.T) {
 		}
 		return !f.s.ed.open
 	})
+}
+
+// Another account's memories replace the last account's, and come back
+// with it.
+func TestAccountSwitchShowsTheOtherAccountsMemories(t *testing.T) {
+	f := newFixture(t, "A")
+	ctx := context.Background()
+	if _, err := f.a.OpenMemoryByID(ctx, "501", app.MemoryEdit{Content: "Memory 501"}); err != nil {
+		t.Fatal(err)
+	}
+	f.s.Reload()
+	f.until(t, "the memory", func() bool { return f.loaded() && len(f.s.mems) == 1 && f.s.total == 1 })
+	demo := f.a.AccountID()
+	other, err := f.a.SaveAccount(ctx, app.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.a.Activate(ctx, other.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.until(t, "the other account's empty index", func() bool {
+		return f.loaded() && len(f.s.mems) == 0 && f.s.total == 0 && strings.Contains(kittest.Labels(f.s.memStack), "No memories yet")
+	})
+	if err := f.a.Activate(ctx, demo); err != nil {
+		t.Fatal(err)
+	}
+	f.until(t, "the memory again", func() bool { return f.loaded() && len(f.s.mems) == 1 })
 }

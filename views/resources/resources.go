@@ -3,12 +3,10 @@
 package resources
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,10 +21,12 @@ import (
 // anyType is the filter's "no filter" choice.
 const anyType = "Any type"
 
-// Screen is the Resources screen.
+// Screen is the Resources screen: the app's search of the service's
+// resources, and the detail of the one chosen.
 type Screen struct {
 	env     kit.Env
 	content fyne.CanvasObject
+	found   *app.ResourceSearch
 
 	search *widget.Entry
 	typ    *widget.SelectEntry
@@ -34,28 +34,27 @@ type Screen struct {
 	stack  *fyne.Container
 	list   *widget.List
 	items  []client.Resource
-	gen    int
+	// waiting says the loading state is shown (kept while typing goes on).
+	waiting bool
 
 	detail      *fyne.Container
 	placeholder fyne.CanvasObject
-	// pause reloads once typing rests for 300 ms; it runs only after a
-	// change (UI goroutine only).
-	pause  *time.Timer
-	loaded bool
 }
 
 // New builds the Resources screen.
 func New(env kit.Env) kit.Screen {
-	s := &Screen{env: env}
+	s := &Screen{env: env, found: env.App.NewResourceSearch()}
 	s.search = widget.NewEntry()
 	s.search.SetPlaceHolder("Search titles and descriptions")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
-	s.search.OnChanged = func(string) { s.reloadSoon() }
+	// Typing searches once it rests (the app waits for the pause), so a
+	// word sends one request; Enter searches at once.
+	s.search.OnChanged = func(string) { s.found.FindSoon(s.query()) }
 	s.search.OnSubmitted = func(string) { s.Reload() }
 
 	s.typ = widget.NewSelectEntry(append([]string{anyType}, app.ResourceTypes...))
 	s.typ.SetText(anyType)
-	s.typ.OnChanged = func(string) { s.reloadSoon() }
+	s.typ.OnChanged = func(string) { s.found.FindSoon(s.query()) }
 
 	s.count = widget.NewLabel("")
 	s.count.Importance = widget.LowImportance
@@ -75,6 +74,7 @@ func New(env kit.Env) kit.Screen {
 		}
 	}
 	s.stack = container.NewStack(kit.Loading("Reading resources…"))
+	s.waiting = true
 	s.placeholder = kit.Empty(theme.InfoIcon(), "No resource chosen", "Choose a resource on the left to see its details.")
 	s.detail = container.NewStack(s.placeholder)
 
@@ -84,7 +84,11 @@ func New(env kit.Env) kit.Screen {
 	split := container.NewHSplit(container.NewPadded(left), container.NewPadded(s.detail))
 	split.Offset = 0.45
 	s.content = container.NewBorder(container.NewPadded(header), nil, nil, nil, split)
-	kit.OnAccountChange(env.App, s.Reload)
+	kit.Bind[app.ListState[client.Resource]](s.found, s.show)
+	kit.OnAccountChange(env.App, func() {
+		s.found.Clear() // another account's resources
+		s.Reload()
+	})
 	return s
 }
 
@@ -93,39 +97,36 @@ func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
 // Shown loads the list the first time the user comes to the screen.
 func (s *Screen) Shown() {
-	if !s.loaded {
+	if st, _ := s.found.Snapshot(); !st.Loaded && !st.Loading && st.Err == nil {
 		s.Reload()
 	}
 }
 
-func (s *Screen) filterType() string {
-	t := strings.TrimSpace(s.typ.Text)
-	if strings.EqualFold(t, anyType) {
-		return ""
+// query is the search typed and the type chosen ("" for any).
+func (s *Screen) query() (q, typ string) {
+	typ = strings.TrimSpace(s.typ.Text)
+	if strings.EqualFold(typ, anyType) {
+		typ = ""
 	}
-	return strings.ToLower(t)
+	return s.search.Text, strings.ToLower(typ)
 }
 
-// Reload runs the search again, reading every page.
-func (s *Screen) Reload() {
-	s.loaded = true
-	s.gen++
-	gen := s.gen
-	q, typ := s.search.Text, s.filterType()
-	kit.SetBody(s.stack, kit.Loading("Reading resources…"))
-	a := s.env.App
-	go func() {
-		items, err := a.Resources(context.Background(), q, typ)
-		kit.Do(func() {
-			if gen != s.gen {
-				return // a newer search is on its way
-			}
-			s.show(items, err, q != "" || typ != "")
-		})
-	}()
-}
+// Reload runs the search again at once, reading every page.
+func (s *Screen) Reload() { s.found.Find(s.query()) }
 
-func (s *Screen) show(items []client.Resource, err error, filtered bool) {
+// show shows the search's state: reading, the resources found, none, or
+// why they could not be read.
+func (s *Screen) show(st app.ListState[client.Resource]) {
+	if st.Loading || !st.Loaded && st.Err == nil {
+		if !s.waiting {
+			s.waiting = true
+			kit.SetBody(s.stack, kit.Loading("Reading resources…"))
+		}
+		return
+	}
+	s.waiting = false
+	q, typ := s.found.Query()
+	items, err, filtered := st.Items, st.Err, q != "" || typ != ""
 	s.list.UnselectAll()
 	s.detail.Objects = []fyne.CanvasObject{s.placeholder}
 	s.detail.Refresh()
@@ -213,12 +214,4 @@ func selectable(text string) fyne.CanvasObject {
 	l := widget.NewLabel(text)
 	l.Selectable = true
 	return l
-}
-
-// reloadSoon reloads the list once the user stops typing for 300 ms.
-func (s *Screen) reloadSoon() {
-	if s.pause != nil {
-		s.pause.Stop()
-	}
-	s.pause = time.AfterFunc(300*time.Millisecond, func() { kit.Do(s.Reload) })
 }

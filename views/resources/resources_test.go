@@ -1,6 +1,7 @@
 package resources
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -48,4 +49,42 @@ func TestResourcesSearchFilterAllPagesAndDetail(t *testing.T) {
 
 	s.search.SetText("no such template anywhere")
 	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "No resources match") }, func() string { return kittest.Labels(s.stack) })
+}
+
+// Another account's resources replace the last account's: while they are
+// read, and when they cannot be, none of the old ones show.
+func TestAccountSwitchClearsAndReloadsResources(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	w.SetContent(s.Content())
+	w.Resize(fyne.NewSize(1100, 700))
+	s.Shown()
+	labels := func() string { return s.count.Text + " / " + kittest.Labels(s.stack) }
+	q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, labels)
+
+	ctx := context.Background()
+	demo := a.AccountID()
+	other, err := a.SaveAccount(ctx, app.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.SetFaults(demoservice.Faults{Fail500: 1000}) // the other account's service fails
+	if err := a.Activate(ctx, other.ID); err != nil {
+		t.Fatal(err)
+	}
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "The service had a problem") }, labels)
+	if len(s.items) != 0 || s.count.Text != "" {
+		t.Fatalf("the last account's resources stay: %d, %q", len(s.items), s.count.Text)
+	}
+	svc.SetFaults(demoservice.Faults{})
+	if err := a.Activate(ctx, demo); err != nil {
+		t.Fatal(err)
+	}
+	q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, labels)
 }

@@ -122,13 +122,13 @@ func (f *AccountForm) show(res app.ConnectionResult) {
 func (f *AccountForm) TestConnection() {
 	acct, key := f.Account(), f.Key.Text
 	f.setBusy(true, "Checking the connection…")
-	go func() {
+	f.a.Go(func() {
 		res := f.a.TestSavedConnection(context.Background(), acct, key)
 		kit.Do(func() {
 			f.show(res)
 			f.setBusy(false, "")
 		})
-	}()
+	})
 }
 
 // Save checks the connection, then stores the account and makes it the
@@ -137,7 +137,7 @@ func (f *AccountForm) TestConnection() {
 func (f *AccountForm) Save(done func(app.Account)) {
 	acct, key := f.Account(), f.Key.Text
 	f.setBusy(true, "Checking the connection…")
-	go func() {
+	f.a.Go(func() {
 		ctx := context.Background()
 		res := f.a.TestSavedConnection(ctx, acct, key)
 		if res.State != app.Connected {
@@ -165,5 +165,5 @@ func (f *AccountForm) Save(done func(app.Account)) {
 				done(saved)
 			}
 		})
-	}()
+	})
 }

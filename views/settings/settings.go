@@ -59,14 +59,6 @@ type Screen struct {
 	add     *widget.Button
 	save    *widget.Button
 	confirm *dialog.ConfirmDialog
-	// idle is called after each background change has updated the screen.
-	idle func()
-}
-
-func (s *Screen) settled() {
-	if s.idle != nil {
-		s.idle()
-	}
 }
 
 // New builds the Settings screen.
@@ -199,16 +191,15 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 func (s *Screen) switchTo(acct app.Account) {
 	kit.ShowError(s.errText, "")
 	a := s.env.App
-	go func() {
+	s.env.App.Go(func() {
 		err := a.Activate(context.Background(), acct.ID)
 		kit.Do(func() {
 			if err != nil {
 				kit.ShowError(s.errText, fmt.Sprintf("Agent Desk could not switch to %s. %s", acct.Name, app.Describe(err)))
 			}
 			s.refresh()
-			s.settled()
 		})
-	}()
+	})
 }
 
 // editAccount opens the account form in a dialog; a zero acct adds one.
@@ -230,7 +221,6 @@ func (s *Screen) editAccount(acct app.Account) {
 				s.dialog = nil
 			}
 			s.refresh()
-			s.settled()
 		})
 	}
 	form.OnBusy(func(busy bool) {
@@ -256,7 +246,7 @@ func (s *Screen) confirmRemove(acct app.Account) {
 			if !ok {
 				return
 			}
-			go func() {
+			s.env.App.Go(func() {
 				err := a.RemoveAccount(context.Background(), acct.ID)
 				kit.Do(func() {
 					if err != nil {
@@ -265,9 +255,8 @@ func (s *Screen) confirmRemove(acct app.Account) {
 						kit.ShowError(s.errText, "")
 					}
 					s.refresh()
-					s.settled()
 				})
-			}()
+			})
 		}, s.env.Window)
 	d.SetConfirmText("Remove")
 	d.SetDismissText("Keep")
@@ -286,15 +275,14 @@ func (s *Screen) themeChosen(label string) {
 		}
 	}
 	a := s.env.App
-	go func() {
+	s.env.App.Go(func() {
 		err := a.UpdateSettings(context.Background(), func(st *app.Settings) { st.Theme = value })
 		kit.Do(func() {
 			if err != nil {
 				kit.ShowError(s.errText, "The theme applies now but could not be saved for next time. "+app.Describe(err))
 			}
-			s.settled()
 		})
-	}()
+	})
 }
 
 func (s *Screen) variantChosen(label string) {
@@ -308,7 +296,7 @@ func (s *Screen) variantChosen(label string) {
 		}
 	}
 	a := s.env.App
-	go func() {
+	s.env.App.Go(func() {
 		err := a.SetMemoryVariantOverride(context.Background(), value)
 		kit.Do(func() {
 			if err != nil {
@@ -317,9 +305,8 @@ func (s *Screen) variantChosen(label string) {
 				kit.ShowError(s.errText, "")
 			}
 			s.refresh()
-			s.settled()
 		})
-	}()
+	})
 }
 
 // Escape closes the account dialog without saving, as Cancel does.

@@ -73,44 +73,41 @@ func openApp(t *testing.T, kr storage.Keyring) *app.App {
 	return a
 }
 
+// ui holds the screen's updates from background work until the test draws
+// them (newScreen sets it).
+var ui *kit.Queue
+
 // newScreen opens the Settings screen in a test window; the returned
-// function waits for the next background change to reach the screen.
-func newScreen(t *testing.T, kr storage.Keyring) (*Screen, *app.App, func()) {
+// function draws the screen's updates until what the user waits for shows.
+func newScreen(t *testing.T, kr storage.Keyring) (*Screen, *app.App, func(what string, shown func() bool)) {
 	t.Helper()
 	test.NewTempApp(t)
+	ui = kit.UseQueue(t)
 	a := openApp(t, kr)
 	s := New(kit.Env{App: a}).(*Screen)
 	w := test.NewTempWindow(t, s.Content())
 	w.Resize(fyne.NewSize(900, 800))
 	s.env.Window = w
-	settled := make(chan struct{}, 16)
-	s.idle = func() { settled <- struct{}{} }
-	wait := func() {
+	wait := func(what string, shown func() bool) {
 		t.Helper()
-		select {
-		case <-settled:
-		case <-time.After(30 * time.Second):
-			t.Fatal("the screen never finished its change")
-		}
+		ui.WaitUntil(t, shown, func() string { return what + "; the screen shows " + kittest.Labels(s.Content()) })
 	}
 	return s, a, wait
 }
 
 // formDone waits until the account form's check or save has answered.
 func formDone(f *AccountForm) func(t *testing.T) {
-	ch := make(chan struct{}, 16)
+	answers := 0
 	f.OnBusy(func(busy bool) {
 		if !busy {
-			ch <- struct{}{}
+			answers++
 		}
 	})
+	seen := 0
 	return func(t *testing.T) {
 		t.Helper()
-		select {
-		case <-ch:
-		case <-time.After(30 * time.Second):
-			t.Fatal("the account form never answered")
-		}
+		ui.WaitUntil(t, func() bool { return answers > seen }, func() string { return "the account form never answered" })
+		seen = answers
 	}
 }
 
@@ -162,7 +159,10 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 	test.Type(s.form.Key, "right-key")
 	test.Tap(s.save)
 	answered(t)
-	wait()
+	wait("the new account in use", func() bool {
+		row := rowOf(s, "Office")
+		return row != nil && strings.Contains(kittest.Labels(row), "In use") && strings.Contains(s.keyWhere.Text, "keyring")
+	})
 	if a.IsDemo() || a.Account().Name != "Office" {
 		t.Fatalf("the saved account should be in use, got %+v", a.Account())
 	}
@@ -183,7 +183,7 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 	test.Type(s.form.Name, "Head office")
 	test.Tap(s.save)
 	answered(t)
-	wait()
+	wait("the account renamed", func() bool { return rowOf(s, "Head office") != nil })
 	if a.Account().Name != "Head office" || !strings.Contains(s.form.Result.Text, "Connected") {
 		t.Fatalf("renaming with a blank key should keep the key and connect: %q, %q", a.Account().Name, s.form.Result.Text)
 	}
@@ -193,7 +193,7 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 
 	// Switch back to the demo, then remove the account.
 	test.Tap(kittest.FindButton(rowOf(s, "Sample agents"), "Use"))
-	wait()
+	wait("the demo in use", func() bool { return strings.Contains(s.keyWhere.Text, "no API key") })
 	if !a.IsDemo() {
 		t.Fatal("Use on the demo row should put the demo in use")
 	}
@@ -202,7 +202,7 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 	}
 	test.Tap(kittest.FindButton(rowOf(s, "Head office"), "Remove"))
 	s.confirm.Confirm()
-	wait()
+	wait("the account removed", func() bool { return rowOf(s, "Head office") == nil })
 	if len(a.Settings().Accounts) != 1 || rowOf(s, "Head office") != nil {
 		t.Fatalf("the removed account should be gone: %q", kittest.Labels(s.accounts))
 	}
@@ -233,8 +233,8 @@ func TestSettingsKeyKeptInFileWithoutKeyring(t *testing.T) {
 	test.Type(s.form.Key, "k")
 	test.Tap(s.save)
 	answered(t)
-	wait()
 	want := "stored unencrypted in " + a.Paths().KeysFile()
+	wait("where the key is kept", func() bool { return strings.Contains(s.keyWhere.Text, want) })
 	if !strings.Contains(s.keyWhere.Text, want) {
 		t.Fatalf("without a keyring the screen should say %q, got %q", want, s.keyWhere.Text)
 	}
@@ -246,12 +246,12 @@ func TestSettingsThemeAppliesAndIsSaved(t *testing.T) {
 		t.Fatalf("a first start follows the computer's theme, got %q", s.theme.Selected)
 	}
 	choose(s, s.theme, ThemeDarkLabel, s.themeChosen)
-	wait()
+	wait("the dark theme saved", func() bool { return a.Settings().Theme == storage.ThemeDark })
 	if a.Settings().Theme != storage.ThemeDark {
 		t.Fatalf("theme saved as %q", a.Settings().Theme)
 	}
 	choose(s, s.theme, ThemeLightLabel, s.themeChosen)
-	wait()
+	wait("the light theme saved", func() bool { return a.Settings().Theme == storage.ThemeLight })
 	if a.Settings().Theme != storage.ThemeLight {
 		t.Fatalf("theme saved as %q", a.Settings().Theme)
 	}
@@ -266,13 +266,14 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 	if _, err := a.SaveAccount(context.Background(), storage.Account{Name: "Office", BaseURL: srv.URL}, "k"); err != nil {
 		t.Fatal(err)
 	}
+	wait("the office account listed", func() bool { return rowOf(s, "Office") != nil })
 	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Use"))
-	wait()
+	wait("the office account in use", func() bool { return !s.variant.Disabled() })
 	if s.variant.Disabled() || s.variant.Selected != VariantAutoLabel {
 		t.Fatalf("a real account starts on automatic: disabled=%v selected=%q", s.variant.Disabled(), s.variant.Selected)
 	}
 	choose(s, s.variant, VariantBLabel, s.variantChosen)
-	wait()
+	wait("variant B saved", func() bool { return a.Account().MemoryVariantOverride == "B" })
 	if got := a.Account().MemoryVariantOverride; got != "B" {
 		t.Fatalf("override saved as %q", got)
 	}
@@ -280,7 +281,7 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 		t.Fatalf("the client should use the chosen variant, uses %q", got)
 	}
 	choose(s, s.variant, VariantAutoLabel, s.variantChosen)
-	wait()
+	wait("automatic saved", func() bool { return a.Account().MemoryVariantOverride == "" })
 	if got := a.Account().MemoryVariantOverride; got != "" {
 		t.Fatalf("automatic should clear the override, got %q", got)
 	}

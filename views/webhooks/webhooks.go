@@ -5,7 +5,6 @@
 package webhooks
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -30,13 +29,12 @@ const AgentBanner = "A webhook calls an address of yours (https only) each time 
 
 const masked = "••••••••"
 
-// list is the shared table-like list of webhooks, with masked secrets that
-// can be revealed and copied.
+// list is the shared table-like list of webhooks, with masked secrets (the
+// services that have them) that can be revealed and copied.
 type list struct {
 	win      fyne.Window
 	items    []client.Webhook
 	titles   map[string]string // agent titles by id; nil in an agent's own tab
-	secrets  bool
 	revealed map[string]bool
 	widget   *widget.List
 	// onActive and onDelete change a webhook on the service; the row's
@@ -82,8 +80,34 @@ func newList(win fyne.Window) *list {
 	return l
 }
 
-func (l *list) set(items []client.Webhook, secrets bool, titles map[string]string) {
-	l.items, l.secrets, l.titles = items, secrets, titles
+// show shows a list's state in stack: its webhooks, or the loading, error
+// or empty state. It reports whether webhooks are shown.
+func (l *list) show(stack *fyne.Container, st app.ListState[client.Webhook], loading string, empty func() fyne.CanvasObject, retry func()) bool {
+	switch {
+	case st.Err != nil && !(st.Loading && len(st.Items) == 0):
+		// The error stays until a retry brings the list.
+		kit.ShowBody(stack, kit.Error(st.Err, retry))
+	case len(st.Items) > 0:
+		l.items = st.Items
+		l.widget.Refresh()
+		kit.ShowBody(stack, l.widget)
+		return true
+	case st.Loaded && !st.Loading:
+		kit.SetBody(stack, empty())
+	default:
+		kit.SetBody(stack, kit.Loading(loading))
+	}
+	l.items = nil
+	return false
+}
+
+// showTitles names the agents of the workspace's webhooks; their numbers
+// show until then.
+func (l *list) showTitles(titles map[string]string) {
+	if titles == nil {
+		titles = map[string]string{}
+	}
+	l.titles = titles
 	l.widget.Refresh()
 }
 
@@ -112,7 +136,7 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	} else {
 		del.Hide()
 	}
-	if !l.secrets || w.Secret == "" {
+	if w.Secret == "" {
 		secretCell.Hide()
 		return
 	}
@@ -197,29 +221,31 @@ func Times(w client.Webhook) string {
 
 func when(t client.Time) string { return t.Local().Format("2 Jan 2006 15:04") }
 
-// Screen is the Webhooks screen.
+// Screen is the Webhooks screen: the app's list of the workspace's
+// webhooks, with the titles of their agents once read.
 type Screen struct {
 	env     kit.Env
 	content fyne.CanvasObject
 	stack   *fyne.Container
 	list    *list
+	hooks   *app.Hooks
 	summary *widget.Label
-	loading bool
-	loads   int // reloads so far: agent names from an older one are dropped
 }
 
 // New builds the Webhooks screen.
 func New(env kit.Env) kit.Screen {
-	s := &Screen{env: env, list: newList(env.Window)}
+	s := &Screen{env: env, list: newList(env.Window), hooks: env.App.NewWebhooks()}
 	s.summary = widget.NewLabel("")
 	s.summary.Importance = widget.LowImportance
 	s.stack = container.NewStack(kit.Loading("Reading webhooks…"))
-	editable(env, s.list, s.Reload)
+	editable(env, s.list, s.hooks)
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.Reload)
 	header := kit.Header("Webhooks", Banner, refresh)
 	s.content = container.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
+	kit.Bind[app.ListState[client.Webhook]](s.hooks, s.show)
+	kit.Bind(s.hooks.Titles(), s.list.showTitles)
 	kit.OnAccountChange(env.App, func() {
-		s.list.titles = nil // another account's agents
+		s.hooks.Clear() // another account's webhooks and agents
 		s.Reload()
 	})
 	return s
@@ -232,51 +258,18 @@ func (s *Screen) Content() fyne.CanvasObject { return s.content }
 func (s *Screen) Shown() { s.Reload() }
 
 // Reload asks the service for the webhooks again.
-func (s *Screen) Reload() {
-	if s.loading {
-		return
+func (s *Screen) Reload() { s.hooks.Reload() }
+
+func (s *Screen) show(st app.ListState[client.Webhook]) {
+	empty := func() fyne.CanvasObject {
+		return kit.Empty(theme.MailSendIcon(), "No webhooks",
+			"This workspace has no webhooks. To add one, open an agent on the Agents screen and its Webhooks tab.")
 	}
-	s.loading = true
-	s.loads++
-	load := s.loads
-	if len(s.list.items) == 0 {
-		kit.SetBody(s.stack, kit.Loading("Reading webhooks…"))
+	if s.list.show(s.stack, st, "Reading webhooks…", empty, s.Reload) {
+		s.summary.SetText(count(len(st.Items)))
+	} else {
+		s.summary.SetText("")
 	}
-	a := s.env.App
-	go func() {
-		l, err := a.Webhooks(context.Background())
-		kit.Do(func() {
-			s.loading = false
-			switch {
-			case err != nil:
-				kit.SetBody(s.stack, kit.Error(err, s.Reload))
-				s.summary.SetText("")
-			case len(l.Webhooks) == 0:
-				kit.SetBody(s.stack, kit.Empty(theme.MailSendIcon(), "No webhooks",
-					"This workspace has no webhooks. To add one, open an agent on the Agents screen and its Webhooks tab."))
-				s.summary.SetText("")
-			default:
-				titles := s.list.titles
-				if titles == nil {
-					titles = map[string]string{} // numbers until the names come
-				}
-				s.list.set(l.Webhooks, l.HasSecrets(), titles)
-				kit.SetBody(s.stack, s.list.widget)
-				s.summary.SetText(count(len(l.Webhooks)))
-				// The agents' names come after the list, which shows
-				// their numbers meanwhile.
-				go func() {
-					titles := a.WebhookAgentTitles(context.Background(), l.Webhooks)
-					kit.Do(func() {
-						if load == s.loads {
-							s.list.set(s.list.items, s.list.secrets, titles)
-						}
-					})
-				}()
-			}
-			s.stack.Refresh()
-		})
-	}()
 }
 
 func count(n int) string {
@@ -290,57 +283,39 @@ func count(n int) string {
 // (GET /agents/{id}/webhooks), with Add webhook….
 func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 	l := newList(env.Window)
+	hooks := env.App.NewAgentWebhooks(agent.ID)
 	stack := container.NewStack(kit.Loading("Reading this agent's webhooks…"))
 	banner := widget.NewLabel(AgentBanner)
 	banner.Importance = widget.LowImportance
 	banner.Wrapping = fyne.TextWrapWord
-	var load func()
-	load = func() {
-		if len(l.items) == 0 {
-			kit.SetBody(stack, kit.Loading("Reading this agent's webhooks…"))
-		}
-		go func() {
-			items, err := env.App.AgentWebhooks(context.Background(), agent.ID)
-			kit.Do(func() {
-				switch {
-				case err != nil:
-					kit.SetBody(stack, kit.Error(err, load))
-				case len(items) == 0:
-					l.set(nil, true, nil)
-					kit.SetBody(stack, kit.Empty(theme.MailSendIcon(), "No webhooks for this agent",
-						"Choose Add webhook… to have an address of yours called each time this agent finishes."))
-				default:
-					l.set(items, true, nil)
-					kit.SetBody(stack, l.widget)
-				}
-				stack.Refresh()
-			})
-		}()
+	empty := func() fyne.CanvasObject {
+		return kit.Empty(theme.MailSendIcon(), "No webhooks for this agent",
+			"Choose Add webhook… to have an address of yours called each time this agent finishes.")
 	}
-	editable(env, l, load)
-	add := widget.NewButtonWithIcon("Add webhook…", theme.ContentAddIcon(), func() { showAdd(env, agent, load) })
-	load()
+	// The tab's list lives as long as the tab: the binding goes with them.
+	kit.Bind[app.ListState[client.Webhook]](hooks, func(st app.ListState[client.Webhook]) {
+		l.show(stack, st, "Reading this agent's webhooks…", empty, hooks.Reload)
+	})
+	editable(env, l, hooks)
+	add := widget.NewButtonWithIcon("Add webhook…", theme.ContentAddIcon(), func() { showAdd(env, agent, hooks) })
+	hooks.Reload()
 	return container.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, stack)
 }
 
-// editable wires a list's switch and Delete button to the service; reload
-// shows the list as the service has it afterwards (also after a failure,
-// so a switch never shows what the service does not have).
-func editable(env kit.Env, l *list, reload func()) {
+// editable wires a list's switch and Delete button to the service through
+// hooks, which show the list as the service has it afterwards (also after
+// a failure, so a switch never shows what the service does not have).
+func editable(env kit.Env, l *list, hooks *app.Hooks) {
+	a := env.App
 	fail := func(title string, err error) {
-		kit.Do(func() {
-			dialog.ShowInformation(title, app.Describe(err), env.Window)
-			reload()
-		})
+		kit.Do(func() { dialog.ShowInformation(title, app.Describe(err), env.Window) })
 	}
 	l.onActive = func(w client.Webhook, on bool) {
-		go func() {
-			if _, err := env.App.SetWebhookActive(context.Background(), w, on); err != nil {
+		a.Go(func() {
+			if err := hooks.SetActive(a.Life(), w, on); err != nil {
 				fail("Webhook not changed", err)
-				return
 			}
-			kit.Do(reload)
-		}()
+		})
 	}
 	l.onDelete = func(w client.Webhook) {
 		d := dialog.NewConfirm("Delete this webhook?",
@@ -348,13 +323,11 @@ func editable(env kit.Env, l *list, reload func()) {
 				if !yes {
 					return
 				}
-				go func() {
-					if err := env.App.DeleteWebhook(context.Background(), w.ID); err != nil {
+				a.Go(func() {
+					if err := hooks.Delete(a.Life(), w.ID); err != nil {
 						fail("Webhook not deleted", err)
-						return
 					}
-					kit.Do(reload)
-				}()
+				})
 			}, env.Window)
 		d.SetConfirmText("Delete")
 		d.SetDismissText("Cancel")
@@ -365,7 +338,7 @@ func editable(env kit.Env, l *list, reload func()) {
 // showAdd asks for the address of a new webhook of agent; the address is
 // checked as it is typed (https only), and the service's refusal is shown
 // in plain words.
-func showAdd(env kit.Env, agent client.Agent, reload func()) {
+func showAdd(env kit.Env, agent client.Agent, hooks *app.Hooks) {
 	url := widget.NewEntry()
 	url.SetPlaceHolder("https://example.com/agent-finished")
 	url.Validator = func(s string) error {
@@ -395,15 +368,12 @@ func showAdd(env kit.Env, agent client.Agent, reload func()) {
 		if !ok {
 			return
 		}
-		go func() {
-			_, err := env.App.AddWebhook(context.Background(), agent.ID, url.Text, active.Checked)
-			kit.Do(func() {
-				if err != nil {
-					dialog.ShowInformation("Webhook not added", app.Describe(err), env.Window)
-				}
-				reload()
-			})
-		}()
+		a, address, on := env.App, url.Text, active.Checked
+		a.Go(func() {
+			if err := hooks.Add(a.Life(), agent.ID, address, on); err != nil {
+				kit.Do(func() { dialog.ShowInformation("Webhook not added", app.Describe(err), env.Window) })
+			}
+		})
 	}, env.Window)
 	d.Resize(fyne.NewSize(520, 260))
 	d.Show()

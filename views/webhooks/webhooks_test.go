@@ -122,10 +122,65 @@ func TestWebhooksErrorSaysWhatHappenedAndRetries(t *testing.T) {
 	w.SetContent(s.Content())
 	svc.SetFaults(demoservice.Faults{Fail500: 1})
 	s.Shown()
-	q.WaitUntil(t, func() bool { return !s.loading }, func() string { return "loading" })
-	if !strings.Contains(kittest.Labels(s.stack), "The service had a problem") {
-		t.Fatalf("error state shows: %q", kittest.Labels(s.stack))
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "The service had a problem") },
+		func() string { return "error state shows: " + kittest.Labels(s.stack) })
+	test.Tap(kittest.FindButton(s.stack, app.ActionTryAgain.Label()))
+	q.WaitUntil(t, func() bool { return len(s.list.items) > 0 }, func() string { return kittest.Labels(s.stack) })
+}
+
+// Turning a webhook off and deleting it from the list: the row changes,
+// then goes, and the service has what the list shows.
+func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", API: demoservice.APIReal})
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
+	})
+	ctx := context.Background()
+	const url = "https://example.com/finished"
+	if _, err := a.AddWebhook(ctx, "101", url, true); err != nil {
+		t.Fatal(err)
 	}
-	test.Tap(kittest.FindButton(s.stack, "Retry"))
-	q.WaitUntil(t, func() bool { return !s.loading && len(s.list.items) > 0 }, func() string { return kittest.Labels(s.stack) })
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1100, 700))
+	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	w.SetContent(s.Content())
+	s.Shown()
+	find := func() (int, client.Webhook) {
+		for i, h := range s.list.items {
+			if h.URL == url {
+				return i, h
+			}
+		}
+		return -1, client.Webhook{}
+	}
+	q.WaitUntil(t, func() bool { i, _ := find(); return i >= 0 }, func() string { return kittest.Labels(s.stack) })
+
+	i, before := find()
+	active := kittest.Find[*widget.Check](row(s.list, i))
+	if active == nil || !active.Checked {
+		t.Fatal("the new webhook shows as active")
+	}
+	active.SetChecked(false)
+	q.WaitUntil(t, func() bool { _, h := find(); return h.ID != before.ID && h.Status == client.WebhookInactive },
+		func() string { _, h := find(); return h.Status })
+
+	i, off := find()
+	test.Tap(kittest.FindButton(row(s.list, i), "Delete…"))
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("Delete… asks first")
+	}
+	test.Tap(kittest.FindButton(top, "Delete"))
+	q.WaitUntil(t, func() bool { i, _ := find(); return i < 0 }, func() string { return kittest.Labels(s.stack) })
+	hooks, err := a.AgentWebhooks(ctx, "101")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hooks {
+		if h.ID == off.ID || h.ID == before.ID {
+			t.Fatalf("the service still has %+v", h)
+		}
+	}
 }

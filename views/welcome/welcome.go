@@ -145,7 +145,7 @@ func (w *Welcome) tryDemo() {
 	w.Connect.Disable()
 	kit.ShowError(w.errText, "")
 	a := w.a
-	go func() {
+	w.a.Go(func() {
 		ctx := context.Background()
 		var err error
 		if !a.IsDemo() {
@@ -165,7 +165,7 @@ func (w *Welcome) tryDemo() {
 			// again next time; the demo itself is running.
 			w.done()
 		})
-	}()
+	})
 }
 
 // finish checks and saves the typed account, then opens the app with it.

@@ -1,0 +1,218 @@
+package app
+
+import (
+	"context"
+	"maps"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/client"
+)
+
+// Hooks are webhooks as a screen lists them: the workspace's, or one
+// agent's. Turning one on or off and deleting one change the list at once,
+// then it is loaded again to show what the service has.
+type Hooks struct {
+	*List[client.Webhook]
+	a *App
+	// titles are the agents' titles by id, read after each load of the
+	// workspace's list (which gives only their ids); nil for one agent's.
+	titles *State[map[string]string]
+
+	mu         sync.Mutex
+	stopTitles context.CancelFunc // ends the reading of titles under way
+}
+
+// NewWebhooks lists the workspace's webhooks, every page, and then the
+// titles of the agents they belong to; nothing is loaded before Reload.
+func (a *App) NewWebhooks() *Hooks {
+	h := &Hooks{a: a, titles: NewState[map[string]string](nil)}
+	h.List = NewList(a, func(ctx context.Context) ([]client.Webhook, error) {
+		l, err := a.Webhooks(ctx)
+		if err == nil && len(l.Webhooks) > 0 {
+			h.startTitles(ctx, l.Webhooks)
+		}
+		return l.Webhooks, err
+	})
+	return h
+}
+
+// startTitles reads the titles of hooks' agents in the background; the list
+// shows their numbers until the titles come. load is the context of the
+// load that listed hooks: a newer load has cancelled it.
+func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if load.Err() != nil {
+		return
+	}
+	if h.stopTitles != nil {
+		h.stopTitles()
+	}
+	ctx, cancel := context.WithCancel(h.a.Life())
+	h.stopTitles = cancel
+	h.a.Go(func() {
+		defer cancel()
+		h.readTitles(ctx, hooks)
+	})
+}
+
+// NewAgentWebhooks lists the webhooks of one agent; nothing is loaded
+// before Reload.
+func (a *App) NewAgentWebhooks(agentID client.ID) *Hooks {
+	h := &Hooks{a: a}
+	h.List = NewList(a, func(ctx context.Context) ([]client.Webhook, error) {
+		return a.AgentWebhooks(ctx, agentID)
+	})
+	return h
+}
+
+// Titles are the titles of the agents the workspace's webhooks belong to,
+// by agent id: an agent that could not be read is missing. Nil for one
+// agent's webhooks.
+func (h *Hooks) Titles() Observable[map[string]string] {
+	if h.titles == nil {
+		return nil
+	}
+	return h.titles
+}
+
+func (h *Hooks) readTitles(ctx context.Context, hooks []client.Webhook) {
+	got := h.a.WebhookAgentTitles(ctx, hooks)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	// A newer load or another account cancelled ctx (Clear takes the same
+	// lock, so no title lands after it).
+	if ctx.Err() != nil {
+		return
+	}
+	h.titles.Update(func(old map[string]string) map[string]string {
+		out := maps.Clone(old)
+		if out == nil {
+			out = map[string]string{}
+		}
+		maps.Copy(out, got)
+		return out
+	})
+}
+
+// Clear forgets the webhooks and the agents' titles (another account
+// became active).
+func (h *Hooks) Clear() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.List.Clear()
+	if h.stopTitles != nil {
+		h.stopTitles()
+	}
+	if h.titles != nil {
+		h.titles.Set(nil)
+	}
+}
+
+// SetActive turns a webhook on or off (see SetWebhookActive): the list
+// shows the new record at once, and is loaded again whatever happened, so
+// a switch never shows what the service does not have.
+func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) error {
+	nw, err := h.a.SetWebhookActive(ctx, w, active)
+	if nw != nil {
+		h.Change(func(hooks []client.Webhook) []client.Webhook {
+			out := make([]client.Webhook, 0, len(hooks))
+			for _, x := range hooks {
+				if x.ID == w.ID {
+					x = *nw
+				}
+				out = append(out, x)
+			}
+			return out
+		})
+	}
+	h.Reload()
+	return err
+}
+
+// Delete removes a webhook: it leaves the list at once, which is then
+// loaded again (also after a failure).
+func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
+	err := h.a.DeleteWebhook(ctx, id)
+	if err == nil {
+		h.Change(func(hooks []client.Webhook) []client.Webhook {
+			out := make([]client.Webhook, 0, len(hooks))
+			for _, x := range hooks {
+				if x.ID != id {
+					out = append(out, x)
+				}
+			}
+			return out
+		})
+	}
+	h.Reload()
+	return err
+}
+
+// Add registers a webhook for an agent (see AddWebhook) and loads the list
+// again, also after a failure.
+func (h *Hooks) Add(ctx context.Context, agentID client.ID, url string, active bool) error {
+	_, err := h.a.AddWebhook(ctx, agentID, url, active)
+	h.Reload()
+	return err
+}
+
+// ResourcesPause is how long typing in the resources' search rests before
+// the search is sent, so that typing a word sends one request, not one a
+// letter.
+const ResourcesPause = 300 * time.Millisecond
+
+// ResourceSearch is the resources the Resources screen finds: a List whose
+// load runs the search last asked for.
+type ResourceSearch struct {
+	*List[client.Resource]
+	mu     sync.Mutex
+	q, typ string
+	paused bool
+}
+
+// NewResourceSearch finds resources with Find or FindSoon; nothing is
+// loaded before.
+func (a *App) NewResourceSearch() *ResourceSearch {
+	r := &ResourceSearch{}
+	r.List = NewList(a, func(ctx context.Context) ([]client.Resource, error) {
+		r.mu.Lock()
+		q, typ, paused := r.q, r.typ, r.paused
+		r.mu.Unlock()
+		if paused {
+			// A newer search cancels ctx: the typing goes on.
+			t := time.NewTimer(ResourcesPause)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return nil, ctx.Err()
+			}
+		}
+		return a.Resources(ctx, q, typ)
+	})
+	return r
+}
+
+// Find searches at once for resources whose title or descriptions contain
+// q (all when q is empty) of the type typ ("" for any).
+func (r *ResourceSearch) Find(q, typ string) { r.find(q, typ, false) }
+
+// FindSoon is Find once typing rests for ResourcesPause: each call
+// replaces the search before, so only the last is sent.
+func (r *ResourceSearch) FindSoon(q, typ string) { r.find(q, typ, true) }
+
+// Query is the search last asked for.
+func (r *ResourceSearch) Query() (q, typ string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.q, r.typ
+}
+
+func (r *ResourceSearch) find(q, typ string, paused bool) {
+	r.mu.Lock()
+	r.q, r.typ, r.paused = q, typ, paused
+	r.mu.Unlock()
+	r.Reload()
+}

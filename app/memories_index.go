@@ -1,0 +1,141 @@
+package app
+
+import (
+	"context"
+	"sync"
+)
+
+// MemoryIndex is what the Memories screen shows of the local index, each
+// part a List the app loads in the background (the newest load wins): the
+// collections pane and the memories the search finds. Sync brings the
+// index up to date with the service's lists first.
+type MemoryIndex struct {
+	a *App
+	// Shelves are the rows of the collections pane: first every memory
+	// (ID "", Count of them all), then each collection with how many
+	// memories it holds, by name.
+	Shelves *List[CollectionSummary]
+	// Found are the memories the search and the chosen collection find,
+	// most recently seen first.
+	Found *List[MemoryEntry]
+	sync  *State[MemorySync]
+
+	mu                sync.Mutex
+	query, collection string
+}
+
+// MemorySync is how the last reading of the service's lists went.
+type MemorySync struct {
+	// Listed says the service offers lists of memories and collections:
+	// the index mirrors them, and collections are made by name and
+	// deleted. Without, memories and collections are added by number.
+	Listed bool
+	// Syncing says a reading is under way.
+	Syncing bool
+	// Err is why the last reading failed; the index shows what this
+	// computer kept.
+	Err error
+}
+
+// NewMemoryIndex is the Memories screen's state; nothing is read before
+// Load or Sync.
+func (a *App) NewMemoryIndex() *MemoryIndex {
+	x := &MemoryIndex{a: a, sync: NewState(MemorySync{})}
+	x.Shelves = NewList(a, x.shelves)
+	x.Found = NewList(a, x.found)
+	return x
+}
+
+// SyncState is how the last reading of the service's lists went.
+func (x *MemoryIndex) SyncState() Observable[MemorySync] { return x.sync }
+
+// Load reads the index again, finding the memories whose text, collection
+// or metadata contain query, in the given collection ("" for all).
+func (x *MemoryIndex) Load(query, collection string) {
+	x.mu.Lock()
+	x.query, x.collection = query, collection
+	x.mu.Unlock()
+	x.Reload()
+}
+
+// Reload reads the index again with the search last given to Load.
+func (x *MemoryIndex) Reload() {
+	x.Shelves.Reload()
+	x.Found.Reload()
+}
+
+// Clear forgets what was read (another account became active).
+func (x *MemoryIndex) Clear() {
+	x.Shelves.Clear()
+	x.Found.Clear()
+}
+
+// Sync reads the service's lists into the index in the background, then
+// reads the index again. A reading already under way is not doubled.
+func (x *MemoryIndex) Sync() {
+	started := false
+	x.sync.Update(func(s MemorySync) MemorySync {
+		if !s.Syncing {
+			s.Syncing, started = true, true
+		}
+		return s
+	})
+	if !started {
+		return
+	}
+	x.a.Go(func() {
+		listed, err := x.a.SyncMemories(x.a.Life())
+		x.sync.Update(func(s MemorySync) MemorySync {
+			// A failed reading keeps what the last one learned.
+			return MemorySync{Listed: listed || (err != nil && s.Listed), Err: err}
+		})
+		x.Reload()
+	})
+}
+
+// DeleteMemory deletes a memory on the service; it leaves the list at once.
+func (x *MemoryIndex) DeleteMemory(ctx context.Context, id string) error {
+	if err := x.a.DeleteMemory(ctx, id); err != nil {
+		return err
+	}
+	x.Found.Change(func(mems []MemoryEntry) []MemoryEntry {
+		out := make([]MemoryEntry, 0, len(mems))
+		for _, m := range mems {
+			if m.ID != id {
+				out = append(out, m)
+			}
+		}
+		return out
+	})
+	x.Reload()
+	return nil
+}
+
+func (x *MemoryIndex) filter() (query, collection string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.query, x.collection
+}
+
+func (x *MemoryIndex) shelves(ctx context.Context) ([]CollectionSummary, error) {
+	cols, total, err := x.a.collectionSummaries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return append([]CollectionSummary{{Count: total}}, cols...), nil
+}
+
+func (x *MemoryIndex) found(ctx context.Context) ([]MemoryEntry, error) {
+	query, collection := x.filter()
+	mems, err := x.a.Memories(ctx, query)
+	if err != nil || collection == "" {
+		return mems, err
+	}
+	kept := mems[:0]
+	for _, m := range mems {
+		if m.CollectionID == collection {
+			kept = append(kept, m)
+		}
+	}
+	return kept, nil
+}
