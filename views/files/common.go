@@ -26,17 +26,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// background runs work as the app's own (closing the app ends ctx and
-// waits for it), then shows its outcome with then on the UI goroutine.
-// Every call this package makes to the service goes through it; the lists
-// it shows come from the app's state.
-func background(a *app.App, work func(ctx context.Context), then func()) {
-	a.Go(func() {
-		work(a.Life())
-		kit.Do(then)
-	})
-}
-
 // sender turns dropped or picked paths into uploads of one queue: it walks
 // folders off the UI goroutine, asks before sending many files, and tells
 // the user when the service cannot be reached (queuing nothing).
@@ -82,7 +71,7 @@ func (s *sender) Dropped(paths []string) {
 		return
 	}
 	var plan app.UploadPlan
-	background(s.env.App, func(context.Context) { plan = app.PlanUpload(paths) }, func() {
+	kit.Act(s.env.App, func(context.Context) { plan = app.PlanUpload(paths) }, func() {
 		switch {
 		case len(plan.Files) == 0:
 			s.notify("Nothing to upload", "There were no files to upload there (hidden files are left out).")
@@ -97,7 +86,7 @@ func (s *sender) Dropped(paths []string) {
 func (s *sender) start(plan app.UploadPlan) {
 	s.setChecking(true)
 	var err error
-	background(s.env.App, func(ctx context.Context) { _, err = s.queue.Start(ctx, plan) }, func() {
+	kit.Act(s.env.App, func(ctx context.Context) { _, err = s.queue.Start(ctx, plan) }, func() {
 		s.setChecking(false)
 		if errors.Is(err, app.ErrOffline) {
 			s.notify("You are offline", "Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then drop the files again.")

@@ -349,7 +349,7 @@ func (s *Screen) linkSelected() {
 	msg := kit.ErrorText()
 	var agents []client.Agent
 	var err error
-	background(s.env.App, func(ctx context.Context) { agents, err = s.env.App.LinkTargets(ctx) }, func() {
+	kit.Act(s.env.App, func(ctx context.Context) { agents, err = s.env.App.LinkTargets(ctx) }, func() {
 		names := make([]string, len(agents))
 		for i, ag := range agents {
 			names[i] = ag.Title
@@ -377,7 +377,7 @@ func (s *Screen) linkSelected() {
 func (s *Screen) link(agent client.Agent, ids []client.ID) {
 	var res *client.AgentFiles
 	var err error
-	background(s.env.App, func(ctx context.Context) { res, err = s.env.App.LinkFiles(ctx, agent.ID, ids) }, func() {
+	kit.Act(s.env.App, func(ctx context.Context) { res, err = s.env.App.LinkFiles(ctx, agent.ID, ids) }, func() {
 		if err != nil {
 			s.send.notify("Files not linked", app.Describe(err))
 			return
@@ -453,7 +453,7 @@ func (s *Screen) deleteSelected() {
 func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(context.Context, []client.ID) (int, error)) {
 	var done int
 	var err error
-	background(s.env.App, func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
+	kit.Act(s.env.App, func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
 		s.selected = map[client.ID]bool{}
 		s.selectionChanged()
 		if err != nil {

@@ -1,11 +1,14 @@
 package kit
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/agentdesk/agentdesk/app"
 )
 
 // Do runs fn on the UI goroutine, after the work that called it. Screens use
@@ -108,3 +111,15 @@ func InForeground() bool { return !background.Load() }
 // SetForeground is for tests that act as if the window went to the
 // background and back.
 func SetForeground(front bool) { background.Store(!front) }
+
+// Act runs work as the app's own (closing Agent Desk cancels its context
+// and waits for it), then then, when not nil, on the UI goroutine: how a
+// screen's button calls the service or the disk without holding the window.
+func Act(a *app.App, work func(ctx context.Context), then func()) {
+	a.Go(func() {
+		work(a.Life())
+		if then != nil {
+			Do(then)
+		}
+	})
+}

@@ -326,7 +326,7 @@ func (e *editor) startNew(collectionID string) {
 	// Bring back what was being written before (another account, a crash).
 	var text, col string
 	var err error
-	e.s.act(func(ctx context.Context) { text, col, err = e.s.a.NewMemoryDraft(ctx) }, func() {
+	kit.Act(e.s.a, func(ctx context.Context) { text, col, err = e.s.a.NewMemoryDraft(ctx) }, func() {
 		if err != nil || text == "" || !e.open || e.id != "" || e.text.Text != "" {
 			return
 		}
@@ -399,7 +399,7 @@ func (e *editor) send(id string) {
 		m   app.MemoryEntry
 		err error
 	)
-	e.s.act(func(ctx context.Context) {
+	kit.Act(e.s.a, func(ctx context.Context) {
 		// A draft written after the save would bring back "unsaved changes".
 		a.DropMemoryDraft(id)
 		if id == "" {
@@ -463,7 +463,7 @@ func (e *editor) showBanner(msg string, actions ...fyne.CanvasObject) {
 func (e *editor) recreate(oldID string) {
 	e.id = ""
 	e.send("")
-	e.s.act(func(ctx context.Context) { _ = e.s.a.ForgetMemory(ctx, oldID) }, nil)
+	kit.Act(e.s.a, func(ctx context.Context) { _ = e.s.a.ForgetMemory(ctx, oldID) }, nil)
 }
 
 func (e *editor) setMeta(meta map[string]any) {

@@ -64,17 +64,6 @@ type Screen struct {
 	newColName              *widget.Entry
 }
 
-// act runs work as the app's own (closing Agent Desk cancels and waits for
-// it), then done, when not nil, on the UI goroutine.
-func (s *Screen) act(work func(ctx context.Context), done func()) {
-	s.a.Go(func() {
-		work(s.a.Life())
-		if done != nil {
-			kit.Do(done)
-		}
-	})
-}
-
 // New builds the Memories screen.
 func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, a: env.App, idx: env.App.NewMemoryIndex()}
@@ -263,7 +252,7 @@ func (s *Screen) showNewCollection() {
 			name := s.newColName.Text
 			var col app.CollectionEntry
 			var err error
-			s.act(func(ctx context.Context) { col, err = s.a.CreateCollection(ctx, name) }, func() {
+			kit.Act(s.a, func(ctx context.Context) { col, err = s.a.CreateCollection(ctx, name) }, func() {
 				if err != nil {
 					dialog.ShowInformation("Collection not created", app.Describe(err), s.env.Window)
 					return
@@ -303,7 +292,7 @@ func (s *Screen) confirmDeleteCollection() {
 			return
 		}
 		var err error
-		s.act(func(ctx context.Context) { err = s.a.DeleteCollection(ctx, col.ID) }, func() {
+		kit.Act(s.a, func(ctx context.Context) { err = s.a.DeleteCollection(ctx, col.ID) }, func() {
 			if err != nil {
 				dialog.ShowInformation("Collection not deleted", app.Describe(err), s.env.Window)
 				return
@@ -330,7 +319,7 @@ func (s *Screen) deleteMemory(id, preview string) {
 		}
 		var err error
 		// The app takes the memory off the list and reads the index again.
-		s.act(func(ctx context.Context) { err = s.idx.DeleteMemory(ctx, id) }, func() {
+		kit.Act(s.a, func(ctx context.Context) { err = s.idx.DeleteMemory(ctx, id) }, func() {
 			if err != nil {
 				dialog.ShowInformation("Memory not deleted", app.Describe(err), s.env.Window)
 				return
@@ -432,7 +421,7 @@ func (s *Screen) openMemory(m app.MemoryEntry) {
 	s.ed.load(m)
 	var fresh app.MemoryEntry
 	var err error
-	s.act(func(ctx context.Context) {
+	kit.Act(s.a, func(ctx context.Context) {
 		s.a.WriteMemoryDrafts()
 		fresh, err = s.a.Memory(ctx, m.ID)
 	}, func() {
@@ -510,7 +499,7 @@ func (s *Screen) showOpenByID() {
 		edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
 		var m app.MemoryEntry
 		var err error
-		s.act(func(ctx context.Context) { m, err = s.a.OpenMemoryByID(ctx, id, edit) }, func() {
+		kit.Act(s.a, func(ctx context.Context) { m, err = s.a.OpenMemoryByID(ctx, id, edit) }, func() {
 			if err != nil {
 				msg := app.Describe(err)
 				if app.IsMemoryMissing(err) {
@@ -548,7 +537,7 @@ func (s *Screen) showAddCollection() {
 		}
 		id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
 		var err error
-		s.act(func(ctx context.Context) { _, err = s.a.AddCollectionByID(ctx, id, name) }, func() {
+		kit.Act(s.a, func(ctx context.Context) { _, err = s.a.AddCollectionByID(ctx, id, name) }, func() {
 			if err != nil {
 				msg := app.Describe(err)
 				if app.IsMemoryMissing(err) {
@@ -598,7 +587,7 @@ func (s *Screen) showRename() {
 
 func (s *Screen) doRename(col app.CollectionSummary, name string) {
 	var err error
-	s.act(func(ctx context.Context) { _, err = s.a.RenameCollection(ctx, col.ID, name) }, func() {
+	kit.Act(s.a, func(ctx context.Context) { _, err = s.a.RenameCollection(ctx, col.ID, name) }, func() {
 		switch {
 		case err == nil:
 			s.Reload()
@@ -622,7 +611,7 @@ func (s *Screen) doRename(col app.CollectionSummary, name string) {
 
 func (s *Screen) forgetCollection(id string) {
 	var err error
-	s.act(func(ctx context.Context) { err = s.a.ForgetCollection(ctx, id) }, func() {
+	kit.Act(s.a, func(ctx context.Context) { err = s.a.ForgetCollection(ctx, id) }, func() {
 		if err != nil {
 			dialog.ShowInformation("Collection not removed", app.Describe(err), s.env.Window)
 			return

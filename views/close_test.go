@@ -1,0 +1,57 @@
+package views
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// TestNoScreenOutlivesClose opens the window with every screen, visits each
+// (so each loads its lists, and the agents screen opens an agent), then
+// closes Agent Desk: no goroutine any screen started may be left running.
+func TestNoScreenOutlivesClose(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	withScreens(t, defaultScreens())
+	before := runtime.NumGoroutine()
+	zero := time.Duration(0)
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1180, 760))
+	shell := NewShell(a, w)
+	for _, spec := range defaultScreens() {
+		shell.Show(spec.Name)
+		// Let each screen start what it starts when shown.
+		for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			q.Drain()
+		}
+	}
+	shell.Show(kit.ScreenAgents)
+	q.Drain()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q.Drain()
+	deadline := time.Now().Add(3 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		q.Drain()
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%d goroutines before Agent Desk opened, %d after it closed:\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	}
+}
