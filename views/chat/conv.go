@@ -54,10 +54,10 @@ type convView struct {
 	entry         *composer
 	sendBtn       *widget.Button
 	stopBtn       *widget.Button
-	noteShown     bool // errText holds a waiting or recovering note
+	noteShown     bool   // errText holds a waiting or recovering note
 	waitingToSend bool   // a message waits for its files to finish uploading
 	waitFiles     func() // stops that wait
-	sending       bool // a message is being handed to the session
+	sending       bool   // a message is being handed to the session
 	errText       *widget.Label
 	attach        kit.Attachments
 	obj           fyne.CanvasObject
