@@ -81,8 +81,8 @@ func (s *State[T]) Subscribe(changed func()) (cancel func()) {
 	}
 }
 
-// Subscribers is how many subscriptions are live (tests check that a
-// closed view let go of its state).
+// Subscribers is how many subscriptions are live: a conversation no screen
+// follows any more can be let go.
 func (s *State[T]) Subscribers() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -60,11 +60,6 @@ func NewStatusBar(env kit.Env) *StatusBar {
 // Object is the bar's widget.
 func (b *StatusBar) Object() fyne.CanvasObject { return b.obj }
 
-// Text is what the bar says, for tests.
-func (b *StatusBar) Text() string {
-	return b.account.Text + " · " + b.connection.Text + " · " + b.credits.Text
-}
-
 func (b *StatusBar) showAccount(s app.Session) {
 	acct := s.Account
 	switch {

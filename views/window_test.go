@@ -53,7 +53,7 @@ func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
 	})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	shell := NewShell(a, w)
-	q.WaitUntil(t, func() bool { return strings.Contains(shell.status.Text(), "Connected") }, shell.status.Text)
+	q.WaitUntil(t, func() bool { return strings.Contains(barText(shell.status), "Connected") }, func() string { return barText(shell.status) })
 
 	if shell.Current() != kit.ScreenAgents || agents.shown != 1 {
 		t.Fatalf("the agents screen should open first, got %q shown %d", shell.Current(), agents.shown)
@@ -122,9 +122,9 @@ func TestStatusBarShowsDemoAgentsAndCredits(t *testing.T) {
 	shell := NewShell(a, w)
 	bar := shell.status
 	q.WaitUntil(t, func() bool {
-		return strings.Contains(bar.Text(), "Connected") && !strings.Contains(bar.Text(), "unknown") && strings.Contains(bar.Text(), "Credits today: 0")
-	}, bar.Text)
-	text := bar.Text()
+		return strings.Contains(barText(bar), "Connected") && !strings.Contains(barText(bar), "unknown") && strings.Contains(barText(bar), "Credits today: 0")
+	}, func() string { return barText(bar) })
+	text := barText(bar)
 	for _, want := range []string{"Demo service", "44 agents", "Credits today: 0"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("status bar %q lacks %q", text, want)
@@ -141,9 +141,9 @@ func TestStatusBarSaysWhenTheServiceIsUnreachable(t *testing.T) {
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	shell := NewShell(a, w)
 	bar := shell.status
-	q.WaitUntil(t, func() bool { return !strings.Contains(bar.Text(), "Connecting") }, bar.Text)
-	if !strings.Contains(bar.Text(), "Service problem") || !bar.retry.Visible() {
-		t.Fatalf("status bar %q should report the problem and offer Retry", bar.Text())
+	q.WaitUntil(t, func() bool { return !strings.Contains(barText(bar), "Connecting") }, func() string { return barText(bar) })
+	if !strings.Contains(barText(bar), "Service problem") || !bar.retry.Visible() {
+		t.Fatalf("status bar %q should report the problem and offer Retry", barText(bar))
 	}
 }
 
@@ -162,9 +162,9 @@ func TestStatusBarOffersTheAccountWhenTheKeyIsRejected(t *testing.T) {
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	shell := NewShell(a, w)
 	bar := shell.status
-	q.WaitUntil(t, func() bool { return !strings.Contains(bar.Text(), "Connecting") }, bar.Text)
-	if !strings.Contains(bar.Text(), "Key rejected") || !bar.settings.Visible() {
-		t.Fatalf("status bar %q should say the key was rejected and offer the account", bar.Text())
+	q.WaitUntil(t, func() bool { return !strings.Contains(barText(bar), "Connecting") }, func() string { return barText(bar) })
+	if !strings.Contains(barText(bar), "Key rejected") || !bar.settings.Visible() {
+		t.Fatalf("status bar %q should say the key was rejected and offer the account", barText(bar))
 	}
 	test.Tap(bar.settings)
 	if shell.Current() != kit.ScreenSettings {
@@ -191,4 +191,9 @@ func TestWindowSizeIsSavedOnResizeAndCloseWithoutPolling(t *testing.T) {
 	if s := a.Settings(); s.WindowWidth != 1000 || s.WindowHeight != 700 {
 		t.Fatalf("closing should save the size: %v×%v", s.WindowWidth, s.WindowHeight)
 	}
+}
+
+// barText is what the status bar says.
+func barText(b *StatusBar) string {
+	return b.account.Text + " · " + b.connection.Text + " · " + b.credits.Text
 }

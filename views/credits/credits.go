@@ -138,9 +138,6 @@ func lower(s string) string {
 	return string(s[0]|0x20) + s[1:]
 }
 
-// Report is what the view shows now (tests read it).
-func (v *View) Report() app.CreditsReport { return v.report }
-
 // Export asks where to save the report and writes it as CSV.
 func (v *View) Export() {
 	var buf bytes.Buffer

@@ -36,12 +36,12 @@ func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.RecordCredits(ctx, "execution", "101", "Meeting Minutes Writer", "r1", client.Credits{Value: 0.5, Valid: true})
-	q.WaitUntil(t, func() bool { return len(v.Report().ByAgent) == 2 }, func() string { return v.total.Text })
+	q.WaitUntil(t, func() bool { return len(v.report.ByAgent) == 2 }, func() string { return v.total.Text })
 	if !strings.HasPrefix(v.total.Text, "0.50") || !strings.Contains(v.total.Text, "last 30 days") {
 		t.Fatalf("total = %q", v.total.Text)
 	}
-	if v.Report().ByAgent[0].AgentTitle != "Meeting Minutes Writer" || v.export.Disabled() {
-		t.Fatalf("by agent = %+v", v.Report().ByAgent)
+	if v.report.ByAgent[0].AgentTitle != "Meeting Minutes Writer" || v.export.Disabled() {
+		t.Fatalf("by agent = %+v", v.report.ByAgent)
 	}
 	o := v.agents.CreateItem()
 	v.agents.UpdateItem(1, o)
