@@ -171,6 +171,7 @@ func (a *App) Close() error {
 	a.workMu.Lock()
 	a.closed = true
 	a.workMu.Unlock()
+	a.quitChats()
 	a.end()
 	a.work.Wait()
 	a.writers.Wait()
@@ -187,18 +188,19 @@ func (a *App) Close() error {
 
 // Go runs fn in the background as the app's own work: Close waits for it.
 // Long work watches Life to end when the app closes; once Close has begun,
-// fn does not run at all.
-func (a *App) Go(fn func()) {
+// fn does not run at all, and Go reports false.
+func (a *App) Go(fn func()) bool {
 	a.workMu.Lock()
 	defer a.workMu.Unlock()
 	if a.closed {
-		return
+		return false
 	}
 	a.work.Add(1)
 	go func() {
 		defer a.work.Done()
 		fn()
 	}()
+	return true
 }
 
 // Life ends when the app closes: background work started for a screen

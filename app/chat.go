@@ -131,6 +131,8 @@ type ChatSession struct {
 	liveID  int64
 	closer  func() error
 	stopped bool
+	// quitting: Agent Desk is closing; the reply ends as interrupted.
+	quitting bool
 	// wait is when the service will take the message being sent.
 	wait serviceWait
 	// opening cancels the request of a reply not yet streaming.
@@ -699,10 +701,16 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	s.publish(false)
 	s.rememberAnswers(dbCtx, conv)
 
-	go func() {
+	read := func() {
 		s.pump(dbCtx, rs, cs, w, reply, done)
 		cancelOpen()
-	}()
+	}
+	if !s.a.Go(read) {
+		// Agent Desk is closing: keep what the service has taken as an
+		// interrupted reply.
+		s.quit()
+		read()
+	}
 	return nil
 }
 
@@ -785,12 +793,14 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 		}
 	}
 	s.mu.Lock()
-	stopped := s.stopped
+	stopped, quitting := s.stopped, s.quitting
 	s.mu.Unlock()
 
 	status, errText := storage.StatusComplete, ""
 	var credits *float64
 	switch {
+	case quitting && err != nil:
+		status, err = storage.StatusInterrupted, nil
 	case stopped:
 		status, err = storage.StatusStopped, nil
 	case err != nil:
@@ -836,7 +846,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	s.lastErr = err
 	s.ended++
 	switch status {
-	case storage.StatusStopped:
+	case storage.StatusStopped, storage.StatusInterrupted:
 		s.phase = ChatStopped
 	case storage.StatusFailed:
 		s.phase = ChatFailed
@@ -879,7 +889,7 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 	pctx, cancel := context.WithTimeout(ctx, recoverLimit)
 	defer cancel()
 	s.mu.Lock()
-	if s.stopped {
+	if s.stopped || s.quitting {
 		s.mu.Unlock()
 		return nil
 	}
@@ -918,6 +928,37 @@ func (s *ChatSession) Stop() {
 		_ = closer()
 	} else if opening != nil {
 		opening() // the message was not taken yet: it is not sent
+	}
+}
+
+// quit ends the reply because Agent Desk is closing: the text so far is
+// kept, marked interrupted; a message not taken yet is not sent.
+func (s *ChatSession) quit() {
+	s.mu.Lock()
+	s.quitting = true
+	closer, opening := s.closer, s.opening
+	s.mu.Unlock()
+	if closer != nil {
+		_ = closer()
+	} else if opening != nil {
+		opening()
+	}
+}
+
+// quitChats ends every reply under way, for Close.
+func (a *App) quitChats() {
+	h := a.chatHub.Load()
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	live := make([]*ChatSession, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		live = append(live, s)
+	}
+	h.mu.Unlock()
+	for _, s := range live {
+		s.quit()
 	}
 }
 

@@ -55,3 +55,50 @@ func TestNothingOutlivesClose(t *testing.T) {
 		t.Fatalf("%d goroutines before the app, %d after it closed:\n%s", before, after, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// TestClosingMidReplyKeepsItsText closes Agent Desk while a reply streams:
+// the text received so far is kept, marked as cut short by the closing, and
+// nothing of the reply is left running.
+func TestClosingMidReplyKeepsItsText(t *testing.T) {
+	before := runtime.NumGoroutine()
+	pace := 30 * time.Millisecond
+	ctx := context.Background()
+	paths := storage.PathsIn(t.TempDir())
+	cfg := app.Config{Paths: paths, DemoPace: &pace, Keyring: apptest.NewKeyring()}
+	a, err := app.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := a.NewChat(ctx, getAgent(t, a, "101"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send(ctx, "Write a long memo about the office move", nil); err != nil {
+		t.Fatal(err)
+	}
+	for st, _ := s.State().Snapshot(); len(st.Live) < 20; st, _ = s.State().Snapshot() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Fatalf("%d goroutines before, %d after closing mid-reply", before, after)
+	}
+	b, err := app.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	msgs, err := b.DB().Messages(ctx, s.ID())
+	if err != nil || len(msgs) != 2 {
+		t.Fatalf("after reopening: %d messages, %v", len(msgs), err)
+	}
+	if r := msgs[1]; r.Status != app.MessageInterrupted || len(r.Content) < 20 {
+		t.Fatalf("the reply cut by closing: status %q, %d characters kept", r.Status, len(r.Content))
+	}
+}

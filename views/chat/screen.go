@@ -22,7 +22,7 @@ import (
 // spawn runs slow work (network, disk) off the UI goroutine, as the app's
 // own work (Close waits for it); tests make it synchronous so they can drive
 // the screen step by step.
-var spawn = (*app.App).Go
+var spawn = func(a *app.App, f func()) { a.Go(f) }
 
 // Screen is the Chats screen.
 type Screen struct {
