@@ -167,9 +167,9 @@ const ResourcesPause = 300 * time.Millisecond
 // load runs the search last asked for.
 type ResourceSearch struct {
 	*List[client.Resource]
+	typing *Debouncer // FindSoon's wait for typing to rest
 	mu     sync.Mutex
 	q, typ string
-	paused bool
 }
 
 // NewResourceSearch finds resources with Find or FindSoon; nothing is
@@ -177,31 +177,33 @@ type ResourceSearch struct {
 func (a *App) NewResourceSearch() *ResourceSearch {
 	r := &ResourceSearch{}
 	r.List = NewList(a, func(ctx context.Context) ([]client.Resource, error) {
-		r.mu.Lock()
-		q, typ, paused := r.q, r.typ, r.paused
-		r.mu.Unlock()
-		if paused {
-			// A newer search cancels ctx: the typing goes on.
-			t := time.NewTimer(ResourcesPause)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
-				return nil, ctx.Err()
-			}
-		}
+		q, typ := r.Query()
 		return a.Resources(ctx, q, typ)
 	})
+	r.typing = NewDebouncer(ResourcesPause, r.Reload)
 	return r
 }
 
 // Find searches at once for resources whose title or descriptions contain
 // q (all when q is empty) of the type typ ("" for any).
-func (r *ResourceSearch) Find(q, typ string) { r.find(q, typ, false) }
+func (r *ResourceSearch) Find(q, typ string) {
+	r.set(q, typ)
+	r.typing.Cancel()
+	r.Reload()
+}
 
 // FindSoon is Find once typing rests for ResourcesPause: each call
 // replaces the search before, so only the last is sent.
-func (r *ResourceSearch) FindSoon(q, typ string) { r.find(q, typ, true) }
+func (r *ResourceSearch) FindSoon(q, typ string) {
+	r.set(q, typ)
+	r.typing.Trigger()
+}
+
+func (r *ResourceSearch) set(q, typ string) {
+	r.mu.Lock()
+	r.q, r.typ = q, typ
+	r.mu.Unlock()
+}
 
 // Query is the search last asked for.
 func (r *ResourceSearch) Query() (q, typ string) {
@@ -210,9 +212,3 @@ func (r *ResourceSearch) Query() (q, typ string) {
 	return r.q, r.typ
 }
 
-func (r *ResourceSearch) find(q, typ string, paused bool) {
-	r.mu.Lock()
-	r.q, r.typ, r.paused = q, typ, paused
-	r.mu.Unlock()
-	r.Reload()
-}

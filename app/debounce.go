@@ -63,6 +63,16 @@ func (d *Debouncer) Flush() {
 	d.fire()
 }
 
+// Cancel drops a waiting call (what it would do was done another way).
+func (d *Debouncer) Cancel() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.pending = false
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+}
+
 // Stop runs a waiting call and refuses later Triggers.
 func (d *Debouncer) Stop() {
 	d.mu.Lock()
