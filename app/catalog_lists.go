@@ -211,4 +211,3 @@ func (r *ResourceSearch) Query() (q, typ string) {
 	defer r.mu.Unlock()
 	return r.q, r.typ
 }
-
