@@ -35,9 +35,7 @@ func (c *Client) ListAgents(ctx context.Context, params ListAgentsParams, opts .
 // Agents iterates over every agent of every page from params.Page on,
 // stopping at the first error.
 func (c *Client) Agents(ctx context.Context, params ListAgentsParams, opts ...Option) iter.Seq2[Agent, error] {
-	return iterate(ctx, func(ctx context.Context) (*Page[Agent], error) {
-		return c.ListAgents(ctx, params, opts...)
-	})
+	return iterate(ctx, c.ListAgents, params, opts)
 }
 
 // GetAgent reads one agent with its questions (GET /agents/{id}). The

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
-	"sync"
 )
 
 // ChatCompletionParams is a request to the chat-completions-compatible
@@ -131,15 +129,8 @@ func (c *Client) ChatCompletion(ctx context.Context, agentID ID, params ChatComp
 // behaves like Stream: Next/Current/Fragment/Text/Err/Close, and Text keeps
 // what was received after an error or Close.
 type ChatCompletionStream struct {
-	src      *eventSource
-	cur      ChatCompletion
-	fragment string
+	streamState[ChatCompletion]
 	finished bool // a chunk carried a finish_reason
-	err      error
-	done     bool
-
-	textMu sync.Mutex
-	text   strings.Builder
 }
 
 // ChatCompletionStream sends a chat-completions-compatible request with
@@ -161,63 +152,35 @@ func (c *Client) ChatCompletionStream(ctx context.Context, agentID ID, params Ch
 	if err != nil {
 		return nil, err
 	}
-	return &ChatCompletionStream{src: src}, nil
+	return &ChatCompletionStream{streamState: streamState[ChatCompletion]{src: src}}, nil
 }
 
 // Next advances to the next chunk; false at [DONE] or on failure.
 func (s *ChatCompletionStream) Next() bool {
-	if s.done {
+	// Assumption: a stream that ends without [DONE] is complete only if a
+	// chunk carried a finish_reason.
+	data, ok := s.nextData(func(atDone bool) bool { return atDone || s.finished })
+	if !ok {
 		return false
 	}
-	for {
-		data, err, ok := s.src.read()
-		if !ok {
-			s.end(err)
-			// Assumption: a stream that ends without [DONE] is complete only
-			// if a chunk carried a finish_reason.
-			if s.err == nil && !s.finished {
-				s.err = ErrStreamIncomplete
-			}
-			return false
-		}
-		if isDone(data) {
-			s.end(nil)
-			return false
-		}
-		if strings.TrimSpace(data) == "" {
-			continue
-		}
-		var chunk ChatCompletion
-		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
-			s.end(fmt.Errorf("agentdesk: %s %s: malformed event: %w", s.src.method, s.src.path, err))
-			return false
-		}
-		if raw, ok := chunk.Extra["error"]; ok && !isNull(raw) {
-			s.end(&ExecutionError{Text: errorValueText(raw)})
-			return false
-		}
-		s.cur = chunk
-		s.fragment = chunk.Text()
-		for _, ch := range chunk.Choices {
-			if ch.FinishReason != "" {
-				s.finished = true
-			}
-		}
-		if s.fragment != "" {
-			s.textMu.Lock()
-			s.text.WriteString(s.fragment)
-			s.textMu.Unlock()
-		}
-		return true
+	var chunk ChatCompletion
+	if err := json.Unmarshal([]byte(data), &chunk); err != nil {
+		s.end(fmt.Errorf("agentdesk: %s %s: malformed event: %w", s.src.method, s.src.path, err))
+		return false
 	}
-}
-
-func (s *ChatCompletionStream) end(err error) {
-	s.done = true
-	if s.err == nil {
-		s.err = err
+	if raw, ok := chunk.Extra["error"]; ok && !isNull(raw) {
+		s.end(&ExecutionError{Text: errorValueText(raw)})
+		return false
 	}
-	s.src.finish()
+	s.cur = chunk
+	s.fragment = chunk.Text()
+	for _, ch := range chunk.Choices {
+		if ch.FinishReason != "" {
+			s.finished = true
+		}
+	}
+	s.appendText(s.fragment)
+	return true
 }
 
 // Current returns the chunk Next moved to.
@@ -226,19 +189,5 @@ func (s *ChatCompletionStream) Current() ChatCompletion { return s.cur }
 // Fragment returns the text the current chunk added.
 func (s *ChatCompletionStream) Fragment() string { return s.fragment }
 
-// Text returns all text received so far; safe from any goroutine.
-func (s *ChatCompletionStream) Text() string {
-	s.textMu.Lock()
-	defer s.textMu.Unlock()
-	return s.text.String()
-}
-
 // Err returns why the stream stopped early, or nil after [DONE].
 func (s *ChatCompletionStream) Err() error { return s.err }
-
-// Close stops the stream and frees the connection at once; safe from any
-// goroutine and more than once.
-func (s *ChatCompletionStream) Close() error {
-	s.src.close()
-	return nil
-}

@@ -43,14 +43,7 @@ func demoCounted(t *testing.T, opts demoservice.Options, extra ...client.Option)
 	cnt := &counted{next: svc}
 	srv := httptest.NewServer(cnt)
 	t.Cleanup(srv.Close)
-	base := []client.Option{
-		client.WithBaseURL(srv.URL),
-		client.WithAPIKey(opts.APIKey),
-		client.WithHTTPClient(contractClient(t)),
-		client.WithRetryBackoff(time.Millisecond, 20*time.Millisecond),
-		client.WithPollInterval(5 * time.Millisecond),
-	}
-	return client.New(append(base, extra...)...), svc, cnt
+	return checkedClient(t, srv.URL, opts.APIKey, extra...), svc, cnt
 }
 
 // sse writes an event-stream answer frame by frame, flushing each.

@@ -64,9 +64,7 @@ func (c *Client) ListFiles(ctx context.Context, params ListFilesParams, opts ...
 
 // Files iterates over every file of every page, stopping at the first error.
 func (c *Client) Files(ctx context.Context, params ListFilesParams, opts ...Option) iter.Seq2[File, error] {
-	return iterate(ctx, func(ctx context.Context) (*Page[File], error) {
-		return c.ListFiles(ctx, params, opts...)
-	})
+	return iterate(ctx, c.ListFiles, params, opts)
 }
 
 // Download fetches an output file (an image or video URL from an execution)

@@ -33,7 +33,7 @@ func FuzzStreamDecode(f *testing.F) {
 		ctx, cancel := context.WithCancel(context.Background())
 		src := &eventSource{method: "POST", path: "/agents/1/execute", ctx: ctx, cancel: cancel, maxEventSize: 4096}
 		src.attach(io.NopCloser(strings.NewReader(body)))
-		s := &Stream{src: src}
+		s := &Stream{streamState: streamState[Execution]{src: src}}
 		var text strings.Builder
 		for s.Next() {
 			text.WriteString(s.Fragment())

@@ -51,23 +51,28 @@ func demo(t testing.TB, opts demoservice.Options, extra ...client.Option) (*clie
 		opts.APIKey = testKey
 	}
 	srv, svc := demoservice.NewTestService(t, opts)
-	base := []client.Option{
-		client.WithBaseURL(srv.URL),
-		client.WithAPIKey(opts.APIKey),
-		client.WithHTTPClient(contractClient(t)),
-		client.WithRetryBackoff(time.Millisecond, 20*time.Millisecond),
-		client.WithPollInterval(5 * time.Millisecond),
-	}
-	return client.New(append(base, extra...)...), svc, srv
+	return checkedClient(t, srv.URL, opts.APIKey, extra...), svc, srv
+}
+
+// checkedClient is a fast client for url whose requests the contract
+// validator checks.
+func checkedClient(t testing.TB, url, key string, extra ...client.Option) *client.Client {
+	return client.New(fastOptions(url, key, append([]client.Option{client.WithHTTPClient(contractClient(t))}, extra...)...)...)
 }
 
 // plain returns a client for an httptest server with fast retries.
 func plain(url string, extra ...client.Option) *client.Client {
+	return client.New(fastOptions(url, testKey, extra...)...)
+}
+
+// fastOptions point a client at url with key, retrying and polling fast so
+// tests do not wait; extra come last and win.
+func fastOptions(url, key string, extra ...client.Option) []client.Option {
 	base := []client.Option{
 		client.WithBaseURL(url),
-		client.WithAPIKey(testKey),
+		client.WithAPIKey(key),
 		client.WithRetryBackoff(time.Millisecond, 20*time.Millisecond),
 		client.WithPollInterval(5 * time.Millisecond),
 	}
-	return client.New(append(base, extra...)...)
+	return append(base, extra...)
 }

@@ -197,9 +197,7 @@ func (c *Client) ListMemories(ctx context.Context, params ListMemoriesParams, op
 // Memories iterates over every memory of every page, stopping at the first
 // error.
 func (c *Client) Memories(ctx context.Context, params ListMemoriesParams, opts ...Option) iter.Seq2[Memory, error] {
-	return iterate(ctx, func(ctx context.Context) (*Page[Memory], error) {
-		return c.ListMemories(ctx, params, opts...)
-	})
+	return iterate(ctx, c.ListMemories, params, opts)
 }
 
 // DeleteMemory deletes a memory (DELETE /memories/{id}). A memory already
@@ -230,9 +228,7 @@ func (c *Client) ListCollections(ctx context.Context, params ListCollectionsPara
 // Collections iterates over every collection of every page, stopping at the
 // first error.
 func (c *Client) Collections(ctx context.Context, params ListCollectionsParams, opts ...Option) iter.Seq2[Collection, error] {
-	return iterate(ctx, func(ctx context.Context) (*Page[Collection], error) {
-		return c.ListCollections(ctx, params, opts...)
-	})
+	return iterate(ctx, c.ListCollections, params, opts)
 }
 
 // MaxCollectionName is the longest collection name accepted.

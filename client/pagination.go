@@ -124,10 +124,11 @@ func (p *Page[T]) All(ctx context.Context) iter.Seq2[T, error] {
 	}
 }
 
-// iterate lists every item of every page, starting with first.
-func iterate[T any](ctx context.Context, first func(context.Context) (*Page[T], error)) iter.Seq2[T, error] {
+// iterate lists every item of every page, starting with the page list
+// answers for params, so each list's iterator is one line.
+func iterate[T, P any](ctx context.Context, list func(context.Context, P, ...Option) (*Page[T], error), params P, opts []Option) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		p, err := first(ctx)
+		p, err := list(ctx, params, opts...)
 		if err != nil {
 			var zero T
 			yield(zero, err)

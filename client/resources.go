@@ -35,7 +35,5 @@ func (c *Client) ListResources(ctx context.Context, params ListResourcesParams, 
 // Resources iterates over every resource of every page, stopping at the
 // first error.
 func (c *Client) Resources(ctx context.Context, params ListResourcesParams, opts ...Option) iter.Seq2[Resource, error] {
-	return iterate(ctx, func(ctx context.Context) (*Page[Resource], error) {
-		return c.ListResources(ctx, params, opts...)
-	})
+	return iterate(ctx, c.ListResources, params, opts)
 }

@@ -203,17 +203,78 @@ func (s *eventSource) finish() {
 // far, also after an error, a cancellation or Close. Close may be called from
 // any goroutine and frees the connection at once.
 type Stream struct {
+	streamState[Execution]
+	final  *Execution
+	times  timeCache
+	execID ID
+}
+
+// streamState is what Stream and ChatCompletionStream keep alike, so both
+// end, gather text and close the same way.
+type streamState[T any] struct {
 	src      *eventSource
-	cur      Execution
+	cur      T
 	fragment string
-	final    *Execution
 	err      error
 	done     bool
-	times    timeCache
-	execID   ID
 
 	textMu sync.Mutex
 	text   strings.Builder
+}
+
+// nextData returns the data of the next event that has any (skipping a bare
+// id or event name). At the end of the stream or at [DONE] it ends the
+// stream and reports false; complete, told whether [DONE] came, says
+// whether what arrived was whole, else Err is ErrStreamIncomplete.
+func (s *streamState[T]) nextData(complete func(atDone bool) bool) (string, bool) {
+	if s.done {
+		return "", false
+	}
+	for {
+		data, err, ok := s.src.read()
+		if !ok || isDone(data) {
+			s.end(err) // err is nil at [DONE]
+			if s.err == nil && !complete(ok) {
+				s.err = ErrStreamIncomplete
+			}
+			return "", false
+		}
+		if strings.TrimSpace(data) != "" {
+			return data, true
+		}
+	}
+}
+
+// end stops reading; the first error is the one kept.
+func (s *streamState[T]) end(err error) {
+	s.done = true
+	if s.err == nil {
+		s.err = err
+	}
+	s.src.finish()
+}
+
+func (s *streamState[T]) appendText(t string) {
+	if t == "" {
+		return
+	}
+	s.textMu.Lock()
+	s.text.WriteString(t)
+	s.textMu.Unlock()
+}
+
+// Text returns all text received so far; safe from any goroutine.
+func (s *streamState[T]) Text() string {
+	s.textMu.Lock()
+	defer s.textMu.Unlock()
+	return s.text.String()
+}
+
+// Close stops the stream and frees the connection at once. It is safe to
+// call from any goroutine and more than once. Text keeps what was received.
+func (s *streamState[T]) Close() error {
+	s.src.close()
+	return nil
 }
 
 // Stream executes a chat agent with stream: true and returns the stream of
@@ -232,7 +293,7 @@ func (c *Client) Stream(ctx context.Context, agentID ID, params ExecuteParams, o
 	if err != nil {
 		return nil, err
 	}
-	return &Stream{src: src}, nil
+	return &Stream{streamState: streamState[Execution]{src: src}}, nil
 }
 
 // executionFallback turns a plain execute answer (a server that ignored
@@ -253,90 +314,47 @@ func executionFallback(data []byte) ([]string, error) {
 // returns false at the end of the stream (after the completed event) or on
 // failure; then check Err.
 func (s *Stream) Next() bool {
-	if s.done {
+	data, ok := s.nextData(func(bool) bool { return s.final != nil })
+	if !ok {
 		return false
 	}
-	for {
-		data, err, ok := s.src.read()
-		if !ok {
-			s.end(err)
-			if s.err == nil && s.final == nil {
-				s.err = ErrStreamIncomplete
-			}
-			return false
-		}
-		if isDone(data) {
-			s.end(nil)
-			if s.final == nil {
-				s.err = ErrStreamIncomplete
-			}
-			return false
-		}
-		if strings.TrimSpace(data) == "" {
-			continue // an event with no data (a bare id or event name)
-		}
-		var e Execution
-		if err := decodeExecutionFast(data, &e, &s.times); err != nil {
-			s.end(fmt.Errorf("agentdesk: %s %s: malformed event: %w", s.src.method, s.src.path, err))
-			return false
-		}
-		s.cur = e
-		if e.ID != "" {
-			s.execID = e.ID
-		}
-		s.fragment = e.Output
-		if e.Succeeded() {
-			// The completed event carries an empty output; should a server
-			// repeat the whole text there, it is not appended twice.
-			if s.fragment == s.Text() {
-				s.fragment = ""
-			}
-		}
-		s.appendText(s.fragment)
-		switch {
-		case e.Failed():
-			s.end(&ExecutionError{Execution: e, Text: e.ErrorText()})
-		case e.Succeeded():
-			f := e
-			s.final = &f
-			s.done = true
-			s.src.finish()
-		}
-		return true
+	var e Execution
+	if err := decodeExecutionFast(data, &e, &s.times); err != nil {
+		s.end(fmt.Errorf("agentdesk: %s %s: malformed event: %w", s.src.method, s.src.path, err))
+		return false
 	}
+	s.cur = e
+	if e.ID != "" {
+		s.execID = e.ID
+	}
+	s.fragment = e.Output
+	if e.Succeeded() {
+		// The completed event carries an empty output; should a server
+		// repeat the whole text there, it is not appended twice.
+		if s.fragment == s.Text() {
+			s.fragment = ""
+		}
+	}
+	s.appendText(s.fragment)
+	switch {
+	case e.Failed():
+		s.end(&ExecutionError{Execution: e, Text: e.ErrorText()})
+	case e.Succeeded():
+		f := e
+		s.final = &f
+		s.done = true
+		s.src.finish()
+	}
+	return true
 }
 
 func isDone(data string) bool { return strings.TrimSpace(data) == "[DONE]" }
-
-func (s *Stream) end(err error) {
-	s.done = true
-	if s.err == nil {
-		s.err = err
-	}
-	s.src.finish()
-}
-
-func (s *Stream) appendText(t string) {
-	if t == "" {
-		return
-	}
-	s.textMu.Lock()
-	s.text.WriteString(t)
-	s.textMu.Unlock()
-}
 
 // Current returns the event Next moved to.
 func (s *Stream) Current() Execution { return s.cur }
 
 // Fragment returns the text the current event added (its output).
 func (s *Stream) Fragment() string { return s.fragment }
-
-// Text returns all text received so far.
-func (s *Stream) Text() string {
-	s.textMu.Lock()
-	defer s.textMu.Unlock()
-	return s.text.String()
-}
 
 // ExecutionID returns the execution id the stream's records named (the last
 // non-empty one), or "" when none did. After a cut stream, poll it (see
@@ -353,10 +371,3 @@ func (s *Stream) Final() *Execution { return s.final }
 // context's error, or a malformed-event error. It is nil after a complete
 // stream.
 func (s *Stream) Err() error { return s.err }
-
-// Close stops the stream and frees the connection at once. It is safe to
-// call from any goroutine and more than once. Text keeps what was received.
-func (s *Stream) Close() error {
-	s.src.close()
-	return nil
-}

@@ -53,11 +53,7 @@ func (db *DB) CreateConversation(ctx context.Context, c Conversation) (Conversat
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			c.AccountID, c.AgentID, c.AgentTitle, c.Title, c.RootID, string(answers),
 			c.DeveloperMessage, c.Draft, c.UseChatCompletions, millis(c.CreatedAt), millis(c.UpdatedAt))
-		if err != nil {
-			return err
-		}
-		c.ID, err = res.LastInsertId()
-		return err
+		return insertID(&c.ID, res, err)
 	})
 	if err != nil {
 		return Conversation{}, err
@@ -141,9 +137,7 @@ func (db *DB) GetConversation(ctx context.Context, id int64) (Conversation, erro
 // ListConversations returns an account's conversations, most recently
 // updated first.
 func (db *DB) ListConversations(ctx context.Context, p ListParams) ([]Conversation, error) {
-	if p.Limit <= 0 {
-		p.Limit = 50
-	}
+	p.Limit = listLimit(p.Limit)
 	q := `SELECT ` + conversationColumns + ` FROM conversations WHERE account_id = ? AND deleted_at IS NULL`
 	args := []any{p.AccountID}
 	if p.AgentID != "" {
@@ -152,20 +146,7 @@ func (db *DB) ListConversations(ctx context.Context, p ListParams) ([]Conversati
 	}
 	q += ` ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`
 	args = append(args, p.Limit, p.Offset)
-	rows, err := db.sql.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, wrap("read the conversations", db.path, err)
-	}
-	defer rows.Close()
-	var out []Conversation
-	for rows.Next() {
-		c, err := scanConversation(rows)
-		if err != nil {
-			return nil, wrap("read the conversations", db.path, err)
-		}
-		out = append(out, c)
-	}
-	return out, wrap("read the conversations", db.path, rows.Err())
+	return queryAll(ctx, db, "read the conversations", scanConversation, q, args...)
 }
 
 type scanner interface{ Scan(dest ...any) error }

@@ -45,11 +45,7 @@ func (db *DB) RecordCredits(ctx context.Context, r CreditRecord) (CreditRecord, 
 	err := db.write(ctx, "record the credits", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO credits (at, account_id, agent_id, agent_title, kind, credits, ref)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, millis(r.At), r.AccountID, r.AgentID, r.AgentTitle, r.Kind, r.Credits, r.Ref)
-		if err != nil {
-			return err
-		}
-		r.ID, err = res.LastInsertId()
-		return err
+		return insertID(&r.ID, res, err)
 	})
 	return r, err
 }
@@ -65,47 +61,40 @@ func (db *DB) CreditsSince(ctx context.Context, accountID string, t time.Time) (
 // CreditsByDay is an account's spending per local day in [from, to), days
 // without spending left out, oldest first.
 func (db *DB) CreditsByDay(ctx context.Context, accountID string, from, to time.Time) ([]DayCredits, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT at, credits FROM credits WHERE account_id = ? AND at >= ? AND at < ? ORDER BY at`,
+	spends, err := queryAll(ctx, db, "add up the credits", scanDaySpend, `SELECT at, credits FROM credits WHERE account_id = ? AND at >= ? AND at < ? ORDER BY at`,
 		accountID, from.UnixMilli(), to.UnixMilli())
-	if err != nil {
-		return nil, wrap("add up the credits", db.path, err)
+	if spends == nil {
+		return nil, err
 	}
-	defer rows.Close()
 	var out []DayCredits
-	for rows.Next() {
-		var at int64
-		var c float64
-		if err := rows.Scan(&at, &c); err != nil {
-			return nil, wrap("add up the credits", db.path, err)
-		}
-		t := time.UnixMilli(at).Local()
-		day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.Local)
-		if n := len(out); n > 0 && out[n-1].Day.Equal(day) {
-			out[n-1].Credits += c
+	for _, d := range spends {
+		if n := len(out); n > 0 && out[n-1].Day.Equal(d.Day) {
+			out[n-1].Credits += d.Credits
 		} else {
-			out = append(out, DayCredits{Day: day, Credits: c})
+			out = append(out, d)
 		}
 	}
-	return out, wrap("add up the credits", db.path, rows.Err())
+	return out, err
+}
+
+// scanDaySpend reads one spending as the local day it falls on.
+func scanDaySpend(s scanner) (DayCredits, error) {
+	var at int64
+	var d DayCredits
+	err := s.Scan(&at, &d.Credits)
+	t := time.UnixMilli(at).Local()
+	d.Day = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.Local)
+	return d, err
 }
 
 // CreditsByAgent is an account's spending per agent in [from, to), largest
 // first.
 func (db *DB) CreditsByAgent(ctx context.Context, accountID string, from, to time.Time) ([]AgentCredits, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT agent_id, max(agent_title), sum(credits), count(*) FROM credits
+	return queryAll(ctx, db, "add up the credits", func(s scanner) (AgentCredits, error) {
+		var a AgentCredits
+		err := s.Scan(&a.AgentID, &a.AgentTitle, &a.Credits, &a.Calls)
+		return a, err
+	}, `SELECT agent_id, max(agent_title), sum(credits), count(*) FROM credits
 		WHERE account_id = ? AND at >= ? AND at < ? GROUP BY agent_id ORDER BY sum(credits) DESC, agent_id`,
 		accountID, from.UnixMilli(), to.UnixMilli())
-	if err != nil {
-		return nil, wrap("add up the credits", db.path, err)
-	}
-	defer rows.Close()
-	var out []AgentCredits
-	for rows.Next() {
-		var a AgentCredits
-		if err := rows.Scan(&a.AgentID, &a.AgentTitle, &a.Credits, &a.Calls); err != nil {
-			return nil, wrap("add up the credits", db.path, err)
-		}
-		out = append(out, a)
-	}
-	return out, wrap("add up the credits", db.path, rows.Err())
 }

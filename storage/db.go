@@ -266,6 +266,43 @@ func mustAffect(res sql.Result, err error) error {
 	return nil
 }
 
+// queryAll runs a read and scans each row with scan, so every list read
+// fails the same way: wrapped as op, with no partial list on a bad row.
+func queryAll[T any](ctx context.Context, db *DB, op string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := db.sql.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, wrap(op, db.path, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, wrap(op, db.path, err)
+		}
+		out = append(out, v)
+	}
+	return out, wrap(op, db.path, rows.Err())
+}
+
+// listLimit is the length of a list read: 50 when the caller names none.
+func listLimit(n int) int {
+	if n <= 0 {
+		return 50
+	}
+	return n
+}
+
+// insertID stores the row id an INSERT gave in *id; a failed INSERT leaves
+// *id as it was.
+func insertID(id *int64, res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	*id, err = res.LastInsertId()
+	return err
+}
+
 func millis(t time.Time) int64 {
 	if t.IsZero() {
 		return 0

@@ -88,20 +88,7 @@ func (db *DB) Memories(ctx context.Context, accountID, query string) ([]MemoryEn
 		q += ` AND (content LIKE ? ESCAPE '\' OR collection_name LIKE ? ESCAPE '\' OR metadata LIKE ? ESCAPE '\' OR id = ?)`
 		args = append(args, like, like, like, query)
 	}
-	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY last_seen DESC, id`, args...)
-	if err != nil {
-		return nil, wrap("read the memories", db.path, err)
-	}
-	defer rows.Close()
-	var out []MemoryEntry
-	for rows.Next() {
-		m, err := scanMemory(rows)
-		if err != nil {
-			return nil, wrap("read the memories", db.path, err)
-		}
-		out = append(out, m)
-	}
-	return out, wrap("read the memories", db.path, rows.Err())
+	return queryAll(ctx, db, "read the memories", scanMemory, q+` ORDER BY last_seen DESC, id`, args...)
 }
 
 // DeleteMemoryEntry forgets a memory locally (the server keeps it).
@@ -141,23 +128,16 @@ func (db *DB) NoteCollection(ctx context.Context, accountID, id string) error {
 
 // Collections returns an account's collections by name.
 func (db *DB) Collections(ctx context.Context, accountID string) ([]CollectionEntry, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT account_id, id, name, last_seen FROM collections
+	return queryAll(ctx, db, "read the collections", scanCollection, `SELECT account_id, id, name, last_seen FROM collections
 		WHERE account_id = ? ORDER BY name COLLATE NOCASE, id`, accountID)
-	if err != nil {
-		return nil, wrap("read the collections", db.path, err)
-	}
-	defer rows.Close()
-	var out []CollectionEntry
-	for rows.Next() {
-		var c CollectionEntry
-		var seen int64
-		if err := rows.Scan(&c.AccountID, &c.ID, &c.Name, &seen); err != nil {
-			return nil, wrap("read the collections", db.path, err)
-		}
-		c.LastSeen = fromMillis(seen)
-		out = append(out, c)
-	}
-	return out, wrap("read the collections", db.path, rows.Err())
+}
+
+func scanCollection(s scanner) (CollectionEntry, error) {
+	var c CollectionEntry
+	var seen int64
+	err := s.Scan(&c.AccountID, &c.ID, &c.Name, &seen)
+	c.LastSeen = fromMillis(seen)
+	return c, err
 }
 
 // DeleteCollectionEntry forgets a collection locally.

@@ -58,10 +58,7 @@ func (db *DB) AddMessage(ctx context.Context, m Message) (Message, error) {
 			file_ids, response_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			m.ConversationID, m.Role, m.Content, m.Status, m.Error, m.Credits, string(files), m.ResponseID,
 			millis(m.CreatedAt), millis(m.UpdatedAt))
-		if err != nil {
-			return err
-		}
-		if m.ID, err = res.LastInsertId(); err != nil {
+		if err := insertID(&m.ID, res, err); err != nil {
 			return err
 		}
 		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET updated_at = ? WHERE id = ?`,
@@ -109,20 +106,7 @@ func (db *DB) GetMessage(ctx context.Context, id int64) (Message, error) {
 
 // Messages returns a conversation's messages, oldest first.
 func (db *DB) Messages(ctx context.Context, conversationID int64) ([]Message, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+messageColumns+` FROM messages WHERE conversation_id = ? ORDER BY id`, conversationID)
-	if err != nil {
-		return nil, wrap("read the messages", db.path, err)
-	}
-	defer rows.Close()
-	var out []Message
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			return nil, wrap("read the messages", db.path, err)
-		}
-		out = append(out, m)
-	}
-	return out, wrap("read the messages", db.path, rows.Err())
+	return queryAll(ctx, db, "read the messages", scanMessage, `SELECT `+messageColumns+` FROM messages WHERE conversation_id = ? ORDER BY id`, conversationID)
 }
 
 // MessageCount is how many messages a conversation holds.

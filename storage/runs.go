@@ -42,11 +42,7 @@ func (db *DB) AddRun(ctx context.Context, r Run) (Run, error) {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.AccountID, r.AgentID, r.AgentTitle, r.AgentType, inputs, files, r.ResponseID, r.Output,
 			r.Status, r.Error, r.Credits, millis(r.CreatedAt), millis(r.UpdatedAt))
-		if err != nil {
-			return err
-		}
-		r.ID, err = res.LastInsertId()
-		return err
+		return insertID(&r.ID, res, err)
 	})
 	if err != nil {
 		return Run{}, err
@@ -80,29 +76,14 @@ func (db *DB) GetRun(ctx context.Context, id int64) (Run, error) {
 // Runs returns an account's runs of one agent (every agent when agentID is
 // empty), newest first; limit 0 means 50.
 func (db *DB) Runs(ctx context.Context, accountID, agentID string, limit int) ([]Run, error) {
-	if limit <= 0 {
-		limit = 50
-	}
+	limit = listLimit(limit)
 	q := `SELECT ` + runColumns + ` FROM runs WHERE account_id = ?`
 	args := []any{accountID}
 	if agentID != "" {
 		q += ` AND agent_id = ?`
 		args = append(args, agentID)
 	}
-	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, limit)...)
-	if err != nil {
-		return nil, wrap("read the runs", db.path, err)
-	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, wrap("read the runs", db.path, err)
-		}
-		out = append(out, r)
-	}
-	return out, wrap("read the runs", db.path, rows.Err())
+	return queryAll(ctx, db, "read the runs", scanRun, q+` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, limit)...)
 }
 
 func runJSON(r Run) (inputs, files string, err error) {

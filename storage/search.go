@@ -35,31 +35,22 @@ func (db *DB) SearchMessages(ctx context.Context, accountID, query string, limit
 	if match == "" {
 		return nil, nil
 	}
-	if limit <= 0 {
-		limit = 50
-	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT m.conversation_id, m.id, c.title, c.agent_title, m.role,
+	limit = listLimit(limit)
+	return queryAll(ctx, db, "search the history", scanHit, `SELECT m.conversation_id, m.id, c.title, c.agent_title, m.role,
 			snippet(messages_fts, 0, ?, ?, '…', 12), m.created_at
 		FROM messages_fts
 		JOIN messages m ON m.id = messages_fts.rowid
 		JOIN conversations c ON c.id = m.conversation_id
 		WHERE messages_fts MATCH ? AND c.account_id = ? AND c.deleted_at IS NULL
 		ORDER BY messages_fts.rowid DESC LIMIT ?`, HighlightStart, HighlightEnd, match, accountID, limit)
-	if err != nil {
-		return nil, wrap("search the history", db.path, err)
-	}
-	defer rows.Close()
-	var out []SearchHit
-	for rows.Next() {
-		var h SearchHit
-		var at int64
-		if err := rows.Scan(&h.ConversationID, &h.MessageID, &h.ConversationTitle, &h.AgentTitle, &h.Role, &h.Snippet, &at); err != nil {
-			return nil, wrap("search the history", db.path, err)
-		}
-		h.At = fromMillis(at)
-		out = append(out, h)
-	}
-	return out, wrap("search the history", db.path, rows.Err())
+}
+
+func scanHit(s scanner) (SearchHit, error) {
+	var h SearchHit
+	var at int64
+	err := s.Scan(&h.ConversationID, &h.MessageID, &h.ConversationTitle, &h.AgentTitle, &h.Role, &h.Snippet, &at)
+	h.At = fromMillis(at)
+	return h, err
 }
 
 // SearchConversations finds an account's conversations whose title
@@ -70,26 +61,11 @@ func (db *DB) SearchConversations(ctx context.Context, accountID, query string, 
 	if match == "" {
 		return nil, nil
 	}
-	if limit <= 0 {
-		limit = 50
-	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+prefixed("c.", conversationColumns)+`
+	limit = listLimit(limit)
+	return queryAll(ctx, db, "search the conversations", scanConversation, `SELECT `+prefixed("c.", conversationColumns)+`
 		FROM conversations_fts JOIN conversations c ON c.id = conversations_fts.rowid
 		WHERE conversations_fts MATCH ? AND c.account_id = ? AND c.deleted_at IS NULL
 		ORDER BY rank LIMIT ?`, match, accountID, limit)
-	if err != nil {
-		return nil, wrap("search the conversations", db.path, err)
-	}
-	defer rows.Close()
-	var out []Conversation
-	for rows.Next() {
-		c, err := scanConversation(rows)
-		if err != nil {
-			return nil, wrap("search the conversations", db.path, err)
-		}
-		out = append(out, c)
-	}
-	return out, wrap("search the conversations", db.path, rows.Err())
 }
 
 // ftsQuery turns typed text into an FTS5 query: every word becomes a quoted

@@ -206,17 +206,23 @@ func TestRequests(t *testing.T) {
 			if tc.body != "" {
 				body = []byte(tc.body)
 			}
-			err := v.ValidateRequest(r, body)
-			if tc.ok && err != nil {
-				t.Errorf("refused: %v", err)
-			}
-			if !tc.ok && err == nil {
-				t.Errorf("accepted")
-			}
-			if err != nil {
-				t.Logf("refused: %v", err)
-			}
+			verdict(t, tc.ok, v.ValidateRequest(r, body))
 		})
+	}
+}
+
+// verdict checks that the validator accepted a case (ok) or refused it,
+// and logs why it refused.
+func verdict(t *testing.T, ok bool, err error) {
+	t.Helper()
+	if ok && err != nil {
+		t.Errorf("refused: %v", err)
+	}
+	if !ok && err == nil {
+		t.Errorf("accepted")
+	}
+	if err != nil {
+		t.Logf("refused: %v", err)
 	}
 }
 
@@ -403,16 +409,7 @@ func TestResponses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := v.ValidateResponse(request(tc.method, tc.url, ""), tc.status, tc.header, []byte(tc.body))
-			if tc.ok && err != nil {
-				t.Errorf("refused: %v", err)
-			}
-			if !tc.ok && err == nil {
-				t.Errorf("accepted")
-			}
-			if err != nil {
-				t.Logf("refused: %v", err)
-			}
+			verdict(t, tc.ok, v.ValidateResponse(request(tc.method, tc.url, ""), tc.status, tc.header, []byte(tc.body)))
 		})
 	}
 }
@@ -443,16 +440,7 @@ func TestStreamResponses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := v.ValidateResponse(request("POST", tc.url, ""), 200, stream, []byte(tc.body))
-			if tc.ok && err != nil {
-				t.Errorf("refused: %v", err)
-			}
-			if !tc.ok && err == nil {
-				t.Errorf("accepted")
-			}
-			if err != nil {
-				t.Logf("refused: %v", err)
-			}
+			verdict(t, tc.ok, v.ValidateResponse(request("POST", tc.url, ""), 200, stream, []byte(tc.body)))
 		})
 	}
 	if err := v.ValidateResponse(request("GET", "/agents", ""), 200, stream, []byte(sse("{}"))); err == nil {

@@ -183,15 +183,8 @@ func (c *conformance) common() {
 	// Execution: polling, blocking, chat rules, streaming.
 	body := c.expect(200, "POST", "/agents/"+chatAgent+"/execute",
 		`{"answers":{`+chatAnswers+`},`+chatAnswers+`,"messages":[{"role":"user","content":"Hello"}]}`)
-	var started struct {
-		Responses []struct {
-			ID int64 `json:"id"`
-		} `json:"responses"`
-	}
-	if err := json.Unmarshal(body, &started); err != nil || len(started.Responses) == 0 {
-		t.Fatalf("execute answer %s: %v", body, err)
-	}
-	c.expect(200, "GET", "/agents/"+chatAgent+"/responses/"+itoa(started.Responses[0].ID), "")
+	started := startedID(t, body)
+	c.expect(200, "GET", "/agents/"+chatAgent+"/responses/"+itoa(started), "")
 	c.expect(404, "GET", "/agents/"+chatAgent+"/responses/"+missingID, "")
 	c.expect(200, "POST", "/agents/"+chatAgent+"/execute",
 		`{"answers":{`+chatAnswers+`},`+chatAnswers+`,"wait_execution":true,"file_ids":[`+seededFile+`],"messages":[{"role":"developer","content":"Be brief."},{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello"},{"role":"user","content":"Bye"}]}`)
@@ -283,20 +276,13 @@ func (c *conformance) real() {
 	// Execution: inputs at the root, both wait spellings, polling, streaming.
 	root := chatAnswers + `,"messages":[{"role":"user","content":"Hello"}]`
 	body := c.expect(200, "POST", "/agents/"+chatAgent+"/execute", `{`+root+`}`)
-	var started struct {
-		Responses []struct {
-			ID int64 `json:"id"`
-		} `json:"responses"`
-	}
-	if err := json.Unmarshal(body, &started); err != nil || len(started.Responses) == 0 {
-		t.Fatalf("execute answer %s: %v", body, err)
-	}
-	polled := c.expect(200, "GET", "/agent-responses/"+itoa(started.Responses[0].ID), "")
+	started := startedID(t, body)
+	polled := c.expect(200, "GET", "/agent-responses/"+itoa(started), "")
 	if !strings.Contains(string(polled), `"status":"succeeded"`) {
 		t.Errorf("polled %s, want succeeded", polled)
 	}
 	c.expect(404, "GET", "/agent-responses/"+missingID, "")
-	c.expect(404, "GET", "/agents/"+chatAgent+"/responses/"+itoa(started.Responses[0].ID), "")
+	c.expect(404, "GET", "/agents/"+chatAgent+"/responses/"+itoa(started), "")
 	c.expect(200, "POST", "/agents/"+chatAgent+"/execute", `{`+root+`,"waitExecution":true}`)
 	c.expect(200, "POST", "/agents/"+chatAgent+"/execute?wait_execution=true", `{`+root+`,"file_ids":[`+seededFile+`]}`)
 	c.expect(400, "POST", "/agents/"+chatAgent+"/execute", `{"answers":{`+chatAnswers+`},"messages":[{"role":"user","content":"Hello"}]}`)
@@ -471,4 +457,18 @@ func multipartFileWith(t *testing.T, name string, content []byte, fields map[str
 func itoa(n int64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// startedID is the id of the run an execute answer started.
+func startedID(t *testing.T, body []byte) int64 {
+	t.Helper()
+	var started struct {
+		Responses []struct {
+			ID int64 `json:"id"`
+		} `json:"responses"`
+	}
+	if err := json.Unmarshal(body, &started); err != nil || len(started.Responses) == 0 {
+		t.Fatalf("execute answer %s: %v", body, err)
+	}
+	return started.Responses[0].ID
 }

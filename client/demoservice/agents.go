@@ -81,6 +81,17 @@ func (s *Service) agentFromPath(w http.ResponseWriter, r *http.Request) (*Agent,
 	return nil, false
 }
 
+// agentBody reads the path's agent, then the JSON body, as every write to
+// an agent does; on failure it has answered.
+func (s *Service) agentBody(w http.ResponseWriter, r *http.Request) (*Agent, map[string]any, bool) {
+	a, ok := s.agentFromPath(w, r)
+	if !ok {
+		return nil, nil, false
+	}
+	body, ok := readJSONObject(w, r)
+	return a, body, ok
+}
+
 // listAgents answers GET /agents with q, type, page and per_page.
 func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 	p, ok := readPage(w, r)

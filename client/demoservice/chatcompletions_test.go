@@ -33,16 +33,7 @@ func TestChatCompletions(t *testing.T) {
 	}
 
 	body["stream"] = true
-	res, err := e.srv.Client().Do(e.request("POST", path, body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, err := readSSE(t, res.Body)
-	res.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data := dataEvents(evs)
+	data := e.streamData("POST", path, body)
 	if data[len(data)-1] != "[DONE]" {
 		t.Fatalf("stream does not end with [DONE]: %q", data[len(data)-1])
 	}

@@ -22,27 +22,27 @@ func TestConcurrentRequests(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			client := e.srv.Client()
+			// send drains the answer to req; what names a request that must
+			// answer 200. It reports whether req was sent.
+			send := func(req *http.Request, what string) bool {
+				res, err := client.Do(req)
+				if err != nil {
+					errs <- err.Error()
+					return false
+				}
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if what != "" && res.StatusCode != 200 {
+					errs <- what + " status " + res.Status
+				}
+				return true
+			}
 			switch i % 5 {
 			case 0, 1:
 				body := chatReq(map[string]any{"wait_execution": i%2 == 0}, "Concurrent question number "+itoa(i))
-				res, err := client.Do(e.request("POST", "/agents/101/execute", body))
-				if err != nil {
-					errs <- err.Error()
-					return
-				}
-				io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				if res.StatusCode != 200 {
-					errs <- "execute status " + res.Status
-				}
+				send(e.request("POST", "/agents/101/execute", body), "execute")
 			case 2:
-				res, err := client.Do(e.request("POST", "/agents/101/execute", chatReq(map[string]any{"stream": true}, "Stream "+itoa(i))))
-				if err != nil {
-					errs <- err.Error()
-					return
-				}
-				io.Copy(io.Discard, res.Body)
-				res.Body.Close()
+				send(e.request("POST", "/agents/101/execute", chatReq(map[string]any{"stream": true}, "Stream "+itoa(i))), "")
 			case 3:
 				var buf bytes.Buffer
 				mw := multipart.NewWriter(&buf)
@@ -51,25 +51,12 @@ func TestConcurrentRequests(t *testing.T) {
 				mw.Close()
 				req := e.request("POST", "/files", buf.Bytes())
 				req.Header.Set("Content-Type", mw.FormDataContentType())
-				res, err := client.Do(req)
-				if err != nil {
-					errs <- err.Error()
-					return
-				}
-				io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				if res.StatusCode != 200 {
-					errs <- "upload status " + res.Status
-				}
+				send(req, "upload")
 			case 4:
 				for _, p := range []string{"/agents?page=2", "/files", "/resources?q=report", "/webhooks", "/agents/101/files"} {
-					res, err := client.Do(e.request("GET", p, nil))
-					if err != nil {
-						errs <- err.Error()
+					if !send(e.request("GET", p, nil), "") {
 						return
 					}
-					io.Copy(io.Discard, res.Body)
-					res.Body.Close()
 				}
 				res, err := client.Do(e.request("POST", "/memories", map[string]any{"memory": "note " + itoa(i)}))
 				if err == nil {

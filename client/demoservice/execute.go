@@ -150,11 +150,7 @@ type executeRequest struct {
 // {"template_id": "<id as a string>", "responses": [record]}; its docs show
 // only that clients read responses[0].
 func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
-	}
-	body, ok := readJSONObject(w, r)
+	a, body, ok := s.agentBody(w, r)
 	if !ok {
 		return
 	}
@@ -331,16 +327,7 @@ func (s *Service) takeFailedRun() bool {
 // polling) with the bare record, a completed run reading succeeded.
 func (s *Service) getAgentResponse(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(r, "id")
-	s.mu.Lock()
-	e, found := s.execByID[id]
-	if !ok || !found || e.rec.WorkspaceID != workspaceOf(r) {
-		s.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, "Response not found")
-		return
-	}
-	rec := e.wire(true, true)
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	s.writePolled(w, r, id, ok, true, func(e *execution) bool { return e.rec.WorkspaceID == workspaceOf(r) })
 }
 
 // getResponse answers GET /agents/{id}/responses/{responseId} with one record.
@@ -353,14 +340,21 @@ func (s *Service) getResponse(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, ok := pathID(r, "responseId")
+	s.writePolled(w, r, id, ok, false, func(e *execution) bool { return e.rec.AgentID == a.ID })
+}
+
+// writePolled answers a poll of execution id with its record and input, as
+// both readings poll alike; valid is whether the path held an id, and mine
+// (called under the lock) whether the caller may see the run.
+func (s *Service) writePolled(w http.ResponseWriter, r *http.Request, id int64, valid, succeeded bool, mine func(*execution) bool) {
 	s.mu.Lock()
 	e, found := s.execByID[id]
-	if !ok || !found || e.rec.AgentID != a.ID {
+	if !valid || !found || !mine(e) {
 		s.mu.Unlock()
 		writeError(w, r, http.StatusNotFound, "Response not found")
 		return
 	}
-	rec := e.wire(true, false)
+	rec := e.wire(true, succeeded)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, rec)
 }

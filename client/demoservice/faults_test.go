@@ -84,16 +84,7 @@ func TestFaultCutStream(t *testing.T) {
 func TestFaultMalformedEvent(t *testing.T) {
 	e := startUnchecked(t, Options{})
 	e.svc.SetFaults(Faults{MalformedEventAt: 2})
-	res, err := e.srv.Client().Do(e.request("POST", "/agents/101/execute", chatReq(map[string]any{"stream": true}, "Write the minutes")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	evs, err := readSSE(t, res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data := dataEvents(evs)
+	data := e.streamData("POST", "/agents/101/execute", chatReq(map[string]any{"stream": true}, "Write the minutes"))
 	for i, d := range data {
 		valid := json.Valid([]byte(d))
 		if (i == 1) == valid {

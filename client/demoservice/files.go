@@ -443,11 +443,7 @@ func (s *Service) fileSet(agentID int64, withCount bool) agentFileSet {
 
 // linkAgentFiles answers POST /agents/{id}/files with body file_ids.
 func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
-	}
-	body, ok := readJSONObject(w, r)
+	a, body, ok := s.agentBody(w, r)
 	if !ok {
 		return
 	}

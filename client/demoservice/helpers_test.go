@@ -194,6 +194,22 @@ func readSSE(t *testing.T, r io.Reader) ([]sseEvent, error) {
 	return out, sc.Err()
 }
 
+// streamData sends a request whose answer is a stream and returns its data
+// events.
+func (e *env) streamData(method, path string, body any) []string {
+	e.t.Helper()
+	res, err := e.srv.Client().Do(e.request(method, path, body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	evs, err := readSSE(e.t, res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return dataEvents(evs)
+}
+
 // dataEvents keeps the data events only.
 func dataEvents(evs []sseEvent) []string {
 	var out []string

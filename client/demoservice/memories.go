@@ -54,26 +54,29 @@ type Collection struct {
 
 // Memory returns a snapshot of memory id.
 func (s *Service) Memory(id int64) (Memory, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, ok := s.memories[id]
-	if !ok {
-		return Memory{}, false
-	}
-	c := *m
-	c.Metadata = copyMap(m.Metadata)
-	return c, true
+	return snapshot(s, s.memories, id, func(m *Memory) Memory {
+		c := *m
+		c.Metadata = copyMap(m.Metadata)
+		return c
+	})
 }
 
 // Collection returns a snapshot of collection id.
 func (s *Service) Collection(id int64) (Collection, bool) {
+	return snapshot(s, s.collections, id, func(c *Collection) Collection { return *c })
+}
+
+// snapshot returns copyOf(records[id]), taken under the lock so the copy
+// never sees a half-made update.
+func snapshot[T any](s *Service, records map[int64]*T, id int64, copyOf func(*T) T) (T, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.collections[id]
+	rec, ok := records[id]
 	if !ok {
-		return Collection{}, false
+		var zero T
+		return zero, false
 	}
-	return *c, true
+	return copyOf(rec), true
 }
 
 func copyMap(m map[string]any) map[string]any {
@@ -114,6 +117,10 @@ func (m *Memory) wireB() memoryB {
 	return memoryB{ID: m.ID, Content: m.Content, Metadata: meta, CreatedAt: offsetUTC(m.CreatedAt), UpdatedAt: offsetUTC(m.UpdatedAt)}
 }
 
+func (m *Memory) wireA() memoryA {
+	return memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
+}
+
 // createMemory answers POST /memories in the configured variant. A body of
 // the other variant fails validation naming this variant's field, which is
 // how clients detect the variant.
@@ -133,114 +140,119 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		now := s.now()
-		s.mu.Lock()
-		s.nextMemID++
-		m := &Memory{ID: s.nextMemID, UserID: demoUserID, Content: content, Metadata: meta, CollectionID: defaultCollectionID,
-			Credits: memoryCredits(content), CreatedAt: now, UpdatedAt: now}
-		s.memories[m.ID] = m
-		out := m.wireB()
-		s.mu.Unlock()
+		out := s.addMemory(Memory{Content: content, Metadata: meta, CollectionID: defaultCollectionID}, func(m *Memory) any { return m.wireB() })
 		writeJSON(w, http.StatusCreated, out)
 		return
 	}
-	text, ok := memoryText(w, r, body, "memory", true, true)
-	if !ok {
-		return
-	}
-	collID, ok := s.collectionField(w, r, body)
+	text, collID, ok := s.memoryFieldsA(w, r, body)
 	if !ok {
 		return
 	}
 	if collID == 0 {
 		collID = defaultCollectionID
 	}
-	now := s.now()
-	s.mu.Lock()
-	s.nextMemID++
-	m := &Memory{ID: s.nextMemID, UserID: demoUserID, Content: text, CollectionID: collID, Credits: memoryCredits(text), CreatedAt: now, UpdatedAt: now}
-	s.memories[m.ID] = m
-	out := memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
-	s.mu.Unlock()
+	out := s.addMemory(Memory{Content: text, CollectionID: collID}, func(m *Memory) any { return m.wireA() })
 	writeJSON(w, http.StatusCreated, map[string]any{"message": "Memory created successfully", "memory": out})
+}
+
+// addMemory files m as the user's newest memory, priced by its content, and
+// returns answer(m) taken under the lock.
+func (s *Service) addMemory(m Memory, answer func(*Memory) any) any {
+	now := s.now()
+	m.UserID, m.Credits, m.CreatedAt, m.UpdatedAt = demoUserID, memoryCredits(m.Content), now, now
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextMemID++
+	m.ID = s.nextMemID
+	s.memories[m.ID] = &m
+	return answer(&m)
+}
+
+// memoryFieldsA reads a variant-A body: memory required and limited,
+// collection_id optional (0 when absent).
+func (s *Service) memoryFieldsA(w http.ResponseWriter, r *http.Request, body map[string]any) (string, int64, bool) {
+	text, ok := memoryText(w, r, body, "memory", true, true)
+	if !ok {
+		return "", 0, false
+	}
+	collID, ok := s.collectionField(w, r, body)
+	return text, collID, ok
 }
 
 // updateMemoryA answers PATCH /memories/{id}: memory required,
 // collection_id optional; the answer carries the collection.
 func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if _, found := s.Memory(id); !found {
-		writeMessage(w, http.StatusNotFound, "Memory not found")
-		return
-	}
-	body, ok := readJSONObject(w, r)
-	if !ok {
-		return
-	}
-	text, ok := memoryText(w, r, body, "memory", true, true)
-	if !ok {
-		return
-	}
-	collID, ok := s.collectionField(w, r, body)
-	if !ok {
-		return
-	}
-	s.mu.Lock()
-	m, found := s.memories[id]
-	if !found {
-		s.mu.Unlock()
-		writeMessage(w, http.StatusNotFound, "Memory not found")
-		return
-	}
-	m.Content, m.Credits, m.UpdatedAt = text, memoryCredits(text), s.now()
-	if collID != 0 {
-		m.CollectionID = collID
-	}
-	out := memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
-	if c, ok := s.collections[m.CollectionID]; ok {
-		cc := *c
-		out.Collection = &cc
-	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"message": "Memory updated successfully", "memory": out})
+	updateRecord(s, w, r, s.memories, "Memory not found", func(body map[string]any) (func(*Memory), bool) {
+		text, collID, ok := s.memoryFieldsA(w, r, body)
+		return func(m *Memory) {
+			m.Content, m.Credits, m.UpdatedAt = text, memoryCredits(text), s.now()
+			if collID != 0 {
+				m.CollectionID = collID
+			}
+		}, ok
+	}, func(m *Memory) any {
+		out := m.wireA()
+		if c, ok := s.collections[m.CollectionID]; ok {
+			cc := *c
+			out.Collection = &cc
+		}
+		return map[string]any{"message": "Memory updated successfully", "memory": out}
+	})
 }
 
 // updateMemoryB answers PUT /memories/{id}: content and metadata optional.
 func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
+	updateRecord(s, w, r, s.memories, "Memory not found", func(body map[string]any) (func(*Memory), bool) {
+		_, hasContent := body["content"]
+		content, ok := memoryText(w, r, body, "content", false, false)
+		if !ok {
+			return nil, false
+		}
+		_, hasMeta := body["metadata"]
+		meta, ok := metadataOf(w, r, body)
+		return func(m *Memory) {
+			if hasContent {
+				m.Content, m.Credits = content, memoryCredits(content)
+			}
+			if hasMeta {
+				m.Metadata = meta
+			}
+			m.UpdatedAt = s.now()
+		}, ok
+	}, func(m *Memory) any { return m.wireB() })
+}
+
+// updateRecord answers an update of records[{id}] the same way for every
+// kind: 404 before the body is read, then read validates the body
+// (answering any failure itself) and returns the change, which is applied
+// under the lock; answer renders the changed record, also under the lock.
+func updateRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, records map[int64]*T, notFound string,
+	read func(body map[string]any) (func(*T), bool), answer func(*T) any) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if _, found := s.Memory(id); !found {
-		writeMessage(w, http.StatusNotFound, "Memory not found")
+	s.mu.Lock()
+	_, found := records[id]
+	s.mu.Unlock()
+	if !found {
+		writeMessage(w, http.StatusNotFound, notFound)
 		return
 	}
 	body, ok := readJSONObject(w, r)
 	if !ok {
 		return
 	}
-	_, hasContent := body["content"]
-	content, ok := memoryText(w, r, body, "content", false, false)
-	if !ok {
-		return
-	}
-	_, hasMeta := body["metadata"]
-	meta, ok := metadataOf(w, r, body)
+	change, ok := read(body)
 	if !ok {
 		return
 	}
 	s.mu.Lock()
-	m, found := s.memories[id]
+	rec, found := records[id]
 	if !found {
 		s.mu.Unlock()
-		writeMessage(w, http.StatusNotFound, "Memory not found")
+		writeMessage(w, http.StatusNotFound, notFound)
 		return
 	}
-	if hasContent {
-		m.Content, m.Credits = content, memoryCredits(content)
-	}
-	if hasMeta {
-		m.Metadata = meta
-	}
-	m.UpdatedAt = s.now()
-	out := m.wireB()
+	change(rec)
+	out := answer(rec)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, out)
 }
@@ -306,33 +318,17 @@ func (s *Service) collectionField(w http.ResponseWriter, r *http.Request, body m
 // updateCollection answers PUT /memory-collections/{id} with body name. In
 // the real reading the display name follows the name.
 func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if _, found := s.Collection(id); !found {
-		writeMessage(w, http.StatusNotFound, "Collection not found")
-		return
-	}
-	body, ok := readJSONObject(w, r)
-	if !ok {
-		return
-	}
-	name, ok := collectionName(w, r, body)
-	if !ok {
-		return
-	}
-	s.mu.Lock()
-	c, found := s.collections[id]
-	if !found {
-		s.mu.Unlock()
-		writeMessage(w, http.StatusNotFound, "Collection not found")
-		return
-	}
-	c.Name = name
-	if s.real {
-		c.DisplayName = name
-	}
-	out := *c
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"message": "Collection updated successfully", "collection": out})
+	updateRecord(s, w, r, s.collections, "Collection not found", func(body map[string]any) (func(*Collection), bool) {
+		name, ok := collectionName(w, r, body)
+		return func(c *Collection) {
+			c.Name = name
+			if s.real {
+				c.DisplayName = name
+			}
+		}, ok
+	}, func(c *Collection) any {
+		return map[string]any{"message": "Collection updated successfully", "collection": *c}
+	})
 }
 
 // Real reading: listing and deleting memories, listing, creating and
@@ -378,7 +374,7 @@ func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
 	})
 	items := []memoryA{}
 	for _, m := range pageOf(all, p) {
-		items = append(items, memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID})
+		items = append(items, m.wireA())
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"message": "Memories fetched successfully!", "memories": items, "meta": newListMeta(p, len(all))})

@@ -243,16 +243,7 @@ func TestRealPolling(t *testing.T) {
 
 func TestRealStreamEndsCompleted(t *testing.T) {
 	e := startReal(t, Options{})
-	res, err := e.srv.Client().Do(e.request("POST", "/agents/101/execute", realRoot(map[string]any{"stream": true}, "Draft an agenda")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, err := readSSE(t, res.Body)
-	res.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data := dataEvents(evs)
+	data := e.streamData("POST", "/agents/101/execute", realRoot(map[string]any{"stream": true}, "Draft an agenda"))
 	var lastRec map[string]any
 	for i, d := range data {
 		var rec map[string]any

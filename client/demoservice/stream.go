@@ -106,6 +106,15 @@ func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *exe
 		}
 		close(e.done)
 	}()
+	// last sends the ended record (failed or completed) with empty output.
+	last := func() {
+		completed = true
+		s.mu.Lock()
+		ev := e.wire(false, false)
+		s.mu.Unlock()
+		ev.Output = ""
+		sw.event(ev)
+	}
 	s.mu.Lock()
 	e.rec.Status, e.rec.Credits = StatusRunning, nil
 	s.mu.Unlock()
@@ -115,12 +124,7 @@ func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *exe
 		}
 		if i == e.failAt() {
 			s.failRun(e)
-			completed = true
-			s.mu.Lock()
-			last := e.wire(false, false)
-			s.mu.Unlock()
-			last.Output = ""
-			sw.event(last)
+			last()
 			return
 		}
 		s.mu.Lock()
@@ -137,10 +141,5 @@ func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *exe
 		return
 	}
 	s.complete(e)
-	completed = true
-	s.mu.Lock()
-	last := e.wire(false, false)
-	s.mu.Unlock()
-	last.Output = ""
-	sw.event(last)
+	last()
 }

@@ -182,11 +182,7 @@ type webhookCreated struct {
 // Assumption: a new webhook reports both events (agent.completed and
 // agent.failed) and a fresh signing secret where variant B shows them.
 func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
-	}
-	body, ok := readJSONObject(w, r)
+	a, body, ok := s.agentBody(w, r)
 	if !ok {
 		return
 	}
