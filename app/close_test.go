@@ -46,14 +46,7 @@ func TestNothingOutlivesClose(t *testing.T) {
 	}
 	// Connections and timers wind down on their own schedule: allow them a
 	// moment, then every goroutine the app started must be gone.
-	deadline := time.Now().Add(3 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		buf := make([]byte, 1<<20)
-		t.Fatalf("%d goroutines before the app, %d after it closed:\n%s", before, after, buf[:runtime.Stack(buf, true)])
-	}
+	apptest.NothingOutlives(t, before, nil)
 }
 
 // TestClosingMidReplyKeepsItsText closes Agent Desk while a reply streams:
@@ -82,13 +75,7 @@ func TestClosingMidReplyKeepsItsText(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		t.Fatalf("%d goroutines before, %d after closing mid-reply", before, after)
-	}
+	apptest.NothingOutlives(t, before, nil)
 	b, err := app.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -405,12 +405,5 @@ func TestFilesWorkEndsWithTheApp(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		buf := make([]byte, 1<<20)
-		t.Fatalf("%d goroutines before the app, %d after it closed:\n%s", before, after, buf[:runtime.Stack(buf, true)])
-	}
+	apptest.NothingOutlives(t, before, nil)
 }

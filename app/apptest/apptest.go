@@ -6,6 +6,7 @@ package apptest
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -34,19 +35,29 @@ func Open(t testing.TB, change ...func(*app.Config)) *app.App {
 
 // Keyring is an in-memory keyring.
 type Keyring struct {
-	mu sync.Mutex
-	m  map[string]string
+	mu     sync.Mutex
+	m      map[string]string
+	broken bool
 }
 
 // NewKeyring returns an empty in-memory keyring.
 func NewKeyring() *Keyring { return &Keyring{m: map[string]string{}} }
 
+// NewBrokenKeyring is a keyring every call to which fails, like a desktop
+// without one.
+func NewBrokenKeyring() *Keyring { return &Keyring{m: map[string]string{}, broken: true} }
+
 // errNotFound mirrors the keyring's own "not found" answer.
 var errNotFound = errors.New("secret not found in keyring")
+
+var errNoKeyring = errors.New("no keyring")
 
 func (k *Keyring) Set(service, user, password string) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	if k.broken {
+		return errNoKeyring
+	}
 	k.m[service+"\x00"+user] = password
 	return nil
 }
@@ -54,6 +65,9 @@ func (k *Keyring) Set(service, user, password string) error {
 func (k *Keyring) Get(service, user string) (string, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	if k.broken {
+		return "", errNoKeyring
+	}
 	v, ok := k.m[service+"\x00"+user]
 	if !ok {
 		return "", errNotFound
@@ -64,6 +78,28 @@ func (k *Keyring) Get(service, user string) (string, error) {
 func (k *Keyring) Delete(service, user string) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	if k.broken {
+		return errNoKeyring
+	}
 	delete(k.m, service+"\x00"+user)
 	return nil
+}
+
+// NothingOutlives fails t when more goroutines run than before did, once
+// those that wind down on their own schedule (connections, timers) have had
+// a moment; each wait calls settle, when not nil (a test's UI queue). The
+// failure lists every goroutine, to show which one was left.
+func NothingOutlives(t testing.TB, before int, settle func()) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		if settle != nil {
+			settle()
+		}
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%d goroutines before Agent Desk opened, %d after it closed:\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	}
 }

@@ -2,9 +2,7 @@ package settings
 
 import (
 	"context"
-	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,53 +11,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
-
-// memKeyring is a system keyring that keeps keys in memory; broken makes
-// every call fail, like a desktop without a keyring.
-type memKeyring struct {
-	mu     sync.Mutex
-	keys   map[string]string
-	broken bool
-}
-
-func (k *memKeyring) Set(service, user, password string) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.broken {
-		return errors.New("no keyring")
-	}
-	k.keys[service+"/"+user] = password
-	return nil
-}
-
-func (k *memKeyring) Get(service, user string) (string, error) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.broken {
-		return "", errors.New("no keyring")
-	}
-	v, ok := k.keys[service+"/"+user]
-	if !ok {
-		return "", errors.New("secret not found in keyring")
-	}
-	return v, nil
-}
-
-func (k *memKeyring) Delete(service, user string) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.broken {
-		return errors.New("no keyring")
-	}
-	delete(k.keys, service+"/"+user)
-	return nil
-}
 
 func openApp(t *testing.T, kr storage.Keyring) *app.App {
 	t.Helper()
@@ -133,7 +91,7 @@ func rowOf(s *Screen, name string) fyne.CanvasObject {
 
 func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "right-key"})
-	s, a, wait := newScreen(t, &memKeyring{keys: map[string]string{}})
+	s, a, wait := newScreen(t, apptest.NewKeyring())
 
 	if got := kittest.Labels(s.accounts); !strings.Contains(got, "In use") || !strings.Contains(got, "Sample agents") {
 		t.Fatalf("a first start should list the demo as the account in use, got %q", got)
@@ -209,7 +167,7 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 }
 
 func TestSettingsServerNotFoundKeepsTyping(t *testing.T) {
-	s, a, _ := newScreen(t, &memKeyring{keys: map[string]string{}})
+	s, a, _ := newScreen(t, apptest.NewKeyring())
 	test.Tap(s.add)
 	answered := formDone(s.form)
 	test.Type(s.form.BaseURL, "http://127.0.0.1:1")
@@ -226,7 +184,7 @@ func TestSettingsServerNotFoundKeepsTyping(t *testing.T) {
 
 func TestSettingsKeyKeptInFileWithoutKeyring(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
-	s, a, wait := newScreen(t, &memKeyring{broken: true})
+	s, a, wait := newScreen(t, apptest.NewBrokenKeyring())
 	test.Tap(s.add)
 	answered := formDone(s.form)
 	test.Type(s.form.BaseURL, srv.URL)
@@ -241,7 +199,7 @@ func TestSettingsKeyKeptInFileWithoutKeyring(t *testing.T) {
 }
 
 func TestSettingsThemeAppliesAndIsSaved(t *testing.T) {
-	s, a, wait := newScreen(t, &memKeyring{keys: map[string]string{}})
+	s, a, wait := newScreen(t, apptest.NewKeyring())
 	if s.theme.Selected != ThemeSystemLabel {
 		t.Fatalf("a first start follows the computer's theme, got %q", s.theme.Selected)
 	}
@@ -259,7 +217,7 @@ func TestSettingsThemeAppliesAndIsSaved(t *testing.T) {
 
 func TestSettingsMemoryVariantOverride(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
-	s, a, wait := newScreen(t, &memKeyring{keys: map[string]string{}})
+	s, a, wait := newScreen(t, apptest.NewKeyring())
 	if !s.variant.Disabled() {
 		t.Fatal("the demo's memory variant cannot be changed")
 	}
@@ -289,7 +247,7 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 
 func TestAboutShowsVersionAndFolders(t *testing.T) {
 	test.NewTempApp(t)
-	a := openApp(t, &memKeyring{keys: map[string]string{}})
+	a := openApp(t, apptest.NewKeyring())
 	text := kittest.Labels(AboutContent(a))
 	for _, want := range []string{"Version " + Version(), a.Paths().Config, a.Paths().Data, "Agent Execution Service"} {
 		if !strings.Contains(text, want) {

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -18,7 +19,7 @@ func openApp(t *testing.T) *app.App {
 	t.Helper()
 	t.Setenv(storage.EnvAPIKey, "")
 	zero := time.Duration(0)
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: &memKeyring{keys: map[string]string{}}})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()})
 	if err != nil {
 		t.Fatal(err)
 	}
