@@ -136,15 +136,7 @@ func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) er
 func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
 	err := h.a.DeleteWebhook(ctx, id)
 	if err == nil {
-		h.Change(func(hooks []client.Webhook) []client.Webhook {
-			out := make([]client.Webhook, 0, len(hooks))
-			for _, x := range hooks {
-				if x.ID != id {
-					out = append(out, x)
-				}
-			}
-			return out
-		})
+		h.Drop(func(x client.Webhook) bool { return x.ID == id })
 	}
 	h.Reload()
 	return err

@@ -81,6 +81,20 @@ func (l *List[T]) Change(edit func([]T) []T) {
 	l.Update(func(s ListState[T]) ListState[T] { s.Items = edit(s.Items); return s })
 }
 
+// Drop publishes the items without those gone reports, at once (a row the
+// user deleted disappears before the next load).
+func (l *List[T]) Drop(gone func(T) bool) {
+	l.Change(func(items []T) []T {
+		out := make([]T, 0, len(items))
+		for _, it := range items {
+			if !gone(it) {
+				out = append(out, it)
+			}
+		}
+		return out
+	})
+}
+
 // Clear forgets the items (another account became active) and stops a
 // load under way.
 func (l *List[T]) Clear() {

@@ -98,15 +98,7 @@ func (x *MemoryIndex) DeleteMemory(ctx context.Context, id string) error {
 	if err := x.a.DeleteMemory(ctx, id); err != nil {
 		return err
 	}
-	x.Found.Change(func(mems []MemoryEntry) []MemoryEntry {
-		out := make([]MemoryEntry, 0, len(mems))
-		for _, m := range mems {
-			if m.ID != id {
-				out = append(out, m)
-			}
-		}
-		return out
-	})
+	x.Found.Drop(func(m MemoryEntry) bool { return m.ID == id })
 	x.Reload()
 	return nil
 }

@@ -332,11 +332,7 @@ func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
 // newAgentRow is the template of one list row: the type badge, the title
 // and the first line of the description.
 func newAgentRow() fyne.CanvasObject {
-	title := widget.NewLabelWithStyle("Agent title", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	title.Truncation = fyne.TextTruncateEllipsis
-	desc := widget.NewLabel("Description")
-	desc.Truncation = fyne.TextTruncateEllipsis
-	desc.Importance = widget.LowImportance
+	title, desc := kit.TwoLines("Agent title", "Description")
 	// The labels' own padding is enough between title and description.
 	text := container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), title, desc)
 	return container.NewBorder(nil, nil, newBadge(), nil, text)

@@ -485,20 +485,7 @@ func rowStatus(s *Screen, id client.ID) string {
 // A file the user asks to process shows as ready by itself, and once no
 // file is processing the screen stops asking the service.
 func TestFilesScreenShowsProcessedFileWithoutRefreshThenIdles(t *testing.T) {
-	refreshEvery(t, 20*time.Millisecond)
-	test.NewTempApp(t)
-	uiq = kit.UseQueue(t)
-	a, lists := countedService(t, 10*time.Millisecond)
-	f, err := a.Client().UploadFile(context.Background(), client.UploadParams{Reader: strings.NewReader("Opening hours"), Filename: "hours.txt", Size: 13})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := test.NewTempWindow(t, container.NewStack())
-	w.Resize(fyne.NewSize(1000, 700))
-	s := newScreen(kit.Env{App: a, Window: w, Nav: fakeNav{}})
-	w.SetContent(s.Content())
-	s.Shown()
-	eventually(t, "the stored file is listed", func() bool { return rowStatus(s, f.ID) == "Not processed" })
+	s, w, lists, f := screenWithStoredFile(t, 20*time.Millisecond, 10*time.Millisecond, "hours.txt", "Opening hours")
 	quiet(5)
 	if before, after := lists.Load(), func() int64 { quiet(10); return lists.Load() }(); after != before {
 		t.Fatalf("nothing processes, yet the list was asked for %d more times", after-before)
@@ -519,20 +506,7 @@ func TestFilesScreenShowsProcessedFileWithoutRefreshThenIdles(t *testing.T) {
 // A screen the user left stops refreshing even while a file still
 // processes, and follows it again when the user comes back.
 func TestFilesScreenStopsRefreshingWhenLeft(t *testing.T) {
-	refreshEvery(t, 50*time.Millisecond)
-	test.NewTempApp(t)
-	uiq = kit.UseQueue(t)
-	a, lists := countedService(t, 300*time.Millisecond) // processing takes 3 s
-	f, err := a.Client().UploadFile(context.Background(), client.UploadParams{Reader: strings.NewReader("Price list"), Filename: "prices.txt", Size: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := test.NewTempWindow(t, container.NewStack())
-	w.Resize(fyne.NewSize(1000, 700))
-	s := newScreen(kit.Env{App: a, Window: w, Nav: fakeNav{}})
-	w.SetContent(s.Content())
-	s.Shown()
-	eventually(t, "the stored file is listed", func() bool { return rowStatus(s, f.ID) == "Not processed" })
+	s, w, lists, f := screenWithStoredFile(t, 50*time.Millisecond, 300*time.Millisecond, "prices.txt", "Price list") // processing takes 3 s
 	s.toggle(f.ID)
 	test.Tap(s.procBtn)
 	answer(t, w, "Process")
@@ -546,7 +520,7 @@ func TestFilesScreenStopsRefreshingWhenLeft(t *testing.T) {
 	if after := lists.Load(); after != before {
 		t.Fatalf("the screen is not shown, yet the list was asked for %d more times", after-before)
 	}
-	if got, _ := a.Client().GetFile(context.Background(), f.ID); got == nil || got.Status == "completed" {
+	if got, _ := s.env.App.Client().GetFile(context.Background(), f.ID); got == nil || got.Status == "completed" {
 		t.Fatal("the file should still be processing for this test to mean anything")
 	}
 
@@ -588,4 +562,27 @@ func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
 			t.Fatalf("a file of the account before is still listed: %s", f.Filename)
 		}
 	}
+}
+
+// screenWithStoredFile shows the Files screen, refreshing files in process
+// every every, over a service that counts its file-list requests and takes
+// ten paces to process a file, once it lists a stored file name (content
+// body) as not processed.
+func screenWithStoredFile(t *testing.T, every, pace time.Duration, name, body string) (*Screen, fyne.Window, *atomic.Int64, *client.File) {
+	t.Helper()
+	refreshEvery(t, every)
+	test.NewTempApp(t)
+	uiq = kit.UseQueue(t)
+	a, lists := countedService(t, pace)
+	f, err := a.Client().UploadFile(context.Background(), client.UploadParams{Reader: strings.NewReader(body), Filename: name, Size: int64(len(body))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewTempWindow(t, container.NewStack())
+	w.Resize(fyne.NewSize(1000, 700))
+	s := newScreen(kit.Env{App: a, Window: w, Nav: fakeNav{}})
+	w.SetContent(s.Content())
+	s.Shown()
+	eventually(t, "the stored file is listed", func() bool { return rowStatus(s, f.ID) == "Not processed" })
+	return s, w, lists, f
 }

@@ -406,19 +406,25 @@ func (s *Screen) processSelected() {
 		dialog.ShowInformation("Nothing to process", "The ticked files are processed already: agents can read them.", s.env.Window)
 		return
 	}
+	s.confirmEach(ids, "Process", "Processing lets agents read %s. It costs credits, charged once per file.", "Files not processed", fl.ProcessFiles)
+}
+
+// confirmEach asks "<verb> this file?" (or these n files), saying detail,
+// then does op for the files.
+func (s *Screen) confirmEach(ids []client.ID, verb, detail, failTitle string, op func(context.Context, []client.ID) (int, error)) {
 	what := "this file"
 	if len(ids) > 1 {
 		what = fmt.Sprintf("these %d files", len(ids))
 	}
-	d := dialog.NewConfirm("Process "+what+"?",
-		"Processing lets agents read "+what+". It costs credits, charged once per file.",
-		func(yes bool) {
-			if !yes {
-				return
-			}
-			s.eachSelected(ids, "Files not processed", fl.ProcessFiles)
-		}, s.env.Window)
-	d.SetConfirmText("Process")
+	if strings.Contains(detail, "%s") {
+		detail = fmt.Sprintf(detail, what)
+	}
+	d := dialog.NewConfirm(verb+" "+what+"?", detail, func(yes bool) {
+		if yes {
+			s.eachSelected(ids, failTitle, op)
+		}
+	}, s.env.Window)
+	d.SetConfirmText(verb)
 	d.SetDismissText("Cancel")
 	d.Show()
 }
@@ -430,21 +436,7 @@ func (s *Screen) deleteSelected() {
 	if len(ids) == 0 || fl == nil {
 		return
 	}
-	what := "this file"
-	if len(ids) > 1 {
-		what = fmt.Sprintf("these %d files", len(ids))
-	}
-	d := dialog.NewConfirm("Delete "+what+"?",
-		"They are deleted from the service and leave every agent they are linked to. This cannot be undone.",
-		func(yes bool) {
-			if !yes {
-				return
-			}
-			s.eachSelected(ids, "Files not deleted", fl.DeleteFiles)
-		}, s.env.Window)
-	d.SetConfirmText("Delete")
-	d.SetDismissText("Cancel")
-	d.Show()
+	s.confirmEach(ids, "Delete", "They are deleted from the service and leave every agent they are linked to. This cannot be undone.", "Files not deleted", fl.DeleteFiles)
 }
 
 // eachSelected does op for the files (the app does one at a time, so the

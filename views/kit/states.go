@@ -158,12 +158,18 @@ func ShowError(l *widget.Label, msg string) {
 // a quieter second one, both cut short with an ellipsis. Fill it with
 // SetTwoLineRow.
 func NewTwoLineRow() fyne.CanvasObject {
-	first := widget.NewLabelWithStyle("Title", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	first.Truncation = fyne.TextTruncateEllipsis
-	second := widget.NewLabel("Detail")
-	second.Importance = widget.LowImportance
-	second.Truncation = fyne.TextTruncateEllipsis
-	return container.NewVBox(first, second)
+	return container.NewVBox(TwoLines("Title", "Detail"))
+}
+
+// TwoLines are the labels of a two-line row: first bold, second quieter,
+// both cut short with an ellipsis (a long title never widens the window).
+func TwoLines(first, second string) (*widget.Label, *widget.Label) {
+	f := widget.NewLabelWithStyle(first, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	f.Truncation = fyne.TextTruncateEllipsis
+	s := widget.NewLabel(second)
+	s.Importance = widget.LowImportance
+	s.Truncation = fyne.TextTruncateEllipsis
+	return f, s
 }
 
 // SetTwoLineRow shows first and second in a row made by NewTwoLineRow.
