@@ -186,6 +186,13 @@ func (a *App) Close() error {
 	return a.db.Close()
 }
 
+// locked reads a field of a under its lock.
+func locked[T any](a *App, get func() T) T {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return get()
+}
+
 // Go runs fn in the background as the app's own work: Close waits for it.
 // Long work watches Life to end when the app closes; once Close has begun,
 // fn does not run at all, and Go reports false.
@@ -221,17 +228,11 @@ func (a *App) Cache() *storage.Cache { return a.cache }
 func (a *App) Paths() storage.Paths { return a.paths }
 
 // Client is the service client of the active account.
-func (a *App) Client() *client.Client {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.client
-}
+func (a *App) Client() *client.Client { return locked(a, func() *client.Client { return a.client }) }
 
 // Account is the active account.
 func (a *App) Account() storage.Account {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.account
+	return locked(a, func() storage.Account { return a.account })
 }
 
 // AccountID is the active account's id, the scope of everything in history.
@@ -242,23 +243,17 @@ func (a *App) IsDemo() bool { return a.Account().IsDemo() }
 
 // Demo is the running built-in service, or nil when a real account is active.
 func (a *App) Demo() *demoservice.Server {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.demo
+	return locked(a, func() *demoservice.Server { return a.demo })
 }
 
 // KeyLocation says where the active account's key lives.
 func (a *App) KeyLocation() storage.KeyLocation {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.keyWhere
+	return locked(a, func() storage.KeyLocation { return a.keyWhere })
 }
 
 // Settings is a copy of the current settings.
 func (a *App) Settings() storage.Settings {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.settings
+	return locked(a, func() storage.Settings { return a.settings })
 }
 
 // UpdateSettings changes the settings and saves them at once.

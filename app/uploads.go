@@ -553,10 +553,8 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 	defer j.cancel()
 	ctx, id, run := j.ctx, j.id, j.run
 
-	q.mu.Lock()
-	it, ok := q.items[id]
-	if !ok || it.run != run {
-		q.mu.Unlock()
+	it := q.lockItem(id, run)
+	if it == nil {
 		return
 	}
 	it.u.State = UploadSending
@@ -584,10 +582,7 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 		}
 	}
 
-	q.mu.Lock()
-	it, ok = q.items[id]
-	if !ok || it.run != run {
-		q.mu.Unlock()
+	if it = q.lockItem(id, run); it == nil {
 		return
 	}
 	it.cancel = nil
@@ -628,11 +623,22 @@ func uploadProblem(err error, uploaded bool) string {
 	return Describe(err)
 }
 
-func (q *Uploads) progress(id int64, run int, sent int64) {
+// lockItem locks the queue and returns upload id, or unlocks it and returns
+// nil when the upload is gone or was sent again since run (a retry or a
+// cancel made this run's news stale).
+func (q *Uploads) lockItem(id int64, run int) *uploadItem {
 	q.mu.Lock()
 	it, ok := q.items[id]
 	if !ok || it.run != run {
 		q.mu.Unlock()
+		return nil
+	}
+	return it
+}
+
+func (q *Uploads) progress(id int64, run int, sent int64) {
+	it := q.lockItem(id, run)
+	if it == nil {
 		return
 	}
 	it.u.Sent = sent
