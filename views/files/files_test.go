@@ -506,7 +506,7 @@ func TestFilesScreenShowsProcessedFileWithoutRefreshThenIdles(t *testing.T) {
 // A screen the user left stops refreshing even while a file still
 // processes, and follows it again when the user comes back.
 func TestFilesScreenStopsRefreshingWhenLeft(t *testing.T) {
-	s, w, lists, f := screenWithStoredFile(t, 50*time.Millisecond, 300*time.Millisecond, "prices.txt", "Price list") // processing takes 3 s
+	s, w, lists, f := screenWithStoredFile(t, 50*time.Millisecond, 600*time.Millisecond, "prices.txt", "Price list") // processing takes 6 s
 	s.toggle(f.ID)
 	test.Tap(s.procBtn)
 	answer(t, w, "Process")
@@ -514,7 +514,7 @@ func TestFilesScreenStopsRefreshingWhenLeft(t *testing.T) {
 	eventually(t, "refreshing while it processes", func() bool { return lists.Load() > start+1 })
 
 	w.SetContent(widget.NewLabel("another screen"))
-	quiet(3)
+	quiet(6) // a refresh already on its way (a slow machine takes a while) ends
 	before := lists.Load()
 	quiet(10)
 	if after := lists.Load(); after != before {
