@@ -6,11 +6,14 @@ package main
 //	BenchmarkStartup            process start → first drawn frame of the agents screen,
 //	                            on a first start (cold) and on every start after it
 //	BenchmarkMemory10000Agents  RSS after the agents list has loaded all 10,000 agents
+//	BenchmarkIdleCPU            CPU time used while the agents screen sits untouched
 //
-// Both report the app's figure, the minimal window's figure and their ratio
-// (target ≤ 1.5). They reuse the end-to-end helpers (e2eTools, e2eBuild,
-// startXvfb) and skip like the end-to-end tests when Xvfb or xdotool is
-// missing; they also need ImageMagick's import to see the first frame.
+// Each reports the app's figure, the minimal window's figure and their ratio
+// app/minimal (target ≤ 1.2 for startup and memory; ≤ 1.0 for idle CPU: an
+// app nobody touches must cost no more than a bare window). They reuse the
+// end-to-end helpers (e2eTools, e2eBuild, launchXvfb) and skip like the
+// end-to-end tests when Xvfb or xdotool is missing; they also need
+// ImageMagick's import to see the first frame.
 
 import (
 	"bytes"
@@ -458,4 +461,128 @@ func (p *benchProc) pageThrough(b *testing.B, c *agentCounter) int {
 			b.Fatalf("paging stopped at %d of %d agents; output:\n%s", served, total, p.log)
 		}
 	}
+}
+
+// idleSeconds is how long BenchmarkIdleCPU watches each program sit
+// untouched: long enough that timers firing every few seconds or every
+// minute show, and that the 10 ms resolution of the kernel's CPU accounting
+// is small beside the total. AGENTDESK_IDLE_SECONDS shortens it for a quick
+// try.
+const idleSeconds = 60
+
+// idleSettle is the wait after the first frame before the idle period
+// starts, so that loading the first page, laying it out and the fonts and
+// shaders of the first frames are not counted as idling.
+const idleSettle = 3 * time.Second
+
+// clockTicks is the kernel's USER_HZ, the unit of utime and stime in
+// /proc/PID/stat (sysconf(_SC_CLK_TCK)); it is 100 on every Linux
+// architecture Go supports.
+const clockTicks = 100
+
+// idlePeriod is idleSeconds, or AGENTDESK_IDLE_SECONDS when set.
+func idlePeriod(b *testing.B) time.Duration {
+	b.Helper()
+	v := os.Getenv("AGENTDESK_IDLE_SECONDS")
+	if v == "" {
+		return idleSeconds * time.Second
+	}
+	s, err := strconv.ParseFloat(v, 64)
+	if err != nil || s <= 0 {
+		b.Fatalf("AGENTDESK_IDLE_SECONDS=%q: want a positive number of seconds", v)
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// cpuTicks is the CPU time the program has used so far, all its threads
+// together (utime + stime of /proc/PID/stat), in clock ticks.
+func (p *benchProc) cpuTicks(b *testing.B) int64 {
+	b.Helper()
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		p.stop()
+		b.Fatalf("the program exited while idle? %v; output:\n%s", err, p.log)
+	}
+	// The command name (field 2) is in parentheses and may hold spaces;
+	// the fields after its closing parenthesis start at field 3 (state),
+	// so utime (14) and stime (15) are the 12th and 13th.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) < 13 {
+		b.Fatalf("short /proc stat: %q", stat)
+	}
+	var ticks int64
+	for _, s := range f[11:13] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			b.Fatalf("/proc stat: %v", err)
+		}
+		ticks += n
+	}
+	return ticks
+}
+
+// idleCPU launches bin in a fresh home, waits for its first frame and the
+// settle time, and returns the CPU ticks it used over the idle period and
+// the period's actual length. When timed, the idle period is what the
+// benchmark's timer measures.
+func idleCPU(b *testing.B, bin, name, display string, period time.Duration, timed bool) (ticks int64, wall time.Duration) {
+	b.Helper()
+	p := launch(b, bin, benchHome(b, display, nil))
+	defer p.stop()
+	p.firstFrame(b, name)
+	time.Sleep(idleSettle)
+	if timed {
+		b.StartTimer()
+	}
+	start, t0 := time.Now(), p.cpuTicks(b)
+	time.Sleep(period)
+	t1, wall := p.cpuTicks(b), time.Since(start)
+	b.StopTimer()
+	return t1 - t0, wall
+}
+
+// BenchmarkIdleCPU measures the CPU the real binary uses while nobody
+// touches it: the built-in demo, onboarded, on the agents screen, after its
+// first frame and a settle time, watched for idleSeconds. The minimal Fyne
+// window is measured the same way, the two taking turns round by round so
+// both meet the same machine. Reported as a percentage of one core
+// (app-cpu-%, minimal-cpu-%) and their ratio app/minimal (target ≤ 1.0).
+// ns/op is the length of the app's idle period.
+//
+// The pointer rests in a corner of the screen, off both windows, and does
+// not move, so no hover effect differs between the programs or the rounds.
+func BenchmarkIdleCPU(b *testing.B) {
+	benchTools(b)
+	bin := e2eBuild(b)
+	minimal := minimalBuild(b)
+	display := benchDisplay(b)
+	period := idlePeriod(b)
+
+	// The bottom-right pixel of launchXvfb's 1280×800 screen; the windows
+	// open at its top left.
+	park := exec.Command("xdotool", "mousemove", "1279", "799")
+	park.Env = append(os.Environ(), "DISPLAY="+display)
+	if out, err := park.CombinedOutput(); err != nil {
+		b.Fatalf("xdotool mousemove: %v\n%s", err, out)
+	}
+
+	var appTicks, minTicks int64
+	var appWall, minWall time.Duration
+	b.ResetTimer()
+	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		t, w := idleCPU(b, bin, "Agent Desk", display, period, true)
+		appTicks, appWall = appTicks+t, appWall+w
+		t, w = idleCPU(b, minimal, "^Minimal$", display, period, false)
+		minTicks, minWall = minTicks+t, minWall+w
+	}
+	pct := func(ticks int64, wall time.Duration) float64 {
+		return float64(ticks) / clockTicks / wall.Seconds() * 100
+	}
+	appPct, minPct := pct(appTicks, appWall), pct(minTicks, minWall)
+	b.ReportMetric(appPct, "app-cpu-%")
+	b.ReportMetric(minPct, "minimal-cpu-%")
+	// A window that used less than one tick over the whole period still
+	// cost something; one tick, the resolution, keeps the ratio finite.
+	b.ReportMetric(appPct/pct(max(minTicks, 1), minWall), "ratio")
 }
