@@ -18,10 +18,7 @@ import (
 func openOn(t *testing.T, opts demoservice.Options) (*app.App, *demoservice.Service) {
 	t.Helper()
 	opts.APIKey = "k"
-	srv, svc := demoservice.NewTestService(t, opts)
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
-	})
+	a, svc := apptest.OnService(t, opts)
 	return a, svc
 }
 

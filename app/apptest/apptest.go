@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -102,4 +104,17 @@ func NothingOutlives(t testing.TB, before int, settle func()) {
 		buf := make([]byte, 1<<20)
 		t.Fatalf("%d goroutines before Agent Desk opened, %d after it closed:\n%s", before, after, buf[:runtime.Stack(buf, true)])
 	}
+}
+
+// OnService opens an App (as Open does) whose account talks to a built-in
+// service of its own, made with opts (its key is set; the client does not
+// retry), for tests that read or set that service's state and faults.
+func OnService(t testing.TB, opts demoservice.Options) (*app.App, *demoservice.Service) {
+	t.Helper()
+	opts.APIKey = "k"
+	srv, svc := demoservice.NewTestService(t, opts)
+	a := Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
+	})
+	return a, svc
 }

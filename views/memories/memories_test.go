@@ -43,10 +43,7 @@ func openFixture(t *testing.T, opts demoservice.Options) *fixture {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	opts.APIKey = "k"
-	srv, svc := demoservice.NewTestService(t, opts)
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
-	})
+	a, svc := apptest.OnService(t, opts)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 	w.SetContent(s.Content())

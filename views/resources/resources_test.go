@@ -56,10 +56,7 @@ func TestResourcesSearchFilterAllPagesAndDetail(t *testing.T) {
 func TestAccountSwitchClearsAndReloadsResources(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
-	})
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 	w.SetContent(s.Content())

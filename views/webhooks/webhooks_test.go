@@ -113,10 +113,7 @@ func TestAgentTabListsTheAgentsWebhooks(t *testing.T) {
 func TestWebhooksErrorSaysWhatHappenedAndRetries(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
-	})
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 	w.SetContent(s.Content())
@@ -133,10 +130,7 @@ func TestWebhooksErrorSaysWhatHappenedAndRetries(t *testing.T) {
 func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", API: demoservice.APIReal})
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
-	})
+	a, _ := apptest.OnService(t, demoservice.Options{APIKey: "k", API: demoservice.APIReal})
 	ctx := context.Background()
 	const url = "https://example.com/finished"
 	if _, err := a.AddWebhook(ctx, "101", url, true); err != nil {
