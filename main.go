@@ -10,6 +10,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -78,7 +79,11 @@ func main() {
 func runDemoService(addr, api string) error {
 	key := os.Getenv("AGENTDESK_DEMO_KEY")
 	if key == "" {
-		key = "demo"
+		key = defaultDemoKey
+	}
+	addr, err := demoListenAddr(addr, key)
+	if err != nil {
+		return err
 	}
 	opts := demoservice.Options{API: api, APIKey: key, Pace: app.DemoPace}
 	var reading string
@@ -102,4 +107,29 @@ func runDemoService(addr, api string) error {
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig
 	return nil
+}
+
+// defaultDemoKey is the built-in service's key when AGENTDESK_DEMO_KEY is
+// not set: known to anyone, so only this computer may use it.
+const defaultDemoKey = "demo"
+
+// demoListenAddr is where --serve-demo listens: an address without a host
+// (":8787") means this computer only; another computer may reach it only
+// when asked for by name or address, and then only with a key of the
+// user's own (AGENTDESK_DEMO_KEY), never the well-known default.
+func demoListenAddr(addr, key string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--serve-demo %q: want HOST:PORT, for example 127.0.0.1:8787", addr)
+	}
+	if host == "" || host == "localhost" {
+		return net.JoinHostPort("127.0.0.1", port), nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return addr, nil
+	}
+	if key == defaultDemoKey {
+		return "", fmt.Errorf("--serve-demo %s would let other computers in with the well-known key %q: set AGENTDESK_DEMO_KEY to a key of your own, or listen on 127.0.0.1", addr, defaultDemoKey)
+	}
+	return addr, nil
 }
