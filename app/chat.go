@@ -993,7 +993,7 @@ func (s *ChatSession) Markdown() string {
 
 // ExportMarkdown writes the conversation to path as Markdown.
 func (s *ChatSession) ExportMarkdown(path string) error {
-	if err := os.WriteFile(path, []byte(s.Markdown()), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(s.Markdown()), 0o600); err != nil {
 		return fmt.Errorf("the conversation could not be saved to %s: %w", path, err)
 	}
 	return nil

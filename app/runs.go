@@ -344,9 +344,10 @@ func (a *App) FetchOutput(ctx context.Context, url string) (string, error) {
 			return "", err
 		}
 	}
-	// Without a cache, keep a copy in the temporary folder for this session.
-	keep := filepath.Join(os.TempDir(), "agentdesk-"+key)
-	f, err := os.Create(keep)
+	// Without a cache, keep a copy in the temporary folder for this
+	// session, under a name no one can guess or prepare beforehand (only
+	// its extension is kept), readable by the user only.
+	f, err := os.CreateTemp("", "agentdesk-*"+filepath.Ext(key))
 	if err != nil {
 		return "", err
 	}
@@ -354,7 +355,7 @@ func (a *App) FetchOutput(ctx context.Context, url string) (string, error) {
 	if _, err := io.Copy(f, tmp); err != nil {
 		return "", err
 	}
-	return keep, nil
+	return f.Name(), nil
 }
 
 // SaveOutput writes an image or video output to w (the user's "Save as…").

@@ -88,6 +88,9 @@ func Open(ctx context.Context, p Paths, opts ...Option) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, &Error{Op: "open the history", Path: path, Reason: plainOSError(err), Err: err}
 	}
+	if err := ownerOnly(path); err != nil {
+		return nil, &Error{Op: "open the history", Path: path, Reason: plainOSError(err), Err: err}
+	}
 	params := []string{
 		fmt.Sprintf("_pragma=busy_timeout(%d)", o.busyTimeout.Milliseconds()),
 		"_pragma=foreign_keys(1)",
@@ -323,4 +326,21 @@ func (db *DB) nowOr(t time.Time) time.Time {
 		return db.now().Round(time.Millisecond)
 	}
 	return t
+}
+
+// ownerOnly creates the history file readable by its owner only, or makes
+// an existing one so (an earlier version made it readable by everyone).
+// SQLite gives the -wal and -shm files it creates the mode of the database.
+func ownerOnly(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	_ = f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
