@@ -25,7 +25,7 @@ func TestE2EChatStreamsAndStops(t *testing.T) {
 	t.Setenv(storage.EnvAPIKey, "e2e-key")
 	const acct = "e2e"
 	e := startE2E(t, func(s *storage.Settings) {
-		s.PutAccount(storage.Account{ID: acct, Name: "Test service", BaseURL: srv.URL})
+		s.PutAccount(storage.Account{ID: acct, Name: "Test service", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
 		s.ActiveAccount = acct
 	})
 	db := e.History()

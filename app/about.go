@@ -30,7 +30,7 @@ func (a *App) Folders() []AboutFolder {
 // the key field blank to keep it.
 func (a *App) TestSavedConnection(ctx context.Context, acct storage.Account, key string) ConnectionResult {
 	if strings.TrimSpace(key) == "" && acct.ID != "" && !acct.IsDemo() {
-		if stored, _, err := a.secrets.Get(ctx, acct.ID); err == nil {
+		if stored, _, err := a.secrets.KeyOf(ctx, acct); err == nil {
 			key = stored
 		}
 	}

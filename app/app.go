@@ -338,7 +338,7 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 		}
 		c = a.newClient(demo.URL(), a.demoKey, "", storage.Account{})
 	} else {
-		key, loc, err := a.secrets.Get(ctx, acct.ID)
+		key, loc, err := a.secrets.KeyOf(ctx, acct)
 		if err != nil && !errors.Is(err, storage.ErrNoKey) {
 			return err
 		}

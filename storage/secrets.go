@@ -14,8 +14,8 @@ import (
 	"github.com/zalando/go-keyring"
 )
 
-// EnvAPIKey, when set, is the API key for every account except the demo,
-// and wins over the keyring and the keys file.
+// EnvAPIKey is the API key of an account whose settings say so (key_store
+// "env"); it is never sent to any other account's address.
 const EnvAPIKey = "AGENTDESK_API_KEY"
 
 // Where an API key lives.
@@ -101,14 +101,22 @@ func NewSecrets(p Paths, opts ...SecretsOption) *Secrets {
 // FilePath is the keys file used when no keyring answers.
 func (s *Secrets) FilePath() string { return s.file }
 
-// Get returns the account's API key and where it came from. It returns
-// ErrNoKey when there is none.
-func (s *Secrets) Get(ctx context.Context, accountID string) (string, KeyLocation, error) {
-	if accountID != DemoAccountID {
+// KeyOf is the API key of acct: from the environment (EnvAPIKey) when the
+// account says its key lives there, else as Get finds it. A key in the
+// environment thus goes only to the one address it was set up for.
+func (s *Secrets) KeyOf(ctx context.Context, acct Account) (string, KeyLocation, error) {
+	if acct.KeyStore == KeyInEnv && acct.ID != DemoAccountID {
 		if k := os.Getenv(EnvAPIKey); k != "" {
 			return k, KeyLocation{Kind: KeyInEnv}, nil
 		}
+		return "", KeyLocation{}, ErrNoKey
 	}
+	return s.Get(ctx, acct.ID)
+}
+
+// Get returns the account's API key and where it came from. It returns
+// ErrNoKey when there is none.
+func (s *Secrets) Get(ctx context.Context, accountID string) (string, KeyLocation, error) {
 	var key string
 	err := s.callKeyring(ctx, func(r Keyring) (err error) {
 		key, err = r.Get(keyringService, accountID)

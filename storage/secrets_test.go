@@ -145,18 +145,23 @@ func TestKeyringThatHangsTimesOut(t *testing.T) {
 	}
 }
 
-func TestKeyFromEnvironmentWins(t *testing.T) {
+// The key in the environment is the key of the one account that says so:
+// it never goes to another account's address, nor to the demo.
+func TestKeyFromEnvironmentOnlyForItsAccount(t *testing.T) {
 	ctx := context.Background()
 	p := testPaths(t)
 	ring := &fakeKeyring{}
 	s := NewSecrets(p, WithKeyring(ring))
 	s.Set(ctx, "work", secretKey)
 	t.Setenv(EnvAPIKey, "sk-from-env")
-	key, loc, err := s.Get(ctx, "work")
+	key, loc, err := s.KeyOf(ctx, Account{ID: "ci", BaseURL: "https://ci.example", KeyStore: KeyInEnv})
 	if err != nil || key != "sk-from-env" || loc.Kind != KeyInEnv || loc.Describe() != "taken from AGENTDESK_API_KEY" {
-		t.Fatalf("Get: %q %+v %v", key, loc, err)
+		t.Fatalf("KeyOf the account kept in the environment: %q %+v %v", key, loc, err)
 	}
-	if _, _, err := s.Get(ctx, DemoAccountID); !errors.Is(err, ErrNoKey) {
+	if key, _, err := s.KeyOf(ctx, Account{ID: "work", BaseURL: "https://other.example", KeyStore: KeyInKeyring}); err != nil || key != secretKey {
+		t.Errorf("another account gets its own key, not the environment's: %q %v", key, err)
+	}
+	if _, _, err := s.KeyOf(ctx, Account{ID: DemoAccountID, KeyStore: KeyInEnv}); !errors.Is(err, ErrNoKey) {
 		t.Errorf("the demo takes no key from the environment: %v", err)
 	}
 }
