@@ -911,10 +911,6 @@ func (s *ChatSession) rateLimited(wait time.Duration) {
 	s.publish(false)
 }
 
-// WaitingUntil is when the service said it would take the message being
-// sent (after a 429), or the zero time.
-func (s *ChatSession) WaitingUntil() time.Time { return s.wait.Until() }
-
 // Stop ends the streaming reply at once; the text so far stays, marked
 // stopped.
 func (s *ChatSession) Stop() {
@@ -960,13 +956,6 @@ func (a *App) quitChats() {
 	for _, s := range live {
 		s.quit()
 	}
-}
-
-// LastError is why the last reply failed, nil when it did not.
-func (s *ChatSession) LastError() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastErr
 }
 
 // Markdown is the conversation as a Markdown document, for export.

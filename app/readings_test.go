@@ -78,8 +78,8 @@ func TestChatCutStreamIsRecoveredByPolling(t *testing.T) {
 		if note := app.StatusNote(reply); !strings.Contains(note, "connection dropped") {
 			t.Fatalf("the reply should say it was recovered, says %q", note)
 		}
-		if s.LastError() != nil {
-			t.Fatalf("a recovered reply is no failure: %v", s.LastError())
+		if st, _ := s.State().Snapshot(); st.Err != nil {
+			t.Fatalf("a recovered reply is no failure: %v", st.Err)
 		}
 	})
 }
