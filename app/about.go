@@ -27,8 +27,13 @@ func (a *App) Folders() []AboutFolder {
 
 // TestSavedConnection is TestConnection for an account being edited: when
 // key is blank the stored key of acct is used, because the edit form leaves
-// the key field blank to keep it.
-func (a *App) TestSavedConnection(ctx context.Context, acct storage.Account, key string) ConnectionResult {
+// the key field blank to keep it. The stored key goes to an address on
+// another server than the one it was saved for only when keyMayMove says
+// the user agreed (StoredKeyMoves tells when to ask).
+func (a *App) TestSavedConnection(ctx context.Context, acct storage.Account, key string, keyMayMove bool) ConnectionResult {
+	if moves, _, to := a.StoredKeyMoves(acct, key); moves && !keyMayMove {
+		return ConnectionResult{State: KeyRejected, Message: "Your saved key was not sent to " + to + ". Paste the key for that address, or agree to send the saved one."}
+	}
 	if strings.TrimSpace(key) == "" && acct.ID != "" && !acct.IsDemo() {
 		if stored, _, err := a.secrets.KeyOf(ctx, acct); err == nil {
 			key = stored

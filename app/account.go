@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -98,16 +99,103 @@ func namesWorkspace(err error) bool {
 	return strings.Contains(strings.ToLower(e.Message+" "+e.Detail), "workspace")
 }
 
+// checkBaseURL says what is wrong with a typed service address, in a
+// sentence for the user; "" means it may be used. Test connection and Save
+// both go through it, so an address refused here never gets the key.
 func checkBaseURL(raw string) string {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return "Enter the address of your service, for example https://agents.example.com/api."
 	}
 	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
 		return "The address must start with https:// and name a server, for example https://agents.example.com/api."
 	}
+	// A name and password in the address would be saved in the settings
+	// file in plain text and sent along with every request; the service
+	// needs only the API key.
+	if u.User != nil {
+		return "Remove the name and password from the address (the part up to @). Agent Desk signs in with your API key only, and does not keep passwords in addresses."
+	}
+	// Plain http sends the key unencrypted over the network; it is fine
+	// only for a service running on this computer (a local test service).
+	if u.Scheme == "http" && !onThisComputer(u.Hostname()) {
+		return "The address must start with https:// so that your API key is sent encrypted. Addresses starting with http:// work only for a service on this computer."
+	}
 	return ""
+}
+
+// onThisComputer reports whether host names this computer: localhost, an
+// address in 127.0.0.0/8, or ::1. Other names that may resolve to it are not
+// trusted, since a name's answer can change.
+func onThisComputer(host string) bool {
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// SameServer reports whether two service addresses name the same server:
+// the same scheme, host and port (a default port counts as written), the
+// path aside. An API key saved for one address may go to the other without
+// asking; anything else is another server. An address that does not parse
+// is never the same server.
+func SameServer(a, b string) bool {
+	ua, err1 := url.Parse(strings.TrimSpace(a))
+	ub, err2 := url.Parse(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil || ua.Hostname() == "" || ub.Hostname() == "" {
+		return false
+	}
+	return strings.EqualFold(ua.Scheme, ub.Scheme) &&
+		strings.EqualFold(strings.TrimSuffix(ua.Hostname(), "."), strings.TrimSuffix(ub.Hostname(), ".")) &&
+		portOrDefault(ua) == portOrDefault(ub)
+}
+
+func portOrDefault(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
+}
+
+// StoredKeyMoves reports whether testing or saving acct with key left blank
+// would send the API key stored for the account to a server other than the
+// one it was saved for (the user changed the address while editing). The
+// form must then ask before anything is sent, or have the key pasted again:
+// a mistyped or planted address must not receive the key silently. to is
+// the new server's name, for the question; from is the saved one's.
+func (a *App) StoredKeyMoves(acct storage.Account, key string) (moves bool, from, to string) {
+	if strings.TrimSpace(key) != "" || acct.ID == "" || acct.IsDemo() {
+		return false, "", ""
+	}
+	saved, ok := a.Settings().Account(acct.ID)
+	if !ok || SameServer(saved.BaseURL, acct.BaseURL) {
+		return false, "", ""
+	}
+	return true, hostOf(saved.BaseURL), hostOf(acct.BaseURL)
+}
+
+// hostOf is the server part of an address, as the user typed it.
+func hostOf(raw string) string {
+	if u, err := url.Parse(strings.TrimSpace(raw)); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return strings.TrimSpace(raw)
+}
+
+// KeyInFileNote is the sentence that tells the user the account's key is
+// kept in a file rather than in the system keyring (the keyring failed or
+// did not answer in time when the key was saved), or "" when it is not. It
+// must never be a silent fallback: the user may want to fix the keyring.
+func KeyInFileNote(acct storage.Account) string {
+	if acct.KeyStore != storage.KeyInFile {
+		return ""
+	}
+	return "The API key is kept in a file on this computer that only you can read, because the computer's password store (keyring) did not answer."
 }
 
 // SaveAccount adds or changes an account and stores its key (keyring, or a

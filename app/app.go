@@ -343,6 +343,13 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 			return err
 		}
 		where = loc
+		if checkBaseURL(acct.BaseURL) != "" {
+			// An address saved by an earlier version that the key may not
+			// travel to (plain http to another computer, a name and
+			// password in it): the service is asked without the key, and
+			// the account's settings say why.
+			key = ""
+		}
 		c = a.newClient(acct.BaseURL, key, acct.WorkspaceID, acct)
 	}
 

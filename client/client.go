@@ -95,8 +95,13 @@ func WithBaseURL(base string) Option {
 	}
 }
 
-// WithAPIKey sets the Bearer key. It is sent only to the base URL's origin.
-func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = strings.TrimSpace(key) } }
+// WithAPIKey sets the Bearer key. It is sent only to the base URL's origin,
+// and masked as [redacted] in every error should a server echo it back.
+func WithAPIKey(key string) Option {
+	key = strings.TrimSpace(key)
+	rememberKey(key)
+	return func(c *config) { c.apiKey = key }
+}
 
 // WithWorkspace sets the workspace sent as the x-workspace-id header on every
 // request ("" sends none: the user's selected workspace is used). The service
@@ -536,11 +541,19 @@ func contextError(req request, err error) error {
 	return fmt.Errorf("agentdesk: %s %s: %w", req.method, req.path, err)
 }
 
+// truncate copies the start of a server's answer (at most n bytes) for a
+// DecodeError, every one of which is built with it. Every API key in use is
+// replaced by [redacted] before the cut, so that a key the server echoed
+// never stays in an error, not even the half of one the cut went through.
 func truncate(b []byte, n int) []byte {
+	if w := n + longestKeyInUse(); len(b) > w {
+		b = b[:w]
+	}
+	b = scrubKeyBytes(append([]byte(nil), b...))
 	if len(b) > n {
 		b = b[:n]
 	}
-	return append([]byte(nil), b...)
+	return b
 }
 
 // doRecord sends req and decodes the one record it answers, bare or wrapped

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -99,7 +100,9 @@ func (e *APIError) Error() string {
 	if e.RequestID != "" {
 		b.WriteString(" [request " + e.RequestID + "]")
 	}
-	return b.String()
+	// redact has masked the calling client's key; this also covers an
+	// error built or changed without it.
+	return scrubKeys(b.String())
 }
 
 // Field returns the first validation message for a field, or "".
@@ -110,21 +113,104 @@ func (e *APIError) Field(name string) string {
 	return ""
 }
 
-// redact removes the API key should a server echo it back.
+// redact removes the API key should a server echo it back: from every
+// field that holds server bytes, the request id and field names included,
+// since any of them may end up in a log or on screen.
 func (e *APIError) redact(key string) {
-	if len(key) < 4 {
+	if len(key) < minRedactLen {
 		return
 	}
-	const mask = "[redacted]"
-	e.Message = strings.ReplaceAll(e.Message, key, mask)
-	e.Detail = strings.ReplaceAll(e.Detail, key, mask)
-	e.Body = bytes.ReplaceAll(e.Body, []byte(key), []byte(mask))
-	for k, v := range e.Fields {
-		for i := range v {
-			v[i] = strings.ReplaceAll(v[i], key, mask)
+	mask := func(s string) string { return strings.ReplaceAll(s, key, redactedMask) }
+	e.Message = mask(e.Message)
+	e.Detail = mask(e.Detail)
+	e.RequestID = mask(e.RequestID)
+	e.RetryAfter = mask(e.RetryAfter)
+	e.Type = mask(e.Type)
+	e.Code = mask(e.Code)
+	e.Path = mask(e.Path)
+	e.Body = bytes.ReplaceAll(e.Body, []byte(key), []byte(redactedMask))
+	if len(e.Fields) > 0 {
+		fields := make(map[string][]string, len(e.Fields))
+		for k, v := range e.Fields {
+			for i := range v {
+				v[i] = mask(v[i])
+			}
+			k = mask(k)
+			fields[k] = append(fields[k], v...)
 		}
-		e.Fields[k] = v
+		e.Fields = fields
 	}
+}
+
+// redactedMask replaces an API key found in anything a server sent.
+const redactedMask = "[redacted]"
+
+// minRedactLen is the shortest key that is masked: replacing a test key of
+// one to three letters everywhere would mangle ordinary words.
+const minRedactLen = 4
+
+// keysInUse holds every API key given to a client in this process (see
+// WithAPIKey). Errors keep bytes a server sent (a body that failed to
+// decode, a failed execution's text, a transport error quoting a reply) and
+// are built in many places that do not have the key at hand; masking every
+// key this process holds at the few places all of them pass through
+// (truncate and the Error methods) covers them all, whichever client made
+// the call.
+var keysInUse struct {
+	sync.RWMutex
+	keys []string // longest first, so a key that contains another is masked whole
+}
+
+// minRememberedKeyLen is the shortest key kept in keysInUse: those keys are
+// masked in every error of the process, so a short test key ("demo") must
+// not mangle ordinary words there. Real API keys are much longer.
+const minRememberedKeyLen = 8
+
+// rememberKey adds key to keysInUse.
+func rememberKey(key string) {
+	if len(key) < minRememberedKeyLen {
+		return
+	}
+	keysInUse.Lock()
+	defer keysInUse.Unlock()
+	if slices.Contains(keysInUse.keys, key) {
+		return
+	}
+	keysInUse.keys = append(keysInUse.keys, key)
+	slices.SortStableFunc(keysInUse.keys, func(a, b string) int { return len(b) - len(a) })
+}
+
+// scrubKeys replaces every API key in use in s with [redacted].
+func scrubKeys(s string) string {
+	keysInUse.RLock()
+	defer keysInUse.RUnlock()
+	for _, k := range keysInUse.keys {
+		s = strings.ReplaceAll(s, k, redactedMask)
+	}
+	return s
+}
+
+// scrubKeyBytes is scrubKeys for bytes; b is left as it is.
+func scrubKeyBytes(b []byte) []byte {
+	keysInUse.RLock()
+	defer keysInUse.RUnlock()
+	out := b
+	for _, k := range keysInUse.keys {
+		if bytes.Contains(out, []byte(k)) {
+			out = bytes.ReplaceAll(out, []byte(k), []byte(redactedMask))
+		}
+	}
+	return out
+}
+
+// longestKeyInUse is the length of the longest key in keysInUse.
+func longestKeyInUse() int {
+	keysInUse.RLock()
+	defer keysInUse.RUnlock()
+	if len(keysInUse.keys) == 0 {
+		return 0
+	}
+	return len(keysInUse.keys[0])
 }
 
 // NetworkError is a failure to reach the service or to read its answer:
@@ -134,8 +220,10 @@ type NetworkError struct {
 	Err          error
 }
 
+// Error masks any API key: a transport error can quote what the server
+// sent (a malformed status line or header).
 func (e *NetworkError) Error() string {
-	return fmt.Sprintf("agentdesk: %s %s: cannot reach the service: %v", e.Method, e.Path, e.Err)
+	return scrubKeys(fmt.Sprintf("agentdesk: %s %s: cannot reach the service: %v", e.Method, e.Path, e.Err))
 }
 
 func (e *NetworkError) Unwrap() error { return e.Err }
@@ -160,12 +248,15 @@ func newNetworkError(method, path string, err error) *NetworkError {
 type DecodeError struct {
 	Method, Path string
 	Err          error
-	// Body is the start of the answer (up to 512 bytes).
+	// Body is the start of the answer (up to 512 bytes), with any API key
+	// the server echoed replaced by [redacted] (see truncate).
 	Body []byte
 }
 
+// Error masks any API key: Err may quote the answer (its content type, a
+// value that did not fit).
 func (e *DecodeError) Error() string {
-	return fmt.Sprintf("agentdesk: %s %s: unexpected answer: %v", e.Method, e.Path, e.Err)
+	return scrubKeys(fmt.Sprintf("agentdesk: %s %s: unexpected answer: %v", e.Method, e.Path, e.Err))
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }
@@ -179,12 +270,13 @@ type ExecutionError struct {
 	Text string
 }
 
+// Error masks any API key: the text and status come from the server.
 func (e *ExecutionError) Error() string {
 	text := e.Text
 	if text == "" {
 		text = "status " + e.Execution.Status
 	}
-	return "agentdesk: the execution failed: " + text
+	return scrubKeys("agentdesk: the execution failed: " + text)
 }
 
 var (

@@ -41,13 +41,15 @@ type KeyLocation struct {
 	File string // the keys file, when Kind is KeyInFile
 }
 
-// Describe says where the key is in words for the settings screen.
+// Describe says where the key is in words for the settings screen. A key in
+// the keys file is said to be there in plain words, with why: the keyring
+// failing must never pass unnoticed, since the file is not encrypted.
 func (l KeyLocation) Describe() string {
 	switch l.Kind {
 	case KeyInKeyring:
 		return "stored in the system keyring"
 	case KeyInFile:
-		return "stored unencrypted in " + l.File
+		return "kept in a file on this computer that only you can read, because the system keyring did not answer: " + l.File
 	case KeyInEnv:
 		return "taken from " + EnvAPIKey
 	}

@@ -96,7 +96,7 @@ func TestKeyFallsBackToPrivateFile(t *testing.T) {
 	if err != nil || loc.Kind != KeyInFile || loc.File != p.KeysFile() {
 		t.Fatalf("Set: %+v %v", loc, err)
 	}
-	if want := "stored unencrypted in " + p.KeysFile(); loc.Describe() != want {
+	if want := "kept in a file on this computer that only you can read, because the system keyring did not answer: " + p.KeysFile(); loc.Describe() != want {
 		t.Errorf("Describe = %q, want %q", loc.Describe(), want)
 	}
 	info, err := os.Stat(p.KeysFile())

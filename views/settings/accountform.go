@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -25,6 +26,15 @@ type AccountForm struct {
 	Workspace *widget.Entry
 	Result    *widget.Label
 	Test      *widget.Button
+
+	// Window is where the form asks before the stored key goes to a
+	// changed address. Without it, the form asks for the key again instead.
+	Window fyne.Window
+
+	// keyAsk is the open "Send your saved key to …?" question, for tests;
+	// keyFor is the address the user agreed to send the stored key to.
+	keyAsk *dialog.ConfirmDialog
+	keyFor string
 
 	busy     *widget.ProgressBarInfinite
 	obj      fyne.CanvasObject
@@ -121,9 +131,13 @@ func (f *AccountForm) show(res app.ConnectionResult) {
 // answer: connected, key rejected, server not found or offline.
 func (f *AccountForm) TestConnection() {
 	acct, key := f.Account(), f.Key.Text
+	f.whenKeyMayGo(acct, key, func() { f.testConnection(acct, key) })
+}
+
+func (f *AccountForm) testConnection(acct app.Account, key string) {
 	f.setBusy(true, "Checking the connection…")
 	f.a.Go(func() {
-		res := f.a.TestSavedConnection(context.Background(), acct, key)
+		res := f.a.TestSavedConnection(context.Background(), acct, key, true)
 		kit.Do(func() {
 			f.show(res)
 			f.setBusy(false, "")
@@ -136,10 +150,14 @@ func (f *AccountForm) TestConnection() {
 // connection failed or saving failed, and what was typed stays in place.
 func (f *AccountForm) Save(done func(app.Account)) {
 	acct, key := f.Account(), f.Key.Text
+	f.whenKeyMayGo(acct, key, func() { f.save(acct, key, done) })
+}
+
+func (f *AccountForm) save(acct app.Account, key string, done func(app.Account)) {
 	f.setBusy(true, "Checking the connection…")
 	f.a.Go(func() {
 		ctx := context.Background()
-		res := f.a.TestSavedConnection(ctx, acct, key)
+		res := f.a.TestSavedConnection(ctx, acct, key, true)
 		if res.State != app.Connected {
 			kit.Do(func() {
 				f.show(res)
@@ -160,10 +178,58 @@ func (f *AccountForm) Save(done func(app.Account)) {
 			}
 			f.acct = saved
 			f.show(res)
+			// A key just typed that landed in the keys file, not the
+			// keyring, is said so at once rather than found out later.
+			if note := app.KeyInFileNote(saved); note != "" && key != "" {
+				f.Result.Importance = widget.WarningImportance
+				f.Result.SetText(res.Message + " " + note)
+			}
 			f.setBusy(false, "")
 			if done != nil {
 				done(saved)
 			}
 		})
 	})
+}
+
+// whenKeyMayGo runs send at once, unless the key field is blank and the
+// address now names another server than the one the stored key was saved
+// for: then the stored key would go to a new address the user may have
+// mistyped (or been told to type), so the form asks first and runs send
+// only on "Send the key". Nothing is sent while the question is open.
+func (f *AccountForm) whenKeyMayGo(acct app.Account, key string, send func()) {
+	moves, from, to := f.a.StoredKeyMoves(acct, key)
+	if !moves || (f.keyFor != "" && app.SameServer(f.keyFor, acct.BaseURL)) {
+		send()
+		return
+	}
+	if f.keyAsk != nil {
+		return // the question is already on screen
+	}
+	if f.Window == nil {
+		f.showWarning("Paste the API key again to use it with " + to + ". Agent Desk does not send your saved key to a new address without asking.")
+		return
+	}
+	d := dialog.NewConfirm("Send your saved key to "+to+"?",
+		"Your API key was saved for "+from+". The address now points to "+to+", and Agent Desk has not sent the key there. "+
+			"Send it only if your administrator gave you this new address. If you are not sure, choose Cancel and paste the key again.",
+		func(ok bool) {
+			f.keyAsk = nil
+			if !ok {
+				f.showWarning("Your saved API key was not sent to " + to + ". To use this address, paste the API key again, or choose Send the key.")
+				return
+			}
+			f.keyFor = acct.BaseURL
+			send()
+		}, f.Window)
+	d.SetConfirmText("Send the key")
+	d.SetDismissText("Cancel")
+	f.keyAsk = d
+	d.Show()
+}
+
+func (f *AccountForm) showWarning(msg string) {
+	f.Result.Importance = widget.WarningImportance
+	f.Result.SetText(msg)
+	f.Result.Show()
 }

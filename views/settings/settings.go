@@ -168,6 +168,15 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	sub := widget.NewLabel(detail)
 	sub.Importance = widget.LowImportance
 	sub.Truncation = fyne.TextTruncateEllipsis
+	text := container.NewVBox(name, sub)
+	// A key that fell back to the keys file is said so on its account's
+	// line, so the keyring failing never goes unnoticed.
+	if note := app.KeyInFileNote(acct); note != "" {
+		where := widget.NewLabel(note)
+		where.Importance = widget.WarningImportance
+		where.Wrapping = fyne.TextWrapWord
+		text.Add(where)
+	}
 
 	var actions []fyne.CanvasObject
 	if active {
@@ -183,7 +192,6 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 			widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { s.editAccount(acct) }),
 			widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { s.confirmRemove(acct) }))
 	}
-	text := container.NewVBox(name, sub)
 	return container.NewBorder(nil, nil, icon, container.NewVBox(layout.NewSpacer(), container.NewHBox(actions...), layout.NewSpacer()), text)
 }
 
@@ -206,6 +214,7 @@ func (s *Screen) switchTo(acct app.Account) {
 // Saving checks the connection first and makes the account the one in use.
 func (s *Screen) editAccount(acct app.Account) {
 	form := NewAccountForm(s.env.App, acct)
+	form.Window = s.env.Window
 	title := "Add account"
 	if acct.ID != "" {
 		title = "Edit " + acct.Name

@@ -191,7 +191,7 @@ func TestSettingsKeyKeptInFileWithoutKeyring(t *testing.T) {
 	test.Type(s.form.Key, "k")
 	test.Tap(s.save)
 	answered(t)
-	want := "stored unencrypted in " + a.Paths().KeysFile()
+	want := "kept in a file on this computer that only you can read, because the system keyring did not answer: " + a.Paths().KeysFile()
 	wait("where the key is kept", func() bool { return strings.Contains(s.keyWhere.Text, want) })
 	if !strings.Contains(s.keyWhere.Text, want) {
 		t.Fatalf("without a keyring the screen should say %q, got %q", want, s.keyWhere.Text)
