@@ -10,6 +10,7 @@ require (
 	github.com/tmaxmax/go-sse v0.11.0
 	github.com/yuin/goldmark v1.7.8
 	github.com/zalando/go-keyring v0.2.8
+	golang.org/x/image v0.24.0
 	modernc.org/sqlite v1.61.1
 )
 
@@ -57,7 +58,6 @@ require (
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
-	golang.org/x/image v0.24.0 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/net v0.61.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect

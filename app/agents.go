@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -31,9 +32,21 @@ type AgentItem struct {
 	Type        string
 }
 
-// ItemOf is the list's part of a full agent.
+// ItemOf is the list's part of a full agent. The title is only shown, as
+// one line of the list, so it is kept the way it may be shown (safe.Text):
+// a title from the service cannot break the row with a line break or turn
+// its words around to pass for another.
 func ItemOf(a client.Agent) AgentItem {
-	return AgentItem{ID: a.ID, Title: a.Title, Description: a.Description, Type: a.Type}
+	return AgentItem{ID: a.ID, Title: shownTitle(a.Title), Description: a.Description, Type: a.Type}
+}
+
+// shownTitle is safe.Text(s, 0), keeping s itself when nothing changes so
+// that a list of 10,000 agents holds no second copy of their titles.
+func shownTitle(s string) string {
+	if t := safe.Text(s, 0); t != s {
+		return t
+	}
+	return s
 }
 
 // FilterAgents returns the agents of one type ("" keeps all), in order. The

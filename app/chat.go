@@ -554,6 +554,14 @@ func (s *ChatSession) history(upTo int64) []storage.Message {
 	return out
 }
 
+// MaxReplyBytes is the most of one reply Agent Desk keeps (16 MB, some
+// thousands of pages): a service that never stops sending must not fill the
+// computer's memory or disk. The text up to it is kept.
+const MaxReplyBytes = 16_000_000
+
+// ErrReplyTooLarge ends a reply that grew past MaxReplyBytes.
+var ErrReplyTooLarge = errors.New("the reply is larger than Agent Desk keeps")
+
 // replyStream is what the two endpoints' streams share.
 type replyStream interface {
 	Next() bool
@@ -756,7 +764,7 @@ func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversa
 
 // pump reads the stream to its end, saving and announcing every fragment.
 func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}) {
-	rootSeen := false
+	rootSeen, tooLarge := false, false
 	for rs.Next() {
 		frag := rs.Fragment()
 		if cs != nil && !rootSeen {
@@ -774,16 +782,31 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 		if frag == "" {
 			continue
 		}
-		w.Append(frag)
 		s.mu.Lock()
-		s.live.WriteString(frag)
+		over := s.live.Len()+len(frag) > MaxReplyBytes
+		if !over {
+			s.live.WriteString(frag)
+		}
 		s.mu.Unlock()
+		if over {
+			tooLarge = true
+			_ = rs.Close()
+			break
+		}
+		w.Append(frag)
 		s.publish(true)
 	}
 	err := rs.Err()
 	text := rs.Text()
+	if tooLarge {
+		// Keep what fits; the rest is not asked for again.
+		s.mu.Lock()
+		text = s.live.String()
+		s.mu.Unlock()
+		err = ErrReplyTooLarge
+	}
 	var final *client.Execution
-	if cs != nil {
+	if cs != nil && !tooLarge {
 		final = cs.Final()
 		if rec := s.recover(ctx, cs, err, reply.ID); rec != nil {
 			final, err = rec, nil

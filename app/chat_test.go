@@ -306,3 +306,26 @@ func TestChatTwoConversationsStreamAtOnce(t *testing.T) {
 		t.Fatalf("search should find the conversation by its messages, got %+v %v", list, err)
 	}
 }
+
+// A service that sends a reply without end fills neither memory nor disk:
+// Agent Desk keeps the first MaxReplyBytes, says why it stopped, and does
+// not ask again.
+func TestAnEndlessReplyIsCutAtTheLimitAndKept(t *testing.T) {
+	a := apptest.Open(t)
+	a.Demo().Service.SetFaults(demoservice.Faults{ReplyBytes: app.MaxReplyBytes + 3<<20})
+	s := newChat(t, a)
+	if err := s.Send(context.Background(), "Write everything", nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	r := storedReply(t, a, s.ID())
+	if len(r.Content) == 0 || len(r.Content) > app.MaxReplyBytes {
+		t.Fatalf("kept %d bytes of the reply, want some and at most %d", len(r.Content), app.MaxReplyBytes)
+	}
+	if r.Status != storage.StatusFailed || !strings.Contains(r.Error, "kept") {
+		t.Errorf("reply status %q, note %q: want it to say the text so far is kept", r.Status, r.Error)
+	}
+	if n := len(a.Demo().Service.Executions()); n != 1 {
+		t.Errorf("the service was asked %d times, want once", n)
+	}
+}

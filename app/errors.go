@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
@@ -67,6 +68,8 @@ func Explain(err error) Problem {
 	var inErr *client.InputError
 	var execErr *client.ExecutionError
 	var decErr *client.DecodeError
+	var picErr *PictureError
+	var bigErr *OutputTooLargeError
 	switch {
 	case errors.Is(err, context.Canceled):
 		return Problem{Title: "Cancelled", Sentence: "Cancelled."}
@@ -82,6 +85,8 @@ func Explain(err error) Problem {
 		return Problem{Title: "Still running", Sentence: "The agent is still running on the service. Agent Desk stopped checking after 10 minutes; use Check again later. The agent is not run a second time.", Action: ActionCheckLater}
 	case errors.Is(err, client.ErrStreamIdle):
 		return Problem{Title: "Reply stopped", Sentence: "The service stopped sending the reply. The text received so far is kept."}
+	case errors.Is(err, ErrReplyTooLarge):
+		return Problem{Title: "Reply too long", Sentence: "The reply grew longer than Agent Desk keeps (" + HumanBytes(MaxReplyBytes) + "), so it stopped reading it. The text received up to there is kept."}
 	case errors.Is(err, client.ErrEventTooLarge):
 		return Problem{Title: "Reply too large", Sentence: "The service sent a piece of the reply that is too large to read. The text received so far is kept."}
 	case client.IsAuth(err):
@@ -103,10 +108,34 @@ func Explain(err error) Problem {
 			return Problem{Title: "The agent could not finish", Sentence: "The agent could not finish: " + sentence(t), Action: ActionTryAgain}
 		}
 		return Problem{Title: "The agent could not finish", Sentence: "The agent could not finish (the service says " + strconvQuote(execErr.Execution.Status) + "). Try again in a moment.", Action: ActionTryAgain}
+	case errors.As(err, &bigErr):
+		return Problem{Title: "File too large", Sentence: "This " + bigErr.What + " is larger than Agent Desk downloads (" + HumanBytes(bigErr.Limit) + "), so the download was stopped and nothing was kept."}
+	case errors.As(err, &picErr):
+		return explainPicture(picErr)
 	case errors.As(err, &decErr):
 		return Problem{Title: "Unreadable answer", Sentence: "The service sent an answer Agent Desk could not read. Try again; if it keeps happening, the service may have changed.", Action: ActionTryAgain}
 	}
 	return Problem{Title: "Something went wrong", Sentence: sentence(plain(err.Error())), Action: ActionTryAgain}
+}
+
+// explainPicture words why a picture named in a reply, or a picture the
+// agent made, is not shown.
+func explainPicture(e *PictureError) Problem {
+	p := Problem{Title: "Picture not shown"}
+	switch e.Reason {
+	case PictureNotWeb:
+		p.Sentence = "This picture is not on the web (it points to a file or another program), so Agent Desk does not open it."
+	case PictureTooLarge:
+		p.Sentence = "This picture's file is larger than " + HumanBytes(MaxPictureBytes) + ", so Agent Desk did not download it."
+	case PictureTooBig:
+		p.Sentence = fmt.Sprintf("This picture is too large to show safely (%d × %d pixels).", e.Width, e.Height)
+	case PictureUnreadable:
+		p.Sentence = "This is not a picture Agent Desk can show."
+	default:
+		p.Sentence = "The website that holds this picture did not give it. Try again later."
+		p.Action = ActionTryAgain
+	}
+	return p
 }
 
 // Describe is Explain's sentence, for a line of text.

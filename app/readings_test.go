@@ -521,6 +521,13 @@ func TestDescribeEveryKind(t *testing.T) {
 		{"too many files", &client.InputError{Field: "file_ids", Message: "The service takes at most 5 files at a time."}, "at most 5 files", app.ActionNone},
 		{"run failed", &client.ExecutionError{Text: "the model is overloaded"}, "could not finish", app.ActionTryAgain},
 		{"offline", api0(t), "can't reach", app.ActionTryAgain},
+		{"picture from a file", &app.PictureError{Reason: app.PictureNotWeb}, "not on the web", app.ActionNone},
+		{"picture file too large", &app.PictureError{Reason: app.PictureTooLarge}, "larger than 10 MB", app.ActionNone},
+		{"picture too big", &app.PictureError{Reason: app.PictureTooBig, Width: 100000, Height: 100000}, "too large to show", app.ActionNone},
+		{"not a picture", &app.PictureError{Reason: app.PictureUnreadable}, "not a picture", app.ActionNone},
+		{"picture missing", &app.PictureError{Reason: app.PictureUnavailable, Status: 404}, "did not give it", app.ActionTryAgain},
+		{"download too large", &app.OutputTooLargeError{Limit: app.MaxImageOutputBytes, What: "picture"}, "downloads (50 MB)", app.ActionNone},
+		{"reply too long", app.ErrReplyTooLarge, "is kept", app.ActionNone},
 		{"cancelled", context.Canceled, "Cancelled", app.ActionNone},
 		{"anything else", errors.New("agentdesk: the disk is full"), "The disk is full.", app.ActionTryAgain},
 	}

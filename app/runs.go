@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,11 +9,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	// Pictures an agent makes may also be BMP (safe.Sniff knows them): the
+	// decoder lets them be checked and shown like the others.
+	_ "golang.org/x/image/bmp"
+
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -313,49 +318,299 @@ func IsMediaOutput(agentType, output string) bool {
 	return strings.HasPrefix(o, "http://") || strings.HasPrefix(o, "https://")
 }
 
-// FetchOutput returns a local copy of an image or video output,
-// downloading it once into the preview cache. The client sends the API
-// key only to the service's own host.
-func (a *App) FetchOutput(ctx context.Context, url string) (string, error) {
+// What one image or video output may weigh when Agent Desk fetches it. A
+// run's output is an address the service gave; whatever is there must not
+// fill the disk, so a download stops at these sizes with a plain message.
+const (
+	// MaxImageOutputBytes caps a picture an agent made (50 MB): agents'
+	// pictures weigh a few megabytes, so anything far larger is a mistake
+	// or an attack, and the window could not show it anyway.
+	MaxImageOutputBytes int64 = 50_000_000
+	// MaxVideoOutputBytes caps a video (500 MB): several minutes of HD
+	// video fit, while a download that never ends stops here instead of
+	// filling the disk.
+	MaxVideoOutputBytes int64 = 500_000_000
+)
+
+// outputProgressGap is the shortest time between two progress reports of
+// one download: about 20 a second, enough for a counter people read.
+const outputProgressGap = 50 * time.Millisecond
+
+// Output is the local copy of an image or video output and what it really
+// is. Its kind comes from the file's first bytes, never from its address:
+// an address ending in ".exe" gives a file that is only ever saved.
+type Output struct {
+	// Path is the copy on this computer. Its extension is the one Kind
+	// goes by (none for safe.Other), so a viewer it is handed to reads it
+	// as what it is.
+	Path string
+	// Kind is what the file is; only safe.Openable kinds may be opened
+	// with the computer's own viewer or player.
+	Kind safe.Kind
+	// Ext is the extension Kind goes by ("" for safe.Other).
+	Ext string
+	// Size is the file's size in bytes.
+	Size int64
+	// NotShown, for a picture, says why it is not shown in the window
+	// (a *PictureError: too many pixels to decode safely, or unreadable);
+	// nil when it may be shown.
+	NotShown error
+}
+
+// FileName suggests a name for saving this output: the last part of its
+// address made safe (safe.FileName), with the extension of what the file
+// really is.
+func (o Output) FileName(agentType, url string) string {
+	return outputFileName(agentType, url, o.Ext)
+}
+
+// OutputTooLargeError says an output was larger than Agent Desk downloads
+// (MaxImageOutputBytes, MaxVideoOutputBytes): the download stopped and
+// nothing of it was kept.
+type OutputTooLargeError struct {
+	// Limit is the cap that was reached, in bytes.
+	Limit int64
+	// What names the file in words ("picture", "video", "file").
+	What string
+}
+
+func (e *OutputTooLargeError) Error() string {
+	return fmt.Sprintf("output over the %d-byte download limit", e.Limit)
+}
+
+// outputLimit is the cap for an output of an agent of agentType whose
+// content is of kind k: pictures (by agent or by content) get the picture
+// cap, anything else the video cap.
+func outputLimit(agentType string, k safe.Kind) int64 {
+	if agentType == client.AgentImage || k == safe.Image {
+		return MaxImageOutputBytes
+	}
+	return MaxVideoOutputBytes
+}
+
+// outputWriter passes a download on to its file, counting the bytes (for
+// progress and the cap) and keeping the first ones to tell what the file is.
+type outputWriter struct {
+	w         io.Writer
+	agentType string
+	progress  func(received int64)
+
+	head    []byte
+	sniffed bool
+	kind    safe.Kind
+	ext     string
+	n       int64
+}
+
+func (w *outputWriter) Write(p []byte) (int, error) {
+	if !w.sniffed {
+		take := min(len(p), safe.SniffLen-len(w.head))
+		w.head = append(w.head, p[:take]...)
+		if len(w.head) >= safe.SniffLen {
+			w.sniff()
+		}
+	}
+	if limit := outputLimit(w.agentType, w.kind); w.n+int64(len(p)) > limit {
+		what := w.kind.String()
+		if w.kind == safe.Other {
+			what = map[string]string{client.AgentImage: "picture", client.AgentVideo: "video"}[w.agentType]
+			if what == "" {
+				what = "file"
+			}
+		}
+		return 0, &OutputTooLargeError{Limit: limit, What: what}
+	}
+	n, err := w.w.Write(p)
+	w.n += int64(n)
+	if w.progress != nil {
+		w.progress(w.n)
+	}
+	return n, err
+}
+
+// sniff decides what the file is from the bytes kept so far (all of it,
+// for a file shorter than safe.SniffLen).
+func (w *outputWriter) sniff() {
+	if w.sniffed {
+		return
+	}
+	w.sniffed = true
+	w.kind, w.ext = safe.Sniff(w.head)
+	w.head = nil
+}
+
+// outputDst is where a download goes before it is kept: a file in the
+// cache, or a session copy when there is no cache.
+type outputDst interface {
+	io.Writer
+	// commit keeps the file with extension ext and returns its path.
+	commit(ext string) (string, error)
+	// abort drops what was written.
+	abort()
+}
+
+type cacheDst struct {
+	p   *storage.Pending
+	key string
+}
+
+func (d cacheDst) Write(b []byte) (int, error)       { return d.p.Write(b) }
+func (d cacheDst) commit(ext string) (string, error) { return d.p.Commit(d.key, ext) }
+func (d cacheDst) abort()                            { d.p.Abort() }
+
+// sessionDst is a copy kept for this session only, when the downloads
+// cache could not be opened. It is written in Agent Desk's own cache
+// folder (the system's shared temporary folder only when that folder does
+// not exist), under names no one can guess or prepare beforehand (the
+// extension is the only part not random), readable by the user only.
+type sessionDst struct {
+	dir string
+	f   *os.File
+}
+
+func (d *sessionDst) Write(b []byte) (int, error) { return d.f.Write(b) }
+
+func (d *sessionDst) commit(ext string) (string, error) {
+	if err := d.f.Close(); err != nil {
+		os.Remove(d.f.Name())
+		return "", err
+	}
+	final, err := os.CreateTemp(d.dir, "agentdesk-*"+ext)
+	if err == nil {
+		err = final.Close()
+	}
+	if err == nil {
+		err = os.Rename(d.f.Name(), final.Name())
+	}
+	if err != nil {
+		os.Remove(d.f.Name())
+		if final != nil {
+			os.Remove(final.Name())
+		}
+		return "", err
+	}
+	return final.Name(), nil
+}
+
+func (d *sessionDst) abort() {
+	d.f.Close()
+	os.Remove(d.f.Name())
+}
+
+// sessionDir is where session copies go: Agent Desk's cache folder when it
+// exists (it is the user's only), else the system's temporary folder.
+func (a *App) sessionDir() string {
+	if dir := a.paths.Cache; dir != "" {
+		if info, err := os.Stat(dir); err == nil && info.IsDir() {
+			return dir
+		}
+	}
+	return ""
+}
+
+// outputDst starts the file a download of key goes into.
+func (a *App) outputDst(key string) (outputDst, error) {
+	if a.cache != nil {
+		p, err := a.cache.Create()
+		if err != nil {
+			return nil, err
+		}
+		return cacheDst{p: p, key: key}, nil
+	}
+	dir := a.sessionDir()
+	f, err := os.CreateTemp(dir, ".agentdesk-download-*")
+	if err != nil {
+		return nil, err
+	}
+	return &sessionDst{dir: dir, f: f}, nil
+}
+
+// inspectOutput tells what a file already on disk is, as a download would.
+func inspectOutput(path string) (Output, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Output{}, err
+	}
+	defer f.Close()
+	head := make([]byte, safe.SniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return Output{}, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return Output{}, err
+	}
+	out := Output{Path: path, Size: info.Size()}
+	out.Kind, out.Ext = safe.Sniff(head[:n])
+	if out.Kind == safe.Image {
+		out.NotShown = CheckPictureFile(path)
+	}
+	return out, nil
+}
+
+// CheckPictureFile reads a picture file's header and refuses one Agent
+// Desk cannot read or that has more than MaxPicturePixels
+// (CheckPictureSize): the window decodes a picture whole, and a file of a
+// few hundred kilobytes can claim to be gigabytes once decoded.
+func CheckPictureFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return &PictureError{Reason: PictureUnreadable}
+	}
+	defer f.Close()
+	return CheckPictureSize(bufio.NewReader(f))
+}
+
+// FetchOutputFile returns the local copy of an image or video output and
+// what it really is, downloading it once into the downloads cache. The
+// file's kind and extension come from its first bytes (safe.Sniff), never
+// from the address; the download stops beyond MaxImageOutputBytes (for
+// image agents and pictures) or MaxVideoOutputBytes, and when ctx ends.
+// progress, when not nil, hears the bytes received so far. The client
+// sends the API key only to the service's own host.
+func (a *App) FetchOutputFile(ctx context.Context, agentType, url string, progress func(received int64)) (Output, error) {
 	url = strings.TrimSpace(url)
 	key := cacheKey(url)
 	if a.cache != nil {
 		if p, ok := a.cache.Get(key); ok {
-			return p, nil
+			if out, err := inspectOutput(p); err == nil {
+				return out, nil
+			}
 		}
 	}
-	tmp, err := os.CreateTemp("", "agentdesk-output-*")
+	dst, err := a.outputDst(key)
 	if err != nil {
-		return "", err
+		return Output{}, err
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
-	if _, err := a.Client().Download(ctx, url, tmp); err != nil {
-		return "", err
-	}
-	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-		return "", err
-	}
-	if a.cache != nil {
-		if p, err := a.cache.Put(ctx, key, tmp); err == nil {
-			return p, nil
+	w := &outputWriter{w: dst, agentType: agentType, progress: progress}
+	if _, err := a.Client().Download(ctx, url, w); err != nil {
+		dst.abort()
+		// The cap's own words, without the client's "GET …: download
+		// interrupted" around them.
+		var big *OutputTooLargeError
+		if errors.As(err, &big) {
+			return Output{}, big
 		}
-		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-			return "", err
-		}
+		return Output{}, err
 	}
-	// Without a cache, keep a copy in the temporary folder for this
-	// session, under a name no one can guess or prepare beforehand (only
-	// its extension is kept), readable by the user only.
-	f, err := os.CreateTemp("", "agentdesk-*"+filepath.Ext(key))
+	w.sniff()
+	path, err := dst.commit(w.ext)
 	if err != nil {
-		return "", err
+		return Output{}, err
 	}
-	defer f.Close()
-	if _, err := io.Copy(f, tmp); err != nil {
-		return "", err
+	out := Output{Path: path, Kind: w.kind, Ext: w.ext, Size: w.n}
+	if out.Kind == safe.Image {
+		out.NotShown = CheckPictureFile(path)
 	}
-	return f.Name(), nil
+	return out, nil
+}
+
+// FetchOutput returns the path of the local copy of an image or video
+// output (FetchOutputFile), for callers that need only the file.
+func (a *App) FetchOutput(ctx context.Context, url string) (string, error) {
+	out, err := a.FetchOutputFile(ctx, "", url, nil)
+	return out.Path, err
 }
 
 // SaveOutput writes an image or video output to w (the user's "Save as…").
@@ -375,12 +630,104 @@ func (a *App) SaveOutput(ctx context.Context, url string, w io.Writer) error {
 	return nil
 }
 
-// OutputFile is the local copy of an image or video output (FetchOutput),
-// read in the background from now on.
-func (a *App) OutputFile(url string) *Loader[string] {
-	l := NewLoader(a, func(ctx context.Context) (string, error) { return a.FetchOutput(ctx, url) })
-	l.Reload()
-	return l
+// OutputState is the download of an output as its screen shows it.
+type OutputState struct {
+	// Loading says the file is on its way; Received counts its bytes so
+	// far (the service does not say how many will come).
+	Loading  bool
+	Received int64
+	// Loaded says the local copy is ready: Output says where it is and
+	// what it really is.
+	Loaded bool
+	Output Output
+	// Err is why the download failed (nil when it did not).
+	Err error
+	// Cancelled says the download was stopped (Cancel, or Agent Desk
+	// closing) before it ended; Retry starts it again.
+	Cancelled bool
+}
+
+// OutputDownload fetches one output's local copy in the background
+// (FetchOutputFile), with progress. It belongs to the app: closing the app
+// stops it. Cancel stops it; Retry starts it again.
+type OutputDownload struct {
+	a         *App
+	agentType string
+	url       string
+	state     *State[OutputState]
+
+	mu     sync.Mutex
+	gen    uint64
+	cancel context.CancelFunc
+}
+
+// OutputFile starts fetching the local copy of an output of an agent of
+// agentType (FetchOutputFile) in the background, from now on.
+func (a *App) OutputFile(agentType, url string) *OutputDownload {
+	d := &OutputDownload{a: a, agentType: agentType, url: url, state: NewState(OutputState{})}
+	d.Retry()
+	return d
+}
+
+// State is the download as it is now, and news of each change.
+func (d *OutputDownload) State() Observable[OutputState] { return d.state }
+
+// Cancel stops the download under way; nothing half downloaded is kept.
+func (d *OutputDownload) Cancel() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cancel != nil {
+		d.cancel()
+	}
+}
+
+// Retry starts the download again, stopping one still under way.
+func (d *OutputDownload) Retry() {
+	d.mu.Lock()
+	if d.cancel != nil {
+		d.cancel()
+	}
+	d.gen++
+	gen := d.gen
+	ctx, cancel := context.WithCancel(d.a.life)
+	d.cancel = cancel
+	d.state.Set(OutputState{Loading: true})
+	d.mu.Unlock()
+	started := d.a.Go(func() {
+		defer cancel()
+		var last time.Time
+		out, err := d.a.FetchOutputFile(ctx, d.agentType, d.url, func(n int64) {
+			if now := time.Now(); now.Sub(last) >= outputProgressGap {
+				last = now
+				d.publish(gen, func(s OutputState) OutputState { s.Received = n; return s })
+			}
+		})
+		d.publish(gen, func(s OutputState) OutputState {
+			s.Loading = false
+			switch {
+			case err == nil:
+				s.Loaded, s.Output, s.Received = true, out, out.Size
+			case ctx.Err() != nil:
+				s.Cancelled = true
+			default:
+				s.Err = err
+			}
+			return s
+		})
+	})
+	if !started { // Agent Desk is closing
+		cancel()
+		d.publish(gen, func(s OutputState) OutputState { s.Loading, s.Cancelled = false, true; return s })
+	}
+}
+
+// publish changes the state, unless a newer Retry made this news stale.
+func (d *OutputDownload) publish(gen uint64, change func(OutputState) OutputState) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if gen == d.gen {
+		d.state.Update(change)
+	}
 }
 
 // SaveOutputTo writes an image or video output to w and closes it, in the
@@ -397,31 +744,50 @@ func (a *App) SaveOutputTo(url string, w io.WriteCloser) Observable[Loaded[bool]
 	return l
 }
 
-// OutputFileName suggests a name for saving an output: the last part of
-// its address, or a name made from the agent type.
+// OutputFileName suggests a name for saving an output not fetched yet:
+// the last part of its address made safe (safe.FileName: no folders, no
+// "..", no hidden or direction-changing characters, no names Windows
+// refuses), with the extension its agent type makes (.png for pictures,
+// .mp4 for videos). Once fetched, Output.FileName knows the real one.
 func OutputFileName(agentType, url string) string {
+	ext := ".txt"
+	switch agentType {
+	case client.AgentImage:
+		ext = ".png"
+	case client.AgentVideo:
+		ext = ".mp4"
+	}
+	return outputFileName(agentType, url, ext)
+}
+
+func outputFileName(agentType, url, ext string) string {
+	fallback := "output"
+	switch agentType {
+	case client.AgentImage:
+		fallback = "image"
+	case client.AgentVideo:
+		fallback = "video"
+	}
 	u := strings.TrimSpace(url)
 	if i := strings.IndexAny(u, "?#"); i >= 0 {
 		u = u[:i]
 	}
-	base := u[strings.LastIndex(u, "/")+1:]
-	if strings.Contains(base, ".") {
-		return base
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+		// The host is no name for a file.
+		if j := strings.Index(u, "/"); j >= 0 {
+			u = u[j:]
+		} else {
+			u = ""
+		}
 	}
-	switch agentType {
-	case client.AgentVideo:
-		return "video.mp4"
-	case client.AgentImage:
-		return "image.png"
-	}
-	return "output.txt"
+	return safe.FileName(u[strings.LastIndex(u, "/")+1:], ext, fallback)
 }
 
+// cacheKey is where an output is kept in the cache: a hash of its address.
+// No part of the address names the file; its extension comes from what it
+// is (Pending.Commit).
 func cacheKey(url string) string {
 	sum := sha256.Sum256([]byte(url))
-	ext := filepath.Ext(strings.SplitN(url, "?", 2)[0])
-	if len(ext) > 6 || strings.ContainsAny(ext, "/:") {
-		ext = ""
-	}
-	return hex.EncodeToString(sum[:12]) + ext
+	return "output-" + hex.EncodeToString(sum[:12])
 }

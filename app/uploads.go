@@ -47,9 +47,12 @@ type PlannedFile struct {
 	Name string
 	Size int64
 	// Problem, when not empty, says in plain words why the file cannot be
-	// sent (unreadable, empty); it is queued as a failed upload so the user
-	// sees it.
+	// sent (unreadable, empty, a link out of the dropped folder); it is
+	// queued as a failed upload so the user sees it.
 	Problem string
+	// root is the real path of what was dropped (the folder a file was
+	// found in): a retry checks again that the file is still inside it.
+	root string
 }
 
 // UploadPlan is what a drop amounts to once folders are walked.
@@ -68,12 +71,28 @@ func (p UploadPlan) NeedsConfirm() bool { return len(p.Files) > UploadConfirmAbo
 // PlanUpload walks the dropped or picked paths: files are taken as they are,
 // folders are walked (hidden entries skipped, symbolic links followed once,
 // loops detected), and files that cannot be read are kept with a Problem.
+// A link inside a dropped folder is followed only while it stays inside
+// that folder: one that leads out of it (to ~/.ssh, /etc, another user's
+// files) is kept with a Problem and never read, so a folder someone else
+// prepared cannot make Agent Desk send more than the user dropped. A link
+// dropped itself is followed, wherever it leads: the user chose it.
 // It reads only file metadata, never content.
 func PlanUpload(paths []string) UploadPlan {
+	return planUpload(paths, "")
+}
+
+// outsideProblem is the Problem of a link that leads out of the folder it
+// was found in.
+const outsideProblem = "This is a shortcut to something outside the folder you dropped, so it is not sent."
+
+// planUpload is PlanUpload; when within is not empty, every path must also
+// lead to something inside that folder (the real path of the folder it was
+// first dropped with), for a retry of one file of a drop.
+func planUpload(paths []string, within string) UploadPlan {
 	var plan UploadPlan
 	seen := map[string]bool{} // real paths of folders walked and files taken
-	var visit func(path string, depth int)
-	visit = func(path string, depth int) {
+	var visit func(path string, depth int, root string)
+	visit = func(path string, depth int, root string) {
 		name := filepath.Base(path)
 		if depth > 0 && strings.HasPrefix(name, ".") {
 			plan.Skipped++
@@ -82,17 +101,24 @@ func PlanUpload(paths []string) UploadPlan {
 		st, err := os.Stat(path)
 		if err != nil {
 			if _, lerr := os.Lstat(path); lerr == nil && errors.Is(err, fs.ErrNotExist) {
-				plan.add(PlannedFile{Path: path, Name: name, Problem: "This is a link to something that no longer exists."})
+				plan.add(PlannedFile{Path: path, Name: name, Problem: "This is a link to something that no longer exists.", root: root})
 				return
 			}
-			plan.add(PlannedFile{Path: path, Name: name, Problem: fileProblem(err)})
+			plan.add(PlannedFile{Path: path, Name: name, Problem: fileProblem(err), root: root})
 			return
 		}
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {
 			// A link loop makes Stat fail above; anything else here is
 			// unreadable.
-			plan.add(PlannedFile{Path: path, Name: name, Problem: fileProblem(err)})
+			plan.add(PlannedFile{Path: path, Name: name, Problem: fileProblem(err), root: root})
+			return
+		}
+		if depth == 0 && root == "" {
+			root = real
+		}
+		if !inside(root, real) {
+			plan.add(PlannedFile{Path: path, Name: name, Problem: outsideProblem, root: root})
 			return
 		}
 		if seen[real] {
@@ -102,10 +128,10 @@ func PlanUpload(paths []string) UploadPlan {
 		seen[real] = true
 		if !st.IsDir() {
 			if !st.Mode().IsRegular() {
-				plan.add(PlannedFile{Path: path, Name: name, Problem: "This is not a regular file, so it cannot be sent."})
+				plan.add(PlannedFile{Path: path, Name: name, Problem: "This is not a regular file, so it cannot be sent.", root: root})
 				return
 			}
-			pf := PlannedFile{Path: path, Name: name, Size: st.Size()}
+			pf := PlannedFile{Path: path, Name: name, Size: st.Size(), root: root}
 			if st.Size() == 0 {
 				pf.Problem = "This file is empty; there is nothing to send."
 			} else if st.Size() > client.MaxUploadBytes {
@@ -120,21 +146,30 @@ func PlanUpload(paths []string) UploadPlan {
 		}
 		entries, err := os.ReadDir(path)
 		if err != nil {
-			plan.add(PlannedFile{Path: path, Name: name, Problem: "Agent Desk could not open this folder: " + fileProblem(err)})
+			plan.add(PlannedFile{Path: path, Name: name, Problem: "Agent Desk could not open this folder: " + fileProblem(err), root: root})
 			return
 		}
 		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 		for _, e := range entries {
-			visit(filepath.Join(path, e.Name()), depth+1)
+			visit(filepath.Join(path, e.Name()), depth+1, root)
 		}
 	}
 	for _, p := range paths {
 		if p == "" {
 			continue
 		}
-		visit(filepath.Clean(p), 0)
+		visit(filepath.Clean(p), 0, within)
 	}
 	return plan
+}
+
+// inside reports whether the real path real is root or lies under it.
+func inside(root, real string) bool {
+	if real == root {
+		return true
+	}
+	rel, err := filepath.Rel(root, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func (p *UploadPlan) add(f PlannedFile) {
@@ -249,9 +284,12 @@ type Uploads struct {
 }
 
 type uploadItem struct {
-	u        Upload
-	shown    *Upload // u as last published; replaced when u changes
-	problem  string
+	u       Upload
+	shown   *Upload // u as last published; replaced when u changes
+	problem string
+	// root is the real path of the drop the file came with (see
+	// PlannedFile.root).
+	root     string
 	cancel   context.CancelFunc
 	lastEmit time.Time
 	run      int // bumps on every start, so a stale run's result is ignored
@@ -383,7 +421,7 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 		} else if f.Problem == "" && room > 0 {
 			room--
 		}
-		it := &uploadItem{u: Upload{ID: q.next, Path: f.Path, Name: f.Name, Size: f.Size, State: UploadWaiting}, problem: f.Problem}
+		it := &uploadItem{u: Upload{ID: q.next, Path: f.Path, Name: f.Name, Size: f.Size, State: UploadWaiting}, problem: f.Problem, root: f.root}
 		if f.Problem != "" {
 			it.u.State, it.u.Message = UploadFailed, f.Problem
 		} else {
@@ -433,7 +471,10 @@ func (q *Uploads) Retry(id int64) {
 		return
 	}
 	if it.u.File == nil {
-		plan := PlanUpload([]string{it.u.Path})
+		// Read again, and still only inside the folder it was dropped with:
+		// a link out of it stays refused, and a file swapped for such a link
+		// since is refused too.
+		plan := planUpload([]string{it.u.Path}, it.root)
 		if len(plan.Files) == 1 {
 			it.problem = plan.Files[0].Problem
 			it.u.Size = plan.Files[0].Size

@@ -21,12 +21,16 @@ const DefaultCacheBytes = 200 << 20
 // Cache keeps image previews and other downloads on disk, at most maxBytes
 // of them; the least recently used files go first. Everything in it can be
 // fetched again, so it lives in the cache folder.
+//
+// A file's name is a hash of its key (usually the address it came from),
+// so nothing a server chose reaches the disk; its extension is the one its
+// caller decided from what the file is (Create, Commit).
 type Cache struct {
 	dir      string
 	maxBytes int64
 
 	mu      sync.Mutex
-	entries map[string]*cacheEntry // by file name
+	entries map[string]*cacheEntry // by stem (the key's hash)
 	size    int64
 }
 
@@ -37,13 +41,20 @@ type cacheEntry struct {
 }
 
 // OpenCache uses dir (created if needed), bounded to maxBytes (0 means
-// DefaultCacheBytes). Files already there count towards the bound.
+// DefaultCacheBytes). Files already there count towards the bound. The
+// folder is the user's only (0700), also when an earlier version left it
+// readable by others: what agents made for the user is theirs.
 func OpenCache(dir string, maxBytes int64) (*Cache, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultCacheBytes
 	}
 	if err := ensureDir(dir); err != nil {
 		return nil, err
+	}
+	if info, err := os.Stat(dir); err == nil && info.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return nil, &Error{Op: "make the downloads cache private", Path: dir, Reason: plainOSError(err), Err: err}
+		}
 	}
 	c := &Cache{dir: dir, maxBytes: maxBytes, entries: map[string]*cacheEntry{}}
 	des, err := os.ReadDir(dir)
@@ -59,11 +70,21 @@ func OpenCache(dir string, maxBytes int64) (*Cache, error) {
 			continue
 		}
 		info, err := de.Info()
-		if err != nil {
+		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}
-		c.entries[de.Name()] = &cacheEntry{name: de.Name(), size: info.Size(), used: info.ModTime()}
-		c.size += info.Size()
+		s, _, _ := strings.Cut(de.Name(), ".")
+		e := &cacheEntry{name: de.Name(), size: info.Size(), used: info.ModTime()}
+		if old, ok := c.entries[s]; ok {
+			// One key, two files (its extension changed): keep the newer.
+			if old.used.After(e.used) {
+				old, e = e, old
+			}
+			os.Remove(filepath.Join(dir, old.name))
+			c.size -= old.size
+		}
+		c.entries[s] = e
+		c.size += e.size
 	}
 	c.mu.Lock()
 	c.evictLocked("")
@@ -81,66 +102,145 @@ func (c *Cache) Size() int64 {
 	return c.size
 }
 
-// fileName maps a key (usually a URL) to a file name that keeps the key's
-// extension, so viewers can tell an image from a PDF.
-func fileName(key string) string {
+// stem is the name a key's file goes by, without its extension: a hash, so
+// nothing in a key (usually an address a server chose) reaches the disk.
+func stem(key string) string {
 	sum := sha256.Sum256([]byte(key))
-	name := hex.EncodeToString(sum[:16])
-	ext := filepath.Ext(strings.SplitN(strings.SplitN(key, "?", 2)[0], "#", 2)[0])
-	if len(ext) > 1 && len(ext) <= 6 && !strings.ContainsAny(ext, `/\:`) {
-		name += strings.ToLower(ext)
-	}
-	return name
+	return hex.EncodeToString(sum[:16])
 }
 
-// Put stores what r yields under key and returns the file's path. A failed
-// or cancelled download leaves nothing behind.
+// keyExt is the extension Put keeps from its key ("" when the key has none
+// made of plain letters and digits). Callers that store what a server sent
+// use Create and Commit instead, with the extension of what the file is.
+func keyExt(key string) string {
+	return cleanExt(filepath.Ext(strings.SplitN(strings.SplitN(key, "?", 2)[0], "#", 2)[0]))
+}
+
+// cleanExt is ext in lower case when it is a dot and one to five letters or
+// digits, else "": an extension never carries a separator, a space or a
+// second dot.
+func cleanExt(ext string) string {
+	ext = strings.ToLower(ext)
+	if len(ext) < 2 || len(ext) > 6 || ext[0] != '.' {
+		return ""
+	}
+	for _, r := range ext[1:] {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			return ""
+		}
+	}
+	return ext
+}
+
+// Put stores what r yields under key and returns the file's path; the
+// file keeps the key's extension (see keyExt). A failed or cancelled
+// download leaves nothing behind.
 func (c *Cache) Put(ctx context.Context, key string, r io.Reader) (string, error) {
-	name := fileName(key)
-	path := filepath.Join(c.dir, name)
-	f, err := os.CreateTemp(c.dir, ".download-*")
+	p, err := c.Create()
 	if err != nil {
-		return "", &Error{Op: "save the download", Path: c.dir, Reason: plainOSError(err), Err: err}
+		return "", err
 	}
-	n, err := io.Copy(f, ctxReader{ctx, r})
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if _, err := io.Copy(p.f, ctxReader{ctx, r}); err != nil {
+		p.Abort()
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return "", err
 		}
+		return "", &Error{Op: "save the download", Path: c.dir, Reason: plainOSError(err), Err: err}
+	}
+	return p.Commit(key, keyExt(key))
+}
+
+// Pending is a file on its way into the cache: write to it, then Commit it
+// under a key, or Abort it. Until it is committed it is a hidden
+// ".download-…" file with a name no one can guess, which OpenCache removes
+// if Agent Desk stopped half way: nothing half downloaded is ever found
+// under a key. A Pending is used by one goroutine at a time.
+type Pending struct {
+	c    *Cache
+	f    *os.File
+	done bool
+}
+
+// Create starts a file for the cache, in the cache's own folder (never the
+// system's shared temporary folder), readable by the user only.
+func (c *Cache) Create() (*Pending, error) {
+	f, err := os.CreateTemp(c.dir, ".download-*")
+	if err != nil {
+		return nil, &Error{Op: "save the download", Path: c.dir, Reason: plainOSError(err), Err: err}
+	}
+	return &Pending{c: c, f: f}, nil
+}
+
+// Write adds to the file.
+func (p *Pending) Write(b []byte) (int, error) { return p.f.Write(b) }
+
+// Name is the file's path while it is pending.
+func (p *Pending) Name() string { return p.f.Name() }
+
+// Abort drops the file. It does nothing once the file was committed.
+func (p *Pending) Abort() {
+	if p.done {
+		return
+	}
+	p.done = true
+	p.f.Close()
+	os.Remove(p.f.Name())
+}
+
+// Commit stores the file under key and returns its path. ext is the
+// extension the file gets (".png"; "" for none): the caller decides it from
+// what the file is, never from the key. A file stored earlier under the
+// same key is replaced.
+func (p *Pending) Commit(key, ext string) (string, error) {
+	if p.done {
+		return "", errors.New("this download was already put away")
+	}
+	p.done = true
+	c := p.c
+	s := stem(key)
+	name := s + cleanExt(ext)
+	path := filepath.Join(c.dir, name)
+	err := p.f.Close()
+	var info fs.FileInfo
+	if err == nil {
+		info, err = os.Stat(p.f.Name())
+	}
+	if err == nil {
+		err = os.Rename(p.f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(p.f.Name())
 		return "", &Error{Op: "save the download", Path: path, Reason: plainOSError(err), Err: err}
 	}
 	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.entries[name]; ok {
+	if old, ok := c.entries[s]; ok {
 		c.size -= old.size
+		if old.name != name {
+			os.Remove(filepath.Join(c.dir, old.name))
+		}
 	}
-	c.entries[name] = &cacheEntry{name: name, size: n, used: now}
-	c.size += n
-	c.evictLocked(name)
+	c.entries[s] = &cacheEntry{name: name, size: info.Size(), used: now}
+	c.size += info.Size()
+	c.evictLocked(s)
 	return path, nil
 }
 
-// Get returns the file stored under key and marks it recently used.
+// Get returns the file stored under key, whatever its extension, and
+// marks it recently used.
 func (c *Cache) Get(key string) (string, bool) {
-	name := fileName(key)
-	path := filepath.Join(c.dir, name)
+	s := stem(key)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.entries[name]
+	e, ok := c.entries[s]
 	if !ok {
 		return "", false
 	}
+	path := filepath.Join(c.dir, e.name)
 	if _, err := os.Stat(path); err != nil { // removed behind our back
 		c.size -= e.size
-		delete(c.entries, name)
+		delete(c.entries, s)
 		return "", false
 	}
 	e.used = time.Now()
@@ -150,12 +250,14 @@ func (c *Cache) Get(key string) (string, bool) {
 
 // Remove drops the file stored under key.
 func (c *Cache) Remove(key string) error {
-	name := fileName(key)
+	s := stem(key)
+	name := s + keyExt(key)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.entries[name]; ok {
+	if e, ok := c.entries[s]; ok {
 		c.size -= e.size
-		delete(c.entries, name)
+		delete(c.entries, s)
+		name = e.name
 	}
 	err := os.Remove(filepath.Join(c.dir, name))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -165,26 +267,31 @@ func (c *Cache) Remove(key string) error {
 }
 
 // evictLocked removes least recently used files until the cache fits,
-// sparing keep (the file just stored; the caller is about to open it).
+// sparing keep (the stem of the file just stored; the caller is about to
+// open it).
 func (c *Cache) evictLocked(keep string) {
 	if c.size <= c.maxBytes {
 		return
 	}
-	list := make([]*cacheEntry, 0, len(c.entries))
-	for _, e := range c.entries {
-		list = append(list, e)
+	type stemmed struct {
+		stem string
+		e    *cacheEntry
 	}
-	sort.Slice(list, func(i, j int) bool { return list[i].used.Before(list[j].used) })
-	for _, e := range list {
+	list := make([]stemmed, 0, len(c.entries))
+	for s, e := range c.entries {
+		list = append(list, stemmed{s, e})
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].e.used.Before(list[j].e.used) })
+	for _, x := range list {
 		if c.size <= c.maxBytes {
 			return
 		}
-		if e.name == keep {
+		if x.stem == keep {
 			continue
 		}
-		os.Remove(filepath.Join(c.dir, e.name))
-		c.size -= e.size
-		delete(c.entries, e.name)
+		os.Remove(filepath.Join(c.dir, x.e.name))
+		c.size -= x.e.size
+		delete(c.entries, x.stem)
 	}
 }
 

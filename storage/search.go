@@ -2,16 +2,10 @@ package storage
 
 import (
 	"context"
+	"crypto/rand"
 	"strings"
 	"time"
 	"unicode"
-)
-
-// Snippets mark the matched words with these runes, which never occur in
-// typed text, so the screen can highlight them without parsing markup.
-const (
-	HighlightStart = "\x02"
-	HighlightEnd   = "\x03"
 )
 
 // SearchHit is one message that matched a search.
@@ -21,8 +15,21 @@ type SearchHit struct {
 	ConversationTitle string
 	AgentTitle        string
 	Role              string
-	Snippet           string // a few words around the match, matches between HighlightStart and HighlightEnd
+	Snippet           string // a few words around the match, as plain text
+	Spans             []Span // Snippet in pieces, the matched words marked
 	At                time.Time
+}
+
+// Span is a piece of a search hit's snippet. Match pieces are the words
+// the search found, which the screen highlights.
+//
+// Which words matched is told apart from the text itself, not by marks in
+// it: a message is text a server sent, so any mark that could be written
+// in a message could be faked by the server to highlight words that were
+// never searched for.
+type Span struct {
+	Text  string
+	Match bool
 }
 
 // SearchMessages finds an account's messages containing every word of
@@ -36,13 +43,70 @@ func (db *DB) SearchMessages(ctx context.Context, accountID, query string, limit
 		return nil, nil
 	}
 	limit = listLimit(limit)
-	return queryAll(ctx, db, "search the history", scanHit, `SELECT m.conversation_id, m.id, c.title, c.agent_title, m.role,
+	start, end := snippetMarks()
+	hits, err := queryAll(ctx, db, "search the history", scanHit, `SELECT m.conversation_id, m.id, c.title, c.agent_title, m.role,
 			snippet(messages_fts, 0, ?, ?, '…', 12), m.created_at
 		FROM messages_fts
 		JOIN messages m ON m.id = messages_fts.rowid
 		JOIN conversations c ON c.id = m.conversation_id
 		WHERE messages_fts MATCH ? AND c.account_id = ? AND c.deleted_at IS NULL
-		ORDER BY messages_fts.rowid DESC LIMIT ?`, HighlightStart, HighlightEnd, match, accountID, limit)
+		ORDER BY messages_fts.rowid DESC LIMIT ?`, start, end, match, accountID, limit)
+	for i := range hits {
+		hits[i].Spans = splitSnippet(hits[i].Snippet, start, end)
+		hits[i].Snippet = joinSpans(hits[i].Spans)
+	}
+	return hits, err
+}
+
+// snippetMarks are the marks the database puts around matched words for
+// one search: characters for private use followed by a random word made
+// afresh for each search, which no message can contain unless its writer
+// guessed it.
+func snippetMarks() (start, end string) {
+	token := rand.Text()
+	return "\uE000" + token + "\uE001", "\uE002" + token + "\uE003"
+}
+
+// oldMarks drops \x02 and \x03, the marks earlier versions put around
+// matched words, which a server may still send in a message: no reader of a
+// snippet can take them for a highlight.
+var oldMarks = strings.NewReplacer("\x02", "", "\x03", "")
+
+// splitSnippet cuts a snippet at the marks of its search (snippetMarks)
+// into plain and matched pieces, without the marks.
+func splitSnippet(snippet, start, end string) []Span {
+	var out []Span
+	add := func(text string, match bool) {
+		text = oldMarks.Replace(text)
+		if text != "" {
+			out = append(out, Span{Text: text, Match: match})
+		}
+	}
+	for snippet != "" {
+		i := strings.Index(snippet, start)
+		if i < 0 {
+			add(snippet, false)
+			break
+		}
+		add(snippet[:i], false)
+		snippet = snippet[i+len(start):]
+		j := strings.Index(snippet, end)
+		if j < 0 { // never left open by the database; shown plain if it were
+			add(snippet, false)
+			break
+		}
+		add(snippet[:j], true)
+		snippet = snippet[j+len(end):]
+	}
+	return out
+}
+
+func joinSpans(spans []Span) string {
+	var b strings.Builder
+	for _, s := range spans {
+		b.WriteString(s.Text)
+	}
+	return b.String()
 }
 
 func scanHit(s scanner) (SearchHit, error) {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -59,7 +60,8 @@ func TestSearchMessages(t *testing.T) {
 	}
 	hits, _ := db.SearchMessages(ctx, "a", "brulee", 10)
 	if len(hits) != 1 || hits[0].ConversationID != c.ID || hits[0].ConversationTitle != "Dessert ideas" ||
-		!strings.Contains(hits[0].Snippet, HighlightStart+"brûlée"+HighlightEnd) {
+		!slices.Contains(hits[0].Spans, Span{Text: "brûlée", Match: true}) ||
+		hits[0].Snippet != "How do I make crème brûlée?" {
 		t.Errorf("hit: %+v", hits)
 	}
 	// Updated text is re-indexed; deleted text leaves the index.
@@ -98,5 +100,39 @@ func TestSearchConversationTitles(t *testing.T) {
 	}
 	if got, _ := db.SearchConversations(ctx, "a", `annual "`, 10); len(got) != 1 {
 		t.Errorf("new title: %+v", got)
+	}
+}
+
+// A message is text a server sent: whatever marks it holds, only the words
+// searched for are highlighted.
+func TestSearchHighlightsCannotBeFaked(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, testPaths(t))
+	c := newConversation(t, db, "a", "Marks")
+	addMessage(t, db, c.ID, RoleAssistant, "\x02fake\x03 word \uE000bogus\uE001 \uE002", "")
+	hits, err := db.SearchMessages(ctx, "a", "word", 10)
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("hits %+v, %v", hits, err)
+	}
+	var matched []string
+	for _, sp := range hits[0].Spans {
+		if sp.Match {
+			matched = append(matched, sp.Text)
+		}
+		if strings.ContainsAny(sp.Text, "\x02\x03") {
+			t.Errorf("a span keeps a raw mark: %q", sp.Text)
+		}
+	}
+	if !slices.Equal(matched, []string{"word"}) {
+		t.Errorf("highlighted %q, want only \"word\" (spans %+v)", matched, hits[0].Spans)
+	}
+	if want := "fake word \uE000bogus\uE001 \uE002"; hits[0].Snippet != want {
+		t.Errorf("snippet %q, want %q", hits[0].Snippet, want)
+	}
+	// Each search marks with marks of its own.
+	s1, e1 := snippetMarks()
+	s2, e2 := snippetMarks()
+	if s1 == s2 || e1 == e2 || s1 == e1 {
+		t.Error("the marks are the same for two searches")
 	}
 }

@@ -210,6 +210,25 @@ func (s *Service) answerBlocking(w http.ResponseWriter, r *http.Request, a *Agen
 	writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{rec}})
 }
 
+// fragmentsOf cuts output into the fragments it is streamed in; with the
+// ReplyBytes fault, output is repeated to that length and sent in pieces of
+// up to 256 KiB.
+func (s *Service) fragmentsOf(output string) []string {
+	n := s.currentFaults().ReplyBytes
+	if n <= 0 || output == "" {
+		return splitFragments(output)
+	}
+	const piece = 256 << 10
+	var frags []string
+	unit := strings.Repeat(output+"\n\n", max(1, piece/(len(output)+2)))
+	for sent := 0; sent < n; {
+		f := unit[:min(len(unit), n-sent)]
+		frags = append(frags, f)
+		sent += len(f)
+	}
+	return frags
+}
+
 // startExecution records a new execution in state starting with its whole
 // output already generated (deterministically) and split into fragments.
 func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, mode string) *execution {
@@ -228,7 +247,7 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 			Answers: req.answers, Messages: req.messages, FileIDs: req.fileIDs, Input: input,
 			Status: StatusStarting, Credits: &starting, CreatedAt: now, UpdatedAt: now,
 		},
-		fragments: splitFragments(output),
+		fragments: s.fragmentsOf(output),
 		final:     executionCredits(a, output),
 		fail:      req.fail,
 		done:      make(chan struct{}),
@@ -252,8 +271,31 @@ func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req
 	case TypeVideo:
 		return s.registerVideo(r, id, input, req.answers)
 	default:
-		return generateReply(a, input, req.answers, req.messages, req.fileIDs)
+		if reply := s.currentFaults().Reply; reply != "" {
+			return reply
+		}
+		out := generateReply(a, input, req.answers, req.messages, req.fileIDs)
+		if a.Type == TypeChat && asksForPicture(req.messages) {
+			// A chat agent asked for a picture shows one of its own making,
+			// named in the reply as markdown, as real agents do.
+			out += "\n\n![A sketch of the idea](" + s.registerImage(r, id, input, nil) + ")\n"
+		}
+		return out
 	}
+}
+
+// asksForPicture reports whether the last message asks for a picture.
+func asksForPicture(msgs []Message) bool {
+	if len(msgs) == 0 {
+		return false
+	}
+	last := strings.ToLower(msgs[len(msgs)-1].Content)
+	for _, w := range []string{"picture", "image", "sketch", "drawing", "diagram"} {
+		if strings.Contains(last, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // executionCredits prices a run in proportion to what it produced.

@@ -43,6 +43,13 @@ type Faults struct {
 	MalformedEventAt int
 	// SlowFirstByte delays the response headers of every request.
 	SlowFirstByte time.Duration
+	// Reply makes every chat and text run from now on answer exactly this
+	// (markdown as a server might send it: links, pictures, raw HTML).
+	Reply string
+	// ReplyBytes makes every run started from now on produce this many
+	// bytes of output (its text repeated), streamed in events of up to
+	// 256 KiB: a service that sends far more than anyone reads. 0 is off.
+	ReplyBytes int
 }
 
 // Where a 429 tells how long to wait (Faults.RetryAfterIn).

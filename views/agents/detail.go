@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -63,7 +64,7 @@ type detail struct {
 
 func newDetail(s *Screen, item app.AgentItem) *detail {
 	agent := client.Agent{ID: item.ID, Title: item.Title, Description: item.Description, Type: item.Type}
-	d := &detail{s: s, agent: agent, content: container.NewStack(kit.Loading("Opening " + agent.Title + "…"))}
+	d := &detail{s: s, agent: agent, content: container.NewStack(kit.Loading("Opening " + titleOf(agent) + "…"))}
 	return d
 }
 
@@ -108,12 +109,17 @@ func (d *detail) showAgent(v app.Loaded[client.Agent]) {
 		d.loadHistory()
 	case v.Loading && d.failed: // Try again
 		d.failed = false
-		kit.SetBody(d.content, kit.Loading("Opening "+d.agent.Title+"…"))
+		kit.SetBody(d.content, kit.Loading("Opening "+titleOf(d.agent)+"…"))
 	case v.Err != nil && !v.Loading:
 		d.failed = true
 		kit.SetBody(d.content, kit.Error(v.Err, d.full.Reload))
 	}
 }
+
+// titleOf is an agent's title as the detail shows it: one line, without
+// the control and direction-changing characters a service could put in it
+// to break the layout or make the title read as something else.
+func titleOf(a client.Agent) string { return safe.Text(a.Title, 0) }
 
 func (d *detail) build() {
 	a := d.agent
@@ -128,7 +134,7 @@ func (d *detail) build() {
 	aboutLabel.Wrapping = fyne.TextWrapWord
 	aboutLabel.Selectable = true
 	head := container.NewVBox(
-		kit.Header(a.Title, typeName(a.Type)+" agent"),
+		kit.Header(titleOf(a), typeName(a.Type)+" agent"),
 		aboutLabel,
 	)
 
@@ -171,7 +177,7 @@ func (d *detail) refreshTab(t *container.TabItem) {
 func (d *detail) buildChat() fyne.CanvasObject {
 	start := widget.NewButtonWithIcon("Start chat", assets.ChatIcon, func() { d.s.env.Nav.OpenChat(d.agent) })
 	start.Importance = widget.HighImportance
-	return kit.Empty(assets.ChatIcon, "Chat with "+d.agent.Title,
+	return kit.Empty(assets.ChatIcon, "Chat with "+titleOf(d.agent),
 		"This agent answers in a conversation. Start a chat to choose its model and write your first message.", start)
 }
 

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"errors"
 	"net/url"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
@@ -31,6 +33,8 @@ type outputView struct {
 	// onCheckAgain looks on the service for the result of a run that was
 	// still going (the Check again button).
 	onCheckAgain func(app.Run)
+	// got is the output last downloaded, for Save as…'s name (nil before).
+	got *fetchedOutput
 }
 
 func newOutputView(s *Screen) *outputView {
@@ -111,8 +115,7 @@ func statusLine(r app.Run, took time.Duration) string {
 // text is the output as rendered markdown, with a plain selectable view
 // and a Copy button.
 func (o *outputView) text(out string) fyne.CanvasObject {
-	rich := widget.NewRichTextFromMarkdown(out)
-	rich.Wrapping = fyne.TextWrapWord
+	rich, pics := kit.NewMarkdownText(out)
 	plain := widget.NewLabel(out)
 	plain.Wrapping = fyne.TextWrapWord
 	plain.Selectable = true
@@ -135,7 +138,26 @@ func (o *outputView) text(out string) fyne.CanvasObject {
 		fyne.CurrentApp().Clipboard().SetContent(out)
 		copyBtn.SetText("Copied")
 	}
-	return container.NewVBox(container.NewHBox(copyBtn, toggle), body)
+	bar := container.NewHBox(copyBtn, toggle)
+	if len(pics) > 0 {
+		// Pictures come from addresses the result chose: fetched only
+		// when the user asks.
+		label := "Show pictures"
+		if hosts := kit.PictureHosts(pics); len(hosts) == 1 {
+			label += " from " + hosts[0]
+		}
+		var show *widget.Button
+		show = widget.NewButtonWithIcon(label, theme.FileImageIcon(), func() {
+			show.Hide()
+			kit.LoadPictures(o.s.app, pics, func() {
+				if o.onLoaded != nil {
+					o.onLoaded()
+				}
+			})
+		})
+		bar.Add(show)
+	}
+	return container.NewVBox(bar, body)
 }
 
 func (o *outputView) stopPreview() {
@@ -145,60 +167,135 @@ func (o *outputView) stopPreview() {
 	}
 }
 
-// image has the app download the picture into the preview cache, and shows
-// it once there.
+// fetchedOutput is the local copy of the output last downloaded for the
+// run shown, for Save as…'s name.
+type fetchedOutput struct {
+	url string
+	out app.Output
+}
+
+// openOutput hands a local copy to the computer's own viewer or player
+// (tests replace it to see what would be opened).
+var openOutput = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) }
+
+// image has the app download the picture into the preview cache, showing
+// how much has arrived and a Cancel button, and shows it once there when
+// it is a picture (judged from its content, never its address) small
+// enough to decode safely; otherwise it says so, and Save as… stays.
 func (o *outputView) image(r app.Run) fyne.CanvasObject {
-	box := container.NewStack(kit.Loading("Downloading the picture…"))
-	o.unbind = bindUntil(o.s.app.OutputFile(r.Output), func(f app.Loaded[string]) bool {
-		var obj fyne.CanvasObject
+	box := container.NewStack()
+	o.follow(r, box, "Downloading the picture…", true, func(out app.Output) fyne.CanvasObject {
 		switch {
-		case f.Loading:
-			return false
-		case f.Err != nil:
-			obj = kit.Error(f.Err, func() { o.show(r, 0) })
-		case f.Loaded:
-			img := canvas.NewImageFromFile(f.Value)
-			img.FillMode = canvas.ImageFillContain
-			img.SetMinSize(fyne.NewSize(360, 270))
-			obj = img
-		default:
-			return true // the app is closing
+		case out.Kind != safe.Image:
+			return saveOnly("This file is not a picture (Agent Desk looked at what it contains), so it is not shown. You can still save it with the Save as… button.")
+		case out.NotShown != nil:
+			return saveOnly(app.Describe(out.NotShown) + " You can still save it with the Save as… button.")
 		}
-		kit.SetBody(box, obj)
-		if o.onLoaded != nil {
-			o.onLoaded()
-		}
-		return true
+		img := canvas.NewImageFromFile(out.Path)
+		img.FillMode = canvas.ImageFillContain
+		img.SetMinSize(fyne.NewSize(360, 270))
+		return img
 	})
 	return container.NewVBox(container.NewHBox(o.saveButton(r)), box)
 }
 
-// video offers the clip in the system player and Save as….
+// video offers the clip in the computer's own player, and Save as…. The
+// clip is downloaded when the user asks to play it, and handed to the
+// player only when its content is a video (or something else a viewer only
+// shows): a file that is really a program, a script or a shortcut is never
+// opened, whatever its address says, and the service's address is never
+// opened instead of the local copy.
 func (o *outputView) video(r app.Run) fyne.CanvasObject {
-	play := widget.NewButtonWithIcon("Play video", theme.MediaPlayIcon(), func() {
-		// The local copy when it can be had, else the service's address.
-		bindUntil(o.s.app.OutputFile(r.Output), func(f app.Loaded[string]) bool {
-			if f.Loading {
-				return false
+	box := container.NewStack()
+	note := widget.NewLabel("The video opens in your computer's video player.")
+	note.Importance = widget.LowImportance
+	var play *widget.Button
+	play = widget.NewButtonWithIcon("Play video", theme.MediaPlayIcon(), func() {
+		o.follow(r, box, "Downloading the video…", false, func(out app.Output) fyne.CanvasObject {
+			if !safe.Openable(out.Kind) {
+				play.Hide()
+				note.Hide()
+				return saveOnly("This file is not a video (Agent Desk looked at what it contains), so it is not opened. It can only be saved, with the Save as… button.")
 			}
-			target := r.Output
-			switch {
-			case f.Loaded:
-				target = storage.NewFileURI(f.Value).String()
-			case f.Err == nil:
-				return true // the app is closing
+			u, err := url.Parse(storage.NewFileURI(out.Path).String())
+			if err == nil {
+				err = openOutput(u)
 			}
-			if u, err := url.Parse(target); err == nil {
-				_ = fyne.CurrentApp().OpenURL(u)
+			if err != nil {
+				return saveOnly("Your computer could not open the video. Save it with the Save as… button, then open it from there.")
 			}
-			return true
+			return container.NewStack()
 		})
 	})
-	link := widget.NewLabel("The video opens in your computer's video player.")
-	link.Importance = widget.LowImportance
-	return container.NewVBox(container.NewHBox(play, o.saveButton(r)), link)
+	return container.NewVBox(container.NewHBox(play, o.saveButton(r)), box, note)
 }
 
+// follow downloads the run's output and shows the download in box: how
+// much has arrived, with a Cancel button; then what done makes of the
+// local copy. A cancelled or failed download says so plainly and offers to
+// try again (except a file over the size cap: trying again would not
+// help). It replaces the download the view followed before; leaving the
+// run (stopPreview) cancels it. reveal asks the screen to show the result
+// once it is there.
+func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal bool, done func(app.Output) fyne.CanvasObject) {
+	o.stopPreview()
+	dl := o.s.app.OutputFile(r.AgentType, r.Output)
+	progress := widget.NewLabel(what)
+	loading := container.NewVBox(progress, container.NewHBox(widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), dl.Cancel)))
+	showingLoading := false
+	stop := kit.Bind(dl.State(), func(s app.OutputState) {
+		var obj fyne.CanvasObject
+		switch {
+		case s.Loading:
+			text := what
+			if s.Received > 0 {
+				text += " " + app.HumanBytes(s.Received) + " so far"
+			}
+			progress.SetText(text)
+			if !showingLoading {
+				showingLoading = true
+				kit.SetBody(box, loading)
+			}
+			return
+		case s.Loaded:
+			o.got = &fetchedOutput{url: r.Output, out: s.Output}
+			obj = done(s.Output)
+		case s.Cancelled:
+			obj = container.NewVBox(saveOnly("You cancelled the download. Nothing was kept."),
+				container.NewHBox(widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), dl.Retry)))
+		case s.Err != nil:
+			var big *app.OutputTooLargeError
+			if errors.As(s.Err, &big) {
+				obj = saveOnly(app.Describe(s.Err))
+			} else {
+				obj = kit.Error(s.Err, dl.Retry)
+			}
+		default:
+			return
+		}
+		showingLoading = false
+		kit.SetBody(box, obj)
+		if reveal && o.onLoaded != nil {
+			o.onLoaded()
+		}
+	})
+	o.unbind = func() {
+		stop()
+		dl.Cancel()
+	}
+}
+
+// saveOnly is a plain line under a file that is not shown or opened.
+func saveOnly(msg string) fyne.CanvasObject {
+	l := widget.NewLabel(msg)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// saveButton offers the output in a Save dialog, under a safe name: the
+// last part of its address without folders or hidden characters, and the
+// extension of what the file really is once it was downloaded (of its
+// agent type before).
 func (o *outputView) saveButton(r app.Run) *widget.Button {
 	return widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
 		w := o.s.env.Window
@@ -217,7 +314,15 @@ func (o *outputView) saveButton(r app.Run) *widget.Button {
 				return !saved.Loading
 			})
 		}, w)
-		d.SetFileName(app.OutputFileName(r.AgentType, r.Output))
+		d.SetFileName(o.saveName(r))
 		d.Show()
 	})
+}
+
+// saveName is the name Save as… proposes for the run's output.
+func (o *outputView) saveName(r app.Run) string {
+	if o.got != nil && o.got.url == r.Output {
+		return o.got.out.FileName(r.AgentType, r.Output)
+	}
+	return app.OutputFileName(r.AgentType, r.Output)
 }

@@ -325,7 +325,7 @@ func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
 		if p.Err != nil {
 			msg = ar.Agent.Title + " stopped: " + p.Run.Error
 		}
-		fa.SendNotification(fyne.NewNotification("Agent Desk", msg))
+		kit.Notify(fa, "Agent Desk", msg) // the title and error come from the service: made safe there
 	}
 }
 

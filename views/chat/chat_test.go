@@ -408,3 +408,115 @@ func TestMessageWaitingForItsFilesIsSentOnceAndNotAfterTheViewCloses(t *testing.
 		})
 	}
 }
+
+// A reply's links to files and other programs cannot be clicked and its
+// pictures wait for the user, whether the reply arrived whole or streamed.
+func TestARepliesFileLinksAndPicturesStayInert(t *testing.T) {
+	test.NewTempApp(t)
+	src := "Open [the report](file:///etc/passwd) or [run it](ms-msdt:/id%20x).\n\n" +
+		"![chart](https://images.example/chart.png)\n\n| Cell | Link |\n|---|---|\n| a | [x](smb://host/share) |\n\nRead [the docs](https://example.com/docs)."
+	whole := NewMarkdown(src)
+	streamed := NewMarkdown("")
+	for i := 0; i < len(src); i += 7 {
+		streamed.Append(src[i:min(i+7, len(src))])
+		streamed.Flush(false)
+	}
+	streamed.Flush(true)
+	for name, m := range map[string]*Markdown{"whole": whole, "streamed": streamed} {
+		var web int
+		var walk func(o fyne.CanvasObject)
+		var segs func([]widget.RichTextSegment)
+		segs = func(ss []widget.RichTextSegment) {
+			for _, s := range ss {
+				switch x := s.(type) {
+				case *widget.HyperlinkSegment:
+					if x.URL == nil || x.URL.Scheme != "https" || x.OnTapped == nil {
+						t.Errorf("%s: %q can be clicked and goes to %v", name, x.Text, x.URL)
+					}
+					web++
+				case *widget.ImageSegment:
+					t.Errorf("%s: a picture is drawn from %v before the user asked", name, x.Source)
+				case *widget.ParagraphSegment:
+					segs(x.Texts)
+				case *widget.ListSegment:
+					segs(x.Items)
+				}
+			}
+		}
+		walk = func(o fyne.CanvasObject) {
+			switch x := o.(type) {
+			case *widget.RichText:
+				segs(x.Segments)
+			case *frozenChunk:
+				walk(x.box)
+			case *fyne.Container:
+				for _, c := range x.Objects {
+					walk(c)
+				}
+			}
+		}
+		walk(m.box)
+		if web != 1 {
+			t.Errorf("%s: %d web links can be clicked, want 1", name, web)
+		}
+		if p := m.Pictures(); len(p) != 1 || p[0].Title != "chart" {
+			t.Errorf("%s: pictures %v, want the chart, not loaded", name, p)
+		}
+	}
+}
+
+// A reply that names a picture shows its description and a button; the
+// picture is fetched only after the button, and its row grows to show it.
+func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
+	s, a := openScreen(t)
+	v := startChat(t, s, a)
+	test.Type(v.entry, "Could you make a sketch of the new office?")
+	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	settle(v)
+	last := v.msgs[len(v.msgs)-1]
+	v.bindRow(len(v.msgs)-1, container.NewStack())
+	rc := v.rows[last.ID]
+	before := rc.h
+	var show *widget.Button
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && strings.HasPrefix(b.Text, "Show pictures from 127.0.0.1") {
+			show = b
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, ch := range c.Objects {
+				walk(ch)
+			}
+		}
+	}
+	walk(rc.obj)
+	if show == nil {
+		t.Fatalf("a reply naming a picture offers no button to show it: %q", last.Content)
+	}
+	var md *Markdown
+	var find func(o fyne.CanvasObject)
+	find = func(o fyne.CanvasObject) {
+		if m, ok := o.(*Markdown); ok {
+			md = m
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, ch := range c.Objects {
+				find(ch)
+			}
+		}
+	}
+	find(rc.obj)
+	pics := md.Pictures()
+	if len(pics) != 1 || pics[0].Loaded() {
+		t.Fatalf("pictures %v before asking, want one not loaded", pics)
+	}
+	test.Tap(show)
+	ui.WaitUntil(t, func() bool { return pics[0].Loaded() || pics[0].Err() != nil }, func() string { return "the picture is still loading" })
+	if !pics[0].Loaded() {
+		t.Fatalf("the picture did not load: %v", pics[0].Err())
+	}
+	ui.WaitUntil(t, func() bool {
+		v.bindRow(len(v.msgs)-1, container.NewStack())
+		return v.rows[last.ID].h > before+100
+	}, func() string { return "the row did not grow to show the picture" })
+}

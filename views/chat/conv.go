@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -62,6 +63,9 @@ type convView struct {
 	attach        kit.Attachments
 	obj           fyne.CanvasObject
 	settingHeight bool
+	// showPictures holds the replies whose pictures the user asked to see
+	// (pictures a reply names are fetched only then).
+	showPictures map[int64]bool
 }
 
 type rowCache struct {
@@ -72,7 +76,7 @@ type rowCache struct {
 }
 
 func newConvView(s *Screen, sess *app.ChatSession) *convView {
-	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, follow: true}
+	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, follow: true, showPictures: map[int64]bool{}}
 	v.st, _ = sess.State().Snapshot()
 	v.ended = v.st.Ended // a reply that ended before the view opened is not news
 	v.build()
@@ -408,10 +412,12 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 		return v.userRow(m)
 	}
 	var body fyne.CanvasObject
+	var pics []*kit.Picture
 	if live {
 		body = v.live
 	} else {
-		body = NewMarkdown(m.Content)
+		md := NewMarkdown(m.Content)
+		body, pics = md, md.Pictures()
 	}
 	actions := container.NewHBox()
 	var footer fyne.CanvasObject = actions
@@ -437,6 +443,9 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 			actions.Add(l)
 		}
 		actions.Add(smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }))
+		if len(pics) > 0 {
+			v.offerPictures(m.ID, pics, actions)
+		}
 		if last && m.Status == app.MessageInterrupted {
 			actions.Add(smallButton("Continue", theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
 		}
@@ -449,6 +458,42 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 		}
 	}
 	return container.NewPadded(container.NewVBox(body, footer))
+}
+
+// offerPictures adds "Show pictures" to a reply that names pictures: they
+// come from addresses the reply chose, so nothing is fetched until the user
+// asks, for this reply (and then again when the row is rebuilt).
+func (v *convView) offerPictures(id int64, pics []*kit.Picture, actions *fyne.Container) {
+	load := func() {
+		v.showPictures[id] = true
+		kit.LoadPictures(v.s.a, pics, func() { v.remeasure(id) })
+	}
+	if v.showPictures[id] {
+		load()
+		return
+	}
+	label := "Show pictures"
+	if hosts := kit.PictureHosts(pics); len(hosts) == 1 {
+		label += " from " + hosts[0]
+	}
+	var btn *widget.Button
+	btn = smallButton(label, theme.FileImageIcon(), func() {
+		btn.Hide()
+		load()
+	})
+	actions.Add(btn)
+}
+
+// remeasure lays a message's row out again after its content grew.
+func (v *convView) remeasure(id int64) {
+	if rc, ok := v.rows[id]; ok {
+		rc.h = 0
+	}
+	for i, m := range v.msgs {
+		if m.ID == id {
+			v.list.RefreshItem(i)
+		}
+	}
 }
 
 func (v *convView) userRow(m app.Message) fyne.CanvasObject {
@@ -718,22 +763,9 @@ func (v *convView) export() {
 			})
 		})
 	}, v.s.env.Window)
-	d.SetFileName(safeName(v.sess.Conversation().Title) + ".md")
+	d.SetFileName(safe.FileName(v.sess.Conversation().Title, ".md", "conversation"))
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".md"}))
 	d.Show()
-}
-
-func safeName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if strings.ContainsRune(`/\:*?"<>|`, r) {
-			return '-'
-		}
-		return r
-	}, s)
-	if s == "" {
-		return "conversation"
-	}
-	return s
 }
 
 // composer is the message box: Enter sends, Shift+Enter adds a line.

@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // Markdown shows a reply that may still be growing. Re-parsing the whole
@@ -46,7 +48,12 @@ type Markdown struct {
 	openCode  *codeBlock
 	openPara  *openPara
 	wordWidth map[string]float32 // for openPara, kept across paragraphs
+	pictures  []*kit.Picture     // pictures the frozen blocks name, in order
 }
+
+// Pictures are the pictures the reply names (in its finished blocks), not
+// loaded until the user asks (kit.LoadPictures).
+func (m *Markdown) Pictures() []*kit.Picture { return m.pictures }
 
 func (m *Markdown) words() map[string]float32 {
 	if m.wordWidth == nil {
@@ -170,7 +177,9 @@ func (m *Markdown) freeze(b string) {
 	if strings.TrimSpace(b) == "" {
 		return
 	}
-	m.addFrozen(blockWidget(b))
+	o, pics := blockWidget(b)
+	m.pictures = append(m.pictures, pics...)
+	m.addFrozen(o)
 }
 
 func (m *Markdown) addFrozen(o fyne.CanvasObject) {
@@ -488,18 +497,18 @@ func finishedCode(b string) (lang, code string, ok bool) {
 	return lang, strings.TrimRight(code, "\n"), true
 }
 
-// blockWidget builds the widget of one finished block.
-func blockWidget(b string) fyne.CanvasObject {
+// blockWidget builds the widget of one finished block, and gives the
+// pictures it names.
+func blockWidget(b string) (fyne.CanvasObject, []*kit.Picture) {
 	trimmed := strings.TrimSpace(b)
 	if lang, code, ok := finishedCode(b); ok {
-		return newCodeBlock(lang, code)
+		return newCodeBlock(lang, code), nil
 	}
 	if rows, ok := parseTable(trimmed); ok {
 		return tableWidget(rows)
 	}
-	r := widget.NewRichTextFromMarkdown(b)
-	r.Wrapping = fyne.TextWrapWord
-	return r
+	r, pics := kit.NewMarkdownText(b)
+	return r, pics
 }
 
 // parseTable reads a pipe table: a header row, a |---| row, then rows.
@@ -532,7 +541,8 @@ func parseTable(b string) ([][]string, bool) {
 }
 
 // tableWidget lays a table out as a grid, header in bold, on a light tint.
-func tableWidget(rows [][]string) fyne.CanvasObject {
+func tableWidget(rows [][]string) (fyne.CanvasObject, []*kit.Picture) {
+	var pics []*kit.Picture
 	cols := 0
 	for _, r := range rows {
 		cols = max(cols, len(r))
@@ -544,8 +554,8 @@ func tableWidget(rows [][]string) fyne.CanvasObject {
 			if c < len(r) {
 				text = r[c]
 			}
-			l := widget.NewRichTextFromMarkdown(text)
-			l.Wrapping = fyne.TextWrapWord
+			l, p := kit.NewMarkdownText(text)
+			pics = append(pics, p...)
 			if i == 0 {
 				for _, s := range l.Segments {
 					if t, ok := s.(*widget.TextSegment); ok {
@@ -558,7 +568,7 @@ func tableWidget(rows [][]string) fyne.CanvasObject {
 	}
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	return container.NewStack(bg, grid)
+	return container.NewStack(bg, grid), pics
 }
 
 // codeBlock is code in a monospace box with a Copy button.

@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // openPara shows the open block while it is a plain paragraph (one run of
@@ -66,9 +68,12 @@ func plainParagraph(segs []widget.RichTextSegment) (string, bool) {
 }
 
 // parseOnly parses markdown into segments without wrapping them: a RichText
-// that was never given a size skips measuring.
+// that was never given a size skips measuring. Links and pictures follow the
+// rules for server text (kit.Markdown); pictures in a block still being
+// written are not loaded.
 func parseOnly(text string) []widget.RichTextSegment {
-	return widget.NewRichTextFromMarkdown(text).Segments
+	segs, _ := kit.Markdown(text)
+	return segs
 }
 
 // paraSegments are the segments of a plain paragraph of text, as Fyne's

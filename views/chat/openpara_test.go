@@ -87,7 +87,8 @@ func TestStreamedReplyLooksLikeOneShot(t *testing.T) {
 	whole := NewMarkdown(src)
 	flat := container.NewVBox()
 	for _, b := range splitBlocks(src) {
-		flat.Add(blockWidget(b))
+		o, _ := blockWidget(b)
+		flat.Add(o)
 	}
 	if n := len(flat.Objects); n >= chunkSize {
 		t.Fatalf("the reply should fit one chunk, has %d blocks", n)

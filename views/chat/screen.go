@@ -80,7 +80,7 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 	if f.Status == app.MessageFailed {
 		body = f.AgentTitle + " could not finish its reply in “" + f.Title + "”."
 	}
-	a.SendNotification(fyne.NewNotification("Reply ready", body))
+	kit.Notify(a, "Reply ready", body) // the titles come from the service: made safe there
 }
 
 // onScreen reports whether the Chats screen is the one in the window.

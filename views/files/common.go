@@ -23,6 +23,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -191,7 +192,7 @@ func newUploadList(q *app.Uploads) *uploadList {
 			stack := mid.Objects[1].(*fyne.Container)
 			bar := stack.Objects[0].(*widget.ProgressBar)
 			status := stack.Objects[1].(*widget.Label)
-			mid.Objects[0].(*widget.Label).SetText(it.Name)
+			mid.Objects[0].(*widget.Label).SetText(safe.Text(it.Name, 0)) // one line, whatever the name holds
 			retry := right.Objects[0].(*widget.Button)
 			cancel := right.Objects[1].(*widget.Button)
 			uid := it.ID

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
@@ -352,7 +353,7 @@ func (s *Screen) linkSelected() {
 	kit.Act(s.env.App, func(ctx context.Context) { agents, err = s.env.App.LinkTargets(ctx) }, func() {
 		names := make([]string, len(agents))
 		for i, ag := range agents {
-			names[i] = ag.Title
+			names[i] = safe.Text(ag.Title, 0)
 		}
 		pick.SetOptions(names)
 		pick.PlaceHolder = "Choose an agent"
@@ -384,7 +385,7 @@ func (s *Screen) link(agent client.Agent, ids []client.ID) {
 		}
 		s.selected = map[client.ID]bool{}
 		s.selectionChanged()
-		s.send.notify("Files linked to "+agent.Title, app.LinkSummary(res))
+		s.send.notify("Files linked to "+safe.Text(agent.Title, 0), app.LinkSummary(res))
 	})
 }
 
@@ -489,11 +490,15 @@ func fileIcon(name string) fyne.Resource {
 	return theme.FileIcon()
 }
 
+// fileName is a file's name as the screens show it. The name comes from the
+// service, so it is shown on one line without control or direction-changing
+// characters (safe.Text): "invoice\u202Efdp.exe" reads as the program
+// "invoicefdp.exe" it is, not as "invoiceexe.pdf".
 func fileName(f client.File) string {
 	if f.Filename == "" {
-		return "File " + string(f.ID)
+		return safe.Text("File "+string(f.ID), 0)
 	}
-	return f.Filename
+	return safe.Text(f.Filename, 0)
 }
 
 func when(t client.Time) string {

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -139,7 +140,7 @@ func (s *Screen) build() {
 				return
 			}
 			col := s.cols[id-1]
-			l.SetText(fmt.Sprintf("%s (%d)", app.CollectionLabel(col.ID, col.Name), col.Count))
+			l.SetText(fmt.Sprintf("%s (%d)", collectionLabel(col.ID, col.Name), col.Count))
 			icon.SetResource(theme.FolderIcon())
 		})
 	s.colList.OnSelected = func(id widget.ListItemID) {
@@ -275,7 +276,7 @@ func (s *Screen) confirmDeleteCollection() {
 	if !ok {
 		return
 	}
-	name := app.CollectionLabel(col.ID, col.Name)
+	name := collectionLabel(col.ID, col.Name)
 	if s.a.IsDefaultCollection(col.ID) {
 		dialog.ShowInformation("Collection not deleted", "“"+name+"” is the account's default collection, which cannot be deleted. Delete its memories one by one instead.", s.env.Window)
 		return
@@ -437,24 +438,31 @@ func (s *Screen) saved(m app.MemoryEntry) {
 	s.Reload()
 }
 
+// firstLine is a memory's title in the list: the first line of its text,
+// at most 200 characters, without the control and direction-changing
+// characters a service could put there to make it read as something else.
 func firstLine(m app.MemoryEntry) string {
 	text := strings.TrimSpace(m.Content)
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
 	}
-	if len(text) > 200 {
-		text = text[:200]
-	}
+	text = safe.Text(text, 200)
 	if text == "" {
 		text = "(no text)"
 	}
 	return text
 }
 
+// collectionLabel is a collection's name as this screen shows it: one line
+// (safe.Text), since names come from the service or other apps.
+func collectionLabel(id, name string) string {
+	return safe.Text(app.CollectionLabel(id, name), 0)
+}
+
 func subLine(m app.MemoryEntry) string {
 	parts := []string{"No. " + m.ID}
 	if m.CollectionID != "" || m.CollectionName != "" {
-		parts = append(parts, app.CollectionLabel(m.CollectionID, m.CollectionName))
+		parts = append(parts, collectionLabel(m.CollectionID, m.CollectionName))
 	}
 	if !m.LastSeen.IsZero() {
 		parts = append(parts, "seen "+m.LastSeen.Local().Format("2 Jan 2006 15:04"))

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
@@ -158,11 +159,14 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 	s.stack.Refresh()
 }
 
+// title is a resource's name as the list and its detail show it: one line
+// without the control and direction-changing characters a service could
+// put in it to break the list or make the name read as something else.
 func title(r client.Resource) string {
-	if strings.TrimSpace(r.Title) == "" {
-		return "Untitled resource " + r.ID.String()
+	if t := safe.Text(r.Title, 0); t != "" {
+		return t
 	}
-	return r.Title
+	return safe.Text("Untitled resource "+r.ID.String(), 0)
 }
 
 // showDetail shows one resource's fields, including any the service adds.

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
@@ -116,8 +117,11 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	right := row.Objects[2].(*fyne.Container)
 	secretCell := right.Objects[0].(*fyne.Container)
 	secretBox := secretCell.Objects[0].(*fyne.Container)
-	left.Objects[0].(*widget.Label).SetText(w.URL)
-	left.Objects[1].(*widget.Label).SetText(Details(w, l.agentName(w)))
+	// The address, the agent's title and the events come from the service:
+	// each row shows them on one line, without control or direction-changing
+	// characters that could break the row or disguise the address.
+	left.Objects[0].(*widget.Label).SetText(safe.Text(w.URL, 0))
+	left.Objects[1].(*widget.Label).SetText(safe.Text(Details(w, l.agentName(w)), 0))
 	left.Objects[2].(*widget.Label).SetText(Times(w))
 	actions := right.Objects[1].(*fyne.Container)
 	active, del := actions.Objects[1].(*widget.Check), actions.Objects[2].(*widget.Button)
@@ -319,7 +323,7 @@ func editable(env kit.Env, l *list, hooks *app.Hooks) {
 	}
 	l.onDelete = func(w client.Webhook) {
 		d := dialog.NewConfirm("Delete this webhook?",
-			"The service will stop calling "+w.URL+". This cannot be undone.", func(yes bool) {
+			"The service will stop calling "+safe.Text(w.URL, 0)+". This cannot be undone.", func(yes bool) {
 				if !yes {
 					return
 				}

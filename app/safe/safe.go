@@ -1,0 +1,312 @@
+// Package safe is the one policy for things a server names: links, file
+// types, file names and text shown in titles or sent to the desktop. Server
+// text is data, never code: whatever a reply says, nothing here lets it start
+// a program, reach another host unasked, or disguise what it is.
+//
+// Every screen and the app go through these functions; none of them decides
+// on its own whether a link may open or what a file is called.
+package safe
+
+import (
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Link reports whether a link a server sent may be opened, and the address
+// to open. Only https, http and mailto links open; everything else (file:,
+// UNC paths, javascript:, custom schemes that start other programs, links
+// carrying a user name or password) is shown as text only.
+func Link(raw string) (*url.URL, bool) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" || len(raw) > 4096 || strings.HasPrefix(raw, `\\`) || strings.HasPrefix(raw, "//") {
+		return nil, false
+	}
+	for _, r := range raw {
+		if unicode.IsControl(r) || isBidi(r) || unicode.IsSpace(r) {
+			return nil, false
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Opaque != "" && u.Scheme != "mailto" {
+		return nil, false
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https", "http":
+		if u.Host == "" || u.User != nil || strings.ContainsAny(u.Host, `\`) {
+			return nil, false
+		}
+	case "mailto":
+		if u.Opaque == "" || strings.ContainsAny(u.Opaque, `\/`) {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	return u, true
+}
+
+// LinkNeedsConfirm reports whether the user should see a link's full
+// address before it opens: when the words shown differ from where it goes.
+func LinkNeedsConfirm(text string, target *url.URL) bool {
+	text = strings.TrimSpace(text)
+	if target == nil {
+		return true
+	}
+	t := target.String()
+	if text == t {
+		return false
+	}
+	if target.Scheme == "mailto" && text == target.Opaque {
+		return false
+	}
+	return true
+}
+
+// Kind is what a file is, judged from its first bytes, never from its name
+// or its address.
+type Kind int
+
+const (
+	// Other is anything not recognised: it can only be saved.
+	Other Kind = iota
+	Image
+	Audio
+	Video
+	PDF
+	PlainText
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Image:
+		return "picture"
+	case Audio:
+		return "sound"
+	case Video:
+		return "video"
+	case PDF:
+		return "PDF document"
+	case PlainText:
+		return "text"
+	}
+	return "file"
+}
+
+// Openable reports whether a file of this kind may be handed to the
+// computer's own viewer or player. Only pictures, sounds, videos and PDFs
+// are: a program, a script or a shortcut never is, whatever its name says.
+func Openable(k Kind) bool {
+	return k == Image || k == Audio || k == Video || k == PDF
+}
+
+// SniffLen is how many first bytes Sniff looks at.
+const SniffLen = 512
+
+// Sniff tells a file's kind and the extension that kind goes by from its
+// first bytes (SniffLen of them are enough). ext is "" for Other.
+func Sniff(head []byte) (k Kind, ext string) {
+	if len(head) > SniffLen {
+		head = head[:SniffLen]
+	}
+	// ISO media (mp4, mov, m4a): "ftyp" at offset 4, whatever the brand.
+	if len(head) >= 12 && string(head[4:8]) == "ftyp" {
+		switch string(head[8:12]) {
+		case "M4A ", "M4B ":
+			return Audio, ".m4a"
+		case "qt  ":
+			return Video, ".mov"
+		}
+		return Video, ".mp4"
+	}
+	switch ct := http.DetectContentType(head); {
+	case ct == "image/png":
+		return Image, ".png"
+	case ct == "image/jpeg":
+		return Image, ".jpg"
+	case ct == "image/gif":
+		return Image, ".gif"
+	case ct == "image/webp":
+		return Image, ".webp"
+	case ct == "image/bmp":
+		return Image, ".bmp"
+	case ct == "video/webm":
+		return Video, ".webm"
+	case ct == "video/avi":
+		return Video, ".avi"
+	case ct == "audio/mpeg":
+		return Audio, ".mp3"
+	case ct == "audio/wave":
+		return Audio, ".wav"
+	case ct == "audio/ogg", ct == "application/ogg":
+		return Audio, ".ogg"
+	case ct == "audio/aiff":
+		return Audio, ".aiff"
+	case ct == "audio/midi":
+		return Audio, ".mid"
+	case ct == "application/pdf":
+		return PDF, ".pdf"
+	case strings.HasPrefix(ct, "text/plain"):
+		return PlainText, ".txt"
+	}
+	return Other, ""
+}
+
+// maxNameRunes keeps names well under every file system's limit (255 bytes)
+// even in scripts of three bytes a character.
+const maxNameRunes = 80
+
+// FileName makes a name a server proposed fit to offer in a Save dialog or
+// to write on disk: no folder separators, no "..", no control or
+// direction-changing characters, no names Windows reserves, at most 80
+// characters, and the extension that fits what the file is (ext, from
+// Sniff), never the one the server gave. fallback names the file when
+// nothing usable is left (for example "image").
+func FileName(name, ext, fallback string) string {
+	// The last part of a path or address only.
+	name = strings.ReplaceAll(name, `\`, "/")
+	if i := strings.IndexAny(name, "?#"); i >= 0 && strings.Contains(name[:i], "/") {
+		name = name[:i]
+	}
+	name = path.Base("/" + name)
+	if u, err := url.PathUnescape(name); err == nil {
+		name = strings.ReplaceAll(u, `\`, "/")
+		name = path.Base("/" + name)
+	}
+	if name == "/" {
+		name = ""
+	}
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r == utf8.RuneError, unicode.IsControl(r), isBidi(r), isInvisible(r):
+			continue
+		case strings.ContainsRune(`<>:"/\|?*`, r):
+			b.WriteRune('_')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	name = strings.Trim(b.String(), " .")
+	// Keep the stem only: the extension is decided by the content. What
+	// follows a last dot counts as an extension when it looks like one
+	// (letters and digits, at least one letter): "v2.1" keeps its ".1".
+	if i := strings.LastIndex(name, "."); i > 0 && looksLikeExt(name[i+1:]) {
+		name = name[:i]
+	}
+	name = strings.Trim(name, " .")
+	if r := []rune(name); len(r) > maxNameRunes {
+		name = strings.TrimRight(string(r[:maxNameRunes]), " .")
+	}
+	if name == "" || reservedOnWindows(name) {
+		name = fallback
+	}
+	if name == "" {
+		name = "download"
+	}
+	return name + ext
+}
+
+func looksLikeExt(s string) bool {
+	letter := false
+	for _, r := range s {
+		switch {
+		case r < 128 && unicode.IsLetter(r):
+			letter = true
+		case r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return letter && len(s) <= 10
+}
+
+// reservedOnWindows reports names Windows gives to devices (CON, NUL,
+// COM1…), which it refuses as file names whatever their extension.
+func reservedOnWindows(stem string) bool {
+	s := strings.ToUpper(stem)
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSpace(s)
+	switch s {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return true
+	}
+	if strings.HasPrefix(s, "COM") || strings.HasPrefix(s, "LPT") {
+		rest := s[3:]
+		return len(rest) == 1 && rest[0] >= '0' && rest[0] <= '9' || rest == "¹" || rest == "²" || rest == "³"
+	}
+	return false
+}
+
+// Text neutralises text a server sent for showing on one line (a title, a
+// name, a notification): control characters and line breaks become spaces,
+// characters that turn writing direction around or hide themselves are
+// dropped (they can make "exe.txt" read as "txt.exe"), runs of spaces fold,
+// and at most max characters are kept (0: no limit), followed by "…" when
+// some were cut.
+func Text(s string, max int) string {
+	var b strings.Builder
+	b.Grow(min(len(s), 4*max+4))
+	n := 0
+	space := false
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError, isBidi(r), isInvisible(r):
+			continue
+		case unicode.IsControl(r), unicode.IsSpace(r):
+			if n > 0 {
+				space = true
+			}
+			continue
+		}
+		if max > 0 && n+btoi(space) >= max {
+			return strings.TrimRight(b.String(), " ") + "…"
+		}
+		if space {
+			b.WriteByte(' ')
+			n++
+			space = false
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// isBidi reports the characters that change the direction text is laid out
+// in: embeddings, overrides, isolates and marks.
+func isBidi(r rune) bool {
+	switch {
+	case r >= 0x202A && r <= 0x202E, // LRE RLE PDF LRO RLO
+		r >= 0x2066 && r <= 0x2069,            // LRI RLI FSI PDI
+		r == 0x200E, r == 0x200F, r == 0x061C: // LRM RLM ALM
+		return true
+	}
+	return false
+}
+
+// isInvisible reports characters that take no space and can hide what a
+// name says: zero-width spaces and joiners kept out of names, byte order
+// marks, interlinear annotations and tag characters.
+func isInvisible(r rune) bool {
+	switch {
+	case r == 0x200B, r == 0x2060, r == 0xFEFF, r == 0x00AD,
+		r >= 0xFFF9 && r <= 0xFFFB,
+		r >= 0xE0000 && r <= 0xE007F:
+		return true
+	}
+	return false
+}

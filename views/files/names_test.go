@@ -1,0 +1,70 @@
+package files
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// renamingTransport makes the built-in service name every file the way a
+// hostile server could: each name starts with prefix (JSON text).
+type renamingTransport struct{ prefix string }
+
+func (rt renamingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, "/files") {
+		return res, err
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	body = bytes.ReplaceAll(body, []byte(`"filename":"`), []byte(`"filename":"`+rt.prefix))
+	res.Body = io.NopCloser(bytes.NewReader(body))
+	res.ContentLength = int64(len(body))
+	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	return res, nil
+}
+
+// A file name with a right-to-left override and a line break shows on one
+// line, reading in the order its letters were written: "invoice‮fdp.exe"
+// would otherwise read as "invoiceexe.pdf".
+func TestFileNamesFromTheServiceShowOnOneLineAsWritten(t *testing.T) {
+	test.NewTempApp(t)
+	uiq = kit.UseQueue(t)
+	a := apptest.Open(t, func(c *app.Config) {
+		c.DemoAPI = demoservice.APISpec
+		c.HTTPClient = &http.Client{Transport: renamingTransport{prefix: `invoice\u202efdp.exe\nsecond line `}}
+	})
+	w := test.NewTempWindow(t, container.NewStack())
+	w.Resize(fyne.NewSize(1000, 700))
+	s := newScreen(kit.Env{App: a, Window: w, Nav: fakeNav{}})
+	w.SetContent(s.Content())
+	s.Shown()
+	eventually(t, "files listed", func() bool { return len(s.shown) > 0 })
+	if !strings.Contains(s.shown[0].Filename, "\u202e") {
+		t.Fatalf("the service should send the hostile name, got %q", s.shown[0].Filename)
+	}
+	row := s.newRow()
+	s.updateRow(0, row)
+	text := labels(row)
+	if strings.ContainsAny(text, "\u202e\n") {
+		t.Errorf("the row shows %q", text)
+	}
+	if !strings.Contains(text, "invoicefdp.exe second line ") {
+		t.Errorf("the row should show the name in the order it was written, got %q", text)
+	}
+}
