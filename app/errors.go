@@ -60,6 +60,13 @@ type Problem struct {
 // service asked for) and never includes the API key, request headers or
 // URLs with secrets (the client's errors never carry them).
 func Explain(err error) Problem {
+	p := explain(err)
+	// Whatever a server wrote into the words, an echoed key is not shown.
+	p.Title, p.Sentence = client.Redact(p.Title), client.Redact(p.Sentence)
+	return p
+}
+
+func explain(err error) Problem {
 	if err == nil {
 		return Problem{}
 	}

@@ -520,6 +520,10 @@ func TestDescribeEveryKind(t *testing.T) {
 		{"polling not offered", client.ErrPollingUnsupported, "kept", app.ActionNone},
 		{"too many files", &client.InputError{Field: "file_ids", Message: "The service takes at most 5 files at a time."}, "at most 5 files", app.ActionNone},
 		{"run failed", &client.ExecutionError{Text: "the model is overloaded"}, "could not finish", app.ActionTryAgain},
+		{"run failed, echoing the key", func() error {
+			client.New(client.WithAPIKey("sk-live-0123456789abcdef"))
+			return &client.ExecutionError{Text: "bad key sk-live-0123456789abcdef for tools"}
+		}(), "key [redacted] for tools", app.ActionTryAgain},
 		{"offline", api0(t), "can't reach", app.ActionTryAgain},
 		{"picture from a file", &app.PictureError{Reason: app.PictureNotWeb}, "not on the web", app.ActionNone},
 		{"picture file too large", &app.PictureError{Reason: app.PictureTooLarge}, "larger than 10 MB", app.ActionNone},

@@ -180,6 +180,10 @@ func rememberKey(key string) {
 	slices.SortStableFunc(keysInUse.keys, func(a, b string) int { return len(b) - len(a) })
 }
 
+// Redact replaces every API key this process uses in s with [redacted]:
+// for text a server wrote (an execution's error) before anyone reads it.
+func Redact(s string) string { return scrubKeys(s) }
+
 // scrubKeys replaces every API key in use in s with [redacted].
 func scrubKeys(s string) string {
 	keysInUse.RLock()
