@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -306,7 +307,7 @@ func (a *App) RecordCredits(ctx context.Context, kind, agentID, agentTitle, ref 
 		return
 	}
 	_, err := a.db.RecordCredits(ctx, storage.CreditRecord{
-		AccountID: a.AccountID(), AgentID: agentID, AgentTitle: agentTitle,
+		AccountID: a.AccountID(), AgentID: agentID, AgentTitle: safe.Text(agentTitle, 0),
 		Kind: kind, Credits: credits.Value, Ref: ref,
 	})
 	if err == nil {

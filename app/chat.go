@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -178,7 +179,7 @@ func (a *App) NewChat(ctx context.Context, agent client.Agent) (*ChatSession, er
 	conv, err := a.db.CreateConversation(ctx, storage.Conversation{
 		AccountID:  a.AccountID(),
 		AgentID:    string(agent.ID),
-		AgentTitle: agent.Title,
+		AgentTitle: safe.Text(agent.Title, 0),
 		Title:      NewChatTitle(agent.Title),
 		Answers:    DefaultChatAnswers(agent, a.Settings().LastAnswers[string(agent.ID)]),
 	})

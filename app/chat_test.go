@@ -329,3 +329,19 @@ func TestAnEndlessReplyIsCutAtTheLimitAndKept(t *testing.T) {
 		t.Errorf("the service was asked %d times, want once", n)
 	}
 }
+
+// An agent title with a line break and a right-to-left override is kept
+// for the conversation (and its notifications and history) as one plain
+// line.
+func TestAChatKeepsItsAgentsTitleOnOneLine(t *testing.T) {
+	a := apptest.Open(t)
+	ag := chatAgent(t, a)
+	ag.Title = "Invoices\u202efdp.exe\nBot"
+	s, err := a.NewChat(context.Background(), ag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Conversation().AgentTitle; got != "Invoicesfdp.exe Bot" {
+		t.Fatalf("the conversation names its agent %q", got)
+	}
+}

@@ -160,7 +160,7 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 		}
 	}
 	rec := storage.Run{
-		AccountID: a.AccountID(), AgentID: string(agent.ID), AgentTitle: agent.Title, AgentType: agent.Type,
+		AccountID: a.AccountID(), AgentID: string(agent.ID), AgentTitle: safe.Text(agent.Title, 0), AgentType: agent.Type,
 		Inputs: inputs, FileIDs: files, Status: RunRunning,
 	}
 	saved, err := a.db.AddRun(ctx, rec)
