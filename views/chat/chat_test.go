@@ -82,23 +82,26 @@ func replyText(t *testing.T, v *convView) string {
 		v.bindRow(len(v.msgs)-1, container.NewStack())
 		rc = v.rows[last.ID]
 	}
-	var md *Markdown
-	var find func(o fyne.CanvasObject)
-	find = func(o fyne.CanvasObject) {
-		if m, ok := o.(*Markdown); ok && md == nil {
-			md = m
-		}
-		if c, ok := o.(*fyne.Container); ok {
-			for _, ch := range c.Objects {
-				find(ch)
-			}
-		}
-	}
-	find(rc.obj)
+	md := markdownIn(rc.obj)
 	if md == nil {
 		t.Fatal("the reply should be shown as markdown")
 	}
 	return md.Text()
+}
+
+// markdownIn is the first Markdown widget under o.
+func markdownIn(o fyne.CanvasObject) *Markdown {
+	if m, ok := o.(*Markdown); ok {
+		return m
+	}
+	if c, ok := o.(*fyne.Container); ok {
+		for _, ch := range c.Objects {
+			if m := markdownIn(ch); m != nil {
+				return m
+			}
+		}
+	}
+	return nil
 }
 
 func TestEnterSendsAndReplyIsShown(t *testing.T) {
@@ -493,20 +496,7 @@ func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
 	if show == nil {
 		t.Fatalf("a reply naming a picture offers no button to show it: %q", last.Content)
 	}
-	var md *Markdown
-	var find func(o fyne.CanvasObject)
-	find = func(o fyne.CanvasObject) {
-		if m, ok := o.(*Markdown); ok {
-			md = m
-		}
-		if c, ok := o.(*fyne.Container); ok {
-			for _, ch := range c.Objects {
-				find(ch)
-			}
-		}
-	}
-	find(rc.obj)
-	pics := md.Pictures()
+	pics := markdownIn(rc.obj).Pictures()
 	if len(pics) != 1 || pics[0].Loaded() {
 		t.Fatalf("pictures %v before asking, want one not loaded", pics)
 	}
