@@ -55,12 +55,17 @@ clean:
 # ---- Desktop packages -------------------------------------------------------
 # Users double-click the app; they never run make. These targets build what
 # each desktop expects. The version and build number come from FyneApp.toml.
-#   make package          Linux .tar.xz and Windows .exe in bin/dist/
+#   make package          Linux .tar.xz and .deb, Windows .exe and setup, in bin/dist/
+#   make package-deb      the Debian package alone (assets/linux/package.mk)
+#   make package-setup    the Windows setup alone (assets/windows/package.mk)
 #   make install          build the Linux package and install it for you
 #                         (~/.local; as root /usr/local; PREFIX=... elsewhere)
 #   make package-check    the fast check make test runs: Linux package builds,
 #                         its menu entry validates, and the installed app opens
-#                         with Mesa's software renderer
+#                         with Mesa's software renderer; then the Debian
+#                         package installs, opens, upgrades in place and goes
+#   make package-check-windows   the setup under Wine: install, open, demo,
+#                         upgrade, uninstall (minutes; not in make test)
 
 VERSION   := $(shell sed -n 's/^[[:space:]]*Version[[:space:]]*=[[:space:]]*"\(.*\)"/\1/p' FyneApp.toml)
 BUILDNUM  := $(shell sed -n 's/^[[:space:]]*Build[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' FyneApp.toml)
@@ -81,8 +86,8 @@ DEB_PACKAGES_PACKAGING := gcc-mingw-w64-x86-64 xz-utils
 
 .PHONY: package package-linux package-windows package-check install uninstall deps-package
 
-package: package-linux package-windows
-	@ls -l $(LINUX_PKG) $(WIN_EXE)
+package: package-linux package-windows package-deb package-setup
+	@ls -l $(LINUX_PKG) $(WIN_EXE) $(DEB_PKG) $(SETUP_EXE)
 
 # The tarball: the program, its menu entry and icons, and install.sh.
 package-linux: deps
@@ -119,6 +124,7 @@ package-check:
 	  RELEASE_FLAGS='-ldflags "-s -w -X github.com/agentdesk/agentdesk/app.Version=$(VERSION)"'
 	desktop-file-validate assets/linux/com.agentdesk.app.desktop
 	assets/linux/check-launch.sh $(LINUX_PKG) $(DIST)/launch.png
+	@$(MAKE) --no-print-directory package-check-deb
 
 install: package-linux
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && tar -xJf $(LINUX_PKG) -C $$tmp && $$tmp/$(LINUX_DIR)/install.sh
@@ -140,3 +146,6 @@ deps-package:
 	else echo; echo "These packages are missing:$$missing"; \
 	  echo "Install them with:  sudo apt-get install -y$$missing"; echo "then run make again."; exit 1; fi; \
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing
+
+include assets/linux/package.mk
+include assets/windows/package.mk
