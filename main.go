@@ -69,8 +69,29 @@ func main() {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)
 	}
-	defer a.Close()
 	views.NewMainWindow(fa, a).ShowAndRun()
+	closeWithin(a, closeLimit)
+}
+
+// closeLimit bounds how long Agent Desk waits, after its window closed, for
+// its background work to end (a reply being saved as interrupted, uploads
+// cancelled). What the user typed was saved when the window closed; a
+// process that stayed behind would hold the next start's update or
+// install (the Windows setup waits for it).
+const closeLimit = 10 * time.Second
+
+// closeWithin closes the app, or gives up waiting after limit.
+func closeWithin(a *app.App, limit time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		_ = a.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		fmt.Fprintf(os.Stderr, "agentdesk: background work did not end within %v of closing; quitting without it\n", limit)
+	}
 }
 
 // runDemoService serves the built-in service until interrupted, printing
