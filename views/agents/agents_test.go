@@ -473,6 +473,16 @@ func TestRunTextAgentShowsOutputAndHistory(t *testing.T) {
 	if rich == nil || len(rich.Segments) == 0 {
 		t.Fatal("the text output is rendered")
 	}
+	// Copy gives the markdown as written; Copy as text the words alone.
+	clip := fyne.CurrentApp().Clipboard()
+	test.Tap(kittest.FindButton(d.output.content, "Copy"))
+	if clip.Content() != d.output.run.Output {
+		t.Fatal("Copy should put the result's markdown on the clipboard")
+	}
+	test.Tap(kittest.FindButton(d.output.content, "Copy as text"))
+	if got := clip.Content(); got == "" || strings.Contains(got, "# ") || strings.Contains(got, "**") {
+		t.Fatalf("Copy as text gave %q, want the words without markdown marks", got)
+	}
 	f.wait(t, "the history", func() bool { return len(d.runs) == 1 })
 	if d.runs[0].Output != d.output.run.Output {
 		t.Fatal("the run is kept in history with its output")

@@ -138,7 +138,12 @@ func (o *outputView) text(out string) fyne.CanvasObject {
 		fyne.CurrentApp().Clipboard().SetContent(out)
 		copyBtn.SetText("Copied")
 	}
-	bar := container.NewHBox(copyBtn, toggle)
+	plainBtn := widget.NewButtonWithIcon("Copy as text", theme.ContentCopyIcon(), nil)
+	plainBtn.OnTapped = func() {
+		fyne.CurrentApp().Clipboard().SetContent(kit.PlainText(out))
+		plainBtn.SetText("Copied as text")
+	}
+	bar := container.NewHBox(copyBtn, plainBtn, toggle)
 	if len(pics) > 0 {
 		// Pictures come from addresses the result chose: fetched only
 		// when the user asks.
