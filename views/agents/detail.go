@@ -130,12 +130,9 @@ func (d *detail) build() {
 	if strings.TrimSpace(about) == "" {
 		about = "This agent has no description."
 	}
-	aboutLabel := widget.NewLabel(about)
-	aboutLabel.Wrapping = fyne.TextWrapWord
-	aboutLabel.Selectable = true
 	head := container.NewVBox(
 		kit.Header(titleOf(a), typeName(a.Type)+" agent"),
-		aboutLabel,
+		aboutView(about, func() { d.content.Refresh() }),
 	)
 
 	var first *container.TabItem
