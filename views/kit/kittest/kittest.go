@@ -63,6 +63,8 @@ func Labels(o fyne.CanvasObject) string {
 	switch v := o.(type) {
 	case *widget.Label:
 		return v.Text + "\n"
+	case *widget.RichText:
+		return v.String() + "\n"
 	case *widget.Form:
 		var b strings.Builder
 		for _, it := range v.Items {
@@ -88,6 +90,10 @@ func AllText(o fyne.CanvasObject) string {
 		if l, ok := o.(*widget.Label); ok {
 			b.WriteString(l.Text + "\n")
 			return
+		}
+		if r, ok := o.(*widget.RichText); ok {
+			// Its words, then what its segments draw (a picture's line).
+			b.WriteString(r.String() + "\n")
 		}
 		for _, c := range children(o) {
 			walk(c)
