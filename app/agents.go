@@ -37,7 +37,12 @@ type AgentItem struct {
 // a title from the service cannot break the row with a line break or turn
 // its words around to pass for another.
 func ItemOf(a client.Agent) AgentItem {
-	return AgentItem{ID: a.ID, Title: shownTitle(a.Title), Description: a.Description, Type: a.Type}
+	desc := a.Description
+	if a.Inactive() {
+		// Marked in the list too, before anyone opens it to run it.
+		desc = "Switched off · " + desc
+	}
+	return AgentItem{ID: a.ID, Title: shownTitle(a.Title), Description: desc, Type: a.Type}
 }
 
 // shownTitle is safe.Text(s, 0), keeping s itself when nothing changes so

@@ -176,6 +176,9 @@ func (s *ChatSession) publish(textOnly bool) {
 // as the user answered them last time (else with each question's first
 // option).
 func (a *App) NewChat(ctx context.Context, agent client.Agent) (*ChatSession, error) {
+	if agent.Inactive() {
+		return nil, ErrAgentInactive
+	}
 	conv, err := a.db.CreateConversation(ctx, storage.Conversation{
 		AccountID:  a.AccountID(),
 		AgentID:    string(agent.ID),

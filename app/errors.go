@@ -92,6 +92,8 @@ func explain(err error) Problem {
 		return Problem{Title: "Still running", Sentence: "The agent is still running on the service. Agent Desk stopped checking after 10 minutes; use Check again later. The agent is not run a second time.", Action: ActionCheckLater}
 	case errors.Is(err, client.ErrStreamIdle):
 		return Problem{Title: "Reply stopped", Sentence: "The service stopped sending the reply. The text received so far is kept."}
+	case errors.Is(err, ErrAgentInactive):
+		return Problem{Title: "Agent switched off", Sentence: "This agent is switched off on the service, so it cannot be run. Ask your administrator to switch it on, or choose another agent."}
 	case errors.Is(err, ErrReplyTooLarge):
 		return Problem{Title: "Reply too long", Sentence: "The reply grew longer than Agent Desk keeps (" + HumanBytes(MaxReplyBytes) + "), so it stopped reading it. The text received up to there is kept."}
 	case errors.Is(err, client.ErrEventTooLarge):

@@ -531,6 +531,7 @@ func TestDescribeEveryKind(t *testing.T) {
 		{"not a picture", &app.PictureError{Reason: app.PictureUnreadable}, "not a picture", app.ActionNone},
 		{"picture missing", &app.PictureError{Reason: app.PictureUnavailable, Status: 404}, "did not give it", app.ActionTryAgain},
 		{"download too large", &app.OutputTooLargeError{Limit: app.MaxImageOutputBytes, What: "picture"}, "downloads (50 MB)", app.ActionNone},
+		{"agent switched off", app.ErrAgentInactive, "switched off on the service", app.ActionNone},
 		{"reply too long", app.ErrReplyTooLarge, "is kept", app.ActionNone},
 		{"cancelled", context.Canceled, "Cancelled", app.ActionNone},
 		{"anything else", errors.New("agentdesk: the disk is full"), "The disk is full.", app.ActionTryAgain},

@@ -134,6 +134,9 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 	if agent.Type == client.AgentChat {
 		return nil, errors.New("chat agents are run from a chat")
 	}
+	if agent.Inactive() {
+		return nil, ErrAgentInactive
+	}
 	if errs := CheckAnswers(agent, answers); errs != nil {
 		return nil, &FormError{Fields: errs}
 	}
@@ -363,6 +366,11 @@ type Output struct {
 func (o Output) FileName(agentType, url string) string {
 	return outputFileName(agentType, url, o.Ext)
 }
+
+// ErrAgentInactive refuses to run an agent the service says is switched
+// off: it would refuse the run, or worse, charge for a run of an agent its
+// owners took out of use.
+var ErrAgentInactive = errors.New("the agent is switched off")
 
 // OutputTooLargeError says an output was larger than Agent Desk downloads
 // (MaxImageOutputBytes, MaxVideoOutputBytes): the download stopped and

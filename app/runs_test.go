@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"testing"
 	"time"
@@ -198,5 +199,33 @@ func TestClosingKeepsARunGoing(t *testing.T) {
 	runs, err := b.Runs(context.Background(), agent.ID)
 	if err != nil || len(runs) != 1 || runs[0].Status != app.RunRunning || runs[0].Error != "" {
 		t.Fatalf("history after quitting mid-run: %+v, %v", runs, err)
+	}
+}
+
+// An agent the service says is switched off is neither run nor chatted
+// with: nothing reaches the service, and the reason is in plain words.
+func TestASwitchedOffAgentIsNotRun(t *testing.T) {
+	a := apptest.Open(t)
+	ctx := context.Background()
+	off := client.Flag(false)
+	for _, id := range []client.ID{"119", "101"} {
+		ag, err := a.Client().GetAgent(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ag.Active = &off
+		before := len(a.Demo().Service.Executions())
+		var runErr error
+		if ag.Type == client.AgentChat {
+			_, runErr = a.NewChat(ctx, *ag)
+		} else {
+			_, runErr = a.NewRunner().Start(*ag, map[string]string{"tone": "friendly", "length": "80"}, nil)
+		}
+		if !errors.Is(runErr, app.ErrAgentInactive) {
+			t.Errorf("agent %s (%s): %v, want it refused as switched off", id, ag.Type, runErr)
+		}
+		if n := len(a.Demo().Service.Executions()); n != before {
+			t.Errorf("agent %s: %d executions sent", id, n-before)
+		}
 	}
 }

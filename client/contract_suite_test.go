@@ -66,7 +66,7 @@ func contractSuite(t *testing.T, c *client.Client, baseURL, key, workspace strin
 			if a.ID == "" || a.Type == "" {
 				t.Fatalf("agent without id or type: %+v", a)
 			}
-			if agents[a.Type] == nil && a.Active {
+			if agents[a.Type] == nil && !a.Inactive() {
 				a := a
 				agents[a.Type] = &a
 			}

@@ -30,7 +30,7 @@ func firstOf(ctx context.Context, c *client.Client, typ string) *client.Agent {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if a.Active {
+		if !a.Inactive() {
 			full, err := c.GetAgent(ctx, a.ID)
 			if err != nil {
 				log.Fatal(err)

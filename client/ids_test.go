@@ -69,13 +69,19 @@ func TestRecordsKeepUnknownFields(t *testing.T) {
 	if err := json.Unmarshal([]byte(in), &a); err != nil {
 		t.Fatal(err)
 	}
-	if a.ID != "5" || !bool(a.Active) || a.Description != "" || a.Questions[0].Options[0] != "0" || string(a.Extra["brand_new"]) != `{"x":1}` {
+	if a.ID != "5" || a.Active == nil || !bool(*a.Active) || a.Inactive() || a.Description != "" || a.Questions[0].Options[0] != "0" || string(a.Extra["brand_new"]) != `{"x":1}` {
 		t.Fatalf("%+v", a)
 	}
 	out, _ := json.Marshal(a)
 	var back Agent
 	if err := json.Unmarshal(out, &back); err != nil || string(back.Extra["brand_new"]) != `{"x":1}` || back.Title != "T" {
 		t.Fatalf("round trip: %s %v", out, err)
+	}
+	for raw, inactive := range map[string]bool{`{"active":0}`: true, `{"active":"0"}`: true, `{"active":1}`: false, `{}`: false, `{"active":null}`: false} {
+		var ag Agent
+		if err := json.Unmarshal([]byte(raw), &ag); err != nil || ag.Inactive() != inactive {
+			t.Errorf("%s: inactive %v (%v), want %v", raw, ag.Inactive(), err, inactive)
+		}
 	}
 	var m Memory
 	if err := json.Unmarshal([]byte(`{"id":1,"memory":"hi","credits":"0.1","collection":{"id":2,"name":"c"}}`), &m); err != nil || m.Content != "hi" || m.Variant != MemoryA || m.Collection.Name != "c" {

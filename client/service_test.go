@@ -44,7 +44,7 @@ func firstAgent(t *testing.T, c *client.Client, typ string) *client.Agent {
 		if err != nil {
 			t.Fatalf("Agents(%s): %v", typ, err)
 		}
-		if a.Type != typ || !a.Active {
+		if a.Type != typ || a.Active == nil || !bool(*a.Active) {
 			continue
 		}
 		full, err := c.GetAgent(ctx, a.ID)

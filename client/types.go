@@ -59,8 +59,9 @@ type Agent struct {
 	// Visibility "public" is shown to users; other values are not.
 	Visibility string `json:"visibility"`
 	Slug       string `json:"slug"`
-	// Active is sent by the service as 1 (active) or 0.
-	Active Flag `json:"active"`
+	// Active is sent by the service as 1 (active) or 0; nil when the
+	// service did not say (the agent is then taken as active).
+	Active *Flag `json:"active,omitempty"`
 	// Type is one of AgentChat, AgentImage, AgentText or AgentVideo.
 	Type string `json:"type"`
 	// Questions define the answers an execution takes.
@@ -71,6 +72,10 @@ type Agent struct {
 	// Extra holds the fields this package does not know, untouched.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// Inactive reports whether the service says the agent is switched off
+// (active: 0); such an agent cannot be run.
+func (a *Agent) Inactive() bool { return a.Active != nil && !bool(*a.Active) }
 
 // Question returns the question with the given name, or nil.
 func (a *Agent) Question(name string) *Question {

@@ -116,6 +116,15 @@ func (d *detail) showAgent(v app.Loaded[client.Agent]) {
 	}
 }
 
+// agentKind is the line under an agent's title: its type, and whether the
+// service has switched it off.
+func agentKind(a client.Agent) string {
+	if a.Inactive() {
+		return typeName(a.Type) + " agent · switched off"
+	}
+	return typeName(a.Type) + " agent"
+}
+
 // titleOf is an agent's title as the detail shows it: one line, without
 // the control and direction-changing characters a service could put in it
 // to break the layout or make the title read as something else.
@@ -131,7 +140,7 @@ func (d *detail) build() {
 		about = "This agent has no description."
 	}
 	head := container.NewVBox(
-		kit.Header(titleOf(a), typeName(a.Type)+" agent"),
+		kit.Header(titleOf(a), agentKind(a)),
 		aboutView(about, func() { d.content.Refresh() }),
 	)
 
@@ -174,6 +183,10 @@ func (d *detail) refreshTab(t *container.TabItem) {
 func (d *detail) buildChat() fyne.CanvasObject {
 	start := widget.NewButtonWithIcon("Start chat", assets.ChatIcon, func() { d.s.env.Nav.OpenChat(d.agent) })
 	start.Importance = widget.HighImportance
+	if d.agent.Inactive() {
+		start.Disable()
+		return kit.Empty(assets.ChatIcon, "Chat with "+titleOf(d.agent), app.Describe(app.ErrAgentInactive), start)
+	}
 	return kit.Empty(assets.ChatIcon, "Chat with "+titleOf(d.agent),
 		"This agent answers in a conversation. Start a chat to choose its model and write your first message.", start)
 }
@@ -202,6 +215,11 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	if d.att != nil {
 		add := widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.att.AddFiles)
 		d.formBox.Add(container.NewBorder(nil, nil, add, nil, d.att.Object()))
+	}
+	if d.agent.Inactive() {
+		// Marked and not runnable, with the reason where Run is.
+		d.runBtn.Disable()
+		kit.ShowError(d.formErr, app.Describe(app.ErrAgentInactive))
 	}
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn)
 	body := container.NewVBox(d.formBox, d.formErr, buttons, d.progress, widget.NewSeparator(), d.output.content)

@@ -48,12 +48,18 @@ func (rt retitlingTransport) RoundTrip(r *http.Request) (*http.Response, error) 
 // newHostileFixture is newFixture with a service whose agent titles are
 // hostile.
 func newHostileFixture(t *testing.T) *fixture {
+	return newFixtureThrough(t, func(next http.RoundTripper) http.RoundTripper { return retitlingTransport{next: next} })
+}
+
+// newFixtureThrough is newFixture with the service's answers passed through
+// the transport wrap makes.
+func newFixtureThrough(t *testing.T, wrap func(http.RoundTripper) http.RoundTripper) *fixture {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	searchDelay = 20 * time.Millisecond
 	tr := &countingTransport{}
 	a := apptest.Open(t, func(c *app.Config) {
-		c.HTTPClient = &http.Client{Transport: retitlingTransport{next: tr}}
+		c.HTTPClient = &http.Client{Transport: wrap(tr)}
 	})
 	nav := &fakeNav{}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
