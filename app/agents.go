@@ -284,10 +284,26 @@ func FormQuestions(agent client.Agent) []client.Question {
 	return out
 }
 
-// Answerable reports whether the form can take an answer to q; other types
-// are shown read-only.
+// Answerable reports whether the form can take an answer to q: every type
+// but a list (array), which is shown read-only. A type Agent Desk does not
+// know is answered as text, so that no question blocks a run.
 func Answerable(q client.Question) bool {
-	return q.Type == client.QuestionSelect || q.Type == client.QuestionNumber
+	return q.Type != client.QuestionArray
+}
+
+// Question types the form gives their own field; any other type is a line
+// of text.
+const (
+	QuestionText     = "text"
+	QuestionTextarea = "textarea"
+	QuestionBoolean  = "boolean"
+	QuestionDate     = "date"
+)
+
+// IsDate reports whether s is a date as the service takes it (2026-11-25).
+func IsDate(s string) bool {
+	_, err := time.Parse("2006-01-02", strings.TrimSpace(s))
+	return err == nil
 }
 
 // LastAnswers are the answers given the last time this agent ran, so its
@@ -341,6 +357,10 @@ func CheckAnswers(agent client.Agent, answers map[string]string) map[string]stri
 			if len(q.Options) > 0 && !containsString(q.Options, v) {
 				errs[q.Name] = "Please pick one of the choices."
 			}
+		case QuestionDate:
+			if !IsDate(v) {
+				errs[q.Name] = "Please enter a date as year-month-day, for example 2026-11-25."
+			}
 		}
 	}
 	if len(errs) == 0 {
@@ -384,6 +404,10 @@ func ExecuteAnswers(agent client.Agent, answers map[string]string) map[string]an
 		}
 		if q.Type == client.QuestionNumber && IsNumber(v) {
 			out[q.Name] = json.Number(v)
+			continue
+		}
+		if q.Type == QuestionBoolean && (v == "true" || v == "false") {
+			out[q.Name] = v == "true"
 			continue
 		}
 		out[q.Name] = v

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -338,6 +339,10 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 		{Type: "select", Name: "tone", Required: true, Options: []string{"neutral", "friendly", "formal"}},
 		{Type: "number", Name: "length"},
 		{Type: "colour_wheel", Name: "shade", Description: "Pick a colour."},
+		{Type: "date", Name: "due"},
+		{Type: "boolean", Name: "urgent"},
+		{Type: "textarea", Name: "request"},
+		{Type: "array", Name: "items"},
 	}}
 	fm := newForm(agent, map[string]string{"tone": "formal", "length": "50"}, func() {})
 	w := test.NewTempWindow(t, fm.content)
@@ -352,15 +357,42 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 	if num.Text != "12.53" {
 		t.Fatalf("the number field let through %q", num.Text)
 	}
+	test.Type(num, "q")
+	if msg := fm.byName["length"].err.Text; !strings.Contains(msg, "Only a number goes here") || !strings.Contains(msg, "“q”") || num.Text != "12.53" {
+		t.Fatalf("a refused letter leaves no word at the field: %q", msg)
+	}
+	// A type Agent Desk does not know is a line of text: nothing blocks a run.
 	shade := fm.byName["shade"]
-	if shade.get != nil {
-		t.Fatal("an unknown question type must be read-only")
+	if shade.get == nil {
+		t.Fatal("an unknown question type cannot be answered")
+	}
+	test.Type(shade.input.(*widget.Entry), "teal")
+	test.Type(fm.byName["due"].input.(*widget.Entry), "2026-12-01")
+	test.Tap(fm.byName["urgent"].input.(*widget.Check))
+	req := fm.byName["request"].input.(*widget.Entry)
+	if !req.MultiLine {
+		t.Fatal("a textarea question is one line")
+	}
+	test.Type(req, "Two lines")
+	if fm.byName["items"].get != nil {
+		t.Fatal("a list question is answered as text")
 	}
 	if questionLabel(agent.Questions[0]) != "Tone *" {
 		t.Fatalf("required label %q", questionLabel(agent.Questions[0]))
 	}
-	if got := fm.answers(); got["tone"] != "formal" || got["length"] != "12.53" || len(got) != 2 {
-		t.Fatalf("answers %v", got)
+	got := fm.answers()
+	want := map[string]string{"tone": "formal", "length": "12.53", "shade": "teal", "due": "2026-12-01", "urgent": "true", "request": "Two lines"}
+	if len(got) != len(want) {
+		t.Fatalf("answers %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Fatalf("answers %v, want %v", got, want)
+		}
+	}
+	sent := app.ExecuteAnswers(agent, got)
+	if sent["urgent"] != true || fmt.Sprint(sent["length"]) != "12.53" || sent["due"] != "2026-12-01" {
+		t.Fatalf("the request would carry %v", sent)
 	}
 }
 

@@ -132,15 +132,59 @@ func newField(q client.Question, submit, changed func()) *field {
 		e := newNumberEntry()
 		e.SetPlaceHolder("A number")
 		e.OnSubmitted = func(string) { submit() }
+		e.OnChanged = func(string) {
+			kit.ShowError(fl.err, "")
+			changed()
+		}
+		// A key that is not part of a number is refused where it was
+		// typed, with a word on why, not swallowed in silence.
+		e.onRefused = func(r rune) {
+			kit.ShowError(fl.err, "Only a number goes here: digits, a point and a minus sign; “"+string(r)+"” was not typed in.")
+		}
+		fl.get = func() string { return e.Text }
+		fl.set = e.SetText
+		fl.input = e
+	case app.QuestionBoolean:
+		c := widget.NewCheck("Yes", func(bool) { changed() })
+		fl.get = func() string {
+			if c.Checked {
+				return "true"
+			}
+			return "false"
+		}
+		fl.set = func(v string) { c.SetChecked(v == "true") }
+		fl.input = c
+	case app.QuestionText, app.QuestionTextarea:
+		e := widget.NewMultiLineEntry()
+		e.Wrapping = fyne.TextWrapWord
+		e.SetMinRowsVisible(3)
+		e.SetPlaceHolder("Write here")
 		e.OnChanged = func(string) { changed() }
 		fl.get = func() string { return e.Text }
 		fl.set = e.SetText
 		fl.input = e
-	default:
-		note := widget.NewLabel("Agent Desk can't fill in this kind of question; the agent will use its own default.")
+	case client.QuestionArray:
+		note := widget.NewLabel("Agent Desk can't fill in a list here; the agent will use its own default.")
 		note.Wrapping = fyne.TextWrapWord
 		note.Importance = widget.LowImportance
 		fl.input = container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), nil, note)
+	default:
+		// A date, or a type Agent Desk does not know: a line of text, so
+		// nothing stops a run; the placeholder names what is asked for.
+		e := widget.NewEntry()
+		if q.Type == app.QuestionDate {
+			e.SetPlaceHolder("A date, for example 2026-11-25")
+		} else if t := strings.TrimSpace(q.Type); t != "" {
+			e.SetPlaceHolder("Your answer (" + t + ")")
+		}
+		e.OnSubmitted = func(string) { submit() }
+		e.OnChanged = func(string) {
+			kit.ShowError(fl.err, "")
+			changed()
+		}
+		fl.get = func() string { return e.Text }
+		fl.set = e.SetText
+		fl.input = e
 	}
 	return fl
 }
@@ -231,6 +275,8 @@ func (s *submitSelect) TypedKey(ev *fyne.KeyEvent) {
 // characters.
 type numberEntry struct {
 	widget.Entry
+	// onRefused is told of a key that is not part of a number.
+	onRefused func(rune)
 }
 
 func newNumberEntry() *numberEntry {
@@ -252,6 +298,9 @@ func (e *numberEntry) TypedRune(r rune) {
 	case r == '.' && !strings.Contains(e.Text, "."):
 	case r == '-' && e.CursorColumn == 0 && !strings.Contains(e.Text, "-"):
 	default:
+		if e.onRefused != nil {
+			e.onRefused(r)
+		}
 		return
 	}
 	e.Entry.TypedRune(r)
