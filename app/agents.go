@@ -300,6 +300,21 @@ const (
 	QuestionDate     = "date"
 )
 
+// NoChoicesNote says why a required choice with nothing to choose from
+// stops a run: the agent is set up wrong, and only its owner can fix it.
+const NoChoicesNote = "This question has nothing to choose from, so the agent is set up wrong and cannot run. Ask whoever looks after the agent to add its choices."
+
+// Blocked names the first question no answer can satisfy (a required
+// choice without choices) and why, or "" when the agent can be run.
+func Blocked(agent client.Agent) (question, why string) {
+	for _, q := range FormQuestions(agent) {
+		if q.Type == client.QuestionSelect && len(q.Options) == 0 && q.Required {
+			return q.Name, NoChoicesNote
+		}
+	}
+	return "", ""
+}
+
 // IsDate reports whether s is a date as the service takes it (2026-11-25).
 func IsDate(s string) bool {
 	_, err := time.Parse("2006-01-02", strings.TrimSpace(s))
@@ -342,6 +357,10 @@ func CheckAnswers(agent client.Agent, answers map[string]string) map[string]stri
 			continue
 		}
 		v := strings.TrimSpace(answers[q.Name])
+		if q.Type == client.QuestionSelect && len(q.Options) == 0 && q.Required {
+			errs[q.Name] = NoChoicesNote
+			continue
+		}
 		if v == "" {
 			if q.Required {
 				errs[q.Name] = "Please fill this in."

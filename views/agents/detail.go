@@ -220,6 +220,12 @@ func (d *detail) buildRun() fyne.CanvasObject {
 		// Marked and not runnable, with the reason where Run is.
 		d.runBtn.Disable()
 		kit.ShowError(d.formErr, app.Describe(app.ErrAgentInactive))
+	} else if name, why := app.Blocked(d.agent); name != "" {
+		// No answer can make the form valid: say so at the question and
+		// where Run is, instead of a Run that always fails.
+		d.runBtn.Disable()
+		d.form.showErrors(map[string]string{name: why})
+		kit.ShowError(d.formErr, d.form.errorSummary(map[string]string{name: why}))
 	}
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn)
 	body := container.NewVBox(d.formBox, d.formErr, buttons, d.progress, widget.NewSeparator(), d.output.content)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
 
@@ -54,5 +55,24 @@ func TestASwitchedOffAgentIsMarkedAndCannotRun(t *testing.T) {
 	f.q.Drain()
 	if n := len(f.a.Demo().Service.Executions()); n != 0 {
 		t.Fatalf("%d runs sent for a switched-off agent", n)
+	}
+}
+
+// A required choice with nothing to choose from is named, at the question
+// and where Run is, and Run is off: no answer could make the form valid.
+func TestARequiredChoiceWithoutChoicesSaysTheAgentIsSetUpWrong(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "119")
+	d.agent.Questions = append(d.agent.Questions, client.Question{Type: client.QuestionSelect, Name: "region", Required: true})
+	d.build()
+	f.q.Drain()
+	if !d.runBtn.Disabled() {
+		t.Fatal("Run can be pressed although no answer can satisfy the form")
+	}
+	if msg := d.form.byName["region"].err.Text; !strings.Contains(msg, "set up wrong") {
+		t.Fatalf("the question says %q", msg)
+	}
+	if !strings.Contains(d.formErr.Text, "Region") {
+		t.Fatalf("the line by Run says %q, want it to name the question", d.formErr.Text)
 	}
 }
