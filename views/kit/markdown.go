@@ -4,7 +4,6 @@ import (
 	"context"
 	"image"
 	"net/url"
-	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -13,9 +12,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/safe"
@@ -27,42 +23,8 @@ import (
 // that one opens links of any kind and loads pictures from any address or
 // local path as soon as they are drawn.
 func Markdown(md string) (segs []widget.RichTextSegment, pictures []*Picture) {
-	segs = widget.NewRichTextFromMarkdown(md).Segments
-	pictures = Guard(segs)
-	if len(pictures) > 0 {
-		// Fyne's segments keep a picture's title but not its description
-		// (the words in brackets), which is what says what it shows.
-		alts := pictureWords(md)
-		for i, p := range pictures {
-			if i < len(alts) && alts[i] != "" {
-				p.Title = safe.Text(alts[i], 120)
-			}
-		}
-	}
-	return segs, pictures
-}
-
-// pictureWords are the descriptions of the pictures md names, in order.
-func pictureWords(md string) []string {
-	src := []byte(md)
-	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
-	var alts []string
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		img, ok := n.(*ast.Image)
-		if !ok || !entering {
-			return ast.WalkContinue, nil
-		}
-		var b strings.Builder
-		_ = ast.Walk(img, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-			if t, ok := c.(*ast.Text); ok && entering {
-				b.Write(t.Segment.Value(src))
-			}
-			return ast.WalkContinue, nil
-		})
-		alts = append(alts, b.String())
-		return ast.WalkSkipChildren, nil
-	})
-	return alts
+	segs = renderMarkdown(md)
+	return segs, Guard(segs)
 }
 
 // NewMarkdownText is a word-wrapped RichText of md under the same rules,

@@ -1,0 +1,622 @@
+package kit
+
+import (
+	"bufio"
+	"bytes"
+	stdhtml "html"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// mdParser reads Markdown the way the services write it: CommonMark with
+// GitHub's strikethrough, task lists, bare links and footnotes. Tables are
+// left out on purpose: the chat view cuts tables out of a reply and lays
+// them out itself, so here a table is just a paragraph. goldmark's parsers
+// keep no state between documents, so one serves every goroutine.
+//
+// goldmark's inline parsing takes time quadratic in a block's length for
+// some text (many `[a](` or `*a**b` in a row); a paragraph or heading
+// longer than maxInline is therefore shown as written (longText), which
+// bounds the cost per byte.
+var mdParser = sync.OnceValue(func() parser.Parser {
+	p := parser.NewParser(
+		parser.WithBlockParsers(
+			util.Prioritized(parser.NewSetextHeadingParser(), 100),
+			util.Prioritized(parser.NewThematicBreakParser(), 200),
+			util.Prioritized(parser.NewListParser(), 300),
+			util.Prioritized(parser.NewListItemParser(), 400),
+			util.Prioritized(parser.NewCodeBlockParser(), 500),
+			util.Prioritized(longHeadings{parser.NewATXHeadingParser()}, 600),
+			util.Prioritized(parser.NewFencedCodeBlockParser(), 700),
+			util.Prioritized(parser.NewBlockquoteParser(), 800),
+			util.Prioritized(parser.NewHTMLBlockParser(), 900),
+			util.Prioritized(parser.NewParagraphParser(), 1000),
+		),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(
+			util.Prioritized(parser.LinkReferenceParagraphTransformer, 100),
+			util.Prioritized(longParagraphs{}, 10000), // after the link definitions are taken out
+		),
+	)
+	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(
+		extension.Strikethrough, extension.TaskList, extension.Linkify, extension.Footnote,
+	)).Parser()
+})
+
+// renderMarkdown turns md into rich-text segments. It replaces Fyne's own
+// parser, which drops autolinks and raw HTML, flattens nested lists and
+// shows strikethrough and footnotes as written. Links and pictures come out
+// as Fyne makes them (HyperlinkSegment, ImageSegment) for Guard to police.
+//
+// The shapes follow Fyne's where Fyne has one, because the chat view relies
+// on them: a paragraph is its inline runs closed by an empty
+// RichTextStyleParagraph segment; a list is a ListSegment whose items are
+// ParagraphSegments. Everything costs time linear in the size of md.
+func renderMarkdown(md string) []widget.RichTextSegment {
+	// CommonMark takes \r and \r\n as line ends too; a stray \r would be
+	// drawn as a box.
+	md = strings.ReplaceAll(md, "\r\n", "\n")
+	md = strings.ReplaceAll(md, "\r", "\n")
+	r := mdRenderer{src: []byte(capNesting(md))}
+	doc := mdParser().Parse(text.NewReader(r.src))
+	var b blocks
+	r.blocks(&b, doc, where{})
+	return b.segs
+}
+
+// maxInline is the longest paragraph or heading, in bytes, whose Markdown
+// is read; a longer one is shown as written. No reply's paragraph comes
+// near it; a blob of data or a pasted log may.
+const maxInline = 8 << 10
+
+// longText is a paragraph or heading too long to read (see maxInline):
+// being raw, goldmark leaves its lines alone.
+type longText struct{ ast.BaseBlock }
+
+var kindLongText = ast.NewNodeKind("LongText")
+
+func (n *longText) Kind() ast.NodeKind            { return kindLongText }
+func (n *longText) IsRaw() bool                   { return true }
+func (n *longText) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
+
+// tooLong reports whether lines are more than maxInline bytes.
+func tooLong(lines *text.Segments) bool {
+	size := 0
+	for i := 0; i < lines.Len(); i++ {
+		line := lines.At(i)
+		size += line.Len()
+	}
+	return size > maxInline
+}
+
+// asLongText puts a longText with n's lines in n's place.
+func asLongText(n ast.Node) {
+	t := &longText{}
+	t.SetLines(n.Lines())
+	t.SetBlankPreviousLines(n.HasBlankPreviousLines())
+	n.Parent().ReplaceChild(n.Parent(), n, t)
+}
+
+// longParagraphs turns paragraphs that are too long into longText.
+type longParagraphs struct{}
+
+func (longParagraphs) Transform(n *ast.Paragraph, _ text.Reader, _ parser.Context) {
+	if n.Parent() != nil && tooLong(n.Lines()) {
+		asLongText(n)
+	}
+}
+
+// longHeadings is goldmark's parser of # headings, turning headings that
+// are too long into longText.
+type longHeadings struct{ parser.BlockParser }
+
+func (p longHeadings) Close(n ast.Node, reader text.Reader, pc parser.Context) {
+	p.BlockParser.Close(n, reader, pc)
+	if n.Parent() != nil && tooLong(n.Lines()) {
+		asLongText(n)
+	}
+}
+
+// maxNesting is how many block quotes and list items one line may open.
+// goldmark takes time quadratic in that number; Markdown that deep is not
+// meant to be read, so markers past it are escaped and shown as text.
+const maxNesting = 32
+
+// capNesting escapes the container markers of each line past maxNesting.
+// It reads each line once and copies md only when it changes something.
+func capNesting(md string) string {
+	var out strings.Builder
+	done := 0 // bytes of md already copied to out
+	for start := 0; start < len(md); {
+		end := strings.IndexByte(md[start:], '\n')
+		if end < 0 {
+			end = len(md)
+		} else {
+			end += start
+		}
+		if at := pastNesting(md[start:end]); at >= 0 {
+			out.WriteString(md[done : start+at])
+			out.WriteByte('\\')
+			done = start + at
+		}
+		start = end + 1
+	}
+	if done == 0 {
+		return md
+	}
+	out.WriteString(md[done:])
+	return out.String()
+}
+
+// pastNesting is where in line the marker past maxNesting is (its
+// punctuation, which a backslash escapes), or -1.
+func pastNesting(line string) int {
+	depth, i := 0, 0
+	for {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		mark, next := -1, 0
+		switch {
+		case i >= len(line):
+		case line[i] == '>':
+			mark, next = i, i+1
+		case strings.IndexByte("-+*", line[i]) >= 0 && spaceAt(line, i+1):
+			mark, next = i, i+2
+		default:
+			j := i
+			for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
+				j++
+			}
+			if j > i && j < len(line) && (line[j] == '.' || line[j] == ')') && spaceAt(line, j+1) {
+				mark, next = j, j+2
+			}
+		}
+		if mark < 0 {
+			return -1
+		}
+		if depth++; depth > maxNesting {
+			if c := line[mark]; (c == '-' || c == '*') && strings.Trim(line, " \t"+string(c)) == "" {
+				return -1 // a thematic break: - - - -
+			}
+			return mark
+		}
+		i = next
+	}
+}
+
+func spaceAt(s string, i int) bool { return i < len(s) && (s[i] == ' ' || s[i] == '\t') }
+
+type mdRenderer struct{ src []byte }
+
+// where says what a block is inside of.
+type where struct {
+	lists int  // how many lists
+	quote bool // a block quote
+}
+
+// blocks collects the segments of a run of blocks. RichText puts inline
+// segments one after another on a row until a segment that is not inline
+// ends it; open says the last row is still open, so that the next block
+// must end it first or it would be drawn on the same row.
+type blocks struct {
+	segs []widget.RichTextSegment
+	open bool
+}
+
+func (b *blocks) add(open bool, segs ...widget.RichTextSegment) {
+	if len(segs) > 0 {
+		b.segs = append(b.segs, segs...)
+		b.open = open
+	}
+}
+
+// endRow ends an open row without the space RichText puts after a
+// paragraph: a tight list item's words and the nested list below them sit
+// as close as two items do.
+func (b *blocks) endRow() {
+	if b.open {
+		b.segs = append(b.segs, rowEnd())
+		b.open = false
+	}
+}
+
+// rowEnd is a segment that draws nothing and ends the row: RichText starts
+// a new row after a block whose last segment is not inline, and an empty
+// paragraph is such a segment that adds no row and no spacing of its own.
+func rowEnd() widget.RichTextSegment {
+	return &widget.ParagraphSegment{Texts: []widget.RichTextSegment{&widget.ParagraphSegment{}}}
+}
+
+// blocks renders the blocks inside parent, each starting on a row of its
+// own. The first shares the row already open, if any: that is the row of
+// a list item's bullet.
+func (r *mdRenderer) blocks(b *blocks, parent ast.Node, w where) {
+	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+		if n != parent.FirstChild() {
+			b.endRow()
+		}
+		r.block(b, n, w)
+	}
+}
+
+func (r *mdRenderer) block(b *blocks, n ast.Node, w where) {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		segs := r.inlines(n)
+		if w.quote {
+			segs = quoted(segs)
+		}
+		b.add(endsOpen(segs), segs...)
+		// A paragraph is closed the way Fyne closes it, which also puts a
+		// line's spacing after it; a tight list item's text is not.
+		if _, para := n.(*ast.Paragraph); para && b.open {
+			b.add(false, &widget.TextSegment{Style: widget.RichTextStyleParagraph})
+		}
+	case *ast.Heading:
+		words, pics := plain(r.inlines(n))
+		style := widget.RichTextStyleParagraph
+		style.TextStyle.Bold = true
+		switch n.Level {
+		case 1:
+			style = widget.RichTextStyleHeading
+		case 2:
+			style = widget.RichTextStyleSubHeading
+		}
+		if words != "" {
+			b.add(false, &widget.TextSegment{Style: style, Text: words})
+		}
+		b.add(false, pics...)
+	case *ast.ThematicBreak:
+		b.add(false, &widget.SeparatorSegment{})
+	case *ast.CodeBlock, *ast.FencedCodeBlock:
+		if code := strings.TrimSuffix(r.lines(n), "\n"); code != "" {
+			b.add(false, &widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: code})
+		}
+	case *ast.HTMLBlock:
+		// Shown as written, never interpreted: it is text a server sent.
+		raw := r.lines(n)
+		if n.HasClosure() {
+			raw += string(n.ClosureLine.Value(r.src))
+		}
+		if raw = strings.TrimSuffix(raw, "\n"); raw == "" {
+			return
+		}
+		if w.quote {
+			b.add(false, &widget.TextSegment{Style: widget.RichTextStyleBlockquote, Text: raw})
+			return
+		}
+		b.add(false, &widget.TextSegment{Style: widget.RichTextStyleInline, Text: raw},
+			&widget.TextSegment{Style: widget.RichTextStyleParagraph})
+	case *longText:
+		// As written, a segment a line like a paragraph's (see inline);
+		// in a quote one segment, as a quoted paragraph is.
+		var o run
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			line := lines.At(i)
+			t := strings.TrimSpace(string(line.Value(r.src)))
+			if i < lines.Len()-1 {
+				t += " "
+			}
+			o.write(widget.RichTextStyleInline, t)
+			if !w.quote {
+				o.flush()
+			}
+		}
+		o.flush()
+		if w.quote {
+			b.add(false, quoted(o.segs)...)
+			return
+		}
+		b.add(false, append(o.segs, &widget.TextSegment{Style: widget.RichTextStyleParagraph})...)
+	case *ast.Blockquote:
+		w.quote = true
+		r.blocks(b, n, w)
+	case *ast.List:
+		r.list(b, n, w)
+	case *east.FootnoteList:
+		// The notes close the text, numbered as their references are.
+		notes := &widget.ListSegment{Ordered: true}
+		for fn := n.FirstChild(); fn != nil; fn = fn.NextSibling() {
+			var item blocks
+			r.blocks(&item, fn, where{lists: 1})
+			notes.Items = append(notes.Items, &widget.ParagraphSegment{Texts: item.segs})
+		}
+		b.add(false, &widget.SeparatorSegment{}, notes)
+	default:
+		r.blocks(b, n, w)
+	}
+}
+
+// maxIndent is how many levels deep a nested list is still indented
+// further: each level indents each of its items, so without a bound a
+// deeply nested list would cost the square of its depth.
+const maxIndent = 8
+
+// list renders a list. An outermost list is Fyne's ListSegment. Fyne
+// draws a ListSegment inside an item at the left edge, like its parent,
+// so lists inside lists are drawn here instead: each item a paragraph led
+// by its bullet or number, indented by one step per level.
+func (r *mdRenderer) list(b *blocks, l *ast.List, w where) {
+	inner := w
+	inner.lists++
+	if w.lists == 0 {
+		ls := &widget.ListSegment{Ordered: l.IsOrdered()}
+		if ls.Ordered {
+			ls.SetStartNumber(l.Start)
+		}
+		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+			var item blocks
+			r.blocks(&item, it, inner)
+			ls.Items = append(ls.Items, &widget.ParagraphSegment{Texts: item.segs})
+		}
+		b.add(false, ls)
+		return
+	}
+	indent := strings.Repeat("    ", min(w.lists, maxIndent))
+	number := l.Start
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		if it != l.FirstChild() {
+			b.endRow()
+		}
+		// The same marks Fyne draws for a ListSegment.
+		mark := indent + "•  "
+		if l.IsOrdered() {
+			mark = indent + strconv.Itoa(number) + ". "
+			number++
+		}
+		item := blocks{segs: []widget.RichTextSegment{&widget.TextSegment{Style: widget.RichTextStyleStrong, Text: mark}}, open: true}
+		r.blocks(&item, it, inner)
+		b.add(item.open, &widget.ParagraphSegment{Texts: item.segs})
+	}
+}
+
+// lines is the text of a block as written, line ends included.
+func (r *mdRenderer) lines(n ast.Node) string {
+	var sb strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		line := lines.At(i)
+		sb.Write(line.Value(r.src))
+	}
+	return sb.String()
+}
+
+// inlines renders the inline content of a block.
+func (r *mdRenderer) inlines(n ast.Node) []widget.RichTextSegment {
+	var o run
+	r.children(&o, n, span{})
+	o.flush()
+	return o.segs
+}
+
+func (r *mdRenderer) children(o *run, n ast.Node, s span) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		r.inline(o, c, s)
+	}
+}
+
+func (r *mdRenderer) inline(o *run, n ast.Node, s span) {
+	switch n := n.(type) {
+	case *ast.Text:
+		t := string(n.Segment.Value(r.src))
+		if !n.IsRaw() {
+			t = decode(t)
+		}
+		switch {
+		case n.HardLineBreak():
+			t += "\n"
+		case n.SoftLineBreak():
+			// A space, and the end of a segment: the chat view takes a
+			// paragraph that is one text segment for one written on one
+			// line (openpara.go), and a longer one, which may be a
+			// table still arriving, for rich text.
+			o.write(s.style(), t+" ")
+			o.flush()
+			return
+		}
+		o.write(s.style(), t)
+	case *ast.String:
+		t := string(n.Value)
+		if !n.IsCode() && !n.IsRaw() {
+			t = decode(t)
+		}
+		o.write(s.style(), t)
+	case *ast.CodeSpan:
+		// A code span's words as written; a line end in it is a space.
+		var sb strings.Builder
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if t, ok := c.(*ast.Text); ok {
+				sb.Write(t.Segment.Value(r.src))
+			}
+		}
+		s.mono = true
+		o.write(s.style(), strings.ReplaceAll(sb.String(), "\n", " "))
+	case *ast.Emphasis:
+		if n.Level >= 2 {
+			s.bold = true
+		} else {
+			s.italic = true
+		}
+		r.children(o, n, s)
+	case *east.Strikethrough:
+		s.struck = true
+		r.children(o, n, s)
+	case *ast.Link:
+		// A HyperlinkSegment has words but no styles. A picture inside a
+		// link is drawn after it, so that no picture goes missing.
+		var in run
+		r.children(&in, n, span{})
+		in.flush()
+		words, pics := plain(in.segs)
+		dest := decode(string(n.Destination))
+		if words == "" {
+			words = dest
+		}
+		u, _ := url.Parse(dest) // nil if it does not parse: Guard shows the words
+		o.seg(&widget.HyperlinkSegment{Text: words, URL: u})
+		for _, p := range pics {
+			o.seg(p)
+		}
+	case *ast.AutoLink:
+		label, dest := string(n.Label(r.src)), string(n.URL(r.src))
+		if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(dest), "mailto:") {
+			dest = "mailto:" + dest
+		}
+		u, _ := url.Parse(dest)
+		o.seg(&widget.HyperlinkSegment{Text: label, URL: u})
+	case *ast.Image:
+		var in run
+		r.children(&in, n, span{})
+		in.flush()
+		alt, _ := plain(in.segs)
+		dest := decode(string(n.Destination))
+		// As Fyne's parser makes it; Guard turns it into a Picture.
+		u, err := storage.ParseURI(dest)
+		if err != nil {
+			u = storage.NewFileURI(dest)
+		}
+		o.seg(&widget.ImageSegment{Source: u, Title: alt, Alignment: fyne.TextAlignCenter})
+	case *ast.RawHTML:
+		// Shown as written, never interpreted.
+		for i := 0; i < n.Segments.Len(); i++ {
+			seg := n.Segments.At(i)
+			o.write(s.style(), string(seg.Value(r.src)))
+		}
+	case *east.FootnoteLink:
+		o.write(s.style(), "["+strconv.Itoa(n.Index)+"]")
+	case *east.FootnoteBacklink:
+		// Nothing: the note is numbered, and there is nowhere to jump to.
+	case *east.TaskCheckBox:
+		// Monospace: the bundled text font has no ballot boxes, the
+		// bundled monospace font has.
+		box := "☐ "
+		if n.IsChecked {
+			box = "☑ "
+		}
+		o.write(widget.RichTextStyleCodeInline, box)
+	default:
+		r.children(o, n, s)
+	}
+}
+
+// span is the styling an inline run of text is under.
+type span struct{ bold, italic, mono, struck bool }
+
+// style is the rich-text style of s; with no styling it is exactly
+// RichTextStyleInline, and one styling alone gives exactly Fyne's
+// RichTextStyleStrong, Emphasis or CodeInline.
+//
+// Fyne cannot draw a line through text, so struck text keeps its words
+// (without the tildes) and is drawn in the dimmer placeholder colour,
+// which still reads as "no longer so" next to the text around it.
+func (s span) style() widget.RichTextStyle {
+	st := widget.RichTextStyleInline
+	st.TextStyle = fyne.TextStyle{Bold: s.bold, Italic: s.italic, Monospace: s.mono}
+	if s.struck {
+		st.ColorName = theme.ColorNamePlaceHolder
+	}
+	return st
+}
+
+// run collects inline segments, joining text of one style into one
+// segment (up to a line end, see inline). goldmark cuts text into many
+// nodes (at escapes, entities, marks that match nothing), and RichText
+// may wrap a row between any two segments, even inside a word.
+type run struct {
+	segs  []widget.RichTextSegment
+	text  strings.Builder
+	style widget.RichTextStyle
+}
+
+func (o *run) write(style widget.RichTextStyle, t string) {
+	if t == "" {
+		return
+	}
+	if o.text.Len() > 0 && style != o.style {
+		o.flush()
+	}
+	o.style = style
+	o.text.WriteString(t)
+}
+
+func (o *run) seg(s widget.RichTextSegment) {
+	o.flush()
+	o.segs = append(o.segs, s)
+}
+
+func (o *run) flush() {
+	if o.text.Len() > 0 {
+		o.segs = append(o.segs, &widget.TextSegment{Style: o.style, Text: o.text.String()})
+		o.text.Reset()
+	}
+}
+
+// quoted restyles a paragraph in a block quote. RichText indents a row
+// only when it starts with a segment in RichTextStyleBlockquote, which is
+// not inline; so the paragraph's text is one such segment (its other
+// styles are lost), and links and pictures stay between the runs of text.
+func quoted(segs []widget.RichTextSegment) []widget.RichTextSegment {
+	var o run
+	for _, s := range segs {
+		if t, ok := s.(*widget.TextSegment); ok {
+			o.write(widget.RichTextStyleBlockquote, t.Text)
+			continue
+		}
+		o.seg(s)
+	}
+	o.flush()
+	return o.segs
+}
+
+// plain is the words of inline segments, for what can only hold words (a
+// heading, a link, a picture's description), and the pictures among them.
+func plain(segs []widget.RichTextSegment) (words string, pictures []widget.RichTextSegment) {
+	var sb strings.Builder
+	for _, s := range segs {
+		switch t := s.(type) {
+		case *widget.TextSegment:
+			sb.WriteString(t.Text)
+		case *widget.HyperlinkSegment:
+			sb.WriteString(t.Text)
+		default:
+			pictures = append(pictures, s)
+		}
+	}
+	return strings.ReplaceAll(sb.String(), "\n", " "), pictures
+}
+
+// endsOpen reports whether segs leave their last row open.
+func endsOpen(segs []widget.RichTextSegment) bool {
+	return len(segs) > 0 && segs[len(segs)-1].Inline()
+}
+
+// decode applies CommonMark's backslash escapes and character references
+// (`\*` is *, `&amp;` is &, `&#169;` is ©) exactly as goldmark's own HTML
+// writer does, then undoes the HTML escaping that writer adds.
+func decode(t string) string {
+	if !strings.ContainsAny(t, "\\&\x00") {
+		return t
+	}
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	html.DefaultWriter.Write(w, []byte(t))
+	_ = w.Flush()
+	return stdhtml.UnescapeString(buf.String())
+}
