@@ -4,9 +4,14 @@
 package apptest
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -117,4 +122,37 @@ func OnService(t testing.TB, opts demoservice.Options) (*app.App, *demoservice.S
 		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
 	})
 	return a, svc
+}
+
+// Rewriting is a transport that makes the built-in service say something
+// else: in the answers to GET requests whose path starts with Prefix, Old
+// becomes New (JSON text). Tests use it for what a hostile or unusual
+// server sends (titles with direction overrides, agents switched off).
+type Rewriting struct {
+	// Next sends the requests (http.DefaultTransport when nil).
+	Next     http.RoundTripper
+	Prefix   string
+	Old, New string
+}
+
+// RoundTrip sends r and rewrites the answer's body.
+func (rt Rewriting) RoundTrip(r *http.Request) (*http.Response, error) {
+	next := rt.Next
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	res, err := next.RoundTrip(r)
+	if err != nil || r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, rt.Prefix) {
+		return res, err
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	body = bytes.ReplaceAll(body, []byte(rt.Old), []byte(rt.New))
+	res.Body = io.NopCloser(bytes.NewReader(body))
+	res.ContentLength = int64(len(body))
+	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	return res, nil
 }

@@ -1,42 +1,21 @@
 package agents
 
 import (
-	"bytes"
-	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
 
-// switchingOffTransport makes the built-in service say every agent is
-// switched off (active: 0).
-type switchingOffTransport struct{ next http.RoundTripper }
-
-func (rt switchingOffTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	res, err := rt.next.RoundTrip(r)
-	if err != nil || r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, "/agents") {
-		return res, err
-	}
-	body, err := io.ReadAll(res.Body)
-	res.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	body = bytes.ReplaceAll(body, []byte(`"active":1`), []byte(`"active":0`))
-	res.Body = io.NopCloser(bytes.NewReader(body))
-	res.ContentLength = int64(len(body))
-	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
-	return res, nil
-}
-
 // A switched-off agent is marked, its Run button is off, the reason stands
 // where Run is, and Enter in the form sends nothing.
 func TestASwitchedOffAgentIsMarkedAndCannotRun(t *testing.T) {
-	f := newFixtureThrough(t, func(next http.RoundTripper) http.RoundTripper { return switchingOffTransport{next: next} })
+	f := newFixtureThrough(t, func(next http.RoundTripper) http.RoundTripper {
+		return apptest.Rewriting{Next: next, Prefix: "/agents", Old: `"active":1`, New: `"active":0`}
+	})
 	if desc := f.s.shown.Agents[0].Description; !strings.HasPrefix(desc, "Switched off") {
 		t.Errorf("the list row reads %q, want it marked switched off", desc)
 	}

@@ -1,10 +1,7 @@
 package agents
 
 import (
-	"bytes"
-	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,31 +21,12 @@ import (
 // and curly quotes.
 const hostileTitle = `Evil\u202egnp.exe\n$(calc) \u201cq\u201d `
 
-// retitlingTransport makes the built-in service start every agent's title
-// with hostileTitle.
-type retitlingTransport struct{ next http.RoundTripper }
-
-func (rt retitlingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	res, err := rt.next.RoundTrip(r)
-	if err != nil || r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, "/agents") {
-		return res, err
-	}
-	body, err := io.ReadAll(res.Body)
-	res.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	body = bytes.ReplaceAll(body, []byte(`"title":"`), []byte(`"title":"`+hostileTitle))
-	res.Body = io.NopCloser(bytes.NewReader(body))
-	res.ContentLength = int64(len(body))
-	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
-	return res, nil
-}
-
 // newHostileFixture is newFixture with a service whose agent titles are
 // hostile.
 func newHostileFixture(t *testing.T) *fixture {
-	return newFixtureThrough(t, func(next http.RoundTripper) http.RoundTripper { return retitlingTransport{next: next} })
+	return newFixtureThrough(t, func(next http.RoundTripper) http.RoundTripper {
+		return apptest.Rewriting{Next: next, Prefix: "/agents", Old: `"title":"`, New: `"title":"` + hostileTitle}
+	})
 }
 
 // newFixtureThrough is newFixture with the service's answers passed through

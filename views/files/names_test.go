@@ -1,10 +1,7 @@
 package files
 
 import (
-	"bytes"
-	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,27 +15,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// renamingTransport makes the built-in service name every file the way a
-// hostile server could: each name starts with prefix (JSON text).
-type renamingTransport struct{ prefix string }
-
-func (rt renamingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	res, err := http.DefaultTransport.RoundTrip(r)
-	if err != nil || r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, "/files") {
-		return res, err
-	}
-	body, err := io.ReadAll(res.Body)
-	res.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	body = bytes.ReplaceAll(body, []byte(`"filename":"`), []byte(`"filename":"`+rt.prefix))
-	res.Body = io.NopCloser(bytes.NewReader(body))
-	res.ContentLength = int64(len(body))
-	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
-	return res, nil
-}
-
 // A file name with a right-to-left override and a line break shows on one
 // line, reading in the order its letters were written: "invoice‮fdp.exe"
 // would otherwise read as "invoiceexe.pdf".
@@ -47,7 +23,7 @@ func TestFileNamesFromTheServiceShowOnOneLineAsWritten(t *testing.T) {
 	uiq = kit.UseQueue(t)
 	a := apptest.Open(t, func(c *app.Config) {
 		c.DemoAPI = demoservice.APISpec
-		c.HTTPClient = &http.Client{Transport: renamingTransport{prefix: `invoice\u202efdp.exe\nsecond line `}}
+		c.HTTPClient = &http.Client{Transport: apptest.Rewriting{Prefix: "/files", Old: `"filename":"`, New: `"filename":"invoice\u202efdp.exe\nsecond line `}}
 	})
 	w := test.NewTempWindow(t, container.NewStack())
 	w.Resize(fyne.NewSize(1000, 700))
