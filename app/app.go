@@ -46,6 +46,10 @@ type Config struct {
 // App is one running Agent Desk: settings, secrets, history, and the client
 // of the active account. It is safe for use from several goroutines.
 type App struct {
+	// pictures are the pictures of replies fetched this session, so that
+	// showing a reply again does not fetch them again.
+	pictures pictureCache
+
 	cfg      Config
 	paths    storage.Paths
 	store    *storage.SettingsStore

@@ -11,6 +11,7 @@ import (
 	_ "image/png"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	_ "golang.org/x/image/webp"
@@ -85,6 +86,17 @@ var pictureClient = &http.Client{
 // at most PictureTimeout, up to MaxPictureBytes; the picture's size is
 // checked against MaxPicturePixels before it is decoded.
 func (a *App) FetchPicture(ctx context.Context, raw string) (image.Image, error) {
+	if img, ok := a.pictures.get(raw); ok {
+		return img, nil
+	}
+	img, err := fetchPicture(ctx, raw)
+	if err == nil {
+		a.pictures.put(raw, img)
+	}
+	return img, err
+}
+
+func fetchPicture(ctx context.Context, raw string) (image.Image, error) {
 	u, ok := safe.Link(raw)
 	if !ok || u.Scheme == "mailto" {
 		return nil, &PictureError{Reason: PictureNotWeb}
@@ -152,4 +164,53 @@ func CheckPictureSize(r io.Reader) error {
 		return &PictureError{Reason: PictureTooBig, Width: cfg.Width, Height: cfg.Height}
 	}
 	return nil
+}
+
+// pictureCacheBytes bounds the decoded pictures kept for the session: a
+// picture shown again (the row rebuilt, the conversation reopened) is
+// not fetched again, and the oldest go first beyond this.
+const pictureCacheBytes = 64 << 20
+
+// pictureCache keeps decoded pictures by address, oldest first out.
+type pictureCache struct {
+	mu    sync.Mutex
+	order []string
+	byURL map[string]image.Image
+	bytes int
+}
+
+func pictureBytes(img image.Image) int {
+	b := img.Bounds()
+	return b.Dx() * b.Dy() * 4
+}
+
+func (c *pictureCache) get(url string) (image.Image, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	img, ok := c.byURL[url]
+	return img, ok
+}
+
+func (c *pictureCache) put(url string, img image.Image) {
+	n := pictureBytes(img)
+	if n > pictureCacheBytes {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byURL == nil {
+		c.byURL = map[string]image.Image{}
+	}
+	if _, ok := c.byURL[url]; ok {
+		return
+	}
+	for c.bytes+n > pictureCacheBytes && len(c.order) > 0 {
+		old := c.order[0]
+		c.order = c.order[1:]
+		c.bytes -= pictureBytes(c.byURL[old])
+		delete(c.byURL, old)
+	}
+	c.byURL[url] = img
+	c.order = append(c.order, url)
+	c.bytes += n
 }
