@@ -1,9 +1,6 @@
 package app
 
-import (
-	"context"
-	"sync"
-)
+import "context"
 
 // ListState is a list a screen shows as the service last gave it.
 type ListState[T any] struct {
@@ -28,10 +25,7 @@ type List[T any] struct {
 	*State[ListState[T]]
 	app  *App
 	load func(context.Context) ([]T, error)
-
-	mu     sync.Mutex
-	gen    uint64
-	cancel context.CancelFunc
+	job  newest
 }
 
 // NewList is a list loaded by load; nothing is loaded before Reload.
@@ -41,23 +35,12 @@ func NewList[T any](a *App, load func(context.Context) ([]T, error)) *List[T] {
 
 // Reload starts a load, cancelling one still under way.
 func (l *List[T]) Reload() {
-	l.mu.Lock()
-	if l.cancel != nil {
-		l.cancel()
-	}
-	l.gen++
-	gen := l.gen
-	ctx, cancel := context.WithCancel(l.app.life)
-	l.cancel = cancel
-	l.mu.Unlock()
+	ctx, cancel, gen := l.job.start(l.app.life)
 	l.Update(func(s ListState[T]) ListState[T] { s.Loading = true; return s })
 	l.app.Go(func() {
 		defer cancel()
 		items, err := l.load(ctx)
-		l.mu.Lock()
-		latest := gen == l.gen
-		l.mu.Unlock()
-		if !latest {
+		if !l.job.current(gen) {
 			return
 		}
 		l.Update(func(s ListState[T]) ListState[T] {
@@ -98,11 +81,6 @@ func (l *List[T]) Drop(gone func(T) bool) {
 // Clear forgets the items (another account became active) and stops a
 // load under way.
 func (l *List[T]) Clear() {
-	l.mu.Lock()
-	if l.cancel != nil {
-		l.cancel()
-	}
-	l.gen++
-	l.mu.Unlock()
+	l.job.stop()
 	l.Set(ListState[T]{})
 }

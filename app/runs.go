@@ -663,10 +663,7 @@ type OutputDownload struct {
 	agentType string
 	url       string
 	state     *State[OutputState]
-
-	mu     sync.Mutex
-	gen    uint64
-	cancel context.CancelFunc
+	job       newest
 }
 
 // OutputFile starts fetching the local copy of an output of an agent of
@@ -681,26 +678,12 @@ func (a *App) OutputFile(agentType, url string) *OutputDownload {
 func (d *OutputDownload) State() Observable[OutputState] { return d.state }
 
 // Cancel stops the download under way; nothing half downloaded is kept.
-func (d *OutputDownload) Cancel() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.cancel != nil {
-		d.cancel()
-	}
-}
+func (d *OutputDownload) Cancel() { d.job.interrupt() }
 
 // Retry starts the download again, stopping one still under way.
 func (d *OutputDownload) Retry() {
-	d.mu.Lock()
-	if d.cancel != nil {
-		d.cancel()
-	}
-	d.gen++
-	gen := d.gen
-	ctx, cancel := context.WithCancel(d.a.life)
-	d.cancel = cancel
+	ctx, cancel, gen := d.job.start(d.a.life)
 	d.state.Set(OutputState{Loading: true})
-	d.mu.Unlock()
 	started := d.a.Go(func() {
 		defer cancel()
 		var last time.Time
@@ -731,11 +714,7 @@ func (d *OutputDownload) Retry() {
 
 // publish changes the state, unless a newer Retry made this news stale.
 func (d *OutputDownload) publish(gen uint64, change func(OutputState) OutputState) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if gen == d.gen {
-		d.state.Update(change)
-	}
+	d.job.publish(gen, func() { d.state.Update(change) })
 }
 
 // SaveOutputTo writes an image or video output to w and closes it, in the

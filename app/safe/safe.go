@@ -104,6 +104,28 @@ func Openable(k Kind) bool {
 	return k == Image || k == Audio || k == Video || k == PDF
 }
 
+// sniffed are the content types http.DetectContentType names that Agent
+// Desk knows, with their kind and extension.
+var sniffed = map[string]struct {
+	kind Kind
+	ext  string
+}{
+	"image/png":       {Image, ".png"},
+	"image/jpeg":      {Image, ".jpg"},
+	"image/gif":       {Image, ".gif"},
+	"image/webp":      {Image, ".webp"},
+	"image/bmp":       {Image, ".bmp"},
+	"video/webm":      {Video, ".webm"},
+	"video/avi":       {Video, ".avi"},
+	"audio/mpeg":      {Audio, ".mp3"},
+	"audio/wave":      {Audio, ".wav"},
+	"audio/ogg":       {Audio, ".ogg"},
+	"application/ogg": {Audio, ".ogg"},
+	"audio/aiff":      {Audio, ".aiff"},
+	"audio/midi":      {Audio, ".mid"},
+	"application/pdf": {PDF, ".pdf"},
+}
+
 // SniffLen is how many first bytes Sniff looks at.
 const SniffLen = 512
 
@@ -123,35 +145,12 @@ func Sniff(head []byte) (k Kind, ext string) {
 		}
 		return Video, ".mp4"
 	}
-	switch ct := http.DetectContentType(head); {
-	case ct == "image/png":
-		return Image, ".png"
-	case ct == "image/jpeg":
-		return Image, ".jpg"
-	case ct == "image/gif":
-		return Image, ".gif"
-	case ct == "image/webp":
-		return Image, ".webp"
-	case ct == "image/bmp":
-		return Image, ".bmp"
-	case ct == "video/webm":
-		return Video, ".webm"
-	case ct == "video/avi":
-		return Video, ".avi"
-	case ct == "audio/mpeg":
-		return Audio, ".mp3"
-	case ct == "audio/wave":
-		return Audio, ".wav"
-	case ct == "audio/ogg", ct == "application/ogg":
-		return Audio, ".ogg"
-	case ct == "audio/aiff":
-		return Audio, ".aiff"
-	case ct == "audio/midi":
-		return Audio, ".mid"
-	case ct == "application/pdf":
-		return PDF, ".pdf"
-	case strings.HasPrefix(ct, "text/plain"):
+	ct := http.DetectContentType(head)
+	if strings.HasPrefix(ct, "text/plain") {
 		return PlainText, ".txt"
+	}
+	if t, ok := sniffed[ct]; ok {
+		return t.kind, t.ext
 	}
 	return Other, ""
 }

@@ -147,10 +147,7 @@ func (o *outputView) text(out string) fyne.CanvasObject {
 	if len(pics) > 0 {
 		// Pictures come from addresses the result chose: fetched only
 		// when the user asks.
-		label := "Show pictures"
-		if hosts := kit.PictureHosts(pics); len(hosts) == 1 {
-			label += " from " + hosts[0]
-		}
+		label := kit.ShowPicturesLabel(pics)
 		var show *widget.Button
 		show = widget.NewButtonWithIcon(label, theme.FileImageIcon(), func() {
 			show.Hide()

@@ -472,10 +472,7 @@ func (v *convView) offerPictures(id int64, pics []*kit.Picture, actions *fyne.Co
 		load()
 		return
 	}
-	label := "Show pictures"
-	if hosts := kit.PictureHosts(pics); len(hosts) == 1 {
-		label += " from " + hosts[0]
-	}
+	label := kit.ShowPicturesLabel(pics)
 	var btn *widget.Button
 	btn = smallButton(label, theme.FileImageIcon(), func() {
 		btn.Hide()

@@ -237,18 +237,21 @@ func (p *Picture) Err() error {
 	return p.err
 }
 
-// PictureHosts are the distinct hosts pictures would be fetched from, for
-// the words of the button that loads them.
-func PictureHosts(pics []*Picture) []string {
-	seen := map[string]bool{}
-	var hosts []string
+// ShowPicturesLabel is the words of the button that loads pictures: it
+// names the host they come from when there is one, so the user knows where
+// Agent Desk will go.
+func ShowPicturesLabel(pics []*Picture) string {
+	hosts := map[string]bool{}
+	host := ""
 	for _, p := range pics {
-		if u, ok := safe.Link(p.Address); ok && u.Host != "" && !seen[u.Host] {
-			seen[u.Host] = true
-			hosts = append(hosts, u.Host)
+		if u, ok := safe.Link(p.Address); ok && u.Host != "" {
+			hosts[u.Host], host = true, u.Host
 		}
 	}
-	return hosts
+	if len(hosts) == 1 {
+		return "Show pictures from " + host
+	}
+	return "Show pictures"
 }
 
 // LoadPictures fetches pictures the user asked to see, one after another in
