@@ -147,9 +147,8 @@ func (o *outputView) text(out string) fyne.CanvasObject {
 	if len(pics) > 0 {
 		// Pictures come from addresses the result chose: fetched only
 		// when the user asks.
-		label := kit.ShowPicturesLabel(pics)
-		var show *widget.Button
-		show = widget.NewButtonWithIcon(label, theme.FileImageIcon(), func() {
+			var show *widget.Button
+		show = widget.NewButtonWithIcon(kit.ShowPictures, theme.FileImageIcon(), func() {
 			show.Hide()
 			kit.LoadPictures(o.s.app, pics, func() {
 				if o.onLoaded != nil {

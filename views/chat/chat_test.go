@@ -483,7 +483,7 @@ func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
 	var show *widget.Button
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && strings.HasPrefix(b.Text, "Show pictures from 127.0.0.1") {
+		if b, ok := o.(*widget.Button); ok && b.Text == kit.ShowPictures {
 			show = b
 		}
 		if c, ok := o.(*fyne.Container); ok {

@@ -472,9 +472,8 @@ func (v *convView) offerPictures(id int64, pics []*kit.Picture, actions *fyne.Co
 		load()
 		return
 	}
-	label := kit.ShowPicturesLabel(pics)
 	var btn *widget.Button
-	btn = smallButton(label, theme.FileImageIcon(), func() {
+	btn = smallButton(kit.ShowPictures, theme.FileImageIcon(), func() {
 		btn.Hide()
 		load()
 	})

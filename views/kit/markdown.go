@@ -237,22 +237,10 @@ func (p *Picture) Err() error {
 	return p.err
 }
 
-// ShowPicturesLabel is the words of the button that loads pictures: it
-// names the host they come from when there is one, so the user knows where
-// Agent Desk will go.
-func ShowPicturesLabel(pics []*Picture) string {
-	hosts := map[string]bool{}
-	host := ""
-	for _, p := range pics {
-		if u, ok := safe.Link(p.Address); ok && u.Host != "" {
-			hosts[u.Host], host = true, u.Host
-		}
-	}
-	if len(hosts) == 1 {
-		return "Show pictures from " + host
-	}
-	return "Show pictures"
-}
+// ShowPictures is the words of the button that loads a message's
+// pictures. It stays short, so a reply's actions fit at 800 px: each
+// picture's own line already names the host it comes from.
+const ShowPictures = "Show pictures"
 
 // LoadPictures fetches pictures the user asked to see, one after another in
 // the background (app.FetchPicture: web addresses only, time, size and
