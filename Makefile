@@ -13,8 +13,12 @@ export CGO_ENABLED := 1
 # What building and testing need on Debian/Ubuntu: a C compiler and the
 # OpenGL/X11 headers for Fyne; Xvfb, xdotool and ImageMagick for the
 # end-to-end tests under a virtual display; desktop-file-utils and xz to
-# build and check the Linux package.
-DEB_PACKAGES := gcc libgl1-mesa-dev xorg-dev xvfb xauth xdotool imagemagick desktop-file-utils xz-utils
+# build and check the Linux package; fonts with Hebrew, Arabic and Chinese,
+# Japanese and Korean letters, which Agent Desk's own font lacks (Fyne falls
+# back to the system's fonts for them: without these, such titles show as
+# boxes).
+DEB_PACKAGES := gcc libgl1-mesa-dev xorg-dev xvfb xauth xdotool imagemagick desktop-file-utils xz-utils \
+	fonts-dejavu-core fonts-wqy-microhei
 
 .PHONY: deps run build test bench clean
 
@@ -35,8 +39,9 @@ deps:
 build: deps
 	$(GO) build -o $(BIN) .
 
+# make run ARGS=--demo-seed=odd passes flags to the app.
 run: build
-	./$(BIN)
+	./$(BIN) $(ARGS)
 
 # go test builds every package with the ci tag: it gives Fyne its headless
 # test driver (a real window inside go test hangs).

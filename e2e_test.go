@@ -12,15 +12,15 @@ import (
 // Window-relative positions in the agents screen (1180×760 window).
 const (
 	firstAgentX, firstAgentY = 290, 165
-	lengthFieldX, lengthY    = 880, 289
+	lengthFieldX, lengthY    = 880, 558
 )
 
 // TestE2ETextAgentRun searches for a text agent, answers its form, runs it,
 // and checks that the run and its output landed in the history.
 func TestE2ETextAgentRun(t *testing.T) {
 	e := startE2E(t, func(s *storage.Settings) {
-		// The tone was chosen last time; the form opens with it.
-		s.LastAnswers = map[string]map[string]string{"119": {"tone": "friendly"}}
+		// The request and the tone were given last time; the form opens with them.
+		s.LastAnswers = map[string]map[string]string{"119": {"prompt": "A short note for the team", "tone": "friendly"}}
 	})
 
 	e.Key("ctrl+k")

@@ -4,6 +4,8 @@
 //	agentdesk                     open the window (the built-in demo when no account is set up)
 //	agentdesk --serve-demo ADDR   run only the built-in service on ADDR, for trying the API with curl
 //	    --demo-api real|spec      the reading it follows: the deployed service (default) or the interface as first described
+//	    --demo-seed standard|odd  its agents: the usual ones (default), or those followed by odd ones (long, CJK,
+//	                              right-to-left, emoji and HTML titles, every question type, inactive, private)
 package main
 
 import (
@@ -32,10 +34,17 @@ const startupGCPercent = 400
 func main() {
 	serveDemo := flag.String("serve-demo", "", "run only the built-in service on `ADDR` (for example 127.0.0.1:8787)")
 	demoAPI := flag.String("demo-api", demoservice.APIReal, "the reading the built-in demo follows (in the window and with --serve-demo): `real` (the deployed service) or spec (the interface as first described)")
+	demoSeed := flag.String("demo-seed", demoservice.SeedStandard, "the agents the built-in demo holds (in the window and with --serve-demo): `standard`, or odd (the usual agents followed by odd ones, for trying layouts and forms)")
 	flag.Parse()
 
+	// The app builds its demo service itself; the seed is set for it here.
+	if err := demoservice.SetDefaultSeed(*demoSeed); err != nil {
+		fmt.Fprintf(os.Stderr, "agentdesk: --demo-seed %q: want standard or odd\n", *demoSeed)
+		os.Exit(2)
+	}
+
 	if *serveDemo != "" {
-		if err := runDemoService(*serveDemo, *demoAPI); err != nil {
+		if err := runDemoService(*serveDemo, *demoAPI, *demoSeed); err != nil {
 			fmt.Fprintln(os.Stderr, "agentdesk:", err)
 			os.Exit(1)
 		}
@@ -97,7 +106,7 @@ func closeWithin(a *app.App, limit time.Duration) {
 // runDemoService serves the built-in service until interrupted, printing
 // what curl needs. The real reading is paced like the deployed service is
 // reported to be: about one request a second per key, after a burst of 10.
-func runDemoService(addr, api string) error {
+func runDemoService(addr, api, seed string) error {
 	key := os.Getenv("AGENTDESK_DEMO_KEY")
 	if key == "" {
 		key = defaultDemoKey
@@ -106,7 +115,7 @@ func runDemoService(addr, api string) error {
 	if err != nil {
 		return err
 	}
-	opts := demoservice.Options{API: api, APIKey: key, Pace: app.DemoPace}
+	opts := demoservice.Options{API: api, APIKey: key, Pace: app.DemoPace, Seed: seed}
 	var reading string
 	switch api {
 	case demoservice.APIReal:
@@ -122,8 +131,12 @@ func runDemoService(addr, api string) error {
 		return err
 	}
 	defer srv.Close()
-	fmt.Printf("Agent Desk demo service\n  base URL: %s\n  API key:  %s\n  reading:  %s\n\nTry: curl -H 'Authorization: Bearer %s' %s/agents\nStop with Ctrl+C.\n",
-		srv.URL(), key, reading, key, srv.URL())
+	agents := "standard"
+	if seed == demoservice.SeedOdd {
+		agents = fmt.Sprintf("odd (the usual agents, then odd ones from id %d)", demoservice.OddFirstID)
+	}
+	fmt.Printf("Agent Desk demo service\n  base URL: %s\n  API key:  %s\n  reading:  %s\n  agents:   %s\n\nTry: curl -H 'Authorization: Bearer %s' %s/agents\nStop with Ctrl+C.\n",
+		srv.URL(), key, reading, agents, key, srv.URL())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig

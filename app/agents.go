@@ -2,9 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -271,56 +268,6 @@ func (a *App) GetAgent(ctx context.Context, id client.ID) (*client.Agent, error)
 	return a.Client().GetAgent(ctx, id)
 }
 
-// FormQuestions are the questions the run form shows: a chat agent's
-// messages are the chat screen's business.
-func FormQuestions(agent client.Agent) []client.Question {
-	out := make([]client.Question, 0, len(agent.Questions))
-	for _, q := range agent.Questions {
-		if q.Type == client.QuestionArray && q.Name == "messages" {
-			continue
-		}
-		out = append(out, q)
-	}
-	return out
-}
-
-// Answerable reports whether the form can take an answer to q: every type
-// but a list (array), which is shown read-only. A type Agent Desk does not
-// know is answered as text, so that no question blocks a run.
-func Answerable(q client.Question) bool {
-	return q.Type != client.QuestionArray
-}
-
-// Question types the form gives their own field; any other type is a line
-// of text.
-const (
-	QuestionText     = "text"
-	QuestionTextarea = "textarea"
-	QuestionBoolean  = "boolean"
-	QuestionDate     = "date"
-)
-
-// NoChoicesNote says why a required choice with nothing to choose from
-// stops a run: the agent is set up wrong, and only its owner can fix it.
-const NoChoicesNote = "This question has nothing to choose from, so the agent is set up wrong and cannot run. Ask whoever looks after the agent to add its choices."
-
-// Blocked names the first question no answer can satisfy (a required
-// choice without choices) and why, or "" when the agent can be run.
-func Blocked(agent client.Agent) (question, why string) {
-	for _, q := range FormQuestions(agent) {
-		if q.Type == client.QuestionSelect && len(q.Options) == 0 && q.Required {
-			return q.Name, NoChoicesNote
-		}
-	}
-	return "", ""
-}
-
-// IsDate reports whether s is a date as the service takes it (2026-11-25).
-func IsDate(s string) bool {
-	_, err := time.Parse("2006-01-02", strings.TrimSpace(s))
-	return err == nil
-}
-
 // LastAnswers are the answers given the last time this agent ran, so its
 // form opens as the user left it.
 func (a *App) LastAnswers(agent client.Agent) map[string]string {
@@ -345,91 +292,4 @@ func (a *App) RememberAnswers(ctx context.Context, agentID client.ID, answers ma
 		}
 		s.LastAnswers[string(agentID)] = clean
 	})
-}
-
-// CheckAnswers returns, per question name, what is wrong with the answers
-// before anything is sent: a required question left empty, a number that
-// is not one, a choice that is not among the options.
-func CheckAnswers(agent client.Agent, answers map[string]string) map[string]string {
-	errs := map[string]string{}
-	for _, q := range FormQuestions(agent) {
-		if !Answerable(q) {
-			continue
-		}
-		v := strings.TrimSpace(answers[q.Name])
-		if q.Type == client.QuestionSelect && len(q.Options) == 0 && q.Required {
-			errs[q.Name] = NoChoicesNote
-			continue
-		}
-		if v == "" {
-			if q.Required {
-				errs[q.Name] = "Please fill this in."
-			}
-			continue
-		}
-		switch q.Type {
-		case client.QuestionNumber:
-			if !IsNumber(v) {
-				errs[q.Name] = "Please enter a number, for example 250."
-			}
-		case client.QuestionSelect:
-			if len(q.Options) > 0 && !containsString(q.Options, v) {
-				errs[q.Name] = "Please pick one of the choices."
-			}
-		case QuestionDate:
-			if !IsDate(v) {
-				errs[q.Name] = "Please enter a date as year-month-day, for example 2026-11-25."
-			}
-		}
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return errs
-}
-
-// IsNumber reports whether s is a plain decimal number.
-func IsNumber(s string) bool {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return false
-	}
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil && json.Valid([]byte(s))
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-// ExecuteAnswers turns the form's text answers into the execution's
-// answers: choices as the option strings, numbers as JSON numbers. A
-// number the form did not check is sent as typed, so the service's own
-// message comes back beside the field.
-func ExecuteAnswers(agent client.Agent, answers map[string]string) map[string]any {
-	out := map[string]any{}
-	for _, q := range FormQuestions(agent) {
-		if !Answerable(q) {
-			continue
-		}
-		v := strings.TrimSpace(answers[q.Name])
-		if v == "" {
-			continue
-		}
-		if q.Type == client.QuestionNumber && IsNumber(v) {
-			out[q.Name] = json.Number(v)
-			continue
-		}
-		if q.Type == QuestionBoolean && (v == "true" || v == "false") {
-			out[q.Name] = v == "true"
-			continue
-		}
-		out[q.Name] = v
-	}
-	return out
 }

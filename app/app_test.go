@@ -162,3 +162,18 @@ func TestDescribeSpeaksPlainly(t *testing.T) {
 		t.Fatalf("a 422 should name its fields, got none for %v", err)
 	}
 }
+
+// TestAServersLongMessageIsShownShort: a service's message of any length,
+// with line breaks, or starting with a letter of more than one byte, is
+// shown as one sentence of at most 300 characters, its first letter
+// capitalised whole.
+func TestAServersLongMessageIsShownShort(t *testing.T) {
+	long := &client.APIError{StatusCode: 400, Message: strings.Repeat("the field is wrong\n", 2000)}
+	got := app.Describe(long)
+	if n := len([]rune(got)); n > 400 || strings.Contains(got, "\n") {
+		t.Fatalf("a 38,000-character message is shown as %d characters: %.80q…", n, got)
+	}
+	if got := app.Describe(&client.APIError{StatusCode: 400, Message: "échec de la validation"}); !strings.Contains(got, "Échec de la validation.") {
+		t.Fatalf("the first letter should be capitalised whole: %q", got)
+	}
+}

@@ -9,7 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -208,16 +211,23 @@ func explainAPIError(e *client.APIError) Problem {
 
 // sentence makes sure a message starts with a capital and ends with a stop.
 func sentence(s string) string {
-	s = strings.TrimSpace(s)
+	// A server's message is shown in a dialog or under a form: one line of
+	// at most sentenceMax characters, so that no message outgrows the
+	// window, whatever the server sent.
+	s = safe.Text(strings.TrimSpace(s), sentenceMax)
 	if s == "" {
 		return "Something went wrong."
 	}
-	s = strings.ToUpper(s[:1]) + s[1:]
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
 	if !strings.ContainsAny(s[len(s)-1:], ".!?") {
 		s += "."
 	}
 	return s
 }
+
+// sentenceMax is the most of a server's message Agent Desk shows.
+const sentenceMax = 300
 
 // FieldErrors are the service's validation messages per field, for showing
 // next to the field they name.

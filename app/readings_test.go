@@ -129,7 +129,7 @@ func TestNoExecutionIsSentTwice(t *testing.T) {
 			a, svc := served(t, demoservice.Options{API: demoservice.APIReal, WaitCap: time.Millisecond}, tc.wrap)
 			agent := getAgent(t, a, "119")
 			svc.SetFaults(tc.faults)
-			ar, err := a.NewRunner().Start(agent, map[string]string{"tone": "formal", "length": "120"}, nil)
+			ar, err := a.NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +163,7 @@ func TestRunStillRunningIsCheckedAgainNotRunAgain(t *testing.T) {
 		client.WithPollLimit(5*time.Millisecond))
 	agent := getAgent(t, a, "119")
 	r := a.NewRunner()
-	ar, err := r.Start(agent, map[string]string{"tone": "formal", "length": "120"}, nil)
+	ar, err := r.Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +432,7 @@ func TestUploadsBeyondTheStoredLimitAreRefusedFirst(t *testing.T) {
 	ctx := context.Background()
 	// A run shows the server follows the real service, whose limit applies.
 	agent := getAgent(t, a, "119")
-	if _, err := a.Client().Run(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"tone": "formal", "length": 120}}); err != nil {
+	if _, err := a.Client().Run(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": 120}}); err != nil {
 		t.Fatal(err)
 	}
 	stored := 0

@@ -38,7 +38,7 @@ func TestRunTextAgentLandsInHistory(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "119")
 	r := a.NewRunner()
-	ar, err := r.Start(agent, map[string]string{"tone": "formal", "length": "120"}, nil)
+	ar, err := r.Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestRunValidationErrorNamesTheField(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "120")
 	agent.Question("length").Required = false
-	ar, err := a.NewRunner().Start(agent, map[string]string{"tone": "formal"}, nil)
+	ar, err := a.NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestRunValidationErrorNamesTheField(t *testing.T) {
 func TestRunImageOutputIsDownloadedOnce(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "131")
-	ar, err := a.NewRunner().Start(agent, map[string]string{"style": "photo", "aspect_ratio": "16:9"}, nil)
+	ar, err := a.NewRunner().Start(agent, map[string]string{"prompt": "A coffee cup on a wooden desk", "style": "photo", "aspect_ratio": "16:9"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,14 +144,14 @@ func TestRunCanBeCancelled(t *testing.T) {
 	agent := getAgent(t, a, "139")
 	a.Demo().Service.SetFaults(demoservice.Faults{Latency: 5 * time.Second})
 	r := a.NewRunner()
-	ar, err := r.Start(agent, map[string]string{"duration": "30", "aspect_ratio": "16:9"}, nil)
+	ar, err := r.Start(agent, map[string]string{"prompt": "A short welcome to our new office", "duration": "30", "aspect_ratio": "16:9"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Active(agent.ID) != ar {
 		t.Fatal("the run should be listed as active")
 	}
-	if _, err := r.Start(agent, map[string]string{"duration": "30", "aspect_ratio": "16:9"}, nil); err == nil {
+	if _, err := r.Start(agent, map[string]string{"prompt": "A short welcome to our new office", "duration": "30", "aspect_ratio": "16:9"}, nil); err == nil {
 		t.Fatal("a second run of the same agent should wait for the first")
 	}
 	ar.Cancel()
@@ -179,7 +179,7 @@ func TestClosingKeepsARunGoing(t *testing.T) {
 	}
 	agent := getAgent(t, a, "119")
 	a.Demo().Service.SetFaults(demoservice.Faults{Latency: time.Minute})
-	ar, err := a.NewRunner().Start(agent, map[string]string{"tone": "formal", "length": "120"}, nil)
+	ar, err := a.NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,18 +42,11 @@ func firstOf(ctx context.Context, c *client.Client, typ string) *client.Agent {
 	return nil
 }
 
-// pick answers each select question with its first option.
+// pick answers each select question with its first option and every other
+// required question by its type: a number within its bounds, a sentence for
+// a prompt (see fillAnswers).
 func pick(a *client.Agent) map[string]any {
-	answers := map[string]any{}
-	for _, q := range a.Questions {
-		if q.Type == client.QuestionSelect {
-			answers[q.Name] = q.Options[0]
-		}
-		if q.Type == client.QuestionNumber && q.Required {
-			answers[q.Name] = 10
-		}
-	}
-	return answers
+	return fillAnswers(a, func(options []string) string { return options[0] })
 }
 
 func Example() {

@@ -12,29 +12,16 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 )
 
-// chatAnswers picks the first option of each select question of a chat agent.
+// chatAnswers picks the first option of each select question of a chat
+// agent and fills its other required questions (see fillAnswers).
 func chatAnswers(a *client.Agent) map[string]any {
-	answers := map[string]any{}
-	for _, q := range a.Questions {
-		if q.Type == client.QuestionSelect && len(q.Options) > 0 {
-			answers[q.Name] = q.Options[0]
-		}
-	}
-	return answers
+	return fillAnswers(a, func(opts []string) string { return opts[0] })
 }
 
-// answersFor fills every required question of any agent with a plausible value.
+// answersFor fills every required question of any agent with a plausible
+// value, taking the middle option of each select question.
 func answersFor(a *client.Agent) map[string]any {
-	answers := map[string]any{}
-	for _, q := range a.Questions {
-		switch {
-		case q.Type == client.QuestionSelect && len(q.Options) > 0:
-			answers[q.Name] = q.Options[len(q.Options)/2]
-		case q.Type == client.QuestionNumber && q.Required:
-			answers[q.Name] = 10
-		}
-	}
-	return answers
+	return fillAnswers(a, func(opts []string) string { return opts[len(opts)/2] })
 }
 
 func firstAgent(t *testing.T, c *client.Client, typ string) *client.Agent {

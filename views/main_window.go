@@ -74,5 +74,26 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 	}
 	sizes = rememberSize(a, win)
 	win.SetMaster()
+	// Shown here, not by ShowAndRun, so that its scale is known and the
+	// size saved on a bigger screen can be fitted to this one before the
+	// first frame.
+	win.Show()
+	if area, ok := screenArea(win); ok {
+		if fit := fitScreen(fyne.NewSize(w, h), area); fit != fyne.NewSize(w, h) {
+			win.Resize(fit)
+		}
+	}
 	return win
+}
+
+// windowFrame is the room a window's title bar and borders take around its
+// content, as far as Agent Desk can tell without asking the desktop.
+var windowFrame = fyne.NewSize(16, 48)
+
+// fitScreen is size made small enough, frame included, for a screen area
+// (the window size saved on a 4K screen, opened on a laptop); never less
+// than WindowMin.
+func fitScreen(size, area fyne.Size) fyne.Size {
+	room := area.Subtract(windowFrame)
+	return size.Min(room).Max(WindowMin)
 }

@@ -238,13 +238,21 @@ type sizeKeeper struct {
 	size fyne.Size // the last size laid out (UI goroutine only)
 }
 
+// MinSize is the content's, but never more than WindowMin: Fyne grows a
+// window whose content asks for more than it has, and the grown size
+// would be saved as if the user had chosen it. Content is cut instead
+// (screens truncate their long texts, so nothing that matters is).
 func (k *sizeKeeper) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	var min fyne.Size
 	for _, o := range objects {
 		min = min.Max(o.MinSize())
 	}
-	return min
+	return kit.CapSize(min, WindowMin)
 }
+
+// WindowMin is the smallest the window can be made, whatever it shows: it
+// fits an 800×600 screen with a title bar and a panel.
+var WindowMin = fyne.NewSize(720, 480)
 
 func (k *sizeKeeper) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objects {

@@ -199,10 +199,10 @@ func (c *conformance) common() {
 		`{"answers":{`+chatAnswers+`},`+chatAnswers+`,"stream":true,"messages":[{"role":"user","content":"Tell me a story"}]}`, "")
 
 	// Other agent types, and the media they generate.
-	c.expect(200, "POST", "/agents/"+textAgent+"/execute", `{"answers":{"tone":"friendly","length":120},"tone":"friendly","length":120,"wait_execution":true}`)
+	c.expect(200, "POST", "/agents/"+textAgent+"/execute", `{"answers":{"prompt":"A note inviting the team to lunch.","tone":"friendly","length":120},"prompt":"A note inviting the team to lunch.","tone":"friendly","length":120,"wait_execution":true}`)
 	for _, run := range []struct{ agent, answers string }{
-		{imageAgent, `"style":"photo","aspect_ratio":"16:9"`},
-		{videoAgent, `"duration":10,"aspect_ratio":"16:9"`},
+		{imageAgent, `"prompt":"A coffee cup on a wooden desk.","style":"photo","aspect_ratio":"16:9"`},
+		{videoAgent, `"prompt":"A welcome to our new office.","duration":10,"aspect_ratio":"16:9"`},
 	} {
 		out := c.expect(200, "POST", "/agents/"+run.agent+"/execute", `{"answers":{`+run.answers+`},`+run.answers+`,"wait_execution":true}`)
 		media := regexp.MustCompile(`/generated/(images|videos)/[^"\s)\\]+`).FindString(string(out))
@@ -287,7 +287,7 @@ func (c *conformance) real() {
 	c.expect(200, "POST", "/agents/"+chatAgent+"/execute?wait_execution=true", `{`+root+`,"file_ids":[`+seededFile+`]}`)
 	c.expect(400, "POST", "/agents/"+chatAgent+"/execute", `{"answers":{`+chatAnswers+`},"messages":[{"role":"user","content":"Hello"}]}`)
 	c.expect(400, "POST", "/agents/"+chatAgent+"/execute", `{`+root+`,"file_ids":[8001,8002,8003,8004,8005,8006]}`)
-	c.expect(200, "POST", "/agents/"+textAgent+"/execute?waitExecution=true", `{"tone":"friendly","length":120}`)
+	c.expect(200, "POST", "/agents/"+textAgent+"/execute?waitExecution=true", `{"prompt":"A note inviting the team to lunch.","tone":"friendly","length":120}`)
 	c.stream("/agents/"+chatAgent+"/execute", `{`+root+`,"stream":true}`, "")
 	c.svc.SetFaults(demoservice.Faults{FailExecutions: 1})
 	failed := c.expect(200, "POST", "/agents/"+chatAgent+"/execute", `{`+root+`,"waitExecution":true}`)

@@ -1,6 +1,7 @@
 package demoservice
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -23,14 +24,74 @@ type Agent struct {
 	CreatedBy       int64      `json:"created_by"`
 }
 
-// Question is one input definition of an agent.
+// Question is one input definition of an agent. Type is select, number or
+// array as the interface shows them, or one of the types real agents carry
+// (real-service.md): text, textarea, date, boolean, multiselect (options
+// comma-separated in Description), file and object; any other type is
+// accepted as free text.
 type Question struct {
 	Type        string   `json:"type"`
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	Required    bool     `json:"required"`
 	Options     []string `json:"options,omitempty"`
+	// Min and Max bound a number question's answer when set.
+	Min *float64 `json:"min,omitempty"`
+	Max *float64 `json:"max,omitempty"`
+	// Default and Placeholder are the optional keys real agents carry.
+	Default     any    `json:"default,omitempty"`
+	Placeholder string `json:"placeholder,omitempty"`
 }
+
+// Question types beyond the interface's select, number and array, as real
+// agents carry them.
+const (
+	QuestionText        = "text"
+	QuestionTextarea    = "textarea"
+	QuestionDate        = "date"
+	QuestionBoolean     = "boolean"
+	QuestionMultiselect = "multiselect"
+	QuestionFile        = "file"
+	QuestionObject      = "object"
+)
+
+// MarshalJSON writes options on every select question, [] when it has
+// none (a misconfigured agent), and on no other question.
+func (q Question) MarshalJSON() ([]byte, error) {
+	type plain Question
+	if q.Type != "select" {
+		q.Options = nil
+		return json.Marshal(plain(q))
+	}
+	opts := q.Options
+	if opts == nil {
+		opts = []string{}
+	}
+	return json.Marshal(struct {
+		plain
+		Options []string `json:"options"`
+	}{plain(q), opts})
+}
+
+// inactiveMessage is the refusal of a run of an agent with active 0.
+//
+// Assumption: the real service refuses such a run as a bad request (400;
+// 422 in the spec reading) with this kind of message; neither document
+// shows it.
+const inactiveMessage = "This agent is switched off and cannot be run."
+
+// refuseInactive answers the refusal of a run of a switched-off agent and
+// reports whether it did.
+func refuseInactive(w http.ResponseWriter, r *http.Request, a *Agent) bool {
+	if a.Active != 0 {
+		return false
+	}
+	writeError(w, r, http.StatusUnprocessableEntity, inactiveMessage)
+	return true
+}
+
+// bound returns a pointer to v, for Question.Min and Max.
+func bound(v float64) *float64 { return &v }
 
 // Agent types.
 const (

@@ -203,7 +203,7 @@ func TestExtraAgents(t *testing.T) {
 		t.Fatalf("listed %d agents, want %d", len(titles), base+250)
 	}
 	a := e.call("GET", "/agents/"+itoa(int(lastID)), nil, 200)
-	if a["type"] != "text" || len(a["questions"].([]any)) != 4 || !strings.HasSuffix(a["title"].(string), " 250") {
+	if a["type"] != "text" || len(a["questions"].([]any)) != 5 || !strings.HasSuffix(a["title"].(string), " 250") {
 		t.Fatalf("the last extra agent: %v", a)
 	}
 	found := e.call("GET", "/agents?q="+strings.ReplaceAll(strings.ToLower(a["title"].(string)), " ", "+"), nil, 200)

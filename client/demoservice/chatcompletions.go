@@ -49,7 +49,7 @@ func tokensOf(s string) int { return (len(s) + 3) / 4 }
 // any model name is accepted.
 func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.agentFromPath(w, r)
-	if !ok {
+	if !ok || refuseInactive(w, r, a) {
 		return
 	}
 	if a.Type != TypeChat {
@@ -71,7 +71,10 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	modelQuestion, _ := a.question("model")
-	model := modelQuestion.Options[0]
+	model := ""
+	if len(modelQuestion.Options) > 0 {
+		model = modelQuestion.Options[0]
+	}
 	if raw, present := body["model"]; present && raw != nil {
 		m, isStr := raw.(string)
 		switch {

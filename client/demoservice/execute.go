@@ -151,7 +151,7 @@ type executeRequest struct {
 // only that clients read responses[0].
 func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 	a, body, ok := s.agentBody(w, r)
-	if !ok {
+	if !ok || refuseInactive(w, r, a) {
 		return
 	}
 	req, ok := s.validateExecute(w, r, a, body)
@@ -532,9 +532,10 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	return req, true
 }
 
-// checkAnswer validates one answer against its question.
+// checkAnswer validates one answer against its question. Types the service
+// does not know take any answer, as free text.
 func checkAnswer(errs *fieldErrors, q Question, v any) {
-	if v == nil || v == "" {
+	if list, isList := v.([]any); v == nil || v == "" || (isList && len(list) == 0 && q.Type != "array") {
 		if q.Required && q.Name != "messages" {
 			errs.add(q.Name, "The "+q.Name+" field is required.")
 		}
@@ -543,18 +544,135 @@ func checkAnswer(errs *fieldErrors, q Question, v any) {
 	switch q.Type {
 	case "select":
 		str, isStr := v.(string)
-		if !isStr || !contains(q.Options, str) {
+		if len(q.Options) == 0 {
+			errs.add(q.Name, "The "+q.Name+" field has no options to choose from.")
+		} else if !isStr || !contains(q.Options, str) {
 			errs.add(q.Name, fmt.Sprintf("The selected %s is invalid. Allowed values: %s.", q.Name, strings.Join(q.Options, ", ")))
 		}
 	case "number":
 		if !isNumeric(v) {
 			errs.add(q.Name, "The "+q.Name+" field must be a number.")
+			return
+		}
+		n, _ := json.Number(strings.TrimSpace(fmt.Sprint(v))).Float64()
+		switch {
+		case q.Min != nil && q.Max != nil && (n < *q.Min || n > *q.Max):
+			errs.add(q.Name, fmt.Sprintf("The %s field must be between %s and %s.", q.Name, numText(*q.Min), numText(*q.Max)))
+		case q.Min != nil && n < *q.Min:
+			errs.add(q.Name, fmt.Sprintf("The %s field must be at least %s.", q.Name, numText(*q.Min)))
+		case q.Max != nil && n > *q.Max:
+			errs.add(q.Name, fmt.Sprintf("The %s field must not be greater than %s.", q.Name, numText(*q.Max)))
 		}
 	case "array":
 		if _, isArr := v.([]any); !isArr {
 			errs.add(q.Name, "The "+q.Name+" field must be an array.")
 		}
+	case QuestionText, QuestionTextarea:
+		if _, isStr := v.(string); !isStr {
+			errs.add(q.Name, "The "+q.Name+" field must be a string.")
+		}
+	case QuestionDate:
+		if str, isStr := v.(string); !isStr || !isDate(str) {
+			errs.add(q.Name, "The "+q.Name+" field must be a valid date.")
+		}
+	case QuestionBoolean:
+		if !isBoolean(v) {
+			errs.add(q.Name, "The "+q.Name+" field must be true or false.")
+		}
+	case QuestionMultiselect:
+		picked, ok := multiselectValues(v)
+		allowed := multiselectOptions(q)
+		for _, p := range picked {
+			if len(allowed) > 0 && !contains(allowed, p) {
+				ok = false
+			}
+		}
+		if !ok {
+			errs.add(q.Name, fmt.Sprintf("The selected %s is invalid. Allowed values: %s.", q.Name, strings.Join(allowed, ", ")))
+		}
+	case QuestionObject:
+		if _, isObj := v.(map[string]any); !isObj {
+			errs.add(q.Name, "The "+q.Name+" field must be an object.")
+		}
+	case QuestionFile:
+		switch v.(type) {
+		case json.Number, string, []any:
+		default:
+			errs.add(q.Name, "The "+q.Name+" field must be a file id.")
+		}
 	}
+}
+
+// numText writes a bound without a needless fraction: 5, 0.5.
+func numText(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// isDate accepts an ISO date (2024-05-01) or date and time (RFC 3339).
+func isDate(s string) bool {
+	s = strings.TrimSpace(s)
+	if _, err := time.Parse(time.DateOnly, s); err == nil {
+		return true
+	}
+	_, err := time.Parse(time.RFC3339, s)
+	return err == nil
+}
+
+// isBoolean accepts what a form sends for yes or no: true, false, 1, 0,
+// "true", "false", "1", "0".
+func isBoolean(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return true
+	case json.Number:
+		return x == "0" || x == "1"
+	case string:
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "true", "false", "1", "0":
+			return true
+		}
+	}
+	return false
+}
+
+// multiselectOptions are a multiselect question's choices: Options when
+// given, else its description read as a comma-separated list, as real
+// agents carry them.
+func multiselectOptions(q Question) []string {
+	if len(q.Options) > 0 {
+		return q.Options
+	}
+	var out []string
+	for _, p := range strings.Split(q.Description, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// multiselectValues reads a multiselect answer: a list of strings, or one
+// comma-separated string.
+func multiselectValues(v any) ([]string, bool) {
+	switch x := v.(type) {
+	case string:
+		var out []string
+		for _, p := range strings.Split(x, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		return out, true
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, item := range x {
+			str, isStr := item.(string)
+			if !isStr {
+				return nil, false
+			}
+			out = append(out, strings.TrimSpace(str))
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // chatRuleMessage is the interface's text for broken chat message rules.
@@ -638,13 +756,17 @@ func display(v any) string {
 	return string(b)
 }
 
-// promptOf is the execution's input: the last user message, else a sentence
-// built from the answers.
+// promptOf is the execution's input: the last user message, else the
+// prompt answer (what a text, image or video agent is asked to make), else
+// a sentence built from the answers.
 func promptOf(a *Agent, answers map[string]any, msgs []Message) string {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role == "user" {
 			return msgs[i].Content
 		}
+	}
+	if p := promptAnswer(answers); p != "" {
+		return p
 	}
 	keys := make([]string, 0, len(answers))
 	for k := range answers {
@@ -661,6 +783,12 @@ func promptOf(a *Agent, answers map[string]any, msgs []Message) string {
 		return a.Title
 	}
 	return a.Title + " — " + strings.Join(parts, ", ")
+}
+
+// promptAnswer is the run's prompt answer, trimmed; "" when there is none.
+func promptAnswer(answers map[string]any) string {
+	p, _ := answers["prompt"].(string)
+	return strings.TrimSpace(p)
 }
 
 // Executions returns a snapshot of every execution received, oldest first.

@@ -69,12 +69,13 @@ func TestExecuteValidation(t *testing.T) {
 
 	// Number questions take numbers or numeric strings.
 	textPath := "/agents/" + itoa(textAgentID) + "/execute"
-	e.call("POST", textPath, map[string]any{"answers": map[string]any{"tone": "formal", "length": "120"}}, 200)
-	e.call("POST", textPath, map[string]any{"answers": map[string]any{"tone": "formal", "length": 120}}, 200)
-	e.expectError("POST", textPath, map[string]any{"answers": map[string]any{"tone": "formal", "length": "many"}}, 422, "", "length")
-	e.expectError("POST", textPath, map[string]any{"answers": map[string]any{"length": 100}}, 422, "", "tone")
+	e.call("POST", textPath, map[string]any{"answers": map[string]any{"prompt": "A note", "tone": "formal", "length": "120"}}, 200)
+	e.call("POST", textPath, map[string]any{"answers": map[string]any{"prompt": "A note", "tone": "formal", "length": 120}}, 200)
+	e.expectError("POST", textPath, map[string]any{"answers": map[string]any{"prompt": "A note", "tone": "formal", "length": "many"}}, 422, "", "length")
+	e.expectError("POST", textPath, map[string]any{"answers": map[string]any{"prompt": "A note", "length": 100}}, 422, "", "tone")
+	e.expectError("POST", textPath, map[string]any{"answers": map[string]any{"tone": "formal", "length": 100}}, 422, "The prompt field is required.", "prompt")
 	e.expectError("POST", "/agents/99999/execute", chatReq(nil, "hi"), 404, "Agent not found", "")
-	e.expectError("POST", "/agents/"+itoa(imageAgentID)+"/execute", map[string]any{"answers": map[string]any{"style": "photo"}}, 422, "", "aspect_ratio")
+	e.expectError("POST", "/agents/"+itoa(imageAgentID)+"/execute", map[string]any{"answers": map[string]any{"prompt": "A mug", "style": "photo"}}, 422, "", "aspect_ratio")
 }
 
 func TestChatMessageRules(t *testing.T) {
@@ -335,7 +336,7 @@ func TestRootIDContinuation(t *testing.T) {
 func TestMediaAgents(t *testing.T) {
 	e := start(t, Options{})
 	out := e.call("POST", "/agents/"+itoa(imageAgentID)+"/execute", map[string]any{"wait_execution": true,
-		"answers":  map[string]any{"style": "photo", "aspect_ratio": "16:9"},
+		"answers":  map[string]any{"prompt": "A ceramic coffee mug", "style": "photo", "aspect_ratio": "16:9"},
 		"messages": []any{map[string]any{"role": "user", "content": "A ceramic coffee mug on a walnut desk"}}}, 200)
 	rec := out["responses"].([]any)[0].(map[string]any)
 	url := rec["output"].(string)
@@ -356,7 +357,7 @@ func TestMediaAgents(t *testing.T) {
 	}
 
 	out = e.call("POST", "/agents/"+itoa(videoAgentID)+"/execute", map[string]any{"wait_execution": true,
-		"answers": map[string]any{"duration": 15, "aspect_ratio": "9:16"}}, 200)
+		"answers": map[string]any{"prompt": "A welcome to the office", "duration": 15, "aspect_ratio": "9:16"}}, 200)
 	url = out["responses"].([]any)[0].(map[string]any)["output"].(string)
 	res, err = http.Get(url)
 	if err != nil {
@@ -373,7 +374,7 @@ func TestMediaAgents(t *testing.T) {
 
 	// Text agents stream markdown too.
 	res, err = e.srv.Client().Do(e.request("POST", "/agents/"+itoa(textAgentID)+"/execute", map[string]any{"stream": true,
-		"answers": map[string]any{"tone": "friendly", "length": 150, "format": "paragraphs"}}))
+		"answers": map[string]any{"prompt": "The summer party", "tone": "friendly", "length": 150, "format": "paragraphs"}}))
 	if err != nil {
 		t.Fatal(err)
 	}

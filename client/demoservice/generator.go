@@ -185,9 +185,12 @@ var closers = []string{
 func generateReply(a *Agent, input string, answers map[string]any, msgs []Message, fileIDs []int64) string {
 	rng := rngFor(fmt.Sprint(a.ID), input, fmt.Sprint(len(msgs)))
 	words := keywords(input)
-	if len(msgs) == 0 && a.Type == TypeText {
-		// A text agent's input is its form; the subject is what the agent
-		// is for, not the names of its questions.
+	if p := promptAnswer(answers); len(msgs) == 0 && p != "" {
+		// What the user asked for is the subject.
+		words = keywords(p)
+	} else if len(msgs) == 0 && a.Type == TypeText {
+		// A text agent's input is its form; without a prompt the subject
+		// is what the agent is for, not the names of its questions.
 		if a.Description != nil {
 			words = keywords(*a.Description)
 		}
@@ -203,10 +206,25 @@ func generateReply(a *Agent, input string, answers map[string]any, msgs []Messag
 	var out string
 	if a.Type == TypeText {
 		out = textBody(rng, topic, noun, answers)
+		if p := promptAnswer(answers); p != "" && len(msgs) == 0 {
+			// The request, in the user's words, closes the text, so
+			// whoever ran the agent sees what it was asked.
+			note := requestNote(p)
+			return clampTo(out, maxReplyChars-len(note)) + note
+		}
 	} else {
 		out = chatBody(rng, a, topic, noun, len(msgs) > 2, len(fileIDs))
 	}
 	return clampReply(out)
+}
+
+// requestNote quotes the user's request at the end of a text agent's
+// answer, cut to 300 characters.
+func requestNote(prompt string) string {
+	if r := []rune(prompt); len(r) > 300 {
+		prompt = string(r[:299]) + "…"
+	}
+	return "\n\n---\n\n*Written from your request:* " + strings.Join(strings.Fields(prompt), " ")
 }
 
 // chatBody is a conversational answer with optional markdown sections.
@@ -332,16 +350,19 @@ func pickN(rng *rand.Rand, list []string, n int) []string {
 
 // clampReply keeps a reply within 100..2500 characters, cutting at a
 // paragraph or sentence boundary.
-func clampReply(s string) string {
+func clampReply(s string) string { return clampTo(s, maxReplyChars) }
+
+// clampTo is clampReply with another upper bound, in bytes.
+func clampTo(s string, maxChars int) string {
 	s = strings.TrimSpace(s)
 	for len(s) < minReplyChars {
 		s += "\n\nIf anything is unclear, just ask and I will explain it in another way."
 	}
-	if len(s) <= maxReplyChars {
+	if len(s) <= maxChars {
 		return s
 	}
-	cut := s[:maxReplyChars]
-	if i := strings.LastIndex(cut, "\n\n"); i > maxReplyChars/2 {
+	cut := s[:maxChars]
+	if i := strings.LastIndex(cut, "\n\n"); i > maxChars/2 {
 		cut = cut[:i]
 	} else if i := strings.LastIndex(cut, ". "); i > 0 {
 		cut = cut[:i+1]

@@ -12,6 +12,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
 )
 
 // mediaItem is a generated picture or clip, rendered on first request.
@@ -20,6 +24,7 @@ type mediaItem struct {
 	seed        uint64
 	width       int
 	height      int
+	caption     string // the request, written across a picture's foot or into a clip
 	data        []byte
 }
 
@@ -33,7 +38,7 @@ func (s *Service) registerImage(r *http.Request, id int64, input string, answers
 	w, h := sizeFor(answers["aspect_ratio"], 640)
 	seed := seedOf(input, fmt.Sprint(answers["style"]), fmt.Sprint(answers["seed"]))
 	s.mu.Lock()
-	s.media[mediaKey("images", id)] = &mediaItem{contentType: "image/png", seed: seed, width: w, height: h}
+	s.media[mediaKey("images", id)] = &mediaItem{contentType: "image/png", seed: seed, width: w, height: h, caption: promptAnswer(answers)}
 	s.mu.Unlock()
 	return fmt.Sprintf("%s/generated/images/%d.png", baseURL(r), id)
 }
@@ -42,7 +47,7 @@ func (s *Service) registerImage(r *http.Request, id int64, input string, answers
 func (s *Service) registerVideo(r *http.Request, id int64, input string, answers map[string]any) string {
 	seed := seedOf(input, fmt.Sprint(answers["duration"]))
 	s.mu.Lock()
-	s.media[mediaKey("videos", id)] = &mediaItem{contentType: "video/mp4", seed: seed}
+	s.media[mediaKey("videos", id)] = &mediaItem{contentType: "video/mp4", seed: seed, caption: promptAnswer(answers)}
 	s.mu.Unlock()
 	return fmt.Sprintf("%s/generated/videos/%d.mp4", baseURL(r), id)
 }
@@ -95,9 +100,9 @@ func (s *Service) serveMedia(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if data == nil {
 		if kind == "images" {
-			data = renderPNG(m.seed, m.width, m.height)
+			data = renderPNG(m.seed, m.width, m.height, m.caption)
 		} else {
-			data = renderMP4(m.seed)
+			data = renderMP4(m.seed, m.caption)
 		}
 		s.mu.Lock()
 		m.data = data
@@ -110,8 +115,9 @@ func (s *Service) serveMedia(w http.ResponseWriter, r *http.Request) {
 }
 
 // renderPNG draws a diagonal two-colour gradient with a few soft circles and
-// a band, all chosen by seed.
-func renderPNG(seed uint64, w, h int) []byte {
+// a band, all chosen by seed, and the caption (the user's request) on a
+// dark strip at the foot.
+func renderPNG(seed uint64, w, h int, caption string) []byte {
 	next := func() uint64 {
 		seed ^= seed << 13
 		seed ^= seed >> 7
@@ -149,17 +155,65 @@ func renderPNG(seed uint64, w, h int) []byte {
 			img.SetRGBA(x, y, c)
 		}
 	}
+	drawCaption(img, caption)
 	var buf bytes.Buffer
 	_ = png.Encode(&buf, img)
 	return buf.Bytes()
 }
 
+// drawCaption writes text in up to three lines on a dark strip at the foot
+// of img, with the small built-in face (letters it lacks are left out).
+func drawCaption(img *image.RGBA, text string) {
+	words := strings.Fields(text)
+	if len(words) == 0 {
+		return
+	}
+	face := basicfont.Face7x13
+	const lineH, pad, maxLines = 15, 8, 3
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	perLine := max(8, (w-2*pad)/face.Advance)
+	var lines []string
+	cur := ""
+	for _, word := range words {
+		switch {
+		case cur == "":
+			cur = word
+		case len([]rune(cur))+1+len([]rune(word)) <= perLine:
+			cur += " " + word
+		default:
+			lines = append(lines, cur)
+			cur = word
+		}
+	}
+	lines = append(lines, cur)
+	if len(lines) > maxLines {
+		lines = append(lines[:maxLines-1], lines[maxLines-1]+" ...")
+	}
+	for i, l := range lines {
+		if r := []rune(l); len(r) > perLine {
+			lines[i] = string(r[:perLine-3]) + "..."
+		}
+	}
+	top := h - len(lines)*lineH - 2*pad
+	for y := max(0, top); y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := img.RGBAAt(x, y)
+			img.SetRGBA(x, y, color.RGBA{lerp(c.R, 0, 0.6), lerp(c.G, 0, 0.6), lerp(c.B, 0, 0.6), 255})
+		}
+	}
+	d := font.Drawer{Dst: img, Src: image.White, Face: face}
+	for i, l := range lines {
+		d.Dot = fixed.P(pad, top+pad+(i+1)*lineH-3)
+		d.DrawString(l)
+	}
+}
+
 func lerp(a, b uint8, t float64) uint8 { return uint8(float64(a) + (float64(b)-float64(a))*t) }
 
 // renderMP4 builds a small ISO media file: an ftyp box, a free box naming
-// the service, and an mdat box of seeded bytes. Players recognise the type;
-// it carries no decodable frames.
-func renderMP4(seed uint64) []byte {
+// the service and the request, and an mdat box of seeded bytes. Players
+// recognise the type; it carries no decodable frames.
+func renderMP4(seed uint64, caption string) []byte {
 	box := func(typ string, payload []byte) []byte {
 		b := make([]byte, 8, 8+len(payload))
 		binary.BigEndian.PutUint32(b, uint32(8+len(payload)))
@@ -167,7 +221,11 @@ func renderMP4(seed uint64) []byte {
 		return append(b, payload...)
 	}
 	ftyp := box("ftyp", []byte("isom\x00\x00\x02\x00isomiso2avc1mp41"))
-	free := box("free", []byte("Agent Desk demo clip"))
+	note := "Agent Desk demo clip"
+	if caption != "" {
+		note += ": " + caption
+	}
+	free := box("free", []byte(note))
 	payload := make([]byte, 4096)
 	for i := 0; i < len(payload); i += 8 {
 		seed = seed*6364136223846793005 + 1442695040888963407

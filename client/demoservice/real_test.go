@@ -158,9 +158,9 @@ func TestRealExecuteRootInputs(t *testing.T) {
 	}
 	// The spec body (inputs inside answers only) names the root fields.
 	e.expectReal("POST", path, chatReq(nil, "hi"), 400, "Validation failed", "temperature")
-	e.expectReal("POST", "/agents/"+itoa(textAgentID)+"/execute", map[string]any{"answers": map[string]any{"tone": "formal", "length": 100}}, 400, "", "tone")
+	e.expectReal("POST", "/agents/"+itoa(textAgentID)+"/execute", map[string]any{"answers": map[string]any{"prompt": "A note", "tone": "formal", "length": 100}}, 400, "", "tone")
 	// Other question names of other agents go at the root too.
-	e.call("POST", "/agents/"+itoa(textAgentID)+"/execute", map[string]any{"tone": "formal", "length": 100, "language": "de"}, 200)
+	e.call("POST", "/agents/"+itoa(textAgentID)+"/execute", map[string]any{"prompt": "A note", "tone": "formal", "length": 100, "language": "de"}, 200)
 	if got := e.svc.Executions()[len(e.svc.Executions())-1].Answers; got["language"] != "de" {
 		t.Fatalf("root answers %v", got)
 	}

@@ -39,9 +39,23 @@ func chatQuestions() []Question {
 
 var aspectRatios = []string{"1:1", "16:9", "9:16", "4:3"}
 
-// imageQuestions: style and aspect ratio; quality and seed optional.
+// promptQuestion is what a text, image or video agent is asked to make, in
+// the user's words, as real agents ask for it: a required textarea.
+func promptQuestion(desc, placeholder string) Question {
+	return Question{Type: QuestionTextarea, Name: "prompt", Description: desc, Required: true, Placeholder: placeholder}
+}
+
+// referenceQuestion is an optional picture to start from.
+func referenceQuestion(desc string) Question {
+	return Question{Type: QuestionFile, Name: "reference", Description: desc}
+}
+
+// imageQuestions: the prompt, style and aspect ratio; a reference picture,
+// quality and seed optional.
 func imageQuestions(styleRequired bool) []Question {
 	return []Question{
+		promptQuestion("Describe the picture you want.", "For example: a coffee cup on a wooden desk, morning light"),
+		referenceQuestion("A picture to start from (optional)."),
 		{Type: "select", Name: "style", Description: "The visual style of the picture.", Required: styleRequired, Options: []string{"photo", "illustration", "watercolor", "flat-vector", "3d-render"}},
 		{Type: "select", Name: "aspect_ratio", Description: "Width to height of the picture.", Required: true, Options: aspectRatios},
 		{Type: "select", Name: "quality", Description: "Higher quality takes longer and costs more credits.", Required: false, Options: []string{"standard", "high"}},
@@ -49,9 +63,11 @@ func imageQuestions(styleRequired bool) []Question {
 	}
 }
 
-// textQuestions: tone and length in words; language and format optional.
+// textQuestions: the prompt, tone and length in words; language and format
+// optional.
 func textQuestions(lengthRequired bool) []Question {
 	return []Question{
+		promptQuestion("Describe what you want written.", "For example: a short note inviting the team to the summer party on 12 July"),
 		{Type: "select", Name: "tone", Description: "How the text should sound.", Required: true, Options: []string{"neutral", "friendly", "formal", "persuasive"}},
 		{Type: "number", Name: "length", Description: "Approximate length in words.", Required: lengthRequired},
 		{Type: "select", Name: "language", Description: "Language of the text.", Required: false, Options: []string{"en", "de", "fr", "es", "it", "nl"}},
@@ -59,10 +75,13 @@ func textQuestions(lengthRequired bool) []Question {
 	}
 }
 
-// videoQuestions: duration in seconds and aspect ratio; style and voice-over optional.
+// videoQuestions: the prompt, duration in seconds (5 to 120) and aspect
+// ratio; a reference picture, style and voice-over optional.
 func videoQuestions() []Question {
 	return []Question{
-		{Type: "number", Name: "duration", Description: "Length of the clip in seconds (5 to 120).", Required: true},
+		promptQuestion("Describe the clip you want.", "For example: a one-minute welcome to our new office, friendly and upbeat"),
+		referenceQuestion("A picture to show or start from (optional)."),
+		{Type: "number", Name: "duration", Description: "Length of the clip in seconds (5 to 120).", Required: true, Min: bound(5), Max: bound(120)},
 		{Type: "select", Name: "aspect_ratio", Description: "Width to height of the clip.", Required: true, Options: aspectRatios},
 		{Type: "select", Name: "style", Description: "The look of the clip.", Required: false, Options: []string{"explainer", "cinematic", "slideshow", "whiteboard"}},
 		{Type: "select", Name: "voiceover", Description: "Narration voice.", Required: false, Options: []string{"none", "female", "male"}},
@@ -255,6 +274,9 @@ func (s *Service) seed() {
 	}
 
 	s.seedExtraAgents(s.opts.ExtraAgents)
+	if s.opts.Seed == SeedOdd {
+		s.seedOddAgents()
+	}
 
 	for i, rs := range resourceCatalogue {
 		created := seedEpoch.Add(time.Duration(i) * 19 * time.Hour)

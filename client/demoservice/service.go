@@ -70,6 +70,11 @@ type Options struct {
 	// to the first workspace, after the seeded catalogue (benchmarks that
 	// need a long list, such as 10,000 agents).
 	ExtraAgents int
+	// Seed chooses the agents seeded: SeedStandard, or SeedOdd (the usual
+	// agents, then agents that take every liberty the interface allows:
+	// see oddagents.go). "" means the default, SeedStandard unless
+	// SetDefaultSeed changed it.
+	Seed string
 }
 
 // DefaultWaitCap is the blocking-execution timeout the interface states.
@@ -148,6 +153,9 @@ func New(opts Options) *Service {
 		opts.WaitCap = DefaultWaitCap
 	}
 	opts.API = opts.api()
+	if opts.Seed == "" {
+		opts.Seed = DefaultSeed()
+	}
 	if opts.MaxUploadBytes <= 0 {
 		opts.MaxUploadBytes = DefaultMaxUploadBytes
 		if opts.API == APIReal {

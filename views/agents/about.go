@@ -14,6 +14,18 @@ import (
 // push the questions and Run out of sight.
 const aboutFold = 96
 
+// aboutOpen is the share of the window's height an unfolded description
+// may take.
+const aboutOpen = 0.4
+
+// canvasOf is the window canvas o is on, or nil.
+func canvasOf(o fyne.CanvasObject) fyne.Canvas {
+	if fa := fyne.CurrentApp(); fa != nil {
+		return fa.Driver().CanvasForObject(o)
+	}
+	return nil
+}
+
 // aboutView shows an agent's description as the markdown it is written in
 // (under the rules for server text: links through the link policy, no
 // picture loaded), folded to aboutFold when it is longer, with Show more /
@@ -88,6 +100,11 @@ func (f *foldLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	f.height = h
 	if !f.open {
 		h = min(h, f.max)
+	} else if c := canvasOf(objs[0]); c != nil && c.Size().Height > 0 {
+		// Unfolded, it still leaves the window room for the tabs and the
+		// bar with Run: beyond aboutOpen of the window's height, the text
+		// scrolls in its own place.
+		h = min(h, max(f.max, c.Size().Height*aboutOpen))
 	}
 	// The width is the window's to give: text wraps to it, never widens it.
 	return fyne.NewSize(0, h)

@@ -32,6 +32,8 @@ type fakeNav struct {
 	chatted []client.Agent
 	att     *fakeAttachments
 	tabs    func(client.Agent) []*container.TabItem
+	// newAtt, when set, makes the attachments (the files screen's own).
+	newAtt func() kit.Attachments
 }
 
 func (n *fakeNav) Show(string) {}
@@ -49,6 +51,9 @@ func (n *fakeNav) AgentTabs(a client.Agent) []*container.TabItem {
 	return n.tabs(a)
 }
 func (n *fakeNav) NewAttachments() kit.Attachments {
+	if n.newAtt != nil {
+		return n.newAtt()
+	}
 	if n.att == nil {
 		return nil
 	}
@@ -320,7 +325,7 @@ func TestFormFieldsLineUpOnTheRight(t *testing.T) {
 		{Type: "select", Name: "quality", Options: []string{"draft", "best"}},
 		{Type: "number", Name: "seed"},
 	}}
-	fm := newForm(agent, nil, func() {})
+	fm := newForm(agent, nil, func() {}, nil)
 	w := test.NewTempWindow(t, fm.content)
 	w.Resize(fyne.NewSize(700, 400))
 	d := fyne.CurrentApp().Driver()
@@ -344,7 +349,7 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 		{Type: "textarea", Name: "request"},
 		{Type: "array", Name: "items"},
 	}}
-	fm := newForm(agent, map[string]string{"tone": "formal", "length": "50"}, func() {})
+	fm := newForm(agent, map[string]string{"tone": "formal", "length": "50"}, func() {}, nil)
 	w := test.NewTempWindow(t, fm.content)
 	_ = w
 	sel := fm.byName["tone"].input.(*submitSelect)
@@ -367,15 +372,15 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 		t.Fatal("an unknown question type cannot be answered")
 	}
 	test.Type(shade.input.(*widget.Entry), "teal")
-	test.Type(fm.byName["due"].input.(*widget.Entry), "2026-12-01")
+	test.Type(fm.byName["due"].input.(*dateField), "2026-12-01")
 	test.Tap(fm.byName["urgent"].input.(*widget.Check))
 	req := fm.byName["request"].input.(*widget.Entry)
 	if !req.MultiLine {
 		t.Fatal("a textarea question is one line")
 	}
 	test.Type(req, "Two lines")
-	if fm.byName["items"].get != nil {
-		t.Fatal("a list question is answered as text")
+	if fm.byName["items"].list == nil {
+		t.Fatal("a list question has no list editor")
 	}
 	if questionLabel(agent.Questions[0]) != "Tone *" {
 		t.Fatalf("required label %q", questionLabel(agent.Questions[0]))
@@ -406,7 +411,7 @@ func TestEnterOnFocusedChoiceRunsForm(t *testing.T) {
 		{Type: "number", Name: "length"},
 	}}
 	runs := 0
-	fm := newForm(agent, map[string]string{"tone": "neutral"}, func() { runs++ })
+	fm := newForm(agent, map[string]string{"tone": "neutral"}, func() { runs++ }, nil)
 	w := test.NewTempWindow(t, fm.content)
 	c := w.Canvas()
 
@@ -450,7 +455,7 @@ func TestRequiredAnswersAreChecked(t *testing.T) {
 	if d.form.byName["language"].err.Visible() {
 		t.Fatal("an optional question is not marked")
 	}
-	if want := "Check Tone and Length:"; !strings.HasPrefix(d.formErr.Text, want) {
+	if want := "Check Prompt, Tone and Length:"; !strings.HasPrefix(d.formErr.Text, want) {
 		t.Fatalf("the line under the form should name the questions to check (%q…), got %q", want, d.formErr.Text)
 	}
 	if n := len(f.a.Demo().Service.Executions()); n != 0 {
@@ -461,6 +466,7 @@ func TestRequiredAnswersAreChecked(t *testing.T) {
 func TestServiceValidationShownBesideField(t *testing.T) {
 	f := newFixture(t, 0)
 	d := f.open(t, "120")
+	fillPrompt(d)
 	// The agent changed on the service since the form was loaded.
 	d.agent.Question("length").Required = false
 	d.form.byName["tone"].set("formal")
@@ -478,6 +484,7 @@ func TestServiceValidationShownBesideField(t *testing.T) {
 func TestRunTextAgentShowsOutputAndHistory(t *testing.T) {
 	f := newFixture(t, 0)
 	d := f.open(t, "119")
+	fillPrompt(d)
 	d.form.byName["tone"].set("friendly")
 	num := d.form.byName["length"].input.(*numberEntry)
 	test.Type(num, "80")
@@ -542,6 +549,7 @@ func TestRunTextAgentShowsOutputAndHistory(t *testing.T) {
 func TestRunImageAgentShowsPreview(t *testing.T) {
 	f := newFixture(t, 0)
 	d := f.open(t, "131")
+	fillPrompt(d)
 	d.form.byName["style"].set("photo")
 	d.form.byName["aspect_ratio"].set("1:1")
 	test.Tap(d.runBtn)
@@ -588,6 +596,7 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 func TestRunVideoAgentOffersPlayAndSave(t *testing.T) {
 	f := newFixture(t, 0)
 	d := f.open(t, "139")
+	fillPrompt(d)
 	test.Type(d.form.byName["duration"].input.(*numberEntry), "15")
 	d.form.byName["aspect_ratio"].set("9:16")
 	test.Tap(d.runBtn)
@@ -601,6 +610,7 @@ func TestRunVideoAgentOffersPlayAndSave(t *testing.T) {
 func TestEscCancelsRun(t *testing.T) {
 	f := newFixture(t, 0)
 	d := f.open(t, "119")
+	fillPrompt(d)
 	d.form.byName["tone"].set("formal")
 	f.a.Demo().Service.SetFaults(demoservice.Faults{Latency: 10 * time.Second})
 	test.Tap(d.runBtn)
@@ -618,7 +628,7 @@ func TestEscCancelsRun(t *testing.T) {
 func TestChatAgentOpensChat(t *testing.T) {
 	f := newFixture(t, 0)
 	d := f.open(t, "101")
-	b := findButton(d.runTab.Content, "Start chat")
+	b := kittest.FindButton(d.runTab.Content, "Start chat")
 	if b == nil {
 		t.Fatal("a chat agent offers Start chat")
 	}
@@ -641,6 +651,7 @@ func TestDropsGoToTheRunForm(t *testing.T) {
 func TestLongRunNotifiesWhenWindowIsInBackground(t *testing.T) {
 	f := newFixture(t, 0)
 	d := f.open(t, "119")
+	fillPrompt(d)
 	d.form.byName["tone"].set("formal")
 	defer func(old time.Duration) { notifyAfter = old }(notifyAfter)
 	notifyAfter = 0
@@ -827,6 +838,7 @@ func TestRunningTimeCountsWhileOnShow(t *testing.T) {
 	f := newFixture(t, 0)
 	other := f.open(t, "120")
 	d := f.open(t, "119")
+	fillPrompt(d)
 	d.form.byName["tone"].set("formal")
 	f.a.Demo().Service.SetFaults(demoservice.Faults{Latency: 3 * time.Second})
 	test.Tap(d.runBtn)
@@ -854,6 +866,7 @@ func TestRunningTimeCountsWhileOnShow(t *testing.T) {
 func TestRateLimitedRunCountsDown(t *testing.T) {
 	f := newFixture(t, 0)
 	d := f.open(t, "119")
+	fillPrompt(d)
 	d.form.byName["tone"].set("formal")
 	f.a.Demo().Service.SetFaults(demoservice.Faults{RateLimit: 1, RetryAfter: 2 * time.Second})
 	test.Tap(d.runBtn)
@@ -898,6 +911,7 @@ func TestNothingOfTheScreenOutlivesClose(t *testing.T) {
 	s.Shown()
 	f := &fixture{s: s, a: a, q: q}
 	d := f.open(t, "119")
+	fillPrompt(d)
 	d.form.byName["tone"].set("formal")
 	a.Demo().Service.SetFaults(demoservice.Faults{Latency: time.Minute})
 	test.Tap(d.runBtn)

@@ -93,6 +93,9 @@ func (d *detail) close() {
 		stop()
 	}
 	d.unbind = nil
+	if d.form != nil {
+		d.form.close()
+	}
 	if d.output != nil {
 		d.output.clear()
 	}
@@ -128,7 +131,7 @@ func agentKind(a client.Agent) string {
 // titleOf is an agent's title as the detail shows it: one line, without
 // the control and direction-changing characters a service could put in it
 // to break the layout or make the title read as something else.
-func titleOf(a client.Agent) string { return safe.Text(a.Title, 0) }
+func titleOf(a client.Agent) string { return kit.Line(a.Title, 0) }
 
 func (d *detail) build() {
 	a := d.agent
@@ -140,7 +143,7 @@ func (d *detail) build() {
 		about = "This agent has no description."
 	}
 	head := container.NewVBox(
-		kit.Header(titleOf(a), agentKind(a)),
+		kit.FullHeader(titleOf(a), agentKind(a)),
 		aboutView(about, func() { d.content.Refresh() }),
 	)
 
@@ -191,8 +194,14 @@ func (d *detail) buildChat() fyne.CanvasObject {
 		"This agent answers in a conversation. Start a chat to choose its model and write your first message.", start)
 }
 
+// buildRun is the Run tab: the form and the output scroll, and under them
+// a bar that stays in sight whatever their length: the line that says
+// what to fix, Run and Cancel, and the run's progress.
 func (d *detail) buildRun() fyne.CanvasObject {
-	d.form = newForm(d.agent, d.s.app.LastAnswers(d.agent), d.run)
+	if d.form != nil {
+		d.form.close() // built again
+	}
+	d.form = newForm(d.agent, d.s.app.LastAnswers(d.agent), d.run, d.s.env.Nav.NewAttachments)
 	d.form.onChange = func() { d.s.app.SetAnswerDraft(d.agent.ID, d.form.answers()) }
 	d.formErr = kit.ErrorText()
 	d.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), d.run)
@@ -204,6 +213,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	// The time above the bar, not beside it: a growing "Running for 1
 	// minute 5 seconds" would move the bar's edge every second.
 	d.elapsed = widget.NewLabel("Running…")
+	d.elapsed.Truncation = fyne.TextTruncateEllipsis
 	d.progress = container.NewVBox(d.elapsed, d.bar)
 	d.progress.Hide()
 	d.output = newOutputView(d.s)
@@ -228,12 +238,56 @@ func (d *detail) buildRun() fyne.CanvasObject {
 		kit.ShowError(d.formErr, d.form.errorSummary(map[string]string{name: why}))
 	}
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn)
-	body := container.NewVBox(d.formBox, d.formErr, buttons, d.progress, widget.NewSeparator(), d.output.content)
+	bar := container.NewVBox(d.formErr, container.NewBorder(nil, nil, buttons, nil, d.progress))
+	body := container.NewVBox(d.formBox, widget.NewSeparator(), d.output.content)
 	d.scroll = container.NewVScroll(container.NewPadded(body))
 	if ar := d.s.runner.Active(d.agent.ID); ar != nil {
 		d.watch(ar)
 	}
-	return d.scroll
+	pane := container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), container.NewPadded(bar)), nil, nil, d.scroll)
+	return newRunPane(pane, d.dropped)
+}
+
+// runPane is the Run tab's content; files dropped on it go to the form.
+type runPane struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	drop    func(paths []string)
+}
+
+func newRunPane(content fyne.CanvasObject, drop func([]string)) *runPane {
+	p := &runPane{content: content, drop: drop}
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+func (p *runPane) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(p.content) }
+
+// Dropped gives files dropped on the Run tab to the form.
+func (p *runPane) Dropped(paths []string) { p.drop(paths) }
+
+// dropped fills the form's file questions that have no file yet, a file
+// each in the form's order; the rest is attached to the next run. With
+// nowhere to put them, the user is told.
+func (d *detail) dropped(paths []string) {
+	if d.form == nil || len(paths) == 0 {
+		return
+	}
+	rest := paths
+	for _, fl := range d.form.emptyFiles() {
+		if len(rest) == 0 {
+			return
+		}
+		fl.att.Dropped(rest[:1])
+		rest = rest[1:]
+	}
+	switch {
+	case len(rest) == 0:
+	case d.att != nil:
+		d.att.Dropped(rest)
+	default:
+		dialog.ShowInformation("Files not added", "This agent's form has no room for more files.", d.s.env.Window)
+	}
 }
 
 // revealOutput scrolls the Run tab so the result's first lines are in view.
@@ -253,7 +307,8 @@ func (d *detail) revealOutput() {
 
 // acceptsDrop reports whether files dropped now belong to this form.
 func (d *detail) acceptsDrop() bool {
-	return d.att != nil && d.tabs != nil && d.tabs.Selected() == d.runTab && d.agent.Type != client.AgentChat
+	hasFiles := d.form != nil && len(d.form.emptyFiles()) > 0
+	return (d.att != nil || hasFiles) && d.tabs != nil && d.tabs.Selected() == d.runTab && d.agent.Type != client.AgentChat
 }
 
 // run checks the form and starts the agent; the run continues when the
@@ -264,7 +319,7 @@ func (d *detail) run() {
 	}
 	kit.ShowError(d.formErr, "")
 	d.form.showErrors(nil)
-	if d.att != nil && d.att.Pending() {
+	if (d.att != nil && d.att.Pending()) || d.form.uploading() {
 		kit.ShowError(d.formErr, "Files are still uploading. Run again when they are done.")
 		return
 	}
@@ -279,7 +334,7 @@ func (d *detail) run() {
 			kit.ShowError(d.formErr, d.form.errorSummary(fe.Fields))
 			return
 		}
-		kit.ShowError(d.formErr, app.Describe(err))
+		kit.ShowError(d.formErr, barText(app.Describe(err)))
 		return
 	}
 	if d.att != nil {
@@ -287,6 +342,13 @@ func (d *detail) run() {
 	}
 	d.watch(ar)
 }
+
+// barMax is how many characters of a message the bar by Run shows: a
+// service's long error must not push Run out of sight.
+const barMax = 300
+
+// barText is msg as the bar by Run shows it.
+func barText(msg string) string { return safe.Text(msg, barMax) }
 
 // checkAgain looks for the result of a run that was still going on the
 // service; it never runs the agent again.
@@ -296,7 +358,7 @@ func (d *detail) checkAgain(r app.Run) {
 	}
 	ar, err := d.s.runner.CheckAgain(d.agent, r)
 	if err != nil {
-		kit.ShowError(d.formErr, app.Describe(err))
+		kit.ShowError(d.formErr, barText(app.Describe(err)))
 		return
 	}
 	d.watch(ar)
@@ -390,7 +452,7 @@ func (d *detail) ended(ar *app.ActiveRun, p app.RunProgress) {
 		if msg == "" {
 			msg = "The service did not accept the answers. Change them and run again."
 		}
-		kit.ShowError(d.formErr, msg)
+		kit.ShowError(d.formErr, barText(msg))
 	}
 	d.output.show(p.Run, p.Took)
 	if p.SaveErr != nil {

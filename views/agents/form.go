@@ -1,9 +1,12 @@
 package agents
 
 import (
+	"fmt"
 	"image/color"
+	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -13,23 +16,36 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// field is one question of the form.
+// field is one question of the form: its name, its help, its input and
+// the note in red under the input.
 type field struct {
 	q     client.Question
 	get   func() string
 	set   func(string)
-	input fyne.CanvasObject // nil for a question shown read-only
+	input fyne.CanvasObject
+	label *widget.Label
+	help  *widget.Label // nil when the question has no help text
 	err   *widget.Label
+	box   *fyne.Container // the question's column: label, help, input, error
 	// clearable is an optional choice, with a button that clears it on
 	// its right.
 	clearable bool
+	// att are a file question's file chips (nil for other questions).
+	att      kit.Attachments
+	attached int           // how many files att holds, uploading or not
+	oneFile  *widget.Label // says only the first of several files is sent
+	// list is an array question's editor (nil for other questions).
+	list *listEditor
 }
 
-// form is the question form generated from an agent's questions.
+// form is the question form generated from an agent's questions: one
+// column, each question's bold name (a star when it must be answered),
+// its help, its input and its error under one another.
 type form struct {
 	fields  []*field
 	byName  map[string]*field
@@ -37,22 +53,50 @@ type form struct {
 	// onChange is told of every answer the user changes (the app keeps
 	// them as a draft).
 	onChange func()
+	// unbind ends what the form hears (the uploads of file questions).
+	unbind []func()
 }
 
-// newForm builds the form; submit runs it (Enter in a number field or on a
-// focused choice).
-func newForm(agent client.Agent, answers map[string]string, submit func()) *form {
-	f := &form{byName: map[string]*field{}, content: container.New(layout.NewFormLayout())}
+// requiredNote is the line at the top of a form with required questions.
+const requiredNote = "* must be filled in"
+
+// newForm builds the form from the agent's questions, filled with answers
+// (the remembered ones; a question without one shows the agent's default).
+// submit runs it (Enter in a number field or on a focused choice);
+// newAttachments makes the file chips of a file question (nil, or nil
+// returned: files cannot be added here).
+func newForm(agent client.Agent, answers map[string]string, submit func(), newAttachments func() kit.Attachments) *form {
+	f := &form{byName: map[string]*field{}}
 	changed := func() {
 		if f.onChange != nil {
 			f.onChange()
 		}
 	}
+	required := false
 	for _, q := range app.FormQuestions(agent) {
-		fl := newField(q, submit, changed)
-		if v, ok := answers[q.Name]; ok && fl.set != nil {
+		fl := newField(q, submit, changed, newAttachments)
+		if fl.att != nil {
+			f.unbind = append(f.unbind, kit.Bind(fl.att.State(), func(st app.UploadsState) {
+				if n := len(st.Items); n != fl.attached {
+					fl.attached = n
+					kit.ShowError(fl.err, "")
+					if n > 1 {
+						fl.oneFile.Show()
+					} else {
+						fl.oneFile.Hide()
+					}
+					changed()
+				}
+			}))
+		}
+		v, ok := answers[q.Name]
+		if !ok {
+			v = app.Default(q)
+		}
+		if v != "" && fl.set != nil {
 			fl.set(v)
 		}
+		required = required || q.Required
 		f.fields = append(f.fields, fl)
 		f.byName[q.Name] = fl
 	}
@@ -64,57 +108,89 @@ func newForm(agent client.Agent, answers map[string]string, submit func()) *form
 			gutter = widget.NewButtonWithIcon("", theme.ContentClearIcon(), nil).MinSize()
 		}
 	}
+	var rows []fyne.CanvasObject
+	if required {
+		note := widget.NewLabel(requiredNote)
+		note.Importance = widget.LowImportance
+		note.SizeName = theme.SizeNameCaptionText
+		rows = append(rows, note)
+	}
 	for _, fl := range f.fields {
-		q := fl.q
 		input := fl.input
-		if gutter.Width > 0 && !fl.clearable && fl.get != nil {
+		if gutter.Width > 0 && !fl.clearable && fl.get != nil && fl.att == nil {
 			space := canvas.NewRectangle(color.Transparent)
 			space.SetMinSize(gutter)
 			input = container.NewBorder(nil, nil, nil, space, fl.input)
 		}
-
-		label := widget.NewLabelWithStyle(questionLabel(q), fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
-		right := container.NewVBox(input)
-		if q.Description != "" {
-			d := widget.NewLabel(q.Description)
-			d.Wrapping = fyne.TextWrapWord
-			d.SizeName = theme.SizeNameCaptionText
-			right.Add(d)
+		fl.label = widget.NewLabelWithStyle(questionLabel(fl.q), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		fl.label.Truncation = fyne.TextTruncateEllipsis
+		var head fyne.CanvasObject = fl.label
+		if h := app.HelpText(fl.q); h != "" {
+			fl.help = widget.NewLabel(h)
+			fl.help.Wrapping = fyne.TextWrapWord
+			fl.help.SizeName = theme.SizeNameCaptionText
+			// The help sits close under the name it explains.
+			head = container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), fl.label, fl.help)
 		}
-		right.Add(fl.err)
-		f.content.Add(container.NewVBox(label))
-		f.content.Add(right)
+		col := []fyne.CanvasObject{head, input, fl.err}
+		fl.box = container.New(layout.NewCustomPaddedVBoxLayout(0), col...)
+		rows = append(rows, fl.box)
 	}
 	if len(f.fields) == 0 {
-		f.content = container.NewVBox(widget.NewLabel("This agent asks no questions: press Run."))
+		rows = []fyne.CanvasObject{widget.NewLabel("This agent asks no questions: press Run.")}
 	}
+	f.content = container.New(layout.NewCustomPaddedVBoxLayout(2*theme.Padding()), rows...)
 	return f
 }
+
+// nameMax is how many characters of a question's name its label keeps; the
+// label cuts it shorter, with an ellipsis, where the form is narrower.
+const nameMax = 200
 
 // questionLabel is the question's name in plain words; required ones are
 // marked with a star.
 func questionLabel(q client.Question) string {
-	name := strings.ReplaceAll(strings.TrimSpace(q.Name), "_", " ")
+	name := strings.TrimSpace(safe.Text(strings.ReplaceAll(q.Name, "_", " "), nameMax))
 	if name == "" {
 		name = "Question"
 	}
-	name = strings.ToUpper(name[:1]) + name[1:]
+	r, size := utf8.DecodeRuneInString(name)
+	name = string(unicode.ToUpper(r)) + name[size:]
 	if q.Required {
 		name += " *"
 	}
 	return name
 }
 
-func newField(q client.Question, submit, changed func()) *field {
+// shortName is a question's name in a sentence (the line by Run).
+func shortName(q client.Question) string {
+	return safe.Text(strings.TrimSuffix(questionLabel(q), " *"), 40)
+}
+
+// placeholder is the agent's placeholder for q, else fallback.
+func placeholder(q client.Question, fallback string) string {
+	if p := app.Placeholder(q); p != "" {
+		return p
+	}
+	return fallback
+}
+
+func newField(q client.Question, submit, changed func(), newAttachments func() kit.Attachments) *field {
 	fl := &field{q: q, err: kit.ErrorText()}
+	// edited clears the note at the field when its answer changes.
+	edited := func() {
+		kit.ShowError(fl.err, "")
+		changed()
+	}
 	switch q.Type {
 	case client.QuestionSelect:
-		sel := newSubmitSelect(q.Options, submit)
-		sel.PlaceHolder = "Choose…"
-		sel.OnChanged = func(string) { changed() }
+		opts := app.Choices(q)
+		sel := newSubmitSelect(opts, submit)
+		sel.PlaceHolder = placeholder(q, "Choose…")
+		sel.OnChanged = func(string) { edited() }
 		fl.get = func() string { return sel.Selected }
 		fl.set = func(v string) {
-			for _, o := range q.Options {
+			for _, o := range opts {
 				if o == v {
 					sel.SetSelected(v)
 					return
@@ -130,12 +206,9 @@ func newField(q client.Question, submit, changed func()) *field {
 		}
 	case client.QuestionNumber:
 		e := newNumberEntry()
-		e.SetPlaceHolder("A number")
+		e.SetPlaceHolder(placeholder(q, "A number"))
 		e.OnSubmitted = func(string) { submit() }
-		e.OnChanged = func(string) {
-			kit.ShowError(fl.err, "")
-			changed()
-		}
+		e.OnChanged = func(string) { edited() }
 		// A key that is not part of a number is refused where it was
 		// typed, with a word on why, not swallowed in silence.
 		e.onRefused = func(r rune) {
@@ -145,43 +218,92 @@ func newField(q client.Question, submit, changed func()) *field {
 		fl.set = e.SetText
 		fl.input = e
 	case app.QuestionBoolean:
-		c := widget.NewCheck("Yes", func(bool) { changed() })
+		c := widget.NewCheck("Yes", func(bool) { edited() })
 		fl.get = func() string {
 			if c.Checked {
 				return "true"
 			}
 			return "false"
 		}
-		fl.set = func(v string) { c.SetChecked(v == "true") }
+		fl.set = func(v string) { c.SetChecked(strings.TrimSpace(v) == "true") }
 		fl.input = c
 	case app.QuestionText, app.QuestionTextarea:
 		e := widget.NewMultiLineEntry()
 		e.Wrapping = fyne.TextWrapWord
 		e.SetMinRowsVisible(3)
-		e.SetPlaceHolder("Write here")
-		e.OnChanged = func(string) { changed() }
+		e.SetPlaceHolder(placeholder(q, "Write here"))
+		e.OnChanged = func(string) { edited() }
 		fl.get = func() string { return e.Text }
 		fl.set = e.SetText
 		fl.input = e
-	case client.QuestionArray:
-		note := widget.NewLabel("Agent Desk can't fill in a list here; the agent will use its own default.")
-		note.Wrapping = fyne.TextWrapWord
-		note.Importance = widget.LowImportance
-		fl.input = container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), nil, note)
-	default:
-		// A date, or a type Agent Desk does not know: a line of text, so
-		// nothing stops a run; the placeholder names what is asked for.
-		e := widget.NewEntry()
-		if q.Type == app.QuestionDate {
-			e.SetPlaceHolder("A date, for example 2026-11-25")
-		} else if t := strings.TrimSpace(q.Type); t != "" {
-			e.SetPlaceHolder("Your answer (" + t + ")")
-		}
+	case app.QuestionObject:
+		e := widget.NewMultiLineEntry()
+		e.Wrapping = fyne.TextWrapWord
+		e.TextStyle = fyne.TextStyle{Monospace: true}
+		e.SetMinRowsVisible(4)
+		e.SetPlaceHolder(placeholder(q, `For example {"city": "Lisbon"}`))
+		e.OnChanged = func(string) { edited() }
+		fl.get = func() string { return e.Text }
+		fl.set = e.SetText
+		fl.input = e
+	case app.QuestionDate:
+		e := newDateField()
+		e.SetPlaceHolder(placeholder(q, e.example()))
 		e.OnSubmitted = func(string) { submit() }
-		e.OnChanged = func(string) {
-			kit.ShowError(fl.err, "")
-			changed()
+		e.onText = edited
+		fl.get = e.answer
+		fl.set = e.setAnswer
+		fl.input = e
+	case app.QuestionMultiselect:
+		m := newMultiChoice(app.Choices(q), edited)
+		fl.get = m.answer
+		fl.set = func(v string) { m.setAnswer(app.ParseList(q, v)) }
+		fl.input = m.obj
+	case client.QuestionArray:
+		l := newListEditor(placeholder(q, ""), edited)
+		fl.list = l
+		fl.get = l.answer
+		fl.set = func(v string) { l.setItems(app.ParseList(q, v)) }
+		fl.input = l.obj
+	case app.QuestionFile:
+		var att kit.Attachments
+		if newAttachments != nil {
+			att = newAttachments()
 		}
+		if att == nil {
+			note := widget.NewLabel("Files can't be added here.")
+			note.Importance = widget.LowImportance
+			fl.input = note
+			fl.get = func() string { return "" }
+			break
+		}
+		fl.att = att
+		choose := widget.NewButtonWithIcon("Choose file…", theme.FileIcon(), att.AddFiles)
+		fl.oneFile = widget.NewLabel("Only the first file goes with this question; remove the others with ×.")
+		fl.oneFile.Importance = widget.LowImportance
+		fl.oneFile.Wrapping = fyne.TextWrapWord
+		fl.oneFile.Hide()
+		fl.input = container.NewVBox(container.NewBorder(nil, nil, choose, nil, att.Object()), fl.oneFile)
+		// The question takes one file: the first one attached.
+		fl.get = func() string {
+			if ids := att.FileIDs(); len(ids) > 0 {
+				return string(ids[0])
+			}
+			return ""
+		}
+		// A file is attached anew each time: an id remembered from an
+		// earlier run is not shown as a file, so it is not sent either.
+	default:
+		// A type Agent Desk does not know: a line of text, so nothing
+		// stops a run; the placeholder names what is asked for.
+		e := widget.NewEntry()
+		fallback := ""
+		if t := safe.Text(strings.TrimSpace(q.Type), 30); t != "" {
+			fallback = "Your answer (" + t + ")"
+		}
+		e.SetPlaceHolder(placeholder(q, fallback))
+		e.OnSubmitted = func(string) { submit() }
+		e.OnChanged = func(string) { edited() }
 		fl.get = func() string { return e.Text }
 		fl.set = e.SetText
 		fl.input = e
@@ -211,14 +333,47 @@ func (f *form) setAnswers(answers map[string]string) {
 	}
 }
 
+// uploading reports a file question whose file is still on its way.
+func (f *form) uploading() bool {
+	for _, fl := range f.fields {
+		if fl.att != nil && fl.att.Pending() {
+			return true
+		}
+	}
+	return false
+}
+
+// emptyFiles are the file questions without a file, in the form's order.
+func (f *form) emptyFiles() []*field {
+	var out []*field
+	for _, fl := range f.fields {
+		if fl.att != nil && fl.attached == 0 {
+			out = append(out, fl)
+		}
+	}
+	return out
+}
+
+// close ends what the form hears.
+func (f *form) close() {
+	for _, stop := range f.unbind {
+		stop()
+	}
+	f.unbind = nil
+}
+
+// summaryNames is how many questions the line by Run names at most; it
+// counts the others.
+const summaryNames = 3
+
 // errorSummary names, in the form's order, the questions errs is about,
-// for the line under the form: "Check Style and Aspect ratio: …" ("" when
-// errs names none of them).
+// for the line by Run: "Check Style and Aspect ratio: …" ("" when errs
+// names none of them).
 func (f *form) errorSummary(errs map[string]string) string {
 	var names []string
 	for _, fl := range f.fields {
-		if errs[fl.q.Name] != "" {
-			names = append(names, strings.TrimSuffix(questionLabel(fl.q), " *"))
+		if f.errorFor(fl, errs) != "" {
+			names = append(names, shortName(fl.q))
 		}
 	}
 	switch len(names) {
@@ -227,22 +382,61 @@ func (f *form) errorSummary(errs map[string]string) string {
 	case 1:
 		return "Check " + names[0] + ": the note in red under it says what is wrong."
 	}
+	if len(names) > summaryNames {
+		// A short line, whatever the number of questions to fix.
+		more := fmt.Sprintf("%d more", len(names)-summaryNames)
+		names = append(names[:summaryNames:summaryNames], more)
+	}
 	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 	return "Check " + list + ": the notes in red under them say what is wrong."
 }
 
-// showErrors puts each message beside the field it names and returns the
+// errorFor is the message errs has for fl: under its name, or under a
+// part of it ("items.2", as a service names a list's line).
+func (f *form) errorFor(fl *field, errs map[string]string) string {
+	if msg := errs[fl.q.Name]; msg != "" {
+		return msg
+	}
+	var parts []string
+	for name := range errs {
+		if f.owner(name) == fl {
+			parts = append(parts, name)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	sort.Strings(parts)
+	return errs[parts[0]]
+}
+
+// owner is the field a message's name is about: the question of that name,
+// or the question a part of which it names ("items.2"); nil for none.
+func (f *form) owner(name string) *field {
+	if fl := f.byName[name]; fl != nil {
+		return fl
+	}
+	for _, fl := range f.fields {
+		if strings.HasPrefix(name, fl.q.Name+".") {
+			return fl
+		}
+	}
+	return nil
+}
+
+// showErrors puts each message under the field it names and returns the
 // messages that name no field of the form.
 func (f *form) showErrors(errs map[string]string) []string {
 	var rest []string
 	for _, fl := range f.fields {
-		kit.ShowError(fl.err, errs[fl.q.Name])
+		kit.ShowError(fl.err, f.errorFor(fl, errs))
 	}
 	for name, msg := range errs {
-		if f.byName[name] == nil {
+		if f.owner(name) == nil {
 			rest = append(rest, msg)
 		}
 	}
+	sort.Strings(rest)
 	return rest
 }
 

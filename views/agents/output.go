@@ -147,7 +147,7 @@ func (o *outputView) text(out string) fyne.CanvasObject {
 	if len(pics) > 0 {
 		// Pictures come from addresses the result chose: fetched only
 		// when the user asks.
-			var show *widget.Button
+		var show *widget.Button
 		show = widget.NewButtonWithIcon(kit.ShowPictures, theme.FileImageIcon(), func() {
 			show.Hide()
 			kit.LoadPictures(o.s.app, pics, func() {

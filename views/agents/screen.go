@@ -110,9 +110,7 @@ func (s *Screen) build() {
 		container.NewVBox(header, s.search, container.NewBorder(nil, nil, widget.NewLabel("Type"), nil, s.typeSel)),
 		s.footer, nil, nil, s.listStack)
 	s.detailBox = container.NewStack(pickAgent())
-	split := container.NewHSplit(container.NewPadded(left), s.detailBox)
-	split.SetOffset(0.36)
-	s.content = split
+	s.content = kit.Split(container.NewPadded(left), s.detailBox, 0.36)
 }
 
 func pickAgent() fyne.CanvasObject {
@@ -335,7 +333,33 @@ func newAgentRow() fyne.CanvasObject {
 	title, desc := kit.TwoLines("Agent title", "Description")
 	// The labels' own padding is enough between title and description.
 	text := container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), title, desc)
-	return container.NewBorder(nil, nil, newBadge(), nil, text)
+	return container.New(&agentRowLayout{}, text, newBadge())
+}
+
+// agentRowLayout puts the type badge left of the title and description. In
+// a narrow list (an 800 px window) the badge shows its icon alone, so that
+// the titles keep the room.
+type agentRowLayout struct{ narrow bool }
+
+// narrowRow is the row width under which badges lose their words.
+const narrowRow = 320
+
+func (l *agentRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	text, badge := objects[0].MinSize(), objects[1].MinSize()
+	return fyne.NewSize(badge.Width+theme.Padding()+text.Width, fyne.Max(badge.Height, text.Height))
+}
+
+func (l *agentRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	text, badge := objects[0], objects[1].(*fyne.Container)
+	if narrow := size.Width < narrowRow; narrow != l.narrow {
+		l.narrow = narrow
+		setBadgeWords(badge, !narrow)
+	}
+	bw := badge.MinSize().Width
+	badge.Move(fyne.NewPos(0, 0))
+	badge.Resize(fyne.NewSize(bw, size.Height))
+	text.Move(fyne.NewPos(bw+theme.Padding(), 0))
+	text.Resize(fyne.NewSize(size.Width-bw-theme.Padding(), size.Height))
 }
 
 // setAgentRow shows a in the row, and reports whether its title is new
@@ -344,9 +368,10 @@ func setAgentRow(o fyne.CanvasObject, a app.AgentItem) bool {
 	row := o.(*fyne.Container)
 	text := row.Objects[0].(*fyne.Container)
 	title := text.Objects[0].(*widget.Label)
-	changed := title.Text != a.Title
-	title.SetText(a.Title)
-	text.Objects[1].(*widget.Label).SetText(firstLine(a.Description))
+	shown := kit.Line(a.Title, 0)
+	changed := title.Text != shown
+	title.SetText(shown)
+	text.Objects[1].(*widget.Label).SetText(kit.Line(firstLine(a.Description), 0))
 	setBadge(row.Objects[1].(*fyne.Container), a.Type)
 	return changed
 }
@@ -360,8 +385,33 @@ func newBadge() *fyne.Container {
 	label.SizeName = theme.SizeNameCaptionText
 	box := container.NewHBox(icon, label)
 	// One width for every type keeps the titles in a straight column.
-	size := box.MinSize().AddWidthHeight(theme.Padding(), 0)
-	return container.NewCenter(container.NewGridWrap(size, container.NewStack(bg, box)))
+	return container.NewCenter(container.NewGridWrap(badgeSize(true), container.NewStack(bg, box)))
+}
+
+// setBadgeWords shows or hides the type's name in a badge, which keeps one
+// width for every type either way.
+func setBadgeWords(c *fyne.Container, words bool) {
+	grid := c.Objects[0].(*fyne.Container)
+	box := grid.Objects[0].(*fyne.Container).Objects[1].(*fyne.Container)
+	if words {
+		box.Objects[1].Show()
+	} else {
+		box.Objects[1].Hide()
+	}
+	grid.Layout = layout.NewGridWrapLayout(badgeSize(words))
+	c.Refresh()
+}
+
+// badgeSize is a badge's size, with its words as wide as the widest type
+// name ("Image") or without them.
+func badgeSize(words bool) fyne.Size {
+	label := widget.NewLabelWithStyle("Image", fyne.TextAlignLeading, fyne.TextStyle{})
+	label.SizeName = theme.SizeNameCaptionText
+	full := container.NewHBox(widget.NewIcon(theme.DocumentIcon()), label).MinSize().AddWidthHeight(theme.Padding(), 0)
+	if words {
+		return full
+	}
+	return fyne.NewSize(theme.IconInlineSize()+3*theme.Padding(), full.Height)
 }
 
 func setBadge(c *fyne.Container, typ string) {

@@ -72,6 +72,7 @@ func TestAgentTitlesFromTheServiceShowOnOneLineAsWritten(t *testing.T) {
 		t.Errorf("the detail's header should read %q on one line; it shows:\n%s", want, shown)
 	}
 
+	d.form.byName["prompt"].set("A short note for the team")
 	d.form.byName["tone"].set("formal")
 	defer func(old time.Duration) { notifyAfter = old }(notifyAfter)
 	notifyAfter = 0

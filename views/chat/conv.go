@@ -200,7 +200,9 @@ func (v *convView) pickers() fyne.CanvasObject {
 		return nil
 	}
 	answers := v.sess.Conversation().Answers
-	row := container.NewHBox()
+	// The pickers wrap onto the next line in a narrow window rather than
+	// hide behind a sideways scroll.
+	row := container.New(layout.NewRowWrapLayout())
 	for _, q := range qs {
 		name := q.Name
 		sel := widget.NewSelect(q.Options, nil)
@@ -210,10 +212,9 @@ func (v *convView) pickers() fyne.CanvasObject {
 		}
 		label := widget.NewLabel(strings.ToUpper(name[:1]) + name[1:])
 		label.Importance = widget.LowImportance
-		row.Add(label)
-		row.Add(container.NewGridWrap(pickerSize(sel), sel))
+		row.Add(container.NewHBox(label, container.NewGridWrap(pickerSize(sel), sel)))
 	}
-	return container.NewHScroll(row)
+	return row
 }
 
 // pickerSize is wide enough for a picker's longest choice (a model's full
@@ -299,8 +300,8 @@ func (v *convView) show(st app.ChatState) {
 	v.st = st
 	if st.Changes != v.changes {
 		v.changes = st.Changes
-		if st.Conversation.Title != v.title.Text {
-			v.title.SetText(st.Conversation.Title)
+		if t := kit.Line(st.Conversation.Title, 0); t != v.title.Text {
+			v.title.SetText(t)
 			v.s.reload()
 		}
 		v.showSubtitle()

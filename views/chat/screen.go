@@ -122,7 +122,7 @@ func (s *Screen) build() {
 				return
 			}
 			c := s.convs[id]
-			kit.SetTwoLineRow(o, c.Title, c.AgentTitle+" · "+when(c.UpdatedAt))
+			kit.SetTwoLineRow(o, kit.Line(c.Title, 0), kit.Line(c.AgentTitle, 0)+" · "+when(c.UpdatedAt))
 		})
 	s.convList.OnSelected = func(id widget.ListItemID) {
 		if s.selfSel || id >= len(s.convs) {
@@ -136,8 +136,7 @@ func (s *Screen) build() {
 	leftPane := container.NewBorder(
 		container.NewVBox(kit.Header("Chats", "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
 	s.right = container.NewStack(s.noConversation())
-	split := container.NewHSplit(leftPane, s.right)
-	split.Offset = 0.28
+	split := kit.Split(leftPane, s.right, 0.28)
 	s.content = split
 }
 

@@ -58,7 +58,7 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 	link := widget.NewButtonWithIcon("Link files…", theme.ContentAddIcon(), t.pickLinks)
 	link.Importance = widget.HighImportance
 	refresh := widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), t.Reload)
-	header := kit.Header("Files of this agent", "The agent can read these files when it runs. Drop files here to upload and link them.",
+	header := kit.Header("Files of this agent", "The agent reads these files when it runs. Drop files here to add them.",
 		link, addFiles, addFolder, refresh)
 
 	t.result = widget.NewLabel("")

@@ -4,6 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -33,8 +34,9 @@ func NewAttachments(env kit.Env) kit.Attachments { return newAttachments(env) }
 func newAttachments(env kit.Env) *Attachments {
 	q := env.App.NewUploads(app.UploadOptions{})
 	at := &Attachments{env: env, queue: q, send: newSender(env, q), chips: map[int64]*chip{}}
-	at.row = container.NewHBox()
-	at.obj = container.NewBorder(nil, nil, at.send.status, nil, container.NewHScroll(at.row))
+	// Chips wrap onto more lines rather than hide behind a sideways scroll.
+	at.row = container.New(layout.NewRowWrapLayout())
+	at.obj = container.NewBorder(nil, nil, at.send.status, nil, at.row)
 	at.obj.Hide()
 	at.send.onStatus = at.showOrHide
 	kit.Bind(q.State(), at.show)

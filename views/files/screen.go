@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -94,7 +96,8 @@ func newScreen(env kit.Env) *Screen {
 	})
 	s.procBtn = widget.NewButtonWithIcon("Process…", theme.MediaPlayIcon(), s.processSelected)
 	s.delBtn = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), s.deleteSelected)
-	s.selBar = container.NewBorder(nil, nil, nil, container.NewHBox(
+	// The buttons wrap onto a second line in a narrow window.
+	s.selBar = container.NewVBox(s.selLabel, container.New(layout.NewRowWrapLayout(),
 		s.linkBtn, s.procBtn, s.delBtn,
 		widget.NewButton("Select all loaded", func() {
 			for _, f := range s.shown {
@@ -102,7 +105,7 @@ func newScreen(env kit.Env) *Screen {
 			}
 			s.selectionChanged()
 		}),
-		s.clearBtn), s.selLabel)
+		s.clearBtn))
 	s.selectionChanged()
 
 	s.table = container.NewBorder(container.NewVBox(s.selBar, columnTitles(), widget.NewSeparator()), nil, nil, nil, s.list)
@@ -249,7 +252,56 @@ func columnTitles() fyne.CanvasObject {
 	spacer := widget.NewCheck("", nil)
 	spacer.Hide()
 	left := container.NewHBox(container.NewGridWrap(widget.NewCheck("", nil).MinSize(), spacer), container.NewGridWrap(widget.NewIcon(nil).MinSize()))
-	return container.NewBorder(nil, nil, left, columns(figure("Size"), title("Created"), title("Status"), figure("Credits")), title("Name"))
+	return fileRow(left, columns(figure("Size"), title("Created"), title("Status"), figure("Credits")), title("Name"))
+}
+
+// fileRow is a row of the file list, or its column titles: the name takes
+// the room the other columns leave.
+func fileRow(left, cols, name fyne.CanvasObject) *fyne.Container {
+	return &fyne.Container{Layout: fileRowLayout{}, Objects: []fyne.CanvasObject{name, left, cols}}
+}
+
+// fileRowLayout lays out name, left (tick and icon) and the columns. A row
+// narrower than wideRow drops the Credits column (what storing a file costs
+// is the least asked for), so that names stay readable at 800 px.
+type fileRowLayout struct{}
+
+const wideRow = 760
+
+// narrowColumns are the columns a narrow row leaves out.
+var narrowColumns = []int{3}
+
+func (fileRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	name, left, cols := objects[0].MinSize(), objects[1].MinSize(), objects[2].(*fyne.Container)
+	w := left.Width + 2*theme.Padding() + name.Width
+	h := fyne.Max(name.Height, left.Height)
+	for i, c := range cols.Objects {
+		if !slices.Contains(narrowColumns, i) {
+			w += c.MinSize().Width + theme.Padding()
+		}
+		h = fyne.Max(h, c.MinSize().Height)
+	}
+	return fyne.NewSize(w, h)
+}
+
+func (fileRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	name, left, cols := objects[0], objects[1], objects[2].(*fyne.Container)
+	wide := size.Width >= wideRow
+	for _, i := range narrowColumns {
+		if wide {
+			cols.Objects[i].Show()
+		} else {
+			cols.Objects[i].Hide()
+		}
+	}
+	lw, cw := left.MinSize().Width, cols.MinSize().Width
+	pad := theme.Padding()
+	left.Move(fyne.NewPos(0, 0))
+	left.Resize(fyne.NewSize(lw, size.Height))
+	cols.Move(fyne.NewPos(size.Width-cw, 0))
+	cols.Resize(fyne.NewSize(cw, size.Height))
+	name.Move(fyne.NewPos(lw+pad, 0))
+	name.Resize(fyne.NewSize(fyne.Max(0, size.Width-lw-cw-2*pad), size.Height))
 }
 
 func (s *Screen) newRow() fyne.CanvasObject {
@@ -262,8 +314,7 @@ func (s *Screen) newRow() fyne.CanvasObject {
 	status := widget.NewLabel("")
 	credits := widget.NewLabel("")
 	credits.Alignment = fyne.TextAlignTrailing
-	return container.NewBorder(nil, nil, container.NewHBox(check, widget.NewIcon(theme.FileIcon())),
-		columns(size, created, status, credits), name)
+	return fileRow(container.NewHBox(check, widget.NewIcon(theme.FileIcon())), columns(size, created, status, credits), name)
 }
 
 func (s *Screen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {

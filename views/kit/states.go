@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -19,7 +18,9 @@ func Loading(text string) fyne.CanvasObject {
 	bar := widget.NewProgressBarInfinite()
 	label := widget.NewLabel(text)
 	label.Alignment = fyne.TextAlignCenter
-	state := container.NewCenter(container.NewVBox(label, container.NewGridWrap(fyne.NewSize(240, bar.MinSize().Height), bar)))
+	label.Wrapping = fyne.TextWrapWord
+	// 240 wide, or the pane's width when it is narrower.
+	state := Column(container.NewVBox(label, bar), 240)
 	loadingMu.Lock()
 	loadingBars[state] = bar
 	loadingMu.Unlock()
@@ -74,16 +75,44 @@ func ShowBody(c *fyne.Container, o fyne.CanvasObject) {
 func Empty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObject) fyne.CanvasObject {
 	img := widget.NewIcon(icon)
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	t.Wrapping = fyne.TextWrapWord
 	d := widget.NewLabel(detail)
 	d.Alignment = fyne.TextAlignCenter
 	d.Wrapping = fyne.TextWrapWord
-	box := container.NewVBox(
-		container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(48), img)),
-		t, container.NewGridWrap(fyne.NewSize(380, d.MinSize().Height*2), d))
+	box := container.NewVBox(container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(48), img)), t, d)
 	if len(actions) > 0 {
 		box.Add(container.NewCenter(container.NewHBox(actions...)))
 	}
-	return container.NewCenter(box)
+	// It scrolls when a short window leaves it less room than it needs.
+	return container.NewVScroll(Column(box, emptyWidth))
+}
+
+// emptyWidth is how wide an empty state's words run, at most.
+const emptyWidth = 380
+
+// Column shows o centred, as wide as the space it is given but no wider
+// than max, and as tall as o needs at that width. Unlike a fixed width it
+// narrows with a narrow pane instead of pushing the pane wider.
+func Column(o fyne.CanvasObject, max float32) fyne.CanvasObject {
+	return &fyne.Container{Layout: columnLayout{max}, Objects: []fyne.CanvasObject{o}}
+}
+
+type columnLayout struct{ max float32 }
+
+// MinSize asks for little width (the words wrap) and for o's height at the
+// width it was last given.
+func (l columnLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	m := objects[0].MinSize()
+	return fyne.NewSize(fyne.Min(m.Width, l.max), m.Height)
+}
+
+func (l columnLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	o := objects[0]
+	w := fyne.Min(size.Width, l.max)
+	o.Resize(fyne.NewSize(w, o.Size().Height))
+	h := o.MinSize().Height // wrapped at the new width
+	o.Resize(fyne.NewSize(w, h))
+	o.Move(fyne.NewPos((size.Width-w)/2, fyne.Max(0, (size.Height-h)/2)))
 }
 
 // Error is the state of a screen whose load failed: app.Explain's title and
@@ -122,17 +151,173 @@ func SetSettingsOpener(open func()) { settingsOpener.Store(&open) }
 // Header is a screen's title with an optional subtitle and actions on the
 // right.
 func Header(title, subtitle string, actions ...fyne.CanvasObject) fyne.CanvasObject {
+	return header(title, subtitle, fyne.TextTruncateEllipsis, actions)
+}
+
+// FullHeader is a Header whose title is shown whole, on as many lines as it
+// takes: the one place a long name cut short elsewhere (a list row) can be
+// read in full.
+func FullHeader(title, subtitle string, actions ...fyne.CanvasObject) fyne.CanvasObject {
+	return header(title, subtitle, fyne.TextTruncateOff, actions)
+}
+
+func header(title, subtitle string, cut fyne.TextTruncation, actions []fyne.CanvasObject) fyne.CanvasObject {
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.SizeName = theme.SizeNameSubHeadingText
-	left := container.NewVBox(t)
+	// A title never widens the window: it is cut short or wraps.
+	if cut == fyne.TextTruncateOff {
+		t.Wrapping = fyne.TextWrapWord
+	} else {
+		t.Truncation = cut
+	}
+	var left *fyne.Container
+	if cut == fyne.TextTruncateOff {
+		// Whole, but no taller than three lines: more scrolls.
+		three := widget.NewLabelWithStyle("1\n2\n3", fyne.TextAlignLeading, t.TextStyle)
+		three.SizeName = t.SizeName
+		left = container.NewVBox(MaxHeight(t, three.MinSize().Height))
+	} else {
+		left = container.NewVBox(t)
+	}
 	if subtitle != "" {
 		s := widget.NewLabel(subtitle)
 		s.Importance = widget.LowImportance
 		s.Wrapping = fyne.TextWrapWord
 		left.Add(s)
 	}
-	right := container.NewHBox(actions...)
-	return container.NewBorder(nil, nil, nil, container.NewVBox(layout.NewSpacer(), right, layout.NewSpacer()), left)
+	if len(actions) == 0 {
+		return left
+	}
+	titleWidth := fyne.MeasureText(title, theme.TextSubHeadingSize(), t.TextStyle).Width + 2*theme.InnerPadding()
+	row := &fyne.Container{Layout: flowLayout{}, Objects: actions}
+	return &fyne.Container{Layout: &headerLayout{titleWidth: titleWidth}, Objects: []fyne.CanvasObject{left, row}}
+}
+
+// flowLayout lays buttons out left to right, wrapping onto more lines when
+// they do not fit. Its minimum size is all of them in one line, so it
+// changes when one is shown or hidden, and the header around it is laid
+// out again.
+type flowLayout struct{}
+
+func (flowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var w, h float32
+	for _, o := range objects {
+		if o.Visible() {
+			m := o.MinSize()
+			w += m.Width + theme.Padding()
+			h = fyne.Max(h, m.Height)
+		}
+	}
+	return fyne.NewSize(fyne.Max(0, w-theme.Padding()), h)
+}
+
+func (flowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	flowRows(objects, size.Width, func(o fyne.CanvasObject, at fyne.Position, h float32) {
+		o.Move(at)
+		o.Resize(fyne.NewSize(o.MinSize().Width, h))
+	})
+}
+
+// flowRows places the visible objects in lines no wider than width (one at
+// least per line), each line as tall as its tallest, and returns the
+// height of them all; place may be nil to measure.
+func flowRows(objects []fyne.CanvasObject, width float32, place func(o fyne.CanvasObject, at fyne.Position, h float32)) float32 {
+	pad := theme.Padding()
+	var y float32
+	var line []fyne.CanvasObject
+	var x, lh float32
+	flush := func() {
+		if place != nil {
+			var lx float32
+			for _, o := range line {
+				place(o, fyne.NewPos(lx, y), lh)
+				lx += o.MinSize().Width + pad
+			}
+		}
+		y += lh + pad
+		line, x, lh = nil, 0, 0
+	}
+	for _, o := range objects {
+		if !o.Visible() {
+			continue
+		}
+		m := o.MinSize()
+		if len(line) > 0 && x+m.Width > width {
+			flush()
+		}
+		line = append(line, o)
+		x += m.Width + pad
+		lh = fyne.Max(lh, m.Height)
+	}
+	if len(line) > 0 {
+		flush()
+	}
+	return fyne.Max(0, y-pad)
+}
+
+// headerLayout puts a header's actions (a flow, Objects[1]) on the right of
+// its title (Objects[0]) when both fit, and under it, wrapping, when they
+// do not (a narrow pane at 800 px), so that no button is cut off.
+type headerLayout struct {
+	titleWidth float32
+	width      float32 // the width last laid out at; 0 before
+}
+
+// titleRoom is the least a header's title keeps beside its actions.
+const titleRoom = 160
+
+// fits reports whether the actions fit beside the title at width.
+func (l *headerLayout) fits(row fyne.CanvasObject, width float32) bool {
+	return fyne.Min(l.titleWidth, titleRoom)+theme.Padding()+row.MinSize().Width <= width
+}
+
+func (l *headerLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	left, row := objects[0].MinSize(), objects[1].(*fyne.Container)
+	one := row.MinSize()
+	var widest float32
+	for _, a := range row.Objects {
+		if a.Visible() {
+			widest = fyne.Max(widest, a.MinSize().Width)
+		}
+	}
+	switch {
+	case l.width == 0:
+		// Not laid out yet (a tab not shown): as narrow as it can be, with
+		// the actions in one line under the title.
+		return fyne.NewSize(fyne.Max(left.Width, widest), left.Height+theme.Padding()+one.Height)
+	case l.fits(row, l.width):
+		return fyne.NewSize(fyne.Max(left.Width, fyne.Min(l.titleWidth, titleRoom)+theme.Padding()+one.Width), fyne.Max(left.Height, one.Height))
+	}
+	return fyne.NewSize(fyne.Max(left.Width, widest), left.Height+theme.Padding()+flowRows(row.Objects, l.width, nil))
+}
+
+func (l *headerLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	left, row := objects[0], objects[1].(*fyne.Container)
+	// A header laid out at just its minimum width is being measured (a tab
+	// not shown yet is sized so): every action would be on a line of its
+	// own, and the header would stay that tall until shown.
+	var widest float32
+	for _, a := range row.Objects {
+		if a.Visible() {
+			widest = fyne.Max(widest, a.MinSize().Width)
+		}
+	}
+	if size.Width > fyne.Max(left.MinSize().Width, widest)+1 {
+		l.width = size.Width
+	}
+	if !l.fits(row, size.Width) {
+		lh := left.MinSize().Height
+		left.Move(fyne.NewPos(0, 0))
+		left.Resize(fyne.NewSize(size.Width, lh))
+		row.Move(fyne.NewPos(0, lh+theme.Padding()))
+		row.Resize(fyne.NewSize(size.Width, flowRows(row.Objects, size.Width, nil)))
+		return
+	}
+	one := row.MinSize()
+	left.Move(fyne.NewPos(0, 0))
+	left.Resize(fyne.NewSize(size.Width-one.Width-theme.Padding(), size.Height))
+	row.Move(fyne.NewPos(size.Width-one.Width, (size.Height-one.Height)/2))
+	row.Resize(fyne.NewSize(one.Width+1, one.Height)) // a pixel to spare: rounding must not wrap it
 }
 
 // ErrorText is a red line for an error shown beside a field or under a form.

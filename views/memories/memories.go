@@ -19,7 +19,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -156,10 +155,12 @@ func (s *Screen) build() {
 		s.Reload()
 	}
 
-	s.rename = widget.NewButtonWithIcon("Rename collection", theme.DocumentCreateIcon(), s.showRename)
-	s.addCol = widget.NewButtonWithIcon("Add collection by number", theme.ContentAddIcon(), s.showAddCollection)
+	// Short words: they sit under "Collections" in a pane that is 220 px
+	// wide in an 800 px window.
+	s.rename = widget.NewButtonWithIcon("Rename…", theme.DocumentCreateIcon(), s.showRename)
+	s.addCol = widget.NewButtonWithIcon("Add by number…", theme.ContentAddIcon(), s.showAddCollection)
 	s.newCol = widget.NewButtonWithIcon("New collection…", theme.FolderNewIcon(), s.showNewCollection)
-	s.delCol = widget.NewButtonWithIcon("Delete collection…", theme.DeleteIcon(), s.confirmDeleteCollection)
+	s.delCol = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), s.confirmDeleteCollection)
 	colLabel := widget.NewLabelWithStyle("Collections", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := container.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.newCol, s.rename, s.delCol, s.addCol), nil, nil, s.colList)
 
@@ -206,10 +207,8 @@ func (s *Screen) build() {
 
 	middle := container.NewPadded(s.memStack)
 	right := container.NewPadded(s.ed.object())
-	inner := container.NewHSplit(middle, right)
-	inner.Offset = 0.42
-	outer := container.NewHSplit(container.NewPadded(left), inner)
-	outer.Offset = 0.22
+	inner := kit.Split(middle, right, 0.42)
+	outer := kit.Split(container.NewPadded(left), inner, 0.22)
 	s.content = container.NewBorder(container.NewPadded(container.NewVBox(header, s.syncNote)), nil, nil, nil, outer)
 	s.updateActions()
 }
@@ -446,7 +445,7 @@ func firstLine(m app.MemoryEntry) string {
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
 	}
-	text = safe.Text(text, 200)
+	text = kit.Line(text, 200)
 	if text == "" {
 		text = "(no text)"
 	}
@@ -456,7 +455,7 @@ func firstLine(m app.MemoryEntry) string {
 // collectionLabel is a collection's name as this screen shows it: one line
 // (safe.Text), since names come from the service or other apps.
 func collectionLabel(id, name string) string {
-	return safe.Text(app.CollectionLabel(id, name), 0)
+	return kit.Line(app.CollectionLabel(id, name), 0)
 }
 
 func subLine(m app.MemoryEntry) string {

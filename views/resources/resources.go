@@ -67,7 +67,7 @@ func New(env kit.Env) kit.Screen {
 			if id >= len(s.items) {
 				return
 			}
-			kit.SetTwoLineRow(o, title(s.items[id]), s.items[id].Description)
+			kit.SetTwoLineRow(o, title(s.items[id]), kit.Line(s.items[id].Description, 0))
 		})
 	s.list.OnSelected = func(id widget.ListItemID) {
 		if id < len(s.items) {
@@ -82,8 +82,7 @@ func New(env kit.Env) kit.Screen {
 	filters := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(180, s.typ.MinSize().Height), s.typ), s.search)
 	header := kit.Header("Resources", "Templates offered by the service. Search them or narrow them to one type.")
 	left := container.NewBorder(container.NewVBox(filters, s.count), nil, nil, nil, s.stack)
-	split := container.NewHSplit(container.NewPadded(left), container.NewPadded(s.detail))
-	split.Offset = 0.45
+	split := kit.Split(container.NewPadded(left), container.NewPadded(s.detail), 0.45)
 	s.content = container.NewBorder(container.NewPadded(header), nil, nil, nil, split)
 	kit.Bind[app.ListState[client.Resource]](s.found, s.show)
 	kit.OnAccountChange(env.App, func() {
@@ -163,7 +162,7 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 // without the control and direction-changing characters a service could
 // put in it to break the list or make the name read as something else.
 func title(r client.Resource) string {
-	if t := safe.Text(r.Title, 0); t != "" {
+	if t := kit.Line(r.Title, 0); t != "" {
 		return t
 	}
 	return safe.Text("Untitled resource "+r.ID.String(), 0)

@@ -56,20 +56,20 @@ func newList(win fyne.Window) *list {
 			times := widget.NewLabel("times")
 			times.Importance = widget.LowImportance
 			times.Truncation = fyne.TextTruncateEllipsis
-			// Sized for a typical signing secret, so revealing it does
-			// not push the buttons over the text.
+			// The secret takes the room left beside its label and
+			// buttons (cut short when the pane is narrow; Copy copies it
+			// whole), and the switch and Delete sit under it: the row is
+			// no wider than the agent's detail at 800 px.
 			secret := widget.NewLabel("whsec_00000000000000000000000000")
+			secret.Truncation = fyne.TextTruncateEllipsis
 			reveal := widget.NewButtonWithIcon("Reveal", theme.VisibilityIcon(), nil)
 			copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
-			secretBox := container.NewHBox(widget.NewLabel("Signing secret:"), secret, reveal, copyBtn)
-			left := container.NewVBox(url, detail, times)
+			secretBox := container.NewBorder(nil, nil, widget.NewLabel("Signing secret:"), container.NewHBox(reveal, copyBtn), secret)
 			active := widget.NewCheck("Active", nil)
 			del := widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), nil)
-			// The switch and Delete sit under the secret, not beside it, so
-			// the row (and the agent's detail around it) is no wider.
 			actions := container.NewHBox(layout.NewSpacer(), active, del)
-			right := container.NewVBox(container.NewCenter(secretBox), actions)
-			return container.NewBorder(nil, nil, widget.NewIcon(theme.MailSendIcon()), right, left)
+			left := container.NewVBox(url, detail, times, secretBox, actions)
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.MailSendIcon()), nil, left)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(l.items) {
@@ -114,16 +114,14 @@ func (l *list) showTitles(titles map[string]string) {
 
 func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	left := row.Objects[0].(*fyne.Container)
-	right := row.Objects[2].(*fyne.Container)
-	secretCell := right.Objects[0].(*fyne.Container)
-	secretBox := secretCell.Objects[0].(*fyne.Container)
+	secretCell := left.Objects[3].(*fyne.Container)
 	// The address, the agent's title and the events come from the service:
 	// each row shows them on one line, without control or direction-changing
 	// characters that could break the row or disguise the address.
 	left.Objects[0].(*widget.Label).SetText(safe.Text(w.URL, 0))
 	left.Objects[1].(*widget.Label).SetText(safe.Text(Details(w, l.agentName(w)), 0))
 	left.Objects[2].(*widget.Label).SetText(Times(w))
-	actions := right.Objects[1].(*fyne.Container)
+	actions := left.Objects[4].(*fyne.Container)
 	active, del := actions.Objects[1].(*widget.Check), actions.Objects[2].(*widget.Button)
 	// The switch is set before its callback, so filling a row changes nothing.
 	active.OnChanged = nil
@@ -146,9 +144,10 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	}
 	secretCell.Show()
 	key := w.ID.String()
-	secret := secretBox.Objects[1].(*widget.Label)
-	reveal := secretBox.Objects[2].(*widget.Button)
-	copyBtn := secretBox.Objects[3].(*widget.Button)
+	secret := secretCell.Objects[0].(*widget.Label)
+	buttons := secretCell.Objects[2].(*fyne.Container)
+	reveal := buttons.Objects[0].(*widget.Button)
+	copyBtn := buttons.Objects[1].(*widget.Button)
 	if l.revealed[key] {
 		secret.SetText(w.Secret)
 		reveal.SetText("Hide")

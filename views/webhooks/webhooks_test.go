@@ -57,11 +57,10 @@ func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
 			if !strings.HasPrefix(url, "https://") || details == "" || left.Objects[2].(*widget.Label).Text == "" {
 				t.Fatalf("row: %q / %q", url, details)
 			}
-			secretCell := r.Objects[2].(*fyne.Container).Objects[0].(*fyne.Container)
-			secretBox := secretCell.Objects[0].(*fyne.Container)
+			secretCell, secret, reveal, _ := secretParts(r)
 			if v == "A" {
 				if secretCell.Visible() || !strings.Contains(details, "delivered") || !strings.Contains(details, "Sends POST") {
-					t.Fatalf("variant A row: %q, secret shown %v", details, secretBox.Visible())
+					t.Fatalf("variant A row: %q, secret shown %v", details, secretCell.Visible())
 				}
 				// The agent is named once its title has been read.
 				ag, err := e.App.GetAgent(context.Background(), s.list.items[0].TemplateID)
@@ -77,18 +76,16 @@ func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
 			if !strings.Contains(details, "agent.completed") {
 				t.Fatalf("variant B events missing: %q", details)
 			}
-			secret := secretBox.Objects[1].(*widget.Label)
 			if !secretCell.Visible() || secret.Text != masked {
 				t.Fatalf("secret shown as %q", secret.Text)
 			}
-			test.Tap(secretBox.Objects[2].(*widget.Button))
-			r = row(s.list, 0)
-			secretBox = r.Objects[2].(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*fyne.Container)
-			real := secretBox.Objects[1].(*widget.Label).Text
+			test.Tap(reveal)
+			_, secret, _, copyBtn := secretParts(row(s.list, 0))
+			real := secret.Text
 			if !strings.HasPrefix(real, "whsec_") {
 				t.Fatalf("Reveal shows %q", real)
 			}
-			test.Tap(secretBox.Objects[3].(*widget.Button))
+			test.Tap(copyBtn)
 			if got := fyne.CurrentApp().Clipboard().Content(); got != real {
 				t.Fatalf("clipboard = %q", got)
 			}
@@ -177,4 +174,12 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 			t.Fatalf("the service still has %+v", h)
 		}
 	}
+}
+
+// secretParts are a webhook row's signing-secret line, its text, and its
+// Reveal and Copy buttons.
+func secretParts(r *fyne.Container) (cell *fyne.Container, secret *widget.Label, reveal, copyBtn *widget.Button) {
+	cell = r.Objects[0].(*fyne.Container).Objects[3].(*fyne.Container)
+	buttons := cell.Objects[2].(*fyne.Container)
+	return cell, cell.Objects[0].(*widget.Label), buttons.Objects[0].(*widget.Button), buttons.Objects[1].(*widget.Button)
 }

@@ -27,7 +27,9 @@ func (Nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
 func (Nav) NewAttachments() kit.Attachments             { return nil }
 func (Nav) ShowCredits()                                {}
 
-// children are the objects a user sees inside o.
+// Children are the objects a user sees inside o.
+func Children(o fyne.CanvasObject) []fyne.CanvasObject { return children(o) }
+
 func children(o fyne.CanvasObject) []fyne.CanvasObject {
 	switch v := o.(type) {
 	case *fyne.Container:
