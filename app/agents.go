@@ -269,7 +269,7 @@ func (a *App) GetAgent(ctx context.Context, id client.ID) (*client.Agent, error)
 }
 
 // LastAnswers are the answers given the last time this agent ran, so its
-// form opens as the user left it.
+// form opens as the user left it; "" for a question the user cleared.
 func (a *App) LastAnswers(agent client.Agent) map[string]string {
 	out := map[string]string{}
 	for k, v := range a.Settings().LastAnswers[string(agent.ID)] {
@@ -278,13 +278,14 @@ func (a *App) LastAnswers(agent client.Agent) map[string]string {
 	return out
 }
 
-// RememberAnswers keeps an agent's answers for next time.
+// RememberAnswers keeps an agent's answers for next time, the empty ones
+// too: an empty answer is a question the user cleared, and the agent's
+// default must not fill it again (the form shows a default only for a
+// question with no answer kept).
 func (a *App) RememberAnswers(ctx context.Context, agentID client.ID, answers map[string]string) error {
 	clean := make(map[string]string, len(answers))
 	for k, v := range answers {
-		if v != "" {
-			clean[k] = v
-		}
+		clean[k] = v
 	}
 	return a.UpdateSettings(ctx, func(s *storage.Settings) {
 		if s.LastAnswers == nil {

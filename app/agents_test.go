@@ -246,7 +246,9 @@ func TestAnswersAreRemembered(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := a.LastAnswers(agent)
-	if got["tone"] != "formal" || len(got) != 1 {
+	// An empty answer is a question cleared: kept, so that its default
+	// does not come back.
+	if v, ok := got["length"]; got["tone"] != "formal" || !ok || v != "" || len(got) != 2 {
 		t.Fatalf("remembered %v", got)
 	}
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -51,11 +52,6 @@ func FormQuestions(agent client.Agent) []client.Question {
 	}
 	return out
 }
-
-// Answerable reports whether the form can take an answer to q. Every
-// question can be answered: a list has its list editor, and a type Agent
-// Desk does not know is answered as text, so that no question blocks a run.
-func Answerable(client.Question) bool { return true }
 
 // NoChoicesNote says why a required choice with nothing to choose from
 // stops a run: the agent is set up wrong, and only its owner can fix it.
@@ -154,45 +150,63 @@ func extraNumber(q client.Question, keys ...string) *float64 {
 		}
 		switch x := v.(type) {
 		case float64:
-			return &x
+			if b := finite(x); b != nil {
+				return b
+			}
 		case string:
 			if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
-				return &f
+				if b := finite(f); b != nil {
+					return b
+				}
 			}
 		}
 	}
 	return nil
 }
 
+// finite returns &f, or nil for NaN and the infinities (which
+// strconv.ParseFloat reads from "NaN", "Inf" and "infinity"): no bound.
+func finite(f float64) *float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil
+	}
+	return &f
+}
+
 // formatNumber writes a bound as people write it: 5, 0.5, 120.
 func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// RangeText says which numbers q takes, for its help text ("From 5 to
-// 120."), or "" when the agent gives no bounds.
-func RangeText(q client.Question) string {
+// rangeWords are the numbers q takes in words ("from 5 to 120", "of 5
+// or more", "of 120 or less"), or "" when the agent gives no bounds.
+func rangeWords(q client.Question) string {
 	lo, hi := Bounds(q)
 	switch {
 	case lo != nil && hi != nil:
-		return "From " + formatNumber(*lo) + " to " + formatNumber(*hi) + "."
+		return "from " + formatNumber(*lo) + " to " + formatNumber(*hi)
 	case lo != nil:
-		return formatNumber(*lo) + " or more."
+		return "of " + formatNumber(*lo) + " or more"
 	case hi != nil:
-		return formatNumber(*hi) + " or less."
+		return "of " + formatNumber(*hi) + " or less"
 	}
 	return ""
 }
 
+// RangeText says which numbers q takes, for its help text ("From 5 to
+// 120.", "5 or more."), or "" when the agent gives no bounds.
+func RangeText(q client.Question) string {
+	w := strings.TrimPrefix(rangeWords(q), "of ")
+	if w == "" {
+		return ""
+	}
+	return strings.ToUpper(w[:1]) + w[1:] + "."
+}
+
 // rangeMessage is the note at a number field whose answer is not a number
-// in q's bounds; "" when q has none.
+// in q's bounds ("Please enter a number from 5 to 120."); "" when q has
+// none.
 func rangeMessage(q client.Question) string {
-	lo, hi := Bounds(q)
-	switch {
-	case lo != nil && hi != nil:
-		return "Please enter a number from " + formatNumber(*lo) + " to " + formatNumber(*hi) + "."
-	case lo != nil:
-		return "Please enter a number of " + formatNumber(*lo) + " or more."
-	case hi != nil:
-		return "Please enter a number of " + formatNumber(*hi) + " or less."
+	if w := rangeWords(q); w != "" {
+		return "Please enter a number " + w + "."
 	}
 	return ""
 }
@@ -272,6 +286,10 @@ func Default(q client.Question) string {
 		switch q.Type {
 		case client.QuestionArray, QuestionMultiselect:
 			return JoinList(ParseList(q, x))
+		case client.QuestionSelect:
+			// A choice as the agent spells it, spaces and all: the select
+			// takes only one of its options, and shows it made safe.
+			return x
 		}
 		return SafeLines(x, 0)
 	case bool:
@@ -299,7 +317,9 @@ func Default(q client.Question) string {
 // ParseList reads a list answer: a JSON array (its strings as they are,
 // other values as their JSON text), else, as typed or given by an agent's
 // default, the lines of the text (a multiselect's comma-separated words).
-// Blank items are left out.
+// Blank items are left out, and the items of a list typed as text are
+// trimmed; a multiselect's choices in a JSON array are kept verbatim
+// (" A " is a choice of its own, not "A"), only empty ones left out.
 func ParseList(q client.Question, v string) []string {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -314,6 +334,15 @@ func ParseList(q client.Question, v string) []string {
 				s = string(bytes.TrimSpace(raw))
 			}
 			items = append(items, s)
+		}
+		if q.Type == QuestionMultiselect {
+			var out []string
+			for _, s := range items {
+				if s != "" {
+					out = append(out, s)
+				}
+			}
+			return out
 		}
 	} else if q.Type == QuestionMultiselect {
 		items = strings.Split(v, ",")
@@ -348,15 +377,45 @@ func isObject(s string) bool {
 	return strings.HasPrefix(strings.TrimSpace(s), "{") && json.Unmarshal([]byte(s), &m) == nil
 }
 
-// blank reports an answer that says nothing: empty text, or a list
-// without items.
+// blank reports an answer that says nothing: empty text, no choice, or a
+// list without items.
 func blank(q client.Question, v string) bool {
 	switch q.Type {
 	case client.QuestionArray, QuestionMultiselect:
 		return len(ParseList(q, v)) == 0
+	case client.QuestionSelect:
+		return v == ""
 	}
 	return strings.TrimSpace(v) == ""
 }
+
+// verbatim reports a question whose answer is one of the agent's choices,
+// kept and sent exactly as the agent spells it: never trimmed.
+func verbatim(q client.Question) bool { return q.Type == client.QuestionSelect }
+
+// trimmed is v as checked and sent: without the spaces around it, except
+// for a choice.
+func trimmed(q client.Question, v string) string {
+	if verbatim(q) {
+		return v
+	}
+	return strings.TrimSpace(v)
+}
+
+// DateExample is the date the form's examples show, each written the way
+// its field writes dates (DateMessage).
+var DateExample = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+
+// DateMessage is the note at a date field whose answer is no date, with
+// example the DateExample as the field writes it ("25/11/2026"). CheckAnswers
+// gives it with the example as the service takes it (2026-11-25); the form
+// gives it with the example its field shows.
+func DateMessage(example string) string {
+	return "Please enter a date, for example " + example + ", or pick one from the calendar."
+}
+
+// ObjectMessage is the note at an object field whose answer is not one.
+const ObjectMessage = `Please write this as in the example, with the curly brackets and quotation marks: {"city": "Lisbon"}.`
 
 // CheckAnswers returns, per question name, what is wrong with the answers
 // before anything is sent: a required question left empty, a number that
@@ -377,7 +436,7 @@ func CheckAnswers(agent client.Agent, answers map[string]string) map[string]stri
 
 // checkAnswer is what is wrong with the answer v to q, or "".
 func checkAnswer(q client.Question, v string) string {
-	v = strings.TrimSpace(v)
+	v = trimmed(q, v)
 	if noChoices(q) && q.Required {
 		return NoChoicesNote
 	}
@@ -421,11 +480,11 @@ func checkAnswer(q client.Question, v string) string {
 		}
 	case QuestionDate:
 		if !IsDate(v) {
-			return "Please enter a date, for example 2026-11-25, or pick one from the calendar."
+			return DateMessage(DateExample.Format(DateLayout))
 		}
 	case QuestionObject:
 		if !isObject(v) {
-			return `Please write this between curly brackets as "name": value pairs, for example {"city": "Lisbon"}.`
+			return ObjectMessage
 		}
 	}
 	return ""
@@ -449,7 +508,7 @@ func containsString(list []string, s string) bool {
 func ExecuteAnswers(agent client.Agent, answers map[string]string) map[string]any {
 	out := map[string]any{}
 	for _, q := range FormQuestions(agent) {
-		v := strings.TrimSpace(answers[q.Name])
+		v := trimmed(q, answers[q.Name])
 		if blank(q, v) {
 			continue
 		}

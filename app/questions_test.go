@@ -101,11 +101,6 @@ func TestEveryQuestionButAChatsMessagesIsAsked(t *testing.T) {
 	if len(qs) != 2 || qs[0].Name != "items" {
 		t.Fatalf("the form asks %v", qs)
 	}
-	for _, q := range qs {
-		if !app.Answerable(q) {
-			t.Fatalf("%s cannot be answered", q.Type)
-		}
-	}
 }
 
 func TestBlockedNamesAChoiceWithNothingToChoose(t *testing.T) {
@@ -164,5 +159,85 @@ func TestDefaultsPlaceholdersAndHelpAreShownAsText(t *testing.T) {
 	}
 	if got := app.HelpText(client.Question{Description: strings.Repeat("x", 5000)}); len([]rune(got)) > 1001 || !strings.HasSuffix(got, "…") {
 		t.Errorf("a long description gives %d characters of help", len([]rune(got)))
+	}
+}
+
+// A choice the agent spells with spaces around it is a choice like any
+// other: it can be picked, it is sent as spelled, and a default names it.
+func TestChoicesWithSpacesAroundThemArePickedAndSentAsSpelled(t *testing.T) {
+	sel := client.Question{Type: "select", Name: "tone", Required: true, Options: []string{" A ", "B"}, Extra: extra(t, `{"default":" A "}`)}
+	if note := check(sel, " A "); note != "" {
+		t.Errorf("the choice \" A \" is refused: %q", note)
+	}
+	if got := sent(t, sel, " A "); got != `" A "` {
+		t.Errorf("the choice \" A \" is sent as %s", got)
+	}
+	if note := check(sel, "A"); note == "" {
+		t.Error("\"A\" is taken for the choice \" A \"")
+	}
+	if got := app.Default(sel); got != " A " {
+		t.Errorf("the default \" A \" is %q", got)
+	}
+	multi := client.Question{Type: "multiselect", Name: "ch", Required: true, Options: []string{" A ", "B"}}
+	if note := check(multi, `[" A ","B"]`); note != "" {
+		t.Errorf("the choices \" A \" and B are refused: %q", note)
+	}
+	if got := sent(t, multi, `[" A ","B"]`); got != `[" A ","B"]` {
+		t.Errorf("the choices \" A \" and B are sent as %s", got)
+	}
+	if got := app.ParseList(multi, `[" A ",""]`); len(got) != 1 || got[0] != " A " {
+		t.Errorf("the multiselect answer reads as %q", got)
+	}
+}
+
+// Bounds that are no number (NaN, Inf) are no bounds: the help never says
+// "From NaN to 120".
+func TestBoundsThatAreNoNumberAreIgnored(t *testing.T) {
+	for _, x := range []string{`"NaN"`, `"Inf"`, `"-Inf"`, `"infinity"`, `"+Infinity"`, `" nan "`} {
+		q := client.Question{Type: "number", Name: "n", Extra: extra(t, `{"min":`+x+`,"max":120}`)}
+		lo, hi := app.Bounds(q)
+		if lo != nil || hi == nil || *hi != 120 {
+			t.Errorf("min %s: bounds %v, %v", x, lo, hi)
+		}
+		if got := app.HelpText(q); got != "120 or less." {
+			t.Errorf("min %s: help %q", x, got)
+		}
+		q = client.Question{Type: "number", Name: "n", Extra: extra(t, `{"min":5,"max":`+x+`}`)}
+		if got := app.RangeText(q); got != "5 or more." {
+			t.Errorf("max %s: range %q", x, got)
+		}
+		if got := check(q, "1"); got != "Please enter a number of 5 or more." {
+			t.Errorf("max %s: note %q", x, got)
+		}
+	}
+}
+
+// The help and the note say the same range in their own words.
+func TestRangeTextAndNoteAgree(t *testing.T) {
+	cases := []struct{ extra, help, note string }{
+		{`{"min":5,"max":120}`, "From 5 to 120.", "Please enter a number from 5 to 120."},
+		{`{"min":0.5}`, "0.5 or more.", "Please enter a number of 0.5 or more."},
+		{`{"maximum":"-3"}`, "-3 or less.", "Please enter a number of -3 or less."},
+		{`{"min":9,"max":1}`, "", "Please enter a number, for example 250."},
+	}
+	for _, c := range cases {
+		q := client.Question{Type: "number", Name: "n", Extra: extra(t, c.extra)}
+		if got := app.RangeText(q); got != c.help {
+			t.Errorf("%s: help %q, want %q", c.extra, got, c.help)
+		}
+		if got := check(q, "x"); got != c.note {
+			t.Errorf("%s: note %q, want %q", c.extra, got, c.note)
+		}
+	}
+}
+
+// The notes at a date and an object are in plain words, with an example.
+func TestDateAndObjectNotesGiveAnExample(t *testing.T) {
+	if got := check(client.Question{Type: "date", Name: "d"}, "soon"); got != app.DateMessage("2026-11-25") {
+		t.Errorf("date note %q", got)
+	}
+	got := check(client.Question{Type: "object", Name: "o"}, "city")
+	if strings.Contains(got, "pairs") || strings.Contains(got, `"name"`) || !strings.Contains(got, `{"city": "Lisbon"}`) {
+		t.Errorf("object note %q", got)
 	}
 }

@@ -91,9 +91,9 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 var windowFrame = fyne.NewSize(16, 48)
 
 // fitScreen is size made small enough, frame included, for a screen area
-// (the window size saved on a 4K screen, opened on a laptop); never less
-// than WindowMin.
+// (the window size saved on a 4K screen, opened on a laptop), but not
+// smaller than WindowMin unless the screen itself is (1366×768 at 200 %).
 func fitScreen(size, area fyne.Size) fyne.Size {
 	room := area.Subtract(windowFrame)
-	return size.Min(room).Max(WindowMin)
+	return size.Min(room).Max(WindowMin.Min(room))
 }

@@ -121,8 +121,13 @@ func TestASavedSizeIsFittedToASmallerScreen(t *testing.T) {
 	if got := fitScreen(fyne.NewSize(1024, 720), fyne.NewSize(1920, 1080)); got != fyne.NewSize(1024, 720) {
 		t.Fatalf("a size that fits should be kept, got %v", got)
 	}
-	if got := fitScreen(fyne.NewSize(1024, 720), fyne.NewSize(640, 480)); got != WindowMin {
-		t.Fatalf("on a screen smaller than the minimum the window should be its minimum, got %v", got)
+	if got := fitScreen(fyne.NewSize(300, 200), fyne.NewSize(1920, 1080)); got != WindowMin {
+		t.Fatalf("a saved size under the minimum should open at the minimum, got %v", got)
+	}
+	// 1366×768 at 200 %: smaller than the minimum, the window still fits.
+	small := fyne.NewSize(683, 384)
+	if got := fitScreen(fyne.NewSize(1024, 720), small); got.Width+windowFrame.Width > small.Width || got.Height+windowFrame.Height > small.Height {
+		t.Fatalf("on a screen smaller than the minimum the window should still fit it, got %v", got)
 	}
 }
 

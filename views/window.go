@@ -250,8 +250,9 @@ func (k *sizeKeeper) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	return kit.CapSize(min, WindowMin)
 }
 
-// WindowMin is the smallest the window can be made, whatever it shows: it
-// fits an 800×600 screen with a title bar and a panel.
+// WindowMin is the most the window's content may ask for: the window can
+// always be made this small, whatever it shows, and it fits an 800×600
+// screen with a title bar and a panel.
 var WindowMin = fyne.NewSize(720, 480)
 
 func (k *sizeKeeper) Layout(objects []fyne.CanvasObject, size fyne.Size) {

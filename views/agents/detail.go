@@ -128,6 +128,9 @@ func agentKind(a client.Agent) string {
 	return typeName(a.Type) + " agent"
 }
 
+// formWidth is the widest the Run tab's form and result are drawn.
+const formWidth = 880
+
 // titleOf is an agent's title as the detail shows it: one line, without
 // the control and direction-changing characters a service could put in it
 // to break the layout or make the title read as something else.
@@ -143,7 +146,7 @@ func (d *detail) build() {
 		about = "This agent has no description."
 	}
 	head := container.NewVBox(
-		kit.FullHeader(titleOf(a), agentKind(a)),
+		kit.FullHeader(safe.Text(a.Title, 0), agentKind(a)), // as written: the header orders Hebrew and Arabic per line
 		aboutView(about, func() { d.content.Refresh() }),
 	)
 
@@ -240,7 +243,8 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn)
 	bar := container.NewVBox(d.formErr, container.NewBorder(nil, nil, buttons, nil, d.progress))
 	body := container.NewVBox(d.formBox, widget.NewSeparator(), d.output.content)
-	d.scroll = container.NewVScroll(container.NewPadded(body))
+	// Fields and results no wider than a readable line on a wide screen.
+	d.scroll = container.NewVScroll(container.NewPadded(kit.MaxWidth(body, formWidth)))
 	if ar := d.s.runner.Active(d.agent.ID); ar != nil {
 		d.watch(ar)
 	}
@@ -303,12 +307,6 @@ func (d *detail) revealOutput() {
 	if y > 0 {
 		d.scroll.ScrollToOffset(fyne.NewPos(0, y))
 	}
-}
-
-// acceptsDrop reports whether files dropped now belong to this form.
-func (d *detail) acceptsDrop() bool {
-	hasFiles := d.form != nil && len(d.form.emptyFiles()) > 0
-	return (d.att != nil || hasFiles) && d.tabs != nil && d.tabs.Selected() == d.runTab && d.agent.Type != client.AgentChat
 }
 
 // run checks the form and starts the agent; the run continues when the

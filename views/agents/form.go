@@ -41,6 +41,9 @@ type field struct {
 	oneFile  *widget.Label // says only the first of several files is sent
 	// list is an array question's editor (nil for other questions).
 	list *listEditor
+	// reword, when set, puts a note of the app's in the field's own words
+	// (a date's example written as the field writes dates).
+	reword func(string) string
 }
 
 // form is the question form generated from an agent's questions: one
@@ -61,7 +64,8 @@ type form struct {
 const requiredNote = "* must be filled in"
 
 // newForm builds the form from the agent's questions, filled with answers
-// (the remembered ones; a question without one shows the agent's default).
+// (the remembered ones; a question without one shows the agent's default,
+// a question remembered as "" was cleared by the user and stays empty).
 // submit runs it (Enter in a number field or on a focused choice);
 // newAttachments makes the file chips of a file question (nil, or nil
 // returned: files cannot be added here).
@@ -184,17 +188,30 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 	}
 	switch q.Type {
 	case client.QuestionSelect:
+		// The choices are shown as plain text on one line, told apart
+		// when they look alike; the one picked is sent as the agent
+		// spells it, spaces and all.
 		opts := app.Choices(q)
-		sel := newSubmitSelect(opts, submit)
+		sel := newSubmitSelect(choiceLabels(opts), submit)
 		sel.PlaceHolder = placeholder(q, "Choose…")
 		sel.OnChanged = func(string) { edited() }
-		fl.get = func() string { return sel.Selected }
+		fl.get = func() string {
+			if i := sel.SelectedIndex(); i >= 0 && i < len(opts) {
+				return opts[i]
+			}
+			return ""
+		}
+		// An answer that is none of the choices ("" among them) leaves
+		// nothing picked.
 		fl.set = func(v string) {
-			for _, o := range opts {
+			for i, o := range opts {
 				if o == v {
-					sel.SetSelected(v)
+					sel.SetSelectedIndex(i)
 					return
 				}
+			}
+			if sel.Selected != "" {
+				sel.ClearSelected()
 			}
 		}
 		fl.input = sel
@@ -212,6 +229,10 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		// A key that is not part of a number is refused where it was
 		// typed, with a word on why, not swallowed in silence.
 		e.onRefused = func(r rune) {
+			if unicode.IsDigit(r) {
+				kit.ShowError(fl.err, "Only the digits 0 to 9 go here; “"+string(r)+"” was not typed in.")
+				return
+			}
 			kit.ShowError(fl.err, "Only a number goes here: digits, a point and a minus sign; “"+string(r)+"” was not typed in.")
 		}
 		fl.get = func() string { return e.Text }
@@ -254,6 +275,15 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		fl.get = e.answer
 		fl.set = e.setAnswer
 		fl.input = e
+		// The example of the app's note is the one the placeholder shows,
+		// written as this field writes dates (and reads them).
+		iso := app.DateMessage(app.DateExample.Format(app.DateLayout))
+		fl.reword = func(msg string) string {
+			if msg == iso {
+				return app.DateMessage(app.DateExample.Format(e.layout))
+			}
+			return msg
+		}
 	case app.QuestionMultiselect:
 		m := newMultiChoice(app.Choices(q), edited)
 		fl.get = m.answer
@@ -271,8 +301,14 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 			att = newAttachments()
 		}
 		if att == nil {
+			// Only where no files screen is built (tests): the app's
+			// files screen always makes attachments.
 			note := widget.NewLabel("Files can't be added here.")
+			if q.Required {
+				note.SetText("Files can't be added here, so this question can't be answered.")
+			}
 			note.Importance = widget.LowImportance
+			note.Wrapping = fyne.TextWrapWord
 			fl.input = note
 			fl.get = func() string { return "" }
 			break
@@ -292,7 +328,10 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 			return ""
 		}
 		// A file is attached anew each time: an id remembered from an
-		// earlier run is not shown as a file, so it is not sent either.
+		// earlier run is not shown as a file, so it is not sent either;
+		// an answer set (a past run re-opened, or none) takes away the
+		// files chosen so far.
+		fl.set = func(string) { att.Clear() }
 	default:
 		// A type Agent Desk does not know: a line of text, so nothing
 		// stops a run; the placeholder names what is asked for.
@@ -311,24 +350,34 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 	return fl
 }
 
-// answers are the form's current answers by question name.
+// answers are the form's current answers by question name: a choice as
+// the agent spells it, other text without spaces around it. A question
+// with a default that the user emptied answers "", so that the default
+// does not fill it again next time; other empty questions are left out.
 func (f *form) answers() map[string]string {
 	out := map[string]string{}
 	for _, fl := range f.fields {
-		if fl.get != nil {
-			if v := strings.TrimSpace(fl.get()); v != "" {
-				out[fl.q.Name] = v
-			}
+		if fl.get == nil {
+			continue
+		}
+		v := fl.get()
+		if fl.q.Type != client.QuestionSelect {
+			v = strings.TrimSpace(v)
+		}
+		if v != "" || (fl.set != nil && fl.att == nil && app.Default(fl.q) != "") {
+			out[fl.q.Name] = v
 		}
 	}
 	return out
 }
 
-// setAnswers fills the form (re-opening a past run).
+// setAnswers fills the form with a past run's answers (re-opening it):
+// every question the run did not answer is emptied, so that nothing but
+// what that run sent is sent again.
 func (f *form) setAnswers(answers map[string]string) {
-	for name, v := range answers {
-		if fl := f.byName[name]; fl != nil && fl.set != nil {
-			fl.set(v)
+	for _, fl := range f.fields {
+		if fl.set != nil {
+			fl.set(answers[fl.q.Name])
 		}
 	}
 }
@@ -395,6 +444,9 @@ func (f *form) errorSummary(errs map[string]string) string {
 // part of it ("items.2", as a service names a list's line).
 func (f *form) errorFor(fl *field, errs map[string]string) string {
 	if msg := errs[fl.q.Name]; msg != "" {
+		if fl.reword != nil {
+			return fl.reword(msg)
+		}
 		return msg
 	}
 	var parts []string
@@ -485,10 +537,12 @@ func newNumberEntry() *numberEntry {
 	return e
 }
 
-// TypedRune lets digits, one decimal point and a leading minus through.
+// TypedRune lets the digits 0 to 9, one decimal point and a leading minus
+// through: the digits of other scripts (٣, ３) are no number the form or
+// the service reads.
 func (e *numberEntry) TypedRune(r rune) {
 	switch {
-	case unicode.IsDigit(r):
+	case r >= '0' && r <= '9':
 	case r == '.' && !strings.Contains(e.Text, "."):
 	case r == '-' && e.CursorColumn == 0 && !strings.Contains(e.Text, "-"):
 	default:

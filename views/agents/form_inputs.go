@@ -107,9 +107,10 @@ func (e *dateField) setAnswer(v string) {
 	e.SetText(v)
 }
 
-// example is the placeholder: a date written the user's way.
+// example is the placeholder: a date written the user's way, the one the
+// note at the field gives too (app.DateMessage).
 func (e *dateField) example() string {
-	return "For example " + time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC).Format(e.layout)
+	return "For example " + app.DateExample.Format(e.layout)
 }
 
 type dateError struct{}
@@ -132,8 +133,11 @@ type multiChoice struct {
 	obj    fyne.CanvasObject
 }
 
-func newMultiChoice(choices []string, changed func()) *multiChoice {
-	m := &multiChoice{values: choices}
+// choiceLabels are the choices as a select or multiselect shows them, in
+// the same order: each as plain text on one line (safe.Text), "–" for one
+// with nothing to show, and two that look alike told apart ("A", "A (2)").
+func choiceLabels(choices []string) []string {
+	shown := make([]string, 0, len(choices))
 	seen := map[string]int{}
 	for _, c := range choices {
 		s := safe.Text(c, choiceMax)
@@ -145,8 +149,13 @@ func newMultiChoice(choices []string, changed func()) *multiChoice {
 		if n := seen[s]; n > 1 {
 			s += fmt.Sprintf(" (%d)", n)
 		}
-		m.shown = append(m.shown, s)
+		shown = append(shown, s)
 	}
+	return shown
+}
+
+func newMultiChoice(choices []string, changed func()) *multiChoice {
+	m := &multiChoice{values: choices, shown: choiceLabels(choices)}
 	m.group = widget.NewCheckGroup(m.shown, func([]string) { changed() })
 	if len(choices) == 0 {
 		note := widget.NewLabel("There is nothing to choose from.")

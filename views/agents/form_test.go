@@ -480,7 +480,7 @@ func TestAFileIsDroppedUploadedAndSentAsItsID(t *testing.T) {
 	if err := os.WriteFile(path, []byte("Quarterly figures"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if !d.acceptsDrop() {
+	if _, ok := d.tabs.Selected().Content.(kit.DropTarget); !ok {
 		t.Fatal("the Run tab does not take dropped files")
 	}
 	f.s.Dropped([]string{path})
@@ -566,8 +566,9 @@ func TestEachErrorStandsUnderItsOwnField(t *testing.T) {
 			}
 			continue
 		}
-		if !fl.err.Visible() || fl.err.Text != errs[name] {
-			t.Fatalf("%s shows %q, want %q", name, fl.err.Text, errs[name])
+		// The field's own words: a date's example as the field writes it.
+		if want := fm.errorFor(fl, errs); !fl.err.Visible() || fl.err.Text != want {
+			t.Fatalf("%s shows %q, want %q", name, fl.err.Text, want)
 		}
 		if top(fl.err) < bottom(fl.input) {
 			t.Fatalf("%s's note stands above its field", name)
@@ -654,5 +655,157 @@ func TestRunStaysInSightWhateverTheLengthOfTheForm(t *testing.T) {
 	}
 	if w := f.w.Canvas().Size().Width; w > 800 {
 		t.Fatalf("the window grew to %v wide", w)
+	}
+}
+
+// A choice the agent spells with spaces around it (or with characters that
+// turn text around) is shown clean, told apart from one that looks alike,
+// picked, sent as spelled, and picked again from a draft.
+func TestChoicesAreShownCleanAndSentAsSpelled(t *testing.T) {
+	f, rec := withQuestions(t,
+		`{"type":"select","name":"region","required":true,"options":[" North ","South\u202e","South"]}`,
+		`{"type":"multiselect","name":"channels","required":true,"options":[" Web ","Print"]}`)
+	d := f.open(t, "119")
+	fillRequired(d)
+	sel := d.form.byName["region"].input.(*submitSelect)
+	if strings.Join(sel.Options, "|") != "North|South|South (2)" {
+		t.Fatalf("the select shows %q", sel.Options)
+	}
+	sel.SetSelectedIndex(0)
+	group := kittest.Find[*widget.CheckGroup](d.form.byName["channels"].input)
+	group.SetSelected([]string{"Web"})
+	runAndWait(t, f, d, rec)
+	if got := rec.answer(t, "region"); got != `" North "` {
+		t.Fatalf("region sent as %s", got)
+	}
+	if got := rec.answer(t, "channels"); got != `[" Web "]` {
+		t.Fatalf("channels sent as %s", got)
+	}
+	sel.SetSelectedIndex(1)
+	if got := d.form.answers()["region"]; got != "South\u202e" {
+		t.Fatalf("the second choice answers %q", got)
+	}
+	// The draft picks the same choices again.
+	fm := newForm(d.agent, map[string]string{"region": " North ", "channels": `[" Web "]`}, func() {}, nil)
+	defer fm.close()
+	if got := fm.byName["region"].input.(*submitSelect).Selected; got != "North" {
+		t.Fatalf("the draft's choice shows as %q", got)
+	}
+	if got := fm.answers(); got["region"] != " North " || got["channels"] != `[" Web "]` {
+		t.Fatalf("the draft's answers are %q", got)
+	}
+}
+
+// Re-opening a past run shows only what it answered: every other field is
+// emptied, whatever its type, so nothing else is sent again.
+func TestReopeningARunEmptiesWhatItDidNotAnswer(t *testing.T) {
+	f, _ := withQuestions(t,
+		`{"type":"select","name":"region","options":["North","South"]}`,
+		`{"type":"number","name":"copies","default":3}`,
+		`{"type":"boolean","name":"urgent","default":true}`,
+		`{"type":"textarea","name":"notes"}`,
+		`{"type":"object","name":"settings"}`,
+		`{"type":"date","name":"due"}`,
+		`{"type":"multiselect","name":"channels","options":["Print","Web"]}`,
+		`{"type":"array","name":"items"}`,
+		`{"type":"file","name":"document"}`,
+		`{"type":"colour","name":"shade"}`)
+	att := &fakeAttachments{}
+	f.nav.newAtt = func() kit.Attachments { return att }
+	d := f.open(t, "119")
+	fillRequired(d)
+	for name, v := range map[string]string{
+		"region": "South", "notes": "Hello", "settings": `{"a": 1}`, "due": "2026-12-01",
+		"channels": `["Web"]`, "items": `["one"]`, "shade": "teal",
+	} {
+		d.form.byName[name].set(v)
+	}
+	cleared := att.cleared
+	d.form.setAnswers(map[string]string{"prompt": "Again", "notes": "Kept"})
+	got := d.form.answers()
+	want := map[string]string{"prompt": "Again", "notes": "Kept", "copies": "", "urgent": "false"}
+	if len(got) != len(want) {
+		t.Fatalf("after re-opening, the form answers %q; want %q", got, want)
+	}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || g != v {
+			t.Fatalf("after re-opening, the form answers %q; want %q", got, want)
+		}
+	}
+	if d.form.byName["region"].input.(*fyne.Container).Objects[0].(*submitSelect).Selected != "" {
+		t.Fatal("the select still shows a choice")
+	}
+	if att.cleared == cleared {
+		t.Fatal("the file question keeps its files")
+	}
+}
+
+// A question with a default that the user empties stays empty: nothing is
+// sent for it, and the next form does not fill the default in again.
+func TestAClearedDefaultStaysCleared(t *testing.T) {
+	f, rec := withQuestions(t,
+		`{"type":"number","name":"copies","default":3}`,
+		`{"type":"select","name":"region","options":["North","South"],"default":"South"}`)
+	d := f.open(t, "119")
+	fillRequired(d)
+	d.form.byName["copies"].input.(*numberEntry).SetText("")
+	d.form.byName["region"].set("")
+	runAndWait(t, f, d, rec)
+	if got := rec.answer(t, "copies"); got != "" {
+		t.Fatalf("copies sent as %s", got)
+	}
+	if got := rec.answer(t, "region"); got != "" {
+		t.Fatalf("region sent as %s", got)
+	}
+	fm := newForm(d.agent, f.a.LastAnswers(d.agent), func() {}, nil)
+	defer fm.close()
+	if got := fm.answers(); got["copies"] != "" || got["region"] != "" {
+		t.Fatalf("the next form fills in %q", got)
+	}
+}
+
+// A number field takes the digits 0 to 9 only, and says why another
+// script's digit was not typed in.
+func TestANumberTakesOnlyTheDigitsZeroToNine(t *testing.T) {
+	f, _ := withQuestions(t, `{"type":"number","name":"copies"}`)
+	d := f.open(t, "119")
+	fl := d.form.byName["copies"]
+	num := fl.input.(*numberEntry)
+	test.Type(num, "1٣")
+	if num.Text != "1" || !strings.Contains(fl.err.Text, "0 to 9") || !strings.Contains(fl.err.Text, "٣") {
+		t.Fatalf("an Arabic-Indic digit: text %q, note %q", num.Text, fl.err.Text)
+	}
+	test.Type(num, "２")
+	if num.Text != "1" || !strings.Contains(fl.err.Text, "0 to 9") {
+		t.Fatalf("a full-width digit: text %q, note %q", num.Text, fl.err.Text)
+	}
+	test.Type(num, "5")
+	if num.Text != "15" {
+		t.Fatalf("the text is %q", num.Text)
+	}
+}
+
+// The note at a date that is none gives the example the field shows, as
+// the field writes dates.
+func TestADatesNoteGivesTheFieldsOwnExample(t *testing.T) {
+	f, rec := withQuestions(t, `{"type":"date","name":"due","required":true}`)
+	d := f.open(t, "119")
+	fillRequired(d)
+	e := d.form.byName["due"].input.(*dateField)
+	e.layout = "02/01/2006"
+	test.Type(e, "soon")
+	refused(t, f, d, rec, "due", "for example 25/11/2026,")
+	if note := d.form.byName["due"].err.Text; strings.Contains(note, "2026-11-25") || !strings.Contains(e.example(), "25/11/2026") {
+		t.Fatalf("the note %q and the example %q differ", note, e.example())
+	}
+}
+
+// Where files cannot be added, a required file question says it cannot be
+// answered (the app's files screen always makes attachments).
+func TestARequiredFileWithoutAttachmentsSaysWhy(t *testing.T) {
+	f, _ := withQuestions(t, `{"type":"file","name":"document","required":true}`)
+	d := f.open(t, "119")
+	if got := kittest.Labels(d.form.byName["document"].input); !strings.Contains(got, "can't be answered") {
+		t.Fatalf("the file question says %q", got)
 	}
 }

@@ -169,10 +169,6 @@ func (s *Screen) Dropped(paths []string) {
 			return
 		}
 	}
-	if d := s.current; d != nil && d.acceptsDrop() {
-		d.att.Dropped(paths)
-		return
-	}
 	dialog.ShowInformation("Files not added",
 		"Open an agent, then drop the files on its Run tab to attach them to the next run, or on its Files tab to link them to the agent.", s.env.Window)
 }
@@ -330,7 +326,7 @@ func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
 // newAgentRow is the template of one list row: the type badge, the title
 // and the first line of the description.
 func newAgentRow() fyne.CanvasObject {
-	title, desc := kit.TwoLines("Agent title", "Description")
+	title, desc := kit.NewLine(fyne.TextStyle{Bold: true}, false), kit.NewLine(fyne.TextStyle{}, true)
 	// The labels' own padding is enough between title and description.
 	text := container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), title, desc)
 	return container.New(&agentRowLayout{}, text, newBadge())
@@ -367,11 +363,8 @@ func (l *agentRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 func setAgentRow(o fyne.CanvasObject, a app.AgentItem) bool {
 	row := o.(*fyne.Container)
 	text := row.Objects[0].(*fyne.Container)
-	title := text.Objects[0].(*widget.Label)
-	shown := kit.Line(a.Title, 0)
-	changed := title.Text != shown
-	title.SetText(shown)
-	text.Objects[1].(*widget.Label).SetText(kit.Line(firstLine(a.Description), 0))
+	changed := kit.SetLine(text.Objects[0], a.Title)
+	kit.SetLine(text.Objects[1], kit.PlainText(firstLine(a.Description)))
 	setBadge(row.Objects[1].(*fyne.Container), a.Type)
 	return changed
 }
@@ -395,8 +388,10 @@ func setBadgeWords(c *fyne.Container, words bool) {
 	box := grid.Objects[0].(*fyne.Container).Objects[1].(*fyne.Container)
 	if words {
 		box.Objects[1].Show()
+		box.Layout = layout.NewHBoxLayout()
 	} else {
 		box.Objects[1].Hide()
+		box.Layout = layout.NewCenterLayout() // the icon alone, in the middle
 	}
 	grid.Layout = layout.NewGridWrapLayout(badgeSize(words))
 	c.Refresh()

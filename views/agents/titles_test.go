@@ -58,7 +58,7 @@ func TestAgentTitlesFromTheServiceShowOnOneLineAsWritten(t *testing.T) {
 	f := newHostileFixture(t)
 	row := newAgentRow()
 	setAgentRow(row, f.s.shown.Agents[0])
-	title := row.(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*widget.Label).Text
+	title, _ := kit.LineText(row.(*fyne.Container).Objects[0].(*fyne.Container).Objects[0])
 	if want := "Evilgnp.exe $(calc) “q” Meeting Minutes Writer"; title != want {
 		t.Errorf("the list row shows %q, want %q", title, want)
 	}

@@ -210,7 +210,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 		sel.OnChanged = func(val string) {
 			spawn(v.s.a, func() { _ = v.sess.SetAnswer(context.Background(), name, val) })
 		}
-		label := widget.NewLabel(strings.ToUpper(name[:1]) + name[1:])
+		label := widget.NewLabel(kit.QuestionName(q, 40))
 		label.Importance = widget.LowImportance
 		row.Add(container.NewHBox(label, container.NewGridWrap(pickerSize(sel), sel)))
 	}

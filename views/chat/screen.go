@@ -122,7 +122,7 @@ func (s *Screen) build() {
 				return
 			}
 			c := s.convs[id]
-			kit.SetTwoLineRow(o, kit.Line(c.Title, 0), kit.Line(c.AgentTitle, 0)+" · "+when(c.UpdatedAt))
+			kit.SetTwoLineRow(o, c.Title, c.AgentTitle+" · "+when(c.UpdatedAt))
 		})
 	s.convList.OnSelected = func(id widget.ListItemID) {
 		if s.selfSel || id >= len(s.convs) {

@@ -94,21 +94,36 @@ const emptyWidth = 380
 // than max, and as tall as o needs at that width. Unlike a fixed width it
 // narrows with a narrow pane instead of pushing the pane wider.
 func Column(o fyne.CanvasObject, max float32) fyne.CanvasObject {
-	return &fyne.Container{Layout: columnLayout{max}, Objects: []fyne.CanvasObject{o}}
+	return &fyne.Container{Layout: widthLayout{max: max, centred: true}, Objects: []fyne.CanvasObject{o}}
 }
 
-type columnLayout struct{ max float32 }
+// MaxWidth lays o out at the width it is given, but no wider than max, on
+// the leading side and at the full height: a form's fields and a result's
+// lines stay a readable length in a window as wide as a 4K screen.
+func MaxWidth(o fyne.CanvasObject, max float32) fyne.CanvasObject {
+	return &fyne.Container{Layout: widthLayout{max: max}, Objects: []fyne.CanvasObject{o}}
+}
 
-// MinSize asks for little width (the words wrap) and for o's height at the
-// width it was last given.
-func (l columnLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+type widthLayout struct {
+	max     float32
+	centred bool
+}
+
+// MinSize asks for no more than max in width (words wrap) and for o's
+// height at the width it was last given.
+func (l widthLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	m := objects[0].MinSize()
 	return fyne.NewSize(fyne.Min(m.Width, l.max), m.Height)
 }
 
-func (l columnLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+func (l widthLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	o := objects[0]
 	w := fyne.Min(size.Width, l.max)
+	if !l.centred {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(fyne.NewSize(w, size.Height))
+		return
+	}
 	o.Resize(fyne.NewSize(w, o.Size().Height))
 	h := o.MinSize().Height // wrapped at the new width
 	o.Resize(fyne.NewSize(w, h))
@@ -149,7 +164,7 @@ var settingsOpener atomic.Pointer[func()]
 func SetSettingsOpener(open func()) { settingsOpener.Store(&open) }
 
 // Header is a screen's title with an optional subtitle and actions on the
-// right.
+// right. The title is the text as written (not BidiVisual's order).
 func Header(title, subtitle string, actions ...fyne.CanvasObject) fyne.CanvasObject {
 	return header(title, subtitle, fyne.TextTruncateEllipsis, actions)
 }
@@ -170,14 +185,20 @@ func header(title, subtitle string, cut fyne.TextTruncation, actions []fyne.Canv
 	} else {
 		t.Truncation = cut
 	}
+	// Hebrew or Arabic words are broken into lines (or cut) in reading
+	// order before they are put in drawing order: see BidiLines.
+	var shown fyne.CanvasObject = t
+	if bidiHasRTL(title) {
+		shown = BidiLines(title, t.TextStyle, t.SizeName, cut == fyne.TextTruncateOff)
+	}
 	var left *fyne.Container
 	if cut == fyne.TextTruncateOff {
 		// Whole, but no taller than three lines: more scrolls.
 		three := widget.NewLabelWithStyle("1\n2\n3", fyne.TextAlignLeading, t.TextStyle)
 		three.SizeName = t.SizeName
-		left = container.NewVBox(MaxHeight(t, three.MinSize().Height))
+		left = container.NewVBox(MaxHeight(shown, three.MinSize().Height))
 	} else {
-		left = container.NewVBox(t)
+		left = container.NewVBox(shown)
 	}
 	if subtitle != "" {
 		s := widget.NewLabel(subtitle)
@@ -263,6 +284,16 @@ type headerLayout struct {
 	width      float32 // the width last laid out at; 0 before
 }
 
+// widestShown is the widest minimum of the visible objects.
+func widestShown(objects []fyne.CanvasObject) (w float32) {
+	for _, o := range objects {
+		if o.Visible() {
+			w = fyne.Max(w, o.MinSize().Width)
+		}
+	}
+	return w
+}
+
 // titleRoom is the least a header's title keeps beside its actions.
 const titleRoom = 160
 
@@ -274,12 +305,7 @@ func (l *headerLayout) fits(row fyne.CanvasObject, width float32) bool {
 func (l *headerLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	left, row := objects[0].MinSize(), objects[1].(*fyne.Container)
 	one := row.MinSize()
-	var widest float32
-	for _, a := range row.Objects {
-		if a.Visible() {
-			widest = fyne.Max(widest, a.MinSize().Width)
-		}
-	}
+	widest := widestShown(row.Objects)
 	switch {
 	case l.width == 0:
 		// Not laid out yet (a tab not shown): as narrow as it can be, with
@@ -296,13 +322,7 @@ func (l *headerLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	// A header laid out at just its minimum width is being measured (a tab
 	// not shown yet is sized so): every action would be on a line of its
 	// own, and the header would stay that tall until shown.
-	var widest float32
-	for _, a := range row.Objects {
-		if a.Visible() {
-			widest = fyne.Max(widest, a.MinSize().Width)
-		}
-	}
-	if size.Width > fyne.Max(left.MinSize().Width, widest)+1 {
+	if size.Width > fyne.Max(left.MinSize().Width, widestShown(row.Objects))+1 {
 		l.width = size.Width
 	}
 	if !l.fits(row, size.Width) {
@@ -340,26 +360,17 @@ func ShowError(l *widget.Label, msg string) {
 }
 
 // NewTwoLineRow is a list row every screen uses alike: a bold first line and
-// a quieter second one, both cut short with an ellipsis. Fill it with
-// SetTwoLineRow.
+// a quieter second one, both cut short with an ellipsis in reading order
+// (NewLine). Fill it with SetTwoLineRow.
 func NewTwoLineRow() fyne.CanvasObject {
-	return container.NewVBox(TwoLines("Title", "Detail"))
+	return container.NewVBox(NewLine(fyne.TextStyle{Bold: true}, false), NewLine(fyne.TextStyle{}, true))
 }
 
-// TwoLines are the labels of a two-line row: first bold, second quieter,
-// both cut short with an ellipsis (a long title never widens the window).
-func TwoLines(first, second string) (*widget.Label, *widget.Label) {
-	f := widget.NewLabelWithStyle(first, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	f.Truncation = fyne.TextTruncateEllipsis
-	s := widget.NewLabel(second)
-	s.Importance = widget.LowImportance
-	s.Truncation = fyne.TextTruncateEllipsis
-	return f, s
-}
-
-// SetTwoLineRow shows first and second in a row made by NewTwoLineRow.
-func SetTwoLineRow(o fyne.CanvasObject, first, second string) {
+// SetTwoLineRow shows first and second, as the server wrote them, in a row
+// made by NewTwoLineRow; it reports whether the row shows something new.
+func SetTwoLineRow(o fyne.CanvasObject, first, second string) bool {
 	box := o.(*fyne.Container)
-	box.Objects[0].(*widget.Label).SetText(first)
-	box.Objects[1].(*widget.Label).SetText(second)
+	a := SetLine(box.Objects[0], first)
+	b := SetLine(box.Objects[1], second)
+	return a || b
 }

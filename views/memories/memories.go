@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -139,7 +140,7 @@ func (s *Screen) build() {
 				return
 			}
 			col := s.cols[id-1]
-			l.SetText(fmt.Sprintf("%s (%d)", collectionLabel(col.ID, col.Name), col.Count))
+			l.SetText(fmt.Sprintf("%s (%d)", kit.Line(collectionLabel(col.ID, col.Name), 0), col.Count))
 			icon.SetResource(theme.FolderIcon())
 		})
 	s.colList.OnSelected = func(id widget.ListItemID) {
@@ -157,10 +158,10 @@ func (s *Screen) build() {
 
 	// Short words: they sit under "Collections" in a pane that is 220 px
 	// wide in an 800 px window.
-	s.rename = widget.NewButtonWithIcon("Rename…", theme.DocumentCreateIcon(), s.showRename)
-	s.addCol = widget.NewButtonWithIcon("Add by number…", theme.ContentAddIcon(), s.showAddCollection)
+	s.rename = widget.NewButtonWithIcon("Rename collection…", theme.DocumentCreateIcon(), s.showRename)
+	s.addCol = widget.NewButtonWithIcon("Open by number…", theme.ContentAddIcon(), s.showAddCollection)
 	s.newCol = widget.NewButtonWithIcon("New collection…", theme.FolderNewIcon(), s.showNewCollection)
-	s.delCol = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), s.confirmDeleteCollection)
+	s.delCol = widget.NewButtonWithIcon("Delete collection…", theme.DeleteIcon(), s.confirmDeleteCollection)
 	colLabel := widget.NewLabelWithStyle("Collections", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := container.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.newCol, s.rename, s.delCol, s.addCol), nil, nil, s.colList)
 
@@ -445,7 +446,7 @@ func firstLine(m app.MemoryEntry) string {
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
 	}
-	text = kit.Line(text, 200)
+	text = safe.Text(text, 200)
 	if text == "" {
 		text = "(no text)"
 	}
@@ -455,7 +456,7 @@ func firstLine(m app.MemoryEntry) string {
 // collectionLabel is a collection's name as this screen shows it: one line
 // (safe.Text), since names come from the service or other apps.
 func collectionLabel(id, name string) string {
-	return kit.Line(app.CollectionLabel(id, name), 0)
+	return safe.Text(app.CollectionLabel(id, name), 0)
 }
 
 func subLine(m app.MemoryEntry) string {

@@ -67,7 +67,7 @@ func New(env kit.Env) kit.Screen {
 			if id >= len(s.items) {
 				return
 			}
-			kit.SetTwoLineRow(o, title(s.items[id]), kit.Line(s.items[id].Description, 0))
+			kit.SetTwoLineRow(o, title(s.items[id]), s.items[id].Description)
 		})
 	s.list.OnSelected = func(id widget.ListItemID) {
 		if id < len(s.items) {
@@ -162,7 +162,7 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 // without the control and direction-changing characters a service could
 // put in it to break the list or make the name read as something else.
 func title(r client.Resource) string {
-	if t := kit.Line(r.Title, 0); t != "" {
+	if t := safe.Text(r.Title, 0); t != "" {
 		return t
 	}
 	return safe.Text("Untitled resource "+r.ID.String(), 0)
@@ -170,9 +170,8 @@ func title(r client.Resource) string {
 
 // showDetail shows one resource's fields, including any the service adds.
 func (s *Screen) showDetail(r client.Resource) {
-	t := widget.NewLabelWithStyle(title(r), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	t.SizeName = theme.SizeNameSubHeadingText
-	t.Wrapping = fyne.TextWrapWord
+	// Wrapped in reading order, Hebrew and Arabic too (BidiLines).
+	t := kit.BidiLines(title(r), fyne.TextStyle{Bold: true}, theme.SizeNameSubHeadingText, true)
 	desc := widget.NewLabel(r.Description)
 	desc.Wrapping = fyne.TextWrapWord
 	form := widget.NewForm(widget.NewFormItem("Reference", selectable(r.ID.String())))

@@ -74,6 +74,9 @@ func Labels(o fyne.CanvasObject) string {
 		}
 		return b.String()
 	case *fyne.Container, *container.Scroll:
+		if t, ok := kit.LineText(v); ok {
+			return t + "\n"
+		}
 		var b strings.Builder
 		for _, c := range children(v) {
 			b.WriteString(Labels(c))
@@ -91,6 +94,10 @@ func AllText(o fyne.CanvasObject) string {
 	walk = func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.Label); ok {
 			b.WriteString(l.Text + "\n")
+			return
+		}
+		if t, ok := kit.LineText(o); ok {
+			b.WriteString(t + "\n")
 			return
 		}
 		if r, ok := o.(*widget.RichText); ok {
