@@ -86,8 +86,9 @@ func main() {
 // its background work to end (a reply being saved as interrupted, uploads
 // cancelled). What the user typed was saved when the window closed; a
 // process that stayed behind would hold the next start's update or
-// install (the Windows setup waits for it).
-const closeLimit = 10 * time.Second
+// install (the Windows setup waits for it). Half of the 10 s a desktop
+// gives a program to end when the user logs out.
+const closeLimit = 5 * time.Second
 
 // closeWithin closes the app, or gives up waiting after limit.
 func closeWithin(a *app.App, limit time.Duration) {

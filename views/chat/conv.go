@@ -59,6 +59,7 @@ type convView struct {
 	waitingToSend bool   // a message waits for its files to finish uploading
 	waitFiles     func() // stops that wait
 	sending       bool   // a message is being handed to the session
+	pending       string // the text of that message, shown until the service takes it
 	errText       *widget.Label
 	attach        kit.Attachments
 	obj           fyne.CanvasObject
@@ -255,9 +256,26 @@ func (v *convView) updateButtons() {
 	}
 }
 
+// StoppedBeforeReply is said when Stop or Esc gave up a message the
+// service had not answered yet.
+const StoppedBeforeReply = "Stopped before the agent answered. Your message is still below, to send again."
+
+// Row ids of a message on its way: shown from the moment Send is pressed
+// until the service accepts it (then the stored messages take their place)
+// or refuses it (then the text is still in the composer).
+const (
+	pendingID int64 = -1
+	waitingID int64 = -2
+)
+
 // load takes the snapshot's messages afresh.
 func (v *convView) load() {
 	v.msgs = v.st.Messages
+	if v.pending != "" && v.st.Phase != app.ChatStreaming {
+		v.msgs = append(v.msgs[:len(v.msgs):len(v.msgs)],
+			app.Message{ID: pendingID, Role: app.RoleUser, Content: v.pending},
+			app.Message{ID: waitingID, Role: app.RoleAssistant})
+	}
 	id, text := v.st.LiveID, v.st.Live
 	if id != v.liveID {
 		v.live = nil
@@ -412,6 +430,12 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 	if m.Role == app.RoleUser {
 		return v.userRow(m)
 	}
+	if m.ID == waitingID {
+		l := widget.NewLabelWithStyle("Waiting for the agent… (Esc or Stop cancels)", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+		l.Importance = widget.LowImportance
+		l.Wrapping = fyne.TextWrapWord
+		return kit.Column(container.NewPadded(l), ChatWidth())
+	}
 	var body fyne.CanvasObject
 	var pics []*kit.Picture
 	if live {
@@ -420,7 +444,9 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 		md := NewMarkdown(m.Content)
 		body, pics = md, md.Pictures()
 	}
-	actions := container.NewHBox()
+	// The actions wrap onto a second line in a narrow window rather than
+	// run past its edge.
+	actions := kit.Wrap()
 	var footer fyne.CanvasObject = actions
 	if live {
 		typing := widget.NewLabel("Writing…")
@@ -444,6 +470,7 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 			actions.Add(l)
 		}
 		actions.Add(smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }))
+		actions.Add(smallButton("Copy as text", theme.ContentCopyIcon(), func() { copyText(kit.PlainText(m.Content)) }))
 		if len(pics) > 0 {
 			v.offerPictures(m.ID, pics, actions)
 		}
@@ -458,7 +485,13 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 			actions.Add(smallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
 		}
 	}
-	return container.NewPadded(container.NewVBox(body, footer))
+	return kit.Column(container.NewPadded(container.NewVBox(body, footer)), ChatWidth())
+}
+
+// ChatWidth is the widest a conversation's messages are drawn: about 80
+// characters a line, a readable length, centred in a wide window.
+func ChatWidth() float32 {
+	return fyne.MeasureText(strings.Repeat("n", 80), theme.TextSize(), fyne.TextStyle{}).Width + 4*theme.Padding()
 }
 
 // offerPictures adds "Show pictures" to a reply that names pictures: they
@@ -507,7 +540,7 @@ func (v *convView) userRow(m app.Message) fyne.CanvasObject {
 		files.Importance = widget.LowImportance
 		actions.Objects = append([]fyne.CanvasObject{files}, actions.Objects...)
 	}
-	return container.NewPadded(container.NewVBox(container.New(&rightAligned{frac: 0.75}, bubble), actions))
+	return kit.Column(container.NewPadded(container.NewVBox(container.New(&rightAligned{frac: 0.75}, bubble), actions)), ChatWidth())
 }
 
 func smallButton(label string, icon fyne.Resource, tap func()) *widget.Button {
@@ -590,13 +623,30 @@ func (v *convView) sendNow(text string) {
 	var ids = v.attachIDs()
 	v.sendBtn.Disable()
 	v.sending = true
+	// The message shows at once, with a line saying the reply is awaited,
+	// and Stop takes Send's place: a slow first byte never looks like
+	// nothing happened.
+	v.pending = text
+	v.sendBtn.Hide()
+	v.stopBtn.Show()
+	v.load()
+	v.follow = true
+	v.scrollToEnd()
 	spawn(v.s.a, func() {
 		err := v.sess.Send(context.Background(), text, ids)
 		kit.Do(func() {
 			v.sending = false
+			v.pending = ""
+			v.frame() // the session as it is now: taken, or as it was
+			v.load()
+			v.updateButtons()
 			v.sendBtn.Enable()
 			if errors.Is(err, app.ErrReplyRunning) {
 				return // sent already: this press did nothing
+			}
+			if errors.Is(err, context.Canceled) {
+				kit.ShowError(v.errText, StoppedBeforeReply)
+				return
 			}
 			if err != nil {
 				kit.ShowError(v.errText, app.Describe(err))

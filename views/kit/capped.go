@@ -76,3 +76,26 @@ func (l maxHeightLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	objects[0].Move(fyne.NewPos(0, 0))
 	objects[0].Resize(size)
 }
+
+// Wrap lays objects out left to right, onto more lines when they do not
+// fit, and asks for the height they took at the width it was last given:
+// a reply's actions under it in a narrow window (a list row measured at
+// its width gets the height of all their lines).
+func Wrap(objects ...fyne.CanvasObject) *fyne.Container {
+	return &fyne.Container{Layout: &wrapLayout{}, Objects: objects}
+}
+
+type wrapLayout struct{ width float32 }
+
+func (l *wrapLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	if l.width == 0 {
+		one := flowLayout{}.MinSize(objects)
+		return fyne.NewSize(widestShown(objects), one.Height)
+	}
+	return fyne.NewSize(widestShown(objects), flowRows(objects, l.width, nil))
+}
+
+func (l *wrapLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	l.width = size.Width
+	flowLayout{}.Layout(objects, size)
+}

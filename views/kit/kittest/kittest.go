@@ -131,3 +131,23 @@ func isNil(o fyne.CanvasObject) bool {
 	v := reflect.ValueOf(o)
 	return !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil())
 }
+
+// AbsolutePos is where o lies inside root (its position added up through
+// the containers and widgets between them); the zero position when o is not
+// under root.
+func AbsolutePos(o, root fyne.CanvasObject) fyne.Position {
+	var find func(at fyne.Position, c fyne.CanvasObject) (fyne.Position, bool)
+	find = func(at fyne.Position, c fyne.CanvasObject) (fyne.Position, bool) {
+		if c == o {
+			return at, true
+		}
+		for _, ch := range children(c) {
+			if p, ok := find(at.Add(ch.Position()), ch); ok {
+				return p, true
+			}
+		}
+		return fyne.Position{}, false
+	}
+	p, _ := find(fyne.Position{}, root)
+	return p
+}
