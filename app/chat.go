@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
@@ -558,10 +559,24 @@ func (s *ChatSession) history(upTo int64) []storage.Message {
 	return out
 }
 
-// MaxReplyBytes is the most of one reply Agent Desk keeps (16 MB, some
-// thousands of pages): a service that never stops sending must not fill the
+// MaxReplyBytes is the most of one reply Agent Desk keeps (64 MiB, some
+// ten thousand pages): a service that never stops sending must not fill the
 // computer's memory or disk. The text up to it is kept.
-const MaxReplyBytes = 16_000_000
+const MaxReplyBytes = 64 << 20
+
+// maxReplyBytes is MaxReplyBytes, smaller in tests.
+var maxReplyBytes = MaxReplyBytes
+
+// cutUTF8 is at most n bytes of s, ending at a letter's end.
+func cutUTF8(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:max(n, 0)]
+}
 
 // ErrReplyTooLarge ends a reply that grew past MaxReplyBytes.
 var ErrReplyTooLarge = errors.New("the reply is larger than Agent Desk keeps")
@@ -787,14 +802,19 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 			continue
 		}
 		s.mu.Lock()
-		over := s.live.Len()+len(frag) > MaxReplyBytes
-		if !over {
-			s.live.WriteString(frag)
+		over := s.live.Len()+len(frag) > maxReplyBytes
+		if over {
+			// keep what fits, up to a whole letter
+			frag = cutUTF8(frag, maxReplyBytes-s.live.Len())
 		}
+		s.live.WriteString(frag)
 		s.mu.Unlock()
 		if over {
 			tooLarge = true
 			_ = rs.Close()
+			if frag != "" {
+				w.Append(frag)
+			}
 			break
 		}
 		w.Append(frag)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
@@ -311,22 +312,40 @@ func TestChatTwoConversationsStreamAtOnce(t *testing.T) {
 // Agent Desk keeps the first MaxReplyBytes, says why it stopped, and does
 // not ask again.
 func TestAnEndlessReplyIsCutAtTheLimitAndKept(t *testing.T) {
+	const limit = 3<<20 + 1000
+	app.SetMaxReplyBytes(t, limit)
 	a := apptest.Open(t)
-	a.Demo().Service.SetFaults(demoservice.Faults{ReplyBytes: app.MaxReplyBytes + 3<<20})
+	a.Demo().Service.SetFaults(demoservice.Faults{ReplyBytes: limit + 3<<20})
 	s := newChat(t, a)
 	if err := s.Send(context.Background(), "Write everything", nil); err != nil {
 		t.Fatal(err)
 	}
 	s.Wait()
 	r := storedReply(t, a, s.ID())
-	if len(r.Content) == 0 || len(r.Content) > app.MaxReplyBytes {
-		t.Fatalf("kept %d bytes of the reply, want some and at most %d", len(r.Content), app.MaxReplyBytes)
+	if len(r.Content) < limit-3 || len(r.Content) > limit || !utf8.ValidString(r.Content) {
+		t.Fatalf("kept %d bytes of the reply, want all that fits in %d, whole letters", len(r.Content), limit)
 	}
 	if r.Status != storage.StatusFailed || !strings.Contains(r.Error, "kept") {
 		t.Errorf("reply status %q, note %q: want it to say the text so far is kept", r.Status, r.Error)
 	}
 	if n := len(a.Demo().Service.Executions()); n != 1 {
 		t.Errorf("the service was asked %d times, want once", n)
+	}
+}
+
+// A long code block sent in one event of 2 MiB is read whole.
+func TestAReplyOf2MiBInOneEventIsReadWhole(t *testing.T) {
+	a := apptest.Open(t)
+	code := "```\n" + strings.Repeat("total = sum(row for row in sheet)  # 字\n", (2<<20)/40) + "```"
+	a.Demo().Service.SetFaults(demoservice.Faults{Reply: code, OneEvent: true})
+	s := newChat(t, a)
+	if err := s.Send(context.Background(), "Write the code", nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	r := storedReply(t, a, s.ID())
+	if r.Status != storage.StatusComplete || r.Content != code {
+		t.Fatalf("reply %q with %d of %d bytes, note %q", r.Status, len(r.Content), len(code), r.Error)
 	}
 }
 

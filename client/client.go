@@ -29,9 +29,10 @@ const (
 	// DefaultPollLimit is how long Wait polls before it reports
 	// ErrStillRunning.
 	DefaultPollLimit = 10 * time.Minute
-	// DefaultMaxEventSize caps one streamed event (64 KiB per default in go-sse; a
-	// long image URL or a big fragment fits well within 1 MiB).
-	DefaultMaxEventSize = 1 << 20
+	// DefaultMaxEventSize caps one streamed event (64 KiB per default in
+	// go-sse), as openai-go does: a service may send a long code block in a
+	// single event of some MiB.
+	DefaultMaxEventSize = 32 << 20
 	// maxErrorBody caps how much of an error body is read.
 	maxErrorBody = 64 << 10
 	// maxJSONBody caps a successful JSON answer (a page of records).
@@ -195,7 +196,7 @@ func WithStreamIdleTimeout(d time.Duration) Option {
 	return func(c *config) { c.streamIdleTimeout = d }
 }
 
-// WithMaxEventSize caps the size of one streamed event (default 1 MiB). A
+// WithMaxEventSize caps the size of one streamed event (default 32 MiB). A
 // larger event ends the stream with ErrEventTooLarge; it is never truncated.
 func WithMaxEventSize(n int) Option {
 	return func(c *config) {

@@ -214,7 +214,11 @@ func (s *Service) answerBlocking(w http.ResponseWriter, r *http.Request, a *Agen
 // ReplyBytes fault, output is repeated to that length and sent in pieces of
 // up to 256 KiB.
 func (s *Service) fragmentsOf(output string) []string {
-	n := s.currentFaults().ReplyBytes
+	f := s.currentFaults()
+	n := f.ReplyBytes
+	if n <= 0 && f.OneEvent && output != "" {
+		return []string{output}
+	}
 	if n <= 0 || output == "" {
 		return splitFragments(output)
 	}

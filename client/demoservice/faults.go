@@ -50,6 +50,9 @@ type Faults struct {
 	// bytes of output (its text repeated), streamed in events of up to
 	// 256 KiB: a service that sends far more than anyone reads. 0 is off.
 	ReplyBytes int
+	// OneEvent sends each run's whole output in a single event (a long
+	// code block in one piece), where it is not cut by ReplyBytes.
+	OneEvent bool
 }
 
 // Where a 429 tells how long to wait (Faults.RetryAfterIn).

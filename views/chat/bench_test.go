@@ -191,3 +191,53 @@ func BenchmarkOpen2000Messages(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms-to-first-paint")
 }
+
+// BenchmarkCodeFragment2MiB shows a reply whose code block arrives in one
+// 2 MiB event: time until it is shown and laid out, then the slowest of
+// 200 frames scrolling through the block. Beside it, the same for a 2 kB
+// block: the ratio shows what the size costs.
+func BenchmarkCodeFragment2MiB(b *testing.B) {
+	test.NewTempApp(b)
+	show := func(code string) (shown, worst time.Duration) {
+		m := NewMarkdown("")
+		w := test.NewTempWindow(b, container.NewVScroll(m))
+		w.Resize(fyne.NewSize(1000, 700))
+		start := time.Now()
+		m.Append("Here it is:\n\n```python\n" + code + "```\n\nThat is all.")
+		m.Flush(true)
+		m.Resize(fyne.NewSize(980, m.MinSize().Height))
+		w.Canvas().Refresh(m)
+		shown = time.Since(start)
+		var c *codeBlock
+		walkObjects(m, func(o fyne.CanvasObject) {
+			if x, ok := o.(*codeBlock); ok {
+				c = x
+			}
+		})
+		if c == nil {
+			b.Fatal("no code block")
+		}
+		end := c.lines.MinSize().Height
+		for i := 0; i < 200; i++ {
+			t0 := time.Now()
+			wheel := &fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -end / 200}}
+			c.scroll.Scrolled(wheel)
+			w.Canvas().Refresh(c.lines)
+			worst = max(worst, time.Since(t0))
+		}
+		return shown, worst
+	}
+	big, small := bigCode(2<<20), bigCode(2<<10)
+	var bigShown, bigWorst, smallShown time.Duration
+	for i := 0; i < b.N; i++ {
+		s, w := show(big)
+		bigShown += s
+		bigWorst = max(bigWorst, w)
+		s, _ = show(small)
+		smallShown += s
+	}
+	b.ReportMetric(float64(bigShown.Microseconds())/1000/float64(b.N), "2MiB-shown-ms")
+	b.ReportMetric(float64(bigWorst.Microseconds())/1000, "2MiB-worst-scroll-frame-ms")
+	b.ReportMetric(float64(smallShown.Microseconds())/1000/float64(b.N), "2kB-shown-ms")
+	b.ReportMetric(float64(bigShown)/float64(smallShown), "2MiB/2kB")
+}

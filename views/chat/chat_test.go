@@ -265,11 +265,11 @@ func TestMarkdownBlocksRendered(t *testing.T) {
 			switch x := o.(type) {
 			case *codeBlock:
 				codes++
-				if x.code.Text != "fmt.Println(1)\n\nfmt.Println(2)" || x.copy.Text != "Copy" {
-					t.Fatalf("code block shows %q", x.code.Text)
+				if x.Code() != "fmt.Println(1)\n\nfmt.Println(2)" || x.copy.Text != "Copy" {
+					t.Fatalf("code block shows %q", x.Code())
 				}
 				test.Tap(x.copy)
-				if fyne.CurrentApp().Clipboard().Content() != x.code.Text {
+				if fyne.CurrentApp().Clipboard().Content() != x.Code() {
 					t.Fatal("Copy should put the code on the clipboard")
 				}
 			case *widget.RichText:

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -59,6 +60,7 @@ type convView struct {
 	waitingToSend bool   // a message waits for its files to finish uploading
 	waitFiles     func() // stops that wait
 	sending       bool   // a message is being handed to the session
+	pastes        *pastes
 	pending       string // the text of that message, shown until the service takes it
 	errText       *widget.Label
 	attach        kit.Attachments
@@ -126,8 +128,16 @@ func (v *convView) build() {
 	v.list.OnSelected = func(id widget.ListItemID) { v.list.Unselect(id) }
 
 	v.entry = newComposer(v.send, v.sess.Stop)
-	v.entry.SetText(conv.Draft)
-	v.entry.OnChanged = func(text string) { v.sess.SetDraft(text) }
+	v.pastes = newPastes(func() { v.sess.SetDraft(v.composed()) })
+	v.entry.onPaste = func(text string) bool {
+		if utf8.RuneCountInString(text) <= maxShownChars {
+			return false
+		}
+		v.pastes.add(text)
+		return true
+	}
+	v.setComposed(conv.Draft)
+	v.entry.OnChanged = func(string) { v.sess.SetDraft(v.composed()) }
 	v.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), v.send)
 	v.sendBtn.Importance = widget.HighImportance
 	v.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { v.sess.Stop() })
@@ -150,6 +160,7 @@ func (v *convView) build() {
 		}
 	}
 	bottom.Add(v.errText)
+	bottom.Add(v.pastes.box)
 	buttons := container.NewVBox(layout.NewSpacer(), container.NewStack(v.sendBtn, v.stopBtn))
 	bottom.Add(container.NewBorder(nil, hint, nil, buttons, v.entry))
 	v.updateButtons()
@@ -282,6 +293,7 @@ func (v *convView) load() {
 		v.liveID = id
 		if id != 0 {
 			v.live = newLiveMarkdown(text)
+			v.live.SetOuter(v.scrollBy)
 		}
 	} else if v.live != nil {
 		v.appendLive(text)
@@ -352,6 +364,12 @@ func (v *convView) scrollToEnd() {
 	}
 	v.list.ScrollToBottom()
 	v.lastAuto = v.list.GetScrollOffset()
+}
+
+// scrollBy scrolls the conversation by the wheel movement a code block or
+// table inside it passed on.
+func (v *convView) scrollBy(ev *fyne.ScrollEvent) {
+	v.list.ScrollToOffset(v.list.GetScrollOffset() - ev.Scrolled.DY)
 }
 
 // resizeLive gives the streaming row the height of its text.
@@ -442,6 +460,7 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 		body = v.live
 	} else {
 		md := NewMarkdown(m.Content)
+		md.SetOuter(v.scrollBy)
 		body, pics = md, md.Pictures()
 	}
 	// The actions wrap onto a second line in a narrow window rather than
@@ -527,14 +546,17 @@ func (v *convView) remeasure(id int64) {
 }
 
 func (v *convView) userRow(m app.Message) fyne.CanvasObject {
-	text := widget.NewLabel(m.Content)
+	text := widget.NewLabel(shownText(m.Content))
 	text.Wrapping = fyne.TextWrapWord
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
 	bg.CornerRadius = theme.Size(theme.SizeNameSelectionRadius) * 3
 	bubble := container.NewStack(bg, container.NewPadded(text))
 	actions := container.NewHBox(layout.NewSpacer(),
-		smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }),
-		smallButton("Edit & resend", theme.DocumentCreateIcon(), func() { v.editMessage(m) }))
+		smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }))
+	if utf8.RuneCountInString(m.Content) <= maxShownChars {
+		// a longer text would take seconds to wrap in the edit box
+		actions.Add(smallButton("Edit & resend", theme.DocumentCreateIcon(), func() { v.editMessage(m) }))
+	}
 	if len(m.FileIDs) > 0 {
 		files := widget.NewLabelWithStyle(strconv.Itoa(len(m.FileIDs))+" file(s) attached", fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
 		files.Importance = widget.LowImportance
@@ -589,7 +611,7 @@ func (r *rightAligned) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 // send sends the composer's text once attached files finished uploading.
 func (v *convView) send() {
-	text := strings.TrimSpace(v.entry.Text)
+	text := strings.TrimSpace(v.composed())
 	if text == "" {
 		return
 	}
@@ -652,8 +674,9 @@ func (v *convView) sendNow(text string) {
 				kit.ShowError(v.errText, app.Describe(err))
 				return
 			}
-			if strings.TrimSpace(v.entry.Text) == text {
+			if strings.TrimSpace(v.composed()) == text {
 				v.entry.SetText("")
+				v.pastes.clear()
 			}
 			if v.attach != nil {
 				v.attach.Clear()
@@ -821,6 +844,23 @@ type composer struct {
 	shift  bool
 	onSend func()
 	onEsc  func()
+	// onPaste may take a pasted text instead of the box (true: taken).
+	onPaste func(text string) bool
+}
+
+// TypedShortcut lets onPaste take a long paste (Ctrl+V or the menu's
+// Paste) before the box wraps it.
+func (c *composer) TypedShortcut(s fyne.Shortcut) {
+	if p, ok := s.(*fyne.ShortcutPaste); ok && c.onPaste != nil {
+		cb := p.Clipboard
+		if cb == nil && fyne.CurrentApp() != nil {
+			cb = fyne.CurrentApp().Clipboard()
+		}
+		if cb != nil && c.onPaste(cb.Content()) {
+			return
+		}
+	}
+	c.Entry.TypedShortcut(s)
 }
 
 func newComposer(onSend, onEsc func()) *composer {

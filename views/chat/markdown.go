@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -49,6 +48,34 @@ type Markdown struct {
 	openPara  *openPara
 	wordWidth map[string]float32 // for openPara, kept across paragraphs
 	pictures  []*kit.Picture     // pictures the frozen blocks name, in order
+	outer     func(*fyne.ScrollEvent)
+}
+
+// outerScroller is a block that scrolls inside the reply (a code block, a
+// wide table) and passes on the wheel movement it cannot use.
+type outerScroller interface {
+	SetOuter(func(*fyne.ScrollEvent))
+}
+
+// SetOuter passes the wheel movement the reply's code blocks and tables
+// cannot use to f (the conversation's scrolling).
+func (m *Markdown) SetOuter(f func(*fyne.ScrollEvent)) {
+	m.outer = f
+	for _, o := range m.box.Objects {
+		if c, ok := o.(*frozenChunk); ok {
+			for _, b := range c.box.Objects {
+				m.passOuter(b)
+			}
+		} else {
+			m.passOuter(o)
+		}
+	}
+}
+
+func (m *Markdown) passOuter(o fyne.CanvasObject) {
+	if s, ok := o.(outerScroller); ok {
+		s.SetOuter(m.outer)
+	}
 }
 
 // Pictures are the pictures the reply names (in its finished blocks), not
@@ -187,6 +214,7 @@ func (m *Markdown) addFrozen(o fyne.CanvasObject) {
 		m.chunk = newFrozenChunk()
 		m.insertBeforeOpen(m.chunk)
 	}
+	m.passOuter(o)
 	m.chunk.add(o)
 }
 
@@ -387,6 +415,7 @@ func (m *Markdown) replaceOpen(o fyne.CanvasObject) {
 }
 
 func (m *Markdown) setOpenObject(o fyne.CanvasObject) {
+	m.passOuter(o)
 	m.open = o
 	m.box.Add(o)
 }
@@ -570,39 +599,3 @@ func tableWidget(rows [][]string) (fyne.CanvasObject, []*kit.Picture) {
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	return container.NewStack(bg, grid), pics
 }
-
-// codeBlock is code in a monospace box with a Copy button.
-type codeBlock struct {
-	widget.BaseWidget
-	lang string
-	code *widget.Label
-	copy *widget.Button
-	obj  fyne.CanvasObject
-}
-
-func newCodeBlock(lang, code string) *codeBlock {
-	c := &codeBlock{lang: lang}
-	c.code = widget.NewLabelWithStyle(code, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	c.code.Wrapping = fyne.TextWrapBreak
-	c.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
-		if a := fyne.CurrentApp(); a != nil {
-			a.Clipboard().SetContent(c.code.Text)
-		}
-		c.copy.SetText("Copied")
-	})
-	c.copy.Importance = widget.LowImportance
-	name := widget.NewLabel(lang)
-	name.Importance = widget.LowImportance
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	top := container.NewHBox(name, layout.NewSpacer(), c.copy)
-	c.obj = container.NewStack(bg, container.NewBorder(top, nil, nil, nil, c.code))
-	c.ExtendBaseWidget(c)
-	return c
-}
-
-// SetCode shows new code (a block still arriving).
-func (c *codeBlock) SetCode(code string) { c.code.SetText(code) }
-
-// CreateRenderer implements fyne.Widget.
-func (c *codeBlock) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(c.obj) }

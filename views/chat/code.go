@@ -1,0 +1,447 @@
+package chat
+
+import (
+	"image/color"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"golang.org/x/text/width"
+
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+const (
+	// codeWholeLines is the most lines a code block shows whole; a longer
+	// one shows codeBoxLines at a time in a box that scrolls, so that a
+	// 50,000-line block does not make a conversation 50,000 lines long.
+	codeWholeLines = 60
+	codeBoxLines   = 24
+	// codeMaxCols is where a line is cut when lines do not wrap: past
+	// it a line goes on on the next row, so that no row is wider than a
+	// picture the graphics card can draw.
+	codeMaxCols = 500
+	// codeTab is the columns between tab stops.
+	codeTab = 4
+)
+
+// wrapCode is whether new code blocks wrap long lines (the last choice the
+// user made on any block) rather than scroll sideways.
+var wrapCode atomic.Bool
+
+// codeBlock shows code in monospace with its language, Copy and a choice
+// to wrap long lines or scroll sideways. Only the rows in view are drawn
+// (codeLines), so a block of any length, even one 2 MiB fragment, shows at
+// once and scrolls smoothly.
+type codeBlock struct {
+	widget.BaseWidget
+	lang    string
+	lines   *codeLines
+	scroll  *kit.Scroller
+	copy    *widget.Button
+	wrapBtn *widget.Button
+	count   *widget.Label
+	header  *fyne.Container
+	bg      *canvas.Rectangle
+}
+
+func newCodeBlock(lang, code string) *codeBlock {
+	c := &codeBlock{lang: lang, lines: newCodeLines(wrapCode.Load())}
+	c.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+		copyText(c.lines.src)
+		c.copy.SetText("Copied")
+	})
+	c.copy.Importance = widget.LowImportance
+	c.wrapBtn = widget.NewButtonWithIcon("", theme.ViewRestoreIcon(), c.toggleWrap)
+	c.wrapBtn.Importance = widget.LowImportance
+	c.showWrapChoice()
+	c.count = widget.NewLabel("")
+	c.count.Importance = widget.LowImportance
+	name := widget.NewLabel(kit.Line(lang, 40))
+	name.Importance = widget.LowImportance
+	c.header = container.NewHBox(name, layout.NewSpacer(), c.count, c.wrapBtn, c.copy)
+	c.bg = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	c.bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	c.scroll = kit.NewBothWays(c.lines, nil)
+	c.scroll.OnScrolled = func(p fyne.Position) { c.lines.scrollTo(p.Y) }
+	c.ExtendBaseWidget(c)
+	c.SetCode(code)
+	return c
+}
+
+// SetOuter passes the wheel movement the block cannot use to the scroll
+// area around it (the conversation).
+func (c *codeBlock) SetOuter(f func(*fyne.ScrollEvent)) { c.scroll.Outer = f }
+
+// Code is the code shown.
+func (c *codeBlock) Code() string { return c.lines.src }
+
+// SetCode shows new code (a block still arriving: when it only grew, only
+// its last rows are cut again). A box scrolled to its end stays there.
+func (c *codeBlock) SetCode(code string) {
+	following := c.atEnd()
+	c.lines.set(code)
+	c.showCount()
+	if following {
+		c.scrollToEnd()
+	}
+	c.Refresh()
+}
+
+func (c *codeBlock) showCount() {
+	n := c.lines.sourceLines()
+	text := ""
+	if n > codeWholeLines {
+		text = formatCount(n) + " lines"
+	}
+	if c.count.Text != text {
+		c.count.SetText(text)
+	}
+}
+
+func (c *codeBlock) toggleWrap() {
+	wrap := !c.lines.wrap
+	wrapCode.Store(wrap)
+	c.lines.setWrap(wrap)
+	c.showWrapChoice()
+	c.scroll.ScrollToOffset(fyne.Position{})
+	c.lines.scrollTo(0)
+	c.Refresh()
+}
+
+func (c *codeBlock) showWrapChoice() {
+	if c.lines.wrap {
+		c.wrapBtn.SetText("Don't wrap lines")
+	} else {
+		c.wrapBtn.SetText("Wrap lines")
+	}
+}
+
+func (c *codeBlock) atEnd() bool {
+	h := c.scroll.Size().Height
+	return h == 0 || c.scroll.Offset.Y+h >= c.lines.MinSize().Height-1
+}
+
+func (c *codeBlock) scrollToEnd() {
+	h := c.bodyHeight()
+	y := max(c.lines.MinSize().Height-h, 0)
+	if y != c.scroll.Offset.Y {
+		c.scroll.ScrollToOffset(fyne.NewPos(c.scroll.Offset.X, y))
+		c.lines.scrollTo(y)
+	}
+}
+
+// bodyHeight is the height of the rows shown: all of them, or a box.
+func (c *codeBlock) bodyHeight() float32 {
+	n := c.lines.rows()
+	if n > codeWholeLines {
+		n = codeBoxLines
+	}
+	return float32(max(n, 1)) * c.lines.rowHeight()
+}
+
+// CreateRenderer implements fyne.Widget.
+func (c *codeBlock) CreateRenderer() fyne.WidgetRenderer { return &codeRenderer{c: c} }
+
+type codeRenderer struct{ c *codeBlock }
+
+func (r *codeRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.c.bg, r.c.header, r.c.scroll}
+}
+func (r *codeRenderer) Destroy() {}
+
+// MinSize is as narrow as the header: code never widens the window.
+func (r *codeRenderer) MinSize() fyne.Size {
+	pad := theme.Padding()
+	h := r.c.header.MinSize()
+	return fyne.NewSize(h.Width, h.Height+r.c.bodyHeight()+pad)
+}
+
+func (r *codeRenderer) Layout(size fyne.Size) {
+	c := r.c
+	pad := theme.Padding()
+	c.bg.Resize(size)
+	hh := c.header.MinSize().Height
+	c.header.Move(fyne.Position{})
+	c.header.Resize(fyne.NewSize(size.Width, hh))
+	inner := size.Width - 2*pad
+	c.lines.setViewWidth(inner)
+	c.scroll.Move(fyne.NewPos(pad, hh))
+	c.scroll.Resize(fyne.NewSize(inner, c.bodyHeight()))
+	c.lines.scrollTo(c.scroll.Offset.Y)
+}
+
+func (r *codeRenderer) Refresh() {
+	c := r.c
+	c.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+	c.bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	c.bg.Refresh()
+	c.lines.Refresh()
+	c.scroll.Refresh()
+	r.Layout(c.Size())
+}
+
+// codeLines draws the rows of code in view. Its size is that of all rows
+// (so the box around it scrolls as usual), but it holds text objects only
+// for the rows in view and fills them as the box scrolls.
+type codeLines struct {
+	widget.BaseWidget
+	src    string
+	wrap   bool
+	view   float32 // width it is shown in (to wrap at)
+	cols   int     // columns a row holds
+	starts []int   // byte offset where each row starts
+	widest int     // most columns of any row
+	lines  int     // lines of src (rows before wrapping)
+	top    float32 // scroll offset
+	cell   fyne.Size
+	texts  []*canvas.Text
+}
+
+func newCodeLines(wrap bool) *codeLines {
+	l := &codeLines{wrap: wrap}
+	l.ExtendBaseWidget(l)
+	l.measureCell()
+	return l
+}
+
+func (l *codeLines) measureCell() {
+	l.cell = fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true})
+}
+
+func (l *codeLines) rowHeight() float32 { return l.cell.Height }
+func (l *codeLines) rows() int          { return len(l.starts) }
+func (l *codeLines) sourceLines() int   { return l.lines }
+
+// maxCols is where rows are cut: the view's width when wrapping.
+func (l *codeLines) maxCols() int {
+	if !l.wrap {
+		return codeMaxCols
+	}
+	if l.view <= 0 || l.cell.Width <= 0 {
+		return codeMaxCols
+	}
+	return min(max(int(l.view/l.cell.Width), 8), codeMaxCols)
+}
+
+// set shows src. When src only grew, the rows before the last are kept.
+func (l *codeLines) set(src string) {
+	if len(l.starts) > 0 && strings.HasPrefix(src, l.src) {
+		from := l.starts[len(l.starts)-1]
+		l.starts = l.starts[:len(l.starts)-1]
+		l.src = src
+		l.cut(from)
+	} else {
+		l.src = src
+		l.recut()
+	}
+	l.lines = strings.Count(src, "\n")
+	if src != "" && !strings.HasSuffix(src, "\n") {
+		l.lines++
+	}
+}
+
+func (l *codeLines) setWrap(wrap bool) {
+	l.wrap = wrap
+	l.recut()
+}
+
+// setViewWidth cuts the rows again when the width they wrap at changed.
+func (l *codeLines) setViewWidth(w float32) {
+	if w == l.view {
+		return
+	}
+	l.view = w
+	if l.wrap && l.maxCols() != l.cols {
+		l.recut()
+	}
+}
+
+func (l *codeLines) recut() {
+	l.starts, l.widest = l.starts[:0], 0
+	l.cut(0)
+}
+
+// cut finds the rows of src from byte from (a row start) on: a row ends at
+// a line break or when it is maxCols wide. It costs time linear in what it
+// reads.
+func (l *codeLines) cut(from int) {
+	l.cols = l.maxCols()
+	s := l.src
+	start, col := from, 0
+	l.starts = append(l.starts, start)
+	for i := from; i < len(s); {
+		if !utf8.FullRuneInString(s[i:]) {
+			break // the rest of the letter is still to come
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == '\n' {
+			l.widest = max(l.widest, col)
+			i += size
+			start, col = i, 0
+			l.starts = append(l.starts, start)
+			continue
+		}
+		w := runeCols(r, col)
+		if col+w > l.cols && col > 0 {
+			l.widest = max(l.widest, col)
+			start, col = i, 0
+			l.starts = append(l.starts, start)
+			w = runeCols(r, 0) // a tab is wider at a row's start
+		}
+		col += w
+		i += size
+	}
+	l.widest = max(l.widest, col)
+	if len(s) > 0 && s[len(s)-1] == '\n' && len(l.starts) > 1 {
+		// a last line break ends the last line; it does not start a row
+		l.starts = l.starts[:len(l.starts)-1]
+	}
+}
+
+// runeCols is how many columns r takes at column col.
+func runeCols(r rune, col int) int {
+	switch {
+	case r == '\t':
+		return codeTab - col%codeTab
+	case r < ' ' || r == 0x7f:
+		return 1
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
+}
+
+// row is the text of row i as drawn: tabs as spaces, control characters
+// as spaces.
+func (l *codeLines) row(i int) string {
+	start := l.starts[i]
+	end := len(l.src)
+	if i+1 < len(l.starts) {
+		end = l.starts[i+1]
+	}
+	raw := strings.TrimSuffix(l.src[start:end], "\n")
+	if !strings.ContainsFunc(raw, func(r rune) bool { return r < ' ' || r == 0x7f || r == utf8.RuneError }) {
+		return raw
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range raw {
+		w := runeCols(r, col)
+		switch {
+		case r == '\t':
+			b.WriteString(strings.Repeat(" ", w))
+		case r < ' ' || r == 0x7f:
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+		col += w
+	}
+	return b.String()
+}
+
+// scrollTo shows the rows from offset y down.
+func (l *codeLines) scrollTo(y float32) {
+	if y != l.top {
+		l.top = y
+		l.Refresh()
+	}
+}
+
+// MinSize is every row: the box around it scrolls.
+func (l *codeLines) MinSize() fyne.Size {
+	w := float32(0)
+	if !l.wrap {
+		w = float32(l.widest)*l.cell.Width + 1
+	}
+	return fyne.NewSize(w, float32(max(len(l.starts), 1))*l.cell.Height)
+}
+
+// CreateRenderer implements fyne.Widget.
+func (l *codeLines) CreateRenderer() fyne.WidgetRenderer { return &linesRenderer{l: l} }
+
+type linesRenderer struct {
+	l    *codeLines
+	objs []fyne.CanvasObject
+}
+
+func (r *linesRenderer) Destroy() {}
+func (r *linesRenderer) Objects() []fyne.CanvasObject {
+	return r.objs
+}
+func (r *linesRenderer) MinSize() fyne.Size { return r.l.MinSize() }
+
+// Layout fills the text objects with the rows in view (those the box
+// around shows: a whole block shows them all, a boxed one codeBoxLines
+// and one more for the part rows at either edge).
+func (r *linesRenderer) Layout(size fyne.Size) {
+	l := r.l
+	h := l.cell.Height
+	if h <= 0 {
+		return
+	}
+	inView := len(l.starts)
+	if inView > codeWholeLines {
+		inView = codeBoxLines + 1
+	}
+	first := 0
+	if len(l.starts) > codeWholeLines {
+		first = min(max(int(l.top/h), 0), max(len(l.starts)-inView, 0))
+	}
+	for len(l.texts) < inView {
+		t := canvas.NewText("", theme.Color(theme.ColorNameForeground))
+		t.TextStyle = fyne.TextStyle{Monospace: true}
+		l.texts = append(l.texts, t)
+	}
+	fg := theme.Color(theme.ColorNameForeground)
+	objs := r.objs[:0]
+	for i := 0; i < inView && first+i < len(l.starts); i++ {
+		t := l.texts[i]
+		text := l.row(first + i)
+		if t.Text != text || t.TextSize != theme.TextSize() || !sameColor(t.Color, fg) {
+			t.Text, t.TextSize, t.Color = text, theme.TextSize(), fg
+			t.Refresh()
+		}
+		t.Move(fyne.NewPos(0, float32(first+i)*h))
+		t.Resize(fyne.NewSize(max(size.Width, t.MinSize().Width), h))
+		objs = append(objs, t)
+	}
+	r.objs = objs
+}
+
+func (r *linesRenderer) Refresh() {
+	r.l.measureCell()
+	if r.l.wrap && r.l.maxCols() != r.l.cols {
+		r.l.recut()
+	}
+	r.Layout(r.l.Size())
+	canvas.Refresh(r.l)
+}
+
+func sameColor(a, b color.Color) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	ar, ag, ab, aa := a.RGBA()
+	br, bg, bb, ba := b.RGBA()
+	return ar == br && ag == bg && ab == bb && aa == ba
+}
+
+// formatCount writes n with thousands separated: 12,345.
+func formatCount(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

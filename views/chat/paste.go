@@ -1,0 +1,115 @@
+package chat
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// maxShownChars is the most characters the message box or a sent message shows
+// as text: wrapping text costs time that grows faster than its length
+// (8,000 characters take half a second a keystroke in the box), so a
+// longer paste is kept aside as a "Pasted text" chip and sent with the
+// message, and a longer sent message shows its start.
+const maxShownChars = 2000
+
+// pastes are the long texts pasted into the message box, shown as chips
+// above it and sent after what was typed.
+type pastes struct {
+	texts    []string
+	box      *fyne.Container
+	onChange func()
+}
+
+func newPastes(onChange func()) *pastes {
+	return &pastes{box: container.NewVBox(), onChange: onChange}
+}
+
+// add keeps text as a chip.
+func (p *pastes) add(text string) {
+	p.texts = append(p.texts, text)
+	p.show()
+	p.onChange()
+}
+
+func (p *pastes) clear() {
+	if len(p.texts) == 0 {
+		return
+	}
+	p.texts = nil
+	p.show()
+	p.onChange()
+}
+
+func (p *pastes) show() {
+	p.box.Objects = p.box.Objects[:0]
+	for i, text := range p.texts {
+		label := widget.NewLabel(pasteLabel(text))
+		label.Truncation = fyne.TextTruncateEllipsis
+		remove := widget.NewButtonWithIcon("Remove", theme.CancelIcon(), func() {
+			p.texts = append(p.texts[:i:i], p.texts[i+1:]...)
+			p.show()
+			p.onChange()
+		})
+		remove.Importance = widget.LowImportance
+		icon := widget.NewIcon(theme.ContentPasteIcon())
+		p.box.Add(container.NewBorder(nil, nil, icon, remove, label))
+	}
+	p.box.Refresh()
+}
+
+// pasteLabel names a pasted text by its size and its first words.
+func pasteLabel(text string) string {
+	return "Pasted text · " + formatCount(utf8.RuneCountInString(text)) + " characters · " + kit.Line(text, 80)
+}
+
+// joinMessage is what the user typed followed by what they pasted, as
+// one message.
+func joinMessage(typed string, pasted []string) string {
+	parts := make([]string, 0, 1+len(pasted))
+	if t := strings.TrimSpace(typed); t != "" {
+		parts = append(parts, t)
+	}
+	for _, p := range pasted {
+		if t := strings.TrimSpace(p); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// composed is the message the box holds: typed text and pasted chips.
+func (v *convView) composed() string { return joinMessage(v.entry.Text, v.pastes.texts) }
+
+// setComposed puts text back in the message box (a draft, or a message
+// given back): a long one as a chip.
+func (v *convView) setComposed(text string) {
+	v.pastes.texts = nil
+	if utf8.RuneCountInString(text) > maxShownChars {
+		v.entry.SetText("")
+		v.pastes.add(text)
+		return
+	}
+	v.pastes.show()
+	v.entry.SetText(text)
+}
+
+// shownText is a sent message's text as shown: its start when it is
+// long, saying how much more there is.
+func shownText(text string) string {
+	n := 0
+	for i := range text {
+		if n == maxShownChars {
+			more := utf8.RuneCountInString(text[i:])
+			return text[:i] + "…\n\n(" + formatCount(more) + " more characters. Copy copies the whole message.)"
+		}
+		n++
+	}
+	return text
+}
