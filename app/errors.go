@@ -175,6 +175,9 @@ func explainAPIError(e *client.APIError) Problem {
 			p.Sentence = sentence(msg)
 		}
 		return p
+	case e.StatusCode == 413 && e.Path != "" && !strings.Contains(e.Path+"/", "/files/"):
+		// not a file: a message, with the conversation before it
+		return Problem{Title: "Too long for the service", Sentence: "The service cannot take a request this long. In a long conversation, start a new chat (the agent will not see this one); a long pasted text can be shortened or sent as a file."}
 	case e.StatusCode == 413:
 		p := Problem{Title: "File too large", Sentence: "The file is too large for the service. Files of up to 200 MB are usually accepted."}
 		if msg != "" && !strings.EqualFold(msg, http.StatusText(http.StatusRequestEntityTooLarge)) && !strings.EqualFold(msg, "Payload Too Large") {

@@ -511,6 +511,7 @@ func TestDescribeEveryKind(t *testing.T) {
 		{"default collection", api(403, `{"message":"Default collection cannot be deleted"}`), "default collection cannot be deleted", app.ActionNone},
 		{"validation", api(400, `{"error":"Validation failed","messages":{"url":["The url must use https."]}}`), "The url must use https.", app.ActionNone},
 		{"too large", api(413, `{"error":"File too large. The limit is 200 MB."}`), "too large", app.ActionNone},
+		{"conversation too long", &client.APIError{StatusCode: 413, Method: "POST", Path: "/agents/7/chat", Message: "The request body is too large."}, "start a new chat", app.ActionNone},
 		{"rate limited", api(429, `{"error":"Rate limit exceeded","retry_after":5}`), "5 seconds", app.ActionTryAgain},
 		{"server error", api(500, `{"error":"Internal server error"}`), "had a problem", app.ActionTryAgain},
 		{"server error as a web page", api(502, `<html><body><h1>502 Bad Gateway</h1></body></html>`), "had a problem", app.ActionTryAgain},

@@ -248,7 +248,7 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 	e := &execution{
 		rec: ExecutionRecord{
 			ID: id, AgentID: a.ID, WorkspaceID: a.WorkspaceID, RootID: id, Mode: mode,
-			Answers: req.answers, Messages: req.messages, FileIDs: req.fileIDs, Input: input,
+			Answers: withoutMessages(req.answers), Messages: req.messages, FileIDs: req.fileIDs, Input: input,
 			Status: StatusStarting, Credits: &starting, CreatedAt: now, UpdatedAt: now,
 		},
 		fragments: s.fragmentsOf(output),
@@ -262,8 +262,34 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 	s.mu.Lock()
 	s.executions = append(s.executions, e)
 	s.execByID[id] = e
+	if n := len(s.executions) - keptRequests - 1; n >= 0 {
+		forgetRequest(&s.executions[n].rec)
+	}
 	s.mu.Unlock()
 	return e
+}
+
+// keptRequests is how many of the latest runs keep the messages they were
+// sent. A chat sends its whole conversation with each message, so keeping
+// every request of a long session would grow as its square; older runs
+// keep their output and the rest of their record.
+const keptRequests = 3
+
+func forgetRequest(rec *ExecutionRecord) { rec.Messages = nil }
+
+// withoutMessages is answers without the conversation a chat sends in
+// them (kept once, as the record's Messages).
+func withoutMessages(answers map[string]any) map[string]any {
+	if _, ok := answers["messages"]; !ok {
+		return answers
+	}
+	out := make(map[string]any, len(answers))
+	for k, v := range answers {
+		if k != "messages" {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // produce makes the run's whole output: text for chat and text agents, the
@@ -277,6 +303,9 @@ func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req
 	default:
 		if reply := s.currentFaults().Reply; reply != "" {
 			return reply
+		}
+		if a.Type == TypeChat && asksForRich(req.messages) {
+			return RichReply()
 		}
 		out := generateReply(a, input, req.answers, req.messages, req.fileIDs)
 		if a.Type == TypeChat && asksForPicture(req.messages) {

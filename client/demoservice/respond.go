@@ -11,9 +11,9 @@ import (
 	"strings"
 )
 
-// maxJSONBody bounds a JSON request body; a memory of 32000 characters with
-// metadata fits many times over.
-const maxJSONBody = 4 << 20
+// maxJSONBody bounds a JSON request body: a chat sends the conversation
+// so far with each message, and hundreds of long replies fit.
+const maxJSONBody = 16 << 20
 
 // writeJSON writes v as the JSON body with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -4,7 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +21,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
@@ -240,4 +246,173 @@ func BenchmarkCodeFragment2MiB(b *testing.B) {
 	b.ReportMetric(float64(bigWorst.Microseconds())/1000, "2MiB-worst-scroll-frame-ms")
 	b.ReportMetric(float64(smallShown.Microseconds())/1000/float64(b.N), "2kB-shown-ms")
 	b.ReportMetric(float64(bigShown)/float64(smallShown), "2MiB/2kB")
+}
+
+// BenchmarkScroll1MBReply scrolls a conversation holding one 1 MB reply
+// from top to bottom in wheel steps of 120 px: the time of each step
+// (move, bind what comes into view, redraw the list), p99 and worst;
+// beside it, the same for a 10 kB reply.
+func BenchmarkScroll1MBReply(b *testing.B) {
+	scroll := func(reply string) (p99, worst time.Duration, steps int) {
+		test.NewTempApp(b)
+		old := spawn
+		spawn = func(_ *app.App, f func()) { f() }
+		defer func() { spawn = old }()
+		a := apptest.Open(b)
+		ctx := context.Background()
+		ag, err := a.Client().GetAgent(ctx, "101")
+		if err != nil {
+			b.Fatal(err)
+		}
+		sess, err := a.NewChat(ctx, *ag)
+		if err != nil {
+			b.Fatal(err)
+		}
+		id := sess.ID()
+		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleUser, Content: "Write it all"}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleAssistant, Content: reply}); err != nil {
+			b.Fatal(err)
+		}
+		a.ForgetChat(id)
+		w := test.NewTempWindow(b, nil)
+		q := kit.UseQueue(b)
+		s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+		w.SetContent(s.Content())
+		w.Resize(fyne.NewSize(1000, 700))
+		s.OpenConversation(id)
+		q.Drain()
+		v := s.open
+		if v == nil {
+			b.Fatal("the conversation did not open")
+		}
+		v.list.ScrollToTop()
+		var times []time.Duration
+		for {
+			before := v.list.GetScrollOffset()
+			t0 := time.Now()
+			v.scrollBy(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -120}})
+			w.Canvas().Refresh(v.list)
+			times = append(times, time.Since(t0))
+			if v.list.GetScrollOffset() == before {
+				break
+			}
+		}
+		sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+		return times[len(times)*99/100], times[len(times)-1], len(times)
+	}
+	var big99, bigWorst, small99 time.Duration
+	var steps int
+	for i := 0; i < b.N; i++ {
+		p, w, n := scroll(longReply(1 << 20))
+		big99, bigWorst, steps = max(big99, p), max(bigWorst, w), n
+		p, _, _ = scroll(longReply(10 << 10))
+		small99 = max(small99, p)
+	}
+	b.ReportMetric(float64(big99.Microseconds())/1000, "1MB-p99-step-ms")
+	b.ReportMetric(float64(bigWorst.Microseconds())/1000, "1MB-worst-step-ms")
+	b.ReportMetric(float64(steps), "1MB-steps")
+	b.ReportMetric(float64(small99.Microseconds())/1000, "10kB-p99-step-ms")
+}
+
+// BenchmarkSoak200Replies streams 200 replies of 20 kB into one
+// conversation shown on screen: the heap in use after all of them against
+// after the first and after 100 (the service's own records, in the same
+// process, count too), and the time to open the conversation again. Fyne keeps
+// the drawing state of every widget for a minute after it was last drawn
+// and drops it when a frame is painted; the benchmark runs itself again
+// with that minute made two seconds (FYNE_CACHE, read at start) and
+// paints a frame before each measure, so what stays is what Agent Desk
+// keeps.
+func BenchmarkSoak200Replies(b *testing.B) {
+	if os.Getenv("AGENTDESK_SOAK_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^BenchmarkSoak200Replies$", "-test.benchtime=1x")
+		cmd.Env = append(os.Environ(), "AGENTDESK_SOAK_CHILD=1", "FYNE_CACHE=2s")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			b.Fatalf("%v\n%s", err, out)
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if !strings.HasPrefix(line, "BenchmarkSoak200Replies") {
+				continue
+			}
+			f := strings.Fields(line)
+			for i := 4; i+1 < len(f); i += 2 {
+				if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+					b.ReportMetric(v, f[i+1])
+				}
+			}
+		}
+		return
+	}
+	for i := 0; i < b.N; i++ {
+		test.NewTempApp(b)
+		a := apptest.Open(b)
+		a.Demo().Service.SetFaults(demoservice.Faults{Reply: longReply(20 << 10)})
+		w := test.NewTempWindow(b, nil)
+		q := kit.UseQueue(b)
+		old := spawn
+		spawn = func(_ *app.App, f func()) { f(); q.Drain() }
+		s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+		w.SetContent(s.Content())
+		w.Resize(fyne.NewSize(1000, 700))
+		ag, err := a.Client().GetAgent(context.Background(), "101")
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.OpenChat(*ag)
+		v := s.open
+		heap := func() float64 {
+			// a frame painted after the cache's time has passed
+			time.Sleep(11 * time.Second)
+			w.Canvas().Capture()
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			return float64(m.HeapInuse)
+		}
+		var first, half float64
+		for r := 0; r < 200; r++ {
+			v.entry.SetText(fmt.Sprintf("Question %d", r))
+			v.send()
+			v.sess.Wait()
+			q.Drain()
+			v.frame()
+			w.Canvas().Refresh(v.list)
+			if len(v.msgs) != 2*(r+1) {
+				b.Fatalf("after %d questions %d messages; the line under the box says %q", r+1, len(v.msgs), v.errText.Text)
+			}
+			switch r {
+			case 0:
+				first = heap()
+			case 99:
+				half = heap()
+			}
+		}
+		last := heap()
+		if p := os.Getenv("AGENTDESK_SOAK_PROFILE"); p != "" {
+			f, err := os.Create(p)
+			if err == nil {
+				_ = pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}
+		id := v.sess.ID()
+		s.closeOpen()
+		a.ForgetChat(id)
+		t0 := time.Now()
+		s.OpenConversation(id)
+		q.Drain()
+		w.Canvas().Refresh(s.open.list)
+		reopen := time.Since(t0)
+		if len(s.open.msgs) != 400 {
+			b.Fatalf("want 400 messages, got %d", len(s.open.msgs))
+		}
+		spawn = old
+		b.ReportMetric(last/first, "heap-after-200/after-1")
+		b.ReportMetric(last/half, "heap-after-200/after-100")
+		b.ReportMetric(first/(1<<20), "heap-after-1-MiB")
+		b.ReportMetric(float64(reopen.Microseconds())/1000, "reopen-ms")
+	}
 }

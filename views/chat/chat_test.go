@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -250,7 +251,7 @@ func TestOfflineSendKeepsTheDraftAndSaysWhy(t *testing.T) {
 
 func TestMarkdownBlocksRendered(t *testing.T) {
 	test.NewTempApp(t)
-	src := "# Plan\n\nSome **bold** text and a [link](https://example.com).\n\n- one\n- two\n\n| Step | Owner |\n|---|---|\n| Call | You |\n\n```go\nfmt.Println(1)\n\nfmt.Println(2)\n```\n\nThe end."
+	src := "# Plan\n\nSome **bold** text and a [link](https://example.com).\n\n- one\n- two\n\nSteps:\n| Step | Owner |\n|---|---|\n| Call \\| write | You |\n\n```go\nfmt.Println(1)\n\nfmt.Println(2)\n```\n\nThe end."
 	whole := NewMarkdown(src)
 	streamed := NewMarkdown("")
 	for i := 0; i < len(src); i += 4 {
@@ -277,13 +278,15 @@ func TestMarkdownBlocksRendered(t *testing.T) {
 			case *frozenChunk:
 				walk(x.box)
 			case *fyne.Container:
-				if len(x.Objects) == 2 {
-					if g, ok := x.Objects[1].(*fyne.Container); ok && len(g.Objects) == 4 {
-						tables++
-					}
-				}
 				for _, c := range x.Objects {
 					walk(c)
+				}
+			default:
+				if fmt.Sprintf("%T", o) == "*mdtable.view" {
+					tables++
+					if got := kittest.AllText(o); !strings.Contains(got, "Call | write") || !strings.Contains(got, "Owner") {
+						t.Fatalf("the table shows %q", got)
+					}
 				}
 			}
 		}

@@ -44,6 +44,7 @@ type convView struct {
 	list    *widget.List
 	empty   fyne.CanvasObject // shown over the list while it has no message
 	rows    map[int64]*rowCache
+	binds   uint64 // counts bindRow calls, to find the row bound longest ago
 	heights map[int]float32
 	live    *Markdown
 	liveID  int64
@@ -72,11 +73,18 @@ type convView struct {
 }
 
 type rowCache struct {
-	key string
-	obj fyne.CanvasObject
-	w   float32
-	h   float32
+	key  string
+	obj  fyne.CanvasObject
+	w    float32
+	h    float32
+	used uint64 // when it was last bound
 }
+
+// keptRows is how many messages keep their widgets while out of view: a
+// long reply's widgets take some MB, and a conversation of hundreds of
+// them must not keep them all. Heights are kept for every message, so the
+// scroll bar does not jump when one is built again.
+const keptRows = 60
 
 func newConvView(s *Screen, sess *app.ChatSession) *convView {
 	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, follow: true, showPictures: map[int64]bool{}}
@@ -430,7 +438,12 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	if !ok || rc.key != key {
 		rc = &rowCache{key: key, obj: v.rowObject(m, last, live)}
 		v.rows[m.ID] = rc
+		if len(v.rows) > keptRows {
+			v.forgetOldestRow(m.ID)
+		}
 	}
+	v.binds++
+	rc.used = v.binds
 	row := o.(*fyne.Container)
 	if len(row.Objects) != 1 || row.Objects[0] != rc.obj {
 		row.Objects = []fyne.CanvasObject{rc.obj}
@@ -442,6 +455,23 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 		rc.h = measure(rc.obj, w)
 	}
 	v.setHeight(id, rc.h)
+}
+
+// forgetOldestRow drops the widgets of the message bound longest ago
+// (never keep's, nor the streaming one's).
+func (v *convView) forgetOldestRow(keep int64) {
+	var oldest int64
+	var at uint64
+	found := false
+	for id, rc := range v.rows {
+		if id == keep || id == v.liveID || (found && rc.used >= at) {
+			continue
+		}
+		oldest, at, found = id, rc.used, true
+	}
+	if found {
+		delete(v.rows, oldest)
+	}
 }
 
 func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
@@ -489,7 +519,7 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 			actions.Add(l)
 		}
 		actions.Add(smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }))
-		actions.Add(smallButton("Copy as text", theme.ContentCopyIcon(), func() { copyText(kit.PlainText(m.Content)) }))
+		actions.Add(smallButton("Copy as text", theme.ContentCopyIcon(), func() { copyText(plainText(m.Content)) }))
 		if len(pics) > 0 {
 			v.offerPictures(m.ID, pics, actions)
 		}

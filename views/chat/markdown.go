@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/mdtable"
 )
 
 // Markdown shows a reply that may still be growing. Re-parsing the whole
@@ -73,8 +74,13 @@ func (m *Markdown) SetOuter(f func(*fyne.ScrollEvent)) {
 }
 
 func (m *Markdown) passOuter(o fyne.CanvasObject) {
-	if s, ok := o.(outerScroller); ok {
-		s.SetOuter(m.outer)
+	switch x := o.(type) {
+	case outerScroller:
+		x.SetOuter(m.outer)
+	case *fyne.Container: // a table between paragraphs
+		for _, c := range x.Objects {
+			m.passOuter(c)
+		}
 	}
 }
 
@@ -527,75 +533,71 @@ func finishedCode(b string) (lang, code string, ok bool) {
 }
 
 // blockWidget builds the widget of one finished block, and gives the
-// pictures it names.
+// pictures it names. A block may hold a table after a paragraph's lines,
+// and more after it (GitHub's reading).
 func blockWidget(b string) (fyne.CanvasObject, []*kit.Picture) {
-	trimmed := strings.TrimSpace(b)
 	if lang, code, ok := finishedCode(b); ok {
 		return newCodeBlock(lang, code), nil
 	}
-	if rows, ok := parseTable(trimmed); ok {
-		return tableWidget(rows)
-	}
-	r, pics := kit.NewMarkdownText(b)
-	return r, pics
-}
-
-// parseTable reads a pipe table: a header row, a |---| row, then rows.
-func parseTable(b string) ([][]string, bool) {
-	lines := strings.Split(b, "\n")
-	if len(lines) < 2 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "|") {
-		return nil, false
-	}
-	sep := strings.TrimSpace(lines[1])
-	if strings.Trim(sep, "|-: ") != "" || !strings.Contains(sep, "-") {
-		return nil, false
-	}
-	var rows [][]string
-	for i, l := range lines {
-		if i == 1 {
-			continue
-		}
-		l = strings.TrimSpace(l)
-		if l == "" {
-			continue
-		}
-		l = strings.TrimSuffix(strings.TrimPrefix(l, "|"), "|")
-		cells := strings.Split(l, "|")
-		for j := range cells {
-			cells[j] = strings.TrimSpace(cells[j])
-		}
-		rows = append(rows, cells)
-	}
-	return rows, len(rows) > 0
-}
-
-// tableWidget lays a table out as a grid, header in bold, on a light tint.
-func tableWidget(rows [][]string) (fyne.CanvasObject, []*kit.Picture) {
+	var parts []fyne.CanvasObject
 	var pics []*kit.Picture
-	cols := 0
-	for _, r := range rows {
-		cols = max(cols, len(r))
+	rest := b
+	for {
+		before, t, after, ok := mdtable.Find(rest)
+		if !ok {
+			break
+		}
+		if strings.TrimSpace(before) != "" {
+			r, p := kit.NewMarkdownText(before)
+			parts, pics = append(parts, r), append(pics, p...)
+		}
+		o, p := mdtable.New(t)
+		parts, pics = append(parts, o), append(pics, p...)
+		rest = after
 	}
-	grid := container.NewGridWithColumns(cols)
-	for i, r := range rows {
-		for c := 0; c < cols; c++ {
-			text := ""
-			if c < len(r) {
-				text = r[c]
+	if strings.TrimSpace(rest) != "" || len(parts) == 0 {
+		r, p := kit.NewMarkdownText(rest)
+		parts, pics = append(parts, r), append(pics, p...)
+	}
+	if len(parts) == 1 {
+		return parts[0], pics
+	}
+	return container.NewVBox(parts...), pics
+}
+
+// plainText is a reply as "Copy as text" gives it: kit.PlainText, with
+// each table as lines of cells separated by tabs, which paste into a
+// spreadsheet or an e-mail as a table.
+func plainText(md string) string {
+	var out []string
+	for _, b := range splitBlocks(md) {
+		if _, _, ok := finishedCode(b); ok {
+			out = append(out, kit.PlainText(b))
+			continue
+		}
+		rest := b
+		for {
+			before, t, after, ok := mdtable.Find(rest)
+			if !ok {
+				break
 			}
-			l, p := kit.NewMarkdownText(text)
-			pics = append(pics, p...)
-			if i == 0 {
-				for _, s := range l.Segments {
-					if t, ok := s.(*widget.TextSegment); ok {
-						t.Style.TextStyle.Bold = true
-					}
+			if p := kit.PlainText(before); p != "" {
+				out = append(out, p)
+			}
+			rows := make([]string, 0, 1+len(t.Rows))
+			for _, r := range append([][]string{t.Header}, t.Rows...) {
+				cells := make([]string, len(r))
+				for i, c := range r {
+					cells[i] = strings.Join(strings.Fields(kit.PlainText(c)), " ")
 				}
+				rows = append(rows, strings.Join(cells, "\t"))
 			}
-			grid.Add(l)
+			out = append(out, strings.Join(rows, "\n"))
+			rest = after
+		}
+		if p := kit.PlainText(rest); p != "" {
+			out = append(out, p)
 		}
 	}
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	return container.NewStack(bg, grid), pics
+	return strings.Join(out, "\n\n")
 }

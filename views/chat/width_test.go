@@ -57,8 +57,8 @@ func TestARepliesLinesStayReadableAndItsActionsReachable(t *testing.T) {
 		}
 		test.Tap(cp)
 		got := fyne.CurrentApp().Clipboard().Content()
-		if strings.Contains(got, "**") || strings.Contains(got, "|") || got == "" {
-			t.Fatalf("Copy as text should give the words without Markdown marks, got %.80q", got)
+		if strings.Contains(got, "**") || strings.Contains(got, "\n|") || strings.Contains(got, "---|") || !strings.Contains(got, "Team\tOwner\t") || got == "" {
+			t.Fatalf("Copy as text should give the words without Markdown marks and tables as tab-separated cells, got %.80q", got)
 		}
 	}
 }

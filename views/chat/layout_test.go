@@ -1,0 +1,109 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
+)
+
+// overflow names what under root is drawn outside root's size w × h, or
+// a text shorter than it needs; the content of scroll areas is left out
+// (it is clipped and scrolls).
+func overflow(root fyne.CanvasObject, w, h float32) string {
+	var found string
+	var walk func(o fyne.CanvasObject, at fyne.Position)
+	walk = func(o fyne.CanvasObject, at fyne.Position) {
+		if found != "" || !o.Visible() {
+			return
+		}
+		end := at.Add(fyne.NewPos(o.Size().Width, o.Size().Height))
+		if end.X > w+1 || end.Y > h+1 {
+			found = fmt.Sprintf("%T %q ends at %.0f, %.0f", o, short(kittest.AllText(o)), end.X, end.Y)
+			return
+		}
+		if r, ok := o.(*widget.RichText); ok && r.Size().Height+1 < r.MinSize().Height {
+			found = fmt.Sprintf("text %q is %.0f px tall, needs %.0f", short(kittest.AllText(r)), r.Size().Height, r.MinSize().Height)
+			return
+		}
+		if _, ok := o.(*kit.Scroller); ok {
+			return
+		}
+		for _, c := range kittest.Children(o) {
+			walk(c, at.Add(c.Position()))
+		}
+	}
+	walk(root, fyne.Position{})
+	return found
+}
+
+func short(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}
+
+// TestARichReplyFitsAtEveryWidth: after a 20 kB reply with headings,
+// nested lists, a 60-line code block, a table, four scripts and emoji, at
+// 800, 1024, 1920 and 3840 px every message is as tall as its content (so
+// the next starts below it), nothing runs past its row's edges, and
+// scrolled to the end the reply's last actions are in view.
+func TestARichReplyFitsAtEveryWidth(t *testing.T) {
+	s, a := openScreen(t)
+	v := startChat(t, s, a)
+	test.Type(v.entry, "Please write a long answer with a table and the code")
+	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	settle(v)
+	test.Type(v.entry, "Thank you")
+	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	settle(v)
+	if len(v.msgs) != 4 || len(v.msgs[1].Content) < 18_000 {
+		t.Fatalf("want two replies, the first a rich one; got %d messages", len(v.msgs))
+	}
+
+	for _, width := range []float32{800, 1024, 1920, 3840} {
+		s.env.Window.Resize(fyne.NewSize(width, 900))
+		v.rows = map[int64]*rowCache{}
+		for i, m := range v.msgs {
+			v.bindRow(i, container.NewStack())
+			rc := v.rows[m.ID]
+			h := v.heights[i]
+			rc.obj.Resize(fyne.NewSize(v.rowWidth(), h))
+			if need := rc.obj.MinSize().Height; need > h+1 {
+				t.Fatalf("at %v px message %d needs %.0f px and is given %.0f: it would run into the next", width, i, need, h)
+			}
+			if what := overflow(rc.obj, v.rowWidth(), h); what != "" {
+				t.Fatalf("at %v px, in message %d: %s (row %.0f × %.0f)", width, i, what, v.rowWidth(), h)
+			}
+		}
+
+		// the end of the conversation is reachable: scrolled to it, the
+		// last reply's Regenerate is inside the list's view
+		v.list.Refresh()
+		v.list.ScrollToBottom()
+		var regen *widget.Button
+		for _, b := range buttonsIn(v.list) {
+			if b.Text == "Regenerate" {
+				regen = b
+			}
+		}
+		if regen == nil {
+			t.Fatalf("at %v px Regenerate is not on screen after scrolling to the end", width)
+		}
+		p := kittest.AbsolutePos(regen, v.list)
+		if p.Y < 0 || p.Y+regen.Size().Height > v.list.Size().Height+1 {
+			t.Fatalf("at %v px Regenerate is at %.0f–%.0f, outside the list's %.0f px", width, p.Y, p.Y+regen.Size().Height, v.list.Size().Height)
+		}
+	}
+	if !strings.Contains(v.msgs[1].Content, "```python") {
+		t.Fatal("the rich reply should hold its code block")
+	}
+}

@@ -1,0 +1,296 @@
+// Package mdtable finds GitHub-flavoured Markdown pipe tables in a reply and
+// shows them as a table whose columns are as wide as their content needs,
+// the way a browser lays out a table, rather than as a grid of equal cells.
+package mdtable
+
+import "strings"
+
+// Align is how a column's cells sit in their column, as the table's
+// delimiter row says (`:--`, `:-:`, `--:`).
+type Align int
+
+// The alignments a delimiter row can ask for.
+const (
+	AlignNone Align = iota
+	AlignLeft
+	AlignCenter
+	AlignRight
+)
+
+// Table is a pipe table as written. Cells are inline Markdown source with
+// the table's own escape already applied (`\|` is `|`); every row has as
+// many cells as the header.
+type Table struct {
+	Header []string
+	Align  []Align
+	Rows   [][]string
+}
+
+// Find looks for a pipe table in one block of Markdown (text between blank
+// lines). A table may follow a paragraph's lines directly, as it does on
+// GitHub, and ends at a blank line or at a line that starts another block;
+// so the block may hold text before the table and after it. before is the
+// text up to the table's header line and after the text from the line after
+// the table's last row, each without the line end that separates it from
+// the table. ok is false when the block holds no table.
+//
+// It reads each line a bounded number of times, never going back, so it
+// takes time linear in the size of the block, whatever the block holds.
+func Find(block string) (before string, t Table, after string, ok bool) {
+	start, end, t, ok := locate(block)
+	if !ok {
+		return "", Table{}, "", false
+	}
+	return trimLineEnd(block[:start]), t, block[end:], true
+}
+
+// locate is Find by offsets: the table's lines are block[start:end], end
+// past the line end of its last row (if any).
+func locate(block string) (start, end int, t Table, ok bool) {
+	// prev is the line before the one being read, the candidate header.
+	var prev, prevPrev line
+	havePrev, havePrevPrev := false, false
+	for cur := range lines(block) {
+		// A delimiter row that reads as a list item ("- | -") starts a
+		// list instead, as in GitHub's parser.
+		if havePrev && !blank(prev.text) && isDelimiterRow(cur.text) && !startsBlock(strings.TrimLeft(cur.text, " \t")) {
+			aligns := delimiterAligns(cur.text)
+			if header, ok := splitRow(prev.text); ok && len(header) == len(aligns) && canBeHeader(prev.text, havePrevPrev && !blank(prevPrev.text)) {
+				t = Table{Header: header, Align: aligns}
+				end = cur.next
+				for row := range lines(block[cur.next:]) {
+					if blank(row.text) || startsBlock(row.text) {
+						break
+					}
+					cells, ok := splitRow(row.text)
+					if !ok {
+						break
+					}
+					t.Rows = append(t.Rows, fit(cells, len(header)))
+					end = cur.next + row.next
+				}
+				return prev.start, end, t, true
+			}
+		}
+		prevPrev, havePrevPrev = prev, havePrev
+		prev, havePrev = cur, true
+	}
+	return 0, 0, Table{}, false
+}
+
+// line is one line of a block: its text without the line end, where it
+// starts, and where the next line starts.
+type line struct {
+	text        string
+	start, next int
+}
+
+// lines yields the lines of s. A line ends at "\n", "\r\n" or a lone "\r",
+// as in CommonMark.
+func lines(s string) func(yield func(line) bool) {
+	return func(yield func(line) bool) {
+		for at := 0; at < len(s); {
+			i := strings.IndexAny(s[at:], "\r\n")
+			if i < 0 {
+				yield(line{s[at:], at, len(s)})
+				return
+			}
+			next := at + i + 1
+			if s[at+i] == '\r' && next < len(s) && s[next] == '\n' {
+				next++
+			}
+			if !yield(line{s[at : at+i], at, next}) {
+				return
+			}
+			at = next
+		}
+	}
+}
+
+// trimLineEnd drops one line end from the end of s.
+func trimLineEnd(s string) string {
+	if strings.HasSuffix(s, "\r\n") {
+		return s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "\n") || strings.HasSuffix(s, "\r") {
+		return s[:len(s)-1]
+	}
+	return s
+}
+
+func blank(s string) bool { return strings.Trim(s, " \t") == "" }
+
+// fit pads a row with empty cells, or drops the cells past the header's
+// count, as GitHub does.
+func fit(cells []string, n int) []string {
+	if len(cells) > n {
+		return cells[:n:n]
+	}
+	for len(cells) < n {
+		cells = append(cells, "")
+	}
+	return cells
+}
+
+// splitRow cuts a row into trimmed cells at its pipes. The outer pipes are
+// optional; a pipe after a backslash is part of a cell (and loses the
+// backslash), even inside a code span. ok is false for a row with no cell
+// at all (a lone "|"), which ends a table.
+func splitRow(s string) (cells []string, ok bool) {
+	s = strings.Trim(s, " \t")
+	s = strings.TrimPrefix(s, "|")
+	if s == "" {
+		return nil, false
+	}
+	var b strings.Builder
+	split := false // the last byte read was a pipe that ends a cell
+	for i := 0; i < len(s); i++ {
+		split = false
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == '|':
+			b.WriteByte('|')
+			i++
+		case s[i] == '|':
+			cells = append(cells, strings.Trim(b.String(), " \t"))
+			b.Reset()
+			split = true
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	// A row ending in a pipe has no empty cell after it.
+	if !split {
+		cells = append(cells, strings.Trim(b.String(), " \t"))
+	}
+	return cells, true
+}
+
+// isDelimiterRow reports whether s is a table's delimiter row: cells of
+// hyphens, each with an optional colon at either end, between pipes. A
+// line of hyphens alone underlines a heading instead (a setext heading
+// comes first in GitHub's parser).
+func isDelimiterRow(s string) bool {
+	s = strings.Trim(s, " \t")
+	if strings.Trim(s, "|-: \t") != "" {
+		return false // the cheap test, for every line of a block
+	}
+	if s == "" || strings.Trim(s, "-") == "" && !strings.Contains(s, "|") {
+		return false
+	}
+	if strings.Trim(s, "- \t") == "" {
+		return false // "--- ---" is a thematic break
+	}
+	cells, ok := splitRow(s)
+	if !ok {
+		return false
+	}
+	for _, c := range cells {
+		c = strings.TrimPrefix(c, ":")
+		c = strings.TrimSuffix(c, ":")
+		if c == "" || strings.Trim(c, "-") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// delimiterAligns is the alignment each cell of a delimiter row asks for.
+func delimiterAligns(s string) []Align {
+	cells, _ := splitRow(s)
+	aligns := make([]Align, len(cells))
+	for i, c := range cells {
+		left, right := strings.HasPrefix(c, ":"), strings.HasSuffix(c, ":")
+		switch {
+		case left && right:
+			aligns[i] = AlignCenter
+		case right:
+			aligns[i] = AlignRight
+		case left:
+			aligns[i] = AlignLeft
+		}
+	}
+	return aligns
+}
+
+// canBeHeader reports whether s, a line followed by a delimiter row, is a
+// paragraph's line and so may be a table's header. A line that starts
+// another block (a quote, a heading, a list item, a fence) is not, nor is
+// an indented line that no paragraph line comes right before (it is code).
+func canBeHeader(s string, afterText bool) bool {
+	if indent(s) >= 4 {
+		return afterText
+	}
+	return !startsBlock(s)
+}
+
+// indent is how many columns of space s starts with (a tab goes to the
+// next multiple of 4).
+func indent(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ':
+			n++
+		case '\t':
+			n += 4 - n%4
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// startsBlock reports whether line s starts a block other than a
+// paragraph, and so ends a table: GitHub ends a table at a block quote, a
+// heading, a fence, a thematic break, a list item or indented code.
+func startsBlock(s string) bool {
+	if indent(s) >= 4 {
+		return true
+	}
+	s = strings.TrimLeft(s, " \t")
+	if s == "" {
+		return false
+	}
+	switch c := s[0]; {
+	case c == '>':
+		return true
+	case c == '#':
+		n := len(s) - len(strings.TrimLeft(s, "#"))
+		return n <= 6 && spaceOrEnd(s, n)
+	case c == '`' || c == '~':
+		n := len(s) - len(strings.TrimLeft(s, string(c)))
+		// A backtick fence's info string has no backticks: "```a|b```"
+		// is a code span.
+		return n >= 3 && (c == '~' || !strings.Contains(s[n:], "`"))
+	case c == '-' || c == '*' || c == '_' || c == '+':
+		if c != '+' && thematicBreak(s, c) {
+			return true
+		}
+		return c != '_' && spaceOrEnd(s, 1)
+	case c >= '0' && c <= '9':
+		n := len(s) - len(strings.TrimLeft(s, "0123456789"))
+		return n <= 9 && n < len(s) && (s[n] == '.' || s[n] == ')') && spaceOrEnd(s, n+1)
+	}
+	return false
+}
+
+// thematicBreak reports whether s is three or more c, spaces between
+// them allowed: a horizontal rule.
+func thematicBreak(s string, c byte) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case c:
+			n++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+// spaceOrEnd reports whether s has a space or a tab at i, or ends there.
+func spaceOrEnd(s string, i int) bool {
+	return i >= len(s) || s[i] == ' ' || s[i] == '\t'
+}
