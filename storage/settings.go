@@ -41,6 +41,9 @@ type Settings struct {
 	// ActiveAccount is an Account.ID; DemoAccountID for the demo.
 	ActiveAccount string `json:"active_account"`
 	Onboarded     bool   `json:"onboarded"`
+	// WrapCode: code in replies wraps long lines instead of scrolling
+	// sideways.
+	WrapCode bool `json:"wrap_code,omitempty"`
 }
 
 // Account is one Agent Execution Service account. It never holds the API

@@ -22,7 +22,7 @@ func RichReply() string {
 	teams := []string{"Sales", "Marketing", "Finance", "Support", "Research", "Legal"}
 	for i, t := range teams {
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s |\n", t, []string{"Ana", "Bruno", "Chen", "Dana", "Eli", "Farah"}[i], 120000+i*15000, 98000+i*17000,
-			[]string{"On track", "Two campaigns moved to Q3 \\| see plan", "Audit fees paid early; the rest of the year is expected to stay within the plan agreed in January", "`tickets | calls` merged", "New lab equipment", "—"}[i])
+			[]string{"On track", "Two campaigns moved to Q3 \\| see plan", "Audit fees paid early; the rest of the year is expected to stay within the plan agreed in January", "`tickets \\| calls` merged", "New lab equipment", "—"}[i])
 	}
 	b.WriteString("\n## The script\n\nRun it from the shared folder:\n\n```python\n")
 	for i := 1; i <= 60; i++ {

@@ -513,3 +513,14 @@ func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
 		return v.rows[last.ID].h > before+100
 	}, func() string { return "the row did not grow to show the picture" })
 }
+
+// A footnote's mark and its note show as [1] even though the reply is
+// read block by block; a code span keeps what it says.
+func TestFootnotesShowAsNumbersAcrossBlocks(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMarkdown("Costs rose[^1] as `a[^b]` shows.\n\nMore text.\n\n[^1]: Before tax.")
+	got := kittest.AllText(m.box)
+	if strings.Contains(got, "[^1]") || strings.Count(got, "[1]") != 2 || !strings.Contains(got, "a[^b]") || !strings.Contains(got, "Before tax.") {
+		t.Fatalf("the reply shows %q", got)
+	}
+}

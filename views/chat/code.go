@@ -33,8 +33,12 @@ const (
 )
 
 // wrapCode is whether new code blocks wrap long lines (the last choice the
-// user made on any block) rather than scroll sideways.
-var wrapCode atomic.Bool
+// user made on any block, kept in the settings) rather than scroll
+// sideways; saveWrapCode keeps a new choice.
+var (
+	wrapCode     atomic.Bool
+	saveWrapCode = func(bool) {}
+)
 
 // codeBlock shows code in monospace with its language, Copy and a choice
 // to wrap long lines or scroll sideways. Only the rows in view are drawn
@@ -109,6 +113,7 @@ func (c *codeBlock) showCount() {
 func (c *codeBlock) toggleWrap() {
 	wrap := !c.lines.wrap
 	wrapCode.Store(wrap)
+	saveWrapCode(wrap)
 	c.lines.setWrap(wrap)
 	c.showWrapChoice()
 	c.scroll.ScrollToOffset(fyne.Position{})
@@ -159,14 +164,13 @@ func (r *codeRenderer) Destroy() {}
 
 // MinSize is as narrow as the header: code never widens the window.
 func (r *codeRenderer) MinSize() fyne.Size {
-	pad := theme.Padding()
 	h := r.c.header.MinSize()
-	return fyne.NewSize(h.Width, h.Height+r.c.bodyHeight()+pad)
+	return fyne.NewSize(h.Width, h.Height+r.c.bodyHeight()+theme.InnerPadding())
 }
 
 func (r *codeRenderer) Layout(size fyne.Size) {
 	c := r.c
-	pad := theme.Padding()
+	pad := theme.InnerPadding() // the code starts where the header's words do
 	c.bg.Resize(size)
 	hh := c.header.MinSize().Height
 	c.header.Move(fyne.Position{})

@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // bigCode is about n bytes of code in lines of up to 100 characters.
@@ -83,8 +85,7 @@ func TestA2MiBCodeFragmentShowsInABoxThatDrawsOnlyWhatIsInView(t *testing.T) {
 
 func TestCodeWrapsOrScrollsSidewaysAsTheUserChooses(t *testing.T) {
 	test.NewTempApp(t)
-	wrapCode.Store(false)
-	defer wrapCode.Store(false)
+	isolateWrapChoice(t)
 	long := strings.Repeat("word ", 60) + "end"
 	c := newCodeBlock("text", "short\n"+long+"\n日本語のテキスト"+strings.Repeat("字", 80))
 	w := test.NewTempWindow(t, c)
@@ -182,4 +183,28 @@ func walkObjects(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 			walkObjects(c, f)
 		}
 	}
+}
+
+// The choice to wrap code is kept: a new start of the chat screen takes it.
+func TestTheWrapChoiceIsKept(t *testing.T) {
+	s, a := openScreen(t)
+	isolateWrapChoice(t)
+	New(kit.Env{App: a, Window: s.env.Window, Nav: &testNav{}})
+	c := newCodeBlock("", "x := 1")
+	test.Tap(c.wrapBtn)
+	ui.WaitUntil(t, func() bool { return a.Settings().WrapCode }, func() string { return "settings do not say wrap" })
+	wrapCode.Store(false)
+	New(kit.Env{App: a, Window: s.env.Window, Nav: &testNav{}})
+	if !wrapCode.Load() || !newCodeBlock("", "y").lines.wrap {
+		t.Fatal("the chat screen should start with the kept choice")
+	}
+}
+
+// isolateWrapChoice starts a test with code not wrapped and keeps its
+// choices from reaching another test's settings.
+func isolateWrapChoice(t *testing.T) {
+	old := saveWrapCode
+	wrapCode.Store(false)
+	saveWrapCode = func(bool) {}
+	t.Cleanup(func() { wrapCode.Store(false); saveWrapCode = old })
 }

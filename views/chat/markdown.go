@@ -541,7 +541,7 @@ func blockWidget(b string) (fyne.CanvasObject, []*kit.Picture) {
 	}
 	var parts []fyne.CanvasObject
 	var pics []*kit.Picture
-	rest := b
+	rest := footnoteMarks(b)
 	for {
 		before, t, after, ok := mdtable.Find(rest)
 		if !ok {
@@ -600,4 +600,38 @@ func plainText(md string) string {
 		}
 	}
 	return strings.Join(out, "\n\n")
+}
+
+// footnoteMarks shows footnote marks as "[1]": a reply is parsed block by
+// block, so a mark ([^1]) and its note ([^1]: …) are never parsed together
+// and would show as written. Code spans are left alone.
+func footnoteMarks(b string) string {
+	if !strings.Contains(b, "[^") {
+		return b
+	}
+	var out strings.Builder
+	inCode := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == '`' {
+			inCode = !inCode
+		}
+		if !inCode && c == '[' && i+1 < len(b) && b[i+1] == '^' {
+			end := strings.IndexByte(b[i:], ']')
+			label := ""
+			if end > 2 {
+				label = b[i+2 : i+end]
+			}
+			if label != "" && !strings.ContainsAny(label, " \t\n[") {
+				out.WriteString("\\[" + label + "\\]")
+				i += end
+				if i+1 < len(b) && b[i+1] == ':' {
+					i++ // the note itself: "[1] its text"
+				}
+				continue
+			}
+		}
+		out.WriteByte(c)
+	}
+	return out.String()
 }

@@ -46,6 +46,10 @@ type Screen struct {
 // New builds the Chats screen.
 func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, a: env.App}
+	wrapCode.Store(env.App.Settings().WrapCode)
+	saveWrapCode = func(wrap bool) {
+		env.App.SaveSettingsLater(func(st *app.Settings) { st.WrapCode = wrap })
+	}
 	s.build()
 	kit.OnAccountChange(env.App, func() {
 		s.closeOpen()
