@@ -1,9 +1,12 @@
 package chat
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
@@ -181,7 +184,7 @@ func BenchmarkOpen2000Messages(b *testing.B) {
 	}
 	a.ForgetChat(id)
 	w := test.NewTempWindow(b, nil)
-	kit.UseQueue(b)
+	q := kit.UseQueue(b)
 	s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 700))
@@ -189,6 +192,7 @@ func BenchmarkOpen2000Messages(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s.closeOpen()
 		s.OpenConversation(id)
+		q.Drain()
 		w.Canvas().Content().Refresh()
 		if s.open == nil || len(s.open.msgs) != 2000 {
 			b.Fatal("conversation not open")
@@ -318,17 +322,40 @@ func BenchmarkScroll1MBReply(b *testing.B) {
 
 // BenchmarkSoak200Replies streams 200 replies of 20 kB into one
 // conversation shown on screen: the heap in use after all of them against
-// after the first and after 100 (the service's own records, in the same
-// process, count too), and the time to open the conversation again. Fyne keeps
-// the drawing state of every widget for a minute after it was last drawn
-// and drops it when a frame is painted; the benchmark runs itself again
-// with that minute made two seconds (FYNE_CACHE, read at start) and
-// paints a frame before each measure, so what stays is what Agent Desk
-// keeps.
+// after the first and after 100, and the time to open the conversation
+// again. The service runs in a process of its own (so that its records do
+// not count), and so does the app's side: Fyne keeps the drawing state of
+// every widget for a minute after it was last drawn and drops it when a
+// frame is painted, and that minute is made two seconds (FYNE_CACHE, read
+// at start) with a frame painted before each measure, so what stays is
+// what Agent Desk keeps.
 func BenchmarkSoak200Replies(b *testing.B) {
-	if os.Getenv("AGENTDESK_SOAK_CHILD") == "" {
+	if os.Getenv("AGENTDESK_SOAK_SERVE") != "" {
+		serveSoak(b)
+		return
+	}
+	if os.Getenv("AGENTDESK_SOAK_URL") == "" {
+		server := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^BenchmarkSoak200Replies$", "-test.benchtime=1x")
+		server.Env = append(os.Environ(), "AGENTDESK_SOAK_SERVE=1")
+		stdout, err := server.StdoutPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		stdin, err := server.StdinPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := server.Start(); err != nil {
+			b.Fatal(err)
+		}
+		defer func() { stdin.Close(); _ = server.Wait() }()
+		url, err := bufio.NewReader(stdout).ReadString('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		go func() { _, _ = io.Copy(io.Discard, stdout) }()
 		cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^BenchmarkSoak200Replies$", "-test.benchtime=1x")
-		cmd.Env = append(os.Environ(), "AGENTDESK_SOAK_CHILD=1", "FYNE_CACHE=2s")
+		cmd.Env = append(os.Environ(), "AGENTDESK_SOAK_URL="+strings.TrimSpace(url), "FYNE_CACHE=2s")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			b.Fatalf("%v\n%s", err, out)
@@ -346,10 +373,22 @@ func BenchmarkSoak200Replies(b *testing.B) {
 		}
 		return
 	}
+	url := os.Getenv("AGENTDESK_SOAK_URL")
+	b.Setenv(hist.EnvAPIKey, "soak")
 	for i := 0; i < b.N; i++ {
 		test.NewTempApp(b)
-		a := apptest.Open(b)
-		a.Demo().Service.SetFaults(demoservice.Faults{Reply: longReply(20 << 10)})
+		paths := hist.PathsIn(b.TempDir())
+		if err := paths.Ensure(); err != nil {
+			b.Fatal(err)
+		}
+		st := hist.DefaultSettings()
+		st.Onboarded = true
+		st.PutAccount(hist.Account{ID: "soak", Name: "Soak", BaseURL: url, KeyStore: hist.KeyInEnv})
+		st.ActiveAccount = "soak"
+		if err := hist.NewSettingsStore(paths).Save(context.Background(), st); err != nil {
+			b.Fatal(err)
+		}
+		a := apptest.Open(b, func(c *app.Config) { c.Paths = paths })
 		w := test.NewTempWindow(b, nil)
 		q := kit.UseQueue(b)
 		old := spawn
@@ -363,16 +402,19 @@ func BenchmarkSoak200Replies(b *testing.B) {
 		}
 		s.OpenChat(*ag)
 		v := s.open
-		heap := func() float64 {
+		// live is the heap the program's objects take; inuse adds the
+		// memory the runtime holds for them (partly empty pages).
+		type heapUse struct{ live, inuse float64 }
+		heap := func() heapUse {
 			// a frame painted after the cache's time has passed
 			time.Sleep(11 * time.Second)
 			w.Canvas().Capture()
 			runtime.GC()
 			var m runtime.MemStats
 			runtime.ReadMemStats(&m)
-			return float64(m.HeapInuse)
+			return heapUse{float64(m.HeapAlloc), float64(m.HeapInuse)}
 		}
-		var first, half float64
+		var first, half heapUse
 		for r := 0; r < 200; r++ {
 			v.entry.SetText(fmt.Sprintf("Question %d", r))
 			v.send()
@@ -386,6 +428,12 @@ func BenchmarkSoak200Replies(b *testing.B) {
 			switch r {
 			case 0:
 				first = heap()
+				if p := os.Getenv("AGENTDESK_SOAK_PROFILE"); p != "" {
+					if f, err := os.Create(p + ".first"); err == nil {
+						_ = pprof.WriteHeapProfile(f)
+						f.Close()
+					}
+				}
 			case 99:
 				half = heap()
 			}
@@ -401,18 +449,37 @@ func BenchmarkSoak200Replies(b *testing.B) {
 		id := v.sess.ID()
 		s.closeOpen()
 		a.ForgetChat(id)
+		if p := os.Getenv("AGENTDESK_SOAK_PROFILE"); p != "" {
+			if f, err := os.Create(p + ".cpu"); err == nil {
+				_ = pprof.StartCPUProfile(f)
+				defer f.Close()
+			}
+		}
 		t0 := time.Now()
 		s.OpenConversation(id)
 		q.Drain()
 		w.Canvas().Refresh(s.open.list)
 		reopen := time.Since(t0)
+		pprof.StopCPUProfile()
 		if len(s.open.msgs) != 400 {
 			b.Fatalf("want 400 messages, got %d", len(s.open.msgs))
 		}
 		spawn = old
-		b.ReportMetric(last/first, "heap-after-200/after-1")
-		b.ReportMetric(last/half, "heap-after-200/after-100")
-		b.ReportMetric(first/(1<<20), "heap-after-1-MiB")
+		b.ReportMetric(last.live/first.live, "live-after-200/after-1")
+		b.ReportMetric(last.live/half.live, "live-after-200/after-100")
+		b.ReportMetric(first.live/(1<<20), "live-after-1-MiB")
+		b.ReportMetric(last.inuse/first.inuse, "inuse-after-200/after-1")
 		b.ReportMetric(float64(reopen.Microseconds())/1000, "reopen-ms")
 	}
+}
+
+// serveSoak serves the demo service answering every message with 20 kB,
+// writes its address on a line, and serves until its input closes.
+func serveSoak(b *testing.B) {
+	svc := demoservice.New(demoservice.Options{APIKey: "soak"})
+	svc.SetFaults(demoservice.Faults{Reply: longReply(20 << 10)})
+	srv := httptest.NewServer(svc)
+	defer srv.Close()
+	fmt.Println(srv.URL)
+	_, _ = io.Copy(io.Discard, os.Stdin)
 }

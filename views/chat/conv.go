@@ -40,14 +40,16 @@ type convView struct {
 	changes uint64
 	ended   uint64
 
-	msgs    []app.Message
-	list    *widget.List
-	empty   fyne.CanvasObject // shown over the list while it has no message
-	rows    map[int64]*rowCache
-	binds   uint64 // counts bindRow calls, to find the row bound longest ago
-	heights map[int]float32
-	live    *Markdown
-	liveID  int64
+	msgs  []app.Message
+	list  *widget.List
+	empty fyne.CanvasObject // shown over the list while it has no message
+	rows  map[int64]*rowCache
+	binds uint64 // counts bindRow calls, to find the row bound longest ago
+	// rowBytes is the text of the messages in rows.
+	rowBytes int
+	heights  map[int]float32
+	live     *Markdown
+	liveID   int64
 
 	follow   bool
 	lastAuto float32
@@ -78,13 +80,19 @@ type rowCache struct {
 	w    float32
 	h    float32
 	used uint64 // when it was last bound
+	size int    // bytes of the message's text
 }
 
-// keptRows is how many messages keep their widgets while out of view: a
-// long reply's widgets take some MB, and a conversation of hundreds of
-// them must not keep them all. Heights are kept for every message, so the
-// scroll bar does not jump when one is built again.
-const keptRows = 60
+// Messages keep their widgets while out of view up to keptRows of them
+// and keptBytes of their text (but at least minKeptRows): a 20 kB reply's
+// widgets take about 1.7 MB, and a conversation of hundreds of them must
+// not keep them all. Heights are kept for every message, so the scroll bar
+// does not jump when one is built again.
+const (
+	keptRows    = 24
+	minKeptRows = 6
+	keptBytes   = 256 << 10
+)
 
 func newConvView(s *Screen, sess *app.ChatSession) *convView {
 	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, follow: true, showPictures: map[int64]bool{}}
@@ -436,10 +444,16 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	rc, ok := v.rows[m.ID]
 	if !ok || rc.key != key {
-		rc = &rowCache{key: key, obj: v.rowObject(m, last, live)}
+		if old, ok := v.rows[m.ID]; ok {
+			v.rowBytes -= old.size
+		}
+		rc = &rowCache{key: key, obj: v.rowObject(m, last, live), size: len(m.Content)}
 		v.rows[m.ID] = rc
-		if len(v.rows) > keptRows {
-			v.forgetOldestRow(m.ID)
+		v.rowBytes += rc.size
+		for len(v.rows) > minKeptRows && (len(v.rows) > keptRows || v.rowBytes > keptBytes) {
+			if !v.forgetOldestRow(m.ID) {
+				break
+			}
 		}
 	}
 	v.binds++
@@ -458,8 +472,8 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 }
 
 // forgetOldestRow drops the widgets of the message bound longest ago
-// (never keep's, nor the streaming one's).
-func (v *convView) forgetOldestRow(keep int64) {
+// (never keep's, nor the streaming one's), and reports whether it did.
+func (v *convView) forgetOldestRow(keep int64) bool {
 	var oldest int64
 	var at uint64
 	found := false
@@ -470,8 +484,10 @@ func (v *convView) forgetOldestRow(keep int64) {
 		oldest, at, found = id, rc.used, true
 	}
 	if found {
+		v.rowBytes -= v.rows[oldest].size
 		delete(v.rows, oldest)
 	}
+	return found
 }
 
 func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
@@ -105,5 +107,42 @@ func TestARichReplyFitsAtEveryWidth(t *testing.T) {
 	}
 	if !strings.Contains(v.msgs[1].Content, "```python") {
 		t.Fatal("the rich reply should hold its code block")
+	}
+}
+
+// A conversation of many long replies keeps the widgets of only a few
+// messages out of view, and builds a message again when it comes back.
+func TestALongConversationKeepsFewMessagesBuilt(t *testing.T) {
+	s, a := openScreen(t)
+	v := startChat(t, s, a)
+	id := v.sess.ID()
+	ctx := context.Background()
+	reply := longReply(20 << 10)
+	for i := 0; i < 40; i++ {
+		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleUser, Content: fmt.Sprintf("Question %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleAssistant, Content: reply}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.closeOpen()
+	a.ForgetChat(id)
+	s.OpenConversation(id)
+	ui.Drain()
+	v = s.open
+	if len(v.msgs) != 80 {
+		t.Fatalf("want 80 messages, got %d", len(v.msgs))
+	}
+	for i := range v.msgs {
+		v.bindRow(i, container.NewStack())
+	}
+	if len(v.rows) > keptRows || (len(v.rows) > minKeptRows && v.rowBytes > keptBytes) {
+		t.Fatalf("%d messages (%d bytes of text) keep their widgets", len(v.rows), v.rowBytes)
+	}
+	row := container.NewStack()
+	v.bindRow(1, row)
+	if md := markdownIn(row.Objects[0]); md == nil || md.Text() != reply {
+		t.Fatal("a message built again should show its whole text")
 	}
 }
