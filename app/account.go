@@ -272,6 +272,20 @@ func (a *App) SetMemoryVariantOverride(ctx context.Context, v string) error {
 	return a.Activate(ctx, acct.ID)
 }
 
+// SetRequestsPerSecond sets the pace of the active account's requests (0
+// Agent Desk's default, negative none) and uses it at once.
+func (a *App) SetRequestsPerSecond(ctx context.Context, perSecond float64) error {
+	acct := a.Account()
+	if acct.IsDemo() {
+		return errors.New("the demo runs on this computer and is not paced")
+	}
+	acct.RequestsPerSecond = perSecond
+	if err := a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
+		return err
+	}
+	return a.Activate(ctx, acct.ID)
+}
+
 // RememberDetected stores what the client detected about the active
 // account's server (memory variant, execute style, polling path), so the
 // next launch does not have to detect it again.

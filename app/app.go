@@ -12,7 +12,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -50,8 +54,11 @@ type App struct {
 	// showing a reply again does not fetch them again.
 	pictures pictureCache
 
-	cfg      Config
-	paths    storage.Paths
+	cfg   Config
+	paths storage.Paths
+	// pacers pace the requests to each service (pacerFor).
+	pacersMu sync.Mutex
+	pacers   map[string]*client.Pacer
 	store    *storage.SettingsStore
 	secrets  *storage.Secrets
 	db       *storage.DB
@@ -397,8 +404,57 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 	if a.cfg.HTTPClient != nil {
 		opts = append(opts, client.WithHTTPClient(a.cfg.HTTPClient))
 	}
+	if p := a.pacerFor(baseURL, acct.RequestsPerSecond); p != nil {
+		opts = append(opts, client.WithPacer(p))
+	}
 	opts = append(opts, a.cfg.ClientOptions...)
 	return client.New(opts...)
+}
+
+// DefaultPace is the requests a second Agent Desk sends an account unless
+// its settings say otherwise, with bursts of DefaultBurst: the real service
+// allows each key about one a second and answers more with 429.
+const (
+	DefaultPace  = 1.0
+	DefaultBurst = 5
+)
+
+// pacerFor is the pacing of the service at baseURL, shared by every client
+// that talks to it (the account's, Test connection's), so that screens,
+// polling and uploads together keep to it. perSecond is the account's
+// choice: 0 the default, negative none. A service on this computer (the
+// built-in demo, a test server) is not paced by default.
+func (a *App) pacerFor(baseURL string, perSecond float64) *client.Pacer {
+	if perSecond == 0 {
+		perSecond = DefaultPace
+		if u, err := url.Parse(baseURL); err != nil || isLoopback(u.Hostname()) {
+			return nil
+		}
+	}
+	if perSecond < 0 {
+		return nil
+	}
+	key := baseURL + " " + strconv.FormatFloat(perSecond, 'g', -1, 64)
+	a.pacersMu.Lock()
+	defer a.pacersMu.Unlock()
+	if a.pacers == nil {
+		a.pacers = map[string]*client.Pacer{}
+	}
+	p, ok := a.pacers[key]
+	if !ok {
+		p = client.NewPacer(perSecond, DefaultBurst)
+		a.pacers[key] = p
+	}
+	return p
+}
+
+// isLoopback reports whether host names this computer.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Version is Agent Desk's version, set by main from FyneApp.toml metadata.

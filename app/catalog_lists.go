@@ -49,7 +49,9 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 	if h.stopTitles != nil {
 		h.stopTitles()
 	}
-	ctx, cancel := context.WithCancel(h.a.Life())
+	// the agents' titles are filled in after the list shows, in the
+	// background
+	ctx, cancel := context.WithCancel(client.Background(h.a.Life()))
 	h.stopTitles = cancel
 	h.a.Go(func() {
 		defer cancel()

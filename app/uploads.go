@@ -550,7 +550,8 @@ type job struct {
 }
 
 func (q *Uploads) prepare(id int64) (job, bool) {
-	ctx, cancel := context.WithCancel(q.a.Life())
+	// Uploads give way to what the user waits for (client.Pacer).
+	ctx, cancel := context.WithCancel(client.Background(q.a.Life()))
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	it, ok := q.items[id]

@@ -62,6 +62,7 @@ type config struct {
 	userAgent         string
 	memoryVariant     MemoryVariant
 	pollInterval      time.Duration
+	pacer             *Pacer
 	retryBase         time.Duration
 	retryMax          time.Duration
 	retryAfterMax     time.Duration
@@ -416,6 +417,9 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 		if err := ctx.Err(); err != nil {
 			return nil, contextError(req, err)
 		}
+		if err := cfg.pacer.wait(ctx); err != nil {
+			return nil, contextError(req, err)
+		}
 		var body io.Reader
 		switch {
 		case req.raw != nil:
@@ -448,6 +452,9 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 			}
 			return nil, nerr
 		}
+		if res.StatusCode != http.StatusTooManyRequests {
+			cfg.pacer.answered()
+		}
 		if res.StatusCode >= 200 && res.StatusCode < 300 {
 			return res, nil
 		}
@@ -462,6 +469,7 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 			if !told {
 				wait = cfg.backoff(attempt)
 			}
+			cfg.pacer.limited(wait)
 			if req.raw == nil && limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax {
 				if cfg.onRateLimit != nil {
 					cfg.onRateLimit(wait)

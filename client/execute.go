@@ -399,7 +399,8 @@ func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Optio
 	deadline := time.Now().Add(limit)
 	var last *Execution
 	for {
-		e, err := c.Poll(ctx, agentID, responseID, opts...)
+		// Polls give way to what the user is doing (see Pacer).
+		e, err := c.Poll(Background(ctx), agentID, responseID, opts...)
 		if err != nil {
 			return last, err
 		}

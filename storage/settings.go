@@ -67,6 +67,9 @@ type Account struct {
 	// KeyStore says where the key lives ("keyring", "file" or "env"), for
 	// the settings screen.
 	KeyStore string `json:"key_store,omitempty"`
+	// RequestsPerSecond paces the requests to this account (see
+	// client.Pacer): 0 is Agent Desk's default, a negative number none.
+	RequestsPerSecond float64 `json:"requests_per_second,omitempty"`
 }
 
 // EffectiveMemoryVariant is the override when set, else the detected variant.

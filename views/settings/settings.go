@@ -27,7 +27,21 @@ const (
 	VariantAutoLabel = "Automatic"
 	VariantALabel    = "A"
 	VariantBLabel    = "B"
+
+	PaceDefaultLabel = "One request a second (recommended)"
+	PaceSlowLabel    = "One request every two seconds"
+	PaceTwoLabel     = "Two requests a second"
+	PaceFiveLabel    = "Five requests a second"
+	PaceNoneLabel    = "No limit"
 )
+
+// paceChoices are the paces offered, in order, with what each keeps.
+var paceChoices = []struct {
+	label     string
+	perSecond float64
+}{
+	{PaceDefaultLabel, 0}, {PaceSlowLabel, 0.5}, {PaceTwoLabel, 2}, {PaceFiveLabel, 5}, {PaceNoneLabel, -1},
+}
 
 var themeLabels = map[string]string{
 	app.ThemeSystem: ThemeSystemLabel,
@@ -46,6 +60,8 @@ type Screen struct {
 	theme    *widget.RadioGroup
 	variant  *widget.RadioGroup
 	varNote  *widget.Label
+	pace     *widget.RadioGroup
+	paceNote *widget.Label
 	errText  *widget.Label
 	content  fyne.CanvasObject
 
@@ -78,6 +94,16 @@ func New(env kit.Env) kit.Screen {
 	s.varNote.Wrapping = fyne.TextWrapWord
 	s.varNote.Importance = widget.LowImportance
 
+	labels := make([]string, len(paceChoices))
+	for i, c := range paceChoices {
+		labels[i] = c.label
+	}
+	s.pace = widget.NewRadioGroup(labels, s.paceChosen)
+	s.pace.Required = true
+	s.paceNote = widget.NewLabel("")
+	s.paceNote.Wrapping = fyne.TextWrapWord
+	s.paceNote.Importance = widget.LowImportance
+
 	s.add = widget.NewButtonWithIcon("Add account", theme.ContentAddIcon(), func() { s.editAccount(app.Account{}) })
 	about := widget.NewButtonWithIcon("About Agent Desk", theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
 
@@ -90,6 +116,8 @@ func New(env kit.Env) kit.Screen {
 		section("Appearance", "Changes apply at once.", s.theme),
 		section("Memory variant", "Services store memories in one of two ways. Agent Desk finds out which by itself; choose only if your administrator tells you to.",
 			container.NewVBox(s.variant, s.varNote)),
+		section("Pace of requests", "Services limit how often Agent Desk may ask them something. Agent Desk keeps to that and slows down by itself when a service asks it to; change this only if your administrator tells you to.",
+			container.NewVBox(s.pace, s.paceNote)),
 		section("About", "Version, and where Agent Desk keeps its files.", container.NewHBox(about)),
 	)
 	s.content = container.NewVScroll(container.NewPadded(body))
@@ -150,7 +178,43 @@ func (s *Screen) refresh() {
 			s.varNote.SetText("Not found yet: Agent Desk finds out the first time you open a memory.")
 		}
 	}
+	for _, c := range paceChoices {
+		if c.perSecond == active.RequestsPerSecond || (c.perSecond < 0 && active.RequestsPerSecond < 0) {
+			s.pace.SetSelected(c.label)
+		}
+	}
+	if active.IsDemo() {
+		s.pace.Disable()
+		s.paceNote.SetText("The demo runs on this computer and needs no pace. Switch to your own account to change this.")
+	} else {
+		s.pace.Enable()
+		s.paceNote.SetText("")
+	}
 	s.syncing = false
+}
+
+func (s *Screen) paceChosen(label string) {
+	if s.syncing {
+		return
+	}
+	var perSecond float64
+	for _, c := range paceChoices {
+		if c.label == label {
+			perSecond = c.perSecond
+		}
+	}
+	a := s.env.App
+	a.Go(func() {
+		err := a.SetRequestsPerSecond(context.Background(), perSecond)
+		kit.Do(func() {
+			if err != nil {
+				kit.ShowError(s.errText, "The pace could not be changed. "+app.Describe(err))
+			} else {
+				kit.ShowError(s.errText, "")
+			}
+			s.refresh()
+		})
+	})
 }
 
 func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {

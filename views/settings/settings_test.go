@@ -255,3 +255,34 @@ func TestAboutShowsVersionAndFolders(t *testing.T) {
 		}
 	}
 }
+
+// The pace of requests is the account's: the demo's cannot be changed; a
+// chosen pace is saved and the account's requests keep to it at once.
+func TestSettingsPaceOfRequests(t *testing.T) {
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
+	s, a, wait := newScreen(t, apptest.NewKeyring())
+	if !s.pace.Disabled() {
+		t.Fatal("the demo's pace cannot be changed")
+	}
+	if _, err := a.SaveAccount(context.Background(), storage.Account{Name: "Office", BaseURL: srv.URL}, "k"); err != nil {
+		t.Fatal(err)
+	}
+	wait("the office account listed", func() bool { return rowOf(s, "Office") != nil })
+	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Use"))
+	wait("the office account in use", func() bool { return !s.pace.Disabled() })
+	if s.pace.Selected != PaceDefaultLabel {
+		t.Fatalf("a new account keeps the recommended pace, shows %q", s.pace.Selected)
+	}
+	choose(s, s.pace, PaceTwoLabel, s.paceChosen)
+	wait("two a second saved", func() bool { return a.Account().RequestsPerSecond == 2 })
+	start := time.Now()
+	for i := 0; i < 7; i++ {
+		if _, err := a.Client().ListFiles(context.Background(), client.ListFilesParams{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// a burst of five, then two a second
+	if took := time.Since(start); took < 900*time.Millisecond {
+		t.Fatalf("seven requests took %v; at two a second after a burst of five they take at least a second", took)
+	}
+}

@@ -1,0 +1,153 @@
+package client
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Pacer keeps the requests of one account within what its service allows
+// (the real one about one a second per key), shared by every client and
+// screen that talks to that account: a token bucket of burst requests
+// refilled at a rate. A 429 halves the rate and holds every request for
+// the wait it asked for; each answer after that brings the rate back by a
+// tenth, so the account recovers gradually. Requests the user waits for
+// go ahead of background ones (list refreshes, polling, uploads): a
+// background request waits while an interactive one does.
+type Pacer struct {
+	mu     sync.Mutex
+	base   float64 // requests a second when all is well
+	rate   float64 // now
+	burst  float64
+	tokens float64
+	last   time.Time
+	hold   time.Time // no request before this (a 429's wait)
+	// waiting counts the interactive requests waiting for a token.
+	waiting int
+	sent    int
+	now     func() time.Time
+}
+
+// NewPacer paces at perSecond requests a second with bursts of burst (at
+// least 1). A rate that is not positive paces nothing (nil).
+func NewPacer(perSecond float64, burst int) *Pacer {
+	if perSecond <= 0 {
+		return nil
+	}
+	return &Pacer{base: perSecond, rate: perSecond, burst: float64(max(burst, 1)), tokens: float64(max(burst, 1)), now: time.Now}
+}
+
+// WithPacer paces every request of the client through p (nil: none).
+func WithPacer(p *Pacer) Option { return func(c *config) { c.pacer = p } }
+
+// Rate is the requests a second the pacer allows now.
+func (p *Pacer) Rate() float64 {
+	if p == nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.rate
+}
+
+// Sent counts the requests the pacer let go.
+func (p *Pacer) Sent() int {
+	if p == nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sent
+}
+
+type backgroundKey struct{}
+
+// Background marks ctx's requests as background work, which gives way to
+// requests the user waits for.
+func Background(ctx context.Context) context.Context {
+	return context.WithValue(ctx, backgroundKey{}, true)
+}
+
+func isBackground(ctx context.Context) bool {
+	b, _ := ctx.Value(backgroundKey{}).(bool)
+	return b
+}
+
+// yieldEvery is how often a background request looks again whether the
+// interactive ones have gone.
+const yieldEvery = 20 * time.Millisecond
+
+// wait blocks until a request may go, or ctx ends.
+func (p *Pacer) wait(ctx context.Context) error {
+	if p == nil {
+		return nil
+	}
+	background := isBackground(ctx)
+	if !background {
+		p.mu.Lock()
+		p.waiting++
+		p.mu.Unlock()
+		defer func() {
+			p.mu.Lock()
+			p.waiting--
+			p.mu.Unlock()
+		}()
+	}
+	for {
+		p.mu.Lock()
+		now := p.now()
+		p.refill(now)
+		var d time.Duration
+		switch {
+		case now.Before(p.hold):
+			d = p.hold.Sub(now)
+		case background && p.waiting > 0:
+			d = yieldEvery
+		case p.tokens >= 1:
+			p.tokens--
+			p.sent++
+			p.mu.Unlock()
+			return nil
+		default:
+			d = time.Duration((1 - p.tokens) / p.rate * float64(time.Second))
+			if background {
+				d = min(d, yieldEvery)
+			}
+		}
+		p.mu.Unlock()
+		if err := sleepCtx(ctx, max(d, time.Millisecond)); err != nil {
+			return err
+		}
+	}
+}
+
+func (p *Pacer) refill(now time.Time) {
+	if !p.last.IsZero() && now.After(p.last) {
+		p.tokens = min(p.burst, p.tokens+now.Sub(p.last).Seconds()*p.rate)
+	}
+	p.last = now
+}
+
+// limited slows down after a 429 that asked for wait.
+func (p *Pacer) limited(wait time.Duration) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rate = max(p.rate/2, p.base/16)
+	p.tokens = 0
+	if until := p.now().Add(wait); until.After(p.hold) {
+		p.hold = until
+	}
+}
+
+// answered brings the rate back a step after an answer that was not a 429.
+func (p *Pacer) answered() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rate = min(p.base, p.rate+p.base/10)
+}

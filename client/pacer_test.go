@@ -1,0 +1,156 @@
+package client_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/client"
+)
+
+// arrivals is a server that answers every request with an empty page of
+// files and notes when each came and which it was (its ?order=).
+type arrivals struct {
+	mu    sync.Mutex
+	times []time.Time
+	names []string
+	limit atomic.Int32 // answer this many requests with 429 first
+}
+
+func (a *arrivals) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.mu.Lock()
+	a.times = append(a.times, time.Now())
+	a.names = append(a.names, r.URL.Query().Get("order"))
+	a.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	if a.limit.Add(-1) >= 0 {
+		w.Header().Set("Retry-After", "0")
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprint(w, `{"error":"Rate limit exceeded"}`)
+		return
+	}
+	fmt.Fprint(w, `{"data":[],"current_page":1,"last_page":1,"per_page":15,"total":0}`)
+}
+
+// Requests from several screens at once never go faster than the pace:
+// any k+1 consecutive requests span at least (k − burst) / rate.
+func TestRequestsKeepToTheAccountsPace(t *testing.T) {
+	srv := &arrivals{}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	const rate, burst = 20.0, 2
+	p := client.NewPacer(rate, burst)
+	c := plain(ts.URL, client.WithPacer(p))
+	var wg sync.WaitGroup
+	for g := 0; g < 3; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 7; i++ {
+				if _, err := c.ListFiles(context.Background(), client.ListFilesParams{}); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(srv.times) != 21 || p.Sent() != 21 {
+		t.Fatalf("%d requests arrived, the pacer let %d go; want 21", len(srv.times), p.Sent())
+	}
+	for i := range srv.times {
+		for j := i + burst + 1; j < len(srv.times); j++ {
+			least := time.Duration(float64(j-i-burst) / rate * float64(time.Second))
+			if got := srv.times[j].Sub(srv.times[i]); got < least-5*time.Millisecond {
+				t.Fatalf("requests %d to %d came %v apart, faster than the pace allows (%v)", i, j, got, least)
+			}
+		}
+	}
+	span := srv.times[len(srv.times)-1].Sub(srv.times[0])
+	t.Logf("21 requests from 3 screens in %v: %.1f a second (pace %v, burst %d)", span, float64(20)/span.Seconds(), rate, burst)
+}
+
+// A request the user waits for goes ahead of background ones (polling,
+// refreshes) already waiting.
+func TestInteractiveRequestsGoFirst(t *testing.T) {
+	srv := &arrivals{}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	p := client.NewPacer(5, 1)
+	c := plain(ts.URL, client.WithPacer(p))
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = c.ListFiles(client.Background(context.Background()), client.ListFilesParams{Order: "asc"})
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // the first went, three wait
+	if _, err := c.ListFiles(context.Background(), client.ListFilesParams{Order: "desc"}); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	at := -1
+	for i, n := range srv.names {
+		if n == "desc" {
+			at = i
+		}
+	}
+	if at < 0 || at > 2 {
+		t.Fatalf("the user's request came %dth of %v; it should go before the waiting background ones", at+1, srv.names)
+	}
+}
+
+// A 429 halves the pace; answers after it bring it back step by step.
+func TestA429SlowsTheAccountDownUntilItRecovers(t *testing.T) {
+	srv := &arrivals{}
+	srv.limit.Store(1)
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	p := client.NewPacer(100, 5)
+	c := plain(ts.URL, client.WithPacer(p))
+	if _, err := c.ListFiles(context.Background(), client.ListFilesParams{}); err != nil {
+		t.Fatal(err)
+	}
+	after := p.Rate()
+	if after >= 100 {
+		t.Fatalf("after a 429 the pace is %v a second, want it slower than 100", after)
+	}
+	for i := 0; i < 12; i++ {
+		if _, err := c.ListFiles(context.Background(), client.ListFilesParams{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := p.Rate(); got != 100 {
+		t.Fatalf("after a dozen answers the pace is %v a second, want it back at 100 (it was %v)", got, after)
+	}
+}
+
+// Without a pacer nothing waits; a pacer's wait ends with the request's
+// context.
+func TestAPacedRequestStopsWithItsContext(t *testing.T) {
+	srv := &arrivals{}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	p := client.NewPacer(0.5, 1)
+	c := plain(ts.URL, client.WithPacer(p))
+	if _, err := c.ListFiles(context.Background(), client.ListFilesParams{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := c.ListFiles(ctx, client.ListFilesParams{}); err == nil {
+		t.Fatal("the second request should wait for its turn and stop with its context")
+	}
+	if len(srv.times) != 1 {
+		t.Fatalf("%d requests reached the service, want 1", len(srv.times))
+	}
+	if client.NewPacer(0, 1) != nil {
+		t.Fatal("a pace of 0 should pace nothing")
+	}
+}
