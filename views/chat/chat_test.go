@@ -524,3 +524,29 @@ func TestFootnotesShowAsNumbersAcrossBlocks(t *testing.T) {
 		t.Fatalf("the reply shows %q", got)
 	}
 }
+
+// Copy as text reads the reply as one document: footnotes, link
+// definitions and loose numbered lists come out whole; tables as cells
+// separated by tabs.
+func TestCopyAsTextKeepsEverything(t *testing.T) {
+	test.NewTempApp(t)
+	got := plainText("Costs rose[^1] a lot.\n\nSee [the plan][p] for details.\n\n1. first\n\n2. second\n\n3. third\n\n| A | B |\n|---|---|\n| 1 | 2 |\n\n[p]: https://example.com/plan\n\n[^1]: Before tax.")
+	for _, want := range []string{"Before tax.", "https://example.com/plan", "2. second", "3. third", "A\tB\n1\t2"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("Copy as text should hold %q; it gives %q", want, got)
+		}
+	}
+}
+
+// Footnote marks are rewritten only where they are marks of a note the
+// reply defines, never in code.
+func TestFootnoteMarksLeaveCodeAndUndefinedMarksAlone(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMarkdown("Costs rose[^1]: see below.\n\n~~~python\nre.sub(r'[^0-9]', '', s)\n~~~\n\n    grep '[^a-z]' file\n\nIt`s [^x] here.\n\n[^1]: Before tax.")
+	got := kittest.AllText(m.box)
+	for _, want := range []string{"rose[1]: see below.", "re.sub(r'[^0-9]', '', s)", "grep '[^a-z]' file", "[^x]", "[1] Before tax."} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the reply should show %q; it shows %q", want, got)
+		}
+	}
+}

@@ -54,7 +54,13 @@ type codeBlock struct {
 	count   *widget.Label
 	header  *fyne.Container
 	bg      *canvas.Rectangle
+	// resized is told when the block's height changed by itself (the user
+	// chose to wrap lines), so that the conversation measures it again.
+	resized func()
 }
+
+// SetResized calls f when the block's height changes by itself.
+func (c *codeBlock) SetResized(f func()) { c.resized = f }
 
 func newCodeBlock(lang, code string) *codeBlock {
 	c := &codeBlock{lang: lang, lines: newCodeLines(wrapCode.Load())}
@@ -76,7 +82,10 @@ func newCodeBlock(lang, code string) *codeBlock {
 	c.scroll = kit.NewBothWays(c.lines, nil)
 	c.scroll.OnScrolled = func(p fyne.Position) { c.lines.scrollTo(p.Y) }
 	c.ExtendBaseWidget(c)
-	c.SetCode(code)
+	// a block shown whole starts at its top; one still arriving follows
+	// its end from its next piece on (SetCode)
+	c.lines.set(code)
+	c.showCount()
 	return c
 }
 
@@ -119,6 +128,9 @@ func (c *codeBlock) toggleWrap() {
 	c.scroll.ScrollToOffset(fyne.Position{})
 	c.lines.scrollTo(0)
 	c.Refresh()
+	if c.resized != nil {
+		c.resized()
+	}
 }
 
 func (c *codeBlock) showWrapChoice() {
@@ -136,6 +148,8 @@ func (c *codeBlock) atEnd() bool {
 
 func (c *codeBlock) scrollToEnd() {
 	h := c.bodyHeight()
+	// the box first takes its new height: the offset is kept within it
+	c.scroll.Resize(fyne.NewSize(c.scroll.Size().Width, h))
 	y := max(c.lines.MinSize().Height-h, 0)
 	if y != c.scroll.Offset.Y {
 		c.scroll.ScrollToOffset(fyne.NewPos(c.scroll.Offset.X, y))

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -207,4 +208,23 @@ func isolateWrapChoice(t *testing.T) {
 	wrapCode.Store(false)
 	saveWrapCode = func(bool) {}
 	t.Cleanup(func() { wrapCode.Store(false); saveWrapCode = old })
+}
+
+// A code block still arriving follows its end past the lines shown whole,
+// into its box.
+func TestArrivingCodeFollowsItsEnd(t *testing.T) {
+	test.NewTempApp(t)
+	c := newCodeBlock("", "line 1")
+	w := test.NewTempWindow(t, c)
+	w.Resize(fyne.NewSize(600, 900))
+	code := "line 1"
+	for i := 2; i <= 100; i++ {
+		code += fmt.Sprintf("\nline %d", i)
+		c.SetCode(code)
+		c.Resize(fyne.NewSize(580, c.MinSize().Height))
+		rows := drawnRows(c)
+		if last := rows[len(rows)-1]; last != fmt.Sprintf("line %d", i) {
+			t.Fatalf("with %d lines the last row drawn is %q", i, last)
+		}
+	}
 }

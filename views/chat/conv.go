@@ -47,9 +47,11 @@ type convView struct {
 	binds uint64 // counts bindRow calls, to find the row bound longest ago
 	// rowBytes is the text of the messages in rows.
 	rowBytes int
-	heights  map[int]float32
-	live     *Markdown
-	liveID   int64
+	// shown is the message each of the list's row objects shows now.
+	shown   map[fyne.CanvasObject]int64
+	heights map[int]float32
+	live    *Markdown
+	liveID  int64
 
 	follow   bool
 	lastAuto float32
@@ -310,6 +312,7 @@ func (v *convView) load() {
 		if id != 0 {
 			v.live = newLiveMarkdown(text)
 			v.live.SetOuter(v.scrollBy)
+			v.live.SetResized(v.resizeLive)
 		}
 	} else if v.live != nil {
 		v.appendLive(text)
@@ -450,14 +453,18 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 		rc = &rowCache{key: key, obj: v.rowObject(m, last, live), size: len(m.Content)}
 		v.rows[m.ID] = rc
 		v.rowBytes += rc.size
-		for len(v.rows) > minKeptRows && (len(v.rows) > keptRows || v.rowBytes > keptBytes) {
-			if !v.forgetOldestRow(m.ID) {
-				break
-			}
-		}
 	}
 	v.binds++
 	rc.used = v.binds
+	if v.shown == nil {
+		v.shown = map[fyne.CanvasObject]int64{}
+	}
+	v.shown[o] = m.ID
+	for len(v.rows) > minKeptRows && (len(v.rows) > keptRows || v.rowBytes > keptBytes) {
+		if !v.forgetOldestRow() {
+			break
+		}
+	}
 	row := o.(*fyne.Container)
 	if len(row.Objects) != 1 || row.Objects[0] != rc.obj {
 		row.Objects = []fyne.CanvasObject{rc.obj}
@@ -471,14 +478,19 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	v.setHeight(id, rc.h)
 }
 
-// forgetOldestRow drops the widgets of the message bound longest ago
-// (never keep's, nor the streaming one's), and reports whether it did.
-func (v *convView) forgetOldestRow(keep int64) bool {
+// forgetOldestRow drops the widgets of the message bound longest ago that
+// is not on screen (the list's rows show it) nor streaming, and reports
+// whether it did.
+func (v *convView) forgetOldestRow() bool {
+	onScreen := make(map[int64]bool, len(v.shown))
+	for _, id := range v.shown {
+		onScreen[id] = true
+	}
 	var oldest int64
 	var at uint64
 	found := false
 	for id, rc := range v.rows {
-		if id == keep || id == v.liveID || (found && rc.used >= at) {
+		if onScreen[id] || id == v.liveID || (found && rc.used >= at) {
 			continue
 		}
 		oldest, at, found = id, rc.used, true
@@ -507,6 +519,8 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 	} else {
 		md := NewMarkdown(m.Content)
 		md.SetOuter(v.scrollBy)
+		id := m.ID
+		md.SetResized(func() { v.remeasure(id) })
 		body, pics = md, md.Pictures()
 	}
 	// The actions wrap onto a second line in a narrow window rather than
@@ -657,8 +671,8 @@ func (r *rightAligned) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 // send sends the composer's text once attached files finished uploading.
 func (v *convView) send() {
-	text := strings.TrimSpace(v.composed())
-	if text == "" {
+	text := v.composed()
+	if strings.TrimSpace(text) == "" {
 		return
 	}
 	if v.sending || v.st.Phase.Busy() {
@@ -720,7 +734,7 @@ func (v *convView) sendNow(text string) {
 				kit.ShowError(v.errText, app.Describe(err))
 				return
 			}
-			if strings.TrimSpace(v.composed()) == text {
+			if v.composed() == text {
 				v.entry.SetText("")
 				v.pastes.clear()
 			}

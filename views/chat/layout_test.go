@@ -134,15 +134,78 @@ func TestALongConversationKeepsFewMessagesBuilt(t *testing.T) {
 	if len(v.msgs) != 80 {
 		t.Fatalf("want 80 messages, got %d", len(v.msgs))
 	}
+	// the list shows a few rows at a time in the same row objects
+	pool := []*fyne.Container{container.NewStack(), container.NewStack(), container.NewStack()}
 	for i := range v.msgs {
-		v.bindRow(i, container.NewStack())
+		v.bindRow(i, pool[i%len(pool)])
 	}
 	if len(v.rows) > keptRows || (len(v.rows) > minKeptRows && v.rowBytes > keptBytes) {
 		t.Fatalf("%d messages (%d bytes of text) keep their widgets", len(v.rows), v.rowBytes)
 	}
-	row := container.NewStack()
+	row := pool[0]
 	v.bindRow(1, row)
 	if md := markdownIn(row.Objects[0]); md == nil || md.Text() != reply {
 		t.Fatal("a message built again should show its whole text")
+	}
+
+	// rows on screen are never dropped: a tall window showing 14 replies
+	// (more text than is kept out of view) binds them again and again
+	// without building any again
+	screen := make([]*fyne.Container, 14)
+	for i := range screen {
+		screen[i] = container.NewStack()
+	}
+	first := 80 - 2*len(screen)
+	built := map[int64]fyne.CanvasObject{}
+	for pass := 0; pass < 3; pass++ {
+		for i := range screen {
+			id := v.msgs[first+2*i+1].ID // the replies
+			v.bindRow(first+2*i+1, screen[i])
+			if pass == 0 {
+				built[id] = v.rows[id].obj
+			} else if v.rows[id].obj != built[id] {
+				t.Fatalf("a reply on screen was built again on refresh %d", pass)
+			}
+		}
+	}
+}
+
+// Choosing to wrap a code block's lines in a reply on screen gives the
+// reply the height its wrapped lines need.
+func TestWrappingCodeGivesTheReplyItsNewHeight(t *testing.T) {
+	s, a := openScreen(t)
+	isolateWrapChoice(t)
+	v := startChat(t, s, a)
+	id := v.sess.ID()
+	ctx := context.Background()
+	code := "```\n" + strings.Repeat(strings.Repeat("word ", 40)+"\n", 20) + "```"
+	if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleUser, Content: "Code please"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleAssistant, Content: code}); err != nil {
+		t.Fatal(err)
+	}
+	s.closeOpen()
+	a.ForgetChat(id)
+	s.OpenConversation(id)
+	ui.Drain()
+	v = s.open
+	row := container.NewStack()
+	v.bindRow(1, row)
+	before := v.heights[1]
+	var c *codeBlock
+	walkObjects(row, func(o fyne.CanvasObject) {
+		if x, ok := o.(*codeBlock); ok {
+			c = x
+		}
+	})
+	if c == nil {
+		t.Fatal("no code block in the reply")
+	}
+	test.Tap(c.wrapBtn)
+	v.bindRow(1, row) // the list binds the row it was asked to refresh
+	rc := v.rows[v.msgs[1].ID]
+	if need := rc.obj.MinSize().Height; v.heights[1] < need-1 || v.heights[1] <= before {
+		t.Fatalf("after wrapping, the reply is given %.0f px (was %.0f) and needs %.0f", v.heights[1], before, need)
 	}
 }

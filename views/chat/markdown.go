@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 
@@ -50,6 +51,38 @@ type Markdown struct {
 	wordWidth map[string]float32 // for openPara, kept across paragraphs
 	pictures  []*kit.Picture     // pictures the frozen blocks name, in order
 	outer     func(*fyne.ScrollEvent)
+	resized   func()
+	notes     map[string]bool // labels of the footnotes defined so far
+}
+
+// resizable is a block whose height may change by itself (a code block
+// the user chose to wrap).
+type resizable interface {
+	SetResized(func())
+}
+
+// SetResized calls f when a block of the reply changed its height by
+// itself, so that the conversation measures the reply again.
+func (m *Markdown) SetResized(f func()) {
+	m.resized = f
+	m.each(func(o fyne.CanvasObject) {
+		if r, ok := o.(resizable); ok {
+			r.SetResized(f)
+		}
+	})
+}
+
+// each calls f for every block shown.
+func (m *Markdown) each(f func(fyne.CanvasObject)) {
+	for _, o := range m.box.Objects {
+		if c, ok := o.(*frozenChunk); ok {
+			for _, b := range c.box.Objects {
+				f(b)
+			}
+		} else {
+			f(o)
+		}
+	}
 }
 
 // outerScroller is a block that scrolls inside the reply (a code block, a
@@ -74,6 +107,9 @@ func (m *Markdown) SetOuter(f func(*fyne.ScrollEvent)) {
 }
 
 func (m *Markdown) passOuter(o fyne.CanvasObject) {
+	if r, ok := o.(resizable); ok && m.resized != nil {
+		r.SetResized(m.resized)
+	}
 	switch x := o.(type) {
 	case outerScroller:
 		x.SetOuter(m.outer)
@@ -104,6 +140,7 @@ func NewMarkdown(text string) *Markdown {
 	m := &Markdown{box: container.NewVBox()}
 	m.ExtendBaseWidget(m)
 	if text != "" {
+		m.notes = noteLabels(text, nil)
 		m.src.WriteString(text)
 		m.rebuildTail(true)
 	}
@@ -194,6 +231,7 @@ func (m *Markdown) rebuildTail(final bool) {
 		cut = len(tail)
 	}
 	if cut > 0 {
+		m.notes = noteLabels(tail[:cut], m.notes)
 		for i, b := range splitBlocks(tail[:cut]) {
 			if i == 0 && (m.freezeOpenPara(b) || m.freezeOpenCode(b)) {
 				continue
@@ -208,6 +246,17 @@ func (m *Markdown) rebuildTail(final bool) {
 
 func (m *Markdown) freeze(b string) {
 	if strings.TrimSpace(b) == "" {
+		return
+	}
+	if _, _, code := finishedCode(b); !code {
+		b = footnoteMarks(b, m.notes)
+	}
+	if text, ok := plainParagraph(parseOnly(b)); ok {
+		// most of a reply: wrapped from word widths (see openPara)
+		p := newOpenPara(m.words())
+		p.text = text
+		p.tail.Segments = paraSegments(text)
+		m.addFrozen(p)
 		return
 	}
 	o, pics := blockWidget(b)
@@ -541,7 +590,7 @@ func blockWidget(b string) (fyne.CanvasObject, []*kit.Picture) {
 	}
 	var parts []fyne.CanvasObject
 	var pics []*kit.Picture
-	rest := footnoteMarks(b)
+	rest := b
 	for {
 		before, t, after, ok := mdtable.Find(rest)
 		if !ok {
@@ -565,73 +614,109 @@ func blockWidget(b string) (fyne.CanvasObject, []*kit.Picture) {
 	return container.NewVBox(parts...), pics
 }
 
-// plainText is a reply as "Copy as text" gives it: kit.PlainText, with
-// each table as lines of cells separated by tabs, which paste into a
-// spreadsheet or an e-mail as a table.
+// plainText is a reply as "Copy as text" gives it: kit.PlainText of the
+// whole reply (so footnotes, link definitions and lists read as one
+// document), with each table as lines of cells separated by tabs, which
+// paste into a spreadsheet or an e-mail as a table.
 func plainText(md string) string {
-	var out []string
+	var src strings.Builder
+	var tables []string
 	for _, b := range splitBlocks(md) {
-		if _, _, ok := finishedCode(b); ok {
-			out = append(out, kit.PlainText(b))
-			continue
-		}
-		rest := b
-		for {
-			before, t, after, ok := mdtable.Find(rest)
-			if !ok {
-				break
-			}
-			if p := kit.PlainText(before); p != "" {
-				out = append(out, p)
-			}
-			rows := make([]string, 0, 1+len(t.Rows))
-			for _, r := range append([][]string{t.Header}, t.Rows...) {
-				cells := make([]string, len(r))
-				for i, c := range r {
-					cells[i] = strings.Join(strings.Fields(kit.PlainText(c)), " ")
+		if _, _, ok := finishedCode(b); !ok {
+			rest := b
+			for {
+				before, t, after, ok := mdtable.Find(rest)
+				if !ok {
+					break
 				}
-				rows = append(rows, strings.Join(cells, "\t"))
+				rows := make([]string, 0, 1+len(t.Rows))
+				for _, r := range append([][]string{t.Header}, t.Rows...) {
+					cells := make([]string, len(r))
+					for i, c := range r {
+						cells[i] = strings.Join(strings.Fields(kit.PlainText(c)), " ")
+					}
+					rows = append(rows, strings.Join(cells, "\t"))
+				}
+				src.WriteString(before + "\n\n" + tableToken(len(tables)) + "\n\n")
+				tables = append(tables, strings.Join(rows, "\n"))
+				rest = after
 			}
-			out = append(out, strings.Join(rows, "\n"))
-			rest = after
+			b = rest
 		}
-		if p := kit.PlainText(rest); p != "" {
-			out = append(out, p)
-		}
+		src.WriteString(b + "\n\n")
 	}
-	return strings.Join(out, "\n\n")
+	out := kit.PlainText(src.String())
+	for i, t := range tables {
+		out = strings.Replace(out, tableToken(i), t, 1)
+	}
+	return out
 }
 
-// footnoteMarks shows footnote marks as "[1]": a reply is parsed block by
-// block, so a mark ([^1]) and its note ([^1]: …) are never parsed together
-// and would show as written. Code spans are left alone.
-func footnoteMarks(b string) string {
-	if !strings.Contains(b, "[^") {
+// tableToken stands for table i while the rest of a reply is made plain.
+func tableToken(i int) string { return "AgentDeskTable" + strconv.Itoa(i) + "Here" }
+
+// footnoteMarks shows the footnote marks of notes the reply defines as
+// "[1]": a reply is parsed block by block, so a mark ([^1]) and its note
+// ([^1]: …) are never parsed together and would show as written. Code
+// (spans, ~~~ fences, indented lines) is left alone, and so are marks
+// without a note.
+func footnoteMarks(b string, notes map[string]bool) string {
+	if len(notes) == 0 || !strings.Contains(b, "[^") {
 		return b
 	}
 	var out strings.Builder
-	inCode := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c == '`' {
-			inCode = !inCode
+	fence := false
+	for _, line := range strings.SplitAfter(b, "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		if strings.HasPrefix(trimmed, "~~~") || strings.HasPrefix(trimmed, "```") {
+			fence = !fence
 		}
-		if !inCode && c == '[' && i+1 < len(b) && b[i+1] == '^' {
-			end := strings.IndexByte(b[i:], ']')
-			label := ""
-			if end > 2 {
-				label = b[i+2 : i+end]
+		if fence || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") || !strings.Contains(line, "[^") {
+			out.WriteString(line)
+			continue
+		}
+		inCode := false
+		for i := 0; i < len(line); i++ {
+			c := line[i]
+			if c == '`' {
+				inCode = !inCode
 			}
-			if label != "" && !strings.ContainsAny(label, " \t\n[") {
-				out.WriteString("\\[" + label + "\\]")
-				i += end
-				if i+1 < len(b) && b[i+1] == ':' {
-					i++ // the note itself: "[1] its text"
+			if !inCode && c == '[' && i+1 < len(line) && line[i+1] == '^' {
+				if end := strings.IndexByte(line[i:], ']'); end > 2 && notes[line[i+2:i+end]] {
+					out.WriteString("\\[" + line[i+2:i+end] + "\\]")
+					i += end
+					if strings.TrimSpace(line[:i-end]) == "" && i+1 < len(line) && line[i+1] == ':' {
+						i++ // the note itself: "[1] its text"
+					}
+					continue
 				}
-				continue
 			}
+			out.WriteByte(c)
 		}
-		out.WriteByte(c)
 	}
 	return out.String()
+}
+
+// noteLabels are the labels of the footnotes text defines ([^label]: …
+// at the start of a line).
+func noteLabels(text string, into map[string]bool) map[string]bool {
+	for start := 0; start < len(text); {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		line := strings.TrimLeft(text[start:end], " ")
+		if strings.HasPrefix(line, "[^") {
+			if close := strings.Index(line, "]:"); close > 2 && !strings.ContainsAny(line[2:close], " \t[]") {
+				if into == nil {
+					into = map[string]bool{}
+				}
+				into[line[2:close]] = true
+			}
+		}
+		start = end + 1
+	}
+	return into
 }

@@ -92,6 +92,8 @@ func (p *openPara) metrics() (textSize, pad float32) {
 
 // set shows text (the paragraph so far) at the given width.
 func (p *openPara) set(text string, width float32) {
+	// lines are cut by letters: bytes that are no letter count as one
+	text = strings.ToValidUTF8(text, "\uFFFD")
 	textSize, pad := p.metrics()
 	changed := false
 	if !strings.HasPrefix(text, p.text[:p.settled]) || width != p.width || textSize != p.textSize || pad != p.pad {
@@ -112,18 +114,6 @@ func (p *openPara) set(text string, width float32) {
 		p.arrange(p.Size())
 		canvas.Refresh(p)
 	}
-}
-
-// unsettle gives every settled line back to the tail.
-func (p *openPara) unsettle() {
-	if len(p.lines) == 0 {
-		p.settled = 0
-		return
-	}
-	p.lines, p.settled = nil, 0
-	p.tail.Segments = paraSegments(p.text)
-	p.tail.Refresh()
-	p.Refresh()
 }
 
 // settle moves the lines of the tail that can no longer change into lines
@@ -269,9 +259,11 @@ func (r *openParaRenderer) Objects() []fyne.CanvasObject {
 // the next overlap.
 func (r *openParaRenderer) Layout(s fyne.Size) {
 	p := r.p
-	if len(p.lines) > 0 && s.Width != p.width {
-		p.unsettle()
-		return // unsettle refreshed and laid out again
+	if s.Width != p.width && s.Width > 0 {
+		// wrapped afresh at the new width, line by line from word widths:
+		// one RichText of a long paragraph measures all that follows each
+		// line break, again at every width
+		p.set(p.text, s.Width)
 	}
 	p.arrange(s)
 }

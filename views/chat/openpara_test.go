@@ -61,6 +61,36 @@ func TestOpenParagraphLooksLikeOneRichText(t *testing.T) {
 	}
 }
 
+// A finished paragraph of a stored reply, wrapped from word widths, looks
+// exactly like one RichText of it, at any width.
+func TestAFinishedParagraphLooksLikeOneRichText(t *testing.T) {
+	test.NewTempApp(t)
+	src := strings.Repeat("The budget review team met the supplier about the invoice and the delivery plan. ", 7) + "Averyveryveryverylongwordthatdoesnotfit" + strings.Repeat("x", 70) + " end."
+	m := NewMarkdown(src)
+	rich := widget.NewRichText(paraSegments(src)...)
+	rich.Wrapping = fyne.TextWrapWord
+	wm := test.NewTempWindow(t, container.NewVScroll(m))
+	wr := test.NewTempWindow(t, container.NewVScroll(rich))
+	found := false
+	walkObjects(m, func(o fyne.CanvasObject) {
+		if p, ok := o.(*openPara); ok && p.text == src {
+			found = true
+		}
+	})
+	if !found {
+		t.Fatal("the finished paragraph should be wrapped from word widths")
+	}
+	for _, width := range []float32{420, 300, 700} {
+		wm.Resize(fyne.NewSize(width, 900))
+		wr.Resize(fyne.NewSize(width, 900))
+		wm.Content().Refresh()
+		wr.Content().Refresh()
+		if !sameImage(wm.Canvas().Capture(), wr.Canvas().Capture()) {
+			t.Fatalf("at %v px the finished paragraph is drawn differently from one RichText", width)
+		}
+	}
+}
+
 func sameImage(a, b image.Image) bool {
 	if a.Bounds() != b.Bounds() {
 		return false

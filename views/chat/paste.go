@@ -77,7 +77,8 @@ func joinMessage(typed string, pasted []string) string {
 		parts = append(parts, t)
 	}
 	for _, p := range pasted {
-		if t := strings.TrimSpace(p); t != "" {
+		// only blank lines go: a pasted block of code keeps its indent
+		if t := strings.Trim(p, "\r\n"); strings.TrimSpace(t) != "" {
 			parts = append(parts, t)
 		}
 	}
@@ -92,8 +93,14 @@ func (v *convView) composed() string { return joinMessage(v.entry.Text, v.pastes
 func (v *convView) setComposed(text string) {
 	v.pastes.texts = nil
 	if utf8.RuneCountInString(text) > maxShownChars {
-		v.entry.SetText("")
-		v.pastes.add(text)
+		// what was typed before the first blank line goes back in the
+		// box, when it is short; the rest is a chip
+		typed, rest, found := strings.Cut(text, "\n\n")
+		if !found || utf8.RuneCountInString(typed) > maxShownChars {
+			typed, rest = "", text
+		}
+		v.entry.SetText(typed)
+		v.pastes.add(rest)
 		return
 	}
 	v.pastes.show()

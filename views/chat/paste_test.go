@@ -43,9 +43,9 @@ func TestALongPasteIsKeptAsAChipAndSentWhole(t *testing.T) {
 	s.closeOpen()
 	s.OpenConversation(id)
 	v = s.open
-	if v.composed() != want || len(v.pastes.texts) != 1 || len(v.entry.Text) > maxShownChars {
-		t.Fatalf("the draft should come back with the paste as a chip: %d characters, %d chips, box %d characters",
-			len(v.composed()), len(v.pastes.texts), len(v.entry.Text))
+	if v.composed() != want || len(v.pastes.texts) != 1 || v.entry.Text != "Summarise this:" {
+		t.Fatalf("the draft should come back with the typed words in the box and the paste as a chip: %d characters, %d chips, box %q",
+			len(v.composed()), len(v.pastes.texts), v.entry.Text)
 	}
 
 	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
@@ -83,5 +83,15 @@ func TestRemovingAPastedChip(t *testing.T) {
 	}
 	if d := v.sess.Conversation().Draft; d != "" {
 		t.Fatalf("the draft should be empty too, holds %d characters", len(d))
+	}
+}
+
+// A pasted block of code keeps its indentation when sent.
+func TestAPastedBlockKeepsItsIndent(t *testing.T) {
+	if got := joinMessage("", []string{"\n    def f():\n        return 1\n"}); got != "    def f():\n        return 1" {
+		t.Fatalf("sent %q", got)
+	}
+	if got := joinMessage("  Look:  ", []string{"\tx"}); got != "Look:\n\n\tx" {
+		t.Fatalf("sent %q", got)
 	}
 }
