@@ -47,11 +47,9 @@ type convView struct {
 	binds uint64 // counts bindRow calls, to find the row bound longest ago
 	// rowBytes is the text of the messages in rows.
 	rowBytes int
-	// shown is the message each of the list's row objects shows now.
-	shown   map[fyne.CanvasObject]int64
-	heights map[int]float32
-	live    *Markdown
-	liveID  int64
+	heights  map[int]float32
+	live     *Markdown
+	liveID   int64
 
 	follow   bool
 	lastAuto float32
@@ -299,6 +297,7 @@ const (
 
 // load takes the snapshot's messages afresh.
 func (v *convView) load() {
+	v.trimRows(1)
 	v.msgs = v.st.Messages
 	if v.pending != "" && v.st.Phase != app.ChatStreaming {
 		v.msgs = append(v.msgs[:len(v.msgs):len(v.msgs)],
@@ -456,15 +455,9 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	v.binds++
 	rc.used = v.binds
-	if v.shown == nil {
-		v.shown = map[fyne.CanvasObject]int64{}
-	}
-	v.shown[o] = m.ID
-	for len(v.rows) > minKeptRows && (len(v.rows) > keptRows || v.rowBytes > keptBytes) {
-		if !v.forgetOldestRow() {
-			break
-		}
-	}
+	// scrolled through many: a refresh binds the rows on screen again, so
+	// rows go here only past twice the limits
+	v.trimRows(2)
 	row := o.(*fyne.Container)
 	if len(row.Objects) != 1 || row.Objects[0] != rc.obj {
 		row.Objects = []fyne.CanvasObject{rc.obj}
@@ -478,19 +471,26 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	v.setHeight(id, rc.h)
 }
 
-// forgetOldestRow drops the widgets of the message bound longest ago that
-// is not on screen (the list's rows show it) nor streaming, and reports
-// whether it did.
-func (v *convView) forgetOldestRow() bool {
-	onScreen := make(map[int64]bool, len(v.shown))
-	for _, id := range v.shown {
-		onScreen[id] = true
+// trimRows drops the widgets of the messages bound longest ago (not the
+// streaming one) down to times the limits. It runs when messages are loaded,
+// before the list binds the rows on screen again: a row on screen that it
+// drops is built again once, not at every refresh.
+func (v *convView) trimRows(times int) {
+	for len(v.rows) > minKeptRows && (len(v.rows) > times*keptRows || v.rowBytes > times*keptBytes) {
+		if !v.forgetOldestRow() {
+			return
+		}
 	}
+}
+
+// forgetOldestRow drops the widgets of the message bound longest ago, not
+// the streaming one, and reports whether it did.
+func (v *convView) forgetOldestRow() bool {
 	var oldest int64
 	var at uint64
 	found := false
 	for id, rc := range v.rows {
-		if onScreen[id] || id == v.liveID || (found && rc.used >= at) {
+		if id == v.liveID || (found && rc.used >= at) {
 			continue
 		}
 		oldest, at, found = id, rc.used, true

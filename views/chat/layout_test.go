@@ -139,6 +139,10 @@ func TestALongConversationKeepsFewMessagesBuilt(t *testing.T) {
 	for i := range v.msgs {
 		v.bindRow(i, pool[i%len(pool)])
 	}
+	if len(v.rows) > 2*keptRows || (len(v.rows) > minKeptRows && v.rowBytes > 2*keptBytes) {
+		t.Fatalf("after scrolling through, %d messages (%d bytes of text) keep their widgets", len(v.rows), v.rowBytes)
+	}
+	v.load() // a new message: down to the limits
 	if len(v.rows) > keptRows || (len(v.rows) > minKeptRows && v.rowBytes > keptBytes) {
 		t.Fatalf("%d messages (%d bytes of text) keep their widgets", len(v.rows), v.rowBytes)
 	}
