@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -25,6 +27,9 @@ const (
 	Offline
 	ServerError
 	WorkspaceRejected
+	// TLSProblem: the server's certificate could not be checked (the key
+	// was not sent).
+	TLSProblem
 )
 
 // ConnectionResult is what Test connection found, with the sentence to show.
@@ -49,7 +54,10 @@ func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	c := a.newClient(strings.TrimSpace(baseURL), strings.TrimSpace(key), strings.TrimSpace(workspace), storage.Account{})
-	page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1}, client.WithMaxRetries(0))
+	// a hiccup (a 5xx, a dropped connection, a 429) is tried again before
+	// Test connection answers
+	page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1}, client.WithMaxRetries(2))
+	var decodeErr *client.DecodeError
 	switch {
 	case err == nil:
 		return ConnectionResult{State: Connected, Agents: page.Total,
@@ -58,8 +66,10 @@ func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string
 		return ConnectionResult{State: KeyRejected, Message: "The service rejected the API key. Check that it was copied whole."}
 	case strings.TrimSpace(workspace) != "" && (client.IsForbidden(err) || namesWorkspace(err)):
 		return ConnectionResult{State: WorkspaceRejected, Message: "The API key works, but the service refused workspace " + strings.TrimSpace(workspace) + ". Check the number in the service's web app under Settings → Workspace."}
-	case client.IsNotFound(err):
+	case client.IsNotFound(err) || errors.As(err, &decodeErr):
 		return ConnectionResult{State: ServerNotFound, Message: "The server answered, but not as an Agent Execution Service. Check the address."}
+	case isTLS(err):
+		return ConnectionResult{State: TLSProblem, Message: "The server's security certificate could not be checked, so Agent Desk did not send the key. Check the address; if your company uses its own certificates, ask your IT department."}
 	case client.IsOffline(err):
 		var netErr *client.NetworkError
 		if errors.As(err, &netErr) && strings.Contains(strings.ToLower(netErr.Err.Error()), "no such host") {
@@ -70,6 +80,22 @@ func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string
 		return ConnectionResult{State: Offline, Message: "The server did not answer in time. Check your internet connection and the address."}
 	}
 	return ConnectionResult{State: ServerError, Message: Describe(err)}
+}
+
+// isTLS reports a failure to set up a secure connection: a certificate
+// that is not trusted, expired or for another name, or a server that does
+// not speak TLS.
+func isTLS(err error) bool {
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verify *tls.CertificateVerificationError
+	var record tls.RecordHeaderError
+	if errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &verify) || errors.As(err, &record) {
+		return true
+	}
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "tls:") || strings.Contains(msg, "x509:")
 }
 
 // checkWorkspace says what is wrong with a typed workspace id: the service

@@ -2,7 +2,10 @@ package app_test
 
 import (
 	"context"
+	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -55,6 +58,9 @@ func TestTestConnectionSaysWhatHappened(t *testing.T) {
 		{"nothing listening", deadAddress(t), "right-key", app.Offline, "can't reach"},
 		{"not an address", "agents example", "right-key", app.ServerNotFound, "https://"},
 		{"no key", srv.URL, " ", app.KeyRejected, "API key"},
+		{"certificate not trusted", tlsServer(t), "right-key", app.TLSProblem, "certificate"},
+		{"a web page, not the service", htmlServer(t), "right-key", app.ServerNotFound, "not as an Agent Execution Service"},
+		{"a hiccup first", hiccupServer(t), "right-key", app.Connected, "Connected"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -176,4 +182,28 @@ func TestAServersLongMessageIsShownShort(t *testing.T) {
 	if got := app.Describe(&client.APIError{StatusCode: 400, Message: "échec de la validation"}); !strings.Contains(got, "Échec de la validation.") {
 		t.Fatalf("the first letter should be capitalised whole: %q", got)
 	}
+}
+
+// tlsServer is a service behind a certificate nobody trusts.
+func tlsServer(t *testing.T) string {
+	srv := httptest.NewTLSServer(demoservice.New(demoservice.Options{APIKey: "right-key"}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// htmlServer answers everything with a web page.
+func htmlServer(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body><h1>Welcome to our intranet</h1></body></html>")
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// hiccupServer is the service answering its first request with a 503.
+func hiccupServer(t *testing.T) string {
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "right-key"})
+	svc.SetFaults(demoservice.Faults{Fail500: 1})
+	return srv.URL
 }
