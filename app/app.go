@@ -42,6 +42,9 @@ type Config struct {
 	HTTPClient *http.Client
 	// ClientOptions are added to every client this app builds.
 	ClientOptions []client.Option
+	// FastRetries makes retries 1 to 10 ms apart instead of 0.5 to 8 s
+	// (tests, whose services fail on purpose).
+	FastRetries bool
 	// DemoAPI is the reading the built-in demo follows: demoservice.APIReal
 	// (the default, "") or demoservice.APISpec (--demo-api=spec, tests).
 	DemoAPI string
@@ -403,6 +406,9 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 	}
 	if a.cfg.HTTPClient != nil {
 		opts = append(opts, client.WithHTTPClient(a.cfg.HTTPClient))
+	}
+	if a.cfg.FastRetries {
+		opts = append(opts, client.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
 	}
 	if p := a.pacerFor(baseURL, acct.RequestsPerSecond); p != nil {
 		opts = append(opts, client.WithPacer(p))

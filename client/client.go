@@ -20,8 +20,10 @@ const Version = "0.1.0"
 
 // Defaults.
 const (
-	// DefaultMaxRetries is how many times a request that is safe to repeat is retried.
-	DefaultMaxRetries = 2
+	// DefaultMaxRetries is how many times a request that is safe to repeat is
+	// retried (0.5 s to 8 s apart: some 24 s in all, within the retry
+	// budget).
+	DefaultMaxRetries = 6
 	// DefaultPollInterval is the first wait between polls of a running
 	// execution; later waits grow by half up to five times it (15 s), the
 	// pace the real service's clients keep to save the key's quota.
@@ -71,6 +73,7 @@ type config struct {
 	headers           http.Header
 	pollLimit         time.Duration
 	rateLimitRetries  int
+	retryBudget       time.Duration
 	onRateLimit       func(wait time.Duration)
 	executeStyle      ExecuteStyle
 	pollPath          PollPath
@@ -168,6 +171,17 @@ func WithRetryAfterCap(d time.Duration) Option {
 	}
 }
 
+// DefaultRetryBudget is how long one call may spend waiting to try again
+// (backoff and the waits a 429 asks for) before it gives up and its error
+// reaches the user with "Try again".
+const DefaultRetryBudget = 30 * time.Second
+
+// WithRetryBudget sets how long one call may spend waiting between tries
+// (0: only the counts of WithMaxRetries and WithRateLimitRetries bound it).
+func WithRetryBudget(d time.Duration) Option {
+	return func(c *config) { c.retryBudget = max(d, 0) }
+}
+
 // WithRateLimitRetries sets how many 429 answers one call waits out before
 // returning the error (default 3; 0 returns the first).
 func WithRateLimitRetries(n int) Option {
@@ -232,6 +246,7 @@ func New(opts ...Option) *Client {
 		retryMax:         8 * time.Second,
 		retryAfterMax:    60 * time.Second,
 		rateLimitRetries: 3,
+		retryBudget:      DefaultRetryBudget,
 		pollLimit:        DefaultPollLimit,
 		maxEventSize:     DefaultMaxEventSize,
 		baseErr:          errors.New("agentdesk: no base URL configured (use WithBaseURL)"),
@@ -408,6 +423,12 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 		}
 	}
 	hc := cfg.client()
+	start := time.Now()
+	// inBudget reports whether waiting wait more keeps the call within its
+	// retry budget.
+	inBudget := func(wait time.Duration) bool {
+		return cfg.retryBudget <= 0 || time.Since(start)+wait <= cfg.retryBudget
+	}
 	limited := 0 // 429 answers so far
 	retries := cfg.maxRetries
 	if !req.retry || req.raw != nil {
@@ -444,8 +465,8 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 				return nil, contextError(req, ctx.Err())
 			}
 			nerr := newNetworkError(req.method, req.path, err)
-			if attempt < retries {
-				if werr := sleepCtx(ctx, cfg.backoff(attempt)); werr != nil {
+			if wait := cfg.backoff(attempt); attempt < retries && inBudget(wait) {
+				if werr := sleepCtx(ctx, wait); werr != nil {
 					return nil, contextError(req, werr)
 				}
 				continue
@@ -470,7 +491,7 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 				wait = cfg.backoff(attempt)
 			}
 			cfg.pacer.limited(wait)
-			if req.raw == nil && limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax {
+			if req.raw == nil && limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax && inBudget(wait) {
 				if cfg.onRateLimit != nil {
 					cfg.onRateLimit(wait)
 				}
@@ -485,6 +506,9 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 			wait := cfg.backoff(attempt)
 			if ra, ok := apiErr.Wait(); ok {
 				wait = min(ra, cfg.retryAfterMax)
+			}
+			if !inBudget(wait) {
+				return nil, apiErr
 			}
 			if werr := sleepCtx(ctx, wait); werr != nil {
 				return nil, contextError(req, werr)

@@ -154,3 +154,24 @@ func TestAPacedRequestStopsWithItsContext(t *testing.T) {
 		t.Fatal("a pace of 0 should pace nothing")
 	}
 }
+
+// A call that keeps failing gives up within its retry budget rather than
+// after its count of tries, and a hiccup within the budget is ridden out.
+func TestRetriesStayWithinTheirBudget(t *testing.T) {
+	var calls atomic.Int32
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusBadGateway)
+		fmt.Fprint(w, "<html>Bad gateway</html>")
+	}))
+	defer failing.Close()
+	c := client.New(client.WithBaseURL(failing.URL), client.WithAPIKey("k"),
+		client.WithRetryBackoff(40*time.Millisecond, 40*time.Millisecond), client.WithMaxRetries(100), client.WithRetryBudget(200*time.Millisecond))
+	start := time.Now()
+	_, err := c.ListFiles(context.Background(), client.ListFilesParams{})
+	took := time.Since(start)
+	if err == nil || calls.Load() < 3 || calls.Load() > 7 || took > 2*time.Second {
+		t.Fatalf("a failing call should try a few times within 200 ms of waits and give up: %d calls in %v, error %v", calls.Load(), took, err)
+	}
+}

@@ -28,7 +28,7 @@ import (
 func Open(t testing.TB, change ...func(*app.Config)) *app.App {
 	t.Helper()
 	zero := time.Duration(0)
-	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: NewKeyring()}
+	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: NewKeyring(), FastRetries: true}
 	for _, c := range change {
 		c(&cfg)
 	}
