@@ -163,26 +163,7 @@ func BenchmarkOpen2000Messages(b *testing.B) {
 	spawn = func(_ *app.App, f func()) { f() }
 	defer func() { spawn = old }()
 	a := apptest.Open(b)
-	ctx := context.Background()
-	ag, err := a.Client().GetAgent(ctx, "101")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sess, err := a.NewChat(ctx, *ag)
-	if err != nil {
-		b.Fatal(err)
-	}
-	id := sess.ID()
-	reply := longReply(600)
-	for i := 0; i < 1000; i++ {
-		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleUser, Content: fmt.Sprintf("Question %d about the budget?", i)}); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleAssistant, Content: reply}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	a.ForgetChat(id)
+	id := storedChat(b, a, 1000, longReply(600))
 	w := test.NewTempWindow(b, nil)
 	q := kit.UseQueue(b)
 	s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
@@ -263,16 +244,8 @@ func BenchmarkScroll1MBReply(b *testing.B) {
 		spawn = func(_ *app.App, f func()) { f() }
 		defer func() { spawn = old }()
 		a := apptest.Open(b)
+		id := storedChat(b, a, 0, "")
 		ctx := context.Background()
-		ag, err := a.Client().GetAgent(ctx, "101")
-		if err != nil {
-			b.Fatal(err)
-		}
-		sess, err := a.NewChat(ctx, *ag)
-		if err != nil {
-			b.Fatal(err)
-		}
-		id := sess.ID()
 		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleUser, Content: "Write it all"}); err != nil {
 			b.Fatal(err)
 		}

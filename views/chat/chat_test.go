@@ -550,3 +550,44 @@ func TestFootnoteMarksLeaveCodeAndUndefinedMarksAlone(t *testing.T) {
 		}
 	}
 }
+
+// storeMessages adds n questions, each answered with reply, to the stored
+// conversation id (as if it had been held on another day).
+func storeMessages(tb testing.TB, a *app.App, id int64, n int, reply string) {
+	tb.Helper()
+	ctx := context.Background()
+	for i := 0; i < n; i++ {
+		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleUser, Content: fmt.Sprintf("Question %d about the budget?", i)}); err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleAssistant, Content: reply}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	a.ForgetChat(id)
+}
+
+// storedChat is a new stored conversation with the first chat agent
+// holding n questions answered with reply.
+func storedChat(tb testing.TB, a *app.App, n int, reply string) int64 {
+	tb.Helper()
+	ctx := context.Background()
+	ag, err := a.Client().GetAgent(ctx, "101")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sess, err := a.NewChat(ctx, *ag)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	storeMessages(tb, a, sess.ID(), n, reply)
+	return sess.ID()
+}
+
+// reopen closes the open conversation and opens id again from storage.
+func reopen(s *Screen, id int64) *convView {
+	s.closeOpen()
+	s.OpenConversation(id)
+	ui.Drain()
+	return s.open
+}

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
@@ -115,22 +113,9 @@ func TestARichReplyFitsAtEveryWidth(t *testing.T) {
 func TestALongConversationKeepsFewMessagesBuilt(t *testing.T) {
 	s, a := openScreen(t)
 	v := startChat(t, s, a)
-	id := v.sess.ID()
-	ctx := context.Background()
 	reply := longReply(20 << 10)
-	for i := 0; i < 40; i++ {
-		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleUser, Content: fmt.Sprintf("Question %d", i)}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleAssistant, Content: reply}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.closeOpen()
-	a.ForgetChat(id)
-	s.OpenConversation(id)
-	ui.Drain()
-	v = s.open
+	storeMessages(t, a, v.sess.ID(), 40, reply)
+	v = reopen(s, v.sess.ID())
 	if len(v.msgs) != 80 {
 		t.Fatalf("want 80 messages, got %d", len(v.msgs))
 	}
@@ -180,20 +165,9 @@ func TestWrappingCodeGivesTheReplyItsNewHeight(t *testing.T) {
 	s, a := openScreen(t)
 	isolateWrapChoice(t)
 	v := startChat(t, s, a)
-	id := v.sess.ID()
-	ctx := context.Background()
 	code := "```\n" + strings.Repeat(strings.Repeat("word ", 40)+"\n", 20) + "```"
-	if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleUser, Content: "Code please"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleAssistant, Content: code}); err != nil {
-		t.Fatal(err)
-	}
-	s.closeOpen()
-	a.ForgetChat(id)
-	s.OpenConversation(id)
-	ui.Drain()
-	v = s.open
+	storeMessages(t, a, v.sess.ID(), 1, code)
+	v = reopen(s, v.sess.ID())
 	row := container.NewStack()
 	v.bindRow(1, row)
 	before := v.heights[1]
