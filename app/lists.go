@@ -13,8 +13,11 @@ type ListState[T any] struct {
 	// really empty, not unknown).
 	Loaded bool
 	// Err is why the last load failed (nil when it did not); Items keep
-	// what was shown before.
+	// what was shown before, or what the load read before it failed.
 	Err error
+	// Incomplete says the last load stopped at Err after reading Items:
+	// the list shows what it has, and more may exist.
+	Incomplete bool
 }
 
 // List loads a list in the background and publishes it as ListState. Only
@@ -49,7 +52,10 @@ func (l *List[T]) Reload() {
 				return s // cancelled: keep what was shown
 			}
 			s.Err = err
-			if err == nil {
+			s.Incomplete = err != nil && len(items) > 0
+			if err == nil || s.Incomplete {
+				// pages read before a failure are kept: never all or
+				// nothing
 				s.Items, s.Loaded = items, true
 			}
 			return s

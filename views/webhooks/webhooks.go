@@ -7,6 +7,7 @@ package webhooks
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -85,6 +86,15 @@ func newList(win fyne.Window) *list {
 // or empty state. It reports whether webhooks are shown.
 func (l *list) show(stack *fyne.Container, st app.ListState[client.Webhook], loading string, empty func() fyne.CanvasObject, retry func()) bool {
 	switch {
+	case st.Incomplete && len(st.Items) > 0:
+		// what was read shows, with what happened to the rest
+		l.items = st.Items
+		l.widget.Refresh()
+		note := kit.ErrorText()
+		kit.ShowError(note, "Only "+strconv.Itoa(len(st.Items))+" webhooks could be read. "+app.Describe(st.Err))
+		more := widget.NewButtonWithIcon("Load the rest", theme.ViewRefreshIcon(), retry)
+		kit.SetBody(stack, container.NewBorder(container.NewBorder(nil, nil, nil, container.NewCenter(more), note), nil, nil, nil, l.widget))
+		return true
 	case st.Err != nil && !(st.Loading && len(st.Items) == 0):
 		// The error stays until a retry brings the list.
 		kit.ShowBody(stack, kit.Error(st.Err, retry))

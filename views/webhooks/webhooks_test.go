@@ -2,7 +2,11 @@ package webhooks
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -182,4 +186,50 @@ func secretParts(r *fyne.Container) (cell *fyne.Container, secret *widget.Label,
 	cell = r.Objects[0].(*fyne.Container).Objects[3].(*fyne.Container)
 	buttons := cell.Objects[2].(*fyne.Container)
 	return cell, cell.Objects[0].(*widget.Label), buttons.Objects[0].(*widget.Button), buttons.Objects[1].(*widget.Button)
+}
+
+// A list whose later pages keep failing shows the webhooks it read, says
+// that the rest could not be read, and Load the rest tries again.
+func TestWebhooksKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	svc := demoservice.New(demoservice.Options{APIKey: "k", API: demoservice.APISpec})
+	var failing atomic.Bool
+	failing.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/webhooks" {
+			query := r.URL.Query()
+			if p := query.Get("page"); p != "" && p != "1" && failing.Load() {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(http.StatusBadGateway)
+				fmt.Fprint(w, "<html><body>Bad gateway</body></html>")
+				return
+			}
+			if query.Get("per_page") == "" {
+				query.Set("per_page", "5") // pages of five
+				r.URL.RawQuery = query.Encode()
+			}
+		}
+		svc.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1100, 700))
+	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	w.SetContent(s.Content())
+	s.Shown()
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "Only 5 webhooks could be read") },
+		func() string { return "shows: " + kittest.Labels(s.stack) })
+	if len(s.list.items) != 5 {
+		t.Fatalf("the five webhooks read should show, %d do", len(s.list.items))
+	}
+	failing.Store(false)
+	test.Tap(kittest.FindButton(s.stack, "Load the rest"))
+	q.WaitUntil(t, func() bool {
+		return len(s.list.items) > 5 && !strings.Contains(kittest.Labels(s.stack), "could be read")
+	},
+		func() string { return fmt.Sprintf("%d shown: %s", len(s.list.items), kittest.Labels(s.stack)) })
 }
