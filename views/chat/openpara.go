@@ -134,8 +134,23 @@ func (p *openPara) settle() bool {
 	fits := func(low, high int) bool {
 		return fyne.MeasureText(string(rest[low:high]), p.textSize, style).Width <= maxWidth
 	}
+	// tooWide reports that rest is wider than a line: from word widths
+	// (remembered) when it clearly is, else measured. Measuring the whole
+	// rest for every line would cost time quadratic in the paragraph.
+	space := p.wordWidth(" ")
+	tooWide := func(rest []rune) bool {
+		est, words := float32(0), 0
+		for _, w := range strings.Fields(string(rest)) {
+			est += p.wordWidth(w)
+			words++
+			if est+float32(words-1)*space > maxWidth*1.25 {
+				return true
+			}
+		}
+		return !fits(0, len(rest))
+	}
 	added := false
-	for len(rest) > 0 && !fits(0, len(rest)) {
+	for len(rest) > 0 && tooWide(rest) {
 		space := p.cut(rest, maxWidth, fits)
 		if space < 1 || !fits(0, space) {
 			break // not a plain word wrap: leave it to the tail
@@ -283,6 +298,12 @@ func (p *openPara) arrange(s fyne.Size) {
 
 func (r *openParaRenderer) MinSize() fyne.Size {
 	p := r.p
+	if p.width <= 0 && len(p.lines) == 0 {
+		// not laid out yet: its height comes once it has a width; measuring
+		// the whole paragraph on one line now would be wasted
+		textSize, pad := p.metrics()
+		return fyne.NewSize(0, fyne.MeasureText("M", textSize, fyne.TextStyle{}).Height+2*pad)
+	}
 	_, pad := p.metrics()
 	min := p.tail.MinSize()
 	for _, l := range p.lines {
