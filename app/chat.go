@@ -454,8 +454,10 @@ func (s *ChatSession) save(ctx context.Context) error {
 // service cannot be reached or refuses, nothing is stored and the error
 // says why: the draft stays for the user to send again.
 func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID) error {
-	text = strings.TrimSpace(text)
-	if text == "" {
+	// blank lines around the message go, the indent of a pasted block
+	// of code stays
+	text = strings.TrimRight(strings.TrimLeft(text, "\r\n"), " \t\r\n")
+	if strings.TrimSpace(text) == "" {
 		return ErrEmptyMessage
 	}
 	if s.Streaming() {
@@ -469,7 +471,14 @@ func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID
 	if err := s.start(ctx, append(hist, user), &user, fileIDs); err != nil {
 		return err
 	}
-	s.SetDraft("")
+	// The draft went with the message; words typed while it was on its
+	// way are a new draft and stay.
+	s.mu.Lock()
+	sent := strings.TrimSpace(s.conv.Draft) == strings.TrimSpace(text)
+	s.mu.Unlock()
+	if sent {
+		s.SetDraft("")
+	}
 	return nil
 }
 

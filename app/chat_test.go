@@ -364,3 +364,50 @@ func TestAChatKeepsItsAgentsTitleOnOneLine(t *testing.T) {
 		t.Fatalf("the conversation names its agent %q", got)
 	}
 }
+
+// A pasted block of code keeps its indent when sent; blank lines around
+// the message go.
+func TestAMessageKeepsTheIndentOfItsFirstLine(t *testing.T) {
+	a := apptest.Open(t)
+	s := newChat(t, a)
+	if err := s.Send(context.Background(), "\n\n    def f():\n        return 1\n\n", nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	msgs, err := a.DB().Messages(context.Background(), s.ID())
+	if err != nil || len(msgs) == 0 || msgs[0].Content != "    def f():\n        return 1" {
+		t.Fatalf("stored %+v %v", msgs, err)
+	}
+	if got := lastExecution(t, a).Messages; len(got) == 0 || got[len(got)-1].Content != "    def f():\n        return 1" {
+		t.Fatalf("the service received %+v", got)
+	}
+}
+
+// Words typed while a message is on its way stay as the draft; the draft
+// that was sent goes.
+func TestWordsTypedWhileSendingStayAsTheDraft(t *testing.T) {
+	a := apptest.Open(t)
+	a.Demo().Service.SetFaults(demoservice.Faults{SlowFirstByte: 400 * time.Millisecond})
+	s := newChat(t, a)
+	s.SetDraft("Plan the offsite")
+	go func() {
+		time.Sleep(100 * time.Millisecond) // the message is on its way
+		s.SetDraft("And book the rooms")
+	}()
+	if err := s.Send(context.Background(), "Plan the offsite", nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	if d := s.Conversation().Draft; d != "And book the rooms" {
+		t.Fatalf("the words typed while sending should stay as the draft, it is %q", d)
+	}
+
+	s.SetDraft("Thanks")
+	if err := s.Send(context.Background(), "Thanks", nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	if d := s.Conversation().Draft; d != "" {
+		t.Fatalf("the draft that was sent should go, it is %q", d)
+	}
+}

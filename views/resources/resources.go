@@ -131,7 +131,7 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 	s.detail.Objects = []fyne.CanvasObject{s.placeholder}
 	s.detail.Refresh()
 	switch {
-	case err != nil:
+	case err != nil && !(st.Incomplete && len(items) > 0):
 		s.items = nil
 		kit.SetBody(s.stack, kit.Error(err, s.Reload))
 		s.count.SetText("")
@@ -147,7 +147,15 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 		s.count.SetText("")
 	default:
 		s.items = items
-		kit.SetBody(s.stack, s.list)
+		if st.Incomplete {
+			// what was read shows, with what happened to the rest
+			note := kit.ErrorText()
+			kit.ShowError(note, fmt.Sprintf("Only %d resources could be read. %s", len(items), app.Describe(err)))
+			more := widget.NewButtonWithIcon("Load the rest", theme.ViewRefreshIcon(), s.Reload)
+			kit.SetBody(s.stack, container.NewBorder(container.NewBorder(nil, nil, nil, container.NewCenter(more), note), nil, nil, nil, s.list))
+		} else {
+			kit.SetBody(s.stack, s.list)
+		}
 		if len(items) == 1 {
 			s.count.SetText("1 resource")
 		} else {

@@ -2,7 +2,11 @@ package resources
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -84,4 +88,43 @@ func TestAccountSwitchClearsAndReloadsResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, labels)
+}
+
+// When later pages keep failing, the resources read show, the screen says
+// the rest could not be read, and Load the rest reads them.
+func TestResourcesKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	svc := demoservice.New(demoservice.Options{APIKey: "k"})
+	var failing atomic.Bool
+	failing.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Query().Get("page"); r.URL.Path == "/resources" && p != "" && p != "1" && failing.Load() {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusBadGateway)
+			fmt.Fprint(w, "<html><body>Bad gateway</body></html>")
+			return
+		}
+		svc.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	w.SetContent(s.Content())
+	w.Resize(fyne.NewSize(1100, 700))
+	s.Shown()
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "Only 15 resources could be read") },
+		func() string { return s.count.Text + " / " + kittest.Labels(s.stack) })
+	if len(s.items) != 15 || s.count.Text != "15 resources" {
+		t.Fatalf("the first page should show: %d items, %q", len(s.items), s.count.Text)
+	}
+	failing.Store(false)
+	test.Tap(kittest.FindButton(s.stack, "Load the rest"))
+	q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, func() string { return s.count.Text + " / " + kittest.Labels(s.stack) })
+	if strings.Contains(kittest.Labels(s.stack), "could be read") {
+		t.Fatal("once all are read, the note goes")
+	}
 }
