@@ -59,6 +59,8 @@ type App struct {
 
 	cfg   Config
 	paths storage.Paths
+	// conn is the last connection check's result (Connection).
+	conn *State[Connection]
 	// pacers pace the requests to each service (pacerFor).
 	pacersMu sync.Mutex
 	pacers   map[string]*client.Pacer
@@ -115,7 +117,7 @@ type Session struct {
 // active last time (the built-in demo when there is none). Problems with
 // files on disk never stop it: they become Notices, shown once.
 func Open(ctx context.Context, cfg Config) (*App, error) {
-	a := &App{cfg: cfg, paths: cfg.Paths, session: NewState(Session{})}
+	a := &App{cfg: cfg, paths: cfg.Paths, session: NewState(Session{}), conn: NewState(Connection{})}
 	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.paths.Ensure(); err != nil {
 		a.notices = append(a.notices, err.Error())

@@ -29,7 +29,15 @@ type StatusBar struct {
 	settings   *widget.Button // shown when the key or workspace is refused
 	obj        fyne.CanvasObject
 	checking   context.CancelFunc
+	// again checks again by itself while the service cannot be reached,
+	// waiting longer each time (recheckAfter).
+	again  *time.Timer
+	misses int
 }
+
+// recheckAfter are the waits before the bar checks again by itself while
+// the service cannot be reached; the last one repeats.
+var recheckAfter = []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, 60 * time.Second}
 
 // NewStatusBar builds the bar and starts its first connection check.
 func NewStatusBar(env kit.Env) *StatusBar {
@@ -77,6 +85,10 @@ func (b *StatusBar) Check() {
 	if b.checking != nil {
 		b.checking()
 	}
+	if b.again != nil {
+		b.again.Stop()
+		b.again = nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	b.checking = cancel
 	b.connIcon.SetResource(theme.MediaRecordIcon())
@@ -90,7 +102,14 @@ func (b *StatusBar) Check() {
 		if ctx.Err() == context.Canceled {
 			return
 		}
+		reachable := err == nil || !client.IsOffline(err)
+		b.env.App.SetReachable(reachable)
 		kit.Do(func() {
+			if !reachable {
+				b.recheckLater()
+			} else {
+				b.misses = 0
+			}
 			if err != nil {
 				b.connIcon.SetResource(theme.NewErrorThemedResource(theme.MediaRecordIcon()))
 				switch {
@@ -101,7 +120,7 @@ func (b *StatusBar) Check() {
 					b.connection.SetText("No access to the workspace")
 					b.settings.Show()
 				case client.IsOffline(err):
-					b.connection.SetText("Offline")
+					b.connection.SetText("Offline · trying again by itself")
 				default:
 					b.connection.SetText("Service problem")
 				}
@@ -112,6 +131,21 @@ func (b *StatusBar) Check() {
 			b.connection.SetText(fmt.Sprintf("Connected · %d agents", page.Total))
 		})
 	})
+}
+
+// recheckLater checks again by itself after a wait that grows with each
+// miss, until the service answers; the app's end stops it.
+func (b *StatusBar) recheckLater() {
+	wait := recheckAfter[min(b.misses, len(recheckAfter)-1)]
+	b.misses++
+	life := b.env.App.Life()
+	t := time.AfterFunc(wait, func() {
+		if life.Err() == nil {
+			kit.Do(b.Check)
+		}
+	})
+	context.AfterFunc(life, func() { t.Stop() })
+	b.again = t
 }
 
 func (b *StatusBar) updateCredits() {

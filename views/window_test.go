@@ -1,6 +1,8 @@
 package views
 
 import (
+	"net"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -196,4 +198,42 @@ func TestWindowSizeIsSavedOnResizeAndCloseWithoutPolling(t *testing.T) {
 // barText is what the status bar says.
 func barText(b *StatusBar) string {
 	return b.account.Text + " · " + b.connection.Text + " · " + b.credits.Text
+}
+
+// Offline, the bar says so and checks again by itself; when the service
+// answers, it says Connected and the app hears the service is back.
+func TestStatusBarChecksAgainByItselfWhileOffline(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	old := recheckAfter
+	recheckAfter = []time.Duration{20 * time.Millisecond}
+	t.Cleanup(func() { recheckAfter = old })
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there yet
+	a := apptest.Open(t, func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL("http://" + addr), client.WithAPIKey("k"), client.WithMaxRetries(0)}
+	})
+	withScreens(t, []ScreenSpec{{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	bar := NewShell(a, w).status
+	q.WaitUntil(t, func() bool { return strings.Contains(barText(bar), "Offline") }, func() string { return barText(bar) })
+
+	// the service comes up at that address
+	l, err = net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("the address was taken meanwhile: %v", err)
+	}
+	srv := httptest.NewUnstartedServer(demoservice.New(demoservice.Options{APIKey: "k"}))
+	srv.Listener.Close()
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close)
+	q.WaitUntil(t, func() bool { return strings.Contains(barText(bar), "Connected") }, func() string { return barText(bar) })
+	if c, _ := a.Connection().Snapshot(); !c.Reachable || c.Returns != 1 {
+		t.Fatalf("the app should hear the service is back once: %+v", c)
+	}
 }

@@ -318,6 +318,26 @@ func TestListErrorHasRetry(t *testing.T) {
 	f.wait(t, "agents after retry", func() bool { return len(s.shown.Agents) > 0 && s.total.Text == "44 agents" })
 }
 
+// A list that could not be loaded loads by itself when the service can be
+// reached again.
+func TestTheListLoadsByItselfWhenTheServiceIsBack(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t)
+	a.SetReachable(true)
+	a.Demo().Service.SetFaults(demoservice.Faults{Fail500: 1000})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+	w.SetContent(s.Content())
+	s.Shown()
+	f := &fixture{s: s, a: a, q: q}
+	f.wait(t, "the error", func() bool { return f.page().Err != nil })
+	a.SetReachable(false) // the status bar's check finds the service gone
+	a.Demo().Service.SetFaults(demoservice.Faults{})
+	a.SetReachable(true) // and back
+	f.wait(t, "agents without a retry", func() bool { return len(s.shown.Agents) > 0 && s.total.Text == "44 agents" })
+}
+
 // Fields end at one edge, whether or not a clear button sits beside them.
 func TestFormFieldsLineUpOnTheRight(t *testing.T) {
 	test.NewTempApp(t)
