@@ -68,14 +68,10 @@ func New(env kit.Env) kit.Screen {
 	s.build()
 	// When the service can be reached again, a list that could not be
 	// loaded loads by itself.
-	returns := -1
-	kit.Bind(env.App.Connection(), func(c app.Connection) {
-		if returns >= 0 && c.Returns > returns {
-			if st, _ := s.browser.State().Snapshot(); st.Err != nil {
-				s.browser.Reload()
-			}
+	kit.OnServiceBack(env.App, func() {
+		if st, _ := s.browser.State().Snapshot(); st.Err != nil {
+			s.browser.Reload()
 		}
-		returns = c.Returns
 	})
 	return s
 }

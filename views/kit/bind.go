@@ -87,6 +87,19 @@ func OnAccountChange(a *app.App, reload func()) (stop func()) {
 	return onSessionCount(a, func(s app.Session) uint64 { return s.Activations }, reload)
 }
 
+// OnServiceBack calls reload on the UI goroutine each time the active
+// account's service can be reached again after it could not (the status
+// bar checks by itself), so that a screen loads what it could not.
+func OnServiceBack(a *app.App, reload func()) (stop func()) {
+	returns := -1
+	return Bind(a.Connection(), func(c app.Connection) {
+		if returns >= 0 && c.Returns > returns {
+			reload()
+		}
+		returns = c.Returns
+	})
+}
+
 // OnCharge calls update on the UI goroutine each time a charged call is
 // recorded after this call, and each time an account is activated.
 func OnCharge(a *app.App, update func()) (stop func()) {

@@ -85,6 +85,11 @@ func New(env kit.Env) kit.Screen {
 	split := kit.Split(container.NewPadded(left), container.NewPadded(s.detail), 0.45)
 	s.content = container.NewBorder(container.NewPadded(header), nil, nil, nil, split)
 	kit.Bind[app.ListState[client.Resource]](s.found, s.show)
+	kit.OnServiceBack(env.App, func() {
+		if st, _ := s.found.Snapshot(); st.Err != nil {
+			s.Reload() // what could not be read, now it can
+		}
+	})
 	kit.OnAccountChange(env.App, func() {
 		s.found.Clear() // another account's resources
 		s.Reload()

@@ -257,6 +257,11 @@ func New(env kit.Env) kit.Screen {
 	s.content = container.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
 	kit.Bind[app.ListState[client.Webhook]](s.hooks, s.show)
 	kit.Bind(s.hooks.Titles(), s.list.showTitles)
+	kit.OnServiceBack(env.App, func() {
+		if st, _ := s.hooks.Snapshot(); st.Err != nil {
+			s.Reload() // what could not be read, now it can
+		}
+	})
 	kit.OnAccountChange(env.App, func() {
 		s.hooks.Clear() // another account's webhooks and agents
 		s.Reload()

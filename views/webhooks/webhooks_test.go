@@ -233,3 +233,23 @@ func TestWebhooksKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 	},
 		func() string { return fmt.Sprintf("%d shown: %s", len(s.list.items), kittest.Labels(s.stack)) })
 }
+
+// Webhooks that could not be read are read by themselves when the service
+// can be reached again.
+func TestWebhooksLoadByThemselvesWhenTheServiceIsBack(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	a.SetReachable(true)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	w.SetContent(s.Content())
+	svc.SetFaults(demoservice.Faults{Fail500: 1000})
+	s.Shown()
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "The service had a problem") },
+		func() string { return kittest.Labels(s.stack) })
+	svc.SetFaults(demoservice.Faults{})
+	a.SetReachable(false)
+	a.SetReachable(true)
+	q.WaitUntil(t, func() bool { return len(s.list.items) > 0 }, func() string { return kittest.Labels(s.stack) })
+}
