@@ -94,7 +94,13 @@ func isTLS(err error) bool {
 	if errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &verify) || errors.As(err, &record) {
 		return true
 	}
-	msg := strings.ToLower(err.Error())
+	// only the connection's own failure: a service's answer may quote
+	// another server's TLS error
+	var netErr *client.NetworkError
+	if !errors.As(err, &netErr) || netErr.Err == nil {
+		return false
+	}
+	msg := strings.ToLower(netErr.Err.Error())
 	return strings.Contains(msg, "tls:") || strings.Contains(msg, "x509:")
 }
 

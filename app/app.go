@@ -9,6 +9,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -412,7 +413,7 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 	if a.cfg.FastRetries {
 		opts = append(opts, client.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
 	}
-	if p := a.pacerFor(baseURL, acct.RequestsPerSecond); p != nil {
+	if p := a.pacerFor(baseURL, key, acct.RequestsPerSecond); p != nil {
 		opts = append(opts, client.WithPacer(p))
 	}
 	opts = append(opts, a.cfg.ClientOptions...)
@@ -427,12 +428,13 @@ const (
 	DefaultBurst = 5
 )
 
-// pacerFor is the pacing of the service at baseURL, shared by every client
-// that talks to it (the account's, Test connection's), so that screens,
-// polling and uploads together keep to it. perSecond is the account's
-// choice: 0 the default, negative none. A service on this computer (the
-// built-in demo, a test server) is not paced by default.
-func (a *App) pacerFor(baseURL string, perSecond float64) *client.Pacer {
+// pacerFor is the pacing of the account with key at the service at
+// baseURL, shared by every client that talks to it with that key (the
+// account's, Test connection's), so that screens, polling and uploads
+// together keep to it; the service limits each key. perSecond is the
+// account's choice: 0 the default, negative none. A service on this
+// computer (the built-in demo, a test server) is not paced by default.
+func (a *App) pacerFor(baseURL, apiKey string, perSecond float64) *client.Pacer {
 	if perSecond == 0 {
 		perSecond = DefaultPace
 		if u, err := url.Parse(baseURL); err != nil || isLoopback(u.Hostname()) {
@@ -442,7 +444,8 @@ func (a *App) pacerFor(baseURL string, perSecond float64) *client.Pacer {
 	if perSecond < 0 {
 		return nil
 	}
-	key := baseURL + " " + strconv.FormatFloat(perSecond, 'g', -1, 64)
+	sum := sha256.Sum256([]byte(apiKey)) // the key itself is kept nowhere
+	key := baseURL + " " + hex.EncodeToString(sum[:8]) + " " + strconv.FormatFloat(perSecond, 'g', -1, 64)
 	a.pacersMu.Lock()
 	defer a.pacersMu.Unlock()
 	if a.pacers == nil {

@@ -207,3 +207,18 @@ func hiccupServer(t *testing.T) string {
 	svc.SetFaults(demoservice.Faults{Fail500: 1})
 	return srv.URL
 }
+
+// A service's answer that quotes another server's TLS failure is a
+// service problem, not a certificate Agent Desk could not check.
+func TestTestConnectionDoesNotReadATLSWordInAnAnswerAsItsOwn(t *testing.T) {
+	a := apptest.Open(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadGateway)
+		fmt.Fprint(w, `{"error":"upstream: remote error: tls: handshake failure"}`)
+	}))
+	t.Cleanup(srv.Close)
+	if got := a.TestConnection(context.Background(), srv.URL, "k", ""); got.State != app.ServerError {
+		t.Fatalf("got %v %q, want a service problem", got.State, got.Message)
+	}
+}

@@ -474,10 +474,11 @@ func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID
 	// The draft went with the message; words typed while it was on its
 	// way are a new draft and stay.
 	s.mu.Lock()
-	sent := strings.TrimSpace(s.conv.Draft) == strings.TrimSpace(text)
+	draft := s.conv.Draft
 	s.mu.Unlock()
-	if sent {
-		s.SetDraft("")
+	if rest, ok := strings.CutPrefix(strings.TrimLeft(draft, "\r\n"), text); ok {
+		// what was typed after the sent words stays, without them
+		s.SetDraft(strings.TrimLeft(rest, " \t\r\n"))
 	}
 	return nil
 }

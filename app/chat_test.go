@@ -402,6 +402,20 @@ func TestWordsTypedWhileSendingStayAsTheDraft(t *testing.T) {
 		t.Fatalf("the words typed while sending should stay as the draft, it is %q", d)
 	}
 
+	// words typed after the message in the same box stay, without it
+	s.SetDraft("Book the rooms")
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		s.SetDraft("Book the rooms\nfor Friday")
+	}()
+	if err := s.Send(context.Background(), "Book the rooms", nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	if d := s.Conversation().Draft; d != "for Friday" {
+		t.Fatalf("the words typed after the sent ones should stay alone, the draft is %q", d)
+	}
+
 	s.SetDraft("Thanks")
 	if err := s.Send(context.Background(), "Thanks", nil); err != nil {
 		t.Fatal(err)

@@ -465,7 +465,7 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 				return nil, contextError(req, ctx.Err())
 			}
 			nerr := newNetworkError(req.method, req.path, err)
-			if wait := cfg.backoff(attempt); attempt < retries && inBudget(wait) {
+			if wait := cfg.backoff(attempt); attempt < retries && inBudget(wait) && !lasting(err) {
 				if werr := sleepCtx(ctx, wait); werr != nil {
 					return nil, contextError(req, werr)
 				}
@@ -490,7 +490,9 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 			if !told {
 				wait = cfg.backoff(attempt)
 			}
-			cfg.pacer.limited(wait)
+			// every request waits with this one, at most as long as a
+			// call waits out a 429 by itself
+			cfg.pacer.limited(min(wait, cfg.retryAfterMax))
 			if req.raw == nil && limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax && inBudget(wait) {
 				if cfg.onRateLimit != nil {
 					cfg.onRateLimit(wait)

@@ -74,8 +74,12 @@ func isBackground(ctx context.Context) bool {
 }
 
 // yieldEvery is how often a background request looks again whether the
-// interactive ones have gone.
-const yieldEvery = 20 * time.Millisecond
+// interactive ones have gone; after giveWay it stops giving way, so that
+// polling and uploads go on while the user keeps the account busy.
+const (
+	yieldEvery = 20 * time.Millisecond
+	giveWay    = 2 * time.Second
+)
 
 // wait blocks until a request may go, or ctx ends.
 func (p *Pacer) wait(ctx context.Context) error {
@@ -83,6 +87,7 @@ func (p *Pacer) wait(ctx context.Context) error {
 		return nil
 	}
 	background := isBackground(ctx)
+	start := p.now()
 	if !background {
 		p.mu.Lock()
 		p.waiting++
@@ -101,7 +106,7 @@ func (p *Pacer) wait(ctx context.Context) error {
 		switch {
 		case now.Before(p.hold):
 			d = p.hold.Sub(now)
-		case background && p.waiting > 0:
+		case background && p.waiting > 0 && now.Sub(start) < giveWay:
 			d = yieldEvery
 		case p.tokens >= 1:
 			p.tokens--
@@ -122,10 +127,14 @@ func (p *Pacer) wait(ctx context.Context) error {
 }
 
 func (p *Pacer) refill(now time.Time) {
-	if !p.last.IsZero() && now.After(p.last) {
+	switch {
+	case p.last.IsZero():
+		p.last = now
+	case now.After(p.last):
+		// nothing builds up before last (the end of a hold)
 		p.tokens = min(p.burst, p.tokens+now.Sub(p.last).Seconds()*p.rate)
+		p.last = now
 	}
-	p.last = now
 }
 
 // limited slows down after a 429 that asked for wait.
@@ -139,6 +148,9 @@ func (p *Pacer) limited(wait time.Duration) {
 	p.tokens = 0
 	if until := p.now().Add(wait); until.After(p.hold) {
 		p.hold = until
+	}
+	if p.hold.After(p.last) {
+		p.last = p.hold
 	}
 }
 

@@ -175,3 +175,81 @@ func TestRetriesStayWithinTheirBudget(t *testing.T) {
 		t.Fatalf("a failing call should try a few times within 200 ms of waits and give up: %d calls in %v, error %v", calls.Load(), took, err)
 	}
 }
+
+// A 429 asking for an hour holds the account's other requests no longer
+// than a call waits out a 429 by itself (the cap), not an hour.
+func TestALongRetryAfterHoldsTheAccountOnlyUpToTheCap(t *testing.T) {
+	var n atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "3600")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"error":"Rate limit exceeded"}`)
+			return
+		}
+		fmt.Fprint(w, `{"data":[],"current_page":1,"last_page":1,"per_page":15,"total":0}`)
+	}))
+	defer ts.Close()
+	p := client.NewPacer(100, 5)
+	c := plain(ts.URL, client.WithPacer(p), client.WithRetryAfterCap(100*time.Millisecond))
+	if _, err := c.ListFiles(context.Background(), client.ListFilesParams{}); err == nil {
+		t.Fatal("a 429 asking for an hour should reach the caller")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := c.ListFiles(ctx, client.ListFilesParams{}); err != nil {
+		t.Fatalf("the next request should go after the cap, not an hour later: %v", err)
+	}
+}
+
+// A background request gives way to interactive ones only for a while:
+// polling goes on while the user keeps the account busy.
+func TestBackgroundRequestsAreNotStarved(t *testing.T) {
+	srv := &arrivals{}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	p := client.NewPacer(10, 1)
+	c := plain(ts.URL, client.WithPacer(p))
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := 0; g < 2; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				_, _ = c.ListFiles(context.Background(), client.ListFilesParams{Order: "desc"})
+			}
+		}()
+	}
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(client.Background(context.Background()), 5*time.Second)
+	defer cancel()
+	_, err := c.ListFiles(ctx, client.ListFilesParams{Order: "asc"})
+	close(stop)
+	wg.Wait()
+	if err != nil {
+		t.Fatalf("the background request should go within a few seconds: %v", err)
+	}
+}
+
+// Nothing listening at the address is said at once, not after retries.
+func TestNothingListeningIsNotRetried(t *testing.T) {
+	ts := httptest.NewServer(http.NotFoundHandler())
+	url := ts.URL
+	ts.Close()
+	c := client.New(client.WithBaseURL(url), client.WithAPIKey("k"), client.WithRetryBackoff(300*time.Millisecond, time.Second))
+	start := time.Now()
+	_, err := c.ListFiles(context.Background(), client.ListFilesParams{})
+	if err == nil || !client.IsOffline(err) {
+		t.Fatalf("want an offline error, got %v", err)
+	}
+	if took := time.Since(start); took > 250*time.Millisecond {
+		t.Fatalf("a refused connection took %v: it should not be retried", took)
+	}
+}

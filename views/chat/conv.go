@@ -734,9 +734,10 @@ func (v *convView) sendNow(text string) {
 				kit.ShowError(v.errText, app.Describe(err))
 				return
 			}
-			if v.composed() == text {
-				v.entry.SetText("")
+			if rest, ok := strings.CutPrefix(v.composed(), text); ok {
+				// words typed while the message went stay, without it
 				v.pastes.clear()
+				v.entry.SetText(strings.TrimLeft(rest, " \t\r\n"))
 			}
 			if v.attach != nil {
 				v.attach.Clear()

@@ -48,8 +48,8 @@ type Markdown struct {
 	openRich  *widget.RichText
 	openCode  *codeBlock
 	openPara  *openPara
-	wordWidth map[string]float32 // for openPara, kept across paragraphs
-	pictures  []*kit.Picture     // pictures the frozen blocks name, in order
+	wordWidth *wordWidths    // for openPara, kept across paragraphs
+	pictures  []*kit.Picture // pictures the frozen blocks name, in order
 	outer     func(*fyne.ScrollEvent)
 	resized   func()
 	notes     map[string]bool // labels of the footnotes defined so far
@@ -124,9 +124,9 @@ func (m *Markdown) passOuter(o fyne.CanvasObject) {
 // loaded until the user asks (kit.LoadPictures).
 func (m *Markdown) Pictures() []*kit.Picture { return m.pictures }
 
-func (m *Markdown) words() map[string]float32 {
+func (m *Markdown) words() *wordWidths {
 	if m.wordWidth == nil {
-		m.wordWidth = map[string]float32{}
+		m.wordWidth = &wordWidths{}
 	}
 	return m.wordWidth
 }

@@ -40,10 +40,20 @@ type openPara struct {
 
 	// what the settled lines were measured with
 	width, textSize, pad float32
-	words                map[string]float32 // widths of words, for guessing where lines end
+	words                *wordWidths // widths of words, for guessing where lines end
 }
 
-func newOpenPara(words map[string]float32) *openPara {
+// wordWidths are widths of words at one text size, shared by the
+// paragraphs of a reply; a new size forgets them.
+type wordWidths struct {
+	size float32
+	w    map[string]float32
+}
+
+func newOpenPara(words *wordWidths) *openPara {
+	if words == nil {
+		words = &wordWidths{}
+	}
 	p := &openPara{tail: widget.NewRichText(), words: words}
 	p.tail.Wrapping = fyne.TextWrapWord
 	p.ExtendBaseWidget(p)
@@ -99,9 +109,6 @@ func (p *openPara) set(text string, width float32) {
 	if !strings.HasPrefix(text, p.text[:p.settled]) || width != p.width || textSize != p.textSize || pad != p.pad {
 		changed = len(p.lines) > 0
 		p.lines, p.settled = nil, 0
-	}
-	if p.textSize != 0 && textSize != p.textSize {
-		clear(p.words) // only a guide, but a wrong one
 	}
 	p.text = text
 	p.width, p.textSize, p.pad = width, textSize, pad
@@ -211,13 +218,14 @@ func (p *openPara) cut(rest []rune, maxWidth float32, fits func(int, int) bool) 
 
 // wordWidth is the width of a word (with the space before it), remembered.
 func (p *openPara) wordWidth(word string) float32 {
-	w, ok := p.words[word]
+	ww := p.words
+	if ww.w == nil || ww.size != p.textSize || len(ww.w) > 4096 {
+		ww.w, ww.size = map[string]float32{}, p.textSize
+	}
+	w, ok := ww.w[word]
 	if !ok {
 		w = fyne.MeasureText(word, p.textSize, fyne.TextStyle{}).Width
-		if len(p.words) > 4096 {
-			clear(p.words)
-		}
-		p.words[word] = w
+		ww.w[word] = w
 	}
 	return w
 }

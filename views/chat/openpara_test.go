@@ -18,7 +18,7 @@ func TestOpenParagraphLooksLikeOneRichText(t *testing.T) {
 	test.NewTempApp(t)
 	src := strings.Repeat("The budget review team met the supplier about the invoice and the delivery plan. ", 6) +
 		"Averyveryveryveryveryverylongwordthatdoesnotfitonalineatallnotevenclose" + strings.Repeat("x", 90) + " end of it."
-	para := newOpenPara(map[string]float32{})
+	para := newOpenPara(nil)
 	rich := widget.NewRichText()
 	rich.Wrapping = fyne.TextWrapWord
 	wp := test.NewTempWindow(t, container.NewVBox(para))

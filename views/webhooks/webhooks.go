@@ -93,6 +93,10 @@ func (l *list) show(stack *fyne.Container, st app.ListState[client.Webhook], loa
 		note := kit.ErrorText()
 		kit.ShowError(note, "Only "+strconv.Itoa(len(st.Items))+" webhooks could be read. "+app.Describe(st.Err))
 		more := widget.NewButtonWithIcon("Load the rest", theme.ViewRefreshIcon(), retry)
+		if st.Loading {
+			more.SetText("Reading the rest…")
+			more.Disable()
+		}
 		kit.SetBody(stack, container.NewBorder(container.NewBorder(nil, nil, nil, container.NewCenter(more), note), nil, nil, nil, l.widget))
 		return true
 	case st.Err != nil && !(st.Loading && len(st.Items) == 0):
