@@ -586,3 +586,18 @@ func screenWithStoredFile(t *testing.T, every, pace time.Duration, name, body st
 	eventually(t, "the stored file is listed", func() bool { return rowStatus(s, f.ID) == "Not processed" })
 	return s, w, lists, f
 }
+
+// Files that could not be read are read by themselves when the service
+// can be reached again.
+func TestFilesLoadByThemselvesWhenTheServiceIsBack(t *testing.T) {
+	env := testEnv(t)
+	env.App.SetReachable(true)
+	s := newScreen(env)
+	env.App.Demo().Service.SetFaults(demoservice.Faults{Fail500: 1000})
+	s.Shown()
+	eventually(t, "error state", func() bool { return strings.Contains(labels(s.body), "Try again") })
+	env.App.Demo().Service.SetFaults(demoservice.Faults{})
+	env.App.SetReachable(false)
+	env.App.SetReachable(true)
+	eventually(t, "the files without a retry", func() bool { return !strings.Contains(labels(s.body), "Try again") && s.st.Loaded })
+}

@@ -65,6 +65,11 @@ func newScreen(env kit.Env) *Screen {
 	s.send = newSender(env, s.queue)
 	s.uploads = newUploadList(s.queue)
 	kit.OnAccountChange(env.App, func() { s.queue.Clear(); s.restart() })
+	kit.OnServiceBack(env.App, func() {
+		if s.st.Err != nil && len(s.st.Files) == 0 {
+			s.restart() // the files could not be read; now they can
+		}
+	})
 
 	s.order = widget.NewSelect([]string{"Newest first", "Oldest first"}, func(string) { s.restart() })
 	s.order.SetSelectedIndex(0)
