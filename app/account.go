@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -68,7 +66,7 @@ func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string
 		return ConnectionResult{State: WorkspaceRejected, Message: "The API key works, but the service refused workspace " + strings.TrimSpace(workspace) + ". Check the number in the service's web app under Settings → Workspace."}
 	case client.IsNotFound(err) || errors.As(err, &decodeErr):
 		return ConnectionResult{State: ServerNotFound, Message: "The server answered, but not as an Agent Execution Service. Check the address."}
-	case isTLS(err):
+	case client.IsTLS(err):
 		return ConnectionResult{State: TLSProblem, Message: "The server's security certificate could not be checked, so Agent Desk did not send the key. Check the address; if your company uses its own certificates, ask your IT department."}
 	case client.IsOffline(err):
 		var netErr *client.NetworkError
@@ -80,28 +78,6 @@ func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string
 		return ConnectionResult{State: Offline, Message: "The server did not answer in time. Check your internet connection and the address."}
 	}
 	return ConnectionResult{State: ServerError, Message: Describe(err)}
-}
-
-// isTLS reports a failure to set up a secure connection: a certificate
-// that is not trusted, expired or for another name, or a server that does
-// not speak TLS.
-func isTLS(err error) bool {
-	var unknown x509.UnknownAuthorityError
-	var host x509.HostnameError
-	var invalid x509.CertificateInvalidError
-	var verify *tls.CertificateVerificationError
-	var record tls.RecordHeaderError
-	if errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &verify) || errors.As(err, &record) {
-		return true
-	}
-	// only the connection's own failure: a service's answer may quote
-	// another server's TLS error
-	var netErr *client.NetworkError
-	if !errors.As(err, &netErr) || netErr.Err == nil {
-		return false
-	}
-	msg := strings.ToLower(netErr.Err.Error())
-	return strings.Contains(msg, "tls:") || strings.Contains(msg, "x509:")
 }
 
 // checkWorkspace says what is wrong with a typed workspace id: the service

@@ -37,6 +37,16 @@ func (a *arrivals) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, `{"data":[],"current_page":1,"last_page":1,"per_page":15,"total":0}`)
 }
 
+// pacedService is an arrivals server and a client paced at perSecond with
+// bursts of burst.
+func pacedService(t *testing.T, perSecond float64, burst int) (*arrivals, *client.Pacer, *client.Client) {
+	srv := &arrivals{}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	p := client.NewPacer(perSecond, burst)
+	return srv, p, plain(ts.URL, client.WithPacer(p))
+}
+
 // Requests from several screens at once never go faster than the pace:
 // any k+1 consecutive requests span at least (k − burst) / rate.
 func TestRequestsKeepToTheAccountsPace(t *testing.T) {
@@ -77,11 +87,7 @@ func TestRequestsKeepToTheAccountsPace(t *testing.T) {
 // A request the user waits for goes ahead of background ones (polling,
 // refreshes) already waiting.
 func TestInteractiveRequestsGoFirst(t *testing.T) {
-	srv := &arrivals{}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	p := client.NewPacer(5, 1)
-	c := plain(ts.URL, client.WithPacer(p))
+	srv, _, c := pacedService(t, 5, 1)
 	var wg sync.WaitGroup
 	for i := 0; i < 4; i++ {
 		wg.Add(1)
@@ -108,12 +114,8 @@ func TestInteractiveRequestsGoFirst(t *testing.T) {
 
 // A 429 halves the pace; answers after it bring it back step by step.
 func TestA429SlowsTheAccountDownUntilItRecovers(t *testing.T) {
-	srv := &arrivals{}
+	srv, p, c := pacedService(t, 100, 5)
 	srv.limit.Store(1)
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	p := client.NewPacer(100, 5)
-	c := plain(ts.URL, client.WithPacer(p))
 	if _, err := c.ListFiles(context.Background(), client.ListFilesParams{}); err != nil {
 		t.Fatal(err)
 	}
@@ -134,11 +136,7 @@ func TestA429SlowsTheAccountDownUntilItRecovers(t *testing.T) {
 // Without a pacer nothing waits; a pacer's wait ends with the request's
 // context.
 func TestAPacedRequestStopsWithItsContext(t *testing.T) {
-	srv := &arrivals{}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	p := client.NewPacer(0.5, 1)
-	c := plain(ts.URL, client.WithPacer(p))
+	srv, _, c := pacedService(t, 0.5, 1)
 	if _, err := c.ListFiles(context.Background(), client.ListFilesParams{}); err != nil {
 		t.Fatal(err)
 	}
@@ -206,11 +204,7 @@ func TestALongRetryAfterHoldsTheAccountOnlyUpToTheCap(t *testing.T) {
 // A background request gives way to interactive ones only for a while:
 // polling goes on while the user keeps the account busy.
 func TestBackgroundRequestsAreNotStarved(t *testing.T) {
-	srv := &arrivals{}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	p := client.NewPacer(10, 1)
-	c := plain(ts.URL, client.WithPacer(p))
+	_, _, c := pacedService(t, 10, 1)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for g := 0; g < 2; g++ {

@@ -94,9 +94,33 @@ func lasting(err error) bool {
 	if errors.Is(err, syscall.ECONNREFUSED) {
 		return true
 	}
+	return badCertificate(err)
+}
+
+// badCertificate reports a secure connection refused for its certificate
+// (not trusted, expired, for another name) or a server that does not speak
+// TLS.
+func badCertificate(err error) bool {
 	var unknown x509.UnknownAuthorityError
 	var host x509.HostnameError
 	var invalid x509.CertificateInvalidError
 	var verify *tls.CertificateVerificationError
-	return errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &verify)
+	var record tls.RecordHeaderError
+	return errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &verify) || errors.As(err, &record)
+}
+
+// IsTLS reports that a secure connection to the service could not be set
+// up (so nothing, not the key either, was sent): a bad certificate, or the
+// connection's own TLS failure. A service's answer that quotes another
+// server's TLS error is not one.
+func IsTLS(err error) bool {
+	if badCertificate(err) {
+		return true
+	}
+	var netErr *NetworkError
+	if !errors.As(err, &netErr) || netErr.Err == nil {
+		return false
+	}
+	msg := strings.ToLower(netErr.Err.Error())
+	return strings.Contains(msg, "tls:") || strings.Contains(msg, "x509:")
 }

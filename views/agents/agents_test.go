@@ -299,28 +299,8 @@ func TestListPagesAsItScrolls(t *testing.T) {
 	}
 }
 
-func TestListErrorHasRetry(t *testing.T) {
-	test.NewTempApp(t)
-	q := kit.UseQueue(t)
-	a := apptest.Open(t)
-	a.Demo().Service.SetFaults(demoservice.Faults{Fail500: 100})
-	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
-	w.SetContent(s.Content())
-	s.Shown()
-	f := &fixture{s: s, a: a, q: q}
-	f.wait(t, "the error", func() bool { return f.page().Err != nil })
-	if s.listStack.Objects[0] == s.list {
-		t.Fatal("the error state should replace the list")
-	}
-	a.Demo().Service.SetFaults(demoservice.Faults{})
-	s.browser.Reload()
-	f.wait(t, "agents after retry", func() bool { return len(s.shown.Agents) > 0 && s.total.Text == "44 agents" })
-}
-
-// A list that could not be loaded loads by itself when the service can be
-// reached again.
-func TestTheListLoadsByItselfWhenTheServiceIsBack(t *testing.T) {
+// failedList is the agents screen after its list failed to load.
+func failedList(t *testing.T) (*Screen, *app.App, *fixture) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
@@ -332,6 +312,23 @@ func TestTheListLoadsByItselfWhenTheServiceIsBack(t *testing.T) {
 	s.Shown()
 	f := &fixture{s: s, a: a, q: q}
 	f.wait(t, "the error", func() bool { return f.page().Err != nil })
+	return s, a, f
+}
+
+func TestListErrorHasRetry(t *testing.T) {
+	s, a, f := failedList(t)
+	if s.listStack.Objects[0] == s.list {
+		t.Fatal("the error state should replace the list")
+	}
+	a.Demo().Service.SetFaults(demoservice.Faults{})
+	s.browser.Reload()
+	f.wait(t, "agents after retry", func() bool { return len(s.shown.Agents) > 0 && s.total.Text == "44 agents" })
+}
+
+// A list that could not be loaded loads by itself when the service can be
+// reached again.
+func TestTheListLoadsByItselfWhenTheServiceIsBack(t *testing.T) {
+	s, a, f := failedList(t)
 	a.SetReachable(false) // the status bar's check finds the service gone
 	a.Demo().Service.SetFaults(demoservice.Faults{})
 	a.SetReachable(true) // and back

@@ -248,16 +248,21 @@ func (m *Markdown) freeze(b string) {
 	if strings.TrimSpace(b) == "" {
 		return
 	}
-	if _, _, code := finishedCode(b); !code {
+	_, _, code := finishedCode(b)
+	if !code {
 		b = footnoteMarks(b, m.notes)
 	}
-	if text, ok := plainParagraph(parseOnly(b)); ok {
-		// most of a reply: wrapped from word widths (see openPara)
-		p := newOpenPara(m.words())
-		p.text = text
-		p.tail.Segments = paraSegments(text)
-		m.addFrozen(p)
-		return
+	// only a block of one line can be a plain paragraph: others are not
+	// parsed twice
+	if !code && !strings.Contains(strings.TrimSpace(b), "\n") {
+		if text, ok := plainParagraph(parseOnly(b)); ok {
+			// most of a reply: wrapped from word widths (see openPara)
+			p := newOpenPara(m.words())
+			p.text = text
+			p.tail.Segments = paraSegments(text)
+			m.addFrozen(p)
+			return
+		}
 	}
 	o, pics := blockWidget(b)
 	m.pictures = append(m.pictures, pics...)

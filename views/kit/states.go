@@ -374,3 +374,18 @@ func SetTwoLineRow(o fyne.CanvasObject, first, second string) bool {
 	b := SetLine(box.Objects[1], second)
 	return a || b
 }
+
+// Partial is a list that shows only part of its items (later pages could
+// not be read): the list under a line saying what was read and what
+// happened, with Load the rest (disabled, "Reading the rest…", while
+// loading).
+func Partial(list fyne.CanvasObject, sentence string, loading bool, loadRest func()) fyne.CanvasObject {
+	note := ErrorText()
+	ShowError(note, sentence)
+	more := widget.NewButtonWithIcon("Load the rest", theme.ViewRefreshIcon(), loadRest)
+	if loading {
+		more.SetText("Reading the rest…")
+		more.Disable()
+	}
+	return container.NewBorder(container.NewBorder(nil, nil, nil, container.NewCenter(more), note), nil, nil, nil, list)
+}

@@ -154,10 +154,7 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 		s.items = items
 		if st.Incomplete {
 			// what was read shows, with what happened to the rest
-			note := kit.ErrorText()
-			kit.ShowError(note, fmt.Sprintf("Only %d resources could be read. %s", len(items), app.Describe(err)))
-			more := widget.NewButtonWithIcon("Load the rest", theme.ViewRefreshIcon(), s.Reload)
-			kit.SetBody(s.stack, container.NewBorder(container.NewBorder(nil, nil, nil, container.NewCenter(more), note), nil, nil, nil, s.list))
+			kit.SetBody(s.stack, kit.Partial(s.list, fmt.Sprintf("Only %d resources could be read. %s", len(items), app.Describe(err)), st.Loading, s.Reload))
 		} else {
 			kit.SetBody(s.stack, s.list)
 		}

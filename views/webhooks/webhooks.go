@@ -90,14 +90,7 @@ func (l *list) show(stack *fyne.Container, st app.ListState[client.Webhook], loa
 		// what was read shows, with what happened to the rest
 		l.items = st.Items
 		l.widget.Refresh()
-		note := kit.ErrorText()
-		kit.ShowError(note, "Only "+strconv.Itoa(len(st.Items))+" webhooks could be read. "+app.Describe(st.Err))
-		more := widget.NewButtonWithIcon("Load the rest", theme.ViewRefreshIcon(), retry)
-		if st.Loading {
-			more.SetText("Reading the rest…")
-			more.Disable()
-		}
-		kit.SetBody(stack, container.NewBorder(container.NewBorder(nil, nil, nil, container.NewCenter(more), note), nil, nil, nil, l.widget))
+		kit.SetBody(stack, kit.Partial(l.widget, "Only "+strconv.Itoa(len(st.Items))+" webhooks could be read. "+app.Describe(st.Err), st.Loading, retry))
 		return true
 	case st.Err != nil && !(st.Loading && len(st.Items) == 0):
 		// The error stays until a retry brings the list.
