@@ -727,10 +727,8 @@ func TestAgentFromALaterPageOpensInFull(t *testing.T) {
 // the user sees the same screen: the same rows, the selected agent, the
 // search box still focused.
 func TestListAtRestKeepsTheScreen(t *testing.T) {
-	defer func(rows, idle int, delay time.Duration) {
-		releaseRows, releaseIdleRows, releaseDelay = rows, idle, delay
-	}(releaseRows, releaseIdleRows, releaseDelay)
-	releaseRows, releaseIdleRows, releaseDelay = 12, 4, time.Millisecond
+	defer func(l kit.ReleaseLimits) { textLimits = l }(textLimits)
+	textLimits = kit.ReleaseLimits{Many: 12, Few: 4, Rest: time.Millisecond}
 
 	f := newFixture(t, 10)
 	d := f.open(t, f.s.shown.Agents[0].ID)
@@ -744,7 +742,7 @@ func TestListAtRestKeepsTheScreen(t *testing.T) {
 		f.wait(t, "the next page", func() bool { return len(f.s.shown.Agents) > n || !f.page().HasMore })
 	}
 	f.s.list.ScrollToBottom()
-	f.wait(t, "the list at rest", func() bool { return f.cw.sets.Load() > 0 && f.s.text.sinceIdle < releaseIdleRows })
+	f.wait(t, "the list at rest", func() bool { return f.cw.sets.Load() > 0 && f.s.text.Pending() < textLimits.Few })
 
 	if len(f.s.shown.Agents) != 44 || f.s.total.Text != "44 agents" || f.s.listStack.Objects[0] != f.s.list {
 		t.Fatalf("the list shows %d agents, %q", len(f.s.shown.Agents), f.s.total.Text)

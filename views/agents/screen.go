@@ -30,6 +30,12 @@ var searchDelay = 300 * time.Millisecond
 // desktop notification.
 var notifyAfter = 10 * time.Second
 
+// textLimits: the text drawn for rows bound to new agents is let go (see
+// kit.TextRelease) after 300 rows, and when the list has rested for half
+// a second after about a screen of them (20). Paging through 10,000 agents
+// then holds a few MB of text.
+var textLimits = kit.ReleaseLimits{Many: 300, Few: 20, Rest: 500 * time.Millisecond}
+
 // typeChoices are the filter's labels, in the order of app.AgentTypes.
 var typeChoices = []string{"All types", "Chat", "Image", "Text", "Video"}
 
@@ -39,7 +45,7 @@ type Screen struct {
 	app     *app.App
 	browser *app.AgentBrowser
 	runner  *app.Runner
-	text    *textRelease
+	text    *kit.TextRelease
 
 	content   fyne.CanvasObject
 	search    *widget.Entry
@@ -63,7 +69,7 @@ func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, app: env.App, details: map[client.ID]*detail{}}
 	s.browser = env.App.NewAgentBrowser(searchDelay)
 	s.runner = env.App.NewRunner()
-	s.text = newTextRelease(env.Window, env.App.Life())
+	s.text = kit.NewTextRelease(env.Window, env.App.Life(), textLimits)
 	kit.OnAccountChange(env.App, s.accountChanged)
 	s.build()
 	// When the service can be reached again, a list that could not be
@@ -98,7 +104,7 @@ func (s *Screen) build() {
 				return
 			}
 			if setAgentRow(o, s.shown.Agents[id]) {
-				s.text.rowDrawn()
+				s.text.Drawn(1)
 			}
 			// The next page loads as the end of the list comes into view.
 			if id >= len(s.shown.Agents)-5 {

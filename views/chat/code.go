@@ -2,6 +2,7 @@ package chat
 
 import (
 	"image/color"
+	"math"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -157,13 +158,29 @@ func (c *codeBlock) scrollToEnd() {
 	}
 }
 
+// codeView is the height of the conversation's view (float32 bits; 0 when
+// not known): a code box is at most four fifths of it, so that in a short
+// window the box and the lines around it are seen together and the wheel
+// is not caught by a box taller than the view.
+var codeView atomic.Uint32
+
+func setCodeView(h float32) { codeView.Store(math.Float32bits(h)) }
+
+// codeBoxMinLines is the fewest lines a box shows, however short the view.
+const codeBoxMinLines = 6
+
 // bodyHeight is the height of the rows shown: all of them, or a box.
 func (c *codeBlock) bodyHeight() float32 {
 	n := c.lines.rows()
+	row := c.lines.rowHeight()
 	if n > codeWholeLines {
 		n = codeBoxLines
+		if view := math.Float32frombits(codeView.Load()); view > 0 && row > 0 {
+			fit := int((view*4/5 - c.header.MinSize().Height - theme.InnerPadding()) / row)
+			n = min(max(fit, codeBoxMinLines), codeBoxLines)
+		}
 	}
-	return float32(max(n, 1)) * c.lines.rowHeight()
+	return float32(max(n, 1)) * row
 }
 
 // CreateRenderer implements fyne.Widget.

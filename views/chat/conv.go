@@ -78,6 +78,7 @@ type rowCache struct {
 	key  string
 	obj  fyne.CanvasObject
 	w    float32
+	vh   float32 // the view's height it was measured for (code boxes follow it)
 	h    float32
 	used uint64 // when it was last bound
 	size int    // bytes of the message's text
@@ -184,7 +185,7 @@ func (v *convView) build() {
 	v.obj = container.NewBorder(
 		container.NewVBox(container.NewPadded(header), widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(), container.NewPadded(bottom)),
-		nil, nil, container.NewStack(v.list, v.empty))
+		nil, nil, container.NewStack(container.New(&viewSize{changed: v.viewResized}, v.list), v.empty))
 }
 
 // showSubtitle shows the line under the title, or hides it when there is
@@ -363,6 +364,8 @@ func (v *convView) show(st app.ChatState) {
 	} else if v.live != nil {
 		if v.appendLive(st.Live) {
 			v.resizeLive()
+			// the line being written is drawn anew, and maybe one more
+			v.s.text.Drawn(2)
 		}
 	}
 	if following {
@@ -416,6 +419,38 @@ func (v *convView) rowWidth() float32 {
 	return w
 }
 
+// viewResized measures the messages on screen again when the window
+// made the conversation narrower or wider (their words wrap anew) or
+// taller or shorter (their code boxes follow its height): the list itself
+// binds again only rows that come into view.
+func (v *convView) viewResized(size fyne.Size) {
+	setCodeView(size.Height)
+	v.list.Refresh()
+}
+
+// viewSize lays its one object out at its whole size and tells changed
+// when that size changes after the first layout.
+type viewSize struct {
+	size    fyne.Size
+	changed func(fyne.Size)
+}
+
+func (l *viewSize) MinSize(objects []fyne.CanvasObject) fyne.Size { return objects[0].MinSize() }
+
+func (l *viewSize) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	objects[0].Resize(size)
+	if size == l.size {
+		return
+	}
+	first := l.size == fyne.Size{}
+	l.size = size
+	if first {
+		setCodeView(size.Height)
+		return
+	}
+	l.changed(size)
+}
+
 func measure(o fyne.CanvasObject, w float32) float32 {
 	o.Resize(fyne.NewSize(w, o.MinSize().Height))
 	return o.MinSize().Height
@@ -452,6 +487,7 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 		rc = &rowCache{key: key, obj: v.rowObject(m, last, live), size: len(m.Content)}
 		v.rows[m.ID] = rc
 		v.rowBytes += rc.size
+		v.s.text.Drawn(1 + min(len(m.Content), 1<<20)/80) // about its lines
 	}
 	v.binds++
 	rc.used = v.binds
@@ -463,9 +499,9 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 		row.Objects = []fyne.CanvasObject{rc.obj}
 		row.Refresh()
 	}
-	w := v.rowWidth()
-	if rc.w != w || rc.h == 0 || live {
-		rc.w = w
+	w, vh := v.rowWidth(), v.list.Size().Height
+	if rc.w != w || rc.vh != vh || rc.h == 0 || live {
+		rc.w, rc.vh = w, vh
 		rc.h = measure(rc.obj, w)
 	}
 	v.setHeight(id, rc.h)

@@ -3,7 +3,9 @@ package chat
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -185,5 +187,114 @@ func TestWrappingCodeGivesTheReplyItsNewHeight(t *testing.T) {
 	rc := v.rows[v.msgs[1].ID]
 	if need := rc.obj.MinSize().Height; v.heights[1] < need-1 || v.heights[1] <= before {
 		t.Fatalf("after wrapping, the reply is given %.0f px (was %.0f) and needs %.0f", v.heights[1], before, need)
+	}
+}
+
+// rowsOnScreen are the message rows the list shows now, each with the
+// height the list gave it.
+func rowsOnScreen(v *convView) map[int64]float32 {
+	objs := map[fyne.CanvasObject]int64{}
+	for id, rc := range v.rows {
+		objs[rc.obj] = id
+	}
+	out := map[int64]float32{}
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 1 {
+			if id, ok := objs[c.Objects[0]]; ok && c.Visible() {
+				out[id] = c.Size().Height
+				return
+			}
+		}
+		for _, c := range kittest.Children(o) {
+			walk(c)
+		}
+	}
+	walk(v.list)
+	return out
+}
+
+// After the window is made narrower or shorter, the messages on screen are
+// measured again: none runs into the next, and a long code block's box
+// stays shorter than the conversation's view, so that the box and the
+// lines around it can be seen together.
+func TestRowsOnScreenFitAfterTheWindowResizes(t *testing.T) {
+	s, a := openScreen(t)
+	v := startChat(t, s, a)
+	code := "Here is the log:\n\n```\n" + strings.Repeat("line of the log\n", 300) + "```\n\nAnd a long paragraph after it. " + strings.Repeat("The budget review went well and every team met its plan. ", 30)
+	storeMessages(t, a, v.sess.ID(), 3, code)
+	v = reopen(s, v.sess.ID())
+	v.list.ScrollToTop()
+	for _, size := range []fyne.Size{{Width: 1000, Height: 700}, {Width: 800, Height: 700}, {Width: 800, Height: 420}, {Width: 1400, Height: 900}, {Width: 800, Height: 600}} {
+		s.env.Window.Resize(size)
+		on := rowsOnScreen(v)
+		if len(on) == 0 {
+			t.Fatalf("at %v no message is on screen", size)
+		}
+		for id, h := range on {
+			if need := v.rows[id].obj.MinSize().Height; need > h+1 {
+				t.Fatalf("at %v a message on screen needs %.0f px and has %.0f: it runs into the next", size, need, h)
+			}
+		}
+		view := v.list.Size().Height
+		for id := range on {
+			for _, c := range codeBlocksIn(v.rows[id].obj) {
+				if c.Size().Height > view {
+					t.Fatalf("at %v a code box is %.0f px tall in a view of %.0f", size, c.Size().Height, view)
+				}
+			}
+		}
+	}
+}
+
+func codeBlocksIn(o fyne.CanvasObject) []*codeBlock {
+	if c, ok := o.(*codeBlock); ok {
+		return []*codeBlock{c}
+	}
+	var out []*codeBlock
+	for _, c := range kittest.Children(o) {
+		out = append(out, codeBlocksIn(c)...)
+	}
+	return out
+}
+
+// releaseCounter counts the times the screen let go of the text drawn
+// (kit.ReleaseText sets the window's content again).
+type releaseCounter struct {
+	fyne.Window
+	sets atomic.Int64
+}
+
+func (w *releaseCounter) SetContent(o fyne.CanvasObject) {
+	w.sets.Add(1)
+	w.Window.SetContent(o)
+}
+
+// Once a reply has streamed in and the conversation rests, the text drawn
+// while it arrived is let go; the user sees the same conversation, and the
+// composer keeps the focus and what was typed in it.
+func TestTextDrawnForAReplyIsLetGoAtRest(t *testing.T) {
+	defer func(l kit.ReleaseLimits) { textLimits = l }(textLimits)
+	textLimits = kit.ReleaseLimits{Many: 1 << 30, Few: 1, Rest: time.Millisecond}
+	s, a := openScreen(t)
+	cw := &releaseCounter{Window: s.env.Window}
+	s = New(kit.Env{App: a, Window: cw, Nav: &testNav{}}).(*Screen)
+	cw.Window.SetContent(s.Content())
+	v := startChat(t, s, a)
+	test.Type(v.entry, "Please write a long answer")
+	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	settle(v)
+	cw.Canvas().Focus(v.entry)
+	test.Type(v.entry, "Next question")
+	ui.WaitUntil(t, func() bool { return cw.sets.Load() > 0 && s.text.Pending() == 0 },
+		func() string { return fmt.Sprintf("%d releases, %d lines pending", cw.sets.Load(), s.text.Pending()) })
+	if cw.Content() != s.Content() {
+		t.Fatal("the window should show the same screen")
+	}
+	if cw.Canvas().Focused() != v.entry || v.entry.Text != "Next question" {
+		t.Fatalf("the composer should keep the focus and %q; focus on %T, text %q", "Next question", cw.Canvas().Focused(), v.entry.Text)
+	}
+	if !strings.Contains(replyText(t, v), "Quarterly budget review") {
+		t.Fatal("the reply should still be shown")
 	}
 }

@@ -41,11 +41,21 @@ type Screen struct {
 	selfSel  bool
 	// finished is the last ended reply the screen has heard of.
 	finished uint64
+	// text lets go of the text drawn for replies that streamed in or
+	// were scrolled through.
+	text *kit.TextRelease
 }
+
+// textLimits: the text drawn for messages is let go (see kit.TextRelease)
+// after about 600 new lines, and half a second after a reply finished or
+// the conversation stopped scrolling. 200 streamed 20 kB replies then hold
+// what is on screen, not the 500 MB of every line they drew.
+var textLimits = kit.ReleaseLimits{Many: 600, Few: 20, Rest: 500 * time.Millisecond}
 
 // New builds the Chats screen.
 func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, a: env.App}
+	s.text = kit.NewTextRelease(env.Window, env.App.Life(), textLimits)
 	wrapCode.Store(env.App.Settings().WrapCode)
 	saveWrapCode = func(wrap bool) {
 		env.App.SaveSettingsLater(func(st *app.Settings) { st.WrapCode = wrap })
