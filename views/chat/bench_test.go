@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -296,8 +297,8 @@ func BenchmarkScroll1MBReply(b *testing.B) {
 // BenchmarkSoak200Replies streams 200 replies of 20 kB into one
 // conversation shown on screen: the heap in use after all of them against
 // after the first and after 100, and the time to open the conversation
-// again. The service runs in a process of its own (so that its records do
-// not count), and so does the app's side: Fyne keeps the drawing state of
+// again (median and worst of three, each cold). The service runs in a
+// process of its own (so that its records do not count), and so does the app's side: Fyne keeps the drawing state of
 // every widget for a minute after it was last drawn and drops it when a
 // frame is painted, and that minute is made two seconds (FYNE_CACHE, read
 // at start) with a frame painted before each measure, so what stays is
@@ -379,8 +380,10 @@ func BenchmarkSoak200Replies(b *testing.B) {
 		// memory the runtime holds for them (partly empty pages).
 		type heapUse struct{ live, inuse float64 }
 		heap := func() heapUse {
-			// a frame painted after the cache's time has passed
+			// what the window does at rest (kit.TextRelease), then a
+			// frame painted after the cache's time has passed
 			time.Sleep(11 * time.Second)
+			q.Drain()
 			w.Canvas().Capture()
 			runtime.GC()
 			var m runtime.MemStats
@@ -419,30 +422,41 @@ func BenchmarkSoak200Replies(b *testing.B) {
 				f.Close()
 			}
 		}
+		// Opened again three times, each after the drawing state has
+		// expired (as after a while on other screens): cold each time.
 		id := v.sess.ID()
-		s.closeOpen()
-		a.ForgetChat(id)
-		if p := os.Getenv("AGENTDESK_SOAK_PROFILE"); p != "" {
-			if f, err := os.Create(p + ".cpu"); err == nil {
-				_ = pprof.StartCPUProfile(f)
-				defer f.Close()
+		var reopens []time.Duration
+		for k := 0; k < 3; k++ {
+			s.closeOpen()
+			a.ForgetChat(id)
+			if k > 0 {
+				heap()
+			}
+			if p := os.Getenv("AGENTDESK_SOAK_PROFILE"); p != "" && k == 0 {
+				if f, err := os.Create(p + ".cpu"); err == nil {
+					_ = pprof.StartCPUProfile(f)
+					defer f.Close()
+				}
+			}
+			t0 := time.Now()
+			s.OpenConversation(id)
+			q.Drain()
+			w.Canvas().Refresh(s.open.list)
+			reopens = append(reopens, time.Since(t0))
+			pprof.StopCPUProfile()
+			if len(s.open.msgs) != 400 {
+				b.Fatalf("want 400 messages, got %d", len(s.open.msgs))
 			}
 		}
-		t0 := time.Now()
-		s.OpenConversation(id)
-		q.Drain()
-		w.Canvas().Refresh(s.open.list)
-		reopen := time.Since(t0)
-		pprof.StopCPUProfile()
-		if len(s.open.msgs) != 400 {
-			b.Fatalf("want 400 messages, got %d", len(s.open.msgs))
-		}
+		slices.Sort(reopens)
+		reopen, worst := reopens[1], reopens[2]
+		b.ReportMetric(float64(worst.Microseconds())/1000, "reopen-worst-ms")
 		spawn = old
 		b.ReportMetric(last.live/first.live, "live-after-200/after-1")
 		b.ReportMetric(last.live/half.live, "live-after-200/after-100")
 		b.ReportMetric(first.live/(1<<20), "live-after-1-MiB")
 		b.ReportMetric(last.inuse/first.inuse, "inuse-after-200/after-1")
-		b.ReportMetric(float64(reopen.Microseconds())/1000, "reopen-ms")
+		b.ReportMetric(float64(reopen.Microseconds())/1000, "reopen-median-ms")
 	}
 }
 

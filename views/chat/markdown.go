@@ -48,7 +48,6 @@ type Markdown struct {
 	openRich  *widget.RichText
 	openCode  *codeBlock
 	openPara  *openPara
-	wordWidth *wordWidths    // for openPara, kept across paragraphs
 	pictures  []*kit.Picture // pictures the frozen blocks name, in order
 	outer     func(*fyne.ScrollEvent)
 	resized   func()
@@ -123,13 +122,6 @@ func (m *Markdown) passOuter(o fyne.CanvasObject) {
 // Pictures are the pictures the reply names (in its finished blocks), not
 // loaded until the user asks (kit.LoadPictures).
 func (m *Markdown) Pictures() []*kit.Picture { return m.pictures }
-
-func (m *Markdown) words() *wordWidths {
-	if m.wordWidth == nil {
-		m.wordWidth = &wordWidths{}
-	}
-	return m.wordWidth
-}
 
 // chunkSize bounds how many frozen blocks share a container, so freezing a
 // block re-lays out a few dozen widgets, not the whole reply.
@@ -257,7 +249,7 @@ func (m *Markdown) freeze(b string) {
 	if !code && !strings.Contains(strings.TrimSpace(b), "\n") {
 		if text, ok := plainParagraph(parseOnly(b)); ok {
 			// most of a reply: wrapped from word widths (see openPara)
-			p := newOpenPara(m.words())
+			p := newOpenPara()
 			p.text = text
 			p.tail.Segments = paraSegments(text)
 			m.addFrozen(p)
@@ -451,7 +443,7 @@ func (m *Markdown) setOpen(text string) {
 	if para, ok := plainParagraph(segs); ok && m.box.Size().Width > 0 {
 		if m.openPara == nil {
 			m.replaceOpen(nil)
-			m.openPara = newOpenPara(m.words())
+			m.openPara = newOpenPara()
 			m.setOpenObject(m.openPara)
 		}
 		m.openPara.set(para, m.box.Size().Width)

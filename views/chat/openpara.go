@@ -2,6 +2,7 @@ package chat
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"fyne.io/fyne/v2"
@@ -43,18 +44,23 @@ type openPara struct {
 	words                *wordWidths // widths of words, for guessing where lines end
 }
 
-// wordWidths are widths of words at one text size, shared by the
-// paragraphs of a reply; a new size forgets them.
+// wordWidths are widths of words at one text size, shared by every
+// paragraph (the same words come back in every reply, and a conversation
+// opened again finds them measured); a new size forgets them, and so does
+// reaching wordWidthsMax. Paragraphs are laid out on the UI goroutine and
+// built on others, hence the lock.
 type wordWidths struct {
+	mu   sync.Mutex
 	size float32
 	w    map[string]float32
 }
 
-func newOpenPara(words *wordWidths) *openPara {
-	if words == nil {
-		words = &wordWidths{}
-	}
-	p := &openPara{tail: widget.NewRichText(), words: words}
+const wordWidthsMax = 1 << 14
+
+var sharedWords wordWidths
+
+func newOpenPara() *openPara {
+	p := &openPara{tail: widget.NewRichText(), words: &sharedWords}
 	p.tail.Wrapping = fyne.TextWrapWord
 	p.ExtendBaseWidget(p)
 	return p
@@ -130,7 +136,12 @@ func (p *openPara) set(text string, width float32) {
 // after the cut is skipped. As text widths grow with length, that cut is
 // the last space whose prefix fits, and once the whole rest is too wide it
 // cannot change. Rather than RichText's binary search over the whole rest,
-// the cut is guessed from word widths and checked with two measurements.
+// the cut is found from the widths of the words (remembered): a prefix is
+// the sum of its words, spaces included, to within a fraction of a pixel,
+// so a prefix is measured whole only when that sum is within estMargin of
+// the width, or when it holds letters whose width may change beside their
+// neighbours (plainRune). A finished reply is laid out with about one
+// measurement of a new string a line instead of four.
 func (p *openPara) settle() bool {
 	maxWidth := p.width - 2*p.pad
 	if p.width <= 0 || maxWidth <= 0 {
@@ -141,25 +152,14 @@ func (p *openPara) settle() bool {
 	fits := func(low, high int) bool {
 		return fyne.MeasureText(string(rest[low:high]), p.textSize, style).Width <= maxWidth
 	}
-	// tooWide reports that rest is wider than a line: from word widths
-	// (remembered) when it clearly is, else measured. Measuring the whole
-	// rest for every line would cost time quadratic in the paragraph.
-	space := p.wordWidth(" ")
-	tooWide := func(rest []rune) bool {
-		est, words := float32(0), 0
-		for _, w := range strings.Fields(string(rest)) {
-			est += p.wordWidth(w)
-			words++
-			if est+float32(words-1)*space > maxWidth*1.25 {
-				return true
-			}
-		}
-		return !fits(0, len(rest))
-	}
 	added := false
-	for len(rest) > 0 && tooWide(rest) {
-		space := p.cut(rest, maxWidth, fits)
-		if space < 1 || !fits(0, space) {
+	for len(rest) > 0 {
+		e := p.estimate(rest, maxWidth)
+		if !e.tooWide(maxWidth, func() bool { return !fits(0, len(rest)) }) {
+			break
+		}
+		space := p.cut(rest, e, maxWidth, fits)
+		if space < 1 || !e.fitsTo(space, maxWidth, func() bool { return fits(0, space) }) {
 			break // not a plain word wrap: leave it to the tail
 		}
 		line := widget.NewRichText(paraSegments(string(rest[:space]))...)
@@ -176,18 +176,104 @@ func (p *openPara) settle() bool {
 	return added
 }
 
+// estMargin is how far from the width a prefix's summed word widths must
+// be to be taken without measuring it whole (rounding, and kerning across
+// a space, move it by far less).
+const estMargin = 2
+
+// widths are the summed word widths of the prefixes of a text that end at
+// its spaces, up to the first past the width (and the whole text's, if no
+// prefix is).
+type widths struct {
+	spaces []int     // indexes of the spaces (not at 0)
+	at     []float32 // width of text[:spaces[i]]
+	whole  float32   // width of the whole text; -1 when past the width
+	// exact: the text holds letters that are not plainRune, and sums are
+	// only a guess: every answer is measured.
+	exact bool
+}
+
+// plainRune is a letter whose width is the same alone as in a line: Latin,
+// Greek and Cyrillic letters, digits, punctuation and currency signs. In a
+// line of Arabic or Hebrew, a space between two words takes the width of
+// the font that writes them; Chinese, Japanese, emoji and the rest come
+// from fonts of their own too.
+func plainRune(r rune) bool {
+	return r < 0x0590 || (r >= 0x2000 && r <= 0x20CF)
+}
+
+// estimate sums the widths of rest's words (each with the space before it)
+// until past maxWidth+estMargin.
+func (p *openPara) estimate(rest []rune, maxWidth float32) widths {
+	var e widths
+	start := 0
+	w := float32(0)
+	for i, r := range rest {
+		if !plainRune(r) {
+			e.exact = true
+		}
+		if i == 0 || !unicode.IsSpace(r) {
+			continue
+		}
+		w += p.wordWidth(string(rest[start:i]))
+		e.spaces, e.at = append(e.spaces, i), append(e.at, w)
+		start = i
+		if w > maxWidth+estMargin {
+			e.whole = -1
+			return e
+		}
+	}
+	e.whole = w + p.wordWidth(string(rest[start:]))
+	return e
+}
+
+// decide answers whether a width estimated as est is at most maxWidth
+// (decide), unless the estimate is only a guess.
+func (e widths) decide(est, maxWidth float32, exact func() bool) bool {
+	if e.exact {
+		return exact()
+	}
+	return decide(est, maxWidth, exact)
+}
+
+// decide answers whether a width estimated as est is at most maxWidth,
+// measuring (exact) only when est is too close to tell.
+func decide(est, maxWidth float32, exact func() bool) bool {
+	switch {
+	case est <= maxWidth-estMargin:
+		return true
+	case est > maxWidth+estMargin:
+		return false
+	}
+	return exact()
+}
+
+// tooWide reports that the whole text is wider than maxWidth.
+func (e widths) tooWide(maxWidth float32, exact func() bool) bool {
+	if e.whole < 0 {
+		return true
+	}
+	return !e.decide(e.whole, maxWidth, func() bool { return !exact() })
+}
+
+// fitsTo reports that text[:end] fits maxWidth, end being one of the spaces
+// estimated (else it is measured).
+func (e widths) fitsTo(end int, maxWidth float32, exact func() bool) bool {
+	for i, sp := range e.spaces {
+		if sp == end {
+			return e.decide(e.at[i], maxWidth, exact)
+		}
+	}
+	return exact()
+}
+
 // cut is where RichText would end the first line of rest, which is too
 // wide for one line: the index of the last space whose prefix fits. Without
 // a usable space it does what RichText does (binary search, break in the
 // word).
-func (p *openPara) cut(rest []rune, maxWidth float32, fits func(int, int) bool) int {
-	var spaces []int
-	for i, r := range rest {
-		if i > 0 && unicode.IsSpace(r) {
-			spaces = append(spaces, i)
-		}
-	}
-	if len(spaces) == 0 || !fits(0, spaces[0]) {
+func (p *openPara) cut(rest []rune, e widths, maxWidth float32, fits func(int, int) bool) int {
+	fitsAt := func(k int) bool { return e.decide(e.at[k], maxWidth, func() bool { return fits(0, e.spaces[k]) }) }
+	if len(e.spaces) == 0 || !fitsAt(0) {
 		n := searchFit(fits, 0, len(rest)-1)
 		space := fallbackSpace(rest, n)
 		if space == 0 {
@@ -195,31 +281,28 @@ func (p *openPara) cut(rest []rune, maxWidth float32, fits func(int, int) bool) 
 		}
 		return space
 	}
-	// guess from word widths, then walk to the exact cut
+	// The sums grow with every word: the last space whose sum fits, then
+	// checked where the sums are too close to tell. The sums stop at the
+	// first past the width (which does not fit).
 	k := 0
-	w := float32(0)
-	start := 0
-	for i, sp := range spaces {
-		w += p.wordWidth(string(rest[start:sp]))
-		if w > maxWidth {
-			break
-		}
-		k = i
-		start = sp
-	}
-	for k > 0 && !fits(0, spaces[k]) {
-		k--
-	}
-	for k+1 < len(spaces) && fits(0, spaces[k+1]) {
+	for k+1 < len(e.at) && e.at[k+1] <= maxWidth {
 		k++
 	}
-	return spaces[k]
+	for k > 0 && !fitsAt(k) {
+		k--
+	}
+	for k+1 < len(e.at) && fitsAt(k+1) {
+		k++
+	}
+	return e.spaces[k]
 }
 
 // wordWidth is the width of a word (with the space before it), remembered.
 func (p *openPara) wordWidth(word string) float32 {
 	ww := p.words
-	if ww.w == nil || ww.size != p.textSize || len(ww.w) > 4096 {
+	ww.mu.Lock()
+	defer ww.mu.Unlock()
+	if ww.w == nil || ww.size != p.textSize || len(ww.w) >= wordWidthsMax {
 		ww.w, ww.size = map[string]float32{}, p.textSize
 	}
 	w, ok := ww.w[word]

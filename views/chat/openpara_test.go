@@ -18,7 +18,7 @@ func TestOpenParagraphLooksLikeOneRichText(t *testing.T) {
 	test.NewTempApp(t)
 	src := strings.Repeat("The budget review team met the supplier about the invoice and the delivery plan. ", 6) +
 		"Averyveryveryveryveryverylongwordthatdoesnotfitonalineatallnotevenclose" + strings.Repeat("x", 90) + " end of it."
-	para := newOpenPara(nil)
+	para := newOpenPara()
 	rich := widget.NewRichText()
 	rich.Wrapping = fyne.TextWrapWord
 	wp := test.NewTempWindow(t, container.NewVBox(para))
@@ -87,6 +87,64 @@ func TestAFinishedParagraphLooksLikeOneRichText(t *testing.T) {
 		wr.Content().Refresh()
 		if !sameImage(wm.Canvas().Capture(), wr.Canvas().Capture()) {
 			t.Fatalf("at %v px the finished paragraph is drawn differently from one RichText", width)
+		}
+	}
+}
+
+// Lines found from summed word widths end where RichText ends them, in
+// any script and at any width: kerning pairs, ligatures and accents; Chinese
+// without spaces, Arabic and Hebrew (right to left), emoji, runs of spaces,
+// digits and punctuation.
+func TestParagraphLinesEndWhereRichTextEndsThem(t *testing.T) {
+	test.NewTempApp(t)
+	latin := strings.Repeat("AVAST! To Wales we travel; office coffee, waffles & “typographic” quotes — Tüte, Straße, façade, naïve. ", 4) +
+		"The budget review went well:  every team met its plan (12 % more travel, 3,450.75 € in fees, ffi ffl fi)."
+	mixed := strings.Repeat("The budget review went well:  every team met its plan (12 % more travel, 3,450.75 € in fees). ", 3) +
+		"中文：预算审查已完成，所有团队都在计划之内。日本語：予算の見直しが完了しました。🎉 " +
+		"العربية: اكتملت مراجعة الميزانية، وجميع الفرق ضمن الخطة. עברית: סקירת התקציב הושלמה, כל הצוותים במסגרת התוכנית. " +
+		"✅ 📊 💶 🚀 WWWWWWW iiiiiii mmmmmmm —— «quoted» “typographic” end."
+	size := theme.TextSize()
+	measure := func(s string) float32 { return fyne.MeasureText(s, size, fyne.TextStyle{}).Width }
+	for _, c := range []struct {
+		src    string
+		drawAt float32
+	}{{latin, 310}, {mixed, 772}} {
+		src := c.src
+		// RichText's rule: each line is the longest run of words that
+		// fits; with the next word it would not
+		for width := float32(180); width <= 900; width += 13 {
+			p := newOpenPara()
+			p.set(src, width)
+			max := width - 2*p.pad
+			rest := src
+			for i, l := range p.lines {
+				line := l.String()
+				if !strings.HasPrefix(rest, line) {
+					t.Fatalf("at %v px line %d %q is not where the text goes on: %q", width, i, line, rest)
+				}
+				rest = strings.TrimPrefix(rest[len(line):], " ")
+				if w := measure(line); w > max && strings.Contains(line, " ") {
+					t.Fatalf("at %v px line %d %q is %v wide, more than %v", width, i, line, w, max)
+				}
+				next, _, _ := strings.Cut(rest, " ")
+				if w := measure(line + " " + next); w <= max {
+					t.Fatalf("at %v px line %d %q ends early: with %q it is %v wide, within %v", width, i, line, next, w, max)
+				}
+			}
+		}
+		// and drawn, the same as one RichText (drawing is slow under
+		// -race: at one width)
+		for _, width := range []float32{c.drawAt} {
+			m := NewMarkdown(src)
+			rich := widget.NewRichText(paraSegments(src)...)
+			rich.Wrapping = fyne.TextWrapWord
+			wm := test.NewTempWindow(t, container.NewVScroll(m))
+			wr := test.NewTempWindow(t, container.NewVScroll(rich))
+			wm.Resize(fyne.NewSize(width, 1000))
+			wr.Resize(fyne.NewSize(width, 1000))
+			if !sameImage(wm.Canvas().Capture(), wr.Canvas().Capture()) {
+				t.Fatalf("at %v px the paragraph %q… is drawn differently from one RichText", width, src[:20])
+			}
 		}
 	}
 }
