@@ -86,6 +86,10 @@ type AgentPage struct {
 	HasMore bool
 	// Err is the failure of the last request; Agents keeps what was loaded.
 	Err error
+	// Saved is when the Agents shown were saved, when the service could
+	// not be reached at the start and they are the list kept from an
+	// earlier time; zero when they come from the service now.
+	Saved time.Time
 }
 
 // AgentBrowser keeps the agents of one query, page by page, and publishes
@@ -220,6 +224,7 @@ func (b *AgentBrowser) LoadMore() {
 // loadLocked asks for the next page of the current query in the background.
 func (b *AgentBrowser) loadLocked() {
 	gen, page, q := b.gen, b.nextPage, b.page.Query
+	key := b.app.savedAgentsKey()
 	ctx, cancel := context.WithCancel(b.app.life)
 	b.cancel = cancel
 	b.app.Go(func() {
@@ -232,8 +237,14 @@ func (b *AgentBrowser) loadLocked() {
 			return
 		}
 		b.page.Loading = false
+		full := q == AgentQuery{}
 		if err != nil {
 			b.page.Err = err
+			if page == 1 && full && showSaved(err) {
+				if agents, saved, ok := b.app.savedAgents(key); ok {
+					b.page.Agents, b.page.Total, b.page.HasMore, b.page.Saved = agents, len(agents), false, saved
+				}
+			}
 			b.mu.Unlock()
 			b.publish()
 			return
@@ -257,9 +268,14 @@ func (b *AgentBrowser) loadLocked() {
 		b.page.Total = res.Total
 		b.page.HasMore = res.HasNext() && len(res.Data) > 0
 		b.page.Err = nil
+		b.page.Saved = time.Time{}
 		b.nextPage = page + 1
+		keep := full && (page-1)*AgentsPerPage < savedAgentsMax
 		b.mu.Unlock()
 		b.publish()
+		if keep {
+			b.app.saveAgents(key, agents)
+		}
 	})
 }
 

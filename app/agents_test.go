@@ -3,9 +3,13 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -266,5 +270,89 @@ func BenchmarkFilterAgents(b *testing.B) {
 		if n := len(app.FilterAgents(agents, types[i%4])); n != 2500 {
 			b.Fatalf("filtered %d", n)
 		}
+	}
+}
+
+// unplugged is a transport that, while its mode says so, fails every
+// request as a cable pulled out would (offline) or answers it as a service
+// that rejects the key (rejected).
+type unplugged struct{ mode *atomic.Int32 }
+
+const (
+	plugged int32 = iota
+	offline
+	rejected
+)
+
+func (u unplugged) RoundTrip(r *http.Request) (*http.Response, error) {
+	switch u.mode.Load() {
+	case offline:
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	case rejected:
+		return &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(`{"message":"Unauthenticated."}`)), Request: r}, nil
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func openUnplugged(t *testing.T) (*app.App, *atomic.Int32) {
+	var mode atomic.Int32
+	a := apptest.Open(t, func(c *app.Config) {
+		c.HTTPClient = &http.Client{Transport: unplugged{&mode}}
+		c.FastRetries = true
+	})
+	return a, &mode
+}
+
+// Started without the service, the agents list shows the agents kept from
+// the last time it loaded, says so, and shows the service's own list again
+// once it answers. A rejected key shows no kept list: that is the user's
+// to fix.
+func TestAgentsListKeptForAStartWithoutTheService(t *testing.T) {
+	a, mode := openUnplugged(t)
+	b := a.NewAgentBrowser(0)
+	b.Search(app.AgentQuery{})
+	live := waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
+	if !live.Saved.IsZero() {
+		t.Fatal("a list from the service is not a saved one")
+	}
+
+	mode.Store(offline)
+	b = a.NewAgentBrowser(0) // as on the next start
+	b.Search(app.AgentQuery{})
+	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err != nil })
+	if !client.IsOffline(st.Err) || st.Saved.IsZero() || time.Since(st.Saved) > time.Minute {
+		t.Fatalf("offline, the list should be the saved one with the reason: err %v, saved %v", st.Err, st.Saved)
+	}
+	if len(st.Agents) != len(live.Agents) || st.Agents[0] != live.Agents[0] || st.HasMore {
+		t.Fatalf("the saved list shows %d agents (first %+v), the service's had %d (first %+v)", len(st.Agents), st.Agents[0], len(live.Agents), live.Agents[0])
+	}
+
+	mode.Store(plugged)
+	b.Reload()
+	st = waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err == nil && len(l.Agents) > 0 })
+	if !st.Saved.IsZero() {
+		t.Fatal("back online, the list is the service's again")
+	}
+
+	// a search typed offline is not answered from the saved list
+	mode.Store(offline)
+	b.Search(app.AgentQuery{Q: "minutes"})
+	if st = waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err != nil }); !st.Saved.IsZero() {
+		t.Fatal("a search is not answered from the saved list")
+	}
+}
+
+func TestAgentsListKeptIsNotShownForARejectedKey(t *testing.T) {
+	a, mode := openUnplugged(t)
+	b := a.NewAgentBrowser(0)
+	b.Search(app.AgentQuery{})
+	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
+	mode.Store(rejected)
+	b = a.NewAgentBrowser(0)
+	b.Search(app.AgentQuery{})
+	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err != nil })
+	if len(st.Agents) != 0 || !st.Saved.IsZero() || !client.IsAuth(st.Err) {
+		t.Fatalf("a rejected key should show no list: %d agents, saved %v, err %v", len(st.Agents), st.Saved, st.Err)
 	}
 }

@@ -252,6 +252,14 @@ func (s *SettingsStore) Save(ctx context.Context, st Settings) error {
 // writeFileAtomic replaces path with data so that readers see the old or
 // the new content, never a mix, even after a crash.
 func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
+	return replaceFile(path, data, mode, true)
+}
+
+// replaceFile replaces path with data so that readers see the old or the
+// new content, never a mix; durable waits until the disk has both the
+// data and the new name (a crash may otherwise leave an empty file: fine
+// for what can be fetched again).
+func replaceFile(path string, data []byte, mode os.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -274,8 +282,10 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	if durable {
+		if err := f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err
@@ -284,6 +294,9 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 		return err
 	}
 	ok = true
+	if !durable {
+		return nil
+	}
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()

@@ -335,6 +335,41 @@ func TestTheListLoadsByItselfWhenTheServiceIsBack(t *testing.T) {
 	f.wait(t, "agents without a retry", func() bool { return len(s.shown.Agents) > 0 && s.total.Text == "44 agents" })
 }
 
+// Started while the service fails, the list shows the agents saved the
+// last time it loaded, says so and why under the list, and shows the
+// service's list again after Try again.
+func TestAStartWithoutTheServiceShowsTheSavedAgents(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t)
+	a.SetReachable(true)
+	earlier := a.NewAgentBrowser(0) // the last start
+	earlier.Search(app.AgentQuery{})
+	var n int
+	q.WaitUntil(t, func() bool { p, _ := earlier.State().Snapshot(); n = len(p.Agents); return n > 0 && !p.Loading },
+		func() string { return "the list never loaded" })
+
+	a.Demo().Service.SetFaults(demoservice.Faults{Fail500: 1000})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+	w.SetContent(s.Content())
+	w.Resize(fyne.NewSize(1200, 800))
+	s.Shown()
+	f := &fixture{s: s, a: a, q: q}
+	f.wait(t, "the saved list", func() bool { return f.page().Err != nil })
+	footer := kittest.AllText(s.footer)
+	if s.listStack.Objects[0] != s.list || len(s.shown.Agents) != n || s.total.Text != countText(n) ||
+		!strings.Contains(footer, "saved on") || !strings.Contains(footer, "updates by itself") {
+		t.Fatalf("the saved agents should show with a word on where they come from; %d agents, %q, footer %q", len(s.shown.Agents), s.total.Text, footer)
+	}
+	a.Demo().Service.SetFaults(demoservice.Faults{})
+	test.Tap(kittest.FindButton(s.footer, "Try again"))
+	f.wait(t, "the service's list", func() bool { return f.page().Err == nil && f.page().Saved.IsZero() && len(s.shown.Agents) > 0 })
+	if strings.Contains(kittest.AllText(s.footer), "saved on") {
+		t.Fatal("the service's own list needs no word")
+	}
+}
+
 // Fields end at one edge, whether or not a clear button sits beside them.
 func TestFormFieldsLineUpOnTheRight(t *testing.T) {
 	test.NewTempApp(t)

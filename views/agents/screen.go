@@ -259,6 +259,12 @@ func (s *Screen) showList(st app.AgentPage) {
 		l := widget.NewLabel(text)
 		l.Importance = widget.LowImportance
 		s.footer.Objects = []fyne.CanvasObject{l}
+	case len(st.Agents) > 0 && st.Err != nil && !st.Saved.IsZero():
+		// Started without the service: the list kept from last time.
+		msg := kit.ErrorText()
+		kit.ShowError(msg, savedText(st))
+		s.footer.Objects = []fyne.CanvasObject{msg,
+			widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), s.browser.Reload)}
 	case len(st.Agents) > 0 && st.Err != nil:
 		msg := kit.ErrorText()
 		kit.ShowError(msg, "More agents could not be loaded. "+app.Describe(st.Err))
@@ -266,6 +272,13 @@ func (s *Screen) showList(st app.AgentPage) {
 			widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), s.browser.LoadMore)}
 	}
 	s.footer.Refresh()
+}
+
+// savedText says that the agents shown are the list kept from an earlier
+// time, and why.
+func savedText(st app.AgentPage) string {
+	return app.Describe(st.Err) + " Until it answers, these are the agents saved on " +
+		st.Saved.Local().Format("2 Jan 2006 at 15:04") + "; the list updates by itself when the service answers."
 }
 
 func countText(n int) string {

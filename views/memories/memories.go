@@ -54,6 +54,8 @@ type Screen struct {
 	newCol, delCol  *widget.Button
 	// syncNote says when the service's lists could not be read.
 	syncNote *widget.Label
+	// syncFailed: the last reading of the service's lists failed.
+	syncFailed bool
 	// listed is true when the service offers lists of memories and
 	// collections (the real service); the local index mirrors them then.
 	listed bool
@@ -84,6 +86,13 @@ func New(env kit.Env) kit.Screen {
 		s.idx.Clear()
 		s.Reload()
 	})
+	// Lists that could not be read are read when the service can be
+	// reached again.
+	kit.OnServiceBack(env.App, func() {
+		if s.syncFailed {
+			s.Sync()
+		}
+	})
 	return s
 }
 
@@ -109,6 +118,7 @@ func (s *Screen) showSync(st app.MemorySync) {
 		return // the last reading's outcome stays until this one's
 	}
 	s.listed = st.Listed
+	s.syncFailed = st.Err != nil
 	if st.Err != nil {
 		kit.ShowError(s.syncNote, "The list could not be brought up to date: "+app.Describe(st.Err)+" What this computer kept is shown.")
 	} else {

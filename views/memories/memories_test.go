@@ -515,3 +515,23 @@ func TestAccountSwitchShowsTheOtherAccountsMemories(t *testing.T) {
 	}
 	f.until(t, "the memory again", func() bool { return f.loaded() && len(f.s.mems) == 1 })
 }
+
+// The service's lists that could not be read are read by themselves when
+// the service can be reached again; meanwhile what this computer kept is
+// shown with a word on why.
+func TestListsAreReadByThemselvesWhenTheServiceIsBack(t *testing.T) {
+	f := newRealFixture(t)
+	f.svc.SetFaults(demoservice.Faults{Fail500: 1000})
+	f.s.Sync()
+	f.until(t, "the failed reading", func() bool { return f.s.syncNote.Visible() })
+	if len(f.s.cols) == 0 {
+		t.Fatal("what this computer kept stays shown")
+	}
+	f.a.SetReachable(false) // the status bar's check finds the service gone
+	f.svc.SetFaults(demoservice.Faults{})
+	f.a.SetReachable(true) // and back
+	f.until(t, "the reading without a tap", func() bool {
+		st, _ := f.s.idx.SyncState().Snapshot()
+		return !st.Syncing && st.Err == nil && !f.s.syncNote.Visible()
+	})
+}

@@ -1,0 +1,80 @@
+package storage
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// maxSnapshotBytes bounds a snapshot read back: a file grown by mistake
+// (or by anyone) is not read into memory whole.
+const maxSnapshotBytes = 8 << 20
+
+// SnapshotsDir is where lists read from a service are kept to be shown
+// when it cannot be reached. They can all be read again, so they live in
+// the cache folder.
+func (p Paths) SnapshotsDir() string { return filepath.Join(p.Cache, "snapshots") }
+
+// snapshotFile is the file of key: a hash, so that no account name or
+// address a user typed reaches a file name.
+func (p Paths) snapshotFile(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return filepath.Join(p.SnapshotsDir(), hex.EncodeToString(sum[:16])+".json")
+}
+
+type snapshot struct {
+	Saved time.Time       `json:"saved"`
+	Data  json.RawMessage `json:"data"`
+}
+
+// SaveSnapshot keeps v (as JSON) under key, replacing what was kept; the
+// user's only (0600), written whole or not at all, without waiting for the
+// disk (a snapshot lost in a crash is read again next time).
+func (p Paths) SaveSnapshot(key string, v any, saved time.Time) error {
+	data, err := json.Marshal(v)
+	if err == nil {
+		data, err = json.Marshal(snapshot{Saved: saved.UTC(), Data: data})
+	}
+	if err != nil {
+		return err
+	}
+	path := p.snapshotFile(key)
+	if err := replaceFile(path, data, 0o600, false); err != nil {
+		return &Error{Op: "keep a list for offline use", Path: path, Reason: plainOSError(err), Err: err}
+	}
+	return nil
+}
+
+// LoadSnapshot reads what SaveSnapshot kept under key into v and returns
+// when it was saved; ok is false when nothing readable was kept.
+func (p Paths) LoadSnapshot(key string, v any) (saved time.Time, ok bool) {
+	f, err := os.Open(p.snapshotFile(key))
+	if err != nil {
+		return time.Time{}, false
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() > maxSnapshotBytes {
+		return time.Time{}, false
+	}
+	var s snapshot
+	if err := json.NewDecoder(f).Decode(&s); err != nil || s.Saved.IsZero() {
+		return time.Time{}, false
+	}
+	if err := json.Unmarshal(s.Data, v); err != nil {
+		return time.Time{}, false
+	}
+	return s.Saved, true
+}
+
+// ForgetSnapshot removes what was kept under key.
+func (p Paths) ForgetSnapshot(key string) error {
+	if err := os.Remove(p.snapshotFile(key)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
