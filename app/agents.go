@@ -272,10 +272,12 @@ func (b *AgentBrowser) loadLocked() {
 		b.nextPage = page + 1
 		keep := full && (page-1)*AgentsPerPage < savedAgentsMax
 		b.mu.Unlock()
-		b.publish()
 		if keep {
+			// before it is shown: a list on screen is one a next start
+			// without the service can show
 			b.app.saveAgents(key, agents)
 		}
+		b.publish()
 	})
 }
 
