@@ -548,28 +548,51 @@ func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
 
 // do sends req and decodes a JSON answer into out (when out is not nil).
 func (c *Client) do(ctx context.Context, cfg *config, req request, out any) error {
+	// A safe request whose answer was cut (the connection dropped in the
+	// body, or a proxy ended the JSON halfway) is asked again, like one
+	// that got no answer: on the same budget and count of tries.
+	start := time.Now()
+	for attempt := 0; ; attempt++ {
+		cut, err := c.doOnce(ctx, cfg, req, out)
+		if !cut || !req.retry || req.raw != nil || attempt >= cfg.maxRetries || ctx.Err() != nil {
+			return err
+		}
+		wait := cfg.backoff(attempt)
+		if cfg.retryBudget > 0 && time.Since(start)+wait > cfg.retryBudget {
+			return err
+		}
+		if werr := sleepCtx(ctx, wait); werr != nil {
+			return contextError(req, werr)
+		}
+	}
+}
+
+// doOnce is one try of do; cut reports an answer that began and then broke
+// off (which asking again may mend).
+func (c *Client) doOnce(ctx context.Context, cfg *config, req request, out any) (cut bool, err error) {
 	res, err := c.send(ctx, cfg, req)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(res.Body, maxJSONBody+1))
 	if err != nil {
 		if ctx.Err() != nil {
-			return contextError(req, ctx.Err())
+			return false, contextError(req, ctx.Err())
 		}
-		return newNetworkError(req.method, req.path, err)
+		return true, newNetworkError(req.method, req.path, err)
 	}
 	if len(data) > maxJSONBody {
-		return fmt.Errorf("agentdesk: %s %s: the answer exceeds %d MiB", req.method, req.path, maxJSONBody>>20)
+		return false, fmt.Errorf("agentdesk: %s %s: the answer exceeds %d MiB", req.method, req.path, maxJSONBody>>20)
 	}
 	if out == nil {
-		return nil
+		return false, nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(data, 512)}
+		var syntax *json.SyntaxError
+		return errors.As(err, &syntax), &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(data, 512)}
 	}
-	return nil
+	return false, nil
 }
 
 func contextError(req request, err error) error {

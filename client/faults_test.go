@@ -661,3 +661,38 @@ func TestStreamCloseFromALockedThread(t *testing.T) {
 		t.Fatal("the text received before Close was lost")
 	}
 }
+
+// A list whose answer stops halfway (a proxy cut the JSON) is asked for
+// again; a create whose answer stops halfway is not: the service made the
+// record, and asking again would make a second one.
+func TestACutAnswerIsAskedAgainOnlyWhenSafe(t *testing.T) {
+	c, svc, cnt := demoCounted(t, demoservice.Options{}, client.WithRetryBackoff(time.Millisecond, time.Millisecond))
+	ctx := context.Background()
+	svc.SetFaults(demoservice.Faults{Every: 1, EveryFault: demoservice.EveryTruncated})
+	// every answer is cut: the list is asked for as often as retries go
+	if _, err := c.ListAgents(ctx, client.ListAgentsParams{}); err == nil {
+		t.Fatal("every answer was cut: the list cannot be read")
+	} else if !errors.As(err, new(*client.DecodeError)) {
+		t.Fatalf("a cut answer is an unreadable one, got %v", err)
+	}
+	if n := cnt.n.Load(); n < 2 {
+		t.Fatalf("a cut list was asked for %d times; it should be asked again", n)
+	}
+	// every second answer is cut: the list comes whole
+	svc.SetFaults(demoservice.Faults{Every: 2, EveryFault: demoservice.EveryTruncated})
+	cnt.n.Store(0)
+	for i := 0; i < 3; i++ {
+		if _, err := c.ListAgents(ctx, client.ListAgentsParams{}); err != nil {
+			t.Fatalf("read %d: %v", i, err)
+		}
+	}
+	// a create is sent once, its cut answer reported
+	svc.SetFaults(demoservice.Faults{Every: 1, EveryFault: demoservice.EveryTruncated})
+	cnt.n.Store(0)
+	if _, err := c.CreateWebhook(ctx, "101", client.WebhookParams{URL: "https://hooks.example.com/cut"}); !errors.As(err, new(*client.DecodeError)) {
+		t.Fatalf("a create's cut answer should be reported as unreadable, got %v", err)
+	}
+	if n := cnt.n.Load(); n != 1 {
+		t.Fatalf("a create was sent %d times", n)
+	}
+}

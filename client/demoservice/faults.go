@@ -53,7 +53,33 @@ type Faults struct {
 	// OneEvent sends each run's whole output in a single event (a long
 	// code block in one piece), where it is not cut by ReplyBytes.
 	OneEvent bool
+	// Every makes every Nth request from now on (the Nth, the 2Nth, …)
+	// fail as EveryFault says; 0 never does.
+	Every int
+	// EveryFault is how an Every request fails: one of EveryKinds, or
+	// EveryMix for each of them in turn. "" is EveryRateLimit.
+	EveryFault string
 }
+
+// How an Every request fails (Faults.EveryFault).
+const (
+	// EveryRateLimit answers 429, with the wait RetryAfter (at least 1 s)
+	// told as RetryAfterIn says.
+	EveryRateLimit = "ratelimit"
+	// EveryHTML500 answers 500 with an HTML page, as a proxy does.
+	EveryHTML500 = "html500"
+	// EveryReset closes the connection before answering (and before the
+	// request is acted on, which the client cannot know).
+	EveryReset = "reset"
+	// EveryTruncated acts on the request and answers 200 whose JSON body
+	// stops halfway (a body cut by a proxy).
+	EveryTruncated = "truncated"
+	// EveryMix is each of the above in turn.
+	EveryMix = "mix"
+)
+
+// EveryKinds are the ways an Every request can fail, in EveryMix's order.
+var EveryKinds = []string{EveryRateLimit, EveryHTML500, EveryReset, EveryTruncated}
 
 // Where a 429 tells how long to wait (Faults.RetryAfterIn).
 const (
@@ -66,6 +92,7 @@ const (
 func (s *Service) SetFaults(f Faults) {
 	s.mu.Lock()
 	s.faults = f
+	s.everyCount, s.everyTaken = 0, 0
 	s.mu.Unlock()
 }
 
@@ -85,10 +112,24 @@ func (s *Service) takeFault() (string, time.Duration, string) {
 	for _, c := range []struct {
 		name string
 		n    *int
-	}{{"fail500", &f.Fail500}, {"html500", &f.HTML500}, {"empty500", &f.Empty500}, {"ratelimit", &f.RateLimit}} {
+	}{{"fail500", &f.Fail500}, {"html500", &f.HTML500}, {"empty500", &f.Empty500}, {EveryRateLimit, &f.RateLimit}} {
 		if *c.n > 0 {
 			*c.n--
 			return c.name, f.RetryAfter, f.RetryAfterIn
+		}
+	}
+	if f.Every > 0 {
+		s.everyCount++
+		if s.everyCount%f.Every == 0 {
+			kind := f.EveryFault
+			switch kind {
+			case "":
+				kind = EveryRateLimit
+			case EveryMix:
+				kind = EveryKinds[s.everyTaken%len(EveryKinds)]
+			}
+			s.everyTaken++
+			return kind, f.RetryAfter, f.RetryAfterIn
 		}
 	}
 	return "", 0, ""
@@ -101,16 +142,27 @@ const htmlErrorPage = `<!DOCTYPE html>
 `
 
 // applyFaults delays and possibly answers the request with an injected
-// failure; it reports whether the request should go on.
-func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) bool {
+// failure; it reports whether the request should go on, and the writer to
+// answer it with (one that cuts the body, for EveryTruncated).
+func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, bool) {
 	f := s.currentFaults()
 	if !s.sleep(r.Context(), f.SlowFirstByte) || !s.sleep(r.Context(), f.Latency) {
 		if r.Context().Err() != nil {
-			return false
+			return w, false
 		}
 	}
 	fault, retry, where := s.takeFault()
 	switch fault {
+	case EveryReset:
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+				return w, false
+			}
+		}
+		panic(http.ErrAbortHandler) // closes the connection (HTTP/2 too)
+	case EveryTruncated:
+		return &halfBody{ResponseWriter: w}, true
 	case "fail500":
 		switch styleOf(r) {
 		case styleSpec:
@@ -128,13 +180,41 @@ func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) bool {
 	case "empty500":
 		w.Header().Set("Content-Length", "0")
 		w.WriteHeader(http.StatusInternalServerError)
-	case "ratelimit":
+	case EveryRateLimit: // also RateLimit's
 		secs := int(math.Ceil(retry.Seconds()))
 		s.writeRateLimited(w, r, max(secs, 1), where)
 	default:
-		return true
+		return w, true
 	}
-	return false
+	return w, false
+}
+
+// halfBody passes on the first half of the one body written through it
+// (writeJSON writes a body whole), ending the answer there: valid headers
+// and status, a JSON body cut in the middle. Streams are passed on whole.
+type halfBody struct {
+	http.ResponseWriter
+	cut bool
+}
+
+func (h *halfBody) Write(p []byte) (int, error) {
+	if h.cut || h.Header().Get("Content-Type") == "text/event-stream" {
+		return h.ResponseWriter.Write(p)
+	}
+	h.cut = true
+	if _, err := h.ResponseWriter.Write(p[:len(p)/2]); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (h *halfBody) Unwrap() http.ResponseWriter { return h.ResponseWriter }
+
+func (h *halfBody) Flush() {
+	if f, ok := h.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // writeRateLimited answers 429 asking to wait secs seconds, told where

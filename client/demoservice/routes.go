@@ -143,7 +143,8 @@ func (s *Service) countExecute(next http.Handler) http.Handler {
 // libraries report an authentication error.
 func (s *Service) guard(st errStyle, h http.HandlerFunc) http.Handler {
 	return s.styled(st, func(w http.ResponseWriter, r *http.Request) {
-		if !s.applyFaults(w, r) || !s.paced(w, r) {
+		w, ok := s.applyFaults(w, r)
+		if !ok || !s.paced(w, r) {
 			return
 		}
 		if !s.authorized(r) {

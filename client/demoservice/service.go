@@ -116,23 +116,26 @@ type Service struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu          sync.Mutex
-	faults      Faults
-	workspaces  []Workspace
-	agents      []*Agent // ordered by id
-	agentByID   map[int64]*Agent
-	executions  []*execution
-	execByID    map[int64]*execution
-	files       map[int64]*File
-	agentFiles  map[int64][]int64 // agent id → linked file ids in link order
-	memories    map[int64]*Memory
-	collections map[int64]*Collection
-	resources   []resource
-	webhooks    []*webhook
-	media       map[string]*mediaItem // "images/12" → generated media
-	nextExecID  int64
-	nextFileID  int64
-	nextMemID   int64
+	mu     sync.Mutex
+	faults Faults
+	// everyCount counts requests for Faults.Every; everyTaken the faults
+	// it gave (for EveryMix's turn).
+	everyCount, everyTaken int
+	workspaces             []Workspace
+	agents                 []*Agent // ordered by id
+	agentByID              map[int64]*Agent
+	executions             []*execution
+	execByID               map[int64]*execution
+	files                  map[int64]*File
+	agentFiles             map[int64][]int64 // agent id → linked file ids in link order
+	memories               map[int64]*Memory
+	collections            map[int64]*Collection
+	resources              []resource
+	webhooks               []*webhook
+	media                  map[string]*mediaItem // "images/12" → generated media
+	nextExecID             int64
+	nextFileID             int64
+	nextMemID              int64
 }
 
 // New builds a Service with seeded data.
