@@ -145,11 +145,12 @@ func (p *posts) count(path string) int {
 // Whatever way a request that costs credits or creates something fails,
 // the app sends it once: a run, a chat message, a webhook and a memory
 // each reach the service once, also when the service acted on it and only
-// its answer was lost (a JSON body cut halfway) or the connection closed
-// before anything was known. (A 429 says the service did not act: it is
-// waited out and asked again, as the client's own tests check.)
+// its answer was lost (a JSON body cut halfway, a connection closed in the
+// middle of it) or the connection closed before anything was known. (A 429
+// says the service did not act: it is waited out and asked again, as the
+// client's own tests check.)
 func TestNothingThatCostsOrCreatesIsSentTwice(t *testing.T) {
-	for _, kind := range []string{demoservice.EveryHTML500, demoservice.EveryReset, demoservice.EveryTruncated} {
+	for _, kind := range []string{demoservice.EveryHTML500, demoservice.EveryReset, demoservice.EveryTruncated, demoservice.EveryCutBody} {
 		t.Run(kind, func(t *testing.T) {
 			svc := demoservice.New(demoservice.Options{APIKey: "k"})
 			t.Cleanup(func() { _ = svc.Close() })
@@ -189,7 +190,8 @@ func TestNothingThatCostsOrCreatesIsSentTwice(t *testing.T) {
 // BenchmarkWebhooksUnderFaults measures reading the workspace's 17 pages
 // of webhooks with the retries users get (backoff from 0.5 s, a 429's
 // wait of 1 s), with no fault (clean-ms) and with every fifth request
-// failing in turn as 429, HTML 500, closed connection and cut JSON
+// failing in turn as 429, HTML 500, closed connection, cut JSON and a
+// connection closed in the body
 // (mix-ms); and the rate of requests held by a pace of 4 a second
 // (paced-rps, from 40 list requests after the burst of 5).
 func BenchmarkWebhooksUnderFaults(b *testing.B) {

@@ -74,12 +74,15 @@ const (
 	// EveryTruncated acts on the request and answers 200 whose JSON body
 	// stops halfway (a body cut by a proxy).
 	EveryTruncated = "truncated"
+	// EveryCutBody acts on the request and closes the connection halfway
+	// through the answer's body (its length said in full).
+	EveryCutBody = "cutbody"
 	// EveryMix is each of the above in turn.
 	EveryMix = "mix"
 )
 
 // EveryKinds are the ways an Every request can fail, in EveryMix's order.
-var EveryKinds = []string{EveryRateLimit, EveryHTML500, EveryReset, EveryTruncated}
+var EveryKinds = []string{EveryRateLimit, EveryHTML500, EveryReset, EveryTruncated, EveryCutBody}
 
 // Where a 429 tells how long to wait (Faults.RetryAfterIn).
 const (
@@ -163,6 +166,8 @@ func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.Resp
 		panic(http.ErrAbortHandler) // closes the connection (HTTP/2 too)
 	case EveryTruncated:
 		return &halfBody{ResponseWriter: w}, true
+	case EveryCutBody:
+		return &halfBody{ResponseWriter: w, reset: true}, true
 	case "fail500":
 		switch styleOf(r) {
 		case styleSpec:
@@ -191,10 +196,21 @@ func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.Resp
 
 // halfBody passes on the first half of the one body written through it
 // (writeJSON writes a body whole), ending the answer there: valid headers
-// and status, a JSON body cut in the middle. Streams are passed on whole.
+// and status, a JSON body cut in the middle; with reset, the length of the
+// whole body is announced and the connection closed after the half.
+// Streams are passed on whole.
 type halfBody struct {
 	http.ResponseWriter
-	cut bool
+	reset bool
+	cut   bool
+}
+
+func (h *halfBody) WriteHeader(code int) {
+	if h.reset && h.Header().Get("Content-Type") != "text/event-stream" {
+		return // sent with the body's length (Write)
+	}
+	h.ResponseWriter.WriteHeader(code)
+	h.reset = false
 }
 
 func (h *halfBody) Write(p []byte) (int, error) {
@@ -202,8 +218,19 @@ func (h *halfBody) Write(p []byte) (int, error) {
 		return h.ResponseWriter.Write(p)
 	}
 	h.cut = true
+	if h.reset {
+		h.Header().Set("Content-Length", strconv.Itoa(len(p)))
+		h.ResponseWriter.WriteHeader(http.StatusOK)
+	}
 	if _, err := h.ResponseWriter.Write(p[:len(p)/2]); err != nil {
 		return 0, err
+	}
+	if h.reset {
+		rc := http.NewResponseController(h.ResponseWriter)
+		_ = rc.Flush()
+		if conn, _, err := rc.Hijack(); err == nil {
+			_ = conn.Close()
+		}
 	}
 	return len(p), nil
 }
