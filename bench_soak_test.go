@@ -19,11 +19,12 @@ import (
 // conversation.
 const soakReplies = 200
 
-// soakSettle (AGENTDESK_SOAK_SETTLE for a quick try) is the wait before each RSS reading: longer than the minute
-// for which Fyne keeps the drawing state (textures) of text drawn last, so
-// that what the reading holds is what Agent Desk keeps, not what was drawn
-// while the reply streamed. A user who leaves the window open sees this.
-const soakSettle = 65 * time.Second
+// soakSettle (AGENTDESK_SOAK_SETTLE for a quick try) is the wait before
+// each RSS reading: what a user who leaves the window alone after a reply
+// sees. It is longer than the minute for which Fyne keeps the drawing
+// state of what was drawn last, after which Agent Desk has the window
+// painted once and gives back the memory (kit.ReleaseLate).
+const soakSettle = 70 * time.Second
 
 // soakReply is the demo's rich 20 kB reply (headings, lists, a 60-line
 // code block, a table, CJK, Arabic, Hebrew, emoji) made different for

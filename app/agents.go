@@ -174,7 +174,13 @@ func (b *AgentBrowser) startLocked(q AgentQuery) {
 	if q.Q != b.page.Query.Q {
 		keep = nil
 	}
-	b.page = AgentPage{Query: q, Agents: keep, Loading: true}
+	// The saved list stays, said to be the saved one, while the full list
+	// is asked for again; it is no answer to a search or a filter.
+	saved := b.page.Saved
+	if !saved.IsZero() && q != (AgentQuery{}) {
+		keep, saved = nil, time.Time{}
+	}
+	b.page = AgentPage{Query: q, Agents: keep, Loading: true, Saved: saved}
 	b.nextPage = 1
 	b.loadLocked()
 }
@@ -224,12 +230,13 @@ func (b *AgentBrowser) LoadMore() {
 // loadLocked asks for the next page of the current query in the background.
 func (b *AgentBrowser) loadLocked() {
 	gen, page, q := b.gen, b.nextPage, b.page.Query
-	key := b.app.savedAgentsKey()
+	c, acct := b.app.clientAndAccount()
+	key := savedAgentsKey(acct)
 	ctx, cancel := context.WithCancel(b.app.life)
 	b.cancel = cancel
 	b.app.Go(func() {
 		defer cancel()
-		res, err := b.app.Client().ListAgents(ctx, client.ListAgentsParams{Q: q.Q, Type: q.Type, Page: page, PerPage: AgentsPerPage})
+		res, err := c.ListAgents(ctx, client.ListAgentsParams{Q: q.Q, Type: q.Type, Page: page, PerPage: AgentsPerPage})
 		b.mu.Lock()
 		if gen != b.gen || ctx.Err() != nil {
 			// A newer query, or the app closing: this answer is not wanted.

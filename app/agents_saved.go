@@ -6,17 +6,25 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
 )
 
 // savedAgentsMax is how many agents of the full list are kept to be shown
 // when the service cannot be reached (the first pages: what a start shows).
 const savedAgentsMax = 500
 
-// savedAgentsKey names the saved list of the active account: a list is
-// the account's at one address and workspace.
-func (a *App) savedAgentsKey() string {
-	acct := a.Account()
+// savedAgentsKey names the saved list of an account: a list is the
+// account's at one address and workspace.
+func savedAgentsKey(acct storage.Account) string {
 	return "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
+}
+
+// clientAndAccount are the active account and its client, read together
+// (an account switched in between would mix one's list with the other's).
+func (a *App) clientAndAccount() (*client.Client, storage.Account) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.client, a.account
 }
 
 // saveAgents keeps the first agents of the full list for a start without

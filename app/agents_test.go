@@ -328,6 +328,14 @@ func TestAgentsListKeptForAStartWithoutTheService(t *testing.T) {
 		t.Fatalf("the saved list shows %d agents (first %+v), the service's had %d (first %+v)", len(st.Agents), st.Agents[0], len(live.Agents), live.Agents[0])
 	}
 
+	// a filter is not answered from the saved list either
+	b.Search(app.AgentQuery{Type: client.AgentChat})
+	if st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err != nil }); len(st.Agents) != 0 || !st.Saved.IsZero() {
+		t.Fatalf("a filter offline shows %d saved agents (saved %v)", len(st.Agents), st.Saved)
+	}
+	b.Search(app.AgentQuery{})
+	waitBrowser(t, b, func(l app.AgentPage) bool { return !l.Saved.IsZero() })
+
 	mode.Store(plugged)
 	b.Reload()
 	st = waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err == nil && len(l.Agents) > 0 })

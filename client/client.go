@@ -411,6 +411,19 @@ type request struct {
 // caller must close. Non-2xx answers become *APIError; transport failures
 // *NetworkError.
 func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Response, error) {
+	return c.sendTries(ctx, cfg, req, &tries{start: time.Now()})
+}
+
+// tries is what one call has spent on its tries so far: do counts a try
+// whose answer broke off with those send made.
+type tries struct {
+	start   time.Time
+	attempt int // the try under way, from 0
+	limited int // 429 answers so far
+}
+
+// sendTries is send continuing the tries of t.
+func (c *Client) sendTries(ctx context.Context, cfg *config, req request, t *tries) (*http.Response, error) {
 	u, err := cfg.endpoint(req.path, req.query)
 	if err != nil {
 		return nil, err
@@ -423,18 +436,10 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 		}
 	}
 	hc := cfg.client()
-	start := time.Now()
-	// inBudget reports whether waiting wait more keeps the call within its
-	// retry budget.
-	inBudget := func(wait time.Duration) bool {
-		return cfg.retryBudget <= 0 || time.Since(start)+wait <= cfg.retryBudget
-	}
-	limited := 0 // 429 answers so far
-	retries := cfg.maxRetries
-	if !req.retry || req.raw != nil {
-		retries = 0
-	}
-	for attempt := 0; ; attempt++ {
+	inBudget := func(wait time.Duration) bool { return cfg.inBudget(t.start, wait) }
+	retries := cfg.retries(req)
+	for ; ; t.attempt++ {
+		attempt := t.attempt
 		if err := ctx.Err(); err != nil {
 			return nil, contextError(req, err)
 		}
@@ -485,7 +490,7 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 			// A 429 proves the service did not act, so any request whose
 			// body can be sent again may be, paid or not, after the wait
 			// it asked for. A wait beyond the cap is the caller's to show.
-			limited++
+			t.limited++
 			wait, told := apiErr.Wait()
 			if !told {
 				wait = cfg.backoff(attempt)
@@ -493,7 +498,7 @@ func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Resp
 			// every request waits with this one, at most as long as a
 			// call waits out a 429 by itself
 			cfg.pacer.limited(min(wait, cfg.retryAfterMax))
-			if req.raw == nil && limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax && inBudget(wait) {
+			if req.raw == nil && t.limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax && inBudget(wait) {
 				if cfg.onRateLimit != nil {
 					cfg.onRateLimit(wait)
 				}
@@ -550,27 +555,44 @@ func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
 func (c *Client) do(ctx context.Context, cfg *config, req request, out any) error {
 	// A safe request whose answer was cut (the connection dropped in the
 	// body, or a proxy ended the JSON halfway) is asked again, like one
-	// that got no answer: on the same budget and count of tries.
-	start := time.Now()
-	for attempt := 0; ; attempt++ {
-		cut, err := c.doOnce(ctx, cfg, req, out)
-		if !cut || !req.retry || req.raw != nil || attempt >= cfg.maxRetries || ctx.Err() != nil {
+	// that got no answer: the tries and the budget are the call's, shared
+	// with send's.
+	t := &tries{start: time.Now()}
+	for {
+		cut, err := c.doOnce(ctx, cfg, req, out, t)
+		if !cut || t.attempt >= cfg.retries(req) || ctx.Err() != nil {
 			return err
 		}
-		wait := cfg.backoff(attempt)
-		if cfg.retryBudget > 0 && time.Since(start)+wait > cfg.retryBudget {
+		wait := cfg.backoff(t.attempt)
+		if !cfg.inBudget(t.start, wait) {
 			return err
 		}
 		if werr := sleepCtx(ctx, wait); werr != nil {
 			return contextError(req, werr)
 		}
+		t.attempt++
 	}
+}
+
+// retries is how many times req may be sent again after a failure that
+// leaves open whether the service acted: none unless it is safe to repeat.
+func (cfg *config) retries(req request) int {
+	if !req.retry || req.raw != nil {
+		return 0
+	}
+	return cfg.maxRetries
+}
+
+// inBudget reports whether waiting wait more keeps a call that started at
+// start within its retry budget.
+func (cfg *config) inBudget(start time.Time, wait time.Duration) bool {
+	return cfg.retryBudget <= 0 || time.Since(start)+wait <= cfg.retryBudget
 }
 
 // doOnce is one try of do; cut reports an answer that began and then broke
 // off (which asking again may mend).
-func (c *Client) doOnce(ctx context.Context, cfg *config, req request, out any) (cut bool, err error) {
-	res, err := c.send(ctx, cfg, req)
+func (c *Client) doOnce(ctx context.Context, cfg *config, req request, out any, t *tries) (cut bool, err error) {
+	res, err := c.sendTries(ctx, cfg, req, t)
 	if err != nil {
 		return false, err
 	}

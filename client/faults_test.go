@@ -686,6 +686,16 @@ func TestACutAnswerIsAskedAgainOnlyWhenSafe(t *testing.T) {
 			t.Fatalf("read %d: %v", i, err)
 		}
 	}
+	// failures of every kind share the call's tries: 500s, then cut
+	// answers, at most 1+DefaultMaxRetries requests in all
+	svc.SetFaults(demoservice.Faults{HTML500: 3, Every: 1, EveryFault: demoservice.EveryTruncated})
+	cnt.n.Store(0)
+	if _, err := c.ListAgents(ctx, client.ListAgentsParams{}); err == nil {
+		t.Fatal("every answer failed: the list cannot be read")
+	}
+	if n := cnt.n.Load(); n != 1+client.DefaultMaxRetries {
+		t.Fatalf("one list was asked for %d times; a call tries %d times in all", n, 1+client.DefaultMaxRetries)
+	}
 	// a create is sent once, its cut answer reported
 	svc.SetFaults(demoservice.Faults{Every: 1, EveryFault: demoservice.EveryTruncated})
 	cnt.n.Store(0)

@@ -275,10 +275,15 @@ func (s *Screen) showList(st app.AgentPage) {
 }
 
 // savedText says that the agents shown are the list kept from an earlier
-// time, and why.
+// time, and why. The list loads by itself when the service can be reached
+// again (the status bar checks while it cannot); a service that answers
+// with a failure is asked again with Try again.
 func savedText(st app.AgentPage) string {
-	return app.Describe(st.Err) + " Until it answers, these are the agents saved on " +
-		st.Saved.Local().Format("2 Jan 2006 at 15:04") + "; the list updates by itself when the service answers."
+	when := st.Saved.Local().Format("2 Jan 2006 at 15:04")
+	if client.IsOffline(st.Err) {
+		return app.Describe(st.Err) + " Until it answers, these are the agents saved on " + when + "; the list updates by itself when the service answers."
+	}
+	return app.Describe(st.Err) + " Meanwhile, these are the agents saved on " + when + "."
 }
 
 func countText(n int) string {

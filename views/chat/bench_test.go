@@ -456,6 +456,9 @@ func BenchmarkSoak200Replies(b *testing.B) {
 		b.ReportMetric(last.live/half.live, "live-after-200/after-100")
 		b.ReportMetric(first.live/(1<<20), "live-after-1-MiB")
 		b.ReportMetric(last.inuse/first.inuse, "inuse-after-200/after-1")
+		b.ReportMetric(first.inuse/(1<<20), "inuse-after-1-MiB")
+		b.ReportMetric(last.live/(1<<20), "live-after-200-MiB")
+		b.ReportMetric(last.inuse/(1<<20), "inuse-after-200-MiB")
 		b.ReportMetric(float64(reopen.Microseconds())/1000, "reopen-median-ms")
 	}
 }

@@ -439,7 +439,7 @@ func (l *viewSize) MinSize(objects []fyne.CanvasObject) fyne.Size { return objec
 
 func (l *viewSize) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	objects[0].Resize(size)
-	if size == l.size {
+	if size == l.size || kit.Releasing() {
 		return
 	}
 	first := l.size == fyne.Size{}
@@ -500,7 +500,10 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 		row.Refresh()
 	}
 	w, vh := v.rowWidth(), v.list.Size().Height
-	if rc.w != w || rc.vh != vh || rc.h == 0 || live {
+	// a release of text lays the window out small and back: the rows
+	// keep what they measured
+	remeasure := rc.w != w || rc.vh != vh || live
+	if rc.h == 0 || (remeasure && !kit.Releasing()) {
 		rc.w, rc.vh = w, vh
 		rc.h = measure(rc.obj, w)
 	}

@@ -298,3 +298,50 @@ func TestTextDrawnForAReplyIsLetGoAtRest(t *testing.T) {
 		t.Fatal("the reply should still be shown")
 	}
 }
+
+// glWindow sets its content as Fyne's desktop driver does: laid out at
+// its smallest size first, then at the window's, then refreshed whole.
+type glWindow struct{ fyne.Window }
+
+func (w *glWindow) SetContent(o fyne.CanvasObject) {
+	size := o.Size()
+	o.Resize(o.MinSize())
+	w.Window.SetContent(o)
+	o.Resize(size)
+	o.Refresh()
+}
+
+// A release of text (which sets the window's content again) leaves the
+// conversation as it was, without measuring its rows again: the same size,
+// the code box as tall, every row on screen fitting its content.
+func TestAReleaseLeavesTheConversationAsItWas(t *testing.T) {
+	s, a := openScreen(t)
+	gw := &glWindow{Window: s.env.Window}
+	s = New(kit.Env{App: a, Window: gw, Nav: &testNav{}}).(*Screen)
+	gw.Window.SetContent(s.Content())
+	gw.Resize(fyne.NewSize(900, 650))
+	v := startChat(t, s, a)
+	code := "Here is the log:\n\n```\n" + strings.Repeat("line of the log\n", 300) + "```\n\n" + strings.Repeat("The budget review went well and every team met its plan. ", 30)
+	storeMessages(t, a, v.sess.ID(), 2, code)
+	v = reopen(s, v.sess.ID())
+	gw.Canvas().Focus(v.entry)
+	listSize, box := v.list.Size(), codeView.Load()
+	binds := v.binds
+	kit.ReleaseText(gw)
+	// the window refreshed whole binds each row on screen once; the
+	// layout at the smallest size and back binds nothing more
+	if n, on := v.binds-binds, len(rowsOnScreen(v)); n > uint64(on) {
+		t.Fatalf("a release bound rows %d times, %d are on screen", n, on)
+	}
+	if v.list.Size() != listSize || codeView.Load() != box {
+		t.Fatalf("after a release the conversation is %v (was %v), the code box %v (was %v)", v.list.Size(), listSize, codeView.Load(), box)
+	}
+	for id, h := range rowsOnScreen(v) {
+		if need := v.rows[id].obj.MinSize().Height; need > h+1 {
+			t.Fatalf("after a release a message needs %.0f px and has %.0f", need, h)
+		}
+	}
+	if gw.Canvas().Focused() != v.entry {
+		t.Fatal("the composer keeps the focus")
+	}
+}

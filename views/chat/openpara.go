@@ -183,7 +183,7 @@ const estMargin = 2
 
 // widths are the summed word widths of the prefixes of a text that end at
 // its spaces, up to the first past the width (and the whole text's, if no
-// prefix is).
+// prefix is, or the sums are only a guess).
 type widths struct {
 	spaces []int     // indexes of the spaces (not at 0)
 	at     []float32 // width of text[:spaces[i]]
@@ -193,17 +193,26 @@ type widths struct {
 	exact bool
 }
 
-// plainRune is a letter whose width is the same alone as in a line: Latin,
-// Greek and Cyrillic letters, digits, punctuation and currency signs. In a
-// line of Arabic or Hebrew, a space between two words takes the width of
-// the font that writes them; Chinese, Japanese, emoji and the rest come
-// from fonts of their own too.
+// plainRune is a letter whose width is the same alone as in a line: one
+// of the Latin, Greek and Cyrillic letters, digits, punctuation and
+// currency signs Agent Desk's own font has. Not a tab (its width depends on
+// where it starts), nor a combining mark; letters from other fonts (Arabic,
+// Hebrew, Armenian, Chinese, emoji…) may make the spaces beside them take
+// those fonts' widths.
 func plainRune(r rune) bool {
-	return r < 0x0590 || (r >= 0x2000 && r <= 0x20CF)
+	switch {
+	case r >= 0x20 && r <= 0x7E, r >= 0xA0 && r <= 0x24F: // Latin
+		return true
+	case r >= 0x370 && r <= 0x4FF: // Greek, Cyrillic
+		return true
+	case r >= 0x2000 && r <= 0x20CF: // spaces, dashes, quotes, currency
+		return true
+	}
+	return false
 }
 
 // estimate sums the widths of rest's words (each with the space before it)
-// until past maxWidth+estMargin.
+// until past maxWidth+estMargin, or to the end when they are a guess.
 func (p *openPara) estimate(rest []rune, maxWidth float32) widths {
 	var e widths
 	start := 0
@@ -218,7 +227,9 @@ func (p *openPara) estimate(rest []rune, maxWidth float32) widths {
 		w += p.wordWidth(string(rest[start:i]))
 		e.spaces, e.at = append(e.spaces, i), append(e.at, w)
 		start = i
-		if w > maxWidth+estMargin {
+		// past the width, no later prefix fits: unless the sums are only
+		// a guess (a tab's alone is wider than in a line)
+		if w > maxWidth+estMargin && !e.exact {
 			e.whole = -1
 			return e
 		}

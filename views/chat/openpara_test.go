@@ -4,6 +4,7 @@ import (
 	"image"
 	"strings"
 	"testing"
+	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -94,7 +95,8 @@ func TestAFinishedParagraphLooksLikeOneRichText(t *testing.T) {
 // Lines found from summed word widths end where RichText ends them, in
 // any script and at any width: kerning pairs, ligatures and accents; Chinese
 // without spaces, Arabic and Hebrew (right to left), emoji, runs of spaces,
-// digits and punctuation.
+// digits and punctuation; tabs; Armenian (from another font); Greek and
+// Cyrillic.
 func TestParagraphLinesEndWhereRichTextEndsThem(t *testing.T) {
 	test.NewTempApp(t)
 	latin := strings.Repeat("AVAST! To Wales we travel; office coffee, waffles & “typographic” quotes — Tüte, Straße, façade, naïve. ", 4) +
@@ -108,11 +110,14 @@ func TestParagraphLinesEndWhereRichTextEndsThem(t *testing.T) {
 	for _, c := range []struct {
 		src    string
 		drawAt float32
-	}{{latin, 310}, {mixed, 772}} {
+	}{{latin, 310}, {mixed, 772},
+		{strings.Repeat("Name:\tAlice\tRole:\tengineer\tTeam:\tpayments\t", 4), 200},
+		{strings.Repeat("Բյուջեի վերանայումը ավարտված է, բոլոր թիմերը պլանի սահմաններում են։ ", 4), 533},
+		{strings.Repeat("Ο προϋπολογισμός εγκρίθηκε. Бюджет утверждён, все команды в рамках плана. ", 4), 420}} {
 		src := c.src
 		// RichText's rule: each line is the longest run of words that
 		// fits; with the next word it would not
-		for width := float32(180); width <= 900; width += 13 {
+		for width := float32(180); width <= 900; width += 23 {
 			p := newOpenPara()
 			p.set(src, width)
 			max := width - 2*p.pad
@@ -122,12 +127,19 @@ func TestParagraphLinesEndWhereRichTextEndsThem(t *testing.T) {
 				if !strings.HasPrefix(rest, line) {
 					t.Fatalf("at %v px line %d %q is not where the text goes on: %q", width, i, line, rest)
 				}
-				rest = strings.TrimPrefix(rest[len(line):], " ")
-				if w := measure(line); w > max && strings.Contains(line, " ") {
+				rest = rest[len(line):]
+				sep := ""
+				if rest != "" && unicode.IsSpace(rune(rest[0])) {
+					sep, rest = rest[:1], rest[1:] // the space the line ends at
+				}
+				if w := measure(line); w > max && strings.ContainsFunc(line, unicode.IsSpace) {
 					t.Fatalf("at %v px line %d %q is %v wide, more than %v", width, i, line, w, max)
 				}
-				next, _, _ := strings.Cut(rest, " ")
-				if w := measure(line + " " + next); w <= max {
+				next := rest
+				if end := strings.IndexFunc(rest, unicode.IsSpace); end >= 0 {
+					next = rest[:end]
+				}
+				if w := measure(line + sep + next); next != "" && w <= max {
 					t.Fatalf("at %v px line %d %q ends early: with %q it is %v wide, within %v", width, i, line, next, w, max)
 				}
 			}

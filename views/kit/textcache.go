@@ -1,7 +1,9 @@
 package kit
 
 import (
+	"os"
 	"runtime/debug"
+	"time"
 
 	"fyne.io/fyne/v2"
 )
@@ -33,12 +35,24 @@ func ReleaseIdle(w fyne.Window) {
 	release(w, true)
 }
 
+// releasing is true while a release sets the window's content again: Fyne
+// then lays the content out at its smallest size and back (UI goroutine
+// only).
+var releasing bool
+
+// Releasing reports whether the window is being laid out only for a
+// release of text: a layout that watches its size should let that pass
+// (the size it ends with is the one it had).
+func Releasing() bool { return releasing }
+
 func release(w fyne.Window, idle bool) {
 	if w == nil || w.Content() == nil {
 		return
 	}
 	focused := w.Canvas().Focused()
+	releasing = true
 	w.SetContent(w.Content())
+	releasing = false
 	if focused != nil && w.Canvas().Focused() != focused {
 		w.Canvas().Focus(focused)
 	}
@@ -48,4 +62,31 @@ func release(w fyne.Window, idle bool) {
 			debug.FreeOSMemory()
 		}
 	}()
+}
+
+// fyneKeeps is how long Fyne keeps the drawing state (renderer) of a
+// widget after it was last drawn: a minute, or FYNE_CACHE when set (Fyne
+// reads it at start, as here).
+func fyneKeeps() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("FYNE_CACHE")); err == nil {
+		return d
+	}
+	return time.Minute
+}
+
+// ReleaseLate is for a window left alone since longer than fyneKeeps:
+// Fyne lets go of the drawing state of widgets no longer shown (a reply's
+// rows scrolled away, and every widget they hold) only when it paints a
+// frame, which a window left alone does not do; 200 streamed replies kept
+// some 90 MB that way. ReleaseLate has the window painted once, then the
+// memory freed given back (off the UI). Call it on the UI goroutine.
+func ReleaseLate(w fyne.Window) {
+	if w == nil || w.Content() == nil {
+		return
+	}
+	w.Canvas().Refresh(w.Content())
+	time.AfterFunc(time.Second, func() {
+		trimMalloc()
+		debug.FreeOSMemory()
+	})
 }

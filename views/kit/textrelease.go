@@ -28,7 +28,14 @@ type TextRelease struct {
 	// at is when the planned release is due; timer fires then.
 	at    time.Time
 	timer *time.Timer
+	// late fires lateAfter after a release at rest (ReleaseLate), unless
+	// anything was drawn meanwhile.
+	late *time.Timer
 }
+
+// lateAfter is when a screen at rest is painted once more and its memory
+// given back: once Fyne's drawing state of what it no longer shows expired.
+var lateAfter = fyneKeeps() + 2*time.Second
 
 // ReleaseLimits say when a TextRelease lets go of text: at once after Many
 // new strings, after Rest without new ones once there are Few.
@@ -87,5 +94,24 @@ func (r *TextRelease) due() {
 	case r.sinceIdle >= r.limits.Few:
 		ReleaseIdle(r.win)
 		r.drawn, r.sinceIdle = 0, 0
+		r.planLate()
 	}
+}
+
+// planLate has ReleaseLate run lateAfter from now if nothing is drawn
+// meanwhile.
+func (r *TextRelease) planLate() {
+	if r.late == nil {
+		t := time.AfterFunc(lateAfter, func() {
+			Do(func() {
+				if r.life.Err() == nil && r.drawn == 0 && r.sinceIdle == 0 {
+					ReleaseLate(r.win)
+				}
+			})
+		})
+		context.AfterFunc(r.life, func() { t.Stop() })
+		r.late = t
+		return
+	}
+	r.late.Reset(lateAfter)
 }

@@ -1,0 +1,66 @@
+package kit
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// paintCounter counts the window's content being set (ReleaseText) and
+// the whole window being redrawn (ReleaseLate).
+type paintCounter struct {
+	fyne.Window
+	sets, paints atomic.Int64
+}
+
+func (w *paintCounter) SetContent(o fyne.CanvasObject) {
+	w.sets.Add(1)
+	w.Window.SetContent(o)
+}
+
+func (w *paintCounter) Canvas() fyne.Canvas { return &paintCanvas{Canvas: w.Window.Canvas(), w: w} }
+
+type paintCanvas struct {
+	fyne.Canvas
+	w *paintCounter
+}
+
+func (c *paintCanvas) Refresh(o fyne.CanvasObject) {
+	if o == c.w.Content() {
+		c.w.paints.Add(1)
+	}
+	c.Canvas.Refresh(o)
+}
+
+// A screen at rest lets go of its text at once, and once Fyne's drawing
+// state of what it no longer shows has expired, has the window painted
+// once more (so that Fyne drops it) and gives the memory back; drawing
+// again meanwhile puts that off.
+func TestTextIsLetGoAtRestAndTheRestAfterAMinute(t *testing.T) {
+	test.NewTempApp(t)
+	q := UseQueue(t)
+	defer func(d time.Duration) { lateAfter = d }(lateAfter)
+	lateAfter = 50 * time.Millisecond
+	w := &paintCounter{Window: test.NewTempWindow(t, widget.NewLabel("reply"))}
+	r := NewTextRelease(w, context.Background(), ReleaseLimits{Many: 1000, Few: 2, Rest: time.Millisecond})
+
+	r.Drawn(5)
+	q.WaitUntil(t, func() bool { return w.sets.Load() == 1 }, func() string { return "no release at rest" })
+	r.Drawn(1) // drawing again before the late release puts it off
+	time.Sleep(3 * lateAfter)
+	q.Drain()
+	if w.paints.Load() != 0 {
+		t.Fatal("the window was painted again although the screen was drawing")
+	}
+	r.Drawn(5)
+	q.WaitUntil(t, func() bool { return w.sets.Load() == 2 && w.paints.Load() == 1 },
+		func() string { return "the late release never came" })
+	if w.Content() == nil || w.Content().(*widget.Label).Text != "reply" {
+		t.Fatal("the window shows what it showed")
+	}
+}
