@@ -102,24 +102,12 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// countingWindow counts how often the window's content was set: the way
-// text textures are released (kit.ReleaseText).
-type countingWindow struct {
-	fyne.Window
-	sets atomic.Int64
-}
-
-func (w *countingWindow) SetContent(o fyne.CanvasObject) {
-	w.sets.Add(1)
-	w.Window.SetContent(o)
-}
-
 type fixture struct {
 	s   *Screen
 	a   *app.App
 	nav *fakeNav
 	w   fyne.Window
-	cw  *countingWindow
+	cw  *kittest.CountingWindow
 	tr  *countingTransport
 	q   *kit.Queue
 }
@@ -132,7 +120,7 @@ func newFixture(t *testing.T, perPage int) *fixture {
 	a := apptest.Open(t, func(c *app.Config) { c.HTTPClient = &http.Client{Transport: tr} })
 	nav := &fakeNav{}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	cw := &countingWindow{Window: w}
+	cw := &kittest.CountingWindow{Window: w}
 	s := New(kit.Env{App: a, Window: cw, Nav: nav}).(*Screen)
 	w.SetContent(s.Content())
 	height := float32(800)
@@ -778,7 +766,7 @@ func TestListAtRestKeepsTheScreen(t *testing.T) {
 		f.wait(t, "the next page", func() bool { return len(f.s.shown.Agents) > n || !f.page().HasMore })
 	}
 	f.s.list.ScrollToBottom()
-	f.wait(t, "the list at rest", func() bool { return f.cw.sets.Load() > 0 && f.s.text.Pending() < textLimits.Few })
+	f.wait(t, "the list at rest", func() bool { return f.cw.Sets.Load() > 0 && f.s.text.Pending() < textLimits.Few })
 
 	if len(f.s.shown.Agents) != 44 || f.s.total.Text != "44 agents" || f.s.listStack.Objects[0] != f.s.list {
 		t.Fatalf("the list shows %d agents, %q", len(f.s.shown.Agents), f.s.total.Text)

@@ -41,7 +41,7 @@ func newFixtureThrough(t *testing.T, wrap func(http.RoundTripper) http.RoundTrip
 	})
 	nav := &fakeNav{}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	cw := &countingWindow{Window: w}
+	cw := &kittest.CountingWindow{Window: w}
 	s := New(kit.Env{App: a, Window: cw, Nav: nav}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1200, 800))

@@ -3,7 +3,6 @@ package chat
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -258,18 +257,6 @@ func codeBlocksIn(o fyne.CanvasObject) []*codeBlock {
 	return out
 }
 
-// releaseCounter counts the times the screen let go of the text drawn
-// (kit.ReleaseText sets the window's content again).
-type releaseCounter struct {
-	fyne.Window
-	sets atomic.Int64
-}
-
-func (w *releaseCounter) SetContent(o fyne.CanvasObject) {
-	w.sets.Add(1)
-	w.Window.SetContent(o)
-}
-
 // Once a reply has streamed in and the conversation rests, the text drawn
 // while it arrived is let go; the user sees the same conversation, and the
 // composer keeps the focus and what was typed in it.
@@ -277,7 +264,7 @@ func TestTextDrawnForAReplyIsLetGoAtRest(t *testing.T) {
 	defer func(l kit.ReleaseLimits) { textLimits = l }(textLimits)
 	textLimits = kit.ReleaseLimits{Many: 1 << 30, Few: 1, Rest: time.Millisecond}
 	s, a := openScreen(t)
-	cw := &releaseCounter{Window: s.env.Window}
+	cw := &kittest.CountingWindow{Window: s.env.Window}
 	s = New(kit.Env{App: a, Window: cw, Nav: &testNav{}}).(*Screen)
 	cw.Window.SetContent(s.Content())
 	v := startChat(t, s, a)
@@ -286,8 +273,8 @@ func TestTextDrawnForAReplyIsLetGoAtRest(t *testing.T) {
 	settle(v)
 	cw.Canvas().Focus(v.entry)
 	test.Type(v.entry, "Next question")
-	ui.WaitUntil(t, func() bool { return cw.sets.Load() > 0 && s.text.Pending() == 0 },
-		func() string { return fmt.Sprintf("%d releases, %d lines pending", cw.sets.Load(), s.text.Pending()) })
+	ui.WaitUntil(t, func() bool { return cw.Sets.Load() > 0 && s.text.Pending() == 0 },
+		func() string { return fmt.Sprintf("%d releases, %d lines pending", cw.Sets.Load(), s.text.Pending()) })
 	if cw.Content() != s.Content() {
 		t.Fatal("the window should show the same screen")
 	}

@@ -6,6 +6,7 @@ package kittest
 import (
 	"reflect"
 	"strings"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -150,4 +151,17 @@ func AbsolutePos(o, root fyne.CanvasObject) fyne.Position {
 	}
 	p, _ := find(fyne.Position{}, root)
 	return p
+}
+
+// CountingWindow counts how often its content was set: the way a screen
+// lets go of the text drawn (kit.ReleaseText).
+type CountingWindow struct {
+	fyne.Window
+	Sets atomic.Int64
+}
+
+// SetContent counts and sets the content.
+func (w *CountingWindow) SetContent(o fyne.CanvasObject) {
+	w.Sets.Add(1)
+	w.Window.SetContent(o)
 }
