@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,7 +53,7 @@ func BenchmarkSoakRSS(b *testing.B) {
 		}
 		settle = d
 	}
-	var first, half, last float64
+	var first, half, last, firstLive, lastLive float64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -68,7 +69,9 @@ func BenchmarkSoakRSS(b *testing.B) {
 			s.PutAccount(storage.Account{ID: acct, Name: "Soak", BaseURL: "http://" + ln.Addr().String(), KeyStore: storage.KeyInEnv})
 			s.ActiveAccount = acct
 		})
-		env = append(env, storage.EnvAPIKey+"=k")
+		// gctrace: each collection's live heap in the log, to tell the Go
+		// heap from the rest of the RSS
+		env = append(env, storage.EnvAPIKey+"=k", "GODEBUG=gctrace=1")
 		p := launch(b, bin, env)
 		p.firstFrame(b, "Agent Desk")
 		db, err := storage.Open(context.Background(), paths, storage.WithReadOnly())
@@ -134,14 +137,16 @@ func BenchmarkSoakRSS(b *testing.B) {
 			case 1, soakReplies / 2, soakReplies:
 				b.StopTimer()
 				time.Sleep(settle)
-				rss := p.rssMB(b)
+				rss, live := p.rssMB(b), lastLiveHeap(p.log.String())
 				switch r {
 				case 1:
 					first += rss
+					firstLive += live
 				case soakReplies / 2:
 					half += rss
 				default:
 					last += rss
+					lastLive += live
 				}
 				b.StartTimer()
 			}
@@ -158,4 +163,21 @@ func BenchmarkSoakRSS(b *testing.B) {
 	b.ReportMetric(half/n, "after-100-MB")
 	b.ReportMetric(last/n, "after-200-MB")
 	b.ReportMetric(last/first, "after-200/after-1")
+	b.ReportMetric(firstLive/n, "go-live-after-1-MB")
+	b.ReportMetric(lastLive/n, "go-live-after-200-MB")
+}
+
+// gcLine is a line of GODEBUG=gctrace=1: "gc N @…: … A->B->C MB, …", C
+// being the heap left live by that collection.
+var gcLine = regexp.MustCompile(`gc \d+ @[^\n]*? \d+->\d+->(\d+) MB`)
+
+// lastLiveHeap is the live heap of the last collection in a gctrace log,
+// in MB.
+func lastLiveHeap(log string) float64 {
+	m := gcLine.FindAllStringSubmatch(log, -1)
+	if len(m) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(m[len(m)-1][1], 64)
+	return v
 }
