@@ -277,7 +277,9 @@ func (b *AgentBrowser) loadLocked() {
 		b.page.Err = nil
 		b.page.Saved = time.Time{}
 		b.nextPage = page + 1
-		keep := full && (page-1)*AgentsPerPage < savedAgentsMax
+		// kept once the start's first page is in, and again when the list
+		// is whole or as long as is kept: not at every page in between
+		keep := full && (page == 1 || !b.page.HasMore || len(agents) >= savedAgentsMax) && (page-1)*AgentsPerPage < savedAgentsMax
 		b.mu.Unlock()
 		if keep {
 			// before it is shown: a list on screen is one a next start

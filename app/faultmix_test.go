@@ -23,9 +23,7 @@ import (
 func openOnFaults(t *testing.T) (*app.App, *demoservice.Service, int) {
 	t.Helper()
 	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
-	})
+	a := apptest.OnURL(t, srv.URL)
 	ctx := context.Background()
 	seeded, err := a.Webhooks(ctx)
 	if err != nil {
@@ -157,9 +155,7 @@ func TestNothingThatCostsOrCreatesIsSentTwice(t *testing.T) {
 			counter := &posts{next: svc, n: map[string]int{}}
 			srv := httptest.NewServer(counter)
 			t.Cleanup(srv.Close)
-			a := apptest.Open(t, func(c *app.Config) {
-				c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
-			})
+			a := apptest.OnURL(t, srv.URL)
 			ctx := context.Background()
 			text := getAgent(t, a, "119")
 			chat := chatAgent(t, a)
@@ -200,10 +196,7 @@ func BenchmarkWebhooksUnderFaults(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, faults := range []demoservice.Faults{{}, {Every: 5, EveryFault: demoservice.EveryMix}} {
 			srv, svc := demoservice.NewTestService(b, demoservice.Options{APIKey: "k"})
-			a := apptest.Open(b, func(c *app.Config) {
-				c.FastRetries = false
-				c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
-			})
+			a := apptest.OnURL(b, srv.URL, func(c *app.Config) { c.FastRetries = false })
 			ctx := context.Background()
 			for n := 0; n < 16*15; n++ {
 				if _, err := a.Client().CreateWebhook(ctx, "101", client.WebhookParams{URL: fmt.Sprintf("https://hooks.example.com/%d", n)}); err != nil {

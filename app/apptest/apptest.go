@@ -118,10 +118,18 @@ func OnService(t testing.TB, opts demoservice.Options) (*app.App, *demoservice.S
 	t.Helper()
 	opts.APIKey = "k"
 	srv, svc := demoservice.NewTestService(t, opts)
-	a := Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithMaxRetries(0)}
-	})
+	a := OnURL(t, srv.URL, func(c *app.Config) { c.ClientOptions = append(c.ClientOptions, client.WithMaxRetries(0)) })
 	return a, svc
+}
+
+// OnURL opens an App (as Open does) whose account talks to the service at
+// url with the key "k", retrying as it does for users; change may adjust
+// the configuration further.
+func OnURL(t testing.TB, url string, change ...func(*app.Config)) *app.App {
+	t.Helper()
+	return Open(t, append([]func(*app.Config){func(c *app.Config) {
+		c.ClientOptions = []client.Option{client.WithBaseURL(url), client.WithAPIKey("k")}
+	}}, change...)...)
 }
 
 // Rewriting is a transport that makes the built-in service say something

@@ -15,7 +15,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
-	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
@@ -25,9 +24,7 @@ func TestResourcesSearchFilterAllPagesAndDetail(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
-	})
+	a := apptest.OnURL(t, srv.URL)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 	w.SetContent(s.Content())
@@ -108,9 +105,7 @@ func TestResourcesKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 		svc.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
-	})
+	a := apptest.OnURL(t, srv.URL)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 	w.SetContent(s.Content())

@@ -25,9 +25,7 @@ func env(t *testing.T, variant string) (kit.Env, *kit.Queue) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", WebhookVariant: variant, API: demoservice.APISpec})
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
-	})
+	a := apptest.OnURL(t, srv.URL)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1100, 700))
 	return kit.Env{App: a, Window: w, Nav: kittest.Nav{}}, q
@@ -213,9 +211,7 @@ func TestWebhooksKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 		svc.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	a := apptest.Open(t, func(c *app.Config) {
-		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("k")}
-	})
+	a := apptest.OnURL(t, srv.URL)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1100, 700))
 	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
