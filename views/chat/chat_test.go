@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
@@ -590,4 +591,49 @@ func reopen(s *Screen, id int64) *convView {
 	s.OpenConversation(id)
 	ui.Drain()
 	return s.open
+}
+
+// A reply is laid out once: the text that showed it while it arrived shows
+// it, whole, once it has ended, and still after the next question (only
+// the buttons under it change). Where a footnote came after its mark, the
+// block with the mark is built again, so that the mark reads [1].
+func TestAReplyIsLaidOutOnce(t *testing.T) {
+	s, a := openScreen(t, func(c *app.Config) { d := 5 * time.Millisecond; c.DemoPace = &d })
+	v := startChat(t, s, a)
+	// ask sends q and returns the text showing the reply while it arrives,
+	// once arrived shows true.
+	ask := func(q string, arrived func(*Markdown) bool) *Markdown {
+		test.Type(v.entry, q)
+		v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		ui.WaitUntil(t, func() bool { v.frame(); return v.live != nil && arrived(v.live) }, func() string { return "no reply arriving" })
+		streamed := v.live
+		settle(v)
+		return streamed
+	}
+	started := func(*Markdown) bool { return true }
+	// shown is the text of the reply at i, as the list draws it.
+	shown := func(i int) *Markdown {
+		v.bindRow(i, container.NewStack())
+		return markdownIn(v.rows[v.msgs[i].ID].obj)
+	}
+	streamed := ask("Please write a long answer", started)
+	reply := v.msgs[1]
+	if got := shown(1); got != streamed || got.Text() != reply.Content {
+		t.Fatalf("the ended reply should be shown by the text that showed it arriving (same: %v), whole (%d of %d bytes)", got == streamed, len(got.Text()), len(reply.Content))
+	}
+	if got, want := kittest.AllText(streamed.box), kittest.AllText(NewMarkdown(reply.Content).box); got != want {
+		t.Fatalf("the reply should read as one built from its whole text:\n%s\nnot:\n%s", want, got)
+	}
+	ask("Next question", started)
+	if got := shown(1); got != streamed {
+		t.Fatal("the first reply should keep its text when it is no longer the last")
+	}
+
+	// the block with the mark is finished before the note arrives
+	a.Demo().Service.SetFaults(demoservice.Faults{Reply: "Costs rose[^1] this year.\n\n" + strings.Repeat("The rest is on plan. ", 100) + "\n\n[^1]: Before tax."})
+	streamed = ask("And the costs?", func(m *Markdown) bool { return len(m.marked) > 0 })
+	got := shown(len(v.msgs) - 1)
+	if text := kittest.AllText(got.box); got != streamed || strings.Contains(text, "[^1]") || strings.Count(text, "[1]") != 2 {
+		t.Fatalf("a reply whose footnote came after its mark should keep its text (kept: %v), the mark reading [1]: %q", got == streamed, text)
+	}
 }

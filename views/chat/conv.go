@@ -75,8 +75,12 @@ type convView struct {
 }
 
 type rowCache struct {
-	key  string
-	obj  fyne.CanvasObject
+	key string
+	obj fyne.CanvasObject
+	// body is a reply's text widget, kept when the row around it is built
+	// again (the reply ended, or is no longer the last): building it anew
+	// would lay out and draw every line of it again.
+	body *Markdown
 	w    float32
 	vh   float32 // the view's height it was measured for (code boxes follow it)
 	h    float32
@@ -474,20 +478,30 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	m := v.msgs[id]
 	last := id == len(v.msgs)-1
-	key := m.Status + "|" + m.Error + "|" + strconv.Itoa(len(m.Content)) + "|" + boolStr(last)
+	key := m.Status + "|" + m.Error + "|" + strconv.Itoa(len(m.Content))
+	if m.Role != app.RoleUser {
+		key += "|" + boolStr(last) // Regenerate is offered on the last reply
+	}
 	live := v.live != nil && m.ID == v.liveID
 	if live {
 		key = "live"
 	}
 	rc, ok := v.rows[m.ID]
 	if !ok || rc.key != key {
-		if old, ok := v.rows[m.ID]; ok {
-			v.rowBytes -= old.size
+		var body *Markdown
+		if ok {
+			v.rowBytes -= rc.size
+			body = rc.body
 		}
-		rc = &rowCache{key: key, obj: v.rowObject(m, last, live), size: len(m.Content)}
+		obj, kept := v.rowObject(m, last, live, body)
+		rc = &rowCache{key: key, obj: obj, body: kept, size: len(m.Content)}
 		v.rows[m.ID] = rc
 		v.rowBytes += rc.size
-		v.s.text.Drawn(1 + min(len(m.Content), 1<<20)/80) // about its lines
+		if kept != nil && kept == body {
+			v.s.text.Drawn(1) // the row around the text
+		} else {
+			v.s.text.Drawn(1 + min(len(m.Content), 1<<20)/80) // about its lines
+		}
 	}
 	v.binds++
 	rc.used = v.binds
@@ -541,27 +555,34 @@ func (v *convView) forgetOldestRow() bool {
 	return found
 }
 
-func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
+// rowObject builds message m's row, and returns with it the reply's text
+// widget: shown, the one in before when that still shows m (it is kept
+// when a reply ends or stops being the last), else a new one.
+func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (fyne.CanvasObject, *Markdown) {
 	if m.Role == app.RoleUser {
-		return v.userRow(m)
+		return v.userRow(m), nil
 	}
 	if m.ID == waitingID {
 		l := widget.NewLabelWithStyle("Waiting for the agent… (Esc or Stop cancels)", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		l.Importance = widget.LowImportance
 		l.Wrapping = fyne.TextWrapWord
-		return kit.Column(container.NewPadded(l), ChatWidth())
+		return kit.Column(container.NewPadded(l), ChatWidth()), nil
 	}
-	var body fyne.CanvasObject
+	var md *Markdown
 	var pics []*kit.Picture
 	if live {
-		body = v.live
+		md = v.live
 	} else {
-		md := NewMarkdown(m.Content)
+		md = before
+		if md == nil || !md.Finish(m.Content) {
+			md = NewMarkdown(m.Content)
+		}
 		md.SetOuter(v.scrollBy)
 		id := m.ID
 		md.SetResized(func() { v.remeasure(id) })
-		body, pics = md, md.Pictures()
+		pics = md.Pictures()
 	}
+	body := md
 	// The actions wrap onto a second line in a narrow window rather than
 	// run past its edge.
 	actions := kit.Wrap()
@@ -603,7 +624,7 @@ func (v *convView) rowObject(m app.Message, last, live bool) fyne.CanvasObject {
 			actions.Add(smallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
 		}
 	}
-	return kit.Column(container.NewPadded(container.NewVBox(body, footer)), ChatWidth())
+	return kit.Column(container.NewPadded(container.NewVBox(body, footer)), ChatWidth()), md
 }
 
 // ChatWidth is the widest a conversation's messages are drawn: about 80

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +53,22 @@ type Markdown struct {
 	outer     func(*fyne.ScrollEvent)
 	resized   func()
 	notes     map[string]bool // labels of the footnotes defined so far
+	// whole: the text is all there, and its footnotes were known when
+	// its blocks were built
+	whole bool
+	// marked are the frozen blocks that show footnote marks as written,
+	// their notes unknown when they were built (a note usually comes at
+	// a reply's end): Finish builds them again if the notes came.
+	marked []markedBlock
+}
+
+// markedBlock is a frozen block drawn with footnote marks as written.
+type markedBlock struct {
+	src    string // the block's text
+	labels map[string]bool
+	chunk  *frozenChunk
+	obj    fyne.CanvasObject
+	pics   []*kit.Picture // the pictures it names
 }
 
 // resizable is a block whose height may change by itself (a code block
@@ -129,7 +146,7 @@ const chunkSize = 24
 
 // NewMarkdown shows text (which may be empty and grow with Append).
 func NewMarkdown(text string) *Markdown {
-	m := &Markdown{box: container.NewVBox()}
+	m := &Markdown{box: container.NewVBox(), whole: text != ""}
 	m.ExtendBaseWidget(m)
 	if text != "" {
 		m.notes = noteLabels(text, nil)
@@ -210,6 +227,49 @@ func (m *Markdown) Flush(final bool) bool {
 	return true
 }
 
+// Finish makes m, which showed a reply while it arrived, show text, the
+// reply ended, as NewMarkdown(text) would: the rest is added, the last
+// block frozen, and the blocks whose footnote marks were drawn before
+// their notes arrived are built again. It reports false, changing
+// nothing, when m shows other text than the start of text; a Markdown
+// built whole reports whether it shows text.
+func (m *Markdown) Finish(text string) bool {
+	m.Flush(false)
+	shown := m.Text()
+	if m.whole || !strings.HasPrefix(text, shown) {
+		return m.whole && text == shown
+	}
+	m.Append(text[len(shown):])
+	m.Flush(true)
+	// the blocks whose marks' notes came after them, built again as
+	// footnotes (m.notes now holds every note of the text)
+	replaced := false
+	for _, b := range m.marked {
+		defined := false
+		for l := range b.labels {
+			defined = defined || m.notes[l]
+		}
+		if !defined {
+			continue
+		}
+		o, pics := m.build(b.src)
+		if at := slices.Index(m.pictures, firstOf(b.pics)); at >= 0 {
+			m.pictures = slices.Replace(m.pictures, at, at+len(b.pics), pics...)
+		} else {
+			m.pictures = append(m.pictures, pics...)
+		}
+		m.passOuter(o)
+		b.chunk.replace(b.obj, o)
+		replaced = true
+	}
+	if replaced {
+		m.box.Layout.Layout(m.box.Objects, m.box.Size()) // the chunks' heights may have changed
+	}
+	m.marked = nil
+	m.whole = true
+	return true
+}
+
 // Text is everything shown so far.
 func (m *Markdown) Text() string { return m.src.String() }
 
@@ -240,9 +300,38 @@ func (m *Markdown) freeze(b string) {
 	if strings.TrimSpace(b) == "" {
 		return
 	}
+	raw := map[string]bool{}
+	if _, _, code := finishedCode(b); !code {
+		footnoteMarks(b, m.notes, raw)
+	}
+	o, pics := m.build(b)
+	m.pictures = append(m.pictures, pics...)
+	m.addFrozen(o)
+	m.mark(b, raw, o, pics)
+}
+
+// mark remembers block b, frozen as o with pictures pics, when it shows
+// footnote marks as written.
+func (m *Markdown) mark(b string, raw map[string]bool, o fyne.CanvasObject, pics []*kit.Picture) {
+	if len(raw) > 0 && !m.whole {
+		m.marked = append(m.marked, markedBlock{src: b, labels: raw, chunk: m.chunk, obj: o, pics: pics})
+	}
+}
+
+// firstOf is the first of pics, or nil.
+func firstOf(pics []*kit.Picture) *kit.Picture {
+	if len(pics) == 0 {
+		return nil
+	}
+	return pics[0]
+}
+
+// build makes the widget of finished block b, with the footnotes known
+// so far, and gives the pictures it names.
+func (m *Markdown) build(b string) (fyne.CanvasObject, []*kit.Picture) {
 	_, _, code := finishedCode(b)
 	if !code {
-		b = footnoteMarks(b, m.notes)
+		b = footnoteMarks(b, m.notes, nil)
 	}
 	// only a block of one line can be a plain paragraph: others are not
 	// parsed twice
@@ -252,13 +341,10 @@ func (m *Markdown) freeze(b string) {
 			p := newOpenPara()
 			p.text = text
 			p.tail.Segments = paraSegments(text)
-			m.addFrozen(p)
-			return
+			return p, nil
 		}
 	}
-	o, pics := blockWidget(b)
-	m.pictures = append(m.pictures, pics...)
-	m.addFrozen(o)
+	return blockWidget(b)
 }
 
 func (m *Markdown) addFrozen(o fyne.CanvasObject) {
@@ -283,10 +369,15 @@ func (m *Markdown) freezeOpenPara(b string) bool {
 	if !ok || !strings.HasPrefix(text, p.text[:p.settled]) {
 		return false
 	}
+	raw := map[string]bool{}
+	if footnoteMarks(b, m.notes, raw) != b {
+		return false // a mark of a known note: shown as a footnote by freeze
+	}
 	p.set(text, m.box.Size().Width)
 	m.box.Remove(p)
 	m.open, m.openPara = nil, nil
 	m.addFrozen(p)
+	m.mark(b, raw, p, nil)
 	return true
 }
 
@@ -318,6 +409,23 @@ func (c *frozenChunk) add(o fyne.CanvasObject) {
 		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
 		c.lay.Layout(c.box.Objects, c.box.Size())
 	}
+}
+
+// replace puts block n where block o is, measuring it and the blocks
+// after it again.
+func (c *frozenChunk) replace(o, n fyne.CanvasObject) {
+	i := slices.Index(c.box.Objects, o)
+	if i < 0 {
+		return
+	}
+	c.box.Objects[i] = n
+	c.lay.mins = c.lay.mins[:min(i, len(c.lay.mins))]
+	c.valid = false
+	if c.width > 0 {
+		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
+		c.lay.Layout(c.box.Objects, c.box.Size())
+	}
+	canvas.Refresh(c)
 }
 
 // chunkLayout is a VBox layout that remembers each block's minimum size
@@ -657,8 +765,10 @@ func tableToken(i int) string { return "AgentDeskTable" + strconv.Itoa(i) + "Her
 // ([^1]: …) are never parsed together and would show as written. Code
 // (spans, ~~~ fences, indented lines) is left alone, and so are marks
 // without a note.
-func footnoteMarks(b string, notes map[string]bool) string {
-	if len(notes) == 0 || !strings.Contains(b, "[^") {
+//
+// raw, when not nil, is given the labels of the marks left as written.
+func footnoteMarks(b string, notes map[string]bool, raw map[string]bool) string {
+	if (len(notes) == 0 && raw == nil) || !strings.Contains(b, "[^") {
 		return b
 	}
 	var out strings.Builder
@@ -679,7 +789,11 @@ func footnoteMarks(b string, notes map[string]bool) string {
 				inCode = !inCode
 			}
 			if !inCode && c == '[' && i+1 < len(line) && line[i+1] == '^' {
-				if end := strings.IndexByte(line[i:], ']'); end > 2 && notes[line[i+2:i+end]] {
+				end := strings.IndexByte(line[i:], ']')
+				if end > 2 && !notes[line[i+2:i+end]] && raw != nil {
+					raw[line[i+2:i+end]] = true
+				}
+				if end > 2 && notes[line[i+2:i+end]] {
 					out.WriteString("\\[" + line[i+2:i+end] + "\\]")
 					i += end
 					if strings.TrimSpace(line[:i-end]) == "" && i+1 < len(line) && line[i+1] == ':' {

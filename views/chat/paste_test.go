@@ -57,7 +57,8 @@ func TestALongPasteIsKeptAsAChipAndSentWhole(t *testing.T) {
 	if v.entry.Text != "" || len(v.pastes.texts) != 0 || len(v.pastes.box.Objects) != 0 {
 		t.Fatal("after sending, the box and the chips should be empty")
 	}
-	shown := kittest.AllText(v.rowObject(v.msgs[0], false, false))
+	row, _ := v.rowObject(v.msgs[0], false, false, nil)
+	shown := kittest.AllText(row)
 	if len(shown) > maxShownChars+400 || !strings.Contains(shown, "more characters") {
 		t.Fatalf("the sent message should show its start and say how much more there is; it shows %d characters", len(shown))
 	}

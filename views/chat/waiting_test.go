@@ -31,7 +31,7 @@ func TestSendShowsTheMessageAtOnceAndStopCancelsBeforeTheFirstByte(t *testing.T)
 	if len(v.msgs) != 2 || v.msgs[0].Content != "Summarise the meeting" {
 		t.Fatalf("the message should show at once, the list holds %+v", v.msgs)
 	}
-	row := v.rowObject(v.msgs[1], true, false)
+	row, _ := v.rowObject(v.msgs[1], true, false, nil)
 	if !strings.Contains(kittest.AllText(row), "Waiting for the agent") {
 		t.Fatalf("a line should say the reply is awaited, it says %q", kittest.AllText(row))
 	}
