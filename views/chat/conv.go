@@ -317,6 +317,7 @@ func (v *convView) load() {
 			v.live = newLiveMarkdown(text)
 			v.live.SetOuter(v.scrollBy)
 			v.live.SetResized(v.resizeLive)
+			v.s.text.Drawn(textLines(len(text)))
 		}
 	} else if v.live != nil {
 		v.appendLive(text)
@@ -329,14 +330,23 @@ func (v *convView) load() {
 	}
 }
 
+// appendLive shows the streaming reply's text grown to text, and reports
+// whether it grew.
 func (v *convView) appendLive(text string) bool {
 	shown := v.live.Text()
 	if len(text) <= len(shown) {
 		return false
 	}
 	v.live.Append(text[len(shown):])
+	// the line being written is drawn anew, and the lines the new text
+	// fills
+	v.s.text.Drawn(1 + textLines(len(text)-len(shown)))
 	return v.live.Flush(false)
 }
+
+// textLines is about how many lines n bytes of text fill (80 letters a
+// line), at least one: what TextRelease counts as strings drawn.
+func textLines(n int) int { return 1 + min(n, 1<<20)/80 }
 
 // frame shows the session as it is now (after the user's own action, which
 // need not wait for the next update).
@@ -368,8 +378,6 @@ func (v *convView) show(st app.ChatState) {
 	} else if v.live != nil {
 		if v.appendLive(st.Live) {
 			v.resizeLive()
-			// the line being written is drawn anew, and maybe one more
-			v.s.text.Drawn(2)
 		}
 	}
 	if following {
@@ -489,19 +497,21 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	rc, ok := v.rows[m.ID]
 	if !ok || rc.key != key {
 		var body *Markdown
+		shown := 0 // bytes of the message's text drawn already
 		if ok {
 			v.rowBytes -= rc.size
-			body = rc.body
+			if body = rc.body; body != nil {
+				shown = len(body.Text())
+			}
 		}
 		obj, kept := v.rowObject(m, last, live, body)
 		rc = &rowCache{key: key, obj: obj, body: kept, size: len(m.Content)}
 		v.rows[m.ID] = rc
 		v.rowBytes += rc.size
-		if kept != nil && kept == body {
-			v.s.text.Drawn(1) // the row around the text
-		} else {
-			v.s.text.Drawn(1 + min(len(m.Content), 1<<20)/80) // about its lines
+		if kept == nil || kept != body {
+			shown = 0
 		}
+		v.s.text.Drawn(textLines(max(len(m.Content)-shown, 0)))
 	}
 	v.binds++
 	rc.used = v.binds

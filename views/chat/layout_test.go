@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
@@ -284,6 +285,25 @@ func TestTextDrawnForAReplyIsLetGoAtRest(t *testing.T) {
 	if !strings.Contains(replyText(t, v), "Quarterly budget review") {
 		t.Fatal("the reply should still be shown")
 	}
+}
+
+// A reply drawn while it arrives counts all its lines as text drawn, in
+// whatever pieces it comes and though its text is kept when it ends: at
+// the usual limits, the conversation lets that text go once it rests.
+func TestAReplyDrawnAsItArrivesIsLetGoAtRest(t *testing.T) {
+	defer func(l kit.ReleaseLimits) { textLimits = l }(textLimits)
+	textLimits = kit.ReleaseLimits{Many: 1 << 30, Few: textLimits.Few, Rest: time.Millisecond}
+	s, a := openScreen(t, func(c *app.Config) { d := 5 * time.Millisecond; c.DemoPace = &d })
+	cw := &kittest.CountingWindow{Window: s.env.Window}
+	s = New(kit.Env{App: a, Window: cw, Nav: &testNav{}}).(*Screen)
+	cw.Window.SetContent(s.Content())
+	v := startChat(t, s, a)
+	test.Type(v.entry, "Please write a long answer")
+	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	ui.WaitUntil(t, func() bool { v.frame(); return v.live != nil }, func() string { return "no reply arriving" })
+	settle(v)
+	ui.WaitUntil(t, func() bool { return cw.Sets.Load() > 0 },
+		func() string { return fmt.Sprintf("no release; %d lines counted since the last", s.text.Pending()) })
 }
 
 // glWindow sets its content as Fyne's desktop driver does: laid out at
