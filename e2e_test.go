@@ -15,8 +15,9 @@ const (
 	lengthFieldX, lengthY    = 880, 558
 )
 
-// TestE2ETextAgentRun searches for a text agent, answers its form, runs it,
-// and checks that the run and its output landed in the history.
+// TestE2ETextAgentRun searches for a text agent, answers its form, runs it
+// with Ctrl+Enter (Enter alone runs nothing), and checks that the run and
+// its output landed in the history.
 func TestE2ETextAgentRun(t *testing.T) {
 	e := startE2E(t, func(s *storage.Settings) {
 		// The request and the tone were given last time; the form opens with them.
@@ -32,9 +33,15 @@ func TestE2ETextAgentRun(t *testing.T) {
 	e.Click(lengthFieldX, lengthY)
 	e.Type("150")
 	e.Screenshot("form")
-	e.Key("Return")
-
 	db := e.History()
+	// Enter in a field runs nothing (a run costs credits); Ctrl+Enter runs.
+	e.Key("Return")
+	time.Sleep(1500 * time.Millisecond)
+	if runs, err := db.Runs(context.Background(), storage.DemoAccountID, "119", 5); err != nil || len(runs) != 0 {
+		t.Fatalf("Enter in a field should run nothing; the history holds %d runs (%v)", len(runs), err)
+	}
+	e.Key("ctrl+Return")
+
 	var run storage.Run
 	e.WaitFor("the run in the history", func() bool {
 		runs, err := db.Runs(context.Background(), storage.DemoAccountID, "119", 5)

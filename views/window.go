@@ -71,6 +71,11 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 	})
 	ctrlK := &desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault}
 	win.Canvas().AddShortcut(ctrlK, func(fyne.Shortcut) { s.FocusSearch() })
+	// Ctrl+Enter where no text field has the keyboard (a button, a
+	// choice): the fields pass it to their form themselves.
+	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} {
+		win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { s.Submit() })
+	}
 
 	for _, n := range a.Notices() {
 		dialog.ShowInformation("Agent Desk", n, win)
@@ -148,6 +153,14 @@ func (s *Shell) Dropped(paths []string) {
 	}
 	dialog.ShowInformation("Files not added",
 		"Drop files on a chat, an agent's form, an agent's Files tab or the Files screen to upload them.", s.win)
+}
+
+// Submit gives Ctrl+Enter to the visible screen (run the agent, send the
+// message).
+func (s *Shell) Submit() {
+	if sub, ok := s.built[s.current].(kit.Submitter); ok {
+		sub.Submit()
+	}
 }
 
 // Escape gives Esc to the visible screen (cancel a run, stop a stream).

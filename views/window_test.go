@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -25,12 +26,14 @@ type recordingScreen struct {
 	shown   int
 	dropped [][]string
 	escaped int
+	submits int
 }
 
 func (r *recordingScreen) Content() fyne.CanvasObject { return r.label }
 func (r *recordingScreen) Shown()                     { r.shown++ }
 func (r *recordingScreen) Dropped(p []string)         { r.dropped = append(r.dropped, p) }
 func (r *recordingScreen) Escape()                    { r.escaped++ }
+func (r *recordingScreen) Submit()                    { r.submits++ }
 
 type plainScreen struct{ label *widget.Label }
 
@@ -62,8 +65,12 @@ func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
 	}
 	shell.Dropped([]string{"/tmp/a.txt"})
 	shell.Escape()
-	if len(agents.dropped) != 1 || agents.escaped != 1 {
-		t.Fatalf("drop and Esc should reach the visible screen: %v, %d", agents.dropped, agents.escaped)
+	// Ctrl+Enter where no field has the keyboard, either Enter key
+	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} {
+		w.Canvas().(fyne.Shortcutable).TypedShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault})
+	}
+	if len(agents.dropped) != 1 || agents.escaped != 1 || agents.submits != 2 {
+		t.Fatalf("drop, Esc and Ctrl+Enter should reach the visible screen: %v, %d, %d", agents.dropped, agents.escaped, agents.submits)
 	}
 
 	shell.Show(kit.ScreenSettings)

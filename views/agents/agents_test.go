@@ -394,7 +394,7 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 	fm := newForm(agent, map[string]string{"tone": "formal", "length": "50"}, func() {}, nil)
 	w := test.NewTempWindow(t, fm.content)
 	_ = w
-	sel := fm.byName["tone"].input.(*submitSelect)
+	sel := fm.byName["tone"].input.(*choiceSelect)
 	if strings.Join(sel.Options, ",") != "neutral,friendly,formal" || sel.Selected != "formal" {
 		t.Fatalf("select: %v / %q", sel.Options, sel.Selected)
 	}
@@ -413,10 +413,10 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 	if shade.get == nil {
 		t.Fatal("an unknown question type cannot be answered")
 	}
-	test.Type(shade.input.(*widget.Entry), "teal")
+	test.Type(shade.input.(*kit.FormEntry), "teal")
 	test.Type(fm.byName["due"].input.(*dateField), "2026-12-01")
 	test.Tap(fm.byName["urgent"].input.(*widget.Check))
-	req := fm.byName["request"].input.(*widget.Entry)
+	req := fm.byName["request"].input.(*kit.FormEntry)
 	if !req.MultiLine {
 		t.Fatal("a textarea question is one line")
 	}
@@ -443,14 +443,20 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 	}
 }
 
-// TestEnterOnFocusedChoiceRunsForm: Tab reaches a choice, Enter there runs
-// the form like Enter in a number field, and other keys still pick choices.
-func TestEnterOnFocusedChoiceRunsForm(t *testing.T) {
+// Only Ctrl+Enter runs the form from the keyboard (a run costs credits):
+// Tab reaches a choice, whose arrows and Enter open its list rather than
+// change it or run; Enter in a field runs nothing; Ctrl+Enter in any
+// field, an optional choice's included, runs it.
+func TestOnlyCtrlEnterRunsTheForm(t *testing.T) {
 	test.NewTempApp(t)
 	agent := client.Agent{Type: client.AgentText, Questions: []client.Question{
 		{Type: "select", Name: "tone", Required: true, Options: []string{"neutral", "friendly", "formal"}},
 		{Type: "select", Name: "format", Options: []string{"paragraphs", "bullets"}},
 		{Type: "number", Name: "length"},
+		{Type: "textarea", Name: "request"},
+		{Type: "date", Name: "due"},
+		{Type: "array", Name: "items"},
+		{Type: "colour_wheel", Name: "shade"},
 	}}
 	runs := 0
 	fm := newForm(agent, map[string]string{"tone": "neutral"}, func() { runs++ }, nil)
@@ -458,32 +464,44 @@ func TestEnterOnFocusedChoiceRunsForm(t *testing.T) {
 	c := w.Canvas()
 
 	c.FocusNext() // Tab: the first choice
-	if sel, _ := c.Focused().(*submitSelect); sel == nil || fyne.CanvasObject(sel) != fm.byName["tone"].input {
+	if sel, _ := c.Focused().(*choiceSelect); sel == nil || fyne.CanvasObject(sel) != fm.byName["tone"].input {
 		t.Fatalf("Tab should reach the first choice, focused %T", c.Focused())
 	}
-	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	if got := fm.answers()["tone"]; got != "friendly" || runs != 0 {
-		t.Fatalf("Right picks the next choice without running: %q, %d runs", got, runs)
+	for _, k := range []fyne.KeyName{fyne.KeyRight, fyne.KeyLeft} {
+		c.Focused().TypedKey(&fyne.KeyEvent{Name: k})
+	}
+	if got := fm.answers()["tone"]; got != "neutral" || runs != 0 {
+		t.Fatalf("the arrows should change nothing while the list is closed: %q, %d runs", got, runs)
 	}
 	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if runs != 1 {
-		t.Fatalf("Enter on a focused choice runs the form, ran %d times", runs)
+	if runs != 0 || len(c.Overlays().List()) != 1 {
+		t.Fatalf("Enter on a choice should open its list (%d lists open) and run nothing (%d runs)", len(c.Overlays().List()), runs)
 	}
+	c.Overlays().Top().Hide()
+	c.Overlays().Remove(c.Overlays().Top())
 
-	// An optional choice sits beside its clear button; Enter works there too.
-	var format *submitSelect
-	for _, o := range fm.byName["format"].input.(*fyne.Container).Objects {
-		if sel, ok := o.(*submitSelect); ok {
-			format = sel
+	// Enter in a field runs nothing; Ctrl+Enter in each runs the form.
+	fields := map[string]fyne.Focusable{
+		"length":  fm.byName["length"].input.(*numberEntry),
+		"request": fm.byName["request"].input.(*kit.FormEntry),
+		"due":     fm.byName["due"].input.(*dateField),
+		"items":   fm.byName["items"].list.rows[0].entry,
+		"shade":   fm.byName["shade"].input.(*kit.FormEntry),
+	}
+	for name, f := range fields {
+		c.Focus(f)
+		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if runs != 0 {
+			t.Fatalf("Enter in %s ran the form", name)
 		}
 	}
-	if format == nil {
-		t.Fatal("the optional choice is missing")
-	}
-	c.Focus(format)
-	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnter})
-	if runs != 2 {
-		t.Fatalf("keypad Enter on an optional choice runs the form, ran %d times", runs)
+	want := 0
+	for name, f := range fields {
+		want++
+		f.(fyne.Shortcutable).TypedShortcut(kit.CtrlEnterShortcut)
+		if runs != want {
+			t.Fatalf("Ctrl+Enter in %s should run the form: %d runs, want %d", name, runs, want)
+		}
 	}
 }
 
@@ -530,7 +548,7 @@ func TestRunTextAgentShowsOutputAndHistory(t *testing.T) {
 	d.form.byName["tone"].set("friendly")
 	num := d.form.byName["length"].input.(*numberEntry)
 	test.Type(num, "80")
-	num.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter runs the form
+	num.TypedShortcut(kit.CtrlEnterShortcut) // Ctrl+Enter runs the form
 	f.wait(t, "the run", func() bool { return d.active == nil && d.output.run.Output != "" })
 	if d.output.run.Credits == nil {
 		t.Fatal("the credits are shown")

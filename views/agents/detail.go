@@ -41,7 +41,7 @@ type detail struct {
 	formBox   *fyne.Container
 	att       kit.Attachments
 	formErr   *widget.Label
-	runBtn    *widget.Button
+	runBtn    *kit.PaidButton
 	cancelBtn *widget.Button
 	progress  *fyne.Container
 	output    *outputView
@@ -204,10 +204,10 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	if d.form != nil {
 		d.form.close() // built again
 	}
-	d.form = newForm(d.agent, d.s.app.LastAnswers(d.agent), d.run, d.s.env.Nav.NewAttachments)
+	d.form = newForm(d.agent, d.s.app.LastAnswers(d.agent), d.submit, d.s.env.Nav.NewAttachments)
 	d.form.onChange = func() { d.s.app.SetAnswerDraft(d.agent.ID, d.form.answers()) }
 	d.formErr = kit.ErrorText()
-	d.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), d.run)
+	d.runBtn = kit.NewPaidButton("Run", theme.MediaPlayIcon(), d.run)
 	d.runBtn.Importance = widget.HighImportance
 	d.cancelBtn = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), d.cancelRun)
 	d.cancelBtn.Hide()
@@ -240,7 +240,9 @@ func (d *detail) buildRun() fyne.CanvasObject {
 		d.form.showErrors(map[string]string{name: why})
 		kit.ShowError(d.formErr, d.form.errorSummary(map[string]string{name: why}))
 	}
-	buttons := container.NewHBox(d.runBtn, d.cancelBtn)
+	keys := widget.NewLabel(kit.CtrlEnterName + " runs it")
+	keys.Importance = widget.LowImportance
+	buttons := container.NewHBox(d.runBtn, d.cancelBtn, keys)
 	bar := container.NewVBox(d.formErr, container.NewBorder(nil, nil, buttons, nil, d.progress))
 	body := container.NewVBox(d.formBox, widget.NewSeparator(), d.output.content)
 	// Fields and results no wider than a readable line on a wide screen.
@@ -306,6 +308,14 @@ func (d *detail) revealOutput() {
 	}
 	if y > 0 {
 		d.scroll.ScrollToOffset(fyne.NewPos(0, y))
+	}
+}
+
+// submit runs the agent from the keyboard (Ctrl+Enter), when Run could be
+// clicked.
+func (d *detail) submit() {
+	if d.runBtn != nil && !d.runBtn.Disabled() && (d.tabs == nil || d.tabs.Selected() == d.runTab) {
+		d.run()
 	}
 }
 

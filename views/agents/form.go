@@ -192,7 +192,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		// when they look alike; the one picked is sent as the agent
 		// spells it, spaces and all.
 		opts := app.Choices(q)
-		sel := newSubmitSelect(choiceLabels(opts), submit)
+		sel := newChoiceSelect(choiceLabels(opts))
 		sel.PlaceHolder = placeholder(q, "Choose…")
 		sel.OnChanged = func(string) { edited() }
 		fl.get = func() string {
@@ -224,7 +224,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 	case client.QuestionNumber:
 		e := newNumberEntry()
 		e.SetPlaceHolder(placeholder(q, "A number"))
-		e.OnSubmitted = func(string) { submit() }
+		e.submit = submit
 		e.OnChanged = func(string) { edited() }
 		// A key that is not part of a number is refused where it was
 		// typed, with a word on why, not swallowed in silence.
@@ -249,8 +249,8 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		fl.set = func(v string) { c.SetChecked(strings.TrimSpace(v) == "true") }
 		fl.input = c
 	case app.QuestionText, app.QuestionTextarea:
-		e := widget.NewMultiLineEntry()
-		e.Wrapping = fyne.TextWrapWord
+		e := kit.NewFormMultiLineEntry()
+		e.OnCtrlEnter = submit
 		e.SetMinRowsVisible(3)
 		e.SetPlaceHolder(placeholder(q, "Write here"))
 		e.OnChanged = func(string) { edited() }
@@ -258,7 +258,8 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		fl.set = e.SetText
 		fl.input = e
 	case app.QuestionObject:
-		e := widget.NewMultiLineEntry()
+		e := kit.NewFormMultiLineEntry()
+		e.OnCtrlEnter = submit
 		e.Wrapping = fyne.TextWrapWord
 		e.TextStyle = fyne.TextStyle{Monospace: true}
 		e.SetMinRowsVisible(4)
@@ -270,7 +271,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 	case app.QuestionDate:
 		e := newDateField()
 		e.SetPlaceHolder(placeholder(q, e.example()))
-		e.OnSubmitted = func(string) { submit() }
+		e.submit = submit
 		e.onText = edited
 		fl.get = e.answer
 		fl.set = e.setAnswer
@@ -290,7 +291,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		fl.set = func(v string) { m.setAnswer(app.ParseList(q, v)) }
 		fl.input = m.obj
 	case client.QuestionArray:
-		l := newListEditor(placeholder(q, ""), edited)
+		l := newListEditor(placeholder(q, ""), edited, submit)
 		fl.list = l
 		fl.get = l.answer
 		fl.set = func(v string) { l.setItems(app.ParseList(q, v)) }
@@ -335,13 +336,13 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 	default:
 		// A type Agent Desk does not know: a line of text, so nothing
 		// stops a run; the placeholder names what is asked for.
-		e := widget.NewEntry()
+		e := kit.NewFormEntry()
+		e.OnCtrlEnter = submit
 		fallback := ""
 		if t := safe.Text(strings.TrimSpace(q.Type), 30); t != "" {
 			fallback = "Your answer (" + t + ")"
 		}
 		e.SetPlaceHolder(placeholder(q, fallback))
-		e.OnSubmitted = func(string) { submit() }
 		e.OnChanged = func(string) { edited() }
 		fl.get = func() string { return e.Text }
 		fl.set = e.SetText
@@ -492,29 +493,30 @@ func (f *form) showErrors(errs map[string]string) []string {
 	return rest
 }
 
-// submitSelect is a choice that runs the form on Enter while it has the
-// keyboard focus (Tab reaches it); every other key does what widget.Select
-// does. With its pop-up open the pop-up has the keyboard, so Enter there
-// picks the highlighted choice instead.
-type submitSelect struct {
+// choiceSelect is a choice that changes only when its list is open: on
+// the keyboard, Enter (or Space, Up, Down) opens the list and the arrows
+// move in it; Left and Right, which change widget.Select's choice in
+// passing, do nothing.
+type choiceSelect struct {
 	widget.Select
-	submit func()
 }
 
-func newSubmitSelect(options []string, submit func()) *submitSelect {
-	s := &submitSelect{submit: submit}
+func newChoiceSelect(options []string) *choiceSelect {
+	s := &choiceSelect{}
 	s.Options = options
 	s.ExtendBaseWidget(s)
 	return s
 }
 
-// TypedKey runs the form on Return or Enter.
-func (s *submitSelect) TypedKey(ev *fyne.KeyEvent) {
-	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && s.submit != nil {
-		s.submit()
-		return
+// TypedKey opens the list on Enter; Left and Right change nothing.
+func (s *choiceSelect) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyLeft, fyne.KeyRight:
+	case fyne.KeyReturn, fyne.KeyEnter:
+		s.Select.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	default:
+		s.Select.TypedKey(ev)
 	}
-	s.Select.TypedKey(ev)
 }
 
 // numberEntry is a text field that refuses anything but a number's
@@ -523,6 +525,15 @@ type numberEntry struct {
 	widget.Entry
 	// onRefused is told of a key that is not part of a number.
 	onRefused func(rune)
+	// submit runs the form (Ctrl+Enter).
+	submit func()
+}
+
+// TypedShortcut runs the form on Ctrl+Enter; other shortcuts are Entry's.
+func (e *numberEntry) TypedShortcut(s fyne.Shortcut) {
+	if !kit.CtrlEnter(s, e.submit) {
+		e.Entry.TypedShortcut(s)
+	}
 }
 
 func newNumberEntry() *numberEntry {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // The inputs of the question types that need more than a widget.Entry:
@@ -29,7 +30,16 @@ type dateField struct {
 	layout string // how DateEntry writes a date here, a time layout
 	// onText is told of every change of the text, typed or picked.
 	onText func()
-	// OnSubmitted on Enter is Entry's own.
+	// submit runs the form (Ctrl+Enter).
+	submit func()
+}
+
+// TypedShortcut runs the form on Ctrl+Enter; other shortcuts are
+// DateEntry's.
+func (e *dateField) TypedShortcut(s fyne.Shortcut) {
+	if !kit.CtrlEnter(s, e.submit) {
+		e.DateEntry.TypedShortcut(s)
+	}
 }
 
 func newDateField() *dateField {
@@ -230,17 +240,18 @@ type listEditor struct {
 	obj     fyne.CanvasObject
 	hint    string
 	changed func()
+	submit  func() // runs the form (Ctrl+Enter in a line)
 }
 
 // listRow is one line of a listEditor.
 type listRow struct {
-	entry          *widget.Entry
+	entry          *kit.FormEntry
 	up, down, drop *widget.Button
 	obj            fyne.CanvasObject
 }
 
-func newListEditor(hint string, changed func()) *listEditor {
-	l := &listEditor{hint: hint, changed: changed, box: container.NewVBox()}
+func newListEditor(hint string, changed, submit func()) *listEditor {
+	l := &listEditor{hint: hint, changed: changed, submit: submit, box: container.NewVBox()}
 	l.add = widget.NewButtonWithIcon("Add a line", theme.ContentAddIcon(), func() { l.insert(len(l.rows), true) })
 	l.obj = container.NewVBox(l.box, container.NewHBox(l.add))
 	l.setItems(nil)
@@ -248,7 +259,8 @@ func newListEditor(hint string, changed func()) *listEditor {
 }
 
 func (l *listEditor) newRow(text string) *listRow {
-	r := &listRow{entry: widget.NewEntry()}
+	r := &listRow{entry: kit.NewFormEntry()}
+	r.entry.OnCtrlEnter = l.submit
 	r.entry.SetPlaceHolder(l.hint)
 	r.entry.SetText(text)
 	r.entry.OnChanged = func(string) { l.changed() }

@@ -169,10 +169,8 @@ func TestASelectIsSentAsTheChoice(t *testing.T) {
 	f, rec := withQuestions(t, `{"type":"select","name":"region","required":true,"options":["North","South"]}`)
 	d := f.open(t, "119")
 	fillRequired(d)
-	sel := d.form.byName["region"].input.(*submitSelect)
-	f.w.Canvas().Focus(sel)
-	sel.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	sel.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	sel := d.form.byName["region"].input.(*choiceSelect)
+	sel.SetSelected("South")
 	runAndWait(t, f, d, rec)
 	if got := rec.answer(t, "region"); got != `"South"` {
 		t.Fatalf("region sent as %s", got)
@@ -354,11 +352,11 @@ func TestTextAndTextareaAreSentAsWritten(t *testing.T) {
 		`{"type":"textarea","name":"notes"}`)
 	d := f.open(t, "119")
 	fillRequired(d)
-	subject := d.form.byName["subject"].input.(*widget.Entry)
+	subject := d.form.byName["subject"].input.(*kit.FormEntry)
 	if subject.PlaceHolder != "For example: Office closed" {
 		t.Fatalf("the agent's placeholder is not shown: %q", subject.PlaceHolder)
 	}
-	notes := d.form.byName["notes"].input.(*widget.Entry)
+	notes := d.form.byName["notes"].input.(*kit.FormEntry)
 	if !notes.MultiLine || !subject.MultiLine {
 		t.Fatal("text questions take several lines")
 	}
@@ -403,7 +401,7 @@ func TestAnObjectIsCheckedAndSentAsAnObject(t *testing.T) {
 	f, rec := withQuestions(t, `{"type":"object","name":"settings","required":true}`)
 	d := f.open(t, "119")
 	fillRequired(d)
-	e := d.form.byName["settings"].input.(*widget.Entry)
+	e := d.form.byName["settings"].input.(*kit.FormEntry)
 	test.Type(e, "city Lisbon")
 	refused(t, f, d, rec, "settings", "curly brackets")
 	e.SetText("")
@@ -418,7 +416,7 @@ func TestAnUnknownTypeIsALineOfText(t *testing.T) {
 	f, rec := withQuestions(t, `{"type":"color","name":"brand_color","required":true}`)
 	d := f.open(t, "119")
 	fillRequired(d)
-	e := d.form.byName["brand_color"].input.(*widget.Entry)
+	e := d.form.byName["brand_color"].input.(*kit.FormEntry)
 	if !strings.Contains(e.PlaceHolder, "color") {
 		t.Fatalf("the placeholder %q does not name what is asked", e.PlaceHolder)
 	}
@@ -667,7 +665,7 @@ func TestChoicesAreShownCleanAndSentAsSpelled(t *testing.T) {
 		`{"type":"multiselect","name":"channels","required":true,"options":[" Web ","Print"]}`)
 	d := f.open(t, "119")
 	fillRequired(d)
-	sel := d.form.byName["region"].input.(*submitSelect)
+	sel := d.form.byName["region"].input.(*choiceSelect)
 	if strings.Join(sel.Options, "|") != "North|South|South (2)" {
 		t.Fatalf("the select shows %q", sel.Options)
 	}
@@ -688,7 +686,7 @@ func TestChoicesAreShownCleanAndSentAsSpelled(t *testing.T) {
 	// The draft picks the same choices again.
 	fm := newForm(d.agent, map[string]string{"region": " North ", "channels": `[" Web "]`}, func() {}, nil)
 	defer fm.close()
-	if got := fm.byName["region"].input.(*submitSelect).Selected; got != "North" {
+	if got := fm.byName["region"].input.(*choiceSelect).Selected; got != "North" {
 		t.Fatalf("the draft's choice shows as %q", got)
 	}
 	if got := fm.answers(); got["region"] != " North " || got["channels"] != `[" Web "]` {
@@ -732,7 +730,7 @@ func TestReopeningARunEmptiesWhatItDidNotAnswer(t *testing.T) {
 			t.Fatalf("after re-opening, the form answers %q; want %q", got, want)
 		}
 	}
-	if d.form.byName["region"].input.(*fyne.Container).Objects[0].(*submitSelect).Selected != "" {
+	if d.form.byName["region"].input.(*fyne.Container).Objects[0].(*choiceSelect).Selected != "" {
 		t.Fatal("the select still shows a choice")
 	}
 	if att.cleared == cleared {
@@ -807,5 +805,32 @@ func TestARequiredFileWithoutAttachmentsSaysWhy(t *testing.T) {
 	d := f.open(t, "119")
 	if got := kittest.Labels(d.form.byName["document"].input); !strings.Contains(got, "can't be answered") {
 		t.Fatalf("the file question says %q", got)
+	}
+}
+
+// Space on the focused Run button starts no run (a run costs credits);
+// Ctrl+Enter, which the window gives the screen wherever the keyboard is
+// but in a field, runs once; and nothing when the Run tab is not the one
+// shown.
+func TestSpaceOnRunStartsNothingAndCtrlEnterRunsOnce(t *testing.T) {
+	f, rec := withQuestions(t, `{"type":"select","name":"region","required":true,"options":["North","South"]}`)
+	d := f.open(t, "119")
+	fillRequired(d)
+	d.form.byName["region"].set("North")
+	f.w.Canvas().Focus(d.runBtn)
+	d.runBtn.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	if d.active != nil || rec.count() != 0 {
+		t.Fatal("Space on the focused Run button started a run")
+	}
+	d.tabs.SelectIndex(1) // History
+	f.s.Submit()
+	if d.active != nil || rec.count() != 0 {
+		t.Fatal("Ctrl+Enter ran the agent from its History tab")
+	}
+	d.tabs.SelectIndex(0)
+	f.s.Submit()
+	f.wait(t, "the run", func() bool { return rec.count() == 1 && d.active == nil })
+	if n := rec.count(); n != 1 {
+		t.Fatalf("Ctrl+Enter should send one run, the service got %d", n)
 	}
 }

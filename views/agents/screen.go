@@ -166,6 +166,13 @@ func (s *Screen) ShowType(typ string) {
 	}
 }
 
+// Submit runs the agent on show (Ctrl+Enter).
+func (s *Screen) Submit() {
+	if s.current != nil {
+		s.current.submit()
+	}
+}
+
 // Escape cancels the run of the agent on show.
 func (s *Screen) Escape() {
 	if s.current != nil {

@@ -637,3 +637,26 @@ func TestAReplyIsLaidOutOnce(t *testing.T) {
 		t.Fatalf("a reply whose footnote came after its mark should keep its text (kept: %v), the mark reading [1]: %q", got == streamed, text)
 	}
 }
+
+// Ctrl+Enter sends as Enter does, in the box and wherever else the
+// keyboard is (the window gives it to the screen); Space on the focused
+// Send button sends nothing (a message costs credits).
+func TestCtrlEnterSendsAndSpaceOnSendDoesNot(t *testing.T) {
+	s, a := openScreen(t)
+	v := startChat(t, s, a)
+	test.Type(v.entry, "Book the meeting room")
+	s.env.Window.Canvas().Focus(v.sendBtn)
+	v.sendBtn.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	settle(v)
+	if n := len(a.Demo().Service.Executions()); n != 0 || v.entry.Text == "" {
+		t.Fatalf("Space on Send sent %d messages; the box holds %q", n, v.entry.Text)
+	}
+	s.Submit()
+	settle(v)
+	test.Type(v.entry, "And lunch")
+	v.entry.TypedShortcut(kit.CtrlEnterShortcut)
+	settle(v)
+	if n := len(a.Demo().Service.Executions()); n != 2 || v.entry.Text != "" {
+		t.Fatalf("Ctrl+Enter should have sent both messages: %d sent, the box holds %q", n, v.entry.Text)
+	}
+}

@@ -57,7 +57,7 @@ type convView struct {
 	title         *widget.Label
 	sub           *widget.Label
 	entry         *composer
-	sendBtn       *widget.Button
+	sendBtn       *kit.PaidButton
 	stopBtn       *widget.Button
 	noteShown     bool   // errText holds a waiting or recovering note
 	waitingToSend bool   // a message waits for its files to finish uploading
@@ -159,7 +159,7 @@ func (v *convView) build() {
 	}
 	v.setComposed(conv.Draft)
 	v.entry.OnChanged = func(string) { v.sess.SetDraft(v.composed()) }
-	v.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), v.send)
+	v.sendBtn = kit.NewPaidButton("Send", theme.MailSendIcon(), v.send)
 	v.sendBtn.Importance = widget.HighImportance
 	v.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { v.sess.Stop() })
 	v.stopBtn.Importance = widget.DangerImportance
@@ -624,14 +624,14 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 			v.offerPictures(m.ID, pics, actions)
 		}
 		if last && m.Status == app.MessageInterrupted {
-			actions.Add(smallButton("Continue", theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
+			actions.Add(paidSmallButton("Continue", theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
 		}
 		if last {
 			label := "Regenerate"
 			if m.Status != app.MessageComplete {
 				label = "Retry"
 			}
-			actions.Add(smallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
+			actions.Add(paidSmallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
 		}
 	}
 	return kit.Column(container.NewPadded(container.NewVBox(body, footer)), ChatWidth()), md
@@ -697,6 +697,14 @@ func (v *convView) userRow(m app.Message) fyne.CanvasObject {
 
 func smallButton(label string, icon fyne.Resource, tap func()) *widget.Button {
 	b := widget.NewButtonWithIcon(label, icon, tap)
+	b.Importance = widget.LowImportance
+	return b
+}
+
+// paidSmallButton is smallButton for what asks the agent again (and costs
+// credits): a click runs it, Space on it does not.
+func paidSmallButton(label string, icon fyne.Resource, tap func()) *kit.PaidButton {
+	b := kit.NewPaidButton(label, icon, tap)
 	b.Importance = widget.LowImportance
 	return b
 }
@@ -982,6 +990,9 @@ type composer struct {
 // TypedShortcut lets onPaste take a long paste (Ctrl+V or the menu's
 // Paste) before the box wraps it.
 func (c *composer) TypedShortcut(s fyne.Shortcut) {
+	if kit.CtrlEnter(s, c.onSend) {
+		return // sends, as Enter does
+	}
 	if p, ok := s.(*fyne.ShortcutPaste); ok && c.onPaste != nil {
 		cb := p.Clipboard
 		if cb == nil && fyne.CurrentApp() != nil {

@@ -91,10 +91,10 @@ func TestARichReplyFitsAtEveryWidth(t *testing.T) {
 		// last reply's Regenerate is inside the list's view
 		v.list.Refresh()
 		v.list.ScrollToBottom()
-		var regen *widget.Button
+		var regen fyne.CanvasObject
 		for _, b := range buttonsIn(v.list) {
 			if b.Text == "Regenerate" {
-				regen = b
+				regen = b.CanvasObject
 			}
 		}
 		if regen == nil {

@@ -265,6 +265,14 @@ func (s *Screen) closeOpen() {
 	}
 }
 
+// Submit sends the open conversation's message (Ctrl+Enter where the
+// message box does not have the keyboard).
+func (s *Screen) Submit() {
+	if s.open != nil {
+		s.open.send()
+	}
+}
+
 // Escape stops the reply that is streaming in the open conversation.
 func (s *Screen) Escape() {
 	if s.open != nil {

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
 
@@ -63,19 +64,27 @@ func TestARepliesLinesStayReadableAndItsActionsReachable(t *testing.T) {
 	}
 }
 
+// shownButton is a visible button: the object in the tree (a Button, or
+// a PaidButton around one) and its text.
+type shownButton struct {
+	fyne.CanvasObject
+	Text string
+}
+
 // buttonsIn are the visible buttons under o.
-func buttonsIn(o fyne.CanvasObject) []*widget.Button {
-	if b, ok := o.(*widget.Button); ok {
-		if b.Visible() {
-			return []*widget.Button{b}
-		}
+func buttonsIn(o fyne.CanvasObject) []shownButton {
+	if !o.Visible() {
 		return nil
 	}
-	var out []*widget.Button
+	switch b := o.(type) {
+	case *widget.Button:
+		return []shownButton{{b, b.Text}}
+	case *kit.PaidButton:
+		return []shownButton{{b, b.Text}}
+	}
+	var out []shownButton
 	for _, c := range kittest.Children(o) {
-		if c.Visible() {
-			out = append(out, buttonsIn(c)...)
-		}
+		out = append(out, buttonsIn(c)...)
 	}
 	return out
 }

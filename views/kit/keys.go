@@ -1,0 +1,96 @@
+package kit
+
+import (
+	"runtime"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+)
+
+// CtrlEnterShortcut is the one key that starts what costs credits from the
+// keyboard (an agent's run, a chat message sent with its button): Enter
+// alone in a field, or Space on a focused button, is pressed by mistake
+// too easily.
+var CtrlEnterShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
+
+// CtrlEnterName is how the keyboard names CtrlEnterShortcut here.
+var CtrlEnterName = func() string {
+	if runtime.GOOS == "darwin" {
+		return "⌘ Return"
+	}
+	return "Ctrl+Enter"
+}()
+
+// IsCtrlEnter reports whether s is Ctrl+Enter (either Enter key).
+func IsCtrlEnter(s fyne.Shortcut) bool {
+	c, ok := s.(*desktop.CustomShortcut)
+	return ok && c.Modifier == fyne.KeyModifierShortcutDefault && (c.KeyName == fyne.KeyReturn || c.KeyName == fyne.KeyEnter)
+}
+
+// CtrlEnter runs submit when s is Ctrl+Enter and reports whether it was: a
+// text field takes every shortcut while it has the keyboard, so the fields
+// of a form call it from their TypedShortcut.
+func CtrlEnter(s fyne.Shortcut, submit func()) bool {
+	if !IsCtrlEnter(s) {
+		return false
+	}
+	if submit != nil {
+		submit()
+	}
+	return true
+}
+
+// Submitter is a screen that sends or runs what it shows on Ctrl+Enter
+// pressed where no text field has the keyboard (the shell passes it on).
+type Submitter interface {
+	Submit()
+}
+
+// FormEntry is a text field of a form that runs the form on Ctrl+Enter,
+// and only then.
+type FormEntry struct {
+	widget.Entry
+	// OnCtrlEnter runs the form.
+	OnCtrlEnter func()
+}
+
+// NewFormEntry is a one-line FormEntry.
+func NewFormEntry() *FormEntry {
+	e := &FormEntry{}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// NewFormMultiLineEntry is a FormEntry of several lines, wrapped at words.
+func NewFormMultiLineEntry() *FormEntry {
+	e := NewFormEntry()
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	return e
+}
+
+// TypedShortcut runs the form on Ctrl+Enter; other shortcuts are Entry's.
+func (e *FormEntry) TypedShortcut(s fyne.Shortcut) {
+	if !CtrlEnter(s, e.OnCtrlEnter) {
+		e.Entry.TypedShortcut(s)
+	}
+}
+
+// PaidButton is the button of an action that costs credits: a click (or
+// Ctrl+Enter, which its screen handles) runs it; Space on it while it has
+// the keyboard does not.
+type PaidButton struct {
+	widget.Button
+}
+
+// NewPaidButton is a PaidButton with a label, an icon and what it does.
+func NewPaidButton(label string, icon fyne.Resource, tapped func()) *PaidButton {
+	b := &PaidButton{}
+	b.Text, b.Icon, b.OnTapped = label, icon, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// TypedKey ignores Space, which would press a plain button.
+func (b *PaidButton) TypedKey(*fyne.KeyEvent) {}
