@@ -262,13 +262,8 @@ func codeBlocksIn(o fyne.CanvasObject) []*codeBlock {
 // while it arrived is let go; the user sees the same conversation, and the
 // composer keeps the focus and what was typed in it.
 func TestTextDrawnForAReplyIsLetGoAtRest(t *testing.T) {
-	defer func(l kit.ReleaseLimits) { textLimits = l }(textLimits)
-	textLimits = kit.ReleaseLimits{Many: 1 << 30, Few: 1, Rest: time.Millisecond}
-	s, a := openScreen(t)
-	cw := &kittest.CountingWindow{Window: s.env.Window}
-	s = New(kit.Env{App: a, Window: cw, Nav: &testNav{}}).(*Screen)
-	cw.Window.SetContent(s.Content())
-	v := startChat(t, s, a)
+	s, cw := countingScreen(t, 1)
+	v := startChat(t, s, s.env.App)
 	test.Type(v.entry, "Please write a long answer")
 	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	settle(v)
@@ -291,19 +286,28 @@ func TestTextDrawnForAReplyIsLetGoAtRest(t *testing.T) {
 // whatever pieces it comes and though its text is kept when it ends: at
 // the usual limits, the conversation lets that text go once it rests.
 func TestAReplyDrawnAsItArrivesIsLetGoAtRest(t *testing.T) {
-	defer func(l kit.ReleaseLimits) { textLimits = l }(textLimits)
-	textLimits = kit.ReleaseLimits{Many: 1 << 30, Few: textLimits.Few, Rest: time.Millisecond}
-	s, a := openScreen(t, func(c *app.Config) { d := 5 * time.Millisecond; c.DemoPace = &d })
-	cw := &kittest.CountingWindow{Window: s.env.Window}
-	s = New(kit.Env{App: a, Window: cw, Nav: &testNav{}}).(*Screen)
-	cw.Window.SetContent(s.Content())
-	v := startChat(t, s, a)
+	s, cw := countingScreen(t, textLimits.Few, func(c *app.Config) { d := 5 * time.Millisecond; c.DemoPace = &d })
+	v := startChat(t, s, s.env.App)
 	test.Type(v.entry, "Please write a long answer")
 	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	ui.WaitUntil(t, func() bool { v.frame(); return v.live != nil }, func() string { return "no reply arriving" })
 	settle(v)
 	ui.WaitUntil(t, func() bool { return cw.Sets.Load() > 0 },
 		func() string { return fmt.Sprintf("no release; %d lines counted since the last", s.text.Pending()) })
+}
+
+// countingScreen is the Chats screen in a window that counts releases of
+// text, which come at rest once few lines were drawn (never for many).
+func countingScreen(t *testing.T, few int, change ...func(*app.Config)) (*Screen, *kittest.CountingWindow) {
+	t.Helper()
+	old := textLimits
+	t.Cleanup(func() { textLimits = old })
+	textLimits = kit.ReleaseLimits{Many: 1 << 30, Few: few, Rest: time.Millisecond}
+	s, a := openScreen(t, change...)
+	cw := &kittest.CountingWindow{Window: s.env.Window}
+	s = New(kit.Env{App: a, Window: cw, Nav: &testNav{}}).(*Screen)
+	cw.Window.SetContent(s.Content())
+	return s, cw
 }
 
 // glWindow sets its content as Fyne's desktop driver does: laid out at
