@@ -163,8 +163,13 @@ func (s *Shell) Submit() {
 	}
 }
 
-// Escape gives Esc to the visible screen (cancel a run, stop a stream).
+// Escape gives Esc to the visible screen (cancel a run, stop a stream),
+// unless a dialog or a pop-up is open over it: Esc there is meant for
+// that, never for the run or the reply behind it.
 func (s *Shell) Escape() {
+	if s.win.Canvas().Overlays().Top() != nil {
+		return
+	}
 	if e, ok := s.built[s.current].(kit.Escaper); ok {
 		e.Escape()
 	}

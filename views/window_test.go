@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -72,6 +73,15 @@ func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
 	if len(agents.dropped) != 1 || agents.escaped != 1 || agents.submits != 2 {
 		t.Fatalf("drop, Esc and Ctrl+Enter should reach the visible screen: %v, %d, %d", agents.dropped, agents.escaped, agents.submits)
 	}
+
+	// Esc with a dialog open is the dialog's, not the screen's run or reply
+	d := dialog.NewInformation("Saved", "The file was saved.", w)
+	d.Show()
+	shell.Escape()
+	if agents.escaped != 1 {
+		t.Fatal("Esc with a dialog open reached the screen behind it")
+	}
+	d.Hide()
 
 	shell.Show(kit.ScreenSettings)
 	if shell.Current() != kit.ScreenSettings {
