@@ -69,8 +69,7 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 			s.Escape()
 		}
 	})
-	ctrlK := &desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault}
-	win.Canvas().AddShortcut(ctrlK, func(fyne.Shortcut) { s.FocusSearch() })
+	win.Canvas().AddShortcut(kit.SearchShortcut, func(fyne.Shortcut) { s.FocusSearch() })
 	// Ctrl+Enter where no text field has the keyboard (a button, a
 	// choice): the fields pass it to their form themselves.
 	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} {

@@ -660,3 +660,17 @@ func TestCtrlEnterSendsAndSpaceOnSendDoesNot(t *testing.T) {
 		t.Fatalf("Ctrl+Enter should have sent both messages: %d sent, the box holds %q", n, v.entry.Text)
 	}
 }
+
+// Ctrl+K in the message box reaches the window (which opens the agents
+// search) and leaves the box as it was.
+func TestCtrlKInTheMessageBoxReachesTheWindow(t *testing.T) {
+	s, a := openScreen(t)
+	v := startChat(t, s, a)
+	searches := 0
+	s.env.Window.Canvas().AddShortcut(kit.SearchShortcut, func(fyne.Shortcut) { searches++ })
+	test.Type(v.entry, "Half a question")
+	v.entry.TypedShortcut(kit.SearchShortcut)
+	if searches != 1 || v.entry.Text != "Half a question" {
+		t.Fatalf("Ctrl+K reached the window %d times; the box holds %q", searches, v.entry.Text)
+	}
+}

@@ -990,8 +990,8 @@ type composer struct {
 // TypedShortcut lets onPaste take a long paste (Ctrl+V or the menu's
 // Paste) before the box wraps it.
 func (c *composer) TypedShortcut(s fyne.Shortcut) {
-	if kit.CtrlEnter(s, c.onSend) {
-		return // sends, as Enter does
+	if kit.CtrlEnter(s, c.onSend) || kit.PassWindowShortcut(c, s) {
+		return // Ctrl+Enter sends, as Enter does
 	}
 	if p, ok := s.(*fyne.ShortcutPaste); ok && c.onPaste != nil {
 		cb := p.Clipboard

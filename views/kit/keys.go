@@ -41,6 +41,27 @@ func CtrlEnter(s fyne.Shortcut, submit func()) bool {
 	return true
 }
 
+// SearchShortcut (Ctrl+K) puts the cursor in the agents search, from
+// anywhere in the window.
+var SearchShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault}
+
+// PassWindowShortcut hands s to the window showing o when it is one of the
+// window's own shortcuts (SearchShortcut), and reports whether it was: Fyne
+// gives every shortcut to the text field that has the keyboard and none to
+// the window, so Agent Desk's text fields pass these on.
+func PassWindowShortcut(o fyne.CanvasObject, s fyne.Shortcut) bool {
+	c, ok := s.(*desktop.CustomShortcut)
+	if !ok || c.ShortcutName() != SearchShortcut.ShortcutName() {
+		return false
+	}
+	if a := fyne.CurrentApp(); a != nil {
+		if w, ok := a.Driver().CanvasForObject(o).(fyne.Shortcutable); ok {
+			w.TypedShortcut(s)
+		}
+	}
+	return true
+}
+
 // Submitter is a screen that sends or runs what it shows on Ctrl+Enter
 // pressed where no text field has the keyboard (the shell passes it on).
 type Submitter interface {
@@ -70,9 +91,10 @@ func NewFormMultiLineEntry() *FormEntry {
 	return e
 }
 
-// TypedShortcut runs the form on Ctrl+Enter; other shortcuts are Entry's.
+// TypedShortcut runs the form on Ctrl+Enter and passes the window's
+// shortcuts on; other shortcuts are Entry's.
 func (e *FormEntry) TypedShortcut(s fyne.Shortcut) {
-	if !CtrlEnter(s, e.OnCtrlEnter) {
+	if !CtrlEnter(s, e.OnCtrlEnter) && !PassWindowShortcut(e, s) {
 		e.Entry.TypedShortcut(s)
 	}
 }
