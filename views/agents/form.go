@@ -529,9 +529,10 @@ type numberEntry struct {
 	submit func()
 }
 
-// TypedShortcut runs the form on Ctrl+Enter; other shortcuts are Entry's.
+// TypedShortcut runs the form on Ctrl+Enter and passes the window's
+// shortcuts on (kit.FieldShortcut); other shortcuts are Entry's.
 func (e *numberEntry) TypedShortcut(s fyne.Shortcut) {
-	if !kit.CtrlEnter(s, e.submit) {
+	if !kit.FieldShortcut(e, s, e.submit) {
 		e.Entry.TypedShortcut(s)
 	}
 }

@@ -34,10 +34,10 @@ type dateField struct {
 	submit func()
 }
 
-// TypedShortcut runs the form on Ctrl+Enter; other shortcuts are
-// DateEntry's.
+// TypedShortcut runs the form on Ctrl+Enter and passes the window's
+// shortcuts on (kit.FieldShortcut); other shortcuts are DateEntry's.
 func (e *dateField) TypedShortcut(s fyne.Shortcut) {
-	if !kit.CtrlEnter(s, e.submit) {
+	if !kit.FieldShortcut(e, s, e.submit) {
 		e.DateEntry.TypedShortcut(s)
 	}
 }

@@ -497,7 +497,7 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	rc, ok := v.rows[m.ID]
 	if !ok || rc.key != key {
 		var body *Markdown
-		shown := 0 // bytes of the message's text drawn already
+		shown := 0 // bytes of the message's text its text widget drew already
 		if ok {
 			v.rowBytes -= rc.size
 			if body = rc.body; body != nil {
@@ -508,10 +508,11 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 		rc = &rowCache{key: key, obj: obj, body: kept, size: len(m.Content)}
 		v.rows[m.ID] = rc
 		v.rowBytes += rc.size
-		if kept == nil || kept != body {
-			shown = 0
+		drawn := len(m.Content)
+		if kept != nil && kept == body {
+			drawn = max(drawn-shown, 0)
 		}
-		v.s.text.Drawn(textLines(max(len(m.Content)-shown, 0)))
+		v.s.text.Drawn(textLines(drawn))
 	}
 	v.binds++
 	rc.used = v.binds
@@ -592,7 +593,6 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 		md.SetResized(func() { v.remeasure(id) })
 		pics = md.Pictures()
 	}
-	body := md
 	// The actions wrap onto a second line in a narrow window rather than
 	// run past its edge.
 	actions := kit.Wrap()
@@ -634,7 +634,7 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 			actions.Add(paidSmallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
 		}
 	}
-	return kit.Column(container.NewPadded(container.NewVBox(body, footer)), ChatWidth()), md
+	return kit.Column(container.NewPadded(container.NewVBox(md, footer)), ChatWidth()), md
 }
 
 // ChatWidth is the widest a conversation's messages are drawn: about 80
@@ -990,8 +990,8 @@ type composer struct {
 // TypedShortcut lets onPaste take a long paste (Ctrl+V or the menu's
 // Paste) before the box wraps it.
 func (c *composer) TypedShortcut(s fyne.Shortcut) {
-	if kit.CtrlEnter(s, c.onSend) || kit.PassWindowShortcut(c, s) {
-		return // Ctrl+Enter sends, as Enter does
+	if kit.FieldShortcut(c, s, c.onSend) {
+		return // Ctrl+Enter sends, as Enter does; Ctrl+K is the window's
 	}
 	if p, ok := s.(*fyne.ShortcutPaste); ok && c.onPaste != nil {
 		cb := p.Clipboard

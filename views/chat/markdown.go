@@ -252,11 +252,12 @@ func (m *Markdown) Finish(text string) bool {
 		if !defined {
 			continue
 		}
-		o, pics := m.build(b.src)
-		if at := slices.Index(m.pictures, firstOf(b.pics)); at >= 0 {
-			m.pictures = slices.Replace(m.pictures, at, at+len(b.pics), pics...)
-		} else {
-			m.pictures = append(m.pictures, pics...)
+		o, pics := m.build(b.src, nil)
+		// the same text, so the same pictures, in the same place
+		if len(b.pics) > 0 {
+			if at := slices.Index(m.pictures, b.pics[0]); at >= 0 {
+				m.pictures = slices.Replace(m.pictures, at, at+len(b.pics), pics...)
+			}
 		}
 		m.passOuter(o)
 		b.chunk.replace(b.obj, o)
@@ -301,10 +302,7 @@ func (m *Markdown) freeze(b string) {
 		return
 	}
 	raw := map[string]bool{}
-	if _, _, code := finishedCode(b); !code {
-		footnoteMarks(b, m.notes, raw)
-	}
-	o, pics := m.build(b)
+	o, pics := m.build(b, raw)
 	m.pictures = append(m.pictures, pics...)
 	m.addFrozen(o)
 	m.mark(b, raw, o, pics)
@@ -318,20 +316,13 @@ func (m *Markdown) mark(b string, raw map[string]bool, o fyne.CanvasObject, pics
 	}
 }
 
-// firstOf is the first of pics, or nil.
-func firstOf(pics []*kit.Picture) *kit.Picture {
-	if len(pics) == 0 {
-		return nil
-	}
-	return pics[0]
-}
-
 // build makes the widget of finished block b, with the footnotes known
-// so far, and gives the pictures it names.
-func (m *Markdown) build(b string) (fyne.CanvasObject, []*kit.Picture) {
+// so far, and gives the pictures it names; raw (when not nil) is given the
+// labels of the marks it shows as written.
+func (m *Markdown) build(b string, raw map[string]bool) (fyne.CanvasObject, []*kit.Picture) {
 	_, _, code := finishedCode(b)
 	if !code {
-		b = footnoteMarks(b, m.notes, nil)
+		b = footnoteMarks(b, m.notes, raw)
 	}
 	// only a block of one line can be a plain paragraph: others are not
 	// parsed twice

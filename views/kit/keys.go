@@ -22,23 +22,20 @@ var CtrlEnterName = func() string {
 	return "Ctrl+Enter"
 }()
 
-// IsCtrlEnter reports whether s is Ctrl+Enter (either Enter key).
-func IsCtrlEnter(s fyne.Shortcut) bool {
-	c, ok := s.(*desktop.CustomShortcut)
-	return ok && c.Modifier == fyne.KeyModifierShortcutDefault && (c.KeyName == fyne.KeyReturn || c.KeyName == fyne.KeyEnter)
-}
-
-// CtrlEnter runs submit when s is Ctrl+Enter and reports whether it was: a
-// text field takes every shortcut while it has the keyboard, so the fields
-// of a form call it from their TypedShortcut.
-func CtrlEnter(s fyne.Shortcut, submit func()) bool {
-	if !IsCtrlEnter(s) {
-		return false
+// FieldShortcut is what a text field does with the window's keys, which
+// Fyne gives to the field that has the keyboard and not to the window: on
+// Ctrl+Enter (either Enter key) it runs submit (its form, its message),
+// and it passes the window's own shortcuts on (PassWindowShortcut). It
+// reports whether s was one of those; o is the field as the window holds
+// it.
+func FieldShortcut(o fyne.CanvasObject, s fyne.Shortcut, submit func()) bool {
+	if c, ok := s.(*desktop.CustomShortcut); ok && c.Modifier == fyne.KeyModifierShortcutDefault && (c.KeyName == fyne.KeyReturn || c.KeyName == fyne.KeyEnter) {
+		if submit != nil {
+			submit()
+		}
+		return true
 	}
-	if submit != nil {
-		submit()
-	}
-	return true
+	return PassWindowShortcut(o, s)
 }
 
 // SearchShortcut (Ctrl+K) puts the cursor in the agents search, from
@@ -94,7 +91,7 @@ func NewFormMultiLineEntry() *FormEntry {
 // TypedShortcut runs the form on Ctrl+Enter and passes the window's
 // shortcuts on; other shortcuts are Entry's.
 func (e *FormEntry) TypedShortcut(s fyne.Shortcut) {
-	if !CtrlEnter(s, e.OnCtrlEnter) && !PassWindowShortcut(e, s) {
+	if !FieldShortcut(e, s, e.OnCtrlEnter) {
 		e.Entry.TypedShortcut(s)
 	}
 }
