@@ -65,6 +65,7 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 	win.Resize(fyne.NewSize(w, h))
 	<-fontsReady
 	var sizes *sizeKeeper
+	kit.AnswerDialogKeys(win)
 	if settings.Onboarded {
 		NewShell(a, win)
 	} else {

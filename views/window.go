@@ -6,7 +6,6 @@ package views
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
@@ -65,11 +64,18 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 		s.Dropped(paths)
 	})
 	win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if kit.DialogKey(win.Canvas(), ev.Name) {
+			return
+		}
 		if ev.Name == fyne.KeyEscape {
 			s.Escape()
 		}
 	})
-	win.Canvas().AddShortcut(kit.SearchShortcut, func(fyne.Shortcut) { s.FocusSearch() })
+	win.Canvas().AddShortcut(kit.SearchShortcut, func(fyne.Shortcut) {
+		if !s.overlaid() {
+			s.FocusSearch()
+		}
+	})
 	// Ctrl+Enter where no text field has the keyboard (a button, a
 	// choice): the fields pass it to their form themselves.
 	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} {
@@ -77,7 +83,7 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 	}
 
 	for _, n := range a.Notices() {
-		dialog.ShowInformation("Agent Desk", n, win)
+		kit.ShowInformation("Agent Desk", n, win)
 	}
 	first := a.Settings().LastScreen
 	if _, ok := s.spec(first); !ok {
@@ -150,13 +156,16 @@ func (s *Shell) Dropped(paths []string) {
 		dt.Dropped(paths)
 		return
 	}
-	dialog.ShowInformation("Files not added",
+	kit.ShowInformation("Files not added",
 		"Drop files on a chat, an agent's form, an agent's Files tab or the Files screen to upload them.", s.win)
 }
 
 // Submit gives Ctrl+Enter to the visible screen (run the agent, send the
 // message).
 func (s *Shell) Submit() {
+	if s.overlaid() {
+		return
+	}
 	if sub, ok := s.built[s.current].(kit.Submitter); ok {
 		sub.Submit()
 	}
@@ -166,13 +175,17 @@ func (s *Shell) Submit() {
 // unless a dialog or a pop-up is open over it: Esc there is meant for
 // that, never for the run or the reply behind it.
 func (s *Shell) Escape() {
-	if s.win.Canvas().Overlays().Top() != nil {
+	if s.overlaid() {
 		return
 	}
 	if e, ok := s.built[s.current].(kit.Escaper); ok {
 		e.Escape()
 	}
 }
+
+// overlaid reports whether a dialog or a pop-up is open: the window's
+// keys are then for it, never for the screen behind it.
+func (s *Shell) overlaid() bool { return s.win.Canvas().Overlays().Top() != nil }
 
 // searchFocuser is implemented by the agents screen for Ctrl+K.
 type searchFocuser interface{ FocusSearch() }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -74,14 +73,17 @@ func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
 		t.Fatalf("drop, Esc and Ctrl+Enter should reach the visible screen: %v, %d, %d", agents.dropped, agents.escaped, agents.submits)
 	}
 
-	// Esc with a dialog open is the dialog's, not the screen's run or reply
-	d := dialog.NewInformation("Saved", "The file was saved.", w)
-	d.Show()
-	shell.Escape()
-	if agents.escaped != 1 {
-		t.Fatal("Esc with a dialog open reached the screen behind it")
+	// Keys with a dialog open are the dialog's, not the screen's run or
+	// reply: Ctrl+Enter does nothing, Esc closes the dialog.
+	kit.ShowInformation("Saved", "The file was saved.", w)
+	w.Canvas().(fyne.Shortcutable).TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault})
+	w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if agents.escaped != 1 || agents.submits != 2 {
+		t.Fatalf("keys with a dialog open reached the screen behind it: Esc %d, Ctrl+Enter %d", agents.escaped-1, agents.submits-2)
 	}
-	d.Hide()
+	if w.Canvas().Overlays().Top() != nil {
+		t.Fatal("Esc should close the dialog")
+	}
 
 	shell.Show(kit.ScreenSettings)
 	if shell.Current() != kit.ScreenSettings {

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -292,7 +291,7 @@ func (d *detail) dropped(paths []string) {
 	case d.att != nil:
 		d.att.Dropped(rest)
 	default:
-		dialog.ShowInformation("Files not added", "This agent's form has no room for more files.", d.s.env.Window)
+		kit.ShowInformation("Files not added", "This agent's form has no room for more files.", d.s.env.Window)
 	}
 }
 
@@ -589,5 +588,5 @@ func statusIcon(status string) fyne.Resource {
 
 // showSaveError tells the user a file could not be saved.
 func showSaveError(err error, w fyne.Window) {
-	dialog.ShowInformation("Not saved", app.Describe(err), w)
+	kit.ShowInformation("Not saved", app.Describe(err), w)
 }

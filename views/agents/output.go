@@ -316,7 +316,7 @@ func (o *outputView) saveButton(r app.Run) *widget.Button {
 			})
 		}, w)
 		d.SetFileName(o.saveName(r))
-		d.Show()
+		kit.ShowDialog(d, w)
 	})
 }
 

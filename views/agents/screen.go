@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -189,7 +188,7 @@ func (s *Screen) Dropped(paths []string) {
 			return
 		}
 	}
-	dialog.ShowInformation("Files not added",
+	kit.ShowInformation("Files not added",
 		"Open an agent, then drop the files on its Run tab to attach them to the next run, or on its Files tab to link them to the agent.", s.env.Window)
 }
 

@@ -862,7 +862,7 @@ func (v *convView) editMessage(m app.Message) {
 	if v.s.env.Window == nil {
 		return
 	}
-	e := widget.NewMultiLineEntry()
+	e := kit.NewFormMultiLineEntry()
 	e.Wrapping = fyne.TextWrapWord
 	e.SetText(m.Content)
 	e.SetMinRowsVisible(5)
@@ -873,7 +873,10 @@ func (v *convView) editMessage(m app.Message) {
 		}
 	}, v.s.env.Window)
 	d.Resize(fyne.NewSize(560, 300))
-	d.Show()
+	// Resending costs credits: Ctrl+Enter or the button, never Enter.
+	e.OnCtrlEnter = d.Confirm
+	kit.ShowDialogKeys(d, v.s.env.Window, nil, d.Dismiss)
+	v.s.env.Window.Canvas().Focus(e)
 }
 
 func (v *convView) showMenu(anchor fyne.CanvasObject) {
@@ -900,13 +903,15 @@ func (v *convView) showMenu(anchor fyne.CanvasObject) {
 }
 
 func (v *convView) rename() {
-	e := widget.NewEntry()
+	e := kit.NewFormEntry()
 	e.SetText(v.sess.Conversation().Title)
-	dialog.ShowForm("Rename conversation", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
+	d := dialog.NewForm("Rename conversation", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
 		if ok {
 			v.s.renameChat(v.sess.ID(), e.Text)
 		}
 	}, v.s.env.Window)
+	kit.ShowDialog(d, v.s.env.Window)
+	v.s.env.Window.Canvas().Focus(e)
 }
 
 func (s *Screen) renameChat(id int64, title string) {
@@ -937,7 +942,7 @@ func (s *Screen) deleteChat(c app.Conversation) {
 func (v *convView) remove() { v.s.deleteChat(v.sess.Conversation()) }
 
 func (v *convView) instructions() {
-	e := widget.NewMultiLineEntry()
+	e := kit.NewFormMultiLineEntry()
 	e.Wrapping = fyne.TextWrapWord
 	e.SetPlaceHolder("For example: Answer briefly, in British English, for office staff.")
 	e.SetText(v.sess.Conversation().DeveloperMessage)
@@ -951,7 +956,9 @@ func (v *convView) instructions() {
 		}
 	}, v.s.env.Window)
 	d.Resize(fyne.NewSize(560, 320))
-	d.Show()
+	e.OnCtrlEnter = d.Confirm
+	kit.ShowDialog(d, v.s.env.Window)
+	v.s.env.Window.Canvas().Focus(e)
 }
 
 func (v *convView) export() {
@@ -968,13 +975,13 @@ func (v *convView) export() {
 					v.s.showErr(err)
 					return
 				}
-				dialog.ShowInformation("Conversation exported", "Saved to "+path, v.s.env.Window)
+				kit.ShowInformation("Conversation exported", "Saved to "+path, v.s.env.Window)
 			})
 		})
 	}, v.s.env.Window)
 	d.SetFileName(safe.FileName(v.sess.Conversation().Title, ".md", "conversation"))
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".md"}))
-	d.Show()
+	kit.ShowDialog(d, v.s.env.Window)
 }
 
 // composer is the message box: Enter sends, Shift+Enter adds a line.

@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -287,7 +286,7 @@ func (s *Screen) Dropped(paths []string) {
 		return
 	}
 	if s.env.Window != nil {
-		dialog.ShowInformation("Files not added", "Open a conversation first, then drop the files on it.", s.env.Window)
+		kit.ShowInformation("Files not added", "Open a conversation first, then drop the files on it.", s.env.Window)
 	}
 }
 
@@ -323,7 +322,7 @@ func (s *Screen) deleted(c app.Conversation) {
 
 func (s *Screen) showErr(err error) {
 	if s.env.Window != nil {
-		dialog.ShowInformation("Something went wrong", app.Describe(err), s.env.Window)
+		kit.ShowInformation("Something went wrong", app.Describe(err), s.env.Window)
 	}
 }
 

@@ -42,7 +42,7 @@ func Show(env kit.Env) {
 	d := dialog.NewCustom("Credits", "Close", v.Object(), env.Window)
 	d.SetOnClosed(v.Close)
 	d.Resize(fyne.NewSize(760, 560))
-	d.Show()
+	kit.ShowDialog(d, env.Window)
 	v.Reload()
 }
 
@@ -142,13 +142,13 @@ func lower(s string) string {
 func (v *View) Export() {
 	var buf bytes.Buffer
 	if err := v.report.WriteCSV(&buf); err != nil {
-		dialog.ShowInformation("Not exported", app.Describe(err), v.env.Window)
+		kit.ShowInformation("Not exported", app.Describe(err), v.env.Window)
 		return
 	}
 	data := buf.Bytes()
 	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 		if err != nil {
-			dialog.ShowInformation("Not exported", app.Describe(err), v.env.Window)
+			kit.ShowInformation("Not exported", app.Describe(err), v.env.Window)
 			return
 		}
 		if w == nil {
@@ -162,13 +162,13 @@ func (v *View) Export() {
 			}
 			kit.Do(func() {
 				if werr != nil {
-					dialog.ShowInformation("Not exported", "The file could not be written: "+werr.Error(), v.env.Window)
+					kit.ShowInformation("Not exported", "The file could not be written: "+werr.Error(), v.env.Window)
 					return
 				}
-				dialog.ShowInformation("Exported", "The credits were saved to "+w.URI().Name()+".", v.env.Window)
+				kit.ShowInformation("Exported", "The credits were saved to "+w.URI().Name()+".", v.env.Window)
 			})
 		})
 	}, v.env.Window)
 	d.SetFileName("agentdesk-credits-" + time.Now().Format("2006-01-02") + ".csv")
-	d.Show()
+	kit.ShowDialog(d, v.env.Window)
 }

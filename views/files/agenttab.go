@@ -201,7 +201,7 @@ func (t *AgentTab) pickLinks() {
 		}
 	}, t.env.Window)
 	d.Resize(fyne.NewSize(640, 480))
-	d.Show()
+	kit.ShowDialog(d, t.env.Window)
 }
 
 // picker lists the workspace's files with a check box each, loading more as

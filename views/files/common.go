@@ -56,13 +56,13 @@ func (s *sender) confirm(plan app.UploadPlan, ok func()) {
 		}
 	}, s.env.Window)
 	d.SetConfirmText("Upload")
-	d.Show()
+	kit.ShowDialog(d, s.env.Window)
 }
 
 // notify tells the user something in a dialog.
 func (s *sender) notify(title, msg string) {
 	if s.env.Window != nil {
-		dialog.ShowInformation(title, msg, s.env.Window)
+		kit.ShowInformation(title, msg, s.env.Window)
 	}
 }
 
@@ -124,7 +124,7 @@ func (s *sender) pickFiles() {
 		s.Dropped([]string{path})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(760, 520))
-	d.Show()
+	kit.ShowDialog(d, s.env.Window)
 }
 
 // pickFolder opens the system folder dialog and uploads the folder's files.
@@ -140,7 +140,7 @@ func (s *sender) pickFolder() {
 		s.Dropped([]string{u.Path()})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(760, 520))
-	d.Show()
+	kit.ShowDialog(d, s.env.Window)
 }
 
 // addButtons are "Add files…" and "Add folder…".

@@ -427,7 +427,7 @@ func (s *Screen) linkSelected() {
 		s.link(agents[i], ids)
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(420, 220))
-	d.Show()
+	kit.ShowDialog(d, s.env.Window)
 }
 
 // link links files to an agent and tells the user the result's counts.
@@ -460,7 +460,7 @@ func (s *Screen) processSelected() {
 		}
 	}
 	if len(ids) == 0 {
-		dialog.ShowInformation("Nothing to process", "The ticked files are processed already: agents can read them.", s.env.Window)
+		kit.ShowInformation("Nothing to process", "The ticked files are processed already: agents can read them.", s.env.Window)
 		return
 	}
 	s.confirmEach(ids, "Process", "Processing lets agents read %s. It costs credits, charged once per file.", "Files not processed", fl.ProcessFiles)
@@ -483,7 +483,7 @@ func (s *Screen) confirmEach(ids []client.ID, verb, detail, failTitle string, op
 	}, s.env.Window)
 	d.SetConfirmText(verb)
 	d.SetDismissText("Cancel")
-	d.Show()
+	kit.ShowDestructive(d, s.env.Window)
 }
 
 // deleteSelected deletes the selected files from the service after a

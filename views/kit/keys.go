@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -88,11 +89,47 @@ func NewFormMultiLineEntry() *FormEntry {
 	return e
 }
 
+// NewFormPasswordEntry is a one-line FormEntry whose text shows as dots
+// until the eye beside it is pressed.
+func NewFormPasswordEntry() *FormEntry {
+	e := NewFormEntry()
+	e.Password = true
+	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
+	var eye *widget.Button
+	eye = widget.NewButtonWithIcon("", theme.VisibilityOffIcon(), func() {
+		e.Password = !e.Password
+		if e.Password {
+			eye.SetIcon(theme.VisibilityOffIcon())
+		} else {
+			eye.SetIcon(theme.VisibilityIcon())
+		}
+		e.Refresh()
+	})
+	eye.Importance = widget.LowImportance
+	e.ActionItem = eye
+	return e
+}
+
 // TypedShortcut runs the form on Ctrl+Enter and passes the window's
 // shortcuts on; other shortcuts are Entry's.
 func (e *FormEntry) TypedShortcut(s fyne.Shortcut) {
 	if !FieldShortcut(e, s, e.OnCtrlEnter) {
 		e.Entry.TypedShortcut(s)
+	}
+}
+
+// TypedKey passes Esc on to the window (it closes the dialog the field is
+// in, or stops what runs), and Enter in a one-line field that does nothing
+// with it (it presses the dialog's default button); other keys are
+// Entry's.
+func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
+	switch {
+	case ev.Name == fyne.KeyEscape:
+		PassEscape(e)
+	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !e.MultiLine && e.OnSubmitted == nil:
+		passKey(e, ev)
+	default:
+		e.Entry.TypedKey(ev)
 	}
 }
 

@@ -116,7 +116,7 @@ func OpenLink(words string, u *url.URL) {
 			}
 		}, w)
 	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.8, 560), 0))
-	d.Show()
+	ShowDialog(d, w)
 }
 
 // mainWindow is the window dialogs about server content belong to: Agent

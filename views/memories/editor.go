@@ -279,13 +279,14 @@ func (e *editor) leave(next, stay func()) {
 	if e.id == "" {
 		msg = "This new memory is not saved on the service yet. Agent Desk keeps its text on this computer: choose New memory to pick it up again."
 	}
-	dialog.ShowCustomConfirm("Leave without saving?", "Leave", "Keep editing", widget.NewLabel(msg), func(ok bool) {
+	d := dialog.NewCustomConfirm("Leave without saving?", "Leave", "Keep editing", widget.NewLabel(msg), func(ok bool) {
 		if ok {
 			next()
 		} else if stay != nil {
 			stay()
 		}
 	}, e.s.env.Window)
+	kit.ShowDialog(d, e.s.env.Window)
 }
 
 func (e *editor) showBody() {

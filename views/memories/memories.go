@@ -61,10 +61,10 @@ type Screen struct {
 	listed bool
 
 	// Dialog fields are built once, so what was typed survives a failed try.
-	openID, openText        *widget.Entry
+	openID, openText        *kit.FormEntry
 	openCol                 *widget.Select
-	addID, addName, renName *widget.Entry
-	newColName              *widget.Entry
+	addID, addName, renName *kit.FormEntry
+	newColName              *kit.FormEntry
 }
 
 // New builds the Memories screen.
@@ -252,7 +252,7 @@ func (s *Screen) updateActions() {
 // showNewCollection creates a collection by name on the service.
 func (s *Screen) showNewCollection() {
 	if s.newColName == nil {
-		s.newColName = widget.NewEntry()
+		s.newColName = kit.NewFormEntry()
 		s.newColName.SetPlaceHolder("For example: Customer care")
 	}
 	d := dialog.NewForm("New collection", "Create", "Cancel",
@@ -265,7 +265,7 @@ func (s *Screen) showNewCollection() {
 			var err error
 			kit.Act(s.a, func(ctx context.Context) { col, err = s.a.CreateCollection(ctx, name) }, func() {
 				if err != nil {
-					dialog.ShowInformation("Collection not created", app.Describe(err), s.env.Window)
+					kit.ShowInformation("Collection not created", app.Describe(err), s.env.Window)
 					return
 				}
 				s.newColName.SetText("")
@@ -275,7 +275,7 @@ func (s *Screen) showNewCollection() {
 			})
 		}, s.env.Window)
 	d.Resize(fyne.NewSize(420, 200))
-	d.Show()
+	kit.ShowDialog(d, s.env.Window)
 	s.env.Window.Canvas().Focus(s.newColName)
 }
 
@@ -288,7 +288,7 @@ func (s *Screen) confirmDeleteCollection() {
 	}
 	name := collectionLabel(col.ID, col.Name)
 	if s.a.IsDefaultCollection(col.ID) {
-		dialog.ShowInformation("Collection not deleted", "“"+name+"” is the account's default collection, which cannot be deleted. Delete its memories one by one instead.", s.env.Window)
+		kit.ShowInformation("Collection not deleted", "“"+name+"” is the account's default collection, which cannot be deleted. Delete its memories one by one instead.", s.env.Window)
 		return
 	}
 	what := "It holds no memories Agent Desk knows of."
@@ -305,7 +305,7 @@ func (s *Screen) confirmDeleteCollection() {
 		var err error
 		kit.Act(s.a, func(ctx context.Context) { err = s.a.DeleteCollection(ctx, col.ID) }, func() {
 			if err != nil {
-				dialog.ShowInformation("Collection not deleted", app.Describe(err), s.env.Window)
+				kit.ShowInformation("Collection not deleted", app.Describe(err), s.env.Window)
 				return
 			}
 			if s.ed.open && s.ed.collectionOf() == col.ID {
@@ -319,7 +319,7 @@ func (s *Screen) confirmDeleteCollection() {
 	}, s.env.Window)
 	d.SetConfirmText("Delete")
 	d.SetDismissText("Cancel")
-	d.Show()
+	kit.ShowDestructive(d, s.env.Window)
 }
 
 // deleteMemory deletes a memory on the service after a confirmation.
@@ -332,7 +332,7 @@ func (s *Screen) deleteMemory(id, preview string) {
 		// The app takes the memory off the list and reads the index again.
 		kit.Act(s.a, func(ctx context.Context) { err = s.idx.DeleteMemory(ctx, id) }, func() {
 			if err != nil {
-				dialog.ShowInformation("Memory not deleted", app.Describe(err), s.env.Window)
+				kit.ShowInformation("Memory not deleted", app.Describe(err), s.env.Window)
 				return
 			}
 			if s.ed.id == id {
@@ -344,7 +344,7 @@ func (s *Screen) deleteMemory(id, preview string) {
 	}, s.env.Window)
 	d.SetConfirmText("Delete")
 	d.SetDismissText("Cancel")
-	d.Show()
+	kit.ShowDestructive(d, s.env.Window)
 }
 
 // Reload has the app read the local index again, for the search typed and
@@ -487,9 +487,9 @@ func subLine(m app.MemoryEntry) string {
 // to it: the service's answer confirms the memory exists.
 func (s *Screen) showOpenByID() {
 	if s.openID == nil {
-		s.openID = widget.NewEntry()
+		s.openID = kit.NewFormEntry()
 		s.openID.SetPlaceHolder("for example 501")
-		s.openText = widget.NewMultiLineEntry()
+		s.openText = kit.NewFormMultiLineEntry()
 		s.openText.Wrapping = fyne.TextWrapWord
 		s.openText.SetMinRowsVisible(5)
 		s.openText.SetPlaceHolder("The memory's text")
@@ -523,7 +523,7 @@ func (s *Screen) showOpenByID() {
 				if app.IsMemoryMissing(err) {
 					msg = fmt.Sprintf("Memory %s does not exist on the server. Check the number; nothing was changed.", id)
 				}
-				dialog.ShowInformation("Memory not opened", msg, s.env.Window)
+				kit.ShowInformation("Memory not opened", msg, s.env.Window)
 				return
 			}
 			s.openID.SetText("")
@@ -533,16 +533,18 @@ func (s *Screen) showOpenByID() {
 		})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(560, 420))
-	d.Show()
+	s.openText.OnCtrlEnter = d.Confirm
+	kit.ShowDialog(d, s.env.Window)
+	s.env.Window.Canvas().Focus(s.openID)
 }
 
 // showAddCollection brings in a collection made elsewhere, confirmed by
 // saving its name (the service cannot show a collection).
 func (s *Screen) showAddCollection() {
 	if s.addID == nil {
-		s.addID = widget.NewEntry()
+		s.addID = kit.NewFormEntry()
 		s.addID.SetPlaceHolder("for example 2")
-		s.addName = widget.NewEntry()
+		s.addName = kit.NewFormEntry()
 		s.addName.SetPlaceHolder("Its name")
 	}
 	explain := widget.NewLabel("The service cannot list or show collections. Enter the collection's number and its name: " +
@@ -561,7 +563,7 @@ func (s *Screen) showAddCollection() {
 				if app.IsMemoryMissing(err) {
 					msg = fmt.Sprintf("Collection %s was not found on the server. Check the number.", id)
 				}
-				dialog.ShowInformation("Collection not added", msg, s.env.Window)
+				kit.ShowInformation("Collection not added", msg, s.env.Window)
 				return
 			}
 			s.addID.SetText("")
@@ -570,7 +572,8 @@ func (s *Screen) showAddCollection() {
 		})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(480, 300))
-	d.Show()
+	kit.ShowDialog(d, s.env.Window)
+	s.env.Window.Canvas().Focus(s.addID)
 }
 
 func (s *Screen) selectedCollection() (app.CollectionSummary, bool) {
@@ -589,7 +592,7 @@ func (s *Screen) showRename() {
 		return
 	}
 	if s.renName == nil {
-		s.renName = widget.NewEntry()
+		s.renName = kit.NewFormEntry()
 	}
 	s.renName.SetText(col.Name)
 	d := dialog.NewForm("Rename collection", "Rename", "Cancel",
@@ -599,7 +602,7 @@ func (s *Screen) showRename() {
 			}
 		}, s.env.Window)
 	d.Resize(fyne.NewSize(420, 200))
-	d.Show()
+	kit.ShowDialog(d, s.env.Window)
 	s.env.Window.Canvas().Focus(s.renName)
 }
 
@@ -614,15 +617,16 @@ func (s *Screen) doRename(col app.CollectionSummary, name string) {
 			if col.Name != "" {
 				which = fmt.Sprintf("number %s (%q)", col.ID, col.Name)
 			}
-			dialog.ShowConfirm("Collection not found",
+			d := dialog.NewConfirm("Collection not found",
 				"The service has no collection "+which+". Remove it from this list? Its memories stay in the list.",
 				func(yes bool) {
 					if yes {
 						s.forgetCollection(col.ID)
 					}
 				}, s.env.Window)
+			kit.ShowDialog(d, s.env.Window)
 		default:
-			dialog.ShowInformation("Collection not renamed", app.Describe(err), s.env.Window)
+			kit.ShowInformation("Collection not renamed", app.Describe(err), s.env.Window)
 		}
 	})
 }
@@ -631,7 +635,7 @@ func (s *Screen) forgetCollection(id string) {
 	var err error
 	kit.Act(s.a, func(ctx context.Context) { err = s.a.ForgetCollection(ctx, id) }, func() {
 		if err != nil {
-			dialog.ShowInformation("Collection not removed", app.Describe(err), s.env.Window)
+			kit.ShowInformation("Collection not removed", app.Describe(err), s.env.Window)
 			return
 		}
 		s.colSel = ""

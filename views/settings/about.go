@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // Version is the version shown in About: the one in FyneApp.toml, which
@@ -54,5 +55,5 @@ func AboutContent(a *app.App) fyne.CanvasObject {
 func ShowAbout(a *app.App, win fyne.Window) {
 	d := dialog.NewCustom(fmt.Sprintf("About Agent Desk %s", Version()), "Close", AboutContent(a), win)
 	d.Resize(fyne.NewSize(620, 0))
-	d.Show()
+	kit.ShowDialog(d, win)
 }

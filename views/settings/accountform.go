@@ -20,10 +20,10 @@ type AccountForm struct {
 	a    *app.App
 	acct app.Account // the account being edited; zero ID for a new one
 
-	Name      *widget.Entry
-	BaseURL   *widget.Entry
-	Key       *widget.Entry
-	Workspace *widget.Entry
+	Name      *kit.FormEntry
+	BaseURL   *kit.FormEntry
+	Key       *kit.FormEntry
+	Workspace *kit.FormEntry
 	Result    *widget.Label
 	Test      *widget.Button
 
@@ -46,13 +46,13 @@ type AccountForm struct {
 // key field blank to keep it.
 func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	f := &AccountForm{a: a, acct: acct}
-	f.Name = widget.NewEntry()
+	f.Name = kit.NewFormEntry()
 	f.Name.SetPlaceHolder("For example: Office account")
-	f.BaseURL = widget.NewEntry()
+	f.BaseURL = kit.NewFormEntry()
 	f.BaseURL.SetPlaceHolder("https://agents.example.com/api")
-	f.Key = widget.NewPasswordEntry()
+	f.Key = kit.NewFormPasswordEntry()
 	f.Key.SetPlaceHolder("Paste your API key")
-	f.Workspace = widget.NewEntry()
+	f.Workspace = kit.NewFormEntry()
 	f.Workspace.SetPlaceHolder("A number, for example 12345")
 	if acct.ID != "" {
 		f.Name.SetText(acct.Name)
@@ -225,7 +225,7 @@ func (f *AccountForm) whenKeyMayGo(acct app.Account, key string, send func()) {
 	d.SetConfirmText("Send the key")
 	d.SetDismissText("Cancel")
 	f.keyAsk = d
-	d.Show()
+	kit.ShowDestructive(d, f.Window)
 }
 
 func (f *AccountForm) showWarning(msg string) {

@@ -307,7 +307,11 @@ func (s *Screen) editAccount(acct app.Account) {
 	d.SetButtons([]fyne.CanvasObject{cancel, save})
 	d.Resize(fyne.NewSize(560, 0))
 	s.dialog, s.form, s.save = d, form, save
-	d.Show()
+	kit.ShowDialogKeys(d, s.env.Window, func() {
+		if !save.Disabled() {
+			save.OnTapped()
+		}
+	}, s.Escape)
 }
 
 // confirmRemove asks before forgetting an account and its key.
@@ -334,7 +338,7 @@ func (s *Screen) confirmRemove(acct app.Account) {
 	d.SetConfirmText("Remove")
 	d.SetDismissText("Keep")
 	s.confirm = d
-	d.Show()
+	kit.ShowDestructive(d, s.env.Window)
 }
 
 func (s *Screen) themeChosen(label string) {

@@ -323,7 +323,7 @@ func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 func editable(env kit.Env, l *list, hooks *app.Hooks) {
 	a := env.App
 	fail := func(title string, err error) {
-		kit.Do(func() { dialog.ShowInformation(title, app.Describe(err), env.Window) })
+		kit.Do(func() { kit.ShowInformation(title, app.Describe(err), env.Window) })
 	}
 	l.onActive = func(w client.Webhook, on bool) {
 		a.Go(func() {
@@ -346,7 +346,7 @@ func editable(env kit.Env, l *list, hooks *app.Hooks) {
 			}, env.Window)
 		d.SetConfirmText("Delete")
 		d.SetDismissText("Cancel")
-		d.Show()
+		kit.ShowDestructive(d, env.Window)
 	}
 }
 
@@ -354,7 +354,7 @@ func editable(env kit.Env, l *list, hooks *app.Hooks) {
 // checked as it is typed (https only), and the service's refusal is shown
 // in plain words.
 func showAdd(env kit.Env, agent client.Agent, hooks *app.Hooks) {
-	url := widget.NewEntry()
+	url := kit.NewFormEntry()
 	url.SetPlaceHolder("https://example.com/agent-finished")
 	url.Validator = func(s string) error {
 		if err := client.CheckWebhookURL(s); err != nil {
@@ -386,11 +386,11 @@ func showAdd(env kit.Env, agent client.Agent, hooks *app.Hooks) {
 		a, address, on := env.App, url.Text, active.Checked
 		a.Go(func() {
 			if err := hooks.Add(a.Life(), agent.ID, address, on); err != nil {
-				kit.Do(func() { dialog.ShowInformation("Webhook not added", app.Describe(err), env.Window) })
+				kit.Do(func() { kit.ShowInformation("Webhook not added", app.Describe(err), env.Window) })
 			}
 		})
 	}, env.Window)
 	d.Resize(fyne.NewSize(520, 260))
-	d.Show()
+	kit.ShowDialog(d, env.Window)
 	env.Window.Canvas().Focus(url)
 }

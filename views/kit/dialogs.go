@@ -1,0 +1,116 @@
+package kit
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+)
+
+// Fyne's dialogs answer to no key: Enter and Esc go to the window behind
+// them. Agent Desk shows every dialog through ShowDialog, which remembers
+// what its keys do, and the window asks DialogKey first.
+
+// dialogKeys is what Enter and Esc do in one shown dialog.
+type dialogKeys struct {
+	enter, escape func()
+}
+
+// shownDialogs holds the keys of each dialog on screen, by the overlay
+// that shows it (UI goroutine only).
+var shownDialogs = map[fyne.CanvasObject]dialogKeys{}
+
+// ShowDialog shows d as desktop dialogs behave: Esc closes it as its
+// Cancel or Close button does, and Enter presses its default button:
+// confirms a confirm dialog, submits a form (which checks its fields
+// first), closes a dialog that has only a Close or OK button.
+func ShowDialog(d dialog.Dialog, w fyne.Window) {
+	enter := d.Dismiss
+	switch d := d.(type) {
+	case *dialog.ConfirmDialog:
+		enter = d.Confirm
+	case *dialog.FormDialog:
+		enter = d.Submit
+	case *dialog.FileDialog:
+		enter = nil // its own name field takes Enter
+	}
+	ShowDialogKeys(d, w, enter, d.Dismiss)
+}
+
+// ShowDestructive shows a dialog that confirms what cannot be undone
+// (deleting, sending the key elsewhere): Esc cancels it, Enter does
+// nothing, so only a deliberate click or Space on its button goes ahead.
+func ShowDestructive(d dialog.Dialog, w fyne.Window) {
+	ShowDialogKeys(d, w, nil, d.Dismiss)
+}
+
+// ShowDialogKeys shows d with what Enter and Esc do in it (nil: nothing).
+func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
+	d.Show()
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		return
+	}
+	shownDialogs[top] = dialogKeys{enter: enter, escape: escape}
+	d.SetOnClosed(func() { delete(shownDialogs, top) })
+}
+
+// ShowInformation is dialog.ShowInformation with its keys: Enter and Esc
+// close it.
+func ShowInformation(title, message string, w fyne.Window) {
+	ShowDialog(dialog.NewInformation(title, message, w), w)
+}
+
+// DialogKey gives a key to the dialog or pop-up open on c, and reports
+// whether one is open: with one open, no key goes to the screen behind it.
+func DialogKey(c fyne.Canvas, key fyne.KeyName) bool {
+	top := c.Overlays().Top()
+	if top == nil {
+		return false
+	}
+	keys, ok := shownDialogs[top]
+	if !ok {
+		// A pop-up of Agent Desk's own (a list opened under a button):
+		// Esc closes it.
+		if key == fyne.KeyEscape {
+			top.Hide()
+			c.Overlays().Remove(top)
+		}
+		return true
+	}
+	var do func()
+	switch key {
+	case fyne.KeyEscape:
+		do = keys.escape
+	case fyne.KeyReturn, fyne.KeyEnter:
+		do = keys.enter
+	}
+	if do != nil {
+		do()
+	}
+	return true
+}
+
+// AnswerDialogKeys has the window's dialogs answer to Enter and Esc where
+// nothing else on it takes keys (the welcome screen); the shell's own key
+// handler asks DialogKey first.
+func AnswerDialogKeys(w fyne.Window) {
+	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { DialogKey(w.Canvas(), ev.Name) })
+}
+
+// PassEscape hands Esc typed in a text field on to the window showing
+// it, which closes the dialog the field is in or stops what runs behind
+// the screen: Fyne gives the key to the field alone, which does nothing
+// with it.
+func PassEscape(o fyne.CanvasObject) {
+	passKey(o, &fyne.KeyEvent{Name: fyne.KeyEscape})
+}
+
+// passKey hands a key typed in o to the window showing it.
+func passKey(o fyne.CanvasObject, ev *fyne.KeyEvent) {
+	if a := fyne.CurrentApp(); a != nil {
+		if c := a.Driver().CanvasForObject(o); c != nil {
+			if f := c.OnTypedKey(); f != nil {
+				f(ev)
+			}
+		}
+	}
+}

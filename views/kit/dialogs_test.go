@@ -1,0 +1,144 @@
+package kit_test
+
+import (
+	"errors"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// dialogWindow is a window whose dialogs answer to keys, as Agent Desk's.
+func dialogWindow(t *testing.T) fyne.Window {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel("behind"))
+	w.Resize(fyne.NewSize(800, 600))
+	kit.AnswerDialogKeys(w)
+	return w
+}
+
+// press types a key where no field has the keyboard.
+func press(w fyne.Window, key fyne.KeyName) {
+	w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: key})
+}
+
+func TestEnterConfirmsAndEscCancelsADialog(t *testing.T) {
+	for _, tc := range []struct {
+		key  fyne.KeyName
+		want string
+	}{{fyne.KeyReturn, "yes"}, {fyne.KeyEnter, "yes"}, {fyne.KeyEscape, "no"}} {
+		w := dialogWindow(t)
+		got := ""
+		d := dialog.NewConfirm("Upload many files?", "12 files will be uploaded.", func(ok bool) {
+			got = map[bool]string{true: "yes", false: "no"}[ok]
+		}, w)
+		kit.ShowDialog(d, w)
+		press(w, tc.key)
+		if got != tc.want || w.Canvas().Overlays().Top() != nil {
+			t.Errorf("%s: answered %q (want %q), dialog still open: %v", tc.key, got, tc.want, w.Canvas().Overlays().Top() != nil)
+		}
+	}
+}
+
+func TestEnterAndEscCloseAnInformation(t *testing.T) {
+	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEscape} {
+		w := dialogWindow(t)
+		kit.ShowInformation("Saved", "The file was saved.", w)
+		press(w, key)
+		if w.Canvas().Overlays().Top() != nil {
+			t.Errorf("%s left the information open", key)
+		}
+	}
+}
+
+func TestEnterDoesNotConfirmADeletion(t *testing.T) {
+	w := dialogWindow(t)
+	answers := []bool{}
+	d := dialog.NewConfirm("Delete this memory?", "This cannot be undone.", func(ok bool) { answers = append(answers, ok) }, w)
+	kit.ShowDestructive(d, w)
+	press(w, fyne.KeyReturn)
+	if len(answers) != 0 || w.Canvas().Overlays().Top() == nil {
+		t.Fatalf("Enter answered a deletion: %v", answers)
+	}
+	press(w, fyne.KeyEscape)
+	if len(answers) != 1 || answers[0] || w.Canvas().Overlays().Top() != nil {
+		t.Fatalf("Esc should cancel the deletion: %v", answers)
+	}
+}
+
+func TestEnterInAFormsFieldSubmitsItOnlyWhenValid(t *testing.T) {
+	w := dialogWindow(t)
+	name := kit.NewFormEntry()
+	name.Validator = func(s string) error {
+		if s == "" {
+			return errors.New("a name is needed")
+		}
+		return nil
+	}
+	created := []string{}
+	d := dialog.NewForm("New collection", "Create", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", name)}, func(ok bool) {
+		if ok {
+			created = append(created, name.Text)
+		}
+	}, w)
+	kit.ShowDialog(d, w)
+	w.Canvas().Focus(name)
+	enter := &fyne.KeyEvent{Name: fyne.KeyReturn}
+	w.Canvas().Focused().TypedKey(enter)
+	if len(created) != 0 || w.Canvas().Overlays().Top() == nil {
+		t.Fatalf("Enter submitted an empty name: %v", created)
+	}
+	test.Type(name, "Customer care")
+	w.Canvas().Focused().TypedKey(enter)
+	if len(created) != 1 || created[0] != "Customer care" || w.Canvas().Overlays().Top() != nil {
+		t.Fatalf("Enter in the name should create it once and close: %v", created)
+	}
+}
+
+func TestEscInAFieldClosesItsDialog(t *testing.T) {
+	w := dialogWindow(t)
+	text := kit.NewFormMultiLineEntry()
+	answers := []bool{}
+	d := dialog.NewCustomConfirm("Instructions", "Save", "Cancel", text, func(ok bool) { answers = append(answers, ok) }, w)
+	text.OnCtrlEnter = d.Confirm
+	kit.ShowDialog(d, w)
+	w.Canvas().Focus(text)
+	test.Type(text, "Be brief.")
+	// Enter in a text of several lines is a new line, not Save.
+	w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if len(answers) != 0 || text.Text != "Be brief.\n" {
+		t.Fatalf("Enter in a text of several lines: answers %v, text %q", answers, text.Text)
+	}
+	w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if len(answers) != 1 || answers[0] || w.Canvas().Overlays().Top() != nil {
+		t.Fatalf("Esc in the field should cancel the dialog: %v", answers)
+	}
+}
+
+func TestEscClosesAPopUpAndNoKeyReachesTheScreenBehind(t *testing.T) {
+	w := dialogWindow(t)
+	escaped := 0
+	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if kit.DialogKey(w.Canvas(), ev.Name) {
+			return
+		}
+		escaped++
+	})
+	widget.ShowPopUp(widget.NewLabel("Credits: 12"), w.Canvas())
+	press(w, fyne.KeyReturn)
+	if escaped != 0 || w.Canvas().Overlays().Top() == nil {
+		t.Fatalf("Enter with a pop-up open: reached the screen %d times, pop-up closed: %v", escaped, w.Canvas().Overlays().Top() == nil)
+	}
+	press(w, fyne.KeyEscape)
+	if escaped != 0 || w.Canvas().Overlays().Top() != nil {
+		t.Fatal("Esc should close the pop-up, and only that")
+	}
+	press(w, fyne.KeyEscape)
+	if escaped != 1 {
+		t.Fatal("with nothing open, Esc is the screen's")
+	}
+}
