@@ -4,9 +4,14 @@
 package views
 
 import (
+	"strconv"
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
@@ -63,24 +68,7 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 		}
 		s.Dropped(paths)
 	})
-	win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if kit.DialogKey(win.Canvas(), ev.Name) {
-			return
-		}
-		if ev.Name == fyne.KeyEscape {
-			s.Escape()
-		}
-	})
-	win.Canvas().AddShortcut(kit.SearchShortcut, func(fyne.Shortcut) {
-		if !s.overlaid() {
-			s.FocusSearch()
-		}
-	})
-	// Ctrl+Enter where no text field has the keyboard (a button, a
-	// choice): the fields pass it to their form themselves.
-	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} {
-		win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { s.Submit() })
-	}
+	s.answerKeys()
 
 	for _, n := range a.Notices() {
 		kit.ShowInformation("Agent Desk", n, win)
@@ -91,6 +79,46 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 	}
 	s.Show(first)
 	return s
+}
+
+// answerKeys installs the window's keys. Text fields pass these on
+// themselves (kit.FormEntry, kit.PassWindowShortcut); none reaches a
+// screen behind an open dialog.
+func (s *Shell) answerKeys() {
+	c := s.win.Canvas()
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if kit.DialogKey(c, ev.Name) {
+			return
+		}
+		switch ev.Name {
+		case fyne.KeyEscape:
+			s.Escape()
+		case fyne.KeyF1:
+			s.ShowKeys()
+		}
+	})
+	add := func(sc fyne.Shortcut, do func()) {
+		c.AddShortcut(sc, func(fyne.Shortcut) {
+			if !s.overlaid() {
+				do()
+			}
+		})
+	}
+	add(kit.SearchShortcut, s.FocusSearch)
+	add(kit.FindShortcut, s.FocusFind)
+	add(kit.NewChatShortcut, s.ChooseChatAgent)
+	add(kit.KeysShortcut, s.ShowKeys)
+	for i, sc := range kit.ScreenShortcuts {
+		if i < len(screens) {
+			name := screens[i].Name
+			add(sc, func() { s.Show(name) })
+		}
+	}
+	// Ctrl+Enter where no text field has the keyboard (a button, a
+	// choice): the fields pass it to their form themselves.
+	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} {
+		add(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, s.Submit)
+	}
 }
 
 // Env is the environment screens are built with (tests use it).
@@ -196,6 +224,53 @@ func (s *Shell) FocusSearch() {
 	if f, ok := s.built[kit.ScreenAgents].(searchFocuser); ok {
 		f.FocusSearch()
 	}
+}
+
+// FocusFind puts the cursor in the search of the screen on show.
+func (s *Shell) FocusFind() {
+	if f, ok := s.built[s.current].(kit.Finder); ok {
+		f.FocusFind()
+	}
+}
+
+// ShowKeys lists the keys Agent Desk answers to (F1, Ctrl+/).
+func (s *Shell) ShowKeys() {
+	if s.overlaid() {
+		return
+	}
+	d := dialog.NewCustom("Keyboard shortcuts", "Close", keysSheet(), s.win)
+	d.Resize(fyne.NewSize(min(s.win.Canvas().Size().Width*0.9, 600), 0))
+	kit.ShowDialog(d, s.win)
+}
+
+// keysSheet is the list of keys, two columns: the keys, what they do.
+func keysSheet() fyne.CanvasObject {
+	names := make([]string, 0, len(screens))
+	for _, sp := range screens {
+		names = append(names, sp.Name)
+	}
+	last := min(len(screens), len(kit.ScreenShortcuts))
+	rows := [][2]string{
+		{kit.CtrlName("1") + " … " + kit.CtrlName(strconv.Itoa(last)), "Go to " + strings.Join(names[:last], ", ")},
+		{kit.CtrlName("K"), "Search the agents"},
+		{kit.CtrlName("F"), "Search on this screen"},
+		{kit.CtrlName("N"), "New chat"},
+		{kit.CtrlEnterName, "Run the agent, or send the message (uses credits)"},
+		{"Esc", "Stop the reply or the run; close a dialog"},
+		{"Enter", "Press a dialog's main button"},
+		{"Tab, Shift+Tab", "Go to the next or the previous control"},
+		{"Space", "Press the button that has the keyboard; tick a box"},
+		{"F1, " + kit.CtrlName("/"), "This list"},
+	}
+	grid := container.New(layout.NewFormLayout())
+	for _, r := range rows {
+		key := widget.NewLabelWithStyle(r[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
+		what := widget.NewLabel(r[1])
+		what.Wrapping = fyne.TextWrapWord
+		grid.Add(key)
+		grid.Add(what)
+	}
+	return grid
 }
 
 // chatOpener is implemented by the chats screen.

@@ -256,3 +256,79 @@ func TestStatusBarChecksAgainByItselfWhileOffline(t *testing.T) {
 		t.Fatalf("the app should hear the service is back once: %+v", c)
 	}
 }
+
+// findScreen is a screen with a search of its own.
+type findScreen struct {
+	plainScreen
+	finds int
+}
+
+func (f *findScreen) FocusFind() { f.finds++ }
+
+func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
+	test.NewTempApp(t)
+	kit.UseQueue(t)
+	a := apptest.Open(t)
+	field := kit.NewFormEntry()
+	chats := &findScreen{plainScreen: plainScreen{label: widget.NewLabel("chats")}}
+	withScreens(t, []ScreenSpec{
+		{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen {
+			return &plainScreen{label: widget.NewLabel("agents")}
+		}},
+		{Name: kit.ScreenChats, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return chats }},
+		{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: func(kit.Env) kit.Screen {
+			return &plainScreen{label: widget.NewLabel("settings")}
+		}},
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1024, 768))
+	shell := NewShell(a, w)
+	c := w.Canvas()
+	sc := c.(fyne.Shortcutable)
+
+	sc.TypedShortcut(kit.ScreenShortcuts[2])
+	if shell.Current() != kit.ScreenSettings {
+		t.Fatalf("Ctrl+3 should show the third screen, shows %q", shell.Current())
+	}
+	// From a text field that has the keyboard, as Fyne gives it the keys.
+	shell.stack.Objects = append(shell.stack.Objects, field)
+	c.Focus(field)
+	field.TypedShortcut(kit.ScreenShortcuts[1])
+	if shell.Current() != kit.ScreenChats {
+		t.Fatalf("Ctrl+2 typed in a field should show the second screen, shows %q", shell.Current())
+	}
+	sc.TypedShortcut(kit.FindShortcut)
+	if chats.finds != 1 {
+		t.Fatal("Ctrl+F should put the cursor in the screen's search")
+	}
+	// Ctrl+9 names no screen here: nothing happens.
+	sc.TypedShortcut(kit.ScreenShortcuts[8])
+	if shell.Current() != kit.ScreenChats {
+		t.Fatalf("Ctrl+9 moved to %q", shell.Current())
+	}
+
+	// F1 lists the keys; with it open, the window's shortcuts wait.
+	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyF1})
+	if !dialogShowing(w, "Keyboard shortcuts") || !dialogShowing(w, "Go to Agents, Chats, Settings") {
+		t.Fatal("F1 should list the keys, the screens by name")
+	}
+	sc.TypedShortcut(kit.ScreenShortcuts[0])
+	sc.TypedShortcut(kit.NewChatShortcut)
+	if shell.Current() != kit.ScreenChats {
+		t.Fatalf("a shortcut behind the open list moved to %q", shell.Current())
+	}
+	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if c.Overlays().Top() != nil {
+		t.Fatal("Esc should close the list of keys")
+	}
+	sc.TypedShortcut(kit.KeysShortcut)
+	if !dialogShowing(w, "Keyboard shortcuts") {
+		t.Fatal("Ctrl+/ should list the keys")
+	}
+	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	// Ctrl+N: a new chat starts by choosing its agent.
+	sc.TypedShortcut(kit.NewChatShortcut)
+	if shell.Current() != kit.ScreenAgents {
+		t.Fatalf("Ctrl+N should show the agents to choose from, shows %q", shell.Current())
+	}
+}

@@ -47,7 +47,7 @@ type Screen struct {
 	text    *kit.TextRelease
 
 	content   fyne.CanvasObject
-	search    *widget.Entry
+	search    *kit.FormEntry
 	typeSel   *widget.Select
 	total     *widget.Label
 	list      *widget.List
@@ -86,8 +86,8 @@ func (s *Screen) build() {
 	s.total.Importance = widget.LowImportance
 	header := container.NewBorder(nil, nil, nil, s.total, kit.Header("Agents", ""))
 
-	s.search = widget.NewEntry()
-	s.search.SetPlaceHolder("Search agents (Ctrl+K)")
+	s.search = kit.NewFormEntry()
+	s.search.SetPlaceHolder("Search agents (" + kit.CtrlName("K") + ")")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.queueSearch() }
 	s.search.OnSubmitted = func(string) { s.runSearch() }
@@ -153,6 +153,9 @@ func (s *Screen) FocusSearch() {
 		c.Focus(s.search)
 	}
 }
+
+// FocusFind is FocusSearch (Ctrl+F): the agents are this screen's search.
+func (s *Screen) FocusFind() { s.FocusSearch() }
 
 // ShowType sets the type filter to typ (one of the client.Agent* types),
 // which lists only agents of that type.

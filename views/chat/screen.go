@@ -28,7 +28,7 @@ type Screen struct {
 	env kit.Env
 	a   *app.App
 
-	search   *widget.Entry
+	search   *kit.FormEntry
 	convs    []app.Conversation
 	convList *widget.List
 	left     *fyne.Container // list, empty or error state
@@ -123,8 +123,8 @@ func (s *Screen) onScreen() bool {
 }
 
 func (s *Screen) build() {
-	s.search = widget.NewEntry()
-	s.search.SetPlaceHolder("Search conversations…")
+	s.search = kit.NewFormEntry()
+	s.search.SetPlaceHolder("Search conversations (" + kit.CtrlName("F") + ")")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.reload() }
 	s.convList = widget.NewList(
@@ -350,4 +350,11 @@ func creditsText(c *float64) string {
 		return ""
 	}
 	return app.Credits(*c)
+}
+
+// FocusFind puts the cursor in this screen's search (Ctrl+F).
+func (s *Screen) FocusFind() {
+	if s.env.Window != nil {
+		s.env.Window.Canvas().Focus(s.search)
+	}
 }

@@ -41,15 +41,64 @@ func FieldShortcut(o fyne.CanvasObject, s fyne.Shortcut, submit func()) bool {
 
 // SearchShortcut (Ctrl+K) puts the cursor in the agents search, from
 // anywhere in the window.
-var SearchShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault}
+var SearchShortcut = ctrl(fyne.KeyK)
+
+// FindShortcut (Ctrl+F) puts the cursor in the search of the screen on
+// show.
+var FindShortcut = ctrl(fyne.KeyF)
+
+// NewChatShortcut (Ctrl+N) starts a new chat.
+var NewChatShortcut = ctrl(fyne.KeyN)
+
+// KeysShortcut (Ctrl+/, or F1) lists the keys Agent Desk answers to.
+var KeysShortcut = ctrl(fyne.KeySlash)
+
+// ScreenShortcuts (Ctrl+1 … Ctrl+9) go to the screens of the navigation
+// rail, in its order.
+var ScreenShortcuts = func() []*desktop.CustomShortcut {
+	keys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
+	s := make([]*desktop.CustomShortcut, len(keys))
+	for i, k := range keys {
+		s[i] = ctrl(k)
+	}
+	return s
+}()
+
+func ctrl(k fyne.KeyName) *desktop.CustomShortcut {
+	return &desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}
+}
+
+// CtrlName is how the keyboard names Ctrl (⌘ on a Mac) with key.
+func CtrlName(key string) string {
+	if runtime.GOOS == "darwin" {
+		return "⌘" + key
+	}
+	return "Ctrl+" + key
+}
+
+// isWindowShortcut reports whether s is one of the window's own shortcuts,
+// which text fields pass on.
+func isWindowShortcut(s fyne.Shortcut) bool {
+	c, ok := s.(*desktop.CustomShortcut)
+	if !ok {
+		return false
+	}
+	name := c.ShortcutName()
+	for _, w := range append([]*desktop.CustomShortcut{SearchShortcut, FindShortcut, NewChatShortcut, KeysShortcut}, ScreenShortcuts...) {
+		if w.ShortcutName() == name {
+			return true
+		}
+	}
+	return false
+}
 
 // PassWindowShortcut hands s to the window showing o when it is one of the
-// window's own shortcuts (SearchShortcut), and reports whether it was: Fyne
-// gives every shortcut to the text field that has the keyboard and none to
-// the window, so Agent Desk's text fields pass these on.
+// window's own shortcuts (Ctrl+K, Ctrl+F, Ctrl+N, Ctrl+/, Ctrl+1 …), and
+// reports whether it was: Fyne gives every shortcut to the text field that
+// has the keyboard and none to the window, so Agent Desk's text fields pass
+// these on.
 func PassWindowShortcut(o fyne.CanvasObject, s fyne.Shortcut) bool {
-	c, ok := s.(*desktop.CustomShortcut)
-	if !ok || c.ShortcutName() != SearchShortcut.ShortcutName() {
+	if !isWindowShortcut(s) {
 		return false
 	}
 	if a := fyne.CurrentApp(); a != nil {
@@ -119,13 +168,13 @@ func (e *FormEntry) TypedShortcut(s fyne.Shortcut) {
 }
 
 // TypedKey passes Esc on to the window (it closes the dialog the field is
-// in, or stops what runs), and Enter in a one-line field that does nothing
+// in, or stops what runs), and F1 (the list of keys), and Enter in a one-line field that does nothing
 // with it (it presses the dialog's default button); other keys are
 // Entry's.
 func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 	switch {
-	case ev.Name == fyne.KeyEscape:
-		PassEscape(e)
+	case ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1:
+		passKey(e, ev)
 	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !e.MultiLine && e.OnSubmitted == nil:
 		passKey(e, ev)
 	default:

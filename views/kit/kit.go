@@ -55,6 +55,12 @@ type DropTarget interface {
 	Dropped(paths []string)
 }
 
+// Finder is implemented by screens with a search of their own: Ctrl+F
+// puts the cursor in it.
+type Finder interface {
+	FocusFind()
+}
+
 // Escaper is implemented by screens that react to Esc (cancel a run, stop a
 // stream).
 type Escaper interface {

@@ -35,7 +35,7 @@ type Screen struct {
 	waiting bool // the loading state is shown
 
 	content fyne.CanvasObject
-	search  *widget.Entry
+	search  *kit.FormEntry
 
 	cols    []app.CollectionSummary
 	total   int
@@ -128,8 +128,8 @@ func (s *Screen) showSync(st app.MemorySync) {
 }
 
 func (s *Screen) build() {
-	s.search = widget.NewEntry()
-	s.search.SetPlaceHolder("Search memories")
+	s.search = kit.NewFormEntry()
+	s.search.SetPlaceHolder("Search memories (" + kit.CtrlName("F") + ")")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.Reload() }
 
@@ -668,4 +668,11 @@ func ago(t time.Time) string {
 		return ""
 	}
 	return t.Local().Format("2 Jan 2006 15:04")
+}
+
+// FocusFind puts the cursor in this screen's search (Ctrl+F).
+func (s *Screen) FocusFind() {
+	if s.env.Window != nil {
+		s.env.Window.Canvas().Focus(s.search)
+	}
 }

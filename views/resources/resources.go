@@ -29,7 +29,7 @@ type Screen struct {
 	content fyne.CanvasObject
 	found   *app.ResourceSearch
 
-	search *widget.Entry
+	search *kit.FormEntry
 	typ    *widget.SelectEntry
 	count  *widget.Label
 	stack  *fyne.Container
@@ -45,8 +45,8 @@ type Screen struct {
 // New builds the Resources screen.
 func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, found: env.App.NewResourceSearch()}
-	s.search = widget.NewEntry()
-	s.search.SetPlaceHolder("Search titles and descriptions")
+	s.search = kit.NewFormEntry()
+	s.search.SetPlaceHolder("Search titles and descriptions (" + kit.CtrlName("F") + ")")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	// Typing searches once it rests (the app waits for the pause), so a
 	// word sends one request; Enter searches at once.
@@ -226,4 +226,11 @@ func selectable(text string) fyne.CanvasObject {
 	l := widget.NewLabel(text)
 	l.Selectable = true
 	return l
+}
+
+// FocusFind puts the cursor in this screen's search (Ctrl+F).
+func (s *Screen) FocusFind() {
+	if s.env.Window != nil {
+		s.env.Window.Canvas().Focus(s.search)
+	}
 }
