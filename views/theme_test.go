@@ -98,3 +98,31 @@ func variantName(v fyne.ThemeVariant) string {
 	}
 	return "dark"
 }
+
+// over is colour c drawn over an opaque background, as Fyne blends a
+// button's focus tint.
+func over(bg, c color.Color) color.Color {
+	br, bgg, bb, _ := bg.RGBA()
+	cr, cg, cb, ca := c.RGBA()
+	mix := func(b, f uint32) uint8 { return uint8((f + b*(0xffff-ca)/0xffff) >> 8) }
+	return color.NRGBA{R: mix(br, cr), G: mix(bgg, cg), B: mix(bb, cb), A: 0xff}
+}
+
+// What has the keyboard is plain to see: a focused button, a focused blue
+// button and a focused list row each differ from their unfocused look by
+// 1.5:1 or more (Fyne's own tint gave 1.0:1 to 1.3:1).
+func TestThemeFocusStandsOut(t *testing.T) {
+	for _, setting := range []string{storage.ThemeDark, storage.ThemeLight} {
+		th := ThemeFor(setting)
+		focus := th.Color(theme.ColorNameFocus, theme.VariantDark)
+		for _, n := range []fyne.ThemeColorName{theme.ColorNameButton, theme.ColorNamePrimary, theme.ColorNameBackground} {
+			under := th.Color(n, theme.VariantDark)
+			if r := contrast(over(under, focus), under); r < 1.5 {
+				t.Errorf("%s theme: a focused %s differs from an unfocused one by %.2f:1, want 1.5:1 or more", setting, n, r)
+			}
+		}
+		if th.Size(theme.SizeNameInputBorder) < 2 {
+			t.Errorf("%s theme: a field's outline is %v px, want 2 or more", setting, th.Size(theme.SizeNameInputBorder))
+		}
+	}
+}

@@ -57,7 +57,7 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 		})
 	s.rail.OnSelected = func(id widget.ListItemID) { s.show(screens[id].Name) }
 	railBox := container.NewBorder(nil, nil, nil, widget.NewSeparator(), s.rail)
-	win.SetContent(container.NewBorder(nil, s.status.Object(), railBox, nil, s.stack))
+	win.SetContent(kit.NewBorder(nil, s.status.Object(), railBox, nil, s.stack))
 
 	win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		paths := make([]string, 0, len(uris))

@@ -168,7 +168,7 @@ func (d *detail) build() {
 		}
 		d.refreshTab(t)
 	}
-	kit.SetBody(d.content, container.NewBorder(container.NewPadded(head), nil, nil, nil, d.tabs))
+	kit.SetBody(d.content, kit.NewBorder(container.NewPadded(head), nil, nil, nil, d.tabs))
 }
 
 // reloader is a tab that can read its content again (an agent's files).
@@ -226,7 +226,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.att = d.s.env.Nav.NewAttachments()
 	if d.att != nil {
 		add := widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.att.AddFiles)
-		d.formBox.Add(container.NewBorder(nil, nil, add, nil, d.att.Object()))
+		d.formBox.Add(kit.NewBorder(nil, nil, add, nil, d.att.Object()))
 	}
 	if d.agent.Inactive() {
 		// Marked and not runnable, with the reason where Run is.
@@ -242,10 +242,10 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	keys := widget.NewLabel(kit.CtrlEnterName + " runs it")
 	keys.Importance = widget.LowImportance
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn, keys)
-	bar := container.NewVBox(d.formErr, container.NewBorder(nil, nil, buttons, nil, d.progress))
+	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, d.progress))
 	body := container.NewVBox(d.formBox, widget.NewSeparator(), d.output.content)
 	// Fields and results no wider than a readable line on a wide screen.
-	d.scroll = container.NewVScroll(container.NewPadded(kit.MaxWidth(body, formWidth)))
+	d.scroll = kit.FollowFocus(container.NewVScroll(container.NewPadded(kit.MaxWidth(body, formWidth))))
 	if ar := d.s.runner.Active(d.agent.ID); ar != nil {
 		d.watch(ar)
 	}

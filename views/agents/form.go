@@ -320,7 +320,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		fl.oneFile.Importance = widget.LowImportance
 		fl.oneFile.Wrapping = fyne.TextWrapWord
 		fl.oneFile.Hide()
-		fl.input = container.NewVBox(container.NewBorder(nil, nil, choose, nil, att.Object()), fl.oneFile)
+		fl.input = container.NewVBox(kit.NewBorder(nil, nil, choose, nil, att.Object()), fl.oneFile)
 		// The question takes one file: the first one attached.
 		fl.get = func() string {
 			if ids := att.FileIDs(); len(ids) > 0 {
@@ -519,6 +519,12 @@ func (s *choiceSelect) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
+// FocusGained scrolls the choice into view (kit.FollowFocus).
+func (s *choiceSelect) FocusGained() {
+	s.Select.FocusGained()
+	kit.ShowFocused(s)
+}
+
 // numberEntry is a text field that refuses anything but a number's
 // characters.
 type numberEntry struct {
@@ -535,6 +541,12 @@ func (e *numberEntry) TypedShortcut(s fyne.Shortcut) {
 	if !kit.FieldShortcut(e, s, e.submit) {
 		e.Entry.TypedShortcut(s)
 	}
+}
+
+// FocusGained scrolls the field into view (kit.FollowFocus).
+func (e *numberEntry) FocusGained() {
+	e.Entry.FocusGained()
+	kit.ShowFocused(e)
 }
 
 func newNumberEntry() *numberEntry {

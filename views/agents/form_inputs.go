@@ -42,6 +42,12 @@ func (e *dateField) TypedShortcut(s fyne.Shortcut) {
 	}
 }
 
+// FocusGained scrolls the field into view (kit.FollowFocus).
+func (e *dateField) FocusGained() {
+	e.DateEntry.FocusGained()
+	kit.ShowFocused(e)
+}
+
 func newDateField() *dateField {
 	e := &dateField{layout: localDateLayout()}
 	e.ExtendBaseWidget(e)

@@ -118,7 +118,7 @@ func (s *Screen) build() {
 	s.listStack = container.NewStack(kit.Loading("Loading agents…"))
 	s.footer = container.NewVBox()
 
-	left := container.NewBorder(
+	left := kit.NewBorder(
 		container.NewVBox(header, s.search, container.NewBorder(nil, nil, widget.NewLabel("Type"), nil, s.typeSel)),
 		s.footer, nil, nil, s.listStack)
 	s.detailBox = container.NewStack(pickAgent())

@@ -177,7 +177,7 @@ func (v *convView) build() {
 			v.attach = at
 			add := widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), at.AddFiles)
 			add.Importance = widget.LowImportance
-			bottom.Add(container.NewBorder(nil, nil, add, nil, at.Object()))
+			bottom.Add(kit.NewBorder(nil, nil, add, nil, at.Object()))
 		}
 	}
 	bottom.Add(v.errText)
@@ -186,7 +186,7 @@ func (v *convView) build() {
 	bottom.Add(container.NewBorder(nil, hint, nil, buttons, v.entry))
 	v.updateButtons()
 
-	v.obj = container.NewBorder(
+	v.obj = kit.NewBorder(
 		container.NewVBox(container.NewPadded(header), widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(), container.NewPadded(bottom)),
 		nil, nil, container.NewStack(container.New(&viewSize{changed: v.viewResized}, v.list), v.empty))

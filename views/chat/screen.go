@@ -146,7 +146,7 @@ func (s *Screen) build() {
 	s.left = container.NewStack(kit.Loading("Loading conversations…"))
 	s.undo = container.NewVBox()
 	newBtn := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
-	leftPane := container.NewBorder(
+	leftPane := kit.NewBorder(
 		container.NewVBox(kit.Header("Chats", "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
 	s.right = container.NewStack(s.noConversation())
 	split := kit.Split(leftPane, s.right, 0.28)

@@ -71,7 +71,7 @@ func NewView(env kit.Env) *View {
 	})
 	v.stack = container.NewStack(kit.Loading("Adding up credits…"))
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.period, v.export), v.total)
-	v.object = container.NewBorder(top, nil, nil, nil, v.stack)
+	v.object = kit.NewBorder(top, nil, nil, nil, v.stack)
 	v.unfollow = kit.OnCharge(env.App, v.Reload)
 	return v
 }

@@ -92,7 +92,7 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 		})
 	t.body = container.NewStack(kit.Loading("Loading the agent's files…"))
 	top := container.NewVBox(header, t.send.status, t.uploads.box, t.result, t.undo)
-	t.root = container.NewPadded(container.NewBorder(top, nil, nil, nil, t.body))
+	t.root = container.NewPadded(kit.NewBorder(top, nil, nil, nil, t.body))
 	t.ExtendBaseWidget(t)
 	kit.Bind[app.ListState[client.File]](t.files, t.showFiles)
 	kit.Bind(t.queue.State(), t.showUploaded)

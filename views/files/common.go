@@ -213,7 +213,7 @@ func newUploadList(q *app.Uploads) *uploadList {
 		u.show(st)
 	})
 	u.sized = canvas.NewRectangle(color.Transparent)
-	u.box = container.NewBorder(container.NewBorder(nil, nil, nil, u.clear, u.title), widget.NewSeparator(), nil, nil,
+	u.box = kit.NewBorder(container.NewBorder(nil, nil, nil, u.clear, u.title), widget.NewSeparator(), nil, nil,
 		container.NewStack(u.sized, u.list))
 	kit.Bind(q.State(), u.show)
 	return u

@@ -113,10 +113,10 @@ func newScreen(env kit.Env) *Screen {
 		s.clearBtn))
 	s.selectionChanged()
 
-	s.table = container.NewBorder(container.NewVBox(s.selBar, columnTitles(), widget.NewSeparator()), nil, nil, nil, s.list)
+	s.table = kit.NewBorder(container.NewVBox(s.selBar, columnTitles(), widget.NewSeparator()), nil, nil, nil, s.list)
 	s.body = container.NewStack(kit.Loading("Loading your files…"))
 	top := container.NewVBox(header, s.send.status, s.uploads.box)
-	s.content = container.NewPadded(container.NewBorder(top, nil, nil, nil, s.body))
+	s.content = container.NewPadded(kit.NewBorder(top, nil, nil, nil, s.body))
 	// A finished upload is a new stored file: the list loads again.
 	kit.Bind(s.queue.State(), func(st app.UploadsState) {
 		if st.Done > s.uploaded {

@@ -182,6 +182,12 @@ func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
+// FocusGained scrolls the field into view (FollowFocus).
+func (e *FormEntry) FocusGained() {
+	e.Entry.FocusGained()
+	ShowFocused(e)
+}
+
 // PaidButton is the button of an action that costs credits: a click (or
 // Ctrl+Enter, which its screen handles) runs it; Space on it while it has
 // the keyboard does not.
@@ -199,3 +205,9 @@ func NewPaidButton(label string, icon fyne.Resource, tapped func()) *PaidButton 
 
 // TypedKey ignores Space, which would press a plain button.
 func (b *PaidButton) TypedKey(*fyne.KeyEvent) {}
+
+// FocusGained scrolls the button into view (FollowFocus).
+func (b *PaidButton) FocusGained() {
+	b.Button.FocusGained()
+	ShowFocused(b)
+}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 
 	"github.com/agentdesk/agentdesk/app"
 )
@@ -122,4 +124,25 @@ func Act(a *app.App, work func(ctx context.Context), then func()) {
 			Do(then)
 		}
 	})
+}
+
+// NewBorder is container.NewBorder with its parts in reading order (top,
+// left, centre, right, bottom), which is the order Tab moves the keyboard
+// through them: Fyne's puts the centre first, so Tab went from a list to
+// the search above it, and from the screen to the status bar before the
+// navigation on its left. (A list row indexes its parts: it keeps Fyne's.)
+func NewBorder(top, bottom, left, right fyne.CanvasObject, center ...fyne.CanvasObject) *fyne.Container {
+	objs := make([]fyne.CanvasObject, 0, len(center)+4)
+	for _, o := range []fyne.CanvasObject{top, left} {
+		if o != nil {
+			objs = append(objs, o)
+		}
+	}
+	objs = append(objs, center...)
+	for _, o := range []fyne.CanvasObject{right, bottom} {
+		if o != nil {
+			objs = append(objs, o)
+		}
+	}
+	return container.New(layout.NewBorderLayout(top, bottom, left, right), objs...)
 }

@@ -113,7 +113,7 @@ func newEditor(s *Screen) *editor {
 		container.NewBorder(nil, nil, nil, e.counter, e.textErr),
 		e.colBox, e.metaBox,
 		container.NewHBox(e.save, e.revert, layout.NewSpacer(), e.del))
-	e.body = container.NewBorder(top, bottom, nil, nil, e.text)
+	e.body = kit.NewBorder(top, bottom, nil, nil, e.text)
 	e.placeholder = compactEmpty(theme.DocumentCreateIcon(), "No memory open",
 		"Choose a memory on the left to read or change it, or start a new one with New memory.")
 	e.stack = container.NewStack(e.placeholder)

@@ -173,7 +173,7 @@ func (s *Screen) build() {
 	s.newCol = widget.NewButtonWithIcon("New collection…", theme.FolderNewIcon(), s.showNewCollection)
 	s.delCol = widget.NewButtonWithIcon("Delete collection…", theme.DeleteIcon(), s.confirmDeleteCollection)
 	colLabel := widget.NewLabelWithStyle("Collections", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	left := container.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.newCol, s.rename, s.delCol, s.addCol), nil, nil, s.colList)
+	left := kit.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.newCol, s.rename, s.delCol, s.addCol), nil, nil, s.colList)
 
 	s.memList = widget.NewList(
 		func() int { return len(s.mems) },
@@ -220,7 +220,7 @@ func (s *Screen) build() {
 	right := container.NewPadded(s.ed.object())
 	inner := kit.Split(middle, right, 0.42)
 	outer := kit.Split(container.NewPadded(left), inner, 0.22)
-	s.content = container.NewBorder(container.NewPadded(container.NewVBox(header, s.syncNote)), nil, nil, nil, outer)
+	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.syncNote)), nil, nil, nil, outer)
 	s.updateActions()
 }
 

@@ -81,9 +81,9 @@ func New(env kit.Env) kit.Screen {
 
 	filters := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(180, s.typ.MinSize().Height), s.typ), s.search)
 	header := kit.Header("Resources", "Templates offered by the service. Search them or narrow them to one type.")
-	left := container.NewBorder(container.NewVBox(filters, s.count), nil, nil, nil, s.stack)
+	left := kit.NewBorder(container.NewVBox(filters, s.count), nil, nil, nil, s.stack)
 	split := kit.Split(container.NewPadded(left), container.NewPadded(s.detail), 0.45)
-	s.content = container.NewBorder(container.NewPadded(header), nil, nil, nil, split)
+	s.content = kit.NewBorder(container.NewPadded(header), nil, nil, nil, split)
 	kit.Bind[app.ListState[client.Resource]](s.found, s.show)
 	kit.OnServiceBack(env.App, func() {
 		if st, _ := s.found.Snapshot(); st.Err != nil {

@@ -251,7 +251,7 @@ func New(env kit.Env) kit.Screen {
 	editable(env, s.list, s.hooks)
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.Reload)
 	header := kit.Header("Webhooks", Banner, refresh)
-	s.content = container.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
+	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
 	kit.Bind[app.ListState[client.Webhook]](s.hooks, s.show)
 	kit.Bind(s.hooks.Titles(), s.list.showTitles)
 	kit.OnServiceBack(env.App, func() {
@@ -314,7 +314,7 @@ func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 	editable(env, l, hooks)
 	add := widget.NewButtonWithIcon("Add webhook…", theme.ContentAddIcon(), func() { showAdd(env, agent, hooks) })
 	hooks.Reload()
-	return container.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, stack)
+	return kit.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, stack)
 }
 
 // editable wires a list's switch and Delete button to the service through

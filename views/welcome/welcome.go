@@ -98,7 +98,7 @@ func wrapped(text string) *widget.Label {
 func card(icon fyne.Resource, title string, text fyne.CanvasObject, action *widget.Button) fyne.CanvasObject {
 	head := container.NewHBox(widget.NewIcon(icon),
 		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-	return widget.NewCard("", "", container.NewBorder(head, action, nil, nil, text))
+	return widget.NewCard("", "", kit.NewBorder(head, action, nil, nil, text))
 }
 
 // columnLayout gives its objects a fixed width and their own height, so

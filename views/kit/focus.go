@@ -1,0 +1,66 @@
+package kit
+
+import (
+	"weak"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+)
+
+// Fyne moves the keyboard with Tab but never scrolls to where it went: a
+// field below the fold of a long form took the keys unseen. Scrolls made
+// with FollowFocus scroll a field of Agent Desk's into view when it gets
+// the keyboard (ShowFocused, from the fields' FocusGained).
+
+// followed are the scrolls that follow the keyboard; weak, so that a
+// scroll of a closed form is let go (UI goroutine only).
+var followed []weak.Pointer[container.Scroll]
+
+// FollowFocus has s scroll the fields in it into view as they get the
+// keyboard, and returns it.
+func FollowFocus(s *container.Scroll) *container.Scroll {
+	followed = append(followed, weak.Make(s))
+	return s
+}
+
+// ShowFocused scrolls o, which has just got the keyboard, into view in
+// the followed scroll it is in.
+func ShowFocused(o fyne.CanvasObject) {
+	a := fyne.CurrentApp()
+	if a == nil {
+		return
+	}
+	d := a.Driver()
+	at, size := d.AbsolutePositionForObject(o), o.Size()
+	live := followed[:0]
+	for _, p := range followed {
+		s := p.Value()
+		if s == nil {
+			continue
+		}
+		live = append(live, p)
+		if s.Content == nil || !s.Visible() {
+			continue
+		}
+		// Where o is in the scroll's content.
+		rel := at.Subtract(d.AbsolutePositionForObject(s.Content))
+		content := s.Content.Size()
+		if rel.X < 0 || rel.Y < 0 || rel.X > content.Width || rel.Y+size.Height > content.Height+1 {
+			continue
+		}
+		view, off, pad := s.Size().Height, s.Offset.Y, theme.Padding()
+		switch {
+		case rel.Y-pad < off:
+			off = rel.Y - pad
+		case rel.Y+size.Height+pad > off+view:
+			off = min(rel.Y+size.Height+pad-view, rel.Y-pad)
+		}
+		off = max(0, min(off, content.Height-view))
+		if off != s.Offset.Y {
+			s.ScrollToOffset(fyne.NewPos(s.Offset.X, off))
+		}
+	}
+	clear(followed[len(live):])
+	followed = live
+}

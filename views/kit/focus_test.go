@@ -1,0 +1,81 @@
+package kit_test
+
+import (
+	"fmt"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// inView reports whether o shows whole in scroll s.
+func inView(s *container.Scroll, o fyne.CanvasObject) bool {
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(s).Y
+	return top >= 0 && top+o.Size().Height <= s.Size().Height
+}
+
+func TestTabScrollsTheFieldWithTheKeyboardIntoView(t *testing.T) {
+	test.NewTempApp(t)
+	box := container.NewVBox()
+	fields := make([]*kit.FormEntry, 30)
+	for i := range fields {
+		fields[i] = kit.NewFormEntry()
+		fields[i].SetPlaceHolder(fmt.Sprintf("Question %d", i+1))
+		box.Add(fields[i])
+	}
+	s := kit.FollowFocus(container.NewVScroll(box))
+	w := test.NewTempWindow(t, s)
+	w.Resize(fyne.NewSize(400, 300))
+	c := w.Canvas()
+
+	for i := range fields {
+		c.FocusNext()
+		if c.Focused() != fields[i] {
+			t.Fatalf("Tab %d gave the keyboard to %v", i+1, c.Focused())
+		}
+		if !inView(s, fields[i]) {
+			t.Fatalf("after Tab %d the field with the keyboard is out of view (scrolled to %v)", i+1, s.Offset)
+		}
+	}
+	if s.Offset.Y == 0 {
+		t.Fatal("the last field was reached without scrolling")
+	}
+	// Back up with Shift+Tab, and to the first field from the last.
+	for i := len(fields) - 2; i >= 0; i-- {
+		c.FocusPrevious()
+		if !inView(s, fields[i]) {
+			t.Fatalf("after Shift+Tab to field %d it is out of view (scrolled to %v)", i+1, s.Offset)
+		}
+	}
+	if s.Offset.Y != 0 {
+		t.Fatalf("back at the first field, the form is still scrolled to %v", s.Offset)
+	}
+}
+
+func TestTabGoesThroughABorderInReadingOrder(t *testing.T) {
+	test.NewTempApp(t)
+	parts := map[string]*kit.FormEntry{}
+	for _, n := range []string{"top", "left", "centre", "right", "bottom"} {
+		parts[n] = kit.NewFormEntry()
+		parts[n].SetPlaceHolder(n)
+	}
+	b := kit.NewBorder(parts["top"], parts["bottom"], parts["left"], parts["right"], parts["centre"])
+	w := test.NewTempWindow(t, b)
+	w.Resize(fyne.NewSize(600, 300))
+	c := w.Canvas()
+	for _, n := range []string{"top", "left", "centre", "right", "bottom"} {
+		c.FocusNext()
+		if c.Focused() != parts[n] {
+			t.Fatalf("Tab should reach the %s next, reached %q", n, c.Focused().(*kit.FormEntry).PlaceHolder)
+		}
+	}
+	// Laid out as Fyne's border lays out.
+	if parts["left"].Position().X != 0 || parts["centre"].Position().X <= parts["left"].Size().Width ||
+		parts["bottom"].Position().Y <= parts["centre"].Position().Y {
+		t.Fatal("the parts are not laid out around the centre")
+	}
+}
