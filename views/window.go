@@ -108,6 +108,12 @@ func (s *Shell) answerKeys() {
 	add(kit.FindShortcut, s.FocusFind)
 	add(kit.NewChatShortcut, s.ChooseChatAgent)
 	add(kit.KeysShortcut, s.ShowKeys)
+	for _, sc := range kit.NextTabShortcuts {
+		add(sc, func() { s.MoveTab(1) })
+	}
+	for _, sc := range kit.PrevTabShortcuts {
+		add(sc, func() { s.MoveTab(-1) })
+	}
 	for i, sc := range kit.ScreenShortcuts {
 		if i < len(screens) {
 			name := screens[i].Name
@@ -233,6 +239,13 @@ func (s *Shell) FocusFind() {
 	}
 }
 
+// MoveTab moves to another tab of the screen on show.
+func (s *Shell) MoveTab(delta int) {
+	if t, ok := s.built[s.current].(kit.Tabbed); ok {
+		t.MoveTab(delta)
+	}
+}
+
 // ShowKeys lists the keys Agent Desk answers to (F1, Ctrl+/).
 func (s *Shell) ShowKeys() {
 	if s.overlaid() {
@@ -255,6 +268,7 @@ func keysSheet() fyne.CanvasObject {
 		{kit.CtrlName("K"), "Search the agents"},
 		{kit.CtrlName("F"), "Search on this screen"},
 		{kit.CtrlName("N"), "New chat"},
+		{kit.CtrlName("Tab") + ", " + kit.CtrlName("Shift+Tab"), "Next or previous tab (an agent's Run, History, Files)"},
 		{kit.CtrlEnterName, "Run the agent, or send the message (uses credits)"},
 		{"Esc", "Stop the reply or the run; close a dialog"},
 		{"Enter", "Press a dialog's main button"},

@@ -983,3 +983,43 @@ func TestNothingOfTheScreenOutlivesClose(t *testing.T) {
 	q.Drain()
 	apptest.NothingOutlives(t, before, nil)
 }
+
+func TestCtrlTabMovesThroughTheAgentsTabsWithTheKeyboard(t *testing.T) {
+	f := newFixture(t, 0)
+	d := f.open(t, "119")
+	names := []string{}
+	for _, it := range d.tabs.Items {
+		names = append(names, it.Text)
+	}
+	if len(names) < 2 {
+		t.Fatalf("the agent shows tabs %v", names)
+	}
+	c := f.w.Canvas()
+	f.s.MoveTab(1)
+	if got := d.tabs.Selected().Text; got != names[1] {
+		t.Fatalf("Ctrl+Tab from the first tab shows %q, want %q", got, names[1])
+	}
+	f.s.MoveTab(1)
+	if got := d.tabs.Selected().Text; got != names[0] {
+		t.Fatalf("Ctrl+Tab from the last tab shows %q, want the first, %q", got, names[0])
+	}
+	f.s.MoveTab(-1)
+	if got := d.tabs.Selected().Text; got != names[len(names)-1] {
+		t.Fatalf("Ctrl+Shift+Tab from the first tab shows %q, want the last, %q", got, names[len(names)-1])
+	}
+	// Back on the form, the keyboard is in its first field.
+	f.s.MoveTab(-len(names) + 1)
+	if c.Focused() == nil || c.Focused() != firstInput(d) {
+		t.Fatalf("the keyboard should be in the form's first field, is in %T", c.Focused())
+	}
+}
+
+// firstInput is the first field of the agent's form.
+func firstInput(d *detail) fyne.Focusable {
+	for _, fl := range d.form.fields {
+		if f, ok := fl.input.(fyne.Focusable); ok {
+			return f
+		}
+	}
+	return nil
+}

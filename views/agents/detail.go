@@ -260,6 +260,9 @@ type runPane struct {
 	drop    func(paths []string)
 }
 
+// Unwrap is what the pane shows (kit.Wrapper).
+func (p *runPane) Unwrap() fyne.CanvasObject { return p.content }
+
 func newRunPane(content fyne.CanvasObject, drop func([]string)) *runPane {
 	p := &runPane{content: content, drop: drop}
 	p.ExtendBaseWidget(p)

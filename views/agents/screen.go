@@ -157,6 +157,20 @@ func (s *Screen) FocusSearch() {
 // FocusFind is FocusSearch (Ctrl+F): the agents are this screen's search.
 func (s *Screen) FocusFind() { s.FocusSearch() }
 
+// MoveTab shows the agent's next (delta 1) or previous (-1) tab, and
+// gives the keyboard to the first control in it.
+func (s *Screen) MoveTab(delta int) {
+	d := s.current
+	if d == nil || d.tabs == nil || len(d.tabs.Items) == 0 {
+		return
+	}
+	n := len(d.tabs.Items)
+	d.tabs.SelectIndex(((d.tabs.SelectedIndex()+delta)%n + n) % n)
+	if c := s.env.Window.Canvas(); c != nil {
+		kit.FocusFirst(c, d.tabs.Selected().Content)
+	}
+}
+
 // ShowType sets the type filter to typ (one of the client.Agent* types),
 // which lists only agents of that type.
 func (s *Screen) ShowType(typ string) {

@@ -673,4 +673,8 @@ func TestCtrlKInTheMessageBoxReachesTheWindow(t *testing.T) {
 	if searches != 1 || v.entry.Text != "Half a question" {
 		t.Fatalf("Ctrl+K reached the window %d times; the box holds %q", searches, v.entry.Text)
 	}
+	// Tab leaves the box (Fyne's window types it into a box that takes it).
+	if v.entry.AcceptsTab() {
+		t.Fatal("Tab in the message box types a tab instead of moving to Send")
+	}
 }

@@ -1022,6 +1022,9 @@ func newComposer(onSend, onEsc func()) *composer {
 	return c
 }
 
+// AcceptsTab is false: Tab leaves the box for the buttons beside it.
+func (c *composer) AcceptsTab() bool { return false }
+
 // KeyDown tracks Shift so Enter can tell "send" from "new line".
 func (c *composer) KeyDown(ev *fyne.KeyEvent) {
 	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {

@@ -64,3 +64,50 @@ func ShowFocused(o fyne.CanvasObject) {
 	clear(followed[len(live):])
 	followed = live
 }
+
+// FocusFirst gives the keyboard to the first control shown in o (looked
+// for through containers and scrolls), or takes it from where it was when
+// o shows none: a control left behind in a tab no longer shown would keep
+// the keys unseen.
+func FocusFirst(c fyne.Canvas, o fyne.CanvasObject) {
+	if f := firstFocusable(o); f != nil {
+		c.Focus(f)
+		return
+	}
+	c.Unfocus()
+}
+
+// Wrapper is a widget of Agent Desk's that shows one object and adds to
+// what it does (takes dropped files): FocusFirst looks inside.
+type Wrapper interface {
+	Unwrap() fyne.CanvasObject
+}
+
+func firstFocusable(o fyne.CanvasObject) fyne.Focusable {
+	if o == nil || !o.Visible() {
+		return nil
+	}
+	if d, ok := o.(fyne.Disableable); ok && d.Disabled() {
+		return nil
+	}
+	if f, ok := o.(fyne.Focusable); ok {
+		return f
+	}
+	var parts []fyne.CanvasObject
+	switch v := o.(type) {
+	case *fyne.Container:
+		parts = v.Objects
+	case *container.Scroll:
+		parts = []fyne.CanvasObject{v.Content}
+	case *container.Split:
+		parts = []fyne.CanvasObject{v.Leading, v.Trailing}
+	case Wrapper:
+		parts = []fyne.CanvasObject{v.Unwrap()}
+	}
+	for _, p := range parts {
+		if f := firstFocusable(p); f != nil {
+			return f
+		}
+	}
+	return nil
+}

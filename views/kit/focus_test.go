@@ -79,3 +79,12 @@ func TestTabGoesThroughABorderInReadingOrder(t *testing.T) {
 		t.Fatal("the parts are not laid out around the centre")
 	}
 }
+
+// Fyne's window gives Tab to a field that accepts it instead of moving on:
+// a text of several lines would keep the keyboard for good.
+func TestTabLeavesATextOfSeveralLines(t *testing.T) {
+	test.NewTempApp(t)
+	if kit.NewFormMultiLineEntry().AcceptsTab() {
+		t.Fatal("Tab in a text of several lines types a tab instead of moving on")
+	}
+}

@@ -53,6 +53,17 @@ var NewChatShortcut = ctrl(fyne.KeyN)
 // KeysShortcut (Ctrl+/, or F1) lists the keys Agent Desk answers to.
 var KeysShortcut = ctrl(fyne.KeySlash)
 
+// TabShortcuts move to the next tab (Ctrl+Tab, Ctrl+Page Down) or the
+// previous one (Ctrl+Shift+Tab, Ctrl+Page Up) of what the screen shows: an
+// agent's Run, History, Files and Webhooks. Fyne's tabs take no keyboard.
+var (
+	NextTabShortcuts = []*desktop.CustomShortcut{ctrl(fyne.KeyTab), ctrl(fyne.KeyPageDown)}
+	PrevTabShortcuts = []*desktop.CustomShortcut{
+		{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift},
+		ctrl(fyne.KeyPageUp),
+	}
+)
+
 // ScreenShortcuts (Ctrl+1 … Ctrl+9) go to the screens of the navigation
 // rail, in its order.
 var ScreenShortcuts = func() []*desktop.CustomShortcut {
@@ -84,7 +95,9 @@ func isWindowShortcut(s fyne.Shortcut) bool {
 		return false
 	}
 	name := c.ShortcutName()
-	for _, w := range append([]*desktop.CustomShortcut{SearchShortcut, FindShortcut, NewChatShortcut, KeysShortcut}, ScreenShortcuts...) {
+	all := []*desktop.CustomShortcut{SearchShortcut, FindShortcut, NewChatShortcut, KeysShortcut}
+	all = append(append(append(all, ScreenShortcuts...), NextTabShortcuts...), PrevTabShortcuts...)
+	for _, w := range all {
 		if w.ShortcutName() == name {
 			return true
 		}
@@ -181,6 +194,11 @@ func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 		e.Entry.TypedKey(ev)
 	}
 }
+
+// AcceptsTab is false: Tab moves to the next field, also from a text of
+// several lines (Fyne's would type a tab into it, and the keyboard could
+// not leave).
+func (e *FormEntry) AcceptsTab() bool { return false }
 
 // FocusGained scrolls the field into view (FollowFocus).
 func (e *FormEntry) FocusGained() {

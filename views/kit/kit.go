@@ -61,6 +61,12 @@ type Finder interface {
 	FocusFind()
 }
 
+// Tabbed is implemented by screens that show tabs: Ctrl+Tab and
+// Ctrl+Shift+Tab (or Ctrl+Page Down, Page Up) move by delta tabs.
+type Tabbed interface {
+	MoveTab(delta int)
+}
+
 // Escaper is implemented by screens that react to Esc (cancel a run, stop a
 // stream).
 type Escaper interface {
