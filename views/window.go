@@ -301,14 +301,28 @@ func (s *Shell) OpenChat(agent client.Agent) {
 	}
 }
 
-// typeShower is implemented by the agents screen: it lists one type.
-type typeShower interface{ ShowType(typ string) }
+// shownAgent is implemented by the agents screen: the agent it shows.
+type shownAgent interface {
+	ShownAgent() (client.Agent, bool)
+}
 
-// ChooseChatAgent shows the agents screen with its filter on chat agents.
+// agentChooser is implemented by the chats screen: it asks which chat
+// agent a new conversation is with.
+type agentChooser interface{ ChooseAgent(pre client.ID) }
+
+// ChooseChatAgent asks, on the Chats screen, which chat agent a new
+// conversation is with; the agent on show on the agents screen is chosen
+// first when it is a chat agent.
 func (s *Shell) ChooseChatAgent() {
-	s.Show(kit.ScreenAgents)
-	if t, ok := s.built[kit.ScreenAgents].(typeShower); ok {
-		t.ShowType(client.AgentChat)
+	var pre client.ID
+	if a, ok := s.built[kit.ScreenAgents].(shownAgent); ok {
+		if ag, ok := a.ShownAgent(); ok && ag.Type == client.AgentChat {
+			pre = ag.ID
+		}
+	}
+	s.Show(kit.ScreenChats)
+	if c, ok := s.built[kit.ScreenChats].(agentChooser); ok {
+		c.ChooseAgent(pre)
 	}
 }
 

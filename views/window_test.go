@@ -260,10 +260,11 @@ func TestStatusBarChecksAgainByItselfWhileOffline(t *testing.T) {
 // findScreen is a screen with a search of its own.
 type findScreen struct {
 	plainScreen
-	finds int
+	finds, chooses int
 }
 
-func (f *findScreen) FocusFind() { f.finds++ }
+func (f *findScreen) FocusFind()                { f.finds++ }
+func (f *findScreen) ChooseAgent(pre client.ID) { f.chooses++ }
 
 func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 	test.NewTempApp(t)
@@ -326,9 +327,10 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 		t.Fatal("Ctrl+/ should list the keys")
 	}
 	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	// Ctrl+N: a new chat starts by choosing its agent.
+	// Ctrl+N: a new chat starts by choosing its agent, on the Chats screen.
+	shell.Show(kit.ScreenSettings)
 	sc.TypedShortcut(kit.NewChatShortcut)
-	if shell.Current() != kit.ScreenAgents {
-		t.Fatalf("Ctrl+N should show the agents to choose from, shows %q", shell.Current())
+	if shell.Current() != kit.ScreenChats || chats.chooses != 1 {
+		t.Fatalf("Ctrl+N should ask for the new chat's agent on the Chats screen: shows %q, asked %d times", shell.Current(), chats.chooses)
 	}
 }

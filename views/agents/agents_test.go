@@ -219,26 +219,6 @@ func TestTypeFilterNarrowsTheList(t *testing.T) {
 	}
 }
 
-// "New chat" elsewhere brings the user here to pick a chat agent: the list
-// shows chat agents even when another type was chosen before.
-func TestShowTypeListsOnlyThatType(t *testing.T) {
-	f := newFixture(t, 0)
-	f.s.typeSel.SetSelected("Image")
-	f.wait(t, "image agents", func() bool { return f.page().Query.Type == client.AgentImage && len(f.s.shown.Agents) > 0 })
-	f.s.ShowType(client.AgentChat)
-	f.wait(t, "chat agents", func() bool {
-		return f.page().Query.Type == client.AgentChat && len(f.s.shown.Agents) > 0 && !f.page().Loading
-	})
-	if f.s.typeSel.Selected != "Chat" {
-		t.Fatalf("the filter shows %q, want Chat", f.s.typeSel.Selected)
-	}
-	for _, ag := range f.s.shown.Agents {
-		if ag.Type != client.AgentChat {
-			t.Fatalf("the chat filter lists a %s agent", ag.Type)
-		}
-	}
-}
-
 func TestSearchIsDebouncedAndEmptyExplained(t *testing.T) {
 	f := newFixture(t, 0)
 	test.Type(f.s.search, "press release")

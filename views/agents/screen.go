@@ -157,6 +157,14 @@ func (s *Screen) FocusSearch() {
 // FocusFind is FocusSearch (Ctrl+F): the agents are this screen's search.
 func (s *Screen) FocusFind() { s.FocusSearch() }
 
+// ShownAgent is the agent on show, as far as it is read.
+func (s *Screen) ShownAgent() (client.Agent, bool) {
+	if s.current == nil {
+		return client.Agent{}, false
+	}
+	return s.current.agent, true
+}
+
 // MoveTab shows the agent's next (delta 1) or previous (-1) tab, and
 // gives the keyboard to the first control in it.
 func (s *Screen) MoveTab(delta int) {
@@ -168,17 +176,6 @@ func (s *Screen) MoveTab(delta int) {
 	d.tabs.SelectIndex(((d.tabs.SelectedIndex()+delta)%n + n) % n)
 	if c := s.env.Window.Canvas(); c != nil {
 		kit.FocusFirst(c, d.tabs.Selected().Content)
-	}
-}
-
-// ShowType sets the type filter to typ (one of the client.Agent* types),
-// which lists only agents of that type.
-func (s *Screen) ShowType(typ string) {
-	for i, t := range app.AgentTypes {
-		if t == typ {
-			s.typeSel.SetSelectedIndex(i)
-			return
-		}
 	}
 }
 

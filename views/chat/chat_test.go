@@ -24,11 +24,14 @@ import (
 )
 
 // testNav is the shell's navigation as far as the Chats screen uses it.
-type testNav struct{ shown []string }
+type testNav struct {
+	shown  []string
+	choose func() // what "New chat" does: the screen's ChooseAgent
+}
 
 func (n *testNav) Show(screen string)                          { n.shown = append(n.shown, screen) }
 func (n *testNav) OpenChat(client.Agent)                       {}
-func (n *testNav) ChooseChatAgent()                            { n.shown = append(n.shown, kit.ScreenAgents+": chat") }
+func (n *testNav) ChooseChatAgent()                            { n.choose() }
 func (n *testNav) OpenConversation(int64)                      {}
 func (n *testNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
 func (n *testNav) NewAttachments() kit.Attachments             { return nil }
@@ -50,9 +53,12 @@ func openScreen(t *testing.T, change ...func(*app.Config)) (*Screen, *app.App) {
 	t.Cleanup(func() { spawn = old })
 	a := apptest.Open(t, change...)
 	w := test.NewTempWindow(t, nil)
-	s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+	nav := &testNav{}
+	s := New(kit.Env{App: a, Window: w, Nav: nav}).(*Screen)
+	nav.choose = func() { s.ChooseAgent("") }
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 700))
+	kit.AnswerDialogKeys(w) // as the shell does
 	return s, a
 }
 
@@ -140,23 +146,85 @@ func TestEnterSendsAndReplyIsShown(t *testing.T) {
 	}
 }
 
-// With no conversations yet, the way to a new one lists the chat agents,
-// whatever the agents screen was filtered on before.
-func TestNewChatListsChatAgents(t *testing.T) {
-	s, _ := openScreen(t)
+// "New chat" asks which chat agent the conversation is with: a list of the
+// account's chat agents, the first chosen; Up and Down in its search move
+// the choice, Enter starts the chat, Esc leaves without one.
+func TestNewChatAsksWhichChatAgent(t *testing.T) {
+	s, a := openScreen(t)
+	pickerDelay = time.Millisecond
 	s.Shown()
-	nav := s.env.Nav.(*testNav)
+	c := s.env.Window.Canvas()
 	for _, label := range []string{"Choose an agent", "New chat"} {
 		b := kittest.FindButton(s.Content(), label)
 		if b == nil {
 			t.Fatalf("no %q button on the empty Chats screen:\n%s", label, kittest.Labels(s.Content()))
 		}
-		nav.shown = nil
 		test.Tap(b)
-		if len(nav.shown) != 1 || nav.shown[0] != kit.ScreenAgents+": chat" {
-			t.Fatalf("%q went to %v, want the agents screen listing chat agents", label, nav.shown)
+		ui.WaitUntil(t, func() bool { return c.Overlays().Top() != nil && kittest.FindButton(c.Overlays().Top(), "Start chat") != nil },
+			func() string { return "the New chat dialog" })
+		c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if c.Overlays().Top() != nil || s.open != nil {
+			t.Fatalf("Esc should close %q's dialog and start nothing", label)
 		}
 	}
+
+	test.Tap(kittest.FindButton(s.Content(), "New chat"))
+	var chatAgents []string
+	for ag, err := range a.Client().Agents(context.Background(), client.ListAgentsParams{Type: client.AgentChat}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		chatAgents = append(chatAgents, ag.Title)
+	}
+	var others []string
+	for ag, err := range a.Client().Agents(context.Background(), client.ListAgentsParams{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ag.Type != client.AgentChat {
+			others = append(others, ag.Title)
+		}
+	}
+	ui.WaitUntil(t, func() bool {
+		l := overlayText(c)
+		return strings.Contains(l, chatAgents[0]) && strings.Contains(l, chatAgents[1])
+	}, func() string { return "the chat agents in the dialog:\n" + overlayText(c) })
+	for _, title := range others {
+		if strings.Contains(overlayText(c), title) {
+			t.Fatalf("the New chat dialog lists %q, which is no chat agent", title)
+		}
+	}
+	field := c.Focused()
+	if field == nil {
+		t.Fatal("the keyboard should be in the dialog's search")
+	}
+	field.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	field.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	ui.WaitUntil(t, func() bool { return s.open != nil }, func() string { return "the new chat" })
+	if got := s.open.sess.Conversation().AgentTitle; got != chatAgents[1] {
+		t.Fatalf("Down then Enter started a chat with %q, want the second chat agent, %q", got, chatAgents[1])
+	}
+	if c.Overlays().Top() != nil {
+		t.Fatal("the dialog should close when the chat starts")
+	}
+
+	// The next "New chat" chooses the agent of the chat on show.
+	test.Tap(kittest.FindButton(s.Content(), "New chat"))
+	ui.WaitUntil(t, func() bool { return strings.Contains(overlayText(c), chatAgents[1]) },
+		func() string { return "the dialog's list" })
+	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	ui.WaitUntil(t, func() bool { return c.Overlays().Top() == nil }, func() string { return "the dialog closed" })
+	if got := s.open.sess.Conversation().AgentTitle; got != chatAgents[1] {
+		t.Fatalf("Enter started a chat with %q, want the agent of the chat on show, %q", got, chatAgents[1])
+	}
+}
+
+// overlayText is the text of the dialog open on c, if any.
+func overlayText(c fyne.Canvas) string {
+	if top := c.Overlays().Top(); top != nil {
+		return kittest.AllText(top)
+	}
+	return ""
 }
 
 func TestShiftEnterAddsALine(t *testing.T) {

@@ -134,6 +134,9 @@ type FormEntry struct {
 	widget.Entry
 	// OnCtrlEnter runs the form.
 	OnCtrlEnter func()
+	// OnKey, when set, sees each key first (Up and Down moving through a
+	// list below a search); true: it took the key.
+	OnKey func(*fyne.KeyEvent) bool
 }
 
 // NewFormEntry is a one-line FormEntry.
@@ -185,6 +188,9 @@ func (e *FormEntry) TypedShortcut(s fyne.Shortcut) {
 // with it (it presses the dialog's default button); other keys are
 // Entry's.
 func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
+	if e.OnKey != nil && e.OnKey(ev) {
+		return
+	}
 	switch {
 	case ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1:
 		passKey(e, ev)

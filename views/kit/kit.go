@@ -26,8 +26,8 @@ type Nav interface {
 	Show(screen string)
 	// OpenChat starts a new conversation with a chat agent.
 	OpenChat(agent client.Agent)
-	// ChooseChatAgent shows the agents screen listing only chat agents, to
-	// pick one for a new conversation.
+	// ChooseChatAgent asks which chat agent a new conversation is with
+	// (the one on show chosen first), and starts it.
 	ChooseChatAgent()
 	// OpenConversation continues a stored conversation.
 	OpenConversation(id int64)
