@@ -160,7 +160,9 @@ func TestNewChatAsksWhichChatAgent(t *testing.T) {
 			t.Fatalf("no %q button on the empty Chats screen:\n%s", label, kittest.Labels(s.Content()))
 		}
 		test.Tap(b)
-		ui.WaitUntil(t, func() bool { return c.Overlays().Top() != nil && kittest.FindButton(c.Overlays().Top(), "Start chat") != nil },
+		ui.WaitUntil(t, func() bool {
+			return c.Overlays().Top() != nil && kittest.FindButton(c.Overlays().Top(), "Start chat") != nil
+		},
 			func() string { return "the New chat dialog" })
 		c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 		if c.Overlays().Top() != nil || s.open != nil {
