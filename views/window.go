@@ -176,6 +176,12 @@ func (s *Shell) show(name string) {
 		s.stack.Objects = []fyne.CanvasObject{sc.Content()}
 		s.stack.Refresh()
 		s.env.App.SaveSettingsLater(func(st *app.Settings) { st.LastScreen = name })
+		// The keyboard goes with the user: to the new screen's first
+		// control, never left in the screen no longer shown, where typing
+		// would go unseen.
+		if c := s.win.Canvas(); c != nil && !s.overlaid() {
+			kit.FocusFirst(c, sc.Content())
+		}
 	}
 	sc.Shown()
 }

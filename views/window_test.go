@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -257,6 +258,14 @@ func TestStatusBarChecksAgainByItselfWhileOffline(t *testing.T) {
 	}
 }
 
+// fieldScreen is a screen with a text field.
+type fieldScreen struct{ field *kit.FormEntry }
+
+func (f *fieldScreen) Content() fyne.CanvasObject {
+	return container.NewVBox(widget.NewLabel("settings"), f.field)
+}
+func (f *fieldScreen) Shown() {}
+
 // findScreen is a screen with a search of its own.
 type findScreen struct {
 	plainScreen
@@ -278,7 +287,7 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 		}},
 		{Name: kit.ScreenChats, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return chats }},
 		{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: func(kit.Env) kit.Screen {
-			return &plainScreen{label: widget.NewLabel("settings")}
+			return &fieldScreen{field: field}
 		}},
 	})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
@@ -291,12 +300,16 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 	if shell.Current() != kit.ScreenSettings {
 		t.Fatalf("Ctrl+3 should show the third screen, shows %q", shell.Current())
 	}
+	if c.Focused() != field {
+		t.Fatal("the keyboard should go to the new screen's first control")
+	}
 	// From a text field that has the keyboard, as Fyne gives it the keys.
-	shell.stack.Objects = append(shell.stack.Objects, field)
-	c.Focus(field)
 	field.TypedShortcut(kit.ScreenShortcuts[1])
 	if shell.Current() != kit.ScreenChats {
 		t.Fatalf("Ctrl+2 typed in a field should show the second screen, shows %q", shell.Current())
+	}
+	if c.Focused() != nil {
+		t.Fatal("the keyboard stayed in a screen no longer shown: typing would go there unseen")
 	}
 	sc.TypedShortcut(kit.FindShortcut)
 	if chats.finds != 1 {
