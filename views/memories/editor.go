@@ -33,16 +33,16 @@ type editor struct {
 	saving  bool
 
 	title, seen *widget.Label
-	text        *widget.Entry
+	text        *kit.FormEntry
 	counter     *widget.Label
 	textErr     *widget.Label
 	collection  *widget.Select
 	colErr      *widget.Label
 	colBox      *fyne.Container
 	colIDs      map[string]string
-	source      *widget.Entry
-	tags        *widget.Entry
-	other       *widget.Entry
+	source      *kit.FormEntry
+	tags        *kit.FormEntry
+	other       *kit.FormEntry
 	metaBox     *fyne.Container
 	bannerText  *widget.Label
 	bannerBtns  *fyne.Container
@@ -63,8 +63,7 @@ func newEditor(s *Screen) *editor {
 	e.seen.Importance = widget.LowImportance
 	e.seen.Wrapping = fyne.TextWrapWord
 
-	e.text = widget.NewMultiLineEntry()
-	e.text.Wrapping = fyne.TextWrapWord
+	e.text = kit.NewFormMultiLineEntry()
 	e.text.SetPlaceHolder("What should the agents remember?")
 	e.text.OnChanged = func(string) { e.changed() }
 	e.counter = widget.NewLabel("0 / " + app.Thousands(app.MemoryLimit))
@@ -76,13 +75,13 @@ func newEditor(s *Screen) *editor {
 	e.colErr = kit.ErrorText()
 	e.colBox = container.NewVBox(widget.NewForm(widget.NewFormItem("Collection", e.collection)), e.colErr)
 
-	e.source = widget.NewEntry()
+	e.source = kit.NewFormEntry()
 	e.source.SetPlaceHolder("Where it comes from, for example meeting notes")
 	e.source.OnChanged = func(string) { e.changed() }
-	e.tags = widget.NewEntry()
+	e.tags = kit.NewFormEntry()
 	e.tags.SetPlaceHolder("Words separated by commas")
 	e.tags.OnChanged = func(string) { e.changed() }
-	e.other = widget.NewMultiLineEntry()
+	e.other = kit.NewFormMultiLineEntry()
 	e.other.SetPlaceHolder("One per line, for example  owner: Maria")
 	e.other.SetMinRowsVisible(3)
 	e.other.OnChanged = func(string) { e.changed() }
@@ -107,6 +106,14 @@ func newEditor(s *Screen) *editor {
 		}
 	})
 	e.del.Hide()
+	// Ctrl+Enter in any field saves, as Save does.
+	for _, f := range []*kit.FormEntry{e.text, e.source, e.tags, e.other} {
+		f.OnCtrlEnter = func() {
+			if !e.save.Disabled() {
+				e.doSave()
+			}
+		}
+	}
 
 	top := container.NewVBox(e.title, e.seen, e.banner)
 	bottom := container.NewVBox(
@@ -231,6 +238,14 @@ func (e *editor) updateState() {
 		e.del.Show()
 	} else {
 		e.del.Hide()
+	// Ctrl+Enter in any field saves, as Save does.
+	for _, f := range []*kit.FormEntry{e.text, e.source, e.tags, e.other} {
+		f.OnCtrlEnter = func() {
+			if !e.save.Disabled() {
+				e.doSave()
+			}
+		}
+	}
 	}
 }
 
