@@ -238,14 +238,6 @@ func (e *editor) updateState() {
 		e.del.Show()
 	} else {
 		e.del.Hide()
-		// Ctrl+Enter in any field saves, as Save does.
-		for _, f := range []*kit.FormEntry{e.text, e.source, e.tags, e.other} {
-			f.OnCtrlEnter = func() {
-				if !e.save.Disabled() {
-					e.doSave()
-				}
-			}
-		}
 	}
 }
 
