@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// TestE2EKeyboardOnly does what staff do with the keyboard alone, never
+// the mouse: runs a text agent with a typed request, starts a chat, sends
+// a message and stops the reply, attaches a file through the file dialog
+// and sends it, and creates a collection by name and a memory in it. Every
+// step is checked in what the app recorded.
+func TestE2EKeyboardOnly(t *testing.T) {
+	e2eTools(t)
+	// The file dialog opens in the home folder: give the app one holding a
+	// single file. The Go caches stay where they are.
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		out, err := exec.Command("go", "env", v).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(v, strings.TrimSpace(string(out)))
+	}
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "notes.txt"), []byte("Minutes of the Monday meeting.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	// The built-in service's own code, paced so that a reply is still
+	// arriving when Esc is pressed.
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key", Pace: 30 * time.Millisecond})
+	t.Setenv(storage.EnvAPIKey, "e2e-key")
+	const acct = "e2e"
+	e := startE2E(t, func(s *storage.Settings) {
+		s.PutAccount(storage.Account{ID: acct, Name: "Test service", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
+		s.ActiveAccount = acct
+		s.WindowWidth, s.WindowHeight = 1024, 768
+	})
+	db := e.History()
+	ctx := context.Background()
+	time.Sleep(2 * time.Second) // the agent list loads
+
+	// A text agent: search, pick it from the list, answer, run.
+	e.Key("ctrl+k")
+	e.Type("newsletter")
+	time.Sleep(1500 * time.Millisecond) // the search waits for typing to pause
+	e.Key("Tab")                        // the type filter
+	e.Key("Tab")                        // the list
+	e.Key("space")                      // opens the agent
+	time.Sleep(1500 * time.Millisecond)
+	e.Key("Tab") // the form's first field: the request
+	e.Type("A note on the summer party")
+	e.Key("Tab")    // the tone
+	e.Key("Return") // opens its choices
+	time.Sleep(500 * time.Millisecond)
+	e.Key("Down")
+	e.Key("Return")
+	e.Screenshot("keys-1-form")
+	e.Key("ctrl+Return")
+	var run storage.Run
+	e.WaitFor("the run in the history", func() bool {
+		runs, err := db.Runs(ctx, acct, "119", 5)
+		if err != nil || len(runs) == 0 {
+			return false
+		}
+		run = runs[0]
+		return run.Status == client.StatusCompleted
+	})
+	time.Sleep(500 * time.Millisecond)
+	e.Screenshot("keys-2-run")
+	if run.Inputs["prompt"] != "A note on the summer party" || run.Inputs["tone"] == "" {
+		t.Fatalf("the run should carry the typed request and the chosen tone: %+v", run.Inputs)
+	}
+
+	// A chat: New chat, pick the agent by typing, send, stop with Esc.
+	e.Key("ctrl+n")
+	time.Sleep(time.Second)
+	e.Type("meeting")
+	time.Sleep(time.Second)
+	e.Screenshot("keys-3-new-chat")
+	e.Key("Return")
+	time.Sleep(1500 * time.Millisecond)
+	e.Type("How should we plan the office move?")
+	e.Key("Return")
+	var conv storage.Conversation
+	e.WaitFor("the reply to start", func() bool {
+		list, err := db.ListConversations(ctx, storage.ListParams{AccountID: acct})
+		if err != nil || len(list) != 1 {
+			return false
+		}
+		conv = list[0]
+		msgs, err := db.Messages(ctx, conv.ID)
+		return err == nil && len(msgs) == 2 && len(msgs[1].Content) > 20
+	})
+	e.Key("Escape")
+	e.WaitFor("the reply to stop", func() bool {
+		msgs, err := db.Messages(ctx, conv.ID)
+		return err == nil && len(msgs) == 2 && msgs[1].Status == storage.StatusStopped
+	})
+	e.Screenshot("keys-4-stopped")
+	if conv.AgentTitle != "Meeting Minutes Writer" {
+		t.Fatalf("the chat is with %q, want the agent typed in the New chat search", conv.AgentTitle)
+	}
+
+	// A file: from the message box back to "Add files…", through the
+	// file dialog to notes.txt, then the message sent with it.
+	e.Key("shift+Tab")
+	e.Key("space")
+	time.Sleep(time.Second)
+	e.Key("Tab")       // the dialog's places
+	e.Key("Tab")       // its files: (Parent), notes.txt
+	e.Key("Right")     // notes.txt
+	e.Key("space")     // chosen
+	e.Key("shift+Tab") // back to the places
+	e.Key("shift+Tab") // round to the dialog's last button: Open
+	e.Screenshot("keys-5-file-dialog")
+	e.Key("space")
+	time.Sleep(2 * time.Second) // the upload and its chip
+	e.Key("Tab")                // from "Add files…" to the file's remove button
+	e.Key("Tab")                // the message box
+	e.Type("Please turn these notes into minutes")
+	e.Key("Return")
+	var user storage.Message
+	e.WaitFor("the message with its file", func() bool {
+		msgs, err := db.Messages(ctx, conv.ID)
+		if err != nil {
+			return false
+		}
+		for _, m := range msgs {
+			if m.Role == "user" && strings.Contains(m.Content, "minutes") {
+				user = m
+				return true
+			}
+		}
+		return false
+	})
+	e.Screenshot("keys-6-file-sent")
+	if len(user.FileIDs) != 1 || user.FileIDs[0] == "" {
+		t.Fatalf("the message should carry the uploaded file, got %+v", user)
+	}
+
+	// Memories: a collection by name, then a memory in it.
+	e.Key("ctrl+4") // the keyboard goes to New memory
+	e.Key("Tab")    // the search
+	e.Key("Tab")    // the collections
+	e.Key("Tab")    // New collection…
+	e.Key("space")  // asks its name, the keyboard in the name
+	e.Type("Key clients")
+	e.Key("Return")
+	var col storage.CollectionEntry
+	e.WaitFor("the new collection", func() bool {
+		cols, err := db.Collections(ctx, acct)
+		for _, c := range cols {
+			if err == nil && c.Name == "Key clients" {
+				col = c
+				return true
+			}
+		}
+		return false
+	})
+	time.Sleep(500 * time.Millisecond)
+	e.Key("shift+Tab") // the collections
+	e.Key("shift+Tab") // the search
+	e.Key("shift+Tab") // New memory
+	e.Key("space")     // the keyboard in the memory's text
+	time.Sleep(500 * time.Millisecond)
+	e.Type("Northwind wants invoices as PDF.")
+	e.Screenshot("keys-7-memory")
+	e.Key("ctrl+Return")
+	e.WaitFor("the new memory in the collection", func() bool {
+		mems, err := db.Memories(ctx, acct, "Northwind wants")
+		return err == nil && len(mems) == 1 && mems[0].CollectionID == col.ID
+	})
+	time.Sleep(500 * time.Millisecond)
+	e.Screenshot("keys-8-saved")
+}
