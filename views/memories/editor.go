@@ -108,11 +108,7 @@ func newEditor(s *Screen) *editor {
 	e.del.Hide()
 	// Ctrl+Enter in any field saves, as Save does.
 	for _, f := range []*kit.FormEntry{e.text, e.source, e.tags, e.other} {
-		f.OnCtrlEnter = func() {
-			if !e.save.Disabled() {
-				e.doSave()
-			}
-		}
+		f.OnCtrlEnter = e.submit
 	}
 
 	top := container.NewVBox(e.title, e.seen, e.banner)
@@ -395,6 +391,13 @@ func (e *editor) edit() app.MemoryEdit {
 
 // doSave sends the memory: a new one is created, an open one updated.
 func (e *editor) doSave() { e.send(e.id) }
+
+// submit saves as Save does, when Save can (Ctrl+Enter).
+func (e *editor) submit() {
+	if e.stack.Objects[0] == e.body && !e.save.Disabled() && e.save.Visible() {
+		e.doSave()
+	}
+}
 
 func (e *editor) send(id string) {
 	edit := e.edit()

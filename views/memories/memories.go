@@ -676,3 +676,6 @@ func (s *Screen) FocusFind() {
 		s.env.Window.Canvas().Focus(s.search)
 	}
 }
+
+// Submit saves the memory open in the editor (Ctrl+Enter).
+func (s *Screen) Submit() { s.ed.submit() }
