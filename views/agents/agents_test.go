@@ -374,7 +374,7 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 	fm := newForm(agent, map[string]string{"tone": "formal", "length": "50"}, func() {}, nil)
 	w := test.NewTempWindow(t, fm.content)
 	_ = w
-	sel := fm.byName["tone"].input.(*choiceSelect)
+	sel := fm.byName["tone"].input.(*kit.Select)
 	if strings.Join(sel.Options, ",") != "neutral,friendly,formal" || sel.Selected != "formal" {
 		t.Fatalf("select: %v / %q", sel.Options, sel.Selected)
 	}
@@ -444,7 +444,7 @@ func TestOnlyCtrlEnterRunsTheForm(t *testing.T) {
 	c := w.Canvas()
 
 	c.FocusNext() // Tab: the first choice
-	if sel, _ := c.Focused().(*choiceSelect); sel == nil || fyne.CanvasObject(sel) != fm.byName["tone"].input {
+	if sel, _ := c.Focused().(*kit.Select); sel == nil || fyne.CanvasObject(sel) != fm.byName["tone"].input {
 		t.Fatalf("Tab should reach the first choice, focused %T", c.Focused())
 	}
 	for _, k := range []fyne.KeyName{fyne.KeyRight, fyne.KeyLeft} {

@@ -192,7 +192,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		// when they look alike; the one picked is sent as the agent
 		// spells it, spaces and all.
 		opts := app.Choices(q)
-		sel := newChoiceSelect(choiceLabels(opts))
+		sel := kit.NewSelect(choiceLabels(opts), nil)
 		sel.PlaceHolder = placeholder(q, "Choose…")
 		sel.OnChanged = func(string) { edited() }
 		fl.get = func() string {
@@ -491,38 +491,6 @@ func (f *form) showErrors(errs map[string]string) []string {
 	}
 	sort.Strings(rest)
 	return rest
-}
-
-// choiceSelect is a choice that changes only when its list is open: on
-// the keyboard, Enter (or Space, Up, Down) opens the list and the arrows
-// move in it; Left and Right, which change widget.Select's choice in
-// passing, do nothing.
-type choiceSelect struct {
-	widget.Select
-}
-
-func newChoiceSelect(options []string) *choiceSelect {
-	s := &choiceSelect{}
-	s.Options = options
-	s.ExtendBaseWidget(s)
-	return s
-}
-
-// TypedKey opens the list on Enter; Left and Right change nothing.
-func (s *choiceSelect) TypedKey(ev *fyne.KeyEvent) {
-	switch ev.Name {
-	case fyne.KeyLeft, fyne.KeyRight:
-	case fyne.KeyReturn, fyne.KeyEnter:
-		s.Select.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
-	default:
-		s.Select.TypedKey(ev)
-	}
-}
-
-// FocusGained scrolls the choice into view (kit.FollowFocus).
-func (s *choiceSelect) FocusGained() {
-	s.Select.FocusGained()
-	kit.ShowFocused(s)
 }
 
 // numberEntry is a text field that refuses anything but a number's

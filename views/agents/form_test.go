@@ -169,7 +169,7 @@ func TestASelectIsSentAsTheChoice(t *testing.T) {
 	f, rec := withQuestions(t, `{"type":"select","name":"region","required":true,"options":["North","South"]}`)
 	d := f.open(t, "119")
 	fillRequired(d)
-	sel := d.form.byName["region"].input.(*choiceSelect)
+	sel := d.form.byName["region"].input.(*kit.Select)
 	sel.SetSelected("South")
 	runAndWait(t, f, d, rec)
 	if got := rec.answer(t, "region"); got != `"South"` {
@@ -665,7 +665,7 @@ func TestChoicesAreShownCleanAndSentAsSpelled(t *testing.T) {
 		`{"type":"multiselect","name":"channels","required":true,"options":[" Web ","Print"]}`)
 	d := f.open(t, "119")
 	fillRequired(d)
-	sel := d.form.byName["region"].input.(*choiceSelect)
+	sel := d.form.byName["region"].input.(*kit.Select)
 	if strings.Join(sel.Options, "|") != "North|South|South (2)" {
 		t.Fatalf("the select shows %q", sel.Options)
 	}
@@ -686,7 +686,7 @@ func TestChoicesAreShownCleanAndSentAsSpelled(t *testing.T) {
 	// The draft picks the same choices again.
 	fm := newForm(d.agent, map[string]string{"region": " North ", "channels": `[" Web "]`}, func() {}, nil)
 	defer fm.close()
-	if got := fm.byName["region"].input.(*choiceSelect).Selected; got != "North" {
+	if got := fm.byName["region"].input.(*kit.Select).Selected; got != "North" {
 		t.Fatalf("the draft's choice shows as %q", got)
 	}
 	if got := fm.answers(); got["region"] != " North " || got["channels"] != `[" Web "]` {
@@ -730,7 +730,7 @@ func TestReopeningARunEmptiesWhatItDidNotAnswer(t *testing.T) {
 			t.Fatalf("after re-opening, the form answers %q; want %q", got, want)
 		}
 	}
-	if d.form.byName["region"].input.(*fyne.Container).Objects[0].(*choiceSelect).Selected != "" {
+	if d.form.byName["region"].input.(*fyne.Container).Objects[0].(*kit.Select).Selected != "" {
 		t.Fatal("the select still shows a choice")
 	}
 	if att.cleared == cleared {

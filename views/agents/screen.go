@@ -48,7 +48,7 @@ type Screen struct {
 
 	content   fyne.CanvasObject
 	search    *kit.FormEntry
-	typeSel   *widget.Select
+	typeSel   *kit.Select
 	total     *widget.Label
 	list      *widget.List
 	listStack *fyne.Container
@@ -92,7 +92,7 @@ func (s *Screen) build() {
 	s.search.OnChanged = func(string) { s.queueSearch() }
 	s.search.OnSubmitted = func(string) { s.runSearch() }
 
-	s.typeSel = widget.NewSelect(typeChoices, func(string) { s.runSearch() })
+	s.typeSel = kit.NewSelect(typeChoices, func(string) { s.runSearch() })
 	s.typeSel.SetSelectedIndex(0)
 
 	s.list = widget.NewList(

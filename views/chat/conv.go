@@ -238,7 +238,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 	row := container.New(layout.NewRowWrapLayout())
 	for _, q := range qs {
 		name := q.Name
-		sel := widget.NewSelect(q.Options, nil)
+		sel := kit.NewSelect(q.Options, nil)
 		sel.SetSelected(answers[name])
 		sel.OnChanged = func(val string) {
 			spawn(v.s.a, func() { _ = v.sess.SetAnswer(context.Background(), name, val) })
@@ -252,7 +252,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 
 // pickerSize is wide enough for a picker's longest choice (a model's full
 // name rather than "gpt-4o-202…"), up to a limit.
-func pickerSize(sel *widget.Select) fyne.Size {
+func pickerSize(sel *kit.Select) fyne.Size {
 	widest := float32(0)
 	for _, o := range sel.Options {
 		widest = max(widest, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)

@@ -24,7 +24,7 @@ var periods = map[string]int{"Last 7 days": 7, "Last 30 days": 30, "Last 90 days
 // View is the credits view's content.
 type View struct {
 	env    kit.Env
-	period *widget.Select
+	period *kit.Select
 	total  *widget.Label
 	stack  *fyne.Container
 	export *widget.Button
@@ -50,7 +50,7 @@ func Show(env kit.Env) {
 func NewView(env kit.Env) *View {
 	v := &View{env: env}
 	v.total = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	v.period = widget.NewSelect([]string{"Last 7 days", "Last 30 days", "Last 90 days", "Last 365 days"}, func(string) { v.Reload() })
+	v.period = kit.NewSelect([]string{"Last 7 days", "Last 30 days", "Last 90 days", "Last 365 days"}, func(string) { v.Reload() })
 	v.period.Selected = "Last 30 days"
 	v.export = widget.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), v.Export)
 	v.days = widget.NewList(func() int { return len(v.report.ByDay) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {

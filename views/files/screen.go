@@ -38,7 +38,7 @@ type Screen struct {
 	unwatch  func() // stops keeping the list fresh; nil while not watched
 	uploaded int    // uploads finished, as last seen
 
-	order    *widget.Select
+	order    *kit.Select
 	list     *widget.List
 	table    fyne.CanvasObject
 	body     *fyne.Container
@@ -71,7 +71,7 @@ func newScreen(env kit.Env) *Screen {
 		}
 	})
 
-	s.order = widget.NewSelect([]string{"Newest first", "Oldest first"}, func(string) { s.restart() })
+	s.order = kit.NewSelect([]string{"Newest first", "Oldest first"}, func(string) { s.restart() })
 	s.order.SetSelectedIndex(0)
 	addFiles, addFolder := s.send.addButtons()
 	addFiles.Importance = widget.HighImportance
@@ -401,7 +401,7 @@ func (s *Screen) linkSelected() {
 	if len(ids) == 0 {
 		return
 	}
-	pick := widget.NewSelect(nil, nil)
+	pick := kit.NewSelect(nil, nil)
 	pick.PlaceHolder = "Loading agents…"
 	msg := kit.ErrorText()
 	var agents []client.Agent

@@ -36,7 +36,7 @@ type editor struct {
 	text        *kit.FormEntry
 	counter     *widget.Label
 	textErr     *widget.Label
-	collection  *widget.Select
+	collection  *kit.Select
 	colErr      *widget.Label
 	colBox      *fyne.Container
 	colIDs      map[string]string
@@ -70,7 +70,7 @@ func newEditor(s *Screen) *editor {
 	e.counter.Alignment = fyne.TextAlignTrailing
 	e.textErr = kit.ErrorText()
 
-	e.collection = widget.NewSelect([]string{noCollection}, func(string) { e.changed() })
+	e.collection = kit.NewSelect([]string{noCollection}, func(string) { e.changed() })
 	e.collection.SetSelected(noCollection)
 	e.colErr = kit.ErrorText()
 	e.colBox = container.NewVBox(widget.NewForm(widget.NewFormItem("Collection", e.collection)), e.colErr)

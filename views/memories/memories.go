@@ -62,7 +62,7 @@ type Screen struct {
 
 	// Dialog fields are built once, so what was typed survives a failed try.
 	openID, openText        *kit.FormEntry
-	openCol                 *widget.Select
+	openCol                 *kit.Select
 	addID, addName, renName *kit.FormEntry
 	newColName              *kit.FormEntry
 }
@@ -493,7 +493,7 @@ func (s *Screen) showOpenByID() {
 		s.openText.Wrapping = fyne.TextWrapWord
 		s.openText.SetMinRowsVisible(5)
 		s.openText.SetPlaceHolder("The memory's text")
-		s.openCol = widget.NewSelect(nil, nil)
+		s.openCol = kit.NewSelect(nil, nil)
 	}
 	s.openCol.Options = s.ed.collectionOptions()
 	if s.openCol.Selected == "" {

@@ -1,0 +1,40 @@
+package kit
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Select is a choice that changes only when its list is open: on the
+// keyboard, Enter (or Space, Up, Down) opens the list and the arrows move
+// in it; Left and Right, which change widget.Select's choice in passing,
+// do nothing. It scrolls into view when it gets the keyboard
+// (FollowFocus).
+type Select struct {
+	widget.Select
+}
+
+// NewSelect is a Select of options; changed is told of each choice made.
+func NewSelect(options []string, changed func(string)) *Select {
+	s := &Select{}
+	s.Options, s.OnChanged = options, changed
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// TypedKey opens the list on Enter; Left and Right change nothing.
+func (s *Select) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyLeft, fyne.KeyRight:
+	case fyne.KeyReturn, fyne.KeyEnter:
+		s.Select.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	default:
+		s.Select.TypedKey(ev)
+	}
+}
+
+// FocusGained scrolls the choice into view (FollowFocus).
+func (s *Select) FocusGained() {
+	s.Select.FocusGained()
+	ShowFocused(s)
+}
