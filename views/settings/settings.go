@@ -120,7 +120,7 @@ func New(env kit.Env) kit.Screen {
 			container.NewVBox(s.pace, s.paceNote)),
 		section("About", "Version, and where Agent Desk keeps its files.", container.NewHBox(about)),
 	)
-	s.content = container.NewVScroll(container.NewPadded(body))
+	s.content = kit.FollowFocus(container.NewVScroll(container.NewPadded(body)))
 
 	kit.Bind(env.App.Session(), func(app.Session) { s.refresh() })
 	return s
