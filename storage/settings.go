@@ -44,6 +44,8 @@ type Settings struct {
 	// WrapCode: code in replies wraps long lines instead of scrolling
 	// sideways.
 	WrapCode bool `json:"wrap_code,omitempty"`
+	// ShowAdvanced: the Advanced folds (technical choices) are open.
+	ShowAdvanced bool `json:"show_advanced,omitempty"`
 }
 
 // Account is one Agent Execution Service account. It never holds the API

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -154,12 +153,7 @@ const nameMax = 200
 // questionLabel is the question's name in plain words; required ones are
 // marked with a star.
 func questionLabel(q client.Question) string {
-	name := strings.TrimSpace(safe.Text(strings.ReplaceAll(q.Name, "_", " "), nameMax))
-	if name == "" {
-		name = "Question"
-	}
-	r, size := utf8.DecodeRuneInString(name)
-	name = string(unicode.ToUpper(r)) + name[size:]
+	name := kit.QuestionName(q, nameMax)
 	if q.Required {
 		name += " *"
 	}
@@ -192,7 +186,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		// when they look alike; the one picked is sent as the agent
 		// spells it, spaces and all.
 		opts := app.Choices(q)
-		sel := kit.NewSelect(choiceLabels(opts), nil)
+		sel := kit.NewSelect(kit.ChoiceLabels(q, opts, choiceMax), nil)
 		sel.PlaceHolder = placeholder(q, "Choose…")
 		sel.OnChanged = func(string) { edited() }
 		fl.get = func() string {
@@ -286,7 +280,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 			return msg
 		}
 	case app.QuestionMultiselect:
-		m := newMultiChoice(app.Choices(q), edited)
+		m := newMultiChoice(q, app.Choices(q), edited)
 		fl.get = m.answer
 		fl.set = func(v string) { m.setAnswer(app.ParseList(q, v)) }
 		fl.input = m.obj

@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -12,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -149,29 +148,8 @@ type multiChoice struct {
 	obj    fyne.CanvasObject
 }
 
-// choiceLabels are the choices as a select or multiselect shows them, in
-// the same order: each as plain text on one line (safe.Text), "–" for one
-// with nothing to show, and two that look alike told apart ("A", "A (2)").
-func choiceLabels(choices []string) []string {
-	shown := make([]string, 0, len(choices))
-	seen := map[string]int{}
-	for _, c := range choices {
-		s := safe.Text(c, choiceMax)
-		if s == "" {
-			s = "–"
-		}
-		// Two choices that look alike once made safe stay apart.
-		seen[s]++
-		if n := seen[s]; n > 1 {
-			s += fmt.Sprintf(" (%d)", n)
-		}
-		shown = append(shown, s)
-	}
-	return shown
-}
-
-func newMultiChoice(choices []string, changed func()) *multiChoice {
-	m := &multiChoice{values: choices, shown: choiceLabels(choices)}
+func newMultiChoice(q client.Question, choices []string, changed func()) *multiChoice {
+	m := &multiChoice{values: choices, shown: kit.ChoiceLabels(q, choices, choiceMax)}
 	m.group = widget.NewCheckGroup(m.shown, func([]string) { changed() })
 	if len(choices) == 0 {
 		note := widget.NewLabel("There is nothing to choose from.")

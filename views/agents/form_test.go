@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -832,5 +833,33 @@ func TestSpaceOnRunStartsNothingAndCtrlEnterRunsOnce(t *testing.T) {
 	f.wait(t, "the run", func() bool { return rec.count() == 1 && d.active == nil })
 	if n := rec.count(); n != 1 {
 		t.Fatalf("Ctrl+Enter should send one run, the service got %d", n)
+	}
+}
+
+// A form's choices read in plain words (a language by its name, a model by
+// its product name) and send the service's own value.
+func TestFormChoicesReadInPlainWords(t *testing.T) {
+	test.NewTempApp(t)
+	agent := client.Agent{Type: client.AgentText, Questions: []client.Question{
+		{Type: client.QuestionSelect, Name: "language", Required: true, Options: []string{"en", "de", "pt-BR"}},
+		{Type: client.QuestionSelect, Name: "model", Required: true, Options: []string{"gpt-4o", "claude-3-5-sonnet-20240620"}},
+	}}
+	fm := newForm(agent, nil, func() {}, nil)
+	test.NewTempWindow(t, fm.content)
+	lang := fm.byName["language"].input.(*kit.Select)
+	model := fm.byName["model"].input.(*kit.Select)
+	if !slices.Equal(lang.Options, []string{"English", "German", "Brazilian Portuguese"}) {
+		t.Fatalf("the languages read %v", lang.Options)
+	}
+	if !slices.Equal(model.Options, []string{"GPT-4o", "Claude 3.5 Sonnet (June 2024)"}) {
+		t.Fatalf("the models read %v", model.Options)
+	}
+	if got := kittest.Labels(fm.content); !strings.Contains(got, "Language") {
+		t.Fatalf("the question's label: %s", got)
+	}
+	lang.SetSelected("German")
+	model.SetSelected("Claude 3.5 Sonnet (June 2024)")
+	if a := fm.answers(); a["language"] != "de" || a["model"] != "claude-3-5-sonnet-20240620" {
+		t.Fatalf("the form sends %v, want the service's own values", a)
 	}
 }

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -746,5 +747,124 @@ func TestCtrlKInTheMessageBoxReachesTheWindow(t *testing.T) {
 	// Tab leaves the box (Fyne's window types it into a box that takes it).
 	if v.entry.AcceptsTab() {
 		t.Fatal("Tab in the message box types a tab instead of moving to Send")
+	}
+}
+
+// shownIn reports whether target is on show under o: it and every object
+// between them visible.
+func shownIn(o, target fyne.CanvasObject) bool {
+	if !o.Visible() {
+		return false
+	}
+	if o == target {
+		return true
+	}
+	for _, c := range kittest.Children(o) {
+		if shownIn(c, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// findCheck is the first check box under o whose text starts with text.
+func findCheck(o fyne.CanvasObject, text string) *widget.Check {
+	if c, ok := o.(*widget.Check); ok && strings.HasPrefix(c.Text, text) {
+		return c
+	}
+	for _, c := range kittest.Children(o) {
+		if f := findCheck(c, text); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// selectsIn are the choices under o, in order.
+func selectsIn(o fyne.CanvasObject) []*kit.Select {
+	if s, ok := o.(*kit.Select); ok {
+		return []*kit.Select{s}
+	}
+	var out []*kit.Select
+	for _, c := range kittest.Children(o) {
+		out = append(out, selectsIn(c)...)
+	}
+	return out
+}
+
+// The chat's choices read in plain words: the style of the reply, models
+// by name, where it looks things up; the temperature's numbers and the
+// compatibility switch wait in an Advanced fold, closed at first and
+// remembered. What is sent is the service's own value.
+func TestChatChoicesSpeakPlainWords(t *testing.T) {
+	s, a := openScreen(t)
+	v := startChat(t, s, a)
+	text := kittest.AllText(v.obj)
+	for _, want := range []string{"Style", "Model", "Looks up"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the chat's choices should include %q:\n%s", want, text)
+		}
+	}
+	var style, model, tools, numbers *kit.Select
+	for _, sel := range selectsIn(v.obj) {
+		switch {
+		case slices.Contains(sel.Options, "Balanced"):
+			style = sel
+		case slices.Contains(sel.Options, "0.25"):
+			numbers = sel
+		case slices.Contains(sel.Options, "The web"):
+			tools = sel
+		case slices.ContainsFunc(sel.Options, func(o string) bool { return strings.HasPrefix(o, "GPT-4o") }):
+			model = sel
+		}
+	}
+	if style == nil || model == nil || tools == nil || numbers == nil {
+		t.Fatalf("style %v, model %v, tools %v, numbers %v", style != nil, model != nil, tools != nil, numbers != nil)
+	}
+	if !slices.Equal(style.Options, []string{"Precise", "Balanced", "Creative"}) {
+		t.Fatalf("the styles are %v", style.Options)
+	}
+	for _, o := range append(append([]string{}, model.Options...), tools.Options...) {
+		if strings.Contains(o, "-tools") || o == "internet" || strings.HasPrefix(o, "claude-") {
+			t.Errorf("a choice shows the service's id %q", o)
+		}
+	}
+	if shownIn(v.obj, numbers) || v.sess.Conversation().UseChatCompletions {
+		t.Fatal("the numbers belong in the Advanced fold, closed at first")
+	}
+	test.Tap(kittest.FindButton(v.obj, "Advanced"))
+	if !shownIn(v.obj, numbers) {
+		t.Fatal("Advanced should show the temperature's numbers")
+	}
+
+	// A style is sent as its number, and the numbers follow it.
+	style.SetSelected("Creative")
+	if got := v.sess.Conversation().Answers["temperature"]; got != "1" || numbers.Selected != "1" {
+		t.Fatalf("Creative should answer temperature 1 (answer %q, numbers show %q)", got, numbers.Selected)
+	}
+	numbers.SetSelected("0.25")
+	if got := v.sess.Conversation().Answers["temperature"]; got != "0.25" || style.Selected != "" || style.PlaceHolder != "Custom" {
+		t.Fatalf("0.25 is no style: answer %q, style shows %q", got, style.Selected)
+	}
+	tools.SetSelected("The web")
+	test.Type(v.entry, "Where is the meeting?")
+	v.send()
+	settle(v)
+	ex := a.Demo().Service.Executions()
+	if len(ex) != 1 || ex[0].Answers["tools"] != "internet" || fmt.Sprint(ex[0].Answers["temperature"]) != "0.25" {
+		t.Fatalf("the service should get its own values, got %v", ex[len(ex)-1].Answers)
+	}
+	// The compatibility switch is in the fold too.
+	cc := findCheck(v.obj, "Compatibility mode")
+	if cc == nil || !shownIn(v.obj, cc) {
+		t.Fatal("the Advanced fold should hold the compatibility switch")
+	}
+	test.Tap(cc)
+	if !v.sess.Conversation().UseChatCompletions {
+		t.Fatal("the switch should turn compatibility mode on")
+	}
+	a.Close()
+	if !a.Settings().ShowAdvanced {
+		t.Fatal("the open fold should be remembered")
 	}
 }

@@ -220,34 +220,125 @@ func (v *convView) subtitle() string {
 		parts = append(parts, "has instructions")
 	}
 	if conv.UseChatCompletions {
-		parts = append(parts, "chat-completions endpoint")
+		parts = append(parts, "compatibility mode")
 	}
 	return strings.Join(parts, " · ")
 }
 
 // pickers are the agent's questions (model, temperature, tools), compact,
-// pre-filled with this conversation's answers.
+// pre-filled with this conversation's answers, in plain words: the
+// temperature as a style (precise, balanced, creative), models by name,
+// tools by the source they search. The temperature's numbers and the
+// chat-completions switch wait in an Advanced fold, closed until the user
+// opens it (remembered).
 func (v *convView) pickers() fyne.CanvasObject {
-	qs := app.ChatPickers(v.sess.Agent())
-	if len(qs) == 0 {
-		return nil
-	}
-	answers := v.sess.Conversation().Answers
 	// The pickers wrap onto the next line in a narrow window rather than
 	// hide behind a sideways scroll.
 	row := container.New(layout.NewRowWrapLayout())
-	for _, q := range qs {
-		name := q.Name
-		sel := kit.NewSelect(q.Options, nil)
-		sel.SetSelected(answers[name])
-		sel.OnChanged = func(val string) {
-			spawn(v.s.a, func() { _ = v.sess.SetAnswer(context.Background(), name, val) })
+	advanced := container.New(layout.NewRowWrapLayout())
+	answers := v.sess.Conversation().Answers
+	for _, q := range app.ChatPickers(v.sess.Agent()) {
+		if styles := app.StyleChoices(q); styles != nil {
+			style, numbers := v.stylePickers(q, styles, answers[q.Name])
+			row.Add(style)
+			advanced.Add(numbers)
+			continue
 		}
-		label := widget.NewLabel(kit.QuestionName(q, 40))
-		label.Importance = widget.LowImportance
-		row.Add(container.NewHBox(label, container.NewGridWrap(pickerSize(sel), sel)))
+		row.Add(v.picker(q, kit.QuestionName(q, 40), kit.ChoiceLabels(q, q.Options, pickerChoiceMax), q.Options, answers[q.Name]))
 	}
-	return row
+	conv := v.sess.Conversation()
+	cc := widget.NewCheck("Compatibility mode: send as a chat-completions request", func(on bool) {
+		if on != v.sess.Conversation().UseChatCompletions {
+			spawn(v.s.a, func() { _ = v.sess.SetUseChatCompletions(context.Background(), on) })
+		}
+	})
+	cc.Checked = conv.UseChatCompletions
+	advanced.Add(cc)
+
+	fold := kit.NewFold("Advanced", advanced, v.s.a.Settings().ShowAdvanced, func(open bool) {
+		v.s.a.SaveSettingsLater(func(st *app.Settings) { st.ShowAdvanced = open })
+	})
+	// The fold's button ends the row of pickers; what it shows goes under.
+	row.Add(fold.Button)
+	return container.NewVBox(row, fold.Content)
+}
+
+// pickerChoiceMax is how many characters of a choice a picker shows.
+const pickerChoiceMax = 60
+
+// picker is one labelled choice whose shown labels stand for values.
+func (v *convView) picker(q client.Question, name string, labels, values []string, answer string) fyne.CanvasObject {
+	sel := kit.NewSelect(labels, nil)
+	for i, val := range values {
+		if val == answer {
+			sel.SetSelectedIndex(i)
+		}
+	}
+	sel.OnChanged = func(string) {
+		if i := sel.SelectedIndex(); i >= 0 && i < len(values) {
+			val := values[i]
+			spawn(v.s.a, func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
+		}
+	}
+	label := widget.NewLabel(name)
+	label.Importance = widget.LowImportance
+	return container.NewHBox(label, container.NewGridWrap(pickerSize(sel), sel))
+}
+
+// stylePickers are the temperature as three styles and, for the Advanced
+// fold, as its numbers; each follows the other. A number that is none of
+// the three styles leaves the style showing "Custom".
+func (v *convView) stylePickers(q client.Question, styles []int, answer string) (style, numbers fyne.CanvasObject) {
+	labels := make([]string, len(styles))
+	values := make([]string, len(styles))
+	for i, o := range styles {
+		values[i] = q.Options[o]
+		labels[i] = app.ChoiceLabel(q, values[i])
+	}
+	styleSel := kit.NewSelect(labels, nil)
+	styleSel.PlaceHolder = "Custom"
+	numSel := kit.NewSelect(kit.ChoiceLabels(client.Question{}, q.Options, pickerChoiceMax), nil)
+	show := func(val string) {
+		styleSel.ClearSelected()
+		for i, sv := range values {
+			if sv == val {
+				styleSel.SetSelectedIndex(i)
+			}
+		}
+		numSel.ClearSelected()
+		for i, o := range q.Options {
+			if o == val {
+				numSel.SetSelectedIndex(i)
+			}
+		}
+	}
+	var set func(val string)
+	set = func(val string) {
+		styleSel.OnChanged, numSel.OnChanged = nil, nil
+		show(val)
+		styleSel.OnChanged, numSel.OnChanged = v.chosen(q, styleSel, values, set), v.chosen(q, numSel, q.Options, set)
+	}
+	set(answer)
+	styleName := widget.NewLabel(kit.QuestionName(q, 40))
+	styleName.Importance = widget.LowImportance
+	numName := widget.NewLabel(kit.QuestionName(client.Question{Name: q.Name + " (number)"}, 40))
+	numName.Importance = widget.LowImportance
+	return container.NewHBox(styleName, container.NewGridWrap(pickerSize(styleSel), styleSel)),
+		container.NewHBox(numName, container.NewGridWrap(pickerSize(numSel), numSel))
+}
+
+// chosen is what a style picker does with a choice: saves its value as
+// the answer and shows it in both pickers.
+func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, set func(string)) func(string) {
+	return func(string) {
+		i := sel.SelectedIndex()
+		if i < 0 || i >= len(values) {
+			return
+		}
+		val := values[i]
+		set(val)
+		spawn(v.s.a, func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
+	}
 }
 
 // pickerSize is wide enough for a picker's longest choice (a model's full
@@ -883,16 +974,9 @@ func (v *convView) showMenu(anchor fyne.CanvasObject) {
 	if v.s.env.Window == nil {
 		return
 	}
-	conv := v.sess.Conversation()
-	cc := fyne.NewMenuItem("Use chat-completions endpoint", func() {
-		on := !conv.UseChatCompletions
-		spawn(v.s.a, func() { _ = v.sess.SetUseChatCompletions(context.Background(), on) })
-	})
-	cc.Checked = conv.UseChatCompletions
 	menu := fyne.NewMenu("",
 		fyne.NewMenuItem("Rename…", v.rename),
 		fyne.NewMenuItem("Instructions…", v.instructions),
-		cc,
 		fyne.NewMenuItem("Export…", v.export),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Delete", v.remove),

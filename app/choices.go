@@ -1,0 +1,264 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+
+	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/client"
+)
+
+// The service names its questions and their options for engineers:
+// "temperature" 0.25, "model" claude-3-5-sonnet-20240620, "tools"
+// no-tools, "language" de. Staff read them here in plain words; what is
+// sent stays the service's own value.
+
+// QuestionLabel is what a question is called where staff read it: a plain
+// word for the service's technical ones (temperature is the reply's
+// style, tools where the agent looks things up), else its name as the
+// service gave it, "" for none.
+func QuestionLabel(q client.Question) string {
+	switch strings.ToLower(strings.TrimSpace(q.Name)) {
+	case "temperature":
+		return "Style"
+	case "tools":
+		return "Looks up"
+	case "model":
+		return "Model"
+	case "language", "lang", "locale":
+		return "Language"
+	}
+	return ""
+}
+
+// ChoiceLabel is how an option of q reads to staff: a temperature as a
+// style, a model by its product name, a tool by the source it searches, a
+// language code by the language's name; any other option as it is.
+func ChoiceLabel(q client.Question, value string) string {
+	v := strings.TrimSpace(value)
+	switch strings.ToLower(strings.TrimSpace(q.Name)) {
+	case "temperature":
+		if t, err := strconv.ParseFloat(v, 64); err == nil {
+			return styleName(t)
+		}
+	case "model":
+		return ModelName(v)
+	case "tools":
+		return ToolName(v)
+	}
+	if isLanguageQuestion(q) {
+		if name := LanguageName(v); name != "" {
+			return name
+		}
+	}
+	return value
+}
+
+// styleName is a temperature as the style of the reply it gives.
+func styleName(t float64) string {
+	switch {
+	case t <= 0.1:
+		return "Precise"
+	case t < 0.4:
+		return "Mostly precise"
+	case t <= 0.6:
+		return "Balanced"
+	case t < 0.9:
+		return "Mostly creative"
+	case t <= 1.2:
+		return "Creative"
+	}
+	return "Very creative"
+}
+
+// StyleChoices are the three styles a chat offers at first sight
+// (precise, balanced, creative): the lowest, the middle and the highest of
+// a temperature question's numeric options, as indexes into q.Options;
+// nil when q has fewer than three numeric options. The others stay
+// reachable among the advanced choices.
+func StyleChoices(q client.Question) []int {
+	var idx []int
+	var vals []float64
+	for i, o := range q.Options {
+		if t, err := strconv.ParseFloat(strings.TrimSpace(o), 64); err == nil {
+			idx, vals = append(idx, i), append(vals, t)
+		}
+	}
+	if len(idx) < 3 {
+		return nil
+	}
+	lo, hi := 0, 0
+	for i := range vals {
+		if vals[i] < vals[lo] {
+			lo = i
+		}
+		if vals[i] > vals[hi] {
+			hi = i
+		}
+	}
+	// The middle: the option nearest the mean of the two ends.
+	mid, want := -1, (vals[lo]+vals[hi])/2
+	for i := range vals {
+		if i == lo || i == hi {
+			continue
+		}
+		if mid < 0 || abs(vals[i]-want) < abs(vals[mid]-want) {
+			mid = i
+		}
+	}
+	if mid < 0 || vals[lo] == vals[hi] {
+		return nil
+	}
+	return []int{idx[lo], idx[mid], idx[hi]}
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// toolNames are the sources the service's tools option names.
+var toolNames = map[string]string{
+	"no-tools": "Nothing, only what it knows",
+	"internet": "The web",
+	"agent":    "Its own tools",
+	"x":        "X (Twitter)",
+	"twitter":  "X (Twitter)",
+	"linkedin": "LinkedIn",
+	"youtube":  "YouTube",
+	"github":   "GitHub",
+}
+
+// ToolName is a tools option as the source the agent looks things up in.
+func ToolName(v string) string {
+	if n, ok := toolNames[strings.ToLower(v)]; ok {
+		return n
+	}
+	return titleWords(v)
+}
+
+// modelWords are how the makers write their models' names.
+var modelWords = map[string]string{
+	"gpt": "GPT", "claude": "Claude", "gemini": "Gemini", "llama": "Llama",
+	"cohere": "Cohere", "command": "Command", "tess": "Tess", "ai": "AI",
+	"mistral": "Mistral", "mixtral": "Mixtral", "deepseek": "DeepSeek",
+	"qwen": "Qwen", "grok": "Grok", "sonar": "Sonar", "o1": "o1", "o3": "o3",
+	"o4": "o4", "4o": "4o", "r": "R",
+}
+
+// ModelName is a model id as its maker names the model:
+// "claude-3-5-sonnet-20240620" is "Claude 3.5 Sonnet (June 2024)",
+// "meta-llama-3.1-405b-instruct" "Llama 3.1 405B Instruct", "gpt-4o-mini"
+// "GPT-4o Mini". An id of another shape is shown as it is.
+func ModelName(id string) string {
+	v := strings.ToLower(strings.TrimSpace(id))
+	if v == "" || strings.Trim(v, "abcdefghijklmnopqrstuvwxyz0123456789.-_") != "" {
+		return safe.Text(id, 0)
+	}
+	toks := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
+	if len(toks) > 1 && toks[0] == "meta" && toks[1] == "llama" {
+		toks = toks[1:]
+	}
+	var words []string
+	var suffix string
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t == "latest":
+			suffix = " (latest)"
+		case len(t) == 8 && allDigits(t):
+			if d, err := time.Parse("20060102", t); err == nil {
+				suffix = " (" + d.Format("January 2006") + ")"
+			} else {
+				words = append(words, t)
+			}
+		case t == "plus" && len(words) > 0:
+			words[len(words)-1] += "+"
+		case len(t) == 1 && allDigits(t) && len(words) > 0 && len(words[len(words)-1]) == 1 && allDigits(words[len(words)-1]):
+			words[len(words)-1] += "." + t // claude-3-5: 3.5
+		case len(t) > 1 && strings.HasSuffix(t, "b") && allDigits(strings.TrimSuffix(strings.TrimSuffix(t, "b"), ".")):
+			words = append(words, strings.ToUpper(t)) // 405b: 405B
+		case modelWords[t] != "":
+			words = append(words, modelWords[t])
+		default:
+			words = append(words, titleWords(t))
+		}
+	}
+	// GPT is joined to its version by a hyphen, as OpenAI writes it.
+	if len(words) > 1 && words[0] == "GPT" {
+		words = append([]string{"GPT-" + words[1]}, words[2:]...)
+	}
+	return strings.Join(words, " ") + suffix
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// titleWords is "web-search" as "Web search": hyphens and underscores as
+// spaces, the first letter capital.
+func titleWords(s string) string {
+	s = strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(safe.Text(s, 0)))
+	for i, r := range s {
+		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
+	}
+	return s
+}
+
+// isLanguageQuestion reports whether q asks for a language: by its name,
+// or because every option is a language code.
+func isLanguageQuestion(q client.Question) bool {
+	switch strings.ToLower(strings.TrimSpace(q.Name)) {
+	case "language", "lang", "locale", "target_language", "source_language", "output_language":
+		return true
+	}
+	if len(q.Options) == 0 {
+		return false
+	}
+	for _, o := range q.Options {
+		if LanguageName(o) == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// LanguageName is a language code ("de", "pt-BR") as the language's name
+// in English ("German", "Brazilian Portuguese"); "" when code is none.
+func LanguageName(code string) string {
+	c := strings.TrimSpace(code)
+	// Codes only: two or three letters, a region or script after a hyphen.
+	base, _, _ := strings.Cut(strings.ReplaceAll(c, "_", "-"), "-")
+	if len(base) < 2 || len(base) > 3 || strings.ToLower(base) != base && strings.ToUpper(base) != base {
+		return ""
+	}
+	for _, r := range base {
+		if !unicode.IsLetter(r) || r > unicode.MaxASCII {
+			return ""
+		}
+	}
+	tag, err := language.Parse(strings.ReplaceAll(c, "_", "-"))
+	if err != nil {
+		return ""
+	}
+	name := display.English.Tags().Name(tag)
+	if name == "" || strings.EqualFold(name, c) {
+		return ""
+	}
+	return name
+}

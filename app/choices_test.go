@@ -1,0 +1,90 @@
+package app
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/client"
+)
+
+func TestChoiceLabelsReadAsStaffWouldSayThem(t *testing.T) {
+	q := func(name string, opts ...string) client.Question {
+		return client.Question{Type: client.QuestionSelect, Name: name, Options: opts}
+	}
+	for _, tc := range []struct {
+		q     client.Question
+		value string
+		want  string
+	}{
+		{q("temperature"), "0", "Precise"},
+		{q("temperature"), "0.25", "Mostly precise"},
+		{q("temperature"), "0.5", "Balanced"},
+		{q("temperature"), "0.75", "Mostly creative"},
+		{q("Temperature"), "1", "Creative"},
+		{q("temperature"), "2", "Very creative"},
+		{q("temperature"), "warm", "warm"},
+		{q("model"), "claude-3-5-sonnet-20240620", "Claude 3.5 Sonnet (June 2024)"},
+		{q("model"), "claude-3-5-haiku-latest", "Claude 3.5 Haiku (latest)"},
+		{q("model"), "claude-3-opus-20240229", "Claude 3 Opus (February 2024)"},
+		{q("model"), "gpt-4o", "GPT-4o"},
+		{q("model"), "gpt-4o-mini", "GPT-4o Mini"},
+		{q("model"), "gpt-3.5-turbo", "GPT-3.5 Turbo"},
+		{q("model"), "gpt-o1-preview", "GPT-o1 Preview"},
+		{q("model"), "gemini-1.5-pro", "Gemini 1.5 Pro"},
+		{q("model"), "meta-llama-3.1-405b-instruct", "Llama 3.1 405B Instruct"},
+		{q("model"), "llama-2-13b-chat", "Llama 2 13B Chat"},
+		{q("model"), "cohere-command-r-plus", "Cohere Command R+"},
+		{q("model"), "tess-ai-light", "Tess AI Light"},
+		{q("model"), "tess-5", "Tess 5"},
+		{q("model"), "My Model (beta)", "My Model (beta)"},
+		{q("tools"), "no-tools", "Nothing, only what it knows"},
+		{q("tools"), "internet", "The web"},
+		{q("tools"), "linkedin", "LinkedIn"},
+		{q("tools"), "wikipedia", "Wikipedia"},
+		{q("tools"), "web-archive", "Web archive"},
+		{q("language"), "de", "German"},
+		{q("language"), "pt-BR", "Brazilian Portuguese"},
+		{q("target", "en", "fr", "es"), "fr", "French"},
+		{q("tone", "neutral", "friendly"), "friendly", "friendly"},
+		{q("size", "xs", "md"), "md", "md"},
+	} {
+		if got := ChoiceLabel(tc.q, tc.value); got != tc.want {
+			t.Errorf("%s %q reads %q, want %q", tc.q.Name, tc.value, got, tc.want)
+		}
+	}
+}
+
+func TestStyleChoicesAreTheEndsAndTheMiddle(t *testing.T) {
+	q := client.Question{Name: "temperature", Options: []string{"0", "0.25", "0.5", "0.75", "1"}}
+	if got := StyleChoices(q); len(got) != 3 || got[0] != 0 || got[1] != 2 || got[2] != 4 {
+		t.Fatalf("styles of %v are options %v, want 0, 2, 4", q.Options, got)
+	}
+	q.Options = []string{"1", "0.3", "0"}
+	if got := StyleChoices(q); len(got) != 3 || got[0] != 2 || got[1] != 1 || got[2] != 0 {
+		t.Fatalf("styles of %v are options %v, want 2, 1, 0", q.Options, got)
+	}
+	for _, opts := range [][]string{{"0", "1"}, {"a", "b", "c"}, {"1", "1", "1"}} {
+		if got := StyleChoices(client.Question{Name: "temperature", Options: opts}); got != nil {
+			t.Errorf("options %v give styles %v, want none", opts, got)
+		}
+	}
+}
+
+// Options come from the service: any text reads as some label, never a
+// panic, never invalid text.
+func FuzzChoiceLabel(f *testing.F) {
+	for _, s := range []string{"0.5", "claude-3-5-sonnet-20240620", "no-tools", "pt-BR", "", "-", "--b", "9999999999-b", "\xff", "zh-Hant-TW"} {
+		f.Add("model", s)
+		f.Add("temperature", s)
+		f.Add("language", s)
+	}
+	f.Fuzz(func(t *testing.T, name, value string) {
+		q := client.Question{Name: name, Options: []string{value}}
+		got := ChoiceLabel(q, value)
+		if !utf8.ValidString(got) && utf8.ValidString(value) {
+			t.Fatalf("%q reads as invalid text %q", value, got)
+		}
+		_ = StyleChoices(q)
+		_ = QuestionLabel(q)
+	})
+}
