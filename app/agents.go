@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -71,6 +72,26 @@ func FilterAgents(agents []AgentItem, typ string) []AgentItem {
 type AgentQuery struct {
 	Q    string
 	Type string
+}
+
+// typeWords are the words staff search for an agent type with.
+var typeWords = map[string]string{
+	"chat": client.AgentChat, "chats": client.AgentChat, "chatbot": client.AgentChat,
+	"image": client.AgentImage, "images": client.AgentImage, "picture": client.AgentImage,
+	"pictures": client.AgentImage, "photo": client.AgentImage, "photos": client.AgentImage,
+	"text": client.AgentText, "texts": client.AgentText, "writing": client.AgentText,
+	"video": client.AgentVideo, "videos": client.AgentVideo, "film": client.AgentVideo,
+}
+
+// forService is the query as the service is asked it: the service
+// searches titles and descriptions only, so a search that is a type's word
+// ("image", "videos") lists the agents of that type instead (when no type
+// is chosen already).
+func (q AgentQuery) forService() AgentQuery {
+	if typ, ok := typeWords[strings.ToLower(strings.TrimSpace(q.Q))]; ok && q.Type == "" {
+		return AgentQuery{Type: typ}
+	}
+	return q
 }
 
 // AgentPage is the agents list as the screen shows it: the agents of one
@@ -236,7 +257,8 @@ func (b *AgentBrowser) loadLocked() {
 	b.cancel = cancel
 	b.app.Go(func() {
 		defer cancel()
-		res, err := c.ListAgents(ctx, client.ListAgentsParams{Q: q.Q, Type: q.Type, Page: page, PerPage: AgentsPerPage})
+		sq := q.forService()
+		res, err := c.ListAgents(ctx, client.ListAgentsParams{Q: sq.Q, Type: sq.Type, Page: page, PerPage: AgentsPerPage})
 		b.mu.Lock()
 		if gen != b.gen || ctx.Err() != nil {
 			// A newer query, or the app closing: this answer is not wanted.

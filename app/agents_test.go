@@ -138,6 +138,18 @@ func TestAgentBrowserTypeAndSearch(t *testing.T) {
 	if st.Total != 1 || st.Agents[0].Title != "Press Release Drafter" {
 		t.Fatalf("search found %d agents: %+v", st.Total, st.Agents)
 	}
+	// The service searches titles and descriptions; a type's word finds
+	// the agents of that type.
+	b.Search(app.AgentQuery{Q: "Videos "})
+	st = waitBrowser(t, b, func(l app.AgentPage) bool { return l.Query.Q == "Videos " && !l.Loading })
+	if st.Total == 0 {
+		t.Fatal("searching \"videos\" should list the video agents")
+	}
+	for _, ag := range st.Agents {
+		if ag.Type != client.AgentVideo {
+			t.Fatalf("searching \"videos\" listed a %s agent, %q", ag.Type, ag.Title)
+		}
+	}
 	b.Search(app.AgentQuery{Q: "nothing-matches-this"})
 	st = waitBrowser(t, b, func(l app.AgentPage) bool { return true })
 	if st.Total != 0 || len(st.Agents) != 0 || st.Err != nil {

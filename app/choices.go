@@ -36,6 +36,22 @@ func QuestionLabel(q client.Question) string {
 	return ""
 }
 
+// advancedNames are the questions of engineers: the same picture again
+// (seed), sampling settings, token limits.
+var advancedNames = map[string]bool{
+	"seed": true, "top_p": true, "top_k": true, "max_tokens": true,
+	"frequency_penalty": true, "presence_penalty": true, "repetition_penalty": true,
+	"guidance": true, "guidance_scale": true, "cfg_scale": true, "steps": true,
+	"num_inference_steps": true, "sampler": true, "scheduler": true, "stop": true,
+}
+
+// IsAdvanced reports whether q is a technical question that waits in an
+// agent form's Advanced fold: one no run needs (not required) and that
+// only engineers tune.
+func IsAdvanced(q client.Question) bool {
+	return !q.Required && advancedNames[strings.ToLower(strings.TrimSpace(q.Name))]
+}
+
 // ChoiceLabel is how an option of q reads to staff: a temperature as a
 // style, a model by its product name, a tool by the source it searches, a
 // language code by the language's name; any other option as it is.

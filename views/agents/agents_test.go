@@ -350,6 +350,12 @@ func TestFormFieldsLineUpOnTheRight(t *testing.T) {
 	fm := newForm(agent, nil, func() {}, nil)
 	w := test.NewTempWindow(t, fm.content)
 	w.Resize(fyne.NewSize(700, 400))
+	// The seed, a technical question, waits under Advanced.
+	if fm.fold == nil || fm.fold.Open() || !fm.byName["seed"].advanced {
+		t.Fatal("the seed should wait in a closed Advanced fold")
+	}
+	test.Tap(fm.fold.Button)
+	fm.content.Refresh() // laid out again, as the window does on its next frame
 	d := fyne.CurrentApp().Driver()
 	right := func(o fyne.CanvasObject) float32 { return d.AbsolutePositionForObject(o).X + o.Size().Width }
 	style := fm.byName["style"].input

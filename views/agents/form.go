@@ -43,6 +43,8 @@ type field struct {
 	// reword, when set, puts a note of the app's in the field's own words
 	// (a date's example written as the field writes dates).
 	reword func(string) string
+	// advanced: the question waits in the form's Advanced fold.
+	advanced bool
 }
 
 // form is the question form generated from an agent's questions: one
@@ -57,6 +59,8 @@ type form struct {
 	onChange func()
 	// unbind ends what the form hears (the uploads of file questions).
 	unbind []func()
+	// fold holds the technical questions (app.IsAdvanced); nil without.
+	fold *kit.Fold
 }
 
 // requiredNote is the line at the top of a form with required questions.
@@ -111,7 +115,7 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 			gutter = widget.NewButtonWithIcon("", theme.ContentClearIcon(), nil).MinSize()
 		}
 	}
-	var rows []fyne.CanvasObject
+	var rows, advanced []fyne.CanvasObject
 	if required {
 		note := widget.NewLabel(requiredNote)
 		note.Importance = widget.LowImportance
@@ -137,10 +141,20 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 		}
 		col := []fyne.CanvasObject{head, input, fl.err}
 		fl.box = container.New(layout.NewCustomPaddedVBoxLayout(0), col...)
+		if app.IsAdvanced(fl.q) {
+			fl.advanced = true
+			advanced = append(advanced, fl.box)
+			continue
+		}
 		rows = append(rows, fl.box)
 	}
 	if len(f.fields) == 0 {
 		rows = []fyne.CanvasObject{widget.NewLabel("This agent asks no questions: press Run.")}
+	}
+	if len(advanced) > 0 {
+		// Technical questions (the picture's seed) wait under Advanced.
+		f.fold = kit.NewFold("Advanced", container.New(layout.NewCustomPaddedVBoxLayout(2*theme.Padding()), advanced...))
+		rows = append(rows, f.fold.Object())
 	}
 	f.content = container.New(layout.NewCustomPaddedVBoxLayout(2*theme.Padding()), rows...)
 	return f
@@ -476,7 +490,11 @@ func (f *form) owner(name string) *field {
 func (f *form) showErrors(errs map[string]string) []string {
 	var rest []string
 	for _, fl := range f.fields {
-		kit.ShowError(fl.err, f.errorFor(fl, errs))
+		msg := f.errorFor(fl, errs)
+		kit.ShowError(fl.err, msg)
+		if msg != "" && fl.advanced {
+			f.fold.SetOpen(true) // where the user can see what to change
+		}
 	}
 	for name, msg := range errs {
 		if f.owner(name) == nil {

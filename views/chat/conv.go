@@ -255,9 +255,11 @@ func (v *convView) pickers() fyne.CanvasObject {
 	cc.Checked = conv.UseChatCompletions
 	advanced.Add(cc)
 
-	fold := kit.NewFold("Advanced", advanced, v.s.a.Settings().ShowAdvanced, func(open bool) {
+	fold := kit.NewFold("Advanced", advanced)
+	fold.SetOpen(v.s.a.Settings().ShowAdvanced)
+	fold.OnChanged = func(open bool) {
 		v.s.a.SaveSettingsLater(func(st *app.Settings) { st.ShowAdvanced = open })
-	})
+	}
 	// The fold's button ends the row of pickers; what it shows goes under.
 	row.Add(fold.Button)
 	return container.NewVBox(row, fold.Content)

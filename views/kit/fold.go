@@ -15,35 +15,42 @@ type Fold struct {
 	// row, the content under it), else together (Object).
 	Button  *widget.Button
 	Content fyne.CanvasObject
+	// OnChanged is told when the user opens or closes the fold (to
+	// remember that).
+	OnChanged func(open bool)
+}
+
+// NewFold is a closed fold named title over content.
+func NewFold(title string, content fyne.CanvasObject) *Fold {
+	f := &Fold{Content: content}
+	f.Button = widget.NewButtonWithIcon(title, theme.MenuExpandIcon(), func() {
+		open := !f.Open()
+		f.SetOpen(open)
+		if f.OnChanged != nil {
+			f.OnChanged(open)
+		}
+	})
+	f.Button.Importance = widget.LowImportance
+	f.Button.Alignment = widget.ButtonAlignLeading
+	f.SetOpen(false)
+	return f
+}
+
+// Open reports whether the fold shows its content.
+func (f *Fold) Open() bool { return f.Content.Visible() }
+
+// SetOpen shows or hides the content.
+func (f *Fold) SetOpen(open bool) {
+	if open {
+		f.Button.SetIcon(theme.MenuDropDownIcon())
+		f.Content.Show()
+	} else {
+		f.Button.SetIcon(theme.MenuExpandIcon())
+		f.Content.Hide()
+	}
 }
 
 // Object is the fold's button with its content under it.
-func (f Fold) Object() fyne.CanvasObject {
+func (f *Fold) Object() fyne.CanvasObject {
 	return container.NewVBox(container.NewHBox(f.Button), f.Content)
-}
-
-// NewFold makes a fold named title over content. open is how it starts;
-// changed is told when the user opens or closes it (to remember that).
-func NewFold(title string, content fyne.CanvasObject, open bool, changed func(open bool)) Fold {
-	var btn *widget.Button
-	show := func(open bool) {
-		if open {
-			btn.SetIcon(theme.MenuDropDownIcon())
-			content.Show()
-		} else {
-			btn.SetIcon(theme.MenuExpandIcon())
-			content.Hide()
-		}
-	}
-	btn = widget.NewButtonWithIcon(title, theme.MenuExpandIcon(), func() {
-		open := !content.Visible()
-		show(open)
-		if changed != nil {
-			changed(open)
-		}
-	})
-	btn.Importance = widget.LowImportance
-	btn.Alignment = widget.ButtonAlignLeading
-	show(open)
-	return Fold{Button: btn, Content: content}
 }
