@@ -189,6 +189,14 @@ func ModelName(id string) string {
 		switch {
 		case t == "latest":
 			suffix = " (latest)"
+		case len(t) == 4 && allDigits(t) && i+2 < len(toks) && len(toks[i+1]) == 2 && len(toks[i+2]) == 2:
+			// gpt-4o-2024-08-06: a date written with hyphens
+			if d, err := time.Parse("2006-01-02", t+"-"+toks[i+1]+"-"+toks[i+2]); err == nil {
+				suffix = " (" + d.Format("January 2006") + ")"
+				i += 2
+			} else {
+				words = append(words, t)
+			}
 		case len(t) == 8 && allDigits(t):
 			if d, err := time.Parse("20060102", t); err == nil {
 				suffix = " (" + d.Format("January 2006") + ")"

@@ -27,6 +27,8 @@ func TestChoiceLabelsReadAsStaffWouldSayThem(t *testing.T) {
 		{q("model"), "claude-3-5-haiku-latest", "Claude 3.5 Haiku (latest)"},
 		{q("model"), "claude-3-opus-20240229", "Claude 3 Opus (February 2024)"},
 		{q("model"), "gpt-4o", "GPT-4o"},
+		{q("model"), "gpt-4o-2024-08-06", "GPT-4o (August 2024)"},
+		{q("model"), "gpt-4o-2024-13-06", "GPT-4o 2024 13 06"},
 		{q("model"), "gpt-4o-mini", "GPT-4o Mini"},
 		{q("model"), "gpt-3.5-turbo", "GPT-3.5 Turbo"},
 		{q("model"), "gpt-o1-preview", "GPT-o1 Preview"},
