@@ -59,6 +59,7 @@ type editor struct {
 func newEditor(s *Screen) *editor {
 	e := &editor{s: s, colIDs: map[string]string{}}
 	e.title = widget.NewLabelWithStyle("New memory", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	e.title.Truncation = fyne.TextTruncateEllipsis
 	e.seen = widget.NewLabel("")
 	e.seen.Importance = widget.LowImportance
 	e.seen.Wrapping = fyne.TextWrapWord
@@ -347,10 +348,12 @@ func (e *editor) load(m app.MemoryEntry) {
 	e.loading = true
 	e.id = m.ID
 	e.base = m
-	e.title.SetText("Memory no. " + m.ID)
-	seen := ""
+	// A memory is named by what it says; its number, which only the
+	// service needs, comes second.
+	e.title.SetText(firstLine(m))
+	seen := "No. " + m.ID + "."
 	if !m.LastSeen.IsZero() {
-		seen = "Last confirmed by the service " + ago(m.LastSeen) + "."
+		seen = "No. " + m.ID + ", last confirmed by the service " + ago(m.LastSeen) + "."
 	}
 	text := m.Content
 	if m.Draft != "" {

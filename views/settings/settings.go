@@ -6,6 +6,7 @@ package settings
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -24,9 +25,9 @@ const (
 	ThemeLightLabel  = "Light"
 	ThemeDarkLabel   = "Dark"
 
-	VariantAutoLabel = "Automatic"
-	VariantALabel    = "A"
-	VariantBLabel    = "B"
+	VariantAutoLabel = "Find out by itself (recommended)"
+	VariantALabel    = "Memories in collections"
+	VariantBLabel    = "Memories with details (source, tags)"
 
 	PaceDefaultLabel = "One request a second (recommended)"
 	PaceSlowLabel    = "One request every two seconds"
@@ -114,11 +115,8 @@ func New(env kit.Env) kit.Screen {
 			container.NewVBox(s.accounts, container.NewHBox(s.add))),
 		section("API key", "", s.keyWhere),
 		section("Appearance", "Changes apply at once.", s.theme),
-		section("Memory variant", "Services store memories in one of two ways. Agent Desk finds out which by itself; choose only if your administrator tells you to.",
-			container.NewVBox(s.variant, s.varNote)),
-		section("Pace of requests", "Services limit how often Agent Desk may ask them something. Agent Desk keeps to that and slows down by itself when a service asks it to; change this only if your administrator tells you to.",
-			container.NewVBox(s.pace, s.paceNote)),
 		section("About", "Version, and where Agent Desk keeps its files.", container.NewHBox(about)),
+		s.advanced(),
 	)
 	s.content = kit.FollowFocus(container.NewVScroll(container.NewPadded(body)))
 
@@ -168,12 +166,16 @@ func (s *Screen) refresh() {
 	if active.IsDemo() {
 		s.variant.SetSelected(VariantAutoLabel)
 		s.variant.Disable()
-		s.varNote.SetText("The demo always uses variant A. Switch to your own account to change this.")
+		s.varNote.SetText("The demo keeps memories in collections. Switch to your own account to change this.")
 	} else {
 		s.variant.Enable()
 		s.variant.SetSelected(variantLabels[active.MemoryVariantOverride])
 		if active.MemoryVariant != "" {
-			s.varNote.SetText(fmt.Sprintf("Found for %s: variant %s.", active.Name, active.MemoryVariant))
+			found := variantLabels[active.MemoryVariant]
+			if active.MemoryVariant == "" || found == "" {
+				found = "way " + active.MemoryVariant
+			}
+			s.varNote.SetText(fmt.Sprintf("Found for %s: %s.", active.Name, strings.ToLower(found)))
 		} else {
 			s.varNote.SetText("Not found yet: Agent Desk finds out the first time you open a memory.")
 		}
@@ -257,6 +259,22 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 			widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { s.confirmRemove(acct) }))
 	}
 	return container.NewBorder(nil, nil, icon, container.NewVBox(layout.NewSpacer(), container.NewHBox(actions...), layout.NewSpacer()), text)
+}
+
+// advanced is the fold of choices only an administrator asks for: how the
+// service stores memories, the pace of requests. Closed at first; the
+// user's choice is remembered.
+func (s *Screen) advanced() fyne.CanvasObject {
+	f := kit.NewFold("Advanced", container.NewVBox(
+		section("How the service keeps memories", "Services store memories in one of two ways. Agent Desk finds out which by itself; choose only if your administrator tells you to.",
+			container.NewVBox(s.variant, s.varNote)),
+		section("Pace of requests", "Services limit how often Agent Desk may ask them something. Agent Desk keeps to that and slows down by itself when a service asks it to; change this only if your administrator tells you to.",
+			container.NewVBox(s.pace, s.paceNote))))
+	f.SetOpen(s.env.App.Settings().ShowAdvanced)
+	f.OnChanged = func(open bool) {
+		s.env.App.SaveSettingsLater(func(st *app.Settings) { st.ShowAdvanced = open })
+	}
+	return f.Object()
 }
 
 // switchTo makes acct the active account.

@@ -375,7 +375,7 @@ func showAdd(env kit.Env, agent client.Agent, hooks *app.Hooks) {
 	active := widget.NewCheck("Active: call it from now on", nil)
 	active.SetChecked(true)
 	items := []*widget.FormItem{
-		{Text: "Address", Widget: url, HintText: "The service calls it with POST each time this agent finishes."},
+		{Text: "Address", Widget: url, HintText: "The service sends this address a message each time this agent finishes."},
 		{Text: "", Widget: why},
 		{Text: "", Widget: active},
 	}
