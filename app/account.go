@@ -88,7 +88,7 @@ func checkWorkspace(ws string) string {
 		return ""
 	}
 	if n, err := strconv.ParseInt(ws, 10, 64); err != nil || n <= 0 {
-		return "The workspace id is a whole number, for example 12345. Leave it empty to use the workspace selected in the service's web app."
+		return "The workspace number is a whole number, for example 12345. Leave it empty to use the workspace selected in the service's web app."
 	}
 	return ""
 }

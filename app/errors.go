@@ -106,7 +106,7 @@ func explain(err error) Problem {
 	case client.IsDefaultCollectionRefusal(err):
 		return Problem{Title: "Default collection", Sentence: "The default collection cannot be deleted. Delete its memories one by one instead."}
 	case client.IsForbidden(err):
-		return Problem{Title: "No access", Sentence: "The API key works, but it has no access to this workspace or item. Check the workspace id in Settings, or ask your administrator for access.", Action: ActionOpenSettings}
+		return Problem{Title: "No access", Sentence: "The API key works, but it has no access to this workspace or item. Check the workspace number in Settings, or ask your administrator for access.", Action: ActionOpenSettings}
 	case client.IsOffline(err):
 		return Problem{Title: "No connection", Sentence: "Agent Desk can't reach the service. Check your internet connection, then try again.", Action: ActionTryAgain}
 	case errors.As(err, &apiErr):

@@ -395,7 +395,7 @@ func (s *Screen) variantChosen(label string) {
 		err := a.SetMemoryVariantOverride(context.Background(), value)
 		kit.Do(func() {
 			if err != nil {
-				kit.ShowError(s.errText, "The memory variant could not be changed. "+app.Describe(err))
+				kit.ShowError(s.errText, "The way memories are kept could not be changed. "+app.Describe(err))
 			} else {
 				kit.ShowError(s.errText, "")
 			}
