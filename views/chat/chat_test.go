@@ -430,6 +430,15 @@ func TestSearchRenameDeleteUndo(t *testing.T) {
 	if len(s.convs) != 2 {
 		t.Fatalf("Undo should bring the conversation back, got %+v", s.convs)
 	}
+	// The conversation brought back opens, with its messages.
+	for i, c := range s.convs {
+		if c.Title == "Trip costs" {
+			s.convList.Select(i)
+		}
+	}
+	if s.open == nil || s.open.sess.Conversation().Title != "Trip costs" || len(s.open.msgs) != 2 {
+		t.Fatal("the conversation brought back by Undo should open with its messages")
+	}
 }
 
 // slowFiles are attachments whose upload ends when the test says (finish).

@@ -198,8 +198,14 @@ func (s *Screen) reload() {
 	})
 }
 
+// markSelected selects the open conversation's row, and no row when none
+// is open: a row left selected would not open on a click (a restored
+// conversation in the row of the deleted one could not be opened).
 func (s *Screen) markSelected() {
 	if s.open == nil {
+		s.selfSel = true
+		s.convList.UnselectAll()
+		s.selfSel = false
 		return
 	}
 	for i, c := range s.convs {
