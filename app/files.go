@@ -357,15 +357,27 @@ func (a *App) AgentFiles(ctx context.Context, agentID client.ID) (*client.AgentF
 
 // LinkFiles links workspace files to an agent; the answer's FilesCount says
 // how many are completed, failed and in progress.
+// Every list of the agent's files (NewLinkedFiles) shows the answer.
 func (a *App) LinkFiles(ctx context.Context, agentID client.ID, fileIDs []client.ID) (*client.AgentFiles, error) {
-	return a.Client().LinkFiles(ctx, agentID, fileIDs)
+	res, err := a.Client().LinkFiles(ctx, agentID, fileIDs)
+	if err == nil {
+		for _, l := range a.linkedListsOf(agentID) {
+			l.show(res)
+		}
+	}
+	return res, err
 }
 
 // UnlinkFile removes a file from an agent (the file stays in the workspace,
-// so LinkFiles undoes it).
+// so LinkFiles undoes it); every list of the agent's files loses it.
 func (a *App) UnlinkFile(ctx context.Context, agentID, fileID client.ID) error {
-	_, err := a.Client().UnlinkFile(ctx, agentID, fileID)
-	return err
+	if _, err := a.Client().UnlinkFile(ctx, agentID, fileID); err != nil {
+		return err
+	}
+	for _, l := range a.linkedListsOf(agentID) {
+		l.unlinked(fileID)
+	}
+	return nil
 }
 
 // maxLinkTargets bounds how many agents are offered when linking files

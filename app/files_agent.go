@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"slices"
+	"sync"
+	"weak"
 
 	"github.com/agentdesk/agentdesk/client"
 )
@@ -17,7 +19,8 @@ type LinkedFiles struct {
 }
 
 // NewLinkedFiles lists the files linked to agent; nothing is loaded before
-// Reload.
+// Reload. Every link and unlink of the agent's files, wherever it is made
+// in the app (its Files tab, the Files screen), shows in it at once.
 func (a *App) NewLinkedFiles(agent client.Agent) *LinkedFiles {
 	l := &LinkedFiles{a: a, agent: agent}
 	l.List = NewList(a, func(ctx context.Context) ([]client.File, error) {
@@ -27,38 +30,71 @@ func (a *App) NewLinkedFiles(agent client.Agent) *LinkedFiles {
 		}
 		return res.Files, nil
 	})
+	linked.Lock()
+	linked.lists = append(linked.lists, weak.Make(l))
+	linked.Unlock()
 	return l
 }
 
+// linked are the LinkedFiles lists made, weak: a list whose tab is gone is
+// let go.
+var linked struct {
+	sync.Mutex
+	lists []weak.Pointer[LinkedFiles]
+}
+
+// linkedListsOf are the live lists of an agent's files in a.
+func (a *App) linkedListsOf(agentID client.ID) []*LinkedFiles {
+	linked.Lock()
+	defer linked.Unlock()
+	var out []*LinkedFiles
+	live := linked.lists[:0]
+	for _, p := range linked.lists {
+		l := p.Value()
+		if l == nil {
+			continue
+		}
+		live = append(live, p)
+		if l.a == a && l.agent.ID == agentID {
+			out = append(out, l)
+		}
+	}
+	clear(linked.lists[len(live):])
+	linked.lists = live
+	return out
+}
+
 // NewUploads is an upload queue whose files are linked to the agent once
-// uploaded; each link's answer shows in the list at once.
+// uploaded; each link's answer shows at once in every list of the agent's
+// files.
 func (l *LinkedFiles) NewUploads() *Uploads {
 	q := l.a.NewUploads(UploadOptions{LinkTo: l.agent.ID, AgentTitle: l.agent.Title})
-	q.linked = l.show
+	q.linked = func(res *client.AgentFiles) {
+		for _, each := range l.a.linkedListsOf(l.agent.ID) {
+			each.show(res)
+		}
+	}
 	return q
 }
 
 // Link links workspace files to the agent; the answer's FilesCount says
 // how many are completed, failed and in progress.
 func (l *LinkedFiles) Link(ctx context.Context, ids []client.ID) (*client.AgentFiles, error) {
-	res, err := l.a.LinkFiles(ctx, l.agent.ID, ids)
-	if err == nil {
-		l.show(res)
-	}
-	return res, err
+	return l.a.LinkFiles(ctx, l.agent.ID, ids)
 }
 
 // Unlink removes a file from the agent (the file stays in the workspace,
 // so Link undoes it); the list loses it at once and loads again.
 func (l *LinkedFiles) Unlink(ctx context.Context, id client.ID) error {
-	if err := l.a.UnlinkFile(ctx, l.agent.ID, id); err != nil {
-		return err
-	}
+	return l.a.UnlinkFile(ctx, l.agent.ID, id)
+}
+
+// unlinked takes a file off the list at once and loads it again.
+func (l *LinkedFiles) unlinked(id client.ID) {
 	l.Change(func(files []client.File) []client.File {
 		return slices.DeleteFunc(slices.Clone(files), func(f client.File) bool { return f.ID == id })
 	})
 	l.Reload()
-	return nil
 }
 
 // show publishes the agent's file set from a link's answer. A load still

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -406,4 +407,56 @@ func TestFilesWorkEndsWithTheApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	apptest.NothingOutlives(t, before, nil)
+}
+
+// A link or unlink made anywhere (the Files screen, an agent's tab) shows
+// at once in every list of that agent's files, and in no other agent's.
+func TestLinksShowInEveryListOfTheAgentsFiles(t *testing.T) {
+	a := apptest.Open(t)
+	ctx := context.Background()
+	f, err := a.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("hello"), Filename: "price-list.txt", Size: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := a.NewLinkedFiles(client.Agent{ID: "119"})
+	other := a.NewLinkedFiles(client.Agent{ID: "120"})
+	for _, l := range []*app.LinkedFiles{tab, other} {
+		l.Reload()
+	}
+	holds := func(l *app.LinkedFiles) bool {
+		st, _ := l.Snapshot()
+		return slices.ContainsFunc(st.Items, func(g client.File) bool { return g.ID == f.ID })
+	}
+	waitList := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitList("the lists to load", func() bool {
+		a, _ := tab.Snapshot()
+		b, _ := other.Snapshot()
+		return a.Loaded && b.Loaded && !a.Loading && !b.Loading
+	})
+
+	// Linked from elsewhere (the Files screen links through the app).
+	if _, err := a.LinkFiles(ctx, "119", []client.ID{f.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if !holds(tab) {
+		t.Fatal("the agent's list should show the file linked elsewhere at once")
+	}
+	if holds(other) {
+		t.Fatal("another agent's list shows the file")
+	}
+	if err := a.UnlinkFile(ctx, "119", f.ID); err != nil {
+		t.Fatal(err)
+	}
+	if holds(tab) {
+		t.Fatal("the agent's list should lose the file unlinked elsewhere at once")
+	}
 }

@@ -494,7 +494,7 @@ func (d *detail) showHistory(st app.ListState[app.Run]) {
 	case st.Err != nil:
 		body = kit.Error(st.Err, d.loadHistory)
 	case !st.Loaded:
-		return // not read yet
+		body = kit.Loading("Loading this agent's runs…")
 	case len(runs) == 0 && d.agent.Type == client.AgentChat:
 		body = kit.Empty(theme.HistoryIcon(), "No runs here",
 			"Conversations with this agent are kept in the Chats screen.")
