@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -1035,14 +1034,6 @@ func (s *ChatSession) Markdown() string {
 		}
 	}
 	return b.String()
-}
-
-// ExportMarkdown writes the conversation to path as Markdown.
-func (s *ChatSession) ExportMarkdown(path string) error {
-	if err := os.WriteFile(path, []byte(s.Markdown()), 0o600); err != nil {
-		return fmt.Errorf("the conversation could not be saved to %s: %w", path, err)
-	}
-	return nil
 }
 
 // StatusNote is the line shown under a reply that did not complete, in

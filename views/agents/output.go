@@ -79,7 +79,7 @@ func (o *outputView) show(r app.Run, took time.Duration) {
 	case app.IsMediaOutput(r.AgentType, r.Output):
 		objs = append(objs, o.video(r))
 	case r.Output != "":
-		objs = append(objs, o.text(r.Output))
+		objs = append(objs, o.text(r.Output, r.AgentTitle))
 	case r.Error == "" && !app.CanCheckAgain(r):
 		objs = append(objs, widget.NewLabel("The agent returned no output."))
 	}
@@ -112,9 +112,9 @@ func statusLine(r app.Run, took time.Duration) string {
 	return s
 }
 
-// text is the output as rendered markdown, with a plain selectable view
-// and a Copy button.
-func (o *outputView) text(out string) fyne.CanvasObject {
+// text is the output as rendered markdown, with a plain selectable view,
+// Copy and Save as… (Markdown, plain text or a web page).
+func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 	rich, pics := kit.NewMarkdownText(out)
 	plain := widget.NewLabel(out)
 	plain.Wrapping = fyne.TextWrapWord
@@ -143,7 +143,10 @@ func (o *outputView) text(out string) fyne.CanvasObject {
 		fyne.CurrentApp().Clipboard().SetContent(kit.PlainText(out))
 		plainBtn.SetText("Copied as text")
 	}
-	bar := container.NewHBox(copyBtn, plainBtn, toggle)
+	save := widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
+		kit.SaveText(o.s.app, o.s.env.Window, agentTitle, safe.FileName(agentTitle, ".md", "result"), out)
+	})
+	bar := container.NewHBox(copyBtn, plainBtn, save, toggle)
 	if len(pics) > 0 {
 		// Pictures come from addresses the result chose: fetched only
 		// when the user asks.
@@ -308,9 +311,13 @@ func (o *outputView) saveButton(r app.Run) *widget.Button {
 			if wc == nil {
 				return
 			}
+			path := wc.URI().Path()
 			bindUntil(o.s.app.SaveOutputTo(r.Output, wc), func(saved app.Loaded[bool]) bool {
-				if saved.Err != nil {
+				switch {
+				case saved.Err != nil:
 					showSaveError(saved.Err, w)
+				case !saved.Loading && saved.Value:
+					kit.ShowSaved("Saved", path, w)
 				}
 				return !saved.Loading
 			})

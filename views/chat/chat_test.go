@@ -863,6 +863,13 @@ func TestChatChoicesSpeakPlainWords(t *testing.T) {
 	if len(ex) != 1 || ex[0].Answers["tools"] != "internet" || fmt.Sprint(ex[0].Answers["temperature"]) != "0.25" {
 		t.Fatalf("the service should get its own values, got %v", ex[len(ex)-1].Answers)
 	}
+	// The reply can be saved (the question has Copy only).
+	if rc := v.rows[v.msgs[1].ID]; rc == nil || kittest.FindButton(rc.obj, "Save as…") == nil {
+		t.Fatal("a reply should offer Save as…")
+	}
+	if rc := v.rows[v.msgs[0].ID]; rc != nil && kittest.FindButton(rc.obj, "Save as…") != nil {
+		t.Fatal("the user's own message offers Save as…")
+	}
 	// The compatibility switch is in the fold too.
 	cc := findCheck(v.obj, "Compatibility mode")
 	if cc == nil || !shownIn(v.obj, cc) {

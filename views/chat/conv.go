@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -713,6 +712,9 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 		}
 		actions.Add(smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }))
 		actions.Add(smallButton("Copy as text", theme.ContentCopyIcon(), func() { copyText(plainText(m.Content)) }))
+		if m.Role != "user" {
+			actions.Add(smallButton("Save as…", theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
+		}
 		if len(pics) > 0 {
 			v.offerPictures(m.ID, pics, actions)
 		}
@@ -1047,27 +1049,17 @@ func (v *convView) instructions() {
 	v.s.env.Window.Canvas().Focus(e)
 }
 
+// export saves the whole conversation as Markdown, plain text or a web
+// page to open or e-mail, by the ending of the name the user gives.
 func (v *convView) export() {
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil || w == nil {
-			return
-		}
-		path := w.URI().Path()
-		_ = w.Close()
-		spawn(v.s.a, func() {
-			err := v.sess.ExportMarkdown(path)
-			kit.Do(func() {
-				if err != nil {
-					v.s.showErr(err)
-					return
-				}
-				kit.ShowInformation("Conversation exported", "Saved to "+path, v.s.env.Window)
-			})
-		})
-	}, v.s.env.Window)
-	d.SetFileName(safe.FileName(v.sess.Conversation().Title, ".md", "conversation"))
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".md"}))
-	kit.ShowDialog(d, v.s.env.Window)
+	title := v.sess.Conversation().Title
+	kit.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(title, ".md", "conversation"), v.sess.Markdown())
+}
+
+// saveReply saves one reply as Markdown, plain text or a web page.
+func (v *convView) saveReply(text string) {
+	title := v.sess.Conversation().Title
+	kit.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(title+" reply", ".md", "reply"), text)
 }
 
 // composer is the message box: Enter sends, Shift+Enter adds a line.

@@ -165,7 +165,7 @@ func (v *View) Export() {
 					kit.ShowInformation("Not exported", "The file could not be written: "+werr.Error(), v.env.Window)
 					return
 				}
-				kit.ShowInformation("Exported", "The credits were saved to "+w.URI().Name()+".", v.env.Window)
+				kit.ShowSaved("Credits exported", w.URI().Path(), v.env.Window)
 			})
 		})
 	}, v.env.Window)

@@ -1,0 +1,92 @@
+package kit
+
+import (
+	"context"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
+)
+
+// TextFormats are the endings Save as… offers for a text: as written
+// (Markdown), plain text for any program, a web page to open or e-mail.
+var TextFormats = []string{".md", ".txt", ".html"}
+
+// TextFile is a text (markdown) in the form the file name's ending asks
+// for: plain text (.txt), a web page (.html, .htm), else as written.
+func TextFile(name, title, markdown string) []byte {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".txt":
+		return []byte(PlainText(markdown) + "\n")
+	case ".html", ".htm":
+		return app.MarkdownPage(title, markdown)
+	}
+	return []byte(markdown)
+}
+
+// SaveText asks where to save a text (markdown) and saves it in the form
+// its name ends with (TextFile), proposing name; the saved file is
+// confirmed with where it is (ShowSaved).
+func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			ShowInformation("Not saved", app.Describe(err), w)
+			return
+		}
+		if wc == nil {
+			return
+		}
+		data := TextFile(wc.URI().Name(), title, markdown)
+		var werr error
+		Act(a, func(context.Context) {
+			_, werr = wc.Write(data)
+			if cerr := wc.Close(); werr == nil {
+				werr = cerr
+			}
+		}, func() {
+			if werr != nil {
+				ShowInformation("Not saved", "The file could not be written: "+safe.Text(werr.Error(), 300)+". Choose another folder or name.", w)
+				return
+			}
+			ShowSaved("Saved", wc.URI().Path(), w)
+		})
+	}, w)
+	d.SetFileName(name)
+	d.SetFilter(storage.NewExtensionFileFilter(TextFormats))
+	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.9, 760), min(w.Canvas().Size().Height*0.9, 520)))
+	ShowDialog(d, w)
+}
+
+// folderOpener opens a folder in the computer's file manager (tests
+// replace it).
+var folderOpener = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) }
+
+// ShowSaved confirms a file saved at path: where it is, and "Show in
+// folder" to see it in the file manager.
+func ShowSaved(title, path string, w fyne.Window) {
+	where := widget.NewLabel("Saved to " + path)
+	where.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	show := widget.NewButtonWithIcon("Show in folder", theme.FolderOpenIcon(), func() {
+		d.Hide()
+		u := &url.URL{Scheme: "file", Path: filepath.Dir(path)}
+		if err := folderOpener(u); err != nil {
+			ShowInformation("Folder not opened", "Agent Desk could not open the folder. The file is at "+path+".", w)
+		}
+	})
+	closeBtn := widget.NewButton("Close", func() { d.Hide() })
+	closeBtn.Importance = widget.HighImportance
+	d = dialog.NewCustomWithoutButtons(title, container.NewVBox(where), w)
+	d.SetButtons([]fyne.CanvasObject{show, closeBtn})
+	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.8, 520), 0))
+	ShowDialog(d, w)
+}
