@@ -130,6 +130,7 @@ func newFixture(t *testing.T, perPage int) *fixture {
 	}
 	w.Resize(fyne.NewSize(1200, height))
 	s.Shown()
+	withPlayer(t, true)
 	f := &fixture{s: s, a: a, nav: nav, w: w, cw: cw, tr: tr, q: q}
 	f.wait(t, "the first page", func() bool { return len(s.shown.Agents) > 0 })
 	return f

@@ -1,8 +1,10 @@
 package agents
 
 import (
+	"context"
 	"errors"
 	"net/url"
+	"path/filepath"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -178,6 +180,10 @@ type fetchedOutput struct {
 	out app.Output
 }
 
+// hasPlayer asks whether the computer has a program for a kind of file
+// (tests replace it: a test machine has no video player).
+var hasPlayer = app.HasPlayer
+
 // openOutput hands a local copy to the computer's own viewer or player
 // (tests replace it to see what would be opened).
 var openOutput = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) }
@@ -213,6 +219,7 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 	box := container.NewStack()
 	note := widget.NewLabel("The video opens in your computer's video player.")
 	note.Importance = widget.LowImportance
+	note.Wrapping = fyne.TextWrapWord
 	var play *widget.Button
 	play = widget.NewButtonWithIcon("Play video", theme.MediaPlayIcon(), func() {
 		o.follow(r, box, "Downloading the video…", false, func(out app.Output) fyne.CanvasObject {
@@ -230,6 +237,18 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 			}
 			return container.NewStack()
 		})
+	})
+	// Where no program plays videos, Play would do nothing at all: say so
+	// and offer only Save as… (the check asks the desktop, off the UI).
+	noPlayer := false
+	kit.Act(o.s.app, func(ctx context.Context) {
+		noPlayer = !hasPlayer(ctx, filepath.Ext(app.OutputFileName(r.AgentType, r.Output)))
+	}, func() {
+		if noPlayer {
+			play.Hide()
+			note.Importance = widget.MediumImportance
+			note.SetText("This computer has no video player. Save the video with Save as… to watch it in a web browser or on another computer.")
+		}
 	})
 	return container.NewVBox(container.NewHBox(play, o.saveButton(r)), box, note)
 }

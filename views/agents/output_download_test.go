@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
@@ -53,8 +54,31 @@ func newOutputFixture(t *testing.T, handler http.Handler) *outputFixture {
 		return nil
 	}
 	t.Cleanup(func() { openOutput = old })
+	withPlayer(t, true)
 	t.Cleanup(f.o.stopPreview)
 	return f
+}
+
+// withPlayer sets whether the computer has a video player, for the test.
+func withPlayer(t *testing.T, has bool) {
+	old := hasPlayer
+	hasPlayer = func(context.Context, string) bool { return has }
+	t.Cleanup(func() { hasPlayer = old })
+}
+
+// Where the computer has no video player, Play is not offered (it would do
+// nothing): the screen says so and offers Save as….
+func TestNoPlayerMeansSaveToWatch(t *testing.T) {
+	f := newOutputFixture(t, serveFiles(map[string][]byte{"/clip.mp4": viewMP4}))
+	withPlayer(t, false)
+	f.o.show(f.run(client.AgentVideo, "/clip.mp4"), 0)
+	f.waitText(t, "no video player")
+	if kittest.FindButton(f.o.content, "Play video") != nil {
+		t.Fatal("Play video is offered on a computer without a player")
+	}
+	if kittest.FindButton(f.o.content, "Save as…") == nil {
+		t.Fatal("Save as… should stay")
+	}
 }
 
 func (f *outputFixture) run(agentType, path string) app.Run {

@@ -1,0 +1,30 @@
+package app
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// HasPlayer reports whether this computer has a program that opens files
+// of a kind (by extension: ".mp4"), asking the desktop's own registry
+// (xdg-mime): where none is set, "Play video" would hand the file to
+// nothing and nothing would happen. True when it cannot tell.
+func HasPlayer(ctx context.Context, ext string) bool {
+	typ := playerTypes[strings.ToLower(ext)]
+	if typ == "" {
+		return true
+	}
+	bin, err := exec.LookPath("xdg-mime")
+	if err != nil {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "query", "default", typ).Output()
+	if err != nil {
+		return ctx.Err() != nil // a timeout cannot tell; a refusal says none
+	}
+	return strings.TrimSpace(string(out)) != ""
+}
