@@ -18,8 +18,14 @@ type CreditsReport struct {
 	From, To time.Time
 	ByDay    []storage.DayCredits
 	ByAgent  []storage.AgentCredits
-	Total    float64
+	// Recent are the period's charges one by one (each run, upload and
+	// memory), newest first, the latest RecentMax of them.
+	Recent []CreditRecord
+	Total  float64
 }
+
+// RecentMax is how many single charges a report lists.
+const RecentMax = 500
 
 // CreditsOverDays reports the spending of the last days local days,
 // today included.
@@ -37,6 +43,14 @@ func (a *App) CreditsOverDays(ctx context.Context, days int) (CreditsReport, err
 	}
 	if r.ByAgent, err = a.db.CreditsByAgent(ctx, a.AccountID(), from, to); err != nil {
 		return r, err
+	}
+	if r.Recent, err = a.db.RecentCredits(ctx, a.AccountID(), from, to, RecentMax); err != nil {
+		return r, err
+	}
+	for i, c := range r.Recent {
+		if c.AgentTitle == "" {
+			r.Recent[i].AgentTitle = agentLabel(c.AgentID)
+		}
 	}
 	for _, d := range r.ByDay {
 		r.Total += d.Credits

@@ -19,6 +19,15 @@ type (
 	Account = storage.Account
 	// Settings are the user's settings.
 	Settings = storage.Settings
+	// CreditRecord is one charge: a run, an upload, a memory saved.
+	CreditRecord = storage.CreditRecord
+)
+
+// What a charge was for.
+const (
+	ChargeRun    = storage.CreditsExecution
+	ChargeFile   = storage.CreditsFile
+	ChargeMemory = storage.CreditsMemory
 )
 
 // How a reply ended, and who wrote a message.

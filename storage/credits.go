@@ -98,3 +98,17 @@ func (db *DB) CreditsByAgent(ctx context.Context, accountID string, from, to tim
 		WHERE account_id = ? AND at >= ? AND at < ? GROUP BY agent_id ORDER BY sum(credits) DESC, agent_id`,
 		accountID, from.UnixMilli(), to.UnixMilli())
 }
+
+// RecentCredits are an account's charges in [from, to), newest first, at
+// most limit of them.
+func (db *DB) RecentCredits(ctx context.Context, accountID string, from, to time.Time, limit int) ([]CreditRecord, error) {
+	return queryAll(ctx, db, "read the credits", func(s scanner) (CreditRecord, error) {
+		var r CreditRecord
+		var at int64
+		err := s.Scan(&r.ID, &at, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.Kind, &r.Credits, &r.Ref)
+		r.At = time.UnixMilli(at)
+		return r, err
+	}, `SELECT id, at, account_id, agent_id, agent_title, kind, credits, ref FROM credits
+		WHERE account_id = ? AND at >= ? AND at < ? ORDER BY at DESC, id DESC LIMIT ?`,
+		accountID, from.UnixMilli(), to.UnixMilli(), limit)
+}

@@ -31,6 +31,7 @@ type View struct {
 	report app.CreditsReport
 	days   *widget.List
 	agents *widget.List
+	recent *widget.List
 	object fyne.CanvasObject
 	// unfollow stops following charges (when its dialog is closed).
 	unfollow func()
@@ -41,7 +42,10 @@ func Show(env kit.Env) {
 	v := NewView(env)
 	d := dialog.NewCustom("Credits", "Close", v.Object(), env.Window)
 	d.SetOnClosed(v.Close)
-	d.Resize(fyne.NewSize(760, 560))
+	// As big as the window allows, up to a comfortable size: never
+	// clipped in an 800 × 600 window.
+	win := env.Window.Canvas().Size()
+	d.Resize(fyne.NewSize(min(win.Width*0.95, 900), min(win.Height*0.92, 640)))
 	kit.ShowDialog(d, env.Window)
 	v.Reload()
 }
@@ -69,15 +73,37 @@ func NewView(env kit.Env) *View {
 			setRow(o, ag.AgentTitle+" ("+calls+")", Format(ag.Credits))
 		}
 	})
+	v.recent = widget.NewList(func() int { return len(v.report.Recent) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
+		if id < len(v.report.Recent) {
+			c := v.report.Recent[id]
+			setRow(o, c.At.Local().Format("2 Jan 15:04")+" · "+chargeName(c), Format(c.Credits))
+		}
+	})
 	v.stack = container.NewStack(kit.Loading("Adding up credits…"))
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.period, v.export), v.total)
-	v.object = kit.NewBorder(top, nil, nil, nil, v.stack)
+	// There is no balance to show: the service keeps it and tells no
+	// program; say where it is.
+	balance := widget.NewLabel("These are the credits Agent Desk spent from this computer. Your balance is kept by the service: see it in the service's web app.")
+	balance.Wrapping = fyne.TextWrapWord
+	balance.Importance = widget.LowImportance
+	v.object = kit.NewBorder(top, balance, nil, nil, v.stack)
 	v.unfollow = kit.OnCharge(env.App, v.Reload)
 	return v
 }
 
 // Close stops the view following charges.
 func (v *View) Close() { v.unfollow() }
+
+// chargeName is what a single charge was for, in a few words.
+func chargeName(c app.CreditRecord) string {
+	switch c.Kind {
+	case app.ChargeFile:
+		return "file upload"
+	case app.ChargeMemory:
+		return "memory saved"
+	}
+	return c.AgentTitle
+}
 
 func row() fyne.CanvasObject {
 	name := widget.NewLabel("Name of the agent")
@@ -122,12 +148,19 @@ func (v *View) show(r app.CreditsReport, err error) {
 			"Running agents, uploading files and saving memories cost credits. They show here once used."))
 	} else {
 		v.export.Enable()
-		byDay := container.NewBorder(widget.NewLabelWithStyle("By day", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, v.days)
-		byAgent := container.NewBorder(widget.NewLabelWithStyle("By agent", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, v.agents)
-		kit.SetBody(v.stack, container.NewGridWithColumns(2, byDay, byAgent))
+		section := func(title string, list *widget.List) fyne.CanvasObject {
+			return container.NewBorder(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, list)
+		}
+		each := "Each charge"
+		if len(r.Recent) >= app.RecentMax {
+			each = fmt.Sprintf("The last %d charges", app.RecentMax)
+		}
+		sums := container.NewVSplit(section("By day", v.days), section("By agent", v.agents))
+		kit.SetBody(v.stack, container.NewGridWithColumns(2, sums, section(each, v.recent)))
 	}
 	v.days.Refresh()
 	v.agents.Refresh()
+	v.recent.Refresh()
 	v.stack.Refresh()
 }
 

@@ -48,6 +48,22 @@ func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 	if got := o.(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "Memories") {
 		t.Fatalf("memory charges row = %q", got)
 	}
+	// Each charge on its own, newest first: the run, then the memory.
+	if len(v.report.Recent) != 2 {
+		t.Fatalf("each charge should be listed, got %+v", v.report.Recent)
+	}
+	o = v.recent.CreateItem()
+	v.recent.UpdateItem(0, o)
+	if got := o.(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "Meeting Minutes Writer") {
+		t.Fatalf("the newest charge reads %q", got)
+	}
+	v.recent.UpdateItem(1, o)
+	if got := o.(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "memory saved") {
+		t.Fatalf("the memory's charge reads %q", got)
+	}
+	if !strings.Contains(kittest.AllText(v.Object()), "Your balance is kept by the service") {
+		t.Fatal("the view should say where the balance is")
+	}
 	v.period.SetSelected("Last 7 days")
 	q.WaitUntil(t, func() bool { return strings.Contains(v.total.Text, "last 7 days") }, func() string { return v.total.Text })
 }
