@@ -753,6 +753,13 @@ func TestCtrlKInTheMessageBoxReachesTheWindow(t *testing.T) {
 	if searches != 1 || v.entry.Text != "Half a question" {
 		t.Fatalf("Ctrl+K reached the window %d times; the box holds %q", searches, v.entry.Text)
 	}
+	// F1 too (the list of keys), which Fyne gives the box alone.
+	var keys []fyne.KeyName
+	s.env.Window.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { keys = append(keys, ev.Name) })
+	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyF1})
+	if len(keys) != 1 || keys[0] != fyne.KeyF1 {
+		t.Fatalf("F1 in the message box should reach the window, it got %v", keys)
+	}
 	// Tab leaves the box (Fyne's window types it into a box that takes it).
 	if v.entry.AcceptsTab() {
 		t.Fatal("Tab in the message box types a tab instead of moving to Send")

@@ -1130,6 +1130,10 @@ func (c *composer) TypedKey(ev *fyne.KeyEvent) {
 		c.onEsc()
 		return
 	}
+	if ev.Name == fyne.KeyF1 {
+		kit.PassKey(c, ev) // the list of keys
+		return
+	}
 	c.Entry.TypedKey(ev)
 }
 

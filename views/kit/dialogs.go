@@ -101,11 +101,12 @@ func AnswerDialogKeys(w fyne.Window) {
 // the screen: Fyne gives the key to the field alone, which does nothing
 // with it.
 func PassEscape(o fyne.CanvasObject) {
-	passKey(o, &fyne.KeyEvent{Name: fyne.KeyEscape})
+	PassKey(o, &fyne.KeyEvent{Name: fyne.KeyEscape})
 }
 
-// passKey hands a key typed in o to the window showing it.
-func passKey(o fyne.CanvasObject, ev *fyne.KeyEvent) {
+// PassKey hands a key typed in o to the window showing it (F1 typed in a
+// text field: the list of keys).
+func PassKey(o fyne.CanvasObject, ev *fyne.KeyEvent) {
 	if a := fyne.CurrentApp(); a != nil {
 		if c := a.Driver().CanvasForObject(o); c != nil {
 			if f := c.OnTypedKey(); f != nil {

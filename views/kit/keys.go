@@ -193,9 +193,9 @@ func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 	switch {
 	case ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1:
-		passKey(e, ev)
+		PassKey(e, ev)
 	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !e.MultiLine && e.OnSubmitted == nil:
-		passKey(e, ev)
+		PassKey(e, ev)
 	default:
 		e.Entry.TypedKey(ev)
 	}
