@@ -152,7 +152,8 @@ func TestEnterSendsAndReplyIsShown(t *testing.T) {
 // the choice, Enter starts the chat, Esc leaves without one.
 func TestNewChatAsksWhichChatAgent(t *testing.T) {
 	s, a := openScreen(t)
-	pickerDelay = time.Millisecond
+	defer func(d time.Duration) { kit.PickerDelay = d }(kit.PickerDelay)
+	kit.PickerDelay = time.Millisecond
 	s.Shown()
 	c := s.env.Window.Canvas()
 	for _, label := range []string{"Choose an agent", "New chat"} {

@@ -1,0 +1,156 @@
+package kit
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
+)
+
+// PickerDelay is how long typing in an agent picker's search must pause
+// before the service is asked.
+var PickerDelay = 300 * time.Millisecond
+
+// AgentPick is what ChooseAgent asks: of which type, in which words.
+type AgentPick struct {
+	Type          string    // client.AgentChat, AgentText…
+	Title, Action string    // the dialog's title, its confirm button
+	Search        string    // the search's placeholder ("Search chat agents")
+	Pre           client.ID // chosen first, when listed
+	// NoneTitle and None say that the account has no agent of the type.
+	NoneTitle, None string
+}
+
+// agentPicker is a dialog that asks which agent of a type to use (a new
+// chat's, a run's), the one the user was looking at chosen already. Up
+// and Down in its search move the choice; Enter confirms it.
+type agentPicker struct {
+	pick    AgentPick
+	browser *app.AgentBrowser
+	page    app.AgentPage
+	body    *fyne.Container
+	list    *widget.List
+	search  *FormEntry
+	chosen  client.ID
+	d       *dialog.ConfirmDialog
+}
+
+// ChooseAgent asks which agent of pick.Type to use and gives it to chosen
+// (the agent as the list knows it).
+func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
+	if env.Window == nil {
+		return
+	}
+	a := env.App
+	p := &agentPicker{pick: pick, chosen: pick.Pre, browser: a.NewAgentBrowser(PickerDelay)}
+	p.search = NewFormEntry()
+	p.search.SetPlaceHolder(pick.Search)
+	p.search.ActionItem = widget.NewIcon(theme.SearchIcon())
+	p.search.OnChanged = func(q string) { p.browser.SearchSoon(app.AgentQuery{Q: q, Type: pick.Type}) }
+	p.search.OnKey = p.key
+	p.list = widget.NewList(
+		func() int { return len(p.page.Agents) },
+		NewTwoLineRow,
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id >= len(p.page.Agents) {
+				return
+			}
+			ag := p.page.Agents[id]
+			SetTwoLineRow(o, ag.Title, PlainText(ag.Description))
+			if id >= len(p.page.Agents)-5 {
+				p.browser.LoadMore()
+			}
+		})
+	p.list.OnSelected = func(id widget.ListItemID) {
+		if id < len(p.page.Agents) {
+			p.chosen = p.page.Agents[id].ID
+		}
+	}
+	p.body = container.NewStack(Loading("Loading agents…"))
+	content := NewBorder(p.search, nil, nil, nil, p.body)
+	p.d = dialog.NewCustomConfirm(pick.Title, pick.Action, "Cancel", content, func(ok bool) {
+		p.browser.Clear()
+		if !ok {
+			return
+		}
+		if i := p.index(); i >= 0 {
+			chosen(p.page.Agents[i])
+		}
+	}, env.Window)
+	stop := Bind(p.browser.State(), p.show)
+	p.d.SetOnClosed(stop)
+	w := env.Window.Canvas().Size()
+	p.d.Resize(fyne.NewSize(min(w.Width*0.9, 560), min(w.Height*0.85, 520)))
+	ShowDialogKeys(p.d, env.Window, p.start, p.d.Dismiss)
+	env.Window.Canvas().Focus(p.search)
+	p.browser.Search(app.AgentQuery{Type: pick.Type})
+}
+
+// start confirms the chosen agent, when one is chosen.
+func (p *agentPicker) start() {
+	if p.index() >= 0 {
+		p.d.Confirm()
+	}
+}
+
+// key moves the choice with Up and Down typed in the search.
+func (p *agentPicker) key(ev *fyne.KeyEvent) bool {
+	step := map[fyne.KeyName]int{fyne.KeyDown: 1, fyne.KeyUp: -1}[ev.Name]
+	if step == 0 || len(p.page.Agents) == 0 {
+		return false
+	}
+	i := p.index() + step
+	if i < 0 || i >= len(p.page.Agents) {
+		return true
+	}
+	p.list.Select(i)
+	p.list.ScrollTo(i)
+	return true
+}
+
+// index is the chosen agent's row, or -1.
+func (p *agentPicker) index() int {
+	for i, ag := range p.page.Agents {
+		if ag.ID == p.chosen {
+			return i
+		}
+	}
+	return -1
+}
+
+// show puts the agents found in the dialog, with the choice on its row;
+// a new search chooses its first agent unless the one chosen is in it.
+func (p *agentPicker) show(page app.AgentPage) {
+	p.page = page
+	switch {
+	case len(page.Agents) == 0 && (page.Loading || page.Query.Type != p.pick.Type):
+		// Asking, or not asked yet (the browser's first, empty state).
+		ShowBody(p.body, Loading("Loading agents…"))
+		return
+	case len(page.Agents) == 0 && page.Err != nil:
+		ShowBody(p.body, Error(page.Err, p.browser.Reload))
+		return
+	case len(page.Agents) == 0 && page.Query.Q != "":
+		ShowBody(p.body, Empty(theme.SearchIcon(), "No agent found", "No agent of this kind matches “"+page.Query.Q+"”. Try fewer or other words."))
+		p.chosen = ""
+		return
+	case len(page.Agents) == 0:
+		ShowBody(p.body, Empty(theme.InfoIcon(), p.pick.NoneTitle, p.pick.None))
+		p.chosen = ""
+		return
+	}
+	ShowBody(p.body, p.list)
+	p.list.Refresh()
+	i := p.index()
+	if i < 0 {
+		i = 0 // the list's first, on show, rather than one out of sight
+	}
+	p.list.Select(i)
+	p.list.ScrollTo(i)
+}
