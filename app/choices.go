@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -56,23 +57,62 @@ func IsAdvanced(q client.Question) bool {
 // style, a model by its product name, a tool by the source it searches, a
 // language code by the language's name; any other option as it is.
 func ChoiceLabel(q client.Question, value string) string {
+	if l, ok := knownChoiceLabel(q, value); ok {
+		return l
+	}
+	return choiceLabel(q, value, isLanguageQuestion(q))
+}
+
+// knownChoiceLabel is an option of the service's technical questions in
+// plain words (temperature, model, tools).
+func knownChoiceLabel(q client.Question, value string) (string, bool) {
 	v := strings.TrimSpace(value)
 	switch strings.ToLower(strings.TrimSpace(q.Name)) {
 	case "temperature":
-		if t, err := strconv.ParseFloat(v, 64); err == nil {
-			return styleName(t)
+		// The style, and the number that tells two alike apart.
+		if t, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(t) && !math.IsInf(t, 0) {
+			return styleName(t) + " (" + v + ")", true
 		}
+		return value, true
 	case "model":
-		return ModelName(v)
+		return ModelName(v), true
 	case "tools":
-		return ToolName(v)
+		return ToolName(v), true
 	}
-	if isLanguageQuestion(q) {
-		if name := LanguageName(v); name != "" {
+	return "", false
+}
+
+// ChoiceLabels are the options values of q as staff read them, in order
+// (ChoiceLabel each; whether they are languages is worked out once).
+func ChoiceLabels(q client.Question, values []string) []string {
+	lang := isLanguageQuestion(q)
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = choiceLabel(q, v, lang)
+	}
+	return out
+}
+
+func choiceLabel(q client.Question, value string, lang bool) string {
+	if l, ok := knownChoiceLabel(q, value); ok {
+		return l
+	}
+	if lang {
+		if name := LanguageName(strings.TrimSpace(value)); name != "" {
 			return name
 		}
 	}
 	return value
+}
+
+// StyleName is a temperature option as the style of the reply it gives
+// ("Balanced"), without its number; "" when it is no number.
+func StyleName(v string) string {
+	t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
+		return ""
+	}
+	return styleName(t)
 }
 
 // styleName is a temperature as the style of the reply it gives.
@@ -101,7 +141,7 @@ func StyleChoices(q client.Question) []int {
 	var idx []int
 	var vals []float64
 	for i, o := range q.Options {
-		if t, err := strconv.ParseFloat(strings.TrimSpace(o), 64); err == nil {
+		if t, err := strconv.ParseFloat(strings.TrimSpace(o), 64); err == nil && !math.IsNaN(t) && !math.IsInf(t, 0) {
 			idx, vals = append(idx, i), append(vals, t)
 		}
 	}
@@ -128,6 +168,11 @@ func StyleChoices(q client.Question) []int {
 		}
 	}
 	if mid < 0 || vals[lo] == vals[hi] {
+		return nil
+	}
+	// Three styles that read alike (0, 0.05, 0.1 are all precise) would
+	// hide which is which: then the numbers are shown instead.
+	if a, b, c := styleName(vals[lo]), styleName(vals[mid]), styleName(vals[hi]); a == b || b == c || a == c {
 		return nil
 	}
 	return []int{idx[lo], idx[mid], idx[hi]}
@@ -251,15 +296,29 @@ func isLanguageQuestion(q client.Question) bool {
 	case "language", "lang", "locale", "target_language", "source_language", "output_language":
 		return true
 	}
-	if len(q.Options) == 0 {
+	// By its options: every one a language code, and one of them a
+	// language agents are asked to write in; two-letter words that happen
+	// to be codes ("hi", "lo") are no languages.
+	if len(q.Options) < 2 {
 		return false
 	}
+	common := false
 	for _, o := range q.Options {
 		if LanguageName(o) == "" {
 			return false
 		}
+		base, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(strings.ReplaceAll(o, "_", "-"))), "-")
+		common = common || commonLanguages[base]
 	}
-	return true
+	return common
+}
+
+// commonLanguages are the languages agents are most often asked to write
+// in, by code.
+var commonLanguages = map[string]bool{
+	"en": true, "de": true, "fr": true, "es": true, "pt": true, "it": true, "nl": true,
+	"sv": true, "da": true, "pl": true, "cs": true, "ru": true, "uk": true, "tr": true,
+	"ar": true, "he": true, "ja": true, "zh": true, "ko": true, "el": true, "fi": true,
 }
 
 // LanguageName is a language code ("de", "pt-BR") as the language's name

@@ -16,13 +16,14 @@ func TestChoiceLabelsReadAsStaffWouldSayThem(t *testing.T) {
 		value string
 		want  string
 	}{
-		{q("temperature"), "0", "Precise"},
-		{q("temperature"), "0.25", "Mostly precise"},
-		{q("temperature"), "0.5", "Balanced"},
-		{q("temperature"), "0.75", "Mostly creative"},
-		{q("Temperature"), "1", "Creative"},
-		{q("temperature"), "2", "Very creative"},
+		{q("temperature"), "0", "Precise (0)"},
+		{q("temperature"), "0.25", "Mostly precise (0.25)"},
+		{q("temperature"), "0.5", "Balanced (0.5)"},
+		{q("temperature"), "0.75", "Mostly creative (0.75)"},
+		{q("Temperature"), "1", "Creative (1)"},
+		{q("temperature"), "2", "Very creative (2)"},
 		{q("temperature"), "warm", "warm"},
+		{q("temperature"), "NaN", "NaN"},
 		{q("model"), "claude-3-5-sonnet-20240620", "Claude 3.5 Sonnet (June 2024)"},
 		{q("model"), "claude-3-5-haiku-latest", "Claude 3.5 Haiku (latest)"},
 		{q("model"), "claude-3-opus-20240229", "Claude 3 Opus (February 2024)"},
@@ -49,6 +50,8 @@ func TestChoiceLabelsReadAsStaffWouldSayThem(t *testing.T) {
 		{q("target", "en", "fr", "es"), "fr", "French"},
 		{q("tone", "neutral", "friendly"), "friendly", "friendly"},
 		{q("size", "xs", "md"), "md", "md"},
+		{q("level", "hi", "lo"), "hi", "hi"},
+		{q("style", "de", "en"), "de", "German"},
 	} {
 		if got := ChoiceLabel(tc.q, tc.value); got != tc.want {
 			t.Errorf("%s %q reads %q, want %q", tc.q.Name, tc.value, got, tc.want)
@@ -65,7 +68,7 @@ func TestStyleChoicesAreTheEndsAndTheMiddle(t *testing.T) {
 	if got := StyleChoices(q); len(got) != 3 || got[0] != 2 || got[1] != 1 || got[2] != 0 {
 		t.Fatalf("styles of %v are options %v, want 2, 1, 0", q.Options, got)
 	}
-	for _, opts := range [][]string{{"0", "1"}, {"a", "b", "c"}, {"1", "1", "1"}} {
+	for _, opts := range [][]string{{"0", "1"}, {"a", "b", "c"}, {"1", "1", "1"}, {"0", "0.05", "0.1"}, {"NaN", "0", "1"}} {
 		if got := StyleChoices(client.Question{Name: "temperature", Options: opts}); got != nil {
 			t.Errorf("options %v give styles %v, want none", opts, got)
 		}

@@ -30,6 +30,7 @@ func (a *App) NewLinkedFiles(agent client.Agent) *LinkedFiles {
 		}
 		return res.Files, nil
 	})
+	a.linkedListsOf("") // lets go of the lists of closed tabs
 	linked.Lock()
 	linked.lists = append(linked.lists, weak.Make(l))
 	linked.Unlock()

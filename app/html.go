@@ -5,19 +5,54 @@ import (
 	"html"
 
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
 )
 
 // pageMarkdown renders markdown as a web page: GFM tables, strikethrough,
 // task lists, autolinks and footnotes. Raw HTML in the text is left out,
 // never passed on (goldmark's default): what an agent wrote stays words.
-var pageMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+// A picture becomes a link to it (picturesAsLinks): a mail program or word
+// processor opening the page would fetch it from wherever the text says.
+var pageMarkdown = goldmark.New(
+	goldmark.WithExtensions(extension.GFM, extension.Footnote),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(picturesAsLinks{}, 100))),
+)
+
+// picturesAsLinks renders a markdown picture as a link to it, its words
+// in brackets: "[picture: the office plan]".
+type picturesAsLinks struct{}
+
+func (picturesAsLinks) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
+	r.Register(ast.KindImage, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		img := n.(*ast.Image)
+		if entering {
+			if gmhtml.IsDangerousURL(img.Destination) {
+				_, _ = w.WriteString("<span>[picture: ")
+			} else {
+				_, _ = w.WriteString(`<a href="`)
+				_, _ = w.Write(util.EscapeHTML(util.URLEscape(img.Destination, true)))
+				_, _ = w.WriteString(`">[picture: `)
+			}
+			return ast.WalkContinue, nil
+		}
+		if gmhtml.IsDangerousURL(img.Destination) {
+			_, _ = w.WriteString("]</span>")
+		} else {
+			_, _ = w.WriteString("]</a>")
+		}
+		return ast.WalkContinue, nil
+	})
+}
 
 // MarkdownPage is markdown as a web page of its own, titled title, that
 // opens in any browser or word processor and can be sent by e-mail: one
-// file, UTF-8, a readable line length; a browser runs no script in it and
-// fetches nothing from elsewhere (a picture the text links to stays a
-// link, as in the app until the user asks).
+// file, UTF-8, a readable line length; nothing in it runs or is fetched
+// from elsewhere (a picture the text shows is a link to it, as in the app
+// until the user asks).
 func MarkdownPage(title, markdown string) []byte {
 	var body bytes.Buffer
 	if err := pageMarkdown.Convert([]byte(markdown), &body); err != nil {

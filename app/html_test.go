@@ -15,6 +15,11 @@ func TestMarkdownPageIsAWholePageWithoutTheTextsHTML(t *testing.T) {
 	if strings.Contains(page, "<script>alert") {
 		t.Fatal("HTML written in the text must not reach the page")
 	}
+	pics := string(MarkdownPage("p", "![the office plan](https://tracker.example/p.png?a=1&b=2) and ![x](javascript:alert(1))"))
+	if strings.Contains(pics, "<img") || !strings.Contains(pics, `<a href="https://tracker.example/p.png?a=1&amp;b=2">[picture: the office plan]</a>`) ||
+		strings.Contains(pics, "javascript:") {
+		t.Fatalf("pictures should become links, never fetched nor run:\n%s", pics)
+	}
 }
 
 // Any text from the service makes a page, never a panic.

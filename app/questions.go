@@ -539,3 +539,32 @@ func ExecuteAnswers(agent client.Agent, answers map[string]string) map[string]an
 	}
 	return out
 }
+
+// RequestQuestion is the question of agent where a request is written in
+// words (its first text question, the longest kind first): where a text a
+// user chose elsewhere (a resource used as a template) goes; "" for none.
+func RequestQuestion(agent client.Agent) string {
+	for _, typ := range []string{QuestionTextarea, QuestionText} {
+		for _, q := range FormQuestions(agent) {
+			if q.Type == typ {
+				return q.Name
+			}
+		}
+	}
+	return ""
+}
+
+// ResourceRequest is a resource written as a request for an agent: its
+// title, description and any longer text it carries.
+func ResourceRequest(title, description, long string) string {
+	parts := []string{}
+	for _, p := range []string{title, description, long} {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Write a " + parts[0] + strings.Join(append([]string{""}, parts[1:]...), "\n\n")
+}

@@ -274,7 +274,7 @@ func keysSheet() fyne.CanvasObject {
 		{kit.CtrlName("K"), "Search the agents"},
 		{kit.CtrlName("F"), "Search on this screen"},
 		{kit.CtrlName("N"), "New chat"},
-		{kit.CtrlName("Tab") + ", " + kit.CtrlName("Shift+Tab"), "Next or previous tab (an agent's Run, History, Files)"},
+		{"Ctrl+Tab, Ctrl+Shift+Tab", "Next or previous tab (an agent's Run, History, Files)"},
 		{kit.CtrlEnterName, "Run the agent, or send the message (uses credits)"},
 		{"Esc", "Stop the reply or the run; close a dialog"},
 		{"Enter", "Press a dialog's main button"},

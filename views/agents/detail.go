@@ -205,6 +205,9 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	}
 	d.form = newForm(d.agent, d.s.app.LastAnswers(d.agent), d.submit, d.s.env.Nav.NewAttachments)
 	d.form.onChange = func() { d.s.app.SetAnswerDraft(d.agent.ID, d.form.answers()) }
+	if d.form.fold != nil {
+		d.form.fold.RememberOpen(d.s.app)
+	}
 	d.formErr = kit.ErrorText()
 	d.runBtn = kit.NewPaidButton("Run", theme.MediaPlayIcon(), d.run)
 	d.runBtn.Importance = widget.HighImportance

@@ -255,10 +255,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 	advanced.Add(cc)
 
 	fold := kit.NewFold("Advanced", advanced)
-	fold.SetOpen(v.s.a.Settings().ShowAdvanced)
-	fold.OnChanged = func(open bool) {
-		v.s.a.SaveSettingsLater(func(st *app.Settings) { st.ShowAdvanced = open })
-	}
+	fold.RememberOpen(v.s.a)
 	// The fold's button ends the row of pickers; what it shows goes under.
 	row.Add(fold.Button)
 	return container.NewVBox(row, fold.Content)
@@ -294,7 +291,7 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 	values := make([]string, len(styles))
 	for i, o := range styles {
 		values[i] = q.Options[o]
-		labels[i] = app.ChoiceLabel(q, values[i])
+		labels[i] = app.StyleName(values[i])
 	}
 	styleSel := kit.NewSelect(labels, nil)
 	styleSel.PlaceHolder = "Custom"

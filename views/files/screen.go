@@ -407,18 +407,24 @@ func (s *Screen) linkSelected() {
 	var agents []client.Agent
 	var err error
 	kit.Act(s.env.App, func(ctx context.Context) { agents, err = s.env.App.LinkTargets(ctx) }, func() {
-		names := make([]string, len(agents))
+		titles := make([]string, len(agents))
 		for i, ag := range agents {
-			names[i] = safe.Text(ag.Title, 0)
+			titles[i] = ag.Title
 		}
-		pick.SetOptions(names)
+		// Two agents of one title stay apart ("Writer", "Writer (2)"):
+		// the choice is read back by its place.
+		pick.SetOptions(kit.ChoiceLabels(client.Question{}, titles, 0))
 		pick.PlaceHolder = "Choose an agent"
 		pick.Refresh()
 		if err != nil {
 			kit.ShowError(msg, app.Describe(err))
 		}
 	})
-	label := widget.NewLabel(fmt.Sprintf("Link %d selected file(s) to:", len(ids)))
+	what := "1 selected file"
+	if len(ids) != 1 {
+		what = fmt.Sprintf("%d selected files", len(ids))
+	}
+	label := widget.NewLabel("Link " + what + " to:")
 	d := dialog.NewCustomConfirm("Link files to an agent", "Link", "Cancel", container.NewVBox(label, pick, msg), func(ok bool) {
 		i := pick.SelectedIndex()
 		if !ok || i < 0 || i >= len(agents) {

@@ -68,12 +68,8 @@ func DialogKey(c fyne.Canvas, key fyne.KeyName) bool {
 	}
 	keys, ok := shownDialogs[top]
 	if !ok {
-		// A pop-up of Agent Desk's own (a list opened under a button):
-		// Esc closes it.
-		if key == fyne.KeyEscape {
-			top.Hide()
-			c.Overlays().Remove(top)
-		}
+		// One of Fyne's own (a file dialog's "new folder"): its buttons
+		// answer, the keys wait; a menu takes its keys itself.
 		return true
 	}
 	var do func()
@@ -94,14 +90,6 @@ func DialogKey(c fyne.Canvas, key fyne.KeyName) bool {
 // handler asks DialogKey first.
 func AnswerDialogKeys(w fyne.Window) {
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { DialogKey(w.Canvas(), ev.Name) })
-}
-
-// PassEscape hands Esc typed in a text field on to the window showing
-// it, which closes the dialog the field is in or stops what runs behind
-// the screen: Fyne gives the key to the field alone, which does nothing
-// with it.
-func PassEscape(o fyne.CanvasObject) {
-	PassKey(o, &fyne.KeyEvent{Name: fyne.KeyEscape})
 }
 
 // PassKey hands a key typed in o to the window showing it (F1 typed in a

@@ -119,26 +119,41 @@ func TestEscInAFieldClosesItsDialog(t *testing.T) {
 	}
 }
 
-func TestEscClosesAPopUpAndNoKeyReachesTheScreenBehind(t *testing.T) {
+func TestNoKeyReachesTheScreenBehindAPopUp(t *testing.T) {
 	w := dialogWindow(t)
-	escaped := 0
+	reached := 0
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if kit.DialogKey(w.Canvas(), ev.Name) {
 			return
 		}
-		escaped++
+		reached++
 	})
-	widget.ShowPopUp(widget.NewLabel("Credits: 12"), w.Canvas())
+	widget.ShowModalPopUp(widget.NewLabel("Working…"), w.Canvas())
 	press(w, fyne.KeyReturn)
-	if escaped != 0 || w.Canvas().Overlays().Top() == nil {
-		t.Fatalf("Enter with a pop-up open: reached the screen %d times, pop-up closed: %v", escaped, w.Canvas().Overlays().Top() == nil)
-	}
 	press(w, fyne.KeyEscape)
-	if escaped != 0 || w.Canvas().Overlays().Top() != nil {
-		t.Fatal("Esc should close the pop-up, and only that")
+	if reached != 0 || w.Canvas().Overlays().Top() == nil {
+		t.Fatalf("keys with a pop-up open reached the screen %d times, or closed it without its buttons", reached)
 	}
+	w.Canvas().Overlays().Top().Hide()
 	press(w, fyne.KeyEscape)
-	if escaped != 1 {
+	if reached != 1 {
 		t.Fatal("with nothing open, Esc is the screen's")
+	}
+}
+
+// Esc and F1 on a Run or Send button (which ignores Space) reach the
+// window: Esc cancels the run the button started.
+func TestEscOnAPaidButtonReachesTheWindow(t *testing.T) {
+	w := dialogWindow(t)
+	var keys []fyne.KeyName
+	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { keys = append(keys, ev.Name) })
+	runs := 0
+	b := kit.NewPaidButton("Run", nil, func() { runs++ })
+	w.SetContent(b)
+	for _, k := range []fyne.KeyName{fyne.KeySpace, fyne.KeyEscape, fyne.KeyF1} {
+		b.TypedKey(&fyne.KeyEvent{Name: k})
+	}
+	if runs != 0 || len(keys) != 2 || keys[0] != fyne.KeyEscape || keys[1] != fyne.KeyF1 {
+		t.Fatalf("Space ran %d times; the window got %v, want Esc and F1", runs, keys)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // Fyne moves the keyboard with Tab but never scrolls to where it went: a
@@ -40,15 +41,12 @@ func ShowFocused(o fyne.CanvasObject) {
 			continue
 		}
 		live = append(live, p)
-		if s.Content == nil || !s.Visible() {
+		if s.Content == nil || !s.Visible() || !contains(s.Content, o) {
 			continue
 		}
 		// Where o is in the scroll's content.
 		rel := at.Subtract(d.AbsolutePositionForObject(s.Content))
 		content := s.Content.Size()
-		if rel.X < 0 || rel.Y < 0 || rel.X > content.Width || rel.Y+size.Height > content.Height+1 {
-			continue
-		}
 		view, off, pad := s.Size().Height, s.Offset.Y, theme.Padding()
 		switch {
 		case rel.Y-pad < off:
@@ -63,6 +61,45 @@ func ShowFocused(o fyne.CanvasObject) {
 	}
 	clear(followed[len(live):])
 	followed = live
+}
+
+// parts are the objects o shows that Agent Desk can look into without
+// drawing them: a container's, a scroll's, a split's, a form's fields, a
+// Wrapper's.
+func parts(o fyne.CanvasObject) []fyne.CanvasObject {
+	switch v := o.(type) {
+	case *fyne.Container:
+		return v.Objects
+	case *container.Scroll:
+		return []fyne.CanvasObject{v.Content}
+	case *container.Split:
+		return []fyne.CanvasObject{v.Leading, v.Trailing}
+	case *widget.Form:
+		out := make([]fyne.CanvasObject, 0, len(v.Items))
+		for _, it := range v.Items {
+			out = append(out, it.Widget)
+		}
+		return out
+	case Wrapper:
+		return []fyne.CanvasObject{v.Unwrap()}
+	}
+	return nil
+}
+
+// contains reports whether o is root or shown inside it.
+func contains(root, o fyne.CanvasObject) bool {
+	if root == nil {
+		return false
+	}
+	if root == o {
+		return true
+	}
+	for _, p := range parts(root) {
+		if contains(p, o) {
+			return true
+		}
+	}
+	return false
 }
 
 // FocusFirst gives the keyboard to the first control shown in o (looked
@@ -93,18 +130,7 @@ func firstFocusable(o fyne.CanvasObject) fyne.Focusable {
 	if f, ok := o.(fyne.Focusable); ok {
 		return f
 	}
-	var parts []fyne.CanvasObject
-	switch v := o.(type) {
-	case *fyne.Container:
-		parts = v.Objects
-	case *container.Scroll:
-		parts = []fyne.CanvasObject{v.Content}
-	case *container.Split:
-		parts = []fyne.CanvasObject{v.Leading, v.Trailing}
-	case Wrapper:
-		parts = []fyne.CanvasObject{v.Unwrap()}
-	}
-	for _, p := range parts {
+	for _, p := range parts(o) {
 		if f := firstFocusable(p); f != nil {
 			return f
 		}

@@ -88,3 +88,50 @@ func TestTabLeavesATextOfSeveralLines(t *testing.T) {
 		t.Fatal("Tab in a text of several lines types a tab instead of moving on")
 	}
 }
+
+// Closing a fold with the keyboard in one of its fields moves the keyboard
+// to the fold's button: typing must not go on into a hidden field.
+func TestClosingAFoldTakesTheKeyboardFromItsFields(t *testing.T) {
+	test.NewTempApp(t)
+	seed := kit.NewFormEntry()
+	f := kit.NewFold("Advanced", container.NewVBox(seed))
+	f.SetOpen(true)
+	w := test.NewTempWindow(t, f.Object())
+	w.Resize(fyne.NewSize(400, 300))
+	w.Canvas().Focus(seed)
+	f.Button.OnTapped() // a click: the desktop window moves no keyboard
+	if f.Open() || w.Canvas().Focused() == seed {
+		t.Fatal("the hidden field kept the keyboard")
+	}
+}
+
+// A field that gets the keyboard scrolls only the scroll it is in: a
+// scroll of a screen not on show stays where its user left it.
+func TestOnlyTheScrollHoldingAFieldFollowsIt(t *testing.T) {
+	test.NewTempApp(t)
+	tall := container.NewVBox()
+	for i := 0; i < 60; i++ {
+		tall.Add(kit.NewFormEntry())
+	}
+	elsewhere := kit.FollowFocus(container.NewVScroll(tall))
+	elsewhere.Resize(fyne.NewSize(300, 200))
+	elsewhere.ScrollToOffset(fyne.NewPos(0, 1200))
+
+	box := container.NewVBox()
+	fields := make([]*kit.FormEntry, 20)
+	for i := range fields {
+		fields[i] = kit.NewFormEntry()
+		box.Add(fields[i])
+	}
+	here := kit.FollowFocus(container.NewVScroll(box))
+	w := test.NewTempWindow(t, here)
+	w.Resize(fyne.NewSize(300, 200))
+	w.Canvas().Focus(fields[0])
+	w.Canvas().Focus(fields[15])
+	if elsewhere.Offset.Y != 1200 {
+		t.Fatalf("a scroll not on show moved to %v", elsewhere.Offset)
+	}
+	if here.Offset.Y == 0 {
+		t.Fatal("the scroll holding the field should follow it")
+	}
+}

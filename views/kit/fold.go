@@ -5,6 +5,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
 )
 
 // Fold is content shown and hidden by a button named for it: technical
@@ -25,6 +27,9 @@ func NewFold(title string, content fyne.CanvasObject) *Fold {
 	f := &Fold{Content: content}
 	f.Button = widget.NewButtonWithIcon(title, theme.MenuExpandIcon(), func() {
 		open := !f.Open()
+		if !open {
+			f.takeKeyboard()
+		}
 		f.SetOpen(open)
 		if f.OnChanged != nil {
 			f.OnChanged(open)
@@ -34,6 +39,32 @@ func NewFold(title string, content fyne.CanvasObject) *Fold {
 	f.Button.Alignment = widget.ButtonAlignLeading
 	f.SetOpen(false)
 	return f
+}
+
+// takeKeyboard gives the keyboard to the fold's button when a field in
+// its content has it: typing must not go on into a field no longer shown
+// (and be sent with the next run). Fyne's window neither moves the
+// keyboard on a click nor when a field is hidden.
+func (f *Fold) takeKeyboard() {
+	a := fyne.CurrentApp()
+	if a == nil {
+		return
+	}
+	c := a.Driver().CanvasForObject(f.Button)
+	if c == nil || c.Focused() == nil {
+		return
+	}
+	focused, ok := c.Focused().(fyne.CanvasObject)
+	if !ok {
+		return
+	}
+	d := a.Driver()
+	at, size := d.AbsolutePositionForObject(focused), focused.Size()
+	from, area := d.AbsolutePositionForObject(f.Content), f.Content.Size()
+	if contains(f.Content, focused) || (at.X >= from.X && at.Y >= from.Y &&
+		at.X+size.Width <= from.X+area.Width && at.Y+size.Height <= from.Y+area.Height) {
+		c.Focus(f.Button)
+	}
 }
 
 // Open reports whether the fold shows its content.
@@ -47,6 +78,16 @@ func (f *Fold) SetOpen(open bool) {
 	} else {
 		f.Button.SetIcon(theme.MenuExpandIcon())
 		f.Content.Hide()
+	}
+}
+
+// RememberOpen has the fold open as the user last left an Advanced fold,
+// and remember each opening and closing: one choice for every Advanced
+// fold of the app.
+func (f *Fold) RememberOpen(a *app.App) {
+	f.SetOpen(a.Settings().ShowAdvanced)
+	f.OnChanged = func(open bool) {
+		a.SaveSettingsLater(func(st *app.Settings) { st.ShowAdvanced = open })
 	}
 }
 

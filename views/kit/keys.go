@@ -57,9 +57,10 @@ var KeysShortcut = ctrl(fyne.KeySlash)
 // previous one (Ctrl+Shift+Tab, Ctrl+Page Up) of what the screen shows: an
 // agent's Run, History, Files and Webhooks. Fyne's tabs take no keyboard.
 var (
-	NextTabShortcuts = []*desktop.CustomShortcut{ctrl(fyne.KeyTab), ctrl(fyne.KeyPageDown)}
+	// Control on a Mac too: ⌘Tab is the system's app switcher.
+	NextTabShortcuts = []*desktop.CustomShortcut{{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}, ctrl(fyne.KeyPageDown)}
 	PrevTabShortcuts = []*desktop.CustomShortcut{
-		{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift},
+		{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift},
 		ctrl(fyne.KeyPageUp),
 	}
 )
@@ -227,8 +228,13 @@ func NewPaidButton(label string, icon fyne.Resource, tapped func()) *PaidButton 
 	return b
 }
 
-// TypedKey ignores Space, which would press a plain button.
-func (b *PaidButton) TypedKey(*fyne.KeyEvent) {}
+// TypedKey ignores Space, which would press a plain button, and passes
+// Esc (cancel the run, stop the reply) and F1 on to the window.
+func (b *PaidButton) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1 {
+		PassKey(b, ev)
+	}
+}
 
 // FocusGained scrolls the button into view (FollowFocus).
 func (b *PaidButton) FocusGained() {

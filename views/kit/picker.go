@@ -39,6 +39,7 @@ type agentPicker struct {
 	search  *FormEntry
 	chosen  client.ID
 	d       *dialog.ConfirmDialog
+	placed  *app.AgentQuery // the search whose first page placed the choice
 }
 
 // ChooseAgent asks which agent of pick.Type to use and gives it to chosen
@@ -147,6 +148,14 @@ func (p *agentPicker) show(page app.AgentPage) {
 	}
 	ShowBody(p.body, p.list)
 	p.list.Refresh()
+	// The choice is placed once per search, when its first page is in:
+	// later pages (loaded as the list scrolls) leave the list where the
+	// user scrolled it.
+	if p.placed != nil && *p.placed == page.Query {
+		return
+	}
+	q := page.Query
+	p.placed = &q
 	i := p.index()
 	if i < 0 {
 		i = 0 // the list's first, on show, rather than one out of sight

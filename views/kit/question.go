@@ -35,8 +35,8 @@ func QuestionName(q client.Question, max int) string {
 func ChoiceLabels(q client.Question, choices []string, max int) []string {
 	shown := make([]string, 0, len(choices))
 	seen := map[string]int{}
-	for _, c := range choices {
-		s := safe.Text(app.ChoiceLabel(q, c), max)
+	for _, c := range app.ChoiceLabels(q, choices) {
+		s := safe.Text(c, max)
 		if s == "" {
 			s = "–"
 		}

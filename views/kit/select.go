@@ -22,10 +22,13 @@ func NewSelect(options []string, changed func(string)) *Select {
 	return s
 }
 
-// TypedKey opens the list on Enter; Left and Right change nothing.
+// TypedKey opens the list on Enter; Left and Right change nothing; Esc and
+// F1 go on to the window.
 func (s *Select) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyLeft, fyne.KeyRight:
+	case fyne.KeyEscape, fyne.KeyF1:
+		PassKey(s, ev) // close the dialog, stop the run; the list of keys
 	case fyne.KeyReturn, fyne.KeyEnter:
 		s.Select.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
 	default:

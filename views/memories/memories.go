@@ -533,8 +533,10 @@ func (s *Screen) showOpenByID() {
 		})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(560, 420))
-	s.openText.OnCtrlEnter = d.Confirm
-	kit.ShowDialog(d, s.env.Window)
+	// Saving overwrites the memory's text on the service, which cannot
+	// show it back: the button or Ctrl+Enter, never a stray Enter.
+	s.openID.OnCtrlEnter, s.openText.OnCtrlEnter = d.Confirm, d.Confirm
+	kit.ShowDialogKeys(d, s.env.Window, nil, d.Dismiss)
 	s.env.Window.Canvas().Focus(s.openID)
 }
 
@@ -572,7 +574,10 @@ func (s *Screen) showAddCollection() {
 		})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(480, 300))
-	kit.ShowDialog(d, s.env.Window)
+	// Adding renames the collection on the service: the button or
+	// Ctrl+Enter, never a stray Enter.
+	s.addID.OnCtrlEnter, s.addName.OnCtrlEnter = d.Confirm, d.Confirm
+	kit.ShowDialogKeys(d, s.env.Window, nil, d.Dismiss)
 	s.env.Window.Canvas().Focus(s.addID)
 }
 

@@ -172,7 +172,7 @@ func (s *Screen) refresh() {
 		s.variant.SetSelected(variantLabels[active.MemoryVariantOverride])
 		if active.MemoryVariant != "" {
 			found := variantLabels[active.MemoryVariant]
-			if active.MemoryVariant == "" || found == "" {
+			if found == "" {
 				found = "way " + active.MemoryVariant
 			}
 			s.varNote.SetText(fmt.Sprintf("Found for %s: %s.", active.Name, strings.ToLower(found)))
@@ -270,10 +270,7 @@ func (s *Screen) advanced() fyne.CanvasObject {
 			container.NewVBox(s.variant, s.varNote)),
 		section("Pace of requests", "Services limit how often Agent Desk may ask them something. Agent Desk keeps to that and slows down by itself when a service asks it to; change this only if your administrator tells you to.",
 			container.NewVBox(s.pace, s.paceNote))))
-	f.SetOpen(s.env.App.Settings().ShowAdvanced)
-	f.OnChanged = func(open bool) {
-		s.env.App.SaveSettingsLater(func(st *app.Settings) { st.ShowAdvanced = open })
-	}
+	f.RememberOpen(s.env.App)
 	return f.Object()
 }
 
