@@ -554,17 +554,15 @@ func RequestQuestion(agent client.Agent) string {
 	return ""
 }
 
-// ResourceRequest is a resource written as a request for an agent: its
-// title, description and any longer text it carries.
+// ResourceRequest is a resource (a template) as the text of a request,
+// for the user to finish before running: its title, its description and
+// any longer text it carries, a paragraph each.
 func ResourceRequest(title, description, long string) string {
-	parts := []string{}
+	var parts []string
 	for _, p := range []string{title, description, long} {
 		if p = strings.TrimSpace(p); p != "" {
 			parts = append(parts, p)
 		}
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "Write a " + parts[0] + strings.Join(append([]string{""}, parts[1:]...), "\n\n")
+	return strings.Join(parts, "\n\n")
 }

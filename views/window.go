@@ -293,6 +293,20 @@ func keysSheet() fyne.CanvasObject {
 	return grid
 }
 
+// requestOpener is implemented by the agents screen.
+type requestOpener interface {
+	OpenWith(agent app.AgentItem, request string)
+}
+
+// OpenAgentWith shows an agent on the agents screen with a request
+// written in its form.
+func (s *Shell) OpenAgentWith(agent app.AgentItem, request string) {
+	s.Show(kit.ScreenAgents)
+	if o, ok := s.built[kit.ScreenAgents].(requestOpener); ok {
+		o.OpenWith(agent, request)
+	}
+}
+
 // chatOpener is implemented by the chats screen.
 type chatOpener interface {
 	OpenChat(agent client.Agent)

@@ -60,6 +60,7 @@ func (n *fakeNav) NewAttachments() kit.Attachments {
 	return n.att
 }
 func (n *fakeNav) ShowCredits() {}
+func (n *fakeNav) OpenAgentWith(app.AgentItem, string) {}
 
 // fakeAttachments stands in for the files screen's chips.
 type fakeAttachments struct {
@@ -1008,4 +1009,30 @@ func firstInput(d *detail) fyne.Focusable {
 		}
 	}
 	return nil
+}
+
+// An agent opened with a request (a resource used as a template) shows it
+// in its form's request, on the Run tab, the keyboard there to finish it;
+// nothing runs.
+func TestAnAgentOpensWithARequestWritten(t *testing.T) {
+	f := newFixture(t, 0)
+	item := f.s.shown.Agents[0]
+	for _, ag := range f.s.shown.Agents {
+		if ag.ID == "119" {
+			item = ag
+		}
+	}
+	f.s.OpenWith(item, "Payment Reminder\n\nFirst reminder for an overdue invoice.")
+	d := f.s.current
+	f.wait(t, "the agent's form", func() bool { return d.loaded && d.form != nil })
+	name := app.RequestQuestion(d.agent)
+	if got := d.form.answers()[name]; got != "Payment Reminder\n\nFirst reminder for an overdue invoice." {
+		t.Fatalf("the request %q holds %q", name, got)
+	}
+	if d.tabs.Selected() != d.runTab || f.w.Canvas().Focused() != d.form.byName[name].input.(fyne.Focusable) {
+		t.Fatal("the Run tab should show, the keyboard in the request")
+	}
+	if len(f.a.Demo().Service.Executions()) != 0 {
+		t.Fatal("opening with a request ran the agent")
+	}
 }

@@ -21,6 +21,8 @@ import (
 // and the tabs Run (or Chat), History and those other screens add.
 type detail struct {
 	s *Screen
+	// request waits for the form to be built (fillRequest).
+	request string
 	// agent is the full agent once read (loaded); until then only what
 	// the list knew: its id, title, description and type.
 	agent client.Agent
@@ -169,6 +171,9 @@ func (d *detail) build() {
 		d.refreshTab(t)
 	}
 	kit.SetBody(d.content, kit.NewBorder(container.NewPadded(head), nil, nil, nil, d.tabs))
+	if d.request != "" {
+		d.fillRequest(d.request)
+	}
 }
 
 // reloader is a tab that can read its content again (an agent's files).
@@ -208,6 +213,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	if d.form.fold != nil {
 		d.form.fold.RememberOpen(d.s.app)
 	}
+
 	d.formErr = kit.ErrorText()
 	d.runBtn = kit.NewPaidButton("Run", theme.MediaPlayIcon(), d.run)
 	d.runBtn.Importance = widget.HighImportance
@@ -520,6 +526,32 @@ func (d *detail) showHistory(st app.ListState[app.Run]) {
 		body = d.history
 	}
 	kit.SetBody(d.histBox, body)
+}
+
+// fillRequest writes text in the form's request question (the agent's
+// first text question) and shows the Run tab with the keyboard there; an
+// agent not read yet gets it once its form is built.
+func (d *detail) fillRequest(text string) {
+	if d.form == nil {
+		d.request = text
+		return
+	}
+	d.request = ""
+	name := app.RequestQuestion(d.agent)
+	fl := d.form.byName[name]
+	if fl == nil || fl.set == nil {
+		return
+	}
+	fl.set(text)
+	if d.form.onChange != nil {
+		d.form.onChange()
+	}
+	if d.tabs != nil {
+		d.tabs.Select(d.runTab)
+	}
+	if f, ok := fl.input.(fyne.Focusable); ok && d.s.env.Window != nil {
+		d.s.env.Window.Canvas().Focus(f)
+	}
 }
 
 // reopen shows a past run's answers and output on the Run tab.

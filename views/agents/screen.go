@@ -157,6 +157,14 @@ func (s *Screen) FocusSearch() {
 // FocusFind is FocusSearch (Ctrl+F): the agents are this screen's search.
 func (s *Screen) FocusFind() { s.FocusSearch() }
 
+// OpenWith shows an agent with request written in its form's request
+// question (a resource used as a template), on its Run tab, for the user
+// to finish and run.
+func (s *Screen) OpenWith(agent app.AgentItem, request string) {
+	s.openAgent(agent)
+	s.current.fillRequest(request)
+}
+
 // ShownAgent is the agent on show, as far as it is read.
 func (s *Screen) ShownAgent() (client.Agent, bool) {
 	if s.current == nil {

@@ -39,6 +39,9 @@ type Nav interface {
 	NewAttachments() Attachments
 	// ShowCredits opens the credits view.
 	ShowCredits()
+	// OpenAgentWith shows an agent with request written in its form's
+	// request (a resource used as a template), for the user to finish.
+	OpenAgentWith(agent app.AgentItem, request string)
 }
 
 // Screen is one destination of the navigation rail.

@@ -208,9 +208,26 @@ func (s *Screen) showDetail(r client.Resource) {
 		l.Wrapping = fyne.TextWrapWord
 		form.Append(label(k), l)
 	}
-	box := container.NewVBox(t, desc, widget.NewSeparator(), form)
+	use := widget.NewButtonWithIcon("Write with an agent…", theme.DocumentCreateIcon(), func() { s.use(r) })
+	use.Importance = widget.HighImportance
+	box := container.NewVBox(t, desc, container.NewHBox(use), widget.NewSeparator(), form)
 	s.detail.Objects = []fyne.CanvasObject{container.NewVScroll(box)}
 	s.detail.Refresh()
+}
+
+// use starts a text agent's request from the resource: the user picks
+// the agent, and its form opens with the resource's words in its request,
+// to finish and run there.
+func (s *Screen) use(r client.Resource) {
+	var long string
+	if raw, ok := r.Extra["long_description"]; ok {
+		_ = json.Unmarshal(raw, &long)
+	}
+	request := app.ResourceRequest(r.Title, r.Description, long)
+	kit.ChooseAgent(s.env, kit.AgentPick{
+		Type: client.AgentText, Title: "Write with an agent", Action: "Open its form", Search: "Search writing agents",
+		NoneTitle: "No writing agents", None: "This account has no agents that write text. The Agents screen lists what it has.",
+	}, func(ag app.AgentItem) { s.env.Nav.OpenAgentWith(ag, request) })
 }
 
 // label turns a field name such as long_description into "Long description".

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
@@ -121,5 +123,52 @@ func TestResourcesKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 	q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, func() string { return s.count.Text + " / " + kittest.Labels(s.stack) })
 	if strings.Contains(kittest.Labels(s.stack), "could be read") {
 		t.Fatal("once all are read, the note goes")
+	}
+}
+
+// openedNav remembers the agents opened with a request.
+type openedNav struct {
+	kittest.Nav
+	agents   []app.AgentItem
+	requests []string
+}
+
+func (n *openedNav) OpenAgentWith(ag app.AgentItem, request string) {
+	n.agents, n.requests = append(n.agents, ag), append(n.requests, request)
+}
+
+// A resource is used as a template: "Write with an agent…" asks which
+// writing agent, and opens it with the resource's words in its request.
+func TestAResourceStartsAWritingAgentsRequest(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	defer func(d time.Duration) { kit.PickerDelay = d }(kit.PickerDelay)
+	kit.PickerDelay = time.Millisecond
+	a := apptest.Open(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	kit.AnswerDialogKeys(w)
+	nav := &openedNav{}
+	s := New(kit.Env{App: a, Window: w, Nav: nav}).(*Screen)
+	w.SetContent(s.Content())
+	w.Resize(fyne.NewSize(1100, 700))
+	s.Shown()
+	test.Type(s.search, "reminder")
+	q.WaitUntil(t, func() bool { return s.count.Text == "2 resources" }, func() string { return s.count.Text })
+	s.list.Select(0)
+	use := kittest.FindButton(s.detail, "Write with an agent…")
+	if use == nil {
+		t.Fatalf("the resource offers no way to use it:\n%s", kittest.Labels(s.detail))
+	}
+	test.Tap(use)
+	c := w.Canvas()
+	q.WaitUntil(t, func() bool {
+		return c.Overlays().Top() != nil && strings.Contains(kittest.AllText(c.Overlays().Top()), "Newsletter Writer")
+	}, func() string { return "the writing agents" })
+	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if len(nav.agents) != 1 || nav.agents[0].Type != client.AgentText {
+		t.Fatalf("Enter should open the chosen writing agent, opened %+v", nav.agents)
+	}
+	if r := nav.requests[0]; !strings.HasPrefix(r, "Payment Reminder") || !strings.Contains(r, "\n\n") {
+		t.Fatalf("the request should carry the resource's words, got %q", r)
 	}
 }
