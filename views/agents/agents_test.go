@@ -59,7 +59,7 @@ func (n *fakeNav) NewAttachments() kit.Attachments {
 	}
 	return n.att
 }
-func (n *fakeNav) ShowCredits() {}
+func (n *fakeNav) ShowCredits()                        {}
 func (n *fakeNav) OpenAgentWith(app.AgentItem, string) {}
 
 // fakeAttachments stands in for the files screen's chips.

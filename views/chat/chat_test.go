@@ -37,7 +37,7 @@ func (n *testNav) OpenConversation(int64)                      {}
 func (n *testNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
 func (n *testNav) NewAttachments() kit.Attachments             { return nil }
 func (n *testNav) ShowCredits()                                {}
-func (n *testNav) OpenAgentWith(app.AgentItem, string) {}
+func (n *testNav) OpenAgentWith(app.AgentItem, string)         {}
 
 // ui holds the screen's updates from background work until the test draws
 // them (openScreen sets it).
