@@ -100,15 +100,18 @@ func (p *posts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.next.ServeHTTP(w, r)
 		return
 	}
+	// Counted as it arrives, before the service answers: a client that
+	// sees its connection cut may look before the handler has returned.
+	p.mu.Lock()
+	p.n[r.URL.Path]++
+	p.mu.Unlock()
 	st := &statusOf{ResponseWriter: w}
-	defer func() {
-		if st.code != http.StatusTooManyRequests {
-			p.mu.Lock()
-			p.n[r.URL.Path]++
-			p.mu.Unlock()
-		}
-	}()
 	p.next.ServeHTTP(st, r)
+	if st.code == http.StatusTooManyRequests {
+		p.mu.Lock()
+		p.n[r.URL.Path]--
+		p.mu.Unlock()
+	}
 }
 
 // statusOf notes the status of the answer written through it.
