@@ -18,17 +18,21 @@ import (
 )
 
 // TextFormats are the endings Save as… offers for a text: as written
-// (Markdown), plain text for any program, a web page to open or e-mail.
-var TextFormats = []string{".md", ".txt", ".html"}
+// (Markdown), plain text for any program, a web page, a Word document to
+// e-mail.
+var TextFormats = []string{".md", ".txt", ".html", ".docx"}
 
 // TextFile is a text (markdown) in the form the file name's ending asks
-// for: plain text (.txt), a web page (.html, .htm), else as written.
+// for: plain text (.txt), a web page (.html, .htm), a Word document
+// (.docx), else as written.
 func TextFile(name, title, markdown string) []byte {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".txt":
 		return []byte(PlainText(markdown) + "\n")
 	case ".html", ".htm":
 		return app.MarkdownPage(title, markdown)
+	case ".docx":
+		return app.MarkdownDocument(title, markdown)
 	}
 	return []byte(markdown)
 }
@@ -45,10 +49,12 @@ func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
 		if wc == nil {
 			return
 		}
-		data := TextFile(wc.URI().Name(), title, markdown)
+		name := wc.URI().Name()
 		var werr error
 		Act(a, func(context.Context) {
-			_, werr = wc.Write(data)
+			// Laid out off the window's goroutine: a long conversation as
+			// a document takes a moment.
+			_, werr = wc.Write(TextFile(name, title, markdown))
 			if cerr := wc.Close(); werr == nil {
 				werr = cerr
 			}

@@ -22,6 +22,9 @@ func TestTextIsSavedInTheFormItsNameAsks(t *testing.T) {
 	if strings.ContainsAny(plain, "*#") || !strings.Contains(plain, "Decided: the move in May.") || !strings.Contains(plain, "Ana") {
 		t.Errorf(".txt should be the words without the marks, got %q", plain)
 	}
+	if doc := kit.TextFile("minutes.docx", "Minutes", md); len(doc) < 4 || string(doc[:2]) != "PK" {
+		t.Errorf(".docx should be a Word document (a zip), got %q…", doc[:min(len(doc), 20)])
+	}
 	page := string(kit.TextFile("minutes.html", "Minutes", md))
 	if !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, "<strong>Decided:</strong>") {
 		t.Errorf(".html should be a web page, got %q", page)

@@ -1,0 +1,378 @@
+package app
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// MarkdownDocument is markdown as a Word document (.docx), the format
+// staff attach to an e-mail and open in Word, LibreOffice or Google Docs:
+// headings, paragraphs with bold, italic and code, bulleted and numbered
+// lists, quotes, code blocks, tables. Pictures and links are written as
+// their words with the address after them: nothing in it is fetched or
+// run. It is the Office Open XML that every word processor reads, written
+// directly (the few parts a document needs) rather than through a library:
+// the well-kept Go ones are paid or unlisted here.
+func MarkdownDocument(title, markdown string) []byte {
+	src := []byte(markdown)
+	doc := pageMarkdown.Parser().Parse(text.NewReader(src))
+	w := &docxWriter{src: src}
+	if strings.TrimSpace(title) != "" {
+		w.para("Title", []docxRun{{text: title}})
+	}
+	w.blocks(doc, 0)
+	var body bytes.Buffer
+	body.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
+		`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`)
+	body.Write(w.out.Bytes())
+	body.WriteString(`<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr></w:body></w:document>`)
+
+	var b bytes.Buffer
+	z := zip.NewWriter(&b)
+	for _, f := range []struct{ name, data string }{
+		{"[Content_Types].xml", docxContentTypes},
+		{"_rels/.rels", docxRels},
+		{"word/_rels/document.xml.rels", docxDocRels},
+		{"word/styles.xml", docxStyles},
+		{"word/document.xml", body.String()},
+	} {
+		fw, err := z.Create(f.name)
+		if err == nil {
+			_, err = fw.Write([]byte(f.data))
+		}
+		if err != nil {
+			return nil // writing to memory does not fail
+		}
+	}
+	if z.Close() != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
+// docxRun is a stretch of text in one style.
+type docxRun struct {
+	text                string
+	bold, italic, code  bool
+	strike, superscript bool
+}
+
+type docxWriter struct {
+	src []byte
+	out bytes.Buffer
+}
+
+// para writes one paragraph in a style ("" for plain), indented by level.
+func (w *docxWriter) para(style string, runs []docxRun, indent ...int) {
+	w.out.WriteString("<w:p>")
+	in := 0
+	if len(indent) > 0 {
+		in = indent[0]
+	}
+	if style != "" || in > 0 {
+		w.out.WriteString("<w:pPr>")
+		if style != "" {
+			w.out.WriteString(`<w:pStyle w:val="` + style + `"/>`)
+		}
+		if in > 0 {
+			w.out.WriteString(`<w:ind w:left="` + strconv.Itoa(360*in) + `"/>`)
+		}
+		w.out.WriteString("</w:pPr>")
+	}
+	for _, r := range runs {
+		w.run(r)
+	}
+	w.out.WriteString("</w:p>")
+}
+
+// run writes a run; line breaks inside it become Word's line breaks.
+func (w *docxWriter) run(r docxRun) {
+	lines := strings.Split(r.text, "\n")
+	for i, line := range lines {
+		w.out.WriteString("<w:r>")
+		if r.bold || r.italic || r.code || r.strike || r.superscript {
+			w.out.WriteString("<w:rPr>")
+			if r.code {
+				w.out.WriteString(`<w:rFonts w:ascii="Consolas" w:hAnsi="Consolas" w:cs="Consolas"/>`)
+			}
+			if r.bold {
+				w.out.WriteString("<w:b/>")
+			}
+			if r.italic {
+				w.out.WriteString("<w:i/>")
+			}
+			if r.strike {
+				w.out.WriteString("<w:strike/>")
+			}
+			if r.superscript {
+				w.out.WriteString(`<w:vertAlign w:val="superscript"/>`)
+			}
+			w.out.WriteString("</w:rPr>")
+		}
+		if i > 0 {
+			w.out.WriteString("<w:br/>")
+		}
+		for j, part := range strings.Split(line, "\t") {
+			if j > 0 {
+				w.out.WriteString("<w:tab/>")
+			}
+			if part != "" {
+				w.out.WriteString(`<w:t xml:space="preserve">` + xmlText(part) + "</w:t>")
+			}
+		}
+		w.out.WriteString("</w:r>")
+	}
+}
+
+// xmlText is s escaped for XML, without the characters XML cannot hold
+// (control characters, broken UTF-8; tabs are written apart, as Word's).
+func xmlText(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		if r >= 0x20 && r != 0xFFFE && r != 0xFFFF && !(r >= 0xD800 && r <= 0xDFFF) {
+			b.WriteRune(r)
+		}
+	}
+	var out bytes.Buffer
+	_ = xml.EscapeText(&out, []byte(b.String()))
+	return out.String()
+}
+
+// blocks writes the block children of n, nested level deep in lists or
+// quotes.
+func (w *docxWriter) blocks(n ast.Node, level int) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		w.block(c, level)
+	}
+}
+
+func (w *docxWriter) block(n ast.Node, level int) {
+	switch n := n.(type) {
+	case *ast.Heading:
+		w.para("Heading"+strconv.Itoa(min(n.Level, 3)), w.inlines(n, docxRun{}))
+	case *ast.Paragraph, *ast.TextBlock:
+		w.para("", w.inlines(n, docxRun{}), level)
+	case *ast.List:
+		i := n.Start
+		if i == 0 {
+			i = 1
+		}
+		for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+			mark := "•\t"
+			if n.IsOrdered() {
+				mark = strconv.Itoa(i) + ".\t"
+				i++
+			}
+			first := true
+			for c := item.FirstChild(); c != nil; c = c.NextSibling() {
+				switch c.(type) {
+				case *ast.Paragraph, *ast.TextBlock:
+					runs := w.inlines(c, docxRun{})
+					if first {
+						runs = append([]docxRun{{text: mark}}, runs...)
+						first = false
+					}
+					w.para("", runs, level+1)
+				default:
+					w.block(c, level+1)
+				}
+			}
+			if first { // an empty item
+				w.para("", []docxRun{{text: mark}}, level+1)
+			}
+		}
+	case *ast.Blockquote:
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if p, ok := c.(*ast.Paragraph); ok {
+				runs := w.inlines(p, docxRun{italic: true})
+				w.para("", runs, level+1)
+			} else {
+				w.block(c, level+1)
+			}
+		}
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		var b strings.Builder
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			b.Write(seg.Value(w.src))
+		}
+		w.para("", []docxRun{{text: strings.TrimRight(b.String(), "\n"), code: true}}, level)
+	case *ast.ThematicBreak:
+		w.para("", []docxRun{{text: "———"}}, level)
+	case *ast.HTMLBlock:
+		// Raw HTML is the agent's text, shown as written.
+		var b strings.Builder
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			b.Write(seg.Value(w.src))
+		}
+		w.para("", []docxRun{{text: strings.TrimRight(b.String(), "\n")}}, level)
+	case *east.Table:
+		w.table(n)
+	case *east.FootnoteList:
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if fn, ok := c.(*east.Footnote); ok {
+				mark := docxRun{text: "[" + strconv.Itoa(fn.Index) + "] "}
+				first := true
+				for p := fn.FirstChild(); p != nil; p = p.NextSibling() {
+					runs := w.inlines(p, docxRun{})
+					if first {
+						runs = append([]docxRun{mark}, runs...)
+						first = false
+					}
+					w.para("", runs, level)
+				}
+			}
+		}
+	default:
+		w.blocks(n, level)
+	}
+}
+
+// table writes a GFM table as a Word table with thin borders, its header
+// row bold.
+func (w *docxWriter) table(t *east.Table) {
+	w.out.WriteString(`<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="0" w:type="auto"/>` +
+		`<w:tblBorders><w:top w:val="single" w:sz="4" w:space="0" w:color="999999"/><w:left w:val="single" w:sz="4" w:space="0" w:color="999999"/>` +
+		`<w:bottom w:val="single" w:sz="4" w:space="0" w:color="999999"/><w:right w:val="single" w:sz="4" w:space="0" w:color="999999"/>` +
+		`<w:insideH w:val="single" w:sz="4" w:space="0" w:color="999999"/><w:insideV w:val="single" w:sz="4" w:space="0" w:color="999999"/></w:tblBorders></w:tblPr>`)
+	// The grid Word requires: the page's text width in equal columns.
+	cols := max(1, len(t.Alignments))
+	w.out.WriteString("<w:tblGrid>")
+	for range cols {
+		w.out.WriteString(`<w:gridCol w:w="` + strconv.Itoa(9026/cols) + `"/>`)
+	}
+	w.out.WriteString("</w:tblGrid>")
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		_, header := row.(*east.TableHeader)
+		w.out.WriteString("<w:tr>")
+		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			w.out.WriteString("<w:tc>")
+			w.para("", w.inlines(cell, docxRun{bold: header}))
+			w.out.WriteString("</w:tc>")
+		}
+		w.out.WriteString("</w:tr>")
+	}
+	w.out.WriteString("</w:tbl>")
+	w.para("", nil) // Word needs a paragraph between a table and the next
+}
+
+// inlines are the runs of n's inline children, each in the style of its
+// marks on top of base.
+func (w *docxWriter) inlines(n ast.Node, base docxRun) []docxRun {
+	var runs []docxRun
+	var walk func(n ast.Node, st docxRun)
+	walk = func(n ast.Node, st docxRun) {
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch c := c.(type) {
+			case *ast.Text:
+				r := st
+				r.text = string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(c.Segment.Value(w.src)))))
+				if c.HardLineBreak() {
+					r.text += "\n"
+				} else if c.SoftLineBreak() {
+					r.text += " "
+				}
+				runs = append(runs, r)
+			case *ast.String:
+				r := st
+				r.text = string(c.Value)
+				runs = append(runs, r)
+			case *ast.CodeSpan:
+				r := st
+				r.code = true
+				r.text = plainOf(c, w.src)
+				runs = append(runs, r)
+			case *ast.Emphasis:
+				s := st
+				if c.Level >= 2 {
+					s.bold = true
+				} else {
+					s.italic = true
+				}
+				walk(c, s)
+			case *east.Strikethrough:
+				s := st
+				s.strike = true
+				walk(c, s)
+			case *ast.Link:
+				walk(c, st)
+				if dest := string(c.Destination); dest != "" && dest != plainOf(c, w.src) {
+					runs = append(runs, docxRun{text: " (" + dest + ")"})
+				}
+			case *ast.AutoLink:
+				r := st
+				r.text = string(c.URL(w.src))
+				runs = append(runs, r)
+			case *ast.Image:
+				runs = append(runs, docxRun{text: "[picture: " + plainOf(c, w.src) + "] (" + string(c.Destination) + ")", italic: true})
+			case *ast.RawHTML:
+				r := st
+				segs := c.Segments
+				var b strings.Builder
+				for i := 0; i < segs.Len(); i++ {
+					seg := segs.At(i)
+					b.Write(seg.Value(w.src))
+				}
+				r.text = b.String()
+				runs = append(runs, r)
+			case *east.FootnoteLink:
+				runs = append(runs, docxRun{text: strconv.Itoa(c.Index), superscript: true})
+			case *east.TaskCheckBox:
+				mark := "☐ "
+				if c.IsChecked {
+					mark = "☑ "
+				}
+				runs = append(runs, docxRun{text: mark})
+			default:
+				walk(c, st)
+			}
+		}
+	}
+	walk(n, base)
+	return runs
+}
+
+// plainOf is the text of n's inline children, without marks.
+func plainOf(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+		case *ast.String:
+			b.Write(c.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	if !utf8.ValidString(b.String()) {
+		return strings.ToValidUTF8(b.String(), "\uFFFD")
+	}
+	return b.String()
+}
+
+const docxContentTypes = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/></Types>`
+
+const docxRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`
+
+const docxDocRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`
+
+const docxStyles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri" w:cs="Calibri" w:eastAsia="Calibri"/><w:sz w:val="22"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after="120" w:line="276" w:lineRule="auto"/></w:pPr></w:pPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/><w:basedOn w:val="Normal"/><w:rPr><w:b/><w:sz w:val="40"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="240"/><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:b/><w:sz w:val="32"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="200"/><w:outlineLvl w:val="1"/></w:pPr><w:rPr><w:b/><w:sz w:val="28"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading3"><w:name w:val="heading 3"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="160"/><w:outlineLvl w:val="2"/></w:pPr><w:rPr><w:b/><w:sz w:val="24"/></w:rPr></w:style><w:style w:type="table" w:styleId="TableGrid"><w:name w:val="Table Grid"/></w:style></w:styles>`
