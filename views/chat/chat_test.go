@@ -157,7 +157,10 @@ func TestNewChatAsksWhichChatAgent(t *testing.T) {
 	kit.PickerDelay = time.Millisecond
 	s.Shown()
 	c := s.env.Window.Canvas()
-	for _, label := range []string{"Choose an agent", "New chat"} {
+	if !strings.Contains(kittest.AllText(s.Content()), "No conversations yet") {
+		t.Fatalf("an empty Chats screen should say how to start:\n%s", kittest.AllText(s.Content()))
+	}
+	for _, label := range []string{"Start a chat", "New chat"} {
 		b := kittest.FindButton(s.Content(), label)
 		if b == nil {
 			t.Fatalf("no %q button on the empty Chats screen:\n%s", label, kittest.Labels(s.Content()))

@@ -153,10 +153,17 @@ func (s *Screen) build() {
 	s.content = split
 }
 
+// noConversation is the screen's one empty state, where a conversation
+// would be: how to start the first one, or which to open.
 func (s *Screen) noConversation() fyne.CanvasObject {
+	start := widget.NewButtonWithIcon("Start a chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
+	start.Importance = widget.HighImportance
+	if len(s.convs) == 0 && s.search.Text == "" {
+		return kit.Empty(assets.ChatIcon, "No conversations yet",
+			"Start a chat: pick a chat agent, then write your first message. Every conversation is kept on this computer.", start)
+	}
 	return kit.Empty(assets.ChatIcon, "No conversation open",
-		"Pick a conversation on the left, or start one by opening a chat agent on the Agents screen.",
-		widget.NewButtonWithIcon("Choose an agent", theme.NavigateNextIcon(), s.env.Nav.ChooseChatAgent))
+		"Pick a conversation on the left, or start a new one.", start)
 }
 
 // Content implements kit.Screen.
@@ -188,11 +195,18 @@ func (s *Screen) reload() {
 			case len(convs) == 0 && query != "":
 				kit.ShowBody(s.left, kit.Empty(theme.SearchIcon(), "Nothing found", "No conversation mentions “"+query+"”. Try other words."))
 			case len(convs) == 0:
-				kit.ShowBody(s.left, kit.Empty(assets.ChatIcon, "No conversations yet", "Open a chat agent on the Agents screen to start one."))
+				// The screen says what to do once, on the right.
+				quiet := widget.NewLabel("Conversations you start are listed here.")
+				quiet.Importance = widget.LowImportance
+				quiet.Wrapping = fyne.TextWrapWord
+				kit.ShowBody(s.left, container.NewVBox(quiet))
 			default:
 				kit.ShowBody(s.left, s.convList)
 				s.convList.Refresh()
 				s.markSelected()
+			}
+			if s.open == nil {
+				kit.SetBody(s.right, s.noConversation())
 			}
 		})
 	})
