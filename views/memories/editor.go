@@ -53,7 +53,8 @@ type editor struct {
 	deletable   bool // the service can delete memories
 	body        *fyne.Container
 	stack       *fyne.Container
-	placeholder fyne.CanvasObject
+	placeholder *fyne.Container // where a memory would be: noMemory, or nothing
+	noMemory    fyne.CanvasObject
 }
 
 func newEditor(s *Screen) *editor {
@@ -118,8 +119,9 @@ func newEditor(s *Screen) *editor {
 		e.colBox, e.metaBox,
 		container.NewHBox(e.save, e.revert, layout.NewSpacer(), e.del))
 	e.body = kit.NewBorder(top, bottom, nil, nil, e.text)
-	e.placeholder = compactEmpty(theme.DocumentCreateIcon(), "No memory open",
+	e.noMemory = compactEmpty(theme.DocumentCreateIcon(), "No memory open",
 		"Choose a memory on the left to read or change it, or start a new one with New memory.")
+	e.placeholder = container.NewStack(e.noMemory)
 	e.stack = container.NewStack(e.placeholder)
 
 	e.updateState()
@@ -127,6 +129,18 @@ func newEditor(s *Screen) *editor {
 }
 
 func (e *editor) object() fyne.CanvasObject { return e.stack }
+
+// listEmpty says whether the list beside shows no memory: its own empty
+// state then says what to do, and the editor's place stays blank, so that
+// the screen says it once.
+func (e *editor) listEmpty(empty bool) {
+	if empty {
+		e.placeholder.Objects = nil
+	} else {
+		e.placeholder.Objects = []fyne.CanvasObject{e.noMemory}
+	}
+	e.placeholder.Refresh()
+}
 
 // setDeletable shows Delete when the service can delete memories.
 func (e *editor) setDeletable(ok bool) {

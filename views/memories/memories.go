@@ -393,6 +393,7 @@ func (s *Screen) render() {
 	default:
 		kit.SetBody(s.memStack, s.memList)
 	}
+	s.ed.listEmpty(len(s.mems) == 0)
 	s.memStack.Refresh()
 	s.memList.Refresh()
 	s.selectCurrent()

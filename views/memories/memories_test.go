@@ -89,6 +89,11 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 			if _, ok := f.s.memStack.Objects[0].(*widget.List); ok {
 				t.Fatal("an empty index shows a list instead of the empty state")
 			}
+			// The screen says what to do once: in the list, not again in
+			// the editor's place.
+			if all := kittest.AllText(f.s.Content()); !strings.Contains(all, "No memories yet") || strings.Contains(all, "No memory open") {
+				t.Fatalf("an empty screen should have one empty state:\n%s", all)
+			}
 			if variant == "A" {
 				if _, err := f.a.AddCollectionByID(ctx, "2", "Key clients"); err != nil {
 					t.Fatal(err)
