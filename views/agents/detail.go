@@ -215,7 +215,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	}
 
 	d.formErr = kit.ErrorText()
-	d.runBtn = kit.NewPaidButton("Run", theme.MediaPlayIcon(), d.run)
+	d.runBtn = kit.NewPaidButton("Run agent", theme.MediaPlayIcon(), d.run)
 	d.runBtn.Importance = widget.HighImportance
 	d.cancelBtn = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), d.cancelRun)
 	d.cancelBtn.Hide()
@@ -248,7 +248,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 		d.form.showErrors(map[string]string{name: why})
 		kit.ShowError(d.formErr, d.form.errorSummary(map[string]string{name: why}))
 	}
-	keys := widget.NewLabel(kit.CtrlEnterName + " runs it")
+	keys := widget.NewLabel("Uses credits · " + kit.CtrlEnterName + " runs it")
 	keys.Importance = widget.LowImportance
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn, keys)
 	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, d.progress))

@@ -163,7 +163,8 @@ func (v *convView) build() {
 	v.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { v.sess.Stop() })
 	v.stopBtn.Importance = widget.DangerImportance
 	v.errText = kit.ErrorText()
-	hint := widget.NewLabel("Enter sends · Shift+Enter adds a line · Esc stops the reply")
+	hint := widget.NewLabel("Enter sends (each reply uses credits) · Shift+Enter adds a line · Esc stops the reply")
+	hint.Truncation = fyne.TextTruncateEllipsis
 	hint.Importance = widget.LowImportance
 	hint.SizeName = theme.SizeNameCaptionText
 
