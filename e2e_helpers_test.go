@@ -181,7 +181,13 @@ func launchXvfb() (*exec.Cmd, string, error) {
 		return nil, "", err
 	}
 	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset")
+	// AGENTDESK_E2E_SCREEN sets a bigger screen to look at large windows
+	// (1920x1080x24); the tests run on 1280x800.
+	screen := os.Getenv("AGENTDESK_E2E_SCREEN")
+	if screen == "" {
+		screen = "1280x800x24"
+	}
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", screen, "-nolisten", "tcp", "-noreset")
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		w.Close()

@@ -189,6 +189,14 @@ func (l *list) agentName(w client.Webhook) string {
 	return "Agent no. " + w.TemplateID.String()
 }
 
+// messages is a count of messages in words.
+func messages(n int) string {
+	if n == 1 {
+		return "1 message"
+	}
+	return fmt.Sprintf("%d messages", n)
+}
+
 // Details is a webhook's second line: the agent it belongs to (agent, when
 // not ""), what it listens to and how it fares.
 func Details(w client.Webhook, agent string) string {
@@ -196,17 +204,22 @@ func Details(w client.Webhook, agent string) string {
 	if agent != "" {
 		parts = append(parts, agent)
 	}
-	if w.Method != "" {
-		parts = append(parts, "Sends "+strings.ToUpper(w.Method))
-	}
 	if len(w.Events) > 0 {
 		parts = append(parts, "On "+strings.Join(w.Events, ", "))
 	}
-	if w.Status != "" {
+	switch strings.ToLower(w.Status) {
+	case "":
+	case "active":
+		parts = append(parts, "Active")
+	case "inactive", "paused", "disabled":
+		parts = append(parts, "Paused")
+	default:
 		parts = append(parts, "Status: "+w.Status)
 	}
 	if w.Method != "" || w.SuccessCount > 0 || w.FailureCount > 0 {
-		parts = append(parts, fmt.Sprintf("%d delivered, %d failed", w.SuccessCount, w.FailureCount))
+		// How the service calls it (POST) is no matter to staff; how it
+		// fares is.
+		parts = append(parts, fmt.Sprintf("%s sent, %d failed", messages(w.SuccessCount), w.FailureCount))
 	}
 	if !w.DeletedAt.IsZero() {
 		parts = append(parts, "Removed "+when(w.DeletedAt))

@@ -61,7 +61,7 @@ func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
 			}
 			secretCell, secret, reveal, _ := secretParts(r)
 			if v == "A" {
-				if secretCell.Visible() || !strings.Contains(details, "delivered") || !strings.Contains(details, "Sends POST") {
+				if secretCell.Visible() || !strings.Contains(details, "messages sent") || strings.Contains(details, "POST") {
 					t.Fatalf("variant A row: %q, secret shown %v", details, secretCell.Visible())
 				}
 				// The agent is named once its title has been read.
