@@ -164,7 +164,7 @@ func (t *AgentTab) Link(ids []client.ID) {
 	}
 	var res *client.AgentFiles
 	var err error
-	kit.Act(t.env.App, func(ctx context.Context) { res, err = t.files.Link(ctx, ids) }, func() {
+	kit.ActShowing(t.env.App, t.env.Window, "Linking the files…", func(ctx context.Context) { res, err = t.files.Link(ctx, ids) }, func() {
 		if err != nil {
 			t.showResult("The files were not linked. "+app.Describe(err), true)
 			return
@@ -176,7 +176,7 @@ func (t *AgentTab) Link(ids []client.ID) {
 // Unlink removes a file from the agent and offers Undo, which links it again.
 func (t *AgentTab) Unlink(f client.File) {
 	var err error
-	kit.Act(t.env.App, func(ctx context.Context) { err = t.files.Unlink(ctx, f.ID) }, func() {
+	kit.ActShowing(t.env.App, t.env.Window, "Unlinking the file…", func(ctx context.Context) { err = t.files.Unlink(ctx, f.ID) }, func() {
 		if err != nil {
 			t.showResult(fmt.Sprintf("%s was not unlinked. %s", fileName(f), app.Describe(err)), true)
 			return

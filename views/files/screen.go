@@ -440,7 +440,7 @@ func (s *Screen) linkSelected() {
 func (s *Screen) link(agent client.Agent, ids []client.ID) {
 	var res *client.AgentFiles
 	var err error
-	kit.Act(s.env.App, func(ctx context.Context) { res, err = s.env.App.LinkFiles(ctx, agent.ID, ids) }, func() {
+	kit.ActShowing(s.env.App, s.env.Window, "Linking the files…", func(ctx context.Context) { res, err = s.env.App.LinkFiles(ctx, agent.ID, ids) }, func() {
 		if err != nil {
 			s.send.notify("Files not linked", app.Describe(err))
 			return
@@ -508,7 +508,7 @@ func (s *Screen) deleteSelected() {
 func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(context.Context, []client.ID) (int, error)) {
 	var done int
 	var err error
-	kit.Act(s.env.App, func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
+	kit.ActShowing(s.env.App, s.env.Window, "Working on the files…", func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
 		s.selected = map[client.ID]bool{}
 		s.selectionChanged()
 		if err != nil {

@@ -51,7 +51,7 @@ func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
 		}
 		name := wc.URI().Name()
 		var werr error
-		Act(a, func(context.Context) {
+		ActShowing(a, w, "Saving…", func(context.Context) {
 			// Laid out off the window's goroutine: a long conversation as
 			// a document takes a moment.
 			_, werr = wc.Write(TextFile(name, title, markdown))

@@ -263,7 +263,7 @@ func (s *Screen) showNewCollection() {
 			name := s.newColName.Text
 			var col app.CollectionEntry
 			var err error
-			kit.Act(s.a, func(ctx context.Context) { col, err = s.a.CreateCollection(ctx, name) }, func() {
+			kit.ActShowing(s.a, s.env.Window, "Creating the collection…", func(ctx context.Context) { col, err = s.a.CreateCollection(ctx, name) }, func() {
 				if err != nil {
 					kit.ShowInformation("Collection not created", app.Describe(err), s.env.Window)
 					return
@@ -303,7 +303,7 @@ func (s *Screen) confirmDeleteCollection() {
 			return
 		}
 		var err error
-		kit.Act(s.a, func(ctx context.Context) { err = s.a.DeleteCollection(ctx, col.ID) }, func() {
+		kit.ActShowing(s.a, s.env.Window, "Deleting the collection…", func(ctx context.Context) { err = s.a.DeleteCollection(ctx, col.ID) }, func() {
 			if err != nil {
 				kit.ShowInformation("Collection not deleted", app.Describe(err), s.env.Window)
 				return
@@ -330,7 +330,7 @@ func (s *Screen) deleteMemory(id, preview string) {
 		}
 		var err error
 		// The app takes the memory off the list and reads the index again.
-		kit.Act(s.a, func(ctx context.Context) { err = s.idx.DeleteMemory(ctx, id) }, func() {
+		kit.ActShowing(s.a, s.env.Window, "Deleting the memory…", func(ctx context.Context) { err = s.idx.DeleteMemory(ctx, id) }, func() {
 			if err != nil {
 				kit.ShowInformation("Memory not deleted", app.Describe(err), s.env.Window)
 				return
@@ -518,7 +518,7 @@ func (s *Screen) showOpenByID() {
 		edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
 		var m app.MemoryEntry
 		var err error
-		kit.Act(s.a, func(ctx context.Context) { m, err = s.a.OpenMemoryByID(ctx, id, edit) }, func() {
+		kit.ActShowing(s.a, s.env.Window, "Saving the memory…", func(ctx context.Context) { m, err = s.a.OpenMemoryByID(ctx, id, edit) }, func() {
 			if err != nil {
 				msg := app.Describe(err)
 				if app.IsMemoryMissing(err) {
@@ -560,7 +560,7 @@ func (s *Screen) showAddCollection() {
 		}
 		id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
 		var err error
-		kit.Act(s.a, func(ctx context.Context) { _, err = s.a.AddCollectionByID(ctx, id, name) }, func() {
+		kit.ActShowing(s.a, s.env.Window, "Adding the collection…", func(ctx context.Context) { _, err = s.a.AddCollectionByID(ctx, id, name) }, func() {
 			if err != nil {
 				msg := app.Describe(err)
 				if app.IsMemoryMissing(err) {
@@ -614,7 +614,7 @@ func (s *Screen) showRename() {
 
 func (s *Screen) doRename(col app.CollectionSummary, name string) {
 	var err error
-	kit.Act(s.a, func(ctx context.Context) { _, err = s.a.RenameCollection(ctx, col.ID, name) }, func() {
+	kit.ActShowing(s.a, s.env.Window, "Renaming the collection…", func(ctx context.Context) { _, err = s.a.RenameCollection(ctx, col.ID, name) }, func() {
 		switch {
 		case err == nil:
 			s.Reload()

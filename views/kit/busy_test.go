@@ -1,0 +1,50 @@
+package kit_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
+)
+
+// Work the user waits on shows that it is under way once it takes longer
+// than half a second, and only then; the window says what it does.
+func TestSlowWorkShowsItIsUnderWay(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	defer func(d time.Duration) { kit.BusyAfter = d }(kit.BusyAfter)
+	kit.BusyAfter = 20 * time.Millisecond
+
+	// Quick work: nothing shows.
+	quick := false
+	kit.ActShowing(a, w, "Linking the files…", func(context.Context) {}, func() { quick = true })
+	q.WaitUntil(t, func() bool { return quick }, func() string { return "the quick work" })
+	time.Sleep(60 * time.Millisecond)
+	q.Drain()
+	if w.Canvas().Overlays().Top() != nil {
+		t.Fatal("quick work showed a progress window")
+	}
+
+	// Slow work: the window says what is under way until it ends.
+	release := make(chan struct{})
+	finished := false
+	kit.ActShowing(a, w, "Linking the files…", func(context.Context) { <-release }, func() { finished = true })
+	q.WaitUntil(t, func() bool {
+		top := w.Canvas().Overlays().Top()
+		return top != nil && strings.Contains(kittest.AllText(top), "Linking the files…")
+	}, func() string { return "the progress window" })
+	close(release)
+	q.WaitUntil(t, func() bool { return finished }, func() string { return "the end of the work" })
+	if w.Canvas().Overlays().Top() != nil {
+		t.Fatal("the progress window stayed after the work ended")
+	}
+}
