@@ -86,7 +86,7 @@ func (s *Screen) build() {
 	s.total.Importance = widget.LowImportance
 	header := container.NewBorder(nil, nil, nil, s.total, kit.Header("Agents", ""))
 
-	s.search = kit.NewFormEntry()
+	s.search = kit.NewSearchEntry()
 	s.search.SetPlaceHolder("Search agents (" + kit.CtrlName("K") + ")")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.queueSearch() }

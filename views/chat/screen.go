@@ -123,7 +123,7 @@ func (s *Screen) onScreen() bool {
 }
 
 func (s *Screen) build() {
-	s.search = kit.NewFormEntry()
+	s.search = kit.NewSearchEntry()
 	s.search.SetPlaceHolder("Search conversations (" + kit.CtrlName("F") + ")")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.reload() }

@@ -157,3 +157,25 @@ func TestEscOnAPaidButtonReachesTheWindow(t *testing.T) {
 		t.Fatalf("Space ran %d times; the window got %v, want Esc and F1", runs, keys)
 	}
 }
+
+// Esc in a search clears it first; in an empty search it goes on to the
+// window (closing the dialog the search is in).
+func TestEscClearsASearchBeforeItClosesItsDialog(t *testing.T) {
+	w := dialogWindow(t)
+	search := kit.NewSearchEntry()
+	closed := 0
+	d := dialog.NewCustom("New chat", "Cancel", search, w)
+	d.SetOnClosed(func() { closed++ })
+	kit.ShowDialog(d, w)
+	w.Canvas().Focus(search)
+	test.Type(search, "meeting")
+	esc := &fyne.KeyEvent{Name: fyne.KeyEscape}
+	search.TypedKey(esc)
+	if search.Text != "" || closed != 0 {
+		t.Fatalf("the first Esc should clear the search (%q) and leave the dialog open (closed %d)", search.Text, closed)
+	}
+	search.TypedKey(esc)
+	if closed != 1 {
+		t.Fatal("Esc in an empty search should close its dialog")
+	}
+}

@@ -147,6 +147,21 @@ func NewFormEntry() *FormEntry {
 	return e
 }
 
+// NewSearchEntry is a one-line FormEntry for a search: Esc clears what is
+// typed in it first (as in a web browser), and goes on to the window (stop
+// the reply, close the dialog) only when it is empty.
+func NewSearchEntry() *FormEntry {
+	e := NewFormEntry()
+	e.OnKey = func(ev *fyne.KeyEvent) bool {
+		if ev.Name == fyne.KeyEscape && e.Text != "" {
+			e.SetText("")
+			return true
+		}
+		return false
+	}
+	return e
+}
+
 // NewFormMultiLineEntry is a FormEntry of several lines, wrapped at words.
 func NewFormMultiLineEntry() *FormEntry {
 	e := NewFormEntry()

@@ -50,7 +50,7 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 	}
 	a := env.App
 	p := &agentPicker{pick: pick, chosen: pick.Pre, browser: a.NewAgentBrowser(PickerDelay)}
-	p.search = NewFormEntry()
+	p.search = NewSearchEntry()
 	p.search.SetPlaceHolder(pick.Search)
 	p.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	p.search.OnChanged = func(q string) { p.browser.SearchSoon(app.AgentQuery{Q: q, Type: pick.Type}) }

@@ -128,7 +128,7 @@ func (s *Screen) showSync(st app.MemorySync) {
 }
 
 func (s *Screen) build() {
-	s.search = kit.NewFormEntry()
+	s.search = kit.NewSearchEntry()
 	s.search.SetPlaceHolder("Search memories (" + kit.CtrlName("F") + ")")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.Reload() }

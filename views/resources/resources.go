@@ -45,7 +45,7 @@ type Screen struct {
 // New builds the Resources screen.
 func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, found: env.App.NewResourceSearch()}
-	s.search = kit.NewFormEntry()
+	s.search = kit.NewSearchEntry()
 	s.search.SetPlaceHolder("Search titles and descriptions (" + kit.CtrlName("F") + ")")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	// Typing searches once it rests (the app waits for the pause), so a
