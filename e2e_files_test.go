@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,22 +18,9 @@ const (
 // system file dialog, sends a message with it, and checks that the stored
 // message carries the uploaded file's id and that the Files screen lists it.
 func TestE2EAttachFileToChat(t *testing.T) {
-	e2eTools(t)
-	// The file dialog opens in the home folder: give the app one holding a
-	// single file. The Go caches stay where they are, so the build is not
-	// redone.
-	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
-		out, err := exec.Command("go", "env", v).Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Setenv(v, strings.TrimSpace(string(out)))
-	}
-	home := t.TempDir()
-	if err := os.WriteFile(filepath.Join(home, "notes.txt"), []byte("Minutes of the Monday meeting.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", home)
+	// The file dialog opens in the home folder: give the app one holding
+	// notes.txt alone.
+	homeWithNotes(t)
 
 	e := startE2E(t, nil)
 	e.Click(chatAgentX, chatAgentY)

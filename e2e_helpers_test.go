@@ -339,3 +339,23 @@ func freshHome(tb testing.TB, display string, width, height float32, change func
 	}
 	return env, paths
 }
+
+// homeWithNotes gives the app a home folder of its own holding notes.txt
+// alone, where the file dialog opens. The Go caches stay where they are, so
+// the build is not redone.
+func homeWithNotes(t *testing.T) {
+	t.Helper()
+	e2eTools(t)
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		out, err := exec.Command("go", "env", v).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(v, strings.TrimSpace(string(out)))
+	}
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "notes.txt"), []byte("Minutes of the Monday meeting.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+}

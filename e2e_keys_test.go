@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,21 +17,9 @@ import (
 // and sends it, and creates a collection by name and a memory in it. Every
 // step is checked in what the app recorded.
 func TestE2EKeyboardOnly(t *testing.T) {
-	e2eTools(t)
-	// The file dialog opens in the home folder: give the app one holding a
-	// single file. The Go caches stay where they are.
-	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
-		out, err := exec.Command("go", "env", v).Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Setenv(v, strings.TrimSpace(string(out)))
-	}
-	home := t.TempDir()
-	if err := os.WriteFile(filepath.Join(home, "notes.txt"), []byte("Minutes of the Monday meeting.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", home)
+	// The file dialog opens in the home folder: give the app one holding
+	// notes.txt alone.
+	homeWithNotes(t)
 	// The built-in service's own code, paced so that a reply is still
 	// arriving when Esc is pressed.
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key", Pace: 30 * time.Millisecond})
