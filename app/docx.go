@@ -84,7 +84,8 @@ func (w *docxWriter) para(style string, runs []docxRun, indent ...int) {
 			w.out.WriteString(`<w:pStyle w:val="` + style + `"/>`)
 		}
 		if in > 0 {
-			w.out.WriteString(`<w:ind w:left="` + strconv.Itoa(360*in) + `"/>`)
+			// Deep nesting stops at 8 steps: the page is not endless.
+			w.out.WriteString(`<w:ind w:left="` + strconv.Itoa(360*min(in, 8)) + `"/>`)
 		}
 		w.out.WriteString("</w:pPr>")
 	}
@@ -162,10 +163,7 @@ func (w *docxWriter) block(n ast.Node, level int) {
 	case *ast.Paragraph, *ast.TextBlock:
 		w.para("", w.inlines(n, docxRun{}), level)
 	case *ast.List:
-		i := n.Start
-		if i == 0 {
-			i = 1
-		}
+		i := n.Start // "0." starts at 0
 		for item := n.FirstChild(); item != nil; item = item.NextSibling() {
 			mark := "•\t"
 			if n.IsOrdered() {
@@ -217,6 +215,9 @@ func (w *docxWriter) block(n ast.Node, level int) {
 			seg := lines.At(i)
 			b.Write(seg.Value(w.src))
 		}
+		if n.HasClosure() {
+			b.Write(n.ClosureLine.Value(w.src))
+		}
 		w.para("", []docxRun{{text: strings.TrimRight(b.String(), "\n")}}, level)
 	case *east.Table:
 		w.table(n)
@@ -226,6 +227,12 @@ func (w *docxWriter) block(n ast.Node, level int) {
 				mark := docxRun{text: "[" + strconv.Itoa(fn.Index) + "] "}
 				first := true
 				for p := fn.FirstChild(); p != nil; p = p.NextSibling() {
+					switch p.(type) {
+					case *ast.Paragraph, *ast.TextBlock:
+					default:
+						w.block(p, level) // a code block, a list in a note
+						continue
+					}
 					runs := w.inlines(p, docxRun{})
 					if first {
 						runs = append([]docxRun{mark}, runs...)
@@ -313,7 +320,7 @@ func (w *docxWriter) inlines(n ast.Node, base docxRun) []docxRun {
 				}
 			case *ast.AutoLink:
 				r := st
-				r.text = string(c.URL(w.src))
+				r.text = string(c.Label(w.src))
 				runs = append(runs, r)
 			case *ast.Image:
 				runs = append(runs, docxRun{text: "[picture: " + plainOf(c, w.src) + "] (" + string(c.Destination) + ")", italic: true})

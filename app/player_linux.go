@@ -22,7 +22,9 @@ func HasPlayer(ctx context.Context, ext string) bool {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "query", "default", typ).Output()
+	cmd := exec.CommandContext(ctx, bin, "query", "default", typ)
+	cmd.WaitDelay = time.Second // a child that keeps the output open is not waited for
+	out, err := cmd.Output()
 	if err != nil {
 		return ctx.Err() != nil // a timeout cannot tell; a refusal says none
 	}

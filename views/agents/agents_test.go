@@ -1035,4 +1035,9 @@ func TestAnAgentOpensWithARequestWritten(t *testing.T) {
 	if len(f.a.Demo().Service.Executions()) != 0 {
 		t.Fatal("opening with a request ran the agent")
 	}
+	// A second template goes under what is written: nothing typed is lost.
+	f.s.OpenWith(item, "Customer Welcome Email")
+	if got := d.form.answers()[name]; got != "Payment Reminder\n\nFirst reminder for an overdue invoice.\n\nCustomer Welcome Email" {
+		t.Fatalf("the request should keep what it held and add the template under it, holds %q", got)
+	}
 }

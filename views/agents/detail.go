@@ -539,8 +539,12 @@ func (d *detail) fillRequest(text string) {
 	d.request = ""
 	name := app.RequestQuestion(d.agent)
 	fl := d.form.byName[name]
-	if fl == nil || fl.set == nil {
+	if fl == nil || fl.set == nil || fl.get == nil {
 		return
+	}
+	// What the user wrote there stays: the template goes under it.
+	if had := strings.TrimSpace(fl.get()); had != "" && had != strings.TrimSpace(text) {
+		text = had + "\n\n" + text
 	}
 	fl.set(text)
 	if d.form.onChange != nil {

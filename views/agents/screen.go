@@ -162,6 +162,15 @@ func (s *Screen) FocusFind() { s.FocusSearch() }
 // to finish and run.
 func (s *Screen) OpenWith(agent app.AgentItem, request string) {
 	s.openAgent(agent)
+	// Its row selected when listed, no other: a row left selected would
+	// not open on a click.
+	s.list.UnselectAll()
+	for i, ag := range s.shown.Agents {
+		if ag.ID == agent.ID {
+			s.list.Select(i)
+			break
+		}
+	}
 	s.current.fillRequest(request)
 }
 

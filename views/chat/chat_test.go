@@ -206,6 +206,13 @@ func TestNewChatAsksWhichChatAgent(t *testing.T) {
 	if field == nil {
 		t.Fatal("the keyboard should be in the dialog's search")
 	}
+	// Esc with words in the search clears them, and only then closes.
+	test.Type(field.(*kit.FormEntry), "zz")
+	field.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if c.Overlays().Top() == nil || field.(*kit.FormEntry).Text != "" {
+		t.Fatal("the first Esc should clear the search and leave the dialog open")
+	}
+	ui.WaitUntil(t, func() bool { return strings.Contains(overlayText(c), chatAgents[1]) }, func() string { return "the list again" })
 	field.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	field.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	ui.WaitUntil(t, func() bool { return s.open != nil }, func() string { return "the new chat" })
@@ -894,5 +901,22 @@ func TestChatChoicesSpeakPlainWords(t *testing.T) {
 	a.Close()
 	if !a.Settings().ShowAdvanced {
 		t.Fatal("the open fold should be remembered")
+	}
+}
+
+// The list reloading (a search typed, the screen shown again) leaves what
+// the right shows while a conversation opens or failed to: only the empty
+// state follows the list.
+func TestReloadingTheListLeavesAnOpeningConversation(t *testing.T) {
+	s, _ := openScreen(t)
+	s.Shown()
+	if !strings.Contains(kittest.AllText(s.right), "No conversations yet") {
+		t.Fatalf("the empty screen shows %q", kittest.AllText(s.right))
+	}
+	s.setRight(kit.Loading("Opening the conversation…"))
+	test.Type(s.search, "x")
+	s.reload()
+	if got := kittest.AllText(s.right); !strings.Contains(got, "Opening the conversation") {
+		t.Fatalf("a reload replaced the opening conversation with %q", got)
 	}
 }

@@ -28,12 +28,12 @@ func (s *Screen) ChooseAgent(pre client.ID) {
 // startWith opens a new conversation with the agent id, read whole from
 // the service first (its questions make the chat's pickers).
 func (s *Screen) startWith(id client.ID) {
-	kit.SetBody(s.right, kit.Loading("Starting the chat…"))
+	s.setRight(kit.Loading("Starting the chat…"))
 	spawn(s.a, func() {
 		agent, err := s.a.GetAgent(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {
-				kit.SetBody(s.right, kit.Error(err, func() { s.startWith(id) }))
+				s.setRight(kit.Error(err, func() { s.startWith(id) }))
 				return
 			}
 			s.OpenChat(*agent)

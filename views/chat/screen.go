@@ -33,11 +33,13 @@ type Screen struct {
 	convList *widget.List
 	left     *fyne.Container // list, empty or error state
 	undo     *fyne.Container
-	right    *fyne.Container
-	open     *convView
-	content  fyne.CanvasObject
-	loadSeq  int
-	selfSel  bool
+	// rightEmpty: the right shows the empty state (showNoConversation).
+	rightEmpty bool
+	right      *fyne.Container
+	open       *convView
+	content    fyne.CanvasObject
+	loadSeq    int
+	selfSel    bool
 	// finished is the last ended reply the screen has heard of.
 	finished uint64
 	// text lets go of the text drawn for replies that streamed in or
@@ -62,7 +64,7 @@ func New(env kit.Env) kit.Screen {
 	s.build()
 	kit.OnAccountChange(env.App, func() {
 		s.closeOpen()
-		kit.SetBody(s.right, s.noConversation())
+		s.showNoConversation()
 		s.reload()
 	})
 	kit.Bind(env.App.ChatsFinished(), func(recent []app.ChatFinished) {
@@ -148,9 +150,25 @@ func (s *Screen) build() {
 	newBtn := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
 	leftPane := kit.NewBorder(
 		container.NewVBox(kit.Header("Chats", "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
-	s.right = container.NewStack(s.noConversation())
+	s.right = container.NewStack()
+	s.showNoConversation()
 	split := kit.Split(leftPane, s.right, 0.28)
 	s.content = split
+}
+
+// setRight shows o where a conversation would be (the conversation, its
+// loading, its error).
+func (s *Screen) setRight(o fyne.CanvasObject) {
+	kit.SetBody(s.right, o)
+	s.rightEmpty = false
+}
+
+// showNoConversation puts the empty state where a conversation would be.
+// Only it is replaced when the list changes: "Opening the conversation…"
+// or an error with Try again stays.
+func (s *Screen) showNoConversation() {
+	kit.SetBody(s.right, s.noConversation())
+	s.rightEmpty = true
 }
 
 // noConversation is the screen's one empty state, where a conversation
@@ -205,8 +223,8 @@ func (s *Screen) reload() {
 				s.convList.Refresh()
 				s.markSelected()
 			}
-			if s.open == nil {
-				kit.SetBody(s.right, s.noConversation())
+			if s.open == nil && s.rightEmpty {
+				s.showNoConversation() // as the list now stands
 			}
 		})
 	})
@@ -239,7 +257,7 @@ func (s *Screen) OpenChat(agent client.Agent) {
 		sess, err := s.a.NewChat(context.Background(), agent)
 		kit.Do(func() {
 			if err != nil {
-				kit.SetBody(s.right, kit.Error(err, func() { s.OpenChat(agent) }))
+				s.setRight(kit.Error(err, func() { s.OpenChat(agent) }))
 				return
 			}
 			s.show(sess)
@@ -253,12 +271,12 @@ func (s *Screen) OpenConversation(id int64) {
 	if s.open != nil && s.open.sess.ID() == id {
 		return
 	}
-	kit.SetBody(s.right, kit.Loading("Opening the conversation…"))
+	s.setRight(kit.Loading("Opening the conversation…"))
 	spawn(s.a, func() {
 		sess, err := s.a.OpenChat(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {
-				kit.SetBody(s.right, kit.Error(err, func() { s.OpenConversation(id) }))
+				s.setRight(kit.Error(err, func() { s.OpenConversation(id) }))
 				return
 			}
 			s.show(sess)
@@ -269,7 +287,7 @@ func (s *Screen) OpenConversation(id int64) {
 func (s *Screen) show(sess *app.ChatSession) {
 	s.closeOpen()
 	s.open = newConvView(s, sess)
-	kit.SetBody(s.right, s.open.obj)
+	s.setRight(s.open.obj)
 	s.open.scrollToEnd()
 	s.markSelected()
 	if c := fyne.CurrentApp(); c != nil && s.env.Window != nil {
@@ -314,7 +332,7 @@ func (s *Screen) Dropped(paths []string) {
 func (s *Screen) deleted(c app.Conversation) {
 	if s.open != nil && s.open.sess.ID() == c.ID {
 		s.closeOpen()
-		kit.SetBody(s.right, s.noConversation())
+		s.showNoConversation()
 	}
 	var bar fyne.CanvasObject
 	undo := widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), func() {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -21,6 +22,7 @@ func TestSlowWorkShowsItIsUnderWay(t *testing.T) {
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
+	kit.AnswerDialogKeys(w)
 	defer func(d time.Duration) { kit.BusyAfter = d }(kit.BusyAfter)
 	kit.BusyAfter = 20 * time.Millisecond
 
@@ -42,9 +44,24 @@ func TestSlowWorkShowsItIsUnderWay(t *testing.T) {
 		top := w.Canvas().Overlays().Top()
 		return top != nil && strings.Contains(kittest.AllText(top), "Linking the files…")
 	}, func() string { return "the progress window" })
+	// A second awaited action meanwhile is not started (no double send).
+	again := false
+	kit.ActShowing(a, w, "Linking the files…", func(context.Context) { again = true }, nil)
 	close(release)
 	q.WaitUntil(t, func() bool { return finished }, func() string { return "the end of the work" })
 	if w.Canvas().Overlays().Top() != nil {
 		t.Fatal("the progress window stayed after the work ended")
 	}
+	if again {
+		t.Fatal("a second action started while the first was under way")
+	}
+
+	// Cancel (or Esc) stops slow work: its context ends.
+	stopped := make(chan struct{})
+	ended := false
+	kit.ActShowing(a, w, "Processing the files…", func(ctx context.Context) { <-ctx.Done(); close(stopped) }, func() { ended = true })
+	q.WaitUntil(t, func() bool { return w.Canvas().Overlays().Top() != nil }, func() string { return "the progress window" })
+	w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	<-stopped
+	q.WaitUntil(t, func() bool { return ended && w.Canvas().Overlays().Top() == nil }, func() string { return "the cancelled work's end" })
 }

@@ -54,7 +54,8 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 	p.search.SetPlaceHolder(pick.Search)
 	p.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	p.search.OnChanged = func(q string) { p.browser.SearchSoon(app.AgentQuery{Q: q, Type: pick.Type}) }
-	p.search.OnKey = p.key
+	clearFirst := p.search.OnKey // Esc clears the search first
+	p.search.OnKey = func(ev *fyne.KeyEvent) bool { return p.key(ev) || clearFirst(ev) }
 	p.list = widget.NewList(
 		func() int { return len(p.page.Agents) },
 		NewTwoLineRow,
