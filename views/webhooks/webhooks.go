@@ -5,6 +5,7 @@
 package webhooks
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -351,9 +352,10 @@ func editable(env kit.Env, l *list, hooks *app.Hooks) {
 				if !yes {
 					return
 				}
-				a.Go(func() {
-					if err := hooks.Delete(a.Life(), w.ID); err != nil {
-						fail("Webhook not deleted", err)
+				var err error
+				kit.ActShowing(a, env.Window, "Deleting the webhook…", func(ctx context.Context) { err = hooks.Delete(ctx, w.ID) }, func() {
+					if err != nil {
+						kit.ShowInformation("Webhook not deleted", app.Describe(err), env.Window)
 					}
 				})
 			}, env.Window)
@@ -396,10 +398,11 @@ func showAdd(env kit.Env, agent client.Agent, hooks *app.Hooks) {
 		if !ok {
 			return
 		}
-		a, address, on := env.App, url.Text, active.Checked
-		a.Go(func() {
-			if err := hooks.Add(a.Life(), agent.ID, address, on); err != nil {
-				kit.Do(func() { kit.ShowInformation("Webhook not added", app.Describe(err), env.Window) })
+		address, on := url.Text, active.Checked
+		var err error
+		kit.ActShowing(env.App, env.Window, "Adding the webhook…", func(ctx context.Context) { err = hooks.Add(ctx, agent.ID, address, on) }, func() {
+			if err != nil {
+				kit.ShowInformation("Webhook not added", app.Describe(err), env.Window)
 			}
 		})
 	}, env.Window)
