@@ -234,7 +234,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.formBox = container.NewVBox(d.form.content)
 	d.att = d.s.env.Nav.NewAttachments()
 	if d.att != nil {
-		add := widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.att.AddFiles)
+		add := kit.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.att.AddFiles)
 		d.formBox.Add(kit.NewBorder(nil, nil, add, nil, d.att.Object()))
 	}
 	if d.agent.Inactive() {

@@ -323,7 +323,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 			break
 		}
 		fl.att = att
-		choose := widget.NewButtonWithIcon("Choose file…", theme.FileIcon(), att.AddFiles)
+		choose := kit.NewButtonWithIcon("Choose file…", theme.FileIcon(), att.AddFiles)
 		fl.oneFile = widget.NewLabel("Only the first file goes with this question; remove the others with ×.")
 		fl.oneFile.Importance = widget.LowImportance
 		fl.oneFile.Wrapping = fyne.TextWrapWord

@@ -220,7 +220,7 @@ func (narrowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 type listEditor struct {
 	rows    []*listRow
 	box     *fyne.Container
-	add     *widget.Button
+	add     *kit.Button
 	obj     fyne.CanvasObject
 	hint    string
 	changed func()
@@ -230,13 +230,13 @@ type listEditor struct {
 // listRow is one line of a listEditor.
 type listRow struct {
 	entry          *kit.FormEntry
-	up, down, drop *widget.Button
+	up, down, drop *kit.Button
 	obj            fyne.CanvasObject
 }
 
 func newListEditor(hint string, changed, submit func()) *listEditor {
 	l := &listEditor{hint: hint, changed: changed, submit: submit, box: container.NewVBox()}
-	l.add = widget.NewButtonWithIcon("Add a line", theme.ContentAddIcon(), func() { l.insert(len(l.rows), true) })
+	l.add = kit.NewButtonWithIcon("Add a line", theme.ContentAddIcon(), func() { l.insert(len(l.rows), true) })
 	l.obj = container.NewVBox(l.box, container.NewHBox(l.add))
 	l.setItems(nil)
 	return l
@@ -249,10 +249,10 @@ func (l *listEditor) newRow(text string) *listRow {
 	r.entry.SetText(text)
 	r.entry.OnChanged = func(string) { l.changed() }
 	r.entry.OnSubmitted = func(string) { l.insert(l.index(r)+1, true) }
-	r.up = widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { l.move(r, -1) })
-	r.down = widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { l.move(r, 1) })
-	r.drop = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { l.remove(r) })
-	for _, b := range []*widget.Button{r.up, r.down, r.drop} {
+	r.up = kit.NewButtonWithIcon("", theme.MoveUpIcon(), func() { l.move(r, -1) })
+	r.down = kit.NewButtonWithIcon("", theme.MoveDownIcon(), func() { l.move(r, 1) })
+	r.drop = kit.NewButtonWithIcon("", theme.DeleteIcon(), func() { l.remove(r) })
+	for _, b := range []*kit.Button{r.up, r.down, r.drop} {
 		b.Importance = widget.LowImportance
 	}
 	r.obj = container.NewBorder(nil, nil, nil, container.NewHBox(r.up, r.down, r.drop), r.entry)

@@ -266,7 +266,7 @@ func TestAListIsReachedWithTheKeyboard(t *testing.T) {
 		}
 	}
 	c.FocusNext()
-	if b, ok := c.Focused().(*widget.Button); !ok || b.Text != "Add a line" {
+	if b, ok := c.Focused().(*kit.Button); !ok || b.Text != "Add a line" {
 		t.Fatalf("after the last line Tab reached %T", c.Focused())
 	}
 	// Space on a focused button moves its line, and the keyboard moves

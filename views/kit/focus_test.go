@@ -135,3 +135,25 @@ func TestOnlyTheScrollHoldingAFieldFollowsIt(t *testing.T) {
 		t.Fatal("the scroll holding the field should follow it")
 	}
 }
+
+// A button of a long form scrolls into view too when Tab reaches it
+// (Fyne's never does).
+func TestTabScrollsAButtonIntoView(t *testing.T) {
+	test.NewTempApp(t)
+	box := container.NewVBox()
+	first := kit.NewFormEntry()
+	box.Add(first)
+	for range 30 {
+		box.Add(kit.NewFormEntry())
+	}
+	add := kit.NewButton("Add a line", nil)
+	box.Add(add)
+	s := kit.FollowFocus(container.NewVScroll(box))
+	w := test.NewTempWindow(t, s)
+	w.Resize(fyne.NewSize(400, 300))
+	w.Canvas().Focus(first)
+	w.Canvas().Focus(add)
+	if s.Offset.Y == 0 || !inView(s, add) {
+		t.Fatalf("the button with the keyboard is out of view (scrolled to %v)", s.Offset)
+	}
+}

@@ -15,7 +15,7 @@ type Fold struct {
 	// Button opens and closes the fold; Content is what it shows. They
 	// are placed apart where room is short (the button at the end of a
 	// row, the content under it), else together (Object).
-	Button  *widget.Button
+	Button  *Button
 	Content fyne.CanvasObject
 	// OnChanged is told when the user opens or closes the fold (to
 	// remember that).
@@ -25,7 +25,7 @@ type Fold struct {
 // NewFold is a closed fold named title over content.
 func NewFold(title string, content fyne.CanvasObject) *Fold {
 	f := &Fold{Content: content}
-	f.Button = widget.NewButtonWithIcon(title, theme.MenuExpandIcon(), func() {
+	f.Button = NewButtonWithIcon(title, theme.MenuExpandIcon(), func() {
 		open := !f.Open()
 		if !open {
 			f.takeKeyboard()

@@ -73,7 +73,7 @@ type Screen struct {
 	// The open account dialog and remove confirmation, for tests.
 	dialog  *dialog.CustomDialog
 	form    *AccountForm
-	add     *widget.Button
+	add     *kit.Button
 	save    *widget.Button
 	confirm *dialog.ConfirmDialog
 }
@@ -105,8 +105,8 @@ func New(env kit.Env) kit.Screen {
 	s.paceNote.Wrapping = fyne.TextWrapWord
 	s.paceNote.Importance = widget.LowImportance
 
-	s.add = widget.NewButtonWithIcon("Add account", theme.ContentAddIcon(), func() { s.editAccount(app.Account{}) })
-	about := widget.NewButtonWithIcon("About Agent Desk", theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
+	s.add = kit.NewButtonWithIcon("Add account", theme.ContentAddIcon(), func() { s.editAccount(app.Account{}) })
+	about := kit.NewButtonWithIcon("About Agent Desk", theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
 
 	body := container.NewVBox(
 		kit.Header("Settings", "Your accounts, how Agent Desk looks, and where it keeps its files."),
@@ -251,12 +251,12 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 		inUse.Importance = widget.SuccessImportance
 		actions = append(actions, inUse)
 	} else {
-		actions = append(actions, widget.NewButton("Use", func() { s.switchTo(acct) }))
+		actions = append(actions, kit.NewButton("Use", func() { s.switchTo(acct) }))
 	}
 	if !acct.IsDemo() {
 		actions = append(actions,
-			widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { s.editAccount(acct) }),
-			widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { s.confirmRemove(acct) }))
+			kit.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { s.editAccount(acct) }),
+			kit.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { s.confirmRemove(acct) }))
 	}
 	return container.NewBorder(nil, nil, icon, container.NewVBox(layout.NewSpacer(), container.NewHBox(actions...), layout.NewSpacer()), text)
 }

@@ -48,6 +48,12 @@ func children(o fyne.CanvasObject) []fyne.CanvasObject {
 // FindButton returns the first visible button with the given text under o,
 // or nil.
 func FindButton(o fyne.CanvasObject, text string) *widget.Button {
+	if kb, ok := o.(*kit.Button); ok {
+		if kb.Text == text && kb.Visible() {
+			return &kb.Button
+		}
+		return nil
+	}
 	if b, ok := o.(*widget.Button); ok {
 		if b.Text == text && b.Visible() {
 			return b
