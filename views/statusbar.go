@@ -24,9 +24,9 @@ type StatusBar struct {
 	account    *widget.Label
 	connIcon   *widget.Icon
 	connection *widget.Label
-	credits    *widget.Button
-	retry      *widget.Button
-	settings   *widget.Button // shown when the key or workspace is refused
+	credits    *kit.Button
+	retry      *kit.Button
+	settings   *kit.Button // shown when the key or workspace is refused
 	obj        fyne.CanvasObject
 	checking   context.CancelFunc
 	// again checks again by itself while the service cannot be reached,
@@ -45,13 +45,13 @@ func NewStatusBar(env kit.Env) *StatusBar {
 	b.account = widget.NewLabel("")
 	b.connIcon = widget.NewIcon(theme.MediaRecordIcon())
 	b.connection = widget.NewLabel("Connecting…")
-	b.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), b.Check)
+	b.retry = kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), b.Check)
 	b.retry.Importance = widget.LowImportance
 	b.retry.Hide()
-	b.settings = widget.NewButtonWithIcon("Check the account", theme.SettingsIcon(), func() { env.Nav.Show(kit.ScreenSettings) })
+	b.settings = kit.NewButtonWithIcon("Check the account", theme.SettingsIcon(), func() { env.Nav.Show(kit.ScreenSettings) })
 	b.settings.Importance = widget.LowImportance
 	b.settings.Hide()
-	b.credits = widget.NewButtonWithIcon("", theme.InfoIcon(), func() { env.Nav.ShowCredits() })
+	b.credits = kit.NewButtonWithIcon("", theme.InfoIcon(), func() { env.Nav.ShowCredits() })
 	b.credits.Importance = widget.LowImportance
 	b.obj = container.NewVBox(widget.NewSeparator(), container.NewHBox(
 		widget.NewIcon(theme.AccountIcon()), b.account,

@@ -36,7 +36,7 @@ func aboutView(about string, relayout func()) fyne.CanvasObject {
 	fold := &foldLayout{max: aboutFold, relayout: relayout}
 	scroll := container.NewVScroll(rich)
 	box := container.New(fold, scroll)
-	more := widget.NewButtonWithIcon("Show more", theme.MenuDropDownIcon(), nil)
+	more := kit.NewButtonWithIcon("Show more", theme.MenuDropDownIcon(), nil)
 	more.Importance = widget.LowImportance
 	more.OnTapped = func() {
 		fold.open = !fold.open

@@ -403,7 +403,7 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 	}
 	test.Type(shade.input.(*kit.FormEntry), "teal")
 	test.Type(fm.byName["due"].input.(*dateField), "2026-12-01")
-	test.Tap(fm.byName["urgent"].input.(*widget.Check))
+	test.Tap(fm.byName["urgent"].input.(*kit.Check))
 	req := fm.byName["request"].input.(*kit.FormEntry)
 	if !req.MultiLine {
 		t.Fatal("a textarea question is one line")
@@ -630,6 +630,10 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 	case *widget.Button:
 		if x.Text == text {
 			return x
+		}
+	case *kit.Button:
+		if x.Text == text {
+			return &x.Button
 		}
 	case *fyne.Container:
 		for _, c := range x.Objects {

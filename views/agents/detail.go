@@ -43,7 +43,7 @@ type detail struct {
 	att       kit.Attachments
 	formErr   *widget.Label
 	runBtn    *kit.PaidButton
-	cancelBtn *widget.Button
+	cancelBtn *kit.Button
 	progress  *fyne.Container
 	output    *outputView
 	scroll    *container.Scroll
@@ -191,7 +191,7 @@ func (d *detail) refreshTab(t *container.TabItem) {
 }
 
 func (d *detail) buildChat() fyne.CanvasObject {
-	start := widget.NewButtonWithIcon("Start chat", assets.ChatIcon, func() { d.s.env.Nav.OpenChat(d.agent) })
+	start := kit.NewButtonWithIcon("Start chat", assets.ChatIcon, func() { d.s.env.Nav.OpenChat(d.agent) })
 	start.Importance = widget.HighImportance
 	if d.agent.Inactive() {
 		start.Disable()
@@ -217,7 +217,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.formErr = kit.ErrorText()
 	d.runBtn = kit.NewPaidButton("Run agent", theme.MediaPlayIcon(), d.run)
 	d.runBtn.Importance = widget.HighImportance
-	d.cancelBtn = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), d.cancelRun)
+	d.cancelBtn = kit.NewButtonWithIcon("Cancel", theme.CancelIcon(), d.cancelRun)
 	d.cancelBtn.Hide()
 	d.bar = widget.NewProgressBarInfinite()
 	d.bar.Stop()

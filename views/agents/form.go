@@ -112,7 +112,7 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 	var gutter fyne.Size
 	for _, fl := range f.fields {
 		if fl.clearable {
-			gutter = widget.NewButtonWithIcon("", theme.ContentClearIcon(), nil).MinSize()
+			gutter = kit.NewButtonWithIcon("", theme.ContentClearIcon(), nil).MinSize()
 		}
 	}
 	var rows, advanced []fyne.CanvasObject
@@ -224,7 +224,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		}
 		fl.input = sel
 		if !q.Required {
-			clear := widget.NewButtonWithIcon("", theme.ContentClearIcon(), sel.ClearSelected)
+			clear := kit.NewButtonWithIcon("", theme.ContentClearIcon(), sel.ClearSelected)
 			clear.Importance = widget.LowImportance
 			fl.input = container.NewBorder(nil, nil, nil, clear, sel)
 			fl.clearable = true
@@ -247,7 +247,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		fl.set = e.SetText
 		fl.input = e
 	case app.QuestionBoolean:
-		c := widget.NewCheck("Yes", func(bool) { edited() })
+		c := kit.NewCheck("Yes", func(bool) { edited() })
 		fl.get = func() string {
 			if c.Checked {
 				return "true"

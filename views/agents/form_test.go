@@ -335,7 +335,7 @@ func TestAYesOrNoIsSentAsTrueOrFalse(t *testing.T) {
 	f, rec := withQuestions(t, `{"type":"boolean","name":"urgent"}`)
 	d := f.open(t, "119")
 	fillRequired(d)
-	check := d.form.byName["urgent"].input.(*widget.Check)
+	check := d.form.byName["urgent"].input.(*kit.Check)
 	runAndWait(t, f, d, rec)
 	if got := rec.answer(t, "urgent"); got != "false" {
 		t.Fatalf("an unticked box sent as %s", got)

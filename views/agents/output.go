@@ -73,7 +73,7 @@ func (o *outputView) show(r app.Run, took time.Duration) {
 		objs = append(objs, msg)
 	}
 	if app.CanCheckAgain(r) && o.onCheckAgain != nil {
-		objs = append(objs, container.NewHBox(widget.NewButtonWithIcon("Check again", theme.ViewRefreshIcon(), func() { o.onCheckAgain(r) })))
+		objs = append(objs, container.NewHBox(kit.NewButtonWithIcon("Check again", theme.ViewRefreshIcon(), func() { o.onCheckAgain(r) })))
 	}
 	switch {
 	case app.IsMediaOutput(r.AgentType, r.Output) && r.AgentType == client.AgentImage:
@@ -123,8 +123,8 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 	plain.Selectable = true
 	plain.Hide()
 	body := container.NewStack(rich, plain)
-	var toggle *widget.Button
-	toggle = widget.NewButtonWithIcon("Select text", theme.VisibilityIcon(), func() {
+	var toggle *kit.Button
+	toggle = kit.NewButtonWithIcon("Select text", theme.VisibilityIcon(), func() {
 		if plain.Visible() {
 			plain.Hide()
 			rich.Show()
@@ -135,25 +135,25 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 			toggle.SetText("Formatted")
 		}
 	})
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+	copyBtn := kit.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
 	copyBtn.OnTapped = func() {
 		fyne.CurrentApp().Clipboard().SetContent(out)
 		copyBtn.SetText("Copied")
 	}
-	plainBtn := widget.NewButtonWithIcon("Copy as text", theme.ContentCopyIcon(), nil)
+	plainBtn := kit.NewButtonWithIcon("Copy as text", theme.ContentCopyIcon(), nil)
 	plainBtn.OnTapped = func() {
 		fyne.CurrentApp().Clipboard().SetContent(kit.PlainText(out))
 		plainBtn.SetText("Copied as text")
 	}
-	save := widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
+	save := kit.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
 		kit.SaveText(o.s.app, o.s.env.Window, agentTitle, safe.FileName(agentTitle, ".md", "result"), out)
 	})
 	bar := container.NewHBox(copyBtn, plainBtn, save, toggle)
 	if len(pics) > 0 {
 		// Pictures come from addresses the result chose: fetched only
 		// when the user asks.
-		var show *widget.Button
-		show = widget.NewButtonWithIcon(kit.ShowPictures, theme.FileImageIcon(), func() {
+		var show *kit.Button
+		show = kit.NewButtonWithIcon(kit.ShowPictures, theme.FileImageIcon(), func() {
 			show.Hide()
 			kit.LoadPictures(o.s.app, pics, func() {
 				if o.onLoaded != nil {
@@ -220,8 +220,8 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 	note := widget.NewLabel("The video opens in your computer's video player.")
 	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
-	var play *widget.Button
-	play = widget.NewButtonWithIcon("Play video", theme.MediaPlayIcon(), func() {
+	var play *kit.Button
+	play = kit.NewButtonWithIcon("Play video", theme.MediaPlayIcon(), func() {
 		o.follow(r, box, "Downloading the video…", false, func(out app.Output) fyne.CanvasObject {
 			if !safe.Openable(out.Kind) {
 				play.Hide()
@@ -264,7 +264,7 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 	o.stopPreview()
 	dl := o.s.app.OutputFile(r.AgentType, r.Output)
 	progress := widget.NewLabel(what)
-	loading := container.NewVBox(progress, container.NewHBox(widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), dl.Cancel)))
+	loading := container.NewVBox(progress, container.NewHBox(kit.NewButtonWithIcon("Cancel", theme.CancelIcon(), dl.Cancel)))
 	showingLoading := false
 	stop := kit.Bind(dl.State(), func(s app.OutputState) {
 		var obj fyne.CanvasObject
@@ -285,7 +285,7 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 			obj = done(s.Output)
 		case s.Cancelled:
 			obj = container.NewVBox(saveOnly("You cancelled the download. Nothing was kept."),
-				container.NewHBox(widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), dl.Retry)))
+				container.NewHBox(kit.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), dl.Retry)))
 		case s.Err != nil:
 			var big *app.OutputTooLargeError
 			if errors.As(s.Err, &big) {
@@ -319,8 +319,8 @@ func saveOnly(msg string) fyne.CanvasObject {
 // last part of its address without folders or hidden characters, and the
 // extension of what the file really is once it was downloaded (of its
 // agent type before).
-func (o *outputView) saveButton(r app.Run) *widget.Button {
-	return widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
+func (o *outputView) saveButton(r app.Run) *kit.Button {
+	return kit.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
 		w := o.s.env.Window
 		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 			if err != nil {

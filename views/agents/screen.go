@@ -301,12 +301,12 @@ func (s *Screen) showList(st app.AgentPage) {
 		msg := kit.ErrorText()
 		kit.ShowError(msg, savedText(st))
 		s.footer.Objects = []fyne.CanvasObject{msg,
-			widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), s.browser.Reload)}
+			kit.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), s.browser.Reload)}
 	case len(st.Agents) > 0 && st.Err != nil:
 		msg := kit.ErrorText()
 		kit.ShowError(msg, "More agents could not be loaded. "+app.Describe(st.Err))
 		s.footer.Objects = []fyne.CanvasObject{msg,
-			widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), s.browser.LoadMore)}
+			kit.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), s.browser.LoadMore)}
 	}
 	s.footer.Refresh()
 }

@@ -432,9 +432,9 @@ func TestSearchRenameDeleteUndo(t *testing.T) {
 		t.Fatal("deleting should offer Undo")
 	}
 	bar := s.undo.Objects[0].(*fyne.Container)
-	var undo *widget.Button
+	var undo *kit.Button
 	for _, o := range bar.Objects {
-		if b, ok := o.(*widget.Button); ok {
+		if b, ok := o.(*kit.Button); ok {
 			undo = b
 		}
 	}
@@ -576,10 +576,10 @@ func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
 	v.bindRow(len(v.msgs)-1, container.NewStack())
 	rc := v.rows[last.ID]
 	before := rc.h
-	var show *widget.Button
+	var show *kit.Button
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == kit.ShowPictures {
+		if b, ok := o.(*kit.Button); ok && b.Text == kit.ShowPictures {
 			show = b
 		}
 		if c, ok := o.(*fyne.Container); ok {
@@ -796,8 +796,8 @@ func shownIn(o, target fyne.CanvasObject) bool {
 }
 
 // findCheck is the first check box under o whose text starts with text.
-func findCheck(o fyne.CanvasObject, text string) *widget.Check {
-	if c, ok := o.(*widget.Check); ok && strings.HasPrefix(c.Text, text) {
+func findCheck(o fyne.CanvasObject, text string) *kit.Check {
+	if c, ok := o.(*kit.Check); ok && strings.HasPrefix(c.Text, text) {
 		return c
 	}
 	for _, c := range kittest.Children(o) {

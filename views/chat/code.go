@@ -50,8 +50,8 @@ type codeBlock struct {
 	lang    string
 	lines   *codeLines
 	scroll  *kit.Scroller
-	copy    *widget.Button
-	wrapBtn *widget.Button
+	copy    *kit.Button
+	wrapBtn *kit.Button
 	count   *widget.Label
 	header  *fyne.Container
 	bg      *canvas.Rectangle
@@ -65,12 +65,12 @@ func (c *codeBlock) SetResized(f func()) { c.resized = f }
 
 func newCodeBlock(lang, code string) *codeBlock {
 	c := &codeBlock{lang: lang, lines: newCodeLines(wrapCode.Load())}
-	c.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+	c.copy = kit.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
 		copyText(c.lines.src)
 		c.copy.SetText("Copied")
 	})
 	c.copy.Importance = widget.LowImportance
-	c.wrapBtn = widget.NewButtonWithIcon("", theme.ViewRestoreIcon(), c.toggleWrap)
+	c.wrapBtn = kit.NewButtonWithIcon("", theme.ViewRestoreIcon(), c.toggleWrap)
 	c.wrapBtn.Importance = widget.LowImportance
 	c.showWrapChoice()
 	c.count = widget.NewLabel("")

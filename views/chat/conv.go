@@ -57,7 +57,7 @@ type convView struct {
 	sub           *widget.Label
 	entry         *composer
 	sendBtn       *kit.PaidButton
-	stopBtn       *widget.Button
+	stopBtn       *kit.Button
 	noteShown     bool   // errText holds a waiting or recovering note
 	waitingToSend bool   // a message waits for its files to finish uploading
 	waitFiles     func() // stops that wait
@@ -127,7 +127,7 @@ func (v *convView) build() {
 	v.sub = widget.NewLabel("")
 	v.sub.Importance = widget.LowImportance
 	v.showSubtitle()
-	more := widget.NewButtonWithIcon("", theme.MoreHorizontalIcon(), nil)
+	more := kit.NewButtonWithIcon("", theme.MoreHorizontalIcon(), nil)
 	more.Importance = widget.LowImportance
 	more.OnTapped = func() { v.showMenu(more) }
 	header := container.NewBorder(nil, nil, nil, container.NewCenter(more), container.NewVBox(v.title, v.sub))
@@ -160,7 +160,7 @@ func (v *convView) build() {
 	v.entry.OnChanged = func(string) { v.sess.SetDraft(v.composed()) }
 	v.sendBtn = kit.NewPaidButton("Send", theme.MailSendIcon(), v.send)
 	v.sendBtn.Importance = widget.HighImportance
-	v.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { v.sess.Stop() })
+	v.stopBtn = kit.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { v.sess.Stop() })
 	v.stopBtn.Importance = widget.DangerImportance
 	v.errText = kit.ErrorText()
 	hint := widget.NewLabel("Enter sends (each reply uses credits) · Shift+Enter adds a line · Esc stops the reply")
@@ -175,7 +175,7 @@ func (v *convView) build() {
 	if v.s.env.Nav != nil {
 		if at := v.s.env.Nav.NewAttachments(); at != nil {
 			v.attach = at
-			add := widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), at.AddFiles)
+			add := kit.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), at.AddFiles)
 			add.Importance = widget.LowImportance
 			bottom.Add(kit.NewBorder(nil, nil, add, nil, at.Object()))
 		}
@@ -247,7 +247,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 		row.Add(v.picker(q, kit.QuestionName(q, 40), kit.ChoiceLabels(q, q.Options, pickerChoiceMax), q.Options, answers[q.Name]))
 	}
 	conv := v.sess.Conversation()
-	cc := widget.NewCheck("Compatibility mode: send as a chat-completions request", func(on bool) {
+	cc := kit.NewCheck("Compatibility mode: send as a chat-completions request", func(on bool) {
 		if on != v.sess.Conversation().UseChatCompletions {
 			spawn(v.s.a, func() { _ = v.sess.SetUseChatCompletions(context.Background(), on) })
 		}
@@ -748,7 +748,7 @@ func (v *convView) offerPictures(id int64, pics []*kit.Picture, actions *fyne.Co
 		load()
 		return
 	}
-	var btn *widget.Button
+	var btn *kit.Button
 	btn = smallButton(kit.ShowPictures, theme.FileImageIcon(), func() {
 		btn.Hide()
 		load()
@@ -788,8 +788,8 @@ func (v *convView) userRow(m app.Message) fyne.CanvasObject {
 	return kit.Column(container.NewPadded(container.NewVBox(container.New(&rightAligned{frac: 0.75}, bubble), actions)), ChatWidth())
 }
 
-func smallButton(label string, icon fyne.Resource, tap func()) *widget.Button {
-	b := widget.NewButtonWithIcon(label, icon, tap)
+func smallButton(label string, icon fyne.Resource, tap func()) *kit.Button {
+	b := kit.NewButtonWithIcon(label, icon, tap)
 	b.Importance = widget.LowImportance
 	return b
 }

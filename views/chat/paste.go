@@ -52,7 +52,7 @@ func (p *pastes) show() {
 	for i, text := range p.texts {
 		label := widget.NewLabel(pasteLabel(text))
 		label.Truncation = fyne.TextTruncateEllipsis
-		remove := widget.NewButtonWithIcon("Remove", theme.CancelIcon(), func() {
+		remove := kit.NewButtonWithIcon("Remove", theme.CancelIcon(), func() {
 			p.texts = append(p.texts[:i:i], p.texts[i+1:]...)
 			p.show()
 			p.onChange()

@@ -147,7 +147,7 @@ func (s *Screen) build() {
 	}
 	s.left = container.NewStack(kit.Loading("Loading conversations…"))
 	s.undo = container.NewVBox()
-	newBtn := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
+	newBtn := kit.NewButtonWithIcon("New chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
 	leftPane := kit.NewBorder(
 		container.NewVBox(kit.Header("Chats", "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
 	s.right = container.NewStack()
@@ -174,7 +174,7 @@ func (s *Screen) showNoConversation() {
 // noConversation is the screen's one empty state, where a conversation
 // would be: how to start the first one, or which to open.
 func (s *Screen) noConversation() fyne.CanvasObject {
-	start := widget.NewButtonWithIcon("Start a chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
+	start := kit.NewButtonWithIcon("Start a chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
 	start.Importance = widget.HighImportance
 	if len(s.convs) == 0 && s.search.Text == "" {
 		return kit.Empty(assets.ChatIcon, "No conversations yet",
@@ -335,7 +335,7 @@ func (s *Screen) deleted(c app.Conversation) {
 		s.showNoConversation()
 	}
 	var bar fyne.CanvasObject
-	undo := widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), func() {
+	undo := kit.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), func() {
 		s.undo.Remove(bar)
 		spawn(s.a, func() {
 			err := s.a.RestoreChat(context.Background(), c.ID)

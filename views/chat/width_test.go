@@ -79,6 +79,8 @@ func buttonsIn(o fyne.CanvasObject) []shownButton {
 	switch b := o.(type) {
 	case *widget.Button:
 		return []shownButton{{b, b.Text}}
+	case *kit.Button:
+		return []shownButton{{b, b.Text}}
 	case *kit.PaidButton:
 		return []shownButton{{b, b.Text}}
 	}

@@ -27,7 +27,7 @@ type View struct {
 	period *kit.Select
 	total  *widget.Label
 	stack  *fyne.Container
-	export *widget.Button
+	export *kit.Button
 	report app.CreditsReport
 	days   *widget.List
 	agents *widget.List
@@ -56,7 +56,7 @@ func NewView(env kit.Env) *View {
 	v.total = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.period = kit.NewSelect([]string{"Last 7 days", "Last 30 days", "Last 90 days", "Last 365 days"}, func(string) { v.Reload() })
 	v.period.Selected = "Last 30 days"
-	v.export = widget.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), v.Export)
+	v.export = kit.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), v.Export)
 	v.days = widget.NewList(func() int { return len(v.report.ByDay) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(v.report.ByDay) {
 			d := v.report.ByDay[len(v.report.ByDay)-1-id] // newest first

@@ -37,7 +37,7 @@ type AgentTab struct {
 	result  *widget.Label
 	undo    *fyne.Container
 	undoL   *widget.Label
-	undoB   *widget.Button
+	undoB   *kit.Button
 	loaded  bool
 	root    fyne.CanvasObject
 }
@@ -55,9 +55,9 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 	t.uploads = newUploadList(t.queue)
 
 	addFiles, addFolder := t.send.addButtons()
-	link := widget.NewButtonWithIcon("Link files…", theme.ContentAddIcon(), t.pickLinks)
+	link := kit.NewButtonWithIcon("Link files…", theme.ContentAddIcon(), t.pickLinks)
 	link.Importance = widget.HighImportance
-	refresh := widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), t.Reload)
+	refresh := kit.NewButtonWithIcon("", theme.ViewRefreshIcon(), t.Reload)
 	header := kit.Header("Files of this agent", "The agent reads these files when it runs. Drop files here to add them.",
 		link, addFiles, addFolder, refresh)
 
@@ -65,7 +65,7 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 	t.result.Wrapping = fyne.TextWrapWord
 	t.result.Hide()
 	t.undoL = widget.NewLabel("")
-	t.undoB = widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), nil)
+	t.undoB = kit.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), nil)
 	t.undo = container.NewBorder(nil, nil, nil, t.undoB, t.undoL)
 	t.undo.Hide()
 
@@ -75,7 +75,7 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 			name := widget.NewLabel("a file name that is long.pdf")
 			name.Truncation = fyne.TextTruncateEllipsis
 			info := widget.NewLabel("999.9 MB · Processing…")
-			unlink := widget.NewButtonWithIcon("Unlink", theme.ContentRemoveIcon(), nil)
+			unlink := kit.NewButtonWithIcon("Unlink", theme.ContentRemoveIcon(), nil)
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), container.NewHBox(info, unlink), name)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
@@ -88,7 +88,7 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 			row.Objects[1].(*widget.Icon).SetResource(fileIcon(fileName(f)))
 			right := row.Objects[2].(*fyne.Container)
 			right.Objects[0].(*widget.Label).SetText(app.HumanBytes(f.Bytes) + " · " + app.FileStatusText(f.Status))
-			right.Objects[1].(*widget.Button).OnTapped = func() { t.Unlink(f) }
+			right.Objects[1].(*kit.Button).OnTapped = func() { t.Unlink(f) }
 		})
 	t.body = container.NewStack(kit.Loading("Loading the agent's files…"))
 	top := container.NewVBox(header, t.send.status, t.uploads.box, t.result, t.undo)
@@ -227,7 +227,7 @@ func newPicker(env kit.Env, linked []client.File) *picker {
 		func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
 			info := widget.NewLabel("999.9 MB · Processing…")
-			return container.NewBorder(nil, nil, nil, info, widget.NewCheck("a file name that is long.pdf", nil))
+			return container.NewBorder(nil, nil, nil, info, kit.NewCheck("a file name that is long.pdf", nil))
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(p.shown) {
@@ -235,7 +235,7 @@ func newPicker(env kit.Env, linked []client.File) *picker {
 			}
 			f := p.shown[id]
 			row := o.(*fyne.Container)
-			check := row.Objects[0].(*widget.Check)
+			check := row.Objects[0].(*kit.Check)
 			info := row.Objects[1].(*widget.Label)
 			check.OnChanged = nil
 			check.Text = fileName(f)

@@ -120,8 +120,8 @@ type chip struct {
 	name   *widget.Label
 	bar    *widget.ProgressBar
 	status *widget.Label
-	retry  *widget.Button
-	close  *widget.Button
+	retry  *kit.Button
+	close  *kit.Button
 }
 
 func (at *Attachments) newChip(id int64) *chip {
@@ -134,9 +134,9 @@ func (at *Attachments) newChip(id int64) *chip {
 	c.name.Truncation = fyne.TextTruncateEllipsis
 	c.status.Truncation = fyne.TextTruncateEllipsis
 	c.bar.TextFormatter = func() string { return "" }
-	c.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { at.queue.Retry(id) })
+	c.retry = kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { at.queue.Retry(id) })
 	c.retry.Importance = widget.LowImportance
-	c.close = widget.NewButtonWithIcon("", theme.CancelIcon(), func() {
+	c.close = kit.NewButtonWithIcon("", theme.CancelIcon(), func() {
 		at.queue.Remove(id)
 		at.showNow()
 	})

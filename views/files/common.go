@@ -144,9 +144,9 @@ func (s *sender) pickFolder() {
 }
 
 // addButtons are "Add files…" and "Add folder…".
-func (s *sender) addButtons() (files, folder *widget.Button) {
-	files = widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), s.pickFiles)
-	folder = widget.NewButtonWithIcon("Add folder…", theme.FolderOpenIcon(), s.pickFolder)
+func (s *sender) addButtons() (files, folder *kit.Button) {
+	files = kit.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), s.pickFiles)
+	folder = kit.NewButtonWithIcon("Add folder…", theme.FolderOpenIcon(), s.pickFolder)
 	return files, folder
 }
 
@@ -158,7 +158,7 @@ type uploadList struct {
 	items []*app.Upload
 	list  *widget.List
 	box   *fyne.Container
-	clear *widget.Button
+	clear *kit.Button
 	title *widget.Label
 	sized *canvas.Rectangle
 }
@@ -174,8 +174,8 @@ func newUploadList(q *app.Uploads) *uploadList {
 			bar := widget.NewProgressBar()
 			status := widget.NewLabel("")
 			status.Truncation = fyne.TextTruncateEllipsis
-			cancel := widget.NewButtonWithIcon("", theme.CancelIcon(), nil)
-			retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil)
+			cancel := kit.NewButtonWithIcon("", theme.CancelIcon(), nil)
+			retry := kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil)
 			right := container.NewHBox(retry, cancel)
 			mid := container.NewGridWithColumns(2, name, container.NewStack(bar, status))
 			return container.NewBorder(nil, nil, icon, right, mid)
@@ -193,8 +193,8 @@ func newUploadList(q *app.Uploads) *uploadList {
 			bar := stack.Objects[0].(*widget.ProgressBar)
 			status := stack.Objects[1].(*widget.Label)
 			mid.Objects[0].(*widget.Label).SetText(safe.Text(it.Name, 0)) // one line, whatever the name holds
-			retry := right.Objects[0].(*widget.Button)
-			cancel := right.Objects[1].(*widget.Button)
+			retry := right.Objects[0].(*kit.Button)
+			cancel := right.Objects[1].(*kit.Button)
 			uid := it.ID
 			retry.OnTapped = func() { q.Retry(uid) }
 			cancel.OnTapped = func() {
@@ -207,7 +207,7 @@ func newUploadList(q *app.Uploads) *uploadList {
 			applyUpload(it, icon, bar, status, retry, cancel)
 		})
 	u.title = widget.NewLabelWithStyle("Uploads", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	u.clear = widget.NewButtonWithIcon("Clear finished", theme.ContentClearIcon(), func() {
+	u.clear = kit.NewButtonWithIcon("Clear finished", theme.ContentClearIcon(), func() {
 		q.ClearSettled()
 		st, _ := q.State().Snapshot()
 		u.show(st)
@@ -220,7 +220,7 @@ func newUploadList(q *app.Uploads) *uploadList {
 }
 
 // applyUpload shows one upload's state in a row's widgets.
-func applyUpload(it app.Upload, icon *widget.Icon, bar *widget.ProgressBar, status *widget.Label, retry, cancel *widget.Button) {
+func applyUpload(it app.Upload, icon *widget.Icon, bar *widget.ProgressBar, status *widget.Label, retry, cancel *kit.Button) {
 	bar.SetValue(it.Fraction())
 	status.Importance = widget.MediumImportance
 	retry.Hide()
@@ -278,5 +278,5 @@ func (u *uploadList) show(st app.UploadsState) {
 
 // rowHeight is the height of one list row with a button in it.
 func rowHeight() float32 {
-	return widget.NewButton("X", nil).MinSize().Height + theme.Padding()
+	return kit.NewButton("X", nil).MinSize().Height + theme.Padding()
 }

@@ -295,11 +295,13 @@ func labels(o fyne.CanvasObject) string {
 			out = append(out, v.Text)
 		case *widget.Button:
 			out = append(out, v.Text)
+		case *kit.Button:
+			out = append(out, v.Text)
 		case *fyne.Container:
 			for _, c := range v.Objects {
 				walk(c)
 			}
-		case *widget.Check, *widget.ProgressBar, *widget.Icon:
+		case *widget.Check, *kit.Check, *widget.ProgressBar, *widget.Icon:
 		case fyne.Widget:
 			for _, c := range test.WidgetRenderer(v).Objects() {
 				walk(c)

@@ -44,10 +44,10 @@ type Screen struct {
 	body     *fyne.Container
 	selLabel *widget.Label
 	selBar   *fyne.Container
-	linkBtn  *widget.Button
-	clearBtn *widget.Button
-	procBtn  *widget.Button
-	delBtn   *widget.Button
+	linkBtn  *kit.Button
+	clearBtn *kit.Button
+	procBtn  *kit.Button
+	delBtn   *kit.Button
 	content  fyne.CanvasObject
 }
 
@@ -75,7 +75,7 @@ func newScreen(env kit.Env) *Screen {
 	s.order.SetSelectedIndex(0)
 	addFiles, addFolder := s.send.addButtons()
 	addFiles.Importance = widget.HighImportance
-	refresh := widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), s.reload)
+	refresh := kit.NewButtonWithIcon("", theme.ViewRefreshIcon(), s.reload)
 	header := kit.Header("Files", "Every file of your workspace. Drop files or folders on this window to upload them.",
 		s.order, addFolder, addFiles, refresh)
 
@@ -94,17 +94,17 @@ func newScreen(env kit.Env) *Screen {
 	s.selLabel.Truncation = fyne.TextTruncateEllipsis
 	// The selection bar always takes its room, so ticking a file never
 	// moves the list under the pointer.
-	s.linkBtn = widget.NewButtonWithIcon("Link to an agent…", theme.ContentAddIcon(), s.linkSelected)
-	s.clearBtn = widget.NewButtonWithIcon("Clear selection", theme.ContentClearIcon(), func() {
+	s.linkBtn = kit.NewButtonWithIcon("Link to an agent…", theme.ContentAddIcon(), s.linkSelected)
+	s.clearBtn = kit.NewButtonWithIcon("Clear selection", theme.ContentClearIcon(), func() {
 		s.selected = map[client.ID]bool{}
 		s.selectionChanged()
 	})
-	s.procBtn = widget.NewButtonWithIcon("Process…", theme.MediaPlayIcon(), s.processSelected)
-	s.delBtn = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), s.deleteSelected)
+	s.procBtn = kit.NewButtonWithIcon("Process…", theme.MediaPlayIcon(), s.processSelected)
+	s.delBtn = kit.NewButtonWithIcon("Delete…", theme.DeleteIcon(), s.deleteSelected)
 	// The buttons wrap onto a second line in a narrow window.
 	s.selBar = container.NewVBox(s.selLabel, container.New(layout.NewRowWrapLayout(),
 		s.linkBtn, s.procBtn, s.delBtn,
-		widget.NewButton("Select all loaded", func() {
+		kit.NewButton("Select all loaded", func() {
 			for _, f := range s.shown {
 				s.selected[f.ID] = true
 			}
@@ -254,9 +254,9 @@ func columnTitles() fyne.CanvasObject {
 	figure := func(t string) *widget.Label { // over a column of figures, set right
 		return widget.NewLabelWithStyle(t, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
 	}
-	spacer := widget.NewCheck("", nil)
+	spacer := kit.NewCheck("", nil)
 	spacer.Hide()
-	left := container.NewHBox(container.NewGridWrap(widget.NewCheck("", nil).MinSize(), spacer), container.NewGridWrap(widget.NewIcon(nil).MinSize()))
+	left := container.NewHBox(container.NewGridWrap(kit.NewCheck("", nil).MinSize(), spacer), container.NewGridWrap(widget.NewIcon(nil).MinSize()))
 	return fileRow(left, columns(figure("Size"), title("Created"), title("Status"), figure("Credits")), title("Name"))
 }
 
@@ -310,7 +310,7 @@ func (fileRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 }
 
 func (s *Screen) newRow() fyne.CanvasObject {
-	check := widget.NewCheck("", nil)
+	check := kit.NewCheck("", nil)
 	name := widget.NewLabel("a file name.pdf")
 	name.Truncation = fyne.TextTruncateEllipsis
 	size := widget.NewLabel("")
@@ -329,7 +329,7 @@ func (s *Screen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	f := s.shown[id]
 	row := o.(*fyne.Container)
 	row.Objects[0].(*widget.Label).SetText(fileName(f))
-	check := row.Objects[1].(*fyne.Container).Objects[0].(*widget.Check)
+	check := row.Objects[1].(*fyne.Container).Objects[0].(*kit.Check)
 	row.Objects[1].(*fyne.Container).Objects[1].(*widget.Icon).SetResource(fileIcon(fileName(f)))
 	cols := row.Objects[2].(*fyne.Container)
 	cell := func(i int) *widget.Label { return cols.Objects[i].(*fyne.Container).Objects[0].(*widget.Label) }

@@ -5,11 +5,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Button is a button of a long form or page: when Tab gives it the
-// keyboard, the scroll it is in brings it into view (FollowFocus), as
-// Agent Desk's fields do. Fyne's button never scrolls to itself.
+// Button is Agent Desk's button: a ring shows around it while it has the
+// keyboard (Fyne's only tints its fill), and when Tab gives it the
+// keyboard the scroll it is in brings it into view (FollowFocus), as
+// Agent Desk's fields do.
 type Button struct {
 	widget.Button
+	focused bool
 }
 
 // NewButtonWithIcon is a Button with a label, an icon and what it does.
@@ -25,8 +27,53 @@ func NewButton(label string, tapped func()) *Button {
 	return NewButtonWithIcon(label, nil, tapped)
 }
 
-// FocusGained scrolls the button into view (FollowFocus).
+// CreateRenderer is Fyne's button with a focus ring around it.
+func (b *Button) CreateRenderer() fyne.WidgetRenderer {
+	return withRing(b.Button.CreateRenderer(), func() bool { return b.focused })
+}
+
+// FocusGained rings the button and scrolls it into view (FollowFocus).
 func (b *Button) FocusGained() {
+	b.focused = true
 	b.Button.FocusGained()
 	ShowFocused(b)
+}
+
+// FocusLost takes the ring away.
+func (b *Button) FocusLost() {
+	b.focused = false
+	b.Button.FocusLost()
+}
+
+// Check is Agent Desk's check box: a ring shows around it while it has
+// the keyboard, and it scrolls into view when Tab reaches it.
+type Check struct {
+	widget.Check
+	focused bool
+}
+
+// NewCheck is a Check with a label and what a change does.
+func NewCheck(label string, changed func(bool)) *Check {
+	c := &Check{}
+	c.Text, c.OnChanged = label, changed
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// CreateRenderer is Fyne's check box with a focus ring around it.
+func (c *Check) CreateRenderer() fyne.WidgetRenderer {
+	return withRing(c.Check.CreateRenderer(), func() bool { return c.focused })
+}
+
+// FocusGained rings the box and scrolls it into view (FollowFocus).
+func (c *Check) FocusGained() {
+	c.focused = true
+	c.Check.FocusGained()
+	ShowFocused(c)
+}
+
+// FocusLost takes the ring away.
+func (c *Check) FocusLost() {
+	c.focused = false
+	c.Check.FocusLost()
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
@@ -155,5 +156,39 @@ func TestTabScrollsAButtonIntoView(t *testing.T) {
 	w.Canvas().Focus(add)
 	if s.Offset.Y == 0 || !inView(s, add) {
 		t.Fatalf("the button with the keyboard is out of view (scrolled to %v)", s.Offset)
+	}
+}
+
+// Agent Desk's buttons and choices show a ring while they have the
+// keyboard, and none otherwise.
+func TestAFocusedButtonHasARing(t *testing.T) {
+	test.NewTempApp(t)
+	b := kit.NewButton("Add account", nil)
+	paid := kit.NewPaidButton("Run agent", nil, nil)
+	sel := kit.NewSelect([]string{"A", "B"}, nil)
+	w := test.NewTempWindow(t, container.NewVBox(b, paid, sel))
+	w.Resize(fyne.NewSize(300, 200))
+	ring := func(o fyne.Widget) *canvas.Rectangle {
+		objs := test.WidgetRenderer(o).Objects()
+		r, _ := objs[len(objs)-1].(*canvas.Rectangle)
+		return r
+	}
+	visible := func(r *canvas.Rectangle) bool {
+		_, _, _, a := r.StrokeColor.RGBA()
+		return r.StrokeWidth >= 2 && a > 0
+	}
+	for _, o := range []fyne.Widget{b, paid, sel} {
+		r := ring(o)
+		if r == nil || visible(r) {
+			t.Fatalf("%T: no ring object, or a ring before it has the keyboard", o)
+		}
+		w.Canvas().Focus(o.(fyne.Focusable))
+		if !visible(ring(o)) {
+			t.Fatalf("%T has the keyboard and shows no ring", o)
+		}
+		w.Canvas().Unfocus()
+		if visible(ring(o)) {
+			t.Fatalf("%T keeps its ring without the keyboard", o)
+		}
 	}
 }

@@ -176,8 +176,8 @@ func NewFormPasswordEntry() *FormEntry {
 	e := NewFormEntry()
 	e.Password = true
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
-	var eye *widget.Button
-	eye = widget.NewButtonWithIcon("", theme.VisibilityOffIcon(), func() {
+	var eye *Button
+	eye = NewButtonWithIcon("", theme.VisibilityOffIcon(), func() {
 		e.Password = !e.Password
 		if e.Password {
 			eye.SetIcon(theme.VisibilityOffIcon())
@@ -233,6 +233,18 @@ func (e *FormEntry) FocusGained() {
 // the keyboard does not.
 type PaidButton struct {
 	widget.Button
+	focused bool
+}
+
+// CreateRenderer is Fyne's button with a focus ring around it.
+func (b *PaidButton) CreateRenderer() fyne.WidgetRenderer {
+	return withRing(b.Button.CreateRenderer(), func() bool { return b.focused })
+}
+
+// FocusLost takes the ring away.
+func (b *PaidButton) FocusLost() {
+	b.focused = false
+	b.Button.FocusLost()
 }
 
 // NewPaidButton is a PaidButton with a label, an icon and what it does.
@@ -253,6 +265,7 @@ func (b *PaidButton) TypedKey(ev *fyne.KeyEvent) {
 
 // FocusGained scrolls the button into view (FollowFocus).
 func (b *PaidButton) FocusGained() {
+	b.focused = true
 	b.Button.FocusGained()
 	ShowFocused(b)
 }

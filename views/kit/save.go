@@ -82,14 +82,14 @@ func ShowSaved(title, path string, w fyne.Window) {
 	where := widget.NewLabel("Saved to " + path)
 	where.Wrapping = fyne.TextWrapWord
 	var d *dialog.CustomDialog
-	show := widget.NewButtonWithIcon("Show in folder", theme.FolderOpenIcon(), func() {
+	show := NewButtonWithIcon("Show in folder", theme.FolderOpenIcon(), func() {
 		d.Hide()
 		u := &url.URL{Scheme: "file", Path: filepath.Dir(path)}
 		if err := folderOpener(u); err != nil {
 			ShowInformation("Folder not opened", "Agent Desk could not open the folder. The file is at "+path+".", w)
 		}
 	})
-	closeBtn := widget.NewButton("Close", func() { d.Hide() })
+	closeBtn := NewButton("Close", func() { d.Hide() })
 	closeBtn.Importance = widget.HighImportance
 	d = dialog.NewCustomWithoutButtons(title, container.NewVBox(where), w)
 	d.SetButtons([]fyne.CanvasObject{show, closeBtn})

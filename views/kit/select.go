@@ -12,6 +12,18 @@ import (
 // (FollowFocus).
 type Select struct {
 	widget.Select
+	focused bool
+}
+
+// CreateRenderer is Fyne's choice with a focus ring around it.
+func (s *Select) CreateRenderer() fyne.WidgetRenderer {
+	return withRing(s.Select.CreateRenderer(), func() bool { return s.focused })
+}
+
+// FocusLost takes the ring away.
+func (s *Select) FocusLost() {
+	s.focused = false
+	s.Select.FocusLost()
 }
 
 // NewSelect is a Select of options; changed is told of each choice made.
@@ -38,6 +50,7 @@ func (s *Select) TypedKey(ev *fyne.KeyEvent) {
 
 // FocusGained scrolls the choice into view (FollowFocus).
 func (s *Select) FocusGained() {
+	s.focused = true
 	s.Select.FocusGained()
 	ShowFocused(s)
 }

@@ -144,7 +144,7 @@ func ProblemActions(p app.Problem, retry func()) []fyne.CanvasObject {
 	var out []fyne.CanvasObject
 	if p.Action == app.ActionOpenSettings {
 		if open := settingsOpener.Load(); open != nil {
-			out = append(out, widget.NewButtonWithIcon(p.Action.Label(), theme.SettingsIcon(), *open))
+			out = append(out, NewButtonWithIcon(p.Action.Label(), theme.SettingsIcon(), *open))
 		}
 	}
 	if retry != nil {
@@ -152,7 +152,7 @@ func ProblemActions(p app.Problem, retry func()) []fyne.CanvasObject {
 		if p.Action == app.ActionCheckLater {
 			label = "Check again"
 		}
-		out = append(out, widget.NewButtonWithIcon(label, theme.ViewRefreshIcon(), retry))
+		out = append(out, NewButtonWithIcon(label, theme.ViewRefreshIcon(), retry))
 	}
 	return out
 }
@@ -382,7 +382,7 @@ func SetTwoLineRow(o fyne.CanvasObject, first, second string) bool {
 func Partial(list fyne.CanvasObject, sentence string, loading bool, loadRest func()) fyne.CanvasObject {
 	note := ErrorText()
 	ShowError(note, sentence)
-	more := widget.NewButtonWithIcon("Load the rest", theme.ViewRefreshIcon(), loadRest)
+	more := NewButtonWithIcon("Load the rest", theme.ViewRefreshIcon(), loadRest)
 	if loading {
 		more.SetText("Reading the rest…")
 		more.Disable()

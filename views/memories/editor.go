@@ -47,9 +47,9 @@ type editor struct {
 	bannerText  *widget.Label
 	bannerBtns  *fyne.Container
 	banner      *fyne.Container
-	save        *widget.Button
-	revert      *widget.Button
-	del         *widget.Button
+	save        *kit.Button
+	revert      *kit.Button
+	del         *kit.Button
 	deletable   bool // the service can delete memories
 	body        *fyne.Container
 	stack       *fyne.Container
@@ -99,10 +99,10 @@ func newEditor(s *Screen) *editor {
 	e.banner = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, e.bannerText), e.bannerBtns)
 	e.banner.Hide()
 
-	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.doSave)
+	e.save = kit.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.doSave)
 	e.save.Importance = widget.HighImportance
-	e.revert = widget.NewButtonWithIcon("Revert", theme.ContentUndoIcon(), e.doRevert)
-	e.del = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), func() {
+	e.revert = kit.NewButtonWithIcon("Revert", theme.ContentUndoIcon(), e.doRevert)
+	e.del = kit.NewButtonWithIcon("Delete…", theme.DeleteIcon(), func() {
 		if e.id != "" {
 			e.s.deleteMemory(e.id, firstLine(e.base))
 		}
@@ -460,7 +460,7 @@ func (e *editor) failed(id string, err error) {
 		kit.ShowError(e.textErr, app.Describe(err))
 	case app.IsMemoryMissing(err) && id != "":
 		e.showBanner("This memory no longer exists on the server. Your text is still here.",
-			widget.NewButtonWithIcon("Create it again", theme.ContentAddIcon(), func() { e.recreate(id) }))
+			kit.NewButtonWithIcon("Create it again", theme.ContentAddIcon(), func() { e.recreate(id) }))
 	case app.FieldErrors(err) != nil:
 		for field, msg := range app.FieldErrors(err) {
 			if field == "collection_id" {
@@ -473,9 +473,9 @@ func (e *editor) failed(id string, err error) {
 		kit.ShowError(e.textErr, app.Describe(err))
 	case app.IsServerFault(err):
 		e.showBanner("The service had a problem and did not save this memory. Your text is kept; try again.",
-			widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { e.send(id) }))
+			kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { e.send(id) }))
 	default:
-		e.showBanner(app.Describe(err), widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { e.send(id) }))
+		e.showBanner(app.Describe(err), kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { e.send(id) }))
 	}
 }
 

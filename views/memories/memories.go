@@ -41,7 +41,7 @@ type Screen struct {
 	total   int
 	colList *widget.List
 	colSel  string // "" is every memory
-	rename  *widget.Button
+	rename  *kit.Button
 
 	mems     []app.MemoryEntry
 	memList  *widget.List
@@ -49,9 +49,9 @@ type Screen struct {
 	selected string
 
 	ed              *editor
-	newBtn, openBtn *widget.Button
-	addCol          *widget.Button
-	newCol, delCol  *widget.Button
+	newBtn, openBtn *kit.Button
+	addCol          *kit.Button
+	newCol, delCol  *kit.Button
 	// syncNote says when the service's lists could not be read.
 	syncNote *widget.Label
 	// syncFailed: the last reading of the service's lists failed.
@@ -168,10 +168,10 @@ func (s *Screen) build() {
 
 	// Short words: they sit under "Collections" in a pane that is 220 px
 	// wide in an 800 px window.
-	s.rename = widget.NewButtonWithIcon("Rename collection…", theme.DocumentCreateIcon(), s.showRename)
-	s.addCol = widget.NewButtonWithIcon("Open by number…", theme.ContentAddIcon(), s.showAddCollection)
-	s.newCol = widget.NewButtonWithIcon("New collection…", theme.FolderNewIcon(), s.showNewCollection)
-	s.delCol = widget.NewButtonWithIcon("Delete collection…", theme.DeleteIcon(), s.confirmDeleteCollection)
+	s.rename = kit.NewButtonWithIcon("Rename collection…", theme.DocumentCreateIcon(), s.showRename)
+	s.addCol = kit.NewButtonWithIcon("Open by number…", theme.ContentAddIcon(), s.showAddCollection)
+	s.newCol = kit.NewButtonWithIcon("New collection…", theme.FolderNewIcon(), s.showNewCollection)
+	s.delCol = kit.NewButtonWithIcon("Delete collection…", theme.DeleteIcon(), s.confirmDeleteCollection)
 	colLabel := widget.NewLabelWithStyle("Collections", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := kit.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.newCol, s.rename, s.delCol, s.addCol), nil, nil, s.colList)
 
@@ -200,7 +200,7 @@ func (s *Screen) build() {
 
 	s.ed = newEditor(s)
 
-	s.newBtn = widget.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() {
+	s.newBtn = kit.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() {
 		s.ed.leave(func() {
 			s.selected = ""
 			s.memList.UnselectAll()
@@ -208,7 +208,7 @@ func (s *Screen) build() {
 		}, nil)
 	})
 	s.newBtn.Importance = widget.HighImportance
-	s.openBtn = widget.NewButtonWithIcon("Open by number", theme.FolderOpenIcon(), s.showOpenByID)
+	s.openBtn = kit.NewButtonWithIcon("Open by number", theme.FolderOpenIcon(), s.showOpenByID)
 
 	header := kit.Header("Memories",
 		"What the agents of this account remember. A copy stays on this computer, so you can read them offline.",
@@ -362,7 +362,7 @@ func (s *Screen) render() {
 	if err := cmp.Or(fd.Err, sh.Err); err != nil {
 		s.waiting = false
 		kit.SetBody(s.memStack, compactEmpty(theme.ErrorIcon(), "Something went wrong", app.Describe(err),
-			widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.Reload)))
+			kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.Reload)))
 		return
 	}
 	if !sh.Loaded || !fd.Loaded || len(sh.Items) == 0 {
@@ -389,7 +389,7 @@ func (s *Screen) render() {
 	case len(s.mems) == 0:
 		kit.SetBody(s.memStack, compactEmpty(theme.DocumentIcon(), "No memories yet",
 			"Write one with New memory, or bring in one made elsewhere with Open by number.",
-			widget.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() { s.ed.leave(func() { s.ed.startNew(s.colSel) }, nil) })))
+			kit.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() { s.ed.leave(func() { s.ed.startNew(s.colSel) }, nil) })))
 	default:
 		kit.SetBody(s.memStack, s.memList)
 	}

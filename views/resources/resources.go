@@ -208,7 +208,7 @@ func (s *Screen) showDetail(r client.Resource) {
 		l.Wrapping = fyne.TextWrapWord
 		form.Append(label(k), l)
 	}
-	use := widget.NewButtonWithIcon("Write with an agent…", theme.DocumentCreateIcon(), func() { s.use(r) })
+	use := kit.NewButtonWithIcon("Write with an agent…", theme.DocumentCreateIcon(), func() { s.use(r) })
 	use.Importance = widget.HighImportance
 	box := container.NewVBox(t, desc, container.NewHBox(use), widget.NewSeparator(), form)
 	s.detail.Objects = []fyne.CanvasObject{container.NewVScroll(box)}

@@ -25,7 +25,7 @@ type AccountForm struct {
 	Key       *kit.FormEntry
 	Workspace *kit.FormEntry
 	Result    *widget.Label
-	Test      *widget.Button
+	Test      *kit.Button
 
 	// Window is where the form asks before the stored key goes to a
 	// changed address. Without it, the form asks for the key again instead.
@@ -66,7 +66,7 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	f.busy = widget.NewProgressBarInfinite()
 	f.busy.Stop()
 	f.busy.Hide()
-	f.Test = widget.NewButtonWithIcon("Test connection", theme.ViewRefreshIcon(), f.TestConnection)
+	f.Test = kit.NewButtonWithIcon("Test connection", theme.ViewRefreshIcon(), f.TestConnection)
 
 	form := widget.NewForm(
 		widget.NewFormItem("Name", f.Name),

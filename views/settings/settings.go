@@ -74,7 +74,7 @@ type Screen struct {
 	dialog  *dialog.CustomDialog
 	form    *AccountForm
 	add     *kit.Button
-	save    *widget.Button
+	save    *kit.Button
 	confirm *dialog.ConfirmDialog
 }
 
@@ -299,9 +299,9 @@ func (s *Screen) editAccount(acct app.Account) {
 		title = "Edit " + acct.Name
 	}
 	var d *dialog.CustomDialog
-	save := widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), nil)
+	save := kit.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), nil)
 	save.Importance = widget.HighImportance
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { s.Escape() })
+	cancel := kit.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { s.Escape() })
 	save.OnTapped = func() {
 		form.Save(func(app.Account) {
 			d.Hide()

@@ -64,11 +64,11 @@ func newList(win fyne.Window) *list {
 			// no wider than the agent's detail at 800 px.
 			secret := widget.NewLabel("whsec_00000000000000000000000000")
 			secret.Truncation = fyne.TextTruncateEllipsis
-			reveal := widget.NewButtonWithIcon("Reveal", theme.VisibilityIcon(), nil)
-			copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+			reveal := kit.NewButtonWithIcon("Reveal", theme.VisibilityIcon(), nil)
+			copyBtn := kit.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
 			secretBox := container.NewBorder(nil, nil, widget.NewLabel("Signing secret:"), container.NewHBox(reveal, copyBtn), secret)
-			active := widget.NewCheck("Active", nil)
-			del := widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), nil)
+			active := kit.NewCheck("Active", nil)
+			del := kit.NewButtonWithIcon("Delete…", theme.DeleteIcon(), nil)
 			actions := container.NewHBox(layout.NewSpacer(), active, del)
 			left := container.NewVBox(url, detail, times, secretBox, actions)
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.MailSendIcon()), nil, left)
@@ -130,7 +130,7 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	left.Objects[1].(*widget.Label).SetText(safe.Text(Details(w, l.agentName(w)), 0))
 	left.Objects[2].(*widget.Label).SetText(Times(w))
 	actions := left.Objects[4].(*fyne.Container)
-	active, del := actions.Objects[1].(*widget.Check), actions.Objects[2].(*widget.Button)
+	active, del := actions.Objects[1].(*kit.Check), actions.Objects[2].(*kit.Button)
 	// The switch is set before its callback, so filling a row changes nothing.
 	active.OnChanged = nil
 	active.SetChecked(!strings.EqualFold(w.Status, client.WebhookInactive))
@@ -154,8 +154,8 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	key := w.ID.String()
 	secret := secretCell.Objects[0].(*widget.Label)
 	buttons := secretCell.Objects[2].(*fyne.Container)
-	reveal := buttons.Objects[0].(*widget.Button)
-	copyBtn := buttons.Objects[1].(*widget.Button)
+	reveal := buttons.Objects[0].(*kit.Button)
+	copyBtn := buttons.Objects[1].(*kit.Button)
 	if l.revealed[key] {
 		secret.SetText(w.Secret)
 		reveal.SetText("Hide")
@@ -263,7 +263,7 @@ func New(env kit.Env) kit.Screen {
 	s.summary.Importance = widget.LowImportance
 	s.stack = container.NewStack(kit.Loading("Reading webhooks…"))
 	editable(env, s.list, s.hooks)
-	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.Reload)
+	refresh := kit.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.Reload)
 	header := kit.Header("Webhooks", Banner, refresh)
 	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
 	kit.Bind[app.ListState[client.Webhook]](s.hooks, s.show)
@@ -326,7 +326,7 @@ func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 		l.show(stack, st, "Reading this agent's webhooks…", empty, hooks.Reload)
 	})
 	editable(env, l, hooks)
-	add := widget.NewButtonWithIcon("Add webhook…", theme.ContentAddIcon(), func() { showAdd(env, agent, hooks) })
+	add := kit.NewButtonWithIcon("Add webhook…", theme.ContentAddIcon(), func() { showAdd(env, agent, hooks) })
 	hooks.Reload()
 	return kit.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, stack)
 }
@@ -387,7 +387,7 @@ func showAdd(env kit.Env, agent client.Agent, hooks *app.Hooks) {
 		}
 		kit.ShowError(why, msg)
 	}
-	active := widget.NewCheck("Active: call it from now on", nil)
+	active := kit.NewCheck("Active: call it from now on", nil)
 	active.SetChecked(true)
 	items := []*widget.FormItem{
 		{Text: "Address", Widget: url, HintText: "The service sends this address a message each time this agent finishes."},

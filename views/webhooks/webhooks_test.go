@@ -151,7 +151,7 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 	q.WaitUntil(t, func() bool { i, _ := find(); return i >= 0 }, func() string { return kittest.Labels(s.stack) })
 
 	i, before := find()
-	active := kittest.Find[*widget.Check](row(s.list, i))
+	active := kittest.Find[*kit.Check](row(s.list, i))
 	if active == nil || !active.Checked {
 		t.Fatal("the new webhook shows as active")
 	}
@@ -180,10 +180,10 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 
 // secretParts are a webhook row's signing-secret line, its text, and its
 // Reveal and Copy buttons.
-func secretParts(r *fyne.Container) (cell *fyne.Container, secret *widget.Label, reveal, copyBtn *widget.Button) {
+func secretParts(r *fyne.Container) (cell *fyne.Container, secret *widget.Label, reveal, copyBtn *kit.Button) {
 	cell = r.Objects[0].(*fyne.Container).Objects[3].(*fyne.Container)
 	buttons := cell.Objects[2].(*fyne.Container)
-	return cell, cell.Objects[0].(*widget.Label), buttons.Objects[0].(*widget.Button), buttons.Objects[1].(*widget.Button)
+	return cell, cell.Objects[0].(*widget.Label), buttons.Objects[0].(*kit.Button), buttons.Objects[1].(*kit.Button)
 }
 
 // A list whose later pages keep failing shows the webhooks it read, says

@@ -25,12 +25,12 @@ type Welcome struct {
 
 	// Demo and Connect are the two choices; the connect form opens in
 	// place of them.
-	Demo    *widget.Button
-	Connect *widget.Button
+	Demo    *kit.Button
+	Connect *kit.Button
 	Form    *settings.AccountForm
 	// Finish saves the account in the form and opens the app with it.
-	Finish *widget.Button
-	Back   *widget.Button
+	Finish *kit.Button
+	Back   *kit.Button
 
 	errText *widget.Label
 	choices fyne.CanvasObject
@@ -44,9 +44,9 @@ func New(a *app.App, done func()) *Welcome {
 	w := &Welcome{a: a, done: done}
 	w.errText = kit.ErrorText()
 
-	w.Demo = widget.NewButtonWithIcon("Try the demo", theme.MediaPlayIcon(), w.tryDemo)
+	w.Demo = kit.NewButtonWithIcon("Try the demo", theme.MediaPlayIcon(), w.tryDemo)
 	w.Demo.Importance = widget.HighImportance
-	w.Connect = widget.NewButtonWithIcon("Connect your account", theme.AccountIcon(), w.showConnect)
+	w.Connect = kit.NewButtonWithIcon("Connect your account", theme.AccountIcon(), w.showConnect)
 
 	demoText := wrapped("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings.")
 	connectText := wrapped("Use the agents of your organisation. You need the service address and an API key from your administrator.")
@@ -56,9 +56,9 @@ func New(a *app.App, done func()) *Welcome {
 	w.choices = choices
 
 	w.Form = settings.NewAccountForm(a, app.Account{})
-	w.Finish = widget.NewButtonWithIcon("Connect", theme.ConfirmIcon(), w.finish)
+	w.Finish = kit.NewButtonWithIcon("Connect", theme.ConfirmIcon(), w.finish)
 	w.Finish.Importance = widget.HighImportance
-	w.Back = widget.NewButtonWithIcon("Back", theme.NavigateBackIcon(), w.showChoices)
+	w.Back = kit.NewButtonWithIcon("Back", theme.NavigateBackIcon(), w.showChoices)
 	w.Form.OnBusy(func(busy bool) {
 		if busy {
 			w.Finish.Disable()
@@ -95,7 +95,7 @@ func wrapped(text string) *widget.Label {
 	return l
 }
 
-func card(icon fyne.Resource, title string, text fyne.CanvasObject, action *widget.Button) fyne.CanvasObject {
+func card(icon fyne.Resource, title string, text fyne.CanvasObject, action *kit.Button) fyne.CanvasObject {
 	head := container.NewHBox(widget.NewIcon(icon),
 		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	return widget.NewCard("", "", kit.NewBorder(head, action, nil, nil, text))

@@ -1,0 +1,69 @@
+package kit
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+)
+
+// ringGap is the room between a control and its focus ring, and
+// ringWidth the ring's width: a 2 px line in the theme's primary colour,
+// a pixel clear of the control, so that it shows around a blue button as
+// around a grey one.
+const (
+	ringGap   = 1
+	ringWidth = 2
+)
+
+// ringRenderer draws a focus ring around a widget while it has the
+// keyboard: Fyne shows a focused button only by a tint of its fill.
+type ringRenderer struct {
+	fyne.WidgetRenderer
+	ring    *canvas.Rectangle
+	focused func() bool
+	objs    []fyne.CanvasObject
+}
+
+// withRing wraps a widget's renderer with its focus ring.
+func withRing(r fyne.WidgetRenderer, focused func() bool) fyne.WidgetRenderer {
+	ring := canvas.NewRectangle(color.Transparent)
+	ring.StrokeWidth = ringWidth
+	rr := &ringRenderer{WidgetRenderer: r, ring: ring, focused: focused}
+	rr.paint()
+	return rr
+}
+
+func (r *ringRenderer) Objects() []fyne.CanvasObject { return r.objs }
+
+func (r *ringRenderer) Layout(size fyne.Size) {
+	r.WidgetRenderer.Layout(size)
+	out := float32(ringGap + ringWidth)
+	r.ring.Move(fyne.NewPos(-out, -out))
+	r.ring.Resize(size.AddWidthHeight(2*out, 2*out))
+}
+
+func (r *ringRenderer) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.paint()
+	r.ring.Refresh()
+}
+
+// paint colours the ring for the widget's focus, and lists the objects:
+// the widget's own, then the ring over them.
+func (r *ringRenderer) paint() {
+	r.ring.FillColor = color.Transparent
+	r.ring.CornerRadius = theme.InputRadiusSize() + ringGap + ringWidth
+	if r.focused() {
+		r.ring.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	} else {
+		r.ring.StrokeColor = color.Transparent
+	}
+	inner := r.WidgetRenderer.Objects()
+	if len(r.objs) != len(inner)+1 {
+		r.objs = make([]fyne.CanvasObject, len(inner)+1)
+	}
+	copy(r.objs, inner)
+	r.objs[len(inner)] = r.ring
+}
