@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -48,17 +47,9 @@ func TestE2EAttachFileToChat(t *testing.T) {
 		if err != nil || len(convs) == 0 {
 			return false
 		}
-		msgs, err := db.Messages(ctx, convs[0].ID)
-		if err != nil {
-			return false
-		}
-		for _, m := range msgs {
-			if m.Role == "user" && strings.Contains(m.Content, "minutes") {
-				user = m
-				return true
-			}
-		}
-		return false
+		var ok bool
+		user, ok = userMessage(ctx, db, convs[0].ID, "minutes")
+		return ok
 	})
 	time.Sleep(time.Second)
 	e.Screenshot("files-5-sent")

@@ -136,7 +136,9 @@ func startE2E(t *testing.T, change func(*storage.Settings)) *E2E {
 
 	e := &E2E{t: t, Paths: paths, Out: out, log: &lockedBuffer{}, Display: display, env: env}
 
-	e.app = exec.Command(bin)
+	// AGENTDESK_E2E_ARGS starts the app with arguments, to look at it
+	// (--demo-seed odd: long, right-to-left and CJK titles).
+	e.app = exec.Command(bin, strings.Fields(os.Getenv("AGENTDESK_E2E_ARGS"))...)
 	e.app.Env = e.env
 	e.app.Stdout, e.app.Stderr = e.log, e.log
 	if err := e.app.Start(); err != nil {
@@ -358,4 +360,19 @@ func homeWithNotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("HOME", home)
+}
+
+// userMessage is the user's message of a conversation that holds words,
+// as the history keeps it.
+func userMessage(ctx context.Context, db *storage.DB, convID int64, words string) (storage.Message, bool) {
+	msgs, err := db.Messages(ctx, convID)
+	if err != nil {
+		return storage.Message{}, false
+	}
+	for _, m := range msgs {
+		if m.Role == storage.RoleUser && strings.Contains(m.Content, words) {
+			return m, true
+		}
+	}
+	return storage.Message{}, false
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -116,17 +115,9 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	e.Key("Return")
 	var user storage.Message
 	e.WaitFor("the message with its file", func() bool {
-		msgs, err := db.Messages(ctx, conv.ID)
-		if err != nil {
-			return false
-		}
-		for _, m := range msgs {
-			if m.Role == "user" && strings.Contains(m.Content, "minutes") {
-				user = m
-				return true
-			}
-		}
-		return false
+		var ok bool
+		user, ok = userMessage(ctx, db, conv.ID, "minutes")
+		return ok
 	})
 	e.Screenshot("keys-6-file-sent")
 	if len(user.FileIDs) != 1 || user.FileIDs[0] == "" {

@@ -33,8 +33,9 @@ type Screen struct {
 	convList *widget.List
 	left     *fyne.Container // list, empty or error state
 	undo     *fyne.Container
-	// rightEmpty: the right shows the empty state (showNoConversation).
-	rightEmpty bool
+	// emptyShown is the title of the empty state the right shows
+	// (showNoConversation), "" when it shows something else.
+	emptyShown string
 	right      *fyne.Container
 	open       *convView
 	content    fyne.CanvasObject
@@ -160,28 +161,26 @@ func (s *Screen) build() {
 // loading, its error).
 func (s *Screen) setRight(o fyne.CanvasObject) {
 	kit.SetBody(s.right, o)
-	s.rightEmpty = false
+	s.emptyShown = ""
 }
 
 // showNoConversation puts the empty state where a conversation would be.
 // Only it is replaced when the list changes: "Opening the conversation…"
 // or an error with Try again stays.
+// It is built again only when what it says changes.
 func (s *Screen) showNoConversation() {
-	kit.SetBody(s.right, s.noConversation())
-	s.rightEmpty = true
-}
-
-// noConversation is the screen's one empty state, where a conversation
-// would be: how to start the first one, or which to open.
-func (s *Screen) noConversation() fyne.CanvasObject {
+	title, detail := "No conversation open", "Pick a conversation on the left, or start a new one."
+	if len(s.convs) == 0 && s.search.Text == "" {
+		title, detail = "No conversations yet",
+			"Start a chat: pick a chat agent, then write your first message. Every conversation is kept on this computer."
+	}
+	if s.emptyShown == title {
+		return
+	}
 	start := kit.NewButtonWithIcon("Start a chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
 	start.Importance = widget.HighImportance
-	if len(s.convs) == 0 && s.search.Text == "" {
-		return kit.Empty(assets.ChatIcon, "No conversations yet",
-			"Start a chat: pick a chat agent, then write your first message. Every conversation is kept on this computer.", start)
-	}
-	return kit.Empty(assets.ChatIcon, "No conversation open",
-		"Pick a conversation on the left, or start a new one.", start)
+	kit.SetBody(s.right, kit.Empty(assets.ChatIcon, title, detail, start))
+	s.emptyShown = title
 }
 
 // Content implements kit.Screen.
@@ -223,7 +222,7 @@ func (s *Screen) reload() {
 				s.convList.Refresh()
 				s.markSelected()
 			}
-			if s.open == nil && s.rightEmpty {
+			if s.open == nil && s.emptyShown != "" {
 				s.showNoConversation() // as the list now stands
 			}
 		})

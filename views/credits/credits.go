@@ -179,29 +179,6 @@ func (v *View) Export() {
 		return
 	}
 	data := buf.Bytes()
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil {
-			kit.ShowInformation("Not exported", app.Describe(err), v.env.Window)
-			return
-		}
-		if w == nil {
-			return // cancelled
-		}
-		v.env.App.Go(func() {
-			_, werr := w.Write(data)
-			cerr := w.Close()
-			if werr == nil {
-				werr = cerr
-			}
-			kit.Do(func() {
-				if werr != nil {
-					kit.ShowInformation("Not exported", "The file could not be written: "+werr.Error(), v.env.Window)
-					return
-				}
-				kit.ShowSaved("Credits exported", w.URI().Path(), v.env.Window)
-			})
-		})
-	}, v.env.Window)
-	d.SetFileName("agentdesk-credits-" + time.Now().Format("2006-01-02") + ".csv")
-	kit.ShowDialog(d, v.env.Window)
+	kit.SaveFile(v.env.App, v.env.Window, "Credits exported", "agentdesk-credits-"+time.Now().Format("2006-01-02")+".csv", []string{".csv"},
+		func(string) []byte { return data })
 }

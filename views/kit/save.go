@@ -41,6 +41,18 @@ func TextFile(name, title, markdown string) []byte {
 // its name ends with (TextFile), proposing name; the saved file is
 // confirmed with where it is (ShowSaved).
 func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
+	SaveFile(a, w, "Saved", name, TextFormats, func(name string) []byte {
+		// Laid out off the window's goroutine: a long conversation as a
+		// document takes a moment.
+		return TextFile(name, title, markdown)
+	})
+}
+
+// SaveFile asks where to save a file, proposing name (and endings, when
+// given), writes what data makes for the chosen name off the window's
+// goroutine, and confirms the saved file with its place (ShowSaved,
+// titled saved) or says why it was not saved.
+func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, data func(name string) []byte) {
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
 			ShowInformation("Not saved", app.Describe(err), w)
@@ -49,12 +61,10 @@ func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
 		if wc == nil {
 			return
 		}
-		name := wc.URI().Name()
+		chosen := wc.URI().Name()
 		var werr error
 		ActShowing(a, w, "Saving…", func(context.Context) {
-			// Laid out off the window's goroutine: a long conversation as
-			// a document takes a moment.
-			_, werr = wc.Write(TextFile(name, title, markdown))
+			_, werr = wc.Write(data(chosen))
 			if cerr := wc.Close(); werr == nil {
 				werr = cerr
 			}
@@ -63,11 +73,13 @@ func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
 				ShowInformation("Not saved", "The file could not be written: "+safe.Text(werr.Error(), 300)+". Choose another folder or name.", w)
 				return
 			}
-			ShowSaved("Saved", wc.URI().Path(), w)
+			ShowSaved(saved, wc.URI().Path(), w)
 		})
 	}, w)
 	d.SetFileName(name)
-	d.SetFilter(storage.NewExtensionFileFilter(TextFormats))
+	if len(endings) > 0 {
+		d.SetFilter(storage.NewExtensionFileFilter(endings))
+	}
 	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.9, 760), min(w.Canvas().Size().Height*0.9, 520)))
 	ShowDialog(d, w)
 }
