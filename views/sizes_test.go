@@ -60,9 +60,9 @@ func TestNoAgentOrScreenSizesTheWindow(t *testing.T) {
 			}
 
 			agents := shell.Screen(kit.ScreenAgents).Content()
-			var list *widget.List
+			var list *kit.List
 			q.WaitUntil(t, func() bool {
-				list = kittest.Find[*widget.List](agents)
+				list = kittest.Find[*kit.List](agents)
 				return list != nil && list.Length() > 0 && !strings.Contains(kittest.AllText(agents), "Loading")
 			},
 				func() string { return kittest.AllText(agents) })
@@ -242,8 +242,8 @@ func relayout(o fyne.CanvasObject) {
 }
 
 // agentTitle is what row i of the agents list says first.
-func agentTitle(list *widget.List, i int) string {
+func agentTitle(list *kit.List, i int) string {
 	row := list.CreateItem()
 	list.UpdateItem(i, row)
-	return firstWords(row)
+	return firstWords(kit.RowContent(row))
 }

@@ -25,7 +25,7 @@ import (
 type Shell struct {
 	env     kit.Env
 	win     fyne.Window
-	rail    *widget.List
+	rail    *kit.List
 	stack   *fyne.Container
 	status  *StatusBar
 	built   map[string]kit.Screen
@@ -45,7 +45,7 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 	kit.SetSettingsOpener(func() { s.Show(kit.ScreenSettings) })
 	s.stack = container.NewStack()
 	s.status = NewStatusBar(s.env)
-	s.rail = widget.NewList(
+	s.rail = kit.NewList(
 		func() int { return len(screens) },
 		func() fyne.CanvasObject {
 			return container.NewHBox(widget.NewIcon(nil), widget.NewLabel("Resources  "))

@@ -59,7 +59,7 @@ type detail struct {
 	// History tab.
 	past    *app.List[app.Run]
 	runs    []app.Run
-	history *widget.List
+	history *kit.List
 	histBox *fyne.Container
 }
 
@@ -513,7 +513,7 @@ func (d *detail) showHistory(st app.ListState[app.Run]) {
 	default:
 		d.runs = runs
 		if d.history == nil {
-			d.history = widget.NewList(func() int { return len(d.runs) }, newRunRow,
+			d.history = kit.NewList(func() int { return len(d.runs) }, newRunRow,
 				func(id widget.ListItemID, o fyne.CanvasObject) { setRunRow(o, d.runs[id]) })
 			d.history.OnSelected = func(id widget.ListItemID) {
 				if id < len(d.runs) {

@@ -50,7 +50,7 @@ type Screen struct {
 	search    *kit.FormEntry
 	typeSel   *kit.Select
 	total     *widget.Label
-	list      *widget.List
+	list      *kit.List
 	listStack *fyne.Container
 	footer    *fyne.Container
 	detailBox *fyne.Container
@@ -95,7 +95,7 @@ func (s *Screen) build() {
 	s.typeSel = kit.NewSelect(typeChoices, func(string) { s.runSearch() })
 	s.typeSel.SetSelectedIndex(0)
 
-	s.list = widget.NewList(
+	s.list = kit.NewList(
 		func() int { return len(s.shown.Agents) },
 		newAgentRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {

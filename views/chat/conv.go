@@ -40,7 +40,7 @@ type convView struct {
 	ended   uint64
 
 	msgs  []app.Message
-	list  *widget.List
+	list  *kit.List
 	empty fyne.CanvasObject // shown over the list while it has no message
 	rows  map[int64]*rowCache
 	binds uint64 // counts bindRow calls, to find the row bound longest ago
@@ -134,7 +134,7 @@ func (v *convView) build() {
 
 	v.empty = kit.Empty(assets.ChatIcon, "Start the conversation",
 		"Write your first message below. "+v.sess.Conversation().AgentTitle+" answers here, and the chat is kept on this computer.")
-	v.list = widget.NewList(
+	v.list = kit.NewList(
 		func() int { return len(v.msgs) },
 		func() fyne.CanvasObject {
 			// A row not measured yet gets a line's height, so it can be

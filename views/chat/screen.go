@@ -30,7 +30,7 @@ type Screen struct {
 
 	search   *kit.FormEntry
 	convs    []app.Conversation
-	convList *widget.List
+	convList *kit.List
 	left     *fyne.Container // list, empty or error state
 	undo     *fyne.Container
 	// emptyShown is the title of the empty state the right shows
@@ -130,7 +130,7 @@ func (s *Screen) build() {
 	s.search.SetPlaceHolder("Search conversations (" + kit.CtrlName("F") + ")")
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.reload() }
-	s.convList = widget.NewList(
+	s.convList = kit.NewList(
 		func() int { return len(s.convs) },
 		kit.NewTwoLineRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {

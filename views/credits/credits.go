@@ -29,9 +29,9 @@ type View struct {
 	stack  *fyne.Container
 	export *kit.Button
 	report app.CreditsReport
-	days   *widget.List
-	agents *widget.List
-	recent *widget.List
+	days   *kit.List
+	agents *kit.List
+	recent *kit.List
 	object fyne.CanvasObject
 	// unfollow stops following charges (when its dialog is closed).
 	unfollow func()
@@ -57,13 +57,13 @@ func NewView(env kit.Env) *View {
 	v.period = kit.NewSelect([]string{"Last 7 days", "Last 30 days", "Last 90 days", "Last 365 days"}, func(string) { v.Reload() })
 	v.period.Selected = "Last 30 days"
 	v.export = kit.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), v.Export)
-	v.days = widget.NewList(func() int { return len(v.report.ByDay) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
+	v.days = kit.NewList(func() int { return len(v.report.ByDay) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(v.report.ByDay) {
 			d := v.report.ByDay[len(v.report.ByDay)-1-id] // newest first
 			setRow(o, d.Day.Format("Mon 2 Jan 2006"), Format(d.Credits))
 		}
 	})
-	v.agents = widget.NewList(func() int { return len(v.report.ByAgent) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
+	v.agents = kit.NewList(func() int { return len(v.report.ByAgent) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(v.report.ByAgent) {
 			ag := v.report.ByAgent[id]
 			calls := "1 charge"
@@ -73,7 +73,7 @@ func NewView(env kit.Env) *View {
 			setRow(o, ag.AgentTitle+" ("+calls+")", Format(ag.Credits))
 		}
 	})
-	v.recent = widget.NewList(func() int { return len(v.report.Recent) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
+	v.recent = kit.NewList(func() int { return len(v.report.Recent) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(v.report.Recent) {
 			c := v.report.Recent[id]
 			setRow(o, c.At.Local().Format("2 Jan 15:04")+" · "+chargeName(c), Format(c.Credits))
@@ -148,7 +148,7 @@ func (v *View) show(r app.CreditsReport, err error) {
 			"Running agents, uploading files and saving memories cost credits. They show here once used."))
 	} else {
 		v.export.Enable()
-		section := func(title string, list *widget.List) fyne.CanvasObject {
+		section := func(title string, list *kit.List) fyne.CanvasObject {
 			return container.NewBorder(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, list)
 		}
 		each := "Each charge"

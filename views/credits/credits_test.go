@@ -45,7 +45,7 @@ func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 	}
 	o := v.agents.CreateItem()
 	v.agents.UpdateItem(1, o)
-	if got := o.(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "Memories") {
+	if got := kit.RowContent(o).(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "Memories") {
 		t.Fatalf("memory charges row = %q", got)
 	}
 	// Each charge on its own, newest first: the run, then the memory.
@@ -54,11 +54,11 @@ func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 	}
 	o = v.recent.CreateItem()
 	v.recent.UpdateItem(0, o)
-	if got := o.(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "Meeting Minutes Writer") {
+	if got := kit.RowContent(o).(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "Meeting Minutes Writer") {
 		t.Fatalf("the newest charge reads %q", got)
 	}
 	v.recent.UpdateItem(1, o)
-	if got := o.(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "memory saved") {
+	if got := kit.RowContent(o).(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "memory saved") {
 		t.Fatalf("the memory's charge reads %q", got)
 	}
 	if !strings.Contains(kittest.AllText(v.Object()), "Your balance is kept by the service") {

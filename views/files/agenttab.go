@@ -32,7 +32,7 @@ type AgentTab struct {
 	linked  []client.File
 	answer  *client.AgentFiles // the link answer of an upload shown last
 	lastErr error              // the load failure shown last
-	list    *widget.List
+	list    *kit.List
 	body    *fyne.Container
 	result  *widget.Label
 	undo    *fyne.Container
@@ -69,7 +69,7 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 	t.undo = container.NewBorder(nil, nil, nil, t.undoB, t.undoL)
 	t.undo.Hide()
 
-	t.list = widget.NewList(
+	t.list = kit.NewList(
 		func() int { return len(t.linked) },
 		func() fyne.CanvasObject {
 			name := widget.NewLabel("a file name that is long.pdf")
@@ -212,7 +212,7 @@ type picker struct {
 	more     bool
 	already  map[client.ID]bool
 	selected map[client.ID]bool
-	list     *widget.List
+	list     *kit.List
 	body     *fyne.Container
 	content  fyne.CanvasObject
 	stop     func()
@@ -223,7 +223,7 @@ func newPicker(env kit.Env, linked []client.File) *picker {
 	for _, f := range linked {
 		p.already[f.ID] = true
 	}
-	p.list = widget.NewList(
+	p.list = kit.NewList(
 		func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
 			info := widget.NewLabel("999.9 MB · Processing…")

@@ -156,7 +156,7 @@ func (s *sender) addButtons() (files, folder *kit.Button) {
 type uploadList struct {
 	queue *app.Uploads
 	items []*app.Upload
-	list  *widget.List
+	list  *kit.List
 	box   *fyne.Container
 	clear *kit.Button
 	title *widget.Label
@@ -165,7 +165,7 @@ type uploadList struct {
 
 func newUploadList(q *app.Uploads) *uploadList {
 	u := &uploadList{queue: q}
-	u.list = widget.NewList(
+	u.list = kit.NewList(
 		func() int { return len(u.items) },
 		func() fyne.CanvasObject {
 			icon := widget.NewIcon(theme.UploadIcon())

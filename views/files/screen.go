@@ -39,7 +39,7 @@ type Screen struct {
 	uploaded int    // uploads finished, as last seen
 
 	order    *kit.Select
-	list     *widget.List
+	list     *kit.List
 	table    fyne.CanvasObject
 	body     *fyne.Container
 	selLabel *widget.Label
@@ -79,7 +79,7 @@ func newScreen(env kit.Env) *Screen {
 	header := kit.Header("Files", "Every file of your workspace. Drop files or folders on this window to upload them.",
 		s.order, addFolder, addFiles, refresh)
 
-	s.list = widget.NewList(
+	s.list = kit.NewList(
 		func() int { return len(s.shown) },
 		s.newRow,
 		s.updateRow)

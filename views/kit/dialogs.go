@@ -3,6 +3,7 @@ package kit
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
 )
 
 // Fyne's dialogs answer to no key: Enter and Esc go to the window behind
@@ -48,6 +49,9 @@ func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 	top := w.Canvas().Overlays().Top()
 	if top == nil {
 		return
+	}
+	if _, files := d.(*dialog.FileDialog); !files {
+		ringButtons(top)
 	}
 	shownDialogs[top] = dialogKeys{enter: enter, escape: escape}
 	d.SetOnClosed(func() { delete(shownDialogs, top) })
@@ -102,4 +106,58 @@ func PassKey(o fyne.CanvasObject, ev *fyne.KeyEvent) {
 			}
 		}
 	}
+}
+
+// ringButtons gives the buttons Fyne puts in a dialog (Yes and No, a
+// form's Cancel and submit, Close) the focus ring of Agent Desk's own: a
+// Button that does what each did takes its place in the dialog's button
+// row (the fourth part of the dialog Fyne builds). A form's submit button
+// stays enabled only while the form's fields pass their checks, as
+// Fyne's did; the button it replaces follows too, since the dialog's
+// Submit (Enter) asks it.
+func ringButtons(top fyne.CanvasObject) {
+	p, ok := top.(*widget.PopUp)
+	if !ok {
+		return
+	}
+	parts, ok := p.Content.(*fyne.Container)
+	if !ok || len(parts.Objects) < 4 {
+		return
+	}
+	row, ok := parts.Objects[3].(*fyne.Container)
+	if !ok {
+		return
+	}
+	var was []*widget.Button
+	var now []*Button
+	for i, o := range row.Objects {
+		b, ok := o.(*widget.Button)
+		if !ok {
+			continue
+		}
+		r := NewButtonWithIcon(b.Text, b.Icon, b.OnTapped)
+		r.Importance, r.Alignment, r.IconPlacement = b.Importance, b.Alignment, b.IconPlacement
+		if b.Disabled() {
+			r.Disable()
+		}
+		row.Objects[i] = r
+		was, now = append(was, b), append(now, r)
+	}
+	if form, ok := parts.Objects[2].(*widget.Form); ok {
+		form.SetOnValidationChanged(func(err error) {
+			for i, b := range was {
+				if b.Importance != widget.HighImportance {
+					continue
+				}
+				if err != nil {
+					b.Disable()
+					now[i].Disable()
+				} else {
+					b.Enable()
+					now[i].Enable()
+				}
+			}
+		})
+	}
+	row.Refresh()
 }

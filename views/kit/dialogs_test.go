@@ -179,3 +179,91 @@ func TestEscClearsASearchBeforeItClosesItsDialog(t *testing.T) {
 		t.Fatal("Esc in an empty search should close its dialog")
 	}
 }
+
+// Every button of a dialog, Fyne's confirm and form dialogs included,
+// shows the focus ring when Tab gives it the keyboard; a form's submit
+// button is enabled only while its fields pass their checks, and Enter
+// submits only then.
+func TestADialogsButtonsShowTheFocusRing(t *testing.T) {
+	w := dialogWindow(t)
+	d := dialog.NewConfirm("Upload many files?", "12 files will be uploaded.", func(bool) {}, w)
+	d.SetConfirmText("Upload")
+	kit.ShowDialog(d, w)
+	seen := map[string]bool{}
+	for range 4 {
+		w.Canvas().FocusNext()
+		b, ok := w.Canvas().Focused().(*kit.Button)
+		if !ok {
+			t.Fatalf("Tab reached %T, not a button with a ring", w.Canvas().Focused())
+		}
+		if !ringShows(ringOf(b)) {
+			t.Fatalf("%q has the keyboard and shows no ring", b.Text)
+		}
+		seen[b.Text] = true
+	}
+	if !seen["Upload"] || !seen["No"] {
+		t.Fatalf("Tab reached %v, want both buttons", seen)
+	}
+
+	w = dialogWindow(t)
+	name := widget.NewEntry()
+	name.Validator = func(s string) error {
+		if s == "" {
+			return errors.New("a name is needed")
+		}
+		return nil
+	}
+	submitted := 0
+	f := dialog.NewForm("New collection", "Create", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Name", name)}, func(ok bool) {
+			if ok {
+				submitted++
+			}
+		}, w)
+	kit.ShowDialog(f, w)
+	create := findButton(w, "Create")
+	if create == nil || !create.Disabled() {
+		t.Fatalf("the form's Create button is %v, want a ringed button, disabled while the name is empty", create)
+	}
+	press(w, fyne.KeyReturn)
+	if submitted != 0 {
+		t.Fatal("Enter submitted a form whose name is empty")
+	}
+	test.Type(name, "Invoices")
+	if create.Disabled() {
+		t.Fatal("Create stayed disabled with a name typed")
+	}
+	w.Canvas().Focus(create)
+	if !ringShows(ringOf(create)) {
+		t.Fatal("Create has the keyboard and shows no ring")
+	}
+	press(w, fyne.KeyReturn)
+	if submitted != 1 {
+		t.Fatalf("Enter with a name submitted %d times, want 1", submitted)
+	}
+}
+
+// findButton is the button of Agent Desk's own labelled text in the
+// dialog on w.
+func findButton(w fyne.Window, text string) *kit.Button {
+	var found *kit.Button
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if b, ok := o.(*kit.Button); ok && b.Text == text {
+			found = b
+			return
+		}
+		switch o := o.(type) {
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(o).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(w.Canvas().Overlays().Top())
+	return found
+}

@@ -35,7 +35,7 @@ type agentPicker struct {
 	browser *app.AgentBrowser
 	page    app.AgentPage
 	body    *fyne.Container
-	list    *widget.List
+	list    *List
 	search  *FormEntry
 	chosen  client.ID
 	d       *dialog.ConfirmDialog
@@ -56,7 +56,7 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 	p.search.OnChanged = func(q string) { p.browser.SearchSoon(app.AgentQuery{Q: q, Type: pick.Type}) }
 	clearFirst := p.search.OnKey // Esc clears the search first
 	p.search.OnKey = func(ev *fyne.KeyEvent) bool { return p.key(ev) || clearFirst(ev) }
-	p.list = widget.NewList(
+	p.list = NewList(
 		func() int { return len(p.page.Agents) },
 		NewTwoLineRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {

@@ -39,12 +39,12 @@ type Screen struct {
 
 	cols    []app.CollectionSummary
 	total   int
-	colList *widget.List
+	colList *kit.List
 	colSel  string // "" is every memory
 	rename  *kit.Button
 
 	mems     []app.MemoryEntry
-	memList  *widget.List
+	memList  *kit.List
 	memStack *fyne.Container
 	selected string
 
@@ -133,7 +133,7 @@ func (s *Screen) build() {
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.Reload() }
 
-	s.colList = widget.NewList(
+	s.colList = kit.NewList(
 		func() int { return len(s.cols) + 1 },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("Collection name (00)")
@@ -175,7 +175,7 @@ func (s *Screen) build() {
 	colLabel := widget.NewLabelWithStyle("Collections", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := kit.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.newCol, s.rename, s.delCol, s.addCol), nil, nil, s.colList)
 
-	s.memList = widget.NewList(
+	s.memList = kit.NewList(
 		func() int { return len(s.mems) },
 		kit.NewTwoLineRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {

@@ -86,7 +86,7 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 		t.Run(variant, func(t *testing.T) {
 			f := newFixture(t, variant)
 			ctx := context.Background()
-			if _, ok := f.s.memStack.Objects[0].(*widget.List); ok {
+			if _, ok := f.s.memStack.Objects[0].(*kit.List); ok {
 				t.Fatal("an empty index shows a list instead of the empty state")
 			}
 			// The screen says what to do once: in the list, not again in

@@ -33,7 +33,7 @@ type Screen struct {
 	typ    *widget.SelectEntry
 	count  *widget.Label
 	stack  *fyne.Container
-	list   *widget.List
+	list   *kit.List
 	items  []client.Resource
 	// waiting says the loading state is shown (kept while typing goes on).
 	waiting bool
@@ -60,7 +60,7 @@ func New(env kit.Env) kit.Screen {
 	s.count = widget.NewLabel("")
 	s.count.Importance = widget.LowImportance
 
-	s.list = widget.NewList(
+	s.list = kit.NewList(
 		func() int { return len(s.items) },
 		kit.NewTwoLineRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {

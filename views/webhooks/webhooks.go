@@ -39,7 +39,7 @@ type list struct {
 	items    []client.Webhook
 	titles   map[string]string // agent titles by id; nil in an agent's own tab
 	revealed map[string]bool
-	widget   *widget.List
+	widget   *kit.List
 	// onActive and onDelete change a webhook on the service; the row's
 	// switch and Delete button call them.
 	onActive func(w client.Webhook, active bool)
@@ -48,7 +48,7 @@ type list struct {
 
 func newList(win fyne.Window) *list {
 	l := &list{win: win, revealed: map[string]bool{}}
-	l.widget = widget.NewList(
+	l.widget = kit.NewList(
 		func() int { return len(l.items) },
 		func() fyne.CanvasObject {
 			url := widget.NewLabelWithStyle("https://example.com/hook", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

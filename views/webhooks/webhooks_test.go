@@ -35,7 +35,7 @@ func env(t *testing.T, variant string) (kit.Env, *kit.Queue) {
 func row(l *list, i int) *fyne.Container {
 	o := l.widget.CreateItem()
 	l.widget.UpdateItem(i, o)
-	return o.(*fyne.Container)
+	return kit.RowContent(o).(*fyne.Container)
 }
 
 func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
@@ -99,9 +99,9 @@ func TestAgentTabListsTheAgentsWebhooks(t *testing.T) {
 	e, q := env(t, "A")
 	tab := NewAgentTab(e, client.Agent{ID: "101", Title: "Meeting Minutes Writer"})
 	e.Window.SetContent(tab)
-	var l *widget.List
+	var l *kit.List
 	q.WaitUntil(t, func() bool {
-		l = kittest.Find[*widget.List](tab)
+		l = kittest.Find[*kit.List](tab)
 		return l != nil && l.Length() > 0
 	}, func() string { return "no list yet" })
 	if !strings.Contains(kittest.Labels(tab), AgentBanner) {

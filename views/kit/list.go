@@ -1,0 +1,141 @@
+package kit
+
+import (
+	"image/color"
+	"reflect"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// List is Fyne's list with a focus ring around the row the keyboard is
+// on while the list has it (Fyne shows that row only by a tint), so that
+// Up, Down and Space can be followed as Tab is elsewhere.
+type List struct {
+	widget.List
+	focused bool
+	ringed  *listRow
+}
+
+// NewList is a List of length() rows made by create and filled by update,
+// as widget.NewList; update is given the object create made.
+func NewList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *List {
+	l := &List{}
+	l.Length = length
+	l.CreateItem = func() fyne.CanvasObject { return newListRow(create()) }
+	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
+		row := o.(*listRow)
+		update(id, row.content)
+		l.ring(row, l.focused && id == l.keyboardRow())
+	}
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// keyboardRow is the row Up and Down move to and Space selects. Fyne
+// keeps it to itself (currentFocus); it is read, never written, and -1
+// if a later Fyne names it otherwise (the tint alone shows it then).
+func (l *List) keyboardRow() widget.ListItemID {
+	f := reflect.ValueOf(&l.List).Elem().FieldByName("currentFocus")
+	if !f.IsValid() || !f.CanInt() {
+		return -1
+	}
+	return widget.ListItemID(f.Int())
+}
+
+// ring puts the ring on row, or takes it off; one row has it at most.
+func (l *List) ring(row *listRow, on bool) {
+	switch {
+	case on && l.ringed != row:
+		if l.ringed != nil {
+			l.ringed.show(false)
+		}
+		l.ringed = row
+	case !on && l.ringed == row:
+		l.ringed = nil
+	}
+	row.show(on)
+}
+
+// FocusGained rings the row the keyboard is on.
+func (l *List) FocusGained() {
+	l.focused = true
+	l.List.FocusGained()
+	ShowFocused(l)
+}
+
+// FocusLost takes the ring away.
+func (l *List) FocusLost() {
+	l.focused = false
+	if l.ringed != nil {
+		l.ringed.show(false)
+		l.ringed = nil
+	}
+	l.List.FocusLost()
+}
+
+// listRow is a list row's content with the ring drawn inside the row's
+// padding.
+type listRow struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	ring    *canvas.Rectangle
+}
+
+func newListRow(content fyne.CanvasObject) *listRow {
+	r := &listRow{content: content, ring: canvas.NewRectangle(color.Transparent)}
+	r.ring.StrokeWidth = ringWidth
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// show draws the ring or hides it.
+func (r *listRow) show(on bool) {
+	c := color.Color(color.Transparent)
+	if on {
+		c = theme.Color(theme.ColorNamePrimary)
+	}
+	if r.ring.StrokeColor == c {
+		return
+	}
+	r.ring.StrokeColor = c
+	r.ring.Refresh()
+}
+
+func (r *listRow) CreateRenderer() fyne.WidgetRenderer {
+	return &listRowRenderer{row: r, objs: []fyne.CanvasObject{r.content, r.ring}}
+}
+
+type listRowRenderer struct {
+	row  *listRow
+	objs []fyne.CanvasObject
+}
+
+func (r *listRowRenderer) Layout(size fyne.Size) {
+	r.row.content.Resize(size)
+	// The ring sits in the row's padding, clear of its text: a list
+	// clips what is drawn outside its rows' area.
+	out := min(theme.Padding(), float32(ringGap+ringWidth))
+	r.row.ring.Move(fyne.NewPos(-out, -out))
+	r.row.ring.Resize(size.AddWidthHeight(2*out, 2*out))
+	r.row.ring.CornerRadius = theme.InputRadiusSize()
+}
+
+func (r *listRowRenderer) MinSize() fyne.Size           { return r.row.content.MinSize() }
+func (r *listRowRenderer) Objects() []fyne.CanvasObject { return r.objs }
+func (r *listRowRenderer) Destroy()                     {}
+func (r *listRowRenderer) Refresh() {
+	r.row.content.Refresh()
+	r.row.ring.Refresh()
+}
+
+// RowContent is what create made for one of a List's row objects (as
+// CreateItem gives them): a row read as the list shows it.
+func RowContent(o fyne.CanvasObject) fyne.CanvasObject {
+	if r, ok := o.(*listRow); ok {
+		return r.content
+	}
+	return o
+}

@@ -1,0 +1,72 @@
+package kit
+
+import (
+	"fmt"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// ringedRows are the texts of the rows of l that show the focus ring.
+func ringedRows(l *List) []string {
+	var rows []string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if r, ok := o.(*listRow); ok {
+			_, _, _, a := r.ring.StrokeColor.RGBA()
+			if r.Visible() && a > 0 && r.ring.StrokeWidth >= 2 {
+				rows = append(rows, r.content.(*widget.Label).Text)
+			}
+			return
+		}
+		switch o := o.(type) {
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(o).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(l)
+	return rows
+}
+
+// The row the keyboard is on in a list shows a ring while the list has
+// the keyboard, follows Up and Down, and no row shows one otherwise.
+func TestTheListRowTheKeyboardIsOnHasARing(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewList(func() int { return 30 },
+		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(fmt.Sprintf("row %d", id)) })
+	other := NewButton("Elsewhere", nil)
+	w := test.NewTempWindow(t, NewBorder(other, nil, nil, nil, l))
+	w.Resize(fyne.NewSize(300, 400))
+	if got := ringedRows(l); len(got) != 0 {
+		t.Fatalf("rows %v show a ring before the list has the keyboard", got)
+	}
+	w.Canvas().Focus(l)
+	want := func(row string) {
+		t.Helper()
+		if got := ringedRows(l); len(got) != 1 || got[0] != row {
+			t.Fatalf("rows with a ring: %v, want only %q", got, row)
+		}
+	}
+	want("row 0")
+	for range 3 {
+		l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	}
+	want("row 3")
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	want("row 2")
+	w.Canvas().Focus(other)
+	if got := ringedRows(l); len(got) != 0 {
+		t.Fatalf("rows %v keep a ring after the keyboard left the list", got)
+	}
+	w.Canvas().Focus(l)
+	want("row 2")
+}
