@@ -142,7 +142,7 @@ const choiceMax = 100
 // on one line, and however long, they never widen the window (the form
 // cuts them off at its edge).
 type multiChoice struct {
-	group  *widget.CheckGroup
+	group  *kit.CheckGroup
 	values []string // the choices as the service sends them
 	shown  []string // their check boxes' text, in the same order
 	obj    fyne.CanvasObject
@@ -150,7 +150,7 @@ type multiChoice struct {
 
 func newMultiChoice(q client.Question, choices []string, changed func()) *multiChoice {
 	m := &multiChoice{values: choices, shown: kit.ChoiceLabels(q, choices, choiceMax)}
-	m.group = widget.NewCheckGroup(m.shown, func([]string) { changed() })
+	m.group = kit.NewCheckGroup(m.shown, func([]string) { changed() })
 	if len(choices) == 0 {
 		note := widget.NewLabel("There is nothing to choose from.")
 		note.Importance = widget.LowImportance

@@ -382,13 +382,13 @@ func TestSeveralChoicesAreSentAsAList(t *testing.T) {
 	if fl.help != nil {
 		t.Fatalf("the choices show again as help: %q", fl.help.Text)
 	}
-	group := kittest.Find[*widget.CheckGroup](fl.input)
-	if strings.Join(group.Options, "|") != "Print|Web|Social media|Email" || group.Horizontal {
-		t.Fatalf("the choices are %q (horizontal %v)", group.Options, group.Horizontal)
+	group := kittest.Find[*kit.CheckGroup](fl.input)
+	if strings.Join(group.Options(), "|") != "Print|Web|Social media|Email" {
+		t.Fatalf("the choices are %q", group.Options())
 	}
 	refused(t, f, d, rec, "channels", "Please choose at least one.")
-	for _, o := range test.WidgetRenderer(group).Objects() {
-		if c, ok := o.(*widget.Check); ok && (c.Text == "Email" || c.Text == "Web") {
+	for _, o := range kittest.Children(test.WidgetRenderer(group).Objects()[0]) {
+		if c, ok := o.(*kit.Check); ok && (c.Text == "Email" || c.Text == "Web") {
 			test.Tap(c)
 		}
 	}
@@ -671,7 +671,7 @@ func TestChoicesAreShownCleanAndSentAsSpelled(t *testing.T) {
 		t.Fatalf("the select shows %q", sel.Options)
 	}
 	sel.SetSelectedIndex(0)
-	group := kittest.Find[*widget.CheckGroup](d.form.byName["channels"].input)
+	group := kittest.Find[*kit.CheckGroup](d.form.byName["channels"].input)
 	group.SetSelected([]string{"Web"})
 	runAndWait(t, f, d, rec)
 	if got := rec.answer(t, "region"); got != `" North "` {

@@ -44,9 +44,17 @@ func ShowDestructive(d dialog.Dialog, w fyne.Window) {
 }
 
 // ShowDialogKeys shows d with what Enter and Esc do in it (nil: nothing).
+//
+// What had the keyboard behind the dialog lets it go while the dialog is
+// open (one ring on screen, the dialog's) and gets it back when it closes.
 func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
+	c := w.Canvas()
+	behind, under := c.Focused(), c.Overlays().Top()
+	if behind != nil {
+		c.Unfocus()
+	}
 	d.Show()
-	top := w.Canvas().Overlays().Top()
+	top := c.Overlays().Top()
 	if top == nil {
 		return
 	}
@@ -54,7 +62,12 @@ func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 		ringButtons(top)
 	}
 	shownDialogs[top] = dialogKeys{enter: enter, escape: escape}
-	d.SetOnClosed(func() { delete(shownDialogs, top) })
+	d.SetOnClosed(func() {
+		delete(shownDialogs, top)
+		if behind != nil && c.Focused() == nil && c.Overlays().Top() == under {
+			c.Focus(behind)
+		}
+	})
 }
 
 // ShowInformation is dialog.ShowInformation with its keys: Enter and Esc

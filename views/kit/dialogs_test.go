@@ -267,3 +267,24 @@ func findButton(w fyne.Window, text string) *kit.Button {
 	walk(w.Canvas().Overlays().Top())
 	return found
 }
+
+// What has the keyboard behind a dialog shows no ring while the dialog is
+// open, and has the keyboard again when it closes.
+func TestTheKeyboardComesBackFromADialog(t *testing.T) {
+	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
+		test.NewTempApp(t)
+		behind := kit.NewButton("New collection…", nil)
+		w := test.NewTempWindow(t, behind)
+		w.Resize(fyne.NewSize(800, 600))
+		kit.AnswerDialogKeys(w)
+		w.Canvas().Focus(behind)
+		kit.ShowDialog(dialog.NewConfirm("Upload many files?", "12 files will be uploaded.", func(bool) {}, w), w)
+		if ringShows(ringOf(behind)) {
+			t.Fatal("the button behind the dialog keeps its ring while the dialog is open")
+		}
+		press(w, key)
+		if w.Canvas().Focused() != behind || !ringShows(ringOf(behind)) {
+			t.Fatalf("after %s the keyboard is on %v, want the button it was on", key, w.Canvas().Focused())
+		}
+	}
+}

@@ -76,8 +76,7 @@ func (l *List) FocusLost() {
 	l.List.FocusLost()
 }
 
-// listRow is a list row's content with the ring drawn inside the row's
-// padding.
+// listRow is a list row's content with the ring drawn along its edges.
 type listRow struct {
 	widget.BaseWidget
 	content fyne.CanvasObject
@@ -115,11 +114,10 @@ type listRowRenderer struct {
 
 func (r *listRowRenderer) Layout(size fyne.Size) {
 	r.row.content.Resize(size)
-	// The ring sits in the row's padding, clear of its text: a list
-	// clips what is drawn outside its rows' area.
-	out := min(theme.Padding(), float32(ringGap+ringWidth))
-	r.row.ring.Move(fyne.NewPos(-out, -out))
-	r.row.ring.Resize(size.AddWidthHeight(2*out, 2*out))
+	// The ring lies along the row's own edges, inside them: rows fill
+	// their list's width, and the list cuts off what is drawn outside it.
+	r.row.ring.Move(fyne.NewPos(0, 0))
+	r.row.ring.Resize(size)
 	r.row.ring.CornerRadius = theme.InputRadiusSize()
 }
 

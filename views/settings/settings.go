@@ -58,10 +58,10 @@ type Screen struct {
 
 	accounts *fyne.Container
 	keyWhere *widget.Label
-	theme    *widget.RadioGroup
-	variant  *widget.RadioGroup
+	theme    *kit.RadioGroup
+	variant  *kit.RadioGroup
 	varNote  *widget.Label
-	pace     *widget.RadioGroup
+	pace     *kit.RadioGroup
 	paceNote *widget.Label
 	errText  *widget.Label
 	content  fyne.CanvasObject
@@ -86,10 +86,10 @@ func New(env kit.Env) kit.Screen {
 	s.keyWhere.Wrapping = fyne.TextWrapWord
 	s.errText = kit.ErrorText()
 
-	s.theme = widget.NewRadioGroup([]string{ThemeSystemLabel, ThemeLightLabel, ThemeDarkLabel}, s.themeChosen)
+	s.theme = kit.NewRadioGroup([]string{ThemeSystemLabel, ThemeLightLabel, ThemeDarkLabel}, s.themeChosen)
 	s.theme.Required = true
 
-	s.variant = widget.NewRadioGroup([]string{VariantAutoLabel, VariantALabel, VariantBLabel}, s.variantChosen)
+	s.variant = kit.NewRadioGroup([]string{VariantAutoLabel, VariantALabel, VariantBLabel}, s.variantChosen)
 	s.variant.Required = true
 	s.varNote = widget.NewLabel("")
 	s.varNote.Wrapping = fyne.TextWrapWord
@@ -99,7 +99,7 @@ func New(env kit.Env) kit.Screen {
 	for i, c := range paceChoices {
 		labels[i] = c.label
 	}
-	s.pace = widget.NewRadioGroup(labels, s.paceChosen)
+	s.pace = kit.NewRadioGroup(labels, s.paceChosen)
 	s.pace.Required = true
 	s.paceNote = widget.NewLabel("")
 	s.paceNote.Wrapping = fyne.TextWrapWord

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
@@ -72,7 +71,7 @@ func formDone(f *AccountForm) func(t *testing.T) {
 // choose selects a radio choice as a click does. The handler is called
 // after the radio has redrawn, because the test driver runs the handler's
 // screen update on its own goroutine at once, where the real app queues it.
-func choose(s *Screen, rg *widget.RadioGroup, label string, handler func(string)) {
+func choose(s *Screen, rg *kit.RadioGroup, label string, handler func(string)) {
 	s.syncing = true
 	rg.SetSelected(label)
 	s.syncing = false

@@ -1,0 +1,96 @@
+package kit_test
+
+import (
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// A group of options: Tab reaches each option with the ring shown, Space
+// chooses it; a radio group keeps one option chosen, a check group any.
+func TestOptionGroupsShowTheRingAndAnswerToSpace(t *testing.T) {
+	test.NewTempApp(t)
+	var told []string
+	radio := kit.NewRadioGroup([]string{"Light", "Dark", "Same as the computer"}, func(s string) { told = append(told, s) })
+	radio.Required = true
+	var ticked []string
+	checks := kit.NewCheckGroup([]string{"Print", "Web", "Email"}, func(s []string) { ticked = slices.Clone(s) })
+	w := test.NewTempWindow(t, fyne.NewContainerWithoutLayout())
+	w.SetContent(kit.NewBorder(radio, checks, nil, nil))
+	w.Resize(fyne.NewSize(400, 400))
+
+	focus := func() *kit.Check {
+		t.Helper()
+		w.Canvas().FocusNext()
+		c, ok := w.Canvas().Focused().(*kit.Check)
+		if !ok {
+			t.Fatalf("Tab reached %T, not an option", w.Canvas().Focused())
+		}
+		if !ringShows(ringOf(c)) {
+			t.Fatalf("%q has the keyboard and shows no ring", c.Text)
+		}
+		return c
+	}
+	space := func(c *kit.Check) { c.TypedRune(' ') }
+
+	focus()        // Light
+	space(focus()) // Dark
+	if radio.Selected != "Dark" || !slices.Equal(told, []string{"Dark"}) {
+		t.Fatalf("Space on Dark chose %q, told %v", radio.Selected, told)
+	}
+	space(w.Canvas().Focused().(*kit.Check))
+	if radio.Selected != "Dark" {
+		t.Fatalf("Space on the chosen option left %q chosen; one must stay chosen", radio.Selected)
+	}
+	radio.SetSelected("Light")
+	radio.SetSelected("Light")
+	if !slices.Equal(told, []string{"Dark", "Light"}) {
+		t.Fatalf("told %v; each change once", told)
+	}
+	// Only one option shows as chosen.
+	var shown []string
+	for _, o := range kittestOptions(radio) {
+		if o.Checked {
+			shown = append(shown, o.Text)
+		}
+	}
+	if !slices.Equal(shown, []string{"Light"}) {
+		t.Fatalf("options ticked: %v, want only Light", shown)
+	}
+
+	focus()        // Same as the computer
+	space(focus()) // Print
+	focus()        // Web
+	space(focus()) // Email
+	if !slices.Equal(ticked, []string{"Print", "Email"}) || !slices.Equal(checks.Selected, ticked) {
+		t.Fatalf("ticked %v (group says %v), want Print and Email", ticked, checks.Selected)
+	}
+}
+
+// kittestOptions are the check boxes a group shows.
+func kittestOptions(o fyne.Widget) []*kit.Check {
+	var out []*kit.Check
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if c, ok := o.(*kit.Check); ok {
+			out = append(out, c)
+			return
+		}
+		switch o := o.(type) {
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(o).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(o)
+	return out
+}
