@@ -66,12 +66,13 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 	<-fontsReady
 	var sizes *sizeKeeper
 	kit.AnswerDialogKeys(win)
+	var shell *Shell // nil while the welcome screen shows
 	if settings.Onboarded {
-		NewShell(a, win)
+		shell = NewShell(a, win)
 	} else {
 		// First start: the welcome screen fills the window until the user
 		// chooses the demo or connects an account, then the shell replaces it.
-		win.SetContent(welcome.New(a, func() { NewShell(a, win); sizes.keepSize(win) }).Content())
+		win.SetContent(welcome.New(a, func() { shell = NewShell(a, win); sizes.keepSize(win) }).Content())
 	}
 	sizes = rememberSize(a, win)
 	win.SetMaster()
@@ -84,6 +85,13 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 			win.Resize(fit)
 		}
 	}
+	stopDrags := watchDrags(win, func() string {
+		if shell == nil {
+			return ""
+		}
+		return shell.DropHint()
+	})
+	fa.Lifecycle().SetOnStopped(stopDrags)
 	return win
 }
 

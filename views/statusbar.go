@@ -52,6 +52,7 @@ func NewStatusBar(env kit.Env) *StatusBar {
 	b.settings.Importance = widget.LowImportance
 	b.settings.Hide()
 	b.credits = kit.NewButtonWithIcon("", theme.InfoIcon(), func() { env.Nav.ShowCredits() })
+	b.credits.Tip = "Credits used: each charge, by day and by agent"
 	b.credits.Importance = widget.LowImportance
 	b.obj = container.NewVBox(widget.NewSeparator(), container.NewHBox(
 		widget.NewIcon(theme.AccountIcon()), b.account,

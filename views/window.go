@@ -186,6 +186,15 @@ func (s *Shell) show(name string) {
 	sc.Shown()
 }
 
+// DropHint says what dropping files on the window does now, for the
+// highlight while they are dragged over it.
+func (s *Shell) DropHint() string {
+	if _, ok := s.built[s.current].(kit.DropTarget); ok {
+		return "Drop the files to add them here"
+	}
+	return "Files go on a chat, an agent's form or the Files screen"
+}
+
 // Dropped gives dropped files to the visible screen, or says plainly that
 // this screen takes none.
 func (s *Shell) Dropped(paths []string) {
@@ -425,7 +434,7 @@ func (k *sizeKeeper) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 // keepSize wraps the window's content so its size is remembered (see
 // sizeKeeper); call it again after the content is replaced.
 func (k *sizeKeeper) keepSize(win fyne.Window) {
-	win.SetContent(container.New(k, win.Content()))
+	win.SetContent(container.New(k, win.Content(), kit.NewLayer(win.Canvas())))
 }
 
 // rememberSize saves the main window's size when the user resizes it and

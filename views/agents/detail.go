@@ -216,6 +216,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 
 	d.formErr = kit.ErrorText()
 	d.runBtn = kit.NewPaidButton("Run agent", theme.MediaPlayIcon(), d.run)
+	d.runBtn.Tip = "Run the agent with these answers (" + kit.CtrlName("Enter") + "). Uses credits."
 	d.runBtn.Importance = widget.HighImportance
 	d.cancelBtn = kit.NewButtonWithIcon("Cancel", theme.CancelIcon(), d.cancelRun)
 	d.cancelBtn.Hide()

@@ -225,6 +225,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		fl.input = sel
 		if !q.Required {
 			clear := kit.NewButtonWithIcon("", theme.ContentClearIcon(), sel.ClearSelected)
+			clear.Tip = "Clear this choice"
 			clear.Importance = widget.LowImportance
 			fl.input = container.NewBorder(nil, nil, nil, clear, sel)
 			fl.clearable = true

@@ -250,8 +250,11 @@ func (l *listEditor) newRow(text string) *listRow {
 	r.entry.OnChanged = func(string) { l.changed() }
 	r.entry.OnSubmitted = func(string) { l.insert(l.index(r)+1, true) }
 	r.up = kit.NewButtonWithIcon("", theme.MoveUpIcon(), func() { l.move(r, -1) })
+	r.up.Tip = "Move this line up"
 	r.down = kit.NewButtonWithIcon("", theme.MoveDownIcon(), func() { l.move(r, 1) })
+	r.down.Tip = "Move this line down"
 	r.drop = kit.NewButtonWithIcon("", theme.DeleteIcon(), func() { l.remove(r) })
+	r.drop.Tip = "Remove this line"
 	for _, b := range []*kit.Button{r.up, r.down, r.drop} {
 		b.Importance = widget.LowImportance
 	}

@@ -128,6 +128,7 @@ func (v *convView) build() {
 	v.sub.Importance = widget.LowImportance
 	v.showSubtitle()
 	more := kit.NewButtonWithIcon("", theme.MoreHorizontalIcon(), nil)
+	more.Tip = "Rename, change the instructions, export or delete this chat"
 	more.Importance = widget.LowImportance
 	more.OnTapped = func() { v.showMenu(more) }
 	header := container.NewBorder(nil, nil, nil, container.NewCenter(more), container.NewVBox(v.title, v.sub))
@@ -159,8 +160,10 @@ func (v *convView) build() {
 	v.setComposed(conv.Draft)
 	v.entry.OnChanged = func(string) { v.sess.SetDraft(v.composed()) }
 	v.sendBtn = kit.NewPaidButton("Send", theme.MailSendIcon(), v.send)
+	v.sendBtn.Tip = "Send your message (Enter). Each reply uses credits."
 	v.sendBtn.Importance = widget.HighImportance
 	v.stopBtn = kit.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { v.sess.Stop() })
+	v.stopBtn.Tip = "Stop the reply (Esc)"
 	v.stopBtn.Importance = widget.DangerImportance
 	v.errText = kit.ErrorText()
 	hint := widget.NewLabel("Enter sends (each reply uses credits) · Shift+Enter adds a line · Esc stops the reply")

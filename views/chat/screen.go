@@ -149,6 +149,7 @@ func (s *Screen) build() {
 	s.left = container.NewStack(kit.Loading("Loading conversations…"))
 	s.undo = container.NewVBox()
 	newBtn := kit.NewButtonWithIcon("New chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
+	newBtn.Tip = "Start a chat with an agent (" + kit.CtrlName("N") + ")"
 	leftPane := kit.NewBorder(
 		container.NewVBox(kit.Header("Chats", "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
 	s.right = container.NewStack()

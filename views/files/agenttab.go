@@ -58,6 +58,7 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 	link := kit.NewButtonWithIcon("Link files…", theme.ContentAddIcon(), t.pickLinks)
 	link.Importance = widget.HighImportance
 	refresh := kit.NewButtonWithIcon("", theme.ViewRefreshIcon(), t.Reload)
+	refresh.Tip = "Read this agent's files again"
 	header := kit.Header("Files of this agent", "The agent reads these files when it runs. Drop files here to add them.",
 		link, addFiles, addFolder, refresh)
 

@@ -140,6 +140,7 @@ func (at *Attachments) newChip(id int64) *chip {
 		at.queue.Remove(id)
 		at.showNow()
 	})
+	c.close.Tip = "Take this file off the message"
 	c.close.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()

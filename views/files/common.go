@@ -175,6 +175,7 @@ func newUploadList(q *app.Uploads) *uploadList {
 			status := widget.NewLabel("")
 			status.Truncation = fyne.TextTruncateEllipsis
 			cancel := kit.NewButtonWithIcon("", theme.CancelIcon(), nil)
+			cancel.Tip = "Stop this upload, or take it off the list"
 			retry := kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil)
 			right := container.NewHBox(retry, cancel)
 			mid := container.NewGridWithColumns(2, name, container.NewStack(bar, status))

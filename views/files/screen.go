@@ -76,6 +76,7 @@ func newScreen(env kit.Env) *Screen {
 	addFiles, addFolder := s.send.addButtons()
 	addFiles.Importance = widget.HighImportance
 	refresh := kit.NewButtonWithIcon("", theme.ViewRefreshIcon(), s.reload)
+	refresh.Tip = "Read the list of files again"
 	header := kit.Header("Files", "Every file of your workspace. Drop files or folders on this window to upload them.",
 		s.order, addFolder, addFiles, refresh)
 

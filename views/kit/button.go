@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -11,6 +12,9 @@ import (
 // Agent Desk's fields do.
 type Button struct {
 	widget.Button
+	// Tip says what the button does and its key, shown while the
+	// pointer rests on it ("" for none).
+	Tip     string
 	focused bool
 }
 
@@ -43,6 +47,24 @@ func (b *Button) FocusGained() {
 func (b *Button) FocusLost() {
 	b.focused = false
 	b.Button.FocusLost()
+}
+
+// MouseIn starts the wait for the button's tip.
+func (b *Button) MouseIn(ev *desktop.MouseEvent) {
+	b.Button.MouseIn(ev)
+	hovered(b, b.Tip)
+}
+
+// MouseOut hides the button's tip.
+func (b *Button) MouseOut() {
+	b.Button.MouseOut()
+	left(b)
+}
+
+// Tapped hides the tip and presses the button.
+func (b *Button) Tapped(ev *fyne.PointEvent) {
+	left(b)
+	b.Button.Tapped(ev)
 }
 
 // Check is Agent Desk's check box: a ring shows around it while it has

@@ -19,8 +19,7 @@ func TestOptionGroupsShowTheRingAndAnswerToSpace(t *testing.T) {
 	radio.Required = true
 	var ticked []string
 	checks := kit.NewCheckGroup([]string{"Print", "Web", "Email"}, func(s []string) { ticked = slices.Clone(s) })
-	w := test.NewTempWindow(t, fyne.NewContainerWithoutLayout())
-	w.SetContent(kit.NewBorder(radio, checks, nil, nil))
+	w := test.NewTempWindow(t, kit.NewBorder(radio, checks, nil, nil))
 	w.Resize(fyne.NewSize(400, 400))
 
 	focus := func() *kit.Check {

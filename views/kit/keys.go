@@ -181,11 +181,14 @@ func NewFormPasswordEntry() *FormEntry {
 		e.Password = !e.Password
 		if e.Password {
 			eye.SetIcon(theme.VisibilityOffIcon())
+			eye.Tip = "Show the key"
 		} else {
 			eye.SetIcon(theme.VisibilityIcon())
+			eye.Tip = "Hide the key"
 		}
 		e.Refresh()
 	})
+	eye.Tip = "Show the key"
 	eye.Importance = widget.LowImportance
 	e.ActionItem = eye
 	return e
@@ -233,7 +236,28 @@ func (e *FormEntry) FocusGained() {
 // the keyboard does not.
 type PaidButton struct {
 	widget.Button
+	// Tip says what the button does and its key, shown while the
+	// pointer rests on it ("" for none).
+	Tip     string
 	focused bool
+}
+
+// MouseIn starts the wait for the button's tip.
+func (b *PaidButton) MouseIn(ev *desktop.MouseEvent) {
+	b.Button.MouseIn(ev)
+	hovered(b, b.Tip)
+}
+
+// MouseOut hides the button's tip.
+func (b *PaidButton) MouseOut() {
+	b.Button.MouseOut()
+	left(b)
+}
+
+// Tapped hides the tip and presses the button.
+func (b *PaidButton) Tapped(ev *fyne.PointEvent) {
+	left(b)
+	b.Button.Tapped(ev)
 }
 
 // CreateRenderer is Fyne's button with a focus ring around it.

@@ -1,0 +1,70 @@
+//go:build linux && cgo
+
+package main
+
+import (
+	"image"
+	"image/png"
+	"os"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/internal/xfake"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// TestE2EFilesDraggedOverTheWindowAreHighlighted drags "files" over the
+// real window as a file manager does (a button held, the drag source
+// taking XdndSelection): the window shows the drop highlight, a frame in
+// the theme's primary colour; releasing the button takes it away.
+func TestE2EFilesDraggedOverTheWindowAreHighlighted(t *testing.T) {
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key"})
+	t.Setenv(storage.EnvAPIKey, "e2e-key")
+	e := startE2E(t, func(s *storage.Settings) {
+		s.PutAccount(storage.Account{ID: "e2e", Name: "Test service", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
+		s.ActiveAccount = "e2e"
+		s.WindowWidth, s.WindowHeight = 1024, 768
+	})
+	// The frame runs along the window's left edge (x 6–8 of the screen),
+	// over the navigation.
+	framed := func(name string) bool {
+		p := e.Screenshot(name)
+		if p == "" {
+			t.Skip("no screenshots on this machine")
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bluish(img, 7, 384) && bluish(img, 7, 600)
+	}
+	if framed("drag-0-before") {
+		t.Fatal("the window is highlighted before anything is dragged")
+	}
+
+	t.Setenv("DISPLAY", e.Display)
+	x, err := xfake.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	e.xdo("mousemove", "600", "400")
+	e.xdo("mousedown", "1")
+	x.TakeXdndSelection(x.Source())
+	e.xdo("mousemove", "610", "405")
+	e.WaitFor("the drop highlight", func() bool { return framed("drag-1-over") })
+	e.xdo("mouseup", "1")
+	e.WaitFor("the highlight to go after the drop", func() bool { return !framed("drag-2-after") })
+}
+
+// bluish tells whether the pixel at x, y is the theme's primary blue.
+func bluish(img image.Image, x, y int) bool {
+	r, g, b, _ := img.At(x, y).RGBA()
+	r, g, b = r>>8, g>>8, b>>8
+	return b > 150 && b > r+60 && b > g+30
+}

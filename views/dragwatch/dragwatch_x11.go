@@ -1,0 +1,374 @@
+//go:build linux && cgo && !wayland
+
+package dragwatch
+
+/*
+#cgo LDFLAGS: -lX11 -lXfixes
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <X11/Xlib.h>
+#include <X11/Xlibint.h>
+#include <X11/extensions/Xfixes.h>
+
+typedef struct {
+	Display *dpy;
+	Window win, root;
+	Atom xdnd;
+	int fixes_event;
+} dw_t;
+
+enum { DW_OK, DW_NO_DISPLAY, DW_NO_XFIXES, DW_NO_WINDOW };
+enum { DW_WAKE = 1, DW_STOP = 2, DW_BROKEN = 4 };
+
+// dw_drop tells Xlib to drop an X error (say BadWindow when the window went
+// away) instead of passing it to the process-wide error handler, whose
+// default exits; Xlib asks it for errors on our own Display only.
+static Bool dw_drop(Display *dpy, XErrorEvent *he, xError *we) {
+	return False;
+}
+
+// dw_broken tells whether the X server closed the connection fd, without
+// reading from it: Xlib would call its IO error handler, which exits.
+static int dw_broken(int fd) {
+	struct pollfd p = {fd, POLLIN, 0};
+	if (poll(&p, 1, 0) < 0) {
+		return 0;
+	}
+	if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) {
+		return 1;
+	}
+	if (p.revents & POLLIN) {
+		char c;
+		ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+		return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+	}
+	return 0;
+}
+
+static int dw_open(Window win, dw_t **out) {
+	dw_t *d = calloc(1, sizeof *d);
+	if (!d) {
+		return DW_NO_DISPLAY;
+	}
+	Display *dpy = XOpenDisplay(NULL);
+	if (!dpy) {
+		free(d);
+		return DW_NO_DISPLAY;
+	}
+	d->dpy = dpy;
+	for (int code = 1; code < FirstExtensionError; code++) {
+		XESetWireToError(dpy, code, dw_drop);
+	}
+	int res = DW_OK, event, error, major = 1, minor = 0;
+	XWindowAttributes wa;
+	if (!XFixesQueryExtension(dpy, &event, &error) || !XFixesQueryVersion(dpy, &major, &minor) || major < 1) {
+		res = DW_NO_XFIXES;
+	} else if (!XGetWindowAttributes(dpy, win, &wa)) {
+		res = DW_NO_WINDOW;
+	}
+	if (res != DW_OK) {
+		XCloseDisplay(dpy);
+		free(d);
+		return res;
+	}
+	d->win = win;
+	d->root = wa.root;
+	d->fixes_event = event;
+	d->xdnd = XInternAtom(dpy, "XdndSelection", False);
+	XFixesSelectSelectionInput(dpy, d->root, d->xdnd, XFixesSetSelectionOwnerNotifyMask);
+	// The server knows we listen before Watch returns.
+	XSync(dpy, False);
+	*out = d;
+	return DW_OK;
+}
+
+static void dw_close(dw_t *d) {
+	if (dw_broken(ConnectionNumber(d->dpy))) {
+		close(ConnectionNumber(d->dpy)); // XCloseDisplay would exit the process
+	} else {
+		XCloseDisplay(d->dpy);
+	}
+	free(d);
+}
+
+// dw_wait waits until the X connection or the wake-up pipe has something to
+// read, or timeout ms (-1: forever), and says what woke it. Say whether
+// there were round trips since the last dw_drain: events Xlib read meanwhile
+// would not wake poll. Without, it makes no Xlib call, so that the server
+// going away while no drag is under way cannot end the process.
+static int dw_wait(dw_t *d, int wakefd, int timeout, int roundtrips) {
+	int xfd = ConnectionNumber(d->dpy);
+	if (dw_broken(xfd)) {
+		return DW_BROKEN;
+	}
+	if (roundtrips && XEventsQueued(d->dpy, QueuedAfterReading) > 0) {
+		timeout = 0;
+	}
+	struct pollfd p[2] = {{xfd, POLLIN, 0}, {wakefd, POLLIN, 0}};
+	if (poll(p, 2, timeout) < 0) {
+		return 0;
+	}
+	int res = 0;
+	if (p[1].revents) {
+		char buf[64];
+		ssize_t n;
+		while ((n = read(wakefd, buf, sizeof buf)) > 0) {
+			res |= DW_WAKE;
+		}
+		if (n == 0) {
+			res |= DW_STOP;
+		}
+	}
+	if (p[0].revents && dw_broken(xfd)) {
+		res |= DW_BROKEN;
+	}
+	return res;
+}
+
+// dw_drain reads all pending events and tells whether one of them says a
+// drag source took XdndSelection. With sync it first waits for the server
+// to have sent all events it made so far.
+static int dw_drain(dw_t *d, int sync) {
+	int started = 0;
+	if (sync) {
+		XSync(d->dpy, False);
+	}
+	while (XPending(d->dpy) > 0) {
+		XEvent ev;
+		XNextEvent(d->dpy, &ev);
+		if (ev.type == d->fixes_event + XFixesSelectionNotify) {
+			XFixesSelectionNotifyEvent *se = (XFixesSelectionNotifyEvent *)&ev;
+			if (se->selection == d->xdnd && se->owner != None) {
+				started = 1;
+			}
+		}
+	}
+	return started;
+}
+
+static int dw_contains(XWindowAttributes *wa, int x, int y) {
+	int b = 2 * wa->border_width;
+	return x >= wa->x && y >= wa->y && x < wa->x + wa->width + b && y < wa->y + wa->height + b;
+}
+
+// dw_uncovered tells whether at (x, y) on the root only override-redirect
+// windows lie above top; child, the top-level X says is under the pointer,
+// is one of them. Drag sources show the dragged thing in such a window
+// under the pointer, and not all of them let input through it.
+static int dw_uncovered(dw_t *d, Window top, Window child, int x, int y) {
+	XWindowAttributes wa;
+	if (!XGetWindowAttributes(d->dpy, child, &wa) || !wa.override_redirect) {
+		return 0;
+	}
+	Window r, parent, *kids = NULL;
+	unsigned int n = 0;
+	if (!XQueryTree(d->dpy, d->root, &r, &parent, &kids, &n)) {
+		return 0;
+	}
+	int above = 0, covered = 0;
+	for (unsigned int i = 0; i < n && !covered; i++) { // bottom to top
+		if (kids[i] == top) {
+			above = 1;
+		} else if (above && XGetWindowAttributes(d->dpy, kids[i], &wa) && wa.map_state == IsViewable &&
+			   !wa.override_redirect && dw_contains(&wa, x, y)) {
+			covered = 1;
+		}
+	}
+	if (kids) {
+		XFree(kids);
+	}
+	return above && !covered;
+}
+
+// dw_query tells whether a pointer button is held, and sets *over when the
+// pointer is in the window and the window's top-level is the one under it.
+static int dw_query(dw_t *d, int *over) {
+	Display *dpy = d->dpy;
+	Window r, parent, child = None, *kids;
+	int rx, ry, x, y;
+	unsigned int mask = 0, n;
+	*over = 0;
+	Bool same = XQueryPointer(dpy, d->root, &r, &child, &rx, &ry, &x, &y, &mask);
+	int held = (mask & (Button1Mask | Button2Mask | Button3Mask | Button4Mask | Button5Mask)) != 0;
+	if (!same || !held || child == None) {
+		return held;
+	}
+	// The top-level: the window manager's frame, or the window itself.
+	Window top = d->win;
+	for (int depth = 0;; depth++) {
+		if (depth > 64 || !XQueryTree(dpy, top, &r, &parent, &kids, &n)) {
+			return held; // the window went away
+		}
+		if (kids) {
+			XFree(kids);
+		}
+		if (parent == r || parent == None) {
+			break;
+		}
+		top = parent;
+	}
+	XWindowAttributes wa;
+	Window sub;
+	if (!XGetWindowAttributes(dpy, d->win, &wa) || wa.map_state != IsViewable ||
+	    !XTranslateCoordinates(dpy, d->root, d->win, rx, ry, &x, &y, &sub)) {
+		return held;
+	}
+	if (x < 0 || y < 0 || x >= wa.width || y >= wa.height) {
+		return held;
+	}
+	*over = child == top || dw_uncovered(d, top, child, rx, ry);
+	return held;
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+)
+
+// pollMillis is how often the pointer is looked at while a drag is under way.
+const pollMillis = 50
+
+// Watch reports through over(true) / over(false) whether files are being
+// dragged over the X11 window win (the WindowHandle of fyne's
+// driver.X11WindowContext), until stop is called. over is called on the
+// watcher's own goroutine, only on changes (never twice the same value in a
+// row), and once with false at stop if the last call was true; it must not
+// call stop. stop waits for the goroutine to end and may be called more than
+// once. On error there is no goroutine and stop does nothing.
+//
+// A drag counts from the moment a drag source takes XdndSelection until the
+// pointer buttons are released, so an ordinary click-drag inside the app is
+// not one. While no drag is under way the watcher only waits for X events.
+func Watch(win uintptr, over func(bool)) (stop func(), err error) {
+	w, err := start(win, over)
+	if err != nil {
+		return func() {}, err
+	}
+	return w.stop, nil
+}
+
+type watcher struct {
+	d     *C.dw_t
+	over  func(bool)
+	wakeR int
+	done  chan struct{}
+
+	mu      sync.Mutex
+	wakeW   int             // -1 once stopped
+	pending []chan struct{} // sync calls waiting for a turn of the loop
+}
+
+func start(win uintptr, over func(bool)) (*watcher, error) {
+	var d *C.dw_t
+	switch C.dw_open(C.Window(win), &d) {
+	case C.DW_OK:
+	case C.DW_NO_XFIXES:
+		return nil, fmt.Errorf("dragwatch: X display %q has no XFixes extension", os.Getenv("DISPLAY"))
+	case C.DW_NO_WINDOW:
+		return nil, fmt.Errorf("dragwatch: no X window %#x", win)
+	default:
+		return nil, fmt.Errorf("dragwatch: cannot open X display %q", os.Getenv("DISPLAY"))
+	}
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
+		C.dw_close(d)
+		return nil, fmt.Errorf("dragwatch: %w", err)
+	}
+	w := &watcher{d: d, over: over, wakeR: p[0], wakeW: p[1], done: make(chan struct{})}
+	go w.run()
+	return w, nil
+}
+
+func (w *watcher) run() {
+	defer close(w.done)
+	armed, over, queried := false, false, false
+	report := func(v bool) {
+		if v != over {
+			over = v
+			w.over(v)
+		}
+	}
+	for {
+		timeout := C.int(-1)
+		if armed {
+			timeout = pollMillis
+		}
+		r := C.dw_wait(w.d, C.int(w.wakeR), timeout, cbool(queried))
+		queried = false
+		if r&(C.DW_STOP|C.DW_BROKEN) != 0 {
+			report(false)
+			break
+		}
+		syncs := w.takePending()
+		if C.dw_drain(w.d, cbool(len(syncs) > 0)) != 0 {
+			armed = true
+		}
+		if armed {
+			var in C.int
+			queried = true
+			if C.dw_query(w.d, &in) == 0 {
+				armed = false // buttons released: dropped or cancelled
+			}
+			report(armed && in != 0)
+		}
+		for _, s := range syncs {
+			close(s)
+		}
+	}
+	C.dw_close(w.d)
+	syscall.Close(w.wakeR)
+	for _, s := range w.takePending() {
+		close(s)
+	}
+}
+
+func (w *watcher) takePending() []chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := w.pending
+	w.pending = nil
+	return s
+}
+
+func (w *watcher) stop() {
+	w.mu.Lock()
+	if w.wakeW >= 0 {
+		syscall.Close(w.wakeW) // the goroutine reads end of file
+		w.wakeW = -1
+	}
+	w.mu.Unlock()
+	<-w.done
+}
+
+// sync returns after the watcher has handled every X event the server sent
+// before the call, and looked at the pointer if a drag is under way. Tests
+// use it to check that nothing was reported without waiting for a time.
+func (w *watcher) sync() {
+	ack := make(chan struct{})
+	w.mu.Lock()
+	if w.wakeW < 0 {
+		w.mu.Unlock()
+		return
+	}
+	w.pending = append(w.pending, ack)
+	syscall.Write(w.wakeW, []byte{0})
+	w.mu.Unlock()
+	select {
+	case <-ack:
+	case <-w.done:
+	}
+}
+
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,81 @@
+package kit
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+)
+
+// The drop highlight: while files are dragged over the window, a frame in
+// the theme's primary colour around it and, in the middle, what dropping
+// them will do.
+func newDropHighlight() *fyne.Container {
+	frame := canvas.NewRectangle(color.Transparent)
+	frame.StrokeWidth = 3
+	card := canvas.NewRectangle(color.Transparent)
+	card.CornerRadius = 2 * theme.InputRadiusSize()
+	icon := canvas.NewImageFromResource(theme.NewColoredResource(theme.UploadIcon(), theme.ColorNameForegroundOnPrimary))
+	icon.FillMode = canvas.ImageFillContain
+	text := canvas.NewText("", color.White)
+	text.TextStyle.Bold = true
+	text.Alignment = fyne.TextAlignCenter
+	return &fyne.Container{Objects: []fyne.CanvasObject{frame, card, icon, text}}
+}
+
+// layoutDropHighlight places the frame along the window's edges and the
+// card in its middle, in the theme's current colours.
+func layoutDropHighlight(c *fyne.Container, size fyne.Size) {
+	frame, card := c.Objects[0].(*canvas.Rectangle), c.Objects[1].(*canvas.Rectangle)
+	icon, text := c.Objects[2].(*canvas.Image), c.Objects[3].(*canvas.Text)
+	primary := theme.Color(theme.ColorNamePrimary)
+	r, g, b, _ := primary.RGBA()
+	frame.StrokeColor = primary
+	frame.FillColor = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x30}
+	frame.Move(fyne.NewPos(2, 2))
+	frame.Resize(size.SubtractWidthHeight(4, 4))
+
+	pad := 2 * theme.Padding()
+	text.Color = theme.Color(theme.ColorNameForegroundOnPrimary)
+	text.TextSize = theme.TextSubHeadingSize()
+	ts := text.MinSize()
+	ts.Width = min(ts.Width, size.Width-4*pad) // a long hint is cut off, never widens the window
+	is := fyne.NewSquareSize(2 * ts.Height)
+	cs := fyne.NewSize(max(ts.Width, is.Width)+2*pad, is.Height+ts.Height+3*pad)
+	at := fyne.NewPos((size.Width-cs.Width)/2, (size.Height-cs.Height)/2)
+	card.FillColor = primary
+	card.Move(at)
+	card.Resize(cs)
+	icon.Move(fyne.NewPos(at.X+(cs.Width-is.Width)/2, at.Y+pad))
+	icon.Resize(is)
+	text.Move(fyne.NewPos(at.X+pad, at.Y+2*pad+is.Height))
+	text.Resize(fyne.NewSize(cs.Width-2*pad, ts.Height))
+}
+
+// ShowDrop shows the drop highlight saying hint, or hides it.
+func (l *Layer) ShowDrop(on bool, hint string) {
+	if !on {
+		if l.drop.Visible() {
+			l.drop.Hide()
+			l.Refresh()
+		}
+		return
+	}
+	l.hideTip()
+	l.drop.Objects[3].(*canvas.Text).Text = hint
+	layoutDropHighlight(l.drop, l.Size())
+	l.drop.Show()
+	l.Refresh()
+}
+
+// DropShown is the drop highlight's hint while it shows ("" otherwise).
+func DropShown(c fyne.Canvas) string {
+	if l := layers[c]; l != nil && l.drop.Visible() {
+		return l.drop.Objects[3].(*canvas.Text).Text
+	}
+	return ""
+}
+
+// LayerOf is the layer over the content of the window drawn on c, or nil.
+func LayerOf(c fyne.Canvas) *Layer { return layers[c] }

@@ -1,0 +1,161 @@
+package kit
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// TipDelay is how long the pointer rests on a button before its tip
+// shows, as desktop apps do.
+const TipDelay = 600 * time.Millisecond
+
+// Layer is what Agent Desk draws over a window's content without taking
+// its clicks or keys: a button's tip (what it does and its key, Fyne has
+// no tooltips) and the highlight while files are dragged over the window.
+// It asks for no room: the window's content sets the window's size.
+type Layer struct {
+	widget.BaseWidget
+	canvas fyne.Canvas
+
+	tip     *fyne.Container
+	tipText *canvas.Text
+	tipFor  fyne.CanvasObject // the button the tip is shown or waited for
+	timer   *time.Timer
+
+	drop *fyne.Container
+}
+
+// layers are the windows' layers, by canvas (UI goroutine only).
+var layers = map[fyne.Canvas]*Layer{}
+
+// NewLayer is the layer over the content of the window drawn on c; put it
+// over the content (a stack, last).
+func NewLayer(c fyne.Canvas) *Layer {
+	l := &Layer{canvas: c, tipText: canvas.NewText("", theme.Color(theme.ColorNameForeground))}
+	l.tipText.TextSize = theme.CaptionTextSize()
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+	bg.StrokeColor = theme.Color(theme.ColorNameSeparator)
+	bg.StrokeWidth = 1
+	bg.CornerRadius = theme.InputRadiusSize()
+	l.tip = &fyne.Container{Objects: []fyne.CanvasObject{bg, l.tipText}}
+	l.tip.Hide()
+	l.drop = newDropHighlight()
+	l.drop.Hide()
+	l.ExtendBaseWidget(l)
+	layers[c] = l
+	return l
+}
+
+// MinSize is none: the layer never sizes the window.
+func (l *Layer) MinSize() fyne.Size { return fyne.Size{} }
+
+// CreateRenderer draws the highlight and the tip over the content.
+func (l *Layer) CreateRenderer() fyne.WidgetRenderer {
+	return &layerRenderer{l: l, objs: []fyne.CanvasObject{l.drop, l.tip}}
+}
+
+type layerRenderer struct {
+	l    *Layer
+	objs []fyne.CanvasObject
+}
+
+func (r *layerRenderer) Layout(size fyne.Size) {
+	r.l.drop.Resize(size)
+	layoutDropHighlight(r.l.drop, size)
+}
+
+func (r *layerRenderer) MinSize() fyne.Size           { return fyne.Size{} }
+func (r *layerRenderer) Objects() []fyne.CanvasObject { return r.objs }
+func (r *layerRenderer) Destroy()                     {}
+func (r *layerRenderer) Refresh() {
+	for _, o := range r.objs {
+		o.Refresh()
+	}
+	canvas.Refresh(r.l) // what was hidden is not known to the window yet
+}
+
+// hovered starts the wait for o's tip, when its window has a layer and
+// no dialog is open over it (the tip would show under the dialog).
+func hovered(o fyne.CanvasObject, tip string) {
+	if tip == "" || fyne.CurrentApp() == nil {
+		return
+	}
+	c := fyne.CurrentApp().Driver().CanvasForObject(o)
+	l := layers[c]
+	if l == nil || c.Overlays().Top() != nil {
+		return
+	}
+	l.hideTip()
+	l.tipFor = o
+	l.timer = time.AfterFunc(TipDelay, func() {
+		Do(func() {
+			if l.tipFor == o {
+				l.showTip(o, tip)
+			}
+		})
+	})
+}
+
+// left hides o's tip, or stops waiting for it (the pointer left, or o
+// was pressed).
+func left(o fyne.CanvasObject) {
+	if fyne.CurrentApp() == nil {
+		return
+	}
+	if l := layers[fyne.CurrentApp().Driver().CanvasForObject(o)]; l != nil && l.tipFor == o {
+		l.hideTip()
+	}
+}
+
+func (l *Layer) hideTip() {
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	l.tipFor = nil
+	if l.tip.Visible() {
+		l.tip.Hide()
+		l.Refresh()
+	}
+}
+
+// showTip shows tip under o (over it where there is no room below), kept
+// inside the window.
+func (l *Layer) showTip(o fyne.CanvasObject, tip string) {
+	if !o.Visible() || l.canvas.Overlays().Top() != nil {
+		return
+	}
+	pad := theme.Padding()
+	l.tipText.Text = tip
+	l.tipText.Color = theme.Color(theme.ColorNameForeground)
+	text := l.tipText.MinSize()
+	size := text.AddWidthHeight(4*pad, 2*pad)
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
+	win := l.Size()
+	pos := fyne.NewPos(at.X, at.Y+o.Size().Height+pad)
+	if pos.Y+size.Height > win.Height {
+		pos.Y = at.Y - size.Height - pad
+	}
+	pos.X = max(0, min(pos.X, win.Width-size.Width))
+	pos.Y = max(0, pos.Y)
+	bg := l.tip.Objects[0]
+	bg.Resize(size)
+	l.tipText.Move(fyne.NewPos(2*pad, pad))
+	l.tipText.Resize(text)
+	l.tip.Move(pos)
+	l.tip.Resize(size)
+	l.tip.Show()
+	l.Refresh()
+}
+
+// TipShown is the tip on show in the window drawn on c ("" for none).
+func TipShown(c fyne.Canvas) string {
+	if l := layers[c]; l != nil && l.tip.Visible() {
+		return l.tipText.Text
+	}
+	return ""
+}

@@ -1,0 +1,65 @@
+package kit_test
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// tipWindow is a window with the layer over its content, as Agent Desk's.
+func tipWindow(t *testing.T, content fyne.CanvasObject) (fyne.Window, *kit.Queue) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.SetContent(container.NewStack(content, kit.NewLayer(w.Canvas())))
+	w.Resize(fyne.NewSize(600, 400))
+	return w, q
+}
+
+// A button's tip shows when the pointer rests on it,
+// and goes when the pointer leaves or the button is pressed.
+func TestAButtonsTipShowsWhileThePointerRestsOnIt(t *testing.T) {
+	send := kit.NewButton("Send", nil)
+	send.Tip = "Send your message (Enter). Each reply uses credits."
+	plain := kit.NewButton("Cancel", nil)
+	w, q := tipWindow(t, container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), plain, send)))
+	c := w.Canvas()
+
+	send.MouseIn(&desktop.MouseEvent{})
+	q.WaitUntil(t, func() bool { return kit.TipShown(c) != "" }, func() string { return "no tip shown" })
+	if got := kit.TipShown(c); got != send.Tip {
+		t.Fatalf("the tip reads %q, want %q", got, send.Tip)
+	}
+	send.MouseOut()
+	if got := kit.TipShown(c); got != "" {
+		t.Fatalf("the tip %q stays after the pointer left", got)
+	}
+
+	// Pressed before the wait ends: no tip.
+	send.MouseIn(&desktop.MouseEvent{})
+	test.Tap(send)
+	time.Sleep(2 * kit.TipDelay)
+	q.Drain()
+	if got := kit.TipShown(c); got != "" {
+		t.Fatalf("a tip %q showed after the button was pressed", got)
+	}
+
+	// A button without a tip shows none; nor does one while a dialog is open.
+	plain.MouseIn(&desktop.MouseEvent{})
+	dialog.NewInformation("Saved", "The file was saved.", w).Show()
+	send.MouseIn(&desktop.MouseEvent{})
+	time.Sleep(2 * kit.TipDelay)
+	q.Drain()
+	if got := kit.TipShown(c); got != "" {
+		t.Fatalf("a tip %q showed for a button without one, or under a dialog", got)
+	}
+}
