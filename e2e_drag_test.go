@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/internal/xfake"
@@ -15,8 +16,10 @@ import (
 
 // TestE2EFilesDraggedOverTheWindowAreHighlighted drags "files" over the
 // real window as a file manager does (a button held, the drag source
-// taking XdndSelection): the window shows the drop highlight, a frame in
-// the theme's primary colour; releasing the button takes it away.
+// taking XdndSelection and offering text/uri-list): over a screen that
+// takes files the window shows a frame in the theme's primary colour,
+// and releasing the button takes it away; over one that does not, no
+// frame (a card says where files go).
 func TestE2EFilesDraggedOverTheWindowAreHighlighted(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key"})
 	t.Setenv(storage.EnvAPIKey, "e2e-key")
@@ -53,13 +56,29 @@ func TestE2EFilesDraggedOverTheWindowAreHighlighted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	e.xdo("mousemove", "600", "400")
-	e.xdo("mousedown", "1")
-	x.TakeXdndSelection(x.Source())
-	e.xdo("mousemove", "610", "405")
-	e.WaitFor("the drop highlight", func() bool { return framed("drag-1-over") })
+	drag := func() {
+		e.xdo("mousemove", "600", "400")
+		e.xdo("mousedown", "1")
+		x.TakeXdndSelection(x.Source()) // a source offering files (text/uri-list)
+		e.xdo("mousemove", "610", "405")
+	}
+
+	// The agents screen with no agent open takes no files: a card says
+	// where they go, without the frame.
+	drag()
+	time.Sleep(time.Second)
+	if framed("drag-1-refused") {
+		t.Fatal("the agents screen with no agent open is framed as if it took the files")
+	}
 	e.xdo("mouseup", "1")
-	e.WaitFor("the highlight to go after the drop", func() bool { return !framed("drag-2-after") })
+
+	// The Files screen takes them.
+	e.Key("ctrl+3")
+	time.Sleep(time.Second)
+	drag()
+	e.WaitFor("the drop highlight", func() bool { return framed("drag-2-over") })
+	e.xdo("mouseup", "1")
+	e.WaitFor("the highlight to go after the drop", func() bool { return !framed("drag-3-after") })
 }
 
 // bluish tells whether the pixel at x, y is the theme's primary blue.

@@ -11,11 +11,12 @@ import (
 )
 
 // watchDrags highlights the window while files are dragged over it, with
-// hint() saying what dropping them does ("": no highlight). Fyne reports
+// hint() saying what dropping them does ("": no highlight; takes false:
+// this screen would refuse them, and says what to do). Fyne reports
 // only the drop; on X11 dragwatch tells the rest, elsewhere the window
 // shows nothing until the drop. Call it on the main goroutine after the
 // window is shown; the watch ends with the returned stop.
-func watchDrags(win fyne.Window, hint func() string) (stop func()) {
+func watchDrags(win fyne.Window, hint func() (string, bool)) (stop func()) {
 	stop = func() {}
 	nw, ok := win.(driver.NativeWindow)
 	if !ok {
@@ -36,11 +37,11 @@ func watchDrags(win fyne.Window, hint func() string) (stop func()) {
 			if l == nil {
 				return
 			}
-			h := ""
+			h, takes := "", false
 			if over {
-				h = hint()
+				h, takes = hint()
 			}
-			l.ShowDrop(h != "", h)
+			l.ShowDrop(h != "", h, takes)
 		})
 	})
 	if err != nil {

@@ -85,9 +85,9 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 			win.Resize(fit)
 		}
 	}
-	stopDrags := watchDrags(win, func() string {
+	stopDrags := watchDrags(win, func() (string, bool) {
 		if shell == nil {
-			return ""
+			return "", false
 		}
 		return shell.DropHint()
 	})

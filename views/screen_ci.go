@@ -8,4 +8,4 @@ import "fyne.io/fyne/v2"
 func screenArea(fyne.Window) (fyne.Size, bool) { return fyne.Size{}, false }
 
 // watchDrags: the test driver has no desktop to drag from.
-func watchDrags(fyne.Window, func() string) func() { return func() {} }
+func watchDrags(fyne.Window, func() (string, bool)) func() { return func() {} }

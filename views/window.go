@@ -87,6 +87,7 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 func (s *Shell) answerKeys() {
 	c := s.win.Canvas()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		kit.HideTip(c)
 		if kit.DialogKey(c, ev.Name) {
 			return
 		}
@@ -99,6 +100,7 @@ func (s *Shell) answerKeys() {
 	})
 	add := func(sc fyne.Shortcut, do func()) {
 		c.AddShortcut(sc, func(fyne.Shortcut) {
+			kit.HideTip(c)
 			if !s.overlaid() {
 				do()
 			}
@@ -171,6 +173,7 @@ func (s *Shell) show(name string) {
 	if sc == nil {
 		return
 	}
+	kit.HideTip(s.win.Canvas())
 	if s.current != name {
 		s.current = name
 		s.stack.Objects = []fyne.CanvasObject{sc.Content()}
@@ -187,12 +190,13 @@ func (s *Shell) show(name string) {
 }
 
 // DropHint says what dropping files on the window does now, for the
-// highlight while they are dragged over it.
-func (s *Shell) DropHint() string {
-	if _, ok := s.built[s.current].(kit.DropTarget); ok {
-		return "Drop the files to add them here"
+// highlight while they are dragged over it; takes is false when this
+// screen would refuse them.
+func (s *Shell) DropHint() (hint string, takes bool) {
+	if dt, ok := s.built[s.current].(kit.DropTarget); ok {
+		return dt.DropHint()
 	}
-	return "Files go on a chat, an agent's form or the Files screen"
+	return "Files can't be added here. Open a chat, an agent or the Files screen, then drop them", false
 }
 
 // Dropped gives dropped files to the visible screen, or says plainly that

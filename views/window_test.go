@@ -33,6 +33,7 @@ type recordingScreen struct {
 func (r *recordingScreen) Content() fyne.CanvasObject { return r.label }
 func (r *recordingScreen) Shown()                     { r.shown++ }
 func (r *recordingScreen) Dropped(p []string)         { r.dropped = append(r.dropped, p) }
+func (r *recordingScreen) DropHint() (string, bool)   { return "Drop the files to attach them", true }
 func (r *recordingScreen) Escape()                    { r.escaped++ }
 func (r *recordingScreen) Submit()                    { r.submits++ }
 
@@ -64,6 +65,14 @@ func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
 	if shell.Current() != kit.ScreenAgents || agents.shown != 1 {
 		t.Fatalf("the agents screen should open first, got %q shown %d", shell.Current(), agents.shown)
 	}
+	if hint, takes := shell.DropHint(); !takes || hint != "Drop the files to attach them" {
+		t.Fatalf("dragging files over the agents screen says %q (takes them: %v), want its own hint", hint, takes)
+	}
+	shell.Show(kit.ScreenSettings)
+	if hint, takes := shell.DropHint(); takes || !strings.Contains(hint, "Open a chat, an agent or the Files screen") {
+		t.Fatalf("dragging files over Settings says %q (takes them: %v), want where they go instead", hint, takes)
+	}
+	shell.Show(kit.ScreenAgents)
 	shell.Dropped([]string{"/tmp/a.txt"})
 	shell.Escape()
 	// Ctrl+Enter where no field has the keyboard, either Enter key
@@ -100,7 +109,7 @@ func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
 	}
 
 	shell.Show(kit.ScreenAgents)
-	if builds != 1 || agents.shown != 2 {
+	if builds != 1 || agents.shown != 3 {
 		t.Fatalf("coming back should reuse the screen (builds %d) and tell it (shown %d)", builds, agents.shown)
 	}
 }

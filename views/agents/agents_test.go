@@ -69,6 +69,7 @@ type fakeAttachments struct {
 }
 
 func (f *fakeAttachments) Dropped(p []string)        { f.dropped = append(f.dropped, p...) }
+func (f *fakeAttachments) DropHint() (string, bool)  { return "attach", true }
 func (f *fakeAttachments) Object() fyne.CanvasObject { return widget.NewLabel("chips") }
 func (f *fakeAttachments) FileIDs() []client.ID      { return nil }
 func (f *fakeAttachments) Pending() bool             { return false }

@@ -284,6 +284,11 @@ func (p *runPane) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimple
 // Dropped gives files dropped on the Run tab to the form.
 func (p *runPane) Dropped(paths []string) { p.drop(paths) }
 
+// DropHint: files dropped on the Run tab go with the next run.
+func (p *runPane) DropHint() (string, bool) {
+	return "Drop the files to attach them to the next run", true
+}
+
 // dropped fills the form's file questions that have no file yet, a file
 // each in the form's order; the rest is attached to the next run. With
 // nowhere to put them, the user is told.

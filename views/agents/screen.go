@@ -212,6 +212,16 @@ func (s *Screen) Escape() {
 
 // Dropped gives dropped files to the agent's tab on show: the Files tab
 // links them to the agent, the Run tab attaches them to the next run.
+// DropHint is the hint of the agent's tab on show.
+func (s *Screen) DropHint() (string, bool) {
+	if d := s.current; d != nil && d.tabs != nil && d.tabs.Selected() != nil {
+		if dt, ok := d.tabs.Selected().Content.(kit.DropTarget); ok {
+			return dt.DropHint()
+		}
+	}
+	return "Open an agent first, then drop the files on its Run or Files tab", false
+}
+
 func (s *Screen) Dropped(paths []string) {
 	if d := s.current; d != nil && d.tabs != nil && d.tabs.Selected() != nil {
 		if dt, ok := d.tabs.Selected().Content.(kit.DropTarget); ok {

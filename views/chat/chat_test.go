@@ -473,6 +473,7 @@ func (f *slowFiles) finish() {
 func (f *slowFiles) State() app.Observable[app.UploadsState] { return f.state }
 
 func (f *slowFiles) Dropped([]string)          {}
+func (f *slowFiles) DropHint() (string, bool)  { return "attach", true }
 func (f *slowFiles) Object() fyne.CanvasObject { return widget.NewLabel("") }
 func (f *slowFiles) FileIDs() []client.ID      { return nil }
 func (f *slowFiles) Pending() bool             { return f.pending.Load() }

@@ -318,6 +318,15 @@ func (s *Screen) Escape() {
 }
 
 // Dropped gives dropped files to the open conversation's attachments.
+// DropHint: files dropped on an open conversation go with the next
+// message.
+func (s *Screen) DropHint() (string, bool) {
+	if s.open != nil && s.open.attach != nil {
+		return s.open.attach.DropHint()
+	}
+	return "Open a conversation first, then drop the files on it", false
+}
+
 func (s *Screen) Dropped(paths []string) {
 	if s.open != nil && s.open.attach != nil {
 		s.open.attach.Dropped(paths)

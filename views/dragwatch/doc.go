@@ -6,5 +6,7 @@
 // connection, without touching Fyne's: every XDND drag source takes
 // ownership of the XdndSelection selection when a drag starts, XFixes tells
 // us when that happens, and from then on, while a pointer button is held, we
-// look where the pointer is.
+// look where the pointer is. Only drags of files count (GLFW takes only
+// text/uri-list): the source's XdndTypeList property, or else its answer
+// when asked for the TARGETS of XdndSelection, must list text/uri-list.
 package dragwatch

@@ -11,17 +11,22 @@ package dragwatch
 #include <unistd.h>
 #include <X11/Xlib.h>
 #include <X11/Xlibint.h>
+#include <X11/Xatom.h>
 #include <X11/extensions/Xfixes.h>
 
 typedef struct {
 	Display *dpy;
 	Window win, root;
-	Atom xdnd;
+	Window own; // ours, unmapped: the answers to our TARGETS requests come to it
+	Atom xdnd, typelist, targets, uri, prop;
 	int fixes_event;
+	int asking; // waiting for the answer to the TARGETS request made at time asked
+	Time asked;
 } dw_t;
 
 enum { DW_OK, DW_NO_DISPLAY, DW_NO_XFIXES, DW_NO_WINDOW };
 enum { DW_WAKE = 1, DW_STOP = 2, DW_BROKEN = 4 };
+enum { DW_NOTHING, DW_FILES, DW_ASKING, DW_NO_FILES };
 
 // dw_drop tells Xlib to drop an X error (say BadWindow when the window went
 // away) instead of passing it to the process-wide error handler, whose
@@ -78,6 +83,11 @@ static int dw_open(Window win, dw_t **out) {
 	d->root = wa.root;
 	d->fixes_event = event;
 	d->xdnd = XInternAtom(dpy, "XdndSelection", False);
+	d->typelist = XInternAtom(dpy, "XdndTypeList", False);
+	d->targets = XInternAtom(dpy, "TARGETS", False);
+	d->uri = XInternAtom(dpy, "text/uri-list", False);
+	d->prop = XInternAtom(dpy, "DRAGWATCH_TARGETS", False);
+	d->own = XCreateWindow(dpy, d->root, -1, -1, 1, 1, 0, 0, InputOnly, CopyFromParent, 0, NULL);
 	XFixesSelectSelectionInput(dpy, d->root, d->xdnd, XFixesSetSelectionOwnerNotifyMask);
 	// The server knows we listen before Watch returns.
 	XSync(dpy, False);
@@ -89,6 +99,7 @@ static void dw_close(dw_t *d) {
 	if (dw_broken(ConnectionNumber(d->dpy))) {
 		close(ConnectionNumber(d->dpy)); // XCloseDisplay would exit the process
 	} else {
+		XDestroyWindow(d->dpy, d->own);
 		XCloseDisplay(d->dpy);
 	}
 	free(d);
@@ -109,7 +120,7 @@ static int dw_wait(dw_t *d, int wakefd, int timeout, int roundtrips) {
 	}
 	struct pollfd p[2] = {{xfd, POLLIN, 0}, {wakefd, POLLIN, 0}};
 	if (poll(p, 2, timeout) < 0) {
-		return 0;
+		return errno == EINTR ? 0 : DW_BROKEN; // rather end than spin
 	}
 	int res = 0;
 	if (p[1].revents) {
@@ -128,11 +139,54 @@ static int dw_wait(dw_t *d, int wakefd, int timeout, int roundtrips) {
 	return res;
 }
 
-// dw_drain reads all pending events and tells whether one of them says a
-// drag source took XdndSelection. With sync it first waits for the server
-// to have sent all events it made so far.
+// dw_lists_uri tells whether the property prop of win is a list of atoms
+// holding text/uri-list; with del it deletes the property once read. A
+// window that went away lists nothing.
+static int dw_lists_uri(dw_t *d, Window win, Atom prop, Bool del) {
+	Atom type = None;
+	int format = 0, uri = 0;
+	unsigned long n = 0, after = 0;
+	unsigned char *data = NULL;
+	if (XGetWindowProperty(d->dpy, win, prop, 0, 4096, del, AnyPropertyType, &type, &format, &n, &after, &data) !=
+	    Success) {
+		return 0;
+	}
+	if (data && format == 32 && (type == XA_ATOM || type == d->targets)) {
+		Atom *atoms = (Atom *)data; // Xlib hands format 32 out as longs
+		for (unsigned long i = 0; i < n && !uri; i++) {
+			uri = atoms[i] == d->uri;
+		}
+	}
+	if (data) {
+		XFree(data);
+	}
+	return uri;
+}
+
+// dw_begin looks at what a drag the window src started at time t offers:
+// files if src's XdndTypeList lists text/uri-list; otherwise (the list is
+// required only when the drag offers more than 3 types, and a toolkit may
+// leave one from an earlier drag on the window) it asks src for the
+// TARGETS of XdndSelection, the answer to come as a SelectionNotify.
+static int dw_begin(dw_t *d, Window src, Time t) {
+	d->asking = 0;
+	if (dw_lists_uri(d, src, d->typelist, False)) {
+		return DW_FILES;
+	}
+	XConvertSelection(d->dpy, d->xdnd, d->targets, d->prop, d->own, t);
+	XFlush(d->dpy);
+	d->asking = 1;
+	d->asked = t;
+	return DW_ASKING;
+}
+
+// dw_drain reads all pending events and tells what the last one that
+// matters says: a drag source took XdndSelection and offers files
+// (DW_FILES) or was asked what it offers (DW_ASKING), or the answer came:
+// files or not (DW_NO_FILES). With sync it first waits for the server to
+// have sent all events it made so far.
 static int dw_drain(dw_t *d, int sync) {
-	int started = 0;
+	int res = DW_NOTHING;
 	if (sync) {
 		XSync(d->dpy, False);
 	}
@@ -142,11 +196,19 @@ static int dw_drain(dw_t *d, int sync) {
 		if (ev.type == d->fixes_event + XFixesSelectionNotify) {
 			XFixesSelectionNotifyEvent *se = (XFixesSelectionNotifyEvent *)&ev;
 			if (se->selection == d->xdnd && se->owner != None) {
-				started = 1;
+				res = dw_begin(d, se->owner, se->timestamp);
+			}
+		} else if (ev.type == SelectionNotify) {
+			XSelectionEvent *sn = &ev.xselection;
+			if (d->asking && sn->requestor == d->own && sn->selection == d->xdnd && sn->target == d->targets &&
+			    sn->time == d->asked) {
+				d->asking = 0;
+				res = sn->property != None && dw_lists_uri(d, d->own, sn->property, True) ? DW_FILES
+													     : DW_NO_FILES;
 			}
 		}
 	}
-	return started;
+	return res;
 }
 
 static int dw_contains(XWindowAttributes *wa, int x, int y) {
@@ -230,22 +292,32 @@ import (
 	"os"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // pollMillis is how often the pointer is looked at while a drag is under way.
 const pollMillis = 50
 
+// askTimeout is how long a drag source has to say what it offers; one that
+// does not say in time offers no files.
+const askTimeout = 300 * time.Millisecond
+
 // Watch reports through over(true) / over(false) whether files are being
 // dragged over the X11 window win (the WindowHandle of fyne's
 // driver.X11WindowContext), until stop is called. over is called on the
 // watcher's own goroutine, only on changes (never twice the same value in a
-// row), and once with false at stop if the last call was true; it must not
-// call stop. stop waits for the goroutine to end and may be called more than
-// once. On error there is no goroutine and stop does nothing.
+// row); it must not call stop. stop ends the watch without a last report:
+// once it returns over is not called again, even if the last call was true.
+// stop waits for the goroutine to end and may be called more than once. The
+// watch also ends, as quietly, if the X server goes away. On error there is
+// no goroutine and stop does nothing.
 //
 // A drag counts from the moment a drag source takes XdndSelection until the
 // pointer buttons are released, so an ordinary click-drag inside the app is
-// not one. While no drag is under way the watcher only waits for X events.
+// not one, and only if the source offers text/uri-list (files, the one type
+// GLFW takes): its XdndTypeList says so, or else it answers so, within
+// askTimeout, when asked for its TARGETS. While no drag is under way the
+// watcher only waits for X events.
 func Watch(win uintptr, over func(bool)) (stop func(), err error) {
 	w, err := start(win, over)
 	if err != nil {
@@ -288,7 +360,10 @@ func start(win uintptr, over func(bool)) (*watcher, error) {
 
 func (w *watcher) run() {
 	defer close(w.done)
-	armed, over, queried := false, false, false
+	// armed: a file drag is under way. asking: a drag is, and its source was
+	// asked what it offers; the answer is awaited until deadline.
+	armed, asking, over, roundtrips := false, false, false, false
+	var deadline time.Time
 	report := func(v bool) {
 		if v != over {
 			over = v
@@ -299,25 +374,38 @@ func (w *watcher) run() {
 		timeout := C.int(-1)
 		if armed {
 			timeout = pollMillis
+		} else if asking {
+			timeout = C.int(max(0, (time.Until(deadline)+time.Millisecond-1)/time.Millisecond))
 		}
-		r := C.dw_wait(w.d, C.int(w.wakeR), timeout, cbool(queried))
-		queried = false
+		r := C.dw_wait(w.d, C.int(w.wakeR), timeout, cbool(roundtrips))
 		if r&(C.DW_STOP|C.DW_BROKEN) != 0 {
-			report(false)
 			break
 		}
 		syncs := w.takePending()
-		if C.dw_drain(w.d, cbool(len(syncs) > 0)) != 0 {
-			armed = true
+		found := C.dw_drain(w.d, cbool(len(syncs) > 0))
+		switch found {
+		case C.DW_FILES:
+			armed, asking = true, false
+		case C.DW_ASKING:
+			armed, asking = false, true
+			deadline = time.Now().Add(askTimeout)
+		case C.DW_NO_FILES:
+			armed, asking = false, false
 		}
+		if asking && !time.Now().Before(deadline) {
+			asking = false
+			w.d.asking = 0 // an answer coming later is not heeded
+		}
+		// Requests may have read events that will not wake poll.
+		roundtrips = found != C.DW_NOTHING
+		var in C.int
 		if armed {
-			var in C.int
-			queried = true
+			roundtrips = true
 			if C.dw_query(w.d, &in) == 0 {
 				armed = false // buttons released: dropped or cancelled
 			}
-			report(armed && in != 0)
 		}
+		report(armed && in != 0)
 		for _, s := range syncs {
 			close(s)
 		}

@@ -5,6 +5,7 @@ package dragwatch
 import (
 	"bufio"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"runtime"
@@ -171,11 +172,12 @@ func TestDragOverWindow(t *testing.T) {
 		next(false)
 	}
 
-	// Another source, the button held since before it took the selection.
+	// Another source, offering more types, the button held since before it
+	// took the selection.
 	moveTo(t, 300, 300)
 	xdo(t, "mousedown", "1")
 	moveTo(t, 305, 300)
-	c.TakeXdndSelection(c.Source())
+	c.TakeXdndSelection(c.SourceOffering("text/plain", "UTF8_STRING", "x-special/gnome-icon-list", xfake.URIList))
 	next(true)
 	xdo(t, "mouseup", "1")
 	next(false)
@@ -227,7 +229,9 @@ func goroutinesBack(t *testing.T, before int) {
 	}
 }
 
-func TestStopReportsFalse(t *testing.T) {
+// stop ends the watch without a last report: over would post to an app
+// that is shutting down.
+func TestStopDuringDrag(t *testing.T) {
 	c := startX(t)
 	win := c.Window(100, 100, 400, 300)
 	r := newRecorder()
@@ -240,14 +244,7 @@ func TestStopReportsFalse(t *testing.T) {
 	moveTo(t, 160, 160)
 	r.next(t, true)
 	stop()
-	select { // stop returns after the goroutine reported
-	case v := <-r:
-		if v {
-			t.Fatal("stop reported true")
-		}
-	default:
-		t.Fatal("stop did not report false")
-	}
+	r.none(t) // stop returns after the goroutine ended
 	stop()
 	r.none(t)
 	goroutinesBack(t, before)
@@ -412,6 +409,128 @@ func TestUnderDragIcon(t *testing.T) {
 	r.next(t, false)
 	c.Destroy(cover)
 	moveTo(t, 451, 350)
+	r.next(t, true)
+	xdo(t, "mouseup", "1")
+	r.next(t, false)
+}
+
+// text is what a browser offers when selected text is dragged: no files,
+// which the app cannot take.
+var text = []string{"text/plain;charset=utf-8", "UTF8_STRING"}
+
+// quietFor checks that nothing is reported while the pointer moves over
+// the window for longer than a source has to answer.
+func quietFor(t *testing.T, w *watcher, r recorder) {
+	t.Helper()
+	for end := time.Now().Add(askTimeout + 200*time.Millisecond); time.Now().Before(end); {
+		moveTo(t, 150+rand.IntN(100), 150+rand.IntN(100))
+		w.sync()
+		r.none(t)
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A drag of text, not files, does not light the window up, whether its
+// source lists its types in XdndTypeList (and does not answer) or answers
+// when asked; a file drag after it does.
+func TestDragOfTextIsNoFileDrag(t *testing.T) {
+	c := startX(t)
+	win := c.Window(100, 100, 400, 300)
+	r := newRecorder()
+	w := watch(t, win, r)
+
+	drag(t, c, c.SourceOffering(text...), 150, 150)
+	quietFor(t, w, r)
+	xdo(t, "mouseup", "1")
+	w.sync()
+	r.none(t)
+
+	drag(t, c, c.SourceOffering(), 150, 150)
+	if !c.Serve(wait, text...) {
+		t.Fatal("the watcher did not ask the source for its TARGETS")
+	}
+	quietFor(t, w, r)
+	xdo(t, "mouseup", "1")
+	w.sync()
+	r.none(t)
+
+	drag(t, c, c.Source(), 150, 150)
+	moveTo(t, 160, 160)
+	r.next(t, true)
+	xdo(t, "mouseup", "1")
+	r.next(t, false)
+}
+
+// A source without XdndTypeList (it need not set one when it offers 3
+// types or fewer) is asked for its TARGETS. So is one whose XdndTypeList
+// lacks text/uri-list: toolkits reuse the window and may leave the list of
+// an earlier drag on it.
+func TestSourceAnswersTargets(t *testing.T) {
+	c := startX(t)
+	win := c.Window(100, 100, 400, 300)
+	r := newRecorder()
+	w := watch(t, win, r)
+	for _, source := range []uintptr{c.SourceOffering(), c.SourceOffering(text...)} {
+		moveTo(t, 150, 150)
+		xdo(t, "mousedown", "1")
+		took := time.Now()
+		c.TakeXdndSelection(source)
+		w.sync()
+		r.none(t) // not before the answer
+		if !c.Serve(wait, "text/plain", xfake.URIList) {
+			t.Fatal("the watcher did not ask the source for its TARGETS")
+		}
+		answered := time.Since(took)
+		r.next(t, true)
+		t.Logf("asked and answered %v after the source took XdndSelection, over after %v", answered, time.Since(took))
+		moveTo(t, 600, 150)
+		r.next(t, false)
+		xdo(t, "mouseup", "1")
+		w.sync()
+		r.none(t)
+	}
+}
+
+// A source that neither sets XdndTypeList nor answers offers no files; an
+// answer after the watcher gave up changes nothing, and the next file drag
+// lights the window up.
+func TestSilentSource(t *testing.T) {
+	c := startX(t)
+	win := c.Window(100, 100, 400, 300)
+	r := newRecorder()
+	w := watch(t, win, r)
+	drag(t, c, c.SourceOffering(), 150, 150)
+	quietFor(t, w, r)
+	if !c.Serve(wait, xfake.URIList) { // too late
+		t.Fatal("the watcher did not ask the source for its TARGETS")
+	}
+	quietFor(t, w, r)
+	xdo(t, "mouseup", "1")
+	w.sync()
+	r.none(t)
+
+	drag(t, c, c.Source(), 150, 150)
+	moveTo(t, 160, 160)
+	r.next(t, true)
+	xdo(t, "mouseup", "1")
+	r.next(t, false)
+}
+
+// A source gone before the watcher looks at it offers no files, and the X
+// errors asking it brings do not end the process.
+func TestSourceGoesAway(t *testing.T) {
+	c := startX(t)
+	win := c.Window(100, 100, 400, 300)
+	r := newRecorder()
+	w := watch(t, win, r)
+	moveTo(t, 150, 150)
+	xdo(t, "mousedown", "1")
+	c.TakeXdndSelectionAndGo(c.Source())
+	quietFor(t, w, r)
+	xdo(t, "mouseup", "1")
+
+	drag(t, c, c.Source(), 150, 150)
+	moveTo(t, 160, 160)
 	r.next(t, true)
 	xdo(t, "mouseup", "1")
 	r.next(t, false)

@@ -58,7 +58,7 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 	link := kit.NewButtonWithIcon("Link files…", theme.ContentAddIcon(), t.pickLinks)
 	link.Importance = widget.HighImportance
 	refresh := kit.NewButtonWithIcon("", theme.ViewRefreshIcon(), t.Reload)
-	refresh.Tip = "Read this agent's files again"
+	refresh.Tip = "Check for new files"
 	header := kit.Header("Files of this agent", "The agent reads these files when it runs. Drop files here to add them.",
 		link, addFiles, addFolder, refresh)
 
@@ -106,6 +106,11 @@ func (t *AgentTab) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpl
 
 // Dropped uploads the files and links them to the agent.
 func (t *AgentTab) Dropped(paths []string) { t.send.Dropped(paths) }
+
+// DropHint: files dropped on an agent's Files tab are linked to it.
+func (t *AgentTab) DropHint() (string, bool) {
+	return "Drop the files to upload them and link them to this agent", true
+}
 
 // Reload lists the agent's files again.
 func (t *AgentTab) Reload() { t.files.Reload() }

@@ -46,6 +46,11 @@ func newAttachments(env kit.Env) *Attachments {
 // Dropped uploads dropped files and attaches them.
 func (at *Attachments) Dropped(paths []string) { at.send.Dropped(paths) }
 
+// DropHint: files dropped go with the next message.
+func (at *Attachments) DropHint() (string, bool) {
+	return "Drop the files to attach them to your message", true
+}
+
 // Object is the chips row; hidden while nothing is attached.
 func (at *Attachments) Object() fyne.CanvasObject { return at.obj }
 

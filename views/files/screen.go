@@ -76,7 +76,7 @@ func newScreen(env kit.Env) *Screen {
 	addFiles, addFolder := s.send.addButtons()
 	addFiles.Importance = widget.HighImportance
 	refresh := kit.NewButtonWithIcon("", theme.ViewRefreshIcon(), s.reload)
-	refresh.Tip = "Read the list of files again"
+	refresh.Tip = "Check for new files"
 	header := kit.Header("Files", "Every file of your workspace. Drop files or folders on this window to upload them.",
 		s.order, addFolder, addFiles, refresh)
 
@@ -145,6 +145,9 @@ func (s *Screen) Shown() {
 
 // Dropped uploads the files to the workspace.
 func (s *Screen) Dropped(paths []string) { s.send.Dropped(paths) }
+
+// DropHint: files dropped on the Files screen are uploaded.
+func (s *Screen) DropHint() (string, bool) { return "Drop the files to upload them", true }
 
 func (s *Screen) orderValue() string {
 	if s.order.SelectedIndex() == 1 {

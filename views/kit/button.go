@@ -67,6 +67,12 @@ func (b *Button) Tapped(ev *fyne.PointEvent) {
 	b.Button.Tapped(ev)
 }
 
+// Hide hides the button and its tip.
+func (b *Button) Hide() {
+	left(b)
+	b.Button.Hide()
+}
+
 // Check is Agent Desk's check box: a ring shows around it while it has
 // the keyboard, and it scrolls into view when Tab reaches it.
 type Check struct {

@@ -10,9 +10,12 @@ import (
 // them. Agent Desk shows every dialog through ShowDialog, which remembers
 // what its keys do, and the window asks DialogKey first.
 
-// dialogKeys is what Enter and Esc do in one shown dialog.
+// dialogKeys is what Enter and Esc do in one shown dialog, and what had
+// the keyboard behind it.
 type dialogKeys struct {
 	enter, escape func()
+	back          fyne.Focusable    // gets the keyboard back at close (nil: none)
+	under         fyne.CanvasObject // the overlay the dialog opened over (nil: the window)
 }
 
 // shownDialogs holds the keys of each dialog on screen, by the overlay
@@ -45,12 +48,16 @@ func ShowDestructive(d dialog.Dialog, w fyne.Window) {
 
 // ShowDialogKeys shows d with what Enter and Esc do in it (nil: nothing).
 //
-// What had the keyboard behind the dialog lets it go while the dialog is
-// open (one ring on screen, the dialog's) and gets it back when it closes.
+// A button, choice or list behind the dialog lets the keyboard go while
+// the dialog is open (one ring on screen, the dialog's) and gets it back
+// when the dialog closes, or when the dialog its answer opened closes. A
+// text field keeps it: a field that lost it would show its checks.
 func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 	c := w.Canvas()
-	behind, under := c.Focused(), c.Overlays().Top()
-	if behind != nil {
+	HideTip(c)
+	keys := dialogKeys{enter: enter, escape: escape, under: c.Overlays().Top()}
+	if f := c.Focused(); ringed(f) {
+		keys.back = f
 		c.Unfocus()
 	}
 	d.Show()
@@ -61,13 +68,43 @@ func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 	if _, files := d.(*dialog.FileDialog); !files {
 		ringButtons(top)
 	}
-	shownDialogs[top] = dialogKeys{enter: enter, escape: escape}
-	d.SetOnClosed(func() {
-		delete(shownDialogs, top)
-		if behind != nil && c.Focused() == nil && c.Overlays().Top() == under {
-			c.Focus(behind)
+	shownDialogs[top] = keys
+	// A dialog shown again is told twice: the first call cleans up, the
+	// second finds nothing to do.
+	d.SetOnClosed(func() { dialogClosed(c, top) })
+}
+
+// dialogClosed forgets a dialog's keys and gives the keyboard back to
+// what had it, or hands that on to the dialog the answer opened.
+func dialogClosed(c fyne.Canvas, top fyne.CanvasObject) {
+	keys, ok := shownDialogs[top]
+	if !ok {
+		return
+	}
+	delete(shownDialogs, top)
+	if keys.back == nil {
+		return
+	}
+	now := c.Overlays().Top()
+	if now == keys.under {
+		if c.Focused() == nil {
+			c.Focus(keys.back)
 		}
-	})
+		return
+	}
+	if next, ok := shownDialogs[now]; ok && next.back == nil {
+		next.back, next.under = keys.back, keys.under
+		shownDialogs[now] = next
+	}
+}
+
+// ringed tells the controls that show a focus ring of Agent Desk's own.
+func ringed(f fyne.Focusable) bool {
+	switch f.(type) {
+	case *Button, *PaidButton, *Check, *Select, *List:
+		return true
+	}
+	return false
 }
 
 // ShowInformation is dialog.ShowInformation with its keys: Enter and Esc
@@ -155,6 +192,9 @@ func ringButtons(top fyne.CanvasObject) {
 		}
 		row.Objects[i] = r
 		was, now = append(was, b), append(now, r)
+	}
+	if len(now) == 0 {
+		return // shown before: its buttons are ringed already
 	}
 	if form, ok := parts.Objects[2].(*widget.Form); ok {
 		form.SetOnValidationChanged(func(err error) {

@@ -288,3 +288,39 @@ func TestTheKeyboardComesBackFromADialog(t *testing.T) {
 		}
 	}
 }
+
+// When a dialog's answer opens another dialog, the keyboard goes back to
+// what had it once the last one closes; a form dialog shown a second time
+// still enables its submit button only with its fields filled.
+func TestTheKeyboardComesBackAfterADialogOpenedByADialog(t *testing.T) {
+	w := dialogWindow(t)
+	behind := kit.NewButton("Delete collection…", nil)
+	w.SetContent(behind)
+	w.Canvas().Focus(behind)
+	kit.ShowDestructive(dialog.NewConfirm("Delete Invoices?", "Its memories stay.", func(ok bool) {
+		kit.ShowInformation("Deleted", "The collection is gone.", w)
+	}, w), w)
+	findButton(w, "Yes").Tapped(nil)
+	press(w, fyne.KeyReturn) // closes the second dialog
+	if w.Canvas().Overlays().Top() != nil || w.Canvas().Focused() != behind {
+		t.Fatalf("after both dialogs closed the keyboard is on %v, want the button it was on", w.Canvas().Focused())
+	}
+
+	name := widget.NewEntry()
+	name.Validator = func(s string) error {
+		if s == "" {
+			return errors.New("a name is needed")
+		}
+		return nil
+	}
+	f := dialog.NewForm("New collection", "Create", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Name", name)}, func(bool) {}, w)
+	kit.ShowDialog(f, w)
+	press(w, fyne.KeyEscape)
+	kit.ShowDialog(f, w)
+	create := findButton(w, "Create")
+	test.Type(name, "Invoices")
+	if create == nil || create.Disabled() {
+		t.Fatalf("shown again, the form's Create is %v with a name typed, want enabled", create)
+	}
+}

@@ -10,13 +10,14 @@ import (
 
 // The drop highlight: while files are dragged over the window, a frame in
 // the theme's primary colour around it and, in the middle, what dropping
-// them will do.
+// them will do; where they would be refused, a plain card saying where
+// they go instead, without the frame.
 func newDropHighlight() *fyne.Container {
 	frame := canvas.NewRectangle(color.Transparent)
 	frame.StrokeWidth = 3
 	card := canvas.NewRectangle(color.Transparent)
 	card.CornerRadius = 2 * theme.InputRadiusSize()
-	icon := canvas.NewImageFromResource(theme.NewColoredResource(theme.UploadIcon(), theme.ColorNameForegroundOnPrimary))
+	icon := canvas.NewImageFromResource(nil)
 	icon.FillMode = canvas.ImageFillContain
 	text := canvas.NewText("", color.White)
 	text.TextStyle.Bold = true
@@ -26,25 +27,33 @@ func newDropHighlight() *fyne.Container {
 
 // layoutDropHighlight places the frame along the window's edges and the
 // card in its middle, in the theme's current colours.
-func layoutDropHighlight(c *fyne.Container, size fyne.Size) {
+func layoutDropHighlight(c *fyne.Container, size fyne.Size, takes bool) {
 	frame, card := c.Objects[0].(*canvas.Rectangle), c.Objects[1].(*canvas.Rectangle)
 	icon, text := c.Objects[2].(*canvas.Image), c.Objects[3].(*canvas.Text)
 	primary := theme.Color(theme.ColorNamePrimary)
 	r, g, b, _ := primary.RGBA()
 	frame.StrokeColor = primary
 	frame.FillColor = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x30}
+	frame.Hidden = !takes
 	frame.Move(fyne.NewPos(2, 2))
 	frame.Resize(size.SubtractWidthHeight(4, 4))
 
 	pad := 2 * theme.Padding()
-	text.Color = theme.Color(theme.ColorNameForegroundOnPrimary)
+	on, fill, res := theme.ColorNameForegroundOnPrimary, primary, theme.UploadIcon()
+	if !takes {
+		on, fill, res = theme.ColorNameForeground, theme.Color(theme.ColorNameOverlayBackground), theme.InfoIcon()
+	}
+	text.Color = theme.Color(on)
+	icon.Resource = theme.NewColoredResource(res, on)
 	text.TextSize = theme.TextSubHeadingSize()
 	ts := text.MinSize()
 	ts.Width = min(ts.Width, size.Width-4*pad) // a long hint is cut off, never widens the window
 	is := fyne.NewSquareSize(2 * ts.Height)
 	cs := fyne.NewSize(max(ts.Width, is.Width)+2*pad, is.Height+ts.Height+3*pad)
 	at := fyne.NewPos((size.Width-cs.Width)/2, (size.Height-cs.Height)/2)
-	card.FillColor = primary
+	card.FillColor = fill
+	card.StrokeColor = theme.Color(theme.ColorNameSeparator)
+	card.StrokeWidth = 1
 	card.Move(at)
 	card.Resize(cs)
 	icon.Move(fyne.NewPos(at.X+(cs.Width-is.Width)/2, at.Y+pad))
@@ -53,8 +62,9 @@ func layoutDropHighlight(c *fyne.Container, size fyne.Size) {
 	text.Resize(fyne.NewSize(cs.Width-2*pad, ts.Height))
 }
 
-// ShowDrop shows the drop highlight saying hint, or hides it.
-func (l *Layer) ShowDrop(on bool, hint string) {
+// ShowDrop shows the drop highlight saying hint, or hides it; takes is
+// false where the drop would be refused.
+func (l *Layer) ShowDrop(on bool, hint string, takes bool) {
 	if !on {
 		if l.drop.Visible() {
 			l.drop.Hide()
@@ -64,7 +74,9 @@ func (l *Layer) ShowDrop(on bool, hint string) {
 	}
 	l.hideTip()
 	l.drop.Objects[3].(*canvas.Text).Text = hint
-	layoutDropHighlight(l.drop, l.Size())
+	l.dropTakes = takes
+	layoutDropHighlight(l.drop, l.Size(), takes)
+	l.drop.Objects[2].Refresh()
 	l.drop.Show()
 	l.Refresh()
 }

@@ -260,6 +260,12 @@ func (b *PaidButton) Tapped(ev *fyne.PointEvent) {
 	b.Button.Tapped(ev)
 }
 
+// Hide hides the button and its tip.
+func (b *PaidButton) Hide() {
+	left(b)
+	b.Button.Hide()
+}
+
 // CreateRenderer is Fyne's button with a focus ring around it.
 func (b *PaidButton) CreateRenderer() fyne.WidgetRenderer {
 	return withRing(b.Button.CreateRenderer(), func() bool { return b.focused })

@@ -56,6 +56,10 @@ type Screen interface {
 // dropped on the window. The shell gives a drop to the visible screen.
 type DropTarget interface {
 	Dropped(paths []string)
+	// DropHint says what a drop does now, for the highlight while files
+	// are dragged over the window; takes is false when the drop would be
+	// refused (no conversation open), the hint then saying what to do.
+	DropHint() (hint string, takes bool)
 }
 
 // Finder is implemented by screens with a search of their own: Ctrl+F

@@ -3,6 +3,7 @@ package kit
 import (
 	"image/color"
 	"reflect"
+	"unsafe"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -34,15 +35,54 @@ func NewList(length func() int, create func() fyne.CanvasObject, update func(wid
 	return l
 }
 
-// keyboardRow is the row Up and Down move to and Space selects. Fyne
-// keeps it to itself (currentFocus); it is read, never written, and -1
-// if a later Fyne names it otherwise (the tint alone shows it then).
+// keyboardRow is the row Up and Down move from and Space selects. Fyne
+// keeps it to itself (currentFocus), and -1 stands for it if a later
+// Fyne names it otherwise (the tint alone shows the row then).
 func (l *List) keyboardRow() widget.ListItemID {
-	f := reflect.ValueOf(&l.List).Elem().FieldByName("currentFocus")
-	if !f.IsValid() || !f.CanInt() {
+	f := l.keyboardField()
+	if !f.IsValid() {
 		return -1
 	}
 	return widget.ListItemID(f.Int())
+}
+
+// moveKeyboardRow puts the keyboard on row id: Fyne moves it only on a
+// click or a key, so after Select (Ctrl+1…7 on the navigation, an agent
+// opened from elsewhere) Down went on from a row far away, and after the
+// list got shorter the row could be past its end (Space did nothing).
+func (l *List) moveKeyboardRow(id widget.ListItemID) {
+	if f := l.keyboardField(); f.IsValid() && widget.ListItemID(f.Int()) != id {
+		reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetInt(int64(id))
+	}
+}
+
+func (l *List) keyboardField() reflect.Value {
+	f := reflect.ValueOf(&l.List).Elem().FieldByName("currentFocus")
+	if !f.IsValid() || !f.CanInt() || !f.CanAddr() {
+		return reflect.Value{}
+	}
+	return f
+}
+
+// Select selects row id and puts the keyboard on it, as a click does.
+func (l *List) Select(id widget.ListItemID) {
+	l.moveKeyboardRow(id)
+	l.List.Select(id)
+}
+
+// Refresh shows the rows again, the keyboard kept within them.
+func (l *List) Refresh() {
+	if n := l.lengthNow(); l.keyboardRow() >= n {
+		l.moveKeyboardRow(max(n-1, 0))
+	}
+	l.List.Refresh()
+}
+
+func (l *List) lengthNow() int {
+	if l.Length == nil {
+		return 0
+	}
+	return l.Length()
 }
 
 // ring puts the ring on row, or takes it off; one row has it at most.
@@ -64,6 +104,13 @@ func (l *List) FocusGained() {
 	l.focused = true
 	l.List.FocusGained()
 	ShowFocused(l)
+	// A click gives the list the keyboard before Fyne moves its row to
+	// the row clicked: ring it again once the click is done.
+	Do(func() {
+		if l.focused {
+			l.RefreshItem(l.keyboardRow())
+		}
+	})
 }
 
 // FocusLost takes the ring away.

@@ -70,3 +70,31 @@ func TestTheListRowTheKeyboardIsOnHasARing(t *testing.T) {
 	w.Canvas().Focus(l)
 	want("row 2")
 }
+
+// Select puts the keyboard on the row it selects (Down goes on from
+// there), and a list that gets shorter keeps the keyboard on one of its
+// rows.
+func TestTheListsKeyboardFollowsSelectAndStaysWithinIt(t *testing.T) {
+	test.NewTempApp(t)
+	rows := 30
+	l := NewList(func() int { return rows },
+		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(fmt.Sprintf("row %d", id)) })
+	w := test.NewTempWindow(t, l)
+	w.Resize(fyne.NewSize(300, 400))
+	l.Select(5)
+	w.Canvas().Focus(l)
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if got := ringedRows(l); len(got) != 1 || got[0] != "row 6" {
+		t.Fatalf("after selecting row 5 and Down, rows with a ring: %v, want row 6", got)
+	}
+	rows = 3
+	l.Refresh()
+	if got := ringedRows(l); len(got) != 1 || got[0] != "row 2" {
+		t.Fatalf("the list got shorter: rows with a ring %v, want its last, row 2", got)
+	}
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	if got := ringedRows(l); len(got) != 1 || got[0] != "row 1" {
+		t.Fatalf("Up from the last row: rows with a ring %v, want row 1", got)
+	}
+}

@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"image/color"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -26,7 +27,8 @@ type Layer struct {
 	tipFor  fyne.CanvasObject // the button the tip is shown or waited for
 	timer   *time.Timer
 
-	drop *fyne.Container
+	drop      *fyne.Container
+	dropTakes bool
 }
 
 // layers are the windows' layers, by canvas (UI goroutine only).
@@ -35,12 +37,9 @@ var layers = map[fyne.Canvas]*Layer{}
 // NewLayer is the layer over the content of the window drawn on c; put it
 // over the content (a stack, last).
 func NewLayer(c fyne.Canvas) *Layer {
-	l := &Layer{canvas: c, tipText: canvas.NewText("", theme.Color(theme.ColorNameForeground))}
-	l.tipText.TextSize = theme.CaptionTextSize()
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
-	bg.StrokeColor = theme.Color(theme.ColorNameSeparator)
+	l := &Layer{canvas: c, tipText: canvas.NewText("", color.Transparent)}
+	bg := canvas.NewRectangle(color.Transparent)
 	bg.StrokeWidth = 1
-	bg.CornerRadius = theme.InputRadiusSize()
 	l.tip = &fyne.Container{Objects: []fyne.CanvasObject{bg, l.tipText}}
 	l.tip.Hide()
 	l.drop = newDropHighlight()
@@ -65,7 +64,7 @@ type layerRenderer struct {
 
 func (r *layerRenderer) Layout(size fyne.Size) {
 	r.l.drop.Resize(size)
-	layoutDropHighlight(r.l.drop, size)
+	layoutDropHighlight(r.l.drop, size, r.l.dropTakes)
 }
 
 func (r *layerRenderer) MinSize() fyne.Size           { return fyne.Size{} }
@@ -93,20 +92,30 @@ func hovered(o fyne.CanvasObject, tip string) {
 	l.tipFor = o
 	l.timer = time.AfterFunc(TipDelay, func() {
 		Do(func() {
-			if l.tipFor == o {
+			// Not when the window went behind another meanwhile (Fyne
+			// tells no pointer leaving the window, only the focus).
+			if l.tipFor == o && InForeground() {
 				l.showTip(o, tip)
 			}
 		})
 	})
 }
 
-// left hides o's tip, or stops waiting for it (the pointer left, or o
-// was pressed).
+// left hides o's tip, or stops waiting for it (the pointer left, o was
+// pressed or hidden).
 func left(o fyne.CanvasObject) {
 	if fyne.CurrentApp() == nil {
 		return
 	}
 	if l := layers[fyne.CurrentApp().Driver().CanvasForObject(o)]; l != nil && l.tipFor == o {
+		l.hideTip()
+	}
+}
+
+// HideTip hides the tip shown in the window drawn on c, or stops waiting
+// for one: the screen changed, a dialog opened, a key was pressed.
+func HideTip(c fyne.Canvas) {
+	if l := layers[c]; l != nil {
 		l.hideTip()
 	}
 }
@@ -130,8 +139,13 @@ func (l *Layer) showTip(o fyne.CanvasObject, tip string) {
 		return
 	}
 	pad := theme.Padding()
+	bg := l.tip.Objects[0].(*canvas.Rectangle)
+	bg.FillColor = theme.Color(theme.ColorNameOverlayBackground)
+	bg.StrokeColor = theme.Color(theme.ColorNameSeparator)
+	bg.CornerRadius = theme.InputRadiusSize()
 	l.tipText.Text = tip
 	l.tipText.Color = theme.Color(theme.ColorNameForeground)
+	l.tipText.TextSize = theme.CaptionTextSize()
 	text := l.tipText.MinSize()
 	size := text.AddWidthHeight(4*pad, 2*pad)
 	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
@@ -142,7 +156,6 @@ func (l *Layer) showTip(o fyne.CanvasObject, tip string) {
 	}
 	pos.X = max(0, min(pos.X, win.Width-size.Width))
 	pos.Y = max(0, pos.Y)
-	bg := l.tip.Objects[0]
 	bg.Resize(size)
 	l.tipText.Move(fyne.NewPos(2*pad, pad))
 	l.tipText.Resize(text)

@@ -63,3 +63,28 @@ func TestAButtonsTipShowsWhileThePointerRestsOnIt(t *testing.T) {
 		t.Fatalf("a tip %q showed for a button without one, or under a dialog", got)
 	}
 }
+
+// A tip goes when its button is hidden (Stop once the reply ended) or a
+// dialog opens, whatever the pointer does.
+func TestATipGoesWithItsButtonAndUnderADialog(t *testing.T) {
+	stop := kit.NewButton("Stop", nil)
+	stop.Tip = "Stop the reply (Esc)"
+	w, q := tipWindow(t, container.NewVBox(stop))
+	c := w.Canvas()
+	shown := func() {
+		t.Helper()
+		stop.MouseIn(&desktop.MouseEvent{})
+		q.WaitUntil(t, func() bool { return kit.TipShown(c) != "" }, func() string { return "no tip shown" })
+	}
+	shown()
+	stop.Hide()
+	if got := kit.TipShown(c); got != "" {
+		t.Fatalf("the tip %q stays over a hidden button", got)
+	}
+	stop.Show()
+	shown()
+	kit.ShowInformation("Keys", "F1 lists the keys.", w)
+	if got := kit.TipShown(c); got != "" {
+		t.Fatalf("the tip %q stays under a dialog", got)
+	}
+}
