@@ -335,7 +335,9 @@ func freshHome(tb testing.TB, display string, width, height float32, change func
 	if err := storage.NewSettingsStore(paths).Save(context.Background(), settings); err != nil {
 		tb.Fatal(err)
 	}
-	env := append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8")
+	// English whatever this computer speaks (a test that wants another
+	// language chooses it in the settings).
+	env := append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8", "LANGUAGE=", "LC_ALL=", "LC_MESSAGES=")
 	for k, v := range xdg {
 		env = append(env, k+"="+v)
 	}

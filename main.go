@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
@@ -78,8 +79,29 @@ func main() {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)
 	}
+	if err := app.UseLanguage(a.Settings().Language); err != nil {
+		fmt.Fprintln(os.Stderr, "agentdesk: translations:", err)
+	}
 	views.NewMainWindow(fa, a).ShowAndRun()
 	closeWithin(a, closeLimit)
+	if views.RestartAsked() {
+		startAgain()
+	}
+}
+
+// startAgain starts Agent Desk again (the user chose another language),
+// with the arguments and environment this one started with.
+func startAgain() {
+	exe, err := os.Executable()
+	if err == nil {
+		cmd := exec.Command(exe, os.Args[1:]...)
+		cmd.Env = app.RestartEnv()
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		err = cmd.Start()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agentdesk: could not start again; start Agent Desk yourself:", err)
+	}
 }
 
 // closeLimit bounds how long Agent Desk waits, after its window closed, for

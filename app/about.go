@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -19,9 +21,9 @@ type AboutFolder struct {
 func (a *App) Folders() []AboutFolder {
 	p := a.Paths()
 	return []AboutFolder{
-		{What: "Settings and accounts", Path: p.Config},
-		{What: "History of chats and runs", Path: p.Data},
-		{What: "Downloaded previews", Path: p.Cache},
+		{What: lang.L("Settings and accounts"), Path: p.Config},
+		{What: lang.L("History of chats and runs"), Path: p.Data},
+		{What: lang.L("Downloaded previews"), Path: p.Cache},
 	}
 }
 
@@ -32,7 +34,7 @@ func (a *App) Folders() []AboutFolder {
 // the user agreed (StoredKeyMoves tells when to ask).
 func (a *App) TestSavedConnection(ctx context.Context, acct storage.Account, key string, keyMayMove bool) ConnectionResult {
 	if moves, _, to := a.StoredKeyMoves(acct, key); moves && !keyMayMove {
-		return ConnectionResult{State: KeyRejected, Message: "Your saved key was not sent to " + to + ". Paste the key for that address, or agree to send the saved one."}
+		return ConnectionResult{State: KeyRejected, Message: lang.L("Your saved key was not sent to {{.Address}}. Paste the key for that address, or agree to send the saved one.", map[string]any{"Address": to})}
 	}
 	if strings.TrimSpace(key) == "" && acct.ID != "" && !acct.IsDemo() {
 		if stored, _, err := a.secrets.KeyOf(ctx, acct); err == nil {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
@@ -44,7 +46,7 @@ func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string
 		return ConnectionResult{State: ServerNotFound, Message: msg}
 	}
 	if strings.TrimSpace(key) == "" {
-		return ConnectionResult{State: KeyRejected, Message: "Enter the API key of your account."}
+		return ConnectionResult{State: KeyRejected, Message: lang.L("Enter the API key of your account.")}
 	}
 	if msg := checkWorkspace(workspace); msg != "" {
 		return ConnectionResult{State: WorkspaceRejected, Message: msg}
@@ -59,23 +61,23 @@ func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string
 	switch {
 	case err == nil:
 		return ConnectionResult{State: Connected, Agents: page.Total,
-			Message: fmt.Sprintf("Connected. This account has %d agents.", page.Total)}
+			Message: lang.N("Connected. This account has {{.Count}} agent.", page.Total, map[string]any{"Count": Number(page.Total)})}
 	case client.IsAuth(err):
-		return ConnectionResult{State: KeyRejected, Message: "The service rejected the API key. Check that it was copied whole."}
+		return ConnectionResult{State: KeyRejected, Message: lang.L("The service rejected the API key. Check that it was copied whole.")}
 	case strings.TrimSpace(workspace) != "" && (client.IsForbidden(err) || namesWorkspace(err)):
-		return ConnectionResult{State: WorkspaceRejected, Message: "The API key works, but the service refused workspace " + strings.TrimSpace(workspace) + ". Check the number in the service's web app under Settings → Workspace."}
+		return ConnectionResult{State: WorkspaceRejected, Message: lang.L("The API key works, but the service refused workspace {{.Workspace}}. Check the number in the service's web app under Settings → Workspace.", map[string]any{"Workspace": strings.TrimSpace(workspace)})}
 	case client.IsNotFound(err) || errors.As(err, &decodeErr):
-		return ConnectionResult{State: ServerNotFound, Message: "The server answered, but not as an Agent Execution Service. Check the address."}
+		return ConnectionResult{State: ServerNotFound, Message: lang.L("The server answered, but not as an Agent Execution Service. Check the address.")}
 	case client.IsTLS(err):
-		return ConnectionResult{State: TLSProblem, Message: "The server's security certificate could not be checked, so Agent Desk did not send the key. Check the address; if your company uses its own certificates, ask your IT department."}
+		return ConnectionResult{State: TLSProblem, Message: lang.L("The server's security certificate could not be checked, so Agent Desk did not send the key. Check the address; if your company uses its own certificates, ask your IT department.")}
 	case client.IsOffline(err):
 		var netErr *client.NetworkError
 		if errors.As(err, &netErr) && strings.Contains(strings.ToLower(netErr.Err.Error()), "no such host") {
-			return ConnectionResult{State: ServerNotFound, Message: "No server was found at that address. Check the address for typing mistakes."}
+			return ConnectionResult{State: ServerNotFound, Message: lang.L("No server was found at that address. Check the address for typing mistakes.")}
 		}
-		return ConnectionResult{State: Offline, Message: "Agent Desk can't reach that server. Check your internet connection and the address."}
+		return ConnectionResult{State: Offline, Message: lang.L("Agent Desk can't reach that server. Check your internet connection and the address.")}
 	case errors.Is(err, context.DeadlineExceeded):
-		return ConnectionResult{State: Offline, Message: "The server did not answer in time. Check your internet connection and the address."}
+		return ConnectionResult{State: Offline, Message: lang.L("The server did not answer in time. Check your internet connection and the address.")}
 	}
 	return ConnectionResult{State: ServerError, Message: Describe(err)}
 }
@@ -88,7 +90,7 @@ func checkWorkspace(ws string) string {
 		return ""
 	}
 	if n, err := strconv.ParseInt(ws, 10, 64); err != nil || n <= 0 {
-		return "The workspace number is a whole number, for example 12345. Leave it empty to use the workspace selected in the service's web app."
+		return lang.L("The workspace number is a whole number, for example 12345. Leave it empty to use the workspace selected in the service's web app.")
 	}
 	return ""
 }
@@ -114,22 +116,22 @@ func namesWorkspace(err error) bool {
 func checkBaseURL(raw string) string {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		return "Enter the address of your service, for example https://agents.example.com/api."
+		return lang.L("Enter the address of your service, for example https://agents.example.com/api.")
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
-		return "The address must start with https:// and name a server, for example https://agents.example.com/api."
+		return lang.L("The address must start with https:// and name a server, for example https://agents.example.com/api.")
 	}
 	// A name and password in the address would be saved in the settings
 	// file in plain text and sent along with every request; the service
 	// needs only the API key.
 	if u.User != nil {
-		return "Remove the name and password from the address (the part up to @). Agent Desk signs in with your API key only, and does not keep passwords in addresses."
+		return lang.L("Remove the name and password from the address (the part up to @). Agent Desk signs in with your API key only, and does not keep passwords in addresses.")
 	}
 	// Plain http sends the key unencrypted over the network; it is fine
 	// only for a service running on this computer (a local test service).
 	if u.Scheme == "http" && !onThisComputer(u.Hostname()) {
-		return "The address must start with https:// so that your API key is sent encrypted. Addresses starting with http:// work only for a service on this computer."
+		return lang.L("The address must start with https:// so that your API key is sent encrypted. Addresses starting with http:// work only for a service on this computer.")
 	}
 	return ""
 }
@@ -204,7 +206,23 @@ func KeyInFileNote(acct storage.Account) string {
 	if acct.KeyStore != storage.KeyInFile {
 		return ""
 	}
-	return "The API key is kept in a file on this computer that only you can read, because the computer's password store (keyring) did not answer."
+	return lang.L("The API key is kept in a file on this computer that only you can read, because the computer's password store (keyring) did not answer.")
+}
+
+// KeyWhere says where the key of an account lives, in words for the
+// settings screen that fit "The API key of … is …": stored in the system
+// keyring, kept in a file (and why), taken from the environment, or not
+// stored. It is storage.KeyLocation's Describe in the language in use.
+func KeyWhere(l storage.KeyLocation) string {
+	switch l.Kind {
+	case storage.KeyInKeyring:
+		return lang.L("stored in the system keyring")
+	case storage.KeyInFile:
+		return lang.L("kept in a file on this computer that only you can read, because the system keyring did not answer: {{.Path}}", map[string]any{"Path": l.File})
+	case storage.KeyInEnv:
+		return lang.L("taken from {{.Variable}}", map[string]any{"Variable": storage.EnvAPIKey})
+	}
+	return lang.L("not stored")
 }
 
 // SaveAccount adds or changes an account and stores its key (keyring, or a
@@ -228,12 +246,14 @@ func (a *App) SaveAccount(ctx context.Context, acct storage.Account, key string)
 		acct.ID = fmt.Sprintf("acct-%d", time.Now().UnixNano())
 	}
 	if acct.IsDemo() {
-		return acct, errors.New("the demo account cannot be changed")
+		return acct, say(func() string { return lang.L("the demo account cannot be changed") })
 	}
 	if key = strings.TrimSpace(key); key != "" {
 		loc, err := a.secrets.Set(ctx, acct.ID, key)
 		if err != nil {
-			return acct, fmt.Errorf("the API key could not be stored: %w", err)
+			return acct, sayWrapped(err, func() string {
+				return lang.L("the API key could not be stored: {{.Why}}", map[string]any{"Why": why(err)})
+			})
 		}
 		acct.KeyStore = loc.Kind
 	}
@@ -251,10 +271,12 @@ func (a *App) SaveAccount(ctx context.Context, acct storage.Account, key string)
 // it was the active one.
 func (a *App) RemoveAccount(ctx context.Context, id string) error {
 	if id == storage.DemoAccountID {
-		return errors.New("the demo account is always there")
+		return say(func() string { return lang.L("the demo account is always there") })
 	}
 	if err := a.secrets.Delete(ctx, id); err != nil {
-		return fmt.Errorf("the API key could not be removed: %w", err)
+		return sayWrapped(err, func() string {
+			return lang.L("the API key could not be removed: {{.Why}}", map[string]any{"Why": why(err)})
+		})
 	}
 	if err := a.UpdateSettings(ctx, func(s *storage.Settings) { s.RemoveAccount(id) }); err != nil {
 		return err
@@ -271,7 +293,7 @@ func (a *App) RemoveAccount(ctx context.Context, id string) error {
 func (a *App) SetMemoryVariantOverride(ctx context.Context, v string) error {
 	acct := a.Account()
 	if acct.IsDemo() {
-		return errors.New("the demo service always uses variant A")
+		return say(func() string { return lang.L("the demo service always uses variant A") })
 	}
 	acct.MemoryVariantOverride = v
 	if err := a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
@@ -285,7 +307,7 @@ func (a *App) SetMemoryVariantOverride(ctx context.Context, v string) error {
 func (a *App) SetRequestsPerSecond(ctx context.Context, perSecond float64) error {
 	acct := a.Account()
 	if acct.IsDemo() {
-		return errors.New("the demo runs on this computer and is not paced")
+		return say(func() string { return lang.L("the demo runs on this computer and is not paced") })
 	}
 	acct.RequestsPerSecond = perSecond
 	if err := a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
@@ -38,7 +40,7 @@ func ItemOf(a client.Agent) AgentItem {
 	desc := a.Description
 	if a.Inactive() {
 		// Marked in the list too, before anyone opens it to run it.
-		desc = "Switched off · " + desc
+		desc = lang.L("Switched off · {{.Description}}", map[string]any{"Description": desc})
 	}
 	return AgentItem{ID: a.ID, Title: shownTitle(a.Title), Description: desc, Type: a.Type}
 }
@@ -74,13 +76,20 @@ type AgentQuery struct {
 	Type string
 }
 
-// typeWords are the words staff search for an agent type with.
+// typeWords are the words staff search for an agent type with, in every
+// language Agent Desk speaks.
 var typeWords = map[string]string{
 	"chat": client.AgentChat, "chats": client.AgentChat, "chatbot": client.AgentChat,
 	"image": client.AgentImage, "images": client.AgentImage, "picture": client.AgentImage,
 	"pictures": client.AgentImage, "photo": client.AgentImage, "photos": client.AgentImage,
 	"text": client.AgentText, "texts": client.AgentText, "writing": client.AgentText,
 	"video": client.AgentVideo, "videos": client.AgentVideo, "film": client.AgentVideo,
+	// Portuguese and Spanish
+	"conversa": client.AgentChat, "conversas": client.AgentChat,
+	"imagem": client.AgentImage, "imagens": client.AgentImage, "imagen": client.AgentImage,
+	"imágenes": client.AgentImage, "foto": client.AgentImage, "fotos": client.AgentImage,
+	"texto": client.AgentText, "textos": client.AgentText,
+	"vídeo": client.AgentVideo, "vídeos": client.AgentVideo,
 }
 
 // forService is the query as the service is asked it: the service

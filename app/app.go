@@ -12,7 +12,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -21,6 +20,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
@@ -69,7 +70,8 @@ type App struct {
 	secrets  *storage.Secrets
 	db       *storage.DB
 	cache    *storage.Cache
-	notices  []string
+	// notices are worded when read (Notices), once the language is chosen.
+	notices  []func() string
 	demoKey  string
 	demoOpts demoservice.Options
 
@@ -121,7 +123,7 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 	a := &App{cfg: cfg, paths: cfg.Paths, session: NewState(Session{}), conn: NewState(Connection{})}
 	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.paths.Ensure(); err != nil {
-		a.notices = append(a.notices, err.Error())
+		a.notices = append(a.notices, func() string { return why(err) })
 	}
 	a.store = storage.NewSettingsStore(a.paths)
 	var sopts []storage.SecretsOption
@@ -132,23 +134,25 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 
 	settings, notice, err := a.store.Load(ctx)
 	if notice != "" {
-		a.notices = append(a.notices, string(notice))
+		a.notices = append(a.notices, func() string { return string(notice) })
 	}
 	if err != nil {
-		a.notices = append(a.notices, err.Error())
+		a.notices = append(a.notices, func() string { return why(err) })
 		settings = storage.DefaultSettings()
 	}
 	a.settings = settings
 
 	db, dbNotice := storage.OpenOrFallback(ctx, a.paths)
 	if dbNotice != "" {
-		a.notices = append(a.notices, string(dbNotice))
+		a.notices = append(a.notices, func() string { return string(dbNotice) })
 	}
 	a.db = db
 	if cache, err := storage.OpenCache(a.paths.DownloadsDir(), storage.DefaultCacheBytes); err == nil {
 		a.cache = cache
 	} else {
-		a.notices = append(a.notices, fmt.Sprintf("Image previews will not be kept between launches: %v", err))
+		a.notices = append(a.notices, func() string {
+			return lang.L("Image previews will not be kept between launches: {{.Why}}", map[string]any{"Why": why(err)})
+		})
 	}
 	// Conversations deleted more than a day ago are gone for good; within
 	// the day they can still be restored.
@@ -168,7 +172,9 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		active = storage.DemoAccountID
 	}
 	if err := a.Activate(ctx, active); err != nil {
-		a.notices = append(a.notices, fmt.Sprintf("Agent Desk could not open your account (%v); it opened the demo instead.", err))
+		a.notices = append(a.notices, func() string {
+			return lang.L("Agent Desk could not open your account ({{.Why}}); it opened the demo instead.", map[string]any{"Why": why(err)})
+		})
 		if err := a.Activate(ctx, storage.DemoAccountID); err != nil {
 			return nil, err
 		}
@@ -233,7 +239,16 @@ func (a *App) Life() context.Context { return a.life }
 
 // Notices are the start-up problems the user should read once (a settings
 // file moved aside, a history opened read-only).
-func (a *App) Notices() []string { return append([]string(nil), a.notices...) }
+func (a *App) Notices() []string {
+	out := make([]string, 0, len(a.notices))
+	for _, n := range a.notices {
+		out = append(out, n())
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
 
 // DB is the local history.
 func (a *App) DB() *storage.DB { return a.db }
@@ -335,7 +350,9 @@ func (a *App) publish(change func(*Session)) {
 func (a *App) Activate(ctx context.Context, accountID string) error {
 	acct, ok := a.Settings().Account(accountID)
 	if !ok {
-		return fmt.Errorf("there is no account %q", accountID)
+		return say(func() string {
+			return lang.L("there is no account {{.Account}}", map[string]any{"Account": strconv.Quote(accountID)})
+		})
 	}
 	var (
 		c     *client.Client
@@ -349,7 +366,9 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 		if demo == nil {
 			srv, err := demoservice.Listen("127.0.0.1:0", a.demoOpts)
 			if err != nil {
-				return fmt.Errorf("the demo service could not start: %w", err)
+				return sayWrapped(err, func() string {
+					return lang.L("the demo service could not start: {{.Why}}", map[string]any{"Why": why(err)})
+				})
 			}
 			demo = srv
 		}

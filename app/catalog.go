@@ -2,10 +2,10 @@ package app
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 	"sync"
+
+	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/client"
 )
@@ -142,7 +142,9 @@ func (a *App) AddWebhook(ctx context.Context, agentID client.ID, url string, act
 // the old one deleted; the new record is returned (with a new number).
 func (a *App) SetWebhookActive(ctx context.Context, w client.Webhook, active bool) (*client.Webhook, error) {
 	if w.TemplateID == "" {
-		return nil, errors.New("this webhook does not say which agent it belongs to, so it cannot be changed here")
+		return nil, say(func() string {
+			return lang.L("this webhook does not say which agent it belongs to, so it cannot be changed here")
+		})
 	}
 	method := w.Method
 	if method == "" {
@@ -158,16 +160,14 @@ func (a *App) SetWebhookActive(ctx context.Context, w client.Webhook, active boo
 		return nil, err
 	}
 	if err := c.DeleteWebhook(ctx, w.ID); err != nil && !client.IsNotFound(err) {
-		return nw, fmt.Errorf("the webhook was turned %s as a new entry, but the old entry could not be removed: %w", onOff(active), err)
+		return nw, sayWrapped(err, func() string {
+			if active {
+				return lang.L("the webhook was turned on as a new entry, but the old entry could not be removed: {{.Why}}", map[string]any{"Why": why(err)})
+			}
+			return lang.L("the webhook was turned off as a new entry, but the old entry could not be removed: {{.Why}}", map[string]any{"Why": why(err)})
+		})
 	}
 	return nw, nil
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }
 
 // DeleteWebhook removes a webhook; one already gone counts as removed.

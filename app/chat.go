@@ -11,20 +11,24 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// ContinuePrompt is what "Continue" sends after a reply that was cut off.
-const ContinuePrompt = "Please continue where you left off."
+// ContinuePrompt is what "Continue" sends after a reply that was cut off,
+// in the language in use (the agent answers in the language it is
+// written to).
+func ContinuePrompt() string { return lang.L("Please continue where you left off.") }
 
 // ErrReplyRunning refuses a second send while a reply is still arriving, so
 // the conversation never holds two user messages in a row.
-var ErrReplyRunning = errors.New("a reply is still arriving: wait for it to finish or stop it first")
+var ErrReplyRunning = say(func() string { return lang.L("a reply is still arriving: wait for it to finish or stop it first") })
 
 // ErrEmptyMessage refuses sending nothing.
-var ErrEmptyMessage = errors.New("type a message first")
+var ErrEmptyMessage = say(func() string { return lang.L("type a message first") })
 
 // ChatPhase is where a conversation is in answering. A conversation moves
 // idle → sending → streaming → done, failed or stopped, through recovering
@@ -301,7 +305,7 @@ func (a *App) ListChats(ctx context.Context, query string) ([]storage.Conversati
 func (a *App) RenameChat(ctx context.Context, id int64, title string) error {
 	title = strings.TrimSpace(title)
 	if title == "" {
-		return errors.New("a conversation needs a title")
+		return say(func() string { return lang.L("a conversation needs a title") })
 	}
 	if err := a.db.RenameConversation(ctx, id, title); err != nil {
 		return err
@@ -484,7 +488,7 @@ func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID
 
 // Continue asks the agent to go on after a reply that was cut off.
 func (s *ChatSession) Continue(ctx context.Context) error {
-	return s.Send(ctx, ContinuePrompt, nil)
+	return s.Send(ctx, ContinuePrompt(), nil)
 }
 
 // Retry asks again for the last reply (failed, stopped, cut off, or one the
@@ -502,7 +506,7 @@ func (s *ChatSession) Retry(ctx context.Context) error {
 		}
 	}
 	if last < 0 {
-		return errors.New("there is no message to answer yet")
+		return say(func() string { return lang.L("there is no message to answer yet") })
 	}
 	return s.resendFrom(ctx, msgs[last])
 }
@@ -526,7 +530,7 @@ func (s *ChatSession) Edit(ctx context.Context, messageID int64, text string) er
 			return s.resendFrom(ctx, m)
 		}
 	}
-	return errors.New("that message is no longer in the conversation")
+	return say(func() string { return lang.L("that message is no longer in the conversation") })
 }
 
 // resendFrom streams a new reply to the user message m (possibly edited),
@@ -622,7 +626,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	}
 	c := s.a.Client()
 	if c == nil {
-		return errors.New("no account is open")
+		return say(func() string { return lang.L("no account is open") })
 	}
 	// The stream outlives the screen that started it: it ends with the
 	// reply or with Stop, never with the caller's context. While it opens
@@ -729,7 +733,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	s.done = done
 	s.lastErr = nil
 	s.phase = ChatStreaming
-	if newUser != nil && strings.HasPrefix(s.conv.Title, newChatPrefix) && countRole(s.msgs, storage.RoleUser) == 1 {
+	if newUser != nil && isNewChatTitle(s.conv.Title) && countRole(s.msgs, storage.RoleUser) == 1 {
 		s.conv.Title = titleFrom(userMsg.Content)
 	}
 	s.mu.Unlock()
@@ -750,12 +754,18 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	return nil
 }
 
-// newChatPrefix starts the title of a chat that has no message yet.
-const newChatPrefix = "New chat with "
-
 // NewChatTitle is the title of a new chat with the agent titled agent,
 // until its first message names it.
-func NewChatTitle(agent string) string { return newChatPrefix + agent }
+func NewChatTitle(agent string) string {
+	return lang.L("New chat with {{.Agent}}", map[string]any{"Agent": agent})
+}
+
+// isNewChatTitle reports a title NewChatTitle gave: it starts with its
+// words (a chat started with the agent's title as it was then).
+func isNewChatTitle(title string) bool {
+	start, _, _ := strings.Cut(lang.L("New chat with {{.Agent}}", map[string]any{"Agent": "\x00"}), "\x00")
+	return start != "" && strings.HasPrefix(title, start)
+}
 
 func countRole(msgs []storage.Message, role string) int {
 	n := 0
@@ -1019,12 +1029,12 @@ func (s *ChatSession) Markdown() string {
 	conv := s.Conversation()
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", conv.Title)
-	fmt.Fprintf(&b, "_Conversation with %s, %s_\n\n", conv.AgentTitle, conv.CreatedAt.Local().Format("2 January 2006 15:04"))
+	fmt.Fprintf(&b, "_%s_\n\n", lang.L("Conversation with {{.Agent}}, {{.Date}}", map[string]any{"Agent": conv.AgentTitle, "Date": longDateTime(conv.CreatedAt)}))
 	if conv.DeveloperMessage != "" {
-		fmt.Fprintf(&b, "## Instructions\n\n%s\n\n", conv.DeveloperMessage)
+		fmt.Fprintf(&b, "## %s\n\n%s\n\n", lang.L("Instructions"), conv.DeveloperMessage)
 	}
 	for _, m := range s.Messages() {
-		who := "You"
+		who := lang.L("You")
 		if m.Role == storage.RoleAssistant {
 			who = conv.AgentTitle
 		}
@@ -1041,18 +1051,31 @@ func (s *ChatSession) Markdown() string {
 func StatusNote(m storage.Message) string {
 	switch m.Status {
 	case storage.StatusStopped:
-		return "Stopped. The text so far is kept."
+		return lang.L("Stopped. The text so far is kept.")
 	case storage.StatusFailed:
 		if m.Error != "" {
 			return m.Error
 		}
-		return "The reply could not be finished."
+		return lang.L("The reply could not be finished.")
 	case storage.StatusInterrupted:
-		return "Agent Desk closed before this reply was finished."
+		return lang.L("Agent Desk closed before this reply was finished.")
 	case storage.StatusRecovered:
-		return "The connection dropped; this is the finished reply, fetched again from the service."
+		return lang.L("The connection dropped; this is the finished reply, fetched again from the service.")
 	}
 	return ""
+}
+
+// longDateTime is a day written out and the time, for a document's
+// header: "2 January 2026 15:04", "2 de janeiro de 2026 15:04", in
+// local time.
+func longDateTime(t time.Time) string {
+	t = t.Local()
+	c := cal()
+	of := " "
+	if c.of != "" {
+		of = " " + c.of + " "
+	}
+	return strconv.Itoa(t.Day()) + of + c.months[t.Month()-1] + of + strconv.Itoa(t.Year()) + " " + t.Format("15:04")
 }
 
 func copyAnswers(in map[string]string) map[string]string {

@@ -230,7 +230,7 @@ func TestChatInterruptedReplyOnReopenCanContinue(t *testing.T) {
 	}
 	s2.Wait()
 	ex := lastExecution(t, b)
-	if n := len(ex.Messages); n != 3 || ex.Messages[1].Content != "Dear all," || ex.Messages[2].Content != app.ContinuePrompt {
+	if n := len(ex.Messages); n != 3 || ex.Messages[1].Content != "Dear all," || ex.Messages[2].Content != app.ContinuePrompt() {
 		t.Fatalf("continue should send the partial reply and ask to go on, got %+v", ex.Messages)
 	}
 }

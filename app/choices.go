@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
+	"fyne.io/fyne/v2/lang"
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
 
@@ -26,13 +28,13 @@ import (
 func QuestionLabel(q client.Question) string {
 	switch strings.ToLower(strings.TrimSpace(q.Name)) {
 	case "temperature":
-		return "Style"
+		return lang.L("Style")
 	case "tools":
-		return "Looks up"
+		return lang.L("Looks up")
 	case "model":
-		return "Model"
+		return lang.L("Model")
 	case "language", "lang", "locale":
-		return "Language"
+		return lang.L("Language")
 	}
 	return ""
 }
@@ -85,19 +87,19 @@ func knownChoiceLabel(q client.Question, value string) (string, bool) {
 // ChoiceLabels are the options values of q as staff read them, in order
 // (ChoiceLabel each; whether they are languages is worked out once).
 func ChoiceLabels(q client.Question, values []string) []string {
-	lang := isLanguageQuestion(q)
+	isLang := isLanguageQuestion(q)
 	out := make([]string, len(values))
 	for i, v := range values {
-		out[i] = choiceLabel(q, v, lang)
+		out[i] = choiceLabel(q, v, isLang)
 	}
 	return out
 }
 
-func choiceLabel(q client.Question, value string, lang bool) string {
+func choiceLabel(q client.Question, value string, isLang bool) string {
 	if l, ok := knownChoiceLabel(q, value); ok {
 		return l
 	}
-	if lang {
+	if isLang {
 		if name := LanguageName(strings.TrimSpace(value)); name != "" {
 			return name
 		}
@@ -119,17 +121,17 @@ func StyleName(v string) string {
 func styleName(t float64) string {
 	switch {
 	case t <= 0.1:
-		return "Precise"
+		return lang.L("Precise")
 	case t < 0.4:
-		return "Mostly precise"
+		return lang.L("Mostly precise")
 	case t <= 0.6:
-		return "Balanced"
+		return lang.L("Balanced")
 	case t < 0.9:
-		return "Mostly creative"
+		return lang.L("Mostly creative")
 	case t <= 1.2:
-		return "Creative"
+		return lang.L("Creative")
 	}
-	return "Very creative"
+	return lang.L("Very creative")
 }
 
 // StyleChoices are the three styles a chat offers at first sight
@@ -185,22 +187,24 @@ func abs(f float64) float64 {
 	return f
 }
 
-// toolNames are the sources the service's tools option names.
-var toolNames = map[string]string{
-	"no-tools": "Nothing, only what it knows",
-	"internet": "The web",
-	"agent":    "Its own tools",
-	"x":        "X (Twitter)",
-	"twitter":  "X (Twitter)",
-	"linkedin": "LinkedIn",
-	"youtube":  "YouTube",
-	"github":   "GitHub",
-}
-
-// ToolName is a tools option as the source the agent looks things up in.
+// ToolName is a tools option as the source the agent looks things up in
+// (the sites by their own names).
 func ToolName(v string) string {
-	if n, ok := toolNames[strings.ToLower(v)]; ok {
-		return n
+	switch strings.ToLower(v) {
+	case "no-tools":
+		return lang.L("Nothing, only what it knows")
+	case "internet":
+		return lang.L("The web")
+	case "agent":
+		return lang.L("Its own tools")
+	case "x", "twitter":
+		return lang.L("X (Twitter)")
+	case "linkedin":
+		return "LinkedIn"
+	case "youtube":
+		return "YouTube"
+	case "github":
+		return "GitHub"
 	}
 	return titleWords(v)
 }
@@ -228,23 +232,24 @@ func ModelName(id string) string {
 		toks = toks[1:]
 	}
 	var words []string
-	var suffix string
+	// suffix is what follows the name: its date, or that it is the latest.
+	var suffix func(name string) string
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch {
 		case t == "latest":
-			suffix = " (latest)"
+			suffix = func(name string) string { return lang.L("{{.Model}} (latest)", map[string]any{"Model": name}) }
 		case len(t) == 4 && allDigits(t) && i+2 < len(toks) && len(toks[i+1]) == 2 && len(toks[i+2]) == 2:
 			// gpt-4o-2024-08-06: a date written with hyphens
 			if d, err := time.Parse("2006-01-02", t+"-"+toks[i+1]+"-"+toks[i+2]); err == nil {
-				suffix = " (" + d.Format("January 2006") + ")"
+				suffix = dated(d)
 				i += 2
 			} else {
 				words = append(words, t)
 			}
 		case len(t) == 8 && allDigits(t):
 			if d, err := time.Parse("20060102", t); err == nil {
-				suffix = " (" + d.Format("January 2006") + ")"
+				suffix = dated(d)
 			} else {
 				words = append(words, t)
 			}
@@ -264,7 +269,17 @@ func ModelName(id string) string {
 	if len(words) > 1 && words[0] == "GPT" {
 		words = append([]string{"GPT-" + words[1]}, words[2:]...)
 	}
-	return strings.Join(words, " ") + suffix
+	name := strings.Join(words, " ")
+	if suffix != nil {
+		return suffix(name)
+	}
+	return name
+}
+
+// dated is a model's name followed by the month of its version: "Claude
+// 3.5 Sonnet (June 2024)".
+func dated(d time.Time) func(name string) string {
+	return func(name string) string { return name + " (" + MonthYear(d) + ")" }
 }
 
 func allDigits(s string) bool {
@@ -322,7 +337,8 @@ var commonLanguages = map[string]bool{
 }
 
 // LanguageName is a language code ("de", "pt-BR") as the language's name
-// in English ("German", "Brazilian Portuguese"); "" when code is none.
+// in the language in use ("German", "Brazilian Portuguese"; "Alemão",
+// "Português (Brasil)"); "" when code is none.
 func LanguageName(code string) string {
 	c := strings.TrimSpace(code)
 	// Codes only: two or three letters, a region or script after a hyphen.
@@ -339,9 +355,23 @@ func LanguageName(code string) string {
 	if err != nil {
 		return ""
 	}
-	name := display.English.Tags().Name(tag)
+	name := languageNamer().Name(tag)
 	if name == "" || strings.EqualFold(name, c) {
 		return ""
 	}
-	return name
+	// Portuguese and Spanish write languages' names in small letters;
+	// as the label of a choice, the name starts with a capital.
+	r, n := utf8.DecodeRuneInString(name)
+	return string(unicode.ToUpper(r)) + name[n:]
+}
+
+// languageNamer names languages in the language in use.
+func languageNamer() display.Namer {
+	switch inUse {
+	case "pt-BR":
+		return display.Tags(language.BrazilianPortuguese)
+	case "es":
+		return display.Tags(language.Spanish)
+	}
+	return display.English.Tags()
 }

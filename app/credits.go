@@ -3,10 +3,11 @@ package app
 import (
 	"context"
 	"encoding/csv"
-	"fmt"
 	"io"
 	"strconv"
 	"time"
+
+	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -65,26 +66,28 @@ func (a *App) CreditsOverDays(ctx context.Context, days int) (CreditsReport, err
 
 func agentLabel(id string) string {
 	if id == "" {
-		return "Memories and other charges"
+		return lang.L("Memories and other charges")
 	}
-	return "Agent " + id
+	return lang.L("Agent {{.ID}}", map[string]any{"ID": id})
 }
 
 // WriteCSV writes the report as a spreadsheet-friendly CSV: one section by
 // day, one by agent.
 func (r CreditsReport) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	rows := [][]string{{"Day", "Credits"}}
+	rows := [][]string{{lang.L("Day"), lang.L("Credits")}}
 	for _, d := range r.ByDay {
 		rows = append(rows, []string{d.Day.Format("2006-01-02"), formatCredits(d.Credits)})
 	}
-	rows = append(rows, []string{}, []string{"Agent id", "Agent", "Calls", "Credits"})
+	rows = append(rows, []string{}, []string{lang.L("Agent id"), lang.L("Agent"), lang.L("Calls"), lang.L("Credits")})
 	for _, ag := range r.ByAgent {
 		rows = append(rows, []string{ag.AgentID, ag.AgentTitle, strconv.Itoa(ag.Calls), formatCredits(ag.Credits)})
 	}
-	rows = append(rows, []string{}, []string{"Total", formatCredits(r.Total)})
+	rows = append(rows, []string{}, []string{lang.L("Total"), formatCredits(r.Total)})
 	if err := cw.WriteAll(rows); err != nil {
-		return fmt.Errorf("the file could not be written: %w", err)
+		return sayWrapped(err, func() string {
+			return lang.L("the file could not be written: {{.Why}}", map[string]any{"Why": why(err)})
+		})
 	}
 	return nil
 }

@@ -323,7 +323,7 @@ func (w *docxWriter) inlines(n ast.Node, base docxRun) []docxRun {
 				r.text = string(c.Label(w.src))
 				runs = append(runs, r)
 			case *ast.Image:
-				runs = append(runs, docxRun{text: "[picture: " + plainOf(c, w.src) + "] (" + string(c.Destination) + ")", italic: true})
+				runs = append(runs, docxRun{text: pictureNamed(plainOf(c, w.src)) + " (" + string(c.Destination) + ")", italic: true})
 			case *ast.RawHTML:
 				r := st
 				segs := c.Segments

@@ -12,6 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
@@ -38,11 +40,11 @@ const (
 func (a Action) Label() string {
 	switch a {
 	case ActionTryAgain:
-		return "Try again"
+		return lang.L("Try again")
 	case ActionCheckLater:
-		return "Check again later"
+		return lang.L("Check again later")
 	case ActionOpenSettings:
-		return "Open account settings"
+		return lang.L("Open account settings")
 	}
 	return ""
 }
@@ -82,69 +84,108 @@ func explain(err error) Problem {
 	var bigErr *OutputTooLargeError
 	switch {
 	case errors.Is(err, context.Canceled):
-		return Problem{Title: "Cancelled", Sentence: "Cancelled."}
+		return Problem{Title: lang.L("Cancelled"), Sentence: lang.L("Cancelled.")}
 	case errors.Is(err, context.DeadlineExceeded):
-		return Problem{Title: "No answer in time", Sentence: "The service took too long to answer. Try again in a moment.", Action: ActionTryAgain}
+		return Problem{Title: lang.L("No answer in time"), Sentence: lang.L("The service took too long to answer. Try again in a moment."), Action: ActionTryAgain}
 	case errors.Is(err, client.ErrChatRules):
-		return Problem{Title: "Message not sent", Sentence: "Chat messages must be a pair of user/assistant: each message you send needs a reply before the next one."}
+		return Problem{Title: lang.L("Message not sent"), Sentence: lang.L("Chat messages must be a pair of user/assistant: each message you send needs a reply before the next one.")}
 	case errors.Is(err, client.ErrPollingUnsupported):
-		return Problem{Title: "Can't check on the run", Sentence: "This service does not let Agent Desk check on a run that is still going. What was received so far is kept."}
+		return Problem{Title: lang.L("Can't check on the run"), Sentence: lang.L("This service does not let Agent Desk check on a run that is still going. What was received so far is kept.")}
 	case errors.Is(err, client.ErrStreamIncomplete):
-		return Problem{Title: "Reply cut off", Sentence: "The connection dropped before the reply was complete, and the service could not give the rest. The text received so far is kept. Retry runs the agent again and costs credits."}
+		return Problem{Title: lang.L("Reply cut off"), Sentence: lang.L("The connection dropped before the reply was complete, and the service could not give the rest. The text received so far is kept. Retry runs the agent again and costs credits.")}
 	case errors.Is(err, client.ErrStillRunning):
-		return Problem{Title: "Still running", Sentence: "The agent is still running on the service. Agent Desk stopped checking after 10 minutes; use Check again later. The agent is not run a second time.", Action: ActionCheckLater}
+		return Problem{Title: lang.L("Still running"), Sentence: lang.L("The agent is still running on the service. Agent Desk stopped checking after 10 minutes; use Check again later. The agent is not run a second time."), Action: ActionCheckLater}
 	case errors.Is(err, client.ErrStreamIdle):
-		return Problem{Title: "Reply stopped", Sentence: "The service stopped sending the reply. The text received so far is kept."}
+		return Problem{Title: lang.L("Reply stopped"), Sentence: lang.L("The service stopped sending the reply. The text received so far is kept.")}
 	case errors.Is(err, ErrAgentInactive):
-		return Problem{Title: "Agent switched off", Sentence: "This agent is switched off on the service, so it cannot be run. Ask your administrator to switch it on, or choose another agent."}
+		return Problem{Title: lang.L("Agent switched off"), Sentence: lang.L("This agent is switched off on the service, so it cannot be run. Ask your administrator to switch it on, or choose another agent.")}
 	case errors.Is(err, ErrReplyTooLarge):
-		return Problem{Title: "Reply too long", Sentence: "The reply grew longer than Agent Desk keeps (" + HumanBytes(MaxReplyBytes) + "), so it stopped reading it. The text received up to there is kept."}
+		return Problem{Title: lang.L("Reply too long"), Sentence: lang.L("The reply grew longer than Agent Desk keeps ({{.Size}}), so it stopped reading it. The text received up to there is kept.", map[string]any{"Size": HumanBytes(MaxReplyBytes)})}
 	case errors.Is(err, client.ErrEventTooLarge):
-		return Problem{Title: "Reply too large", Sentence: "The service sent a piece of the reply that is too large to read. The text received so far is kept."}
+		return Problem{Title: lang.L("Reply too large"), Sentence: lang.L("The service sent a piece of the reply that is too large to read. The text received so far is kept.")}
 	case client.IsAuth(err):
-		return Problem{Title: "Key rejected", Sentence: "The service rejected the API key. Open Settings to check the key of this account.", Action: ActionOpenSettings}
+		return Problem{Title: lang.L("Key rejected"), Sentence: lang.L("The service rejected the API key. Open Settings to check the key of this account."), Action: ActionOpenSettings}
 	case client.IsDefaultCollectionRefusal(err):
-		return Problem{Title: "Default collection", Sentence: "The default collection cannot be deleted. Delete its memories one by one instead."}
+		return Problem{Title: lang.L("Default collection"), Sentence: lang.L("The default collection cannot be deleted. Delete its memories one by one instead.")}
 	case client.IsForbidden(err):
-		return Problem{Title: "No access", Sentence: "The API key works, but it has no access to this workspace or item. Check the workspace number in Settings, or ask your administrator for access.", Action: ActionOpenSettings}
+		return Problem{Title: lang.L("No access"), Sentence: lang.L("The API key works, but it has no access to this workspace or item. Check the workspace number in Settings, or ask your administrator for access."), Action: ActionOpenSettings}
 	case client.IsOffline(err):
-		return Problem{Title: "No connection", Sentence: "Agent Desk can't reach the service. Check your internet connection, then try again.", Action: ActionTryAgain}
+		return Problem{Title: lang.L("No connection"), Sentence: lang.L("Agent Desk can't reach the service. Check your internet connection, then try again."), Action: ActionTryAgain}
 	case errors.As(err, &apiErr):
 		return explainAPIError(apiErr)
 	case errors.As(err, &stErr):
-		return Problem{Title: "Not kept on this computer", Sentence: stErr.Error()}
+		return Problem{Title: lang.L("Not kept on this computer"), Sentence: storageSentence(stErr)}
 	case errors.As(err, &inErr):
-		return Problem{Title: "Check what you entered", Sentence: sentence(inErr.Message)}
+		return Problem{Title: lang.L("Check what you entered"), Sentence: sentence(inputMessage(inErr))}
 	case errors.As(err, &execErr):
 		if t := strings.TrimSpace(execErr.Text); t != "" {
-			return Problem{Title: "The agent could not finish", Sentence: "The agent could not finish: " + sentence(t), Action: ActionTryAgain}
+			return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish: {{.Why}}", map[string]any{"Why": sentence(t)}), Action: ActionTryAgain}
 		}
-		return Problem{Title: "The agent could not finish", Sentence: "The agent could not finish (the service says " + strconvQuote(execErr.Execution.Status) + "). Try again in a moment.", Action: ActionTryAgain}
+		if strings.TrimSpace(execErr.Execution.Status) == "" {
+			return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish (the service says nothing). Try again in a moment."), Action: ActionTryAgain}
+		}
+		return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish (the service says {{.Status}}). Try again in a moment.", map[string]any{"Status": strconvQuote(execErr.Execution.Status)}), Action: ActionTryAgain}
 	case errors.As(err, &bigErr):
-		return Problem{Title: "File too large", Sentence: "This " + bigErr.What + " is larger than Agent Desk downloads (" + HumanBytes(bigErr.Limit) + "), so the download was stopped and nothing was kept."}
+		return Problem{Title: lang.L("File too large"), Sentence: outputTooLarge(bigErr)}
 	case errors.As(err, &picErr):
 		return explainPicture(picErr)
 	case errors.As(err, &decErr):
-		return Problem{Title: "Unreadable answer", Sentence: "The service sent an answer Agent Desk could not read. Try again; if it keeps happening, the service may have changed.", Action: ActionTryAgain}
+		return Problem{Title: lang.L("Unreadable answer"), Sentence: lang.L("The service sent an answer Agent Desk could not read. Try again; if it keeps happening, the service may have changed."), Action: ActionTryAgain}
 	}
-	return Problem{Title: "Something went wrong", Sentence: sentence(plain(err.Error())), Action: ActionTryAgain}
+	return Problem{Title: lang.L("Something went wrong"), Sentence: sentence(plainWords(err)), Action: ActionTryAgain}
+}
+
+// plainWords are the words of an error Explain knows no more about: the
+// storage's own sentinels in the language in use, anything else as it
+// reads, without the package prefix.
+func plainWords(err error) string {
+	switch err.Error() {
+	case storage.ErrNotFound.Error():
+		if errors.Is(err, storage.ErrNotFound) {
+			return lang.L("not found")
+		}
+	case storage.ErrReadOnly.Error():
+		if errors.Is(err, storage.ErrReadOnly) {
+			return lang.L("the history is open read-only, so changes cannot be saved")
+		}
+	}
+	return plain(err.Error())
+}
+
+// outputTooLarge words an output larger than Agent Desk downloads, by
+// what it is (OutputTooLargeError.What).
+func outputTooLarge(e *OutputTooLargeError) string {
+	data := map[string]any{"Size": HumanBytes(e.Limit)}
+	switch e.What {
+	case safe.Image.String():
+		return lang.L("This picture is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
+	case safe.Video.String():
+		return lang.L("This video is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
+	case safe.Audio.String():
+		return lang.L("This sound is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
+	case safe.PDF.String():
+		return lang.L("This PDF document is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
+	case safe.PlainText.String():
+		return lang.L("This text is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
+	}
+	return lang.L("This file is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
 }
 
 // explainPicture words why a picture named in a reply, or a picture the
 // agent made, is not shown.
 func explainPicture(e *PictureError) Problem {
-	p := Problem{Title: "Picture not shown"}
+	p := Problem{Title: lang.L("Picture not shown")}
 	switch e.Reason {
 	case PictureNotWeb:
-		p.Sentence = "This picture is not on the web (it points to a file or another program), so Agent Desk does not open it."
+		p.Sentence = lang.L("This picture is not on the web (it points to a file or another program), so Agent Desk does not open it.")
 	case PictureTooLarge:
-		p.Sentence = "This picture's file is larger than " + HumanBytes(MaxPictureBytes) + ", so Agent Desk did not download it."
+		p.Sentence = lang.L("This picture's file is larger than {{.Size}}, so Agent Desk did not download it.", map[string]any{"Size": HumanBytes(MaxPictureBytes)})
 	case PictureTooBig:
-		p.Sentence = fmt.Sprintf("This picture is too large to show safely (%d × %d pixels).", e.Width, e.Height)
+		p.Sentence = lang.L("This picture is too large to show safely ({{.Width}} × {{.Height}} pixels).", map[string]any{"Width": Number(e.Width), "Height": Number(e.Height)})
 	case PictureUnreadable:
-		p.Sentence = "This is not a picture Agent Desk can show."
+		p.Sentence = lang.L("This is not a picture Agent Desk can show.")
 	default:
-		p.Sentence = "The website that holds this picture did not give it. Try again later."
+		p.Sentence = lang.L("The website that holds this picture did not give it. Try again later.")
 		p.Action = ActionTryAgain
 	}
 	return p
@@ -170,46 +211,46 @@ func explainAPIError(e *client.APIError) Problem {
 	msg := strings.TrimSpace(e.Message)
 	switch {
 	case e.StatusCode == 404:
-		p := Problem{Title: "Not found", Sentence: "The service could not find that. It may have been removed."}
-		if msg != "" && !strings.EqualFold(msg, "Not Found") {
+		p := Problem{Title: lang.L("Not found"), Sentence: lang.L("The service could not find that. It may have been removed.")}
+		if msg != "" && !strings.EqualFold(msg, "not found") {
 			p.Sentence = sentence(msg)
 		}
 		return p
 	case e.StatusCode == 413 && e.Path != "" && !strings.Contains(e.Path+"/", "/files/"):
 		// not a file: a message, with the conversation before it
-		return Problem{Title: "Too long for the service", Sentence: "The service cannot take a request this long. In a long conversation, start a new chat (the agent will not see this one); a long pasted text can be shortened or sent as a file."}
+		return Problem{Title: lang.L("Too long for the service"), Sentence: lang.L("The service cannot take a request this long. In a long conversation, start a new chat (the agent will not see this one); a long pasted text can be shortened or sent as a file.")}
 	case e.StatusCode == 413:
-		p := Problem{Title: "File too large", Sentence: "The file is too large for the service. Files of up to 200 MB are usually accepted."}
-		if msg != "" && !strings.EqualFold(msg, http.StatusText(http.StatusRequestEntityTooLarge)) && !strings.EqualFold(msg, "Payload Too Large") {
-			p.Sentence = "The file is too large for the service: " + sentence(msg)
+		p := Problem{Title: lang.L("File too large"), Sentence: lang.L("The file is too large for the service. Files of up to 200 MB are usually accepted.")}
+		if msg != "" && !strings.EqualFold(msg, http.StatusText(http.StatusRequestEntityTooLarge)) && !strings.EqualFold(msg, "payload too large") {
+			p.Sentence = lang.L("The file is too large for the service: {{.Why}}", map[string]any{"Why": sentence(msg)})
 		}
 		return p
 	case e.StatusCode == 422 || e.StatusCode == 400:
-		p := Problem{Title: "Not accepted", Sentence: sentence(msg)}
+		p := Problem{Title: lang.L("Not accepted"), Sentence: sentence(msg)}
 		// The real service's message is only "Validation failed": what
 		// to fix is in its field messages.
-		if msg == "" || strings.EqualFold(msg, "Validation failed") {
+		if msg == "" || strings.EqualFold(msg, "validation failed") {
 			if f := firstFieldMessage(e.Fields); f != "" {
 				p.Sentence = sentence(f)
 			} else if msg == "" {
-				p.Sentence = "The service did not accept what was sent. Check the fields and try again."
+				p.Sentence = lang.L("The service did not accept what was sent. Check the fields and try again.")
 			}
 		}
 		return p
 	case e.StatusCode == 429:
-		p := Problem{Title: "Service busy", Sentence: "The service asked Agent Desk to slow down. Wait a moment, then try again.", Action: ActionTryAgain}
+		p := Problem{Title: lang.L("Service busy"), Sentence: lang.L("The service asked Agent Desk to slow down. Wait a moment, then try again."), Action: ActionTryAgain}
 		if d, ok := e.Wait(); ok && d >= time.Second {
 			p.Wait = d
-			p.Sentence = "The service asked Agent Desk to slow down. Try again in " + HowLong(d.Round(time.Second)) + "."
+			p.Sentence = lang.L("The service asked Agent Desk to slow down. Try again in {{.Wait}}.", map[string]any{"Wait": HowLong(d.Round(time.Second))})
 		}
 		return p
 	case e.StatusCode >= 500:
-		return Problem{Title: "Service problem", Sentence: "The service had a problem and could not finish. Try again in a moment.", Action: ActionTryAgain}
+		return Problem{Title: lang.L("Service problem"), Sentence: lang.L("The service had a problem and could not finish. Try again in a moment."), Action: ActionTryAgain}
 	}
 	if msg == "" {
-		return Problem{Title: "Request refused", Sentence: "The service refused the request."}
+		return Problem{Title: lang.L("Request refused"), Sentence: lang.L("The service refused the request.")}
 	}
-	return Problem{Title: "Request refused", Sentence: sentence(msg)}
+	return Problem{Title: lang.L("Request refused"), Sentence: sentence(msg)}
 }
 
 // sentence makes sure a message starts with a capital and ends with a stop.
@@ -219,7 +260,7 @@ func sentence(s string) string {
 	// window, whatever the server sent.
 	s = safe.Text(strings.TrimSpace(s), sentenceMax)
 	if s == "" {
-		return "Something went wrong."
+		return lang.L("Something went wrong.")
 	}
 	r, n := utf8.DecodeRuneInString(s)
 	s = string(unicode.ToUpper(r)) + s[n:]
@@ -251,9 +292,6 @@ func FieldErrors(err error) map[string]string {
 // strconvQuote quotes a server's word for showing, short and on one line.
 func strconvQuote(s string) string {
 	s = strings.TrimSpace(s)
-	if s == "" {
-		return "nothing"
-	}
 	if r := []rune(s); len(r) > 40 {
 		s = string(r[:40]) + "…"
 	}
@@ -274,4 +312,216 @@ func firstFieldMessage(fields map[string][]string) string {
 	}
 	sort.Strings(names)
 	return fields[names[0]][0]
+}
+
+// said is an error of Agent Desk's own whose words are for people: they
+// are made when the error is read (Error), in the language in use then,
+// so that an error made before the language was chosen (at start) or kept
+// for later reads right. err is the error it wraps, if any.
+type said struct {
+	words func() string
+	err   error
+}
+
+func (e *said) Error() string { return e.words() }
+func (e *said) Unwrap() error { return e.err }
+
+// say is an error worded by words when it is read.
+func say(words func() string) error { return &said{words: words} }
+
+// sayWrapped is say for an error that wraps err (errors.Is and As see it).
+func sayWrapped(err error, words func() string) error { return &said{words: words, err: err} }
+
+// why is err's own words, for a sentence that gives them as the reason:
+// a storage failure in the language in use, anything else as it reads.
+func why(err error) string {
+	var st *storage.Error
+	if errors.As(err, &st) && st.Error() == err.Error() {
+		return storageSentence(st)
+	}
+	return err.Error()
+}
+
+// inputMessage is the message of a check the client made before sending
+// anything, in the language in use when it is one the client is known to
+// write; any other as the client wrote it.
+func inputMessage(e *client.InputError) string {
+	msg := e.Message
+	// The client's messages, compared whatever their case.
+	is := func(words string) bool { return strings.EqualFold(msg, words) }
+	switch {
+	case is("give the collection a name."):
+		return lang.L("Give the collection a name.")
+	case is(fmt.Sprintf("a collection name can be at most %d characters long.", client.MaxCollectionName)):
+		return lang.L("A collection name can be at most {{.Count}} characters long.", map[string]any{"Count": Number(client.MaxCollectionName)})
+	case is(client.ErrDefaultCollection.Message):
+		return lang.L("The default collection cannot be deleted. Delete its memories one by one instead.")
+	case is("enter the address that should receive the calls."):
+		return lang.L("Enter the address that should receive the calls.")
+	case is("that address is not complete. it should look like https://example.com/hook."):
+		return lang.L("That address is not complete. It should look like https://example.com/hook.")
+	case is("the service only calls secure addresses: use one starting with https:// instead."):
+		return lang.L("The service only calls secure addresses: use one starting with https:// instead.")
+	case is("the service calls a webhook with POST or GET only."):
+		return lang.L("The service calls a webhook with POST or GET only.")
+	case is("a webhook is either active or inactive."):
+		return lang.L("A webhook is either active or inactive.")
+	}
+	const tooMany = "the service takes at most %d files at a time; %d are attached. remove %d, then send again."
+	var most, attached, remove int
+	if n, _ := fmt.Sscanf(strings.ToLower(msg), tooMany, &most, &attached, &remove); n == 3 && is(fmt.Sprintf(tooMany, most, attached, remove)) {
+		return lang.L("The service takes at most {{.Most}} files at a time; {{.Attached}} are attached. Remove {{.Remove}}, then send again.",
+			map[string]any{"Most": Number(most), "Attached": Number(attached), "Remove": Number(remove)})
+	}
+	if rest, ok := strings.CutSuffix(msg, "; the service takes files of up to 200 MB."); ok {
+		if i := strings.LastIndex(rest, " is "); i > 0 {
+			return lang.L("{{.Name}} is {{.Size}}; the service takes files of up to 200 MB.", map[string]any{"Name": rest[:i], "Size": rest[i+len(" is "):]})
+		}
+	}
+	return msg
+}
+
+// storageSentence is a failure to read or write Agent Desk's files, in
+// words: what Agent Desk was doing, the file, and why it failed.
+func storageSentence(e *storage.Error) string {
+	data := map[string]any{"What": storageOp(e.Op), "Path": e.Path, "Why": storageReason(e.Reason)}
+	if e.Path == "" {
+		return lang.L("Agent Desk could not {{.What}}: {{.Why}}", data)
+	}
+	return lang.L("Agent Desk could not {{.What}} ({{.Path}}): {{.Why}}", data)
+}
+
+// storageOp is what storage was doing (storage.Error.Op) in the language
+// in use; one it does not know as storage wrote it.
+func storageOp(op string) string {
+	switch op {
+	case "add up the credits":
+		return lang.L("add up the credits")
+	case "count the messages":
+		return lang.L("count the messages")
+	case "delete the conversation":
+		return lang.L("delete the conversation")
+	case "keep a list for offline use":
+		return lang.L("keep a list for offline use")
+	case "make the downloads cache private":
+		return lang.L("make the downloads cache private")
+	case "move the unreadable settings file aside":
+		return lang.L("move the unreadable settings file aside")
+	case "open the downloads cache":
+		return lang.L("open the downloads cache")
+	case "open the history":
+		return lang.L("open the history")
+	case "open the history for reading":
+		return lang.L("open the history for reading")
+	case "read the API keys file":
+		return lang.L("read the API keys file")
+	case "read the collections":
+		return lang.L("read the collections")
+	case "read the conversation":
+		return lang.L("read the conversation")
+	case "read the conversations":
+		return lang.L("read the conversations")
+	case "read the credits":
+		return lang.L("read the credits")
+	case "read the memories":
+		return lang.L("read the memories")
+	case "read the memory":
+		return lang.L("read the memory")
+	case "read the message":
+		return lang.L("read the message")
+	case "read the messages":
+		return lang.L("read the messages")
+	case "read the new memory draft":
+		return lang.L("read the new memory draft")
+	case "read the run":
+		return lang.L("read the run")
+	case "read the runs":
+		return lang.L("read the runs")
+	case "record the credits":
+		return lang.L("record the credits")
+	case "remove deleted conversations":
+		return lang.L("remove deleted conversations")
+	case "remove the API keys file":
+		return lang.L("remove the API keys file")
+	case "remove the collection from the list":
+		return lang.L("remove the collection from the list")
+	case "remove the download":
+		return lang.L("remove the download")
+	case "remove the later messages":
+		return lang.L("remove the later messages")
+	case "remove the memory from the list":
+		return lang.L("remove the memory from the list")
+	case "rename the conversation":
+		return lang.L("rename the conversation")
+	case "restore the conversation":
+		return lang.L("restore the conversation")
+	case "save the API key":
+		return lang.L("save the API key")
+	case "save the collection":
+		return lang.L("save the collection")
+	case "save the conversation":
+		return lang.L("save the conversation")
+	case "save the download":
+		return lang.L("save the download")
+	case "save the draft":
+		return lang.L("save the draft")
+	case "save the memories":
+		return lang.L("save the memories")
+	case "save the memory":
+		return lang.L("save the memory")
+	case "save the memory draft":
+		return lang.L("save the memory draft")
+	case "save the message":
+		return lang.L("save the message")
+	case "save the new conversation":
+		return lang.L("save the new conversation")
+	case "save the new memory draft":
+		return lang.L("save the new memory draft")
+	case "save the reply":
+		return lang.L("save the reply")
+	case "save the run":
+		return lang.L("save the run")
+	case "save the settings":
+		return lang.L("save the settings")
+	case "search the conversations":
+		return lang.L("search the conversations")
+	case "search the history":
+		return lang.L("search the history")
+	}
+	return op
+}
+
+// storageReason is why storage failed (storage.Error.Reason) in the
+// language in use; a reason it does not know (the system's own words) as
+// it is.
+func storageReason(reason string) string {
+	switch reason {
+	case "the disk is full":
+		return lang.L("the disk is full")
+	case "the file is locked by another program (is Agent Desk already running?)":
+		return lang.L("the file is locked by another program (is Agent Desk already running?)")
+	case "permission was denied":
+		return lang.L("permission was denied")
+	case "the file or its folder cannot be written to":
+		return lang.L("the file or its folder cannot be written to")
+	case "the file cannot be opened for writing (its folder may be read-only or belong to another user)":
+		return lang.L("the file cannot be opened for writing (its folder may be read-only or belong to another user)")
+	case "the file is damaged or is not an Agent Desk history":
+		return lang.L("the file is damaged or is not an Agent Desk history")
+	case "the disk could not be written (it may be full or failing)":
+		return lang.L("the disk could not be written (it may be full or failing)")
+	case "the disk could not be read or written":
+		return lang.L("the disk could not be read or written")
+	case "the disk is read-only":
+		return lang.L("the disk is read-only")
+	case "the file or folder does not exist":
+		return lang.L("the file or folder does not exist")
+	case "a file is in the way where a folder should be":
+		return lang.L("a file is in the way where a folder should be")
+	case "the file is damaged":
+		return lang.L("the file is damaged")
+	case storage.ErrReadOnly.Error():
+		return lang.L("the history is open read-only, so changes cannot be saved")
+	}
+	return reason
 }

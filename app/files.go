@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/client"
 )
 
@@ -337,15 +339,15 @@ func FileSettled(f client.File) bool {
 func FileStatusText(status string) string {
 	switch status {
 	case "completed":
-		return "Ready"
+		return lang.L("Ready")
 	case "processing", "in_progress", "pending", "queued":
-		return "Processing…"
+		return lang.L("Processing…")
 	case FileWaiting:
-		return "Not processed"
+		return lang.L("Not processed")
 	case "failed", "error":
-		return "Failed"
+		return lang.L("Failed")
 	case "":
-		return "Unknown"
+		return lang.L("Unknown")
 	}
 	return sentence(status)
 }
@@ -402,20 +404,19 @@ func (a *App) LinkTargets(ctx context.Context) ([]client.Agent, error) {
 // LinkSummary says what a link did, in plain words.
 func LinkSummary(res *client.AgentFiles) string {
 	if res == nil || res.FilesCount == nil {
-		return "Files linked."
+		return lang.L("Files linked.")
 	}
 	c := res.FilesCount
-	return fmt.Sprintf("Linked. %d ready, %d failed, %d still processing.", c.Completed, c.Failed, c.InProgress)
+	return lang.L("Linked. {{.Ready}} ready, {{.Failed}} failed, {{.Processing}} still processing.",
+		map[string]any{"Ready": Number(c.Completed), "Failed": Number(c.Failed), "Processing": Number(c.InProgress)})
 }
 
-// HumanBytes is a size in the units people use (KB, MB, GB).
+// HumanBytes is a size in the units people use (KB, MB, GB), written as
+// the language in use writes numbers (1.5 MB, 1,5 MB).
 func HumanBytes(n int64) string {
 	const unit = 1000
 	if n < unit {
-		if n == 1 {
-			return "1 byte"
-		}
-		return fmt.Sprintf("%d bytes", n)
+		return lang.N("{{.Count}} byte", int(n), map[string]any{"Count": fmt.Sprint(n)})
 	}
 	div, exp := int64(unit), 0
 	for m := n / unit; m >= unit; m /= unit {
@@ -425,7 +426,7 @@ func HumanBytes(n int64) string {
 	v := float64(n) / float64(div)
 	units := "KMGTPE"
 	if v < 10 {
-		return fmt.Sprintf("%.1f %cB", v, units[exp])
+		return decimal(fmt.Sprintf("%.1f", v)) + " " + string(units[exp]) + "B"
 	}
 	return fmt.Sprintf("%.0f %cB", v, units[exp])
 }

@@ -1,11 +1,11 @@
 package app
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2/lang"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -27,26 +27,35 @@ func noNegativeZero(s string) string {
 	return s
 }
 
-// Credits is a credits figure with its unit: "0.04 credits", "1 credit".
+// Credits is a credits figure with its unit, in the language in use:
+// "0.04 credits", "1 credit", "0,04 créditos".
 func Credits(v float64) string {
 	n := CreditsNumber(v)
-	if n == "1" {
-		return "1 credit"
-	}
-	return n + " credits"
+	return lang.N("{{.Count}} credit", pluralCount(n), map[string]any{"Count": decimal(n)})
 }
 
 // CreditsColumn is a credits figure for a column of figures: always four
 // decimals, so the figures line up ("0.0010 credits" over "0.0011 credits").
 func CreditsColumn(v float64) string {
-	return noNegativeZero(strconv.FormatFloat(v, 'f', 4, 64)) + " credits"
+	n := noNegativeZero(strconv.FormatFloat(v, 'f', 4, 64))
+	return lang.N("{{.Count}} credit", 2, map[string]any{"Count": decimal(n)})
+}
+
+// pluralCount is the count that picks a figure's plural form: the figure
+// itself when whole, and a form for many when it has decimals ("1.5
+// credits", not "1.5 credit").
+func pluralCount(figure string) int {
+	if n, err := strconv.Atoi(figure); err == nil {
+		return n
+	}
+	return 2
 }
 
 // HowLong is a duration in the words a person would use: "0.2 seconds",
 // "12 seconds", "1 minute 30 seconds", "2 hours 5 minutes".
 func HowLong(d time.Duration) string {
 	if d < 50*time.Millisecond {
-		return "less than a second"
+		return lang.L("less than a second")
 	}
 	if d >= time.Hour {
 		d = d.Round(time.Minute)
@@ -74,11 +83,16 @@ func HowLong(d time.Duration) string {
 	return out
 }
 
+// plural is n of a unit of time, in the language in use.
 func plural(n, unit string) string {
-	if n == "1" {
-		return fmt.Sprintf("1 %s", unit)
+	data := map[string]any{"Count": decimal(n)}
+	switch unit {
+	case "hour":
+		return lang.N("{{.Count}} hour", pluralCount(n), data)
+	case "minute":
+		return lang.N("{{.Count}} minute", pluralCount(n), data)
 	}
-	return fmt.Sprintf("%s %ss", n, unit)
+	return lang.N("{{.Count}} second", pluralCount(n), data)
 }
 
 // Preview is the first line of a markdown text as a person reads it, without

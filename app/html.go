@@ -3,6 +3,9 @@ package app
 import (
 	"bytes"
 	"html"
+	"strings"
+
+	"fyne.io/fyne/v2/lang"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -29,23 +32,37 @@ type picturesAsLinks struct{}
 func (picturesAsLinks) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	r.Register(ast.KindImage, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		img := n.(*ast.Image)
+		before, after := pictureWords()
 		if entering {
 			if gmhtml.IsDangerousURL(img.Destination) {
-				_, _ = w.WriteString("<span>[picture: ")
+				_, _ = w.WriteString("<span>" + html.EscapeString(before))
 			} else {
 				_, _ = w.WriteString(`<a href="`)
 				_, _ = w.Write(util.EscapeHTML(util.URLEscape(img.Destination, true)))
-				_, _ = w.WriteString(`">[picture: `)
+				_, _ = w.WriteString(`">` + html.EscapeString(before))
 			}
 			return ast.WalkContinue, nil
 		}
 		if gmhtml.IsDangerousURL(img.Destination) {
-			_, _ = w.WriteString("]</span>")
+			_, _ = w.WriteString(html.EscapeString(after) + "</span>")
 		} else {
-			_, _ = w.WriteString("]</a>")
+			_, _ = w.WriteString(html.EscapeString(after) + "</a>")
 		}
 		return ast.WalkContinue, nil
 	})
+}
+
+// pictureWords are the words around a picture's own words where a
+// document names it instead of showing it: "[picture: " and "]".
+func pictureWords() (before, after string) {
+	before, after, _ = strings.Cut(pictureNamed("\x00"), "\x00")
+	return before, after
+}
+
+// pictureNamed is a picture named by its words, in a document that does
+// not show it: "[picture: the office plan]".
+func pictureNamed(words string) string {
+	return lang.L("[picture: {{.Words}}]", map[string]any{"Words": words})
 }
 
 // MarkdownPage is markdown as a web page of its own, titled title, that

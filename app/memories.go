@@ -3,12 +3,13 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
@@ -18,33 +19,19 @@ import (
 const MemoryLimit = 32000
 
 // ErrMemoryEmpty is returned when a memory has no text: the service requires it.
-var ErrMemoryEmpty = errors.New("write the memory's text before saving")
+var ErrMemoryEmpty = say(func() string { return lang.L("write the memory's text before saving") })
 
 // MemoryTooLongError says a memory is over MemoryLimit; nothing was sent.
 type MemoryTooLongError struct{ Length int }
 
 func (e *MemoryTooLongError) Error() string {
-	return fmt.Sprintf("This memory is %s characters long; the service takes at most %s. Shorten it before saving.",
-		Thousands(e.Length), Thousands(MemoryLimit))
+	return lang.L("This memory is {{.Length}} characters long; the service takes at most {{.Limit}}. Shorten it before saving.",
+		map[string]any{"Length": Thousands(e.Length), "Limit": Thousands(MemoryLimit)})
 }
 
-// Thousands writes n with comma separators ("32,000"), as counters show it.
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// Thousands writes n with its thousands marked ("32,000"; "32.000" in the
+// languages that write a decimal comma), as counters show it: Number.
+func Thousands(n int) string { return Number(n) }
 
 // MemoryLength counts a memory the way the limit does: in characters.
 func MemoryLength(text string) int { return utf8.RuneCountInString(text) }
@@ -136,7 +123,9 @@ func validCollectionID(id string) error {
 		return nil
 	}
 	if n, err := strconv.ParseInt(id, 10, 64); err != nil || n <= 0 {
-		return fmt.Errorf("a collection number is a whole number such as 2, not %q", id)
+		return say(func() string {
+			return lang.L("a collection number is a whole number such as 2, not {{.Typed}}", map[string]any{"Typed": strconv.Quote(id)})
+		})
 	}
 	return nil
 }
@@ -200,7 +189,9 @@ func (a *App) OpenMemoryByID(ctx context.Context, id string, e MemoryEdit) (stor
 
 func validMemoryID(id string) error {
 	if n, err := strconv.ParseInt(id, 10, 64); err != nil || n <= 0 {
-		return fmt.Errorf("a memory number is a whole number such as 501, not %q", id)
+		return say(func() string {
+			return lang.L("a memory number is a whole number such as 501, not {{.Typed}}", map[string]any{"Typed": strconv.Quote(id)})
+		})
 	}
 	return nil
 }
@@ -246,7 +237,7 @@ func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit)
 	if err := a.db.UpsertMemory(ctx, entry); err != nil {
 		return entry, err
 	}
-	a.RecordCredits(ctx, storage.CreditsMemory, "", "Memories", entry.ID, m.Credits)
+	a.RecordCredits(ctx, storage.CreditsMemory, "", lang.L("Memories"), entry.ID, m.Credits)
 	// A collection the memory is filed under is listed too, even one the
 	// service chose (a memory saved without one goes to the account's
 	// default collection): there is no other way to learn of it. The
@@ -268,7 +259,7 @@ func CollectionLabel(id, name string) string {
 	if name != "" {
 		return name
 	}
-	return "Collection no. " + id
+	return lang.L("Collection no. {{.Number}}", map[string]any{"Number": id})
 }
 
 func (a *App) collectionName(ctx context.Context, id string) string {
@@ -310,12 +301,12 @@ func (a *App) RenameCollection(ctx context.Context, id, name string) (storage.Co
 	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
 	if err := validCollectionID(id); err != nil || id == "" {
 		if err == nil {
-			err = errors.New("enter the collection's number")
+			err = say(func() string { return lang.L("enter the collection's number") })
 		}
 		return storage.CollectionEntry{}, err
 	}
 	if name == "" {
-		return storage.CollectionEntry{}, errors.New("enter a name for the collection")
+		return storage.CollectionEntry{}, say(func() string { return lang.L("enter a name for the collection") })
 	}
 	c, err := a.Client().UpdateCollection(ctx, client.ID(id), name)
 	if err != nil {
@@ -371,7 +362,7 @@ func (a *App) NewMemoryDraft(ctx context.Context) (content, collectionID string,
 func (a *App) SyncMemories(ctx context.Context) (listed bool, err error) {
 	c := a.Client()
 	if c == nil {
-		return false, errors.New("no account is open")
+		return false, say(func() string { return lang.L("no account is open") })
 	}
 	var cols []storage.CollectionEntry
 	defaults := map[string]bool{}
@@ -453,7 +444,9 @@ func (a *App) CreateCollection(ctx context.Context, name string) (storage.Collec
 		entry.Name = strings.TrimSpace(name)
 	}
 	if entry.ID == "" {
-		return entry, errors.New("the service created the collection but did not say its number; refresh the list to see it")
+		return entry, say(func() string {
+			return lang.L("the service created the collection but did not say its number; refresh the list to see it")
+		})
 	}
 	return entry, a.db.UpsertCollection(ctx, entry)
 }
@@ -464,7 +457,7 @@ func (a *App) CreateCollection(ctx context.Context, name string) (storage.Collec
 func (a *App) DeleteCollection(ctx context.Context, id string) error {
 	if err := validCollectionID(id); err != nil || id == "" {
 		if err == nil {
-			err = errors.New("enter the collection's number")
+			err = say(func() string { return lang.L("enter the collection's number") })
 		}
 		return err
 	}

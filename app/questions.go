@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
 )
@@ -55,14 +57,16 @@ func FormQuestions(agent client.Agent) []client.Question {
 
 // NoChoicesNote says why a required choice with nothing to choose from
 // stops a run: the agent is set up wrong, and only its owner can fix it.
-const NoChoicesNote = "This question has nothing to choose from, so the agent is set up wrong and cannot run. Ask whoever looks after the agent to add its choices."
+func NoChoicesNote() string {
+	return lang.L("This question has nothing to choose from, so the agent is set up wrong and cannot run. Ask whoever looks after the agent to add its choices.")
+}
 
 // Blocked names the first question no answer can satisfy (a required
 // choice without choices) and why, or "" when the agent can be run.
 func Blocked(agent client.Agent) (question, why string) {
 	for _, q := range FormQuestions(agent) {
 		if noChoices(q) && q.Required {
-			return q.Name, NoChoicesNote
+			return q.Name, NoChoicesNote()
 		}
 	}
 	return "", ""
@@ -173,40 +177,37 @@ func finite(f float64) *float64 {
 	return &f
 }
 
-// formatNumber writes a bound as people write it: 5, 0.5, 120.
+// formatNumber writes a bound as people write it: 5, 0.5, 120 (with a
+// point in every language: the field takes numbers written so).
 func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// rangeWords are the numbers q takes in words ("from 5 to 120", "of 5
-// or more", "of 120 or less"), or "" when the agent gives no bounds.
-func rangeWords(q client.Question) string {
-	lo, hi := Bounds(q)
-	switch {
-	case lo != nil && hi != nil:
-		return "from " + formatNumber(*lo) + " to " + formatNumber(*hi)
-	case lo != nil:
-		return "of " + formatNumber(*lo) + " or more"
-	case hi != nil:
-		return "of " + formatNumber(*hi) + " or less"
-	}
-	return ""
-}
 
 // RangeText says which numbers q takes, for its help text ("From 5 to
 // 120.", "5 or more."), or "" when the agent gives no bounds.
 func RangeText(q client.Question) string {
-	w := strings.TrimPrefix(rangeWords(q), "of ")
-	if w == "" {
-		return ""
+	lo, hi := Bounds(q)
+	switch {
+	case lo != nil && hi != nil:
+		return lang.L("From {{.Low}} to {{.High}}.", map[string]any{"Low": formatNumber(*lo), "High": formatNumber(*hi)})
+	case lo != nil:
+		return lang.L("{{.Low}} or more.", map[string]any{"Low": formatNumber(*lo)})
+	case hi != nil:
+		return lang.L("{{.High}} or less.", map[string]any{"High": formatNumber(*hi)})
 	}
-	return strings.ToUpper(w[:1]) + w[1:] + "."
+	return ""
 }
 
 // rangeMessage is the note at a number field whose answer is not a number
 // in q's bounds ("Please enter a number from 5 to 120."); "" when q has
 // none.
 func rangeMessage(q client.Question) string {
-	if w := rangeWords(q); w != "" {
-		return "Please enter a number " + w + "."
+	lo, hi := Bounds(q)
+	switch {
+	case lo != nil && hi != nil:
+		return lang.L("Please enter a number from {{.Low}} to {{.High}}.", map[string]any{"Low": formatNumber(*lo), "High": formatNumber(*hi)})
+	case lo != nil:
+		return lang.L("Please enter a number of {{.Low}} or more.", map[string]any{"Low": formatNumber(*lo)})
+	case hi != nil:
+		return lang.L("Please enter a number of {{.High}} or less.", map[string]any{"High": formatNumber(*hi)})
 	}
 	return ""
 }
@@ -411,11 +412,13 @@ var DateExample = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 // gives it with the example as the service takes it (2026-11-25); the form
 // gives it with the example its field shows.
 func DateMessage(example string) string {
-	return "Please enter a date, for example " + example + ", or pick one from the calendar."
+	return lang.L("Please enter a date, for example {{.Example}}, or pick one from the calendar.", map[string]any{"Example": example})
 }
 
 // ObjectMessage is the note at an object field whose answer is not one.
-const ObjectMessage = `Please write this as in the example, with the curly brackets and quotation marks: {"city": "Lisbon"}.`
+func ObjectMessage() string {
+	return lang.L("Please write this as in the example, with the curly brackets and quotation marks: {\"city\": \"Lisbon\"}.")
+}
 
 // CheckAnswers returns, per question name, what is wrong with the answers
 // before anything is sent: a required question left empty, a number that
@@ -438,7 +441,7 @@ func CheckAnswers(agent client.Agent, answers map[string]string) map[string]stri
 func checkAnswer(q client.Question, v string) string {
 	v = trimmed(q, v)
 	if noChoices(q) && q.Required {
-		return NoChoicesNote
+		return NoChoicesNote()
 	}
 	if blank(q, v) {
 		if !q.Required {
@@ -446,13 +449,13 @@ func checkAnswer(q client.Question, v string) string {
 		}
 		switch q.Type {
 		case QuestionMultiselect:
-			return "Please choose at least one."
+			return lang.L("Please choose at least one.")
 		case client.QuestionArray:
-			return "Please add at least one line."
+			return lang.L("Please add at least one line.")
 		case QuestionFile:
-			return "Please choose a file."
+			return lang.L("Please choose a file.")
 		}
-		return "Please fill this in."
+		return lang.L("Please fill this in.")
 	}
 	switch q.Type {
 	case client.QuestionNumber:
@@ -460,7 +463,7 @@ func checkAnswer(q client.Question, v string) string {
 			if msg := rangeMessage(q); msg != "" {
 				return msg
 			}
-			return "Please enter a number, for example 250."
+			return lang.L("Please enter a number, for example 250.")
 		}
 		f, _ := strconv.ParseFloat(v, 64)
 		if lo, hi := Bounds(q); (lo != nil && f < *lo) || (hi != nil && f > *hi) {
@@ -468,13 +471,13 @@ func checkAnswer(q client.Question, v string) string {
 		}
 	case client.QuestionSelect:
 		if opts := Choices(q); len(opts) > 0 && !containsString(opts, v) {
-			return "Please pick one of the choices."
+			return lang.L("Please pick one of the choices.")
 		}
 	case QuestionMultiselect:
 		if opts := Choices(q); len(opts) > 0 {
 			for _, c := range ParseList(q, v) {
 				if !containsString(opts, c) {
-					return "Please pick from the choices shown."
+					return lang.L("Please pick from the choices shown.")
 				}
 			}
 		}
@@ -484,7 +487,7 @@ func checkAnswer(q client.Question, v string) string {
 		}
 	case QuestionObject:
 		if !isObject(v) {
-			return ObjectMessage
+			return ObjectMessage()
 		}
 	}
 	return ""

@@ -108,7 +108,7 @@ func TestBlockedNamesAChoiceWithNothingToChoose(t *testing.T) {
 		{Type: "select", Name: "region", Required: true},
 		{Type: "multiselect", Name: "region", Required: true, Description: " , "},
 	} {
-		if name, why := app.Blocked(client.Agent{Questions: []client.Question{q}}); name != "region" || why != app.NoChoicesNote {
+		if name, why := app.Blocked(client.Agent{Questions: []client.Question{q}}); name != "region" || why != app.NoChoicesNote() {
 			t.Errorf("%s: blocked %q %q", q.Type, name, why)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"fyne.io/fyne/v2/lang"
 	// Pictures an agent makes may also be BMP (safe.Sniff knows them): the
 	// decoder lets them be checked and shown like the others.
 	_ "golang.org/x/image/bmp"
@@ -46,7 +47,7 @@ type FormError struct {
 }
 
 func (e *FormError) Error() string {
-	return "Some answers need your attention before the agent can run."
+	return lang.L("Some answers need your attention before the agent can run.")
 }
 
 // Runner runs image, text and video agents. A run belongs to the runner and
@@ -132,7 +133,7 @@ func (ar *ActiveRun) Result() (Run, error) {
 // first; the run is then not started.
 func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []client.ID) (*ActiveRun, error) {
 	if agent.Type == client.AgentChat {
-		return nil, errors.New("chat agents are run from a chat")
+		return nil, say(func() string { return lang.L("chat agents are run from a chat") })
 	}
 	if agent.Inactive() {
 		return nil, ErrAgentInactive
@@ -144,7 +145,7 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 	r.mu.Lock()
 	if old := r.active[agent.ID]; old != nil {
 		r.mu.Unlock()
-		return nil, errors.New("this agent is already running; wait for it or cancel it")
+		return nil, errAlreadyRunning()
 	}
 	ctx, cancel := context.WithCancel(a.life)
 	ar := newActiveRun(agent, cancel, Run{})
@@ -186,12 +187,12 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 // run is waited for, and never sends it again.
 func (r *Runner) CheckAgain(agent client.Agent, run storage.Run) (*ActiveRun, error) {
 	if !CanCheckAgain(run) {
-		return nil, errors.New("this run has no result left to look for")
+		return nil, say(func() string { return lang.L("this run has no result left to look for") })
 	}
 	r.mu.Lock()
 	if old := r.active[agent.ID]; old != nil {
 		r.mu.Unlock()
-		return nil, errors.New("this agent is already running; wait for it or cancel it")
+		return nil, errAlreadyRunning()
 	}
 	ctx, cancel := context.WithCancel(r.app.life)
 	ar := newActiveRun(agent, cancel, run)
@@ -211,6 +212,11 @@ func (r *Runner) CheckAgain(agent client.Agent, run storage.Run) (*ActiveRun, er
 		})
 	})
 	return ar, nil
+}
+
+// errAlreadyRunning refuses a second run of an agent that is running.
+func errAlreadyRunning() error {
+	return say(func() string { return lang.L("this agent is already running; wait for it or cancel it") })
 }
 
 // lookError is a failure to look for a past run's result; the run itself
@@ -255,7 +261,7 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 	closing := a.life.Err() != nil && errors.Is(err, context.Canceled)
 	switch {
 	case errors.As(err, &look):
-		run.Status, run.Error = RunStillRunning, Describe(look.err)+" The agent may have finished on the service: use Check again later."
+		run.Status, run.Error = RunStillRunning, lang.L("{{.Why}} The agent may have finished on the service: use Check again later.", map[string]any{"Why": Describe(look.err)})
 	case closing && (exec == nil || !exec.Terminal()):
 		// Agent Desk is closing, not the user cancelling: history keeps the
 		// run as it was last seen (with its id when known), to check again.
@@ -264,10 +270,10 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 		// The service has the run; stopping to wait does not stop it.
 		run.Status, run.Error = RunStillRunning, Describe(client.ErrStillRunning)
 		if errors.Is(err, context.Canceled) {
-			run.Error = "You stopped waiting. The agent may still finish on the service: use Check again later."
+			run.Error = lang.L("You stopped waiting. The agent may still finish on the service: use Check again later.")
 		}
 	case errors.Is(err, context.Canceled):
-		run.Status, run.Error = RunCancelled, "You cancelled this run."
+		run.Status, run.Error = RunCancelled, lang.L("You cancelled this run.")
 	case err != nil:
 		run.Status, run.Error = RunFailed, Describe(err)
 	default:
@@ -633,7 +639,9 @@ func (a *App) SaveOutput(ctx context.Context, url string, w io.Writer) error {
 	}
 	defer f.Close()
 	if _, err := io.Copy(w, f); err != nil {
-		return fmt.Errorf("the file could not be written: %w", err)
+		return sayWrapped(err, func() string {
+			return lang.L("the file could not be written: {{.Why}}", map[string]any{"Why": why(err)})
+		})
 	}
 	return nil
 }

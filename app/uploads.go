@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -83,7 +85,9 @@ func PlanUpload(paths []string) UploadPlan {
 
 // outsideProblem is the Problem of a link that leads out of the folder it
 // was found in.
-const outsideProblem = "This is a shortcut to something outside the folder you dropped, so it is not sent."
+func outsideProblem() string {
+	return lang.L("This is a shortcut to something outside the folder you dropped, so it is not sent.")
+}
 
 // planUpload is PlanUpload; when within is not empty, every path must also
 // lead to something inside that folder (the real path of the folder it was
@@ -101,7 +105,7 @@ func planUpload(paths []string, within string) UploadPlan {
 		st, err := os.Stat(path)
 		if err != nil {
 			if _, lerr := os.Lstat(path); lerr == nil && errors.Is(err, fs.ErrNotExist) {
-				plan.add(PlannedFile{Path: path, Name: name, Problem: "This is a link to something that no longer exists.", root: root})
+				plan.add(PlannedFile{Path: path, Name: name, Problem: lang.L("This is a link to something that no longer exists."), root: root})
 				return
 			}
 			plan.add(PlannedFile{Path: path, Name: name, Problem: fileProblem(err), root: root})
@@ -118,7 +122,7 @@ func planUpload(paths []string, within string) UploadPlan {
 			root = real
 		}
 		if !inside(root, real) {
-			plan.add(PlannedFile{Path: path, Name: name, Problem: outsideProblem, root: root})
+			plan.add(PlannedFile{Path: path, Name: name, Problem: outsideProblem(), root: root})
 			return
 		}
 		if seen[real] {
@@ -128,14 +132,14 @@ func planUpload(paths []string, within string) UploadPlan {
 		seen[real] = true
 		if !st.IsDir() {
 			if !st.Mode().IsRegular() {
-				plan.add(PlannedFile{Path: path, Name: name, Problem: "This is not a regular file, so it cannot be sent.", root: root})
+				plan.add(PlannedFile{Path: path, Name: name, Problem: lang.L("This is not a regular file, so it cannot be sent."), root: root})
 				return
 			}
 			pf := PlannedFile{Path: path, Name: name, Size: st.Size(), root: root}
 			if st.Size() == 0 {
-				pf.Problem = "This file is empty; there is nothing to send."
+				pf.Problem = lang.L("This file is empty; there is nothing to send.")
 			} else if st.Size() > client.MaxUploadBytes {
-				pf.Problem = "This file is " + HumanBytes(st.Size()) + "; the service takes files of up to 200 MB."
+				pf.Problem = lang.L("This file is {{.Size}}; the service takes files of up to 200 MB.", map[string]any{"Size": HumanBytes(st.Size())})
 			} else if f, err := os.Open(path); err != nil {
 				pf.Problem = fileProblem(err)
 			} else {
@@ -146,7 +150,7 @@ func planUpload(paths []string, within string) UploadPlan {
 		}
 		entries, err := os.ReadDir(path)
 		if err != nil {
-			plan.add(PlannedFile{Path: path, Name: name, Problem: "Agent Desk could not open this folder: " + fileProblem(err), root: root})
+			plan.add(PlannedFile{Path: path, Name: name, Problem: lang.L("Agent Desk could not open this folder: {{.Why}}", map[string]any{"Why": fileProblem(err)}), root: root})
 			return
 		}
 		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
@@ -181,13 +185,13 @@ func (p *UploadPlan) add(f PlannedFile) {
 func fileProblem(err error) string {
 	switch {
 	case errors.Is(err, fs.ErrPermission):
-		return "Agent Desk is not allowed to read this file."
+		return lang.L("Agent Desk is not allowed to read this file.")
 	case errors.Is(err, fs.ErrNotExist):
-		return "This file is no longer there."
+		return lang.L("This file is no longer there.")
 	case strings.Contains(err.Error(), "too many links") || strings.Contains(err.Error(), "too many levels of symbolic links"):
-		return "This link points back to itself, so it cannot be sent."
+		return lang.L("This link points back to itself, so it cannot be sent.")
 	}
-	return "Agent Desk could not read this file."
+	return lang.L("Agent Desk could not read this file.")
 }
 
 // Upload is one file of an upload queue as it was at one moment.
@@ -297,7 +301,9 @@ type uploadItem struct {
 
 // ErrOffline is returned by Start when the service cannot be reached: nothing
 // was queued.
-var ErrOffline = errors.New("Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then try again")
+var ErrOffline = say(func() string {
+	return lang.L("Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then try again")
+})
 
 // uploadSlots bounds the uploads running at once across every queue.
 func (a *App) uploadSlots() chan struct{} {
@@ -417,7 +423,8 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 	for _, f := range plan.Files {
 		q.next++
 		if f.Problem == "" && room == 0 {
-			f.Problem = fmt.Sprintf("The service keeps at most %d files, and it holds %d. Delete some on the Files screen, then add this one again.", client.MaxStoredFiles, stored)
+			f.Problem = lang.L("The service keeps at most {{.Most}} files, and it holds {{.Stored}}. Delete some on the Files screen, then add this one again.",
+				map[string]any{"Most": Number(client.MaxStoredFiles), "Stored": Number(stored)})
 		} else if f.Problem == "" && room > 0 {
 			room--
 		}
@@ -457,7 +464,7 @@ func (q *Uploads) cancelLocked(id int64) bool {
 		it.cancel()
 	}
 	it.run++
-	it.u.State, it.u.Message, it.u.Sent = UploadCancelled, "Cancelled.", 0
+	it.u.State, it.u.Message, it.u.Sent = UploadCancelled, lang.L("Cancelled."), 0
 	return true
 }
 
@@ -636,7 +643,7 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 		it.u.State, it.u.Sent, it.u.Message = UploadDone, it.u.Size, ""
 		q.done++
 	case errors.Is(err, context.Canceled):
-		it.u.State, it.u.Message = UploadCancelled, "Cancelled."
+		it.u.State, it.u.Message = UploadCancelled, lang.L("Cancelled.")
 	default:
 		it.u.State, it.u.Message = UploadFailed, uploadProblem(err, file != nil)
 	}
@@ -653,14 +660,14 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 // uploadProblem says why an upload failed, in plain words.
 func uploadProblem(err error, uploaded bool) string {
 	if uploaded {
-		return "The file was uploaded but could not be linked to the agent: " + Describe(errors.Unwrap(err))
+		return lang.L("The file was uploaded but could not be linked to the agent: {{.Why}}", map[string]any{"Why": Describe(errors.Unwrap(err))})
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return fileProblem(err)
 	}
 	if client.IsOffline(err) {
-		return "The connection was lost while sending. Nothing was kept; try again."
+		return lang.L("The connection was lost while sending. Nothing was kept; try again.")
 	}
 	return Describe(err)
 }

@@ -46,6 +46,9 @@ type Settings struct {
 	WrapCode bool `json:"wrap_code,omitempty"`
 	// ShowAdvanced: the Advanced folds (technical choices) are open.
 	ShowAdvanced bool `json:"show_advanced,omitempty"`
+	// Language Agent Desk speaks: "en", "pt-BR", "es", or "" for the
+	// computer's.
+	Language string `json:"language,omitempty"`
 }
 
 // Account is one Agent Execution Service account. It never holds the API

@@ -55,8 +55,8 @@ var agentTabs []AgentTabSpec
 
 func defaultAgentTabs() []AgentTabSpec {
 	return []AgentTabSpec{
-		{Name: "Files", Icon: theme.FileIcon(), New: files.NewAgentTab},
-		{Name: "Webhooks", Icon: theme.MailSendIcon(), New: webhooks.NewAgentTab},
+		{Name: kit.ScreenFiles, Icon: theme.FileIcon(), New: files.NewAgentTab},
+		{Name: kit.ScreenWebhooks, Icon: theme.MailSendIcon(), New: webhooks.NewAgentTab},
 	}
 }
 

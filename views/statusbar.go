@@ -2,7 +2,7 @@ package views
 
 import (
 	"context"
-	"fmt"
+	"fyne.io/fyne/v2/lang"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -44,15 +44,15 @@ func NewStatusBar(env kit.Env) *StatusBar {
 	b := &StatusBar{env: env}
 	b.account = widget.NewLabel("")
 	b.connIcon = widget.NewIcon(theme.MediaRecordIcon())
-	b.connection = widget.NewLabel("Connecting…")
-	b.retry = kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), b.Check)
+	b.connection = widget.NewLabel(lang.L("Connecting…"))
+	b.retry = kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), b.Check)
 	b.retry.Importance = widget.LowImportance
 	b.retry.Hide()
-	b.settings = kit.NewButtonWithIcon("Check the account", theme.SettingsIcon(), func() { env.Nav.Show(kit.ScreenSettings) })
+	b.settings = kit.NewButtonWithIcon(lang.L("Check the account"), theme.SettingsIcon(), func() { env.Nav.Show(kit.ScreenSettings) })
 	b.settings.Importance = widget.LowImportance
 	b.settings.Hide()
 	b.credits = kit.NewButtonWithIcon("", theme.InfoIcon(), func() { env.Nav.ShowCredits() })
-	b.credits.Tip = "Credits used: each charge, by day and by agent"
+	b.credits.Tip = lang.L("Credits used: each charge, by day and by agent")
 	b.credits.Importance = widget.LowImportance
 	b.obj = container.NewVBox(widget.NewSeparator(), container.NewHBox(
 		widget.NewIcon(theme.AccountIcon()), b.account,
@@ -73,9 +73,9 @@ func (b *StatusBar) showAccount(s app.Session) {
 	acct := s.Account
 	switch {
 	case acct.IsDemo():
-		b.account.SetText("Demo service (built in, no account needed)")
+		b.account.SetText(lang.L("Demo service (built in, no account needed)"))
 	case acct.WorkspaceID != "":
-		b.account.SetText(fmt.Sprintf("%s · workspace %s", acct.Name, acct.WorkspaceID))
+		b.account.SetText(lang.L("{{.Account}} · workspace {{.Workspace}}", map[string]any{"Account": acct.Name, "Workspace": acct.WorkspaceID}))
 	default:
 		b.account.SetText(acct.Name)
 	}
@@ -93,7 +93,7 @@ func (b *StatusBar) Check() {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	b.checking = cancel
 	b.connIcon.SetResource(theme.MediaRecordIcon())
-	b.connection.SetText("Connecting…")
+	b.connection.SetText(lang.L("Connecting…"))
 	b.retry.Hide()
 	b.settings.Hide()
 	c := b.env.App.Client()
@@ -115,21 +115,21 @@ func (b *StatusBar) Check() {
 				b.connIcon.SetResource(theme.NewErrorThemedResource(theme.MediaRecordIcon()))
 				switch {
 				case client.IsAuth(err):
-					b.connection.SetText("Key rejected")
+					b.connection.SetText(lang.L("Key rejected"))
 					b.settings.Show()
 				case client.IsForbidden(err):
-					b.connection.SetText("No access to the workspace")
+					b.connection.SetText(lang.L("No access to the workspace"))
 					b.settings.Show()
 				case client.IsOffline(err):
-					b.connection.SetText("Offline · trying again by itself")
+					b.connection.SetText(lang.L("Offline · trying again by itself"))
 				default:
-					b.connection.SetText("Service problem")
+					b.connection.SetText(lang.L("Service problem"))
 				}
 				b.retry.Show()
 				return
 			}
 			b.connIcon.SetResource(theme.NewSuccessThemedResource(theme.MediaRecordIcon()))
-			b.connection.SetText(fmt.Sprintf("Connected · %d agents", page.Total))
+			b.connection.SetText(lang.N("Connected · {{.Count}} agent", page.Total, map[string]any{"Count": app.Number(page.Total)}))
 		})
 	})
 }
@@ -155,10 +155,10 @@ func (b *StatusBar) updateCredits() {
 		total, err := a.CreditsToday(context.Background())
 		kit.Do(func() {
 			if err != nil {
-				b.credits.SetText("Credits today: unknown")
+				b.credits.SetText(lang.L("Credits today: unknown"))
 				return
 			}
-			b.credits.SetText("Credits today: " + app.CreditsNumber(total))
+			b.credits.SetText(lang.L("Credits today: {{.Credits}}", map[string]any{"Credits": app.CreditsFigure(total)}))
 		})
 	})
 }

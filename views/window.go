@@ -4,8 +4,10 @@
 package views
 
 import (
+	"fyne.io/fyne/v2/lang"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -48,12 +50,12 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 	s.rail = kit.NewList(
 		func() int { return len(screens) },
 		func() fyne.CanvasObject {
-			return container.NewHBox(widget.NewIcon(nil), widget.NewLabel("Resources  "))
+			return container.NewHBox(widget.NewIcon(nil), widget.NewLabel(longestLabel()+"  "))
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			row := o.(*fyne.Container)
 			row.Objects[0].(*widget.Icon).SetResource(screens[id].Icon)
-			row.Objects[1].(*widget.Label).SetText(screens[id].Name)
+			row.Objects[1].(*widget.Label).SetText(kit.ScreenLabel(screens[id].Name))
 		})
 	s.rail.OnSelected = func(id widget.ListItemID) { s.show(screens[id].Name) }
 	railBox := container.NewBorder(nil, nil, nil, widget.NewSeparator(), s.rail)
@@ -189,6 +191,18 @@ func (s *Shell) show(name string) {
 	sc.Shown()
 }
 
+// longestLabel is the longest name on the navigation, which sets its
+// width in every language.
+func longestLabel() string {
+	longest := ""
+	for _, sp := range screens {
+		if l := kit.ScreenLabel(sp.Name); len([]rune(l)) > len([]rune(longest)) {
+			longest = l
+		}
+	}
+	return longest
+}
+
 // DropHint says what dropping files on the window does now, for the
 // highlight while they are dragged over it; takes is false when this
 // screen would refuse them.
@@ -196,7 +210,7 @@ func (s *Shell) DropHint() (hint string, takes bool) {
 	if dt, ok := s.built[s.current].(kit.DropTarget); ok {
 		return dt.DropHint()
 	}
-	return "Files can't be added here. Open a chat, an agent or the Files screen, then drop them", false
+	return lang.L("Files can't be added here. Open a chat, an agent or the Files screen, then drop them"), false
 }
 
 // Dropped gives dropped files to the visible screen, or says plainly that
@@ -209,8 +223,8 @@ func (s *Shell) Dropped(paths []string) {
 		dt.Dropped(paths)
 		return
 	}
-	kit.ShowInformation("Files not added",
-		"Drop files on a chat, an agent's form, an agent's Files tab or the Files screen to upload them.", s.win)
+	kit.ShowInformation(lang.L("Files not added"),
+		lang.L("Drop files on a chat, an agent's form, an agent's Files tab or the Files screen to upload them."), s.win)
 }
 
 // Submit gives Ctrl+Enter to the visible screen (run the agent, send the
@@ -270,7 +284,7 @@ func (s *Shell) ShowKeys() {
 	if s.overlaid() {
 		return
 	}
-	d := dialog.NewCustom("Keyboard shortcuts", "Close", keysSheet(), s.win)
+	d := dialog.NewCustom(lang.L("Keyboard shortcuts"), lang.L("Close"), keysSheet(), s.win)
 	d.Resize(fyne.NewSize(min(s.win.Canvas().Size().Width*0.9, 600), 0))
 	kit.ShowDialog(d, s.win)
 }
@@ -279,21 +293,21 @@ func (s *Shell) ShowKeys() {
 func keysSheet() fyne.CanvasObject {
 	names := make([]string, 0, len(screens))
 	for _, sp := range screens {
-		names = append(names, sp.Name)
+		names = append(names, kit.ScreenLabel(sp.Name))
 	}
 	last := min(len(screens), len(kit.ScreenShortcuts))
 	rows := [][2]string{
-		{kit.CtrlName("1") + " … " + kit.CtrlName(strconv.Itoa(last)), "Go to " + strings.Join(names[:last], ", ")},
-		{kit.CtrlName("K"), "Search the agents"},
-		{kit.CtrlName("F"), "Search on this screen"},
-		{kit.CtrlName("N"), "New chat"},
-		{"Ctrl+Tab, Ctrl+Shift+Tab", "Next or previous tab (an agent's Run, History, Files)"},
-		{kit.CtrlEnterName, "Run the agent, or send the message (uses credits)"},
-		{"Esc", "Stop the reply or the run; close a dialog"},
-		{"Enter", "Press a dialog's main button"},
-		{"Tab, Shift+Tab", "Go to the next or the previous control"},
-		{"Space", "Press the button that has the keyboard; tick a box"},
-		{"F1, " + kit.CtrlName("/"), "This list"},
+		{kit.CtrlName("1") + " … " + kit.CtrlName(strconv.Itoa(last)), lang.L("Go to {{.Screens}}", map[string]any{"Screens": strings.Join(names[:last], ", ")})},
+		{kit.CtrlName("K"), lang.L("Search the agents")},
+		{kit.CtrlName("F"), lang.L("Search on this screen")},
+		{kit.CtrlName("N"), lang.L("New chat")},
+		{"Ctrl+Tab, Ctrl+Shift+Tab", lang.L("Next or previous tab (an agent's Run, History, Files)")},
+		{kit.CtrlEnterName, lang.L("Run the agent, or send the message (uses credits)")},
+		{"Esc", lang.L("Stop the reply or the run; close a dialog")},
+		{"Enter", lang.L("Press a dialog's main button")},
+		{"Tab, Shift+Tab", lang.L("Go to the next or the previous control")},
+		{lang.L("Space"), lang.L("Press the button that has the keyboard; tick a box")},
+		{"F1, " + kit.CtrlName("/"), lang.L("This list")},
 	}
 	grid := container.New(layout.NewFormLayout())
 	for _, r := range rows {
@@ -371,7 +385,7 @@ func (s *Shell) OpenConversation(id int64) {
 func (s *Shell) AgentTabs(agent client.Agent) []*container.TabItem {
 	tabs := make([]*container.TabItem, 0, len(agentTabs))
 	for _, t := range agentTabs {
-		tabs = append(tabs, container.NewTabItemWithIcon(t.Name, t.Icon, t.New(s.env, agent)))
+		tabs = append(tabs, container.NewTabItemWithIcon(kit.ScreenLabel(t.Name), t.Icon, t.New(s.env, agent)))
 	}
 	return tabs
 }
@@ -382,6 +396,21 @@ func (s *Shell) NewAttachments() kit.Attachments {
 		return nil
 	}
 	return newAttachments(s.env)
+}
+
+// restartAsked is set when the user asked Agent Desk to start again (to
+// speak another language); main starts it once the window has closed.
+var restartAsked atomic.Bool
+
+// RestartAsked tells main to start Agent Desk again after its window
+// closed.
+func RestartAsked() bool { return restartAsked.Load() }
+
+// Restart closes the window (what was typed is saved as on any close)
+// for Agent Desk to start again.
+func (s *Shell) Restart() {
+	restartAsked.Store(true)
+	s.win.Close()
 }
 
 // ShowCredits opens the credits view.

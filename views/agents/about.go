@@ -3,6 +3,7 @@ package agents
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -36,15 +37,15 @@ func aboutView(about string, relayout func()) fyne.CanvasObject {
 	fold := &foldLayout{max: aboutFold, relayout: relayout}
 	scroll := container.NewVScroll(rich)
 	box := container.New(fold, scroll)
-	more := kit.NewButtonWithIcon("Show more", theme.MenuDropDownIcon(), nil)
+	more := kit.NewButtonWithIcon(lang.L("Show more"), theme.MenuDropDownIcon(), nil)
 	more.Importance = widget.LowImportance
 	more.OnTapped = func() {
 		fold.open = !fold.open
 		if fold.open {
-			more.SetText("Show less")
+			more.SetText(lang.L("Show less"))
 			more.SetIcon(theme.MenuDropUpIcon())
 		} else {
-			more.SetText("Show more")
+			more.SetText(lang.L("Show more"))
 			more.SetIcon(theme.MenuDropDownIcon())
 			scroll.ScrollToTop()
 		}

@@ -61,6 +61,7 @@ func (n *fakeNav) NewAttachments() kit.Attachments {
 }
 func (n *fakeNav) ShowCredits()                        {}
 func (n *fakeNav) OpenAgentWith(app.AgentItem, string) {}
+func (n *fakeNav) Restart()                            {}
 
 // fakeAttachments stands in for the files screen's chips.
 type fakeAttachments struct {

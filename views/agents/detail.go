@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -33,6 +34,7 @@ type detail struct {
 	failed  bool // the content says why the agent could not be read
 	tabs    *container.AppTabs
 	runTab  *container.TabItem
+	histTab *container.TabItem
 	// unbind ends what the detail hears (the agent, its history) when it
 	// closes.
 	unbind []func()
@@ -65,7 +67,7 @@ type detail struct {
 
 func newDetail(s *Screen, item app.AgentItem) *detail {
 	agent := client.Agent{ID: item.ID, Title: item.Title, Description: item.Description, Type: item.Type}
-	d := &detail{s: s, agent: agent, content: container.NewStack(kit.Loading("Opening " + titleOf(agent) + "…"))}
+	d := &detail{s: s, agent: agent, content: container.NewStack(kit.Loading(openingText(agent)))}
 	return d
 }
 
@@ -113,20 +115,25 @@ func (d *detail) showAgent(v app.Loaded[client.Agent]) {
 		d.loadHistory()
 	case v.Loading && d.failed: // Try again
 		d.failed = false
-		kit.SetBody(d.content, kit.Loading("Opening "+titleOf(d.agent)+"…"))
+		kit.SetBody(d.content, kit.Loading(openingText(d.agent)))
 	case v.Err != nil && !v.Loading:
 		d.failed = true
 		kit.SetBody(d.content, kit.Error(v.Err, d.full.Reload))
 	}
 }
 
+// openingText is what the detail says while it reads the agent.
+func openingText(a client.Agent) string {
+	return lang.L("Opening {{.Agent}}…", map[string]any{"Agent": titleOf(a)})
+}
+
 // agentKind is the line under an agent's title: its type, and whether the
 // service has switched it off.
 func agentKind(a client.Agent) string {
 	if a.Inactive() {
-		return typeName(a.Type) + " agent · switched off"
+		return lang.L("{{.Kind}} · switched off", map[string]any{"Kind": kindName(a.Type)})
 	}
-	return typeName(a.Type) + " agent"
+	return kindName(a.Type)
 }
 
 // formWidth is the widest the Run tab's form and result are drawn.
@@ -144,7 +151,7 @@ func (d *detail) build() {
 		about = a.Description
 	}
 	if strings.TrimSpace(about) == "" {
-		about = "This agent has no description."
+		about = lang.L("This agent has no description.")
 	}
 	head := container.NewVBox(
 		kit.FullHeader(safe.Text(a.Title, 0), agentKind(a)), // as written: the header orders Hebrew and Arabic per line
@@ -153,19 +160,20 @@ func (d *detail) build() {
 
 	var first *container.TabItem
 	if a.Type == client.AgentChat {
-		first = container.NewTabItemWithIcon("Chat", assets.ChatIcon, d.buildChat())
+		first = container.NewTabItemWithIcon(lang.L("Chat"), assets.ChatIcon, d.buildChat())
 	} else {
-		first = container.NewTabItemWithIcon("Run", theme.MediaPlayIcon(), d.buildRun())
+		first = container.NewTabItemWithIcon(lang.L("Run"), theme.MediaPlayIcon(), d.buildRun())
 	}
 	d.runTab = first
 	d.histBox = container.NewStack()
 	d.past = d.s.app.RunHistory(a.ID)
 	d.unbind = append(d.unbind, kit.Bind(d.past, d.showHistory))
-	items := []*container.TabItem{first, container.NewTabItemWithIcon("History", theme.HistoryIcon(), d.histBox)}
+	d.histTab = container.NewTabItemWithIcon(lang.L("History"), theme.HistoryIcon(), d.histBox)
+	items := []*container.TabItem{first, d.histTab}
 	items = append(items, d.s.env.Nav.AgentTabs(a)...)
 	d.tabs = container.NewAppTabs(items...)
 	d.tabs.OnSelected = func(t *container.TabItem) {
-		if t.Text == "History" {
+		if t == d.histTab {
 			d.loadHistory()
 		}
 		d.refreshTab(t)
@@ -191,14 +199,15 @@ func (d *detail) refreshTab(t *container.TabItem) {
 }
 
 func (d *detail) buildChat() fyne.CanvasObject {
-	start := kit.NewButtonWithIcon("Start chat", assets.ChatIcon, func() { d.s.env.Nav.OpenChat(d.agent) })
+	start := kit.NewButtonWithIcon(lang.L("Start chat"), assets.ChatIcon, func() { d.s.env.Nav.OpenChat(d.agent) })
 	start.Importance = widget.HighImportance
+	title := lang.L("Chat with {{.Agent}}", map[string]any{"Agent": titleOf(d.agent)})
 	if d.agent.Inactive() {
 		start.Disable()
-		return kit.Empty(assets.ChatIcon, "Chat with "+titleOf(d.agent), app.Describe(app.ErrAgentInactive), start)
+		return kit.Empty(assets.ChatIcon, title, app.Describe(app.ErrAgentInactive), start)
 	}
-	return kit.Empty(assets.ChatIcon, "Chat with "+titleOf(d.agent),
-		"This agent answers in a conversation. Start a chat to choose its model and write your first message.", start)
+	return kit.Empty(assets.ChatIcon, title,
+		lang.L("This agent answers in a conversation. Start a chat to choose its model and write your first message."), start)
 }
 
 // buildRun is the Run tab: the form and the output scroll, and under them
@@ -215,16 +224,16 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	}
 
 	d.formErr = kit.ErrorText()
-	d.runBtn = kit.NewPaidButton("Run agent", theme.MediaPlayIcon(), d.run)
-	d.runBtn.Tip = "Run the agent with these answers (" + kit.CtrlName("Enter") + "). Uses credits."
+	d.runBtn = kit.NewPaidButton(lang.L("Run agent"), theme.MediaPlayIcon(), d.run)
+	d.runBtn.Tip = lang.L("Run the agent with these answers ({{.Key}}). Uses credits.", map[string]any{"Key": kit.CtrlName("Enter")})
 	d.runBtn.Importance = widget.HighImportance
-	d.cancelBtn = kit.NewButtonWithIcon("Cancel", theme.CancelIcon(), d.cancelRun)
+	d.cancelBtn = kit.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), d.cancelRun)
 	d.cancelBtn.Hide()
 	d.bar = widget.NewProgressBarInfinite()
 	d.bar.Stop()
 	// The time above the bar, not beside it: a growing "Running for 1
 	// minute 5 seconds" would move the bar's edge every second.
-	d.elapsed = widget.NewLabel("Running…")
+	d.elapsed = widget.NewLabel(lang.L("Running…"))
 	d.elapsed.Truncation = fyne.TextTruncateEllipsis
 	d.progress = container.NewVBox(d.elapsed, d.bar)
 	d.progress.Hide()
@@ -235,7 +244,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.formBox = container.NewVBox(d.form.content)
 	d.att = d.s.env.Nav.NewAttachments()
 	if d.att != nil {
-		add := kit.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.att.AddFiles)
+		add := kit.NewButtonWithIcon(lang.L("Add files…"), theme.ContentAddIcon(), d.att.AddFiles)
 		d.formBox.Add(kit.NewBorder(nil, nil, add, nil, d.att.Object()))
 	}
 	if d.agent.Inactive() {
@@ -249,7 +258,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 		d.form.showErrors(map[string]string{name: why})
 		kit.ShowError(d.formErr, d.form.errorSummary(map[string]string{name: why}))
 	}
-	keys := widget.NewLabel("Uses credits · " + kit.CtrlEnterName + " runs it")
+	keys := widget.NewLabel(lang.L("Uses credits · {{.Key}} runs it", map[string]any{"Key": kit.CtrlEnterName}))
 	keys.Importance = widget.LowImportance
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn, keys)
 	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, d.progress))
@@ -286,7 +295,7 @@ func (p *runPane) Dropped(paths []string) { p.drop(paths) }
 
 // DropHint: files dropped on the Run tab go with the next run.
 func (p *runPane) DropHint() (string, bool) {
-	return "Drop the files to attach them to the next run", true
+	return lang.L("Drop the files to attach them to the next run"), true
 }
 
 // dropped fills the form's file questions that have no file yet, a file
@@ -309,7 +318,7 @@ func (d *detail) dropped(paths []string) {
 	case d.att != nil:
 		d.att.Dropped(rest)
 	default:
-		kit.ShowInformation("Files not added", "This agent's form has no room for more files.", d.s.env.Window)
+		kit.ShowInformation(lang.L("Files not added"), lang.L("This agent's form has no room for more files."), d.s.env.Window)
 	}
 }
 
@@ -345,7 +354,7 @@ func (d *detail) run() {
 	kit.ShowError(d.formErr, "")
 	d.form.showErrors(nil)
 	if (d.att != nil && d.att.Pending()) || d.form.uploading() {
-		kit.ShowError(d.formErr, "Files are still uploading. Run again when they are done.")
+		kit.ShowError(d.formErr, lang.L("Files are still uploading. Run again when they are done."))
 		return
 	}
 	var ids []client.ID
@@ -417,12 +426,12 @@ func (d *detail) watch(ar *app.ActiveRun) {
 func (d *detail) showElapsed() {
 	p := d.running
 	took := time.Since(p.Started).Round(time.Second)
-	text := "Running…"
+	text := lang.L("Running…")
 	if took >= time.Second {
-		text = "Running for " + app.HowLong(took) + "…"
+		text = lang.L("Running for {{.Time}}…", map[string]any{"Time": app.HowLong(took)})
 	}
 	if left := time.Until(p.WaitingUntil).Round(time.Second); left > 0 {
-		text = "The service asked to wait: going on in " + app.HowLong(left) + "… (Cancel stops waiting)"
+		text = lang.L("The service asked to wait: going on in {{.Time}}… (Cancel stops waiting)", map[string]any{"Time": app.HowLong(left)})
 	}
 	d.elapsed.SetText(text)
 }
@@ -475,13 +484,13 @@ func (d *detail) ended(ar *app.ActiveRun, p app.RunProgress) {
 		rest := d.form.showErrors(fields)
 		msg := strings.TrimSpace(d.form.errorSummary(fields) + " " + strings.Join(rest, " "))
 		if msg == "" {
-			msg = "The service did not accept the answers. Change them and run again."
+			msg = lang.L("The service did not accept the answers. Change them and run again.")
 		}
 		kit.ShowError(d.formErr, barText(msg))
 	}
 	d.output.show(p.Run, p.Took)
 	if p.SaveErr != nil {
-		d.output.note("This run could not be kept in the history: " + app.Describe(p.SaveErr))
+		d.output.note(lang.L("This run could not be kept in the history: {{.Why}}", map[string]any{"Why": app.Describe(p.SaveErr)}))
 	}
 	d.revealOutput()
 	d.loadHistory()
@@ -509,13 +518,13 @@ func (d *detail) showHistory(st app.ListState[app.Run]) {
 	case st.Err != nil:
 		body = kit.Error(st.Err, d.loadHistory)
 	case !st.Loaded:
-		body = kit.Loading("Loading this agent's runs…")
+		body = kit.Loading(lang.L("Loading this agent's runs…"))
 	case len(runs) == 0 && d.agent.Type == client.AgentChat:
-		body = kit.Empty(theme.HistoryIcon(), "No runs here",
-			"Conversations with this agent are kept in the Chats screen.")
+		body = kit.Empty(theme.HistoryIcon(), lang.L("No runs here"),
+			lang.L("Conversations with this agent are kept in the Chats screen."))
 	case len(runs) == 0:
-		body = kit.Empty(theme.HistoryIcon(), "No runs yet",
-			"Answer the questions on the Run tab and press Run. Every run is kept here.")
+		body = kit.Empty(theme.HistoryIcon(), lang.L("No runs yet"),
+			lang.L("Answer the questions on the Run tab and press Run. Every run is kept here."))
 	default:
 		d.runs = runs
 		if d.history == nil {
@@ -578,18 +587,20 @@ func (d *detail) reopen(r app.Run) {
 }
 
 func newRunRow() fyne.CanvasObject {
-	when := widget.NewLabelWithStyle("21 Nov 2026 10:00", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	summary := widget.NewLabel("Output")
+	// A row's size is its template's: a date, a line and credits as they
+	// are written in the language in use.
+	when := widget.NewLabelWithStyle(app.DateTime(time.Date(2026, 11, 21, 10, 0, 0, 0, time.Local)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	summary := widget.NewLabel(lang.L("No text"))
 	summary.Truncation = fyne.TextTruncateEllipsis
 	summary.Importance = widget.LowImportance
-	credits := widget.NewLabel("0.000 credits")
+	credits := widget.NewLabel(app.Credits(0.001))
 	return container.NewBorder(nil, nil, widget.NewIcon(theme.ConfirmIcon()), credits, container.NewVBox(when, summary))
 }
 
 func setRunRow(o fyne.CanvasObject, r app.Run) {
 	row := o.(*fyne.Container)
 	text := row.Objects[0].(*fyne.Container)
-	text.Objects[0].(*widget.Label).SetText(r.CreatedAt.Local().Format("2 Jan 2006 15:04"))
+	text.Objects[0].(*widget.Label).SetText(app.DateTime(r.CreatedAt))
 	text.Objects[1].(*widget.Label).SetText(runSummary(r))
 	row.Objects[1].(*widget.Icon).SetResource(statusIcon(r.Status))
 	c := ""
@@ -602,22 +613,22 @@ func setRunRow(o fyne.CanvasObject, r app.Run) {
 func runSummary(r app.Run) string {
 	switch r.Status {
 	case app.RunRunning:
-		return "Still running…"
+		return lang.L("Still running…")
 	case app.RunFailed, app.RunCancelled:
 		return r.Error
 	case app.RunStillRunning:
-		return "Still running on the service"
+		return lang.L("Still running on the service")
 	}
 	if app.IsMediaOutput(r.AgentType, r.Output) {
 		if r.AgentType == client.AgentVideo {
-			return "A video"
+			return lang.L("A video")
 		}
-		return "A picture"
+		return lang.L("A picture")
 	}
 	if p := app.Preview(r.Output); p != "" {
 		return p
 	}
-	return "No text"
+	return lang.L("No text")
 }
 
 func statusIcon(status string) fyne.Resource {
@@ -636,5 +647,5 @@ func statusIcon(status string) fyne.Resource {
 
 // showSaveError tells the user a file could not be saved.
 func showSaveError(err error, w fyne.Window) {
-	kit.ShowInformation("Not saved", app.Describe(err), w)
+	kit.ShowInformation(lang.L("Not saved"), app.Describe(err), w)
 }

@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"fmt"
 	"image/color"
 	"sort"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -64,7 +64,7 @@ type form struct {
 }
 
 // requiredNote is the line at the top of a form with required questions.
-const requiredNote = "* must be filled in"
+func requiredNote() string { return lang.L("* must be filled in") }
 
 // newForm builds the form from the agent's questions, filled with answers
 // (the remembered ones; a question without one shows the agent's default,
@@ -117,7 +117,7 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 	}
 	var rows, advanced []fyne.CanvasObject
 	if required {
-		note := widget.NewLabel(requiredNote)
+		note := widget.NewLabel(requiredNote())
 		note.Importance = widget.LowImportance
 		note.SizeName = theme.SizeNameCaptionText
 		rows = append(rows, note)
@@ -149,11 +149,11 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 		rows = append(rows, fl.box)
 	}
 	if len(f.fields) == 0 {
-		rows = []fyne.CanvasObject{widget.NewLabel("This agent asks no questions: press Run.")}
+		rows = []fyne.CanvasObject{widget.NewLabel(lang.L("This agent asks no questions: press Run."))}
 	}
 	if len(advanced) > 0 {
 		// Technical questions (the picture's seed) wait under Advanced.
-		f.fold = kit.NewFold("Advanced", container.New(layout.NewCustomPaddedVBoxLayout(2*theme.Padding()), advanced...))
+		f.fold = kit.NewFold(lang.L("Advanced"), container.New(layout.NewCustomPaddedVBoxLayout(2*theme.Padding()), advanced...))
 		rows = append(rows, f.fold.Object())
 	}
 	f.content = container.New(layout.NewCustomPaddedVBoxLayout(2*theme.Padding()), rows...)
@@ -201,7 +201,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		// spells it, spaces and all.
 		opts := app.Choices(q)
 		sel := kit.NewSelect(kit.ChoiceLabels(q, opts, choiceMax), nil)
-		sel.PlaceHolder = placeholder(q, "Choose…")
+		sel.PlaceHolder = placeholder(q, lang.L("Choose…"))
 		sel.OnChanged = func(string) { edited() }
 		fl.get = func() string {
 			if i := sel.SelectedIndex(); i >= 0 && i < len(opts) {
@@ -225,30 +225,31 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		fl.input = sel
 		if !q.Required {
 			clear := kit.NewButtonWithIcon("", theme.ContentClearIcon(), sel.ClearSelected)
-			clear.Tip = "Clear this choice"
+			clear.Tip = lang.L("Clear this choice")
 			clear.Importance = widget.LowImportance
 			fl.input = container.NewBorder(nil, nil, nil, clear, sel)
 			fl.clearable = true
 		}
 	case client.QuestionNumber:
 		e := newNumberEntry()
-		e.SetPlaceHolder(placeholder(q, "A number"))
+		e.SetPlaceHolder(placeholder(q, lang.L("A number")))
 		e.submit = submit
 		e.OnChanged = func(string) { edited() }
 		// A key that is not part of a number is refused where it was
 		// typed, with a word on why, not swallowed in silence.
 		e.onRefused = func(r rune) {
+			typed := map[string]any{"Typed": string(r)}
 			if unicode.IsDigit(r) {
-				kit.ShowError(fl.err, "Only the digits 0 to 9 go here; “"+string(r)+"” was not typed in.")
+				kit.ShowError(fl.err, lang.L("Only the digits 0 to 9 go here; “{{.Typed}}” was not typed in.", typed))
 				return
 			}
-			kit.ShowError(fl.err, "Only a number goes here: digits, a point and a minus sign; “"+string(r)+"” was not typed in.")
+			kit.ShowError(fl.err, lang.L("Only a number goes here: digits, a point and a minus sign; “{{.Typed}}” was not typed in.", typed))
 		}
 		fl.get = func() string { return e.Text }
 		fl.set = e.SetText
 		fl.input = e
 	case app.QuestionBoolean:
-		c := kit.NewCheck("Yes", func(bool) { edited() })
+		c := kit.NewCheck(lang.L("Yes"), func(bool) { edited() })
 		fl.get = func() string {
 			if c.Checked {
 				return "true"
@@ -261,7 +262,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		e := kit.NewFormMultiLineEntry()
 		e.OnCtrlEnter = submit
 		e.SetMinRowsVisible(3)
-		e.SetPlaceHolder(placeholder(q, "Write here"))
+		e.SetPlaceHolder(placeholder(q, lang.L("Write here")))
 		e.OnChanged = func(string) { edited() }
 		fl.get = func() string { return e.Text }
 		fl.set = e.SetText
@@ -272,7 +273,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		e.Wrapping = fyne.TextWrapWord
 		e.TextStyle = fyne.TextStyle{Monospace: true}
 		e.SetMinRowsVisible(4)
-		e.SetPlaceHolder(placeholder(q, `For example {"city": "Lisbon"}`))
+		e.SetPlaceHolder(placeholder(q, lang.L("For example {\"city\": \"Lisbon\"}")))
 		e.OnChanged = func(string) { edited() }
 		fl.get = func() string { return e.Text }
 		fl.set = e.SetText
@@ -313,9 +314,9 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		if att == nil {
 			// Only where no files screen is built (tests): the app's
 			// files screen always makes attachments.
-			note := widget.NewLabel("Files can't be added here.")
+			note := widget.NewLabel(lang.L("Files can't be added here."))
 			if q.Required {
-				note.SetText("Files can't be added here, so this question can't be answered.")
+				note.SetText(lang.L("Files can't be added here, so this question can't be answered."))
 			}
 			note.Importance = widget.LowImportance
 			note.Wrapping = fyne.TextWrapWord
@@ -324,8 +325,8 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 			break
 		}
 		fl.att = att
-		choose := kit.NewButtonWithIcon("Choose file…", theme.FileIcon(), att.AddFiles)
-		fl.oneFile = widget.NewLabel("Only the first file goes with this question; remove the others with ×.")
+		choose := kit.NewButtonWithIcon(lang.L("Choose file…"), theme.FileIcon(), att.AddFiles)
+		fl.oneFile = widget.NewLabel(lang.L("Only the first file goes with this question; remove the others with ×."))
 		fl.oneFile.Importance = widget.LowImportance
 		fl.oneFile.Wrapping = fyne.TextWrapWord
 		fl.oneFile.Hide()
@@ -349,7 +350,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		e.OnCtrlEnter = submit
 		fallback := ""
 		if t := safe.Text(strings.TrimSpace(q.Type), 30); t != "" {
-			fallback = "Your answer (" + t + ")"
+			fallback = lang.L("Your answer ({{.Type}})", map[string]any{"Type": t})
 		}
 		e.SetPlaceHolder(placeholder(q, fallback))
 		e.OnChanged = func(string) { edited() }
@@ -439,15 +440,16 @@ func (f *form) errorSummary(errs map[string]string) string {
 	case 0:
 		return ""
 	case 1:
-		return "Check " + names[0] + ": the note in red under it says what is wrong."
+		return lang.L("Check {{.Question}}: the note in red under it says what is wrong.", map[string]any{"Question": names[0]})
 	}
 	if len(names) > summaryNames {
 		// A short line, whatever the number of questions to fix.
-		more := fmt.Sprintf("%d more", len(names)-summaryNames)
+		n := len(names) - summaryNames
+		more := lang.N("{{.Count}} more", n, map[string]any{"Count": app.Number(n)})
 		names = append(names[:summaryNames:summaryNames], more)
 	}
-	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-	return "Check " + list + ": the notes in red under them say what is wrong."
+	list := lang.L("{{.List}} and {{.Last}}", map[string]any{"List": strings.Join(names[:len(names)-1], ", "), "Last": names[len(names)-1]})
+	return lang.L("Check {{.Questions}}: the notes in red under them say what is wrong.", map[string]any{"Questions": list})
 }
 
 // errorFor is the message errs has for fl: under its name, or under a
@@ -561,6 +563,6 @@ func (e *numberEntry) TypedRune(r rune) {
 
 type numberError struct{}
 
-func (numberError) Error() string { return "Please enter a number." }
+func (numberError) Error() string { return lang.L("Please enter a number.") }
 
 var errNotNumber error = numberError{}

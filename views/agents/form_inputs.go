@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -125,12 +126,12 @@ func (e *dateField) setAnswer(v string) {
 // example is the placeholder: a date written the user's way, the one the
 // note at the field gives too (app.DateMessage).
 func (e *dateField) example() string {
-	return "For example " + app.DateExample.Format(e.layout)
+	return lang.L("For example {{.Date}}", map[string]any{"Date": app.DateExample.Format(e.layout)})
 }
 
 type dateError struct{}
 
-func (dateError) Error() string { return "Please enter a date." }
+func (dateError) Error() string { return lang.L("Please enter a date.") }
 
 var errNotDate error = dateError{}
 
@@ -152,7 +153,7 @@ func newMultiChoice(q client.Question, choices []string, changed func()) *multiC
 	m := &multiChoice{values: choices, shown: kit.ChoiceLabels(q, choices, choiceMax)}
 	m.group = kit.NewCheckGroup(m.shown, func([]string) { changed() })
 	if len(choices) == 0 {
-		note := widget.NewLabel("There is nothing to choose from.")
+		note := widget.NewLabel(lang.L("There is nothing to choose from."))
 		note.Importance = widget.LowImportance
 		m.obj = note
 		return m
@@ -236,7 +237,7 @@ type listRow struct {
 
 func newListEditor(hint string, changed, submit func()) *listEditor {
 	l := &listEditor{hint: hint, changed: changed, submit: submit, box: container.NewVBox()}
-	l.add = kit.NewButtonWithIcon("Add a line", theme.ContentAddIcon(), func() { l.insert(len(l.rows), true) })
+	l.add = kit.NewButtonWithIcon(lang.L("Add a line"), theme.ContentAddIcon(), func() { l.insert(len(l.rows), true) })
 	l.obj = container.NewVBox(l.box, container.NewHBox(l.add))
 	l.setItems(nil)
 	return l
@@ -250,11 +251,11 @@ func (l *listEditor) newRow(text string) *listRow {
 	r.entry.OnChanged = func(string) { l.changed() }
 	r.entry.OnSubmitted = func(string) { l.insert(l.index(r)+1, true) }
 	r.up = kit.NewButtonWithIcon("", theme.MoveUpIcon(), func() { l.move(r, -1) })
-	r.up.Tip = "Move this line up"
+	r.up.Tip = lang.L("Move this line up")
 	r.down = kit.NewButtonWithIcon("", theme.MoveDownIcon(), func() { l.move(r, 1) })
-	r.down.Tip = "Move this line down"
+	r.down.Tip = lang.L("Move this line down")
 	r.drop = kit.NewButtonWithIcon("", theme.DeleteIcon(), func() { l.remove(r) })
-	r.drop.Tip = "Remove this line"
+	r.drop.Tip = lang.L("Remove this line")
 	for _, b := range []*kit.Button{r.up, r.down, r.drop} {
 		b.Importance = widget.LowImportance
 	}

@@ -606,10 +606,10 @@ func TestLongNamesAndChoicesNeverWidenTheForm(t *testing.T) {
 	if label.Truncation != fyne.TextTruncateEllipsis || strings.ContainsAny(label.Text, "\u202e\n") || !strings.HasSuffix(label.Text, " *") {
 		t.Fatalf("the name shows as %q", label.Text)
 	}
-	if !strings.Contains(kittest.Labels(fm.content), requiredNote) {
+	if !strings.Contains(kittest.Labels(fm.content), requiredNote()) {
 		t.Fatal("the form does not say what the star means")
 	}
-	if fm := newForm(client.Agent{Questions: []client.Question{{Type: "text", Name: "x"}}}, nil, func() {}, nil); strings.Contains(kittest.Labels(fm.content), requiredNote) {
+	if fm := newForm(client.Agent{Questions: []client.Question{{Type: "text", Name: "x"}}}, nil, func() {}, nil); strings.Contains(kittest.Labels(fm.content), requiredNote()) {
 		t.Fatal("a form without required questions explains the star")
 	}
 }

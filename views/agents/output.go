@@ -5,12 +5,14 @@ import (
 	"errors"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -47,7 +49,7 @@ func newOutputView(s *Screen) *outputView {
 
 func (o *outputView) clear() {
 	o.stopPreview()
-	l := widget.NewLabel("The result appears here after a run.")
+	l := widget.NewLabel(lang.L("The result appears here after a run."))
 	l.Importance = widget.LowImportance
 	o.content.Objects = []fyne.CanvasObject{l}
 	o.content.Refresh()
@@ -73,7 +75,7 @@ func (o *outputView) show(r app.Run, took time.Duration) {
 		objs = append(objs, msg)
 	}
 	if app.CanCheckAgain(r) && o.onCheckAgain != nil {
-		objs = append(objs, container.NewHBox(kit.NewButtonWithIcon("Check again", theme.ViewRefreshIcon(), func() { o.onCheckAgain(r) })))
+		objs = append(objs, container.NewHBox(kit.NewButtonWithIcon(lang.L("Check again"), theme.ViewRefreshIcon(), func() { o.onCheckAgain(r) })))
 	}
 	switch {
 	case app.IsMediaOutput(r.AgentType, r.Output) && r.AgentType == client.AgentImage:
@@ -83,35 +85,37 @@ func (o *outputView) show(r app.Run, took time.Duration) {
 	case r.Output != "":
 		objs = append(objs, o.text(r.Output, r.AgentTitle))
 	case r.Error == "" && !app.CanCheckAgain(r):
-		objs = append(objs, widget.NewLabel("The agent returned no output."))
+		objs = append(objs, widget.NewLabel(lang.L("The agent returned no output.")))
 	}
 	o.content.Objects = objs
 	o.content.Refresh()
 }
 
+// statusLine is the line above a result: how the run ended, how long it
+// took (or when it ran), what it cost, a "·" between them.
 func statusLine(r app.Run, took time.Duration) string {
-	var s string
+	var parts []string
 	switch r.Status {
 	case app.RunFailed:
-		s = "The run did not finish"
+		parts = append(parts, lang.L("The run did not finish"))
 	case app.RunCancelled:
-		s = "Cancelled"
+		parts = append(parts, lang.L("Cancelled"))
 	case app.RunRunning:
-		s = "This run had not finished when Agent Desk last saw it"
+		parts = append(parts, lang.L("This run had not finished when Agent Desk last saw it"))
 	case app.RunStillRunning:
-		s = "Still running on the service"
+		parts = append(parts, lang.L("Still running on the service"))
 	default:
-		s = "Result"
+		parts = append(parts, lang.L("Result"))
 	}
 	if took > 0 {
-		s += " · " + app.HowLong(took)
+		parts = append(parts, app.HowLong(took))
 	} else if !r.CreatedAt.IsZero() {
-		s += " · " + r.CreatedAt.Local().Format("2 Jan 2006 15:04")
+		parts = append(parts, app.DateTime(r.CreatedAt))
 	}
 	if r.Credits != nil {
-		s += " · " + app.Credits(*r.Credits)
+		parts = append(parts, app.Credits(*r.Credits))
 	}
-	return s
+	return strings.Join(parts, " · ")
 }
 
 // text is the output as rendered markdown, with a plain selectable view,
@@ -124,28 +128,28 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 	plain.Hide()
 	body := container.NewStack(rich, plain)
 	var toggle *kit.Button
-	toggle = kit.NewButtonWithIcon("Select text", theme.VisibilityIcon(), func() {
+	toggle = kit.NewButtonWithIcon(lang.L("Select text"), theme.VisibilityIcon(), func() {
 		if plain.Visible() {
 			plain.Hide()
 			rich.Show()
-			toggle.SetText("Select text")
+			toggle.SetText(lang.L("Select text"))
 		} else {
 			rich.Hide()
 			plain.Show()
-			toggle.SetText("Formatted")
+			toggle.SetText(lang.L("Formatted"))
 		}
 	})
-	copyBtn := kit.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+	copyBtn := kit.NewButtonWithIcon(lang.L("Copy"), theme.ContentCopyIcon(), nil)
 	copyBtn.OnTapped = func() {
 		fyne.CurrentApp().Clipboard().SetContent(out)
-		copyBtn.SetText("Copied")
+		copyBtn.SetText(lang.L("Copied"))
 	}
-	plainBtn := kit.NewButtonWithIcon("Copy as text", theme.ContentCopyIcon(), nil)
+	plainBtn := kit.NewButtonWithIcon(lang.L("Copy as text"), theme.ContentCopyIcon(), nil)
 	plainBtn.OnTapped = func() {
 		fyne.CurrentApp().Clipboard().SetContent(kit.PlainText(out))
-		plainBtn.SetText("Copied as text")
+		plainBtn.SetText(lang.L("Copied as text"))
 	}
-	save := kit.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
+	save := kit.NewButtonWithIcon(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
 		kit.SaveText(o.s.app, o.s.env.Window, agentTitle, safe.FileName(agentTitle, ".md", "result"), out)
 	})
 	bar := container.NewHBox(copyBtn, plainBtn, save, toggle)
@@ -153,7 +157,7 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 		// Pictures come from addresses the result chose: fetched only
 		// when the user asks.
 		var show *kit.Button
-		show = kit.NewButtonWithIcon(kit.ShowPictures, theme.FileImageIcon(), func() {
+		show = kit.NewButtonWithIcon(kit.ShowPictures(), theme.FileImageIcon(), func() {
 			show.Hide()
 			kit.LoadPictures(o.s.app, pics, func() {
 				if o.onLoaded != nil {
@@ -194,12 +198,12 @@ var openOutput = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) }
 // enough to decode safely; otherwise it says so, and Save as… stays.
 func (o *outputView) image(r app.Run) fyne.CanvasObject {
 	box := container.NewStack()
-	o.follow(r, box, "Downloading the picture…", true, func(out app.Output) fyne.CanvasObject {
+	o.follow(r, box, lang.L("Downloading the picture…"), true, func(out app.Output) fyne.CanvasObject {
 		switch {
 		case out.Kind != safe.Image:
-			return saveOnly("This file is not a picture (Agent Desk looked at what it contains), so it is not shown. You can still save it with the Save as… button.")
+			return saveOnly(lang.L("This file is not a picture (Agent Desk looked at what it contains), so it is not shown. You can still save it with the Save as… button."))
 		case out.NotShown != nil:
-			return saveOnly(app.Describe(out.NotShown) + " You can still save it with the Save as… button.")
+			return saveOnly(lang.L("{{.Why}} You can still save it with the Save as… button.", map[string]any{"Why": app.Describe(out.NotShown)}))
 		}
 		img := canvas.NewImageFromFile(out.Path)
 		img.FillMode = canvas.ImageFillContain
@@ -217,23 +221,23 @@ func (o *outputView) image(r app.Run) fyne.CanvasObject {
 // opened instead of the local copy.
 func (o *outputView) video(r app.Run) fyne.CanvasObject {
 	box := container.NewStack()
-	note := widget.NewLabel("The video opens in your computer's video player.")
+	note := widget.NewLabel(lang.L("The video opens in your computer's video player."))
 	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
 	var play *kit.Button
-	play = kit.NewButtonWithIcon("Play video", theme.MediaPlayIcon(), func() {
-		o.follow(r, box, "Downloading the video…", false, func(out app.Output) fyne.CanvasObject {
+	play = kit.NewButtonWithIcon(lang.L("Play video"), theme.MediaPlayIcon(), func() {
+		o.follow(r, box, lang.L("Downloading the video…"), false, func(out app.Output) fyne.CanvasObject {
 			if !safe.Openable(out.Kind) {
 				play.Hide()
 				note.Hide()
-				return saveOnly("This file is not a video (Agent Desk looked at what it contains), so it is not opened. It can only be saved, with the Save as… button.")
+				return saveOnly(lang.L("This file is not a video (Agent Desk looked at what it contains), so it is not opened. It can only be saved, with the Save as… button."))
 			}
 			u, err := url.Parse(storage.NewFileURI(out.Path).String())
 			if err == nil {
 				err = openOutput(u)
 			}
 			if err != nil {
-				return saveOnly("Your computer could not open the video. Save it with the Save as… button, then open it from there.")
+				return saveOnly(lang.L("Your computer could not open the video. Save it with the Save as… button, then open it from there."))
 			}
 			return container.NewStack()
 		})
@@ -247,7 +251,7 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 		if noPlayer {
 			play.Hide()
 			note.Importance = widget.MediumImportance
-			note.SetText("This computer has no video player. Save the video with Save as… to watch it in a web browser or on another computer.")
+			note.SetText(lang.L("This computer has no video player. Save the video with Save as… to watch it in a web browser or on another computer."))
 		}
 	})
 	return container.NewVBox(container.NewHBox(play, o.saveButton(r)), box, note)
@@ -264,7 +268,7 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 	o.stopPreview()
 	dl := o.s.app.OutputFile(r.AgentType, r.Output)
 	progress := widget.NewLabel(what)
-	loading := container.NewVBox(progress, container.NewHBox(kit.NewButtonWithIcon("Cancel", theme.CancelIcon(), dl.Cancel)))
+	loading := container.NewVBox(progress, container.NewHBox(kit.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), dl.Cancel)))
 	showingLoading := false
 	stop := kit.Bind(dl.State(), func(s app.OutputState) {
 		var obj fyne.CanvasObject
@@ -272,7 +276,7 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 		case s.Loading:
 			text := what
 			if s.Received > 0 {
-				text += " " + app.HumanBytes(s.Received) + " so far"
+				text = lang.L("{{.What}} {{.Amount}} so far", map[string]any{"What": what, "Amount": app.HumanBytes(s.Received)})
 			}
 			progress.SetText(text)
 			if !showingLoading {
@@ -284,8 +288,8 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 			o.got = &fetchedOutput{url: r.Output, out: s.Output}
 			obj = done(s.Output)
 		case s.Cancelled:
-			obj = container.NewVBox(saveOnly("You cancelled the download. Nothing was kept."),
-				container.NewHBox(kit.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), dl.Retry)))
+			obj = container.NewVBox(saveOnly(lang.L("You cancelled the download. Nothing was kept.")),
+				container.NewHBox(kit.NewButtonWithIcon(lang.L("Try again"), theme.ViewRefreshIcon(), dl.Retry)))
 		case s.Err != nil:
 			var big *app.OutputTooLargeError
 			if errors.As(s.Err, &big) {
@@ -320,7 +324,7 @@ func saveOnly(msg string) fyne.CanvasObject {
 // extension of what the file really is once it was downloaded (of its
 // agent type before).
 func (o *outputView) saveButton(r app.Run) *kit.Button {
-	return kit.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
+	return kit.NewButtonWithIcon(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
 		w := o.s.env.Window
 		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 			if err != nil {
@@ -336,7 +340,7 @@ func (o *outputView) saveButton(r app.Run) *kit.Button {
 				case saved.Err != nil:
 					showSaveError(saved.Err, w)
 				case !saved.Loading && saved.Value:
-					kit.ShowSaved("Saved", path, w)
+					kit.ShowSaved(lang.L("Saved"), path, w)
 				}
 				return !saved.Loading
 			})

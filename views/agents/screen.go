@@ -4,13 +4,13 @@
 package agents
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -36,7 +36,9 @@ var notifyAfter = 10 * time.Second
 var textLimits = kit.ReleaseLimits{Many: 300, Few: 20, Rest: 500 * time.Millisecond}
 
 // typeChoices are the filter's labels, in the order of app.AgentTypes.
-var typeChoices = []string{"All types", "Chat", "Image", "Text", "Video"}
+func typeChoices() []string {
+	return []string{lang.L("All types"), lang.L("Chat"), lang.L("Image"), lang.L("Text"), lang.L("Video")}
+}
 
 // Screen is the agents browser.
 type Screen struct {
@@ -84,15 +86,15 @@ func New(env kit.Env) kit.Screen {
 func (s *Screen) build() {
 	s.total = widget.NewLabel("")
 	s.total.Importance = widget.LowImportance
-	header := container.NewBorder(nil, nil, nil, s.total, kit.Header("Agents", ""))
+	header := container.NewBorder(nil, nil, nil, s.total, kit.Header(lang.L("Agents"), ""))
 
 	s.search = kit.NewSearchEntry()
-	s.search.SetPlaceHolder("Search agents (" + kit.CtrlName("K") + ")")
+	s.search.SetPlaceHolder(lang.L("Search agents ({{.Key}})", map[string]any{"Key": kit.CtrlName("K")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.queueSearch() }
 	s.search.OnSubmitted = func(string) { s.runSearch() }
 
-	s.typeSel = kit.NewSelect(typeChoices, func(string) { s.runSearch() })
+	s.typeSel = kit.NewSelect(typeChoices(), func(string) { s.runSearch() })
 	s.typeSel.SetSelectedIndex(0)
 
 	s.list = kit.NewList(
@@ -115,19 +117,19 @@ func (s *Screen) build() {
 			s.openAgent(s.shown.Agents[id])
 		}
 	}
-	s.listStack = container.NewStack(kit.Loading("Loading agents…"))
+	s.listStack = container.NewStack(kit.Loading(lang.L("Loading agents…")))
 	s.footer = container.NewVBox()
 
 	left := kit.NewBorder(
-		container.NewVBox(header, s.search, container.NewBorder(nil, nil, widget.NewLabel("Type"), nil, s.typeSel)),
+		container.NewVBox(header, s.search, container.NewBorder(nil, nil, widget.NewLabel(lang.L("Type")), nil, s.typeSel)),
 		s.footer, nil, nil, s.listStack)
 	s.detailBox = container.NewStack(pickAgent())
 	s.content = kit.Split(container.NewPadded(left), s.detailBox, 0.36)
 }
 
 func pickAgent() fyne.CanvasObject {
-	return kit.Empty(theme.ListIcon(), "Pick an agent",
-		"Choose an agent on the left to see what it does, answer its questions and run it.")
+	return kit.Empty(theme.ListIcon(), lang.L("Pick an agent"),
+		lang.L("Choose an agent on the left to see what it does, answer its questions and run it."))
 }
 
 // Content is the screen's widget tree, built once.
@@ -219,7 +221,7 @@ func (s *Screen) DropHint() (string, bool) {
 			return dt.DropHint()
 		}
 	}
-	return "Open an agent first, then drop the files on its Run or Files tab", false
+	return lang.L("Open an agent first, then drop the files on its Run or Files tab"), false
 }
 
 func (s *Screen) Dropped(paths []string) {
@@ -229,8 +231,8 @@ func (s *Screen) Dropped(paths []string) {
 			return
 		}
 	}
-	kit.ShowInformation("Files not added",
-		"Open an agent, then drop the files on its Run tab to attach them to the next run, or on its Files tab to link them to the agent.", s.env.Window)
+	kit.ShowInformation(lang.L("Files not added"),
+		lang.L("Open an agent, then drop the files on its Run tab to attach them to the next run, or on its Files tab to link them to the agent."), s.env.Window)
 }
 
 func (s *Screen) query() app.AgentQuery {
@@ -282,14 +284,14 @@ func (s *Screen) showList(st app.AgentPage) {
 	case len(st.Agents) > 0:
 		body = s.list
 	case st.Loading:
-		body = kit.Loading("Loading agents…")
+		body = kit.Loading(lang.L("Loading agents…"))
 	case st.Err != nil:
 		body = kit.Error(st.Err, s.browser.Reload)
 	case st.Query.Q != "" || st.Query.Type != "":
-		body = kit.Empty(theme.SearchIcon(), "No agents found", noMatchText(st.Query))
+		body = kit.Empty(theme.SearchIcon(), lang.L("No agents found"), noMatchText(st.Query))
 	default:
-		body = kit.Empty(theme.ListIcon(), "No agents yet",
-			"This account has no agents yet. Create one on the service's website, then come back here.")
+		body = kit.Empty(theme.ListIcon(), lang.L("No agents yet"),
+			lang.L("This account has no agents yet. Create one on the service's website, then come back here."))
 	}
 	kit.ShowBody(s.listStack, body)
 	if body == s.list && changed {
@@ -299,9 +301,9 @@ func (s *Screen) showList(st app.AgentPage) {
 	s.footer.Objects = nil
 	switch {
 	case len(st.Agents) > 0 && st.Loading:
-		text := "Updating the list…"
+		text := lang.L("Updating the list…")
 		if st.HasMore {
-			text = "Loading more agents…"
+			text = lang.L("Loading more agents…")
 		}
 		l := widget.NewLabel(text)
 		l.Importance = widget.LowImportance
@@ -311,12 +313,12 @@ func (s *Screen) showList(st app.AgentPage) {
 		msg := kit.ErrorText()
 		kit.ShowError(msg, savedText(st))
 		s.footer.Objects = []fyne.CanvasObject{msg,
-			kit.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), s.browser.Reload)}
+			kit.NewButtonWithIcon(lang.L("Try again"), theme.ViewRefreshIcon(), s.browser.Reload)}
 	case len(st.Agents) > 0 && st.Err != nil:
 		msg := kit.ErrorText()
-		kit.ShowError(msg, "More agents could not be loaded. "+app.Describe(st.Err))
+		kit.ShowError(msg, lang.L("More agents could not be loaded. {{.Why}}", map[string]any{"Why": app.Describe(st.Err)}))
 		s.footer.Objects = []fyne.CanvasObject{msg,
-			kit.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), s.browser.LoadMore)}
+			kit.NewButtonWithIcon(lang.L("Try again"), theme.ViewRefreshIcon(), s.browser.LoadMore)}
 	}
 	s.footer.Refresh()
 }
@@ -326,29 +328,32 @@ func (s *Screen) showList(st app.AgentPage) {
 // again (the status bar checks while it cannot); a service that answers
 // with a failure is asked again with Try again.
 func savedText(st app.AgentPage) string {
-	when := st.Saved.Local().Format("2 Jan 2006 at 15:04")
+	data := map[string]any{"Why": app.Describe(st.Err), "Day": app.Date(st.Saved), "Time": st.Saved.Local().Format("15:04")}
 	if client.IsOffline(st.Err) {
-		return app.Describe(st.Err) + " Until it answers, these are the agents saved on " + when + "; the list updates by itself when the service answers."
+		return lang.L("{{.Why}} Until it answers, these are the agents saved on {{.Day}} at {{.Time}}; the list updates by itself when the service answers.", data)
 	}
-	return app.Describe(st.Err) + " Meanwhile, these are the agents saved on " + when + "."
+	return lang.L("{{.Why}} Meanwhile, these are the agents saved on {{.Day}} at {{.Time}}.", data)
 }
 
 func countText(n int) string {
-	if n == 1 {
-		return "1 agent"
-	}
-	return fmt.Sprintf("%d agents", n)
+	return lang.N("{{.Count}} agent", n, map[string]any{"Count": app.Number(n)})
 }
 
+// noMatchText says that no agent matched the search or the type chosen,
+// and what to try instead.
 func noMatchText(q app.AgentQuery) string {
-	kind := "agent"
-	if q.Type != "" {
-		kind = q.Type + " agent"
+	if q.Type == "" {
+		if q.Q == "" {
+			return lang.L("This account has no agent. Choose All in the type filter to see every agent.")
+		}
+		return lang.L("No agent matches \"{{.Search}}\". Try fewer or other words, or choose All in the type filter.", map[string]any{"Search": q.Q})
 	}
+	// "video agent": the kind in the middle of a sentence.
+	kind := strings.ToLower(kindName(q.Type))
 	if q.Q == "" {
-		return fmt.Sprintf("This account has no %s. Choose All in the type filter to see every agent.", kind)
+		return lang.L("This account has no {{.Kind}}. Choose All in the type filter to see every agent.", map[string]any{"Kind": kind})
 	}
-	return fmt.Sprintf("No %s matches \"%s\". Try fewer or other words, or choose All in the type filter.", kind, q.Q)
+	return lang.L("No {{.Kind}} matches \"{{.Search}}\". Try fewer or other words, or choose All in the type filter.", map[string]any{"Kind": kind, "Search": q.Q})
 }
 
 // openAgent shows an agent's detail, keeping the detail of each agent
@@ -393,9 +398,9 @@ func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
 		return
 	}
 	if fa := fyne.CurrentApp(); fa != nil {
-		msg := ar.Agent.Title + " has finished. Open Agent Desk to see the result."
+		msg := lang.L("{{.Agent}} has finished. Open Agent Desk to see the result.", map[string]any{"Agent": ar.Agent.Title})
 		if p.Err != nil {
-			msg = ar.Agent.Title + " stopped: " + p.Run.Error
+			msg = lang.L("{{.Agent}} stopped: {{.Why}}", map[string]any{"Agent": ar.Agent.Title, "Why": p.Run.Error})
 		}
 		kit.Notify(fa, "Agent Desk", msg) // the title and error come from the service: made safe there
 	}
@@ -452,7 +457,7 @@ func newBadge() *fyne.Container {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	icon := widget.NewIcon(theme.DocumentIcon())
-	label := widget.NewLabelWithStyle("Image", fyne.TextAlignLeading, fyne.TextStyle{})
+	label := widget.NewLabelWithStyle(typeName(client.AgentImage), fyne.TextAlignLeading, fyne.TextStyle{})
 	label.SizeName = theme.SizeNameCaptionText
 	box := container.NewHBox(icon, label)
 	// One width for every type keeps the titles in a straight column.
@@ -476,9 +481,9 @@ func setBadgeWords(c *fyne.Container, words bool) {
 }
 
 // badgeSize is a badge's size, with its words as wide as the widest type
-// name ("Image") or without them.
+// name ("Image" in English) or without them.
 func badgeSize(words bool) fyne.Size {
-	label := widget.NewLabelWithStyle("Image", fyne.TextAlignLeading, fyne.TextStyle{})
+	label := widget.NewLabelWithStyle(widestTypeName(), fyne.TextAlignLeading, fyne.TextStyle{})
 	label.SizeName = theme.SizeNameCaptionText
 	full := container.NewHBox(widget.NewIcon(theme.DocumentIcon()), label).MinSize().AddWidthHeight(theme.Padding(), 0)
 	if words {
@@ -510,14 +515,53 @@ func typeIcon(typ string) fyne.Resource {
 	return theme.QuestionIcon()
 }
 
+// typeName is a type's name in a badge and the type filter: "Chat",
+// "Image"; a type Agent Desk does not know as the service names it.
 func typeName(typ string) string {
 	switch typ {
-	case client.AgentChat, client.AgentImage, client.AgentText, client.AgentVideo:
-		return strings.ToUpper(typ[:1]) + typ[1:]
+	case client.AgentChat:
+		return lang.L("Chat")
+	case client.AgentImage:
+		return lang.L("Image")
+	case client.AgentText:
+		return lang.L("Text")
+	case client.AgentVideo:
+		return lang.L("Video")
 	case "":
-		return "Other"
+		// "Other" alone is a word go-i18n keeps for itself.
+		return lang.X("agents.other", "Other")
 	}
 	return typ
+}
+
+// widestTypeName is the known type name that takes the most room in a
+// badge, in the language in use.
+func widestTypeName() string {
+	widest, w := "", float32(0)
+	for _, typ := range []string{client.AgentChat, client.AgentImage, client.AgentText, client.AgentVideo, ""} {
+		name := typeName(typ)
+		if nw := fyne.MeasureText(name, theme.Size(theme.SizeNameCaptionText), fyne.TextStyle{}).Width; nw > w {
+			widest, w = name, nw
+		}
+	}
+	return widest
+}
+
+// kindName is what an agent of a type is called: "Video agent".
+func kindName(typ string) string {
+	switch typ {
+	case client.AgentChat:
+		return lang.L("Chat agent")
+	case client.AgentImage:
+		return lang.L("Image agent")
+	case client.AgentText:
+		return lang.L("Text agent")
+	case client.AgentVideo:
+		return lang.L("Video agent")
+	case "":
+		return lang.L("Other agent")
+	}
+	return lang.L("{{.Type}} agent", map[string]any{"Type": typ})
 }
 
 func firstLine(s string) string {
@@ -526,7 +570,7 @@ func firstLine(s string) string {
 		s = s[:i]
 	}
 	if s == "" {
-		return "No description"
+		return lang.L("No description")
 	}
 	return s
 }

@@ -37,6 +37,7 @@ func (n *testNav) OpenConversation(int64)                      {}
 func (n *testNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
 func (n *testNav) NewAttachments() kit.Attachments             { return nil }
 func (n *testNav) ShowCredits()                                {}
+func (n *testNav) Restart()                                    {}
 func (n *testNav) OpenAgentWith(app.AgentItem, string)         {}
 
 // ui holds the screen's updates from background work until the test draws
@@ -580,7 +581,7 @@ func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
 	var show *kit.Button
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
-		if b, ok := o.(*kit.Button); ok && b.Text == kit.ShowPictures {
+		if b, ok := o.(*kit.Button); ok && b.Text == kit.ShowPictures() {
 			show = b
 		}
 		if c, ok := o.(*fyne.Container); ok {

@@ -3,7 +3,6 @@ package chat
 import (
 	"image/color"
 	"math"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -11,11 +10,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"golang.org/x/text/width"
 
+	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -63,11 +64,11 @@ type codeBlock struct {
 // SetResized calls f when the block's height changes by itself.
 func (c *codeBlock) SetResized(f func()) { c.resized = f }
 
-func newCodeBlock(lang, code string) *codeBlock {
-	c := &codeBlock{lang: lang, lines: newCodeLines(wrapCode.Load())}
-	c.copy = kit.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+func newCodeBlock(language, code string) *codeBlock {
+	c := &codeBlock{lang: language, lines: newCodeLines(wrapCode.Load())}
+	c.copy = kit.NewButtonWithIcon(lang.L("Copy"), theme.ContentCopyIcon(), func() {
 		copyText(c.lines.src)
-		c.copy.SetText("Copied")
+		c.copy.SetText(lang.L("Copied"))
 	})
 	c.copy.Importance = widget.LowImportance
 	c.wrapBtn = kit.NewButtonWithIcon("", theme.ViewRestoreIcon(), c.toggleWrap)
@@ -75,7 +76,7 @@ func newCodeBlock(lang, code string) *codeBlock {
 	c.showWrapChoice()
 	c.count = widget.NewLabel("")
 	c.count.Importance = widget.LowImportance
-	name := widget.NewLabel(kit.Line(lang, 40))
+	name := widget.NewLabel(kit.Line(language, 40))
 	name.Importance = widget.LowImportance
 	c.header = container.NewHBox(name, layout.NewSpacer(), c.count, c.wrapBtn, c.copy)
 	c.bg = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
@@ -113,7 +114,7 @@ func (c *codeBlock) showCount() {
 	n := c.lines.sourceLines()
 	text := ""
 	if n > codeWholeLines {
-		text = formatCount(n) + " lines"
+		text = lang.N("{{.Count}} line", n, map[string]any{"Count": app.Number(n)})
 	}
 	if c.count.Text != text {
 		c.count.SetText(text)
@@ -136,9 +137,9 @@ func (c *codeBlock) toggleWrap() {
 
 func (c *codeBlock) showWrapChoice() {
 	if c.lines.wrap {
-		c.wrapBtn.SetText("Don't wrap lines")
+		c.wrapBtn.SetText(lang.L("Don't wrap lines"))
 	} else {
-		c.wrapBtn.SetText("Wrap lines")
+		c.wrapBtn.SetText(lang.L("Wrap lines"))
 	}
 }
 
@@ -470,13 +471,4 @@ func sameColor(a, b color.Color) bool {
 	ar, ag, ab, aa := a.RGBA()
 	br, bg, bb, ba := b.RGBA()
 	return ar == br && ag == bg && ab == bb && aa == ba
-}
-
-// formatCount writes n with thousands separated: 12,345.
-func formatCount(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

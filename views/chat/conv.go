@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -128,13 +129,14 @@ func (v *convView) build() {
 	v.sub.Importance = widget.LowImportance
 	v.showSubtitle()
 	more := kit.NewButtonWithIcon("", theme.MoreHorizontalIcon(), nil)
-	more.Tip = "Rename, change the instructions, export or delete this chat"
+	more.Tip = lang.L("Rename, change the instructions, export or delete this chat")
 	more.Importance = widget.LowImportance
 	more.OnTapped = func() { v.showMenu(more) }
 	header := container.NewBorder(nil, nil, nil, container.NewCenter(more), container.NewVBox(v.title, v.sub))
 
-	v.empty = kit.Empty(assets.ChatIcon, "Start the conversation",
-		"Write your first message below. "+v.sess.Conversation().AgentTitle+" answers here, and the chat is kept on this computer.")
+	v.empty = kit.Empty(assets.ChatIcon, lang.L("Start the conversation"),
+		lang.L("Write your first message below. {{.Agent}} answers here, and the chat is kept on this computer.",
+			map[string]any{"Agent": v.sess.Conversation().AgentTitle}))
 	v.list = kit.NewList(
 		func() int { return len(v.msgs) },
 		func() fyne.CanvasObject {
@@ -159,14 +161,14 @@ func (v *convView) build() {
 	}
 	v.setComposed(conv.Draft)
 	v.entry.OnChanged = func(string) { v.sess.SetDraft(v.composed()) }
-	v.sendBtn = kit.NewPaidButton("Send", theme.MailSendIcon(), v.send)
-	v.sendBtn.Tip = "Send your message (Enter). Each reply uses credits."
+	v.sendBtn = kit.NewPaidButton(lang.L("Send"), theme.MailSendIcon(), v.send)
+	v.sendBtn.Tip = lang.L("Send your message (Enter). Each reply uses credits.")
 	v.sendBtn.Importance = widget.HighImportance
-	v.stopBtn = kit.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { v.sess.Stop() })
-	v.stopBtn.Tip = "Stop the reply (Esc)"
+	v.stopBtn = kit.NewButtonWithIcon(lang.L("Stop"), theme.MediaStopIcon(), func() { v.sess.Stop() })
+	v.stopBtn.Tip = lang.L("Stop the reply (Esc)")
 	v.stopBtn.Importance = widget.DangerImportance
 	v.errText = kit.ErrorText()
-	hint := widget.NewLabel("Enter sends (each reply uses credits) · Shift+Enter adds a line · Esc stops the reply")
+	hint := widget.NewLabel(lang.L("Enter sends (each reply uses credits) · Shift+Enter adds a line · Esc stops the reply"))
 	hint.Truncation = fyne.TextTruncateEllipsis
 	hint.Importance = widget.LowImportance
 	hint.SizeName = theme.SizeNameCaptionText
@@ -178,7 +180,7 @@ func (v *convView) build() {
 	if v.s.env.Nav != nil {
 		if at := v.s.env.Nav.NewAttachments(); at != nil {
 			v.attach = at
-			add := kit.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), at.AddFiles)
+			add := kit.NewButtonWithIcon(lang.L("Add files…"), theme.ContentAddIcon(), at.AddFiles)
 			add.Importance = widget.LowImportance
 			bottom.Add(kit.NewBorder(nil, nil, add, nil, at.Object()))
 		}
@@ -217,13 +219,13 @@ func (v *convView) subtitle() string {
 	conv := v.sess.Conversation()
 	var parts []string
 	if conv.Title != app.NewChatTitle(conv.AgentTitle) { // a new chat's title names the agent already
-		parts = append(parts, "with "+conv.AgentTitle)
+		parts = append(parts, lang.L("with {{.Agent}}", map[string]any{"Agent": conv.AgentTitle}))
 	}
 	if conv.DeveloperMessage != "" {
-		parts = append(parts, "has instructions")
+		parts = append(parts, lang.L("has instructions"))
 	}
 	if conv.UseChatCompletions {
-		parts = append(parts, "compatibility mode")
+		parts = append(parts, lang.L("compatibility mode"))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -250,7 +252,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 		row.Add(v.picker(q, kit.QuestionName(q, 40), kit.ChoiceLabels(q, q.Options, pickerChoiceMax), q.Options, answers[q.Name]))
 	}
 	conv := v.sess.Conversation()
-	cc := kit.NewCheck("Compatibility mode: send as a chat-completions request", func(on bool) {
+	cc := kit.NewCheck(lang.L("Compatibility mode: send as a chat-completions request"), func(on bool) {
 		if on != v.sess.Conversation().UseChatCompletions {
 			spawn(v.s.a, func() { _ = v.sess.SetUseChatCompletions(context.Background(), on) })
 		}
@@ -258,7 +260,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 	cc.Checked = conv.UseChatCompletions
 	advanced.Add(cc)
 
-	fold := kit.NewFold("Advanced", advanced)
+	fold := kit.NewFold(lang.L("Advanced"), advanced)
 	fold.RememberOpen(v.s.a)
 	// The fold's button ends the row of pickers; what it shows goes under.
 	row.Add(fold.Button)
@@ -298,7 +300,7 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 		labels[i] = app.StyleName(values[i])
 	}
 	styleSel := kit.NewSelect(labels, nil)
-	styleSel.PlaceHolder = "Custom"
+	styleSel.PlaceHolder = lang.L("Custom")
 	numSel := kit.NewSelect(kit.ChoiceLabels(client.Question{}, q.Options, pickerChoiceMax), nil)
 	show := func(val string) {
 		styleSel.ClearSelected()
@@ -323,10 +325,22 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 	set(answer)
 	styleName := widget.NewLabel(kit.QuestionName(q, 40))
 	styleName.Importance = widget.LowImportance
-	numName := widget.NewLabel(kit.QuestionName(client.Question{Name: q.Name + " (number)"}, 40))
+	numName := widget.NewLabel(numbersName(q))
 	numName.Importance = widget.LowImportance
 	return container.NewHBox(styleName, container.NewGridWrap(pickerSize(styleSel), styleSel)),
 		container.NewHBox(numName, container.NewGridWrap(pickerSize(numSel), numSel))
+}
+
+// numbersName names the picker of a style question's numbers: the
+// question by its own name (the service's, "Temperature"), not as a
+// style, with "(number)".
+func numbersName(q client.Question) string {
+	if strings.EqualFold(strings.TrimSpace(q.Name), "temperature") {
+		return lang.L("Temperature (number)")
+	}
+	// "_" keeps the name from reading as a style (kit.QuestionName shows
+	// underscores as spaces and trims them).
+	return lang.L("{{.Question}} (number)", map[string]any{"Question": kit.QuestionName(client.Question{Name: "_" + q.Name}, 40)})
 }
 
 // chosen is what a style picker does with a choice: saves its value as
@@ -368,9 +382,10 @@ func (v *convView) updateButtons() {
 	note := ""
 	switch until := v.st.WaitingUntil; {
 	case v.st.Phase == app.ChatRecovering:
-		note = "The connection dropped. Agent Desk is fetching the rest of the reply from the service; the agent is not run again."
+		note = lang.L("The connection dropped. Agent Desk is fetching the rest of the reply from the service; the agent is not run again.")
 	case !until.IsZero():
-		note = "The service asked Agent Desk to slow down. Your message goes in about " + app.HowLong(time.Until(until).Round(time.Second)) + "."
+		note = lang.L("The service asked Agent Desk to slow down. Your message goes in about {{.Time}}.",
+			map[string]any{"Time": app.HowLong(time.Until(until).Round(time.Second))})
 	}
 	if note != "" {
 		kit.ShowError(v.errText, note)
@@ -383,7 +398,9 @@ func (v *convView) updateButtons() {
 
 // StoppedBeforeReply is said when Stop or Esc gave up a message the
 // service had not answered yet.
-const StoppedBeforeReply = "Stopped before the agent answered. Your message is still below, to send again."
+func StoppedBeforeReply() string {
+	return lang.L("Stopped before the agent answered. Your message is still below, to send again.")
+}
 
 // Row ids of a message on its way: shown from the moment Send is pressed
 // until the service accepts it (then the stored messages take their place)
@@ -667,7 +684,7 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 		return v.userRow(m), nil
 	}
 	if m.ID == waitingID {
-		l := widget.NewLabelWithStyle("Waiting for the agent… (Esc or Stop cancels)", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+		l := widget.NewLabelWithStyle(lang.L("Waiting for the agent… (Esc or Stop cancels)"), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		l.Importance = widget.LowImportance
 		l.Wrapping = fyne.TextWrapWord
 		return kit.Column(container.NewPadded(l), ChatWidth()), nil
@@ -691,7 +708,7 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 	actions := kit.Wrap()
 	var footer fyne.CanvasObject = actions
 	if live {
-		typing := widget.NewLabel("Writing…")
+		typing := widget.NewLabel(lang.L("Writing…"))
 		typing.Importance = widget.LowImportance
 		actions.Add(typing)
 	}
@@ -711,21 +728,21 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 			l.Importance = widget.LowImportance
 			actions.Add(l)
 		}
-		actions.Add(smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }))
-		actions.Add(smallButton("Copy as text", theme.ContentCopyIcon(), func() { copyText(plainText(m.Content)) }))
+		actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
+		actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(plainText(m.Content)) }))
 		if m.Role != "user" {
-			actions.Add(smallButton("Save as…", theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
+			actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
 		}
 		if len(pics) > 0 {
 			v.offerPictures(m.ID, pics, actions)
 		}
 		if last && m.Status == app.MessageInterrupted {
-			actions.Add(paidSmallButton("Continue", theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
+			actions.Add(paidSmallButton(lang.L("Continue"), theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
 		}
 		if last {
-			label := "Regenerate"
+			label := lang.L("Regenerate")
 			if m.Status != app.MessageComplete {
-				label = "Retry"
+				label = lang.L("Retry")
 			}
 			actions.Add(paidSmallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
 		}
@@ -752,7 +769,7 @@ func (v *convView) offerPictures(id int64, pics []*kit.Picture, actions *fyne.Co
 		return
 	}
 	var btn *kit.Button
-	btn = smallButton(kit.ShowPictures, theme.FileImageIcon(), func() {
+	btn = smallButton(kit.ShowPictures(), theme.FileImageIcon(), func() {
 		btn.Hide()
 		load()
 	})
@@ -778,13 +795,14 @@ func (v *convView) userRow(m app.Message) fyne.CanvasObject {
 	bg.CornerRadius = theme.Size(theme.SizeNameSelectionRadius) * 3
 	bubble := container.NewStack(bg, container.NewPadded(text))
 	actions := container.NewHBox(layout.NewSpacer(),
-		smallButton("Copy", theme.ContentCopyIcon(), func() { copyText(m.Content) }))
+		smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
 	if utf8.RuneCountInString(m.Content) <= maxShownChars {
 		// a longer text would take seconds to wrap in the edit box
-		actions.Add(smallButton("Edit & resend", theme.DocumentCreateIcon(), func() { v.editMessage(m) }))
+		actions.Add(smallButton(lang.L("Edit & resend"), theme.DocumentCreateIcon(), func() { v.editMessage(m) }))
 	}
 	if len(m.FileIDs) > 0 {
-		files := widget.NewLabelWithStyle(strconv.Itoa(len(m.FileIDs))+" file(s) attached", fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
+		n := len(m.FileIDs)
+		files := widget.NewLabelWithStyle(lang.N("{{.Count}} file attached", n, map[string]any{"Count": app.Number(n)}), fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
 		files.Importance = widget.LowImportance
 		actions.Objects = append([]fyne.CanvasObject{files}, actions.Objects...)
 	}
@@ -858,7 +876,7 @@ func (v *convView) send() {
 			return // the message already waits for its files
 		}
 		v.waitingToSend = true
-		kit.ShowError(v.errText, "Your files are still uploading; the message goes as soon as they are ready.")
+		kit.ShowError(v.errText, lang.L("Your files are still uploading; the message goes as soon as they are ready."))
 		// The wait follows the uploads and ends with the view: a message
 		// is never sent from a conversation nobody is looking at any more.
 		v.waitFiles = kit.Bind(v.attach.State(), func(st app.UploadsState) {
@@ -901,7 +919,7 @@ func (v *convView) sendNow(text string) {
 				return // sent already: this press did nothing
 			}
 			if errors.Is(err, context.Canceled) {
-				kit.ShowError(v.errText, StoppedBeforeReply)
+				kit.ShowError(v.errText, StoppedBeforeReply())
 				return
 			}
 			if err != nil {
@@ -950,7 +968,7 @@ func (v *convView) run(f func(context.Context) error) {
 // desktop notification when the user is looking elsewhere.
 func (v *convView) finished() {
 	if v.st.Phase == app.ChatFailed && v.st.Err != nil {
-		kit.ShowError(v.errText, app.Describe(v.st.Err)+" Use Retry under the reply to ask again.")
+		kit.ShowError(v.errText, lang.L("{{.Why}} Use Retry under the reply to ask again.", map[string]any{"Why": app.Describe(v.st.Err)}))
 	}
 }
 
@@ -962,7 +980,7 @@ func (v *convView) editMessage(m app.Message) {
 	e.Wrapping = fyne.TextWrapWord
 	e.SetText(m.Content)
 	e.SetMinRowsVisible(5)
-	d := dialog.NewCustomConfirm("Edit and resend", "Resend", "Cancel", e, func(ok bool) {
+	d := dialog.NewCustomConfirm(lang.L("Edit and resend"), lang.L("Resend"), lang.L("Cancel"), e, func(ok bool) {
 		if ok {
 			text := e.Text
 			v.run(func(ctx context.Context) error { return v.sess.Edit(ctx, m.ID, text) })
@@ -980,11 +998,11 @@ func (v *convView) showMenu(anchor fyne.CanvasObject) {
 		return
 	}
 	menu := fyne.NewMenu("",
-		fyne.NewMenuItem("Rename…", v.rename),
-		fyne.NewMenuItem("Instructions…", v.instructions),
-		fyne.NewMenuItem("Export…", v.export),
+		fyne.NewMenuItem(lang.L("Rename…"), v.rename),
+		fyne.NewMenuItem(lang.L("Instructions…"), v.instructions),
+		fyne.NewMenuItem(lang.L("Export…"), v.export),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Delete", v.remove),
+		fyne.NewMenuItem(lang.L("Delete"), v.remove),
 	)
 	c := v.s.env.Window.Canvas()
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(anchor).Add(fyne.NewPos(0, anchor.Size().Height))
@@ -994,7 +1012,7 @@ func (v *convView) showMenu(anchor fyne.CanvasObject) {
 func (v *convView) rename() {
 	e := kit.NewFormEntry()
 	e.SetText(v.sess.Conversation().Title)
-	d := dialog.NewForm("Rename conversation", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
+	d := dialog.NewForm(lang.L("Rename conversation"), lang.L("Rename"), lang.L("Cancel"), []*widget.FormItem{widget.NewFormItem(lang.L("Title"), e)}, func(ok bool) {
 		if ok {
 			v.s.renameChat(v.sess.ID(), e.Text)
 		}
@@ -1033,12 +1051,12 @@ func (v *convView) remove() { v.s.deleteChat(v.sess.Conversation()) }
 func (v *convView) instructions() {
 	e := kit.NewFormMultiLineEntry()
 	e.Wrapping = fyne.TextWrapWord
-	e.SetPlaceHolder("For example: Answer briefly, in British English, for office staff.")
+	e.SetPlaceHolder(lang.L("For example: Answer briefly, in British English, for office staff."))
 	e.SetText(v.sess.Conversation().DeveloperMessage)
 	e.SetMinRowsVisible(5)
-	note := widget.NewLabel("Sent first with every message of this conversation.")
+	note := widget.NewLabel(lang.L("Sent first with every message of this conversation."))
 	note.Importance = widget.LowImportance
-	d := dialog.NewCustomConfirm("Instructions", "Save", "Cancel", container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
+	d := dialog.NewCustomConfirm(lang.L("Instructions"), lang.L("Save"), lang.L("Cancel"), container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
 		if ok {
 			text := e.Text
 			spawn(v.s.a, func() { _ = v.sess.SetInstructions(context.Background(), text) })
@@ -1054,13 +1072,13 @@ func (v *convView) instructions() {
 // page to open or e-mail, by the ending of the name the user gives.
 func (v *convView) export() {
 	title := v.sess.Conversation().Title
-	kit.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(title, ".md", "conversation"), v.sess.Markdown())
+	kit.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
 }
 
 // saveReply saves one reply as Markdown, plain text or a web page.
 func (v *convView) saveReply(text string) {
 	title := v.sess.Conversation().Title
-	kit.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(title+" reply", ".md", "reply"), text)
+	kit.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), text)
 }
 
 // composer is the message box: Enter sends, Shift+Enter adds a line.
@@ -1097,7 +1115,7 @@ func newComposer(onSend, onEsc func()) *composer {
 	c.MultiLine = true
 	c.Wrapping = fyne.TextWrapWord
 	c.SetMinRowsVisible(3)
-	c.SetPlaceHolder("Write a message…")
+	c.SetPlaceHolder(lang.L("Write a message…"))
 	return c
 }
 

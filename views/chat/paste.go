@@ -6,9 +6,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -52,7 +54,7 @@ func (p *pastes) show() {
 	for i, text := range p.texts {
 		label := widget.NewLabel(pasteLabel(text))
 		label.Truncation = fyne.TextTruncateEllipsis
-		remove := kit.NewButtonWithIcon("Remove", theme.CancelIcon(), func() {
+		remove := kit.NewButtonWithIcon(lang.L("Remove"), theme.CancelIcon(), func() {
 			p.texts = append(p.texts[:i:i], p.texts[i+1:]...)
 			p.show()
 			p.onChange()
@@ -66,7 +68,8 @@ func (p *pastes) show() {
 
 // pasteLabel names a pasted text by its size and its first words.
 func pasteLabel(text string) string {
-	return "Pasted text · " + formatCount(utf8.RuneCountInString(text)) + " characters · " + kit.Line(text, 80)
+	n := utf8.RuneCountInString(text)
+	return lang.N("Pasted text · {{.Count}} character · {{.Start}}", n, map[string]any{"Count": app.Number(n), "Start": kit.Line(text, 80)})
 }
 
 // joinMessage is what the user typed followed by what they pasted, as
@@ -114,7 +117,7 @@ func shownText(text string) string {
 	for i := range text {
 		if n == maxShownChars {
 			more := utf8.RuneCountInString(text[i:])
-			return text[:i] + "…\n\n(" + formatCount(more) + " more characters. Copy copies the whole message.)"
+			return text[:i] + "…\n\n" + lang.N("({{.Count}} more character. Copy copies the whole message.)", more, map[string]any{"Count": app.Number(more)})
 		}
 		n++
 	}

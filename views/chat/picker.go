@@ -3,6 +3,8 @@ package chat
 import (
 	"context"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -20,15 +22,15 @@ func (s *Screen) ChooseAgent(pre client.ID) {
 		pre = client.ID(s.convs[0].AgentID)
 	}
 	kit.ChooseAgent(s.env, kit.AgentPick{
-		Type: client.AgentChat, Title: "New chat", Action: "Start chat", Search: "Search chat agents", Pre: pre,
-		NoneTitle: "No chat agents", None: "This account has no agents to chat with. The Agents screen lists what it has.",
+		Type: client.AgentChat, Title: lang.L("New chat"), Action: lang.L("Start chat"), Search: lang.L("Search chat agents"), Pre: pre,
+		NoneTitle: lang.L("No chat agents"), None: lang.L("This account has no agents to chat with. The Agents screen lists what it has."),
 	}, func(ag app.AgentItem) { s.startWith(ag.ID) })
 }
 
 // startWith opens a new conversation with the agent id, read whole from
 // the service first (its questions make the chat's pickers).
 func (s *Screen) startWith(id client.ID) {
-	s.setRight(kit.Loading("Starting the chat…"))
+	s.setRight(kit.Loading(lang.L("Starting the chat…")))
 	spawn(s.a, func() {
 		agent, err := s.a.GetAgent(context.Background(), id)
 		kit.Do(func() {

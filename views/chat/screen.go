@@ -5,10 +5,12 @@ package chat
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -92,11 +94,12 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 	if a == nil {
 		return
 	}
-	body := f.AgentTitle + " has answered in “" + f.Title + "”."
+	names := map[string]any{"Agent": f.AgentTitle, "Title": f.Title}
+	body := lang.L("{{.Agent}} has answered in “{{.Title}}”.", names)
 	if f.Status == app.MessageFailed {
-		body = f.AgentTitle + " could not finish its reply in “" + f.Title + "”."
+		body = lang.L("{{.Agent}} could not finish its reply in “{{.Title}}”.", names)
 	}
-	kit.Notify(a, "Reply ready", body) // the titles come from the service: made safe there
+	kit.Notify(a, lang.L("Reply ready"), body) // the titles come from the service: made safe there
 }
 
 // onScreen reports whether the Chats screen is the one in the window.
@@ -127,7 +130,7 @@ func (s *Screen) onScreen() bool {
 
 func (s *Screen) build() {
 	s.search = kit.NewSearchEntry()
-	s.search.SetPlaceHolder("Search conversations (" + kit.CtrlName("F") + ")")
+	s.search.SetPlaceHolder(lang.L("Search conversations ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.reload() }
 	s.convList = kit.NewList(
@@ -146,12 +149,12 @@ func (s *Screen) build() {
 		}
 		s.OpenConversation(s.convs[id].ID)
 	}
-	s.left = container.NewStack(kit.Loading("Loading conversations…"))
+	s.left = container.NewStack(kit.Loading(lang.L("Loading conversations…")))
 	s.undo = container.NewVBox()
-	newBtn := kit.NewButtonWithIcon("New chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
-	newBtn.Tip = "Start a chat with an agent (" + kit.CtrlName("N") + ")"
+	newBtn := kit.NewButtonWithIcon(lang.L("New chat"), theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
+	newBtn.Tip = lang.L("Start a chat with an agent ({{.Key}})", map[string]any{"Key": kit.CtrlName("N")})
 	leftPane := kit.NewBorder(
-		container.NewVBox(kit.Header("Chats", "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
+		container.NewVBox(kit.Header(lang.L("Chats"), "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
 	s.right = container.NewStack()
 	s.showNoConversation()
 	split := kit.Split(leftPane, s.right, 0.28)
@@ -170,15 +173,15 @@ func (s *Screen) setRight(o fyne.CanvasObject) {
 // or an error with Try again stays.
 // It is built again only when what it says changes.
 func (s *Screen) showNoConversation() {
-	title, detail := "No conversation open", "Pick a conversation on the left, or start a new one."
+	title, detail := lang.L("No conversation open"), lang.L("Pick a conversation on the left, or start a new one.")
 	if len(s.convs) == 0 && s.search.Text == "" {
-		title, detail = "No conversations yet",
-			"Start a chat: pick a chat agent, then write your first message. Every conversation is kept on this computer."
+		title, detail = lang.L("No conversations yet"),
+			lang.L("Start a chat: pick a chat agent, then write your first message. Every conversation is kept on this computer.")
 	}
 	if s.emptyShown == title {
 		return
 	}
-	start := kit.NewButtonWithIcon("Start a chat", theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
+	start := kit.NewButtonWithIcon(lang.L("Start a chat"), theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
 	start.Importance = widget.HighImportance
 	kit.SetBody(s.right, kit.Empty(assets.ChatIcon, title, detail, start))
 	s.emptyShown = title
@@ -196,7 +199,7 @@ func (s *Screen) reload() {
 	seq := s.loadSeq
 	query := s.search.Text
 	if len(s.convs) == 0 {
-		kit.ShowBody(s.left, kit.Loading("Loading conversations…"))
+		kit.ShowBody(s.left, kit.Loading(lang.L("Loading conversations…")))
 	}
 	spawn(s.a, func() {
 		convs, err := s.a.ListChats(context.Background(), query)
@@ -211,10 +214,11 @@ func (s *Screen) reload() {
 			s.convs = convs
 			switch {
 			case len(convs) == 0 && query != "":
-				kit.ShowBody(s.left, kit.Empty(theme.SearchIcon(), "Nothing found", "No conversation mentions “"+query+"”. Try other words."))
+				kit.ShowBody(s.left, kit.Empty(theme.SearchIcon(), lang.L("Nothing found"),
+					lang.L("No conversation mentions “{{.Words}}”. Try other words.", map[string]any{"Words": query})))
 			case len(convs) == 0:
 				// The screen says what to do once, on the right.
-				quiet := widget.NewLabel("Conversations you start are listed here.")
+				quiet := widget.NewLabel(lang.L("Conversations you start are listed here."))
 				quiet.Importance = widget.LowImportance
 				quiet.Wrapping = fyne.TextWrapWord
 				kit.ShowBody(s.left, container.NewVBox(quiet))
@@ -271,7 +275,7 @@ func (s *Screen) OpenConversation(id int64) {
 	if s.open != nil && s.open.sess.ID() == id {
 		return
 	}
-	s.setRight(kit.Loading("Opening the conversation…"))
+	s.setRight(kit.Loading(lang.L("Opening the conversation…")))
 	spawn(s.a, func() {
 		sess, err := s.a.OpenChat(context.Background(), id)
 		kit.Do(func() {
@@ -324,7 +328,7 @@ func (s *Screen) DropHint() (string, bool) {
 	if s.open != nil && s.open.attach != nil {
 		return s.open.attach.DropHint()
 	}
-	return "Open a conversation first, then drop the files on it", false
+	return lang.L("Open a conversation first, then drop the files on it"), false
 }
 
 func (s *Screen) Dropped(paths []string) {
@@ -333,7 +337,7 @@ func (s *Screen) Dropped(paths []string) {
 		return
 	}
 	if s.env.Window != nil {
-		kit.ShowInformation("Files not added", "Open a conversation first, then drop the files on it.", s.env.Window)
+		kit.ShowInformation(lang.L("Files not added"), lang.L("Open a conversation first, then drop the files on it."), s.env.Window)
 	}
 }
 
@@ -344,7 +348,7 @@ func (s *Screen) deleted(c app.Conversation) {
 		s.showNoConversation()
 	}
 	var bar fyne.CanvasObject
-	undo := kit.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), func() {
+	undo := kit.NewButtonWithIcon(lang.L("Undo"), theme.ContentUndoIcon(), func() {
 		s.undo.Remove(bar)
 		spawn(s.a, func() {
 			err := s.a.RestoreChat(context.Background(), c.ID)
@@ -356,7 +360,7 @@ func (s *Screen) deleted(c app.Conversation) {
 			})
 		})
 	})
-	msg := widget.NewLabel("“" + c.Title + "” was deleted.")
+	msg := widget.NewLabel(lang.L("“{{.Title}}” was deleted.", map[string]any{"Title": c.Title}))
 	msg.Wrapping = fyne.TextWrapWord
 	bar = container.NewBorder(nil, nil, nil, undo, msg)
 	s.undo.Objects = []fyne.CanvasObject{bar}
@@ -369,7 +373,7 @@ func (s *Screen) deleted(c app.Conversation) {
 
 func (s *Screen) showErr(err error) {
 	if s.env.Window != nil {
-		kit.ShowInformation("Something went wrong", app.Describe(err), s.env.Window)
+		kit.ShowInformation(lang.L("Something went wrong"), app.Describe(err), s.env.Window)
 	}
 }
 
@@ -381,13 +385,15 @@ func when(t time.Time) string {
 	case t.IsZero():
 		return ""
 	case now.Sub(t) < time.Minute:
-		return "just now"
+		return lang.L("just now")
 	case t.YearDay() == now.YearDay() && t.Year() == now.Year():
 		return t.Format("15:04")
 	case now.Sub(t) < 6*24*time.Hour:
-		return t.Format("Mon 15:04")
+		// the weekday as app.DayDate writes it ("Mon", "seg.", "lun")
+		day, _, _ := strings.Cut(app.DayDate(t), " ")
+		return day + " " + t.Format("15:04")
 	default:
-		return t.Format("2 Jan 2006")
+		return app.Date(t)
 	}
 }
 

@@ -44,7 +44,7 @@ func TestSendShowsTheMessageAtOnceAndStopCancelsBeforeTheFirstByte(t *testing.T)
 		func() string { st, _ := v.sess.State().Snapshot(); return fmt.Sprint(st.Phase) })
 	s.Escape()
 	ui.WaitUntil(t, func() bool { return !v.sending }, func() string { return "still sending" })
-	if v.errText.Text != StoppedBeforeReply {
+	if v.errText.Text != StoppedBeforeReply() {
 		t.Fatalf("after Stop the line under the composer should say what happened, it says %q", v.errText.Text)
 	}
 	if msgs, _ := a.DB().Messages(context.Background(), v.sess.ID()); len(msgs) != 0 {

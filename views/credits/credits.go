@@ -5,13 +5,12 @@ package credits
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"strconv"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -19,7 +18,16 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-var periods = map[string]int{"Last 7 days": 7, "Last 30 days": 30, "Last 90 days": 90, "Last 365 days": 365}
+// periods are the periods offered, in days, in the order of the choice;
+// periodDefault is the one chosen at first.
+var periods = []int{7, 30, 90, 365}
+
+const periodDefault = 1
+
+// periodLabel is how the choice names a period of days: "Last 30 days".
+func periodLabel(days int) string {
+	return lang.N("Last {{.Count}} day", days, map[string]any{"Count": app.Number(days)})
+}
 
 // View is the credits view's content.
 type View struct {
@@ -40,7 +48,7 @@ type View struct {
 // Show opens the credits view in a dialog over the window.
 func Show(env kit.Env) {
 	v := NewView(env)
-	d := dialog.NewCustom("Credits", "Close", v.Object(), env.Window)
+	d := dialog.NewCustom(lang.L("Credits"), lang.L("Close"), v.Object(), env.Window)
 	d.SetOnClosed(v.Close)
 	// As big as the window allows, up to a comfortable size: never
 	// clipped in an 800 × 600 window.
@@ -54,36 +62,36 @@ func Show(env kit.Env) {
 func NewView(env kit.Env) *View {
 	v := &View{env: env}
 	v.total = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	v.period = kit.NewSelect([]string{"Last 7 days", "Last 30 days", "Last 90 days", "Last 365 days"}, func(string) { v.Reload() })
-	v.period.Selected = "Last 30 days"
-	v.export = kit.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), v.Export)
+	labels := make([]string, len(periods))
+	for i, days := range periods {
+		labels[i] = periodLabel(days)
+	}
+	v.period = kit.NewSelect(labels, func(string) { v.Reload() })
+	v.period.Selected = labels[periodDefault]
+	v.export = kit.NewButtonWithIcon(lang.L("Export CSV…"), theme.DocumentSaveIcon(), v.Export)
 	v.days = kit.NewList(func() int { return len(v.report.ByDay) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(v.report.ByDay) {
 			d := v.report.ByDay[len(v.report.ByDay)-1-id] // newest first
-			setRow(o, d.Day.Format("Mon 2 Jan 2006"), Format(d.Credits))
+			setRow(o, app.DayDate(d.Day), Format(d.Credits))
 		}
 	})
 	v.agents = kit.NewList(func() int { return len(v.report.ByAgent) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(v.report.ByAgent) {
 			ag := v.report.ByAgent[id]
-			calls := "1 charge"
-			if ag.Calls != 1 {
-				calls = strconv.Itoa(ag.Calls) + " charges"
-			}
-			setRow(o, ag.AgentTitle+" ("+calls+")", Format(ag.Credits))
+			setRow(o, lang.N("{{.Agent}} ({{.Count}} charge)", ag.Calls, map[string]any{"Agent": ag.AgentTitle, "Count": app.Number(ag.Calls)}), Format(ag.Credits))
 		}
 	})
 	v.recent = kit.NewList(func() int { return len(v.report.Recent) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(v.report.Recent) {
 			c := v.report.Recent[id]
-			setRow(o, c.At.Local().Format("2 Jan 15:04")+" · "+chargeName(c), Format(c.Credits))
+			setRow(o, app.ShortDateTime(c.At)+" · "+chargeName(c), Format(c.Credits))
 		}
 	})
-	v.stack = container.NewStack(kit.Loading("Adding up credits…"))
+	v.stack = container.NewStack(kit.Loading(lang.L("Adding up credits…")))
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.period, v.export), v.total)
 	// There is no balance to show: the service keeps it and tells no
 	// program; say where it is.
-	balance := widget.NewLabel("These are the credits Agent Desk spent from this computer. Your balance is kept by the service: see it in the service's web app.")
+	balance := widget.NewLabel(lang.L("These are the credits Agent Desk spent from this computer. Your balance is kept by the service: see it in the service's web app."))
 	balance.Wrapping = fyne.TextWrapWord
 	balance.Importance = widget.LowImportance
 	v.object = kit.NewBorder(top, balance, nil, nil, v.stack)
@@ -98,15 +106,15 @@ func (v *View) Close() { v.unfollow() }
 func chargeName(c app.CreditRecord) string {
 	switch c.Kind {
 	case app.ChargeFile:
-		return "file upload"
+		return lang.L("file upload")
 	case app.ChargeMemory:
-		return "memory saved"
+		return lang.L("memory saved")
 	}
 	return c.AgentTitle
 }
 
 func row() fyne.CanvasObject {
-	name := widget.NewLabel("Name of the agent")
+	name := widget.NewLabel(lang.L("By agent")) // any one line: the row's height
 	name.Truncation = fyne.TextTruncateEllipsis
 	value := widget.NewLabel("0.0000")
 	return container.NewBorder(nil, nil, nil, value, name)
@@ -124,9 +132,17 @@ func Format(v float64) string { return app.CreditsColumn(v) }
 // Object is the view's widget tree.
 func (v *View) Object() fyne.CanvasObject { return v.object }
 
+// periodDays is the period chosen, in days.
+func (v *View) periodDays() int {
+	if i := v.period.SelectedIndex(); i >= 0 && i < len(periods) {
+		return periods[i]
+	}
+	return periods[periodDefault]
+}
+
 // Reload adds the credits up again for the chosen period.
 func (v *View) Reload() {
-	days := periods[v.period.Selected]
+	days := v.periodDays()
 	a := v.env.App
 	v.env.App.Go(func() {
 		r, err := a.CreditsOverDays(context.Background(), days)
@@ -141,21 +157,22 @@ func (v *View) show(r app.CreditsReport, err error) {
 		return
 	}
 	v.report = r
-	v.total.SetText(fmt.Sprintf("%s in the %s", app.Credits(r.Total), lower(v.period.Selected)))
+	days := v.periodDays()
+	v.total.SetText(lang.N("{{.Credits}} in the last {{.Count}} day", days, map[string]any{"Credits": app.Credits(r.Total), "Count": app.Number(days)}))
 	if len(r.ByDay) == 0 {
 		v.export.Disable()
-		kit.SetBody(v.stack, kit.Empty(theme.InfoIcon(), "Nothing spent in this period",
-			"Running agents, uploading files and saving memories cost credits. They show here once used."))
+		kit.SetBody(v.stack, kit.Empty(theme.InfoIcon(), lang.L("Nothing spent in this period"),
+			lang.L("Running agents, uploading files and saving memories cost credits. They show here once used.")))
 	} else {
 		v.export.Enable()
 		section := func(title string, list *kit.List) fyne.CanvasObject {
 			return container.NewBorder(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, list)
 		}
-		each := "Each charge"
+		each := lang.L("Each charge")
 		if len(r.Recent) >= app.RecentMax {
-			each = fmt.Sprintf("The last %d charges", app.RecentMax)
+			each = lang.N("The last {{.Count}} charge", app.RecentMax, map[string]any{"Count": app.Number(app.RecentMax)})
 		}
-		sums := container.NewVSplit(section("By day", v.days), section("By agent", v.agents))
+		sums := container.NewVSplit(section(lang.L("By day"), v.days), section(lang.L("By agent"), v.agents))
 		kit.SetBody(v.stack, container.NewGridWithColumns(2, sums, section(each, v.recent)))
 	}
 	v.days.Refresh()
@@ -164,21 +181,14 @@ func (v *View) show(r app.CreditsReport, err error) {
 	v.stack.Refresh()
 }
 
-func lower(s string) string {
-	if s == "" {
-		return s
-	}
-	return string(s[0]|0x20) + s[1:]
-}
-
 // Export asks where to save the report and writes it as CSV.
 func (v *View) Export() {
 	var buf bytes.Buffer
 	if err := v.report.WriteCSV(&buf); err != nil {
-		kit.ShowInformation("Not exported", app.Describe(err), v.env.Window)
+		kit.ShowInformation(lang.L("Not exported"), app.Describe(err), v.env.Window)
 		return
 	}
 	data := buf.Bytes()
-	kit.SaveFile(v.env.App, v.env.Window, "Credits exported", "agentdesk-credits-"+time.Now().Format("2006-01-02")+".csv", []string{".csv"},
+	kit.SaveFile(v.env.App, v.env.Window, lang.L("Credits exported"), "agentdesk-credits-"+time.Now().Format("2006-01-02")+".csv", []string{".csv"},
 		func(string) []byte { return data })
 }

@@ -2,11 +2,11 @@ package files
 
 import (
 	"context"
-	"fmt"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -55,28 +55,28 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 	t.uploads = newUploadList(t.queue)
 
 	addFiles, addFolder := t.send.addButtons()
-	link := kit.NewButtonWithIcon("Link files…", theme.ContentAddIcon(), t.pickLinks)
+	link := kit.NewButtonWithIcon(lang.L("Link files…"), theme.ContentAddIcon(), t.pickLinks)
 	link.Importance = widget.HighImportance
 	refresh := kit.NewButtonWithIcon("", theme.ViewRefreshIcon(), t.Reload)
-	refresh.Tip = "Check for new files"
-	header := kit.Header("Files of this agent", "The agent reads these files when it runs. Drop files here to add them.",
+	refresh.Tip = lang.L("Check for new files")
+	header := kit.Header(lang.L("Files of this agent"), lang.L("The agent reads these files when it runs. Drop files here to add them."),
 		link, addFiles, addFolder, refresh)
 
 	t.result = widget.NewLabel("")
 	t.result.Wrapping = fyne.TextWrapWord
 	t.result.Hide()
 	t.undoL = widget.NewLabel("")
-	t.undoB = kit.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), nil)
+	t.undoB = kit.NewButtonWithIcon(lang.L("Undo"), theme.ContentUndoIcon(), nil)
 	t.undo = container.NewBorder(nil, nil, nil, t.undoB, t.undoL)
 	t.undo.Hide()
 
 	t.list = kit.NewList(
 		func() int { return len(t.linked) },
 		func() fyne.CanvasObject {
-			name := widget.NewLabel("a file name that is long.pdf")
+			name := widget.NewLabel(sampleLongName)
 			name.Truncation = fyne.TextTruncateEllipsis
-			info := widget.NewLabel("999.9 MB · Processing…")
-			unlink := kit.NewButtonWithIcon("Unlink", theme.ContentRemoveIcon(), nil)
+			info := widget.NewLabel(sampleInfo())
+			unlink := kit.NewButtonWithIcon(lang.L("Unlink"), theme.ContentRemoveIcon(), nil)
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), container.NewHBox(info, unlink), name)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
@@ -91,7 +91,7 @@ func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
 			right.Objects[0].(*widget.Label).SetText(app.HumanBytes(f.Bytes) + " · " + app.FileStatusText(f.Status))
 			right.Objects[1].(*kit.Button).OnTapped = func() { t.Unlink(f) }
 		})
-	t.body = container.NewStack(kit.Loading("Loading the agent's files…"))
+	t.body = container.NewStack(kit.Loading(lang.L("Loading the agent's files…")))
 	top := container.NewVBox(header, t.send.status, t.uploads.box, t.result, t.undo)
 	t.root = container.NewPadded(kit.NewBorder(top, nil, nil, nil, t.body))
 	t.ExtendBaseWidget(t)
@@ -109,7 +109,7 @@ func (t *AgentTab) Dropped(paths []string) { t.send.Dropped(paths) }
 
 // DropHint: files dropped on an agent's Files tab are linked to it.
 func (t *AgentTab) DropHint() (string, bool) {
-	return "Drop the files to upload them and link them to this agent", true
+	return lang.L("Drop the files to upload them and link them to this agent"), true
 }
 
 // Reload lists the agent's files again.
@@ -131,8 +131,8 @@ func (t *AgentTab) showFiles(st app.ListState[client.File]) {
 	t.loaded = true
 	t.linked = st.Items
 	if len(t.linked) == 0 {
-		kit.SetBody(t.body, kit.Empty(theme.FileIcon(), "No files linked yet",
-			"Use Link files… to give this agent files from your workspace, or drop files here to upload and link them."))
+		kit.SetBody(t.body, kit.Empty(theme.FileIcon(), lang.L("No files linked yet"),
+			lang.L("Use Link files… to give this agent files from your workspace, or drop files here to upload and link them.")))
 		return
 	}
 	kit.SetBody(t.body, t.list)
@@ -170,9 +170,9 @@ func (t *AgentTab) Link(ids []client.ID) {
 	}
 	var res *client.AgentFiles
 	var err error
-	kit.ActShowing(t.env.App, t.env.Window, "Linking the files…", func(ctx context.Context) { res, err = t.files.Link(ctx, ids) }, func() {
+	kit.ActShowing(t.env.App, t.env.Window, lang.L("Linking the files…"), func(ctx context.Context) { res, err = t.files.Link(ctx, ids) }, func() {
 		if err != nil {
-			t.showResult("The files were not linked. "+app.Describe(err), true)
+			t.showResult(lang.L("The files were not linked. {{.Why}}", map[string]any{"Why": app.Describe(err)}), true)
 			return
 		}
 		t.linkedNow(res)
@@ -182,13 +182,13 @@ func (t *AgentTab) Link(ids []client.ID) {
 // Unlink removes a file from the agent and offers Undo, which links it again.
 func (t *AgentTab) Unlink(f client.File) {
 	var err error
-	kit.ActShowing(t.env.App, t.env.Window, "Unlinking the file…", func(ctx context.Context) { err = t.files.Unlink(ctx, f.ID) }, func() {
+	kit.ActShowing(t.env.App, t.env.Window, lang.L("Unlinking the file…"), func(ctx context.Context) { err = t.files.Unlink(ctx, f.ID) }, func() {
 		if err != nil {
-			t.showResult(fmt.Sprintf("%s was not unlinked. %s", fileName(f), app.Describe(err)), true)
+			t.showResult(lang.L("{{.File}} was not unlinked. {{.Why}}", map[string]any{"File": fileName(f), "Why": app.Describe(err)}), true)
 			return
 		}
 		t.result.Hide()
-		t.undoL.SetText(fmt.Sprintf("%s is no longer linked to this agent.", fileName(f)))
+		t.undoL.SetText(lang.L("{{.File}} is no longer linked to this agent.", map[string]any{"File": fileName(f)}))
 		t.undoB.OnTapped = func() {
 			t.undo.Hide()
 			t.Link([]client.ID{f.ID})
@@ -200,7 +200,7 @@ func (t *AgentTab) Unlink(f client.File) {
 // pickLinks lets the user choose workspace files to link.
 func (t *AgentTab) pickLinks() {
 	p := newPicker(t.env, t.linked)
-	d := dialog.NewCustomConfirm("Link files to "+t.agent.Title, "Link", "Cancel", p.content, func(ok bool) {
+	d := dialog.NewCustomConfirm(lang.L("Link files to {{.Agent}}", map[string]any{"Agent": t.agent.Title}), lang.L("Link"), lang.L("Cancel"), p.content, func(ok bool) {
 		p.stop()
 		if ok {
 			t.Link(p.Selected())
@@ -232,8 +232,8 @@ func newPicker(env kit.Env, linked []client.File) *picker {
 	p.list = kit.NewList(
 		func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
-			info := widget.NewLabel("999.9 MB · Processing…")
-			return container.NewBorder(nil, nil, nil, info, kit.NewCheck("a file name that is long.pdf", nil))
+			info := widget.NewLabel(sampleInfo())
+			return container.NewBorder(nil, nil, nil, info, kit.NewCheck(sampleLongName, nil))
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(p.shown) {
@@ -249,7 +249,7 @@ func newPicker(env kit.Env, linked []client.File) *picker {
 			if p.already[fid] {
 				check.SetChecked(true)
 				check.Disable()
-				info.SetText("Already linked")
+				info.SetText(lang.L("Already linked"))
 			} else {
 				check.Enable()
 				check.SetChecked(p.selected[fid])
@@ -267,7 +267,7 @@ func newPicker(env kit.Env, linked []client.File) *picker {
 				p.files.More()
 			}
 		})
-	p.body = container.NewStack(kit.Loading("Loading your files…"))
+	p.body = container.NewStack(kit.Loading(lang.L("Loading your files…")))
 	p.content = p.body
 	p.stop = kit.Bind(p.files.State(), p.show)
 	p.files.More()
@@ -284,8 +284,8 @@ func (p *picker) show(st app.FilesState) {
 	}
 	p.shown, p.more = st.Files, st.More
 	if len(p.shown) == 0 {
-		kit.SetBody(p.body, kit.Empty(theme.FolderIcon(), "No files in your workspace",
-			"Upload files first: drop them on this window or use Add files…."))
+		kit.SetBody(p.body, kit.Empty(theme.FolderIcon(), lang.L("No files in your workspace"),
+			lang.L("Upload files first: drop them on this window or use Add files….")))
 	} else {
 		kit.SetBody(p.body, p.list)
 	}

@@ -4,6 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -48,7 +49,7 @@ func (at *Attachments) Dropped(paths []string) { at.send.Dropped(paths) }
 
 // DropHint: files dropped go with the next message.
 func (at *Attachments) DropHint() (string, bool) {
-	return "Drop the files to attach them to your message", true
+	return lang.L("Drop the files to attach them to your message"), true
 }
 
 // Object is the chips row; hidden while nothing is attached.
@@ -139,13 +140,13 @@ func (at *Attachments) newChip(id int64) *chip {
 	c.name.Truncation = fyne.TextTruncateEllipsis
 	c.status.Truncation = fyne.TextTruncateEllipsis
 	c.bar.TextFormatter = func() string { return "" }
-	c.retry = kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { at.queue.Retry(id) })
+	c.retry = kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), func() { at.queue.Retry(id) })
 	c.retry.Importance = widget.LowImportance
 	c.close = kit.NewButtonWithIcon("", theme.CancelIcon(), func() {
 		at.queue.Remove(id)
 		at.showNow()
 	})
-	c.close.Tip = "Take this file off the message"
+	c.close.Tip = lang.L("Take this file off the message")
 	c.close.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()
@@ -170,7 +171,7 @@ func (c *chip) show(u app.Upload) {
 	switch u.State {
 	case app.UploadWaiting:
 		c.icon.SetResource(theme.HistoryIcon())
-		c.status.SetText("Waiting…")
+		c.status.SetText(lang.L("Waiting…"))
 		c.bar.Hide()
 	case app.UploadSending:
 		c.icon.SetResource(theme.UploadIcon())

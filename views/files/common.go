@@ -11,14 +11,13 @@ package files
 import (
 	"context"
 	"errors"
-	"fmt"
-
 	"image/color"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -41,7 +40,7 @@ type sender struct {
 }
 
 func newSender(env kit.Env, q *app.Uploads) *sender {
-	s := &sender{env: env, queue: q, status: widget.NewLabel("Checking the connection before uploading…")}
+	s := &sender{env: env, queue: q, status: widget.NewLabel(lang.L("Checking the connection before uploading…"))}
 	s.status.Importance = widget.LowImportance
 	s.status.Hide()
 	return s
@@ -49,13 +48,15 @@ func newSender(env kit.Env, q *app.Uploads) *sender {
 
 // confirm asks the user before a large drop.
 func (s *sender) confirm(plan app.UploadPlan, ok func()) {
-	msg := fmt.Sprintf("You are about to upload %d files (%s in all). Upload them?", len(plan.Files), app.HumanBytes(plan.TotalBytes))
-	d := dialog.NewConfirm("Upload many files?", msg, func(yes bool) {
+	n := len(plan.Files)
+	msg := lang.N("You are about to upload {{.Count}} file ({{.Size}} in all). Upload it?", n,
+		map[string]any{"Count": app.Number(n), "Size": app.HumanBytes(plan.TotalBytes)})
+	d := dialog.NewConfirm(lang.L("Upload many files?"), msg, func(yes bool) {
 		if yes {
 			ok()
 		}
 	}, s.env.Window)
-	d.SetConfirmText("Upload")
+	d.SetConfirmText(lang.L("Upload"))
 	kit.ShowDialog(d, s.env.Window)
 }
 
@@ -75,7 +76,7 @@ func (s *sender) Dropped(paths []string) {
 	kit.Act(s.env.App, func(context.Context) { plan = app.PlanUpload(paths) }, func() {
 		switch {
 		case len(plan.Files) == 0:
-			s.notify("Nothing to upload", "There were no files to upload there (hidden files are left out).")
+			s.notify(lang.L("Nothing to upload"), lang.L("There were no files to upload there (hidden files are left out)."))
 		case plan.NeedsConfirm():
 			s.confirm(plan, func() { s.start(plan) })
 		default:
@@ -90,9 +91,9 @@ func (s *sender) start(plan app.UploadPlan) {
 	kit.Act(s.env.App, func(ctx context.Context) { _, err = s.queue.Start(ctx, plan) }, func() {
 		s.setChecking(false)
 		if errors.Is(err, app.ErrOffline) {
-			s.notify("You are offline", "Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then drop the files again.")
+			s.notify(lang.L("You are offline"), lang.L("Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then drop the files again."))
 		} else if err != nil {
-			s.notify("Files not uploaded", app.Describe(err))
+			s.notify(lang.L("Files not uploaded"), app.Describe(err))
 		}
 	})
 }
@@ -113,7 +114,7 @@ func (s *sender) setChecking(on bool) {
 func (s *sender) pickFiles() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			s.notify("Files not added", app.Describe(err))
+			s.notify(lang.L("Files not added"), app.Describe(err))
 			return
 		}
 		if r == nil {
@@ -131,7 +132,7 @@ func (s *sender) pickFiles() {
 func (s *sender) pickFolder() {
 	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil {
-			s.notify("Folder not added", app.Describe(err))
+			s.notify(lang.L("Folder not added"), app.Describe(err))
 			return
 		}
 		if u == nil {
@@ -145,8 +146,8 @@ func (s *sender) pickFolder() {
 
 // addButtons are "Add files…" and "Add folder…".
 func (s *sender) addButtons() (files, folder *kit.Button) {
-	files = kit.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), s.pickFiles)
-	folder = kit.NewButtonWithIcon("Add folder…", theme.FolderOpenIcon(), s.pickFolder)
+	files = kit.NewButtonWithIcon(lang.L("Add files…"), theme.ContentAddIcon(), s.pickFiles)
+	folder = kit.NewButtonWithIcon(lang.L("Add folder…"), theme.FolderOpenIcon(), s.pickFolder)
 	return files, folder
 }
 
@@ -169,14 +170,14 @@ func newUploadList(q *app.Uploads) *uploadList {
 		func() int { return len(u.items) },
 		func() fyne.CanvasObject {
 			icon := widget.NewIcon(theme.UploadIcon())
-			name := widget.NewLabel("name of a file.pdf")
+			name := widget.NewLabel(sampleName)
 			name.Truncation = fyne.TextTruncateEllipsis
 			bar := widget.NewProgressBar()
 			status := widget.NewLabel("")
 			status.Truncation = fyne.TextTruncateEllipsis
 			cancel := kit.NewButtonWithIcon("", theme.CancelIcon(), nil)
-			cancel.Tip = "Stop this upload, or take it off the list"
-			retry := kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil)
+			cancel.Tip = lang.L("Stop this upload, or take it off the list")
+			retry := kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), nil)
 			right := container.NewHBox(retry, cancel)
 			mid := container.NewGridWithColumns(2, name, container.NewStack(bar, status))
 			return container.NewBorder(nil, nil, icon, right, mid)
@@ -207,8 +208,8 @@ func newUploadList(q *app.Uploads) *uploadList {
 			}
 			applyUpload(it, icon, bar, status, retry, cancel)
 		})
-	u.title = widget.NewLabelWithStyle("Uploads", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	u.clear = kit.NewButtonWithIcon("Clear finished", theme.ContentClearIcon(), func() {
+	u.title = widget.NewLabelWithStyle(lang.L("Uploads"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	u.clear = kit.NewButtonWithIcon(lang.L("Clear finished"), theme.ContentClearIcon(), func() {
 		q.ClearSettled()
 		st, _ := q.State().Snapshot()
 		u.show(st)
@@ -230,7 +231,7 @@ func applyUpload(it app.Upload, icon *widget.Icon, bar *widget.ProgressBar, stat
 	case app.UploadWaiting:
 		icon.SetResource(theme.HistoryIcon())
 		bar.Hide()
-		status.SetText("Waiting…")
+		status.SetText(lang.L("Waiting…"))
 		status.Show()
 	case app.UploadSending:
 		icon.SetResource(theme.UploadIcon())
@@ -239,7 +240,7 @@ func applyUpload(it app.Upload, icon *widget.Icon, bar *widget.ProgressBar, stat
 	case app.UploadDone:
 		icon.SetResource(theme.ConfirmIcon())
 		bar.Hide()
-		status.SetText("Uploaded · " + app.HumanBytes(it.Size))
+		status.SetText(lang.L("Uploaded · {{.Size}}", map[string]any{"Size": app.HumanBytes(it.Size)}))
 		status.Show()
 		cancel.SetIcon(theme.ContentClearIcon())
 	case app.UploadFailed, app.UploadCancelled:
@@ -270,7 +271,7 @@ func (u *uploadList) show(st app.UploadsState) {
 			done++
 		}
 	}
-	u.title.SetText(fmt.Sprintf("Uploads: %d of %d done", done, n))
+	u.title.SetText(lang.L("Uploads: {{.Done}} of {{.Count}} done", map[string]any{"Done": app.Number(done), "Count": app.Number(n)}))
 	rows := min(n, 4)
 	u.sized.SetMinSize(fyne.NewSize(0, float32(rows)*rowHeight()))
 	u.box.Show()
@@ -279,5 +280,17 @@ func (u *uploadList) show(st app.UploadsState) {
 
 // rowHeight is the height of one list row with a button in it.
 func rowHeight() float32 {
-	return kit.NewButton("X", nil).MinSize().Height + theme.Padding()
+	return kit.NewButton(lang.L("Retry"), nil).MinSize().Height + theme.Padding()
+}
+
+// Samples of what list rows show, to size a row before its first file is
+// bound; never shown.
+const (
+	sampleName     = "name of a file.pdf"
+	sampleLongName = "a file name that is long.pdf"
+)
+
+// sampleInfo sizes the line beside a file's name: its size and status.
+func sampleInfo() string {
+	return app.HumanBytes(999_000_000) + " · " + app.FileStatusText("processing")
 }

@@ -2,7 +2,6 @@ package files
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -71,13 +71,13 @@ func newScreen(env kit.Env) *Screen {
 		}
 	})
 
-	s.order = kit.NewSelect([]string{"Newest first", "Oldest first"}, func(string) { s.restart() })
+	s.order = kit.NewSelect([]string{lang.L("Newest first"), lang.L("Oldest first")}, func(string) { s.restart() })
 	s.order.SetSelectedIndex(0)
 	addFiles, addFolder := s.send.addButtons()
 	addFiles.Importance = widget.HighImportance
 	refresh := kit.NewButtonWithIcon("", theme.ViewRefreshIcon(), s.reload)
-	refresh.Tip = "Check for new files"
-	header := kit.Header("Files", "Every file of your workspace. Drop files or folders on this window to upload them.",
+	refresh.Tip = lang.L("Check for new files")
+	header := kit.Header(lang.L("Files"), lang.L("Every file of your workspace. Drop files or folders on this window to upload them."),
 		s.order, addFolder, addFiles, refresh)
 
 	s.list = kit.NewList(
@@ -95,17 +95,17 @@ func newScreen(env kit.Env) *Screen {
 	s.selLabel.Truncation = fyne.TextTruncateEllipsis
 	// The selection bar always takes its room, so ticking a file never
 	// moves the list under the pointer.
-	s.linkBtn = kit.NewButtonWithIcon("Link to an agent…", theme.ContentAddIcon(), s.linkSelected)
-	s.clearBtn = kit.NewButtonWithIcon("Clear selection", theme.ContentClearIcon(), func() {
+	s.linkBtn = kit.NewButtonWithIcon(lang.L("Link to an agent…"), theme.ContentAddIcon(), s.linkSelected)
+	s.clearBtn = kit.NewButtonWithIcon(lang.L("Clear selection"), theme.ContentClearIcon(), func() {
 		s.selected = map[client.ID]bool{}
 		s.selectionChanged()
 	})
-	s.procBtn = kit.NewButtonWithIcon("Process…", theme.MediaPlayIcon(), s.processSelected)
-	s.delBtn = kit.NewButtonWithIcon("Delete…", theme.DeleteIcon(), s.deleteSelected)
+	s.procBtn = kit.NewButtonWithIcon(lang.L("Process…"), theme.MediaPlayIcon(), s.processSelected)
+	s.delBtn = kit.NewButtonWithIcon(lang.L("Delete…"), theme.DeleteIcon(), s.deleteSelected)
 	// The buttons wrap onto a second line in a narrow window.
 	s.selBar = container.NewVBox(s.selLabel, container.New(layout.NewRowWrapLayout(),
 		s.linkBtn, s.procBtn, s.delBtn,
-		kit.NewButton("Select all loaded", func() {
+		kit.NewButton(lang.L("Select all loaded"), func() {
 			for _, f := range s.shown {
 				s.selected[f.ID] = true
 			}
@@ -115,7 +115,7 @@ func newScreen(env kit.Env) *Screen {
 	s.selectionChanged()
 
 	s.table = kit.NewBorder(container.NewVBox(s.selBar, columnTitles(), widget.NewSeparator()), nil, nil, nil, s.list)
-	s.body = container.NewStack(kit.Loading("Loading your files…"))
+	s.body = container.NewStack(kit.Loading(lang.L("Loading your files…")))
 	top := container.NewVBox(header, s.send.status, s.uploads.box)
 	s.content = container.NewPadded(kit.NewBorder(top, nil, nil, nil, s.body))
 	// A finished upload is a new stored file: the list loads again.
@@ -147,7 +147,7 @@ func (s *Screen) Shown() {
 func (s *Screen) Dropped(paths []string) { s.send.Dropped(paths) }
 
 // DropHint: files dropped on the Files screen are uploaded.
-func (s *Screen) DropHint() (string, bool) { return "Drop the files to upload them", true }
+func (s *Screen) DropHint() (string, bool) { return lang.L("Drop the files to upload them"), true }
 
 func (s *Screen) orderValue() string {
 	if s.order.SelectedIndex() == 1 {
@@ -168,7 +168,7 @@ func (s *Screen) restart() {
 	s.stopWatching()
 	s.files = s.env.App.NewFileList(s.orderValue())
 	s.st, s.shown = app.FilesState{}, nil
-	kit.ShowBody(s.body, kit.Loading("Loading your files…"))
+	kit.ShowBody(s.body, kit.Loading(lang.L("Loading your files…")))
 	s.unwatch = s.files.Watch()
 	s.unbind = kit.Bind(s.files.State(), s.applied)
 	s.files.More()
@@ -206,8 +206,8 @@ func (s *Screen) applied(st app.FilesState) {
 	}
 	s.shown = st.Files
 	if len(s.shown) == 0 {
-		kit.ShowBody(s.body, kit.Empty(theme.FolderIcon(), "No files yet",
-			"Drop files or a folder on this window, or use Add files…, to upload them to your workspace."))
+		kit.ShowBody(s.body, kit.Empty(theme.FolderIcon(), lang.L("No files yet"),
+			lang.L("Drop files or a folder on this window, or use Add files…, to upload them to your workspace.")))
 		return
 	}
 	kit.ShowBody(s.body, s.table)
@@ -261,7 +261,7 @@ func columnTitles() fyne.CanvasObject {
 	spacer := kit.NewCheck("", nil)
 	spacer.Hide()
 	left := container.NewHBox(container.NewGridWrap(kit.NewCheck("", nil).MinSize(), spacer), container.NewGridWrap(widget.NewIcon(nil).MinSize()))
-	return fileRow(left, columns(figure("Size"), title("Created"), title("Status"), figure("Credits")), title("Name"))
+	return fileRow(left, columns(figure(lang.L("Size")), title(lang.L("Created")), title(lang.L("Status")), figure(lang.L("Credits"))), title(lang.L("Name")))
 }
 
 // fileRow is a row of the file list, or its column titles: the name takes
@@ -315,7 +315,7 @@ func (fileRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 
 func (s *Screen) newRow() fyne.CanvasObject {
 	check := kit.NewCheck("", nil)
-	name := widget.NewLabel("a file name.pdf")
+	name := widget.NewLabel(sampleName)
 	name.Truncation = fyne.TextTruncateEllipsis
 	size := widget.NewLabel("")
 	size.Alignment = fyne.TextAlignTrailing
@@ -377,7 +377,7 @@ func (s *Screen) toggle(id client.ID) {
 func (s *Screen) selectionChanged() {
 	n := len(s.selected)
 	if n == 0 {
-		s.selLabel.SetText("Tick files to link, process or delete them.")
+		s.selLabel.SetText(lang.L("Tick files to link, process or delete them."))
 		s.linkBtn.Disable()
 		s.clearBtn.Disable()
 		s.procBtn.Disable()
@@ -389,7 +389,7 @@ func (s *Screen) selectionChanged() {
 				total += f.Bytes
 			}
 		}
-		s.selLabel.SetText(fmt.Sprintf("%d selected · %s", n, app.HumanBytes(total)))
+		s.selLabel.SetText(lang.N("{{.Count}} selected · {{.Size}}", n, map[string]any{"Count": app.Number(n), "Size": app.HumanBytes(total)}))
 		s.linkBtn.Enable()
 		s.clearBtn.Enable()
 		s.procBtn.Enable()
@@ -406,7 +406,7 @@ func (s *Screen) linkSelected() {
 		return
 	}
 	pick := kit.NewSelect(nil, nil)
-	pick.PlaceHolder = "Loading agents…"
+	pick.PlaceHolder = lang.L("Loading agents…")
 	msg := kit.ErrorText()
 	var agents []client.Agent
 	var err error
@@ -418,18 +418,14 @@ func (s *Screen) linkSelected() {
 		// Two agents of one title stay apart ("Writer", "Writer (2)"):
 		// the choice is read back by its place.
 		pick.SetOptions(kit.ChoiceLabels(client.Question{}, titles, 0))
-		pick.PlaceHolder = "Choose an agent"
+		pick.PlaceHolder = lang.L("Choose an agent")
 		pick.Refresh()
 		if err != nil {
 			kit.ShowError(msg, app.Describe(err))
 		}
 	})
-	what := "1 selected file"
-	if len(ids) != 1 {
-		what = fmt.Sprintf("%d selected files", len(ids))
-	}
-	label := widget.NewLabel("Link " + what + " to:")
-	d := dialog.NewCustomConfirm("Link files to an agent", "Link", "Cancel", container.NewVBox(label, pick, msg), func(ok bool) {
+	label := widget.NewLabel(lang.N("Link {{.Count}} selected file to:", len(ids), map[string]any{"Count": app.Number(len(ids))}))
+	d := dialog.NewCustomConfirm(lang.L("Link files to an agent"), lang.L("Link"), lang.L("Cancel"), container.NewVBox(label, pick, msg), func(ok bool) {
 		i := pick.SelectedIndex()
 		if !ok || i < 0 || i >= len(agents) {
 			return
@@ -444,14 +440,14 @@ func (s *Screen) linkSelected() {
 func (s *Screen) link(agent client.Agent, ids []client.ID) {
 	var res *client.AgentFiles
 	var err error
-	kit.ActShowing(s.env.App, s.env.Window, "Linking the files…", func(ctx context.Context) { res, err = s.env.App.LinkFiles(ctx, agent.ID, ids) }, func() {
+	kit.ActShowing(s.env.App, s.env.Window, lang.L("Linking the files…"), func(ctx context.Context) { res, err = s.env.App.LinkFiles(ctx, agent.ID, ids) }, func() {
 		if err != nil {
-			s.send.notify("Files not linked", app.Describe(err))
+			s.send.notify(lang.L("Files not linked"), app.Describe(err))
 			return
 		}
 		s.selected = map[client.ID]bool{}
 		s.selectionChanged()
-		s.send.notify("Files linked to "+safe.Text(agent.Title, 0), app.LinkSummary(res))
+		s.send.notify(lang.L("Files linked to {{.Agent}}", map[string]any{"Agent": safe.Text(agent.Title, 0)}), app.LinkSummary(res))
 	})
 }
 
@@ -470,29 +466,34 @@ func (s *Screen) processSelected() {
 		}
 	}
 	if len(ids) == 0 {
-		kit.ShowInformation("Nothing to process", "The ticked files are processed already: agents can read them.", s.env.Window)
+		kit.ShowInformation(lang.L("Nothing to process"), lang.L("The ticked files are processed already: agents can read them."), s.env.Window)
 		return
 	}
-	s.confirmEach(ids, "Process", "Processing lets agents read %s. It costs credits, charged once per file.", "Files not processed", fl.ProcessFiles)
+	n := map[string]any{"Count": app.Number(len(ids))}
+	s.confirmEach(ids, confirmation{
+		question:  lang.N("Process this file?", len(ids), n),
+		detail:    lang.N("Processing lets agents read this file. It costs credits, charged once per file.", len(ids), n),
+		verb:      lang.L("Process"),
+		failTitle: lang.L("Files not processed"),
+	}, fl.ProcessFiles)
 }
 
-// confirmEach asks "<verb> this file?" (or these n files), saying detail,
-// then does op for the files.
-func (s *Screen) confirmEach(ids []client.ID, verb, detail, failTitle string, op func(context.Context, []client.ID) (int, error)) {
-	what := "this file"
-	if len(ids) > 1 {
-		what = fmt.Sprintf("these %d files", len(ids))
-	}
-	if strings.Contains(detail, "%s") {
-		detail = fmt.Sprintf(detail, what)
-	}
-	d := dialog.NewConfirm(verb+" "+what+"?", detail, func(yes bool) {
+// confirmation is what confirmEach asks: "Process this file?" (or these
+// n files), saying detail, with verb on the button; failTitle heads a
+// failure.
+type confirmation struct {
+	question, detail, verb, failTitle string
+}
+
+// confirmEach asks c, then does op for the files.
+func (s *Screen) confirmEach(ids []client.ID, c confirmation, op func(context.Context, []client.ID) (int, error)) {
+	d := dialog.NewConfirm(c.question, c.detail, func(yes bool) {
 		if yes {
-			s.eachSelected(ids, failTitle, op)
+			s.eachSelected(ids, c.failTitle, op)
 		}
 	}, s.env.Window)
-	d.SetConfirmText(verb)
-	d.SetDismissText("Cancel")
+	d.SetConfirmText(c.verb)
+	d.SetDismissText(lang.L("Cancel"))
 	kit.ShowDestructive(d, s.env.Window)
 }
 
@@ -503,7 +504,12 @@ func (s *Screen) deleteSelected() {
 	if len(ids) == 0 || fl == nil {
 		return
 	}
-	s.confirmEach(ids, "Delete", "They are deleted from the service and leave every agent they are linked to. This cannot be undone.", "Files not deleted", fl.DeleteFiles)
+	s.confirmEach(ids, confirmation{
+		question:  lang.N("Delete this file?", len(ids), map[string]any{"Count": app.Number(len(ids))}),
+		detail:    lang.L("They are deleted from the service and leave every agent they are linked to. This cannot be undone."),
+		verb:      lang.L("Delete"),
+		failTitle: lang.L("Files not deleted"),
+	}, fl.DeleteFiles)
 }
 
 // eachSelected does op for the files (the app does one at a time, so the
@@ -512,13 +518,13 @@ func (s *Screen) deleteSelected() {
 func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(context.Context, []client.ID) (int, error)) {
 	var done int
 	var err error
-	kit.ActShowing(s.env.App, s.env.Window, "Working on the files…", func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
+	kit.ActShowing(s.env.App, s.env.Window, lang.L("Working on the files…"), func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
 		s.selected = map[client.ID]bool{}
 		s.selectionChanged()
 		if err != nil {
 			msg := app.Describe(err)
 			if done > 0 {
-				msg = fmt.Sprintf("%d of %d done. %s", done, len(ids), msg)
+				msg = lang.L("{{.Done}} of {{.Count}} done. {{.Why}}", map[string]any{"Done": app.Number(done), "Count": app.Number(len(ids)), "Why": msg})
 			}
 			s.send.notify(failTitle, msg)
 		}
@@ -562,7 +568,7 @@ func fileIcon(name string) fyne.Resource {
 // "invoicefdp.exe" it is, not as "invoiceexe.pdf".
 func fileName(f client.File) string {
 	if f.Filename == "" {
-		return safe.Text("File "+string(f.ID), 0)
+		return safe.Text(lang.L("File {{.ID}}", map[string]any{"ID": string(f.ID)}), 0)
 	}
 	return safe.Text(f.Filename, 0)
 }
@@ -571,7 +577,7 @@ func when(t client.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.Local().Format("2 Jan 2006 15:04")
+	return app.DateTime(t.Time)
 }
 
 func creditsText(c client.Credits) string {

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"context"
+	"fyne.io/fyne/v2/lang"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -43,7 +44,7 @@ func ActShowing(a *app.App, w fyne.Window, what string, work func(ctx context.Co
 				return // ended, or the app closes and the work may never end
 			}
 			bar := widget.NewProgressBarInfinite()
-			stop := NewButtonWithIcon("Cancel", theme.CancelIcon(), cancel)
+			stop := NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), cancel)
 			d = dialog.NewCustomWithoutButtons(what, container.NewVBox(bar), w)
 			d.SetButtons([]fyne.CanvasObject{stop})
 			d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.8, 420), 0))

@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"fyne.io/fyne/v2/lang"
 	"runtime"
 
 	"fyne.io/fyne/v2"
@@ -181,14 +182,14 @@ func NewFormPasswordEntry() *FormEntry {
 		e.Password = !e.Password
 		if e.Password {
 			eye.SetIcon(theme.VisibilityOffIcon())
-			eye.Tip = "Show the key"
+			eye.Tip = lang.L("Show the key")
 		} else {
 			eye.SetIcon(theme.VisibilityIcon())
-			eye.Tip = "Hide the key"
+			eye.Tip = lang.L("Hide the key")
 		}
 		e.Refresh()
 	})
-	eye.Tip = "Show the key"
+	eye.Tip = lang.L("Show the key")
 	eye.Importance = widget.LowImportance
 	e.ActionItem = eye
 	return e

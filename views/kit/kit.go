@@ -7,6 +7,7 @@ package kit
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
@@ -42,6 +43,9 @@ type Nav interface {
 	// OpenAgentWith shows an agent with request written in its form's
 	// request (a resource used as a template), for the user to finish.
 	OpenAgentWith(agent app.AgentItem, request string)
+	// Restart closes the window for Agent Desk to start again (what was
+	// typed is saved first, as on any close).
+	Restart()
 }
 
 // Screen is one destination of the navigation rail.
@@ -98,7 +102,30 @@ type Attachments interface {
 	AddFiles()
 }
 
-// Names of the screens of the navigation rail.
+// ScreenLabel is how a screen (or an agent's tab) of that name is called
+// in the language in use.
+func ScreenLabel(name string) string {
+	switch name {
+	case ScreenAgents:
+		return lang.L("Agents")
+	case ScreenChats:
+		return lang.L("Chats")
+	case ScreenFiles:
+		return lang.L("Files")
+	case ScreenMemories:
+		return lang.L("Memories")
+	case ScreenResources:
+		return lang.L("Resources")
+	case ScreenWebhooks:
+		return lang.L("Webhooks")
+	case ScreenSettings:
+		return lang.L("Settings")
+	}
+	return name
+}
+
+// Names of the screens of the navigation rail (and of the settings that
+// remember the last): ScreenLabel is what the user reads.
 const (
 	ScreenAgents    = "Agents"
 	ScreenChats     = "Chats"

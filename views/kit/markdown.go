@@ -2,6 +2,7 @@ package kit
 
 import (
 	"context"
+	"fyne.io/fyne/v2/lang"
 	"image"
 	"net/url"
 	"sync"
@@ -108,8 +109,8 @@ func OpenLink(words string, u *url.URL) {
 	}
 	addr := widget.NewLabel(u.String())
 	addr.Wrapping = fyne.TextWrapBreak
-	msg := widget.NewLabel("This link goes to:")
-	d := dialog.NewCustomConfirm("Open this link?", "Open", "Cancel",
+	msg := widget.NewLabel(lang.L("This link goes to:"))
+	d := dialog.NewCustomConfirm(lang.L("Open this link?"), lang.L("Open"), lang.L("Cancel"),
 		container.NewVBox(msg, addr), func(ok bool) {
 			if ok {
 				_ = linkOpener(u)
@@ -158,7 +159,9 @@ var maxPictureSize = fyne.NewSize(480, 360)
 func (p *Picture) Inline() bool { return false }
 
 // Textual is what copying the message gives for the picture.
-func (p *Picture) Textual() string { return "Picture " + p.Title }
+func (p *Picture) Textual() string {
+	return lang.L("Picture {{.Title}}", map[string]any{"Title": p.Title})
+}
 
 // Visual builds the picture's place in the text; Update fills it.
 func (p *Picture) Visual() fyne.CanvasObject {
@@ -191,18 +194,18 @@ func (p *Picture) Update(o fyne.CanvasObject) {
 		c.SetMinSize(fyne.NewSize(float32(b.Dx())*scale, float32(b.Dy())*scale))
 		obj = container.NewHBox(c)
 	default:
-		text := "Picture"
+		text := lang.L("Picture")
 		if p.Title != "" {
-			text += ": " + p.Title
+			text = lang.L("Picture: {{.Title}}", map[string]any{"Title": p.Title})
 		}
 		switch {
 		case busy:
-			text += " (loading…)"
+			text = lang.L("{{.Picture}} (loading…)", map[string]any{"Picture": text})
 		case err != nil:
 			text += " — " + app.Describe(err)
 		case p.Address != "":
 			if u, ok := safe.Link(p.Address); ok && u.Host != "" {
-				text += " (from " + u.Host + ")"
+				text = lang.L("{{.Picture}} (from {{.Host}})", map[string]any{"Picture": text, "Host": u.Host})
 			}
 		}
 		l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
@@ -240,7 +243,7 @@ func (p *Picture) Err() error {
 // ShowPictures is the words of the button that loads a message's
 // pictures. It stays short, so a reply's actions fit at 800 px: each
 // picture's own line already names the host it comes from.
-const ShowPictures = "Show pictures"
+func ShowPictures() string { return lang.L("Show pictures") }
 
 // LoadPictures fetches pictures the user asked to see, one after another in
 // the background (app.FetchPicture: web addresses only, time, size and

@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"fyne.io/fyne/v2/lang"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -74,9 +75,9 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 			p.chosen = p.page.Agents[id].ID
 		}
 	}
-	p.body = container.NewStack(Loading("Loading agents…"))
+	p.body = container.NewStack(Loading(lang.L("Loading agents…")))
 	content := NewBorder(p.search, nil, nil, nil, p.body)
-	p.d = dialog.NewCustomConfirm(pick.Title, pick.Action, "Cancel", content, func(ok bool) {
+	p.d = dialog.NewCustomConfirm(pick.Title, pick.Action, lang.L("Cancel"), content, func(ok bool) {
 		p.browser.Clear()
 		if !ok {
 			return
@@ -133,13 +134,13 @@ func (p *agentPicker) show(page app.AgentPage) {
 	switch {
 	case len(page.Agents) == 0 && (page.Loading || page.Query.Type != p.pick.Type):
 		// Asking, or not asked yet (the browser's first, empty state).
-		ShowBody(p.body, Loading("Loading agents…"))
+		ShowBody(p.body, Loading(lang.L("Loading agents…")))
 		return
 	case len(page.Agents) == 0 && page.Err != nil:
 		ShowBody(p.body, Error(page.Err, p.browser.Reload))
 		return
 	case len(page.Agents) == 0 && page.Query.Q != "":
-		ShowBody(p.body, Empty(theme.SearchIcon(), "No agent found", "No agent of this kind matches “"+page.Query.Q+"”. Try fewer or other words."))
+		ShowBody(p.body, Empty(theme.SearchIcon(), lang.L("No agent found"), lang.L("No agent of this kind matches “{{.Words}}”. Try fewer or other words.", map[string]any{"Words": page.Query.Q})))
 		p.chosen = ""
 		return
 	case len(page.Agents) == 0:

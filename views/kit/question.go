@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fmt"
+	"fyne.io/fyne/v2/lang"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,7 +22,7 @@ func QuestionName(q client.Question, max int) string {
 	}
 	name := strings.TrimSpace(safe.Text(strings.ReplaceAll(q.Name, "_", " "), max))
 	if name == "" {
-		return "Question"
+		return lang.L("Question")
 	}
 	r, size := utf8.DecodeRuneInString(name)
 	return string(unicode.ToUpper(r)) + name[size:]

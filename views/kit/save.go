@@ -2,6 +2,7 @@ package kit
 
 import (
 	"context"
+	"fyne.io/fyne/v2/lang"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,7 @@ func TextFile(name, title, markdown string) []byte {
 // its name ends with (TextFile), proposing name; the saved file is
 // confirmed with where it is (ShowSaved).
 func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
-	SaveFile(a, w, "Saved", name, TextFormats, func(name string) []byte {
+	SaveFile(a, w, lang.L("Saved"), name, TextFormats, func(name string) []byte {
 		// Laid out off the window's goroutine: a long conversation as a
 		// document takes a moment.
 		return TextFile(name, title, markdown)
@@ -55,7 +56,7 @@ func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
 func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, data func(name string) []byte) {
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
-			ShowInformation("Not saved", app.Describe(err), w)
+			ShowInformation(lang.L("Not saved"), app.Describe(err), w)
 			return
 		}
 		if wc == nil {
@@ -63,14 +64,14 @@ func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, d
 		}
 		chosen := wc.URI().Name()
 		var werr error
-		ActShowing(a, w, "Saving…", func(context.Context) {
+		ActShowing(a, w, lang.L("Saving…"), func(context.Context) {
 			_, werr = wc.Write(data(chosen))
 			if cerr := wc.Close(); werr == nil {
 				werr = cerr
 			}
 		}, func() {
 			if werr != nil {
-				ShowInformation("Not saved", "The file could not be written: "+safe.Text(werr.Error(), 300)+". Choose another folder or name.", w)
+				ShowInformation(lang.L("Not saved"), lang.L("The file could not be written: {{.Why}}. Choose another folder or name.", map[string]any{"Why": safe.Text(werr.Error(), 300)}), w)
 				return
 			}
 			ShowSaved(saved, wc.URI().Path(), w)
@@ -91,17 +92,17 @@ var folderOpener = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) 
 // ShowSaved confirms a file saved at path: where it is, and "Show in
 // folder" to see it in the file manager.
 func ShowSaved(title, path string, w fyne.Window) {
-	where := widget.NewLabel("Saved to " + path)
+	where := widget.NewLabel(lang.L("Saved to {{.Path}}", map[string]any{"Path": path}))
 	where.Wrapping = fyne.TextWrapWord
 	var d *dialog.CustomDialog
-	show := NewButtonWithIcon("Show in folder", theme.FolderOpenIcon(), func() {
+	show := NewButtonWithIcon(lang.L("Show in folder"), theme.FolderOpenIcon(), func() {
 		d.Hide()
 		u := &url.URL{Scheme: "file", Path: filepath.Dir(path)}
 		if err := folderOpener(u); err != nil {
-			ShowInformation("Folder not opened", "Agent Desk could not open the folder. The file is at "+path+".", w)
+			ShowInformation(lang.L("Folder not opened"), lang.L("Agent Desk could not open the folder. The file is at {{.Path}}.", map[string]any{"Path": path}), w)
 		}
 	})
-	closeBtn := NewButton("Close", func() { d.Hide() })
+	closeBtn := NewButton(lang.L("Close"), func() { d.Hide() })
 	closeBtn.Importance = widget.HighImportance
 	d = dialog.NewCustomWithoutButtons(title, container.NewVBox(where), w)
 	d.SetButtons([]fyne.CanvasObject{show, closeBtn})

@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"fyne.io/fyne/v2/lang"
 	"sync"
 	"sync/atomic"
 
@@ -150,7 +151,7 @@ func ProblemActions(p app.Problem, retry func()) []fyne.CanvasObject {
 	if retry != nil {
 		label := app.ActionTryAgain.Label()
 		if p.Action == app.ActionCheckLater {
-			label = "Check again"
+			label = lang.L("Check again")
 		}
 		out = append(out, NewButtonWithIcon(label, theme.ViewRefreshIcon(), retry))
 	}
@@ -382,9 +383,9 @@ func SetTwoLineRow(o fyne.CanvasObject, first, second string) bool {
 func Partial(list fyne.CanvasObject, sentence string, loading bool, loadRest func()) fyne.CanvasObject {
 	note := ErrorText()
 	ShowError(note, sentence)
-	more := NewButtonWithIcon("Load the rest", theme.ViewRefreshIcon(), loadRest)
+	more := NewButtonWithIcon(lang.L("Load the rest"), theme.ViewRefreshIcon(), loadRest)
 	if loading {
-		more.SetText("Reading the rest…")
+		more.SetText(lang.L("Reading the rest…"))
 		more.Disable()
 	}
 	return container.NewBorder(container.NewBorder(nil, nil, nil, container.NewCenter(more), note), nil, nil, nil, list)

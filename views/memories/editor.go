@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -19,7 +20,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-const noCollection = "No collection"
+// noCollection is the collection choice for a memory in none.
+func noCollection() string { return lang.L("No collection") }
 
 // editor is the right-hand pane: one memory's text, its collection or
 // metadata, a live character counter, Save and Revert.
@@ -36,6 +38,7 @@ type editor struct {
 	text        *kit.FormEntry
 	counter     *widget.Label
 	textErr     *widget.Label
+	overMsg     string // what textErr says when the text is too long
 	collection  *kit.Select
 	colErr      *widget.Label
 	colBox      *fyne.Container
@@ -59,38 +62,38 @@ type editor struct {
 
 func newEditor(s *Screen) *editor {
 	e := &editor{s: s, colIDs: map[string]string{}}
-	e.title = widget.NewLabelWithStyle("New memory", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	e.title = widget.NewLabelWithStyle(lang.L("New memory"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	e.title.Truncation = fyne.TextTruncateEllipsis
 	e.seen = widget.NewLabel("")
 	e.seen.Importance = widget.LowImportance
 	e.seen.Wrapping = fyne.TextWrapWord
 
 	e.text = kit.NewFormMultiLineEntry()
-	e.text.SetPlaceHolder("What should the agents remember?")
+	e.text.SetPlaceHolder(lang.L("What should the agents remember?"))
 	e.text.OnChanged = func(string) { e.changed() }
-	e.counter = widget.NewLabel("0 / " + app.Thousands(app.MemoryLimit))
+	e.counter = widget.NewLabel(app.Number(0) + " / " + app.Number(app.MemoryLimit))
 	e.counter.Alignment = fyne.TextAlignTrailing
 	e.textErr = kit.ErrorText()
 
-	e.collection = kit.NewSelect([]string{noCollection}, func(string) { e.changed() })
-	e.collection.SetSelected(noCollection)
+	e.collection = kit.NewSelect([]string{noCollection()}, func(string) { e.changed() })
+	e.collection.SetSelected(noCollection())
 	e.colErr = kit.ErrorText()
-	e.colBox = container.NewVBox(widget.NewForm(widget.NewFormItem("Collection", e.collection)), e.colErr)
+	e.colBox = container.NewVBox(widget.NewForm(widget.NewFormItem(lang.L("Collection"), e.collection)), e.colErr)
 
 	e.source = kit.NewFormEntry()
-	e.source.SetPlaceHolder("Where it comes from, for example meeting notes")
+	e.source.SetPlaceHolder(lang.L("Where it comes from, for example meeting notes"))
 	e.source.OnChanged = func(string) { e.changed() }
 	e.tags = kit.NewFormEntry()
-	e.tags.SetPlaceHolder("Words separated by commas")
+	e.tags.SetPlaceHolder(lang.L("Words separated by commas"))
 	e.tags.OnChanged = func(string) { e.changed() }
 	e.other = kit.NewFormMultiLineEntry()
-	e.other.SetPlaceHolder("One per line, for example  owner: Maria")
+	e.other.SetPlaceHolder(lang.L("One per line, for example  owner: Maria"))
 	e.other.SetMinRowsVisible(3)
 	e.other.OnChanged = func(string) { e.changed() }
 	e.metaBox = container.NewVBox(widget.NewForm(
-		widget.NewFormItem("Source", e.source),
-		widget.NewFormItem("Tags", e.tags),
-		widget.NewFormItem("Other details", e.other)))
+		widget.NewFormItem(lang.L("Source"), e.source),
+		widget.NewFormItem(lang.L("Tags"), e.tags),
+		widget.NewFormItem(lang.L("Other details"), e.other)))
 
 	e.bannerText = widget.NewLabel("")
 	e.bannerText.Wrapping = fyne.TextWrapWord
@@ -99,10 +102,10 @@ func newEditor(s *Screen) *editor {
 	e.banner = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, e.bannerText), e.bannerBtns)
 	e.banner.Hide()
 
-	e.save = kit.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.doSave)
+	e.save = kit.NewButtonWithIcon(lang.L("Save"), theme.DocumentSaveIcon(), e.doSave)
 	e.save.Importance = widget.HighImportance
-	e.revert = kit.NewButtonWithIcon("Revert", theme.ContentUndoIcon(), e.doRevert)
-	e.del = kit.NewButtonWithIcon("Delete…", theme.DeleteIcon(), func() {
+	e.revert = kit.NewButtonWithIcon(lang.L("Revert"), theme.ContentUndoIcon(), e.doRevert)
+	e.del = kit.NewButtonWithIcon(lang.L("Delete…"), theme.DeleteIcon(), func() {
 		if e.id != "" {
 			e.s.deleteMemory(e.id, firstLine(e.base))
 		}
@@ -119,8 +122,8 @@ func newEditor(s *Screen) *editor {
 		e.colBox, e.metaBox,
 		container.NewHBox(e.save, e.revert, layout.NewSpacer(), e.del))
 	e.body = kit.NewBorder(top, bottom, nil, nil, e.text)
-	e.noMemory = compactEmpty(theme.DocumentCreateIcon(), "No memory open",
-		"Choose a memory on the left to read or change it, or start a new one with New memory.")
+	e.noMemory = compactEmpty(theme.DocumentCreateIcon(), lang.L("No memory open"),
+		lang.L("Choose a memory on the left to read or change it, or start a new one with New memory."))
 	e.placeholder = container.NewStack(e.noMemory)
 	e.stack = container.NewStack(e.placeholder)
 
@@ -209,17 +212,19 @@ func (e *editor) fitWrapping(text string) {
 
 func (e *editor) updateState() {
 	n := app.MemoryLength(e.text.Text)
-	e.counter.SetText(app.Thousands(n) + " / " + app.Thousands(app.MemoryLimit))
+	e.counter.SetText(app.Number(n) + " / " + app.Number(app.MemoryLimit))
 	over := n > app.MemoryLimit
 	if over {
 		e.counter.Importance = widget.DangerImportance
-		kit.ShowError(e.textErr, fmt.Sprintf("Too long by %s characters: the service takes at most %s. Shorten it to save.",
-			app.Thousands(n-app.MemoryLimit), app.Thousands(app.MemoryLimit)))
+		e.overMsg = lang.N("Too long by {{.Count}} characters: the service takes at most {{.Limit}}. Shorten it to save.", n-app.MemoryLimit,
+			map[string]any{"Count": app.Number(n - app.MemoryLimit), "Limit": app.Number(app.MemoryLimit)})
+		kit.ShowError(e.textErr, e.overMsg)
 	} else {
 		e.counter.Importance = widget.MediumImportance
-		if strings.HasPrefix(e.textErr.Text, "Too long by") {
+		if e.overMsg != "" && e.textErr.Text == e.overMsg {
 			kit.ShowError(e.textErr, "")
 		}
+		e.overMsg = ""
 	}
 	e.counter.Refresh()
 	// Until the first memory call tells which interface the service
@@ -254,11 +259,11 @@ func (e *editor) updateState() {
 
 func (e *editor) setCollections(cols []app.CollectionSummary) {
 	e.colIDs = map[string]string{}
-	opts := []string{noCollection}
+	opts := []string{noCollection()}
 	for _, c := range cols {
-		label := "Collection no. " + c.ID
+		label := collectionNo(c.ID)
 		if c.Name != "" {
-			label = fmt.Sprintf("%s (no. %s)", c.Name, c.ID)
+			label = lang.L("{{.Name}} (no. {{.Number}})", map[string]any{"Name": c.Name, "Number": c.ID})
 		}
 		e.colIDs[label] = c.ID
 		opts = append(opts, label)
@@ -273,14 +278,14 @@ func (e *editor) collectionIDOf(label string) string { return e.colIDs[label] }
 
 func (e *editor) collectionLabel(id string) string {
 	if id == "" {
-		return noCollection
+		return noCollection()
 	}
 	for label, cid := range e.colIDs {
 		if cid == id {
 			return label
 		}
 	}
-	label := "Collection no. " + id
+	label := collectionNo(id)
 	e.colIDs[label] = id
 	e.collection.Options = append(e.collection.Options, label)
 	return label
@@ -293,11 +298,11 @@ func (e *editor) leave(next, stay func()) {
 		next()
 		return
 	}
-	msg := "Your changes are not saved on the service yet. Agent Desk keeps them on this computer as a draft; open this memory again to save them."
+	msg := lang.L("Your changes are not saved on the service yet. Agent Desk keeps them on this computer as a draft; open this memory again to save them.")
 	if e.id == "" {
-		msg = "This new memory is not saved on the service yet. Agent Desk keeps its text on this computer: choose New memory to pick it up again."
+		msg = lang.L("This new memory is not saved on the service yet. Agent Desk keeps its text on this computer: choose New memory to pick it up again.")
 	}
-	d := dialog.NewCustomConfirm("Leave without saving?", "Leave", "Keep editing", widget.NewLabel(msg), func(ok bool) {
+	d := dialog.NewCustomConfirm(lang.L("Leave without saving?"), lang.L("Leave"), lang.L("Keep editing"), widget.NewLabel(msg), func(ok bool) {
 		if ok {
 			next()
 		} else if stay != nil {
@@ -332,8 +337,8 @@ func (e *editor) startNew(collectionID string) {
 	e.loading = true
 	e.id = ""
 	e.base = app.MemoryEntry{}
-	e.title.SetText("New memory")
-	e.seen.SetText("Not saved yet.")
+	e.title.SetText(lang.L("New memory"))
+	e.seen.SetText(lang.L("Not saved yet."))
 	e.text.SetText("")
 	e.collection.SetSelected(e.collectionLabel(collectionID))
 	e.setMeta(nil)
@@ -353,7 +358,7 @@ func (e *editor) startNew(collectionID string) {
 			e.collection.SetSelected(e.collectionLabel(col))
 		}
 		e.text.SetText(text)
-		e.seen.SetText("Not saved yet: this is the text you were writing.")
+		e.seen.SetText(lang.L("Not saved yet: this is the text you were writing."))
 	})
 }
 
@@ -365,14 +370,14 @@ func (e *editor) load(m app.MemoryEntry) {
 	// A memory is named by what it says; its number, which only the
 	// service needs, comes second.
 	e.title.SetText(firstLine(m))
-	seen := "No. " + m.ID + "."
+	seen := lang.L("No. {{.Number}}.", map[string]any{"Number": m.ID})
 	if !m.LastSeen.IsZero() {
-		seen = "No. " + m.ID + ", last confirmed by the service " + ago(m.LastSeen) + "."
+		seen = lang.L("No. {{.Number}}, last confirmed by the service {{.When}}.", map[string]any{"Number": m.ID, "When": ago(m.LastSeen)})
 	}
 	text := m.Content
 	if m.Draft != "" {
 		text = m.Draft
-		seen = strings.TrimSpace(seen + " Your unsaved changes from last time are shown; Save sends them, Revert throws them away.")
+		seen = lang.L("{{.Seen}} Your unsaved changes from last time are shown; Save sends them, Revert throws them away.", map[string]any{"Seen": seen})
 	}
 	e.seen.SetText(seen)
 	e.fitWrapping(text)
@@ -420,7 +425,7 @@ func (e *editor) send(id string) {
 	edit := e.edit()
 	e.resetMessages()
 	e.saving = true
-	e.save.SetText("Saving…")
+	e.save.SetText(lang.L("Saving…"))
 	e.updateState()
 	a := e.s.a
 	var (
@@ -440,14 +445,14 @@ func (e *editor) send(id string) {
 		}
 	}, func() {
 		e.saving = false
-		e.save.SetText("Save")
+		e.save.SetText(lang.L("Save"))
 		if err != nil {
 			e.failed(id, err)
 			e.updateState()
 			return
 		}
 		e.load(m)
-		e.seen.SetText("Saved. " + e.seen.Text)
+		e.seen.SetText(lang.L("Saved. {{.Seen}}", map[string]any{"Seen": e.seen.Text}))
 		e.s.saved(m)
 	})
 }
@@ -459,8 +464,8 @@ func (e *editor) failed(id string, err error) {
 	case errors.As(err, &tooLong), errors.Is(err, app.ErrMemoryEmpty):
 		kit.ShowError(e.textErr, app.Describe(err))
 	case app.IsMemoryMissing(err) && id != "":
-		e.showBanner("This memory no longer exists on the server. Your text is still here.",
-			kit.NewButtonWithIcon("Create it again", theme.ContentAddIcon(), func() { e.recreate(id) }))
+		e.showBanner(lang.L("This memory no longer exists on the server. Your text is still here."),
+			kit.NewButtonWithIcon(lang.L("Create it again"), theme.ContentAddIcon(), func() { e.recreate(id) }))
 	case app.FieldErrors(err) != nil:
 		for field, msg := range app.FieldErrors(err) {
 			if field == "collection_id" {
@@ -472,10 +477,10 @@ func (e *editor) failed(id string, err error) {
 	case app.IsNotAccepted(err):
 		kit.ShowError(e.textErr, app.Describe(err))
 	case app.IsServerFault(err):
-		e.showBanner("The service had a problem and did not save this memory. Your text is kept; try again.",
-			kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { e.send(id) }))
+		e.showBanner(lang.L("The service had a problem and did not save this memory. Your text is kept; try again."),
+			kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), func() { e.send(id) }))
 	default:
-		e.showBanner(app.Describe(err), kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { e.send(id) }))
+		e.showBanner(app.Describe(err), kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), func() { e.send(id) }))
 	}
 }
 

@@ -7,13 +7,14 @@ package memories
 import (
 	"cmp"
 	"context"
-	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -120,7 +121,7 @@ func (s *Screen) showSync(st app.MemorySync) {
 	s.listed = st.Listed
 	s.syncFailed = st.Err != nil
 	if st.Err != nil {
-		kit.ShowError(s.syncNote, "The list could not be brought up to date: "+app.Describe(st.Err)+" What this computer kept is shown.")
+		kit.ShowError(s.syncNote, lang.L("The list could not be brought up to date: {{.Why}} What this computer kept is shown.", map[string]any{"Why": app.Describe(st.Err)}))
 	} else {
 		kit.ShowError(s.syncNote, "")
 	}
@@ -129,14 +130,14 @@ func (s *Screen) showSync(st app.MemorySync) {
 
 func (s *Screen) build() {
 	s.search = kit.NewSearchEntry()
-	s.search.SetPlaceHolder("Search memories (" + kit.CtrlName("F") + ")")
+	s.search.SetPlaceHolder(lang.L("Search memories ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.Reload() }
 
 	s.colList = kit.NewList(
 		func() int { return len(s.cols) + 1 },
 		func() fyne.CanvasObject {
-			l := widget.NewLabel("Collection name (00)")
+			l := widget.NewLabel(rowSample) // each row shows its own name
 			l.Truncation = fyne.TextTruncateEllipsis
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.FolderIcon()), nil, l)
 		},
@@ -145,12 +146,12 @@ func (s *Screen) build() {
 			l := c.Objects[0].(*widget.Label)
 			icon := c.Objects[1].(*widget.Icon)
 			if id == 0 {
-				l.SetText(fmt.Sprintf("All memories (%d)", s.total))
+				l.SetText(lang.L("All memories ({{.Count}})", map[string]any{"Count": app.Number(s.total)}))
 				icon.SetResource(theme.ListIcon())
 				return
 			}
 			col := s.cols[id-1]
-			l.SetText(fmt.Sprintf("%s (%d)", kit.Line(collectionLabel(col.ID, col.Name), 0), col.Count))
+			l.SetText(kit.Line(collectionLabel(col.ID, col.Name), 0) + " (" + app.Number(col.Count) + ")")
 			icon.SetResource(theme.FolderIcon())
 		})
 	s.colList.OnSelected = func(id widget.ListItemID) {
@@ -168,11 +169,11 @@ func (s *Screen) build() {
 
 	// Short words: they sit under "Collections" in a pane that is 220 px
 	// wide in an 800 px window.
-	s.rename = kit.NewButtonWithIcon("Rename collection…", theme.DocumentCreateIcon(), s.showRename)
-	s.addCol = kit.NewButtonWithIcon("Open by number…", theme.ContentAddIcon(), s.showAddCollection)
-	s.newCol = kit.NewButtonWithIcon("New collection…", theme.FolderNewIcon(), s.showNewCollection)
-	s.delCol = kit.NewButtonWithIcon("Delete collection…", theme.DeleteIcon(), s.confirmDeleteCollection)
-	colLabel := widget.NewLabelWithStyle("Collections", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	s.rename = kit.NewButtonWithIcon(lang.L("Rename collection…"), theme.DocumentCreateIcon(), s.showRename)
+	s.addCol = kit.NewButtonWithIcon(lang.L("Open by number…"), theme.ContentAddIcon(), s.showAddCollection)
+	s.newCol = kit.NewButtonWithIcon(lang.L("New collection…"), theme.FolderNewIcon(), s.showNewCollection)
+	s.delCol = kit.NewButtonWithIcon(lang.L("Delete collection…"), theme.DeleteIcon(), s.confirmDeleteCollection)
+	colLabel := widget.NewLabelWithStyle(lang.L("Collections"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := kit.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.newCol, s.rename, s.delCol, s.addCol), nil, nil, s.colList)
 
 	s.memList = kit.NewList(
@@ -195,12 +196,12 @@ func (s *Screen) build() {
 		}
 		s.ed.leave(func() { s.openMemory(m) }, func() { s.selectCurrent() })
 	}
-	s.memStack = container.NewStack(kit.Loading("Reading memories…"))
+	s.memStack = container.NewStack(kit.Loading(lang.L("Reading memories…")))
 	s.waiting = true
 
 	s.ed = newEditor(s)
 
-	s.newBtn = kit.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() {
+	s.newBtn = kit.NewButtonWithIcon(lang.L("New memory"), theme.ContentAddIcon(), func() {
 		s.ed.leave(func() {
 			s.selected = ""
 			s.memList.UnselectAll()
@@ -208,10 +209,10 @@ func (s *Screen) build() {
 		}, nil)
 	})
 	s.newBtn.Importance = widget.HighImportance
-	s.openBtn = kit.NewButtonWithIcon("Open by number", theme.FolderOpenIcon(), s.showOpenByID)
+	s.openBtn = kit.NewButtonWithIcon(lang.L("Open by number"), theme.FolderOpenIcon(), s.showOpenByID)
 
-	header := kit.Header("Memories",
-		"What the agents of this account remember. A copy stays on this computer, so you can read them offline.",
+	header := kit.Header(lang.L("Memories"),
+		lang.L("What the agents of this account remember. A copy stays on this computer, so you can read them offline."),
 		s.newBtn, s.openBtn)
 	s.syncNote = kit.ErrorText()
 	s.syncNote.Importance = widget.WarningImportance
@@ -253,19 +254,19 @@ func (s *Screen) updateActions() {
 func (s *Screen) showNewCollection() {
 	if s.newColName == nil {
 		s.newColName = kit.NewFormEntry()
-		s.newColName.SetPlaceHolder("For example: Customer care")
+		s.newColName.SetPlaceHolder(lang.L("For example: Customer care"))
 	}
-	d := dialog.NewForm("New collection", "Create", "Cancel",
-		[]*widget.FormItem{widget.NewFormItem("Name", s.newColName)}, func(ok bool) {
+	d := dialog.NewForm(lang.L("New collection"), lang.L("Create"), lang.L("Cancel"),
+		[]*widget.FormItem{widget.NewFormItem(lang.L("Name"), s.newColName)}, func(ok bool) {
 			if !ok {
 				return
 			}
 			name := s.newColName.Text
 			var col app.CollectionEntry
 			var err error
-			kit.ActShowing(s.a, s.env.Window, "Creating the collection…", func(ctx context.Context) { col, err = s.a.CreateCollection(ctx, name) }, func() {
+			kit.ActShowing(s.a, s.env.Window, lang.L("Creating the collection…"), func(ctx context.Context) { col, err = s.a.CreateCollection(ctx, name) }, func() {
 				if err != nil {
-					kit.ShowInformation("Collection not created", app.Describe(err), s.env.Window)
+					kit.ShowInformation(lang.L("Collection not created"), app.Describe(err), s.env.Window)
 					return
 				}
 				s.newColName.SetText("")
@@ -288,24 +289,23 @@ func (s *Screen) confirmDeleteCollection() {
 	}
 	name := collectionLabel(col.ID, col.Name)
 	if s.a.IsDefaultCollection(col.ID) {
-		kit.ShowInformation("Collection not deleted", "“"+name+"” is the account's default collection, which cannot be deleted. Delete its memories one by one instead.", s.env.Window)
+		kit.ShowInformation(lang.L("Collection not deleted"),
+			lang.L("“{{.Name}}” is the account's default collection, which cannot be deleted. Delete its memories one by one instead.", map[string]any{"Name": name}), s.env.Window)
 		return
 	}
-	what := "It holds no memories Agent Desk knows of."
-	switch {
-	case col.Count == 1:
-		what = "Its memory is deleted with it."
-	case col.Count > 1:
-		what = fmt.Sprintf("Its %d memories are deleted with it.", col.Count)
+	what := lang.L("“{{.Name}}” will be deleted from the service. It holds no memories Agent Desk knows of. This cannot be undone.", map[string]any{"Name": name})
+	if col.Count > 0 {
+		what = lang.N("“{{.Name}}” will be deleted from the service. Its {{.Count}} memories are deleted with it. This cannot be undone.", col.Count,
+			map[string]any{"Name": name, "Count": app.Number(col.Count)})
 	}
-	d := dialog.NewConfirm("Delete this collection?", "“"+name+"” will be deleted from the service. "+what+" This cannot be undone.", func(yes bool) {
+	d := dialog.NewConfirm(lang.L("Delete this collection?"), what, func(yes bool) {
 		if !yes {
 			return
 		}
 		var err error
-		kit.ActShowing(s.a, s.env.Window, "Deleting the collection…", func(ctx context.Context) { err = s.a.DeleteCollection(ctx, col.ID) }, func() {
+		kit.ActShowing(s.a, s.env.Window, lang.L("Deleting the collection…"), func(ctx context.Context) { err = s.a.DeleteCollection(ctx, col.ID) }, func() {
 			if err != nil {
-				kit.ShowInformation("Collection not deleted", app.Describe(err), s.env.Window)
+				kit.ShowInformation(lang.L("Collection not deleted"), app.Describe(err), s.env.Window)
 				return
 			}
 			if s.ed.open && s.ed.collectionOf() == col.ID {
@@ -317,22 +317,23 @@ func (s *Screen) confirmDeleteCollection() {
 			s.Reload()
 		})
 	}, s.env.Window)
-	d.SetConfirmText("Delete")
-	d.SetDismissText("Cancel")
+	d.SetConfirmText(lang.L("Delete"))
+	d.SetDismissText(lang.L("Cancel"))
 	kit.ShowDestructive(d, s.env.Window)
 }
 
 // deleteMemory deletes a memory on the service after a confirmation.
 func (s *Screen) deleteMemory(id, preview string) {
-	d := dialog.NewConfirm("Delete this memory?", "“"+preview+"” will be deleted from the service. Agents will no longer use it. This cannot be undone.", func(yes bool) {
+	msg := lang.L("“{{.Memory}}” will be deleted from the service. Agents will no longer use it. This cannot be undone.", map[string]any{"Memory": preview})
+	d := dialog.NewConfirm(lang.L("Delete this memory?"), msg, func(yes bool) {
 		if !yes {
 			return
 		}
 		var err error
 		// The app takes the memory off the list and reads the index again.
-		kit.ActShowing(s.a, s.env.Window, "Deleting the memory…", func(ctx context.Context) { err = s.idx.DeleteMemory(ctx, id) }, func() {
+		kit.ActShowing(s.a, s.env.Window, lang.L("Deleting the memory…"), func(ctx context.Context) { err = s.idx.DeleteMemory(ctx, id) }, func() {
 			if err != nil {
-				kit.ShowInformation("Memory not deleted", app.Describe(err), s.env.Window)
+				kit.ShowInformation(lang.L("Memory not deleted"), app.Describe(err), s.env.Window)
 				return
 			}
 			if s.ed.id == id {
@@ -342,8 +343,8 @@ func (s *Screen) deleteMemory(id, preview string) {
 			s.selectCurrent()
 		})
 	}, s.env.Window)
-	d.SetConfirmText("Delete")
-	d.SetDismissText("Cancel")
+	d.SetConfirmText(lang.L("Delete"))
+	d.SetDismissText(lang.L("Cancel"))
 	kit.ShowDestructive(d, s.env.Window)
 }
 
@@ -361,14 +362,14 @@ func (s *Screen) render() {
 	}
 	if err := cmp.Or(fd.Err, sh.Err); err != nil {
 		s.waiting = false
-		kit.SetBody(s.memStack, compactEmpty(theme.ErrorIcon(), "Something went wrong", app.Describe(err),
-			kit.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.Reload)))
+		kit.SetBody(s.memStack, compactEmpty(theme.ErrorIcon(), lang.L("Something went wrong"), app.Describe(err),
+			kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), s.Reload)))
 		return
 	}
 	if !sh.Loaded || !fd.Loaded || len(sh.Items) == 0 {
 		if !s.waiting {
 			s.waiting = true
-			kit.SetBody(s.memStack, kit.Loading("Reading memories…"))
+			kit.SetBody(s.memStack, kit.Loading(lang.L("Reading memories…")))
 		}
 		return
 	}
@@ -381,15 +382,15 @@ func (s *Screen) render() {
 	s.ed.setCollections(s.cols)
 	switch {
 	case len(s.mems) == 0 && inCollection && !searched:
-		kit.SetBody(s.memStack, compactEmpty(theme.FolderIcon(), "No memories in this collection",
-			"Choose New memory to write one here, or All memories on the left to see the others."))
+		kit.SetBody(s.memStack, compactEmpty(theme.FolderIcon(), lang.L("No memories in this collection"),
+			lang.L("Choose New memory to write one here, or All memories on the left to see the others.")))
 	case len(s.mems) == 0 && (searched || inCollection):
-		kit.SetBody(s.memStack, compactEmpty(theme.SearchIcon(), "No memories match",
-			"Try other words, or choose All memories on the left."))
+		kit.SetBody(s.memStack, compactEmpty(theme.SearchIcon(), lang.L("No memories match"),
+			lang.L("Try other words, or choose All memories on the left.")))
 	case len(s.mems) == 0:
-		kit.SetBody(s.memStack, compactEmpty(theme.DocumentIcon(), "No memories yet",
-			"Write one with New memory, or bring in one made elsewhere with Open by number.",
-			kit.NewButtonWithIcon("New memory", theme.ContentAddIcon(), func() { s.ed.leave(func() { s.ed.startNew(s.colSel) }, nil) })))
+		kit.SetBody(s.memStack, compactEmpty(theme.DocumentIcon(), lang.L("No memories yet"),
+			lang.L("Write one with New memory, or bring in one made elsewhere with Open by number."),
+			kit.NewButtonWithIcon(lang.L("New memory"), theme.ContentAddIcon(), func() { s.ed.leave(func() { s.ed.startNew(s.colSel) }, nil) })))
 	default:
 		kit.SetBody(s.memStack, s.memList)
 	}
@@ -459,27 +460,40 @@ func firstLine(m app.MemoryEntry) string {
 	}
 	text = safe.Text(text, 200)
 	if text == "" {
-		text = "(no text)"
+		text = lang.L("(no text)")
 	}
 	return text
 }
 
-// collectionLabel is a collection's name as this screen shows it: one line
-// (safe.Text), since names come from the service or other apps.
+// collectionLabel is a collection's name as this screen shows it, or its
+// number when it has none: one line (safe.Text), since names come from
+// the service or other apps.
 func collectionLabel(id, name string) string {
-	return safe.Text(app.CollectionLabel(id, name), 0)
+	if name == "" {
+		return safe.Text(collectionNo(id), 0)
+	}
+	return safe.Text(name, 0)
 }
 
+// collectionNo names a collection by its number.
+func collectionNo(id string) string {
+	return lang.L("Collection no. {{.Number}}", map[string]any{"Number": id})
+}
+
+// rowSample is the text a list's row is made with, for its size; each row
+// shows its own text.
+const rowSample = "00"
+
 func subLine(m app.MemoryEntry) string {
-	parts := []string{"No. " + m.ID}
+	parts := []string{lang.L("No. {{.Number}}", map[string]any{"Number": m.ID})}
 	if m.CollectionID != "" || m.CollectionName != "" {
 		parts = append(parts, collectionLabel(m.CollectionID, m.CollectionName))
 	}
 	if !m.LastSeen.IsZero() {
-		parts = append(parts, "seen "+m.LastSeen.Local().Format("2 Jan 2006 15:04"))
+		parts = append(parts, lang.L("seen {{.When}}", map[string]any{"When": app.DateTime(m.LastSeen)}))
 	}
 	if m.Draft != "" {
-		parts = append(parts, "unsaved changes")
+		parts = append(parts, lang.L("unsaved changes"))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -489,28 +503,26 @@ func subLine(m app.MemoryEntry) string {
 func (s *Screen) showOpenByID() {
 	if s.openID == nil {
 		s.openID = kit.NewFormEntry()
-		s.openID.SetPlaceHolder("for example 501")
+		s.openID.SetPlaceHolder(lang.L("for example 501"))
 		s.openText = kit.NewFormMultiLineEntry()
 		s.openText.Wrapping = fyne.TextWrapWord
 		s.openText.SetMinRowsVisible(5)
-		s.openText.SetPlaceHolder("The memory's text")
+		s.openText.SetPlaceHolder(lang.L("The memory's text"))
 		s.openCol = kit.NewSelect(nil, nil)
 	}
 	s.openCol.Options = s.ed.collectionOptions()
 	if s.openCol.Selected == "" {
-		s.openCol.SetSelected(noCollection)
+		s.openCol.SetSelected(noCollection())
 	}
-	explain := widget.NewLabel("The service cannot show a memory made elsewhere; it can only change one. " +
-		"Enter the memory's number and the text it should have: Agent Desk saves this text to it, " +
-		"which also confirms that the memory exists. If it does not exist, nothing is changed.")
+	explain := widget.NewLabel(lang.L("The service cannot show a memory made elsewhere; it can only change one. Enter the memory's number and the text it should have: Agent Desk saves this text to it, which also confirms that the memory exists. If it does not exist, nothing is changed."))
 	explain.Wrapping = fyne.TextWrapWord
-	items := []*widget.FormItem{widget.NewFormItem("Number", s.openID), widget.NewFormItem("Text", s.openText)}
+	items := []*widget.FormItem{widget.NewFormItem(lang.L("Number"), s.openID), widget.NewFormItem(lang.L("Text"), s.openText)}
 	if s.a.MemoryVariant() != "B" {
-		items = append(items, widget.NewFormItem("Collection", s.openCol))
+		items = append(items, widget.NewFormItem(lang.L("Collection"), s.openCol))
 	}
 	form := widget.NewForm(items...)
 	content := container.NewVBox(explain, form)
-	d := dialog.NewCustomConfirm("Open a memory by its number", "Save and open", "Cancel", content, func(ok bool) {
+	d := dialog.NewCustomConfirm(lang.L("Open a memory by its number"), lang.L("Save and open"), lang.L("Cancel"), content, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -518,13 +530,13 @@ func (s *Screen) showOpenByID() {
 		edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
 		var m app.MemoryEntry
 		var err error
-		kit.ActShowing(s.a, s.env.Window, "Saving the memory…", func(ctx context.Context) { m, err = s.a.OpenMemoryByID(ctx, id, edit) }, func() {
+		kit.ActShowing(s.a, s.env.Window, lang.L("Saving the memory…"), func(ctx context.Context) { m, err = s.a.OpenMemoryByID(ctx, id, edit) }, func() {
 			if err != nil {
 				msg := app.Describe(err)
 				if app.IsMemoryMissing(err) {
-					msg = fmt.Sprintf("Memory %s does not exist on the server. Check the number; nothing was changed.", id)
+					msg = lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id})
 				}
-				kit.ShowInformation("Memory not opened", msg, s.env.Window)
+				kit.ShowInformation(lang.L("Memory not opened"), msg, s.env.Window)
 				return
 			}
 			s.openID.SetText("")
@@ -546,27 +558,26 @@ func (s *Screen) showOpenByID() {
 func (s *Screen) showAddCollection() {
 	if s.addID == nil {
 		s.addID = kit.NewFormEntry()
-		s.addID.SetPlaceHolder("for example 2")
+		s.addID.SetPlaceHolder(lang.L("for example 2"))
 		s.addName = kit.NewFormEntry()
-		s.addName.SetPlaceHolder("Its name")
+		s.addName.SetPlaceHolder(lang.L("Its name"))
 	}
-	explain := widget.NewLabel("The service cannot list or show collections. Enter the collection's number and its name: " +
-		"Agent Desk saves that name to it, which confirms the collection exists.")
+	explain := widget.NewLabel(lang.L("The service cannot list or show collections. Enter the collection's number and its name: Agent Desk saves that name to it, which confirms the collection exists."))
 	explain.Wrapping = fyne.TextWrapWord
-	form := widget.NewForm(widget.NewFormItem("Number", s.addID), widget.NewFormItem("Name", s.addName))
-	d := dialog.NewCustomConfirm("Add a collection by its number", "Add", "Cancel", container.NewVBox(explain, form), func(ok bool) {
+	form := widget.NewForm(widget.NewFormItem(lang.L("Number"), s.addID), widget.NewFormItem(lang.L("Name"), s.addName))
+	d := dialog.NewCustomConfirm(lang.L("Add a collection by its number"), lang.L("Add"), lang.L("Cancel"), container.NewVBox(explain, form), func(ok bool) {
 		if !ok {
 			return
 		}
 		id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
 		var err error
-		kit.ActShowing(s.a, s.env.Window, "Adding the collection…", func(ctx context.Context) { _, err = s.a.AddCollectionByID(ctx, id, name) }, func() {
+		kit.ActShowing(s.a, s.env.Window, lang.L("Adding the collection…"), func(ctx context.Context) { _, err = s.a.AddCollectionByID(ctx, id, name) }, func() {
 			if err != nil {
 				msg := app.Describe(err)
 				if app.IsMemoryMissing(err) {
-					msg = fmt.Sprintf("Collection %s was not found on the server. Check the number.", id)
+					msg = lang.L("Collection {{.Number}} was not found on the server. Check the number.", map[string]any{"Number": id})
 				}
-				kit.ShowInformation("Collection not added", msg, s.env.Window)
+				kit.ShowInformation(lang.L("Collection not added"), msg, s.env.Window)
 				return
 			}
 			s.addID.SetText("")
@@ -601,8 +612,8 @@ func (s *Screen) showRename() {
 		s.renName = kit.NewFormEntry()
 	}
 	s.renName.SetText(col.Name)
-	d := dialog.NewForm("Rename collection", "Rename", "Cancel",
-		[]*widget.FormItem{widget.NewFormItem("New name", s.renName)}, func(ok bool) {
+	d := dialog.NewForm(lang.L("Rename collection"), lang.L("Rename"), lang.L("Cancel"),
+		[]*widget.FormItem{widget.NewFormItem(lang.L("New name"), s.renName)}, func(ok bool) {
 			if ok {
 				s.doRename(col, s.renName.Text)
 			}
@@ -614,17 +625,17 @@ func (s *Screen) showRename() {
 
 func (s *Screen) doRename(col app.CollectionSummary, name string) {
 	var err error
-	kit.ActShowing(s.a, s.env.Window, "Renaming the collection…", func(ctx context.Context) { _, err = s.a.RenameCollection(ctx, col.ID, name) }, func() {
+	kit.ActShowing(s.a, s.env.Window, lang.L("Renaming the collection…"), func(ctx context.Context) { _, err = s.a.RenameCollection(ctx, col.ID, name) }, func() {
 		switch {
 		case err == nil:
 			s.Reload()
 		case app.IsMemoryMissing(err):
-			which := "number " + col.ID
+			msg := lang.L("The service has no collection number {{.Number}}. Remove it from this list? Its memories stay in the list.", map[string]any{"Number": col.ID})
 			if col.Name != "" {
-				which = fmt.Sprintf("number %s (%q)", col.ID, col.Name)
+				msg = lang.L("The service has no collection number {{.Number}} ({{.Name}}). Remove it from this list? Its memories stay in the list.",
+					map[string]any{"Number": col.ID, "Name": strconv.Quote(col.Name)})
 			}
-			d := dialog.NewConfirm("Collection not found",
-				"The service has no collection "+which+". Remove it from this list? Its memories stay in the list.",
+			d := dialog.NewConfirm(lang.L("Collection not found"), msg,
 				func(yes bool) {
 					if yes {
 						s.forgetCollection(col.ID)
@@ -632,7 +643,7 @@ func (s *Screen) doRename(col app.CollectionSummary, name string) {
 				}, s.env.Window)
 			kit.ShowDialog(d, s.env.Window)
 		default:
-			kit.ShowInformation("Collection not renamed", app.Describe(err), s.env.Window)
+			kit.ShowInformation(lang.L("Collection not renamed"), app.Describe(err), s.env.Window)
 		}
 	})
 }
@@ -641,7 +652,7 @@ func (s *Screen) forgetCollection(id string) {
 	var err error
 	kit.Act(s.a, func(ctx context.Context) { err = s.a.ForgetCollection(ctx, id) }, func() {
 		if err != nil {
-			kit.ShowInformation("Collection not removed", app.Describe(err), s.env.Window)
+			kit.ShowInformation(lang.L("Collection not removed"), app.Describe(err), s.env.Window)
 			return
 		}
 		s.colSel = ""
@@ -673,7 +684,7 @@ func ago(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.Local().Format("2 Jan 2006 15:04")
+	return app.DateTime(t)
 }
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).

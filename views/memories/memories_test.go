@@ -275,7 +275,7 @@ func TestServiceErrorsKeepTheTextAndOfferAWayOn(t *testing.T) {
 	}
 
 	// 500: the text stays and Retry saves it.
-	f.s.ed.collection.SetSelected(noCollection)
+	f.s.ed.collection.SetSelected(noCollection())
 	f.svc.SetFaults(demoservice.Faults{Fail500: 1})
 	f.save(t)
 	if !strings.Contains(f.s.ed.bannerText.Text, "Your text is kept") || f.s.ed.text.Text != "Ghost text!" {

@@ -4,12 +4,12 @@ package resources
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -20,7 +20,7 @@ import (
 )
 
 // anyType is the filter's "no filter" choice.
-const anyType = "Any type"
+func anyType() string { return lang.L("Any type") }
 
 // Screen is the Resources screen: the app's search of the service's
 // resources, and the detail of the one chosen.
@@ -46,15 +46,15 @@ type Screen struct {
 func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, found: env.App.NewResourceSearch()}
 	s.search = kit.NewSearchEntry()
-	s.search.SetPlaceHolder("Search titles and descriptions (" + kit.CtrlName("F") + ")")
+	s.search.SetPlaceHolder(lang.L("Search titles and descriptions ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	// Typing searches once it rests (the app waits for the pause), so a
 	// word sends one request; Enter searches at once.
 	s.search.OnChanged = func(string) { s.found.FindSoon(s.query()) }
 	s.search.OnSubmitted = func(string) { s.Reload() }
 
-	s.typ = widget.NewSelectEntry(append([]string{anyType}, app.ResourceTypes...))
-	s.typ.SetText(anyType)
+	s.typ = widget.NewSelectEntry(append([]string{anyType()}, app.ResourceTypes...))
+	s.typ.SetText(anyType())
 	s.typ.OnChanged = func(string) { s.found.FindSoon(s.query()) }
 
 	s.count = widget.NewLabel("")
@@ -74,13 +74,13 @@ func New(env kit.Env) kit.Screen {
 			s.showDetail(s.items[id])
 		}
 	}
-	s.stack = container.NewStack(kit.Loading("Reading resources…"))
+	s.stack = container.NewStack(kit.Loading(lang.L("Reading resources…")))
 	s.waiting = true
-	s.placeholder = kit.Empty(theme.InfoIcon(), "No resource chosen", "Choose a resource on the left to see its details.")
+	s.placeholder = kit.Empty(theme.InfoIcon(), lang.L("No resource chosen"), lang.L("Choose a resource on the left to see its details."))
 	s.detail = container.NewStack(s.placeholder)
 
 	filters := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(180, s.typ.MinSize().Height), s.typ), s.search)
-	header := kit.Header("Resources", "Templates offered by the service. Search them or narrow them to one type.")
+	header := kit.Header(lang.L("Resources"), lang.L("Templates offered by the service. Search them or narrow them to one type."))
 	left := kit.NewBorder(container.NewVBox(filters, s.count), nil, nil, nil, s.stack)
 	split := kit.Split(container.NewPadded(left), container.NewPadded(s.detail), 0.45)
 	s.content = kit.NewBorder(container.NewPadded(header), nil, nil, nil, split)
@@ -110,7 +110,7 @@ func (s *Screen) Shown() {
 // query is the search typed and the type chosen ("" for any).
 func (s *Screen) query() (q, typ string) {
 	typ = strings.TrimSpace(s.typ.Text)
-	if strings.EqualFold(typ, anyType) {
+	if strings.EqualFold(typ, anyType()) {
 		typ = ""
 	}
 	return s.search.Text, strings.ToLower(typ)
@@ -125,7 +125,7 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 	if st.Loading || !st.Loaded && st.Err == nil {
 		if !s.waiting {
 			s.waiting = true
-			kit.SetBody(s.stack, kit.Loading("Reading resources…"))
+			kit.SetBody(s.stack, kit.Loading(lang.L("Reading resources…")))
 		}
 		return
 	}
@@ -142,27 +142,24 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 		s.count.SetText("")
 	case len(items) == 0 && filtered:
 		s.items = nil
-		kit.SetBody(s.stack, kit.Empty(theme.SearchIcon(), "No resources match",
-			"Try other words, or choose Any type."))
+		kit.SetBody(s.stack, kit.Empty(theme.SearchIcon(), lang.L("No resources match"),
+			lang.L("Try other words, or choose Any type.")))
 		s.count.SetText("")
 	case len(items) == 0:
 		s.items = nil
-		kit.SetBody(s.stack, kit.Empty(theme.InfoIcon(), "No resources",
-			"This account has no resources yet. They are added on the service."))
+		kit.SetBody(s.stack, kit.Empty(theme.InfoIcon(), lang.L("No resources"),
+			lang.L("This account has no resources yet. They are added on the service.")))
 		s.count.SetText("")
 	default:
 		s.items = items
 		if st.Incomplete {
 			// what was read shows, with what happened to the rest
-			kit.SetBody(s.stack, kit.Partial(s.list, fmt.Sprintf("Only %d resources could be read. %s", len(items), app.Describe(err)), st.Loading, s.Reload))
+			note := lang.N("Only {{.Count}} resources could be read. {{.Why}}", len(items), map[string]any{"Count": app.Number(len(items)), "Why": app.Describe(err)})
+			kit.SetBody(s.stack, kit.Partial(s.list, note, st.Loading, s.Reload))
 		} else {
 			kit.SetBody(s.stack, s.list)
 		}
-		if len(items) == 1 {
-			s.count.SetText("1 resource")
-		} else {
-			s.count.SetText(fmt.Sprintf("%d resources", len(items)))
-		}
+		s.count.SetText(lang.N("{{.Count}} resource", len(items), map[string]any{"Count": app.Number(len(items))}))
 	}
 	s.list.Refresh()
 	s.stack.Refresh()
@@ -175,7 +172,7 @@ func title(r client.Resource) string {
 	if t := safe.Text(r.Title, 0); t != "" {
 		return t
 	}
-	return safe.Text("Untitled resource "+r.ID.String(), 0)
+	return safe.Text(lang.L("Untitled resource {{.Reference}}", map[string]any{"Reference": r.ID.String()}), 0)
 }
 
 // showDetail shows one resource's fields, including any the service adds.
@@ -184,12 +181,12 @@ func (s *Screen) showDetail(r client.Resource) {
 	t := kit.BidiLines(title(r), fyne.TextStyle{Bold: true}, theme.SizeNameSubHeadingText, true)
 	desc := widget.NewLabel(r.Description)
 	desc.Wrapping = fyne.TextWrapWord
-	form := widget.NewForm(widget.NewFormItem("Reference", selectable(r.ID.String())))
+	form := widget.NewForm(widget.NewFormItem(lang.L("Reference"), selectable(r.ID.String())))
 	if !r.CreatedAt.IsZero() {
-		form.Append("Added", widget.NewLabel(r.CreatedAt.Local().Format("2 Jan 2006 15:04")))
+		form.Append(lang.L("Added"), widget.NewLabel(app.DateTime(r.CreatedAt.Time)))
 	}
 	if !r.UpdatedAt.IsZero() {
-		form.Append("Changed", widget.NewLabel(r.UpdatedAt.Local().Format("2 Jan 2006 15:04")))
+		form.Append(lang.L("Changed"), widget.NewLabel(app.DateTime(r.UpdatedAt.Time)))
 	}
 	keys := make([]string, 0, len(r.Extra))
 	for k := range r.Extra {
@@ -208,7 +205,7 @@ func (s *Screen) showDetail(r client.Resource) {
 		l.Wrapping = fyne.TextWrapWord
 		form.Append(label(k), l)
 	}
-	use := kit.NewButtonWithIcon("Write with an agent…", theme.DocumentCreateIcon(), func() { s.use(r) })
+	use := kit.NewButtonWithIcon(lang.L("Write with an agent…"), theme.DocumentCreateIcon(), func() { s.use(r) })
 	use.Importance = widget.HighImportance
 	box := container.NewVBox(t, desc, container.NewHBox(use), widget.NewSeparator(), form)
 	s.detail.Objects = []fyne.CanvasObject{container.NewVScroll(box)}
@@ -225,8 +222,8 @@ func (s *Screen) use(r client.Resource) {
 	}
 	request := app.ResourceRequest(r.Title, r.Description, long)
 	kit.ChooseAgent(s.env, kit.AgentPick{
-		Type: client.AgentText, Title: "Write with an agent", Action: "Open its form", Search: "Search writing agents",
-		NoneTitle: "No writing agents", None: "This account has no agents that write text. The Agents screen lists what it has.",
+		Type: client.AgentText, Title: lang.L("Write with an agent"), Action: lang.L("Open its form"), Search: lang.L("Search writing agents"),
+		NoneTitle: lang.L("No writing agents"), None: lang.L("This account has no agents that write text. The Agents screen lists what it has."),
 	}, func(ag app.AgentItem) { s.env.Nav.OpenAgentWith(ag, request) })
 }
 

@@ -40,7 +40,7 @@ func TestResourcesSearchFilterAllPagesAndDetail(t *testing.T) {
 
 	s.typ.SetText("prompt")
 	settled("4 resources")
-	s.typ.SetText(anyType)
+	s.typ.SetText(anyType())
 	test.Type(s.search, "reminder")
 	settled("2 resources")
 

@@ -1,12 +1,11 @@
 package settings
 
 import (
-	"fmt"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
@@ -33,9 +32,8 @@ func AboutContent(a *app.App) fyne.CanvasObject {
 	icon.FillMode = canvas.ImageFillContain
 	icon.SetMinSize(fyne.NewSquareSize(72))
 	name := widget.NewLabelWithStyle("Agent Desk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	version := widget.NewLabel("Version " + Version())
-	what := widget.NewLabel("Agent Desk runs the AI agents of your Agent Execution Service account: " +
-		"fill in an agent's questions, run it, chat with it, and keep its files and memories tidy.")
+	version := widget.NewLabel(lang.L("Version {{.Version}}", map[string]any{"Version": Version()}))
+	what := widget.NewLabel(lang.L("Agent Desk runs the AI agents of your Agent Execution Service account: fill in an agent's questions, run it, chat with it, and keep its files and memories tidy."))
 	what.Wrapping = fyne.TextWrapWord
 
 	folders := widget.NewForm()
@@ -47,13 +45,13 @@ func AboutContent(a *app.App) fyne.CanvasObject {
 	}
 	head := container.NewBorder(nil, nil, icon, nil, container.NewVBox(name, version))
 	return container.NewVBox(head, what,
-		widget.NewLabelWithStyle("Where Agent Desk keeps its files", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle(lang.L("Where Agent Desk keeps its files"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		folders)
 }
 
 // ShowAbout opens the About dialog over win.
 func ShowAbout(a *app.App, win fyne.Window) {
-	d := dialog.NewCustom(fmt.Sprintf("About Agent Desk %s", Version()), "Close", AboutContent(a), win)
+	d := dialog.NewCustom(lang.L("About Agent Desk {{.Version}}", map[string]any{"Version": Version()}), lang.L("Close"), AboutContent(a), win)
 	d.Resize(fyne.NewSize(620, 0))
 	kit.ShowDialog(d, win)
 }

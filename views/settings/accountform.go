@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -47,18 +48,18 @@ type AccountForm struct {
 func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	f := &AccountForm{a: a, acct: acct}
 	f.Name = kit.NewFormEntry()
-	f.Name.SetPlaceHolder("For example: Office account")
+	f.Name.SetPlaceHolder(lang.L("For example: Office account"))
 	f.BaseURL = kit.NewFormEntry()
 	f.BaseURL.SetPlaceHolder("https://agents.example.com/api")
 	f.Key = kit.NewFormPasswordEntry()
-	f.Key.SetPlaceHolder("Paste your API key")
+	f.Key.SetPlaceHolder(lang.L("Paste your API key"))
 	f.Workspace = kit.NewFormEntry()
-	f.Workspace.SetPlaceHolder("A number, for example 12345")
+	f.Workspace.SetPlaceHolder(lang.L("A number, for example 12345"))
 	if acct.ID != "" {
 		f.Name.SetText(acct.Name)
 		f.BaseURL.SetText(acct.BaseURL)
 		f.Workspace.SetText(acct.WorkspaceID)
-		f.Key.SetPlaceHolder("Leave blank to keep the stored key")
+		f.Key.SetPlaceHolder(lang.L("Leave blank to keep the stored key"))
 	}
 	f.Result = widget.NewLabel("")
 	f.Result.Wrapping = fyne.TextWrapWord
@@ -66,17 +67,17 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	f.busy = widget.NewProgressBarInfinite()
 	f.busy.Stop()
 	f.busy.Hide()
-	f.Test = kit.NewButtonWithIcon("Test connection", theme.ViewRefreshIcon(), f.TestConnection)
+	f.Test = kit.NewButtonWithIcon(lang.L("Test connection"), theme.ViewRefreshIcon(), f.TestConnection)
 
 	form := widget.NewForm(
-		widget.NewFormItem("Name", f.Name),
-		widget.NewFormItem("Service address", f.BaseURL),
-		widget.NewFormItem("API key", f.Key),
-		widget.NewFormItem("Workspace id", f.Workspace),
+		widget.NewFormItem(lang.L("Name"), f.Name),
+		widget.NewFormItem(lang.L("Service address"), f.BaseURL),
+		widget.NewFormItem(lang.L("API key"), f.Key),
+		widget.NewFormItem(lang.L("Workspace number"), f.Workspace),
 	)
-	form.Items[0].HintText = "A name you will recognise in Settings."
-	form.Items[1].HintText = "Your administrator gives you this address."
-	form.Items[3].HintText = "In the service's web app: Settings → Workspace (or the number after w= in its address)."
+	form.Items[0].HintText = lang.L("A name you will recognise in Settings.")
+	form.Items[1].HintText = lang.L("Your administrator gives you this address.")
+	form.Items[3].HintText = lang.L("In the service's web app: Settings → Workspace (or the number after w= in its address).")
 	f.obj = container.NewVBox(form,
 		container.NewHBox(f.Test),
 		f.busy, f.Result)
@@ -135,7 +136,7 @@ func (f *AccountForm) TestConnection() {
 }
 
 func (f *AccountForm) testConnection(acct app.Account, key string) {
-	f.setBusy(true, "Checking the connection…")
+	f.setBusy(true, lang.L("Checking the connection…"))
 	f.a.Go(func() {
 		res := f.a.TestSavedConnection(context.Background(), acct, key, true)
 		kit.Do(func() {
@@ -154,7 +155,7 @@ func (f *AccountForm) Save(done func(app.Account)) {
 }
 
 func (f *AccountForm) save(acct app.Account, key string, done func(app.Account)) {
-	f.setBusy(true, "Checking the connection…")
+	f.setBusy(true, lang.L("Checking the connection…"))
 	f.a.Go(func() {
 		ctx := context.Background()
 		res := f.a.TestSavedConnection(ctx, acct, key, true)
@@ -207,23 +208,23 @@ func (f *AccountForm) whenKeyMayGo(acct app.Account, key string, send func()) {
 		return // the question is already on screen
 	}
 	if f.Window == nil {
-		f.showWarning("Paste the API key again to use it with " + to + ". Agent Desk does not send your saved key to a new address without asking.")
+		f.showWarning(lang.L("Paste the API key again to use it with {{.Address}}. Agent Desk does not send your saved key to a new address without asking.", map[string]any{"Address": to}))
 		return
 	}
-	d := dialog.NewConfirm("Send your saved key to "+to+"?",
-		"Your API key was saved for "+from+". The address now points to "+to+", and Agent Desk has not sent the key there. "+
-			"Send it only if your administrator gave you this new address. If you are not sure, choose Cancel and paste the key again.",
+	d := dialog.NewConfirm(lang.L("Send your saved key to {{.Address}}?", map[string]any{"Address": to}),
+		lang.L("Your API key was saved for {{.Old}}. The address now points to {{.Address}}, and Agent Desk has not sent the key there. Send it only if your administrator gave you this new address. If you are not sure, choose Cancel and paste the key again.",
+			map[string]any{"Old": from, "Address": to}),
 		func(ok bool) {
 			f.keyAsk = nil
 			if !ok {
-				f.showWarning("Your saved API key was not sent to " + to + ". To use this address, paste the API key again, or choose Send the key.")
+				f.showWarning(lang.L("Your saved API key was not sent to {{.Address}}. To use this address, paste the API key again, or choose Send the key.", map[string]any{"Address": to}))
 				return
 			}
 			f.keyFor = acct.BaseURL
 			send()
 		}, f.Window)
-	d.SetConfirmText("Send the key")
-	d.SetDismissText("Cancel")
+	d.SetConfirmText(lang.L("Send the key"))
+	d.SetDismissText(lang.L("Cancel"))
 	f.keyAsk = d
 	kit.ShowDestructive(d, f.Window)
 }

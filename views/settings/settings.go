@@ -5,12 +5,12 @@ package settings
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -19,38 +19,57 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// Labels of the theme and memory variant choices; tests tap them by name.
-const (
-	ThemeSystemLabel = "Same as my computer"
-	ThemeLightLabel  = "Light"
-	ThemeDarkLabel   = "Dark"
+// Labels of the theme, memory variant and pace choices, in the language
+// in use (tests tap them by these names).
+func ThemeSystemLabel() string { return lang.L("Same as my computer") }
+func ThemeLightLabel() string  { return lang.L("Light") }
+func ThemeDarkLabel() string   { return lang.L("Dark") }
 
-	VariantAutoLabel = "Find out by itself (recommended)"
-	VariantALabel    = "Memories in collections"
-	VariantBLabel    = "Memories with details (source, tags)"
+func VariantAutoLabel() string { return lang.L("Find out by itself (recommended)") }
+func VariantALabel() string    { return lang.L("Memories in collections") }
+func VariantBLabel() string    { return lang.L("Memories with details (source, tags)") }
 
-	PaceDefaultLabel = "One request a second (recommended)"
-	PaceSlowLabel    = "One request every two seconds"
-	PaceTwoLabel     = "Two requests a second"
-	PaceFiveLabel    = "Five requests a second"
-	PaceNoneLabel    = "No limit"
-)
+func PaceDefaultLabel() string { return lang.L("One request a second (recommended)") }
+func PaceSlowLabel() string    { return lang.L("One request every two seconds") }
+func PaceTwoLabel() string     { return lang.L("Two requests a second") }
+func PaceFiveLabel() string    { return lang.L("Five requests a second") }
+func PaceNoneLabel() string    { return lang.L("No limit") }
 
-// paceChoices are the paces offered, in order, with what each keeps.
-var paceChoices = []struct {
+// paceChoice is a pace offered, with what it keeps.
+type paceChoice struct {
 	label     string
 	perSecond float64
-}{
-	{PaceDefaultLabel, 0}, {PaceSlowLabel, 0.5}, {PaceTwoLabel, 2}, {PaceFiveLabel, 5}, {PaceNoneLabel, -1},
 }
 
-var themeLabels = map[string]string{
-	app.ThemeSystem: ThemeSystemLabel,
-	app.ThemeLight:  ThemeLightLabel,
-	app.ThemeDark:   ThemeDarkLabel,
+// paceChoices are the paces offered, in order.
+func paceChoices() []paceChoice {
+	return []paceChoice{
+		{PaceDefaultLabel(), 0}, {PaceSlowLabel(), 0.5}, {PaceTwoLabel(), 2}, {PaceFiveLabel(), 5}, {PaceNoneLabel(), -1},
+	}
 }
 
-var variantLabels = map[string]string{"": VariantAutoLabel, "A": VariantALabel, "B": VariantBLabel}
+func themeLabels() map[string]string {
+	return map[string]string{
+		app.ThemeSystem: ThemeSystemLabel(),
+		app.ThemeLight:  ThemeLightLabel(),
+		app.ThemeDark:   ThemeDarkLabel(),
+	}
+}
+
+func variantLabels() map[string]string {
+	return map[string]string{"": VariantAutoLabel(), "A": VariantALabel(), "B": VariantBLabel()}
+}
+
+// languageLabel is how the language choice is shown: each language in
+// its own words, the computer's in the language in use.
+func languageLabel(tag string) string {
+	for _, l := range app.Languages {
+		if l.Tag == tag {
+			return l.Name
+		}
+	}
+	return ThemeSystemLabel()
+}
 
 // Screen is the Settings screen.
 type Screen struct {
@@ -59,6 +78,7 @@ type Screen struct {
 	accounts *fyne.Container
 	keyWhere *widget.Label
 	theme    *kit.RadioGroup
+	language *kit.RadioGroup
 	variant  *kit.RadioGroup
 	varNote  *widget.Label
 	pace     *kit.RadioGroup
@@ -86,17 +106,17 @@ func New(env kit.Env) kit.Screen {
 	s.keyWhere.Wrapping = fyne.TextWrapWord
 	s.errText = kit.ErrorText()
 
-	s.theme = kit.NewRadioGroup([]string{ThemeSystemLabel, ThemeLightLabel, ThemeDarkLabel}, s.themeChosen)
+	s.theme = kit.NewRadioGroup([]string{ThemeSystemLabel(), ThemeLightLabel(), ThemeDarkLabel()}, s.themeChosen)
 	s.theme.Required = true
 
-	s.variant = kit.NewRadioGroup([]string{VariantAutoLabel, VariantALabel, VariantBLabel}, s.variantChosen)
+	s.variant = kit.NewRadioGroup([]string{VariantAutoLabel(), VariantALabel(), VariantBLabel()}, s.variantChosen)
 	s.variant.Required = true
 	s.varNote = widget.NewLabel("")
 	s.varNote.Wrapping = fyne.TextWrapWord
 	s.varNote.Importance = widget.LowImportance
 
-	labels := make([]string, len(paceChoices))
-	for i, c := range paceChoices {
+	labels := make([]string, len(paceChoices()))
+	for i, c := range paceChoices() {
 		labels[i] = c.label
 	}
 	s.pace = kit.NewRadioGroup(labels, s.paceChosen)
@@ -105,17 +125,25 @@ func New(env kit.Env) kit.Screen {
 	s.paceNote.Wrapping = fyne.TextWrapWord
 	s.paceNote.Importance = widget.LowImportance
 
-	s.add = kit.NewButtonWithIcon("Add account", theme.ContentAddIcon(), func() { s.editAccount(app.Account{}) })
-	about := kit.NewButtonWithIcon("About Agent Desk", theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
+	langs := []string{ThemeSystemLabel()}
+	for _, l := range app.Languages {
+		langs = append(langs, l.Name)
+	}
+	s.language = kit.NewRadioGroup(langs, s.languageChosen)
+	s.language.Required = true
+
+	s.add = kit.NewButtonWithIcon(lang.L("Add account"), theme.ContentAddIcon(), func() { s.editAccount(app.Account{}) })
+	about := kit.NewButtonWithIcon(lang.L("About Agent Desk"), theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
 
 	body := container.NewVBox(
-		kit.Header("Settings", "Your accounts, how Agent Desk looks, and where it keeps its files."),
+		kit.Header(lang.L("Settings"), lang.L("Your accounts, how Agent Desk looks, and where it keeps its files.")),
 		s.errText,
-		section("Accounts", "The account in use is marked. Agent Desk runs agents of that account.",
+		section(lang.L("Accounts"), lang.L("The account in use is marked. Agent Desk runs agents of that account."),
 			container.NewVBox(s.accounts, container.NewHBox(s.add))),
-		section("API key", "", s.keyWhere),
-		section("Appearance", "Changes apply at once.", s.theme),
-		section("About", "Version, and where Agent Desk keeps its files.", container.NewHBox(about)),
+		section(lang.L("API key"), "", s.keyWhere),
+		section(lang.L("Appearance"), lang.L("Changes apply at once."), s.theme),
+		section(lang.L("Language"), lang.L("The language of Agent Desk's words. Agents answer in the language you write to them."), s.language),
+		section(lang.L("About"), lang.L("Version, and where Agent Desk keeps its files."), container.NewHBox(about)),
 		s.advanced(),
 	)
 	s.content = kit.FollowFocus(container.NewVScroll(container.NewPadded(body)))
@@ -156,38 +184,39 @@ func (s *Screen) refresh() {
 	s.accounts.Refresh()
 
 	if active.IsDemo() {
-		s.keyWhere.SetText("The demo needs no API key.")
+		s.keyWhere.SetText(lang.L("The demo needs no API key."))
 	} else {
-		s.keyWhere.SetText(fmt.Sprintf("The API key of %s is %s.", active.Name, a.KeyLocation().Describe()))
+		s.keyWhere.SetText(lang.L("The API key of {{.Account}} is {{.Where}}.", map[string]any{"Account": active.Name, "Where": app.KeyWhere(a.KeyLocation())}))
 	}
 
 	s.syncing = true
-	s.theme.SetSelected(themeLabels[st.Theme])
+	s.theme.SetSelected(themeLabels()[st.Theme])
+	s.language.SetSelected(languageLabel(st.Language))
 	if active.IsDemo() {
-		s.variant.SetSelected(VariantAutoLabel)
+		s.variant.SetSelected(VariantAutoLabel())
 		s.variant.Disable()
-		s.varNote.SetText("The demo keeps memories in collections. Switch to your own account to change this.")
+		s.varNote.SetText(lang.L("The demo keeps memories in collections. Switch to your own account to change this."))
 	} else {
 		s.variant.Enable()
-		s.variant.SetSelected(variantLabels[active.MemoryVariantOverride])
+		s.variant.SetSelected(variantLabels()[active.MemoryVariantOverride])
 		if active.MemoryVariant != "" {
-			found := variantLabels[active.MemoryVariant]
+			found := variantLabels()[active.MemoryVariant]
 			if found == "" {
-				found = "way " + active.MemoryVariant
+				found = lang.L("Way {{.Name}}", map[string]any{"Name": active.MemoryVariant})
 			}
-			s.varNote.SetText(fmt.Sprintf("Found for %s: %s.", active.Name, strings.ToLower(found)))
+			s.varNote.SetText(lang.L("Found for {{.Account}}: {{.Way}}.", map[string]any{"Account": active.Name, "Way": strings.ToLower(found)}))
 		} else {
-			s.varNote.SetText("Not found yet: Agent Desk finds out the first time you open a memory.")
+			s.varNote.SetText(lang.L("Not found yet: Agent Desk finds out the first time you open a memory."))
 		}
 	}
-	for _, c := range paceChoices {
+	for _, c := range paceChoices() {
 		if c.perSecond == active.RequestsPerSecond || (c.perSecond < 0 && active.RequestsPerSecond < 0) {
 			s.pace.SetSelected(c.label)
 		}
 	}
 	if active.IsDemo() {
 		s.pace.Disable()
-		s.paceNote.SetText("The demo runs on this computer and needs no pace. Switch to your own account to change this.")
+		s.paceNote.SetText(lang.L("The demo runs on this computer and needs no pace. Switch to your own account to change this."))
 	} else {
 		s.pace.Enable()
 		s.paceNote.SetText("")
@@ -200,7 +229,7 @@ func (s *Screen) paceChosen(label string) {
 		return
 	}
 	var perSecond float64
-	for _, c := range paceChoices {
+	for _, c := range paceChoices() {
 		if c.label == label {
 			perSecond = c.perSecond
 		}
@@ -210,7 +239,7 @@ func (s *Screen) paceChosen(label string) {
 		err := a.SetRequestsPerSecond(context.Background(), perSecond)
 		kit.Do(func() {
 			if err != nil {
-				kit.ShowError(s.errText, "The pace could not be changed. "+app.Describe(err))
+				kit.ShowError(s.errText, lang.L("The pace could not be changed. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
 			} else {
 				kit.ShowError(s.errText, "")
 			}
@@ -225,9 +254,9 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	var detail string
 	switch {
 	case acct.IsDemo():
-		detail = "Sample agents on this computer. Nothing is charged."
+		detail = lang.L("Sample agents on this computer. Nothing is charged.")
 	case acct.WorkspaceID != "":
-		detail = fmt.Sprintf("%s, workspace %s", acct.BaseURL, acct.WorkspaceID)
+		detail = lang.L("{{.Address}}, workspace {{.Workspace}}", map[string]any{"Address": acct.BaseURL, "Workspace": acct.WorkspaceID})
 	default:
 		detail = acct.BaseURL
 	}
@@ -247,16 +276,16 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	var actions []fyne.CanvasObject
 	if active {
 		icon.SetResource(theme.ConfirmIcon())
-		inUse := widget.NewLabel("In use")
+		inUse := widget.NewLabel(lang.L("In use"))
 		inUse.Importance = widget.SuccessImportance
 		actions = append(actions, inUse)
 	} else {
-		actions = append(actions, kit.NewButton("Use", func() { s.switchTo(acct) }))
+		actions = append(actions, kit.NewButton(lang.L("Use"), func() { s.switchTo(acct) }))
 	}
 	if !acct.IsDemo() {
 		actions = append(actions,
-			kit.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { s.editAccount(acct) }),
-			kit.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { s.confirmRemove(acct) }))
+			kit.NewButtonWithIcon(lang.L("Edit"), theme.DocumentCreateIcon(), func() { s.editAccount(acct) }),
+			kit.NewButtonWithIcon(lang.L("Remove"), theme.DeleteIcon(), func() { s.confirmRemove(acct) }))
 	}
 	return container.NewBorder(nil, nil, icon, container.NewVBox(layout.NewSpacer(), container.NewHBox(actions...), layout.NewSpacer()), text)
 }
@@ -265,10 +294,10 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 // service stores memories, the pace of requests. Closed at first; the
 // user's choice is remembered.
 func (s *Screen) advanced() fyne.CanvasObject {
-	f := kit.NewFold("Advanced", container.NewVBox(
-		section("How the service keeps memories", "Services store memories in one of two ways. Agent Desk finds out which by itself; choose only if your administrator tells you to.",
+	f := kit.NewFold(lang.L("Advanced"), container.NewVBox(
+		section(lang.L("How the service keeps memories"), lang.L("Services store memories in one of two ways. Agent Desk finds out which by itself; choose only if your administrator tells you to."),
 			container.NewVBox(s.variant, s.varNote)),
-		section("Pace of requests", "Services limit how often Agent Desk may ask them something. Agent Desk keeps to that and slows down by itself when a service asks it to; change this only if your administrator tells you to.",
+		section(lang.L("Pace of requests"), lang.L("Services limit how often Agent Desk may ask them something. Agent Desk keeps to that and slows down by itself when a service asks it to; change this only if your administrator tells you to."),
 			container.NewVBox(s.pace, s.paceNote))))
 	f.RememberOpen(s.env.App)
 	return f.Object()
@@ -282,7 +311,7 @@ func (s *Screen) switchTo(acct app.Account) {
 		err := a.Activate(context.Background(), acct.ID)
 		kit.Do(func() {
 			if err != nil {
-				kit.ShowError(s.errText, fmt.Sprintf("Agent Desk could not switch to %s. %s", acct.Name, app.Describe(err)))
+				kit.ShowError(s.errText, lang.L("Agent Desk could not switch to {{.Account}}. {{.Why}}", map[string]any{"Account": acct.Name, "Why": app.Describe(err)}))
 			}
 			s.refresh()
 		})
@@ -294,14 +323,14 @@ func (s *Screen) switchTo(acct app.Account) {
 func (s *Screen) editAccount(acct app.Account) {
 	form := NewAccountForm(s.env.App, acct)
 	form.Window = s.env.Window
-	title := "Add account"
+	title := lang.L("Add account")
 	if acct.ID != "" {
-		title = "Edit " + acct.Name
+		title = lang.L("Edit {{.Account}}", map[string]any{"Account": acct.Name})
 	}
 	var d *dialog.CustomDialog
-	save := kit.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), nil)
+	save := kit.NewButtonWithIcon(lang.L("Save"), theme.DocumentSaveIcon(), nil)
 	save.Importance = widget.HighImportance
-	cancel := kit.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { s.Escape() })
+	cancel := kit.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), func() { s.Escape() })
 	save.OnTapped = func() {
 		form.Save(func(app.Account) {
 			d.Hide()
@@ -332,8 +361,8 @@ func (s *Screen) editAccount(acct app.Account) {
 // confirmRemove asks before forgetting an account and its key.
 func (s *Screen) confirmRemove(acct app.Account) {
 	a := s.env.App
-	d := dialog.NewConfirm("Remove "+acct.Name+"?",
-		"Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer.",
+	d := dialog.NewConfirm(lang.L("Remove {{.Account}}?", map[string]any{"Account": acct.Name}),
+		lang.L("Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer."),
 		func(ok bool) {
 			if !ok {
 				return
@@ -342,7 +371,7 @@ func (s *Screen) confirmRemove(acct app.Account) {
 				err := a.RemoveAccount(context.Background(), acct.ID)
 				kit.Do(func() {
 					if err != nil {
-						kit.ShowError(s.errText, fmt.Sprintf("%s could not be removed. %s", acct.Name, app.Describe(err)))
+						kit.ShowError(s.errText, lang.L("{{.Account}} could not be removed. {{.Why}}", map[string]any{"Account": acct.Name, "Why": app.Describe(err)}))
 					} else {
 						kit.ShowError(s.errText, "")
 					}
@@ -350,8 +379,8 @@ func (s *Screen) confirmRemove(acct app.Account) {
 				})
 			})
 		}, s.env.Window)
-	d.SetConfirmText("Remove")
-	d.SetDismissText("Keep")
+	d.SetConfirmText(lang.L("Remove"))
+	d.SetDismissText(lang.L("Keep"))
 	s.confirm = d
 	kit.ShowDestructive(d, s.env.Window)
 }
@@ -361,7 +390,7 @@ func (s *Screen) themeChosen(label string) {
 		return
 	}
 	value := app.ThemeSystem
-	for v, l := range themeLabels {
+	for v, l := range themeLabels() {
 		if l == label {
 			value = v
 		}
@@ -371,8 +400,46 @@ func (s *Screen) themeChosen(label string) {
 		err := a.UpdateSettings(context.Background(), func(st *app.Settings) { st.Theme = value })
 		kit.Do(func() {
 			if err != nil {
-				kit.ShowError(s.errText, "The theme applies now but could not be saved for next time. "+app.Describe(err))
+				kit.ShowError(s.errText, lang.L("The theme applies now but could not be saved for next time. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
 			}
+		})
+	})
+}
+
+// languageChosen keeps the language chosen and offers to start again in
+// it: every word on screen was made in the language in use.
+func (s *Screen) languageChosen(label string) {
+	if s.syncing {
+		return
+	}
+	tag := ""
+	for _, l := range app.Languages {
+		if l.Name == label {
+			tag = l.Tag
+		}
+	}
+	a := s.env.App
+	a.Go(func() {
+		err := a.UpdateSettings(context.Background(), func(st *app.Settings) { st.Language = tag })
+		kit.Do(func() {
+			if err != nil {
+				kit.ShowError(s.errText, lang.L("The language could not be saved. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
+				return
+			}
+			kit.ShowError(s.errText, "")
+			if app.WouldSpeak(tag) == app.LanguageInUse() {
+				return
+			}
+			d := dialog.NewConfirm(lang.L("Start Agent Desk again?"),
+				lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": label}),
+				func(ok bool) {
+					if ok {
+						s.env.Nav.Restart()
+					}
+				}, s.env.Window)
+			d.SetConfirmText(lang.L("Start again now"))
+			d.SetDismissText(lang.L("Later"))
+			kit.ShowDialog(d, s.env.Window)
 		})
 	})
 }
@@ -382,7 +449,7 @@ func (s *Screen) variantChosen(label string) {
 		return
 	}
 	value := ""
-	for v, l := range variantLabels {
+	for v, l := range variantLabels() {
 		if l == label {
 			value = v
 		}
@@ -392,7 +459,7 @@ func (s *Screen) variantChosen(label string) {
 		err := a.SetMemoryVariantOverride(context.Background(), value)
 		kit.Do(func() {
 			if err != nil {
-				kit.ShowError(s.errText, "The way memories are kept could not be changed. "+app.Describe(err))
+				kit.ShowError(s.errText, lang.L("The way memories are kept could not be changed. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
 			} else {
 				kit.ShowError(s.errText, "")
 			}

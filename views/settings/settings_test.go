@@ -199,15 +199,15 @@ func TestSettingsKeyKeptInFileWithoutKeyring(t *testing.T) {
 
 func TestSettingsThemeAppliesAndIsSaved(t *testing.T) {
 	s, a, wait := newScreen(t, apptest.NewKeyring())
-	if s.theme.Selected != ThemeSystemLabel {
+	if s.theme.Selected != ThemeSystemLabel() {
 		t.Fatalf("a first start follows the computer's theme, got %q", s.theme.Selected)
 	}
-	choose(s, s.theme, ThemeDarkLabel, s.themeChosen)
+	choose(s, s.theme, ThemeDarkLabel(), s.themeChosen)
 	wait("the dark theme saved", func() bool { return a.Settings().Theme == storage.ThemeDark })
 	if a.Settings().Theme != storage.ThemeDark {
 		t.Fatalf("theme saved as %q", a.Settings().Theme)
 	}
-	choose(s, s.theme, ThemeLightLabel, s.themeChosen)
+	choose(s, s.theme, ThemeLightLabel(), s.themeChosen)
 	wait("the light theme saved", func() bool { return a.Settings().Theme == storage.ThemeLight })
 	if a.Settings().Theme != storage.ThemeLight {
 		t.Fatalf("theme saved as %q", a.Settings().Theme)
@@ -226,10 +226,10 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 	wait("the office account listed", func() bool { return rowOf(s, "Office") != nil })
 	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Use"))
 	wait("the office account in use", func() bool { return !s.variant.Disabled() })
-	if s.variant.Disabled() || s.variant.Selected != VariantAutoLabel {
+	if s.variant.Disabled() || s.variant.Selected != VariantAutoLabel() {
 		t.Fatalf("a real account starts on automatic: disabled=%v selected=%q", s.variant.Disabled(), s.variant.Selected)
 	}
-	choose(s, s.variant, VariantBLabel, s.variantChosen)
+	choose(s, s.variant, VariantBLabel(), s.variantChosen)
 	wait("variant B saved", func() bool { return a.Account().MemoryVariantOverride == "B" })
 	if got := a.Account().MemoryVariantOverride; got != "B" {
 		t.Fatalf("override saved as %q", got)
@@ -237,7 +237,7 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 	if got := string(a.Client().MemoryVariant()); got != "B" {
 		t.Fatalf("the client should use the chosen variant, uses %q", got)
 	}
-	choose(s, s.variant, VariantAutoLabel, s.variantChosen)
+	choose(s, s.variant, VariantAutoLabel(), s.variantChosen)
 	wait("automatic saved", func() bool { return a.Account().MemoryVariantOverride == "" })
 	if got := a.Account().MemoryVariantOverride; got != "" {
 		t.Fatalf("automatic should clear the override, got %q", got)
@@ -269,10 +269,10 @@ func TestSettingsPaceOfRequests(t *testing.T) {
 	wait("the office account listed", func() bool { return rowOf(s, "Office") != nil })
 	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Use"))
 	wait("the office account in use", func() bool { return !s.pace.Disabled() })
-	if s.pace.Selected != PaceDefaultLabel {
+	if s.pace.Selected != PaceDefaultLabel() {
 		t.Fatalf("a new account keeps the recommended pace, shows %q", s.pace.Selected)
 	}
-	choose(s, s.pace, PaceTwoLabel, s.paceChosen)
+	choose(s, s.pace, PaceTwoLabel(), s.paceChosen)
 	wait("two a second saved", func() bool { return a.Account().RequestsPerSecond == 2 })
 	start := time.Now()
 	for i := 0; i < 7; i++ {
@@ -283,5 +283,38 @@ func TestSettingsPaceOfRequests(t *testing.T) {
 	// a burst of five, then two a second
 	if took := time.Since(start); took < 900*time.Millisecond {
 		t.Fatalf("seven requests took %v; at two a second after a burst of five they take at least a second", took)
+	}
+}
+
+// restartNav records Agent Desk asked to start again.
+type restartNav struct {
+	kittest.Nav
+	restarts int
+}
+
+func (n *restartNav) Restart() { n.restarts++ }
+
+// Choosing a language keeps it for the next start and offers to start
+// again in it; choosing the one already spoken asks nothing.
+func TestChoosingALanguageOffersToStartAgainInIt(t *testing.T) {
+	s, a, wait := newScreen(t, apptest.NewKeyring())
+	nav := &restartNav{}
+	s.env.Nav = nav
+	if s.language.Selected != ThemeSystemLabel() {
+		t.Fatalf("a first start follows the computer's language, got %q", s.language.Selected)
+	}
+	choose(s, s.language, "Español", s.languageChosen)
+	wait("the language saved and the question asked", func() bool {
+		return a.Settings().Language == "es" && kittest.FindButton(s.env.Window.Canvas().Overlays().Top(), "Start again now") != nil
+	})
+	test.Tap(kittest.FindButton(s.env.Window.Canvas().Overlays().Top(), "Start again now"))
+	if nav.restarts != 1 {
+		t.Fatalf("Start again now asked for %d starts, want 1", nav.restarts)
+	}
+	choose(s, s.language, "English", s.languageChosen)
+	wait("English saved", func() bool { return a.Settings().Language == "en" })
+	ui.Drain()
+	if top := s.env.Window.Canvas().Overlays().Top(); top != nil {
+		t.Fatalf("choosing the language already spoken asks something: %s", kittest.Labels(top))
 	}
 }

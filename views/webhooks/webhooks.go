@@ -7,13 +7,12 @@ package webhooks
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -25,10 +24,18 @@ import (
 )
 
 // Banner is the plain sentence shown above every webhook list.
-const Banner = "A webhook calls an address of yours when an agent finishes. Add one from the agent's Webhooks tab."
+func Banner() string {
+	return lang.L("A webhook calls an address of yours when an agent finishes. Add one from the agent's Webhooks tab.")
+}
 
 // AgentBanner is the sentence above an agent's own webhooks.
-const AgentBanner = "A webhook calls an address of yours (https only) each time this agent finishes."
+func AgentBanner() string {
+	return lang.L("A webhook calls an address of yours (https only) each time this agent finishes.")
+}
+
+// rowSample is the text a row's lines are made with, for their size;
+// each row shows its own text.
+const rowSample = "00"
 
 const masked = "••••••••"
 
@@ -53,22 +60,22 @@ func newList(win fyne.Window) *list {
 		func() fyne.CanvasObject {
 			url := widget.NewLabelWithStyle("https://example.com/hook", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 			url.Truncation = fyne.TextTruncateEllipsis
-			detail := widget.NewLabel("details")
+			detail := widget.NewLabel(rowSample)
 			detail.Truncation = fyne.TextTruncateEllipsis
-			times := widget.NewLabel("times")
+			times := widget.NewLabel(rowSample)
 			times.Importance = widget.LowImportance
 			times.Truncation = fyne.TextTruncateEllipsis
 			// The secret takes the room left beside its label and
 			// buttons (cut short when the pane is narrow; Copy copies it
 			// whole), and the switch and Delete sit under it: the row is
 			// no wider than the agent's detail at 800 px.
-			secret := widget.NewLabel("whsec_00000000000000000000000000")
+			secret := widget.NewLabel(masked)
 			secret.Truncation = fyne.TextTruncateEllipsis
-			reveal := kit.NewButtonWithIcon("Reveal", theme.VisibilityIcon(), nil)
-			copyBtn := kit.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
-			secretBox := container.NewBorder(nil, nil, widget.NewLabel("Signing secret:"), container.NewHBox(reveal, copyBtn), secret)
-			active := kit.NewCheck("Active", nil)
-			del := kit.NewButtonWithIcon("Delete…", theme.DeleteIcon(), nil)
+			reveal := kit.NewButtonWithIcon(lang.L("Reveal"), theme.VisibilityIcon(), nil)
+			copyBtn := kit.NewButtonWithIcon(lang.L("Copy"), theme.ContentCopyIcon(), nil)
+			secretBox := container.NewBorder(nil, nil, widget.NewLabel(lang.L("Signing secret:")), container.NewHBox(reveal, copyBtn), secret)
+			active := kit.NewCheck(lang.L("Active"), nil)
+			del := kit.NewButtonWithIcon(lang.L("Delete…"), theme.DeleteIcon(), nil)
 			actions := container.NewHBox(layout.NewSpacer(), active, del)
 			left := container.NewVBox(url, detail, times, secretBox, actions)
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.MailSendIcon()), nil, left)
@@ -91,7 +98,8 @@ func (l *list) show(stack *fyne.Container, st app.ListState[client.Webhook], loa
 		// what was read shows, with what happened to the rest
 		l.items = st.Items
 		l.widget.Refresh()
-		kit.SetBody(stack, kit.Partial(l.widget, "Only "+strconv.Itoa(len(st.Items))+" webhooks could be read. "+app.Describe(st.Err), st.Loading, retry))
+		note := lang.N("Only {{.Count}} webhooks could be read. {{.Why}}", len(st.Items), map[string]any{"Count": app.Number(len(st.Items)), "Why": app.Describe(st.Err)})
+		kit.SetBody(stack, kit.Partial(l.widget, note, st.Loading, retry))
 		return true
 	case st.Err != nil && !(st.Loading && len(st.Items) == 0):
 		// The error stays until a retry brings the list.
@@ -158,11 +166,11 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	copyBtn := buttons.Objects[1].(*kit.Button)
 	if l.revealed[key] {
 		secret.SetText(w.Secret)
-		reveal.SetText("Hide")
+		reveal.SetText(lang.L("Hide"))
 		reveal.SetIcon(theme.VisibilityOffIcon())
 	} else {
 		secret.SetText(masked)
-		reveal.SetText("Reveal")
+		reveal.SetText(lang.L("Reveal"))
 		reveal.SetIcon(theme.VisibilityIcon())
 	}
 	reveal.OnTapped = func() {
@@ -172,9 +180,9 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	value := w.Secret
 	copyBtn.OnTapped = func() {
 		fyne.CurrentApp().Clipboard().SetContent(value)
-		copyBtn.SetText("Copied")
+		copyBtn.SetText(lang.L("Copied"))
 	}
-	copyBtn.SetText("Copy")
+	copyBtn.SetText(lang.L("Copy"))
 }
 
 // agentName is the agent a webhook of the workspace list belongs to: its
@@ -187,15 +195,7 @@ func (l *list) agentName(w client.Webhook) string {
 	if t := l.titles[w.TemplateID.String()]; t != "" {
 		return t
 	}
-	return "Agent no. " + w.TemplateID.String()
-}
-
-// messages is a count of messages in words.
-func messages(n int) string {
-	if n == 1 {
-		return "1 message"
-	}
-	return fmt.Sprintf("%d messages", n)
+	return lang.L("Agent no. {{.Number}}", map[string]any{"Number": w.TemplateID.String()})
 }
 
 // Details is a webhook's second line: the agent it belongs to (agent, when
@@ -206,27 +206,28 @@ func Details(w client.Webhook, agent string) string {
 		parts = append(parts, agent)
 	}
 	if len(w.Events) > 0 {
-		parts = append(parts, "On "+strings.Join(w.Events, ", "))
+		parts = append(parts, lang.L("On {{.Events}}", map[string]any{"Events": strings.Join(w.Events, ", ")}))
 	}
 	switch strings.ToLower(w.Status) {
 	case "":
 	case "active":
-		parts = append(parts, "Active")
+		parts = append(parts, lang.L("Active"))
 	case "inactive", "paused", "disabled":
-		parts = append(parts, "Paused")
+		parts = append(parts, lang.L("Paused"))
 	default:
-		parts = append(parts, "Status: "+w.Status)
+		parts = append(parts, lang.L("Status: {{.Status}}", map[string]any{"Status": w.Status}))
 	}
 	if w.Method != "" || w.SuccessCount > 0 || w.FailureCount > 0 {
 		// How the service calls it (POST) is no matter to staff; how it
 		// fares is.
-		parts = append(parts, fmt.Sprintf("%s sent, %d failed", messages(w.SuccessCount), w.FailureCount))
+		parts = append(parts, lang.N("{{.Count}} messages sent, {{.Failed}} failed", w.SuccessCount,
+			map[string]any{"Count": app.Number(w.SuccessCount), "Failed": app.Number(w.FailureCount)}))
 	}
 	if !w.DeletedAt.IsZero() {
-		parts = append(parts, "Removed "+when(w.DeletedAt))
+		parts = append(parts, lang.L("Removed {{.When}}", map[string]any{"When": when(w.DeletedAt)}))
 	}
 	if len(parts) == 0 {
-		return "No details given by the service."
+		return lang.L("No details given by the service.")
 	}
 	return strings.Join(parts, " · ")
 }
@@ -235,15 +236,15 @@ func Details(w client.Webhook, agent string) string {
 func Times(w client.Webhook) string {
 	var parts []string
 	if !w.CreatedAt.IsZero() {
-		parts = append(parts, "Set up "+when(w.CreatedAt))
+		parts = append(parts, lang.L("Set up {{.When}}", map[string]any{"When": when(w.CreatedAt)}))
 	}
 	if !w.UpdatedAt.IsZero() {
-		parts = append(parts, "changed "+when(w.UpdatedAt))
+		parts = append(parts, lang.L("changed {{.When}}", map[string]any{"When": when(w.UpdatedAt)}))
 	}
 	return strings.Join(parts, ", ")
 }
 
-func when(t client.Time) string { return t.Local().Format("2 Jan 2006 15:04") }
+func when(t client.Time) string { return app.DateTime(t.Time) }
 
 // Screen is the Webhooks screen: the app's list of the workspace's
 // webhooks, with the titles of their agents once read.
@@ -261,10 +262,10 @@ func New(env kit.Env) kit.Screen {
 	s := &Screen{env: env, list: newList(env.Window), hooks: env.App.NewWebhooks()}
 	s.summary = widget.NewLabel("")
 	s.summary.Importance = widget.LowImportance
-	s.stack = container.NewStack(kit.Loading("Reading webhooks…"))
+	s.stack = container.NewStack(kit.Loading(lang.L("Reading webhooks…")))
 	editable(env, s.list, s.hooks)
-	refresh := kit.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.Reload)
-	header := kit.Header("Webhooks", Banner, refresh)
+	refresh := kit.NewButtonWithIcon(lang.L("Refresh"), theme.ViewRefreshIcon(), s.Reload)
+	header := kit.Header(lang.L("Webhooks"), Banner(), refresh)
 	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
 	kit.Bind[app.ListState[client.Webhook]](s.hooks, s.show)
 	kit.Bind(s.hooks.Titles(), s.list.showTitles)
@@ -291,10 +292,10 @@ func (s *Screen) Reload() { s.hooks.Reload() }
 
 func (s *Screen) show(st app.ListState[client.Webhook]) {
 	empty := func() fyne.CanvasObject {
-		return kit.Empty(theme.MailSendIcon(), "No webhooks",
-			"This workspace has no webhooks. To add one, open an agent on the Agents screen and its Webhooks tab.")
+		return kit.Empty(theme.MailSendIcon(), lang.L("No webhooks"),
+			lang.L("This workspace has no webhooks. To add one, open an agent on the Agents screen and its Webhooks tab."))
 	}
-	if s.list.show(s.stack, st, "Reading webhooks…", empty, s.Reload) {
+	if s.list.show(s.stack, st, lang.L("Reading webhooks…"), empty, s.Reload) {
 		s.summary.SetText(count(len(st.Items)))
 	} else {
 		s.summary.SetText("")
@@ -302,10 +303,7 @@ func (s *Screen) show(st app.ListState[client.Webhook]) {
 }
 
 func count(n int) string {
-	if n == 1 {
-		return "1 webhook"
-	}
-	return fmt.Sprintf("%d webhooks", n)
+	return lang.N("{{.Count}} webhook", n, map[string]any{"Count": app.Number(n)})
 }
 
 // NewAgentTab is the Webhooks tab of an agent's detail
@@ -313,20 +311,20 @@ func count(n int) string {
 func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 	l := newList(env.Window)
 	hooks := env.App.NewAgentWebhooks(agent.ID)
-	stack := container.NewStack(kit.Loading("Reading this agent's webhooks…"))
-	banner := widget.NewLabel(AgentBanner)
+	stack := container.NewStack(kit.Loading(lang.L("Reading this agent's webhooks…")))
+	banner := widget.NewLabel(AgentBanner())
 	banner.Importance = widget.LowImportance
 	banner.Wrapping = fyne.TextWrapWord
 	empty := func() fyne.CanvasObject {
-		return kit.Empty(theme.MailSendIcon(), "No webhooks for this agent",
-			"Choose Add webhook… to have an address of yours called each time this agent finishes.")
+		return kit.Empty(theme.MailSendIcon(), lang.L("No webhooks for this agent"),
+			lang.L("Choose Add webhook… to have an address of yours called each time this agent finishes."))
 	}
 	// The tab's list lives as long as the tab: the binding goes with them.
 	kit.Bind[app.ListState[client.Webhook]](hooks, func(st app.ListState[client.Webhook]) {
-		l.show(stack, st, "Reading this agent's webhooks…", empty, hooks.Reload)
+		l.show(stack, st, lang.L("Reading this agent's webhooks…"), empty, hooks.Reload)
 	})
 	editable(env, l, hooks)
-	add := kit.NewButtonWithIcon("Add webhook…", theme.ContentAddIcon(), func() { showAdd(env, agent, hooks) })
+	add := kit.NewButtonWithIcon(lang.L("Add webhook…"), theme.ContentAddIcon(), func() { showAdd(env, agent, hooks) })
 	hooks.Reload()
 	return kit.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, stack)
 }
@@ -342,25 +340,25 @@ func editable(env kit.Env, l *list, hooks *app.Hooks) {
 	l.onActive = func(w client.Webhook, on bool) {
 		a.Go(func() {
 			if err := hooks.SetActive(a.Life(), w, on); err != nil {
-				fail("Webhook not changed", err)
+				fail(lang.L("Webhook not changed"), err)
 			}
 		})
 	}
 	l.onDelete = func(w client.Webhook) {
-		d := dialog.NewConfirm("Delete this webhook?",
-			"The service will stop calling "+safe.Text(w.URL, 0)+". This cannot be undone.", func(yes bool) {
+		d := dialog.NewConfirm(lang.L("Delete this webhook?"),
+			lang.L("The service will stop calling {{.Address}}. This cannot be undone.", map[string]any{"Address": safe.Text(w.URL, 0)}), func(yes bool) {
 				if !yes {
 					return
 				}
 				var err error
-				kit.ActShowing(a, env.Window, "Deleting the webhook…", func(ctx context.Context) { err = hooks.Delete(ctx, w.ID) }, func() {
+				kit.ActShowing(a, env.Window, lang.L("Deleting the webhook…"), func(ctx context.Context) { err = hooks.Delete(ctx, w.ID) }, func() {
 					if err != nil {
-						kit.ShowInformation("Webhook not deleted", app.Describe(err), env.Window)
+						kit.ShowInformation(lang.L("Webhook not deleted"), app.Describe(err), env.Window)
 					}
 				})
 			}, env.Window)
-		d.SetConfirmText("Delete")
-		d.SetDismissText("Cancel")
+		d.SetConfirmText(lang.L("Delete"))
+		d.SetDismissText(lang.L("Cancel"))
 		kit.ShowDestructive(d, env.Window)
 	}
 }
@@ -387,22 +385,22 @@ func showAdd(env kit.Env, agent client.Agent, hooks *app.Hooks) {
 		}
 		kit.ShowError(why, msg)
 	}
-	active := kit.NewCheck("Active: call it from now on", nil)
+	active := kit.NewCheck(lang.L("Active: call it from now on"), nil)
 	active.SetChecked(true)
 	items := []*widget.FormItem{
-		{Text: "Address", Widget: url, HintText: "The service sends this address a message each time this agent finishes."},
+		{Text: lang.L("Address"), Widget: url, HintText: lang.L("The service sends this address a message each time this agent finishes.")},
 		{Text: "", Widget: why},
 		{Text: "", Widget: active},
 	}
-	d := dialog.NewForm("Add a webhook", "Add", "Cancel", items, func(ok bool) {
+	d := dialog.NewForm(lang.L("Add a webhook"), lang.L("Add"), lang.L("Cancel"), items, func(ok bool) {
 		if !ok {
 			return
 		}
 		address, on := url.Text, active.Checked
 		var err error
-		kit.ActShowing(env.App, env.Window, "Adding the webhook…", func(ctx context.Context) { err = hooks.Add(ctx, agent.ID, address, on) }, func() {
+		kit.ActShowing(env.App, env.Window, lang.L("Adding the webhook…"), func(ctx context.Context) { err = hooks.Add(ctx, agent.ID, address, on) }, func() {
 			if err != nil {
-				kit.ShowInformation("Webhook not added", app.Describe(err), env.Window)
+				kit.ShowInformation(lang.L("Webhook not added"), app.Describe(err), env.Window)
 			}
 		})
 	}, env.Window)

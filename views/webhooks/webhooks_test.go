@@ -104,7 +104,7 @@ func TestAgentTabListsTheAgentsWebhooks(t *testing.T) {
 		l = kittest.Find[*kit.List](tab)
 		return l != nil && l.Length() > 0
 	}, func() string { return "no list yet" })
-	if !strings.Contains(kittest.Labels(tab), AgentBanner) {
+	if !strings.Contains(kittest.Labels(tab), AgentBanner()) {
 		t.Fatal("the tab does not say webhooks are set up on the service")
 	}
 }

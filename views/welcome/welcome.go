@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -44,21 +45,21 @@ func New(a *app.App, done func()) *Welcome {
 	w := &Welcome{a: a, done: done}
 	w.errText = kit.ErrorText()
 
-	w.Demo = kit.NewButtonWithIcon("Try the demo", theme.MediaPlayIcon(), w.tryDemo)
+	w.Demo = kit.NewButtonWithIcon(lang.L("Try the demo"), theme.MediaPlayIcon(), w.tryDemo)
 	w.Demo.Importance = widget.HighImportance
-	w.Connect = kit.NewButtonWithIcon("Connect your account", theme.AccountIcon(), w.showConnect)
+	w.Connect = kit.NewButtonWithIcon(lang.L("Connect your account"), theme.AccountIcon(), w.showConnect)
 
-	demoText := wrapped("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings.")
-	connectText := wrapped("Use the agents of your organisation. You need the service address and an API key from your administrator.")
+	demoText := wrapped(lang.L("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings."))
+	connectText := wrapped(lang.L("Use the agents of your organisation. You need the service address and an API key from your administrator."))
 	choices := container.NewGridWithColumns(2,
-		card(theme.ComputerIcon(), "Try it first", demoText, w.Demo),
-		card(theme.AccountIcon(), "Use your account", connectText, w.Connect))
+		card(theme.ComputerIcon(), lang.L("Try it first"), demoText, w.Demo),
+		card(theme.AccountIcon(), lang.L("Use your account"), connectText, w.Connect))
 	w.choices = choices
 
 	w.Form = settings.NewAccountForm(a, app.Account{})
-	w.Finish = kit.NewButtonWithIcon("Connect", theme.ConfirmIcon(), w.finish)
+	w.Finish = kit.NewButtonWithIcon(lang.L("Connect"), theme.ConfirmIcon(), w.finish)
 	w.Finish.Importance = widget.HighImportance
-	w.Back = kit.NewButtonWithIcon("Back", theme.NavigateBackIcon(), w.showChoices)
+	w.Back = kit.NewButtonWithIcon(lang.L("Back"), theme.NavigateBackIcon(), w.showChoices)
 	w.Form.OnBusy(func(busy bool) {
 		if busy {
 			w.Finish.Disable()
@@ -69,8 +70,8 @@ func New(a *app.App, done func()) *Welcome {
 		}
 	})
 	w.connect = container.NewVBox(
-		widget.NewLabelWithStyle("Connect your account", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		wrapped("Agent Desk checks the connection before it saves your account. The key is kept in your system's keyring when there is one."),
+		widget.NewLabelWithStyle(lang.L("Connect your account"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		wrapped(lang.L("Agent Desk checks the connection before it saves your account. The key is kept in your system's keyring when there is one.")),
 		w.Form.Object(),
 		container.NewBorder(nil, nil, w.Back, w.Finish))
 	w.connect.Hide()
@@ -78,9 +79,9 @@ func New(a *app.App, done func()) *Welcome {
 	icon := canvas.NewImageFromResource(assets.Icon)
 	icon.FillMode = canvas.ImageFillContain
 	icon.SetMinSize(fyne.NewSquareSize(96))
-	title := widget.NewLabelWithStyle("Welcome to Agent Desk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	title := widget.NewLabelWithStyle(lang.L("Welcome to Agent Desk"), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameHeadingText
-	sub := widget.NewLabel("Run your organisation's AI agents from your desktop.")
+	sub := widget.NewLabel(lang.L("Run your organisation's AI agents from your desktop."))
 	sub.Alignment = fyne.TextAlignCenter
 
 	body := container.NewVBox(container.NewCenter(icon), title, sub, w.errText, choices, w.connect)
@@ -158,7 +159,7 @@ func (w *Welcome) tryDemo() {
 			w.Demo.Enable()
 			w.Connect.Enable()
 			if err != nil && !a.IsDemo() {
-				kit.ShowError(w.errText, "The demo could not start. "+app.Describe(err))
+				kit.ShowError(w.errText, lang.L("The demo could not start. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
 				return
 			}
 			// Settings that could not be saved only mean the welcome shows

@@ -28,6 +28,7 @@ func (Nav) OpenConversation(int64)                      {}
 func (Nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
 func (Nav) NewAttachments() kit.Attachments             { return nil }
 func (Nav) ShowCredits()                                {}
+func (Nav) Restart()                                    {}
 func (Nav) OpenAgentWith(app.AgentItem, string)         {}
 
 // Children are the objects a user sees inside o.

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/lang"
+)
+
+// speak has Agent Desk speak chosen, started with the environment env,
+// for the test's duration; English again afterwards.
+func speak(t *testing.T, chosen string, env map[string]string) {
+	t.Helper()
+	// Registered first, run last: after the environment is put back.
+	t.Cleanup(func() {
+		startEnv = map[string]string{}
+		inUse = "en"
+		_ = useWords("en")
+	})
+	for _, v := range languageVars {
+		t.Setenv(v, env[v])
+	}
+	startEnv = map[string]string{}
+	if err := UseLanguage(chosen); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Agent Desk speaks the language chosen in Settings, or else the
+// computer's when it is one it knows (English otherwise), words, numbers
+// and dates alike; starting again gets the environment it was started
+// with.
+func TestAgentDeskSpeaksTheChosenLanguage(t *testing.T) {
+	day := time.Date(2026, 11, 27, 15, 4, 0, 0, time.Local)
+	for _, tc := range []struct {
+		chosen string
+		env    map[string]string
+		want   string // the language in use
+		words  []string
+	}{
+		{"pt-BR", map[string]string{"LANG": "C"}, "pt-BR",
+			[]string{"Configurações", "0,5 créditos", "1 crédito", "27 nov. 2026 15:04", "12.345", "1 minuto 30 segundos"}},
+		{"es", map[string]string{"LC_ALL": "C"}, "es",
+			[]string{"Configuración", "0,5 créditos", "1 crédito", "27 nov 2026 15:04", "12.345", "1 minuto 30 segundos"}},
+		{"", map[string]string{"LANG": "es_MX.UTF-8"}, "es", nil},
+		{"", map[string]string{"LANGUAGE": "pt_BR:en", "LANG": "en_US.UTF-8"}, "pt-BR", nil},
+		{"", map[string]string{"LANG": "de_DE.UTF-8"}, "en",
+			[]string{"Settings", "0.5 credits", "1 credit", "27 Nov 2026 15:04", "12,345", "1 minute 30 seconds"}},
+		{"en", map[string]string{"LANG": "pt_BR.UTF-8"}, "en", []string{"Settings"}},
+	} {
+		t.Run(tc.chosen+"/"+tc.want, func(t *testing.T) {
+			speak(t, tc.chosen, tc.env)
+			if got := LanguageInUse(); got != tc.want {
+				t.Fatalf("speaks %q, want %q", got, tc.want)
+			}
+			got := []string{lang.L("Settings"), Credits(0.5), Credits(1), DateTime(day), Number(12345), HowLong(90 * time.Second)}
+			if tc.words != nil && !slices.Equal(got[:len(tc.words)], tc.words) {
+				t.Fatalf("reads %q, want %q", got[:len(tc.words)], tc.words)
+			}
+			env := RestartEnv()
+			for v, was := range tc.env {
+				if !slices.Contains(env, v+"="+was) {
+					t.Errorf("starting again, %s is not %q as it was: %v", v, was, env)
+				}
+			}
+			if _, set := tc.env["LANGUAGE"]; !set && slices.ContainsFunc(env, func(kv string) bool { return len(kv) > 9 && kv[:9] == "LANGUAGE=" }) {
+				t.Errorf("starting again keeps the language chosen this time in the environment: %v", env)
+			}
+		})
+	}
+}
