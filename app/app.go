@@ -133,8 +133,8 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 	a.secrets = storage.NewSecrets(a.paths, sopts...)
 
 	settings, notice, err := a.store.Load(ctx)
-	if notice != "" {
-		a.notices = append(a.notices, func() string { return string(notice) })
+	if !notice.IsZero() {
+		a.notices = append(a.notices, func() string { return noticeSentence(notice) })
 	}
 	if err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })
@@ -143,8 +143,8 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 	a.settings = settings
 
 	db, dbNotice := storage.OpenOrFallback(ctx, a.paths)
-	if dbNotice != "" {
-		a.notices = append(a.notices, func() string { return string(dbNotice) })
+	if !dbNotice.IsZero() {
+		a.notices = append(a.notices, func() string { return noticeSentence(dbNotice) })
 	}
 	a.db = db
 	if cache, err := storage.OpenCache(a.paths.DownloadsDir(), storage.DefaultCacheBytes); err == nil {

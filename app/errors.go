@@ -407,6 +407,8 @@ func storageOp(op string) string {
 		return lang.L("make the downloads cache private")
 	case "move the unreadable settings file aside":
 		return lang.L("move the unreadable settings file aside")
+	case "create a folder":
+		return lang.L("create a folder")
 	case "open the downloads cache":
 		return lang.L("open the downloads cache")
 	case "open the history":
@@ -524,4 +526,29 @@ func storageReason(reason string) string {
 		return lang.L("the history is open read-only, so changes cannot be saved")
 	}
 	return reason
+}
+
+// noticeSentence words what storage had to do on its own at start, in the
+// language in use.
+func noticeSentence(n storage.Notice) string {
+	switch n.Kind {
+	case storage.HistoryReadOnly:
+		return lang.L("{{.Why}} Your past conversations are shown, but nothing new will be saved until this is fixed and Agent Desk is restarted.", map[string]any{"Why": sentenceOf(why(n.Err))})
+	case storage.HistoryInMemory:
+		return lang.L("{{.Why}} Agent Desk started with an empty history that will be lost when it closes.", map[string]any{"Why": sentenceOf(why(n.Err))})
+	case storage.SettingsMovedAside:
+		return lang.L("Your settings file could not be read; it was moved to {{.Path}}. Agent Desk started with default settings.", map[string]any{"Path": n.Path})
+	case storage.SettingsNotMovedAside:
+		return lang.L("Your settings file {{.Path}} could not be read and could not be moved aside; Agent Desk started with default settings.", map[string]any{"Path": n.Path})
+	}
+	return ""
+}
+
+// sentenceOf is s ending with a full stop.
+func sentenceOf(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
 }

@@ -2,10 +2,13 @@ package app
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2/lang"
+
+	"github.com/agentdesk/agentdesk/storage"
 )
 
 // speak has Agent Desk speak chosen, started with the environment env,
@@ -68,5 +71,27 @@ func TestAgentDeskSpeaksTheChosenLanguage(t *testing.T) {
 				t.Errorf("starting again keeps the language chosen this time in the environment: %v", env)
 			}
 		})
+	}
+}
+
+// What storage had to do at start (a damaged settings file moved aside,
+// the history kept in memory) is told in the language in use.
+func TestStartNoticesSpeakTheLanguageInUse(t *testing.T) {
+	speak(t, "pt-BR", map[string]string{"LANG": "C"})
+	full := &storage.Error{Op: "open the history", Path: "/home/ana/history.db", Reason: "the disk is full"}
+	for _, tc := range []struct {
+		n    storage.Notice
+		want []string
+	}{
+		{storage.Notice{Kind: storage.SettingsMovedAside, Path: "/home/ana/settings.json.broken-1"}, []string{"foi movido para /home/ana/settings.json.broken-1", "configurações padrão"}},
+		{storage.Notice{Kind: storage.HistoryInMemory, Err: full}, []string{"abrir o histórico", "o disco está cheio", "histórico vazio"}},
+		{storage.Notice{Kind: storage.HistoryReadOnly, Err: full}, []string{"o disco está cheio.", "nada novo será salvo"}},
+	} {
+		got := noticeSentence(tc.n)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%v reads %q, want %q in it", tc.n.Kind, got, w)
+			}
+		}
 	}
 }

@@ -169,21 +169,23 @@ func openReadOnly(ctx context.Context, path string, o options) (*DB, error) {
 func OpenOrFallback(ctx context.Context, p Paths, opts ...Option) (*DB, Notice) {
 	db, err := Open(ctx, p, opts...)
 	if err == nil {
-		return db, ""
+		return db, Notice{}
 	}
 	ro, roErr := Open(ctx, p, append(opts[:len(opts):len(opts)], WithReadOnly())...)
 	if roErr == nil {
-		ro.notice = Notice(fmt.Sprintf("%s. Your past conversations are shown, but nothing new will be saved until this is fixed and Agent Desk is restarted.", sentence(err)))
+		ro.notice = Notice{Kind: HistoryReadOnly, Path: p.HistoryFile(), Err: err}
 		return ro, ro.notice
 	}
 	mem := openMemory(ctx, p.HistoryFile(), buildOptions(opts))
-	mem.notice = Notice(fmt.Sprintf("%s. Agent Desk started with an empty history that will be lost when it closes.", sentence(err)))
+	mem.notice = Notice{Kind: HistoryInMemory, Path: p.HistoryFile(), Err: err}
 	return mem, mem.notice
 }
 
 func sentence(err error) string {
-	s := err.Error()
-	return strings.TrimRight(s, ".")
+	if err == nil {
+		return ""
+	}
+	return strings.TrimRight(err.Error(), ".")
 }
 
 // openMemory gives a working history that lives only as long as the app.

@@ -36,7 +36,7 @@ func TestOpenUsesWALAndRecordsSchemaVersion(t *testing.T) {
 	if info, _ := os.Stat(db.Path()); info.Mode().Perm() != 0o600 {
 		t.Errorf("history mode %v", info.Mode())
 	}
-	if db.ReadOnly() || db.InMemory() || db.Notice() != "" {
+	if db.ReadOnly() || db.InMemory() || !db.Notice().IsZero() {
 		t.Error("a healthy open should be read-write, on disk, without notice")
 	}
 }
@@ -75,7 +75,7 @@ func TestNewerHistoryOpensReadOnly(t *testing.T) {
 	}
 	ro, notice := OpenOrFallback(ctx, p)
 	defer ro.Close()
-	if !ro.ReadOnly() || !strings.Contains(string(notice), "nothing new will be saved") {
+	if !ro.ReadOnly() || !strings.Contains(notice.String(), "nothing new will be saved") {
 		t.Fatalf("fallback: ro=%v notice=%q", ro.ReadOnly(), notice)
 	}
 	list, err := ro.ListConversations(ctx, ListParams{AccountID: "a"})
@@ -101,8 +101,8 @@ func TestDamagedHistoryFallsBackToMemory(t *testing.T) {
 	}
 	db, notice := OpenOrFallback(ctx, p)
 	defer db.Close()
-	if !db.InMemory() || db.ReadOnly() || !strings.Contains(string(notice), p.HistoryFile()) ||
-		!strings.Contains(string(notice), "lost when it closes") {
+	if !db.InMemory() || db.ReadOnly() || !strings.Contains(notice.String(), p.HistoryFile()) ||
+		!strings.Contains(notice.String(), "lost when it closes") {
 		t.Fatalf("fallback: mem=%v notice=%q", db.InMemory(), notice)
 	}
 	// The app keeps working for this session.
@@ -141,7 +141,7 @@ func TestLockedHistoryNamesThePath(t *testing.T) {
 	}
 	db, notice := OpenOrFallback(ctx, p, WithBusyTimeout(100*time.Millisecond))
 	defer db.Close()
-	if notice == "" || !strings.Contains(string(notice), "locked") {
+	if notice.IsZero() || !strings.Contains(notice.String(), "locked") {
 		t.Errorf("notice %q", notice)
 	}
 }
@@ -167,7 +167,7 @@ func TestReadOnlyFolderOpensReadOnly(t *testing.T) {
 	t.Logf("message: %v", err)
 	db, notice := OpenOrFallback(ctx, p)
 	defer db.Close()
-	if !db.ReadOnly() || notice == "" {
+	if !db.ReadOnly() || notice.IsZero() {
 		t.Fatalf("ro=%v notice=%q", db.ReadOnly(), notice)
 	}
 	list, err := db.ListConversations(ctx, ListParams{AccountID: "a"})
@@ -195,7 +195,7 @@ func TestUnwritableDataFolderNamesThePath(t *testing.T) {
 	}
 	db, notice := OpenOrFallback(ctx, p)
 	defer db.Close()
-	if !db.InMemory() || notice == "" {
+	if !db.InMemory() || notice.IsZero() {
 		t.Errorf("mem=%v notice=%q", db.InMemory(), notice)
 	}
 }
@@ -281,7 +281,7 @@ func TestFullDiskTmpfs(t *testing.T) {
 	_, err := Open(ctx, p)
 	checkDiskFullError(t, err, p.HistoryFile())
 	mem, notice := OpenOrFallback(ctx, p)
-	if !mem.InMemory() || !strings.Contains(string(notice), "the disk is full") {
+	if !mem.InMemory() || !strings.Contains(notice.String(), "the disk is full") {
 		t.Errorf("fallback on a full disk: mem=%v %q", mem.InMemory(), notice)
 	}
 	mem.Close()

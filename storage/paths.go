@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -67,7 +66,7 @@ func (p Paths) Ensure() error {
 
 func ensureDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("could not create the folder %s: %s", dir, plainOSError(err))
+		return &Error{Op: "create a folder", Path: dir, Reason: plainOSError(err), Err: err}
 	}
 	return nil
 }

@@ -182,10 +182,56 @@ func (s *Settings) normalise() {
 	s.Version = settingsVersion
 }
 
-// Notice is a message for the user about something storage had to do on
-// their behalf (a settings file moved aside, history opened read-only). It
-// is shown once; the empty Notice means there is nothing to say.
-type Notice string
+// Notice is something storage had to do on the user's behalf (a settings
+// file moved aside, the history opened read-only), told once; app words
+// it for the screen. The zero Notice means there is nothing to say.
+type Notice struct {
+	Kind NoticeKind
+	// Path is the file concerned: the history, the settings file, or
+	// where the unreadable settings file was moved.
+	Path string
+	// Err is what went wrong.
+	Err error
+}
+
+// NoticeKind is what storage had to do.
+type NoticeKind int
+
+// What storage may have had to do.
+const (
+	NoNotice NoticeKind = iota
+	// HistoryReadOnly: the history opened read-only (Err says why);
+	// nothing new is saved until it is fixed and the app restarted.
+	HistoryReadOnly
+	// HistoryInMemory: the history could not be opened at all (Err); an
+	// empty one lives until the app closes.
+	HistoryInMemory
+	// SettingsMovedAside: the settings file could not be read; it was
+	// moved to Path and the defaults are used.
+	SettingsMovedAside
+	// SettingsNotMovedAside: the settings file at Path could not be read
+	// nor moved aside (Err); the defaults are used.
+	SettingsNotMovedAside
+)
+
+// IsZero tells that there is nothing to say.
+func (n Notice) IsZero() bool { return n.Kind == NoNotice }
+
+// String is the notice in English, for logs and tests; app words it for
+// people.
+func (n Notice) String() string {
+	switch n.Kind {
+	case HistoryReadOnly:
+		return fmt.Sprintf("%s. Your past conversations are shown, but nothing new will be saved until this is fixed and Agent Desk is restarted.", sentence(n.Err))
+	case HistoryInMemory:
+		return fmt.Sprintf("%s. Agent Desk started with an empty history that will be lost when it closes.", sentence(n.Err))
+	case SettingsMovedAside:
+		return fmt.Sprintf("Your settings file could not be read; it was moved to %s. Agent Desk started with default settings.", n.Path)
+	case SettingsNotMovedAside:
+		return fmt.Sprintf("Your settings file %s could not be read and could not be moved aside (%s); Agent Desk started with default settings.", n.Path, sentence(n.Err))
+	}
+	return ""
+}
 
 // SettingsStore reads and writes settings.json in the config folder.
 type SettingsStore struct {
@@ -209,28 +255,27 @@ func (s *SettingsStore) Path() string { return s.path }
 // broken file could not be moved aside (the Notice then says that too).
 func (s *SettingsStore) Load(ctx context.Context) (Settings, Notice, error) {
 	if err := ctx.Err(); err != nil {
-		return DefaultSettings(), "", err
+		return DefaultSettings(), Notice{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	data, err := os.ReadFile(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return DefaultSettings(), "", nil
+		return DefaultSettings(), Notice{}, nil
 	}
 	if err == nil {
 		var st Settings
 		if err = json.Unmarshal(data, &st); err == nil {
 			st.normalise()
-			return st, "", nil
+			return st, Notice{}, nil
 		}
 	}
 	broken := fmt.Sprintf("%s.broken-%s", s.path, s.now().Format("20060102-150405.000"))
 	if mvErr := os.Rename(s.path, broken); mvErr != nil {
-		n := Notice(fmt.Sprintf("Your settings file %s could not be read and could not be moved aside (%s); Agent Desk started with default settings.", s.path, plainOSError(mvErr)))
-		return DefaultSettings(), n, &Error{Op: "move the unreadable settings file aside", Path: s.path, Reason: plainOSError(mvErr), Err: mvErr}
+		e := &Error{Op: "move the unreadable settings file aside", Path: s.path, Reason: plainOSError(mvErr), Err: mvErr}
+		return DefaultSettings(), Notice{Kind: SettingsNotMovedAside, Path: s.path, Err: e}, e
 	}
-	n := Notice(fmt.Sprintf("Your settings file could not be read; it was moved to %s. Agent Desk started with default settings.", broken))
-	return DefaultSettings(), n, nil
+	return DefaultSettings(), Notice{Kind: SettingsMovedAside, Path: broken}, nil
 }
 
 // Save writes the settings atomically (temporary file, fsync, rename) with

@@ -37,7 +37,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	p := testPaths(t)
 	s := NewSettingsStore(p)
 	got, notice, err := s.Load(ctx)
-	if err != nil || notice != "" {
+	if err != nil || !notice.IsZero() {
 		t.Fatalf("first Load: %v %q", err, notice)
 	}
 	if !reflect.DeepEqual(got, DefaultSettings()) {
@@ -66,7 +66,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	}
 
 	back, notice, err := NewSettingsStore(p).Load(ctx)
-	if err != nil || notice != "" {
+	if err != nil || !notice.IsZero() {
 		t.Fatalf("Load: %v %q", err, notice)
 	}
 	if !reflect.DeepEqual(back, st) {
@@ -102,7 +102,7 @@ func TestCorruptSettingsMovedAsideOnce(t *testing.T) {
 		t.Errorf("got %+v, want defaults", got)
 	}
 	broken := p.SettingsFile() + ".broken-20260304-050607.000"
-	if !strings.Contains(string(notice), broken) || !strings.Contains(string(notice), "default settings") {
+	if !strings.Contains(notice.String(), broken) || !strings.Contains(notice.String(), "default settings") {
 		t.Errorf("notice %q does not name %s", notice, broken)
 	}
 	if kept, _ := os.ReadFile(broken); string(kept) != string(garbage) {
@@ -112,7 +112,7 @@ func TestCorruptSettingsMovedAsideOnce(t *testing.T) {
 		t.Errorf("settings.json should be gone: %v", err)
 	}
 	// Said once: the next start is quiet.
-	if _, notice, err := s.Load(ctx); notice != "" || err != nil {
+	if _, notice, err := s.Load(ctx); !notice.IsZero() || err != nil {
 		t.Errorf("second Load: %q %v", notice, err)
 	}
 }
@@ -124,7 +124,7 @@ func TestUnreadableSettingsMovedAside(t *testing.T) {
 	// stops root too, unlike a chmod).
 	os.MkdirAll(p.SettingsFile(), 0o700)
 	got, notice, err := NewSettingsStore(p).Load(ctx)
-	if err != nil || notice == "" || got.Theme != ThemeSystem {
+	if err != nil || notice.IsZero() || got.Theme != ThemeSystem {
 		t.Fatalf("Load: %+v %q %v", got, notice, err)
 	}
 	matches, _ := filepath.Glob(p.SettingsFile() + ".broken-*")
@@ -158,7 +158,7 @@ func TestSettingsNormalisesHandEdits(t *testing.T) {
 	p.Ensure()
 	os.WriteFile(p.SettingsFile(), []byte(`{"theme":"purple","window_width":-3,"accounts":[{"id":"demo","name":"x"},{"id":"a","name":"A"}],"active_account":"gone"}`), 0o600)
 	st, notice, err := NewSettingsStore(p).Load(ctx)
-	if err != nil || notice != "" {
+	if err != nil || !notice.IsZero() {
 		t.Fatal(err, notice)
 	}
 	if st.Theme != ThemeSystem || st.WindowWidth <= 0 || st.ActiveAccount != DemoAccountID ||

@@ -250,7 +250,11 @@ func (s *Screen) paceChosen(label string) {
 
 func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	icon := widget.NewIcon(theme.AccountIcon())
-	name := widget.NewLabelWithStyle(acct.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: active})
+	title := acct.Name
+	if acct.IsDemo() {
+		title = lang.L("Demo") // the built-in account's name, in the language in use
+	}
+	name := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: active})
 	var detail string
 	switch {
 	case acct.IsDemo():
