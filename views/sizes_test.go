@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -35,74 +36,114 @@ var windowSizes = []fyne.Size{
 func TestNoAgentOrScreenSizesTheWindow(t *testing.T) {
 	for _, size := range windowSizes {
 		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
-			test.NewTempApp(t)
-			q := kit.UseQueue(t)
-			useSeed(t, demoservice.SeedOdd)
-			a := apptest.Open(t)
-			w := test.NewTempWindow(t, widget.NewLabel(""))
-			w.Resize(size)
-			shell := NewShell(a, w)
-			rememberSize(a, w)
-			inner := w.Content().(*fyne.Container).Objects[0]
-
-			fits := func(where string) {
-				t.Helper()
-				if got := w.Canvas().Size(); got != size {
-					t.Fatalf("%s: the window is %v, the user chose %v", where, got, size)
-				}
-				relayout(inner)
-				if c := clipped(inner); c != "" {
-					t.Fatalf("%s at %v: %s", where, size, c)
-				}
-				if min := inner.MinSize(); min.Width > size.Width || min.Height > size.Height {
-					t.Fatalf("%s: the content asks for %v in a %v window: something does not truncate or wrap", where, min, size)
-				}
-			}
-
-			agents := shell.Screen(kit.ScreenAgents).Content()
-			var list *kit.List
-			q.WaitUntil(t, func() bool {
-				list = kittest.Find[*kit.List](agents)
-				return list != nil && list.Length() > 0 && !strings.Contains(kittest.AllText(agents), "Loading")
-			},
-				func() string { return kittest.AllText(agents) })
-			fits("the agents list")
-			// Selecting a row scrolls to it, and the list loads its next
-			// page as its end comes into view. The first size opens every
-			// agent; the others the odd ones, which come last.
-			first := 0
-			if size != windowSizes[0] {
-				for n := -1; n != list.Length(); {
-					n = list.Length()
-					list.ScrollToBottom()
-					q.WaitUntil(t, func() bool { return !strings.Contains(kittest.AllText(agents), "Loading") },
-						func() string { return kittest.AllText(agents) })
-				}
-				first = list.Length() - oddAgents
-			}
-			seen := 0
-			for i := first; i < list.Length(); i++ {
-				list.Select(i)
-				q.WaitUntil(t, func() bool { return !strings.Contains(kittest.AllText(agents), "Loading") },
-					func() string { return kittest.AllText(agents) })
-				fits(fmt.Sprintf("agent %d (%s)", i, agentTitle(list, i)))
-				seen++
-			}
-			if seen < oddAgents {
-				t.Fatalf("only %d agents were opened; the odd-agents demo has more", seen)
-			}
-			for _, sp := range screens {
-				shell.Show(sp.Name)
-				content := shell.Screen(sp.Name).Content()
-				q.WaitUntil(t, func() bool { return !strings.Contains(kittest.AllText(content), "Loading") },
-					func() string { return kittest.AllText(content) })
-				fits("the " + sp.Name + " screen")
-			}
-			a.FlushDrafts()
-			if s := a.Settings(); s.WindowWidth != size.Width || s.WindowHeight != size.Height {
-				t.Fatalf("the saved window size is %v×%v after browsing, the user chose %v", s.WindowWidth, s.WindowHeight, size)
-			}
+			checkEveryScreenFits(t, size, size == windowSizes[0], "Loading")
 		})
+	}
+}
+
+// TestNoScreenIsClippedInPortugueseOrSpanish: Portuguese and Spanish run
+// about a third longer than English; every screen and the odd agents
+// still fit the smallest window and a 1024×768 one, nothing clipped.
+func TestNoScreenIsClippedInPortugueseOrSpanish(t *testing.T) {
+	for _, tc := range []struct{ lang, loading string }{{"pt-BR", "Carregando"}, {"es", "Cargando"}} {
+		for _, size := range windowSizes[:2] {
+			t.Run(fmt.Sprintf("%s/%vx%v", tc.lang, size.Width, size.Height), func(t *testing.T) {
+				speak(t, tc.lang)
+				checkEveryScreenFits(t, size, false, tc.loading)
+			})
+		}
+	}
+}
+
+// speak has Agent Desk speak lang for the test's duration (English again
+// afterwards).
+func speak(t *testing.T, lang string) {
+	t.Helper()
+	// Registered first, run last: once the environment is put back.
+	t.Cleanup(func() { _ = app.UseLanguage("en") })
+	for _, v := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("LANG", "C")
+	if err := app.UseLanguage(lang); err != nil {
+		t.Fatal(err)
+	}
+	if got := app.LanguageInUse(); got != lang {
+		t.Fatalf("speaks %q, want %q", got, lang)
+	}
+}
+
+// checkEveryScreenFits opens every screen and the odd agents (every agent
+// when all is true) in a window of size, checking after each that the
+// window's content fits it (see TestNoAgentOrScreenSizesTheWindow);
+// loading is the word the screens' loading states start with.
+func checkEveryScreenFits(t *testing.T, size fyne.Size, all bool, loading string) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	useSeed(t, demoservice.SeedOdd)
+	a := apptest.Open(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(size)
+	shell := NewShell(a, w)
+	rememberSize(a, w)
+	inner := w.Content().(*fyne.Container).Objects[0]
+
+	fits := func(where string) {
+		t.Helper()
+		if got := w.Canvas().Size(); got != size {
+			t.Fatalf("%s: the window is %v, the user chose %v", where, got, size)
+		}
+		relayout(inner)
+		if c := clipped(inner); c != "" {
+			t.Fatalf("%s at %v: %s", where, size, c)
+		}
+		if min := inner.MinSize(); min.Width > size.Width || min.Height > size.Height {
+			t.Fatalf("%s: the content asks for %v in a %v window: something does not truncate or wrap", where, min, size)
+		}
+	}
+
+	agents := shell.Screen(kit.ScreenAgents).Content()
+	var list *kit.List
+	q.WaitUntil(t, func() bool {
+		list = kittest.Find[*kit.List](agents)
+		return list != nil && list.Length() > 0 && !strings.Contains(kittest.AllText(agents), loading)
+	},
+		func() string { return kittest.AllText(agents) })
+	fits("the agents list")
+	// Selecting a row scrolls to it, and the list loads its next
+	// page as its end comes into view. The first size opens every
+	// agent; the others the odd ones, which come last.
+	first := 0
+	if !all {
+		for n := -1; n != list.Length(); {
+			n = list.Length()
+			list.ScrollToBottom()
+			q.WaitUntil(t, func() bool { return !strings.Contains(kittest.AllText(agents), loading) },
+				func() string { return kittest.AllText(agents) })
+		}
+		first = list.Length() - oddAgents
+	}
+	seen := 0
+	for i := first; i < list.Length(); i++ {
+		list.Select(i)
+		q.WaitUntil(t, func() bool { return !strings.Contains(kittest.AllText(agents), loading) },
+			func() string { return kittest.AllText(agents) })
+		fits(fmt.Sprintf("agent %d (%s)", i, agentTitle(list, i)))
+		seen++
+	}
+	if seen < oddAgents {
+		t.Fatalf("only %d agents were opened; the odd-agents demo has more", seen)
+	}
+	for _, sp := range screens {
+		shell.Show(sp.Name)
+		content := shell.Screen(sp.Name).Content()
+		q.WaitUntil(t, func() bool { return !strings.Contains(kittest.AllText(content), loading) },
+			func() string { return kittest.AllText(content) })
+		fits("the " + sp.Name + " screen")
+	}
+	a.FlushDrafts()
+	if s := a.Settings(); s.WindowWidth != size.Width || s.WindowHeight != size.Height {
+		t.Fatalf("the saved window size is %v×%v after browsing, the user chose %v", s.WindowWidth, s.WindowHeight, size)
 	}
 }
 

@@ -47,6 +47,7 @@ type detail struct {
 	runBtn    *kit.PaidButton
 	cancelBtn *kit.Button
 	progress  *fyne.Container
+	keys      *widget.Label // "Uses credits · Ctrl+Enter runs it", where the progress shows during a run
 	output    *outputView
 	scroll    *container.Scroll
 	elapsed   *widget.Label
@@ -258,10 +259,11 @@ func (d *detail) buildRun() fyne.CanvasObject {
 		d.form.showErrors(map[string]string{name: why})
 		kit.ShowError(d.formErr, d.form.errorSummary(map[string]string{name: why}))
 	}
-	keys := widget.NewLabel(lang.L("Uses credits · {{.Key}} runs it", map[string]any{"Key": kit.CtrlEnterName}))
-	keys.Importance = widget.LowImportance
-	buttons := container.NewHBox(d.runBtn, d.cancelBtn, keys)
-	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, d.progress))
+	d.keys = widget.NewLabel(lang.L("Uses credits · {{.Key}} runs it", map[string]any{"Key": kit.CtrlEnterName}))
+	d.keys.Importance = widget.LowImportance
+	d.keys.Truncation = fyne.TextTruncateEllipsis // a longer language never widens the bar
+	buttons := container.NewHBox(d.runBtn, d.cancelBtn)
+	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, container.NewStack(d.keys, d.progress)))
 	body := container.NewVBox(d.formBox, widget.NewSeparator(), d.output.content)
 	// Fields and results no wider than a readable line on a wide screen.
 	d.scroll = kit.FollowFocus(container.NewVScroll(container.NewPadded(kit.MaxWidth(body, formWidth))))
@@ -403,6 +405,7 @@ func (d *detail) watch(ar *app.ActiveRun) {
 	d.active = ar
 	d.runBtn.Disable()
 	d.cancelBtn.Show()
+	d.keys.Hide()
 	d.progress.Show()
 	d.bar.Start()
 	d.output.clear()
@@ -480,6 +483,7 @@ func (d *detail) ended(ar *app.ActiveRun, p app.RunProgress) {
 	d.cancelBtn.Hide()
 	d.bar.Stop()
 	d.progress.Hide()
+	d.keys.Show()
 	if fields := app.FieldErrors(p.Err); fields != nil {
 		rest := d.form.showErrors(fields)
 		msg := strings.TrimSpace(d.form.errorSummary(fields) + " " + strings.Join(rest, " "))

@@ -73,7 +73,9 @@ func newList(win fyne.Window) *list {
 			secret.Truncation = fyne.TextTruncateEllipsis
 			reveal := kit.NewButtonWithIcon(lang.L("Reveal"), theme.VisibilityIcon(), nil)
 			copyBtn := kit.NewButtonWithIcon(lang.L("Copy"), theme.ContentCopyIcon(), nil)
-			secretBox := container.NewBorder(nil, nil, widget.NewLabel(lang.L("Signing secret:")), container.NewHBox(reveal, copyBtn), secret)
+			// The secret's name leads its text, so that a longer language
+			// cuts the line short rather than widen the row.
+			secretBox := container.NewBorder(nil, nil, nil, container.NewHBox(reveal, copyBtn), secret)
 			active := kit.NewCheck(lang.L("Active"), nil)
 			del := kit.NewButtonWithIcon(lang.L("Delete…"), theme.DeleteIcon(), nil)
 			actions := container.NewHBox(layout.NewSpacer(), active, del)
@@ -161,15 +163,15 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	secretCell.Show()
 	key := w.ID.String()
 	secret := secretCell.Objects[0].(*widget.Label)
-	buttons := secretCell.Objects[2].(*fyne.Container)
+	buttons := secretCell.Objects[1].(*fyne.Container)
 	reveal := buttons.Objects[0].(*kit.Button)
 	copyBtn := buttons.Objects[1].(*kit.Button)
 	if l.revealed[key] {
-		secret.SetText(w.Secret)
+		secret.SetText(lang.L("Signing secret: {{.Secret}}", map[string]any{"Secret": w.Secret}))
 		reveal.SetText(lang.L("Hide"))
 		reveal.SetIcon(theme.VisibilityOffIcon())
 	} else {
-		secret.SetText(masked)
+		secret.SetText(lang.L("Signing secret: {{.Secret}}", map[string]any{"Secret": masked}))
 		reveal.SetText(lang.L("Reveal"))
 		reveal.SetIcon(theme.VisibilityIcon())
 	}

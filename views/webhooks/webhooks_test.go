@@ -78,14 +78,14 @@ func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
 			if !strings.Contains(details, "agent.completed") {
 				t.Fatalf("variant B events missing: %q", details)
 			}
-			if !secretCell.Visible() || secret.Text != masked {
+			if !secretCell.Visible() || secret.Text != "Signing secret: "+masked {
 				t.Fatalf("secret shown as %q", secret.Text)
 			}
 			test.Tap(reveal)
 			_, secret, _, copyBtn := secretParts(row(s.list, 0))
-			real := secret.Text
+			real := strings.TrimPrefix(secret.Text, "Signing secret: ")
 			if !strings.HasPrefix(real, "whsec_") {
-				t.Fatalf("Reveal shows %q", real)
+				t.Fatalf("Reveal shows %q", secret.Text)
 			}
 			test.Tap(copyBtn)
 			if got := fyne.CurrentApp().Clipboard().Content(); got != real {
@@ -182,7 +182,7 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 // Reveal and Copy buttons.
 func secretParts(r *fyne.Container) (cell *fyne.Container, secret *widget.Label, reveal, copyBtn *kit.Button) {
 	cell = r.Objects[0].(*fyne.Container).Objects[3].(*fyne.Container)
-	buttons := cell.Objects[2].(*fyne.Container)
+	buttons := cell.Objects[1].(*fyne.Container)
 	return cell, cell.Objects[0].(*widget.Label), buttons.Objects[0].(*kit.Button), buttons.Objects[1].(*kit.Button)
 }
 
