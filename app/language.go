@@ -12,12 +12,13 @@ import (
 	"github.com/agentdesk/agentdesk/app/words"
 )
 
-// Agent Desk's words are loaded as soon as the program starts, so that
-// English plurals read right everywhere (tests too); UseLanguage picks
-// the language when the app opens.
+// Agent Desk's English words are loaded as soon as the program starts,
+// so that English plurals read right everywhere (tests too); UseLanguage
+// loads the language chosen when the app opens. Only the languages used
+// are read: each is a few milliseconds of the start.
 func init() {
-	if err := lang.AddTranslationsFS(words.Files, "lang"); err != nil {
-		fyne.LogError("Agent Desk's translations", err)
+	if err := loadWords("en", "en"); err != nil {
+		fyne.LogError("Agent Desk's words", err)
 	}
 }
 
@@ -81,19 +82,33 @@ func UseLanguage(chosen string) error {
 	return useWords(inUse)
 }
 
-// fyneLanguages are the languages Fyne 2.7.1 has words of its own in:
-// Fyne speaks the one closest to the computer's, whatever the
-// environment says on Windows and macOS.
+// fyneLanguages are the languages Fyne 2.7.1 has words of its own in.
 var fyneLanguages = []string{"cs", "de", "el", "en", "es", "fr", "pl", "pt", "pt_BR", "ru", "sv", "ta", "uk", "zh_Hans"}
 
-// useWords has Agent Desk's words read in tag's language whichever
-// language Fyne picked: they are loaded for each of Fyne's languages (a
-// German computer reads them in English, with English plurals, not as
-// the bare keys), after being loaded for their own.
+// useWords loads Agent Desk's words in tag's language, for that language
+// and, where Fyne speaks another, for that one too: on Windows and macOS
+// Fyne picks the computer's language whatever the environment says (a
+// German computer would read Agent Desk's words as their bare keys,
+// plurals unmade). It has Fyne pick its language again.
 func useWords(tag string) error {
-	if err := lang.AddTranslationsFS(words.Files, "lang"); err != nil {
-		return err
+	file := strings.ReplaceAll(tag, "-", "_")
+	if tag != "en" {
+		if err := loadWords(tag, file); err != nil {
+			return err
+		}
 	}
+	if other := fynePick(); other != "" && other != file {
+		if err := loadWords(tag, other); err != nil {
+			return err
+		}
+	}
+	// Nothing more to read: Fyne picks its language again.
+	return lang.AddTranslationsForLocale([]byte("{}"), fyne.Locale(file))
+}
+
+// loadWords loads the words of tag's files (lang/<part>.<tag>.json) for
+// Fyne's language as.
+func loadWords(tag, as string) error {
 	suffix := "." + strings.ReplaceAll(tag, "-", "_") + ".json"
 	files, err := words.Files.ReadDir("lang")
 	if err != nil {
@@ -107,13 +122,30 @@ func useWords(tag string) error {
 		if err != nil {
 			return err
 		}
-		for _, l := range fyneLanguages {
-			if err := lang.AddTranslationsForLocale(data, fyne.Locale(l)); err != nil {
-				return err
-			}
+		if err := lang.AddTranslationsForLocale(data, fyne.Locale(as)); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// fynePick is the language Fyne speaks where it reads the computer's
+// rather than the environment (Windows, macOS), as Fyne names its files;
+// "" elsewhere.
+func fynePick() string {
+	if runtime.GOOS != "windows" && runtime.GOOS != "darwin" {
+		return ""
+	}
+	tags := make([]language.Tag, len(fyneLanguages))
+	for i, l := range fyneLanguages {
+		tags[i] = language.Make(strings.ReplaceAll(l, "_", "-"))
+	}
+	want, err := language.Parse(string(lang.SystemLocale()))
+	if err != nil {
+		return ""
+	}
+	_, i, _ := language.NewMatcher(tags).Match(want)
+	return fyneLanguages[i]
 }
 
 // LanguageInUse is the language Agent Desk speaks: "en", "pt-BR" or "es".
