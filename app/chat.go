@@ -761,10 +761,15 @@ func NewChatTitle(agent string) string {
 }
 
 // isNewChatTitle reports a title NewChatTitle gave: it starts with its
-// words (a chat started with the agent's title as it was then).
+// words (a chat started with the agent's title as it was then), in any
+// language Agent Desk speaks (it may have started in another).
 func isNewChatTitle(title string) bool {
-	start, _, _ := strings.Cut(lang.L("New chat with {{.Agent}}", map[string]any{"Agent": "\x00"}), "\x00")
-	return start != "" && strings.HasPrefix(title, start)
+	for _, words := range inEveryLanguage("New chat with {{.Agent}}") {
+		if start, _, _ := strings.Cut(words, "{{.Agent}}"); start != "" && strings.HasPrefix(title, start) {
+			return true
+		}
+	}
+	return false
 }
 
 func countRole(msgs []storage.Message, role string) int {

@@ -49,7 +49,7 @@ func (a *App) CreditsOverDays(ctx context.Context, days int) (CreditsReport, err
 		return r, err
 	}
 	for i, c := range r.Recent {
-		if c.AgentTitle == "" {
+		if c.AgentTitle == "" || c.AgentID == "" {
 			r.Recent[i].AgentTitle = agentLabel(c.AgentID)
 		}
 	}
@@ -57,7 +57,7 @@ func (a *App) CreditsOverDays(ctx context.Context, days int) (CreditsReport, err
 		r.Total += d.Credits
 	}
 	for i, ag := range r.ByAgent {
-		if ag.AgentTitle == "" {
+		if ag.AgentTitle == "" || ag.AgentID == "" {
 			r.ByAgent[i].AgentTitle = agentLabel(ag.AgentID)
 		}
 	}

@@ -62,7 +62,7 @@ func HowLong(d time.Duration) string {
 		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
 		out := plural(strconv.Itoa(h), "hour")
 		if m > 0 {
-			out += " " + plural(strconv.Itoa(m), "minute")
+			out = both(out, plural(strconv.Itoa(m), "minute"))
 		}
 		return out
 	}
@@ -78,9 +78,15 @@ func HowLong(d time.Duration) string {
 	m, s := int(d/time.Minute), int(d%time.Minute/time.Second)
 	out := plural(strconv.Itoa(m), "minute")
 	if s > 0 {
-		out += " " + plural(strconv.Itoa(s), "second")
+		out = both(out, plural(strconv.Itoa(s), "second"))
 	}
 	return out
+}
+
+// both is two spans of time said together: "1 hour 5 minutes", "1 hora
+// e 5 minutos".
+func both(large, small string) string {
+	return lang.L("{{.Large}} {{.Small}}", map[string]any{"Large": large, "Small": small})
 }
 
 // plural is n of a unit of time, in the language in use.

@@ -1,8 +1,10 @@
 package app
 
 import (
+	"encoding/json"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -79,7 +81,17 @@ func UseLanguage(chosen string) error {
 			os.Setenv(set, env+".UTF-8")
 		}
 	}
-	return useWords(inUse)
+	err := useWords(inUse)
+	// Fyne has read it: programs Agent Desk opens (the file manager, a
+	// browser, a video player) start in the computer's own language.
+	for v, was := range startEnv {
+		if was == "" {
+			os.Unsetenv(v)
+		} else {
+			os.Setenv(v, was)
+		}
+	}
+	return err
 }
 
 // fyneLanguages are the languages Fyne 2.7.1 has words of its own in.
@@ -98,7 +110,7 @@ func useWords(tag string) error {
 		}
 	}
 	if other := fynePick(); other != "" && other != file {
-		if err := loadWords(tag, other); err != nil {
+		if err := loadWordsAs(tag, other); err != nil {
 			return err
 		}
 	}
@@ -120,6 +132,50 @@ func loadWords(tag, as string) error {
 		}
 		data, err := words.Files.ReadFile("lang/" + f.Name())
 		if err != nil {
+			return err
+		}
+		if err := lang.AddTranslationsForLocale(data, fyne.Locale(as)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadWordsAs loads tag's words for another language of Fyne's, whose
+// plural rules may ask for forms tag's files lack (Czech's "few", French's
+// "one" for 0): each plural gets every form, the missing ones as its
+// "other".
+func loadWordsAs(tag, as string) error {
+	suffix := "." + strings.ReplaceAll(tag, "-", "_") + ".json"
+	files, err := words.Files.ReadDir("lang")
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name(), suffix) {
+			continue
+		}
+		data, err := words.Files.ReadFile("lang/" + f.Name())
+		if err != nil {
+			return err
+		}
+		var texts map[string]any
+		if err := json.Unmarshal(data, &texts); err != nil {
+			return err
+		}
+		for k, v := range texts {
+			forms, ok := v.(map[string]any)
+			if !ok {
+				continue
+			}
+			for _, form := range []string{"zero", "one", "two", "few", "many"} {
+				if _, has := forms[form]; !has {
+					forms[form] = forms["other"]
+				}
+			}
+			texts[k] = forms
+		}
+		if data, err = json.Marshal(texts); err != nil {
 			return err
 		}
 		if err := lang.AddTranslationsForLocale(data, fyne.Locale(as)); err != nil {
@@ -165,8 +221,9 @@ func startingEnv(v string) string {
 }
 
 // RestartEnv is the environment for Agent Desk started again: as it was
-// found, so that the next start reads the language from the settings
-// again ("" there: the computer's).
+// found (UseLanguage puts it back once Fyne has read it), so that the
+// next start reads the language from the settings again ("" there: the
+// computer's).
 func RestartEnv() []string {
 	env := os.Environ()
 	out := env[:0:0]
@@ -231,4 +288,32 @@ func matchLanguage(chosen string, system []string) string {
 		return Languages[0].Tag
 	}
 	return Languages[i].Tag
+}
+
+// inEveryLanguage is key's text in each language Agent Desk speaks, read
+// from its files (English: the key): for words kept in the history in the
+// language of the day, recognised whatever the language now.
+func inEveryLanguage(key string) []string {
+	out := []string{key}
+	files, err := words.Files.ReadDir("lang")
+	if err != nil {
+		return out
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f.Name(), ".en.json") {
+			continue
+		}
+		data, err := words.Files.ReadFile("lang/" + f.Name())
+		if err != nil {
+			continue
+		}
+		var texts map[string]any
+		if json.Unmarshal(data, &texts) != nil {
+			continue
+		}
+		if s, ok := texts[key].(string); ok && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -43,9 +44,9 @@ func TestAgentDeskSpeaksTheChosenLanguage(t *testing.T) {
 		words  []string
 	}{
 		{"pt-BR", map[string]string{"LANG": "C"}, "pt-BR",
-			[]string{"Configurações", "0,5 créditos", "1 crédito", "27 nov. 2026 15:04", "12.345", "1 minuto 30 segundos"}},
+			[]string{"Configurações", "0,5 créditos", "1 crédito", "27 nov. 2026 15:04", "12.345", "1 minuto e 30 segundos"}},
 		{"es", map[string]string{"LC_ALL": "C"}, "es",
-			[]string{"Configuración", "0,5 créditos", "1 crédito", "27 nov 2026 15:04", "12.345", "1 minuto 30 segundos"}},
+			[]string{"Configuración", "0,5 créditos", "1 crédito", "27 nov 2026 15:04", "12.345", "1 minuto y 30 segundos"}},
 		{"", map[string]string{"LANG": "es_MX.UTF-8"}, "es", nil},
 		{"", map[string]string{"LANGUAGE": "pt_BR:en", "LANG": "en_US.UTF-8"}, "pt-BR", nil},
 		{"", map[string]string{"LANG": "de_DE.UTF-8"}, "en",
@@ -60,6 +61,11 @@ func TestAgentDeskSpeaksTheChosenLanguage(t *testing.T) {
 			got := []string{lang.L("Settings"), Credits(0.5), Credits(1), DateTime(day), Number(12345), HowLong(90 * time.Second)}
 			if tc.words != nil && !slices.Equal(got[:len(tc.words)], tc.words) {
 				t.Fatalf("reads %q, want %q", got[:len(tc.words)], tc.words)
+			}
+			for _, v := range languageVars {
+				if got := os.Getenv(v); got != tc.env[v] {
+					t.Errorf("%s is %q once the language is chosen, want %q as it was: programs Agent Desk opens would start in its language", v, got, tc.env[v])
+				}
 			}
 			env := RestartEnv()
 			for v, was := range tc.env {
@@ -92,6 +98,41 @@ func TestStartNoticesSpeakTheLanguageInUse(t *testing.T) {
 			if !strings.Contains(got, w) {
 				t.Errorf("%v reads %q, want %q in it", tc.n.Kind, got, w)
 			}
+		}
+	}
+}
+
+// A chat not yet renamed is recognised by its title in any language, so
+// that it is named after its first message even when Agent Desk started
+// it in another language.
+func TestANewChatsTitleIsKnownInEveryLanguage(t *testing.T) {
+	for _, title := range []string{"New chat with Helper", "Nova conversa com Helper", "Nuevo chat con Helper"} {
+		if !isNewChatTitle(title) {
+			t.Errorf("%q is not known as a new chat's title", title)
+		}
+	}
+	if isNewChatTitle("Budget questions") {
+		t.Error("a title the user gave is taken for a new chat's")
+	}
+}
+
+// Where Fyne speaks the computer's language rather than the one chosen
+// (Windows, macOS), Agent Desk's words loaded for that language keep
+// every plural form its rules ask for: no bare key ("3 agent") on a Czech
+// computer.
+func TestWordsLoadedForAnotherLanguageKeepTheirPlurals(t *testing.T) {
+	speak(t, "es", map[string]string{"LANG": "C"})
+	if err := loadWordsAs("es", "cs"); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LANGUAGE", "cs")
+	t.Setenv("LANG", "cs_CZ.UTF-8")
+	if err := lang.AddTranslationsForLocale([]byte("{}"), "cs"); err != nil { // Fyne picks Czech
+		t.Fatal(err)
+	}
+	for n, want := range map[int]string{1: "1 crédito", 3: "3 créditos", 5: "5 créditos"} {
+		if got := Credits(float64(n)); got != want {
+			t.Errorf("%d credits read %q on a Czech computer, want %q", n, got, want)
 		}
 	}
 }

@@ -237,7 +237,9 @@ func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit)
 	if err := a.db.UpsertMemory(ctx, entry); err != nil {
 		return entry, err
 	}
-	a.RecordCredits(ctx, storage.CreditsMemory, "", lang.L("Memories"), entry.ID, m.Credits)
+	// No title: charges not made by an agent are named when read, in the
+	// language in use then.
+	a.RecordCredits(ctx, storage.CreditsMemory, "", "", entry.ID, m.Credits)
 	// A collection the memory is filed under is listed too, even one the
 	// service chose (a memory saved without one goes to the account's
 	// default collection): there is no other way to learn of it. The

@@ -756,12 +756,14 @@ func OutputFileName(agentType, url string) string {
 }
 
 func outputFileName(agentType, url, ext string) string {
-	fallback := "output"
+	// File names for a result whose address names none, in the
+	// language in use.
+	fallback := lang.L("output")
 	switch agentType {
 	case client.AgentImage:
-		fallback = "image"
+		fallback = lang.L("image")
 	case client.AgentVideo:
-		fallback = "video"
+		fallback = lang.L("video")
 	}
 	u := strings.TrimSpace(url)
 	if i := strings.IndexAny(u, "?#"); i >= 0 {

@@ -394,6 +394,14 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 	if num.Text != "12.53" {
 		t.Fatalf("the number field let through %q", num.Text)
 	}
+	// A decimal comma, as Portuguese and Spanish write numbers, is the
+	// point the service reads.
+	num.SetText("")
+	test.Type(num, "0,5,3")
+	if num.Text != "0.53" {
+		t.Fatalf("typed 0,5,3 the field holds %q, want 0.53", num.Text)
+	}
+	num.SetText("12.53")
 	test.Type(num, "q")
 	if msg := fm.byName["length"].err.Text; !strings.Contains(msg, "Only a number goes here") || !strings.Contains(msg, "“q”") || num.Text != "12.53" {
 		t.Fatalf("a refused letter leaves no word at the field: %q", msg)

@@ -546,8 +546,12 @@ func newNumberEntry() *numberEntry {
 
 // TypedRune lets the digits 0 to 9, one decimal point and a leading minus
 // through: the digits of other scripts (٣, ３) are no number the form or
-// the service reads.
+// the service reads. A decimal comma (as Portuguese and Spanish write
+// 0,5) becomes the point the service reads.
 func (e *numberEntry) TypedRune(r rune) {
+	if r == ',' {
+		r = '.'
+	}
 	switch {
 	case r >= '0' && r <= '9':
 	case r == '.' && !strings.Contains(e.Text, "."):

@@ -150,7 +150,7 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 		plainBtn.SetText(lang.L("Copied as text"))
 	}
 	save := kit.NewButtonWithIcon(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
-		kit.SaveText(o.s.app, o.s.env.Window, agentTitle, safe.FileName(agentTitle, ".md", "result"), out)
+		kit.SaveText(o.s.app, o.s.env.Window, agentTitle, safe.FileName(agentTitle, ".md", lang.L("result")), out)
 	})
 	bar := container.NewHBox(copyBtn, plainBtn, save, toggle)
 	if len(pics) > 0 {

@@ -189,6 +189,6 @@ func (v *View) Export() {
 		return
 	}
 	data := buf.Bytes()
-	kit.SaveFile(v.env.App, v.env.Window, lang.L("Credits exported"), "agentdesk-credits-"+time.Now().Format("2006-01-02")+".csv", []string{".csv"},
+	kit.SaveFile(v.env.App, v.env.Window, lang.L("Credits exported"), lang.L("agentdesk-credits-{{.Day}}.csv", map[string]any{"Day": time.Now().Format("2006-01-02")}), []string{".csv"},
 		func(string) []byte { return data })
 }

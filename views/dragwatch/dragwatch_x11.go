@@ -300,7 +300,7 @@ const pollMillis = 50
 
 // askTimeout is how long a drag source has to say what it offers; one that
 // does not say in time offers no files.
-const askTimeout = 300 * time.Millisecond
+var askTimeout = 300 * time.Millisecond
 
 // Watch reports through over(true) / over(false) whether files are being
 // dragged over the X11 window win (the WindowHandle of fyne's

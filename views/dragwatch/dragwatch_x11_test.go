@@ -327,33 +327,6 @@ func TestWindowGoesAway(t *testing.T) {
 	r.none(t)
 }
 
-// The watcher must end quietly when the X server goes away while no drag is
-// under way. (During a drag Xlib, in a round trip, would end the process,
-// as it does through Fyne's connection anyway.)
-func TestServerGoesAway(t *testing.T) {
-	c := startX(t)
-	win := c.Window(100, 100, 400, 300)
-	r := newRecorder()
-	before := runtime.NumGoroutine()
-	w, err := start(win, r.over)
-	if err != nil {
-		t.Fatal(err)
-	}
-	drag(t, c, c.Source(), 150, 150)
-	moveTo(t, 160, 160)
-	r.next(t, true)
-	xdo(t, "mouseup", "1")
-	r.next(t, false)
-	w.sync() // the watcher is back to waiting, with no Xlib call to make
-	if err := c.xvfb.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	goroutinesBack(t, before)
-	w.stop()
-	w.stop()
-	r.none(t)
-}
-
 func TestCoveredByAnotherWindow(t *testing.T) {
 	c := startX(t)
 	win := c.Window(100, 100, 400, 300)
@@ -466,6 +439,12 @@ func TestDragOfTextIsNoFileDrag(t *testing.T) {
 // lacks text/uri-list: toolkits reuse the window and may leave the list of
 // an earlier drag on it.
 func TestSourceAnswersTargets(t *testing.T) {
+	// The answer counts however late it comes here: a busy machine may
+	// take longer than a source usually does (set before the watch
+	// starts).
+	usual := askTimeout
+	askTimeout = time.Minute
+	t.Cleanup(func() { askTimeout = usual })
 	c := startX(t)
 	win := c.Window(100, 100, 400, 300)
 	r := newRecorder()

@@ -506,7 +506,7 @@ func (s *Screen) deleteSelected() {
 	}
 	s.confirmEach(ids, confirmation{
 		question:  lang.N("Delete this file?", len(ids), map[string]any{"Count": app.Number(len(ids))}),
-		detail:    lang.L("They are deleted from the service and leave every agent they are linked to. This cannot be undone."),
+		detail:    lang.N("It is deleted from the service and leaves every agent it is linked to. This cannot be undone.", len(ids)),
 		verb:      lang.L("Delete"),
 		failTitle: lang.L("Files not deleted"),
 	}, fl.DeleteFiles)

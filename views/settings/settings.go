@@ -435,7 +435,7 @@ func (s *Screen) languageChosen(label string) {
 				return
 			}
 			d := dialog.NewConfirm(lang.L("Start Agent Desk again?"),
-				lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": label}),
+				lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": languageLabel(app.WouldSpeak(tag))}),
 				func(ok bool) {
 					if ok {
 						s.env.Nav.Restart()
