@@ -73,7 +73,7 @@ func knownChoiceLabel(q client.Question, value string) (string, bool) {
 	case "temperature":
 		// The style, and the number that tells two alike apart.
 		if t, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(t) && !math.IsInf(t, 0) {
-			return styleName(t) + " (" + v + ")", true
+			return styleName(t) + " (" + decimal(v) + ")", true
 		}
 		return value, true
 	case "model":

@@ -121,24 +121,9 @@ func useWords(tag string) error {
 // loadWords loads the words of tag's files (lang/<part>.<tag>.json) for
 // Fyne's language as.
 func loadWords(tag, as string) error {
-	suffix := "." + strings.ReplaceAll(tag, "-", "_") + ".json"
-	files, err := words.Files.ReadDir("lang")
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		if !strings.HasSuffix(f.Name(), suffix) {
-			continue
-		}
-		data, err := words.Files.ReadFile("lang/" + f.Name())
-		if err != nil {
-			return err
-		}
-		if err := lang.AddTranslationsForLocale(data, fyne.Locale(as)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return eachWordsFile(tag, func(data []byte) error {
+		return lang.AddTranslationsForLocale(data, fyne.Locale(as))
+	})
 }
 
 // loadWordsAs loads tag's words for another language of Fyne's, whose
@@ -146,6 +131,30 @@ func loadWords(tag, as string) error {
 // "one" for 0): each plural gets every form, the missing ones as its
 // "other".
 func loadWordsAs(tag, as string) error {
+	return eachWordsFile(tag, func(data []byte) error {
+		var texts map[string]any
+		if err := json.Unmarshal(data, &texts); err != nil {
+			return err
+		}
+		for _, v := range texts {
+			if forms, ok := v.(map[string]any); ok {
+				for _, form := range []string{"zero", "one", "two", "few", "many"} {
+					if _, has := forms[form]; !has {
+						forms[form] = forms["other"]
+					}
+				}
+			}
+		}
+		data, err := json.Marshal(texts)
+		if err != nil {
+			return err
+		}
+		return lang.AddTranslationsForLocale(data, fyne.Locale(as))
+	})
+}
+
+// eachWordsFile gives load the contents of each of tag's files.
+func eachWordsFile(tag string, load func(data []byte) error) error {
 	suffix := "." + strings.ReplaceAll(tag, "-", "_") + ".json"
 	files, err := words.Files.ReadDir("lang")
 	if err != nil {
@@ -159,26 +168,7 @@ func loadWordsAs(tag, as string) error {
 		if err != nil {
 			return err
 		}
-		var texts map[string]any
-		if err := json.Unmarshal(data, &texts); err != nil {
-			return err
-		}
-		for k, v := range texts {
-			forms, ok := v.(map[string]any)
-			if !ok {
-				continue
-			}
-			for _, form := range []string{"zero", "one", "two", "few", "many"} {
-				if _, has := forms[form]; !has {
-					forms[form] = forms["other"]
-				}
-			}
-			texts[k] = forms
-		}
-		if data, err = json.Marshal(texts); err != nil {
-			return err
-		}
-		if err := lang.AddTranslationsForLocale(data, fyne.Locale(as)); err != nil {
+		if err := load(data); err != nil {
 			return err
 		}
 	}

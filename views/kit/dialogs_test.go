@@ -247,80 +247,32 @@ func TestADialogsButtonsShowTheFocusRing(t *testing.T) {
 // dialog on w.
 func findButton(w fyne.Window, text string) *kit.Button {
 	var found *kit.Button
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	walkTree(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) bool {
 		if b, ok := o.(*kit.Button); ok && b.Text == text {
 			found = b
-			return
 		}
-		switch o := o.(type) {
-		case *fyne.Container:
-			for _, c := range o.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(o).Objects() {
-				walk(c)
-			}
-		}
-	}
-	walk(w.Canvas().Overlays().Top())
+		return found == nil
+	})
 	return found
 }
 
-// What has the keyboard behind a dialog shows no ring while the dialog is
-// open, and has the keyboard again when it closes.
-func TestTheKeyboardComesBackFromADialog(t *testing.T) {
-	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
-		test.NewTempApp(t)
-		behind := kit.NewButton("New collection…", nil)
-		w := test.NewTempWindow(t, behind)
-		w.Resize(fyne.NewSize(800, 600))
-		kit.AnswerDialogKeys(w)
-		w.Canvas().Focus(behind)
-		kit.ShowDialog(dialog.NewConfirm("Upload many files?", "12 files will be uploaded.", func(bool) {}, w), w)
-		if ringShows(ringOf(behind)) {
-			t.Fatal("the button behind the dialog keeps its ring while the dialog is open")
+// walkTree visits o and what it shows, depth first, while visit says go
+// on.
+func walkTree(o fyne.CanvasObject, visit func(fyne.CanvasObject) bool) bool {
+	if o == nil || !visit(o) {
+		return false
+	}
+	var children []fyne.CanvasObject
+	switch o := o.(type) {
+	case *fyne.Container:
+		children = o.Objects
+	case fyne.Widget:
+		children = test.WidgetRenderer(o).Objects()
+	}
+	for _, c := range children {
+		if !walkTree(c, visit) {
+			return false
 		}
-		press(w, key)
-		if w.Canvas().Focused() != behind || !ringShows(ringOf(behind)) {
-			t.Fatalf("after %s the keyboard is on %v, want the button it was on", key, w.Canvas().Focused())
-		}
 	}
-}
-
-// When a dialog's answer opens another dialog, the keyboard goes back to
-// what had it once the last one closes; a form dialog shown a second time
-// still enables its submit button only with its fields filled.
-func TestTheKeyboardComesBackAfterADialogOpenedByADialog(t *testing.T) {
-	w := dialogWindow(t)
-	behind := kit.NewButton("Delete collection…", nil)
-	w.SetContent(behind)
-	w.Canvas().Focus(behind)
-	kit.ShowDestructive(dialog.NewConfirm("Delete Invoices?", "Its memories stay.", func(ok bool) {
-		kit.ShowInformation("Deleted", "The collection is gone.", w)
-	}, w), w)
-	findButton(w, "Yes").Tapped(nil)
-	press(w, fyne.KeyReturn) // closes the second dialog
-	if w.Canvas().Overlays().Top() != nil || w.Canvas().Focused() != behind {
-		t.Fatalf("after both dialogs closed the keyboard is on %v, want the button it was on", w.Canvas().Focused())
-	}
-
-	name := widget.NewEntry()
-	name.Validator = func(s string) error {
-		if s == "" {
-			return errors.New("a name is needed")
-		}
-		return nil
-	}
-	f := dialog.NewForm("New collection", "Create", "Cancel",
-		[]*widget.FormItem{widget.NewFormItem("Name", name)}, func(bool) {}, w)
-	kit.ShowDialog(f, w)
-	press(w, fyne.KeyEscape)
-	kit.ShowDialog(f, w)
-	create := findButton(w, "Create")
-	test.Type(name, "Invoices")
-	if create == nil || create.Disabled() {
-		t.Fatalf("shown again, the form's Create is %v with a name typed, want enabled", create)
-	}
+	return true
 }

@@ -73,23 +73,11 @@ func TestOptionGroupsShowTheRingAndAnswerToSpace(t *testing.T) {
 // kittestOptions are the check boxes a group shows.
 func kittestOptions(o fyne.Widget) []*kit.Check {
 	var out []*kit.Check
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	walkTree(o, func(o fyne.CanvasObject) bool {
 		if c, ok := o.(*kit.Check); ok {
 			out = append(out, c)
-			return
 		}
-		switch o := o.(type) {
-		case *fyne.Container:
-			for _, c := range o.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(o).Objects() {
-				walk(c)
-			}
-		}
-	}
-	walk(o)
+		return true
+	})
 	return out
 }
