@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -82,6 +84,7 @@ func explain(err error) Problem {
 	var decErr *client.DecodeError
 	var picErr *PictureError
 	var bigErr *OutputTooLargeError
+	var sheetErr *sheet.Error
 	switch {
 	case errors.Is(err, context.Canceled):
 		return Problem{Title: lang.L("Cancelled"), Sentence: lang.L("Cancelled.")}
@@ -125,6 +128,8 @@ func explain(err error) Problem {
 			return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish (the service says nothing). Try again in a moment."), Action: ActionTryAgain}
 		}
 		return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish (the service says {{.Status}}). Try again in a moment.", map[string]any{"Status": strconvQuote(execErr.Execution.Status)}), Action: ActionTryAgain}
+	case errors.As(err, &sheetErr):
+		return Problem{Title: lang.L("Sheet not read"), Sentence: sheetSentence(sheetErr)}
 	case errors.As(err, &bigErr):
 		return Problem{Title: lang.L("File too large"), Sentence: outputTooLarge(bigErr)}
 	case errors.As(err, &picErr):
@@ -551,4 +556,21 @@ func sentenceOf(s string) string {
 		return s
 	}
 	return s + "."
+}
+
+// sheetSentence says what is wrong with a sheet to run an agent over, and
+// what to do.
+func sheetSentence(e *sheet.Error) string {
+	name := map[string]any{"Name": filepath.Base(e.Path), "Cells": e.Cell, "Size": HumanBytes(sheet.MaxBytes)}
+	switch e.Kind {
+	case sheet.Empty:
+		return lang.L("{{.Name}} is empty. Choose a sheet with a row for each run.", name)
+	case sheet.HeaderOnly:
+		return lang.L("{{.Name}} has the names of its columns but no rows under them. Add a row for each run.", name)
+	case sheet.TooLarge:
+		return lang.L("{{.Name}} is larger than Agent Desk reads ({{.Size}}). Split it into smaller sheets.", name)
+	case sheet.Merged:
+		return lang.L("{{.Name}} has merged cells ({{.Cells}}). Unmerge them so that each row has its own values, save, and choose the sheet again.", name)
+	}
+	return lang.L("{{.Name}} could not be read as a spreadsheet. Choose a CSV file or an Excel workbook (.xlsx).", name)
 }
