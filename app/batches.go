@@ -1,0 +1,186 @@
+package app
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"fyne.io/fyne/v2/lang"
+
+	"github.com/agentdesk/agentdesk/app/sheet"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// A batch runs one agent over the rows of a sheet, one row at a time
+// through the account's pacing. Its queue lives in the history: quitting,
+// a crash or a reboot loses nothing, and no row is sent twice: a row is
+// marked as being sent before its request leaves, its execution id kept as
+// soon as the service answers; on the next start a row with an id is
+// looked up on the service, and a row without one (the service may or may
+// not have it) waits for the user's Retry failed rows.
+
+// NewBatch reads the sheet at path and keeps it as a batch of agent's
+// runs, every row waiting: columns say which column answers which
+// question, fixed the answers the same for every row. Nothing is sent.
+func (a *App) NewBatch(ctx context.Context, agent client.Agent, path string, columns ColumnMap, fixed map[string]string) (storage.Batch, error) {
+	t, err := sheet.Open(path)
+	if err != nil {
+		return storage.Batch{}, err
+	}
+	defer t.Close()
+	var rows []storage.BatchRow
+	for {
+		r, err := t.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return storage.Batch{}, err
+		}
+		rows = append(rows, storage.BatchRow{Row: r.Number, Cells: r.Cells})
+	}
+	return a.db.CreateBatch(ctx, storage.Batch{
+		AccountID: a.AccountID(), AgentID: string(agent.ID), AgentTitle: agent.Title, Source: path,
+		Header: t.Header(), Columns: columns, Fixed: fixed,
+	}, rows)
+}
+
+// RunBatch runs a batch's rows until none waits, ctx ends (Pause: the
+// rows on their way stay on the service and are looked up next time), or
+// the batch has cost its credit cap (it is then paused). A row the
+// service would refuse (a required answer missing, a choice not offered)
+// is skipped with the reason, without being sent. Rows left from a
+// previous run are settled first: looked up when the service had them,
+// failed (not sent again) when it is unknown whether it had.
+func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error {
+	b, err := a.db.Batch(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := a.settleBatch(ctx, b, agent); err != nil {
+		return err
+	}
+	if err := a.db.SetBatchState(ctx, id, storage.BatchRunning); err != nil {
+		return err
+	}
+	for {
+		if b.CreditCap > 0 {
+			if _, spent, err := a.db.BatchCounts(ctx, id); err == nil && spent >= b.CreditCap {
+				return a.db.SetBatchState(context.WithoutCancel(ctx), id, storage.BatchPaused)
+			}
+		}
+		if ctx.Err() != nil {
+			return a.db.SetBatchState(context.WithoutCancel(ctx), id, storage.BatchPaused)
+		}
+		row, ok, err := a.db.TakeWaitingRow(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			// Done, unless a row is still going on the service (it is
+			// looked up when the batch runs again).
+			state := storage.BatchDone
+			if counts, _, err := a.db.BatchCounts(ctx, id); err == nil && counts[storage.RowRunning] > 0 {
+				state = storage.BatchPaused
+			}
+			return a.db.SetBatchState(ctx, id, state)
+		}
+		a.runBatchRow(ctx, b, agent, row)
+	}
+}
+
+// runBatchRow sends one row (marked as being sent) and waits for it.
+func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, row storage.BatchRow) {
+	save := context.WithoutCancel(ctx)
+	answers, problems := RowAnswers(agent, b.Columns, b.Fixed, row.Cells)
+	if problems != nil {
+		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowSkipped, Error: rowProblems(agent, problems)})
+		return
+	}
+	c := a.Client()
+	e, err := c.Start(ctx, agent.ID, client.ExecuteParams{Answers: ExecuteAnswers(agent, answers)})
+	if err != nil {
+		// The request may have reached the service, or not: the row is
+		// not sent again by itself.
+		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowFailed, Error: Describe(err)})
+		return
+	}
+	_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(e.ID)})
+	a.finishBatchRow(ctx, b, agent, row.Row, e)
+}
+
+// finishBatchRow waits for a row's execution e and keeps what became of
+// it; when ctx ends first the row stays running, to be looked up.
+func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, row int, e *client.Execution) {
+	save := context.WithoutCancel(ctx)
+	var err error
+	if !e.Terminal() {
+		var w *client.Execution
+		w, err = a.Client().Wait(ctx, agent.ID, e.ID)
+		if w != nil {
+			e = w
+		}
+	} else if !e.Succeeded() {
+		err = &client.ExecutionError{Execution: *e}
+	}
+	if e.Terminal() {
+		a.RecordCredits(save, storage.CreditsExecution, string(agent.ID), agent.Title, string(e.ID), e.Credits)
+	}
+	var credits *float64
+	if e.Credits.Valid {
+		v := e.Credits.Value
+		credits = &v
+	}
+	switch {
+	case err == nil && e.Succeeded():
+		_ = a.db.UpdateBatchRow(save, b.ID, row, storage.RowUpdate{State: storage.RowDone, Credits: credits, Result: e.Output})
+	case !e.Terminal():
+		// Paused, closed, or still going after the wait: the service has
+		// it; it is looked up next time.
+	default:
+		_ = a.db.UpdateBatchRow(save, b.ID, row, storage.RowUpdate{State: storage.RowFailed, Credits: credits, Result: e.Output, Error: Describe(err)})
+	}
+}
+
+// settleBatch deals with the rows a previous run left on their way.
+func (a *App) settleBatch(ctx context.Context, b storage.Batch, agent client.Agent) error {
+	sending, err := a.db.BatchRowsIn(ctx, b.ID, storage.RowSending, 1_000_000)
+	if err != nil {
+		return err
+	}
+	for _, r := range sending {
+		err := a.db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowFailed,
+			Error: lang.L("Agent Desk stopped while this row was being sent, so it may or may not have run. It was not sent again: use Retry failed rows to send it.")})
+		if err != nil {
+			return err
+		}
+	}
+	running, err := a.db.BatchRowsIn(ctx, b.ID, storage.RowRunning, 1_000_000)
+	if err != nil {
+		return err
+	}
+	for _, r := range running {
+		if ctx.Err() != nil {
+			return nil
+		}
+		a.finishBatchRow(ctx, b, agent, r.Row, &client.Execution{ID: client.ID(r.ExecutionID), Status: client.StatusRunning})
+	}
+	return nil
+}
+
+// rowProblems says why a row was not sent: each question and what is
+// wrong with its answer.
+func rowProblems(agent client.Agent, problems map[string]string) string {
+	var parts []string
+	for _, q := range FormQuestions(agent) {
+		if msg, ok := problems[q.Name]; ok {
+			name := QuestionLabel(q)
+			if name == "" {
+				name = strings.ReplaceAll(q.Name, "_", " ")
+			}
+			parts = append(parts, lang.L("{{.Question}}: {{.Problem}}", map[string]any{"Question": name, "Problem": msg}))
+		}
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,137 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// productSheet writes a CSV of n rows for the demo's Newsletter Writer
+// (prompt, tone, length); row 5 (the fourth under the header) asks for a
+// tone the agent does not offer.
+func productSheet(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("Prompt;Tone;Length\n")
+	for i := range n {
+		tone := "friendly"
+		if i == 3 {
+			tone = "loud"
+		}
+		fmt.Fprintf(&b, "\"A note on product %d; short\";%s;%d\n", i, tone, 40+i)
+	}
+	p := filepath.Join(t.TempDir(), "products.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A batch runs the agent once per row it can send, skips with the reason
+// a row the service would refuse (nothing sent), and is done.
+func TestABatchRunsEachRowOnce(t *testing.T) {
+	ctx := context.Background()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := productSheet(t, 12)
+	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
+	b, err := a.NewBatch(ctx, *agent, path, cols, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+		t.Fatal(err)
+	}
+	counts, spent, err := a.DB().BatchCounts(ctx, b.ID)
+	if err != nil || counts[storage.RowDone] != 11 || counts[storage.RowSkipped] != 1 || spent <= 0 {
+		t.Fatalf("rows %v, credits %v, %v", counts, spent, err)
+	}
+	if n := len(svc.Executions()); n != 11 {
+		t.Fatalf("the service ran %d executions for 11 rows to send", n)
+	}
+	skipped, _ := a.DB().BatchRowsIn(ctx, b.ID, storage.RowSkipped, 0)
+	if len(skipped) != 1 || skipped[0].Row != 5 || !strings.Contains(skipped[0].Error, "Please pick one of the choices") {
+		t.Fatalf("the skipped row: %+v", skipped)
+	}
+	done, _ := a.DB().BatchRows(ctx, b.ID, 0, 1)
+	if done[0].Result == "" || done[0].ExecutionID == "" || done[0].Credits == nil {
+		t.Fatalf("a done row keeps no result: %+v", done[0])
+	}
+	if got, _ := a.DB().Batch(ctx, b.ID); got.State != storage.BatchDone {
+		t.Fatalf("the batch is %q, want done", got.State)
+	}
+}
+
+// A batch stopped mid-way (Agent Desk closed, or killed) goes on where it
+// was: the row whose execution the service had is looked up, not sent
+// again; the row that was being sent when it stopped is not sent again by
+// itself; every other row runs once.
+func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
+	ctx := context.Background()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
+	b, err := a.NewBatch(ctx, *agent, productSheet(t, 6), cols, map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := a.DB()
+	// As left by a stop: row 2 sent and answered (its id kept), row 3 on
+	// its way when the app stopped.
+	r2, _, _ := db.TakeWaitingRow(ctx, b.ID)
+	e, err := a.Client().Start(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"prompt": r2.Cells[0], "tone": "friendly"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateBatchRow(ctx, b.ID, r2.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(e.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.TakeWaitingRow(ctx, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	before := len(svc.Executions())
+
+	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+		t.Fatal(err)
+	}
+	// Rows 4 and 6 and 7 run; row 5 (a tone not offered) is skipped.
+	if sent := len(svc.Executions()) - before; sent != 3 {
+		t.Fatalf("going on sent %d requests, want 3 (rows 4, 6, 7)", sent)
+	}
+	rows, _ := db.BatchRows(ctx, b.ID, 0, 0)
+	states := map[int]string{}
+	for _, r := range rows {
+		states[r.Row] = r.State
+	}
+	want := map[int]string{2: storage.RowDone, 3: storage.RowFailed, 4: storage.RowDone, 5: storage.RowSkipped, 6: storage.RowDone, 7: storage.RowDone}
+	for row, s := range want {
+		if states[row] != s {
+			t.Errorf("row %d is %q, want %q", row, states[row], s)
+		}
+	}
+	n, err := db.RetryFailedRows(ctx, b.ID)
+	if err != nil || n != 1 {
+		t.Fatalf("retry failed rows: %d %v", n, err)
+	}
+	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+		t.Fatal(err)
+	}
+	if sent := len(svc.Executions()) - before; sent != 4 {
+		t.Fatalf("after Retry failed rows %d requests in all, want 4: only the failed row again", sent)
+	}
+}

@@ -1,0 +1,104 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+)
+
+// A batch's rows are handed out once each, in sheet order, even to
+// several runners at once; what became of each is kept across a restart;
+// Retry failed rows brings back the failed ones only.
+func TestABatchHandsEachRowOutOnceAndKeepsWhatBecameOfIt(t *testing.T) {
+	ctx := context.Background()
+	p := testPaths(t)
+	db := openTestDB(t, p)
+	rows := make([]BatchRow, 50)
+	for i := range rows {
+		rows[i] = BatchRow{Row: i + 2, Cells: []string{fmt.Sprintf("SKU-%d", i), "Write 40 words"}}
+	}
+	b, err := db.CreateBatch(ctx, Batch{AccountID: "a", AgentID: "7", AgentTitle: "Product writer", Source: "/home/ana/products.csv",
+		Header: []string{"sku", "request"}, Columns: map[string]int{"request": 1}, Fixed: map[string]string{"tone": "friendly"}}, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	taken := map[int]int{}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				r, ok, err := db.TakeWaitingRow(ctx, b.ID)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !ok {
+					return
+				}
+				mu.Lock()
+				taken[r.Row]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(taken) != 50 {
+		t.Fatalf("%d rows handed out, want 50", len(taken))
+	}
+	for row, n := range taken {
+		if n != 1 {
+			t.Fatalf("row %d handed out %d times", row, n)
+		}
+	}
+	cost := 0.02
+	for i, r := range rows {
+		u := RowUpdate{State: RowDone, ExecutionID: fmt.Sprint(900 + i), Credits: &cost, Result: "Text " + r.Cells[0]}
+		switch {
+		case i == 3:
+			u = RowUpdate{State: RowFailed, Error: "The service did not accept the answers."}
+		case i == 7:
+			u = RowUpdate{State: RowRunning, ExecutionID: "907"}
+		}
+		if err := db.UpdateBatchRow(ctx, b.ID, r.Row, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+
+	db = openTestDB(t, p)
+	got, err := db.Batch(ctx, b.ID)
+	if err != nil || got.AgentTitle != "Product writer" || got.Columns["request"] != 1 || got.Fixed["tone"] != "friendly" || got.State != BatchRunning {
+		t.Fatalf("batch after a restart: %+v %v", got, err)
+	}
+	counts, credits, err := db.BatchCounts(ctx, b.ID)
+	if err != nil || counts[RowDone] != 48 || counts[RowFailed] != 1 || counts[RowRunning] != 1 || credits < 0.959 || credits > 0.961 {
+		t.Fatalf("counts %v, credits %v, %v", counts, credits, err)
+	}
+	running, err := db.BatchRowsIn(ctx, b.ID, RowRunning, 0)
+	if err != nil || len(running) != 1 || running[0].ExecutionID != "907" || running[0].Row != 9 {
+		t.Fatalf("the row in flight: %+v %v", running, err)
+	}
+	n, err := db.RetryFailedRows(ctx, b.ID)
+	if err != nil || n != 1 {
+		t.Fatalf("retried %d rows, %v", n, err)
+	}
+	r, ok, err := db.TakeWaitingRow(ctx, b.ID)
+	if err != nil || !ok || r.Row != 5 || r.Cells[0] != "SKU-3" {
+		t.Fatalf("the retried row: %+v %v %v", r, ok, err)
+	}
+	if _, ok, _ := db.TakeWaitingRow(ctx, b.ID); ok {
+		t.Fatal("a done row was handed out again")
+	}
+	page, err := db.BatchRows(ctx, b.ID, 10, 5)
+	if err != nil || len(page) != 5 || page[0].Row != 11 || page[0].Result != "Text SKU-9" || page[0].Credits == nil {
+		t.Fatalf("rows after 10: %+v %v", page, err)
+	}
+	list, err := db.Batches(ctx, "a", 0)
+	if err != nil || len(list) != 1 || list[0].ID != b.ID {
+		t.Fatalf("batches %+v %v", list, err)
+	}
+}
