@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"io"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2/lang"
 
@@ -64,6 +66,7 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 	if err := a.db.SetBatchState(ctx, id, storage.BatchRunning); err != nil {
 		return err
 	}
+	var written time.Time
 	for {
 		if b.CreditCap > 0 {
 			if _, spent, err := a.db.BatchCounts(ctx, id); err == nil && spent >= b.CreditCap {
@@ -71,6 +74,7 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 			}
 		}
 		if ctx.Err() != nil {
+			_, _ = a.BatchResults(context.WithoutCancel(ctx), id)
 			return a.db.SetBatchState(context.WithoutCancel(ctx), id, storage.BatchPaused)
 		}
 		row, ok, err := a.db.TakeWaitingRow(ctx, id)
@@ -84,9 +88,19 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 			if counts, _, err := a.db.BatchCounts(ctx, id); err == nil && counts[storage.RowRunning] > 0 {
 				state = storage.BatchPaused
 			}
+			if _, err := a.BatchResults(ctx, id); err != nil {
+				return err
+			}
 			return a.db.SetBatchState(ctx, id, state)
 		}
 		a.runBatchRow(ctx, b, agent, row)
+		// The results sheet follows the rows, at most once a second.
+		if time.Since(written) >= time.Second {
+			if _, err := a.BatchResults(context.WithoutCancel(ctx), id); err != nil {
+				return err
+			}
+			written = time.Now()
+		}
 	}
 }
 
@@ -183,4 +197,83 @@ func rowProblems(agent client.Agent, problems map[string]string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// BatchResults writes the batch's results sheet beside its source, in the
+// source's format: the source's columns, then the result (the agent's
+// text), the row's status, its credits and the execution's id. The sheet
+// is whole at every moment; when the usual name cannot be replaced (open
+// in a spreadsheet program) a new name is used and kept. It returns the
+// sheet written.
+func (a *App) BatchResults(ctx context.Context, id int64) (string, error) {
+	b, err := a.db.Batch(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	var rows []storage.BatchRow
+	for after := 0; ; {
+		page, err := a.db.BatchRows(ctx, id, after, 5000)
+		if err != nil {
+			return "", err
+		}
+		rows = append(rows, page...)
+		if len(page) < 5000 {
+			break
+		}
+		after = page[len(page)-1].Row
+	}
+	header := append(append([]string{}, b.Header...), lang.L("Result"), lang.L("Status"), lang.L("Credits"), lang.L("Execution"))
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		cells := make([]string, len(b.Header), len(b.Header)+4)
+		copy(cells, r.Cells)
+		result := r.Result
+		if r.Error != "" {
+			result = r.Error
+		}
+		credits := ""
+		if r.Credits != nil {
+			credits = CreditsFigure(*r.Credits)
+		}
+		out[i] = append(cells, result, rowStatus(r.State), credits, r.ExecutionID)
+	}
+	path := b.Results
+	if path == "" {
+		ext := filepath.Ext(b.Source)
+		if !strings.EqualFold(ext, ".xlsx") {
+			ext = ".csv"
+		}
+		path = strings.TrimSuffix(b.Source, filepath.Ext(b.Source)) + " " + lang.L("results") + ext
+	}
+	// Spreadsheet programs where numbers take a decimal comma separate a
+	// CSV's cells with a semicolon.
+	comma := ','
+	if decimalComma() {
+		comma = ';'
+	}
+	written, err := sheet.Write(path, header, out, comma)
+	if err != nil {
+		return "", err
+	}
+	if written != b.Results {
+		if err := a.db.SetBatchResults(ctx, id, written); err != nil {
+			return written, err
+		}
+	}
+	return written, nil
+}
+
+// rowStatus is a row's state in the results sheet, in words.
+func rowStatus(state string) string {
+	switch state {
+	case storage.RowDone:
+		return lang.L("Done")
+	case storage.RowFailed:
+		return lang.L("Failed")
+	case storage.RowSkipped:
+		return lang.L("Skipped")
+	case storage.RowRunning, storage.RowSending:
+		return lang.L("Running")
+	}
+	return lang.L("Waiting")
 }

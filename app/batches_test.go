@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
@@ -69,8 +70,37 @@ func TestABatchRunsEachRowOnce(t *testing.T) {
 	if done[0].Result == "" || done[0].ExecutionID == "" || done[0].Credits == nil {
 		t.Fatalf("a done row keeps no result: %+v", done[0])
 	}
-	if got, _ := a.DB().Batch(ctx, b.ID); got.State != storage.BatchDone {
+	got, _ := a.DB().Batch(ctx, b.ID)
+	if got.State != storage.BatchDone {
 		t.Fatalf("the batch is %q, want done", got.State)
+	}
+	// The results sheet is beside the source: its columns, then the
+	// result, status, credits and execution of each row.
+	if want := strings.TrimSuffix(path, ".csv") + " results.csv"; got.Results != want {
+		t.Fatalf("results written to %q, want %q", got.Results, want)
+	}
+	tb, err := sheet.Open(got.Results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	if h := strings.Join(tb.Header(), "|"); h != "Prompt|Tone|Length|Result|Status|Credits|Execution" {
+		t.Fatalf("results header %q", h)
+	}
+	n := 0
+	for {
+		r, err := tb.Next()
+		if err != nil {
+			break
+		}
+		n++
+		status := r.Cells[4]
+		if (r.Number == 5) != (status == "Skipped") || (r.Number != 5 && (status != "Done" || r.Cells[3] == "" || r.Cells[6] == "")) {
+			t.Fatalf("results row %d: %q", r.Number, r.Cells)
+		}
+	}
+	if n != 12 {
+		t.Fatalf("the results sheet has %d rows, want 12", n)
 	}
 }
 

@@ -274,3 +274,10 @@ func (db *DB) BatchCounts(ctx context.Context, batchID int64) (map[string]int, f
 	}
 	return counts, total, wrap("count the batch's rows", db.path, rows.Err())
 }
+
+// SetBatchResults keeps where a batch's results sheet is.
+func (db *DB) SetBatchResults(ctx context.Context, id int64, path string) error {
+	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET results = ? WHERE id = ?`, path, id))
+	})
+}

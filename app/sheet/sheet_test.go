@@ -186,3 +186,45 @@ func FuzzReadCSV(f *testing.F) {
 		}
 	})
 }
+
+// A results sheet is whole at every moment (written beside and renamed),
+// reads back as written in both formats, keeps what an agent wrote as
+// text (no formula a spreadsheet program would run).
+func TestAResultsSheetIsWholeAndInert(t *testing.T) {
+	dir := t.TempDir()
+	header := []string{"sku", "result", "status"}
+	rows := [][]string{{"A-1", "=HYPERLINK(\"http://evil.example\",\"click\")", "done"}, {"-5", "-not a number", "done"}}
+	for _, name := range []string{"results.csv", "results.xlsx"} {
+		p := filepath.Join(dir, name)
+		got, err := Write(p, header, rows, ';')
+		if err != nil || got != p {
+			t.Fatalf("%s: written to %q, %v", name, got, err)
+		}
+		tb, err := Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back := all(t, tb)
+		_ = tb.Close()
+		if len(back) != 2 || back[1].Cells[0] != "-5" {
+			t.Fatalf("%s reads back as %v", name, back)
+		}
+		formula := back[0].Cells[1]
+		if strings.HasSuffix(name, ".csv") && !strings.HasPrefix(formula, "'=") {
+			t.Fatalf("%s: an agent's =HYPERLINK(…) is written as %q, which a spreadsheet would run", name, formula)
+		}
+		if strings.HasSuffix(name, ".xlsx") {
+			f, _ := excelize.OpenFile(p)
+			if fm, _ := f.GetCellFormula("Sheet1", "B2"); fm != "" {
+				t.Fatalf("%s: B2 holds the formula %q", name, fm)
+			}
+			_ = f.Close()
+		}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") {
+				t.Fatalf("a partial file %s was left", e.Name())
+			}
+		}
+	}
+}
