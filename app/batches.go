@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2/lang"
@@ -22,10 +23,19 @@ import (
 // looked up on the service, and a row without one (the service may or may
 // not have it) waits for the user's Retry failed rows.
 
+// BatchPlan is how a batch runs: which column answers which question, the
+// answers the same for every row, how many rows at once (1 unless the
+// user asks), and the credits after which it pauses (0: none).
+type BatchPlan struct {
+	Columns   ColumnMap
+	Fixed     map[string]string
+	Parallel  int
+	CreditCap float64
+}
+
 // NewBatch reads the sheet at path and keeps it as a batch of agent's
-// runs, every row waiting: columns say which column answers which
-// question, fixed the answers the same for every row. Nothing is sent.
-func (a *App) NewBatch(ctx context.Context, agent client.Agent, path string, columns ColumnMap, fixed map[string]string) (storage.Batch, error) {
+// runs, every row waiting, to run as plan says. Nothing is sent.
+func (a *App) NewBatch(ctx context.Context, agent client.Agent, path string, plan BatchPlan) (storage.Batch, error) {
 	t, err := sheet.Open(path)
 	if err != nil {
 		return storage.Batch{}, err
@@ -42,10 +52,55 @@ func (a *App) NewBatch(ctx context.Context, agent client.Agent, path string, col
 		}
 		rows = append(rows, storage.BatchRow{Row: r.Number, Cells: r.Cells})
 	}
+	return a.newBatch(ctx, agent, path, "", t.Header(), rows, plan)
+}
+
+// NewBatchFromLines keeps pasted lines as a batch: each line (blank ones
+// left out) answers the question named question; the results sheet goes
+// to results (.csv or .xlsx). Nothing is sent.
+func (a *App) NewBatchFromLines(ctx context.Context, agent client.Agent, lines []string, question, results string, plan BatchPlan) (storage.Batch, error) {
+	var rows []storage.BatchRow
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			rows = append(rows, storage.BatchRow{Row: len(rows) + 2, Cells: []string{l}})
+		}
+	}
+	if len(rows) == 0 {
+		return storage.Batch{}, &sheet.Error{Kind: sheet.Empty, Path: results}
+	}
+	name := question
+	for _, q := range FormQuestions(agent) {
+		if q.Name == question {
+			if l := QuestionLabel(q); l != "" {
+				name = l
+			}
+		}
+	}
+	plan.Columns = ColumnMap{question: 0}
+	return a.newBatch(ctx, agent, "", results, []string{name}, rows, plan)
+}
+
+func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results string, header []string, rows []storage.BatchRow, plan BatchPlan) (storage.Batch, error) {
 	return a.db.CreateBatch(ctx, storage.Batch{
-		AccountID: a.AccountID(), AgentID: string(agent.ID), AgentTitle: agent.Title, Source: path,
-		Header: t.Header(), Columns: columns, Fixed: fixed,
+		AccountID: a.AccountID(), AgentID: string(agent.ID), AgentTitle: agent.Title, Source: source, Results: results,
+		Header: header, Columns: plan.Columns, Fixed: plan.Fixed, Parallel: plan.Parallel, CreditCap: plan.CreditCap,
 	}, rows)
+}
+
+// UnfinishedBatches are the account's batches that were running when
+// Agent Desk last closed (or stopped), to offer to go on with.
+func (a *App) UnfinishedBatches(ctx context.Context) ([]storage.Batch, error) {
+	all, err := a.db.Batches(ctx, a.AccountID(), 100)
+	if err != nil {
+		return nil, err
+	}
+	var out []storage.Batch
+	for _, b := range all {
+		if b.State == storage.BatchRunning {
+			out = append(out, b)
+		}
+	}
+	return out, nil
 }
 
 // RunBatch runs a batch's rows until none waits, ctx ends (Pause: the
@@ -66,42 +121,66 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 	if err := a.db.SetBatchState(ctx, id, storage.BatchRunning); err != nil {
 		return err
 	}
-	var written time.Time
-	for {
-		if b.CreditCap > 0 {
-			if _, spent, err := a.db.BatchCounts(ctx, id); err == nil && spent >= b.CreditCap {
-				return a.db.SetBatchState(context.WithoutCancel(ctx), id, storage.BatchPaused)
-			}
-		}
-		if ctx.Err() != nil {
-			_, _ = a.BatchResults(context.WithoutCancel(ctx), id)
-			return a.db.SetBatchState(context.WithoutCancel(ctx), id, storage.BatchPaused)
-		}
-		row, ok, err := a.db.TakeWaitingRow(ctx, id)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			// Done, unless a row is still going on the service (it is
-			// looked up when the batch runs again).
-			state := storage.BatchDone
-			if counts, _, err := a.db.BatchCounts(ctx, id); err == nil && counts[storage.RowRunning] > 0 {
-				state = storage.BatchPaused
-			}
-			if _, err := a.BatchResults(ctx, id); err != nil {
-				return err
-			}
-			return a.db.SetBatchState(ctx, id, state)
-		}
-		a.runBatchRow(ctx, b, agent, row)
-		// The results sheet follows the rows, at most once a second.
-		if time.Since(written) >= time.Second {
-			if _, err := a.BatchResults(context.WithoutCancel(ctx), id); err != nil {
-				return err
+	// Rows go out one at a time, or Parallel at once when the user asked;
+	// every request keeps to the account's pace either way. A credit cap
+	// is checked before each row is taken (parallel rows already on
+	// their way may pass it by a few).
+	var (
+		mu      sync.Mutex
+		written time.Time
+		capped  bool
+		failure error
+	)
+	results := func(force bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if force || time.Since(written) >= time.Second {
+			if _, err := a.BatchResults(context.WithoutCancel(ctx), id); err != nil && failure == nil {
+				failure = err
 			}
 			written = time.Now()
 		}
 	}
+	var wg sync.WaitGroup
+	for range max(1, b.Parallel) {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				if b.CreditCap > 0 {
+					if _, spent, err := a.db.BatchCounts(ctx, id); err == nil && spent >= b.CreditCap {
+						mu.Lock()
+						capped = true
+						mu.Unlock()
+						return
+					}
+				}
+				row, ok, err := a.db.TakeWaitingRow(ctx, id)
+				if err != nil || !ok {
+					if err != nil && ctx.Err() == nil {
+						mu.Lock()
+						failure = err
+						mu.Unlock()
+					}
+					return
+				}
+				a.runBatchRow(ctx, b, agent, row)
+				results(false) // the results sheet follows the rows, at most once a second
+			}
+		})
+	}
+	wg.Wait()
+	results(true)
+	save := context.WithoutCancel(ctx)
+	if failure != nil {
+		_ = a.db.SetBatchState(save, id, storage.BatchPaused)
+		return failure
+	}
+	// Done, unless stopped, capped, or a row is still going on the service
+	// (it is looked up when the batch runs again).
+	state := storage.BatchDone
+	if counts, _, err := a.db.BatchCounts(save, id); ctx.Err() != nil || capped || (err == nil && (counts[storage.RowRunning] > 0 || counts[storage.RowWaiting] > 0)) {
+		state = storage.BatchPaused
+	}
+	return a.db.SetBatchState(save, id, state)
 }
 
 // runBatchRow sends one row (marked as being sent) and waits for it.

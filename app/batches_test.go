@@ -48,7 +48,7 @@ func TestABatchRunsEachRowOnce(t *testing.T) {
 	}
 	path := productSheet(t, 12)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	b, err := a.NewBatch(ctx, *agent, path, cols, nil)
+	b, err := a.NewBatch(ctx, *agent, path, app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	b, err := a.NewBatch(ctx, *agent, productSheet(t, 6), cols, map[string]string{})
+	b, err := a.NewBatch(ctx, *agent, productSheet(t, 6), app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,5 +163,68 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 	}
 	if sent := len(svc.Executions()) - before; sent != 4 {
 		t.Fatalf("after Retry failed rows %d requests in all, want 4: only the failed row again", sent)
+	}
+}
+
+// Pasted lines run as a batch too, several rows at once when asked,
+// each once; a credit cap pauses a batch once it has cost that much; a
+// batch left running is offered to go on with.
+func TestPastedLinesParallelRowsAndACreditCap(t *testing.T) {
+	ctx := context.Background()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{"A note on the summer party", "", "A note on the new printer"}
+	for i := range 7 {
+		lines = append(lines, fmt.Sprintf("A note on week %d", i))
+	}
+	results := filepath.Join(t.TempDir(), "notes.xlsx")
+	b, err := a.NewBatchFromLines(ctx, *agent, lines, "prompt", results, app.BatchPlan{Fixed: map[string]string{"tone": "formal"}, Parallel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+		t.Fatal(err)
+	}
+	counts, _, _ := a.DB().BatchCounts(ctx, b.ID)
+	if counts[storage.RowDone] != 9 || len(svc.Executions()) != 9 {
+		t.Fatalf("9 lines: rows %v, %d executions", counts, len(svc.Executions()))
+	}
+	tb, err := sheet.Open(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for {
+		if _, err := tb.Next(); err != nil {
+			break
+		}
+		n++
+	}
+	_ = tb.Close()
+	if n != 9 {
+		t.Fatalf("the results sheet has %d rows, want 9", n)
+	}
+
+	capped, err := a.NewBatchFromLines(ctx, *agent, lines, "prompt", filepath.Join(t.TempDir(), "capped.csv"),
+		app.BatchPlan{Fixed: map[string]string{"tone": "formal"}, CreditCap: 0.0001})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if open, _ := a.UnfinishedBatches(ctx); len(open) != 1 || open[0].ID != capped.ID {
+		t.Fatalf("a batch not yet finished is not offered: %+v", open)
+	}
+	if err := a.RunBatch(ctx, capped.ID, *agent); err != nil {
+		t.Fatal(err)
+	}
+	counts, spent, _ := a.DB().BatchCounts(ctx, capped.ID)
+	got, _ := a.DB().Batch(ctx, capped.ID)
+	if counts[storage.RowDone] != 1 || counts[storage.RowWaiting] != 8 || got.State != storage.BatchPaused || spent < 0.0001 {
+		t.Fatalf("a batch capped at 0.0001 credits: rows %v, spent %v, state %q", counts, spent, got.State)
+	}
+	if open, _ := a.UnfinishedBatches(ctx); len(open) != 0 {
+		t.Fatalf("a paused batch is offered as left running: %+v", open)
 	}
 }
