@@ -93,6 +93,9 @@ type App struct {
 
 	draftsOnce sync.Once
 	appDrafts  *appDrafts
+	// batches runs the account's batches (Batches).
+	batchOnce sync.Once
+	batches   atomic.Pointer[BatchRunner]
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
 	// life ends when the app closes; work is the background work started

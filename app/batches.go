@@ -163,6 +163,7 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 					return
 				}
 				a.runBatchRow(ctx, b, agent, row)
+				a.batchRowDone()
 				results(false) // the results sheet follows the rows, at most once a second
 			}
 		})

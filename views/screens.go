@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/agents"
+	"github.com/agentdesk/agentdesk/views/batches"
 	"github.com/agentdesk/agentdesk/views/chat"
 	"github.com/agentdesk/agentdesk/views/credits"
 	"github.com/agentdesk/agentdesk/views/files"
@@ -45,6 +46,7 @@ func defaultScreens() []ScreenSpec {
 		{Name: kit.ScreenMemories, Icon: theme.StorageIcon(), New: memories.New},
 		{Name: kit.ScreenResources, Icon: theme.DocumentIcon(), New: resources.New},
 		{Name: kit.ScreenWebhooks, Icon: theme.MailSendIcon(), New: webhooks.New},
+		{Name: kit.ScreenBatches, Icon: theme.ListIcon(), New: batches.New},
 		{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: settings.New},
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/batches"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -75,6 +76,9 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 	for _, n := range a.Notices() {
 		kit.ShowInformation("Agent Desk", n, win)
 	}
+	// Batches end in the background: the user hears of it, and is asked
+	// once to go on with those left running when Agent Desk closed.
+	batches.Follow(s.env)
 	first := a.Settings().LastScreen
 	if _, ok := s.spec(first); !ok {
 		first = kit.ScreenAgents

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/batches"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -262,7 +263,14 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.keys = widget.NewLabel(lang.L("Uses credits · {{.Key}} runs it", map[string]any{"Key": kit.CtrlEnterName}))
 	d.keys.Importance = widget.LowImportance
 	d.keys.Truncation = fyne.TextTruncateEllipsis // a longer language never widens the bar
-	buttons := container.NewHBox(d.runBtn, d.cancelBtn)
+	// The same agent over every row of a sheet: a batch, followed on the
+	// Batches screen.
+	many := kit.NewButtonWithIcon(lang.L("Run on many…"), theme.ListIcon(), func() { batches.RunOnMany(d.s.env, d.agent) })
+	many.Tip = lang.L("Run the agent once for every row of a sheet (CSV or Excel).")
+	if d.agent.Inactive() {
+		many.Disable()
+	}
+	buttons := container.NewHBox(d.runBtn, d.cancelBtn, many)
 	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, container.NewStack(d.keys, d.progress)))
 	body := container.NewVBox(d.formBox, widget.NewSeparator(), d.output.content)
 	// Fields and results no wider than a readable line on a wide screen.

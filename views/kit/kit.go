@@ -118,6 +118,8 @@ func ScreenLabel(name string) string {
 		return lang.L("Resources")
 	case ScreenWebhooks:
 		return lang.L("Webhooks")
+	case ScreenBatches:
+		return lang.L("Batches")
 	case ScreenSettings:
 		return lang.L("Settings")
 	}
@@ -133,5 +135,6 @@ const (
 	ScreenMemories  = "Memories"
 	ScreenResources = "Resources"
 	ScreenWebhooks  = "Webhooks"
+	ScreenBatches   = "Batches"
 	ScreenSettings  = "Settings"
 )

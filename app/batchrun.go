@@ -1,0 +1,137 @@
+package app
+
+import (
+	"context"
+	"sync"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// BatchRunner runs the account's batches in the background, as the app's
+// own work (closing Agent Desk pauses them: their rows are looked up when
+// they go on), and tells the screens of their progress through News,
+// which changes only while a batch runs.
+type BatchRunner struct {
+	a       *App
+	mu      sync.Mutex
+	running map[int64]context.CancelFunc
+	news    *State[BatchNews]
+}
+
+// BatchNews is what changed last: Rows counts the rows finished (and the
+// batches started, paused or ended) since start; Ended is the last batch
+// that ended, Ends how many have.
+type BatchNews struct {
+	Rows  uint64
+	Ended BatchEnd
+	Ends  uint64
+}
+
+// BatchEnd is a batch that stopped running: why (Err, nil when it ran out
+// of rows or was paused) and its state then.
+type BatchEnd struct {
+	Batch  storage.Batch
+	Counts map[string]int
+	Spent  float64
+	Err    error
+}
+
+// Batches is the app's batch runner.
+func (a *App) Batches() *BatchRunner {
+	a.batchOnce.Do(func() {
+		a.batches.Store(&BatchRunner{a: a, running: map[int64]context.CancelFunc{}, news: NewState(BatchNews{})})
+	})
+	return a.batches.Load()
+}
+
+// News is the runner's progress, for screens to follow (kit.Bind).
+func (r *BatchRunner) News() Observable[BatchNews] { return r.news }
+
+// Running reports whether batch id runs now.
+func (r *BatchRunner) Running(id int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.running[id]
+	return ok
+}
+
+// Start runs batch id of agent in the background; false when it runs
+// already or the app is closing.
+func (r *BatchRunner) Start(id int64, agent client.Agent) bool {
+	r.mu.Lock()
+	if _, ok := r.running[id]; ok {
+		r.mu.Unlock()
+		return false
+	}
+	ctx, cancel := context.WithCancel(r.a.Life())
+	r.running[id] = cancel
+	r.mu.Unlock()
+	ok := r.a.Go(func() {
+		err := r.a.RunBatch(ctx, id, agent)
+		cancel()
+		r.mu.Lock()
+		delete(r.running, id)
+		r.mu.Unlock()
+		end := BatchEnd{Err: err}
+		save := context.WithoutCancel(ctx)
+		end.Batch, _ = r.a.db.Batch(save, id)
+		end.Counts, end.Spent, _ = r.a.db.BatchCounts(save, id)
+		r.news.Update(func(n BatchNews) BatchNews {
+			n.Rows++
+			n.Ended = end
+			n.Ends++
+			return n
+		})
+	})
+	if !ok {
+		cancel()
+		r.mu.Lock()
+		delete(r.running, id)
+		r.mu.Unlock()
+		return false
+	}
+	r.bump()
+	return true
+}
+
+// Resume reads batch id's agent from the service and starts it.
+func (r *BatchRunner) Resume(ctx context.Context, id int64) error {
+	b, err := r.a.db.Batch(ctx, id)
+	if err != nil {
+		return err
+	}
+	agent, err := r.a.GetAgent(ctx, client.ID(b.AgentID))
+	if err != nil {
+		return err
+	}
+	r.Start(id, *agent)
+	return nil
+}
+
+// Pause stops batch id after the rows on their way (they stay on the
+// service and are looked up when it goes on).
+func (r *BatchRunner) Pause(id int64) {
+	r.mu.Lock()
+	cancel := r.running[id]
+	r.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// bump tells the screens a row (or a batch) changed.
+func (r *BatchRunner) bump() {
+	r.news.Update(func(n BatchNews) BatchNews { n.Rows++; return n })
+}
+
+// batchRowDone is called by RunBatch after each row.
+func (a *App) batchRowDone() {
+	if r := a.batches.Load(); r != nil {
+		r.bump()
+	}
+}
+
+// BatchRowState is a row's state in words (Done, Failed, Skipped, Running,
+// Waiting), as the results sheet writes it.
+func BatchRowState(state string) string { return rowStatus(state) }
