@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"io"
 	"path/filepath"
 	"strings"
@@ -131,14 +132,19 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 		capped  bool
 		failure error
 	)
+	// The sheet is written at most once a second, and never taking more
+	// than a tenth of the time (a large sheet is written less often).
+	every := time.Second
 	results := func(force bool) {
 		mu.Lock()
 		defer mu.Unlock()
-		if force || time.Since(written) >= time.Second {
+		if force || time.Since(written) >= every {
+			start := time.Now()
 			if _, err := a.BatchResults(context.WithoutCancel(ctx), id); err != nil && failure == nil {
 				failure = err
 			}
 			written = time.Now()
+			every = max(time.Second, 10*written.Sub(start))
 		}
 	}
 	var wg sync.WaitGroup
@@ -162,8 +168,16 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 					}
 					return
 				}
-				a.runBatchRow(ctx, b, agent, row)
+				rowErr := a.runBatchRow(ctx, b, agent, row)
 				a.batchRowDone()
+				if rowErr != nil {
+					mu.Lock()
+					if failure == nil {
+						failure = rowErr
+					}
+					mu.Unlock()
+					return
+				}
 				results(false) // the results sheet follows the rows, at most once a second
 			}
 		})
@@ -181,32 +195,54 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 	if counts, _, err := a.db.BatchCounts(save, id); ctx.Err() != nil || capped || (err == nil && (counts[storage.RowRunning] > 0 || counts[storage.RowWaiting] > 0)) {
 		state = storage.BatchPaused
 	}
+	if state == storage.BatchPaused && a.life.Err() != nil {
+		// Agent Desk is closing, not the user pausing: the batch stays
+		// running, to be offered to go on with at the next start.
+		state = storage.BatchRunning
+	}
 	return a.db.SetBatchState(save, id, state)
 }
 
 // runBatchRow sends one row (marked as being sent) and waits for it.
-func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, row storage.BatchRow) {
+func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, row storage.BatchRow) error {
 	save := context.WithoutCancel(ctx)
 	answers, problems := RowAnswers(agent, b.Columns, b.Fixed, row.Cells)
 	if problems != nil {
 		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowSkipped, Error: rowProblems(agent, problems)})
-		return
+		return nil
 	}
 	c := a.Client()
-	e, err := c.Start(ctx, agent.ID, client.ExecuteParams{Answers: ExecuteAnswers(agent, answers)})
+	// Once on its way a request is seen through, Pause or quitting
+	// included, so that its execution id is kept (the service may charge
+	// it): only the wait for its result follows ctx.
+	send, cancel := context.WithTimeout(save, 2*time.Minute)
+	e, err := c.Start(send, agent.ID, client.ExecuteParams{Answers: ExecuteAnswers(agent, answers)})
+	cancel()
 	if err != nil {
-		// The request may have reached the service, or not: the row is
-		// not sent again by itself.
-		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowFailed, Error: Describe(err)})
-		return
+		// A refusal says the service did not run it; anything else (the
+		// connection broke) leaves it unknown: either way the row is not
+		// sent again by itself.
+		why := Describe(err)
+		var apiErr *client.APIError
+		if !errors.As(err, &apiErr) {
+			why = unknownFate()
+		}
+		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowFailed, Error: why})
+		return nil
 	}
 	_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(e.ID)})
-	a.finishBatchRow(ctx, b, agent, row.Row, e)
+	return a.finishBatchRow(ctx, b, agent, row.Row, e)
+}
+
+// unknownFate is why a row is not sent again when it is unknown whether
+// the service got it.
+func unknownFate() string {
+	return lang.L("Agent Desk stopped while this row was being sent, so it may or may not have run. It was not sent again: use Retry failed rows to send it.")
 }
 
 // finishBatchRow waits for a row's execution e and keeps what became of
 // it; when ctx ends first the row stays running, to be looked up.
-func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, row int, e *client.Execution) {
+func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, row int, e *client.Execution) error {
 	save := context.WithoutCancel(ctx)
 	var err error
 	if !e.Terminal() {
@@ -229,12 +265,22 @@ func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.
 	switch {
 	case err == nil && e.Succeeded():
 		_ = a.db.UpdateBatchRow(save, b.ID, row, storage.RowUpdate{State: storage.RowDone, Credits: credits, Result: e.Output})
+	case !e.Terminal() && client.IsNotFound(err):
+		// The service has no such run (any more): nothing to wait for,
+		// and nothing was charged twice.
+		_ = a.db.UpdateBatchRow(save, b.ID, row, storage.RowUpdate{State: storage.RowFailed,
+			Error: lang.L("The service no longer has this run, so its result cannot be fetched. Use Retry failed rows to run the row again.")})
 	case !e.Terminal():
 		// Paused, closed, or still going after the wait: the service has
-		// it; it is looked up next time.
+		// it; it is looked up next time. A lookup that failed otherwise
+		// is told (the batch pauses with it).
+		if err != nil && ctx.Err() == nil && !errors.Is(err, client.ErrStillRunning) {
+			return err
+		}
 	default:
 		_ = a.db.UpdateBatchRow(save, b.ID, row, storage.RowUpdate{State: storage.RowFailed, Credits: credits, Result: e.Output, Error: Describe(err)})
 	}
+	return nil
 }
 
 // settleBatch deals with the rows a previous run left on their way.
@@ -244,8 +290,7 @@ func (a *App) settleBatch(ctx context.Context, b storage.Batch, agent client.Age
 		return err
 	}
 	for _, r := range sending {
-		err := a.db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowFailed,
-			Error: lang.L("Agent Desk stopped while this row was being sent, so it may or may not have run. It was not sent again: use Retry failed rows to send it.")})
+		err := a.db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowFailed, Error: unknownFate()})
 		if err != nil {
 			return err
 		}
@@ -258,7 +303,9 @@ func (a *App) settleBatch(ctx context.Context, b storage.Batch, agent client.Age
 		if ctx.Err() != nil {
 			return nil
 		}
-		a.finishBatchRow(ctx, b, agent, r.Row, &client.Execution{ID: client.ID(r.ExecutionID), Status: client.StatusRunning})
+		if err := a.finishBatchRow(ctx, b, agent, r.Row, &client.Execution{ID: client.ID(r.ExecutionID), Status: client.StatusRunning}); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
@@ -226,5 +227,65 @@ func TestPastedLinesParallelRowsAndACreditCap(t *testing.T) {
 	}
 	if open, _ := a.UnfinishedBatches(ctx); len(open) != 0 {
 		t.Fatalf("a paused batch is offered as left running: %+v", open)
+	}
+}
+
+// Closing Agent Desk mid-batch leaves it to be offered at the next start
+// (a pause by the user does not); a row whose run the service no longer
+// has fails with the reason instead of being looked up forever.
+func TestClosingMidBatchOffersToGoOnAndAGoneRunFails(t *testing.T) {
+	ctx := context.Background()
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", Pace: 5 * time.Millisecond})
+	paths := storage.PathsIn(t.TempDir())
+	open := func() *app.App {
+		return apptest.OnURL(t, srv.URL, func(c *app.Config) {
+			c.Paths = paths
+			c.ClientOptions = append(c.ClientOptions, client.WithPollInterval(20*time.Millisecond))
+		})
+	}
+	a := open()
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := make([]string, 5)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("A note on week %d", i)
+	}
+	b, err := a.NewBatchFromLines(ctx, *agent, lines, "prompt", filepath.Join(t.TempDir(), "weeks.csv"), app.BatchPlan{Fixed: map[string]string{"tone": "formal"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Batches().Start(b.ID, *agent)
+	for len(svc.Executions()) < 1 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a = open()
+	left, err := a.UnfinishedBatches(ctx)
+	if err != nil || len(left) != 1 || left[0].ID != b.ID {
+		t.Fatalf("after closing mid-batch, offered %+v (%v), want the batch", left, err)
+	}
+
+	// A row left running whose execution the service does not know.
+	db := a.DB()
+	r, ok, err := db.TakeWaitingRow(ctx, b.ID)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if err := db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: "999999"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+		t.Fatal(err)
+	}
+	failed, _ := db.BatchRowsIn(ctx, b.ID, storage.RowFailed, 0)
+	if len(failed) != 1 || failed[0].Row != r.Row || !strings.Contains(failed[0].Error, "no longer has this run") {
+		t.Fatalf("the row whose run is gone: %+v", failed)
+	}
+	if got, _ := db.Batch(ctx, b.ID); got.State != storage.BatchDone {
+		t.Fatalf("the batch is %q, want done", got.State)
 	}
 }
