@@ -285,25 +285,16 @@ func matchLanguage(chosen string, system []string) string {
 // language of the day, recognised whatever the language now.
 func inEveryLanguage(key string) []string {
 	out := []string{key}
-	files, err := words.Files.ReadDir("lang")
-	if err != nil {
-		return out
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f.Name(), ".en.json") {
-			continue
-		}
-		data, err := words.Files.ReadFile("lang/" + f.Name())
-		if err != nil {
-			continue
-		}
-		var texts map[string]any
-		if json.Unmarshal(data, &texts) != nil {
-			continue
-		}
-		if s, ok := texts[key].(string); ok && !slices.Contains(out, s) {
-			out = append(out, s)
-		}
+	for _, l := range Languages[1:] {
+		_ = eachWordsFile(l.Tag, func(data []byte) error {
+			var texts map[string]any
+			if json.Unmarshal(data, &texts) == nil {
+				if s, ok := texts[key].(string); ok && !slices.Contains(out, s) {
+					out = append(out, s)
+				}
+			}
+			return nil
+		})
 	}
 	return out
 }

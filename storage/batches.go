@@ -71,9 +71,9 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 	if b.Parallel < 1 {
 		b.Parallel = 1
 	}
-	header, _ := json.Marshal(nonNil(b.Header))
-	columns, _ := json.Marshal(nonNilMap(b.Columns))
-	fixed, _ := json.Marshal(nonNilMap(b.Fixed))
+	header, _ := json.Marshal(orEmptySlice(b.Header))
+	columns, _ := json.Marshal(orEmpty(b.Columns))
+	fixed, _ := json.Marshal(orEmpty(b.Fixed))
 	err := db.write(ctx, "keep the batch", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO batches (account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -88,7 +88,7 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 		}
 		defer stmt.Close()
 		for _, r := range rows {
-			cells, _ := json.Marshal(nonNil(r.Cells))
+			cells, _ := json.Marshal(orEmptySlice(r.Cells))
 			state := r.State
 			if state == "" {
 				state = RowWaiting
@@ -100,20 +100,6 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 		return nil
 	})
 	return b, err
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
-func nonNilMap[K comparable, V any](m map[K]V) map[K]V {
-	if m == nil {
-		return map[K]V{}
-	}
-	return m
 }
 
 const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at`

@@ -48,10 +48,11 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 	kit.SetSettingsOpener(func() { s.Show(kit.ScreenSettings) })
 	s.stack = container.NewStack()
 	s.status = NewStatusBar(s.env)
+	widest := longestLabel() + "  "
 	s.rail = kit.NewList(
 		func() int { return len(screens) },
 		func() fyne.CanvasObject {
-			return container.NewHBox(widget.NewIcon(nil), widget.NewLabel(longestLabel()+"  "))
+			return container.NewHBox(widget.NewIcon(nil), widget.NewLabel(widest))
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			row := o.(*fyne.Container)

@@ -109,7 +109,12 @@ func New(env kit.Env) kit.Screen {
 	header := kit.Header(lang.L("Batches"), lang.L("An agent run on every row of a sheet, one result per row."))
 	split := kit.Split(container.NewPadded(s.stack), container.NewPadded(s.detail), 0.4)
 	s.content = kit.NewBorder(container.NewPadded(header), nil, nil, nil, split)
-	kit.Bind(s.runner.News(), func(app.BatchNews) { s.Reload() })
+	// Followed while on screen; Shown catches up when the user comes back.
+	kit.Bind(s.runner.News(), func(app.BatchNews) {
+		if kit.OnScreen(s.content) {
+			s.Reload()
+		}
+	})
 	kit.OnAccountChange(env.App, func() { s.chosen = 0; s.Reload() })
 	return s
 }
@@ -219,13 +224,7 @@ func (s *Screen) showChosen() {
 	kit.SetBody(s.detail, s.detailBody)
 	s.title.SetText(BatchTitle(it.b))
 	s.summary.SetText(Summary(it.counts, it.spent) + " · " + StateWord(it.b, it.running))
-	show := func(o fyne.CanvasObject, on bool) {
-		if on {
-			o.Show()
-		} else {
-			o.Hide()
-		}
-	}
+	show := showIf
 	left := it.counts[storage.RowWaiting] + it.counts[storage.RowRunning] + it.counts[storage.RowSending]
 	show(s.pause, it.running)
 	show(s.goOn, !it.running && left > 0 && it.b.State != storage.BatchDone)

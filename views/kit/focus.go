@@ -86,6 +86,17 @@ func parts(o fyne.CanvasObject) []fyne.CanvasObject {
 	return nil
 }
 
+// OnScreen reports whether o is shown in its window now (a screen the
+// user left is not).
+func OnScreen(o fyne.CanvasObject) bool {
+	a := fyne.CurrentApp()
+	if a == nil {
+		return false
+	}
+	c := a.Driver().CanvasForObject(o)
+	return c != nil && contains(c.Content(), o)
+}
+
 // contains reports whether o is root or shown inside it.
 func contains(root, o fyne.CanvasObject) bool {
 	if root == nil {
