@@ -3,14 +3,20 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
@@ -32,6 +38,12 @@ type BatchPlan struct {
 	Fixed     map[string]string
 	Parallel  int
 	CreditCap float64
+	// Folder is where the files the rows name are read from (a sheet's
+	// own folder, or the folder chosen); nothing outside it is sent.
+	Folder string
+	// Attach is the column, counted from 1, whose file goes with each run
+	// when no question of the agent takes files (0: none).
+	Attach int
 }
 
 // NewBatch reads the sheet at path and keeps it as a batch of agent's
@@ -53,6 +65,9 @@ func (a *App) NewBatch(ctx context.Context, agent client.Agent, path string, pla
 		}
 		rows = append(rows, storage.BatchRow{Row: r.Number, Cells: r.Cells})
 	}
+	if plan.Folder == "" {
+		plan.Folder = filepath.Dir(path)
+	}
 	return a.newBatch(ctx, agent, path, "", t.Header(), rows, plan)
 }
 
@@ -70,22 +85,126 @@ func (a *App) NewBatchFromLines(ctx context.Context, agent client.Agent, lines [
 		return storage.Batch{}, &sheet.Error{Kind: sheet.Empty, Path: results}
 	}
 	name := question
-	for _, q := range FormQuestions(agent) {
+	for _, q := range BatchQuestions(agent) {
 		if q.Name == question {
-			if l := QuestionLabel(q); l != "" {
-				name = l
-			}
+			name = BatchQuestionName(q)
 		}
 	}
 	plan.Columns = ColumnMap{question: 0}
 	return a.newBatch(ctx, agent, "", results, []string{name}, rows, plan)
 }
 
+// NewBatchFromFiles keeps files as a batch: one run for each, the file
+// going with it (answering the agent's file question, or attached to the
+// run when it has none). names are the files' names inside folder (the
+// only place files are read from); the results sheet goes to results
+// (beside the folder when empty). Nothing is sent.
+func (a *App) NewBatchFromFiles(ctx context.Context, agent client.Agent, folder string, names []string, results string, plan BatchPlan) (storage.Batch, error) {
+	if len(names) == 0 {
+		return storage.Batch{}, &sheet.Error{Kind: sheet.Empty, Path: folder}
+	}
+	rows := make([]storage.BatchRow, len(names))
+	for i, n := range names {
+		rows[i] = storage.BatchRow{Row: i + 2, Cells: []string{n}}
+	}
+	plan.Folder = folder
+	if plan.Columns == nil {
+		plan.Columns = ColumnMap{}
+	}
+	plan.Attach = 0
+	if q := FileQuestion(agent); q != "" {
+		plan.Columns[q] = 0
+	} else {
+		plan.Attach = 1
+	}
+	return a.newBatch(ctx, agent, folder, results, []string{lang.L("File")}, rows, plan)
+}
+
+// FolderFile is a file a folder holds, as a batch over the folder would
+// send it.
+type FolderFile struct {
+	Name    string // inside the folder ("scans/01.pdf")
+	Ext     string // its extension in lower case (".pdf"), "" for none
+	Size    int64
+	Problem string // why it cannot be sent, "" when it can
+}
+
+// FolderFiles are the files in folder and its folders, by name: hidden
+// ones left out, a link leading out of the folder kept with its Problem
+// (PlanUpload's rules). It reads names and sizes, never content.
+func FolderFiles(folder string) []FolderFile {
+	plan := PlanUpload([]string{folder})
+	out := make([]FolderFile, 0, len(plan.Files))
+	for _, f := range plan.Files {
+		name, err := filepath.Rel(folder, f.Path)
+		if err != nil || name == "." {
+			if f.Problem == "" {
+				continue // the folder itself, unreadable as a file
+			}
+			name = f.Name
+		}
+		out = append(out, FolderFile{Name: name, Ext: strings.ToLower(filepath.Ext(name)), Size: f.Size, Problem: f.Problem})
+	}
+	return out
+}
+
+// FileQuestion is the agent's first question that takes a file ("" when
+// none does: a file then goes with the run as an attachment).
+func FileQuestion(agent client.Agent) string {
+	for _, q := range FormQuestions(agent) {
+		if q.Type == QuestionFile {
+			return q.Name
+		}
+	}
+	return ""
+}
+
+// filesPerRow is how many files each row of a batch sends.
+func (p BatchPlan) filesPerRow(agent client.Agent) int {
+	n := 0
+	if p.Attach > 0 {
+		n++
+	}
+	for _, q := range FormQuestions(agent) {
+		if _, ok := p.Columns[q.Name]; ok && q.Type == QuestionFile {
+			n++
+		}
+	}
+	return n
+}
+
+// BatchRoom checks that the service has room for the files a batch sends
+// at once (each row's are removed from it once the row is done); nil when
+// it has, or when the service sets no limit.
+func (a *App) BatchRoom(ctx context.Context, agent client.Agent, p BatchPlan) error {
+	need := p.filesPerRow(agent) * max(1, p.Parallel)
+	if need == 0 {
+		return nil
+	}
+	stored, err := a.CheckOnline(ctx)
+	if err != nil {
+		return err
+	}
+	if room := a.roomFor(stored); room >= 0 && room < need {
+		return say(func() string {
+			return lang.N("The service keeps at most {{.Most}} files and holds {{.Stored}}; this batch sends {{.Count}} file at a time. Delete some on the Files screen, then try again.", need,
+				map[string]any{"Most": Number(client.MaxStoredFiles), "Stored": Number(stored), "Count": Number(need)})
+		})
+	}
+	return nil
+}
+
 func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results string, header []string, rows []storage.BatchRow, plan BatchPlan) (storage.Batch, error) {
 	return a.db.CreateBatch(ctx, storage.Batch{
 		AccountID: a.AccountID(), AgentID: string(agent.ID), AgentTitle: agent.Title, Source: source, Results: results,
 		Header: header, Columns: plan.Columns, Fixed: plan.Fixed, Parallel: plan.Parallel, CreditCap: plan.CreditCap,
+		Folder: plan.Folder, Attach: plan.Attach,
 	}, rows)
+}
+
+// planOf is the plan batch b was made with.
+func planOf(b storage.Batch) BatchPlan {
+	return BatchPlan{Columns: b.Columns, Fixed: b.Fixed, Parallel: b.Parallel, CreditCap: b.CreditCap, Folder: b.Folder, Attach: b.Attach}
 }
 
 // UnfinishedBatches are the account's batches that were running when
@@ -119,8 +238,16 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 	if err := a.settleBatch(ctx, b, agent); err != nil {
 		return err
 	}
-	if err := a.db.SetBatchState(ctx, id, storage.BatchRunning); err != nil {
-		return err
+	if counts, _, err := a.db.BatchCounts(ctx, id); err == nil && counts[storage.RowWaiting] > 0 {
+		if err := a.BatchRoom(ctx, agent, planOf(b)); err != nil {
+			_ = a.db.SetBatchState(context.WithoutCancel(ctx), id, storage.BatchPaused)
+			return err
+		}
+	}
+	if b.State != storage.BatchCancelled {
+		if err := a.db.SetBatchState(ctx, id, storage.BatchRunning); err != nil {
+			return err
+		}
 	}
 	// Rows go out one at a time, or Parallel at once when the user asked;
 	// every request keeps to the account's pace either way. A credit cap
@@ -200,23 +327,55 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 		// running, to be offered to go on with at the next start.
 		state = storage.BatchRunning
 	}
+	if now, err := a.db.Batch(save, id); err == nil && now.State == storage.BatchCancelled {
+		return nil // cancelled while it ran: it stays so
+	}
 	return a.db.SetBatchState(save, id, state)
 }
 
-// runBatchRow sends one row (marked as being sent) and waits for it.
+// runBatchRow sends one row (marked as being sent) with its files, and
+// waits for it.
 func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, row storage.BatchRow) error {
 	save := context.WithoutCancel(ctx)
-	answers, problems := RowAnswers(agent, b.Columns, b.Fixed, row.Cells)
-	if problems != nil {
-		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowSkipped, Error: rowProblems(agent, problems)})
+	req := planOf(b).Request(agent, row.Cells)
+	if req.Problems != nil {
+		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowSkipped, Error: rowProblems(agent, req.Problems)})
 		return nil
 	}
-	c := a.Client()
+	params := client.ExecuteParams{}
+	if agent.Type == client.AgentChat {
+		params.Messages = []client.Message{{Role: client.RoleUser, Content: req.Message}}
+	}
+	// The row's files go first; like the run itself, an upload on its
+	// way is seen through, so that each file the service keeps is known
+	// and removed once the row is done.
+	for _, name := range slices.Sorted(maps.Keys(req.Files)) {
+		path := req.Files[name]
+		up, cancel := context.WithTimeout(save, 30*time.Minute)
+		f, err := a.Client().UploadFile(up, client.UploadParams{Path: path, Filename: filepath.Base(path)})
+		cancel()
+		if err != nil {
+			row.State = storage.RowFailed
+			_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowFailed,
+				Error: lang.L("{{.File}} could not be sent, so the row did not run: {{.Why}}", map[string]any{"File": filepath.Base(path), "Why": uploadProblem(err, false)})})
+			a.removeRowUploads(save, b.ID, row)
+			return nil
+		}
+		a.RecordCredits(save, storage.CreditsFile, string(agent.ID), agent.Title, string(f.ID), f.Credits)
+		row.Uploads = append(row.Uploads, string(f.ID))
+		_ = a.db.SetRowUploads(save, b.ID, row.Row, row.Uploads)
+		if name == "" {
+			params.FileIDs = append(params.FileIDs, f.ID)
+		} else {
+			req.Answers[name] = string(f.ID)
+		}
+	}
+	params.Answers = ExecuteAnswers(agent, req.Answers)
 	// Once on its way a request is seen through, Pause or quitting
 	// included, so that its execution id is kept (the service may charge
 	// it): only the wait for its result follows ctx.
 	send, cancel := context.WithTimeout(save, 2*time.Minute)
-	e, err := c.Start(send, agent.ID, client.ExecuteParams{Answers: ExecuteAnswers(agent, answers)})
+	e, err := a.Client().Start(send, agent.ID, params)
 	cancel()
 	if err != nil {
 		// A refusal says the service did not run it; anything else (the
@@ -228,10 +387,31 @@ func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Age
 			why = unknownFate()
 		}
 		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowFailed, Error: why})
+		a.removeRowUploads(save, b.ID, row)
 		return nil
 	}
-	_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(e.ID)})
-	return a.finishBatchRow(ctx, b, agent, row.Row, e)
+	row.ExecutionID = string(e.ID)
+	_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: row.ExecutionID})
+	return a.finishBatchRow(ctx, b, agent, row, e)
+}
+
+// removeRowUploads removes the files sent for a row from the service (it
+// keeps only a few: the next rows need the room); those it could not
+// remove are kept, to try again when the batch runs next.
+func (a *App) removeRowUploads(ctx context.Context, batch int64, row storage.BatchRow) {
+	if len(row.Uploads) == 0 {
+		return
+	}
+	var left []string
+	for _, id := range row.Uploads {
+		del, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err := a.Client().DeleteFile(del, client.ID(id))
+		cancel()
+		if err != nil && !client.IsNotFound(err) {
+			left = append(left, id)
+		}
+	}
+	_ = a.db.SetRowUploads(ctx, batch, row.Row, left)
 }
 
 // unknownFate is why a row is not sent again when it is unknown whether
@@ -241,8 +421,10 @@ func unknownFate() string {
 }
 
 // finishBatchRow waits for a row's execution e and keeps what became of
-// it; when ctx ends first the row stays running, to be looked up.
-func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, row int, e *client.Execution) error {
+// it (a picture or video it made is saved beside the results); when ctx
+// ends first the row stays running, to be looked up.
+func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, r storage.BatchRow, e *client.Execution) error {
+	row := r.Row
 	save := context.WithoutCancel(ctx)
 	var err error
 	if !e.Terminal() {
@@ -265,6 +447,7 @@ func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.
 	switch {
 	case err == nil && e.Succeeded():
 		_ = a.db.UpdateBatchRow(save, b.ID, row, storage.RowUpdate{State: storage.RowDone, Credits: credits, Result: e.Output})
+		a.saveRowOutput(save, b, agent, r, e.Output)
 	case !e.Terminal() && client.IsNotFound(err):
 		// The service has no such run (any more): nothing to wait for,
 		// and nothing was charged twice.
@@ -280,7 +463,73 @@ func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.
 	default:
 		_ = a.db.UpdateBatchRow(save, b.ID, row, storage.RowUpdate{State: storage.RowFailed, Credits: credits, Result: e.Output, Error: Describe(err)})
 	}
+	if e.Terminal() || client.IsNotFound(err) {
+		a.removeRowUploads(save, b.ID, r)
+	}
 	return nil
+}
+
+// saveRowOutput saves the picture or video a row's run made (its output
+// is the file's address) into the batch's files folder, named after the
+// row, and keeps where. A file that cannot be fetched leaves its address
+// in the results, for the user to open.
+func (a *App) saveRowOutput(ctx context.Context, b storage.Batch, agent client.Agent, r storage.BatchRow, output string) {
+	if agent.Type != client.AgentImage && agent.Type != client.AgentVideo || !strings.HasPrefix(strings.TrimSpace(output), "http") {
+		return
+	}
+	get, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	out, err := a.FetchOutputFile(get, agent.Type, output, nil)
+	if err != nil {
+		return
+	}
+	dir := BatchFilesFolder(b)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	label := ""
+	for _, c := range r.Cells {
+		if c = strings.TrimSpace(c); c != "" {
+			label = c
+			break
+		}
+	}
+	name := safe.FileName(safe.Text(fmt.Sprintf("%d %s", r.Row, label), 60), out.Ext, strconv.Itoa(r.Row)+out.Ext)
+	dst := filepath.Join(dir, name)
+	if err := copyFile(out.Path, dst); err != nil {
+		return
+	}
+	_ = a.db.SetRowFiles(ctx, b.ID, r.Row, []string{dst})
+}
+
+// BatchFilesFolder is where the files a batch's runs make are saved:
+// beside its results sheet, named after it.
+func BatchFilesFolder(b storage.Batch) string {
+	res := batchResultsPath(b)
+	return strings.TrimSuffix(res, filepath.Ext(res)) + " " + lang.L("files")
+}
+
+// copyFile copies src to dst, whole or not at all.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".agentdesk-*")
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(tmp, in); err != nil {
+		_ = tmp.Close()
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
 }
 
 // settleBatch deals with the rows a previous run left on their way.
@@ -294,6 +543,7 @@ func (a *App) settleBatch(ctx context.Context, b storage.Batch, agent client.Age
 		if err != nil {
 			return err
 		}
+		a.removeRowUploads(ctx, b.ID, r)
 	}
 	running, err := a.db.BatchRowsIn(ctx, b.ID, storage.RowRunning, 1_000_000)
 	if err != nil {
@@ -303,9 +553,18 @@ func (a *App) settleBatch(ctx context.Context, b storage.Batch, agent client.Age
 		if ctx.Err() != nil {
 			return nil
 		}
-		if err := a.finishBatchRow(ctx, b, agent, r.Row, &client.Execution{ID: client.ID(r.ExecutionID), Status: client.StatusRunning}); err != nil {
+		if err := a.finishBatchRow(ctx, b, agent, r, &client.Execution{ID: client.ID(r.ExecutionID), Status: client.StatusRunning}); err != nil {
 			return err
 		}
+	}
+	// Files of rows that ended while Agent Desk was closed leave the
+	// service now.
+	done, err := a.db.RowsWithUploads(ctx, b.ID)
+	if err != nil {
+		return err
+	}
+	for _, r := range done {
+		a.removeRowUploads(ctx, b.ID, r)
 	}
 	return nil
 }
@@ -314,16 +573,25 @@ func (a *App) settleBatch(ctx context.Context, b storage.Batch, agent client.Age
 // wrong with its answer.
 func rowProblems(agent client.Agent, problems map[string]string) string {
 	var parts []string
-	for _, q := range FormQuestions(agent) {
+	for _, q := range append(BatchQuestions(agent), client.Question{}) {
 		if msg, ok := problems[q.Name]; ok {
-			name := QuestionLabel(q)
-			if name == "" {
-				name = strings.ReplaceAll(q.Name, "_", " ")
-			}
-			parts = append(parts, lang.L("{{.Question}}: {{.Problem}}", map[string]any{"Question": name, "Problem": msg}))
+			parts = append(parts, lang.L("{{.Question}}: {{.Problem}}", map[string]any{"Question": BatchQuestionName(q), "Problem": msg}))
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// BatchQuestionName is how a batch names a question: its label, else its
+// name in words; the question without a name is the file attached to
+// each run.
+func BatchQuestionName(q client.Question) string {
+	if q.Name == "" {
+		return lang.L("File")
+	}
+	if l := batchLabel(q); l != "" {
+		return l
+	}
+	return strings.ReplaceAll(q.Name, "_", " ")
 }
 
 // BatchResults writes the batch's results sheet beside its source, in the
@@ -350,6 +618,10 @@ func (a *App) BatchResults(ctx context.Context, id int64) (string, error) {
 		after = page[len(page)-1].Row
 	}
 	header := append(append([]string{}, b.Header...), lang.L("Result"), lang.L("Status"), lang.L("Credits"), lang.L("Execution"))
+	made := slices.ContainsFunc(rows, func(r storage.BatchRow) bool { return len(r.Files) > 0 })
+	if made {
+		header = append(header, lang.L("Files"))
+	}
 	out := make([][]string, len(rows))
 	for i, r := range rows {
 		cells := make([]string, len(b.Header), len(b.Header)+4)
@@ -363,15 +635,11 @@ func (a *App) BatchResults(ctx context.Context, id int64) (string, error) {
 			credits = CreditsFigure(*r.Credits)
 		}
 		out[i] = append(cells, result, rowStatus(r.State), credits, r.ExecutionID)
-	}
-	path := b.Results
-	if path == "" {
-		ext := filepath.Ext(b.Source)
-		if !strings.EqualFold(ext, ".xlsx") {
-			ext = ".csv"
+		if made {
+			out[i] = append(out[i], strings.Join(r.Files, "\n"))
 		}
-		path = strings.TrimSuffix(b.Source, filepath.Ext(b.Source)) + " " + lang.L("results") + ext
 	}
+	path := batchResultsPath(b)
 	// Spreadsheet programs where numbers take a decimal comma separate a
 	// CSV's cells with a semicolon.
 	comma := ','
@@ -388,6 +656,23 @@ func (a *App) BatchResults(ctx context.Context, id int64) (string, error) {
 		}
 	}
 	return written, nil
+}
+
+// batchResultsPath is where a batch's results sheet goes: where it was
+// last written, else beside its sheet in its format (beside a folder, an
+// Excel sheet).
+func batchResultsPath(b storage.Batch) string {
+	if b.Results != "" {
+		return b.Results
+	}
+	ext := filepath.Ext(b.Source)
+	switch {
+	case b.Source == b.Folder && b.Source != "":
+		return filepath.Clean(b.Source) + " " + lang.L("results") + ".xlsx"
+	case !strings.EqualFold(ext, ".xlsx"):
+		ext = ".csv"
+	}
+	return strings.TrimSuffix(b.Source, filepath.Ext(b.Source)) + " " + lang.L("results") + ext
 }
 
 // rowStatus is a row's state in the results sheet, in words.

@@ -289,3 +289,193 @@ func TestClosingMidBatchOffersToGoOnAndAGoneRunFails(t *testing.T) {
 		t.Fatalf("the batch is %q, want done", got.State)
 	}
 }
+
+// agentOfType is the demo's first agent of type typ.
+func agentOfType(t *testing.T, a *app.App, typ string) client.Agent {
+	t.Helper()
+	page, err := a.Client().ListAgents(context.Background(), client.ListAgentsParams{Type: typ, PerPage: 50})
+	if err != nil || len(page.Data) == 0 {
+		t.Fatalf("no %s agent: %v", typ, err)
+	}
+	agent, err := a.Client().GetAgent(context.Background(), page.Data[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return *agent
+}
+
+// A folder of files runs the agent once per file, each file sent once and
+// attached to its own run; a file that cannot be sent (empty) is skipped
+// with the reason; the files are removed from the service once their row
+// is done, so a folder larger than the service keeps (30 files) runs, and
+// the service holds what it held before. The results go beside the
+// folder, as an Excel sheet.
+func TestAFolderRunsOncePerFileAndLeavesTheServiceAsItWas(t *testing.T) {
+	ctx := context.Background()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(t.TempDir(), "Reviews")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for i := range 40 {
+		name := fmt.Sprintf("review %02d.txt", i)
+		if err := os.WriteFile(filepath.Join(folder, name), fmt.Appendf(nil, "Review %d: the coffee was fine.", i), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	if err := os.WriteFile(filepath.Join(folder, "blank.txt"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	names = append(names, "blank.txt")
+	before := len(svc.Files())
+	b, err := a.NewBatchFromFiles(ctx, *agent, folder, names, "", app.BatchPlan{
+		Fixed: map[string]string{"prompt": "Summarise this review in one line", "tone": "neutral", "length": "20"}, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+		t.Fatal(err)
+	}
+	counts, _, _ := a.DB().BatchCounts(ctx, b.ID)
+	if counts[storage.RowDone] != 40 || counts[storage.RowSkipped] != 1 {
+		t.Fatalf("rows %v, want 40 done and the empty file skipped", counts)
+	}
+	seen := map[int64]bool{}
+	for _, e := range svc.Executions() {
+		if len(e.FileIDs) != 1 || seen[e.FileIDs[0]] {
+			t.Fatalf("a run went with files %v (seen before: %v)", e.FileIDs, seen[e.FileIDs[0]])
+		}
+		seen[e.FileIDs[0]] = true
+	}
+	if len(seen) != 40 {
+		t.Fatalf("%d runs for 40 files", len(seen))
+	}
+	if after := len(svc.Files()); after != before {
+		t.Fatalf("the service holds %d files after the batch, %d before", after, before)
+	}
+	skipped, _ := a.DB().BatchRowsIn(ctx, b.ID, storage.RowSkipped, 0)
+	if len(skipped) != 1 || !strings.Contains(skipped[0].Error, "empty") {
+		t.Fatalf("the empty file: %+v", skipped)
+	}
+	got, _ := a.DB().Batch(ctx, b.ID)
+	if got.Results != folder+" results.xlsx" {
+		t.Fatalf("results at %q", got.Results)
+	}
+	if _, err := os.Stat(got.Results); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A service already holding all the files it keeps leaves no room for a
+// folder's: the batch says so and sends nothing.
+func TestAFullServiceRunsNoFolder(t *testing.T) {
+	ctx := context.Background()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One run first, as any account has made: the service shows it
+	// follows the real one, which keeps at most 30 files.
+	if _, err := a.Client().Run(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"prompt": "Hello", "tone": "neutral", "length": 20}}); err != nil {
+		t.Fatal(err)
+	}
+	for i := len(svc.Files()); i < client.MaxStoredFiles; i++ {
+		if _, err := a.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("x"), Filename: fmt.Sprintf("f%d.txt", i), Size: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	folder := t.TempDir()
+	if err := os.WriteFile(filepath.Join(folder, "a.txt"), []byte("a"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err := a.NewBatchFromFiles(ctx, *agent, folder, []string{"a.txt"}, "", app.BatchPlan{
+		Fixed: map[string]string{"prompt": "Summarise", "tone": "neutral", "length": "20"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := len(svc.Executions())
+	err = a.RunBatch(ctx, b.ID, *agent)
+	if err == nil || !strings.Contains(app.Describe(err), "keeps at most 30 files and holds 30") {
+		t.Fatalf("a full service: %v", err)
+	}
+	if len(svc.Executions()) != runs || len(svc.Files()) != client.MaxStoredFiles {
+		t.Fatal("something was sent")
+	}
+	if got, _ := a.DB().Batch(ctx, b.ID); got.State != storage.BatchPaused {
+		t.Fatalf("the batch is %q, want paused", got.State)
+	}
+}
+
+// A chat agent runs each row as a chat of one message; a picture agent's
+// pictures are saved beside the results, named after their row, and the
+// results sheet says where.
+func TestChatAndPictureAgentsRunOnRows(t *testing.T) {
+	ctx := context.Background()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	chat := agentOfType(t, a, client.AgentChat)
+	dir := t.TempDir()
+	b, err := a.NewBatchFromLines(ctx, chat, []string{"Where is my order?", "Can I pay by card?"}, app.ChatMessage, filepath.Join(dir, "questions.csv"),
+		app.BatchPlan{Fixed: firstChoices(chat)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RunBatch(ctx, b.ID, chat); err != nil {
+		t.Fatal(err)
+	}
+	if counts, _, _ := a.DB().BatchCounts(ctx, b.ID); counts[storage.RowDone] != 2 {
+		rows, _ := a.DB().BatchRows(ctx, b.ID, 0, 5)
+		t.Fatalf("chat rows %v: %+v", counts, rows)
+	}
+	runs := svc.Executions()
+	if len(runs) != 2 || len(runs[0].Messages) != 1 || runs[0].Messages[0].Content != "Where is my order?" && runs[1].Messages[0].Content != "Where is my order?" {
+		t.Fatalf("the chat runs: %+v", runs)
+	}
+
+	pictures := agentOfType(t, a, client.AgentImage)
+	b, err = a.NewBatchFromLines(ctx, pictures, []string{"A red bicycle", "A blue kettle"}, "prompt", filepath.Join(dir, "pictures.csv"), app.BatchPlan{Fixed: firstChoices(pictures)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RunBatch(ctx, b.ID, pictures); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := a.DB().BatchRows(ctx, b.ID, 0, 5)
+	for _, r := range rows {
+		if r.State != storage.RowDone || len(r.Files) != 1 || !strings.HasPrefix(filepath.Base(r.Files[0]), fmt.Sprint(r.Row)+" "+r.Cells[0]) {
+			t.Fatalf("row %+v", r)
+		}
+		if filepath.Dir(r.Files[0]) != filepath.Join(dir, "pictures files") {
+			t.Fatalf("saved in %q", filepath.Dir(r.Files[0]))
+		}
+		if _, err := os.Stat(r.Files[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t2, err := sheet.Open(filepath.Join(dir, "pictures.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer t2.Close()
+	if h := t2.Header(); h[len(h)-1] != "Files" {
+		t.Fatalf("results header %q", h)
+	}
+}
+
+// firstChoices answers each of agent's required choices with its first
+// option.
+func firstChoices(agent client.Agent) map[string]string {
+	fixed := map[string]string{}
+	for _, q := range app.FormQuestions(agent) {
+		if q.Required && len(q.Options) > 0 {
+			fixed[q.Name] = q.Options[0]
+		}
+	}
+	return fixed
+}

@@ -1,9 +1,13 @@
 package app
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
+
+	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/client"
 )
@@ -24,9 +28,9 @@ type ColumnMap map[string]int
 func MatchColumns(agent client.Agent, header []string) ColumnMap {
 	m := ColumnMap{}
 	taken := map[int]bool{}
-	for _, q := range FormQuestions(agent) {
+	for _, q := range BatchQuestions(agent) {
 		names := []string{columnKey(q.Name)}
-		if l := QuestionLabel(q); l != "" {
+		if l := batchLabel(q); l != "" {
 			names = append(names, columnKey(l))
 		}
 		for i, h := range header {
@@ -67,7 +71,7 @@ func columnKey(s string) string {
 // column nor a fixed value answers: every row would be refused.
 func MissingColumns(agent client.Agent, m ColumnMap, fixed map[string]string) []client.Question {
 	var out []client.Question
-	for _, q := range FormQuestions(agent) {
+	for _, q := range BatchQuestions(agent) {
 		if !q.Required {
 			continue
 		}
@@ -82,29 +86,142 @@ func MissingColumns(agent client.Agent, m ColumnMap, fixed map[string]string) []
 	return out
 }
 
-// RowAnswers are the answers one row gives agent: each matched column's
-// cell (a date as the service reads it), fixed values for the rest; and
-// what is wrong with them, by question name (CheckAnswers), nil when the
-// row can be sent.
-func RowAnswers(agent client.Agent, m ColumnMap, fixed map[string]string, cells []string) (answers, problems map[string]string) {
-	answers = map[string]string{}
-	for name, v := range fixed {
+// ChatMessage is the name under which a chat agent's message is matched
+// to a column: a chat agent runs each row as a chat of one message.
+const ChatMessage = "messages"
+
+// BatchQuestions are the questions a batch answers for agent: the form's,
+// and for a chat agent the message each row sends first.
+func BatchQuestions(agent client.Agent) []client.Question {
+	qs := FormQuestions(agent)
+	if agent.Type == client.AgentChat {
+		qs = append([]client.Question{{Name: ChatMessage, Type: QuestionTextarea, Required: true, Description: lang.L("Message")}}, qs...)
+	}
+	return qs
+}
+
+// batchLabel is the name a batch question goes by besides its own.
+func batchLabel(q client.Question) string {
+	if q.Name == ChatMessage && q.Type == QuestionTextarea {
+		return q.Description
+	}
+	return QuestionLabel(q)
+}
+
+// RowRequest is what one row of a batch asks of the agent.
+type RowRequest struct {
+	// Answers are the row's answers as the form writes them; a file
+	// question's is the file's path until it is sent.
+	Answers map[string]string
+	// Files are the files the row sends, by the question they answer
+	// ("" for the file attached to the run), as paths on this computer.
+	Files map[string]string
+	// Message is what a chat agent is sent ("" for other agents).
+	Message string
+	// Problems are what is wrong with the answers, by question name (""
+	// for the attached file), nil when the row can be sent.
+	Problems map[string]string
+}
+
+// Request is what the row of cells asks of agent under plan p: each
+// matched column's cell (a date as the service reads it, a file as the
+// file it names), the fixed values for the rest, and what the service
+// would refuse (CheckAnswers; a file that is missing, too large or not in
+// the batch's folder), before anything is sent.
+func (p BatchPlan) Request(agent client.Agent, cells []string) RowRequest {
+	r := RowRequest{Answers: map[string]string{}}
+	for name, v := range p.Fixed {
 		if strings.TrimSpace(v) != "" {
-			answers[name] = v
+			r.Answers[name] = v
 		}
 	}
-	for _, q := range FormQuestions(agent) {
-		i, ok := m[q.Name]
-		if !ok || i < 0 || i >= len(cells) || cells[i] == "" {
+	cell := func(i int) string {
+		if i < 0 || i >= len(cells) {
+			return ""
+		}
+		return cells[i]
+	}
+	for _, q := range BatchQuestions(agent) {
+		i, ok := p.Columns[q.Name]
+		if !ok || cell(i) == "" {
 			continue
 		}
-		v := cells[i]
+		v := cell(i)
 		if q.Type == QuestionDate {
 			v = SheetDate(v)
 		}
-		answers[q.Name] = v
+		r.Answers[q.Name] = v
 	}
-	return answers, CheckAnswers(agent, answers)
+	problems := CheckAnswers(agent, r.Answers)
+	addProblem := func(name, msg string) {
+		if problems == nil {
+			problems = map[string]string{}
+		}
+		problems[name] = msg
+	}
+	if agent.Type == client.AgentChat {
+		r.Message = strings.TrimSpace(r.Answers[ChatMessage])
+		delete(r.Answers, ChatMessage)
+		if r.Message == "" {
+			addProblem(ChatMessage, lang.L("Please fill this in."))
+		}
+	}
+	file := func(name, cell string) {
+		path, msg := p.rowFile(cell)
+		if msg != "" {
+			addProblem(name, msg)
+			return
+		}
+		if r.Files == nil {
+			r.Files = map[string]string{}
+		}
+		r.Files[name] = path
+	}
+	for _, q := range FormQuestions(agent) {
+		if v := strings.TrimSpace(r.Answers[q.Name]); q.Type == QuestionFile && v != "" && problems[q.Name] == "" {
+			file(q.Name, v)
+		}
+	}
+	if p.Attach > 0 {
+		if v := strings.TrimSpace(cell(p.Attach - 1)); v != "" {
+			file("", v)
+		} else {
+			addProblem("", lang.L("Please choose a file."))
+		}
+	}
+	r.Problems = problems
+	return r
+}
+
+// rowFile is the file a cell names (a name relative to the batch's
+// folder, or a whole path inside it), or why it cannot be sent. A file
+// outside the folder is never sent: a sheet made by someone else cannot
+// make Agent Desk send what the user did not choose.
+func (p BatchPlan) rowFile(cell string) (path, problem string) {
+	path = filepath.Clean(cell)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(p.Folder, path)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fileProblem(err)
+	}
+	root, err := filepath.EvalSymlinks(p.Folder)
+	if p.Folder == "" || err != nil || !inside(root, real) {
+		return "", lang.L("This file is not in the folder {{.Folder}}, so it is not sent.", map[string]any{"Folder": filepath.Base(p.Folder)})
+	}
+	st, err := os.Stat(real)
+	switch {
+	case err != nil:
+		return "", fileProblem(err)
+	case !st.Mode().IsRegular():
+		return "", lang.L("This is not a regular file, so it cannot be sent.")
+	case st.Size() == 0:
+		return "", lang.L("This file is empty; there is nothing to send.")
+	case st.Size() > client.MaxUploadBytes:
+		return "", lang.L("This file is {{.Size}}; the service takes files of up to 200 MB.", map[string]any{"Size": HumanBytes(st.Size())})
+	}
+	return path, ""
 }
 
 // sheetDateLayouts are the ways a date reaches Agent Desk from a sheet:

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -41,7 +43,8 @@ func TestARowOfASheetBecomesARequest(t *testing.T) {
 	if missing := MissingColumns(agent, m, fixed); len(missing) != 0 {
 		t.Fatalf("a fixed tone still leaves %v missing", missing)
 	}
-	answers, problems := RowAnswers(agent, m, fixed, []string{"Coffee", "Write 50 words about our coffee", "25/11/2026", "50"})
+	req := BatchPlan{Columns: m, Fixed: fixed}.Request(agent, []string{"Coffee", "Write 50 words about our coffee", "25/11/2026", "50"})
+	answers, problems := req.Answers, req.Problems
 	if problems != nil || answers["request"] != "Write 50 words about our coffee" || answers["tone"] != "friendly" ||
 		answers["launch_date"] != "2026-11-25" || answers["max_words"] != "50" {
 		t.Fatalf("answers %v, problems %v", answers, problems)
@@ -53,7 +56,7 @@ func TestARowOfASheetBecomesARequest(t *testing.T) {
 		{[]string{"Tea", "", "", ""}, []string{"request"}},
 		{[]string{"Tea", "Write", "the 30th of Smarch", "many"}, []string{"launch_date", "max_words"}},
 	} {
-		_, problems := RowAnswers(agent, m, map[string]string{"tone": "loud"}, tc.cells)
+		problems := BatchPlan{Columns: m, Fixed: map[string]string{"tone": "loud"}}.Request(agent, tc.cells).Problems
 		var got []string
 		for name := range problems {
 			got = append(got, name)
@@ -94,5 +97,86 @@ func TestASheetsProblemIsWorded(t *testing.T) {
 		if p.Title != "Sheet not read" || !strings.Contains(p.Sentence, want) {
 			t.Errorf("kind %d: %q / %q, want %q in it", kind, p.Title, p.Sentence, want)
 		}
+	}
+}
+
+// A row's files are the ones its cells name inside the batch's folder:
+// a file question takes the file the column names, a folder's file goes
+// with its run when the agent has no file question; a missing, empty or
+// too large file, or one outside the folder (a sheet from someone else
+// naming ~/.ssh/id_rsa), is named before anything is sent.
+func TestARowsFilesComeFromItsFolderAlone(t *testing.T) {
+	root := t.TempDir()
+	folder := filepath.Join(root, "contracts")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(folder, "lease.pdf"), "%PDF lease")
+	write(filepath.Join(folder, "blank.pdf"), "")
+	write(filepath.Join(root, "secret.txt"), "not for the service")
+	if err := os.Symlink(filepath.Join(root, "secret.txt"), filepath.Join(folder, "link.pdf")); err != nil {
+		t.Fatal(err)
+	}
+	agent := client.Agent{ID: "9", Type: client.AgentText, Questions: []client.Question{
+		{Type: "file", Name: "contract", Required: true},
+		{Type: "text", Name: "focus"},
+	}}
+	plan := BatchPlan{Columns: ColumnMap{"contract": 0, "focus": 1}, Folder: folder}
+	req := plan.Request(agent, []string{"lease.pdf", "rent"})
+	if req.Problems != nil || req.Files["contract"] != filepath.Join(folder, "lease.pdf") || req.Answers["focus"] != "rent" {
+		t.Fatalf("a file in the folder: %+v", req)
+	}
+	for cell, want := range map[string]string{
+		"missing.pdf":                     "no longer there",
+		"blank.pdf":                       "empty",
+		"../secret.txt":                   "not in the folder contracts",
+		filepath.Join(root, "secret.txt"): "not in the folder contracts",
+		"link.pdf":                        "not in the folder contracts",
+		"":                                "Please choose a file.",
+	} {
+		req := plan.Request(agent, []string{cell, ""})
+		if !strings.Contains(req.Problems["contract"], want) || req.Files["contract"] != "" {
+			t.Errorf("%q: problems %v, files %v; want %q", cell, req.Problems, req.Files, want)
+		}
+	}
+	// No file question: the folder's file is attached to the run.
+	plain := client.Agent{ID: "10", Type: client.AgentText, Questions: []client.Question{{Type: "text", Name: "focus"}}}
+	req = BatchPlan{Attach: 1, Folder: folder}.Request(plain, []string{"lease.pdf"})
+	if req.Problems != nil || req.Files[""] != filepath.Join(folder, "lease.pdf") {
+		t.Fatalf("an attached file: %+v", req)
+	}
+	if why := rowProblems(plain, BatchPlan{Attach: 1, Folder: folder}.Request(plain, []string{"blank.pdf"}).Problems); !strings.HasPrefix(why, "File: ") {
+		t.Fatalf("an attached file's problem reads %q", why)
+	}
+}
+
+// A chat agent's row is a chat of one message: the column named Message
+// (or the one chosen) is what is sent, and a row without one is not sent.
+func TestAChatAgentsRowIsOneMessage(t *testing.T) {
+	agent := client.Agent{ID: "3", Type: client.AgentChat, Questions: []client.Question{
+		{Type: "select", Name: "model", Options: []string{"tess-5", "gpt-4o"}, Required: true},
+		{Type: "array", Name: "messages", Required: true},
+	}}
+	m := MatchColumns(agent, []string{"Customer", "Message", "Model"})
+	if m[ChatMessage] != 1 || m["model"] != 2 {
+		t.Fatalf("columns matched as %v", m)
+	}
+	if missing := MissingColumns(agent, ColumnMap{"model": 2}, nil); len(missing) != 1 || missing[0].Name != ChatMessage {
+		t.Fatalf("without a message column, missing %v", missing)
+	}
+	req := BatchPlan{Columns: m}.Request(agent, []string{"Ana", "Where is my order?", "gpt-4o"})
+	if req.Problems != nil || req.Message != "Where is my order?" || req.Answers["model"] != "gpt-4o" {
+		t.Fatalf("row: %+v", req)
+	}
+	if _, ok := req.Answers[ChatMessage]; ok {
+		t.Fatalf("the message is also sent as an answer: %v", req.Answers)
+	}
+	if req := (BatchPlan{Columns: m}).Request(agent, []string{"Rui", " ", "gpt-4o"}); req.Problems[ChatMessage] == "" {
+		t.Fatalf("a row without a message would be sent: %+v", req)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -118,6 +120,24 @@ func (r *BatchRunner) Pause(id int64) {
 	if cancel != nil {
 		cancel()
 	}
+}
+
+// Cancel ends batch id for good: the rows not sent yet are skipped, the
+// rows on their way are seen to the end (the service runs them anyway,
+// and their results are kept). A paused batch whose rows were on their
+// way runs again to look them up.
+func (r *BatchRunner) Cancel(ctx context.Context, id int64) error {
+	if err := r.a.db.CancelBatch(ctx, id, lang.L("Not run: the batch was cancelled.")); err != nil {
+		return err
+	}
+	if !r.Running(id) {
+		counts, _, err := r.a.db.BatchCounts(ctx, id)
+		if err == nil && counts[storage.RowRunning]+counts[storage.RowSending] > 0 {
+			return r.Resume(ctx, id)
+		}
+	}
+	r.bump()
+	return nil
 }
 
 // bump tells the screens a row (or a batch) changed.

@@ -36,15 +36,22 @@ type Batch struct {
 	AgentID    string
 	AgentTitle string
 	Source     string // the sheet (or folder) the rows came from
-	Results    string // the sheet the results are written to
-	Header     []string
-	Columns    map[string]int    // question name → column
-	Fixed      map[string]string // question name → the same answer for every row
-	Parallel   int
-	CreditCap  float64 // pause when the batch has cost this much (0: no cap)
-	State      string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// Folder is where the files a row names are found (a relative name
+	// is read from there, and nothing outside it is sent).
+	Folder string
+	// Attach is the column, counted from 1, whose file goes with each
+	// run as an attachment when no question of the agent takes files (0:
+	// none).
+	Attach    int
+	Results   string // the sheet the results are written to
+	Header    []string
+	Columns   map[string]int    // question name → column
+	Fixed     map[string]string // question name → the same answer for every row
+	Parallel  int
+	CreditCap float64 // pause when the batch has cost this much (0: no cap)
+	State     string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // BatchRow is one row of a batch and what became of it.
@@ -57,7 +64,12 @@ type BatchRow struct {
 	Credits     *float64
 	Result      string // the agent's text, or where its files went
 	Error       string // why it failed or was skipped, in the user's words
-	UpdatedAt   time.Time
+	// Uploads are the service's ids of the files sent for this row, to
+	// remove from the service once the row is done with them.
+	Uploads []string
+	// Files are the files the row's run made, saved on this computer.
+	Files     []string
+	UpdatedAt time.Time
 }
 
 // CreateBatch keeps a new batch and all its rows, waiting, in one
@@ -75,10 +87,10 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 	columns, _ := json.Marshal(orEmpty(b.Columns))
 	fixed, _ := json.Marshal(orEmpty(b.Fixed))
 	err := db.write(ctx, "keep the batch", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO batches (account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		res, err := tx.ExecContext(ctx, `INSERT INTO batches (account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			b.AccountID, b.AgentID, b.AgentTitle, b.Source, b.Results, string(header), string(columns), string(fixed),
-			b.Parallel, b.CreditCap, b.State, millis(b.CreatedAt), millis(b.UpdatedAt))
+			b.Parallel, b.CreditCap, b.State, millis(b.CreatedAt), millis(b.UpdatedAt), b.Folder, b.Attach)
 		if err := insertID(&b.ID, res, err); err != nil {
 			return err
 		}
@@ -102,14 +114,14 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 	return b, err
 }
 
-const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at`
+const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach`
 
 func scanBatch(s scanner) (Batch, error) {
 	var b Batch
 	var header, columns, fixed string
 	var created, updated int64
 	err := s.Scan(&b.ID, &b.AccountID, &b.AgentID, &b.AgentTitle, &b.Source, &b.Results, &header, &columns, &fixed,
-		&b.Parallel, &b.CreditCap, &b.State, &created, &updated)
+		&b.Parallel, &b.CreditCap, &b.State, &created, &updated, &b.Folder, &b.Attach)
 	if err != nil {
 		return b, err
 	}
@@ -143,17 +155,19 @@ func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	})
 }
 
-const rowColumns = `batch_id, row, cells, state, execution_id, credits, result, error, updated_at`
+const rowColumns = `batch_id, row, cells, state, execution_id, credits, result, error, updated_at, uploads, files`
 
 func scanRow(s scanner) (BatchRow, error) {
 	var r BatchRow
-	var cells string
+	var cells, uploads, files string
 	var credits sql.NullFloat64
 	var updated int64
-	if err := s.Scan(&r.BatchID, &r.Row, &cells, &r.State, &r.ExecutionID, &credits, &r.Result, &r.Error, &updated); err != nil {
+	if err := s.Scan(&r.BatchID, &r.Row, &cells, &r.State, &r.ExecutionID, &credits, &r.Result, &r.Error, &updated, &uploads, &files); err != nil {
 		return r, err
 	}
 	_ = json.Unmarshal([]byte(cells), &r.Cells)
+	_ = json.Unmarshal([]byte(uploads), &r.Uploads)
+	_ = json.Unmarshal([]byte(files), &r.Files)
 	if credits.Valid {
 		r.Credits = &credits.Float64
 	}
@@ -265,5 +279,42 @@ func (db *DB) BatchCounts(ctx context.Context, batchID int64) (map[string]int, f
 func (db *DB) SetBatchResults(ctx context.Context, id int64, path string) error {
 	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET results = ? WHERE id = ?`, path, id))
+	})
+}
+
+// SetRowUploads keeps the service's ids of the files sent for a row (nil
+// once they are removed from the service).
+func (db *DB) SetRowUploads(ctx context.Context, batchID int64, row int, ids []string) error {
+	v, _ := json.Marshal(orEmptySlice(ids))
+	return db.write(ctx, "keep the row's files", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE batch_rows SET uploads = ? WHERE batch_id = ? AND row = ?`, string(v), batchID, row))
+	})
+}
+
+// SetRowFiles keeps where the files a row's run made were saved.
+func (db *DB) SetRowFiles(ctx context.Context, batchID int64, row int, paths []string) error {
+	v, _ := json.Marshal(orEmptySlice(paths))
+	return db.write(ctx, "keep the row's files", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE batch_rows SET files = ? WHERE batch_id = ? AND row = ?`, string(v), batchID, row))
+	})
+}
+
+// RowsWithUploads are a batch's finished rows whose files are still on
+// the service (a run that ended while Agent Desk was closed).
+func (db *DB) RowsWithUploads(ctx context.Context, batchID int64) ([]BatchRow, error) {
+	return queryAll(ctx, db, "read the batch's rows", scanRow,
+		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND uploads != '[]' AND state IN (?, ?, ?) ORDER BY row`, batchID, RowDone, RowFailed, RowSkipped)
+}
+
+// CancelBatch ends a batch for good: its waiting rows are skipped with
+// why, and it is not offered to go on with. Rows on their way finish.
+func (db *DB) CancelBatch(ctx context.Context, id int64, why string) error {
+	now := millis(db.nowOr(time.Time{}))
+	return db.write(ctx, "cancel the batch", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, error = ?, updated_at = ? WHERE batch_id = ? AND state = ?`,
+			RowSkipped, why, now, id, RowWaiting); err != nil {
+			return err
+		}
+		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`, BatchCancelled, now, id))
 	})
 }

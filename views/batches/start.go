@@ -317,7 +317,7 @@ func (pl *plan) update() {
 	var why []string
 	if len(missing) == 0 {
 		for i, cells := range pl.p.rows {
-			_, problems := app.RowAnswers(pl.agent, bp.Columns, bp.Fixed, cells)
+			problems := bp.Request(pl.agent, cells).Problems
 			if problems == nil {
 				continue
 			}
