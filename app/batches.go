@@ -228,14 +228,15 @@ func (a *App) UnfinishedBatches(ctx context.Context) ([]storage.Batch, error) {
 // the batch has cost its credit cap (it is then paused). A row the
 // service would refuse (a required answer missing, a choice not offered)
 // is skipped with the reason, without being sent. Rows left from a
-// previous run are settled first: looked up when the service had them,
-// failed (not sent again) when it is unknown whether it had.
+// previous run are looked up (beside the new ones) when the service had
+// them, and failed (not sent again) when it is unknown whether it had.
 func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error {
 	b, err := a.db.Batch(ctx, id)
 	if err != nil {
 		return err
 	}
-	if err := a.settleBatch(ctx, b, agent); err != nil {
+	leftover, err := a.settleBatch(ctx, b)
+	if err != nil {
 		return err
 	}
 	if counts, _, err := a.db.BatchCounts(ctx, id); err == nil && counts[storage.RowWaiting] > 0 {
@@ -275,6 +276,28 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 		}
 	}
 	var wg sync.WaitGroup
+	// Rows a previous run left on the service are looked up beside the
+	// new ones (a few at a time: lookups cost no credits), so that one
+	// slow run does not hold the batch up.
+	lookups := make(chan struct{}, 4)
+	for _, r := range leftover {
+		wg.Go(func() {
+			lookups <- struct{}{}
+			defer func() { <-lookups }()
+			if ctx.Err() != nil {
+				return
+			}
+			err := a.finishBatchRow(ctx, b, agent, r, &client.Execution{ID: client.ID(r.ExecutionID), Status: client.StatusRunning})
+			a.batchRowDone()
+			if err != nil {
+				mu.Lock()
+				if failure == nil {
+					failure = err
+				}
+				mu.Unlock()
+			}
+		})
+	}
 	for range max(1, b.Parallel) {
 		wg.Go(func() {
 			for ctx.Err() == nil {
@@ -532,41 +555,31 @@ func copyFile(src, dst string) error {
 	return os.Rename(tmp.Name(), dst)
 }
 
-// settleBatch deals with the rows a previous run left on their way.
-func (a *App) settleBatch(ctx context.Context, b storage.Batch, agent client.Agent) error {
+// settleBatch deals with the rows a previous run left on their way: a
+// row that may or may not have reached the service fails (it is not sent
+// again by itself), and files of rows that ended while Agent Desk was
+// closed leave the service. It returns the rows the service has, still
+// to look up.
+func (a *App) settleBatch(ctx context.Context, b storage.Batch) ([]storage.BatchRow, error) {
 	sending, err := a.db.BatchRowsIn(ctx, b.ID, storage.RowSending, 1_000_000)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, r := range sending {
 		err := a.db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowFailed, Error: unknownFate()})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		a.removeRowUploads(ctx, b.ID, r)
 	}
-	running, err := a.db.BatchRowsIn(ctx, b.ID, storage.RowRunning, 1_000_000)
-	if err != nil {
-		return err
-	}
-	for _, r := range running {
-		if ctx.Err() != nil {
-			return nil
-		}
-		if err := a.finishBatchRow(ctx, b, agent, r, &client.Execution{ID: client.ID(r.ExecutionID), Status: client.StatusRunning}); err != nil {
-			return err
-		}
-	}
-	// Files of rows that ended while Agent Desk was closed leave the
-	// service now.
 	done, err := a.db.RowsWithUploads(ctx, b.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, r := range done {
 		a.removeRowUploads(ctx, b.ID, r)
 	}
-	return nil
+	return a.db.BatchRowsIn(ctx, b.ID, storage.RowRunning, 1_000_000)
 }
 
 // rowProblems says why a row was not sent: each question and what is

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/charmap"
@@ -226,5 +227,36 @@ func TestAResultsSheetIsWholeAndInert(t *testing.T) {
 				t.Fatalf("a partial file %s was left", e.Name())
 			}
 		}
+	}
+}
+
+// A formula reads as the result the spreadsheet program saved with it
+// (never as the formula), and a date cell as the date it shows, which a
+// batch turns into the date the service reads.
+func TestFormulasAndDatesReadAsTheyShow(t *testing.T) {
+	f := excelize.NewFile()
+	_ = f.SetSheetRow("Sheet1", "A1", &[]any{"Product", "Total", "Launch"})
+	_ = f.SetSheetRow("Sheet1", "A2", &[]any{"Coffee", 25, time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)})
+	// As a spreadsheet program saves it: the formula and its last result.
+	_ = f.SetCellFormula("Sheet1", "B2", "=12.5*2")
+	p := filepath.Join(t.TempDir(), "totals.xlsx")
+	if err := f.SaveAs(p); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	got := all(t, tb)
+	if len(got) != 1 {
+		t.Fatalf("rows %v", got)
+	}
+	cells := got[0].Cells
+	if cells[1] != "25" {
+		t.Fatalf("the formula cell reads %q, want its saved result 25", cells[1])
+	}
+	if strings.Contains(cells[2], "46") || !strings.Contains(cells[2], "25") {
+		t.Fatalf("the date cell reads %q, want the date as shown", cells[2])
 	}
 }

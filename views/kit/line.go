@@ -60,7 +60,11 @@ func SetLine(o fyne.CanvasObject, text string) (changed bool) {
 	changed = !l.Visible() || l.Text != shown
 	b.Hide()
 	l.Show()
-	l.SetText(shown)
+	if changed {
+		// Unchanged text is not measured again: a list refreshed for one
+		// changed row leaves the others as they are.
+		l.SetText(shown)
+	}
 	return changed
 }
 
