@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -94,10 +95,13 @@ const ChatMessage = "messages"
 // and for a chat agent the message each row sends first.
 func BatchQuestions(agent client.Agent) []client.Question {
 	qs := FormQuestions(agent)
-	if agent.Type == client.AgentChat {
-		qs = append([]client.Question{{Name: ChatMessage, Type: QuestionTextarea, Required: true, Description: lang.L("Message")}}, qs...)
+	if agent.Type != client.AgentChat {
+		return qs
 	}
-	return qs
+	// Each row is a chat of its own: the conversation to go on with
+	// (root_id) is no question of a batch.
+	qs = slices.DeleteFunc(slices.Clone(qs), func(q client.Question) bool { return q.Name == "root_id" })
+	return append([]client.Question{{Name: ChatMessage, Type: QuestionTextarea, Required: true, Description: lang.L("Message")}}, qs...)
 }
 
 // batchLabel is the name a batch question goes by besides its own.

@@ -160,8 +160,14 @@ func TestARowsFilesComeFromItsFolderAlone(t *testing.T) {
 func TestAChatAgentsRowIsOneMessage(t *testing.T) {
 	agent := client.Agent{ID: "3", Type: client.AgentChat, Questions: []client.Question{
 		{Type: "select", Name: "model", Options: []string{"tess-5", "gpt-4o"}, Required: true},
+		{Type: "number", Name: "root_id"},
 		{Type: "array", Name: "messages", Required: true},
 	}}
+	for _, q := range BatchQuestions(agent) {
+		if q.Name == "root_id" {
+			t.Fatal("a batch asks which conversation to go on with; each row is a chat of its own")
+		}
+	}
 	m := MatchColumns(agent, []string{"Customer", "Message", "Model"})
 	if m[ChatMessage] != 1 || m["model"] != 2 {
 		t.Fatalf("columns matched as %v", m)

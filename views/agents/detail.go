@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"os"
 	"strings"
 	"time"
 
@@ -204,12 +205,25 @@ func (d *detail) buildChat() fyne.CanvasObject {
 	start := kit.NewButtonWithIcon(lang.L("Start chat"), assets.ChatIcon, func() { d.s.env.Nav.OpenChat(d.agent) })
 	start.Importance = widget.HighImportance
 	title := lang.L("Chat with {{.Agent}}", map[string]any{"Agent": titleOf(d.agent)})
+	many := d.runOnMany()
 	if d.agent.Inactive() {
 		start.Disable()
-		return kit.Empty(assets.ChatIcon, title, app.Describe(app.ErrAgentInactive), start)
+		return kit.Empty(assets.ChatIcon, title, app.Describe(app.ErrAgentInactive), start, many)
 	}
 	return kit.Empty(assets.ChatIcon, title,
-		lang.L("This agent answers in a conversation. Start a chat to choose its model and write your first message."), start)
+		lang.L("This agent answers in a conversation. Start a chat to choose its model and write your first message."), start, many)
+}
+
+// runOnMany is the button that runs the agent once for every row of a
+// sheet, file of a folder or line of text: a batch, followed on the
+// Batches screen.
+func (d *detail) runOnMany() *kit.Button {
+	many := kit.NewButtonWithIcon(lang.L("Run on many…"), theme.ListIcon(), func() { batches.RunOnMany(d.s.env, d.agent) })
+	many.Tip = lang.L("Run the agent once for every row of a sheet, file of a folder or line of text.")
+	if d.agent.Inactive() {
+		many.Disable()
+	}
+	return many
 }
 
 // buildRun is the Run tab: the form and the output scroll, and under them
@@ -263,13 +277,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.keys = widget.NewLabel(lang.L("Uses credits · {{.Key}} runs it", map[string]any{"Key": kit.CtrlEnterName}))
 	d.keys.Importance = widget.LowImportance
 	d.keys.Truncation = fyne.TextTruncateEllipsis // a longer language never widens the bar
-	// The same agent over every row of a sheet: a batch, followed on the
-	// Batches screen.
-	many := kit.NewButtonWithIcon(lang.L("Run on many…"), theme.ListIcon(), func() { batches.RunOnMany(d.s.env, d.agent) })
-	many.Tip = lang.L("Run the agent once for every row of a sheet (CSV or Excel).")
-	if d.agent.Inactive() {
-		many.Disable()
-	}
+	many := d.runOnMany()
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn, many)
 	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, container.NewStack(d.keys, d.progress)))
 	body := container.NewVBox(d.formBox, widget.NewSeparator(), d.output.content)
@@ -308,11 +316,38 @@ func (p *runPane) DropHint() (string, bool) {
 	return lang.L("Drop the files to attach them to the next run"), true
 }
 
-// dropped fills the form's file questions that have no file yet, a file
-// each in the form's order; the rest is attached to the next run. With
-// nowhere to put them, the user is told.
+// dropped takes files dropped on the Run tab: a sheet alone, where no
+// file question waits for a file, is run on (Run on many…); several files
+// or a folder ask whether they go with one run or each with its own; any
+// other drop goes to the form (attach).
 func (d *detail) dropped(paths []string) {
 	if d.form == nil || len(paths) == 0 {
+		return
+	}
+	if !d.agent.Inactive() {
+		switch {
+		case len(paths) == 1 && len(d.form.emptyFiles()) == 0 && batches.IsSheet(paths[0]):
+			batches.ShowPlan(d.s.env, d.agent, paths[0])
+			return
+		case len(paths) > 1 || isFolder(paths[0]):
+			batches.AskDropped(d.s.env, d.agent, paths, func() { d.attach(paths) })
+			return
+		}
+	}
+	d.attach(paths)
+}
+
+// isFolder reports whether path is a folder.
+func isFolder(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// attach fills the form's file questions that have no file yet, a file
+// each in the form's order; the rest is attached to the next run. With
+// nowhere to put them, the user is told.
+func (d *detail) attach(paths []string) {
+	if d.form == nil {
 		return
 	}
 	rest := paths

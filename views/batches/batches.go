@@ -1,7 +1,8 @@
 // Package batches shows the account's batches (an agent run on every row
-// of a sheet), newest first, each with its rows and what became of them;
-// a batch can be paused, gone on with, and its failed rows sent again. It
-// also holds "Run on many…", which starts one from an agent's Run tab.
+// of a sheet, every file of a folder or every line pasted), newest first,
+// each with its rows and what became of them; a batch can be paused, gone
+// on with, cancelled, and its failed rows sent again. It also holds "Run
+// on many…", which starts one from an agent's page.
 package batches
 
 import (
@@ -58,8 +59,10 @@ type Screen struct {
 	pause      *kit.Button
 	goOn       *kit.Button
 	retry      *kit.PaidButton
+	cancel     *kit.Button
 	open       *kit.Button
 	folder     *kit.Button
+	saved      *kit.Button
 	rowsList   *kit.List
 	rows       []storage.BatchRow
 
@@ -73,7 +76,7 @@ func New(env kit.Env) kit.Screen {
 	s.list = kit.NewList(func() int { return len(s.items) }, kit.NewTwoLineRow, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(s.items) {
 			it := s.items[id]
-			kit.SetTwoLineRow(o, BatchTitle(it.b), Summary(it.counts, it.spent)+" · "+StateWord(it.b, it.running))
+			kit.SetTwoLineRow(o, BatchTitle(it.b), StateWord(it.b, it.running)+" · "+Summary(it.counts, it.spent))
 		}
 	})
 	s.list.OnSelected = func(id widget.ListItemID) {
@@ -91,22 +94,27 @@ func New(env kit.Env) kit.Screen {
 	s.goOn = kit.NewButtonWithIcon(lang.L("Go on"), theme.MediaPlayIcon(), func() { s.GoOn() })
 	s.retry = kit.NewPaidButton(lang.L("Retry failed rows"), theme.ViewRefreshIcon(), func() { s.RetryFailed() })
 	s.retry.Tip = lang.L("Send the failed rows again. Uses credits.")
+	s.cancel = kit.NewButtonWithIcon(lang.L("Cancel batch"), theme.CancelIcon(), func() { s.CancelBatch() })
+	s.cancel.Tip = lang.L("End the batch for good: rows not sent yet will not run.")
 	s.open = kit.NewButtonWithIcon(lang.L("Open results"), theme.DocumentIcon(), func() { s.openResults(false) })
 	s.folder = kit.NewButtonWithIcon(lang.L("Show in folder"), theme.FolderOpenIcon(), func() { s.openResults(true) })
+	s.saved = kit.NewButtonWithIcon(lang.L("Show saved files"), theme.FolderOpenIcon(), func() { s.openSaved() })
+	s.saved.Tip = lang.L("Open the folder of the pictures and videos this batch made.")
 	s.rowsList = kit.NewList(func() int { return len(s.rows) }, kit.NewTwoLineRow, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(s.rows) {
 			r := s.rows[id]
-			kit.SetTwoLineRow(o, lang.L("Row {{.Number}} · {{.State}}", map[string]any{"Number": r.Row, "State": app.BatchRowState(r.State)}), RowText(r))
+			it, _ := s.current()
+			kit.SetTwoLineRow(o, RowTitle(it.b, r), rowLine(it.b, r))
 		}
 	})
 	s.rowsList.OnSelected = func(widget.ListItemID) { s.rowsList.UnselectAll() }
-	buttons := kit.Wrap(s.pause, s.goOn, s.retry, s.open, s.folder)
+	buttons := kit.Wrap(s.pause, s.goOn, s.retry, s.cancel, s.open, s.folder, s.saved)
 	// Blank until a batch is chosen (the newest is, as soon as the list
 	// is in): the list's own empty state says what to do.
 	s.detail = container.NewStack()
 	s.detailBody = kit.NewBorder(container.NewVBox(s.title, s.summary, buttons, widget.NewSeparator()), nil, nil, nil, s.rowsList)
 
-	header := kit.Header(lang.L("Batches"), lang.L("An agent run on every row of a sheet, one result per row."))
+	header := kit.Header(lang.L("Batches"), lang.L("An agent run on every row of a sheet, file of a folder or line of text, one result each."))
 	split := kit.Split(container.NewPadded(s.stack), container.NewPadded(s.detail), 0.4)
 	s.content = kit.NewBorder(container.NewPadded(header), nil, nil, nil, split)
 	// Followed while on screen; Shown catches up when the user comes back.
@@ -167,7 +175,7 @@ func (s *Screen) show(items []item, rows []storage.BatchRow, chosen int64, err e
 		return
 	case len(items) == 0:
 		kit.SetBody(s.stack, kit.Empty(theme.ListIcon(), lang.L("No batches yet"),
-			lang.L("A batch runs an agent once for every row of a sheet (CSV or Excel) and writes the results beside it. To start one, open an agent, and on its Run tab choose Run on many…")))
+			lang.L("A batch runs an agent once for every row of a sheet, every file of a folder or every line of text you paste, and writes the results to a sheet. To start one, open an agent and choose Run on many…")))
 		s.items = nil
 		return
 	}
@@ -221,17 +229,49 @@ func (s *Screen) showChosen() {
 	if !ok {
 		return
 	}
-	kit.SetBody(s.detail, s.detailBody)
-	s.title.SetText(BatchTitle(it.b))
-	s.summary.SetText(Summary(it.counts, it.spent) + " · " + StateWord(it.b, it.running))
-	show := showIf
+	// Called for every row that finishes: what did not change is left
+	// as it is (a label set again is measured again).
+	kit.ShowBody(s.detail, s.detailBody)
+	setText(s.title, BatchTitle(it.b))
+	setText(s.summary, StateWord(it.b, it.running)+" · "+Summary(it.counts, it.spent))
+	// A button shown or hidden changes the height of their lines: the
+	// pane is laid out again, so they never cover the rows.
+	changed := false
+	show := func(o fyne.CanvasObject, on bool) {
+		changed = changed || o.Visible() != on
+		showIf(o, on)
+	}
 	left := it.counts[storage.RowWaiting] + it.counts[storage.RowRunning] + it.counts[storage.RowSending]
-	show(s.pause, it.running)
-	show(s.goOn, !it.running && left > 0 && it.b.State != storage.BatchDone)
-	show(s.retry, !it.running && it.counts[storage.RowFailed] > 0)
+	ended := it.b.State == storage.BatchDone || it.b.State == storage.BatchCancelled
+	show(s.pause, it.running && !ended)
+	show(s.goOn, !it.running && left > 0 && !ended)
+	show(s.retry, !it.running && it.counts[storage.RowFailed] > 0 && it.b.State != storage.BatchCancelled)
+	show(s.cancel, !ended && (it.running || left > 0))
 	has := it.b.Results != "" && exists(it.b.Results)
 	show(s.open, has)
 	show(s.folder, has)
+	show(s.saved, s.savedFiles(it))
+	if changed {
+		s.detailBody.Refresh()
+	}
+}
+
+// setText shows text in l unless it shows it already.
+func setText(l *widget.Label, text string) {
+	if l.Text != text {
+		l.SetText(text)
+	}
+}
+
+// savedFiles reports whether a row of batch it saved files (pictures,
+// videos) that are still there.
+func (s *Screen) savedFiles(it item) bool {
+	for _, r := range s.rows {
+		if r.BatchID == it.b.ID && len(r.Files) > 0 {
+			return exists(app.BatchFilesFolder(it.b))
+		}
+	}
+	return false
 }
 
 func exists(path string) bool {
@@ -272,6 +312,40 @@ func (s *Screen) RetryFailed() {
 	})
 }
 
+// CancelBatch asks, then ends the chosen batch for good: its rows not sent
+// yet are skipped, those on their way finish.
+func (s *Screen) CancelBatch() {
+	id := s.chosen
+	d := dialog.NewConfirm(lang.L("Cancel this batch?"), lang.L("Rows not sent yet will not run; rows on their way finish."), func(yes bool) {
+		if !yes {
+			return
+		}
+		var err error
+		kit.Act(s.env.App, func(ctx context.Context) { err = s.runner.Cancel(ctx, id) }, func() {
+			if err != nil {
+				kit.ShowInformation(lang.L("The batch was not cancelled"), app.Describe(err), s.env.Window)
+			}
+			s.Reload()
+		})
+	}, s.env.Window)
+	d.SetConfirmText(lang.L("Cancel batch"))
+	d.SetDismissText(lang.L("Keep it"))
+	// What cannot be undone: Enter does not confirm it.
+	kit.ShowDestructive(d, s.env.Window)
+}
+
+// openSaved opens the folder of the files the chosen batch's runs made.
+func (s *Screen) openSaved() {
+	it, ok := s.current()
+	if !ok {
+		return
+	}
+	p := app.BatchFilesFolder(it.b)
+	if err := opener(&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}); err != nil {
+		kit.ShowInformation(lang.L("Not opened"), lang.L("Agent Desk could not open it. The files are at {{.Path}}.", map[string]any{"Path": p}), s.env.Window)
+	}
+}
+
 // openResults opens the results sheet with the computer's program for it,
 // or its folder.
 func (s *Screen) openResults(folder bool) {
@@ -288,11 +362,12 @@ func (s *Screen) openResults(folder bool) {
 	}
 }
 
-// BatchTitle is a batch's first line: its agent and its sheet.
+// BatchTitle is a batch's first line: its agent and its sheet (or
+// folder, or "Lines of text").
 func BatchTitle(b storage.Batch) string {
 	name := filepath.Base(b.Source)
 	if b.Source == "" {
-		name = filepath.Base(b.Results)
+		name = lang.L("Lines of text")
 	}
 	return lang.L("{{.Agent}} · {{.File}}", map[string]any{"Agent": safe.Text(b.AgentTitle, 0), "File": name})
 }
@@ -314,23 +389,63 @@ func Summary(counts map[string]int, spent float64) string {
 	return strings.Join(parts, " · ")
 }
 
-// StateWord is a batch's state in words: Running while it runs here,
-// Paused when it waits to go on, Done, Stopped.
+// StateWord is a batch's state in words: Cancelled once the user
+// cancelled it (the rows on their way still finishing), Running while it
+// runs here, Paused when it waits to go on, Done.
 func StateWord(b storage.Batch, running bool) string {
 	switch {
+	case b.State == storage.BatchCancelled:
+		return lang.X("batches.state.cancelled", "Cancelled")
 	case running:
 		return lang.X("batches.state.running", "Running")
 	case b.State == storage.BatchDone:
 		return lang.X("batches.state.done", "Done")
-	case b.State == storage.BatchCancelled:
+	case b.State == storage.BatchRunning:
+		// It was running when Agent Desk closed (or stopped).
 		return lang.X("batches.state.stopped", "Stopped")
 	}
 	return lang.X("batches.state.paused", "Paused")
 }
 
+// RowTitle is a row's first line: which it is (the file, in a batch over
+// a folder's files; the line, in one over pasted lines; else the sheet's
+// row) and what became of it.
+func RowTitle(b storage.Batch, r storage.BatchRow) string {
+	state := app.BatchRowState(r.State)
+	switch {
+	case b.Source != "" && b.Source == b.Folder && len(r.Cells) > 0:
+		return lang.L("{{.File}} · {{.State}}", map[string]any{"File": safe.Text(r.Cells[0], 80), "State": state})
+	case b.Source == "":
+		return lang.L("Line {{.Number}} · {{.State}}", map[string]any{"Number": r.Row - 1, "State": state})
+	}
+	return lang.L("Row {{.Number}} · {{.State}}", map[string]any{"Number": r.Row, "State": state})
+}
+
+// rowLine is a row's second line: RowText, or while it has none, what
+// the row asks (its first cell; a file's name is its title already).
+func rowLine(b storage.Batch, r storage.BatchRow) string {
+	if t := RowText(r); t != "" || b.Source != "" && b.Source == b.Folder {
+		return t
+	}
+	for _, c := range r.Cells {
+		if c = strings.TrimSpace(c); c != "" {
+			return safe.Text(c, 200)
+		}
+	}
+	return ""
+}
+
 // RowText is a row's second line: the first line of its result, or why
-// it failed or was skipped.
+// it failed or was skipped; the name a picture or video it made was saved
+// as.
 func RowText(r storage.BatchRow) string {
+	if len(r.Files) > 0 && r.Error == "" {
+		names := make([]string, len(r.Files))
+		for i, f := range r.Files {
+			names[i] = filepath.Base(f)
+		}
+		return lang.L("Saved as {{.File}}", map[string]any{"File": safe.Text(strings.Join(names, ", "), 200)})
+	}
 	t := r.Result
 	if r.Error != "" {
 		t = r.Error
@@ -362,16 +477,23 @@ func OfferUnfinished(env kit.Env) {
 		if len(todo) == 0 {
 			return
 		}
-		d := dialog.NewConfirm(lang.L("Go on with the batch?"),
-			lang.L("A batch was running when Agent Desk closed. Go on with it?"), func(yes bool) {
+		d := dialog.NewConfirm(lang.N("Go on with the batch?", len(todo)),
+			lang.N("A batch was running when Agent Desk closed. Go on with it?", len(todo), map[string]any{"Count": app.Number(len(todo))}), func(yes bool) {
 				if !yes {
 					return
 				}
+				var failed error
 				kit.Act(a, func(ctx context.Context) {
 					for _, b := range todo {
-						_ = a.Batches().Resume(ctx, b.ID)
+						if err := a.Batches().Resume(ctx, b.ID); err != nil && failed == nil {
+							failed = err
+						}
 					}
-				}, nil)
+				}, func() {
+					if failed != nil {
+						kit.ShowInformation(lang.L("The batch did not go on"), app.Describe(failed), env.Window)
+					}
+				})
 			}, env.Window)
 		d.SetConfirmText(lang.L("Go on"))
 		d.SetDismissText(lang.L("Later"))
@@ -410,17 +532,33 @@ func Follow(env kit.Env) (stop func()) {
 			return
 		}
 		seen = n.Ends
-		end := n.Ended
-		if end.Err != nil || kit.InForeground() {
+		if kit.InForeground() {
 			return
 		}
-		if end.Batch.State != storage.BatchDone {
-			return
+		if title, text := EndNotice(n.Ended); title != "" {
+			kit.Notify(fyne.CurrentApp(), title, text)
 		}
-		kit.Notify(fyne.CurrentApp(), lang.L("Batch done"), EndText(end))
 	})
 	OfferUnfinished(env)
 	return stop
+}
+
+// EndNotice is what the user is told of a batch that stopped while the
+// window was behind: that it is done, with its summary, or that it
+// paused by itself and why (a problem, or its credit limit reached); ""
+// when the user paused it.
+func EndNotice(end app.BatchEnd) (title, text string) {
+	b := end.Batch
+	switch {
+	case b.State == storage.BatchDone:
+		return lang.L("Batch done"), EndText(end)
+	case end.Err != nil:
+		return lang.L("Batch paused"), lang.L("{{.Agent}}: {{.Why}}", map[string]any{"Agent": safe.Text(b.AgentTitle, 60), "Why": app.Describe(end.Err)})
+	case b.State == storage.BatchPaused && b.CreditCap > 0 && end.Spent >= b.CreditCap:
+		return lang.L("Batch paused"), lang.L("{{.Agent}} reached its limit of {{.Credits}}. Go on with it on the Batches screen.", map[string]any{
+			"Agent": safe.Text(b.AgentTitle, 60), "Credits": app.Credits(b.CreditCap)})
+	}
+	return "", ""
 }
 
 // EndText is "Batch done: 48 done, 2 failed, 3.2 credits".

@@ -1,12 +1,18 @@
 package batches
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -234,11 +240,11 @@ func TestRunOnManyMapsColumnsAndRefusesStartWhileARequiredQuestionIsUnanswered(t
 	if err := os.WriteFile(path, []byte("Subject,tone\nFirst,friendly\nSecond,loud\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p, err := readPreview(context.Background(), e.App, ag, path)
+	src, err := readSheet(context.Background(), e.App, ag, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl := newPlan(e, ag, path, p)
+	pl := newPlan(e, ag, src)
 	byName := map[string]*question{}
 	for _, qq := range pl.questions {
 		byName[qq.q.Name] = qq
@@ -323,5 +329,574 @@ func TestFollowNotifiesAndOffersToGoOn(t *testing.T) {
 	})
 	if !strings.Contains(want.Content, "3 done, 0 failed") {
 		t.Fatalf("the notification reads %q", want.Content)
+	}
+}
+
+// uploadLog is a transport that keeps the names of the files uploaded to
+// the service.
+type uploadLog struct {
+	mu    sync.Mutex
+	names []string
+}
+
+var filenameField = regexp.MustCompile(`filename="([^"]*)"`)
+
+func (u *uploadLog) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/files") && r.Body != nil {
+		body, err := io.ReadAll(r.Body)
+		_ = r.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if m := filenameField.FindSubmatch(body); m != nil {
+			u.mu.Lock()
+			u.names = append(u.names, string(m[1]))
+			u.mu.Unlock()
+		}
+		r = r.Clone(r.Context())
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// sent are the names of the files uploaded, sorted.
+func (u *uploadLog) sent() []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	out := slices.Clone(u.names)
+	slices.Sort(out)
+	return out
+}
+
+// recordingEnv is env whose uploads are kept in the log it returns.
+func recordingEnv(t *testing.T) (kit.Env, *kit.Queue, *demoservice.Service, *[]string, *uploadLog) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
+	log := &uploadLog{}
+	a := apptest.OnURL(t, srv.URL, func(c *app.Config) {
+		c.ClientOptions = append(c.ClientOptions, client.WithMaxRetries(0))
+		c.HTTPClient = &http.Client{Transport: log}
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(800, 600))
+	var shown []string
+	return kit.Env{App: a, Window: w, Nav: nav{shown: &shown}}, q, svc, &shown, log
+}
+
+// plansShown collects the plans shown from now on.
+func plansShown(t *testing.T) *[]*plan {
+	var got []*plan
+	planShown = func(pl *plan) { got = append(got, pl) }
+	t.Cleanup(func() { planShown = func(*plan) {} })
+	return &got
+}
+
+// questions are a plan's questions by name.
+func questions(pl *plan) map[string]*question {
+	out := map[string]*question{}
+	for _, qq := range pl.questions {
+		out[qq.q.Name] = qq
+	}
+	return out
+}
+
+// findAll are the objects of type T shown under o, in order.
+func findAll[T fyne.CanvasObject](o fyne.CanvasObject) []T {
+	var out []T
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if v, ok := o.(T); ok {
+			if o.Visible() {
+				out = append(out, v)
+			}
+			return
+		}
+		for _, c := range kittest.Children(o) {
+			walk(c)
+		}
+	}
+	walk(o)
+	return out
+}
+
+func buttonTexts(bs []*choiceButton) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.Text
+	}
+	return out
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// batchDone waits for the account's only batch to end, and returns it.
+func batchDone(t *testing.T, e kit.Env, q *kit.Queue) storage.Batch {
+	t.Helper()
+	var b storage.Batch
+	q.WaitUntil(t, func() bool {
+		all, _ := e.App.DB().Batches(context.Background(), e.App.AccountID(), 10)
+		if len(all) != 1 {
+			return false
+		}
+		b = all[0]
+		return !e.App.Batches().Running(b.ID) && b.State == storage.BatchDone
+	}, func() string { return fmt.Sprintf("the batch is %q", b.State) })
+	return b
+}
+
+// Run on many… asks what to run on: a sheet's rows (first, with the
+// keyboard: Enter opens the sheet's file dialog), a folder's files, or
+// lines of text, each saying what it does; Esc closes it.
+func TestRunOnManyOffersASheetAFolderOrLinesTheSheetFirst(t *testing.T) {
+	e, q, _, _ := env(t, 0)
+	kit.AnswerDialogKeys(e.Window)
+	ag := agent(t, e.App)
+	c := e.Window.Canvas()
+	RunOnMany(e, ag)
+	top := c.Overlays().Top()
+	if top == nil {
+		t.Fatal("Run on many… shows nothing")
+	}
+	bs := findAll[*choiceButton](top)
+	if got, want := buttonTexts(bs), []string{"Rows of a spreadsheet…", "Files in a folder…", "Lines of text…", "Cancel"}; !slices.Equal(got, want) {
+		t.Fatalf("the choices are %q, want %q", got, want)
+	}
+	text := kittest.AllText(top)
+	for _, line := range []string{"Run " + ag.Title + " on many", "One run for each row of a CSV or Excel sheet.",
+		"One run for each file in a folder, the file going with it.", "One run for each line you paste or type."} {
+		if !strings.Contains(text, line) {
+			t.Fatalf("the choice does not say %q:\n%s", line, text)
+		}
+	}
+	if c.Focused() != bs[0] {
+		t.Fatalf("the keyboard is on %v, not on the sheet's choice", c.Focused())
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	q.Drain()
+	files := c.Overlays().Top()
+	if files == nil || files == top || kittest.FindButton(files, "Open") == nil {
+		t.Fatalf("Enter did not open the sheet's file dialog:\n%s", kittest.AllText(files))
+	}
+	files.Hide()
+	c.Overlays().Remove(files)
+
+	RunOnMany(e, ag)
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if c.Overlays().Top() != nil {
+		t.Fatal("Esc left the choice open")
+	}
+}
+
+// A folder's plan lists the kinds of files in it with their counts, says
+// how each file goes and where the results go, and which files would be
+// skipped and why; Start makes a batch of the files of the kind chosen,
+// and the service is sent those only, each with its own run.
+func TestAFolderPlanListsItsKindsAndRunsTheChosenFilesOnly(t *testing.T) {
+	e, q, svc, shown, log := recordingEnv(t)
+	ag := agent(t, e.App)
+	folder := filepath.Join(t.TempDir(), "Scans")
+	for name, text := range map[string]string{
+		"a.pdf": "Invoice A", "b.pdf": "Invoice B", "sub/c.PDF": "Invoice C", "blank.pdf": "",
+		"x.png": "png", "z.png": "png", "y.jpg": "jpg", "notes.txt": "notes", ".hidden.pdf": "not shown",
+	} {
+		writeFile(t, filepath.Join(folder, name), text)
+	}
+	plans := plansShown(t)
+	ShowFolderPlan(e, ag, folder)
+	q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
+	pl := (*plans)[0]
+	if got, want := pl.kinds.Options, []string{"All files (8)", "PDF (4)", "Pictures (.jpg, .png) (3)", "Text files (.txt) (1)"}; !slices.Equal(got, want) {
+		t.Fatalf("the kinds offered are %q, want %q", got, want)
+	}
+	text := kittest.AllText(e.Window.Canvas().Overlays().Top())
+	for _, line := range []string{"Scans: 8 files", "Each file is attached to its run.", "The results go to " + folder + " results.xlsx"} {
+		if !strings.Contains(text, line) {
+			t.Fatalf("the plan does not say %q:\n%s", line, text)
+		}
+	}
+	if !pl.start.Disabled() || !strings.Contains(pl.missing.Text, "Prompt") {
+		t.Fatalf("nothing answers the prompt, yet Start is on (%v): %q", !pl.start.Disabled(), pl.missing.Text)
+	}
+	by := questions(pl)
+	by["prompt"].setFixed("Summarise this invoice")
+	by["tone"].setFixed("friendly")
+	pl.kinds.SetSelected("PDF (4)")
+	if pl.start.Disabled() {
+		t.Fatalf("every question answered, Start is off: %q", pl.missing.Text)
+	}
+	if !strings.Contains(pl.skipped.Text, "1 of the 4 files checked would be skipped") || !strings.Contains(pl.skipped.Text, "blank.pdf: This file is empty") {
+		t.Fatalf("the files skipped: %q", pl.skipped.Text)
+	}
+	if first := kittest.AllText(pl.first); !strings.Contains(first, "Summarise this invoice") || !strings.Contains(first, "File\na.pdf") {
+		t.Fatalf("the first run is shown as:\n%s", first)
+	}
+
+	pl.Start()
+	q.WaitUntil(t, func() bool { return len(*shown) == 1 }, func() string { return "the Batches screen was not shown" })
+	b := batchDone(t, e, q)
+	if got, want := log.sent(), []string{"a.pdf", "b.pdf", "c.PDF"}; !slices.Equal(got, want) {
+		t.Fatalf("the service was sent %q, want %q", got, want)
+	}
+	runs := svc.Executions()
+	seen := map[int64]bool{}
+	for _, r := range runs {
+		if len(r.FileIDs) != 1 || seen[r.FileIDs[0]] || r.Answers["prompt"] != "Summarise this invoice" {
+			t.Fatalf("a run went with %v and %v", r.FileIDs, r.Answers)
+		}
+		seen[r.FileIDs[0]] = true
+	}
+	if len(runs) != 3 {
+		t.Fatalf("%d runs for 3 files that can be sent", len(runs))
+	}
+	counts, _, _ := e.App.DB().BatchCounts(context.Background(), b.ID)
+	if counts[storage.RowDone] != 3 || counts[storage.RowSkipped] != 1 {
+		t.Fatalf("rows %v", counts)
+	}
+	if b.Results != folder+" results.xlsx" {
+		t.Fatalf("results at %q", b.Results)
+	}
+}
+
+// Pasted lines run once each: the lines answer the agent's request (one
+// question only), the plan says how many and where the results go (the
+// Documents folder, never over an earlier batch's results).
+func TestPastedLinesRunOnceEachWithTheResultsInDocuments(t *testing.T) {
+	e, q, svc, shown := env(t, 0)
+	docs := t.TempDir()
+	was := documentsFolder
+	documentsFolder = func() string { return docs }
+	t.Cleanup(func() { documentsFolder = was })
+	ag := agent(t, e.App)
+	writeFile(t, filepath.Join(docs, ag.Title+" results.xlsx"), "an earlier batch's")
+	plans := plansShown(t)
+	askLines(e, ag)
+	entry, ok := e.Window.Canvas().Focused().(*kit.FormEntry)
+	if !ok {
+		t.Fatalf("the keyboard is on %v, not in the lines", e.Window.Canvas().Focused())
+	}
+	entry.SetText("A note on the spring catalogue\n\n  A note on the summer sale  \nA note on the new shop\n")
+	if text := kittest.AllText(e.Window.Canvas().Overlays().Top()); !strings.Contains(text, "3 lines") {
+		t.Fatalf("the lines dialog does not count them:\n%s", text)
+	}
+	entry.TypedShortcut(kit.CtrlEnterShortcut)
+	q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
+	pl := (*plans)[0]
+	results := filepath.Join(docs, ag.Title+" results 2.xlsx")
+	text := kittest.AllText(e.Window.Canvas().Overlays().Top())
+	for _, line := range []string{"3 lines", "The results go to " + results} {
+		if !strings.Contains(text, line) {
+			t.Fatalf("the plan does not say %q:\n%s", line, text)
+		}
+	}
+	by := questions(pl)
+	if got := by["prompt"].choice.Selected; got != "Each line" {
+		t.Fatalf("the prompt is answered by %q", got)
+	}
+	if !pl.start.Disabled() || !strings.Contains(pl.missing.Text, "Tone") {
+		t.Fatalf("nothing answers the tone, yet Start is on (%v): %q", !pl.start.Disabled(), pl.missing.Text)
+	}
+	by["tone"].setFixed("friendly")
+	// The lines answer one question: choosing them for another takes
+	// them from the first.
+	by["length"].choice.SetSelected("Each line")
+	if by["prompt"].choice.Selected != pl.notUsed {
+		t.Fatalf("two questions take the lines: %q", by["prompt"].choice.Selected)
+	}
+	by["prompt"].choice.SetSelected("Each line")
+	if by["length"].choice.Selected != pl.notUsed || pl.start.Disabled() {
+		t.Fatalf("the length is answered by %q; Start on: %v (%q)", by["length"].choice.Selected, !pl.start.Disabled(), pl.missing.Text)
+	}
+	if !strings.Contains(pl.skipped.Text, "All 3 lines checked can be sent.") || !strings.Contains(kittest.AllText(pl.first), "A note on the spring catalogue") {
+		t.Fatalf("the preview: %q\n%s", pl.skipped.Text, kittest.AllText(pl.first))
+	}
+	pl.Start()
+	q.WaitUntil(t, func() bool { return len(*shown) == 1 }, func() string { return "the Batches screen was not shown" })
+	b := batchDone(t, e, q)
+	var prompts []string
+	for _, r := range svc.Executions() {
+		prompts = append(prompts, fmt.Sprint(r.Answers["prompt"]))
+	}
+	slices.Sort(prompts)
+	if want := []string{"A note on the new shop", "A note on the spring catalogue", "A note on the summer sale"}; !slices.Equal(prompts, want) {
+		t.Fatalf("the service was asked %q", prompts)
+	}
+	if b.Results != results {
+		t.Fatalf("results at %q, want %q", b.Results, results)
+	}
+	if _, err := os.Stat(results); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A chat agent runs on many too: its plan asks for each run's message
+// (a column named Message answers it), and its choices start as a new
+// chat's.
+func TestAChatAgentsPlanAsksForTheMessage(t *testing.T) {
+	e, q, svc, shown := env(t, 0)
+	chat, err := e.App.GetAgent(context.Background(), "101")
+	if err != nil || chat.Type != client.AgentChat {
+		t.Fatalf("agent 101: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "questions.csv")
+	writeFile(t, path, "Message,Customer\nWhere is my order?,Ann\nCan I pay by card?,Bob\n")
+	src, err := readSheet(context.Background(), e.App, *chat, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newPlan(e, *chat, src)
+	by := questions(pl)
+	m := by[app.ChatMessage]
+	if m == nil || m.choice.Selected != "Message" {
+		t.Fatalf("the message is answered by %v", m)
+	}
+	if text := kittest.AllText(pl.content); !strings.Contains(text, "Message (required)") {
+		t.Fatalf("the plan does not name the message:\n%s", text)
+	}
+	for _, name := range []string{"model", "temperature", "tools"} {
+		if qq := by[name]; qq == nil || qq.choice.Selected != pl.same || qq.fixedValue() == "" {
+			t.Fatalf("%s is not answered as a new chat would be", name)
+		}
+	}
+	m.choice.SetSelected(pl.notUsed)
+	if !pl.start.Disabled() || !strings.Contains(pl.missing.Text, "Message") {
+		t.Fatalf("without a message Start is on (%v): %q", !pl.start.Disabled(), pl.missing.Text)
+	}
+	m.choice.SetSelected("Message")
+	if pl.start.Disabled() {
+		t.Fatalf("Start is off: %q", pl.missing.Text)
+	}
+	if first := kittest.AllText(pl.first); !strings.Contains(first, "Message\nWhere is my order?") {
+		t.Fatalf("the first run is shown as:\n%s", first)
+	}
+	pl.Start()
+	q.WaitUntil(t, func() bool { return len(*shown) == 1 }, func() string { return "the Batches screen was not shown" })
+	batchDone(t, e, q)
+	var sent []string
+	for _, r := range svc.Executions() {
+		if len(r.Messages) != 1 {
+			t.Fatalf("a run was sent %+v", r.Messages)
+		}
+		sent = append(sent, r.Messages[0].Content)
+	}
+	slices.Sort(sent)
+	if want := []string{"Can I pay by card?", "Where is my order?"}; !slices.Equal(sent, want) {
+		t.Fatalf("the chats sent %q", sent)
+	}
+}
+
+// Cancel batch asks first (Enter does not answer for the user); then the
+// rows not sent are skipped, the batch reads Cancelled and nothing more is
+// sent.
+func TestCancelBatchAsksThenSkipsTheRowsNotSent(t *testing.T) {
+	e, q, svc, _ := env(t, 30*time.Millisecond)
+	kit.AnswerDialogKeys(e.Window)
+	ag := agent(t, e.App)
+	s := New(e).(*Screen)
+	e.Window.SetContent(s.Content())
+	s.Shown()
+	b, err := e.App.NewBatch(context.Background(), ag, sheetOf(t, 12), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.App.Batches().Start(b.ID, ag)
+	q.WaitUntil(t, func() bool {
+		it, ok := s.current()
+		return ok && it.running && it.counts[storage.RowDone] > 0 && s.cancel.Visible()
+	}, func() string { return s.summary.Text })
+	test.Tap(kittest.FindButton(s.Content(), "Cancel batch"))
+	top := e.Window.Canvas().Overlays().Top()
+	if text := kittest.AllText(top); !strings.Contains(text, "Rows not sent yet will not run; rows on their way finish.") || kittest.FindButton(top, "Keep it") == nil {
+		t.Fatalf("Cancel batch asks:\n%s", text)
+	}
+	e.Window.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if e.Window.Canvas().Overlays().Top() == nil || state(t, e.App, b.ID).State == storage.BatchCancelled {
+		t.Fatal("Enter cancelled the batch")
+	}
+	test.Tap(kittest.FindButton(top, "Cancel batch"))
+	q.WaitUntil(t, func() bool {
+		it, ok := s.current()
+		return ok && !it.running && it.b.State == storage.BatchCancelled
+	}, func() string { return s.summary.Text })
+	if !strings.Contains(s.summary.Text, "Cancelled") || !strings.Contains(rowText(s.list, 0), "Cancelled") {
+		t.Fatalf("the batch reads %q", s.summary.Text)
+	}
+	if s.cancel.Visible() || s.goOn.Visible() || s.pause.Visible() {
+		t.Fatal("a cancelled batch still offers Cancel batch, Go on or Pause")
+	}
+	rows, _ := e.App.DB().BatchRowsIn(context.Background(), b.ID, storage.RowSkipped, 0)
+	cancelled := 0
+	for _, r := range rows {
+		if r.Error == "Not run: the batch was cancelled." {
+			cancelled++
+		}
+	}
+	sent := len(svc.Executions())
+	if cancelled == 0 || sent+cancelled > 12 {
+		t.Fatalf("%d rows sent, %d not run", sent, cancelled)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if len(svc.Executions()) != sent {
+		t.Fatal("rows were sent after the batch was cancelled")
+	}
+}
+
+// A service that holds all the files it keeps leaves no room for a
+// folder's: Start says so and nothing is made or sent.
+func TestAFullServiceMakesStartSaySoAndSendsNothing(t *testing.T) {
+	e, q, svc, shown := env(t, 0)
+	ag := agent(t, e.App)
+	ctx := context.Background()
+	// One run first, as any account has made: the service shows it
+	// follows the real one, which keeps at most 30 files.
+	if _, err := e.App.Client().Run(ctx, ag.ID, client.ExecuteParams{Answers: map[string]any{"prompt": "Hello", "tone": "neutral", "length": 20}}); err != nil {
+		t.Fatal(err)
+	}
+	for i := len(svc.Files()); i < client.MaxStoredFiles; i++ {
+		if _, err := e.App.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("x"), Filename: fmt.Sprintf("f%d.txt", i), Size: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	folder := t.TempDir()
+	writeFile(t, filepath.Join(folder, "a.txt"), "a")
+	writeFile(t, filepath.Join(folder, "b.txt"), "b")
+	pl := newPlan(e, ag, readFolder(ctx, e.App, ag, folder))
+	by := questions(pl)
+	by["prompt"].setFixed("Summarise")
+	by["tone"].setFixed("neutral")
+	runs := len(svc.Executions())
+	pl.Start()
+	q.WaitUntil(t, func() bool { return e.Window.Canvas().Overlays().Top() != nil && !pl.start.Disabled() }, func() string { return "no word" })
+	if text := kittest.AllText(e.Window.Canvas().Overlays().Top()); !strings.Contains(text, "The batch did not start") || !strings.Contains(text, "keeps at most 30 files and holds 30") {
+		t.Fatalf("Start says:\n%s", text)
+	}
+	if all, _ := e.App.DB().Batches(ctx, e.App.AccountID(), 10); len(all) != 0 || len(*shown) != 0 {
+		t.Fatalf("a batch was made: %+v", all)
+	}
+	if len(svc.Executions()) != runs || len(svc.Files()) != client.MaxStoredFiles {
+		t.Fatal("something was sent")
+	}
+}
+
+// Several files dropped on the Run tab ask whether they go with one run
+// (Enter: as a drop always did) or each with its own: the plan for those,
+// named inside the folder they share.
+func TestFilesDroppedAskOneRunOrOneEach(t *testing.T) {
+	e, q, _, _ := env(t, 0)
+	ag := agent(t, e.App)
+	dir := t.TempDir()
+	paths := []string{filepath.Join(dir, "May", "a.txt"), filepath.Join(dir, "June", "b.txt"), filepath.Join(dir, "June", "c.txt")}
+	for _, p := range paths {
+		writeFile(t, p, "notes")
+	}
+	c := e.Window.Canvas()
+	once := 0
+	AskDropped(e, ag, paths, func() { once++ })
+	bs := findAll[*choiceButton](c.Overlays().Top())
+	if got, want := buttonTexts(bs), []string{"Run once with all these files", "Run once for each file…", "Cancel"}; !slices.Equal(got, want) {
+		t.Fatalf("the choices are %q", got)
+	}
+	if c.Focused() != bs[0] {
+		t.Fatal("the keyboard is not on the first choice")
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if once != 1 || c.Overlays().Top() != nil {
+		t.Fatalf("Enter: %d runs with all, dialog open %v", once, c.Overlays().Top() != nil)
+	}
+	plans := plansShown(t)
+	AskDropped(e, ag, paths, func() { once++ })
+	test.Tap(findAll[*choiceButton](c.Overlays().Top())[1])
+	q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
+	pl := (*plans)[0]
+	var names []string
+	for _, f := range pl.chosen {
+		names = append(names, f.Name)
+	}
+	if pl.src.folder != dir || !slices.Equal(names, []string{filepath.Join("June", "b.txt"), filepath.Join("June", "c.txt"), filepath.Join("May", "a.txt")}) || once != 1 {
+		t.Fatalf("the plan is for %q in %s", names, pl.src.folder)
+	}
+}
+
+// The pictures a batch made are named in its rows, and Show saved files
+// opens their folder.
+func TestAPictureBatchShowsTheFilesItSaved(t *testing.T) {
+	e, q, _, _ := env(t, 0)
+	ctx := context.Background()
+	pictures, err := e.App.GetAgent(ctx, "131")
+	if err != nil || pictures.Type != client.AgentImage {
+		t.Fatalf("agent 131: %v", err)
+	}
+	fixed := map[string]string{}
+	for _, qq := range app.FormQuestions(*pictures) {
+		if qq.Required && len(qq.Options) > 0 {
+			fixed[qq.Name] = qq.Options[0]
+		}
+	}
+	b, err := e.App.NewBatchFromLines(ctx, *pictures, []string{"A red bicycle"}, "prompt", filepath.Join(t.TempDir(), "pictures.xlsx"), app.BatchPlan{Fixed: fixed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(e).(*Screen)
+	e.Window.SetContent(s.Content())
+	s.Shown()
+	e.App.Batches().Start(b.ID, *pictures)
+	q.WaitUntil(t, func() bool {
+		it, ok := s.current()
+		return ok && !it.running && it.b.State == storage.BatchDone && s.saved.Visible()
+	}, func() string { return s.summary.Text })
+	if got := rowText(s.rowsList, 0); !strings.Contains(got, "Line 1 · Done") || !strings.Contains(got, "Saved as 2 A red bicycle.") {
+		t.Fatalf("the row reads %q", got)
+	}
+	// Chosen again, the batch shows the button once its rows are read:
+	// the button never covers them
+	// (narrow: its buttons take two lines).
+	e.Window.Resize(fyne.NewSize(640, 600))
+	s.Choose(-1)
+	s.Choose(b.ID)
+	q.WaitUntil(t, func() bool { return len(s.rows) == 1 && s.saved.Visible() }, func() string { return "the rows were not read again" })
+	if under, top := kittest.AbsolutePos(s.saved, s.Content()).Y+s.saved.Size().Height, kittest.AbsolutePos(s.rowsList, s.Content()).Y; top < under {
+		t.Fatalf("the rows start at %v, above the buttons' end at %v", top, under)
+	}
+	var opened []string
+	opener = func(u *url.URL) error { opened = append(opened, u.Path); return nil }
+	t.Cleanup(func() { opener = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) } })
+	test.Tap(kittest.FindButton(s.Content(), "Show saved files"))
+	if want := app.BatchFilesFolder(state(t, e.App, b.ID)); len(opened) != 1 || opened[0] != filepath.ToSlash(want) {
+		t.Fatalf("opened %q, want %q", opened, want)
+	}
+}
+
+// A batch that stops while the window is behind says so when it is done
+// or when it paused by itself (a problem, its credit limit), not when the
+// user paused it.
+func TestABatchThatStopsByItselfSaysWhy(t *testing.T) {
+	test.NewTempApp(t)
+	b := storage.Batch{AgentTitle: "Newsletter Writer", CreditCap: 2}
+	for _, tc := range []struct {
+		state string
+		spent float64
+		err   error
+		title string
+		text  string
+	}{
+		{storage.BatchDone, 1, nil, "Batch done", "Newsletter Writer: 3 done, 1 failed"},
+		{storage.BatchPaused, 1, client.ErrStillRunning, "Batch paused", "Newsletter Writer: "},
+		{storage.BatchPaused, 2.5, nil, "Batch paused", "reached its limit of 2 credits"},
+		{storage.BatchPaused, 1, nil, "", ""},
+	} {
+		b.State = tc.state
+		title, text := EndNotice(app.BatchEnd{Batch: b, Counts: map[string]int{storage.RowDone: 3, storage.RowFailed: 1}, Spent: tc.spent, Err: tc.err})
+		if title != tc.title || !strings.Contains(text, tc.text) {
+			t.Errorf("%s, %v credits, %v: %q %q; want %q with %q", tc.state, tc.spent, tc.err, title, text, tc.title, tc.text)
+		}
 	}
 }

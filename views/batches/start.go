@@ -3,13 +3,16 @@ package batches
 import (
 	"context"
 	"errors"
+	"image/color"
 	"io"
+	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
@@ -32,9 +35,83 @@ const previewRows = 200
 // screen to show first.
 var justStarted atomic.Int64
 
-// RunOnMany asks for a sheet (CSV or Excel) and shows how agent would run
-// on its rows.
+// dialogTitle is the title of Run on many…'s dialogs.
+func dialogTitle(agent client.Agent) string {
+	return lang.L("Run {{.Agent}} on many", map[string]any{"Agent": kit.Line(agent.Title, 40)})
+}
+
+// RunOnMany asks what agent is to run on: the rows of a sheet, the files
+// of a folder, or lines of text. The sheet comes first, with the
+// keyboard: Enter chooses it.
 func RunOnMany(env kit.Env, agent client.Agent) {
+	var d *dialog.CustomDialog
+	then := func(next func()) func() { return func() { d.Hide(); next() } }
+	rows := newChoiceButton(lang.L("Rows of a spreadsheet…"), theme.GridIcon(), then(func() { chooseSheet(env, agent) }))
+	files := newChoiceButton(lang.L("Files in a folder…"), theme.FolderOpenIcon(), then(func() { chooseFolder(env, agent) }))
+	lines := newChoiceButton(lang.L("Lines of text…"), theme.DocumentIcon(), then(func() { askLines(env, agent) }))
+	body := container.NewVBox(
+		choiceRow(rows, lang.L("One run for each row of a CSV or Excel sheet.")),
+		choiceRow(files, lang.L("One run for each file in a folder, the file going with it.")),
+		choiceRow(lines, lang.L("One run for each line you paste or type.")),
+	)
+	d = showChoices(env, dialogTitle(agent), body, rows, func() { d.Hide() })
+}
+
+// showChoices shows a dialog of choices with Cancel, the first choice
+// having the keyboard (Enter chooses it, Esc cancels).
+func showChoices(env kit.Env, title string, body fyne.CanvasObject, first *choiceButton, cancel func()) *dialog.CustomDialog {
+	c := newChoiceButton(lang.L("Cancel"), theme.CancelIcon(), cancel)
+	d := dialog.NewCustomWithoutButtons(title, body, env.Window)
+	d.SetButtons([]fyne.CanvasObject{c})
+	d.Resize(fyne.NewSize(min(env.Window.Canvas().Size().Width*0.9, 500), 0))
+	kit.ShowDialogKeys(d, env.Window, first.OnTapped, cancel)
+	env.Window.Canvas().Focus(first)
+	return d
+}
+
+// choiceRow is a choice's button with the line under it that says what
+// it does, and room under that before the next choice.
+func choiceRow(b *choiceButton, what string) fyne.CanvasObject {
+	l := widget.NewLabel(what)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.LowImportance
+	gap := canvas.NewRectangle(color.Transparent)
+	gap.SetMinSize(fyne.NewSize(0, theme.Padding()))
+	return container.NewVBox(b, container.New(layout.NewCustomPaddedLayout(-theme.Padding(), 0, 0, 0), l), gap)
+}
+
+// choiceButton is a button of a dialog of choices: Enter presses the one
+// that has the keyboard (Space too, as any button), and Esc goes on to the
+// window, which closes the dialog.
+type choiceButton struct {
+	kit.Button
+}
+
+func newChoiceButton(label string, icon fyne.Resource, tapped func()) *choiceButton {
+	b := &choiceButton{}
+	b.Text, b.Icon, b.OnTapped = label, icon, tapped
+	b.Alignment = widget.ButtonAlignLeading
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// TypedKey presses the button on Enter and passes Esc and F1 on.
+func (b *choiceButton) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if !b.Disabled() && b.OnTapped != nil {
+			b.OnTapped()
+		}
+	case fyne.KeyEscape, fyne.KeyF1:
+		kit.PassKey(b, ev)
+	default:
+		b.Button.TypedKey(ev)
+	}
+}
+
+// chooseSheet asks for a sheet (CSV or Excel) and shows how agent would
+// run on its rows.
+func chooseSheet(env kit.Env, agent client.Agent) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
 			kit.ShowInformation(lang.L("The sheet could not be opened"), app.Describe(err), env.Window)
@@ -48,357 +125,318 @@ func RunOnMany(env kit.Env, agent client.Agent) {
 		ShowPlan(env, agent, path)
 	}, env.Window)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".xlsx", ".CSV", ".XLSX"}))
-	d.Resize(fyne.NewSize(min(env.Window.Canvas().Size().Width*0.9, 760), min(env.Window.Canvas().Size().Height*0.9, 520)))
+	fileDialogSize(d, env.Window)
 	kit.ShowDialog(d, env.Window)
 }
 
-// preview is what is read of a sheet before its batch is made.
-type preview struct {
-	header []string
-	rows   [][]string // the first previewRows
-	total  int
-	// lastCost is what the agent's last run cost, when it says.
-	lastCost *float64
+func fileDialogSize(d *dialog.FileDialog, w fyne.Window) {
+	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.9, 760), min(w.Canvas().Size().Height*0.9, 520)))
 }
 
-func readPreview(ctx context.Context, a *app.App, agent client.Agent, path string) (preview, error) {
-	var p preview
+// chooseFolder asks for a folder and shows how agent would run on each of
+// its files.
+func chooseFolder(env kit.Env, agent client.Agent) {
+	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+		if err != nil {
+			kit.ShowInformation(lang.L("The folder could not be opened"), app.Describe(err), env.Window)
+			return
+		}
+		if u == nil {
+			return
+		}
+		ShowFolderPlan(env, agent, u.Path())
+	}, env.Window)
+	fileDialogSize(d, env.Window)
+	kit.ShowDialog(d, env.Window)
+}
+
+// askLines asks for lines of text, one for each run, then shows the plan.
+func askLines(env kit.Env, agent client.Agent) {
+	var d *dialog.CustomDialog
+	text := kit.NewFormMultiLineEntry()
+	text.SetPlaceHolder(lang.L("For example, one product name or one question on each line"))
+	count := widget.NewLabel("")
+	next := kit.NewButtonWithIcon(lang.L("Next"), theme.NavigateNextIcon(), nil)
+	next.Importance = widget.HighImportance
+	next.Tip = lang.L("Choose how the lines are run ({{.Key}})", map[string]any{"Key": kit.CtrlName("Enter")})
+	goOn := func() {
+		lines := splitLines(text.Text)
+		if len(lines) == 0 {
+			return
+		}
+		d.Hide()
+		ShowLinesPlan(env, agent, lines)
+	}
+	next.OnTapped = goOn
+	text.OnCtrlEnter = goOn
+	text.OnChanged = func(s string) {
+		n := len(splitLines(s))
+		count.SetText(lang.N("{{.Count}} line", n, map[string]any{"Count": app.Number(n)}))
+		if n == 0 {
+			next.Disable()
+		} else {
+			next.Enable()
+		}
+	}
+	text.OnChanged("")
+	intro := widget.NewLabel(lang.L("Paste or type the lines, one for each run. Empty lines are left out."))
+	intro.Wrapping = fyne.TextWrapWord
+	cancel := kit.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons(dialogTitle(agent), kit.NewBorder(intro, count, nil, nil, text), env.Window)
+	d.SetButtons([]fyne.CanvasObject{cancel, next})
+	size := env.Window.Canvas().Size()
+	d.Resize(fyne.NewSize(min(size.Width*0.9, 600), min(size.Height*0.9, 460)))
+	// Enter is a new line; Ctrl+Enter goes on.
+	kit.ShowDialogKeys(d, env.Window, nil, d.Hide)
+	env.Window.Canvas().Focus(text)
+}
+
+// splitLines are the lines of s that are not empty, trimmed.
+func splitLines(s string) []string {
+	var out []string
+	for l := range strings.Lines(s) {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// lastCost is what agent's last run cost, when it says (nil otherwise).
+func lastCost(ctx context.Context, a *app.App, agent client.Agent) *float64 {
+	runs, err := a.Runs(ctx, agent.ID)
+	if err != nil {
+		return nil
+	}
+	for _, r := range runs {
+		if r.Credits != nil && *r.Credits > 0 {
+			c := *r.Credits
+			return &c
+		}
+	}
+	return nil
+}
+
+// readSheet reads a sheet's columns and first rows, for the plan.
+func readSheet(ctx context.Context, a *app.App, agent client.Agent, path string) (source, error) {
+	src := source{kind: fromSheet, path: path}
 	t, err := sheet.Open(path)
 	if err != nil {
-		return p, err
+		return src, err
 	}
 	defer t.Close()
-	p.header = t.Header()
+	src.header = t.Header()
 	for {
 		r, err := t.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return p, err
+			return src, err
 		}
-		if len(p.rows) < previewRows {
-			p.rows = append(p.rows, r.Cells)
+		if len(src.rows) < previewRows {
+			src.rows = append(src.rows, r.Cells)
 		}
-		p.total++
+		src.total++
 	}
-	if runs, err := a.Runs(ctx, agent.ID); err == nil {
-		for _, r := range runs {
-			if r.Credits != nil && *r.Credits > 0 {
-				c := *r.Credits
-				p.lastCost = &c
-				break
-			}
-		}
-	}
-	return p, nil
+	src.lastCost = lastCost(ctx, a, agent)
+	return src, nil
 }
 
 // ShowPlan reads the sheet at path and shows the dialog that starts a
-// batch of agent over it; a sheet that cannot be read says why.
+// batch of agent over its rows; a sheet that cannot be read says why.
 func ShowPlan(env kit.Env, agent client.Agent, path string) {
 	var (
-		p   preview
+		src source
 		err error
 	)
 	kit.ActShowing(env.App, env.Window, lang.L("Reading the sheet…"), func(ctx context.Context) {
-		p, err = readPreview(ctx, env.App, agent, path)
+		src, err = readSheet(ctx, env.App, agent, path)
 	}, func() {
 		if err != nil {
 			kit.ShowInformation(lang.L("The sheet could not be read"), app.Describe(err), env.Window)
 			return
 		}
-		newPlan(env, agent, path, p).show()
+		newPlan(env, agent, src).show()
 	})
 }
 
-// question is one of the agent's questions and what answers it.
-type question struct {
-	q      client.Question
-	choice *kit.Select
-	fixed  *kit.FormEntry
+// readFolder finds the files of folder (names and sizes only), for the
+// plan.
+func readFolder(ctx context.Context, a *app.App, agent client.Agent, folder string) source {
+	src := source{kind: fromFiles, folder: folder, files: app.FolderFiles(folder)}
+	src.results = resultsBeside(folder)
+	src.lastCost = lastCost(ctx, a, agent)
+	return src
 }
 
-// plan is the Run on many… dialog.
-type plan struct {
-	env     kit.Env
-	agent   client.Agent
-	path    string
-	p       preview
-	options []string // the choices of each question's column
-	notUsed string
-	same    string
-
-	questions []*question
-	missing   *widget.Label
-	skipped   *widget.Label
-	estimate  *widget.Label
-	parallel  *kit.Select
-	limit     *kit.FormEntry
-	limitErr  *widget.Label
-	start     *kit.PaidButton
-	dialog    *dialog.CustomDialog
-	content   fyne.CanvasObject
-	scroll    *container.Scroll
+// ShowFolderPlan shows the dialog that starts a batch of agent over the
+// files of folder, one run each.
+func ShowFolderPlan(env kit.Env, agent client.Agent, folder string) {
+	var src source
+	kit.ActShowing(env.App, env.Window, lang.L("Looking at the folder…"), func(ctx context.Context) {
+		src = readFolder(ctx, env.App, agent, folder)
+	}, func() { newPlan(env, agent, src).show() })
 }
 
-func newPlan(env kit.Env, agent client.Agent, path string, p preview) *plan {
-	pl := &plan{env: env, agent: agent, path: path, p: p,
-		notUsed: lang.L("Not answered"), same: lang.L("The same for every row")}
-	pl.options = append(pl.options, pl.notUsed)
-	seen := map[string]int{}
-	for i, h := range p.header {
-		name := columnName(i, h)
-		if seen[name]++; seen[name] > 1 {
-			name = lang.L("{{.Column}} ({{.Number}})", map[string]any{"Column": name, "Number": seen[name]})
+// ShowLinesPlan shows the dialog that starts a batch of agent over lines
+// of text, one run each.
+func ShowLinesPlan(env kit.Env, agent client.Agent, lines []string) {
+	src := source{kind: fromLines, lines: lines, total: len(lines)}
+	kit.ActShowing(env.App, env.Window, lang.L("Getting the batch ready…"), func(ctx context.Context) {
+		src.results = freeName(filepath.Join(documentsFolder(), safe.FileName(agent.Title+" "+lang.L("results"), ".xlsx", lang.L("results"))))
+		src.lastCost = lastCost(ctx, env.App, agent)
+	}, func() { newPlan(env, agent, src).show() })
+}
+
+// documentsFolder is where the results of pasted lines go: the user's
+// Documents folder (as the desktop names it), else the home folder.
+// Tests replace it.
+var documentsFolder = func() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return os.TempDir()
+	}
+	if d := xdgDocuments(home); d != "" {
+		return d
+	}
+	if st, err := os.Stat(filepath.Join(home, "Documents")); err == nil && st.IsDir() {
+		return filepath.Join(home, "Documents")
+	}
+	return home
+}
+
+// xdgDocuments is the Documents folder a Linux desktop names in its
+// user-dirs.dirs (it is translated: "Documentos"), "" when none.
+func xdgDocuments(home string) string {
+	conf := os.Getenv("XDG_CONFIG_HOME")
+	if conf == "" {
+		conf = filepath.Join(home, ".config")
+	}
+	data, err := os.ReadFile(filepath.Join(conf, "user-dirs.dirs"))
+	if err != nil {
+		return ""
+	}
+	for l := range strings.Lines(string(data)) {
+		v, ok := strings.CutPrefix(strings.TrimSpace(l), "XDG_DOCUMENTS_DIR=")
+		if !ok {
+			continue
 		}
-		pl.options = append(pl.options, name)
-	}
-	pl.options = append(pl.options, pl.same)
-	matched := app.MatchColumns(agent, p.header)
-
-	grid := container.New(layout.NewFormLayout())
-	for _, q := range app.FormQuestions(agent) {
-		qq := &question{q: q}
-		qq.fixed = kit.NewFormEntry()
-		qq.fixed.SetPlaceHolder(lang.L("The answer for every row"))
-		qq.fixed.OnChanged = func(string) { pl.update() }
-		qq.fixed.OnCtrlEnter = pl.Start
-		qq.fixed.Hide()
-		qq.choice = kit.NewSelect(pl.options, func(string) {
-			if qq.choice.Selected == pl.same {
-				qq.fixed.Show()
-			} else {
-				qq.fixed.Hide()
-			}
-			pl.update()
-		})
-		if i, ok := matched[q.Name]; ok && i+1 < len(pl.options)-1 {
-			qq.choice.SetSelected(pl.options[i+1])
-		} else {
-			qq.choice.SetSelected(pl.notUsed)
-		}
-		// The question's name, shown whole (a long one is cut at 30
-		// characters with its "…").
-		name := kit.QuestionName(q, 30)
-		if q.Required {
-			name = lang.L("{{.Question}} (required)", map[string]any{"Question": name})
-		}
-		l := widget.NewLabel(name)
-		grid.Add(l)
-		grid.Add(container.NewVBox(qq.choice, qq.fixed))
-		pl.questions = append(pl.questions, qq)
-	}
-
-	pl.missing = kit.ErrorText()
-	pl.skipped = widget.NewLabel("")
-	pl.skipped.Wrapping = fyne.TextWrapWord
-	pl.estimate = widget.NewLabel("")
-	pl.estimate.Wrapping = fyne.TextWrapWord
-	pl.parallel = kit.NewSelect([]string{"1", "2", "3", "5"}, nil)
-	pl.parallel.SetSelected("1")
-	pl.limit = kit.NewFormEntry()
-	pl.limit.SetPlaceHolder(lang.L("No limit"))
-	pl.limit.OnCtrlEnter = pl.Start
-	pl.limit.OnChanged = func(string) { pl.update() }
-	pl.limitErr = kit.ErrorText()
-	more := container.New(layout.NewFormLayout(),
-		widget.NewLabel(lang.L("Rows at once")), pl.parallel,
-		widget.NewLabel(lang.L("Pause after (credits)")), container.NewVBox(pl.limit, pl.limitErr))
-
-	about := widget.NewLabel(lang.N("{{.File}}: {{.Count}} row", p.total, map[string]any{"File": filepath.Base(path), "Count": app.Number(p.total)}))
-	about.Wrapping = fyne.TextWrapWord
-	which := widget.NewLabel(lang.L("Which column answers each question:"))
-	body := container.NewVBox(about, which, grid, pl.missing, pl.skipped, widget.NewSeparator(), more, pl.estimate)
-	pl.scroll = container.NewVScroll(body)
-	pl.content = pl.scroll
-
-	pl.start = kit.NewPaidButton(lang.L("Start"), theme.MediaPlayIcon(), pl.Start)
-	pl.start.Tip = lang.L("Run the agent on every row ({{.Key}}). Uses credits.", map[string]any{"Key": kit.CtrlName("Enter")})
-	pl.start.Importance = widget.HighImportance
-	pl.update()
-	return pl
-}
-
-// columnName is how a column is offered: its name, or its letter when it
-// has none.
-func columnName(i int, h string) string {
-	h = safe.Text(h, 40)
-	if strings.TrimSpace(h) == "" {
-		return lang.L("Column {{.Letter}}", map[string]any{"Letter": columnLetter(i)})
-	}
-	return h
-}
-
-func columnLetter(i int) string {
-	s := ""
-	for i++; i > 0; i = (i - 1) / 26 {
-		s = string(rune('A'+(i-1)%26)) + s
-	}
-	return s
-}
-
-func (pl *plan) show() {
-	cancel := kit.NewButton(lang.L("Cancel"), func() { pl.dialog.Hide() })
-	pl.dialog = dialog.NewCustomWithoutButtons(lang.L("Run {{.Agent}} on many", map[string]any{"Agent": kit.Line(pl.agent.Title, 40)}), pl.content, pl.env.Window)
-	pl.dialog.SetButtons([]fyne.CanvasObject{cancel, pl.start})
-	size := pl.env.Window.Canvas().Size()
-	pl.dialog.Resize(fyne.NewSize(min(size.Width*0.9, 640), min(size.Height*0.9, 540)))
-	// Enter does not start what costs credits; Ctrl+Enter in a field does.
-	kit.ShowDialogKeys(pl.dialog, pl.env.Window, nil, pl.dialog.Hide)
-}
-
-// batchPlan is what the dialog shows as a plan.
-func (pl *plan) batchPlan() app.BatchPlan {
-	bp := app.BatchPlan{Columns: app.ColumnMap{}, Fixed: map[string]string{}, Parallel: 1}
-	for _, qq := range pl.questions {
-		switch sel := qq.choice.Selected; sel {
-		case pl.notUsed, "":
-		case pl.same:
-			if v := strings.TrimSpace(qq.fixed.Text); v != "" {
-				bp.Fixed[qq.q.Name] = qq.fixed.Text
-			}
-		default:
-			for i, o := range pl.options[1 : len(pl.options)-1] {
-				if o == sel {
-					bp.Columns[qq.q.Name] = i
-					break
-				}
-			}
-		}
-	}
-	if n, err := strconv.Atoi(pl.parallel.Selected); err == nil && n > 0 {
-		bp.Parallel = n
-	}
-	bp.CreditCap, _ = pl.creditCap()
-	return bp
-}
-
-// creditCap is the limit typed, 0 for none; false when it is no number.
-func (pl *plan) creditCap() (float64, bool) {
-	s := strings.TrimSpace(pl.limit.Text)
-	if s == "" {
-		return 0, true
-	}
-	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", "."), 64)
-	if err != nil || v < 0 {
-		return 0, false
-	}
-	return v, true
-}
-
-// update shows what the plan leaves unanswered, the rows it would skip,
-// and what it may cost; Start is off while a required question has no
-// answer.
-func (pl *plan) update() {
-	if pl.start == nil {
-		return // still being built
-	}
-	bp := pl.batchPlan()
-	missing := app.MissingColumns(pl.agent, bp.Columns, bp.Fixed)
-	ok := len(missing) == 0
-	if ok {
-		kit.ShowError(pl.missing, "")
-	} else {
-		var names []string
-		for _, q := range missing {
-			names = append(names, kit.QuestionName(q, 40))
-		}
-		kit.ShowError(pl.missing, lang.L("No column answers {{.Questions}}: choose one, or give the same answer for every row.", map[string]any{"Questions": strings.Join(names, ", ")}))
-	}
-	if _, good := pl.creditCap(); good {
-		kit.ShowError(pl.limitErr, "")
-	} else {
-		ok = false
-		kit.ShowError(pl.limitErr, lang.L("Write a number of credits, or leave it empty."))
-	}
-	// What the first rows would be skipped for, before anything is sent.
-	skipped := 0
-	var why []string
-	if len(missing) == 0 {
-		for i, cells := range pl.p.rows {
-			problems := bp.Request(pl.agent, cells).Problems
-			if problems == nil {
-				continue
-			}
-			skipped++
-			if len(why) < 3 {
-				why = append(why, lang.L("Row {{.Number}}: {{.Why}}", map[string]any{"Number": i + 2, "Why": firstProblem(pl.agent, problems)}))
-			}
-		}
-	}
-	switch {
-	case len(missing) > 0:
-		pl.skipped.SetText("")
-	case skipped == 0:
-		pl.skipped.SetText(lang.N("The first {{.Count}} row can all be sent.", len(pl.p.rows), map[string]any{"Count": app.Number(len(pl.p.rows))}))
-	default:
-		pl.skipped.SetText(lang.N("{{.Count}} of the first {{.Rows}} rows would be skipped:", skipped, map[string]any{"Count": app.Number(skipped), "Rows": app.Number(len(pl.p.rows))}) +
-			"\n" + strings.Join(why, "\n"))
-	}
-	showIf(pl.skipped, pl.skipped.Text != "")
-	showIf(pl.estimate, pl.p.lastCost != nil)
-	if pl.p.lastCost != nil {
-		pl.estimate.SetText(lang.N("About {{.Credits}} ({{.Count}} rows × the last run's cost)", pl.p.total, map[string]any{
-			"Credits": app.Credits(*pl.p.lastCost * float64(pl.p.total)), "Count": app.Number(pl.p.total)}))
-	}
-	if ok {
-		pl.start.Enable()
-	} else {
-		pl.start.Disable()
-	}
-}
-
-// firstProblem is why a row would be skipped, for its first question.
-func firstProblem(agent client.Agent, problems map[string]string) string {
-	for _, q := range app.FormQuestions(agent) {
-		if msg, ok := problems[q.Name]; ok {
-			return lang.L("{{.Question}}: {{.Problem}}", map[string]any{"Question": kit.QuestionName(q, 40), "Problem": msg})
+		v = strings.Trim(v, `"`)
+		v = strings.Replace(v, "$HOME", home, 1)
+		if st, err := os.Stat(v); err == nil && st.IsDir() && filepath.Clean(v) != filepath.Clean(home) {
+			return v
 		}
 	}
 	return ""
 }
 
-// Start keeps the sheet as a batch, starts it and shows the Batches
-// screen; nothing happens while a required question is unanswered.
-func (pl *plan) Start() {
-	if pl.start.Disabled() {
-		return
+// resultsBeside is where the results of a batch over a folder's files go:
+// an Excel sheet beside the folder, named after it, that no earlier batch
+// wrote; in the Documents folder when the folder has nothing beside it (a
+// disk's top).
+func resultsBeside(folder string) string {
+	folder = filepath.Clean(folder)
+	if filepath.Dir(folder) == folder {
+		return freeName(filepath.Join(documentsFolder(), lang.L("results")+".xlsx"))
 	}
-	bp := pl.batchPlan()
-	if len(app.MissingColumns(pl.agent, bp.Columns, bp.Fixed)) > 0 {
-		return
-	}
-	pl.start.Disable()
-	var (
-		id  int64
-		err error
-	)
-	kit.ActShowing(pl.env.App, pl.env.Window, lang.L("Getting the batch ready…"), func(ctx context.Context) {
-		b, e := pl.env.App.NewBatch(ctx, pl.agent, pl.path, bp)
-		if err = e; err == nil {
-			id = b.ID
-			justStarted.Store(id)
-			pl.env.App.Batches().Start(id, pl.agent)
-		}
-	}, func() {
-		if err != nil {
-			pl.start.Enable()
-			kit.ShowInformation(lang.L("The batch did not start"), app.Describe(err), pl.env.Window)
-			return
-		}
-		if pl.dialog != nil {
-			pl.dialog.Hide()
-		}
-		pl.env.Nav.Show(kit.ScreenBatches)
-	})
+	return freeName(folder + " " + lang.L("results") + ".xlsx")
 }
 
-// showIf shows o when on, hides it otherwise.
-func showIf(o fyne.CanvasObject, on bool) {
-	if on {
-		o.Show()
-	} else {
-		o.Hide()
+// freeName is path, or path numbered ("… 2.xlsx") when a file has that
+// name already: a new batch never writes over another's results.
+func freeName(path string) string {
+	ext := filepath.Ext(path)
+	stem := strings.TrimSuffix(path, ext)
+	p := path
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			return p
+		}
+		p = stem + " " + app.Number(n) + ext
 	}
+}
+
+// IsSheet reports whether path is a sheet Run on many… reads: a CSV or
+// Excel file.
+func IsSheet(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv", ".xlsx":
+		st, err := os.Stat(path)
+		return err == nil && st.Mode().IsRegular()
+	}
+	return false
+}
+
+// AskDropped asks what files dropped on agent's Run tab are for: one run
+// with all of them (once does that, as a drop always did), or one run for
+// each (the plan for them).
+func AskDropped(env kit.Env, agent client.Agent, paths []string, once func()) {
+	var d *dialog.CustomDialog
+	all := newChoiceButton(lang.L("Run once with all these files"), theme.MediaPlayIcon(), func() { d.Hide(); once() })
+	each := newChoiceButton(lang.L("Run once for each file…"), theme.ListIcon(), func() { d.Hide(); ShowDroppedPlan(env, agent, paths) })
+	body := container.NewVBox(
+		choiceRow(all, lang.L("The files go with the next run, as when you add them to the form.")),
+		choiceRow(each, lang.L("The agent runs once for every file, each with its own result.")),
+	)
+	d = showChoices(env, lang.L("What should happen with these files?"), body, all, func() { d.Hide() })
+}
+
+// ShowDroppedPlan shows the plan for files (and folders) dropped: one run
+// for each file, read from the folder they have in common. A folder
+// dropped alone is planned as if chosen.
+func ShowDroppedPlan(env kit.Env, agent client.Agent, paths []string) {
+	if len(paths) == 1 {
+		if st, err := os.Stat(paths[0]); err == nil && st.IsDir() {
+			ShowFolderPlan(env, agent, paths[0])
+			return
+		}
+	}
+	var src source
+	kit.ActShowing(env.App, env.Window, lang.L("Looking at the files…"), func(ctx context.Context) {
+		src = droppedFiles(paths)
+		src.lastCost = lastCost(ctx, env.App, agent)
+	}, func() { newPlan(env, agent, src).show() })
+}
+
+// droppedFiles are the files dropped (a folder's walked), named inside
+// the folder they have in common.
+func droppedFiles(paths []string) source {
+	folder := commonFolder(paths)
+	src := source{kind: fromFiles, folder: folder, results: resultsBeside(folder)}
+	for _, f := range app.PlanUpload(paths).Files {
+		name, err := filepath.Rel(folder, f.Path)
+		if err != nil {
+			name = f.Name
+		}
+		src.files = append(src.files, app.FolderFile{Name: name, Ext: strings.ToLower(filepath.Ext(name)), Size: f.Size, Problem: f.Problem})
+	}
+	slices.SortStableFunc(src.files, func(a, b app.FolderFile) int { return strings.Compare(a.Name, b.Name) })
+	return src
+}
+
+// commonFolder is the folder that holds every path.
+func commonFolder(paths []string) string {
+	common := ""
+	for _, p := range paths {
+		dir := filepath.Dir(filepath.Clean(p))
+		if common == "" {
+			common = dir
+			continue
+		}
+		for !within(common, dir) {
+			up := filepath.Dir(common)
+			if up == common {
+				break
+			}
+			common = up
+		}
+	}
+	return common
+}
+
+// within reports whether path is folder or inside it.
+func within(folder, path string) bool {
+	rel, err := filepath.Rel(folder, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -1,0 +1,483 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// Window-relative positions for the batch flow (1180×760 window). A main
+// button is blue once it can be pressed: the test looks at a spot of it
+// away from its words (…Lit) to know when to go on.
+const (
+	batchAgentX, batchAgentY   = 290, 165 // the first agent the search finds
+	runAgentLitX, runAgentLitY = 520, 668 // Run agent on the agent's Run tab
+	runOnManyX, runOnManyY     = 701, 680 // Run on many… beside it
+	sheetX, sheetY             = 505, 250 // the sheet, the home folder's only file
+	openX, openY               = 934, 613 // Open in the file dialog
+	openLitX, openLitY         = 908, 600
+	// Start in the "Run … on many" dialog is at its foot, somewhere
+	// between startTopY and startFootY (the dialog is at most 540 high,
+	// centred); startLineX crosses it, away from its words.
+	startX, startLineX    = 629, 598
+	startTopY, startFootY = 540, 655
+	goOnX, goOnY          = 632, 432 // Go on in the "Go on with the batch?" offer
+	goOnLitX, goOnLitY    = 598, 420
+)
+
+// The batch: 50 rows for the Newsletter Writer (agent 119), whose required
+// questions, the request and the tone, the sheet's two columns answer by
+// name. Row 20 (as a spreadsheet program numbers it: row 1 is the header)
+// is the one still running on the service when Agent Desk dies.
+const (
+	batchAgent  = "119"
+	batchRows   = 50
+	heldRow     = 20
+	batchAPIKey = "e2e-key"
+	batchAcct   = "e2e"
+)
+
+// TestE2EBatch runs an agent on every row of a sheet (CSV, then Excel),
+// kills Agent Desk while row 20 runs on the service, starts it again and
+// goes on when it offers to: every row is done in the results sheet beside
+// the source, and the service ran each row once (row 20 was looked up, not
+// sent again).
+func TestE2EBatch(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		write func(t *testing.T, path string)
+		read  func(t *testing.T, path string) [][]string
+	}{
+		{"products.csv", writeBatchCSV, readBatchCSV},
+		{"products.xlsx", writeBatchXLSX, readBatchXLSX},
+	} {
+		t.Run(filepath.Ext(tc.name)[1:], func(t *testing.T) {
+			shot := func(e *E2E, step string) { e.Screenshot("batch-" + filepath.Ext(tc.name)[1:] + "-" + step) }
+			home := homeWithSheet(t, tc.name, tc.write)
+
+			svc, srv, hold := heldBatchService(t, batchPrompt(heldRow))
+			t.Setenv(storage.EnvAPIKey, batchAPIKey)
+			e := startE2E(t, func(s *storage.Settings) {
+				s.PutAccount(storage.Account{ID: batchAcct, Name: "Test service", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
+				s.ActiveAccount = batchAcct
+			})
+			db := e.History()
+			ctx := context.Background()
+			time.Sleep(2 * time.Second) // the agent list loads
+
+			startBatchFromSheet(e, "newsletter", func(step string) { shot(e, step) })
+
+			// The rows go out one by one until row 20, whose run the
+			// service holds: the batch waits on it.
+			var b storage.Batch
+			var held storage.BatchRow
+			e.WaitFor("rows up to 20 done and row 20 running on the service", func() bool {
+				select {
+				case <-hold.held:
+				default:
+					return false
+				}
+				list, err := db.Batches(ctx, batchAcct, 5)
+				if err != nil || len(list) != 1 {
+					return false
+				}
+				b = list[0]
+				rows, err := db.BatchRows(ctx, b.ID, 0, 100)
+				if err != nil || len(rows) != batchRows {
+					return false
+				}
+				for _, r := range rows {
+					switch {
+					case r.Row < heldRow && r.State != storage.RowDone:
+						return false
+					case r.Row == heldRow:
+						held = r
+					}
+				}
+				return held.State == storage.RowRunning && held.ExecutionID != ""
+			})
+			shot(e, "3-running")
+			if b.AgentID != batchAgent || b.Source != filepath.Join(home, tc.name) {
+				t.Fatalf("the batch should run the Newsletter Writer on %s, got %+v", tc.name, b)
+			}
+
+			// Agent Desk dies mid-batch (a crash, a power cut): no chance
+			// to save anything.
+			if err := e.app.Process.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			_ = e.app.Wait()
+			if b, err := db.Batch(ctx, b.ID); err != nil || b.State != storage.BatchRunning {
+				t.Fatalf("the batch should be left running, to be offered at the next start: %+v (%v)", b, err)
+			}
+
+			// The service finishes row 20's run meanwhile; Agent Desk starts
+			// again on the same folders and offers to go on.
+			hold.release()
+			restartE2E(e)
+			e.WaitFor("the offer to go on with the batch", func() bool { return screenBluish(e, goOnLitX, goOnLitY) })
+			shot(e, "4-offer")
+			e.Click(goOnX, goOnY)
+
+			var counts map[string]int
+			e.WaitFor("the batch to finish", func() bool {
+				nb, err := db.Batch(ctx, b.ID)
+				if err != nil || nb.State != storage.BatchDone {
+					return false
+				}
+				b = nb
+				counts, _, err = db.BatchCounts(ctx, b.ID)
+				return err == nil
+			})
+			time.Sleep(500 * time.Millisecond)
+			shot(e, "5-done")
+			if counts[storage.RowDone] != batchRows {
+				t.Fatalf("every row should be done, got %v", counts)
+			}
+			rows, err := db.BatchRows(ctx, b.ID, heldRow-1, 1)
+			if err != nil || len(rows) != 1 || rows[0].ExecutionID != held.ExecutionID {
+				t.Fatalf("row 20 should keep the run it had on the service (%s), got %+v (%v)", held.ExecutionID, rows, err)
+			}
+
+			// The service ran each row exactly once: row 20 was looked up
+			// after the restart, not sent again.
+			ex := svc.Executions()
+			perPrompt := map[string]int{}
+			for _, x := range ex {
+				perPrompt[fmt.Sprint(x.Answers["prompt"])]++
+			}
+			if len(ex) != batchRows || svc.ExecuteRequests() != batchRows || len(perPrompt) != batchRows {
+				t.Fatalf("the service should have run %d rows once each: %d executions, %d requests, %d distinct rows",
+					batchRows, len(ex), svc.ExecuteRequests(), len(perPrompt))
+			}
+
+			// The results sheet beside the source says Done on every row.
+			if filepath.Dir(b.Results) != home || filepath.Ext(b.Results) != filepath.Ext(tc.name) {
+				t.Fatalf("the results should be written beside %s in its format, got %q", tc.name, b.Results)
+			}
+			sheet := tc.read(t, b.Results)
+			if len(sheet) != batchRows+1 {
+				t.Fatalf("the results sheet should hold a header and %d rows, got %d lines", batchRows, len(sheet))
+			}
+			status, execution := sheetColumn(sheet[0], "Status"), sheetColumn(sheet[0], "Execution")
+			if status < 0 || execution < 0 || sheetColumn(sheet[0], "prompt") != 0 {
+				t.Fatalf("the results sheet's header should keep the source's columns and add Status and Execution: %q", sheet[0])
+			}
+			for i, r := range sheet[1:] {
+				if len(r) <= max(status, execution) || r[status] != "Done" || r[0] != batchPrompt(i+2) {
+					t.Fatalf("row %d of the results sheet should be done: %q", i+2, r)
+				}
+			}
+			if got := sheet[heldRow-1][execution]; got != held.ExecutionID {
+				t.Fatalf("the results sheet should name row 20's run %s, got %q", held.ExecutionID, got)
+			}
+		})
+	}
+}
+
+// startBatchFromSheet goes from the agents screen to a started batch: it
+// finds the agent by search, presses Run on many… on its Run tab, picks the
+// sheet (the home folder's only file) in the file dialog, opens it, and
+// presses Start once the "Run … on many" dialog shows the columns matched.
+// shot keeps a screenshot of a step.
+func startBatchFromSheet(e *E2E, search string, shot func(step string)) {
+	e.t.Helper()
+	e.Key("ctrl+k")
+	e.Type(search)
+	time.Sleep(1500 * time.Millisecond) // the search waits for typing to pause
+	e.Click(batchAgentX, batchAgentY)
+	e.WaitFor("the agent's Run tab", func() bool { return screenBluish(e, runAgentLitX, runAgentLitY) })
+	shot("1-agent")
+	e.Click(runOnManyX, runOnManyY)
+	time.Sleep(time.Second)
+	e.Key("Return") // Rows of a spreadsheet…, the chooser's first choice
+	time.Sleep(time.Second)
+	shot("1b-files")
+	// Open turns blue once the sheet is chosen.
+	e.WaitFor("the sheet chosen in the file dialog", func() bool {
+		if screenBluish(e, openLitX, openLitY) {
+			return true
+		}
+		e.Click(sheetX, sheetY)
+		return false
+	})
+	shot("1c-chosen")
+	e.Click(openX, openY)
+	// The sheet is read in the background; Start turns blue when every
+	// required question has its column. The dialog is as tall as what it
+	// shows: Start is found at its foot.
+	var startY int
+	e.WaitFor("the Run on many dialog", func() bool {
+		var ok bool
+		startY, ok = blueButton(e, startLineX, startTopY, startFootY)
+		return ok
+	})
+	shot("2-plan")
+	e.Click(startX, startY)
+}
+
+// batchPrompt is the request in the sheet's row n (n from 2: row 1 is the
+// header).
+func batchPrompt(n int) string {
+	return fmt.Sprintf("A note on product %d for the spring catalogue", n-1)
+}
+
+// batchSheet is the sheet's header and its 50 rows: a request and a tone.
+func batchSheet() [][]string {
+	tones := []string{"neutral", "friendly", "formal", "persuasive"}
+	out := [][]string{{"prompt", "tone"}}
+	for n := 2; n <= batchRows+1; n++ {
+		out = append(out, []string{batchPrompt(n), tones[n%len(tones)]})
+	}
+	return out
+}
+
+func writeBatchCSV(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(f)
+	if err := w.WriteAll(batchSheet()); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeBatchXLSX(t *testing.T, path string) {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	for i, r := range batchSheet() {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow("Sheet1", cell, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readBatchCSV reads a results sheet as a spreadsheet program does: the
+// mark that tells it the text is UTF-8 first, then cells separated by
+// commas (English).
+func readBatchCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\uFEFF")))).ReadAll()
+	if err != nil {
+		t.Fatalf("read the results sheet: %v", err)
+	}
+	return rows
+}
+
+func readBatchXLSX(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows(f.GetSheetList()[0])
+	if err != nil {
+		t.Fatalf("read the results sheet: %v", err)
+	}
+	return rows
+}
+
+// sheetColumn is where name is in header, -1 when it is not.
+func sheetColumn(header []string, name string) int {
+	for i, h := range header {
+		if h == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// homeWithSheet gives the app a home folder of its own holding the sheet
+// name alone (written by write), where the file dialog opens, and returns
+// it. The Go caches stay where they are, so the build is not redone.
+func homeWithSheet(t *testing.T, name string, write func(*testing.T, string)) string {
+	t.Helper()
+	e2eTools(t)
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		out, err := exec.Command("go", "env", v).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(v, strings.TrimSpace(string(out)))
+	}
+	home := t.TempDir()
+	write(t, filepath.Join(home, name))
+	t.Setenv("HOME", home)
+	return home
+}
+
+// pollHold is a service whose answer on how one run is going (the poll of
+// the run with a given request) waits until released, as a slow agent
+// would.
+type pollHold struct {
+	svc    *demoservice.Service
+	prompt string
+	// held closes when the run's poll first waits.
+	held     chan struct{}
+	released chan struct{}
+	heldOnce sync.Once
+	relOnce  sync.Once
+}
+
+// heldBatchService serves the built-in service's code from the test, with
+// the poll of the run asked for prompt held until hold.release.
+func heldBatchService(t *testing.T, prompt string) (*demoservice.Service, *httptest.Server, *pollHold) {
+	t.Helper()
+	_, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: batchAPIKey})
+	hold := &pollHold{svc: svc, prompt: prompt, held: make(chan struct{}), released: make(chan struct{})}
+	srv := httptest.NewServer(hold)
+	t.Cleanup(srv.Close)
+	t.Cleanup(hold.release) // before the server closes: a held poll ends
+	return svc, srv, hold
+}
+
+func (h *pollHold) release() { h.relOnce.Do(func() { close(h.released) }) }
+
+func (h *pollHold) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if id, ok := polledRun(r); ok && h.isHeld(id) {
+		select {
+		case <-h.released:
+		default:
+			h.heldOnce.Do(func() { close(h.held) })
+			select {
+			case <-h.released:
+			case <-r.Context().Done():
+				return // Agent Desk went away
+			}
+		}
+	}
+	h.svc.ServeHTTP(w, r)
+}
+
+// polledRun is the run a request asks the state of: GET
+// /agent-responses/{id}, or /agents/{agent}/responses/{id}.
+func polledRun(r *http.Request) (int64, bool) {
+	if r.Method != http.MethodGet {
+		return 0, false
+	}
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	var id string
+	switch {
+	case len(parts) == 2 && parts[0] == "agent-responses":
+		id = parts[1]
+	case len(parts) == 4 && parts[0] == "agents" && parts[2] == "responses":
+		id = parts[3]
+	default:
+		return 0, false
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	return n, err == nil
+}
+
+// isHeld reports whether run id is the one asked for h.prompt.
+func (h *pollHold) isHeld(id int64) bool {
+	for _, x := range h.svc.Executions() {
+		if x.ID == id {
+			return fmt.Sprint(x.Answers["prompt"]) == h.prompt
+		}
+	}
+	return false
+}
+
+// restartE2E starts Agent Desk again on e's display and folders (its
+// history, settings and home), after it ended.
+func restartE2E(e *E2E) {
+	e.t.Helper()
+	e.app = exec.Command(e2eBuild(e.t), strings.Fields(os.Getenv("AGENTDESK_E2E_ARGS"))...)
+	e.app.Env = e.env
+	e.app.Stdout, e.app.Stderr = e.log, e.log
+	if err := e.app.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	search := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--name", "Agent Desk")
+	search.Env = e.env
+	win, err := search.Output()
+	if err != nil {
+		e.t.Fatalf("the Agent Desk window never appeared again: %v\n%s", err, e.log)
+	}
+	e.Window = strings.Fields(string(win))[0]
+	e.xdo("windowmove", e.Window, "0", "0")
+	time.Sleep(time.Second) // first frame
+}
+
+// screenBluish tells whether the display's pixel at x, y (the window is at
+// the top left) is the theme's primary blue, as a main button is.
+func screenBluish(e *E2E, x, y int) bool {
+	img := screenImage(e)
+	return img != nil && bluish(img, x, y)
+}
+
+// blueButton finds a main button crossing the line x between y0 and y1
+// on the display: the middle of its first run of blue, false when there
+// is none.
+func blueButton(e *E2E, x, y0, y1 int) (int, bool) {
+	img := screenImage(e)
+	if img == nil {
+		return 0, false
+	}
+	for y := y0; y <= y1; y++ {
+		if !bluish(img, x, y) {
+			continue
+		}
+		end := y
+		for end < y1 && bluish(img, x, end+1) {
+			end++
+		}
+		if end-y >= 10 { // a button, not a blue letter
+			return (y + end) / 2, true
+		}
+		y = end
+	}
+	return 0, false
+}
+
+// screenImage is what the display shows now, nil when it cannot be read.
+func screenImage(e *E2E) image.Image {
+	e.t.Helper()
+	cmd := exec.Command("import", "-window", "root", "png:-")
+	cmd.Env = e.env
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	img, err := png.Decode(bytes.NewReader(out))
+	if err != nil {
+		return nil
+	}
+	return img
+}

@@ -1,0 +1,856 @@
+package batches
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// sourceKind is what a batch runs over.
+type sourceKind int
+
+const (
+	fromSheet sourceKind = iota // the rows of a sheet
+	fromFiles                   // the files of a folder, one run each
+	fromLines                   // lines the user pasted, one run each
+)
+
+// source is what a batch would run over, as read before it is made.
+type source struct {
+	kind sourceKind
+	// A sheet: where it is, its columns, its first previewRows rows and
+	// how many it has.
+	path   string
+	header []string
+	rows   [][]string
+	total  int
+	// Files: the folder they are read from, and every file found there.
+	folder string
+	files  []app.FolderFile
+	// Lines: the lines, blank ones left out.
+	lines []string
+	// results is where the results sheet goes ("" beside the sheet).
+	results string
+	// lastCost is what the agent's last run cost, when it says.
+	lastCost *float64
+}
+
+// question is one of the agent's questions and what answers it.
+type question struct {
+	q      client.Question
+	choice *kit.Select
+	// The same answer for every run: typed, or chosen (pick) for a
+	// question of choices, whose values are pick's options in order.
+	fixed  *kit.FormEntry
+	pick   *kit.Select
+	values []string
+}
+
+// fixedValue is the same answer for every run, as given.
+func (qq *question) fixedValue() string {
+	if qq.pick != nil {
+		if i := qq.pick.SelectedIndex(); i >= 0 && i < len(qq.values) {
+			return qq.values[i]
+		}
+		return ""
+	}
+	return qq.fixed.Text
+}
+
+// setFixed gives the same answer for every run.
+func (qq *question) setFixed(v string) {
+	if qq.pick != nil {
+		if i := slices.Index(qq.values, v); i >= 0 {
+			qq.pick.SetSelectedIndex(i)
+		}
+		return
+	}
+	qq.fixed.SetText(v)
+}
+
+// fixedField is the field of the same answer for every run.
+func (qq *question) fixedField() fyne.CanvasObject {
+	if qq.pick != nil {
+		return qq.pick
+	}
+	return qq.fixed
+}
+
+// kindChoice is one entry of "Which files": the files of a kind ("" for
+// all of them).
+type kindChoice struct {
+	label string
+	key   string
+}
+
+// plan is the dialog of Run on many…: how the agent would run on a sheet's
+// rows, a folder's files or pasted lines, and Start.
+type plan struct {
+	env   kit.Env
+	agent client.Agent
+	src   source
+	// options are what each question's choice offers: not answered, the
+	// columns, the same for every run.
+	options []string
+	columns int
+	notUsed string
+	same    string
+	// fileQ is the question each file answers (files; "" when each is
+	// attached to its run instead).
+	fileQ string
+
+	// Files: which kinds, and the files of the kind chosen.
+	kinds  *kit.Select
+	kindOf []kindChoice
+	chosen []app.FolderFile
+
+	questions []*question
+	about     *widget.Label
+	where     *widget.Label
+	missing   *widget.Label
+	skipped   *widget.Label
+	firstHead *widget.Label
+	first     *fyne.Container
+	estimate  *widget.Label
+	parallel  *kit.Select
+	limit     *kit.FormEntry
+	limitErr  *widget.Label
+	start     *kit.PaidButton
+	dialog    *dialog.CustomDialog
+	content   fyne.CanvasObject
+	scroll    *container.Scroll
+}
+
+func newPlan(env kit.Env, agent client.Agent, src source) *plan {
+	pl := &plan{env: env, agent: agent, src: src, notUsed: lang.L("Not answered")}
+	switch src.kind {
+	case fromFiles:
+		pl.same = lang.L("The same for every file")
+		pl.fileQ = app.FileQuestion(agent)
+	case fromLines:
+		pl.same = lang.L("The same for every line")
+	default:
+		pl.same = lang.L("The same for every row")
+	}
+	pl.options = append(pl.options, pl.notUsed)
+	switch src.kind {
+	case fromSheet:
+		seen := map[string]int{}
+		for i, h := range src.header {
+			name := columnName(i, h)
+			if seen[name]++; seen[name] > 1 {
+				name = lang.L("{{.Column}} ({{.Number}})", map[string]any{"Column": name, "Number": seen[name]})
+			}
+			pl.options = append(pl.options, name)
+		}
+	case fromLines:
+		pl.options = append(pl.options, lang.L("Each line"))
+	}
+	pl.columns = len(pl.options) - 1
+	pl.options = append(pl.options, pl.same)
+
+	matched := app.ColumnMap{}
+	switch src.kind {
+	case fromSheet:
+		matched = app.MatchColumns(agent, src.header)
+	case fromLines:
+		if q := linesQuestion(agent); q != "" {
+			matched[q] = 0
+		}
+	}
+	// A chat agent's choices (model, style, sources) start as a new chat
+	// of it would: as the user chose them last, else the first offered.
+	suggested := map[string]string{}
+	if agent.Type == client.AgentChat {
+		suggested = app.DefaultChatAnswers(agent, env.App.LastAnswers(agent))
+	}
+
+	grid := container.New(layout.NewFormLayout())
+	for _, q := range app.BatchQuestions(agent) {
+		if src.kind == fromFiles && pl.fileQ != "" && q.Name == pl.fileQ {
+			continue // each file answers it
+		}
+		qq := pl.newQuestion(q)
+		switch i, ok := matched[q.Name]; {
+		case ok && i < pl.columns:
+			qq.choice.SetSelected(pl.options[i+1])
+		case suggested[q.Name] != "" && q.Required:
+			qq.setFixed(suggested[q.Name])
+			qq.choice.SetSelected(pl.same)
+		case src.kind != fromSheet && q.Required:
+			// Only the same answer can answer it: its field shows.
+			qq.choice.SetSelected(pl.same)
+		default:
+			qq.choice.SetSelected(pl.notUsed)
+		}
+		name := questionLabel(agent, q, 30)
+		if q.Required {
+			name = lang.L("{{.Question}} (required)", map[string]any{"Question": name})
+		}
+		grid.Add(widget.NewLabel(name))
+		grid.Add(container.NewVBox(qq.choice, qq.fixedField()))
+		pl.questions = append(pl.questions, qq)
+	}
+
+	pl.about = wrapped("")
+	pl.where = wrapped("")
+	pl.missing = kit.ErrorText()
+	pl.skipped = wrapped("")
+	pl.estimate = wrapped("")
+	pl.firstHead = widget.NewLabelWithStyle(lang.L("What the first run is sent:"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	pl.first = container.New(layout.NewFormLayout())
+	pl.parallel = kit.NewSelect([]string{"1", "2", "3", "5"}, nil)
+	pl.parallel.SetSelected("1")
+	pl.limit = kit.NewFormEntry()
+	pl.limit.SetPlaceHolder(lang.L("No limit"))
+	pl.limit.OnCtrlEnter = pl.Start
+	pl.limit.OnChanged = func(string) { pl.update() }
+	pl.limitErr = kit.ErrorText()
+	more := container.New(layout.NewFormLayout(),
+		widget.NewLabel(lang.L("Runs at once")), pl.parallel,
+		widget.NewLabel(lang.L("Pause after (credits)")), container.NewVBox(pl.limit, pl.limitErr))
+
+	top := container.NewVBox(pl.about)
+	var which string
+	switch src.kind {
+	case fromSheet:
+		pl.about.SetText(lang.N("{{.File}}: {{.Count}} row", src.total, map[string]any{"File": filepath.Base(src.path), "Count": app.Number(src.total)}))
+		which = lang.L("Which column answers each question:")
+	case fromFiles:
+		pl.about.SetText(lang.N("{{.Folder}}: {{.Count}} file", len(src.files), map[string]any{"Folder": safe.Text(filepath.Base(src.folder), 60), "Count": app.Number(len(src.files))}))
+		pl.kindOf = fileKinds(src.files)
+		labels := make([]string, len(pl.kindOf))
+		for i, k := range pl.kindOf {
+			labels[i] = k.label
+		}
+		pl.kinds = kit.NewSelect(labels, func(string) { pl.chooseKind() })
+		if len(src.files) > 0 {
+			top.Add(container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("Which files")), pl.kinds))
+		}
+		if pl.fileQ != "" {
+			q := pl.question(pl.fileQ)
+			pl.where.SetText(lang.L("Each file goes with its run as the agent's «{{.Question}}».", map[string]any{"Question": questionLabel(agent, q, 40)}))
+		} else {
+			pl.where.SetText(lang.L("Each file is attached to its run."))
+		}
+		top.Add(pl.where)
+		top.Add(wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
+		which = lang.L("How the agent's questions are answered:")
+	case fromLines:
+		pl.about.SetText(lang.N("{{.Count}} line", src.total, map[string]any{"Count": app.Number(src.total)}))
+		top.Add(wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
+		which = lang.L("What answers each question:")
+	}
+	body := container.NewVBox(top, widget.NewLabel(which), grid, pl.missing, pl.skipped,
+		widget.NewSeparator(), pl.firstHead, pl.first, widget.NewSeparator(), more, pl.estimate)
+	pl.scroll = kit.FollowFocus(container.NewVScroll(body))
+	pl.content = pl.scroll
+
+	pl.start = kit.NewPaidButton(lang.L("Start"), theme.MediaPlayIcon(), pl.Start)
+	switch src.kind {
+	case fromFiles:
+		pl.start.Tip = lang.L("Run the agent on every file ({{.Key}}). Uses credits.", map[string]any{"Key": kit.CtrlName("Enter")})
+	case fromLines:
+		pl.start.Tip = lang.L("Run the agent on every line ({{.Key}}). Uses credits.", map[string]any{"Key": kit.CtrlName("Enter")})
+	default:
+		pl.start.Tip = lang.L("Run the agent on every row ({{.Key}}). Uses credits.", map[string]any{"Key": kit.CtrlName("Enter")})
+	}
+	pl.start.Importance = widget.HighImportance
+	if pl.kinds != nil && len(pl.kindOf) > 0 {
+		pl.kinds.SetSelectedIndex(0) // all files; chooses them and updates
+	} else {
+		pl.update()
+	}
+	return pl
+}
+
+// newQuestion is q's row of the plan: what answers it and, when the same
+// answer goes with every run, that answer.
+func (pl *plan) newQuestion(q client.Question) *question {
+	qq := &question{q: q}
+	if choices := app.Choices(q); q.Type == client.QuestionSelect && len(choices) > 0 {
+		qq.values = choices
+		qq.pick = kit.NewSelect(kit.ChoiceLabels(q, choices, 60), func(string) { pl.update() })
+		qq.pick.PlaceHolder = lang.L("Choose…")
+		if d := app.Default(q); d != "" {
+			qq.setFixed(d)
+		}
+	} else {
+		qq.fixed = kit.NewFormEntry()
+		switch pl.src.kind {
+		case fromFiles:
+			qq.fixed.SetPlaceHolder(lang.L("The answer for every file"))
+		case fromLines:
+			qq.fixed.SetPlaceHolder(lang.L("The answer for every line"))
+		default:
+			qq.fixed.SetPlaceHolder(lang.L("The answer for every row"))
+		}
+		qq.fixed.OnChanged = func(string) { pl.update() }
+		qq.fixed.OnCtrlEnter = pl.Start
+	}
+	qq.fixedField().Hide()
+	options := pl.options
+	qq.choice = kit.NewSelect(options, func(sel string) {
+		showIf(qq.fixedField(), sel == pl.same)
+		if pl.src.kind == fromLines && sel == options[1] {
+			// The lines answer one question only.
+			for _, other := range pl.questions {
+				if other != qq && other.choice.Selected == sel {
+					other.choice.SetSelected(pl.notUsed)
+				}
+			}
+		}
+		pl.update()
+	})
+	return qq
+}
+
+// question is the agent's question named name.
+func (pl *plan) question(name string) client.Question {
+	for _, q := range app.BatchQuestions(pl.agent) {
+		if q.Name == name {
+			return q
+		}
+	}
+	return client.Question{Name: name}
+}
+
+// linesQuestion is the question pasted lines answer unless the user
+// chooses another: a chat agent's message, else where a request is
+// written.
+func linesQuestion(agent client.Agent) string {
+	if agent.Type == client.AgentChat {
+		return app.ChatMessage
+	}
+	return app.RequestQuestion(agent)
+}
+
+// questionLabel is how the plan names a question: a chat agent's message
+// as "Message", the others as their form does.
+func questionLabel(agent client.Agent, q client.Question, max int) string {
+	if agent.Type == client.AgentChat && q.Name == app.ChatMessage {
+		return app.BatchQuestionName(q)
+	}
+	return kit.QuestionName(q, max)
+}
+
+func wrapped(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// columnName is how a column is offered: its name, or its letter when it
+// has none.
+func columnName(i int, h string) string {
+	h = safe.Text(h, 40)
+	if strings.TrimSpace(h) == "" {
+		return lang.L("Column {{.Letter}}", map[string]any{"Letter": columnLetter(i)})
+	}
+	return h
+}
+
+func columnLetter(i int) string {
+	s := ""
+	for i++; i > 0; i = (i - 1) / 26 {
+		s = string(rune('A'+(i-1)%26)) + s
+	}
+	return s
+}
+
+func (pl *plan) show() {
+	cancel := kit.NewButton(lang.L("Cancel"), func() { pl.dialog.Hide() })
+	pl.dialog = dialog.NewCustomWithoutButtons(dialogTitle(pl.agent), pl.content, pl.env.Window)
+	pl.dialog.SetButtons([]fyne.CanvasObject{cancel, pl.start})
+	size := pl.env.Window.Canvas().Size()
+	pl.dialog.Resize(fyne.NewSize(min(size.Width*0.9, 640), min(size.Height*0.9, 560)))
+	// Enter does not start what costs credits; Ctrl+Enter in a field does.
+	kit.ShowDialogKeys(pl.dialog, pl.env.Window, nil, pl.dialog.Hide)
+	planShown(pl)
+}
+
+// planShown is told of each plan shown (tests replace it).
+var planShown = func(*plan) {}
+
+// chooseKind takes the files of the kind chosen.
+func (pl *plan) chooseKind() {
+	i := pl.kinds.SelectedIndex()
+	pl.chosen = pl.chosen[:0]
+	if i >= 0 && i < len(pl.kindOf) {
+		key := pl.kindOf[i].key
+		for _, f := range pl.src.files {
+			if key == "" || kindKey(f.Ext) == key {
+				pl.chosen = append(pl.chosen, f)
+			}
+		}
+	}
+	pl.update()
+}
+
+// count is how many runs the batch would make.
+func (pl *plan) count() int {
+	if pl.src.kind == fromFiles {
+		return len(pl.chosen)
+	}
+	return pl.src.total
+}
+
+// previewRows are the first rows the plan checks, as cells.
+func (pl *plan) previewRows() [][]string {
+	switch pl.src.kind {
+	case fromFiles:
+		out := make([][]string, 0, min(len(pl.chosen), previewRows))
+		for _, f := range pl.chosen[:min(len(pl.chosen), previewRows)] {
+			out = append(out, []string{f.Name})
+		}
+		return out
+	case fromLines:
+		out := make([][]string, 0, min(len(pl.src.lines), previewRows))
+		for _, l := range pl.src.lines[:min(len(pl.src.lines), previewRows)] {
+			out = append(out, []string{l})
+		}
+		return out
+	}
+	return pl.src.rows
+}
+
+// lineQuestion is the question each line answers ("" when none does).
+func (pl *plan) lineQuestion() string {
+	if pl.src.kind != fromLines {
+		return ""
+	}
+	for _, qq := range pl.questions {
+		if qq.choice.Selected == pl.options[1] {
+			return qq.q.Name
+		}
+	}
+	return ""
+}
+
+// batchPlan is what the dialog shows as a plan, as the batch would be
+// made with it.
+func (pl *plan) batchPlan() app.BatchPlan {
+	bp := app.BatchPlan{Columns: app.ColumnMap{}, Fixed: map[string]string{}, Parallel: 1}
+	for _, qq := range pl.questions {
+		switch sel := qq.choice.Selected; sel {
+		case pl.notUsed, "":
+		case pl.same:
+			if v := qq.fixedValue(); strings.TrimSpace(v) != "" {
+				bp.Fixed[qq.q.Name] = v
+			}
+		default:
+			if i := slices.Index(pl.options[1:1+pl.columns], sel); i >= 0 {
+				bp.Columns[qq.q.Name] = i
+			}
+		}
+	}
+	switch pl.src.kind {
+	case fromSheet:
+		bp.Folder = filepath.Dir(pl.src.path)
+	case fromFiles:
+		// As app.NewBatchFromFiles makes it: the file answers the file
+		// question, or goes with the run.
+		bp.Folder = pl.src.folder
+		if pl.fileQ != "" {
+			bp.Columns[pl.fileQ] = 0
+		} else {
+			bp.Attach = 1
+		}
+	}
+	if n, err := strconv.Atoi(pl.parallel.Selected); err == nil && n > 0 {
+		bp.Parallel = n
+	}
+	bp.CreditCap, _ = pl.creditCap()
+	return bp
+}
+
+// creditCap is the limit typed, 0 for none; false when it is no number.
+func (pl *plan) creditCap() (float64, bool) {
+	s := strings.TrimSpace(pl.limit.Text)
+	if s == "" {
+		return 0, true
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", "."), 64)
+	if err != nil || v < 0 {
+		return 0, false
+	}
+	return v, true
+}
+
+// sendable counts the chosen files that can be sent.
+func (pl *plan) sendable() int {
+	n := 0
+	for _, f := range pl.chosen {
+		if f.Problem == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// blocker is what keeps the plan from starting, in words ("" when it
+// can): a required question nothing answers, no line question, no file
+// to send.
+func (pl *plan) blocker(bp app.BatchPlan) string {
+	if pl.src.kind == fromFiles {
+		switch {
+		case len(pl.src.files) == 0:
+			return lang.L("There are no files in {{.Folder}} to run on. Choose a folder with files in it.", map[string]any{"Folder": safe.Text(filepath.Base(pl.src.folder), 60)})
+		case pl.sendable() == 0:
+			return lang.L("None of these files can be sent: see why below.")
+		}
+	}
+	if pl.src.kind == fromLines && pl.lineQuestion() == "" {
+		return lang.L("Choose the question each line answers: set it to Each line.")
+	}
+	missing := app.MissingColumns(pl.agent, bp.Columns, bp.Fixed)
+	if len(missing) == 0 {
+		return ""
+	}
+	var names []string
+	for _, q := range missing {
+		names = append(names, questionLabel(pl.agent, q, 40))
+	}
+	list := strings.Join(names, ", ")
+	// Set to the same answer for every run, and given none.
+	same := !slices.ContainsFunc(pl.questions, func(qq *question) bool {
+		return qq.choice.Selected != pl.same && slices.ContainsFunc(missing, func(q client.Question) bool { return q.Name == qq.q.Name })
+	})
+	switch {
+	case pl.src.kind == fromFiles:
+		return lang.L("Give {{.Questions}} the same answer for every file.", map[string]any{"Questions": list})
+	case pl.src.kind == fromLines && same:
+		return lang.L("Give {{.Questions}} the same answer for every line.", map[string]any{"Questions": list})
+	case pl.src.kind == fromLines:
+		return lang.L("Nothing answers {{.Questions}}: choose Each line, or give the same answer for every line.", map[string]any{"Questions": list})
+	case same:
+		return lang.L("Give {{.Questions}} the same answer for every row.", map[string]any{"Questions": list})
+	}
+	return lang.L("No column answers {{.Questions}}: choose one, or give the same answer for every row.", map[string]any{"Questions": list})
+}
+
+// update shows what keeps the plan from starting, the runs it would skip,
+// what the first is sent and what it may cost; Start is off while
+// something keeps it from starting.
+func (pl *plan) update() {
+	if pl.start == nil {
+		return // still being built
+	}
+	bp := pl.batchPlan()
+	block := pl.blocker(bp)
+	kit.ShowError(pl.missing, block)
+	ok := block == ""
+	if _, good := pl.creditCap(); good {
+		kit.ShowError(pl.limitErr, "")
+	} else {
+		ok = false
+		kit.ShowError(pl.limitErr, lang.L("Write a number of credits, or leave it empty."))
+	}
+	// What the first runs would be skipped for, before anything is sent.
+	rows := pl.previewRows()
+	skipped := 0
+	var why []string
+	// The first run shown is the first that would be sent, else the
+	// first.
+	var first app.RowRequest
+	var firstCells []string
+	for i, cells := range rows {
+		r := bp.Request(pl.agent, cells)
+		if i == 0 || firstCells == nil && r.Problems == nil {
+			first = r
+			if r.Problems == nil {
+				firstCells = cells
+			}
+		}
+		if r.Problems == nil {
+			continue
+		}
+		skipped++
+		if len(why) < 3 {
+			why = append(why, pl.rowProblem(i, cells, r.Problems))
+		}
+	}
+	n := len(rows)
+	switch {
+	case len(app.MissingColumns(pl.agent, bp.Columns, bp.Fixed)) > 0 || n == 0:
+		pl.skipped.SetText("")
+	case skipped == 0 && pl.src.kind == fromFiles:
+		pl.skipped.SetText(lang.N("All {{.Count}} files checked can be sent.", n, map[string]any{"Count": app.Number(n)}))
+	case skipped == 0 && pl.src.kind == fromLines:
+		pl.skipped.SetText(lang.N("All {{.Count}} lines checked can be sent.", n, map[string]any{"Count": app.Number(n)}))
+	case skipped == 0:
+		pl.skipped.SetText(lang.N("The first {{.Count}} row can all be sent.", n, map[string]any{"Count": app.Number(n)}))
+	case pl.src.kind == fromFiles:
+		pl.skipped.SetText(lang.N("{{.Count}} of the {{.Rows}} files checked would be skipped:", skipped, map[string]any{"Count": app.Number(skipped), "Rows": app.Number(n)}) +
+			"\n" + strings.Join(why, "\n"))
+	case pl.src.kind == fromLines:
+		pl.skipped.SetText(lang.N("{{.Count}} of the {{.Rows}} lines checked would be skipped:", skipped, map[string]any{"Count": app.Number(skipped), "Rows": app.Number(n)}) +
+			"\n" + strings.Join(why, "\n"))
+	default:
+		pl.skipped.SetText(lang.N("{{.Count}} of the first {{.Rows}} rows would be skipped:", skipped, map[string]any{"Count": app.Number(skipped), "Rows": app.Number(n)}) +
+			"\n" + strings.Join(why, "\n"))
+	}
+	showIf(pl.skipped, pl.skipped.Text != "")
+	if firstCells == nil && len(rows) > 0 {
+		firstCells = rows[0]
+	}
+	pl.showFirst(bp, firstCells, first)
+	showIf(pl.estimate, pl.src.lastCost != nil && pl.count() > 0)
+	if pl.src.lastCost != nil {
+		pl.estimate.SetText(lang.N("About {{.Credits}} ({{.Count}} runs × the last run's cost)", pl.count(), map[string]any{
+			"Credits": app.Credits(*pl.src.lastCost * float64(pl.count())), "Count": app.Number(pl.count())}))
+	}
+	if ok {
+		pl.start.Enable()
+	} else {
+		pl.start.Disable()
+	}
+}
+
+// rowProblem is why the row of cells (the i-th checked) would be skipped:
+// which row, line or file, and its first problem. A file's own problem
+// is told after the file's name, without the question it answers.
+func (pl *plan) rowProblem(i int, cells []string, problems map[string]string) string {
+	why := ""
+	if msg, ok := problems[pl.fileQ]; ok && pl.src.kind == fromFiles {
+		why = msg
+	} else {
+		for _, q := range append(app.BatchQuestions(pl.agent), client.Question{}) {
+			if msg, ok := problems[q.Name]; ok {
+				why = lang.L("{{.Question}}: {{.Problem}}", map[string]any{"Question": pl.name(q), "Problem": msg})
+				break
+			}
+		}
+	}
+	switch pl.src.kind {
+	case fromFiles:
+		return lang.L("{{.File}}: {{.Why}}", map[string]any{"File": safe.Text(cells[0], 60), "Why": why})
+	case fromLines:
+		return lang.L("Line {{.Number}}: {{.Why}}", map[string]any{"Number": i + 1, "Why": why})
+	}
+	return lang.L("Row {{.Number}}: {{.Why}}", map[string]any{"Number": i + 2, "Why": why})
+}
+
+// name is how the plan names q ("File" for the file attached to a run).
+func (pl *plan) name(q client.Question) string {
+	if q.Name == "" {
+		return app.BatchQuestionName(q)
+	}
+	return questionLabel(pl.agent, q, 40)
+}
+
+// showFirst shows what the first run is sent: each question answered
+// and its answer, a long one cut short, and the file that goes with it.
+func (pl *plan) showFirst(bp app.BatchPlan, cells []string, r app.RowRequest) {
+	pl.first.Objects = nil
+	add := func(name, value string) {
+		n := widget.NewLabel(name)
+		v := widget.NewLabel(kit.Line(value, 120))
+		v.Truncation = fyne.TextTruncateEllipsis
+		pl.first.Add(n)
+		pl.first.Add(v)
+	}
+	if cells != nil {
+		for _, q := range app.BatchQuestions(pl.agent) {
+			v := r.Answers[q.Name]
+			if pl.agent.Type == client.AgentChat && q.Name == app.ChatMessage {
+				v = r.Message
+			}
+			if strings.TrimSpace(v) == "" {
+				continue
+			}
+			// A choice as the plan offers it ("Balanced", not 0.5).
+			if choices := app.Choices(q); q.Type == client.QuestionSelect && slices.Contains(choices, v) {
+				v = kit.ChoiceLabels(q, choices, 60)[slices.Index(choices, v)]
+			}
+			add(questionLabel(pl.agent, q, 30), v)
+		}
+		if bp.Attach > 0 && bp.Attach <= len(cells) {
+			add(app.BatchQuestionName(client.Question{}), cells[bp.Attach-1])
+		}
+	}
+	pl.first.Refresh()
+	on := len(pl.first.Objects) > 0
+	showIf(pl.firstHead, on)
+	showIf(pl.first, on)
+}
+
+// Start keeps the plan as a batch, starts it and shows the Batches
+// screen; nothing happens while something keeps it from starting, and
+// nothing is sent when the service has no room for its files.
+func (pl *plan) Start() {
+	if pl.start.Disabled() {
+		return
+	}
+	bp := pl.batchPlan()
+	if pl.blocker(bp) != "" {
+		return
+	}
+	pl.start.Disable()
+	a, agent, src := pl.env.App, pl.agent, pl.src
+	question := pl.lineQuestion()
+	names := make([]string, 0, len(pl.chosen))
+	for _, f := range pl.chosen {
+		names = append(names, f.Name)
+	}
+	var (
+		id  int64
+		err error
+	)
+	kit.ActShowing(a, pl.env.Window, lang.L("Getting the batch ready…"), func(ctx context.Context) {
+		if err = a.BatchRoom(ctx, agent, bp); err != nil {
+			return
+		}
+		var b storage.Batch
+		switch src.kind {
+		case fromFiles:
+			b, err = a.NewBatchFromFiles(ctx, agent, src.folder, names, freeName(src.results), bp)
+		case fromLines:
+			b, err = a.NewBatchFromLines(ctx, agent, src.lines, question, freeName(src.results), bp)
+		default:
+			b, err = a.NewBatch(ctx, agent, src.path, bp)
+		}
+		if err == nil {
+			id = b.ID
+			justStarted.Store(id)
+			a.Batches().Start(id, agent)
+		}
+	}, func() {
+		if err != nil {
+			pl.start.Enable()
+			if !errors.Is(err, context.Canceled) {
+				kit.ShowInformation(lang.L("The batch did not start"), app.Describe(err), pl.env.Window)
+			}
+			return
+		}
+		if pl.dialog != nil {
+			pl.dialog.Hide()
+		}
+		pl.env.Nav.Show(kit.ScreenBatches)
+	})
+}
+
+// fileKinds are the choices of "Which files": all of them, then each
+// kind found, the most files first ("PDF (30)", "Pictures (.jpg, .png)
+// (11)").
+func fileKinds(files []app.FolderFile) []kindChoice {
+	count := map[string]int{}
+	exts := map[string][]string{}
+	for _, f := range files {
+		k := kindKey(f.Ext)
+		count[k]++
+		if f.Ext != "" && !slices.Contains(exts[k], f.Ext) {
+			exts[k] = append(exts[k], f.Ext)
+		}
+	}
+	keys := make([]string, 0, len(count))
+	for k := range count {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		return strings.Compare(kindName(a), kindName(b))
+	})
+	out := []kindChoice{{label: lang.L("All files ({{.Count}})", map[string]any{"Count": app.Number(len(files))})}}
+	for _, k := range keys {
+		n := app.Number(count[k])
+		label := lang.L("{{.Kind}} ({{.Count}})", map[string]any{"Kind": kindName(k), "Count": n})
+		if named(k) && k != "pdf" {
+			slices.Sort(exts[k])
+			label = lang.L("{{.Kind}} ({{.Endings}}) ({{.Count}})", map[string]any{"Kind": kindName(k), "Endings": strings.Join(exts[k], ", "), "Count": n})
+		}
+		out = append(out, kindChoice{label: label, key: k})
+	}
+	return out
+}
+
+// kinds are the kinds of files "Which files" names, by the endings of
+// their names; a file of any other ending is of a kind of its own.
+var kinds = []fileKind{
+	{"pdf", []string{".pdf"}},
+	{"pictures", []string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".svg"}},
+	{"word", []string{".doc", ".docx", ".odt", ".rtf"}},
+	{"sheets", []string{".xls", ".xlsx", ".ods", ".csv", ".tsv"}},
+	{"slides", []string{".ppt", ".pptx", ".odp"}},
+	{"text", []string{".txt", ".md"}},
+	{"web", []string{".html", ".htm"}},
+	{"videos", []string{".mp4", ".mov", ".avi", ".mkv", ".webm", ".m4v"}},
+	{"sound", []string{".mp3", ".wav", ".m4a", ".ogg", ".flac", ".aac"}},
+}
+
+// fileKind is a kind of files, by the endings of their names.
+type fileKind struct {
+	key  string
+	exts []string
+}
+
+// kindKey is the kind of a file whose name ends in ext.
+func kindKey(ext string) string {
+	for _, k := range kinds {
+		if slices.Contains(k.exts, ext) {
+			return k.key
+		}
+	}
+	return ext
+}
+
+// named reports whether key is one of the kinds with a name.
+func named(key string) bool {
+	return slices.ContainsFunc(kinds, func(k fileKind) bool { return k.key == key })
+}
+
+// kindName is a kind of files in words ("PDF", "Pictures"; "ZIP" for
+// the files ending in .zip).
+func kindName(key string) string {
+	switch key {
+	case "pdf":
+		return lang.L("PDF")
+	case "pictures":
+		return lang.L("Pictures")
+	case "word":
+		return lang.L("Word documents")
+	case "sheets":
+		return lang.L("Spreadsheets")
+	case "slides":
+		return lang.L("Presentations")
+	case "text":
+		return lang.L("Text files")
+	case "web":
+		return lang.L("Web pages")
+	case "videos":
+		return lang.L("Videos")
+	case "sound":
+		return lang.L("Sound recordings")
+	case "":
+		return lang.L("Files without a type")
+	}
+	return strings.ToUpper(strings.TrimPrefix(key, "."))
+}
+
+// showIf shows o when on, hides it otherwise.
+func showIf(o fyne.CanvasObject, on bool) {
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+}
