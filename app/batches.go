@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -177,6 +178,12 @@ func (p BatchPlan) filesPerRow(agent client.Agent) int {
 // at once (each row's are removed from it once the row is done); nil when
 // it has, or when the service sets no limit.
 func (a *App) BatchRoom(ctx context.Context, agent client.Agent, p BatchPlan) error {
+	return a.batchRoom(ctx, agent, p, 0)
+}
+
+// batchRoom is BatchRoom for a batch whose rows hold own of the files
+// the service keeps (they leave it as those rows end).
+func (a *App) batchRoom(ctx context.Context, agent client.Agent, p BatchPlan, own int) error {
 	need := p.filesPerRow(agent) * max(1, p.Parallel)
 	if need == 0 {
 		return nil
@@ -185,7 +192,7 @@ func (a *App) BatchRoom(ctx context.Context, agent client.Agent, p BatchPlan) er
 	if err != nil {
 		return err
 	}
-	if room := a.roomFor(stored); room >= 0 && room < need {
+	if room := a.roomFor(stored); room >= 0 && room+own < need {
 		return say(func() string {
 			return lang.N("The service keeps at most {{.Most}} files and holds {{.Stored}}; this batch sends {{.Count}} file at a time. Delete some on the Files screen, then try again.", need,
 				map[string]any{"Most": Number(client.MaxStoredFiles), "Stored": Number(stored), "Count": Number(need)})
@@ -195,11 +202,38 @@ func (a *App) BatchRoom(ctx context.Context, agent client.Agent, p BatchPlan) er
 }
 
 func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results string, header []string, rows []storage.BatchRow, plan BatchPlan) (storage.Batch, error) {
-	return a.db.CreateBatch(ctx, storage.Batch{
+	b := storage.Batch{
 		AccountID: a.AccountID(), AgentID: string(agent.ID), AgentTitle: agent.Title, Source: source, Results: results,
 		Header: header, Columns: plan.Columns, Fixed: plan.Fixed, Parallel: plan.Parallel, CreditCap: plan.CreditCap,
 		Folder: plan.Folder, Attach: plan.Attach,
-	}, rows)
+	}
+	// Where the results and the files made go is chosen once: a second
+	// batch over the same sheet writes beside the first one's, never
+	// over them.
+	if b.Results == "" {
+		b.Results = freePath(batchResultsPath(b))
+	}
+	b.Outputs = strings.TrimSuffix(b.Results, filepath.Ext(b.Results)) + " " + lang.L("files")
+	return a.db.CreateBatch(ctx, b, rows)
+}
+
+// freePath is path, or when something is there already the first of
+// "name (2).ext", "name (3).ext"… that is free.
+func freePath(path string) string {
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext)
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			return path
+		}
+		path = fmt.Sprintf("%s (%d)%s", base, n, ext)
+	}
+}
+
+// SetBatchCreditCap changes the credits after which batch id pauses (0:
+// none), for going on past the limit it reached.
+func (a *App) SetBatchCreditCap(ctx context.Context, id int64, credits float64) error {
+	return a.db.SetBatchCreditCap(ctx, id, max(0, credits))
 }
 
 // planOf is the plan batch b was made with.
@@ -208,7 +242,8 @@ func planOf(b storage.Batch) BatchPlan {
 }
 
 // UnfinishedBatches are the account's batches that were running when
-// Agent Desk last closed (or stopped), to offer to go on with.
+// Agent Desk last closed (or stopped), and cancelled ones whose rows on
+// their way were not looked up yet, to offer to go on with.
 func (a *App) UnfinishedBatches(ctx context.Context) ([]storage.Batch, error) {
 	all, err := a.db.Batches(ctx, a.AccountID(), 100)
 	if err != nil {
@@ -216,8 +251,15 @@ func (a *App) UnfinishedBatches(ctx context.Context) ([]storage.Batch, error) {
 	}
 	var out []storage.Batch
 	for _, b := range all {
-		if b.State == storage.BatchRunning {
+		switch b.State {
+		case storage.BatchRunning:
 			out = append(out, b)
+		case storage.BatchCancelled:
+			// Rows on their way when it was cancelled are still to be
+			// looked up (nothing new is sent).
+			if counts, _, err := a.db.BatchCounts(ctx, b.ID); err == nil && counts[storage.RowRunning]+counts[storage.RowStarting]+counts[storage.RowSending] > 0 {
+				out = append(out, b)
+			}
 		}
 	}
 	return out, nil
@@ -239,8 +281,23 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 	if err != nil {
 		return err
 	}
+	if agent.Type == client.AgentImage || agent.Type == client.AgentVideo {
+		done, err := a.db.BatchRowsIn(ctx, id, storage.RowDone, 1_000_000)
+		if err != nil {
+			return err
+		}
+		for _, r := range done {
+			if len(r.Files) == 0 && strings.HasPrefix(strings.TrimSpace(r.Result), "http") {
+				leftover = append(leftover, r)
+			}
+		}
+	}
 	if counts, _, err := a.db.BatchCounts(ctx, id); err == nil && counts[storage.RowWaiting] > 0 {
-		if err := a.BatchRoom(ctx, agent, planOf(b)); err != nil {
+		own := 0
+		for _, r := range leftover {
+			own += len(r.Uploads)
+		}
+		if err := a.batchRoom(ctx, agent, planOf(b), own); err != nil {
 			_ = a.db.SetBatchState(context.WithoutCancel(ctx), id, storage.BatchPaused)
 			return err
 		}
@@ -285,6 +342,10 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 			lookups <- struct{}{}
 			defer func() { <-lookups }()
 			if ctx.Err() != nil {
+				return
+			}
+			if r.State == storage.RowDone { // its picture or video is still to be saved
+				a.saveRowOutput(ctx, b, agent, r, r.Result)
 				return
 			}
 			err := a.finishBatchRow(ctx, b, agent, r, &client.Execution{ID: client.ID(r.ExecutionID), Status: client.StatusRunning})
@@ -342,7 +403,7 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 	// Done, unless stopped, capped, or a row is still going on the service
 	// (it is looked up when the batch runs again).
 	state := storage.BatchDone
-	if counts, _, err := a.db.BatchCounts(save, id); ctx.Err() != nil || capped || (err == nil && (counts[storage.RowRunning] > 0 || counts[storage.RowWaiting] > 0)) {
+	if counts, _, err := a.db.BatchCounts(save, id); ctx.Err() != nil || capped || (err == nil && (counts[storage.RowRunning]+counts[storage.RowStarting] > 0 || counts[storage.RowWaiting] > 0)) {
 		state = storage.BatchPaused
 	}
 	if state == storage.BatchPaused && a.life.Err() != nil {
@@ -369,14 +430,19 @@ func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Age
 	if agent.Type == client.AgentChat {
 		params.Messages = []client.Message{{Role: client.RoleUser, Content: req.Message}}
 	}
-	// The row's files go first; like the run itself, an upload on its
-	// way is seen through, so that each file the service keeps is known
-	// and removed once the row is done.
+	// The row's files go first. Pause or closing stops them, and the row
+	// waits again (no run was asked for: what was sent is removed).
+	waitAgain := func() error {
+		a.removeRowUploads(save, b.ID, row)
+		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowWaiting})
+		return nil
+	}
 	for _, name := range slices.Sorted(maps.Keys(req.Files)) {
 		path := req.Files[name]
-		up, cancel := context.WithTimeout(save, 30*time.Minute)
-		f, err := a.Client().UploadFile(up, client.UploadParams{Path: path, Filename: filepath.Base(path)})
-		cancel()
+		f, err := a.Client().UploadFile(ctx, client.UploadParams{Path: path, Filename: filepath.Base(path)})
+		if err != nil && ctx.Err() != nil {
+			return waitAgain()
+		}
 		if err != nil {
 			row.State = storage.RowFailed
 			_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowFailed,
@@ -394,6 +460,19 @@ func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Age
 		}
 	}
 	params.Answers = ExecuteAnswers(agent, req.Answers)
+	if ctx.Err() != nil {
+		return waitAgain()
+	}
+	if now, err := a.db.Batch(save, b.ID); err == nil && now.State == storage.BatchCancelled {
+		a.removeRowUploads(save, b.ID, row)
+		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowSkipped, Error: cancelledRow()})
+		return nil
+	}
+	// From here the service may run it: a crash now leaves its fate
+	// unknown, and it is not sent again by itself.
+	if err := a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowStarting}); err != nil {
+		return waitAgain()
+	}
 	// Once on its way a request is seen through, Pause or quitting
 	// included, so that its execution id is kept (the service may charge
 	// it): only the wait for its result follows ctx.
@@ -470,7 +549,7 @@ func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.
 	switch {
 	case err == nil && e.Succeeded():
 		_ = a.db.UpdateBatchRow(save, b.ID, row, storage.RowUpdate{State: storage.RowDone, Credits: credits, Result: e.Output})
-		a.saveRowOutput(save, b, agent, r, e.Output)
+		a.saveRowOutput(ctx, b, agent, r, e.Output)
 	case !e.Terminal() && client.IsNotFound(err):
 		// The service has no such run (any more): nothing to wait for,
 		// and nothing was charged twice.
@@ -495,7 +574,8 @@ func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.
 // saveRowOutput saves the picture or video a row's run made (its output
 // is the file's address) into the batch's files folder, named after the
 // row, and keeps where. A file that cannot be fetched leaves its address
-// in the results, for the user to open.
+// in the results, for the user to open; one cut short by Pause or
+// closing is fetched when the batch runs next (fetching costs nothing).
 func (a *App) saveRowOutput(ctx context.Context, b storage.Batch, agent client.Agent, r storage.BatchRow, output string) {
 	if agent.Type != client.AgentImage && agent.Type != client.AgentVideo || !strings.HasPrefix(strings.TrimSpace(output), "http") {
 		return
@@ -517,17 +597,23 @@ func (a *App) saveRowOutput(ctx context.Context, b storage.Batch, agent client.A
 			break
 		}
 	}
+	// A cell's slashes ("scans/01.pdf", "Poster 16/9") are no folders:
+	// each row keeps a name of its own.
+	label = strings.NewReplacer("/", "-", "\\", "-").Replace(label)
 	name := safe.FileName(safe.Text(fmt.Sprintf("%d %s", r.Row, label), 60), out.Ext, strconv.Itoa(r.Row)+out.Ext)
 	dst := filepath.Join(dir, name)
 	if err := copyFile(out.Path, dst); err != nil {
 		return
 	}
-	_ = a.db.SetRowFiles(ctx, b.ID, r.Row, []string{dst})
+	_ = a.db.SetRowFiles(context.WithoutCancel(ctx), b.ID, r.Row, []string{dst})
 }
 
 // BatchFilesFolder is where the files a batch's runs make are saved:
 // beside its results sheet, named after it.
 func BatchFilesFolder(b storage.Batch) string {
+	if b.Outputs != "" {
+		return b.Outputs
+	}
 	res := batchResultsPath(b)
 	return strings.TrimSuffix(res, filepath.Ext(res)) + " " + lang.L("files")
 }
@@ -556,16 +642,29 @@ func copyFile(src, dst string) error {
 }
 
 // settleBatch deals with the rows a previous run left on their way: a
-// row that may or may not have reached the service fails (it is not sent
-// again by itself), and files of rows that ended while Agent Desk was
+// row whose run may or may not have reached the service fails (it is not
+// sent again by itself), one that was still sending its files waits
+// again, and files of rows that ended while Agent Desk was
 // closed leave the service. It returns the rows the service has, still
 // to look up.
 func (a *App) settleBatch(ctx context.Context, b storage.Batch) ([]storage.BatchRow, error) {
+	// Rows whose files were on their way asked for no run: they wait
+	// again, what was sent removed.
 	sending, err := a.db.BatchRowsIn(ctx, b.ID, storage.RowSending, 1_000_000)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range sending {
+		a.removeRowUploads(ctx, b.ID, r)
+		if err := a.db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowWaiting}); err != nil {
+			return nil, err
+		}
+	}
+	starting, err := a.db.BatchRowsIn(ctx, b.ID, storage.RowStarting, 1_000_000)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range starting {
 		err := a.db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowFailed, Error: unknownFate()})
 		if err != nil {
 			return nil, err
@@ -697,7 +796,7 @@ func rowStatus(state string) string {
 		return lang.L("Failed")
 	case storage.RowSkipped:
 		return lang.L("Skipped")
-	case storage.RowRunning, storage.RowSending:
+	case storage.RowRunning, storage.RowSending, storage.RowStarting:
 		return lang.L("Running")
 	}
 	return lang.L("Waiting")

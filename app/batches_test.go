@@ -107,8 +107,9 @@ func TestABatchRunsEachRowOnce(t *testing.T) {
 
 // A batch stopped mid-way (Agent Desk closed, or killed) goes on where it
 // was: the row whose execution the service had is looked up, not sent
-// again; the row that was being sent when it stopped is not sent again by
-// itself; every other row runs once.
+// again; the row whose run request was on its way when it stopped is not
+// sent again by itself; one still sending its files runs; every other row
+// runs once.
 func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 	ctx := context.Background()
 	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
@@ -122,14 +123,22 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := a.DB()
-	// As left by a stop: row 2 sent and answered (its id kept), row 3 on
-	// its way when the app stopped.
+	// As left by a stop: row 2 sent and answered (its id kept), row 3's
+	// run request on its way when the app stopped, row 4 still sending
+	// its files (no run asked for).
 	r2, _, _ := db.TakeWaitingRow(ctx, b.ID)
 	e, err := a.Client().Start(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"prompt": r2.Cells[0], "tone": "friendly"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := db.UpdateBatchRow(ctx, b.ID, r2.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(e.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	r3, _, err := db.TakeWaitingRow(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateBatchRow(ctx, b.ID, r3.Row, storage.RowUpdate{State: storage.RowStarting}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := db.TakeWaitingRow(ctx, b.ID); err != nil {
@@ -478,4 +487,117 @@ func firstChoices(agent client.Agent) map[string]string {
 		}
 	}
 	return fixed
+}
+
+// Pictures of rows whose text holds slashes keep a name of their own each
+// (no folder made of "16/9"); a picture not saved when Agent Desk stopped
+// is fetched when the batch runs again, nothing sent again; a second batch
+// over the same sheet writes its results beside the first one's.
+func TestSavedPicturesKeepTheirRowsAndComeBack(t *testing.T) {
+	ctx := context.Background()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	pictures := agentOfType(t, a, client.AgentImage)
+	dir := t.TempDir()
+	b, err := a.NewBatchFromLines(ctx, pictures, []string{"Poster 16/9", "Poster 4/3"}, "prompt", filepath.Join(dir, "posters.csv"), app.BatchPlan{Fixed: firstChoices(pictures)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RunBatch(ctx, b.ID, pictures); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := a.DB().BatchRows(ctx, b.ID, 0, 5)
+	if len(rows) != 2 || len(rows[0].Files) != 1 || len(rows[1].Files) != 1 || rows[0].Files[0] == rows[1].Files[0] {
+		t.Fatalf("rows %+v", rows)
+	}
+	for _, r := range rows {
+		if filepath.Dir(r.Files[0]) != filepath.Join(dir, "posters files") || !strings.Contains(filepath.Base(r.Files[0]), "Poster") {
+			t.Fatalf("row %d saved as %q", r.Row, r.Files[0])
+		}
+	}
+	// As if Agent Desk closed before the first picture was saved.
+	if err := os.Remove(rows[0].Files[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DB().SetRowFiles(ctx, b.ID, rows[0].Row, nil); err != nil {
+		t.Fatal(err)
+	}
+	runs := len(svc.Executions())
+	if err := a.RunBatch(ctx, b.ID, pictures); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := a.DB().BatchRows(ctx, b.ID, 0, 5)
+	if len(again[0].Files) != 1 || len(svc.Executions()) != runs {
+		t.Fatalf("after going on: %+v, %d runs more", again[0], len(svc.Executions())-runs)
+	}
+	if _, err := os.Stat(again[0].Files[0]); err != nil {
+		t.Fatal(err)
+	}
+
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sheetPath := productSheet(t, 2)
+	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
+	first, err := a.NewBatch(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RunBatch(ctx, first.ID, *agent); err != nil {
+		t.Fatal(err)
+	}
+	second, err := a.NewBatch(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ = a.DB().Batch(ctx, first.ID)
+	if second.Results == first.Results || second.Results != strings.TrimSuffix(first.Results, ".csv")+" (2).csv" {
+		t.Fatalf("the second batch's results go to %q, the first's are %q", second.Results, first.Results)
+	}
+}
+
+// A batch cancelled while a row was on its way is offered to go on with
+// (the row is looked up, nothing new sent), and stays cancelled.
+func TestACancelledBatchsRowsOnTheirWayAreLookedUp(t *testing.T) {
+	ctx := context.Background()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
+	b, err := a.NewBatch(ctx, *agent, productSheet(t, 3), app.BatchPlan{Columns: cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := a.DB()
+	r, _, _ := db.TakeWaitingRow(ctx, b.ID)
+	e, err := a.Client().Start(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"prompt": r.Cells[0], "tone": "friendly"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(e.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CancelBatch(ctx, b.ID, "cancelled"); err != nil {
+		t.Fatal(err)
+	}
+	left, err := a.UnfinishedBatches(ctx)
+	if err != nil || len(left) != 1 || left[0].ID != b.ID {
+		t.Fatalf("offered %+v (%v), want the cancelled batch with a row on its way", left, err)
+	}
+	runs := len(svc.Executions())
+	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+		t.Fatal(err)
+	}
+	counts, _, _ := db.BatchCounts(ctx, b.ID)
+	if counts[storage.RowDone] != 1 || counts[storage.RowSkipped] != 2 || len(svc.Executions()) != runs {
+		t.Fatalf("rows %v, %d runs more", counts, len(svc.Executions())-runs)
+	}
+	if got, _ := db.Batch(ctx, b.ID); got.State != storage.BatchCancelled {
+		t.Fatalf("the batch is %q, want cancelled", got.State)
+	}
+	if left, _ := a.UnfinishedBatches(ctx); len(left) != 0 {
+		t.Fatalf("still offered: %+v", left)
+	}
 }

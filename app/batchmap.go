@@ -200,19 +200,33 @@ func (p BatchPlan) Request(agent client.Agent, cells []string) RowRequest {
 // rowFile is the file a cell names (a name relative to the batch's
 // folder, or a whole path inside it), or why it cannot be sent. A file
 // outside the folder is never sent: a sheet made by someone else cannot
-// make Agent Desk send what the user did not choose.
+// make Agent Desk send what the user did not choose. The name is judged
+// as written before the disk is asked anything (a cell naming another
+// computer's share must not make this one connect to it), then the file
+// it really is (links followed) must be inside the folder too; that real
+// file is what is sent.
 func (p BatchPlan) rowFile(cell string) (path, problem string) {
-	path = filepath.Clean(cell)
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(p.Folder, path)
+	outside := lang.L("This file is not in the folder {{.Folder}}, so it is not sent.", map[string]any{"Folder": filepath.Base(p.Folder)})
+	if p.Folder == "" {
+		return "", outside
+	}
+	folder := filepath.Clean(p.Folder)
+	name := filepath.Clean(strings.TrimSpace(cell))
+	switch {
+	case filepath.IsLocal(name):
+		path = filepath.Join(folder, name)
+	case filepath.IsAbs(name) && filepath.VolumeName(name) == filepath.VolumeName(folder) && inside(folder, name):
+		path = name
+	default:
+		return "", outside
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return "", fileProblem(err)
 	}
-	root, err := filepath.EvalSymlinks(p.Folder)
-	if p.Folder == "" || err != nil || !inside(root, real) {
-		return "", lang.L("This file is not in the folder {{.Folder}}, so it is not sent.", map[string]any{"Folder": filepath.Base(p.Folder)})
+	root, err := filepath.EvalSymlinks(folder)
+	if err != nil || !inside(root, real) {
+		return "", outside
 	}
 	st, err := os.Stat(real)
 	switch {
@@ -225,7 +239,7 @@ func (p BatchPlan) rowFile(cell string) (path, problem string) {
 	case st.Size() > client.MaxUploadBytes:
 		return "", lang.L("This file is {{.Size}}; the service takes files of up to 200 MB.", map[string]any{"Size": HumanBytes(st.Size())})
 	}
-	return path, ""
+	return real, ""
 }
 
 // sheetDateLayouts are the ways a date reaches Agent Desk from a sheet:

@@ -135,6 +135,7 @@ func TestARowsFilesComeFromItsFolderAlone(t *testing.T) {
 		"missing.pdf":                     "no longer there",
 		"blank.pdf":                       "empty",
 		"../secret.txt":                   "not in the folder contracts",
+		"//server/share/x.pdf":            "not in the folder contracts",
 		filepath.Join(root, "secret.txt"): "not in the folder contracts",
 		"link.pdf":                        "not in the folder contracts",
 		"":                                "Please choose a file.",

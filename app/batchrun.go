@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 
 	"fyne.io/fyne/v2/lang"
@@ -127,18 +129,32 @@ func (r *BatchRunner) Pause(id int64) {
 // and their results are kept). A paused batch whose rows were on their
 // way runs again to look them up.
 func (r *BatchRunner) Cancel(ctx context.Context, id int64) error {
-	if err := r.a.db.CancelBatch(ctx, id, lang.L("Not run: the batch was cancelled.")); err != nil {
+	if err := r.a.db.CancelBatch(ctx, id, cancelledRow()); err != nil {
 		return err
 	}
-	if !r.Running(id) {
-		counts, _, err := r.a.db.BatchCounts(ctx, id)
-		if err == nil && counts[storage.RowRunning]+counts[storage.RowSending] > 0 {
-			return r.Resume(ctx, id)
-		}
+	defer r.bump()
+	if r.Running(id) {
+		return nil // the runner writes the results as it ends
 	}
-	r.bump()
+	counts, _, err := r.a.db.BatchCounts(ctx, id)
+	if err == nil && counts[storage.RowRunning]+counts[storage.RowStarting]+counts[storage.RowSending] > 0 {
+		if err := r.Resume(ctx, id); err != nil {
+			return fmt.Errorf("%w: %w", ErrLookupLater, err)
+		}
+		return nil
+	}
+	// The rows not sent now read so in the results sheet too.
+	_, _ = r.a.BatchResults(ctx, id)
 	return nil
 }
+
+// ErrLookupLater says a batch was cancelled but its rows on their way
+// could not be looked up now (the service out of reach): they are when
+// Agent Desk next offers to go on with it.
+var ErrLookupLater = errors.New("the rows on their way will be looked up later")
+
+// cancelledRow is why a row of a cancelled batch did not run.
+func cancelledRow() string { return lang.L("Not run: the batch was cancelled.") }
 
 // bump tells the screens a row (or a batch) changed.
 func (r *BatchRunner) bump() {

@@ -15,18 +15,21 @@ const (
 	BatchDone      = "done"
 )
 
-// Batch row states. A row is sent only from RowWaiting, and marked
-// RowSending in the same breath, before the request leaves: a row found
-// RowSending after a crash may have reached the service, so it is never
+// Batch row states. A row is taken only from RowWaiting, and marked
+// RowSending in the same breath, while its files are sent (no run is
+// asked for yet: after a crash it waits again, its files removed); it is
+// RowStarting from just before its run request leaves: a row found
+// RowStarting after a crash may have reached the service, so it is never
 // sent again by itself (it becomes RowFailed, for the user to retry).
 // A row RowRunning has its execution id: it is looked up, not sent again.
 const (
-	RowWaiting = "waiting"
-	RowSending = "sending"
-	RowRunning = "running"
-	RowDone    = "done"
-	RowFailed  = "failed"
-	RowSkipped = "skipped"
+	RowWaiting  = "waiting"
+	RowSending  = "sending"
+	RowStarting = "starting"
+	RowRunning  = "running"
+	RowDone     = "done"
+	RowFailed   = "failed"
+	RowSkipped  = "skipped"
 )
 
 // Batch is one agent run over the rows of a sheet.
@@ -42,8 +45,10 @@ type Batch struct {
 	// Attach is the column, counted from 1, whose file goes with each
 	// run as an attachment when no question of the agent takes files (0:
 	// none).
-	Attach    int
-	Results   string // the sheet the results are written to
+	Attach  int
+	Results string // the sheet the results are written to
+	// Outputs is the folder where the files its runs make are saved.
+	Outputs   string
 	Header    []string
 	Columns   map[string]int    // question name → column
 	Fixed     map[string]string // question name → the same answer for every row
@@ -87,10 +92,10 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 	columns, _ := json.Marshal(orEmpty(b.Columns))
 	fixed, _ := json.Marshal(orEmpty(b.Fixed))
 	err := db.write(ctx, "keep the batch", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO batches (account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		res, err := tx.ExecContext(ctx, `INSERT INTO batches (account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			b.AccountID, b.AgentID, b.AgentTitle, b.Source, b.Results, string(header), string(columns), string(fixed),
-			b.Parallel, b.CreditCap, b.State, millis(b.CreatedAt), millis(b.UpdatedAt), b.Folder, b.Attach)
+			b.Parallel, b.CreditCap, b.State, millis(b.CreatedAt), millis(b.UpdatedAt), b.Folder, b.Attach, b.Outputs)
 		if err := insertID(&b.ID, res, err); err != nil {
 			return err
 		}
@@ -114,14 +119,14 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 	return b, err
 }
 
-const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach`
+const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs`
 
 func scanBatch(s scanner) (Batch, error) {
 	var b Batch
 	var header, columns, fixed string
 	var created, updated int64
 	err := s.Scan(&b.ID, &b.AccountID, &b.AgentID, &b.AgentTitle, &b.Source, &b.Results, &header, &columns, &fixed,
-		&b.Parallel, &b.CreditCap, &b.State, &created, &updated, &b.Folder, &b.Attach)
+		&b.Parallel, &b.CreditCap, &b.State, &created, &updated, &b.Folder, &b.Attach, &b.Outputs)
 	if err != nil {
 		return b, err
 	}
@@ -147,11 +152,31 @@ func (db *DB) Batches(ctx context.Context, accountID string, limit int) ([]Batch
 		`SELECT `+batchColumns+` FROM batches WHERE account_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, accountID, listLimit(limit))
 }
 
-// SetBatchState changes a batch's state (running, paused, cancelled, done).
+// SetBatchState changes a batch's state (running, paused, done); a
+// cancelled batch stays cancelled, whatever its runner last thought.
 func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	now := millis(db.nowOr(time.Time{}))
 	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`, state, now, id))
+		var was string
+		if err := tx.QueryRowContext(ctx, `SELECT state FROM batches WHERE id = ?`, id).Scan(&was); err != nil {
+			if err == sql.ErrNoRows {
+				return ErrNotFound
+			}
+			return err
+		}
+		if was == BatchCancelled {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`, state, now, id)
+		return err
+	})
+}
+
+// SetBatchCreditCap changes the credits after which a batch pauses (0:
+// none).
+func (db *DB) SetBatchCreditCap(ctx context.Context, id int64, credits float64) error {
+	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET credit_cap = ? WHERE id = ?`, credits, id))
 	})
 }
 

@@ -180,12 +180,16 @@ CREATE INDEX batch_rows_by_state ON batch_rows(batch_id, state, row);
 	// 4: batches over files: where a row's files are found (a folder, or
 	// the sheet's own), the column whose file goes with each run, the
 	// files uploaded for a row (removed from the service once it is
-	// done) and the files its run made, saved on this computer.
+	// done), the files its run made and the folder they are saved in.
+	// A row once "sending" had its run request on its way: it is now
+	// "starting", and "sending" is a row whose files are being sent.
 	`
 ALTER TABLE batches ADD COLUMN folder TEXT NOT NULL DEFAULT '';
 ALTER TABLE batches ADD COLUMN attach INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE batch_rows ADD COLUMN uploads TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE batch_rows ADD COLUMN files TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE batches ADD COLUMN outputs TEXT NOT NULL DEFAULT '';
+UPDATE batch_rows SET state = 'starting' WHERE state = 'sending';
 `,
 }
 
