@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -707,6 +709,47 @@ func TestDropsGoToTheRunForm(t *testing.T) {
 	f.s.Dropped([]string{"/tmp/a.txt"})
 	if _, ok := d.tabs.Selected().Content.(kit.DropTarget); len(f.nav.att.dropped) != 1 || !ok {
 		t.Fatalf("dropped files: %v", f.nav.att.dropped)
+	}
+}
+
+// A sheet dropped alone on the Run tab asks whether it goes with the next
+// run (Enter: to the form, as any drop) or the agent runs once for each
+// of its rows (Tab, Enter: its plan); the hint says both.
+func TestASheetDroppedOnTheRunTabAsksSendItOrRunForEachRow(t *testing.T) {
+	f := newFixture(t, 0)
+	f.nav.att = &fakeAttachments{}
+	f.open(t, "119")
+	path := filepath.Join(t.TempDir(), "sales.csv")
+	if err := os.WriteFile(path, []byte("Prompt,Tone\nA note on sales,friendly\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if hint, takes := f.s.DropHint(); !takes || hint != "Drop the files to send them with the next run, or to run once for each" {
+		t.Fatalf("the Run tab's hint reads %q", hint)
+	}
+	c := f.w.Canvas()
+	enter := func() { c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) }
+	f.s.Dropped([]string{path})
+	top := c.Overlays().Top()
+	if text := kittest.AllText(top); !strings.Contains(text, "Send it with the next run") || !strings.Contains(text, "Run once for each row…") {
+		t.Fatalf("a sheet dropped asks:\n%s", text)
+	}
+	if len(f.nav.att.dropped) != 0 {
+		t.Fatal("the sheet went with the run before the user chose")
+	}
+	enter()
+	if c.Overlays().Top() != nil || len(f.nav.att.dropped) != 1 || f.nav.att.dropped[0] != path {
+		t.Fatalf("Enter: attached %v, question open %v", f.nav.att.dropped, c.Overlays().Top() != nil)
+	}
+	f.s.Dropped([]string{path})
+	top = c.Overlays().Top()
+	c.FocusNext()
+	enter()
+	f.wait(t, "the plan", func() bool {
+		now := c.Overlays().Top()
+		return now != nil && now != top && strings.Contains(kittest.AllText(now), "Which column answers each question:")
+	})
+	if len(f.nav.att.dropped) != 1 {
+		t.Fatalf("Run once for each row… attached %v", f.nav.att.dropped)
 	}
 }
 

@@ -311,15 +311,18 @@ func (p *runPane) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimple
 // Dropped gives files dropped on the Run tab to the form.
 func (p *runPane) Dropped(paths []string) { p.drop(paths) }
 
-// DropHint: files dropped on the Run tab go with the next run.
+// DropHint: files dropped on the Run tab go with the next run, or each
+// with a run of its own.
 func (p *runPane) DropHint() (string, bool) {
-	return lang.L("Drop the files to attach them to the next run"), true
+	return lang.L("Drop the files to send them with the next run, or to run once for each"), true
 }
 
 // dropped takes files dropped on the Run tab: a sheet alone, where no
-// file question waits for a file, is run on (Run on many…); several files
-// or a folder ask whether they go with one run or each with its own; any
-// other drop goes to the form (attach).
+// file question waits for a file, asks whether it goes with the next run
+// or the agent runs once for each of its rows (Run on many…; straight
+// there when the form takes no files); several files or a folder ask
+// whether they go with one run or each with its own; any other drop goes
+// to the form (attach).
 func (d *detail) dropped(paths []string) {
 	if d.form == nil || len(paths) == 0 {
 		return
@@ -327,7 +330,11 @@ func (d *detail) dropped(paths []string) {
 	if !d.agent.Inactive() {
 		switch {
 		case len(paths) == 1 && len(d.form.emptyFiles()) == 0 && batches.IsSheet(paths[0]):
-			batches.ShowPlan(d.s.env, d.agent, paths[0])
+			if d.att == nil {
+				batches.ShowPlan(d.s.env, d.agent, paths[0])
+				return
+			}
+			batches.AskDroppedSheet(d.s.env, d.agent, paths[0], func() { d.attach(paths) })
 			return
 		case len(paths) > 1 || isFolder(paths[0]):
 			batches.AskDropped(d.s.env, d.agent, paths, func() { d.attach(paths) })

@@ -7,9 +7,11 @@ package batches
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -17,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -89,7 +92,9 @@ func New(env kit.Env) kit.Screen {
 	s.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	s.title.Truncation = fyne.TextTruncateEllipsis
 	s.summary = widget.NewLabel("")
-	s.summary.Truncation = fyne.TextTruncateEllipsis
+	// Wrapped, never cut short: "Paused at its limit of 2 credits" and
+	// the counts after it are read whole in a narrow window too.
+	s.summary.Wrapping = fyne.TextWrapWord
 	s.pause = kit.NewButtonWithIcon(lang.L("Pause"), theme.MediaPauseIcon(), func() { s.Pause() })
 	s.goOn = kit.NewButtonWithIcon(lang.L("Go on"), theme.MediaPlayIcon(), func() { s.GoOn() })
 	s.retry = kit.NewPaidButton(lang.L("Retry failed rows"), theme.ViewRefreshIcon(), func() { s.RetryFailed() })
@@ -233,18 +238,30 @@ func (s *Screen) showChosen() {
 	// as it is (a label set again is measured again).
 	kit.ShowBody(s.detail, s.detailBody)
 	setText(s.title, BatchTitle(it.b))
-	setText(s.summary, StateWord(it.b, it.running)+" · "+Summary(it.counts, it.spent))
-	// A button shown or hidden changes the height of their lines: the
-	// pane is laid out again, so they never cover the rows.
-	changed := false
+	// A summary on more lines, or a button shown or hidden (the height
+	// of their lines), lays the pane out again: the rows are never
+	// covered.
+	tall := s.summary.MinSize().Height
+	setText(s.summary, stateText(it)+" · "+Summary(it.counts, it.spent))
+	changed := s.summary.MinSize().Height != tall
 	show := func(o fyne.CanvasObject, on bool) {
 		changed = changed || o.Visible() != on
 		showIf(o, on)
 	}
-	left := it.counts[storage.RowWaiting] + it.counts[storage.RowRunning] + it.counts[storage.RowSending]
+	left := it.counts[storage.RowWaiting] + onTheWay(it.counts)
 	ended := it.b.State == storage.BatchDone || it.b.State == storage.BatchCancelled
 	show(s.pause, it.running && !ended)
-	show(s.goOn, !it.running && left > 0 && !ended)
+	// A cancelled batch goes on only to look up the rows that were on
+	// their way when Agent Desk closed.
+	show(s.goOn, !it.running && (left > 0 && !ended || lookUp(it)))
+	switch {
+	case lookUp(it):
+		s.goOn.Tip = lang.L("Find out what became of the rows that were on their way. Nothing new is sent.")
+	case atLimit(it.b, it.spent):
+		s.goOn.Tip = lang.L("Give the batch a new credit limit and go on.")
+	default:
+		s.goOn.Tip = ""
+	}
 	show(s.retry, !it.running && it.counts[storage.RowFailed] > 0 && it.b.State != storage.BatchCancelled)
 	show(s.cancel, !ended && (it.running || left > 0))
 	has := it.b.Results != "" && exists(it.b.Results)
@@ -254,6 +271,35 @@ func (s *Screen) showChosen() {
 	if changed {
 		s.detailBody.Refresh()
 	}
+}
+
+// onTheWay counts the rows on their way: being sent, whose request is on
+// its way (its fate unknown after Agent Desk closed), or running on the
+// service.
+func onTheWay(counts map[string]int) int {
+	return counts[storage.RowSending] + counts[storage.RowStarting] + counts[storage.RowRunning]
+}
+
+// lookUp reports whether it is a cancelled batch, not running here, whose
+// rows were on their way when Agent Desk closed: going on with it looks
+// them up (nothing new is sent).
+func lookUp(it item) bool {
+	return it.b.State == storage.BatchCancelled && !it.running && onTheWay(it.counts) > 0
+}
+
+// atLimit reports whether batch b paused because it had spent its credit
+// limit: going on needs a new one.
+func atLimit(b storage.Batch, spent float64) bool {
+	return b.State == storage.BatchPaused && b.CreditCap > 0 && spent >= b.CreditCap
+}
+
+// stateText is the chosen batch's state in words: StateWord, or that it
+// paused at its credit limit.
+func stateText(it item) string {
+	if !it.running && atLimit(it.b, it.spent) {
+		return lang.L("Paused at its limit of {{.Credits}}", map[string]any{"Credits": app.Credits(it.b.CreditCap)})
+	}
+	return StateWord(it.b, it.running)
 }
 
 // setText shows text in l unless it shows it already.
@@ -284,16 +330,99 @@ func (s *Screen) Pause() {
 	s.runner.Pause(s.chosen)
 }
 
-// GoOn goes on with the chosen batch.
+// GoOn goes on with the chosen batch; one paused at its credit limit asks
+// for a new limit first.
 func (s *Screen) GoOn() {
-	id := s.chosen
+	if it, ok := s.current(); ok && !it.running && atLimit(it.b, it.spent) {
+		s.askLimit(it)
+		return
+	}
+	s.goOnWith(s.chosen, nil)
+}
+
+// goOnWith goes on with batch id, its credit limit set to *limit first
+// when limit is not nil.
+func (s *Screen) goOnWith(id int64, limit *float64) {
+	a := s.env.App
 	var err error
-	kit.Act(s.env.App, func(ctx context.Context) { err = s.runner.Resume(ctx, id) }, func() {
+	kit.Act(a, func(ctx context.Context) {
+		if limit != nil {
+			if err = a.SetBatchCreditCap(ctx, id, *limit); err != nil {
+				return
+			}
+		}
+		err = s.runner.Resume(ctx, id)
+	}, func() {
 		if err != nil {
 			kit.ShowInformation(lang.L("The batch did not go on"), app.Describe(err), s.env.Window)
 		}
 		s.Reload()
 	})
+}
+
+// askLimit asks for a new credit limit for batch it, paused at its limit:
+// double the old one, or none; Go on (or Enter, once the limit is one it
+// can go on with) sets it and goes on.
+func (s *Screen) askLimit(it item) {
+	w := s.env.Window
+	var d *dialog.CustomDialog
+	entry := kit.NewFormEntry()
+	entry.SetPlaceHolder(lang.L("No limit"))
+	entry.SetText(app.CreditsFigure(2 * it.b.CreditCap))
+	problem := kit.ErrorText()
+	goOn := kit.NewButtonWithIcon(lang.L("Go on"), theme.MediaPlayIcon(), nil)
+	goOn.Importance = widget.HighImportance
+	// check says what is wrong with the limit typed, and gives it when
+	// the batch can go on with it.
+	check := func() (float64, bool) {
+		v, ok := parseCredits(entry.Text)
+		switch {
+		case !ok:
+			kit.ShowError(problem, lang.L("Write a number of credits, or leave it empty."))
+		case v > 0 && v <= it.spent:
+			kit.ShowError(problem, lang.L("Write more than the {{.Credits}} it has spent, or leave it empty.", map[string]any{"Credits": app.Credits(it.spent)}))
+		default:
+			kit.ShowError(problem, "")
+			goOn.Enable()
+			return v, true
+		}
+		goOn.Disable()
+		return 0, false
+	}
+	confirm := func() {
+		v, ok := check()
+		if !ok {
+			return
+		}
+		d.Hide()
+		s.goOnWith(it.b.ID, &v)
+	}
+	goOn.OnTapped = confirm
+	entry.OnChanged = func(string) { check() }
+	entry.OnCtrlEnter = confirm
+	check()
+	intro := wrapped(lang.L("This batch paused when it had spent its limit of {{.Credits}}. To go on, give it a new limit, or leave it empty for no limit.", map[string]any{"Credits": app.Credits(it.b.CreditCap)}))
+	field := container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("Pause after (credits)")), container.NewVBox(entry, problem))
+	cancel := kit.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons(lang.L("A new credit limit"), container.NewVBox(intro, field), w)
+	d.SetButtons([]fyne.CanvasObject{cancel, goOn})
+	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.9, 480), 0))
+	kit.ShowDialogKeys(d, w, confirm, d.Hide)
+	w.Canvas().Focus(entry)
+}
+
+// parseCredits is a number of credits as typed (a decimal comma too), 0
+// for none; false when it is no number.
+func parseCredits(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, true
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", "."), 64)
+	if err != nil || v < 0 {
+		return 0, false
+	}
+	return v, true
 }
 
 // RetryFailed sends the chosen batch's failed rows again (only those).
@@ -322,7 +451,11 @@ func (s *Screen) CancelBatch() {
 		}
 		var err error
 		kit.Act(s.env.App, func(ctx context.Context) { err = s.runner.Cancel(ctx, id) }, func() {
-			if err != nil {
+			switch {
+			case errors.Is(err, app.ErrLookupLater):
+				// Cancelled; only looking up its rows on their way failed.
+				kit.ShowInformation(lang.L("Batch cancelled"), lang.L("Cancelled. The rows on their way will be checked when Agent Desk can reach the service."), s.env.Window)
+			case err != nil:
 				kit.ShowInformation(lang.L("The batch was not cancelled"), app.Describe(err), s.env.Window)
 			}
 			s.Reload()
@@ -554,7 +687,7 @@ func EndNotice(end app.BatchEnd) (title, text string) {
 		return lang.L("Batch done"), EndText(end)
 	case end.Err != nil:
 		return lang.L("Batch paused"), lang.L("{{.Agent}}: {{.Why}}", map[string]any{"Agent": safe.Text(b.AgentTitle, 60), "Why": app.Describe(end.Err)})
-	case b.State == storage.BatchPaused && b.CreditCap > 0 && end.Spent >= b.CreditCap:
+	case atLimit(b, end.Spent):
 		return lang.L("Batch paused"), lang.L("{{.Agent}} reached its limit of {{.Credits}}. Go on with it on the Batches screen.", map[string]any{
 			"Agent": safe.Text(b.AgentTitle, 60), "Credits": app.Credits(b.CreditCap)})
 	}

@@ -3,21 +3,26 @@ package batches
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
@@ -201,8 +206,13 @@ func TestRetryFailedRowsSendsOnlyThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Row 2 was on its way when Agent Desk stopped: it fails, not sent.
-	if _, _, err := e.App.DB().TakeWaitingRow(ctx, b.ID); err != nil {
+	// Row 2's request was on its way when Agent Desk stopped: it fails,
+	// not sent.
+	r, _, err := e.App.DB().TakeWaitingRow(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.App.DB().UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowStarting}); err != nil {
 		t.Fatal(err)
 	}
 	s := New(e).(*Screen)
@@ -733,20 +743,38 @@ func TestCancelBatchAsksThenSkipsTheRowsNotSent(t *testing.T) {
 	if s.cancel.Visible() || s.goOn.Visible() || s.pause.Visible() {
 		t.Fatal("a cancelled batch still offers Cancel batch, Go on or Pause")
 	}
-	rows, _ := e.App.DB().BatchRowsIn(context.Background(), b.ID, storage.RowSkipped, 0)
-	cancelled := 0
+	// Once the rows on their way are seen to the end, the service ran
+	// exactly the rows that have a run, and every row is done, skipped or
+	// failed.
+	q.WaitUntil(t, func() bool { return !e.App.Batches().Running(b.ID) }, func() string { return "the batch still runs" })
+	rows, err := e.App.DB().BatchRows(context.Background(), b.ID, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := map[string]bool{}
+	cancelled, ended := 0, 0
 	for _, r := range rows {
+		if r.ExecutionID != "" {
+			ran[r.ExecutionID] = true
+		}
 		if r.Error == "Not run: the batch was cancelled." {
 			cancelled++
 		}
+		switch r.State {
+		case storage.RowDone, storage.RowSkipped, storage.RowFailed:
+			ended++
+		}
 	}
-	sent := len(svc.Executions())
-	if cancelled == 0 || sent+cancelled > 12 {
-		t.Fatalf("%d rows sent, %d not run", sent, cancelled)
+	var sent []string
+	for _, x := range svc.Executions() {
+		sent = append(sent, strconv.FormatInt(x.ID, 10))
 	}
-	time.Sleep(200 * time.Millisecond)
-	if len(svc.Executions()) != sent {
-		t.Fatal("rows were sent after the batch was cancelled")
+	slices.Sort(sent)
+	if got := slices.Sorted(maps.Keys(ran)); !slices.Equal(sent, got) {
+		t.Fatalf("the service ran %v; the rows have the runs %v", sent, got)
+	}
+	if len(rows) != 12 || ended != 12 || cancelled == 0 {
+		t.Fatalf("%d rows, %d ended, %d not run", len(rows), ended, cancelled)
 	}
 }
 
@@ -898,5 +926,382 @@ func TestABatchThatStopsByItselfSaysWhy(t *testing.T) {
 		if title != tc.title || !strings.Contains(text, tc.text) {
 			t.Errorf("%s, %v credits, %v: %q %q; want %q with %q", tc.state, tc.spent, tc.err, title, text, tc.title, tc.text)
 		}
+	}
+}
+
+// A folder with no file to send (empty, or only hidden and empty files)
+// says so in plain words, and Start stays off: nothing is made or sent.
+func TestAFolderWithNothingToSendSaysSo(t *testing.T) {
+	e, q, svc, _, log := recordingEnv(t)
+	ag := agent(t, e.App)
+	for _, files := range []map[string]string{
+		{},
+		{".hidden.pdf": "not shown", "blank.pdf": ""},
+	} {
+		folder := filepath.Join(t.TempDir(), "Scans")
+		if err := os.MkdirAll(folder, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range files {
+			writeFile(t, filepath.Join(folder, name), text)
+		}
+		plans := plansShown(t)
+		ShowFolderPlan(e, ag, folder)
+		q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
+		pl := (*plans)[0]
+		by := questions(pl)
+		by["prompt"].setFixed("Summarise this invoice")
+		by["tone"].setFixed("friendly")
+		text := kittest.AllText(e.Window.Canvas().Overlays().Top())
+		said := strings.Contains(text, "None of these files can be sent") || strings.Contains(strings.ToLower(text), "no file")
+		if !pl.start.Disabled() || !said {
+			t.Fatalf("%v: Start on %v; the plan says:\n%s", files, !pl.start.Disabled(), text)
+		}
+		pl.Start()
+		e.Window.Canvas().Overlays().Top().Hide()
+		e.Window.Canvas().Overlays().Remove(e.Window.Canvas().Overlays().Top())
+	}
+	if len(svc.Executions()) != 0 || len(log.sent()) != 0 {
+		t.Fatal("something was sent")
+	}
+	if bs, _ := e.App.DB().Batches(context.Background(), e.App.AccountID(), 10); len(bs) != 0 {
+		t.Fatalf("batches made: %d", len(bs))
+	}
+}
+
+// A sheet dropped alone on the Run tab asks whether it goes with the next
+// run (first, with the keyboard: Enter does what a drop did before) or the
+// agent runs once for each of its rows (its plan).
+func TestASheetDroppedAsksToSendItOrRunOnEachRow(t *testing.T) {
+	e, q, _, _ := env(t, 0)
+	ag := agent(t, e.App)
+	path := sheetOf(t, 3)
+	c := e.Window.Canvas()
+	once := 0
+	AskDroppedSheet(e, ag, path, func() { once++ })
+	top := c.Overlays().Top()
+	if top == nil {
+		t.Fatal("a sheet dropped asks nothing")
+	}
+	bs := findAll[*choiceButton](top)
+	if got, want := buttonTexts(bs), []string{"Send it with the next run", "Run once for each row…", "Cancel"}; !slices.Equal(got, want) {
+		t.Fatalf("the choices are %q, want %q", got, want)
+	}
+	text := kittest.AllText(top)
+	for _, line := range []string{"What should happen with products.csv?", "The sheet goes with the next run, as when you add it to the form.",
+		"The agent runs once for every row of the sheet, each with its own result."} {
+		if !strings.Contains(text, line) {
+			t.Fatalf("the question does not say %q:\n%s", line, text)
+		}
+	}
+	// Nothing cut off in an 800×600 window.
+	for _, b := range bs {
+		if b.MinSize().Width > b.Size().Width {
+			t.Fatalf("%q is cut off: %v wide, needs %v", b.Text, b.Size().Width, b.MinSize().Width)
+		}
+	}
+	if c.Focused() != bs[0] {
+		t.Fatalf("the keyboard is on %v, not on Send it with the next run", c.Focused())
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if once != 1 || c.Overlays().Top() != nil {
+		t.Fatalf("Enter: sent with the next run %d times, question open %v", once, c.Overlays().Top() != nil)
+	}
+	plans := plansShown(t)
+	AskDroppedSheet(e, ag, path, func() { once++ })
+	test.Tap(findAll[*choiceButton](c.Overlays().Top())[1])
+	q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
+	if pl := (*plans)[0]; pl.src.kind != fromSheet || pl.src.path != path || pl.src.total != 3 || once != 1 {
+		t.Fatalf("the plan is for %q (%d rows), sent %d times", pl.src.path, pl.src.total, once)
+	}
+}
+
+// A batch paused at its credit limit says so; Go on asks for a new limit
+// (double the old one to start with, the keyboard in it): one it has spent
+// already or no number is refused, and Enter then does nothing; a new
+// limit is kept and the batch goes on to it; an empty one is no limit, and
+// every row runs.
+func TestABatchPausedAtItsLimitAsksForANewOne(t *testing.T) {
+	e, q, svc, _ := env(t, 0)
+	kit.AnswerDialogKeys(e.Window)
+	offerOnce(e.App) // the offer at the start is another test's
+	ag := agent(t, e.App)
+	ctx := context.Background()
+	b, err := e.App.NewBatch(ctx, ag, sheetOf(t, 6), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"}), CreditCap: 0.0001})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(e).(*Screen)
+	e.Window.SetContent(s.Content())
+	e.Window.Resize(fyne.NewSize(600, 600))
+	s.Shown()
+	e.App.Batches().Start(b.ID, ag)
+	paused := func() bool {
+		it, ok := s.current()
+		return ok && !it.running && it.b.State == storage.BatchPaused && s.goOn.Visible()
+	}
+	q.WaitUntil(t, paused, func() string { return s.summary.Text })
+	it, _ := s.current()
+	if it.counts[storage.RowDone] != 1 || !strings.HasPrefix(s.summary.Text, "Paused at its limit of 0.0001 credits · 1 of 6 done") {
+		t.Fatalf("rows %v; the summary reads %q", it.counts, s.summary.Text)
+	}
+	// The summary is whole in a narrow window (on two lines, the buttons
+	// under them), and in an 800×600 one.
+	whole := func() {
+		t.Helper()
+		need := fyne.MeasureText(s.summary.Text, theme.TextSize(), fyne.TextStyle{}).Width + 2*theme.InnerPadding()
+		lines := float32(1)
+		if need > s.summary.Size().Width {
+			lines = 2
+		}
+		if s.summary.Size().Height < s.summary.MinSize().Height || s.summary.MinSize().Height < lines*fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{}).Height ||
+			kittest.AbsolutePos(s.goOn, s.Content()).Y < kittest.AbsolutePos(s.summary, s.Content()).Y+s.summary.MinSize().Height {
+			t.Fatalf("the summary is cut off: it needs %v×%v, has %v", need, s.summary.MinSize().Height, s.summary.Size())
+		}
+	}
+	whole()
+	e.Window.Resize(fyne.NewSize(800, 600))
+	s.detailBody.Refresh() // as the window does when a size changes
+	whole()
+	c := e.Window.Canvas()
+	sent := len(svc.Executions())
+	enter := func() { c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) }
+
+	s.GoOn()
+	top := c.Overlays().Top()
+	entry, ok := c.Focused().(*kit.FormEntry)
+	if top == nil || !ok {
+		t.Fatalf("Go on asks for no limit; the keyboard is on %v", c.Focused())
+	}
+	goOn := kittest.FindButton(top, "Go on")
+	text := kittest.AllText(top)
+	if entry.Text != "0.0002" || goOn == nil || !strings.Contains(text, "This batch paused when it had spent its limit of 0.0001 credits.") {
+		t.Fatalf("the new limit starts as %q; the question reads:\n%s", entry.Text, text)
+	}
+	// A row costs more than 0.0002 credits: that limit is spent already.
+	if !goOn.Disabled() || !strings.Contains(text, "Write more than the") {
+		t.Fatalf("a limit spent already: Go on on %v; the question reads:\n%s", !goOn.Disabled(), text)
+	}
+	enter()
+	entry.SetText("lots")
+	if text := kittest.AllText(top); !goOn.Disabled() || !strings.Contains(text, "Write a number of credits, or leave it empty.") {
+		t.Fatalf("no number: Go on on %v; the question reads:\n%s", !goOn.Disabled(), text)
+	}
+	enter()
+	q.Drain()
+	if c.Overlays().Top() != top || e.App.Batches().Running(b.ID) || len(svc.Executions()) != sent {
+		t.Fatal("Enter went on with a limit it cannot go on with")
+	}
+	limit := it.spent * 2.5
+	entry.SetText(app.CreditsNumber(limit))
+	if goOn.Disabled() {
+		t.Fatalf("a limit of %s is refused: %s", entry.Text, kittest.AllText(top))
+	}
+	enter()
+	if c.Overlays().Top() != nil {
+		t.Fatalf("Enter left the question open:\n%s", kittest.AllText(c.Overlays().Top()))
+	}
+	q.WaitUntil(t, func() bool {
+		it, ok := s.current()
+		return ok && !it.running && it.counts[storage.RowDone] > 1 && it.b.State != storage.BatchRunning
+	}, func() string { return s.summary.Text })
+	if got := state(t, e.App, b.ID).CreditCap; fmt.Sprint(got) != app.CreditsNumber(limit) {
+		t.Fatalf("the limit is %v, want %s", got, app.CreditsNumber(limit))
+	}
+
+	// No limit: every row runs.
+	if it, _ := s.current(); it.b.State == storage.BatchPaused {
+		s.GoOn()
+		entry := c.Focused().(*kit.FormEntry)
+		entry.SetText("")
+		enter()
+	}
+	q.WaitUntil(t, func() bool {
+		it, ok := s.current()
+		return ok && !it.running && it.b.State == storage.BatchDone
+	}, func() string { return s.summary.Text })
+	if got := state(t, e.App, b.ID).CreditCap; got != 0 || !strings.Contains(s.summary.Text, "5 of 6 done") {
+		t.Fatalf("with no limit: the limit is %v, the summary reads %q", got, s.summary.Text)
+	}
+}
+
+// A file question is answered by a column that names each row's file, or
+// not at all: the same answer for every row is not offered (a path typed
+// once would be uploaded again for every row); a required one that no
+// column answers keeps Start off and says which column it needs.
+func TestAFileQuestionIsAnsweredByAColumnOnly(t *testing.T) {
+	e, _, _, _ := env(t, 0)
+	ag := agent(t, e.App)
+	ag.Questions = append(ag.Questions, client.Question{Name: "scan", Type: app.QuestionFile, Required: true})
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.pdf"), "Invoice A")
+	path := filepath.Join(dir, "invoices.csv")
+	writeFile(t, path, "Prompt,Tone,File name\nSummarise it,friendly,a.pdf\n")
+	src, err := readSheet(context.Background(), e.App, ag, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newPlan(e, ag, src)
+	by := questions(pl)
+	scan := by["scan"]
+	if slices.Contains(scan.choice.Options, pl.same) || !slices.Contains(by["prompt"].choice.Options, pl.same) {
+		t.Fatalf("the file question offers %q; the prompt %q", scan.choice.Options, by["prompt"].choice.Options)
+	}
+	if want := []string{pl.notUsed, "Prompt", "Tone", "File name"}; !slices.Equal(scan.choice.Options, want) {
+		t.Fatalf("the file question offers %q, want %q", scan.choice.Options, want)
+	}
+	if scan.choice.Selected != pl.notUsed || !pl.start.Disabled() ||
+		pl.missing.Text != "No column answers Scan: choose the column that names each row's file." {
+		t.Fatalf("no column answers the file: it reads %q, Start on %v, %q", scan.choice.Selected, !pl.start.Disabled(), pl.missing.Text)
+	}
+	scan.choice.SetSelected("File name")
+	if pl.start.Disabled() || pl.missing.Visible() {
+		t.Fatalf("a column names the files, yet Start is off: %q", pl.missing.Text)
+	}
+	if bp := pl.batchPlan(); bp.Columns["scan"] != 2 || bp.Fixed["scan"] != "" {
+		t.Fatalf("the plan answers the file with %v and %v", bp.Columns, bp.Fixed)
+	}
+	// Pasted lines: the file question is not given the same answer either.
+	lines := newPlan(e, ag, source{kind: fromLines, lines: []string{"Summarise it"}, total: 1})
+	if scan := questions(lines)["scan"]; slices.Contains(scan.choice.Options, lines.same) || scan.choice.Selected != lines.notUsed {
+		t.Fatalf("for lines the file question offers %q and is set to %q", scan.choice.Options, scan.choice.Selected)
+	}
+}
+
+// A cancelled batch whose rows were on their way when Agent Desk closed
+// (a request whose fate is unknown, a run on the service) offers Go on,
+// and only that: going on looks those rows up and sends nothing new.
+func TestACancelledBatchGoesOnOnlyToLookUpItsRowsOnTheirWay(t *testing.T) {
+	e, q, svc, _ := env(t, 0)
+	offerOnce(e.App) // the offer at the start is another test's
+	ag := agent(t, e.App)
+	ctx := context.Background()
+	db := e.App.DB()
+	b, err := e.App.NewBatch(ctx, ag, sheetOf(t, 5), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row 2's run request was on its way.
+	r, _, err := db.TakeWaitingRow(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowStarting}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CancelBatch(ctx, b.ID, "Not run: the batch was cancelled."); err != nil {
+		t.Fatal(err)
+	}
+	s := New(e).(*Screen)
+	e.Window.SetContent(s.Content())
+	s.Shown()
+	s.Choose(b.ID)
+	q.WaitUntil(t, func() bool {
+		it, ok := s.current()
+		return ok && it.b.State == storage.BatchCancelled && len(s.rows) == 5
+	}, func() string { return s.summary.Text })
+	if !s.goOn.Visible() || s.cancel.Visible() || s.pause.Visible() || s.retry.Visible() || !strings.Contains(s.goOn.Tip, "Nothing new is sent") {
+		t.Fatalf("a cancelled batch with a row on its way: Go on %v, Cancel %v, Pause %v, Retry %v", s.goOn.Visible(), s.cancel.Visible(), s.pause.Visible(), s.retry.Visible())
+	}
+	// Row 3 was running on the service.
+	ex, err := e.App.Client().Run(ctx, ag.ID, client.ExecuteParams{Answers: map[string]any{"prompt": "A note on product 1", "tone": "friendly", "length": 41}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateBatchRow(ctx, b.ID, r.Row+1, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(ex.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	sent := len(svc.Executions())
+	s.GoOn()
+	q.WaitUntil(t, func() bool {
+		it, ok := s.current()
+		return ok && !it.running && onTheWay(it.counts) == 0 && !s.goOn.Visible()
+	}, func() string { return s.summary.Text })
+	it, _ := s.current()
+	if len(svc.Executions()) != sent || it.b.State != storage.BatchCancelled ||
+		it.counts[storage.RowDone] != 1 || it.counts[storage.RowFailed] != 1 || it.counts[storage.RowSkipped] != 3 {
+		t.Fatalf("after Go on: %d runs sent, the batch %q, rows %v", len(svc.Executions())-sent, it.b.State, it.counts)
+	}
+}
+
+// offline is a transport that can lose the service, as a computer loses
+// its connection.
+type offline struct{ off atomic.Bool }
+
+func (o *offline) RoundTrip(r *http.Request) (*http.Response, error) {
+	if o.off.Load() {
+		return nil, errors.New("the network is down")
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Cancel on a batch whose rows were on their way, while the service is
+// out of reach: the batch is cancelled, and the user is told the rows on
+// their way are checked once the service is back (not that the batch was
+// not cancelled); Go on then looks them up, sending nothing new.
+func TestCancelWhileTheServiceIsOutOfReachSaysTheRowsAreCheckedLater(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
+	net := &offline{}
+	a := apptest.OnURL(t, srv.URL, func(c *app.Config) {
+		c.ClientOptions = append(c.ClientOptions, client.WithMaxRetries(0))
+		c.HTTPClient = &http.Client{Transport: net}
+	})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(800, 600))
+	e := kit.Env{App: a, Window: w, Nav: kittest.Nav{}}
+	offerOnce(a)
+	ag := agent(t, a)
+	ctx := context.Background()
+	b, err := a.NewBatch(ctx, ag, sheetOf(t, 3), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := a.DB().TakeWaitingRow(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := a.Client().Run(ctx, ag.ID, client.ExecuteParams{Answers: map[string]any{"prompt": "A note on product 0", "tone": "friendly", "length": 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DB().UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(ex.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	s := New(e).(*Screen)
+	w.SetContent(s.Content())
+	s.Shown()
+	s.Choose(b.ID)
+	q.WaitUntil(t, func() bool { return s.cancel.Visible() && len(s.rows) == 3 }, func() string { return s.summary.Text })
+	net.off.Store(true)
+	s.CancelBatch()
+	test.Tap(kittest.FindButton(w.Canvas().Overlays().Top(), "Cancel batch"))
+	var told string
+	q.WaitUntil(t, func() bool {
+		if top := w.Canvas().Overlays().Top(); top != nil {
+			told = kittest.AllText(top)
+		}
+		return strings.Contains(told, "Batch cancelled") || strings.Contains(told, "not cancelled")
+	}, func() string { return told })
+	if !strings.Contains(told, "Cancelled. The rows on their way will be checked when Agent Desk can reach the service.") || strings.Contains(told, "not cancelled") {
+		t.Fatalf("Cancel says:\n%s", told)
+	}
+	if got := state(t, a, b.ID).State; got != storage.BatchCancelled {
+		t.Fatalf("the batch is %q", got)
+	}
+	q.WaitUntil(t, func() bool { return s.goOn.Visible() && !s.cancel.Visible() }, func() string { return "no Go on for the row on its way" })
+	w.Canvas().Overlays().Top().Hide()
+	w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
+
+	net.off.Store(false)
+	sent := len(svc.Executions())
+	s.GoOn()
+	q.WaitUntil(t, func() bool {
+		it, ok := s.current()
+		return ok && !it.running && it.counts[storage.RowDone] == 1 && !s.goOn.Visible()
+	}, func() string { return s.summary.Text })
+	if it, _ := s.current(); len(svc.Executions()) != sent || it.counts[storage.RowSkipped] != 2 || it.b.State != storage.BatchCancelled {
+		t.Fatalf("Go on sent %d runs; rows %v, the batch %q", len(svc.Executions())-sent, it.counts, it.b.State)
 	}
 }

@@ -191,6 +191,9 @@ func newPlan(env kit.Env, agent client.Agent, src source) *plan {
 		switch i, ok := matched[q.Name]; {
 		case ok && i < pl.columns:
 			qq.choice.SetSelected(pl.options[i+1])
+		case !offersSame(q):
+			// A file question has no same file for every run.
+			qq.choice.SetSelected(pl.notUsed)
 		case suggested[q.Name] != "" && q.Required:
 			qq.setFixed(suggested[q.Name])
 			qq.choice.SetSelected(pl.same)
@@ -307,6 +310,9 @@ func (pl *plan) newQuestion(q client.Question) *question {
 	}
 	qq.fixedField().Hide()
 	options := pl.options
+	if !offersSame(q) {
+		options = options[:len(options)-1]
+	}
 	qq.choice = kit.NewSelect(options, func(sel string) {
 		showIf(qq.fixedField(), sel == pl.same)
 		if pl.src.kind == fromLines && sel == options[1] {
@@ -320,6 +326,14 @@ func (pl *plan) newQuestion(q client.Question) *question {
 		pl.update()
 	})
 	return qq
+}
+
+// offersSame reports whether q can have the same answer for every run:
+// not a file question, whose answer is a file each run sends (a path
+// typed once would be uploaded again for every row). A column names its
+// files.
+func offersSame(q client.Question) bool {
+	return q.Type != app.QuestionFile
 }
 
 // question is the agent's question named name.
@@ -483,15 +497,7 @@ func (pl *plan) batchPlan() app.BatchPlan {
 
 // creditCap is the limit typed, 0 for none; false when it is no number.
 func (pl *plan) creditCap() (float64, bool) {
-	s := strings.TrimSpace(pl.limit.Text)
-	if s == "" {
-		return 0, true
-	}
-	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", "."), 64)
-	if err != nil || v < 0 {
-		return 0, false
-	}
-	return v, true
+	return parseCredits(pl.limit.Text)
 }
 
 // sendable counts the chosen files that can be sent.
@@ -533,7 +539,13 @@ func (pl *plan) blocker(bp app.BatchPlan) string {
 	same := !slices.ContainsFunc(pl.questions, func(qq *question) bool {
 		return qq.choice.Selected != pl.same && slices.ContainsFunc(missing, func(q client.Question) bool { return q.Name == qq.q.Name })
 	})
+	// Files only: no same answer can give them, a column only.
+	files := !slices.ContainsFunc(missing, offersSame)
 	switch {
+	case files && pl.src.kind == fromSheet:
+		return lang.L("No column answers {{.Questions}}: choose the column that names each row's file.", map[string]any{"Questions": list})
+	case files:
+		return lang.L("{{.Questions}} needs a file of its own for each run: run the agent on a sheet with a column that names the files.", map[string]any{"Questions": list})
 	case pl.src.kind == fromFiles:
 		return lang.L("Give {{.Questions}} the same answer for every file.", map[string]any{"Questions": list})
 	case pl.src.kind == fromLines && same:

@@ -382,6 +382,20 @@ func AskDropped(env kit.Env, agent client.Agent, paths []string, once func()) {
 	d = showChoices(env, lang.L("What should happen with these files?"), body, all, func() { d.Hide() })
 }
 
+// AskDroppedSheet asks what a sheet dropped on agent's Run tab is for:
+// to go with the next run (once does that, as a drop always did; Enter
+// chooses it), or one run for each of its rows (its plan).
+func AskDroppedSheet(env kit.Env, agent client.Agent, path string, once func()) {
+	var d *dialog.CustomDialog
+	send := newChoiceButton(lang.L("Send it with the next run"), theme.MailAttachmentIcon(), func() { d.Hide(); once() })
+	each := newChoiceButton(lang.L("Run once for each row…"), theme.GridIcon(), func() { d.Hide(); ShowPlan(env, agent, path) })
+	body := container.NewVBox(
+		choiceRow(send, lang.L("The sheet goes with the next run, as when you add it to the form.")),
+		choiceRow(each, lang.L("The agent runs once for every row of the sheet, each with its own result.")),
+	)
+	d = showChoices(env, lang.L("What should happen with {{.File}}?", map[string]any{"File": safe.Text(filepath.Base(path), 40)}), body, send, func() { d.Hide() })
+}
+
 // ShowDroppedPlan shows the plan for files (and folders) dropped: one run
 // for each file, read from the folder they have in common. A folder
 // dropped alone is planned as if chosen.
