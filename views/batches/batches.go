@@ -610,24 +610,32 @@ func OfferUnfinished(env kit.Env) {
 		if len(todo) == 0 {
 			return
 		}
-		d := dialog.NewConfirm(lang.N("Go on with the batch?", len(todo)),
-			lang.N("A batch was running when Agent Desk closed. Go on with it?", len(todo), map[string]any{"Count": app.Number(len(todo))}), func(yes bool) {
-				if !yes {
-					return
+		text := lang.N("A batch was running when Agent Desk closed. Go on with it?", len(todo), map[string]any{"Count": app.Number(len(todo))})
+		cancelled := true
+		for _, b := range todo {
+			cancelled = cancelled && b.State == storage.BatchCancelled
+		}
+		if cancelled {
+			// Only rows on their way are left to look up.
+			text = lang.L("Rows of a cancelled batch were on their way when Agent Desk closed. Find out what became of them? Nothing new is sent.")
+		}
+		d := dialog.NewConfirm(lang.N("Go on with the batch?", len(todo)), text, func(yes bool) {
+			if !yes {
+				return
+			}
+			var failed error
+			kit.Act(a, func(ctx context.Context) {
+				for _, b := range todo {
+					if err := a.Batches().Resume(ctx, b.ID); err != nil && failed == nil {
+						failed = err
+					}
 				}
-				var failed error
-				kit.Act(a, func(ctx context.Context) {
-					for _, b := range todo {
-						if err := a.Batches().Resume(ctx, b.ID); err != nil && failed == nil {
-							failed = err
-						}
-					}
-				}, func() {
-					if failed != nil {
-						kit.ShowInformation(lang.L("The batch did not go on"), app.Describe(failed), env.Window)
-					}
-				})
-			}, env.Window)
+			}, func() {
+				if failed != nil {
+					kit.ShowInformation(lang.L("The batch did not go on"), app.Describe(failed), env.Window)
+				}
+			})
+		}, env.Window)
 		d.SetConfirmText(lang.L("Go on"))
 		d.SetDismissText(lang.L("Later"))
 		kit.ShowDialog(d, env.Window)

@@ -1305,3 +1305,48 @@ func TestCancelWhileTheServiceIsOutOfReachSaysTheRowsAreCheckedLater(t *testing.
 		t.Fatalf("Go on sent %d runs; rows %v, the batch %q", len(svc.Executions())-sent, it.counts, it.b.State)
 	}
 }
+
+// A cancelled batch whose row was on its way when Agent Desk closed is
+// offered for what it is: its rows are looked up, nothing new is sent.
+func TestTheOfferForACancelledBatchSaysNothingNewIsSent(t *testing.T) {
+	e, q, svc, _ := env(t, 0)
+	ag := agent(t, e.App)
+	ctx := context.Background()
+	plan := app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})}
+	b, err := e.App.NewBatch(ctx, ag, sheetOf(t, 3), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := e.App.DB()
+	r, _, _ := db.TakeWaitingRow(ctx, b.ID)
+	ex, err := e.App.Client().Start(ctx, ag.ID, client.ExecuteParams{Answers: map[string]any{"prompt": r.Cells[0], "tone": "friendly"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(ex.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CancelBatch(ctx, b.ID, "cancelled"); err != nil {
+		t.Fatal(err)
+	}
+	runs := len(svc.Executions())
+	OfferUnfinished(e)
+	var goOn *widget.Button
+	q.WaitUntil(t, func() bool {
+		if top := e.Window.Canvas().Overlays().Top(); top != nil {
+			goOn = kittest.FindButton(top, "Go on")
+		}
+		return goOn != nil
+	}, func() string { return "no offer to go on" })
+	if text := kittest.AllText(e.Window.Canvas().Overlays().Top()); !strings.Contains(text, "Rows of a cancelled batch were on their way") || !strings.Contains(text, "Nothing new is sent") {
+		t.Fatalf("the offer reads %q", text)
+	}
+	test.Tap(goOn)
+	q.WaitUntil(t, func() bool {
+		counts, _, _ := db.BatchCounts(ctx, b.ID)
+		return counts[storage.RowDone] == 1 && !e.App.Batches().Running(b.ID)
+	}, func() string { return state(t, e.App, b.ID).State })
+	if len(svc.Executions()) != runs || state(t, e.App, b.ID).State != storage.BatchCancelled {
+		t.Fatalf("%d runs more; the batch is %q", len(svc.Executions())-runs, state(t, e.App, b.ID).State)
+	}
+}
