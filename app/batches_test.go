@@ -126,14 +126,7 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 	// As left by a stop: row 2 sent and answered (its id kept), row 3's
 	// run request on its way when the app stopped, row 4 still sending
 	// its files (no run asked for).
-	r2, _, _ := db.TakeWaitingRow(ctx, b.ID)
-	e, err := a.Client().Start(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"prompt": r2.Cells[0], "tone": "friendly"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.UpdateBatchRow(ctx, b.ID, r2.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(e.ID)}); err != nil {
-		t.Fatal(err)
-	}
+	apptest.RowOnItsWay(t, a, *agent, b.ID)
 	r3, _, err := db.TakeWaitingRow(ctx, b.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -571,14 +564,7 @@ func TestACancelledBatchsRowsOnTheirWayAreLookedUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := a.DB()
-	r, _, _ := db.TakeWaitingRow(ctx, b.ID)
-	e, err := a.Client().Start(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"prompt": r.Cells[0], "tone": "friendly"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(e.ID)}); err != nil {
-		t.Fatal(err)
-	}
+	apptest.RowOnItsWay(t, a, *agent, b.ID)
 	if err := db.CancelBatch(ctx, b.ID, "cancelled"); err != nil {
 		t.Fatal(err)
 	}

@@ -164,3 +164,23 @@ func (rt Rewriting) RoundTrip(r *http.Request) (*http.Response, error) {
 	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
 	return res, nil
 }
+
+// RowOnItsWay takes batch id's next row and runs it on the service as
+// RunBatch would have, leaving it running with its execution id: as a
+// stop or a crash leaves a row whose run the service has.
+func RowOnItsWay(t testing.TB, a *app.App, agent client.Agent, id int64) storage.BatchRow {
+	t.Helper()
+	ctx := context.Background()
+	r, ok, err := a.DB().TakeWaitingRow(ctx, id)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	e, err := a.Client().Start(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"prompt": r.Cells[0], "tone": "friendly"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DB().UpdateBatchRow(ctx, id, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(e.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

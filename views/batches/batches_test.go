@@ -1318,14 +1318,7 @@ func TestTheOfferForACancelledBatchSaysNothingNewIsSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := e.App.DB()
-	r, _, _ := db.TakeWaitingRow(ctx, b.ID)
-	ex, err := e.App.Client().Start(ctx, ag.ID, client.ExecuteParams{Answers: map[string]any{"prompt": r.Cells[0], "tone": "friendly"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(ex.ID)}); err != nil {
-		t.Fatal(err)
-	}
+	apptest.RowOnItsWay(t, e.App, ag, b.ID)
 	if err := db.CancelBatch(ctx, b.ID, "cancelled"); err != nil {
 		t.Fatal(err)
 	}
