@@ -214,6 +214,7 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 		b.Results = freePath(batchResultsPath(b))
 	}
 	b.Outputs = strings.TrimSuffix(b.Results, filepath.Ext(b.Results)) + " " + lang.L("files")
+	b.Planned = b.Results
 	return a.db.CreateBatch(ctx, b, rows)
 }
 

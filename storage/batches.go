@@ -48,7 +48,10 @@ type Batch struct {
 	Attach  int
 	Results string // the sheet the results are written to
 	// Outputs is the folder where the files its runs make are saved.
-	Outputs   string
+	Outputs string
+	// Planned is where the results were to go when the batch was made
+	// (Results differs when that sheet was open in another program).
+	Planned   string
 	Header    []string
 	Columns   map[string]int    // question name → column
 	Fixed     map[string]string // question name → the same answer for every row
@@ -92,10 +95,10 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 	columns, _ := json.Marshal(orEmpty(b.Columns))
 	fixed, _ := json.Marshal(orEmpty(b.Fixed))
 	err := db.write(ctx, "keep the batch", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO batches (account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		res, err := tx.ExecContext(ctx, `INSERT INTO batches (account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs, planned)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			b.AccountID, b.AgentID, b.AgentTitle, b.Source, b.Results, string(header), string(columns), string(fixed),
-			b.Parallel, b.CreditCap, b.State, millis(b.CreatedAt), millis(b.UpdatedAt), b.Folder, b.Attach, b.Outputs)
+			b.Parallel, b.CreditCap, b.State, millis(b.CreatedAt), millis(b.UpdatedAt), b.Folder, b.Attach, b.Outputs, b.Planned)
 		if err := insertID(&b.ID, res, err); err != nil {
 			return err
 		}
@@ -119,14 +122,14 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 	return b, err
 }
 
-const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs`
+const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs, planned`
 
 func scanBatch(s scanner) (Batch, error) {
 	var b Batch
 	var header, columns, fixed string
 	var created, updated int64
 	err := s.Scan(&b.ID, &b.AccountID, &b.AgentID, &b.AgentTitle, &b.Source, &b.Results, &header, &columns, &fixed,
-		&b.Parallel, &b.CreditCap, &b.State, &created, &updated, &b.Folder, &b.Attach, &b.Outputs)
+		&b.Parallel, &b.CreditCap, &b.State, &created, &updated, &b.Folder, &b.Attach, &b.Outputs, &b.Planned)
 	if err != nil {
 		return b, err
 	}

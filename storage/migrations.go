@@ -189,6 +189,7 @@ ALTER TABLE batches ADD COLUMN attach INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE batch_rows ADD COLUMN uploads TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE batch_rows ADD COLUMN files TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE batches ADD COLUMN outputs TEXT NOT NULL DEFAULT '';
+ALTER TABLE batches ADD COLUMN planned TEXT NOT NULL DEFAULT '';
 UPDATE batch_rows SET state = 'starting' WHERE state = 'sending';
 `,
 }

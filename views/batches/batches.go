@@ -59,6 +59,7 @@ type Screen struct {
 	detailBody fyne.CanvasObject
 	title      *widget.Label
 	summary    *widget.Label
+	moved      *widget.Label // where the results went instead, when their sheet was open elsewhere
 	pause      *kit.Button
 	goOn       *kit.Button
 	retry      *kit.PaidButton
@@ -95,6 +96,9 @@ func New(env kit.Env) kit.Screen {
 	// Wrapped, never cut short: "Paused at its limit of 2 credits" and
 	// the counts after it are read whole in a narrow window too.
 	s.summary.Wrapping = fyne.TextWrapWord
+	s.moved = widget.NewLabel("")
+	s.moved.Wrapping = fyne.TextWrapWord
+	s.moved.Hide()
 	s.pause = kit.NewButtonWithIcon(lang.L("Pause"), theme.MediaPauseIcon(), func() { s.Pause() })
 	s.goOn = kit.NewButtonWithIcon(lang.L("Go on"), theme.MediaPlayIcon(), func() { s.GoOn() })
 	s.retry = kit.NewPaidButton(lang.L("Retry failed rows"), theme.ViewRefreshIcon(), func() { s.RetryFailed() })
@@ -117,7 +121,7 @@ func New(env kit.Env) kit.Screen {
 	// Blank until a batch is chosen (the newest is, as soon as the list
 	// is in): the list's own empty state says what to do.
 	s.detail = container.NewStack()
-	s.detailBody = kit.NewBorder(container.NewVBox(s.title, s.summary, buttons, widget.NewSeparator()), nil, nil, nil, s.rowsList)
+	s.detailBody = kit.NewBorder(container.NewVBox(s.title, s.summary, s.moved, buttons, widget.NewSeparator()), nil, nil, nil, s.rowsList)
 
 	header := kit.Header(lang.L("Batches"), lang.L("An agent run on every row of a sheet, file of a folder or line of text, one result each."))
 	split := kit.Split(container.NewPadded(s.stack), container.NewPadded(s.detail), 0.4)
@@ -248,6 +252,10 @@ func (s *Screen) showChosen() {
 		changed = changed || o.Visible() != on
 		showIf(o, on)
 	}
+	moved := MovedText(it.b)
+	changed = changed || moved != s.moved.Text
+	setText(s.moved, moved)
+	show(s.moved, moved != "")
 	left := it.counts[storage.RowWaiting] + onTheWay(it.counts)
 	ended := it.b.State == storage.BatchDone || it.b.State == storage.BatchCancelled
 	show(s.pause, it.running && !ended)
@@ -307,6 +315,16 @@ func setText(l *widget.Label, text string) {
 	if l.Text != text {
 		l.SetText(text)
 	}
+}
+
+// MovedText says where the results went when the sheet they were to go
+// to was open in another program ("" when they went where planned).
+func MovedText(b storage.Batch) string {
+	if b.Planned == "" || b.Results == "" || b.Results == b.Planned {
+		return ""
+	}
+	return lang.L("{{.Planned}} was open in another program, so the results are in {{.File}}.", map[string]any{
+		"Planned": safe.Text(filepath.Base(b.Planned), 80), "File": safe.Text(filepath.Base(b.Results), 80)})
 }
 
 // savedFiles reports whether a row of batch it saved files (pictures,

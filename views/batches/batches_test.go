@@ -1343,3 +1343,32 @@ func TestTheOfferForACancelledBatchSaysNothingNewIsSent(t *testing.T) {
 		t.Fatalf("%d runs more; the batch is %q", len(svc.Executions())-runs, state(t, e.App, b.ID).State)
 	}
 }
+
+// When the results sheet was open in another program, the results went
+// to a new name: the batch says where.
+func TestResultsWrittenElsewhereSaySo(t *testing.T) {
+	e, q, _, _ := env(t, 0)
+	ag := agent(t, e.App)
+	ctx := context.Background()
+	b, err := e.App.NewBatch(ctx, ag, sheetOf(t, 2), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(e).(*Screen)
+	e.Window.SetContent(s.Content())
+	s.Shown()
+	s.Choose(b.ID)
+	q.WaitUntil(t, func() bool { _, ok := s.current(); return ok }, func() string { return "no batch" })
+	if s.moved.Visible() {
+		t.Fatalf("results where planned, yet the screen says %q", s.moved.Text)
+	}
+	moved := strings.TrimSuffix(b.Planned, ".csv") + " (2).csv"
+	if err := e.App.DB().SetBatchResults(ctx, b.ID, moved); err != nil {
+		t.Fatal(err)
+	}
+	s.Reload()
+	q.WaitUntil(t, func() bool { return s.moved.Visible() }, func() string { return s.moved.Text })
+	if want := "products results.csv was open in another program, so the results are in products results (2).csv."; s.moved.Text != want {
+		t.Fatalf("the screen says %q, want %q", s.moved.Text, want)
+	}
+}
