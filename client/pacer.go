@@ -11,17 +11,26 @@ import (
 // screen that talks to that account: a token bucket of burst requests
 // refilled at a rate. A 429 halves the rate and holds every request for
 // the wait it asked for; each answer after that brings the rate back by a
-// tenth, so the account recovers gradually. Requests the user waits for
+// tenth, so the account recovers gradually, but only to just under the
+// rate the 429 came at (see ceiling). Requests the user waits for
 // go ahead of background ones (list refreshes, polling, uploads): a
 // background request waits while an interactive one does.
 type Pacer struct {
-	mu     sync.Mutex
-	base   float64 // requests a second when all is well
-	rate   float64 // now
-	burst  float64
-	tokens float64
-	last   time.Time
-	hold   time.Time // no request before this (a 429's wait)
+	mu   sync.Mutex
+	base float64 // requests a second when all is well
+	rate float64 // now
+	// ceiling is as far as answers bring the rate back: a step under the
+	// rate a 429 came at. A 429 holds the whole account for at least a
+	// second (Retry-After is in whole seconds), far more than the step
+	// costs, so the pacer does not go back to ask for the next one; a
+	// minute without 429s lets it a step higher, in case the service
+	// allows more again.
+	ceiling float64
+	moved   time.Time // when the ceiling last moved
+	burst   float64
+	tokens  float64
+	last    time.Time
+	hold    time.Time // no request before this (a 429's wait)
 	// waiting counts the interactive requests waiting for a token.
 	waiting int
 	sent    int
@@ -34,7 +43,7 @@ func NewPacer(perSecond float64, burst int) *Pacer {
 	if perSecond <= 0 {
 		return nil
 	}
-	return &Pacer{base: perSecond, rate: perSecond, burst: float64(max(burst, 1)), tokens: float64(max(burst, 1)), now: time.Now}
+	return &Pacer{base: perSecond, rate: perSecond, ceiling: perSecond, burst: float64(max(burst, 1)), tokens: float64(max(burst, 1)), now: time.Now}
 }
 
 // WithPacer paces every request of the client through p (nil: none).
@@ -137,6 +146,13 @@ func (p *Pacer) refill(now time.Time) {
 	}
 }
 
+// ceilingStep is how far under a 429's rate the ceiling goes, and how far
+// each ceilingQuiet without a 429 lets it up again.
+const (
+	ceilingStep  = 1.0 / 32
+	ceilingQuiet = time.Minute
+)
+
 // limited slows down after a 429 that asked for wait.
 func (p *Pacer) limited(wait time.Duration) {
 	if p == nil {
@@ -144,9 +160,16 @@ func (p *Pacer) limited(wait time.Duration) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.rate = max(p.rate/2, p.base/16)
+	now := p.now()
+	// A 429 during a hold answers a request sent before the hold began,
+	// at the rate the 429 that began it has already slowed.
+	if !now.Before(p.hold) {
+		p.ceiling = max(min(p.ceiling, p.rate)*(1-ceilingStep), p.base/16)
+		p.rate = max(p.rate/2, p.base/16)
+		p.moved = now
+	}
 	p.tokens = 0
-	if until := p.now().Add(wait); until.After(p.hold) {
+	if until := now.Add(wait); until.After(p.hold) {
 		p.hold = until
 	}
 	if p.hold.After(p.last) {
@@ -154,12 +177,17 @@ func (p *Pacer) limited(wait time.Duration) {
 	}
 }
 
-// answered brings the rate back a step after an answer that was not a 429.
+// answered brings the rate back a step, up to the ceiling, after an answer
+// that was not a 429.
 func (p *Pacer) answered() {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.rate = min(p.base, p.rate+p.base/10)
+	if now := p.now(); p.ceiling < p.base && now.Sub(p.moved) >= ceilingQuiet {
+		p.ceiling = min(p.base, p.ceiling+p.base*ceilingStep)
+		p.moved = now
+	}
+	p.rate = min(p.ceiling, p.rate+p.base/10)
 }

@@ -112,7 +112,8 @@ func TestInteractiveRequestsGoFirst(t *testing.T) {
 	}
 }
 
-// A 429 halves the pace; answers after it bring it back step by step.
+// A 429 halves the pace; answers after it bring it back step by step, to
+// just under the pace the 429 came at.
 func TestA429SlowsTheAccountDownUntilItRecovers(t *testing.T) {
 	srv, p, c := pacedService(t, 100, 5)
 	srv.limit.Store(1)
@@ -128,8 +129,97 @@ func TestA429SlowsTheAccountDownUntilItRecovers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := p.Rate(); got != 100 {
-		t.Fatalf("after a dozen answers the pace is %v a second, want it back at 100 (it was %v)", got, after)
+	if got := p.Rate(); got < 90 || got >= 100 {
+		t.Fatalf("after a dozen answers the pace is %v a second, want it back just under 100 (it was %v)", got, after)
+	}
+}
+
+// A service that refuses a pace (here: faster than 80 a second) is soon
+// no longer asked at it: the pace settles just under the pace it refused
+// rather than climbing back into a 429, and the account's hold, again and
+// again.
+func TestAPaceTheServiceRefusedIsNotTriedAgain(t *testing.T) {
+	const refused = 80.0
+	var p *client.Pacer
+	var arrived, limited atomic.Int32
+	var refusedAt []int32 // which requests had 429s
+	var mu sync.Mutex
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := arrived.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		if p.Rate() > refused {
+			limited.Add(1)
+			mu.Lock()
+			refusedAt = append(refusedAt, n)
+			mu.Unlock()
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"error":"Rate limit exceeded"}`)
+			return
+		}
+		fmt.Fprint(w, `{"data":[],"current_page":1,"last_page":1,"per_page":15,"total":0}`)
+	}))
+	defer ts.Close()
+	p = client.NewPacer(100, 1)
+	c := plain(ts.URL, client.WithPacer(p))
+	const calls = 60
+	for i := 0; i < calls; i++ {
+		if _, err := c.ListFiles(context.Background(), client.ListFilesParams{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := arrived.Load()
+	var recent int
+	for _, at := range refusedAt {
+		if at > n-30 {
+			recent++
+		}
+	}
+	if got := p.Rate(); recent > 0 || limited.Load() > 6 || got > refused || got < refused*0.9 {
+		t.Fatalf("%d requests, %d of them 429s (%d among the last 30); the pace is %v a second: "+
+			"want a few 429s at first, then none, the pace just under %v", n, limited.Load(), recent, got, refused)
+	}
+	t.Logf("%d requests, %d of them 429s, the pace settled at %.1f a second", n, limited.Load(), p.Rate())
+}
+
+// Requests refused together (sent before the first 429 came back) slow the
+// account down once, not once each.
+func TestRequestsRefusedTogetherSlowTheAccountOnce(t *testing.T) {
+	var arrived atomic.Int32
+	both := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch arrived.Add(1) {
+		case 1:
+			select { // the second comes before the first is answered
+			case <-both:
+			case <-time.After(5 * time.Second):
+			}
+		case 2:
+			close(both)
+		default:
+			fmt.Fprint(w, `{"data":[],"current_page":1,"last_page":1,"per_page":15,"total":0}`)
+			return
+		}
+		w.Header().Set("Retry-After", "1")
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprint(w, `{"error":"Rate limit exceeded"}`)
+	}))
+	defer ts.Close()
+	p := client.NewPacer(100, 2)
+	c := plain(ts.URL, client.WithPacer(p))
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			if _, err := c.ListFiles(context.Background(), client.ListFilesParams{}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	// halved once (50), then the two answers bring it up a step each
+	if got := p.Rate(); got < 60 || arrived.Load() != 4 {
+		t.Fatalf("after two requests refused together and answered again (%d requests), the pace is %v a second; want it halved once, 70", arrived.Load(), got)
 	}
 }
 
