@@ -379,14 +379,16 @@ func (s *Screen) goOnWith(id int64, limit *float64) {
 }
 
 // askLimit asks for a new credit limit for batch it, paused at its limit:
-// double the old one, or none; Go on (or Enter, once the limit is one it
+// double the old one (or what it has spent, when more), or none; Go on (or Enter, once the limit is one it
 // can go on with) sets it and goes on.
 func (s *Screen) askLimit(it item) {
 	w := s.env.Window
 	var d *dialog.CustomDialog
 	entry := kit.NewFormEntry()
 	entry.SetPlaceHolder(lang.L("No limit"))
-	entry.SetText(app.CreditsFigure(2 * it.b.CreditCap))
+	// Room for as much again as it has spent (rows on their way may have
+	// taken it well past its old limit).
+	entry.SetText(app.CreditsFigure(2 * max(it.b.CreditCap, it.spent)))
 	problem := kit.ErrorText()
 	goOn := kit.NewButtonWithIcon(lang.L("Go on"), theme.MediaPlayIcon(), nil)
 	goOn.Importance = widget.HighImportance

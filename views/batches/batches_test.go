@@ -1075,11 +1075,14 @@ func TestABatchPausedAtItsLimitAsksForANewOne(t *testing.T) {
 	}
 	goOn := kittest.FindButton(top, "Go on")
 	text := kittest.AllText(top)
-	if entry.Text != "0.0002" || goOn == nil || !strings.Contains(text, "This batch paused when it had spent its limit of 0.0001 credits.") {
-		t.Fatalf("the new limit starts as %q; the question reads:\n%s", entry.Text, text)
+	// It starts at room for as much again as the batch has spent (a row
+	// took it well past its limit), a limit it can go on with.
+	if entry.Text != app.CreditsNumber(2*it.spent) || goOn == nil || goOn.Disabled() || !strings.Contains(text, "This batch paused when it had spent its limit of 0.0001 credits.") {
+		t.Fatalf("the new limit starts as %q (Go on off: %v); the question reads:\n%s", entry.Text, goOn == nil || goOn.Disabled(), text)
 	}
 	// A row costs more than 0.0002 credits: that limit is spent already.
-	if !goOn.Disabled() || !strings.Contains(text, "Write more than the") {
+	entry.SetText("0.0002")
+	if text := kittest.AllText(top); !goOn.Disabled() || !strings.Contains(text, "Write more than the") {
 		t.Fatalf("a limit spent already: Go on on %v; the question reads:\n%s", !goOn.Disabled(), text)
 	}
 	enter()
