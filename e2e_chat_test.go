@@ -12,7 +12,7 @@ import (
 // Window-relative positions for the chat flow (1180×760 window).
 const (
 	chatAgentRowX, chatAgentRowY = 290, 150 // the first agent of the list, a chat agent
-	startChatX, startChatY       = 842, 535
+	startChatX, startChatY       = 770, 530
 )
 
 // TestE2EChatStreamsAndStops opens a chat agent, sends a message, waits for

@@ -25,7 +25,7 @@ func TestE2EAttachFileToChat(t *testing.T) {
 	e.Click(chatAgentX, chatAgentY)
 	time.Sleep(time.Second)
 	e.Screenshot("files-1-agent")
-	e.Click(842, 535) // Start chat
+	e.Click(startChatX, startChatY) // Start chat
 	time.Sleep(1500 * time.Millisecond)
 	e.Screenshot("files-2-chat")
 	e.Click(488, 577) // Add files…
