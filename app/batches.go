@@ -45,6 +45,17 @@ type BatchPlan struct {
 	// Attach is the column, counted from 1, whose file goes with each run
 	// when no question of the agent takes files (0: none).
 	Attach int
+	// Seen, when not nil, remembers what the files the rows name were
+	// found to be: a dialog that checks its preview again for every key
+	// typed asks the disk (perhaps a network folder) once per file.
+	Seen *FileChecks
+}
+
+// FileChecks remembers, per folder and cell, the file a cell named and
+// why it cannot be sent (BatchPlan.Seen).
+type FileChecks struct {
+	mu sync.Mutex
+	m  map[[2]string][2]string
 }
 
 // NewBatch reads the sheet at path and keeps it as a batch of agent's

@@ -206,6 +206,25 @@ func (p BatchPlan) Request(agent client.Agent, cells []string) RowRequest {
 // it really is (links followed) must be inside the folder too; that real
 // file is what is sent.
 func (p BatchPlan) rowFile(cell string) (path, problem string) {
+	if p.Seen == nil {
+		return p.checkFile(cell)
+	}
+	key := [2]string{p.Folder, cell}
+	p.Seen.mu.Lock()
+	defer p.Seen.mu.Unlock()
+	if v, ok := p.Seen.m[key]; ok {
+		return v[0], v[1]
+	}
+	path, problem = p.checkFile(cell)
+	if p.Seen.m == nil {
+		p.Seen.m = map[[2]string][2]string{}
+	}
+	p.Seen.m[key] = [2]string{path, problem}
+	return path, problem
+}
+
+// checkFile is rowFile, asking the disk.
+func (p BatchPlan) checkFile(cell string) (path, problem string) {
 	outside := lang.L("This file is not in the folder {{.Folder}}, so it is not sent.", map[string]any{"Folder": filepath.Base(p.Folder)})
 	if p.Folder == "" {
 		return "", outside

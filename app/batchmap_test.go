@@ -187,3 +187,30 @@ func TestAChatAgentsRowIsOneMessage(t *testing.T) {
 		t.Fatalf("a row without a message would be sent: %+v", req)
 	}
 }
+
+// A plan with Seen asks the disk once per file however often its rows
+// are checked (a dialog's preview, for every key typed); without it each
+// check asks again, as a batch does when it sends the row.
+func TestAPlanChecksEachFileOnceWhenItKeepsWhatItSaw(t *testing.T) {
+	folder := t.TempDir()
+	file := filepath.Join(folder, "lease.pdf")
+	if err := os.WriteFile(file, []byte("%PDF lease"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	agent := client.Agent{ID: "9", Type: client.AgentText, Questions: []client.Question{{Type: "file", Name: "contract", Required: true}}}
+	seen := &FileChecks{}
+	plan := BatchPlan{Columns: ColumnMap{"contract": 0}, Folder: folder, Seen: seen}
+	if req := plan.Request(agent, []string{"lease.pdf"}); req.Problems != nil {
+		t.Fatalf("first check: %v", req.Problems)
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if req := plan.Request(agent, []string{"lease.pdf"}); req.Problems != nil {
+		t.Fatalf("the second check asked the disk again: %v", req.Problems)
+	}
+	plan.Seen = nil
+	if req := plan.Request(agent, []string{"lease.pdf"}); req.Problems == nil {
+		t.Fatal("without Seen, a file gone is not noticed")
+	}
+}

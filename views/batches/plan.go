@@ -106,6 +106,9 @@ type plan struct {
 	env   kit.Env
 	agent client.Agent
 	src   source
+	// seen keeps what the files the preview's rows name were found to
+	// be, checked once however often the preview is.
+	seen app.FileChecks
 	// options are what each question's choice offers: not answered, the
 	// columns, the same for every run.
 	options []string
@@ -461,7 +464,7 @@ func (pl *plan) lineQuestion() string {
 // batchPlan is what the dialog shows as a plan, as the batch would be
 // made with it.
 func (pl *plan) batchPlan() app.BatchPlan {
-	bp := app.BatchPlan{Columns: app.ColumnMap{}, Fixed: map[string]string{}, Parallel: 1}
+	bp := app.BatchPlan{Columns: app.ColumnMap{}, Fixed: map[string]string{}, Parallel: 1, Seen: &pl.seen}
 	for _, qq := range pl.questions {
 		switch sel := qq.choice.Selected; sel {
 		case pl.notUsed, "":
