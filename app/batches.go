@@ -328,7 +328,15 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 		written time.Time
 		capped  bool
 		failure error
+		// spent is what the batch has cost so far, kept as rows end (no
+		// count over all its rows before each one).
+		spent float64
 	)
+	if b.CreditCap > 0 {
+		if _, spent, err = a.db.BatchCounts(ctx, id); err != nil {
+			return err
+		}
+	}
 	// The sheet is written at most once a second, and never taking more
 	// than a tenth of the time (a large sheet is written less often).
 	every := time.Second
@@ -360,27 +368,25 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 				a.saveRowOutput(ctx, b, agent, r, r.Result)
 				return
 			}
-			err := a.finishBatchRow(ctx, b, agent, r, &client.Execution{ID: client.ID(r.ExecutionID), Status: client.StatusRunning})
+			cost, err := a.finishBatchRow(ctx, b, agent, r, &client.Execution{ID: client.ID(r.ExecutionID), Status: client.StatusRunning})
 			a.batchRowDone()
-			if err != nil {
-				mu.Lock()
-				if failure == nil {
-					failure = err
-				}
-				mu.Unlock()
+			mu.Lock()
+			spent += cost
+			if err != nil && failure == nil {
+				failure = err
 			}
+			mu.Unlock()
 		})
 	}
 	for range max(1, b.Parallel) {
 		wg.Go(func() {
 			for ctx.Err() == nil {
-				if b.CreditCap > 0 {
-					if _, spent, err := a.db.BatchCounts(ctx, id); err == nil && spent >= b.CreditCap {
-						mu.Lock()
-						capped = true
-						mu.Unlock()
-						return
-					}
+				mu.Lock()
+				capped = capped || b.CreditCap > 0 && spent >= b.CreditCap
+				stop := capped
+				mu.Unlock()
+				if stop {
+					return
 				}
 				row, ok, err := a.db.TakeWaitingRow(ctx, id)
 				if err != nil || !ok {
@@ -391,8 +397,11 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 					}
 					return
 				}
-				rowErr := a.runBatchRow(ctx, b, agent, row)
+				cost, rowErr := a.runBatchRow(ctx, b, agent, row)
 				a.batchRowDone()
+				mu.Lock()
+				spent += cost
+				mu.Unlock()
 				if rowErr != nil {
 					mu.Lock()
 					if failure == nil {
@@ -431,12 +440,12 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 
 // runBatchRow sends one row (marked as being sent) with its files, and
 // waits for it.
-func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, row storage.BatchRow) error {
+func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, row storage.BatchRow) (credits float64, err error) {
 	save := context.WithoutCancel(ctx)
 	req := planOf(b).Request(agent, row.Cells)
 	if req.Problems != nil {
 		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowSkipped, Error: rowProblems(agent, req.Problems)})
-		return nil
+		return 0, nil
 	}
 	params := client.ExecuteParams{}
 	if agent.Type == client.AgentChat {
@@ -444,10 +453,10 @@ func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Age
 	}
 	// The row's files go first. Pause or closing stops them, and the row
 	// waits again (no run was asked for: what was sent is removed).
-	waitAgain := func() error {
+	waitAgain := func() (float64, error) {
 		a.removeRowUploads(save, b.ID, row)
 		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowWaiting})
-		return nil
+		return 0, nil
 	}
 	for _, name := range slices.Sorted(maps.Keys(req.Files)) {
 		path := req.Files[name]
@@ -460,7 +469,7 @@ func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Age
 			_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowFailed,
 				Error: lang.L("{{.File}} could not be sent, so the row did not run: {{.Why}}", map[string]any{"File": filepath.Base(path), "Why": uploadProblem(err, false)})})
 			a.removeRowUploads(save, b.ID, row)
-			return nil
+			return 0, nil
 		}
 		a.RecordCredits(save, storage.CreditsFile, string(agent.ID), agent.Title, string(f.ID), f.Credits)
 		row.Uploads = append(row.Uploads, string(f.ID))
@@ -478,7 +487,7 @@ func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Age
 	if now, err := a.db.Batch(save, b.ID); err == nil && now.State == storage.BatchCancelled {
 		a.removeRowUploads(save, b.ID, row)
 		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowSkipped, Error: cancelledRow()})
-		return nil
+		return 0, nil
 	}
 	// From here the service may run it: a crash now leaves its fate
 	// unknown, and it is not sent again by itself.
@@ -502,7 +511,7 @@ func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Age
 		}
 		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowFailed, Error: why})
 		a.removeRowUploads(save, b.ID, row)
-		return nil
+		return 0, nil
 	}
 	row.ExecutionID = string(e.ID)
 	_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: row.ExecutionID})
@@ -537,7 +546,7 @@ func unknownFate() string {
 // finishBatchRow waits for a row's execution e and keeps what became of
 // it (a picture or video it made is saved beside the results); when ctx
 // ends first the row stays running, to be looked up.
-func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, r storage.BatchRow, e *client.Execution) error {
+func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.Agent, r storage.BatchRow, e *client.Execution) (float64, error) {
 	row := r.Row
 	save := context.WithoutCancel(ctx)
 	var err error
@@ -572,7 +581,7 @@ func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.
 		// it; it is looked up next time. A lookup that failed otherwise
 		// is told (the batch pauses with it).
 		if err != nil && ctx.Err() == nil && !errors.Is(err, client.ErrStillRunning) {
-			return err
+			return 0, err
 		}
 	default:
 		_ = a.db.UpdateBatchRow(save, b.ID, row, storage.RowUpdate{State: storage.RowFailed, Credits: credits, Result: e.Output, Error: Describe(err)})
@@ -580,7 +589,10 @@ func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.
 	if e.Terminal() || client.IsNotFound(err) {
 		a.removeRowUploads(save, b.ID, r)
 	}
-	return nil
+	if credits == nil {
+		return 0, nil
+	}
+	return *credits, nil
 }
 
 // saveRowOutput saves the picture or video a row's run made (its output
