@@ -52,6 +52,9 @@ type Screen struct {
 	stack   *fyne.Container
 	list    *kit.List
 	items   []item
+	// counted is what the last reload counted, for the next one to keep
+	// (guarded by loading).
+	counted []item
 
 	// The chosen batch.
 	chosen     int64
@@ -166,11 +169,25 @@ func (s *Screen) Reload() {
 		if err != nil {
 			return
 		}
+		// Only a batch that runs (or changed) is counted again: the
+		// others' rows stay as they were, and counting a large batch's
+		// rows for every row that ends elsewhere would keep the disk busy.
+		counted := map[int64]item{}
+		for _, it := range s.counted {
+			counted[it.b.ID] = it
+		}
+		fresh := make([]item, 0, len(all))
 		for _, b := range all {
 			it := item{b: b, running: s.runner.Running(b.ID)}
-			it.counts, it.spent, _ = a.DB().BatchCounts(ctx, b.ID)
+			if was, ok := counted[b.ID]; ok && !it.running && !was.running && was.b.UpdatedAt.Equal(b.UpdatedAt) && was.b.State == b.State {
+				it.counts, it.spent = was.counts, was.spent
+			} else {
+				it.counts, it.spent, _ = a.DB().BatchCounts(ctx, b.ID)
+			}
 			items = append(items, it)
+			fresh = append(fresh, it)
 		}
+		s.counted = fresh
 		if chosen != 0 {
 			rows, _ = a.DB().BatchRows(ctx, chosen, 0, maxRows)
 		}
