@@ -222,24 +222,47 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 	// batch over the same sheet writes beside the first one's, never
 	// over them.
 	if b.Results == "" {
-		b.Results = freePath(batchResultsPath(b))
+		b.Results = FreePath(batchResultsPath(b))
 	}
 	b.Outputs = strings.TrimSuffix(b.Results, filepath.Ext(b.Results)) + " " + lang.L("files")
 	b.Planned = b.Results
-	return a.db.CreateBatch(ctx, b, rows)
+	b, err := a.db.CreateBatch(ctx, b, rows)
+	if err != nil {
+		return b, err
+	}
+	// The results sheet is there from the start, every row waiting: the
+	// name is taken, and the next batch picks another.
+	if written, err := a.BatchResults(ctx, b.ID); err == nil {
+		b.Results = written
+	}
+	return b, nil
 }
 
-// freePath is path, or when something is there already the first of
-// "name (2).ext", "name (3).ext"… that is free.
-func freePath(path string) string {
+// FreePath is path for a batch's results, or when a sheet or its files
+// folder ("name files") is there already the first of "name (2).ext",
+// "name (3).ext"… for which neither is. A name the disk cannot answer
+// for (too long, a drive out of reach) is returned as it is: writing it
+// then says what is wrong.
+func FreePath(path string) string {
 	ext := filepath.Ext(path)
 	base := strings.TrimSuffix(path, ext)
-	for n := 2; ; n++ {
-		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+	taken := func(p string) (bool, error) {
+		for _, q := range []string{p, strings.TrimSuffix(p, ext) + " " + lang.L("files")} {
+			if _, err := os.Lstat(q); err == nil {
+				return true, nil
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return false, err
+			}
+		}
+		return false, nil
+	}
+	for n := 2; n <= 1000; n++ {
+		if t, err := taken(path); err != nil || !t {
 			return path
 		}
 		path = fmt.Sprintf("%s (%d)%s", base, n, ext)
 	}
+	return path
 }
 
 // SetBatchCreditCap changes the credits after which batch id pauses (0:
@@ -304,7 +327,7 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 			}
 		}
 	}
-	if counts, _, err := a.db.BatchCounts(ctx, id); err == nil && counts[storage.RowWaiting] > 0 {
+	if counts, _, err := a.db.BatchCounts(ctx, id); err == nil && counts[storage.RowWaiting] > 0 && b.State != storage.BatchCancelled {
 		own := 0
 		for _, r := range leftover {
 			own += len(r.Uploads)
@@ -378,7 +401,11 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 			mu.Unlock()
 		})
 	}
-	for range max(1, b.Parallel) {
+	workers := max(1, b.Parallel)
+	if b.State == storage.BatchCancelled {
+		workers = 0 // only the rows on their way are looked up
+	}
+	for range workers {
 		wg.Go(func() {
 			for ctx.Err() == nil {
 				mu.Lock()
@@ -424,7 +451,7 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 	// Done, unless stopped, capped, or a row is still going on the service
 	// (it is looked up when the batch runs again).
 	state := storage.BatchDone
-	if counts, _, err := a.db.BatchCounts(save, id); ctx.Err() != nil || capped || (err == nil && (counts[storage.RowRunning]+counts[storage.RowStarting] > 0 || counts[storage.RowWaiting] > 0)) {
+	if counts, _, err := a.db.BatchCounts(save, id); ctx.Err() != nil || capped || (err == nil && (counts[storage.RowRunning]+counts[storage.RowStarting]+counts[storage.RowSending] > 0 || counts[storage.RowWaiting] > 0)) {
 		state = storage.BatchPaused
 	}
 	if state == storage.BatchPaused && a.life.Err() != nil {
@@ -451,19 +478,23 @@ func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Age
 	if agent.Type == client.AgentChat {
 		params.Messages = []client.Message{{Role: client.RoleUser, Content: req.Message}}
 	}
-	// The row's files go first. Pause or closing stops them, and the row
-	// waits again (no run was asked for: what was sent is removed).
+	// The row's files go first. Pause or closing before they start leaves
+	// the row waiting again (no run was asked for).
 	waitAgain := func() (float64, error) {
 		a.removeRowUploads(save, b.ID, row)
 		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowWaiting})
 		return 0, nil
 	}
+	if len(req.Files) > 0 && ctx.Err() != nil {
+		return waitAgain()
+	}
 	for _, name := range slices.Sorted(maps.Keys(req.Files)) {
 		path := req.Files[name]
-		f, err := a.Client().UploadFile(ctx, client.UploadParams{Path: path, Filename: filepath.Base(path)})
-		if err != nil && ctx.Err() != nil {
-			return waitAgain()
-		}
+		// Once begun, the row's uploads are seen through (each one the
+		// service keeps is known, and none is sent twice).
+		up, cancel := context.WithTimeout(save, 30*time.Minute)
+		f, err := a.Client().UploadFile(up, client.UploadParams{Path: path, Filename: filepath.Base(path)})
+		cancel()
 		if err != nil {
 			row.State = storage.RowFailed
 			_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowFailed,
@@ -481,18 +512,19 @@ func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Age
 		}
 	}
 	params.Answers = ExecuteAnswers(agent, req.Answers)
-	if ctx.Err() != nil {
-		return waitAgain()
-	}
-	if now, err := a.db.Batch(save, b.ID); err == nil && now.State == storage.BatchCancelled {
-		a.removeRowUploads(save, b.ID, row)
-		_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowSkipped, Error: cancelledRow()})
-		return 0, nil
-	}
 	// From here the service may run it: a crash now leaves its fate
-	// unknown, and it is not sent again by itself.
-	if err := a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowStarting}); err != nil {
+	// unknown, and it is not sent again by itself. The row is marked in
+	// one step that also finds whether the batch was cancelled meanwhile
+	// (or the row taken by another Agent Desk): then it is not sent.
+	switch ok, err := a.db.MarkRowStarting(save, b.ID, row.Row); {
+	case err != nil:
 		return waitAgain()
+	case !ok:
+		a.removeRowUploads(save, b.ID, row)
+		if now, err := a.db.Batch(save, b.ID); err == nil && now.State == storage.BatchCancelled {
+			_ = a.db.UpdateBatchRow(save, b.ID, row.Row, storage.RowUpdate{State: storage.RowSkipped, Error: cancelledRow()})
+		}
+		return 0, nil
 	}
 	// Once on its way a request is seen through, Pause or quitting
 	// included, so that its execution id is kept (the service may charge
@@ -680,7 +712,11 @@ func (a *App) settleBatch(ctx context.Context, b storage.Batch) ([]storage.Batch
 	}
 	for _, r := range sending {
 		a.removeRowUploads(ctx, b.ID, r)
-		if err := a.db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowWaiting}); err != nil {
+		u := storage.RowUpdate{State: storage.RowWaiting}
+		if b.State == storage.BatchCancelled {
+			u = storage.RowUpdate{State: storage.RowSkipped, Error: cancelledRow()}
+		}
+		if err := a.db.UpdateBatchRow(ctx, b.ID, r.Row, u); err != nil {
 			return nil, err
 		}
 	}

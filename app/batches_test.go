@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -585,5 +586,101 @@ func TestACancelledBatchsRowsOnTheirWayAreLookedUp(t *testing.T) {
 	}
 	if left, _ := a.UnfinishedBatches(ctx); len(left) != 0 {
 		t.Fatalf("still offered: %+v", left)
+	}
+}
+
+// A batch's results get a name of their own from the start: two batches
+// made one after the other over a sheet, before either ran, never share a
+// results sheet or files folder; a name kept by an earlier batch's files
+// folder alone is not taken; a name the disk cannot hold (too long) is
+// returned at once, for writing it to say so, instead of searching on.
+func TestEachBatchHasResultsOfItsOwn(t *testing.T) {
+	ctx := context.Background()
+	a, _ := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sheetPath := productSheet(t, 2)
+	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
+	one, err := a.NewBatch(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := a.NewBatch(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Results == two.Results || one.Outputs == two.Outputs {
+		t.Fatalf("two batches share %q / %q", one.Results, one.Outputs)
+	}
+	if _, err := os.Stat(one.Results); err != nil {
+		t.Fatalf("the first batch's results sheet is not there from the start: %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "posters results files"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := app.FreePath(filepath.Join(dir, "posters results.csv")); got != filepath.Join(dir, "posters results (2).csv") {
+		t.Fatalf("a name whose files folder is there: %q", got)
+	}
+	long := filepath.Join(dir, strings.Repeat("表", 90)+" results.csv")
+	done := make(chan string, 1)
+	go func() { done <- app.FreePath(long) }()
+	select {
+	case got := <-done:
+		if got != long {
+			t.Fatalf("a name too long became %q", got)
+		}
+	case <-time.After(10 * time.Second): // a guard against the old endless search, not a timing
+		t.Fatal("FreePath searched on for a name the disk cannot hold")
+	}
+}
+
+// A cancelled batch whose row was still sending its files when Agent Desk
+// stopped skips that row: nothing more is uploaded or run.
+func TestACancelledBatchSendsNoFileAfterAStop(t *testing.T) {
+	ctx := context.Background()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	agent, err := a.Client().GetAgent(ctx, "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := t.TempDir()
+	for _, n := range []string{"a.txt", "b.txt"} {
+		if err := os.WriteFile(filepath.Join(folder, n), []byte("a review"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := a.NewBatchFromFiles(ctx, *agent, folder, []string{"a.txt", "b.txt"}, "", app.BatchPlan{
+		Fixed: map[string]string{"prompt": "Summarise", "tone": "neutral", "length": "20"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.DB().TakeWaitingRow(ctx, b.ID); err != nil { // sending its file when it stopped
+		t.Fatal(err)
+	}
+	if err := a.DB().CancelBatch(ctx, b.ID, "cancelled"); err != nil {
+		t.Fatal(err)
+	}
+	// The service numbers the files it takes: a file uploaded before and
+	// one after show whether any was taken between (even one removed).
+	probe := func() int64 {
+		f, err := a.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("x"), Filename: "probe.txt", Size: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := strconv.ParseInt(string(f.ID), 10, 64)
+		return n
+	}
+	first, runs := probe(), len(svc.Executions())
+	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+		t.Fatal(err)
+	}
+	if next := probe(); next != first+1 || len(svc.Executions()) != runs {
+		t.Fatalf("%d files uploaded and %d runs made after the cancel", next-first-1, len(svc.Executions())-runs)
+	}
+	if counts, _, _ := a.DB().BatchCounts(ctx, b.ID); counts[storage.RowSkipped] != 2 {
+		t.Fatalf("rows %v, want both skipped", counts)
 	}
 }

@@ -234,7 +234,7 @@ func (p BatchPlan) checkFile(cell string) (path, problem string) {
 	switch {
 	case filepath.IsLocal(name):
 		path = filepath.Join(folder, name)
-	case filepath.IsAbs(name) && filepath.VolumeName(name) == filepath.VolumeName(folder) && inside(folder, name):
+	case filepath.IsAbs(name) && strings.EqualFold(filepath.VolumeName(name), filepath.VolumeName(folder)) && inside(folder, name):
 		path = name
 	default:
 		return "", outside

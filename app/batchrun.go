@@ -79,6 +79,7 @@ func (r *BatchRunner) Start(id int64, agent client.Agent) bool {
 		r.mu.Unlock()
 		end := BatchEnd{Err: err}
 		save := context.WithoutCancel(ctx)
+		_ = r.a.db.TouchBatch(save, id)
 		end.Batch, _ = r.a.db.Batch(save, id)
 		end.Counts, end.Spent, _ = r.a.db.BatchCounts(save, id)
 		r.news.Update(func(n BatchNews) BatchNews {

@@ -274,7 +274,13 @@ func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 		if err != nil {
 			return err
 		}
-		n, err = res.RowsAffected()
+		if n, err = res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		// The batch has rows to send again: a done one is paused until
+		// it goes on, and every screen sees it changed.
+		_, err = tx.ExecContext(ctx, `UPDATE batches SET updated_at = ?, state = CASE WHEN state = ? THEN ? ELSE state END WHERE id = ?`,
+			now, BatchDone, BatchPaused, batchID)
 		return err
 	})
 	return int(n), err
@@ -344,5 +350,34 @@ func (db *DB) CancelBatch(ctx context.Context, id int64, why string) error {
 			return err
 		}
 		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`, BatchCancelled, now, id))
+	})
+}
+
+// MarkRowStarting marks a row whose files are sent as starting (its run
+// request about to leave), only if it is still being sent by this runner
+// and its batch was not cancelled meanwhile: ok is false when it must
+// not be sent.
+func (db *DB) MarkRowStarting(ctx context.Context, batchID int64, row int) (ok bool, err error) {
+	now := millis(db.nowOr(time.Time{}))
+	err = db.write(ctx, "keep the row's state", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, updated_at = ? WHERE batch_id = ? AND row = ? AND state = ?
+			AND (SELECT state FROM batches WHERE id = ?) != ?`, RowStarting, now, batchID, row, RowSending, batchID, BatchCancelled)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		ok = n == 1
+		return err
+	})
+	return ok, err
+}
+
+// TouchBatch notes that a batch changed (a run of it ended), for screens
+// that keep what they read until it does.
+func (db *DB) TouchBatch(ctx context.Context, id int64) error {
+	now := millis(db.nowOr(time.Time{}))
+	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE batches SET updated_at = ? WHERE id = ?`, now, id)
+		return err
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 )
 
 // A batch's rows are handed out once each, in sheet order, even to
@@ -100,5 +101,58 @@ func TestABatchHandsEachRowOutOnceAndKeepsWhatBecameOfIt(t *testing.T) {
 	list, err := db.Batches(ctx, "a", 0)
 	if err != nil || len(list) != 1 || list[0].ID != b.ID {
 		t.Fatalf("batches %+v %v", list, err)
+	}
+}
+
+// A row whose files went up is marked starting only while it is still
+// being sent and its batch was not cancelled meanwhile; a cancelled batch
+// stays cancelled; Retry failed rows on a done batch pauses it, changed,
+// so that it goes on.
+func TestARowStartsOnlyWhileItsBatchMaySendIt(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, testPaths(t))
+	b, err := db.CreateBatch(ctx, Batch{AccountID: "a", AgentID: "7"}, []BatchRow{{Row: 2}, {Row: 3}, {Row: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, _, _ := db.TakeWaitingRow(ctx, b.ID)
+	if ok, err := db.MarkRowStarting(ctx, b.ID, r2.Row); err != nil || !ok {
+		t.Fatalf("a row being sent: %v %v", ok, err)
+	}
+	if ok, _ := db.MarkRowStarting(ctx, b.ID, r2.Row); ok {
+		t.Fatal("a row already starting was marked again (another runner would send it twice)")
+	}
+	r3, _, _ := db.TakeWaitingRow(ctx, b.ID)
+	if err := db.CancelBatch(ctx, b.ID, "cancelled"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := db.MarkRowStarting(ctx, b.ID, r3.Row); ok {
+		t.Fatal("a row of a cancelled batch was marked to be sent")
+	}
+	if err := db.SetBatchState(ctx, b.ID, BatchDone); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Batch(ctx, b.ID); got.State != BatchCancelled {
+		t.Fatalf("a cancelled batch became %q", got.State)
+	}
+
+	d, err := db.CreateBatch(ctx, Batch{AccountID: "a", AgentID: "7"}, []BatchRow{{Row: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, _ := db.TakeWaitingRow(ctx, d.ID)
+	if err := db.UpdateBatchRow(ctx, d.ID, r.Row, RowUpdate{State: RowFailed, Error: "no"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetBatchState(ctx, d.ID, BatchDone); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := db.Batch(ctx, d.ID)
+	db.now = func() time.Time { return before.UpdatedAt.Add(time.Second) }
+	if n, err := db.RetryFailedRows(ctx, d.ID); err != nil || n != 1 {
+		t.Fatal(n, err)
+	}
+	if got, _ := db.Batch(ctx, d.ID); got.State != BatchPaused || !got.UpdatedAt.After(before.UpdatedAt) {
+		t.Fatalf("after Retry failed rows the done batch is %q, changed %v", got.State, got.UpdatedAt.After(before.UpdatedAt))
 	}
 }

@@ -185,7 +185,9 @@ func (s *Screen) Reload() {
 				it.counts, it.spent, _ = a.DB().BatchCounts(ctx, b.ID)
 			}
 			items = append(items, it)
-			fresh = append(fresh, it)
+			if it.counts != nil { // a count that failed is tried again next time
+				fresh = append(fresh, it)
+			}
 		}
 		s.counted = fresh
 		if chosen != 0 {
@@ -278,7 +280,9 @@ func (s *Screen) showChosen() {
 	show(s.pause, it.running && !ended)
 	// A cancelled batch goes on only to look up the rows that were on
 	// their way when Agent Desk closed.
-	show(s.goOn, !it.running && (left > 0 && !ended || lookUp(it)))
+	// A paused batch with nothing left to send may still have pictures
+	// to save (paused while one came): Go on fetches them.
+	show(s.goOn, !it.running && (left > 0 && !ended || lookUp(it) || it.b.State == storage.BatchPaused))
 	switch {
 	case lookUp(it):
 		s.goOn.Tip = lang.L("Find out what became of the rows that were on their way. Nothing new is sent.")

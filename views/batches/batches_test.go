@@ -601,7 +601,7 @@ func TestPastedLinesRunOnceEachWithTheResultsInDocuments(t *testing.T) {
 	entry.TypedShortcut(kit.CtrlEnterShortcut)
 	q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
 	pl := (*plans)[0]
-	results := filepath.Join(docs, ag.Title+" results 2.xlsx")
+	results := filepath.Join(docs, ag.Title+" results (2).xlsx")
 	text := kittest.AllText(e.Window.Canvas().Overlays().Top())
 	for _, line := range []string{"3 lines", "The results go to " + results} {
 		if !strings.Contains(text, line) {

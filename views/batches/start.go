@@ -343,19 +343,9 @@ func resultsBeside(folder string) string {
 	return freeName(folder + " " + lang.L("results") + ".xlsx")
 }
 
-// freeName is path, or path numbered ("… 2.xlsx") when a file has that
-// name already: a new batch never writes over another's results.
-func freeName(path string) string {
-	ext := filepath.Ext(path)
-	stem := strings.TrimSuffix(path, ext)
-	p := path
-	for n := 2; ; n++ {
-		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
-			return p
-		}
-		p = stem + " " + app.Number(n) + ext
-	}
-}
+// freeName is path for a batch's results, numbered when a sheet or its
+// files folder has that name (app.FreePath).
+func freeName(path string) string { return app.FreePath(path) }
 
 // IsSheet reports whether path is a sheet Run on many… reads: a CSV or
 // Excel file.
