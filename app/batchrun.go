@@ -60,6 +60,20 @@ func (r *BatchRunner) Running(id int64) bool {
 	return ok
 }
 
+// RunningNow are the batches that run at this moment. A screen reads it
+// before it reads the batches from the history: a batch that ends in
+// between then shows as running until the next read, never as stopped
+// with its old state.
+func (r *BatchRunner) RunningNow() map[int64]bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[int64]bool, len(r.running))
+	for id := range r.running {
+		out[id] = true
+	}
+	return out
+}
+
 // Start runs batch id of agent in the background; false when it runs
 // already or the app is closing.
 func (r *BatchRunner) Start(id int64, agent client.Agent) bool {

@@ -165,6 +165,7 @@ func (s *Screen) Reload() {
 		s.loading.Lock()
 		defer s.loading.Unlock()
 		var all []storage.Batch
+		running := s.runner.RunningNow()
 		all, err = a.DB().Batches(ctx, a.AccountID(), 200)
 		if err != nil {
 			return
@@ -178,7 +179,7 @@ func (s *Screen) Reload() {
 		}
 		fresh := make([]item, 0, len(all))
 		for _, b := range all {
-			it := item{b: b, running: s.runner.Running(b.ID)}
+			it := item{b: b, running: running[b.ID]}
 			if was, ok := counted[b.ID]; ok && !it.running && !was.running && was.b.UpdatedAt.Equal(b.UpdatedAt) && was.b.State == b.State {
 				it.counts, it.spent = was.counts, was.spent
 			} else {
