@@ -43,11 +43,7 @@ func productSheet(t *testing.T, n int) string {
 // a row the service would refuse (nothing sent), and is done.
 func TestABatchRunsEachRowOnce(t *testing.T) {
 	ctx := context.Background()
-	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
-	agent, err := a.Client().GetAgent(ctx, "119")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, svc, agent := onNewsletter(t)
 	path := productSheet(t, 12)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
 	b, err := a.NewBatch(ctx, *agent, path, app.BatchPlan{Columns: cols})
@@ -113,11 +109,7 @@ func TestABatchRunsEachRowOnce(t *testing.T) {
 // runs once.
 func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 	ctx := context.Background()
-	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
-	agent, err := a.Client().GetAgent(ctx, "119")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, svc, agent := onNewsletter(t)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
 	b, err := a.NewBatch(ctx, *agent, productSheet(t, 6), app.BatchPlan{Columns: cols})
 	if err != nil {
@@ -175,11 +167,7 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 // batch left running is offered to go on with.
 func TestPastedLinesParallelRowsAndACreditCap(t *testing.T) {
 	ctx := context.Background()
-	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
-	agent, err := a.Client().GetAgent(ctx, "119")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, svc, agent := onNewsletter(t)
 	lines := []string{"A note on the summer party", "", "A note on the new printer"}
 	for i := range 7 {
 		lines = append(lines, fmt.Sprintf("A note on week %d", i))
@@ -315,11 +303,7 @@ func agentOfType(t *testing.T, a *app.App, typ string) client.Agent {
 // folder, as an Excel sheet.
 func TestAFolderRunsOncePerFileAndLeavesTheServiceAsItWas(t *testing.T) {
 	ctx := context.Background()
-	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
-	agent, err := a.Client().GetAgent(ctx, "119")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, svc, agent := onNewsletter(t)
 	folder := filepath.Join(t.TempDir(), "Reviews")
 	if err := os.MkdirAll(folder, 0o755); err != nil {
 		t.Fatal(err)
@@ -379,11 +363,7 @@ func TestAFolderRunsOncePerFileAndLeavesTheServiceAsItWas(t *testing.T) {
 // folder's: the batch says so and sends nothing.
 func TestAFullServiceRunsNoFolder(t *testing.T) {
 	ctx := context.Background()
-	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
-	agent, err := a.Client().GetAgent(ctx, "119")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, svc, agent := onNewsletter(t)
 	// One run first, as any account has made: the service shows it
 	// follows the real one, which keeps at most 30 files.
 	if _, err := a.Client().Run(ctx, agent.ID, client.ExecuteParams{Answers: map[string]any{"prompt": "Hello", "tone": "neutral", "length": 20}}); err != nil {
@@ -554,11 +534,7 @@ func TestSavedPicturesKeepTheirRowsAndComeBack(t *testing.T) {
 // (the row is looked up, nothing new sent), and stays cancelled.
 func TestACancelledBatchsRowsOnTheirWayAreLookedUp(t *testing.T) {
 	ctx := context.Background()
-	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
-	agent, err := a.Client().GetAgent(ctx, "119")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, svc, agent := onNewsletter(t)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
 	b, err := a.NewBatch(ctx, *agent, productSheet(t, 3), app.BatchPlan{Columns: cols})
 	if err != nil {
@@ -596,11 +572,7 @@ func TestACancelledBatchsRowsOnTheirWayAreLookedUp(t *testing.T) {
 // returned at once, for writing it to say so, instead of searching on.
 func TestEachBatchHasResultsOfItsOwn(t *testing.T) {
 	ctx := context.Background()
-	a, _ := apptest.OnService(t, demoservice.Options{APIKey: "k"})
-	agent, err := a.Client().GetAgent(ctx, "119")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, _, agent := onNewsletter(t)
 	sheetPath := productSheet(t, 2)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
 	one, err := a.NewBatch(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
@@ -641,11 +613,7 @@ func TestEachBatchHasResultsOfItsOwn(t *testing.T) {
 // stopped skips that row: nothing more is uploaded or run.
 func TestACancelledBatchSendsNoFileAfterAStop(t *testing.T) {
 	ctx := context.Background()
-	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
-	agent, err := a.Client().GetAgent(ctx, "119")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, svc, agent := onNewsletter(t)
 	folder := t.TempDir()
 	for _, n := range []string{"a.txt", "b.txt"} {
 		if err := os.WriteFile(filepath.Join(folder, n), []byte("a review"), 0o600); err != nil {
@@ -683,4 +651,17 @@ func TestACancelledBatchSendsNoFileAfterAStop(t *testing.T) {
 	if counts, _, _ := a.DB().BatchCounts(ctx, b.ID); counts[storage.RowSkipped] != 2 {
 		t.Fatalf("rows %v, want both skipped", counts)
 	}
+}
+
+// onNewsletter opens an App on the built-in service and reads its
+// Newsletter Writer (prompt, tone and length), the agent most batch tests
+// run.
+func onNewsletter(t *testing.T) (*app.App, *demoservice.Service, *client.Agent) {
+	t.Helper()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	agent, err := a.Client().GetAgent(context.Background(), "119")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, svc, agent
 }

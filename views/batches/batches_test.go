@@ -381,18 +381,25 @@ func (u *uploadLog) sent() []string {
 
 // recordingEnv is env whose uploads are kept in the log it returns.
 func recordingEnv(t *testing.T) (kit.Env, *kit.Queue, *demoservice.Service, *[]string, *uploadLog) {
+	log := &uploadLog{}
+	e, q, svc, shown := envThrough(t, log)
+	return e, q, svc, shown, log
+}
+
+// envThrough is env whose requests go through rt (a log, a switch that
+// takes the network away).
+func envThrough(t *testing.T, rt http.RoundTripper) (kit.Env, *kit.Queue, *demoservice.Service, *[]string) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
-	log := &uploadLog{}
 	a := apptest.OnURL(t, srv.URL, func(c *app.Config) {
 		c.ClientOptions = append(c.ClientOptions, client.WithMaxRetries(0))
-		c.HTTPClient = &http.Client{Transport: log}
+		c.HTTPClient = &http.Client{Transport: rt}
 	})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(800, 600))
 	var shown []string
-	return kit.Env{App: a, Window: w, Nav: nav{shown: &shown}}, q, svc, &shown, log
+	return kit.Env{App: a, Window: w, Nav: nav{shown: &shown}}, q, svc, &shown
 }
 
 // plansShown collects the plans shown from now on.
@@ -1243,17 +1250,9 @@ func (o *offline) RoundTrip(r *http.Request) (*http.Response, error) {
 // their way are checked once the service is back (not that the batch was
 // not cancelled); Go on then looks them up, sending nothing new.
 func TestCancelWhileTheServiceIsOutOfReachSaysTheRowsAreCheckedLater(t *testing.T) {
-	test.NewTempApp(t)
-	q := kit.UseQueue(t)
-	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
 	net := &offline{}
-	a := apptest.OnURL(t, srv.URL, func(c *app.Config) {
-		c.ClientOptions = append(c.ClientOptions, client.WithMaxRetries(0))
-		c.HTTPClient = &http.Client{Transport: net}
-	})
-	w := test.NewTempWindow(t, widget.NewLabel(""))
-	w.Resize(fyne.NewSize(800, 600))
-	e := kit.Env{App: a, Window: w, Nav: kittest.Nav{}}
+	e, q, svc, _ := envThrough(t, net)
+	a, w := e.App, e.Window
 	offerOnce(a)
 	ag := agent(t, a)
 	ctx := context.Background()
