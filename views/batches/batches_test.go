@@ -311,13 +311,7 @@ func TestFollowNotifiesAndOffersToGoOn(t *testing.T) {
 	t.Cleanup(func() { kit.SetForeground(true) })
 	stop := Follow(e)
 	t.Cleanup(stop)
-	var goOn *widget.Button
-	q.WaitUntil(t, func() bool {
-		if top := e.Window.Canvas().Overlays().Top(); top != nil {
-			goOn = kittest.FindButton(top, "Go on")
-		}
-		return goOn != nil
-	}, func() string { return "no offer to go on" })
+	goOn := offerShown(t, e, q)
 	if text := kittest.AllText(e.Window.Canvas().Overlays().Top()); !strings.Contains(text, "A batch was running when Agent Desk closed. Go on with it?") || kittest.FindButton(e.Window.Canvas().Overlays().Top(), "Later") == nil {
 		t.Fatalf("the offer reads %q", text)
 	}
@@ -1326,13 +1320,7 @@ func TestTheOfferForACancelledBatchSaysNothingNewIsSent(t *testing.T) {
 	}
 	runs := len(svc.Executions())
 	OfferUnfinished(e)
-	var goOn *widget.Button
-	q.WaitUntil(t, func() bool {
-		if top := e.Window.Canvas().Overlays().Top(); top != nil {
-			goOn = kittest.FindButton(top, "Go on")
-		}
-		return goOn != nil
-	}, func() string { return "no offer to go on" })
+	goOn := offerShown(t, e, q)
 	if text := kittest.AllText(e.Window.Canvas().Overlays().Top()); !strings.Contains(text, "Rows of a cancelled batch were on their way") || !strings.Contains(text, "Nothing new is sent") {
 		t.Fatalf("the offer reads %q", text)
 	}
@@ -1373,4 +1361,17 @@ func TestResultsWrittenElsewhereSaySo(t *testing.T) {
 	if want := "products results.csv was open in another program, so the results are in products results (2).csv."; s.moved.Text != want {
 		t.Fatalf("the screen says %q, want %q", s.moved.Text, want)
 	}
+}
+
+// offerShown waits for the offer to go on with a batch and returns its Go on.
+func offerShown(t *testing.T, e kit.Env, q *kit.Queue) *widget.Button {
+	t.Helper()
+	var goOn *widget.Button
+	q.WaitUntil(t, func() bool {
+		if top := e.Window.Canvas().Overlays().Top(); top != nil {
+			goOn = kittest.FindButton(top, "Go on")
+		}
+		return goOn != nil
+	}, func() string { return "no offer to go on" })
+	return goOn
 }
