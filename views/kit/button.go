@@ -78,6 +78,7 @@ func (b *Button) Hide() {
 type Check struct {
 	widget.Check
 	focused bool
+	round   bool // drawn as a radio button (RadioGroup's options)
 }
 
 // NewCheck is a Check with a label and what a change does.
@@ -90,7 +91,11 @@ func NewCheck(label string, changed func(bool)) *Check {
 
 // CreateRenderer is Fyne's check box with a focus ring around it.
 func (c *Check) CreateRenderer() fyne.WidgetRenderer {
-	return withRing(c.Check.CreateRenderer(), func() bool { return c.focused })
+	r := c.Check.CreateRenderer()
+	if c.round {
+		r = newRoundRenderer(r, c)
+	}
+	return withRing(r, func() bool { return c.focused })
 }
 
 // FocusGained rings the box and scrolls it into view (FollowFocus).
