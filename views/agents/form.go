@@ -511,7 +511,7 @@ func (f *form) showErrors(errs map[string]string) []string {
 // numberEntry is a text field that refuses anything but a number's
 // characters.
 type numberEntry struct {
-	widget.Entry
+	kit.Field
 	// onRefused is told of a key that is not part of a number.
 	onRefused func(rune)
 	// submit runs the form (Ctrl+Enter).
@@ -522,13 +522,13 @@ type numberEntry struct {
 // shortcuts on (kit.FieldShortcut); other shortcuts are Entry's.
 func (e *numberEntry) TypedShortcut(s fyne.Shortcut) {
 	if !kit.FieldShortcut(e, s, e.submit) {
-		e.Entry.TypedShortcut(s)
+		e.Field.TypedShortcut(s)
 	}
 }
 
 // FocusGained scrolls the field into view (kit.FollowFocus).
 func (e *numberEntry) FocusGained() {
-	e.Entry.FocusGained()
+	e.Field.FocusGained()
 	kit.ShowFocused(e)
 }
 
@@ -562,7 +562,7 @@ func (e *numberEntry) TypedRune(r rune) {
 		}
 		return
 	}
-	e.Entry.TypedRune(r)
+	e.Field.TypedRune(r)
 }
 
 type numberError struct{}

@@ -1083,7 +1083,7 @@ func (v *convView) saveReply(text string) {
 
 // composer is the message box: Enter sends, Shift+Enter adds a line.
 type composer struct {
-	widget.Entry
+	kit.Field
 	shift  bool
 	onSend func()
 	onEsc  func()
@@ -1106,7 +1106,7 @@ func (c *composer) TypedShortcut(s fyne.Shortcut) {
 			return
 		}
 	}
-	c.Entry.TypedShortcut(s)
+	c.Field.TypedShortcut(s)
 }
 
 func newComposer(onSend, onEsc func()) *composer {
@@ -1127,7 +1127,7 @@ func (c *composer) KeyDown(ev *fyne.KeyEvent) {
 	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
 		c.shift = true
 	}
-	c.Entry.KeyDown(ev)
+	c.Field.KeyDown(ev)
 }
 
 // KeyUp implements desktop.Keyable.
@@ -1135,7 +1135,7 @@ func (c *composer) KeyUp(ev *fyne.KeyEvent) {
 	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
 		c.shift = false
 	}
-	c.Entry.KeyUp(ev)
+	c.Field.KeyUp(ev)
 }
 
 // TypedKey sends on Enter and adds a line on Shift+Enter.
@@ -1153,7 +1153,7 @@ func (c *composer) TypedKey(ev *fyne.KeyEvent) {
 		kit.PassKey(c, ev) // the list of keys
 		return
 	}
-	c.Entry.TypedKey(ev)
+	c.Field.TypedKey(ev)
 }
 
 func boolStr(b bool) string {

@@ -133,7 +133,7 @@ type Submitter interface {
 // FormEntry is a text field of a form that runs the form on Ctrl+Enter,
 // and only then.
 type FormEntry struct {
-	widget.Entry
+	Field
 	// OnCtrlEnter runs the form.
 	OnCtrlEnter func()
 	// OnKey, when set, sees each key first (Up and Down moving through a
@@ -199,7 +199,7 @@ func NewFormPasswordEntry() *FormEntry {
 // shortcuts on; other shortcuts are Entry's.
 func (e *FormEntry) TypedShortcut(s fyne.Shortcut) {
 	if !FieldShortcut(e, s, e.OnCtrlEnter) {
-		e.Entry.TypedShortcut(s)
+		e.Field.TypedShortcut(s)
 	}
 }
 
@@ -217,7 +217,7 @@ func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !e.MultiLine && e.OnSubmitted == nil:
 		PassKey(e, ev)
 	default:
-		e.Entry.TypedKey(ev)
+		e.Field.TypedKey(ev)
 	}
 }
 
@@ -228,7 +228,7 @@ func (e *FormEntry) AcceptsTab() bool { return false }
 
 // FocusGained scrolls the field into view (FollowFocus).
 func (e *FormEntry) FocusGained() {
-	e.Entry.FocusGained()
+	e.Field.FocusGained()
 	ShowFocused(e)
 }
 
