@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -32,11 +33,13 @@ type dateField struct {
 	onText func()
 	// submit runs the form (Ctrl+Enter).
 	submit func()
+	caret  kit.Caret
 }
 
 // TypedShortcut runs the form on Ctrl+Enter and passes the window's
 // shortcuts on (kit.FieldShortcut); other shortcuts are DateEntry's.
 func (e *dateField) TypedShortcut(s fyne.Shortcut) {
+	e.caret.Wake(&e.Entry)
 	if !kit.FieldShortcut(e, s, e.submit) {
 		e.DateEntry.TypedShortcut(s)
 	}
@@ -44,8 +47,36 @@ func (e *dateField) TypedShortcut(s fyne.Shortcut) {
 
 // FocusGained scrolls the field into view (kit.FollowFocus).
 func (e *dateField) FocusGained() {
+	e.caret.Wake(&e.Entry)
 	e.DateEntry.FocusGained()
 	kit.ShowFocused(e)
+}
+
+// FocusLost lets the caret sleep (kit.Caret).
+func (e *dateField) FocusLost() {
+	e.caret.Sleep()
+	e.DateEntry.FocusLost()
+}
+
+// TypedRune, KeyDown, Tapped and MouseDown wake the caret (kit.Caret).
+func (e *dateField) TypedRune(r rune) {
+	e.caret.Wake(&e.Entry)
+	e.DateEntry.TypedRune(r)
+}
+
+func (e *dateField) KeyDown(ev *fyne.KeyEvent) {
+	e.caret.Wake(&e.Entry)
+	e.DateEntry.KeyDown(ev)
+}
+
+func (e *dateField) Tapped(ev *fyne.PointEvent) {
+	e.caret.Wake(&e.Entry)
+	e.DateEntry.Tapped(ev)
+}
+
+func (e *dateField) MouseDown(ev *desktop.MouseEvent) {
+	e.caret.Wake(&e.Entry)
+	e.DateEntry.MouseDown(ev)
 }
 
 func newDateField() *dateField {

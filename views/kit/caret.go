@@ -20,85 +20,96 @@ import (
 // chat replies, 28 MB more memory than with a caret at rest).
 const caretRest = 10 * time.Second
 
-// Field is Fyne's text field whose caret stops blinking caretRest after
-// the last key, click or focus, and shows solid until the next one; it then
-// blinks again. Every text field of Agent Desk is one. Types that embed it
-// and override one of its methods call Field's, not Entry's.
-type Field struct {
-	widget.Entry
-	// rest is UI goroutine only: the wake the pending rest belongs to
-	// (a later wake or the focus leaving makes it stale), and whether the
-	// caret rests now.
+// Caret rests a text field's caret: its blinking stops caretRest after
+// Wake, until the next Wake. A field calls Wake on each key, click and
+// focus, and Sleep when the focus leaves. UI goroutine only.
+type Caret struct {
+	// wakes counts the wakes, so that a rest due after a later wake or
+	// the focus leaving does nothing; resting tells the caret rests now.
 	wakes   int
 	resting bool
 	timer   *time.Timer
 }
 
-// wake has the caret blink again and rest caretRest from now.
-func (f *Field) wake() {
-	if f.resting {
-		f.resting = false
-		restartBlink(&f.Entry)
+// Wake has e's caret blink again and rest caretRest from now.
+func (c *Caret) Wake(e *widget.Entry) {
+	if c.resting {
+		c.resting = false
+		restartBlink(e)
 	}
-	f.wakes++
-	wake := f.wakes
-	if f.timer != nil {
-		f.timer.Stop()
+	c.wakes++
+	wake := c.wakes
+	if c.timer != nil {
+		c.timer.Stop()
 	}
-	f.timer = time.AfterFunc(caretRest, func() { Do(func() { f.rest(wake) }) })
+	c.timer = time.AfterFunc(caretRest, func() { Do(func() { c.rest(e, wake) }) })
+}
+
+// Sleep forgets the rest due: the focus left and Fyne ends the blinking.
+func (c *Caret) Sleep() {
+	c.wakes++
+	c.resting = false
+	if c.timer != nil {
+		c.timer.Stop()
+	}
 }
 
 // rest stops the blinking, unless a later wake or the focus leaving made
 // this rest stale.
-func (f *Field) rest(wake int) {
-	if f.wakes == wake && !f.resting {
-		f.resting = stopBlink(&f.Entry)
+func (c *Caret) rest(e *widget.Entry, wake int) {
+	if c.wakes == wake && !c.resting {
+		c.resting = stopBlink(e)
 	}
+}
+
+// Field is Fyne's text field whose caret rests (Caret). Every text field
+// of Agent Desk is one, or wakes a Caret of its own (the date field).
+// Types that embed it and override one of its methods call Field's, not
+// Entry's.
+type Field struct {
+	widget.Entry
+	caret Caret
 }
 
 // TypedRune wakes the caret.
 func (f *Field) TypedRune(r rune) {
-	f.wake()
+	f.caret.Wake(&f.Entry)
 	f.Entry.TypedRune(r)
 }
 
 // KeyDown wakes the caret: every key is pressed down first.
 func (f *Field) KeyDown(ev *fyne.KeyEvent) {
-	f.wake()
+	f.caret.Wake(&f.Entry)
 	f.Entry.KeyDown(ev)
 }
 
 // TypedShortcut wakes the caret (a paste, Select all).
 func (f *Field) TypedShortcut(s fyne.Shortcut) {
-	f.wake()
+	f.caret.Wake(&f.Entry)
 	f.Entry.TypedShortcut(s)
 }
 
 // Tapped wakes the caret where the click put it.
 func (f *Field) Tapped(ev *fyne.PointEvent) {
-	f.wake()
+	f.caret.Wake(&f.Entry)
 	f.Entry.Tapped(ev)
 }
 
 // MouseDown wakes the caret when a selection starts.
 func (f *Field) MouseDown(ev *desktop.MouseEvent) {
-	f.wake()
+	f.caret.Wake(&f.Entry)
 	f.Entry.MouseDown(ev)
 }
 
 // FocusGained wakes the caret.
 func (f *Field) FocusGained() {
-	f.wake()
+	f.caret.Wake(&f.Entry)
 	f.Entry.FocusGained()
 }
 
-// FocusLost forgets the rest: Fyne hides the caret and ends its blinking.
+// FocusLost lets the caret sleep: Fyne hides it and ends its blinking.
 func (f *Field) FocusLost() {
-	f.wakes++
-	f.resting = false
-	if f.timer != nil {
-		f.timer.Stop()
-	}
+	f.caret.Sleep()
 	f.Entry.FocusLost()
 }
 

@@ -33,37 +33,37 @@ func TestCaretRestsAndWakesAtTheNextKey(t *testing.T) {
 		return anim.Interface().(*fyne.Animation)
 	}
 	first := blinking()
-	if first == nil || f.resting {
+	if first == nil || f.caret.resting {
 		t.Fatal("a field given the keyboard shows no blinking caret")
 	}
 
-	f.rest(f.wakes)
+	f.caret.rest(&f.Entry, f.caret.wakes)
 	_, caret, _ := blinkOf(&f.Entry)
-	if !f.resting || caret.FillColor != a.Settings().Theme().Color(theme.ColorNamePrimary, a.Settings().ThemeVariant()) || !caret.Visible() {
+	if !f.caret.resting || caret.FillColor != a.Settings().Theme().Color(theme.ColorNamePrimary, a.Settings().ThemeVariant()) || !caret.Visible() {
 		t.Fatalf("at rest the caret shows %v (visible %v), want solid in the primary colour", caret.FillColor, caret.Visible())
 	}
 
-	stale := f.wakes
+	stale := f.caret.wakes
 	test.Type(f, "a")
-	if f.resting || blinking() == nil || blinking() == first {
+	if f.caret.resting || blinking() == nil || blinking() == first {
 		t.Fatal("typing did not have the caret blink again")
 	}
-	f.rest(stale)
-	if f.resting {
+	f.caret.rest(&f.Entry, stale)
+	if f.caret.resting {
 		t.Fatal("a rest from before the key stopped the caret")
 	}
 
 	// The focus leaving: Fyne ends the blinking, a rest due then does
 	// nothing, and coming back blinks again.
-	f.rest(f.wakes)
-	pending := f.wakes
+	f.caret.rest(&f.Entry, f.caret.wakes)
+	pending := f.caret.wakes
 	w.Canvas().Focus(other)
-	f.rest(pending)
-	if f.resting || blinking() != nil {
+	f.caret.rest(&f.Entry, pending)
+	if f.caret.resting || blinking() != nil {
 		t.Fatal("a field without the keyboard rests or blinks")
 	}
 	w.Canvas().Focus(f)
-	if blinking() == nil || f.resting {
+	if blinking() == nil || f.caret.resting {
 		t.Fatal("the caret does not blink when the keyboard comes back")
 	}
 }
