@@ -47,8 +47,8 @@ func (e *dateField) TypedShortcut(s fyne.Shortcut) {
 
 // FocusGained scrolls the field into view (kit.FollowFocus).
 func (e *dateField) FocusGained() {
-	e.caret.Wake(&e.Entry)
 	e.DateEntry.FocusGained()
+	e.caret.Focus(&e.Entry)
 	kit.ShowFocused(e)
 }
 
@@ -70,13 +70,13 @@ func (e *dateField) KeyDown(ev *fyne.KeyEvent) {
 }
 
 func (e *dateField) Tapped(ev *fyne.PointEvent) {
-	e.caret.Wake(&e.Entry)
 	e.DateEntry.Tapped(ev)
+	e.caret.Wake(&e.Entry)
 }
 
 func (e *dateField) MouseDown(ev *desktop.MouseEvent) {
-	e.caret.Wake(&e.Entry)
 	e.DateEntry.MouseDown(ev)
+	e.caret.Wake(&e.Entry)
 }
 
 func newDateField() *dateField {

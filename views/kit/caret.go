@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"image/color"
 	"reflect"
 	"time"
 	"unsafe"
@@ -12,53 +13,130 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// caretRest is how long a text field's caret blinks after the last key,
-// click or focus: GTK's default (gtk-cursor-blink-timeout). A blinking
-// caret has Fyne draw the whole window again many times a second, so a
-// window left alone with the keyboard in a field would never rest: 1.6 MB
-// of garbage a second, and a Go heap kept at twice its size (after 100
-// chat replies, 28 MB more memory than with a caret at rest).
+// caretRest is how long a text field's caret blinks after the last key or
+// click in it: GTK's default (gtk-cursor-blink-timeout). After it the
+// caret shows solid until the next key, so a window left alone with the
+// keyboard in a field rests: no frame is drawn while nobody touches it.
 const caretRest = 10 * time.Second
 
-// Caret rests a text field's caret: its blinking stops caretRest after
-// Wake, until the next Wake. A field calls Wake on each key, click and
-// focus, and Sleep when the focus leaves. UI goroutine only.
+// caretGlance is how long a caret blinks when its field gets the keyboard
+// without a key or click in it (a screen opening, Tab): three blinks, enough
+// to catch the eye, so that a window opened and left alone soon rests.
+const caretGlance = 3 * (caretShown + caretHidden)
+
+// caretShown and caretHidden are the two halves of a blink, GTK's
+// (gtk-cursor-blink-time, 1.2 s: shown two thirds, hidden one third).
+// Fyne's own caret fades through many colours every half second, each a
+// whole window drawn again with the animation ticking every frame; this
+// blink draws the window twice a cycle.
+const (
+	caretShown  = 800 * time.Millisecond
+	caretHidden = 400 * time.Millisecond
+)
+
+// Caret blinks a text field's caret and rests it: it takes over from
+// Fyne's fading caret when the field gets the keyboard, shows the caret
+// solid at each Wake, blinks it, and stops blinking caretRest after the
+// last Wake, with the caret shown. A field calls Wake on each key and click
+// (Wake), on the focus coming (Focus, after Fyne's FocusGained), and Sleep
+// when the focus leaves. UI goroutine only.
 type Caret struct {
-	// wakes counts the wakes, so that a rest due after a later wake or
-	// the focus leaving does nothing; resting tells the caret rests now.
-	wakes   int
-	resting bool
-	timer   *time.Timer
+	// wakes counts the wakes and sleeps, so that a blink timed before a
+	// later wake or the focus leaving does nothing.
+	wakes int
+	// shown tells the caret shows in this half of the blink; blinking
+	// that the caret blinks (it neither rests nor sleeps); until is when
+	// it rests.
+	shown, blinking bool
+	until           time.Time
+	timer           *time.Timer
 }
 
-// Wake has e's caret blink again and rest caretRest from now.
-func (c *Caret) Wake(e *widget.Entry) {
-	if c.resting {
-		c.resting = false
-		restartBlink(e)
-	}
+// Wake shows e's caret solid and has it blink from caretShown on, until
+// caretRest from now. While Fyne's caret animation cannot be reached (a
+// later Fyne naming it otherwise, animations turned off) the caret is left
+// as Fyne has it.
+func (c *Caret) Wake(e *widget.Entry) { c.wake(e, caretRest) }
+
+// Focus is Wake for the field getting the keyboard: the caret blinks for
+// caretGlance only.
+func (c *Caret) Focus(e *widget.Entry) { c.wake(e, caretGlance) }
+
+// wake shows the caret and has it blink for d.
+func (c *Caret) wake(e *widget.Entry, d time.Duration) {
 	c.wakes++
-	wake := c.wakes
-	if c.timer != nil {
-		c.timer.Stop()
+	c.blinking = holdBlink(e)
+	if !c.blinking {
+		c.stopTimer()
+		return
 	}
-	c.timer = time.AfterFunc(caretRest, func() { Do(func() { c.rest(e, wake) }) })
+	c.shown = true
+	c.until = time.Now().Add(d)
+	c.showCaret(e)
+	c.next(e, caretShown)
 }
 
-// Sleep forgets the rest due: the focus left and Fyne ends the blinking.
+// Sleep forgets the blinking: the focus left and Fyne hides the caret.
 func (c *Caret) Sleep() {
 	c.wakes++
-	c.resting = false
+	c.blinking = false
+	c.stopTimer()
+}
+
+// Resting tells whether the caret shows solid until the next Wake.
+func (c *Caret) Resting() bool { return !c.blinking }
+
+func (c *Caret) stopTimer() {
 	if c.timer != nil {
 		c.timer.Stop()
 	}
 }
 
-// rest stops the blinking, unless a later wake or the focus leaving made
-// this rest stale.
-func (c *Caret) rest(e *widget.Entry, wake int) {
-	if c.wakes == wake && !c.resting {
-		c.resting = stopBlink(e)
+// next times the next half of the blink, after d.
+func (c *Caret) next(e *widget.Entry, d time.Duration) {
+	c.stopTimer()
+	wake := c.wakes
+	c.timer = time.AfterFunc(d, func() { Do(func() { c.blink(e, wake) }) })
+}
+
+// blink turns the caret to its other half, or rests it shown once
+// caretRest has passed. A blink timed before a later wake or sleep does
+// nothing.
+func (c *Caret) blink(e *widget.Entry, wake int) {
+	if c.wakes != wake || !c.blinking {
+		return
+	}
+	if !holdBlink(e) {
+		c.blinking = false
+		return
+	}
+	if c.shown && !time.Now().Before(c.until) {
+		c.blinking = false
+		return
+	}
+	c.shown = !c.shown
+	c.showCaret(e)
+	if c.shown {
+		c.next(e, caretShown)
+	} else {
+		c.next(e, caretHidden)
+	}
+}
+
+// showCaret paints the caret for the half of the blink it is in.
+func (c *Caret) showCaret(e *widget.Entry) {
+	_, caret, ok := blinkOf(e)
+	fa := fyne.CurrentApp()
+	if !ok || fa == nil {
+		return
+	}
+	var fill color.Color = color.Transparent
+	if c.shown {
+		fill = e.Theme().Color(theme.ColorNamePrimary, fa.Settings().ThemeVariant())
+	}
+	if caret.FillColor != fill {
+		caret.FillColor = fill
+		caret.Refresh()
 	}
 }
 
@@ -89,22 +167,24 @@ func (f *Field) TypedShortcut(s fyne.Shortcut) {
 	f.Entry.TypedShortcut(s)
 }
 
-// Tapped wakes the caret where the click put it.
+// Tapped wakes the caret where the click put it, once the click gave the
+// field the keyboard.
 func (f *Field) Tapped(ev *fyne.PointEvent) {
-	f.caret.Wake(&f.Entry)
 	f.Entry.Tapped(ev)
+	f.caret.Wake(&f.Entry)
 }
 
 // MouseDown wakes the caret when a selection starts.
 func (f *Field) MouseDown(ev *desktop.MouseEvent) {
-	f.caret.Wake(&f.Entry)
 	f.Entry.MouseDown(ev)
+	f.caret.Wake(&f.Entry)
 }
 
-// FocusGained wakes the caret.
+// FocusGained blinks the caret (Caret.Focus), once Fyne has started its
+// own.
 func (f *Field) FocusGained() {
-	f.caret.Wake(&f.Entry)
 	f.Entry.FocusGained()
+	f.caret.Focus(&f.Entry)
 }
 
 // FocusLost lets the caret sleep: Fyne hides it and ends its blinking.
@@ -130,27 +210,15 @@ func blinkOf(e *widget.Entry) (anim reflect.Value, caret *canvas.Rectangle, ok b
 	return anim, reflect.NewAt(cur.Type(), unsafe.Pointer(cur.UnsafeAddr())).Elem().Interface().(*canvas.Rectangle), true
 }
 
-// stopBlink ends the caret's blinking and shows it solid, reporting
-// whether it was blinking. The stopped animation stays in its place, so
-// that Fyne does not start another until restartBlink.
-func stopBlink(e *widget.Entry) bool {
-	anim, caret, ok := blinkOf(e)
-	fa := fyne.CurrentApp()
-	if !ok || anim.IsNil() || fa == nil {
+// holdBlink stops Fyne's fading caret animation, reporting whether the
+// field has one, that is, whether it has the keyboard and animations are
+// on. The stopped animation stays in its place, so that Fyne does not start
+// another while the field keeps the keyboard: Caret blinks the caret.
+func holdBlink(e *widget.Entry) bool {
+	anim, _, ok := blinkOf(e)
+	if !ok || anim.IsNil() || fyne.CurrentApp() == nil {
 		return false
 	}
 	anim.Interface().(*fyne.Animation).Stop()
-	caret.FillColor = e.Theme().Color(theme.ColorNamePrimary, fa.Settings().ThemeVariant())
-	caret.Refresh()
 	return true
-}
-
-// restartBlink has Fyne start the caret's blinking again.
-func restartBlink(e *widget.Entry) {
-	anim, _, ok := blinkOf(e)
-	if !ok {
-		return
-	}
-	anim.Set(reflect.Zero(anim.Type()))
-	e.Refresh()
 }
