@@ -110,7 +110,11 @@ type AgentPage struct {
 	// Agents are the loaded agents in order, shared between snapshots: a
 	// later page is appended after a snapshot's length, never written
 	// below it, so 10,000 agents are not copied for every page.
-	Agents  []AgentItem
+	Agents []AgentItem
+	// Series changes whenever Agents starts afresh (a new query, its
+	// first page, the saved list, Clear); within one series a later
+	// snapshot holds an earlier one's agents and maybe more (Extends).
+	Series  int
 	Total   int
 	Loading bool // a first page or the next page is on its way
 	HasMore bool
@@ -120,6 +124,12 @@ type AgentPage struct {
 	// not be reached at the start and they are the list kept from an
 	// earlier time; zero when they come from the service now.
 	Saved time.Time
+}
+
+// Extends tells whether p holds old's agents followed by more: a next
+// page of the same list, the rows shown before unchanged.
+func (p AgentPage) Extends(old AgentPage) bool {
+	return p.Series == old.Series && p.Query == old.Query && len(p.Agents) > len(old.Agents)
 }
 
 // AgentBrowser keeps the agents of one query, page by page, and publishes
@@ -133,7 +143,9 @@ type AgentBrowser struct {
 
 	mu sync.Mutex
 	// page is what the next snapshot publishes.
-	page     AgentPage
+	page AgentPage
+	// series numbers the lists page.Agents started (AgentPage.Series).
+	series   int
 	gen      int
 	nextPage int
 	cancel   context.CancelFunc // the request in flight
@@ -210,7 +222,8 @@ func (b *AgentBrowser) startLocked(q AgentQuery) {
 	if !saved.IsZero() && q != (AgentQuery{}) {
 		keep, saved = nil, time.Time{}
 	}
-	b.page = AgentPage{Query: q, Agents: keep, Loading: true, Saved: saved}
+	b.series++
+	b.page = AgentPage{Query: q, Agents: keep, Series: b.series, Loading: true, Saved: saved}
 	b.nextPage = 1
 	b.loadLocked()
 }
@@ -238,7 +251,8 @@ func (b *AgentBrowser) Reload() {
 func (b *AgentBrowser) Clear() {
 	b.mu.Lock()
 	b.stopLocked()
-	b.page = AgentPage{Query: b.page.Query}
+	b.series++
+	b.page = AgentPage{Query: b.page.Query, Series: b.series}
 	b.mu.Unlock()
 	b.publish()
 }
@@ -280,7 +294,9 @@ func (b *AgentBrowser) loadLocked() {
 			b.page.Err = err
 			if page == 1 && full && showSaved(err) {
 				if agents, saved, ok := b.app.savedAgents(key); ok {
+					b.series++
 					b.page.Agents, b.page.Total, b.page.HasMore, b.page.Saved = agents, len(agents), false, saved
+					b.page.Series = b.series
 				}
 			}
 			b.mu.Unlock()
@@ -292,6 +308,8 @@ func (b *AgentBrowser) loadLocked() {
 			// A new query starts a new backing: snapshots of the old one
 			// stay as they were.
 			agents = make([]AgentItem, 0, len(res.Data))
+			b.series++
+			b.page.Series = b.series
 		}
 		// Appended in place (amortised growth), not copied whole for every
 		// page (333 copies of up to 10,000 records, the garbage of which set

@@ -91,9 +91,14 @@ func TestAgentBrowserSnapshotsStayAndOpeningReadsTheFullAgent(t *testing.T) {
 	b.Search(app.AgentQuery{})
 	first := waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	kept := append([]app.AgentItem(nil), first.Agents...)
+	prev := first
 	for i := 0; i < 10 && page(b).HasMore; i++ {
 		b.LoadMore()
-		waitBrowser(t, b, func(app.AgentPage) bool { return true })
+		next := waitBrowser(t, b, func(app.AgentPage) bool { return true })
+		if !next.Extends(prev) || !next.Extends(first) || prev.Extends(next) {
+			t.Fatalf("page %d does not say it extends the page before it (%d agents after %d)", i+2, len(next.Agents), len(prev.Agents))
+		}
+		prev = next
 	}
 	if st := page(b); len(st.Agents) != st.Total || st.Total != 44 {
 		t.Fatalf("paged to %d of %d agents", len(st.Agents), st.Total)
@@ -107,7 +112,19 @@ func TestAgentBrowserSnapshotsStayAndOpeningReadsTheFullAgent(t *testing.T) {
 		}
 	}
 
-	last := page(b).Agents[43]
+	// The same query asked again starts a new list: its pages extend one
+	// another, not the old list's, though they hold the same agents.
+	whole := page(b)
+	b.Reload()
+	again := waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) == 10 })
+	b.LoadMore()
+	more := waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) == 20 })
+	if !more.Extends(again) || more.Extends(first) || more.Extends(prev) {
+		t.Fatalf("the second page loaded again extends: the first loaded again %v, the old list's first page %v, its pages before %v; want true, false, false",
+			more.Extends(again), more.Extends(first), more.Extends(prev))
+	}
+
+	last := whole.Agents[43]
 	if last.Title == "" || last.Type == "" {
 		t.Fatalf("a listed agent keeps its title and type: %+v", last)
 	}

@@ -259,7 +259,8 @@ func (s *Screen) runSearch() {
 func (s *Screen) showList(st app.AgentPage) {
 	// Fyne's list makes a new template row and drops the rows it keeps
 	// aside on every Refresh: only when the agents changed, not when a
-	// page is merely on its way.
+	// page is merely on its way, and a next page only lays the list out
+	// at its new length (kit.List.Grew).
 	old := s.shown
 	s.shown = st
 	changed := st.Query != old.Query || len(st.Agents) != len(old.Agents) ||
@@ -294,7 +295,10 @@ func (s *Screen) showList(st app.AgentPage) {
 			lang.L("This account has no agents yet. Create one on the service's website, then come back here."))
 	}
 	kit.ShowBody(s.listStack, body)
-	if body == s.list && changed {
+	switch {
+	case body == s.list && st.Extends(old):
+		s.list.Grew()
+	case body == s.list && changed:
 		s.list.Refresh()
 	}
 

@@ -98,3 +98,54 @@ func TestTheListsKeyboardFollowsSelectAndStaysWithinIt(t *testing.T) {
 		t.Fatalf("Up from the last row: rows with a ring %v, want row 1", got)
 	}
 }
+
+// A list that grows at its end (a next page) shows the new rows that come
+// into view, makes rows for those only, and keeps the rows it had, bound
+// to what they showed: no row made to measure, none dropped.
+func TestAListThatGrewMakesRowsOnlyForTheRowsInView(t *testing.T) {
+	test.NewTempApp(t)
+	n, made := 2, 0
+	l := NewList(func() int { return n },
+		func() fyne.CanvasObject { made++; return widget.NewLabel("") },
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(fmt.Sprintf("row %d", id)) })
+	w := test.NewTempWindow(t, l)
+	w.Resize(fyne.NewSize(300, 400))
+	shown := func() []string {
+		var rows []string
+		for _, o := range test.WidgetRenderer(l.scroller()).Objects() {
+			c, ok := o.(*fyne.Container)
+			if !ok {
+				continue
+			}
+			for _, item := range c.Objects {
+				if w, ok := item.(fyne.Widget); ok {
+					for _, r := range test.WidgetRenderer(w).Objects() {
+						if row, ok := r.(*listRow); ok {
+							rows = append(rows, row.content.(*widget.Label).Text)
+						}
+					}
+				}
+			}
+		}
+		return rows
+	}
+	before := shown()
+	if len(before) != 2 || before[0] != "row 0" || before[1] != "row 1" {
+		t.Fatalf("rows shown: %v, want row 0 and row 1", before)
+	}
+	madeBefore := made
+	n = 40
+	l.Grew()
+	after := shown()
+	if len(after) <= 2 || len(after) >= 40 {
+		t.Fatalf("after growing, %d rows shown (%v): want those that fit the window", len(after), after)
+	}
+	for i, text := range after {
+		if want := fmt.Sprintf("row %d", i); text != want {
+			t.Fatalf("after growing, row %d shows %q, want %q", i, text, want)
+		}
+	}
+	if got, want := made-madeBefore, len(after)-len(before); got != want {
+		t.Fatalf("growing by %d rows in view made %d rows", want, got)
+	}
+}
