@@ -267,6 +267,13 @@ func TestListPagesAsItScrolls(t *testing.T) {
 		n := len(f.s.shown.Agents)
 		f.s.list.ScrollToBottom()
 		f.wait(t, "the next page", func() bool { return len(f.s.shown.Agents) > n || !f.page().HasMore })
+		// The list is as long as the agents loaded: the mouse wheel
+		// scrolls down to the page's last agent.
+		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(f.s.list).AddXY(20, 20)
+		test.Scroll(f.w.Canvas(), pos, 0, -1e6)
+		if last := f.s.shown.Agents[len(f.s.shown.Agents)-1].Title; !strings.Contains(shownText(f.s.list), last) {
+			t.Fatalf("with %d agents loaded, the wheel does not reach the last, %q; it shows:\n%s", len(f.s.shown.Agents), last, shownText(f.s.list))
+		}
 	}
 	if len(f.s.shown.Agents) != 44 || f.s.total.Text != "44 agents" {
 		t.Fatalf("after scrolling: %d agents, %q", len(f.s.shown.Agents), f.s.total.Text)

@@ -130,6 +130,7 @@ func (p *agentPicker) index() int {
 // show puts the agents found in the dialog, with the choice on its row;
 // a new search chooses its first agent unless the one chosen is in it.
 func (p *agentPicker) show(page app.AgentPage) {
+	old := p.page
 	p.page = page
 	switch {
 	case len(page.Agents) == 0 && (page.Loading || page.Query.Type != p.pick.Type):
@@ -149,7 +150,14 @@ func (p *agentPicker) show(page app.AgentPage) {
 		return
 	}
 	ShowBody(p.body, p.list)
-	p.list.Refresh()
+	// A next page lays the list out at its length (List.Grew); a page on
+	// its way changes nothing shown.
+	switch {
+	case page.Extends(old):
+		p.list.Grew()
+	case page.Series != old.Series || page.Query != old.Query || len(page.Agents) != len(old.Agents):
+		p.list.Refresh()
+	}
 	// The choice is placed once per search, when its first page is in:
 	// later pages (loaded as the list scrolls) leave the list where the
 	// user scrolled it.
