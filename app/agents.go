@@ -132,6 +132,12 @@ func (p AgentPage) Extends(old AgentPage) bool {
 	return p.Series == old.Series && p.Query == old.Query && len(p.Agents) > len(old.Agents)
 }
 
+// SameAgents tells whether p lists just the agents old did (a page on its
+// way, a failure to load more): a list showing old needs no redrawing.
+func (p AgentPage) SameAgents(old AgentPage) bool {
+	return p.Series == old.Series && p.Query == old.Query && len(p.Agents) == len(old.Agents)
+}
+
 // AgentBrowser keeps the agents of one query, page by page, and publishes
 // them as AgentPage. A new query cancels the request it replaces, and an
 // answer to an older query is dropped, so a slow old answer never

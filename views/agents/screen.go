@@ -263,8 +263,7 @@ func (s *Screen) showList(st app.AgentPage) {
 	// at its new length (kit.List.Grew).
 	old := s.shown
 	s.shown = st
-	changed := st.Query != old.Query || len(st.Agents) != len(old.Agents) ||
-		(len(st.Agents) > 0 && &st.Agents[0] != &old.Agents[0])
+	changed := !st.SameAgents(old)
 	if st.Query != old.Query {
 		// Row numbers of the old answer mean other agents now.
 		s.list.UnselectAll()

@@ -37,9 +37,9 @@ const (
 // Caret blinks a text field's caret and rests it: it takes over from
 // Fyne's fading caret when the field gets the keyboard, shows the caret
 // solid at each Wake, blinks it, and stops blinking caretRest after the
-// last Wake, with the caret shown. A field calls Wake on each key and click
-// (Wake), on the focus coming (Focus, after Fyne's FocusGained), and Sleep
-// when the focus leaves. UI goroutine only.
+// last Wake, with the caret shown. A field calls Wake on each key and click,
+// Focus when the focus comes (after Fyne's FocusGained), and Sleep when
+// the focus leaves. UI goroutine only.
 type Caret struct {
 	// wakes counts the wakes and sleeps, so that a blink timed before a
 	// later wake or the focus leaving does nothing.
@@ -82,9 +82,6 @@ func (c *Caret) Sleep() {
 	c.blinking = false
 	c.stopTimer()
 }
-
-// Resting tells whether the caret shows solid until the next Wake.
-func (c *Caret) Resting() bool { return !c.blinking }
 
 func (c *Caret) stopTimer() {
 	if c.timer != nil {

@@ -55,7 +55,7 @@ func TestCaretBlinksRestsAndWakesAtTheNextKey(t *testing.T) {
 		}
 	}
 
-	if held() == nil || f.caret.Resting() {
+	if held() == nil || !f.caret.blinking {
 		t.Fatal("a field given the keyboard does not blink its caret")
 	}
 	caretShows(true, "given the keyboard")
@@ -69,7 +69,7 @@ func TestCaretBlinksRestsAndWakesAtTheNextKey(t *testing.T) {
 	// stays shown.
 	f.caret.until = time.Now()
 	blink()
-	if !f.caret.Resting() {
+	if f.caret.blinking {
 		t.Fatal("the caret blinks on after its rest was due")
 	}
 	caretShows(true, "at rest")
@@ -80,7 +80,7 @@ func TestCaretBlinksRestsAndWakesAtTheNextKey(t *testing.T) {
 	// nothing.
 	stale := f.caret.wakes
 	test.Type(f, "a")
-	if f.caret.Resting() {
+	if !f.caret.blinking {
 		t.Fatal("typing did not have the caret blink again")
 	}
 	caretShows(true, "at a key")
@@ -93,11 +93,11 @@ func TestCaretBlinksRestsAndWakesAtTheNextKey(t *testing.T) {
 	pending := f.caret.wakes
 	w.Canvas().Focus(other)
 	f.caret.blink(&f.Entry, pending)
-	if _, caret, _ := blinkOf(&f.Entry); caret.Visible() || held() != nil || !f.caret.Resting() {
+	if _, caret, _ := blinkOf(&f.Entry); caret.Visible() || held() != nil || f.caret.blinking {
 		t.Fatal("a field without the keyboard shows or blinks its caret")
 	}
 	w.Canvas().Focus(f)
-	if held() == nil || f.caret.Resting() {
+	if held() == nil || !f.caret.blinking {
 		t.Fatal("the caret does not blink when the keyboard comes back")
 	}
 	caretShows(true, "the keyboard back")
@@ -110,7 +110,7 @@ func TestCaretBlinksRestsAndWakesAtTheNextKey(t *testing.T) {
 	f.MouseDown(&desktop.MouseEvent{Button: desktop.MouseButtonPrimary, PointEvent: fyne.PointEvent{Position: fyne.NewPos(5, 5)}})
 	f.MouseUp(&desktop.MouseEvent{Button: desktop.MouseButtonPrimary, PointEvent: fyne.PointEvent{Position: fyne.NewPos(5, 5)}})
 	test.Tap(f)
-	if w.Canvas().Focused() != f || f.caret.Resting() {
+	if w.Canvas().Focused() != f || !f.caret.blinking {
 		t.Fatal("a click in the field does not blink its caret")
 	}
 	caretShows(true, "at a click")

@@ -155,7 +155,7 @@ func (p *agentPicker) show(page app.AgentPage) {
 	switch {
 	case page.Extends(old):
 		p.list.Grew()
-	case page.Series != old.Series || page.Query != old.Query || len(page.Agents) != len(old.Agents):
+	case !page.SameAgents(old):
 		p.list.Refresh()
 	}
 	// The choice is placed once per search, when its first page is in:
