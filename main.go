@@ -6,10 +6,13 @@
 //	    --demo-api real|spec      the reading it follows: the deployed service (default) or the interface as first described
 //	    --demo-seed standard|odd  its agents: the usual ones (default), or those followed by odd ones (long, CJK,
 //	                              right-to-left, emoji and HTML titles, every question type, inactive, private)
+//	    --demo-faults JSON        make it misbehave from the start, for trying Agent Desk against a faulty server:
+//	                              demoservice.Faults as JSON, e.g. '{"MalformedEventAt":3}' or '{"HTML500":2}'
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
@@ -36,7 +39,15 @@ func main() {
 	serveDemo := flag.String("serve-demo", "", "run only the built-in service on `ADDR` (for example 127.0.0.1:8787)")
 	demoAPI := flag.String("demo-api", demoservice.APIReal, "the reading the built-in demo follows (in the window and with --serve-demo): `real` (the deployed service) or spec (the interface as first described)")
 	demoSeed := flag.String("demo-seed", demoservice.SeedStandard, "the agents the built-in demo holds (in the window and with --serve-demo): `standard`, or odd (the usual agents followed by odd ones, for trying layouts and forms)")
+	demoFaults := flag.String("demo-faults", "", "make the built-in demo misbehave from the start (in the window and with --serve-demo): its faults as `JSON`, for example '{\"MalformedEventAt\":3}'")
 	flag.Parse()
+	var faults demoservice.Faults
+	if *demoFaults != "" {
+		if err := json.Unmarshal([]byte(*demoFaults), &faults); err != nil {
+			fmt.Fprintf(os.Stderr, "agentdesk: --demo-faults: %v\n", err)
+			os.Exit(2)
+		}
+	}
 
 	// The app builds its demo service itself; the seed is set for it here.
 	if err := demoservice.SetDefaultSeed(*demoSeed); err != nil {
@@ -45,7 +56,7 @@ func main() {
 	}
 
 	if *serveDemo != "" {
-		if err := runDemoService(*serveDemo, *demoAPI, *demoSeed); err != nil {
+		if err := runDemoService(*serveDemo, *demoAPI, *demoSeed, faults); err != nil {
 			fmt.Fprintln(os.Stderr, "agentdesk:", err)
 			os.Exit(1)
 		}
@@ -74,7 +85,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "agentdesk: --demo-api %q: want real or spec\n", *demoAPI)
 		os.Exit(2)
 	}
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), DemoAPI: *demoAPI})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), DemoAPI: *demoAPI, DemoFaults: faults})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)
@@ -129,7 +140,7 @@ func closeWithin(a *app.App, limit time.Duration) {
 // runDemoService serves the built-in service until interrupted, printing
 // what curl needs. The real reading is paced like the deployed service is
 // reported to be: about one request a second per key, after a burst of 10.
-func runDemoService(addr, api, seed string) error {
+func runDemoService(addr, api, seed string, faults demoservice.Faults) error {
 	key := os.Getenv("AGENTDESK_DEMO_KEY")
 	if key == "" {
 		key = defaultDemoKey
@@ -138,7 +149,7 @@ func runDemoService(addr, api, seed string) error {
 	if err != nil {
 		return err
 	}
-	opts := demoservice.Options{API: api, APIKey: key, Pace: app.DemoPace, Seed: seed}
+	opts := demoservice.Options{API: api, APIKey: key, Pace: app.DemoPace, Seed: seed, Faults: faults}
 	var reading string
 	switch api {
 	case demoservice.APIReal:

@@ -50,6 +50,9 @@ type Config struct {
 	// DemoAPI is the reading the built-in demo follows: demoservice.APIReal
 	// (the default, "") or demoservice.APISpec (--demo-api=spec, tests).
 	DemoAPI string
+	// DemoFaults make the built-in demo misbehave from the start
+	// (--demo-faults: trying Agent Desk against a faulty server).
+	DemoFaults demoservice.Faults
 }
 
 // App is one running Agent Desk: settings, secrets, history, and the client
@@ -168,7 +171,7 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		pace = *cfg.DemoPace
 	}
 	a.demoKey = randomKey()
-	a.demoOpts = demoservice.Options{APIKey: a.demoKey, Pace: pace, API: cfg.DemoAPI}
+	a.demoOpts = demoservice.Options{APIKey: a.demoKey, Pace: pace, API: cfg.DemoAPI, Faults: cfg.DemoFaults}
 
 	active := a.settings.ActiveAccount
 	if active == "" {

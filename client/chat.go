@@ -156,7 +156,8 @@ func (c *Client) ChatCompletionStream(ctx context.Context, agentID ID, params Ch
 }
 
 // Next advances to the next chunk; false at [DONE] or on failure.
-func (s *ChatCompletionStream) Next() bool {
+func (s *ChatCompletionStream) Next() (more bool) {
+	defer func() { s.guard(recover(), &more) }()
 	// Assumption: a stream that ends without [DONE] is complete only if a
 	// chunk carried a finish_reason.
 	data, ok := s.nextData(func(atDone bool) bool { return atDone || s.finished })
@@ -165,7 +166,7 @@ func (s *ChatCompletionStream) Next() bool {
 	}
 	var chunk ChatCompletion
 	if err := json.Unmarshal([]byte(data), &chunk); err != nil {
-		s.end(fmt.Errorf("agentdesk: %s %s: malformed event: %w", s.src.method, s.src.path, err))
+		s.unreadable(err)
 		return false
 	}
 	if raw, ok := chunk.Extra["error"]; ok && !isNull(raw) {

@@ -98,6 +98,9 @@ func (p *scanner) rawString() (raw string, escaped, ok bool) {
 			p.i++
 			return p.s[start:p.i], escaped, true
 		case c == '\\':
+			if p.i+1 >= len(p.s) {
+				return "", false, false // cut right after the backslash
+			}
 			escaped = true
 			p.i += 2
 		case c < 0x20:
@@ -182,8 +185,8 @@ func (p *scanner) value() (string, bool) {
 	start := p.i
 	switch c := p.peek(); {
 	case c == '"':
-		_, _, ok := p.rawString()
-		return p.s[start:p.i], ok
+		raw, _, ok := p.rawString()
+		return raw, ok
 	case c == '{' || c == '[':
 		depth := 0
 		for p.i < len(p.s) {

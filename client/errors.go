@@ -303,6 +303,11 @@ var (
 	// ErrEventTooLarge means one streamed event exceeded the size cap.
 	ErrEventTooLarge = errors.New("agentdesk: a streamed event exceeded the size limit")
 
+	// ErrEventUnreadable means a streamed event could not be read (not
+	// JSON, cut inside, or reading it failed); what arrived before it is
+	// kept, and the stream ends there.
+	ErrEventUnreadable = errors.New("agentdesk: a streamed event could not be read")
+
 	// ErrStreamClosed is the error of a stream stopped by Close.
 	ErrStreamClosed = errors.New("agentdesk: the stream was closed")
 

@@ -281,7 +281,7 @@ func TestStreamFaultsFromService(t *testing.T) {
 			}
 		}},
 		{"malformed event", demoservice.Faults{MalformedEventAt: 3}, nil, func(t *testing.T, s *client.Stream) {
-			if s.Err() == nil || !strings.Contains(s.Err().Error(), "malformed event") || s.Text() == "" {
+			if !errors.Is(s.Err(), client.ErrEventUnreadable) || s.Text() == "" {
 				t.Fatalf("err %v text %q", s.Err(), s.Text())
 			}
 		}},
@@ -408,7 +408,9 @@ func TestStreamFrames(t *testing.T) {
 		{"oversize event", []string{ev("running", "Hel", "null"), ev("running", big, "null"), ev("completed", "", "1")}, []client.Option{client.WithMaxEventSize(1024)}, "Hel",
 			func(err error) bool { return errors.Is(err, client.ErrEventTooLarge) }},
 		{"undecodable event", []string{ev("running", "Hel", "null"), "data: {\"id\":\n\n"}, nil, "Hel",
-			func(err error) bool { return err != nil && strings.Contains(err.Error(), "malformed event") }},
+			func(err error) bool { return errors.Is(err, client.ErrEventUnreadable) }},
+		{"event cut after a backslash", []string{ev("running", "Hel", "null"), "data: {\"x\":\"\\\n\n"}, nil, "Hel",
+			func(err error) bool { return errors.Is(err, client.ErrEventUnreadable) }},
 		{"idle timeout", []string{ev("running", "Hel", "null"), "sleep:10s"}, []client.Option{client.WithStreamIdleTimeout(50 * time.Millisecond)}, "Hel",
 			func(err error) bool { return errors.Is(err, client.ErrStreamIdle) }},
 		{"multi-line data", []string{"data: {\"id\":7,\"status\":\"running\",\ndata: \"output\":\"Hi\",\"credits\":null}\n\n", ev("completed", "", "1")}, nil, "Hi",

@@ -20,6 +20,7 @@ var streamSeeds = []string{
 	"event: message\nid: 3\nretry: 10\ndata: {\"ID\":5,\"status\":\"running\"}\r\n\r\n",
 	"data: {\"id\":1e3,\"status\":5,\"output\":null,\"credits\":-0.0}\n\n",
 	"data: {\"00\":0,\"000000\":\"\",\"error\":\"0\",\"error\":null}",
+	"data: {\"x\":\"\\\n\n", // cut right after a backslash
 }
 
 // FuzzStreamDecode feeds arbitrary bytes through the stream reader and the

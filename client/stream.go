@@ -15,6 +15,8 @@ import (
 	"time"
 
 	sse "github.com/tmaxmax/go-sse"
+
+	"github.com/agentdesk/agentdesk/internal/recovered"
 )
 
 // eventSource reads the data of Server-Sent Events from one response, once.
@@ -245,6 +247,21 @@ func (s *streamState[T]) nextData(complete func(atDone bool) bool) (string, bool
 	}
 }
 
+// unreadable ends the stream at an event that could not be read.
+func (s *streamState[T]) unreadable(err error) {
+	s.fragment = ""
+	s.end(fmt.Errorf("agentdesk: %s %s: %w: %w", s.src.method, s.src.path, ErrEventUnreadable, err))
+}
+
+// guard, deferred by Next with recover()'s value, ends the stream at an
+// event whose reading panicked: a server's bytes never end the program.
+func (s *streamState[T]) guard(r any, more *bool) {
+	if err := recovered.From("a streamed event", r); err != nil {
+		s.unreadable(err)
+		*more = false
+	}
+}
+
 // end stops reading; the first error is the one kept.
 func (s *streamState[T]) end(err error) {
 	s.done = true
@@ -313,14 +330,15 @@ func executionFallback(data []byte) ([]string, error) {
 // Next advances to the next event and reports whether there is one. It
 // returns false at the end of the stream (after the completed event) or on
 // failure; then check Err.
-func (s *Stream) Next() bool {
+func (s *Stream) Next() (more bool) {
+	defer func() { s.guard(recover(), &more) }()
 	data, ok := s.nextData(func(bool) bool { return s.final != nil })
 	if !ok {
 		return false
 	}
 	var e Execution
 	if err := decodeExecutionFast(data, &e, &s.times); err != nil {
-		s.end(fmt.Errorf("agentdesk: %s %s: malformed event: %w", s.src.method, s.src.path, err))
+		s.unreadable(err)
 		return false
 	}
 	s.cur = e

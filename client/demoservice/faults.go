@@ -41,6 +41,9 @@ type Faults struct {
 	// MalformedEventAt sends the Nth stream event (1-based) as invalid JSON;
 	// 0 never does.
 	MalformedEventAt int
+	// MalformedEvent is what that event carries; "" sends an object cut
+	// in the middle.
+	MalformedEvent string
 	// SlowFirstByte delays the response headers of every request.
 	SlowFirstByte time.Duration
 	// Reply makes every chat and text run from now on answer exactly this

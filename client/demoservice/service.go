@@ -75,6 +75,9 @@ type Options struct {
 	// see oddagents.go). "" means the default, SeedStandard unless
 	// SetDefaultSeed changed it.
 	Seed string
+	// Faults are in force from the start (--demo-faults); SetFaults
+	// changes them.
+	Faults Faults
 }
 
 // DefaultWaitCap is the blocking-execution timeout the interface states.
@@ -179,6 +182,7 @@ func New(opts Options) *Service {
 		nextExecID:  48200,
 		nextFileID:  9100,
 		nextMemID:   560,
+		faults:      opts.Faults,
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.seed()

@@ -49,6 +49,9 @@ func (sw *sseWriter) event(v any) bool {
 	var data []byte
 	if sw.faults.MalformedEventAt == sw.sent {
 		data = []byte(`{"id":` + `"status":"running","output":`)
+		if sw.faults.MalformedEvent != "" {
+			data = []byte(sw.faults.MalformedEvent)
+		}
 	} else {
 		var err error
 		if data, err = json.Marshal(v); err != nil {
