@@ -61,7 +61,7 @@ type FileChecks struct {
 // NewBatch reads the sheet at path and keeps it as a batch of agent's
 // runs, every row waiting, to run as plan says. Nothing is sent.
 func (a *App) NewBatch(ctx context.Context, agent client.Agent, path string, plan BatchPlan) (storage.Batch, error) {
-	t, err := sheet.Open(path)
+	t, err := sheet.Open(ctx, path)
 	if err != nil {
 		return storage.Batch{}, err
 	}
@@ -643,7 +643,7 @@ func (a *App) saveRowOutput(ctx context.Context, b storage.Batch, agent client.A
 		return
 	}
 	dir := BatchFilesFolder(b)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil { // the user's pictures and videos: theirs only
 		return
 	}
 	label := ""

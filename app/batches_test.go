@@ -77,7 +77,7 @@ func TestABatchRunsEachRowOnce(t *testing.T) {
 	if want := strings.TrimSuffix(path, ".csv") + " results.csv"; got.Results != want {
 		t.Fatalf("results written to %q, want %q", got.Results, want)
 	}
-	tb, err := sheet.Open(got.Results)
+	tb, err := sheet.Open(context.Background(), got.Results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestPastedLinesParallelRowsAndACreditCap(t *testing.T) {
 	if counts[storage.RowDone] != 9 || len(svc.Executions()) != 9 {
 		t.Fatalf("9 lines: rows %v, %d executions", counts, len(svc.Executions()))
 	}
-	tb, err := sheet.Open(results)
+	tb, err := sheet.Open(context.Background(), results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,7 +441,7 @@ func TestChatAndPictureAgentsRunOnRows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t2, err := sheet.Open(filepath.Join(dir, "pictures.csv"))
+	t2, err := sheet.Open(context.Background(), filepath.Join(dir, "pictures.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

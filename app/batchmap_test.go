@@ -92,6 +92,10 @@ func TestASheetsProblemIsWorded(t *testing.T) {
 		sheet.TooLarge:   "Split it into smaller sheets",
 		sheet.Merged:     "merged cells (B2:B3). Unmerge them",
 		sheet.Unreadable: "Choose a CSV file or an Excel workbook",
+		// A sheet past what Agent Desk reads says which bound it passed.
+		sheet.TooManyColumns: "names more than 1,000 columns in its first row",
+		sheet.TooManyCells:   "more cells than Agent Desk reads at once (2,000,000). Split it",
+		sheet.TooMuchText:    "more text than Agent Desk reads at once (67 MB). Split it",
 	} {
 		p := Explain(&sheet.Error{Kind: kind, Path: "/home/ana/products.csv", Cell: "B2:B3"})
 		if p.Title != "Sheet not read" || !strings.Contains(p.Sentence, want) {

@@ -944,13 +944,14 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 const recoverLimit = 2 * time.Minute
 
 // recover fetches the finished reply of a stream that ended without its
-// final record (a cut connection), by polling the execution the stream's
-// records named. It never runs the agent again. It returns the finished
-// record, or nil when there is nothing to recover or polling did not
-// bring a successful end (the partial text is kept then). Stop ends it.
+// final record (a cut connection, an event it could not read), by polling
+// the execution the stream's records named. It never runs the agent again.
+// It returns the finished record, or nil when there is nothing to recover
+// or polling did not bring a successful end (the partial text is kept
+// then). Stop ends it.
 func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error, replyID int64) *client.Execution {
 	id := cs.ExecutionID()
-	if id == "" || !errors.Is(err, client.ErrStreamIncomplete) {
+	if id == "" || !errors.Is(err, client.ErrStreamIncomplete) && !errors.Is(err, client.ErrEventUnreadable) {
 		return nil
 	}
 	c := s.a.Client()

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -72,7 +73,8 @@ func agentLabel(id string) string {
 }
 
 // WriteCSV writes the report as a spreadsheet-friendly CSV: one section by
-// day, one by agent.
+// day, one by agent, every cell text a spreadsheet program shows and never
+// runs (safe.Cell).
 func (r CreditsReport) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	rows := [][]string{{lang.L("Day"), lang.L("Credits")}}
@@ -84,6 +86,12 @@ func (r CreditsReport) WriteCSV(w io.Writer) error {
 		rows = append(rows, []string{ag.AgentID, ag.AgentTitle, strconv.Itoa(ag.Calls), formatCredits(ag.Credits)})
 	}
 	rows = append(rows, []string{}, []string{lang.L("Total"), formatCredits(r.Total)})
+	// Agent titles and ids come from the service: text, never a formula.
+	for _, row := range rows {
+		for i, c := range row {
+			row[i] = safe.Cell(c)
+		}
+	}
 	if err := cw.WriteAll(rows); err != nil {
 		return sayWrapped(err, func() string {
 			return lang.L("the file could not be written: {{.Why}}", map[string]any{"Why": why(err)})

@@ -104,6 +104,8 @@ func explain(err error) Problem {
 		return Problem{Title: lang.L("Agent switched off"), Sentence: lang.L("This agent is switched off on the service, so it cannot be run. Ask your administrator to switch it on, or choose another agent.")}
 	case errors.Is(err, ErrReplyTooLarge):
 		return Problem{Title: lang.L("Reply too long"), Sentence: lang.L("The reply grew longer than Agent Desk keeps ({{.Size}}), so it stopped reading it. The text received up to there is kept.", map[string]any{"Size": HumanBytes(MaxReplyBytes)})}
+	case errors.Is(err, client.ErrEventUnreadable):
+		return Problem{Title: lang.L("Reply not fully read"), Sentence: lang.L("Agent Desk could not read part of the reply; what arrived is kept. Retry runs the agent again and costs credits.")}
 	case errors.Is(err, client.ErrEventTooLarge):
 		return Problem{Title: lang.L("Reply too large"), Sentence: lang.L("The service sent a piece of the reply that is too large to read. The text received so far is kept.")}
 	case client.IsAuth(err):
@@ -563,6 +565,15 @@ func sentenceOf(s string) string {
 func sheetSentence(e *sheet.Error) string {
 	name := map[string]any{"Name": filepath.Base(e.Path), "Cells": e.Cell, "Size": HumanBytes(sheet.MaxBytes)}
 	switch e.Kind {
+	case sheet.TooManyColumns:
+		name["Count"] = Number(sheet.MaxColumns)
+		return lang.L("{{.Name}} names more than {{.Count}} columns in its first row, more than Agent Desk reads. Delete the columns the agent does not need, or anything typed far to the right, save, and choose the sheet again.", name)
+	case sheet.TooManyCells:
+		name["Count"] = Number(sheet.MaxCells)
+		return lang.L("{{.Name}} has more cells than Agent Desk reads at once ({{.Count}}). Split it into smaller sheets, or delete the columns the agent does not need.", name)
+	case sheet.TooMuchText:
+		name["Limit"] = HumanBytes(sheet.MaxText)
+		return lang.L("{{.Name}} holds more text than Agent Desk reads at once ({{.Limit}}). Split it into smaller sheets.", name)
 	case sheet.Empty:
 		return lang.L("{{.Name}} is empty. Choose a sheet with a row for each run.", name)
 	case sheet.HeaderOnly:

@@ -108,6 +108,42 @@ func TestChatCutStreamWithoutPollingKeepsTextAndSaysRetryCosts(t *testing.T) {
 	}
 }
 
+// An event cut right after a backslash once ended the program in the
+// stream's decoder. The reply keeps what arrived before it: recovered in
+// full by looking the run up where the service allows, else with a plain
+// error; the next message works.
+func TestChatEventItCannotReadKeepsWhatArrived(t *testing.T) {
+	cutEscape := demoservice.Faults{MalformedEventAt: 3, MalformedEvent: `{"x":"\`}
+	t.Run("looked up", func(t *testing.T) {
+		a, svc := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
+		s := newChat(t, a)
+		svc.SetFaults(cutEscape)
+		sendAndWait(t, s, "Summarise the holiday rota")
+		reply, ex := storedReply(t, a, s.ID()), svc.Executions()
+		if len(ex) != 1 || reply.Status != storage.StatusRecovered || reply.Content != ex[0].Output {
+			t.Fatalf("want the whole reply looked up, the agent run once; got %d runs, %q (%s) %q", len(ex), reply.Content, reply.Status, reply.Error)
+		}
+	})
+	t.Run("no lookup", func(t *testing.T) {
+		a, svc := served(t, demoservice.Options{API: demoservice.APIReal}, noPolling)
+		s := newChat(t, a)
+		svc.SetFaults(cutEscape)
+		sendAndWait(t, s, "Summarise the holiday rota")
+		reply, ex := storedReply(t, a, s.ID()), svc.Executions()
+		if reply.Status != storage.StatusFailed || reply.Content == "" || !strings.HasPrefix(ex[0].Output, reply.Content) {
+			t.Fatalf("want what arrived kept; got %q (%s) of %q", reply.Content, reply.Status, ex[0].Output)
+		}
+		if !strings.Contains(reply.Error, "could not read part of the reply") || strings.Contains(reply.Error, "agentdesk") {
+			t.Fatalf("want a plain sentence, got %q", reply.Error)
+		}
+		svc.SetFaults(demoservice.Faults{})
+		sendAndWait(t, s, "And the week after?")
+		if next := storedReply(t, a, s.ID()); next.Status != storage.StatusComplete || next.Content == "" {
+			t.Fatalf("the next message should work, got %q (%s) %q", next.Content, next.Status, next.Error)
+		}
+	})
+}
+
 // TestNoExecutionIsSentTwice drives a run and a chat through every failure
 // the interface allows and counts what reached the service.
 func TestNoExecutionIsSentTwice(t *testing.T) {

@@ -14,9 +14,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/lang"
-	// Pictures an agent makes may also be BMP (safe.Sniff knows them): the
-	// decoder lets them be checked and shown like the others.
-	_ "golang.org/x/image/bmp"
 
 	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
@@ -564,9 +561,10 @@ func inspectOutput(path string) (Output, error) {
 }
 
 // CheckPictureFile reads a picture file's header and refuses one Agent
-// Desk cannot read or that has more than MaxPicturePixels
-// (CheckPictureSize): the window decodes a picture whole, and a file of a
-// few hundred kilobytes can claim to be gigabytes once decoded.
+// Desk does not show (only PNG, JPEG, GIF and WebP) or that has more than
+// MaxPicturePixels (CheckPictureSize): the window decodes a picture whole,
+// and a file of a few hundred kilobytes can claim to be gigabytes once
+// decoded.
 func CheckPictureFile(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -725,11 +723,15 @@ func (d *OutputDownload) publish(gen uint64, change func(OutputState) OutputStat
 	d.job.publish(gen, func() { d.state.Update(change) })
 }
 
-// SaveOutputTo writes an image or video output to w and closes it, in the
-// background from now on; its state says when it is done and how it went.
+// SaveOutputTo writes an image or video output to w, made the user's only
+// first (OwnerOnly), and closes it, in the background from now on; its
+// state says when it is done and how it went.
 func (a *App) SaveOutputTo(url string, w io.WriteCloser) Observable[Loaded[bool]] {
 	l := NewLoader(a, func(ctx context.Context) (bool, error) {
-		err := a.SaveOutput(ctx, url, w)
+		err := OwnerOnly(w)
+		if err == nil {
+			err = a.SaveOutput(ctx, url, w)
+		}
 		if cerr := w.Close(); err == nil {
 			err = cerr
 		}

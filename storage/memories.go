@@ -83,7 +83,7 @@ func (db *DB) GetMemory(ctx context.Context, accountID, id string) (MemoryEntry,
 func (db *DB) Memories(ctx context.Context, accountID, query string) ([]MemoryEntry, error) {
 	q := `SELECT ` + memoryColumns + ` FROM memories WHERE account_id = ?`
 	args := []any{accountID}
-	if query = strings.TrimSpace(query); query != "" {
+	if query = strings.TrimSpace(searchText(query)); query != "" {
 		like := "%" + escapeLike(query) + "%"
 		q += ` AND (content LIKE ? ESCAPE '\' OR collection_name LIKE ? ESCAPE '\' OR metadata LIKE ? ESCAPE '\' OR id = ?)`
 		args = append(args, like, like, like, query)

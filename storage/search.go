@@ -138,7 +138,7 @@ func (db *DB) SearchConversations(ctx context.Context, accountID, query string, 
 // Words with no letter or digit cannot match anything and are dropped.
 func ftsQuery(s string) string {
 	var terms []string
-	for _, w := range strings.Fields(s) {
+	for _, w := range strings.Fields(searchText(s)) {
 		if !strings.ContainsFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) {
 			continue
 		}
@@ -149,6 +149,19 @@ func ftsQuery(s string) string {
 	}
 	terms[len(terms)-1] += "*"
 	return strings.Join(terms, " ")
+}
+
+// searchText is what a search box's text searches for: without control
+// characters other than spaces and line breaks. A NUL pasted into a search
+// box would otherwise end SQLite's reading of a search early ("unterminated
+// string"), and no message, title or memory holds one anyway.
+func searchText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && !unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 func prefixed(p, columns string) string {

@@ -136,3 +136,51 @@ func TestSearchHighlightsCannotBeFaked(t *testing.T) {
 		t.Error("the marks are the same for two searches")
 	}
 }
+
+// A NUL or another control character pasted into a search box is no part
+// of the words searched: each search finds what it finds without it, never
+// a database error.
+func TestSearchesIgnoreControlCharacters(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, testPaths(t))
+	conv := newConversation(t, db, "a", "Cream recipes")
+	addMessage(t, db, conv.ID, RoleUser, "How do I whip cream?", "")
+	if err := db.UpsertMemory(ctx, MemoryEntry{AccountID: "a", ID: "1", Content: "Cream goes in the fridge"}); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]string{
+		"cream\x00":           "cream",
+		"\x00cream":           "cream",
+		"cre\x00am":           "cream",
+		"cream\x00\x00":       "cream",
+		"\x00":                "",
+		"cream\x01\x1f\x7f":   "cream",
+		"whip\u0085cream\x00": "whip\u0085cream",
+		"whip\ncream\x00":     "whip\ncream",
+		"whip\tcream\x00":     "whip\tcream",
+	} {
+		counts := func(q string) (hits, convs, mems int, err error) {
+			h, err := db.SearchMessages(ctx, "a", q, 10)
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			c, err := db.SearchConversations(ctx, "a", q, 10)
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			m, err := db.Memories(ctx, "a", q)
+			return len(h), len(c), len(m), err
+		}
+		wh, wc, wm, err := counts(want)
+		if err != nil {
+			t.Fatalf("%q: %v", want, err)
+		}
+		h, c, m, err := counts(q)
+		if err != nil || h != wh || c != wc || m != wm {
+			t.Errorf("%q finds %d messages, %d chats, %d memories (%v); want %d, %d, %d as for %q", q, h, c, m, err, wh, wc, wm, want)
+		}
+	}
+	if hits, err := db.SearchMessages(ctx, "a", "cream\x00", 10); err != nil || len(hits) != 1 {
+		t.Errorf("a search for cream and a NUL finds %d messages, %v; want the one about cream", len(hits), err)
+	}
+}

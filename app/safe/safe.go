@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -52,17 +53,38 @@ func Link(raw string) (*url.URL, bool) {
 
 // LinkNeedsConfirm reports whether the user should see a link's full
 // address before it opens: when the words shown differ from where it goes.
+//
+// A mail link opens unasked only when it is one plain address and the words
+// are that address: a query can attach a file (attach=), copy someone in
+// (cc=, bcc=, to=) or write the mail (body=, subject=), and mail programs
+// act on it while the words show only the address, so any query, fragment,
+// second address or %-escape asks first.
 func LinkNeedsConfirm(text string, target *url.URL) bool {
 	text = strings.TrimSpace(text)
 	if target == nil {
 		return true
 	}
 	t := target.String()
-	if text == t {
+	if target.Scheme == "mailto" {
+		addr := target.Opaque
+		return t != "mailto:"+addr || !plainAddress(addr) || text != addr && text != t
+	}
+	return text != t
+}
+
+// plainAddress reports one mail address in its plainest form: a name, one
+// "@" and a domain, of letters, digits and . - _ + ' only, so no mail
+// program can read it as several addresses, a header or an escape.
+func plainAddress(s string) bool {
+	local, domain, ok := strings.Cut(s, "@")
+	if !ok || local == "" || domain == "" || strings.Contains(domain, "@") ||
+		strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") || strings.Contains(domain, "..") {
 		return false
 	}
-	if target.Scheme == "mailto" && text == target.Opaque {
-		return false
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) && !strings.ContainsRune("@.-_+'", r) {
+			return false
+		}
 	}
 	return true
 }
@@ -155,16 +177,19 @@ func Sniff(head []byte) (k Kind, ext string) {
 	return Other, ""
 }
 
-// maxNameRunes keeps names well under every file system's limit (255 bytes)
-// even in scripts of three bytes a character.
-const maxNameRunes = 80
+// maxNameBytes bounds a whole name, extension included. File systems count
+// bytes, not characters: most allow 255, encrypted home folders (eCryptfs)
+// 143, and a batch's files folder adds " (2)" and a word to its sheet's
+// name.
+const maxNameBytes = 120
 
 // FileName makes a name a server proposed fit to offer in a Save dialog or
 // to write on disk: no folder separators, no "..", no control or
-// direction-changing characters, no names Windows reserves, at most 80
-// characters, and the extension that fits what the file is (ext, from
-// Sniff), never the one the server gave. fallback names the file when
-// nothing usable is left (for example "image").
+// direction-changing characters, no names Windows reserves, at most
+// maxNameBytes bytes with the extension (cut between two characters), and
+// the extension that fits what the file is (ext, from Sniff), never the one
+// the server gave. fallback names the file when nothing usable is left (for
+// example "image").
 func FileName(name, ext, fallback string) string {
 	// The last part of a path or address only.
 	name = strings.ReplaceAll(name, `\`, "/")
@@ -198,8 +223,8 @@ func FileName(name, ext, fallback string) string {
 		name = name[:i]
 	}
 	name = strings.Trim(name, " .")
-	if r := []rune(name); len(r) > maxNameRunes {
-		name = strings.TrimRight(string(r[:maxNameRunes]), " .")
+	if limit := maxNameBytes - len(ext); len(name) > limit {
+		name = strings.TrimRight(cutBytes(name, limit), " .")
 	}
 	if name == "" || reservedOnWindows(name) {
 		name = fallback
@@ -208,6 +233,21 @@ func FileName(name, ext, fallback string) string {
 		name = "download"
 	}
 	return name + ext
+}
+
+// cutBytes is the longest start of s of at most n bytes that ends between
+// two characters.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 func looksLikeExt(s string) bool {
@@ -276,6 +316,26 @@ func Text(s string, max int) string {
 		n++
 	}
 	return b.String()
+}
+
+// Cell is text for one cell of a CSV file that a spreadsheet program reads
+// as text: a cell that would start a formula (=, +, @, a tab or a carriage
+// return; a minus not starting a number) gets a leading apostrophe, as
+// spreadsheet programs themselves mark text. What an agent wrote or a
+// service named is data, never a formula that runs or calls out.
+func Cell(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '@', '\t', '\r':
+		return "'" + s
+	case '-':
+		if _, err := strconv.ParseFloat(s, 64); err != nil {
+			return "'" + s
+		}
+	}
+	return s
 }
 
 func btoi(b bool) int {

@@ -60,6 +60,66 @@ func TestALinkWhoseWordsDifferShowsItsAddressFirst(t *testing.T) {
 	}
 }
 
+func TestAMailLinkOpensUnaskedOnlyWhenItIsTheAddressShown(t *testing.T) {
+	quiet := []struct{ raw, text string }{
+		{"mailto:ana@example.com", "ana@example.com"},
+		{"mailto:ana@example.com", "mailto:ana@example.com"},
+		{"mailto:ana.müller+q3@example.de", "ana.müller+q3@example.de"},
+	}
+	for _, tc := range quiet {
+		u, ok := Link(tc.raw)
+		if !ok || LinkNeedsConfirm(tc.text, u) {
+			t.Errorf("%q shown as %q asks before opening", tc.raw, tc.text)
+		}
+	}
+	asks := []struct{ raw, text string }{
+		{"mailto:ana@example.com?attach=/home/ana/.ssh/id_rsa", "ana@example.com"},
+		{"mailto:ana@example.com?attachment=~/.gnupg/secring.gpg", "ana@example.com"},
+		{"mailto:ana@example.com?cc=thief@example.net", "ana@example.com"},
+		{"mailto:ana@example.com?bcc=thief@example.net", "ana@example.com"},
+		{"mailto:ana@example.com?to=thief@example.net", "ana@example.com"},
+		{"mailto:ana@example.com?body=Send%20me%20the%20files", "ana@example.com"},
+		{"mailto:ana@example.com?subject=Hi", "ana@example.com"},
+		{"mailto:ana@example.com?Attach=x", "mailto:ana@example.com?Attach=x"},
+		{"mailto:ana@example.com?", "ana@example.com"},
+		{"mailto:ana@example.com#x", "ana@example.com"},
+		{"mailto:ana@example.com,thief@example.net", "ana@example.com,thief@example.net"},
+		{"mailto:ana@example.com;thief@example.net", "ana@example.com;thief@example.net"},
+		{"mailto:ana@example.com&attach=x", "ana@example.com&attach=x"},
+		{"mailto:ana%40example.com", "ana%40example.com"},
+		{"mailto:ana@example.com%3Fattach=x", "ana@example.com%3Fattach=x"},
+		{"mailto:%61na@example.com", "%61na@example.com"},
+		{`mailto:"ana@x"@example.com`, `"ana@x"@example.com`},
+		{"mailto:ana", "ana"},
+		{"mailto:ana@example.com", "bank@example.com"},
+	}
+	for _, tc := range asks {
+		u, ok := Link(tc.raw)
+		if ok && !LinkNeedsConfirm(tc.text, u) {
+			t.Errorf("%q shown as %q opens without asking", tc.raw, tc.text)
+		}
+	}
+}
+
+func TestACellIsNeverAFormula(t *testing.T) {
+	for in, want := range map[string]string{
+		`=HYPERLINK("https://evil.example","x")`: `'=HYPERLINK("https://evil.example","x")`,
+		"+1+1":                                   "'+1+1",
+		"@SUM(A1)":                               "'@SUM(A1)",
+		"\t=1":                                   "'\t=1",
+		"\r=1":                                   "'\r=1",
+		"-2+3+cmd|' /C'":                         "'-2+3+cmd|' /C'",
+		"-1.5":                                   "-1.5",
+		"Writer":                                 "Writer",
+		"":                                       "",
+		"a=b":                                    "a=b",
+	} {
+		if got := Cell(in); got != want {
+			t.Errorf("Cell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestFileKindsComeFromContentNotName(t *testing.T) {
 	cases := []struct {
 		name string
@@ -102,7 +162,11 @@ func TestFileNamesFromTheServerAreMadeSafe(t *testing.T) {
 		{"notes.tar.gz", ".txt", "file", "notes.tar.txt"},
 		{"....", ".mp4", "video", "video.mp4"},
 		{"%2e%2e%2fetc%2fpasswd", "", "file", "passwd"},
-		{strings.Repeat("ü", 300) + ".png", ".png", "image", strings.Repeat("ü", 80) + ".png"},
+		{strings.Repeat("ü", 300) + ".png", ".png", "image", strings.Repeat("ü", 58) + ".png"},
+		// File systems count bytes: 80 emoji are 320 of them.
+		{strings.Repeat("😀", 80), ".png", "image", strings.Repeat("😀", 29) + ".png"},
+		{"a" + strings.Repeat("😀", 80), ".docx", "image", "a" + strings.Repeat("😀", 28) + ".docx"},
+		{strings.Repeat("x", 200) + ".txt", ".txt", "file", strings.Repeat("x", 116) + ".txt"},
 	}
 	for _, tc := range cases {
 		if got := FileName(tc.in, tc.ext, tc.fallback); got != tc.want {
@@ -159,8 +223,44 @@ func FuzzLink(f *testing.F) {
 	})
 }
 
+func FuzzMailto(f *testing.F) {
+	for _, s := range [][2]string{
+		{"mailto:a@example.com", "a@example.com"},
+		{"mailto:a@example.com?attach=/etc/passwd", "a@example.com"},
+		{"mailto:a@example.com?cc=b@example.com&subject=x", "mailto:a@example.com?cc=b@example.com&subject=x"},
+		{"mailto:a@example.com,b@example.com", "a@example.com,b@example.com"},
+		{"mailto:a%40example.com", "a%40example.com"},
+		{"mailto:a@example.com#x", "a@example.com"},
+		{"MAILTO:a@example.com?", "a@example.com"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, raw, text string) {
+		u, ok := Link(raw)
+		if !ok || u.Scheme != "mailto" || LinkNeedsConfirm(text, u) {
+			return
+		}
+		addr := u.Opaque
+		text = strings.TrimSpace(text)
+		if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.RawFragment != "" {
+			t.Fatalf("%q shown as %q opens unasked with more than an address: %q", raw, text, u.String())
+		}
+		if strings.Count(addr, "@") != 1 || strings.ContainsAny(addr, ",;%&?#\"<>()[]:\\/ ") {
+			t.Fatalf("%q shown as %q opens unasked to %q, not one plain address", raw, text, addr)
+		}
+		if text != addr && text != "mailto:"+addr {
+			t.Fatalf("%q shown as %q opens unasked to another address, %q", raw, text, addr)
+		}
+		// What opens reads as the same plain address.
+		again, err := url.Parse(u.String())
+		if err != nil || u.String() != "mailto:"+addr || again.Opaque != addr || again.RawQuery != "" || again.Fragment != "" {
+			t.Fatalf("%q opens as %q, which reads differently", raw, u.String())
+		}
+	})
+}
+
 func FuzzFileName(f *testing.F) {
-	for _, s := range []string{"a.png", `..\..\x.exe`, "CON", "x\u202egnp.exe", "%2e%2e/", "\x00"} {
+	for _, s := range []string{"a.png", `..\..\x.exe`, "CON", "x\u202egnp.exe", "%2e%2e/", "\x00", strings.Repeat("😀", 80)} {
 		f.Add(s, ".png")
 	}
 	f.Fuzz(func(t *testing.T, name, ext string) {
@@ -175,8 +275,8 @@ func FuzzFileName(f *testing.F) {
 		if strings.ContainsAny(got, `/\<>:"|?*`) || stem == "." || stem == ".." || strings.HasPrefix(got, ".") {
 			t.Fatalf("FileName(%q) = %q holds a separator or a dot name", name, got)
 		}
-		if utf8.RuneCountInString(stem) > maxNameRunes {
-			t.Fatalf("FileName(%q) = %q is too long", name, got)
+		if len(got) > maxNameBytes {
+			t.Fatalf("FileName(%q) = %q is %d bytes, more than %d", name, got, len(got), maxNameBytes)
 		}
 		if reservedOnWindows(stem) {
 			t.Fatalf("FileName(%q) = %q is a device name on Windows", name, got)

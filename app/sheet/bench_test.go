@@ -1,6 +1,7 @@
 package sheet
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -49,7 +50,7 @@ func BenchmarkRead100000Rows(b *testing.B) {
 			info, _ := os.Stat(path)
 			var heap uint64
 			for b.Loop() {
-				tb, err := Open(path)
+				tb, err := Open(context.Background(), path)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -73,6 +74,38 @@ func BenchmarkRead100000Rows(b *testing.B) {
 			}
 			b.ReportMetric(float64(info.Size())/(1<<20), "file-MB")
 			b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
+		})
+	}
+}
+
+// BenchmarkIssue37Sheets reads the sheets of issue 37 at their sizes: a
+// 27 kB sheet of 5,000 rows each holding one cell in column XFD (was 24 s
+// and 6.9 GB allocated), a 7 MB one of 420,000 rows each holding such a
+// cell beside its own (was 5 min 18 s) and a 200 kB one over 79 MB of
+// shared texts (was 35 s and 1.6 GB in use); it reports the rows read,
+// the memory allocated and the most in use at once.
+func BenchmarkIssue37Sheets(b *testing.B) {
+	for _, s := range []struct {
+		name string
+		data []byte
+	}{
+		{"far.xlsx", farColumnBook(b, 5000, false)},
+		{"seven.xlsx", longBook(b, 420_000)},
+		{"strings.xlsx", zipped(b, bigStringsParts(79))},
+	} {
+		path := saved(b, s.name, s.data)
+		b.Run(s.name, func(b *testing.B) {
+			var (
+				n int
+				m memory
+			)
+			for b.Loop() {
+				m = measured(func() { n, _ = readAll(context.Background(), path) })
+			}
+			b.ReportMetric(float64(len(s.data))/(1<<10), "file-kB")
+			b.ReportMetric(float64(n), "rows")
+			b.ReportMetric(float64(m.allocated)/(1<<20), "alloc-MB")
+			b.ReportMetric(float64(m.peak)/(1<<20), "peak-MB")
 		})
 	}
 }

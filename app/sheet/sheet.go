@@ -1,16 +1,18 @@
 // Package sheet reads the spreadsheets staff run an agent over, row by
 // row: CSV (UTF-8 with or without BOM, UTF-16 with a BOM, else Latin-1;
 // comma, semicolon or tab, sniffed) through encoding/csv, and Excel
-// workbooks (.xlsx, the first sheet) through excelize, streaming where the
-// format allows so a 100,000-row sheet is never held whole. Problems are
-// errors with facts (*Error); app words them.
+// workbooks (.xlsx, the first sheet) read from their XML as a stream, so
+// a 100,000-row sheet is never held whole. What a sheet may hold is
+// bounded (cells, columns, text) and a sheet past a bound is refused as
+// soon as it is seen to be. Problems are errors with facts (*Error); app
+// words them.
 package sheet
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -19,10 +21,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
+
+	"github.com/agentdesk/agentdesk/internal/recovered"
 )
 
 // MaxBytes is the largest sheet read: a 300-row list of product texts is
@@ -33,6 +36,33 @@ const MaxBytes = 20 << 20
 // one a person typed into a cell.
 const maxCell = 1 << 20
 
+// What a sheet may hold. A 100,000-row sheet of requests (a few columns,
+// a few hundred characters each) is well inside; past them a batch would
+// be unwieldy and the reading take minutes and gigabytes.
+const (
+	// MaxColumns is the most columns a header may name.
+	MaxColumns = 1000
+	// MaxCells is the most cells kept, all rows together (each row up to
+	// its last cell with a value, under the header's columns).
+	MaxCells = 2_000_000
+	// MaxText is the most text kept, in bytes: the cells' together, and
+	// a workbook's table of shared texts.
+	MaxText = 64 << 20
+	// maxSheetXML is the most a workbook's sheet may unpack to: the
+	// cells' XML, a few dozen bytes each.
+	maxSheetXML = 256 << 20
+)
+
+// limits are the bounds a sheet is read within.
+type limits struct {
+	columns, cells int
+	text, sheetXML int64
+}
+
+func standardLimits() limits {
+	return limits{columns: MaxColumns, cells: MaxCells, text: MaxText, sheetXML: maxSheetXML}
+}
+
 // Row is one line of a sheet: its number as the spreadsheet program shows
 // it (the header is row 1) and its cells, as text.
 type Row struct {
@@ -40,13 +70,16 @@ type Row struct {
 	Cells  []string
 }
 
-// Table is a sheet read a row at a time.
+// Table is a sheet read a row at a time, on one goroutine.
 type Table interface {
 	// Header is the first row: the columns' names.
 	Header() []string
 	// Next is the next row; io.EOF after the last. Rows with nothing in
-	// them are skipped.
+	// them are skipped; cells right of the header's last column are left
+	// out. Once the context Open had ends, its error.
 	Next() (Row, error)
+	// Progress is how much of the sheet is read, from 0 to 1.
+	Progress() float64
 	Close() error
 }
 
@@ -66,6 +99,15 @@ const (
 	// Merged: cells merged across rows or columns (Cell names the range);
 	// each row needs its own values.
 	Merged
+	// TooManyColumns: a header naming more than MaxColumns columns.
+	TooManyColumns
+	// TooManyCells: more than MaxCells cells (Row: where the count
+	// passed it), or a workbook's sheet whose XML is larger than so many
+	// cells would be.
+	TooManyCells
+	// TooMuchText: more than MaxText of text, in the cells or in a
+	// workbook's shared texts.
+	TooMuchText
 )
 
 // Error is a problem with a sheet, with the facts app words it from.
@@ -84,7 +126,8 @@ func (e *Error) Error() string {
 	what := map[Kind]string{
 		Unreadable: "the file cannot be read as a spreadsheet", Empty: "the sheet is empty",
 		HeaderOnly: "the sheet has column names but no rows", TooLarge: "the file is too large",
-		Merged: "the sheet has merged cells",
+		Merged: "the sheet has merged cells", TooManyColumns: "the sheet has too many columns",
+		TooManyCells: "the sheet has too many cells", TooMuchText: "the sheet has too much text",
 	}[e.Kind]
 	s := fmt.Sprintf("sheet %s: %s", filepath.Base(e.Path), what)
 	if e.Cell != "" {
@@ -100,8 +143,24 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Open opens the sheet at path by its ending: .csv, .tsv and .txt as
 // text, .xlsx as an Excel workbook (its first sheet). It reads the header
-// and checks there is at least one row under it.
-func Open(path string) (Table, error) {
+// and checks there is at least one row under it. Reading stops with ctx
+// (its error is returned, not a sheet's): Open's and the table's.
+func Open(ctx context.Context, path string) (Table, error) {
+	return open(ctx, path, standardLimits())
+}
+
+// open is Open within lim. Whatever the file holds, it returns a table
+// or an error: a panic in reading it is a sheet that cannot be read (the
+// readers recover their own, closing what they opened).
+func open(ctx context.Context, path string, lim limits) (t Table, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = nil, panicked(path, r)
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
@@ -115,7 +174,7 @@ func Open(path string) (Table, error) {
 		if err != nil {
 			return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
 		}
-		t, err := readCSV(f, path)
+		t, err := readCSVSafely(ctx, f, info.Size(), path, lim)
 		if err != nil {
 			_ = f.Close()
 			return nil, err
@@ -123,18 +182,94 @@ func Open(path string) (Table, error) {
 		t.closer = f
 		return t, nil
 	case ".xlsx", ".xlsm":
-		return openXLSX(path)
+		return openXLSX(ctx, path, lim)
 	}
 	return nil, &Error{Kind: Unreadable, Path: path, Detail: "only CSV and Excel (.xlsx) sheets are read"}
 }
 
 // ReadCSV reads a CSV sheet from r (name is for messages).
-func ReadCSV(r io.Reader, name string) (Table, error) { return readCSV(r, name) }
+func ReadCSV(ctx context.Context, r io.Reader, name string) (Table, error) {
+	t, err := readCSVSafely(ctx, r, -1, name, standardLimits())
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// readCSVSafely is readCSV with a panic a sheet that cannot be read.
+func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, lim limits) (t *csvTable, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			t, err = nil, panicked(name, p)
+		}
+	}()
+	return readCSV(ctx, r, size, name, lim)
+}
+
+// panicked is the error for a panic in reading the sheet at path: a file
+// the reader did not expect is one it cannot read, and the app goes on.
+func panicked(path string, r any) *Error {
+	e := &Error{Kind: Unreadable, Path: path, Err: errPanic}
+	var re *recovered.Error
+	if errors.As(recovered.From("a sheet", r), &re) {
+		e.Detail = re.Reason // the runtime's words, never the sheet's
+	}
+	return e
+}
+
+// errPanic is in the error of a sheet whose reading panicked: a fault of
+// the reader's to mend.
+var errPanic = errors.New("the sheet's reader failed")
+
+// kept counts what the rows read so far hold, against the limits.
+type kept struct {
+	lim   limits
+	cells int
+	text  int64
+	path  string
+}
+
+// add counts a row's cells (row is its number), refusing past a limit.
+func (k *kept) add(row int, cells []string) error {
+	k.cells += len(cells)
+	if k.cells > k.lim.cells {
+		return &Error{Kind: TooManyCells, Path: k.path, Row: row}
+	}
+	for _, c := range cells {
+		k.text += int64(len(c))
+	}
+	if k.text > k.lim.text {
+		return &Error{Kind: TooMuchText, Path: k.path, Row: row}
+	}
+	return nil
+}
+
+// header is a header row's cells up to its last named one, refused when
+// it names more columns than the limit.
+func (k *kept) header(row int, rec []string) ([]string, error) {
+	n := len(rec)
+	for n > 0 && strings.TrimSpace(rec[n-1]) == "" {
+		n--
+	}
+	if n > k.lim.columns {
+		return nil, &Error{Kind: TooManyColumns, Path: k.path, Row: row}
+	}
+	return cells(rec[:n]), nil
+}
 
 type csvTable struct {
+	ctx    context.Context
 	path   string
 	r      *csv.Reader
+	read   *countingReader
+	size   int64 // the file's size, -1 when not known
+	k      kept
+	err    error // what stopped the table: said again
 	header []string
+	// width is how many of a record's cells are kept: the header's,
+	// blank names on its right included (a spreadsheet program saves
+	// them when a row further down is wider).
+	width int
 	// inCells counts the line breaks inside the cells read so far: a
 	// record's row, as a spreadsheet program numbers it, is its line less
 	// those.
@@ -143,8 +278,21 @@ type csvTable struct {
 	closer  io.Closer
 }
 
-func readCSV(r io.Reader, path string) (*csvTable, error) {
-	br := bufio.NewReaderSize(io.LimitReader(r, MaxBytes+1), 64<<10)
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func readCSV(ctx context.Context, r io.Reader, size int64, path string, lim limits) (*csvTable, error) {
+	counted := &countingReader{r: io.LimitReader(r, MaxBytes+1)}
+	br := bufio.NewReaderSize(counted, 64<<10)
 	text, err := decoded(br)
 	if err != nil {
 		return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
@@ -156,8 +304,11 @@ func readCSV(r io.Reader, path string) (*csvTable, error) {
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	cr.ReuseRecord = false
-	t := &csvTable{path: path, r: cr}
+	t := &csvTable{ctx: ctx, path: path, r: cr, read: counted, size: size, k: kept{lim: lim, path: path}}
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil, &Error{Kind: Empty, Path: path}
@@ -165,9 +316,16 @@ func readCSV(r io.Reader, path string) (*csvTable, error) {
 		if err != nil {
 			return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
 		}
-		t.rowOf(rec)
+		n := t.rowOf(rec)
 		if !blankRow(rec) {
-			t.header = cells(rec)
+			if t.header, err = t.k.header(n, rec); err != nil {
+				return nil, err
+			}
+			t.width = min(len(rec), lim.columns)
+			t.header = append(t.header, make([]string, max(0, t.width-len(t.header)))...)
+			if err := t.k.add(n, t.header); err != nil {
+				return nil, err
+			}
 			break
 		}
 	}
@@ -184,7 +342,18 @@ func readCSV(r io.Reader, path string) (*csvTable, error) {
 
 func (t *csvTable) Header() []string { return t.header }
 
-func (t *csvTable) Next() (Row, error) {
+func (t *csvTable) Next() (r Row, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = Row{}, panicked(t.path, p)
+		}
+		if err != nil && err != io.EOF {
+			t.err = err
+		}
+	}()
+	if t.err != nil {
+		return Row{}, t.err
+	}
 	if t.first != nil {
 		r := *t.first
 		t.first = nil
@@ -193,8 +362,18 @@ func (t *csvTable) Next() (Row, error) {
 	return t.next()
 }
 
+func (t *csvTable) Progress() float64 {
+	if t.size <= 0 {
+		return 0
+	}
+	return min(1, float64(t.read.n)/float64(t.size))
+}
+
 func (t *csvTable) next() (Row, error) {
 	for {
+		if err := t.ctx.Err(); err != nil {
+			return Row{}, err
+		}
 		rec, err := t.r.Read()
 		if err == io.EOF {
 			return Row{}, io.EOF
@@ -207,8 +386,12 @@ func (t *csvTable) next() (Row, error) {
 			return Row{}, &Error{Kind: Unreadable, Path: t.path, Detail: err.Error(), Err: err}
 		}
 		n := t.rowOf(rec)
+		if len(rec) > t.width {
+			rec = rec[:t.width]
+		}
 		if !blankRow(rec) {
-			return Row{Number: n, Cells: cells(rec)}, nil
+			c := cells(rec)
+			return Row{Number: n, Cells: c}, t.k.add(n, c)
 		}
 	}
 }
@@ -313,157 +496,4 @@ func blankRow(rec []string) bool {
 		}
 	}
 	return true
-}
-
-type xlsxTable struct {
-	path   string
-	f      *excelize.File
-	rows   *excelize.Rows
-	header []string
-	row    int
-	first  *Row
-}
-
-// openXLSX opens a workbook's first sheet, refusing merged cells (a row
-// would not have its own values).
-func openXLSX(path string) (Table, error) {
-	f, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: 4 * MaxBytes, UnzipXMLSizeLimit: 4 * MaxBytes})
-	if err != nil {
-		return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
-	}
-	fail := func(e error) (Table, error) {
-		_ = f.Close()
-		return nil, e
-	}
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		return fail(&Error{Kind: Empty, Path: path})
-	}
-	sheet := sheets[0]
-	if cells := mergedCells(f); cells != "" {
-		return fail(&Error{Kind: Merged, Path: path, Cell: cells})
-	}
-	rows, err := f.Rows(sheet)
-	if err != nil {
-		return fail(&Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err})
-	}
-	t := &xlsxTable{path: path, f: f, rows: rows}
-	for {
-		rec, err := t.read()
-		if err == io.EOF {
-			return fail(&Error{Kind: Empty, Path: path})
-		}
-		if err != nil {
-			return fail(err)
-		}
-		if !blankRow(rec) {
-			t.header = cells(rec)
-			break
-		}
-	}
-	first, err := t.Next()
-	if err == io.EOF {
-		return fail(&Error{Kind: HeaderOnly, Path: path})
-	}
-	if err != nil {
-		return fail(err)
-	}
-	t.first = &first
-	return t, nil
-}
-
-// read is the next row's cells as the spreadsheet program shows them:
-// dates formatted, a formula as the result the file keeps (one saved
-// without its result reads as an empty cell, which the rows' check
-// names).
-func (t *xlsxTable) read() ([]string, error) {
-	if !t.rows.Next() {
-		if err := t.rows.Error(); err != nil {
-			return nil, &Error{Kind: Unreadable, Path: t.path, Detail: err.Error(), Err: err}
-		}
-		return nil, io.EOF
-	}
-	t.row++
-	rec, err := t.rows.Columns()
-	if err != nil {
-		return nil, &Error{Kind: Unreadable, Path: t.path, Row: t.row, Detail: err.Error(), Err: err}
-	}
-	return rec, nil
-}
-
-func (t *xlsxTable) Header() []string { return t.header }
-
-func (t *xlsxTable) Next() (Row, error) {
-	if t.first != nil {
-		r := *t.first
-		t.first = nil
-		return r, nil
-	}
-	for {
-		rec, err := t.read()
-		if err != nil {
-			return Row{}, err
-		}
-		if blankRow(rec) {
-			continue
-		}
-		return Row{Number: t.row, Cells: cells(rec)}, nil
-	}
-}
-
-func (t *xlsxTable) Close() error {
-	_ = t.rows.Close()
-	return t.f.Close()
-}
-
-// mergedCells is the first merged range of the workbook's first sheet
-// ("B2:B3"), or "". It reads the sheet's XML as it is kept in the file:
-// asking excelize would build the whole sheet in memory (236 MB and 3 s
-// for 100,000 rows, against 25 MB and 0.8 s to read them).
-func mergedCells(f *excelize.File) string {
-	part := func(name string) []byte {
-		v, ok := f.Pkg.Load(name)
-		if !ok {
-			return nil
-		}
-		b, _ := v.([]byte)
-		return b
-	}
-	var book struct {
-		Sheets []struct {
-			ID string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
-		} `xml:"sheets>sheet"`
-	}
-	var rels struct {
-		Rels []struct {
-			ID     string `xml:"Id,attr"`
-			Target string `xml:"Target,attr"`
-		} `xml:"Relationship"`
-	}
-	if xml.Unmarshal(part("xl/workbook.xml"), &book) != nil || len(book.Sheets) == 0 ||
-		xml.Unmarshal(part("xl/_rels/workbook.xml.rels"), &rels) != nil {
-		return ""
-	}
-	target := ""
-	for _, r := range rels.Rels {
-		if r.ID == book.Sheets[0].ID {
-			target = strings.TrimPrefix(r.Target, "/")
-			if !strings.HasPrefix(target, "xl/") {
-				target = "xl/" + target
-			}
-		}
-	}
-	data := part(target)
-	i := bytes.Index(data, []byte("<mergeCell "))
-	if i < 0 {
-		return ""
-	}
-	var m struct {
-		Ref string `xml:"ref,attr"`
-	}
-	end := bytes.Index(data[i:], []byte(">"))
-	if end < 0 || xml.Unmarshal(append(bytes.TrimSuffix(bytes.TrimSuffix(data[i:i+end+1], []byte(">")), []byte("/")), "/>"...), &m) != nil {
-		return "?"
-	}
-	return m.Ref
 }

@@ -2,6 +2,7 @@ package sheet
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -63,7 +64,7 @@ func TestACSVReadsTheSameWhicheverProgramSavedIt(t *testing.T) {
 		"semicolon": []byte(strings.ReplaceAll(strings.ReplaceAll(text, ",", ";"), "média; 250", "média, 250")),
 		"tab":       []byte(strings.ReplaceAll(strings.ReplaceAll(text, ",", "\t"), "média\t 250", "média, 250")),
 	} {
-		tb, err := ReadCSV(bytes.NewReader(data), "produtos.csv")
+		tb, err := ReadCSV(context.Background(), bytes.NewReader(data), "produtos.csv")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -121,7 +122,7 @@ func TestABadSheetSaysWhatIsWrong(t *testing.T) {
 			_ = f.MergeCell("Sheet1", "B2", "B3")
 		}), Merged},
 	} {
-		tb, err := Open(tc.path)
+		tb, err := Open(context.Background(), tc.path)
 		var e *Error
 		if !errors.As(err, &e) || e.Kind != tc.want {
 			if tb != nil {
@@ -143,7 +144,7 @@ func TestAnExcelSheetReadsAsShown(t *testing.T) {
 	if err := f.SaveAs(p); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := Open(p)
+	tb, err := Open(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,32 +160,25 @@ func TestAnExcelSheetReadsAsShown(t *testing.T) {
 }
 
 // FuzzReadCSV: any bytes read as a CSV give rows or a sheet error, never
-// a panic, and no cell longer than a cell may be.
+// a panic (not even one caught), and what is read keeps within the
+// limits: no cell longer than a cell may be.
 func FuzzReadCSV(f *testing.F) {
 	f.Add([]byte("a,b\n1,2\n"))
 	f.Add([]byte("\xff\xfea\x00,\x00b\x00\n\x001\x00"))
 	f.Add([]byte("\"unterminated,b\n1"))
 	f.Add(latin1("nome;descrição\nCafé;ótimo\n"))
+	f.Add([]byte("a,b,,,,,,,,,,\n1,2,3,4,5,6,7,8,9,10,11,12,13\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tb, err := ReadCSV(bytes.NewReader(data), "x.csv")
+		lim := limits{columns: 8, cells: 200, text: 4 << 10, sheetXML: 64 << 10}
+		tb, err := readCSVSafely(context.Background(), bytes.NewReader(data), -1, "x.csv", lim)
 		if err != nil {
 			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("not a sheet error: %v", err)
+			if !errors.As(err, &e) || errors.Is(err, errPanic) {
+				t.Fatalf("%v", err)
 			}
 			return
 		}
-		for {
-			r, err := tb.Next()
-			if err != nil {
-				return
-			}
-			for _, c := range r.Cells {
-				if len(c) > maxCell {
-					t.Fatalf("a cell of %d bytes", len(c))
-				}
-			}
-		}
+		within(t, tb, lim)
 	})
 }
 
@@ -201,7 +195,7 @@ func TestAResultsSheetIsWholeAndInert(t *testing.T) {
 		if err != nil || got != p {
 			t.Fatalf("%s: written to %q, %v", name, got, err)
 		}
-		tb, err := Open(p)
+		tb, err := Open(context.Background(), p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +237,7 @@ func TestFormulasAndDatesReadAsTheyShow(t *testing.T) {
 	if err := f.SaveAs(p); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := Open(p)
+	tb, err := Open(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}

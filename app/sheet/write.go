@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/agentdesk/agentdesk/app/safe"
 )
 
 // Write writes a results sheet at path, in the format its ending asks for
@@ -126,25 +127,11 @@ func writeXLSX(path string, header []string, rows [][]string) error {
 	return f.SaveAs(path)
 }
 
-// inert is a CSV row a spreadsheet program reads as text: a cell that
-// would start a formula (=, +, @, a tab; a minus not starting a number)
-// gets a leading apostrophe, as spreadsheet programs themselves mark text.
-// What an agent wrote is data, never a formula that runs or calls out.
+// inert is a CSV row a spreadsheet program reads as text (safe.Cell).
 func inert(cells []string) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
-		out[i] = c
-		if c == "" {
-			continue
-		}
-		switch c[0] {
-		case '=', '+', '@', '\t', '\r':
-			out[i] = "'" + c
-		case '-':
-			if _, err := strconv.ParseFloat(c, 64); err != nil {
-				out[i] = "'" + c
-			}
-		}
+		out[i] = safe.Cell(c)
 	}
 	return out
 }

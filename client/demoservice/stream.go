@@ -16,8 +16,8 @@ type sseWriter struct {
 	flush  func()
 	faults Faults
 	sent   int
-	// cut is set when the CutStreamAfter fault ended the stream: the
-	// connection broke, not the run.
+	// cut is set when a fault broke the stream (CutStreamAfter,
+	// MalformedEventAt): the connection broke, not the run.
 	cut bool
 }
 
@@ -48,6 +48,9 @@ func (sw *sseWriter) event(v any) bool {
 	sw.sent++
 	var data []byte
 	if sw.faults.MalformedEventAt == sw.sent {
+		// The service broke the stream, as a cut does: the run goes on
+		// for a client that looks it up.
+		sw.cut = true
 		data = []byte(`{"id":` + `"status":"running","output":`)
 		if sw.faults.MalformedEvent != "" {
 			data = []byte(sw.faults.MalformedEvent)

@@ -250,7 +250,7 @@ func TestRunOnManyMapsColumnsAndRefusesStartWhileARequiredQuestionIsUnanswered(t
 	if err := os.WriteFile(path, []byte("Subject,tone\nFirst,friendly\nSecond,loud\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	src, err := readSheet(context.Background(), e.App, ag, path)
+	src, err := readSheet(context.Background(), e.App, ag, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -660,7 +660,7 @@ func TestAChatAgentsPlanAsksForTheMessage(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "questions.csv")
 	writeFile(t, path, "Message,Customer\nWhere is my order?,Ann\nCan I pay by card?,Bob\n")
-	src, err := readSheet(context.Background(), e.App, *chat, path)
+	src, err := readSheet(context.Background(), e.App, *chat, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1141,7 +1141,7 @@ func TestAFileQuestionIsAnsweredByAColumnOnly(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "a.pdf"), "Invoice A")
 	path := filepath.Join(dir, "invoices.csv")
 	writeFile(t, path, "Prompt,Tone,File name\nSummarise it,friendly,a.pdf\n")
-	src, err := readSheet(context.Background(), e.App, ag, path)
+	src, err := readSheet(context.Background(), e.App, ag, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

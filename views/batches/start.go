@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -217,15 +218,21 @@ func lastCost(ctx context.Context, a *app.App, agent client.Agent) *float64 {
 	return nil
 }
 
-// readSheet reads a sheet's columns and first rows, for the plan.
-func readSheet(ctx context.Context, a *app.App, agent client.Agent, path string) (source, error) {
+// tellEvery is how often reading a sheet says how far it has gone.
+const tellEvery = 100 * time.Millisecond
+
+// readSheet reads a sheet's columns and first rows, for the plan; tell,
+// when not nil, hears now and then how many rows are read and how much
+// of the sheet (0 to 1). Reading stops with ctx.
+func readSheet(ctx context.Context, a *app.App, agent client.Agent, path string, tell func(rows int, done float64)) (source, error) {
 	src := source{kind: fromSheet, path: path}
-	t, err := sheet.Open(path)
+	t, err := sheet.Open(ctx, path)
 	if err != nil {
 		return src, err
 	}
 	defer t.Close()
 	src.header = t.Header()
+	var told time.Time
 	for {
 		r, err := t.Next()
 		if errors.Is(err, io.EOF) {
@@ -238,21 +245,31 @@ func readSheet(ctx context.Context, a *app.App, agent client.Agent, path string)
 			src.rows = append(src.rows, r.Cells)
 		}
 		src.total++
+		if tell != nil && time.Since(told) >= tellEvery {
+			told = time.Now()
+			tell(src.total, t.Progress())
+		}
 	}
 	src.lastCost = lastCost(ctx, a, agent)
-	return src, nil
+	return src, ctx.Err()
 }
 
 // ShowPlan reads the sheet at path and shows the dialog that starts a
 // batch of agent over its rows; a sheet that cannot be read says why.
+// While it is read the window counts its rows, and Cancel stops it.
 func ShowPlan(env kit.Env, agent client.Agent, path string) {
 	var (
 		src source
 		err error
 	)
-	kit.ActShowing(env.App, env.Window, lang.L("Reading the sheet…"), func(ctx context.Context) {
-		src, err = readSheet(ctx, env.App, agent, path)
+	kit.ActShowingProgress(env.App, env.Window, lang.L("Reading the sheet…"), func(ctx context.Context, p *kit.Progress) {
+		src, err = readSheet(ctx, env.App, agent, path, func(rows int, done float64) {
+			p.Set(done, lang.N("{{.Count}} row read so far", rows, map[string]any{"Count": app.Number(rows)}))
+		})
 	}, func() {
+		if errors.Is(err, context.Canceled) {
+			return // cancelled: nothing to say
+		}
 		if err != nil {
 			kit.ShowInformation(lang.L("The sheet could not be read"), app.Describe(err), env.Window)
 			return

@@ -65,3 +65,31 @@ func TestSlowWorkShowsItIsUnderWay(t *testing.T) {
 	<-stopped
 	q.WaitUntil(t, func() bool { return ended && w.Canvas().Overlays().Top() == nil }, func() string { return "the cancelled work's end" })
 }
+
+// Slow work that says how far it has gone fills a bar and shows its line
+// under it, the latest it said; Cancel still stops it.
+func TestSlowWorkShowsHowFarItHasGone(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	defer func(d time.Duration) { kit.BusyAfter = d }(kit.BusyAfter)
+	kit.BusyAfter = time.Millisecond
+
+	said := make(chan struct{})
+	ended := false
+	kit.ActShowingProgress(a, w, "Reading the sheet…", func(ctx context.Context, p *kit.Progress) {
+		p.Set(0.25, "1,000 rows read so far")
+		p.Set(0.5, "2,000 rows read so far")
+		close(said)
+		<-ctx.Done()
+	}, func() { ended = true })
+	<-said
+	q.WaitUntil(t, func() bool {
+		top := w.Canvas().Overlays().Top()
+		bar := kittest.Find[*widget.ProgressBar](top)
+		return top != nil && strings.Contains(kittest.AllText(top), "2,000 rows read so far") && bar != nil && bar.Visible() && bar.Value == 0.5
+	}, func() string { return kittest.AllText(w.Canvas().Overlays().Top()) })
+	test.Tap(kittest.FindButton(w.Canvas().Overlays().Top(), "Cancel"))
+	q.WaitUntil(t, func() bool { return ended && w.Canvas().Overlays().Top() == nil }, func() string { return "the cancelled work's end" })
+}

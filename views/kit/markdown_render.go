@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -21,6 +22,8 @@ import (
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/agentdesk/agentdesk/internal/recovered"
 )
 
 // mdParser reads Markdown the way the services write it: CommonMark with
@@ -67,7 +70,16 @@ var mdParser = sync.OnceValue(func() parser.Parser {
 // on them: a paragraph is its inline runs closed by an empty
 // RichTextStyleParagraph segment; a list is a ListSegment whose items are
 // ParagraphSegments. Everything costs time linear in the size of md.
-func renderMarkdown(md string) []widget.RichTextSegment {
+//
+// Should reading md fail in any way (a panic in the parser or here), the
+// text is shown as written under a line saying so: what a server sent
+// never ends the program.
+func renderMarkdown(md string) (segs []widget.RichTextSegment) {
+	defer func() {
+		if err := recovered.From("a reply's formatting", recover()); err != nil {
+			segs = asWritten(md)
+		}
+	}()
 	// CommonMark takes \r and \r\n as line ends too; a stray \r would be
 	// drawn as a box.
 	md = strings.ReplaceAll(md, "\r\n", "\n")
@@ -77,6 +89,15 @@ func renderMarkdown(md string) []widget.RichTextSegment {
 	var b blocks
 	r.blocks(&b, doc, where{})
 	return b.segs
+}
+
+// asWritten shows md as plain text, under a line saying its formatting
+// could not be read.
+func asWritten(md string) []widget.RichTextSegment {
+	note := &widget.TextSegment{Style: widget.RichTextStyleParagraph,
+		Text: lang.L("Agent Desk could not read this text's formatting, so it is shown as written.")}
+	note.Style.TextStyle.Italic = true
+	return []widget.RichTextSegment{note, &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: md}}
 }
 
 // maxInline is the longest paragraph or heading, in bytes, whose Markdown

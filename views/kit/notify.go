@@ -28,8 +28,17 @@ const (
 // agent called Report “Q3” would break every notification and a title
 // chosen to harm could start a program. Notify makes the text one plain
 // line, cuts it to a readable length and swaps those few characters for
-// look-alikes that mean nothing to the script. It does so on every
-// computer, so what people see is the same everywhere and can be tested.
+// look-alikes that mean nothing to the script.
+//
+// On Linux, Fyne hands the text as it is to the desktop's notification
+// server (org.freedesktop.Notifications), and most servers read tags and
+// entities in it: <a href=…> would make a link, <img> fetch a picture, and
+// &amp; show as "&". Notify swaps < > & for look-alikes too, rather than
+// writing entities, since servers that read no markup, and the portal a
+// Flatpak uses, would show "&amp;" as it is.
+//
+// It does so on every computer, so what people see is the same everywhere
+// and can be tested.
 func Notify(a fyne.App, title, body string) {
 	if a == nil {
 		return
@@ -44,7 +53,8 @@ func Notify(a fyne.App, title, body string) {
 // NotifyText is s as a notification may show it: one line without control,
 // direction-changing or invisible characters (safe.Text), at most max
 // characters, and with the characters that are special to the Windows
-// notification script replaced by ones that look alike (see Notify).
+// notification script or to a Linux notification server's markup replaced
+// by ones that look alike (see Notify).
 func NotifyText(s string, max int) string {
 	// Cut first, so 10,000 characters are not copied twice; the swap below
 	// keeps the length.
@@ -57,10 +67,17 @@ func NotifyText(s string, max int) string {
 }
 
 // notifyRune swaps one character special inside the PowerShell text of a
-// Windows notification for a harmless look-alike. PowerShell reads the
-// curly quotes ‘ ’ ‚ ‛ “ ” „ as quote marks too, so they are swapped as well.
+// Windows notification, or in a Linux notification's markup, for a harmless
+// look-alike. PowerShell reads the curly quotes ‘ ’ ‚ ‛ “ ” „ as quote marks
+// too, so they are swapped as well.
 func notifyRune(r rune) rune {
 	switch r {
+	case '<':
+		return '‹' // SINGLE LEFT-POINTING ANGLE QUOTATION MARK: starts no tag
+	case '>':
+		return '›' // SINGLE RIGHT-POINTING ANGLE QUOTATION MARK
+	case '&':
+		return '＆' // FULLWIDTH AMPERSAND: starts no entity
 	case '$':
 		return '＄' // FULLWIDTH DOLLAR SIGN: "$(…)" and "$name" no longer run or read anything
 	case '`':

@@ -40,7 +40,14 @@ var hostile = map[string]string{
 	"10,000 characters": strings.Repeat("A", 10000),
 	"10,000 commands":   strings.Repeat("$(calc)“", 1250),
 	"invalid UTF-8":     "a\xff\xfe$(calc)",
+	"markup":            `<a href="https://evil.example">Open your bank</a> <b>now</b> <img src="file:///x">`,
+	"entities":          "&amp;lt;b&gt; &#60;i&#x3e; &nbsp;",
+	"broken markup":     "<b>unclosed & <i",
 }
+
+// markup are the characters a Linux notification server reads as markup in
+// a notification's text (the freedesktop body markup: tags and entities).
+const markup = "<>&"
 
 func TestNotifyTextCannotRunOrBreakTheWindowsScript(t *testing.T) {
 	for name, in := range hostile {
@@ -87,6 +94,22 @@ func literalEndsWhereItShould(s string) bool {
 	return false
 }
 
+// Fyne sends a notification's text on Linux to the desktop's notification
+// server as it is, and most servers read tags and entities in it: a
+// service's text never becomes a link, a picture or bold words there.
+func TestNotifyTextIsNoMarkup(t *testing.T) {
+	for name, in := range hostile {
+		for _, max := range []int{kit.NotifyTitleMax, kit.NotifyBodyMax} {
+			if out := kit.NotifyText(in, max); strings.ContainsAny(out, markup) {
+				t.Errorf("%s: %q keeps markup", name, out)
+			}
+		}
+	}
+	if got, want := kit.NotifyText("Tom & Jerry <draft>", kit.NotifyBodyMax), "Tom ＆ Jerry ‹draft›"; got != want {
+		t.Errorf("NotifyText = %q, want %q", got, want)
+	}
+}
+
 func TestNotifyTextReadsAsWritten(t *testing.T) {
 	for in, want := range map[string]string{
 		"Reply ready":            "Reply ready",
@@ -111,8 +134,12 @@ func TestNotifySendsTheSafeText(t *testing.T) {
 	kit.Notify(a, "Agent Desk", "Report $(calc) stopped: “bad”\nthing")
 	kit.Notify(a, "\u202E\n", hostile["10,000 commands"])
 	kit.Notify(nil, "no app", "nothing happens")
-	if len(a.sent) != 2 {
-		t.Fatalf("%d notifications sent, want 2", len(a.sent))
+	kit.Notify(a, "<b>Writer</b>", "<a href=\"https://evil.example\">Open</a> &amp;")
+	if len(a.sent) != 3 {
+		t.Fatalf("%d notifications sent, want 3", len(a.sent))
+	}
+	if n := a.sent[2]; n.Title != "‹b›Writer‹/b›" || n.Content != "‹a href=ʺhttps://evil.exampleʺ›Open‹/a› ＆amp;" {
+		t.Errorf("markup sent: %+v", n)
 	}
 	if n := a.sent[0]; n.Title != "Agent Desk" || n.Content != "Report ＄(calc) stopped: ʺbadʺ thing" {
 		t.Errorf("sent %+v", n)
@@ -120,4 +147,38 @@ func TestNotifySendsTheSafeText(t *testing.T) {
 	if n := a.sent[1]; n.Title != "Agent Desk" || utf8.RuneCountInString(n.Content) > kit.NotifyBodyMax || strings.ContainsAny(n.Content, special) {
 		t.Errorf("a title with nothing to show is Agent Desk, the text is bounded: %+v", n)
 	}
+}
+
+func FuzzNotificationText(f *testing.F) {
+	for _, s := range hostile {
+		f.Add(s, kit.NotifyBodyMax)
+	}
+	f.Add("&lt;b&gt;", 3)
+	f.Fuzz(func(t *testing.T, in string, max int) {
+		max = max % 300
+		if max < 0 {
+			max = -max
+		}
+		if max < 2 {
+			max = 2
+		}
+		out := kit.NotifyText(in, max)
+		if !utf8.ValidString(out) {
+			t.Fatalf("NotifyText(%q, %d) = %q is not UTF-8", in, max, out)
+		}
+		if n := utf8.RuneCountInString(out); n > max {
+			t.Fatalf("NotifyText(%q, %d) = %q has %d characters", in, max, out, n)
+		}
+		if i := strings.IndexAny(out, markup+special); i >= 0 {
+			t.Fatalf("NotifyText(%q, %d) = %q keeps %q", in, max, out, out[i:])
+		}
+		for _, r := range out {
+			if unicode.IsControl(r) || r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
+				t.Fatalf("NotifyText(%q, %d) = %q keeps %U", in, max, out, r)
+			}
+		}
+		if !literalEndsWhereItShould(out) && out != "" {
+			t.Fatalf("NotifyText(%q, %d) = %q does not stay one PowerShell text", in, max, out)
+		}
+	})
 }

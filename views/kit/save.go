@@ -51,8 +51,9 @@ func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
 
 // SaveFile asks where to save a file, proposing name (and endings, when
 // given), writes what data makes for the chosen name off the window's
-// goroutine, and confirms the saved file with its place (ShowSaved,
-// titled saved) or says why it was not saved.
+// goroutine in a file that is the user's only (app.OwnerOnly), and
+// confirms the saved file with its place (ShowSaved, titled saved) or says
+// why it was not saved.
 func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, data func(name string) []byte) {
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
@@ -65,7 +66,9 @@ func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, d
 		chosen := wc.URI().Name()
 		var werr error
 		ActShowing(a, w, lang.L("Saving…"), func(context.Context) {
-			_, werr = wc.Write(data(chosen))
+			if werr = app.OwnerOnly(wc); werr == nil {
+				_, werr = wc.Write(data(chosen))
+			}
 			if cerr := wc.Close(); werr == nil {
 				werr = cerr
 			}

@@ -1,0 +1,877 @@
+package sheet
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/htmlindex"
+)
+
+// An Excel workbook is a zip of XML parts. Its first sheet is read here
+// from its part as a stream, each cell by its reference: excelize's row
+// reader pads a row out to its last cell (a row holding one cell in
+// column XFD was 16,384 strings), holds the workbook's table of shared
+// texts as millions of structures (a 79 MB table took gigabytes) and
+// cannot be stopped. excelize still shows the numbers (numbers.go).
+
+// maxPart is the most the other parts read (the workbook, its
+// relationships, its styles) may unpack to.
+const maxPart = 16 << 20
+
+// lastColumn and lastRow are Excel's (XFD, 1,048,576): a reference past
+// them is not one a spreadsheet program wrote.
+const (
+	lastColumn = 16384
+	lastRow    = 1 << 20
+)
+
+// errTooBig is a part unpacking to more than it may (a zip may say a part
+// is smaller than it is: what is read is counted).
+var errTooBig = errors.New("the part unpacks to more than Agent Desk reads")
+
+type xlsxTable struct {
+	ctx    context.Context
+	path   string
+	file   io.Closer
+	part   io.ReadCloser
+	read   *capped
+	size   int64 // the sheet's XML, as counted before its rows
+	d      *xml.Decoder
+	shared sharedTexts
+	nums   *numbers
+	k      kept
+	header []string
+	width  int
+	first  *Row
+	row    int // the last row's number
+	tokens int
+	v, is  []byte // a cell's value and inline text, reused
+	err    error  // what stopped the table: said again
+}
+
+// book is a workbook's zip, its parts by name (and by name in lower
+// case: some programs write "xl/SharedStrings.xml").
+type book struct {
+	files map[string]*zip.File
+}
+
+func (b *book) file(name string) *zip.File {
+	if f, ok := b.files[name]; ok {
+		return f
+	}
+	return b.files[strings.ToLower(name)]
+}
+
+// open is a part's content, unpacked and counted: reading more than
+// limit bytes of it is errTooBig.
+func (b *book) open(f *zip.File, limit int64) (io.ReadCloser, *capped, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &capped{r: rc, max: limit}
+	return struct {
+		io.Reader
+		io.Closer
+	}{c, rc}, c, nil
+}
+
+// capped counts what is read through it and fails past max.
+type capped struct {
+	r      io.Reader
+	n, max int64
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.n > c.max {
+		return 0, errTooBig
+	}
+	if room := c.max + 1 - c.n; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.n > c.max {
+		return n, errTooBig
+	}
+	return n, err
+}
+
+// small is a small part's content (nil when the workbook lacks it).
+func (b *book) small(name string) ([]byte, error) {
+	f := b.file(name)
+	if f == nil {
+		return nil, nil
+	}
+	if f.UncompressedSize64 > maxPart {
+		return nil, errTooBig
+	}
+	rc, _, err := b.open(f, maxPart)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// decoder reads XML in UTF-8 or in the encoding it declares.
+func decoder(r io.Reader) *xml.Decoder {
+	d := xml.NewDecoder(r)
+	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
+		e, err := htmlindex.Get(label)
+		if err != nil {
+			return nil, err
+		}
+		return e.NewDecoder().Reader(in), nil
+	}
+	return d
+}
+
+type relationships struct {
+	Rels []struct {
+		ID     string `xml:"Id,attr"`
+		Type   string `xml:"Type,attr"`
+		Target string `xml:"Target,attr"`
+	} `xml:"Relationship"`
+}
+
+// rels are the relationships of the part at from ("" for the package's).
+func (b *book) rels(from string) (relationships, error) {
+	name := "_rels/.rels"
+	if from != "" {
+		name = path.Join(path.Dir(from), "_rels", path.Base(from)+".rels")
+	}
+	var r relationships
+	data, err := b.small(name)
+	if err != nil || data == nil {
+		return r, err
+	}
+	return r, decoder(bytes.NewReader(data)).Decode(&r)
+}
+
+// target is where a relationship of the part at from leads.
+func target(from, to string) string {
+	to = strings.ReplaceAll(to, `\`, "/")
+	if strings.HasPrefix(to, "/") {
+		return path.Clean(strings.TrimPrefix(to, "/"))
+	}
+	return path.Join(path.Dir(from), to)
+}
+
+// ofType is the target of the first relationship whose type ends with
+// kind ("/styles"), or def.
+func (r relationships) ofType(from, kind, def string) string {
+	for _, rel := range r.Rels {
+		if strings.HasSuffix(rel.Type, kind) {
+			return target(from, rel.Target)
+		}
+	}
+	return def
+}
+
+// openXLSX opens a workbook's first sheet. What can be known before its
+// rows is checked first, in this order: the parts' sizes as the zip
+// gives them, the sheet's XML read through once (its true size, and no
+// merged cells: a row would not have its own values), the shared texts'
+// size as read; then the header and a first row.
+func openXLSX(ctx context.Context, p string, lim limits) (Table, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
+	}
+	info, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
+	}
+	return readXLSX(ctx, f, info.Size(), f, p, lim)
+}
+
+// readXLSX reads the workbook r holds (size bytes; file is closed with
+// the table, or when it is refused).
+func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p string, lim limits) (tb Table, err error) {
+	unreadable := func(err error) error {
+		return &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
+	}
+	t := &xlsxTable{ctx: ctx, path: p, file: file, k: kept{lim: lim, path: p}}
+	defer func() {
+		if r := recover(); r != nil {
+			_ = t.Close()
+			tb, err = nil, panicked(p, r)
+		}
+	}()
+	fail := func(e error) (Table, error) {
+		_ = t.Close()
+		return nil, e
+	}
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return fail(unreadable(err))
+	}
+	b := &book{files: map[string]*zip.File{}}
+	for _, f := range zr.File {
+		name := strings.TrimPrefix(strings.ReplaceAll(f.Name, `\`, "/"), "/")
+		if _, ok := b.files[name]; !ok {
+			b.files[name] = f
+		}
+		if _, ok := b.files[strings.ToLower(name)]; !ok {
+			b.files[strings.ToLower(name)] = f
+		}
+	}
+	pkg, err := b.rels("")
+	if err != nil {
+		return fail(unreadable(err))
+	}
+	wbPath := pkg.ofType("", "/officeDocument", "xl/workbook.xml")
+	wbData, err := b.small(wbPath)
+	if err != nil || wbData == nil {
+		return fail(unreadable(cmp.Or(err, errors.New("the workbook has no workbook part"))))
+	}
+	var wb struct {
+		Pr struct {
+			Date1904 string `xml:"date1904,attr"`
+		} `xml:"workbookPr"`
+		Sheets []struct {
+			ID string `xml:"id,attr"`
+		} `xml:"sheets>sheet"`
+	}
+	if err := decoder(bytes.NewReader(wbData)).Decode(&wb); err != nil {
+		return fail(unreadable(err))
+	}
+	if len(wb.Sheets) == 0 {
+		return fail(&Error{Kind: Empty, Path: p})
+	}
+	wbRels, err := b.rels(wbPath)
+	if err != nil {
+		return fail(unreadable(err))
+	}
+	sheetPath := ""
+	for _, r := range wbRels.Rels {
+		if r.ID == wb.Sheets[0].ID {
+			sheetPath = target(wbPath, r.Target)
+		}
+	}
+	sheetFile := b.file(sheetPath)
+	if sheetPath == "" || sheetFile == nil {
+		return fail(unreadable(errors.New("the workbook's first sheet is missing")))
+	}
+	sharedFile := b.file(wbRels.ofType(wbPath, "/sharedStrings", "xl/sharedStrings.xml"))
+	switch {
+	case sheetFile.UncompressedSize64 > uint64(lim.sheetXML):
+		return fail(&Error{Kind: TooManyCells, Path: p})
+	case sharedFile != nil && sharedFile.UncompressedSize64 > uint64(lim.text):
+		return fail(&Error{Kind: TooMuchText, Path: p})
+	}
+	size, merged, err := scanSheet(ctx, b, sheetFile, lim.sheetXML)
+	switch {
+	case errors.Is(err, errTooBig):
+		return fail(&Error{Kind: TooManyCells, Path: p})
+	case ctx.Err() != nil:
+		return fail(ctx.Err())
+	case err != nil:
+		return fail(unreadable(err))
+	case merged != "":
+		return fail(&Error{Kind: Merged, Path: p, Cell: merged})
+	}
+	t.size = size
+	if sharedFile != nil {
+		t.shared, err = loadShared(ctx, b, sharedFile, lim.text)
+		switch {
+		case errors.Is(err, errTooBig):
+			return fail(&Error{Kind: TooMuchText, Path: p})
+		case ctx.Err() != nil:
+			return fail(ctx.Err())
+		case err != nil:
+			return fail(unreadable(err))
+		}
+	}
+	styles, err := b.small(wbRels.ofType(wbPath, "/styles", "xl/styles.xml"))
+	if err != nil {
+		return fail(unreadable(err))
+	}
+	t.nums = newNumbers(styles, wb.Pr.Date1904 == "1" || wb.Pr.Date1904 == "true")
+	if t.part, t.read, err = b.open(sheetFile, lim.sheetXML); err != nil {
+		return fail(unreadable(err))
+	}
+	t.d = decoder(bufio.NewReaderSize(t.read, 64<<10))
+	for {
+		n, row, err := t.readRow(lim.columns, true)
+		if err == io.EOF {
+			return fail(&Error{Kind: Empty, Path: p})
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if !blankRow(row) {
+			if t.header, err = t.k.header(n, row); err != nil {
+				return fail(err)
+			}
+			if err := t.k.add(n, t.header); err != nil {
+				return fail(err)
+			}
+			t.width = len(t.header)
+			break
+		}
+	}
+	first, err := t.Next()
+	if err == io.EOF {
+		return fail(&Error{Kind: HeaderOnly, Path: p})
+	}
+	if err != nil {
+		return fail(err)
+	}
+	t.first = &first
+	return t, nil
+}
+
+func (t *xlsxTable) Header() []string { return t.header }
+
+func (t *xlsxTable) Progress() float64 {
+	if t.read == nil || t.size <= 0 {
+		return 0
+	}
+	return min(1, float64(t.read.n)/float64(t.size))
+}
+
+func (t *xlsxTable) Next() (r Row, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = Row{}, panicked(t.path, p)
+		}
+		if err != nil && err != io.EOF {
+			t.err = err
+		}
+	}()
+	if t.err != nil {
+		return Row{}, t.err
+	}
+	if t.first != nil {
+		r := *t.first
+		t.first = nil
+		return r, nil
+	}
+	for {
+		if err := t.ctx.Err(); err != nil {
+			return Row{}, err
+		}
+		n, row, err := t.readRow(t.width, false)
+		if err != nil {
+			return Row{}, err
+		}
+		if blankRow(row) {
+			continue
+		}
+		c := cells(row)
+		return Row{Number: n, Cells: c}, t.k.add(n, c)
+	}
+}
+
+func (t *xlsxTable) Close() error {
+	var err error
+	if t.part != nil {
+		err = t.part.Close()
+	}
+	if t.nums != nil {
+		t.nums.close()
+	}
+	if t.file != nil {
+		err = errors.Join(err, t.file.Close())
+	}
+	return err
+}
+
+// token is the sheet's next piece of XML; the context is looked at every
+// few thousand, so a stretch of XML holding no row stops too.
+func (t *xlsxTable) token() (xml.Token, error) {
+	if t.tokens++; t.tokens%4096 == 0 {
+		if err := t.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	tok, err := t.d.RawToken()
+	switch {
+	case err == io.EOF:
+		return nil, io.EOF
+	case errors.Is(err, errTooBig):
+		return nil, &Error{Kind: TooManyCells, Path: t.path, Row: t.row}
+	case err != nil:
+		if ctx := t.ctx.Err(); ctx != nil {
+			return nil, ctx
+		}
+		return nil, &Error{Kind: Unreadable, Path: t.path, Row: t.row, Detail: err.Error(), Err: err}
+	}
+	return tok, nil
+}
+
+// readRow is the next row's number and cells, up to its last cell with a
+// value in the first width columns; a cell right of those is left out,
+// unless header (the first row with a value is the header): then a value
+// there is a header wider than the limit. io.EOF after the last row.
+func (t *xlsxTable) readRow(width int, header bool) (int, []string, error) {
+	for {
+		tok, err := t.token()
+		if err != nil {
+			return 0, nil, err
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			if el.Name.Local != "row" {
+				continue
+			}
+			t.row++
+			if r := attr(el, "r"); r != "" {
+				if n, err := strconv.Atoi(r); err == nil && n > 0 {
+					t.row = n
+				}
+			}
+			if t.row > lastRow {
+				return 0, nil, &Error{Kind: Unreadable, Path: t.path, Row: t.row, Detail: "a row past the last one a sheet can have"}
+			}
+			row, err := t.cells(width, header)
+			return t.row, row, err
+		case xml.EndElement:
+			if el.Name.Local == "sheetData" {
+				return 0, nil, io.EOF
+			}
+		}
+	}
+}
+
+// cells are the cells of the row just started, read to its end.
+func (t *xlsxTable) cells(width int, header bool) ([]string, error) {
+	var row []string
+	col := 0
+	var text int64 // the row's, refused before it is all held
+	for {
+		tok, err := t.token()
+		if err == io.EOF {
+			return row, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch el := tok.(type) {
+		case xml.EndElement:
+			if el.Name.Local == "row" {
+				return row, nil
+			}
+		case xml.StartElement:
+			if el.Name.Local != "c" {
+				continue
+			}
+			ref, kind, style := attr(el, "r"), attr(el, "t"), attr(el, "s")
+			if err := t.cell(); err != nil {
+				return nil, err
+			}
+			col++
+			if ref != "" {
+				if col = columnOf(ref); col == 0 {
+					return nil, &Error{Kind: Unreadable, Path: t.path, Row: t.row, Cell: ref, Detail: "not a cell's name"}
+				}
+			}
+			if col > lastColumn {
+				return nil, &Error{Kind: Unreadable, Path: t.path, Row: t.row, Detail: "a cell past the last column a sheet can have"}
+			}
+			if col > width && !header {
+				continue // no column name: no question can take it
+			}
+			v, err := t.value(kind, style, ref)
+			if err != nil {
+				return nil, err
+			}
+			if v == "" {
+				continue
+			}
+			if col > width {
+				if strings.TrimSpace(v) != "" {
+					return nil, &Error{Kind: TooManyColumns, Path: t.path, Row: t.row}
+				}
+				continue
+			}
+			if text += int64(min(len(v), maxCell)); t.k.text+text > t.k.lim.text {
+				return nil, &Error{Kind: TooMuchText, Path: t.path, Row: t.row}
+			}
+			for len(row) < col {
+				row = append(row, "")
+			}
+			row[col-1] = v
+		}
+	}
+}
+
+// cell reads the cell just started to its end, keeping its value (v)
+// and its inline text (is: the text runs, not their phonetic guides).
+func (t *xlsxTable) cell() error {
+	t.v, t.is = t.v[:0], t.is[:0]
+	depth, phonetic := 0, 0
+	inV, inIS, inT := false, false, false
+	for {
+		tok, err := t.token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			depth++
+			switch el.Name.Local {
+			case "v":
+				inV = depth == 1
+			case "is":
+				inIS = depth == 1
+			case "rPh":
+				if inIS {
+					phonetic++
+				}
+			case "t":
+				inT = inIS && phonetic == 0
+			}
+		case xml.EndElement:
+			if depth == 0 {
+				return nil // the cell's own end
+			}
+			depth--
+			switch el.Name.Local {
+			case "v":
+				inV = false
+			case "is":
+				inIS = false
+			case "rPh":
+				phonetic = max(0, phonetic-1)
+			case "t":
+				inT = false
+			}
+		case xml.CharData:
+			switch {
+			case inV:
+				t.v = appendCapped(t.v, el)
+			case inT:
+				t.is = appendCapped(t.is, el)
+			}
+		}
+	}
+}
+
+// appendCapped appends what a cell may keep of more (cells cuts it to
+// maxCell at a letter's end).
+func appendCapped(b, more []byte) []byte {
+	room := maxCell + utf8.UTFMax - len(b)
+	if room <= 0 {
+		return b
+	}
+	return append(b, more[:min(len(more), room)]...)
+}
+
+// value is the cell just read as the spreadsheet program shows it: a
+// shared or inline text, TRUE or FALSE, a formula's saved result, a
+// number in its style's format (a date as a date).
+func (t *xlsxTable) value(kind, style, ref string) (string, error) {
+	switch kind {
+	case "s":
+		v := strings.TrimSpace(string(t.v))
+		if v == "" {
+			return "", nil
+		}
+		i, err := strconv.Atoi(v)
+		s, ok := t.shared.at(i)
+		if err != nil || !ok {
+			return "", &Error{Kind: Unreadable, Path: t.path, Row: t.row, Cell: ref, Detail: "a text the workbook does not hold"}
+		}
+		return s, nil
+	case "inlineStr":
+		return unescape(string(t.is)), nil
+	case "str", "e":
+		return string(t.v), nil
+	case "b":
+		switch string(t.v) {
+		case "1":
+			return "TRUE", nil
+		case "0":
+			return "FALSE", nil
+		}
+		return string(t.v), nil
+	case "d":
+		if serial, ok := excelDate(string(t.v)); ok {
+			return t.nums.show(styleOf(style), serial), nil
+		}
+		return string(t.v), nil
+	}
+	return t.nums.show(styleOf(style), string(t.v)), nil
+}
+
+// styleOf is a cell's style number (0, the plain style, when none).
+func styleOf(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// excelDate is a date cell's ISO 8601 value as the number a spreadsheet
+// program keeps a date as (days since 1900, with Excel's 29 February
+// 1900).
+func excelDate(v string) (string, bool) {
+	layout := "20060102T150405.999"
+	if strings.HasSuffix(v, "Z") {
+		layout = "20060102T150405Z"
+		if strings.Contains(v, "-") {
+			layout = "2006-01-02T15:04:05Z"
+		}
+	} else if strings.Contains(v, "-") {
+		layout = "2006-01-02 15:04:05Z"
+	}
+	d, err := time.Parse(layout, strings.ReplaceAll(v, ",", "."))
+	if err != nil {
+		return "", false
+	}
+	epoch := time.Date(1899, time.December, 31, 0, 0, 0, 0, time.UTC)
+	if d.Before(epoch) {
+		return "0", true
+	}
+	days := float64(d.Sub(epoch)) / float64(24*time.Hour)
+	if !d.Before(time.Date(1900, time.March, 1, 0, 0, 0, 0, time.UTC)) {
+		days++
+	}
+	return strconv.FormatFloat(days, 'G', 15, 64), true
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+}
+
+// attr is the value of el's attribute named name, whatever its prefix.
+func attr(el xml.StartElement, name string) string {
+	for _, a := range el.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// columnOf is the column of a cell's name, counted from 1 ("B3": 2); 0
+// when it is not one.
+func columnOf(ref string) int {
+	col, i := 0, 0
+	for ; i < len(ref); i++ {
+		c := ref[i] | 0x20 // lower case
+		if c < 'a' || c > 'z' {
+			break
+		}
+		if col = col*26 + int(c-'a') + 1; col > lastColumn {
+			return lastColumn + 1
+		}
+	}
+	if i == 0 || i == len(ref) {
+		return 0
+	}
+	for _, c := range ref[i:] {
+		if c < '0' || c > '9' {
+			return 0
+		}
+	}
+	return col
+}
+
+// unescape is a workbook's text with the characters XML cannot hold
+// as they were ("_x000D_" is a carriage return, "_x005F_" an underscore).
+func unescape(s string) string {
+	if !strings.Contains(s, "_x") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "_x")
+		if i < 0 || len(s)-i < 7 {
+			break
+		}
+		hex := s[i+2 : i+6]
+		n, err := strconv.ParseUint(hex, 16, 16)
+		if err != nil || s[i+6] != '_' {
+			b.WriteString(s[:i+2])
+			s = s[i+2:]
+			continue
+		}
+		b.WriteString(s[:i])
+		if r := rune(n); utf8.ValidRune(r) {
+			b.WriteRune(r)
+		}
+		s = s[i+7:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// sharedTexts is a workbook's table of shared texts, one after another
+// in one buffer: a 60 MB table takes 60 MB, not the millions of small
+// structures it parses into.
+type sharedTexts struct {
+	text []byte
+	ends []uint32 // where each text ends in text
+}
+
+func (s *sharedTexts) at(i int) (string, bool) {
+	if i < 0 || i >= len(s.ends) {
+		return "", false
+	}
+	start := uint32(0)
+	if i > 0 {
+		start = s.ends[i-1]
+	}
+	return string(s.text[start:s.ends[i]]), true
+}
+
+// loadShared reads the table of shared texts: at most limit bytes of
+// XML, so at most limit bytes of text.
+func loadShared(ctx context.Context, b *book, f *zip.File, limit int64) (sharedTexts, error) {
+	var s sharedTexts
+	rc, _, err := b.open(f, limit)
+	if err != nil {
+		return s, err
+	}
+	defer rc.Close()
+	d := decoder(bufio.NewReaderSize(rc, 64<<10))
+	in, inT, phonetic, start := false, false, 0, 0
+	for n := 1; ; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return s, err
+			}
+		}
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			return s, nil
+		}
+		if err != nil {
+			return s, err
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			switch el.Name.Local {
+			case "si":
+				in, inT, phonetic, start = true, false, 0, len(s.text)
+			case "rPh":
+				phonetic++
+			case "t":
+				inT = in && phonetic == 0
+			}
+		case xml.EndElement:
+			switch el.Name.Local {
+			case "si":
+				if in {
+					if t := s.text[start:]; bytes.Contains(t, []byte("_x")) {
+						s.text = append(s.text[:start], unescape(string(t))...)
+					}
+					s.ends = append(s.ends, uint32(len(s.text)))
+				}
+				in = false
+			case "rPh":
+				phonetic = max(0, phonetic-1)
+			case "t":
+				inT = false
+			}
+		case xml.CharData:
+			if inT {
+				s.text = append(s.text, el...)
+			}
+		}
+	}
+}
+
+// scanSheet reads the sheet's XML through before its rows are read: its
+// size, counted (a zip may say a part is smaller than it is), and its
+// first merged range ("B2:B3"; "" when none), which comes after the rows.
+func scanSheet(ctx context.Context, b *book, f *zip.File, limit int64) (int64, string, error) {
+	rc, count, err := b.open(f, limit)
+	if err != nil {
+		return 0, "", err
+	}
+	defer rc.Close()
+	const carry = 4 << 10
+	buf := make([]byte, 256<<10)
+	keep := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return 0, "", err
+		}
+		n, rerr := io.ReadFull(rc, buf[keep:])
+		data := buf[:keep+n]
+		end := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
+		if rerr != nil && !end {
+			return 0, "", rerr
+		}
+		ref, at := mergedRange(data, end)
+		if ref != "" {
+			return count.n, ref, nil
+		}
+		if end {
+			return count.n, "", nil
+		}
+		from := max(0, len(data)-64)
+		if at >= 0 {
+			from = at // a merged cell begins there, the rest to come
+			if len(data)-from > carry {
+				return count.n, "?", nil
+			}
+		}
+		keep = copy(buf, data[from:])
+	}
+}
+
+// mergedRange is the range of the first merged cell in data, or where
+// one begins that data does not hold whole (-1: none).
+func mergedRange(data []byte, end bool) (string, int) {
+	name := []byte("mergeCell")
+	for from := 0; ; {
+		i := bytes.Index(data[from:], name)
+		if i < 0 {
+			return "", -1
+		}
+		i += from
+		from = i + len(name)
+		open := i - 1 // the tag's <, before a prefix ("x:") if any
+		if open >= 0 && data[open] == ':' {
+			for open--; open >= 0 && open > i-64 && isNameByte(data[open]); open-- {
+			}
+		}
+		if open < 0 || data[open] != '<' {
+			continue // not a tag's name
+		}
+		if from >= len(data) {
+			if end {
+				return "", -1
+			}
+			return "", open
+		}
+		if c := data[from]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			continue // <mergeCells>
+		}
+		close := bytes.IndexByte(data[from:], '>')
+		if close < 0 {
+			if end {
+				return "?", -1
+			}
+			return "", open
+		}
+		tok, err := xml.NewDecoder(bytes.NewReader(data[open : from+close+1])).RawToken()
+		if el, ok := tok.(xml.StartElement); ok && err == nil && attr(el, "ref") != "" {
+			return attr(el, "ref"), -1
+		}
+		return "?", -1
+	}
+}
