@@ -53,14 +53,17 @@ type Config struct {
 	// DemoFaults make the built-in demo misbehave from the start
 	// (--demo-faults: trying Agent Desk against a faulty server).
 	DemoFaults demoservice.Faults
+	// PictureBudget overrides PictureBudget, the bytes of decoded pictures
+	// kept at once (tests use a small one).
+	PictureBudget int64
 }
 
 // App is one running Agent Desk: settings, secrets, history, and the client
 // of the active account. It is safe for use from several goroutines.
 type App struct {
-	// pictures are the pictures of replies fetched this session, so that
-	// showing a reply again does not fetch them again.
-	pictures pictureCache
+	// pictures are the decoded pictures views show, within one memory
+	// budget, and the picture files downloaded this session.
+	pictures *pictureStore
 
 	cfg   Config
 	paths storage.Paths
@@ -126,7 +129,7 @@ type Session struct {
 // active last time (the built-in demo when there is none). Problems with
 // files on disk never stop it: they become Notices, shown once.
 func Open(ctx context.Context, cfg Config) (*App, error) {
-	a := &App{cfg: cfg, paths: cfg.Paths, session: NewState(Session{}), conn: NewState(Connection{})}
+	a := &App{cfg: cfg, paths: cfg.Paths, session: NewState(Session{}), conn: NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget)}
 	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.paths.Ensure(); err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })

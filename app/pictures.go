@@ -1,22 +1,27 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
-	_ "image/gif" // pictures in replies may be GIF, JPEG, PNG or WebP
-	_ "image/jpeg"
-	_ "image/png"
+	"image/color"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
 	"io"
 	"net/http"
-	"sync"
+	"os"
+	"strings"
 	"time"
 
-	_ "golang.org/x/image/webp"
+	"golang.org/x/image/webp"
 
 	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/internal/recovered"
 )
 
 // What a picture named in a reply may cost before anyone sees it. A reply
@@ -57,7 +62,8 @@ const (
 	PictureTooLarge
 	// PictureTooBig: the picture has more than MaxPicturePixels.
 	PictureTooBig
-	// PictureUnreadable: not a picture in a format Agent Desk reads.
+	// PictureUnreadable: not a PNG, JPEG, GIF or WebP picture, or one
+	// its decoder could not read.
 	PictureUnreadable
 	// PictureUnavailable: its host answered with an error.
 	PictureUnavailable
@@ -81,22 +87,50 @@ var pictureClient = &http.Client{
 	},
 }
 
-// FetchPicture downloads and decodes a picture a reply names, when the user
-// has asked for the message's pictures. Only web addresses are fetched, in
-// at most PictureTimeout, up to MaxPictureBytes; the picture's size is
-// checked against MaxPicturePixels before it is decoded.
-func (a *App) FetchPicture(ctx context.Context, raw string) (image.Image, error) {
-	if img, ok := a.pictures.get(raw); ok {
-		return img, nil
+// ShowPicture returns a picture a reply names, decoded, when the user has
+// asked for the message's pictures. Only web addresses are fetched, in at
+// most PictureTimeout, up to MaxPictureBytes; only PNG, JPEG, GIF and WebP
+// are decoded, each by its own decoder once its header showed it within
+// MaxPicturePixels and the memory budget (decodePicture). The picture
+// counts against that budget until dropped is called (from any goroutine):
+// the view then lets go of it, and asks again when it is drawn again. seen
+// tells the budget the picture was drawn: the pictures least recently seen
+// are dropped first.
+func (a *App) ShowPicture(ctx context.Context, raw string, dropped func()) (img image.Image, seen func(), err error) {
+	key := "web " + raw
+	if img, seen := a.pictures.share(key, dropped); img != nil {
+		return img, seen, nil
 	}
-	img, err := fetchPicture(ctx, raw)
+	data, ok := a.pictures.file(key)
+	if !ok {
+		if data, err = fetchPicture(ctx, raw); err != nil {
+			return nil, nil, err
+		}
+	}
+	img, seen, err = a.pictures.show(ctx, key, bytes.NewReader(data), dropped)
 	if err == nil {
-		a.pictures.put(raw, img)
+		a.pictures.keepFile(key, data)
 	}
-	return img, err
+	return img, seen, err
 }
 
-func fetchPicture(ctx context.Context, raw string) (image.Image, error) {
+// ShowPictureFile is ShowPicture for a picture file on this computer (a
+// picture an agent made): Fyne's own loader would hand it to any decoder
+// it knows.
+func (a *App) ShowPictureFile(ctx context.Context, path string, dropped func()) (image.Image, func(), error) {
+	key := "file " + path
+	if img, seen := a.pictures.share(key, dropped); img != nil {
+		return img, seen, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, &PictureError{Reason: PictureUnreadable}
+	}
+	defer f.Close()
+	return a.pictures.show(ctx, key, f, dropped)
+}
+
+func fetchPicture(ctx context.Context, raw string) ([]byte, error) {
 	u, ok := safe.Link(raw)
 	if !ok || u.Scheme == "mailto" {
 		return nil, &PictureError{Reason: PictureNotWeb}
@@ -136,81 +170,257 @@ func fetchPicture(ctx context.Context, raw string) (image.Image, error) {
 	if len(data) > MaxPictureBytes {
 		return nil, &PictureError{Reason: PictureTooLarge}
 	}
-	return DecodePicture(data)
+	return data, nil
 }
 
-// DecodePicture decodes a picture after checking, from its header alone,
-// that it is not larger than MaxPicturePixels.
-func DecodePicture(data []byte) (image.Image, error) {
-	if err := CheckPictureSize(bytes.NewReader(data)); err != nil {
-		return nil, err
+// pictureFormat is one of the formats Agent Desk shows, with its own header
+// reader and decoder. image.DecodeConfig and image.Decode hand a file to
+// whichever registered decoder claims it (Fyne registers more, ICO among
+// them), and a second decoder's header can say another size than the one
+// checked, or make the check itself allocate gigabytes.
+type pictureFormat struct {
+	config func(io.Reader) (image.Config, error)
+	decode func(io.Reader) (image.Image, error)
+	// working, when not nil, is the memory its decoder takes besides the
+	// picture, from the file (read from its start) and its header.
+	working func(*bufio.Reader, image.Config) int64
+}
+
+// pictureHeadLen is how many first bytes tell the formats apart.
+const pictureHeadLen = 12
+
+// sniffPicture tells the format from the file's first bytes, never from
+// its address or the content type its host gave.
+func sniffPicture(head []byte) (pictureFormat, bool) {
+	s := string(head)
+	switch {
+	case strings.HasPrefix(s, "\x89PNG\r\n\x1a\n"):
+		return pictureFormat{png.DecodeConfig, png.Decode, pngWorking}, true
+	case strings.HasPrefix(s, "\xff\xd8\xff"):
+		return pictureFormat{jpeg.DecodeConfig, jpeg.Decode, jpegWorking}, true
+	case strings.HasPrefix(s, "GIF87a"), strings.HasPrefix(s, "GIF89a"):
+		// gif.Decode reads the first frame only, which must lie within
+		// the logical screen DecodeConfig reports.
+		return pictureFormat{gif.DecodeConfig, gif.Decode, nil}, true
+	case len(s) >= 12 && s[:4] == "RIFF" && s[8:12] == "WEBP":
+		// webp.Decode refuses a frame of another size than the canvas
+		// DecodeConfig reports.
+		return pictureFormat{webp.DecodeConfig, webp.Decode, webpWorking}, true
 	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, &PictureError{Reason: PictureUnreadable}
+	return pictureFormat{}, false
+}
+
+// readPictureHeader reads which of PNG, JPEG, GIF or WebP r holds, and the
+// size that format's own header gives, refusing anything else and any
+// picture of more than MaxPicturePixels.
+func readPictureHeader(r io.Reader) (pictureFormat, image.Config, error) {
+	unreadable := &PictureError{Reason: PictureUnreadable}
+	br := bufio.NewReader(r)
+	head, err := br.Peek(pictureHeadLen)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return pictureFormat{}, image.Config{}, unreadable
 	}
-	return img, nil
+	f, ok := sniffPicture(head)
+	if !ok {
+		return pictureFormat{}, image.Config{}, unreadable
+	}
+	cfg, err := unpanicked(func() (image.Config, error) { return f.config(br) })
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
+		return pictureFormat{}, image.Config{}, unreadable
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > MaxPicturePixels {
+		return pictureFormat{}, image.Config{}, &PictureError{Reason: PictureTooBig, Width: cfg.Width, Height: cfg.Height}
+	}
+	return f, cfg, nil
 }
 
 // CheckPictureSize reads a picture's header and refuses one that is not a
 // picture Agent Desk reads or that has more than MaxPicturePixels: decoding
 // such a file whole could take gigabytes from a few hundred kilobytes.
 func CheckPictureSize(r io.Reader) error {
-	cfg, _, err := image.DecodeConfig(r)
+	_, _, err := readPictureHeader(r)
+	return err
+}
+
+// decodePicture decodes the picture r holds with its format's own decoder,
+// after readPictureHeader, and after reserve (when not nil) made room in
+// memory for the picture and for working, what its decoder takes besides,
+// or refused it. Nothing else is decoded.
+func decodePicture(r io.ReadSeeker, reserve func(cfg image.Config, working int64) error) (image.Image, error) {
+	f, cfg, err := readPictureHeader(r)
 	if err != nil {
-		return &PictureError{Reason: PictureUnreadable}
+		return nil, err
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > MaxPicturePixels {
-		return &PictureError{Reason: PictureTooBig, Width: cfg.Width, Height: cfg.Height}
+	unreadable := &PictureError{Reason: PictureUnreadable}
+	if reserve != nil {
+		var working int64
+		if f.working != nil {
+			if _, err := r.Seek(0, io.SeekStart); err != nil {
+				return nil, unreadable
+			}
+			working = f.working(bufio.NewReader(r), cfg)
+		}
+		if err := reserve(cfg, working); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, unreadable
+	}
+	img, err := unpanicked(func() (image.Image, error) { return f.decode(bufio.NewReader(r)) })
+	if err != nil {
+		return nil, unreadable
+	}
+	// What was decoded is never larger than the header said.
+	if b := img.Bounds(); b.Dx() > cfg.Width || b.Dy() > cfg.Height {
+		return nil, unreadable
+	}
+	return img, nil
 }
 
-// pictureCacheBytes bounds the decoded pictures kept for the session: a
-// picture shown again (the row rebuilt, the conversation reopened) is
-// not fetched again, and the oldest go first beyond this.
-const pictureCacheBytes = 64 << 20
-
-// pictureCache keeps decoded pictures by address, oldest first out.
-type pictureCache struct {
-	mu    sync.Mutex
-	order []string
-	byURL map[string]image.Image
-	bytes int
+// unpanicked runs a decoder over data a server sent: a decoder's bug that
+// panics on some file must not end Agent Desk, the picture is unreadable.
+func unpanicked[T any](fn func() (T, error)) (v T, err error) {
+	defer func() {
+		if recovered.From("a picture", recover()) != nil {
+			var zero T
+			v, err = zero, &PictureError{Reason: PictureUnreadable}
+		}
+	}()
+	return fn()
 }
 
-func pictureBytes(img image.Image) int {
-	b := img.Bounds()
-	return b.Dx() * b.Dy() * 4
+// decodedSize is the memory a picture of this header takes once decoded:
+// 4 bytes a pixel, 8 for 16 bits a channel (deep-colour PNG).
+func decodedSize(cfg image.Config) int64 {
+	bpp := int64(4)
+	if cfg.ColorModel == color.RGBA64Model || cfg.ColorModel == color.NRGBA64Model {
+		bpp = 8
+	}
+	return int64(cfg.Width) * int64(cfg.Height) * bpp
 }
 
-func (c *pictureCache) get(url string) (image.Image, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	img, ok := c.byURL[url]
-	return img, ok
+// pngWorking is what an interlaced PNG takes to decode besides the picture:
+// its passes are decoded apart, about the picture's size again (measured:
+// 303 MB allocated for a 6300 × 6300 picture of 151 MB).
+func pngWorking(r *bufio.Reader, cfg image.Config) int64 {
+	// The header is the first chunk; its last byte says interlaced.
+	head, err := r.Peek(29)
+	if err == nil && head[28] == 0 {
+		return 0
+	}
+	return decodedSize(cfg)
 }
 
-func (c *pictureCache) put(url string, img image.Image) {
-	n := pictureBytes(img)
-	if n > pictureCacheBytes {
-		return
+// jpegWorking is what a progressive JPEG takes to decode besides the
+// picture: 4 bytes a pixel for each colour component until its last scan
+// (measured: 568 MB allocated for a 6300 × 6300 colour picture of 700 kB).
+// A JPEG whose markers cannot be read counts as progressive.
+func jpegWorking(r *bufio.Reader, cfg image.Config) int64 {
+	if progressive, ok := jpegProgressive(r); ok && !progressive {
+		return 0
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.byURL == nil {
-		c.byURL = map[string]image.Image{}
+	comps := int64(4)
+	switch cfg.ColorModel {
+	case color.GrayModel:
+		comps = 1
+	case color.YCbCrModel:
+		comps = 3
 	}
-	if _, ok := c.byURL[url]; ok {
-		return
+	// Blocks cover whole units of up to 16 × 16 pixels.
+	w, h := (int64(cfg.Width)+15)/16*16, (int64(cfg.Height)+15)/16*16
+	return w * h * 4 * comps
+}
+
+// jpegProgressive reads a JPEG's markers up to its frame header the way
+// image/jpeg does: the first frame header decides, and says progressive.
+func jpegProgressive(r *bufio.Reader) (progressive, ok bool) {
+	var m [2]byte
+	if _, err := io.ReadFull(r, m[:]); err != nil {
+		return false, false
 	}
-	for c.bytes+n > pictureCacheBytes && len(c.order) > 0 {
-		old := c.order[0]
-		c.order = c.order[1:]
-		c.bytes -= pictureBytes(c.byURL[old])
-		delete(c.byURL, old)
+	for {
+		if _, err := io.ReadFull(r, m[:]); err != nil {
+			return false, false
+		}
+		// Bytes other than a marker's are skipped.
+		for m[0] != 0xff {
+			c, err := r.ReadByte()
+			if err != nil {
+				return false, false
+			}
+			m[0], m[1] = m[1], c
+		}
+		marker := m[1]
+		if marker == 0 {
+			continue
+		}
+		for marker == 0xff {
+			c, err := r.ReadByte()
+			if err != nil {
+				return false, false
+			}
+			marker = c
+		}
+		switch {
+		case marker == 0xd9: // the end, and no frame
+			return false, false
+		case marker >= 0xd0 && marker <= 0xd7: // restart markers carry nothing
+			continue
+		}
+		if _, err := io.ReadFull(r, m[:]); err != nil {
+			return false, false
+		}
+		n := int64(m[0])<<8 + int64(m[1]) - 2
+		if n < 0 {
+			return false, false
+		}
+		switch marker {
+		case 0xc0, 0xc1:
+			return false, true
+		case 0xc2:
+			return true, true
+		}
+		if _, err := r.Discard(int(n)); err != nil {
+			return false, false
+		}
 	}
-	c.byURL[url] = img
-	c.order = append(c.order, url)
-	c.bytes += n
+}
+
+// losslessWorking is what decoding lossless WebP data may take besides the
+// picture, whatever its size: a table of up to 65,536 Huffman groups of
+// 2,680 bytes (measured: 128 MB allocated for a file of 34 bytes).
+const losslessWorking = 65536 * 2680
+
+// losslessPerByte is what the lossless decoder's Huffman tables may grow
+// by for each byte of its data: counted whole, so a crafted file is refused
+// rather than trusted (a lossless picture of more than about 300 kB does
+// not fit the budget, and is offered as a file to save).
+const losslessPerByte = 256
+
+// webpWorking is losslessWorking for a WebP picture holding lossless data
+// (its picture, or the transparency of a lossy one), else nothing. Its
+// chunks are read up to the picture's; one that cannot be read counts as
+// lossless.
+func webpWorking(r *bufio.Reader, _ image.Config) int64 {
+	if _, err := r.Discard(12); err != nil {
+		return losslessWorking
+	}
+	var head [8]byte
+	for {
+		if _, err := io.ReadFull(r, head[:]); err != nil {
+			return losslessWorking
+		}
+		n := int64(binary.LittleEndian.Uint32(head[4:]))
+		switch string(head[:4]) {
+		case "VP8 ":
+			return 0
+		case "VP8L", "ALPH":
+			return losslessWorking + losslessPerByte*n
+		}
+		n += n & 1 // chunks are padded to an even length
+		if _, err := r.Discard(int(n)); err != nil {
+			return losslessWorking
+		}
+	}
 }

@@ -625,20 +625,20 @@ func TestRunImageAgentShowsPreview(t *testing.T) {
 		img = findImage(d.output.content)
 		return img != nil
 	})
-	if img.File == "" {
+	if img.Image == nil {
 		t.Fatal("the preview shows the downloaded picture")
 	}
 }
 
+// findImage is the picture o shows (decoded by the app, not an icon), or
+// nil when it shows none.
 func findImage(o fyne.CanvasObject) *canvas.Image {
-	switch x := o.(type) {
-	case *canvas.Image:
+	if x, ok := o.(*canvas.Image); ok && x.Resource == nil && x.Image != nil {
 		return x
-	case *fyne.Container:
-		for _, c := range x.Objects {
-			if img := findImage(c); img != nil {
-				return img
-			}
+	}
+	for _, c := range kittest.Children(o) {
+		if img := findImage(c); img != nil {
+			return img
 		}
 	}
 	return nil

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
@@ -194,8 +193,9 @@ var openOutput = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) }
 
 // image has the app download the picture into the preview cache, showing
 // how much has arrived and a Cancel button, and shows it once there when
-// it is a picture (judged from its content, never its address) small
-// enough to decode safely; otherwise it says so, and Save as… stays.
+// it is a PNG, JPEG, GIF or WebP picture (judged from its content, never
+// its address) small enough to decode safely; otherwise it says so, and
+// Save as… stays.
 func (o *outputView) image(r app.Run) fyne.CanvasObject {
 	box := container.NewStack()
 	o.follow(r, box, lang.L("Downloading the picture…"), true, func(out app.Output) fyne.CanvasObject {
@@ -205,10 +205,13 @@ func (o *outputView) image(r app.Run) fyne.CanvasObject {
 		case out.NotShown != nil:
 			return saveOnly(lang.L("{{.Why}} You can still save it with the Save as… button.", map[string]any{"Why": app.Describe(out.NotShown)}))
 		}
-		img := canvas.NewImageFromFile(out.Path)
-		img.FillMode = canvas.ImageFillContain
-		img.SetMinSize(fyne.NewSize(360, 270))
-		return img
+		// Decoded by the app, in the background, within its limits and
+		// memory budget: Fyne's own loader takes any format it knows.
+		return kit.NewPictureFile(o.s.app, out.Path, "", func() {
+			if o.onLoaded != nil {
+				o.onLoaded()
+			}
+		})
 	})
 	return container.NewVBox(container.NewHBox(o.saveButton(r)), box)
 }

@@ -240,3 +240,16 @@ func TestImageDownloadShowsProgressAndCancels(t *testing.T) {
 	test.Tap(again)
 	f.q.WaitUntil(t, func() bool { return findImage(f.o.content) != nil }, func() string { return kittest.Labels(f.o.content) })
 }
+
+// A picture output in a format Agent Desk does not show (BMP: the window
+// knows it, but only PNG, JPEG, GIF and WebP are decoded) is offered as a
+// file to save, never handed to the window's own decoders.
+func TestImageOutputInAnotherFormatIsOnlySaved(t *testing.T) {
+	bmp := []byte("BM\x3a\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x01\x00\x18\x00\x00\x00\x00\x00\x04\x00\x00\x00\x13\x0b\x00\x00\x13\x0b\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\x00\x00\x00")
+	f := newOutputFixture(t, serveFiles(map[string][]byte{"/picture.bmp": bmp}))
+	f.o.show(f.run(client.AgentImage, "/picture.bmp"), 0)
+	f.waitText(t, "not a picture Agent Desk can show. You can still save it")
+	if findImage(f.o.content) != nil || kittest.FindButton(f.o.content, "Save as…") == nil {
+		t.Fatal("the BMP must not be decoded, and Save as… stays")
+	}
+}

@@ -382,7 +382,7 @@ func (v *convView) updateButtons() {
 	note := ""
 	switch until := v.st.WaitingUntil; {
 	case v.st.Phase == app.ChatRecovering:
-		note = lang.L("The connection dropped. Agent Desk is fetching the rest of the reply from the service; the agent is not run again.")
+		note = lang.L("Part of the reply did not arrive. Agent Desk is fetching the rest from the service; the agent is not run again.")
 	case !until.IsZero():
 		note = lang.L("The service asked Agent Desk to slow down. Your message goes in about {{.Time}}.",
 			map[string]any{"Time": app.HowLong(time.Until(until).Round(time.Second))})
@@ -633,6 +633,12 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	if len(row.Objects) != 1 || row.Objects[0] != rc.obj {
 		row.Objects = []fyne.CanvasObject{rc.obj}
 		row.Refresh()
+	}
+	if rc.body != nil {
+		// A reply's finished blocks are not redrawn as it comes into
+		// view: its pictures hear of it, and one the memory budget
+		// dropped is loaded again.
+		kit.PicturesInView(rc.body.Pictures())
 	}
 	w, vh := v.rowWidth(), v.list.Size().Height
 	// a release of text lays the window out small and back: the rows

@@ -2,8 +2,8 @@ package kit
 
 import (
 	"context"
-	"fyne.io/fyne/v2/lang"
 	"image"
+	"image/color"
 	"net/url"
 	"sync"
 
@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -133,22 +134,47 @@ func mainWindow() fyne.Window {
 	return nil
 }
 
-// Picture is a picture a reply names. Until the user loads the message's
-// pictures it shows a line with its description; then the picture itself,
-// or a line saying why it is not shown. It is a rich-text segment standing
-// where the picture is in the text.
+// Picture is a picture a reply names (or an agent made: NewPictureFile).
+// Until the user loads the message's pictures it shows a line with its
+// description; then the picture itself, or a line saying why it is not
+// shown. It is a rich-text segment standing where the picture is in the
+// text. The app may drop the picture to keep its pictures within their
+// memory budget: its place stays, and it is decoded again when the text is
+// drawn again.
 type Picture struct {
 	Title   string // the description the reply gave, neutralised
 	Address string // where the reply says the picture is
 
-	mu    sync.Mutex
-	img   image.Image
-	err   error
-	busy  bool
+	mu  sync.Mutex
+	src pictureSource
+	img image.Image // nil before it loads and while it is dropped
+	// size is the picture's size once loaded, kept while it is dropped so
+	// that its place does not change.
+	size image.Point
+	// seen tells the app's budget the picture was drawn (nil when not held).
+	seen func()
+	// loads counts loads and lost is the last the budget dropped, so that
+	// a drop meant for an earlier load is ignored.
+	loads, lost int
+	err         error
+	busy        bool
+	// quiet is set while the picture's own change redraws its text.
+	quiet bool
+	// after runs on the UI goroutine when loading again failed: the
+	// picture's place changed.
+	after func()
 	owner *widget.RichText
 	// version counts changes of state; drawn is the version last drawn, so
 	// that redrawing the text does not rebuild an unchanged picture.
 	version, drawn int
+}
+
+// pictureSource is where a Picture comes from: run does work in the
+// background, then then on the UI goroutine (Act); load decodes the picture
+// within the app's limits and memory budget (app.ShowPicture).
+type pictureSource struct {
+	run  func(work func(ctx context.Context), then func())
+	load func(ctx context.Context, dropped func()) (image.Image, func(), error)
 }
 
 // maxPictureSize is the most room a picture takes in a reply; larger
@@ -170,29 +196,34 @@ func (p *Picture) Visual() fyne.CanvasObject {
 	return box
 }
 
-// Update shows the picture's current state in its place.
+// Update shows the picture's current state in its place; drawn, the
+// picture is in view (inView).
 func (p *Picture) Update(o fyne.CanvasObject) {
 	box, ok := o.(*fyne.Container)
 	if !ok {
 		return
 	}
+	p.inView()
 	p.mu.Lock()
-	img, err, busy := p.img, p.err, p.busy
-	if len(box.Objects) > 0 && p.drawn == p.version {
-		p.mu.Unlock()
-		return
-	}
+	img, size, err, busy := p.img, p.size, p.err, p.busy
+	unchanged := len(box.Objects) > 0 && p.drawn == p.version
 	p.drawn = p.version
 	p.mu.Unlock()
+	if unchanged {
+		return
+	}
 	var obj fyne.CanvasObject
 	switch {
 	case img != nil:
 		c := canvas.NewImageFromImage(img)
 		c.FillMode = canvas.ImageFillContain
-		b := img.Bounds()
-		scale := min(1, maxPictureSize.Width/float32(b.Dx()), maxPictureSize.Height/float32(b.Dy()))
-		c.SetMinSize(fyne.NewSize(float32(b.Dx())*scale, float32(b.Dy())*scale))
+		c.SetMinSize(pictureSize(size))
 		obj = container.NewHBox(c)
+	case size != (image.Point{}):
+		// Dropped: its place stays until it is decoded again.
+		r := canvas.NewRectangle(color.Transparent)
+		r.SetMinSize(pictureSize(size))
+		obj = container.NewHBox(r)
 	default:
 		text := lang.L("Picture")
 		if p.Title != "" {
@@ -217,6 +248,13 @@ func (p *Picture) Update(o fyne.CanvasObject) {
 	box.Refresh()
 }
 
+// pictureSize is the room a picture of size px takes: its own size, scaled
+// down to maxPictureSize.
+func pictureSize(px image.Point) fyne.Size {
+	scale := min(1, maxPictureSize.Width/float32(px.X), maxPictureSize.Height/float32(px.Y))
+	return fyne.NewSize(float32(px.X)*scale, float32(px.Y)*scale)
+}
+
 // Select does nothing: a picture has no text to select.
 func (p *Picture) Select(_, _ fyne.Position) {}
 
@@ -226,11 +264,12 @@ func (p *Picture) SelectedText() string { return "" }
 // Unselect does nothing: a picture has no text to select.
 func (p *Picture) Unselect() {}
 
-// Loaded reports whether the picture is shown.
+// Loaded reports whether the picture loaded: it is shown, or its place is
+// kept while the memory budget dropped it.
 func (p *Picture) Loaded() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.img != nil
+	return p.size != (image.Point{})
 }
 
 // Err is why the picture is not shown after loading, or nil.
@@ -246,12 +285,19 @@ func (p *Picture) Err() error {
 func ShowPictures() string { return lang.L("Show pictures") }
 
 // LoadPictures fetches pictures the user asked to see, one after another in
-// the background (app.FetchPicture: web addresses only, time, size and
-// pixel limits), and shows each as it arrives. done, when not nil, runs on
-// the UI goroutine after the last.
+// the background (app.ShowPicture: web addresses only, time, size, pixel
+// and memory limits), and shows each as it arrives. done, when not nil,
+// runs on the UI goroutine after the last, and again whenever loading a
+// dropped picture again failed (its place changed).
 func LoadPictures(a *app.App, pics []*Picture, done func()) {
+	run := func(work func(ctx context.Context), then func()) { Act(a, work, then) }
 	for _, p := range pics {
+		addr := p.Address
 		p.mu.Lock()
+		p.src = pictureSource{run: run, load: func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+			return a.ShowPicture(ctx, addr, dropped)
+		}}
+		p.after = done
 		p.busy, p.err = p.img == nil, nil
 		p.version++
 		p.mu.Unlock()
@@ -259,24 +305,157 @@ func LoadPictures(a *app.App, pics []*Picture, done func()) {
 	}
 	Act(a, func(ctx context.Context) {
 		for _, p := range pics {
-			if p.Loaded() {
-				continue
-			}
-			img, err := a.FetchPicture(ctx, p.Address)
 			p.mu.Lock()
-			p.img, p.err, p.busy = img, err, false
-			p.version++
+			held := p.img != nil
 			p.mu.Unlock()
-			Do(p.refresh)
+			if !held {
+				_ = p.load(ctx)
+			}
 		}
 	}, done)
 }
 
-// refresh redraws the rich text the picture stands in.
-func (p *Picture) refresh() {
-	if p.owner != nil {
-		p.owner.Refresh()
+// NewPictureFile shows the picture file at path (a picture an agent made),
+// decoded in the background within the app's limits and memory budget
+// (app.ShowPictureFile): Fyne's own loader would hand the file to any
+// decoder it knows. done, when not nil, runs on the UI goroutine once the
+// picture is shown or says why not.
+func NewPictureFile(a *app.App, path, title string, done func()) *widget.RichText {
+	p := &Picture{Title: title, busy: true, after: done}
+	p.src = pictureSource{
+		run: func(work func(ctx context.Context), then func()) { Act(a, work, then) },
+		load: func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+			return a.ShowPictureFile(ctx, path, dropped)
+		},
 	}
+	r := widget.NewRichText(p)
+	p.owner = r
+	p.src.run(func(ctx context.Context) { _ = p.load(ctx) }, done)
+	return r
+}
+
+// load decodes the picture and shows it; in the background.
+func (p *Picture) load(ctx context.Context) error {
+	p.mu.Lock()
+	p.loads++
+	n, src := p.loads, p.src
+	p.mu.Unlock()
+	img, seen, err := src.load(ctx, func() { p.drop(n) })
+	p.mu.Lock()
+	if n != p.loads {
+		// A later load shows the picture.
+		p.mu.Unlock()
+		return err
+	}
+	p.busy = false
+	switch {
+	case err != nil:
+		p.img, p.seen, p.size, p.err = nil, nil, image.Point{}, err
+	case p.lost == n:
+		// Dropped already, before it was drawn.
+		p.img, p.seen, p.size, p.err = nil, nil, img.Bounds().Size(), nil
+	default:
+		p.img, p.seen, p.size, p.err = img, seen, img.Bounds().Size(), nil
+	}
+	p.version++
+	p.mu.Unlock()
+	Do(p.refresh)
+	return err
+}
+
+// PicturesInView tells pictures their text is drawn again, for texts that
+// are not redrawn as a whole when they come into view (a conversation's
+// row bound again): see inView.
+func PicturesInView(pics []*Picture) {
+	for _, p := range pics {
+		p.inView()
+	}
+}
+
+// inView tells the app's budget a picture shown was seen, and loads again
+// one the budget dropped, unless the picture's own change is being drawn
+// (see refresh).
+func (p *Picture) inView() {
+	p.mu.Lock()
+	seen := p.seen
+	again := p.img == nil && p.size != (image.Point{}) && !p.busy && !p.quiet && p.src.load != nil
+	if again {
+		p.busy = true
+	}
+	src, after := p.src, p.after
+	p.mu.Unlock()
+	if seen != nil {
+		seen()
+	}
+	if !again {
+		return
+	}
+	var err error
+	src.run(func(ctx context.Context) { err = p.load(ctx) }, func() {
+		if err != nil && after != nil {
+			after()
+		}
+	})
+}
+
+// drop lets go of the picture of load n, which the app's budget dropped.
+func (p *Picture) drop(n int) {
+	p.mu.Lock()
+	if n != p.loads {
+		p.mu.Unlock()
+		return
+	}
+	p.lost = n
+	held := p.img != nil
+	p.img, p.seen = nil, nil
+	if held {
+		p.version++
+	}
+	p.mu.Unlock()
+	if held {
+		Do(p.refresh)
+	}
+}
+
+// refresh redraws the text the picture stands in after the picture
+// changed. Its pictures do not load again meanwhile a picture the budget
+// dropped: only drawing the text for another reason does (it comes back
+// into view), so pictures that do not fit in the budget together take
+// turns at such drawings rather than drop each other for ever.
+func (p *Picture) refresh() {
+	if p.owner == nil {
+		return
+	}
+	pics := append(picturesIn(p.owner.Segments), p)
+	for _, q := range pics {
+		q.setQuiet(true)
+	}
+	p.owner.Refresh()
+	for _, q := range pics {
+		q.setQuiet(false)
+	}
+}
+
+func (p *Picture) setQuiet(q bool) {
+	p.mu.Lock()
+	p.quiet = q
+	p.mu.Unlock()
+}
+
+// picturesIn are the pictures among segs, at any depth.
+func picturesIn(segs []widget.RichTextSegment) []*Picture {
+	var pics []*Picture
+	for _, s := range segs {
+		switch t := s.(type) {
+		case *Picture:
+			pics = append(pics, t)
+		case *widget.ParagraphSegment:
+			pics = append(pics, picturesIn(t.Texts)...)
+		case *widget.ListSegment:
+			pics = append(pics, picturesIn(t.Items)...)
+		}
+	}
+	return pics
 }
 
 // SetOwner names the rich text a picture stands in, when it was not built

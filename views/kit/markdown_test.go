@@ -3,6 +3,7 @@ package kit_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -14,6 +15,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -161,5 +164,75 @@ func TestARepliesPicturesWaitUntilAskedAndStayWithinLimits(t *testing.T) {
 	}
 	if txt := kittest.AllText(rich); !strings.Contains(txt, "too large to show") {
 		t.Errorf("the refused picture does not say why: %q", txt)
+	}
+}
+
+// shownImage is the picture o shows (not an icon), or nil when it shows
+// none.
+func shownImage(o fyne.CanvasObject) image.Image {
+	if c, ok := o.(*canvas.Image); ok && c.Resource == nil && c.Image != nil {
+		return c.Image
+	}
+	for _, c := range kittest.Children(o) {
+		if img := shownImage(c); img != nil {
+			return img
+		}
+	}
+	return nil
+}
+
+// The pictures of replies stay within the app's memory budget: a picture
+// the budget dropped is let go of (its place stays), and decoded again
+// when its text is drawn again, dropping the one least recently seen.
+func TestPicturesShownStayWithinTheMemoryBudget(t *testing.T) {
+	q := kit.UseQueue(t)
+	test.NewTempApp(t)
+	pic := pngBytes(1000, 1000) // 4 MB decoded
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write(pic)
+	}))
+	defer srv.Close()
+	a := apptest.Open(t, func(c *app.Config) { c.PictureBudget = 10_000_000 })
+	var texts []*widget.RichText
+	var pics []*kit.Picture
+	box := container.NewVBox()
+	for i := range 3 {
+		rich, p := kit.NewMarkdownText(fmt.Sprintf("![picture %d](%s/%d.png)", i, srv.URL, i))
+		texts, pics = append(texts, rich), append(pics, p...)
+		box.Add(rich)
+	}
+	w := test.NewTempWindow(t, box)
+	w.Resize(fyne.NewSize(700, 1600))
+	shown := func() (n int) {
+		for _, r := range texts {
+			if shownImage(r) != nil {
+				n++
+			}
+		}
+		return n
+	}
+	describe := func() string { return fmt.Sprintf("%d shown: %q", shown(), kittest.AllText(box)) }
+	for i := range 3 {
+		done := false
+		kit.LoadPictures(a, pics[i:i+1], func() { done = true })
+		q.WaitUntil(t, func() bool { return done }, describe)
+		if shown() > 2 {
+			t.Fatalf("after picture %d, %d pictures of 4 MB shown with a budget of 10 MB", i, shown())
+		}
+	}
+	if shownImage(texts[0]) != nil || shownImage(texts[1]) == nil || shownImage(texts[2]) == nil {
+		t.Fatalf("the first picture should be dropped, the last two shown: %s", describe())
+	}
+	if !pics[0].Loaded() || texts[0].MinSize().Height < 300 {
+		t.Errorf("a dropped picture's place should stay: loaded %v, height %v", pics[0].Loaded(), texts[0].MinSize().Height)
+	}
+	// The first text comes back into view after the third was seen: the
+	// second, seen least recently, makes room.
+	texts[2].Refresh()
+	texts[0].Refresh()
+	q.WaitUntil(t, func() bool { return shownImage(texts[0]) != nil && shownImage(texts[1]) == nil },
+		func() string { return "the first picture was not shown again in place of the second: " + describe() })
+	if shownImage(texts[2]) == nil {
+		t.Errorf("the picture seen most recently should stay: %s", describe())
 	}
 }

@@ -1,0 +1,81 @@
+package kit
+
+import (
+	"context"
+	"errors"
+	"image"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// oneAtATime is a memory budget of one picture: loading one drops the
+// other. It counts the loads.
+type oneAtATime struct {
+	dropHeld func()
+	loads    int
+}
+
+func (b *oneAtATime) source(size int) pictureSource {
+	return pictureSource{
+		// In the background: after the drawing that asked.
+		run: func(work func(ctx context.Context), then func()) {
+			Do(func() {
+				work(context.Background())
+				if then != nil {
+					then()
+				}
+			})
+		},
+		load: func(_ context.Context, dropped func()) (image.Image, func(), error) {
+			if b.loads++; b.loads > 50 {
+				return nil, nil, errors.New("loaded again and again")
+			}
+			if b.dropHeld != nil {
+				b.dropHeld()
+			}
+			b.dropHeld = dropped
+			return image.NewGray(image.Rect(0, 0, size, size)), func() {}, nil
+		},
+	}
+}
+
+// Two pictures of one text that do not fit in the budget together take
+// turns, one load each time the text is drawn for another reason, rather
+// than drop each other for ever: drawing a picture's own change does not
+// load the other again.
+func TestPicturesThatDoNotFitTogetherTakeTurns(t *testing.T) {
+	q := UseQueue(t)
+	test.NewTempApp(t)
+	var b oneAtATime
+	a, c := &Picture{Title: "a"}, &Picture{Title: "c"}
+	rich := widget.NewRichText(a, c)
+	a.owner, c.owner = rich, rich
+	a.src, c.src = b.source(100), b.source(100)
+	test.NewTempWindow(t, rich)
+	for _, p := range []*Picture{a, c} {
+		if err := p.load(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q.Drain()
+	held := func(p *Picture) bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.img != nil
+	}
+	if held(a) || !held(c) || b.loads != 2 {
+		t.Fatalf("held %v %v after %d loads; want the second only, after 2", held(a), held(c), b.loads)
+	}
+	for turn := range 4 {
+		rich.Refresh()
+		q.Drain()
+		if b.loads != 3+turn {
+			t.Fatalf("%d loads after %d drawings, want %d", b.loads, turn+1, 3+turn)
+		}
+		if held(a) == held(c) {
+			t.Fatalf("drawing %d: held %v %v, want one", turn+1, held(a), held(c))
+		}
+	}
+}
