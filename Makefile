@@ -1,6 +1,7 @@
 # Agent Desk. Two commands do everything on a fresh Debian or Ubuntu machine:
 #   make run    install what the build needs (if missing), build, open the app
-#   make test   the same set-up, then vet, staticcheck and every test (race detector on)
+#   make test   the same set-up, then vet, staticcheck, every test (race
+#               detector on) and every fuzz target for a while (make fuzz)
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
@@ -20,7 +21,7 @@ export CGO_ENABLED := 1
 DEB_PACKAGES := gcc libgl1-mesa-dev xorg-dev xvfb xauth xdotool imagemagick desktop-file-utils xz-utils \
 	fonts-dejavu-core fonts-wqy-microhei
 
-.PHONY: deps run build test bench clean
+.PHONY: deps run build test fuzz bench clean
 
 deps:
 	@command -v $(GO) >/dev/null || { echo "Agent Desk needs Go 1.26.8 or newer: see https://go.dev/doc/install"; exit 1; }
@@ -49,7 +50,15 @@ test: deps
 	$(GO) vet -tags ci ./...
 	$(GO) tool staticcheck -tags ci ./...
 	$(GO) test -race -tags ci -timeout 20m ./...
+	$(MAKE) --no-print-directory fuzz
 	$(MAKE) --no-print-directory package-check
+
+# Every fuzz target runs FUZZTIME (20 s) looking for inputs that crash a
+# parser of server or file data, two at a time; what it finds is kept in
+# the package's testdata/fuzz (.ci/fuzz). make fuzz FUZZTIME=5m for longer.
+FUZZTIME ?= 20s
+fuzz: deps
+	GO=$(GO) FUZZTIME=$(FUZZTIME) .ci/fuzz
 
 bench: deps
 	@mkdir -p bin; set -o pipefail; $(GO) test -tags ci -run '^$$' -bench . -benchmem -timeout 30m ./... | tee bin/bench.txt | $(GO) run ./.ci/benchtable
