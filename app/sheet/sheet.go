@@ -258,13 +258,13 @@ func (k *kept) header(row int, rec []string) ([]string, error) {
 }
 
 type csvTable struct {
-	ctx    context.Context
-	path   string
-	r      *csv.Reader
-	read   *countingReader
-	size   int64 // the file's size, -1 when not known
-	k      kept
-	err    error // what stopped the table: said again
+	ctx  context.Context
+	path string
+	r    *csv.Reader
+	read *countingReader
+	size int64 // the file's size, -1 when not known
+	k    kept
+	rows
 	header []string
 	// width is how many of a record's cells are kept: the header's,
 	// blank names on its right included (a spreadsheet program saves
@@ -274,7 +274,6 @@ type csvTable struct {
 	// record's row, as a spreadsheet program numbers it, is its line less
 	// those.
 	inCells int
-	first   *Row // the first row, read to check there is one
 	closer  io.Closer
 }
 
@@ -342,24 +341,34 @@ func readCSV(ctx context.Context, r io.Reader, size int64, path string, lim limi
 
 func (t *csvTable) Header() []string { return t.header }
 
-func (t *csvTable) Next() (r Row, err error) {
+func (t *csvTable) Next() (Row, error) { return t.rows.next(t.path, t.next) }
+
+// rows is what both kinds of table do alike between their rows: the
+// first row, read to check there is one, comes back first; what stopped
+// the table is said again; a panic in read is an unreadable sheet.
+type rows struct {
+	first *Row
+	err   error
+}
+
+func (s *rows) next(path string, read func() (Row, error)) (r Row, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			r, err = Row{}, panicked(t.path, p)
+			r, err = Row{}, panicked(path, p)
 		}
 		if err != nil && err != io.EOF {
-			t.err = err
+			s.err = err
 		}
 	}()
-	if t.err != nil {
-		return Row{}, t.err
+	if s.err != nil {
+		return Row{}, s.err
 	}
-	if t.first != nil {
-		r := *t.first
-		t.first = nil
+	if s.first != nil {
+		r := *s.first
+		s.first = nil
 		return r, nil
 	}
-	return t.next()
+	return read()
 }
 
 func (t *csvTable) Progress() float64 {

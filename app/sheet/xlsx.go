@@ -54,11 +54,10 @@ type xlsxTable struct {
 	k      kept
 	header []string
 	width  int
-	first  *Row
+	rows
 	row    int // the last row's number
 	tokens int
 	v, is  []byte // a cell's value and inline text, reused
-	err    error  // what stopped the table: said again
 }
 
 // book is a workbook's zip, its parts by name (and by name in lower
@@ -345,23 +344,9 @@ func (t *xlsxTable) Progress() float64 {
 	return min(1, float64(t.read.n)/float64(t.size))
 }
 
-func (t *xlsxTable) Next() (r Row, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			r, err = Row{}, panicked(t.path, p)
-		}
-		if err != nil && err != io.EOF {
-			t.err = err
-		}
-	}()
-	if t.err != nil {
-		return Row{}, t.err
-	}
-	if t.first != nil {
-		r := *t.first
-		t.first = nil
-		return r, nil
-	}
+func (t *xlsxTable) Next() (Row, error) { return t.rows.next(t.path, t.next) }
+
+func (t *xlsxTable) next() (Row, error) {
 	for {
 		if err := t.ctx.Err(); err != nil {
 			return Row{}, err
