@@ -35,6 +35,10 @@ import (
 // (GOGC=400: the heap may grow to five times what is live, not twice).
 const startupGCPercent = 400
 
+// demoPace is how fast the built-in demo service streams: slow enough to
+// look like a real model, fast enough not to bore.
+const demoPace = 25 * time.Millisecond
+
 func main() {
 	serveDemo := flag.String("serve-demo", "", "run only the built-in service on `ADDR` (for example 127.0.0.1:8787)")
 	demoAPI := flag.String("demo-api", demoservice.APIReal, "the reading the built-in demo follows (in the window and with --serve-demo): `real` (the deployed service) or spec (the interface as first described)")
@@ -49,7 +53,7 @@ func main() {
 		}
 	}
 
-	// The app builds its demo service itself; the seed is set for it here.
+	// The seed is set here for the demo services started below.
 	if err := demoservice.SetDefaultSeed(*demoSeed); err != nil {
 		fmt.Fprintf(os.Stderr, "agentdesk: --demo-seed %q: want standard or odd\n", *demoSeed)
 		os.Exit(2)
@@ -85,7 +89,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "agentdesk: --demo-api %q: want real or spec\n", *demoAPI)
 		os.Exit(2)
 	}
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), DemoAPI: *demoAPI, DemoFaults: faults})
+	startDemo := func(key string) (app.DemoServer, error) {
+		return demoservice.Listen("127.0.0.1:0", demoservice.Options{APIKey: key, Pace: demoPace, API: *demoAPI, Faults: faults})
+	}
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)
@@ -149,7 +156,7 @@ func runDemoService(addr, api, seed string, faults demoservice.Faults) error {
 	if err != nil {
 		return err
 	}
-	opts := demoservice.Options{API: api, APIKey: key, Pace: app.DemoPace, Seed: seed, Faults: faults}
+	opts := demoservice.Options{API: api, APIKey: key, Pace: demoPace, Seed: seed, Faults: faults}
 	var reading string
 	switch api {
 	case demoservice.APIReal:

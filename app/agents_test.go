@@ -177,7 +177,7 @@ func TestAgentBrowserTypeAndSearch(t *testing.T) {
 // A slow answer to an old search must never replace the newer one.
 func TestAgentBrowserNewerSearchWins(t *testing.T) {
 	a := apptest.Open(t)
-	svc := a.Demo().Service
+	svc := apptest.Demo(a).Service
 	b := a.NewAgentBrowser(0)
 	svc.SetFaults(demoservice.Faults{Latency: 400 * time.Millisecond})
 	b.Search(app.AgentQuery{Q: "video"})
@@ -221,7 +221,7 @@ func TestAgentBrowserClearDropsTheOldAnswer(t *testing.T) {
 	b := a.NewAgentBrowser(0)
 	b.Search(app.AgentQuery{})
 	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
-	a.Demo().Service.SetFaults(demoservice.Faults{Latency: 300 * time.Millisecond})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Latency: 300 * time.Millisecond})
 	b.Reload()
 	b.Clear()
 	if st := page(b); len(st.Agents) != 0 || st.Loading {
@@ -235,14 +235,14 @@ func TestAgentBrowserClearDropsTheOldAnswer(t *testing.T) {
 
 func TestAgentBrowserShowsFailureAndRetries(t *testing.T) {
 	a := apptest.Open(t)
-	a.Demo().Service.SetFaults(demoservice.Faults{Fail500: 10})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Fail500: 10})
 	b := a.NewAgentBrowser(0)
 	b.Search(app.AgentQuery{})
 	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err != nil })
 	if app.Describe(st.Err) == "" {
 		t.Fatal("a failure needs a sentence")
 	}
-	a.Demo().Service.SetFaults(demoservice.Faults{})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{})
 	b.Reload()
 	st = waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	if st.Err != nil {

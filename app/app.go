@@ -24,19 +24,21 @@ import (
 	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/client"
-	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// DemoPace is how fast the built-in demo service streams: slow enough to
-// look like a real model, fast enough not to bore.
-const DemoPace = 25 * time.Millisecond
+// DemoServer is the running built-in service the demo account talks to.
+type DemoServer interface {
+	URL() string
+	Close() error
+}
 
 // Config says where Agent Desk keeps its files and how the demo behaves.
 type Config struct {
 	Paths storage.Paths
-	// DemoPace overrides DemoPace (tests use 0 for instant replies).
-	DemoPace *time.Duration
+	// StartDemo starts the built-in service the demo account talks to,
+	// with key as its key (main wires it in; tests start their own).
+	StartDemo func(key string) (DemoServer, error)
 	// Keyring replaces the system keyring (tests).
 	Keyring storage.Keyring
 	// HTTPClient is used for every call to the service (tests wrap it with
@@ -47,12 +49,6 @@ type Config struct {
 	// FastRetries makes retries 1 to 10 ms apart instead of 0.5 to 8 s
 	// (tests, whose services fail on purpose).
 	FastRetries bool
-	// DemoAPI is the reading the built-in demo follows: demoservice.APIReal
-	// (the default, "") or demoservice.APISpec (--demo-api=spec, tests).
-	DemoAPI string
-	// DemoFaults make the built-in demo misbehave from the start
-	// (--demo-faults: trying Agent Desk against a faulty server).
-	DemoFaults demoservice.Faults
 	// PictureBudget overrides PictureBudget, the bytes of decoded pictures
 	// kept at once (tests use a small one).
 	PictureBudget int64
@@ -77,9 +73,8 @@ type App struct {
 	db       *storage.DB
 	cache    *storage.Cache
 	// notices are worded when read (Notices), once the language is chosen.
-	notices  []func() string
-	demoKey  string
-	demoOpts demoservice.Options
+	notices []func() string
+	demoKey string
 
 	chatOnce   sync.Once
 	chatHub    atomic.Pointer[chatHub]
@@ -91,7 +86,7 @@ type App struct {
 	account  storage.Account
 	keyWhere storage.KeyLocation
 	client   *client.Client
-	demo     *demoservice.Server
+	demo     DemoServer
 	session  *State[Session]
 	// defaultCollections are the ids of the collections the service calls
 	// the account's default, from the last memory sync.
@@ -169,12 +164,7 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		_, _ = db.PurgeDeleted(ctx, time.Now().Add(-24*time.Hour))
 	}
 
-	pace := DemoPace
-	if cfg.DemoPace != nil {
-		pace = *cfg.DemoPace
-	}
 	a.demoKey = randomKey()
-	a.demoOpts = demoservice.Options{APIKey: a.demoKey, Pace: pace, API: cfg.DemoAPI, Faults: cfg.DemoFaults}
 
 	active := a.settings.ActiveAccount
 	if active == "" {
@@ -283,8 +273,8 @@ func (a *App) AccountID() string { return a.Account().ID }
 func (a *App) IsDemo() bool { return a.Account().IsDemo() }
 
 // Demo is the running built-in service, or nil when a real account is active.
-func (a *App) Demo() *demoservice.Server {
-	return locked(a, func() *demoservice.Server { return a.demo })
+func (a *App) Demo() DemoServer {
+	return locked(a, func() DemoServer { return a.demo })
 }
 
 // KeyLocation says where the active account's key lives.
@@ -366,20 +356,22 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 	var (
 		c     *client.Client
 		where storage.KeyLocation
-		demo  *demoservice.Server
+		demo  DemoServer
 	)
 	if acct.IsDemo() {
 		a.mu.Lock()
 		demo = a.demo
 		a.mu.Unlock()
 		if demo == nil {
-			srv, err := demoservice.Listen("127.0.0.1:0", a.demoOpts)
+			err := errors.New("none is built in")
+			if a.cfg.StartDemo != nil {
+				demo, err = a.cfg.StartDemo(a.demoKey)
+			}
 			if err != nil {
 				return sayWrapped(err, func() string {
 					return lang.L("the demo service could not start: {{.Why}}", map[string]any{"Why": why(err)})
 				})
 			}
-			demo = srv
 		}
 		c = a.newClient(demo.URL(), a.demoKey, "", storage.Account{})
 	} else {

@@ -49,6 +49,30 @@ func (a *App) Batches() *BatchRunner {
 	return a.batches.Load()
 }
 
+// List is the account's latest 200 batches, newest first.
+func (r *BatchRunner) List(ctx context.Context) ([]Batch, error) {
+	return r.a.db.Batches(ctx, r.a.AccountID(), 200)
+}
+
+// Counts is how many of a batch's rows are in each state, and the credits
+// its rows have spent.
+func (r *BatchRunner) Counts(ctx context.Context, id int64) (map[string]int, float64, error) {
+	return r.a.db.BatchCounts(ctx, id)
+}
+
+// Rows are a batch's first max rows.
+func (r *BatchRunner) Rows(ctx context.Context, id int64, max int) ([]BatchRow, error) {
+	return r.a.db.BatchRows(ctx, id, 0, max)
+}
+
+// RetryFailed sends a batch's failed rows again (only those).
+func (r *BatchRunner) RetryFailed(ctx context.Context, id int64) error {
+	if _, err := r.a.db.RetryFailedRows(ctx, id); err != nil {
+		return err
+	}
+	return r.Resume(ctx, id)
+}
+
 // News is the runner's progress, for screens to follow (kit.Bind).
 func (r *BatchRunner) News() Observable[BatchNews] { return r.news }
 

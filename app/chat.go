@@ -13,8 +13,8 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -90,6 +90,7 @@ type chatHub struct {
 	mu       sync.Mutex
 	sessions map[int64]*ChatSession
 	finished *State[[]ChatFinished]
+	maxReply int // MaxReplyBytes, smaller in tests
 }
 
 // ChatFinished says that a reply ended, for a desktop notification when the
@@ -113,7 +114,7 @@ func (a *App) ChatsFinished() Observable[[]ChatFinished] { return a.chats().fini
 
 func (a *App) chats() *chatHub {
 	a.chatOnce.Do(func() {
-		a.chatHub.Store(&chatHub{sessions: map[int64]*ChatSession{}, finished: NewState[[]ChatFinished](nil)})
+		a.chatHub.Store(&chatHub{sessions: map[int64]*ChatSession{}, finished: NewState[[]ChatFinished](nil), maxReply: MaxReplyBytes})
 	})
 	return a.chatHub.Load()
 }
@@ -577,9 +578,6 @@ func (s *ChatSession) history(upTo int64) []storage.Message {
 // computer's memory or disk. The text up to it is kept.
 const MaxReplyBytes = 64 << 20
 
-// maxReplyBytes is MaxReplyBytes, smaller in tests.
-var maxReplyBytes = MaxReplyBytes
-
 // cutUTF8 is at most n bytes of s, ending at a letter's end.
 func cutUTF8(s string, n int) string {
 	if n >= len(s) {
@@ -807,7 +805,7 @@ func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversa
 
 // pump reads the stream to its end, saving and announcing every fragment.
 func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}) {
-	rootSeen, tooLarge := false, false
+	rootSeen, tooLarge, limit := false, false, s.a.chats().maxReply
 	for rs.Next() {
 		frag := rs.Fragment()
 		if cs != nil && !rootSeen {
@@ -826,10 +824,10 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 			continue
 		}
 		s.mu.Lock()
-		over := s.live.Len()+len(frag) > maxReplyBytes
+		over := s.live.Len()+len(frag) > limit
 		if over {
 			// keep what fits, up to a whole letter
-			frag = cutUTF8(frag, maxReplyBytes-s.live.Len())
+			frag = cutUTF8(frag, limit-s.live.Len())
 		}
 		s.live.WriteString(frag)
 		s.mu.Unlock()

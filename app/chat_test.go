@@ -17,7 +17,7 @@ import (
 )
 
 func paced(d time.Duration) func(*app.Config) {
-	return func(c *app.Config) { c.DemoPace = &d }
+	return apptest.WithDemo(demoservice.Options{Pace: d})
 }
 
 func chatAgent(t *testing.T, a *app.App) client.Agent {
@@ -40,7 +40,7 @@ func newChat(t *testing.T, a *app.App) *app.ChatSession {
 
 func lastExecution(t *testing.T, a *app.App) demoservice.ExecutionRecord {
 	t.Helper()
-	ex := a.Demo().Service.Executions()
+	ex := apptest.Demo(a).Service.Executions()
 	if len(ex) == 0 {
 		t.Fatal("the service received no execution")
 	}
@@ -313,9 +313,9 @@ func TestChatTwoConversationsStreamAtOnce(t *testing.T) {
 // not ask again.
 func TestAnEndlessReplyIsCutAtTheLimitAndKept(t *testing.T) {
 	const limit = 3<<20 + 1000
-	app.SetMaxReplyBytes(t, limit)
 	a := apptest.Open(t)
-	a.Demo().Service.SetFaults(demoservice.Faults{ReplyBytes: limit + 3<<20})
+	app.SetMaxReplyBytes(a, limit)
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{ReplyBytes: limit + 3<<20})
 	s := newChat(t, a)
 	if err := s.Send(context.Background(), "Write everything", nil); err != nil {
 		t.Fatal(err)
@@ -328,7 +328,7 @@ func TestAnEndlessReplyIsCutAtTheLimitAndKept(t *testing.T) {
 	if r.Status != storage.StatusFailed || !strings.Contains(r.Error, "kept") {
 		t.Errorf("reply status %q, note %q: want it to say the text so far is kept", r.Status, r.Error)
 	}
-	if n := len(a.Demo().Service.Executions()); n != 1 {
+	if n := len(apptest.Demo(a).Service.Executions()); n != 1 {
 		t.Errorf("the service was asked %d times, want once", n)
 	}
 }
@@ -337,7 +337,7 @@ func TestAnEndlessReplyIsCutAtTheLimitAndKept(t *testing.T) {
 func TestAReplyOf2MiBInOneEventIsReadWhole(t *testing.T) {
 	a := apptest.Open(t)
 	code := "```\n" + strings.Repeat("total = sum(row for row in sheet)  # 字\n", (2<<20)/40) + "```"
-	a.Demo().Service.SetFaults(demoservice.Faults{Reply: code, OneEvent: true})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Reply: code, OneEvent: true})
 	s := newChat(t, a)
 	if err := s.Send(context.Background(), "Write the code", nil); err != nil {
 		t.Fatal(err)
@@ -387,7 +387,7 @@ func TestAMessageKeepsTheIndentOfItsFirstLine(t *testing.T) {
 // that was sent goes.
 func TestWordsTypedWhileSendingStayAsTheDraft(t *testing.T) {
 	a := apptest.Open(t)
-	a.Demo().Service.SetFaults(demoservice.Faults{SlowFirstByte: 400 * time.Millisecond})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{SlowFirstByte: 400 * time.Millisecond})
 	s := newChat(t, a)
 	s.SetDraft("Plan the offsite")
 	go func() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -16,9 +17,8 @@ import (
 // closes it: no goroutine it started may be left running.
 func TestNothingOutlivesClose(t *testing.T) {
 	before := runtime.NumGoroutine()
-	zero := time.Duration(0)
 	ctx := context.Background()
-	a, err := app.Open(ctx, app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()})
+	a, err := app.Open(ctx, app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: apptest.DemoStarter(demoservice.Options{}), Keyring: apptest.NewKeyring()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestClosingMidReplyKeepsItsText(t *testing.T) {
 	pace := 30 * time.Millisecond
 	ctx := context.Background()
 	paths := storage.PathsIn(t.TempDir())
-	cfg := app.Config{Paths: paths, DemoPace: &pace, Keyring: apptest.NewKeyring()}
+	cfg := app.Config{Paths: paths, StartDemo: apptest.DemoStarter(demoservice.Options{Pace: pace}), Keyring: apptest.NewKeyring()}
 	a, err := app.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)

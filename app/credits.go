@@ -9,7 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
-	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/storage"
 )
 

@@ -3,10 +3,10 @@ package app_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -99,8 +99,7 @@ func quitAndReopen(t *testing.T, a *app.App, cfg app.Config) *app.App {
 // again; the test closes it.
 func openToQuit(t *testing.T) (*app.App, app.Config) {
 	t.Helper()
-	zero := time.Duration(0)
-	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()}
+	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: apptest.DemoStarter(demoservice.Options{}), Keyring: apptest.NewKeyring()}
 	a, err := app.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,9 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -65,15 +65,8 @@ type Problem struct {
 // Explain turns any error into a Problem an office worker can act on. It
 // reads the facts errors carry (kind, status, field messages, the wait a
 // service asked for) and never includes the API key, request headers or
-// URLs with secrets (the client's errors never carry them).
+// URLs with secrets (each client masks its key in the errors it makes).
 func Explain(err error) Problem {
-	p := explain(err)
-	// Whatever a server wrote into the words, an echoed key is not shown.
-	p.Title, p.Sentence = client.Redact(p.Title), client.Redact(p.Sentence)
-	return p
-}
-
-func explain(err error) Problem {
 	if err == nil {
 		return Problem{}
 	}

@@ -1,11 +1,5 @@
 package app
 
-import "testing"
-
-// SetMaxReplyBytes lowers the most of a reply kept, for one test: the
-// real 64 MiB takes long to send under the race detector.
-func SetMaxReplyBytes(t testing.TB, n int) {
-	old := maxReplyBytes
-	maxReplyBytes = n
-	t.Cleanup(func() { maxReplyBytes = old })
-}
+// SetMaxReplyBytes lowers the most of a reply a keeps, before its first
+// chat: the real 64 MiB takes long to send under the race detector.
+func SetMaxReplyBytes(a *App, n int) { a.chats().maxReply = n }

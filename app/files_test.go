@@ -35,7 +35,7 @@ func uploadN(t *testing.T, a *app.App, n int) {
 }
 
 func TestFileListReachesEveryPageInEitherOrder(t *testing.T) {
-	a := apptest.Open(t, spec) // 40 files: over the real service's 30
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{API: demoservice.APISpec})) // 40 files: over the real service's 30
 	uploadN(t, a, 40)
 	total := 0
 	for range a.Client().Files(context.Background(), client.ListFilesParams{}) {
@@ -71,7 +71,7 @@ func TestFileListReachesEveryPageInEitherOrder(t *testing.T) {
 
 func TestFileListNoticesProcessingFiles(t *testing.T) {
 	// The interface's reading processes every upload at once.
-	a := apptest.Open(t, paced(20*time.Millisecond), spec)
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 20 * time.Millisecond, API: demoservice.APISpec}))
 	uploadN(t, a, 1)
 	l := a.NewFileList("desc")
 	if _, err := l.LoadMore(context.Background()); err != nil {
@@ -250,9 +250,6 @@ func TestLinkTargetsListsEveryAgent(t *testing.T) {
 	}
 }
 
-// spec opens the built-in demo in the interface's reading.
-func spec(c *app.Config) { c.DemoAPI = demoservice.APISpec }
-
 // countLists counts the requests listing the workspace's files.
 func countLists(n *atomic.Int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
@@ -382,7 +379,7 @@ func TestFilesWorkEndsWithTheApp(t *testing.T) {
 	before := runtime.NumGoroutine()
 	slow := 200 * time.Millisecond // processing takes 2 s
 	ctx := context.Background()
-	a, err := app.Open(ctx, app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &slow, Keyring: apptest.NewKeyring()})
+	a, err := app.Open(ctx, app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: apptest.DemoStarter(demoservice.Options{Pace: slow}), Keyring: apptest.NewKeyring()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,14 +9,14 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
 // openClosable is an App the test closes itself, to wait for every load.
 func openClosable(t *testing.T) *app.App {
 	t.Helper()
-	zero := time.Duration(0)
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: apptest.DemoStarter(demoservice.Options{}), Keyring: apptest.NewKeyring()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,8 +20,8 @@ import (
 
 	"golang.org/x/image/webp"
 
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/internal/recovered"
+	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
 // What a picture named in a reply may cost before anyone sees it. A reply

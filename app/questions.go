@@ -10,8 +10,8 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
 // An agent's questions, as the run form asks them and the execution sends

@@ -558,8 +558,13 @@ func TestDescribeEveryKind(t *testing.T) {
 		{"too many files", &client.InputError{Field: "file_ids", Message: "The service takes at most 5 files at a time."}, "at most 5 files", app.ActionNone},
 		{"run failed", &client.ExecutionError{Text: "the model is overloaded"}, "could not finish", app.ActionTryAgain},
 		{"run failed, echoing the key", func() error {
-			client.New(client.WithAPIKey("sk-live-0123456789abcdef"))
-			return &client.ExecutionError{Text: "bad key sk-live-0123456789abcdef for tools"}
+			const key = "sk-live-0123456789abcdef"
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				fmt.Fprint(w, `{"id":"r1","status":"failed","error":"bad key `+key+` for tools"}`)
+			}))
+			defer srv.Close()
+			_, err := client.New(client.WithBaseURL(srv.URL), client.WithAPIKey(key)).Wait(context.Background(), "1", "r1")
+			return err
 		}(), "key [redacted] for tools", app.ActionTryAgain},
 		{"offline", api0(t), "can't reach", app.ActionTryAgain},
 		{"picture from a file", &app.PictureError{Reason: app.PictureNotWeb}, "not on the web", app.ActionNone},

@@ -19,8 +19,26 @@ type (
 	Account = storage.Account
 	// Settings are the user's settings.
 	Settings = storage.Settings
+	// Batch is one run of an agent over many rows, and BatchRow one row.
+	Batch    = storage.Batch
+	BatchRow = storage.BatchRow
 	// CreditRecord is one charge: a run, an upload, a memory saved.
 	CreditRecord = storage.CreditRecord
+)
+
+// How far a batch, and a row of it, has gone.
+const (
+	BatchRunning   = storage.BatchRunning
+	BatchPaused    = storage.BatchPaused
+	BatchCancelled = storage.BatchCancelled
+	BatchDone      = storage.BatchDone
+	RowWaiting     = storage.RowWaiting
+	RowSending     = storage.RowSending
+	RowStarting    = storage.RowStarting
+	RowRunning     = storage.RowRunning
+	RowDone        = storage.RowDone
+	RowFailed      = storage.RowFailed
+	RowSkipped     = storage.RowSkipped
 )
 
 // What a charge was for.

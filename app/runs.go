@@ -15,8 +15,8 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/storage"
 )
 

@@ -66,7 +66,7 @@ func TestRunTextAgentLandsInHistory(t *testing.T) {
 	if spent <= 0 {
 		t.Fatal("the run's credits were not recorded")
 	}
-	execs := a.Demo().Service.Executions()
+	execs := apptest.Demo(a).Service.Executions()
 	if len(execs) != 1 || execs[0].Mode != demoservice.ModeWait {
 		t.Fatalf("the service should see one waiting execution: %+v", execs)
 	}
@@ -80,7 +80,7 @@ func TestRunRefusesMissingAnswersBeforeSending(t *testing.T) {
 	if !ok || fe.Fields["tone"] == "" || fe.Fields["length"] == "" {
 		t.Fatalf("want a form error on tone and length, got %v", err)
 	}
-	if n := len(a.Demo().Service.Executions()); n != 0 {
+	if n := len(apptest.Demo(a).Service.Executions()); n != 0 {
 		t.Fatalf("nothing should be sent, the service saw %d executions", n)
 	}
 }
@@ -142,7 +142,7 @@ func TestRunImageOutputIsDownloadedOnce(t *testing.T) {
 func TestRunCanBeCancelled(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "139")
-	a.Demo().Service.SetFaults(demoservice.Faults{Latency: 5 * time.Second})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Latency: 5 * time.Second})
 	r := a.NewRunner()
 	ar, err := r.Start(agent, map[string]string{"prompt": "A short welcome to our new office", "duration": "30", "aspect_ratio": "16:9"}, nil)
 	if err != nil {
@@ -171,14 +171,13 @@ func TestRunCanBeCancelled(t *testing.T) {
 // Quitting while a run goes is not cancelling it: history keeps the run as
 // last seen, to check again, and the app does not wait for the service.
 func TestClosingKeepsARunGoing(t *testing.T) {
-	zero := time.Duration(0)
-	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()}
+	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: apptest.DemoStarter(demoservice.Options{}), Keyring: apptest.NewKeyring()}
 	a, err := app.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	agent := getAgent(t, a, "119")
-	a.Demo().Service.SetFaults(demoservice.Faults{Latency: time.Minute})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Latency: time.Minute})
 	ar, err := a.NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +213,7 @@ func TestASwitchedOffAgentIsNotRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		ag.Active = &off
-		before := len(a.Demo().Service.Executions())
+		before := len(apptest.Demo(a).Service.Executions())
 		var runErr error
 		if ag.Type == client.AgentChat {
 			_, runErr = a.NewChat(ctx, *ag)
@@ -224,7 +223,7 @@ func TestASwitchedOffAgentIsNotRun(t *testing.T) {
 		if !errors.Is(runErr, app.ErrAgentInactive) {
 			t.Errorf("agent %s (%s): %v, want it refused as switched off", id, ag.Type, runErr)
 		}
-		if n := len(a.Demo().Service.Executions()); n != before {
+		if n := len(apptest.Demo(a).Service.Executions()); n != before {
 			t.Errorf("agent %s: %d executions sent", id, n-before)
 		}
 	}

@@ -113,7 +113,7 @@ func TestRetryOfALinkOutOfTheFolderStillRefuses(t *testing.T) {
 	if u, _ := q.Item(key.ID); u.State != app.UploadFailed || !strings.Contains(u.Message, "outside the folder") {
 		t.Fatalf("trying again must not send it: %+v", u)
 	}
-	for _, f := range a.Demo().Service.Files() {
+	for _, f := range apptest.Demo(a).Service.Files() {
 		if f.Filename == "key" || f.Filename == "id_rsa" || f.Filename == "passwd" || f.Filename == "relative" {
 			t.Errorf("%s reached the service", f.Filename)
 		}

@@ -143,7 +143,7 @@ func TestUploadsSendFilesAndRecordCredits(t *testing.T) {
 	}
 	waitUploads(t, q)
 	var names []string
-	for _, f := range a.Demo().Service.Files() {
+	for _, f := range apptest.Demo(a).Service.Files() {
 		names = append(names, f.Filename)
 	}
 	for _, want := range []string{"a.txt", "e.txt"} {
@@ -188,7 +188,7 @@ func TestUploadServerErrorSaysSoAndRetrySends(t *testing.T) {
 	a := apptest.Open(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "a.txt"), 1000)
-	svc := a.Demo().Service
+	svc := apptest.Demo(a).Service
 	svc.SetFaults(demoservice.Faults{Fail500: 2}) // the connection check, then the upload
 	q := a.NewUploads(app.UploadOptions{})
 	ids, err := q.Start(context.Background(), app.PlanUpload([]string{dir}))
@@ -233,7 +233,7 @@ func TestUploadCutConnectionSaysSoAndKeepsNothing(t *testing.T) {
 	a := apptest.Open(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "big.bin"), 64<<20)
-	demo := a.Demo()
+	demo := apptest.Demo(a)
 	before := len(demo.Service.Files())
 	q := a.NewUploads(app.UploadOptions{})
 	var once, closeOnce sync.Once
@@ -264,7 +264,7 @@ func TestUploadCancelStopsIt(t *testing.T) {
 	a := apptest.Open(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "a.txt"), 1000)
-	demo := a.Demo()
+	demo := apptest.Demo(a)
 	before := len(demo.Service.Files())
 	q := a.NewUploads(app.UploadOptions{})
 	var once sync.Once

@@ -170,7 +170,7 @@ func (s *ChatCompletionStream) Next() (more bool) {
 		return false
 	}
 	if raw, ok := chunk.Extra["error"]; ok && !isNull(raw) {
-		s.end(&ExecutionError{Text: errorValueText(raw)})
+		s.end(&ExecutionError{Text: mask(s.src.key, errorValueText(raw))})
 		return false
 	}
 	s.cur = chunk

@@ -101,10 +101,10 @@ func WithBaseURL(base string) Option {
 }
 
 // WithAPIKey sets the Bearer key. It is sent only to the base URL's origin,
-// and masked as [redacted] in every error should a server echo it back.
+// and masked as [redacted] in this client's errors should a server echo it
+// back.
 func WithAPIKey(key string) Option {
 	key = strings.TrimSpace(key)
-	rememberKey(key)
 	return func(c *config) { c.apiKey = key }
 }
 
@@ -469,7 +469,7 @@ func (c *Client) sendTries(ctx context.Context, cfg *config, req request, t *tri
 			if ctx.Err() != nil {
 				return nil, contextError(req, ctx.Err())
 			}
-			nerr := newNetworkError(req.method, req.path, err)
+			nerr := newNetworkError(cfg.apiKey, req.method, req.path, err)
 			if wait := cfg.backoff(attempt); attempt < retries && inBudget(wait) && !lasting(err) {
 				if werr := sleepCtx(ctx, wait); werr != nil {
 					return nil, contextError(req, werr)
@@ -602,7 +602,7 @@ func (c *Client) doOnce(ctx context.Context, cfg *config, req request, out any, 
 		if ctx.Err() != nil {
 			return false, contextError(req, ctx.Err())
 		}
-		return true, newNetworkError(req.method, req.path, err)
+		return true, newNetworkError(cfg.apiKey, req.method, req.path, err)
 	}
 	if len(data) > maxJSONBody {
 		return false, fmt.Errorf("agentdesk: %s %s: the answer exceeds %d MiB", req.method, req.path, maxJSONBody>>20)
@@ -612,7 +612,7 @@ func (c *Client) doOnce(ctx context.Context, cfg *config, req request, out any, 
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		var syntax *json.SyntaxError
-		return errors.As(err, &syntax), &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(data, 512)}
+		return errors.As(err, &syntax), cfg.decodeError(req.method, req.path, err, data)
 	}
 	return false, nil
 }
@@ -621,19 +621,14 @@ func contextError(req request, err error) error {
 	return fmt.Errorf("agentdesk: %s %s: %w", req.method, req.path, err)
 }
 
-// truncate copies the start of a server's answer (at most n bytes) for a
-// DecodeError, every one of which is built with it. Every API key in use is
-// replaced by [redacted] before the cut, so that a key the server echoed
-// never stays in an error, not even the half of one the cut went through.
-func truncate(b []byte, n int) []byte {
-	if w := n + longestKeyInUse(); len(b) > w {
-		b = b[:w]
-	}
-	b = scrubKeyBytes(append([]byte(nil), b...))
-	if len(b) > n {
-		b = b[:n]
-	}
-	return b
+// decodeError is the DecodeError of a 2xx answer body that did not decode.
+// It keeps the first 512 bytes of body, in which cfg's API key is replaced
+// by [redacted] before the cut, so that a key the server echoed never stays
+// in an error, not even the half of one the cut went through.
+func (cfg *config) decodeError(method, path string, err error, body []byte) *DecodeError {
+	const n = 512
+	b := []byte(mask(cfg.apiKey, string(body[:min(len(body), n+len(cfg.apiKey))])))
+	return &DecodeError{Method: method, Path: path, Err: err, Body: b[:min(len(b), n)], key: cfg.apiKey}
 }
 
 // doRecord sends req and decodes the one record it answers, bare or wrapped
@@ -645,7 +640,7 @@ func doRecord[T any](ctx context.Context, c *Client, cfg *config, req request, k
 	}
 	var v T
 	if err := json.Unmarshal(unwrapRecord(raw, keys...), &v); err != nil {
-		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
+		return nil, cfg.decodeError(req.method, req.path, err, raw)
 	}
 	return &v, nil
 }

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -100,9 +99,8 @@ func (e *APIError) Error() string {
 	if e.RequestID != "" {
 		b.WriteString(" [request " + e.RequestID + "]")
 	}
-	// redact has masked the calling client's key; this also covers an
-	// error built or changed without it.
-	return scrubKeys(b.String())
+	// redact has masked the calling client's key in every field.
+	return b.String()
 }
 
 // Field returns the first validation message for a field, or "".
@@ -149,72 +147,13 @@ const redactedMask = "[redacted]"
 // one to three letters everywhere would mangle ordinary words.
 const minRedactLen = 4
 
-// keysInUse holds every API key given to a client in this process (see
-// WithAPIKey). Errors keep bytes a server sent (a body that failed to
-// decode, a failed execution's text, a transport error quoting a reply) and
-// are built in many places that do not have the key at hand; masking every
-// key this process holds at the few places all of them pass through
-// (truncate and the Error methods) covers them all, whichever client made
-// the call.
-var keysInUse struct {
-	sync.RWMutex
-	keys []string // longest first, so a key that contains another is masked whole
-}
-
-// minRememberedKeyLen is the shortest key kept in keysInUse: those keys are
-// masked in every error of the process, so a short test key ("demo") must
-// not mangle ordinary words there. Real API keys are much longer.
-const minRememberedKeyLen = 8
-
-// rememberKey adds key to keysInUse.
-func rememberKey(key string) {
-	if len(key) < minRememberedKeyLen {
-		return
+// mask replaces key in s with [redacted]: each client masks its own key in
+// the errors it makes.
+func mask(key, s string) string {
+	if len(key) < minRedactLen {
+		return s
 	}
-	keysInUse.Lock()
-	defer keysInUse.Unlock()
-	if slices.Contains(keysInUse.keys, key) {
-		return
-	}
-	keysInUse.keys = append(keysInUse.keys, key)
-	slices.SortStableFunc(keysInUse.keys, func(a, b string) int { return len(b) - len(a) })
-}
-
-// Redact replaces every API key this process uses in s with [redacted]:
-// for text a server wrote (an execution's error) before anyone reads it.
-func Redact(s string) string { return scrubKeys(s) }
-
-// scrubKeys replaces every API key in use in s with [redacted].
-func scrubKeys(s string) string {
-	keysInUse.RLock()
-	defer keysInUse.RUnlock()
-	for _, k := range keysInUse.keys {
-		s = strings.ReplaceAll(s, k, redactedMask)
-	}
-	return s
-}
-
-// scrubKeyBytes is scrubKeys for bytes; b is left as it is.
-func scrubKeyBytes(b []byte) []byte {
-	keysInUse.RLock()
-	defer keysInUse.RUnlock()
-	out := b
-	for _, k := range keysInUse.keys {
-		if bytes.Contains(out, []byte(k)) {
-			out = bytes.ReplaceAll(out, []byte(k), []byte(redactedMask))
-		}
-	}
-	return out
-}
-
-// longestKeyInUse is the length of the longest key in keysInUse.
-func longestKeyInUse() int {
-	keysInUse.RLock()
-	defer keysInUse.RUnlock()
-	if len(keysInUse.keys) == 0 {
-		return 0
-	}
-	return len(keysInUse.keys[0])
+	return strings.ReplaceAll(s, key, redactedMask)
 }
 
 // NetworkError is a failure to reach the service or to read its answer:
@@ -222,12 +161,13 @@ func longestKeyInUse() int {
 type NetworkError struct {
 	Method, Path string
 	Err          error
+	key          string // the calling client's, masked by Error
 }
 
-// Error masks any API key: a transport error can quote what the server
+// Error masks the API key: a transport error can quote what the server
 // sent (a malformed status line or header).
 func (e *NetworkError) Error() string {
-	return scrubKeys(fmt.Sprintf("agentdesk: %s %s: cannot reach the service: %v", e.Method, e.Path, e.Err))
+	return mask(e.key, fmt.Sprintf("agentdesk: %s %s: cannot reach the service: %v", e.Method, e.Path, e.Err))
 }
 
 func (e *NetworkError) Unwrap() error { return e.Err }
@@ -240,12 +180,12 @@ func (e *NetworkError) Timeout() bool {
 
 // newNetworkError drops the *url.Error layer, whose message carries the full
 // URL with its query.
-func newNetworkError(method, path string, err error) *NetworkError {
+func newNetworkError(key, method, path string, err error) *NetworkError {
 	var ue *url.Error
 	if errors.As(err, &ue) && ue.Err != nil {
 		err = ue.Err
 	}
-	return &NetworkError{Method: method, Path: path, Err: err}
+	return &NetworkError{Method: method, Path: path, Err: err, key: key}
 }
 
 // DecodeError means a 2xx answer could not be decoded.
@@ -253,14 +193,15 @@ type DecodeError struct {
 	Method, Path string
 	Err          error
 	// Body is the start of the answer (up to 512 bytes), with any API key
-	// the server echoed replaced by [redacted] (see truncate).
+	// the server echoed replaced by [redacted] (see decodeError).
 	Body []byte
+	key  string // the calling client's, masked by Error
 }
 
-// Error masks any API key: Err may quote the answer (its content type, a
+// Error masks the API key: Err may quote the answer (its content type, a
 // value that did not fit).
 func (e *DecodeError) Error() string {
-	return scrubKeys(fmt.Sprintf("agentdesk: %s %s: unexpected answer: %v", e.Method, e.Path, e.Err))
+	return mask(e.key, fmt.Sprintf("agentdesk: %s %s: unexpected answer: %v", e.Method, e.Path, e.Err))
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }
@@ -274,13 +215,14 @@ type ExecutionError struct {
 	Text string
 }
 
-// Error masks any API key: the text and status come from the server.
+// Error is the text or the status, in which the client that made e masked
+// its key (see failure).
 func (e *ExecutionError) Error() string {
 	text := e.Text
 	if text == "" {
 		text = "status " + e.Execution.Status
 	}
-	return scrubKeys("agentdesk: the execution failed: " + text)
+	return "agentdesk: the execution failed: " + text
 }
 
 var (

@@ -234,7 +234,7 @@ func (c *Client) execute(ctx context.Context, agentID ID, p ExecuteParams, wait 
 	}
 	e, err := decodeExecutionAnswer(raw)
 	if err != nil {
-		return nil, &DecodeError{Method: http.MethodPost, Path: path, Err: err, Body: truncate(raw, 512)}
+		return nil, cfg.decodeError(http.MethodPost, path, err, raw)
 	}
 	if e.TemplateID == "" {
 		e.TemplateID = agentID
@@ -285,7 +285,7 @@ func (c *Client) Run(ctx context.Context, agentID ID, params ExecuteParams, opts
 		}
 		return w, err
 	}
-	return e, failure(e)
+	return e, failure(e, c.callConfig(opts).apiKey)
 }
 
 // Start executes an agent without waiting (the wait flag false) and returns
@@ -369,7 +369,7 @@ func (c *Client) pollOnce(ctx context.Context, cfg *config, path string) (*Execu
 	}
 	e, err := decodeExecutionAnswer(raw)
 	if err != nil {
-		return nil, &DecodeError{Method: http.MethodGet, Path: path, Err: err, Body: truncate(raw, 512)}
+		return nil, cfg.decodeError(http.MethodGet, path, err, raw)
 	}
 	return e, nil
 }
@@ -406,7 +406,7 @@ func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Optio
 		}
 		last = e
 		if e.Terminal() {
-			return e, failure(e)
+			return e, failure(e, cfg.apiKey)
 		}
 		if time.Now().Add(interval).After(deadline) {
 			return last, fmt.Errorf("%w (execution %s, status %q)", ErrStillRunning, responseID, e.Status)
@@ -418,12 +418,15 @@ func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Optio
 	}
 }
 
-// failure returns an *ExecutionError for a failed record, else nil.
-func failure(e *Execution) error {
+// failure returns an *ExecutionError for a failed record, else nil, with
+// key (the calling client's) masked in the server's text and status.
+func failure(e *Execution, key string) error {
 	if e == nil || !e.Failed() {
 		return nil
 	}
-	return &ExecutionError{Execution: *e, Text: e.ErrorText()}
+	f := *e
+	f.Status = mask(key, f.Status)
+	return &ExecutionError{Execution: f, Text: mask(key, e.ErrorText())}
 }
 
 // CheckChatMessages applies the service's rules for a chat agent's history

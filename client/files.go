@@ -112,7 +112,7 @@ func (c *Client) Download(ctx context.Context, rawURL string, w io.Writer, opts 
 				}
 				continue
 			}
-			return "", newNetworkError(http.MethodGet, name, err)
+			return "", newNetworkError(cfg.apiKey, http.MethodGet, name, err)
 		}
 		if res.StatusCode < 200 || res.StatusCode > 299 {
 			apiErr := readAPIError(res, http.MethodGet, name)

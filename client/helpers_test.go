@@ -17,19 +17,15 @@ import (
 
 const testKey = "sk-test-5f1e9a7c3b"
 
-var (
-	validatorOnce sync.Once
-	validator     *contract.Validator
-	validatorErr  error
-)
+var loadValidator = sync.OnceValues(contract.NewValidator)
 
 // contractClient returns an HTTP client whose transport checks every request
 // against the project's OpenAPI document and fails t on any mismatch.
 func contractClient(t testing.TB) *http.Client {
 	t.Helper()
-	validatorOnce.Do(func() { validator, validatorErr = contract.NewValidator() })
-	if validatorErr != nil {
-		t.Fatalf("contract validator: %v", validatorErr)
+	validator, err := loadValidator()
+	if err != nil {
+		t.Fatalf("contract validator: %v", err)
 	}
 	var mu sync.Mutex
 	done := false

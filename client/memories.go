@@ -149,7 +149,7 @@ func (c *Client) memoryCall(ctx context.Context, cfg *config, req request, v Mem
 	}
 	var m Memory
 	if err := json.Unmarshal(unwrapRecord(raw, "memory", "data"), &m); err != nil {
-		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
+		return nil, cfg.decodeError(req.method, req.path, err, raw)
 	}
 	if m.Variant == MemoryAuto {
 		m.Variant = v

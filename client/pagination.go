@@ -216,7 +216,7 @@ func listPageOf[T any](ctx context.Context, c *Client, path, key string, q url.V
 	}
 	p, err := decodePage[T](raw, key)
 	if err != nil {
-		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
+		return nil, cfg.decodeError(req.method, req.path, err, raw)
 	}
 	p.page, p.perPage = page, perPage
 	p.fetch = func(ctx context.Context, n int) (*Page[T], error) {

@@ -83,12 +83,30 @@ func TestErrorsNeverCarryTheEchoedKey(t *testing.T) {
 
 func TestExecutionAndNetworkErrorsMaskKeys(t *testing.T) {
 	const key = "sk-echoed-0a9b8c7d6e5f"
-	_ = client.WithAPIKey(key) // a client of this process holds it
-	exec := &client.ExecutionError{Text: "the key " + key + " is not allowed"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/agents/broken" { // the key as the status line
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Write([]byte(key + "\r\n\r\n"))
+			conn.Close()
+			return
+		}
+		w.Write([]byte(`{"id":"r1","status":"failed","error":"the key ` + key + ` is not allowed"}`))
+	}))
+	t.Cleanup(srv.Close)
+	c := client.New(client.WithBaseURL(srv.URL), client.WithAPIKey(key), client.WithMaxRetries(0))
+	_, err := c.Wait(context.Background(), "1", "r1")
+	var exec *client.ExecutionError
+	if !errors.As(err, &exec) || !strings.Contains(exec.Text, "[redacted]") {
+		t.Fatalf("want an ExecutionError saying where the key was, got %v", err)
+	}
 	if strings.Contains(exec.Error(), key) {
 		t.Errorf("execution error shows the key: %q", exec.Error())
 	}
-	net := &client.NetworkError{Method: "GET", Path: "/agents", Err: errors.New(`malformed HTTP response "` + key + `"`)}
+	_, err = c.GetAgent(context.Background(), "broken")
+	var net *client.NetworkError
+	if !errors.As(err, &net) || !strings.Contains(net.Err.Error(), key) {
+		t.Fatalf("want a NetworkError quoting the key, got %v", err)
+	}
 	if strings.Contains(net.Error(), key) {
 		t.Errorf("network error shows the key: %q", net.Error())
 	}

@@ -26,6 +26,7 @@ import (
 // client: an execution is a POST that costs credits and must not be re-sent.
 type eventSource struct {
 	method, path string
+	key          string // the client's API key, masked in its errors
 	ctx          context.Context
 	cancel       context.CancelFunc
 	body         io.ReadCloser
@@ -52,7 +53,7 @@ type eventSource struct {
 // events.
 func (c *Client) openEvents(ctx context.Context, cfg *config, req request, fallback func([]byte) ([]string, error)) (*eventSource, error) {
 	sctx, cancel := context.WithCancel(ctx)
-	s := &eventSource{method: req.method, path: req.path, ctx: sctx, cancel: cancel, maxEventSize: cfg.maxEventSize, idle: cfg.streamIdleTimeout}
+	s := &eventSource{method: req.method, path: req.path, key: cfg.apiKey, ctx: sctx, cancel: cancel, maxEventSize: cfg.maxEventSize, idle: cfg.streamIdleTimeout}
 	if s.idle > 0 {
 		// The idle timeout also covers the wait for the first byte.
 		s.timer = time.AfterFunc(s.idle, func() { s.idleFired.Store(true); cancel() })
@@ -73,11 +74,11 @@ func (c *Client) openEvents(ctx context.Context, cfg *config, req request, fallb
 		data, rerr := io.ReadAll(io.LimitReader(res.Body, maxJSONBody))
 		s.release()
 		if rerr != nil {
-			return nil, newNetworkError(req.method, req.path, rerr)
+			return nil, newNetworkError(cfg.apiKey, req.method, req.path, rerr)
 		}
 		events, ferr := fallback(data)
 		if ferr != nil {
-			return nil, &DecodeError{Method: req.method, Path: req.path, Err: fmt.Errorf("expected an event stream, got %q: %w", mt, ferr), Body: truncate(data, 512)}
+			return nil, cfg.decodeError(req.method, req.path, fmt.Errorf("expected an event stream, got %q: %w", mt, ferr), data)
 		}
 		s.pending = events
 		return s, nil
@@ -141,7 +142,7 @@ func (s *eventSource) endError(err error) error {
 	case errors.Is(err, bufio.ErrTooLong):
 		return fmt.Errorf("%w (%d bytes; raise it with WithMaxEventSize)", ErrEventTooLarge, s.maxEventSize)
 	}
-	return fmt.Errorf("%w: %w", ErrStreamIncomplete, newNetworkError(s.method, s.path, err))
+	return fmt.Errorf("%w: %w", ErrStreamIncomplete, newNetworkError(s.key, s.method, s.path, err))
 }
 
 // release stops the idle timer and the request, and frees the connection.
@@ -356,7 +357,7 @@ func (s *Stream) Next() (more bool) {
 	s.appendText(s.fragment)
 	switch {
 	case e.Failed():
-		s.end(&ExecutionError{Execution: e, Text: e.ErrorText()})
+		s.end(failure(&e, s.src.key))
 	case e.Succeeded():
 		f := e
 		s.final = &f

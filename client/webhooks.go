@@ -77,14 +77,14 @@ func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, op
 		Offset   flexInt    `json:"offset"`
 	}
 	if err := json.Unmarshal(raw, &shape); err != nil {
-		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
+		return nil, cfg.decodeError(req.method, req.path, err, raw)
 	}
 	if shape.Webhooks != nil {
 		return &WebhookList{Variant: WebhooksB, Webhooks: *shape.Webhooks, Total: int(shape.Total), Limit: int(shape.Limit), Offset: int(shape.Offset)}, nil
 	}
 	var env pageEnvelope[Webhook]
 	if err := json.Unmarshal(raw, &env); err != nil {
-		return nil, &DecodeError{Method: req.method, Path: req.path, Err: err, Body: truncate(raw, 512)}
+		return nil, cfg.decodeError(req.method, req.path, err, raw)
 	}
 	p := env.page()
 	p.page, p.perPage = params.Page, params.PerPage

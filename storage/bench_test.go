@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -108,33 +109,25 @@ func BenchmarkOpenConversation2000(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/open")
 }
 
-// The 100,000-message fixture is built once per benchmark run.
+// The 100,000-message fixture is built once per benchmark run, in a folder
+// of this process that TestMain removes.
 var (
-	searchFixtureOnce sync.Once
-	searchFixtureDir  string
-	searchFixtureErr  error
-)
-
-const searchMessages = 100000
-
-func searchFixture(b *testing.B) *DB {
-	b.Helper()
-	searchFixtureOnce.Do(func() {
-		searchFixtureDir, searchFixtureErr = os.MkdirTemp("", "agentdesk-search-bench-")
-		if searchFixtureErr != nil {
-			return
+	searchFixtureDir   = filepath.Join(os.TempDir(), fmt.Sprintf("agentdesk-search-bench-%d", os.Getpid()))
+	buildSearchFixture = sync.OnceValue(func() error {
+		_ = os.RemoveAll(searchFixtureDir) // left by a process of the same id
+		if err := os.Mkdir(searchFixtureDir, 0o700); err != nil {
+			return err
 		}
 		ctx := context.Background()
 		db, err := Open(ctx, PathsIn(searchFixtureDir))
 		if err != nil {
-			searchFixtureErr = err
-			return
+			return err
 		}
 		defer db.Close()
 		rng := rand.New(rand.NewSource(2))
 		const perConversation = 100
 		for start := 0; start < searchMessages; start += 10000 {
-			searchFixtureErr = db.write(ctx, "bench fixture", func(tx *sql.Tx) error {
+			err := db.write(ctx, "bench fixture", func(tx *sql.Tx) error {
 				for i := start; i < start+10000; i++ {
 					if i%perConversation == 0 {
 						if _, err := tx.ExecContext(ctx, `INSERT INTO conversations (id, account_id, agent_id, title, created_at, updated_at)
@@ -149,14 +142,21 @@ func searchFixture(b *testing.B) *DB {
 				}
 				return nil
 			})
-			if searchFixtureErr != nil {
-				return
+			if err != nil {
+				return err
 			}
 		}
 		db.sql.ExecContext(ctx, `INSERT INTO messages_fts(messages_fts) VALUES ('optimize')`)
+		return nil
 	})
-	if searchFixtureErr != nil {
-		b.Fatal(searchFixtureErr)
+)
+
+const searchMessages = 100000
+
+func searchFixture(b *testing.B) *DB {
+	b.Helper()
+	if err := buildSearchFixture(); err != nil {
+		b.Fatal(err)
 	}
 	db, err := Open(context.Background(), PathsIn(searchFixtureDir))
 	if err != nil {
@@ -168,9 +168,7 @@ func searchFixture(b *testing.B) *DB {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if searchFixtureDir != "" {
-		os.RemoveAll(searchFixtureDir)
-	}
+	os.RemoveAll(searchFixtureDir)
 	os.Exit(code)
 }
 

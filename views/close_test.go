@@ -12,8 +12,10 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // TestNoScreenOutlivesClose opens the window with every screen, visits each
@@ -24,8 +26,7 @@ func TestNoScreenOutlivesClose(t *testing.T) {
 	q := kit.UseQueue(t)
 	withScreens(t, defaultScreens())
 	before := runtime.NumGoroutine()
-	zero := time.Duration(0)
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: apptest.DemoStarter(demoservice.Options{}), Keyring: apptest.NewKeyring()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestNoScreenOutlivesClose(t *testing.T) {
 			q.Drain()
 		}
 	}
-	shell.Show(kit.ScreenAgents)
+	shell.Show(screen.ScreenAgents)
 	q.Drain()
 	if err := a.Close(); err != nil {
 		t.Fatal(err)

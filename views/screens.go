@@ -11,9 +11,9 @@ import (
 	"github.com/agentdesk/agentdesk/views/chat"
 	"github.com/agentdesk/agentdesk/views/credits"
 	"github.com/agentdesk/agentdesk/views/files"
-	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/memories"
 	"github.com/agentdesk/agentdesk/views/resources"
+	"github.com/agentdesk/agentdesk/views/screen"
 	"github.com/agentdesk/agentdesk/views/settings"
 	"github.com/agentdesk/agentdesk/views/webhooks"
 )
@@ -22,14 +22,14 @@ import (
 type ScreenSpec struct {
 	Name string
 	Icon fyne.Resource
-	New  func(env kit.Env) kit.Screen
+	New  func(env screen.Env) screen.Screen
 }
 
 // AgentTabSpec is a tab another screen adds to an agent's detail.
 type AgentTabSpec struct {
 	Name string
 	Icon fyne.Resource
-	New  func(env kit.Env, agent client.Agent) fyne.CanvasObject
+	New  func(env screen.Env, agent client.Agent) fyne.CanvasObject
 }
 
 // screens are the navigation rail, in order; nil until the shell is first
@@ -40,14 +40,14 @@ var screens []ScreenSpec
 // its own line here.
 func defaultScreens() []ScreenSpec {
 	return []ScreenSpec{
-		{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: agents.New},
-		{Name: kit.ScreenChats, Icon: assets.ChatIcon, New: chat.New},
-		{Name: kit.ScreenFiles, Icon: theme.FolderIcon(), New: files.New},
-		{Name: kit.ScreenMemories, Icon: theme.StorageIcon(), New: memories.New},
-		{Name: kit.ScreenResources, Icon: theme.DocumentIcon(), New: resources.New},
-		{Name: kit.ScreenWebhooks, Icon: theme.MailSendIcon(), New: webhooks.New},
-		{Name: kit.ScreenBatches, Icon: theme.ListIcon(), New: batches.New},
-		{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: settings.New},
+		{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: agents.New},
+		{Name: screen.ScreenChats, Icon: assets.ChatIcon, New: chat.New},
+		{Name: screen.ScreenFiles, Icon: theme.FolderIcon(), New: files.New},
+		{Name: screen.ScreenMemories, Icon: theme.StorageIcon(), New: memories.New},
+		{Name: screen.ScreenResources, Icon: theme.DocumentIcon(), New: resources.New},
+		{Name: screen.ScreenWebhooks, Icon: theme.MailSendIcon(), New: webhooks.New},
+		{Name: screen.ScreenBatches, Icon: theme.ListIcon(), New: batches.New},
+		{Name: screen.ScreenSettings, Icon: theme.SettingsIcon(), New: settings.New},
 	}
 }
 
@@ -57,14 +57,14 @@ var agentTabs []AgentTabSpec
 
 func defaultAgentTabs() []AgentTabSpec {
 	return []AgentTabSpec{
-		{Name: kit.ScreenFiles, Icon: theme.FileIcon(), New: files.NewAgentTab},
-		{Name: kit.ScreenWebhooks, Icon: theme.MailSendIcon(), New: webhooks.NewAgentTab},
+		{Name: screen.ScreenFiles, Icon: theme.FileIcon(), New: files.NewAgentTab},
+		{Name: screen.ScreenWebhooks, Icon: theme.MailSendIcon(), New: webhooks.NewAgentTab},
 	}
 }
 
 // newAttachments builds the attachment chips of chats and run forms; set by
 // the files screen.
-var newAttachments func(env kit.Env) kit.Attachments = files.NewAttachments
+var newAttachments func(env screen.Env) screen.Attachments = files.NewAttachments
 
 // The credits view is opened from the status bar.
 func init() { showCredits = credits.Show }

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // windowSizes are the sizes every screen must hold, in Fyne's units: a
@@ -102,7 +103,7 @@ func checkEveryScreenFits(t *testing.T, size fyne.Size, all bool, loading string
 		}
 	}
 
-	agents := shell.Screen(kit.ScreenAgents).Content()
+	agents := shell.Screen(screen.ScreenAgents).Content()
 	var list *kit.List
 	q.WaitUntil(t, func() bool {
 		list = kittest.Find[*kit.List](agents)

@@ -2,8 +2,9 @@ package views
 
 import (
 	"context"
-	"fyne.io/fyne/v2/lang"
 	"time"
+
+	"fyne.io/fyne/v2/lang"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -14,13 +15,14 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // StatusBar shows, along the bottom of the window, which account is active
 // (or that this is the demo), whether the service answers, and the credits
 // used today.
 type StatusBar struct {
-	env        kit.Env
+	env        screen.Env
 	account    *widget.Label
 	connIcon   *widget.Icon
 	connection *widget.Label
@@ -40,7 +42,7 @@ type StatusBar struct {
 var recheckAfter = []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, 60 * time.Second}
 
 // NewStatusBar builds the bar and starts its first connection check.
-func NewStatusBar(env kit.Env) *StatusBar {
+func NewStatusBar(env screen.Env) *StatusBar {
 	b := &StatusBar{env: env}
 	b.account = widget.NewLabel("")
 	b.connIcon = widget.NewIcon(theme.MediaRecordIcon())
@@ -48,7 +50,7 @@ func NewStatusBar(env kit.Env) *StatusBar {
 	b.retry = kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), b.Check)
 	b.retry.Importance = widget.LowImportance
 	b.retry.Hide()
-	b.settings = kit.NewButtonWithIcon(lang.L("Check the account"), theme.SettingsIcon(), func() { env.Nav.Show(kit.ScreenSettings) })
+	b.settings = kit.NewButtonWithIcon(lang.L("Check the account"), theme.SettingsIcon(), func() { env.Nav.Show(screen.ScreenSettings) })
 	b.settings.Importance = widget.LowImportance
 	b.settings.Hide()
 	b.credits = kit.NewButtonWithIcon("", theme.InfoIcon(), func() { env.Nav.ShowCredits() })
@@ -58,8 +60,8 @@ func NewStatusBar(env kit.Env) *StatusBar {
 		widget.NewIcon(theme.AccountIcon()), b.account,
 		widget.NewSeparator(), b.connIcon, b.connection, b.retry, b.settings,
 		layout.NewSpacer(), b.credits))
-	kit.OnAccountChange(env.App, b.Check)
-	kit.OnCharge(env.App, b.updateCredits)
+	screen.OnAccountChange(env.App, b.Check)
+	screen.OnCharge(env.App, b.updateCredits)
 	kit.Bind(env.App.Session(), b.showAccount)
 	b.updateCredits()
 	b.Check()

@@ -4,10 +4,11 @@
 package views
 
 import (
-	"fyne.io/fyne/v2/lang"
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"fyne.io/fyne/v2/lang"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -20,18 +21,19 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/batches"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // Shell is the main window's content: navigation rail, current screen,
 // status bar. Screens are built once and kept, so switching never loses
 // what a user typed or a stream in progress.
 type Shell struct {
-	env     kit.Env
+	env     screen.Env
 	win     fyne.Window
 	rail    *kit.List
 	stack   *fyne.Container
 	status  *StatusBar
-	built   map[string]kit.Screen
+	built   map[string]screen.Screen
 	current string
 }
 
@@ -43,9 +45,9 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 	if agentTabs == nil {
 		agentTabs = defaultAgentTabs()
 	}
-	s := &Shell{win: win, built: map[string]kit.Screen{}}
-	s.env = kit.Env{App: a, Window: win, Nav: s}
-	kit.SetSettingsOpener(func() { s.Show(kit.ScreenSettings) })
+	s := &Shell{win: win, built: map[string]screen.Screen{}}
+	s.env = screen.Env{App: a, Window: win, Nav: s}
+	screen.SetSettingsOpener(func() { s.Show(screen.ScreenSettings) })
 	s.stack = container.NewStack()
 	s.status = NewStatusBar(s.env)
 	widest := longestLabel() + "  "
@@ -57,7 +59,7 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			row := o.(*fyne.Container)
 			row.Objects[0].(*widget.Icon).SetResource(screens[id].Icon)
-			row.Objects[1].(*widget.Label).SetText(kit.ScreenLabel(screens[id].Name))
+			row.Objects[1].(*widget.Label).SetText(screen.ScreenLabel(screens[id].Name))
 		})
 	s.rail.OnSelected = func(id widget.ListItemID) { s.show(screens[id].Name) }
 	railBox := container.NewBorder(nil, nil, nil, widget.NewSeparator(), s.rail)
@@ -82,7 +84,7 @@ func NewShell(a *app.App, win fyne.Window) *Shell {
 	batches.Follow(s.env)
 	first := a.Settings().LastScreen
 	if _, ok := s.spec(first); !ok {
-		first = kit.ScreenAgents
+		first = screen.ScreenAgents
 	}
 	s.Show(first)
 	return s
@@ -137,13 +139,13 @@ func (s *Shell) answerKeys() {
 }
 
 // Env is the environment screens are built with (tests use it).
-func (s *Shell) Env() kit.Env { return s.env }
+func (s *Shell) Env() screen.Env { return s.env }
 
 // Current is the visible screen's name.
 func (s *Shell) Current() string { return s.current }
 
 // Screen returns a built screen by name, building it if needed.
-func (s *Shell) Screen(name string) kit.Screen {
+func (s *Shell) Screen(name string) screen.Screen {
 	if sc, ok := s.built[name]; ok {
 		return sc
 	}
@@ -201,7 +203,7 @@ func (s *Shell) show(name string) {
 func longestLabel() string {
 	longest := ""
 	for _, sp := range screens {
-		if l := kit.ScreenLabel(sp.Name); len([]rune(l)) > len([]rune(longest)) {
+		if l := screen.ScreenLabel(sp.Name); len([]rune(l)) > len([]rune(longest)) {
 			longest = l
 		}
 	}
@@ -212,7 +214,7 @@ func longestLabel() string {
 // highlight while they are dragged over it; takes is false when this
 // screen would refuse them.
 func (s *Shell) DropHint() (hint string, takes bool) {
-	if dt, ok := s.built[s.current].(kit.DropTarget); ok {
+	if dt, ok := s.built[s.current].(screen.DropTarget); ok {
 		return dt.DropHint()
 	}
 	return lang.L("Files can't be added here. Open a chat, an agent or the Files screen, then drop them"), false
@@ -224,7 +226,7 @@ func (s *Shell) Dropped(paths []string) {
 	if len(paths) == 0 {
 		return
 	}
-	if dt, ok := s.built[s.current].(kit.DropTarget); ok {
+	if dt, ok := s.built[s.current].(screen.DropTarget); ok {
 		dt.Dropped(paths)
 		return
 	}
@@ -250,7 +252,7 @@ func (s *Shell) Escape() {
 	if s.overlaid() {
 		return
 	}
-	if e, ok := s.built[s.current].(kit.Escaper); ok {
+	if e, ok := s.built[s.current].(screen.Escaper); ok {
 		e.Escape()
 	}
 }
@@ -264,22 +266,22 @@ type searchFocuser interface{ FocusSearch() }
 
 // FocusSearch shows the agents screen and puts the cursor in its search.
 func (s *Shell) FocusSearch() {
-	s.Show(kit.ScreenAgents)
-	if f, ok := s.built[kit.ScreenAgents].(searchFocuser); ok {
+	s.Show(screen.ScreenAgents)
+	if f, ok := s.built[screen.ScreenAgents].(searchFocuser); ok {
 		f.FocusSearch()
 	}
 }
 
 // FocusFind puts the cursor in the search of the screen on show.
 func (s *Shell) FocusFind() {
-	if f, ok := s.built[s.current].(kit.Finder); ok {
+	if f, ok := s.built[s.current].(screen.Finder); ok {
 		f.FocusFind()
 	}
 }
 
 // MoveTab moves to another tab of the screen on show.
 func (s *Shell) MoveTab(delta int) {
-	if t, ok := s.built[s.current].(kit.Tabbed); ok {
+	if t, ok := s.built[s.current].(screen.Tabbed); ok {
 		t.MoveTab(delta)
 	}
 }
@@ -298,7 +300,7 @@ func (s *Shell) ShowKeys() {
 func keysSheet() fyne.CanvasObject {
 	names := make([]string, 0, len(screens))
 	for _, sp := range screens {
-		names = append(names, kit.ScreenLabel(sp.Name))
+		names = append(names, screen.ScreenLabel(sp.Name))
 	}
 	last := min(len(screens), len(kit.ScreenShortcuts))
 	rows := [][2]string{
@@ -333,8 +335,8 @@ type requestOpener interface {
 // OpenAgentWith shows an agent on the agents screen with a request
 // written in its form.
 func (s *Shell) OpenAgentWith(agent app.AgentItem, request string) {
-	s.Show(kit.ScreenAgents)
-	if o, ok := s.built[kit.ScreenAgents].(requestOpener); ok {
+	s.Show(screen.ScreenAgents)
+	if o, ok := s.built[screen.ScreenAgents].(requestOpener); ok {
 		o.OpenWith(agent, request)
 	}
 }
@@ -347,8 +349,8 @@ type chatOpener interface {
 
 // OpenChat starts a new conversation with a chat agent.
 func (s *Shell) OpenChat(agent client.Agent) {
-	s.Show(kit.ScreenChats)
-	if c, ok := s.built[kit.ScreenChats].(chatOpener); ok {
+	s.Show(screen.ScreenChats)
+	if c, ok := s.built[screen.ScreenChats].(chatOpener); ok {
 		c.OpenChat(agent)
 	}
 }
@@ -367,21 +369,21 @@ type agentChooser interface{ ChooseAgent(pre client.ID) }
 // first when it is a chat agent.
 func (s *Shell) ChooseChatAgent() {
 	var pre client.ID
-	if a, ok := s.built[kit.ScreenAgents].(shownAgent); ok {
+	if a, ok := s.built[screen.ScreenAgents].(shownAgent); ok {
 		if ag, ok := a.ShownAgent(); ok && ag.Type == client.AgentChat {
 			pre = ag.ID
 		}
 	}
-	s.Show(kit.ScreenChats)
-	if c, ok := s.built[kit.ScreenChats].(agentChooser); ok {
+	s.Show(screen.ScreenChats)
+	if c, ok := s.built[screen.ScreenChats].(agentChooser); ok {
 		c.ChooseAgent(pre)
 	}
 }
 
 // OpenConversation continues a stored conversation.
 func (s *Shell) OpenConversation(id int64) {
-	s.Show(kit.ScreenChats)
-	if c, ok := s.built[kit.ScreenChats].(chatOpener); ok {
+	s.Show(screen.ScreenChats)
+	if c, ok := s.built[screen.ScreenChats].(chatOpener); ok {
 		c.OpenConversation(id)
 	}
 }
@@ -390,13 +392,13 @@ func (s *Shell) OpenConversation(id int64) {
 func (s *Shell) AgentTabs(agent client.Agent) []*container.TabItem {
 	tabs := make([]*container.TabItem, 0, len(agentTabs))
 	for _, t := range agentTabs {
-		tabs = append(tabs, container.NewTabItemWithIcon(kit.ScreenLabel(t.Name), t.Icon, t.New(s.env, agent)))
+		tabs = append(tabs, container.NewTabItemWithIcon(screen.ScreenLabel(t.Name), t.Icon, t.New(s.env, agent)))
 	}
 	return tabs
 }
 
 // NewAttachments makes attachment chips, when the files screen offers them.
-func (s *Shell) NewAttachments() kit.Attachments {
+func (s *Shell) NewAttachments() screen.Attachments {
 	if newAttachments == nil {
 		return nil
 	}
@@ -426,7 +428,7 @@ func (s *Shell) ShowCredits() {
 }
 
 // showCredits opens the credits view; set by the credits screen.
-var showCredits func(env kit.Env)
+var showCredits func(env screen.Env)
 
 // sizeKeeper lays the window's content out at the window's size and hands
 // each new size to the app, which saves it after the user stops resizing

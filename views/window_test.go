@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // recordingScreen is a screen that remembers what the shell gave it.
@@ -55,24 +56,24 @@ func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
 	agents := &recordingScreen{label: widget.NewLabel("agents")}
 	builds := 0
 	withScreens(t, []ScreenSpec{
-		{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { builds++; return agents }},
-		{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("settings")} }},
+		{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { builds++; return agents }},
+		{Name: screen.ScreenSettings, Icon: theme.SettingsIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("settings")} }},
 	})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	shell := NewShell(a, w)
 	q.WaitUntil(t, func() bool { return strings.Contains(barText(shell.status), "Connected") }, func() string { return barText(shell.status) })
 
-	if shell.Current() != kit.ScreenAgents || agents.shown != 1 {
+	if shell.Current() != screen.ScreenAgents || agents.shown != 1 {
 		t.Fatalf("the agents screen should open first, got %q shown %d", shell.Current(), agents.shown)
 	}
 	if hint, takes := shell.DropHint(); !takes || hint != "Drop the files to attach them" {
 		t.Fatalf("dragging files over the agents screen says %q (takes them: %v), want its own hint", hint, takes)
 	}
-	shell.Show(kit.ScreenSettings)
+	shell.Show(screen.ScreenSettings)
 	if hint, takes := shell.DropHint(); takes || !strings.Contains(hint, "Open a chat, an agent or the Files screen") {
 		t.Fatalf("dragging files over Settings says %q (takes them: %v), want where they go instead", hint, takes)
 	}
-	shell.Show(kit.ScreenAgents)
+	shell.Show(screen.ScreenAgents)
 	shell.Dropped([]string{"/tmp/a.txt"})
 	shell.Escape()
 	// Ctrl+Enter where no field has the keyboard, either Enter key
@@ -95,8 +96,8 @@ func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
 		t.Fatal("Esc should close the dialog")
 	}
 
-	shell.Show(kit.ScreenSettings)
-	if shell.Current() != kit.ScreenSettings {
+	shell.Show(screen.ScreenSettings)
+	if shell.Current() != screen.ScreenSettings {
 		t.Fatalf("current = %q", shell.Current())
 	}
 	// A screen that takes no files says so instead of dropping them silently.
@@ -108,7 +109,7 @@ func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
 		t.Fatal("dropping on a screen that takes no files should explain where to drop them")
 	}
 
-	shell.Show(kit.ScreenAgents)
+	shell.Show(screen.ScreenAgents)
 	if builds != 1 || agents.shown != 3 {
 		t.Fatalf("coming back should reuse the screen (builds %d) and tell it (shown %d)", builds, agents.shown)
 	}
@@ -148,7 +149,7 @@ func TestStatusBarShowsDemoAgentsAndCredits(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
-	withScreens(t, []ScreenSpec{{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
+	withScreens(t, []ScreenSpec{{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	shell := NewShell(a, w)
 	bar := shell.status
@@ -167,8 +168,8 @@ func TestStatusBarSaysWhenTheServiceIsUnreachable(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
-	withScreens(t, []ScreenSpec{{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
-	a.Demo().Service.SetFaults(demoFaultsAllFail())
+	withScreens(t, []ScreenSpec{{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
+	apptest.Demo(a).Service.SetFaults(demoFaultsAllFail())
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	shell := NewShell(a, w)
 	bar := shell.status
@@ -187,8 +188,8 @@ func TestStatusBarOffersTheAccountWhenTheKeyIsRejected(t *testing.T) {
 		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("wrong"), client.WithMaxRetries(0)}
 	})
 	withScreens(t, []ScreenSpec{
-		{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("")} }},
-		{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("settings")} }},
+		{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }},
+		{Name: screen.ScreenSettings, Icon: theme.SettingsIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("settings")} }},
 	})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	shell := NewShell(a, w)
@@ -198,7 +199,7 @@ func TestStatusBarOffersTheAccountWhenTheKeyIsRejected(t *testing.T) {
 		t.Fatalf("status bar %q should say the key was rejected and offer the account", barText(bar))
 	}
 	test.Tap(bar.settings)
-	if shell.Current() != kit.ScreenSettings {
+	if shell.Current() != screen.ScreenSettings {
 		t.Fatalf("the button should open Settings, shows %q", shell.Current())
 	}
 }
@@ -246,7 +247,7 @@ func TestStatusBarChecksAgainByItselfWhileOffline(t *testing.T) {
 	a := apptest.Open(t, func(c *app.Config) {
 		c.ClientOptions = []client.Option{client.WithBaseURL("http://" + addr), client.WithAPIKey("k"), client.WithMaxRetries(0)}
 	})
-	withScreens(t, []ScreenSpec{{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
+	withScreens(t, []ScreenSpec{{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	bar := NewShell(a, w).status
 	q.WaitUntil(t, func() bool { return strings.Contains(barText(bar), "Offline") }, func() string { return barText(bar) })
@@ -291,11 +292,11 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 	field := kit.NewFormEntry()
 	chats := &findScreen{plainScreen: plainScreen{label: widget.NewLabel("chats")}}
 	withScreens(t, []ScreenSpec{
-		{Name: kit.ScreenAgents, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen {
+		{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen {
 			return &plainScreen{label: widget.NewLabel("agents")}
 		}},
-		{Name: kit.ScreenChats, Icon: theme.ListIcon(), New: func(kit.Env) kit.Screen { return chats }},
-		{Name: kit.ScreenSettings, Icon: theme.SettingsIcon(), New: func(kit.Env) kit.Screen {
+		{Name: screen.ScreenChats, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return chats }},
+		{Name: screen.ScreenSettings, Icon: theme.SettingsIcon(), New: func(screen.Env) screen.Screen {
 			return &fieldScreen{field: field}
 		}},
 	})
@@ -306,7 +307,7 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 	sc := c.(fyne.Shortcutable)
 
 	sc.TypedShortcut(kit.ScreenShortcuts[2])
-	if shell.Current() != kit.ScreenSettings {
+	if shell.Current() != screen.ScreenSettings {
 		t.Fatalf("Ctrl+3 should show the third screen, shows %q", shell.Current())
 	}
 	if c.Focused() != field {
@@ -314,7 +315,7 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 	}
 	// From a text field that has the keyboard, as Fyne gives it the keys.
 	field.TypedShortcut(kit.ScreenShortcuts[1])
-	if shell.Current() != kit.ScreenChats {
+	if shell.Current() != screen.ScreenChats {
 		t.Fatalf("Ctrl+2 typed in a field should show the second screen, shows %q", shell.Current())
 	}
 	if c.Focused() != nil {
@@ -326,7 +327,7 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 	}
 	// Ctrl+9 names no screen here: nothing happens.
 	sc.TypedShortcut(kit.ScreenShortcuts[8])
-	if shell.Current() != kit.ScreenChats {
+	if shell.Current() != screen.ScreenChats {
 		t.Fatalf("Ctrl+9 moved to %q", shell.Current())
 	}
 
@@ -337,7 +338,7 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 	}
 	sc.TypedShortcut(kit.ScreenShortcuts[0])
 	sc.TypedShortcut(kit.NewChatShortcut)
-	if shell.Current() != kit.ScreenChats {
+	if shell.Current() != screen.ScreenChats {
 		t.Fatalf("a shortcut behind the open list moved to %q", shell.Current())
 	}
 	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
@@ -350,9 +351,9 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 	}
 	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	// Ctrl+N: a new chat starts by choosing its agent, on the Chats screen.
-	shell.Show(kit.ScreenSettings)
+	shell.Show(screen.ScreenSettings)
 	sc.TypedShortcut(kit.NewChatShortcut)
-	if shell.Current() != kit.ScreenChats || chats.chooses != 1 {
+	if shell.Current() != screen.ScreenChats || chats.chooses != 1 {
 		t.Fatalf("Ctrl+N should ask for the new chat's agent on the Chats screen: shows %q, asked %d times", shell.Current(), chats.chooses)
 	}
 }

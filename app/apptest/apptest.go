@@ -27,8 +27,7 @@ import (
 // demoservice test server of another variant).
 func Open(t testing.TB, change ...func(*app.Config)) *app.App {
 	t.Helper()
-	zero := time.Duration(0)
-	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: NewKeyring(), FastRetries: true}
+	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: DemoStarter(demoservice.Options{}), Keyring: NewKeyring(), FastRetries: true}
 	for _, c := range change {
 		c(&cfg)
 	}
@@ -38,6 +37,27 @@ func Open(t testing.TB, change ...func(*app.Config)) *app.App {
 	}
 	t.Cleanup(func() { _ = a.Close() })
 	return a
+}
+
+// DemoStarter starts the built-in demo made with opts (given the app's key)
+// on a loopback port, as main does; a zero Pace answers at once.
+func DemoStarter(opts demoservice.Options) func(key string) (app.DemoServer, error) {
+	return func(key string) (app.DemoServer, error) {
+		opts.APIKey = key
+		return demoservice.Listen("127.0.0.1:0", opts)
+	}
+}
+
+// WithDemo makes Open's built-in demo with opts (a pace, a reading).
+func WithDemo(opts demoservice.Options) func(*app.Config) {
+	return func(c *app.Config) { c.StartDemo = DemoStarter(opts) }
+}
+
+// Demo is a's running built-in service, for its faults and records; nil
+// when a real account is active.
+func Demo(a *app.App) *demoservice.Server {
+	s, _ := a.Demo().(*demoservice.Server)
+	return s
 }
 
 // Keyring is an in-memory keyring.

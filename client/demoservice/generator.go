@@ -18,9 +18,8 @@ const (
 	maxReplyChars = 2500
 )
 
-var stopwords = map[string]bool{}
-
-func init() {
+var stopwords = func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be because been
 before being below between both but by can could did do does doing down during each few for from further
 had has have having he her here hers him his how i if in into is it its just let me more most my no nor not
@@ -33,9 +32,10 @@ plan explain draft prepare organise organize keep keeps book send find check sum
 does done best way good better really something anything everything whose arrived also just
 announce introduce describe compare improve write writes turns turn makes creates drafts generates
 explains summarises summarizes answers suggests checks builds designs translates rewrites produces`) {
-		stopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+}()
 
 // keywords returns up to three key phrases of text: runs of content words
 // (at most the last two words of a run, where English puts the head noun),

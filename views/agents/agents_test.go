@@ -26,6 +26,7 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // fakeNav records what the screen asks of the shell.
@@ -35,7 +36,7 @@ type fakeNav struct {
 	att     *fakeAttachments
 	tabs    func(client.Agent) []*container.TabItem
 	// newAtt, when set, makes the attachments (the files screen's own).
-	newAtt func() kit.Attachments
+	newAtt func() screen.Attachments
 }
 
 func (n *fakeNav) Show(string) {}
@@ -52,7 +53,7 @@ func (n *fakeNav) AgentTabs(a client.Agent) []*container.TabItem {
 	}
 	return n.tabs(a)
 }
-func (n *fakeNav) NewAttachments() kit.Attachments {
+func (n *fakeNav) NewAttachments() screen.Attachments {
 	if n.newAtt != nil {
 		return n.newAtt()
 	}
@@ -126,7 +127,7 @@ func newFixture(t *testing.T, perPage int) *fixture {
 	nav := &fakeNav{}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	cw := &kittest.CountingWindow{Window: w}
-	s := New(kit.Env{App: a, Window: cw, Nav: nav}).(*Screen)
+	s := New(screen.Env{App: a, Window: cw, Nav: nav}).(*Screen)
 	w.SetContent(s.Content())
 	height := float32(800)
 	if perPage > 0 {
@@ -286,9 +287,9 @@ func failedList(t *testing.T) (*Screen, *app.App, *fixture) {
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
 	a.SetReachable(true)
-	a.Demo().Service.SetFaults(demoservice.Faults{Fail500: 1000})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Fail500: 1000})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	s.Shown()
 	f := &fixture{s: s, a: a, q: q}
@@ -301,7 +302,7 @@ func TestListErrorHasRetry(t *testing.T) {
 	if s.listStack.Objects[0] == s.list {
 		t.Fatal("the error state should replace the list")
 	}
-	a.Demo().Service.SetFaults(demoservice.Faults{})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{})
 	s.browser.Reload()
 	f.wait(t, "agents after retry", func() bool { return len(s.shown.Agents) > 0 && s.total.Text == "44 agents" })
 }
@@ -311,7 +312,7 @@ func TestListErrorHasRetry(t *testing.T) {
 func TestTheListLoadsByItselfWhenTheServiceIsBack(t *testing.T) {
 	s, a, f := failedList(t)
 	a.SetReachable(false) // the status bar's check finds the service gone
-	a.Demo().Service.SetFaults(demoservice.Faults{})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{})
 	a.SetReachable(true) // and back
 	f.wait(t, "agents without a retry", func() bool { return len(s.shown.Agents) > 0 && s.total.Text == "44 agents" })
 }
@@ -331,9 +332,9 @@ func TestAStartWithoutTheServiceShowsTheSavedAgents(t *testing.T) {
 	q.WaitUntil(t, func() bool { p, _ := earlier.State().Snapshot(); n = len(p.Agents); return n > 0 && !p.Loading },
 		func() string { return "the list never loaded" })
 
-	a.Demo().Service.SetFaults(demoservice.Faults{Fail500: 1000})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Fail500: 1000})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1200, 800))
 	s.Shown()
@@ -344,7 +345,7 @@ func TestAStartWithoutTheServiceShowsTheSavedAgents(t *testing.T) {
 		!strings.Contains(footer, "saved on") || strings.Contains(footer, "updates by itself") {
 		t.Fatalf("the saved agents should show with a word on where they come from; %d agents, %q, footer %q", len(s.shown.Agents), s.total.Text, footer)
 	}
-	a.Demo().Service.SetFaults(demoservice.Faults{})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{})
 	test.Tap(kittest.FindButton(s.footer, "Try again"))
 	f.wait(t, "the service's list", func() bool { return f.page().Err == nil && f.page().Saved.IsZero() && len(s.shown.Agents) > 0 })
 	if strings.Contains(kittest.AllText(s.footer), "saved on") {
@@ -525,7 +526,7 @@ func TestRequiredAnswersAreChecked(t *testing.T) {
 	if want := "Check Prompt, Tone and Length:"; !strings.HasPrefix(d.formErr.Text, want) {
 		t.Fatalf("the line under the form should name the questions to check (%q…), got %q", want, d.formErr.Text)
 	}
-	if n := len(f.a.Demo().Service.Executions()); n != 0 {
+	if n := len(apptest.Demo(f.a).Service.Executions()); n != 0 {
 		t.Fatalf("nothing should reach the service, got %d executions", n)
 	}
 }
@@ -683,14 +684,14 @@ func TestEscCancelsRun(t *testing.T) {
 	d := f.open(t, "119")
 	fillPrompt(d)
 	d.form.byName["tone"].set("formal")
-	f.a.Demo().Service.SetFaults(demoservice.Faults{Latency: 10 * time.Second})
+	apptest.Demo(f.a).Service.SetFaults(demoservice.Faults{Latency: 10 * time.Second})
 	test.Tap(d.runBtn)
 	if !d.cancelBtn.Visible() || !d.runBtn.Disabled() {
 		t.Fatal("a running form shows Cancel and cannot be run twice")
 	}
 	f.s.Escape()
 	f.wait(t, "the cancel", func() bool { return d.active == nil })
-	f.a.Demo().Service.SetFaults(demoservice.Faults{})
+	apptest.Demo(f.a).Service.SetFaults(demoservice.Faults{})
 	if d.output.run.Status != app.RunCancelled || d.cancelBtn.Visible() {
 		t.Fatalf("status %q", d.output.run.Status)
 	}
@@ -714,7 +715,7 @@ func TestDropsGoToTheRunForm(t *testing.T) {
 	f.nav.att = &fakeAttachments{}
 	d := f.open(t, "119")
 	f.s.Dropped([]string{"/tmp/a.txt"})
-	if _, ok := d.tabs.Selected().Content.(kit.DropTarget); len(f.nav.att.dropped) != 1 || !ok {
+	if _, ok := d.tabs.Selected().Content.(screen.DropTarget); len(f.nav.att.dropped) != 1 || !ok {
 		t.Fatalf("dropped files: %v", f.nav.att.dropped)
 	}
 }
@@ -882,7 +883,7 @@ func TestLoadingStopsOnceAgentsShow(t *testing.T) {
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	loading := kittest.Find[*widget.ProgressBarInfinite](s.listStack)
 	if loading == nil || !loading.Running() {
@@ -949,7 +950,7 @@ func TestRunningTimeCountsWhileOnShow(t *testing.T) {
 	d := f.open(t, "119")
 	fillPrompt(d)
 	d.form.byName["tone"].set("formal")
-	f.a.Demo().Service.SetFaults(demoservice.Faults{Latency: 3 * time.Second})
+	apptest.Demo(f.a).Service.SetFaults(demoservice.Faults{Latency: 3 * time.Second})
 	test.Tap(d.runBtn)
 	f.wait(t, "the running time", func() bool { return strings.HasPrefix(d.elapsed.Text, "Running for ") })
 	if d.clock == nil {
@@ -967,7 +968,7 @@ func TestRunningTimeCountsWhileOnShow(t *testing.T) {
 	if d.clock != nil || d.progress.Visible() {
 		t.Fatal("the clock stops when the run ends")
 	}
-	f.a.Demo().Service.SetFaults(demoservice.Faults{})
+	apptest.Demo(f.a).Service.SetFaults(demoservice.Faults{})
 }
 
 // When the service asks to wait (429), the screen counts down to when the
@@ -977,7 +978,7 @@ func TestRateLimitedRunCountsDown(t *testing.T) {
 	d := f.open(t, "119")
 	fillPrompt(d)
 	d.form.byName["tone"].set("formal")
-	f.a.Demo().Service.SetFaults(demoservice.Faults{RateLimit: 1, RetryAfter: 2 * time.Second})
+	apptest.Demo(f.a).Service.SetFaults(demoservice.Faults{RateLimit: 1, RetryAfter: 2 * time.Second})
 	test.Tap(d.runBtn)
 	f.wait(t, "the countdown", func() bool {
 		return strings.HasPrefix(d.elapsed.Text, "The service asked to wait: going on in ")
@@ -1015,14 +1016,14 @@ func TestNothingOfTheScreenOutlivesClose(t *testing.T) {
 	searchDelay = 20 * time.Millisecond
 	before := runtime.NumGoroutine()
 	a := apptest.Open(t)
-	s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	s.Shown()
 	f := &fixture{s: s, a: a, q: q}
 	d := f.open(t, "119")
 	fillPrompt(d)
 	d.form.byName["tone"].set("formal")
-	a.Demo().Service.SetFaults(demoservice.Faults{Latency: time.Minute})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Latency: time.Minute})
 	test.Tap(d.runBtn)
 	test.Type(s.search, "news") // a search waiting for typing to pause
 	if d.clock == nil {
@@ -1096,7 +1097,7 @@ func TestAnAgentOpensWithARequestWritten(t *testing.T) {
 	if d.tabs.Selected() != d.runTab || f.w.Canvas().Focused() != d.form.byName[name].input.(fyne.Focusable) {
 		t.Fatal("the Run tab should show, the keyboard in the request")
 	}
-	if len(f.a.Demo().Service.Executions()) != 0 {
+	if len(apptest.Demo(f.a).Service.Executions()) != 0 {
 		t.Fatal("opening with a request ran the agent")
 	}
 	// A second template goes under what is written: nothing typed is lost.

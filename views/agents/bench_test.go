@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // bigCatalogue answers the agent list with n agents on one page, so the
@@ -57,7 +58,7 @@ func BenchmarkAgentsScreen10000(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		w := test.NewWindow(widget.NewLabel(""))
-		s := New(kit.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+		s := New(screen.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
 		w.SetContent(s.Content())
 		w.Resize(fyne.NewSize(1200, 800))
 		s.Shown()

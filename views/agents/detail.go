@@ -13,11 +13,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/batches"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // detail is one agent's right-hand pane: title, type, long description
@@ -44,7 +45,7 @@ type detail struct {
 	// Run tab (non-chat agents).
 	form      *form
 	formBox   *fyne.Container
-	att       kit.Attachments
+	att       screen.Attachments
 	formErr   *widget.Label
 	runBtn    *kit.PaidButton
 	cancelBtn *kit.Button
@@ -121,7 +122,7 @@ func (d *detail) showAgent(v app.Loaded[client.Agent]) {
 		kit.SetBody(d.content, kit.Loading(openingText(d.agent)))
 	case v.Err != nil && !v.Loading:
 		d.failed = true
-		kit.SetBody(d.content, kit.Error(v.Err, d.full.Reload))
+		kit.SetBody(d.content, screen.Error(v.Err, d.full.Reload))
 	}
 }
 
@@ -236,7 +237,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.form = newForm(d.agent, d.s.app.LastAnswers(d.agent), d.submit, d.s.env.Nav.NewAttachments)
 	d.form.onChange = func() { d.s.app.SetAnswerDraft(d.agent.ID, d.form.answers()) }
 	if d.form.fold != nil {
-		d.form.fold.RememberOpen(d.s.app)
+		screen.RememberOpen(d.form.fold, d.s.app)
 	}
 
 	d.formErr = kit.ErrorText()
@@ -570,7 +571,7 @@ func (d *detail) showHistory(st app.ListState[app.Run]) {
 	runs := st.Items
 	switch {
 	case st.Err != nil:
-		body = kit.Error(st.Err, d.loadHistory)
+		body = screen.Error(st.Err, d.loadHistory)
 	case !st.Loaded:
 		body = kit.Loading(lang.L("Loading this agent's runs…"))
 	case len(runs) == 0 && d.agent.Type == client.AgentChat:

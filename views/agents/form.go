@@ -15,9 +15,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // field is one question of the form: its name, its help, its input and
@@ -35,7 +36,7 @@ type field struct {
 	// its right.
 	clearable bool
 	// att are a file question's file chips (nil for other questions).
-	att      kit.Attachments
+	att      screen.Attachments
 	attached int           // how many files att holds, uploading or not
 	oneFile  *widget.Label // says only the first of several files is sent
 	// list is an array question's editor (nil for other questions).
@@ -72,7 +73,7 @@ func requiredNote() string { return lang.L("* must be filled in") }
 // submit runs it (Enter in a number field or on a focused choice);
 // newAttachments makes the file chips of a file question (nil, or nil
 // returned: files cannot be added here).
-func newForm(agent client.Agent, answers map[string]string, submit func(), newAttachments func() kit.Attachments) *form {
+func newForm(agent client.Agent, answers map[string]string, submit func(), newAttachments func() screen.Attachments) *form {
 	f := &form{byName: map[string]*field{}}
 	changed := func() {
 		if f.onChange != nil {
@@ -167,7 +168,7 @@ const nameMax = 200
 // questionLabel is the question's name in plain words; required ones are
 // marked with a star.
 func questionLabel(q client.Question) string {
-	name := kit.QuestionName(q, nameMax)
+	name := screen.QuestionName(q, nameMax)
 	if q.Required {
 		name += " *"
 	}
@@ -187,7 +188,7 @@ func placeholder(q client.Question, fallback string) string {
 	return fallback
 }
 
-func newField(q client.Question, submit, changed func(), newAttachments func() kit.Attachments) *field {
+func newField(q client.Question, submit, changed func(), newAttachments func() screen.Attachments) *field {
 	fl := &field{q: q, err: kit.ErrorText()}
 	// edited clears the note at the field when its answer changes.
 	edited := func() {
@@ -200,7 +201,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		// when they look alike; the one picked is sent as the agent
 		// spells it, spaces and all.
 		opts := app.Choices(q)
-		sel := kit.NewSelect(kit.ChoiceLabels(q, opts, choiceMax), nil)
+		sel := kit.NewSelect(screen.ChoiceLabels(q, opts, choiceMax), nil)
 		sel.PlaceHolder = placeholder(q, lang.L("Choose…"))
 		sel.OnChanged = func(string) { edited() }
 		fl.get = func() string {
@@ -307,7 +308,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() k
 		fl.set = func(v string) { l.setItems(app.ParseList(q, v)) }
 		fl.input = l.obj
 	case app.QuestionFile:
-		var att kit.Attachments
+		var att screen.Attachments
 		if newAttachments != nil {
 			att = newAttachments()
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // The inputs of the question types that need more than a widget.Entry:
@@ -181,7 +182,7 @@ type multiChoice struct {
 }
 
 func newMultiChoice(q client.Question, choices []string, changed func()) *multiChoice {
-	m := &multiChoice{values: choices, shown: kit.ChoiceLabels(q, choices, choiceMax)}
+	m := &multiChoice{values: choices, shown: screen.ChoiceLabels(q, choices, choiceMax)}
 	m.group = kit.NewCheckGroup(m.shown, func([]string) { changed() })
 	if len(choices) == 0 {
 		note := widget.NewLabel(lang.L("There is nothing to choose from."))

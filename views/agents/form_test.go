@@ -23,6 +23,7 @@ import (
 	"github.com/agentdesk/agentdesk/views/files"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // fillPrompt answers the request the demo's text, image and video agents
@@ -458,9 +459,9 @@ func TestDefaultsFillTheFormUntilAnAnswerIsRemembered(t *testing.T) {
 // attachments), Run waits for its upload, and its id is sent.
 func TestAFileIsDroppedUploadedAndSentAsItsID(t *testing.T) {
 	f, rec := withQuestions(t, `{"type":"file","name":"document","description":"The document to work from.","required":true}`)
-	var made []kit.Attachments
-	f.nav.newAtt = func() kit.Attachments {
-		at := files.NewAttachments(kit.Env{App: f.a, Window: f.w, Nav: f.nav})
+	var made []screen.Attachments
+	f.nav.newAtt = func() screen.Attachments {
+		at := files.NewAttachments(screen.Env{App: f.a, Window: f.w, Nav: f.nav})
 		made = append(made, at)
 		return at
 	}
@@ -479,7 +480,7 @@ func TestAFileIsDroppedUploadedAndSentAsItsID(t *testing.T) {
 	if err := os.WriteFile(path, []byte("Quarterly figures"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := d.tabs.Selected().Content.(kit.DropTarget); !ok {
+	if _, ok := d.tabs.Selected().Content.(screen.DropTarget); !ok {
 		t.Fatal("the Run tab does not take dropped files")
 	}
 	f.s.Dropped([]string{path})
@@ -512,7 +513,7 @@ func TestRunWaitsForAFileQuestionsUpload(t *testing.T) {
 	f, rec := withQuestions(t, `{"type":"file","name":"document"}`)
 	// The form's file question is made first, then the run's attachments.
 	made := 0
-	f.nav.newAtt = func() kit.Attachments {
+	f.nav.newAtt = func() screen.Attachments {
 		made++
 		if made == 1 {
 			return uploadingAttachments{&fakeAttachments{}}
@@ -710,7 +711,7 @@ func TestReopeningARunEmptiesWhatItDidNotAnswer(t *testing.T) {
 		`{"type":"file","name":"document"}`,
 		`{"type":"colour","name":"shade"}`)
 	att := &fakeAttachments{}
-	f.nav.newAtt = func() kit.Attachments { return att }
+	f.nav.newAtt = func() screen.Attachments { return att }
 	d := f.open(t, "119")
 	fillRequired(d)
 	for name, v := range map[string]string{

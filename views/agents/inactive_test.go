@@ -32,7 +32,7 @@ func TestASwitchedOffAgentIsMarkedAndCannotRun(t *testing.T) {
 	}
 	d.run()
 	f.q.Drain()
-	if n := len(f.a.Demo().Service.Executions()); n != 0 {
+	if n := len(apptest.Demo(f.a).Service.Executions()); n != 0 {
 		t.Fatalf("%d runs sent for a switched-off agent", n)
 	}
 }

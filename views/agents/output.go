@@ -17,9 +17,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // outputView shows a run's result: text as rendered markdown with Copy,
@@ -149,7 +150,7 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 		plainBtn.SetText(lang.L("Copied as text"))
 	}
 	save := kit.NewButtonWithIcon(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
-		kit.SaveText(o.s.app, o.s.env.Window, agentTitle, safe.FileName(agentTitle, ".md", lang.L("result")), out)
+		screen.SaveText(o.s.app, o.s.env.Window, agentTitle, safe.FileName(agentTitle, ".md", lang.L("result")), out)
 	})
 	bar := container.NewHBox(copyBtn, plainBtn, save, toggle)
 	if len(pics) > 0 {
@@ -158,7 +159,7 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 		var show *kit.Button
 		show = kit.NewButtonWithIcon(kit.ShowPictures(), theme.FileImageIcon(), func() {
 			show.Hide()
-			kit.LoadPictures(o.s.app, pics, func() {
+			kit.LoadPictures(screen.Pictures(o.s.app), pics, func() {
 				if o.onLoaded != nil {
 					o.onLoaded()
 				}
@@ -207,7 +208,7 @@ func (o *outputView) image(r app.Run) fyne.CanvasObject {
 		}
 		// Decoded by the app, in the background, within its limits and
 		// memory budget: Fyne's own loader takes any format it knows.
-		return kit.NewPictureFile(o.s.app, out.Path, "", func() {
+		return kit.NewPictureFile(screen.Pictures(o.s.app), out.Path, "", func() {
 			if o.onLoaded != nil {
 				o.onLoaded()
 			}
@@ -298,7 +299,7 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 			if errors.As(s.Err, &big) {
 				obj = saveOnly(app.Describe(s.Err))
 			} else {
-				obj = kit.Error(s.Err, dl.Retry)
+				obj = screen.Error(s.Err, dl.Retry)
 			}
 		default:
 			return
@@ -343,7 +344,7 @@ func (o *outputView) saveButton(r app.Run) *kit.Button {
 				case saved.Err != nil:
 					showSaveError(saved.Err, w)
 				case !saved.Loading && saved.Value:
-					kit.ShowSaved(lang.L("Saved"), path, w)
+					screen.ShowSaved(lang.L("Saved"), path, w)
 				}
 				return !saved.Loading
 			})

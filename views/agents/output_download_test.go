@@ -24,6 +24,7 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // outputFixture is the output view alone, on an app whose outputs are
@@ -41,7 +42,7 @@ func newOutputFixture(t *testing.T, handler http.Handler) *outputFixture {
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := &Screen{env: kit.Env{App: a, Window: w, Nav: kittest.Nav{}}, app: a}
+	s := &Screen{env: screen.Env{App: a, Window: w, Nav: kittest.Nav{}}, app: a}
 	f := &outputFixture{o: newOutputView(s), q: q, srv: httptest.NewServer(handler)}
 	t.Cleanup(f.srv.Close)
 	w.SetContent(f.o.content)

@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // searchDelay is how long typing must pause before the service is asked:
@@ -42,7 +43,7 @@ func typeChoices() []string {
 
 // Screen is the agents browser.
 type Screen struct {
-	env     kit.Env
+	env     screen.Env
 	app     *app.App
 	browser *app.AgentBrowser
 	runner  *app.Runner
@@ -66,16 +67,16 @@ type Screen struct {
 }
 
 // New builds the agents screen.
-func New(env kit.Env) kit.Screen {
+func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, app: env.App, details: map[client.ID]*detail{}}
 	s.browser = env.App.NewAgentBrowser(searchDelay)
 	s.runner = env.App.NewRunner()
 	s.text = kit.NewTextRelease(env.Window, env.App.Life(), textLimits)
-	kit.OnAccountChange(env.App, s.accountChanged)
+	screen.OnAccountChange(env.App, s.accountChanged)
 	s.build()
 	// When the service can be reached again, a list that could not be
 	// loaded loads by itself.
-	kit.OnServiceBack(env.App, func() {
+	screen.OnServiceBack(env.App, func() {
 		if st, _ := s.browser.State().Snapshot(); st.Err != nil {
 			s.browser.Reload()
 		}
@@ -217,7 +218,7 @@ func (s *Screen) Escape() {
 // DropHint is the hint of the agent's tab on show.
 func (s *Screen) DropHint() (string, bool) {
 	if d := s.current; d != nil && d.tabs != nil && d.tabs.Selected() != nil {
-		if dt, ok := d.tabs.Selected().Content.(kit.DropTarget); ok {
+		if dt, ok := d.tabs.Selected().Content.(screen.DropTarget); ok {
 			return dt.DropHint()
 		}
 	}
@@ -226,7 +227,7 @@ func (s *Screen) DropHint() (string, bool) {
 
 func (s *Screen) Dropped(paths []string) {
 	if d := s.current; d != nil && d.tabs != nil && d.tabs.Selected() != nil {
-		if dt, ok := d.tabs.Selected().Content.(kit.DropTarget); ok {
+		if dt, ok := d.tabs.Selected().Content.(screen.DropTarget); ok {
 			dt.Dropped(paths)
 			return
 		}
@@ -286,7 +287,7 @@ func (s *Screen) showList(st app.AgentPage) {
 	case st.Loading:
 		body = kit.Loading(lang.L("Loading agents…"))
 	case st.Err != nil:
-		body = kit.Error(st.Err, s.browser.Reload)
+		body = screen.Error(st.Err, s.browser.Reload)
 	case st.Query.Q != "" || st.Query.Type != "":
 		body = kit.Empty(theme.SearchIcon(), lang.L("No agents found"), noMatchText(st.Query))
 	default:

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // hostileTitle starts every agent's title the way a hostile server could
@@ -42,7 +43,7 @@ func newFixtureThrough(t *testing.T, wrap func(http.RoundTripper) http.RoundTrip
 	nav := &fakeNav{}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	cw := &kittest.CountingWindow{Window: w}
-	s := New(kit.Env{App: a, Window: cw, Nav: nav}).(*Screen)
+	s := New(screen.Env{App: a, Window: cw, Nav: nav}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1200, 800))
 	s.Shown()

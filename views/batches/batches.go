@@ -24,9 +24,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
-	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // opener opens a file or folder with the computer's own program (tests
@@ -38,7 +38,7 @@ const maxRows = 5000
 
 // item is one batch as the list shows it.
 type item struct {
-	b       storage.Batch
+	b       app.Batch
 	counts  map[string]int
 	spent   float64
 	running bool
@@ -46,7 +46,7 @@ type item struct {
 
 // Screen is the Batches screen.
 type Screen struct {
-	env     kit.Env
+	env     screen.Env
 	runner  *app.BatchRunner
 	content fyne.CanvasObject
 	stack   *fyne.Container
@@ -71,14 +71,14 @@ type Screen struct {
 	folder     *kit.Button
 	saved      *kit.Button
 	rowsList   *kit.List
-	rows       []storage.BatchRow
+	rows       []app.BatchRow
 
 	offered bool
 	loading sync.Mutex
 }
 
 // New builds the Batches screen.
-func New(env kit.Env) kit.Screen {
+func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, runner: env.App.Batches()}
 	s.list = kit.NewList(func() int { return len(s.items) }, kit.NewTwoLineRow, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(s.items) {
@@ -135,7 +135,7 @@ func New(env kit.Env) kit.Screen {
 			s.Reload()
 		}
 	})
-	kit.OnAccountChange(env.App, func() { s.chosen = 0; s.Reload() })
+	screen.OnAccountChange(env.App, func() { s.chosen = 0; s.Reload() })
 	return s
 }
 
@@ -158,15 +158,15 @@ func (s *Screen) Reload() {
 	chosen := s.chosen
 	var (
 		items []item
-		rows  []storage.BatchRow
+		rows  []app.BatchRow
 		err   error
 	)
 	kit.Act(a, func(ctx context.Context) {
 		s.loading.Lock()
 		defer s.loading.Unlock()
-		var all []storage.Batch
+		var all []app.Batch
 		running := s.runner.RunningNow()
-		all, err = a.DB().Batches(ctx, a.AccountID(), 200)
+		all, err = s.runner.List(ctx)
 		if err != nil {
 			return
 		}
@@ -183,7 +183,7 @@ func (s *Screen) Reload() {
 			if was, ok := counted[b.ID]; ok && !it.running && !was.running && was.b.UpdatedAt.Equal(b.UpdatedAt) && was.b.State == b.State {
 				it.counts, it.spent = was.counts, was.spent
 			} else {
-				it.counts, it.spent, _ = a.DB().BatchCounts(ctx, b.ID)
+				it.counts, it.spent, _ = s.runner.Counts(ctx, b.ID)
 			}
 			items = append(items, it)
 			if it.counts != nil { // a count that failed is tried again next time
@@ -192,15 +192,15 @@ func (s *Screen) Reload() {
 		}
 		s.counted = fresh
 		if chosen != 0 {
-			rows, _ = a.DB().BatchRows(ctx, chosen, 0, maxRows)
+			rows, err = s.runner.Rows(ctx, chosen, maxRows)
 		}
 	}, func() { s.show(items, rows, chosen, err) })
 }
 
-func (s *Screen) show(items []item, rows []storage.BatchRow, chosen int64, err error) {
+func (s *Screen) show(items []item, rows []app.BatchRow, chosen int64, err error) {
 	switch {
 	case err != nil:
-		kit.SetBody(s.stack, kit.Error(err, s.Reload))
+		kit.SetBody(s.stack, screen.Error(err, s.Reload))
 		return
 	case len(items) == 0:
 		kit.SetBody(s.stack, kit.Empty(theme.ListIcon(), lang.L("No batches yet"),
@@ -276,14 +276,14 @@ func (s *Screen) showChosen() {
 	changed = changed || moved != s.moved.Text
 	setText(s.moved, moved)
 	show(s.moved, moved != "")
-	left := it.counts[storage.RowWaiting] + onTheWay(it.counts)
-	ended := it.b.State == storage.BatchDone || it.b.State == storage.BatchCancelled
+	left := it.counts[app.RowWaiting] + onTheWay(it.counts)
+	ended := it.b.State == app.BatchDone || it.b.State == app.BatchCancelled
 	show(s.pause, it.running && !ended)
 	// A cancelled batch goes on only to look up the rows that were on
 	// their way when Agent Desk closed.
 	// A paused batch with nothing left to send may still have pictures
 	// to save (paused while one came): Go on fetches them.
-	show(s.goOn, !it.running && (left > 0 && !ended || lookUp(it) || it.b.State == storage.BatchPaused))
+	show(s.goOn, !it.running && (left > 0 && !ended || lookUp(it) || it.b.State == app.BatchPaused))
 	switch {
 	case lookUp(it):
 		s.goOn.Tip = lang.L("Find out what became of the rows that were on their way. Nothing new is sent.")
@@ -292,7 +292,7 @@ func (s *Screen) showChosen() {
 	default:
 		s.goOn.Tip = ""
 	}
-	show(s.retry, !it.running && it.counts[storage.RowFailed] > 0 && it.b.State != storage.BatchCancelled)
+	show(s.retry, !it.running && it.counts[app.RowFailed] > 0 && it.b.State != app.BatchCancelled)
 	show(s.cancel, !ended && (it.running || left > 0))
 	has := it.b.Results != "" && exists(it.b.Results)
 	show(s.open, has)
@@ -307,20 +307,20 @@ func (s *Screen) showChosen() {
 // its way (its fate unknown after Agent Desk closed), or running on the
 // service.
 func onTheWay(counts map[string]int) int {
-	return counts[storage.RowSending] + counts[storage.RowStarting] + counts[storage.RowRunning]
+	return counts[app.RowSending] + counts[app.RowStarting] + counts[app.RowRunning]
 }
 
 // lookUp reports whether it is a cancelled batch, not running here, whose
 // rows were on their way when Agent Desk closed: going on with it looks
 // them up (nothing new is sent).
 func lookUp(it item) bool {
-	return it.b.State == storage.BatchCancelled && !it.running && onTheWay(it.counts) > 0
+	return it.b.State == app.BatchCancelled && !it.running && onTheWay(it.counts) > 0
 }
 
 // atLimit reports whether batch b paused because it had spent its credit
 // limit: going on needs a new one.
-func atLimit(b storage.Batch, spent float64) bool {
-	return b.State == storage.BatchPaused && b.CreditCap > 0 && spent >= b.CreditCap
+func atLimit(b app.Batch, spent float64) bool {
+	return b.State == app.BatchPaused && b.CreditCap > 0 && spent >= b.CreditCap
 }
 
 // stateText is the chosen batch's state in words: StateWord, or that it
@@ -341,7 +341,7 @@ func setText(l *widget.Label, text string) {
 
 // MovedText says where the results went when the sheet they were to go
 // to was open in another program ("" when they went where planned).
-func MovedText(b storage.Batch) string {
+func MovedText(b app.Batch) string {
 	if b.Planned == "" || b.Results == "" || b.Results == b.Planned {
 		return ""
 	}
@@ -472,9 +472,7 @@ func (s *Screen) RetryFailed() {
 	id := s.chosen
 	var err error
 	kit.Act(s.env.App, func(ctx context.Context) {
-		if _, err = s.env.App.DB().RetryFailedRows(ctx, id); err == nil {
-			err = s.runner.Resume(ctx, id)
-		}
+		err = s.runner.RetryFailed(ctx, id)
 	}, func() {
 		if err != nil {
 			kit.ShowInformation(lang.L("The failed rows were not sent again"), app.Describe(err), s.env.Window)
@@ -539,7 +537,7 @@ func (s *Screen) openResults(folder bool) {
 
 // BatchTitle is a batch's first line: its agent and its sheet (or
 // folder, or "Lines of text").
-func BatchTitle(b storage.Batch) string {
+func BatchTitle(b app.Batch) string {
 	name := filepath.Base(b.Source)
 	if b.Source == "" {
 		name = lang.L("Lines of text")
@@ -553,11 +551,11 @@ func Summary(counts map[string]int, spent float64) string {
 	for _, n := range counts {
 		total += n
 	}
-	parts := []string{lang.N("{{.Done}} of {{.Count}} done", total, map[string]any{"Done": app.Number(counts[storage.RowDone]), "Count": app.Number(total)})}
-	if n := counts[storage.RowFailed]; n > 0 {
+	parts := []string{lang.N("{{.Done}} of {{.Count}} done", total, map[string]any{"Done": app.Number(counts[app.RowDone]), "Count": app.Number(total)})}
+	if n := counts[app.RowFailed]; n > 0 {
 		parts = append(parts, lang.N("{{.Count}} failed", n, map[string]any{"Count": app.Number(n)}))
 	}
-	if n := counts[storage.RowSkipped]; n > 0 {
+	if n := counts[app.RowSkipped]; n > 0 {
 		parts = append(parts, lang.N("{{.Count}} skipped", n, map[string]any{"Count": app.Number(n)}))
 	}
 	parts = append(parts, app.Credits(spent))
@@ -567,15 +565,15 @@ func Summary(counts map[string]int, spent float64) string {
 // StateWord is a batch's state in words: Cancelled once the user
 // cancelled it (the rows on their way still finishing), Running while it
 // runs here, Paused when it waits to go on, Done.
-func StateWord(b storage.Batch, running bool) string {
+func StateWord(b app.Batch, running bool) string {
 	switch {
-	case b.State == storage.BatchCancelled:
+	case b.State == app.BatchCancelled:
 		return lang.X("batches.state.cancelled", "Cancelled")
 	case running:
 		return lang.X("batches.state.running", "Running")
-	case b.State == storage.BatchDone:
+	case b.State == app.BatchDone:
 		return lang.X("batches.state.done", "Done")
-	case b.State == storage.BatchRunning:
+	case b.State == app.BatchRunning:
 		// It was running when Agent Desk closed (or stopped).
 		return lang.X("batches.state.stopped", "Stopped")
 	}
@@ -585,7 +583,7 @@ func StateWord(b storage.Batch, running bool) string {
 // RowTitle is a row's first line: which it is (the file, in a batch over
 // a folder's files; the line, in one over pasted lines; else the sheet's
 // row) and what became of it.
-func RowTitle(b storage.Batch, r storage.BatchRow) string {
+func RowTitle(b app.Batch, r app.BatchRow) string {
 	state := app.BatchRowState(r.State)
 	switch {
 	case b.Source != "" && b.Source == b.Folder && len(r.Cells) > 0:
@@ -598,7 +596,7 @@ func RowTitle(b storage.Batch, r storage.BatchRow) string {
 
 // rowLine is a row's second line: RowText, or while it has none, what
 // the row asks (its first cell; a file's name is its title already).
-func rowLine(b storage.Batch, r storage.BatchRow) string {
+func rowLine(b app.Batch, r app.BatchRow) string {
 	if t := RowText(r); t != "" || b.Source != "" && b.Source == b.Folder {
 		return t
 	}
@@ -613,7 +611,7 @@ func rowLine(b storage.Batch, r storage.BatchRow) string {
 // RowText is a row's second line: the first line of its result, or why
 // it failed or was skipped; the name a picture or video it made was saved
 // as.
-func RowText(r storage.BatchRow) string {
+func RowText(r app.BatchRow) string {
 	if len(r.Files) > 0 && r.Error == "" {
 		names := make([]string, len(r.Files))
 		for i, f := range r.Files {
@@ -636,14 +634,14 @@ func RowText(r storage.BatchRow) string {
 
 // OfferUnfinished asks once whether to go on with the batches that were
 // running when Agent Desk closed.
-func OfferUnfinished(env kit.Env) {
+func OfferUnfinished(env screen.Env) {
 	if !offerOnce(env.App) {
 		return
 	}
 	a := env.App
-	var left []storage.Batch
+	var left []app.Batch
 	kit.Act(a, func(ctx context.Context) { left, _ = a.UnfinishedBatches(ctx) }, func() {
-		var todo []storage.Batch
+		var todo []app.Batch
 		for _, b := range left {
 			if !a.Batches().Running(b.ID) {
 				todo = append(todo, b)
@@ -655,7 +653,7 @@ func OfferUnfinished(env kit.Env) {
 		text := lang.N("A batch was running when Agent Desk closed. Go on with it?", len(todo), map[string]any{"Count": app.Number(len(todo))})
 		cancelled := true
 		for _, b := range todo {
-			cancelled = cancelled && b.State == storage.BatchCancelled
+			cancelled = cancelled && b.State == app.BatchCancelled
 		}
 		if cancelled {
 			// Only rows on their way are left to look up.
@@ -703,7 +701,7 @@ func offerOnce(a *app.App) bool {
 // Follow tells the user of each batch that ends while the window is not in
 // front, and offers once to go on with the batches left running. The
 // shell calls it once.
-func Follow(env kit.Env) (stop func()) {
+func Follow(env screen.Env) (stop func()) {
 	var seen uint64
 	first := true
 	stop = kit.Bind(env.App.Batches().News(), func(n app.BatchNews) {
@@ -733,7 +731,7 @@ func Follow(env kit.Env) (stop func()) {
 func EndNotice(end app.BatchEnd) (title, text string) {
 	b := end.Batch
 	switch {
-	case b.State == storage.BatchDone:
+	case b.State == app.BatchDone:
 		return lang.L("Batch done"), EndText(end)
 	case end.Err != nil:
 		return lang.L("Batch paused"), lang.L("{{.Agent}}: {{.Why}}", map[string]any{"Agent": safe.Text(b.AgentTitle, 60), "Why": app.Describe(end.Err)})
@@ -747,6 +745,6 @@ func EndNotice(end app.BatchEnd) (title, text string) {
 // EndText is "Batch done: 48 done, 2 failed, 3.2 credits".
 func EndText(end app.BatchEnd) string {
 	return lang.L("{{.Agent}}: {{.Done}} done, {{.Failed}} failed, {{.Credits}}", map[string]any{
-		"Agent": safe.Text(end.Batch.AgentTitle, 60), "Done": app.Number(end.Counts[storage.RowDone]),
-		"Failed": app.Number(end.Counts[storage.RowFailed]), "Credits": app.Credits(end.Spent)})
+		"Agent": safe.Text(end.Batch.AgentTitle, 60), "Done": app.Number(end.Counts[app.RowDone]),
+		"Failed": app.Number(end.Counts[app.RowFailed]), "Credits": app.Credits(end.Spent)})
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // nav remembers the screens shown.
@@ -42,14 +43,14 @@ type nav struct {
 
 func (n nav) Show(s string) { *n.shown = append(*n.shown, s) }
 
-func env(t *testing.T, pace time.Duration) (kit.Env, *kit.Queue, *demoservice.Service, *[]string) {
+func env(t *testing.T, pace time.Duration) (screen.Env, *kit.Queue, *demoservice.Service, *[]string) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	a, svc := apptest.OnService(t, demoservice.Options{Pace: pace})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(800, 600))
 	var shown []string
-	return kit.Env{App: a, Window: w, Nav: nav{shown: &shown}}, q, svc, &shown
+	return screen.Env{App: a, Window: w, Nav: nav{shown: &shown}}, q, svc, &shown
 }
 
 // sheetOf writes a CSV for the demo's Newsletter Writer (prompt, tone,
@@ -282,7 +283,7 @@ func TestRunOnManyMapsColumnsAndRefusesStartWhileARequiredQuestionIsUnanswered(t
 	}
 	pl.Start()
 	q.WaitUntil(t, func() bool { return len(*shown) == 1 }, func() string { return fmt.Sprint(*shown) })
-	if (*shown)[0] != kit.ScreenBatches {
+	if (*shown)[0] != screen.ScreenBatches {
 		t.Fatalf("shown %v", *shown)
 	}
 	all, _ := e.App.DB().Batches(context.Background(), e.App.AccountID(), 10)
@@ -374,7 +375,7 @@ func (u *uploadLog) sent() []string {
 }
 
 // recordingEnv is env whose uploads are kept in the log it returns.
-func recordingEnv(t *testing.T) (kit.Env, *kit.Queue, *demoservice.Service, *[]string, *uploadLog) {
+func recordingEnv(t *testing.T) (screen.Env, *kit.Queue, *demoservice.Service, *[]string, *uploadLog) {
 	log := &uploadLog{}
 	e, q, svc, shown := envThrough(t, log)
 	return e, q, svc, shown, log
@@ -382,7 +383,7 @@ func recordingEnv(t *testing.T) (kit.Env, *kit.Queue, *demoservice.Service, *[]s
 
 // envThrough is env whose requests go through rt (a log, a switch that
 // takes the network away).
-func envThrough(t *testing.T, rt http.RoundTripper) (kit.Env, *kit.Queue, *demoservice.Service, *[]string) {
+func envThrough(t *testing.T, rt http.RoundTripper) (screen.Env, *kit.Queue, *demoservice.Service, *[]string) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
@@ -393,7 +394,7 @@ func envThrough(t *testing.T, rt http.RoundTripper) (kit.Env, *kit.Queue, *demos
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(800, 600))
 	var shown []string
-	return kit.Env{App: a, Window: w, Nav: nav{shown: &shown}}, q, svc, &shown
+	return screen.Env{App: a, Window: w, Nav: nav{shown: &shown}}, q, svc, &shown
 }
 
 // plansShown collects the plans shown from now on.
@@ -451,7 +452,7 @@ func writeFile(t *testing.T, path, text string) {
 }
 
 // batchDone waits for the account's only batch to end, and returns it.
-func batchDone(t *testing.T, e kit.Env, q *kit.Queue) storage.Batch {
+func batchDone(t *testing.T, e screen.Env, q *kit.Queue) storage.Batch {
 	t.Helper()
 	var b storage.Batch
 	q.WaitUntil(t, func() bool {
@@ -1364,7 +1365,7 @@ func TestResultsWrittenElsewhereSaySo(t *testing.T) {
 }
 
 // offerShown waits for the offer to go on with a batch and returns its Go on.
-func offerShown(t *testing.T, e kit.Env, q *kit.Queue) *widget.Button {
+func offerShown(t *testing.T, e screen.Env, q *kit.Queue) *widget.Button {
 	t.Helper()
 	var goOn *widget.Button
 	q.WaitUntil(t, func() bool {

@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // BenchmarkFramesWhileABatchRuns shows the Batches screen in an 800×600
@@ -34,7 +35,7 @@ func BenchmarkFramesWhileABatchRuns(b *testing.B) {
 	a, _ := apptest.OnService(b, demoservice.Options{})
 	w := test.NewTempWindow(b, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(800, 600))
-	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}})
+	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}})
 	w.SetContent(s.Content())
 	s.Shown()
 	q.Drain()

@@ -17,10 +17,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
-	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // sourceKind is what a batch runs over.
@@ -103,7 +103,7 @@ type kindChoice struct {
 // plan is the dialog of Run on many…: how the agent would run on a sheet's
 // rows, a folder's files or pasted lines, and Start.
 type plan struct {
-	env   kit.Env
+	env   screen.Env
 	agent client.Agent
 	src   source
 	// seen keeps what the files the preview's rows name were found to
@@ -141,7 +141,7 @@ type plan struct {
 	scroll    *container.Scroll
 }
 
-func newPlan(env kit.Env, agent client.Agent, src source) *plan {
+func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 	pl := &plan{env: env, agent: agent, src: src, notUsed: lang.L("Not answered")}
 	switch src.kind {
 	case fromFiles:
@@ -293,7 +293,7 @@ func (pl *plan) newQuestion(q client.Question) *question {
 	qq := &question{q: q}
 	if choices := app.Choices(q); q.Type == client.QuestionSelect && len(choices) > 0 {
 		qq.values = choices
-		qq.pick = kit.NewSelect(kit.ChoiceLabels(q, choices, 60), func(string) { pl.update() })
+		qq.pick = kit.NewSelect(screen.ChoiceLabels(q, choices, 60), func(string) { pl.update() })
 		qq.pick.PlaceHolder = lang.L("Choose…")
 		if d := app.Default(q); d != "" {
 			qq.setFixed(d)
@@ -365,7 +365,7 @@ func questionLabel(agent client.Agent, q client.Question, max int) string {
 	if agent.Type == client.AgentChat && q.Name == app.ChatMessage {
 		return app.BatchQuestionName(q)
 	}
-	return kit.QuestionName(q, max)
+	return screen.QuestionName(q, max)
 }
 
 func wrapped(text string) *widget.Label {
@@ -693,7 +693,7 @@ func (pl *plan) showFirst(bp app.BatchPlan, cells []string, r app.RowRequest) {
 			}
 			// A choice as the plan offers it ("Balanced", not 0.5).
 			if choices := app.Choices(q); q.Type == client.QuestionSelect && slices.Contains(choices, v) {
-				v = kit.ChoiceLabels(q, choices, 60)[slices.Index(choices, v)]
+				v = screen.ChoiceLabels(q, choices, 60)[slices.Index(choices, v)]
 			}
 			add(questionLabel(pl.agent, q, 30), v)
 		}
@@ -733,7 +733,7 @@ func (pl *plan) Start() {
 		if err = a.BatchRoom(ctx, agent, bp); err != nil {
 			return
 		}
-		var b storage.Batch
+		var b app.Batch
 		switch src.kind {
 		case fromFiles:
 			b, err = a.NewBatchFromFiles(ctx, agent, src.folder, names, freeName(src.results), bp)
@@ -758,7 +758,7 @@ func (pl *plan) Start() {
 		if pl.dialog != nil {
 			pl.dialog.Hide()
 		}
-		pl.env.Nav.Show(kit.ScreenBatches)
+		pl.env.Nav.Show(screen.ScreenBatches)
 	})
 }
 

@@ -23,10 +23,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // previewRows are the rows the dialog checks before anything is sent.
@@ -44,7 +45,7 @@ func dialogTitle(agent client.Agent) string {
 // RunOnMany asks what agent is to run on: the rows of a sheet, the files
 // of a folder, or lines of text. The sheet comes first, with the
 // keyboard: Enter chooses it.
-func RunOnMany(env kit.Env, agent client.Agent) {
+func RunOnMany(env screen.Env, agent client.Agent) {
 	var d *dialog.CustomDialog
 	then := func(next func()) func() { return func() { d.Hide(); next() } }
 	rows := newChoiceButton(lang.L("Rows of a spreadsheet…"), theme.GridIcon(), then(func() { chooseSheet(env, agent) }))
@@ -60,7 +61,7 @@ func RunOnMany(env kit.Env, agent client.Agent) {
 
 // showChoices shows a dialog of choices with Cancel, the first choice
 // having the keyboard (Enter chooses it, Esc cancels).
-func showChoices(env kit.Env, title string, body fyne.CanvasObject, first *choiceButton, cancel func()) *dialog.CustomDialog {
+func showChoices(env screen.Env, title string, body fyne.CanvasObject, first *choiceButton, cancel func()) *dialog.CustomDialog {
 	c := newChoiceButton(lang.L("Cancel"), theme.CancelIcon(), cancel)
 	d := dialog.NewCustomWithoutButtons(title, body, env.Window)
 	d.SetButtons([]fyne.CanvasObject{c})
@@ -112,7 +113,7 @@ func (b *choiceButton) TypedKey(ev *fyne.KeyEvent) {
 
 // chooseSheet asks for a sheet (CSV or Excel) and shows how agent would
 // run on its rows.
-func chooseSheet(env kit.Env, agent client.Agent) {
+func chooseSheet(env screen.Env, agent client.Agent) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
 			kit.ShowInformation(lang.L("The sheet could not be opened"), app.Describe(err), env.Window)
@@ -136,7 +137,7 @@ func fileDialogSize(d *dialog.FileDialog, w fyne.Window) {
 
 // chooseFolder asks for a folder and shows how agent would run on each of
 // its files.
-func chooseFolder(env kit.Env, agent client.Agent) {
+func chooseFolder(env screen.Env, agent client.Agent) {
 	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil {
 			kit.ShowInformation(lang.L("The folder could not be opened"), app.Describe(err), env.Window)
@@ -152,7 +153,7 @@ func chooseFolder(env kit.Env, agent client.Agent) {
 }
 
 // askLines asks for lines of text, one for each run, then shows the plan.
-func askLines(env kit.Env, agent client.Agent) {
+func askLines(env screen.Env, agent client.Agent) {
 	var d *dialog.CustomDialog
 	text := kit.NewFormMultiLineEntry()
 	text.SetPlaceHolder(lang.L("For example, one product name or one question on each line"))
@@ -257,7 +258,7 @@ func readSheet(ctx context.Context, a *app.App, agent client.Agent, path string,
 // ShowPlan reads the sheet at path and shows the dialog that starts a
 // batch of agent over its rows; a sheet that cannot be read says why.
 // While it is read the window counts its rows, and Cancel stops it.
-func ShowPlan(env kit.Env, agent client.Agent, path string) {
+func ShowPlan(env screen.Env, agent client.Agent, path string) {
 	var (
 		src source
 		err error
@@ -289,7 +290,7 @@ func readFolder(ctx context.Context, a *app.App, agent client.Agent, folder stri
 
 // ShowFolderPlan shows the dialog that starts a batch of agent over the
 // files of folder, one run each.
-func ShowFolderPlan(env kit.Env, agent client.Agent, folder string) {
+func ShowFolderPlan(env screen.Env, agent client.Agent, folder string) {
 	var src source
 	kit.ActShowing(env.App, env.Window, lang.L("Looking at the folder…"), func(ctx context.Context) {
 		src = readFolder(ctx, env.App, agent, folder)
@@ -298,7 +299,7 @@ func ShowFolderPlan(env kit.Env, agent client.Agent, folder string) {
 
 // ShowLinesPlan shows the dialog that starts a batch of agent over lines
 // of text, one run each.
-func ShowLinesPlan(env kit.Env, agent client.Agent, lines []string) {
+func ShowLinesPlan(env screen.Env, agent client.Agent, lines []string) {
 	src := source{kind: fromLines, lines: lines, total: len(lines)}
 	kit.ActShowing(env.App, env.Window, lang.L("Getting the batch ready…"), func(ctx context.Context) {
 		src.results = freeName(filepath.Join(documentsFolder(), safe.FileName(agent.Title+" "+lang.L("results"), ".xlsx", lang.L("results"))))
@@ -378,7 +379,7 @@ func IsSheet(path string) bool {
 // AskDropped asks what files dropped on agent's Run tab are for: one run
 // with all of them (once does that, as a drop always did), or one run for
 // each (the plan for them).
-func AskDropped(env kit.Env, agent client.Agent, paths []string, once func()) {
+func AskDropped(env screen.Env, agent client.Agent, paths []string, once func()) {
 	var d *dialog.CustomDialog
 	all := newChoiceButton(lang.L("Run once with all these files"), theme.MediaPlayIcon(), func() { d.Hide(); once() })
 	each := newChoiceButton(lang.L("Run once for each file…"), theme.ListIcon(), func() { d.Hide(); ShowDroppedPlan(env, agent, paths) })
@@ -392,7 +393,7 @@ func AskDropped(env kit.Env, agent client.Agent, paths []string, once func()) {
 // AskDroppedSheet asks what a sheet dropped on agent's Run tab is for:
 // to go with the next run (once does that, as a drop always did; Enter
 // chooses it), or one run for each of its rows (its plan).
-func AskDroppedSheet(env kit.Env, agent client.Agent, path string, once func()) {
+func AskDroppedSheet(env screen.Env, agent client.Agent, path string, once func()) {
 	var d *dialog.CustomDialog
 	send := newChoiceButton(lang.L("Send it with the next run"), theme.MailAttachmentIcon(), func() { d.Hide(); once() })
 	each := newChoiceButton(lang.L("Run once for each row…"), theme.GridIcon(), func() { d.Hide(); ShowPlan(env, agent, path) })
@@ -406,7 +407,7 @@ func AskDroppedSheet(env kit.Env, agent client.Agent, path string, once func()) 
 // ShowDroppedPlan shows the plan for files (and folders) dropped: one run
 // for each file, read from the folder they have in common. A folder
 // dropped alone is planned as if chosen.
-func ShowDroppedPlan(env kit.Env, agent client.Agent, paths []string) {
+func ShowDroppedPlan(env screen.Env, agent client.Agent, paths []string) {
 	if len(paths) == 1 {
 		if st, err := os.Stat(paths[0]); err == nil && st.IsDir() {
 			ShowFolderPlan(env, agent, paths[0])

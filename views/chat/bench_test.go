@@ -28,6 +28,7 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // longReply is about n bytes of the markdown agents write: paragraphs,
@@ -167,7 +168,7 @@ func BenchmarkOpen2000Messages(b *testing.B) {
 	id := storedChat(b, a, 1000, longReply(600))
 	w := test.NewTempWindow(b, nil)
 	q := kit.UseQueue(b)
-	s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 700))
 	b.ResetTimer()
@@ -256,7 +257,7 @@ func BenchmarkScroll1MBReply(b *testing.B) {
 		a.ForgetChat(id)
 		w := test.NewTempWindow(b, nil)
 		q := kit.UseQueue(b)
-		s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+		s := New(screen.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
 		w.SetContent(s.Content())
 		w.Resize(fyne.NewSize(1000, 700))
 		s.OpenConversation(id)
@@ -367,7 +368,7 @@ func BenchmarkSoak200Replies(b *testing.B) {
 		q := kit.UseQueue(b)
 		old := spawn
 		spawn = func(_ *app.App, f func()) { f(); q.Drain() }
-		s := New(kit.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+		s := New(screen.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
 		w.SetContent(s.Content())
 		w.Resize(fyne.NewSize(1000, 700))
 		ag, err := a.Client().GetAgent(context.Background(), "101")

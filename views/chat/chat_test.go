@@ -22,6 +22,7 @@ import (
 	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // testNav is the shell's navigation as far as the Chats screen uses it.
@@ -35,7 +36,7 @@ func (n *testNav) OpenChat(client.Agent)                       {}
 func (n *testNav) ChooseChatAgent()                            { n.choose() }
 func (n *testNav) OpenConversation(int64)                      {}
 func (n *testNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
-func (n *testNav) NewAttachments() kit.Attachments             { return nil }
+func (n *testNav) NewAttachments() screen.Attachments          { return nil }
 func (n *testNav) ShowCredits()                                {}
 func (n *testNav) Restart()                                    {}
 func (n *testNav) OpenAgentWith(app.AgentItem, string)         {}
@@ -57,7 +58,7 @@ func openScreen(t *testing.T, change ...func(*app.Config)) (*Screen, *app.App) {
 	a := apptest.Open(t, change...)
 	w := test.NewTempWindow(t, nil)
 	nav := &testNav{}
-	s := New(kit.Env{App: a, Window: w, Nav: nav}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: nav}).(*Screen)
 	nav.choose = func() { s.ChooseAgent("") }
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 700))
@@ -154,8 +155,8 @@ func TestEnterSendsAndReplyIsShown(t *testing.T) {
 // the choice, Enter starts the chat, Esc leaves without one.
 func TestNewChatAsksWhichChatAgent(t *testing.T) {
 	s, a := openScreen(t)
-	defer func(d time.Duration) { kit.PickerDelay = d }(kit.PickerDelay)
-	kit.PickerDelay = time.Millisecond
+	defer func(d time.Duration) { screen.PickerDelay = d }(screen.PickerDelay)
+	screen.PickerDelay = time.Millisecond
 	s.Shown()
 	c := s.env.Window.Canvas()
 	if !strings.Contains(kittest.AllText(s.Content()), "No conversations yet") {
@@ -263,7 +264,7 @@ func TestShiftEnterAddsALine(t *testing.T) {
 }
 
 func TestEscStopsTheReplyAndKeepsText(t *testing.T) {
-	s, a := openScreen(t, func(c *app.Config) { d := 20 * time.Millisecond; c.DemoPace = &d })
+	s, a := openScreen(t, apptest.WithDemo(demoservice.Options{Pace: 20 * time.Millisecond}))
 	v := startChat(t, s, a)
 	test.Type(v.entry, "Write a long memo")
 	test.Tap(v.sendBtn)
@@ -294,7 +295,7 @@ func TestEscStopsTheReplyAndKeepsText(t *testing.T) {
 // streams) sends one message: the service counts one request, and the
 // extra presses show no error.
 func TestEnterTwiceSendsOnce(t *testing.T) {
-	s, a := openScreen(t, func(c *app.Config) { d := 10 * time.Millisecond; c.DemoPace = &d })
+	s, a := openScreen(t, apptest.WithDemo(demoservice.Options{Pace: 10 * time.Millisecond}))
 	v := startChat(t, s, a)
 	q := ui
 	spawn = func(_ *app.App, f func()) { go f() } // the send runs beside the keys, as in the app
@@ -312,7 +313,7 @@ func TestEnterTwiceSendsOnce(t *testing.T) {
 	if v.entry.Text != "And lunch" {
 		t.Fatalf("a message typed while the reply streams stays in the composer, it holds %q", v.entry.Text)
 	}
-	if n := len(a.Demo().Service.Executions()); n != 1 {
+	if n := len(apptest.Demo(a).Service.Executions()); n != 1 {
 		t.Fatalf("Enter pressed three times sent %d messages, want 1", n)
 	}
 	if v.errText.Visible() && v.errText.Text != "" {
@@ -503,7 +504,7 @@ func TestMessageWaitingForItsFilesIsSentOnceAndNotAfterTheViewCloses(t *testing.
 			if closeFirst {
 				want = 0
 			}
-			if n := len(a.Demo().Service.Executions()); n != want {
+			if n := len(apptest.Demo(a).Service.Executions()); n != want {
 				t.Fatalf("%d messages sent, want %d", n, want)
 			}
 		})
@@ -692,7 +693,7 @@ func reopen(s *Screen, id int64) *convView {
 // the buttons under it change). Where a footnote came after its mark, the
 // block with the mark is built again, so that the mark reads [1].
 func TestAReplyIsLaidOutOnce(t *testing.T) {
-	s, a := openScreen(t, func(c *app.Config) { d := 5 * time.Millisecond; c.DemoPace = &d })
+	s, a := openScreen(t, apptest.WithDemo(demoservice.Options{Pace: 5 * time.Millisecond}))
 	v := startChat(t, s, a)
 	// ask sends q and returns the text showing the reply while it arrives,
 	// once arrived shows true.
@@ -724,7 +725,7 @@ func TestAReplyIsLaidOutOnce(t *testing.T) {
 	}
 
 	// the block with the mark is finished before the note arrives
-	a.Demo().Service.SetFaults(demoservice.Faults{Reply: "Costs rose[^1] this year.\n\n" + strings.Repeat("The rest is on plan. ", 100) + "\n\n[^1]: Before tax."})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Reply: "Costs rose[^1] this year.\n\n" + strings.Repeat("The rest is on plan. ", 100) + "\n\n[^1]: Before tax."})
 	streamed = ask("And the costs?", func(m *Markdown) bool { return len(m.marked) > 0 })
 	got := shown(len(v.msgs) - 1)
 	if text := kittest.AllText(got.box); got != streamed || strings.Contains(text, "[^1]") || strings.Count(text, "[1]") != 2 {
@@ -742,7 +743,7 @@ func TestCtrlEnterSendsAndSpaceOnSendDoesNot(t *testing.T) {
 	s.env.Window.Canvas().Focus(v.sendBtn)
 	v.sendBtn.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
 	settle(v)
-	if n := len(a.Demo().Service.Executions()); n != 0 || v.entry.Text == "" {
+	if n := len(apptest.Demo(a).Service.Executions()); n != 0 || v.entry.Text == "" {
 		t.Fatalf("Space on Send sent %d messages; the box holds %q", n, v.entry.Text)
 	}
 	s.Submit()
@@ -750,7 +751,7 @@ func TestCtrlEnterSendsAndSpaceOnSendDoesNot(t *testing.T) {
 	test.Type(v.entry, "And lunch")
 	v.entry.TypedShortcut(kit.CtrlEnterShortcut)
 	settle(v)
-	if n := len(a.Demo().Service.Executions()); n != 2 || v.entry.Text != "" {
+	if n := len(apptest.Demo(a).Service.Executions()); n != 2 || v.entry.Text != "" {
 		t.Fatalf("Ctrl+Enter should have sent both messages: %d sent, the box holds %q", n, v.entry.Text)
 	}
 }
@@ -880,7 +881,7 @@ func TestChatChoicesSpeakPlainWords(t *testing.T) {
 	test.Type(v.entry, "Where is the meeting?")
 	v.send()
 	settle(v)
-	ex := a.Demo().Service.Executions()
+	ex := apptest.Demo(a).Service.Executions()
 	if len(ex) != 1 || ex[0].Answers["tools"] != "internet" || fmt.Sprint(ex[0].Answers["temperature"]) != "0.25" {
 		t.Fatalf("the service should get its own values, got %v", ex[len(ex)-1].Answers)
 	}

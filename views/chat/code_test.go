@@ -11,8 +11,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
-
-	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // bigCode is about n bytes of code in lines of up to 100 characters.
@@ -190,12 +189,12 @@ func walkObjects(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 func TestTheWrapChoiceIsKept(t *testing.T) {
 	s, a := openScreen(t)
 	isolateWrapChoice(t)
-	New(kit.Env{App: a, Window: s.env.Window, Nav: &testNav{}})
+	New(screen.Env{App: a, Window: s.env.Window, Nav: &testNav{}})
 	c := newCodeBlock("", "x := 1")
 	test.Tap(c.wrapBtn)
 	ui.WaitUntil(t, func() bool { return a.Settings().WrapCode }, func() string { return "settings do not say wrap" })
 	wrapCode.Store(false)
-	New(kit.Env{App: a, Window: s.env.Window, Nav: &testNav{}})
+	New(screen.Env{App: a, Window: s.env.Window, Nav: &testNav{}})
 	if !wrapCode.Load() || !newCodeBlock("", "y").lines.wrap {
 		t.Fatal("the chat screen should start with the kept choice")
 	}

@@ -20,10 +20,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // convView is one open conversation: header, virtualised messages, pickers
@@ -66,7 +67,7 @@ type convView struct {
 	pastes        *pastes
 	pending       string // the text of that message, shown until the service takes it
 	errText       *widget.Label
-	attach        kit.Attachments
+	attach        screen.Attachments
 	obj           fyne.CanvasObject
 	settingHeight bool
 	// showPictures holds the replies whose pictures the user asked to see
@@ -249,7 +250,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 			advanced.Add(numbers)
 			continue
 		}
-		row.Add(v.picker(q, kit.QuestionName(q, 40), kit.ChoiceLabels(q, q.Options, pickerChoiceMax), q.Options, answers[q.Name]))
+		row.Add(v.picker(q, screen.QuestionName(q, 40), screen.ChoiceLabels(q, q.Options, pickerChoiceMax), q.Options, answers[q.Name]))
 	}
 	conv := v.sess.Conversation()
 	cc := kit.NewCheck(lang.L("Compatibility mode: send as a chat-completions request"), func(on bool) {
@@ -261,7 +262,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 	advanced.Add(cc)
 
 	fold := kit.NewFold(lang.L("Advanced"), advanced)
-	fold.RememberOpen(v.s.a)
+	screen.RememberOpen(fold, v.s.a)
 	// The fold's button ends the row of pickers; what it shows goes under.
 	row.Add(fold.Button)
 	return container.NewVBox(row, fold.Content)
@@ -301,7 +302,7 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 	}
 	styleSel := kit.NewSelect(labels, nil)
 	styleSel.PlaceHolder = lang.L("Custom")
-	numSel := kit.NewSelect(kit.ChoiceLabels(client.Question{}, q.Options, pickerChoiceMax), nil)
+	numSel := kit.NewSelect(screen.ChoiceLabels(client.Question{}, q.Options, pickerChoiceMax), nil)
 	show := func(val string) {
 		styleSel.ClearSelected()
 		for i, sv := range values {
@@ -323,7 +324,7 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 		styleSel.OnChanged, numSel.OnChanged = v.chosen(q, styleSel, values, set), v.chosen(q, numSel, q.Options, set)
 	}
 	set(answer)
-	styleName := widget.NewLabel(kit.QuestionName(q, 40))
+	styleName := widget.NewLabel(screen.QuestionName(q, 40))
 	styleName.Importance = widget.LowImportance
 	numName := widget.NewLabel(numbersName(q))
 	numName.Importance = widget.LowImportance
@@ -338,9 +339,9 @@ func numbersName(q client.Question) string {
 	if strings.EqualFold(strings.TrimSpace(q.Name), "temperature") {
 		return lang.L("Temperature (number)")
 	}
-	// "_" keeps the name from reading as a style (kit.QuestionName shows
+	// "_" keeps the name from reading as a style (screen.QuestionName shows
 	// underscores as spaces and trims them).
-	return lang.L("{{.Question}} (number)", map[string]any{"Question": kit.QuestionName(client.Question{Name: "_" + q.Name}, 40)})
+	return lang.L("{{.Question}} (number)", map[string]any{"Question": screen.QuestionName(client.Question{Name: "_" + q.Name}, 40)})
 }
 
 // chosen is what a style picker does with a choice: saves its value as
@@ -768,7 +769,7 @@ func ChatWidth() float32 {
 func (v *convView) offerPictures(id int64, pics []*kit.Picture, actions *fyne.Container) {
 	load := func() {
 		v.showPictures[id] = true
-		kit.LoadPictures(v.s.a, pics, func() { v.remeasure(id) })
+		kit.LoadPictures(screen.Pictures(v.s.a), pics, func() { v.remeasure(id) })
 	}
 	if v.showPictures[id] {
 		load()
@@ -1078,13 +1079,13 @@ func (v *convView) instructions() {
 // page to open or e-mail, by the ending of the name the user gives.
 func (v *convView) export() {
 	title := v.sess.Conversation().Title
-	kit.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
+	screen.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
 }
 
 // saveReply saves one reply as Markdown, plain text or a web page.
 func (v *convView) saveReply(text string) {
 	title := v.sess.Conversation().Title
-	kit.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), text)
+	screen.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), text)
 }
 
 // composer is the message box: Enter sends, Shift+Enter adds a line.

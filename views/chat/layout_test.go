@@ -12,8 +12,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // overflow names what under root is drawn outside root's size w × h, or
@@ -286,7 +289,7 @@ func TestTextDrawnForAReplyIsLetGoAtRest(t *testing.T) {
 // whatever pieces it comes and though its text is kept when it ends: at
 // the usual limits, the conversation lets that text go once it rests.
 func TestAReplyDrawnAsItArrivesIsLetGoAtRest(t *testing.T) {
-	s, cw := countingScreen(t, textLimits.Few, func(c *app.Config) { d := 5 * time.Millisecond; c.DemoPace = &d })
+	s, cw := countingScreen(t, textLimits.Few, apptest.WithDemo(demoservice.Options{Pace: 5 * time.Millisecond}))
 	v := startChat(t, s, s.env.App)
 	test.Type(v.entry, "Please write a long answer")
 	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
@@ -305,7 +308,7 @@ func countingScreen(t *testing.T, few int, change ...func(*app.Config)) (*Screen
 	textLimits = kit.ReleaseLimits{Many: 1 << 30, Few: few, Rest: time.Millisecond}
 	s, a := openScreen(t, change...)
 	cw := &kittest.CountingWindow{Window: s.env.Window}
-	s = New(kit.Env{App: a, Window: cw, Nav: &testNav{}}).(*Screen)
+	s = New(screen.Env{App: a, Window: cw, Nav: &testNav{}}).(*Screen)
 	cw.Window.SetContent(s.Content())
 	return s, cw
 }
@@ -328,7 +331,7 @@ func (w *glWindow) SetContent(o fyne.CanvasObject) {
 func TestAReleaseLeavesTheConversationAsItWas(t *testing.T) {
 	s, a := openScreen(t)
 	gw := &glWindow{Window: s.env.Window}
-	s = New(kit.Env{App: a, Window: gw, Nav: &testNav{}}).(*Screen)
+	s = New(screen.Env{App: a, Window: gw, Nav: &testNav{}}).(*Screen)
 	gw.Window.SetContent(s.Content())
 	gw.Resize(fyne.NewSize(900, 650))
 	v := startChat(t, s, a)

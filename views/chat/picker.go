@@ -8,6 +8,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // ChooseAgent asks which chat agent a new conversation is with (the "New
@@ -21,7 +22,7 @@ func (s *Screen) ChooseAgent(pre client.ID) {
 	if pre == "" && len(s.convs) > 0 {
 		pre = client.ID(s.convs[0].AgentID)
 	}
-	kit.ChooseAgent(s.env, kit.AgentPick{
+	screen.ChooseAgent(s.env, screen.AgentPick{
 		Type: client.AgentChat, Title: lang.L("New chat"), Action: lang.L("Start chat"), Search: lang.L("Search chat agents"), Pre: pre,
 		NoneTitle: lang.L("No chat agents"), None: lang.L("This account has no agents to chat with. The Agents screen lists what it has."),
 	}, func(ag app.AgentItem) { s.startWith(ag.ID) })
@@ -35,7 +36,7 @@ func (s *Screen) startWith(id client.ID) {
 		agent, err := s.a.GetAgent(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {
-				s.setRight(kit.Error(err, func() { s.startWith(id) }))
+				s.setRight(screen.Error(err, func() { s.startWith(id) }))
 				return
 			}
 			s.OpenChat(*agent)

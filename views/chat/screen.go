@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // spawn runs slow work (network, disk) off the UI goroutine, as the app's
@@ -27,7 +28,7 @@ var spawn = func(a *app.App, f func()) { a.Go(f) }
 
 // Screen is the Chats screen.
 type Screen struct {
-	env kit.Env
+	env screen.Env
 	a   *app.App
 
 	search   *kit.FormEntry
@@ -57,7 +58,7 @@ type Screen struct {
 var textLimits = kit.ReleaseLimits{Many: 600, Few: 20, Rest: 500 * time.Millisecond}
 
 // New builds the Chats screen.
-func New(env kit.Env) kit.Screen {
+func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, a: env.App}
 	s.text = kit.NewTextRelease(env.Window, env.App.Life(), textLimits)
 	wrapCode.Store(env.App.Settings().WrapCode)
@@ -65,7 +66,7 @@ func New(env kit.Env) kit.Screen {
 		env.App.SaveSettingsLater(func(st *app.Settings) { st.WrapCode = wrap })
 	}
 	s.build()
-	kit.OnAccountChange(env.App, func() {
+	screen.OnAccountChange(env.App, func() {
 		s.closeOpen()
 		s.showNoConversation()
 		s.reload()
@@ -187,10 +188,10 @@ func (s *Screen) showNoConversation() {
 	s.emptyShown = title
 }
 
-// Content implements kit.Screen.
+// Content implements screen.Screen.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
-// Shown implements kit.Screen.
+// Shown implements screen.Screen.
 func (s *Screen) Shown() { s.reload() }
 
 // reload lists the conversations (matching the search), newest first.
@@ -208,7 +209,7 @@ func (s *Screen) reload() {
 				return
 			}
 			if err != nil {
-				kit.ShowBody(s.left, kit.Error(err, s.reload))
+				kit.ShowBody(s.left, screen.Error(err, s.reload))
 				return
 			}
 			s.convs = convs
@@ -261,7 +262,7 @@ func (s *Screen) OpenChat(agent client.Agent) {
 		sess, err := s.a.NewChat(context.Background(), agent)
 		kit.Do(func() {
 			if err != nil {
-				s.setRight(kit.Error(err, func() { s.OpenChat(agent) }))
+				s.setRight(screen.Error(err, func() { s.OpenChat(agent) }))
 				return
 			}
 			s.show(sess)
@@ -280,7 +281,7 @@ func (s *Screen) OpenConversation(id int64) {
 		sess, err := s.a.OpenChat(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {
-				s.setRight(kit.Error(err, func() { s.OpenConversation(id) }))
+				s.setRight(screen.Error(err, func() { s.OpenConversation(id) }))
 				return
 			}
 			s.show(sess)

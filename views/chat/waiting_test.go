@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
@@ -23,7 +24,7 @@ func TestSendShowsTheMessageAtOnceAndStopCancelsBeforeTheFirstByte(t *testing.T)
 	s, a := openScreen(t)
 	v := startChat(t, s, a)
 	spawn = func(_ *app.App, f func()) { go f() } // the send really waits on the service
-	a.Demo().Service.SetFaults(demoservice.Faults{SlowFirstByte: 20 * time.Second})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{SlowFirstByte: 20 * time.Second})
 	test.Type(v.entry, "Summarise the meeting")
 	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 

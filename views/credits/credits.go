@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // periods are the periods offered, in days, in the order of the choice;
@@ -31,7 +32,7 @@ func periodLabel(days int) string {
 
 // View is the credits view's content.
 type View struct {
-	env    kit.Env
+	env    screen.Env
 	period *kit.Select
 	total  *widget.Label
 	stack  *fyne.Container
@@ -46,7 +47,7 @@ type View struct {
 }
 
 // Show opens the credits view in a dialog over the window.
-func Show(env kit.Env) {
+func Show(env screen.Env) {
 	v := NewView(env)
 	d := dialog.NewCustom(lang.L("Credits"), lang.L("Close"), v.Object(), env.Window)
 	d.SetOnClosed(v.Close)
@@ -59,7 +60,7 @@ func Show(env kit.Env) {
 }
 
 // NewView builds the credits view (Show puts it in a dialog).
-func NewView(env kit.Env) *View {
+func NewView(env screen.Env) *View {
 	v := &View{env: env}
 	v.total = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	labels := make([]string, len(periods))
@@ -95,7 +96,7 @@ func NewView(env kit.Env) *View {
 	balance.Wrapping = fyne.TextWrapWord
 	balance.Importance = widget.LowImportance
 	v.object = kit.NewBorder(top, balance, nil, nil, v.stack)
-	v.unfollow = kit.OnCharge(env.App, v.Reload)
+	v.unfollow = screen.OnCharge(env.App, v.Reload)
 	return v
 }
 
@@ -152,7 +153,7 @@ func (v *View) Reload() {
 
 func (v *View) show(r app.CreditsReport, err error) {
 	if err != nil {
-		kit.SetBody(v.stack, kit.Error(err, v.Reload))
+		kit.SetBody(v.stack, screen.Error(err, v.Reload))
 		v.export.Disable()
 		return
 	}
@@ -189,6 +190,6 @@ func (v *View) Export() {
 		return
 	}
 	data := buf.Bytes()
-	kit.SaveFile(v.env.App, v.env.Window, lang.L("Credits exported"), lang.L("agentdesk-credits-{{.Day}}.csv", map[string]any{"Day": time.Now().Format("2006-01-02")}), []string{".csv"},
+	screen.SaveFile(v.env.App, v.env.Window, lang.L("Credits exported"), lang.L("agentdesk-credits-{{.Day}}.csv", map[string]any{"Day": time.Now().Format("2006-01-02")}), []string{".csv"},
 		func(string) []byte { return data })
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
@@ -22,7 +23,7 @@ func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(900, 600))
-	v := NewView(kit.Env{App: a, Window: w, Nav: kittest.Nav{}})
+	v := NewView(screen.Env{App: a, Window: w, Nav: kittest.Nav{}})
 	w.SetContent(v.Object())
 	v.Reload()
 	q.WaitUntil(t, func() bool { return v.total.Text != "" }, func() string { return "no total" })

@@ -13,16 +13,17 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // AgentTab is the Files tab of an agent's detail: the files linked to the
 // agent, "Link files…" to add workspace files, Unlink with Undo, and files
 // dropped on it are uploaded and linked. The agent's screen forwards drops
-// to it (it is a kit.DropTarget). The list follows the app's state of the
+// to it (it is a screen.DropTarget). The list follows the app's state of the
 // agent's files; each action says how it went when it is done.
 type AgentTab struct {
 	widget.BaseWidget
-	env     kit.Env
+	env     screen.Env
 	agent   client.Agent
 	files   *app.LinkedFiles
 	queue   *app.Uploads
@@ -42,12 +43,14 @@ type AgentTab struct {
 	root    fyne.CanvasObject
 }
 
-var _ kit.DropTarget = (*AgentTab)(nil)
+var _ screen.DropTarget = (*AgentTab)(nil)
 
 // NewAgentTab builds an agent's Files tab.
-func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject { return newAgentTab(env, agent) }
+func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
+	return newAgentTab(env, agent)
+}
 
-func newAgentTab(env kit.Env, agent client.Agent) *AgentTab {
+func newAgentTab(env screen.Env, agent client.Agent) *AgentTab {
 	t := &AgentTab{env: env, agent: agent}
 	t.files = env.App.NewLinkedFiles(agent)
 	t.queue = t.files.NewUploads()
@@ -119,7 +122,7 @@ func (t *AgentTab) Reload() { t.files.Reload() }
 func (t *AgentTab) showFiles(st app.ListState[client.File]) {
 	if st.Err != nil && st.Err != t.lastErr {
 		if !st.Loaded {
-			kit.SetBody(t.body, kit.Error(st.Err, t.Reload))
+			kit.SetBody(t.body, screen.Error(st.Err, t.Reload))
 		} else {
 			t.showResult(app.Describe(st.Err), true)
 		}
@@ -224,7 +227,7 @@ type picker struct {
 	stop     func()
 }
 
-func newPicker(env kit.Env, linked []client.File) *picker {
+func newPicker(env screen.Env, linked []client.File) *picker {
 	p := &picker{files: env.App.NewFileList("desc"), already: map[client.ID]bool{}, selected: map[client.ID]bool{}}
 	for _, f := range linked {
 		p.already[f.ID] = true
@@ -278,7 +281,7 @@ func newPicker(env kit.Env, linked []client.File) *picker {
 func (p *picker) show(st app.FilesState) {
 	if !st.Loaded {
 		if st.Err != nil {
-			kit.SetBody(p.body, kit.Error(st.Err, p.files.More))
+			kit.SetBody(p.body, screen.Error(st.Err, p.files.More))
 		}
 		return
 	}

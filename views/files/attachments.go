@@ -12,6 +12,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // Attachments are the files attached to a chat message or a run: one chip
@@ -19,7 +20,7 @@ import (
 // cancels or removes it, and Retry when it failed. The chips follow the
 // queue's state.
 type Attachments struct {
-	env   kit.Env
+	env   screen.Env
 	queue *app.Uploads
 	send  *sender
 	row   *fyne.Container
@@ -27,12 +28,12 @@ type Attachments struct {
 	chips map[int64]*chip
 }
 
-var _ kit.Attachments = (*Attachments)(nil)
+var _ screen.Attachments = (*Attachments)(nil)
 
 // NewAttachments makes the chips of a chat composer or run form.
-func NewAttachments(env kit.Env) kit.Attachments { return newAttachments(env) }
+func NewAttachments(env screen.Env) screen.Attachments { return newAttachments(env) }
 
-func newAttachments(env kit.Env) *Attachments {
+func newAttachments(env screen.Env) *Attachments {
 	q := env.App.NewUploads(app.UploadOptions{})
 	at := &Attachments{env: env, queue: q, send: newSender(env, q), chips: map[int64]*chip{}}
 	// Chips wrap onto more lines rather than hide behind a sideways scroll.

@@ -22,15 +22,16 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // sender turns dropped or picked paths into uploads of one queue: it walks
 // folders off the UI goroutine, asks before sending many files, and tells
 // the user when the service cannot be reached (queuing nothing).
 type sender struct {
-	env   kit.Env
+	env   screen.Env
 	queue *app.Uploads
 	// status says the connection is being checked, so a drop on a slow
 	// connection does not look ignored; its owner places it.
@@ -39,7 +40,7 @@ type sender struct {
 	onStatus func()
 }
 
-func newSender(env kit.Env, q *app.Uploads) *sender {
+func newSender(env screen.Env, q *app.Uploads) *sender {
 	s := &sender{env: env, queue: q, status: widget.NewLabel(lang.L("Checking the connection before uploading…"))}
 	s.status.Importance = widget.LowImportance
 	s.status.Hide()

@@ -23,23 +23,24 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-type fakeNav struct{ kit.Nav }
+type fakeNav struct{ screen.Nav }
 
 // uiq runs the screens' UI updates on the test goroutine.
 var uiq *kit.Queue
 
-func testEnv(t *testing.T) kit.Env {
+func testEnv(t *testing.T) screen.Env {
 	t.Helper()
 	test.NewTempApp(t)
 	uiq = kit.UseQueue(t)
 	// The interface's reading: every upload is processed at once, and
 	// there is no limit of 30 stored files.
-	a := apptest.Open(t, func(c *app.Config) { c.DemoAPI = demoservice.APISpec })
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{API: demoservice.APISpec}))
 	w := test.NewTempWindow(t, container.NewStack())
 	w.Resize(fyne.NewSize(1000, 700))
-	return kit.Env{App: a, Window: w, Nav: fakeNav{}}
+	return screen.Env{App: a, Window: w, Nav: fakeNav{}}
 }
 
 func write(t *testing.T, path string, size int) string {
@@ -233,9 +234,9 @@ func TestFilesScreenRefreshesUntilFilesSettle(t *testing.T) {
 	refreshEvery(t, 20*time.Millisecond)
 	test.NewTempApp(t)
 	uiq = kit.UseQueue(t)
-	a := apptest.Open(t, func(c *app.Config) { d := 30 * time.Millisecond; c.DemoPace = &d; c.DemoAPI = demoservice.APISpec })
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 30 * time.Millisecond, API: demoservice.APISpec}))
 	w := test.NewTempWindow(t, container.NewStack())
-	env := kit.Env{App: a, Window: w, Nav: fakeNav{}}
+	env := screen.Env{App: a, Window: w, Nav: fakeNav{}}
 	s := newScreen(env)
 	w.SetContent(s.Content())
 	s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "scan.pdf"), 100)})
@@ -388,10 +389,10 @@ func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
 	refreshEvery(t, 10*time.Millisecond)
 	test.NewTempApp(t)
 	uiq = kit.UseQueue(t)
-	a := apptest.Open(t, func(c *app.Config) { d := 2 * time.Millisecond; c.DemoPace = &d }) // the real reading
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 2 * time.Millisecond})) // the real reading
 	w := test.NewTempWindow(t, container.NewStack())
 	w.Resize(fyne.NewSize(1000, 700))
-	env := kit.Env{App: a, Window: w, Nav: fakeNav{}}
+	env := screen.Env{App: a, Window: w, Nav: fakeNav{}}
 	s := newScreen(env)
 	w.SetContent(s.Content())
 	s.Shown()
@@ -582,7 +583,7 @@ func screenWithStoredFile(t *testing.T, every, pace time.Duration, name, body st
 	}
 	w := test.NewTempWindow(t, container.NewStack())
 	w.Resize(fyne.NewSize(1000, 700))
-	s := newScreen(kit.Env{App: a, Window: w, Nav: fakeNav{}})
+	s := newScreen(screen.Env{App: a, Window: w, Nav: fakeNav{}})
 	w.SetContent(s.Content())
 	s.Shown()
 	eventually(t, "the stored file is listed", func() bool { return rowStatus(s, f.ID) == "Not processed" })
@@ -595,10 +596,10 @@ func TestFilesLoadByThemselvesWhenTheServiceIsBack(t *testing.T) {
 	env := testEnv(t)
 	env.App.SetReachable(true)
 	s := newScreen(env)
-	env.App.Demo().Service.SetFaults(demoservice.Faults{Fail500: 1000})
+	apptest.Demo(env.App).Service.SetFaults(demoservice.Faults{Fail500: 1000})
 	s.Shown()
 	eventually(t, "error state", func() bool { return strings.Contains(labels(s.body), "Try again") })
-	env.App.Demo().Service.SetFaults(demoservice.Faults{})
+	apptest.Demo(env.App).Service.SetFaults(demoservice.Faults{})
 	env.App.SetReachable(false)
 	env.App.SetReachable(true)
 	eventually(t, "the files without a retry", func() bool { return !strings.Contains(labels(s.body), "Try again") && s.st.Loaded })

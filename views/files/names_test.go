@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // A file name with a right-to-left override and a line break shows on one
@@ -22,12 +23,12 @@ func TestFileNamesFromTheServiceShowOnOneLineAsWritten(t *testing.T) {
 	test.NewTempApp(t)
 	uiq = kit.UseQueue(t)
 	a := apptest.Open(t, func(c *app.Config) {
-		c.DemoAPI = demoservice.APISpec
+		c.StartDemo = apptest.DemoStarter(demoservice.Options{API: demoservice.APISpec})
 		c.HTTPClient = &http.Client{Transport: apptest.Rewriting{Prefix: "/files", Old: `"filename":"`, New: `"filename":"invoice\u202efdp.exe\nsecond line `}}
 	})
 	w := test.NewTempWindow(t, container.NewStack())
 	w.Resize(fyne.NewSize(1000, 700))
-	s := newScreen(kit.Env{App: a, Window: w, Nav: fakeNav{}})
+	s := newScreen(screen.Env{App: a, Window: w, Nav: fakeNav{}})
 	w.SetContent(s.Content())
 	s.Shown()
 	eventually(t, "files listed", func() bool { return len(s.shown) > 0 })

@@ -15,9 +15,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // Screen is the Files screen: every file of the workspace, newest or oldest
@@ -25,7 +26,7 @@ import (
 // uploaded to the workspace. It shows the app's state of the list, which
 // the app keeps fresh while files are processing and the screen is shown.
 type Screen struct {
-	env     kit.Env
+	env     screen.Env
 	queue   *app.Uploads
 	send    *sender
 	uploads *uploadList
@@ -52,20 +53,20 @@ type Screen struct {
 }
 
 var (
-	_ kit.Screen     = (*Screen)(nil)
-	_ kit.DropTarget = (*Screen)(nil)
+	_ screen.Screen     = (*Screen)(nil)
+	_ screen.DropTarget = (*Screen)(nil)
 )
 
 // New builds the Files screen.
-func New(env kit.Env) kit.Screen { return newScreen(env) }
+func New(env screen.Env) screen.Screen { return newScreen(env) }
 
-func newScreen(env kit.Env) *Screen {
+func newScreen(env screen.Env) *Screen {
 	s := &Screen{env: env, selected: map[client.ID]bool{}}
 	s.queue = env.App.NewUploads(app.UploadOptions{})
 	s.send = newSender(env, s.queue)
 	s.uploads = newUploadList(s.queue)
-	kit.OnAccountChange(env.App, func() { s.queue.Clear(); s.restart() })
-	kit.OnServiceBack(env.App, func() {
+	screen.OnAccountChange(env.App, func() { s.queue.Clear(); s.restart() })
+	screen.OnServiceBack(env.App, func() {
 		if s.st.Err != nil && len(s.st.Files) == 0 {
 			s.restart() // the files could not be read; now they can
 		}
@@ -198,7 +199,7 @@ func (s *Screen) applied(st app.FilesState) {
 	}
 	s.st = st
 	if st.Err != nil && len(st.Files) == 0 {
-		kit.ShowBody(s.body, kit.Error(st.Err, s.restart))
+		kit.ShowBody(s.body, screen.Error(st.Err, s.restart))
 		return
 	}
 	if !st.Loaded {
@@ -417,7 +418,7 @@ func (s *Screen) linkSelected() {
 		}
 		// Two agents of one title stay apart ("Writer", "Writer (2)"):
 		// the choice is read back by its place.
-		pick.SetOptions(kit.ChoiceLabels(client.Question{}, titles, 0))
+		pick.SetOptions(screen.ChoiceLabels(client.Question{}, titles, 0))
 		pick.PlaceHolder = lang.L("Choose an agent")
 		pick.Refresh()
 		if err != nil {

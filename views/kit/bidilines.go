@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
 // BidiLines shows a server's text that holds right-to-left words (Hebrew,

@@ -1,16 +1,26 @@
+// Package kit is Agent Desk's widgets and the designed states (loading,
+// empty, error) every screen shows alike. It knows nothing of the app: what
+// it needs of it comes in as small interfaces (Runner, Observable,
+// Pictures), so it can be built and tested alone.
 package kit
 
 import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/agentdesk/agentdesk/app"
 )
 
 // Frame is the shortest time between two updates of one binding: changes
 // that come faster are drawn together, at most once a frame.
 const Frame = time.Second / 60
+
+// Observable is a value the app publishes (app.Observable): Snapshot is
+// the current value and its version, Subscribe calls changed after each
+// new version and must only schedule work.
+type Observable[T any] interface {
+	Snapshot() (T, uint64)
+	Subscribe(changed func()) (cancel func())
+}
 
 // Bind shows every new snapshot of s with show, on the UI goroutine. It is
 // how every screen follows the app's state: show gets the current snapshot
@@ -21,7 +31,7 @@ const Frame = time.Second / 60
 // far more often than the screen draws), and show never sees an older
 // snapshot after a newer. Nothing runs while nothing changes. stop ends the
 // binding; an update already queued is then dropped.
-func Bind[T any](s app.Observable[T], show func(T)) (stop func()) {
+func Bind[T any](s Observable[T], show func(T)) (stop func()) {
 	b := &binding[T]{s: s, show: show, q: queue.Load()}
 	cancel := s.Subscribe(b.changed)
 	v, ver := s.Snapshot()
@@ -37,7 +47,7 @@ func Bind[T any](s app.Observable[T], show func(T)) (stop func()) {
 }
 
 type binding[T any] struct {
-	s       app.Observable[T]
+	s       Observable[T]
 	show    func(T)
 	pending atomic.Bool
 	stopped atomic.Bool
@@ -78,44 +88,4 @@ func (b *binding[T]) apply() {
 	}
 	b.last = ver
 	b.show(v)
-}
-
-// OnAccountChange calls reload on the UI goroutine each time an account is
-// activated after this call (switching accounts, or the same one again
-// after its key changed): screens drop what they show of the old one.
-func OnAccountChange(a *app.App, reload func()) (stop func()) {
-	return onSessionCount(a, func(s app.Session) uint64 { return s.Activations }, reload)
-}
-
-// OnServiceBack calls reload on the UI goroutine each time the active
-// account's service can be reached again after it could not (the status
-// bar checks by itself), so that a screen loads what it could not.
-func OnServiceBack(a *app.App, reload func()) (stop func()) {
-	returns := -1
-	return Bind(a.Connection(), func(c app.Connection) {
-		if returns >= 0 && c.Returns > returns {
-			reload()
-		}
-		returns = c.Returns
-	})
-}
-
-// OnCharge calls update on the UI goroutine each time a charged call is
-// recorded after this call, and each time an account is activated.
-func OnCharge(a *app.App, update func()) (stop func()) {
-	return onSessionCount(a, func(s app.Session) uint64 { return s.Charges + s.Activations }, update)
-}
-
-func onSessionCount(a *app.App, count func(app.Session) uint64, fn func()) (stop func()) {
-	first := true
-	var seen uint64
-	return Bind(a.Session(), func(s app.Session) {
-		n := count(s)
-		if first || n == seen {
-			first, seen = false, n
-			return
-		}
-		seen = n
-		fn()
-	})
 }

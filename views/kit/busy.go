@@ -2,17 +2,16 @@ package kit
 
 import (
 	"context"
-	"fyne.io/fyne/v2/lang"
 	"sync"
 	"time"
+
+	"fyne.io/fyne/v2/lang"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/agentdesk/agentdesk/app"
 )
 
 // BusyAfter is how long work the user waits on may take before the
@@ -29,14 +28,14 @@ var busy = map[fyne.Window]bool{}
 // awaited work (a second click on Process does nothing), so nothing is
 // sent twice. Cancel cancels the work's context: what is done stays done,
 // the rest is not started.
-func ActShowing(a *app.App, w fyne.Window, what string, work func(ctx context.Context), then func()) {
+func ActShowing(a Runner, w fyne.Window, what string, work func(ctx context.Context), then func()) {
 	actShowing(a, w, what, nil, func(ctx context.Context, _ *Progress) { work(ctx) }, then)
 }
 
 // ActShowingProgress is ActShowing for work that says how far it has
 // gone (reading a sheet of many rows): the window fills a bar and shows
 // the work's line under it, so a long wait is seen to move.
-func ActShowingProgress(a *app.App, w fyne.Window, what string, work func(ctx context.Context, p *Progress), then func()) {
+func ActShowingProgress(a Runner, w fyne.Window, what string, work func(ctx context.Context, p *Progress), then func()) {
 	actShowing(a, w, what, &Progress{}, work, then)
 }
 
@@ -85,7 +84,7 @@ func (p *Progress) shownBy(show func(done float64, line string)) {
 	p.flush()
 }
 
-func actShowing(a *app.App, w fyne.Window, what string, p *Progress, work func(ctx context.Context, p *Progress), then func()) {
+func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx context.Context, p *Progress), then func()) {
 	if w != nil && busy[w] {
 		return
 	}

@@ -10,16 +10,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
-
-// dialogWindow is a window whose dialogs answer to keys, as Agent Desk's.
-func dialogWindow(t *testing.T) fyne.Window {
-	test.NewTempApp(t)
-	w := test.NewTempWindow(t, widget.NewLabel("behind"))
-	w.Resize(fyne.NewSize(800, 600))
-	kit.AnswerDialogKeys(w)
-	return w
-}
 
 // press types a key where no field has the keyboard.
 func press(w fyne.Window, key fyne.KeyName) {
@@ -31,7 +23,7 @@ func TestEnterConfirmsAndEscCancelsADialog(t *testing.T) {
 		key  fyne.KeyName
 		want string
 	}{{fyne.KeyReturn, "yes"}, {fyne.KeyEnter, "yes"}, {fyne.KeyEscape, "no"}} {
-		w := dialogWindow(t)
+		w := kittest.DialogWindow(t)
 		got := ""
 		d := dialog.NewConfirm("Upload many files?", "12 files will be uploaded.", func(ok bool) {
 			got = map[bool]string{true: "yes", false: "no"}[ok]
@@ -46,7 +38,7 @@ func TestEnterConfirmsAndEscCancelsADialog(t *testing.T) {
 
 func TestEnterAndEscCloseAnInformation(t *testing.T) {
 	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEscape} {
-		w := dialogWindow(t)
+		w := kittest.DialogWindow(t)
 		kit.ShowInformation("Saved", "The file was saved.", w)
 		press(w, key)
 		if w.Canvas().Overlays().Top() != nil {
@@ -56,7 +48,7 @@ func TestEnterAndEscCloseAnInformation(t *testing.T) {
 }
 
 func TestEnterDoesNotConfirmADeletion(t *testing.T) {
-	w := dialogWindow(t)
+	w := kittest.DialogWindow(t)
 	answers := []bool{}
 	d := dialog.NewConfirm("Delete this memory?", "This cannot be undone.", func(ok bool) { answers = append(answers, ok) }, w)
 	kit.ShowDestructive(d, w)
@@ -71,7 +63,7 @@ func TestEnterDoesNotConfirmADeletion(t *testing.T) {
 }
 
 func TestEnterInAFormsFieldSubmitsItOnlyWhenValid(t *testing.T) {
-	w := dialogWindow(t)
+	w := kittest.DialogWindow(t)
 	name := kit.NewFormEntry()
 	name.Validator = func(s string) error {
 		if s == "" {
@@ -100,7 +92,7 @@ func TestEnterInAFormsFieldSubmitsItOnlyWhenValid(t *testing.T) {
 }
 
 func TestEscInAFieldClosesItsDialog(t *testing.T) {
-	w := dialogWindow(t)
+	w := kittest.DialogWindow(t)
 	text := kit.NewFormMultiLineEntry()
 	answers := []bool{}
 	d := dialog.NewCustomConfirm("Instructions", "Save", "Cancel", text, func(ok bool) { answers = append(answers, ok) }, w)
@@ -120,7 +112,7 @@ func TestEscInAFieldClosesItsDialog(t *testing.T) {
 }
 
 func TestNoKeyReachesTheScreenBehindAPopUp(t *testing.T) {
-	w := dialogWindow(t)
+	w := kittest.DialogWindow(t)
 	reached := 0
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if kit.DialogKey(w.Canvas(), ev.Name) {
@@ -144,7 +136,7 @@ func TestNoKeyReachesTheScreenBehindAPopUp(t *testing.T) {
 // Esc and F1 on a Run or Send button (which ignores Space) reach the
 // window: Esc cancels the run the button started.
 func TestEscOnAPaidButtonReachesTheWindow(t *testing.T) {
-	w := dialogWindow(t)
+	w := kittest.DialogWindow(t)
 	var keys []fyne.KeyName
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { keys = append(keys, ev.Name) })
 	runs := 0
@@ -161,7 +153,7 @@ func TestEscOnAPaidButtonReachesTheWindow(t *testing.T) {
 // Esc in a search clears it first; in an empty search it goes on to the
 // window (closing the dialog the search is in).
 func TestEscClearsASearchBeforeItClosesItsDialog(t *testing.T) {
-	w := dialogWindow(t)
+	w := kittest.DialogWindow(t)
 	search := kit.NewSearchEntry()
 	closed := 0
 	d := dialog.NewCustom("New chat", "Cancel", search, w)
@@ -185,7 +177,7 @@ func TestEscClearsASearchBeforeItClosesItsDialog(t *testing.T) {
 // button is enabled only while its fields pass their checks, and Enter
 // submits only then.
 func TestADialogsButtonsShowTheFocusRing(t *testing.T) {
-	w := dialogWindow(t)
+	w := kittest.DialogWindow(t)
 	d := dialog.NewConfirm("Upload many files?", "12 files will be uploaded.", func(bool) {}, w)
 	d.SetConfirmText("Upload")
 	kit.ShowDialog(d, w)
@@ -205,7 +197,7 @@ func TestADialogsButtonsShowTheFocusRing(t *testing.T) {
 		t.Fatalf("Tab reached %v, want both buttons", seen)
 	}
 
-	w = dialogWindow(t)
+	w = kittest.DialogWindow(t)
 	name := widget.NewEntry()
 	name.Validator = func(s string) error {
 		if s == "" {

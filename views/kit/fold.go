@@ -5,8 +5,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/agentdesk/agentdesk/app"
 )
 
 // Fold is content shown and hidden by a button named for it: technical
@@ -78,16 +76,6 @@ func (f *Fold) SetOpen(open bool) {
 	} else {
 		f.Button.SetIcon(theme.MenuExpandIcon())
 		f.Content.Hide()
-	}
-}
-
-// RememberOpen has the fold open as the user last left an Advanced fold,
-// and remember each opening and closing: one choice for every Advanced
-// fold of the app.
-func (f *Fold) RememberOpen(a *app.App) {
-	f.SetOpen(a.Settings().ShowAdvanced)
-	f.OnChanged = func(open bool) {
-		a.SaveSettingsLater(func(st *app.Settings) { st.ShowAdvanced = open })
 	}
 }
 

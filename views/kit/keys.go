@@ -1,8 +1,9 @@
 package kit
 
 import (
-	"fyne.io/fyne/v2/lang"
 	"runtime"
+
+	"fyne.io/fyne/v2/lang"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"

@@ -15,8 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
 // Markdown parses markdown a server sent into rich-text segments under the
@@ -173,8 +172,19 @@ type Picture struct {
 // background, then then on the UI goroutine (Act); load decodes the picture
 // within the app's limits and memory budget (app.ShowPicture).
 type pictureSource struct {
-	run  func(work func(ctx context.Context), then func())
-	load func(ctx context.Context, dropped func()) (image.Image, func(), error)
+	run      func(work func(ctx context.Context), then func())
+	load     func(ctx context.Context, dropped func()) (image.Image, func(), error)
+	describe func(error) string
+}
+
+// Pictures is what kit needs of the app to show pictures (app.App's
+// ShowPicture and ShowPictureFile, its Runner, and app.Describe to say why
+// one is not shown).
+type Pictures interface {
+	Runner
+	ShowPicture(ctx context.Context, address string, dropped func()) (image.Image, func(), error)
+	ShowPictureFile(ctx context.Context, path string, dropped func()) (image.Image, func(), error)
+	Describe(err error) string
 }
 
 // maxPictureSize is the most room a picture takes in a reply; larger
@@ -233,7 +243,7 @@ func (p *Picture) Update(o fyne.CanvasObject) {
 		case busy:
 			text = lang.L("{{.Picture}} (loading…)", map[string]any{"Picture": text})
 		case err != nil:
-			text += " — " + app.Describe(err)
+			text += " — " + p.src.describe(err)
 		case p.Address != "":
 			if u, ok := safe.Link(p.Address); ok && u.Host != "" {
 				text = lang.L("{{.Picture}} (from {{.Host}})", map[string]any{"Picture": text, "Host": u.Host})
@@ -289,12 +299,12 @@ func ShowPictures() string { return lang.L("Show pictures") }
 // and memory limits), and shows each as it arrives. done, when not nil,
 // runs on the UI goroutine after the last, and again whenever loading a
 // dropped picture again failed (its place changed).
-func LoadPictures(a *app.App, pics []*Picture, done func()) {
+func LoadPictures(a Pictures, pics []*Picture, done func()) {
 	run := func(work func(ctx context.Context), then func()) { Act(a, work, then) }
 	for _, p := range pics {
 		addr := p.Address
 		p.mu.Lock()
-		p.src = pictureSource{run: run, load: func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+		p.src = pictureSource{run: run, describe: a.Describe, load: func(ctx context.Context, dropped func()) (image.Image, func(), error) {
 			return a.ShowPicture(ctx, addr, dropped)
 		}}
 		p.after = done
@@ -320,10 +330,11 @@ func LoadPictures(a *app.App, pics []*Picture, done func()) {
 // (app.ShowPictureFile): Fyne's own loader would hand the file to any
 // decoder it knows. done, when not nil, runs on the UI goroutine once the
 // picture is shown or says why not.
-func NewPictureFile(a *app.App, path, title string, done func()) *widget.RichText {
+func NewPictureFile(a Pictures, path, title string, done func()) *widget.RichText {
 	p := &Picture{Title: title, busy: true, after: done}
 	p.src = pictureSource{
-		run: func(work func(ctx context.Context), then func()) { Act(a, work, then) },
+		run:      func(work func(ctx context.Context), then func()) { Act(a, work, then) },
+		describe: a.Describe,
 		load: func(ctx context.Context, dropped func()) (image.Image, func(), error) {
 			return a.ShowPictureFile(ctx, path, dropped)
 		},

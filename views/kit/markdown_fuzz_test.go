@@ -5,7 +5,7 @@ import (
 
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 

@@ -24,6 +24,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 func links(segs []widget.RichTextSegment) []*widget.HyperlinkSegment {
@@ -147,7 +148,7 @@ func TestARepliesPicturesWaitUntilAskedAndStayWithinLimits(t *testing.T) {
 		t.Errorf("a picture not loaded does not show its description: %q", kittest.AllText(rich))
 	}
 	done := false
-	kit.LoadPictures(a, pics, func() { done = true })
+	kit.LoadPictures(screen.Pictures(a), pics, func() { done = true })
 	q.WaitUntil(t, func() bool { return done }, func() string { return "pictures still loading" })
 	if !pics[0].Loaded() {
 		t.Fatalf("the web picture did not load: %v", pics[0].Err())
@@ -214,7 +215,7 @@ func TestPicturesShownStayWithinTheMemoryBudget(t *testing.T) {
 	describe := func() string { return fmt.Sprintf("%d shown: %q", shown(), kittest.AllText(box)) }
 	for i := range 3 {
 		done := false
-		kit.LoadPictures(a, pics[i:i+1], func() { done = true })
+		kit.LoadPictures(screen.Pictures(a), pics[i:i+1], func() { done = true })
 		q.WaitUntil(t, func() bool { return done }, describe)
 		if shown() > 2 {
 			t.Fatalf("after picture %d, %d pictures of 4 MB shown with a budget of 10 MB", i, shown())

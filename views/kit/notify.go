@@ -6,7 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
 // How long a notification's title and text may be. Longer text is cut with

@@ -1,16 +1,14 @@
 package kit
 
 import (
-	"fyne.io/fyne/v2/lang"
 	"sync"
-	"sync/atomic"
+
+	"fyne.io/fyne/v2/lang"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/agentdesk/agentdesk/app"
 )
 
 // Loading is the state of a screen waiting for the service. Show it with
@@ -130,39 +128,6 @@ func (l widthLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	o.Resize(fyne.NewSize(w, h))
 	o.Move(fyne.NewPos((size.Width-w)/2, fyne.Max(0, (size.Height-h)/2)))
 }
-
-// Error is the state of a screen whose load failed: app.Explain's title and
-// sentence, and the buttons for what can be done about it (ProblemActions).
-func Error(err error, retry func()) fyne.CanvasObject {
-	p := app.Explain(err)
-	return Empty(theme.ErrorIcon(), p.Title, p.Sentence, ProblemActions(p, retry)...)
-}
-
-// ProblemActions are the buttons a problem offers: the account's settings
-// when its key or workspace needs a look, and retry (when not nil) as "Try
-// again", or "Check again" for work that goes on at the service.
-func ProblemActions(p app.Problem, retry func()) []fyne.CanvasObject {
-	var out []fyne.CanvasObject
-	if p.Action == app.ActionOpenSettings {
-		if open := settingsOpener.Load(); open != nil {
-			out = append(out, NewButtonWithIcon(p.Action.Label(), theme.SettingsIcon(), *open))
-		}
-	}
-	if retry != nil {
-		label := app.ActionTryAgain.Label()
-		if p.Action == app.ActionCheckLater {
-			label = lang.L("Check again")
-		}
-		out = append(out, NewButtonWithIcon(label, theme.ViewRefreshIcon(), retry))
-	}
-	return out
-}
-
-var settingsOpener atomic.Pointer[func()]
-
-// SetSettingsOpener is how the window shows the account settings; problems
-// with the key offer it (the shell sets it once).
-func SetSettingsOpener(open func()) { settingsOpener.Store(&open) }
 
 // Header is a screen's title with an optional subtitle and actions on the
 // right. The title is the text as written (not BidiVisual's order).

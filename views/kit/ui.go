@@ -9,8 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
-
-	"github.com/agentdesk/agentdesk/app"
 )
 
 // Do runs fn on the UI goroutine, after the work that called it. Screens use
@@ -114,10 +112,18 @@ func InForeground() bool { return !background.Load() }
 // background and back.
 func SetForeground(front bool) { background.Store(!front) }
 
+// Runner is what kit needs of the app to work off the UI goroutine
+// (app.App): Go runs fn as the app's own work, which closing waits for;
+// Life ends when the app closes.
+type Runner interface {
+	Go(fn func()) bool
+	Life() context.Context
+}
+
 // Act runs work as the app's own (closing Agent Desk cancels its context
 // and waits for it), then then, when not nil, on the UI goroutine: how a
 // screen's button calls the service or the disk without holding the window.
-func Act(a *app.App, work func(ctx context.Context), then func()) {
+func Act(a Runner, work func(ctx context.Context), then func()) {
 	a.Go(func() {
 		work(a.Life())
 		if then != nil {

@@ -20,14 +20,15 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // Screen is the Memories screen. It shows the app's MemoryIndex: the
 // collections pane and the memories found, each loaded by the app.
 type Screen struct {
-	env kit.Env
+	env screen.Env
 	a   *app.App
 	idx *app.MemoryIndex
 	// shelves and found are the index's lists as last heard (UI goroutine).
@@ -69,7 +70,7 @@ type Screen struct {
 }
 
 // New builds the Memories screen.
-func New(env kit.Env) kit.Screen {
+func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, a: env.App, idx: env.App.NewMemoryIndex()}
 	s.build()
 	kit.Bind[app.ListState[app.CollectionSummary]](s.idx.Shelves, func(st app.ListState[app.CollectionSummary]) {
@@ -81,7 +82,7 @@ func New(env kit.Env) kit.Screen {
 		s.render()
 	})
 	kit.Bind(s.idx.SyncState(), s.showSync)
-	kit.OnAccountChange(env.App, func() {
+	screen.OnAccountChange(env.App, func() {
 		s.ed.clear()
 		s.selected = ""
 		s.idx.Clear()
@@ -89,7 +90,7 @@ func New(env kit.Env) kit.Screen {
 	})
 	// Lists that could not be read are read when the service can be
 	// reached again.
-	kit.OnServiceBack(env.App, func() {
+	screen.OnServiceBack(env.App, func() {
 		if s.syncFailed {
 			s.Sync()
 		}

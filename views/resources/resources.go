@@ -14,9 +14,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // anyType is the filter's "no filter" choice.
@@ -25,7 +26,7 @@ func anyType() string { return lang.L("Any type") }
 // Screen is the Resources screen: the app's search of the service's
 // resources, and the detail of the one chosen.
 type Screen struct {
-	env     kit.Env
+	env     screen.Env
 	content fyne.CanvasObject
 	found   *app.ResourceSearch
 
@@ -43,7 +44,7 @@ type Screen struct {
 }
 
 // New builds the Resources screen.
-func New(env kit.Env) kit.Screen {
+func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, found: env.App.NewResourceSearch()}
 	s.search = kit.NewSearchEntry()
 	s.search.SetPlaceHolder(lang.L("Search titles and descriptions ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
@@ -85,12 +86,12 @@ func New(env kit.Env) kit.Screen {
 	split := kit.Split(container.NewPadded(left), container.NewPadded(s.detail), 0.45)
 	s.content = kit.NewBorder(container.NewPadded(header), nil, nil, nil, split)
 	kit.Bind[app.ListState[client.Resource]](s.found, s.show)
-	kit.OnServiceBack(env.App, func() {
+	screen.OnServiceBack(env.App, func() {
 		if st, _ := s.found.Snapshot(); st.Err != nil {
 			s.Reload() // what could not be read, now it can
 		}
 	})
-	kit.OnAccountChange(env.App, func() {
+	screen.OnAccountChange(env.App, func() {
 		s.found.Clear() // another account's resources
 		s.Reload()
 	})
@@ -138,7 +139,7 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 	switch {
 	case err != nil && !(st.Incomplete && len(items) > 0):
 		s.items = nil
-		kit.SetBody(s.stack, kit.Error(err, s.Reload))
+		kit.SetBody(s.stack, screen.Error(err, s.Reload))
 		s.count.SetText("")
 	case len(items) == 0 && filtered:
 		s.items = nil
@@ -221,7 +222,7 @@ func (s *Screen) use(r client.Resource) {
 		_ = json.Unmarshal(raw, &long)
 	}
 	request := app.ResourceRequest(r.Title, r.Description, long)
-	kit.ChooseAgent(s.env, kit.AgentPick{
+	screen.ChooseAgent(s.env, screen.AgentPick{
 		Type: client.AgentText, Title: lang.L("Write with an agent"), Action: lang.L("Open its form"), Search: lang.L("Search writing agents"),
 		NoneTitle: lang.L("No writing agents"), None: lang.L("This account has no agents that write text. The Agents screen lists what it has."),
 	}, func(ag app.AgentItem) { s.env.Nav.OpenAgentWith(ag, request) })

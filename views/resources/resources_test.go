@@ -20,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 func TestResourcesSearchFilterAllPagesAndDetail(t *testing.T) {
@@ -28,7 +29,7 @@ func TestResourcesSearchFilterAllPagesAndDetail(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
 	a := apptest.OnURL(t, srv.URL)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1100, 700))
 	s.Shown()
@@ -61,7 +62,7 @@ func TestAccountSwitchClearsAndReloadsResources(t *testing.T) {
 	q := kit.UseQueue(t)
 	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1100, 700))
 	s.Shown()
@@ -109,7 +110,7 @@ func TestResourcesKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 	t.Cleanup(srv.Close)
 	a := apptest.OnURL(t, srv.URL)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(kit.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1100, 700))
 	s.Shown()
@@ -142,13 +143,13 @@ func (n *openedNav) OpenAgentWith(ag app.AgentItem, request string) {
 func TestAResourceStartsAWritingAgentsRequest(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	defer func(d time.Duration) { kit.PickerDelay = d }(kit.PickerDelay)
-	kit.PickerDelay = time.Millisecond
+	defer func(d time.Duration) { screen.PickerDelay = d }(screen.PickerDelay)
+	screen.PickerDelay = time.Millisecond
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	kit.AnswerDialogKeys(w)
 	nav := &openedNav{}
-	s := New(kit.Env{App: a, Window: w, Nav: nav}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: nav}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1100, 700))
 	s.Shown()

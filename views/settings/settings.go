@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // Labels of the theme, memory variant and pace choices, in the language
@@ -73,7 +74,7 @@ func languageLabel(tag string) string {
 
 // Screen is the Settings screen.
 type Screen struct {
-	env kit.Env
+	env screen.Env
 
 	accounts *fyne.Container
 	keyWhere *widget.Label
@@ -99,7 +100,7 @@ type Screen struct {
 }
 
 // New builds the Settings screen.
-func New(env kit.Env) kit.Screen {
+func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env}
 	s.accounts = container.NewVBox()
 	s.keyWhere = widget.NewLabel("")
@@ -303,7 +304,7 @@ func (s *Screen) advanced() fyne.CanvasObject {
 			container.NewVBox(s.variant, s.varNote)),
 		section(lang.L("Pace of requests"), lang.L("Services limit how often Agent Desk may ask them something. Agent Desk keeps to that and slows down by itself when a service asks it to; change this only if your administrator tells you to."),
 			container.NewVBox(s.pace, s.paceNote))))
-	f.RememberOpen(s.env.App)
+	screen.RememberOpen(f, s.env.App)
 	return f.Object()
 }
 

@@ -16,13 +16,13 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 func openApp(t *testing.T, kr storage.Keyring) *app.App {
 	t.Helper()
 	t.Setenv(storage.EnvAPIKey, "")
-	zero := time.Duration(0)
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: kr})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: apptest.DemoStarter(demoservice.Options{}), Keyring: kr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func newScreen(t *testing.T, kr storage.Keyring) (*Screen, *app.App, func(what s
 	test.NewTempApp(t)
 	ui = kit.UseQueue(t)
 	a := openApp(t, kr)
-	s := New(kit.Env{App: a}).(*Screen)
+	s := New(screen.Env{App: a}).(*Screen)
 	w := test.NewTempWindow(t, s.Content())
 	w.Resize(fyne.NewSize(900, 800))
 	s.env.Window = w

@@ -18,9 +18,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // Banner is the plain sentence shown above every webhook list.
@@ -105,7 +106,7 @@ func (l *list) show(stack *fyne.Container, st app.ListState[client.Webhook], loa
 		return true
 	case st.Err != nil && !(st.Loading && len(st.Items) == 0):
 		// The error stays until a retry brings the list.
-		kit.ShowBody(stack, kit.Error(st.Err, retry))
+		kit.ShowBody(stack, screen.Error(st.Err, retry))
 	case len(st.Items) > 0:
 		l.items = st.Items
 		l.widget.Refresh()
@@ -251,7 +252,7 @@ func when(t client.Time) string { return app.DateTime(t.Time) }
 // Screen is the Webhooks screen: the app's list of the workspace's
 // webhooks, with the titles of their agents once read.
 type Screen struct {
-	env     kit.Env
+	env     screen.Env
 	content fyne.CanvasObject
 	stack   *fyne.Container
 	list    *list
@@ -260,7 +261,7 @@ type Screen struct {
 }
 
 // New builds the Webhooks screen.
-func New(env kit.Env) kit.Screen {
+func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, list: newList(env.Window), hooks: env.App.NewWebhooks()}
 	s.summary = widget.NewLabel("")
 	s.summary.Importance = widget.LowImportance
@@ -271,12 +272,12 @@ func New(env kit.Env) kit.Screen {
 	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
 	kit.Bind[app.ListState[client.Webhook]](s.hooks, s.show)
 	kit.Bind(s.hooks.Titles(), s.list.showTitles)
-	kit.OnServiceBack(env.App, func() {
+	screen.OnServiceBack(env.App, func() {
 		if st, _ := s.hooks.Snapshot(); st.Err != nil {
 			s.Reload() // what could not be read, now it can
 		}
 	})
-	kit.OnAccountChange(env.App, func() {
+	screen.OnAccountChange(env.App, func() {
 		s.hooks.Clear() // another account's webhooks and agents
 		s.Reload()
 	})
@@ -310,7 +311,7 @@ func count(n int) string {
 
 // NewAgentTab is the Webhooks tab of an agent's detail
 // (GET /agents/{id}/webhooks), with Add webhook….
-func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
+func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 	l := newList(env.Window)
 	hooks := env.App.NewAgentWebhooks(agent.ID)
 	stack := container.NewStack(kit.Loading(lang.L("Reading this agent's webhooks…")))
@@ -334,7 +335,7 @@ func NewAgentTab(env kit.Env, agent client.Agent) fyne.CanvasObject {
 // editable wires a list's switch and Delete button to the service through
 // hooks, which show the list as the service has it afterwards (also after
 // a failure, so a switch never shows what the service does not have).
-func editable(env kit.Env, l *list, hooks *app.Hooks) {
+func editable(env screen.Env, l *list, hooks *app.Hooks) {
 	a := env.App
 	fail := func(title string, err error) {
 		kit.Do(func() { kit.ShowInformation(title, app.Describe(err), env.Window) })
@@ -368,7 +369,7 @@ func editable(env kit.Env, l *list, hooks *app.Hooks) {
 // showAdd asks for the address of a new webhook of agent; the address is
 // checked as it is typed (https only), and the service's refusal is shown
 // in plain words.
-func showAdd(env kit.Env, agent client.Agent, hooks *app.Hooks) {
+func showAdd(env screen.Env, agent client.Agent, hooks *app.Hooks) {
 	url := kit.NewFormEntry()
 	url.SetPlaceHolder("https://example.com/agent-finished")
 	url.Validator = func(s string) error {

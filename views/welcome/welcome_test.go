@@ -18,8 +18,7 @@ import (
 func openApp(t *testing.T) *app.App {
 	t.Helper()
 	t.Setenv(storage.EnvAPIKey, "")
-	zero := time.Duration(0)
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), DemoPace: &zero, Keyring: apptest.NewKeyring()})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: apptest.DemoStarter(demoservice.Options{}), Keyring: apptest.NewKeyring()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"sync/atomic"
+	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -16,9 +17,10 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Nav is a kit.Nav for a screen shown alone: it offers no other screens.
+// Nav is a screen.Nav for a screen shown alone: it offers no other screens.
 type Nav struct{}
 
 func (Nav) Show(string)                                 {}
@@ -26,7 +28,7 @@ func (Nav) OpenChat(client.Agent)                       {}
 func (Nav) ChooseChatAgent()                            {}
 func (Nav) OpenConversation(int64)                      {}
 func (Nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
-func (Nav) NewAttachments() kit.Attachments             { return nil }
+func (Nav) NewAttachments() screen.Attachments          { return nil }
 func (Nav) ShowCredits()                                {}
 func (Nav) Restart()                                    {}
 func (Nav) OpenAgentWith(app.AgentItem, string)         {}
@@ -173,4 +175,13 @@ type CountingWindow struct {
 func (w *CountingWindow) SetContent(o fyne.CanvasObject) {
 	w.Sets.Add(1)
 	w.Window.SetContent(o)
+}
+
+// DialogWindow is a window whose dialogs answer to keys, as Agent Desk's.
+func DialogWindow(t *testing.T) fyne.Window {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel("behind"))
+	w.Resize(fyne.NewSize(800, 600))
+	kit.AnswerDialogKeys(w)
+	return w
 }

@@ -1,15 +1,16 @@
-package kit
+package screen
 
 import (
 	"fmt"
-	"fyne.io/fyne/v2/lang"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"fyne.io/fyne/v2/lang"
+
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
 // QuestionName is a question's name as a label shows it: a plain word for

@@ -1,8 +1,9 @@
-package kit
+package screen
 
 import (
-	"fyne.io/fyne/v2/lang"
 	"time"
+
+	"fyne.io/fyne/v2/lang"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // PickerDelay is how long typing in an agent picker's search must pause
@@ -36,8 +38,8 @@ type agentPicker struct {
 	browser *app.AgentBrowser
 	page    app.AgentPage
 	body    *fyne.Container
-	list    *List
-	search  *FormEntry
+	list    *kit.List
+	search  *kit.FormEntry
 	chosen  client.ID
 	d       *dialog.ConfirmDialog
 	placed  *app.AgentQuery // the search whose first page placed the choice
@@ -51,21 +53,21 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 	}
 	a := env.App
 	p := &agentPicker{pick: pick, chosen: pick.Pre, browser: a.NewAgentBrowser(PickerDelay)}
-	p.search = NewSearchEntry()
+	p.search = kit.NewSearchEntry()
 	p.search.SetPlaceHolder(pick.Search)
 	p.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	p.search.OnChanged = func(q string) { p.browser.SearchSoon(app.AgentQuery{Q: q, Type: pick.Type}) }
 	clearFirst := p.search.OnKey // Esc clears the search first
 	p.search.OnKey = func(ev *fyne.KeyEvent) bool { return p.key(ev) || clearFirst(ev) }
-	p.list = NewList(
+	p.list = kit.NewList(
 		func() int { return len(p.page.Agents) },
-		NewTwoLineRow,
+		kit.NewTwoLineRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(p.page.Agents) {
 				return
 			}
 			ag := p.page.Agents[id]
-			SetTwoLineRow(o, ag.Title, PlainText(ag.Description))
+			kit.SetTwoLineRow(o, ag.Title, kit.PlainText(ag.Description))
 			if id >= len(p.page.Agents)-5 {
 				p.browser.LoadMore()
 			}
@@ -75,8 +77,8 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 			p.chosen = p.page.Agents[id].ID
 		}
 	}
-	p.body = container.NewStack(Loading(lang.L("Loading agents…")))
-	content := NewBorder(p.search, nil, nil, nil, p.body)
+	p.body = container.NewStack(kit.Loading(lang.L("Loading agents…")))
+	content := kit.NewBorder(p.search, nil, nil, nil, p.body)
 	p.d = dialog.NewCustomConfirm(pick.Title, pick.Action, lang.L("Cancel"), content, func(ok bool) {
 		p.browser.Clear()
 		if !ok {
@@ -86,11 +88,11 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 			chosen(p.page.Agents[i])
 		}
 	}, env.Window)
-	stop := Bind(p.browser.State(), p.show)
+	stop := kit.Bind(p.browser.State(), p.show)
 	p.d.SetOnClosed(stop)
 	w := env.Window.Canvas().Size()
 	p.d.Resize(fyne.NewSize(min(w.Width*0.9, 560), min(w.Height*0.85, 520)))
-	ShowDialogKeys(p.d, env.Window, p.start, p.d.Dismiss)
+	kit.ShowDialogKeys(p.d, env.Window, p.start, p.d.Dismiss)
 	env.Window.Canvas().Focus(p.search)
 	p.browser.Search(app.AgentQuery{Type: pick.Type})
 }
@@ -135,21 +137,21 @@ func (p *agentPicker) show(page app.AgentPage) {
 	switch {
 	case len(page.Agents) == 0 && (page.Loading || page.Query.Type != p.pick.Type):
 		// Asking, or not asked yet (the browser's first, empty state).
-		ShowBody(p.body, Loading(lang.L("Loading agents…")))
+		kit.ShowBody(p.body, kit.Loading(lang.L("Loading agents…")))
 		return
 	case len(page.Agents) == 0 && page.Err != nil:
-		ShowBody(p.body, Error(page.Err, p.browser.Reload))
+		kit.ShowBody(p.body, Error(page.Err, p.browser.Reload))
 		return
 	case len(page.Agents) == 0 && page.Query.Q != "":
-		ShowBody(p.body, Empty(theme.SearchIcon(), lang.L("No agent found"), lang.L("No agent of this kind matches “{{.Words}}”. Try fewer or other words.", map[string]any{"Words": page.Query.Q})))
+		kit.ShowBody(p.body, kit.Empty(theme.SearchIcon(), lang.L("No agent found"), lang.L("No agent of this kind matches “{{.Words}}”. Try fewer or other words.", map[string]any{"Words": page.Query.Q})))
 		p.chosen = ""
 		return
 	case len(page.Agents) == 0:
-		ShowBody(p.body, Empty(theme.InfoIcon(), p.pick.NoneTitle, p.pick.None))
+		kit.ShowBody(p.body, kit.Empty(theme.InfoIcon(), p.pick.NoneTitle, p.pick.None))
 		p.chosen = ""
 		return
 	}
-	ShowBody(p.body, p.list)
+	kit.ShowBody(p.body, p.list)
 	// A next page lays the list out at its length (List.Grew); a page on
 	// its way changes nothing shown.
 	switch {

@@ -1,11 +1,12 @@
-package kit
+package screen
 
 import (
 	"context"
-	"fyne.io/fyne/v2/lang"
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"fyne.io/fyne/v2/lang"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -15,7 +16,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/safe"
+	"github.com/agentdesk/agentdesk/internal/safe"
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // TextFormats are the endings Save as… offers for a text: as written
@@ -29,7 +31,7 @@ var TextFormats = []string{".md", ".txt", ".html", ".docx"}
 func TextFile(name, title, markdown string) []byte {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".txt":
-		return []byte(PlainText(markdown) + "\n")
+		return []byte(kit.PlainText(markdown) + "\n")
 	case ".html", ".htm":
 		return app.MarkdownPage(title, markdown)
 	case ".docx":
@@ -57,7 +59,7 @@ func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
 func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, data func(name string) []byte) {
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
-			ShowInformation(lang.L("Not saved"), app.Describe(err), w)
+			kit.ShowInformation(lang.L("Not saved"), app.Describe(err), w)
 			return
 		}
 		if wc == nil {
@@ -65,7 +67,7 @@ func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, d
 		}
 		chosen := wc.URI().Name()
 		var werr error
-		ActShowing(a, w, lang.L("Saving…"), func(context.Context) {
+		kit.ActShowing(a, w, lang.L("Saving…"), func(context.Context) {
 			if werr = app.OwnerOnly(wc); werr == nil {
 				_, werr = wc.Write(data(chosen))
 			}
@@ -74,7 +76,7 @@ func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, d
 			}
 		}, func() {
 			if werr != nil {
-				ShowInformation(lang.L("Not saved"), lang.L("The file could not be written: {{.Why}}. Choose another folder or name.", map[string]any{"Why": safe.Text(werr.Error(), 300)}), w)
+				kit.ShowInformation(lang.L("Not saved"), lang.L("The file could not be written: {{.Why}}. Choose another folder or name.", map[string]any{"Why": safe.Text(werr.Error(), 300)}), w)
 				return
 			}
 			ShowSaved(saved, wc.URI().Path(), w)
@@ -85,7 +87,7 @@ func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, d
 		d.SetFilter(storage.NewExtensionFileFilter(endings))
 	}
 	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.9, 760), min(w.Canvas().Size().Height*0.9, 520)))
-	ShowDialog(d, w)
+	kit.ShowDialog(d, w)
 }
 
 // folderOpener opens a folder in the computer's file manager (tests
@@ -98,17 +100,17 @@ func ShowSaved(title, path string, w fyne.Window) {
 	where := widget.NewLabel(lang.L("Saved to {{.Path}}", map[string]any{"Path": path}))
 	where.Wrapping = fyne.TextWrapWord
 	var d *dialog.CustomDialog
-	show := NewButtonWithIcon(lang.L("Show in folder"), theme.FolderOpenIcon(), func() {
+	show := kit.NewButtonWithIcon(lang.L("Show in folder"), theme.FolderOpenIcon(), func() {
 		d.Hide()
 		u := &url.URL{Scheme: "file", Path: filepath.Dir(path)}
 		if err := folderOpener(u); err != nil {
-			ShowInformation(lang.L("Folder not opened"), lang.L("Agent Desk could not open the folder. The file is at {{.Path}}.", map[string]any{"Path": path}), w)
+			kit.ShowInformation(lang.L("Folder not opened"), lang.L("Agent Desk could not open the folder. The file is at {{.Path}}.", map[string]any{"Path": path}), w)
 		}
 	})
-	closeBtn := NewButton(lang.L("Close"), func() { d.Hide() })
+	closeBtn := kit.NewButton(lang.L("Close"), func() { d.Hide() })
 	closeBtn.Importance = widget.HighImportance
 	d = dialog.NewCustomWithoutButtons(title, container.NewVBox(where), w)
 	d.SetButtons([]fyne.CanvasObject{show, closeBtn})
 	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.8, 520), 0))
-	ShowDialog(d, w)
+	kit.ShowDialog(d, w)
 }

@@ -1,8 +1,9 @@
-// Package kit is what every screen of Agent Desk shares: the environment a
-// screen is built with, the navigation it can ask for, Bind (the one way a
-// screen follows the app's state), and the designed states (loading, empty,
-// error) so that every screen shows them alike.
-package kit
+// Package screen is what ties a screen of Agent Desk to the app: the
+// environment a screen is built with (Env), the navigation it can ask for
+// (Nav), how it follows the account (OnAccountChange), and the app's
+// problems shown alike everywhere (Error). Widgets that need no app are in
+// views/kit.
+package screen
 
 import (
 	"fyne.io/fyne/v2"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // Env is what a screen is built with.
@@ -138,3 +140,11 @@ const (
 	ScreenBatches   = "Batches"
 	ScreenSettings  = "Settings"
 )
+
+// Pictures is the app as kit's pictures need it: app.Describe says why one
+// is not shown.
+func Pictures(a *app.App) kit.Pictures { return pictures{a} }
+
+type pictures struct{ *app.App }
+
+func (pictures) Describe(err error) string { return app.Describe(err) }

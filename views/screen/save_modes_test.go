@@ -1,4 +1,4 @@
-package kit_test
+package screen_test
 
 import (
 	"os"
@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // A file saved with Save as… (a conversation, a reply, the credits) is the
@@ -31,7 +32,7 @@ func TestASavedFileIsTheUsersOnly(t *testing.T) {
 	w.Resize(fyne.NewSize(900, 700))
 	kit.AnswerDialogKeys(w)
 
-	kit.SaveText(a, w, "Minutes", "minutes.md", "# Minutes\n\nThe move is in May.")
+	screen.SaveText(a, w, "Minutes", "minutes.md", "# Minutes\n\nThe move is in May.")
 	save := kittest.FindButton(w.Canvas().Overlays().Top(), "Save")
 	if save == nil || save.Disabled() {
 		t.Fatal("the Save dialog offers no Save")

@@ -1,0 +1,3 @@
+// Package house holds checks over the whole module's code that go test runs
+// (make test), for rules the compiler and vet do not enforce.
+package house

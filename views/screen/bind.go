@@ -1,0 +1,46 @@
+package screen
+
+import (
+	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// OnAccountChange calls reload on the UI goroutine each time an account is
+// activated after this call (switching accounts, or the same one again
+// after its key changed): screens drop what they show of the old one.
+func OnAccountChange(a *app.App, reload func()) (stop func()) {
+	return onSessionCount(a, func(s app.Session) uint64 { return s.Activations }, reload)
+}
+
+// OnServiceBack calls reload on the UI goroutine each time the active
+// account's service can be reached again after it could not (the status
+// bar checks by itself), so that a screen loads what it could not.
+func OnServiceBack(a *app.App, reload func()) (stop func()) {
+	returns := -1
+	return kit.Bind(a.Connection(), func(c app.Connection) {
+		if returns >= 0 && c.Returns > returns {
+			reload()
+		}
+		returns = c.Returns
+	})
+}
+
+// OnCharge calls update on the UI goroutine each time a charged call is
+// recorded after this call, and each time an account is activated.
+func OnCharge(a *app.App, update func()) (stop func()) {
+	return onSessionCount(a, func(s app.Session) uint64 { return s.Charges + s.Activations }, update)
+}
+
+func onSessionCount(a *app.App, count func(app.Session) uint64, fn func()) (stop func()) {
+	first := true
+	var seen uint64
+	return kit.Bind(a.Session(), func(s app.Session) {
+		n := count(s)
+		if first || n == seen {
+			first, seen = false, n
+			return
+		}
+		seen = n
+		fn()
+	})
+}
