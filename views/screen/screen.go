@@ -6,6 +6,8 @@
 package screen
 
 import (
+	"net/url"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
@@ -20,6 +22,18 @@ type Env struct {
 	App    *app.App
 	Window fyne.Window
 	Nav    Nav
+	// Opener hands a link, file or folder to the system (the browser, the
+	// file manager); nil is the desktop's own (fyne.App.OpenURL). Tests
+	// give one that records instead.
+	Opener func(*url.URL) error
+}
+
+// Open hands u to the system through Opener.
+func (e Env) Open(u *url.URL) error {
+	if e.Opener != nil {
+		return e.Opener(u)
+	}
+	return fyne.CurrentApp().OpenURL(u)
 }
 
 // Nav lets a screen move the user elsewhere without knowing the others.
