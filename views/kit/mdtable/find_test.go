@@ -189,8 +189,8 @@ func TestFind(t *testing.T) {
 }
 
 // TestFindTakesLinearTime: Find reads a reply of 2 MiB, with or without a
-// table, in about the time it takes to read it once (a quadratic scan
-// would take hours).
+// table, in about the time it takes to read it once. A quadratic scan
+// would take hours: the bound only tells that from a busy machine.
 func TestFindTakesLinearTime(t *testing.T) {
 	blocks := map[string]string{
 		"a table of 2 MiB":                    "| a | b |\n|---|---|\n" + strings.Repeat("| 1 | two \\| three |\n", 2<<20/21),
@@ -203,7 +203,7 @@ func TestFindTakesLinearTime(t *testing.T) {
 	for name, block := range blocks {
 		start := time.Now()
 		Find(block)
-		if d := time.Since(start); d > 10*time.Second {
+		if d := time.Since(start); d > 2*time.Minute {
 			t.Errorf("%s: Find took %v", name, d)
 		}
 	}
