@@ -101,7 +101,7 @@ var stillGlobal = func() map[string]struct{} {
 		batches.documentsFolder batches.offered batches.opener batches.planShown
 		dragwatch.askTimeout files.uiq
 		kit.BusyAfter kit.busy kit.followed kit.lateAfter kit.layers kit.linkOpener kit.loadingBars
-		kit.releasing kit.shownDialogs screen.PickerDelay screen.folderOpener settings.ui
+		kit.releasing kit.shownDialogs settings.ui
 		views.agentTabs views.fontsReady views.recheckAfter views.screens views.showCredits`) {
 		m[n] = struct{}{}
 	}

@@ -159,8 +159,7 @@ func TestEnterSendsAndReplyIsShown(t *testing.T) {
 // the choice, Enter starts the chat, Esc leaves without one.
 func TestNewChatAsksWhichChatAgent(t *testing.T) {
 	s, a := openScreen(t)
-	defer func(d time.Duration) { screen.PickerDelay = d }(screen.PickerDelay)
-	screen.PickerDelay = time.Millisecond
+	s.env.PickerDelay = time.Millisecond
 	s.Shown()
 	c := s.env.Window.Canvas()
 	if !strings.Contains(kittest.AllText(s.Content()), "No conversations yet") {

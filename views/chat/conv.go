@@ -1079,13 +1079,13 @@ func (v *convView) instructions() {
 // page to open or e-mail, by the ending of the name the user gives.
 func (v *convView) export() {
 	title := v.sess.Conversation().Title
-	screen.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
+	screen.SaveText(v.s.env, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
 }
 
 // saveReply saves one reply as Markdown, plain text or a web page.
 func (v *convView) saveReply(text string) {
 	title := v.sess.Conversation().Title
-	screen.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), text)
+	screen.SaveText(v.s.env, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), text)
 }
 
 // composer is the message box: Enter sends, Shift+Enter adds a line.
