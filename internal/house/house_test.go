@@ -99,10 +99,9 @@ var stillGlobal = func() map[string]struct{} {
 		agents.hasPlayer agents.notifyAfter agents.openOutput agents.searchDelay agents.textLimits
 		app.FilesRefreshEvery app.Version app.inUse app.linked app.startEnv
 		batches.documentsFolder batches.offered batches.opener batches.planShown
-		dragwatch.askTimeout files.uiq
+		files.uiq
 		kit.BusyAfter kit.busy kit.followed kit.lateAfter kit.layers kit.linkOpener kit.loadingBars
-		kit.releasing kit.shownDialogs settings.ui
-		views.agentTabs views.fontsReady views.recheckAfter views.screens views.showCredits`) {
+		kit.releasing kit.shownDialogs`) {
 		m[n] = struct{}{}
 	}
 	return m
