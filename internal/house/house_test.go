@@ -100,8 +100,7 @@ var stillGlobal = func() map[string]struct{} {
 		app.FilesRefreshEvery app.Version app.inUse app.linked app.startEnv
 		batches.documentsFolder batches.offered batches.opener batches.planShown
 		files.uiq
-		kit.BusyAfter kit.busy kit.followed kit.lateAfter kit.layers kit.linkOpener kit.loadingBars
-		kit.releasing kit.shownDialogs`) {
+		kit.busy kit.followed kit.shownDialogs`) {
 		m[n] = struct{}{}
 	}
 	return m

@@ -195,7 +195,7 @@ func (v *convView) build() {
 	v.obj = kit.NewBorder(
 		container.NewVBox(container.NewPadded(header), widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(), container.NewPadded(bottom)),
-		nil, nil, container.NewStack(container.New(&viewSize{changed: v.viewResized}, v.list), v.empty))
+		nil, nil, container.NewStack(container.New(&viewSize{win: v.s.env.Window, changed: v.viewResized}, v.list), v.empty))
 }
 
 // showSubtitle shows the line under the title, or hides it when there is
@@ -554,6 +554,7 @@ func (v *convView) viewResized(size fyne.Size) {
 // viewSize lays its one object out at its whole size and tells changed
 // when that size changes after the first layout.
 type viewSize struct {
+	win     fyne.Window // a release of text in it is no change (kit.Releasing)
 	size    fyne.Size
 	changed func(fyne.Size)
 }
@@ -562,7 +563,7 @@ func (l *viewSize) MinSize(objects []fyne.CanvasObject) fyne.Size { return objec
 
 func (l *viewSize) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	objects[0].Resize(size)
-	if size == l.size || kit.Releasing() {
+	if size == l.size || kit.Releasing(l.win) {
 		return
 	}
 	first := l.size == fyne.Size{}
@@ -645,7 +646,7 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	// a release of text lays the window out small and back: the rows
 	// keep what they measured
 	remeasure := rc.w != w || rc.vh != vh || live
-	if rc.h == 0 || (remeasure && !kit.Releasing()) {
+	if rc.h == 0 || (remeasure && !kit.Releasing(v.s.env.Window)) {
 		rc.w, rc.vh = w, vh
 		rc.h = measure(rc.obj, w)
 	}

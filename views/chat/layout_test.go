@@ -328,7 +328,7 @@ func TestAReleaseLeavesTheConversationAsItWas(t *testing.T) {
 	s, a := openScreen(t)
 	gw := &glWindow{Window: s.env.Window}
 	s = testScreen(a, gw, ui(s))
-	gw.Window.SetContent(s.Content())
+	gw.Window.SetContent(container.NewStack(s.Content(), kit.NewLayer(gw.Canvas()))) // as the shell does
 	gw.Resize(fyne.NewSize(900, 650))
 	v := startChat(t, s, a)
 	code := "Here is the log:\n\n```\n" + strings.Repeat("line of the log\n", 300) + "```\n\n" + strings.Repeat("The budget review went well and every team met its plan. ", 30)
