@@ -81,7 +81,7 @@ func main() {
 		debug.SetGCPercent(gc)
 		time.AfterFunc(2*time.Second, debug.FreeOSMemory)
 	})
-	views.Preload() // the fonts load while the app opens its storage
+	fonts := views.Preload() // the fonts load while the app opens its storage
 	if meta := fa.Metadata(); meta.Version != "" {
 		app.Version = meta.Version
 	}
@@ -100,7 +100,7 @@ func main() {
 	if err := app.UseLanguage(a.Settings().Language); err != nil {
 		fmt.Fprintln(os.Stderr, "agentdesk: translations:", err)
 	}
-	views.NewMainWindow(fa, a).ShowAndRun()
+	views.NewMainWindow(fa, a, fonts).ShowAndRun()
 	closeWithin(a, closeLimit)
 	if views.RestartAsked() {
 		startAgain()

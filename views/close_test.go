@@ -24,7 +24,6 @@ import (
 func TestNoScreenOutlivesClose(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	withScreens(t, defaultScreens())
 	before := runtime.NumGoroutine()
 	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: apptest.DemoStarter(demoservice.Options{}), Keyring: apptest.NewKeyring()})
 	if err != nil {

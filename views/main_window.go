@@ -1,8 +1,6 @@
 package views
 
 import (
-	"sync"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
@@ -16,33 +14,25 @@ import (
 // text styles every screen uses (regular and bold). Fyne parses a face, its
 // emoji fallback and the system font index the first time a style is
 // measured, 10–15 ms a style; main calls Preload before opening the app, so
-// that this runs beside app.Open instead of after it. NewMainWindow calls it
-// too (once is enough) and waits for it. Fyne's font caches are safe to
-// fill from any goroutine.
-func Preload() {
-	preload.Do(func() {
-		done := make(chan struct{})
-		fontsReady = done
-		size := theme.TextSize()
-		go func() {
-			defer close(done)
-			for _, style := range []fyne.TextStyle{{}, {Bold: true}} {
-				fyne.MeasureText("Agent Desk", size, style)
-			}
-		}()
-	})
+// that this runs beside app.Open instead of after it, and gives what it
+// returns (closed once the faces are loaded) to NewMainWindow, which waits
+// for it. Fyne's font caches are safe to fill from any goroutine.
+func Preload() <-chan struct{} {
+	done := make(chan struct{})
+	size := theme.TextSize()
+	go func() {
+		defer close(done)
+		for _, style := range []fyne.TextStyle{{}, {Bold: true}} {
+			fyne.MeasureText("Agent Desk", size, style)
+		}
+	}()
+	return done
 }
 
-var (
-	preload    sync.Once
-	fontsReady <-chan struct{} // closed when Preload's fonts are loaded
-)
-
 // NewMainWindow opens Agent Desk's window on fa for a, at the size it had
-// last time, with the user's theme; on first start it shows the welcome
-// screen before the shell.
-func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
-	Preload()
+// last time, with the user's theme, once fonts (Preload) are loaded; on
+// first start it shows the welcome screen before the shell.
+func NewMainWindow(fa fyne.App, a *app.App, fonts <-chan struct{}) fyne.Window {
 	fa.SetIcon(assets.Icon)
 	kit.TrackForeground(fa)
 	settings := a.Settings()
@@ -63,7 +53,7 @@ func NewMainWindow(fa fyne.App, a *app.App) fyne.Window {
 		w, h = 1180, 760
 	}
 	win.Resize(fyne.NewSize(w, h))
-	<-fontsReady
+	<-fonts
 	var sizes *sizeKeeper
 	kit.AnswerDialogKeys(win)
 	var shell *Shell // nil while the welcome screen shows

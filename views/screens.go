@@ -32,12 +32,9 @@ type AgentTabSpec struct {
 	New  func(env screen.Env, agent client.Agent) fyne.CanvasObject
 }
 
-// screens are the navigation rail, in order; nil until the shell is first
-// built, because theme icons can only be looked up once the app runs.
-var screens []ScreenSpec
-
 // defaultScreens are the navigation rail, in order. Each screen package adds
-// its own line here.
+// its own line here. Built with the shell: theme icons can only be looked up
+// once the app runs.
 func defaultScreens() []ScreenSpec {
 	return []ScreenSpec{
 		{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: agents.New},
@@ -51,10 +48,7 @@ func defaultScreens() []ScreenSpec {
 	}
 }
 
-// agentTabs are the extra tabs of an agent's detail, in order; set with
-// screens.
-var agentTabs []AgentTabSpec
-
+// defaultAgentTabs are the extra tabs of an agent's detail, in order.
 func defaultAgentTabs() []AgentTabSpec {
 	return []AgentTabSpec{
 		{Name: screen.ScreenFiles, Icon: theme.FileIcon(), New: files.NewAgentTab},
@@ -66,5 +60,5 @@ func defaultAgentTabs() []AgentTabSpec {
 // the files screen.
 var newAttachments func(env screen.Env) screen.Attachments = files.NewAttachments
 
-// The credits view is opened from the status bar.
-func init() { showCredits = credits.Show }
+// ShowCredits opens the credits view.
+func (s *Shell) ShowCredits() { credits.Show(s.env) }

@@ -135,7 +135,7 @@ func checkEveryScreenFits(t *testing.T, size fyne.Size, all bool, loading string
 	if seen < oddAgents {
 		t.Fatalf("only %d agents were opened; the odd-agents demo has more", seen)
 	}
-	for _, sp := range screens {
+	for _, sp := range shell.screens {
 		shell.Show(sp.Name)
 		content := shell.Screen(sp.Name).Content()
 		q.WaitUntil(t, func() bool { return !strings.Contains(kittest.AllText(content), loading) },

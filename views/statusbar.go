@@ -35,15 +35,14 @@ type StatusBar struct {
 	// waiting longer each time (recheckAfter).
 	again  *time.Timer
 	misses int
+	// recheckAfter are the waits before the bar checks again by itself
+	// while the service cannot be reached; the last one repeats.
+	recheckAfter []time.Duration
 }
-
-// recheckAfter are the waits before the bar checks again by itself while
-// the service cannot be reached; the last one repeats.
-var recheckAfter = []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, 60 * time.Second}
 
 // NewStatusBar builds the bar and starts its first connection check.
 func NewStatusBar(env screen.Env) *StatusBar {
-	b := &StatusBar{env: env}
+	b := &StatusBar{env: env, recheckAfter: []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, 60 * time.Second}}
 	b.account = widget.NewLabel("")
 	b.connIcon = widget.NewIcon(theme.MediaRecordIcon())
 	b.connection = widget.NewLabel(lang.L("Connecting…"))
@@ -139,7 +138,7 @@ func (b *StatusBar) Check() {
 // recheckLater checks again by itself after a wait that grows with each
 // miss, until the service answers; the app's end stops it.
 func (b *StatusBar) recheckLater() {
-	wait := recheckAfter[min(b.misses, len(recheckAfter)-1)]
+	wait := b.recheckAfter[min(b.misses, len(b.recheckAfter)-1)]
 	b.misses++
 	life := b.env.App.Life()
 	t := time.AfterFunc(wait, func() {

@@ -35,22 +35,22 @@ type Shell struct {
 	status  *StatusBar
 	built   map[string]screen.Screen
 	current string
+	screens []ScreenSpec   // the navigation rail, in order
+	tabs    []AgentTabSpec // the extra tabs of an agent's detail
 }
 
-// NewShell builds the window's content and installs it on win.
-func NewShell(a *app.App, win fyne.Window) *Shell {
+// NewShell builds the window's content and installs it on win, with
+// screens on the rail (none: every screen, defaultScreens).
+func NewShell(a *app.App, win fyne.Window, screens ...ScreenSpec) *Shell {
 	if screens == nil {
 		screens = defaultScreens()
 	}
-	if agentTabs == nil {
-		agentTabs = defaultAgentTabs()
-	}
-	s := &Shell{win: win, built: map[string]screen.Screen{}}
+	s := &Shell{win: win, built: map[string]screen.Screen{}, screens: screens, tabs: defaultAgentTabs()}
 	s.env = screen.Env{App: a, Window: win, Nav: s}
 	screen.SetSettingsOpener(func() { s.Show(screen.ScreenSettings) })
 	s.stack = container.NewStack()
 	s.status = NewStatusBar(s.env)
-	widest := longestLabel() + "  "
+	widest := longestLabel(screens) + "  "
 	s.rail = kit.NewList(
 		func() int { return len(screens) },
 		func() fyne.CanvasObject {
@@ -126,8 +126,8 @@ func (s *Shell) answerKeys() {
 		add(sc, func() { s.MoveTab(-1) })
 	}
 	for i, sc := range kit.ScreenShortcuts {
-		if i < len(screens) {
-			name := screens[i].Name
+		if i < len(s.screens) {
+			name := s.screens[i].Name
 			add(sc, func() { s.Show(name) })
 		}
 	}
@@ -159,7 +159,7 @@ func (s *Shell) Screen(name string) screen.Screen {
 }
 
 func (s *Shell) spec(name string) (ScreenSpec, bool) {
-	for _, sp := range screens {
+	for _, sp := range s.screens {
 		if sp.Name == name {
 			return sp, true
 		}
@@ -169,7 +169,7 @@ func (s *Shell) spec(name string) (ScreenSpec, bool) {
 
 // Show switches to a screen of the rail.
 func (s *Shell) Show(name string) {
-	for i, sp := range screens {
+	for i, sp := range s.screens {
 		if sp.Name == name {
 			s.rail.Select(i) // calls show through OnSelected
 			return
@@ -200,7 +200,7 @@ func (s *Shell) show(name string) {
 
 // longestLabel is the longest name on the navigation, which sets its
 // width in every language.
-func longestLabel() string {
+func longestLabel(screens []ScreenSpec) string {
 	longest := ""
 	for _, sp := range screens {
 		if l := screen.ScreenLabel(sp.Name); len([]rune(l)) > len([]rune(longest)) {
@@ -291,13 +291,13 @@ func (s *Shell) ShowKeys() {
 	if s.overlaid() {
 		return
 	}
-	d := dialog.NewCustom(lang.L("Keyboard shortcuts"), lang.L("Close"), keysSheet(), s.win)
+	d := dialog.NewCustom(lang.L("Keyboard shortcuts"), lang.L("Close"), keysSheet(s.screens), s.win)
 	d.Resize(fyne.NewSize(min(s.win.Canvas().Size().Width*0.9, 600), 0))
 	kit.ShowDialog(d, s.win)
 }
 
 // keysSheet is the list of keys, two columns: the keys, what they do.
-func keysSheet() fyne.CanvasObject {
+func keysSheet(screens []ScreenSpec) fyne.CanvasObject {
 	names := make([]string, 0, len(screens))
 	for _, sp := range screens {
 		names = append(names, screen.ScreenLabel(sp.Name))
@@ -390,8 +390,8 @@ func (s *Shell) OpenConversation(id int64) {
 
 // AgentTabs are the tabs other screens add to an agent's detail.
 func (s *Shell) AgentTabs(agent client.Agent) []*container.TabItem {
-	tabs := make([]*container.TabItem, 0, len(agentTabs))
-	for _, t := range agentTabs {
+	tabs := make([]*container.TabItem, 0, len(s.tabs))
+	for _, t := range s.tabs {
 		tabs = append(tabs, container.NewTabItemWithIcon(screen.ScreenLabel(t.Name), t.Icon, t.New(s.env, agent)))
 	}
 	return tabs
@@ -419,16 +419,6 @@ func (s *Shell) Restart() {
 	restartAsked.Store(true)
 	s.win.Close()
 }
-
-// ShowCredits opens the credits view.
-func (s *Shell) ShowCredits() {
-	if showCredits != nil {
-		showCredits(s.env)
-	}
-}
-
-// showCredits opens the credits view; set by the credits screen.
-var showCredits func(env screen.Env)
 
 // sizeKeeper lays the window's content out at the window's size and hands
 // each new size to the app, which saves it after the user stops resizing

@@ -43,24 +43,18 @@ type plainScreen struct{ label *widget.Label }
 func (p *plainScreen) Content() fyne.CanvasObject { return p.label }
 func (p *plainScreen) Shown()                     {}
 
-func withScreens(t *testing.T, specs []ScreenSpec) {
-	old := screens
-	screens = specs
-	t.Cleanup(func() { screens = old })
-}
-
 func TestShellKeepsScreensAndRoutesDropsAndEscape(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
 	agents := &recordingScreen{label: widget.NewLabel("agents")}
 	builds := 0
-	withScreens(t, []ScreenSpec{
+	screens := []ScreenSpec{
 		{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { builds++; return agents }},
 		{Name: screen.ScreenSettings, Icon: theme.SettingsIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("settings")} }},
-	})
+	}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	shell := NewShell(a, w)
+	shell := NewShell(a, w, screens...)
 	q.WaitUntil(t, func() bool { return strings.Contains(barText(shell.status), "Connected") }, func() string { return barText(shell.status) })
 
 	if shell.Current() != screen.ScreenAgents || agents.shown != 1 {
@@ -149,9 +143,9 @@ func TestStatusBarShowsDemoAgentsAndCredits(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
-	withScreens(t, []ScreenSpec{{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
+	screens := []ScreenSpec{{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }}}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	shell := NewShell(a, w)
+	shell := NewShell(a, w, screens...)
 	bar := shell.status
 	q.WaitUntil(t, func() bool {
 		return strings.Contains(barText(bar), "Connected") && !strings.Contains(barText(bar), "unknown") && strings.Contains(barText(bar), "Credits today: 0")
@@ -168,10 +162,10 @@ func TestStatusBarSaysWhenTheServiceIsUnreachable(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
-	withScreens(t, []ScreenSpec{{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
+	screens := []ScreenSpec{{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }}}
 	apptest.Demo(a).Service.SetFaults(demoFaultsAllFail())
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	shell := NewShell(a, w)
+	shell := NewShell(a, w, screens...)
 	bar := shell.status
 	q.WaitUntil(t, func() bool { return !strings.Contains(barText(bar), "Connecting") }, func() string { return barText(bar) })
 	if !strings.Contains(barText(bar), "Service problem") || !bar.retry.Visible() {
@@ -187,12 +181,12 @@ func TestStatusBarOffersTheAccountWhenTheKeyIsRejected(t *testing.T) {
 	a := apptest.Open(t, func(c *app.Config) {
 		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("wrong"), client.WithMaxRetries(0)}
 	})
-	withScreens(t, []ScreenSpec{
+	screens := []ScreenSpec{
 		{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }},
 		{Name: screen.ScreenSettings, Icon: theme.SettingsIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("settings")} }},
-	})
+	}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	shell := NewShell(a, w)
+	shell := NewShell(a, w, screens...)
 	bar := shell.status
 	q.WaitUntil(t, func() bool { return !strings.Contains(barText(bar), "Connecting") }, func() string { return barText(bar) })
 	if !strings.Contains(barText(bar), "Key rejected") || !bar.settings.Visible() {
@@ -235,9 +229,6 @@ func barText(b *StatusBar) string {
 func TestStatusBarChecksAgainByItselfWhileOffline(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	old := recheckAfter
-	recheckAfter = []time.Duration{20 * time.Millisecond}
-	t.Cleanup(func() { recheckAfter = old })
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -247,9 +238,10 @@ func TestStatusBarChecksAgainByItselfWhileOffline(t *testing.T) {
 	a := apptest.Open(t, func(c *app.Config) {
 		c.ClientOptions = []client.Option{client.WithBaseURL("http://" + addr), client.WithAPIKey("k"), client.WithMaxRetries(0)}
 	})
-	withScreens(t, []ScreenSpec{{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }}})
+	screens := []ScreenSpec{{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen { return &plainScreen{label: widget.NewLabel("")} }}}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	bar := NewShell(a, w).status
+	bar := NewShell(a, w, screens...).status
+	bar.recheckAfter = []time.Duration{20 * time.Millisecond} // read when a check ends, on the test's goroutine
 	q.WaitUntil(t, func() bool { return strings.Contains(barText(bar), "Offline") }, func() string { return barText(bar) })
 
 	// the service comes up at that address
@@ -291,7 +283,7 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 	a := apptest.Open(t)
 	field := kit.NewFormEntry()
 	chats := &findScreen{plainScreen: plainScreen{label: widget.NewLabel("chats")}}
-	withScreens(t, []ScreenSpec{
+	screens := []ScreenSpec{
 		{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: func(screen.Env) screen.Screen {
 			return &plainScreen{label: widget.NewLabel("agents")}
 		}},
@@ -299,10 +291,10 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 		{Name: screen.ScreenSettings, Icon: theme.SettingsIcon(), New: func(screen.Env) screen.Screen {
 			return &fieldScreen{field: field}
 		}},
-	})
+	}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1024, 768))
-	shell := NewShell(a, w)
+	shell := NewShell(a, w, screens...)
 	c := w.Canvas()
 	sc := c.(fyne.Shortcutable)
 

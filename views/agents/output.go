@@ -150,7 +150,7 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 		plainBtn.SetText(lang.L("Copied as text"))
 	}
 	save := kit.NewButtonWithIcon(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
-		screen.SaveText(o.s.app, o.s.env.Window, agentTitle, safe.FileName(agentTitle, ".md", lang.L("result")), out)
+		screen.SaveText(o.s.env, agentTitle, safe.FileName(agentTitle, ".md", lang.L("result")), out)
 	})
 	bar := container.NewHBox(copyBtn, plainBtn, save, toggle)
 	if len(pics) > 0 {
@@ -344,7 +344,7 @@ func (o *outputView) saveButton(r app.Run) *kit.Button {
 				case saved.Err != nil:
 					showSaveError(saved.Err, w)
 				case !saved.Loading && saved.Value:
-					screen.ShowSaved(lang.L("Saved"), path, w)
+					screen.ShowSaved(o.s.env, lang.L("Saved"), path)
 				}
 				return !saved.Loading
 			})

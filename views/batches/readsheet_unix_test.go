@@ -13,7 +13,6 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
 
@@ -24,8 +23,7 @@ import (
 func TestReadingASheetCountsItsRowsAndCancelStopsIt(t *testing.T) {
 	e, q, _, _ := env(t, 0)
 	ag := agent(t, e.App)
-	defer func(d time.Duration) { kit.BusyAfter = d }(kit.BusyAfter)
-	kit.BusyAfter = time.Millisecond
+	q.BusyAfter = time.Millisecond
 	path := filepath.Join(t.TempDir(), "requests.csv")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skipf("no named pipe: %v", err)

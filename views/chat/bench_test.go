@@ -101,7 +101,7 @@ func BenchmarkStreamRender100KB(b *testing.B) {
 	var whole, first10 time.Duration
 	b.ResetTimer()
 	for it := 0; it < b.N; it++ {
-		m := NewMarkdown("")
+		m := NewMarkdown("", nil)
 		w := test.NewTempWindow(b, container.NewVScroll(m))
 		w.Resize(fyne.NewSize(800, 600))
 		c := w.Canvas()
@@ -161,14 +161,12 @@ func BenchmarkStreamRender100KB(b *testing.B) {
 // from the history, build the view, first paint.
 func BenchmarkOpen2000Messages(b *testing.B) {
 	test.NewTempApp(b)
-	old := spawn
-	spawn = func(_ *app.App, f func()) { f() }
-	defer func() { spawn = old }()
 	a := apptest.Open(b)
 	id := storedChat(b, a, 1000, longReply(600))
 	w := test.NewTempWindow(b, nil)
 	q := kit.UseQueue(b)
 	s := New(screen.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+	s.goFn = func(f func()) { f() }
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 700))
 	b.ResetTimer()
@@ -192,7 +190,7 @@ func BenchmarkOpen2000Messages(b *testing.B) {
 func BenchmarkCodeFragment2MiB(b *testing.B) {
 	test.NewTempApp(b)
 	show := func(code string) (shown, worst time.Duration) {
-		m := NewMarkdown("")
+		m := NewMarkdown("", nil)
 		w := test.NewTempWindow(b, container.NewVScroll(m))
 		w.Resize(fyne.NewSize(1000, 700))
 		start := time.Now()
@@ -242,9 +240,6 @@ func BenchmarkCodeFragment2MiB(b *testing.B) {
 func BenchmarkScroll1MBReply(b *testing.B) {
 	scroll := func(reply string) (p99, worst time.Duration, steps int) {
 		test.NewTempApp(b)
-		old := spawn
-		spawn = func(_ *app.App, f func()) { f() }
-		defer func() { spawn = old }()
 		a := apptest.Open(b)
 		id := storedChat(b, a, 0, "")
 		ctx := context.Background()
@@ -258,6 +253,7 @@ func BenchmarkScroll1MBReply(b *testing.B) {
 		w := test.NewTempWindow(b, nil)
 		q := kit.UseQueue(b)
 		s := New(screen.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+		s.goFn = func(f func()) { f() }
 		w.SetContent(s.Content())
 		w.Resize(fyne.NewSize(1000, 700))
 		s.OpenConversation(id)
@@ -366,9 +362,8 @@ func BenchmarkSoak200Replies(b *testing.B) {
 		a := apptest.Open(b, func(c *app.Config) { c.Paths = paths })
 		w := test.NewTempWindow(b, nil)
 		q := kit.UseQueue(b)
-		old := spawn
-		spawn = func(_ *app.App, f func()) { f(); q.Drain() }
 		s := New(screen.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+		s.goFn = func(f func()) { f(); q.Drain() }
 		w.SetContent(s.Content())
 		w.Resize(fyne.NewSize(1000, 700))
 		ag, err := a.Client().GetAgent(context.Background(), "101")
@@ -452,7 +447,6 @@ func BenchmarkSoak200Replies(b *testing.B) {
 		slices.Sort(reopens)
 		reopen, worst := reopens[1], reopens[2]
 		b.ReportMetric(float64(worst.Microseconds())/1000, "reopen-worst-ms")
-		spawn = old
 		b.ReportMetric(last.live/first.live, "live-after-200/after-1")
 		b.ReportMetric(last.live/half.live, "live-after-200/after-100")
 		b.ReportMetric(first.live/(1<<20), "live-after-1-MiB")

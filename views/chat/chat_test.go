@@ -28,7 +28,8 @@ import (
 // testNav is the shell's navigation as far as the Chats screen uses it.
 type testNav struct {
 	shown  []string
-	choose func() // what "New chat" does: the screen's ChooseAgent
+	choose func()     // what "New chat" does: the screen's ChooseAgent
+	ui     *kit.Queue // the test's updates from background work
 }
 
 func (n *testNav) Show(screen string)                          { n.shown = append(n.shown, screen) }
@@ -42,28 +43,31 @@ func (n *testNav) Restart()                                    {}
 func (n *testNav) OpenAgentWith(app.AgentItem, string)         {}
 
 // ui holds the screen's updates from background work until the test draws
-// them (openScreen sets it).
-var ui *kit.Queue
+// them.
+func ui(s *Screen) *kit.Queue { return s.env.Nav.(*testNav).ui }
 
-// openScreen builds the Chats screen in a test window; slow work runs
-// synchronously and its updates are drawn right after it, so the test is
-// deterministic.
+// openScreen builds the Chats screen in a test window (testScreen).
 func openScreen(t *testing.T, change ...func(*app.Config)) (*Screen, *app.App) {
 	t.Helper()
 	test.NewTempApp(t)
-	ui = kit.UseQueue(t)
-	old := spawn
-	spawn = func(_ *app.App, f func()) { f(); ui.Drain() }
-	t.Cleanup(func() { spawn = old })
+	q := kit.UseQueue(t)
 	a := apptest.Open(t, change...)
 	w := test.NewTempWindow(t, nil)
-	nav := &testNav{}
-	s := New(screen.Env{App: a, Window: w, Nav: nav}).(*Screen)
-	nav.choose = func() { s.ChooseAgent("") }
+	s := testScreen(a, w, q)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 700))
 	kit.AnswerDialogKeys(w) // as the shell does
 	return s, a
+}
+
+// testScreen is the Chats screen in w whose slow work runs synchronously,
+// its updates drawn right after it (q), so the test is deterministic.
+func testScreen(a *app.App, w fyne.Window, q *kit.Queue) *Screen {
+	nav := &testNav{ui: q}
+	s := New(screen.Env{App: a, Window: w, Nav: nav}).(*Screen)
+	s.goFn = func(f func()) { f(); q.Drain() }
+	nav.choose = func() { s.ChooseAgent("") }
+	return s
 }
 
 func startChat(t *testing.T, s *Screen, a *app.App) *convView {
@@ -82,7 +86,7 @@ func startChat(t *testing.T, s *Screen, a *app.App) *convView {
 // settle waits for the reply to end and draws it.
 func settle(v *convView) {
 	v.sess.Wait()
-	ui.Drain()
+	ui(v.s).Drain()
 	v.frame()
 }
 
@@ -155,8 +159,7 @@ func TestEnterSendsAndReplyIsShown(t *testing.T) {
 // the choice, Enter starts the chat, Esc leaves without one.
 func TestNewChatAsksWhichChatAgent(t *testing.T) {
 	s, a := openScreen(t)
-	defer func(d time.Duration) { screen.PickerDelay = d }(screen.PickerDelay)
-	screen.PickerDelay = time.Millisecond
+	s.env.PickerDelay = time.Millisecond
 	s.Shown()
 	c := s.env.Window.Canvas()
 	if !strings.Contains(kittest.AllText(s.Content()), "No conversations yet") {
@@ -168,7 +171,7 @@ func TestNewChatAsksWhichChatAgent(t *testing.T) {
 			t.Fatalf("no %q button on the empty Chats screen:\n%s", label, kittest.Labels(s.Content()))
 		}
 		test.Tap(b)
-		ui.WaitUntil(t, func() bool {
+		ui(s).WaitUntil(t, func() bool {
 			return c.Overlays().Top() != nil && kittest.FindButton(c.Overlays().Top(), "Start chat") != nil
 		},
 			func() string { return "the New chat dialog" })
@@ -195,7 +198,7 @@ func TestNewChatAsksWhichChatAgent(t *testing.T) {
 			others = append(others, ag.Title)
 		}
 	}
-	ui.WaitUntil(t, func() bool {
+	ui(s).WaitUntil(t, func() bool {
 		l := overlayText(c)
 		return strings.Contains(l, chatAgents[0]) && strings.Contains(l, chatAgents[1])
 	}, func() string { return "the chat agents in the dialog:\n" + overlayText(c) })
@@ -214,10 +217,10 @@ func TestNewChatAsksWhichChatAgent(t *testing.T) {
 	if c.Overlays().Top() == nil || field.(*kit.FormEntry).Text != "" {
 		t.Fatal("the first Esc should clear the search and leave the dialog open")
 	}
-	ui.WaitUntil(t, func() bool { return strings.Contains(overlayText(c), chatAgents[1]) }, func() string { return "the list again" })
+	ui(s).WaitUntil(t, func() bool { return strings.Contains(overlayText(c), chatAgents[1]) }, func() string { return "the list again" })
 	field.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	field.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	ui.WaitUntil(t, func() bool { return s.open != nil }, func() string { return "the new chat" })
+	ui(s).WaitUntil(t, func() bool { return s.open != nil }, func() string { return "the new chat" })
 	if got := s.open.sess.Conversation().AgentTitle; got != chatAgents[1] {
 		t.Fatalf("Down then Enter started a chat with %q, want the second chat agent, %q", got, chatAgents[1])
 	}
@@ -227,10 +230,10 @@ func TestNewChatAsksWhichChatAgent(t *testing.T) {
 
 	// The next "New chat" chooses the agent of the chat on show.
 	test.Tap(kittest.FindButton(s.Content(), "New chat"))
-	ui.WaitUntil(t, func() bool { return strings.Contains(overlayText(c), chatAgents[1]) },
+	ui(s).WaitUntil(t, func() bool { return strings.Contains(overlayText(c), chatAgents[1]) },
 		func() string { return "the dialog's list" })
 	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	ui.WaitUntil(t, func() bool { return c.Overlays().Top() == nil }, func() string { return "the dialog closed" })
+	ui(s).WaitUntil(t, func() bool { return c.Overlays().Top() == nil }, func() string { return "the dialog closed" })
 	if got := s.open.sess.Conversation().AgentTitle; got != chatAgents[1] {
 		t.Fatalf("Enter started a chat with %q, want the agent of the chat on show, %q", got, chatAgents[1])
 	}
@@ -297,8 +300,8 @@ func TestEscStopsTheReplyAndKeepsText(t *testing.T) {
 func TestEnterTwiceSendsOnce(t *testing.T) {
 	s, a := openScreen(t, apptest.WithDemo(demoservice.Options{Pace: 10 * time.Millisecond}))
 	v := startChat(t, s, a)
-	q := ui
-	spawn = func(_ *app.App, f func()) { go f() } // the send runs beside the keys, as in the app
+	q := ui(s)
+	s.goFn = func(f func()) { go f() } // the send runs beside the keys, as in the app
 	test.Type(v.entry, "Book the meeting room")
 	enter := &fyne.KeyEvent{Name: fyne.KeyReturn}
 	v.entry.TypedKey(enter)
@@ -338,8 +341,8 @@ func TestOfflineSendKeepsTheDraftAndSaysWhy(t *testing.T) {
 func TestMarkdownBlocksRendered(t *testing.T) {
 	test.NewTempApp(t)
 	src := "# Plan\n\nSome **bold** text and a [link](https://example.com).\n\n- one\n- two\n\nSteps:\n| Step | Owner |\n|---|---|\n| Call \\| write | You |\n\n```go\nfmt.Println(1)\n\nfmt.Println(2)\n```\n\nThe end."
-	whole := NewMarkdown(src)
-	streamed := NewMarkdown("")
+	whole := NewMarkdown(src, nil)
+	streamed := NewMarkdown("", nil)
 	for i := 0; i < len(src); i += 4 {
 		streamed.Append(src[i:min(i+4, len(src))])
 		streamed.Flush(false)
@@ -487,7 +490,7 @@ func TestMessageWaitingForItsFilesIsSentOnceAndNotAfterTheViewCloses(t *testing.
 		t.Run(map[bool]string{false: "sent once", true: "view closed"}[closeFirst], func(t *testing.T) {
 			s, a := openScreen(t)
 			v := startChat(t, s, a)
-			q := ui
+			q := ui(s)
 			files := newSlowFiles()
 			v.attach = files
 			v.entry.SetText("Summarise the attached notes")
@@ -497,7 +500,11 @@ func TestMessageWaitingForItsFilesIsSentOnceAndNotAfterTheViewCloses(t *testing.
 				v.detach()
 			}
 			files.finish()
-			time.Sleep(5 * kit.Frame) // the uploads' news reaches the view within a frame
+			if closeFirst { // nothing to wait for: a send would follow the uploads' news within a frame
+				time.Sleep(5 * kit.Frame)
+			} else {
+				q.WaitUntil(t, func() bool { return !v.waitingToSend }, func() string { return "the message still waits" })
+			}
 			q.Drain()
 			v.sess.Wait()
 			want := 1
@@ -517,8 +524,8 @@ func TestARepliesFileLinksAndPicturesStayInert(t *testing.T) {
 	test.NewTempApp(t)
 	src := "Open [the report](file:///etc/passwd) or [run it](ms-msdt:/id%20x).\n\n" +
 		"![chart](https://images.example/chart.png)\n\n| Cell | Link |\n|---|---|\n| a | [x](smb://host/share) |\n\nRead [the docs](https://example.com/docs)."
-	whole := NewMarkdown(src)
-	streamed := NewMarkdown("")
+	whole := NewMarkdown(src, nil)
+	streamed := NewMarkdown("", nil)
 	for i := 0; i < len(src); i += 7 {
 		streamed.Append(src[i:min(i+7, len(src))])
 		streamed.Flush(false)
@@ -600,11 +607,11 @@ func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
 		t.Fatalf("pictures %v before asking, want one not loaded", pics)
 	}
 	test.Tap(show)
-	ui.WaitUntil(t, func() bool { return pics[0].Loaded() || pics[0].Err() != nil }, func() string { return "the picture is still loading" })
+	ui(s).WaitUntil(t, func() bool { return pics[0].Loaded() || pics[0].Err() != nil }, func() string { return "the picture is still loading" })
 	if !pics[0].Loaded() {
 		t.Fatalf("the picture did not load: %v", pics[0].Err())
 	}
-	ui.WaitUntil(t, func() bool {
+	ui(s).WaitUntil(t, func() bool {
 		v.bindRow(len(v.msgs)-1, container.NewStack())
 		return v.rows[last.ID].h > before+100
 	}, func() string { return "the row did not grow to show the picture" })
@@ -614,7 +621,7 @@ func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
 // read block by block; a code span keeps what it says.
 func TestFootnotesShowAsNumbersAcrossBlocks(t *testing.T) {
 	test.NewTempApp(t)
-	m := NewMarkdown("Costs rose[^1] as `a[^b]` shows.\n\nMore text.\n\n[^1]: Before tax.")
+	m := NewMarkdown("Costs rose[^1] as `a[^b]` shows.\n\nMore text.\n\n[^1]: Before tax.", nil)
 	got := kittest.AllText(m.box)
 	if strings.Contains(got, "[^1]") || strings.Count(got, "[1]") != 2 || !strings.Contains(got, "a[^b]") || !strings.Contains(got, "Before tax.") {
 		t.Fatalf("the reply shows %q", got)
@@ -638,7 +645,7 @@ func TestCopyAsTextKeepsEverything(t *testing.T) {
 // reply defines, never in code.
 func TestFootnoteMarksLeaveCodeAndUndefinedMarksAlone(t *testing.T) {
 	test.NewTempApp(t)
-	m := NewMarkdown("Costs rose[^1]: see below.\n\n~~~python\nre.sub(r'[^0-9]', '', s)\n~~~\n\n    grep '[^a-z]' file\n\nIt`s [^x] here.\n\n[^1]: Before tax.")
+	m := NewMarkdown("Costs rose[^1]: see below.\n\n~~~python\nre.sub(r'[^0-9]', '', s)\n~~~\n\n    grep '[^a-z]' file\n\nIt`s [^x] here.\n\n[^1]: Before tax.", nil)
 	got := kittest.AllText(m.box)
 	for _, want := range []string{"rose[1]: see below.", "re.sub(r'[^0-9]', '', s)", "grep '[^a-z]' file", "[^x]", "[1] Before tax."} {
 		if !strings.Contains(got, want) {
@@ -684,7 +691,7 @@ func storedChat(tb testing.TB, a *app.App, n int, reply string) int64 {
 func reopen(s *Screen, id int64) *convView {
 	s.closeOpen()
 	s.OpenConversation(id)
-	ui.Drain()
+	ui(s).Drain()
 	return s.open
 }
 
@@ -700,7 +707,7 @@ func TestAReplyIsLaidOutOnce(t *testing.T) {
 	ask := func(q string, arrived func(*Markdown) bool) *Markdown {
 		test.Type(v.entry, q)
 		v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		ui.WaitUntil(t, func() bool { v.frame(); return v.live != nil && arrived(v.live) }, func() string { return "no reply arriving" })
+		ui(s).WaitUntil(t, func() bool { v.frame(); return v.live != nil && arrived(v.live) }, func() string { return "no reply arriving" })
 		streamed := v.live
 		settle(v)
 		return streamed
@@ -716,7 +723,7 @@ func TestAReplyIsLaidOutOnce(t *testing.T) {
 	if got := shown(1); got != streamed || got.Text() != reply.Content {
 		t.Fatalf("the ended reply should be shown by the text that showed it arriving (same: %v), whole (%d of %d bytes)", got == streamed, len(got.Text()), len(reply.Content))
 	}
-	if got, want := kittest.AllText(streamed.box), kittest.AllText(NewMarkdown(reply.Content).box); got != want {
+	if got, want := kittest.AllText(streamed.box), kittest.AllText(NewMarkdown(reply.Content, nil).box); got != want {
 		t.Fatalf("the reply should read as one built from its whole text:\n%s\nnot:\n%s", want, got)
 	}
 	ask("Next question", started)

@@ -34,13 +34,13 @@ const (
 	codeTab = 4
 )
 
-// wrapCode is whether new code blocks wrap long lines (the last choice the
-// user made on any block, kept in the settings) rather than scroll
-// sideways; saveWrapCode keeps a new choice.
-var (
-	wrapCode     atomic.Bool
-	saveWrapCode = func(bool) {}
-)
+// codeWrap is whether new code blocks wrap long lines (the last choice the
+// user made on any block of the screen) rather than scroll sideways; save
+// keeps a new choice. A nil one never wraps.
+type codeWrap struct {
+	on   atomic.Bool
+	save func(bool)
+}
 
 // codeBlock shows code in monospace with its language, Copy and a choice
 // to wrap long lines or scroll sideways. Only the rows in view are drawn
@@ -49,6 +49,7 @@ var (
 type codeBlock struct {
 	widget.BaseWidget
 	lang    string
+	wrap    *codeWrap
 	lines   *codeLines
 	scroll  *kit.Scroller
 	copy    *kit.Button
@@ -64,8 +65,8 @@ type codeBlock struct {
 // SetResized calls f when the block's height changes by itself.
 func (c *codeBlock) SetResized(f func()) { c.resized = f }
 
-func newCodeBlock(language, code string) *codeBlock {
-	c := &codeBlock{lang: language, lines: newCodeLines(wrapCode.Load())}
+func newCodeBlock(language, code string, wrap *codeWrap) *codeBlock {
+	c := &codeBlock{lang: language, wrap: wrap, lines: newCodeLines(wrap != nil && wrap.on.Load())}
 	c.copy = kit.NewButtonWithIcon(lang.L("Copy"), theme.ContentCopyIcon(), func() {
 		copyText(c.lines.src)
 		c.copy.SetText(lang.L("Copied"))
@@ -123,8 +124,10 @@ func (c *codeBlock) showCount() {
 
 func (c *codeBlock) toggleWrap() {
 	wrap := !c.lines.wrap
-	wrapCode.Store(wrap)
-	saveWrapCode(wrap)
+	if c.wrap != nil {
+		c.wrap.on.Store(wrap)
+		c.wrap.save(wrap)
+	}
 	c.lines.setWrap(wrap)
 	c.showWrapChoice()
 	c.scroll.ScrollToOffset(fyne.Position{})

@@ -37,7 +37,7 @@ func drawnRows(c *codeBlock) []string {
 func TestA2MiBCodeFragmentShowsInABoxThatDrawsOnlyWhatIsInView(t *testing.T) {
 	test.NewTempApp(t)
 	code := bigCode(2 << 20)
-	m := NewMarkdown("")
+	m := NewMarkdown("", nil)
 	w := test.NewTempWindow(t, container.NewVScroll(m))
 	w.Resize(fyne.NewSize(1000, 700))
 	m.Append("Here it is:\n\n```python\n" + code + "```\n")
@@ -85,9 +85,9 @@ func TestA2MiBCodeFragmentShowsInABoxThatDrawsOnlyWhatIsInView(t *testing.T) {
 
 func TestCodeWrapsOrScrollsSidewaysAsTheUserChooses(t *testing.T) {
 	test.NewTempApp(t)
-	isolateWrapChoice(t)
+	wrap := &codeWrap{save: func(bool) {}}
 	long := strings.Repeat("word ", 60) + "end"
-	c := newCodeBlock("text", "short\n"+long+"\n日本語のテキスト"+strings.Repeat("字", 80))
+	c := newCodeBlock("text", "short\n"+long+"\n日本語のテキスト"+strings.Repeat("字", 80), wrap)
 	w := test.NewTempWindow(t, c)
 	w.Resize(fyne.NewSize(500, 400))
 	c.Resize(fyne.NewSize(480, c.MinSize().Height))
@@ -102,8 +102,8 @@ func TestCodeWrapsOrScrollsSidewaysAsTheUserChooses(t *testing.T) {
 
 	test.Tap(c.wrapBtn)
 	c.Resize(fyne.NewSize(480, c.MinSize().Height))
-	if !wrapCode.Load() || c.wrapBtn.Text != "Don't wrap lines" {
-		t.Fatalf("after Wrap lines the choice is %v and the button says %q", wrapCode.Load(), c.wrapBtn.Text)
+	if !wrap.on.Load() || c.wrapBtn.Text != "Don't wrap lines" {
+		t.Fatalf("after Wrap lines the choice is %v and the button says %q", wrap.on.Load(), c.wrapBtn.Text)
 	}
 	rows := drawnRows(c)
 	if len(rows) < 5 {
@@ -121,7 +121,7 @@ func TestCodeWrapsOrScrollsSidewaysAsTheUserChooses(t *testing.T) {
 		t.Fatalf("the block (%.0f px) is shorter than its %d rows", got, len(rows))
 	}
 	// a new block takes the last choice
-	if !newCodeBlock("", "x").lines.wrap {
+	if !newCodeBlock("", "x", wrap).lines.wrap {
 		t.Fatal("a new code block should wrap as the user last chose")
 	}
 }
@@ -188,32 +188,20 @@ func walkObjects(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 // The choice to wrap code is kept: a new start of the chat screen takes it.
 func TestTheWrapChoiceIsKept(t *testing.T) {
 	s, a := openScreen(t)
-	isolateWrapChoice(t)
-	New(screen.Env{App: a, Window: s.env.Window, Nav: &testNav{}})
-	c := newCodeBlock("", "x := 1")
+	c := newCodeBlock("", "x := 1", s.wrap)
 	test.Tap(c.wrapBtn)
-	ui.WaitUntil(t, func() bool { return a.Settings().WrapCode }, func() string { return "settings do not say wrap" })
-	wrapCode.Store(false)
-	New(screen.Env{App: a, Window: s.env.Window, Nav: &testNav{}})
-	if !wrapCode.Load() || !newCodeBlock("", "y").lines.wrap {
+	ui(s).WaitUntil(t, func() bool { return a.Settings().WrapCode }, func() string { return "settings do not say wrap" })
+	again := New(screen.Env{App: a, Window: s.env.Window, Nav: &testNav{}}).(*Screen)
+	if !again.wrap.on.Load() || !newCodeBlock("", "y", again.wrap).lines.wrap {
 		t.Fatal("the chat screen should start with the kept choice")
 	}
-}
-
-// isolateWrapChoice starts a test with code not wrapped and keeps its
-// choices from reaching another test's settings.
-func isolateWrapChoice(t *testing.T) {
-	old := saveWrapCode
-	wrapCode.Store(false)
-	saveWrapCode = func(bool) {}
-	t.Cleanup(func() { wrapCode.Store(false); saveWrapCode = old })
 }
 
 // A code block still arriving follows its end past the lines shown whole,
 // into its box.
 func TestArrivingCodeFollowsItsEnd(t *testing.T) {
 	test.NewTempApp(t)
-	c := newCodeBlock("", "line 1")
+	c := newCodeBlock("", "line 1", nil)
 	w := test.NewTempWindow(t, c)
 	w.Resize(fyne.NewSize(600, 900))
 	code := "line 1"

@@ -115,7 +115,7 @@ func (v *convView) detach() {
 		v.waitFiles()
 	}
 	a, id := v.s.a, v.sess.ID()
-	spawn(v.s.a, func() {
+	v.s.goFn(func() {
 		_ = a.FlushDrafts()
 		a.ForgetChat(id)
 	})
@@ -195,7 +195,7 @@ func (v *convView) build() {
 	v.obj = kit.NewBorder(
 		container.NewVBox(container.NewPadded(header), widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(), container.NewPadded(bottom)),
-		nil, nil, container.NewStack(container.New(&viewSize{changed: v.viewResized}, v.list), v.empty))
+		nil, nil, container.NewStack(container.New(&viewSize{win: v.s.env.Window, changed: v.viewResized}, v.list), v.empty))
 }
 
 // showSubtitle shows the line under the title, or hides it when there is
@@ -255,7 +255,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 	conv := v.sess.Conversation()
 	cc := kit.NewCheck(lang.L("Compatibility mode: send as a chat-completions request"), func(on bool) {
 		if on != v.sess.Conversation().UseChatCompletions {
-			spawn(v.s.a, func() { _ = v.sess.SetUseChatCompletions(context.Background(), on) })
+			v.s.goFn(func() { _ = v.sess.SetUseChatCompletions(context.Background(), on) })
 		}
 	})
 	cc.Checked = conv.UseChatCompletions
@@ -282,7 +282,7 @@ func (v *convView) picker(q client.Question, name string, labels, values []strin
 	sel.OnChanged = func(string) {
 		if i := sel.SelectedIndex(); i >= 0 && i < len(values) {
 			val := values[i]
-			spawn(v.s.a, func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
+			v.s.goFn(func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
 		}
 	}
 	label := widget.NewLabel(name)
@@ -354,7 +354,7 @@ func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, s
 		}
 		val := values[i]
 		set(val)
-		spawn(v.s.a, func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
+		v.s.goFn(func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
 	}
 }
 
@@ -425,7 +425,7 @@ func (v *convView) load() {
 		v.live = nil
 		v.liveID = id
 		if id != 0 {
-			v.live = newLiveMarkdown(text)
+			v.live = newLiveMarkdown(text, v.s.wrap)
 			v.live.SetOuter(v.scrollBy)
 			v.live.SetResized(v.resizeLive)
 			v.s.text.Drawn(textLines(len(text)))
@@ -554,6 +554,7 @@ func (v *convView) viewResized(size fyne.Size) {
 // viewSize lays its one object out at its whole size and tells changed
 // when that size changes after the first layout.
 type viewSize struct {
+	win     fyne.Window // a release of text in it is no change (kit.Releasing)
 	size    fyne.Size
 	changed func(fyne.Size)
 }
@@ -562,7 +563,7 @@ func (l *viewSize) MinSize(objects []fyne.CanvasObject) fyne.Size { return objec
 
 func (l *viewSize) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	objects[0].Resize(size)
-	if size == l.size || kit.Releasing() {
+	if size == l.size || kit.Releasing(l.win) {
 		return
 	}
 	first := l.size == fyne.Size{}
@@ -645,7 +646,7 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	// a release of text lays the window out small and back: the rows
 	// keep what they measured
 	remeasure := rc.w != w || rc.vh != vh || live
-	if rc.h == 0 || (remeasure && !kit.Releasing()) {
+	if rc.h == 0 || (remeasure && !kit.Releasing(v.s.env.Window)) {
 		rc.w, rc.vh = w, vh
 		rc.h = measure(rc.obj, w)
 	}
@@ -703,7 +704,7 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 	} else {
 		md = before
 		if md == nil || !md.Finish(m.Content) {
-			md = NewMarkdown(m.Content)
+			md = NewMarkdown(m.Content, v.s.wrap)
 		}
 		md.SetOuter(v.scrollBy)
 		id := m.ID
@@ -913,7 +914,7 @@ func (v *convView) sendNow(text string) {
 	v.load()
 	v.follow = true
 	v.scrollToEnd()
-	spawn(v.s.a, func() {
+	v.s.goFn(func() {
 		err := v.sess.Send(context.Background(), text, ids)
 		kit.Do(func() {
 			v.sending = false
@@ -958,7 +959,7 @@ func (v *convView) attachIDs() []client.ID {
 // run starts a retry, continue or regenerate and shows why it was refused.
 func (v *convView) run(f func(context.Context) error) {
 	kit.ShowError(v.errText, "")
-	spawn(v.s.a, func() {
+	v.s.goFn(func() {
 		err := f(context.Background())
 		kit.Do(func() {
 			if err != nil {
@@ -1029,7 +1030,7 @@ func (v *convView) rename() {
 }
 
 func (s *Screen) renameChat(id int64, title string) {
-	spawn(s.a, func() {
+	s.goFn(func() {
 		err := s.a.RenameChat(context.Background(), id, title)
 		kit.Do(func() {
 			if err != nil {
@@ -1041,7 +1042,7 @@ func (s *Screen) renameChat(id int64, title string) {
 }
 
 func (s *Screen) deleteChat(c app.Conversation) {
-	spawn(s.a, func() {
+	s.goFn(func() {
 		err := s.a.DeleteChat(context.Background(), c.ID)
 		kit.Do(func() {
 			if err != nil {
@@ -1066,7 +1067,7 @@ func (v *convView) instructions() {
 	d := dialog.NewCustomConfirm(lang.L("Instructions"), lang.L("Save"), lang.L("Cancel"), container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
 		if ok {
 			text := e.Text
-			spawn(v.s.a, func() { _ = v.sess.SetInstructions(context.Background(), text) })
+			v.s.goFn(func() { _ = v.sess.SetInstructions(context.Background(), text) })
 		}
 	}, v.s.env.Window)
 	d.Resize(fyne.NewSize(560, 320))
@@ -1079,13 +1080,13 @@ func (v *convView) instructions() {
 // page to open or e-mail, by the ending of the name the user gives.
 func (v *convView) export() {
 	title := v.sess.Conversation().Title
-	screen.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
+	screen.SaveText(v.s.env, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
 }
 
 // saveReply saves one reply as Markdown, plain text or a web page.
 func (v *convView) saveReply(text string) {
 	title := v.sess.Conversation().Title
-	screen.SaveText(v.s.a, v.s.env.Window, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), text)
+	screen.SaveText(v.s.env, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), text)
 }
 
 // composer is the message box: Enter sends, Shift+Enter adds a line.

@@ -16,7 +16,6 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
-	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // overflow names what under root is drawn outside root's size w × h, or
@@ -168,7 +167,6 @@ func TestALongConversationKeepsFewMessagesBuilt(t *testing.T) {
 // reply the height its wrapped lines need.
 func TestWrappingCodeGivesTheReplyItsNewHeight(t *testing.T) {
 	s, a := openScreen(t)
-	isolateWrapChoice(t)
 	v := startChat(t, s, a)
 	code := "```\n" + strings.Repeat(strings.Repeat("word ", 40)+"\n", 20) + "```"
 	storeMessages(t, a, v.sess.ID(), 1, code)
@@ -272,7 +270,7 @@ func TestTextDrawnForAReplyIsLetGoAtRest(t *testing.T) {
 	settle(v)
 	cw.Canvas().Focus(v.entry)
 	test.Type(v.entry, "Next question")
-	ui.WaitUntil(t, func() bool { return cw.Sets.Load() > 0 && s.text.Pending() == 0 },
+	ui(s).WaitUntil(t, func() bool { return cw.Sets.Load() > 0 && s.text.Pending() == 0 },
 		func() string { return fmt.Sprintf("%d releases, %d lines pending", cw.Sets.Load(), s.text.Pending()) })
 	if cw.Content() != s.Content() {
 		t.Fatal("the window should show the same screen")
@@ -293,9 +291,9 @@ func TestAReplyDrawnAsItArrivesIsLetGoAtRest(t *testing.T) {
 	v := startChat(t, s, s.env.App)
 	test.Type(v.entry, "Please write a long answer")
 	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	ui.WaitUntil(t, func() bool { v.frame(); return v.live != nil }, func() string { return "no reply arriving" })
+	ui(s).WaitUntil(t, func() bool { v.frame(); return v.live != nil }, func() string { return "no reply arriving" })
 	settle(v)
-	ui.WaitUntil(t, func() bool { return cw.Sets.Load() > 0 },
+	ui(s).WaitUntil(t, func() bool { return cw.Sets.Load() > 0 },
 		func() string { return fmt.Sprintf("no release; %d lines counted since the last", s.text.Pending()) })
 }
 
@@ -303,12 +301,10 @@ func TestAReplyDrawnAsItArrivesIsLetGoAtRest(t *testing.T) {
 // text, which come at rest once few lines were drawn (never for many).
 func countingScreen(t *testing.T, few int, change ...func(*app.Config)) (*Screen, *kittest.CountingWindow) {
 	t.Helper()
-	old := textLimits
-	t.Cleanup(func() { textLimits = old })
-	textLimits = kit.ReleaseLimits{Many: 1 << 30, Few: few, Rest: time.Millisecond}
 	s, a := openScreen(t, change...)
 	cw := &kittest.CountingWindow{Window: s.env.Window}
-	s = New(screen.Env{App: a, Window: cw, Nav: &testNav{}}).(*Screen)
+	s = testScreen(a, cw, ui(s))
+	s.text = kit.NewTextRelease(cw, a.Life(), kit.ReleaseLimits{Many: 1 << 30, Few: few, Rest: time.Millisecond})
 	cw.Window.SetContent(s.Content())
 	return s, cw
 }
@@ -331,8 +327,8 @@ func (w *glWindow) SetContent(o fyne.CanvasObject) {
 func TestAReleaseLeavesTheConversationAsItWas(t *testing.T) {
 	s, a := openScreen(t)
 	gw := &glWindow{Window: s.env.Window}
-	s = New(screen.Env{App: a, Window: gw, Nav: &testNav{}}).(*Screen)
-	gw.Window.SetContent(s.Content())
+	s = testScreen(a, gw, ui(s))
+	gw.Window.SetContent(container.NewStack(s.Content(), kit.NewLayer(gw.Canvas()))) // as the shell does
 	gw.Resize(fyne.NewSize(900, 650))
 	v := startChat(t, s, a)
 	code := "Here is the log:\n\n```\n" + strings.Repeat("line of the log\n", 300) + "```\n\n" + strings.Repeat("The budget review went well and every team met its plan. ", 30)

@@ -52,6 +52,7 @@ type Markdown struct {
 	pictures  []*kit.Picture // pictures the frozen blocks name, in order
 	outer     func(*fyne.ScrollEvent)
 	resized   func()
+	wrap      *codeWrap       // whether code blocks wrap
 	notes     map[string]bool // labels of the footnotes defined so far
 	// whole: the text is all there, and its footnotes were known when
 	// its blocks were built
@@ -145,8 +146,8 @@ func (m *Markdown) Pictures() []*kit.Picture { return m.pictures }
 const chunkSize = 24
 
 // NewMarkdown shows text (which may be empty and grow with Append).
-func NewMarkdown(text string) *Markdown {
-	m := &Markdown{box: container.NewVBox(), whole: text != ""}
+func NewMarkdown(text string, wrap *codeWrap) *Markdown {
+	m := &Markdown{box: container.NewVBox(), whole: text != "", wrap: wrap}
 	m.ExtendBaseWidget(m)
 	if text != "" {
 		m.notes = noteLabels(text, nil)
@@ -158,8 +159,8 @@ func NewMarkdown(text string) *Markdown {
 
 // newLiveMarkdown shows the start of a reply that is still arriving: its
 // last block stays open.
-func newLiveMarkdown(text string) *Markdown {
-	m := &Markdown{box: container.NewVBox()}
+func newLiveMarkdown(text string, wrap *codeWrap) *Markdown {
+	m := &Markdown{box: container.NewVBox(), wrap: wrap}
 	m.ExtendBaseWidget(m)
 	m.src.WriteString(text)
 	m.rebuildTail(false)
@@ -335,7 +336,7 @@ func (m *Markdown) build(b string, raw map[string]bool) (fyne.CanvasObject, []*k
 			return p, nil
 		}
 	}
-	return blockWidget(b)
+	return blockWidget(b, m.wrap)
 }
 
 func (m *Markdown) addFrozen(o fyne.CanvasObject) {
@@ -531,7 +532,7 @@ func (m *Markdown) setOpen(text string) {
 	if lang, code, ok := openFence(text); ok {
 		if m.openCode == nil {
 			m.replaceOpen(nil)
-			m.openCode = newCodeBlock(lang, code)
+			m.openCode = newCodeBlock(lang, code, m.wrap)
 			m.setOpenObject(m.openCode)
 		} else {
 			m.openCode.SetCode(code)
@@ -680,9 +681,9 @@ func finishedCode(b string) (lang, code string, ok bool) {
 // blockWidget builds the widget of one finished block, and gives the
 // pictures it names. A block may hold a table after a paragraph's lines,
 // and more after it (GitHub's reading).
-func blockWidget(b string) (fyne.CanvasObject, []*kit.Picture) {
+func blockWidget(b string, wrap *codeWrap) (fyne.CanvasObject, []*kit.Picture) {
 	if lang, code, ok := finishedCode(b); ok {
-		return newCodeBlock(lang, code), nil
+		return newCodeBlock(lang, code, wrap), nil
 	}
 	var parts []fyne.CanvasObject
 	var pics []*kit.Picture

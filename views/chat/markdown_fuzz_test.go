@@ -32,9 +32,9 @@ func FuzzReplyMarkdown(f *testing.F) {
 		if len(src) > 8<<10 {
 			return
 		}
-		whole := NewMarkdown(src)
+		whole := NewMarkdown(src, nil)
 		whole.Resize(fyne.NewSize(300, whole.MinSize().Height))
-		streamed := NewMarkdown("")
+		streamed := NewMarkdown("", nil)
 		for i := 0; i < len(src); i += 7 {
 			streamed.Append(src[i:min(i+7, len(src))])
 			streamed.Flush(false)

@@ -67,7 +67,7 @@ func TestOpenParagraphLooksLikeOneRichText(t *testing.T) {
 func TestAFinishedParagraphLooksLikeOneRichText(t *testing.T) {
 	test.NewTempApp(t)
 	src := strings.Repeat("The budget review team met the supplier about the invoice and the delivery plan. ", 7) + "Averyveryveryverylongwordthatdoesnotfit" + strings.Repeat("x", 70) + " end."
-	m := NewMarkdown(src)
+	m := NewMarkdown(src, nil)
 	rich := widget.NewRichText(paraSegments(src)...)
 	rich.Wrapping = fyne.TextWrapWord
 	wm := test.NewTempWindow(t, container.NewVScroll(m))
@@ -147,7 +147,7 @@ func TestParagraphLinesEndWhereRichTextEndsThem(t *testing.T) {
 		// and drawn, the same as one RichText (drawing is slow under
 		// -race: at one width)
 		for _, width := range []float32{c.drawAt} {
-			m := NewMarkdown(src)
+			m := NewMarkdown(src, nil)
 			rich := widget.NewRichText(paraSegments(src)...)
 			rich.Wrapping = fyne.TextWrapWord
 			wm := test.NewTempWindow(t, container.NewVScroll(m))
@@ -183,11 +183,11 @@ func sameImage(a, b image.Image) bool {
 func TestStreamedReplyLooksLikeOneShot(t *testing.T) {
 	test.NewTempApp(t)
 	src := longReply(2500)
-	streamed := NewMarkdown("")
-	whole := NewMarkdown(src)
+	streamed := NewMarkdown("", nil)
+	whole := NewMarkdown(src, nil)
 	flat := container.NewVBox()
 	for _, b := range splitBlocks(src) {
-		o, _ := blockWidget(b)
+		o, _ := blockWidget(b, nil)
 		flat.Add(o)
 	}
 	if n := len(flat.Objects); n >= chunkSize {

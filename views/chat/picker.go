@@ -32,7 +32,7 @@ func (s *Screen) ChooseAgent(pre client.ID) {
 // the service first (its questions make the chat's pickers).
 func (s *Screen) startWith(id client.ID) {
 	s.setRight(kit.Loading(lang.L("Starting the chat…")))
-	spawn(s.a, func() {
+	s.goFn(func() {
 		agent, err := s.a.GetAgent(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {

@@ -34,11 +34,9 @@ func shownPicture(o fyne.CanvasObject) image.Image {
 func TestADroppedPictureComesBackWithItsRow(t *testing.T) {
 	// No text is released meanwhile: a release lays the rows on screen out
 	// again, and the picture dropped would come back then too.
-	old := textLimits
-	t.Cleanup(func() { textLimits = old })
-	textLimits = kit.ReleaseLimits{Many: 1 << 30, Few: 1 << 30, Rest: time.Hour}
 	// The budget holds one sketch of 480 × 480.
 	s, a := openScreen(t, func(c *app.Config) { c.PictureBudget = 1_500_000 })
+	s.text = kit.NewTextRelease(s.env.Window, a.Life(), kit.ReleaseLimits{Many: 1 << 30, Few: 1 << 30, Rest: time.Hour})
 	s.env.Window.Resize(fyne.NewSize(1000, 500))
 	v := startChat(t, s, a)
 	var rows []int
@@ -55,17 +53,17 @@ func TestADroppedPictureComesBackWithItsRow(t *testing.T) {
 	scroll := []func(){v.list.ScrollToTop, v.list.ScrollToBottom}
 	for i := range rows {
 		scroll[i]()
-		ui.Drain()
+		ui(s).Drain()
 		show := kittest.FindButton(row(i), kit.ShowPictures())
 		if show == nil {
 			t.Fatalf("reply %d names no picture: %q", i, v.msgs[rows[i]].Content)
 		}
 		test.Tap(show)
-		ui.WaitUntil(t, func() bool { return shown(i) }, describe)
+		ui(s).WaitUntil(t, func() bool { return shown(i) }, describe)
 	}
 	if shown(0) {
 		t.Fatalf("both pictures are held within a budget for one: %s", describe())
 	}
 	v.list.ScrollToTop()
-	ui.WaitUntil(t, func() bool { return shown(0) && !shown(1) }, describe)
+	ui(s).WaitUntil(t, func() bool { return shown(0) && !shown(1) }, describe)
 }

@@ -21,15 +21,16 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// spawn runs slow work (network, disk) off the UI goroutine, as the app's
-// own work (Close waits for it); tests make it synchronous so they can drive
-// the screen step by step.
-var spawn = func(a *app.App, f func()) { a.Go(f) }
-
 // Screen is the Chats screen.
 type Screen struct {
 	env screen.Env
 	a   *app.App
+	// goFn runs slow work (network, disk) off the UI goroutine, as the
+	// app's own work (Close waits for it); tests make it synchronous so
+	// they can drive the screen step by step.
+	goFn func(func())
+	// wrap is the screen's choice to wrap code, kept in the settings.
+	wrap *codeWrap
 
 	search   *kit.FormEntry
 	convs    []app.Conversation
@@ -59,12 +60,11 @@ var textLimits = kit.ReleaseLimits{Many: 600, Few: 20, Rest: 500 * time.Millisec
 
 // New builds the Chats screen.
 func New(env screen.Env) screen.Screen {
-	s := &Screen{env: env, a: env.App}
-	s.text = kit.NewTextRelease(env.Window, env.App.Life(), textLimits)
-	wrapCode.Store(env.App.Settings().WrapCode)
-	saveWrapCode = func(wrap bool) {
+	s := &Screen{env: env, a: env.App, goFn: func(f func()) { env.App.Go(f) }, wrap: &codeWrap{save: func(wrap bool) {
 		env.App.SaveSettingsLater(func(st *app.Settings) { st.WrapCode = wrap })
-	}
+	}}}
+	s.text = kit.NewTextRelease(env.Window, env.App.Life(), textLimits)
+	s.wrap.on.Store(env.App.Settings().WrapCode)
 	s.build()
 	screen.OnAccountChange(env.App, func() {
 		s.closeOpen()
@@ -202,7 +202,7 @@ func (s *Screen) reload() {
 	if len(s.convs) == 0 {
 		kit.ShowBody(s.left, kit.Loading(lang.L("Loading conversations…")))
 	}
-	spawn(s.a, func() {
+	s.goFn(func() {
 		convs, err := s.a.ListChats(context.Background(), query)
 		kit.Do(func() {
 			if seq != s.loadSeq {
@@ -258,7 +258,7 @@ func (s *Screen) markSelected() {
 
 // OpenChat starts a new conversation with a chat agent.
 func (s *Screen) OpenChat(agent client.Agent) {
-	spawn(s.a, func() {
+	s.goFn(func() {
 		sess, err := s.a.NewChat(context.Background(), agent)
 		kit.Do(func() {
 			if err != nil {
@@ -277,7 +277,7 @@ func (s *Screen) OpenConversation(id int64) {
 		return
 	}
 	s.setRight(kit.Loading(lang.L("Opening the conversation…")))
-	spawn(s.a, func() {
+	s.goFn(func() {
 		sess, err := s.a.OpenChat(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {
@@ -351,7 +351,7 @@ func (s *Screen) deleted(c app.Conversation) {
 	var bar fyne.CanvasObject
 	undo := kit.NewButtonWithIcon(lang.L("Undo"), theme.ContentUndoIcon(), func() {
 		s.undo.Remove(bar)
-		spawn(s.a, func() {
+		s.goFn(func() {
 			err := s.a.RestoreChat(context.Background(), c.ID)
 			kit.Do(func() {
 				if err != nil {

@@ -23,7 +23,7 @@ import (
 func TestSendShowsTheMessageAtOnceAndStopCancelsBeforeTheFirstByte(t *testing.T) {
 	s, a := openScreen(t)
 	v := startChat(t, s, a)
-	spawn = func(_ *app.App, f func()) { go f() } // the send really waits on the service
+	s.goFn = func(f func()) { go f() } // the send really waits on the service
 	apptest.Demo(a).Service.SetFaults(demoservice.Faults{SlowFirstByte: 20 * time.Second})
 	test.Type(v.entry, "Summarise the meeting")
 	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
@@ -41,10 +41,10 @@ func TestSendShowsTheMessageAtOnceAndStopCancelsBeforeTheFirstByte(t *testing.T)
 	}
 
 	// Esc once the request is on its way, before the service answers.
-	ui.WaitUntil(t, func() bool { st, _ := v.sess.State().Snapshot(); return st.Phase == app.ChatSending },
+	ui(s).WaitUntil(t, func() bool { st, _ := v.sess.State().Snapshot(); return st.Phase == app.ChatSending },
 		func() string { st, _ := v.sess.State().Snapshot(); return fmt.Sprint(st.Phase) })
 	s.Escape()
-	ui.WaitUntil(t, func() bool { return !v.sending }, func() string { return "still sending" })
+	ui(s).WaitUntil(t, func() bool { return !v.sending }, func() string { return "still sending" })
 	if v.errText.Text != StoppedBeforeReply() {
 		t.Fatalf("after Stop the line under the composer should say what happened, it says %q", v.errText.Text)
 	}

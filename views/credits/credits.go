@@ -190,6 +190,6 @@ func (v *View) Export() {
 		return
 	}
 	data := buf.Bytes()
-	screen.SaveFile(v.env.App, v.env.Window, lang.L("Credits exported"), lang.L("agentdesk-credits-{{.Day}}.csv", map[string]any{"Day": time.Now().Format("2006-01-02")}), []string{".csv"},
+	screen.SaveFile(v.env, lang.L("Credits exported"), lang.L("agentdesk-credits-{{.Day}}.csv", map[string]any{"Day": time.Now().Format("2006-01-02")}), []string{".csv"},
 		func(string) []byte { return data })
 }

@@ -300,7 +300,7 @@ const pollMillis = 50
 
 // askTimeout is how long a drag source has to say what it offers; one that
 // does not say in time offers no files.
-var askTimeout = 300 * time.Millisecond
+const askTimeout = 300 * time.Millisecond
 
 // Watch reports through over(true) / over(false) whether files are being
 // dragged over the X11 window win (the WindowHandle of fyne's
@@ -319,7 +319,7 @@ var askTimeout = 300 * time.Millisecond
 // askTimeout, when asked for its TARGETS. While no drag is under way the
 // watcher only waits for X events.
 func Watch(win uintptr, over func(bool)) (stop func(), err error) {
-	w, err := start(win, over)
+	w, err := start(win, over, askTimeout)
 	if err != nil {
 		return func() {}, err
 	}
@@ -329,6 +329,7 @@ func Watch(win uintptr, over func(bool)) (stop func(), err error) {
 type watcher struct {
 	d     *C.dw_t
 	over  func(bool)
+	ask   time.Duration // askTimeout, unless a test waits longer
 	wakeR int
 	done  chan struct{}
 
@@ -337,7 +338,7 @@ type watcher struct {
 	pending []chan struct{} // sync calls waiting for a turn of the loop
 }
 
-func start(win uintptr, over func(bool)) (*watcher, error) {
+func start(win uintptr, over func(bool), ask time.Duration) (*watcher, error) {
 	var d *C.dw_t
 	switch C.dw_open(C.Window(win), &d) {
 	case C.DW_OK:
@@ -353,7 +354,7 @@ func start(win uintptr, over func(bool)) (*watcher, error) {
 		C.dw_close(d)
 		return nil, fmt.Errorf("dragwatch: %w", err)
 	}
-	w := &watcher{d: d, over: over, wakeR: p[0], wakeW: p[1], done: make(chan struct{})}
+	w := &watcher{d: d, over: over, ask: ask, wakeR: p[0], wakeW: p[1], done: make(chan struct{})}
 	go w.run()
 	return w, nil
 }
@@ -388,7 +389,7 @@ func (w *watcher) run() {
 			armed, asking = true, false
 		case C.DW_ASKING:
 			armed, asking = false, true
-			deadline = time.Now().Add(askTimeout)
+			deadline = time.Now().Add(w.ask)
 		case C.DW_NO_FILES:
 			armed, asking = false, false
 		}

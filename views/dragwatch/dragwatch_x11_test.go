@@ -121,7 +121,7 @@ func (r recorder) none(t *testing.T) {
 
 func watch(t *testing.T, win uintptr, r recorder) *watcher {
 	t.Helper()
-	w, err := start(win, r.over)
+	w, err := start(win, r.over, askTimeout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,15 +440,15 @@ func TestDragOfTextIsNoFileDrag(t *testing.T) {
 // an earlier drag on it.
 func TestSourceAnswersTargets(t *testing.T) {
 	// The answer counts however late it comes here: a busy machine may
-	// take longer than a source usually does (set before the watch
-	// starts).
-	usual := askTimeout
-	askTimeout = time.Minute
-	t.Cleanup(func() { askTimeout = usual })
+	// take longer than a source usually does.
 	c := startX(t)
 	win := c.Window(100, 100, 400, 300)
 	r := newRecorder()
-	w := watch(t, win, r)
+	w, err := start(win, r.over, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.stop)
 	for _, source := range []uintptr{c.SourceOffering(), c.SourceOffering(text...)} {
 		moveTo(t, 150, 150)
 		xdo(t, "mousedown", "1")

@@ -14,15 +14,15 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// BusyAfter is how long work the user waits on may take before the
-// window shows that it is under way.
-var BusyAfter = 500 * time.Millisecond
+// busyAfter is how long work the user waits on may take before the
+// window shows that it is under way (a test's Queue may say less).
+const busyAfter = 500 * time.Millisecond
 
 // busy are the windows with awaited work under way (UI goroutine only).
 var busy = map[fyne.Window]bool{}
 
 // ActShowing is Act for what the user waits on (linking files, creating a
-// collection): when the work takes longer than BusyAfter, the window shows
+// collection): when the work takes longer than busyAfter, the window shows
 // what is under way, with a moving bar and Cancel (or Esc), until it ends;
 // quicker work shows nothing. While it runs the window starts no other
 // awaited work (a second click on Process does nothing), so nothing is
@@ -94,7 +94,11 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 	ctx, cancel := context.WithCancel(a.Life())
 	done := false // UI goroutine only
 	var d *dialog.CustomDialog
-	timer := time.AfterFunc(BusyAfter, func() {
+	after := busyAfter
+	if q := queue.Load(); q != nil && q.BusyAfter > 0 {
+		after = q.BusyAfter
+	}
+	timer := time.AfterFunc(after, func() {
 		Do(func() {
 			if done || w == nil || a.Life().Err() != nil {
 				return // ended, or the app closes and the work may never end

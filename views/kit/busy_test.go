@@ -23,8 +23,7 @@ func TestSlowWorkShowsItIsUnderWay(t *testing.T) {
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	kit.AnswerDialogKeys(w)
-	defer func(d time.Duration) { kit.BusyAfter = d }(kit.BusyAfter)
-	kit.BusyAfter = 20 * time.Millisecond
+	q.BusyAfter = 20 * time.Millisecond
 
 	// Quick work: nothing shows.
 	quick := false
@@ -73,8 +72,7 @@ func TestSlowWorkShowsHowFarItHasGone(t *testing.T) {
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	defer func(d time.Duration) { kit.BusyAfter = d }(kit.BusyAfter)
-	kit.BusyAfter = time.Millisecond
+	q.BusyAfter = time.Millisecond
 
 	said := make(chan struct{})
 	ended := false

@@ -83,11 +83,8 @@ func (l *Layer) ShowDrop(on bool, hint string, takes bool) {
 
 // DropShown is the drop highlight's hint while it shows ("" otherwise).
 func DropShown(c fyne.Canvas) string {
-	if l := layers[c]; l != nil && l.drop.Visible() {
+	if l := LayerOf(c); l != nil && l.drop.Visible() {
 		return l.drop.Objects[3].(*canvas.Text).Text
 	}
 	return ""
 }
-
-// LayerOf is the layer over the content of the window drawn on c, or nil.
-func LayerOf(c fyne.Canvas) *Layer { return layers[c] }

@@ -61,9 +61,8 @@ func textOf(segs []widget.RichTextSegment) string {
 // text; a web link opens, after showing its address when its words name
 // something else.
 func TestARepliesLinksOpenOnlyOnTheWebAndShowWhereTheyGo(t *testing.T) {
-	test.NewTempApp(t)
 	var opened []string
-	kit.SetLinkOpener(t, func(u *url.URL) error { opened = append(opened, u.String()); return nil })
+	fyne.SetCurrentApp(openingApp{test.NewTempApp(t), &opened})
 	md := "See [the file](file:///etc/passwd), [help](ms-msdt:/id%20x), [share](\\\\host\\share) and\n\n" +
 		"- [your bank](https://attacker.example/login)\n- [https://example.com/docs](https://example.com/docs)\n"
 	segs, _ := kit.Markdown(md)
@@ -101,6 +100,14 @@ func TestARepliesLinksOpenOnlyOnTheWebAndShowWhereTheyGo(t *testing.T) {
 		t.Fatalf("opened %q after Open, want the link's address", opened)
 	}
 }
+
+// openingApp is a test app that notes the addresses it is asked to open.
+type openingApp struct {
+	fyne.App
+	opened *[]string
+}
+
+func (a openingApp) OpenURL(u *url.URL) error { *a.opened = append(*a.opened, u.String()); return nil }
 
 func pngBytes(w, h int) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))

@@ -1,8 +1,6 @@
 package kit
 
 import (
-	"sync"
-
 	"fyne.io/fyne/v2/lang"
 
 	"fyne.io/fyne/v2"
@@ -19,18 +17,15 @@ func Loading(text string) fyne.CanvasObject {
 	label.Alignment = fyne.TextAlignCenter
 	label.Wrapping = fyne.TextWrapWord
 	// 240 wide, or the pane's width when it is narrower.
-	state := Column(container.NewVBox(label, bar), 240)
-	loadingMu.Lock()
-	loadingBars[state] = bar
-	loadingMu.Unlock()
-	return state
+	return &fyne.Container{Layout: loadingLayout{widthLayout{max: 240, centred: true}, bar},
+		Objects: []fyne.CanvasObject{container.NewVBox(label, bar)}}
 }
 
-// loadingBars are the bars of the loading states not stopped yet.
-var (
-	loadingMu   sync.Mutex
-	loadingBars = map[fyne.CanvasObject]*widget.ProgressBarInfinite{}
-)
+// loadingLayout is a loading state's Column, which knows its bar.
+type loadingLayout struct {
+	widthLayout
+	bar *widget.ProgressBarInfinite
+}
 
 // StopLoading stops o if it is a loading state (anything else is left as
 // it is). Fyne animates an infinite progress bar until it is stopped or
@@ -39,12 +34,10 @@ var (
 // after the agents list replaced its "Loading agents…": half a core busy
 // and the heap growing by some 2 MB a second, for that minute.
 func StopLoading(o fyne.CanvasObject) {
-	loadingMu.Lock()
-	bar, ok := loadingBars[o]
-	delete(loadingBars, o)
-	loadingMu.Unlock()
-	if ok {
-		bar.Stop()
+	if c, ok := o.(*fyne.Container); ok {
+		if l, ok := c.Layout.(loadingLayout); ok {
+			l.bar.Stop()
+		}
 	}
 }
 

@@ -35,24 +35,32 @@ func ReleaseIdle(w fyne.Window) {
 	release(w, true)
 }
 
-// releasing is true while a release sets the window's content again: Fyne
-// then lays the content out at its smallest size and back (UI goroutine
-// only).
-var releasing bool
-
-// Releasing reports whether the window is being laid out only for a
-// release of text: a layout that watches its size should let that pass
-// (the size it ends with is the one it had).
-func Releasing() bool { return releasing }
+// Releasing reports whether w is being laid out only for a release of
+// text, which sets its content again: Fyne then lays the content out at
+// its smallest size and back. A layout that watches its size should let
+// that pass (the size it ends with is the one it had). Known of a window
+// with a Layer (UI goroutine only).
+func Releasing(w fyne.Window) bool {
+	if w == nil {
+		return false
+	}
+	l := LayerOf(w.Canvas())
+	return l != nil && l.releasing
+}
 
 func release(w fyne.Window, idle bool) {
 	if w == nil || w.Content() == nil {
 		return
 	}
 	focused := w.Canvas().Focused()
-	releasing = true
+	l := LayerOf(w.Canvas())
+	if l != nil {
+		l.releasing = true
+	}
 	w.SetContent(w.Content())
-	releasing = false
+	if l != nil {
+		l.releasing = false
+	}
 	if focused != nil && w.Canvas().Focused() != focused {
 		w.Canvas().Focus(focused)
 	}

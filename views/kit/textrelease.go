@@ -29,13 +29,12 @@ type TextRelease struct {
 	at    time.Time
 	timer *time.Timer
 	// late fires lateAfter after a release at rest (ReleaseLate), unless
-	// anything was drawn meanwhile.
-	late *time.Timer
+	// anything was drawn meanwhile: once Fyne's drawing state of what the
+	// screen no longer shows expired, it is painted once more and its
+	// memory given back.
+	late      *time.Timer
+	lateAfter time.Duration
 }
-
-// lateAfter is when a screen at rest is painted once more and its memory
-// given back: once Fyne's drawing state of what it no longer shows expired.
-var lateAfter = fyneKeeps() + 2*time.Second
 
 // ReleaseLimits say when a TextRelease lets go of text: at once after Many
 // new strings, after Rest without new ones once there are Few.
@@ -47,7 +46,7 @@ type ReleaseLimits struct {
 // NewTextRelease counts the text drawn in win; its one timer stops when
 // life ends (the app closes).
 func NewTextRelease(win fyne.Window, life context.Context, limits ReleaseLimits) *TextRelease {
-	return &TextRelease{win: win, life: life, limits: limits}
+	return &TextRelease{win: win, life: life, limits: limits, lateAfter: fyneKeeps() + 2*time.Second}
 }
 
 // Drawn counts n new strings drawn (a row bound to other content, a frame
@@ -102,7 +101,7 @@ func (r *TextRelease) due() {
 // meanwhile.
 func (r *TextRelease) planLate() {
 	if r.late == nil {
-		t := time.AfterFunc(lateAfter, func() {
+		t := time.AfterFunc(r.lateAfter, func() {
 			Do(func() {
 				if r.life.Err() == nil && r.drawn == 0 && r.sinceIdle == 0 {
 					ReleaseLate(r.win)
@@ -113,5 +112,5 @@ func (r *TextRelease) planLate() {
 		r.late = t
 		return
 	}
-	r.late.Reset(lateAfter)
+	r.late.Reset(r.lateAfter)
 }

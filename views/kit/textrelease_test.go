@@ -44,15 +44,14 @@ func (c *paintCanvas) Refresh(o fyne.CanvasObject) {
 func TestTextIsLetGoAtRestAndTheRestAfterAMinute(t *testing.T) {
 	test.NewTempApp(t)
 	q := UseQueue(t)
-	defer func(d time.Duration) { lateAfter = d }(lateAfter)
-	lateAfter = 50 * time.Millisecond
 	w := &paintCounter{Window: test.NewTempWindow(t, widget.NewLabel("reply"))}
 	r := NewTextRelease(w, context.Background(), ReleaseLimits{Many: 1000, Few: 2, Rest: time.Millisecond})
+	r.lateAfter = 50 * time.Millisecond
 
 	r.Drawn(5)
 	q.WaitUntil(t, func() bool { return w.sets.Load() == 1 }, func() string { return "no release at rest" })
 	r.Drawn(1) // drawing again before the late release puts it off
-	time.Sleep(3 * lateAfter)
+	time.Sleep(3 * r.lateAfter)
 	q.Drain()
 	if w.paints.Load() != 0 {
 		t.Fatal("the window was painted again although the screen was drawing")

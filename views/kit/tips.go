@@ -29,13 +29,14 @@ type Layer struct {
 
 	drop      *fyne.Container
 	dropTakes bool
+	// releasing is true while a release of text sets the window's
+	// content again (Releasing).
+	releasing bool
 }
 
-// layers are the windows' layers, by canvas (UI goroutine only).
-var layers = map[fyne.Canvas]*Layer{}
-
 // NewLayer is the layer over the content of the window drawn on c; put it
-// over the content (a stack, last).
+// over the content, last in the window's root container (where LayerOf
+// finds it).
 func NewLayer(c fyne.Canvas) *Layer {
 	l := &Layer{canvas: c, tipText: canvas.NewText("", color.Transparent)}
 	bg := canvas.NewRectangle(color.Transparent)
@@ -45,7 +46,19 @@ func NewLayer(c fyne.Canvas) *Layer {
 	l.drop = newDropHighlight()
 	l.drop.Hide()
 	l.ExtendBaseWidget(l)
-	layers[c] = l
+	return l
+}
+
+// LayerOf is the layer over the content of the window drawn on c, or nil.
+func LayerOf(c fyne.Canvas) *Layer {
+	if c == nil {
+		return nil
+	}
+	root, _ := c.Content().(*fyne.Container)
+	if root == nil || len(root.Objects) == 0 {
+		return nil
+	}
+	l, _ := root.Objects[len(root.Objects)-1].(*Layer)
 	return l
 }
 
@@ -84,7 +97,7 @@ func hovered(o fyne.CanvasObject, tip string) {
 		return
 	}
 	c := fyne.CurrentApp().Driver().CanvasForObject(o)
-	l := layers[c]
+	l := LayerOf(c)
 	if l == nil || c.Overlays().Top() != nil {
 		return
 	}
@@ -107,7 +120,7 @@ func left(o fyne.CanvasObject) {
 	if fyne.CurrentApp() == nil {
 		return
 	}
-	if l := layers[fyne.CurrentApp().Driver().CanvasForObject(o)]; l != nil && l.tipFor == o {
+	if l := LayerOf(fyne.CurrentApp().Driver().CanvasForObject(o)); l != nil && l.tipFor == o {
 		l.hideTip()
 	}
 }
@@ -115,7 +128,7 @@ func left(o fyne.CanvasObject) {
 // HideTip hides the tip shown in the window drawn on c, or stops waiting
 // for one: the screen changed, a dialog opened, a key was pressed.
 func HideTip(c fyne.Canvas) {
-	if l := layers[c]; l != nil {
+	if l := LayerOf(c); l != nil {
 		l.hideTip()
 	}
 }
@@ -167,7 +180,7 @@ func (l *Layer) showTip(o fyne.CanvasObject, tip string) {
 
 // TipShown is the tip on show in the window drawn on c ("" for none).
 func TipShown(c fyne.Canvas) string {
-	if l := layers[c]; l != nil && l.tip.Visible() {
+	if l := LayerOf(c); l != nil && l.tip.Visible() {
 		return l.tipText.Text
 	}
 	return ""

@@ -30,9 +30,12 @@ func Do(fn func()) {
 var queue atomic.Pointer[Queue]
 
 // Queue holds UI updates until a test runs them with Drain or WaitUntil.
+// BusyAfter, when set, is how long awaited work (ActShowing) runs before
+// the window shows it under way, for tests that do not wait half a second.
 type Queue struct {
-	mu  sync.Mutex
-	fns []func()
+	mu        sync.Mutex
+	fns       []func()
+	BusyAfter time.Duration
 }
 
 // Cleaner is the part of testing.TB UseQueue needs.

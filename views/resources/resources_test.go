@@ -143,13 +143,11 @@ func (n *openedNav) OpenAgentWith(ag app.AgentItem, request string) {
 func TestAResourceStartsAWritingAgentsRequest(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	defer func(d time.Duration) { screen.PickerDelay = d }(screen.PickerDelay)
-	screen.PickerDelay = time.Millisecond
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	kit.AnswerDialogKeys(w)
 	nav := &openedNav{}
-	s := New(screen.Env{App: a, Window: w, Nav: nav}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: nav, PickerDelay: time.Millisecond}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1100, 700))
 	s.Shown()

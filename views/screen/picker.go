@@ -16,10 +16,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// PickerDelay is how long typing in an agent picker's search must pause
-// before the service is asked.
-var PickerDelay = 300 * time.Millisecond
-
 // AgentPick is what ChooseAgent asks: of which type, in which words.
 type AgentPick struct {
 	Type          string    // client.AgentChat, AgentText…
@@ -51,8 +47,11 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 	if env.Window == nil {
 		return
 	}
-	a := env.App
-	p := &agentPicker{pick: pick, chosen: pick.Pre, browser: a.NewAgentBrowser(PickerDelay)}
+	a, delay := env.App, env.PickerDelay
+	if delay == 0 {
+		delay = 300 * time.Millisecond
+	}
+	p := &agentPicker{pick: pick, chosen: pick.Pre, browser: a.NewAgentBrowser(delay)}
 	p.search = kit.NewSearchEntry()
 	p.search.SetPlaceHolder(pick.Search)
 	p.search.ActionItem = widget.NewIcon(theme.SearchIcon())

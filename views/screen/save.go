@@ -43,8 +43,8 @@ func TextFile(name, title, markdown string) []byte {
 // SaveText asks where to save a text (markdown) and saves it in the form
 // its name ends with (TextFile), proposing name; the saved file is
 // confirmed with where it is (ShowSaved).
-func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
-	SaveFile(a, w, lang.L("Saved"), name, TextFormats, func(name string) []byte {
+func SaveText(env Env, title, name, markdown string) {
+	SaveFile(env, lang.L("Saved"), name, TextFormats, func(name string) []byte {
 		// Laid out off the window's goroutine: a long conversation as a
 		// document takes a moment.
 		return TextFile(name, title, markdown)
@@ -56,7 +56,8 @@ func SaveText(a *app.App, w fyne.Window, title, name, markdown string) {
 // goroutine in a file that is the user's only (app.OwnerOnly), and
 // confirms the saved file with its place (ShowSaved, titled saved) or says
 // why it was not saved.
-func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, data func(name string) []byte) {
+func SaveFile(env Env, saved, name string, endings []string, data func(name string) []byte) {
+	w := env.Window
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
 			kit.ShowInformation(lang.L("Not saved"), app.Describe(err), w)
@@ -67,7 +68,7 @@ func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, d
 		}
 		chosen := wc.URI().Name()
 		var werr error
-		kit.ActShowing(a, w, lang.L("Saving…"), func(context.Context) {
+		kit.ActShowing(env.App, w, lang.L("Saving…"), func(context.Context) {
 			if werr = app.OwnerOnly(wc); werr == nil {
 				_, werr = wc.Write(data(chosen))
 			}
@@ -79,7 +80,7 @@ func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, d
 				kit.ShowInformation(lang.L("Not saved"), lang.L("The file could not be written: {{.Why}}. Choose another folder or name.", map[string]any{"Why": safe.Text(werr.Error(), 300)}), w)
 				return
 			}
-			ShowSaved(saved, wc.URI().Path(), w)
+			ShowSaved(env, saved, wc.URI().Path())
 		})
 	}, w)
 	d.SetFileName(name)
@@ -90,20 +91,17 @@ func SaveFile(a *app.App, w fyne.Window, saved, name string, endings []string, d
 	kit.ShowDialog(d, w)
 }
 
-// folderOpener opens a folder in the computer's file manager (tests
-// replace it).
-var folderOpener = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) }
-
 // ShowSaved confirms a file saved at path: where it is, and "Show in
-// folder" to see it in the file manager.
-func ShowSaved(title, path string, w fyne.Window) {
+// folder" to see it in the file manager (env.Open).
+func ShowSaved(env Env, title, path string) {
+	w := env.Window
 	where := widget.NewLabel(lang.L("Saved to {{.Path}}", map[string]any{"Path": path}))
 	where.Wrapping = fyne.TextWrapWord
 	var d *dialog.CustomDialog
 	show := kit.NewButtonWithIcon(lang.L("Show in folder"), theme.FolderOpenIcon(), func() {
 		d.Hide()
 		u := &url.URL{Scheme: "file", Path: filepath.Dir(path)}
-		if err := folderOpener(u); err != nil {
+		if err := env.Open(u); err != nil {
 			kit.ShowInformation(lang.L("Folder not opened"), lang.L("Agent Desk could not open the folder. The file is at {{.Path}}.", map[string]any{"Path": path}), w)
 		}
 	})

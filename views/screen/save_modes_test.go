@@ -32,7 +32,7 @@ func TestASavedFileIsTheUsersOnly(t *testing.T) {
 	w.Resize(fyne.NewSize(900, 700))
 	kit.AnswerDialogKeys(w)
 
-	screen.SaveText(a, w, "Minutes", "minutes.md", "# Minutes\n\nThe move is in May.")
+	screen.SaveText(screen.Env{App: a, Window: w}, "Minutes", "minutes.md", "# Minutes\n\nThe move is in May.")
 	save := kittest.FindButton(w.Canvas().Overlays().Top(), "Save")
 	if save == nil || save.Disabled() {
 		t.Fatal("the Save dialog offers no Save")

@@ -36,8 +36,8 @@ func TestTextIsSavedInTheFormItsNameAsks(t *testing.T) {
 func TestSavedFileIsConfirmedWithItsFolder(t *testing.T) {
 	w := kittest.DialogWindow(t)
 	var opened []string
-	screen.SetFolderOpener(t, func(u *url.URL) error { opened = append(opened, u.String()); return nil })
-	screen.ShowSaved("Saved", "/home/ana/Documents/minutes.md", w)
+	env := screen.Env{Window: w, Opener: func(u *url.URL) error { opened = append(opened, u.String()); return nil }}
+	screen.ShowSaved(env, "Saved", "/home/ana/Documents/minutes.md")
 	top := w.Canvas().Overlays().Top()
 	if top == nil || !strings.Contains(kittest.AllText(top), "/home/ana/Documents/minutes.md") {
 		t.Fatal("the confirmation should say where the file is")
@@ -51,7 +51,7 @@ func TestSavedFileIsConfirmedWithItsFolder(t *testing.T) {
 		t.Fatalf("Show in folder opened %v and should close the confirmation", opened)
 	}
 	// Enter closes it too.
-	screen.ShowSaved("Saved", "/tmp/a.txt", w)
+	screen.ShowSaved(env, "Saved", "/tmp/a.txt")
 	w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if w.Canvas().Overlays().Top() != nil {
 		t.Fatal("Enter should close the confirmation")

@@ -7,6 +7,7 @@ package screen
 
 import (
 	"net/url"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -26,6 +27,9 @@ type Env struct {
 	// file manager); nil is the desktop's own (fyne.App.OpenURL). Tests
 	// give one that records instead.
 	Opener func(*url.URL) error
+	// PickerDelay is how long typing in an agent picker's search must
+	// pause before the service is asked; 0 is 300 ms.
+	PickerDelay time.Duration
 }
 
 // Open hands u to the system through Opener.

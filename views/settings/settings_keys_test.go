@@ -46,7 +46,7 @@ func TestEditedAddressAsksBeforeSendingStoredKey(t *testing.T) {
 	wait("the office account listed", func() bool { return rowOf(s, "Office") != nil })
 
 	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Edit"))
-	answered := formDone(s.form)
+	answered := formDone(s.form, wait)
 	s.form.BaseURL.SetText(other.URL)
 	newHost := strings.TrimPrefix(other.URL, "http://")
 
@@ -59,7 +59,7 @@ func TestEditedAddressAsksBeforeSendingStoredKey(t *testing.T) {
 		t.Errorf("the question should name the new address: %q", shown)
 	}
 	s.form.keyAsk.Hide() // Cancel
-	ui.Drain()
+	wait("what follows drawn", func() bool { return true })
 	if n := sent.Load(); n != 0 {
 		t.Fatalf("the stored key went to the new address %d times before the user agreed", n)
 	}
@@ -92,7 +92,7 @@ func TestEditedAddressAsksBeforeSendingStoredKey(t *testing.T) {
 
 	// Another path on the same server is the same place: no question.
 	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Edit"))
-	answered = formDone(s.form)
+	answered = formDone(s.form, wait)
 	s.form.BaseURL.SetText(other.URL + "/")
 	test.Tap(s.form.Test)
 	if s.form.keyAsk != nil {
@@ -120,9 +120,9 @@ func TestEditedAddressAsksBeforeSendingStoredKey(t *testing.T) {
 // Addresses that would send the key in clear, or carry a password, are
 // refused by the form with a plain sentence, and nothing is saved.
 func TestAccountFormRefusesUnsafeAddresses(t *testing.T) {
-	s, a, _ := newScreen(t, apptest.NewKeyring())
+	s, a, wait := newScreen(t, apptest.NewKeyring())
 	test.Tap(s.add)
-	answered := formDone(s.form)
+	answered := formDone(s.form, wait)
 	test.Type(s.form.Key, "some-key-1234")
 	for addr, words := range map[string]string{
 		"http://agents.example.com/api":               "must start with https://",
@@ -151,7 +151,7 @@ func TestSaveSaysKeyKeptInFile(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
 	s, a, wait := newScreen(t, apptest.NewBrokenKeyring())
 	test.Tap(s.add)
-	answered := formDone(s.form)
+	answered := formDone(s.form, wait)
 	test.Type(s.form.Name, "Office")
 	test.Type(s.form.BaseURL, srv.URL)
 	test.Type(s.form.Key, "k")

@@ -30,16 +30,13 @@ func openApp(t *testing.T, kr storage.Keyring) *app.App {
 	return a
 }
 
-// ui holds the screen's updates from background work until the test draws
-// them (newScreen sets it).
-var ui *kit.Queue
-
 // newScreen opens the Settings screen in a test window; the returned
-// function draws the screen's updates until what the user waits for shows.
+// function draws the screen's updates (held in the test's queue) until what
+// the user waits for shows.
 func newScreen(t *testing.T, kr storage.Keyring) (*Screen, *app.App, func(what string, shown func() bool)) {
 	t.Helper()
 	test.NewTempApp(t)
-	ui = kit.UseQueue(t)
+	ui := kit.UseQueue(t)
 	a := openApp(t, kr)
 	s := New(screen.Env{App: a}).(*Screen)
 	w := test.NewTempWindow(t, s.Content())
@@ -53,7 +50,7 @@ func newScreen(t *testing.T, kr storage.Keyring) (*Screen, *app.App, func(what s
 }
 
 // formDone waits until the account form's check or save has answered.
-func formDone(f *AccountForm) func(t *testing.T) {
+func formDone(f *AccountForm, wait func(what string, shown func() bool)) func(t *testing.T) {
 	answers := 0
 	f.OnBusy(func(busy bool) {
 		if !busy {
@@ -63,7 +60,7 @@ func formDone(f *AccountForm) func(t *testing.T) {
 	seen := 0
 	return func(t *testing.T) {
 		t.Helper()
-		ui.WaitUntil(t, func() bool { return answers > seen }, func() string { return "the account form never answered" })
+		wait("the account form never answered", func() bool { return answers > seen })
 		seen = answers
 	}
 }
@@ -98,7 +95,7 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 
 	// A wrong key is answered in plain words and nothing is saved.
 	test.Tap(s.add)
-	answered := formDone(s.form)
+	answered := formDone(s.form, wait)
 	test.Type(s.form.Name, "Office")
 	test.Type(s.form.BaseURL, srv.URL)
 	test.Type(s.form.Key, "wrong-key")
@@ -132,7 +129,7 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 
 	// Editing with the key left blank keeps the stored key.
 	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Edit"))
-	answered = formDone(s.form)
+	answered = formDone(s.form, wait)
 	if s.form.Key.Text != "" || s.form.BaseURL.Text != srv.URL {
 		t.Fatalf("the edit form should show the address and never the key")
 	}
@@ -166,9 +163,9 @@ func TestSettingsAddEditSwitchRemoveAccount(t *testing.T) {
 }
 
 func TestSettingsServerNotFoundKeepsTyping(t *testing.T) {
-	s, a, _ := newScreen(t, apptest.NewKeyring())
+	s, a, wait := newScreen(t, apptest.NewKeyring())
 	test.Tap(s.add)
-	answered := formDone(s.form)
+	answered := formDone(s.form, wait)
 	test.Type(s.form.BaseURL, "http://127.0.0.1:1")
 	test.Type(s.form.Key, "some-key")
 	test.Tap(s.form.Test)
@@ -185,7 +182,7 @@ func TestSettingsKeyKeptInFileWithoutKeyring(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
 	s, a, wait := newScreen(t, apptest.NewBrokenKeyring())
 	test.Tap(s.add)
-	answered := formDone(s.form)
+	answered := formDone(s.form, wait)
 	test.Type(s.form.BaseURL, srv.URL)
 	test.Type(s.form.Key, "k")
 	test.Tap(s.save)
@@ -313,7 +310,7 @@ func TestChoosingALanguageOffersToStartAgainInIt(t *testing.T) {
 	}
 	choose(s, s.language, "English", s.languageChosen)
 	wait("English saved", func() bool { return a.Settings().Language == "en" })
-	ui.Drain()
+	wait("what follows drawn", func() bool { return true })
 	if top := s.env.Window.Canvas().Overlays().Top(); top != nil {
 		t.Fatalf("choosing the language already spoken asks something: %s", kittest.Labels(top))
 	}
