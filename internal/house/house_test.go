@@ -96,10 +96,8 @@ func TestNoGlobalState(t *testing.T) {
 var stillGlobal = func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, n := range strings.Fields(`
-		agents.hasPlayer agents.notifyAfter agents.openOutput agents.searchDelay agents.textLimits
-		app.FilesRefreshEvery app.Version app.inUse app.linked app.startEnv
-		batches.documentsFolder batches.offered batches.opener batches.planShown
-		chat.saveWrapCode chat.spawn chat.textLimits chat.ui dragwatch.askTimeout files.uiq
+		app.Version app.inUse app.linked app.startEnv
+		chat.saveWrapCode chat.spawn chat.textLimits chat.ui dragwatch.askTimeout
 		kit.BusyAfter kit.busy kit.followed kit.lateAfter kit.layers kit.linkOpener kit.loadingBars
 		kit.releasing kit.shownDialogs screen.PickerDelay screen.folderOpener settings.ui
 		views.agentTabs views.fontsReady views.recheckAfter views.screens views.showCredits`) {
