@@ -52,6 +52,9 @@ type Config struct {
 	// PictureBudget overrides PictureBudget, the bytes of decoded pictures
 	// kept at once (tests use a small one).
 	PictureBudget int64
+	// FilesRefreshEvery overrides FilesRefreshEvery (tests refresh
+	// quickly).
+	FilesRefreshEvery time.Duration
 }
 
 // App is one running Agent Desk: settings, secrets, history, and the client

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2/lang"
 
@@ -21,6 +22,7 @@ type BatchRunner struct {
 	mu      sync.Mutex
 	running map[int64]context.CancelFunc
 	news    *State[BatchNews]
+	offered atomic.Bool // see FirstOffer
 }
 
 // BatchNews is what changed last: Rows counts the rows finished (and the
@@ -48,6 +50,10 @@ func (a *App) Batches() *BatchRunner {
 	})
 	return a.batches.Load()
 }
+
+// FirstOffer reports true the first time it is asked: the batches left
+// unfinished when Agent Desk closed are offered to go on with once a start.
+func (r *BatchRunner) FirstOffer() bool { return r.offered.CompareAndSwap(false, true) }
 
 // List is the account's latest 200 batches, newest first.
 func (r *BatchRunner) List(ctx context.Context) ([]Batch, error) {

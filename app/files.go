@@ -1,11 +1,13 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2/lang"
@@ -17,8 +19,9 @@ import (
 const FilesPerPage = 50
 
 // FilesRefreshEvery is how often a watched file list asks again about
-// files the service is still processing.
-var FilesRefreshEvery = 3 * time.Second
+// files the service is still processing (Config.FilesRefreshEvery changes
+// it).
+const FilesRefreshEvery = 3 * time.Second
 
 // FilesState is the workspace's files as the Files screen shows them.
 type FilesState struct {
@@ -81,7 +84,8 @@ type FileList struct {
 	paging   bool               // a page asked for by More is on its way
 	reload   context.CancelFunc // ends the reload under way
 	watchers int
-	poll     *poller // the refresh under way while files process
+	poll     *poller      // the refresh under way while files process
+	polls    atomic.Int32 // refreshes still running, a stopped one too (Refreshing)
 }
 
 // poller is one run of the refresh while files process.
@@ -284,8 +288,10 @@ func (l *FileList) watch() {
 	ctx, cancel := context.WithCancel(l.a.Life())
 	p := &poller{stop: cancel}
 	l.poll = p
-	every := FilesRefreshEvery
+	every := cmp.Or(l.a.cfg.FilesRefreshEvery, FilesRefreshEvery)
 	l.a.Go(func() {
+		l.polls.Add(1)
+		defer l.polls.Add(-1)
 		defer cancel()
 		t := time.NewTimer(every)
 		defer t.Stop()
@@ -306,6 +312,10 @@ func (l *FileList) watch() {
 		}
 	})
 }
+
+// Refreshing reports whether a refresh still runs: one stopped may still
+// be asking the service until it ends (tests wait for that).
+func (l *FileList) Refreshing() bool { return l.polls.Load() > 0 }
 
 // pollOn reports whether the refresh p should go on: it is still the one
 // wanted and a file still processes. When it should not, it is forgotten,

@@ -288,11 +288,10 @@ func waitFiles(t *testing.T, l *app.FileList, what string, cond func(app.FilesSt
 }
 
 func TestWatchedFileListFollowsProcessingThenIdles(t *testing.T) {
-	before := app.FilesRefreshEvery
-	app.FilesRefreshEvery = 5 * time.Millisecond
-	t.Cleanup(func() { app.FilesRefreshEvery = before })
+	const every = 5 * time.Millisecond
 	var lists atomic.Int64
-	a, _ := served(t, demoservice.Options{API: demoservice.APIReal, Pace: 5 * time.Millisecond}, countLists(&lists))
+	a, _ := served(t, demoservice.Options{API: demoservice.APIReal, Pace: 5 * time.Millisecond}, countLists(&lists),
+		func(c *app.Config) { c.FilesRefreshEvery = every })
 	ctx := context.Background()
 	upload := func(name string) client.ID {
 		f, err := a.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("content"), Filename: name, Size: 7})
@@ -302,9 +301,9 @@ func TestWatchedFileListFollowsProcessingThenIdles(t *testing.T) {
 		return f.ID
 	}
 	quietCount := func() int64 { // what the count is once nothing runs
-		time.Sleep(10 * app.FilesRefreshEvery)
+		time.Sleep(10 * every)
 		n := lists.Load()
-		time.Sleep(20 * app.FilesRefreshEvery)
+		time.Sleep(20 * every)
 		if m := lists.Load(); m != n {
 			t.Fatalf("nothing processes, yet the files were listed %d more times", m-n)
 		}

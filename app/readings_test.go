@@ -21,7 +21,7 @@ import (
 // served opens an App whose client talks to a built-in service with opts
 // over real HTTP, through wrap when given (to take an endpoint away), and
 // returns the service to switch faults and count executions.
-func served(t *testing.T, opts demoservice.Options, wrap func(http.Handler) http.Handler, extra ...client.Option) (*app.App, *demoservice.Service) {
+func served(t *testing.T, opts demoservice.Options, wrap func(http.Handler) http.Handler, change ...func(*app.Config)) (*app.App, *demoservice.Service) {
 	t.Helper()
 	if opts.APIKey == "" {
 		opts.APIKey = "k"
@@ -33,11 +33,10 @@ func served(t *testing.T, opts demoservice.Options, wrap func(http.Handler) http
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { _ = svc.Close(); srv.Close() })
-	a := apptest.Open(t, func(c *app.Config) {
+	a := apptest.Open(t, append([]func(*app.Config){func(c *app.Config) {
 		c.ClientOptions = append(c.ClientOptions, client.WithBaseURL(srv.URL), client.WithAPIKey(opts.APIKey),
 			client.WithPollInterval(2*time.Millisecond), client.WithRetryBackoff(time.Millisecond, 5*time.Millisecond))
-		c.ClientOptions = append(c.ClientOptions, extra...)
-	})
+	}}, change...)...)
 	return a, svc
 }
 
@@ -195,8 +194,9 @@ func TestNoExecutionIsSentTwice(t *testing.T) {
 
 func TestRunStillRunningIsCheckedAgainNotRunAgain(t *testing.T) {
 	pace := 40 * time.Millisecond
-	a, svc := served(t, demoservice.Options{API: demoservice.APIReal, Pace: pace, WaitCap: time.Millisecond}, nil,
-		client.WithPollLimit(5*time.Millisecond))
+	a, svc := served(t, demoservice.Options{API: demoservice.APIReal, Pace: pace, WaitCap: time.Millisecond}, nil, func(c *app.Config) {
+		c.ClientOptions = append(c.ClientOptions, client.WithPollLimit(5*time.Millisecond))
+	})
 	agent := getAgent(t, a, "119")
 	r := a.NewRunner()
 	ar, err := r.Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)

@@ -96,10 +96,7 @@ func TestNoGlobalState(t *testing.T) {
 var stillGlobal = func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, n := range strings.Fields(`
-		agents.hasPlayer agents.notifyAfter agents.openOutput agents.searchDelay agents.textLimits
-		app.FilesRefreshEvery app.Version app.inUse app.linked app.startEnv
-		batches.documentsFolder batches.offered batches.opener batches.planShown
-		files.uiq
+		app.Version app.inUse app.linked app.startEnv
 		kit.busy kit.followed kit.shownDialogs`) {
 		m[n] = struct{}{}
 	}

@@ -89,6 +89,7 @@ func (f *fakeAttachments) AddFiles() {}
 type countingTransport struct {
 	searches atomic.Int64
 	slowQ    string
+	slowDone atomic.Int64 // slow answers given
 	perPage  int
 }
 
@@ -97,6 +98,7 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		c.searches.Add(1)
 		if c.slowQ != "" && strings.Contains(r.URL.Query().Get("q"), c.slowQ) {
 			time.Sleep(500 * time.Millisecond)
+			defer c.slowDone.Add(1)
 		}
 	}
 	if r.URL.Path == "/agents" && c.perPage > 0 {
@@ -118,16 +120,21 @@ type fixture struct {
 	q   *kit.Queue
 }
 
-func newFixture(t *testing.T, perPage int) *fixture {
+// newFixture is the screen with a search delay of 20 ms, and what change
+// makes of its options.
+func newFixture(t *testing.T, perPage int, change ...func(*options)) *fixture {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	searchDelay = 20 * time.Millisecond
+	o := options{searchDelay: 20 * time.Millisecond}
+	for _, c := range change {
+		c(&o)
+	}
 	tr := &countingTransport{perPage: perPage}
 	a := apptest.Open(t, func(c *app.Config) { c.HTTPClient = &http.Client{Transport: tr} })
 	nav := &fakeNav{}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	cw := &kittest.CountingWindow{Window: w}
-	s := New(screen.Env{App: a, Window: cw, Nav: nav}).(*Screen)
+	s := newScreen(screen.Env{App: a, Window: cw, Nav: nav}, o)
 	w.SetContent(s.Content())
 	height := float32(800)
 	if perPage > 0 {
@@ -136,7 +143,7 @@ func newFixture(t *testing.T, perPage int) *fixture {
 	}
 	w.Resize(fyne.NewSize(1200, height))
 	s.Shown()
-	withPlayer(t, true)
+	withPlayer(s, true)
 	f := &fixture{s: s, a: a, nav: nav, w: w, cw: cw, tr: tr, q: q}
 	f.wait(t, "the first page", func() bool { return len(s.shown.Agents) > 0 })
 	return f
@@ -227,7 +234,8 @@ func TestTypeFilterNarrowsTheList(t *testing.T) {
 }
 
 func TestSearchIsDebouncedAndEmptyExplained(t *testing.T) {
-	f := newFixture(t, 0)
+	// A pause no typing of a test takes, however busy the machine.
+	f := newFixture(t, 0, func(o *options) { o.searchDelay = time.Second })
 	test.Type(f.s.search, "press release")
 	f.wait(t, "search results", func() bool { return f.page().Query.Q == "press release" })
 	if n := f.tr.searches.Load(); n != 1 {
@@ -244,16 +252,16 @@ func TestSearchIsDebouncedAndEmptyExplained(t *testing.T) {
 }
 
 func TestSlowOldSearchDoesNotOverwriteNewer(t *testing.T) {
-	f := newFixture(t, 0)
+	// Only Enter searches: typing never pauses long enough.
+	f := newFixture(t, 0, func(o *options) { o.searchDelay = time.Hour })
 	f.tr.slowQ = "video"
-	f.s.search.SetText("video")
+	f.s.search.SetText("video script") // words of a search ("video" alone is the type)
 	f.s.runSearch()
-	time.Sleep(50 * time.Millisecond)
+	f.q.WaitUntil(t, func() bool { return f.tr.searches.Load() == 1 }, func() string { return "the old search never left" })
 	f.s.search.SetText("invoice")
 	f.s.runSearch()
 	f.wait(t, "the newer search", func() bool { return f.page().Query.Q == "invoice" })
-	time.Sleep(700 * time.Millisecond)
-	f.wait(t, "quiet", func() bool { return true })
+	f.wait(t, "the old answer", func() bool { return f.tr.slowDone.Load() == 1 })
 	if len(f.s.shown.Agents) != 1 || f.s.shown.Agents[0].Title != "Invoice Query Assistant" {
 		t.Fatalf("the list shows %d agents, first %q", len(f.s.shown.Agents), f.s.shown.Agents[0].Title)
 	}
@@ -766,8 +774,7 @@ func TestLongRunNotifiesWhenWindowIsInBackground(t *testing.T) {
 	d := f.open(t, "119")
 	fillPrompt(d)
 	d.form.byName["tone"].set("formal")
-	defer func(old time.Duration) { notifyAfter = old }(notifyAfter)
-	notifyAfter = 0
+	f.s.notifyAfter = 0
 
 	run := func() {
 		test.Tap(d.runBtn)
@@ -822,10 +829,8 @@ func TestAgentFromALaterPageOpensInFull(t *testing.T) {
 // the user sees the same screen: the same rows, the selected agent, the
 // search box still focused.
 func TestListAtRestKeepsTheScreen(t *testing.T) {
-	defer func(l kit.ReleaseLimits) { textLimits = l }(textLimits)
-	textLimits = kit.ReleaseLimits{Many: 12, Few: 4, Rest: time.Millisecond}
-
-	f := newFixture(t, 10)
+	limits := kit.ReleaseLimits{Many: 12, Few: 4, Rest: time.Millisecond}
+	f := newFixture(t, 10, func(o *options) { o.textLimits = limits })
 	d := f.open(t, f.s.shown.Agents[0].ID)
 	// The search box has the keyboard (nothing typed: a search typed
 	// here would start the list again whenever its pause ended).
@@ -836,7 +841,7 @@ func TestListAtRestKeepsTheScreen(t *testing.T) {
 		f.wait(t, "the next page", func() bool { return len(f.s.shown.Agents) > n || !f.page().HasMore })
 	}
 	f.s.list.ScrollToBottom()
-	f.wait(t, "the list at rest", func() bool { return f.cw.Sets.Load() > 0 && f.s.text.Pending() < textLimits.Few })
+	f.wait(t, "the list at rest", func() bool { return f.cw.Sets.Load() > 0 && f.s.text.Pending() < limits.Few })
 
 	if len(f.s.shown.Agents) != 44 || f.s.total.Text != "44 agents" || f.s.listStack.Objects[0] != f.s.list {
 		t.Fatalf("the list shows %d agents, %q", len(f.s.shown.Agents), f.s.total.Text)
@@ -1013,10 +1018,9 @@ func TestNothingOfTheScreenOutlivesClose(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	searchDelay = 20 * time.Millisecond
 	before := runtime.NumGoroutine()
 	a := apptest.Open(t)
-	s := New(screen.Env{App: a, Window: w, Nav: &fakeNav{}}).(*Screen)
+	s := newScreen(screen.Env{App: a, Window: w, Nav: &fakeNav{}}, options{searchDelay: 20 * time.Millisecond})
 	w.SetContent(s.Content())
 	s.Shown()
 	f := &fixture{s: s, a: a, q: q}

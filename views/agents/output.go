@@ -184,14 +184,6 @@ type fetchedOutput struct {
 	out app.Output
 }
 
-// hasPlayer asks whether the computer has a program for a kind of file
-// (tests replace it: a test machine has no video player).
-var hasPlayer = app.HasPlayer
-
-// openOutput hands a local copy to the computer's own viewer or player
-// (tests replace it to see what would be opened).
-var openOutput = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) }
-
 // image has the app download the picture into the preview cache, showing
 // how much has arrived and a Cancel button, and shows it once there when
 // it is a PNG, JPEG, GIF or WebP picture (judged from its content, never
@@ -238,7 +230,7 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 			}
 			u, err := url.Parse(storage.NewFileURI(out.Path).String())
 			if err == nil {
-				err = openOutput(u)
+				err = o.s.env.Open(u) // the computer's own viewer or player
 			}
 			if err != nil {
 				return saveOnly(lang.L("Your computer could not open the video. Save it with the Save as… button, then open it from there."))
@@ -250,7 +242,7 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 	// and offer only Save as… (the check asks the desktop, off the UI).
 	noPlayer := false
 	kit.Act(o.s.app, func(ctx context.Context) {
-		noPlayer = !hasPlayer(ctx, filepath.Ext(app.OutputFileName(r.AgentType, r.Output)))
+		noPlayer = !o.s.hasPlayer(ctx, filepath.Ext(app.OutputFileName(r.AgentType, r.Output)))
 	}, func() {
 		if noPlayer {
 			play.Hide()

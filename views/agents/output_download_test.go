@@ -42,36 +42,32 @@ func newOutputFixture(t *testing.T, handler http.Handler) *outputFixture {
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := &Screen{env: screen.Env{App: a, Window: w, Nav: kittest.Nav{}}, app: a}
-	f := &outputFixture{o: newOutputView(s), q: q, srv: httptest.NewServer(handler)}
+	f := &outputFixture{q: q, srv: httptest.NewServer(handler)}
 	t.Cleanup(f.srv.Close)
-	w.SetContent(f.o.content)
-	w.Resize(fyne.NewSize(800, 600))
-	old := openOutput
-	openOutput = func(u *url.URL) error {
+	s := &Screen{env: screen.Env{App: a, Window: w, Nav: kittest.Nav{}, Opener: func(u *url.URL) error {
 		f.mu.Lock()
 		f.opened = append(f.opened, u)
 		f.mu.Unlock()
 		return nil
-	}
-	t.Cleanup(func() { openOutput = old })
-	withPlayer(t, true)
+	}}, app: a}
+	withPlayer(s, true)
+	f.o = newOutputView(s)
+	w.SetContent(f.o.content)
+	w.Resize(fyne.NewSize(800, 600))
 	t.Cleanup(f.o.stopPreview)
 	return f
 }
 
 // withPlayer sets whether the computer has a video player, for the test.
-func withPlayer(t *testing.T, has bool) {
-	old := hasPlayer
-	hasPlayer = func(context.Context, string) bool { return has }
-	t.Cleanup(func() { hasPlayer = old })
+func withPlayer(s *Screen, has bool) {
+	s.hasPlayer = func(context.Context, string) bool { return has }
 }
 
 // Where the computer has no video player, Play is not offered (it would do
 // nothing): the screen says so and offers Save as….
 func TestNoPlayerMeansSaveToWatch(t *testing.T) {
 	f := newOutputFixture(t, serveFiles(map[string][]byte{"/clip.mp4": viewMP4}))
-	withPlayer(t, false)
+	withPlayer(f.o.s, false)
 	f.o.show(f.run(client.AgentVideo, "/clip.mp4"), 0)
 	f.waitText(t, "no video player")
 	if kittest.FindButton(f.o.content, "Play video") != nil {

@@ -4,6 +4,8 @@
 package agents
 
 import (
+	"cmp"
+	"context"
 	"strings"
 	"time"
 
@@ -21,20 +23,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
-
-// searchDelay is how long typing must pause before the service is asked:
-// one request per pause, not one per key.
-var searchDelay = 300 * time.Millisecond
-
-// notifyAfter is how long a run must take before its end is worth a
-// desktop notification.
-var notifyAfter = 10 * time.Second
-
-// textLimits: the text drawn for rows bound to new agents is let go (see
-// kit.TextRelease) after 300 rows, and when the list has rested for half
-// a second after about a screen of them (20). Paging through 10,000 agents
-// then holds a few MB of text.
-var textLimits = kit.ReleaseLimits{Many: 300, Few: 20, Rest: 500 * time.Millisecond}
 
 // typeChoices are the filter's labels, in the order of app.AgentTypes.
 func typeChoices() []string {
@@ -64,14 +52,35 @@ type Screen struct {
 	started bool
 	details map[client.ID]*detail
 	current *detail
+
+	// notifyAfter is how long a run must take before its end is worth a
+	// desktop notification; hasPlayer asks whether the computer has a
+	// program for a kind of file (a test machine has no video player).
+	notifyAfter time.Duration
+	hasPlayer   func(ctx context.Context, ext string) bool
+}
+
+// options are what tests change of the screen as it is built; zero
+// values are the defaults.
+type options struct {
+	// searchDelay is how long typing must pause before the service is
+	// asked (300 ms): one request per pause, not one per key.
+	searchDelay time.Duration
+	// textLimits: the text drawn for rows bound to new agents is let go
+	// (see kit.TextRelease) after 300 rows, and when the list has rested
+	// for half a second after about a screen of them (20). Paging through
+	// 10,000 agents then holds a few MB of text.
+	textLimits kit.ReleaseLimits
 }
 
 // New builds the agents screen.
-func New(env screen.Env) screen.Screen {
-	s := &Screen{env: env, app: env.App, details: map[client.ID]*detail{}}
-	s.browser = env.App.NewAgentBrowser(searchDelay)
+func New(env screen.Env) screen.Screen { return newScreen(env, options{}) }
+
+func newScreen(env screen.Env, o options) *Screen {
+	s := &Screen{env: env, app: env.App, details: map[client.ID]*detail{}, notifyAfter: 10 * time.Second, hasPlayer: app.HasPlayer}
+	s.browser = env.App.NewAgentBrowser(cmp.Or(o.searchDelay, 300*time.Millisecond))
 	s.runner = env.App.NewRunner()
-	s.text = kit.NewTextRelease(env.Window, env.App.Life(), textLimits)
+	s.text = kit.NewTextRelease(env.Window, env.App.Life(), cmp.Or(o.textLimits, kit.ReleaseLimits{Many: 300, Few: 20, Rest: 500 * time.Millisecond}))
 	screen.OnAccountChange(env.App, s.accountChanged)
 	s.build()
 	// When the service can be reached again, a list that could not be
@@ -398,7 +407,7 @@ func (s *Screen) accountChanged() {
 // runFinished tells the user about a long run that ended while they were
 // in another window.
 func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
-	if p.Took <= notifyAfter || kit.InForeground() {
+	if p.Took <= s.notifyAfter || kit.InForeground() {
 		return
 	}
 	if fa := fyne.CurrentApp(); fa != nil {

@@ -35,7 +35,6 @@ func newHostileFixture(t *testing.T) *fixture {
 func newFixtureThrough(t *testing.T, wrap func(http.RoundTripper) http.RoundTripper) *fixture {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	searchDelay = 20 * time.Millisecond
 	tr := &countingTransport{}
 	a := apptest.Open(t, func(c *app.Config) {
 		c.HTTPClient = &http.Client{Transport: wrap(tr)}
@@ -43,7 +42,7 @@ func newFixtureThrough(t *testing.T, wrap func(http.RoundTripper) http.RoundTrip
 	nav := &fakeNav{}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	cw := &kittest.CountingWindow{Window: w}
-	s := New(screen.Env{App: a, Window: cw, Nav: nav}).(*Screen)
+	s := newScreen(screen.Env{App: a, Window: cw, Nav: nav}, options{searchDelay: 20 * time.Millisecond})
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1200, 800))
 	s.Shown()
@@ -75,8 +74,7 @@ func TestAgentTitlesFromTheServiceShowOnOneLineAsWritten(t *testing.T) {
 
 	d.form.byName["prompt"].set("A short note for the team")
 	d.form.byName["tone"].set("formal")
-	defer func(old time.Duration) { notifyAfter = old }(notifyAfter)
-	notifyAfter = 0
+	f.s.notifyAfter = 0
 	kit.SetForeground(false)
 	defer kit.SetForeground(true)
 	test.AssertNotificationSent(t, &fyne.Notification{

@@ -29,10 +29,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// opener opens a file or folder with the computer's own program (tests
-// replace it).
-var opener = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) }
-
 // maxRows is the most rows of a batch the screen lists.
 const maxRows = 5000
 
@@ -514,7 +510,7 @@ func (s *Screen) openSaved() {
 		return
 	}
 	p := app.BatchFilesFolder(it.b)
-	if err := opener(&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}); err != nil {
+	if err := s.env.Open(&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}); err != nil {
 		kit.ShowInformation(lang.L("Not opened"), lang.L("Agent Desk could not open it. The files are at {{.Path}}.", map[string]any{"Path": p}), s.env.Window)
 	}
 }
@@ -530,7 +526,7 @@ func (s *Screen) openResults(folder bool) {
 	if folder {
 		p = filepath.Dir(p)
 	}
-	if err := opener(&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}); err != nil {
+	if err := s.env.Open(&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}); err != nil {
 		kit.ShowInformation(lang.L("Not opened"), lang.L("Agent Desk could not open it. The results are at {{.Path}}.", map[string]any{"Path": it.b.Results}), s.env.Window)
 	}
 }
@@ -635,7 +631,7 @@ func RowText(r app.BatchRow) string {
 // OfferUnfinished asks once whether to go on with the batches that were
 // running when Agent Desk closed.
 func OfferUnfinished(env screen.Env) {
-	if !offerOnce(env.App) {
+	if !env.App.Batches().FirstOffer() {
 		return
 	}
 	a := env.App
@@ -680,22 +676,6 @@ func OfferUnfinished(env screen.Env) {
 		d.SetDismissText(lang.L("Later"))
 		kit.ShowDialog(d, env.Window)
 	})
-}
-
-var (
-	offeredMu sync.Mutex
-	offered   = map[*app.App]bool{}
-)
-
-// offerOnce reports true the first time it is asked for a.
-func offerOnce(a *app.App) bool {
-	offeredMu.Lock()
-	defer offeredMu.Unlock()
-	if offered[a] {
-		return false
-	}
-	offered[a] = true
-	return true
 }
 
 // Follow tells the user of each batch that ends while the window is not in

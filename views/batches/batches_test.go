@@ -145,8 +145,7 @@ func TestTheScreenListsABatchWithItsCountsAndRows(t *testing.T) {
 		t.Fatal("a batch done offers Open results and Show in folder only")
 	}
 	var opened []string
-	opener = func(u *url.URL) error { opened = append(opened, u.Path); return nil }
-	t.Cleanup(func() { opener = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) } })
+	s.env.Opener = func(u *url.URL) error { opened = append(opened, u.Path); return nil }
 	s.openResults(false)
 	s.openResults(true)
 	if len(opened) != 2 || !strings.HasSuffix(opened[0], "products results.csv") || strings.HasSuffix(opened[1], ".csv") {
@@ -397,12 +396,17 @@ func envThrough(t *testing.T, rt http.RoundTripper) (screen.Env, *kit.Queue, *de
 	return screen.Env{App: a, Window: w, Nav: nav{shown: &shown}}, q, svc, &shown
 }
 
-// plansShown collects the plans shown from now on.
-func plansShown(t *testing.T) *[]*plan {
-	var got []*plan
-	planShown = func(pl *plan) { got = append(got, pl) }
-	t.Cleanup(func() { planShown = func(*plan) {} })
-	return &got
+// shownPlan waits for the plan of Run on many… on top of e's window.
+func shownPlan(t *testing.T, e screen.Env, q *kit.Queue) *plan {
+	t.Helper()
+	var shown []*plan
+	q.WaitUntil(t, func() bool {
+		if top := e.Window.Canvas().Overlays().Top(); top != nil {
+			shown = findAll[*plan](top)
+		}
+		return len(shown) == 1
+	}, func() string { return "no plan" })
+	return shown[0]
 }
 
 // questions are a plan's questions by name.
@@ -523,10 +527,8 @@ func TestAFolderPlanListsItsKindsAndRunsTheChosenFilesOnly(t *testing.T) {
 	} {
 		writeFile(t, filepath.Join(folder, name), text)
 	}
-	plans := plansShown(t)
 	ShowFolderPlan(e, ag, folder)
-	q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
-	pl := (*plans)[0]
+	pl := shownPlan(t, e, q)
 	if got, want := pl.kinds.Options, []string{"All files (8)", "PDF (4)", "Pictures (.jpg, .png) (3)", "Text files (.txt) (1)"}; !slices.Equal(got, want) {
 		t.Fatalf("the kinds offered are %q, want %q", got, want)
 	}
@@ -584,13 +586,17 @@ func TestAFolderPlanListsItsKindsAndRunsTheChosenFilesOnly(t *testing.T) {
 // Documents folder, never over an earlier batch's results).
 func TestPastedLinesRunOnceEachWithTheResultsInDocuments(t *testing.T) {
 	e, q, svc, shown := env(t, 0)
-	docs := t.TempDir()
-	was := documentsFolder
-	documentsFolder = func() string { return docs }
-	t.Cleanup(func() { documentsFolder = was })
+	docs := filepath.Join(t.TempDir(), "Documents")
+	if err := os.Mkdir(docs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The home folder is one with Documents in it, and no user-dirs.dirs
+	// names another.
+	for _, v := range []string{"HOME", "USERPROFILE", "XDG_CONFIG_HOME"} {
+		t.Setenv(v, filepath.Dir(docs))
+	}
 	ag := agent(t, e.App)
 	writeFile(t, filepath.Join(docs, ag.Title+" results.xlsx"), "an earlier batch's")
-	plans := plansShown(t)
 	askLines(e, ag)
 	entry, ok := e.Window.Canvas().Focused().(*kit.FormEntry)
 	if !ok {
@@ -601,8 +607,7 @@ func TestPastedLinesRunOnceEachWithTheResultsInDocuments(t *testing.T) {
 		t.Fatalf("the lines dialog does not count them:\n%s", text)
 	}
 	entry.TypedShortcut(kit.CtrlEnterShortcut)
-	q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
-	pl := (*plans)[0]
+	pl := shownPlan(t, e, q)
 	results := filepath.Join(docs, ag.Title+" results (2).xlsx")
 	text := kittest.AllText(e.Window.Canvas().Overlays().Top())
 	for _, line := range []string{"3 lines", "The results go to " + results} {
@@ -671,7 +676,7 @@ func TestAChatAgentsPlanAsksForTheMessage(t *testing.T) {
 	if m == nil || m.choice.Selected != "Message" {
 		t.Fatalf("the message is answered by %v", m)
 	}
-	if text := kittest.AllText(pl.content); !strings.Contains(text, "Message (required)") {
+	if text := kittest.AllText(pl.scroll); !strings.Contains(text, "Message (required)") {
 		t.Fatalf("the plan does not name the message:\n%s", text)
 	}
 	for _, name := range []string{"model", "temperature", "tools"} {
@@ -842,11 +847,9 @@ func TestFilesDroppedAskOneRunOrOneEach(t *testing.T) {
 	if once != 1 || c.Overlays().Top() != nil {
 		t.Fatalf("Enter: %d runs with all, dialog open %v", once, c.Overlays().Top() != nil)
 	}
-	plans := plansShown(t)
 	AskDropped(e, ag, paths, func() { once++ })
 	test.Tap(findAll[*choiceButton](c.Overlays().Top())[1])
-	q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
-	pl := (*plans)[0]
+	pl := shownPlan(t, e, q)
 	var names []string
 	for _, f := range pl.chosen {
 		names = append(names, f.Name)
@@ -897,8 +900,7 @@ func TestAPictureBatchShowsTheFilesItSaved(t *testing.T) {
 		t.Fatalf("the rows start at %v, above the buttons' end at %v", top, under)
 	}
 	var opened []string
-	opener = func(u *url.URL) error { opened = append(opened, u.Path); return nil }
-	t.Cleanup(func() { opener = func(u *url.URL) error { return fyne.CurrentApp().OpenURL(u) } })
+	s.env.Opener = func(u *url.URL) error { opened = append(opened, u.Path); return nil }
 	test.Tap(kittest.FindButton(s.Content(), "Show saved files"))
 	if want := app.BatchFilesFolder(state(t, e.App, b.ID)); len(opened) != 1 || opened[0] != filepath.ToSlash(want) {
 		t.Fatalf("opened %q, want %q", opened, want)
@@ -947,10 +949,8 @@ func TestAFolderWithNothingToSendSaysSo(t *testing.T) {
 		for name, text := range files {
 			writeFile(t, filepath.Join(folder, name), text)
 		}
-		plans := plansShown(t)
 		ShowFolderPlan(e, ag, folder)
-		q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
-		pl := (*plans)[0]
+		pl := shownPlan(t, e, q)
 		by := questions(pl)
 		by["prompt"].setFixed("Summarise this invoice")
 		by["tone"].setFixed("friendly")
@@ -1009,11 +1009,9 @@ func TestASheetDroppedAsksToSendItOrRunOnEachRow(t *testing.T) {
 	if once != 1 || c.Overlays().Top() != nil {
 		t.Fatalf("Enter: sent with the next run %d times, question open %v", once, c.Overlays().Top() != nil)
 	}
-	plans := plansShown(t)
 	AskDroppedSheet(e, ag, path, func() { once++ })
 	test.Tap(findAll[*choiceButton](c.Overlays().Top())[1])
-	q.WaitUntil(t, func() bool { return len(*plans) == 1 }, func() string { return "no plan" })
-	if pl := (*plans)[0]; pl.src.kind != fromSheet || pl.src.path != path || pl.src.total != 3 || once != 1 {
+	if pl := shownPlan(t, e, q); pl.src.kind != fromSheet || pl.src.path != path || pl.src.total != 3 || once != 1 {
 		t.Fatalf("the plan is for %q (%d rows), sent %d times", pl.src.path, pl.src.total, once)
 	}
 }
@@ -1026,7 +1024,7 @@ func TestASheetDroppedAsksToSendItOrRunOnEachRow(t *testing.T) {
 func TestABatchPausedAtItsLimitAsksForANewOne(t *testing.T) {
 	e, q, svc, _ := env(t, 0)
 	kit.AnswerDialogKeys(e.Window)
-	offerOnce(e.App) // the offer at the start is another test's
+	e.App.Batches().FirstOffer() // the offer at the start is another test's
 	ag := agent(t, e.App)
 	ctx := context.Background()
 	b, err := e.App.NewBatch(ctx, ag, sheetOf(t, 6), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"}), CreditCap: 0.0001})
@@ -1178,7 +1176,7 @@ func TestAFileQuestionIsAnsweredByAColumnOnly(t *testing.T) {
 // and only that: going on looks those rows up and sends nothing new.
 func TestACancelledBatchGoesOnOnlyToLookUpItsRowsOnTheirWay(t *testing.T) {
 	e, q, svc, _ := env(t, 0)
-	offerOnce(e.App) // the offer at the start is another test's
+	e.App.Batches().FirstOffer() // the offer at the start is another test's
 	ag := agent(t, e.App)
 	ctx := context.Background()
 	db := e.App.DB()
@@ -1248,7 +1246,7 @@ func TestCancelWhileTheServiceIsOutOfReachSaysTheRowsAreCheckedLater(t *testing.
 	net := &offline{}
 	e, q, svc, _ := envThrough(t, net)
 	a, w := e.App, e.Window
-	offerOnce(a)
+	a.Batches().FirstOffer()
 	ag := agent(t, a)
 	ctx := context.Background()
 	b, err := a.NewBatch(ctx, ag, sheetOf(t, 3), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})

@@ -101,8 +101,10 @@ type kindChoice struct {
 }
 
 // plan is the dialog of Run on many…: how the agent would run on a sheet's
-// rows, a folder's files or pasted lines, and Start.
+// rows, a folder's files or pasted lines, and Start. It is the dialog's
+// content (tests find it on the window).
 type plan struct {
+	widget.BaseWidget
 	env   screen.Env
 	agent client.Agent
 	src   source
@@ -137,12 +139,12 @@ type plan struct {
 	limitErr  *widget.Label
 	start     *kit.PaidButton
 	dialog    *dialog.CustomDialog
-	content   fyne.CanvasObject
 	scroll    *container.Scroll
 }
 
 func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 	pl := &plan{env: env, agent: agent, src: src, notUsed: lang.L("Not answered")}
+	pl.ExtendBaseWidget(pl)
 	switch src.kind {
 	case fromFiles:
 		pl.same = lang.L("The same for every file")
@@ -267,7 +269,6 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 	body := container.NewVBox(top, widget.NewLabel(which), grid, pl.missing, pl.skipped,
 		widget.NewSeparator(), pl.firstHead, pl.first, widget.NewSeparator(), more, pl.estimate)
 	pl.scroll = kit.FollowFocus(container.NewVScroll(body))
-	pl.content = pl.scroll
 
 	pl.start = kit.NewPaidButton(lang.L("Start"), theme.MediaPlayIcon(), pl.Start)
 	switch src.kind {
@@ -394,17 +395,16 @@ func columnLetter(i int) string {
 
 func (pl *plan) show() {
 	cancel := kit.NewButton(lang.L("Cancel"), func() { pl.dialog.Hide() })
-	pl.dialog = dialog.NewCustomWithoutButtons(dialogTitle(pl.agent), pl.content, pl.env.Window)
+	pl.dialog = dialog.NewCustomWithoutButtons(dialogTitle(pl.agent), pl, pl.env.Window)
 	pl.dialog.SetButtons([]fyne.CanvasObject{cancel, pl.start})
 	size := pl.env.Window.Canvas().Size()
 	pl.dialog.Resize(fyne.NewSize(min(size.Width*0.9, 640), min(size.Height*0.9, 560)))
 	// Enter does not start what costs credits; Ctrl+Enter in a field does.
 	kit.ShowDialogKeys(pl.dialog, pl.env.Window, nil, pl.dialog.Hide)
-	planShown(pl)
 }
 
-// planShown is told of each plan shown (tests replace it).
-var planShown = func(*plan) {}
+// CreateRenderer shows the plan's content.
+func (pl *plan) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(pl.scroll) }
 
 // chooseKind takes the files of the kind chosen.
 func (pl *plan) chooseKind() {

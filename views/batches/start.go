@@ -309,8 +309,7 @@ func ShowLinesPlan(env screen.Env, agent client.Agent, lines []string) {
 
 // documentsFolder is where the results of pasted lines go: the user's
 // Documents folder (as the desktop names it), else the home folder.
-// Tests replace it.
-var documentsFolder = func() string {
+func documentsFolder() string {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return os.TempDir()

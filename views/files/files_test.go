@@ -28,19 +28,18 @@ import (
 
 type fakeNav struct{ screen.Nav }
 
-// uiq runs the screens' UI updates on the test goroutine.
-var uiq *kit.Queue
-
-func testEnv(t *testing.T) screen.Env {
+// testEnv is an app on the built-in service, and the queue that runs the
+// screens' UI updates on the test goroutine.
+func testEnv(t *testing.T) (screen.Env, *kit.Queue) {
 	t.Helper()
 	test.NewTempApp(t)
-	uiq = kit.UseQueue(t)
+	q := kit.UseQueue(t)
 	// The interface's reading: every upload is processed at once, and
 	// there is no limit of 30 stored files.
 	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{API: demoservice.APISpec}))
 	w := test.NewTempWindow(t, container.NewStack())
 	w.Resize(fyne.NewSize(1000, 700))
-	return screen.Env{App: a, Window: w, Nav: fakeNav{}}
+	return screen.Env{App: a, Window: w, Nav: fakeNav{}}, q
 }
 
 func write(t *testing.T, path string, size int) string {
@@ -55,9 +54,9 @@ func write(t *testing.T, path string, size int) string {
 }
 
 // eventually runs UI updates until cond holds.
-func eventually(t *testing.T, what string, cond func() bool) {
+func eventually(t *testing.T, q *kit.Queue, what string, cond func() bool) {
 	t.Helper()
-	uiq.WaitUntil(t, cond, func() string { return what })
+	q.WaitUntil(t, cond, func() string { return what })
 }
 
 // dialogs is the text of every dialog shown on w.
@@ -89,7 +88,7 @@ func chipText(at *Attachments, id int64) string {
 }
 
 func TestAttachmentsDropFileFolderAndMixed(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	at := newAttachments(env)
 	dir := t.TempDir()
 	one := write(t, filepath.Join(dir, "invoice.pdf"), 3000)
@@ -98,12 +97,12 @@ func TestAttachmentsDropFileFolderAndMixed(t *testing.T) {
 	write(t, filepath.Join(dir, "folder", "sub", "b.txt"), 10)
 
 	at.Dropped([]string{one})
-	eventually(t, "one chip uploaded", func() bool { return len(at.chips) == 1 && len(at.FileIDs()) == 1 })
+	eventually(t, q, "one chip uploaded", func() bool { return len(at.chips) == 1 && len(at.FileIDs()) == 1 })
 	if !at.Object().Visible() {
 		t.Fatal("the chips row should show")
 	}
 	at.Dropped([]string{filepath.Join(dir, "folder"), one})
-	eventually(t, "folder and file uploaded", func() bool { return len(at.chips) == 4 && !at.Pending() && len(at.FileIDs()) == 4 })
+	eventually(t, q, "folder and file uploaded", func() bool { return len(at.chips) == 4 && !at.Pending() && len(at.FileIDs()) == 4 })
 	for _, u := range at.queue.Items() {
 		if u.Name == ".hidden" {
 			t.Fatal("hidden files must be left out")
@@ -116,7 +115,7 @@ func TestAttachmentsDropFileFolderAndMixed(t *testing.T) {
 }
 
 func TestAttachmentsShowWhyAFileFailedAndRetry(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	at := newAttachments(env)
 	dir := t.TempDir()
 	empty := write(t, filepath.Join(dir, "empty.txt"), 0)
@@ -126,7 +125,7 @@ func TestAttachmentsShowWhyAFileFailedAndRetry(t *testing.T) {
 	}
 	missing := filepath.Join(dir, "gone.txt")
 	at.Dropped([]string{empty, loop, missing})
-	eventually(t, "three error chips", func() bool { return len(at.chips) == 3 && !at.Pending() })
+	eventually(t, q, "three error chips", func() bool { return len(at.chips) == 3 && !at.Pending() })
 	var texts []string
 	for _, u := range at.queue.Items() {
 		texts = append(texts, chipText(at, u.ID))
@@ -144,7 +143,7 @@ func TestAttachmentsShowWhyAFileFailedAndRetry(t *testing.T) {
 	write(t, empty, 12)
 	id := at.queue.Items()[0].ID
 	test.Tap(at.chips[id].retry)
-	eventually(t, "retry uploads the fixed file", func() bool { return len(at.FileIDs()) == 1 })
+	eventually(t, q, "retry uploads the fixed file", func() bool { return len(at.FileIDs()) == 1 })
 	// The × removes a chip.
 	test.Tap(at.chips[id].close)
 	if len(at.chips) != 2 || len(at.FileIDs()) != 0 {
@@ -153,49 +152,49 @@ func TestAttachmentsShowWhyAFileFailedAndRetry(t *testing.T) {
 }
 
 func TestAttachmentsOfflineTellsTheUserAndQueuesNothing(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	at := newAttachments(env)
 	_ = env.App.Demo().Close()
 	at.Dropped([]string{write(t, filepath.Join(t.TempDir(), "a.txt"), 10)})
-	eventually(t, "the user is told", func() bool { return strings.Contains(dialogs(env.Window), "offline") })
+	eventually(t, q, "the user is told", func() bool { return strings.Contains(dialogs(env.Window), "offline") })
 	if len(at.chips) != 0 || at.Object().Visible() {
 		t.Fatalf("nothing should be queued, got %d chips", len(at.chips))
 	}
 }
 
 func TestManyFilesAskFirst(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	at := newAttachments(env)
 	dir := t.TempDir()
 	for i := range 55 {
 		write(t, filepath.Join(dir, "many", "f"+strings.Repeat("x", i)+".txt"), 100)
 	}
 	at.Dropped([]string{filepath.Join(dir, "many")})
-	eventually(t, "asked", func() bool { return strings.Contains(dialogs(env.Window), "Upload many files?") })
+	eventually(t, q, "asked", func() bool { return strings.Contains(dialogs(env.Window), "Upload many files?") })
 	if text := dialogs(env.Window); !strings.Contains(text, "55 files (5.5 KB in all)") {
 		t.Fatalf("the user should be asked with count and size, got %q", text)
 	}
 	answer(t, env.Window, "No")
-	uiq.Drain()
+	q.Drain()
 	if len(at.chips) != 0 || at.Pending() {
 		t.Fatalf("nothing may be sent on No, got %d chips", len(at.chips))
 	}
 	at.Dropped([]string{filepath.Join(dir, "many")})
-	eventually(t, "asked again", func() bool { return env.Window.Canvas().Overlays().Top() != nil })
+	eventually(t, q, "asked again", func() bool { return env.Window.Canvas().Overlays().Top() != nil })
 	answer(t, env.Window, "Upload")
-	eventually(t, "55 uploads", func() bool { return len(at.FileIDs()) == 55 })
+	eventually(t, q, "55 uploads", func() bool { return len(at.FileIDs()) == 55 })
 }
 
 func TestFilesScreenListsUploadsAndSelects(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	s := newScreen(env)
 	env.Window.SetContent(s.Content())
 	s.Shown()
-	eventually(t, "files listed", func() bool { return len(s.shown) > 0 })
+	eventually(t, q, "files listed", func() bool { return len(s.shown) > 0 })
 	before := len(s.shown)
 
 	s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "minutes.docx"), 2048)})
-	eventually(t, "the upload shows at the top", func() bool { return len(s.shown) == before+1 && s.shown[0].Filename == "minutes.docx" })
+	eventually(t, q, "the upload shows at the top", func() bool { return len(s.shown) == before+1 && s.shown[0].Filename == "minutes.docx" })
 	row := s.newRow()
 	s.updateRow(0, row)
 	text := labels(row)
@@ -214,50 +213,49 @@ func TestFilesScreenListsUploadsAndSelects(t *testing.T) {
 	}
 
 	s.order.SetSelectedIndex(1)
-	eventually(t, "oldest first", func() bool {
+	eventually(t, q, "oldest first", func() bool {
 		return len(s.shown) > 0 && s.files.Order() == "asc" && s.shown[0].Filename != "minutes.docx"
 	})
 }
 
 func TestFilesScreenShowsErrorWithRetry(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	s := newScreen(env)
 	_ = env.App.Demo().Close()
 	s.Shown()
-	eventually(t, "error state", func() bool { return strings.Contains(labels(s.body), "can't reach") })
+	eventually(t, q, "error state", func() bool { return strings.Contains(labels(s.body), "can't reach") })
 	if !strings.Contains(labels(s.body), "Try again") {
 		t.Fatalf("the error should offer to try again, got %q", labels(s.body))
 	}
 }
 
 func TestFilesScreenRefreshesUntilFilesSettle(t *testing.T) {
-	refreshEvery(t, 20*time.Millisecond)
 	test.NewTempApp(t)
-	uiq = kit.UseQueue(t)
-	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 30 * time.Millisecond, API: demoservice.APISpec}))
+	q := kit.UseQueue(t)
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 30 * time.Millisecond, API: demoservice.APISpec}), refreshEvery(20*time.Millisecond))
 	w := test.NewTempWindow(t, container.NewStack())
 	env := screen.Env{App: a, Window: w, Nav: fakeNav{}}
 	s := newScreen(env)
 	w.SetContent(s.Content())
 	s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "scan.pdf"), 100)})
-	eventually(t, "the new file is processing", func() bool {
+	eventually(t, q, "the new file is processing", func() bool {
 		return len(s.shown) > 0 && s.shown[0].Filename == "scan.pdf" && s.shown[0].Status != "completed"
 	})
-	eventually(t, "it settles without the user doing anything", func() bool {
+	eventually(t, q, "it settles without the user doing anything", func() bool {
 		return s.shown[0].Filename == "scan.pdf" && s.shown[0].Status == "completed"
 	})
 }
 
 func TestAgentTabLinkUnlinkUndoAndDrop(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	agent := client.Agent{ID: "119", Title: "Writer"}
 	tab := newAgentTab(env, agent)
 	env.Window.SetContent(tab)
-	eventually(t, "loaded", func() bool { return tab.loaded })
+	eventually(t, q, "loaded", func() bool { return tab.loaded })
 	before := len(tab.linked)
 
 	tab.Dropped([]string{write(t, filepath.Join(t.TempDir(), "style-guide.txt"), 500)})
-	eventually(t, "dropped file linked, with the link result's counts", func() bool {
+	eventually(t, q, "dropped file linked, with the link result's counts", func() bool {
 		return len(tab.linked) == before+1 && strings.Contains(tab.result.Text, "ready")
 	})
 	var f client.File
@@ -267,13 +265,13 @@ func TestAgentTabLinkUnlinkUndoAndDrop(t *testing.T) {
 		}
 	}
 	tab.Unlink(f)
-	eventually(t, "unlinked with undo", func() bool { return len(tab.linked) == before && tab.undo.Visible() })
+	eventually(t, q, "unlinked with undo", func() bool { return len(tab.linked) == before && tab.undo.Visible() })
 	test.Tap(tab.undoB)
-	eventually(t, "undo links again", func() bool { return len(tab.linked) == before+1 })
+	eventually(t, q, "undo links again", func() bool { return len(tab.linked) == before+1 })
 
 	// Link files… picks from the workspace.
 	p := newPicker(env, tab.linked)
-	eventually(t, "picker lists files", func() bool { return len(p.shown) > 0 })
+	eventually(t, q, "picker lists files", func() bool { return len(p.shown) > 0 })
 	var pick client.File
 	for _, g := range p.shown {
 		if !p.already[g.ID] {
@@ -283,7 +281,7 @@ func TestAgentTabLinkUnlinkUndoAndDrop(t *testing.T) {
 	}
 	p.selected[pick.ID] = true
 	tab.Link(p.Selected())
-	eventually(t, "picked file linked", func() bool { return len(tab.linked) == before+2 })
+	eventually(t, q, "picked file linked", func() bool { return len(tab.linked) == before+2 })
 }
 
 // labels joins every label and button text under o.
@@ -314,15 +312,15 @@ func labels(o fyne.CanvasObject) string {
 }
 
 func TestFilesScreenLinksSelectedFilesToAnAgent(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	s := newScreen(env)
 	s.Shown()
-	eventually(t, "files listed", func() bool { return len(s.shown) > 2 })
+	eventually(t, q, "files listed", func() bool { return len(s.shown) > 2 })
 	s.list.Select(0)
 	s.list.Select(1)
 	ids := s.Selected()
 	s.link(client.Agent{ID: "131", Title: "Image maker"}, ids)
-	eventually(t, "linked", func() bool { return strings.Contains(dialogs(env.Window), "Files linked to Image maker") })
+	eventually(t, q, "linked", func() bool { return strings.Contains(dialogs(env.Window), "Files linked to Image maker") })
 	if !strings.Contains(dialogs(env.Window), "ready") || len(s.Selected()) != 0 {
 		t.Fatalf("the counts should show and the selection clear, got %q", dialogs(env.Window))
 	}
@@ -340,7 +338,7 @@ func TestFilesScreenLinksSelectedFilesToAnAgent(t *testing.T) {
 }
 
 func TestFilesScreenLoadsMorePagesWhileScrolling(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	for i := range 60 {
 		_, err := env.App.Client().UploadFile(context.Background(), client.UploadParams{
 			Reader: strings.NewReader("x"), Filename: "page-file-" + strings.Repeat("a", i%5) + ".txt", Size: 1,
@@ -356,12 +354,12 @@ func TestFilesScreenLoadsMorePagesWhileScrolling(t *testing.T) {
 	s := newScreen(env)
 	env.Window.SetContent(s.Content())
 	s.Shown()
-	eventually(t, "the first page", func() bool { return len(s.shown) == app.FilesPerPage })
+	eventually(t, q, "the first page", func() bool { return len(s.shown) == app.FilesPerPage })
 	for range 10 {
 		s.list.ScrollToBottom()
-		uiq.Drain()
+		q.Drain()
 	}
-	eventually(t, "every page after scrolling", func() bool {
+	eventually(t, q, "every page after scrolling", func() bool {
 		s.list.ScrollToBottom()
 		return len(s.shown) == total
 	})
@@ -386,19 +384,18 @@ func TestFileIconFollowsTheKindOfFile(t *testing.T) {
 }
 
 func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
-	refreshEvery(t, 10*time.Millisecond)
 	test.NewTempApp(t)
-	uiq = kit.UseQueue(t)
-	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 2 * time.Millisecond})) // the real reading
+	q := kit.UseQueue(t)
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 2 * time.Millisecond}), refreshEvery(10*time.Millisecond)) // the real reading
 	w := test.NewTempWindow(t, container.NewStack())
 	w.Resize(fyne.NewSize(1000, 700))
 	env := screen.Env{App: a, Window: w, Nav: fakeNav{}}
 	s := newScreen(env)
 	w.SetContent(s.Content())
 	s.Shown()
-	eventually(t, "files listed", func() bool { return len(s.shown) > 0 })
+	eventually(t, q, "files listed", func() bool { return len(s.shown) > 0 })
 	s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "hours.txt"), 300)})
-	eventually(t, "the upload at the top", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "hours.txt" })
+	eventually(t, q, "the upload at the top", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "hours.txt" })
 	id := s.shown[0].ID
 	status := func() string {
 		row := s.newRow()
@@ -421,7 +418,7 @@ func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
 		t.Fatal("Process should say it costs credits before it goes")
 	}
 	test.Tap(kittest.FindButton(top, "Process"))
-	eventually(t, "processed", func() bool { return strings.Contains(status(), "Ready") })
+	eventually(t, q, "processed", func() bool { return strings.Contains(status(), "Ready") })
 
 	s.toggle(id)
 	test.Tap(s.delBtn)
@@ -430,44 +427,64 @@ func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
 		t.Fatal("Delete should ask first")
 	}
 	test.Tap(kittest.FindButton(top, "Delete"))
-	eventually(t, "deleted", func() bool { return status() == "gone" })
+	eventually(t, q, "deleted", func() bool { return status() == "gone" })
 	if _, err := a.Client().GetFile(context.Background(), id); !client.IsNotFound(err) {
 		t.Fatalf("the file is still on the service: %v", err)
 	}
 }
 
-// refreshEvery makes watched file lists refresh quickly for one test.
-func refreshEvery(t *testing.T, d time.Duration) {
-	before := app.FilesRefreshEvery
-	app.FilesRefreshEvery = d
-	t.Cleanup(func() { app.FilesRefreshEvery = before })
+// refreshEvery makes watched file lists refresh every d.
+func refreshEvery(d time.Duration) func(*app.Config) {
+	return func(c *app.Config) { c.FilesRefreshEvery = d }
 }
 
-// countedService is the built-in service in the real reading behind a
-// server that counts the requests listing the workspace's files, and an
-// App using it.
-func countedService(t *testing.T, pace time.Duration) (*app.App, *atomic.Int64) {
+// listCounter counts the requests listing the workspace's files as the
+// app sends them (one cancelled on its way too); while hold is set, the
+// app reads every file as still in progress.
+type listCounter struct {
+	atomic.Int64
+	hold atomic.Bool
+}
+
+func (n *listCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodGet && r.URL.Path == "/files" {
+		n.Add(1)
+	}
+	if n.hold.Load() {
+		return apptest.Rewriting{Prefix: "/files", Old: `"status":"completed"`, New: `"status":"in_progress"`}.RoundTrip(r)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// countedService is the built-in service in the real reading, and an App
+// using it that refreshes watched file lists every every and counts its
+// requests listing the workspace's files.
+func countedService(t *testing.T, every, pace time.Duration) (*app.App, *listCounter) {
 	t.Helper()
-	var lists atomic.Int64
+	lists := &listCounter{}
 	svc := demoservice.New(demoservice.Options{APIKey: "k", API: demoservice.APIReal, Pace: pace})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && r.URL.Path == "/files" {
-			lists.Add(1)
-		}
-		svc.ServeHTTP(w, r)
-	}))
+	srv := httptest.NewServer(svc)
 	t.Cleanup(func() { _ = svc.Close(); srv.Close() })
-	a := apptest.Open(t, func(c *app.Config) {
+	a := apptest.Open(t, refreshEvery(every), func(c *app.Config) {
 		c.ClientOptions = append(c.ClientOptions, client.WithBaseURL(srv.URL), client.WithAPIKey("k"))
+		c.HTTPClient = &http.Client{Transport: lists}
 	})
-	return a, &lists
+	return a, lists
 }
 
-// quiet waits for n refresh periods, running UI updates meanwhile.
-func quiet(n int) {
+// idle reports whether nothing of the screen's list asks the service: no
+// load is under way and no refresh runs, not even one stopped.
+func idle(s *Screen) bool {
+	st, _ := s.files.State().Snapshot()
+	return !st.Loading && !s.files.Refreshing()
+}
+
+// quiet runs UI updates for n refresh periods of every: a refresh that
+// should not happen has the time to.
+func quiet(q *kit.Queue, every time.Duration, n int) {
 	for range n {
-		time.Sleep(app.FilesRefreshEvery)
-		uiq.Drain()
+		time.Sleep(every)
+		q.Drain()
 	}
 }
 
@@ -488,19 +505,20 @@ func rowStatus(s *Screen, id client.ID) string {
 // A file the user asks to process shows as ready by itself, and once no
 // file is processing the screen stops asking the service.
 func TestFilesScreenShowsProcessedFileWithoutRefreshThenIdles(t *testing.T) {
-	s, w, lists, f := screenWithStoredFile(t, 20*time.Millisecond, 10*time.Millisecond, "hours.txt", "Opening hours")
-	quiet(5)
-	if before, after := lists.Load(), func() int64 { quiet(10); return lists.Load() }(); after != before {
+	const every = 20 * time.Millisecond
+	s, w, q, lists, f := screenWithStoredFile(t, every, 10*time.Millisecond, "hours.txt", "Opening hours")
+	eventually(t, q, "nothing asked of the service", func() bool { return idle(s) })
+	if before, after := lists.Load(), func() int64 { quiet(q, every, 10); return lists.Load() }(); after != before {
 		t.Fatalf("nothing processes, yet the list was asked for %d more times", after-before)
 	}
 
 	s.toggle(f.ID)
 	test.Tap(s.procBtn)
 	answer(t, w, "Process")
-	eventually(t, "ready without pressing Refresh", func() bool { return rowStatus(s, f.ID) == "Ready" })
-	quiet(5) // a refresh on its way ends
+	eventually(t, q, "ready without pressing Refresh", func() bool { return rowStatus(s, f.ID) == "Ready" })
+	eventually(t, q, "the refresh ends", func() bool { return idle(s) })
 	before := lists.Load()
-	quiet(10)
+	quiet(q, every, 10)
 	if after := lists.Load(); after != before {
 		t.Fatalf("every file is ready, yet the list was asked for %d more times", after-before)
 	}
@@ -509,17 +527,23 @@ func TestFilesScreenShowsProcessedFileWithoutRefreshThenIdles(t *testing.T) {
 // A screen the user left stops refreshing even while a file still
 // processes, and follows it again when the user comes back.
 func TestFilesScreenStopsRefreshingWhenLeft(t *testing.T) {
-	s, w, lists, f := screenWithStoredFile(t, 50*time.Millisecond, 600*time.Millisecond, "prices.txt", "Price list") // processing takes 6 s
+	// Slow enough for the UI updates of each refresh to keep up on a busy
+	// machine.
+	const every = 200 * time.Millisecond
+	s, w, q, lists, f := screenWithStoredFile(t, every, 10*time.Millisecond, "prices.txt", "Price list")
+	lists.hold.Store(true) // the file processes until the user comes back
 	s.toggle(f.ID)
 	test.Tap(s.procBtn)
 	answer(t, w, "Process")
 	start := lists.Load()
-	eventually(t, "refreshing while it processes", func() bool { return lists.Load() > start+1 })
+	eventually(t, q, "refreshing while it processes", func() bool { return lists.Load() > start+1 })
 
 	w.SetContent(widget.NewLabel("another screen"))
-	quiet(6) // a refresh already on its way (a slow machine takes a while) ends
+	// The screen sees it was left at the next refresh, which may be on its
+	// way still (a busy machine takes a while).
+	eventually(t, q, "the refresh ends", func() bool { return s.unwatch == nil && idle(s) })
 	before := lists.Load()
-	quiet(10)
+	quiet(q, every, 10)
 	if after := lists.Load(); after != before {
 		t.Fatalf("the screen is not shown, yet the list was asked for %d more times", after-before)
 	}
@@ -528,14 +552,15 @@ func TestFilesScreenStopsRefreshingWhenLeft(t *testing.T) {
 	}
 
 	w.SetContent(s.Content())
+	lists.hold.Store(false)
 	s.Shown()
-	eventually(t, "ready after coming back", func() bool { return rowStatus(s, f.ID) == "Ready" })
+	eventually(t, q, "ready after coming back", func() bool { return rowStatus(s, f.ID) == "Ready" })
 }
 
 // After another account becomes active the list shows its files, none of
 // the one before.
 func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	ctx := context.Background()
 	if _, err := env.App.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("x"), Filename: "demo-only.txt", Size: 1}); err != nil {
 		t.Fatal(err)
@@ -543,7 +568,7 @@ func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
 	s := newScreen(env)
 	env.Window.SetContent(s.Content())
 	s.Shown()
-	eventually(t, "the demo's files", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "demo-only.txt" })
+	eventually(t, q, "the demo's files", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "demo-only.txt" })
 
 	srv := demoservice.NewTestServer(t, demoservice.Options{APIKey: "k", API: demoservice.APISpec})
 	acct, err := env.App.SaveAccount(ctx, app.Account{Name: "Office", BaseURL: srv.URL}, "k")
@@ -559,7 +584,7 @@ func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
 	if _, err := env.App.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("x"), Filename: "office.txt", Size: 1}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the office's files", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "office.txt" })
+	eventually(t, q, "the office's files", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "office.txt" })
 	for _, f := range s.shown {
 		if strings.HasPrefix(f.Filename, "demo-only") {
 			t.Fatalf("a file of the account before is still listed: %s", f.Filename)
@@ -567,16 +592,15 @@ func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
 	}
 }
 
-// screenWithStoredFile shows the Files screen, refreshing files in process
-// every every, over a service that counts its file-list requests and takes
-// ten paces to process a file, once it lists a stored file name (content
-// body) as not processed.
-func screenWithStoredFile(t *testing.T, every, pace time.Duration, name, body string) (*Screen, fyne.Window, *atomic.Int64, *client.File) {
+// screenWithStoredFile shows the Files screen of countedService's app,
+// refreshing files in process every every, over a service that takes ten
+// paces to process a file, once it lists a stored file name (content body)
+// as not processed.
+func screenWithStoredFile(t *testing.T, every, pace time.Duration, name, body string) (*Screen, fyne.Window, *kit.Queue, *listCounter, *client.File) {
 	t.Helper()
-	refreshEvery(t, every)
 	test.NewTempApp(t)
-	uiq = kit.UseQueue(t)
-	a, lists := countedService(t, pace)
+	q := kit.UseQueue(t)
+	a, lists := countedService(t, every, pace)
 	f, err := a.Client().UploadFile(context.Background(), client.UploadParams{Reader: strings.NewReader(body), Filename: name, Size: int64(len(body))})
 	if err != nil {
 		t.Fatal(err)
@@ -586,21 +610,21 @@ func screenWithStoredFile(t *testing.T, every, pace time.Duration, name, body st
 	s := newScreen(screen.Env{App: a, Window: w, Nav: fakeNav{}})
 	w.SetContent(s.Content())
 	s.Shown()
-	eventually(t, "the stored file is listed", func() bool { return rowStatus(s, f.ID) == "Not processed" })
-	return s, w, lists, f
+	eventually(t, q, "the stored file is listed", func() bool { return rowStatus(s, f.ID) == "Not processed" })
+	return s, w, q, lists, f
 }
 
 // Files that could not be read are read by themselves when the service
 // can be reached again.
 func TestFilesLoadByThemselvesWhenTheServiceIsBack(t *testing.T) {
-	env := testEnv(t)
+	env, q := testEnv(t)
 	env.App.SetReachable(true)
 	s := newScreen(env)
 	apptest.Demo(env.App).Service.SetFaults(demoservice.Faults{Fail500: 1000})
 	s.Shown()
-	eventually(t, "error state", func() bool { return strings.Contains(labels(s.body), "Try again") })
+	eventually(t, q, "error state", func() bool { return strings.Contains(labels(s.body), "Try again") })
 	apptest.Demo(env.App).Service.SetFaults(demoservice.Faults{})
 	env.App.SetReachable(false)
 	env.App.SetReachable(true)
-	eventually(t, "the files without a retry", func() bool { return !strings.Contains(labels(s.body), "Try again") && s.st.Loaded })
+	eventually(t, q, "the files without a retry", func() bool { return !strings.Contains(labels(s.body), "Try again") && s.st.Loaded })
 }

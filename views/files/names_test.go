@@ -21,7 +21,7 @@ import (
 // would otherwise read as "invoiceexe.pdf".
 func TestFileNamesFromTheServiceShowOnOneLineAsWritten(t *testing.T) {
 	test.NewTempApp(t)
-	uiq = kit.UseQueue(t)
+	q := kit.UseQueue(t)
 	a := apptest.Open(t, func(c *app.Config) {
 		c.StartDemo = apptest.DemoStarter(demoservice.Options{API: demoservice.APISpec})
 		c.HTTPClient = &http.Client{Transport: apptest.Rewriting{Prefix: "/files", Old: `"filename":"`, New: `"filename":"invoice\u202efdp.exe\nsecond line `}}
@@ -31,7 +31,7 @@ func TestFileNamesFromTheServiceShowOnOneLineAsWritten(t *testing.T) {
 	s := newScreen(screen.Env{App: a, Window: w, Nav: fakeNav{}})
 	w.SetContent(s.Content())
 	s.Shown()
-	eventually(t, "files listed", func() bool { return len(s.shown) > 0 })
+	eventually(t, q, "files listed", func() bool { return len(s.shown) > 0 })
 	if !strings.Contains(s.shown[0].Filename, "\u202e") {
 		t.Fatalf("the service should send the hostile name, got %q", s.shown[0].Filename)
 	}

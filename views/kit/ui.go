@@ -83,7 +83,7 @@ func (q *Queue) Drain() int {
 // hang: it fails the test with describe's text, it times nothing.
 func (q *Queue) WaitUntil(t Cleaner, cond func() bool, describe func() string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		q.Drain()
 		if cond() {
