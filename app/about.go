@@ -27,13 +27,14 @@ func (a *App) Folders() []AboutFolder {
 	}
 }
 
-// TestSavedConnection is TestConnection for an account being edited: when
+// TestSaved is TestConnection for an account being edited: when
 // key is blank the stored key of acct is used, because the edit form leaves
 // the key field blank to keep it. The stored key goes to an address on
 // another server than the one it was saved for only when keyMayMove says
 // the user agreed (StoredKeyMoves tells when to ask).
-func (a *App) TestSavedConnection(ctx context.Context, acct storage.Account, key string, keyMayMove bool) ConnectionResult {
-	if moves, _, to := a.StoredKeyMoves(acct, key); moves && !keyMayMove {
+func (svc *Accounts) TestSaved(ctx context.Context, acct storage.Account, key string, keyMayMove bool) ConnectionResult {
+	a := svc.a
+	if moves, _, to := a.Accounts().StoredKeyMoves(acct, key); moves && !keyMayMove {
 		return ConnectionResult{State: KeyRejected, Message: lang.L("Your saved key was not sent to {{.Address}}. Paste the key for that address, or agree to send the saved one.", map[string]any{"Address": to})}
 	}
 	if strings.TrimSpace(key) == "" && acct.ID != "" && !acct.IsDemo() {
@@ -41,5 +42,5 @@ func (a *App) TestSavedConnection(ctx context.Context, acct storage.Account, key
 			key = stored
 		}
 	}
-	return a.TestConnection(ctx, acct.BaseURL, key, acct.WorkspaceID)
+	return a.Accounts().TestConnection(ctx, acct.BaseURL, key, acct.WorkspaceID)
 }

@@ -41,7 +41,8 @@ type ConnectionResult struct {
 
 // TestConnection makes one cheap call (the first page of agents, one per
 // page) with the given details and says what happened.
-func (a *App) TestConnection(ctx context.Context, baseURL, key, workspace string) ConnectionResult {
+func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace string) ConnectionResult {
+	a := svc.a
 	if msg := checkBaseURL(baseURL); msg != "" {
 		return ConnectionResult{State: ServerNotFound, Message: msg}
 	}
@@ -179,7 +180,8 @@ func portOrDefault(u *url.URL) string {
 // form must then ask before anything is sent, or have the key pasted again:
 // a mistyped or planted address must not receive the key silently. to is
 // the new server's name, for the question; from is the saved one's.
-func (a *App) StoredKeyMoves(acct storage.Account, key string) (moves bool, from, to string) {
+func (svc *Accounts) StoredKeyMoves(acct storage.Account, key string) (moves bool, from, to string) {
+	a := svc.a
 	if strings.TrimSpace(key) != "" || acct.ID == "" || acct.IsDemo() {
 		return false, "", ""
 	}
@@ -225,9 +227,10 @@ func KeyWhere(l storage.KeyLocation) string {
 	return lang.L("not stored")
 }
 
-// SaveAccount adds or changes an account and stores its key (keyring, or a
+// Save adds or changes an account and stores its key (keyring, or a
 // 0600 file when there is no keyring). An empty key keeps the stored one.
-func (a *App) SaveAccount(ctx context.Context, acct storage.Account, key string) (storage.Account, error) {
+func (svc *Accounts) Save(ctx context.Context, acct storage.Account, key string) (storage.Account, error) {
+	a := svc.a
 	acct.Name = strings.TrimSpace(acct.Name)
 	acct.BaseURL = strings.TrimRight(strings.TrimSpace(acct.BaseURL), "/")
 	acct.WorkspaceID = strings.TrimSpace(acct.WorkspaceID)
@@ -267,9 +270,10 @@ func (a *App) SaveAccount(ctx context.Context, acct storage.Account, key string)
 	return acct, err
 }
 
-// RemoveAccount forgets an account and its key; the demo becomes active if
+// Remove forgets an account and its key; the demo becomes active if
 // it was the active one.
-func (a *App) RemoveAccount(ctx context.Context, id string) error {
+func (svc *Accounts) Remove(ctx context.Context, id string) error {
+	a := svc.a
 	if id == storage.DemoAccountID {
 		return say(func() string { return lang.L("the demo account is always there") })
 	}
@@ -290,7 +294,8 @@ func (a *App) RemoveAccount(ctx context.Context, id string) error {
 // SetMemoryVariantOverride records the user's choice of memory variant
 // ("" for automatic, "A" or "B") for the active account and rebuilds its
 // client.
-func (a *App) SetMemoryVariantOverride(ctx context.Context, v string) error {
+func (svc *Accounts) SetMemoryVariantOverride(ctx context.Context, v string) error {
+	a := svc.a
 	acct := a.Account()
 	if acct.IsDemo() {
 		return say(func() string { return lang.L("the demo service always uses variant A") })
@@ -304,7 +309,8 @@ func (a *App) SetMemoryVariantOverride(ctx context.Context, v string) error {
 
 // SetRequestsPerSecond sets the pace of the active account's requests (0
 // Agent Desk's default, negative none) and uses it at once.
-func (a *App) SetRequestsPerSecond(ctx context.Context, perSecond float64) error {
+func (svc *Accounts) SetRequestsPerSecond(ctx context.Context, perSecond float64) error {
+	a := svc.a
 	acct := a.Account()
 	if acct.IsDemo() {
 		return say(func() string { return lang.L("the demo runs on this computer and is not paced") })
@@ -319,7 +325,8 @@ func (a *App) SetRequestsPerSecond(ctx context.Context, perSecond float64) error
 // RememberDetected stores what the client detected about the active
 // account's server (memory variant, execute style, polling path), so the
 // next launch does not have to detect it again.
-func (a *App) RememberDetected(ctx context.Context) {
+func (svc *Accounts) RememberDetected(ctx context.Context) {
+	a := svc.a
 	acct, c := a.Account(), a.Client()
 	if acct.IsDemo() || c == nil {
 		return
@@ -345,8 +352,9 @@ func (a *App) RememberDetected(ctx context.Context) {
 	})
 }
 
-// RecordCredits keeps what a charged call cost, for the credits meter.
-func (a *App) RecordCredits(ctx context.Context, kind, agentID, agentTitle, ref string, credits client.Credits) {
+// Record keeps what a charged call cost, for the credits meter.
+func (svc *Ledger) Record(ctx context.Context, kind, agentID, agentTitle, ref string, credits client.Credits) {
+	a := svc.a
 	if !credits.Valid || credits.Value == 0 {
 		return
 	}
@@ -359,9 +367,16 @@ func (a *App) RecordCredits(ctx context.Context, kind, agentID, agentTitle, ref 
 	}
 }
 
-// CreditsToday is what the active account spent since local midnight.
-func (a *App) CreditsToday(ctx context.Context) (float64, error) {
+// Today is what the active account spent since local midnight.
+func (svc *Ledger) Today(ctx context.Context) (float64, error) {
+	a := svc.a
 	now := time.Now()
 	midnight := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
 	return a.db.CreditsSince(ctx, a.AccountID(), midnight)
 }
+
+// Accounts are the service accounts Agent Desk knows: checking, saving and removing them, and what was learnt of each service (App.Accounts).
+type Accounts struct{ a *App }
+
+// Accounts is the account's accounts.
+func (a *App) Accounts() *Accounts { return &Accounts{a} }

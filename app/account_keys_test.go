@@ -19,11 +19,11 @@ func TestPlainHTTPOnlyToThisComputer(t *testing.T) {
 	a := apptest.Open(t)
 	ctx := context.Background()
 	for _, addr := range []string{"http://agents.example.com/api", "http://10.0.0.5:8080", "http://192.168.1.20", "http://[2001:db8::1]/api", "http://localhost.example.com", "HTTP://agents.example.com"} {
-		res := a.TestConnection(ctx, addr, "some-key-1234", "")
+		res := a.Accounts().TestConnection(ctx, addr, "some-key-1234", "")
 		if res.State == app.Connected || !strings.Contains(res.Message, "must start with https://") {
 			t.Errorf("Test connection to %s: %v %q, want a refusal that asks for https://", addr, res.State, res.Message)
 		}
-		if _, err := a.SaveAccount(ctx, storage.Account{Name: "Office", BaseURL: addr}, "some-key-1234"); err == nil || !strings.Contains(err.Error(), "must start with https://") {
+		if _, err := a.Accounts().Save(ctx, storage.Account{Name: "Office", BaseURL: addr}, "some-key-1234"); err == nil || !strings.Contains(err.Error(), "must start with https://") {
 			t.Errorf("Save with %s: %v, want a refusal that asks for https://", addr, err)
 		}
 	}
@@ -31,7 +31,7 @@ func TestPlainHTTPOnlyToThisComputer(t *testing.T) {
 		t.Fatalf("refused addresses must not be saved: %d accounts", n)
 	}
 	for _, addr := range []string{"http://127.0.0.1:9", "http://localhost:9/api", "http://[::1]:9", "http://127.3.4.5:9", "https://agents.example.com/api"} {
-		if _, err := a.SaveAccount(ctx, storage.Account{Name: addr, BaseURL: addr}, "some-key-1234"); err != nil {
+		if _, err := a.Accounts().Save(ctx, storage.Account{Name: addr, BaseURL: addr}, "some-key-1234"); err != nil {
 			t.Errorf("Save with %s: %v, want it kept", addr, err)
 		}
 	}
@@ -44,11 +44,11 @@ func TestCredentialsInAddressRefused(t *testing.T) {
 	a := apptest.Open(t)
 	ctx := context.Background()
 	for _, addr := range []string{"https://jane:hunter2-pw@agents.example.com/api", "https://jane@agents.example.com", "http://jane:hunter2-pw@127.0.0.1:9"} {
-		res := a.TestConnection(ctx, addr, "some-key-1234", "")
+		res := a.Accounts().TestConnection(ctx, addr, "some-key-1234", "")
 		if res.State == app.Connected || !strings.Contains(res.Message, "name and password") || strings.Contains(res.Message, "hunter2") {
 			t.Errorf("Test connection to %s: %v %q, want a refusal naming the name and password", addr, res.State, res.Message)
 		}
-		_, err := a.SaveAccount(ctx, storage.Account{Name: "Office", BaseURL: addr}, "some-key-1234")
+		_, err := a.Accounts().Save(ctx, storage.Account{Name: "Office", BaseURL: addr}, "some-key-1234")
 		if err == nil || !strings.Contains(err.Error(), "name and password") || strings.Contains(err.Error(), "hunter2") {
 			t.Errorf("Save with %s: %v, want a refusal", addr, err)
 		}
@@ -66,7 +66,7 @@ func TestStoredKeyMovesOnlyToAnotherServer(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "stored-key-123"})
 	a := apptest.Open(t)
 	ctx := context.Background()
-	acct, err := a.SaveAccount(ctx, storage.Account{Name: "Office", BaseURL: srv.URL + "/api"}, "stored-key-123")
+	acct, err := a.Accounts().Save(ctx, storage.Account{Name: "Office", BaseURL: srv.URL + "/api"}, "stored-key-123")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestStoredKeyMovesOnlyToAnotherServer(t *testing.T) {
 	for _, c := range cases {
 		edited := acct
 		edited.BaseURL = c.addr
-		moves, from, to := a.StoredKeyMoves(edited, c.key)
+		moves, from, to := a.Accounts().StoredKeyMoves(edited, c.key)
 		if moves != c.moves {
 			t.Errorf("%s with key %q: moves=%v, want %v", c.addr, c.key, moves, c.moves)
 		}
@@ -97,7 +97,7 @@ func TestStoredKeyMovesOnlyToAnotherServer(t *testing.T) {
 			t.Errorf("%s: from %q to %q", c.addr, from, to)
 		}
 	}
-	if moves, _, _ := a.StoredKeyMoves(storage.Account{BaseURL: "https://agents.example.com"}, ""); moves {
+	if moves, _, _ := a.Accounts().StoredKeyMoves(storage.Account{BaseURL: "https://agents.example.com"}, ""); moves {
 		t.Error("a new account has no stored key to move")
 	}
 }
@@ -107,7 +107,7 @@ func TestStoredKeyMovesOnlyToAnotherServer(t *testing.T) {
 func TestKeyInFileIsSaidPlainly(t *testing.T) {
 	t.Setenv(storage.EnvAPIKey, "")
 	a := apptest.Open(t, func(c *app.Config) { c.Keyring = apptest.NewBrokenKeyring() })
-	acct, err := a.SaveAccount(context.Background(), storage.Account{Name: "Office", BaseURL: "https://agents.example.com"}, "some-key-1234")
+	acct, err := a.Accounts().Save(context.Background(), storage.Account{Name: "Office", BaseURL: "https://agents.example.com"}, "some-key-1234")
 	if err != nil {
 		t.Fatal(err)
 	}

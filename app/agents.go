@@ -159,9 +159,10 @@ type AgentBrowser struct {
 	typing   *Debouncer
 }
 
-// NewAgentBrowser makes a browser; nothing is asked before Search. pause is
+// NewBrowser makes a browser; nothing is asked before Search. pause is
 // how long typing must rest before SearchSoon asks the service.
-func (a *App) NewAgentBrowser(pause time.Duration) *AgentBrowser {
+func (svc *Agents) NewBrowser(pause time.Duration) *AgentBrowser {
+	a := svc.a
 	b := &AgentBrowser{app: a, state: NewState(AgentPage{})}
 	b.typing = NewDebouncer(pause, b.searchTyped)
 	return b
@@ -345,14 +346,16 @@ func (b *AgentBrowser) loadLocked() {
 	})
 }
 
-// GetAgent reads one agent with its questions and their options.
-func (a *App) GetAgent(ctx context.Context, id client.ID) (*client.Agent, error) {
+// Get reads one agent with its questions and their options.
+func (svc *Agents) Get(ctx context.Context, id client.ID) (*client.Agent, error) {
+	a := svc.a
 	return a.Client().GetAgent(ctx, id)
 }
 
 // LastAnswers are the answers given the last time this agent ran, so its
 // form opens as the user left it; "" for a question the user cleared.
-func (a *App) LastAnswers(agent client.Agent) map[string]string {
+func (svc *Agents) LastAnswers(agent client.Agent) map[string]string {
+	a := svc.a
 	out := map[string]string{}
 	for k, v := range a.Settings().LastAnswers[string(agent.ID)] {
 		out[k] = v
@@ -364,7 +367,8 @@ func (a *App) LastAnswers(agent client.Agent) map[string]string {
 // too: an empty answer is a question the user cleared, and the agent's
 // default must not fill it again (the form shows a default only for a
 // question with no answer kept).
-func (a *App) RememberAnswers(ctx context.Context, agentID client.ID, answers map[string]string) error {
+func (svc *Agents) RememberAnswers(ctx context.Context, agentID client.ID, answers map[string]string) error {
+	a := svc.a
 	clean := make(map[string]string, len(answers))
 	for k, v := range answers {
 		clean[k] = v
@@ -376,3 +380,9 @@ func (a *App) RememberAnswers(ctx context.Context, agentID client.ID, answers ma
 		s.LastAnswers[string(agentID)] = clean
 	})
 }
+
+// Agents are the account's agents: browsing, opening one, and the answers last given to its questions (App.Agents).
+type Agents struct{ a *App }
+
+// Agents is the account's agents.
+func (a *App) Agents() *Agents { return &Agents{a} }

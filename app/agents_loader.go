@@ -55,13 +55,14 @@ func (l *Loader[T]) Subscribe(changed func()) (cancel func()) { return l.list.Su
 // offers to try again.
 const openAgentLimit = 30 * time.Second
 
-// OpenAgent reads an agent in full (its long description, its questions
+// Open reads an agent in full (its long description, its questions
 // and their options), starting at once; Reload tries again.
-func (a *App) OpenAgent(id client.ID) *Loader[client.Agent] {
+func (svc *Agents) Open(id client.ID) *Loader[client.Agent] {
+	a := svc.a
 	l := NewLoader(a, func(ctx context.Context) (client.Agent, error) {
 		ctx, cancel := context.WithTimeout(ctx, openAgentLimit)
 		defer cancel()
-		ag, err := a.GetAgent(ctx, id)
+		ag, err := a.Agents().Get(ctx, id)
 		if err != nil {
 			return client.Agent{}, err
 		}

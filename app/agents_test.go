@@ -60,7 +60,7 @@ func openPaged(t *testing.T, n int) *app.App {
 
 func TestAgentBrowserPagesThroughEveryAgent(t *testing.T) {
 	a := openPaged(t, 10)
-	b := a.NewAgentBrowser(0)
+	b := a.Agents().NewBrowser(0)
 	b.Search(app.AgentQuery{})
 	st := waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	if len(st.Agents) != 10 || !st.HasMore || st.Total != 44 {
@@ -87,7 +87,7 @@ func TestAgentBrowserPagesThroughEveryAgent(t *testing.T) {
 // it was while later pages come in, and opening an agent reads all of it.
 func TestAgentBrowserSnapshotsStayAndOpeningReadsTheFullAgent(t *testing.T) {
 	a := openPaged(t, 10)
-	b := a.NewAgentBrowser(0)
+	b := a.Agents().NewBrowser(0)
 	b.Search(app.AgentQuery{})
 	first := waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	kept := append([]app.AgentItem(nil), first.Agents...)
@@ -128,7 +128,7 @@ func TestAgentBrowserSnapshotsStayAndOpeningReadsTheFullAgent(t *testing.T) {
 	if last.Title == "" || last.Type == "" {
 		t.Fatalf("a listed agent keeps its title and type: %+v", last)
 	}
-	full, err := a.GetAgent(context.Background(), last.ID)
+	full, err := a.Agents().Get(context.Background(), last.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestAgentBrowserSnapshotsStayAndOpeningReadsTheFullAgent(t *testing.T) {
 
 func TestAgentBrowserTypeAndSearch(t *testing.T) {
 	a := apptest.Open(t)
-	b := a.NewAgentBrowser(0)
+	b := a.Agents().NewBrowser(0)
 	b.Search(app.AgentQuery{Type: client.AgentImage})
 	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Total > 0 })
 	for _, ag := range st.Agents {
@@ -178,7 +178,7 @@ func TestAgentBrowserTypeAndSearch(t *testing.T) {
 func TestAgentBrowserNewerSearchWins(t *testing.T) {
 	a := apptest.Open(t)
 	svc := apptest.Demo(a).Service
-	b := a.NewAgentBrowser(0)
+	b := a.Agents().NewBrowser(0)
 	svc.SetFaults(demoservice.Faults{Latency: 400 * time.Millisecond})
 	b.Search(app.AgentQuery{Q: "video"})
 	time.Sleep(50 * time.Millisecond)
@@ -196,7 +196,7 @@ func TestAgentBrowserNewerSearchWins(t *testing.T) {
 // (Enter): the list never goes back to the typed words.
 func TestAgentBrowserTypedSearchGivesWayToEnter(t *testing.T) {
 	a := apptest.Open(t)
-	b := a.NewAgentBrowser(50 * time.Millisecond)
+	b := a.Agents().NewBrowser(50 * time.Millisecond)
 	b.SearchSoon(app.AgentQuery{Q: "video"})
 	b.Search(app.AgentQuery{Q: "invoice"})
 	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
@@ -218,7 +218,7 @@ func TestAgentBrowserTypedSearchGivesWayToEnter(t *testing.T) {
 // account still on its way is dropped.
 func TestAgentBrowserClearDropsTheOldAnswer(t *testing.T) {
 	a := apptest.Open(t)
-	b := a.NewAgentBrowser(0)
+	b := a.Agents().NewBrowser(0)
 	b.Search(app.AgentQuery{})
 	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Latency: 300 * time.Millisecond})
@@ -236,7 +236,7 @@ func TestAgentBrowserClearDropsTheOldAnswer(t *testing.T) {
 func TestAgentBrowserShowsFailureAndRetries(t *testing.T) {
 	a := apptest.Open(t)
 	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Fail500: 10})
-	b := a.NewAgentBrowser(0)
+	b := a.Agents().NewBrowser(0)
 	b.Search(app.AgentQuery{})
 	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err != nil })
 	if app.Describe(st.Err) == "" {
@@ -275,10 +275,10 @@ func TestCheckAnswers(t *testing.T) {
 func TestAnswersAreRemembered(t *testing.T) {
 	a := apptest.Open(t)
 	agent := client.Agent{ID: "119"}
-	if err := a.RememberAnswers(context.Background(), agent.ID, map[string]string{"tone": "formal", "length": ""}); err != nil {
+	if err := a.Agents().RememberAnswers(context.Background(), agent.ID, map[string]string{"tone": "formal", "length": ""}); err != nil {
 		t.Fatal(err)
 	}
-	got := a.LastAnswers(agent)
+	got := a.Agents().LastAnswers(agent)
 	// An empty answer is a question cleared: kept, so that its default
 	// does not come back.
 	if v, ok := got["length"]; got["tone"] != "formal" || !ok || v != "" || len(got) != 2 {
@@ -339,7 +339,7 @@ func openUnplugged(t *testing.T) (*app.App, *atomic.Int32) {
 // to fix.
 func TestAgentsListKeptForAStartWithoutTheService(t *testing.T) {
 	a, mode := openUnplugged(t)
-	b := a.NewAgentBrowser(0)
+	b := a.Agents().NewBrowser(0)
 	b.Search(app.AgentQuery{})
 	live := waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	if !live.Saved.IsZero() {
@@ -347,7 +347,7 @@ func TestAgentsListKeptForAStartWithoutTheService(t *testing.T) {
 	}
 
 	mode.Store(offline)
-	b = a.NewAgentBrowser(0) // as on the next start
+	b = a.Agents().NewBrowser(0) // as on the next start
 	b.Search(app.AgentQuery{})
 	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err != nil })
 	if !client.IsOffline(st.Err) || st.Saved.IsZero() || time.Since(st.Saved) > time.Minute {
@@ -382,11 +382,11 @@ func TestAgentsListKeptForAStartWithoutTheService(t *testing.T) {
 
 func TestAgentsListKeptIsNotShownForARejectedKey(t *testing.T) {
 	a, mode := openUnplugged(t)
-	b := a.NewAgentBrowser(0)
+	b := a.Agents().NewBrowser(0)
 	b.Search(app.AgentQuery{})
 	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
 	mode.Store(rejected)
-	b = a.NewAgentBrowser(0)
+	b = a.Agents().NewBrowser(0)
 	b.Search(app.AgentQuery{})
 	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Err != nil })
 	if len(st.Agents) != 0 || !st.Saved.IsZero() || !client.IsAuth(st.Err) {

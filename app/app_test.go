@@ -64,7 +64,7 @@ func TestTestConnectionSaysWhatHappened(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := a.TestConnection(ctx, c.url, c.key, "")
+			got := a.Accounts().TestConnection(ctx, c.url, c.key, "")
 			if got.State != c.want || !strings.Contains(got.Message, c.words) {
 				t.Fatalf("got %v %q, want %v containing %q", got.State, got.Message, c.want, c.words)
 			}
@@ -81,7 +81,7 @@ func TestAccountsAreSavedSwitchedAndRemovedWithoutWritingTheKey(t *testing.T) {
 	// Two workspaces: the interface's reading of the built-in service has them.
 	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "secret-key-123", API: demoservice.APISpec})
 	ctx := context.Background()
-	acct, err := a.SaveAccount(ctx, storage.Account{Name: "Office", BaseURL: srv.URL + "/", WorkspaceID: "2"}, "secret-key-123")
+	acct, err := a.Accounts().Save(ctx, storage.Account{Name: "Office", BaseURL: srv.URL + "/", WorkspaceID: "2"}, "secret-key-123")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestAccountsAreSavedSwitchedAndRemovedWithoutWritingTheKey(t *testing.T) {
 	if !strings.Contains(string(settings), "Office") {
 		t.Fatal("the account was not saved")
 	}
-	if err := a.RemoveAccount(ctx, acct.ID); err != nil {
+	if err := a.Accounts().Remove(ctx, acct.ID); err != nil {
 		t.Fatal(err)
 	}
 	if !a.IsDemo() {
@@ -128,10 +128,10 @@ func TestCreditsTodayAddsUpRecordedCharges(t *testing.T) {
 	a := apptest.Open(t)
 	ctx := context.Background()
 	_, before := a.Session().Snapshot()
-	a.RecordCredits(ctx, storage.CreditsExecution, "119", "Writer", "r1", client.Credits{Value: 0.25, Valid: true})
-	a.RecordCredits(ctx, storage.CreditsFile, "", "", "f1", client.Credits{Value: 0.5, Valid: true})
-	a.RecordCredits(ctx, storage.CreditsFile, "", "", "f2", client.Credits{}) // unknown: not a charge
-	got, err := a.CreditsToday(ctx)
+	a.Ledger().Record(ctx, storage.CreditsExecution, "119", "Writer", "r1", client.Credits{Value: 0.25, Valid: true})
+	a.Ledger().Record(ctx, storage.CreditsFile, "", "", "f1", client.Credits{Value: 0.5, Valid: true})
+	a.Ledger().Record(ctx, storage.CreditsFile, "", "", "f2", client.Credits{}) // unknown: not a charge
+	got, err := a.Ledger().Today(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestTestConnectionDoesNotReadATLSWordInAnAnswerAsItsOwn(t *testing.T) {
 		fmt.Fprint(w, `{"error":"upstream: remote error: tls: handshake failure"}`)
 	}))
 	t.Cleanup(srv.Close)
-	if got := a.TestConnection(context.Background(), srv.URL, "k", ""); got.State != app.ServerError {
+	if got := a.Accounts().TestConnection(context.Background(), srv.URL, "k", ""); got.State != app.ServerError {
 		t.Fatalf("got %v %q, want a service problem", got.State, got.Message)
 	}
 }

@@ -58,9 +58,10 @@ type FileChecks struct {
 	m  map[[2]string][2]string
 }
 
-// NewBatch reads the sheet at path and keeps it as a batch of agent's
+// New reads the sheet at path and keeps it as a batch of agent's
 // runs, every row waiting, to run as plan says. Nothing is sent.
-func (a *App) NewBatch(ctx context.Context, agent client.Agent, path string, plan BatchPlan) (storage.Batch, error) {
+func (svc *BatchRunner) New(ctx context.Context, agent client.Agent, path string, plan BatchPlan) (storage.Batch, error) {
+	a := svc.a
 	t, err := sheet.Open(ctx, path)
 	if err != nil {
 		return storage.Batch{}, err
@@ -83,10 +84,11 @@ func (a *App) NewBatch(ctx context.Context, agent client.Agent, path string, pla
 	return a.newBatch(ctx, agent, path, "", t.Header(), rows, plan)
 }
 
-// NewBatchFromLines keeps pasted lines as a batch: each line (blank ones
+// NewFromLines keeps pasted lines as a batch: each line (blank ones
 // left out) answers the question named question; the results sheet goes
 // to results (.csv or .xlsx). Nothing is sent.
-func (a *App) NewBatchFromLines(ctx context.Context, agent client.Agent, lines []string, question, results string, plan BatchPlan) (storage.Batch, error) {
+func (svc *BatchRunner) NewFromLines(ctx context.Context, agent client.Agent, lines []string, question, results string, plan BatchPlan) (storage.Batch, error) {
+	a := svc.a
 	var rows []storage.BatchRow
 	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" {
@@ -106,12 +108,13 @@ func (a *App) NewBatchFromLines(ctx context.Context, agent client.Agent, lines [
 	return a.newBatch(ctx, agent, "", results, []string{name}, rows, plan)
 }
 
-// NewBatchFromFiles keeps files as a batch: one run for each, the file
+// NewFromFiles keeps files as a batch: one run for each, the file
 // going with it (answering the agent's file question, or attached to the
 // run when it has none). names are the files' names inside folder (the
 // only place files are read from); the results sheet goes to results
 // (beside the folder when empty). Nothing is sent.
-func (a *App) NewBatchFromFiles(ctx context.Context, agent client.Agent, folder string, names []string, results string, plan BatchPlan) (storage.Batch, error) {
+func (svc *BatchRunner) NewFromFiles(ctx context.Context, agent client.Agent, folder string, names []string, results string, plan BatchPlan) (storage.Batch, error) {
+	a := svc.a
 	if len(names) == 0 {
 		return storage.Batch{}, &sheet.Error{Kind: sheet.Empty, Path: folder}
 	}
@@ -185,10 +188,11 @@ func (p BatchPlan) filesPerRow(agent client.Agent) int {
 	return n
 }
 
-// BatchRoom checks that the service has room for the files a batch sends
+// Room checks that the service has room for the files a batch sends
 // at once (each row's are removed from it once the row is done); nil when
 // it has, or when the service sets no limit.
-func (a *App) BatchRoom(ctx context.Context, agent client.Agent, p BatchPlan) error {
+func (svc *BatchRunner) Room(ctx context.Context, agent client.Agent, p BatchPlan) error {
+	a := svc.a
 	return a.batchRoom(ctx, agent, p, 0)
 }
 
@@ -199,7 +203,7 @@ func (a *App) batchRoom(ctx context.Context, agent client.Agent, p BatchPlan, ow
 	if need == 0 {
 		return nil
 	}
-	stored, err := a.CheckOnline(ctx)
+	stored, err := a.Files().CheckOnline(ctx)
 	if err != nil {
 		return err
 	}
@@ -232,7 +236,7 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 	}
 	// The results sheet is there from the start, every row waiting: the
 	// name is taken, and the next batch picks another.
-	if written, err := a.BatchResults(ctx, b.ID); err == nil {
+	if written, err := a.Batches().Results(ctx, b.ID); err == nil {
 		b.Results = written
 	}
 	return b, nil
@@ -265,9 +269,10 @@ func FreePath(path string) string {
 	return path
 }
 
-// SetBatchCreditCap changes the credits after which batch id pauses (0:
+// SetCreditCap changes the credits after which batch id pauses (0:
 // none), for going on past the limit it reached.
-func (a *App) SetBatchCreditCap(ctx context.Context, id int64, credits float64) error {
+func (svc *BatchRunner) SetCreditCap(ctx context.Context, id int64, credits float64) error {
+	a := svc.a
 	return a.db.SetBatchCreditCap(ctx, id, max(0, credits))
 }
 
@@ -276,10 +281,11 @@ func planOf(b storage.Batch) BatchPlan {
 	return BatchPlan{Columns: b.Columns, Fixed: b.Fixed, Parallel: b.Parallel, CreditCap: b.CreditCap, Folder: b.Folder, Attach: b.Attach}
 }
 
-// UnfinishedBatches are the account's batches that were running when
+// Unfinished are the account's batches that were running when
 // Agent Desk last closed (or stopped), and cancelled ones whose rows on
 // their way were not looked up yet, to offer to go on with.
-func (a *App) UnfinishedBatches(ctx context.Context) ([]storage.Batch, error) {
+func (svc *BatchRunner) Unfinished(ctx context.Context) ([]storage.Batch, error) {
+	a := svc.a
 	all, err := a.db.Batches(ctx, a.AccountID(), 100)
 	if err != nil {
 		return nil, err
@@ -300,14 +306,15 @@ func (a *App) UnfinishedBatches(ctx context.Context) ([]storage.Batch, error) {
 	return out, nil
 }
 
-// RunBatch runs a batch's rows until none waits, ctx ends (Pause: the
+// Run runs a batch's rows until none waits, ctx ends (Pause: the
 // rows on their way stay on the service and are looked up next time), or
 // the batch has cost its credit cap (it is then paused). A row the
 // service would refuse (a required answer missing, a choice not offered)
 // is skipped with the reason, without being sent. Rows left from a
 // previous run are looked up (beside the new ones) when the service had
 // them, and failed (not sent again) when it is unknown whether it had.
-func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error {
+func (svc *BatchRunner) Run(ctx context.Context, id int64, agent client.Agent) error {
+	a := svc.a
 	b, err := a.db.Batch(ctx, id)
 	if err != nil {
 		return err
@@ -368,7 +375,7 @@ func (a *App) RunBatch(ctx context.Context, id int64, agent client.Agent) error 
 		defer mu.Unlock()
 		if force || time.Since(written) >= every {
 			start := time.Now()
-			if _, err := a.BatchResults(context.WithoutCancel(ctx), id); err != nil && failure == nil {
+			if _, err := a.Batches().Results(context.WithoutCancel(ctx), id); err != nil && failure == nil {
 				failure = err
 			}
 			written = time.Now()
@@ -502,7 +509,7 @@ func (a *App) runBatchRow(ctx context.Context, b storage.Batch, agent client.Age
 			a.removeRowUploads(save, b.ID, row)
 			return 0, nil
 		}
-		a.RecordCredits(save, storage.CreditsFile, string(agent.ID), agent.Title, string(f.ID), f.Credits)
+		a.Ledger().Record(save, storage.CreditsFile, string(agent.ID), agent.Title, string(f.ID), f.Credits)
 		row.Uploads = append(row.Uploads, string(f.ID))
 		_ = a.db.SetRowUploads(save, b.ID, row.Row, row.Uploads)
 		if name == "" {
@@ -592,7 +599,7 @@ func (a *App) finishBatchRow(ctx context.Context, b storage.Batch, agent client.
 		err = &client.ExecutionError{Execution: *e}
 	}
 	if e.Terminal() {
-		a.RecordCredits(save, storage.CreditsExecution, string(agent.ID), agent.Title, string(e.ID), e.Credits)
+		a.Ledger().Record(save, storage.CreditsExecution, string(agent.ID), agent.Title, string(e.ID), e.Credits)
 	}
 	var credits *float64
 	if e.Credits.Valid {
@@ -638,7 +645,7 @@ func (a *App) saveRowOutput(ctx context.Context, b storage.Batch, agent client.A
 	}
 	get, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	out, err := a.FetchOutputFile(get, agent.Type, output, nil)
+	out, err := a.Runs().FetchOutputFile(get, agent.Type, output, nil)
 	if err != nil {
 		return
 	}
@@ -766,13 +773,14 @@ func BatchQuestionName(q client.Question) string {
 	return strings.ReplaceAll(q.Name, "_", " ")
 }
 
-// BatchResults writes the batch's results sheet beside its source, in the
+// Results writes the batch's results sheet beside its source, in the
 // source's format: the source's columns, then the result (the agent's
 // text), the row's status, its credits and the execution's id. The sheet
 // is whole at every moment; when the usual name cannot be replaced (open
 // in a spreadsheet program) a new name is used and kept. It returns the
 // sheet written.
-func (a *App) BatchResults(ctx context.Context, id int64) (string, error) {
+func (svc *BatchRunner) Results(ctx context.Context, id int64) (string, error) {
+	a := svc.a
 	b, err := a.db.Batch(ctx, id)
 	if err != nil {
 		return "", err

@@ -78,14 +78,14 @@ func BenchmarkBatchAtTheRateLimit(b *testing.B) {
 				}
 				var rate, growth, perRow, limited float64
 				for b.Loop() {
-					batch, err := a.NewBatchFromLines(ctx, *agent, lines, "prompt", filepath.Join(b.TempDir(), "notes.csv"),
+					batch, err := a.Batches().NewFromLines(ctx, *agent, lines, "prompt", filepath.Join(b.TempDir(), "notes.csv"),
 						app.BatchPlan{Fixed: map[string]string{"tone": "friendly"}, Parallel: parallel})
 					if err != nil {
 						b.Fatal(err)
 					}
 					runtime.GC()
 					before, sent, asked, no, start := rssMB(), len(svc.Executions()), requests.Load(), refused.Load(), time.Now()
-					if err := a.RunBatch(ctx, batch.ID, *agent); err != nil {
+					if err := a.Batches().Run(ctx, batch.ID, *agent); err != nil {
 						b.Fatal(err)
 					}
 					elapsed := time.Since(start)

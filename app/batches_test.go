@@ -46,11 +46,11 @@ func TestABatchRunsEachRowOnce(t *testing.T) {
 	a, svc, agent := onNewsletter(t)
 	path := productSheet(t, 12)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	b, err := a.NewBatch(ctx, *agent, path, app.BatchPlan{Columns: cols})
+	b, err := a.Batches().New(ctx, *agent, path, app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
 	counts, spent, err := a.DB().BatchCounts(ctx, b.ID)
@@ -111,7 +111,7 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 	ctx := context.Background()
 	a, svc, agent := onNewsletter(t)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	b, err := a.NewBatch(ctx, *agent, productSheet(t, 6), app.BatchPlan{Columns: cols})
+	b, err := a.Batches().New(ctx, *agent, productSheet(t, 6), app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 	}
 	before := len(svc.Executions())
 
-	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
 	// Rows 4 and 6 and 7 run; row 5 (a tone not offered) is skipped.
@@ -154,7 +154,7 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("retry failed rows: %d %v", n, err)
 	}
-	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
 	if sent := len(svc.Executions()) - before; sent != 4 {
@@ -173,11 +173,11 @@ func TestPastedLinesParallelRowsAndACreditCap(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("A note on week %d", i))
 	}
 	results := filepath.Join(t.TempDir(), "notes.xlsx")
-	b, err := a.NewBatchFromLines(ctx, *agent, lines, "prompt", results, app.BatchPlan{Fixed: map[string]string{"tone": "formal"}, Parallel: 3})
+	b, err := a.Batches().NewFromLines(ctx, *agent, lines, "prompt", results, app.BatchPlan{Fixed: map[string]string{"tone": "formal"}, Parallel: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
 	counts, _, _ := a.DB().BatchCounts(ctx, b.ID)
@@ -200,15 +200,15 @@ func TestPastedLinesParallelRowsAndACreditCap(t *testing.T) {
 		t.Fatalf("the results sheet has %d rows, want 9", n)
 	}
 
-	capped, err := a.NewBatchFromLines(ctx, *agent, lines, "prompt", filepath.Join(t.TempDir(), "capped.csv"),
+	capped, err := a.Batches().NewFromLines(ctx, *agent, lines, "prompt", filepath.Join(t.TempDir(), "capped.csv"),
 		app.BatchPlan{Fixed: map[string]string{"tone": "formal"}, CreditCap: 0.0001})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if open, _ := a.UnfinishedBatches(ctx); len(open) != 1 || open[0].ID != capped.ID {
+	if open, _ := a.Batches().Unfinished(ctx); len(open) != 1 || open[0].ID != capped.ID {
 		t.Fatalf("a batch not yet finished is not offered: %+v", open)
 	}
-	if err := a.RunBatch(ctx, capped.ID, *agent); err != nil {
+	if err := a.Batches().Run(ctx, capped.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
 	counts, spent, _ := a.DB().BatchCounts(ctx, capped.ID)
@@ -216,7 +216,7 @@ func TestPastedLinesParallelRowsAndACreditCap(t *testing.T) {
 	if counts[storage.RowDone] != 1 || counts[storage.RowWaiting] != 8 || got.State != storage.BatchPaused || spent < 0.0001 {
 		t.Fatalf("a batch capped at 0.0001 credits: rows %v, spent %v, state %q", counts, spent, got.State)
 	}
-	if open, _ := a.UnfinishedBatches(ctx); len(open) != 0 {
+	if open, _ := a.Batches().Unfinished(ctx); len(open) != 0 {
 		t.Fatalf("a paused batch is offered as left running: %+v", open)
 	}
 }
@@ -243,7 +243,7 @@ func TestClosingMidBatchOffersToGoOnAndAGoneRunFails(t *testing.T) {
 	for i := range lines {
 		lines[i] = fmt.Sprintf("A note on week %d", i)
 	}
-	b, err := a.NewBatchFromLines(ctx, *agent, lines, "prompt", filepath.Join(t.TempDir(), "weeks.csv"), app.BatchPlan{Fixed: map[string]string{"tone": "formal"}})
+	b, err := a.Batches().NewFromLines(ctx, *agent, lines, "prompt", filepath.Join(t.TempDir(), "weeks.csv"), app.BatchPlan{Fixed: map[string]string{"tone": "formal"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestClosingMidBatchOffersToGoOnAndAGoneRunFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	a = open()
-	left, err := a.UnfinishedBatches(ctx)
+	left, err := a.Batches().Unfinished(ctx)
 	if err != nil || len(left) != 1 || left[0].ID != b.ID {
 		t.Fatalf("after closing mid-batch, offered %+v (%v), want the batch", left, err)
 	}
@@ -269,7 +269,7 @@ func TestClosingMidBatchOffersToGoOnAndAGoneRunFails(t *testing.T) {
 	if err := db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: "999999"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
 	failed, _ := db.BatchRowsIn(ctx, b.ID, storage.RowFailed, 0)
@@ -321,12 +321,12 @@ func TestAFolderRunsOncePerFileAndLeavesTheServiceAsItWas(t *testing.T) {
 	}
 	names = append(names, "blank.txt")
 	before := len(svc.Files())
-	b, err := a.NewBatchFromFiles(ctx, *agent, folder, names, "", app.BatchPlan{
+	b, err := a.Batches().NewFromFiles(ctx, *agent, folder, names, "", app.BatchPlan{
 		Fixed: map[string]string{"prompt": "Summarise this review in one line", "tone": "neutral", "length": "20"}, Parallel: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
 	counts, _, _ := a.DB().BatchCounts(ctx, b.ID)
@@ -378,13 +378,13 @@ func TestAFullServiceRunsNoFolder(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(folder, "a.txt"), []byte("a"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	b, err := a.NewBatchFromFiles(ctx, *agent, folder, []string{"a.txt"}, "", app.BatchPlan{
+	b, err := a.Batches().NewFromFiles(ctx, *agent, folder, []string{"a.txt"}, "", app.BatchPlan{
 		Fixed: map[string]string{"prompt": "Summarise", "tone": "neutral", "length": "20"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	runs := len(svc.Executions())
-	err = a.RunBatch(ctx, b.ID, *agent)
+	err = a.Batches().Run(ctx, b.ID, *agent)
 	if err == nil || !strings.Contains(app.Describe(err), "keeps at most 30 files and holds 30") {
 		t.Fatalf("a full service: %v", err)
 	}
@@ -404,12 +404,12 @@ func TestChatAndPictureAgentsRunOnRows(t *testing.T) {
 	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
 	chat := agentOfType(t, a, client.AgentChat)
 	dir := t.TempDir()
-	b, err := a.NewBatchFromLines(ctx, chat, []string{"Where is my order?", "Can I pay by card?"}, app.ChatMessage, filepath.Join(dir, "questions.csv"),
+	b, err := a.Batches().NewFromLines(ctx, chat, []string{"Where is my order?", "Can I pay by card?"}, app.ChatMessage, filepath.Join(dir, "questions.csv"),
 		app.BatchPlan{Fixed: firstChoices(chat)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RunBatch(ctx, b.ID, chat); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, chat); err != nil {
 		t.Fatal(err)
 	}
 	if counts, _, _ := a.DB().BatchCounts(ctx, b.ID); counts[storage.RowDone] != 2 {
@@ -422,11 +422,11 @@ func TestChatAndPictureAgentsRunOnRows(t *testing.T) {
 	}
 
 	pictures := agentOfType(t, a, client.AgentImage)
-	b, err = a.NewBatchFromLines(ctx, pictures, []string{"A red bicycle", "A blue kettle"}, "prompt", filepath.Join(dir, "pictures.csv"), app.BatchPlan{Fixed: firstChoices(pictures)})
+	b, err = a.Batches().NewFromLines(ctx, pictures, []string{"A red bicycle", "A blue kettle"}, "prompt", filepath.Join(dir, "pictures.csv"), app.BatchPlan{Fixed: firstChoices(pictures)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RunBatch(ctx, b.ID, pictures); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, pictures); err != nil {
 		t.Fatal(err)
 	}
 	rows, _ := a.DB().BatchRows(ctx, b.ID, 0, 5)
@@ -472,11 +472,11 @@ func TestSavedPicturesKeepTheirRowsAndComeBack(t *testing.T) {
 	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
 	pictures := agentOfType(t, a, client.AgentImage)
 	dir := t.TempDir()
-	b, err := a.NewBatchFromLines(ctx, pictures, []string{"Poster 16/9", "Poster 4/3"}, "prompt", filepath.Join(dir, "posters.csv"), app.BatchPlan{Fixed: firstChoices(pictures)})
+	b, err := a.Batches().NewFromLines(ctx, pictures, []string{"Poster 16/9", "Poster 4/3"}, "prompt", filepath.Join(dir, "posters.csv"), app.BatchPlan{Fixed: firstChoices(pictures)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RunBatch(ctx, b.ID, pictures); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, pictures); err != nil {
 		t.Fatal(err)
 	}
 	rows, _ := a.DB().BatchRows(ctx, b.ID, 0, 5)
@@ -496,7 +496,7 @@ func TestSavedPicturesKeepTheirRowsAndComeBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs := len(svc.Executions())
-	if err := a.RunBatch(ctx, b.ID, pictures); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, pictures); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := a.DB().BatchRows(ctx, b.ID, 0, 5)
@@ -513,14 +513,14 @@ func TestSavedPicturesKeepTheirRowsAndComeBack(t *testing.T) {
 	}
 	sheetPath := productSheet(t, 2)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	first, err := a.NewBatch(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	first, err := a.Batches().New(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RunBatch(ctx, first.ID, *agent); err != nil {
+	if err := a.Batches().Run(ctx, first.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
-	second, err := a.NewBatch(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	second, err := a.Batches().New(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,7 +536,7 @@ func TestACancelledBatchsRowsOnTheirWayAreLookedUp(t *testing.T) {
 	ctx := context.Background()
 	a, svc, agent := onNewsletter(t)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	b, err := a.NewBatch(ctx, *agent, productSheet(t, 3), app.BatchPlan{Columns: cols})
+	b, err := a.Batches().New(ctx, *agent, productSheet(t, 3), app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -545,12 +545,12 @@ func TestACancelledBatchsRowsOnTheirWayAreLookedUp(t *testing.T) {
 	if err := db.CancelBatch(ctx, b.ID, "cancelled"); err != nil {
 		t.Fatal(err)
 	}
-	left, err := a.UnfinishedBatches(ctx)
+	left, err := a.Batches().Unfinished(ctx)
 	if err != nil || len(left) != 1 || left[0].ID != b.ID {
 		t.Fatalf("offered %+v (%v), want the cancelled batch with a row on its way", left, err)
 	}
 	runs := len(svc.Executions())
-	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
 	counts, _, _ := db.BatchCounts(ctx, b.ID)
@@ -560,7 +560,7 @@ func TestACancelledBatchsRowsOnTheirWayAreLookedUp(t *testing.T) {
 	if got, _ := db.Batch(ctx, b.ID); got.State != storage.BatchCancelled {
 		t.Fatalf("the batch is %q, want cancelled", got.State)
 	}
-	if left, _ := a.UnfinishedBatches(ctx); len(left) != 0 {
+	if left, _ := a.Batches().Unfinished(ctx); len(left) != 0 {
 		t.Fatalf("still offered: %+v", left)
 	}
 }
@@ -575,11 +575,11 @@ func TestEachBatchHasResultsOfItsOwn(t *testing.T) {
 	a, _, agent := onNewsletter(t)
 	sheetPath := productSheet(t, 2)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	one, err := a.NewBatch(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	one, err := a.Batches().New(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
-	two, err := a.NewBatch(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	two, err := a.Batches().New(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -620,7 +620,7 @@ func TestACancelledBatchSendsNoFileAfterAStop(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b, err := a.NewBatchFromFiles(ctx, *agent, folder, []string{"a.txt", "b.txt"}, "", app.BatchPlan{
+	b, err := a.Batches().NewFromFiles(ctx, *agent, folder, []string{"a.txt", "b.txt"}, "", app.BatchPlan{
 		Fixed: map[string]string{"prompt": "Summarise", "tone": "neutral", "length": "20"}})
 	if err != nil {
 		t.Fatal(err)
@@ -642,7 +642,7 @@ func TestACancelledBatchSendsNoFileAfterAStop(t *testing.T) {
 		return n
 	}
 	first, runs := probe(), len(svc.Executions())
-	if err := a.RunBatch(ctx, b.ID, *agent); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
 	if next := probe(); next != first+1 || len(svc.Executions()) != runs {

@@ -116,7 +116,7 @@ func (r *BatchRunner) Start(id int64, agent client.Agent) bool {
 	r.running[id] = cancel
 	r.mu.Unlock()
 	ok := r.a.Go(func() {
-		err := r.a.RunBatch(ctx, id, agent)
+		err := r.a.Batches().Run(ctx, id, agent)
 		cancel()
 		r.mu.Lock()
 		delete(r.running, id)
@@ -150,7 +150,7 @@ func (r *BatchRunner) Resume(ctx context.Context, id int64) error {
 	if err != nil {
 		return err
 	}
-	agent, err := r.a.GetAgent(ctx, client.ID(b.AgentID))
+	agent, err := r.a.Agents().Get(ctx, client.ID(b.AgentID))
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func (r *BatchRunner) Cancel(ctx context.Context, id int64) error {
 		return nil
 	}
 	// The rows not sent now read so in the results sheet too.
-	_, _ = r.a.BatchResults(ctx, id)
+	_, _ = r.a.Batches().Results(ctx, id)
 	return nil
 }
 

@@ -22,7 +22,8 @@ var ResourceTypes = []string{"document", "email", "presentation", "prompt", "spr
 // Resources finds resources whose title or descriptions contain q (all when
 // q is empty) of the given type ("" for any), following every page the
 // list's meta announces.
-func (a *App) Resources(ctx context.Context, q, typ string) ([]client.Resource, error) {
+func (svc *Catalog) Resources(ctx context.Context, q, typ string) ([]client.Resource, error) {
+	a := svc.a
 	params := client.ListResourcesParams{Q: strings.TrimSpace(q), Type: strings.TrimSpace(typ)}
 	var out []client.Resource
 	for r, err := range a.Client().Resources(ctx, params) {
@@ -51,7 +52,8 @@ const maxTitled = 50
 // agent id: the list gives only their ids, so it is one request per agent,
 // four at a time. An agent that cannot be read is left out (its number
 // stays on screen).
-func (a *App) WebhookAgentTitles(ctx context.Context, hooks []client.Webhook) map[string]string {
+func (svc *Catalog) WebhookAgentTitles(ctx context.Context, hooks []client.Webhook) map[string]string {
+	a := svc.a
 	var ids []client.ID
 	seen := map[client.ID]bool{}
 	for _, w := range hooks {
@@ -86,7 +88,8 @@ func (l WebhookList) HasSecrets() bool { return l.Variant == client.WebhooksB }
 
 // Webhooks lists every webhook of the workspace, page after page, in
 // whichever variant the service answers.
-func (a *App) Webhooks(ctx context.Context) (WebhookList, error) {
+func (svc *Catalog) Webhooks(ctx context.Context) (WebhookList, error) {
+	a := svc.a
 	c := a.Client()
 	var out WebhookList
 	params := client.ListWebhooksParams{}
@@ -109,7 +112,8 @@ func (a *App) Webhooks(ctx context.Context) (WebhookList, error) {
 }
 
 // AgentWebhooks lists every webhook registered for one agent.
-func (a *App) AgentWebhooks(ctx context.Context, agentID client.ID) ([]client.Webhook, error) {
+func (svc *Catalog) AgentWebhooks(ctx context.Context, agentID client.ID) ([]client.Webhook, error) {
+	a := svc.a
 	page, err := a.Client().ListAgentWebhooks(ctx, agentID, client.PageParams{PerPage: 50})
 	if err != nil {
 		return nil, err
@@ -129,7 +133,8 @@ func (a *App) AgentWebhooks(ctx context.Context, agentID client.ID) ([]client.We
 
 // AddWebhook registers a webhook for an agent. The address must be https,
 // checked before anything is sent (a *client.InputError says what to fix).
-func (a *App) AddWebhook(ctx context.Context, agentID client.ID, url string, active bool) (*client.Webhook, error) {
+func (svc *Catalog) AddWebhook(ctx context.Context, agentID client.ID, url string, active bool) (*client.Webhook, error) {
+	a := svc.a
 	status := client.WebhookActive
 	if !active {
 		status = client.WebhookInactive
@@ -140,7 +145,8 @@ func (a *App) AddWebhook(ctx context.Context, agentID client.ID, url string, act
 // SetWebhookActive turns a webhook on or off. The service has no way to
 // change a webhook, so it is registered again with the other status and
 // the old one deleted; the new record is returned (with a new number).
-func (a *App) SetWebhookActive(ctx context.Context, w client.Webhook, active bool) (*client.Webhook, error) {
+func (svc *Catalog) SetWebhookActive(ctx context.Context, w client.Webhook, active bool) (*client.Webhook, error) {
+	a := svc.a
 	if w.TemplateID == "" {
 		return nil, say(func() string {
 			return lang.L("this webhook does not say which agent it belongs to, so it cannot be changed here")
@@ -171,9 +177,16 @@ func (a *App) SetWebhookActive(ctx context.Context, w client.Webhook, active boo
 }
 
 // DeleteWebhook removes a webhook; one already gone counts as removed.
-func (a *App) DeleteWebhook(ctx context.Context, id client.ID) error {
+func (svc *Catalog) DeleteWebhook(ctx context.Context, id client.ID) error {
+	a := svc.a
 	if err := a.Client().DeleteWebhook(ctx, id); err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
 		return err
 	}
 	return nil
 }
+
+// Catalog is what the account's service offers besides agents: its resources and its webhooks (App.Catalog).
+type Catalog struct{ a *App }
+
+// Catalog is the account's catalog.
+func (a *App) Catalog() *Catalog { return &Catalog{a} }

@@ -25,10 +25,11 @@ type Hooks struct {
 
 // NewWebhooks lists the workspace's webhooks, every page, and then the
 // titles of the agents they belong to; nothing is loaded before Reload.
-func (a *App) NewWebhooks() *Hooks {
+func (svc *Catalog) NewWebhooks() *Hooks {
+	a := svc.a
 	h := &Hooks{a: a, titles: NewState[map[string]string](nil)}
 	h.List = NewList(a, func(ctx context.Context) ([]client.Webhook, error) {
-		l, err := a.Webhooks(ctx)
+		l, err := a.Catalog().Webhooks(ctx)
 		if err == nil && len(l.Webhooks) > 0 {
 			h.startTitles(ctx, l.Webhooks)
 		}
@@ -61,10 +62,11 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 
 // NewAgentWebhooks lists the webhooks of one agent; nothing is loaded
 // before Reload.
-func (a *App) NewAgentWebhooks(agentID client.ID) *Hooks {
+func (svc *Catalog) NewAgentWebhooks(agentID client.ID) *Hooks {
+	a := svc.a
 	h := &Hooks{a: a}
 	h.List = NewList(a, func(ctx context.Context) ([]client.Webhook, error) {
-		return a.AgentWebhooks(ctx, agentID)
+		return a.Catalog().AgentWebhooks(ctx, agentID)
 	})
 	return h
 }
@@ -80,7 +82,7 @@ func (h *Hooks) Titles() Observable[map[string]string] {
 }
 
 func (h *Hooks) readTitles(ctx context.Context, hooks []client.Webhook) {
-	got := h.a.WebhookAgentTitles(ctx, hooks)
+	got := h.a.Catalog().WebhookAgentTitles(ctx, hooks)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	// A newer load or another account cancelled ctx (Clear takes the same
@@ -116,7 +118,7 @@ func (h *Hooks) Clear() {
 // shows the new record at once, and is loaded again whatever happened, so
 // a switch never shows what the service does not have.
 func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) error {
-	nw, err := h.a.SetWebhookActive(ctx, w, active)
+	nw, err := h.a.Catalog().SetWebhookActive(ctx, w, active)
 	if nw != nil {
 		h.Change(func(hooks []client.Webhook) []client.Webhook {
 			out := make([]client.Webhook, 0, len(hooks))
@@ -136,7 +138,7 @@ func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) er
 // Delete removes a webhook: it leaves the list at once, which is then
 // loaded again (also after a failure).
 func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
-	err := h.a.DeleteWebhook(ctx, id)
+	err := h.a.Catalog().DeleteWebhook(ctx, id)
 	if err == nil {
 		h.Drop(func(x client.Webhook) bool { return x.ID == id })
 	}
@@ -147,7 +149,7 @@ func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
 // Add registers a webhook for an agent (see AddWebhook) and loads the list
 // again, also after a failure.
 func (h *Hooks) Add(ctx context.Context, agentID client.ID, url string, active bool) error {
-	_, err := h.a.AddWebhook(ctx, agentID, url, active)
+	_, err := h.a.Catalog().AddWebhook(ctx, agentID, url, active)
 	h.Reload()
 	return err
 }
@@ -168,11 +170,12 @@ type ResourceSearch struct {
 
 // NewResourceSearch finds resources with Find or FindSoon; nothing is
 // loaded before.
-func (a *App) NewResourceSearch() *ResourceSearch {
+func (svc *Catalog) NewResourceSearch() *ResourceSearch {
+	a := svc.a
 	r := &ResourceSearch{}
 	r.List = NewList(a, func(ctx context.Context) ([]client.Resource, error) {
 		q, typ := r.Query()
-		return a.Resources(ctx, q, typ)
+		return a.Catalog().Resources(ctx, q, typ)
 	})
 	r.typing = NewDebouncer(ResourcesPause, r.Reload)
 	return r

@@ -38,7 +38,7 @@ func TestWebhookSwitchAndDeleteChangeTheListAtOnce(t *testing.T) {
 		})
 	})
 	ctx := context.Background()
-	h := a.NewAgentWebhooks("101")
+	h := a.Catalog().NewAgentWebhooks("101")
 	if err := h.Add(ctx, "101", "https://example.com/hook", true); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestWebhookSwitchAndDeleteChangeTheListAtOnce(t *testing.T) {
 // clears both.
 func TestWorkspaceWebhooksNameTheirAgentsUntilCleared(t *testing.T) {
 	a, _ := served(t, demoservice.Options{API: demoservice.APISpec, WebhookVariant: "A"}, nil)
-	h := a.NewWebhooks()
+	h := a.Catalog().NewWebhooks()
 	h.Reload()
 	waitFor(t, h.List, "the webhooks", func(st app.ListState[client.Webhook]) bool { return st.Loaded && len(st.Items) > 0 })
 	titles := h.Titles()
@@ -110,7 +110,7 @@ func TestResourceSearchWhileTypingSendsTheLastWordOnly(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	})
-	r := a.NewResourceSearch()
+	r := a.Catalog().NewResourceSearch()
 	word := "reminder"
 	for i := 1; i <= len(word); i++ {
 		r.FindSoon(word[:i], "")

@@ -108,9 +108,9 @@ type ChatFinished struct {
 // more than can end between two frames.
 const finishedKept = 16
 
-// ChatsFinished are the replies that ended last, in any conversation,
+// Finished are the replies that ended last, in any conversation,
 // oldest first; a screen notifies of those with a Seq it has not seen.
-func (a *App) ChatsFinished() Observable[[]ChatFinished] { return a.chats().finished }
+func (svc *Chats) Finished() Observable[[]ChatFinished] { return svc.a.chats().finished }
 
 func (a *App) chats() *chatHub {
 	a.chatOnce.Do(func() {
@@ -177,10 +177,11 @@ func (s *ChatSession) publish(textOnly bool) {
 	})
 }
 
-// NewChat starts a conversation with a chat agent, its questions answered
+// New starts a conversation with a chat agent, its questions answered
 // as the user answered them last time (else with each question's first
 // option).
-func (a *App) NewChat(ctx context.Context, agent client.Agent) (*ChatSession, error) {
+func (svc *Chats) New(ctx context.Context, agent client.Agent) (*ChatSession, error) {
+	a := svc.a
 	if agent.Inactive() {
 		return nil, ErrAgentInactive
 	}
@@ -235,9 +236,10 @@ func ChatPickers(agent client.Agent) []client.Question {
 	return out
 }
 
-// OpenChat returns the session of a stored conversation: the running one
+// Open returns the session of a stored conversation: the running one
 // when its reply is still streaming, else loaded from the history.
-func (a *App) OpenChat(ctx context.Context, id int64) (*ChatSession, error) {
+func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
+	a := svc.a
 	h := a.chats()
 	h.mu.Lock()
 	s, ok := h.sessions[id]
@@ -268,9 +270,10 @@ func (a *App) OpenChat(ctx context.Context, id int64) (*ChatSession, error) {
 	return s, nil
 }
 
-// ListChats returns the active account's conversations, newest first; with
+// List returns the active account's conversations, newest first; with
 // a query, those whose title or messages contain every word of it.
-func (a *App) ListChats(ctx context.Context, query string) ([]storage.Conversation, error) {
+func (svc *Chats) List(ctx context.Context, query string) ([]storage.Conversation, error) {
+	a := svc.a
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return a.db.ListConversations(ctx, storage.ListParams{AccountID: a.AccountID(), Limit: 1000})
@@ -302,8 +305,9 @@ func (a *App) ListChats(ctx context.Context, query string) ([]storage.Conversati
 	return out, nil
 }
 
-// RenameChat changes a conversation's title.
-func (a *App) RenameChat(ctx context.Context, id int64, title string) error {
+// Rename changes a conversation's title.
+func (svc *Chats) Rename(ctx context.Context, id int64, title string) error {
+	a := svc.a
 	title = strings.TrimSpace(title)
 	if title == "" {
 		return say(func() string { return lang.L("a conversation needs a title") })
@@ -320,17 +324,19 @@ func (a *App) RenameChat(ctx context.Context, id int64, title string) error {
 	return nil
 }
 
-// DeleteChat hides a conversation at once (RestoreChat undoes it) and stops
+// Delete hides a conversation at once (RestoreChat undoes it) and stops
 // its reply if one is streaming.
-func (a *App) DeleteChat(ctx context.Context, id int64) error {
+func (svc *Chats) Delete(ctx context.Context, id int64) error {
+	a := svc.a
 	if s := a.liveSession(id); s != nil {
 		s.Stop()
 	}
 	return a.db.DeleteConversation(ctx, id)
 }
 
-// RestoreChat undoes DeleteChat.
-func (a *App) RestoreChat(ctx context.Context, id int64) error {
+// Restore undoes DeleteChat.
+func (svc *Chats) Restore(ctx context.Context, id int64) error {
+	a := svc.a
 	return a.db.RestoreConversation(ctx, id)
 }
 
@@ -341,9 +347,10 @@ func (a *App) liveSession(id int64) *ChatSession {
 	return h.sessions[id]
 }
 
-// ForgetChat lets go of a conversation's session once no screen shows it,
+// Forget lets go of a conversation's session once no screen shows it,
 // unless its reply is still streaming (that one keeps running).
-func (a *App) ForgetChat(id int64) {
+func (svc *Chats) Forget(id int64) {
+	a := svc.a
 	h := a.chats()
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -689,7 +696,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	if err != nil {
 		return err
 	}
-	s.a.RememberDetected(context.WithoutCancel(ctx))
+	s.a.Accounts().RememberDetected(context.WithoutCancel(ctx))
 
 	// The service accepted: store the turn.
 	db := s.a.db
@@ -884,7 +891,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 				v := f.Credits.Value
 				credits = &v
 				conv := s.Conversation()
-				s.a.RecordCredits(ctx, storage.CreditsExecution, conv.AgentID, conv.AgentTitle, string(f.ID), f.Credits)
+				s.a.Ledger().Record(ctx, storage.CreditsExecution, conv.AgentID, conv.AgentTitle, string(f.ID), f.Credits)
 			}
 		}
 	}
@@ -1092,3 +1099,9 @@ func copyAnswers(in map[string]string) map[string]string {
 	}
 	return out
 }
+
+// Chats are the account's conversations with its chat agents (App.Chats).
+type Chats struct{ a *App }
+
+// Chats is the account's chats.
+func (a *App) Chats() *Chats { return &Chats{a} }

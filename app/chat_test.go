@@ -31,7 +31,7 @@ func chatAgent(t *testing.T, a *app.App) client.Agent {
 
 func newChat(t *testing.T, a *app.App) *app.ChatSession {
 	t.Helper()
-	s, err := a.NewChat(context.Background(), chatAgent(t, a))
+	s, err := a.Chats().New(context.Background(), chatAgent(t, a))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestChatReplyIsStoredExactlyAsSent(t *testing.T) {
 	if reply.Credits == nil || *reply.Credits <= 0 {
 		t.Fatalf("the reply's credits should be kept, got %v", reply.Credits)
 	}
-	if spent, _ := a.CreditsToday(context.Background()); spent <= 0 {
+	if spent, _ := a.Ledger().Today(context.Background()); spent <= 0 {
 		t.Fatal("the reply's credits should be recorded for the meter")
 	}
 	if c := s.Conversation(); !strings.HasPrefix(c.Title, "How do I plan") {
@@ -158,7 +158,7 @@ func TestChatRootIDContinuesAfterRestart(t *testing.T) {
 	_ = a.Close()
 
 	b := apptest.Open(t, func(c *app.Config) { c.Paths = p })
-	s2, err := b.OpenChat(context.Background(), id)
+	s2, err := b.Chats().Open(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestChatInterruptedReplyOnReopenCanContinue(t *testing.T) {
 	_ = a.Close()
 
 	b := apptest.Open(t, func(c *app.Config) { c.Paths = p })
-	s2, err := b.OpenChat(ctx, id)
+	s2, err := b.Chats().Open(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func TestChatTwoConversationsStreamAtOnce(t *testing.T) {
 			t.Fatalf("both replies should complete, got %+v", r)
 		}
 	}
-	list, err := a.ListChats(context.Background(), "holidays")
+	list, err := a.Chats().List(context.Background(), "holidays")
 	if err != nil || len(list) != 1 || list[0].ID != s2.ID() {
 		t.Fatalf("search should find the conversation by its messages, got %+v %v", list, err)
 	}
@@ -356,7 +356,7 @@ func TestAChatKeepsItsAgentsTitleOnOneLine(t *testing.T) {
 	a := apptest.Open(t)
 	ag := chatAgent(t, a)
 	ag.Title = "Invoices\u202efdp.exe\nBot"
-	s, err := a.NewChat(context.Background(), ag)
+	s, err := a.Chats().New(context.Background(), ag)
 	if err != nil {
 		t.Fatal(err)
 	}

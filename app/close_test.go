@@ -22,7 +22,7 @@ func TestNothingOutlivesClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := a.NewChat(ctx, getAgent(t, a, "101"))
+	s, err := a.Chats().New(ctx, getAgent(t, a, "101"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,16 +30,16 @@ func TestNothingOutlivesClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Wait()
-	ar, err := a.NewRunner().Start(getAgent(t, a, "119"), map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
+	ar, err := a.Runs().NewRunner().Start(getAgent(t, a, "119"), map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-ar.Done()
-	if _, err := a.SyncMemories(ctx); err != nil {
+	if _, err := a.Memories().Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	a.SetMemoryDraft("", "Half a thought", "")
-	a.SetAnswerDraft("119", map[string]string{"tone": "formal"})
+	a.Memories().SetDraft("", "Half a thought", "")
+	a.Agents().SetAnswerDraft("119", map[string]string{"tone": "formal"})
 	a.SaveSettingsLater(func(st *app.Settings) { st.LastScreen = "Memories" })
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestClosingMidReplyKeepsItsText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := a.NewChat(ctx, getAgent(t, a, "101"))
+	s, err := a.Chats().New(ctx, getAgent(t, a, "101"))
 	if err != nil {
 		t.Fatal(err)
 	}

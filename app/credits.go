@@ -29,9 +29,10 @@ type CreditsReport struct {
 // RecentMax is how many single charges a report lists.
 const RecentMax = 500
 
-// CreditsOverDays reports the spending of the last days local days,
+// OverDays reports the spending of the last days local days,
 // today included.
-func (a *App) CreditsOverDays(ctx context.Context, days int) (CreditsReport, error) {
+func (svc *Ledger) OverDays(ctx context.Context, days int) (CreditsReport, error) {
+	a := svc.a
 	if days < 1 {
 		days = 1
 	}
@@ -101,3 +102,9 @@ func (r CreditsReport) WriteCSV(w io.Writer) error {
 }
 
 func formatCredits(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// Ledger is what the account's work has cost, as this computer recorded it (App.Ledger).
+type Ledger struct{ a *App }
+
+// Ledger is the account's ledger.
+func (a *App) Ledger() *Ledger { return &Ledger{a} }

@@ -99,12 +99,12 @@ func (a *App) drafts() *appDrafts {
 				if k.id == "" {
 					// A memory not created yet has no entry in the index
 					// to keep its draft on.
-					return a.SaveNewMemoryDraft(ctx, k.account, d.text, d.collectionID)
+					return a.Memories().SaveNewDraft(ctx, k.account, d.text, d.collectionID)
 				}
-				return a.SaveAccountMemoryDraft(ctx, k.account, k.id, d.text)
+				return a.Memories().SaveAccountDraft(ctx, k.account, k.id, d.text)
 			}),
 			answers: newDrafts(func(id client.ID, answers map[string]string) error {
-				return a.RememberAnswers(ctx, id, answers)
+				return a.Agents().RememberAnswers(ctx, id, answers)
 			}),
 			chats: newDrafts(func(id int64, text string) error {
 				return a.db.SaveDraft(ctx, id, text)
@@ -117,29 +117,32 @@ func (a *App) drafts() *appDrafts {
 	return a.appDrafts
 }
 
-// SetMemoryDraft records the unsaved text of the active account's memory id
+// SetDraft records the unsaved text of the active account's memory id
 // ("" for a memory not created yet, then filed under collectionID); "" as
 // text clears the draft. It is written after a pause in typing.
-func (a *App) SetMemoryDraft(id, text, collectionID string) {
+func (svc *Memories) SetDraft(id, text, collectionID string) {
+	a := svc.a
 	a.drafts().memories.set(memoryDraftKey{a.AccountID(), id}, memoryDraft{text, collectionID})
 }
 
-// DropMemoryDraft forgets a draft still waiting to be written (the memory
+// DropDraft forgets a draft still waiting to be written (the memory
 // is being saved: a draft written after the save would bring back
 // "unsaved changes"), then writes the others.
-func (a *App) DropMemoryDraft(id string) {
+func (svc *Memories) DropDraft(id string) {
+	a := svc.a
 	md := a.drafts().memories
 	md.drop(memoryDraftKey{a.AccountID(), id})
 	md.Flush()
 }
 
-// WriteMemoryDrafts puts the memory drafts still waiting on disk now, so
+// WriteDrafts puts the memory drafts still waiting on disk now, so
 // what is read next is the latest text.
-func (a *App) WriteMemoryDrafts() { a.drafts().memories.Flush() }
+func (svc *Memories) WriteDrafts() { svc.a.drafts().memories.Flush() }
 
 // SetAnswerDraft records the answers typed so far into an agent's form, so
 // they are there when the form opens again, even after Agent Desk closes.
-func (a *App) SetAnswerDraft(agentID client.ID, answers map[string]string) {
+func (svc *Agents) SetAnswerDraft(agentID client.ID, answers map[string]string) {
+	a := svc.a
 	cp := make(map[string]string, len(answers))
 	for k, v := range answers {
 		cp[k] = v

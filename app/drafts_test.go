@@ -16,17 +16,17 @@ import (
 func TestMemoryDraftsTypedJustBeforeQuittingAreKept(t *testing.T) {
 	ctx := context.Background()
 	a, cfg := openToQuit(t)
-	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Office hours are 9 to 5."})
+	m, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "Office hours are 9 to 5."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.SetMemoryDraft(m.ID, "Office hours are 9 to 5, Fridays 9 to 3.", "")
-	a.SetMemoryDraft("", "Parking is behind the building", "")
+	a.Memories().SetDraft(m.ID, "Office hours are 9 to 5, Fridays 9 to 3.", "")
+	a.Memories().SetDraft("", "Parking is behind the building", "")
 	b := quitAndReopen(t, a, cfg)
-	if e, err := b.Memory(ctx, m.ID); err != nil || e.Draft != "Office hours are 9 to 5, Fridays 9 to 3." {
+	if e, err := b.Memories().Get(ctx, m.ID); err != nil || e.Draft != "Office hours are 9 to 5, Fridays 9 to 3." {
 		t.Fatalf("the edit typed before quitting: %q, %v", e.Draft, err)
 	}
-	if text, _, err := b.NewMemoryDraft(ctx); err != nil || text != "Parking is behind the building" {
+	if text, _, err := b.Memories().NewDraft(ctx); err != nil || text != "Parking is behind the building" {
 		t.Fatalf("the new memory typed before quitting: %q, %v", text, err)
 	}
 }
@@ -40,10 +40,10 @@ func TestFormAnswersTypedJustBeforeQuittingAreKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.SetAnswerDraft(agent.ID, map[string]string{"tone": "formal", "length": "7"})
-	a.SetAnswerDraft(agent.ID, map[string]string{"tone": "formal", "length": "75"})
+	a.Agents().SetAnswerDraft(agent.ID, map[string]string{"tone": "formal", "length": "7"})
+	a.Agents().SetAnswerDraft(agent.ID, map[string]string{"tone": "formal", "length": "75"})
 	b := quitAndReopen(t, a, cfg)
-	if got := b.LastAnswers(*agent); got["tone"] != "formal" || got["length"] != "75" {
+	if got := b.Agents().LastAnswers(*agent); got["tone"] != "formal" || got["length"] != "75" {
 		t.Fatalf("the answers typed before quitting: %v", got)
 	}
 }
@@ -58,7 +58,7 @@ func TestChatDraftAndWindowSizeJustBeforeQuittingAreKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := a.NewChat(ctx, *agent)
+	s, err := a.Chats().New(ctx, *agent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestChatDraftAndWindowSizeJustBeforeQuittingAreKept(t *testing.T) {
 	}
 	a.SetWindowSize(1111, 777)
 	b := quitAndReopen(t, a, cfg)
-	again, err := b.OpenChat(ctx, s.ID())
+	again, err := b.Chats().Open(ctx, s.ID())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func openOnFaults(t *testing.T) (*app.App, *demoservice.Service, int) {
 	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
 	a := apptest.OnURL(t, srv.URL)
 	ctx := context.Background()
-	seeded, err := a.Webhooks(ctx)
+	seeded, err := a.Catalog().Webhooks(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestEveryListFillsWhenEveryFifthRequestFails(t *testing.T) {
 			a, svc, webhooks := openOnFaults(t)
 			svc.SetFaults(demoservice.Faults{Every: 5, EveryFault: kind})
 
-			b := a.NewAgentBrowser(0)
+			b := a.Agents().NewBrowser(0)
 			b.Search(app.AgentQuery{})
 			var agents app.AgentPage
 			eventually(t, "every agent", func() bool {
@@ -62,21 +62,21 @@ func TestEveryListFillsWhenEveryFifthRequestFails(t *testing.T) {
 				t.Fatalf("agents: %d of %d, error %v", len(agents.Agents), agents.Total, agents.Err)
 			}
 
-			h := a.NewWebhooks()
+			h := a.Catalog().NewWebhooks()
 			h.Reload()
 			hooks, _ := waitFor(t, h.List, "the webhooks", func(st app.ListState[client.Webhook]) bool { return st.Loaded && !st.Loading })
 			if hooks.Err != nil || hooks.Incomplete || len(hooks.Items) != webhooks {
 				t.Fatalf("webhooks: %d of %d, error %v", len(hooks.Items), webhooks, hooks.Err)
 			}
 
-			r := a.NewResourceSearch()
+			r := a.Catalog().NewResourceSearch()
 			r.Find("", "")
 			res, _ := waitFor(t, r.List, "the resources", func(st app.ListState[client.Resource]) bool { return st.Loaded && !st.Loading })
 			if res.Err != nil || res.Incomplete || len(res.Items) == 0 {
 				t.Fatalf("resources: %d, error %v", len(res.Items), res.Err)
 			}
 
-			files := a.NewFileList("desc")
+			files := a.Files().NewList("desc")
 			for files.HasMore() {
 				if _, err := files.LoadMore(context.Background()); err != nil {
 					t.Fatalf("files after %d: %v", len(files.Files()), err)
@@ -165,17 +165,17 @@ func TestNothingThatCostsOrCreatesIsSentTwice(t *testing.T) {
 			// every request fails from now on, the first try of each too
 			svc.SetFaults(demoservice.Faults{Every: 1, EveryFault: kind})
 
-			ar, err := a.NewRunner().Start(text, map[string]string{"prompt": "A note about lunch", "tone": "formal", "length": "120"}, nil)
+			ar, err := a.Runs().NewRunner().Start(text, map[string]string{"prompt": "A note about lunch", "tone": "formal", "length": "120"}, nil)
 			if err == nil {
 				_, _ = finished(t, ar)
 			}
-			s, err := a.NewChat(ctx, chat)
+			s, err := a.Chats().New(ctx, chat)
 			if err == nil {
 				_ = s.Send(ctx, "Hello", nil)
 				s.Wait()
 			}
-			_ = a.NewWebhooks().Add(ctx, "101", "https://hooks.example.com/once", true)
-			_, _ = a.CreateMemory(ctx, app.MemoryEdit{Content: "Call back within a day"})
+			_ = a.Catalog().NewWebhooks().Add(ctx, "101", "https://hooks.example.com/once", true)
+			_, _ = a.Memories().Create(ctx, app.MemoryEdit{Content: "Call back within a day"})
 
 			for _, path := range []string{"/agents/119/execute", "/agents/" + string(chat.ID) + "/execute", "/agents/101/webhooks", "/memories"} {
 				if n := counter.count(path); n != 1 {
@@ -208,7 +208,7 @@ func BenchmarkWebhooksUnderFaults(b *testing.B) {
 			}
 			svc.SetFaults(faults)
 			t0 := time.Now()
-			l, err := a.Webhooks(ctx)
+			l, err := a.Catalog().Webhooks(ctx)
 			took := time.Since(t0)
 			if err != nil || len(l.Webhooks) <= 16*15 {
 				b.Fatalf("%d webhooks, %v", len(l.Webhooks), err)

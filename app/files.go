@@ -91,9 +91,10 @@ type FileList struct {
 // poller is one run of the refresh while files process.
 type poller struct{ stop context.CancelFunc }
 
-// NewFileList lists the workspace's files, newest first ("desc") or oldest
+// NewList lists the workspace's files, newest first ("desc") or oldest
 // first ("asc"). Nothing is loaded before LoadMore, More or Reload.
-func (a *App) NewFileList(order string) *FileList {
+func (svc *Files) NewList(order string) *FileList {
+	a := svc.a
 	if order != "asc" {
 		order = "desc"
 	}
@@ -362,15 +363,17 @@ func FileStatusText(status string) string {
 	return sentence(status)
 }
 
-// AgentFiles lists the files linked to an agent.
-func (a *App) AgentFiles(ctx context.Context, agentID client.ID) (*client.AgentFiles, error) {
+// OfAgent lists the files linked to an agent.
+func (svc *Files) OfAgent(ctx context.Context, agentID client.ID) (*client.AgentFiles, error) {
+	a := svc.a
 	return a.Client().ListAgentFiles(ctx, agentID)
 }
 
-// LinkFiles links workspace files to an agent; the answer's FilesCount says
+// Link links workspace files to an agent; the answer's FilesCount says
 // how many are completed, failed and in progress.
 // Every list of the agent's files (NewLinkedFiles) shows the answer.
-func (a *App) LinkFiles(ctx context.Context, agentID client.ID, fileIDs []client.ID) (*client.AgentFiles, error) {
+func (svc *Files) Link(ctx context.Context, agentID client.ID, fileIDs []client.ID) (*client.AgentFiles, error) {
+	a := svc.a
 	res, err := a.Client().LinkFiles(ctx, agentID, fileIDs)
 	if err == nil {
 		for _, l := range a.linkedListsOf(agentID) {
@@ -380,9 +383,10 @@ func (a *App) LinkFiles(ctx context.Context, agentID client.ID, fileIDs []client
 	return res, err
 }
 
-// UnlinkFile removes a file from an agent (the file stays in the workspace,
+// Unlink removes a file from an agent (the file stays in the workspace,
 // so LinkFiles undoes it); every list of the agent's files loses it.
-func (a *App) UnlinkFile(ctx context.Context, agentID, fileID client.ID) error {
+func (svc *Files) Unlink(ctx context.Context, agentID, fileID client.ID) error {
+	a := svc.a
 	if _, err := a.Client().UnlinkFile(ctx, agentID, fileID); err != nil {
 		return err
 	}
@@ -397,7 +401,8 @@ func (a *App) UnlinkFile(ctx context.Context, agentID, fileID client.ID) error {
 const maxLinkTargets = 500
 
 // LinkTargets are the agents files can be linked to, for choosing one.
-func (a *App) LinkTargets(ctx context.Context) ([]client.Agent, error) {
+func (svc *Files) LinkTargets(ctx context.Context) ([]client.Agent, error) {
+	a := svc.a
 	var out []client.Agent
 	for ag, err := range a.Client().Agents(ctx, client.ListAgentsParams{PerPage: 100}) {
 		if err != nil {
@@ -514,3 +519,9 @@ func (l *FileList) each(ids []client.ID, op func(client.ID) error) (int, error) 
 	l.Refresh()
 	return done, err
 }
+
+// Files are the account's files at the service: listing, linking to agents, uploading (App.Files).
+type Files struct{ a *App }
+
+// Files is the account's files.
+func (a *App) Files() *Files { return &Files{a} }

@@ -18,13 +18,14 @@ type LinkedFiles struct {
 	agent client.Agent
 }
 
-// NewLinkedFiles lists the files linked to agent; nothing is loaded before
+// NewLinked lists the files linked to agent; nothing is loaded before
 // Reload. Every link and unlink of the agent's files, wherever it is made
 // in the app (its Files tab, the Files screen), shows in it at once.
-func (a *App) NewLinkedFiles(agent client.Agent) *LinkedFiles {
+func (svc *Files) NewLinked(agent client.Agent) *LinkedFiles {
+	a := svc.a
 	l := &LinkedFiles{a: a, agent: agent}
 	l.List = NewList(a, func(ctx context.Context) ([]client.File, error) {
-		res, err := a.AgentFiles(ctx, agent.ID)
+		res, err := a.Files().OfAgent(ctx, agent.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +70,7 @@ func (a *App) linkedListsOf(agentID client.ID) []*LinkedFiles {
 // uploaded; each link's answer shows at once in every list of the agent's
 // files.
 func (l *LinkedFiles) NewUploads() *Uploads {
-	q := l.a.NewUploads(UploadOptions{LinkTo: l.agent.ID, AgentTitle: l.agent.Title})
+	q := l.a.Files().NewUploads(UploadOptions{LinkTo: l.agent.ID, AgentTitle: l.agent.Title})
 	q.linked = func(res *client.AgentFiles) {
 		for _, each := range l.a.linkedListsOf(l.agent.ID) {
 			each.show(res)
@@ -81,13 +82,13 @@ func (l *LinkedFiles) NewUploads() *Uploads {
 // Link links workspace files to the agent; the answer's FilesCount says
 // how many are completed, failed and in progress.
 func (l *LinkedFiles) Link(ctx context.Context, ids []client.ID) (*client.AgentFiles, error) {
-	return l.a.LinkFiles(ctx, l.agent.ID, ids)
+	return l.a.Files().Link(ctx, l.agent.ID, ids)
 }
 
 // Unlink removes a file from the agent (the file stays in the workspace,
 // so Link undoes it); the list loses it at once and loads again.
 func (l *LinkedFiles) Unlink(ctx context.Context, id client.ID) error {
-	return l.a.UnlinkFile(ctx, l.agent.ID, id)
+	return l.a.Files().Unlink(ctx, l.agent.ID, id)
 }
 
 // unlinked takes a file off the list at once and loads it again.

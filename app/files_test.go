@@ -43,7 +43,7 @@ func TestFileListReachesEveryPageInEitherOrder(t *testing.T) {
 	}
 	ctx := context.Background()
 
-	l := a.NewFileList("desc")
+	l := a.Files().NewList("desc")
 	for l.HasMore() {
 		if _, err := l.LoadMore(ctx); err != nil {
 			t.Fatal(err)
@@ -60,7 +60,7 @@ func TestFileListReachesEveryPageInEitherOrder(t *testing.T) {
 		t.Fatalf("reload should keep every loaded file, got %d, %v", len(l.Files()), err)
 	}
 
-	asc := a.NewFileList("asc")
+	asc := a.Files().NewList("asc")
 	if _, err := asc.LoadMore(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestFileListNoticesProcessingFiles(t *testing.T) {
 	// The interface's reading processes every upload at once.
 	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 20 * time.Millisecond, API: demoservice.APISpec}))
 	uploadN(t, a, 1)
-	l := a.NewFileList("desc")
+	l := a.Files().NewList("desc")
 	if _, err := l.LoadMore(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestLinkUnlinkAndUndo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.LinkFiles(ctx, "119", []client.ID{f.ID})
+	res, err := a.Files().Link(ctx, "119", []client.ID{f.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestLinkUnlinkAndUndo(t *testing.T) {
 		t.Fatalf("a link should report its counts, got %+v", res)
 	}
 	has := func() bool {
-		set, err := a.AgentFiles(ctx, "119")
+		set, err := a.Files().OfAgent(ctx, "119")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,13 +121,13 @@ func TestLinkUnlinkAndUndo(t *testing.T) {
 	if !has() {
 		t.Fatal("the file should be linked")
 	}
-	if err := a.UnlinkFile(ctx, "119", f.ID); err != nil || has() {
+	if err := a.Files().Unlink(ctx, "119", f.ID); err != nil || has() {
 		t.Fatalf("unlink should remove it: %v", err)
 	}
-	if _, err := a.LinkFiles(ctx, "119", []client.ID{f.ID}); err != nil || !has() {
+	if _, err := a.Files().Link(ctx, "119", []client.ID{f.ID}); err != nil || !has() {
 		t.Fatalf("undo should link it again: %v", err)
 	}
-	if err := a.UnlinkFile(ctx, "119", "999999"); err == nil || app.Describe(err) == "" {
+	if err := a.Files().Unlink(ctx, "119", "999999"); err == nil || app.Describe(err) == "" {
 		t.Fatal("unlinking an unknown file should fail in words")
 	}
 }
@@ -198,7 +198,7 @@ func BenchmarkUpload200MB(b *testing.B) {
 	for range b.N {
 		plainTime += plain()
 
-		q := a.NewUploads(app.UploadOptions{})
+		q := a.Files().NewUploads(app.UploadOptions{})
 		q.State().Subscribe(func() {})
 		runtime.GC()
 		var before runtime.MemStats
@@ -244,7 +244,7 @@ func BenchmarkUpload200MB(b *testing.B) {
 
 func TestLinkTargetsListsEveryAgent(t *testing.T) {
 	a := apptest.Open(t)
-	agents, err := a.LinkTargets(context.Background())
+	agents, err := a.Files().LinkTargets(context.Background())
 	if err != nil || len(agents) < 40 {
 		t.Fatalf("every demo agent should be offered, got %d, %v", len(agents), err)
 	}
@@ -311,7 +311,7 @@ func TestWatchedFileListFollowsProcessingThenIdles(t *testing.T) {
 	}
 
 	id := upload("hours.txt")
-	l := a.NewFileList("desc")
+	l := a.Files().NewList("desc")
 	stop := l.Watch()
 	if err := l.Reload(ctx); err != nil {
 		t.Fatal(err)
@@ -352,7 +352,7 @@ func TestUploadSnapshotsShareUnchangedUploads(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "first.txt"), 10)
 	writeFile(t, filepath.Join(dir, "second.txt"), 10)
-	q := a.NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads(app.UploadOptions{})
 	if _, err := q.Start(context.Background(), app.PlanUpload([]string{filepath.Join(dir, "first.txt")})); err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +386,7 @@ func TestFilesWorkEndsWithTheApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := a.NewFileList("desc")
+	l := a.Files().NewList("desc")
 	l.Watch()
 	l.Refresh()
 	waitFiles(t, l, "the file is listed", func(st app.FilesState) bool { return len(st.Files) > 0 })
@@ -395,7 +395,7 @@ func TestFilesWorkEndsWithTheApp(t *testing.T) {
 	}
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "big.bin"), 8<<20)
-	q := a.NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads(app.UploadOptions{})
 	if _, err := q.Start(ctx, app.PlanUpload([]string{dir})); err != nil {
 		t.Fatal(err)
 	}
@@ -414,8 +414,8 @@ func TestLinksShowInEveryListOfTheAgentsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := a.NewLinkedFiles(client.Agent{ID: "119"})
-	other := a.NewLinkedFiles(client.Agent{ID: "120"})
+	tab := a.Files().NewLinked(client.Agent{ID: "119"})
+	other := a.Files().NewLinked(client.Agent{ID: "120"})
 	for _, l := range []*app.LinkedFiles{tab, other} {
 		l.Reload()
 	}
@@ -440,7 +440,7 @@ func TestLinksShowInEveryListOfTheAgentsFiles(t *testing.T) {
 	})
 
 	// Linked from elsewhere (the Files screen links through the app).
-	if _, err := a.LinkFiles(ctx, "119", []client.ID{f.ID}); err != nil {
+	if _, err := a.Files().Link(ctx, "119", []client.ID{f.ID}); err != nil {
 		t.Fatal(err)
 	}
 	if !holds(tab) {
@@ -449,7 +449,7 @@ func TestLinksShowInEveryListOfTheAgentsFiles(t *testing.T) {
 	if holds(other) {
 		t.Fatal("another agent's list shows the file")
 	}
-	if err := a.UnlinkFile(ctx, "119", f.ID); err != nil {
+	if err := a.Files().Unlink(ctx, "119", f.ID); err != nil {
 		t.Fatal(err)
 	}
 	if holds(tab) {

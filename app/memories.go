@@ -51,9 +51,10 @@ type CollectionSummary struct {
 	Count int
 }
 
-// MemoryVariant is the memory interface the active account uses: the one
+// Variant is the memory interface the active account uses: the one
 // the client detected or was told, MemoryAuto before the first memory call.
-func (a *App) MemoryVariant() client.MemoryVariant {
+func (svc *Memories) Variant() client.MemoryVariant {
+	a := svc.a
 	c := a.Client()
 	if c == nil {
 		return client.MemoryAuto
@@ -67,19 +68,22 @@ func (a *App) MemoryVariant() client.MemoryVariant {
 	return v
 }
 
-// Memories lists the local index of the active account's memories whose
+// List lists the local index of the active account's memories whose
 // text, collection or metadata contain query, most recently seen first.
-func (a *App) Memories(ctx context.Context, query string) ([]storage.MemoryEntry, error) {
+func (svc *Memories) List(ctx context.Context, query string) ([]storage.MemoryEntry, error) {
+	a := svc.a
 	return a.db.Memories(ctx, a.AccountID(), query)
 }
 
-// Memory is one memory of the local index.
-func (a *App) Memory(ctx context.Context, id string) (storage.MemoryEntry, error) {
+// Get is one memory of the local index.
+func (svc *Memories) Get(ctx context.Context, id string) (storage.MemoryEntry, error) {
+	a := svc.a
 	return a.db.GetMemory(ctx, a.AccountID(), id)
 }
 
-// MemoryCollections lists the known collections with their memory counts.
-func (a *App) MemoryCollections(ctx context.Context) ([]CollectionSummary, error) {
+// Collections lists the known collections with their memory counts.
+func (svc *Memories) Collections(ctx context.Context) ([]CollectionSummary, error) {
+	a := svc.a
 	out, _, err := a.collectionSummaries(ctx)
 	return out, err
 }
@@ -134,10 +138,11 @@ func (a *App) memoryParams(e MemoryEdit) client.MemoryParams {
 	return client.MemoryParams{Content: e.Content, CollectionID: client.ID(e.CollectionID), Metadata: e.Metadata}
 }
 
-// CreateMemory stores a new memory on the service and in the local index,
+// Create stores a new memory on the service and in the local index,
 // and records what it cost. Over-long or empty text is refused before
 // anything is sent.
-func (a *App) CreateMemory(ctx context.Context, e MemoryEdit) (storage.MemoryEntry, error) {
+func (svc *Memories) Create(ctx context.Context, e MemoryEdit) (storage.MemoryEntry, error) {
+	a := svc.a
 	if err := checkMemory(e.Content); err != nil {
 		return storage.MemoryEntry{}, err
 	}
@@ -145,17 +150,18 @@ func (a *App) CreateMemory(ctx context.Context, e MemoryEdit) (storage.MemoryEnt
 		return storage.MemoryEntry{}, err
 	}
 	m, err := a.Client().CreateMemory(ctx, a.memoryParams(e))
-	a.RememberDetected(ctx)
+	a.Accounts().RememberDetected(ctx)
 	if err != nil {
 		return storage.MemoryEntry{}, err
 	}
 	return a.keepMemory(ctx, m, e)
 }
 
-// UpdateMemory saves an edit of a memory: variant A with PATCH, variant B
+// Update saves an edit of a memory: variant A with PATCH, variant B
 // with PUT, as the account's variant says. The local draft is cleared once
 // the service has confirmed.
-func (a *App) UpdateMemory(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
+func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
+	a := svc.a
 	if err := checkMemory(e.Content); err != nil {
 		return storage.MemoryEntry{}, err
 	}
@@ -166,7 +172,7 @@ func (a *App) UpdateMemory(ctx context.Context, id string, e MemoryEdit) (storag
 		return storage.MemoryEntry{}, err
 	}
 	m, err := a.Client().UpdateMemory(ctx, client.ID(id), a.memoryParams(e))
-	a.RememberDetected(ctx)
+	a.Accounts().RememberDetected(ctx)
 	if err != nil {
 		return storage.MemoryEntry{}, err
 	}
@@ -179,12 +185,13 @@ func (a *App) UpdateMemory(ctx context.Context, id string, e MemoryEdit) (storag
 	return entry, nil
 }
 
-// OpenMemoryByID brings a memory created elsewhere into the local index.
+// OpenByID brings a memory created elsewhere into the local index.
 // The service cannot show a memory, so it is saved with the text given:
 // the service's answer confirms that the memory exists (a 404 says it
 // does not).
-func (a *App) OpenMemoryByID(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
-	return a.UpdateMemory(ctx, strings.TrimSpace(id), e)
+func (svc *Memories) OpenByID(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
+	a := svc.a
+	return a.Memories().Update(ctx, strings.TrimSpace(id), e)
 }
 
 func validMemoryID(id string) error {
@@ -211,7 +218,7 @@ func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit)
 		entry.Content = sent.Content
 	}
 	if entry.Variant == "" {
-		entry.Variant = string(a.MemoryVariant())
+		entry.Variant = string(a.Memories().Variant())
 	}
 	if entry.Variant == string(client.MemoryB) && entry.Metadata == nil {
 		entry.Metadata = sent.Metadata
@@ -239,7 +246,7 @@ func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit)
 	}
 	// No title: charges not made by an agent are named when read, in the
 	// language in use then.
-	a.RecordCredits(ctx, storage.CreditsMemory, "", "", entry.ID, m.Credits)
+	a.Ledger().Record(ctx, storage.CreditsMemory, "", "", entry.ID, m.Credits)
 	// A collection the memory is filed under is listed too, even one the
 	// service chose (a memory saved without one goes to the account's
 	// default collection): there is no other way to learn of it. The
@@ -277,21 +284,24 @@ func (a *App) collectionName(ctx context.Context, id string) string {
 	return ""
 }
 
-// SaveMemoryDraft keeps an unsaved edit of a memory on this computer, so
+// SaveDraft keeps an unsaved edit of a memory on this computer, so
 // it survives leaving the editor or closing Agent Desk ("" clears it).
-func (a *App) SaveMemoryDraft(ctx context.Context, id, draft string) error {
+func (svc *Memories) SaveDraft(ctx context.Context, id, draft string) error {
+	a := svc.a
 	return a.db.SaveMemoryDraft(ctx, a.AccountID(), id, draft)
 }
 
-// SaveAccountMemoryDraft is SaveMemoryDraft for a given account, for a
+// SaveAccountDraft is SaveMemoryDraft for a given account, for a
 // draft written after the user switched accounts.
-func (a *App) SaveAccountMemoryDraft(ctx context.Context, accountID, id, draft string) error {
+func (svc *Memories) SaveAccountDraft(ctx context.Context, accountID, id, draft string) error {
+	a := svc.a
 	return a.db.SaveMemoryDraft(ctx, accountID, id, draft)
 }
 
-// ForgetMemory removes a memory from the local index only; the service is
+// Forget removes a memory from the local index only; the service is
 // not asked.
-func (a *App) ForgetMemory(ctx context.Context, id string) error {
+func (svc *Memories) Forget(ctx context.Context, id string) error {
+	a := svc.a
 	return a.db.DeleteMemoryEntry(ctx, a.AccountID(), id)
 }
 
@@ -299,7 +309,8 @@ func (a *App) ForgetMemory(ctx context.Context, id string) error {
 // /memory-collections/{id}) and in the local index. A missing collection
 // answers 404 (see IsCollectionMissing); the index is left as it is, so
 // the user can decide.
-func (a *App) RenameCollection(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
+func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
+	a := svc.a
 	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
 	if err := validCollectionID(id); err != nil || id == "" {
 		if err == nil {
@@ -324,13 +335,15 @@ func (a *App) RenameCollection(ctx context.Context, id, name string) (storage.Co
 // AddCollectionByID brings a collection created elsewhere into the index.
 // There is no way to read a collection, so it is confirmed by saving its
 // name: the service's answer proves it exists.
-func (a *App) AddCollectionByID(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
-	return a.RenameCollection(ctx, id, name)
+func (svc *Memories) AddCollectionByID(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
+	a := svc.a
+	return a.Memories().RenameCollection(ctx, id, name)
 }
 
 // ForgetCollection removes a collection from the local index (after the
 // user agreed that the service no longer has it).
-func (a *App) ForgetCollection(ctx context.Context, id string) error {
+func (svc *Memories) ForgetCollection(ctx context.Context, id string) error {
+	a := svc.a
 	return a.db.DeleteCollectionEntry(ctx, a.AccountID(), id)
 }
 
@@ -345,23 +358,26 @@ func IsServerFault(err error) bool { return client.StatusCode(err) >= 500 }
 // error), whose message belongs beside the field.
 func IsNotAccepted(err error) bool { return client.IsValidation(err) }
 
-// SaveNewMemoryDraft keeps the text of a memory not created yet, for the
+// SaveNewDraft keeps the text of a memory not created yet, for the
 // given account, so that nothing typed is lost before it is saved.
-func (a *App) SaveNewMemoryDraft(ctx context.Context, accountID, content, collectionID string) error {
+func (svc *Memories) SaveNewDraft(ctx context.Context, accountID, content, collectionID string) error {
+	a := svc.a
 	return a.db.SaveNewMemoryDraft(ctx, accountID, content, collectionID)
 }
 
-// NewMemoryDraft is the active account's memory not created yet, if any.
-func (a *App) NewMemoryDraft(ctx context.Context) (content, collectionID string, err error) {
+// NewDraft is the active account's memory not created yet, if any.
+func (svc *Memories) NewDraft(ctx context.Context) (content, collectionID string, err error) {
+	a := svc.a
 	return a.db.NewMemoryDraft(ctx, a.AccountID())
 }
 
-// SyncMemories reads the service's lists of memories and collections (all
+// Sync reads the service's lists of memories and collections (all
 // pages) into the local index, which then mirrors the service; the index
 // stays the offline copy. listed is false when the service offers no such
 // lists (the interface as first described): the index alone is shown then,
 // and nothing is changed. A memory with an unsaved draft is never dropped.
-func (a *App) SyncMemories(ctx context.Context) (listed bool, err error) {
+func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
+	a := svc.a
 	c := a.Client()
 	if c == nil {
 		return false, say(func() string { return lang.L("no account is open") })
@@ -412,15 +428,17 @@ func (a *App) SyncMemories(ctx context.Context) (listed bool, err error) {
 // IsDefaultCollection reports whether the service named this collection
 // the account's default (which it refuses to delete), as of the last
 // SyncMemories.
-func (a *App) IsDefaultCollection(id string) bool {
+func (svc *Memories) IsDefaultCollection(id string) bool {
+	a := svc.a
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.defaultCollections[id]
 }
 
-// DeleteMemory deletes a memory on the service and from the local index. A
+// Delete deletes a memory on the service and from the local index. A
 // memory the service no longer has is dropped from the index as well.
-func (a *App) DeleteMemory(ctx context.Context, id string) error {
+func (svc *Memories) Delete(ctx context.Context, id string) error {
+	a := svc.a
 	if err := validMemoryID(id); err != nil {
 		return err
 	}
@@ -436,7 +454,8 @@ func (a *App) DeleteMemory(ctx context.Context, id string) error {
 
 // CreateCollection creates a memory collection by name on the service and
 // lists it.
-func (a *App) CreateCollection(ctx context.Context, name string) (storage.CollectionEntry, error) {
+func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage.CollectionEntry, error) {
+	a := svc.a
 	c, err := a.Client().CreateCollection(ctx, name)
 	if err != nil {
 		return storage.CollectionEntry{}, err
@@ -456,14 +475,15 @@ func (a *App) CreateCollection(ctx context.Context, name string) (storage.Collec
 // DeleteCollection deletes a collection and, as the service does, every
 // memory in it. The default collection is refused before anything is
 // sent (client.ErrDefaultCollection).
-func (a *App) DeleteCollection(ctx context.Context, id string) error {
+func (svc *Memories) DeleteCollection(ctx context.Context, id string) error {
+	a := svc.a
 	if err := validCollectionID(id); err != nil || id == "" {
 		if err == nil {
 			err = say(func() string { return lang.L("enter the collection's number") })
 		}
 		return err
 	}
-	if a.IsDefaultCollection(id) {
+	if a.Memories().IsDefaultCollection(id) {
 		return client.ErrDefaultCollection
 	}
 	err := a.Client().DeleteCollection(ctx, client.ID(id))
@@ -472,3 +492,9 @@ func (a *App) DeleteCollection(ctx context.Context, id string) error {
 	}
 	return a.db.DeleteCollectionAndMemories(ctx, a.AccountID(), id)
 }
+
+// Memories is what the account keeps in memory: its memories and collections, here and at the service (App.Memories).
+type Memories struct{ a *App }
+
+// Memories is the account's memories.
+func (a *App) Memories() *Memories { return &Memories{a} }

@@ -37,9 +37,10 @@ type MemorySync struct {
 	Err error
 }
 
-// NewMemoryIndex is the Memories screen's state; nothing is read before
+// NewIndex is the Memories screen's state; nothing is read before
 // Load or Sync.
-func (a *App) NewMemoryIndex() *MemoryIndex {
+func (svc *Memories) NewIndex() *MemoryIndex {
+	a := svc.a
 	x := &MemoryIndex{a: a, sync: NewState(MemorySync{})}
 	x.Shelves = NewList(a, x.shelves)
 	x.Found = NewList(a, x.found)
@@ -84,7 +85,7 @@ func (x *MemoryIndex) Sync() {
 		return
 	}
 	x.a.Go(func() {
-		listed, err := x.a.SyncMemories(x.a.Life())
+		listed, err := x.a.Memories().Sync(x.a.Life())
 		x.sync.Update(func(s MemorySync) MemorySync {
 			// A failed reading keeps what the last one learned.
 			return MemorySync{Listed: listed || (err != nil && s.Listed), Err: err}
@@ -95,7 +96,7 @@ func (x *MemoryIndex) Sync() {
 
 // DeleteMemory deletes a memory on the service; it leaves the list at once.
 func (x *MemoryIndex) DeleteMemory(ctx context.Context, id string) error {
-	if err := x.a.DeleteMemory(ctx, id); err != nil {
+	if err := x.a.Memories().Delete(ctx, id); err != nil {
 		return err
 	}
 	x.Found.Drop(func(m MemoryEntry) bool { return m.ID == id })
@@ -119,7 +120,7 @@ func (x *MemoryIndex) shelves(ctx context.Context) ([]CollectionSummary, error) 
 
 func (x *MemoryIndex) found(ctx context.Context) ([]MemoryEntry, error) {
 	query, collection := x.filter()
-	mems, err := x.a.Memories(ctx, query)
+	mems, err := x.a.Memories().List(ctx, query)
 	if err != nil || collection == "" {
 		return mems, err
 	}

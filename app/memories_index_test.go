@@ -22,7 +22,7 @@ func settled(t *testing.T, x *app.MemoryIndex) (app.ListState[app.CollectionSumm
 func TestMemoryIndexSyncsFindsAndDeletes(t *testing.T) {
 	a, _ := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
 	ctx := context.Background()
-	col, err := a.CreateCollection(ctx, "Customer care")
+	col, err := a.Memories().CreateCollection(ctx, "Customer care")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestMemoryIndexSyncsFindsAndDeletes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x := a.NewMemoryIndex()
+	x := a.Memories().NewIndex()
 	x.Sync()
 	eventually(t, "the service's lists", func() bool { s, _ := x.SyncState().Snapshot(); return s.Listed && !s.Syncing })
 	sh, fd := settled(t, x)

@@ -26,17 +26,17 @@ func TestMemoryInACollectionIsCreatedEditedAndItsCollectionRenamed(t *testing.T)
 	ctx := context.Background()
 	a, svc := openOn(t, demoservice.Options{MemoryVariant: "A"})
 
-	if _, err := a.AddCollectionByID(ctx, "2", "Key clients"); err != nil {
+	if _, err := a.Memories().AddCollectionByID(ctx, "2", "Key clients"); err != nil {
 		t.Fatalf("add collection: %v", err)
 	}
-	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Northwind wants PDF invoices.", CollectionID: "2"})
+	m, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "Northwind wants PDF invoices.", CollectionID: "2"})
 	if err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	if m.CollectionName != "Key clients" || m.Variant != "A" {
 		t.Fatalf("created entry = %+v, want collection Key clients, variant A", m)
 	}
-	m, err = a.UpdateMemory(ctx, m.ID, app.MemoryEdit{Content: "Northwind wants PDF invoices, 30 days.", CollectionID: "2"})
+	m, err = a.Memories().Update(ctx, m.ID, app.MemoryEdit{Content: "Northwind wants PDF invoices, 30 days.", CollectionID: "2"})
 	if err != nil {
 		t.Fatalf("update: %v", err)
 	}
@@ -45,21 +45,21 @@ func TestMemoryInACollectionIsCreatedEditedAndItsCollectionRenamed(t *testing.T)
 	if !ok || got.Content != "Northwind wants PDF invoices, 30 days." || got.CollectionID != 2 {
 		t.Fatalf("service memory = %+v, %v", got, ok)
 	}
-	if _, err := a.RenameCollection(ctx, "2", "Top clients"); err != nil {
+	if _, err := a.Memories().RenameCollection(ctx, "2", "Top clients"); err != nil {
 		t.Fatalf("rename: %v", err)
 	}
 	if c, _ := svc.Collection(2); c.Name != "Top clients" {
 		t.Fatalf("service collection name = %q", c.Name)
 	}
-	cols, err := a.MemoryCollections(ctx)
+	cols, err := a.Memories().Collections(ctx)
 	if err != nil || len(cols) != 1 || cols[0].Name != "Top clients" || cols[0].Count != 1 {
 		t.Fatalf("collections = %+v, %v", cols, err)
 	}
-	mems, _ := a.Memories(ctx, "30 days")
+	mems, _ := a.Memories().List(ctx, "30 days")
 	if len(mems) != 1 || mems[0].CollectionName != "Top clients" {
 		t.Fatalf("index = %+v", mems)
 	}
-	r, err := a.CreditsOverDays(ctx, 1)
+	r, err := a.Ledger().OverDays(ctx, 1)
 	if err != nil || r.Total <= 0 {
 		t.Fatalf("memory credits were not recorded: %+v, %v", r, err)
 	}
@@ -69,15 +69,15 @@ func TestVariantBSavesContentAndMetadataWithPut(t *testing.T) {
 	ctx := context.Background()
 	a, svc := openOn(t, demoservice.Options{MemoryVariant: "B"})
 	meta := map[string]any{"source": "meeting", "tags": []any{"clients"}}
-	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Call Northwind on Mondays.", Metadata: meta})
+	m, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "Call Northwind on Mondays.", Metadata: meta})
 	if err != nil {
 		t.Fatalf("create: %v", err)
 	}
-	if a.MemoryVariant() != client.MemoryB || m.Variant != "B" {
-		t.Fatalf("variant = %q / %q, want B", a.MemoryVariant(), m.Variant)
+	if a.Memories().Variant() != client.MemoryB || m.Variant != "B" {
+		t.Fatalf("variant = %q / %q, want B", a.Memories().Variant(), m.Variant)
 	}
 	meta["owner"] = "Maria"
-	if _, err := a.UpdateMemory(ctx, m.ID, app.MemoryEdit{Content: "Call Northwind on Tuesdays.", Metadata: meta}); err != nil {
+	if _, err := a.Memories().Update(ctx, m.ID, app.MemoryEdit{Content: "Call Northwind on Tuesdays.", Metadata: meta}); err != nil {
 		t.Fatalf("update: %v", err)
 	}
 	id, _ := client.ID(m.ID).Int64()
@@ -85,7 +85,7 @@ func TestVariantBSavesContentAndMetadataWithPut(t *testing.T) {
 	if got.Content != "Call Northwind on Tuesdays." || got.Metadata["owner"] != "Maria" {
 		t.Fatalf("service memory = %+v", got)
 	}
-	entry, _ := a.Memory(ctx, m.ID)
+	entry, _ := a.Memories().Get(ctx, m.ID)
 	if entry.Metadata["source"] != "meeting" {
 		t.Fatalf("index metadata = %+v", entry.Metadata)
 	}
@@ -95,12 +95,12 @@ func TestTooLongMemoryIsRefusedBeforeSending(t *testing.T) {
 	ctx := context.Background()
 	a, _ := openOn(t, demoservice.Options{})
 	long := strings.Repeat("é", app.MemoryLimit+1)
-	_, err := a.CreateMemory(ctx, app.MemoryEdit{Content: long})
+	_, err := a.Memories().Create(ctx, app.MemoryEdit{Content: long})
 	var tooLong *app.MemoryTooLongError
 	if !errors.As(err, &tooLong) || !strings.Contains(app.Describe(err), "32,000") {
 		t.Fatalf("err = %v, want a plain too-long message", err)
 	}
-	if _, err := a.CreateMemory(ctx, app.MemoryEdit{Content: strings.Repeat("é", app.MemoryLimit)}); err != nil {
+	if _, err := a.Memories().Create(ctx, app.MemoryEdit{Content: strings.Repeat("é", app.MemoryLimit)}); err != nil {
 		t.Fatalf("exactly the limit must be accepted: %v", err)
 	}
 	if app.Thousands(1234) != "1,234" || app.Thousands(32000) != "32,000" {
@@ -111,18 +111,18 @@ func TestTooLongMemoryIsRefusedBeforeSending(t *testing.T) {
 func TestOpenByNumberConfirmsTheMemoryExists(t *testing.T) {
 	ctx := context.Background()
 	a, _ := openOn(t, demoservice.Options{})
-	_, err := a.OpenMemoryByID(ctx, "999999", app.MemoryEdit{Content: "x"})
+	_, err := a.Memories().OpenByID(ctx, "999999", app.MemoryEdit{Content: "x"})
 	if !app.IsMemoryMissing(err) {
 		t.Fatalf("err = %v, want missing", err)
 	}
-	if mems, _ := a.Memories(ctx, ""); len(mems) != 0 {
+	if mems, _ := a.Memories().List(ctx, ""); len(mems) != 0 {
 		t.Fatalf("a missing memory reached the index: %+v", mems)
 	}
-	m, err := a.OpenMemoryByID(ctx, " 501 ", app.MemoryEdit{Content: "The office is closed on 24 December."})
+	m, err := a.Memories().OpenByID(ctx, " 501 ", app.MemoryEdit{Content: "The office is closed on 24 December."})
 	if err != nil || m.ID != "501" {
 		t.Fatalf("open 501: %+v, %v", m, err)
 	}
-	if _, err := a.OpenMemoryByID(ctx, "abc", app.MemoryEdit{Content: "x"}); err == nil || !strings.Contains(app.Describe(err), "whole number") {
+	if _, err := a.Memories().OpenByID(ctx, "abc", app.MemoryEdit{Content: "x"}); err == nil || !strings.Contains(app.Describe(err), "whole number") {
 		t.Fatalf("a non-number was not refused plainly: %v", err)
 	}
 }
@@ -130,16 +130,16 @@ func TestOpenByNumberConfirmsTheMemoryExists(t *testing.T) {
 func TestMissingCollectionStaysListedUntilForgotten(t *testing.T) {
 	ctx := context.Background()
 	a, _ := openOn(t, demoservice.Options{})
-	if _, err := a.AddCollectionByID(ctx, "3", "Policies"); err != nil {
+	if _, err := a.Memories().AddCollectionByID(ctx, "3", "Policies"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.RenameCollection(ctx, "77", "Nope"); !app.IsMemoryMissing(err) || !strings.Contains(app.Describe(err), "Collection not found") {
+	if _, err := a.Memories().RenameCollection(ctx, "77", "Nope"); !app.IsMemoryMissing(err) || !strings.Contains(app.Describe(err), "Collection not found") {
 		t.Fatalf("err = %v (%s)", err, app.Describe(err))
 	}
-	if err := a.ForgetCollection(ctx, "3"); err != nil {
+	if err := a.Memories().ForgetCollection(ctx, "3"); err != nil {
 		t.Fatal(err)
 	}
-	if cols, _ := a.MemoryCollections(ctx); len(cols) != 0 {
+	if cols, _ := a.Memories().Collections(ctx); len(cols) != 0 {
 		t.Fatalf("collections = %+v", cols)
 	}
 }
@@ -147,25 +147,25 @@ func TestMissingCollectionStaysListedUntilForgotten(t *testing.T) {
 func TestServerFaultKeepsDraftAndRetrySaves(t *testing.T) {
 	ctx := context.Background()
 	a, svc := openOn(t, demoservice.Options{})
-	m, err := a.OpenMemoryByID(ctx, "502", app.MemoryEdit{Content: "Travel rules."})
+	m, err := a.Memories().OpenByID(ctx, "502", app.MemoryEdit{Content: "Travel rules."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.SaveMemoryDraft(ctx, m.ID, "Travel rules, updated."); err != nil {
+	if err := a.Memories().SaveDraft(ctx, m.ID, "Travel rules, updated."); err != nil {
 		t.Fatal(err)
 	}
 	svc.SetFaults(demoservice.Faults{Fail500: 1})
-	_, err = a.UpdateMemory(ctx, m.ID, app.MemoryEdit{Content: "Travel rules, updated."})
+	_, err = a.Memories().Update(ctx, m.ID, app.MemoryEdit{Content: "Travel rules, updated."})
 	if !app.IsServerFault(err) {
 		t.Fatalf("err = %v, want a server fault", err)
 	}
-	if e, _ := a.Memory(ctx, m.ID); e.Draft != "Travel rules, updated." {
+	if e, _ := a.Memories().Get(ctx, m.ID); e.Draft != "Travel rules, updated." {
 		t.Fatalf("draft lost: %+v", e)
 	}
-	if _, err := a.UpdateMemory(ctx, m.ID, app.MemoryEdit{Content: "Travel rules, updated."}); err != nil {
+	if _, err := a.Memories().Update(ctx, m.ID, app.MemoryEdit{Content: "Travel rules, updated."}); err != nil {
 		t.Fatalf("retry: %v", err)
 	}
-	if e, _ := a.Memory(ctx, m.ID); e.Draft != "" || e.Content != "Travel rules, updated." {
+	if e, _ := a.Memories().Get(ctx, m.ID); e.Draft != "" || e.Content != "Travel rules, updated." {
 		t.Fatalf("after save: %+v", e)
 	}
 }
@@ -174,7 +174,7 @@ func TestCatalogListsEveryPageInBothWebhookVariants(t *testing.T) {
 	ctx := context.Background()
 	for _, v := range []string{"A", "B"} {
 		a, _ := openOn(t, demoservice.Options{WebhookVariant: v, API: demoservice.APISpec})
-		l, err := a.Webhooks(ctx)
+		l, err := a.Catalog().Webhooks(ctx)
 		if err != nil || l.Variant != v || len(l.Webhooks) < 2 {
 			t.Fatalf("variant %s: %d webhooks, variant %q, %v", v, len(l.Webhooks), l.Variant, err)
 		}
@@ -184,10 +184,10 @@ func TestCatalogListsEveryPageInBothWebhookVariants(t *testing.T) {
 		// Each webhook's agent is named on screen when the service knows
 		// it, and keeps its number when not.
 		named := 0
-		titles := a.WebhookAgentTitles(ctx, l.Webhooks)
+		titles := a.Catalog().WebhookAgentTitles(ctx, l.Webhooks)
 		for _, w := range l.Webhooks {
 			want := ""
-			if ag, err := a.GetAgent(ctx, w.TemplateID); err == nil {
+			if ag, err := a.Agents().Get(ctx, w.TemplateID); err == nil {
 				want = ag.Title
 				named++
 			}
@@ -198,21 +198,21 @@ func TestCatalogListsEveryPageInBothWebhookVariants(t *testing.T) {
 		if v == "A" && named == 0 { // variant B does not say which agent
 			t.Fatalf("variant %s: no webhook's agent could be named", v)
 		}
-		hooks, err := a.AgentWebhooks(ctx, "101")
+		hooks, err := a.Catalog().AgentWebhooks(ctx, "101")
 		if err != nil || len(hooks) == 0 || hooks[0].URL == "" {
 			t.Fatalf("agent webhooks: %+v, %v", hooks, err)
 		}
 	}
 	a, _ := openOn(t, demoservice.Options{})
-	all, err := a.Resources(ctx, "", "")
+	all, err := a.Catalog().Resources(ctx, "", "")
 	if err != nil || len(all) <= 15 {
 		t.Fatalf("resources over pages: %d, %v", len(all), err)
 	}
-	prompts, _ := a.Resources(ctx, "", "prompt")
+	prompts, _ := a.Catalog().Resources(ctx, "", "prompt")
 	if len(prompts) != 4 {
 		t.Fatalf("prompts = %d", len(prompts))
 	}
-	found, _ := a.Resources(ctx, "reminder", "")
+	found, _ := a.Catalog().Resources(ctx, "reminder", "")
 	if len(found) != 2 {
 		t.Fatalf("search = %d", len(found))
 	}
@@ -221,10 +221,10 @@ func TestCatalogListsEveryPageInBothWebhookVariants(t *testing.T) {
 func TestCreditsReportByDayAndAgentExportsCSV(t *testing.T) {
 	ctx := context.Background()
 	a := apptest.Open(t)
-	a.RecordCredits(ctx, "execution", "101", "Meeting Minutes Writer", "r1", client.Credits{Value: 0.5, Valid: true})
-	a.RecordCredits(ctx, "execution", "101", "Meeting Minutes Writer", "r2", client.Credits{Value: 0.25, Valid: true})
-	a.RecordCredits(ctx, "memory", "", "", "501", client.Credits{Value: 0.001, Valid: true})
-	r, err := a.CreditsOverDays(ctx, 7)
+	a.Ledger().Record(ctx, "execution", "101", "Meeting Minutes Writer", "r1", client.Credits{Value: 0.5, Valid: true})
+	a.Ledger().Record(ctx, "execution", "101", "Meeting Minutes Writer", "r2", client.Credits{Value: 0.25, Valid: true})
+	a.Ledger().Record(ctx, "memory", "", "", "501", client.Credits{Value: 0.001, Valid: true})
+	r, err := a.Ledger().OverDays(ctx, 7)
 	if err != nil || len(r.ByDay) != 1 || len(r.ByAgent) != 2 || r.Total != 0.751 {
 		t.Fatalf("report = %+v, %v", r, err)
 	}
@@ -249,14 +249,14 @@ func TestCreditsReportByDayAndAgentExportsCSV(t *testing.T) {
 func TestCollectionTheServicePicksIsListed(t *testing.T) {
 	ctx := context.Background()
 	a, _ := openOn(t, demoservice.Options{MemoryVariant: "A"})
-	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "The office is closed on public holidays."})
+	m, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "The office is closed on public holidays."})
 	if err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	if m.CollectionID == "" {
 		t.Fatal("the demo files a memory without a collection under its default one; the entry names none")
 	}
-	cols, err := a.MemoryCollections(ctx)
+	cols, err := a.Memories().Collections(ctx)
 	if err != nil || len(cols) != 1 || cols[0].ID != m.CollectionID || cols[0].Count != 1 {
 		t.Fatalf("collections = %+v, %v; want collection %s with the memory", cols, err, m.CollectionID)
 	}
@@ -264,13 +264,13 @@ func TestCollectionTheServicePicksIsListed(t *testing.T) {
 		t.Fatalf("an unnamed collection reads %q", got)
 	}
 	// Naming it later is kept when more memories are filed under it.
-	if _, err := a.RenameCollection(ctx, m.CollectionID, "General"); err != nil {
+	if _, err := a.Memories().RenameCollection(ctx, m.CollectionID, "General"); err != nil {
 		t.Fatalf("rename: %v", err)
 	}
-	if _, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Invoices are due within 30 days."}); err != nil {
+	if _, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "Invoices are due within 30 days."}); err != nil {
 		t.Fatalf("second create: %v", err)
 	}
-	cols, _ = a.MemoryCollections(ctx)
+	cols, _ = a.Memories().Collections(ctx)
 	if len(cols) != 1 || cols[0].Name != "General" || cols[0].Count != 2 {
 		t.Fatalf("collections after naming = %+v", cols)
 	}

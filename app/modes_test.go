@@ -38,11 +38,11 @@ func TestABatchsFilesAreTheUsersOnly(t *testing.T) {
 	pictures := agentOfType(t, a, client.AgentImage)
 	dir := t.TempDir()
 	results := filepath.Join(dir, "pictures.csv")
-	b, err := a.NewBatchFromLines(ctx, pictures, []string{"A red bicycle"}, "prompt", results, app.BatchPlan{Fixed: firstChoices(pictures)})
+	b, err := a.Batches().NewFromLines(ctx, pictures, []string{"A red bicycle"}, "prompt", results, app.BatchPlan{Fixed: firstChoices(pictures)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RunBatch(ctx, b.ID, pictures); err != nil {
+	if err := a.Batches().Run(ctx, b.ID, pictures); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := a.DB().BatchRows(ctx, b.ID, 0, 5)
@@ -61,7 +61,7 @@ func TestASavedOutputIsTheUsersOnly(t *testing.T) {
 		t.Skip("Windows keeps no such modes")
 	}
 	a := apptest.Open(t)
-	ar, err := a.NewRunner().Start(getAgent(t, a, "131"), map[string]string{"prompt": "A coffee cup", "style": "photo", "aspect_ratio": "16:9"}, nil)
+	ar, err := a.Runs().NewRunner().Start(getAgent(t, a, "131"), map[string]string{"prompt": "A coffee cup", "style": "photo", "aspect_ratio": "16:9"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestASavedOutputIsTheUsersOnly(t *testing.T) {
 	if err := f.Chmod(0o644); err != nil {
 		t.Fatal(err)
 	}
-	saved := a.SaveOutputTo(run.Output, f)
+	saved := a.Runs().SaveOutputTo(run.Output, f)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		v, _ := saved.Snapshot()

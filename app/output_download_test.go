@@ -115,7 +115,7 @@ func TestOutputKindComesFromContentNotAddress(t *testing.T) {
 		{"/short.webm", client.AgentVideo, safe.Other, ""},
 	}
 	for _, c := range cases {
-		out, err := a.FetchOutputFile(context.Background(), c.agentType, srv.URL+c.path, nil)
+		out, err := a.Runs().FetchOutputFile(context.Background(), c.agentType, srv.URL+c.path, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.path, err)
 		}
@@ -126,7 +126,7 @@ func TestOutputKindComesFromContentNotAddress(t *testing.T) {
 			t.Errorf("%s: openable %v", c.path, got)
 		}
 		// The older call hands back the same copy, from the cache.
-		p, err := a.FetchOutput(context.Background(), srv.URL+c.path)
+		p, err := a.Runs().FetchOutput(context.Background(), srv.URL+c.path)
 		if err != nil || p != out.Path {
 			t.Errorf("%s: FetchOutput gave %s (%v), want the cached %s", c.path, p, err, out.Path)
 		}
@@ -200,7 +200,7 @@ func TestOutputDownloadStopsAtCap(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	for _, agentType := range []string{client.AgentImage, ""} {
-		_, err := a.FetchOutputFile(context.Background(), agentType, srv.URL+"/huge.png", nil)
+		_, err := a.Runs().FetchOutputFile(context.Background(), agentType, srv.URL+"/huge.png", nil)
 		var big *app.OutputTooLargeError
 		if !errors.As(err, &big) || big.Limit != app.MaxImageOutputBytes {
 			t.Fatalf("a picture over the cap should stop with OutputTooLargeError, got %v", err)
@@ -244,7 +244,7 @@ func TestOutputDownloadShowsProgressAndCancels(t *testing.T) {
 	}))
 	t.Cleanup(func() { once.Do(func() { close(release) }); srv.Close() })
 
-	d := a.OutputFile(client.AgentVideo, srv.URL+"/clip")
+	d := a.Runs().OutputFile(client.AgentVideo, srv.URL+"/clip")
 	waitFor := func(what string, cond func(app.OutputState) bool) app.OutputState {
 		t.Helper()
 		deadline := time.Now().Add(15 * time.Second)
@@ -288,7 +288,7 @@ func TestPictureOverPixelCapIsNotShown(t *testing.T) {
 		"/small.png": smallPNG,
 	})
 	for _, p := range []string{"/bomb.png", "/wide.png"} {
-		out, err := a.FetchOutputFile(context.Background(), client.AgentImage, srv.URL+p, nil)
+		out, err := a.Runs().FetchOutputFile(context.Background(), client.AgentImage, srv.URL+p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,11 +303,11 @@ func TestPictureOverPixelCapIsNotShown(t *testing.T) {
 			t.Errorf("%s: the reason should be plain: %q", p, msg)
 		}
 		var saved bytes.Buffer
-		if err := a.SaveOutput(context.Background(), srv.URL+p, &saved); err != nil || saved.Len() == 0 {
+		if err := a.Runs().SaveOutput(context.Background(), srv.URL+p, &saved); err != nil || saved.Len() == 0 {
 			t.Errorf("%s: it can still be saved: %v", p, err)
 		}
 	}
-	out, err := a.FetchOutputFile(context.Background(), client.AgentImage, srv.URL+"/small.png", nil)
+	out, err := a.Runs().FetchOutputFile(context.Background(), client.AgentImage, srv.URL+"/small.png", nil)
 	if err != nil || out.NotShown != nil || app.CheckPictureFile(out.Path) != nil {
 		t.Fatalf("a small picture is shown: %+v, %v", out, err)
 	}
@@ -329,7 +329,7 @@ func TestSessionCopyStaysInTheAppsCacheFolder(t *testing.T) {
 		t.Fatal("the cache should not have opened")
 	}
 	srv := outputServer(t, map[string][]byte{"/clip.exe": mp4Head})
-	out, err := a.FetchOutputFile(context.Background(), client.AgentVideo, srv.URL+"/clip.exe", nil)
+	out, err := a.Runs().FetchOutputFile(context.Background(), client.AgentVideo, srv.URL+"/clip.exe", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

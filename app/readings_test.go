@@ -164,7 +164,7 @@ func TestNoExecutionIsSentTwice(t *testing.T) {
 			a, svc := served(t, demoservice.Options{API: demoservice.APIReal, WaitCap: time.Millisecond}, tc.wrap)
 			agent := getAgent(t, a, "119")
 			svc.SetFaults(tc.faults)
-			ar, err := a.NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
+			ar, err := a.Runs().NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +198,7 @@ func TestRunStillRunningIsCheckedAgainNotRunAgain(t *testing.T) {
 		c.ClientOptions = append(c.ClientOptions, client.WithPollLimit(5*time.Millisecond))
 	})
 	agent := getAgent(t, a, "119")
-	r := a.NewRunner()
+	r := a.Runs().NewRunner()
 	ar, err := r.Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +232,7 @@ func TestRunStillRunningIsCheckedAgainNotRunAgain(t *testing.T) {
 	if svc.ExecuteRequests() != 1 {
 		t.Fatalf("%d execute requests", svc.ExecuteRequests())
 	}
-	runs, _ := a.Runs(context.Background(), agent.ID)
+	runs, _ := a.Runs().List(context.Background(), agent.ID)
 	if len(runs) != 1 || runs[0].Output != run.Output {
 		t.Fatalf("history should hold the one run, finished: %+v", runs)
 	}
@@ -276,12 +276,12 @@ func TestTestConnectionChecksTheWorkspace(t *testing.T) {
 		{"77", app.WorkspaceRejected},
 		{"acme", app.WorkspaceRejected},
 	} {
-		res := a.TestConnection(ctx, srv.URL, "k", tc.workspace)
+		res := a.Accounts().TestConnection(ctx, srv.URL, "k", tc.workspace)
 		if res.State != tc.want || res.Message == "" {
 			t.Errorf("workspace %q: %+v", tc.workspace, res)
 		}
 	}
-	if res := a.TestConnection(ctx, srv.URL, "wrong", "1"); res.State != app.KeyRejected {
+	if res := a.Accounts().TestConnection(ctx, srv.URL, "wrong", "1"); res.State != app.KeyRejected {
 		t.Errorf("wrong key: %+v", res)
 	}
 }
@@ -290,29 +290,29 @@ func TestMemoriesAndCollectionsFollowTheService(t *testing.T) {
 	a, svc := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
 	_ = svc
 	ctx := context.Background()
-	listed, err := a.SyncMemories(ctx)
+	listed, err := a.Memories().Sync(ctx)
 	if err != nil || !listed {
 		t.Fatalf("sync: %v %v", listed, err)
 	}
-	col, err := a.CreateCollection(ctx, "Customer care")
+	col, err := a.Memories().CreateCollection(ctx, "Customer care")
 	if err != nil || col.ID == "" || col.Name != "Customer care" {
 		t.Fatalf("create collection: %+v %v", col, err)
 	}
-	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Refunds within 14 days", CollectionID: col.ID})
+	m, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "Refunds within 14 days", CollectionID: col.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SyncMemories(ctx); err != nil {
+	if _, err := a.Memories().Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	mems, _ := a.Memories(ctx, "Refunds")
+	mems, _ := a.Memories().List(ctx, "Refunds")
 	if len(mems) != 1 || mems[0].CollectionName != "Customer care" {
 		t.Fatalf("the memory should be listed under its collection: %+v", mems)
 	}
-	cols, _ := a.MemoryCollections(ctx)
+	cols, _ := a.Memories().Collections(ctx)
 	var def string
 	for _, c := range cols {
-		if a.IsDefaultCollection(c.ID) {
+		if a.Memories().IsDefaultCollection(c.ID) {
 			def = c.ID
 			if c.Name != "My Memories" {
 				t.Fatalf("the default collection shows its display name, got %q", c.Name)
@@ -322,26 +322,26 @@ func TestMemoriesAndCollectionsFollowTheService(t *testing.T) {
 	if def == "" {
 		t.Fatalf("no default collection among %+v", cols)
 	}
-	if err := a.DeleteCollection(ctx, def); !errors.Is(err, client.ErrDefaultCollection) {
+	if err := a.Memories().DeleteCollection(ctx, def); !errors.Is(err, client.ErrDefaultCollection) {
 		t.Fatalf("deleting the default collection: %v", err)
 	}
-	if err := a.DeleteMemory(ctx, m.ID); err != nil {
+	if err := a.Memories().Delete(ctx, m.ID); err != nil {
 		t.Fatal(err)
 	}
-	if mems, _ := a.Memories(ctx, "Refunds"); len(mems) != 0 {
+	if mems, _ := a.Memories().List(ctx, "Refunds"); len(mems) != 0 {
 		t.Fatalf("a deleted memory stays listed: %+v", mems)
 	}
 	// A collection goes with its memories, on the service and here.
-	if _, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Call back within a day", CollectionID: col.ID}); err != nil {
+	if _, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "Call back within a day", CollectionID: col.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.DeleteCollection(ctx, col.ID); err != nil {
+	if err := a.Memories().DeleteCollection(ctx, col.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SyncMemories(ctx); err != nil {
+	if _, err := a.Memories().Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if mems, _ := a.Memories(ctx, "Call back"); len(mems) != 0 {
+	if mems, _ := a.Memories().List(ctx, "Call back"); len(mems) != 0 {
 		t.Fatalf("memories of a deleted collection stay listed: %+v", mems)
 	}
 }
@@ -349,15 +349,15 @@ func TestMemoriesAndCollectionsFollowTheService(t *testing.T) {
 func TestMemoriesWithoutListsKeepTheLocalIndex(t *testing.T) {
 	a, _ := served(t, demoservice.Options{API: demoservice.APISpec}, nil)
 	ctx := context.Background()
-	m, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Invoices go out on the 5th"})
+	m, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "Invoices go out on the 5th"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed, err := a.SyncMemories(ctx)
+	listed, err := a.Memories().Sync(ctx)
 	if err != nil || listed {
 		t.Fatalf("a server without lists: listed %v, %v", listed, err)
 	}
-	if mems, _ := a.Memories(ctx, ""); len(mems) != 1 || mems[0].ID != m.ID {
+	if mems, _ := a.Memories().List(ctx, ""); len(mems) != 1 || mems[0].ID != m.ID {
 		t.Fatalf("the local index should stay: %+v", mems)
 	}
 }
@@ -366,19 +366,19 @@ func TestWebhooksAddedSwitchedAndDeleted(t *testing.T) {
 	a, _ := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
 	ctx := context.Background()
 	var in *client.InputError
-	if _, err := a.AddWebhook(ctx, "101", "http://example.com/hook", true); !errors.As(err, &in) {
+	if _, err := a.Catalog().AddWebhook(ctx, "101", "http://example.com/hook", true); !errors.As(err, &in) {
 		t.Fatalf("an http address must be refused before sending: %v", err)
 	}
-	w, err := a.AddWebhook(ctx, "101", "https://example.com/hook", true)
+	w, err := a.Catalog().AddWebhook(ctx, "101", "https://example.com/hook", true)
 	if err != nil || w.ID == "" || w.Status != client.WebhookActive {
 		t.Fatalf("add: %+v %v", w, err)
 	}
-	off, err := a.SetWebhookActive(ctx, *w, false)
+	off, err := a.Catalog().SetWebhookActive(ctx, *w, false)
 	if err != nil || off.Status != client.WebhookInactive {
 		t.Fatalf("switch off: %+v %v", off, err)
 	}
 	listed := func() map[client.ID]client.Webhook {
-		hooks, err := a.AgentWebhooks(ctx, "101")
+		hooks, err := a.Catalog().AgentWebhooks(ctx, "101")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -392,7 +392,7 @@ func TestWebhooksAddedSwitchedAndDeleted(t *testing.T) {
 	if _, old := hooks[w.ID]; old || hooks[off.ID].Status != client.WebhookInactive {
 		t.Fatalf("the agent should have the webhook once, off: %+v", hooks)
 	}
-	if err := a.DeleteWebhook(ctx, off.ID); err != nil {
+	if err := a.Catalog().DeleteWebhook(ctx, off.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, still := listed()[off.ID]; still {
@@ -407,7 +407,7 @@ func TestFilesProcessedAndDeleted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := a.NewFileList("desc")
+	l := a.Files().NewList("desc")
 	if err := l.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +482,7 @@ func TestUploadsBeyondTheStoredLimitAreRefusedFirst(t *testing.T) {
 	for i := range client.MaxStoredFiles - stored + 2 {
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("note-%02d.txt", i)), 10)
 	}
-	q := a.NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads(app.UploadOptions{})
 	ids, err := q.Start(ctx, app.PlanUpload([]string{dir}))
 	if err != nil {
 		t.Fatal(err)

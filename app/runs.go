@@ -58,7 +58,8 @@ type Runner struct {
 }
 
 // NewRunner makes the runner a screen keeps for the app's lifetime.
-func (a *App) NewRunner() *Runner {
+func (svc *Runs) NewRunner() *Runner {
+	a := svc.a
 	return &Runner{app: a, active: map[client.ID]*ActiveRun{}}
 }
 
@@ -149,7 +150,7 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 	r.active[agent.ID] = ar
 	r.mu.Unlock()
 
-	_ = a.RememberAnswers(ctx, agent.ID, answers)
+	_ = a.Agents().RememberAnswers(ctx, agent.ID, answers)
 	files := make([]string, len(fileIDs))
 	for i, id := range fileIDs {
 		files[i] = string(id)
@@ -236,7 +237,7 @@ func (ar *ActiveRun) rateLimited(wait time.Duration) {
 func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Context, *client.Client) (*client.Execution, error)) {
 	a := r.app
 	exec, err := call(ctx, a.Client())
-	a.RememberDetected(context.Background())
+	a.Accounts().RememberDetected(context.Background())
 
 	before := ar.state.Get()
 	run := before.Run
@@ -281,7 +282,7 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 	// Saving must not be cut short by the cancelled run context.
 	save := context.Background()
 	if exec != nil {
-		a.RecordCredits(save, storage.CreditsExecution, string(ar.Agent.ID), ar.Agent.Title, string(exec.ID), exec.Credits)
+		a.Ledger().Record(save, storage.CreditsExecution, string(ar.Agent.ID), ar.Agent.Title, string(exec.ID), exec.Credits)
 	}
 	saveErr := before.SaveErr
 	if run.ID != 0 {
@@ -303,14 +304,16 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 	close(ar.done)
 }
 
-// RunHistory is an agent's past runs in this account, newest first, read
+// History is an agent's past runs in this account, newest first, read
 // in the background on Reload.
-func (a *App) RunHistory(agentID client.ID) *List[Run] {
-	return NewList(a, func(ctx context.Context) ([]Run, error) { return a.Runs(ctx, agentID) })
+func (svc *Runs) History(agentID client.ID) *List[Run] {
+	a := svc.a
+	return NewList(a, func(ctx context.Context) ([]Run, error) { return a.Runs().List(ctx, agentID) })
 }
 
-// Runs are an agent's past runs in this account, newest first.
-func (a *App) Runs(ctx context.Context, agentID client.ID) ([]storage.Run, error) {
+// List are an agent's past runs in this account, newest first.
+func (svc *Runs) List(ctx context.Context, agentID client.ID) ([]storage.Run, error) {
+	a := svc.a
 	return a.db.Runs(ctx, a.AccountID(), string(agentID), 100)
 }
 
@@ -581,7 +584,8 @@ func CheckPictureFile(path string) error {
 // image agents and pictures) or MaxVideoOutputBytes, and when ctx ends.
 // progress, when not nil, hears the bytes received so far. The client
 // sends the API key only to the service's own host.
-func (a *App) FetchOutputFile(ctx context.Context, agentType, url string, progress func(received int64)) (Output, error) {
+func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, progress func(received int64)) (Output, error) {
+	a := svc.a
 	url = strings.TrimSpace(url)
 	key := cacheKey(url)
 	if a.cache != nil {
@@ -620,14 +624,16 @@ func (a *App) FetchOutputFile(ctx context.Context, agentType, url string, progre
 
 // FetchOutput returns the path of the local copy of an image or video
 // output (FetchOutputFile), for callers that need only the file.
-func (a *App) FetchOutput(ctx context.Context, url string) (string, error) {
-	out, err := a.FetchOutputFile(ctx, "", url, nil)
+func (svc *Runs) FetchOutput(ctx context.Context, url string) (string, error) {
+	a := svc.a
+	out, err := a.Runs().FetchOutputFile(ctx, "", url, nil)
 	return out.Path, err
 }
 
 // SaveOutput writes an image or video output to w (the user's "Save as…").
-func (a *App) SaveOutput(ctx context.Context, url string, w io.Writer) error {
-	p, err := a.FetchOutput(ctx, url)
+func (svc *Runs) SaveOutput(ctx context.Context, url string, w io.Writer) error {
+	a := svc.a
+	p, err := a.Runs().FetchOutput(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -674,7 +680,8 @@ type OutputDownload struct {
 
 // OutputFile starts fetching the local copy of an output of an agent of
 // agentType (FetchOutputFile) in the background, from now on.
-func (a *App) OutputFile(agentType, url string) *OutputDownload {
+func (svc *Runs) OutputFile(agentType, url string) *OutputDownload {
+	a := svc.a
 	d := &OutputDownload{a: a, agentType: agentType, url: url, state: NewState(OutputState{})}
 	d.Retry()
 	return d
@@ -693,7 +700,7 @@ func (d *OutputDownload) Retry() {
 	started := d.a.Go(func() {
 		defer cancel()
 		var last time.Time
-		out, err := d.a.FetchOutputFile(ctx, d.agentType, d.url, func(n int64) {
+		out, err := d.a.Runs().FetchOutputFile(ctx, d.agentType, d.url, func(n int64) {
 			if now := time.Now(); now.Sub(last) >= outputProgressGap {
 				last = now
 				d.publish(gen, func(s OutputState) OutputState { s.Received = n; return s })
@@ -726,11 +733,12 @@ func (d *OutputDownload) publish(gen uint64, change func(OutputState) OutputStat
 // SaveOutputTo writes an image or video output to w, made the user's only
 // first (OwnerOnly), and closes it, in the background from now on; its
 // state says when it is done and how it went.
-func (a *App) SaveOutputTo(url string, w io.WriteCloser) Observable[Loaded[bool]] {
+func (svc *Runs) SaveOutputTo(url string, w io.WriteCloser) Observable[Loaded[bool]] {
+	a := svc.a
 	l := NewLoader(a, func(ctx context.Context) (bool, error) {
 		err := OwnerOnly(w)
 		if err == nil {
-			err = a.SaveOutput(ctx, url, w)
+			err = a.Runs().SaveOutput(ctx, url, w)
 		}
 		if cerr := w.Close(); err == nil {
 			err = cerr
@@ -790,3 +798,9 @@ func cacheKey(url string) string {
 	sum := sha256.Sum256([]byte(url))
 	return "output-" + hex.EncodeToString(sum[:12])
 }
+
+// Runs are the account's runs of image, text and video agents, and what they made (App.Runs).
+type Runs struct{ a *App }
+
+// Runs is the account's runs.
+func (a *App) Runs() *Runs { return &Runs{a} }

@@ -17,7 +17,7 @@ import (
 
 func getAgent(t *testing.T, a *app.App, id client.ID) client.Agent {
 	t.Helper()
-	ag, err := a.GetAgent(context.Background(), id)
+	ag, err := a.Agents().Get(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func finished(t *testing.T, ar *app.ActiveRun) (storage.Run, error) {
 func TestRunTextAgentLandsInHistory(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "119")
-	r := a.NewRunner()
+	r := a.Runs().NewRunner()
 	ar, err := r.Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -55,14 +55,14 @@ func TestRunTextAgentLandsInHistory(t *testing.T) {
 	if p, v := ar.State().Snapshot(); !p.Done || p.Run.Output != run.Output || p.Took <= 0 || v != since && len(heard) == 0 {
 		t.Fatalf("the run's state should say it ended, with its result, to those who watch it: %+v (heard %d)", p, len(heard))
 	}
-	runs, err := a.Runs(context.Background(), agent.ID)
+	runs, err := a.Runs().List(context.Background(), agent.ID)
 	if err != nil || len(runs) != 1 || runs[0].Output != run.Output || runs[0].Inputs["tone"] != "formal" {
 		t.Fatalf("history: %+v, %v", runs, err)
 	}
-	if got := a.LastAnswers(agent); got["length"] != "120" {
+	if got := a.Agents().LastAnswers(agent); got["length"] != "120" {
 		t.Fatalf("answers not remembered: %v", got)
 	}
-	spent, _ := a.CreditsToday(context.Background())
+	spent, _ := a.Ledger().Today(context.Background())
 	if spent <= 0 {
 		t.Fatal("the run's credits were not recorded")
 	}
@@ -75,7 +75,7 @@ func TestRunTextAgentLandsInHistory(t *testing.T) {
 func TestRunRefusesMissingAnswersBeforeSending(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "120") // length is required here
-	_, err := a.NewRunner().Start(agent, map[string]string{"length": "many"}, nil)
+	_, err := a.Runs().NewRunner().Start(agent, map[string]string{"length": "many"}, nil)
 	fe, ok := err.(*app.FormError)
 	if !ok || fe.Fields["tone"] == "" || fe.Fields["length"] == "" {
 		t.Fatalf("want a form error on tone and length, got %v", err)
@@ -91,7 +91,7 @@ func TestRunValidationErrorNamesTheField(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "120")
 	agent.Question("length").Required = false
-	ar, err := a.NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal"}, nil)
+	ar, err := a.Runs().NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestRunValidationErrorNamesTheField(t *testing.T) {
 func TestRunImageOutputIsDownloadedOnce(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "131")
-	ar, err := a.NewRunner().Start(agent, map[string]string{"prompt": "A coffee cup on a wooden desk", "style": "photo", "aspect_ratio": "16:9"}, nil)
+	ar, err := a.Runs().NewRunner().Start(agent, map[string]string{"prompt": "A coffee cup on a wooden desk", "style": "photo", "aspect_ratio": "16:9"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestRunImageOutputIsDownloadedOnce(t *testing.T) {
 	if !app.IsMediaOutput(run.AgentType, run.Output) {
 		t.Fatalf("an image run should give a picture's address, got %q", run.Output)
 	}
-	p, err := a.FetchOutput(context.Background(), run.Output)
+	p, err := a.Runs().FetchOutput(context.Background(), run.Output)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,12 +126,12 @@ func TestRunImageOutputIsDownloadedOnce(t *testing.T) {
 	if err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
 		t.Fatalf("the preview is not a PNG: %v", err)
 	}
-	p2, err := a.FetchOutput(context.Background(), run.Output)
+	p2, err := a.Runs().FetchOutput(context.Background(), run.Output)
 	if err != nil || p2 != p {
 		t.Fatalf("the second fetch should come from the cache: %s vs %s (%v)", p2, p, err)
 	}
 	var saved bytes.Buffer
-	if err := a.SaveOutput(context.Background(), run.Output, &saved); err != nil || !bytes.Equal(saved.Bytes(), data) {
+	if err := a.Runs().SaveOutput(context.Background(), run.Output, &saved); err != nil || !bytes.Equal(saved.Bytes(), data) {
 		t.Fatalf("save as wrote %d bytes (%v)", saved.Len(), err)
 	}
 	if name := app.OutputFileName(run.AgentType, run.Output); name == "" {
@@ -143,7 +143,7 @@ func TestRunCanBeCancelled(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "139")
 	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Latency: 5 * time.Second})
-	r := a.NewRunner()
+	r := a.Runs().NewRunner()
 	ar, err := r.Start(agent, map[string]string{"prompt": "A short welcome to our new office", "duration": "30", "aspect_ratio": "16:9"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +159,7 @@ func TestRunCanBeCancelled(t *testing.T) {
 	if run.Status != app.RunCancelled {
 		t.Fatalf("status %q", run.Status)
 	}
-	runs, _ := a.Runs(context.Background(), agent.ID)
+	runs, _ := a.Runs().List(context.Background(), agent.ID)
 	if len(runs) != 1 || runs[0].Status != app.RunCancelled {
 		t.Fatalf("history: %+v", runs)
 	}
@@ -178,7 +178,7 @@ func TestClosingKeepsARunGoing(t *testing.T) {
 	}
 	agent := getAgent(t, a, "119")
 	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Latency: time.Minute})
-	ar, err := a.NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
+	ar, err := a.Runs().NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestClosingKeepsARunGoing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	runs, err := b.Runs(context.Background(), agent.ID)
+	runs, err := b.Runs().List(context.Background(), agent.ID)
 	if err != nil || len(runs) != 1 || runs[0].Status != app.RunRunning || runs[0].Error != "" {
 		t.Fatalf("history after quitting mid-run: %+v, %v", runs, err)
 	}
@@ -216,9 +216,9 @@ func TestASwitchedOffAgentIsNotRun(t *testing.T) {
 		before := len(apptest.Demo(a).Service.Executions())
 		var runErr error
 		if ag.Type == client.AgentChat {
-			_, runErr = a.NewChat(ctx, *ag)
+			_, runErr = a.Chats().New(ctx, *ag)
 		} else {
-			_, runErr = a.NewRunner().Start(*ag, map[string]string{"tone": "friendly", "length": "80"}, nil)
+			_, runErr = a.Runs().NewRunner().Start(*ag, map[string]string{"tone": "friendly", "length": "80"}, nil)
 		}
 		if !errors.Is(runErr, app.ErrAgentInactive) {
 			t.Errorf("agent %s (%s): %v, want it refused as switched off", id, ag.Type, runErr)

@@ -312,7 +312,8 @@ func (a *App) uploadSlots() chan struct{} {
 }
 
 // NewUploads makes an upload queue.
-func (a *App) NewUploads(opts UploadOptions) *Uploads {
+func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
+	a := svc.a
 	if opts.progressGap == 0 {
 		opts.progressGap = 50 * time.Millisecond
 	}
@@ -374,7 +375,8 @@ func (q *Uploads) FileIDs() []client.ID { return q.state.Get().FileIDs() }
 // while offline is refused before anything is queued (a false "uploading"
 // would mislead). It also counts the stored files when one page holds them
 // all (stored is -1 otherwise), for the service's limit.
-func (a *App) CheckOnline(ctx context.Context) (stored int, err error) {
+func (svc *Files) CheckOnline(ctx context.Context) (stored int, err error) {
+	a := svc.a
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	p, err := a.Client().ListFiles(ctx, client.ListFilesParams{PerPage: 100}, client.WithMaxRetries(0))
@@ -413,7 +415,7 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 	if len(plan.Files) == 0 {
 		return nil, nil
 	}
-	stored, err := q.a.CheckOnline(ctx)
+	stored, err := q.a.Files().CheckOnline(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -619,7 +621,7 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 			Progress: func(sent, _ int64) { q.progress(id, run, sent) },
 		})
 		if err == nil {
-			q.a.RecordCredits(context.Background(), storage.CreditsFile, string(q.opts.LinkTo), q.opts.AgentTitle, string(file.ID), file.Credits)
+			q.a.Ledger().Record(context.Background(), storage.CreditsFile, string(q.opts.LinkTo), q.opts.AgentTitle, string(file.ID), file.Credits)
 		}
 	}
 	var linked *client.AgentFiles

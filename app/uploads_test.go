@@ -127,7 +127,7 @@ func TestUploadsSendFilesAndRecordCredits(t *testing.T) {
 		writeFile(t, filepath.Join(dir, n), 200_000)
 	}
 	writeFile(t, filepath.Join(dir, "empty.txt"), 0)
-	q := a.NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads(app.UploadOptions{})
 	var mu sync.Mutex
 	sending := map[int64]bool{}
 	onUploads(q, func(u app.Upload) {
@@ -167,7 +167,7 @@ func TestUploadsSendFilesAndRecordCredits(t *testing.T) {
 		t.Errorf("each upload should report that it is sending, got %d", len(sending))
 	}
 	mu.Unlock()
-	if spent, _ := a.CreditsToday(context.Background()); spent <= 0 {
+	if spent, _ := a.Ledger().Today(context.Background()); spent <= 0 {
 		t.Log("the built-in service charged nothing for these files")
 	}
 }
@@ -177,7 +177,7 @@ func TestUploadOfflineQueuesNothing(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "a.txt"), 10)
 	_ = a.Demo().Close()
-	q := a.NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads(app.UploadOptions{})
 	ids, err := q.Start(context.Background(), app.PlanUpload([]string{dir}))
 	if !errors.Is(err, app.ErrOffline) || len(ids) != 0 || len(q.Items()) != 0 {
 		t.Fatalf("offline, nothing should be queued and the user told, got %v %v %v", ids, err, q.Items())
@@ -190,7 +190,7 @@ func TestUploadServerErrorSaysSoAndRetrySends(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "a.txt"), 1000)
 	svc := apptest.Demo(a).Service
 	svc.SetFaults(demoservice.Faults{Fail500: 2}) // the connection check, then the upload
-	q := a.NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads(app.UploadOptions{})
 	ids, err := q.Start(context.Background(), app.PlanUpload([]string{dir}))
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +218,7 @@ func TestUploadTooLargeForServer(t *testing.T) {
 	})
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "big.bin"), 2000)
-	q := a.NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads(app.UploadOptions{})
 	ids, err := q.Start(context.Background(), app.PlanUpload([]string{dir}))
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +235,7 @@ func TestUploadCutConnectionSaysSoAndKeepsNothing(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "big.bin"), 64<<20)
 	demo := apptest.Demo(a)
 	before := len(demo.Service.Files())
-	q := a.NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads(app.UploadOptions{})
 	var once, closeOnce sync.Once
 	onUploads(q, func(u app.Upload) {
 		switch {
@@ -266,7 +266,7 @@ func TestUploadCancelStopsIt(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "a.txt"), 1000)
 	demo := apptest.Demo(a)
 	before := len(demo.Service.Files())
-	q := a.NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads(app.UploadOptions{})
 	var once sync.Once
 	onUploads(q, func(u app.Upload) {
 		if u.State == app.UploadSending {
@@ -298,12 +298,12 @@ func TestUploadsLinkedToAgent(t *testing.T) {
 	a := apptest.Open(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "brief.txt"), 500)
-	q := a.NewUploads(app.UploadOptions{LinkTo: "119", AgentTitle: "Writer"})
+	q := a.Files().NewUploads(app.UploadOptions{LinkTo: "119", AgentTitle: "Writer"})
 	if _, err := q.Start(context.Background(), app.PlanUpload([]string{dir})); err != nil {
 		t.Fatal(err)
 	}
 	waitUploads(t, q)
-	res, err := a.AgentFiles(context.Background(), "119")
+	res, err := a.Files().OfAgent(context.Background(), "119")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -153,7 +153,7 @@ func (b *StatusBar) recheckLater() {
 func (b *StatusBar) updateCredits() {
 	a := b.env.App
 	b.env.App.Go(func() {
-		total, err := a.CreditsToday(context.Background())
+		total, err := a.Ledger().Today(context.Background())
 		kit.Do(func() {
 			if err != nil {
 				b.credits.SetText(lang.L("Credits today: unknown"))

@@ -334,7 +334,7 @@ func TestAStartWithoutTheServiceShowsTheSavedAgents(t *testing.T) {
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
 	a.SetReachable(true)
-	earlier := a.NewAgentBrowser(0) // the last start
+	earlier := a.Agents().NewBrowser(0) // the last start
 	earlier.Search(app.AgentQuery{})
 	var n int
 	q.WaitUntil(t, func() bool { p, _ := earlier.State().Snapshot(); n = len(p.Agents); return n > 0 && !p.Loading },
@@ -617,7 +617,7 @@ func TestRunTextAgentShowsOutputAndHistory(t *testing.T) {
 		t.Fatal("a past run re-opens")
 	}
 	// The answers are remembered for the next time.
-	if f.a.LastAnswers(d.agent)["tone"] != "friendly" {
+	if f.a.Agents().LastAnswers(d.agent)["tone"] != "friendly" {
 		t.Fatal("answers are remembered")
 	}
 }
@@ -806,7 +806,7 @@ func TestAgentFromALaterPageOpensInFull(t *testing.T) {
 			id = f.s.shown.Agents[i].ID
 		}
 	}
-	full, err := f.a.GetAgent(context.Background(), id)
+	full, err := f.a.Agents().Get(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -942,7 +942,7 @@ func TestAnswersTypedIntoTheFormAreKeptWithoutRunning(t *testing.T) {
 	if err := f.a.FlushDrafts(); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.a.LastAnswers(d.agent); got["length"] != "85" {
+	if got := f.a.Agents().LastAnswers(d.agent); got["length"] != "85" {
 		t.Fatalf("the typed answer should be kept for next time, got %v", got)
 	}
 }

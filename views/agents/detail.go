@@ -79,7 +79,7 @@ func newDetail(s *Screen, item app.AgentItem) *detail {
 // each time.
 func (d *detail) shown() {
 	if d.full == nil {
-		d.full = d.s.app.OpenAgent(d.agent.ID)
+		d.full = d.s.app.Agents().Open(d.agent.ID)
 		d.unbind = append(d.unbind, kit.Bind(d.full, d.showAgent))
 		return
 	}
@@ -170,7 +170,7 @@ func (d *detail) build() {
 	}
 	d.runTab = first
 	d.histBox = container.NewStack()
-	d.past = d.s.app.RunHistory(a.ID)
+	d.past = d.s.app.Runs().History(a.ID)
 	d.unbind = append(d.unbind, kit.Bind(d.past, d.showHistory))
 	d.histTab = container.NewTabItemWithIcon(lang.L("History"), theme.HistoryIcon(), d.histBox)
 	items := []*container.TabItem{first, d.histTab}
@@ -234,8 +234,8 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	if d.form != nil {
 		d.form.close() // built again
 	}
-	d.form = newForm(d.agent, d.s.app.LastAnswers(d.agent), d.submit, d.s.env.Nav.NewAttachments)
-	d.form.onChange = func() { d.s.app.SetAnswerDraft(d.agent.ID, d.form.answers()) }
+	d.form = newForm(d.agent, d.s.app.Agents().LastAnswers(d.agent), d.submit, d.s.env.Nav.NewAttachments)
+	d.form.onChange = func() { d.s.app.Agents().SetAnswerDraft(d.agent.ID, d.form.answers()) }
 	if d.form.fold != nil {
 		screen.RememberOpen(d.form.fold, d.s.app)
 	}

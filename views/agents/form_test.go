@@ -245,7 +245,7 @@ func TestAListIsEditedLineByLineAndSentAsAList(t *testing.T) {
 	if err := f.a.FlushDrafts(); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.a.LastAnswers(d.agent)["points"]; got != `["cheese","bread"]` {
+	if got := f.a.Agents().LastAnswers(d.agent)["points"]; got != `["cheese","bread"]` {
 		t.Fatalf("remembered as %q", got)
 	}
 }
@@ -449,7 +449,7 @@ func TestDefaultsFillTheFormUntilAnAnswerIsRemembered(t *testing.T) {
 	if got := rec.answer(t, "copies"); got != "7" {
 		t.Fatalf("copies sent as %s", got)
 	}
-	fm := newForm(d.agent, f.a.LastAnswers(d.agent), func() {}, nil)
+	fm := newForm(d.agent, f.a.Agents().LastAnswers(d.agent), func() {}, nil)
 	if got := fm.answers()["copies"]; got != "7" {
 		t.Fatalf("the next form shows %q, want the remembered 7", got)
 	}
@@ -757,7 +757,7 @@ func TestAClearedDefaultStaysCleared(t *testing.T) {
 	if got := rec.answer(t, "region"); got != "" {
 		t.Fatalf("region sent as %s", got)
 	}
-	fm := newForm(d.agent, f.a.LastAnswers(d.agent), func() {}, nil)
+	fm := newForm(d.agent, f.a.Agents().LastAnswers(d.agent), func() {}, nil)
 	defer fm.close()
 	if got := fm.answers(); got["copies"] != "" || got["region"] != "" {
 		t.Fatalf("the next form fills in %q", got)

@@ -262,7 +262,7 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 // once it is there.
 func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal bool, done func(app.Output) fyne.CanvasObject) {
 	o.stopPreview()
-	dl := o.s.app.OutputFile(r.AgentType, r.Output)
+	dl := o.s.app.Runs().OutputFile(r.AgentType, r.Output)
 	progress := widget.NewLabel(what)
 	loading := container.NewVBox(progress, container.NewHBox(kit.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), dl.Cancel)))
 	showingLoading := false
@@ -331,7 +331,7 @@ func (o *outputView) saveButton(r app.Run) *kit.Button {
 				return
 			}
 			path := wc.URI().Path()
-			bindUntil(o.s.app.SaveOutputTo(r.Output, wc), func(saved app.Loaded[bool]) bool {
+			bindUntil(o.s.app.Runs().SaveOutputTo(r.Output, wc), func(saved app.Loaded[bool]) bool {
 				switch {
 				case saved.Err != nil:
 					showSaveError(saved.Err, w)

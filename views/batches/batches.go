@@ -383,7 +383,7 @@ func (s *Screen) goOnWith(id int64, limit *float64) {
 	var err error
 	kit.Act(a, func(ctx context.Context) {
 		if limit != nil {
-			if err = a.SetBatchCreditCap(ctx, id, *limit); err != nil {
+			if err = a.Batches().SetCreditCap(ctx, id, *limit); err != nil {
 				return
 			}
 		}
@@ -636,7 +636,7 @@ func OfferUnfinished(env screen.Env) {
 	}
 	a := env.App
 	var left []app.Batch
-	kit.Act(a, func(ctx context.Context) { left, _ = a.UnfinishedBatches(ctx) }, func() {
+	kit.Act(a, func(ctx context.Context) { left, _ = a.Batches().Unfinished(ctx) }, func() {
 		var todo []app.Batch
 		for _, b := range left {
 			if !a.Batches().Running(b.ID) {

@@ -75,7 +75,7 @@ func sheetOf(t *testing.T, n int) string {
 
 func agent(t *testing.T, a *app.App) client.Agent {
 	t.Helper()
-	ag, err := a.GetAgent(context.Background(), "119")
+	ag, err := a.Agents().Get(context.Background(), "119")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestTheScreenListsABatchWithItsCountsAndRows(t *testing.T) {
 	s.Shown()
 	q.WaitUntil(t, func() bool { return len(s.items) == 0 && len(s.stack.Objects) > 0 }, func() string { return "" })
 
-	b, err := e.App.NewBatch(context.Background(), ag, sheetOf(t, 5), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := e.App.Batches().New(context.Background(), ag, sheetOf(t, 5), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestPauseAndGoOn(t *testing.T) {
 	s := New(e).(*Screen)
 	e.Window.SetContent(s.Content())
 	s.Shown()
-	b, err := e.App.NewBatch(context.Background(), ag, sheetOf(t, 10), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"}), Parallel: 5})
+	b, err := e.App.Batches().New(context.Background(), ag, sheetOf(t, 10), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"}), Parallel: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestRetryFailedRowsSendsOnlyThem(t *testing.T) {
 	e, q, svc, _ := env(t, 0)
 	ag := agent(t, e.App)
 	ctx := context.Background()
-	b, err := e.App.NewBatch(ctx, ag, sheetOf(t, 5), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := e.App.Batches().New(ctx, ag, sheetOf(t, 5), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestFollowNotifiesAndOffersToGoOn(t *testing.T) {
 	ag := agent(t, e.App)
 	ctx := context.Background()
 	plan := app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})}
-	left, err := e.App.NewBatch(ctx, ag, sheetOf(t, 3), plan)
+	left, err := e.App.Batches().New(ctx, ag, sheetOf(t, 3), plan)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -660,7 +660,7 @@ func TestPastedLinesRunOnceEachWithTheResultsInDocuments(t *testing.T) {
 // chat's.
 func TestAChatAgentsPlanAsksForTheMessage(t *testing.T) {
 	e, q, svc, shown := env(t, 0)
-	chat, err := e.App.GetAgent(context.Background(), "101")
+	chat, err := e.App.Agents().Get(context.Background(), "101")
 	if err != nil || chat.Type != client.AgentChat {
 		t.Fatalf("agent 101: %v", err)
 	}
@@ -721,7 +721,7 @@ func TestCancelBatchAsksThenSkipsTheRowsNotSent(t *testing.T) {
 	s := New(e).(*Screen)
 	e.Window.SetContent(s.Content())
 	s.Shown()
-	b, err := e.App.NewBatch(context.Background(), ag, sheetOf(t, 12), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := e.App.Batches().New(context.Background(), ag, sheetOf(t, 12), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -864,7 +864,7 @@ func TestFilesDroppedAskOneRunOrOneEach(t *testing.T) {
 func TestAPictureBatchShowsTheFilesItSaved(t *testing.T) {
 	e, q, _, _ := env(t, 0)
 	ctx := context.Background()
-	pictures, err := e.App.GetAgent(ctx, "131")
+	pictures, err := e.App.Agents().Get(ctx, "131")
 	if err != nil || pictures.Type != client.AgentImage {
 		t.Fatalf("agent 131: %v", err)
 	}
@@ -874,7 +874,7 @@ func TestAPictureBatchShowsTheFilesItSaved(t *testing.T) {
 			fixed[qq.Name] = qq.Options[0]
 		}
 	}
-	b, err := e.App.NewBatchFromLines(ctx, *pictures, []string{"A red bicycle"}, "prompt", filepath.Join(t.TempDir(), "pictures.xlsx"), app.BatchPlan{Fixed: fixed})
+	b, err := e.App.Batches().NewFromLines(ctx, *pictures, []string{"A red bicycle"}, "prompt", filepath.Join(t.TempDir(), "pictures.xlsx"), app.BatchPlan{Fixed: fixed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1027,7 +1027,7 @@ func TestABatchPausedAtItsLimitAsksForANewOne(t *testing.T) {
 	e.App.Batches().FirstOffer() // the offer at the start is another test's
 	ag := agent(t, e.App)
 	ctx := context.Background()
-	b, err := e.App.NewBatch(ctx, ag, sheetOf(t, 6), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"}), CreditCap: 0.0001})
+	b, err := e.App.Batches().New(ctx, ag, sheetOf(t, 6), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"}), CreditCap: 0.0001})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1180,7 +1180,7 @@ func TestACancelledBatchGoesOnOnlyToLookUpItsRowsOnTheirWay(t *testing.T) {
 	ag := agent(t, e.App)
 	ctx := context.Background()
 	db := e.App.DB()
-	b, err := e.App.NewBatch(ctx, ag, sheetOf(t, 5), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := e.App.Batches().New(ctx, ag, sheetOf(t, 5), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1249,7 +1249,7 @@ func TestCancelWhileTheServiceIsOutOfReachSaysTheRowsAreCheckedLater(t *testing.
 	a.Batches().FirstOffer()
 	ag := agent(t, a)
 	ctx := context.Background()
-	b, err := a.NewBatch(ctx, ag, sheetOf(t, 3), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := a.Batches().New(ctx, ag, sheetOf(t, 3), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1308,7 +1308,7 @@ func TestTheOfferForACancelledBatchSaysNothingNewIsSent(t *testing.T) {
 	ag := agent(t, e.App)
 	ctx := context.Background()
 	plan := app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})}
-	b, err := e.App.NewBatch(ctx, ag, sheetOf(t, 3), plan)
+	b, err := e.App.Batches().New(ctx, ag, sheetOf(t, 3), plan)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1339,7 +1339,7 @@ func TestResultsWrittenElsewhereSaySo(t *testing.T) {
 	e, q, _, _ := env(t, 0)
 	ag := agent(t, e.App)
 	ctx := context.Background()
-	b, err := e.App.NewBatch(ctx, ag, sheetOf(t, 2), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := e.App.Batches().New(ctx, ag, sheetOf(t, 2), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}

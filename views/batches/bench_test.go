@@ -40,7 +40,7 @@ func BenchmarkFramesWhileABatchRuns(b *testing.B) {
 	s.Shown()
 	q.Drain()
 	ctx := context.Background()
-	ag, err := a.GetAgent(ctx, "119")
+	ag, err := a.Agents().Get(ctx, "119")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func BenchmarkFramesWhileABatchRuns(b *testing.B) {
 	var frames []time.Duration
 	var perSecond float64
 	for b.Loop() {
-		batch, err := a.NewBatchFromLines(ctx, *ag, lines, "prompt", filepath.Join(b.TempDir(), "notes.csv"),
+		batch, err := a.Batches().NewFromLines(ctx, *ag, lines, "prompt", filepath.Join(b.TempDir(), "notes.csv"),
 			app.BatchPlan{Fixed: map[string]string{"tone": "friendly"}})
 		if err != nil {
 			b.Fatal(err)

@@ -184,7 +184,7 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 	// of it would: as the user chose them last, else the first offered.
 	suggested := map[string]string{}
 	if agent.Type == client.AgentChat {
-		suggested = app.DefaultChatAnswers(agent, env.App.LastAnswers(agent))
+		suggested = app.DefaultChatAnswers(agent, env.App.Agents().LastAnswers(agent))
 	}
 
 	grid := container.New(layout.NewFormLayout())
@@ -730,17 +730,17 @@ func (pl *plan) Start() {
 		err error
 	)
 	kit.ActShowing(a, pl.env.Window, lang.L("Getting the batch ready…"), func(ctx context.Context) {
-		if err = a.BatchRoom(ctx, agent, bp); err != nil {
+		if err = a.Batches().Room(ctx, agent, bp); err != nil {
 			return
 		}
 		var b app.Batch
 		switch src.kind {
 		case fromFiles:
-			b, err = a.NewBatchFromFiles(ctx, agent, src.folder, names, freeName(src.results), bp)
+			b, err = a.Batches().NewFromFiles(ctx, agent, src.folder, names, freeName(src.results), bp)
 		case fromLines:
-			b, err = a.NewBatchFromLines(ctx, agent, src.lines, question, freeName(src.results), bp)
+			b, err = a.Batches().NewFromLines(ctx, agent, src.lines, question, freeName(src.results), bp)
 		default:
-			b, err = a.NewBatch(ctx, agent, src.path, bp)
+			b, err = a.Batches().New(ctx, agent, src.path, bp)
 		}
 		if err == nil {
 			id = b.ID

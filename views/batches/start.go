@@ -206,7 +206,7 @@ func splitLines(s string) []string {
 
 // lastCost is what agent's last run cost, when it says (nil otherwise).
 func lastCost(ctx context.Context, a *app.App, agent client.Agent) *float64 {
-	runs, err := a.Runs(ctx, agent.ID)
+	runs, err := a.Runs().List(ctx, agent.ID)
 	if err != nil {
 		return nil
 	}

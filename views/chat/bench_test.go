@@ -249,7 +249,7 @@ func BenchmarkScroll1MBReply(b *testing.B) {
 		if _, err := a.DB().AddMessage(ctx, hist.Message{ConversationID: id, Role: hist.RoleAssistant, Content: reply}); err != nil {
 			b.Fatal(err)
 		}
-		a.ForgetChat(id)
+		a.Chats().Forget(id)
 		w := test.NewTempWindow(b, nil)
 		q := kit.UseQueue(b)
 		s := New(screen.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
@@ -424,7 +424,7 @@ func BenchmarkSoak200Replies(b *testing.B) {
 		var reopens []time.Duration
 		for k := 0; k < 3; k++ {
 			s.closeOpen()
-			a.ForgetChat(id)
+			a.Chats().Forget(id)
 			if k > 0 {
 				heap()
 			}

@@ -394,7 +394,7 @@ func TestSearchRenameDeleteUndo(t *testing.T) {
 	ctx := context.Background()
 	ag, _ := a.Client().GetAgent(ctx, "101")
 	for _, text := range []string{"Expenses for the trip", "Holiday rota for December"} {
-		sess, err := a.NewChat(ctx, *ag)
+		sess, err := a.Chats().New(ctx, *ag)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -667,7 +667,7 @@ func storeMessages(tb testing.TB, a *app.App, id int64, n int, reply string) {
 			tb.Fatal(err)
 		}
 	}
-	a.ForgetChat(id)
+	a.Chats().Forget(id)
 }
 
 // storedChat is a new stored conversation with the first chat agent
@@ -679,7 +679,7 @@ func storedChat(tb testing.TB, a *app.App, n int, reply string) int64 {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sess, err := a.NewChat(ctx, *ag)
+	sess, err := a.Chats().New(ctx, *ag)
 	if err != nil {
 		tb.Fatal(err)
 	}

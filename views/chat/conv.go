@@ -117,7 +117,7 @@ func (v *convView) detach() {
 	a, id := v.s.a, v.sess.ID()
 	v.s.goFn(func() {
 		_ = a.FlushDrafts()
-		a.ForgetChat(id)
+		a.Chats().Forget(id)
 	})
 }
 
@@ -1031,7 +1031,7 @@ func (v *convView) rename() {
 
 func (s *Screen) renameChat(id int64, title string) {
 	s.goFn(func() {
-		err := s.a.RenameChat(context.Background(), id, title)
+		err := s.a.Chats().Rename(context.Background(), id, title)
 		kit.Do(func() {
 			if err != nil {
 				s.showErr(err)
@@ -1043,7 +1043,7 @@ func (s *Screen) renameChat(id int64, title string) {
 
 func (s *Screen) deleteChat(c app.Conversation) {
 	s.goFn(func() {
-		err := s.a.DeleteChat(context.Background(), c.ID)
+		err := s.a.Chats().Delete(context.Background(), c.ID)
 		kit.Do(func() {
 			if err != nil {
 				s.showErr(err)

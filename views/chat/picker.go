@@ -33,7 +33,7 @@ func (s *Screen) ChooseAgent(pre client.ID) {
 func (s *Screen) startWith(id client.ID) {
 	s.setRight(kit.Loading(lang.L("Starting the chat…")))
 	s.goFn(func() {
-		agent, err := s.a.GetAgent(context.Background(), id)
+		agent, err := s.a.Agents().Get(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {
 				s.setRight(screen.Error(err, func() { s.startWith(id) }))

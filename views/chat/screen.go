@@ -71,7 +71,7 @@ func New(env screen.Env) screen.Screen {
 		s.showNoConversation()
 		s.reload()
 	})
-	kit.Bind(env.App.ChatsFinished(), func(recent []app.ChatFinished) {
+	kit.Bind(env.App.Chats().Finished(), func(recent []app.ChatFinished) {
 		for _, f := range recent {
 			if f.Seq > s.finished {
 				s.finished = f.Seq
@@ -203,7 +203,7 @@ func (s *Screen) reload() {
 		kit.ShowBody(s.left, kit.Loading(lang.L("Loading conversations…")))
 	}
 	s.goFn(func() {
-		convs, err := s.a.ListChats(context.Background(), query)
+		convs, err := s.a.Chats().List(context.Background(), query)
 		kit.Do(func() {
 			if seq != s.loadSeq {
 				return
@@ -259,7 +259,7 @@ func (s *Screen) markSelected() {
 // OpenChat starts a new conversation with a chat agent.
 func (s *Screen) OpenChat(agent client.Agent) {
 	s.goFn(func() {
-		sess, err := s.a.NewChat(context.Background(), agent)
+		sess, err := s.a.Chats().New(context.Background(), agent)
 		kit.Do(func() {
 			if err != nil {
 				s.setRight(screen.Error(err, func() { s.OpenChat(agent) }))
@@ -278,7 +278,7 @@ func (s *Screen) OpenConversation(id int64) {
 	}
 	s.setRight(kit.Loading(lang.L("Opening the conversation…")))
 	s.goFn(func() {
-		sess, err := s.a.OpenChat(context.Background(), id)
+		sess, err := s.a.Chats().Open(context.Background(), id)
 		kit.Do(func() {
 			if err != nil {
 				s.setRight(screen.Error(err, func() { s.OpenConversation(id) }))
@@ -352,7 +352,7 @@ func (s *Screen) deleted(c app.Conversation) {
 	undo := kit.NewButtonWithIcon(lang.L("Undo"), theme.ContentUndoIcon(), func() {
 		s.undo.Remove(bar)
 		s.goFn(func() {
-			err := s.a.RestoreChat(context.Background(), c.ID)
+			err := s.a.Chats().Restore(context.Background(), c.ID)
 			kit.Do(func() {
 				if err != nil {
 					s.showErr(err)

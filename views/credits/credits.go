@@ -146,7 +146,7 @@ func (v *View) Reload() {
 	days := v.periodDays()
 	a := v.env.App
 	v.env.App.Go(func() {
-		r, err := a.CreditsOverDays(context.Background(), days)
+		r, err := a.Ledger().OverDays(context.Background(), days)
 		kit.Do(func() { v.show(r, err) })
 	})
 }

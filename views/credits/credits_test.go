@@ -33,10 +33,10 @@ func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 
 	ctx := context.Background()
 	// A memory saved on the built-in demo is charged and recorded.
-	if _, err := a.CreateMemory(ctx, app.MemoryEdit{Content: "Northwind pays in 30 days."}); err != nil {
+	if _, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "Northwind pays in 30 days."}); err != nil {
 		t.Fatal(err)
 	}
-	a.RecordCredits(ctx, "execution", "101", "Meeting Minutes Writer", "r1", client.Credits{Value: 0.5, Valid: true})
+	a.Ledger().Record(ctx, "execution", "101", "Meeting Minutes Writer", "r1", client.Credits{Value: 0.5, Valid: true})
 	q.WaitUntil(t, func() bool { return len(v.report.ByAgent) == 2 }, func() string { return v.total.Text })
 	if !strings.HasPrefix(v.total.Text, "0.50") || !strings.Contains(v.total.Text, "last 30 days") {
 		t.Fatalf("total = %q", v.total.Text)

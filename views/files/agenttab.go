@@ -52,7 +52,7 @@ func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 
 func newAgentTab(env screen.Env, agent client.Agent) *AgentTab {
 	t := &AgentTab{env: env, agent: agent}
-	t.files = env.App.NewLinkedFiles(agent)
+	t.files = env.App.Files().NewLinked(agent)
 	t.queue = t.files.NewUploads()
 	t.send = newSender(env, t.queue)
 	t.uploads = newUploadList(t.queue)
@@ -228,7 +228,7 @@ type picker struct {
 }
 
 func newPicker(env screen.Env, linked []client.File) *picker {
-	p := &picker{files: env.App.NewFileList("desc"), already: map[client.ID]bool{}, selected: map[client.ID]bool{}}
+	p := &picker{files: env.App.Files().NewList("desc"), already: map[client.ID]bool{}, selected: map[client.ID]bool{}}
 	for _, f := range linked {
 		p.already[f.ID] = true
 	}

@@ -34,7 +34,7 @@ var _ screen.Attachments = (*Attachments)(nil)
 func NewAttachments(env screen.Env) screen.Attachments { return newAttachments(env) }
 
 func newAttachments(env screen.Env) *Attachments {
-	q := env.App.NewUploads(app.UploadOptions{})
+	q := env.App.Files().NewUploads(app.UploadOptions{})
 	at := &Attachments{env: env, queue: q, send: newSender(env, q), chips: map[int64]*chip{}}
 	// Chips wrap onto more lines rather than hide behind a sideways scroll.
 	at.row = container.New(layout.NewRowWrapLayout())

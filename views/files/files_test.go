@@ -324,7 +324,7 @@ func TestFilesScreenLinksSelectedFilesToAnAgent(t *testing.T) {
 	if !strings.Contains(dialogs(env.Window), "ready") || len(s.Selected()) != 0 {
 		t.Fatalf("the counts should show and the selection clear, got %q", dialogs(env.Window))
 	}
-	res, err := env.App.AgentFiles(context.Background(), "131")
+	res, err := env.App.Files().OfAgent(context.Background(), "131")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,7 +571,7 @@ func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
 	eventually(t, q, "the demo's files", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "demo-only.txt" })
 
 	srv := demoservice.NewTestServer(t, demoservice.Options{APIKey: "k", API: demoservice.APISpec})
-	acct, err := env.App.SaveAccount(ctx, app.Account{Name: "Office", BaseURL: srv.URL}, "k")
+	acct, err := env.App.Accounts().Save(ctx, app.Account{Name: "Office", BaseURL: srv.URL}, "k")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func New(env screen.Env) screen.Screen { return newScreen(env) }
 
 func newScreen(env screen.Env) *Screen {
 	s := &Screen{env: env, selected: map[client.ID]bool{}}
-	s.queue = env.App.NewUploads(app.UploadOptions{})
+	s.queue = env.App.Files().NewUploads(app.UploadOptions{})
 	s.send = newSender(env, s.queue)
 	s.uploads = newUploadList(s.queue)
 	screen.OnAccountChange(env.App, func() { s.queue.Clear(); s.restart() })
@@ -167,7 +167,7 @@ func (s *Screen) restart() {
 		s.unbind()
 	}
 	s.stopWatching()
-	s.files = s.env.App.NewFileList(s.orderValue())
+	s.files = s.env.App.Files().NewList(s.orderValue())
 	s.st, s.shown = app.FilesState{}, nil
 	kit.ShowBody(s.body, kit.Loading(lang.L("Loading your files…")))
 	s.unwatch = s.files.Watch()
@@ -411,7 +411,7 @@ func (s *Screen) linkSelected() {
 	msg := kit.ErrorText()
 	var agents []client.Agent
 	var err error
-	kit.Act(s.env.App, func(ctx context.Context) { agents, err = s.env.App.LinkTargets(ctx) }, func() {
+	kit.Act(s.env.App, func(ctx context.Context) { agents, err = s.env.App.Files().LinkTargets(ctx) }, func() {
 		titles := make([]string, len(agents))
 		for i, ag := range agents {
 			titles[i] = ag.Title
@@ -441,7 +441,7 @@ func (s *Screen) linkSelected() {
 func (s *Screen) link(agent client.Agent, ids []client.ID) {
 	var res *client.AgentFiles
 	var err error
-	kit.ActShowing(s.env.App, s.env.Window, lang.L("Linking the files…"), func(ctx context.Context) { res, err = s.env.App.LinkFiles(ctx, agent.ID, ids) }, func() {
+	kit.ActShowing(s.env.App, s.env.Window, lang.L("Linking the files…"), func(ctx context.Context) { res, err = s.env.App.Files().Link(ctx, agent.ID, ids) }, func() {
 		if err != nil {
 			s.send.notify(lang.L("Files not linked"), app.Describe(err))
 			return

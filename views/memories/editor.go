@@ -154,7 +154,7 @@ func (e *editor) setDeletable(ok bool) {
 // collectionOf is the collection of the memory open, "" when none.
 func (e *editor) collectionOf() string { return e.base.CollectionID }
 
-func (e *editor) variantB() bool { return e.s.a.MemoryVariant() == "B" }
+func (e *editor) variantB() bool { return e.s.a.Memories().Variant() == "B" }
 
 // dirty reports text or details that differ from what the service has.
 func (e *editor) dirty() bool {
@@ -188,7 +188,7 @@ func (e *editor) changed() {
 	}
 	// The app keeps the draft and writes it after a pause in typing, or at
 	// once when Agent Desk closes.
-	e.s.a.SetMemoryDraft(e.id, draft, e.collectionIDOf(e.collection.Selected))
+	e.s.a.Memories().SetDraft(e.id, draft, e.collectionIDOf(e.collection.Selected))
 }
 
 // wrapLimit is the length above which the editor stops wrapping lines: a
@@ -229,7 +229,7 @@ func (e *editor) updateState() {
 	e.counter.Refresh()
 	// Until the first memory call tells which interface the service
 	// speaks, both are offered; the service keeps the one it knows.
-	switch e.s.a.MemoryVariant() {
+	switch e.s.a.Memories().Variant() {
 	case "B":
 		e.colBox.Hide()
 		e.metaBox.Show()
@@ -350,7 +350,7 @@ func (e *editor) startNew(collectionID string) {
 	// Bring back what was being written before (another account, a crash).
 	var text, col string
 	var err error
-	kit.Act(e.s.a, func(ctx context.Context) { text, col, err = e.s.a.NewMemoryDraft(ctx) }, func() {
+	kit.Act(e.s.a, func(ctx context.Context) { text, col, err = e.s.a.Memories().NewDraft(ctx) }, func() {
 		if err != nil || text == "" || !e.open || e.id != "" || e.text.Text != "" {
 			return
 		}
@@ -394,12 +394,12 @@ func (e *editor) doRevert() {
 	e.load(app.MemoryEntry{AccountID: e.base.AccountID, ID: e.base.ID, Content: e.base.Content,
 		Metadata: e.base.Metadata, CollectionID: e.base.CollectionID, CollectionName: e.base.CollectionName,
 		Variant: e.base.Variant, LastSeen: e.base.LastSeen})
-	e.s.a.SetMemoryDraft(e.id, "", e.base.CollectionID)
+	e.s.a.Memories().SetDraft(e.id, "", e.base.CollectionID)
 }
 
 func (e *editor) edit() app.MemoryEdit {
 	ed := app.MemoryEdit{Content: e.text.Text}
-	switch e.s.a.MemoryVariant() {
+	switch e.s.a.Memories().Variant() {
 	case "B":
 		ed.Metadata = e.metadata()
 	case "A":
@@ -434,14 +434,14 @@ func (e *editor) send(id string) {
 	)
 	kit.Act(e.s.a, func(ctx context.Context) {
 		// A draft written after the save would bring back "unsaved changes".
-		a.DropMemoryDraft(id)
+		a.Memories().DropDraft(id)
 		if id == "" {
-			m, err = a.CreateMemory(ctx, edit)
+			m, err = a.Memories().Create(ctx, edit)
 			if err == nil {
-				_ = a.SaveNewMemoryDraft(ctx, a.AccountID(), "", "")
+				_ = a.Memories().SaveNewDraft(ctx, a.AccountID(), "", "")
 			}
 		} else {
-			m, err = a.UpdateMemory(ctx, id, edit)
+			m, err = a.Memories().Update(ctx, id, edit)
 		}
 	}, func() {
 		e.saving = false
@@ -496,7 +496,7 @@ func (e *editor) showBanner(msg string, actions ...fyne.CanvasObject) {
 func (e *editor) recreate(oldID string) {
 	e.id = ""
 	e.send("")
-	kit.Act(e.s.a, func(ctx context.Context) { _ = e.s.a.ForgetMemory(ctx, oldID) }, nil)
+	kit.Act(e.s.a, func(ctx context.Context) { _ = e.s.a.Memories().Forget(ctx, oldID) }, nil)
 }
 
 func (e *editor) setMeta(meta map[string]any) {

@@ -71,7 +71,7 @@ type Screen struct {
 
 // New builds the Memories screen.
 func New(env screen.Env) screen.Screen {
-	s := &Screen{env: env, a: env.App, idx: env.App.NewMemoryIndex()}
+	s := &Screen{env: env, a: env.App, idx: env.App.Memories().NewIndex()}
 	s.build()
 	kit.Bind[app.ListState[app.CollectionSummary]](s.idx.Shelves, func(st app.ListState[app.CollectionSummary]) {
 		s.shelves = st
@@ -265,7 +265,7 @@ func (s *Screen) showNewCollection() {
 			name := s.newColName.Text
 			var col app.CollectionEntry
 			var err error
-			kit.ActShowing(s.a, s.env.Window, lang.L("Creating the collection…"), func(ctx context.Context) { col, err = s.a.CreateCollection(ctx, name) }, func() {
+			kit.ActShowing(s.a, s.env.Window, lang.L("Creating the collection…"), func(ctx context.Context) { col, err = s.a.Memories().CreateCollection(ctx, name) }, func() {
 				if err != nil {
 					kit.ShowInformation(lang.L("Collection not created"), app.Describe(err), s.env.Window)
 					return
@@ -289,7 +289,7 @@ func (s *Screen) confirmDeleteCollection() {
 		return
 	}
 	name := collectionLabel(col.ID, col.Name)
-	if s.a.IsDefaultCollection(col.ID) {
+	if s.a.Memories().IsDefaultCollection(col.ID) {
 		kit.ShowInformation(lang.L("Collection not deleted"),
 			lang.L("“{{.Name}}” is the account's default collection, which cannot be deleted. Delete its memories one by one instead.", map[string]any{"Name": name}), s.env.Window)
 		return
@@ -304,7 +304,7 @@ func (s *Screen) confirmDeleteCollection() {
 			return
 		}
 		var err error
-		kit.ActShowing(s.a, s.env.Window, lang.L("Deleting the collection…"), func(ctx context.Context) { err = s.a.DeleteCollection(ctx, col.ID) }, func() {
+		kit.ActShowing(s.a, s.env.Window, lang.L("Deleting the collection…"), func(ctx context.Context) { err = s.a.Memories().DeleteCollection(ctx, col.ID) }, func() {
 			if err != nil {
 				kit.ShowInformation(lang.L("Collection not deleted"), app.Describe(err), s.env.Window)
 				return
@@ -436,8 +436,8 @@ func (s *Screen) openMemory(m app.MemoryEntry) {
 	var fresh app.MemoryEntry
 	var err error
 	kit.Act(s.a, func(ctx context.Context) {
-		s.a.WriteMemoryDrafts()
-		fresh, err = s.a.Memory(ctx, m.ID)
+		s.a.Memories().WriteDrafts()
+		fresh, err = s.a.Memories().Get(ctx, m.ID)
 	}, func() {
 		if err == nil && s.ed.id == m.ID && !s.ed.dirty() && fresh.Draft != m.Draft {
 			s.ed.load(fresh)
@@ -518,7 +518,7 @@ func (s *Screen) showOpenByID() {
 	explain := widget.NewLabel(lang.L("The service cannot show a memory made elsewhere; it can only change one. Enter the memory's number and the text it should have: Agent Desk saves this text to it, which also confirms that the memory exists. If it does not exist, nothing is changed."))
 	explain.Wrapping = fyne.TextWrapWord
 	items := []*widget.FormItem{widget.NewFormItem(lang.L("Number"), s.openID), widget.NewFormItem(lang.L("Text"), s.openText)}
-	if s.a.MemoryVariant() != "B" {
+	if s.a.Memories().Variant() != "B" {
 		items = append(items, widget.NewFormItem(lang.L("Collection"), s.openCol))
 	}
 	form := widget.NewForm(items...)
@@ -531,7 +531,7 @@ func (s *Screen) showOpenByID() {
 		edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
 		var m app.MemoryEntry
 		var err error
-		kit.ActShowing(s.a, s.env.Window, lang.L("Saving the memory…"), func(ctx context.Context) { m, err = s.a.OpenMemoryByID(ctx, id, edit) }, func() {
+		kit.ActShowing(s.a, s.env.Window, lang.L("Saving the memory…"), func(ctx context.Context) { m, err = s.a.Memories().OpenByID(ctx, id, edit) }, func() {
 			if err != nil {
 				msg := app.Describe(err)
 				if app.IsMemoryMissing(err) {
@@ -572,7 +572,7 @@ func (s *Screen) showAddCollection() {
 		}
 		id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
 		var err error
-		kit.ActShowing(s.a, s.env.Window, lang.L("Adding the collection…"), func(ctx context.Context) { _, err = s.a.AddCollectionByID(ctx, id, name) }, func() {
+		kit.ActShowing(s.a, s.env.Window, lang.L("Adding the collection…"), func(ctx context.Context) { _, err = s.a.Memories().AddCollectionByID(ctx, id, name) }, func() {
 			if err != nil {
 				msg := app.Describe(err)
 				if app.IsMemoryMissing(err) {
@@ -626,7 +626,7 @@ func (s *Screen) showRename() {
 
 func (s *Screen) doRename(col app.CollectionSummary, name string) {
 	var err error
-	kit.ActShowing(s.a, s.env.Window, lang.L("Renaming the collection…"), func(ctx context.Context) { _, err = s.a.RenameCollection(ctx, col.ID, name) }, func() {
+	kit.ActShowing(s.a, s.env.Window, lang.L("Renaming the collection…"), func(ctx context.Context) { _, err = s.a.Memories().RenameCollection(ctx, col.ID, name) }, func() {
 		switch {
 		case err == nil:
 			s.Reload()
@@ -651,7 +651,7 @@ func (s *Screen) doRename(col app.CollectionSummary, name string) {
 
 func (s *Screen) forgetCollection(id string) {
 	var err error
-	kit.Act(s.a, func(ctx context.Context) { err = s.a.ForgetCollection(ctx, id) }, func() {
+	kit.Act(s.a, func(ctx context.Context) { err = s.a.Memories().ForgetCollection(ctx, id) }, func() {
 		if err != nil {
 			kit.ShowInformation(lang.L("Collection not removed"), app.Describe(err), s.env.Window)
 			return

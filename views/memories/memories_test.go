@@ -96,7 +96,7 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 				t.Fatalf("an empty screen should have one empty state:\n%s", all)
 			}
 			if variant == "A" {
-				if _, err := f.a.AddCollectionByID(ctx, "2", "Key clients"); err != nil {
+				if _, err := f.a.Memories().AddCollectionByID(ctx, "2", "Key clients"); err != nil {
 					t.Fatal(err)
 				}
 				f.s.Reload()
@@ -147,8 +147,8 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 			if f.s.ed.save.Disabled() || f.s.ed.revert.Disabled() {
 				t.Fatal("an edit must enable Save and Revert")
 			}
-			f.a.WriteMemoryDrafts()
-			if e, _ := f.a.Memory(ctx, id); e.Draft != "Northwind wants PDF invoices. Due in 30 days." {
+			f.a.Memories().WriteDrafts()
+			if e, _ := f.a.Memories().Get(ctx, id); e.Draft != "Northwind wants PDF invoices. Due in 30 days." {
 				t.Fatalf("draft on disk = %q", e.Draft)
 			}
 			f.save(t)
@@ -164,7 +164,7 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 					t.Fatal("variant B shows no metadata editor")
 				}
 			}
-			if e, _ := f.a.Memory(ctx, id); e.Draft != "" {
+			if e, _ := f.a.Memories().Get(ctx, id); e.Draft != "" {
 				t.Fatalf("draft left after save: %q", e.Draft)
 			}
 		})
@@ -198,7 +198,7 @@ func TestLeavingWithUnsavedChangesAsksAndKeepsTheDraft(t *testing.T) {
 	f := newFixture(t, "A")
 	ctx := context.Background()
 	for _, id := range []string{"501", "502"} {
-		if _, err := f.a.OpenMemoryByID(ctx, id, app.MemoryEdit{Content: "Memory " + id}); err != nil {
+		if _, err := f.a.Memories().OpenByID(ctx, id, app.MemoryEdit{Content: "Memory " + id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -217,7 +217,7 @@ func TestLeavingWithUnsavedChangesAsksAndKeepsTheDraft(t *testing.T) {
 	}
 	want := "Memory " + first + " changed"
 	f.until(t, "the draft on disk", func() bool {
-		e, _ := f.a.Memory(ctx, first)
+		e, _ := f.a.Memories().Get(ctx, first)
 		return e.Draft == want
 	})
 	// Coming back shows the draft.
@@ -235,8 +235,8 @@ func TestLeavingWithUnsavedChangesAsksAndKeepsTheDraft(t *testing.T) {
 		t.Fatal("a restored draft must be savable and revertable")
 	}
 	test.Tap(f.s.ed.revert)
-	f.a.WriteMemoryDrafts()
-	if e, _ := f.a.Memory(ctx, first); e.Draft != "" || f.s.ed.text.Text != "Memory "+first {
+	f.a.Memories().WriteDrafts()
+	if e, _ := f.a.Memories().Get(ctx, first); e.Draft != "" || f.s.ed.text.Text != "Memory "+first {
 		t.Fatalf("revert kept %q / %q", e.Draft, f.s.ed.text.Text)
 	}
 }
@@ -292,7 +292,7 @@ func TestServiceErrorsKeepTheTextAndOfferAWayOn(t *testing.T) {
 func TestRenamingAMissingCollectionRemovesItOnlyWhenTheUserAgrees(t *testing.T) {
 	f := newFixture(t, "A")
 	ctx := context.Background()
-	if _, err := f.a.AddCollectionByID(ctx, "3", "Policies"); err != nil {
+	if _, err := f.a.Memories().AddCollectionByID(ctx, "3", "Policies"); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.a.DB().UpsertCollection(ctx, app.CollectionEntry{AccountID: f.a.AccountID(), ID: "77", Name: "Gone"}); err != nil {
@@ -364,7 +364,7 @@ func TestANewMemoryBeingWrittenSurvivesAnAccountSwitch(t *testing.T) {
 	test.Type(f.s.ed.text, "Northwind pays in 30 days")
 	demoAccount := f.a.AccountID()
 	// Another account becomes active: the editor empties, the text is kept.
-	acct, err := f.a.SaveAccount(ctx, app.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "key")
+	acct, err := f.a.Accounts().Save(ctx, app.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "key")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func TestANewMemoryBeingWrittenSurvivesAnAccountSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.until(t, "the editor to empty", func() bool { return !f.s.ed.open })
-	f.a.WriteMemoryDrafts()
+	f.a.Memories().WriteDrafts()
 	// A new memory of the other account (none was being written there):
 	// the switch back empties it, so the screen is seen to hear it.
 	f.s.ed.startNew("")
@@ -385,7 +385,7 @@ func TestANewMemoryBeingWrittenSurvivesAnAccountSwitch(t *testing.T) {
 	f.until(t, "the text to come back", func() bool { return f.s.ed.text.Text == "Northwind pays in 30 days" })
 
 	f.save(t)
-	if text, _, _ := f.a.NewMemoryDraft(ctx); text != "" {
+	if text, _, _ := f.a.Memories().NewDraft(ctx); text != "" {
 		t.Fatalf("once created, the memory's draft should be gone, got %q", text)
 	}
 }
@@ -446,7 +446,7 @@ func TestServiceListsAreShownAndCollectionsCreatedAndDeleted(t *testing.T) {
 	}
 	f.tapInDialog(t, "Delete")
 	f.until(t, "the deletion", func() bool { _, i := f.collection("Customer care"); return i < 0 })
-	if mems, _ := f.a.Memories(context.Background(), "Call back"); len(mems) != 0 {
+	if mems, _ := f.a.Memories().List(context.Background(), "Call back"); len(mems) != 0 {
 		t.Fatalf("the collection's memories stay: %+v", mems)
 	}
 }
@@ -468,7 +468,7 @@ func TestDefaultCollectionIsNotDeleted(t *testing.T) {
 
 func TestMemoryIsDeletedAfterConfirming(t *testing.T) {
 	f := newRealFixture(t)
-	m, err := f.a.CreateMemory(context.Background(), app.MemoryEdit{Content: "Parking is behind the building"})
+	m, err := f.a.Memories().Create(context.Background(), app.MemoryEdit{Content: "Parking is behind the building"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -507,13 +507,13 @@ func TestMemoryIsDeletedAfterConfirming(t *testing.T) {
 func TestAccountSwitchShowsTheOtherAccountsMemories(t *testing.T) {
 	f := newFixture(t, "A")
 	ctx := context.Background()
-	if _, err := f.a.OpenMemoryByID(ctx, "501", app.MemoryEdit{Content: "Memory 501"}); err != nil {
+	if _, err := f.a.Memories().OpenByID(ctx, "501", app.MemoryEdit{Content: "Memory 501"}); err != nil {
 		t.Fatal(err)
 	}
 	f.s.Reload()
 	f.until(t, "the memory", func() bool { return f.loaded() && len(f.s.mems) == 1 && f.s.total == 1 })
 	demo := f.a.AccountID()
-	other, err := f.a.SaveAccount(ctx, app.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "key")
+	other, err := f.a.Accounts().Save(ctx, app.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "key")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ type Screen struct {
 
 // New builds the Resources screen.
 func New(env screen.Env) screen.Screen {
-	s := &Screen{env: env, found: env.App.NewResourceSearch()}
+	s := &Screen{env: env, found: env.App.Catalog().NewResourceSearch()}
 	s.search = kit.NewSearchEntry()
 	s.search.SetPlaceHolder(lang.L("Search titles and descriptions ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())

@@ -71,7 +71,7 @@ func TestAccountSwitchClearsAndReloadsResources(t *testing.T) {
 
 	ctx := context.Background()
 	demo := a.AccountID()
-	other, err := a.SaveAccount(ctx, app.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "k")
+	other, err := a.Accounts().Save(ctx, app.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "k")
 	if err != nil {
 		t.Fatal(err)
 	}

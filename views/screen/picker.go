@@ -51,7 +51,7 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 	if delay == 0 {
 		delay = 300 * time.Millisecond
 	}
-	p := &agentPicker{pick: pick, chosen: pick.Pre, browser: a.NewAgentBrowser(delay)}
+	p := &agentPicker{pick: pick, chosen: pick.Pre, browser: a.Agents().NewBrowser(delay)}
 	p.search = kit.NewSearchEntry()
 	p.search.SetPlaceHolder(pick.Search)
 	p.search.ActionItem = widget.NewIcon(theme.SearchIcon())

@@ -138,7 +138,7 @@ func (f *AccountForm) TestConnection() {
 func (f *AccountForm) testConnection(acct app.Account, key string) {
 	f.setBusy(true, lang.L("Checking the connection…"))
 	f.a.Go(func() {
-		res := f.a.TestSavedConnection(context.Background(), acct, key, true)
+		res := f.a.Accounts().TestSaved(context.Background(), acct, key, true)
 		kit.Do(func() {
 			f.show(res)
 			f.setBusy(false, "")
@@ -158,7 +158,7 @@ func (f *AccountForm) save(acct app.Account, key string, done func(app.Account))
 	f.setBusy(true, lang.L("Checking the connection…"))
 	f.a.Go(func() {
 		ctx := context.Background()
-		res := f.a.TestSavedConnection(ctx, acct, key, true)
+		res := f.a.Accounts().TestSaved(ctx, acct, key, true)
 		if res.State != app.Connected {
 			kit.Do(func() {
 				f.show(res)
@@ -166,7 +166,7 @@ func (f *AccountForm) save(acct app.Account, key string, done func(app.Account))
 			})
 			return
 		}
-		saved, err := f.a.SaveAccount(ctx, acct, key)
+		saved, err := f.a.Accounts().Save(ctx, acct, key)
 		if err == nil {
 			err = f.a.Activate(ctx, saved.ID)
 		}
@@ -199,7 +199,7 @@ func (f *AccountForm) save(acct app.Account, key string, done func(app.Account))
 // mistyped (or been told to type), so the form asks first and runs send
 // only on "Send the key". Nothing is sent while the question is open.
 func (f *AccountForm) whenKeyMayGo(acct app.Account, key string, send func()) {
-	moves, from, to := f.a.StoredKeyMoves(acct, key)
+	moves, from, to := f.a.Accounts().StoredKeyMoves(acct, key)
 	if !moves || (f.keyFor != "" && app.SameServer(f.keyFor, acct.BaseURL)) {
 		send()
 		return

@@ -237,7 +237,7 @@ func (s *Screen) paceChosen(label string) {
 	}
 	a := s.env.App
 	a.Go(func() {
-		err := a.SetRequestsPerSecond(context.Background(), perSecond)
+		err := a.Accounts().SetRequestsPerSecond(context.Background(), perSecond)
 		kit.Do(func() {
 			if err != nil {
 				kit.ShowError(s.errText, lang.L("The pace could not be changed. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
@@ -373,7 +373,7 @@ func (s *Screen) confirmRemove(acct app.Account) {
 				return
 			}
 			s.env.App.Go(func() {
-				err := a.RemoveAccount(context.Background(), acct.ID)
+				err := a.Accounts().Remove(context.Background(), acct.ID)
 				kit.Do(func() {
 					if err != nil {
 						kit.ShowError(s.errText, lang.L("{{.Account}} could not be removed. {{.Why}}", map[string]any{"Account": acct.Name, "Why": app.Describe(err)}))
@@ -461,7 +461,7 @@ func (s *Screen) variantChosen(label string) {
 	}
 	a := s.env.App
 	s.env.App.Go(func() {
-		err := a.SetMemoryVariantOverride(context.Background(), value)
+		err := a.Accounts().SetMemoryVariantOverride(context.Background(), value)
 		kit.Do(func() {
 			if err != nil {
 				kit.ShowError(s.errText, lang.L("The way memories are kept could not be changed. {{.Why}}", map[string]any{"Why": app.Describe(err)}))

@@ -39,7 +39,7 @@ func TestEditedAddressAsksBeforeSendingStoredKey(t *testing.T) {
 	old, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: key})
 	other, sent := countingService(t, key)
 	s, a, wait := newScreen(t, apptest.NewKeyring())
-	acct, err := a.SaveAccount(context.Background(), app.Account{Name: "Office", BaseURL: old.URL}, key)
+	acct, err := a.Accounts().Save(context.Background(), app.Account{Name: "Office", BaseURL: old.URL}, key)
 	if err != nil {
 		t.Fatal(err)
 	}

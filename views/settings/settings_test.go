@@ -217,7 +217,7 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 	if !s.variant.Disabled() {
 		t.Fatal("the demo's memory variant cannot be changed")
 	}
-	if _, err := a.SaveAccount(context.Background(), storage.Account{Name: "Office", BaseURL: srv.URL}, "k"); err != nil {
+	if _, err := a.Accounts().Save(context.Background(), storage.Account{Name: "Office", BaseURL: srv.URL}, "k"); err != nil {
 		t.Fatal(err)
 	}
 	wait("the office account listed", func() bool { return rowOf(s, "Office") != nil })
@@ -260,7 +260,7 @@ func TestSettingsPaceOfRequests(t *testing.T) {
 	if !s.pace.Disabled() {
 		t.Fatal("the demo's pace cannot be changed")
 	}
-	if _, err := a.SaveAccount(context.Background(), storage.Account{Name: "Office", BaseURL: srv.URL}, "k"); err != nil {
+	if _, err := a.Accounts().Save(context.Background(), storage.Account{Name: "Office", BaseURL: srv.URL}, "k"); err != nil {
 		t.Fatal(err)
 	}
 	wait("the office account listed", func() bool { return rowOf(s, "Office") != nil })

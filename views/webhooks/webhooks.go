@@ -262,7 +262,7 @@ type Screen struct {
 
 // New builds the Webhooks screen.
 func New(env screen.Env) screen.Screen {
-	s := &Screen{env: env, list: newList(env.Window), hooks: env.App.NewWebhooks()}
+	s := &Screen{env: env, list: newList(env.Window), hooks: env.App.Catalog().NewWebhooks()}
 	s.summary = widget.NewLabel("")
 	s.summary.Importance = widget.LowImportance
 	s.stack = container.NewStack(kit.Loading(lang.L("Reading webhooks…")))
@@ -313,7 +313,7 @@ func count(n int) string {
 // (GET /agents/{id}/webhooks), with Add webhook….
 func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 	l := newList(env.Window)
-	hooks := env.App.NewAgentWebhooks(agent.ID)
+	hooks := env.App.Catalog().NewAgentWebhooks(agent.ID)
 	stack := container.NewStack(kit.Loading(lang.L("Reading this agent's webhooks…")))
 	banner := widget.NewLabel(AgentBanner())
 	banner.Importance = widget.LowImportance

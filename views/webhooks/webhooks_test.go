@@ -66,7 +66,7 @@ func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
 					t.Fatalf("variant A row: %q, secret shown %v", details, secretCell.Visible())
 				}
 				// The agent is named once its title has been read.
-				ag, err := e.App.GetAgent(context.Background(), s.list.items[0].TemplateID)
+				ag, err := e.App.Agents().Get(context.Background(), s.list.items[0].TemplateID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -133,7 +133,7 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 	a, _ := apptest.OnService(t, demoservice.Options{APIKey: "k", API: demoservice.APIReal})
 	ctx := context.Background()
 	const url = "https://example.com/finished"
-	if _, err := a.AddWebhook(ctx, "101", url, true); err != nil {
+	if _, err := a.Catalog().AddWebhook(ctx, "101", url, true); err != nil {
 		t.Fatal(err)
 	}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
@@ -168,7 +168,7 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 	}
 	test.Tap(kittest.FindButton(top, "Delete"))
 	q.WaitUntil(t, func() bool { i, _ := find(); return i < 0 }, func() string { return kittest.Labels(s.stack) })
-	hooks, err := a.AgentWebhooks(ctx, "101")
+	hooks, err := a.Catalog().AgentWebhooks(ctx, "101")
 	if err != nil {
 		t.Fatal(err)
 	}
