@@ -239,3 +239,43 @@ func targets(files []*ast.File, is func(id *ast.Ident, qualified bool) bool) {
 }
 
 func isIdent(e ast.Expr) bool { _, ok := e.(*ast.Ident); return ok }
+
+// TestFyneReachedOnlyInFynefix: only views/kit/fynefix reaches into
+// private fields (reflect's FieldByName, unsafe without cgo), where a test
+// fails loudly when the pinned Fyne changes them.
+func TestFyneReachedOnlyInFynefix(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
+			strings.Contains(path, "/.") || filepath.Dir(path) == filepath.Join(root, "views", "kit", "fynefix") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		imports := map[string]bool{}
+		for _, im := range f.Imports {
+			imports[strings.Trim(im.Path.Value, `"`)] = true
+		}
+		reaches := imports["unsafe"] && !imports["C"]
+		ast.Inspect(f, func(n ast.Node) bool {
+			if s, ok := n.(*ast.SelectorExpr); ok && s.Sel.Name == "FieldByName" {
+				reaches = true
+			}
+			return !reaches
+		})
+		if reaches {
+			rel, _ := filepath.Rel(root, path)
+			t.Errorf("%s reaches into private fields: move the reach into views/kit/fynefix with a test", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

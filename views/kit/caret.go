@@ -2,15 +2,13 @@ package kit
 
 import (
 	"image/color"
-	"reflect"
 	"time"
-	"unsafe"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/agentdesk/agentdesk/views/kit/fynefix"
 )
 
 // caretRest is how long a text field's caret blinks after the last key or
@@ -131,7 +129,7 @@ func (c *Caret) blink(e *widget.Entry, wake int) {
 
 // showCaret paints the caret for the half of the blink it is in.
 func (c *Caret) showCaret(e *widget.Entry) {
-	_, caret, ok := blinkOf(e)
+	_, caret, ok := fynefix.EntryCaret(e)
 	fa := fyne.CurrentApp()
 	if !ok || fa == nil {
 		return
@@ -199,32 +197,15 @@ func (f *Field) FocusLost() {
 	f.Entry.FocusLost()
 }
 
-// blinkOf is the entry's caret animation: the fyne.Animation in its
-// animation field (nil while it does not blink) and the caret, read from
-// Fyne's entry, which offers no way to rest it. ok is false when a later
-// Fyne names them otherwise: the caret then blinks as Fyne has it.
-func blinkOf(e *widget.Entry) (anim reflect.Value, caret *canvas.Rectangle, ok bool) {
-	a := reflect.ValueOf(e).Elem().FieldByName("cursorAnim")
-	if !a.IsValid() || a.Kind() != reflect.Pointer || a.IsNil() {
-		return reflect.Value{}, nil, false
-	}
-	anim, cur := a.Elem().FieldByName("anim"), a.Elem().FieldByName("cursor")
-	if anim.Type() != reflect.TypeFor[*fyne.Animation]() || cur.Type() != reflect.TypeFor[*canvas.Rectangle]() || cur.IsNil() {
-		return reflect.Value{}, nil, false
-	}
-	anim = reflect.NewAt(anim.Type(), unsafe.Pointer(anim.UnsafeAddr())).Elem()
-	return anim, reflect.NewAt(cur.Type(), unsafe.Pointer(cur.UnsafeAddr())).Elem().Interface().(*canvas.Rectangle), true
-}
-
 // holdBlink stops Fyne's fading caret animation, reporting whether the
 // field has one, that is, whether it has the keyboard and animations are
 // on. The stopped animation stays in its place, so that Fyne does not start
 // another while the field keeps the keyboard: Caret blinks the caret.
 func holdBlink(e *widget.Entry) bool {
-	anim, _, ok := blinkOf(e)
-	if !ok || anim.IsNil() || fyne.CurrentApp() == nil {
+	anim, _, ok := fynefix.EntryCaret(e)
+	if !ok || anim == nil || fyne.CurrentApp() == nil {
 		return false
 	}
-	anim.Interface().(*fyne.Animation).Stop()
+	anim.Stop()
 	return true
 }

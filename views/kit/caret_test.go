@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"github.com/agentdesk/agentdesk/views/kit/fynefix"
 )
 
 // A field's caret blinks in two halves, shown and hidden, while the user
@@ -28,7 +29,7 @@ func TestCaretBlinksRestsAndWakesAtTheNextKey(t *testing.T) {
 	primary := a.Settings().Theme().Color(theme.ColorNamePrimary, a.Settings().ThemeVariant())
 	caretShows := func(want bool, when string) {
 		t.Helper()
-		_, caret, ok := blinkOf(&f.Entry)
+		_, caret, ok := fynefix.EntryCaret(&f.Entry)
 		if !ok {
 			t.Fatal("the caret is not where this Fyne kept it")
 		}
@@ -41,11 +42,8 @@ func TestCaretBlinksRestsAndWakesAtTheNextKey(t *testing.T) {
 	}
 	held := func() *fyne.Animation {
 		t.Helper()
-		anim, _, _ := blinkOf(&f.Entry)
-		if anim.IsNil() {
-			return nil
-		}
-		return anim.Interface().(*fyne.Animation)
+		anim, _, _ := fynefix.EntryCaret(&f.Entry)
+		return anim
 	}
 	blink := func() { f.caret.blink(&f.Entry, f.caret.wakes) }
 	blinksFor := func(want time.Duration, when string) {
@@ -93,7 +91,7 @@ func TestCaretBlinksRestsAndWakesAtTheNextKey(t *testing.T) {
 	pending := f.caret.wakes
 	w.Canvas().Focus(other)
 	f.caret.blink(&f.Entry, pending)
-	if _, caret, _ := blinkOf(&f.Entry); caret.Visible() || held() != nil || f.caret.blinking {
+	if _, caret, _ := fynefix.EntryCaret(&f.Entry); caret.Visible() || held() != nil || f.caret.blinking {
 		t.Fatal("a field without the keyboard shows or blinks its caret")
 	}
 	w.Canvas().Focus(f)

@@ -2,13 +2,13 @@ package kit
 
 import (
 	"image/color"
-	"reflect"
-	"unsafe"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/views/kit/fynefix"
 )
 
 // List is Fyne's list with a focus ring around the row the keyboard is
@@ -35,33 +35,22 @@ func NewList(length func() int, create func() fyne.CanvasObject, update func(wid
 	return l
 }
 
-// keyboardRow is the row Up and Down move from and Space selects. Fyne
-// keeps it to itself (currentFocus), and -1 stands for it if a later
-// Fyne names it otherwise (the tint alone shows the row then).
+// keyboardRow is the row Up and Down move from and Space selects; -1 if
+// a later Fyne hides it otherwise (the tint alone shows the row then).
 func (l *List) keyboardRow() widget.ListItemID {
-	f := l.keyboardField()
-	if !f.IsValid() {
-		return -1
+	if id, ok := fynefix.ListFocus(&l.List); ok {
+		return id
 	}
-	return widget.ListItemID(f.Int())
+	return -1
 }
 
-// moveKeyboardRow puts the keyboard on row id: Fyne moves it only on a
-// click or a key, so after Select (Ctrl+1…7 on the navigation, an agent
-// opened from elsewhere) Down went on from a row far away, and after the
-// list got shorter the row could be past its end (Space did nothing).
+// moveKeyboardRow puts the keyboard on row id: after Select (Ctrl+1…7,
+// an agent opened from elsewhere) Down would go on from a row far away,
+// and after the list got shorter Space would do nothing.
 func (l *List) moveKeyboardRow(id widget.ListItemID) {
-	if f := l.keyboardField(); f.IsValid() && widget.ListItemID(f.Int()) != id {
-		reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetInt(int64(id))
+	if cur, ok := fynefix.ListFocus(&l.List); ok && cur != id {
+		fynefix.SetListFocus(&l.List, id)
 	}
-}
-
-func (l *List) keyboardField() reflect.Value {
-	f := reflect.ValueOf(&l.List).Elem().FieldByName("currentFocus")
-	if !f.IsValid() || !f.CanInt() || !f.CanAddr() {
-		return reflect.Value{}
-	}
-	return f
 }
 
 // Select selects row id and puts the keyboard on it, as a click does.
@@ -79,30 +68,14 @@ func (l *List) Refresh() {
 }
 
 // Grew shows rows added at the end of the list, the rows before them
-// unchanged (a next page of the same answer). Refresh would do it too, but
-// Fyne's list makes a new row to measure and drops the rows it keeps aside
-// at every Refresh, each with its drawing state kept for a minute: paging
-// through 10,000 agents, 30 a page, made 333 rows only to measure them and
-// dropped the spare rows as often (11 MB more memory at the end). Grew
-// only lays the list out again at its new length, making rows for those
-// that come into view.
+// unchanged (a next page of the same answer), without Refresh's cost of
+// making a row to measure and dropping the rows kept aside.
 func (l *List) Grew() {
-	if s := l.scroller(); s != nil {
+	if s := fynefix.ListScroller(&l.List); s != nil {
 		s.Refresh()
 		return
 	}
 	l.Refresh()
-}
-
-// scroller is the scroller Fyne's list keeps its rows in: nil before the
-// list is first drawn, or if a later Fyne names it otherwise.
-func (l *List) scroller() fyne.Widget {
-	f := reflect.ValueOf(&l.List).Elem().FieldByName("scroller")
-	if !f.IsValid() || f.Kind() != reflect.Pointer || f.IsNil() || !f.CanAddr() {
-		return nil
-	}
-	s, _ := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(fyne.Widget)
-	return s
 }
 
 func (l *List) lengthNow() int {

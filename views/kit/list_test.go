@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/agentdesk/agentdesk/views/kit/fynefix"
 )
 
 // ringedRows are the texts of the rows of l that show the focus ring.
@@ -112,7 +113,7 @@ func TestAListThatGrewMakesRowsOnlyForTheRowsInView(t *testing.T) {
 	w.Resize(fyne.NewSize(300, 400))
 	shown := func() []string {
 		var rows []string
-		for _, o := range test.WidgetRenderer(l.scroller()).Objects() {
+		for _, o := range test.WidgetRenderer(fynefix.ListScroller(&l.List)).Objects() {
 			c, ok := o.(*fyne.Container)
 			if !ok {
 				continue
