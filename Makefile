@@ -91,7 +91,7 @@ WIN_EXE   := $(DIST)/agentdesk-$(VERSION)-windows-amd64.exe
 # the version FyneApp.toml names (fyne package would embed it the same way).
 # A release build does not read FyneApp.toml, so its [Migrations] line is a
 # tag here: migrated_fynedo (the app touches widgets only through fyne.Do).
-RELEASE_FLAGS := -tags release,migrated_fynedo -trimpath -ldflags "-s -w -X github.com/agentdesk/agentdesk/app.Version=$(VERSION)"
+RELEASE_FLAGS := -tags release,migrated_fynedo -trimpath -ldflags "-s -w -X main.version=$(VERSION)"
 GO_WINRES := github.com/tc-hib/go-winres@v0.3.3
 # xz level of the tarball; package-check uses the fastest, since it only
 # checks what is inside.
@@ -127,7 +127,7 @@ package-windows: deps deps-package
 	  --original-filename agentdesk.exe --copyright "Agent Desk authors"; \
 	CC=x86_64-w64-mingw32-gcc GOOS=windows GOARCH=amd64 CGO_ENABLED=1 \
 	  $(GO) build -tags release,migrated_fynedo -trimpath \
-	  -ldflags "-s -w -H=windowsgui -X github.com/agentdesk/agentdesk/app.Version=$(VERSION)" -o $(WIN_EXE) .
+	  -ldflags "-s -w -H=windowsgui -X main.version=$(VERSION)" -o $(WIN_EXE) .
 	@echo "Windows program: $(WIN_EXE)"
 
 # The check builds the package without the release tag and -trimpath: those
@@ -135,7 +135,7 @@ package-windows: deps deps-package
 # so it reuses what the end-to-end tests just built.
 package-check:
 	@$(MAKE) --no-print-directory package-linux XZ_LEVEL=-0 \
-	  RELEASE_FLAGS='-ldflags "-s -w -X github.com/agentdesk/agentdesk/app.Version=$(VERSION)"'
+	  RELEASE_FLAGS='-ldflags "-s -w -X main.version=$(VERSION)"'
 	desktop-file-validate assets/linux/com.agentdesk.app.desktop
 	assets/linux/check-launch.sh $(LINUX_PKG) $(DIST)/launch.png
 	@$(MAKE) --no-print-directory package-check-deb

@@ -11,6 +11,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -38,6 +39,10 @@ const startupGCPercent = 400
 // demoPace is how fast the built-in demo service streams: slow enough to
 // look like a real model, fast enough not to bore.
 const demoPace = 25 * time.Millisecond
+
+// version is set by the release build (-ldflags -X main.version=…) where
+// Fyne's metadata from FyneApp.toml is not compiled in.
+var version string
 
 func main() {
 	serveDemo := flag.String("serve-demo", "", "run only the built-in service on `ADDR` (for example 127.0.0.1:8787)")
@@ -82,9 +87,6 @@ func main() {
 		time.AfterFunc(2*time.Second, debug.FreeOSMemory)
 	})
 	fonts := views.Preload() // the fonts load while the app opens its storage
-	if meta := fa.Metadata(); meta.Version != "" {
-		app.Version = meta.Version
-	}
 	if *demoAPI != demoservice.APIReal && *demoAPI != demoservice.APISpec {
 		fmt.Fprintf(os.Stderr, "agentdesk: --demo-api %q: want real or spec\n", *demoAPI)
 		os.Exit(2)
@@ -92,7 +94,7 @@ func main() {
 	startDemo := func(key string) (app.DemoServer, error) {
 		return demoservice.Listen("127.0.0.1:0", demoservice.Options{APIKey: key, Pace: demoPace, API: *demoAPI, Faults: faults})
 	}
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(fa.Metadata().Version, version)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)

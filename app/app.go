@@ -55,6 +55,9 @@ type Config struct {
 	// FilesRefreshEvery overrides FilesRefreshEvery (tests refresh
 	// quickly).
 	FilesRefreshEvery time.Duration
+	// Version is Agent Desk's version (FyneApp.toml's, from main), sent
+	// with every request; "dev" when empty.
+	Version string
 }
 
 // App is one running Agent Desk: settings, secrets, history, and the client
@@ -94,6 +97,8 @@ type App struct {
 	// defaultCollections are the ids of the collections the service calls
 	// the account's default, from the last memory sync.
 	defaultCollections map[string]bool
+
+	linked linkedFiles
 
 	draftsOnce sync.Once
 	appDrafts  *appDrafts
@@ -420,7 +425,7 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 	opts := []client.Option{
 		client.WithBaseURL(baseURL),
 		client.WithAPIKey(key),
-		client.WithUserAgent("AgentDesk/" + Version),
+		client.WithUserAgent("AgentDesk/" + a.Version()),
 		client.WithExecuteStyle(client.ExecuteStyle(acct.ExecuteStyle)),
 		client.WithPollPath(client.PollPath(acct.PollPath)),
 	}
@@ -491,5 +496,10 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Version is Agent Desk's version, set by main from FyneApp.toml metadata.
-var Version = "dev"
+// Version is Agent Desk's version, as About shows it.
+func (a *App) Version() string {
+	if a.cfg.Version == "" {
+		return "dev"
+	}
+	return a.cfg.Version
+}

@@ -32,37 +32,37 @@ func (svc *Files) NewLinked(agent client.Agent) *LinkedFiles {
 		return res.Files, nil
 	})
 	a.linkedListsOf("") // lets go of the lists of closed tabs
-	linked.Lock()
-	linked.lists = append(linked.lists, weak.Make(l))
-	linked.Unlock()
+	a.linked.Lock()
+	a.linked.lists = append(a.linked.lists, weak.Make(l))
+	a.linked.Unlock()
 	return l
 }
 
-// linked are the LinkedFiles lists made, weak: a list whose tab is gone is
-// let go.
-var linked struct {
+// linkedFiles are the LinkedFiles lists made, weak: a list whose tab is
+// gone is let go.
+type linkedFiles struct {
 	sync.Mutex
 	lists []weak.Pointer[LinkedFiles]
 }
 
 // linkedListsOf are the live lists of an agent's files in a.
 func (a *App) linkedListsOf(agentID client.ID) []*LinkedFiles {
-	linked.Lock()
-	defer linked.Unlock()
+	a.linked.Lock()
+	defer a.linked.Unlock()
 	var out []*LinkedFiles
-	live := linked.lists[:0]
-	for _, p := range linked.lists {
+	live := a.linked.lists[:0]
+	for _, p := range a.linked.lists {
 		l := p.Value()
 		if l == nil {
 			continue
 		}
 		live = append(live, p)
-		if l.a == a && l.agent.ID == agentID {
+		if l.agent.ID == agentID {
 			out = append(out, l)
 		}
 	}
-	clear(linked.lists[len(live):])
-	linked.lists = live
+	clear(a.linked.lists[len(live):])
+	a.linked.lists = live
 	return out
 }
 

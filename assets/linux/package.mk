@@ -35,7 +35,7 @@ DEB_CHECK_GOFLAGS = $(DEB_GOFLAGS)
 DEB_CHECK_BARE    = $(GO) build -o $$tmp/bare .
 else
 DEB_CHECK_ENV     =
-DEB_CHECK_GOFLAGS = -ldflags "-s -w -X github.com/agentdesk/agentdesk/app.Version=$(VERSION)"
+DEB_CHECK_GOFLAGS = -ldflags "-s -w -X main.version=$(VERSION)"
 DEB_CHECK_BARE    = ln -s agentdesk $$tmp/bare
 endif
 

@@ -96,8 +96,8 @@ func TestNoGlobalState(t *testing.T) {
 var stillGlobal = func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, n := range strings.Fields(`
-		app.Version app.inUse app.linked app.startEnv
-		kit.busy kit.followed kit.shownDialogs`) {
+		app.inUse app.startEnv
+		kit.busy kit.shownDialogs`) {
 		m[n] = struct{}{}
 	}
 	return m

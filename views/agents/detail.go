@@ -283,7 +283,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, container.NewStack(d.keys, d.progress)))
 	body := container.NewVBox(d.formBox, widget.NewSeparator(), d.output.content)
 	// Fields and results no wider than a readable line on a wide screen.
-	d.scroll = kit.FollowFocus(container.NewVScroll(container.NewPadded(kit.MaxWidth(body, formWidth))))
+	d.scroll = container.NewVScroll(container.NewPadded(kit.MaxWidth(body, formWidth)))
 	if ar := d.s.runner.Active(d.agent.ID); ar != nil {
 		d.watch(ar)
 	}

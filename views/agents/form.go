@@ -527,7 +527,7 @@ func (e *numberEntry) TypedShortcut(s fyne.Shortcut) {
 	}
 }
 
-// FocusGained scrolls the field into view (kit.FollowFocus).
+// FocusGained scrolls the field into view.
 func (e *numberEntry) FocusGained() {
 	e.Field.FocusGained()
 	kit.ShowFocused(e)

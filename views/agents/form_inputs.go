@@ -46,7 +46,7 @@ func (e *dateField) TypedShortcut(s fyne.Shortcut) {
 	}
 }
 
-// FocusGained scrolls the field into view (kit.FollowFocus).
+// FocusGained scrolls the field into view.
 func (e *dateField) FocusGained() {
 	e.DateEntry.FocusGained()
 	e.caret.Focus(&e.Entry)

@@ -268,7 +268,7 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 	}
 	body := container.NewVBox(top, widget.NewLabel(which), grid, pl.missing, pl.skipped,
 		widget.NewSeparator(), pl.firstHead, pl.first, widget.NewSeparator(), more, pl.estimate)
-	pl.scroll = kit.FollowFocus(container.NewVScroll(body))
+	pl.scroll = container.NewVScroll(body)
 
 	pl.start = kit.NewPaidButton(lang.L("Start"), theme.MediaPlayIcon(), pl.Start)
 	switch src.kind {

@@ -8,7 +8,7 @@ import (
 
 // Button is Agent Desk's button: a ring shows around it while it has the
 // keyboard (Fyne's only tints its fill), and when Tab gives it the
-// keyboard the scroll it is in brings it into view (FollowFocus), as
+// keyboard the scroll it is in brings it into view, as
 // Agent Desk's fields do.
 type Button struct {
 	widget.Button
@@ -36,7 +36,7 @@ func (b *Button) CreateRenderer() fyne.WidgetRenderer {
 	return withRing(b.Button.CreateRenderer(), func() bool { return b.focused })
 }
 
-// FocusGained rings the button and scrolls it into view (FollowFocus).
+// FocusGained rings the button and scrolls it into view.
 func (b *Button) FocusGained() {
 	b.focused = true
 	b.Button.FocusGained()
@@ -98,7 +98,7 @@ func (c *Check) CreateRenderer() fyne.WidgetRenderer {
 	return withRing(r, func() bool { return c.focused })
 }
 
-// FocusGained rings the box and scrolls it into view (FollowFocus).
+// FocusGained rings the box and scrolls it into view.
 func (c *Check) FocusGained() {
 	c.focused = true
 	c.Check.FocusGained()

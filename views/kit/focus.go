@@ -1,8 +1,6 @@
 package kit
 
 import (
-	"weak"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -10,43 +8,31 @@ import (
 )
 
 // Fyne moves the keyboard with Tab but never scrolls to where it went: a
-// field below the fold of a long form took the keys unseen. Scrolls made
-// with FollowFocus scroll a field of Agent Desk's into view when it gets
-// the keyboard (ShowFocused, from the fields' FocusGained).
-
-// followed are the scrolls that follow the keyboard; weak, so that a
-// scroll of a closed form is let go (UI goroutine only).
-var followed []weak.Pointer[container.Scroll]
-
-// FollowFocus has s scroll the fields in it into view as they get the
-// keyboard, and returns it.
-func FollowFocus(s *container.Scroll) *container.Scroll {
-	followed = append(followed, weak.Make(s))
-	return s
-}
+// field below the fold of a long form took the keys unseen. The controls
+// of Agent Desk call ShowFocused from their FocusGained.
 
 // ShowFocused scrolls o, which has just got the keyboard, into view in
-// the followed scroll it is in.
+// every scroll it is in, as a browser does.
 func ShowFocused(o fyne.CanvasObject) {
 	a := fyne.CurrentApp()
 	if a == nil {
 		return
 	}
 	d := a.Driver()
+	c := d.CanvasForObject(o)
+	if c == nil {
+		return
+	}
+	scrolls, found := scrollsAround(c.Content(), o, nil)
+	for _, top := range c.Overlays().List() {
+		if !found {
+			scrolls, found = scrollsAround(top, o, nil)
+		}
+	}
 	at, size := d.AbsolutePositionForObject(o), o.Size()
-	live := followed[:0]
-	for _, p := range followed {
-		s := p.Value()
-		if s == nil {
-			continue
-		}
-		live = append(live, p)
-		if s.Content == nil || !s.Visible() || !contains(s.Content, o) {
-			continue
-		}
+	for _, s := range scrolls {
 		// Where o is in the scroll's content.
 		rel := at.Subtract(d.AbsolutePositionForObject(s.Content))
-		content := s.Content.Size()
 		view, off, pad := s.Size().Height, s.Offset.Y, theme.Padding()
 		switch {
 		case rel.Y-pad < off:
@@ -54,13 +40,31 @@ func ShowFocused(o fyne.CanvasObject) {
 		case rel.Y+size.Height+pad > off+view:
 			off = min(rel.Y+size.Height+pad-view, rel.Y-pad)
 		}
-		off = max(0, min(off, content.Height-view))
+		off = max(0, min(off, s.Content.Size().Height-view))
 		if off != s.Offset.Y {
 			s.ScrollToOffset(fyne.NewPos(s.Offset.X, off))
 		}
 	}
-	clear(followed[len(live):])
-	followed = live
+}
+
+// scrollsAround are the scrolls from root down to o, outermost first;
+// found is false when root does not show o.
+func scrollsAround(root, o fyne.CanvasObject, path []*container.Scroll) (scrolls []*container.Scroll, found bool) {
+	if root == nil || !root.Visible() {
+		return nil, false
+	}
+	if root == o {
+		return path, true
+	}
+	if s, ok := root.(*container.Scroll); ok && s.Content != nil {
+		path = append(path[:len(path):len(path)], s)
+	}
+	for _, p := range parts(root) {
+		if scrolls, found := scrollsAround(p, o, path); found {
+			return scrolls, true
+		}
+	}
+	return nil, false
 }
 
 // parts are the objects o shows that Agent Desk can look into without

@@ -28,7 +28,7 @@ func TestTabScrollsTheFieldWithTheKeyboardIntoView(t *testing.T) {
 		fields[i].SetPlaceHolder(fmt.Sprintf("Question %d", i+1))
 		box.Add(fields[i])
 	}
-	s := kit.FollowFocus(container.NewVScroll(box))
+	s := container.NewVScroll(box)
 	w := test.NewTempWindow(t, s)
 	w.Resize(fyne.NewSize(400, 300))
 	c := w.Canvas()
@@ -114,7 +114,7 @@ func TestOnlyTheScrollHoldingAFieldFollowsIt(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		tall.Add(kit.NewFormEntry())
 	}
-	elsewhere := kit.FollowFocus(container.NewVScroll(tall))
+	elsewhere := container.NewVScroll(tall)
 	elsewhere.Resize(fyne.NewSize(300, 200))
 	elsewhere.ScrollToOffset(fyne.NewPos(0, 1200))
 
@@ -124,7 +124,7 @@ func TestOnlyTheScrollHoldingAFieldFollowsIt(t *testing.T) {
 		fields[i] = kit.NewFormEntry()
 		box.Add(fields[i])
 	}
-	here := kit.FollowFocus(container.NewVScroll(box))
+	here := container.NewVScroll(box)
 	w := test.NewTempWindow(t, here)
 	w.Resize(fyne.NewSize(300, 200))
 	w.Canvas().Focus(fields[0])
@@ -149,7 +149,7 @@ func TestTabScrollsAButtonIntoView(t *testing.T) {
 	}
 	add := kit.NewButton("Add a line", nil)
 	box.Add(add)
-	s := kit.FollowFocus(container.NewVScroll(box))
+	s := container.NewVScroll(box)
 	w := test.NewTempWindow(t, s)
 	w.Resize(fyne.NewSize(400, 300))
 	w.Canvas().Focus(first)

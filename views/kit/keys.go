@@ -227,7 +227,7 @@ func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 // not leave).
 func (e *FormEntry) AcceptsTab() bool { return false }
 
-// FocusGained scrolls the field into view (FollowFocus).
+// FocusGained scrolls the field into view.
 func (e *FormEntry) FocusGained() {
 	e.Field.FocusGained()
 	ShowFocused(e)
@@ -295,7 +295,7 @@ func (b *PaidButton) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// FocusGained scrolls the button into view (FollowFocus).
+// FocusGained scrolls the button into view.
 func (b *PaidButton) FocusGained() {
 	b.focused = true
 	b.Button.FocusGained()

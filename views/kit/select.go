@@ -8,8 +8,7 @@ import (
 // Select is a choice that changes only when its list is open: on the
 // keyboard, Enter (or Space, Up, Down) opens the list and the arrows move
 // in it; Left and Right, which change widget.Select's choice in passing,
-// do nothing. It scrolls into view when it gets the keyboard
-// (FollowFocus).
+// do nothing. It scrolls into view when it gets the keyboard.
 type Select struct {
 	widget.Select
 	focused bool
@@ -48,7 +47,7 @@ func (s *Select) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// FocusGained scrolls the choice into view (FollowFocus).
+// FocusGained scrolls the choice into view.
 func (s *Select) FocusGained() {
 	s.focused = true
 	s.Select.FocusGained()

@@ -13,17 +13,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// Version is the version shown in About: the one in FyneApp.toml, which
-// Fyne puts in the app's metadata when the app is built or packaged.
-func Version() string {
-	if fa := fyne.CurrentApp(); fa != nil {
-		if v := fa.Metadata().Version; v != "" {
-			return v
-		}
-	}
-	return app.Version
-}
-
 // AboutContent is the About dialog's body: icon, name and version, what
 // Agent Desk is, and the folders where it keeps its files (selectable, so
 // they can be copied).
@@ -32,7 +21,7 @@ func AboutContent(a *app.App) fyne.CanvasObject {
 	icon.FillMode = canvas.ImageFillContain
 	icon.SetMinSize(fyne.NewSquareSize(72))
 	name := widget.NewLabelWithStyle("Agent Desk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	version := widget.NewLabel(lang.L("Version {{.Version}}", map[string]any{"Version": Version()}))
+	version := widget.NewLabel(lang.L("Version {{.Version}}", map[string]any{"Version": a.Version()}))
 	what := widget.NewLabel(lang.L("Agent Desk runs the AI agents of your Agent Execution Service account: fill in an agent's questions, run it, chat with it, and keep its files and memories tidy."))
 	what.Wrapping = fyne.TextWrapWord
 
@@ -51,7 +40,7 @@ func AboutContent(a *app.App) fyne.CanvasObject {
 
 // ShowAbout opens the About dialog over win.
 func ShowAbout(a *app.App, win fyne.Window) {
-	d := dialog.NewCustom(lang.L("About Agent Desk {{.Version}}", map[string]any{"Version": Version()}), lang.L("Close"), AboutContent(a), win)
+	d := dialog.NewCustom(lang.L("About Agent Desk {{.Version}}", map[string]any{"Version": a.Version()}), lang.L("Close"), AboutContent(a), win)
 	d.Resize(fyne.NewSize(620, 0))
 	kit.ShowDialog(d, win)
 }

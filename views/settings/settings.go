@@ -147,7 +147,7 @@ func New(env screen.Env) screen.Screen {
 		section(lang.L("About"), lang.L("Version, and where Agent Desk keeps its files."), container.NewHBox(about)),
 		s.advanced(),
 	)
-	s.content = kit.FollowFocus(container.NewVScroll(container.NewPadded(body)))
+	s.content = container.NewVScroll(container.NewPadded(body))
 
 	kit.Bind(env.App.Session(), func(app.Session) { s.refresh() })
 	return s

@@ -245,7 +245,7 @@ func TestAboutShowsVersionAndFolders(t *testing.T) {
 	test.NewTempApp(t)
 	a := openApp(t, apptest.NewKeyring())
 	text := kittest.Labels(AboutContent(a))
-	for _, want := range []string{"Version " + Version(), a.Paths().Config, a.Paths().Data, "Agent Execution Service"} {
+	for _, want := range []string{"Version " + a.Version(), a.Paths().Config, a.Paths().Data, "Agent Execution Service"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("About should show %q; it shows %q", want, text)
 		}

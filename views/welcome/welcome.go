@@ -86,7 +86,7 @@ func New(a *app.App, done func()) *Welcome {
 
 	body := container.NewVBox(container.NewCenter(icon), title, sub, w.errText, choices, w.connect)
 	// A fixed-width column, centred, that scrolls when the window is short.
-	w.content = kit.FollowFocus(container.NewVScroll(container.NewCenter(container.New(columnLayout{width: 640}, body))))
+	w.content = container.NewVScroll(container.NewCenter(container.New(columnLayout{width: 640}, body)))
 	return w
 }
 
