@@ -115,7 +115,6 @@ func startAgain() {
 	exe, err := os.Executable()
 	if err == nil {
 		cmd := exec.Command(exe, os.Args[1:]...)
-		cmd.Env = app.RestartEnv()
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		err = cmd.Start()
 	}

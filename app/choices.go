@@ -367,7 +367,7 @@ func LanguageName(code string) string {
 
 // languageNamer names languages in the language in use.
 func languageNamer() display.Namer {
-	switch inUse {
+	switch LanguageInUse() {
 	case "pt-BR":
 		return display.Tags(language.BrazilianPortuguese)
 	case "es":

@@ -36,13 +36,10 @@ var Languages = []struct{ Tag, Name string }{
 // the computer's language is none of them.
 var spoken = []language.Tag{language.English, language.BrazilianPortuguese, language.Spanish}
 
-// inUse is the language in use ("en", "pt-BR" or "es"), set once by
-// UseLanguage before the window opens; startEnv, the environment's
-// language variables as the process found them, for a restart.
-var (
-	inUse    = "en"
-	startEnv = map[string]string{}
-)
+// languageKey is a word every set of Agent Desk's words has, its
+// language's tag: the language in use is the one Fyne reads words in,
+// kept nowhere else.
+const languageKey = "agentdesk.language"
 
 // languageVars are the variables UseLanguage may set.
 var languageVars = []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"}
@@ -53,17 +50,16 @@ var languageVars = []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"}
 // there first: LANGUAGE, and the locale where it is C (which hides
 // LANGUAGE).
 func UseLanguage(chosen string) error {
+	found := map[string]string{}
 	for _, v := range languageVars {
-		if _, kept := startEnv[v]; !kept {
-			startEnv[v] = os.Getenv(v)
-		}
+		found[v] = os.Getenv(v)
 	}
-	inUse = WouldSpeak(chosen)
+	tag := WouldSpeak(chosen)
 	// Fyne then speaks the same language, even where the computer's is
 	// another it knows (German: its dialogs in German, Agent Desk's words
 	// in English, its plurals missing).
 	if chosen == "" {
-		chosen = inUse
+		chosen = tag
 	}
 	{
 		env := strings.ReplaceAll(chosen, "-", "_")
@@ -81,10 +77,11 @@ func UseLanguage(chosen string) error {
 			os.Setenv(set, env+".UTF-8")
 		}
 	}
-	err := useWords(inUse)
+	err := useWords(tag)
 	// Fyne has read it: programs Agent Desk opens (the file manager, a
-	// browser, a video player) start in the computer's own language.
-	for v, was := range startEnv {
+	// browser, a video player) and Agent Desk started again start in the
+	// computer's own language.
+	for v, was := range found {
 		if was == "" {
 			os.Unsetenv(v)
 		} else {
@@ -126,6 +123,15 @@ func loadWords(tag, as string) error {
 	})
 }
 
+// eachWordsFile gives load the contents of each of tag's files, and the
+// word saying which language they are in (languageKey).
+func eachWordsFile(tag string, load func(data []byte) error) error {
+	if err := load([]byte(`{"` + languageKey + `": "` + tag + `"}`)); err != nil {
+		return err
+	}
+	return eachFile(tag, load)
+}
+
 // loadWordsAs loads tag's words for another language of Fyne's, whose
 // plural rules may ask for forms tag's files lack (Czech's "few", French's
 // "one" for 0): each plural gets every form, the missing ones as its
@@ -153,8 +159,8 @@ func loadWordsAs(tag, as string) error {
 	})
 }
 
-// eachWordsFile gives load the contents of each of tag's files.
-func eachWordsFile(tag string, load func(data []byte) error) error {
+// eachFile gives load the contents of each of tag's files.
+func eachFile(tag string, load func(data []byte) error) error {
 	suffix := "." + strings.ReplaceAll(tag, "-", "_") + ".json"
 	files, err := words.Files.ReadDir("lang")
 	if err != nil {
@@ -195,41 +201,11 @@ func fynePick() string {
 }
 
 // LanguageInUse is the language Agent Desk speaks: "en", "pt-BR" or "es".
-func LanguageInUse() string { return inUse }
+func LanguageInUse() string { return lang.LocalizeKey(languageKey, "en") }
 
 // WouldSpeak is the language Agent Desk would speak with chosen as its
 // setting ("" for the computer's), on this computer.
 func WouldSpeak(chosen string) string { return matchLanguage(chosen, systemLanguages()) }
-
-// startingEnv is a variable as the process found it, before UseLanguage
-// changed it.
-func startingEnv(v string) string {
-	if s, ok := startEnv[v]; ok {
-		return s
-	}
-	return os.Getenv(v)
-}
-
-// RestartEnv is the environment for Agent Desk started again: as it was
-// found (UseLanguage puts it back once Fyne has read it), so that the
-// next start reads the language from the settings again ("" there: the
-// computer's).
-func RestartEnv() []string {
-	env := os.Environ()
-	out := env[:0:0]
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if _, set := startEnv[name]; !set {
-			out = append(out, kv)
-		}
-	}
-	for name, v := range startEnv {
-		if v != "" {
-			out = append(out, name+"="+v)
-		}
-	}
-	return out
-}
 
 // systemLanguages are the computer's languages, most wanted first: as
 // the environment gave them when Agent Desk started (LANGUAGE counts
@@ -239,12 +215,12 @@ func systemLanguages() []string {
 	var out []string
 	locale := ""
 	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if s := startingEnv(v); s != "" {
+		if s := os.Getenv(v); s != "" {
 			locale = s
 			break
 		}
 	}
-	if l := startingEnv("LANGUAGE"); l != "" && locale != "C" && locale != "POSIX" {
+	if l := os.Getenv("LANGUAGE"); l != "" && locale != "C" && locale != "POSIX" {
 		out = append(out, strings.Split(l, ":")...)
 	}
 	if locale != "" {
@@ -286,7 +262,7 @@ func matchLanguage(chosen string, system []string) string {
 func inEveryLanguage(key string) []string {
 	out := []string{key}
 	for _, l := range Languages[1:] {
-		_ = eachWordsFile(l.Tag, func(data []byte) error {
+		_ = eachFile(l.Tag, func(data []byte) error {
 			var texts map[string]any
 			if json.Unmarshal(data, &texts) == nil {
 				if s, ok := texts[key].(string); ok && !slices.Contains(out, s) {

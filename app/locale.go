@@ -39,7 +39,7 @@ var calendars = map[string]calendar{
 }
 
 func cal() calendar {
-	if c, ok := calendars[inUse]; ok {
+	if c, ok := calendars[LanguageInUse()]; ok {
 		return c
 	}
 	return calendars["en"]
@@ -78,7 +78,7 @@ func MonthYear(t time.Time) string {
 }
 
 // decimalComma tells the languages that write 1.234,5 rather than 1,234.5.
-func decimalComma() bool { return inUse == "pt-BR" || inUse == "es" }
+func decimalComma() bool { l := LanguageInUse(); return l == "pt-BR" || l == "es" }
 
 // Number is a whole number with its thousands marked: 12,345 or 12.345.
 func Number(n int) string {

@@ -96,7 +96,6 @@ func TestNoGlobalState(t *testing.T) {
 var stillGlobal = func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, n := range strings.Fields(`
-		app.inUse app.startEnv
 		kit.busy kit.shownDialogs`) {
 		m[n] = struct{}{}
 	}
