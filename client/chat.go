@@ -82,34 +82,8 @@ func (c *ChatCompletion) Text() string {
 	return c.Choices[0].Delta.Content
 }
 
-// UnmarshalJSON decodes a completion (or chunk) and keeps unknown fields.
-func (c *ChatCompletion) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias ChatCompletion
-	var v alias
-	aux := struct {
-		*alias
-		ID    flexString `json:"id"`
-		Model flexString `json:"model"`
-	}{alias: &v}
-	known := map[string]bool{"id": true, "object": true, "created": true, "model": true, "choices": true, "usage": true}
-	extra, err := decodeExtra(b, &aux, known)
-	if err != nil {
-		return err
-	}
-	v.ID, v.Model = string(aux.ID), string(aux.Model)
-	*c = ChatCompletion(v)
-	c.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the completion with its Extra fields.
-func (c ChatCompletion) MarshalJSON() ([]byte, error) {
-	type alias ChatCompletion
-	return encodeExtra(alias(c), c.Extra)
-}
+func (c *ChatCompletion) UnmarshalJSON(b []byte) error { return decodeLoose(b, c) }
+func (c ChatCompletion) MarshalJSON() ([]byte, error)  { return encodeLoose(c) }
 
 // ChatCompletion sends a chat-completions-compatible request
 // (POST /agents/{id}/openai/chat/completions) and returns the whole answer.

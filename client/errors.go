@@ -411,11 +411,8 @@ func parseErrorBody(e *APIError, body []byte) {
 		}
 	}
 	if raw, ok := obj["retry_after"]; ok {
-		var v flexString
-		if json.Unmarshal(raw, &v) == nil {
-			if secs, err := strconv.ParseFloat(strings.TrimSpace(string(v)), 64); err == nil && secs >= 0 {
-				e.retryAfterBody = secs
-			}
+		if secs, err := strconv.ParseFloat(strings.TrimSpace(looseString(string(raw))), 64); err == nil && secs >= 0 {
+			e.retryAfterBody = secs
 		}
 	}
 }

@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,7 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 		*id = ID(b)
 		return nil
 	}
-	return &json.UnmarshalTypeError{Value: "id " + abbreviate(string(b)), Type: idType}
+	return &json.UnmarshalTypeError{Value: "id " + abbreviate(string(b)), Type: reflect.TypeFor[ID]()}
 }
 
 // MarshalJSON emits a JSON number when the ID is numeric, a string otherwise,
@@ -110,7 +111,7 @@ func (c *Credits) UnmarshalJSON(b []byte) error {
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return &json.UnmarshalTypeError{Value: "credits " + abbreviate(s), Type: creditsType}
+		return &json.UnmarshalTypeError{Value: "credits " + abbreviate(s), Type: reflect.TypeFor[Credits]()}
 	}
 	*c = Credits{Value: v, Valid: true}
 	return nil
@@ -225,71 +226,6 @@ func (f Flag) MarshalJSON() ([]byte, error) {
 		return []byte("1"), nil
 	}
 	return []byte("0"), nil
-}
-
-// flexInt decodes an integer sent as a number, a numeric string or null.
-type flexInt int
-
-func (n *flexInt) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(string(bytes.TrimSpace(b)), `"`)
-	if s == "" || s == "null" {
-		*n = 0
-		return nil
-	}
-	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-		*n = flexInt(v)
-		return nil
-	}
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		*n = flexInt(v)
-		return nil
-	}
-	*n = 0
-	return nil
-}
-
-// flexString decodes a string; null gives "", and any other JSON value is
-// kept as its JSON text so a surprising type never fails the record.
-type flexString string
-
-func (s *flexString) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || string(b) == "null" {
-		*s = ""
-		return nil
-	}
-	if b[0] == '"' {
-		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		*s = flexString(v)
-		return nil
-	}
-	*s = flexString(b)
-	return nil
-}
-
-// flexStrings decodes an array of strings whose elements may also be numbers
-// (select options such as temperature values).
-type flexStrings []string
-
-func (ss *flexStrings) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || string(b) == "null" {
-		*ss = nil
-		return nil
-	}
-	var raw []flexString
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	out := make([]string, len(raw))
-	for i, v := range raw {
-		out[i] = string(v)
-	}
-	*ss = out
-	return nil
 }
 
 func isJSONNumber(b []byte) bool {

@@ -72,18 +72,18 @@ func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, op
 	}
 	var shape struct {
 		Webhooks *[]Webhook `json:"webhooks"`
-		Total    flexInt    `json:"total"`
-		Limit    flexInt    `json:"limit"`
-		Offset   flexInt    `json:"offset"`
+		Total    int        `json:"total"`
+		Limit    int        `json:"limit"`
+		Offset   int        `json:"offset"`
 	}
-	if err := json.Unmarshal(raw, &shape); err != nil {
+	if err := decodeLoose(raw, &shape); err != nil {
 		return nil, cfg.decodeError(req.method, req.path, err, raw)
 	}
 	if shape.Webhooks != nil {
-		return &WebhookList{Variant: WebhooksB, Webhooks: *shape.Webhooks, Total: int(shape.Total), Limit: int(shape.Limit), Offset: int(shape.Offset)}, nil
+		return &WebhookList{Variant: WebhooksB, Webhooks: *shape.Webhooks, Total: shape.Total, Limit: shape.Limit, Offset: shape.Offset}, nil
 	}
 	var env pageEnvelope[Webhook]
-	if err := json.Unmarshal(raw, &env); err != nil {
+	if err := decodeLoose(raw, &env); err != nil {
 		return nil, cfg.decodeError(req.method, req.path, err, raw)
 	}
 	p := env.page()
