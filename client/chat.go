@@ -89,13 +89,7 @@ func (c ChatCompletion) MarshalJSON() ([]byte, error)  { return encodeLoose(c) }
 // (POST /agents/{id}/openai/chat/completions) and returns the whole answer.
 // It is never retried: it costs credits.
 func (c *Client) ChatCompletion(ctx context.Context, agentID ID, params ChatCompletionParams, opts ...Option) (*ChatCompletion, error) {
-	cfg := c.callConfig(opts)
-	var out ChatCompletion
-	req := request{method: http.MethodPost, path: pathf("/agents/%s/openai/chat/completions", agentID), body: params.body(false)}
-	if err := c.do(ctx, cfg, req, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return doRecord[ChatCompletion](ctx, c, c.callConfig(opts), request{method: http.MethodPost, path: pathf("/agents/%s/openai/chat/completions", agentID), body: params.body(false)})
 }
 
 // ChatCompletionStream is a streamed chat completion: chunks whose
