@@ -152,8 +152,7 @@ var timeLayouts = []string{
 // UnmarshalJSON parses the documented timestamp formats.
 //
 // Assumption: a timestamp in an unknown format is kept as the zero Time
-// rather than failing the whole record (a list of fifty agents should not be
-// lost over one odd date).
+// rather than failing the whole record, so one odd date never loses a list.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	*t = Time{}
 	b = bytes.TrimSpace(b)
@@ -205,18 +204,7 @@ type Flag bool
 
 // UnmarshalJSON accepts 1/0, true/false, "1"/"0"/"true" and null.
 func (f *Flag) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	s := strings.Trim(string(b), `"`)
-	switch s {
-	case "", "null", "0", "false", "0.0":
-		*f = false
-	default:
-		if n, err := strconv.ParseFloat(s, 64); err == nil {
-			*f = n != 0
-		} else {
-			*f = s == "true"
-		}
-	}
+	*f = Flag(looseBool(string(b)))
 	return nil
 }
 

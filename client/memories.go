@@ -259,9 +259,8 @@ func (c *Client) collectionCall(ctx context.Context, cfg *config, req request) (
 }
 
 // IsUnsupported reports that a server does not offer an operation: 404 on
-// its path with no record named, or 405. Servers that follow the interface
-// as first described have no list, create or delete for memories,
-// collections, webhooks or files.
+// its path with no record named, or 405: servers following the spec have no
+// list, create or delete for memories, collections, webhooks or files.
 func IsUnsupported(err error) bool {
 	var e *APIError
 	if !errors.As(err, &e) {
