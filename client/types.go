@@ -195,6 +195,15 @@ func (e *Execution) Succeeded() bool {
 	return false
 }
 
+// Outcome is Status with a success said as StatusCompleted, whichever word
+// the service used for it.
+func (e *Execution) Outcome() string {
+	if e.Succeeded() {
+		return StatusCompleted
+	}
+	return e.Status
+}
+
 // Terminal reports whether the execution will not change any more: it
 // succeeded or failed. Every other status, known or not (starting, running,
 // queued, pending, "" ...), means it is still going.

@@ -49,6 +49,15 @@ func (l *WebhookList) HasNext() bool {
 	return len(l.Webhooks) > 0 && l.Offset+len(l.Webhooks) < l.Total
 }
 
+// NextParams asks for the webhooks after this list, in its variant's terms
+// (the next page, or the next 100 from the offset).
+func (l *WebhookList) NextParams() ListWebhooksParams {
+	if l.Page == nil {
+		return ListWebhooksParams{Limit: 100, Offset: l.Offset + len(l.Webhooks)}
+	}
+	return ListWebhooksParams{Page: l.Page.CurrentPage + 1, PerPage: l.Page.PerPage}
+}
+
 // ListWebhooks lists webhooks (GET /webhooks).
 //
 // Assumption: the variant is read from the answer's shape: "webhooks" with
