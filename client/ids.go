@@ -94,20 +94,10 @@ type Credits struct {
 
 // UnmarshalJSON accepts a number, a numeric string, or null.
 func (c *Credits) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
 	*c = Credits{}
-	if len(b) == 0 || string(b) == "null" {
+	s := strings.TrimSpace(looseString(string(b)))
+	if s == "" {
 		return nil
-	}
-	s := string(b)
-	if b[0] == '"' {
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		s = strings.TrimSpace(s)
-		if s == "" {
-			return nil
-		}
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
