@@ -103,11 +103,7 @@ func (svc *Catalog) Webhooks(ctx context.Context) (WebhookList, error) {
 		if !l.HasNext() || len(l.Webhooks) == 0 || len(out.Webhooks) >= maxListed {
 			return out, nil
 		}
-		if l.Variant == client.WebhooksB {
-			params = client.ListWebhooksParams{Limit: 100, Offset: l.Offset + len(l.Webhooks)}
-		} else {
-			params = client.ListWebhooksParams{Page: l.Page.CurrentPage + 1, PerPage: l.Page.PerPage}
-		}
+		params = l.NextParams()
 	}
 }
 

@@ -244,12 +244,7 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 	if exec != nil {
 		run.ResponseID = string(exec.ID)
 		run.Output = exec.Output
-		run.Status = exec.Status
-		if exec.Succeeded() {
-			// One word in history for success, whichever the service says
-			// (completed, or succeeded when polled).
-			run.Status = client.StatusCompleted
-		}
+		run.Status = exec.Outcome()
 		if exec.Credits.Valid {
 			v := exec.Credits.Value
 			run.Credits = &v

@@ -16,20 +16,21 @@ type ListAgentsParams struct {
 	PerPage int // 0 means the server's default (15)
 }
 
-func (p ListAgentsParams) query() url.Values {
+// searchQuery is the query of the agent and resource lists.
+func searchQuery(search, typ string) url.Values {
 	q := url.Values{}
-	if p.Q != "" {
-		q.Set("q", p.Q)
+	if search != "" {
+		q.Set("q", search)
 	}
-	if p.Type != "" {
-		q.Set("type", p.Type)
+	if typ != "" {
+		q.Set("type", typ)
 	}
 	return q
 }
 
 // ListAgents returns one page of agents (GET /agents).
 func (c *Client) ListAgents(ctx context.Context, params ListAgentsParams, opts ...Option) (*Page[Agent], error) {
-	return listPage[Agent](ctx, c, "/agents", params.query(), params.Page, params.PerPage, opts)
+	return listPage[Agent](ctx, c, "/agents", searchQuery(params.Q, params.Type), params.Page, params.PerPage, opts)
 }
 
 // Agents iterates over every agent of every page from params.Page on,

@@ -82,46 +82,14 @@ func (c *ChatCompletion) Text() string {
 	return c.Choices[0].Delta.Content
 }
 
-// UnmarshalJSON decodes a completion (or chunk) and keeps unknown fields.
-func (c *ChatCompletion) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias ChatCompletion
-	var v alias
-	aux := struct {
-		*alias
-		ID    flexString `json:"id"`
-		Model flexString `json:"model"`
-	}{alias: &v}
-	known := map[string]bool{"id": true, "object": true, "created": true, "model": true, "choices": true, "usage": true}
-	extra, err := decodeExtra(b, &aux, known)
-	if err != nil {
-		return err
-	}
-	v.ID, v.Model = string(aux.ID), string(aux.Model)
-	*c = ChatCompletion(v)
-	c.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the completion with its Extra fields.
-func (c ChatCompletion) MarshalJSON() ([]byte, error) {
-	type alias ChatCompletion
-	return encodeExtra(alias(c), c.Extra)
-}
+func (c *ChatCompletion) UnmarshalJSON(b []byte) error { return decodeLoose(b, c) }
+func (c ChatCompletion) MarshalJSON() ([]byte, error)  { return encodeLoose(c) }
 
 // ChatCompletion sends a chat-completions-compatible request
 // (POST /agents/{id}/openai/chat/completions) and returns the whole answer.
 // It is never retried: it costs credits.
 func (c *Client) ChatCompletion(ctx context.Context, agentID ID, params ChatCompletionParams, opts ...Option) (*ChatCompletion, error) {
-	cfg := c.callConfig(opts)
-	var out ChatCompletion
-	req := request{method: http.MethodPost, path: pathf("/agents/%s/openai/chat/completions", agentID), body: params.body(false)}
-	if err := c.do(ctx, cfg, req, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return doRecord[ChatCompletion](ctx, c, c.callConfig(opts), request{method: http.MethodPost, path: pathf("/agents/%s/openai/chat/completions", agentID), body: params.body(false)})
 }
 
 // ChatCompletionStream is a streamed chat completion: chunks whose

@@ -21,19 +21,17 @@ const Version = "0.1.0"
 // Defaults.
 const (
 	// DefaultMaxRetries is how many times a request that is safe to repeat is
-	// retried (0.5 s to 8 s apart: some 24 s in all, within the retry
-	// budget).
+	// retried; the backoff keeps the waits within the retry budget.
 	DefaultMaxRetries = 6
 	// DefaultPollInterval is the first wait between polls of a running
-	// execution; later waits grow by half up to five times it (15 s), the
-	// pace the real service's clients keep to save the key's quota.
+	// execution; later waits grow by half up to five times it, to save the
+	// key's quota.
 	DefaultPollInterval = 3 * time.Second
 	// DefaultPollLimit is how long Wait polls before it reports
 	// ErrStillRunning.
 	DefaultPollLimit = 10 * time.Minute
-	// DefaultMaxEventSize caps one streamed event (64 KiB per default in
-	// go-sse), as openai-go does: a service may send a long code block in a
-	// single event of some MiB.
+	// DefaultMaxEventSize caps one streamed event: a long code block may
+	// come in a single event of some MiB.
 	DefaultMaxEventSize = 32 << 20
 	// maxErrorBody caps how much of an error body is read.
 	maxErrorBody = 64 << 10
@@ -109,8 +107,7 @@ func WithAPIKey(key string) Option {
 }
 
 // WithWorkspace sets the workspace sent as the x-workspace-id header on every
-// request ("" sends none: the user's selected workspace is used). The service
-// announces that the header will become required.
+// request ("" sends none: the user's selected workspace is used).
 func WithWorkspace(id string) Option { return func(c *config) { c.workspace = strings.TrimSpace(id) } }
 
 // WithHTTPClient sets the HTTP client. Its Timeout should be zero: streams and
@@ -138,7 +135,7 @@ func WithUserAgent(ua string) Option { return func(c *config) { c.userAgent = ua
 func WithMemoryVariant(v MemoryVariant) Option { return func(c *config) { c.memoryVariant = v } }
 
 // WithPollInterval sets the first wait between polls in Wait and Run; later
-// waits grow by half up to ten times this value (at least 5 s).
+// waits grow by half up to five times this value.
 func WithPollInterval(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {
@@ -148,7 +145,7 @@ func WithPollInterval(d time.Duration) Option {
 }
 
 // WithRetryBackoff sets the retry backoff: base × 2ⁿ, capped at max (defaults
-// 0.5 s and 8 s). Tests use a small base to run fast.
+// 0.5 s and 8 s).
 func WithRetryBackoff(base, max time.Duration) Option {
 	return func(c *config) {
 		if base > 0 {
@@ -553,10 +550,8 @@ func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
 
 // do sends req and decodes a JSON answer into out (when out is not nil).
 func (c *Client) do(ctx context.Context, cfg *config, req request, out any) error {
-	// A safe request whose answer was cut (the connection dropped in the
-	// body, or a proxy ended the JSON halfway) is asked again, like one
-	// that got no answer: the tries and the budget are the call's, shared
-	// with send's.
+	// A safe request whose answer was cut is asked again, like one that got
+	// no answer; send's tries and budget are shared.
 	t := &tries{start: time.Now()}
 	for {
 		cut, err := c.doOnce(ctx, cfg, req, out, t)
@@ -622,9 +617,8 @@ func contextError(req request, err error) error {
 }
 
 // decodeError is the DecodeError of a 2xx answer body that did not decode.
-// It keeps the first 512 bytes of body, in which cfg's API key is replaced
-// by [redacted] before the cut, so that a key the server echoed never stays
-// in an error, not even the half of one the cut went through.
+// It keeps the first 512 bytes of body, masking cfg's API key before the
+// cut so that not even half an echoed key stays in the error.
 func (cfg *config) decodeError(method, path string, err error, body []byte) *DecodeError {
 	const n = 512
 	b := []byte(mask(cfg.apiKey, string(body[:min(len(body), n+len(cfg.apiKey))])))

@@ -73,7 +73,8 @@
 //
 // Where the service description says "not shown", the package makes a
 // documented choice; search the source for "Assumption:". The main ones:
-// polling is GET /agents/{id}/responses/{responseId}; uploads are POST /files
+// polling is GET /agent-responses/{id}, else GET
+// /agents/{id}/responses/{responseId}; uploads are POST /files
 // as multipart/form-data with the field "file"; the memory endpoints come in
 // two variants (A: PATCH and field "memory"; B: PUT and field "content"),
 // detected per client and exposed by [Client.MemoryVariant]; the webhook list

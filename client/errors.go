@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -87,12 +88,7 @@ func (e *APIError) Error() string {
 		b.WriteString(" (" + e.Detail + ")")
 	}
 	if len(e.Fields) > 0 && !strings.Contains(e.Message, "(and") {
-		keys := make([]string, 0, len(e.Fields))
-		for k := range e.Fields {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(e.Fields)) {
 			b.WriteString("; " + k + ": " + strings.Join(e.Fields[k], " "))
 		}
 	}
@@ -118,22 +114,17 @@ func (e *APIError) redact(key string) {
 	if len(key) < minRedactLen {
 		return
 	}
-	mask := func(s string) string { return strings.ReplaceAll(s, key, redactedMask) }
-	e.Message = mask(e.Message)
-	e.Detail = mask(e.Detail)
-	e.RequestID = mask(e.RequestID)
-	e.RetryAfter = mask(e.RetryAfter)
-	e.Type = mask(e.Type)
-	e.Code = mask(e.Code)
-	e.Path = mask(e.Path)
+	for _, s := range []*string{&e.Message, &e.Detail, &e.RequestID, &e.RetryAfter, &e.Type, &e.Code, &e.Path} {
+		*s = mask(key, *s)
+	}
 	e.Body = bytes.ReplaceAll(e.Body, []byte(key), []byte(redactedMask))
 	if len(e.Fields) > 0 {
 		fields := make(map[string][]string, len(e.Fields))
 		for k, v := range e.Fields {
 			for i := range v {
-				v[i] = mask(v[i])
+				v[i] = mask(key, v[i])
 			}
-			k = mask(k)
+			k = mask(key, k)
 			fields[k] = append(fields[k], v...)
 		}
 		e.Fields = fields
@@ -411,11 +402,8 @@ func parseErrorBody(e *APIError, body []byte) {
 		}
 	}
 	if raw, ok := obj["retry_after"]; ok {
-		var v flexString
-		if json.Unmarshal(raw, &v) == nil {
-			if secs, err := strconv.ParseFloat(strings.TrimSpace(string(v)), 64); err == nil && secs >= 0 {
-				e.retryAfterBody = secs
-			}
+		if secs, err := strconv.ParseFloat(strings.TrimSpace(looseString(string(raw))), 64); err == nil && secs >= 0 {
+			e.retryAfterBody = secs
 		}
 	}
 }
@@ -439,22 +427,17 @@ func parseFieldErrors(raw json.RawMessage) map[string][]string {
 	} else {
 		var list []map[string]json.RawMessage
 		if json.Unmarshal(raw, &list) == nil {
+			first := func(item map[string]json.RawMessage, keys ...string) string {
+				for _, k := range keys {
+					if v, ok := item[k]; ok {
+						return errorValueText(v)
+					}
+				}
+				return ""
+			}
 			for _, item := range list {
-				var field string
-				for _, k := range []string{"field", "loc", "name", "path"} {
-					if v, ok := item[k]; ok {
-						field = errorValueText(v)
-						break
-					}
-				}
-				msg := ""
-				for _, k := range []string{"message", "msg", "detail"} {
-					if v, ok := item[k]; ok {
-						msg = errorValueText(v)
-						break
-					}
-				}
-				out[field] = append(out[field], msg)
+				field := first(item, "field", "loc", "name", "path")
+				out[field] = append(out[field], first(item, "message", "msg", "detail"))
 			}
 		}
 	}

@@ -34,11 +34,10 @@ const (
 	// style's fields; the style that worked is remembered.
 	StyleAuto ExecuteStyle = ""
 	// StyleRoot puts every input at the root of the body with waitExecution
-	// (the real service's newest documentation).
+	// (the real service).
 	StyleRoot ExecuteStyle = "root"
 	// StyleAnswers puts the inputs in an answers object with wait_execution
-	// (the interface description and the older documentation); the chat
-	// question names go at the root too.
+	// (the spec); the chat question names go at the root too.
 	StyleAnswers ExecuteStyle = "answers"
 )
 
@@ -103,9 +102,7 @@ func (p ExecuteParams) body(style ExecuteStyle, wait, stream bool) map[string]an
 	case style == StyleAnswers:
 		b["wait_execution"] = wait
 	default:
-		// Both spellings are in use (the newest documentation and the
-		// older one with the interface); a server reads its own and
-		// ignores the other, so a wait is never lost to spelling.
+		// A server reads its own spelling and ignores the other.
 		b["waitExecution"] = wait
 		b["wait_execution"] = wait
 	}
@@ -304,8 +301,7 @@ const (
 	PollAuto PollPath = ""
 	// PollResponses is GET /agent-responses/{id} (the real service).
 	PollResponses PollPath = "agent-responses"
-	// PollAgentScoped is GET /agents/{id}/responses/{responseId} (the path
-	// assumed when the interface showed none).
+	// PollAgentScoped is GET /agents/{id}/responses/{responseId} (the spec).
 	PollAgentScoped PollPath = "agent-scoped"
 )
 

@@ -33,12 +33,7 @@ func (c *Client) agentFiles(ctx context.Context, req request, opts []Option) (*A
 // Assumption: DELETE is not retried, so that a lost answer to a successful
 // removal does not turn into a confusing 404.
 func (c *Client) UnlinkFile(ctx context.Context, agentID, fileID ID, opts ...Option) (*Unlinked, error) {
-	var out Unlinked
-	req := request{method: http.MethodDelete, path: pathf("/agents/%s/files/%s", agentID, fileID)}
-	if err := c.do(ctx, c.callConfig(opts), req, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return doRecord[Unlinked](ctx, c, c.callConfig(opts), request{method: http.MethodDelete, path: pathf("/agents/%s/files/%s", agentID, fileID)})
 }
 
 // ListFilesParams pages the file list.

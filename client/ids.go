@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,7 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 		*id = ID(b)
 		return nil
 	}
-	return &json.UnmarshalTypeError{Value: "id " + abbreviate(string(b)), Type: idType}
+	return &json.UnmarshalTypeError{Value: "id " + abbreviate(string(b)), Type: reflect.TypeFor[ID]()}
 }
 
 // MarshalJSON emits a JSON number when the ID is numeric, a string otherwise,
@@ -93,24 +94,14 @@ type Credits struct {
 
 // UnmarshalJSON accepts a number, a numeric string, or null.
 func (c *Credits) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
 	*c = Credits{}
-	if len(b) == 0 || string(b) == "null" {
+	s := strings.TrimSpace(looseString(string(b)))
+	if s == "" {
 		return nil
-	}
-	s := string(b)
-	if b[0] == '"' {
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		s = strings.TrimSpace(s)
-		if s == "" {
-			return nil
-		}
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return &json.UnmarshalTypeError{Value: "credits " + abbreviate(s), Type: creditsType}
+		return &json.UnmarshalTypeError{Value: "credits " + abbreviate(s), Type: reflect.TypeFor[Credits]()}
 	}
 	*c = Credits{Value: v, Valid: true}
 	return nil
@@ -151,8 +142,7 @@ var timeLayouts = []string{
 // UnmarshalJSON parses the documented timestamp formats.
 //
 // Assumption: a timestamp in an unknown format is kept as the zero Time
-// rather than failing the whole record (a list of fifty agents should not be
-// lost over one odd date).
+// rather than failing the whole record, so one odd date never loses a list.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	*t = Time{}
 	b = bytes.TrimSpace(b)
@@ -204,18 +194,7 @@ type Flag bool
 
 // UnmarshalJSON accepts 1/0, true/false, "1"/"0"/"true" and null.
 func (f *Flag) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	s := strings.Trim(string(b), `"`)
-	switch s {
-	case "", "null", "0", "false", "0.0":
-		*f = false
-	default:
-		if n, err := strconv.ParseFloat(s, 64); err == nil {
-			*f = n != 0
-		} else {
-			*f = s == "true"
-		}
-	}
+	*f = Flag(looseBool(string(b)))
 	return nil
 }
 
@@ -225,71 +204,6 @@ func (f Flag) MarshalJSON() ([]byte, error) {
 		return []byte("1"), nil
 	}
 	return []byte("0"), nil
-}
-
-// flexInt decodes an integer sent as a number, a numeric string or null.
-type flexInt int
-
-func (n *flexInt) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(string(bytes.TrimSpace(b)), `"`)
-	if s == "" || s == "null" {
-		*n = 0
-		return nil
-	}
-	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-		*n = flexInt(v)
-		return nil
-	}
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		*n = flexInt(v)
-		return nil
-	}
-	*n = 0
-	return nil
-}
-
-// flexString decodes a string; null gives "", and any other JSON value is
-// kept as its JSON text so a surprising type never fails the record.
-type flexString string
-
-func (s *flexString) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || string(b) == "null" {
-		*s = ""
-		return nil
-	}
-	if b[0] == '"' {
-		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		*s = flexString(v)
-		return nil
-	}
-	*s = flexString(b)
-	return nil
-}
-
-// flexStrings decodes an array of strings whose elements may also be numbers
-// (select options such as temperature values).
-type flexStrings []string
-
-func (ss *flexStrings) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || string(b) == "null" {
-		*ss = nil
-		return nil
-	}
-	var raw []flexString
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	out := make([]string, len(raw))
-	for i, v := range raw {
-		out[i] = string(v)
-	}
-	*ss = out
-	return nil
 }
 
 func isJSONNumber(b []byte) bool {

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -46,14 +45,7 @@ func (p MemoryParams) bodyB(create bool) map[string]any {
 // by WithMemoryVariant, else the one detected so far (MemoryAuto before the
 // first memory call). Store it per account and pass it back with
 // WithMemoryVariant to skip detection next time.
-func (c *Client) MemoryVariant() MemoryVariant {
-	if c.cfg.memoryVariant != MemoryAuto {
-		return c.cfg.memoryVariant
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.memoryVariant
-}
+func (c *Client) MemoryVariant() MemoryVariant { return c.variantFor(&c.cfg) }
 
 func (c *Client) variantFor(cfg *config) MemoryVariant {
 	if cfg.memoryVariant != MemoryAuto {
@@ -95,23 +87,9 @@ func namesVariantB(err error) bool {
 // "content" means variant B, and the memory is sent again as B (nothing was
 // created by the refused request). Creation is never retried otherwise.
 func (c *Client) CreateMemory(ctx context.Context, params MemoryParams, opts ...Option) (*Memory, error) {
-	cfg := c.callConfig(opts)
-	v := c.variantFor(cfg)
-	if v == MemoryB {
-		return c.memoryCall(ctx, cfg, request{method: http.MethodPost, path: "/memories", body: params.bodyB(true)}, MemoryB)
-	}
-	m, err := c.memoryCall(ctx, cfg, request{method: http.MethodPost, path: "/memories", body: params.bodyA()}, MemoryA)
-	if err == nil {
-		c.learnVariant(cfg, MemoryA)
-		return m, nil
-	}
-	if v == MemoryAuto && namesVariantB(err) {
-		m, err = c.memoryCall(ctx, cfg, request{method: http.MethodPost, path: "/memories", body: params.bodyB(true)}, MemoryB)
-		if err == nil {
-			c.learnVariant(cfg, MemoryB)
-		}
-	}
-	return m, err
+	return c.memoryInVariant(ctx, c.callConfig(opts),
+		request{method: http.MethodPost, path: "/memories", body: params.bodyA()},
+		request{method: http.MethodPost, path: "/memories", body: params.bodyB(true)}, namesVariantB)
 }
 
 // UpdateMemory changes a memory: variant A with PATCH /memories/{id} (the
@@ -120,19 +98,28 @@ func (c *Client) CreateMemory(ctx context.Context, params MemoryParams, opts ...
 // to variant B. Updates send the same body every time and are retried on
 // transient failures.
 func (c *Client) UpdateMemory(ctx context.Context, id ID, params MemoryParams, opts ...Option) (*Memory, error) {
-	cfg := c.callConfig(opts)
 	path := pathf("/memories/%s", id)
+	return c.memoryInVariant(ctx, c.callConfig(opts),
+		request{method: http.MethodPatch, path: path, body: params.bodyA(), retry: true},
+		request{method: http.MethodPut, path: path, body: params.bodyB(false), retry: true},
+		func(err error) bool { return StatusCode(err) == http.StatusMethodNotAllowed || namesVariantB(err) })
+}
+
+// memoryInVariant sends a (variant A) or b (variant B) as the account's
+// variant says; while it is unknown, a is tried and b follows when isB says
+// a's error came from a variant B server. The variant that worked is kept.
+func (c *Client) memoryInVariant(ctx context.Context, cfg *config, a, b request, isB func(error) bool) (*Memory, error) {
 	v := c.variantFor(cfg)
 	if v == MemoryB {
-		return c.memoryCall(ctx, cfg, request{method: http.MethodPut, path: path, body: params.bodyB(false), retry: true}, MemoryB)
+		return c.memoryCall(ctx, cfg, b, MemoryB)
 	}
-	m, err := c.memoryCall(ctx, cfg, request{method: http.MethodPatch, path: path, body: params.bodyA(), retry: true}, MemoryA)
+	m, err := c.memoryCall(ctx, cfg, a, MemoryA)
 	if err == nil {
 		c.learnVariant(cfg, MemoryA)
 		return m, nil
 	}
-	if v == MemoryAuto && (StatusCode(err) == http.StatusMethodNotAllowed || namesVariantB(err)) {
-		m, err = c.memoryCall(ctx, cfg, request{method: http.MethodPut, path: path, body: params.bodyB(false), retry: true}, MemoryB)
+	if v == MemoryAuto && isB(err) {
+		m, err = c.memoryCall(ctx, cfg, b, MemoryB)
 		if err == nil {
 			c.learnVariant(cfg, MemoryB)
 		}
@@ -143,18 +130,11 @@ func (c *Client) UpdateMemory(ctx context.Context, id ID, params MemoryParams, o
 // memoryCall sends a memory request and decodes {"message", "memory": {...}}
 // (variant A) or a bare record (variant B).
 func (c *Client) memoryCall(ctx context.Context, cfg *config, req request, v MemoryVariant) (*Memory, error) {
-	var raw json.RawMessage
-	if err := c.do(ctx, cfg, req, &raw); err != nil {
-		return nil, err
-	}
-	var m Memory
-	if err := json.Unmarshal(unwrapRecord(raw, "memory", "data"), &m); err != nil {
-		return nil, cfg.decodeError(req.method, req.path, err, raw)
-	}
-	if m.Variant == MemoryAuto {
+	m, err := doRecord[Memory](ctx, c, cfg, req, "memory", "data")
+	if err == nil && m.Variant == MemoryAuto {
 		m.Variant = v
 	}
-	return &m, nil
+	return m, err
 }
 
 // UpdateCollection renames a memory collection (PUT /memory-collections/{id}).
@@ -279,9 +259,8 @@ func (c *Client) collectionCall(ctx context.Context, cfg *config, req request) (
 }
 
 // IsUnsupported reports that a server does not offer an operation: 404 on
-// its path with no record named, or 405. Servers that follow the interface
-// as first described have no list, create or delete for memories,
-// collections, webhooks or files.
+// its path with no record named, or 405: servers following the spec have no
+// list, create or delete for memories, collections, webhooks or files.
 func IsUnsupported(err error) bool {
 	var e *APIError
 	if !errors.As(err, &e) {

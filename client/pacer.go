@@ -6,24 +6,20 @@ import (
 	"time"
 )
 
-// Pacer keeps the requests of one account within what its service allows
-// (the real one about one a second per key), shared by every client and
-// screen that talks to that account: a token bucket of burst requests
-// refilled at a rate. A 429 halves the rate and holds every request for
-// the wait it asked for; each answer after that brings the rate back by a
-// tenth, so the account recovers gradually, but only to just under the
-// rate the 429 came at (see ceiling). Requests the user waits for
-// go ahead of background ones (list refreshes, polling, uploads): a
-// background request waits while an interactive one does.
+// Pacer keeps the requests of one account within what its service allows,
+// shared by every client and screen that talks to that account: a token
+// bucket of burst requests refilled at a rate. A 429 halves the rate and
+// holds every request for the wait it asked for; later answers bring the
+// rate back gradually, to just under the rate the 429 came at (see
+// ceiling). Requests the user waits for go ahead of background ones (list
+// refreshes, polling, uploads).
 type Pacer struct {
 	mu   sync.Mutex
 	base float64 // requests a second when all is well
 	rate float64 // now
 	// ceiling is as far as answers bring the rate back: a step under the
-	// rate a 429 came at. A 429 holds the whole account for at least a
-	// second (Retry-After is in whole seconds), far more than the step
-	// costs, so the pacer does not go back to ask for the next one; a
-	// minute without 429s lets it a step higher, in case the service
+	// rate a 429 came at, since a 429 holds the whole account for at least
+	// a second. A quiet spell lets it a step higher, in case the service
 	// allows more again.
 	ceiling float64
 	moved   time.Time // when the ceiling last moved

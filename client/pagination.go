@@ -141,39 +141,29 @@ func iterate[T, P any](ctx context.Context, list func(context.Context, P, ...Opt
 // pageEnvelope is the wire form of every list answer.
 type pageEnvelope[T any] struct {
 	Data         []T        `json:"data"`
-	CurrentPage  *flexInt   `json:"current_page"`
-	LastPage     flexInt    `json:"last_page"`
-	PerPage      flexInt    `json:"per_page"`
-	Total        flexInt    `json:"total"`
-	From         flexInt    `json:"from"`
-	To           flexInt    `json:"to"`
-	NextPageURL  flexString `json:"next_page_url"`
-	PrevPageURL  flexString `json:"prev_page_url"`
-	FirstPageURL flexString `json:"first_page_url"`
-	LastPageURL  flexString `json:"last_page_url"`
-	Path         flexString `json:"path"`
+	CurrentPage  *int       `json:"current_page"`
+	LastPage     int        `json:"last_page"`
+	PerPage      int        `json:"per_page"`
+	Total        int        `json:"total"`
+	From         int        `json:"from"`
+	To           int        `json:"to"`
+	NextPageURL  string     `json:"next_page_url"`
+	PrevPageURL  string     `json:"prev_page_url"`
+	FirstPageURL string     `json:"first_page_url"`
+	LastPageURL  string     `json:"last_page_url"`
+	Path         string     `json:"path"`
 	Links        []PageLink `json:"links"`
 	Meta         *Meta      `json:"meta"`
 }
 
 func (e *pageEnvelope[T]) page() *Page[T] {
 	p := &Page[T]{
-		Data:         e.Data,
-		LastPage:     int(e.LastPage),
-		PerPage:      int(e.PerPage),
-		Total:        int(e.Total),
-		From:         int(e.From),
-		To:           int(e.To),
-		NextPageURL:  string(e.NextPageURL),
-		PrevPageURL:  string(e.PrevPageURL),
-		FirstPageURL: string(e.FirstPageURL),
-		LastPageURL:  string(e.LastPageURL),
-		Path:         string(e.Path),
-		Links:        e.Links,
-		Meta:         e.Meta,
+		Data: e.Data, LastPage: e.LastPage, PerPage: e.PerPage, Total: e.Total, From: e.From, To: e.To,
+		NextPageURL: e.NextPageURL, PrevPageURL: e.PrevPageURL, FirstPageURL: e.FirstPageURL,
+		LastPageURL: e.LastPageURL, Path: e.Path, Links: e.Links, Meta: e.Meta,
 	}
 	if e.CurrentPage != nil {
-		p.CurrentPage = int(*e.CurrentPage)
+		p.CurrentPage = *e.CurrentPage
 		p.paginated = true
 	}
 	if m := e.Meta; m != nil {
@@ -229,7 +219,7 @@ func listPageOf[T any](ctx context.Context, c *Client, path, key string, q url.V
 // under key when the answer names its array ("" or absent: "data").
 func decodePage[T any](raw []byte, key string) (*Page[T], error) {
 	var env pageEnvelope[T]
-	err := json.Unmarshal(raw, &env)
+	err := decodeLoose(raw, &env)
 	if err == nil && key != "" {
 		var named map[string]json.RawMessage
 		if err = json.Unmarshal(raw, &named); err == nil && !isNull(named[key]) {

@@ -3,10 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
-	"slices"
 	"strings"
-	"sync"
 )
 
 // Agent types.
@@ -198,6 +195,15 @@ func (e *Execution) Succeeded() bool {
 	return false
 }
 
+// Outcome is Status with a success said as StatusCompleted, whichever word
+// the service used for it.
+func (e *Execution) Outcome() string {
+	if e.Succeeded() {
+		return StatusCompleted
+	}
+	return e.Status
+}
+
 // Terminal reports whether the execution will not change any more: it
 // succeeded or failed. Every other status, known or not (starting, running,
 // queued, pending, "" ...), means it is still going.
@@ -360,468 +366,73 @@ type Meta struct {
 	Total       int `json:"total"`
 }
 
-// UnmarshalJSON tolerates numbers sent as strings or null.
-func (m *Meta) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	var v struct {
-		CurrentPage flexInt `json:"current_page"`
-		From        flexInt `json:"from"`
-		LastPage    flexInt `json:"last_page"`
-		PerPage     flexInt `json:"per_page"`
-		To          flexInt `json:"to"`
-		Total       flexInt `json:"total"`
-	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*m = Meta{int(v.CurrentPage), int(v.From), int(v.LastPage), int(v.PerPage), int(v.To), int(v.Total)}
-	return nil
-}
+// The records decode leniently and keep unknown members in Extra (see
+// decodeLoose); they encode with Extra appended.
 
-// ---- JSON decoding that keeps unknown fields ----
+func (a *Agent) UnmarshalJSON(b []byte) error      { return decodeLoose(b, a) }
+func (a Agent) MarshalJSON() ([]byte, error)       { return encodeLoose(a) }
+func (q *Question) UnmarshalJSON(b []byte) error   { return decodeLoose(b, q) }
+func (q Question) MarshalJSON() ([]byte, error)    { return encodeLoose(q) }
+func (e *Execution) UnmarshalJSON(b []byte) error  { return decodeLoose(b, e) }
+func (e Execution) MarshalJSON() ([]byte, error)   { return encodeLoose(e) }
+func (f *File) UnmarshalJSON(b []byte) error       { return decodeLoose(b, f) }
+func (f File) MarshalJSON() ([]byte, error)        { return encodeLoose(f) }
+func (s *AgentFiles) UnmarshalJSON(b []byte) error { return decodeLoose(b, s) }
+func (s AgentFiles) MarshalJSON() ([]byte, error)  { return encodeLoose(s) }
+func (c *FilesCount) UnmarshalJSON(b []byte) error { return decodeLoose(b, c) }
+func (c FilesCount) MarshalJSON() ([]byte, error)  { return encodeLoose(c) }
+func (u *Unlinked) UnmarshalJSON(b []byte) error   { return decodeLoose(b, u) }
+func (u Unlinked) MarshalJSON() ([]byte, error)    { return encodeLoose(u) }
+func (c *Collection) UnmarshalJSON(b []byte) error { return decodeLoose(b, c) }
+func (c Collection) MarshalJSON() ([]byte, error)  { return encodeLoose(c) }
+func (r *Resource) UnmarshalJSON(b []byte) error   { return decodeLoose(b, r) }
+func (r Resource) MarshalJSON() ([]byte, error)    { return encodeLoose(r) }
+func (w *Webhook) UnmarshalJSON(b []byte) error    { return decodeLoose(b, w) }
+func (w Webhook) MarshalJSON() ([]byte, error)     { return encodeLoose(w) }
+func (m *Message) UnmarshalJSON(b []byte) error    { return decodeLoose(b, m) }
+func (m Message) MarshalJSON() ([]byte, error)     { return encodeLoose(m) }
+func (m *Meta) UnmarshalJSON(b []byte) error       { return decodeLoose(b, m) }
 
-func isNull(b []byte) bool {
-	b = bytes.TrimSpace(b)
-	return len(b) == 0 || string(b) == "null"
-}
-
-var knownKeysCache sync.Map // reflect.Type -> map[string]bool
-
-// knownKeys lists the JSON names of t's fields, so the rest can go to Extra.
-func knownKeys(t reflect.Type) map[string]bool {
-	if v, ok := knownKeysCache.Load(t); ok {
-		return v.(map[string]bool)
-	}
-	keys := map[string]bool{}
-	for i := 0; i < t.NumField(); i++ {
-		tag := t.Field(i).Tag.Get("json")
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "-" || name == "" {
-			continue
-		}
-		keys[name] = true
-	}
-	knownKeysCache.Store(t, keys)
-	return keys
-}
-
-// decodeExtra decodes b into v and returns the members of b whose names are
-// not among known.
-func decodeExtra(b []byte, v any, known map[string]bool) (map[string]json.RawMessage, error) {
-	if err := json.Unmarshal(b, v); err != nil {
-		return nil, err
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return nil, err
-	}
-	for k := range all {
-		if known[k] {
-			delete(all, k)
-		}
-	}
-	if len(all) == 0 {
-		return nil, nil
-	}
-	return all, nil
-}
-
-// encodeExtra marshals v (a JSON object) and appends the extra members in a
-// stable order.
-func encodeExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil || len(extra) == 0 {
-		return b, err
-	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	out := bytes.NewBuffer(make([]byte, 0, len(b)+64*len(keys)))
-	out.Write(b[:len(b)-1])
-	empty := bytes.Equal(bytes.TrimSpace(b), []byte("{}"))
-	for _, k := range keys {
-		raw := extra[k]
-		if !json.Valid(raw) {
-			continue
-		}
-		if !empty {
-			out.WriteByte(',')
-		}
-		empty = false
-		kb, _ := json.Marshal(k)
-		out.Write(kb)
-		out.WriteByte(':')
-		out.Write(raw)
-	}
-	out.WriteByte('}')
-	return out.Bytes(), nil
-}
-
-var (
-	idType      = reflect.TypeFor[ID]()
-	creditsType = reflect.TypeFor[Credits]()
-)
-
-// UnmarshalJSON decodes an agent and keeps unknown fields in Extra.
-func (a *Agent) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias Agent
-	var v alias
-	aux := struct {
-		*alias
-		Title           flexString `json:"title"`
-		Description     flexString `json:"description"`
-		LongDescription flexString `json:"long_description"`
-		Visibility      flexString `json:"visibility"`
-		Slug            flexString `json:"slug"`
-		Type            flexString `json:"type"`
-	}{alias: &v}
-	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Agent]()))
-	if err != nil {
-		return err
-	}
-	v.Title, v.Description, v.LongDescription = string(aux.Title), string(aux.Description), string(aux.LongDescription)
-	v.Visibility, v.Slug, v.Type = string(aux.Visibility), string(aux.Slug), string(aux.Type)
-	*a = Agent(v)
-	a.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the agent with its Extra fields.
-func (a Agent) MarshalJSON() ([]byte, error) {
-	type alias Agent
-	return encodeExtra(alias(a), a.Extra)
-}
-
-// UnmarshalJSON decodes a question; select options may be strings or numbers.
-func (q *Question) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias Question
-	var v alias
-	aux := struct {
-		*alias
-		Description flexString  `json:"description"`
-		Required    Flag        `json:"required"`
-		Options     flexStrings `json:"options"`
-	}{alias: &v}
-	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Question]()))
-	if err != nil {
-		return err
-	}
-	v.Description, v.Required, v.Options = string(aux.Description), bool(aux.Required), []string(aux.Options)
-	*q = Question(v)
-	q.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the question with its Extra fields.
-func (q Question) MarshalJSON() ([]byte, error) {
-	type alias Question
-	return encodeExtra(alias(q), q.Extra)
-}
-
-// UnmarshalJSON decodes an execution record and keeps unknown fields in Extra.
-func (e *Execution) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	return decodeExecution(b, e, true)
-}
-
-func decodeExecution(b []byte, e *Execution, keepExtra bool) error {
-	type alias Execution
-	var v alias
-	aux := struct {
-		*alias
-		Status flexString `json:"status"`
-		Input  flexString `json:"input"`
-		Output flexString `json:"output"`
-	}{alias: &v}
-	var extra map[string]json.RawMessage
-	var err error
-	if keepExtra {
-		extra, err = decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Execution]()))
-	} else {
-		err = json.Unmarshal(b, &aux)
-	}
-	if err != nil {
-		return err
-	}
-	v.Status, v.Input, v.Output = string(aux.Status), string(aux.Input), string(aux.Output)
-	*e = Execution(v)
-	e.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the execution with its Extra fields.
-func (e Execution) MarshalJSON() ([]byte, error) {
-	type alias Execution
-	return encodeExtra(alias(e), e.Extra)
-}
-
-// UnmarshalJSON decodes a file and keeps unknown fields in Extra.
-func (f *File) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias File
-	var v alias
-	aux := struct {
-		*alias
-		Bytes flexInt `json:"bytes"`
-	}{alias: &v}
-	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[File]()))
-	if err != nil {
-		return err
-	}
-	v.Bytes = int64(aux.Bytes)
-	*f = File(v)
-	f.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the file with its Extra fields.
-func (f File) MarshalJSON() ([]byte, error) {
-	type alias File
-	return encodeExtra(alias(f), f.Extra)
-}
-
-// UnmarshalJSON decodes an agent file set and keeps unknown fields in Extra.
-func (s *AgentFiles) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias AgentFiles
-	var v alias
-	extra, err := decodeExtra(b, &v, knownKeys(reflect.TypeFor[AgentFiles]()))
-	if err != nil {
-		return err
-	}
-	*s = AgentFiles(v)
-	s.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the set with its Extra fields.
-func (s AgentFiles) MarshalJSON() ([]byte, error) {
-	type alias AgentFiles
-	return encodeExtra(alias(s), s.Extra)
-}
-
-// UnmarshalJSON decodes the counters, tolerating numeric strings.
-func (c *FilesCount) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias FilesCount
-	var v alias
-	aux := struct {
-		*alias
-		Total      flexInt `json:"total"`
-		Completed  flexInt `json:"completed"`
-		Failed     flexInt `json:"failed"`
-		InProgress flexInt `json:"in_progress"`
-	}{alias: &v}
-	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[FilesCount]()))
-	if err != nil {
-		return err
-	}
-	v.Total, v.Completed, v.Failed, v.InProgress = int(aux.Total), int(aux.Completed), int(aux.Failed), int(aux.InProgress)
-	*c = FilesCount(v)
-	c.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the counters with their Extra fields.
-func (c FilesCount) MarshalJSON() ([]byte, error) {
-	type alias FilesCount
-	return encodeExtra(alias(c), c.Extra)
-}
-
-// UnmarshalJSON decodes the unlink answer and keeps unknown fields in Extra.
-func (u *Unlinked) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias Unlinked
-	var v alias
-	aux := struct {
-		*alias
-		Removed Flag `json:"removed"`
-	}{alias: &v}
-	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Unlinked]()))
-	if err != nil {
-		return err
-	}
-	v.Removed = bool(aux.Removed)
-	*u = Unlinked(v)
-	u.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the answer with its Extra fields.
-func (u Unlinked) MarshalJSON() ([]byte, error) {
-	type alias Unlinked
-	return encodeExtra(alias(u), u.Extra)
-}
-
-// UnmarshalJSON decodes either memory variant: "memory" (A) or "content" (B)
-// fills Content and sets Variant.
+// UnmarshalJSON decodes either memory variant: "content" (B) or else
+// "memory" (A) fills Content and sets Variant.
 func (m *Memory) UnmarshalJSON(b []byte) error {
+	var v Memory
+	var which struct {
+		A *json.RawMessage `json:"memory"`
+		B *json.RawMessage `json:"content"`
+	}
 	if isNull(b) {
 		return nil
 	}
-	type alias Memory
-	var v alias
-	aux := struct {
-		*alias
-		Memory  *flexString `json:"memory"`
-		Content *flexString `json:"content"`
-	}{alias: &v}
-	known := map[string]bool{"memory": true}
-	for k := range knownKeys(reflect.TypeFor[Memory]()) {
-		known[k] = true
-	}
-	extra, err := decodeExtra(b, &aux, known)
-	if err != nil {
+	if err := decodeLoose(b, &v); err != nil {
 		return err
+	}
+	json.Unmarshal(b, &which)
+	delete(v.Extra, "memory")
+	if len(v.Extra) == 0 {
+		v.Extra = nil
 	}
 	switch {
-	case aux.Content != nil:
-		v.Content, v.Variant = string(*aux.Content), MemoryB
-	case aux.Memory != nil:
-		v.Content, v.Variant = string(*aux.Memory), MemoryA
+	case which.B != nil:
+		v.Variant = MemoryB
+	case which.A != nil:
+		v.Content, v.Variant = looseString(string(*which.A)), MemoryA
 	}
-	*m = Memory(v)
-	m.Extra = extra
+	*m = v
 	return nil
 }
 
 // MarshalJSON encodes the memory with its Extra fields; variant A records
 // keep their "memory" field name.
 func (m Memory) MarshalJSON() ([]byte, error) {
+	if m.Variant != MemoryA {
+		return encodeLoose(m)
+	}
 	type alias Memory
-	if m.Variant == MemoryA {
-		aux := struct {
-			alias
-			Content string `json:"content,omitempty"`
-			Memory  string `json:"memory"`
-		}{alias: alias(m), Memory: m.Content}
-		return encodeExtra(aux, m.Extra)
-	}
-	return encodeExtra(alias(m), m.Extra)
-}
-
-// UnmarshalJSON decodes a collection and keeps unknown fields in Extra.
-func (c *Collection) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias Collection
-	var v alias
-	extra, err := decodeExtra(b, &v, knownKeys(reflect.TypeFor[Collection]()))
-	if err != nil {
-		return err
-	}
-	*c = Collection(v)
-	c.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the collection with its Extra fields.
-func (c Collection) MarshalJSON() ([]byte, error) {
-	type alias Collection
-	return encodeExtra(alias(c), c.Extra)
-}
-
-// UnmarshalJSON decodes a resource and keeps unknown fields in Extra.
-func (r *Resource) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias Resource
-	var v alias
 	aux := struct {
-		*alias
-		Title       flexString `json:"title"`
-		Description flexString `json:"description"`
-	}{alias: &v}
-	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Resource]()))
-	if err != nil {
-		return err
-	}
-	v.Title, v.Description = string(aux.Title), string(aux.Description)
-	*r = Resource(v)
-	r.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the resource with its Extra fields.
-func (r Resource) MarshalJSON() ([]byte, error) {
-	type alias Resource
-	return encodeExtra(alias(r), r.Extra)
-}
-
-// UnmarshalJSON decodes a webhook of either shape and keeps unknown fields in Extra.
-func (w *Webhook) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias Webhook
-	var v alias
-	aux := struct {
-		*alias
-		SuccessCount flexInt     `json:"success_count"`
-		FailureCount flexInt     `json:"failure_count"`
-		Events       flexStrings `json:"events"`
-	}{alias: &v}
-	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Webhook]()))
-	if err != nil {
-		return err
-	}
-	v.SuccessCount, v.FailureCount, v.Events = int(aux.SuccessCount), int(aux.FailureCount), []string(aux.Events)
-	*w = Webhook(v)
-	w.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the webhook with its Extra fields.
-func (w Webhook) MarshalJSON() ([]byte, error) {
-	type alias Webhook
-	return encodeExtra(alias(w), w.Extra)
-}
-
-// UnmarshalJSON decodes a message and keeps unknown fields in Extra.
-func (m *Message) UnmarshalJSON(b []byte) error {
-	if isNull(b) {
-		return nil
-	}
-	type alias Message
-	var v alias
-	aux := struct {
-		*alias
-		Content flexString `json:"content"`
-	}{alias: &v}
-	extra, err := decodeExtra(b, &aux, knownKeys(reflect.TypeFor[Message]()))
-	if err != nil {
-		return err
-	}
-	v.Content = string(aux.Content)
-	*m = Message(v)
-	m.Extra = extra
-	return nil
-}
-
-// MarshalJSON encodes the message with its Extra fields.
-func (m Message) MarshalJSON() ([]byte, error) {
-	type alias Message
-	return encodeExtra(alias(m), m.Extra)
+		alias
+		Content string `json:"content,omitempty"`
+		Memory  string `json:"memory"`
+	}{alias: alias(m), Memory: m.Content}
+	return encodeExtra(aux, m.Extra)
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -100,15 +101,9 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 	if src == nil {
 		return nil, errors.New("agentdesk: UploadParams needs a Path or a Reader")
 	}
-	if name == "" {
-		name = "upload"
-	}
+	name = cmp.Or(name, "upload")
 	if size > MaxUploadBytes {
 		return nil, tooLarge(name, size)
-	}
-	ctype := params.ContentType
-	if ctype == "" {
-		ctype = "application/octet-stream"
 	}
 
 	// Build the multipart head and tail once; the content goes between them.
@@ -121,7 +116,7 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 	}
 	h := textproto.MIMEHeader{}
 	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename="%s"`, escapeQuotes(name)))
-	h.Set("Content-Type", ctype)
+	h.Set("Content-Type", cmp.Or(params.ContentType, "application/octet-stream"))
 	if _, err := mw.CreatePart(h); err != nil {
 		return nil, err
 	}
@@ -132,16 +127,10 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 	}
 	tail := head.Bytes()
 
-	total := int64(-1)
-	length := int64(-1)
+	total, length, content := int64(-1), int64(-1), io.Reader(src)
 	if size > 0 {
-		total = size
-		length = int64(len(headBytes)) + size + int64(len(tail))
-	}
-	content := io.Reader(src)
-	if size > 0 {
-		// Guard against a file that grows while it is read: send exactly size bytes.
-		content = io.LimitReader(src, size)
+		// A file that grows while it is read still sends exactly size bytes.
+		total, length, content = size, int64(len(headBytes))+size+int64(len(tail)), io.LimitReader(src, size)
 	}
 	body := io.MultiReader(bytes.NewReader(headBytes), &progressReader{r: content, total: total, fn: params.Progress}, bytes.NewReader(tail))
 

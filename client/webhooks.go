@@ -49,6 +49,15 @@ func (l *WebhookList) HasNext() bool {
 	return len(l.Webhooks) > 0 && l.Offset+len(l.Webhooks) < l.Total
 }
 
+// NextParams asks for the webhooks after this list, in its variant's terms
+// (the next page, or the next 100 from the offset).
+func (l *WebhookList) NextParams() ListWebhooksParams {
+	if l.Page == nil {
+		return ListWebhooksParams{Limit: 100, Offset: l.Offset + len(l.Webhooks)}
+	}
+	return ListWebhooksParams{Page: l.Page.CurrentPage + 1, PerPage: l.Page.PerPage}
+}
+
 // ListWebhooks lists webhooks (GET /webhooks).
 //
 // Assumption: the variant is read from the answer's shape: "webhooks" with
@@ -72,18 +81,18 @@ func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, op
 	}
 	var shape struct {
 		Webhooks *[]Webhook `json:"webhooks"`
-		Total    flexInt    `json:"total"`
-		Limit    flexInt    `json:"limit"`
-		Offset   flexInt    `json:"offset"`
+		Total    int        `json:"total"`
+		Limit    int        `json:"limit"`
+		Offset   int        `json:"offset"`
 	}
-	if err := json.Unmarshal(raw, &shape); err != nil {
+	if err := decodeLoose(raw, &shape); err != nil {
 		return nil, cfg.decodeError(req.method, req.path, err, raw)
 	}
 	if shape.Webhooks != nil {
-		return &WebhookList{Variant: WebhooksB, Webhooks: *shape.Webhooks, Total: int(shape.Total), Limit: int(shape.Limit), Offset: int(shape.Offset)}, nil
+		return &WebhookList{Variant: WebhooksB, Webhooks: *shape.Webhooks, Total: shape.Total, Limit: shape.Limit, Offset: shape.Offset}, nil
 	}
 	var env pageEnvelope[Webhook]
-	if err := json.Unmarshal(raw, &env); err != nil {
+	if err := decodeLoose(raw, &env); err != nil {
 		return nil, cfg.decodeError(req.method, req.path, err, raw)
 	}
 	p := env.page()
