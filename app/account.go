@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/client"
-	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -350,29 +349,6 @@ func (svc *Accounts) RememberDetected(ctx context.Context) {
 			s.PutAccount(cur)
 		}
 	})
-}
-
-// Record keeps what a charged call cost, for the credits meter.
-func (svc *Ledger) Record(ctx context.Context, kind, agentID, agentTitle, ref string, credits client.Credits) {
-	a := svc.a
-	if !credits.Valid || credits.Value == 0 {
-		return
-	}
-	_, err := a.db.RecordCredits(ctx, storage.CreditRecord{
-		AccountID: a.AccountID(), AgentID: agentID, AgentTitle: safe.Text(agentTitle, 0),
-		Kind: kind, Credits: credits.Value, Ref: ref,
-	})
-	if err == nil {
-		a.publish(func(s *Session) { s.Charges++ })
-	}
-}
-
-// Today is what the active account spent since local midnight.
-func (svc *Ledger) Today(ctx context.Context) (float64, error) {
-	a := svc.a
-	now := time.Now()
-	midnight := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
-	return a.db.CreditsSince(ctx, a.AccountID(), midnight)
 }
 
 // Accounts are the service accounts Agent Desk knows: checking, saving and removing them, and what was learnt of each service (App.Accounts).

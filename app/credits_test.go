@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/ledger"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -21,7 +21,7 @@ func TestCreditsExportKeepsAgentTitlesAsText(t *testing.T) {
 		"\t=1+1",
 		"\r=1+1",
 	}
-	r := app.CreditsReport{Total: -1.5}
+	r := ledger.Report{Total: -1.5}
 	for _, title := range titles {
 		r.ByAgent = append(r.ByAgent, storage.AgentCredits{AgentID: "=1+1", AgentTitle: title, Calls: 1, Credits: -1.5})
 	}

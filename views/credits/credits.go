@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/ledger"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
@@ -37,7 +38,7 @@ type View struct {
 	total  *widget.Label
 	stack  *fyne.Container
 	export *kit.Button
-	report app.CreditsReport
+	report ledger.Report
 	days   *kit.List
 	agents *kit.List
 	recent *kit.List
@@ -151,7 +152,7 @@ func (v *View) Reload() {
 	})
 }
 
-func (v *View) show(r app.CreditsReport, err error) {
+func (v *View) show(r ledger.Report, err error) {
 	if err != nil {
 		kit.SetBody(v.stack, screen.Error(err, v.Reload))
 		v.export.Disable()
@@ -170,8 +171,8 @@ func (v *View) show(r app.CreditsReport, err error) {
 			return container.NewBorder(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, list)
 		}
 		each := lang.L("Each charge")
-		if len(r.Recent) >= app.RecentMax {
-			each = lang.N("The last {{.Count}} charge", app.RecentMax, map[string]any{"Count": app.Number(app.RecentMax)})
+		if len(r.Recent) >= ledger.RecentMax {
+			each = lang.N("The last {{.Count}} charge", ledger.RecentMax, map[string]any{"Count": app.Number(ledger.RecentMax)})
 		}
 		sums := container.NewVSplit(section(lang.L("By day"), v.days), section(lang.L("By agent"), v.agents))
 		kit.SetBody(v.stack, container.NewGridWithColumns(2, sums, section(each, v.recent)))
