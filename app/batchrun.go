@@ -212,7 +212,7 @@ func (r *BatchRunner) bump() {
 	r.news.Update(func(n BatchNews) BatchNews { n.Rows++; return n })
 }
 
-// batchRowDone is called by RunBatch after each row.
+// batchRowDone is called after each row of a run.
 func (a *App) batchRowDone() {
 	if r := a.batches.Load(); r != nil {
 		r.bump()
@@ -223,15 +223,13 @@ func (a *App) batchRowDone() {
 // Waiting), as the results sheet writes it.
 func BatchRowState(state storage.RowState) string { return rowStatus(state) }
 
-// Run runs a batch's rows until none waits, ctx ends (Pause: the
-// rows on their way stay on the service and are looked up next time), or
-// the batch has cost its credit cap (it is then paused). A row the
-// service would refuse (a required answer missing, a choice not offered)
-// is skipped with the reason, without being sent. Rows left from a
-// previous run are looked up (beside the new ones) when the service had
-// them, and failed (not sent again) when it is unknown whether it had.
-// A history that cannot be written pauses the batch, and the error says
-// so.
+// Run runs a batch's rows until none waits, ctx ends (Pause: rows on
+// their way stay on the service, to be looked up next time), or it has
+// cost its credit cap (it pauses). A row the service would refuse is
+// skipped with the reason, unsent. Rows a previous run left are looked up
+// when the service had them, and failed (not sent again) when that is
+// unknown. A history that cannot be written pauses the batch, and the
+// error says so.
 func (r *BatchRunner) Run(ctx context.Context, id int64, agent client.Agent) error {
 	return r.run(ctx, id, agent).Err
 }
@@ -332,12 +330,11 @@ func (run *batchRun) kept(row storage.BatchRow, ok bool, err error) bool {
 	return ok
 }
 
-// prepare deals with the rows a previous run left on their way: a row
-// whose run may or may not have reached the service fails (it is not sent
-// again by itself), one that was still sending its files waits again, and
-// files of rows that ended while Agent Desk was closed leave the service.
-// It checks the service has room for the rows' files and marks the batch
-// running, and returns the rows to look up on the service.
+// prepare settles what a previous run left: a row that may or may not
+// have reached the service fails (never sent again by itself), one still
+// sending its files waits again, files of ended rows leave the service.
+// It checks the service has room, marks the batch running and returns
+// the rows to look up.
 func (run *batchRun) prepare() ([]storage.BatchRow, error) {
 	cancelled := run.b.State == storage.BatchCancelled
 	var lookups []storage.BatchRow
@@ -380,11 +377,10 @@ func (run *batchRun) prepare() ([]storage.BatchRow, error) {
 	return lookups, run.a.db.SetBatchState(run.save, run.b.ID, storage.BatchRunning)
 }
 
-// work looks up the rows a previous run left on the service and sends
-// the waiting ones: one at a time, or Parallel at once when the user
-// asked; every request keeps to the account's pace either way. A credit
-// cap is checked before each row is taken (parallel rows already on their
-// way may pass it by a few).
+// work looks up lookups and sends the waiting rows, one at a time or
+// Parallel at once (each request keeps to the account's pace). The credit
+// cap is checked before each row is taken: rows already on their way may
+// pass it by a few.
 func (run *batchRun) work(lookups []storage.BatchRow) {
 	var wg sync.WaitGroup
 	// Lookups cost no credits: a few at a time, beside the new rows, so
@@ -562,12 +558,10 @@ func (run *batchRun) removeUploads(ids []string) []string {
 	return left
 }
 
-// saveOutput saves the picture or video row's run made (its result is the
-// file's address) into the batch's files folder, named after the row, and
-// returns where; nil when there is none, or it cannot be fetched (its
-// address stays in the results, for the user to open; one cut short by
-// Pause or closing is fetched when the batch runs next: fetching costs
-// nothing).
+// saveOutput saves the picture or video row's run made (its result is
+// the file's address) in the batch's files folder, named after the row;
+// nil when there is none or it cannot be fetched now (the address stays
+// in the results; the next run fetches it again, which costs nothing).
 func (run *batchRun) saveOutput(row storage.BatchRow) []string {
 	if !madeFile(run.agent, row.Result) {
 		return nil
@@ -618,10 +612,10 @@ func (run *batchRun) writeResults() {
 	run.every = max(time.Second, 10*run.written.Sub(start))
 }
 
-// end writes the results sheet from one last read of the rows (a cancel
-// meanwhile skipped some) and the batch's state: paused when something
-// stopped it or a row is left, running when Agent Desk is closing (to be
-// offered at the next start), else done; a cancelled batch stays so.
+// end writes the results from one last read of the rows (a cancel may
+// have skipped some) and the batch's state: paused when stopped or a row
+// is left, still running when Agent Desk is closing (to be offered at
+// the next start), else done; a cancelled batch stays so.
 func (run *batchRun) end() BatchEnd {
 	if b, rows, err := run.a.batchResults(run.save, run.b.ID); err != nil {
 		run.fail(err)
