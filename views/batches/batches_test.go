@@ -1388,3 +1388,30 @@ func offerShown(t *testing.T, e screen.Env, q *kit.Queue) *widget.Button {
 	}, func() string { return "no offer to go on" })
 	return goOn
 }
+
+// A batch runs the rows its plan read: the sheet is read once, so one
+// moved away while the plan is open still runs as it was shown.
+func TestABatchRunsTheRowsItsPlanRead(t *testing.T) {
+	e, q, svc, shown := env(t, 0)
+	ag := agent(t, e.App)
+	path := sheetOf(t, 3)
+	src, err := readSheet(context.Background(), e.App, ag, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newPlan(e, ag, src)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	pl.Start()
+	q.WaitUntil(t, func() bool { return len(*shown) == 1 }, func() string { return "the batch did not start" })
+	all, err := e.App.DB().Batches(context.Background(), e.App.AccountID(), 10)
+	if err != nil || len(all) != 1 {
+		t.Fatalf("batches %+v %v", all, err)
+	}
+	q.WaitUntil(t, func() bool { return !e.App.Batches().Running(all[0].ID) }, func() string { return "the batch still runs" })
+	counts, _, err := e.App.DB().BatchCounts(context.Background(), all[0].ID)
+	if err != nil || counts[storage.RowDone] != 3 || len(svc.Executions()) != 3 {
+		t.Fatalf("rows %v (%v), %d runs; want the 3 rows read", counts, err, len(svc.Executions()))
+	}
+}
