@@ -244,7 +244,7 @@ func (r *BatchRunner) run(ctx context.Context, id int64, agent client.Agent) Bat
 	if err != nil {
 		return BatchEnd{Batch: b, Err: err}
 	}
-	run := &batchRun{a: r.a, ctx: ctx, save: context.WithoutCancel(ctx), b: b, agent: agent, rows: rows, at: make(map[int]int, len(rows)), every: time.Second}
+	run := &batchRun{a: r.a, ctx: ctx, save: context.WithoutCancel(ctx), b: b, agent: agent, rows: rows, at: make(map[int]int, len(rows)), results: b.Results, every: time.Second}
 	for i, row := range rows {
 		run.at[row.Row] = i
 	}
@@ -273,7 +273,8 @@ type batchRun struct {
 	spent   float64     // what the rows have cost
 	capped  bool
 	failure error
-	written time.Time     // the results sheet, last
+	results string        // where the results sheet went
+	written time.Time     // when, last
 	every   time.Duration // how often it is written
 }
 
@@ -603,11 +604,13 @@ func (run *batchRun) writeResults() {
 		return
 	}
 	start := time.Now()
-	b, err := run.a.keepResults(run.save, run.b, run.rows)
+	b := run.b // the workers read run.b: it stays as it is
+	b.Results = run.results
+	b, err := run.a.keepResults(run.save, b, run.rows)
 	if err != nil && run.failure == nil {
 		run.failure = err
 	}
-	run.b.Results = b.Results
+	run.results = b.Results
 	run.written = time.Now()
 	run.every = max(time.Second, 10*run.written.Sub(start))
 }
