@@ -377,7 +377,7 @@ func writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
 		if r.Credits != nil {
 			credits = CreditsFigure(*r.Credits)
 		}
-		out[i] = append(cells, result, rowStatus(r.State), credits, r.ExecutionID)
+		out[i] = append(cells, result, BatchRowState(r.State), credits, r.ExecutionID)
 		if made {
 			out[i] = append(out[i], strings.Join(r.Files, "\n"))
 		}
@@ -433,8 +433,9 @@ func batchResultsPath(b storage.Batch) string {
 	return strings.TrimSuffix(b.Source, filepath.Ext(b.Source)) + " " + lang.L("results") + ext
 }
 
-// rowStatus is a row's state in the results sheet, in words.
-func rowStatus(state storage.RowState) string {
+// BatchRowState is a row's state in words (Done, Failed, Skipped, Running,
+// Waiting), as the results sheet writes it.
+func BatchRowState(state storage.RowState) string {
 	switch state {
 	case storage.RowDone:
 		return lang.L("Done")

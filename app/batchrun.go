@@ -212,17 +212,6 @@ func (r *BatchRunner) bump() {
 	r.news.Update(func(n BatchNews) BatchNews { n.Rows++; return n })
 }
 
-// batchRowDone is called after each row of a run.
-func (a *App) batchRowDone() {
-	if r := a.batches.Load(); r != nil {
-		r.bump()
-	}
-}
-
-// BatchRowState is a row's state in words (Done, Failed, Skipped, Running,
-// Waiting), as the results sheet writes it.
-func BatchRowState(state storage.RowState) string { return rowStatus(state) }
-
 // Run runs a batch's rows until none waits, ctx ends (Pause: rows on
 // their way stay on the service, to be looked up next time), or it has
 // cost its credit cap (it pauses). A row the service would refuse is
@@ -399,7 +388,7 @@ func (run *batchRun) work(lookups []storage.BatchRow) {
 				}
 			default:
 				run.finish(row, &client.Execution{ID: client.ID(row.ExecutionID), Status: client.StatusRunning})
-				run.a.batchRowDone()
+				run.a.Batches().bump()
 			}
 		})
 	}
@@ -408,7 +397,7 @@ func (run *batchRun) work(lookups []storage.BatchRow) {
 			wg.Go(func() {
 				for row, ok := run.take(); ok; row, ok = run.take() {
 					run.send(row)
-					run.a.batchRowDone()
+					run.a.Batches().bump()
 					run.writeResults()
 				}
 			})
