@@ -137,7 +137,7 @@ func TestE2EBatch(t *testing.T) {
 			shot(e, "4-offer")
 			e.Click(goOnX, goOnY)
 
-			var counts map[string]int
+			var counts map[storage.RowState]int
 			e.WaitFor("the batch to finish", func() bool {
 				nb, err := db.Batch(ctx, b.ID)
 				if err != nil || nb.State != storage.BatchDone {

@@ -39,6 +39,17 @@ func productSheet(t *testing.T, n int) string {
 	return p
 }
 
+// wholeSheet reads the sheet at path whole, as the plan does before it
+// makes a batch of it.
+func wholeSheet(t *testing.T, path string) sheet.All {
+	t.Helper()
+	all, err := sheet.ReadAll(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
 // A batch runs the agent once per row it can send, skips with the reason
 // a row the service would refuse (nothing sent), and is done.
 func TestABatchRunsEachRowOnce(t *testing.T) {
@@ -46,7 +57,7 @@ func TestABatchRunsEachRowOnce(t *testing.T) {
 	a, svc, agent := onNewsletter(t)
 	path := productSheet(t, 12)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	b, err := a.Batches().New(ctx, *agent, path, app.BatchPlan{Columns: cols})
+	b, err := a.Batches().New(ctx, *agent, wholeSheet(t, path), app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +122,7 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 	ctx := context.Background()
 	a, svc, agent := onNewsletter(t)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	b, err := a.Batches().New(ctx, *agent, productSheet(t, 6), app.BatchPlan{Columns: cols})
+	b, err := a.Batches().New(ctx, *agent, wholeSheet(t, productSheet(t, 6)), app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +135,8 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.UpdateBatchRow(ctx, b.ID, r3.Row, storage.RowUpdate{State: storage.RowStarting}); err != nil {
+	r3.State = storage.RowStarting
+	if _, err := db.MoveRow(ctx, storage.RowSending, r3); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := db.TakeWaitingRow(ctx, b.ID); err != nil {
@@ -140,11 +152,11 @@ func TestABatchGoesOnAfterAStopWithoutPayingTwice(t *testing.T) {
 		t.Fatalf("going on sent %d requests, want 3 (rows 4, 6, 7)", sent)
 	}
 	rows, _ := db.BatchRows(ctx, b.ID, 0, 0)
-	states := map[int]string{}
+	states := map[int]storage.RowState{}
 	for _, r := range rows {
 		states[r.Row] = r.State
 	}
-	want := map[int]string{2: storage.RowDone, 3: storage.RowFailed, 4: storage.RowDone, 5: storage.RowSkipped, 6: storage.RowDone, 7: storage.RowDone}
+	want := map[int]storage.RowState{2: storage.RowDone, 3: storage.RowFailed, 4: storage.RowDone, 5: storage.RowSkipped, 6: storage.RowDone, 7: storage.RowDone}
 	for row, s := range want {
 		if states[row] != s {
 			t.Errorf("row %d is %q, want %q", row, states[row], s)
@@ -266,7 +278,8 @@ func TestClosingMidBatchOffersToGoOnAndAGoneRunFails(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
-	if err := db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: "999999"}); err != nil {
+	r.State, r.ExecutionID = storage.RowRunning, "999999"
+	if _, err := db.MoveRow(ctx, storage.RowSending, r); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Batches().Run(ctx, b.ID, *agent); err != nil {
@@ -492,7 +505,8 @@ func TestSavedPicturesKeepTheirRowsAndComeBack(t *testing.T) {
 	if err := os.Remove(rows[0].Files[0]); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.DB().SetRowFiles(ctx, b.ID, rows[0].Row, nil); err != nil {
+	rows[0].Files = nil
+	if _, err := a.DB().MoveRow(ctx, storage.RowDone, rows[0]); err != nil {
 		t.Fatal(err)
 	}
 	runs := len(svc.Executions())
@@ -513,14 +527,14 @@ func TestSavedPicturesKeepTheirRowsAndComeBack(t *testing.T) {
 	}
 	sheetPath := productSheet(t, 2)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	first, err := a.Batches().New(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	first, err := a.Batches().New(ctx, *agent, wholeSheet(t, sheetPath), app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Batches().Run(ctx, first.ID, *agent); err != nil {
 		t.Fatal(err)
 	}
-	second, err := a.Batches().New(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	second, err := a.Batches().New(ctx, *agent, wholeSheet(t, sheetPath), app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,7 +550,7 @@ func TestACancelledBatchsRowsOnTheirWayAreLookedUp(t *testing.T) {
 	ctx := context.Background()
 	a, svc, agent := onNewsletter(t)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	b, err := a.Batches().New(ctx, *agent, productSheet(t, 3), app.BatchPlan{Columns: cols})
+	b, err := a.Batches().New(ctx, *agent, wholeSheet(t, productSheet(t, 3)), app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -575,11 +589,11 @@ func TestEachBatchHasResultsOfItsOwn(t *testing.T) {
 	a, _, agent := onNewsletter(t)
 	sheetPath := productSheet(t, 2)
 	cols := app.MatchColumns(*agent, []string{"Prompt", "Tone", "Length"})
-	one, err := a.Batches().New(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	one, err := a.Batches().New(ctx, *agent, wholeSheet(t, sheetPath), app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
-	two, err := a.Batches().New(ctx, *agent, sheetPath, app.BatchPlan{Columns: cols})
+	two, err := a.Batches().New(ctx, *agent, wholeSheet(t, sheetPath), app.BatchPlan{Columns: cols})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,8 @@ type (
 	// Batch is one run of an agent over many rows, and BatchRow one row.
 	Batch    = storage.Batch
 	BatchRow = storage.BatchRow
+	// RowState is where a batch's row is in its life.
+	RowState = storage.RowState
 	// CreditRecord is one charge: a run, an upload, a memory saved.
 	CreditRecord = storage.CreditRecord
 )

@@ -15,21 +15,26 @@ const (
 	BatchDone      = "done"
 )
 
-// Batch row states. A row is taken only from RowWaiting, and marked
-// RowSending in the same breath, while its files are sent (no run is
-// asked for yet: after a crash it waits again, its files removed); it is
-// RowStarting from just before its run request leaves: a row found
-// RowStarting after a crash may have reached the service, so it is never
-// sent again by itself (it becomes RowFailed, for the user to retry).
-// A row RowRunning has its execution id: it is looked up, not sent again.
+// RowState is where a row is in its life: waiting → sending → starting →
+// running → done or failed, or skipped. A row is taken only from
+// RowWaiting, and marked RowSending in the same breath, while its files
+// are sent (no run is asked for yet: after a crash it waits again, its
+// files removed); it is RowStarting from just before its run request
+// leaves: a row found RowStarting after a crash may have reached the
+// service, so it is never sent again by itself (it becomes RowFailed, for
+// the user to retry). A row RowRunning has its execution id: it is looked
+// up, not sent again.
+type RowState string
+
+// Batch row states.
 const (
-	RowWaiting  = "waiting"
-	RowSending  = "sending"
-	RowStarting = "starting"
-	RowRunning  = "running"
-	RowDone     = "done"
-	RowFailed   = "failed"
-	RowSkipped  = "skipped"
+	RowWaiting  RowState = "waiting"
+	RowSending  RowState = "sending"
+	RowStarting RowState = "starting"
+	RowRunning  RowState = "running"
+	RowDone     RowState = "done"
+	RowFailed   RowState = "failed"
+	RowSkipped  RowState = "skipped"
 )
 
 // Batch is one agent run over the rows of a sheet.
@@ -67,7 +72,7 @@ type BatchRow struct {
 	BatchID     int64
 	Row         int // as the spreadsheet program numbers it
 	Cells       []string
-	State       string
+	State       RowState
 	ExecutionID string
 	Credits     *float64
 	Result      string // the agent's text, or where its files went
@@ -155,23 +160,14 @@ func (db *DB) Batches(ctx context.Context, accountID string, limit int) ([]Batch
 		`SELECT `+batchColumns+` FROM batches WHERE account_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, accountID, listLimit(limit))
 }
 
-// SetBatchState changes a batch's state (running, paused, done); a
-// cancelled batch stays cancelled, whatever its runner last thought.
+// SetBatchState changes a batch's state (running, paused, done) and notes
+// that it changed; a cancelled batch stays cancelled, whatever its runner
+// last thought.
 func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	now := millis(db.nowOr(time.Time{}))
 	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
-		var was string
-		if err := tx.QueryRowContext(ctx, `SELECT state FROM batches WHERE id = ?`, id).Scan(&was); err != nil {
-			if err == sql.ErrNoRows {
-				return ErrNotFound
-			}
-			return err
-		}
-		if was == BatchCancelled {
-			return nil
-		}
-		_, err := tx.ExecContext(ctx, `UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`, state, now, id)
-		return err
+		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET updated_at = ?, state = CASE WHEN state = ? THEN state ELSE ? END WHERE id = ?`,
+			now, BatchCancelled, state, id))
 	})
 }
 
@@ -210,8 +206,14 @@ func (db *DB) BatchRows(ctx context.Context, batchID int64, after, limit int) ([
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND row > ? ORDER BY row LIMIT ?`, batchID, after, listLimit(limit))
 }
 
+// AllBatchRows are all of a batch's rows, in sheet order.
+func (db *DB) AllBatchRows(ctx context.Context, batchID int64) ([]BatchRow, error) {
+	return queryAll(ctx, db, "read the batch's rows", scanRow,
+		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? ORDER BY row`, batchID)
+}
+
 // BatchRowsIn are a batch's rows in state, in sheet order.
-func (db *DB) BatchRowsIn(ctx context.Context, batchID int64, state string, limit int) ([]BatchRow, error) {
+func (db *DB) BatchRowsIn(ctx context.Context, batchID int64, state RowState, limit int) ([]BatchRow, error) {
 	return queryAll(ctx, db, "read the batch's rows", scanRow,
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT ?`, batchID, state, listLimit(limit))
 }
@@ -238,29 +240,33 @@ func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok
 	return r, ok, err
 }
 
-// RowUpdate is what became of a row: its new state and what goes with it.
-type RowUpdate struct {
-	State       string
-	ExecutionID string   // kept when empty
-	Credits     *float64 // kept when nil
-	Result      string
-	Error       string
-}
-
-// UpdateBatchRow records what became of a row.
-func (db *DB) UpdateBatchRow(ctx context.Context, batchID int64, row int, u RowUpdate) error {
+// MoveRow writes row r as it now is: its state and what goes with it
+// (execution id, credits, result, error, the files sent and made). It is
+// written only while the row is still in state from, and a row is never
+// made RowStarting once its batch was cancelled: ok is false when it was
+// not written.
+func (db *DB) MoveRow(ctx context.Context, from RowState, r BatchRow) (ok bool, err error) {
 	now := millis(db.nowOr(time.Time{}))
 	var credits any
-	if u.Credits != nil {
-		credits = *u.Credits
+	if r.Credits != nil {
+		credits = *r.Credits
 	}
-	return db.write(ctx, "keep the row's result", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?,
-			execution_id = CASE WHEN ? = '' THEN execution_id ELSE ? END,
-			credits = coalesce(?, credits), result = ?, error = ?, updated_at = ?
-			WHERE batch_id = ? AND row = ?`,
-			u.State, u.ExecutionID, u.ExecutionID, credits, u.Result, u.Error, now, batchID, row))
+	uploads, _ := json.Marshal(orEmptySlice(r.Uploads))
+	files, _ := json.Marshal(orEmptySlice(r.Files))
+	err = db.write(ctx, "keep the row's result", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, execution_id = ?, credits = ?, result = ?, error = ?,
+			uploads = ?, files = ?, updated_at = ? WHERE batch_id = ? AND row = ? AND state = ?
+			AND (? != ? OR (SELECT state FROM batches WHERE id = ?) != ?)`,
+			r.State, r.ExecutionID, credits, r.Result, r.Error, string(uploads), string(files), now, r.BatchID, r.Row, from,
+			r.State, RowStarting, r.BatchID, BatchCancelled)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		ok = n == 1
+		return err
 	})
+	return ok && err == nil, err
 }
 
 // RetryFailedRows puts a batch's failed rows back to waiting (the user
@@ -288,8 +294,8 @@ func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 
 // BatchCounts are how many rows of a batch are in each state, and the
 // credits they cost.
-func (db *DB) BatchCounts(ctx context.Context, batchID int64) (map[string]int, float64, error) {
-	counts := map[string]int{}
+func (db *DB) BatchCounts(ctx context.Context, batchID int64) (map[RowState]int, float64, error) {
+	counts := map[RowState]int{}
 	var total float64
 	rows, err := db.sql.QueryContext(ctx, `SELECT state, count(*), coalesce(sum(credits), 0) FROM batch_rows WHERE batch_id = ? GROUP BY state`, batchID)
 	if err != nil {
@@ -297,7 +303,7 @@ func (db *DB) BatchCounts(ctx context.Context, batchID int64) (map[string]int, f
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var state string
+		var state RowState
 		var n int
 		var c float64
 		if err := rows.Scan(&state, &n, &c); err != nil {
@@ -316,30 +322,6 @@ func (db *DB) SetBatchResults(ctx context.Context, id int64, path string) error 
 	})
 }
 
-// SetRowUploads keeps the service's ids of the files sent for a row (nil
-// once they are removed from the service).
-func (db *DB) SetRowUploads(ctx context.Context, batchID int64, row int, ids []string) error {
-	v, _ := json.Marshal(orEmptySlice(ids))
-	return db.write(ctx, "keep the row's files", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE batch_rows SET uploads = ? WHERE batch_id = ? AND row = ?`, string(v), batchID, row))
-	})
-}
-
-// SetRowFiles keeps where the files a row's run made were saved.
-func (db *DB) SetRowFiles(ctx context.Context, batchID int64, row int, paths []string) error {
-	v, _ := json.Marshal(orEmptySlice(paths))
-	return db.write(ctx, "keep the row's files", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE batch_rows SET files = ? WHERE batch_id = ? AND row = ?`, string(v), batchID, row))
-	})
-}
-
-// RowsWithUploads are a batch's finished rows whose files are still on
-// the service (a run that ended while Agent Desk was closed).
-func (db *DB) RowsWithUploads(ctx context.Context, batchID int64) ([]BatchRow, error) {
-	return queryAll(ctx, db, "read the batch's rows", scanRow,
-		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND uploads != '[]' AND state IN (?, ?, ?) ORDER BY row`, batchID, RowDone, RowFailed, RowSkipped)
-}
-
 // CancelBatch ends a batch for good: its waiting rows are skipped with
 // why, and it is not offered to go on with. Rows on their way finish.
 func (db *DB) CancelBatch(ctx context.Context, id int64, why string) error {
@@ -350,34 +332,5 @@ func (db *DB) CancelBatch(ctx context.Context, id int64, why string) error {
 			return err
 		}
 		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`, BatchCancelled, now, id))
-	})
-}
-
-// MarkRowStarting marks a row whose files are sent as starting (its run
-// request about to leave), only if it is still being sent by this runner
-// and its batch was not cancelled meanwhile: ok is false when it must
-// not be sent.
-func (db *DB) MarkRowStarting(ctx context.Context, batchID int64, row int) (ok bool, err error) {
-	now := millis(db.nowOr(time.Time{}))
-	err = db.write(ctx, "keep the row's state", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, updated_at = ? WHERE batch_id = ? AND row = ? AND state = ?
-			AND (SELECT state FROM batches WHERE id = ?) != ?`, RowStarting, now, batchID, row, RowSending, batchID, BatchCancelled)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		ok = n == 1
-		return err
-	})
-	return ok, err
-}
-
-// TouchBatch notes that a batch changed (a run of it ended), for screens
-// that keep what they read until it does.
-func (db *DB) TouchBatch(ctx context.Context, id int64) error {
-	now := millis(db.nowOr(time.Time{}))
-	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE batches SET updated_at = ? WHERE id = ?`, now, id)
-		return err
 	})
 }

@@ -57,14 +57,14 @@ func TestABatchHandsEachRowOutOnceAndKeepsWhatBecameOfIt(t *testing.T) {
 	}
 	cost := 0.02
 	for i, r := range rows {
-		u := RowUpdate{State: RowDone, ExecutionID: fmt.Sprint(900 + i), Credits: &cost, Result: "Text " + r.Cells[0]}
+		u := BatchRow{BatchID: b.ID, Row: r.Row, State: RowDone, ExecutionID: fmt.Sprint(900 + i), Credits: &cost, Result: "Text " + r.Cells[0]}
 		switch {
 		case i == 3:
-			u = RowUpdate{State: RowFailed, Error: "The service did not accept the answers."}
+			u = BatchRow{BatchID: b.ID, Row: r.Row, State: RowFailed, Error: "The service did not accept the answers."}
 		case i == 7:
-			u = RowUpdate{State: RowRunning, ExecutionID: "907"}
+			u = BatchRow{BatchID: b.ID, Row: r.Row, State: RowRunning, ExecutionID: "907"}
 		}
-		if err := db.UpdateBatchRow(ctx, b.ID, r.Row, u); err != nil {
+		if _, err := db.MoveRow(ctx, RowSending, u); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,17 +116,19 @@ func TestARowStartsOnlyWhileItsBatchMaySendIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	r2, _, _ := db.TakeWaitingRow(ctx, b.ID)
-	if ok, err := db.MarkRowStarting(ctx, b.ID, r2.Row); err != nil || !ok {
+	r2.State = RowStarting
+	if ok, err := db.MoveRow(ctx, RowSending, r2); err != nil || !ok {
 		t.Fatalf("a row being sent: %v %v", ok, err)
 	}
-	if ok, _ := db.MarkRowStarting(ctx, b.ID, r2.Row); ok {
+	if ok, _ := db.MoveRow(ctx, RowSending, r2); ok {
 		t.Fatal("a row already starting was marked again (another runner would send it twice)")
 	}
 	r3, _, _ := db.TakeWaitingRow(ctx, b.ID)
 	if err := db.CancelBatch(ctx, b.ID, "cancelled"); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := db.MarkRowStarting(ctx, b.ID, r3.Row); ok {
+	r3.State = RowStarting
+	if ok, _ := db.MoveRow(ctx, RowSending, r3); ok {
 		t.Fatal("a row of a cancelled batch was marked to be sent")
 	}
 	if err := db.SetBatchState(ctx, b.ID, BatchDone); err != nil {
@@ -141,7 +143,8 @@ func TestARowStartsOnlyWhileItsBatchMaySendIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, _, _ := db.TakeWaitingRow(ctx, d.ID)
-	if err := db.UpdateBatchRow(ctx, d.ID, r.Row, RowUpdate{State: RowFailed, Error: "no"}); err != nil {
+	r.State, r.Error = RowFailed, "no"
+	if _, err := db.MoveRow(ctx, RowSending, r); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.SetBatchState(ctx, d.ID, BatchDone); err != nil {

@@ -199,7 +199,8 @@ func RowOnItsWay(t testing.TB, a *app.App, agent client.Agent, id int64) storage
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.DB().UpdateBatchRow(ctx, id, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(e.ID)}); err != nil {
+	r.State, r.ExecutionID = storage.RowRunning, string(e.ID)
+	if _, err := a.DB().MoveRow(ctx, storage.RowSending, r); err != nil {
 		t.Fatal(err)
 	}
 	return r

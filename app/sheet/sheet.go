@@ -149,6 +149,39 @@ func Open(ctx context.Context, path string) (Table, error) {
 	return open(ctx, path, standardLimits())
 }
 
+// All is a sheet read whole: where it is, its columns and its rows.
+type All struct {
+	Path   string
+	Header []string
+	Rows   []Row
+}
+
+// ReadAll reads the sheet at path whole, as Open and Next do; tell, when
+// not nil, hears after each row how many are read and how much of the
+// sheet (0 to 1).
+func ReadAll(ctx context.Context, path string, tell func(rows int, done float64)) (All, error) {
+	all := All{Path: path}
+	t, err := Open(ctx, path)
+	if err != nil {
+		return all, err
+	}
+	defer t.Close()
+	all.Header = t.Header()
+	for {
+		r, err := t.Next()
+		if err == io.EOF {
+			return all, nil
+		}
+		if err != nil {
+			return all, err
+		}
+		all.Rows = append(all.Rows, r)
+		if tell != nil {
+			tell(len(all.Rows), t.Progress())
+		}
+	}
+}
+
 // open is Open within lim. Whatever the file holds, it returns a table
 // or an error: a panic in reading it is a sheet that cannot be read (the
 // readers recover their own, closing what they opened).

@@ -35,7 +35,7 @@ const maxRows = 5000
 // item is one batch as the list shows it.
 type item struct {
 	b       app.Batch
-	counts  map[string]int
+	counts  map[app.RowState]int
 	spent   float64
 	running bool
 }
@@ -302,7 +302,7 @@ func (s *Screen) showChosen() {
 // onTheWay counts the rows on their way: being sent, whose request is on
 // its way (its fate unknown after Agent Desk closed), or running on the
 // service.
-func onTheWay(counts map[string]int) int {
+func onTheWay(counts map[app.RowState]int) int {
 	return counts[app.RowSending] + counts[app.RowStarting] + counts[app.RowRunning]
 }
 
@@ -542,7 +542,7 @@ func BatchTitle(b app.Batch) string {
 }
 
 // Summary is "37 of 50 done · 2 failed · 0.74 credits".
-func Summary(counts map[string]int, spent float64) string {
+func Summary(counts map[app.RowState]int, spent float64) string {
 	total := 0
 	for _, n := range counts {
 		total += n

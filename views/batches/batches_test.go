@@ -27,6 +27,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
@@ -51,6 +52,16 @@ func env(t *testing.T, pace time.Duration) (screen.Env, *kit.Queue, *demoservice
 	w.Resize(fyne.NewSize(800, 600))
 	var shown []string
 	return screen.Env{App: a, Window: w, Nav: nav{shown: &shown}}, q, svc, &shown
+}
+
+// wholeSheet reads the sheet at path whole, as the plan does.
+func wholeSheet(t *testing.T, path string) sheet.All {
+	t.Helper()
+	all, err := sheet.ReadAll(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
 }
 
 // sheetOf writes a CSV for the demo's Newsletter Writer (prompt, tone,
@@ -120,7 +131,7 @@ func TestTheScreenListsABatchWithItsCountsAndRows(t *testing.T) {
 	s.Shown()
 	q.WaitUntil(t, func() bool { return len(s.items) == 0 && len(s.stack.Objects) > 0 }, func() string { return "" })
 
-	b, err := e.App.Batches().New(context.Background(), ag, sheetOf(t, 5), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := e.App.Batches().New(context.Background(), ag, wholeSheet(t, sheetOf(t, 5)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +176,7 @@ func TestPauseAndGoOn(t *testing.T) {
 	s := New(e).(*Screen)
 	e.Window.SetContent(s.Content())
 	s.Shown()
-	b, err := e.App.Batches().New(context.Background(), ag, sheetOf(t, 10), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"}), Parallel: 5})
+	b, err := e.App.Batches().New(context.Background(), ag, wholeSheet(t, sheetOf(t, 10)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"}), Parallel: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +213,7 @@ func TestRetryFailedRowsSendsOnlyThem(t *testing.T) {
 	e, q, svc, _ := env(t, 0)
 	ag := agent(t, e.App)
 	ctx := context.Background()
-	b, err := e.App.Batches().New(ctx, ag, sheetOf(t, 5), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := e.App.Batches().New(ctx, ag, wholeSheet(t, sheetOf(t, 5)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +223,8 @@ func TestRetryFailedRowsSendsOnlyThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.App.DB().UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowStarting}); err != nil {
+	r.State = storage.RowStarting
+	if _, err := e.App.DB().MoveRow(ctx, storage.RowSending, r); err != nil {
 		t.Fatal(err)
 	}
 	s := New(e).(*Screen)
@@ -300,7 +312,7 @@ func TestFollowNotifiesAndOffersToGoOn(t *testing.T) {
 	ag := agent(t, e.App)
 	ctx := context.Background()
 	plan := app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})}
-	left, err := e.App.Batches().New(ctx, ag, sheetOf(t, 3), plan)
+	left, err := e.App.Batches().New(ctx, ag, wholeSheet(t, sheetOf(t, 3)), plan)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -721,7 +733,7 @@ func TestCancelBatchAsksThenSkipsTheRowsNotSent(t *testing.T) {
 	s := New(e).(*Screen)
 	e.Window.SetContent(s.Content())
 	s.Shown()
-	b, err := e.App.Batches().New(context.Background(), ag, sheetOf(t, 12), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := e.App.Batches().New(context.Background(), ag, wholeSheet(t, sheetOf(t, 12)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -926,7 +938,7 @@ func TestABatchThatStopsByItselfSaysWhy(t *testing.T) {
 		{storage.BatchPaused, 1, nil, "", ""},
 	} {
 		b.State = tc.state
-		title, text := EndNotice(app.BatchEnd{Batch: b, Counts: map[string]int{storage.RowDone: 3, storage.RowFailed: 1}, Spent: tc.spent, Err: tc.err})
+		title, text := EndNotice(app.BatchEnd{Batch: b, Counts: map[storage.RowState]int{storage.RowDone: 3, storage.RowFailed: 1}, Spent: tc.spent, Err: tc.err})
 		if title != tc.title || !strings.Contains(text, tc.text) {
 			t.Errorf("%s, %v credits, %v: %q %q; want %q with %q", tc.state, tc.spent, tc.err, title, text, tc.title, tc.text)
 		}
@@ -1027,7 +1039,7 @@ func TestABatchPausedAtItsLimitAsksForANewOne(t *testing.T) {
 	e.App.Batches().FirstOffer() // the offer at the start is another test's
 	ag := agent(t, e.App)
 	ctx := context.Background()
-	b, err := e.App.Batches().New(ctx, ag, sheetOf(t, 6), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"}), CreditCap: 0.0001})
+	b, err := e.App.Batches().New(ctx, ag, wholeSheet(t, sheetOf(t, 6)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"}), CreditCap: 0.0001})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1180,7 +1192,7 @@ func TestACancelledBatchGoesOnOnlyToLookUpItsRowsOnTheirWay(t *testing.T) {
 	ag := agent(t, e.App)
 	ctx := context.Background()
 	db := e.App.DB()
-	b, err := e.App.Batches().New(ctx, ag, sheetOf(t, 5), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := e.App.Batches().New(ctx, ag, wholeSheet(t, sheetOf(t, 5)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1189,7 +1201,8 @@ func TestACancelledBatchGoesOnOnlyToLookUpItsRowsOnTheirWay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowStarting}); err != nil {
+	r.State = storage.RowStarting
+	if _, err := db.MoveRow(ctx, storage.RowSending, r); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.CancelBatch(ctx, b.ID, "Not run: the batch was cancelled."); err != nil {
@@ -1211,7 +1224,7 @@ func TestACancelledBatchGoesOnOnlyToLookUpItsRowsOnTheirWay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.UpdateBatchRow(ctx, b.ID, r.Row+1, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(ex.ID)}); err != nil {
+	if _, err := db.MoveRow(ctx, storage.RowSkipped, storage.BatchRow{BatchID: b.ID, Row: r.Row + 1, State: storage.RowRunning, ExecutionID: string(ex.ID)}); err != nil {
 		t.Fatal(err)
 	}
 	sent := len(svc.Executions())
@@ -1249,7 +1262,7 @@ func TestCancelWhileTheServiceIsOutOfReachSaysTheRowsAreCheckedLater(t *testing.
 	a.Batches().FirstOffer()
 	ag := agent(t, a)
 	ctx := context.Background()
-	b, err := a.Batches().New(ctx, ag, sheetOf(t, 3), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := a.Batches().New(ctx, ag, wholeSheet(t, sheetOf(t, 3)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1261,7 +1274,8 @@ func TestCancelWhileTheServiceIsOutOfReachSaysTheRowsAreCheckedLater(t *testing.
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.DB().UpdateBatchRow(ctx, b.ID, r.Row, storage.RowUpdate{State: storage.RowRunning, ExecutionID: string(ex.ID)}); err != nil {
+	r.State, r.ExecutionID = storage.RowRunning, string(ex.ID)
+	if _, err := a.DB().MoveRow(ctx, storage.RowSending, r); err != nil {
 		t.Fatal(err)
 	}
 	s := New(e).(*Screen)
@@ -1308,7 +1322,7 @@ func TestTheOfferForACancelledBatchSaysNothingNewIsSent(t *testing.T) {
 	ag := agent(t, e.App)
 	ctx := context.Background()
 	plan := app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})}
-	b, err := e.App.Batches().New(ctx, ag, sheetOf(t, 3), plan)
+	b, err := e.App.Batches().New(ctx, ag, wholeSheet(t, sheetOf(t, 3)), plan)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1339,7 +1353,7 @@ func TestResultsWrittenElsewhereSaySo(t *testing.T) {
 	e, q, _, _ := env(t, 0)
 	ag := agent(t, e.App)
 	ctx := context.Background()
-	b, err := e.App.Batches().New(ctx, ag, sheetOf(t, 2), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	b, err := e.App.Batches().New(ctx, ag, wholeSheet(t, sheetOf(t, 2)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1373,4 +1387,31 @@ func offerShown(t *testing.T, e screen.Env, q *kit.Queue) *widget.Button {
 		return goOn != nil
 	}, func() string { return "no offer to go on" })
 	return goOn
+}
+
+// A batch runs the rows its plan read: the sheet is read once, so one
+// moved away while the plan is open still runs as it was shown.
+func TestABatchRunsTheRowsItsPlanRead(t *testing.T) {
+	e, q, svc, shown := env(t, 0)
+	ag := agent(t, e.App)
+	path := sheetOf(t, 3)
+	src, err := readSheet(context.Background(), e.App, ag, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newPlan(e, ag, src)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	pl.Start()
+	q.WaitUntil(t, func() bool { return len(*shown) == 1 }, func() string { return "the batch did not start" })
+	all, err := e.App.DB().Batches(context.Background(), e.App.AccountID(), 10)
+	if err != nil || len(all) != 1 {
+		t.Fatalf("batches %+v %v", all, err)
+	}
+	q.WaitUntil(t, func() bool { return !e.App.Batches().Running(all[0].ID) }, func() string { return "the batch still runs" })
+	counts, _, err := e.App.DB().BatchCounts(context.Background(), all[0].ID)
+	if err != nil || counts[storage.RowDone] != 3 || len(svc.Executions()) != 3 {
+		t.Fatalf("rows %v (%v), %d runs; want the 3 rows read", counts, err, len(svc.Executions()))
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -35,9 +36,10 @@ const (
 // source is what a batch would run over, as read before it is made.
 type source struct {
 	kind sourceKind
-	// A sheet: where it is, its columns, its first previewRows rows and
-	// how many it has.
+	// A sheet: where it is, read whole (passed on to the batch), its
+	// columns, its first previewRows rows and how many it has.
 	path   string
+	sheet  sheet.All
 	header []string
 	rows   [][]string
 	total  int
@@ -740,7 +742,7 @@ func (pl *plan) Start() {
 		case fromLines:
 			b, err = a.Batches().NewFromLines(ctx, agent, src.lines, question, freeName(src.results), bp)
 		default:
-			b, err = a.Batches().New(ctx, agent, src.path, bp)
+			b, err = a.Batches().New(ctx, agent, src.sheet, bp)
 		}
 		if err == nil {
 			id = b.ID

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"image/color"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -222,34 +221,23 @@ func lastCost(ctx context.Context, a *app.App, agent client.Agent) *float64 {
 // tellEvery is how often reading a sheet says how far it has gone.
 const tellEvery = 100 * time.Millisecond
 
-// readSheet reads a sheet's columns and first rows, for the plan; tell,
+// readSheet reads a sheet whole, for the plan and then the batch; tell,
 // when not nil, hears now and then how many rows are read and how much
 // of the sheet (0 to 1). Reading stops with ctx.
 func readSheet(ctx context.Context, a *app.App, agent client.Agent, path string, tell func(rows int, done float64)) (source, error) {
-	src := source{kind: fromSheet, path: path}
-	t, err := sheet.Open(ctx, path)
+	var told time.Time
+	all, err := sheet.ReadAll(ctx, path, func(rows int, done float64) {
+		if tell != nil && time.Since(told) >= tellEvery {
+			told = time.Now()
+			tell(rows, done)
+		}
+	})
+	src := source{kind: fromSheet, path: path, sheet: all, header: all.Header, total: len(all.Rows)}
 	if err != nil {
 		return src, err
 	}
-	defer t.Close()
-	src.header = t.Header()
-	var told time.Time
-	for {
-		r, err := t.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return src, err
-		}
-		if len(src.rows) < previewRows {
-			src.rows = append(src.rows, r.Cells)
-		}
-		src.total++
-		if tell != nil && time.Since(told) >= tellEvery {
-			told = time.Now()
-			tell(src.total, t.Progress())
-		}
+	for _, r := range all.Rows[:min(previewRows, len(all.Rows))] {
+		src.rows = append(src.rows, r.Cells)
 	}
 	src.lastCost = lastCost(ctx, a, agent)
 	return src, ctx.Err()
