@@ -13,8 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// Version is the version shown in About: the one in FyneApp.toml, which
-// Fyne puts in the app's metadata when the app is built or packaged.
+// Version is FyneApp.toml's version, which Fyne puts in the app's metadata.
 func Version() string {
 	if fa := fyne.CurrentApp(); fa != nil {
 		if v := fa.Metadata().Version; v != "" {
@@ -24,9 +23,8 @@ func Version() string {
 	return app.Version
 }
 
-// AboutContent is the About dialog's body: icon, name and version, what
-// Agent Desk is, and the folders where it keeps its files (selectable, so
-// they can be copied).
+// AboutContent is the About dialog's body, with the data folders selectable
+// so they can be copied.
 func AboutContent(a *app.App) fyne.CanvasObject {
 	icon := canvas.NewImageFromResource(assets.Icon)
 	icon.FillMode = canvas.ImageFillContain
