@@ -15,13 +15,11 @@ const (
 	BatchDone      = "done"
 )
 
-// Batch row states. A row is taken only from RowWaiting, and marked
-// RowSending in the same breath, while its files are sent (no run is
-// asked for yet: after a crash it waits again, its files removed); it is
-// RowStarting from just before its run request leaves: a row found
-// RowStarting after a crash may have reached the service, so it is never
-// sent again by itself (it becomes RowFailed, for the user to retry).
-// A row RowRunning has its execution id: it is looked up, not sent again.
+// Batch row states. A row is taken only from RowWaiting, becoming RowSending
+// while its files go (after a crash it waits again). RowStarting is set just
+// before the run request leaves: found after a crash it may have reached the
+// service, so it is never resent by itself but fails for the user to retry.
+// RowRunning has its execution id: looked up, never resent.
 const (
 	RowWaiting  = "waiting"
 	RowSending  = "sending"
@@ -39,18 +37,14 @@ type Batch struct {
 	AgentID    string
 	AgentTitle string
 	Source     string // the sheet (or folder) the rows came from
-	// Folder is where the files a row names are found (a relative name
-	// is read from there, and nothing outside it is sent).
+	// Folder is where a row's files are found; nothing outside it is sent.
 	Folder string
-	// Attach is the column, counted from 1, whose file goes with each
-	// run as an attachment when no question of the agent takes files (0:
-	// none).
+	// Attach is the 1-based column whose file goes with each run when no
+	// question takes files (0: none).
 	Attach  int
 	Results string // the sheet the results are written to
-	// Outputs is the folder where the files its runs make are saved.
 	Outputs string
-	// Planned is where the results were to go when the batch was made
-	// (Results differs when that sheet was open in another program).
+	// Planned is where results were to go (Results differs when it was open elsewhere).
 	Planned   string
 	Header    []string
 	Columns   map[string]int    // question name → column
@@ -72,16 +66,13 @@ type BatchRow struct {
 	Credits     *float64
 	Result      string // the agent's text, or where its files went
 	Error       string // why it failed or was skipped, in the user's words
-	// Uploads are the service's ids of the files sent for this row, to
-	// remove from the service once the row is done with them.
-	Uploads []string
-	// Files are the files the row's run made, saved on this computer.
+	// Uploads are the service's ids of the row's files, removed once done.
+	Uploads   []string
 	Files     []string
 	UpdatedAt time.Time
 }
 
-// CreateBatch keeps a new batch and all its rows, waiting, in one
-// transaction: a batch is there whole or not at all.
+// CreateBatch keeps a new batch and its waiting rows in one transaction.
 func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch, error) {
 	b.CreatedAt = db.nowOr(b.CreatedAt)
 	b.UpdatedAt = b.CreatedAt
@@ -155,8 +146,7 @@ func (db *DB) Batches(ctx context.Context, accountID string, limit int) ([]Batch
 		`SELECT `+batchColumns+` FROM batches WHERE account_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, accountID, listLimit(limit))
 }
 
-// SetBatchState changes a batch's state (running, paused, done); a
-// cancelled batch stays cancelled, whatever its runner last thought.
+// SetBatchState changes a batch's state; a cancelled batch stays cancelled.
 func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	now := millis(db.nowOr(time.Time{}))
 	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
@@ -175,8 +165,7 @@ func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	})
 }
 
-// SetBatchCreditCap changes the credits after which a batch pauses (0:
-// none).
+// SetBatchCreditCap changes the credits after which a batch pauses (0: none).
 func (db *DB) SetBatchCreditCap(ctx context.Context, id int64, credits float64) error {
 	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET credit_cap = ? WHERE id = ?`, credits, id))
@@ -203,8 +192,7 @@ func scanRow(s scanner) (BatchRow, error) {
 	return r, nil
 }
 
-// BatchRows are a batch's rows from row after on, in sheet order, at
-// most limit.
+// BatchRows are at most limit rows after row after, in sheet order.
 func (db *DB) BatchRows(ctx context.Context, batchID int64, after, limit int) ([]BatchRow, error) {
 	return queryAll(ctx, db, "read the batch's rows", scanRow,
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND row > ? ORDER BY row LIMIT ?`, batchID, after, listLimit(limit))
@@ -216,9 +204,8 @@ func (db *DB) BatchRowsIn(ctx context.Context, batchID int64, state string, limi
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT ?`, batchID, state, listLimit(limit))
 }
 
-// TakeWaitingRow marks the first waiting row of a batch as being sent and
-// returns it; ok is false when no row waits. Taking and marking are one
-// step: a row is handed out once.
+// TakeWaitingRow marks the first waiting row as sending and returns it, in
+// one step so a row is handed out once; ok is false when none waits.
 func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok bool, err error) {
 	now := millis(db.nowOr(time.Time{}))
 	err = db.write(ctx, "take the next row", func(tx *sql.Tx) error {
@@ -238,7 +225,7 @@ func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok
 	return r, ok, err
 }
 
-// RowUpdate is what became of a row: its new state and what goes with it.
+// RowUpdate is what became of a row.
 type RowUpdate struct {
 	State       string
 	ExecutionID string   // kept when empty
@@ -263,8 +250,7 @@ func (db *DB) UpdateBatchRow(ctx context.Context, batchID int64, row int, u RowU
 	})
 }
 
-// RetryFailedRows puts a batch's failed rows back to waiting (the user
-// asked); done rows are never run again.
+// RetryFailedRows puts failed rows back to waiting; done rows never rerun.
 func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 	now := millis(db.nowOr(time.Time{}))
 	var n int64
@@ -277,8 +263,7 @@ func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 		if n, err = res.RowsAffected(); err != nil || n == 0 {
 			return err
 		}
-		// The batch has rows to send again: a done one is paused until
-		// it goes on, and every screen sees it changed.
+		// A done batch with rows to resend is paused until it goes on.
 		_, err = tx.ExecContext(ctx, `UPDATE batches SET updated_at = ?, state = CASE WHEN state = ? THEN ? ELSE state END WHERE id = ?`,
 			now, BatchDone, BatchPaused, batchID)
 		return err
@@ -286,8 +271,7 @@ func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 	return int(n), err
 }
 
-// BatchCounts are how many rows of a batch are in each state, and the
-// credits they cost.
+// BatchCounts are a batch's rows per state and the credits they cost.
 func (db *DB) BatchCounts(ctx context.Context, batchID int64) (map[string]int, float64, error) {
 	counts := map[string]int{}
 	var total float64
@@ -316,8 +300,7 @@ func (db *DB) SetBatchResults(ctx context.Context, id int64, path string) error 
 	})
 }
 
-// SetRowUploads keeps the service's ids of the files sent for a row (nil
-// once they are removed from the service).
+// SetRowUploads keeps the service's ids of a row's files (nil once removed).
 func (db *DB) SetRowUploads(ctx context.Context, batchID int64, row int, ids []string) error {
 	v, _ := json.Marshal(orEmptySlice(ids))
 	return db.write(ctx, "keep the row's files", func(tx *sql.Tx) error {
@@ -333,15 +316,14 @@ func (db *DB) SetRowFiles(ctx context.Context, batchID int64, row int, paths []s
 	})
 }
 
-// RowsWithUploads are a batch's finished rows whose files are still on
-// the service (a run that ended while Agent Desk was closed).
+// RowsWithUploads are finished rows whose files are still on the service.
 func (db *DB) RowsWithUploads(ctx context.Context, batchID int64) ([]BatchRow, error) {
 	return queryAll(ctx, db, "read the batch's rows", scanRow,
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND uploads != '[]' AND state IN (?, ?, ?) ORDER BY row`, batchID, RowDone, RowFailed, RowSkipped)
 }
 
-// CancelBatch ends a batch for good: its waiting rows are skipped with
-// why, and it is not offered to go on with. Rows on their way finish.
+// CancelBatch ends a batch for good: waiting rows are skipped with why;
+// rows on their way finish.
 func (db *DB) CancelBatch(ctx context.Context, id int64, why string) error {
 	now := millis(db.nowOr(time.Time{}))
 	return db.write(ctx, "cancel the batch", func(tx *sql.Tx) error {
@@ -353,10 +335,9 @@ func (db *DB) CancelBatch(ctx context.Context, id int64, why string) error {
 	})
 }
 
-// MarkRowStarting marks a row whose files are sent as starting (its run
-// request about to leave), only if it is still being sent by this runner
-// and its batch was not cancelled meanwhile: ok is false when it must
-// not be sent.
+// MarkRowStarting marks a sending row as starting just before its request
+// leaves; ok is false when the row was taken over or its batch cancelled,
+// and it must not be sent.
 func (db *DB) MarkRowStarting(ctx context.Context, batchID int64, row int) (ok bool, err error) {
 	now := millis(db.nowOr(time.Time{}))
 	err = db.write(ctx, "keep the row's state", func(tx *sql.Tx) error {
@@ -372,8 +353,7 @@ func (db *DB) MarkRowStarting(ctx context.Context, batchID int64, row int) (ok b
 	return ok, err
 }
 
-// TouchBatch notes that a batch changed (a run of it ended), for screens
-// that keep what they read until it does.
+// TouchBatch notes that a batch changed, for screens that cache it.
 func (db *DB) TouchBatch(ctx context.Context, id int64) error {
 	now := millis(db.nowOr(time.Time{}))
 	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
