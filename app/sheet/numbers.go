@@ -123,8 +123,7 @@ func numeric(v string) bool {
 	return err == nil
 }
 
-// plainNumber is an unformatted number as excelize shows it, at most 15
-// significant digits as spreadsheets keep.
+// plainNumber is an unformatted number as excelize shows it (15 significant digits).
 func plainNumber(v string) string {
 	if !numeric(v) {
 		return v

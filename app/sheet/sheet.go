@@ -370,8 +370,7 @@ func (t *csvTable) next() (Row, error) {
 	}
 }
 
-// rowOf numbers a record as a spreadsheet does (blank lines count; in-cell
-// breaks do not).
+// rowOf numbers a record as a spreadsheet does: blank lines count, in-cell breaks not.
 func (t *csvTable) rowOf(rec []string) int {
 	line, _ := t.r.FieldPos(0)
 	n := line - t.inCells
@@ -445,7 +444,6 @@ func sniff(head []byte) rune {
 	return best
 }
 
-// cells are a record's cells trimmed, each at most maxCell bytes.
 func cells(rec []string) []string {
 	out := make([]string, len(rec))
 	for i, c := range rec {

@@ -383,9 +383,8 @@ func (t *xlsxTable) token() (xml.Token, error) {
 	return tok, nil
 }
 
-// readRow is the next row's number and cells within width columns; a value
-// beyond them in the header row is a header wider than the limit. io.EOF
-// after the last row.
+// readRow is the next row's number and cells within width columns (a wider
+// header is refused); io.EOF after the last row.
 func (t *xlsxTable) readRow(width int, header bool) (int, []string, error) {
 	for {
 		tok, err := t.token()
@@ -477,8 +476,7 @@ func (t *xlsxTable) cells(width int, header bool) ([]string, error) {
 	}
 }
 
-// cell reads a cell, keeping its value (v) and inline text runs (is), not
-// their phonetic guides.
+// cell reads a cell's value (v) and inline text runs (is), not phonetic guides.
 func (t *xlsxTable) cell() error {
 	t.v, t.is = t.v[:0], t.is[:0]
 	depth, phonetic := 0, 0
