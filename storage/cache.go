@@ -109,8 +109,7 @@ func keyExt(key string) string {
 	return cleanExt(filepath.Ext(strings.SplitN(strings.SplitN(key, "?", 2)[0], "#", 2)[0]))
 }
 
-// cleanExt is ext lower-cased when it is a dot and one to five letters or
-// digits, else "".
+// cleanExt is ext lower-cased if it is a dot and 1-5 letters or digits, else "".
 func cleanExt(ext string) string {
 	ext = strings.ToLower(ext)
 	if len(ext) < 2 || len(ext) > 6 || ext[0] != '.' {
@@ -251,8 +250,7 @@ func (c *Cache) Remove(key string) error {
 	return nil
 }
 
-// evictLocked removes LRU files until the cache fits, sparing keep (about to
-// be opened).
+// evictLocked removes LRU files until the cache fits, sparing keep.
 func (c *Cache) evictLocked(keep string) {
 	if c.size <= c.maxBytes {
 		return

@@ -280,7 +280,6 @@ func listLimit(n int) int {
 	return n
 }
 
-// insertID stores the new row id in *id, left unchanged on failure.
 func insertID(id *int64, res sql.Result, err error) error {
 	if err != nil {
 		return err
@@ -310,8 +309,7 @@ func (db *DB) nowOr(t time.Time) time.Time {
 	return t
 }
 
-// ownerOnly makes the history file owner-only, also when it exists; SQLite
-// gives -wal and -shm the database's mode.
+// ownerOnly makes the history owner-only; SQLite gives -wal and -shm its mode.
 func ownerOnly(path string) error {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {

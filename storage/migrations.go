@@ -182,7 +182,6 @@ UPDATE batch_rows SET state = 'starting' WHERE state = 'sending';
 `,
 }
 
-// latestSchema is the history format this build writes.
 var latestSchema = len(migrations)
 
 // migrate brings the database to latestSchema, one committed step at a time,

@@ -115,7 +115,6 @@ func (w *ReplyWriter) take() string {
 	return s
 }
 
-// settle puts unwritten text back in front of what arrived meanwhile.
 func (w *ReplyWriter) settle(text string, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -62,7 +62,6 @@ func snippetMarks() (start, end string) {
 // oldMarks strips \x02 and \x03, which a server may send to fake highlights.
 var oldMarks = strings.NewReplacer("\x02", "", "\x03", "")
 
-// splitSnippet cuts a snippet at its search's marks into plain and matched pieces.
 func splitSnippet(snippet, start, end string) []Span {
 	var out []Span
 	add := func(text string, match bool) {

@@ -176,8 +176,7 @@ type Notice struct {
 	Kind NoticeKind
 	// Path is the file concerned, or where the broken settings were moved.
 	Path string
-	// Err is what went wrong.
-	Err error
+	Err  error
 }
 
 // NoticeKind is what storage had to do.
@@ -281,8 +280,7 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	return replaceFile(path, data, mode, true)
 }
 
-// replaceFile replaces path atomically; durable also syncs data and name
-// (without, a crash may leave an empty file: fine for refetchable data).
+// replaceFile replaces path atomically; durable also syncs data and rename.
 func replaceFile(path string, data []byte, mode os.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
