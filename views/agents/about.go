@@ -23,9 +23,8 @@ func canvasOf(o fyne.CanvasObject) fyne.Canvas {
 	return nil
 }
 
-// aboutView shows an agent's description as markdown under the server-text
-// rules (links through the policy, no pictures), folded to aboutFold.
-// relayout lays out the holder again when the text's height changes.
+// aboutView shows a description as markdown under the server-text rules,
+// folded to aboutFold; relayout runs when its height changes.
 func aboutView(about string, relayout func()) fyne.CanvasObject {
 	rich, _ := kit.NewMarkdownText(about)
 	fold := &foldLayout{max: aboutFold, relayout: relayout}

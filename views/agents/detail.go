@@ -21,7 +21,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// detail is one agent's pane: title, type, description and tabs.
 type detail struct {
 	s       *Screen
 	request string
@@ -204,8 +203,7 @@ func (d *detail) runOnMany() *kit.Button {
 	return many
 }
 
-// buildRun is the Run tab: form and output scroll above a bar that stays in
-// sight with the error line, Run, Cancel and progress.
+// buildRun is the Run tab: form and output scroll above a bar that stays in sight.
 func (d *detail) buildRun() fyne.CanvasObject {
 	if d.form != nil {
 		d.form.close() // built again
@@ -444,8 +442,7 @@ func (d *detail) showElapsed() {
 	d.elapsed.SetText(text)
 }
 
-// startClock redraws the run's time each second, only while this agent's
-// run goes and its detail is on show.
+// startClock redraws the run's time while this agent's run goes and is on show.
 func (d *detail) startClock() {
 	if d.clock != nil || d.active == nil || d.s.current != d {
 		return

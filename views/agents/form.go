@@ -41,7 +41,6 @@ type field struct {
 	advanced bool
 }
 
-// form is the question form generated from an agent's questions.
 type form struct {
 	fields  []*field
 	byName  map[string]*field
@@ -383,7 +382,6 @@ func (f *form) close() {
 
 const summaryNames = 3
 
-// errorSummary names the questions errs is about, for the line by Run.
 func (f *form) errorSummary(errs map[string]string) string {
 	var names []string
 	for _, fl := range f.fields {
@@ -406,7 +404,6 @@ func (f *form) errorSummary(errs map[string]string) string {
 	return lang.L("Check {{.Questions}}: the notes in red under them say what is wrong.", map[string]any{"Questions": list})
 }
 
-// errorFor is errs' message for fl or a part of it ("items.2").
 func (f *form) errorFor(fl *field, errs map[string]string) string {
 	if msg := errs[fl.q.Name]; msg != "" {
 		if fl.reword != nil {
@@ -439,7 +436,6 @@ func (f *form) owner(name string) *field {
 	return nil
 }
 
-// showErrors puts messages under their fields and returns the unplaced ones.
 func (f *form) showErrors(errs map[string]string) []string {
 	var rest []string
 	for _, fl := range f.fields {

@@ -23,8 +23,7 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// outputView shows a run's result (markdown, picture or video), with Save
-// as… and its cost.
+// outputView shows a run's result with Save as… and its cost.
 type outputView struct {
 	s        *Screen
 	content  *fyne.Container
@@ -58,7 +57,6 @@ func (o *outputView) note(msg string) {
 	o.content.Add(l)
 }
 
-// show displays a finished or past run; took is zero for a past run.
 func (o *outputView) show(r app.Run, took time.Duration) {
 	o.stopPreview()
 	o.run = r
@@ -234,9 +232,8 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 	return container.NewVBox(container.NewHBox(play, o.saveButton(r)), box, note)
 }
 
-// follow downloads the run's output into box with progress and Cancel,
-// then shows done's view of it. Failures offer Try again, except over the
-// size cap. Leaving the run cancels it.
+// follow downloads the output into box with progress and Cancel, then shows
+// done's view; leaving the run cancels it.
 func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal bool, done func(app.Output) fyne.CanvasObject) {
 	o.stopPreview()
 	dl := o.s.app.Runs().OutputFile(r.AgentType, r.Output)

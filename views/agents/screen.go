@@ -44,8 +44,7 @@ type Screen struct {
 	footer    *fyne.Container
 	detailBox *fyne.Container
 
-	// shown is the page on screen (shared with the browser: read only; UI
-	// goroutine only).
+	// shown is the page on screen (the browser's: read only, UI goroutine).
 	shown   app.AgentPage
 	started bool
 	details map[client.ID]*detail
@@ -61,8 +60,7 @@ type Screen struct {
 type options struct {
 	// searchDelay: one request per typing pause, not per key.
 	searchDelay time.Duration
-	// textLimits bound the text drawn for list rows (kit.TextRelease).
-	textLimits kit.ReleaseLimits
+	textLimits  kit.ReleaseLimits
 }
 
 // New builds the agents screen.
