@@ -243,8 +243,7 @@ func (s *Screen) showChosen() {
 	// Called per finished row: unchanged labels are left (setting one remeasures).
 	kit.ShowBody(s.detail, s.detailBody)
 	setText(s.title, BatchTitle(it.b))
-	// A taller summary or a button shown or hidden lays the pane out again, so
-	// rows are never covered.
+	// A height change lays the pane out again, so rows are never covered.
 	tall := s.summary.MinSize().Height
 	setText(s.summary, stateText(it)+" · "+Summary(it.counts, it.spent))
 	changed := s.summary.MinSize().Height != tall
@@ -286,8 +285,8 @@ func onTheWay(counts map[string]int) int {
 	return counts[app.RowSending] + counts[app.RowStarting] + counts[app.RowRunning]
 }
 
-// lookUp reports a cancelled batch, not running, with rows on their way at
-// close: going on only looks them up (nothing new is sent).
+// lookUp reports a cancelled batch with rows on their way at close: going on
+// only looks them up.
 func lookUp(it item) bool {
 	return it.b.State == app.BatchCancelled && !it.running && onTheWay(it.counts) > 0
 }
@@ -365,7 +364,6 @@ func (s *Screen) goOnWith(id int64, limit *float64) {
 	})
 }
 
-// askLimit asks for a new credit limit for a batch paused at its limit.
 func (s *Screen) askLimit(it item) {
 	w := s.env.Window
 	var d *dialog.CustomDialog

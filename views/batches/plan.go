@@ -23,7 +23,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// sourceKind is what a batch runs over.
 type sourceKind int
 
 const (
@@ -83,7 +82,6 @@ func (qq *question) fixedField() fyne.CanvasObject {
 	return qq.fixed
 }
 
-// kindChoice is an entry of "Which files" ("" for all).
 type kindChoice struct {
 	label string
 	key   string
@@ -92,10 +90,9 @@ type kindChoice struct {
 // plan is the Run on many… dialog's content (tests find it on the window).
 type plan struct {
 	widget.BaseWidget
-	env   screen.Env
-	agent client.Agent
-	src   source
-	// seen caches file checks for the preview's rows.
+	env     screen.Env
+	agent   client.Agent
+	src     source
 	seen    app.FileChecks
 	options []string
 	columns int
@@ -324,8 +321,7 @@ func (pl *plan) question(name string) client.Question {
 	return client.Question{Name: name}
 }
 
-// linesQuestion is what pasted lines answer by default: a chat agent's
-// message, else where a request is written.
+// linesQuestion is what pasted lines answer by default.
 func linesQuestion(agent client.Agent) string {
 	if agent.Type == client.AgentChat {
 		return app.ChatMessage
@@ -426,7 +422,6 @@ func (pl *plan) lineQuestion() string {
 	return ""
 }
 
-// batchPlan is the plan as the batch would be made with it.
 func (pl *plan) batchPlan() app.BatchPlan {
 	bp := app.BatchPlan{Columns: app.ColumnMap{}, Fixed: map[string]string{}, Parallel: 1, Seen: &pl.seen}
 	for _, qq := range pl.questions {
@@ -518,8 +513,7 @@ func (pl *plan) blocker(bp app.BatchPlan) string {
 	return lang.L("No column answers {{.Questions}}: choose one, or give the same answer for every row.", map[string]any{"Questions": list})
 }
 
-// update shows blockers, skipped runs, the first request and cost; Start is
-// off while something blocks.
+// update shows what blocks Start, skipped runs, the first request and cost.
 func (pl *plan) update() {
 	if pl.start == nil {
 		return // still being built

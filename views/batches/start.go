@@ -205,8 +205,7 @@ func lastCost(ctx context.Context, a *app.App, agent client.Agent) *float64 {
 
 const tellEvery = 100 * time.Millisecond
 
-// readSheet reads a sheet's columns and first rows; tell hears progress.
-// Reading stops with ctx.
+// readSheet reads a sheet's columns and first rows until ctx ends; tell hears progress.
 func readSheet(ctx context.Context, a *app.App, agent client.Agent, path string, tell func(rows int, done float64)) (source, error) {
 	src := source{kind: fromSheet, path: path}
 	t, err := sheet.Open(ctx, path)
@@ -323,8 +322,7 @@ func xdgDocuments(home string) string {
 	return ""
 }
 
-// resultsBeside is an unused sheet name beside folder (in Documents when the
-// folder is a disk's top).
+// resultsBeside is an unused sheet name beside folder (Documents at a disk's top).
 func resultsBeside(folder string) string {
 	folder = filepath.Clean(folder)
 	if filepath.Dir(folder) == folder {
