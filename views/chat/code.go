@@ -29,8 +29,7 @@ const (
 	codeTab     = 4
 )
 
-// codeWrap is the user's last wrap choice on the screen; save keeps it.
-// A nil one never wraps.
+// codeWrap is the user's last wrap choice on the screen; nil never wraps.
 type codeWrap struct {
 	on   atomic.Bool
 	save func(bool)
@@ -284,7 +283,6 @@ func (l *codeLines) recut() {
 	l.cut(0)
 }
 
-// cut finds the rows of src from byte from on (a row start).
 func (l *codeLines) cut(from int) {
 	l.cols = l.maxCols()
 	s := l.src
@@ -333,7 +331,6 @@ func runeCols(r rune, col int) int {
 	return 1
 }
 
-// row is row i as drawn: tabs and control characters as spaces.
 func (l *codeLines) row(i int) string {
 	start := l.starts[i]
 	end := len(l.src)

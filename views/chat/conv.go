@@ -27,8 +27,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// convView is one open conversation; the stream belongs to the
-// app.ChatSession, so closing the view never stops or loses a reply.
+// convView is one open conversation; the stream belongs to app.ChatSession,
+// so closing the view never stops or loses a reply.
 type convView struct {
 	s      *Screen
 	sess   *app.ChatSession
@@ -310,7 +310,6 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 		container.NewHBox(numName, container.NewGridWrap(pickerSize(numSel), numSel))
 }
 
-// numbersName names the numbers picker by the question's own name.
 func numbersName(q client.Question) string {
 	if strings.EqualFold(strings.TrimSpace(q.Name), "temperature") {
 		return lang.L("Temperature (number)")
@@ -332,7 +331,6 @@ func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, s
 	}
 }
 
-// pickerSize fits a picker's longest choice, up to a limit.
 func pickerSize(sel *kit.Select) fyne.Size {
 	widest := float32(0)
 	for _, o := range sel.Options {
@@ -421,14 +419,12 @@ func (v *convView) appendLive(text string) bool {
 // textLines estimates the lines n bytes fill, as TextRelease counts them.
 func textLines(n int) int { return 1 + min(n, 1<<20)/80 }
 
-// frame shows the session now, without waiting for the next update.
 func (v *convView) frame() {
 	st, _ := v.sess.State().Snapshot()
 	v.show(st)
 }
 
-// show draws a snapshot on the UI goroutine: appends when only the live
-// text grew, else rebuilds what changed.
+// show draws a snapshot: appends when only the live text grew, else rebuilds.
 func (v *convView) show(st app.ChatState) {
 	following := v.atBottom()
 	v.st = st
@@ -456,7 +452,6 @@ func (v *convView) show(st app.ChatState) {
 	}
 }
 
-// atBottom reports whether the user follows the end of the conversation.
 func (v *convView) atBottom() bool {
 	return v.list.GetScrollOffset()+2 >= v.lastAuto
 }
@@ -469,7 +464,6 @@ func (v *convView) scrollToEnd() {
 	v.lastAuto = v.list.GetScrollOffset()
 }
 
-// scrollBy passes on wheel movement from a code block or table.
 func (v *convView) scrollBy(ev *fyne.ScrollEvent) {
 	v.list.ScrollToOffset(v.list.GetScrollOffset() - ev.Scrolled.DY)
 }
@@ -499,14 +493,12 @@ func (v *convView) rowWidth() float32 {
 	return w
 }
 
-// viewResized remeasures the visible rows: width rewraps words, height
-// resizes code boxes.
+// viewResized remeasures visible rows: width rewraps, height resizes code boxes.
 func (v *convView) viewResized(size fyne.Size) {
 	setCodeView(size.Height)
 	v.list.Refresh()
 }
 
-// viewSize lays out its one object and reports size changes after the first.
 type viewSize struct {
 	win     fyne.Window // a release of text in it is no change (kit.Releasing)
 	size    fyne.Size
@@ -602,8 +594,8 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	v.setHeight(id, rc.h)
 }
 
-// trimRows drops widgets of the rows bound longest ago (not the live one).
-// It runs before the list rebinds, so a dropped visible row is rebuilt once.
+// trimRows drops widgets of the rows bound longest ago, before the list
+// rebinds, so a dropped visible row is rebuilt once.
 func (v *convView) trimRows(times int) {
 	for len(v.rows) > minKeptRows && (len(v.rows) > times*keptRows || v.rowBytes > times*keptBytes) {
 		if !v.forgetOldestRow() {
@@ -612,7 +604,6 @@ func (v *convView) trimRows(times int) {
 	}
 }
 
-// forgetOldestRow drops the oldest bound row's widgets, not the live one's.
 func (v *convView) forgetOldestRow() bool {
 	var oldest int64
 	var at uint64
@@ -630,8 +621,7 @@ func (v *convView) forgetOldestRow() bool {
 	return found
 }
 
-// rowObject builds m's row and returns the reply's text widget: before if it
-// still shows m, else a new one.
+// rowObject builds m's row, reusing before as the text widget if it shows m.
 func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (fyne.CanvasObject, *Markdown) {
 	if m.Role == app.RoleUser {
 		return v.userRow(m), nil
@@ -776,7 +766,6 @@ func copyText(s string) {
 	}
 }
 
-// rightAligned puts its object at the right, at most frac of the width.
 type rightAligned struct{ frac float32 }
 
 func (r *rightAligned) MinSize(objs []fyne.CanvasObject) fyne.Size {
@@ -1008,7 +997,6 @@ func (v *convView) instructions() {
 	v.s.env.Window.Canvas().Focus(e)
 }
 
-// export saves the conversation in the format the file name's ending picks.
 func (v *convView) export() {
 	title := v.sess.Conversation().Title
 	screen.SaveText(v.s.env, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())

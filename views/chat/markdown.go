@@ -55,7 +55,6 @@ type markedBlock struct {
 	pics   []*kit.Picture // the pictures it names
 }
 
-// resizable is a block whose height may change by itself (wrapped code).
 type resizable interface {
 	SetResized(func())
 }
@@ -82,7 +81,6 @@ func (m *Markdown) each(f func(fyne.CanvasObject)) {
 	}
 }
 
-// outerScroller passes on the wheel movement it cannot use.
 type outerScroller interface {
 	SetOuter(func(*fyne.ScrollEvent))
 }
@@ -279,8 +277,7 @@ func (m *Markdown) mark(b string, raw map[string]bool, o fyne.CanvasObject, pics
 	}
 }
 
-// build makes finished block b's widget with the notes known so far; raw
-// gets the labels of marks shown as written.
+// build makes finished block b's widget; raw gets marks shown as written.
 func (m *Markdown) build(b string, raw map[string]bool) (fyne.CanvasObject, []*kit.Picture) {
 	_, _, code := finishedCode(b)
 	if !code {
@@ -330,8 +327,7 @@ func (m *Markdown) freezeOpenPara(b string) bool {
 	return true
 }
 
-// frozenChunk holds finished blocks and remembers their sizes until the
-// width changes.
+// frozenChunk holds finished blocks, their sizes kept until the width changes.
 type frozenChunk struct {
 	widget.BaseWidget
 	box   *fyne.Container
@@ -516,8 +512,7 @@ func (m *Markdown) setOpenObject(o fyne.CanvasObject) {
 	m.box.Add(o)
 }
 
-// lastBoundary is the end of the last finished block: a blank line outside a
-// fence, or a closing fence.
+// lastBoundary is the end of the last finished block (blank line or fence).
 func lastBoundary(text string) int {
 	inFence := false
 	cut := 0
@@ -589,7 +584,6 @@ func openFence(text string) (lang, code string, ok bool) {
 	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(first), "```")), rest, true
 }
 
-// freezeOpenCode freezes the open code widget itself rather than rebuild it.
 func (m *Markdown) freezeOpenCode(b string) bool {
 	c := m.openCode
 	if c == nil {
@@ -616,8 +610,7 @@ func finishedCode(b string) (lang, code string, ok bool) {
 	return lang, strings.TrimRight(code, "\n"), true
 }
 
-// blockWidget builds a finished block's widget; a block may hold a table
-// between paragraph lines (GitHub's reading).
+// blockWidget builds a finished block's widget (tables may sit mid-block).
 func blockWidget(b string, wrap *codeWrap) (fyne.CanvasObject, []*kit.Picture) {
 	if lang, code, ok := finishedCode(b); ok {
 		return newCodeBlock(lang, code, wrap), nil

@@ -50,8 +50,7 @@ func newOpenPara() *openPara {
 	return p
 }
 
-// plainParagraph reports whether segs is one unstyled one-line paragraph,
-// the only shape openPara handles, and returns its text.
+// plainParagraph returns the text of segs if it is one plain one-line paragraph.
 func plainParagraph(segs []widget.RichTextSegment) (string, bool) {
 	if len(segs) != 2 {
 		return "", false
@@ -146,8 +145,7 @@ func (p *openPara) settle() bool {
 // estMargin: summed word widths closer than this to the width are measured.
 const estMargin = 2
 
-// widths are the summed word widths of a text's prefixes ending at spaces,
-// up to the first past the width.
+// widths are summed word widths of prefixes ending at spaces, up to the width.
 type widths struct {
 	spaces []int     // indexes of the spaces (not at 0)
 	at     []float32 // width of text[:spaces[i]]
@@ -228,8 +226,7 @@ func (e widths) fitsTo(end int, maxWidth float32, exact func() bool) bool {
 	return exact()
 }
 
-// cut is where RichText would end rest's first line: the last space whose
-// prefix fits, else RichText's binary search.
+// cut is where RichText would end rest's first line.
 func (p *openPara) cut(rest []rune, e widths, maxWidth float32, fits func(int, int) bool) int {
 	fitsAt := func(k int) bool { return e.decide(e.at[k], maxWidth, func() bool { return fits(0, e.spaces[k]) }) }
 	if len(e.spaces) == 0 || !fitsAt(0) {

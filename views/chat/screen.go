@@ -28,12 +28,11 @@ type Screen struct {
 	goFn func(func())
 	wrap *codeWrap
 
-	search   *kit.FormEntry
-	convs    []app.Conversation
-	convList *kit.List
-	left     *fyne.Container // list, empty or error state
-	undo     *fyne.Container
-	// emptyShown is the empty state's title on the right, "" when not shown.
+	search     *kit.FormEntry
+	convs      []app.Conversation
+	convList   *kit.List
+	left       *fyne.Container // list, empty or error state
+	undo       *fyne.Container
 	emptyShown string
 	right      *fyne.Container
 	open       *convView
@@ -44,8 +43,7 @@ type Screen struct {
 	text       *kit.TextRelease
 }
 
-// textLimits: text drawn for messages is let go (kit.TextRelease) so long
-// streams hold only what is on screen.
+// textLimits: drawn text is let go (kit.TextRelease) so long streams stay small.
 var textLimits = kit.ReleaseLimits{Many: 600, Few: 20, Rest: 500 * time.Millisecond}
 
 // New builds the Chats screen.
@@ -365,7 +363,6 @@ func when(t time.Time) string {
 	case t.YearDay() == now.YearDay() && t.Year() == now.Year():
 		return t.Format("15:04")
 	case now.Sub(t) < 6*24*time.Hour:
-		// The weekday as app.DayDate writes it.
 		day, _, _ := strings.Cut(app.DayDate(t), " ")
 		return day + " " + t.Format("15:04")
 	default:
