@@ -135,8 +135,7 @@ static int dw_wait(dw_t *d, int wakefd, int timeout, int roundtrips) {
 	return res;
 }
 
-// dw_lists_uri tells whether atom list prop of win holds text/uri-list;
-// del deletes it once read.
+// dw_lists_uri tells whether atom list prop holds text/uri-list (del: delete it).
 static int dw_lists_uri(dw_t *d, Window win, Atom prop, Bool del) {
 	Atom type = None;
 	int format = 0, uri = 0;
@@ -173,8 +172,7 @@ static int dw_begin(dw_t *d, Window src, Time t) {
 	return DW_ASKING;
 }
 
-// dw_drain reads pending events and returns what the last relevant one says
-// (DW_FILES, DW_ASKING, DW_NO_FILES); sync first waits for the server.
+// dw_drain reads pending events and returns the last relevant one's verdict.
 static int dw_drain(dw_t *d, int sync) {
 	int res = DW_NOTHING;
 	if (sync) {
@@ -233,8 +231,7 @@ static int dw_uncovered(dw_t *d, Window top, Window child, int x, int y) {
 	return above && !covered;
 }
 
-// dw_query tells whether a button is held; *over when the pointer is in the
-// window and its top-level is the one under it.
+// dw_query tells whether a button is held; *over when the window is under it.
 static int dw_query(dw_t *d, int *over) {
 	Display *dpy = d->dpy;
 	Window r, parent, child = None, *kids;
