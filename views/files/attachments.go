@@ -76,7 +76,6 @@ func (at *Attachments) showNow() {
 	at.show(st)
 }
 
-// show matches chips to uploads, redrawing only changed ones.
 func (at *Attachments) show(st app.UploadsState) {
 	keep := make(map[int64]bool, len(st.Items))
 	for _, u := range st.Items {

@@ -183,8 +183,7 @@ func (s *Screen) stopWatching() {
 	}
 }
 
-// applied shows the list's state; off the window, the list stops being kept
-// fresh (Shown starts it again).
+// applied shows the list's state; off the window it stops refreshing.
 func (s *Screen) applied(st app.FilesState) {
 	if !onWindow(s.env.Window, s.content) {
 		s.stopWatching()
@@ -432,13 +431,11 @@ func (s *Screen) link(agent client.Agent, ids []client.ID) {
 	})
 }
 
-// processSelected warns that processing costs credits, then sends the files.
 func (s *Screen) processSelected() {
 	fl := s.files
 	if fl == nil {
 		return
 	}
-	// Ready files need nothing.
 	var ids []client.ID
 	for _, f := range s.shown {
 		if s.selected[f.ID] && f.Status != "completed" {
@@ -458,7 +455,6 @@ func (s *Screen) processSelected() {
 	}, fl.ProcessFiles)
 }
 
-// confirmation is what confirmEach asks, with verb on the button.
 type confirmation struct {
 	question, detail, verb, failTitle string
 }
