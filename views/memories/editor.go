@@ -130,8 +130,7 @@ func newEditor(s *Screen) *editor {
 
 func (e *editor) object() fyne.CanvasObject { return e.stack }
 
-// listEmpty: when the list is empty its own empty state speaks, so the
-// editor's place stays blank and the screen says it once.
+// listEmpty leaves the editor blank while the list's empty state speaks.
 func (e *editor) listEmpty(empty bool) {
 	if empty {
 		e.placeholder.Objects = nil
@@ -277,8 +276,7 @@ func (e *editor) collectionLabel(id string) string {
 	return label
 }
 
-// leave runs next once the memory may be left: at once, or after the user
-// agrees to leave unsaved text (the draft stays on disk).
+// leave runs next at once, or once the user agrees to leave unsaved text.
 func (e *editor) leave(next, stay func()) {
 	if !e.dirty() {
 		next()
@@ -437,7 +435,6 @@ func (e *editor) send(id string) {
 	})
 }
 
-// failed shows why a save did not happen; the text on screen stays.
 func (e *editor) failed(id string, err error) {
 	var tooLong *app.MemoryTooLongError
 	switch {

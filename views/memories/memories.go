@@ -213,8 +213,7 @@ func (s *Screen) build() {
 	s.updateActions()
 }
 
-// updateActions offers what the service allows: with lists, collections by
-// name; without, collections and memories by number.
+// updateActions offers what the service allows (by name with lists, else by number).
 func (s *Screen) updateActions() {
 	if s.colSel == "" {
 		s.rename.Disable()
@@ -379,7 +378,6 @@ func (s *Screen) render() {
 	s.selectCurrent()
 }
 
-// selectCollection keeps the highlight on the chosen collection across reorders.
 func (s *Screen) selectCollection() {
 	row := 0
 	for i, c := range s.cols {
@@ -404,8 +402,7 @@ func (s *Screen) selectCurrent() {
 	s.memList.UnselectAll()
 }
 
-// openMemory reads the memory after any pending draft write, so the latest
-// unsaved text shows.
+// openMemory reads the memory after any pending draft write.
 func (s *Screen) openMemory(m app.MemoryEntry) {
 	s.selected = m.ID
 	s.ed.load(m)
@@ -440,8 +437,7 @@ func firstLine(m app.MemoryEntry) string {
 	return text
 }
 
-// collectionLabel is a collection's name on one line (names are foreign
-// text), or its number.
+// collectionLabel is a collection's name on one safe line, or its number.
 func collectionLabel(id, name string) string {
 	if name == "" {
 		return safe.Text(collectionNo(id), 0)
@@ -469,8 +465,7 @@ func subLine(m app.MemoryEntry) string {
 	return strings.Join(parts, " · ")
 }
 
-// showOpenByID saves text to a memory by number: the service's answer
-// confirms it exists.
+// showOpenByID saves text to a memory by number; the answer confirms it exists.
 func (s *Screen) showOpenByID() {
 	if s.openID == nil {
 		s.openID = kit.NewFormEntry()
