@@ -203,7 +203,6 @@ func (s *Screen) showDetail(r client.Resource) {
 	s.detail.Refresh()
 }
 
-// use opens a chosen text agent's form with the resource's words as request.
 func (s *Screen) use(r client.Resource) {
 	var long string
 	if raw, ok := r.Extra["long_description"]; ok {
