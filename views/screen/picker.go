@@ -25,8 +25,7 @@ type AgentPick struct {
 	NoneTitle, None string
 }
 
-// agentPicker asks which agent of a type to use; Up and Down in its search
-// move the choice, Enter confirms.
+// agentPicker asks which agent of a type to use; Up/Down move, Enter confirms.
 type agentPicker struct {
 	pick    AgentPick
 	browser *app.AgentBrowser
@@ -122,14 +121,12 @@ func (p *agentPicker) index() int {
 	return -1
 }
 
-// show lists the agents found; a new search chooses its first agent unless
-// the chosen one is in it.
+// show lists the agents found, keeping the choice if it is among them.
 func (p *agentPicker) show(page app.AgentPage) {
 	old := p.page
 	p.page = page
 	switch {
 	case len(page.Agents) == 0 && (page.Loading || page.Query.Type != p.pick.Type):
-		// Asking, or the browser's first empty state.
 		kit.ShowBody(p.body, kit.Loading(lang.L("Loading agents…")))
 		return
 	case len(page.Agents) == 0 && page.Err != nil:
