@@ -57,8 +57,7 @@ func variantLabels() map[string]string {
 	return map[string]string{"": VariantAutoLabel(), "A": VariantALabel(), "B": VariantBLabel()}
 }
 
-// languageLabel shows each language in its own words, the computer's in the
-// language in use.
+// languageLabel shows each language in its own words.
 func languageLabel(tag string) string {
 	for _, l := range app.Languages {
 		if l.Tag == tag {
@@ -288,7 +287,6 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	return container.NewBorder(nil, nil, icon, container.NewVBox(layout.NewSpacer(), container.NewHBox(actions...), layout.NewSpacer()), text)
 }
 
-// advanced folds the administrator's choices (memory variant, pace).
 func (s *Screen) advanced() fyne.CanvasObject {
 	f := kit.NewFold(lang.L("Advanced"), container.NewVBox(
 		section(lang.L("How the service keeps memories"), lang.L("Services store memories in one of two ways. Agent Desk finds out which by itself; choose only if your administrator tells you to."),
@@ -313,7 +311,6 @@ func (s *Screen) switchTo(acct app.Account) {
 	})
 }
 
-// editAccount opens the account form in a dialog (zero acct adds one).
 func (s *Screen) editAccount(acct app.Account) {
 	form := NewAccountForm(s.env.App, acct)
 	form.Window = s.env.Window
