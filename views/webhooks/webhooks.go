@@ -84,7 +84,6 @@ func newList(win fyne.Window) *list {
 	return l
 }
 
-// show shows the list's state in stack; reports whether webhooks are shown.
 func (l *list) show(stack *fyne.Container, st app.ListState[client.Webhook], loading string, empty func() fyne.CanvasObject, retry func()) bool {
 	switch {
 	case st.Incomplete && len(st.Items) > 0:
@@ -121,8 +120,7 @@ func (l *list) showTitles(titles map[string]string) {
 func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	left := row.Objects[0].(*fyne.Container)
 	secretCell := left.Objects[3].(*fyne.Container)
-	// Service text on one line, without characters that could break the row or
-	// disguise the address.
+	// Service text on one line, so it cannot break the row or disguise the address.
 	left.Objects[0].(*widget.Label).SetText(safe.Text(w.URL, 0))
 	left.Objects[1].(*widget.Label).SetText(safe.Text(Details(w, l.agentName(w)), 0))
 	left.Objects[2].(*widget.Label).SetText(Times(w))
@@ -312,8 +310,7 @@ func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 	return kit.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, stack)
 }
 
-// editable wires a row's switch and Delete to the service; the list then
-// shows the service's state, even after a failure.
+// editable wires a row's switch and Delete; the list then shows the service's state.
 func editable(env screen.Env, l *list, hooks *app.Hooks) {
 	a := env.App
 	fail := func(title string, err error) {
