@@ -27,9 +27,8 @@ type Welcome struct {
 	Demo    *kit.Button
 	Connect *kit.Button
 	Form    *settings.AccountForm
-	// Finish saves the account in the form and opens the app with it.
-	Finish *kit.Button
-	Back   *kit.Button
+	Finish  *kit.Button
+	Back    *kit.Button
 
 	errText *widget.Label
 	choices fyne.CanvasObject
