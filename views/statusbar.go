@@ -30,9 +30,8 @@ type StatusBar struct {
 	settings   *kit.Button // shown when the key or workspace is refused
 	obj        fyne.CanvasObject
 	checking   context.CancelFunc
-	// again rechecks by itself while the service is unreachable.
-	again  *time.Timer
-	misses int
+	again      *time.Timer
+	misses     int
 	// recheckAfter are the growing waits between rechecks; the last repeats.
 	recheckAfter []time.Duration
 }

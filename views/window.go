@@ -190,7 +190,6 @@ func (s *Shell) show(name string) {
 	sc.Shown()
 }
 
-// longestLabel sets the rail's width in every language.
 func longestLabel(screens []ScreenSpec) string {
 	longest := ""
 	for _, sp := range screens {
@@ -392,8 +391,7 @@ func (s *Shell) Restart() {
 	s.win.Close()
 }
 
-// sizeKeeper hands each new window size to the app, which saves it once
-// resizing stops and on quit.
+// sizeKeeper hands each new window size to the app, which saves it.
 type sizeKeeper struct {
 	a    *app.App
 	win  fyne.Window
@@ -431,8 +429,7 @@ func (k *sizeKeeper) keepSize(win fyne.Window) {
 	win.SetContent(container.New(k, win.Content(), kit.NewLayer(win.Canvas())))
 }
 
-// rememberSize saves the window's size on resize and close; call keepSize
-// again when the content is replaced.
+// rememberSize saves the window's size; call keepSize again on new content.
 func rememberSize(a *app.App, win fyne.Window) *sizeKeeper {
 	k := &sizeKeeper{a: a, win: win}
 	k.keepSize(win)
