@@ -152,8 +152,7 @@ var errNotDate error = dateError{}
 
 const choiceMax = 100
 
-// multiChoice is a check box per choice; server text on one line that never
-// widens the window.
+// multiChoice is a check box per choice, each one line that never widens the window.
 type multiChoice struct {
 	group  *kit.CheckGroup
 	values []string // the choices as the service sends them
@@ -299,8 +298,7 @@ func (l *listEditor) move(r *listRow, by int) {
 	l.changed()
 }
 
-// remove takes a line away; the last is emptied instead, so there is
-// always somewhere to type.
+// remove takes a line away; the last is emptied instead, to keep a place to type.
 func (l *listEditor) remove(r *listRow) {
 	i := l.index(r)
 	if i < 0 {

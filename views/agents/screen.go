@@ -132,8 +132,7 @@ func pickAgent() fyne.CanvasObject {
 // Content is the screen's widget tree, built once.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
-// Shown loads the agents on the first visit and then follows the browser for
-// the window's life.
+// Shown loads the agents on the first visit, then follows the browser.
 func (s *Screen) Shown() {
 	if !s.started {
 		s.started = true
