@@ -256,8 +256,7 @@ func fileRow(left, cols, name fyne.CanvasObject) *fyne.Container {
 	return &fyne.Container{Layout: fileRowLayout{}, Objects: []fyne.CanvasObject{name, left, cols}}
 }
 
-// fileRowLayout drops the Credits column (least asked for) below wideRow so
-// names stay readable.
+// fileRowLayout drops the Credits column below wideRow so names stay readable.
 type fileRowLayout struct{}
 
 const wideRow = 760
