@@ -85,8 +85,7 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 // Object is the form's widgets.
 func (f *AccountForm) Object() fyne.CanvasObject { return f.obj }
 
-// OnBusy hears when a check or save starts and ends, so callers can disable
-// their own buttons.
+// OnBusy hears when a check or save starts and ends, so callers can disable buttons.
 func (f *AccountForm) OnBusy(fn func(busy bool)) { f.onChange = append(f.onChange, fn) }
 
 // Account is what the form holds, ready for SaveAccount.
