@@ -36,8 +36,7 @@ func TextFile(name, title, markdown string) []byte {
 	return []byte(markdown)
 }
 
-// SaveText asks where to save markdown, saves it as TextFile and confirms
-// with ShowSaved.
+// SaveText asks where to save markdown and saves it as TextFile.
 func SaveText(env Env, title, name, markdown string) {
 	SaveFile(env, lang.L("Saved"), name, TextFormats, func(name string) []byte {
 		// Off the window's goroutine: a long conversation takes a moment.
