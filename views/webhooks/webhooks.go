@@ -183,8 +183,7 @@ func (l *list) agentName(w client.Webhook) string {
 	return lang.L("Agent no. {{.Number}}", map[string]any{"Number": w.TemplateID.String()})
 }
 
-// Details is a webhook's second line: its agent (when not ""), events and
-// delivery counts.
+// Details is a webhook's second line: agent (when not ""), events, deliveries.
 func Details(w client.Webhook, agent string) string {
 	var parts []string
 	if agent != "" {
