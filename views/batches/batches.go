@@ -129,8 +129,7 @@ func New(env screen.Env) screen.Screen {
 // Content is the screen's widget tree.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
-// Shown reads the batches again; the first time it offers to go on with
-// unfinished ones.
+// Shown reads the batches; the first time it offers to resume unfinished ones.
 func (s *Screen) Shown() {
 	s.Reload()
 	if !s.offered {
