@@ -95,8 +95,7 @@ func (db *DB) DeleteMemoryEntry(ctx context.Context, accountID, id string) error
 	})
 }
 
-// UpsertCollection records a collection (zero LastSeen: now); its memories
-// take the new name.
+// UpsertCollection records a collection (zero LastSeen: now); its memories take its name.
 func (db *DB) UpsertCollection(ctx context.Context, c CollectionEntry) error {
 	seen := db.nowOr(c.LastSeen)
 	return db.write(ctx, "save the collection", func(tx *sql.Tx) error {
@@ -239,8 +238,7 @@ func (db *DB) SyncMemoryIndex(ctx context.Context, accountID string, mems []Memo
 	})
 }
 
-// DeleteCollectionAndMemories forgets a collection and its memories, as the
-// service does.
+// DeleteCollectionAndMemories forgets a collection and its memories, as the service does.
 func (db *DB) DeleteCollectionAndMemories(ctx context.Context, accountID, id string) error {
 	return db.write(ctx, "remove the collection from the list", func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE account_id = ? AND collection_id = ?`, accountID, id); err != nil {

@@ -72,8 +72,7 @@ func (db *DB) GetRun(ctx context.Context, id int64) (Run, error) {
 	return r, wrap("read the run", db.path, err)
 }
 
-// Runs returns an account's runs of agentID (all when empty), newest first;
-// limit 0 means 50.
+// Runs returns runs of agentID (all when empty), newest first; limit 0 means 50.
 func (db *DB) Runs(ctx context.Context, accountID, agentID string, limit int) ([]Run, error) {
 	limit = listLimit(limit)
 	q := `SELECT ` + runColumns + ` FROM runs WHERE account_id = ?`

@@ -127,8 +127,7 @@ func (s *Settings) PutAccount(a Account) {
 	s.Accounts = append(s.Accounts, a)
 }
 
-// RemoveAccount drops an account (never the demo); the demo takes over if
-// it was active.
+// RemoveAccount drops an account, never the demo, which takes over if it was active.
 func (s *Settings) RemoveAccount(id string) {
 	if id == DemoAccountID {
 		return
