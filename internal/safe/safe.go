@@ -139,8 +139,7 @@ var sniffed = map[string]struct {
 // SniffLen is how many first bytes Sniff looks at.
 const SniffLen = 512
 
-// Sniff tells a file's kind and extension from its first bytes; ext is ""
-// for Other.
+// Sniff tells a file's kind and extension from its first bytes ("" for Other).
 func Sniff(head []byte) (k Kind, ext string) {
 	if len(head) > SniffLen {
 		head = head[:SniffLen]
