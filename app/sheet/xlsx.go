@@ -672,8 +672,7 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// sharedTexts keeps all shared texts in one buffer rather than millions of
-// small structures.
+// sharedTexts keeps all shared texts in one buffer, not millions of structures.
 type sharedTexts struct {
 	text []byte
 	ends []uint32 // where each text ends in text
