@@ -172,8 +172,7 @@ func (rt Rewriting) RoundTrip(r *http.Request) (*http.Response, error) {
 	return res, nil
 }
 
-// RowOnItsWay starts batch id's next row on the service and leaves it
-// running, as a crash would.
+// RowOnItsWay starts batch id's next row and leaves it running, as a crash would.
 func RowOnItsWay(t testing.TB, a *app.App, agent client.Agent, id int64) storage.BatchRow {
 	t.Helper()
 	ctx := context.Background()
