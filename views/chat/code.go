@@ -167,6 +167,7 @@ func (c *codeBlock) bodyHeight() float32 {
 	return float32(max(n, 1)) * row
 }
 
+// CreateRenderer implements fyne.Widget.
 func (c *codeBlock) CreateRenderer() fyne.WidgetRenderer { return &codeRenderer{c: c} }
 
 type codeRenderer struct{ c *codeBlock }
@@ -365,6 +366,7 @@ func (l *codeLines) scrollTo(y float32) {
 	}
 }
 
+// MinSize is every row: the box around it scrolls.
 func (l *codeLines) MinSize() fyne.Size {
 	w := float32(0)
 	if !l.wrap {
@@ -373,6 +375,7 @@ func (l *codeLines) MinSize() fyne.Size {
 	return fyne.NewSize(w, float32(max(len(l.starts), 1))*l.cell.Height)
 }
 
+// CreateRenderer implements fyne.Widget.
 func (l *codeLines) CreateRenderer() fyne.WidgetRenderer { return &linesRenderer{l: l} }
 
 type linesRenderer struct {
@@ -386,6 +389,7 @@ func (r *linesRenderer) Objects() []fyne.CanvasObject {
 }
 func (r *linesRenderer) MinSize() fyne.Size { return r.l.MinSize() }
 
+// Layout fills the text objects with the rows in view.
 func (r *linesRenderer) Layout(size fyne.Size) {
 	l := r.l
 	h := l.cell.Height

@@ -139,6 +139,7 @@ func newLiveMarkdown(text string, wrap *codeWrap) *Markdown {
 	return m
 }
 
+// CreateRenderer implements fyne.Widget.
 func (m *Markdown) CreateRenderer() fyne.WidgetRenderer {
 	return &markdownRenderer{m: m}
 }
@@ -418,6 +419,7 @@ func (l *chunkLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
+// CreateRenderer implements fyne.Widget.
 func (c *frozenChunk) CreateRenderer() fyne.WidgetRenderer { return &chunkRenderer{c: c} }
 
 type chunkRenderer struct{ c *frozenChunk }
