@@ -18,8 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// StatusBar shows the active account, whether the service answers, and the
-// credits used today.
+// StatusBar shows the active account, the service's state and today's credits.
 type StatusBar struct {
 	env        screen.Env
 	account    *widget.Label

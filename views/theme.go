@@ -54,8 +54,7 @@ func (t appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color 
 		}
 		return focusDark
 	case theme.ColorNameDisabledButton:
-		// The window's background: on a dialog or in a field a disabled button
-		// shows as a faint box.
+		// On a dialog or in a field, a disabled button shows as a faint box.
 		return t.Theme.Color(theme.ColorNameBackground, v)
 	}
 	if v == theme.VariantLight {

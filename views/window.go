@@ -37,8 +37,7 @@ type Shell struct {
 	tabs    []AgentTabSpec // the extra tabs of an agent's detail
 }
 
-// NewShell builds the window's content on win with screens on the rail
-// (none: defaultScreens).
+// NewShell builds the window's content on win (no screens: defaultScreens).
 func NewShell(a *app.App, win fyne.Window, screens ...ScreenSpec) *Shell {
 	if screens == nil {
 		screens = defaultScreens()
