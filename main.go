@@ -32,12 +32,10 @@ import (
 	"github.com/agentdesk/agentdesk/views"
 )
 
-// startupGCPercent is the collector's target while the window opens
-// (GOGC=400: the heap may grow to five times what is live, not twice).
+// startupGCPercent is the collector's target while the window opens.
 const startupGCPercent = 400
 
-// demoPace is how fast the built-in demo service streams: slow enough to
-// look like a real model, fast enough not to bore.
+// demoPace is how fast the demo streams: like a real model, not boring.
 const demoPace = 25 * time.Millisecond
 
 // version is set by the release build (-ldflags -X main.version=…) where
@@ -58,7 +56,6 @@ func main() {
 		}
 	}
 
-	// The seed is set here for the demo services started below.
 	if err := demoservice.SetDefaultSeed(*demoSeed); err != nil {
 		fmt.Fprintf(os.Stderr, "agentdesk: --demo-seed %q: want standard or odd\n", *demoSeed)
 		os.Exit(2)
@@ -72,16 +69,12 @@ func main() {
 		return
 	}
 
-	// Start-up parses font tables and the system font index: about 30 MB
-	// that are garbage a moment later. Collecting them before the
-	// window is up only delays its first frame, so the collector lets the
-	// heap grow further until the app's event loop starts (the first frame
-	// is then drawn about 7 ms sooner), then returns to the usual pace.
+	// Start-up garbage (font tables) is dead a moment later; collecting it
+	// before the first frame only delays that frame.
 	gc := debug.SetGCPercent(startupGCPercent)
 	fa := fyneapp.NewWithID("com.agentdesk.app")
-	// Fyne keeps one OnStarted callback per app: this is it. A moment after
-	// the first frame, the start-up garbage is handed back to the system at
-	// once rather than over minutes (one timer, then nothing runs).
+	// Fyne keeps one OnStarted callback per app: this is it. After the first
+	// frame, return start-up garbage to the system at once.
 	fa.Lifecycle().SetOnStarted(func() {
 		debug.SetGCPercent(gc)
 		time.AfterFunc(2*time.Second, debug.FreeOSMemory)
@@ -109,8 +102,7 @@ func main() {
 	}
 }
 
-// startAgain starts Agent Desk again (the user chose another language),
-// with the arguments and environment this one started with.
+// startAgain restarts Agent Desk with the same arguments and environment.
 func startAgain() {
 	exe, err := os.Executable()
 	if err == nil {
@@ -123,15 +115,11 @@ func startAgain() {
 	}
 }
 
-// closeLimit bounds how long Agent Desk waits, after its window closed, for
-// its background work to end (a reply being saved as interrupted, uploads
-// cancelled). What the user typed was saved when the window closed; a
-// process that stayed behind would hold the next start's update or
-// install (the Windows setup waits for it). Half of the 10 s a desktop
-// gives a program to end when the user logs out.
+// closeLimit bounds the wait for background work after the window closes:
+// typed text is saved already, and a lingering process would block the
+// next update or install. Well under a logout's grace period.
 const closeLimit = 5 * time.Second
 
-// closeWithin closes the app, or gives up waiting after limit.
 func closeWithin(a *app.App, limit time.Duration) {
 	done := make(chan struct{})
 	go func() {
@@ -145,9 +133,8 @@ func closeWithin(a *app.App, limit time.Duration) {
 	}
 }
 
-// runDemoService serves the built-in service until interrupted, printing
-// what curl needs. The real reading is paced like the deployed service is
-// reported to be: about one request a second per key, after a burst of 10.
+// runDemoService serves the built-in service until interrupted, printing what
+// curl needs; the real reading is paced like the deployed service.
 func runDemoService(addr, api, seed string, faults demoservice.Faults) error {
 	key := os.Getenv("AGENTDESK_DEMO_KEY")
 	if key == "" {
@@ -185,14 +172,11 @@ func runDemoService(addr, api, seed string, faults demoservice.Faults) error {
 	return nil
 }
 
-// defaultDemoKey is the built-in service's key when AGENTDESK_DEMO_KEY is
-// not set: known to anyone, so only this computer may use it.
+// defaultDemoKey is known to anyone, so only this computer may use it.
 const defaultDemoKey = "demo"
 
-// demoListenAddr is where --serve-demo listens: an address without a host
-// (":8787") means this computer only; another computer may reach it only
-// when asked for by name or address, and then only with a key of the
-// user's own (AGENTDESK_DEMO_KEY), never the well-known default.
+// demoListenAddr: a hostless address is this computer only; another host may
+// listen only with the user's own AGENTDESK_DEMO_KEY, never the default.
 func demoListenAddr(addr, key string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {

@@ -44,18 +44,14 @@ type Batch struct {
 	AgentID    string
 	AgentTitle string
 	Source     string // the sheet (or folder) the rows came from
-	// Folder is where the files a row names are found (a relative name
-	// is read from there, and nothing outside it is sent).
+	// Folder is where a row's files are found; nothing outside it is sent.
 	Folder string
-	// Attach is the column, counted from 1, whose file goes with each
-	// run as an attachment when no question of the agent takes files (0:
-	// none).
+	// Attach is the 1-based column whose file goes with each run when no
+	// question takes files (0: none).
 	Attach  int
 	Results string // the sheet the results are written to
-	// Outputs is the folder where the files its runs make are saved.
 	Outputs string
-	// Planned is where the results were to go when the batch was made
-	// (Results differs when that sheet was open in another program).
+	// Planned is where results were to go (Results differs when it was open elsewhere).
 	Planned   string
 	Header    []string
 	Columns   map[string]int    // question name → column
@@ -77,16 +73,13 @@ type BatchRow struct {
 	Credits     *float64
 	Result      string // the agent's text, or where its files went
 	Error       string // why it failed or was skipped, in the user's words
-	// Uploads are the service's ids of the files sent for this row, to
-	// remove from the service once the row is done with them.
-	Uploads []string
-	// Files are the files the row's run made, saved on this computer.
+	// Uploads are the service's ids of the row's files, removed once done.
+	Uploads   []string
 	Files     []string
 	UpdatedAt time.Time
 }
 
-// CreateBatch keeps a new batch and all its rows, waiting, in one
-// transaction: a batch is there whole or not at all.
+// CreateBatch keeps a new batch and its waiting rows in one transaction.
 func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch, error) {
 	b.CreatedAt = db.nowOr(b.CreatedAt)
 	b.UpdatedAt = b.CreatedAt
@@ -171,8 +164,7 @@ func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	})
 }
 
-// SetBatchCreditCap changes the credits after which a batch pauses (0:
-// none).
+// SetBatchCreditCap changes the credits after which a batch pauses (0: none).
 func (db *DB) SetBatchCreditCap(ctx context.Context, id int64, credits float64) error {
 	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET credit_cap = ? WHERE id = ?`, credits, id))
@@ -199,8 +191,7 @@ func scanRow(s scanner) (BatchRow, error) {
 	return r, nil
 }
 
-// BatchRows are a batch's rows from row after on, in sheet order, at
-// most limit.
+// BatchRows are at most limit rows after row after, in sheet order.
 func (db *DB) BatchRows(ctx context.Context, batchID int64, after, limit int) ([]BatchRow, error) {
 	return queryAll(ctx, db, "read the batch's rows", scanRow,
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND row > ? ORDER BY row LIMIT ?`, batchID, after, listLimit(limit))
@@ -218,9 +209,8 @@ func (db *DB) BatchRowsIn(ctx context.Context, batchID int64, state RowState, li
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT ?`, batchID, state, listLimit(limit))
 }
 
-// TakeWaitingRow marks the first waiting row of a batch as being sent and
-// returns it; ok is false when no row waits. Taking and marking are one
-// step: a row is handed out once.
+// TakeWaitingRow marks the first waiting row as sending and returns it, in
+// one step so a row is handed out once; ok is false when none waits.
 func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok bool, err error) {
 	now := millis(db.nowOr(time.Time{}))
 	err = db.write(ctx, "take the next row", func(tx *sql.Tx) error {
@@ -269,8 +259,7 @@ func (db *DB) MoveRow(ctx context.Context, from RowState, r BatchRow) (ok bool, 
 	return ok && err == nil, err
 }
 
-// RetryFailedRows puts a batch's failed rows back to waiting (the user
-// asked); done rows are never run again.
+// RetryFailedRows puts failed rows back to waiting; done rows never rerun.
 func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 	now := millis(db.nowOr(time.Time{}))
 	var n int64
@@ -283,8 +272,7 @@ func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 		if n, err = res.RowsAffected(); err != nil || n == 0 {
 			return err
 		}
-		// The batch has rows to send again: a done one is paused until
-		// it goes on, and every screen sees it changed.
+		// A done batch with rows to resend is paused until it goes on.
 		_, err = tx.ExecContext(ctx, `UPDATE batches SET updated_at = ?, state = CASE WHEN state = ? THEN ? ELSE state END WHERE id = ?`,
 			now, BatchDone, BatchPaused, batchID)
 		return err

@@ -18,13 +18,9 @@ import (
 // DefaultCacheBytes bounds the downloads cache.
 const DefaultCacheBytes = 200 << 20
 
-// Cache keeps image previews and other downloads on disk, at most maxBytes
-// of them; the least recently used files go first. Everything in it can be
-// fetched again, so it lives in the cache folder.
-//
-// A file's name is a hash of its key (usually the address it came from),
-// so nothing a server chose reaches the disk; its extension is the one its
-// caller decided from what the file is (Create, Commit).
+// Cache keeps downloads on disk up to maxBytes, least recently used going
+// first. File names are hashes of keys, so nothing a server chose reaches
+// the disk; the caller picks the extension from what the file is.
 type Cache struct {
 	dir      string
 	maxBytes int64
@@ -40,10 +36,9 @@ type cacheEntry struct {
 	used time.Time
 }
 
-// OpenCache uses dir (created if needed), bounded to maxBytes (0 means
-// DefaultCacheBytes). Files already there count towards the bound. The
-// folder is the user's only (0700), also when an earlier version left it
-// readable by others: what agents made for the user is theirs.
+// OpenCache uses dir, bounded to maxBytes (0: DefaultCacheBytes), counting
+// files already there. The folder is made owner-only (0700) even if it
+// existed: what agents made for the user is theirs.
 func OpenCache(dir string, maxBytes int64) (*Cache, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultCacheBytes
@@ -102,23 +97,19 @@ func (c *Cache) Size() int64 {
 	return c.size
 }
 
-// stem is the name a key's file goes by, without its extension: a hash, so
-// nothing in a key (usually an address a server chose) reaches the disk.
+// stem hashes key, so nothing a server chose reaches the disk.
 func stem(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(sum[:16])
 }
 
-// keyExt is the extension Put keeps from its key ("" when the key has none
-// made of plain letters and digits). Callers that store what a server sent
-// use Create and Commit instead, with the extension of what the file is.
+// keyExt is the plain-alphanumeric extension Put keeps from key, or "";
+// server data goes through Create and Commit with a real extension.
 func keyExt(key string) string {
 	return cleanExt(filepath.Ext(strings.SplitN(strings.SplitN(key, "?", 2)[0], "#", 2)[0]))
 }
 
-// cleanExt is ext in lower case when it is a dot and one to five letters or
-// digits, else "": an extension never carries a separator, a space or a
-// second dot.
+// cleanExt is ext lower-cased if it is a dot and 1-5 letters or digits, else "".
 func cleanExt(ext string) string {
 	ext = strings.ToLower(ext)
 	if len(ext) < 2 || len(ext) > 6 || ext[0] != '.' {
@@ -132,9 +123,8 @@ func cleanExt(ext string) string {
 	return ext
 }
 
-// Put stores what r yields under key and returns the file's path; the
-// file keeps the key's extension (see keyExt). A failed or cancelled
-// download leaves nothing behind.
+// Put stores r under key with the key's extension and returns the path; a
+// failed download leaves nothing behind.
 func (c *Cache) Put(ctx context.Context, key string, r io.Reader) (string, error) {
 	p, err := c.Create()
 	if err != nil {
@@ -150,19 +140,16 @@ func (c *Cache) Put(ctx context.Context, key string, r io.Reader) (string, error
 	return p.Commit(key, keyExt(key))
 }
 
-// Pending is a file on its way into the cache: write to it, then Commit it
-// under a key, or Abort it. Until it is committed it is a hidden
-// ".download-…" file with a name no one can guess, which OpenCache removes
-// if Agent Desk stopped half way: nothing half downloaded is ever found
-// under a key. A Pending is used by one goroutine at a time.
+// Pending is a file on its way into the cache: a hidden, unguessable
+// ".download-…" file (removed by OpenCache after a crash) until Commit, so
+// nothing half-downloaded is found under a key. One goroutine at a time.
 type Pending struct {
 	c    *Cache
 	f    *os.File
 	done bool
 }
 
-// Create starts a file for the cache, in the cache's own folder (never the
-// system's shared temporary folder), readable by the user only.
+// Create starts an owner-only file in the cache's folder, never the shared temp.
 func (c *Cache) Create() (*Pending, error) {
 	f, err := os.CreateTemp(c.dir, ".download-*")
 	if err != nil {
@@ -187,10 +174,8 @@ func (p *Pending) Abort() {
 	os.Remove(p.f.Name())
 }
 
-// Commit stores the file under key and returns its path. ext is the
-// extension the file gets (".png"; "" for none): the caller decides it from
-// what the file is, never from the key. A file stored earlier under the
-// same key is replaced.
+// Commit stores the file under key, replacing any earlier one, and returns
+// its path. ext comes from what the file is, never from the key.
 func (p *Pending) Commit(key, ext string) (string, error) {
 	if p.done {
 		return "", errors.New("this download was already put away")
@@ -227,8 +212,7 @@ func (p *Pending) Commit(key, ext string) (string, error) {
 	return path, nil
 }
 
-// Get returns the file stored under key, whatever its extension, and
-// marks it recently used.
+// Get returns the file stored under key and marks it recently used.
 func (c *Cache) Get(key string) (string, bool) {
 	s := stem(key)
 	c.mu.Lock()
@@ -266,9 +250,7 @@ func (c *Cache) Remove(key string) error {
 	return nil
 }
 
-// evictLocked removes least recently used files until the cache fits,
-// sparing keep (the stem of the file just stored; the caller is about to
-// open it).
+// evictLocked removes LRU files until the cache fits, sparing keep.
 func (c *Cache) evictLocked(keep string) {
 	if c.size <= c.maxBytes {
 		return

@@ -15,11 +15,9 @@ type Conversation struct {
 	AgentTitle string
 	Title      string
 	// RootID is the service's session id, sent to continue the conversation.
-	RootID string
-	// Answers are the agent's questions as answered for this conversation.
-	Answers          map[string]string
-	DeveloperMessage string
-	// Draft is text typed but not sent yet.
+	RootID             string
+	Answers            map[string]string
+	DeveloperMessage   string
 	Draft              string
 	UseChatCompletions bool
 	CreatedAt          time.Time
@@ -61,8 +59,7 @@ func (db *DB) CreateConversation(ctx context.Context, c Conversation) (Conversat
 	return c, nil
 }
 
-// UpdateConversation saves every field of c except its ID, account,
-// creation time and draft, and bumps UpdatedAt.
+// UpdateConversation saves c except ID, account, creation time and draft.
 func (db *DB) UpdateConversation(ctx context.Context, c Conversation) error {
 	answers, err := json.Marshal(orEmpty(c.Answers))
 	if err != nil {
@@ -85,16 +82,14 @@ func (db *DB) RenameConversation(ctx context.Context, id int64, title string) er
 	})
 }
 
-// SaveDraft keeps the unsent text. It does not move the conversation up
-// the list. Use a DraftSaver to save as the user types.
+// SaveDraft keeps unsent text without moving the conversation up the list.
 func (db *DB) SaveDraft(ctx context.Context, id int64, text string) error {
 	return db.write(ctx, "save the draft", func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET draft = ? WHERE id = ?`, text, id))
 	})
 }
 
-// DeleteConversation hides a conversation (and its messages) at once;
-// RestoreConversation brings it back (undo). PurgeDeleted removes it for good.
+// DeleteConversation hides a conversation and its messages at once.
 func (db *DB) DeleteConversation(ctx context.Context, id int64) error {
 	return db.write(ctx, "delete the conversation", func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL`,
@@ -109,8 +104,7 @@ func (db *DB) RestoreConversation(ctx context.Context, id int64) error {
 	})
 }
 
-// PurgeDeleted removes conversations deleted before t, with their
-// messages, and says how many went.
+// PurgeDeleted removes conversations deleted before t, returning how many.
 func (db *DB) PurgeDeleted(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
 	err := db.write(ctx, "remove deleted conversations", func(tx *sql.Tx) error {
@@ -134,8 +128,7 @@ func (db *DB) GetConversation(ctx context.Context, id int64) (Conversation, erro
 	return c, wrap("read the conversation", db.path, err)
 }
 
-// ListConversations returns an account's conversations, most recently
-// updated first.
+// ListConversations returns an account's conversations, latest updated first.
 func (db *DB) ListConversations(ctx context.Context, p ListParams) ([]Conversation, error) {
 	p.Limit = listLimit(p.Limit)
 	q := `SELECT ` + conversationColumns + ` FROM conversations WHERE account_id = ? AND deleted_at IS NULL`

@@ -58,8 +58,7 @@ func (db *DB) CreditsSince(ctx context.Context, accountID string, t time.Time) (
 	return total, wrap("add up the credits", db.path, err)
 }
 
-// CreditsByDay is an account's spending per local day in [from, to), days
-// without spending left out, oldest first.
+// CreditsByDay is spending per local day in [from, to), oldest first.
 func (db *DB) CreditsByDay(ctx context.Context, accountID string, from, to time.Time) ([]DayCredits, error) {
 	spends, err := queryAll(ctx, db, "add up the credits", scanDaySpend, `SELECT at, credits FROM credits WHERE account_id = ? AND at >= ? AND at < ? ORDER BY at`,
 		accountID, from.UnixMilli(), to.UnixMilli())
@@ -77,7 +76,6 @@ func (db *DB) CreditsByDay(ctx context.Context, accountID string, from, to time.
 	return out, err
 }
 
-// scanDaySpend reads one spending as the local day it falls on.
 func scanDaySpend(s scanner) (DayCredits, error) {
 	var at int64
 	var d DayCredits
@@ -87,8 +85,7 @@ func scanDaySpend(s scanner) (DayCredits, error) {
 	return d, err
 }
 
-// CreditsByAgent is an account's spending per agent in [from, to), largest
-// first.
+// CreditsByAgent is spending per agent in [from, to), largest first.
 func (db *DB) CreditsByAgent(ctx context.Context, accountID string, from, to time.Time) ([]AgentCredits, error) {
 	return queryAll(ctx, db, "add up the credits", func(s scanner) (AgentCredits, error) {
 		var a AgentCredits
@@ -99,8 +96,7 @@ func (db *DB) CreditsByAgent(ctx context.Context, accountID string, from, to tim
 		accountID, from.UnixMilli(), to.UnixMilli())
 }
 
-// RecentCredits are an account's charges in [from, to), newest first, at
-// most limit of them.
+// RecentCredits are at most limit charges in [from, to), newest first.
 func (db *DB) RecentCredits(ctx context.Context, accountID string, from, to time.Time, limit int) ([]CreditRecord, error) {
 	return queryAll(ctx, db, "read the credits", func(s scanner) (CreditRecord, error) {
 		var r CreditRecord

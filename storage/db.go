@@ -15,9 +15,8 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
-// DB is Agent Desk's history: conversations, messages, runs, the memory
-// index and credits, in one SQLite file in WAL mode. It is safe for use by
-// several goroutines; several DBs (or processes) may share one file.
+// DB is Agent Desk's history in one SQLite file (WAL). Safe for concurrent
+// use; several DBs or processes may share the file.
 type DB struct {
 	sql      *sql.DB
 	path     string
@@ -40,26 +39,23 @@ type options struct {
 	pragmas     []string
 }
 
-// WithBusyTimeout is how long a write waits for another writer (another
-// Agent Desk window or process) before giving up. The default is 5 s.
+// WithBusyTimeout is how long a write waits for another writer.
 func WithBusyTimeout(d time.Duration) Option { return func(o *options) { o.busyTimeout = d } }
 
 // WithClock sets the clock used for created/updated times.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
-// WithFlushInterval sets how often a ReplyWriter writes streamed text that
-// has not finished a block. It is capped at MaxFlushInterval.
+// WithFlushInterval sets how often a ReplyWriter writes unfinished text
+// (at most MaxFlushInterval).
 func WithFlushInterval(d time.Duration) Option { return func(o *options) { o.flush = d } }
 
 // WithReadOnly opens the history for reading only.
 func WithReadOnly() Option { return func(o *options) { o.readOnly = true } }
 
-// withPragma adds a PRAGMA run on every connection (tests use max_page_count
-// to make a small "disk").
+// withPragma adds a PRAGMA per connection (tests make a small "disk").
 func withPragma(p string) Option { return func(o *options) { o.pragmas = append(o.pragmas, p) } }
 
-// MaxFlushInterval is the longest streamed text waits in memory before it
-// is written, so a crash loses less than this much of a reply.
+// MaxFlushInterval bounds how much of a reply a crash can lose.
 const MaxFlushInterval = 250 * time.Millisecond
 
 const defaultFlushInterval = 200 * time.Millisecond
@@ -75,10 +71,8 @@ func buildOptions(opts []Option) options {
 	return o
 }
 
-// Open opens (creating if needed) <Data>/history.db, brings its schema up
-// to date and marks replies left "streaming" by a crash as "interrupted".
-// When it fails, the error is an *Error naming the file and the reason in
-// plain words (locked, permission denied, disk full, damaged).
+// Open opens or creates <Data>/history.db, migrates it and marks replies a
+// crash left "streaming" as "interrupted". Errors are *Error in plain words.
 func Open(ctx context.Context, p Paths, opts ...Option) (*DB, error) {
 	o := buildOptions(opts)
 	path := p.HistoryFile()
@@ -114,8 +108,6 @@ func Open(ctx context.Context, p Paths, opts ...Option) (*DB, error) {
 	return db, nil
 }
 
-// prepare checks the file is a usable database, migrates it and recovers
-// interrupted replies.
 func (db *DB) prepare(ctx context.Context) error {
 	var mode string
 	if err := db.sql.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
@@ -140,8 +132,7 @@ func openReadOnly(ctx context.Context, path string, o options) (*DB, error) {
 		"_pragma=query_only(1)",
 	}
 	var lastErr error
-	// A WAL database in a folder we cannot write needs immutable=1 (no
-	// shared-memory file can be created next to it).
+	// A WAL database in an unwritable folder needs immutable=1 (no -shm file).
 	for _, extra := range [][]string{nil, {"immutable=1"}} {
 		sdb, err := sql.Open("sqlite", fileDSN(path, append(append([]string{}, base...), extra...)))
 		if err != nil {
@@ -163,9 +154,8 @@ func openReadOnly(ctx context.Context, path string, o options) (*DB, error) {
 	return nil, wrap("open the history for reading", path, lastErr)
 }
 
-// OpenOrFallback opens the history; when that fails the app still starts:
-// read-only when the file can be read, else with an empty history kept in
-// memory. The Notice tells the user what happened (empty when all is well).
+// OpenOrFallback opens the history, else falls back to read-only or an
+// in-memory history so the app still starts; the Notice says which.
 func OpenOrFallback(ctx context.Context, p Paths, opts ...Option) (*DB, Notice) {
 	db, err := Open(ctx, p, opts...)
 	if err == nil {
@@ -188,7 +178,6 @@ func sentence(err error) string {
 	return strings.TrimRight(err.Error(), ".")
 }
 
-// openMemory gives a working history that lives only as long as the app.
 func openMemory(ctx context.Context, path string, o options) *DB {
 	sdb, err := sql.Open("sqlite", "file::memory:?_pragma=foreign_keys(1)")
 	if err != nil {
@@ -206,8 +195,7 @@ func openMemory(ctx context.Context, path string, o options) *DB {
 	return db
 }
 
-// fileDSN builds a SQLite URI for path; the path is escaped so names with
-// '?', '#' or '%' open the right file.
+// fileDSN builds a SQLite URI, escaping '?', '#' and '%' in path.
 func fileDSN(path string, params []string) string {
 	p := filepath.ToSlash(path)
 	if !strings.HasPrefix(p, "/") {
@@ -223,18 +211,15 @@ func (db *DB) Close() error { return db.sql.Close() }
 // Path is the database file.
 func (db *DB) Path() string { return db.path }
 
-// ReadOnly reports whether the history was opened read-only; every write
-// then fails with ErrReadOnly.
+// ReadOnly reports a read-only history; every write then fails with ErrReadOnly.
 func (db *DB) ReadOnly() bool { return db.readOnly }
 
 // InMemory reports whether the history lives only in memory this session.
 func (db *DB) InMemory() bool { return db.inMemory }
 
-// Notice is what OpenOrFallback had to do, for the user; empty when the
-// history opened normally.
+// Notice is what OpenOrFallback had to do; empty when all went well.
 func (db *DB) Notice() Notice { return db.notice }
 
-// write runs fn in one transaction, one writer at a time.
 func (db *DB) write(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
 	if db.readOnly {
 		return &Error{Op: op, Path: db.path, Reason: ErrReadOnly.Error(), Err: ErrReadOnly}
@@ -256,7 +241,6 @@ func inTx(ctx context.Context, sdb *sql.DB, fn func(tx *sql.Tx) error) error {
 	return tx.Commit()
 }
 
-// mustAffect turns "no row changed" into ErrNotFound.
 func mustAffect(res sql.Result, err error) error {
 	if err != nil {
 		return err
@@ -271,8 +255,7 @@ func mustAffect(res sql.Result, err error) error {
 	return nil
 }
 
-// queryAll runs a read and scans each row with scan, so every list read
-// fails the same way: wrapped as op, with no partial list on a bad row.
+// queryAll reads a list, failing as op with no partial list on a bad row.
 func queryAll[T any](ctx context.Context, db *DB, op string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := db.sql.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -290,7 +273,6 @@ func queryAll[T any](ctx context.Context, db *DB, op string, scan func(scanner) 
 	return out, wrap(op, db.path, rows.Err())
 }
 
-// listLimit is the length of a list read: 50 when the caller names none.
 func listLimit(n int) int {
 	if n <= 0 {
 		return 50
@@ -298,8 +280,6 @@ func listLimit(n int) int {
 	return n
 }
 
-// insertID stores the row id an INSERT gave in *id; a failed INSERT leaves
-// *id as it was.
 func insertID(id *int64, res sql.Result, err error) error {
 	if err != nil {
 		return err
@@ -322,7 +302,6 @@ func fromMillis(ms int64) time.Time {
 	return time.UnixMilli(ms)
 }
 
-// nowOr returns t, or the DB clock when t is zero.
 func (db *DB) nowOr(t time.Time) time.Time {
 	if t.IsZero() {
 		return db.now().Round(time.Millisecond)
@@ -330,9 +309,7 @@ func (db *DB) nowOr(t time.Time) time.Time {
 	return t
 }
 
-// ownerOnly creates the history file readable by its owner only, or makes
-// an existing one so (an earlier version made it readable by everyone).
-// SQLite gives the -wal and -shm files it creates the mode of the database.
+// ownerOnly makes the history owner-only; SQLite gives -wal and -shm its mode.
 func ownerOnly(path string) error {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {

@@ -14,14 +14,11 @@ import (
 var (
 	// ErrNotFound means the record asked for is not in the history.
 	ErrNotFound = errors.New("not found")
-	// ErrReadOnly means the history was opened read-only this session, so
-	// nothing can be saved to it.
+	// ErrReadOnly means the history is read-only this session.
 	ErrReadOnly = errors.New("the history is open read-only, so changes cannot be saved")
 )
 
-// Error is a storage failure told in plain words: what Agent Desk was doing,
-// the file involved and why it failed. Err keeps the underlying error for
-// errors.Is and errors.As.
+// Error is a storage failure in plain words: the operation, file and reason.
 type Error struct {
 	Op     string // "open the history", "save the reply", …
 	Path   string
@@ -43,8 +40,7 @@ func (e *Error) DiskFull() bool { return e.Reason == reasonFull }
 
 const reasonFull = "the disk is full"
 
-// wrap turns err into an *Error; nil stays nil, and ErrNotFound, context
-// errors and errors that are already plain pass through.
+// wrap makes err an *Error; nil, ErrNotFound, context and plain errors pass.
 func wrap(op, path string, err error) error {
 	if err == nil || errors.Is(err, ErrNotFound) {
 		return err
@@ -59,7 +55,6 @@ func wrap(op, path string, err error) error {
 	return &Error{Op: op, Path: path, Reason: reason(err), Err: err}
 }
 
-// reason says in plain words why err happened.
 func reason(err error) string {
 	var se *sqlite.Error
 	if errors.As(err, &se) {
@@ -90,7 +85,6 @@ func reason(err error) string {
 	return plainOSError(err)
 }
 
-// plainOSError says in plain words why a file operation failed.
 func plainOSError(err error) string {
 	switch {
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):

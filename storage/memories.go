@@ -8,9 +8,8 @@ import (
 	"time"
 )
 
-// MemoryEntry is the local record of one memory. The service has no way to
-// list memories, so Agent Desk keeps an index of every memory it created,
-// updated or saw.
+// MemoryEntry is the local record of one memory: the service cannot list
+// memories, so Agent Desk indexes every one it created, updated or saw.
 type MemoryEntry struct {
 	AccountID      string
 	ID             string
@@ -34,8 +33,8 @@ type CollectionEntry struct {
 
 const memoryColumns = `account_id, id, content, metadata, collection_id, collection_name, variant, credits, last_seen, draft`
 
-// UpsertMemory records what the server returned for a memory. The draft
-// is kept unless m carries one. A zero LastSeen means now.
+// UpsertMemory records the server's memory, keeping the draft unless m has
+// one. A zero LastSeen means now.
 func (db *DB) UpsertMemory(ctx context.Context, m MemoryEntry) error {
 	meta, err := json.Marshal(orEmpty(m.Metadata))
 	if err != nil {
@@ -53,7 +52,6 @@ func (db *DB) UpsertMemory(ctx context.Context, m MemoryEntry) error {
 		if err != nil || m.CollectionID == "" || m.CollectionName == "" {
 			return err
 		}
-		// A memory that names its collection also tells us the collection exists.
 		_, err = tx.ExecContext(ctx, `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, ?, ?)
 			ON CONFLICT(account_id, id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen`,
 			m.AccountID, m.CollectionID, m.CollectionName, millis(seen))
@@ -77,9 +75,8 @@ func (db *DB) GetMemory(ctx context.Context, accountID, id string) (MemoryEntry,
 	return m, wrap("read the memory", db.path, err)
 }
 
-// Memories returns an account's memories whose content, collection or
-// metadata contain query (all of them when query is empty), most recently
-// seen first.
+// Memories returns an account's memories matching query (all when empty),
+// most recently seen first.
 func (db *DB) Memories(ctx context.Context, accountID, query string) ([]MemoryEntry, error) {
 	q := `SELECT ` + memoryColumns + ` FROM memories WHERE account_id = ?`
 	args := []any{accountID}
@@ -98,8 +95,7 @@ func (db *DB) DeleteMemoryEntry(ctx context.Context, accountID, id string) error
 	})
 }
 
-// UpsertCollection records a collection the server returned. A zero
-// LastSeen means now. Memories filed under it take the new name.
+// UpsertCollection records a collection (zero LastSeen: now); its memories take its name.
 func (db *DB) UpsertCollection(ctx context.Context, c CollectionEntry) error {
 	seen := db.nowOr(c.LastSeen)
 	return db.write(ctx, "save the collection", func(tx *sql.Tx) error {
@@ -114,9 +110,8 @@ func (db *DB) UpsertCollection(ctx context.Context, c CollectionEntry) error {
 	})
 }
 
-// NoteCollection records that a collection exists without knowing its name
-// (a memory the service filed under it): a new one is listed unnamed, a
-// known one keeps its name.
+// NoteCollection records a collection known only by id: a new one is
+// listed unnamed, a known one keeps its name.
 func (db *DB) NoteCollection(ctx context.Context, accountID, id string) error {
 	return db.write(ctx, "save the collection", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, '', ?)
@@ -171,9 +166,8 @@ func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// SaveNewMemoryDraft keeps the text of a memory the user is writing that the
-// service has not created yet, one per account, so switching accounts or a
-// crash does not lose it. Empty content forgets it.
+// SaveNewMemoryDraft keeps the text of a not-yet-created memory, one per
+// account, surviving account switches and crashes. Empty content forgets it.
 func (db *DB) SaveNewMemoryDraft(ctx context.Context, accountID, content, collectionID string) error {
 	return db.write(ctx, "save the new memory draft", func(tx *sql.Tx) error {
 		if content == "" {
@@ -196,11 +190,9 @@ func (db *DB) NewMemoryDraft(ctx context.Context, accountID string) (content, co
 	return content, collectionID, wrap("read the new memory draft", db.path, err)
 }
 
-// SyncMemoryIndex makes an account's index match the service's own lists:
-// every memory and collection given is recorded (drafts stay), and those
-// the service no longer has are dropped, except a memory with an unsaved
-// draft, which is kept so nothing typed is lost. One transaction: a reader
-// sees the old index or the new one.
+// SyncMemoryIndex makes the index match the service's lists in one
+// transaction, dropping what it no longer has except memories with unsaved
+// drafts, so nothing typed is lost.
 func (db *DB) SyncMemoryIndex(ctx context.Context, accountID string, mems []MemoryEntry, cols []CollectionEntry) error {
 	seen := db.nowOr(time.Time{})
 	return db.write(ctx, "save the memories", func(tx *sql.Tx) error {
@@ -246,8 +238,7 @@ func (db *DB) SyncMemoryIndex(ctx context.Context, accountID string, mems []Memo
 	})
 }
 
-// DeleteCollectionAndMemories forgets a collection and the memories filed
-// under it, as the service does when it deletes a collection.
+// DeleteCollectionAndMemories forgets a collection and its memories, as the service does.
 func (db *DB) DeleteCollectionAndMemories(ctx context.Context, accountID, id string) error {
 	return db.write(ctx, "remove the collection from the list", func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE account_id = ? AND collection_id = ?`, accountID, id); err != nil {

@@ -41,8 +41,8 @@ type Message struct {
 
 const messageColumns = `id, conversation_id, role, content, status, error, credits, file_ids, response_id, created_at, updated_at`
 
-// AddMessage appends m to its conversation and moves the conversation to
-// the top of the list, in one transaction. An empty Status means complete.
+// AddMessage appends m and moves its conversation to the top, in one
+// transaction. An empty Status means complete.
 func (db *DB) AddMessage(ctx context.Context, m Message) (Message, error) {
 	m.CreatedAt = db.nowOr(m.CreatedAt)
 	m.UpdatedAt = m.CreatedAt
@@ -70,8 +70,7 @@ func (db *DB) AddMessage(ctx context.Context, m Message) (Message, error) {
 	return m, nil
 }
 
-// UpdateMessage saves m's content, status, error, credits, files and
-// response id.
+// UpdateMessage saves m's content, status, error, credits, files and response id.
 func (db *DB) UpdateMessage(ctx context.Context, m Message) error {
 	files, err := json.Marshal(orEmptySlice(m.FileIDs))
 	if err != nil {
@@ -116,9 +115,8 @@ func (db *DB) MessageCount(ctx context.Context, conversationID int64) (int, erro
 	return n, wrap("count the messages", db.path, err)
 }
 
-// DeleteMessagesAfter removes every message of the conversation that came
-// after messageID (for "edit and resend"), in one transaction, and says how
-// many went. The message itself stays; update it with UpdateMessage.
+// DeleteMessagesAfter removes the messages after messageID ("edit and
+// resend") in one transaction and returns how many went.
 func (db *DB) DeleteMessagesAfter(ctx context.Context, conversationID, messageID int64) (int64, error) {
 	var n int64
 	err := db.write(ctx, "remove the later messages", func(tx *sql.Tx) error {

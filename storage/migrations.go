@@ -6,15 +6,10 @@ import (
 	"fmt"
 )
 
-// migrations are applied in order, each in its own transaction together
-// with its row in schema_version. Never edit a released migration: add one.
-//
-// Times are Unix milliseconds. JSON columns hold maps and lists that are
-// only ever read whole. Messages still streaming are kept out of the
-// full-text index (their text changes several times a second); they enter it
-// when their status leaves "streaming".
+// migrations apply in order, each in one transaction with its schema_version
+// row. Never edit a released migration: add one. Times are Unix ms. Streaming
+// messages stay out of the full-text index until their status changes.
 var migrations = []string{
-	// 1: the first schema.
 	`
 CREATE TABLE conversations (
 	id                   INTEGER PRIMARY KEY,
@@ -131,8 +126,7 @@ CREATE TRIGGER conversations_fts_update AFTER UPDATE OF title ON conversations B
 	INSERT INTO conversations_fts(rowid, title) VALUES (new.id, new.title);
 END;
 `,
-	// 2: the text of a memory being written that the service has not
-	// created yet (it has no id to keep a draft on in memories).
+	// 2: a new memory's draft (no id yet to keep it on in memories).
 	`
 CREATE TABLE new_memory_drafts (
 	account_id    TEXT    PRIMARY KEY,
@@ -141,9 +135,7 @@ CREATE TABLE new_memory_drafts (
 	updated_at    INTEGER NOT NULL
 );
 `,
-	// 3: batch runs: one agent over the rows of a sheet, a row's state
-	// kept as it changes so that quitting or a crash loses nothing and no
-	// row is sent twice.
+	// 3: batches; row state is kept so a crash loses nothing and no row is sent twice.
 	`
 CREATE TABLE batches (
 	id          INTEGER PRIMARY KEY,
@@ -177,12 +169,8 @@ CREATE TABLE batch_rows (
 );
 CREATE INDEX batch_rows_by_state ON batch_rows(batch_id, state, row);
 `,
-	// 4: batches over files: where a row's files are found (a folder, or
-	// the sheet's own), the column whose file goes with each run, the
-	// files uploaded for a row (removed from the service once it is
-	// done), the files its run made and the folder they are saved in.
-	// A row once "sending" had its run request on its way: it is now
-	// "starting", and "sending" is a row whose files are being sent.
+	// 4: batches over files. Old "sending" rows had their request on its way:
+	// they become "starting"; "sending" now means files being sent.
 	`
 ALTER TABLE batches ADD COLUMN folder TEXT NOT NULL DEFAULT '';
 ALTER TABLE batches ADD COLUMN attach INTEGER NOT NULL DEFAULT 0;
@@ -194,12 +182,10 @@ UPDATE batch_rows SET state = 'starting' WHERE state = 'sending';
 `,
 }
 
-// latestSchema is the history format this build writes.
 var latestSchema = len(migrations)
 
-// migrate brings the database up to latestSchema. Each step and its
-// schema_version row commit together, so a crash mid-way leaves a database
-// at a known version that the next start continues from.
+// migrate brings the database to latestSchema, one committed step at a time,
+// so a crash leaves a known version.
 func migrate(ctx context.Context, db *sql.DB, now int64) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
 		version    INTEGER PRIMARY KEY,

@@ -18,9 +18,8 @@ type Paths struct {
 	State  string // state that is neither settings nor history
 }
 
-// DefaultPaths returns the folders the desktop expects. It re-reads the
-// environment first, because xdg caches it at program start and tests (and
-// a user's launcher) may change XDG_* afterwards.
+// DefaultPaths returns the desktop's folders, re-reading the environment
+// first: xdg caches it at start and XDG_* may change afterwards.
 func DefaultPaths() Paths {
 	xdg.Reload()
 	return Paths{
@@ -53,8 +52,7 @@ func (p Paths) HistoryFile() string { return filepath.Join(p.Data, "history.db")
 // DownloadsDir holds cached previews and other downloads.
 func (p Paths) DownloadsDir() string { return filepath.Join(p.Cache, "downloads") }
 
-// Ensure creates every folder, private to the user. The error names the
-// folder that could not be created.
+// Ensure creates every folder, owner-only; the error names the one that failed.
 func (p Paths) Ensure() error {
 	for _, d := range []string{p.Config, p.Data, p.Cache, p.State} {
 		if err := ensureDir(d); err != nil {

@@ -8,11 +8,9 @@ import (
 	"time"
 )
 
-// ReplyWriter saves a streamed reply as it arrives. Append is cheap (it
-// only adds to memory); a background loop writes what has arrived whenever
-// a block finishes (a blank line) and at least every MaxFlushInterval, so a
-// crash or a killed process loses less than a second of text. On the next
-// Open a reply left "streaming" becomes "interrupted", text kept.
+// ReplyWriter saves a streamed reply as it arrives. Append only adds to
+// memory; a background loop writes at each finished block and at least every
+// MaxFlushInterval. Open marks a reply left "streaming" as "interrupted".
 type ReplyWriter struct {
 	db  *DB
 	id  int64
@@ -32,9 +30,8 @@ type ReplyWriter struct {
 	done chan struct{}
 }
 
-// NewReplyWriter starts saving streamed text into message messageID, which
-// should have been added with status "streaming". Cancelling ctx does not
-// stop the saving (text that arrived is always kept); call Finish or Close.
+// NewReplyWriter saves streamed text into message messageID (status
+// "streaming"). Cancelling ctx does not stop saving; call Finish or Close.
 func (db *DB) NewReplyWriter(ctx context.Context, messageID int64) *ReplyWriter {
 	w := &ReplyWriter{
 		db:   db,
@@ -51,8 +48,8 @@ func (db *DB) NewReplyWriter(ctx context.Context, messageID int64) *ReplyWriter 
 // MessageID is the message being written.
 func (w *ReplyWriter) MessageID() int64 { return w.id }
 
-// Append adds a fragment of the reply. It never blocks on the disk and is
-// safe from any goroutine. Fragments after Finish or Close are dropped.
+// Append adds a fragment without blocking on the disk, from any goroutine.
+// Fragments after Finish or Close are dropped.
 func (w *ReplyWriter) Append(fragment string) {
 	if fragment == "" {
 		return
@@ -74,8 +71,8 @@ func (w *ReplyWriter) Append(fragment string) {
 	}
 }
 
-// Err is the last error met while saving in the background (a full disk,
-// say); the text stays in memory and is tried again on the next flush.
+// Err is the last background save error; the text stays in memory and is
+// retried at the next flush.
 func (w *ReplyWriter) Err() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -110,7 +107,6 @@ func (w *ReplyWriter) Flush() error {
 	return err
 }
 
-// take removes and returns the pending text.
 func (w *ReplyWriter) take() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -119,8 +115,6 @@ func (w *ReplyWriter) take() string {
 	return s
 }
 
-// settle puts text back in front of what arrived meanwhile when it could
-// not be written, and records the outcome.
 func (w *ReplyWriter) settle(text string, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -133,11 +127,9 @@ func (w *ReplyWriter) settle(text string, err error) {
 	}
 }
 
-// Finish writes the rest of the text and the final status (complete,
-// stopped or failed), credits and error text in one transaction, and stops
-// the background loop. When that write fails (a full disk, say) the text
-// stays in memory and Finish may be called again; once it succeeded, later
-// calls return nil.
+// Finish writes the rest, the final status, credits and error in one
+// transaction and stops the loop. On failure the text stays in memory and
+// Finish may be called again; after success later calls return nil.
 func (w *ReplyWriter) Finish(status string, credits *float64, errText string) error {
 	w.mu.Lock()
 	w.closed = true
@@ -168,13 +160,11 @@ func (w *ReplyWriter) Finish(status string, credits *float64, errText string) er
 	return err
 }
 
-// Close saves what has arrived; a reply not finished with Finish is marked
-// "interrupted".
+// Close saves what has arrived; a reply not finished is marked "interrupted".
 func (w *ReplyWriter) Close() error {
 	return w.Finish(StatusInterrupted, nil, "")
 }
 
-// appendText adds text to a message's content in its own transaction.
 func (db *DB) appendText(ctx context.Context, id int64, text string) error {
 	return db.write(ctx, "save the reply", func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `UPDATE messages SET content = content || ?, updated_at = ? WHERE id = ?`,

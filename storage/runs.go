@@ -50,8 +50,7 @@ func (db *DB) AddRun(ctx context.Context, r Run) (Run, error) {
 	return r, nil
 }
 
-// UpdateRun saves r's response id, output, status, error, credits, inputs
-// and files.
+// UpdateRun saves r's response id, output, status, error, credits, inputs and files.
 func (db *DB) UpdateRun(ctx context.Context, r Run) error {
 	inputs, files, err := runJSON(r)
 	if err != nil {
@@ -73,8 +72,7 @@ func (db *DB) GetRun(ctx context.Context, id int64) (Run, error) {
 	return r, wrap("read the run", db.path, err)
 }
 
-// Runs returns an account's runs of one agent (every agent when agentID is
-// empty), newest first; limit 0 means 50.
+// Runs returns runs of agentID (all when empty), newest first; limit 0 means 50.
 func (db *DB) Runs(ctx context.Context, accountID, agentID string, limit int) ([]Run, error) {
 	limit = listLimit(limit)
 	q := `SELECT ` + runColumns + ` FROM runs WHERE account_id = ?`

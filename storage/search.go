@@ -20,23 +20,17 @@ type SearchHit struct {
 	At                time.Time
 }
 
-// Span is a piece of a search hit's snippet. Match pieces are the words
-// the search found, which the screen highlights.
-//
-// Which words matched is told apart from the text itself, not by marks in
-// it: a message is text a server sent, so any mark that could be written
-// in a message could be faked by the server to highlight words that were
-// never searched for.
+// Span is a piece of a hit's snippet; Match pieces are highlighted. Matches
+// are kept apart from the text, not marked in it: message text is the
+// server's, and any in-text mark could be faked to highlight anything.
 type Span struct {
 	Text  string
 	Match bool
 }
 
-// SearchMessages finds an account's messages containing every word of
-// query (the last word may be the start of a word), newest first (a
-// ranked order costs over 100 ms on 100,000 messages; this costs about 1).
-// query is plain text: quotes, '*', AND/OR/NOT and the like are searched
-// for as words, never read as search syntax.
+// SearchMessages finds an account's messages containing every word of query
+// (the last as a prefix), newest first (ranking is far slower). query is
+// plain text, never search syntax.
 func (db *DB) SearchMessages(ctx context.Context, accountID, query string, limit int) ([]SearchHit, error) {
 	match := ftsQuery(query)
 	if match == "" {
@@ -58,22 +52,16 @@ func (db *DB) SearchMessages(ctx context.Context, accountID, query string, limit
 	return hits, err
 }
 
-// snippetMarks are the marks the database puts around matched words for
-// one search: characters for private use followed by a random word made
-// afresh for each search, which no message can contain unless its writer
-// guessed it.
+// snippetMarks are one search's match marks: private-use characters and a
+// fresh random word no message can contain unless its writer guessed it.
 func snippetMarks() (start, end string) {
 	token := rand.Text()
 	return "\uE000" + token + "\uE001", "\uE002" + token + "\uE003"
 }
 
-// oldMarks drops \x02 and \x03, the marks earlier versions put around
-// matched words, which a server may still send in a message: no reader of a
-// snippet can take them for a highlight.
+// oldMarks strips \x02 and \x03, which a server may send to fake highlights.
 var oldMarks = strings.NewReplacer("\x02", "", "\x03", "")
 
-// splitSnippet cuts a snippet at the marks of its search (snippetMarks)
-// into plain and matched pieces, without the marks.
 func splitSnippet(snippet, start, end string) []Span {
 	var out []Span
 	add := func(text string, match bool) {
@@ -117,9 +105,8 @@ func scanHit(s scanner) (SearchHit, error) {
 	return h, err
 }
 
-// SearchConversations finds an account's conversations whose title
-// contains every word of query, best matches first. Like SearchMessages it
-// treats query as plain text.
+// SearchConversations finds conversations whose title contains every word
+// of query (plain text), best first.
 func (db *DB) SearchConversations(ctx context.Context, accountID, query string, limit int) ([]Conversation, error) {
 	match := ftsQuery(query)
 	if match == "" {
@@ -132,10 +119,8 @@ func (db *DB) SearchConversations(ctx context.Context, accountID, query string, 
 		ORDER BY rank LIMIT ?`, match, accountID, limit)
 }
 
-// ftsQuery turns typed text into an FTS5 query: every word becomes a quoted
-// phrase (so nothing the user types is read as syntax), the words must all
-// match, and the last one matches as a prefix so results follow typing.
-// Words with no letter or digit cannot match anything and are dropped.
+// ftsQuery makes typed text an FTS5 query: each word a quoted phrase (never
+// syntax), all must match, the last as a prefix; wordless tokens are dropped.
 func ftsQuery(s string) string {
 	var terms []string
 	for _, w := range strings.Fields(searchText(s)) {
@@ -151,10 +136,8 @@ func ftsQuery(s string) string {
 	return strings.Join(terms, " ")
 }
 
-// searchText is what a search box's text searches for: without control
-// characters other than spaces and line breaks. A NUL pasted into a search
-// box would otherwise end SQLite's reading of a search early ("unterminated
-// string"), and no message, title or memory holds one anyway.
+// searchText drops control characters but spaces and line breaks: a pasted
+// NUL would end SQLite's reading of the query early.
 func searchText(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) && !unicode.IsSpace(r) {

@@ -14,8 +14,8 @@ import (
 	"github.com/zalando/go-keyring"
 )
 
-// EnvAPIKey is the API key of an account whose settings say so (key_store
-// "env"); it is never sent to any other account's address.
+// EnvAPIKey holds the key of an account whose key_store is "env"; it is never
+// sent to any other account's address.
 const EnvAPIKey = "AGENTDESK_API_KEY"
 
 // Where an API key lives.
@@ -25,11 +25,10 @@ const (
 	KeyInEnv     = "env"
 )
 
-// keyringService names Agent Desk's entries in the system keyring.
 const keyringService = "agentdesk"
 
-// DefaultKeyringTimeout bounds every keyring call: a locked or absent
-// keyring (no Secret Service on a bare Linux desktop) must not hang the app.
+// DefaultKeyringTimeout bounds every keyring call: a locked or absent keyring
+// must not hang the app.
 const DefaultKeyringTimeout = 3 * time.Second
 
 // ErrNoKey means no API key is stored for the account.
@@ -41,9 +40,8 @@ type KeyLocation struct {
 	File string // the keys file, when Kind is KeyInFile
 }
 
-// Describe says where the key is in words for the settings screen. A key in
-// the keys file is said to be there in plain words, with why: the keyring
-// failing must never pass unnoticed, since the file is not encrypted.
+// Describe says where the key is; a key in the unencrypted keys file is
+// always said so, with why, so a failing keyring never goes unnoticed.
 func (l KeyLocation) Describe() string {
 	switch l.Kind {
 	case KeyInKeyring:
@@ -56,8 +54,7 @@ func (l KeyLocation) Describe() string {
 	return "not stored"
 }
 
-// Keyring is the part of github.com/zalando/go-keyring Secrets uses; tests
-// pass their own.
+// Keyring is the part of github.com/zalando/go-keyring Secrets uses.
 type Keyring interface {
 	Set(service, user, password string) error
 	Get(service, user string) (string, error)
@@ -73,16 +70,14 @@ func (systemKeyring) Delete(s, u string) error        { return keyring.Delete(s,
 // SecretsOption changes how Secrets works.
 type SecretsOption func(*Secrets)
 
-// WithKeyring replaces the system keyring; nil means "no keyring", so keys
-// always go to the keys file.
+// WithKeyring replaces the system keyring; nil means keys go to the keys file.
 func WithKeyring(k Keyring) SecretsOption { return func(s *Secrets) { s.ring = k } }
 
 // WithKeyringTimeout bounds each keyring call.
 func WithKeyringTimeout(d time.Duration) SecretsOption { return func(s *Secrets) { s.timeout = d } }
 
-// Secrets keeps API keys: in the system keyring when it answers, else in a
-// 0600 file in the config folder. AGENTDESK_API_KEY overrides both. Calls
-// block for at most the keyring timeout; call them off the UI goroutine.
+// Secrets keeps API keys in the system keyring, else a 0600 file; calls may
+// block up to the keyring timeout, so keep them off the UI goroutine.
 type Secrets struct {
 	ring    Keyring
 	timeout time.Duration
@@ -103,9 +98,8 @@ func NewSecrets(p Paths, opts ...SecretsOption) *Secrets {
 // FilePath is the keys file used when no keyring answers.
 func (s *Secrets) FilePath() string { return s.file }
 
-// KeyOf is the API key of acct: from the environment (EnvAPIKey) when the
-// account says its key lives there, else as Get finds it. A key in the
-// environment thus goes only to the one address it was set up for.
+// KeyOf is acct's API key: from EnvAPIKey when the account says so (so it
+// goes only to the address it was set up for), else as Get finds it.
 func (s *Secrets) KeyOf(ctx context.Context, acct Account) (string, KeyLocation, error) {
 	if acct.KeyStore == KeyInEnv && acct.ID != DemoAccountID {
 		if k := os.Getenv(EnvAPIKey); k != "" {
@@ -116,8 +110,7 @@ func (s *Secrets) KeyOf(ctx context.Context, acct Account) (string, KeyLocation,
 	return s.Get(ctx, acct.ID)
 }
 
-// Get returns the account's API key and where it came from. It returns
-// ErrNoKey when there is none.
+// Get returns the account's API key and where it came from, or ErrNoKey.
 func (s *Secrets) Get(ctx context.Context, accountID string) (string, KeyLocation, error) {
 	var key string
 	err := s.callKeyring(ctx, func(r Keyring) (err error) {
@@ -140,9 +133,8 @@ func (s *Secrets) Get(ctx context.Context, accountID string) (string, KeyLocatio
 	return "", KeyLocation{}, ErrNoKey
 }
 
-// Set stores the account's API key in the keyring, or in the keys file when
-// the keyring does not answer in time, and says where it went. A key that
-// reaches the keyring is removed from the keys file.
+// Set stores the key in the keyring, or the keys file when the keyring does
+// not answer in time; a key that reaches the keyring leaves the file.
 func (s *Secrets) Set(ctx context.Context, accountID, key string) (KeyLocation, error) {
 	if key == "" {
 		return KeyLocation{}, s.Delete(ctx, accountID)
@@ -163,8 +155,8 @@ func (s *Secrets) Set(ctx context.Context, accountID, key string) (KeyLocation, 
 	return KeyLocation{Kind: KeyInFile, File: s.file}, nil
 }
 
-// Delete removes the account's key from the keyring and the keys file.
-// Deleting a key that is not there is not an error.
+// Delete removes the account's key from the keyring and the keys file; a
+// missing key is not an error.
 func (s *Secrets) Delete(ctx context.Context, accountID string) error {
 	err := s.callKeyring(ctx, func(r Keyring) error { return r.Delete(keyringService, accountID) })
 	if ctxErr := ctx.Err(); ctxErr != nil {
@@ -176,9 +168,8 @@ func (s *Secrets) Delete(ctx context.Context, accountID string) error {
 
 var errNoKeyring = errors.New("no keyring answered")
 
-// callKeyring runs f on its own goroutine and waits at most the timeout:
-// go-keyring talks to D-Bus, the macOS Keychain or Windows Credential
-// Manager, any of which can block for a long time.
+// callKeyring waits at most the timeout: D-Bus, Keychain and Credential
+// Manager can all block for long.
 func (s *Secrets) callKeyring(ctx context.Context, f func(Keyring) error) error {
 	if s.ring == nil || s.down.Load() {
 		return errNoKeyring
@@ -220,9 +211,8 @@ func (s *Secrets) readFileLocked() (map[string]string, error) {
 	return keys, nil
 }
 
-// updateFile sets (or, with key "", removes) one account's key in the
-// keys file, writing it atomically with mode 0600. The file is removed when
-// it would be empty.
+// updateFile sets (or with "" removes) one key in the keys file, written
+// atomically with mode 0600; an empty file is removed.
 func (s *Secrets) updateFile(accountID, key string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

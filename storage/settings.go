@@ -12,8 +12,7 @@ import (
 	"time"
 )
 
-// DemoAccountID is the built-in demo account. It is always listed in
-// Settings.Accounts but never written to the settings file.
+// DemoAccountID is the built-in demo account, always listed, never written.
 const DemoAccountID = "demo"
 
 // Themes the settings screen offers.
@@ -33,27 +32,22 @@ type Settings struct {
 	WindowWidth  float32 `json:"window_width"`
 	WindowHeight float32 `json:"window_height"`
 	LastScreen   string  `json:"last_screen,omitempty"`
-	// LastAnswers maps agent id → question name → answer, so an agent's form
-	// opens with what the user chose last time.
+	// LastAnswers: agent id → question → answer, to reopen forms as left.
 	LastAnswers map[string]map[string]string `json:"last_answers,omitempty"`
 	// Accounts always starts with the demo account; the rest are the user's.
 	Accounts []Account `json:"accounts"`
 	// ActiveAccount is an Account.ID; DemoAccountID for the demo.
 	ActiveAccount string `json:"active_account"`
 	Onboarded     bool   `json:"onboarded"`
-	// WrapCode: code in replies wraps long lines instead of scrolling
-	// sideways.
+	// WrapCode: code in replies wraps instead of scrolling sideways.
 	WrapCode bool `json:"wrap_code,omitempty"`
-	// ShowAdvanced: the Advanced folds (technical choices) are open.
+	// ShowAdvanced: the Advanced folds are open.
 	ShowAdvanced bool `json:"show_advanced,omitempty"`
-	// Language Agent Desk speaks: "en", "pt-BR", "es", or "" for the
-	// computer's.
+	// Language is "en", "pt-BR", "es", or "" for the computer's.
 	Language string `json:"language,omitempty"`
 }
 
-// Account is one Agent Execution Service account. It never holds the API
-// key: that lives in the keyring, the keys file or the environment (see
-// Secrets).
+// Account is one service account. It never holds the API key (see Secrets).
 type Account struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
@@ -61,19 +55,14 @@ type Account struct {
 	WorkspaceID string `json:"workspace_id,omitempty"`
 	// MemoryVariant is what was detected for this account: "", "A" or "B".
 	MemoryVariant string `json:"memory_variant,omitempty"`
-	// MemoryVariantOverride is the user's choice in Settings and wins over
-	// the detected one when set.
+	// MemoryVariantOverride is the user's choice; it wins when set.
 	MemoryVariantOverride string `json:"memory_variant_override,omitempty"`
-	// ExecuteStyle and PollPath are how this account's server takes an
-	// execution and answers its state, as detected ("" until known; see the
-	// client's ExecuteStyle and PollPath).
+	// ExecuteStyle and PollPath are the server's detected ways ("" until known).
 	ExecuteStyle string `json:"execute_style,omitempty"`
 	PollPath     string `json:"poll_path,omitempty"`
-	// KeyStore says where the key lives ("keyring", "file" or "env"), for
-	// the settings screen.
+	// KeyStore says where the key lives ("keyring", "file" or "env").
 	KeyStore string `json:"key_store,omitempty"`
-	// RequestsPerSecond paces the requests to this account (see
-	// client.Pacer): 0 is Agent Desk's default, a negative number none.
+	// RequestsPerSecond paces requests (client.Pacer): 0 default, negative none.
 	RequestsPerSecond float64 `json:"requests_per_second,omitempty"`
 }
 
@@ -138,8 +127,7 @@ func (s *Settings) PutAccount(a Account) {
 	s.Accounts = append(s.Accounts, a)
 }
 
-// RemoveAccount drops an account; the demo cannot be removed. When the
-// active account goes, the demo becomes active.
+// RemoveAccount drops an account, never the demo, which takes over if it was active.
 func (s *Settings) RemoveAccount(id string) {
 	if id == DemoAccountID {
 		return
@@ -156,8 +144,7 @@ func (s *Settings) RemoveAccount(id string) {
 	}
 }
 
-// normalise fills gaps left by older or hand-edited files and puts the demo
-// account first.
+// normalise fills gaps of older or hand-edited files and puts the demo first.
 func (s *Settings) normalise() {
 	d := DefaultSettings()
 	if s.Theme != ThemeLight && s.Theme != ThemeDark {
@@ -182,16 +169,13 @@ func (s *Settings) normalise() {
 	s.Version = settingsVersion
 }
 
-// Notice is something storage had to do on the user's behalf (a settings
-// file moved aside, the history opened read-only), told once; app words
-// it for the screen. The zero Notice means there is nothing to say.
+// Notice is something storage did on the user's behalf, told once; the zero
+// Notice means nothing to say.
 type Notice struct {
 	Kind NoticeKind
-	// Path is the file concerned: the history, the settings file, or
-	// where the unreadable settings file was moved.
+	// Path is the file concerned, or where the broken settings were moved.
 	Path string
-	// Err is what went wrong.
-	Err error
+	Err  error
 }
 
 // NoticeKind is what storage had to do.
@@ -200,25 +184,20 @@ type NoticeKind int
 // What storage may have had to do.
 const (
 	NoNotice NoticeKind = iota
-	// HistoryReadOnly: the history opened read-only (Err says why);
-	// nothing new is saved until it is fixed and the app restarted.
+	// HistoryReadOnly: nothing new is saved until fixed and restarted.
 	HistoryReadOnly
-	// HistoryInMemory: the history could not be opened at all (Err); an
-	// empty one lives until the app closes.
+	// HistoryInMemory: an empty history lives until the app closes.
 	HistoryInMemory
-	// SettingsMovedAside: the settings file could not be read; it was
-	// moved to Path and the defaults are used.
+	// SettingsMovedAside: unreadable settings moved to Path; defaults used.
 	SettingsMovedAside
-	// SettingsNotMovedAside: the settings file at Path could not be read
-	// nor moved aside (Err); the defaults are used.
+	// SettingsNotMovedAside: unreadable and not movable (Err); defaults used.
 	SettingsNotMovedAside
 )
 
 // IsZero tells that there is nothing to say.
 func (n Notice) IsZero() bool { return n.Kind == NoNotice }
 
-// String is the notice in English, for logs and tests; app words it for
-// people.
+// String is the notice in English, for logs and tests.
 func (n Notice) String() string {
 	switch n.Kind {
 	case HistoryReadOnly:
@@ -248,11 +227,9 @@ func NewSettingsStore(p Paths) *SettingsStore {
 // Path is the settings file.
 func (s *SettingsStore) Path() string { return s.path }
 
-// Load reads the settings. The returned Settings are always usable: a
-// missing file gives the defaults; a corrupt or unreadable file is moved
-// aside to settings.json.broken-<time> and the defaults come back with a
-// Notice saying so. err is non-nil only when the context is done or the
-// broken file could not be moved aside (the Notice then says that too).
+// Load reads the settings, always usable: missing gives defaults; corrupt is
+// moved to settings.json.broken-<time> with a Notice. err only when ctx is
+// done or the move failed.
 func (s *SettingsStore) Load(ctx context.Context) (Settings, Notice, error) {
 	if err := ctx.Err(); err != nil {
 		return DefaultSettings(), Notice{}, err
@@ -278,9 +255,8 @@ func (s *SettingsStore) Load(ctx context.Context) (Settings, Notice, error) {
 	return DefaultSettings(), Notice{Kind: SettingsMovedAside, Path: broken}, nil
 }
 
-// Save writes the settings atomically (temporary file, fsync, rename) with
-// mode 0600, so a crash leaves either the old or the new file, never half.
-// The demo account is not written.
+// Save writes the settings atomically with mode 0600, so a crash leaves the
+// old or new file, never half. The demo is not written.
 func (s *SettingsStore) Save(ctx context.Context, st Settings) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -299,16 +275,11 @@ func (s *SettingsStore) Save(ctx context.Context, st Settings) error {
 	return nil
 }
 
-// writeFileAtomic replaces path with data so that readers see the old or
-// the new content, never a mix, even after a crash.
 func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	return replaceFile(path, data, mode, true)
 }
 
-// replaceFile replaces path with data so that readers see the old or the
-// new content, never a mix; durable waits until the disk has both the
-// data and the new name (a crash may otherwise leave an empty file: fine
-// for what can be fetched again).
+// replaceFile replaces path atomically; durable also syncs data and rename.
 func replaceFile(path string, data []byte, mode os.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {

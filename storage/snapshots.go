@@ -11,17 +11,13 @@ import (
 	"time"
 )
 
-// maxSnapshotBytes bounds a snapshot read back: a file grown by mistake
-// (or by anyone) is not read into memory whole.
+// maxSnapshotBytes: a grown file is never read into memory whole.
 const maxSnapshotBytes = 8 << 20
 
-// SnapshotsDir is where lists read from a service are kept to be shown
-// when it cannot be reached. They can all be read again, so they live in
-// the cache folder.
+// SnapshotsDir keeps service lists to show offline; refetchable, so in the cache.
 func (p Paths) SnapshotsDir() string { return filepath.Join(p.Cache, "snapshots") }
 
-// snapshotFile is the file of key: a hash, so that no account name or
-// address a user typed reaches a file name.
+// snapshotFile hashes key so nothing the user typed reaches a file name.
 func (p Paths) snapshotFile(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return filepath.Join(p.SnapshotsDir(), hex.EncodeToString(sum[:16])+".json")
@@ -32,9 +28,8 @@ type snapshot struct {
 	Data  json.RawMessage `json:"data"`
 }
 
-// SaveSnapshot keeps v (as JSON) under key, replacing what was kept; the
-// user's only (0600), written whole or not at all, without waiting for the
-// disk (a snapshot lost in a crash is read again next time).
+// SaveSnapshot keeps v as JSON under key, owner-only, written whole or not at
+// all, without syncing (a lost one is refetched).
 func (p Paths) SaveSnapshot(key string, v any, saved time.Time) error {
 	data, err := json.Marshal(v)
 	if err == nil {
@@ -50,8 +45,7 @@ func (p Paths) SaveSnapshot(key string, v any, saved time.Time) error {
 	return nil
 }
 
-// LoadSnapshot reads what SaveSnapshot kept under key into v and returns
-// when it was saved; ok is false when nothing readable was kept.
+// LoadSnapshot reads key's snapshot into v; ok is false when none is readable.
 func (p Paths) LoadSnapshot(key string, v any) (saved time.Time, ok bool) {
 	f, err := os.Open(p.snapshotFile(key))
 	if err != nil {

@@ -11,11 +11,9 @@ import (
 )
 
 // watchDrags highlights the window while files are dragged over it, with
-// hint() saying what dropping them does ("": no highlight; takes false:
-// this screen would refuse them, and says what to do). Fyne reports
-// only the drop; on X11 dragwatch tells the rest, elsewhere the window
-// shows nothing until the drop. Call it on the main goroutine after the
-// window is shown; the watch ends with the returned stop.
+// hint()'s words ("": none; false: this screen refuses them). Fyne reports
+// only the drop; on X11 dragwatch tells the rest. Call on the main goroutine
+// after the window is shown; stop ends the watch.
 func watchDrags(win fyne.Window, hint func() (string, bool)) (stop func()) {
 	stop = func() {}
 	nw, ok := win.(driver.NativeWindow)

@@ -8,10 +8,8 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 )
 
-// screenArea is the part of the main screen windows may use (without the
-// panels), in the window's own units; ok is false where it cannot be
-// known. Call it on the main goroutine after the window is shown (its
-// scale is known then).
+// screenArea is the main screen's usable area (without panels) in window
+// units; ok is false where unknown. Call on the main goroutine after Show.
 func screenArea(win fyne.Window) (area fyne.Size, ok bool) {
 	nw, native := win.(driver.NativeWindow)
 	if !native {

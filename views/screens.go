@@ -32,9 +32,8 @@ type AgentTabSpec struct {
 	New  func(env screen.Env, agent client.Agent) fyne.CanvasObject
 }
 
-// defaultScreens are the navigation rail, in order. Each screen package adds
-// its own line here. Built with the shell: theme icons can only be looked up
-// once the app runs.
+// defaultScreens are the rail, in order; built with the shell because theme
+// icons exist only once the app runs.
 func defaultScreens() []ScreenSpec {
 	return []ScreenSpec{
 		{Name: screen.ScreenAgents, Icon: theme.ListIcon(), New: agents.New},
@@ -48,7 +47,6 @@ func defaultScreens() []ScreenSpec {
 	}
 }
 
-// defaultAgentTabs are the extra tabs of an agent's detail, in order.
 func defaultAgentTabs() []AgentTabSpec {
 	return []AgentTabSpec{
 		{Name: screen.ScreenFiles, Icon: theme.FileIcon(), New: files.NewAgentTab},
@@ -56,8 +54,6 @@ func defaultAgentTabs() []AgentTabSpec {
 	}
 }
 
-// newAttachments builds the attachment chips of chats and run forms; set by
-// the files screen.
 var newAttachments func(env screen.Env) screen.Attachments = files.NewAttachments
 
 // ShowCredits opens the credits view.

@@ -18,9 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// StatusBar shows, along the bottom of the window, which account is active
-// (or that this is the demo), whether the service answers, and the credits
-// used today.
+// StatusBar shows the active account, the service's state and today's credits.
 type StatusBar struct {
 	env        screen.Env
 	account    *widget.Label
@@ -31,12 +29,9 @@ type StatusBar struct {
 	settings   *kit.Button // shown when the key or workspace is refused
 	obj        fyne.CanvasObject
 	checking   context.CancelFunc
-	// again checks again by itself while the service cannot be reached,
-	// waiting longer each time (recheckAfter).
-	again  *time.Timer
-	misses int
-	// recheckAfter are the waits before the bar checks again by itself
-	// while the service cannot be reached; the last one repeats.
+	again      *time.Timer
+	misses     int
+	// recheckAfter are the growing waits between rechecks; the last repeats.
 	recheckAfter []time.Duration
 }
 
@@ -135,8 +130,6 @@ func (b *StatusBar) Check() {
 	})
 }
 
-// recheckLater checks again by itself after a wait that grows with each
-// miss, until the service answers; the app's end stops it.
 func (b *StatusBar) recheckLater() {
 	wait := b.recheckAfter[min(b.misses, len(b.recheckAfter)-1)]
 	b.misses++

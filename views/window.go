@@ -1,6 +1,5 @@
 // Package views is Agent Desk's window: the navigation rail, the status
-// bar, and the screens (each in its own package under views/) that read app
-// state and call app methods.
+// bar and the screens, each in its own package under views/.
 package views
 
 import (
@@ -24,9 +23,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Shell is the main window's content: navigation rail, current screen,
-// status bar. Screens are built once and kept, so switching never loses
-// what a user typed or a stream in progress.
+// Shell is the window's content. Screens are built once and kept, so switching
+// never loses what was typed or a stream in progress.
 type Shell struct {
 	env     screen.Env
 	win     fyne.Window
@@ -39,8 +37,7 @@ type Shell struct {
 	tabs    []AgentTabSpec // the extra tabs of an agent's detail
 }
 
-// NewShell builds the window's content and installs it on win, with
-// screens on the rail (none: every screen, defaultScreens).
+// NewShell builds the window's content on win (no screens: defaultScreens).
 func NewShell(a *app.App, win fyne.Window, screens ...ScreenSpec) *Shell {
 	if screens == nil {
 		screens = defaultScreens()
@@ -79,8 +76,6 @@ func NewShell(a *app.App, win fyne.Window, screens ...ScreenSpec) *Shell {
 	for _, n := range a.Notices() {
 		kit.ShowInformation("Agent Desk", n, win)
 	}
-	// Batches end in the background: the user hears of it, and is asked
-	// once to go on with those left running when Agent Desk closed.
 	batches.Follow(s.env)
 	first := a.Settings().LastScreen
 	if _, ok := s.spec(first); !ok {
@@ -90,9 +85,8 @@ func NewShell(a *app.App, win fyne.Window, screens ...ScreenSpec) *Shell {
 	return s
 }
 
-// answerKeys installs the window's keys. Text fields pass these on
-// themselves (kit.FormEntry, kit.PassWindowShortcut); none reaches a
-// screen behind an open dialog.
+// answerKeys installs the window's keys; fields pass them on themselves, and
+// none reaches a screen behind a dialog.
 func (s *Shell) answerKeys() {
 	c := s.win.Canvas()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
@@ -131,8 +125,7 @@ func (s *Shell) answerKeys() {
 			add(sc, func() { s.Show(name) })
 		}
 	}
-	// Ctrl+Enter where no text field has the keyboard (a button, a
-	// choice): the fields pass it to their form themselves.
+	// Ctrl+Enter where no field has the keyboard: fields pass it on themselves.
 	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} {
 		add(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, s.Submit)
 	}
@@ -188,9 +181,7 @@ func (s *Shell) show(name string) {
 		s.stack.Objects = []fyne.CanvasObject{sc.Content()}
 		s.stack.Refresh()
 		s.env.App.SaveSettingsLater(func(st *app.Settings) { st.LastScreen = name })
-		// The keyboard goes with the user: to the new screen's first
-		// control, never left in the screen no longer shown, where typing
-		// would go unseen.
+		// Focus moves to the new screen: typing in a hidden one would go unseen.
 		if c := s.win.Canvas(); c != nil && !s.overlaid() {
 			kit.FocusFirst(c, sc.Content())
 		}
@@ -198,8 +189,6 @@ func (s *Shell) show(name string) {
 	sc.Shown()
 }
 
-// longestLabel is the longest name on the navigation, which sets its
-// width in every language.
 func longestLabel(screens []ScreenSpec) string {
 	longest := ""
 	for _, sp := range screens {
@@ -210,9 +199,7 @@ func longestLabel(screens []ScreenSpec) string {
 	return longest
 }
 
-// DropHint says what dropping files on the window does now, for the
-// highlight while they are dragged over it; takes is false when this
-// screen would refuse them.
+// DropHint says what dropping files does now; takes is false when refused.
 func (s *Shell) DropHint() (hint string, takes bool) {
 	if dt, ok := s.built[s.current].(screen.DropTarget); ok {
 		return dt.DropHint()
@@ -220,8 +207,7 @@ func (s *Shell) DropHint() (hint string, takes bool) {
 	return lang.L("Files can't be added here. Open a chat, an agent or the Files screen, then drop them"), false
 }
 
-// Dropped gives dropped files to the visible screen, or says plainly that
-// this screen takes none.
+// Dropped gives dropped files to the visible screen, or says it takes none.
 func (s *Shell) Dropped(paths []string) {
 	if len(paths) == 0 {
 		return
@@ -234,8 +220,7 @@ func (s *Shell) Dropped(paths []string) {
 		lang.L("Drop files on a chat, an agent's form, an agent's Files tab or the Files screen to upload them."), s.win)
 }
 
-// Submit gives Ctrl+Enter to the visible screen (run the agent, send the
-// message).
+// Submit gives Ctrl+Enter to the visible screen.
 func (s *Shell) Submit() {
 	if s.overlaid() {
 		return
@@ -245,9 +230,8 @@ func (s *Shell) Submit() {
 	}
 }
 
-// Escape gives Esc to the visible screen (cancel a run, stop a stream),
-// unless a dialog or a pop-up is open over it: Esc there is meant for
-// that, never for the run or the reply behind it.
+// Escape gives Esc to the visible screen unless a dialog or pop-up is open:
+// Esc there never stops the run or reply behind it.
 func (s *Shell) Escape() {
 	if s.overlaid() {
 		return
@@ -257,11 +241,8 @@ func (s *Shell) Escape() {
 	}
 }
 
-// overlaid reports whether a dialog or a pop-up is open: the window's
-// keys are then for it, never for the screen behind it.
 func (s *Shell) overlaid() bool { return s.win.Canvas().Overlays().Top() != nil }
 
-// searchFocuser is implemented by the agents screen for Ctrl+K.
 type searchFocuser interface{ FocusSearch() }
 
 // FocusSearch shows the agents screen and puts the cursor in its search.
@@ -296,7 +277,6 @@ func (s *Shell) ShowKeys() {
 	kit.ShowDialog(d, s.win)
 }
 
-// keysSheet is the list of keys, two columns: the keys, what they do.
 func keysSheet(screens []ScreenSpec) fyne.CanvasObject {
 	names := make([]string, 0, len(screens))
 	for _, sp := range screens {
@@ -327,13 +307,11 @@ func keysSheet(screens []ScreenSpec) fyne.CanvasObject {
 	return grid
 }
 
-// requestOpener is implemented by the agents screen.
 type requestOpener interface {
 	OpenWith(agent app.AgentItem, request string)
 }
 
-// OpenAgentWith shows an agent on the agents screen with a request
-// written in its form.
+// OpenAgentWith shows agent with request written in its form.
 func (s *Shell) OpenAgentWith(agent app.AgentItem, request string) {
 	s.Show(screen.ScreenAgents)
 	if o, ok := s.built[screen.ScreenAgents].(requestOpener); ok {
@@ -341,7 +319,6 @@ func (s *Shell) OpenAgentWith(agent app.AgentItem, request string) {
 	}
 }
 
-// chatOpener is implemented by the chats screen.
 type chatOpener interface {
 	OpenChat(agent client.Agent)
 	OpenConversation(id int64)
@@ -355,18 +332,14 @@ func (s *Shell) OpenChat(agent client.Agent) {
 	}
 }
 
-// shownAgent is implemented by the agents screen: the agent it shows.
 type shownAgent interface {
 	ShownAgent() (client.Agent, bool)
 }
 
-// agentChooser is implemented by the chats screen: it asks which chat
-// agent a new conversation is with.
 type agentChooser interface{ ChooseAgent(pre client.ID) }
 
-// ChooseChatAgent asks, on the Chats screen, which chat agent a new
-// conversation is with; the agent on show on the agents screen is chosen
-// first when it is a chat agent.
+// ChooseChatAgent asks which chat agent a new conversation is with,
+// preferring the one on the agents screen.
 func (s *Shell) ChooseChatAgent() {
 	var pre client.ID
 	if a, ok := s.built[screen.ScreenAgents].(shownAgent); ok {
@@ -405,35 +378,27 @@ func (s *Shell) NewAttachments() screen.Attachments {
 	return newAttachments(s.env)
 }
 
-// restartAsked is set when the user asked Agent Desk to start again (to
-// speak another language); main starts it once the window has closed.
+// restartAsked: main restarts Agent Desk once the window has closed.
 var restartAsked atomic.Bool
 
-// RestartAsked tells main to start Agent Desk again after its window
-// closed.
+// RestartAsked tells main to start Agent Desk again after its window closed.
 func RestartAsked() bool { return restartAsked.Load() }
 
-// Restart closes the window (what was typed is saved as on any close)
-// for Agent Desk to start again.
+// Restart closes the window (saving as any close does) to start again.
 func (s *Shell) Restart() {
 	restartAsked.Store(true)
 	s.win.Close()
 }
 
-// sizeKeeper lays the window's content out at the window's size and hands
-// each new size to the app, which saves it after the user stops resizing
-// (a drag resizes many times) and on quit. Nothing runs while the size
-// stays the same: the layout is told of each new size.
+// sizeKeeper hands each new window size to the app, which saves it.
 type sizeKeeper struct {
 	a    *app.App
 	win  fyne.Window
 	size fyne.Size // the last size laid out (UI goroutine only)
 }
 
-// MinSize is the content's, but never more than WindowMin: Fyne grows a
-// window whose content asks for more than it has, and the grown size
-// would be saved as if the user had chosen it. Content is cut instead
-// (screens truncate their long texts, so nothing that matters is).
+// MinSize is capped at WindowMin: Fyne grows a window whose content asks for
+// more, and that size would be saved as the user's. Content is cut instead.
 func (k *sizeKeeper) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	var min fyne.Size
 	for _, o := range objects {
@@ -442,9 +407,7 @@ func (k *sizeKeeper) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	return kit.CapSize(min, WindowMin)
 }
 
-// WindowMin is the most the window's content may ask for: the window can
-// always be made this small, whatever it shows, and it fits an 800×600
-// screen with a title bar and a panel.
+// WindowMin is the most content may ask for; it fits an 800×600 screen.
 var WindowMin = fyne.NewSize(720, 480)
 
 func (k *sizeKeeper) Layout(objects []fyne.CanvasObject, size fyne.Size) {
@@ -452,7 +415,6 @@ func (k *sizeKeeper) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
-	// The window's size is the canvas's, padding included.
 	size = k.win.Canvas().Size()
 	if size == k.size || size.Width <= 0 {
 		return
@@ -461,15 +423,12 @@ func (k *sizeKeeper) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	k.a.SetWindowSize(size.Width, size.Height)
 }
 
-// keepSize wraps the window's content so its size is remembered (see
-// sizeKeeper); call it again after the content is replaced.
+// keepSize wraps the content to remember its size; call again after replacing it.
 func (k *sizeKeeper) keepSize(win fyne.Window) {
 	win.SetContent(container.New(k, win.Content(), kit.NewLayer(win.Canvas())))
 }
 
-// rememberSize saves the main window's size when the user resizes it and
-// when it closes. When the content is replaced (the welcome screen giving
-// way to the shell), call keepSize on what it returns.
+// rememberSize saves the window's size; call keepSize again on new content.
 func rememberSize(a *app.App, win fyne.Window) *sizeKeeper {
 	k := &sizeKeeper{a: a, win: win}
 	k.keepSize(win)

@@ -1,6 +1,5 @@
-// Package apptest opens an Agent Desk App for tests: a fresh temp folder for
-// settings and history, the built-in demo answering instantly, and a keyring
-// kept in memory so tests never touch the machine's real keyring.
+// Package apptest opens an App for tests: a temp folder, the instant demo
+// and an in-memory keyring, so the machine's real keyring is never touched.
 package apptest
 
 import (
@@ -22,9 +21,7 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// Open returns an App in demo mode whose files live under t.TempDir(). Each
-// change may adjust the Config (for example to point ClientOptions at a
-// demoservice test server of another variant).
+// Open returns a demo-mode App under t.TempDir(); change may adjust Config.
 func Open(t testing.TB, change ...func(*app.Config)) *app.App {
 	t.Helper()
 	cfg := app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: DemoStarter(demoservice.Options{}), Keyring: NewKeyring(), FastRetries: true}
@@ -39,8 +36,8 @@ func Open(t testing.TB, change ...func(*app.Config)) *app.App {
 	return a
 }
 
-// DemoStarter starts the built-in demo made with opts (given the app's key)
-// on a loopback port, as main does; a zero Pace answers at once.
+// DemoStarter starts the demo made with opts on loopback, as main does; a
+// zero Pace answers at once.
 func DemoStarter(opts demoservice.Options) func(key string) (app.DemoServer, error) {
 	return func(key string) (app.DemoServer, error) {
 		opts.APIKey = key
@@ -48,13 +45,12 @@ func DemoStarter(opts demoservice.Options) func(key string) (app.DemoServer, err
 	}
 }
 
-// WithDemo makes Open's built-in demo with opts (a pace, a reading).
+// WithDemo makes Open's built-in demo with opts.
 func WithDemo(opts demoservice.Options) func(*app.Config) {
 	return func(c *app.Config) { c.StartDemo = DemoStarter(opts) }
 }
 
-// Demo is a's running built-in service, for its faults and records; nil
-// when a real account is active.
+// Demo is a's running built-in service; nil when a real account is active.
 func Demo(a *app.App) *demoservice.Server {
 	s, _ := a.Demo().(*demoservice.Server)
 	return s
@@ -70,11 +66,9 @@ type Keyring struct {
 // NewKeyring returns an empty in-memory keyring.
 func NewKeyring() *Keyring { return &Keyring{m: map[string]string{}} }
 
-// NewBrokenKeyring is a keyring every call to which fails, like a desktop
-// without one.
+// NewBrokenKeyring fails every call, like a desktop without a keyring.
 func NewBrokenKeyring() *Keyring { return &Keyring{m: map[string]string{}, broken: true} }
 
-// errNotFound mirrors the keyring's own "not found" answer.
 var errNotFound = errors.New("secret not found in keyring")
 
 var errNoKeyring = errors.New("no keyring")
@@ -112,10 +106,8 @@ func (k *Keyring) Delete(service, user string) error {
 	return nil
 }
 
-// NothingOutlives fails t when more goroutines run than before did, once
-// those that wind down on their own schedule (connections, timers) have had
-// a moment; each wait calls settle, when not nil (a test's UI queue). The
-// failure lists every goroutine, to show which one was left.
+// NothingOutlives fails t, listing all goroutines, when more run than before
+// once self-ending ones had a moment; settle runs at each wait.
 func NothingOutlives(t testing.TB, before int, settle func()) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
@@ -131,9 +123,8 @@ func NothingOutlives(t testing.TB, before int, settle func()) {
 	}
 }
 
-// OnService opens an App (as Open does) whose account talks to a built-in
-// service of its own, made with opts (its key is set; the client does not
-// retry), for tests that read or set that service's state and faults.
+// OnService opens an App on a built-in service of its own (opts; no retries),
+// for tests that set that service's state and faults.
 func OnService(t testing.TB, opts demoservice.Options) (*app.App, *demoservice.Service) {
 	t.Helper()
 	opts.APIKey = "k"
@@ -142,9 +133,7 @@ func OnService(t testing.TB, opts demoservice.Options) (*app.App, *demoservice.S
 	return a, svc
 }
 
-// OnURL opens an App (as Open does) whose account talks to the service at
-// url with the key "k", retrying as it does for users; change may adjust
-// the configuration further.
+// OnURL opens an App talking to url with key "k", retrying as for users.
 func OnURL(t testing.TB, url string, change ...func(*app.Config)) *app.App {
 	t.Helper()
 	return Open(t, append([]func(*app.Config){func(c *app.Config) {
@@ -152,10 +141,8 @@ func OnURL(t testing.TB, url string, change ...func(*app.Config)) *app.App {
 	}}, change...)...)
 }
 
-// Rewriting is a transport that makes the built-in service say something
-// else: in the answers to GET requests whose path starts with Prefix, Old
-// becomes New (JSON text). Tests use it for what a hostile or unusual
-// server sends (titles with direction overrides, agents switched off).
+// Rewriting makes the built-in service say something else: in GET answers
+// under Prefix, Old becomes New. For hostile or unusual server tests.
 type Rewriting struct {
 	// Next sends the requests (http.DefaultTransport when nil).
 	Next     http.RoundTripper
@@ -185,9 +172,7 @@ func (rt Rewriting) RoundTrip(r *http.Request) (*http.Response, error) {
 	return res, nil
 }
 
-// RowOnItsWay takes batch id's next row and runs it on the service as
-// RunBatch would have, leaving it running with its execution id: as a
-// stop or a crash leaves a row whose run the service has.
+// RowOnItsWay starts batch id's next row and leaves it running, as a crash would.
 func RowOnItsWay(t testing.TB, a *app.App, agent client.Agent, id int64) storage.BatchRow {
 	t.Helper()
 	ctx := context.Background()

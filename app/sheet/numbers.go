@@ -11,12 +11,9 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-// numbers shows a workbook's number cells as the spreadsheet program
-// does, by the number format of each cell's style. The formats are
-// excelize's (a date shows as "11-25-26", which a batch's date reading
-// knows), applied in a workbook of its own that holds only the sheet's
-// number formats: excelize reads a number only from a cell. A number
-// shown once is remembered, since a column of dates holds few.
+// numbers shows number cells by their style's format, as excelize formats
+// them, in a workbook holding only the sheet's formats (excelize formats only
+// cells). Results are cached: a date column holds few distinct values.
 type numbers struct {
 	formats  []int // each style's number format
 	custom   []customFormat
@@ -37,12 +34,9 @@ type shownKey struct {
 	value string
 }
 
-// maxShown is how many numbers are remembered: a column of dates over
-// years, with room.
 const maxShown = 1 << 16
 
-// newNumbers reads the number formats of styles (a workbook's styles
-// part; nil or unreadable: numbers show as saved).
+// newNumbers reads the styles' number formats; without them numbers show as saved.
 func newNumbers(styles []byte, date1904 bool) *numbers {
 	n := &numbers{date1904: date1904, styled: map[int]bool{}, shown: map[shownKey]string{}}
 	var st struct {
@@ -71,8 +65,6 @@ func newNumbers(styles []byte, date1904 bool) *numbers {
 	return n
 }
 
-// show is the number v of a cell of style as the spreadsheet program
-// shows it.
 func (n *numbers) show(style int, v string) string {
 	if style <= 0 || style >= len(n.formats) || !numeric(v) {
 		return plainNumber(v)
@@ -92,7 +84,6 @@ func (n *numbers) show(style int, v string) string {
 	return s
 }
 
-// format is v in style's format, by excelize (false when it cannot).
 func (n *numbers) format(style int, v string) (string, bool) {
 	if n.book == nil && !n.broken {
 		b, err := formatsBook(n.formats, n.custom, n.date1904)
@@ -124,7 +115,6 @@ func (n *numbers) close() {
 	}
 }
 
-// numeric reports whether v is a number as a workbook keeps one.
 func numeric(v string) bool {
 	if strings.Contains(v, "_") {
 		return false
@@ -133,9 +123,7 @@ func numeric(v string) bool {
 	return err == nil
 }
 
-// plainNumber is a number with no format as excelize shows it: its
-// digits, and at most 15 significant ones (as a spreadsheet program keeps
-// them) when it has more.
+// plainNumber is an unformatted number as excelize shows it (15 significant digits).
 func plainNumber(v string) string {
 	if !numeric(v) {
 		return v
@@ -148,8 +136,6 @@ func plainNumber(v string) string {
 	return s
 }
 
-// zeroFilled reports whether v is a whole number with at most 15
-// significant digits, zeros after them.
 func zeroFilled(v string) bool {
 	if strings.ContainsAny(v, ".Ee") {
 		return false
@@ -157,8 +143,6 @@ func zeroFilled(v string) bool {
 	return len(strings.TrimRight(strings.TrimLeft(v, "+-0"), "0")) <= 15
 }
 
-// formatsBook is a workbook holding the given number formats, a style
-// for each of formats, and an empty sheet.
 func formatsBook(formats []int, custom []customFormat, date1904 bool) (*excelize.File, error) {
 	var st strings.Builder
 	st.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><styleSheet xmlns="` + mainNS + `">`)

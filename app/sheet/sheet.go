@@ -1,11 +1,7 @@
-// Package sheet reads the spreadsheets staff run an agent over, row by
-// row: CSV (UTF-8 with or without BOM, UTF-16 with a BOM, else Latin-1;
-// comma, semicolon or tab, sniffed) through encoding/csv, and Excel
-// workbooks (.xlsx, the first sheet) read from their XML as a stream, so
-// a 100,000-row sheet is never held whole. What a sheet may hold is
-// bounded (cells, columns, text) and a sheet past a bound is refused as
-// soon as it is seen to be. Problems are errors with facts (*Error); app
-// words them.
+// Package sheet reads spreadsheets row by row: CSV (encoding and separator
+// sniffed) and the first sheet of .xlsx workbooks, streamed so a large
+// sheet is never held whole. Content is bounded and refused as soon as a
+// bound is passed. Problems are *Error with facts; app words them.
 package sheet
 
 import (
@@ -28,32 +24,24 @@ import (
 	"github.com/agentdesk/agentdesk/internal/recovered"
 )
 
-// MaxBytes is the largest sheet read: a 300-row list of product texts is
-// well under a megabyte; a file this large is more likely the wrong one.
+// MaxBytes is the largest sheet read; one this large is likely the wrong file.
 const MaxBytes = 20 << 20
 
-// maxCell is the most of one cell kept: a request longer than this is not
-// one a person typed into a cell.
+// maxCell is the most of one cell kept.
 const maxCell = 1 << 20
 
-// What a sheet may hold. A 100,000-row sheet of requests (a few columns,
-// a few hundred characters each) is well inside; past them a batch would
-// be unwieldy and the reading take minutes and gigabytes.
+// What a sheet may hold: beyond, a batch would be unwieldy and reading slow.
 const (
 	// MaxColumns is the most columns a header may name.
 	MaxColumns = 1000
-	// MaxCells is the most cells kept, all rows together (each row up to
-	// its last cell with a value, under the header's columns).
+	// MaxCells is the most cells kept, all rows together.
 	MaxCells = 2_000_000
-	// MaxText is the most text kept, in bytes: the cells' together, and
-	// a workbook's table of shared texts.
+	// MaxText is the most text kept, cells and shared texts.
 	MaxText = 64 << 20
-	// maxSheetXML is the most a workbook's sheet may unpack to: the
-	// cells' XML, a few dozen bytes each.
+	// maxSheetXML is the most a workbook's sheet may unpack to.
 	maxSheetXML = 256 << 20
 )
 
-// limits are the bounds a sheet is read within.
 type limits struct {
 	columns, cells int
 	text, sheetXML int64
@@ -63,8 +51,8 @@ func standardLimits() limits {
 	return limits{columns: MaxColumns, cells: MaxCells, text: MaxText, sheetXML: maxSheetXML}
 }
 
-// Row is one line of a sheet: its number as the spreadsheet program shows
-// it (the header is row 1) and its cells, as text.
+// Row is one line of a sheet: its number as the spreadsheet shows it (the
+// header is row 1) and its cells.
 type Row struct {
 	Number int
 	Cells  []string
@@ -74,9 +62,8 @@ type Row struct {
 type Table interface {
 	// Header is the first row: the columns' names.
 	Header() []string
-	// Next is the next row; io.EOF after the last. Rows with nothing in
-	// them are skipped; cells right of the header's last column are left
-	// out. Once the context Open had ends, its error.
+	// Next is the next row, io.EOF after the last; empty rows are skipped and
+	// cells past the header dropped. Once Open's context ends, its error.
 	Next() (Row, error)
 	// Progress is how much of the sheet is read, from 0 to 1.
 	Progress() float64
@@ -92,21 +79,17 @@ const (
 	Unreadable Kind = iota + 1
 	// Empty: no row at all.
 	Empty
-	// HeaderOnly: the names of the columns and no row under them.
+	// HeaderOnly: column names and no row under them.
 	HeaderOnly
 	// TooLarge: larger than MaxBytes.
 	TooLarge
-	// Merged: cells merged across rows or columns (Cell names the range);
-	// each row needs its own values.
+	// Merged: merged cells (Cell names the range); each row needs its own values.
 	Merged
 	// TooManyColumns: a header naming more than MaxColumns columns.
 	TooManyColumns
-	// TooManyCells: more than MaxCells cells (Row: where the count
-	// passed it), or a workbook's sheet whose XML is larger than so many
-	// cells would be.
+	// TooManyCells: more than MaxCells cells (Row: where), or sheet XML that large.
 	TooManyCells
-	// TooMuchText: more than MaxText of text, in the cells or in a
-	// workbook's shared texts.
+	// TooMuchText: more than MaxText of text.
 	TooMuchText
 )
 
@@ -114,8 +97,7 @@ const (
 type Error struct {
 	Kind Kind
 	Path string
-	// Row is the row concerned (0: the whole sheet); Cell the cell or
-	// range ("B3", "B2:B4").
+	// Row is the row concerned (0: the whole sheet); Cell the cell or range.
 	Row    int
 	Cell   string
 	Detail string // what the reader said, for Unreadable
@@ -141,10 +123,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Open opens the sheet at path by its ending: .csv, .tsv and .txt as
-// text, .xlsx as an Excel workbook (its first sheet). It reads the header
-// and checks there is at least one row under it. Reading stops with ctx
-// (its error is returned, not a sheet's): Open's and the table's.
+// Open opens the sheet at path by its ending (.csv, .tsv, .txt or .xlsx),
+// reads the header and checks a row follows. Reading stops with ctx.
 func Open(ctx context.Context, path string) (Table, error) {
 	return open(ctx, path, standardLimits())
 }
@@ -229,7 +209,6 @@ func ReadCSV(ctx context.Context, r io.Reader, name string) (Table, error) {
 	return t, nil
 }
 
-// readCSVSafely is readCSV with a panic a sheet that cannot be read.
 func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, lim limits) (t *csvTable, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -239,8 +218,7 @@ func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, li
 	return readCSV(ctx, r, size, name, lim)
 }
 
-// panicked is the error for a panic in reading the sheet at path: a file
-// the reader did not expect is one it cannot read, and the app goes on.
+// panicked makes a reader's panic an unreadable sheet; the app goes on.
 func panicked(path string, r any) *Error {
 	e := &Error{Kind: Unreadable, Path: path, Err: errPanic}
 	var re *recovered.Error
@@ -250,11 +228,9 @@ func panicked(path string, r any) *Error {
 	return e
 }
 
-// errPanic is in the error of a sheet whose reading panicked: a fault of
-// the reader's to mend.
+// errPanic marks a reader's fault to mend.
 var errPanic = errors.New("the sheet's reader failed")
 
-// kept counts what the rows read so far hold, against the limits.
 type kept struct {
 	lim   limits
 	cells int
@@ -262,7 +238,6 @@ type kept struct {
 	path  string
 }
 
-// add counts a row's cells (row is its number), refusing past a limit.
 func (k *kept) add(row int, cells []string) error {
 	k.cells += len(cells)
 	if k.cells > k.lim.cells {
@@ -277,8 +252,6 @@ func (k *kept) add(row int, cells []string) error {
 	return nil
 }
 
-// header is a header row's cells up to its last named one, refused when
-// it names more columns than the limit.
 func (k *kept) header(row int, rec []string) ([]string, error) {
 	n := len(rec)
 	for n > 0 && strings.TrimSpace(rec[n-1]) == "" {
@@ -299,18 +272,13 @@ type csvTable struct {
 	k    kept
 	rows
 	header []string
-	// width is how many of a record's cells are kept: the header's,
-	// blank names on its right included (a spreadsheet program saves
-	// them when a row further down is wider).
+	// width is the cells kept per record: the header's, blank names included.
 	width int
-	// inCells counts the line breaks inside the cells read so far: a
-	// record's row, as a spreadsheet program numbers it, is its line less
-	// those.
+	// inCells counts line breaks inside cells, so rows number as spreadsheets do.
 	inCells int
 	closer  io.Closer
 }
 
-// countingReader counts the bytes read through it.
 type countingReader struct {
 	r io.Reader
 	n int64
@@ -376,9 +344,8 @@ func (t *csvTable) Header() []string { return t.header }
 
 func (t *csvTable) Next() (Row, error) { return t.rows.next(t.path, t.next) }
 
-// rows is what both kinds of table do alike between their rows: the
-// first row, read to check there is one, comes back first; what stopped
-// the table is said again; a panic in read is an unreadable sheet.
+// rows is shared by both tables: the first row comes back first, the
+// stopping error repeats, and a panic in read is an unreadable sheet.
 type rows struct {
 	first *Row
 	err   error
@@ -438,9 +405,7 @@ func (t *csvTable) next() (Row, error) {
 	}
 }
 
-// rowOf is the row number of the record just read, as a spreadsheet
-// program shows it (blank lines are rows there; a cell's own line breaks
-// are not).
+// rowOf numbers a record as a spreadsheet does: blank lines count, in-cell breaks not.
 func (t *csvTable) rowOf(rec []string) int {
 	line, _ := t.r.FieldPos(0)
 	n := line - t.inCells
@@ -457,9 +422,8 @@ func (t *csvTable) Close() error {
 	return nil
 }
 
-// decoded is br's text as UTF-8: a UTF-8 BOM is dropped, UTF-16 with its
-// BOM decoded, and text that is not UTF-8 read as Windows Latin-1 (what
-// spreadsheet programs in Portuguese and Spanish save "CSV" as).
+// decoded is br as UTF-8: BOMs handled, non-UTF-8 read as Windows Latin-1
+// (how Portuguese and Spanish spreadsheets save CSV).
 func decoded(br *bufio.Reader) (io.Reader, error) {
 	start, err := br.Peek(4)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
@@ -479,7 +443,6 @@ func decoded(br *bufio.Reader) (io.Reader, error) {
 	return br, nil
 }
 
-// trimPartialRune drops a rune cut off at the end of a sample.
 func trimPartialRune(b []byte) []byte {
 	for i := 0; i < utf8.UTFMax && len(b) > 0; i++ {
 		if r, _ := utf8.DecodeLastRune(b); r != utf8.RuneError {
@@ -490,9 +453,8 @@ func trimPartialRune(b []byte) []byte {
 	return b
 }
 
-// sniff is the separator of a CSV from its first lines: the one of comma,
-// semicolon and tab that appears most often outside quotes in the first
-// line, which holds the column names.
+// sniff picks comma, semicolon or tab, whichever is most frequent outside
+// quotes in the header line.
 func sniff(head []byte) rune {
 	line := head
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
@@ -517,8 +479,6 @@ func sniff(head []byte) rune {
 	return best
 }
 
-// cells are a record's cells trimmed of surrounding space, each at most
-// maxCell bytes.
 func cells(rec []string) []string {
 	out := make([]string, len(rec))
 	for i, c := range rec {

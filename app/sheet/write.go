@@ -13,16 +13,10 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
-// Write writes a results sheet at path, in the format its ending asks for
-// (.xlsx, else CSV with a BOM so spreadsheet programs read it as UTF-8,
-// its cells separated by comma: ',' or ';' where numbers take a decimal
-// comma): header, then rows. It is written whole to a file beside it and renamed
-// over it, so the sheet at path is a complete sheet at every moment, the
-// last one or the new one.
-//
-// When path cannot be replaced (the sheet is open in a spreadsheet
-// program that locks it), the results go to a new name beside it, "name
-// (2).xlsx" and so on; the name written is returned.
+// Write writes a results sheet at path: .xlsx, else CSV with a BOM (so it
+// reads as UTF-8) separated by comma. It writes beside and renames, so path
+// is always a complete sheet. If path is locked by another program, a free
+// name beside it ("name (2).xlsx") is used; the name written is returned.
 func Write(path string, header []string, rows [][]string, comma rune) (string, error) {
 	ext := filepath.Ext(path)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+strings.TrimSuffix(filepath.Base(path), ext)+".*"+ext)
@@ -60,7 +54,6 @@ func Write(path string, header []string, rows [][]string, comma rune) (string, e
 	return "", err
 }
 
-// replaceable tells a results file of ours that may be written over.
 func replaceable(path string) bool {
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
@@ -70,8 +63,8 @@ func replaceable(path string) bool {
 	return true
 }
 
-// locked tells an error from a file another program holds open (Windows'
-// sharing violation, which os does not name).
+// locked tells a file another program holds open (Windows' sharing
+// violation, which os does not name).
 func locked(err error) bool {
 	s := strings.ToLower(err.Error())
 	return strings.Contains(s, "used by another process") || strings.Contains(s, "sharing violation")

@@ -19,26 +19,22 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 )
 
-// An Excel workbook is a zip of XML parts. Its first sheet is read here
-// from its part as a stream, each cell by its reference: excelize's row
-// reader pads a row out to its last cell (a row holding one cell in
-// column XFD was 16,384 strings), holds the workbook's table of shared
-// texts as millions of structures (a 79 MB table took gigabytes) and
-// cannot be stopped. excelize still shows the numbers (numbers.go).
+// The first sheet is streamed from its XML part, cell by reference:
+// excelize's row reader pads rows to their last cell, holds shared texts as
+// huge numbers of structures and cannot be stopped. excelize still formats
+// numbers (numbers.go).
 
-// maxPart is the most the other parts read (the workbook, its
-// relationships, its styles) may unpack to.
+// maxPart bounds what the other parts may unpack to.
 const maxPart = 16 << 20
 
-// lastColumn and lastRow are Excel's (XFD, 1,048,576): a reference past
-// them is not one a spreadsheet program wrote.
+// lastColumn and lastRow are Excel's (XFD, 1,048,576); past them is no
+// reference a spreadsheet program wrote.
 const (
 	lastColumn = 16384
 	lastRow    = 1 << 20
 )
 
-// errTooBig is a part unpacking to more than it may (a zip may say a part
-// is smaller than it is: what is read is counted).
+// errTooBig: a zip may understate a part's size, so what is read is counted.
 var errTooBig = errors.New("the part unpacks to more than Agent Desk reads")
 
 type xlsxTable struct {
@@ -60,8 +56,8 @@ type xlsxTable struct {
 	v, is  []byte // a cell's value and inline text, reused
 }
 
-// book is a workbook's zip, its parts by name (and by name in lower
-// case: some programs write "xl/SharedStrings.xml").
+// book is a workbook's zip, parts by name and lower-cased name (some
+// programs write "xl/SharedStrings.xml").
 type book struct {
 	files map[string]*zip.File
 }
@@ -73,8 +69,6 @@ func (b *book) file(name string) *zip.File {
 	return b.files[strings.ToLower(name)]
 }
 
-// open is a part's content, unpacked and counted: reading more than
-// limit bytes of it is errTooBig.
 func (b *book) open(f *zip.File, limit int64) (io.ReadCloser, *capped, error) {
 	rc, err := f.Open()
 	if err != nil {
@@ -87,7 +81,6 @@ func (b *book) open(f *zip.File, limit int64) (io.ReadCloser, *capped, error) {
 	}{c, rc}, c, nil
 }
 
-// capped counts what is read through it and fails past max.
 type capped struct {
 	r      io.Reader
 	n, max int64
@@ -108,7 +101,6 @@ func (c *capped) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// small is a small part's content (nil when the workbook lacks it).
 func (b *book) small(name string) ([]byte, error) {
 	f := b.file(name)
 	if f == nil {
@@ -125,7 +117,6 @@ func (b *book) small(name string) ([]byte, error) {
 	return io.ReadAll(rc)
 }
 
-// decoder reads XML in UTF-8 or in the encoding it declares.
 func decoder(r io.Reader) *xml.Decoder {
 	d := xml.NewDecoder(r)
 	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
@@ -146,7 +137,6 @@ type relationships struct {
 	} `xml:"Relationship"`
 }
 
-// rels are the relationships of the part at from ("" for the package's).
 func (b *book) rels(from string) (relationships, error) {
 	name := "_rels/.rels"
 	if from != "" {
@@ -160,7 +150,6 @@ func (b *book) rels(from string) (relationships, error) {
 	return r, decoder(bytes.NewReader(data)).Decode(&r)
 }
 
-// target is where a relationship of the part at from leads.
 func target(from, to string) string {
 	to = strings.ReplaceAll(to, `\`, "/")
 	if strings.HasPrefix(to, "/") {
@@ -169,8 +158,6 @@ func target(from, to string) string {
 	return path.Join(path.Dir(from), to)
 }
 
-// ofType is the target of the first relationship whose type ends with
-// kind ("/styles"), or def.
 func (r relationships) ofType(from, kind, def string) string {
 	for _, rel := range r.Rels {
 		if strings.HasSuffix(rel.Type, kind) {
@@ -180,11 +167,9 @@ func (r relationships) ofType(from, kind, def string) string {
 	return def
 }
 
-// openXLSX opens a workbook's first sheet. What can be known before its
-// rows is checked first, in this order: the parts' sizes as the zip
-// gives them, the sheet's XML read through once (its true size, and no
-// merged cells: a row would not have its own values), the shared texts'
-// size as read; then the header and a first row.
+// openXLSX opens the first sheet, checking before its rows: the zip's part
+// sizes, the sheet's true size and no merged cells (each row needs its own
+// values), the shared texts' size; then the header and a first row.
 func openXLSX(ctx context.Context, p string, lim limits) (Table, error) {
 	f, err := os.Open(p)
 	if err != nil {
@@ -198,8 +183,7 @@ func openXLSX(ctx context.Context, p string, lim limits) (Table, error) {
 	return readXLSX(ctx, f, info.Size(), f, p, lim)
 }
 
-// readXLSX reads the workbook r holds (size bytes; file is closed with
-// the table, or when it is refused).
+// readXLSX reads the workbook in r; file is closed with the table or on refusal.
 func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p string, lim limits) (tb Table, err error) {
 	unreadable := func(err error) error {
 		return &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
@@ -377,8 +361,7 @@ func (t *xlsxTable) Close() error {
 	return err
 }
 
-// token is the sheet's next piece of XML; the context is looked at every
-// few thousand, so a stretch of XML holding no row stops too.
+// token checks the context every few thousand tokens, so rowless XML stops too.
 func (t *xlsxTable) token() (xml.Token, error) {
 	if t.tokens++; t.tokens%4096 == 0 {
 		if err := t.ctx.Err(); err != nil {
@@ -400,10 +383,8 @@ func (t *xlsxTable) token() (xml.Token, error) {
 	return tok, nil
 }
 
-// readRow is the next row's number and cells, up to its last cell with a
-// value in the first width columns; a cell right of those is left out,
-// unless header (the first row with a value is the header): then a value
-// there is a header wider than the limit. io.EOF after the last row.
+// readRow is the next row's number and cells within width columns (a wider
+// header is refused); io.EOF after the last row.
 func (t *xlsxTable) readRow(width int, header bool) (int, []string, error) {
 	for {
 		tok, err := t.token()
@@ -434,7 +415,6 @@ func (t *xlsxTable) readRow(width int, header bool) (int, []string, error) {
 	}
 }
 
-// cells are the cells of the row just started, read to its end.
 func (t *xlsxTable) cells(width int, header bool) ([]string, error) {
 	var row []string
 	col := 0
@@ -496,8 +476,7 @@ func (t *xlsxTable) cells(width int, header bool) ([]string, error) {
 	}
 }
 
-// cell reads the cell just started to its end, keeping its value (v)
-// and its inline text (is: the text runs, not their phonetic guides).
+// cell reads a cell's value (v) and inline text runs (is), not phonetic guides.
 func (t *xlsxTable) cell() error {
 	t.v, t.is = t.v[:0], t.is[:0]
 	depth, phonetic := 0, 0
@@ -551,8 +530,6 @@ func (t *xlsxTable) cell() error {
 	}
 }
 
-// appendCapped appends what a cell may keep of more (cells cuts it to
-// maxCell at a letter's end).
 func appendCapped(b, more []byte) []byte {
 	room := maxCell + utf8.UTFMax - len(b)
 	if room <= 0 {
@@ -561,9 +538,8 @@ func appendCapped(b, more []byte) []byte {
 	return append(b, more[:min(len(more), room)]...)
 }
 
-// value is the cell just read as the spreadsheet program shows it: a
-// shared or inline text, TRUE or FALSE, a formula's saved result, a
-// number in its style's format (a date as a date).
+// value is the cell as the spreadsheet shows it: shared or inline text,
+// TRUE/FALSE, a formula's saved result, or a number in its style's format.
 func (t *xlsxTable) value(kind, style, ref string) (string, error) {
 	switch kind {
 	case "s":
@@ -598,7 +574,6 @@ func (t *xlsxTable) value(kind, style, ref string) (string, error) {
 	return t.nums.show(styleOf(style), string(t.v)), nil
 }
 
-// styleOf is a cell's style number (0, the plain style, when none).
 func styleOf(s string) int {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
@@ -607,9 +582,7 @@ func styleOf(s string) int {
 	return n
 }
 
-// excelDate is a date cell's ISO 8601 value as the number a spreadsheet
-// program keeps a date as (days since 1900, with Excel's 29 February
-// 1900).
+// excelDate is an ISO date as Excel's day number (with its 29 February 1900).
 func excelDate(v string) (string, bool) {
 	layout := "20060102T150405.999"
 	if strings.HasSuffix(v, "Z") {
@@ -639,7 +612,6 @@ func isNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
 }
 
-// attr is the value of el's attribute named name, whatever its prefix.
 func attr(el xml.StartElement, name string) string {
 	for _, a := range el.Attr {
 		if a.Name.Local == name {
@@ -649,8 +621,7 @@ func attr(el xml.StartElement, name string) string {
 	return ""
 }
 
-// columnOf is the column of a cell's name, counted from 1 ("B3": 2); 0
-// when it is not one.
+// columnOf is a cell reference's 1-based column ("B3": 2), 0 when none.
 func columnOf(ref string) int {
 	col, i := 0, 0
 	for ; i < len(ref); i++ {
@@ -673,8 +644,7 @@ func columnOf(ref string) int {
 	return col
 }
 
-// unescape is a workbook's text with the characters XML cannot hold
-// as they were ("_x000D_" is a carriage return, "_x005F_" an underscore).
+// unescape restores characters XML cannot hold ("_x000D_", "_x005F_").
 func unescape(s string) string {
 	if !strings.Contains(s, "_x") {
 		return s
@@ -702,9 +672,7 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// sharedTexts is a workbook's table of shared texts, one after another
-// in one buffer: a 60 MB table takes 60 MB, not the millions of small
-// structures it parses into.
+// sharedTexts keeps all shared texts in one buffer, not millions of structures.
 type sharedTexts struct {
 	text []byte
 	ends []uint32 // where each text ends in text
@@ -721,8 +689,7 @@ func (s *sharedTexts) at(i int) (string, bool) {
 	return string(s.text[start:s.ends[i]]), true
 }
 
-// loadShared reads the table of shared texts: at most limit bytes of
-// XML, so at most limit bytes of text.
+// loadShared reads at most limit bytes of shared-text XML.
 func loadShared(ctx context.Context, b *book, f *zip.File, limit int64) (sharedTexts, error) {
 	var s sharedTexts
 	rc, _, err := b.open(f, limit)
@@ -778,9 +745,8 @@ func loadShared(ctx context.Context, b *book, f *zip.File, limit int64) (sharedT
 	}
 }
 
-// scanSheet reads the sheet's XML through before its rows are read: its
-// size, counted (a zip may say a part is smaller than it is), and its
-// first merged range ("B2:B3"; "" when none), which comes after the rows.
+// scanSheet reads the sheet through first: its counted size (a zip may
+// understate it) and its first merged range, which comes after the rows.
 func scanSheet(ctx context.Context, b *book, f *zip.File, limit int64) (int64, string, error) {
 	rc, count, err := b.open(f, limit)
 	if err != nil {
@@ -818,8 +784,8 @@ func scanSheet(ctx context.Context, b *book, f *zip.File, limit int64) (int64, s
 	}
 }
 
-// mergedRange is the range of the first merged cell in data, or where
-// one begins that data does not hold whole (-1: none).
+// mergedRange is the first merged range in data, or where an incomplete one
+// begins (-1: none).
 func mergedRange(data []byte, end bool) (string, int) {
 	name := []byte("mergeCell")
 	for from := 0; ; {

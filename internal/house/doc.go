@@ -1,3 +1,3 @@
-// Package house holds checks over the whole module's code that go test runs
-// (make test), for rules the compiler and vet do not enforce.
+// Package house holds whole-module checks, run by go test, for rules the
+// compiler and vet do not enforce.
 package house

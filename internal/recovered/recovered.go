@@ -1,6 +1,5 @@
-// Package recovered turns a panic met while handling data from outside
-// Agent Desk (a server's stream, a sheet, a picture) into an error the user
-// reads in plain words, so such data can never end the program.
+// Package recovered turns a panic on outside data (a stream, a sheet, a
+// picture) into a plain error, so such data can never end the program.
 package recovered
 
 import (
@@ -12,10 +11,10 @@ import (
 
 // Error is a panic recovered while reading What.
 type Error struct {
-	// What was being read, for the log and for tests ("a streamed event").
+	// What was being read ("a streamed event").
 	What string
-	// Reason is the runtime's own words, or the panic value's type: never
-	// the value itself, which may hold what a server sent.
+	// Reason is the runtime's words or the value's type, never the value: it
+	// may hold server text.
 	Reason string
 }
 
@@ -23,11 +22,9 @@ func (e *Error) Error() string {
 	return "agentdesk: reading " + e.What + " failed: " + e.Reason
 }
 
-// From turns the value of recover() into an *Error (nil when nothing was
-// recovered) and writes it with its stack to the log. Call it in a deferred
-// function: defer func() { if err := recovered.From("a sheet", recover()); … }.
-// The log holds the runtime's message or the value's type and the stack
-// (function names and addresses), so no key and no server text reaches it.
+// From turns recover()'s value into an *Error (nil when nothing) and logs it
+// with the stack; call it in a deferred function. The log never holds the
+// panic value, so no key or server text reaches it.
 func From(what string, r any) error {
 	if r == nil {
 		return nil

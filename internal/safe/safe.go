@@ -1,10 +1,7 @@
-// Package safe is the one policy for things a server names: links, file
-// types, file names and text shown in titles or sent to the desktop. Server
-// text is data, never code: whatever a reply says, nothing here lets it start
-// a program, reach another host unasked, or disguise what it is.
-//
-// Every screen and the app go through these functions; none of them decides
-// on its own whether a link may open or what a file is called.
+// Package safe is the one policy for what a server names: links, file
+// types, file names and displayed text. Server text is data, never code: it
+// cannot start a program, reach another host unasked, or disguise itself.
+// Screens never decide this on their own.
 package safe
 
 import (
@@ -17,10 +14,9 @@ import (
 	"unicode/utf8"
 )
 
-// Link reports whether a link a server sent may be opened, and the address
-// to open. Only https, http and mailto links open; everything else (file:,
-// UNC paths, javascript:, custom schemes that start other programs, links
-// carrying a user name or password) is shown as text only.
+// Link reports whether a server's link may open, and the address to open.
+// Only https, http and mailto open; file:, UNC, javascript:, custom schemes
+// and links with credentials stay text.
 func Link(raw string) (*url.URL, bool) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" || len(raw) > 4096 || strings.HasPrefix(raw, `\\`) || strings.HasPrefix(raw, "//") {
@@ -51,14 +47,10 @@ func Link(raw string) (*url.URL, bool) {
 	return u, true
 }
 
-// LinkNeedsConfirm reports whether the user should see a link's full
-// address before it opens: when the words shown differ from where it goes.
-//
-// A mail link opens unasked only when it is one plain address and the words
-// are that address: a query can attach a file (attach=), copy someone in
-// (cc=, bcc=, to=) or write the mail (body=, subject=), and mail programs
-// act on it while the words show only the address, so any query, fragment,
-// second address or %-escape asks first.
+// LinkNeedsConfirm reports whether the user must see the full address first:
+// when the words shown differ from the target. A mailto opens unasked only as
+// one plain address equal to its words, since a query can attach files, add
+// recipients or write the mail unseen.
 func LinkNeedsConfirm(text string, target *url.URL) bool {
 	text = strings.TrimSpace(text)
 	if target == nil {
@@ -72,9 +64,8 @@ func LinkNeedsConfirm(text string, target *url.URL) bool {
 	return text != t
 }
 
-// plainAddress reports one mail address in its plainest form: a name, one
-// "@" and a domain, of letters, digits and . - _ + ' only, so no mail
-// program can read it as several addresses, a header or an escape.
+// plainAddress reports one mail address of plain characters only, which no
+// mail program can read as several addresses, a header or an escape.
 func plainAddress(s string) bool {
 	local, domain, ok := strings.Cut(s, "@")
 	if !ok || local == "" || domain == "" || strings.Contains(domain, "@") ||
@@ -89,8 +80,7 @@ func plainAddress(s string) bool {
 	return true
 }
 
-// Kind is what a file is, judged from its first bytes, never from its name
-// or its address.
+// Kind is what a file is, judged from its first bytes, never its name or address.
 type Kind int
 
 const (
@@ -119,15 +109,13 @@ func (k Kind) String() string {
 	return "file"
 }
 
-// Openable reports whether a file of this kind may be handed to the
-// computer's own viewer or player. Only pictures, sounds, videos and PDFs
-// are: a program, a script or a shortcut never is, whatever its name says.
+// Openable reports whether a kind may go to the system viewer: pictures,
+// sounds, videos and PDFs only, never programs, scripts or shortcuts.
 func Openable(k Kind) bool {
 	return k == Image || k == Audio || k == Video || k == PDF
 }
 
-// sniffed are the content types http.DetectContentType names that Agent
-// Desk knows, with their kind and extension.
+// sniffed maps http.DetectContentType's known types to kind and extension.
 var sniffed = map[string]struct {
 	kind Kind
 	ext  string
@@ -151,8 +139,7 @@ var sniffed = map[string]struct {
 // SniffLen is how many first bytes Sniff looks at.
 const SniffLen = 512
 
-// Sniff tells a file's kind and the extension that kind goes by from its
-// first bytes (SniffLen of them are enough). ext is "" for Other.
+// Sniff tells a file's kind and extension from its first bytes ("" for Other).
 func Sniff(head []byte) (k Kind, ext string) {
 	if len(head) > SniffLen {
 		head = head[:SniffLen]
@@ -177,21 +164,15 @@ func Sniff(head []byte) (k Kind, ext string) {
 	return Other, ""
 }
 
-// maxNameBytes bounds a whole name, extension included. File systems count
-// bytes, not characters: most allow 255, encrypted home folders (eCryptfs)
-// 143, and a batch's files folder adds " (2)" and a word to its sheet's
-// name.
+// maxNameBytes leaves room under file systems' byte limits (eCryptfs is
+// tight) for suffixes a batch adds.
 const maxNameBytes = 120
 
-// FileName makes a name a server proposed fit to offer in a Save dialog or
-// to write on disk: no folder separators, no "..", no control or
-// direction-changing characters, no names Windows reserves, at most
-// maxNameBytes bytes with the extension (cut between two characters), and
-// the extension that fits what the file is (ext, from Sniff), never the one
-// the server gave. fallback names the file when nothing usable is left (for
-// example "image").
+// FileName makes a server's proposed name safe for a Save dialog or disk: no
+// separators, "..", control or direction characters, or Windows-reserved
+// names, at most maxNameBytes, with the extension of what the file is (ext
+// from Sniff), never the server's. fallback is used when nothing is left.
 func FileName(name, ext, fallback string) string {
-	// The last part of a path or address only.
 	name = strings.ReplaceAll(name, `\`, "/")
 	if i := strings.IndexAny(name, "?#"); i >= 0 && strings.Contains(name[:i], "/") {
 		name = name[:i]
@@ -216,9 +197,7 @@ func FileName(name, ext, fallback string) string {
 		}
 	}
 	name = strings.Trim(b.String(), " .")
-	// Keep the stem only: the extension is decided by the content. What
-	// follows a last dot counts as an extension when it looks like one
-	// (letters and digits, at least one letter): "v2.1" keeps its ".1".
+	// Keep the stem only: the content decides the extension ("v2.1" keeps ".1").
 	if i := strings.LastIndex(name, "."); i > 0 && looksLikeExt(name[i+1:]) {
 		name = name[:i]
 	}
@@ -235,8 +214,6 @@ func FileName(name, ext, fallback string) string {
 	return name + ext
 }
 
-// cutBytes is the longest start of s of at most n bytes that ends between
-// two characters.
 func cutBytes(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -264,8 +241,7 @@ func looksLikeExt(s string) bool {
 	return letter && len(s) <= 10
 }
 
-// reservedOnWindows reports names Windows gives to devices (CON, NUL,
-// COM1…), which it refuses as file names whatever their extension.
+// reservedOnWindows reports device names (CON, NUL, COM1…) Windows refuses.
 func reservedOnWindows(stem string) bool {
 	s := strings.ToUpper(stem)
 	if i := strings.IndexByte(s, '.'); i >= 0 {
@@ -283,12 +259,10 @@ func reservedOnWindows(stem string) bool {
 	return false
 }
 
-// Text neutralises text a server sent for showing on one line (a title, a
-// name, a notification): control characters and line breaks become spaces,
-// characters that turn writing direction around or hide themselves are
-// dropped (they can make "exe.txt" read as "txt.exe"), runs of spaces fold,
-// and at most max characters are kept (0: no limit), followed by "…" when
-// some were cut.
+// Text makes server text safe for one line: controls become spaces,
+// direction-changing and invisible characters go (they make "exe.txt" read
+// "txt.exe"), spaces fold, and at most max characters stay (0: no limit),
+// then "…".
 func Text(s string, max int) string {
 	var b strings.Builder
 	b.Grow(min(len(s), 4*max+4))
@@ -318,11 +292,8 @@ func Text(s string, max int) string {
 	return b.String()
 }
 
-// Cell is text for one cell of a CSV file that a spreadsheet program reads
-// as text: a cell that would start a formula (=, +, @, a tab or a carriage
-// return; a minus not starting a number) gets a leading apostrophe, as
-// spreadsheet programs themselves mark text. What an agent wrote or a
-// service named is data, never a formula that runs or calls out.
+// Cell is a CSV cell a spreadsheet reads as text: one that would start a
+// formula gets a leading apostrophe. Agent output is data, never a formula.
 func Cell(s string) string {
 	if s == "" {
 		return s
@@ -345,8 +316,6 @@ func btoi(b bool) int {
 	return 0
 }
 
-// isBidi reports the characters that change the direction text is laid out
-// in: embeddings, overrides, isolates and marks.
 func isBidi(r rune) bool {
 	switch {
 	case r >= 0x202A && r <= 0x202E, // LRE RLE PDF LRO RLO
@@ -357,9 +326,8 @@ func isBidi(r rune) bool {
 	return false
 }
 
-// isInvisible reports characters that take no space and can hide what a
-// name says: zero-width spaces and joiners kept out of names, byte order
-// marks, interlinear annotations and tag characters.
+// isInvisible reports zero-width, BOM, annotation and tag characters that
+// can hide what a name says.
 func isInvisible(r rune) bool {
 	switch {
 	case r == 0x200B, r == 0x2060, r == 0xFEFF, r == 0x00AD,

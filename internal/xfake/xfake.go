@@ -12,8 +12,7 @@ package xfake
 #include <X11/Xlib.h>
 #include <X11/Xatom.h>
 
-// xf_close closes the connection, without Xlib if the server went away
-// (Xlib would exit the process).
+// xf_close closes without Xlib if the server went away (Xlib would exit).
 static void xf_close(Display *dpy) {
 	int fd = ConnectionNumber(dpy);
 	struct pollfd p = {fd, POLLIN, 0};
@@ -41,17 +40,14 @@ static Window xf_window(Display *dpy, Window parent, int x, int y, int w, int h,
 	return win;
 }
 
-// xf_types sets XdndTypeList on win to the n atoms in types.
 static void xf_types(Display *dpy, Window win, Atom *types, int n) {
 	XChangeProperty(dpy, win, XInternAtom(dpy, "XdndTypeList", False), XA_ATOM, 32, PropModeReplace,
 			(unsigned char *)types, n);
 	XSync(dpy, False);
 }
 
-// xf_serve answers the SelectionRequests that come in ms milliseconds, as
-// an XDND source does: TARGETS on XdndSelection with the n atoms in types,
-// anything else with a refusal. It returns after answering TARGETS once
-// (1), or when no event came for ms (0).
+// xf_serve answers SelectionRequests for ms as an XDND source: TARGETS with
+// types, anything else refused. Returns 1 after TARGETS, 0 on timeout.
 static int xf_serve(Display *dpy, Atom *types, int n, int ms) {
 	Atom xdnd = XInternAtom(dpy, "XdndSelection", False), targets = XInternAtom(dpy, "TARGETS", False);
 	for (;;) {
@@ -94,8 +90,8 @@ static void xf_own(Display *dpy, Window owner) {
 	XSync(dpy, False);
 }
 
-// xf_own_and_go makes owner the owner of XdndSelection and destroys it,
-// the server grabbed so that no other client's request comes between.
+// xf_own_and_go takes XdndSelection and destroys owner under a server grab,
+// so no other request comes between.
 static void xf_own_and_go(Display *dpy, Window owner) {
 	XGrabServer(dpy);
 	XSetSelectionOwner(dpy, XInternAtom(dpy, "XdndSelection", False), owner, CurrentTime);
@@ -118,8 +114,7 @@ import (
 	"unsafe"
 )
 
-// Conn is a connection to the display named by $DISPLAY; use it from one
-// goroutine at a time.
+// Conn is a connection to $DISPLAY; use it from one goroutine at a time.
 type Conn struct {
 	once sync.Once
 	dpy  *C.Display
@@ -134,8 +129,7 @@ func Open() (*Conn, error) {
 	return &Conn{dpy: dpy}, nil
 }
 
-// Close closes the connection; the server destroys its windows. It is
-// safe when the server went away.
+// Close closes the connection, safe when the server went away.
 func (c *Conn) Close() {
 	c.once.Do(func() { C.xf_close(c.dpy) })
 }
@@ -144,31 +138,26 @@ func (c *Conn) window(parent uintptr, x, y, w, h int, override, mapped bool) uin
 	return uintptr(C.xf_window(c.dpy, C.Window(parent), C.int(x), C.int(y), C.int(w), C.int(h), cbool(override), cbool(mapped)))
 }
 
-// Window makes and maps a top-level window at (x, y) on the root, w×h big,
-// above the ones made before. Without a window manager it stays there.
+// Window makes and maps a w×h top-level at (x, y), above earlier ones.
 func (c *Conn) Window(x, y, w, h int) uintptr { return c.window(0, x, y, w, h, false, true) }
 
-// Child makes and maps a window inside parent at (x, y), as a window
-// manager's frame holds the app's window.
+// Child makes and maps a window inside parent, as a WM frame holds the app's.
 func (c *Conn) Child(parent uintptr, x, y, w, h int) uintptr {
 	return c.window(parent, x, y, w, h, false, true)
 }
 
-// Overlay makes and maps an override-redirect top-level window, as drag
-// sources show the dragged thing under the pointer.
+// Overlay makes an override-redirect top-level, as drag sources show the
+// dragged thing.
 func (c *Conn) Overlay(x, y, w, h int) uintptr { return c.window(0, x, y, w, h, true, true) }
 
 // URIList is the type a drag offers files in.
 const URIList = "text/uri-list"
 
-// Source makes an unmapped window, to own XdndSelection as a file
-// manager's hidden drag-source window does: its XdndTypeList says it
-// offers text/uri-list.
+// Source makes an unmapped drag-source window offering text/uri-list.
 func (c *Conn) Source() uintptr { return c.SourceOffering(URIList) }
 
-// SourceOffering makes an unmapped window, to own XdndSelection as a drag
-// source's hidden window does, with its XdndTypeList set to types; without
-// types it has no XdndTypeList (then only Serve tells what it offers).
+// SourceOffering makes an unmapped drag-source window with XdndTypeList
+// types; without types only Serve tells what it offers.
 func (c *Conn) SourceOffering(types ...string) uintptr {
 	win := c.window(0, 0, 0, 1, 1, false, false)
 	if len(types) > 0 {
@@ -178,11 +167,8 @@ func (c *Conn) SourceOffering(types ...string) uintptr {
 	return win
 }
 
-// Serve answers the selection requests that come to this connection's
-// windows until one asks XdndSelection for its TARGETS, which it answers
-// with types (a drag source's XdndSelection answers it with the types the
-// drag offers), and tells whether one came before no event came for
-// timeout.
+// Serve answers selection requests until one asks XdndSelection's TARGETS
+// (answered with types); false if none came within timeout.
 func (c *Conn) Serve(timeout time.Duration, types ...string) bool {
 	atoms := c.atoms(types)
 	var p *C.Atom
@@ -202,13 +188,11 @@ func (c *Conn) atoms(names []string) []C.Atom {
 	return atoms
 }
 
-// TakeXdndSelection makes owner the owner of XdndSelection, as a drag
-// source does when a drag starts.
+// TakeXdndSelection makes owner own XdndSelection, as a drag start does.
 func (c *Conn) TakeXdndSelection(owner uintptr) { C.xf_own(c.dpy, C.Window(owner)) }
 
-// TakeXdndSelectionAndGo makes owner the owner of XdndSelection and
-// destroys it before any other client is heard, as a drag source that
-// crashes at once.
+// TakeXdndSelectionAndGo takes XdndSelection and destroys owner at once,
+// like a source that crashes.
 func (c *Conn) TakeXdndSelectionAndGo(owner uintptr) { C.xf_own_and_go(c.dpy, C.Window(owner)) }
 
 // Destroy destroys the window win.

@@ -10,16 +10,12 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// aboutFold is how tall an agent's description may stand above its form
-// before the rest waits behind "Show more": a long description must not
-// push the questions and Run out of sight.
+// aboutFold: a longer description folds behind "Show more" so the questions
+// and Run stay in sight.
 const aboutFold = 96
 
-// aboutOpen is the share of the window's height an unfolded description
-// may take.
 const aboutOpen = 0.4
 
-// canvasOf is the window canvas o is on, or nil.
 func canvasOf(o fyne.CanvasObject) fyne.Canvas {
 	if fa := fyne.CurrentApp(); fa != nil {
 		return fa.Driver().CanvasForObject(o)
@@ -27,11 +23,8 @@ func canvasOf(o fyne.CanvasObject) fyne.Canvas {
 	return nil
 }
 
-// aboutView shows an agent's description as the markdown it is written in
-// (under the rules for server text: links through the link policy, no
-// picture loaded), folded to aboutFold when it is longer, with Show more /
-// Show less. relayout lays out what holds the view again, when the text's
-// height changed with the width it wraps to.
+// aboutView shows a description as markdown under the server-text rules,
+// folded to aboutFold; relayout runs when its height changes.
 func aboutView(about string, relayout func()) fyne.CanvasObject {
 	rich, _ := kit.NewMarkdownText(about)
 	fold := &foldLayout{max: aboutFold, relayout: relayout}
@@ -62,10 +55,8 @@ func aboutView(about string, relayout func()) fyne.CanvasObject {
 	return container.NewVBox(box, container.NewHBox(more))
 }
 
-// foldLayout gives its one child (a scroll around the text) the child's
-// natural height, or at most max while folded; it tells onOverflow whether
-// the text is taller than that, so "Show more" shows only when there is
-// more to show.
+// foldLayout gives the text its natural height, at most max while folded;
+// onOverflow hears whether there is more, so "Show more" shows only then.
 type foldLayout struct {
 	max        float32
 	open       bool
@@ -76,7 +67,6 @@ type foldLayout struct {
 	relayout   func()
 }
 
-// natural is the height the text needs at width w.
 func (f *foldLayout) natural(o fyne.CanvasObject, w float32) float32 {
 	s, ok := o.(*container.Scroll)
 	if !ok {
@@ -102,12 +92,10 @@ func (f *foldLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	if !f.open {
 		h = min(h, f.max)
 	} else if c := canvasOf(objs[0]); c != nil && c.Size().Height > 0 {
-		// Unfolded, it still leaves the window room for the tabs and the
-		// bar with Run: beyond aboutOpen of the window's height, the text
-		// scrolls in its own place.
+		// Unfolded, past aboutOpen of the window the text scrolls, leaving room for Run.
 		h = min(h, max(f.max, c.Size().Height*aboutOpen))
 	}
-	// The width is the window's to give: text wraps to it, never widens it.
+	// The width is the window's: text wraps to it, never widens it.
 	return fyne.NewSize(0, h)
 }
 
@@ -117,8 +105,7 @@ func (f *foldLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 	if size.Width != f.width {
 		f.width = size.Width
-		// The text rewrapped: when the height it needs changed, what holds
-		// it lays out again (after this layout, not inside it).
+		// Relayout after this layout, not inside it.
 		if h := f.natural(objs[0], size.Width); h != f.height && f.relayout != nil {
 			kit.Do(f.relayout)
 		}

@@ -5,9 +5,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// bindUntil shows each snapshot of o (kit.Bind) until show reports that it
-// was the last one it needs (a run that ended, a file that arrived), then
-// stops hearing. stop ends it sooner.
+// bindUntil shows each snapshot of o until show reports the last one it
+// needs; stop ends it sooner.
 func bindUntil[T any](o app.Observable[T], show func(T) (last bool)) (stop func()) {
 	done := false
 	stop = kit.Bind(o, func(v T) {

@@ -21,14 +21,10 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// detail is one agent's right-hand pane: title, type, long description
-// and the tabs Run (or Chat), History and those other screens add.
 type detail struct {
-	s *Screen
-	// request waits for the form to be built (fillRequest).
+	s       *Screen
 	request string
-	// agent is the full agent once read (loaded); until then only what
-	// the list knew: its id, title, description and type.
+	// agent is the full agent once loaded; until then what the list knew.
 	agent client.Agent
 
 	content *fyne.Container
@@ -38,11 +34,8 @@ type detail struct {
 	tabs    *container.AppTabs
 	runTab  *container.TabItem
 	histTab *container.TabItem
-	// unbind ends what the detail hears (the agent, its history) when it
-	// closes.
-	unbind []func()
+	unbind  []func()
 
-	// Run tab (non-chat agents).
 	form      *form
 	formBox   *fyne.Container
 	att       screen.Attachments
@@ -56,13 +49,11 @@ type detail struct {
 	elapsed   *widget.Label
 	bar       *widget.ProgressBarInfinite
 	active    *app.ActiveRun
-	// running is the active run's progress as last published; stopRun
-	// stops hearing it, clock stops redrawing its time (see startClock).
+	// running is the active run's progress; stopRun stops hearing it.
 	running app.RunProgress
 	stopRun func()
 	clock   context.CancelFunc
 
-	// History tab.
 	past    *app.List[app.Run]
 	runs    []app.Run
 	history *kit.List
@@ -75,8 +66,6 @@ func newDetail(s *Screen, item app.AgentItem) *detail {
 	return d
 }
 
-// shown reads the agent in full the first time it is opened, its history
-// each time.
 func (d *detail) shown() {
 	if d.full == nil {
 		d.full = d.s.app.Agents().Open(d.agent.ID)
@@ -87,10 +76,8 @@ func (d *detail) shown() {
 	d.startClock()
 }
 
-// hidden is told that another agent took the detail's place.
 func (d *detail) hidden() { d.stopClock() }
 
-// close ends what the detail hears; it is not shown again.
 func (d *detail) close() {
 	d.stopClock()
 	if d.stopRun != nil {
@@ -108,7 +95,6 @@ func (d *detail) close() {
 	}
 }
 
-// showAgent shows the agent once read in full, or why it could not be.
 func (d *detail) showAgent(v app.Loaded[client.Agent]) {
 	switch {
 	case d.loaded:
@@ -126,13 +112,10 @@ func (d *detail) showAgent(v app.Loaded[client.Agent]) {
 	}
 }
 
-// openingText is what the detail says while it reads the agent.
 func openingText(a client.Agent) string {
 	return lang.L("Opening {{.Agent}}…", map[string]any{"Agent": titleOf(a)})
 }
 
-// agentKind is the line under an agent's title: its type, and whether the
-// service has switched it off.
 func agentKind(a client.Agent) string {
 	if a.Inactive() {
 		return lang.L("{{.Kind}} · switched off", map[string]any{"Kind": kindName(a.Type)})
@@ -140,12 +123,10 @@ func agentKind(a client.Agent) string {
 	return kindName(a.Type)
 }
 
-// formWidth is the widest the Run tab's form and result are drawn.
 const formWidth = 880
 
-// titleOf is an agent's title as the detail shows it: one line, without
-// the control and direction-changing characters a service could put in it
-// to break the layout or make the title read as something else.
+// titleOf is the title on one line, without control or direction-changing
+// characters a service could use to break the layout or disguise it.
 func titleOf(a client.Agent) string { return kit.Line(a.Title, 0) }
 
 func (d *detail) build() {
@@ -188,11 +169,9 @@ func (d *detail) build() {
 	}
 }
 
-// reloader is a tab that can read its content again (an agent's files).
 type reloader interface{ Reload() }
 
-// refreshTab reads a tab's content again when it comes into view, so what
-// changed elsewhere (a file linked on the Files screen) shows at once.
+// refreshTab reloads a tab as it comes into view, to show changes made elsewhere.
 func (d *detail) refreshTab(t *container.TabItem) {
 	if t == nil {
 		return
@@ -215,9 +194,6 @@ func (d *detail) buildChat() fyne.CanvasObject {
 		lang.L("This agent answers in a conversation. Start a chat to choose its model and write your first message."), start, many)
 }
 
-// runOnMany is the button that runs the agent once for every row of a
-// sheet, file of a folder or line of text: a batch, followed on the
-// Batches screen.
 func (d *detail) runOnMany() *kit.Button {
 	many := kit.NewButtonWithIcon(lang.L("Run on many…"), theme.ListIcon(), func() { batches.RunOnMany(d.s.env, d.agent) })
 	many.Tip = lang.L("Run the agent once for every row of a sheet, file of a folder or line of text.")
@@ -227,9 +203,7 @@ func (d *detail) runOnMany() *kit.Button {
 	return many
 }
 
-// buildRun is the Run tab: the form and the output scroll, and under them
-// a bar that stays in sight whatever their length: the line that says
-// what to fix, Run and Cancel, and the run's progress.
+// buildRun is the Run tab: form and output scroll above a bar that stays in sight.
 func (d *detail) buildRun() fyne.CanvasObject {
 	if d.form != nil {
 		d.form.close() // built again
@@ -248,8 +222,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.cancelBtn.Hide()
 	d.bar = widget.NewProgressBarInfinite()
 	d.bar.Stop()
-	// The time above the bar, not beside it: a growing "Running for 1
-	// minute 5 seconds" would move the bar's edge every second.
+	// Above the bar: a growing time beside it would move the bar's edge each second.
 	d.elapsed = widget.NewLabel(lang.L("Running…"))
 	d.elapsed.Truncation = fyne.TextTruncateEllipsis
 	d.progress = container.NewVBox(d.elapsed, d.bar)
@@ -265,12 +238,10 @@ func (d *detail) buildRun() fyne.CanvasObject {
 		d.formBox.Add(kit.NewBorder(nil, nil, add, nil, d.att.Object()))
 	}
 	if d.agent.Inactive() {
-		// Marked and not runnable, with the reason where Run is.
 		d.runBtn.Disable()
 		kit.ShowError(d.formErr, app.Describe(app.ErrAgentInactive))
 	} else if name, why := app.Blocked(d.agent); name != "" {
-		// No answer can make the form valid: say so at the question and
-		// where Run is, instead of a Run that always fails.
+		// No answer can make the form valid: say so rather than offer a Run that fails.
 		d.runBtn.Disable()
 		d.form.showErrors(map[string]string{name: why})
 		kit.ShowError(d.formErr, d.form.errorSummary(map[string]string{name: why}))
@@ -291,7 +262,6 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	return newRunPane(pane, d.dropped)
 }
 
-// runPane is the Run tab's content; files dropped on it go to the form.
 type runPane struct {
 	widget.BaseWidget
 	content fyne.CanvasObject
@@ -312,18 +282,13 @@ func (p *runPane) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimple
 // Dropped gives files dropped on the Run tab to the form.
 func (p *runPane) Dropped(paths []string) { p.drop(paths) }
 
-// DropHint: files dropped on the Run tab go with the next run, or each
-// with a run of its own.
+// DropHint: files dropped on the Run tab go with the next run, or one run each.
 func (p *runPane) DropHint() (string, bool) {
 	return lang.L("Drop the files to send them with the next run, or to run once for each"), true
 }
 
-// dropped takes files dropped on the Run tab: a sheet alone, where no
-// file question waits for a file, asks whether it goes with the next run
-// or the agent runs once for each of its rows (Run on many…; straight
-// there when the form takes no files); several files or a folder ask
-// whether they go with one run or each with its own; any other drop goes
-// to the form (attach).
+// dropped routes dropped files: a lone sheet asks next run or one run per
+// row, several files or a folder ask one run or one each, else attach.
 func (d *detail) dropped(paths []string) {
 	if d.form == nil || len(paths) == 0 {
 		return
@@ -345,15 +310,13 @@ func (d *detail) dropped(paths []string) {
 	d.attach(paths)
 }
 
-// isFolder reports whether path is a folder.
 func isFolder(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.IsDir()
 }
 
-// attach fills the form's file questions that have no file yet, a file
-// each in the form's order; the rest is attached to the next run. With
-// nowhere to put them, the user is told.
+// attach fills the empty file questions in order; the rest go with the next
+// run, and the user is told when there is nowhere to put them.
 func (d *detail) attach(paths []string) {
 	if d.form == nil {
 		return
@@ -375,7 +338,6 @@ func (d *detail) attach(paths []string) {
 	}
 }
 
-// revealOutput scrolls the Run tab so the result's first lines are in view.
 func (d *detail) revealOutput() {
 	if d.scroll == nil || d.s.current != d {
 		return
@@ -390,16 +352,13 @@ func (d *detail) revealOutput() {
 	}
 }
 
-// submit runs the agent from the keyboard (Ctrl+Enter), when Run could be
-// clicked.
 func (d *detail) submit() {
 	if d.runBtn != nil && !d.runBtn.Disabled() && (d.tabs == nil || d.tabs.Selected() == d.runTab) {
 		d.run()
 	}
 }
 
-// run checks the form and starts the agent; the run continues when the
-// user leaves the screen.
+// run checks the form and starts the agent; the run outlives the screen.
 func (d *detail) run() {
 	if d.form == nil || d.active != nil {
 		return
@@ -430,15 +389,12 @@ func (d *detail) run() {
 	d.watch(ar)
 }
 
-// barMax is how many characters of a message the bar by Run shows: a
-// service's long error must not push Run out of sight.
+// barMax: a service's long error must not push Run out of sight.
 const barMax = 300
 
-// barText is msg as the bar by Run shows it.
 func barText(msg string) string { return safe.Text(msg, barMax) }
 
-// checkAgain looks for the result of a run that was still going on the
-// service; it never runs the agent again.
+// checkAgain looks up a run still going on the service; it never runs it again.
 func (d *detail) checkAgain(r app.Run) {
 	if d.active != nil {
 		return
@@ -451,7 +407,6 @@ func (d *detail) checkAgain(r app.Run) {
 	d.watch(ar)
 }
 
-// watch shows a run in progress and its result when it ends.
 func (d *detail) watch(ar *app.ActiveRun) {
 	d.active = ar
 	d.runBtn.Disable()
@@ -475,8 +430,6 @@ func (d *detail) watch(ar *app.ActiveRun) {
 	})
 }
 
-// showElapsed says how long the run has been going, or, when the service
-// asked to wait, how long until it goes on.
 func (d *detail) showElapsed() {
 	p := d.running
 	took := time.Since(p.Started).Round(time.Second)
@@ -490,10 +443,7 @@ func (d *detail) showElapsed() {
 	d.elapsed.SetText(text)
 }
 
-// startClock redraws the run's time once a second, the one thing on
-// screen that changes with nothing published. It runs only while a run of
-// this agent goes and its detail is the one on show: the run ending,
-// another agent opened, the account changing and the app closing stop it.
+// startClock redraws the run's time while this agent's run goes and is on show.
 func (d *detail) startClock() {
 	if d.clock != nil || d.active == nil || d.s.current != d {
 		return
@@ -526,7 +476,6 @@ func (d *detail) stopClock() {
 	}
 }
 
-// ended shows the result of a run that ended.
 func (d *detail) ended(ar *app.ActiveRun, p app.RunProgress) {
 	d.active = nil
 	d.stopClock()
@@ -552,14 +501,12 @@ func (d *detail) ended(ar *app.ActiveRun, p app.RunProgress) {
 	d.s.runFinished(ar, p)
 }
 
-// cancelRun stops the run in progress (Cancel button, Esc).
 func (d *detail) cancelRun() {
 	if d.active != nil {
 		d.active.Cancel()
 	}
 }
 
-// loadHistory reads the agent's runs again, newest first.
 func (d *detail) loadHistory() {
 	if d.past != nil {
 		d.past.Reload()
@@ -598,9 +545,8 @@ func (d *detail) showHistory(st app.ListState[app.Run]) {
 	kit.SetBody(d.histBox, body)
 }
 
-// fillRequest writes text in the form's request question (the agent's
-// first text question) and shows the Run tab with the keyboard there; an
-// agent not read yet gets it once its form is built.
+// fillRequest writes text in the request question and shows the Run tab
+// focused there; an agent not read yet gets it once its form is built.
 func (d *detail) fillRequest(text string) {
 	if d.form == nil {
 		d.request = text
@@ -612,7 +558,7 @@ func (d *detail) fillRequest(text string) {
 	if fl == nil || fl.set == nil || fl.get == nil {
 		return
 	}
-	// What the user wrote there stays: the template goes under it.
+	// What the user wrote stays: the template goes under it.
 	if had := strings.TrimSpace(fl.get()); had != "" && had != strings.TrimSpace(text) {
 		text = had + "\n\n" + text
 	}
@@ -628,7 +574,6 @@ func (d *detail) fillRequest(text string) {
 	}
 }
 
-// reopen shows a past run's answers and output on the Run tab.
 func (d *detail) reopen(r app.Run) {
 	if d.form == nil {
 		return
@@ -642,8 +587,7 @@ func (d *detail) reopen(r app.Run) {
 }
 
 func newRunRow() fyne.CanvasObject {
-	// A row's size is its template's: a date, a line and credits as they
-	// are written in the language in use.
+	// A row's size is its template's, in the language in use.
 	when := widget.NewLabelWithStyle(app.DateTime(time.Date(2026, 11, 21, 10, 0, 0, 0, time.Local)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	summary := widget.NewLabel(lang.L("No text"))
 	summary.Truncation = fyne.TextTruncateEllipsis
@@ -700,7 +644,6 @@ func statusIcon(status string) fyne.Resource {
 	return theme.ConfirmIcon()
 }
 
-// showSaveError tells the user a file could not be saved.
 func showSaveError(err error, w fyne.Window) {
 	kit.ShowInformation(lang.L("Not saved"), app.Describe(err), w)
 }

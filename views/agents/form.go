@@ -21,8 +21,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// field is one question of the form: its name, its help, its input and
-// the note in red under the input.
 type field struct {
 	q     client.Question
 	get   func() string
@@ -32,47 +30,33 @@ type field struct {
 	help  *widget.Label // nil when the question has no help text
 	err   *widget.Label
 	box   *fyne.Container // the question's column: label, help, input, error
-	// clearable is an optional choice, with a button that clears it on
-	// its right.
+	// clearable: an optional choice with a clear button on its right.
 	clearable bool
-	// att are a file question's file chips (nil for other questions).
-	att      screen.Attachments
-	attached int           // how many files att holds, uploading or not
-	oneFile  *widget.Label // says only the first of several files is sent
-	// list is an array question's editor (nil for other questions).
-	list *listEditor
-	// reword, when set, puts a note of the app's in the field's own words
-	// (a date's example written as the field writes dates).
-	reword func(string) string
-	// advanced: the question waits in the form's Advanced fold.
+	att       screen.Attachments
+	attached  int           // how many files att holds, uploading or not
+	oneFile   *widget.Label // says only the first of several files is sent
+	list      *listEditor
+	// reword puts an app note in the field's own words (a date as it writes dates).
+	reword   func(string) string
 	advanced bool
 }
 
-// form is the question form generated from an agent's questions: one
-// column, each question's bold name (a star when it must be answered),
-// its help, its input and its error under one another.
 type form struct {
 	fields  []*field
 	byName  map[string]*field
 	content *fyne.Container
-	// onChange is told of every answer the user changes (the app keeps
-	// them as a draft).
+	// onChange hears each answer change (kept as a draft).
 	onChange func()
-	// unbind ends what the form hears (the uploads of file questions).
-	unbind []func()
+	unbind   []func()
 	// fold holds the technical questions (app.IsAdvanced); nil without.
 	fold *kit.Fold
 }
 
-// requiredNote is the line at the top of a form with required questions.
 func requiredNote() string { return lang.L("* must be filled in") }
 
-// newForm builds the form from the agent's questions, filled with answers
-// (the remembered ones; a question without one shows the agent's default,
-// a question remembered as "" was cleared by the user and stays empty).
-// submit runs it (Enter in a number field or on a focused choice);
-// newAttachments makes the file chips of a file question (nil, or nil
-// returned: files cannot be added here).
+// newForm builds the form filled with answers (a missing one shows the
+// default; one remembered as "" was cleared and stays empty). submit runs it;
+// newAttachments may be or return nil: files cannot be added here.
 func newForm(agent client.Agent, answers map[string]string, submit func(), newAttachments func() screen.Attachments) *form {
 	f := &form{byName: map[string]*field{}}
 	changed := func() {
@@ -108,8 +92,7 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 		f.fields = append(f.fields, fl)
 		f.byName[q.Name] = fl
 	}
-	// Where some choices have a clear button, the other fields keep its
-	// room free, so that all of them end at the same edge.
+	// Fields keep a clear button's room free so all end at the same edge.
 	var gutter fyne.Size
 	for _, fl := range f.fields {
 		if fl.clearable {
@@ -137,7 +120,6 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 			fl.help = widget.NewLabel(h)
 			fl.help.Wrapping = fyne.TextWrapWord
 			fl.help.SizeName = theme.SizeNameCaptionText
-			// The help sits close under the name it explains.
 			head = container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), fl.label, fl.help)
 		}
 		col := []fyne.CanvasObject{head, input, fl.err}
@@ -153,7 +135,6 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 		rows = []fyne.CanvasObject{widget.NewLabel(lang.L("This agent asks no questions: press Run."))}
 	}
 	if len(advanced) > 0 {
-		// Technical questions (the picture's seed) wait under Advanced.
 		f.fold = kit.NewFold(lang.L("Advanced"), container.New(layout.NewCustomPaddedVBoxLayout(2*theme.Padding()), advanced...))
 		rows = append(rows, f.fold.Object())
 	}
@@ -161,12 +142,8 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 	return f
 }
 
-// nameMax is how many characters of a question's name its label keeps; the
-// label cuts it shorter, with an ellipsis, where the form is narrower.
 const nameMax = 200
 
-// questionLabel is the question's name in plain words; required ones are
-// marked with a star.
 func questionLabel(q client.Question) string {
 	name := screen.QuestionName(q, nameMax)
 	if q.Required {
@@ -175,12 +152,10 @@ func questionLabel(q client.Question) string {
 	return name
 }
 
-// shortName is a question's name in a sentence (the line by Run).
 func shortName(q client.Question) string {
 	return safe.Text(strings.TrimSuffix(questionLabel(q), " *"), 40)
 }
 
-// placeholder is the agent's placeholder for q, else fallback.
 func placeholder(q client.Question, fallback string) string {
 	if p := app.Placeholder(q); p != "" {
 		return p
@@ -190,15 +165,13 @@ func placeholder(q client.Question, fallback string) string {
 
 func newField(q client.Question, submit, changed func(), newAttachments func() screen.Attachments) *field {
 	fl := &field{q: q, err: kit.ErrorText()}
-	// edited clears the note at the field when its answer changes.
 	edited := func() {
 		kit.ShowError(fl.err, "")
 		changed()
 	}
 	switch q.Type {
 	case client.QuestionSelect:
-		// The choices are shown as plain text on one line, told apart
-		// when they look alike; the one picked is sent as the agent
+		// Choices show as plain one-line text; the one picked is sent as the agent
 		// spells it, spaces and all.
 		opts := app.Choices(q)
 		sel := kit.NewSelect(screen.ChoiceLabels(q, opts, choiceMax), nil)
@@ -210,8 +183,6 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 			}
 			return ""
 		}
-		// An answer that is none of the choices ("" among them) leaves
-		// nothing picked.
 		fl.set = func(v string) {
 			for i, o := range opts {
 				if o == v {
@@ -236,8 +207,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		e.SetPlaceHolder(placeholder(q, lang.L("A number")))
 		e.submit = submit
 		e.OnChanged = func(string) { edited() }
-		// A key that is not part of a number is refused where it was
-		// typed, with a word on why, not swallowed in silence.
+		// A refused key gets a word on why, not silence.
 		e.onRefused = func(r rune) {
 			typed := map[string]any{"Typed": string(r)}
 			if unicode.IsDigit(r) {
@@ -287,8 +257,6 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		fl.get = e.answer
 		fl.set = e.setAnswer
 		fl.input = e
-		// The example of the app's note is the one the placeholder shows,
-		// written as this field writes dates (and reads them).
 		iso := app.DateMessage(app.DateExample.Format(app.DateLayout))
 		fl.reword = func(msg string) string {
 			if msg == iso {
@@ -313,8 +281,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 			att = newAttachments()
 		}
 		if att == nil {
-			// Only where no files screen is built (tests): the app's
-			// files screen always makes attachments.
+			// Only without a files screen (tests).
 			note := widget.NewLabel(lang.L("Files can't be added here."))
 			if q.Required {
 				note.SetText(lang.L("Files can't be added here, so this question can't be answered."))
@@ -332,21 +299,17 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		fl.oneFile.Wrapping = fyne.TextWrapWord
 		fl.oneFile.Hide()
 		fl.input = container.NewVBox(kit.NewBorder(nil, nil, choose, nil, att.Object()), fl.oneFile)
-		// The question takes one file: the first one attached.
 		fl.get = func() string {
 			if ids := att.FileIDs(); len(ids) > 0 {
 				return string(ids[0])
 			}
 			return ""
 		}
-		// A file is attached anew each time: an id remembered from an
-		// earlier run is not shown as a file, so it is not sent either;
-		// an answer set (a past run re-opened, or none) takes away the
-		// files chosen so far.
+		// Files are attached anew each time: a remembered id is neither shown nor
+		// sent, and setting an answer clears the files.
 		fl.set = func(string) { att.Clear() }
 	default:
-		// A type Agent Desk does not know: a line of text, so nothing
-		// stops a run; the placeholder names what is asked for.
+		// An unknown type: a line of text, so nothing stops a run.
 		e := kit.NewFormEntry()
 		e.OnCtrlEnter = submit
 		fallback := ""
@@ -362,10 +325,8 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 	return fl
 }
 
-// answers are the form's current answers by question name: a choice as
-// the agent spells it, other text without spaces around it. A question
-// with a default that the user emptied answers "", so that the default
-// does not fill it again next time; other empty questions are left out.
+// answers are the current answers by name. A default the user emptied
+// answers "" so it does not fill in again; other empty ones are left out.
 func (f *form) answers() map[string]string {
 	out := map[string]string{}
 	for _, fl := range f.fields {
@@ -383,9 +344,8 @@ func (f *form) answers() map[string]string {
 	return out
 }
 
-// setAnswers fills the form with a past run's answers (re-opening it):
-// every question the run did not answer is emptied, so that nothing but
-// what that run sent is sent again.
+// setAnswers fills a past run's answers and empties the rest, so nothing
+// but what that run sent is sent again.
 func (f *form) setAnswers(answers map[string]string) {
 	for _, fl := range f.fields {
 		if fl.set != nil {
@@ -394,7 +354,6 @@ func (f *form) setAnswers(answers map[string]string) {
 	}
 }
 
-// uploading reports a file question whose file is still on its way.
 func (f *form) uploading() bool {
 	for _, fl := range f.fields {
 		if fl.att != nil && fl.att.Pending() {
@@ -404,7 +363,6 @@ func (f *form) uploading() bool {
 	return false
 }
 
-// emptyFiles are the file questions without a file, in the form's order.
 func (f *form) emptyFiles() []*field {
 	var out []*field
 	for _, fl := range f.fields {
@@ -415,7 +373,6 @@ func (f *form) emptyFiles() []*field {
 	return out
 }
 
-// close ends what the form hears.
 func (f *form) close() {
 	for _, stop := range f.unbind {
 		stop()
@@ -423,13 +380,8 @@ func (f *form) close() {
 	f.unbind = nil
 }
 
-// summaryNames is how many questions the line by Run names at most; it
-// counts the others.
 const summaryNames = 3
 
-// errorSummary names, in the form's order, the questions errs is about,
-// for the line by Run: "Check Style and Aspect ratio: …" ("" when errs
-// names none of them).
 func (f *form) errorSummary(errs map[string]string) string {
 	var names []string
 	for _, fl := range f.fields {
@@ -444,7 +396,6 @@ func (f *form) errorSummary(errs map[string]string) string {
 		return lang.L("Check {{.Question}}: the note in red under it says what is wrong.", map[string]any{"Question": names[0]})
 	}
 	if len(names) > summaryNames {
-		// A short line, whatever the number of questions to fix.
 		n := len(names) - summaryNames
 		more := lang.N("{{.Count}} more", n, map[string]any{"Count": app.Number(n)})
 		names = append(names[:summaryNames:summaryNames], more)
@@ -453,8 +404,6 @@ func (f *form) errorSummary(errs map[string]string) string {
 	return lang.L("Check {{.Questions}}: the notes in red under them say what is wrong.", map[string]any{"Questions": list})
 }
 
-// errorFor is the message errs has for fl: under its name, or under a
-// part of it ("items.2", as a service names a list's line).
 func (f *form) errorFor(fl *field, errs map[string]string) string {
 	if msg := errs[fl.q.Name]; msg != "" {
 		if fl.reword != nil {
@@ -475,8 +424,6 @@ func (f *form) errorFor(fl *field, errs map[string]string) string {
 	return errs[parts[0]]
 }
 
-// owner is the field a message's name is about: the question of that name,
-// or the question a part of which it names ("items.2"); nil for none.
 func (f *form) owner(name string) *field {
 	if fl := f.byName[name]; fl != nil {
 		return fl
@@ -489,8 +436,6 @@ func (f *form) owner(name string) *field {
 	return nil
 }
 
-// showErrors puts each message under the field it names and returns the
-// messages that name no field of the form.
 func (f *form) showErrors(errs map[string]string) []string {
 	var rest []string
 	for _, fl := range f.fields {
@@ -509,18 +454,14 @@ func (f *form) showErrors(errs map[string]string) []string {
 	return rest
 }
 
-// numberEntry is a text field that refuses anything but a number's
-// characters.
+// numberEntry refuses anything but a number's characters.
 type numberEntry struct {
 	kit.Field
-	// onRefused is told of a key that is not part of a number.
 	onRefused func(rune)
-	// submit runs the form (Ctrl+Enter).
-	submit func()
+	submit    func()
 }
 
-// TypedShortcut runs the form on Ctrl+Enter and passes the window's
-// shortcuts on (kit.FieldShortcut); other shortcuts are Entry's.
+// TypedShortcut runs the form on Ctrl+Enter and passes window shortcuts on.
 func (e *numberEntry) TypedShortcut(s fyne.Shortcut) {
 	if !kit.FieldShortcut(e, s, e.submit) {
 		e.Field.TypedShortcut(s)
@@ -545,10 +486,8 @@ func newNumberEntry() *numberEntry {
 	return e
 }
 
-// TypedRune lets the digits 0 to 9, one decimal point and a leading minus
-// through: the digits of other scripts (٣, ３) are no number the form or
-// the service reads. A decimal comma (as Portuguese and Spanish write
-// 0,5) becomes the point the service reads.
+// TypedRune lets ASCII digits, one point and a leading minus through (other
+// scripts' digits are no number the service reads); a comma becomes a point.
 func (e *numberEntry) TypedRune(r rune) {
 	if r == ',' {
 		r = '.'

@@ -18,27 +18,17 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// The inputs of the question types that need more than a widget.Entry:
-// a date with its calendar, several choices, a list of lines.
-
-// dateField is a date question: typed in the user's own way of writing a
-// date (as Fyne's DateEntry shows it, 25/11/2026 in much of the world) or
-// as 2026-11-25, or picked from the calendar behind its button. The
-// answer is always 2026-11-25, as the service takes it; a date the field
-// cannot read is kept as typed, for the form's check to refuse with a note
-// at the field.
+// dateField is a date typed the user's way or as 2026-11-25, or picked. The
+// answer is always 2026-11-25; an unreadable date is kept for the check to refuse.
 type dateField struct {
 	widget.DateEntry
 	layout string // how DateEntry writes a date here, a time layout
-	// onText is told of every change of the text, typed or picked.
 	onText func()
-	// submit runs the form (Ctrl+Enter).
 	submit func()
 	caret  kit.Caret
 }
 
-// TypedShortcut runs the form on Ctrl+Enter and passes the window's
-// shortcuts on (kit.FieldShortcut); other shortcuts are DateEntry's.
+// TypedShortcut runs the form on Ctrl+Enter and passes window shortcuts on.
 func (e *dateField) TypedShortcut(s fyne.Shortcut) {
 	e.caret.Wake(&e.Entry)
 	if !kit.FieldShortcut(e, s, e.submit) {
@@ -87,9 +77,8 @@ func newDateField() *dateField {
 	return e
 }
 
-// localDateLayout is the layout DateEntry writes dates in, for this
-// machine's language: a date written by it from Go's reference date is
-// that layout itself (DateEntry keeps its layout to itself).
+// localDateLayout is DateEntry's layout here: DateEntry keeps it private, but
+// formatting Go's reference date with it yields the layout itself.
 var localDateLayout = sync.OnceValue(func() string {
 	probe := widget.NewDateEntry()
 	ref := time.Date(2006, 1, 2, 0, 0, 0, 0, time.UTC)
@@ -100,8 +89,8 @@ var localDateLayout = sync.OnceValue(func() string {
 	return probe.Text
 })
 
-// CreateRenderer is DateEntry's, reading 2026-11-25 too, and telling of
-// every change of the text (DateEntry tells only of dates it can read).
+// CreateRenderer also reads 2026-11-25 and reports every text change
+// (DateEntry reports only dates it can read).
 func (e *dateField) CreateRenderer() fyne.WidgetRenderer {
 	r := e.DateEntry.CreateRenderer()
 	e.Validator = func(s string) error {
@@ -122,7 +111,6 @@ func (e *dateField) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-// parse reads s as the user's way of writing a date or as 2026-11-25.
 func (e *dateField) parse(s string) *time.Time {
 	s = strings.TrimSpace(s)
 	for _, l := range []string{app.DateLayout, e.layout} {
@@ -133,8 +121,6 @@ func (e *dateField) parse(s string) *time.Time {
 	return nil
 }
 
-// answer is the date as the service takes it, or the text as typed when
-// it is no date.
 func (e *dateField) answer() string {
 	s := strings.TrimSpace(e.Text)
 	if s == "" {
@@ -146,7 +132,6 @@ func (e *dateField) answer() string {
 	return s
 }
 
-// setAnswer shows an answer kept as 2026-11-25 the user's way.
 func (e *dateField) setAnswer(v string) {
 	if t, err := time.Parse(app.DateLayout, strings.TrimSpace(v)); err == nil {
 		e.SetDate(&t)
@@ -155,8 +140,6 @@ func (e *dateField) setAnswer(v string) {
 	e.SetText(v)
 }
 
-// example is the placeholder: a date written the user's way, the one the
-// note at the field gives too (app.DateMessage).
 func (e *dateField) example() string {
 	return lang.L("For example {{.Date}}", map[string]any{"Date": app.DateExample.Format(e.layout)})
 }
@@ -167,13 +150,9 @@ func (dateError) Error() string { return lang.L("Please enter a date.") }
 
 var errNotDate error = dateError{}
 
-// choiceMax is how many characters of a choice its check box shows.
 const choiceMax = 100
 
-// multiChoice is a multiselect question: a check box per choice, one under
-// another. The choices come from the service: each is shown as plain text
-// on one line, and however long, they never widen the window (the form
-// cuts them off at its edge).
+// multiChoice is a check box per choice, each one line that never widens the window.
 type multiChoice struct {
 	group  *kit.CheckGroup
 	values []string // the choices as the service sends them
@@ -194,8 +173,6 @@ func newMultiChoice(q client.Question, choices []string, changed func()) *multiC
 	return m
 }
 
-// answer is the chosen choices, in the order offered, as the form keeps a
-// list.
 func (m *multiChoice) answer() string {
 	chosen := map[string]bool{}
 	for _, s := range m.group.Selected {
@@ -210,7 +187,6 @@ func (m *multiChoice) answer() string {
 	return app.JoinList(out)
 }
 
-// setAnswer ticks the choices named (those still offered).
 func (m *multiChoice) setAnswer(items []string) {
 	want := map[string]bool{}
 	for _, v := range items {
@@ -225,8 +201,7 @@ func (m *multiChoice) setAnswer(items []string) {
 	m.group.SetSelected(sel)
 }
 
-// narrowLayout gives its objects all its room but asks for no width: what
-// they show is cut off at the form's edge rather than widen the window.
+// narrowLayout asks for no width: content is cut at the form's edge.
 type narrowLayout struct{}
 
 func (narrowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
@@ -246,10 +221,8 @@ func (narrowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-// listEditor is an array question: a line of text per item, each with
-// buttons to move it up or down and to remove it, and "Add a line" under
-// them. Tab goes through each line and its buttons in turn; Enter in a
-// line adds the next one.
+// listEditor is an array question: a line per item with move and remove
+// buttons; Enter in a line adds the next.
 type listEditor struct {
 	rows    []*listRow
 	box     *fyne.Container
@@ -257,10 +230,9 @@ type listEditor struct {
 	obj     fyne.CanvasObject
 	hint    string
 	changed func()
-	submit  func() // runs the form (Ctrl+Enter in a line)
+	submit  func()
 }
 
-// listRow is one line of a listEditor.
 type listRow struct {
 	entry          *kit.FormEntry
 	up, down, drop *kit.Button
@@ -304,7 +276,6 @@ func (l *listEditor) index(r *listRow) int {
 	return -1
 }
 
-// insert adds an empty line at i, with the keyboard in it when focus.
 func (l *listEditor) insert(i int, focus bool) {
 	r := l.newRow("")
 	i = max(0, min(i, len(l.rows)))
@@ -315,8 +286,7 @@ func (l *listEditor) insert(i int, focus bool) {
 	}
 }
 
-// move moves a line up (by -1) or down (by 1); the keyboard stays on the
-// button pressed, which moved with its line.
+// move moves a line by -1 or 1; the keyboard stays on the moved button.
 func (l *listEditor) move(r *listRow, by int) {
 	i := l.index(r)
 	j := i + by
@@ -328,9 +298,7 @@ func (l *listEditor) move(r *listRow, by int) {
 	l.changed()
 }
 
-// remove takes a line away; the keyboard goes to the line now in its
-// place. The last line is emptied rather than removed, so there is always
-// somewhere to type.
+// remove takes a line away; the last is emptied instead, to keep a place to type.
 func (l *listEditor) remove(r *listRow) {
 	i := l.index(r)
 	if i < 0 {
@@ -345,8 +313,6 @@ func (l *listEditor) remove(r *listRow) {
 	l.changed()
 }
 
-// show lays the lines out in order; the first cannot go up, the last
-// cannot go down.
 func (l *listEditor) show() {
 	objs := make([]fyne.CanvasObject, len(l.rows))
 	for i, r := range l.rows {
@@ -366,7 +332,6 @@ func (l *listEditor) show() {
 	l.box.Refresh()
 }
 
-// focus gives the keyboard to o, when the editor is on a window.
 func (l *listEditor) focus(o fyne.Focusable) {
 	if fa := fyne.CurrentApp(); fa != nil {
 		if c := fa.Driver().CanvasForObject(l.add); c != nil {
@@ -375,7 +340,6 @@ func (l *listEditor) focus(o fyne.Focusable) {
 	}
 }
 
-// answer is the lines that have text, in order, as the form keeps a list.
 func (l *listEditor) answer() string {
 	var items []string
 	for _, r := range l.rows {
@@ -386,7 +350,6 @@ func (l *listEditor) answer() string {
 	return app.JoinList(items)
 }
 
-// setItems shows items, a line each (one empty line for none).
 func (l *listEditor) setItems(items []string) {
 	l.rows = l.rows[:0]
 	for _, s := range items {

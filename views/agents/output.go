@@ -23,21 +23,16 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// outputView shows a run's result: text as rendered markdown with Copy,
-// a picture as a preview with Save as…, a video as a link to the system
-// player with Save as…, and what it cost.
+// outputView shows a run's result with Save as… and its cost.
 type outputView struct {
-	s       *Screen
-	content *fyne.Container
-	run     app.Run
-	// unbind stops hearing of the preview of the run shown.
-	unbind func()
-	// onLoaded is called when a preview has arrived and the result grew.
+	s        *Screen
+	content  *fyne.Container
+	run      app.Run
+	unbind   func()
 	onLoaded func()
-	// onCheckAgain looks on the service for the result of a run that was
-	// still going (the Check again button).
+	// onCheckAgain looks up a run that was still going (Check again).
 	onCheckAgain func(app.Run)
-	// got is the output last downloaded, for Save as…'s name (nil before).
+	// got is the last downloaded output, for Save as…'s name (nil before).
 	got *fetchedOutput
 }
 
@@ -55,7 +50,6 @@ func (o *outputView) clear() {
 	o.content.Refresh()
 }
 
-// note adds a line under the result.
 func (o *outputView) note(msg string) {
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
@@ -63,7 +57,6 @@ func (o *outputView) note(msg string) {
 	o.content.Add(l)
 }
 
-// show displays a finished (or past) run. took is zero for a past run.
 func (o *outputView) show(r app.Run, took time.Duration) {
 	o.stopPreview()
 	o.run = r
@@ -91,8 +84,6 @@ func (o *outputView) show(r app.Run, took time.Duration) {
 	o.content.Refresh()
 }
 
-// statusLine is the line above a result: how the run ended, how long it
-// took (or when it ran), what it cost, a "·" between them.
 func statusLine(r app.Run, took time.Duration) string {
 	var parts []string
 	switch r.Status {
@@ -118,8 +109,6 @@ func statusLine(r app.Run, took time.Duration) string {
 	return strings.Join(parts, " · ")
 }
 
-// text is the output as rendered markdown, with a plain selectable view,
-// Copy and Save as… (Markdown, plain text or a web page).
 func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 	rich, pics := kit.NewMarkdownText(out)
 	plain := widget.NewLabel(out)
@@ -154,8 +143,7 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 	})
 	bar := container.NewHBox(copyBtn, plainBtn, save, toggle)
 	if len(pics) > 0 {
-		// Pictures come from addresses the result chose: fetched only
-		// when the user asks.
+		// Pictures come from addresses the result chose: fetched only on request.
 		var show *kit.Button
 		show = kit.NewButtonWithIcon(kit.ShowPictures(), theme.FileImageIcon(), func() {
 			show.Hide()
@@ -177,18 +165,14 @@ func (o *outputView) stopPreview() {
 	}
 }
 
-// fetchedOutput is the local copy of the output last downloaded for the
-// run shown, for Save as…'s name.
 type fetchedOutput struct {
 	url string
 	out app.Output
 }
 
-// image has the app download the picture into the preview cache, showing
-// how much has arrived and a Cancel button, and shows it once there when
-// it is a PNG, JPEG, GIF or WebP picture (judged from its content, never
-// its address) small enough to decode safely; otherwise it says so, and
-// Save as… stays.
+// image downloads the picture and shows it when its content (never its
+// address) is PNG, JPEG, GIF or WebP small enough to decode safely; else
+// it says so, and Save as… stays.
 func (o *outputView) image(r app.Run) fyne.CanvasObject {
 	box := container.NewStack()
 	o.follow(r, box, lang.L("Downloading the picture…"), true, func(out app.Output) fyne.CanvasObject {
@@ -198,8 +182,7 @@ func (o *outputView) image(r app.Run) fyne.CanvasObject {
 		case out.NotShown != nil:
 			return saveOnly(lang.L("{{.Why}} You can still save it with the Save as… button.", map[string]any{"Why": app.Describe(out.NotShown)}))
 		}
-		// Decoded by the app, in the background, within its limits and
-		// memory budget: Fyne's own loader takes any format it knows.
+		// Decoded by the app within its limits: Fyne's loader takes any format.
 		return kit.NewPictureFile(screen.Pictures(o.s.app), out.Path, "", func() {
 			if o.onLoaded != nil {
 				o.onLoaded()
@@ -209,12 +192,9 @@ func (o *outputView) image(r app.Run) fyne.CanvasObject {
 	return container.NewVBox(container.NewHBox(o.saveButton(r)), box)
 }
 
-// video offers the clip in the computer's own player, and Save as…. The
-// clip is downloaded when the user asks to play it, and handed to the
-// player only when its content is a video (or something else a viewer only
-// shows): a file that is really a program, a script or a shortcut is never
-// opened, whatever its address says, and the service's address is never
-// opened instead of the local copy.
+// video downloads the clip on Play and hands it to the player only if its
+// content is a video: a program, script or shortcut is never opened, and
+// the service's address is never opened instead of the local copy.
 func (o *outputView) video(r app.Run) fyne.CanvasObject {
 	box := container.NewStack()
 	note := widget.NewLabel(lang.L("The video opens in your computer's video player."))
@@ -238,8 +218,7 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 			return container.NewStack()
 		})
 	})
-	// Where no program plays videos, Play would do nothing at all: say so
-	// and offer only Save as… (the check asks the desktop, off the UI).
+	// Without a player Play would do nothing: say so (asked off the UI).
 	noPlayer := false
 	kit.Act(o.s.app, func(ctx context.Context) {
 		noPlayer = !o.s.hasPlayer(ctx, filepath.Ext(app.OutputFileName(r.AgentType, r.Output)))
@@ -253,13 +232,8 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 	return container.NewVBox(container.NewHBox(play, o.saveButton(r)), box, note)
 }
 
-// follow downloads the run's output and shows the download in box: how
-// much has arrived, with a Cancel button; then what done makes of the
-// local copy. A cancelled or failed download says so plainly and offers to
-// try again (except a file over the size cap: trying again would not
-// help). It replaces the download the view followed before; leaving the
-// run (stopPreview) cancels it. reveal asks the screen to show the result
-// once it is there.
+// follow downloads the output into box with progress and Cancel, then shows
+// done's view; leaving the run cancels it.
 func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal bool, done func(app.Output) fyne.CanvasObject) {
 	o.stopPreview()
 	dl := o.s.app.Runs().OutputFile(r.AgentType, r.Output)
@@ -308,17 +282,14 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 	}
 }
 
-// saveOnly is a plain line under a file that is not shown or opened.
 func saveOnly(msg string) fyne.CanvasObject {
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
 	return l
 }
 
-// saveButton offers the output in a Save dialog, under a safe name: the
-// last part of its address without folders or hidden characters, and the
-// extension of what the file really is once it was downloaded (of its
-// agent type before).
+// saveButton offers the output under a safe name: its address's last part
+// without folders or hidden characters, with the real content's extension.
 func (o *outputView) saveButton(r app.Run) *kit.Button {
 	return kit.NewButtonWithIcon(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
 		w := o.s.env.Window
@@ -346,7 +317,6 @@ func (o *outputView) saveButton(r app.Run) *kit.Button {
 	})
 }
 
-// saveName is the name Save as… proposes for the run's output.
 func (o *outputView) saveName(r app.Run) string {
 	if o.got != nil && o.got.url == r.Output {
 		return o.got.out.FileName(r.AgentType, r.Output)

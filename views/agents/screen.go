@@ -1,6 +1,5 @@
-// Package agents is the agents browser: a searchable, filterable list of
-// the account's agents on the left, the selected agent's detail on the
-// right, with its question form, its runs and their outputs.
+// Package agents is the agents browser: the searchable list and the chosen
+// agent's detail, form, runs and outputs.
 package agents
 
 import (
@@ -24,7 +23,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// typeChoices are the filter's labels, in the order of app.AgentTypes.
 func typeChoices() []string {
 	return []string{lang.L("All types"), lang.L("Chat"), lang.L("Image"), lang.L("Text"), lang.L("Video")}
 }
@@ -46,31 +44,23 @@ type Screen struct {
 	footer    *fyne.Container
 	detailBox *fyne.Container
 
-	// shown is the browser's page on screen; its agents are the list's
-	// rows (shared with the browser: read only). UI goroutine only.
+	// shown is the page on screen (the browser's: read only, UI goroutine).
 	shown   app.AgentPage
 	started bool
 	details map[client.ID]*detail
 	current *detail
 
-	// notifyAfter is how long a run must take before its end is worth a
-	// desktop notification; hasPlayer asks whether the computer has a
-	// program for a kind of file (a test machine has no video player).
+	// notifyAfter: runs shorter than it end without a notification; hasPlayer
+	// asks for a program for a kind of file.
 	notifyAfter time.Duration
 	hasPlayer   func(ctx context.Context, ext string) bool
 }
 
-// options are what tests change of the screen as it is built; zero
-// values are the defaults.
+// options are what tests change; zero values are the defaults.
 type options struct {
-	// searchDelay is how long typing must pause before the service is
-	// asked (300 ms): one request per pause, not one per key.
+	// searchDelay: one request per typing pause, not per key.
 	searchDelay time.Duration
-	// textLimits: the text drawn for rows bound to new agents is let go
-	// (see kit.TextRelease) after 300 rows, and when the list has rested
-	// for half a second after about a screen of them (20). Paging through
-	// 10,000 agents then holds a few MB of text.
-	textLimits kit.ReleaseLimits
+	textLimits  kit.ReleaseLimits
 }
 
 // New builds the agents screen.
@@ -83,8 +73,6 @@ func newScreen(env screen.Env, o options) *Screen {
 	s.text = kit.NewTextRelease(env.Window, env.App.Life(), cmp.Or(o.textLimits, kit.ReleaseLimits{Many: 300, Few: 20, Rest: 500 * time.Millisecond}))
 	screen.OnAccountChange(env.App, s.accountChanged)
 	s.build()
-	// When the service can be reached again, a list that could not be
-	// loaded loads by itself.
 	screen.OnServiceBack(env.App, func() {
 		if st, _ := s.browser.State().Snapshot(); st.Err != nil {
 			s.browser.Reload()
@@ -117,7 +105,6 @@ func (s *Screen) build() {
 			if setAgentRow(o, s.shown.Agents[id]) {
 				s.text.Drawn(1)
 			}
-			// The next page loads as the end of the list comes into view.
 			if id >= len(s.shown.Agents)-5 {
 				s.browser.LoadMore()
 			}
@@ -145,9 +132,7 @@ func pickAgent() fyne.CanvasObject {
 // Content is the screen's widget tree, built once.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
-// Shown loads the agents the first time the screen is visited, and from
-// then on shows the list as the browser publishes it (the screen lives as
-// long as the window: it never stops hearing).
+// Shown loads the agents on the first visit, then follows the browser.
 func (s *Screen) Shown() {
 	if !s.started {
 		s.started = true
@@ -166,16 +151,13 @@ func (s *Screen) FocusSearch() {
 	}
 }
 
-// FocusFind is FocusSearch (Ctrl+F): the agents are this screen's search.
+// FocusFind is FocusSearch (Ctrl+F).
 func (s *Screen) FocusFind() { s.FocusSearch() }
 
-// OpenWith shows an agent with request written in its form's request
-// question (a resource used as a template), on its Run tab, for the user
-// to finish and run.
+// OpenWith shows agent on its Run tab with request in its request question.
 func (s *Screen) OpenWith(agent app.AgentItem, request string) {
 	s.openAgent(agent)
-	// Its row selected when listed, no other: a row left selected would
-	// not open on a click.
+	// A row left selected would not open on a click.
 	s.list.UnselectAll()
 	for i, ag := range s.shown.Agents {
 		if ag.ID == agent.ID {
@@ -194,8 +176,7 @@ func (s *Screen) ShownAgent() (client.Agent, bool) {
 	return s.current.agent, true
 }
 
-// MoveTab shows the agent's next (delta 1) or previous (-1) tab, and
-// gives the keyboard to the first control in it.
+// MoveTab shows the next (1) or previous (-1) tab and focuses its first control.
 func (s *Screen) MoveTab(delta int) {
 	d := s.current
 	if d == nil || d.tabs == nil || len(d.tabs.Items) == 0 {
@@ -222,8 +203,6 @@ func (s *Screen) Escape() {
 	}
 }
 
-// Dropped gives dropped files to the agent's tab on show: the Files tab
-// links them to the agent, the Run tab attaches them to the next run.
 // DropHint is the hint of the agent's tab on show.
 func (s *Screen) DropHint() (string, bool) {
 	if d := s.current; d != nil && d.tabs != nil && d.tabs.Selected() != nil {
@@ -253,10 +232,8 @@ func (s *Screen) query() app.AgentQuery {
 	return q
 }
 
-// queueSearch searches once typing pauses.
 func (s *Screen) queueSearch() { s.browser.SearchSoon(s.query()) }
 
-// runSearch searches at once (Enter, a new type).
 func (s *Screen) runSearch() {
 	if !s.started {
 		return
@@ -264,13 +241,9 @@ func (s *Screen) runSearch() {
 	s.browser.Search(s.query())
 }
 
-// showList shows the browser's page: the list, its total, and the
-// loading, empty and error states.
 func (s *Screen) showList(st app.AgentPage) {
-	// Fyne's list makes a new template row and drops the rows it keeps
-	// aside on every Refresh: only when the agents changed, not when a
-	// page is merely on its way, and a next page only lays the list out
-	// at its new length (kit.List.Grew).
+	// Fyne's list rebuilds its template and drops spare rows on every Refresh:
+	// refresh only when the agents changed; a next page only grows it.
 	old := s.shown
 	s.shown = st
 	changed := !st.SameAgents(old)
@@ -322,7 +295,6 @@ func (s *Screen) showList(st app.AgentPage) {
 		l.Importance = widget.LowImportance
 		s.footer.Objects = []fyne.CanvasObject{l}
 	case len(st.Agents) > 0 && st.Err != nil && !st.Saved.IsZero():
-		// Started without the service: the list kept from last time.
 		msg := kit.ErrorText()
 		kit.ShowError(msg, savedText(st))
 		s.footer.Objects = []fyne.CanvasObject{msg,
@@ -336,10 +308,7 @@ func (s *Screen) showList(st app.AgentPage) {
 	s.footer.Refresh()
 }
 
-// savedText says that the agents shown are the list kept from an earlier
-// time, and why. The list loads by itself when the service can be reached
-// again (the status bar checks while it cannot); a service that answers
-// with a failure is asked again with Try again.
+// savedText says the list shown was kept from an earlier time, and why.
 func savedText(st app.AgentPage) string {
 	data := map[string]any{"Why": app.Describe(st.Err), "Day": app.Date(st.Saved), "Time": st.Saved.Local().Format("15:04")}
 	if client.IsOffline(st.Err) {
@@ -352,8 +321,6 @@ func countText(n int) string {
 	return lang.N("{{.Count}} agent", n, map[string]any{"Count": app.Number(n)})
 }
 
-// noMatchText says that no agent matched the search or the type chosen,
-// and what to try instead.
 func noMatchText(q app.AgentQuery) string {
 	if q.Type == "" {
 		if q.Q == "" {
@@ -361,7 +328,6 @@ func noMatchText(q app.AgentQuery) string {
 		}
 		return lang.L("No agent matches \"{{.Search}}\". Try fewer or other words, or choose All in the type filter.", map[string]any{"Search": q.Q})
 	}
-	// "video agent": the kind in the middle of a sentence.
 	kind := strings.ToLower(kindName(q.Type))
 	if q.Q == "" {
 		return lang.L("This account has no {{.Kind}}. Choose All in the type filter to see every agent.", map[string]any{"Kind": kind})
@@ -369,8 +335,7 @@ func noMatchText(q app.AgentQuery) string {
 	return lang.L("No {{.Kind}} matches \"{{.Search}}\". Try fewer or other words, or choose All in the type filter.", map[string]any{"Kind": kind, "Search": q.Q})
 }
 
-// openAgent shows an agent's detail, keeping the detail of each agent
-// opened before so nothing typed is lost when switching.
+// openAgent keeps each opened agent's detail so nothing typed is lost.
 func (s *Screen) openAgent(agent app.AgentItem) {
 	d, ok := s.details[agent.ID]
 	if !ok {
@@ -386,8 +351,7 @@ func (s *Screen) openAgent(agent app.AgentItem) {
 	d.shown()
 }
 
-// accountChanged drops what the screen shows of the old account: its
-// agents, and the details opened (their runs are cancelled).
+// accountChanged drops the old account's agents and details (runs cancelled).
 func (s *Screen) accountChanged() {
 	for _, d := range s.details {
 		d.cancelRun()
@@ -404,8 +368,6 @@ func (s *Screen) accountChanged() {
 	}
 }
 
-// runFinished tells the user about a long run that ended while they were
-// in another window.
 func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
 	if p.Took <= s.notifyAfter || kit.InForeground() {
 		return
@@ -419,21 +381,15 @@ func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
 	}
 }
 
-// newAgentRow is the template of one list row: the type badge, the title
-// and the first line of the description.
 func newAgentRow() fyne.CanvasObject {
 	title, desc := kit.NewLine(fyne.TextStyle{Bold: true}, false), kit.NewLine(fyne.TextStyle{}, true)
-	// The labels' own padding is enough between title and description.
 	text := container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), title, desc)
 	return container.New(&agentRowLayout{}, text, newBadge())
 }
 
-// agentRowLayout puts the type badge left of the title and description. In
-// a narrow list (an 800 px window) the badge shows its icon alone, so that
-// the titles keep the room.
+// agentRowLayout shows the badge's icon alone in a narrow list so titles keep room.
 type agentRowLayout struct{ narrow bool }
 
-// narrowRow is the row width under which badges lose their words.
 const narrowRow = 320
 
 func (l *agentRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
@@ -454,8 +410,7 @@ func (l *agentRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	text.Resize(fyne.NewSize(size.Width-bw-theme.Padding(), size.Height))
 }
 
-// setAgentRow shows a in the row, and reports whether its title is new
-// to the row (a string Fyne had to draw).
+// setAgentRow reports whether the title is new to the row (Fyne must draw it).
 func setAgentRow(o fyne.CanvasObject, a app.AgentItem) bool {
 	row := o.(*fyne.Container)
 	text := row.Objects[0].(*fyne.Container)
@@ -465,7 +420,6 @@ func setAgentRow(o fyne.CanvasObject, a app.AgentItem) bool {
 	return changed
 }
 
-// newBadge is a small tag with the agent's type: its icon and name.
 func newBadge() *fyne.Container {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
@@ -477,8 +431,6 @@ func newBadge() *fyne.Container {
 	return container.NewCenter(container.NewGridWrap(badgeSize(true), container.NewStack(bg, box)))
 }
 
-// setBadgeWords shows or hides the type's name in a badge, which keeps one
-// width for every type either way.
 func setBadgeWords(c *fyne.Container, words bool) {
 	grid := c.Objects[0].(*fyne.Container)
 	box := grid.Objects[0].(*fyne.Container).Objects[1].(*fyne.Container)
@@ -493,8 +445,6 @@ func setBadgeWords(c *fyne.Container, words bool) {
 	c.Refresh()
 }
 
-// badgeSize is a badge's size, with its words as wide as the widest type
-// name ("Image" in English) or without them.
 func badgeSize(words bool) fyne.Size {
 	label := widget.NewLabelWithStyle(widestTypeName(), fyne.TextAlignLeading, fyne.TextStyle{})
 	label.SizeName = theme.SizeNameCaptionText
@@ -512,8 +462,6 @@ func setBadge(c *fyne.Container, typ string) {
 	box.Objects[1].(*widget.Label).SetText(typeName(typ))
 }
 
-// typeIcon is what a type looks like: a speech bubble, a photo, a film
-// camera, a page.
 func typeIcon(typ string) fyne.Resource {
 	switch typ {
 	case client.AgentChat:
@@ -528,8 +476,7 @@ func typeIcon(typ string) fyne.Resource {
 	return theme.QuestionIcon()
 }
 
-// typeName is a type's name in a badge and the type filter: "Chat",
-// "Image"; a type Agent Desk does not know as the service names it.
+// typeName is a type's name; an unknown type as the service names it.
 func typeName(typ string) string {
 	switch typ {
 	case client.AgentChat:
@@ -547,8 +494,6 @@ func typeName(typ string) string {
 	return typ
 }
 
-// widestTypeName is the known type name that takes the most room in a
-// badge, in the language in use.
 func widestTypeName() string {
 	widest, w := "", float32(0)
 	for _, typ := range []string{client.AgentChat, client.AgentImage, client.AgentText, client.AgentVideo, ""} {
@@ -560,7 +505,6 @@ func widestTypeName() string {
 	return widest
 }
 
-// kindName is what an agent of a type is called: "Video agent".
 func kindName(typ string) string {
 	switch typ {
 	case client.AgentChat:

@@ -1,8 +1,5 @@
-// Package batches shows the account's batches (an agent run on every row
-// of a sheet, every file of a folder or every line pasted), newest first,
-// each with its rows and what became of them; a batch can be paused, gone
-// on with, cancelled, and its failed rows sent again. It also holds "Run
-// on many…", which starts one from an agent's page.
+// Package batches is the Batches screen (an agent run on every row of a
+// sheet, file of a folder or pasted line) and "Run on many…".
 package batches
 
 import (
@@ -29,10 +26,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// maxRows is the most rows of a batch the screen lists.
 const maxRows = 5000
 
-// item is one batch as the list shows it.
 type item struct {
 	b       app.Batch
 	counts  map[app.RowState]int
@@ -48,11 +43,9 @@ type Screen struct {
 	stack   *fyne.Container
 	list    *kit.List
 	items   []item
-	// counted is what the last reload counted, for the next one to keep
-	// (guarded by loading).
+	// counted is the last reload's counts, kept by the next (guarded by loading).
 	counted []item
 
-	// The chosen batch.
 	chosen     int64
 	detail     *fyne.Container
 	detailBody fyne.CanvasObject
@@ -92,8 +85,7 @@ func New(env screen.Env) screen.Screen {
 	s.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	s.title.Truncation = fyne.TextTruncateEllipsis
 	s.summary = widget.NewLabel("")
-	// Wrapped, never cut short: "Paused at its limit of 2 credits" and
-	// the counts after it are read whole in a narrow window too.
+	// Wrapped, never cut short: the limit and counts are read whole.
 	s.summary.Wrapping = fyne.TextWrapWord
 	s.moved = widget.NewLabel("")
 	s.moved.Wrapping = fyne.TextWrapWord
@@ -117,15 +109,14 @@ func New(env screen.Env) screen.Screen {
 	})
 	s.rowsList.OnSelected = func(widget.ListItemID) { s.rowsList.UnselectAll() }
 	buttons := kit.Wrap(s.pause, s.goOn, s.retry, s.cancel, s.open, s.folder, s.saved)
-	// Blank until a batch is chosen (the newest is, as soon as the list
-	// is in): the list's own empty state says what to do.
+	// Blank until a batch is chosen: the list's empty state says what to do.
 	s.detail = container.NewStack()
 	s.detailBody = kit.NewBorder(container.NewVBox(s.title, s.summary, s.moved, buttons, widget.NewSeparator()), nil, nil, nil, s.rowsList)
 
 	header := kit.Header(lang.L("Batches"), lang.L("An agent run on every row of a sheet, file of a folder or line of text, one result each."))
 	split := kit.Split(container.NewPadded(s.stack), container.NewPadded(s.detail), 0.4)
 	s.content = kit.NewBorder(container.NewPadded(header), nil, nil, nil, split)
-	// Followed while on screen; Shown catches up when the user comes back.
+	// Followed while on screen; Shown catches up.
 	kit.Bind(s.runner.News(), func(app.BatchNews) {
 		if kit.OnScreen(s.content) {
 			s.Reload()
@@ -138,8 +129,7 @@ func New(env screen.Env) screen.Screen {
 // Content is the screen's widget tree.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
-// Shown reads the batches again; the first time, it offers to go on with
-// the batches that were running when Agent Desk closed.
+// Shown reads the batches; the first time it offers to resume unfinished ones.
 func (s *Screen) Shown() {
 	s.Reload()
 	if !s.offered {
@@ -148,7 +138,7 @@ func (s *Screen) Shown() {
 	}
 }
 
-// Reload reads the batches (and the chosen one's rows) from the history.
+// Reload reads the batches and the chosen one's rows.
 func (s *Screen) Reload() {
 	a := s.env.App
 	chosen := s.chosen
@@ -166,9 +156,7 @@ func (s *Screen) Reload() {
 		if err != nil {
 			return
 		}
-		// Only a batch that runs (or changed) is counted again: the
-		// others' rows stay as they were, and counting a large batch's
-		// rows for every row that ends elsewhere would keep the disk busy.
+		// Only running or changed batches are counted again, to spare the disk.
 		counted := map[int64]item{}
 		for _, it := range s.counted {
 			counted[it.b.ID] = it
@@ -223,7 +211,6 @@ func (s *Screen) show(items []item, rows []app.BatchRow, chosen int64, err error
 	s.showChosen()
 }
 
-// choose shows batch id's rows.
 func (s *Screen) choose(id int64) {
 	if s.chosen == id {
 		return
@@ -247,20 +234,15 @@ func (s *Screen) current() (item, bool) {
 	return item{}, false
 }
 
-// showChosen shows the chosen batch's summary and the buttons that fit
-// its state.
 func (s *Screen) showChosen() {
 	it, ok := s.current()
 	if !ok {
 		return
 	}
-	// Called for every row that finishes: what did not change is left
-	// as it is (a label set again is measured again).
+	// Called per finished row: unchanged labels are left (setting one remeasures).
 	kit.ShowBody(s.detail, s.detailBody)
 	setText(s.title, BatchTitle(it.b))
-	// A summary on more lines, or a button shown or hidden (the height
-	// of their lines), lays the pane out again: the rows are never
-	// covered.
+	// A height change lays the pane out again, so rows are never covered.
 	tall := s.summary.MinSize().Height
 	setText(s.summary, stateText(it)+" · "+Summary(it.counts, it.spent))
 	changed := s.summary.MinSize().Height != tall
@@ -275,10 +257,8 @@ func (s *Screen) showChosen() {
 	left := it.counts[app.RowWaiting] + onTheWay(it.counts)
 	ended := it.b.State == app.BatchDone || it.b.State == app.BatchCancelled
 	show(s.pause, it.running && !ended)
-	// A cancelled batch goes on only to look up the rows that were on
-	// their way when Agent Desk closed.
-	// A paused batch with nothing left to send may still have pictures
-	// to save (paused while one came): Go on fetches them.
+	// A cancelled batch goes on only to look up rows on their way at close; a
+	// paused one with nothing to send may still have pictures to save.
 	show(s.goOn, !it.running && (left > 0 && !ended || lookUp(it) || it.b.State == app.BatchPaused))
 	switch {
 	case lookUp(it):
@@ -306,21 +286,16 @@ func onTheWay(counts map[app.RowState]int) int {
 	return counts[app.RowSending] + counts[app.RowStarting] + counts[app.RowRunning]
 }
 
-// lookUp reports whether it is a cancelled batch, not running here, whose
-// rows were on their way when Agent Desk closed: going on with it looks
-// them up (nothing new is sent).
+// lookUp reports a cancelled batch with rows on their way at close: going on
+// only looks them up.
 func lookUp(it item) bool {
 	return it.b.State == app.BatchCancelled && !it.running && onTheWay(it.counts) > 0
 }
 
-// atLimit reports whether batch b paused because it had spent its credit
-// limit: going on needs a new one.
 func atLimit(b app.Batch, spent float64) bool {
 	return b.State == app.BatchPaused && b.CreditCap > 0 && spent >= b.CreditCap
 }
 
-// stateText is the chosen batch's state in words: StateWord, or that it
-// paused at its credit limit.
 func stateText(it item) string {
 	if !it.running && atLimit(it.b, it.spent) {
 		return lang.L("Paused at its limit of {{.Credits}}", map[string]any{"Credits": app.Credits(it.b.CreditCap)})
@@ -328,15 +303,14 @@ func stateText(it item) string {
 	return StateWord(it.b, it.running)
 }
 
-// setText shows text in l unless it shows it already.
 func setText(l *widget.Label, text string) {
 	if l.Text != text {
 		l.SetText(text)
 	}
 }
 
-// MovedText says where the results went when the sheet they were to go
-// to was open in another program ("" when they went where planned).
+// MovedText says where results went when their sheet was open elsewhere
+// ("" when they went where planned).
 func MovedText(b app.Batch) string {
 	if b.Planned == "" || b.Results == "" || b.Results == b.Planned {
 		return ""
@@ -345,8 +319,6 @@ func MovedText(b app.Batch) string {
 		"Planned": safe.Text(filepath.Base(b.Planned), 80), "File": safe.Text(filepath.Base(b.Results), 80)})
 }
 
-// savedFiles reports whether a row of batch it saved files (pictures,
-// videos) that are still there.
 func (s *Screen) savedFiles(it item) bool {
 	for _, r := range s.rows {
 		if r.BatchID == it.b.ID && len(r.Files) > 0 {
@@ -366,8 +338,7 @@ func (s *Screen) Pause() {
 	s.runner.Pause(s.chosen)
 }
 
-// GoOn goes on with the chosen batch; one paused at its credit limit asks
-// for a new limit first.
+// GoOn goes on with the chosen batch; one paused at its limit asks for a new one.
 func (s *Screen) GoOn() {
 	if it, ok := s.current(); ok && !it.running && atLimit(it.b, it.spent) {
 		s.askLimit(it)
@@ -376,8 +347,6 @@ func (s *Screen) GoOn() {
 	s.goOnWith(s.chosen, nil)
 }
 
-// goOnWith goes on with batch id, its credit limit set to *limit first
-// when limit is not nil.
 func (s *Screen) goOnWith(id int64, limit *float64) {
 	a := s.env.App
 	var err error
@@ -396,22 +365,16 @@ func (s *Screen) goOnWith(id int64, limit *float64) {
 	})
 }
 
-// askLimit asks for a new credit limit for batch it, paused at its limit:
-// double the old one (or what it has spent, when more), or none; Go on (or Enter, once the limit is one it
-// can go on with) sets it and goes on.
 func (s *Screen) askLimit(it item) {
 	w := s.env.Window
 	var d *dialog.CustomDialog
 	entry := kit.NewFormEntry()
 	entry.SetPlaceHolder(lang.L("No limit"))
-	// Room for as much again as it has spent (rows on their way may have
-	// taken it well past its old limit).
+	// Rows on their way may have taken it well past its old limit.
 	entry.SetText(app.CreditsFigure(2 * max(it.b.CreditCap, it.spent)))
 	problem := kit.ErrorText()
 	goOn := kit.NewButtonWithIcon(lang.L("Go on"), theme.MediaPlayIcon(), nil)
 	goOn.Importance = widget.HighImportance
-	// check says what is wrong with the limit typed, and gives it when
-	// the batch can go on with it.
 	check := func() (float64, bool) {
 		v, ok := parseCredits(entry.Text)
 		switch {
@@ -449,8 +412,7 @@ func (s *Screen) askLimit(it item) {
 	w.Canvas().Focus(entry)
 }
 
-// parseCredits is a number of credits as typed (a decimal comma too), 0
-// for none; false when it is no number.
+// parseCredits parses credits as typed (decimal comma too), 0 for none.
 func parseCredits(s string) (float64, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -477,8 +439,8 @@ func (s *Screen) RetryFailed() {
 	})
 }
 
-// CancelBatch asks, then ends the chosen batch for good: its rows not sent
-// yet are skipped, those on their way finish.
+// CancelBatch asks, then ends the chosen batch: unsent rows are skipped,
+// those on their way finish.
 func (s *Screen) CancelBatch() {
 	id := s.chosen
 	d := dialog.NewConfirm(lang.L("Cancel this batch?"), lang.L("Rows not sent yet will not run; rows on their way finish."), func(yes bool) {
@@ -489,7 +451,6 @@ func (s *Screen) CancelBatch() {
 		kit.Act(s.env.App, func(ctx context.Context) { err = s.runner.Cancel(ctx, id) }, func() {
 			switch {
 			case errors.Is(err, app.ErrLookupLater):
-				// Cancelled; only looking up its rows on their way failed.
 				kit.ShowInformation(lang.L("Batch cancelled"), lang.L("Cancelled. The rows on their way will be checked when Agent Desk can reach the service."), s.env.Window)
 			case err != nil:
 				kit.ShowInformation(lang.L("The batch was not cancelled"), app.Describe(err), s.env.Window)
@@ -499,11 +460,10 @@ func (s *Screen) CancelBatch() {
 	}, s.env.Window)
 	d.SetConfirmText(lang.L("Cancel batch"))
 	d.SetDismissText(lang.L("Keep it"))
-	// What cannot be undone: Enter does not confirm it.
+	// Cannot be undone: Enter does not confirm it.
 	kit.ShowDestructive(d, s.env.Window)
 }
 
-// openSaved opens the folder of the files the chosen batch's runs made.
 func (s *Screen) openSaved() {
 	it, ok := s.current()
 	if !ok {
@@ -515,8 +475,6 @@ func (s *Screen) openSaved() {
 	}
 }
 
-// openResults opens the results sheet with the computer's program for it,
-// or its folder.
 func (s *Screen) openResults(folder bool) {
 	it, ok := s.current()
 	if !ok || it.b.Results == "" {
@@ -531,8 +489,7 @@ func (s *Screen) openResults(folder bool) {
 	}
 }
 
-// BatchTitle is a batch's first line: its agent and its sheet (or
-// folder, or "Lines of text").
+// BatchTitle is a batch's first line: its agent and its source.
 func BatchTitle(b app.Batch) string {
 	name := filepath.Base(b.Source)
 	if b.Source == "" {
@@ -558,9 +515,7 @@ func Summary(counts map[app.RowState]int, spent float64) string {
 	return strings.Join(parts, " · ")
 }
 
-// StateWord is a batch's state in words: Cancelled once the user
-// cancelled it (the rows on their way still finishing), Running while it
-// runs here, Paused when it waits to go on, Done.
+// StateWord is a batch's state in words.
 func StateWord(b app.Batch, running bool) string {
 	switch {
 	case b.State == app.BatchCancelled:
@@ -570,15 +525,12 @@ func StateWord(b app.Batch, running bool) string {
 	case b.State == app.BatchDone:
 		return lang.X("batches.state.done", "Done")
 	case b.State == app.BatchRunning:
-		// It was running when Agent Desk closed (or stopped).
 		return lang.X("batches.state.stopped", "Stopped")
 	}
 	return lang.X("batches.state.paused", "Paused")
 }
 
-// RowTitle is a row's first line: which it is (the file, in a batch over
-// a folder's files; the line, in one over pasted lines; else the sheet's
-// row) and what became of it.
+// RowTitle is a row's first line: its file, line or sheet row, and its fate.
 func RowTitle(b app.Batch, r app.BatchRow) string {
 	state := app.BatchRowState(r.State)
 	switch {
@@ -590,8 +542,7 @@ func RowTitle(b app.Batch, r app.BatchRow) string {
 	return lang.L("Row {{.Number}} · {{.State}}", map[string]any{"Number": r.Row, "State": state})
 }
 
-// rowLine is a row's second line: RowText, or while it has none, what
-// the row asks (its first cell; a file's name is its title already).
+// rowLine is RowText, or while it has none, the row's first cell.
 func rowLine(b app.Batch, r app.BatchRow) string {
 	if t := RowText(r); t != "" || b.Source != "" && b.Source == b.Folder {
 		return t
@@ -604,9 +555,8 @@ func rowLine(b app.Batch, r app.BatchRow) string {
 	return ""
 }
 
-// RowText is a row's second line: the first line of its result, or why
-// it failed or was skipped; the name a picture or video it made was saved
-// as.
+// RowText is a row's second line: its result's first line, why it failed or
+// was skipped, or the name its file was saved as.
 func RowText(r app.BatchRow) string {
 	if len(r.Files) > 0 && r.Error == "" {
 		names := make([]string, len(r.Files))
@@ -623,13 +573,11 @@ func RowText(r app.BatchRow) string {
 	if i := strings.IndexByte(t, '\n'); i >= 0 {
 		t = t[:i]
 	}
-	// A heading's marks are not words ("# Note" reads "Note").
 	t = strings.TrimLeft(t, "# ")
 	return safe.Text(t, 200)
 }
 
-// OfferUnfinished asks once whether to go on with the batches that were
-// running when Agent Desk closed.
+// OfferUnfinished asks once whether to go on with batches left running at close.
 func OfferUnfinished(env screen.Env) {
 	if !env.App.Batches().FirstOffer() {
 		return
@@ -652,7 +600,6 @@ func OfferUnfinished(env screen.Env) {
 			cancelled = cancelled && b.State == app.BatchCancelled
 		}
 		if cancelled {
-			// Only rows on their way are left to look up.
 			text = lang.L("Rows of a cancelled batch were on their way when Agent Desk closed. Find out what became of them? Nothing new is sent.")
 		}
 		d := dialog.NewConfirm(lang.N("Go on with the batch?", len(todo)), text, func(yes bool) {
@@ -678,9 +625,8 @@ func OfferUnfinished(env screen.Env) {
 	})
 }
 
-// Follow tells the user of each batch that ends while the window is not in
-// front, and offers once to go on with the batches left running. The
-// shell calls it once.
+// Follow notifies of each batch that ends while the window is behind, and
+// offers once to go on with those left running. The shell calls it once.
 func Follow(env screen.Env) (stop func()) {
 	var seen uint64
 	first := true
@@ -704,10 +650,8 @@ func Follow(env screen.Env) (stop func()) {
 	return stop
 }
 
-// EndNotice is what the user is told of a batch that stopped while the
-// window was behind: that it is done, with its summary, or that it
-// paused by itself and why (a problem, or its credit limit reached); ""
-// when the user paused it.
+// EndNotice is what the user is told of a batch that stopped while the window
+// was behind; "" when the user paused it.
 func EndNotice(end app.BatchEnd) (title, text string) {
 	b := end.Batch
 	switch {

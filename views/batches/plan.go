@@ -24,7 +24,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// sourceKind is what a batch runs over.
 type sourceKind int
 
 const (
@@ -33,7 +32,7 @@ const (
 	fromLines                   // lines the user pasted, one run each
 )
 
-// source is what a batch would run over, as read before it is made.
+// source is what a batch would run over, read before it is made.
 type source struct {
 	kind sourceKind
 	// A sheet: where it is, read whole (passed on to the batch), its
@@ -43,29 +42,23 @@ type source struct {
 	header []string
 	rows   [][]string
 	total  int
-	// Files: the folder they are read from, and every file found there.
 	folder string
 	files  []app.FolderFile
-	// Lines: the lines, blank ones left out.
-	lines []string
+	lines  []string
 	// results is where the results sheet goes ("" beside the sheet).
-	results string
-	// lastCost is what the agent's last run cost, when it says.
+	results  string
 	lastCost *float64
 }
 
-// question is one of the agent's questions and what answers it.
 type question struct {
 	q      client.Question
 	choice *kit.Select
-	// The same answer for every run: typed, or chosen (pick) for a
-	// question of choices, whose values are pick's options in order.
+	// fixed: the same answer for every run; pick's values follow its options.
 	fixed  *kit.FormEntry
 	pick   *kit.Select
 	values []string
 }
 
-// fixedValue is the same answer for every run, as given.
 func (qq *question) fixedValue() string {
 	if qq.pick != nil {
 		if i := qq.pick.SelectedIndex(); i >= 0 && i < len(qq.values) {
@@ -76,7 +69,6 @@ func (qq *question) fixedValue() string {
 	return qq.fixed.Text
 }
 
-// setFixed gives the same answer for every run.
 func (qq *question) setFixed(v string) {
 	if qq.pick != nil {
 		if i := slices.Index(qq.values, v); i >= 0 {
@@ -87,7 +79,6 @@ func (qq *question) setFixed(v string) {
 	qq.fixed.SetText(v)
 }
 
-// fixedField is the field of the same answer for every run.
 func (qq *question) fixedField() fyne.CanvasObject {
 	if qq.pick != nil {
 		return qq.pick
@@ -95,35 +86,25 @@ func (qq *question) fixedField() fyne.CanvasObject {
 	return qq.fixed
 }
 
-// kindChoice is one entry of "Which files": the files of a kind ("" for
-// all of them).
 type kindChoice struct {
 	label string
 	key   string
 }
 
-// plan is the dialog of Run on many…: how the agent would run on a sheet's
-// rows, a folder's files or pasted lines, and Start. It is the dialog's
-// content (tests find it on the window).
+// plan is the Run on many… dialog's content (tests find it on the window).
 type plan struct {
 	widget.BaseWidget
-	env   screen.Env
-	agent client.Agent
-	src   source
-	// seen keeps what the files the preview's rows name were found to
-	// be, checked once however often the preview is.
-	seen app.FileChecks
-	// options are what each question's choice offers: not answered, the
-	// columns, the same for every run.
+	env     screen.Env
+	agent   client.Agent
+	src     source
+	seen    app.FileChecks
 	options []string
 	columns int
 	notUsed string
 	same    string
-	// fileQ is the question each file answers (files; "" when each is
-	// attached to its run instead).
+	// fileQ is the question each file answers ("" when attached to its run).
 	fileQ string
 
-	// Files: which kinds, and the files of the kind chosen.
 	kinds  *kit.Select
 	kindOf []kindChoice
 	chosen []app.FolderFile
@@ -182,8 +163,7 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 			matched[q] = 0
 		}
 	}
-	// A chat agent's choices (model, style, sources) start as a new chat
-	// of it would: as the user chose them last, else the first offered.
+	// A chat agent's choices start as a new chat of it would.
 	suggested := map[string]string{}
 	if agent.Type == client.AgentChat {
 		suggested = app.DefaultChatAnswers(agent, env.App.Agents().LastAnswers(agent))
@@ -199,13 +179,11 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 		case ok && i < pl.columns:
 			qq.choice.SetSelected(pl.options[i+1])
 		case !offersSame(q):
-			// A file question has no same file for every run.
 			qq.choice.SetSelected(pl.notUsed)
 		case suggested[q.Name] != "" && q.Required:
 			qq.setFixed(suggested[q.Name])
 			qq.choice.SetSelected(pl.same)
 		case src.kind != fromSheet && q.Required:
-			// Only the same answer can answer it: its field shows.
 			qq.choice.SetSelected(pl.same)
 		default:
 			qq.choice.SetSelected(pl.notUsed)
@@ -290,8 +268,6 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 	return pl
 }
 
-// newQuestion is q's row of the plan: what answers it and, when the same
-// answer goes with every run, that answer.
 func (pl *plan) newQuestion(q client.Question) *question {
 	qq := &question{q: q}
 	if choices := app.Choices(q); q.Type == client.QuestionSelect && len(choices) > 0 {
@@ -334,15 +310,12 @@ func (pl *plan) newQuestion(q client.Question) *question {
 	return qq
 }
 
-// offersSame reports whether q can have the same answer for every run:
-// not a file question, whose answer is a file each run sends (a path
-// typed once would be uploaded again for every row). A column names its
-// files.
+// offersSame: a file question has no same answer (a path typed once would be
+// uploaded again for every row).
 func offersSame(q client.Question) bool {
 	return q.Type != app.QuestionFile
 }
 
-// question is the agent's question named name.
 func (pl *plan) question(name string) client.Question {
 	for _, q := range app.BatchQuestions(pl.agent) {
 		if q.Name == name {
@@ -352,9 +325,7 @@ func (pl *plan) question(name string) client.Question {
 	return client.Question{Name: name}
 }
 
-// linesQuestion is the question pasted lines answer unless the user
-// chooses another: a chat agent's message, else where a request is
-// written.
+// linesQuestion is what pasted lines answer by default.
 func linesQuestion(agent client.Agent) string {
 	if agent.Type == client.AgentChat {
 		return app.ChatMessage
@@ -362,8 +333,6 @@ func linesQuestion(agent client.Agent) string {
 	return app.RequestQuestion(agent)
 }
 
-// questionLabel is how the plan names a question: a chat agent's message
-// as "Message", the others as their form does.
 func questionLabel(agent client.Agent, q client.Question, max int) string {
 	if agent.Type == client.AgentChat && q.Name == app.ChatMessage {
 		return app.BatchQuestionName(q)
@@ -377,8 +346,6 @@ func wrapped(text string) *widget.Label {
 	return l
 }
 
-// columnName is how a column is offered: its name, or its letter when it
-// has none.
 func columnName(i int, h string) string {
 	h = safe.Text(h, 40)
 	if strings.TrimSpace(h) == "" {
@@ -408,7 +375,6 @@ func (pl *plan) show() {
 // CreateRenderer shows the plan's content.
 func (pl *plan) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(pl.scroll) }
 
-// chooseKind takes the files of the kind chosen.
 func (pl *plan) chooseKind() {
 	i := pl.kinds.SelectedIndex()
 	pl.chosen = pl.chosen[:0]
@@ -423,7 +389,6 @@ func (pl *plan) chooseKind() {
 	pl.update()
 }
 
-// count is how many runs the batch would make.
 func (pl *plan) count() int {
 	if pl.src.kind == fromFiles {
 		return len(pl.chosen)
@@ -431,7 +396,6 @@ func (pl *plan) count() int {
 	return pl.src.total
 }
 
-// previewRows are the first rows the plan checks, as cells.
 func (pl *plan) previewRows() [][]string {
 	switch pl.src.kind {
 	case fromFiles:
@@ -450,7 +414,6 @@ func (pl *plan) previewRows() [][]string {
 	return pl.src.rows
 }
 
-// lineQuestion is the question each line answers ("" when none does).
 func (pl *plan) lineQuestion() string {
 	if pl.src.kind != fromLines {
 		return ""
@@ -463,8 +426,6 @@ func (pl *plan) lineQuestion() string {
 	return ""
 }
 
-// batchPlan is what the dialog shows as a plan, as the batch would be
-// made with it.
 func (pl *plan) batchPlan() app.BatchPlan {
 	bp := app.BatchPlan{Columns: app.ColumnMap{}, Fixed: map[string]string{}, Parallel: 1, Seen: &pl.seen}
 	for _, qq := range pl.questions {
@@ -484,8 +445,7 @@ func (pl *plan) batchPlan() app.BatchPlan {
 	case fromSheet:
 		bp.Folder = filepath.Dir(pl.src.path)
 	case fromFiles:
-		// As app.NewBatchFromFiles makes it: the file answers the file
-		// question, or goes with the run.
+		// As app.NewBatchFromFiles makes it.
 		bp.Folder = pl.src.folder
 		if pl.fileQ != "" {
 			bp.Columns[pl.fileQ] = 0
@@ -500,12 +460,10 @@ func (pl *plan) batchPlan() app.BatchPlan {
 	return bp
 }
 
-// creditCap is the limit typed, 0 for none; false when it is no number.
 func (pl *plan) creditCap() (float64, bool) {
 	return parseCredits(pl.limit.Text)
 }
 
-// sendable counts the chosen files that can be sent.
 func (pl *plan) sendable() int {
 	n := 0
 	for _, f := range pl.chosen {
@@ -516,9 +474,7 @@ func (pl *plan) sendable() int {
 	return n
 }
 
-// blocker is what keeps the plan from starting, in words ("" when it
-// can): a required question nothing answers, no line question, no file
-// to send.
+// blocker says what keeps the plan from starting, "" when it can.
 func (pl *plan) blocker(bp app.BatchPlan) string {
 	if pl.src.kind == fromFiles {
 		switch {
@@ -540,11 +496,9 @@ func (pl *plan) blocker(bp app.BatchPlan) string {
 		names = append(names, questionLabel(pl.agent, q, 40))
 	}
 	list := strings.Join(names, ", ")
-	// Set to the same answer for every run, and given none.
 	same := !slices.ContainsFunc(pl.questions, func(qq *question) bool {
 		return qq.choice.Selected != pl.same && slices.ContainsFunc(missing, func(q client.Question) bool { return q.Name == qq.q.Name })
 	})
-	// Files only: no same answer can give them, a column only.
 	files := !slices.ContainsFunc(missing, offersSame)
 	switch {
 	case files && pl.src.kind == fromSheet:
@@ -563,9 +517,7 @@ func (pl *plan) blocker(bp app.BatchPlan) string {
 	return lang.L("No column answers {{.Questions}}: choose one, or give the same answer for every row.", map[string]any{"Questions": list})
 }
 
-// update shows what keeps the plan from starting, the runs it would skip,
-// what the first is sent and what it may cost; Start is off while
-// something keeps it from starting.
+// update shows what blocks Start, skipped runs, the first request and cost.
 func (pl *plan) update() {
 	if pl.start == nil {
 		return // still being built
@@ -580,12 +532,9 @@ func (pl *plan) update() {
 		ok = false
 		kit.ShowError(pl.limitErr, lang.L("Write a number of credits, or leave it empty."))
 	}
-	// What the first runs would be skipped for, before anything is sent.
 	rows := pl.previewRows()
 	skipped := 0
 	var why []string
-	// The first run shown is the first that would be sent, else the
-	// first.
 	var first app.RowRequest
 	var firstCells []string
 	for i, cells := range rows {
@@ -641,9 +590,7 @@ func (pl *plan) update() {
 	}
 }
 
-// rowProblem is why the row of cells (the i-th checked) would be skipped:
-// which row, line or file, and its first problem. A file's own problem
-// is told after the file's name, without the question it answers.
+// rowProblem is why the i-th checked row would be skipped.
 func (pl *plan) rowProblem(i int, cells []string, problems map[string]string) string {
 	why := ""
 	if msg, ok := problems[pl.fileQ]; ok && pl.src.kind == fromFiles {
@@ -665,7 +612,6 @@ func (pl *plan) rowProblem(i int, cells []string, problems map[string]string) st
 	return lang.L("Row {{.Number}}: {{.Why}}", map[string]any{"Number": i + 2, "Why": why})
 }
 
-// name is how the plan names q ("File" for the file attached to a run).
 func (pl *plan) name(q client.Question) string {
 	if q.Name == "" {
 		return app.BatchQuestionName(q)
@@ -673,8 +619,6 @@ func (pl *plan) name(q client.Question) string {
 	return questionLabel(pl.agent, q, 40)
 }
 
-// showFirst shows what the first run is sent: each question answered
-// and its answer, a long one cut short, and the file that goes with it.
 func (pl *plan) showFirst(bp app.BatchPlan, cells []string, r app.RowRequest) {
 	pl.first.Objects = nil
 	add := func(name, value string) {
@@ -709,8 +653,7 @@ func (pl *plan) showFirst(bp app.BatchPlan, cells []string, r app.RowRequest) {
 	showIf(pl.first, on)
 }
 
-// Start keeps the plan as a batch, starts it and shows the Batches
-// screen; nothing happens while something keeps it from starting, and
+// Start keeps the plan as a batch, starts it and shows the Batches screen;
 // nothing is sent when the service has no room for its files.
 func (pl *plan) Start() {
 	if pl.start.Disabled() {
@@ -764,9 +707,7 @@ func (pl *plan) Start() {
 	})
 }
 
-// fileKinds are the choices of "Which files": all of them, then each
-// kind found, the most files first ("PDF (30)", "Pictures (.jpg, .png)
-// (11)").
+// fileKinds are the "Which files" choices: all, then each kind, most first.
 func fileKinds(files []app.FolderFile) []kindChoice {
 	count := map[string]int{}
 	exts := map[string][]string{}
@@ -800,8 +741,7 @@ func fileKinds(files []app.FolderFile) []kindChoice {
 	return out
 }
 
-// kinds are the kinds of files "Which files" names, by the endings of
-// their names; a file of any other ending is of a kind of its own.
+// kinds are the named kinds of files; any other ending is a kind of its own.
 var kinds = []fileKind{
 	{"pdf", []string{".pdf"}},
 	{"pictures", []string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".svg"}},
@@ -814,13 +754,11 @@ var kinds = []fileKind{
 	{"sound", []string{".mp3", ".wav", ".m4a", ".ogg", ".flac", ".aac"}},
 }
 
-// fileKind is a kind of files, by the endings of their names.
 type fileKind struct {
 	key  string
 	exts []string
 }
 
-// kindKey is the kind of a file whose name ends in ext.
 func kindKey(ext string) string {
 	for _, k := range kinds {
 		if slices.Contains(k.exts, ext) {
@@ -830,13 +768,10 @@ func kindKey(ext string) string {
 	return ext
 }
 
-// named reports whether key is one of the kinds with a name.
 func named(key string) bool {
 	return slices.ContainsFunc(kinds, func(k fileKind) bool { return k.key == key })
 }
 
-// kindName is a kind of files in words ("PDF", "Pictures"; "ZIP" for
-// the files ending in .zip).
 func kindName(key string) string {
 	switch key {
 	case "pdf":
@@ -863,7 +798,6 @@ func kindName(key string) string {
 	return strings.ToUpper(strings.TrimPrefix(key, "."))
 }
 
-// showIf shows o when on, hides it otherwise.
 func showIf(o fyne.CanvasObject, on bool) {
 	if on {
 		o.Show()

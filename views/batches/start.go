@@ -29,21 +29,18 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// previewRows are the rows the dialog checks before anything is sent.
+// previewRows are the rows checked before anything is sent.
 const previewRows = 200
 
-// justStarted is the batch Run on many… started last, for the Batches
-// screen to show first.
+// justStarted is the batch Run on many… started last, shown first.
 var justStarted atomic.Int64
 
-// dialogTitle is the title of Run on many…'s dialogs.
 func dialogTitle(agent client.Agent) string {
 	return lang.L("Run {{.Agent}} on many", map[string]any{"Agent": kit.Line(agent.Title, 40)})
 }
 
-// RunOnMany asks what agent is to run on: the rows of a sheet, the files
-// of a folder, or lines of text. The sheet comes first, with the
-// keyboard: Enter chooses it.
+// RunOnMany asks what agent runs on: a sheet's rows (first; Enter chooses
+// it), a folder's files, or lines of text.
 func RunOnMany(env screen.Env, agent client.Agent) {
 	var d *dialog.CustomDialog
 	then := func(next func()) func() { return func() { d.Hide(); next() } }
@@ -58,8 +55,6 @@ func RunOnMany(env screen.Env, agent client.Agent) {
 	d = showChoices(env, dialogTitle(agent), body, rows, func() { d.Hide() })
 }
 
-// showChoices shows a dialog of choices with Cancel, the first choice
-// having the keyboard (Enter chooses it, Esc cancels).
 func showChoices(env screen.Env, title string, body fyne.CanvasObject, first *choiceButton, cancel func()) *dialog.CustomDialog {
 	c := newChoiceButton(lang.L("Cancel"), theme.CancelIcon(), cancel)
 	d := dialog.NewCustomWithoutButtons(title, body, env.Window)
@@ -70,8 +65,6 @@ func showChoices(env screen.Env, title string, body fyne.CanvasObject, first *ch
 	return d
 }
 
-// choiceRow is a choice's button with the line under it that says what
-// it does, and room under that before the next choice.
 func choiceRow(b *choiceButton, what string) fyne.CanvasObject {
 	l := widget.NewLabel(what)
 	l.Wrapping = fyne.TextWrapWord
@@ -81,9 +74,7 @@ func choiceRow(b *choiceButton, what string) fyne.CanvasObject {
 	return container.NewVBox(b, container.New(layout.NewCustomPaddedLayout(-theme.Padding(), 0, 0, 0), l), gap)
 }
 
-// choiceButton is a button of a dialog of choices: Enter presses the one
-// that has the keyboard (Space too, as any button), and Esc goes on to the
-// window, which closes the dialog.
+// choiceButton: Enter presses it; Esc goes on to the window, closing the dialog.
 type choiceButton struct {
 	kit.Button
 }
@@ -110,8 +101,6 @@ func (b *choiceButton) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// chooseSheet asks for a sheet (CSV or Excel) and shows how agent would
-// run on its rows.
 func chooseSheet(env screen.Env, agent client.Agent) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
@@ -134,8 +123,6 @@ func fileDialogSize(d *dialog.FileDialog, w fyne.Window) {
 	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.9, 760), min(w.Canvas().Size().Height*0.9, 520)))
 }
 
-// chooseFolder asks for a folder and shows how agent would run on each of
-// its files.
 func chooseFolder(env screen.Env, agent client.Agent) {
 	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil {
@@ -151,7 +138,6 @@ func chooseFolder(env screen.Env, agent client.Agent) {
 	kit.ShowDialog(d, env.Window)
 }
 
-// askLines asks for lines of text, one for each run, then shows the plan.
 func askLines(env screen.Env, agent client.Agent) {
 	var d *dialog.CustomDialog
 	text := kit.NewFormMultiLineEntry()
@@ -192,7 +178,6 @@ func askLines(env screen.Env, agent client.Agent) {
 	env.Window.Canvas().Focus(text)
 }
 
-// splitLines are the lines of s that are not empty, trimmed.
 func splitLines(s string) []string {
 	var out []string
 	for l := range strings.Lines(s) {
@@ -203,7 +188,6 @@ func splitLines(s string) []string {
 	return out
 }
 
-// lastCost is what agent's last run cost, when it says (nil otherwise).
 func lastCost(ctx context.Context, a *app.App, agent client.Agent) *float64 {
 	runs, err := a.Runs().List(ctx, agent.ID)
 	if err != nil {
@@ -218,7 +202,6 @@ func lastCost(ctx context.Context, a *app.App, agent client.Agent) *float64 {
 	return nil
 }
 
-// tellEvery is how often reading a sheet says how far it has gone.
 const tellEvery = 100 * time.Millisecond
 
 // readSheet reads a sheet whole, for the plan and then the batch; tell,
@@ -243,9 +226,8 @@ func readSheet(ctx context.Context, a *app.App, agent client.Agent, path string,
 	return src, ctx.Err()
 }
 
-// ShowPlan reads the sheet at path and shows the dialog that starts a
-// batch of agent over its rows; a sheet that cannot be read says why.
-// While it is read the window counts its rows, and Cancel stops it.
+// ShowPlan reads the sheet at path and shows the batch dialog, counting rows
+// while reading (Cancel stops it).
 func ShowPlan(env screen.Env, agent client.Agent, path string) {
 	var (
 		src source
@@ -267,8 +249,6 @@ func ShowPlan(env screen.Env, agent client.Agent, path string) {
 	})
 }
 
-// readFolder finds the files of folder (names and sizes only), for the
-// plan.
 func readFolder(ctx context.Context, a *app.App, agent client.Agent, folder string) source {
 	src := source{kind: fromFiles, folder: folder, files: app.FolderFiles(folder)}
 	src.results = resultsBeside(folder)
@@ -276,8 +256,7 @@ func readFolder(ctx context.Context, a *app.App, agent client.Agent, folder stri
 	return src
 }
 
-// ShowFolderPlan shows the dialog that starts a batch of agent over the
-// files of folder, one run each.
+// ShowFolderPlan shows the batch dialog over folder's files, one run each.
 func ShowFolderPlan(env screen.Env, agent client.Agent, folder string) {
 	var src source
 	kit.ActShowing(env.App, env.Window, lang.L("Looking at the folder…"), func(ctx context.Context) {
@@ -285,8 +264,7 @@ func ShowFolderPlan(env screen.Env, agent client.Agent, folder string) {
 	}, func() { newPlan(env, agent, src).show() })
 }
 
-// ShowLinesPlan shows the dialog that starts a batch of agent over lines
-// of text, one run each.
+// ShowLinesPlan shows the batch dialog over lines of text, one run each.
 func ShowLinesPlan(env screen.Env, agent client.Agent, lines []string) {
 	src := source{kind: fromLines, lines: lines, total: len(lines)}
 	kit.ActShowing(env.App, env.Window, lang.L("Getting the batch ready…"), func(ctx context.Context) {
@@ -295,8 +273,7 @@ func ShowLinesPlan(env screen.Env, agent client.Agent, lines []string) {
 	}, func() { newPlan(env, agent, src).show() })
 }
 
-// documentsFolder is where the results of pasted lines go: the user's
-// Documents folder (as the desktop names it), else the home folder.
+// documentsFolder is where pasted lines' results go: Documents, else home.
 func documentsFolder() string {
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -311,8 +288,7 @@ func documentsFolder() string {
 	return home
 }
 
-// xdgDocuments is the Documents folder a Linux desktop names in its
-// user-dirs.dirs (it is translated: "Documentos"), "" when none.
+// xdgDocuments is the Documents folder user-dirs.dirs names (translated).
 func xdgDocuments(home string) string {
 	conf := os.Getenv("XDG_CONFIG_HOME")
 	if conf == "" {
@@ -336,10 +312,7 @@ func xdgDocuments(home string) string {
 	return ""
 }
 
-// resultsBeside is where the results of a batch over a folder's files go:
-// an Excel sheet beside the folder, named after it, that no earlier batch
-// wrote; in the Documents folder when the folder has nothing beside it (a
-// disk's top).
+// resultsBeside is an unused sheet name beside folder (Documents at a disk's top).
 func resultsBeside(folder string) string {
 	folder = filepath.Clean(folder)
 	if filepath.Dir(folder) == folder {
@@ -348,12 +321,9 @@ func resultsBeside(folder string) string {
 	return freeName(folder + " " + lang.L("results") + ".xlsx")
 }
 
-// freeName is path for a batch's results, numbered when a sheet or its
-// files folder has that name (app.FreePath).
 func freeName(path string) string { return app.FreePath(path) }
 
-// IsSheet reports whether path is a sheet Run on many… reads: a CSV or
-// Excel file.
+// IsSheet reports whether path is a CSV or Excel file.
 func IsSheet(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv", ".xlsx":
@@ -363,9 +333,7 @@ func IsSheet(path string) bool {
 	return false
 }
 
-// AskDropped asks what files dropped on agent's Run tab are for: one run
-// with all of them (once does that, as a drop always did), or one run for
-// each (the plan for them).
+// AskDropped asks whether dropped files go with one run or one each.
 func AskDropped(env screen.Env, agent client.Agent, paths []string, once func()) {
 	var d *dialog.CustomDialog
 	all := newChoiceButton(lang.L("Run once with all these files"), theme.MediaPlayIcon(), func() { d.Hide(); once() })
@@ -377,9 +345,8 @@ func AskDropped(env screen.Env, agent client.Agent, paths []string, once func())
 	d = showChoices(env, lang.L("What should happen with these files?"), body, all, func() { d.Hide() })
 }
 
-// AskDroppedSheet asks what a sheet dropped on agent's Run tab is for:
-// to go with the next run (once does that, as a drop always did; Enter
-// chooses it), or one run for each of its rows (its plan).
+// AskDroppedSheet asks whether a dropped sheet goes with the next run (Enter)
+// or one run per row.
 func AskDroppedSheet(env screen.Env, agent client.Agent, path string, once func()) {
 	var d *dialog.CustomDialog
 	send := newChoiceButton(lang.L("Send it with the next run"), theme.MailAttachmentIcon(), func() { d.Hide(); once() })
@@ -391,9 +358,8 @@ func AskDroppedSheet(env screen.Env, agent client.Agent, path string, once func(
 	d = showChoices(env, lang.L("What should happen with {{.File}}?", map[string]any{"File": safe.Text(filepath.Base(path), 40)}), body, send, func() { d.Hide() })
 }
 
-// ShowDroppedPlan shows the plan for files (and folders) dropped: one run
-// for each file, read from the folder they have in common. A folder
-// dropped alone is planned as if chosen.
+// ShowDroppedPlan plans one run per dropped file, read from their common
+// folder; a folder dropped alone is planned as if chosen.
 func ShowDroppedPlan(env screen.Env, agent client.Agent, paths []string) {
 	if len(paths) == 1 {
 		if st, err := os.Stat(paths[0]); err == nil && st.IsDir() {
@@ -408,8 +374,6 @@ func ShowDroppedPlan(env screen.Env, agent client.Agent, paths []string) {
 	}, func() { newPlan(env, agent, src).show() })
 }
 
-// droppedFiles are the files dropped (a folder's walked), named inside
-// the folder they have in common.
 func droppedFiles(paths []string) source {
 	folder := commonFolder(paths)
 	src := source{kind: fromFiles, folder: folder, results: resultsBeside(folder)}
@@ -424,7 +388,6 @@ func droppedFiles(paths []string) source {
 	return src
 }
 
-// commonFolder is the folder that holds every path.
 func commonFolder(paths []string) string {
 	common := ""
 	for _, p := range paths {
@@ -444,7 +407,6 @@ func commonFolder(paths []string) string {
 	return common
 }
 
-// within reports whether path is folder or inside it.
 func within(folder, path string) bool {
 	rel, err := filepath.Rel(folder, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))

@@ -21,31 +21,22 @@ import (
 )
 
 const (
-	// codeWholeLines is the most lines a code block shows whole; a longer
-	// one shows codeBoxLines at a time in a box that scrolls, so that a
-	// 50,000-line block does not make a conversation 50,000 lines long.
+	// codeWholeLines: longer blocks show codeBoxLines at a time in a scroll box.
 	codeWholeLines = 60
 	codeBoxLines   = 24
-	// codeMaxCols is where a line is cut when lines do not wrap: past
-	// it a line goes on on the next row, so that no row is wider than a
-	// picture the graphics card can draw.
+	// codeMaxCols cuts unwrapped lines so no row is wider than the GPU can draw.
 	codeMaxCols = 500
-	// codeTab is the columns between tab stops.
-	codeTab = 4
+	codeTab     = 4
 )
 
-// codeWrap is whether new code blocks wrap long lines (the last choice the
-// user made on any block of the screen) rather than scroll sideways; save
-// keeps a new choice. A nil one never wraps.
+// codeWrap is the user's last wrap choice on the screen; nil never wraps.
 type codeWrap struct {
 	on   atomic.Bool
 	save func(bool)
 }
 
-// codeBlock shows code in monospace with its language, Copy and a choice
-// to wrap long lines or scroll sideways. Only the rows in view are drawn
-// (codeLines), so a block of any length, even one 2 MiB fragment, shows at
-// once and scrolls smoothly.
+// codeBlock shows code with its language, Copy and a wrap choice; only the
+// rows in view are drawn, so a block of any length shows at once.
 type codeBlock struct {
 	widget.BaseWidget
 	lang    string
@@ -57,8 +48,6 @@ type codeBlock struct {
 	count   *widget.Label
 	header  *fyne.Container
 	bg      *canvas.Rectangle
-	// resized is told when the block's height changed by itself (the user
-	// chose to wrap lines), so that the conversation measures it again.
 	resized func()
 }
 
@@ -85,22 +74,18 @@ func newCodeBlock(language, code string, wrap *codeWrap) *codeBlock {
 	c.scroll = kit.NewBothWays(c.lines, nil)
 	c.scroll.OnScrolled = func(p fyne.Position) { c.lines.scrollTo(p.Y) }
 	c.ExtendBaseWidget(c)
-	// a block shown whole starts at its top; one still arriving follows
-	// its end from its next piece on (SetCode)
 	c.lines.set(code)
 	c.showCount()
 	return c
 }
 
-// SetOuter passes the wheel movement the block cannot use to the scroll
-// area around it (the conversation).
+// SetOuter passes wheel movement the block cannot use to the conversation.
 func (c *codeBlock) SetOuter(f func(*fyne.ScrollEvent)) { c.scroll.Outer = f }
 
 // Code is the code shown.
 func (c *codeBlock) Code() string { return c.lines.src }
 
-// SetCode shows new code (a block still arriving: when it only grew, only
-// its last rows are cut again). A box scrolled to its end stays there.
+// SetCode shows new code; a box scrolled to its end stays there.
 func (c *codeBlock) SetCode(code string) {
 	following := c.atEnd()
 	c.lines.set(code)
@@ -153,7 +138,6 @@ func (c *codeBlock) atEnd() bool {
 
 func (c *codeBlock) scrollToEnd() {
 	h := c.bodyHeight()
-	// the box first takes its new height: the offset is kept within it
 	c.scroll.Resize(fyne.NewSize(c.scroll.Size().Width, h))
 	y := max(c.lines.MinSize().Height-h, 0)
 	if y != c.scroll.Offset.Y {
@@ -162,18 +146,14 @@ func (c *codeBlock) scrollToEnd() {
 	}
 }
 
-// codeView is the height of the conversation's view (float32 bits; 0 when
-// not known): a code box is at most four fifths of it, so that in a short
-// window the box and the lines around it are seen together and the wheel
-// is not caught by a box taller than the view.
+// codeView is the conversation view's height (float32 bits): a box is at
+// most four fifths of it, so the wheel is never caught by a box taller than it.
 var codeView atomic.Uint32
 
 func setCodeView(h float32) { codeView.Store(math.Float32bits(h)) }
 
-// codeBoxMinLines is the fewest lines a box shows, however short the view.
 const codeBoxMinLines = 6
 
-// bodyHeight is the height of the rows shown: all of them, or a box.
 func (c *codeBlock) bodyHeight() float32 {
 	n := c.lines.rows()
 	row := c.lines.rowHeight()
@@ -227,9 +207,7 @@ func (r *codeRenderer) Refresh() {
 	r.Layout(c.Size())
 }
 
-// codeLines draws the rows of code in view. Its size is that of all rows
-// (so the box around it scrolls as usual), but it holds text objects only
-// for the rows in view and fills them as the box scrolls.
+// codeLines is sized for all rows but holds text objects only for those in view.
 type codeLines struct {
 	widget.BaseWidget
 	src    string
@@ -259,7 +237,6 @@ func (l *codeLines) rowHeight() float32 { return l.cell.Height }
 func (l *codeLines) rows() int          { return len(l.starts) }
 func (l *codeLines) sourceLines() int   { return l.lines }
 
-// maxCols is where rows are cut: the view's width when wrapping.
 func (l *codeLines) maxCols() int {
 	if !l.wrap {
 		return codeMaxCols
@@ -270,7 +247,7 @@ func (l *codeLines) maxCols() int {
 	return min(max(int(l.view/l.cell.Width), 8), codeMaxCols)
 }
 
-// set shows src. When src only grew, the rows before the last are kept.
+// set shows src; when it only grew, the rows before the last are kept.
 func (l *codeLines) set(src string) {
 	if len(l.starts) > 0 && strings.HasPrefix(src, l.src) {
 		from := l.starts[len(l.starts)-1]
@@ -292,7 +269,6 @@ func (l *codeLines) setWrap(wrap bool) {
 	l.recut()
 }
 
-// setViewWidth cuts the rows again when the width they wrap at changed.
 func (l *codeLines) setViewWidth(w float32) {
 	if w == l.view {
 		return
@@ -308,9 +284,6 @@ func (l *codeLines) recut() {
 	l.cut(0)
 }
 
-// cut finds the rows of src from byte from (a row start) on: a row ends at
-// a line break or when it is maxCols wide. It costs time linear in what it
-// reads.
 func (l *codeLines) cut(from int) {
 	l.cols = l.maxCols()
 	s := l.src
@@ -340,12 +313,11 @@ func (l *codeLines) cut(from int) {
 	}
 	l.widest = max(l.widest, col)
 	if len(s) > 0 && s[len(s)-1] == '\n' && len(l.starts) > 1 {
-		// a last line break ends the last line; it does not start a row
+		// A last line break ends the last line; it starts no row.
 		l.starts = l.starts[:len(l.starts)-1]
 	}
 }
 
-// runeCols is how many columns r takes at column col.
 func runeCols(r rune, col int) int {
 	switch {
 	case r == '\t':
@@ -360,8 +332,6 @@ func runeCols(r rune, col int) int {
 	return 1
 }
 
-// row is the text of row i as drawn: tabs as spaces, control characters
-// as spaces.
 func (l *codeLines) row(i int) string {
 	start := l.starts[i]
 	end := len(l.src)
@@ -389,7 +359,6 @@ func (l *codeLines) row(i int) string {
 	return b.String()
 }
 
-// scrollTo shows the rows from offset y down.
 func (l *codeLines) scrollTo(y float32) {
 	if y != l.top {
 		l.top = y
@@ -420,9 +389,7 @@ func (r *linesRenderer) Objects() []fyne.CanvasObject {
 }
 func (r *linesRenderer) MinSize() fyne.Size { return r.l.MinSize() }
 
-// Layout fills the text objects with the rows in view (those the box
-// around shows: a whole block shows them all, a boxed one codeBoxLines
-// and one more for the part rows at either edge).
+// Layout fills the text objects with the rows in view.
 func (r *linesRenderer) Layout(size fyne.Size) {
 	l := r.l
 	h := l.cell.Height

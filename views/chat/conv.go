@@ -27,26 +27,22 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// convView is one open conversation: header, virtualised messages, pickers
-// and composer. The stream belongs to the app.ChatSession; the view only
-// listens, so closing it never stops or loses a reply.
+// convView is one open conversation; the stream belongs to app.ChatSession,
+// so closing the view never stops or loses a reply.
 type convView struct {
-	s    *Screen
-	sess *app.ChatSession
-	// unbind stops following the session.
+	s      *Screen
+	sess   *app.ChatSession
 	unbind func()
-	// st is the snapshot shown; changes and ended are what it had when
-	// the rows were last rebuilt and a reply's end last announced.
+	// changes and ended are what st had at the last rebuild and end notice.
 	st      app.ChatState
 	changes uint64
 	ended   uint64
 
-	msgs  []app.Message
-	list  *kit.List
-	empty fyne.CanvasObject // shown over the list while it has no message
-	rows  map[int64]*rowCache
-	binds uint64 // counts bindRow calls, to find the row bound longest ago
-	// rowBytes is the text of the messages in rows.
+	msgs     []app.Message
+	list     *kit.List
+	empty    fyne.CanvasObject // shown over the list while it has no message
+	rows     map[int64]*rowCache
+	binds    uint64 // counts bindRow calls, to find the row bound longest ago
 	rowBytes int
 	heights  map[int]float32
 	live     *Markdown
@@ -70,17 +66,14 @@ type convView struct {
 	attach        screen.Attachments
 	obj           fyne.CanvasObject
 	settingHeight bool
-	// showPictures holds the replies whose pictures the user asked to see
-	// (pictures a reply names are fetched only then).
+	// showPictures: replies whose pictures the user asked to see (fetched only then).
 	showPictures map[int64]bool
 }
 
 type rowCache struct {
 	key string
 	obj fyne.CanvasObject
-	// body is a reply's text widget, kept when the row around it is built
-	// again (the reply ended, or is no longer the last): building it anew
-	// would lay out and draw every line of it again.
+	// body is kept across row rebuilds: a new one would lay out every line again.
 	body *Markdown
 	w    float32
 	vh   float32 // the view's height it was measured for (code boxes follow it)
@@ -89,11 +82,8 @@ type rowCache struct {
 	size int    // bytes of the message's text
 }
 
-// Messages keep their widgets while out of view up to keptRows of them
-// and keptBytes of their text (but at least minKeptRows): a 20 kB reply's
-// widgets take about 1.7 MB, and a conversation of hundreds of them must
-// not keep them all. Heights are kept for every message, so the scroll bar
-// does not jump when one is built again.
+// Off-screen rows keep widgets up to these limits (a long reply's widgets are
+// large); heights are kept for all rows so the scroll bar does not jump.
 const (
 	keptRows    = 24
 	minKeptRows = 6
@@ -141,8 +131,7 @@ func (v *convView) build() {
 	v.list = kit.NewList(
 		func() int { return len(v.msgs) },
 		func() fyne.CanvasObject {
-			// A row not measured yet gets a line's height, so it can be
-			// scrolled to, bound and measured.
+			// An unmeasured row gets a line's height so it can be scrolled to and bound.
 			filler := canvas.NewRectangle(color.Transparent)
 			filler.SetMinSize(fyne.NewSize(1, 48))
 			return container.NewStack(filler)
@@ -198,8 +187,6 @@ func (v *convView) build() {
 		nil, nil, container.NewStack(container.New(&viewSize{win: v.s.env.Window, changed: v.viewResized}, v.list), v.empty))
 }
 
-// showSubtitle shows the line under the title, or hides it when there is
-// nothing to add to the title.
 func (v *convView) showSubtitle() {
 	text := v.subtitle()
 	v.sub.SetText(text)
@@ -231,15 +218,10 @@ func (v *convView) subtitle() string {
 	return strings.Join(parts, " · ")
 }
 
-// pickers are the agent's questions (model, temperature, tools), compact,
-// pre-filled with this conversation's answers, in plain words: the
-// temperature as a style (precise, balanced, creative), models by name,
-// tools by the source they search. The temperature's numbers and the
-// chat-completions switch wait in an Advanced fold, closed until the user
-// opens it (remembered).
+// pickers are the agent's questions in plain words, pre-filled with this
+// conversation's answers; the raw numbers wait in an Advanced fold.
 func (v *convView) pickers() fyne.CanvasObject {
-	// The pickers wrap onto the next line in a narrow window rather than
-	// hide behind a sideways scroll.
+	// Wrap rather than hide behind a sideways scroll.
 	row := container.New(layout.NewRowWrapLayout())
 	advanced := container.New(layout.NewRowWrapLayout())
 	answers := v.sess.Conversation().Answers
@@ -263,15 +245,12 @@ func (v *convView) pickers() fyne.CanvasObject {
 
 	fold := kit.NewFold(lang.L("Advanced"), advanced)
 	screen.RememberOpen(fold, v.s.a)
-	// The fold's button ends the row of pickers; what it shows goes under.
 	row.Add(fold.Button)
 	return container.NewVBox(row, fold.Content)
 }
 
-// pickerChoiceMax is how many characters of a choice a picker shows.
 const pickerChoiceMax = 60
 
-// picker is one labelled choice whose shown labels stand for values.
 func (v *convView) picker(q client.Question, name string, labels, values []string, answer string) fyne.CanvasObject {
 	sel := kit.NewSelect(labels, nil)
 	for i, val := range values {
@@ -290,9 +269,8 @@ func (v *convView) picker(q client.Question, name string, labels, values []strin
 	return container.NewHBox(label, container.NewGridWrap(pickerSize(sel), sel))
 }
 
-// stylePickers are the temperature as three styles and, for the Advanced
-// fold, as its numbers; each follows the other. A number that is none of
-// the three styles leaves the style showing "Custom".
+// stylePickers are the temperature as styles and, in the fold, as numbers;
+// each follows the other ("Custom" for a number that is no style).
 func (v *convView) stylePickers(q client.Question, styles []int, answer string) (style, numbers fyne.CanvasObject) {
 	labels := make([]string, len(styles))
 	values := make([]string, len(styles))
@@ -332,20 +310,15 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 		container.NewHBox(numName, container.NewGridWrap(pickerSize(numSel), numSel))
 }
 
-// numbersName names the picker of a style question's numbers: the
-// question by its own name (the service's, "Temperature"), not as a
-// style, with "(number)".
 func numbersName(q client.Question) string {
 	if strings.EqualFold(strings.TrimSpace(q.Name), "temperature") {
 		return lang.L("Temperature (number)")
 	}
-	// "_" keeps the name from reading as a style (screen.QuestionName shows
-	// underscores as spaces and trims them).
+	// "_" keeps it from reading as a style (QuestionName shows it as a space).
 	return lang.L("{{.Question}} (number)", map[string]any{"Question": screen.QuestionName(client.Question{Name: "_" + q.Name}, 40)})
 }
 
-// chosen is what a style picker does with a choice: saves its value as
-// the answer and shows it in both pickers.
+// chosen saves a style picker's choice and shows it in both pickers.
 func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, set func(string)) func(string) {
 	return func(string) {
 		i := sel.SelectedIndex()
@@ -358,14 +331,11 @@ func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, s
 	}
 }
 
-// pickerSize is wide enough for a picker's longest choice (a model's full
-// name rather than "gpt-4o-202…"), up to a limit.
 func pickerSize(sel *kit.Select) fyne.Size {
 	widest := float32(0)
 	for _, o := range sel.Options {
 		widest = max(widest, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
 	}
-	// Text, its padding on both sides and the drop-down arrow.
 	w := widest + 4*theme.InnerPadding() + theme.IconInlineSize()
 	return fyne.NewSize(min(max(w, sel.MinSize().Width), 320), sel.MinSize().Height)
 }
@@ -378,8 +348,6 @@ func (v *convView) updateButtons() {
 		v.stopBtn.Hide()
 		v.sendBtn.Show()
 	}
-	// What the session is waiting for, said once in the line under the
-	// conversation; cleared when it is over.
 	note := ""
 	switch until := v.st.WaitingUntil; {
 	case v.st.Phase == app.ChatRecovering:
@@ -397,21 +365,17 @@ func (v *convView) updateButtons() {
 	}
 }
 
-// StoppedBeforeReply is said when Stop or Esc gave up a message the
-// service had not answered yet.
+// StoppedBeforeReply is said when Stop gave up an unanswered message.
 func StoppedBeforeReply() string {
 	return lang.L("Stopped before the agent answered. Your message is still below, to send again.")
 }
 
-// Row ids of a message on its way: shown from the moment Send is pressed
-// until the service accepts it (then the stored messages take their place)
-// or refuses it (then the text is still in the composer).
+// Row ids of a message shown from Send until the service takes or refuses it.
 const (
 	pendingID int64 = -1
 	waitingID int64 = -2
 )
 
-// load takes the snapshot's messages afresh.
 func (v *convView) load() {
 	v.trimRows(1)
 	v.msgs = v.st.Messages
@@ -441,34 +405,26 @@ func (v *convView) load() {
 	}
 }
 
-// appendLive shows the streaming reply's text grown to text, and reports
-// whether it grew.
+// appendLive shows the streaming reply grown to text; reports whether it grew.
 func (v *convView) appendLive(text string) bool {
 	shown := v.live.Text()
 	if len(text) <= len(shown) {
 		return false
 	}
 	v.live.Append(text[len(shown):])
-	// the line being written is drawn anew, and the lines the new text
-	// fills
 	v.s.text.Drawn(1 + textLines(len(text)-len(shown)))
 	return v.live.Flush(false)
 }
 
-// textLines is about how many lines n bytes of text fill (80 letters a
-// line), at least one: what TextRelease counts as strings drawn.
+// textLines estimates the lines n bytes fill, as TextRelease counts them.
 func textLines(n int) int { return 1 + min(n, 1<<20)/80 }
 
-// frame shows the session as it is now (after the user's own action, which
-// need not wait for the next update).
 func (v *convView) frame() {
 	st, _ := v.sess.State().Snapshot()
 	v.show(st)
 }
 
-// show draws a snapshot of the conversation, on the UI goroutine: while
-// only the streaming reply's text grew, it appends that text; any other
-// change rebuilds what changed.
+// show draws a snapshot: appends when only the live text grew, else rebuilds.
 func (v *convView) show(st app.ChatState) {
 	following := v.atBottom()
 	v.st = st
@@ -496,8 +452,6 @@ func (v *convView) show(st app.ChatState) {
 	}
 }
 
-// atBottom reports whether the user is following the end of the
-// conversation: scrolling up stops following, returning resumes it.
 func (v *convView) atBottom() bool {
 	return v.list.GetScrollOffset()+2 >= v.lastAuto
 }
@@ -510,13 +464,10 @@ func (v *convView) scrollToEnd() {
 	v.lastAuto = v.list.GetScrollOffset()
 }
 
-// scrollBy scrolls the conversation by the wheel movement a code block or
-// table inside it passed on.
 func (v *convView) scrollBy(ev *fyne.ScrollEvent) {
 	v.list.ScrollToOffset(v.list.GetScrollOffset() - ev.Scrolled.DY)
 }
 
-// resizeLive gives the streaming row the height of its text.
 func (v *convView) resizeLive() {
 	last := len(v.msgs) - 1
 	if last < 0 {
@@ -542,17 +493,12 @@ func (v *convView) rowWidth() float32 {
 	return w
 }
 
-// viewResized measures the messages on screen again when the window
-// made the conversation narrower or wider (their words wrap anew) or
-// taller or shorter (their code boxes follow its height): the list itself
-// binds again only rows that come into view.
+// viewResized remeasures visible rows: width rewraps, height resizes code boxes.
 func (v *convView) viewResized(size fyne.Size) {
 	setCodeView(size.Height)
 	v.list.Refresh()
 }
 
-// viewSize lays its one object out at its whole size and tells changed
-// when that size changes after the first layout.
 type viewSize struct {
 	win     fyne.Window // a release of text in it is no change (kit.Releasing)
 	size    fyne.Size
@@ -590,8 +536,7 @@ func (v *convView) setHeight(id int, h float32) {
 	v.settingHeight = false
 }
 
-// bindRow shows message id in a recycled row, building its widgets once per
-// message (and again only when its text or status changes).
+// bindRow shows message id in a recycled row, building widgets once per message.
 func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	if id >= len(v.msgs) {
 		return
@@ -628,8 +573,7 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	v.binds++
 	rc.used = v.binds
-	// scrolled through many: a refresh binds the rows on screen again, so
-	// rows go here only past twice the limits
+	// A refresh rebinds the visible rows, so trim only past twice the limits.
 	v.trimRows(2)
 	row := o.(*fyne.Container)
 	if len(row.Objects) != 1 || row.Objects[0] != rc.obj {
@@ -637,14 +581,11 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 		row.Refresh()
 	}
 	if rc.body != nil {
-		// A reply's finished blocks are not redrawn as it comes into
-		// view: its pictures hear of it, and one the memory budget
-		// dropped is loaded again.
+		// Finished blocks are not redrawn: pictures hear of it, and reload if dropped.
 		kit.PicturesInView(rc.body.Pictures())
 	}
 	w, vh := v.rowWidth(), v.list.Size().Height
-	// a release of text lays the window out small and back: the rows
-	// keep what they measured
+	// A text release lays the window out small and back; rows keep their sizes.
 	remeasure := rc.w != w || rc.vh != vh || live
 	if rc.h == 0 || (remeasure && !kit.Releasing(v.s.env.Window)) {
 		rc.w, rc.vh = w, vh
@@ -653,10 +594,8 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	v.setHeight(id, rc.h)
 }
 
-// trimRows drops the widgets of the messages bound longest ago (not the
-// streaming one) down to times the limits. It runs when messages are loaded,
-// before the list binds the rows on screen again: a row on screen that it
-// drops is built again once, not at every refresh.
+// trimRows drops widgets of the rows bound longest ago, before the list
+// rebinds, so a dropped visible row is rebuilt once.
 func (v *convView) trimRows(times int) {
 	for len(v.rows) > minKeptRows && (len(v.rows) > times*keptRows || v.rowBytes > times*keptBytes) {
 		if !v.forgetOldestRow() {
@@ -665,8 +604,6 @@ func (v *convView) trimRows(times int) {
 	}
 }
 
-// forgetOldestRow drops the widgets of the message bound longest ago, not
-// the streaming one, and reports whether it did.
 func (v *convView) forgetOldestRow() bool {
 	var oldest int64
 	var at uint64
@@ -684,9 +621,7 @@ func (v *convView) forgetOldestRow() bool {
 	return found
 }
 
-// rowObject builds message m's row, and returns with it the reply's text
-// widget: shown, the one in before when that still shows m (it is kept
-// when a reply ends or stops being the last), else a new one.
+// rowObject builds m's row, reusing before as the text widget if it shows m.
 func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (fyne.CanvasObject, *Markdown) {
 	if m.Role == app.RoleUser {
 		return v.userRow(m), nil
@@ -711,8 +646,6 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 		md.SetResized(func() { v.remeasure(id) })
 		pics = md.Pictures()
 	}
-	// The actions wrap onto a second line in a narrow window rather than
-	// run past its edge.
 	actions := kit.Wrap()
 	var footer fyne.CanvasObject = actions
 	if live {
@@ -758,15 +691,13 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 	return kit.Column(container.NewPadded(container.NewVBox(md, footer)), ChatWidth()), md
 }
 
-// ChatWidth is the widest a conversation's messages are drawn: about 80
-// characters a line, a readable length, centred in a wide window.
+// ChatWidth is the widest messages are drawn: about 80 characters a line.
 func ChatWidth() float32 {
 	return fyne.MeasureText(strings.Repeat("n", 80), theme.TextSize(), fyne.TextStyle{}).Width + 4*theme.Padding()
 }
 
-// offerPictures adds "Show pictures" to a reply that names pictures: they
-// come from addresses the reply chose, so nothing is fetched until the user
-// asks, for this reply (and then again when the row is rebuilt).
+// offerPictures adds "Show pictures": the reply chose the addresses, so
+// nothing is fetched until the user asks.
 func (v *convView) offerPictures(id int64, pics []*kit.Picture, actions *fyne.Container) {
 	load := func() {
 		v.showPictures[id] = true
@@ -784,7 +715,6 @@ func (v *convView) offerPictures(id int64, pics []*kit.Picture, actions *fyne.Co
 	actions.Add(btn)
 }
 
-// remeasure lays a message's row out again after its content grew.
 func (v *convView) remeasure(id int64) {
 	if rc, ok := v.rows[id]; ok {
 		rc.h = 0
@@ -805,7 +735,7 @@ func (v *convView) userRow(m app.Message) fyne.CanvasObject {
 	actions := container.NewHBox(layout.NewSpacer(),
 		smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
 	if utf8.RuneCountInString(m.Content) <= maxShownChars {
-		// a longer text would take seconds to wrap in the edit box
+		// A long text would take seconds to wrap in the edit box.
 		actions.Add(smallButton(lang.L("Edit & resend"), theme.DocumentCreateIcon(), func() { v.editMessage(m) }))
 	}
 	if len(m.FileIDs) > 0 {
@@ -823,8 +753,7 @@ func smallButton(label string, icon fyne.Resource, tap func()) *kit.Button {
 	return b
 }
 
-// paidSmallButton is smallButton for what asks the agent again (and costs
-// credits): a click runs it, Space on it does not.
+// paidSmallButton costs credits: a click runs it, Space does not.
 func paidSmallButton(label string, icon fyne.Resource, tap func()) *kit.PaidButton {
 	b := kit.NewPaidButton(label, icon, tap)
 	b.Importance = widget.LowImportance
@@ -837,8 +766,6 @@ func copyText(s string) {
 	}
 }
 
-// rightAligned puts its one object at the right, at most frac of the width
-// and no wider than its text needs.
 type rightAligned struct{ frac float32 }
 
 func (r *rightAligned) MinSize(objs []fyne.CanvasObject) fyne.Size {
@@ -869,7 +796,6 @@ func (r *rightAligned) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	o.Move(fyne.NewPos(size.Width-w, 0))
 }
 
-// send sends the composer's text once attached files finished uploading.
 func (v *convView) send() {
 	text := v.composed()
 	if strings.TrimSpace(text) == "" {
@@ -885,8 +811,7 @@ func (v *convView) send() {
 		}
 		v.waitingToSend = true
 		kit.ShowError(v.errText, lang.L("Your files are still uploading; the message goes as soon as they are ready."))
-		// The wait follows the uploads and ends with the view: a message
-		// is never sent from a conversation nobody is looking at any more.
+		// The wait ends with the view: never send from a conversation nobody watches.
 		v.waitFiles = kit.Bind(v.attach.State(), func(st app.UploadsState) {
 			if st.Pending() || !v.waitingToSend {
 				return
@@ -905,9 +830,7 @@ func (v *convView) sendNow(text string) {
 	var ids = v.attachIDs()
 	v.sendBtn.Disable()
 	v.sending = true
-	// The message shows at once, with a line saying the reply is awaited,
-	// and Stop takes Send's place: a slow first byte never looks like
-	// nothing happened.
+	// Show the message and Stop at once: a slow first byte never looks like nothing.
 	v.pending = text
 	v.sendBtn.Hide()
 	v.stopBtn.Show()
@@ -956,7 +879,6 @@ func (v *convView) attachIDs() []client.ID {
 	return v.attach.FileIDs()
 }
 
-// run starts a retry, continue or regenerate and shows why it was refused.
 func (v *convView) run(f func(context.Context) error) {
 	kit.ShowError(v.errText, "")
 	v.s.goFn(func() {
@@ -972,8 +894,7 @@ func (v *convView) run(f func(context.Context) error) {
 	})
 }
 
-// finished tells about a reply that ended: its error in plain words, and a
-// desktop notification when the user is looking elsewhere.
+// finished reports an ended reply: its error, and a notification if unfocused.
 func (v *convView) finished() {
 	if v.st.Phase == app.ChatFailed && v.st.Err != nil {
 		kit.ShowError(v.errText, lang.L("{{.Why}} Use Retry under the reply to ask again.", map[string]any{"Why": app.Describe(v.st.Err)}))
@@ -1076,14 +997,11 @@ func (v *convView) instructions() {
 	v.s.env.Window.Canvas().Focus(e)
 }
 
-// export saves the whole conversation as Markdown, plain text or a web
-// page to open or e-mail, by the ending of the name the user gives.
 func (v *convView) export() {
 	title := v.sess.Conversation().Title
 	screen.SaveText(v.s.env, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
 }
 
-// saveReply saves one reply as Markdown, plain text or a web page.
 func (v *convView) saveReply(text string) {
 	title := v.sess.Conversation().Title
 	screen.SaveText(v.s.env, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), text)
@@ -1092,15 +1010,13 @@ func (v *convView) saveReply(text string) {
 // composer is the message box: Enter sends, Shift+Enter adds a line.
 type composer struct {
 	kit.Field
-	shift  bool
-	onSend func()
-	onEsc  func()
-	// onPaste may take a pasted text instead of the box (true: taken).
+	shift   bool
+	onSend  func()
+	onEsc   func()
 	onPaste func(text string) bool
 }
 
-// TypedShortcut lets onPaste take a long paste (Ctrl+V or the menu's
-// Paste) before the box wraps it.
+// TypedShortcut lets onPaste take a long paste before the box wraps it.
 func (c *composer) TypedShortcut(s fyne.Shortcut) {
 	if kit.FieldShortcut(c, s, c.onSend) {
 		return // Ctrl+Enter sends, as Enter does; Ctrl+K is the window's
@@ -1153,7 +1069,6 @@ func (c *composer) TypedKey(ev *fyne.KeyEvent) {
 		return
 	}
 	if ev.Name == fyne.KeyEscape {
-		// The composer has the keyboard while a reply streams: Esc stops it.
 		c.onEsc()
 		return
 	}

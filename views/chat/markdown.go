@@ -16,25 +16,11 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit/mdtable"
 )
 
-// Markdown shows a reply that may still be growing. Re-parsing the whole
-// text per fragment is quadratic, so finished blocks (paragraphs, lists,
-// tables, code) are frozen into their own widgets, parsed once, and only the
-// open block at the end is parsed again when new text arrives. Append is
-// cheap and safe from any goroutine; Flush applies what arrived, on the UI
-// goroutine, at most once per frame.
-//
-// What a frame costs is measuring text (shaping it), so the rest avoids
-// measuring anything twice:
-//   - an open plain paragraph (most of a reply) is an openPara: the wrapped
-//     lines that can no longer change are kept apart and only the last line
-//     or two are wrapped again (see openpara.go);
-//   - when the open paragraph or code block finishes, that widget itself is
-//     frozen, not rebuilt from its text;
-//   - frozen blocks sit in chunks whose layout remembers each block's size
-//     until the width or theme changes (chunkLayout).
-//
-// Each of these draws exactly what one RichText or VBox would
-// (openpara_test.go compares the pixels).
+// Markdown shows a reply that may still be growing. Re-parsing everything per
+// fragment is quadratic, so finished blocks are frozen into their own widgets
+// and only the open block is parsed again. Append is safe from any goroutine;
+// Flush applies on the UI goroutine. Text measuring is the cost, so nothing is
+// measured twice (openPara, freezing the open widget itself, chunkLayout).
 type Markdown struct {
 	widget.BaseWidget
 
@@ -54,16 +40,13 @@ type Markdown struct {
 	resized   func()
 	wrap      *codeWrap       // whether code blocks wrap
 	notes     map[string]bool // labels of the footnotes defined so far
-	// whole: the text is all there, and its footnotes were known when
-	// its blocks were built
+	// whole: all text is there and its footnotes were known at build.
 	whole bool
-	// marked are the frozen blocks that show footnote marks as written,
-	// their notes unknown when they were built (a note usually comes at
-	// a reply's end): Finish builds them again if the notes came.
+	// marked blocks drew footnote marks as written (the note usually comes at
+	// the end): Finish rebuilds them once the notes came.
 	marked []markedBlock
 }
 
-// markedBlock is a frozen block drawn with footnote marks as written.
 type markedBlock struct {
 	src    string // the block's text
 	labels map[string]bool
@@ -72,14 +55,11 @@ type markedBlock struct {
 	pics   []*kit.Picture // the pictures it names
 }
 
-// resizable is a block whose height may change by itself (a code block
-// the user chose to wrap).
 type resizable interface {
 	SetResized(func())
 }
 
-// SetResized calls f when a block of the reply changed its height by
-// itself, so that the conversation measures the reply again.
+// SetResized calls f when a block changed its height by itself.
 func (m *Markdown) SetResized(f func()) {
 	m.resized = f
 	m.each(func(o fyne.CanvasObject) {
@@ -89,7 +69,6 @@ func (m *Markdown) SetResized(f func()) {
 	})
 }
 
-// each calls f for every block shown.
 func (m *Markdown) each(f func(fyne.CanvasObject)) {
 	for _, o := range m.box.Objects {
 		if c, ok := o.(*frozenChunk); ok {
@@ -102,14 +81,11 @@ func (m *Markdown) each(f func(fyne.CanvasObject)) {
 	}
 }
 
-// outerScroller is a block that scrolls inside the reply (a code block, a
-// wide table) and passes on the wheel movement it cannot use.
 type outerScroller interface {
 	SetOuter(func(*fyne.ScrollEvent))
 }
 
-// SetOuter passes the wheel movement the reply's code blocks and tables
-// cannot use to f (the conversation's scrolling).
+// SetOuter passes wheel movement the blocks cannot use to f.
 func (m *Markdown) SetOuter(f func(*fyne.ScrollEvent)) {
 	m.outer = f
 	for _, o := range m.box.Objects {
@@ -137,15 +113,13 @@ func (m *Markdown) passOuter(o fyne.CanvasObject) {
 	}
 }
 
-// Pictures are the pictures the reply names (in its finished blocks), not
-// loaded until the user asks (kit.LoadPictures).
+// Pictures are the pictures the finished blocks name, loaded only on request.
 func (m *Markdown) Pictures() []*kit.Picture { return m.pictures }
 
-// chunkSize bounds how many frozen blocks share a container, so freezing a
-// block re-lays out a few dozen widgets, not the whole reply.
+// chunkSize bounds a chunk so freezing a block re-lays out a few dozen widgets.
 const chunkSize = 24
 
-// NewMarkdown shows text (which may be empty and grow with Append).
+// NewMarkdown shows text, which may grow with Append.
 func NewMarkdown(text string, wrap *codeWrap) *Markdown {
 	m := &Markdown{box: container.NewVBox(), whole: text != "", wrap: wrap}
 	m.ExtendBaseWidget(m)
@@ -157,8 +131,6 @@ func NewMarkdown(text string, wrap *codeWrap) *Markdown {
 	return m
 }
 
-// newLiveMarkdown shows the start of a reply that is still arriving: its
-// last block stays open.
 func newLiveMarkdown(text string, wrap *codeWrap) *Markdown {
 	m := &Markdown{box: container.NewVBox(), wrap: wrap}
 	m.ExtendBaseWidget(m)
@@ -172,9 +144,8 @@ func (m *Markdown) CreateRenderer() fyne.WidgetRenderer {
 	return &markdownRenderer{m: m}
 }
 
-// markdownRenderer refreshes only the open block: a list or window refresh
-// would otherwise re-measure every frozen block of a long reply on every
-// frame. Frozen blocks are refreshed when the theme changes.
+// markdownRenderer refreshes only the open block: refreshing all would
+// re-measure every frozen block every frame.
 type markdownRenderer struct {
 	m     *Markdown
 	theme fyne.Theme
@@ -212,9 +183,8 @@ func (m *Markdown) Append(fragment string) {
 	m.mu.Unlock()
 }
 
-// Flush shows the fragments appended since the last Flush and reports
-// whether anything changed. final freezes the open block too (the reply
-// ended).
+// Flush shows the appended fragments and reports whether anything changed;
+// final freezes the open block too.
 func (m *Markdown) Flush(final bool) bool {
 	m.mu.Lock()
 	add := m.pending.String()
@@ -228,12 +198,9 @@ func (m *Markdown) Flush(final bool) bool {
 	return true
 }
 
-// Finish makes m, which showed a reply while it arrived, show text, the
-// reply ended, as NewMarkdown(text) would: the rest is added, the last
-// block frozen, and the blocks whose footnote marks were drawn before
-// their notes arrived are built again. It reports false, changing
-// nothing, when m shows other text than the start of text; a Markdown
-// built whole reports whether it shows text.
+// Finish makes m show text as NewMarkdown(text) would, rebuilding blocks
+// whose notes came late. It reports false, changing nothing, when m shows
+// other text than the start of text.
 func (m *Markdown) Finish(text string) bool {
 	m.Flush(false)
 	shown := m.Text()
@@ -242,8 +209,7 @@ func (m *Markdown) Finish(text string) bool {
 	}
 	m.Append(text[len(shown):])
 	m.Flush(true)
-	// the blocks whose marks' notes came after them, built again as
-	// footnotes (m.notes now holds every note of the text)
+	// Blocks whose notes came after them, rebuilt now m.notes is complete.
 	replaced := false
 	for _, b := range m.marked {
 		defined := false
@@ -254,7 +220,6 @@ func (m *Markdown) Finish(text string) bool {
 			continue
 		}
 		o, pics := m.build(b.src, nil)
-		// the same text, so the same pictures, in the same place
 		if len(b.pics) > 0 {
 			if at := slices.Index(m.pictures, b.pics[0]); at >= 0 {
 				m.pictures = slices.Replace(m.pictures, at, at+len(b.pics), pics...)
@@ -275,8 +240,6 @@ func (m *Markdown) Finish(text string) bool {
 // Text is everything shown so far.
 func (m *Markdown) Text() string { return m.src.String() }
 
-// rebuildTail freezes every finished block after frozenEnd and re-parses
-// the open one.
 func (m *Markdown) rebuildTail(final bool) {
 	src := m.src.String()
 	tail := src[m.frozenEnd:]
@@ -309,27 +272,21 @@ func (m *Markdown) freeze(b string) {
 	m.mark(b, raw, o, pics)
 }
 
-// mark remembers block b, frozen as o with pictures pics, when it shows
-// footnote marks as written.
 func (m *Markdown) mark(b string, raw map[string]bool, o fyne.CanvasObject, pics []*kit.Picture) {
 	if len(raw) > 0 && !m.whole {
 		m.marked = append(m.marked, markedBlock{src: b, labels: raw, chunk: m.chunk, obj: o, pics: pics})
 	}
 }
 
-// build makes the widget of finished block b, with the footnotes known
-// so far, and gives the pictures it names; raw (when not nil) is given the
-// labels of the marks it shows as written.
+// build makes finished block b's widget; raw gets marks shown as written.
 func (m *Markdown) build(b string, raw map[string]bool) (fyne.CanvasObject, []*kit.Picture) {
 	_, _, code := finishedCode(b)
 	if !code {
 		b = footnoteMarks(b, m.notes, raw)
 	}
-	// only a block of one line can be a plain paragraph: others are not
-	// parsed twice
+	// Only a one-line block can be a plain paragraph: others are not parsed twice.
 	if !code && !strings.Contains(strings.TrimSpace(b), "\n") {
 		if text, ok := plainParagraph(parseOnly(b)); ok {
-			// most of a reply: wrapped from word widths (see openPara)
 			p := newOpenPara()
 			p.text = text
 			p.tail.Segments = paraSegments(text)
@@ -348,10 +305,8 @@ func (m *Markdown) addFrozen(o fyne.CanvasObject) {
 	m.chunk.add(o)
 }
 
-// freezeOpenPara freezes the open paragraph widget itself when b, the
-// block that just finished, is that paragraph: its lines are wrapped
-// already, and a new RichText would measure the whole paragraph again. It
-// looks the same as the RichText blockWidget would make.
+// freezeOpenPara freezes the open paragraph widget itself: its lines are
+// wrapped already, a new RichText would measure them all again.
 func (m *Markdown) freezeOpenPara(b string) bool {
 	p := m.openPara
 	if p == nil {
@@ -373,9 +328,7 @@ func (m *Markdown) freezeOpenPara(b string) bool {
 	return true
 }
 
-// frozenChunk holds finished blocks and remembers its size: measuring
-// wrapped text is the costly part of a frame, and finished blocks only need
-// measuring again when the width changes.
+// frozenChunk holds finished blocks, their sizes kept until the width changes.
 type frozenChunk struct {
 	widget.BaseWidget
 	box   *fyne.Container
@@ -392,8 +345,6 @@ func newFrozenChunk() *frozenChunk {
 	return c
 }
 
-// add appends a block: only the new block is wrapped and measured, the
-// others keep their place and size.
 func (c *frozenChunk) add(o fyne.CanvasObject) {
 	c.box.Objects = append(c.box.Objects, o)
 	c.valid = false
@@ -403,8 +354,6 @@ func (c *frozenChunk) add(o fyne.CanvasObject) {
 	}
 }
 
-// replace puts block n where block o is, measuring it and the blocks
-// after it again.
 func (c *frozenChunk) replace(o, n fyne.CanvasObject) {
 	i := slices.Index(c.box.Objects, o)
 	if i < 0 {
@@ -420,16 +369,13 @@ func (c *frozenChunk) replace(o, n fyne.CanvasObject) {
 	canvas.Refresh(c)
 }
 
-// chunkLayout is a VBox layout that remembers each block's minimum size
-// until the width changes or the chunk is refreshed: Fyne's VBox asks every
-// block twice per layout, and asking a RichText measures all its lines.
+// chunkLayout caches block sizes: Fyne's VBox asks each block twice per
+// layout, and each ask measures every line of a RichText.
 type chunkLayout struct {
 	mins  []fyne.Size
 	width float32
 }
 
-// measure finds the sizes of blocks not measured yet, first wrapping new
-// blocks at the chunk's width.
 func (l *chunkLayout) measure(objects []fyne.CanvasObject) {
 	for _, o := range objects[len(l.mins):] {
 		if l.width > 0 && o.Size().Width != l.width {
@@ -500,15 +446,13 @@ func (r *chunkRenderer) Refresh() {
 	r.c.valid = false
 	r.c.lay.forget()
 	r.c.box.Refresh()
-	// the blocks were measured before they refreshed (a new theme may
-	// size text differently): measure and place them again
+	// A new theme may size text differently.
 	r.c.lay.forget()
 	r.c.lay.Layout(r.c.box.Objects, r.c.box.Size())
 }
 
 func (m *Markdown) insertBeforeOpen(o fyne.CanvasObject) {
-	// Add and Remove only lay out the few chunks; Refresh would re-measure
-	// every block.
+	// Add and Remove lay out only the chunks; Refresh would re-measure every block.
 	open := m.open
 	if open != nil {
 		m.box.Remove(open)
@@ -519,8 +463,6 @@ func (m *Markdown) insertBeforeOpen(o fyne.CanvasObject) {
 	}
 }
 
-// setOpen shows the unfinished block: code while a fence is open, else
-// markdown parsed afresh (it is short: one block).
 func (m *Markdown) setOpen(text string) {
 	if strings.TrimSpace(text) == "" {
 		if m.open != nil {
@@ -572,8 +514,7 @@ func (m *Markdown) setOpenObject(o fyne.CanvasObject) {
 	m.box.Add(o)
 }
 
-// lastBoundary is the end of the last finished block in text: after a blank
-// line outside a code fence, or after a closing fence line.
+// lastBoundary is the end of the last finished block (blank line or fence).
 func lastBoundary(text string) int {
 	inFence := false
 	cut := 0
@@ -602,7 +543,6 @@ func lastBoundary(text string) int {
 	return cut
 }
 
-// splitBlocks cuts finished text into blocks at blank lines and fences.
 func splitBlocks(text string) []string {
 	var out []string
 	var cur strings.Builder
@@ -637,8 +577,6 @@ func splitBlocks(text string) []string {
 	return out
 }
 
-// openFence reports whether text starts a code block that is not closed
-// yet, with its language and the code so far.
 func openFence(text string) (lang, code string, ok bool) {
 	t := strings.TrimLeft(text, "\n")
 	if !strings.HasPrefix(strings.TrimSpace(t), "```") {
@@ -648,9 +586,6 @@ func openFence(text string) (lang, code string, ok bool) {
 	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(first), "```")), rest, true
 }
 
-// freezeOpenCode freezes the open code block widget itself when b, the
-// block that just finished, is that code: building a new one would lay out
-// its Copy button and icon again. It shows what blockWidget would.
 func (m *Markdown) freezeOpenCode(b string) bool {
 	c := m.openCode
 	if c == nil {
@@ -667,7 +602,6 @@ func (m *Markdown) freezeOpenCode(b string) bool {
 	return true
 }
 
-// finishedCode is the language and code of a finished fenced block.
 func finishedCode(b string) (lang, code string, ok bool) {
 	trimmed := strings.TrimSpace(b)
 	if !strings.HasPrefix(trimmed, "```") {
@@ -678,9 +612,7 @@ func finishedCode(b string) (lang, code string, ok bool) {
 	return lang, strings.TrimRight(code, "\n"), true
 }
 
-// blockWidget builds the widget of one finished block, and gives the
-// pictures it names. A block may hold a table after a paragraph's lines,
-// and more after it (GitHub's reading).
+// blockWidget builds a finished block's widget (tables may sit mid-block).
 func blockWidget(b string, wrap *codeWrap) (fyne.CanvasObject, []*kit.Picture) {
 	if lang, code, ok := finishedCode(b); ok {
 		return newCodeBlock(lang, code, wrap), nil
@@ -711,10 +643,8 @@ func blockWidget(b string, wrap *codeWrap) (fyne.CanvasObject, []*kit.Picture) {
 	return container.NewVBox(parts...), pics
 }
 
-// plainText is a reply as "Copy as text" gives it: kit.PlainText of the
-// whole reply (so footnotes, link definitions and lists read as one
-// document), with each table as lines of cells separated by tabs, which
-// paste into a spreadsheet or an e-mail as a table.
+// plainText is "Copy as text": the whole reply made plain at once, tables as
+// tab-separated lines so they paste as tables.
 func plainText(md string) string {
 	var src strings.Builder
 	var tables []string
@@ -749,16 +679,11 @@ func plainText(md string) string {
 	return out
 }
 
-// tableToken stands for table i while the rest of a reply is made plain.
 func tableToken(i int) string { return "AgentDeskTable" + strconv.Itoa(i) + "Here" }
 
-// footnoteMarks shows the footnote marks of notes the reply defines as
-// "[1]": a reply is parsed block by block, so a mark ([^1]) and its note
-// ([^1]: …) are never parsed together and would show as written. Code
-// (spans, ~~~ fences, indented lines) is left alone, and so are marks
-// without a note.
-//
-// raw, when not nil, is given the labels of the marks left as written.
+// footnoteMarks shows marks of notes the reply defines as "[1]": blocks are
+// parsed apart, so a mark and its note never meet. Code is left alone; raw
+// gets the labels of marks left as written.
 func footnoteMarks(b string, notes map[string]bool, raw map[string]bool) string {
 	if (len(notes) == 0 && raw == nil) || !strings.Contains(b, "[^") {
 		return b
@@ -800,8 +725,6 @@ func footnoteMarks(b string, notes map[string]bool, raw map[string]bool) string 
 	return out.String()
 }
 
-// noteLabels are the labels of the footnotes text defines ([^label]: …
-// at the start of a line).
 func noteLabels(text string, into map[string]bool) map[string]bool {
 	for start := 0; start < len(text); {
 		end := strings.IndexByte(text[start:], '\n')

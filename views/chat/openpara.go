@@ -13,24 +13,12 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// openPara shows the open block while it is a plain paragraph (one run of
-// unstyled text), which is what most of a streamed reply is made of.
-//
-// Fyne's RichText wraps a paragraph from its first character on every
-// refresh, and each wrapped line costs a binary search of text measurements
-// over everything after it; with the paragraph growing every frame none of
-// those measurements are cached, so the open paragraph costs more per frame
-// the longer it gets. But word wrapping is greedy: once text runs past the
-// end of a wrapped line, that line can no longer change. openPara keeps such
-// settled lines in one-line RichTexts of their own (measured once) and
-// re-wraps only the unsettled rest, which is at most a line or two long.
-//
-// It looks the same as one RichText of the whole paragraph: the pieces are
-// stacked so that their rows land exactly where that RichText would put
-// them (each piece's inner padding overlaps the next one's), and the line
-// breaks are computed with the same algorithm and measurements as
-// RichText's word wrapping. When the width or the text metrics change the
-// settled lines are given back to the tail, which wraps them afresh.
+// openPara shows the open block while it is a plain paragraph, most of a
+// streamed reply. RichText rewraps a paragraph from its start on every
+// refresh, so cost grows with length; but greedy wrapping means a line the
+// text has run past cannot change. Those settled lines get one-line RichTexts
+// (measured once) and only the last line or two rewrap. Pieces overlap their
+// padding so it looks exactly like one RichText.
 type openPara struct {
 	widget.BaseWidget
 
@@ -39,16 +27,12 @@ type openPara struct {
 	lines   []*widget.RichText
 	tail    *widget.RichText
 
-	// what the settled lines were measured with
 	width, textSize, pad float32
 	words                *wordWidths // widths of words, for guessing where lines end
 }
 
-// wordWidths are widths of words at one text size, shared by every
-// paragraph (the same words come back in every reply, and a conversation
-// opened again finds them measured); a new size forgets them, and so does
-// reaching wordWidthsMax. Paragraphs are laid out on the UI goroutine and
-// built on others, hence the lock.
+// wordWidths caches word widths at one text size, shared by all paragraphs;
+// locked because paragraphs are built off the UI goroutine.
 type wordWidths struct {
 	mu   sync.Mutex
 	size float32
@@ -66,10 +50,7 @@ func newOpenPara() *openPara {
 	return p
 }
 
-// plainParagraph reports whether segs is one unstyled paragraph on one
-// source line, the only shape openPara handles, and returns its text. Fyne
-// parses such a paragraph into an inline run of text closed by an empty
-// paragraph segment.
+// plainParagraph returns the text of segs if it is one plain one-line paragraph.
 func plainParagraph(segs []widget.RichTextSegment) (string, bool) {
 	if len(segs) != 2 {
 		return "", false
@@ -83,17 +64,13 @@ func plainParagraph(segs []widget.RichTextSegment) (string, bool) {
 	return t.Text, true
 }
 
-// parseOnly parses markdown into segments without wrapping them: a RichText
-// that was never given a size skips measuring. Links and pictures follow the
-// rules for server text (kit.Markdown); pictures in a block still being
-// written are not loaded.
+// parseOnly parses without wrapping (an unsized RichText skips measuring).
+// Links and pictures follow the server-text rules (kit.Markdown).
 func parseOnly(text string) []widget.RichTextSegment {
 	segs, _ := kit.Markdown(text)
 	return segs
 }
 
-// paraSegments are the segments of a plain paragraph of text, as Fyne's
-// markdown parser makes them.
 func paraSegments(text string) []widget.RichTextSegment {
 	return []widget.RichTextSegment{
 		&widget.TextSegment{Style: widget.RichTextStyleInline, Text: text},
@@ -101,14 +78,12 @@ func paraSegments(text string) []widget.RichTextSegment {
 	}
 }
 
-// metrics are the sizes the tail's wrapping uses now.
 func (p *openPara) metrics() (textSize, pad float32) {
 	return theme.SizeForWidget(theme.SizeNameText, p.tail), p.tail.Theme().Size(theme.SizeNameInnerPadding)
 }
 
-// set shows text (the paragraph so far) at the given width.
 func (p *openPara) set(text string, width float32) {
-	// lines are cut by letters: bytes that are no letter count as one
+	// Lines are cut by letters: invalid bytes count as one.
 	text = strings.ToValidUTF8(text, "\uFFFD")
 	textSize, pad := p.metrics()
 	changed := false
@@ -129,19 +104,10 @@ func (p *openPara) set(text string, width float32) {
 	}
 }
 
-// settle moves the lines of the tail that can no longer change into lines
-// of their own. It gives the lines RichText's word wrapping (lineBounds
-// with TextWrapWord) gives: a line is the longest prefix that fits (n
-// characters), cut back to the last space at or before n, and the space
-// after the cut is skipped. As text widths grow with length, that cut is
-// the last space whose prefix fits, and once the whole rest is too wide it
-// cannot change. Rather than RichText's binary search over the whole rest,
-// the cut is found from the widths of the words (remembered): a prefix is
-// the sum of its words, spaces included, to within a fraction of a pixel,
-// so a prefix is measured whole only when that sum is within estMargin of
-// the width, or when it holds letters whose width may change beside their
-// neighbours (plainRune). A finished reply is laid out with about one
-// measurement of a new string a line instead of four.
+// settle moves the tail's lines that can no longer change into lines of
+// their own, cutting where RichText's word wrap would. The cut is found from
+// remembered word widths, measuring a prefix whole only when the sum is
+// within estMargin of the width or holds non-plainRune letters.
 func (p *openPara) settle() bool {
 	maxWidth := p.width - 2*p.pad
 	if p.width <= 0 || maxWidth <= 0 {
@@ -176,29 +142,20 @@ func (p *openPara) settle() bool {
 	return added
 }
 
-// estMargin is how far from the width a prefix's summed word widths must
-// be to be taken without measuring it whole (rounding, and kerning across
-// a space, move it by far less).
+// estMargin: summed word widths closer than this to the width are measured.
 const estMargin = 2
 
-// widths are the summed word widths of the prefixes of a text that end at
-// its spaces, up to the first past the width (and the whole text's, if no
-// prefix is, or the sums are only a guess).
+// widths are summed word widths of prefixes ending at spaces, up to the width.
 type widths struct {
 	spaces []int     // indexes of the spaces (not at 0)
 	at     []float32 // width of text[:spaces[i]]
 	whole  float32   // width of the whole text; -1 when past the width
-	// exact: the text holds letters that are not plainRune, and sums are
-	// only a guess: every answer is measured.
+	// exact: non-plainRune letters make sums a guess; measure every answer.
 	exact bool
 }
 
-// plainRune is a letter whose width is the same alone as in a line: one
-// of the Latin, Greek and Cyrillic letters, digits, punctuation and
-// currency signs Agent Desk's own font has. Not a tab (its width depends on
-// where it starts), nor a combining mark; letters from other fonts (Arabic,
-// Hebrew, Armenian, Chinese, emoji…) may make the spaces beside them take
-// those fonts' widths.
+// plainRune is a letter as wide alone as in a line, from our own font. Not a
+// tab, nor a combining mark; other fonts may change the widths of spaces.
 func plainRune(r rune) bool {
 	switch {
 	case r >= 0x20 && r <= 0x7E, r >= 0xA0 && r <= 0x24F: // Latin
@@ -211,8 +168,6 @@ func plainRune(r rune) bool {
 	return false
 }
 
-// estimate sums the widths of rest's words (each with the space before it)
-// until past maxWidth+estMargin, or to the end when they are a guess.
 func (p *openPara) estimate(rest []rune, maxWidth float32) widths {
 	var e widths
 	start := 0
@@ -227,8 +182,7 @@ func (p *openPara) estimate(rest []rune, maxWidth float32) widths {
 		w += p.wordWidth(string(rest[start:i]))
 		e.spaces, e.at = append(e.spaces, i), append(e.at, w)
 		start = i
-		// past the width, no later prefix fits: unless the sums are only
-		// a guess (a tab's alone is wider than in a line)
+		// Past the width no later prefix fits, unless sums are a guess.
 		if w > maxWidth+estMargin && !e.exact {
 			e.whole = -1
 			return e
@@ -238,8 +192,6 @@ func (p *openPara) estimate(rest []rune, maxWidth float32) widths {
 	return e
 }
 
-// decide answers whether a width estimated as est is at most maxWidth
-// (decide), unless the estimate is only a guess.
 func (e widths) decide(est, maxWidth float32, exact func() bool) bool {
 	if e.exact {
 		return exact()
@@ -247,8 +199,7 @@ func (e widths) decide(est, maxWidth float32, exact func() bool) bool {
 	return decide(est, maxWidth, exact)
 }
 
-// decide answers whether a width estimated as est is at most maxWidth,
-// measuring (exact) only when est is too close to tell.
+// decide reports est <= maxWidth, measuring only when too close to tell.
 func decide(est, maxWidth float32, exact func() bool) bool {
 	switch {
 	case est <= maxWidth-estMargin:
@@ -259,7 +210,6 @@ func decide(est, maxWidth float32, exact func() bool) bool {
 	return exact()
 }
 
-// tooWide reports that the whole text is wider than maxWidth.
 func (e widths) tooWide(maxWidth float32, exact func() bool) bool {
 	if e.whole < 0 {
 		return true
@@ -267,8 +217,6 @@ func (e widths) tooWide(maxWidth float32, exact func() bool) bool {
 	return !e.decide(e.whole, maxWidth, func() bool { return !exact() })
 }
 
-// fitsTo reports that text[:end] fits maxWidth, end being one of the spaces
-// estimated (else it is measured).
 func (e widths) fitsTo(end int, maxWidth float32, exact func() bool) bool {
 	for i, sp := range e.spaces {
 		if sp == end {
@@ -278,10 +226,7 @@ func (e widths) fitsTo(end int, maxWidth float32, exact func() bool) bool {
 	return exact()
 }
 
-// cut is where RichText would end the first line of rest, which is too
-// wide for one line: the index of the last space whose prefix fits. Without
-// a usable space it does what RichText does (binary search, break in the
-// word).
+// cut is where RichText would end rest's first line.
 func (p *openPara) cut(rest []rune, e widths, maxWidth float32, fits func(int, int) bool) int {
 	fitsAt := func(k int) bool { return e.decide(e.at[k], maxWidth, func() bool { return fits(0, e.spaces[k]) }) }
 	if len(e.spaces) == 0 || !fitsAt(0) {
@@ -292,9 +237,6 @@ func (p *openPara) cut(rest []rune, e widths, maxWidth float32, fits func(int, i
 		}
 		return space
 	}
-	// The sums grow with every word: the last space whose sum fits, then
-	// checked where the sums are too close to tell. The sums stop at the
-	// first past the width (which does not fit).
 	k := 0
 	for k+1 < len(e.at) && e.at[k+1] <= maxWidth {
 		k++
@@ -308,7 +250,6 @@ func (p *openPara) cut(rest []rune, e widths, maxWidth float32, fits func(int, i
 	return e.spaces[k]
 }
 
-// wordWidth is the width of a word (with the space before it), remembered.
 func (p *openPara) wordWidth(word string) float32 {
 	ww := p.words
 	ww.mu.Lock()
@@ -324,8 +265,7 @@ func (p *openPara) wordWidth(word string) float32 {
 	return w
 }
 
-// searchFit is RichText's binarySearch: the largest high in [low, maxHigh]
-// for which fits(low, high), given that fits(low, low) holds.
+// searchFit is RichText's binarySearch.
 func searchFit(fits func(int, int) bool, low, maxHigh int) int {
 	if low >= maxHigh {
 		return low
@@ -347,8 +287,7 @@ func searchFit(fits func(int, int) bool, low, maxHigh int) int {
 	return high
 }
 
-// fallbackSpace is RichText's findSpaceIndex: the last space at or before
-// fallback, or fallback if there is none.
+// fallbackSpace is RichText's findSpaceIndex.
 func fallbackSpace(text []rune, fallback int) int {
 	for i := fallback; i >= 0; i-- {
 		if unicode.IsSpace(text[i]) {
@@ -371,15 +310,11 @@ func (r *openParaRenderer) Objects() []fyne.CanvasObject {
 	return append(objs, r.p.tail)
 }
 
-// Layout stacks the pieces so that each one's first row sits where the
-// row would be in one RichText: the inner padding below a piece and above
-// the next overlap.
+// Layout overlaps each piece's inner padding with the next's, so rows land
+// where one RichText would put them.
 func (r *openParaRenderer) Layout(s fyne.Size) {
 	p := r.p
 	if s.Width != p.width && s.Width > 0 {
-		// wrapped afresh at the new width, line by line from word widths:
-		// one RichText of a long paragraph measures all that follows each
-		// line break, again at every width
 		p.set(p.text, s.Width)
 	}
 	p.arrange(s)
@@ -401,8 +336,7 @@ func (p *openPara) arrange(s fyne.Size) {
 func (r *openParaRenderer) MinSize() fyne.Size {
 	p := r.p
 	if p.width <= 0 && len(p.lines) == 0 {
-		// not laid out yet: its height comes once it has a width; measuring
-		// the whole paragraph on one line now would be wasted
+		// Not laid out yet: measuring now on one line would be wasted.
 		textSize, pad := p.metrics()
 		return fyne.NewSize(0, fyne.MeasureText("M", textSize, fyne.TextStyle{}).Height+2*pad)
 	}

@@ -14,15 +14,11 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// maxShownChars is the most characters the message box or a sent message shows
-// as text: wrapping text costs time that grows faster than its length
-// (8,000 characters take half a second a keystroke in the box), so a
-// longer paste is kept aside as a "Pasted text" chip and sent with the
-// message, and a longer sent message shows its start.
+// maxShownChars: wrapping cost grows faster than length, so a longer paste
+// becomes a "Pasted text" chip and a longer sent message shows its start.
 const maxShownChars = 2000
 
-// pastes are the long texts pasted into the message box, shown as chips
-// above it and sent after what was typed.
+// pastes are long pasted texts, shown as chips and sent after the typed text.
 type pastes struct {
 	texts    []string
 	box      *fyne.Container
@@ -33,7 +29,6 @@ func newPastes(onChange func()) *pastes {
 	return &pastes{box: container.NewVBox(), onChange: onChange}
 }
 
-// add keeps text as a chip.
 func (p *pastes) add(text string) {
 	p.texts = append(p.texts, text)
 	p.show()
@@ -66,21 +61,18 @@ func (p *pastes) show() {
 	p.box.Refresh()
 }
 
-// pasteLabel names a pasted text by its size and its first words.
 func pasteLabel(text string) string {
 	n := utf8.RuneCountInString(text)
 	return lang.N("Pasted text · {{.Count}} character · {{.Start}}", n, map[string]any{"Count": app.Number(n), "Start": kit.Line(text, 80)})
 }
 
-// joinMessage is what the user typed followed by what they pasted, as
-// one message.
 func joinMessage(typed string, pasted []string) string {
 	parts := make([]string, 0, 1+len(pasted))
 	if t := strings.TrimSpace(typed); t != "" {
 		parts = append(parts, t)
 	}
 	for _, p := range pasted {
-		// only blank lines go: a pasted block of code keeps its indent
+		// Only blank lines go: pasted code keeps its indent.
 		if t := strings.Trim(p, "\r\n"); strings.TrimSpace(t) != "" {
 			parts = append(parts, t)
 		}
@@ -88,16 +80,12 @@ func joinMessage(typed string, pasted []string) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// composed is the message the box holds: typed text and pasted chips.
 func (v *convView) composed() string { return joinMessage(v.entry.Text, v.pastes.texts) }
 
-// setComposed puts text back in the message box (a draft, or a message
-// given back): a long one as a chip.
+// setComposed puts text back in the box; a long one as a chip.
 func (v *convView) setComposed(text string) {
 	v.pastes.texts = nil
 	if utf8.RuneCountInString(text) > maxShownChars {
-		// what was typed before the first blank line goes back in the
-		// box, when it is short; the rest is a chip
 		typed, rest, found := strings.Cut(text, "\n\n")
 		if !found || utf8.RuneCountInString(typed) > maxShownChars {
 			typed, rest = "", text
@@ -110,8 +98,6 @@ func (v *convView) setComposed(text string) {
 	v.entry.SetText(text)
 }
 
-// shownText is a sent message's text as shown: its start when it is
-// long, saying how much more there is.
 func shownText(text string) string {
 	n := 0
 	for i := range text {

@@ -11,10 +11,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// ChooseAgent asks which chat agent a new conversation is with (the "New
-// chat" dialog), and starts it; pre is chosen first (the agent on show
-// elsewhere), else the agent of the open conversation, else that of the
-// latest one.
+// ChooseAgent asks which chat agent a new conversation is with and starts it;
+// pre, else the open conversation's agent, else the latest, is chosen first.
 func (s *Screen) ChooseAgent(pre client.ID) {
 	if pre == "" && s.open != nil {
 		pre = client.ID(s.open.sess.Conversation().AgentID)
@@ -28,8 +26,7 @@ func (s *Screen) ChooseAgent(pre client.ID) {
 	}, func(ag app.AgentItem) { s.startWith(ag.ID) })
 }
 
-// startWith opens a new conversation with the agent id, read whole from
-// the service first (its questions make the chat's pickers).
+// startWith reads agent id whole first: its questions make the pickers.
 func (s *Screen) startWith(id client.ID) {
 	s.setRight(kit.Loading(lang.L("Starting the chat…")))
 	s.goFn(func() {

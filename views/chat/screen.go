@@ -1,6 +1,5 @@
-// Package chat is the Chats screen: the list of conversations on the left
-// and the open conversation on the right, whose replies stream in as
-// markdown without slowing down on long answers.
+// Package chat is the Chats screen: conversations and the open one, whose
+// replies stream in as markdown.
 package chat
 
 import (
@@ -25,37 +24,26 @@ import (
 type Screen struct {
 	env screen.Env
 	a   *app.App
-	// goFn runs slow work (network, disk) off the UI goroutine, as the
-	// app's own work (Close waits for it); tests make it synchronous so
-	// they can drive the screen step by step.
+	// goFn runs slow work off the UI goroutine (Close waits); tests run it inline.
 	goFn func(func())
-	// wrap is the screen's choice to wrap code, kept in the settings.
 	wrap *codeWrap
 
-	search   *kit.FormEntry
-	convs    []app.Conversation
-	convList *kit.List
-	left     *fyne.Container // list, empty or error state
-	undo     *fyne.Container
-	// emptyShown is the title of the empty state the right shows
-	// (showNoConversation), "" when it shows something else.
+	search     *kit.FormEntry
+	convs      []app.Conversation
+	convList   *kit.List
+	left       *fyne.Container // list, empty or error state
+	undo       *fyne.Container
 	emptyShown string
 	right      *fyne.Container
 	open       *convView
 	content    fyne.CanvasObject
 	loadSeq    int
 	selfSel    bool
-	// finished is the last ended reply the screen has heard of.
-	finished uint64
-	// text lets go of the text drawn for replies that streamed in or
-	// were scrolled through.
-	text *kit.TextRelease
+	finished   uint64
+	text       *kit.TextRelease
 }
 
-// textLimits: the text drawn for messages is let go (see kit.TextRelease)
-// after about 600 new lines, and half a second after a reply finished or
-// the conversation stopped scrolling. 200 streamed 20 kB replies then hold
-// what is on screen, not the 500 MB of every line they drew.
+// textLimits: drawn text is let go (kit.TextRelease) so long streams stay small.
 var textLimits = kit.ReleaseLimits{Many: 600, Few: 20, Rest: 500 * time.Millisecond}
 
 // New builds the Chats screen.
@@ -82,8 +70,6 @@ func New(env screen.Env) screen.Screen {
 	return s
 }
 
-// notifyFinished tells the user, with a desktop notification, that a reply
-// they are not looking at has ended.
 func (s *Screen) notifyFinished(f app.ChatFinished) {
 	if f.Status == app.MessageStopped {
 		return
@@ -103,7 +89,6 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 	kit.Notify(a, lang.L("Reply ready"), body) // the titles come from the service: made safe there
 }
 
-// onScreen reports whether the Chats screen is the one in the window.
 func (s *Screen) onScreen() bool {
 	if s.env.Window == nil {
 		return true
@@ -162,17 +147,13 @@ func (s *Screen) build() {
 	s.content = split
 }
 
-// setRight shows o where a conversation would be (the conversation, its
-// loading, its error).
 func (s *Screen) setRight(o fyne.CanvasObject) {
 	kit.SetBody(s.right, o)
 	s.emptyShown = ""
 }
 
-// showNoConversation puts the empty state where a conversation would be.
-// Only it is replaced when the list changes: "Opening the conversation…"
-// or an error with Try again stays.
-// It is built again only when what it says changes.
+// showNoConversation shows the empty state, rebuilt only when its words change;
+// "Opening…" or an error with Try again stays when the list changes.
 func (s *Screen) showNoConversation() {
 	title, detail := lang.L("No conversation open"), lang.L("Pick a conversation on the left, or start a new one.")
 	if len(s.convs) == 0 && s.search.Text == "" {
@@ -194,7 +175,6 @@ func (s *Screen) Content() fyne.CanvasObject { return s.content }
 // Shown implements screen.Screen.
 func (s *Screen) Shown() { s.reload() }
 
-// reload lists the conversations (matching the search), newest first.
 func (s *Screen) reload() {
 	s.loadSeq++
 	seq := s.loadSeq
@@ -218,7 +198,6 @@ func (s *Screen) reload() {
 				kit.ShowBody(s.left, kit.Empty(theme.SearchIcon(), lang.L("Nothing found"),
 					lang.L("No conversation mentions “{{.Words}}”. Try other words.", map[string]any{"Words": query})))
 			case len(convs) == 0:
-				// The screen says what to do once, on the right.
 				quiet := widget.NewLabel(lang.L("Conversations you start are listed here."))
 				quiet.Importance = widget.LowImportance
 				quiet.Wrapping = fyne.TextWrapWord
@@ -235,9 +214,8 @@ func (s *Screen) reload() {
 	})
 }
 
-// markSelected selects the open conversation's row, and no row when none
-// is open: a row left selected would not open on a click (a restored
-// conversation in the row of the deleted one could not be opened).
+// markSelected selects the open conversation's row, or none: a row left
+// selected would not open on a click.
 func (s *Screen) markSelected() {
 	if s.open == nil {
 		s.selfSel = true
@@ -307,24 +285,21 @@ func (s *Screen) closeOpen() {
 	}
 }
 
-// Submit sends the open conversation's message (Ctrl+Enter where the
-// message box does not have the keyboard).
+// Submit sends the open conversation's message (Ctrl+Enter).
 func (s *Screen) Submit() {
 	if s.open != nil {
 		s.open.send()
 	}
 }
 
-// Escape stops the reply that is streaming in the open conversation.
+// Escape stops the reply streaming in the open conversation.
 func (s *Screen) Escape() {
 	if s.open != nil {
 		s.open.sess.Stop()
 	}
 }
 
-// Dropped gives dropped files to the open conversation's attachments.
-// DropHint: files dropped on an open conversation go with the next
-// message.
+// DropHint: files dropped on an open conversation go with the next message.
 func (s *Screen) DropHint() (string, bool) {
 	if s.open != nil && s.open.attach != nil {
 		return s.open.attach.DropHint()
@@ -342,7 +317,6 @@ func (s *Screen) Dropped(paths []string) {
 	}
 }
 
-// deleted hides a conversation and offers to undo it for a while.
 func (s *Screen) deleted(c app.Conversation) {
 	if s.open != nil && s.open.sess.ID() == c.ID {
 		s.closeOpen()
@@ -378,7 +352,6 @@ func (s *Screen) showErr(err error) {
 	}
 }
 
-// when says when a conversation was last active, briefly.
 func when(t time.Time) string {
 	t = t.Local()
 	now := time.Now()
@@ -390,7 +363,6 @@ func when(t time.Time) string {
 	case t.YearDay() == now.YearDay() && t.Year() == now.Year():
 		return t.Format("15:04")
 	case now.Sub(t) < 6*24*time.Hour:
-		// the weekday as app.DayDate writes it ("Mon", "seg.", "lun")
 		day, _, _ := strings.Cut(app.DayDate(t), " ")
 		return day + " " + t.Format("15:04")
 	default:
@@ -398,7 +370,6 @@ func when(t time.Time) string {
 	}
 }
 
-// creditsText shows a reply's cost.
 func creditsText(c *float64) string {
 	if c == nil {
 		return ""

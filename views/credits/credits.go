@@ -1,5 +1,4 @@
-// Package credits is the credits view: what the account spent, by day and
-// by agent, with an export to a CSV file for a spreadsheet.
+// Package credits is the credits view: spending by day and agent, exportable as CSV.
 package credits
 
 import (
@@ -20,13 +19,11 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// periods are the periods offered, in days, in the order of the choice;
-// periodDefault is the one chosen at first.
+// periods are the periods offered in days; periodDefault is chosen first.
 var periods = []int{7, 30, 90, 365}
 
 const periodDefault = 1
 
-// periodLabel is how the choice names a period of days: "Last 30 days".
 func periodLabel(days int) string {
 	return lang.N("Last {{.Count}} day", days, map[string]any{"Count": app.Number(days)})
 }
@@ -52,8 +49,7 @@ func Show(env screen.Env) {
 	v := NewView(env)
 	d := dialog.NewCustom(lang.L("Credits"), lang.L("Close"), v.Object(), env.Window)
 	d.SetOnClosed(v.Close)
-	// As big as the window allows, up to a comfortable size: never
-	// clipped in an 800 × 600 window.
+	// As big as the window allows, up to a comfortable size: never clipped.
 	win := env.Window.Canvas().Size()
 	d.Resize(fyne.NewSize(min(win.Width*0.95, 900), min(win.Height*0.92, 640)))
 	kit.ShowDialog(d, env.Window)
@@ -91,8 +87,7 @@ func NewView(env screen.Env) *View {
 	})
 	v.stack = container.NewStack(kit.Loading(lang.L("Adding up credits…")))
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.period, v.export), v.total)
-	// There is no balance to show: the service keeps it and tells no
-	// program; say where it is.
+	// The service tells no program the balance: say where it is.
 	balance := widget.NewLabel(lang.L("These are the credits Agent Desk spent from this computer. Your balance is kept by the service: see it in the service's web app."))
 	balance.Wrapping = fyne.TextWrapWord
 	balance.Importance = widget.LowImportance
@@ -104,7 +99,6 @@ func NewView(env screen.Env) *View {
 // Close stops the view following charges.
 func (v *View) Close() { v.unfollow() }
 
-// chargeName is what a single charge was for, in a few words.
 func chargeName(c app.CreditRecord) string {
 	switch c.Kind {
 	case app.ChargeFile:
@@ -134,7 +128,6 @@ func Format(v float64) string { return app.CreditsColumn(v) }
 // Object is the view's widget tree.
 func (v *View) Object() fyne.CanvasObject { return v.object }
 
-// periodDays is the period chosen, in days.
 func (v *View) periodDays() int {
 	if i := v.period.SelectedIndex(); i >= 0 && i < len(periods) {
 		return periods[i]

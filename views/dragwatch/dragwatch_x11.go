@@ -28,15 +28,14 @@ enum { DW_OK, DW_NO_DISPLAY, DW_NO_XFIXES, DW_NO_WINDOW };
 enum { DW_WAKE = 1, DW_STOP = 2, DW_BROKEN = 4 };
 enum { DW_NOTHING, DW_FILES, DW_ASKING, DW_NO_FILES };
 
-// dw_drop tells Xlib to drop an X error (say BadWindow when the window went
-// away) instead of passing it to the process-wide error handler, whose
-// default exits; Xlib asks it for errors on our own Display only.
+// dw_drop drops X errors on our Display instead of passing them to the
+// process-wide handler, whose default exits.
 static Bool dw_drop(Display *dpy, XErrorEvent *he, xError *we) {
 	return False;
 }
 
-// dw_broken tells whether the X server closed the connection fd, without
-// reading from it: Xlib would call its IO error handler, which exits.
+// dw_broken tells whether the server closed fd without reading from it:
+// Xlib's IO error handler would exit.
 static int dw_broken(int fd) {
 	struct pollfd p = {fd, POLLIN, 0};
 	if (poll(&p, 1, 0) < 0) {
@@ -89,7 +88,6 @@ static int dw_open(Window win, dw_t **out) {
 	d->prop = XInternAtom(dpy, "DRAGWATCH_TARGETS", False);
 	d->own = XCreateWindow(dpy, d->root, -1, -1, 1, 1, 0, 0, InputOnly, CopyFromParent, 0, NULL);
 	XFixesSelectSelectionInput(dpy, d->root, d->xdnd, XFixesSetSelectionOwnerNotifyMask);
-	// The server knows we listen before Watch returns.
 	XSync(dpy, False);
 	*out = d;
 	return DW_OK;
@@ -105,11 +103,9 @@ static void dw_close(dw_t *d) {
 	free(d);
 }
 
-// dw_wait waits until the X connection or the wake-up pipe has something to
-// read, or timeout ms (-1: forever), and says what woke it. Say whether
-// there were round trips since the last dw_drain: events Xlib read meanwhile
-// would not wake poll. Without, it makes no Xlib call, so that the server
-// going away while no drag is under way cannot end the process.
+// dw_wait polls the X connection and wake-up pipe for timeout ms (-1:
+// forever). roundtrips: events Xlib read meanwhile would not wake poll.
+// Without them it makes no Xlib call, so a dead server cannot end the process.
 static int dw_wait(dw_t *d, int wakefd, int timeout, int roundtrips) {
 	int xfd = ConnectionNumber(d->dpy);
 	if (dw_broken(xfd)) {
@@ -139,9 +135,7 @@ static int dw_wait(dw_t *d, int wakefd, int timeout, int roundtrips) {
 	return res;
 }
 
-// dw_lists_uri tells whether the property prop of win is a list of atoms
-// holding text/uri-list; with del it deletes the property once read. A
-// window that went away lists nothing.
+// dw_lists_uri tells whether atom list prop holds text/uri-list (del: delete it).
 static int dw_lists_uri(dw_t *d, Window win, Atom prop, Bool del) {
 	Atom type = None;
 	int format = 0, uri = 0;
@@ -163,11 +157,9 @@ static int dw_lists_uri(dw_t *d, Window win, Atom prop, Bool del) {
 	return uri;
 }
 
-// dw_begin looks at what a drag the window src started at time t offers:
-// files if src's XdndTypeList lists text/uri-list; otherwise (the list is
-// required only when the drag offers more than 3 types, and a toolkit may
-// leave one from an earlier drag on the window) it asks src for the
-// TARGETS of XdndSelection, the answer to come as a SelectionNotify.
+// dw_begin checks what src's drag offers: its XdndTypeList (required only
+// past 3 types, and may be stale), else asks for the TARGETS of XdndSelection,
+// answered by a SelectionNotify.
 static int dw_begin(dw_t *d, Window src, Time t) {
 	d->asking = 0;
 	if (dw_lists_uri(d, src, d->typelist, False)) {
@@ -180,11 +172,7 @@ static int dw_begin(dw_t *d, Window src, Time t) {
 	return DW_ASKING;
 }
 
-// dw_drain reads all pending events and tells what the last one that
-// matters says: a drag source took XdndSelection and offers files
-// (DW_FILES) or was asked what it offers (DW_ASKING), or the answer came:
-// files or not (DW_NO_FILES). With sync it first waits for the server to
-// have sent all events it made so far.
+// dw_drain reads pending events and returns the last relevant one's verdict.
 static int dw_drain(dw_t *d, int sync) {
 	int res = DW_NOTHING;
 	if (sync) {
@@ -216,10 +204,8 @@ static int dw_contains(XWindowAttributes *wa, int x, int y) {
 	return x >= wa->x && y >= wa->y && x < wa->x + wa->width + b && y < wa->y + wa->height + b;
 }
 
-// dw_uncovered tells whether at (x, y) on the root only override-redirect
-// windows lie above top; child, the top-level X says is under the pointer,
-// is one of them. Drag sources show the dragged thing in such a window
-// under the pointer, and not all of them let input through it.
+// dw_uncovered tells whether only override-redirect windows lie above top at
+// (x, y): drag sources show the dragged thing in one, not always input-transparent.
 static int dw_uncovered(dw_t *d, Window top, Window child, int x, int y) {
 	XWindowAttributes wa;
 	if (!XGetWindowAttributes(d->dpy, child, &wa) || !wa.override_redirect) {
@@ -245,8 +231,7 @@ static int dw_uncovered(dw_t *d, Window top, Window child, int x, int y) {
 	return above && !covered;
 }
 
-// dw_query tells whether a pointer button is held, and sets *over when the
-// pointer is in the window and the window's top-level is the one under it.
+// dw_query tells whether a button is held; *over when the window is under it.
 static int dw_query(dw_t *d, int *over) {
 	Display *dpy = d->dpy;
 	Window r, parent, child = None, *kids;
@@ -295,29 +280,17 @@ import (
 	"time"
 )
 
-// pollMillis is how often the pointer is looked at while a drag is under way.
 const pollMillis = 50
 
-// askTimeout is how long a drag source has to say what it offers; one that
-// does not say in time offers no files.
+// askTimeout: a source that does not answer in time offers no files.
 const askTimeout = 300 * time.Millisecond
 
-// Watch reports through over(true) / over(false) whether files are being
-// dragged over the X11 window win (the WindowHandle of fyne's
-// driver.X11WindowContext), until stop is called. over is called on the
-// watcher's own goroutine, only on changes (never twice the same value in a
-// row); it must not call stop. stop ends the watch without a last report:
-// once it returns over is not called again, even if the last call was true.
-// stop waits for the goroutine to end and may be called more than once. The
-// watch also ends, as quietly, if the X server goes away. On error there is
-// no goroutine and stop does nothing.
-//
-// A drag counts from the moment a drag source takes XdndSelection until the
-// pointer buttons are released, so an ordinary click-drag inside the app is
-// not one, and only if the source offers text/uri-list (files, the one type
-// GLFW takes): its XdndTypeList says so, or else it answers so, within
-// askTimeout, when asked for its TARGETS. While no drag is under way the
-// watcher only waits for X events.
+// Watch reports via over whether files are dragged over X11 window win (the
+// WindowHandle of driver.X11WindowContext), only on changes and on its own
+// goroutine; over must not call stop. stop waits for the goroutine, reports
+// nothing more, and may be called twice. The watch also ends if the server
+// goes away. A drag counts from a source taking XdndSelection until the
+// buttons are released, and only if it offers text/uri-list.
 func Watch(win uintptr, over func(bool)) (stop func(), err error) {
 	w, err := start(win, over, askTimeout)
 	if err != nil {
@@ -361,8 +334,7 @@ func start(win uintptr, over func(bool), ask time.Duration) (*watcher, error) {
 
 func (w *watcher) run() {
 	defer close(w.done)
-	// armed: a file drag is under way. asking: a drag is, and its source was
-	// asked what it offers; the answer is awaited until deadline.
+	// armed: a file drag is under way; asking: its source's answer is awaited.
 	armed, asking, over, roundtrips := false, false, false, false
 	var deadline time.Time
 	report := func(v bool) {
@@ -436,9 +408,8 @@ func (w *watcher) stop() {
 	<-w.done
 }
 
-// sync returns after the watcher has handled every X event the server sent
-// before the call, and looked at the pointer if a drag is under way. Tests
-// use it to check that nothing was reported without waiting for a time.
+// sync returns once every X event sent before the call is handled, so tests
+// need not wait for a time.
 func (w *watcher) sync() {
 	ack := make(chan struct{})
 	w.mu.Lock()

@@ -16,11 +16,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// AgentTab is the Files tab of an agent's detail: the files linked to the
-// agent, "Link files…" to add workspace files, Unlink with Undo, and files
-// dropped on it are uploaded and linked. The agent's screen forwards drops
-// to it (it is a screen.DropTarget). The list follows the app's state of the
-// agent's files; each action says how it went when it is done.
+// AgentTab is the Files tab of an agent's detail: linked files, "Link
+// files…", Unlink with Undo; drops are uploaded and linked.
 type AgentTab struct {
 	widget.BaseWidget
 	env     screen.Env
@@ -118,7 +115,6 @@ func (t *AgentTab) DropHint() (string, bool) {
 // Reload lists the agent's files again.
 func (t *AgentTab) Reload() { t.files.Reload() }
 
-// showFiles shows the agent's files, or why they could not be listed.
 func (t *AgentTab) showFiles(st app.ListState[client.File]) {
 	if st.Err != nil && st.Err != t.lastErr {
 		if !st.Loaded {
@@ -142,7 +138,6 @@ func (t *AgentTab) showFiles(st app.ListState[client.File]) {
 	t.list.Refresh()
 }
 
-// showUploaded shows the counts of the newest link of an uploaded file.
 func (t *AgentTab) showUploaded(st app.UploadsState) {
 	if st.Linked == nil || st.Linked == t.answer {
 		return
@@ -151,7 +146,6 @@ func (t *AgentTab) showUploaded(st app.UploadsState) {
 	t.linkedNow(st.Linked)
 }
 
-// linkedNow says what a link did.
 func (t *AgentTab) linkedNow(res *client.AgentFiles) {
 	t.undo.Hide()
 	t.showResult(app.LinkSummary(res), false)
@@ -182,7 +176,7 @@ func (t *AgentTab) Link(ids []client.ID) {
 	})
 }
 
-// Unlink removes a file from the agent and offers Undo, which links it again.
+// Unlink removes a file from the agent and offers Undo.
 func (t *AgentTab) Unlink(f client.File) {
 	var err error
 	kit.ActShowing(t.env.App, t.env.Window, lang.L("Unlinking the file…"), func(ctx context.Context) { err = t.files.Unlink(ctx, f.ID) }, func() {
@@ -200,7 +194,6 @@ func (t *AgentTab) Unlink(f client.File) {
 	})
 }
 
-// pickLinks lets the user choose workspace files to link.
 func (t *AgentTab) pickLinks() {
 	p := newPicker(t.env, t.linked)
 	d := dialog.NewCustomConfirm(lang.L("Link files to {{.Agent}}", map[string]any{"Agent": t.agent.Title}), lang.L("Link"), lang.L("Cancel"), p.content, func(ok bool) {
@@ -213,8 +206,6 @@ func (t *AgentTab) pickLinks() {
 	kit.ShowDialog(d, t.env.Window)
 }
 
-// picker lists the workspace's files with a check box each, loading more as
-// the user scrolls.
 type picker struct {
 	files    *app.FileList
 	shown    []client.File
@@ -277,7 +268,6 @@ func newPicker(env screen.Env, linked []client.File) *picker {
 	return p
 }
 
-// show shows the workspace's files as loaded so far.
 func (p *picker) show(st app.FilesState) {
 	if !st.Loaded {
 		if st.Err != nil {

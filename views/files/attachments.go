@@ -15,10 +15,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Attachments are the files attached to a chat message or a run: one chip
-// per file with its name, a small progress bar while it uploads, an × that
-// cancels or removes it, and Retry when it failed. The chips follow the
-// queue's state.
+// Attachments are the chips of files attached to a message or run, following
+// the upload queue: progress, × to cancel or remove, Retry on failure.
 type Attachments struct {
 	env   screen.Env
 	queue *app.Uploads
@@ -36,7 +34,6 @@ func NewAttachments(env screen.Env) screen.Attachments { return newAttachments(e
 func newAttachments(env screen.Env) *Attachments {
 	q := env.App.Files().NewUploads(app.UploadOptions{})
 	at := &Attachments{env: env, queue: q, send: newSender(env, q), chips: map[int64]*chip{}}
-	// Chips wrap onto more lines rather than hide behind a sideways scroll.
 	at.row = container.New(layout.NewRowWrapLayout())
 	at.obj = container.NewBorder(nil, nil, at.send.status, nil, at.row)
 	at.obj.Hide()
@@ -62,8 +59,7 @@ func (at *Attachments) FileIDs() []client.ID { return at.queue.FileIDs() }
 // Pending reports uploads still running.
 func (at *Attachments) Pending() bool { return at.queue.Pending() }
 
-// State is the uploads behind the chips, for a composer that waits until
-// they are all sent.
+// State is the uploads behind the chips.
 func (at *Attachments) State() app.Observable[app.UploadsState] { return at.queue.State() }
 
 // Clear removes every chip.
@@ -75,14 +71,11 @@ func (at *Attachments) Clear() {
 // AddFiles opens the system file dialog; each pick adds a chip.
 func (at *Attachments) AddFiles() { at.send.pickFiles() }
 
-// showNow shows the queue as it is at once, after the user changed it.
 func (at *Attachments) showNow() {
 	st, _ := at.queue.State().Snapshot()
 	at.show(st)
 }
 
-// show makes the chips match the uploads: a chip per upload, in order,
-// redrawn only when its upload changed.
 func (at *Attachments) show(st app.UploadsState) {
 	keep := make(map[int64]bool, len(st.Items))
 	for _, u := range st.Items {
@@ -107,7 +100,6 @@ func (at *Attachments) show(st app.UploadsState) {
 	at.showOrHide()
 }
 
-// showOrHide shows the row while there are chips or a drop is being checked.
 func (at *Attachments) showOrHide() {
 	if len(at.chips) > 0 || at.send.status.Visible() {
 		at.obj.Show()
@@ -116,10 +108,8 @@ func (at *Attachments) showOrHide() {
 	}
 }
 
-// chipWidth is the width of a chip's text.
 const chipWidth = 230
 
-// chip is one attached file.
 type chip struct {
 	shown  *app.Upload // the snapshot of the upload it shows
 	obj    fyne.CanvasObject
@@ -151,8 +141,7 @@ func (at *Attachments) newChip(id int64) *chip {
 	c.close.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()
-	// The status line may take two lines, so a failure's reason is read in
-	// full; the bar sits on the same line while uploading.
+	// Two lines, so a failure's reason is read in full.
 	c.status.Wrapping = fyne.TextWrapWord
 	c.status.Truncation = fyne.TextTruncateOff
 	line := container.NewStack(container.NewCenter(container.NewGridWrap(fyne.NewSize(chipWidth-2*theme.Padding(), 6), c.bar)), c.status)

@@ -1,11 +1,6 @@
-// Package files is where Agent Desk handles files: dropping or picking them
-// to upload, the chips of files attached to the next execution, the Files
-// screen with every file of the workspace, and an agent's Files tab.
-//
-// What these show is the app's state (app.Uploads, app.FileList,
-// app.LinkedFiles), bound with kit.Bind; the app keeps a shown list fresh
-// while files process. A button's work runs through background, as the
-// app's own, and its outcome comes back on the UI goroutine.
+// Package files handles files: dropping or picking them to upload, the chips
+// of files attached to the next execution, the Files screen and an agent's
+// Files tab. Views bind the app's state; actions run in the background.
 package files
 
 import (
@@ -27,16 +22,13 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// sender turns dropped or picked paths into uploads of one queue: it walks
-// folders off the UI goroutine, asks before sending many files, and tells
-// the user when the service cannot be reached (queuing nothing).
+// sender turns dropped or picked paths into uploads: it walks folders off
+// the UI goroutine, asks before many files, and queues nothing offline.
 type sender struct {
 	env   screen.Env
 	queue *app.Uploads
-	// status says the connection is being checked, so a drop on a slow
-	// connection does not look ignored; its owner places it.
-	status *widget.Label
-	// onStatus lets the owner react when status shows or hides.
+	// status says the connection is being checked, so a slow drop does not look ignored.
+	status   *widget.Label
 	onStatus func()
 }
 
@@ -47,7 +39,6 @@ func newSender(env screen.Env, q *app.Uploads) *sender {
 	return s
 }
 
-// confirm asks the user before a large drop.
 func (s *sender) confirm(plan app.UploadPlan, ok func()) {
 	n := len(plan.Files)
 	msg := lang.N("You are about to upload {{.Count}} file ({{.Size}} in all). Upload it?", n,
@@ -61,7 +52,6 @@ func (s *sender) confirm(plan app.UploadPlan, ok func()) {
 	kit.ShowDialog(d, s.env.Window)
 }
 
-// notify tells the user something in a dialog.
 func (s *sender) notify(title, msg string) {
 	if s.env.Window != nil {
 		kit.ShowInformation(title, msg, s.env.Window)
@@ -110,8 +100,6 @@ func (s *sender) setChecking(on bool) {
 	}
 }
 
-// pickFiles opens the system file dialog; each pick is uploaded at once, so
-// several files are added with repeated picks.
 func (s *sender) pickFiles() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
@@ -129,7 +117,6 @@ func (s *sender) pickFiles() {
 	kit.ShowDialog(d, s.env.Window)
 }
 
-// pickFolder opens the system folder dialog and uploads the folder's files.
 func (s *sender) pickFolder() {
 	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil {
@@ -145,16 +132,13 @@ func (s *sender) pickFolder() {
 	kit.ShowDialog(d, s.env.Window)
 }
 
-// addButtons are "Add files…" and "Add folder…".
 func (s *sender) addButtons() (files, folder *kit.Button) {
 	files = kit.NewButtonWithIcon(lang.L("Add files…"), theme.ContentAddIcon(), s.pickFiles)
 	folder = kit.NewButtonWithIcon(lang.L("Add folder…"), theme.FolderOpenIcon(), s.pickFolder)
 	return files, folder
 }
 
-// uploadList shows a queue's uploads, one row each: name, progress, status
-// and Cancel or Retry. It is a widget.List so a drop of hundreds of files
-// stays quick.
+// uploadList is a widget.List so a drop of hundreds of files stays quick.
 type uploadList struct {
 	queue *app.Uploads
 	items []*app.Upload
@@ -222,7 +206,6 @@ func newUploadList(q *app.Uploads) *uploadList {
 	return u
 }
 
-// applyUpload shows one upload's state in a row's widgets.
 func applyUpload(it app.Upload, icon *widget.Icon, bar *widget.ProgressBar, status *widget.Label, retry, cancel *kit.Button) {
 	bar.SetValue(it.Fraction())
 	status.Importance = widget.MediumImportance
@@ -279,19 +262,16 @@ func (u *uploadList) show(st app.UploadsState) {
 	u.list.Refresh()
 }
 
-// rowHeight is the height of one list row with a button in it.
 func rowHeight() float32 {
 	return kit.NewButton(lang.L("Retry"), nil).MinSize().Height + theme.Padding()
 }
 
-// Samples of what list rows show, to size a row before its first file is
-// bound; never shown.
+// Samples size a row before its first file is bound; never shown.
 const (
 	sampleName     = "name of a file.pdf"
 	sampleLongName = "a file name that is long.pdf"
 )
 
-// sampleInfo sizes the line beside a file's name: its size and status.
 func sampleInfo() string {
 	return app.HumanBytes(999_000_000) + " · " + app.FileStatusText("processing")
 }

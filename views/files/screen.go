@@ -21,10 +21,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Screen is the Files screen: every file of the workspace, newest or oldest
-// first, loaded page by page as the user scrolls. Files dropped on it are
-// uploaded to the workspace. It shows the app's state of the list, which
-// the app keeps fresh while files are processing and the screen is shown.
+// Screen is the Files screen: the workspace's files, paged as the user
+// scrolls; drops are uploaded. The app keeps the list fresh while shown.
 type Screen struct {
 	env     screen.Env
 	queue   *app.Uploads
@@ -92,10 +90,9 @@ func newScreen(env screen.Env) *Screen {
 		}
 	}
 	s.selLabel = widget.NewLabel("")
-	// The line gives way to the buttons beside it: it never widens the window.
+	// It never widens the window.
 	s.selLabel.Truncation = fyne.TextTruncateEllipsis
-	// The selection bar always takes its room, so ticking a file never
-	// moves the list under the pointer.
+	// The bar always takes its room, so ticking never moves the list under the pointer.
 	s.linkBtn = kit.NewButtonWithIcon(lang.L("Link to an agent…"), theme.ContentAddIcon(), s.linkSelected)
 	s.clearBtn = kit.NewButtonWithIcon(lang.L("Clear selection"), theme.ContentClearIcon(), func() {
 		s.selected = map[client.ID]bool{}
@@ -103,7 +100,6 @@ func newScreen(env screen.Env) *Screen {
 	})
 	s.procBtn = kit.NewButtonWithIcon(lang.L("Process…"), theme.MediaPlayIcon(), s.processSelected)
 	s.delBtn = kit.NewButtonWithIcon(lang.L("Delete…"), theme.DeleteIcon(), s.deleteSelected)
-	// The buttons wrap onto a second line in a narrow window.
 	s.selBar = container.NewVBox(s.selLabel, container.New(layout.NewRowWrapLayout(),
 		s.linkBtn, s.procBtn, s.delBtn,
 		kit.NewButton(lang.L("Select all loaded"), func() {
@@ -119,7 +115,6 @@ func newScreen(env screen.Env) *Screen {
 	s.body = container.NewStack(kit.Loading(lang.L("Loading your files…")))
 	top := container.NewVBox(header, s.send.status, s.uploads.box)
 	s.content = container.NewPadded(kit.NewBorder(top, nil, nil, nil, s.body))
-	// A finished upload is a new stored file: the list loads again.
 	kit.Bind(s.queue.State(), func(st app.UploadsState) {
 		if st.Done > s.uploaded {
 			s.uploaded = st.Done
@@ -157,8 +152,6 @@ func (s *Screen) orderValue() string {
 	return "desc"
 }
 
-// restart lists from the first page in the chosen order, forgetting the
-// list shown so far.
 func (s *Screen) restart() {
 	if s.body == nil {
 		return // the order select fires while the screen is being built
@@ -190,9 +183,7 @@ func (s *Screen) stopWatching() {
 	}
 }
 
-// applied shows the list's state: the list, or the designed loading, empty
-// and error states. Once the screen is off the window, the list is no
-// longer kept fresh (Shown starts that again).
+// applied shows the list's state; off the window it stops refreshing.
 func (s *Screen) applied(st app.FilesState) {
 	if !onWindow(s.env.Window, s.content) {
 		s.stopWatching()
@@ -215,8 +206,7 @@ func (s *Screen) applied(st app.FilesState) {
 	s.list.Refresh()
 }
 
-// onWindow reports whether obj is part of the window's content now (the
-// shell swaps screens in and out).
+// onWindow reports whether obj is in the window now (screens are swapped).
 func onWindow(w fyne.Window, obj fyne.CanvasObject) bool {
 	if w == nil {
 		return false
@@ -238,11 +228,9 @@ func onWindow(w fyne.Window, obj fyne.CanvasObject) bool {
 	return walk(w.Content())
 }
 
-// Widths of the file list's columns, so that rows and the column titles
-// line up.
+// Column widths shared by rows and titles so they line up.
 var colWidths = []float32{90, 160, 120, 130}
 
-// columns lays out the cells of a row at the column widths.
 func columns(cells ...fyne.CanvasObject) *fyne.Container {
 	box := container.NewHBox()
 	for i, c := range cells {
@@ -251,7 +239,6 @@ func columns(cells ...fyne.CanvasObject) *fyne.Container {
 	return box
 }
 
-// columnTitles name the columns above the list.
 func columnTitles() fyne.CanvasObject {
 	title := func(t string) *widget.Label {
 		return widget.NewLabelWithStyle(t, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -265,20 +252,15 @@ func columnTitles() fyne.CanvasObject {
 	return fileRow(left, columns(figure(lang.L("Size")), title(lang.L("Created")), title(lang.L("Status")), figure(lang.L("Credits"))), title(lang.L("Name")))
 }
 
-// fileRow is a row of the file list, or its column titles: the name takes
-// the room the other columns leave.
 func fileRow(left, cols, name fyne.CanvasObject) *fyne.Container {
 	return &fyne.Container{Layout: fileRowLayout{}, Objects: []fyne.CanvasObject{name, left, cols}}
 }
 
-// fileRowLayout lays out name, left (tick and icon) and the columns. A row
-// narrower than wideRow drops the Credits column (what storing a file costs
-// is the least asked for), so that names stay readable at 800 px.
+// fileRowLayout drops the Credits column below wideRow so names stay readable.
 type fileRowLayout struct{}
 
 const wideRow = 760
 
-// narrowColumns are the columns a narrow row leaves out.
 var narrowColumns = []int{3}
 
 func (fileRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
@@ -399,8 +381,6 @@ func (s *Screen) selectionChanged() {
 	s.list.Refresh()
 }
 
-// linkSelected asks which agent the selected files go to, links them and
-// says what the link did.
 func (s *Screen) linkSelected() {
 	ids := s.Selected()
 	if len(ids) == 0 {
@@ -416,8 +396,7 @@ func (s *Screen) linkSelected() {
 		for i, ag := range agents {
 			titles[i] = ag.Title
 		}
-		// Two agents of one title stay apart ("Writer", "Writer (2)"):
-		// the choice is read back by its place.
+		// Two agents of one title stay apart: the choice is read back by its place.
 		pick.SetOptions(screen.ChoiceLabels(client.Question{}, titles, 0))
 		pick.PlaceHolder = lang.L("Choose an agent")
 		pick.Refresh()
@@ -437,7 +416,6 @@ func (s *Screen) linkSelected() {
 	kit.ShowDialog(d, s.env.Window)
 }
 
-// link links files to an agent and tells the user the result's counts.
 func (s *Screen) link(agent client.Agent, ids []client.ID) {
 	var res *client.AgentFiles
 	var err error
@@ -452,14 +430,11 @@ func (s *Screen) link(agent client.Agent, ids []client.ID) {
 	})
 }
 
-// processSelected asks the service to process the selected files, after
-// saying that it costs credits; their status then moves to Ready.
 func (s *Screen) processSelected() {
 	fl := s.files
 	if fl == nil {
 		return
 	}
-	// Files already ready need nothing: only the others are sent.
 	var ids []client.ID
 	for _, f := range s.shown {
 		if s.selected[f.ID] && f.Status != "completed" {
@@ -479,14 +454,10 @@ func (s *Screen) processSelected() {
 	}, fl.ProcessFiles)
 }
 
-// confirmation is what confirmEach asks: "Process this file?" (or these
-// n files), saying detail, with verb on the button; failTitle heads a
-// failure.
 type confirmation struct {
 	question, detail, verb, failTitle string
 }
 
-// confirmEach asks c, then does op for the files.
 func (s *Screen) confirmEach(ids []client.ID, c confirmation, op func(context.Context, []client.ID) (int, error)) {
 	d := dialog.NewConfirm(c.question, c.detail, func(yes bool) {
 		if yes {
@@ -498,8 +469,6 @@ func (s *Screen) confirmEach(ids []client.ID, c confirmation, op func(context.Co
 	kit.ShowDestructive(d, s.env.Window)
 }
 
-// deleteSelected deletes the selected files from the service after a
-// confirmation.
 func (s *Screen) deleteSelected() {
 	ids, fl := s.Selected(), s.files
 	if len(ids) == 0 || fl == nil {
@@ -513,9 +482,8 @@ func (s *Screen) deleteSelected() {
 	}, fl.DeleteFiles)
 }
 
-// eachSelected does op for the files (the app does one at a time, so the
-// account's pace is kept, and loads the list again), then clears the
-// selection; a failure, which stops the rest, is told in plain words.
+// eachSelected does op one file at a time (the account's pace), then clears
+// the selection; a failure stops the rest and is told plainly.
 func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(context.Context, []client.ID) (int, error)) {
 	var done int
 	var err error
@@ -543,10 +511,8 @@ func (s *Screen) Selected() []client.ID {
 	return out
 }
 
-// fileIcon shows the kind of file a name says. Fyne's file-type icons
-// differ only by a mark too small to see at list size, so these are its
-// plainer icons: a photo, a film camera, a note, a page of text, a grid
-// for spreadsheets, and a blank page for anything else.
+// fileIcon uses Fyne's plainer icons: its file-type icons differ by a mark
+// too small to see at list size.
 func fileIcon(name string) fyne.Resource {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg", ".tif", ".tiff", ".heic":
@@ -563,10 +529,8 @@ func fileIcon(name string) fyne.Resource {
 	return theme.FileIcon()
 }
 
-// fileName is a file's name as the screens show it. The name comes from the
-// service, so it is shown on one line without control or direction-changing
-// characters (safe.Text): "invoice\u202Efdp.exe" reads as the program
-// "invoicefdp.exe" it is, not as "invoiceexe.pdf".
+// fileName shows a server-given name on one line without control or
+// direction-changing characters: "invoice\u202Efdp.exe" must not read as a PDF.
 func fileName(f client.File) string {
 	if f.Filename == "" {
 		return safe.Text(lang.L("File {{.ID}}", map[string]any{"ID": string(f.ID)}), 0)

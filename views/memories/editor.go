@@ -20,11 +20,9 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// noCollection is the collection choice for a memory in none.
 func noCollection() string { return lang.L("No collection") }
 
-// editor is the right-hand pane: one memory's text, its collection or
-// metadata, a live character counter, Save and Revert.
+// editor is one memory's text, collection or metadata, counter, Save and Revert.
 type editor struct {
 	s *Screen
 
@@ -111,7 +109,6 @@ func newEditor(s *Screen) *editor {
 		}
 	})
 	e.del.Hide()
-	// Ctrl+Enter in any field saves, as Save does.
 	for _, f := range []*kit.FormEntry{e.text, e.source, e.tags, e.other} {
 		f.OnCtrlEnter = e.submit
 	}
@@ -133,9 +130,7 @@ func newEditor(s *Screen) *editor {
 
 func (e *editor) object() fyne.CanvasObject { return e.stack }
 
-// listEmpty says whether the list beside shows no memory: its own empty
-// state then says what to do, and the editor's place stays blank, so that
-// the screen says it once.
+// listEmpty leaves the editor blank while the list's empty state speaks.
 func (e *editor) listEmpty(empty bool) {
 	if empty {
 		e.placeholder.Objects = nil
@@ -145,18 +140,15 @@ func (e *editor) listEmpty(empty bool) {
 	e.placeholder.Refresh()
 }
 
-// setDeletable shows Delete when the service can delete memories.
 func (e *editor) setDeletable(ok bool) {
 	e.deletable = ok
 	e.updateState()
 }
 
-// collectionOf is the collection of the memory open, "" when none.
 func (e *editor) collectionOf() string { return e.base.CollectionID }
 
 func (e *editor) variantB() bool { return e.s.a.Memories().Variant() == "B" }
 
-// dirty reports text or details that differ from what the service has.
 func (e *editor) dirty() bool {
 	if !e.open {
 		return false
@@ -186,19 +178,13 @@ func (e *editor) changed() {
 	if e.text.Text != e.base.Content {
 		draft = e.text.Text
 	}
-	// The app keeps the draft and writes it after a pause in typing, or at
-	// once when Agent Desk closes.
+	// The app writes the draft after a typing pause, or at once on close.
 	e.s.a.Memories().SetDraft(e.id, draft, e.collectionIDOf(e.collection.Selected))
 }
 
-// wrapLimit is the length above which the editor stops wrapping lines: a
-// wrapped entry slows with length (test driver, one keystroke: 1,000
-// characters 6 ms, 3,000 characters 46 ms; filling 32,000 characters 38 s),
-// an unwrapped one stays quick (30,000 characters 20 ms).
+// wrapLimit: a wrapped entry slows with length, an unwrapped one does not.
 const wrapLimit = 2000
 
-// fitWrapping wraps short memories and leaves long ones unwrapped, so that
-// typing stays quick at any length.
 func (e *editor) fitWrapping(text string) {
 	want := fyne.TextWrapWord
 	if len(text) > wrapLimit {
@@ -227,8 +213,7 @@ func (e *editor) updateState() {
 		e.overMsg = ""
 	}
 	e.counter.Refresh()
-	// Until the first memory call tells which interface the service
-	// speaks, both are offered; the service keeps the one it knows.
+	// Until the service reveals its interface, both are offered.
 	switch e.s.a.Memories().Variant() {
 	case "B":
 		e.colBox.Hide()
@@ -291,8 +276,7 @@ func (e *editor) collectionLabel(id string) string {
 	return label
 }
 
-// leave runs next once the open memory may be left: straight away when
-// nothing is unsaved, else after the user agrees (the draft stays on disk).
+// leave runs next at once, or once the user agrees to leave unsaved text.
 func (e *editor) leave(next, stay func()) {
 	if !e.dirty() {
 		next()
@@ -331,8 +315,6 @@ func (e *editor) resetMessages() {
 	kit.ShowError(e.colErr, "")
 }
 
-// startNew opens an empty editor, in the given collection when one is
-// selected.
 func (e *editor) startNew(collectionID string) {
 	e.loading = true
 	e.id = ""
@@ -347,7 +329,7 @@ func (e *editor) startNew(collectionID string) {
 	e.showBody()
 	e.updateState()
 	e.s.env.Window.Canvas().Focus(e.text)
-	// Bring back what was being written before (another account, a crash).
+	// Bring back what was being written (another account, a crash).
 	var text, col string
 	var err error
 	kit.Act(e.s.a, func(ctx context.Context) { text, col, err = e.s.a.Memories().NewDraft(ctx) }, func() {
@@ -362,13 +344,11 @@ func (e *editor) startNew(collectionID string) {
 	})
 }
 
-// load opens a memory of the index, with its unsaved draft when it has one.
 func (e *editor) load(m app.MemoryEntry) {
 	e.loading = true
 	e.id = m.ID
 	e.base = m
-	// A memory is named by what it says; its number, which only the
-	// service needs, comes second.
+	// Named by what it says; the service's number comes second.
 	e.title.SetText(firstLine(m))
 	seen := lang.L("No. {{.Number}}.", map[string]any{"Number": m.ID})
 	if !m.LastSeen.IsZero() {
@@ -411,10 +391,8 @@ func (e *editor) edit() app.MemoryEdit {
 	return ed
 }
 
-// doSave sends the memory: a new one is created, an open one updated.
 func (e *editor) doSave() { e.send(e.id) }
 
-// submit saves as Save does, when Save can (Ctrl+Enter).
 func (e *editor) submit() {
 	if e.stack.Objects[0] == e.body && !e.save.Disabled() && e.save.Visible() {
 		e.doSave()
@@ -457,7 +435,6 @@ func (e *editor) send(id string) {
 	})
 }
 
-// failed shows why a save did not happen; the text on screen stays.
 func (e *editor) failed(id string, err error) {
 	var tooLong *app.MemoryTooLongError
 	switch {
@@ -491,8 +468,7 @@ func (e *editor) showBanner(msg string, actions ...fyne.CanvasObject) {
 	e.banner.Show()
 }
 
-// recreate saves the text on screen as a new memory and drops the one the
-// service no longer has from the list.
+// recreate saves the text as a new memory, replacing one the service lost.
 func (e *editor) recreate(oldID string) {
 	e.id = ""
 	e.send("")
@@ -532,8 +508,7 @@ func (e *editor) setMeta(meta map[string]any) {
 	e.other.SetText(strings.Join(lines, "\n"))
 }
 
-// metadata reads the metadata fields back; "key: value" lines become keys,
-// values that read as JSON (numbers, lists) keep their kind.
+// metadata parses "key: value" lines; JSON values keep their kind.
 func (e *editor) metadata() map[string]any {
 	meta := map[string]any{}
 	if s := strings.TrimSpace(e.source.Text); s != "" {

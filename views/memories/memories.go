@@ -1,7 +1,6 @@
-// Package memories is the Memories screen: the local index of the account's
-// memories and collections (a mirror of the service's lists where it offers
-// them; else what this computer created, changed or opened), with an editor
-// that never loses unsaved text.
+// Package memories is the Memories screen: the local index of memories and
+// collections, mirroring the service's lists where it has them, with an
+// editor that never loses unsaved text.
 package memories
 
 import (
@@ -25,13 +24,11 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Screen is the Memories screen. It shows the app's MemoryIndex: the
-// collections pane and the memories found, each loaded by the app.
+// Screen is the Memories screen, showing the app's MemoryIndex.
 type Screen struct {
-	env screen.Env
-	a   *app.App
-	idx *app.MemoryIndex
-	// shelves and found are the index's lists as last heard (UI goroutine).
+	env     screen.Env
+	a       *app.App
+	idx     *app.MemoryIndex
 	shelves app.ListState[app.CollectionSummary]
 	found   app.ListState[app.MemoryEntry]
 	waiting bool // the loading state is shown
@@ -54,15 +51,12 @@ type Screen struct {
 	newBtn, openBtn *kit.Button
 	addCol          *kit.Button
 	newCol, delCol  *kit.Button
-	// syncNote says when the service's lists could not be read.
-	syncNote *widget.Label
-	// syncFailed: the last reading of the service's lists failed.
-	syncFailed bool
-	// listed is true when the service offers lists of memories and
-	// collections (the real service); the local index mirrors them then.
+	syncNote        *widget.Label
+	syncFailed      bool
+	// listed: the service offers lists (the real one); the index mirrors them.
 	listed bool
 
-	// Dialog fields are built once, so what was typed survives a failed try.
+	// Built once, so what was typed survives a failed try.
 	openID, openText        *kit.FormEntry
 	openCol                 *kit.Select
 	addID, addName, renName *kit.FormEntry
@@ -88,8 +82,6 @@ func New(env screen.Env) screen.Screen {
 		s.idx.Clear()
 		s.Reload()
 	})
-	// Lists that could not be read are read when the service can be
-	// reached again.
 	screen.OnServiceBack(env.App, func() {
 		if s.syncFailed {
 			s.Sync()
@@ -101,20 +93,16 @@ func New(env screen.Env) screen.Screen {
 // Content is the screen's widget tree.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
-// Shown shows the local index at once and then brings it up to date with
-// the service's lists, each time the user comes back.
+// Shown shows the local index at once, then syncs it with the service.
 func (s *Screen) Shown() {
 	s.Reload()
 	s.Sync()
 }
 
-// Sync has the app read the service's lists of memories and collections
-// into the local index, then show them. Against a service without lists
-// the local index alone is shown, with Open by number.
+// Sync reads the service's lists into the local index, then shows them;
+// without lists the local index alone shows, with Open by number.
 func (s *Screen) Sync() { s.idx.Sync() }
 
-// showSync offers what the service's lists allow, and says when they could
-// not be read.
 func (s *Screen) showSync(st app.MemorySync) {
 	if st.Syncing {
 		return // the last reading's outcome stays until this one's
@@ -168,8 +156,7 @@ func (s *Screen) build() {
 		s.Reload()
 	}
 
-	// Short words: they sit under "Collections" in a pane that is 220 px
-	// wide in an 800 px window.
+	// Short words: the pane is narrow.
 	s.rename = kit.NewButtonWithIcon(lang.L("Rename collection…"), theme.DocumentCreateIcon(), s.showRename)
 	s.addCol = kit.NewButtonWithIcon(lang.L("Open by number…"), theme.ContentAddIcon(), s.showAddCollection)
 	s.newCol = kit.NewButtonWithIcon(lang.L("New collection…"), theme.FolderNewIcon(), s.showNewCollection)
@@ -226,9 +213,7 @@ func (s *Screen) build() {
 	s.updateActions()
 }
 
-// updateActions offers what the service allows: with lists, collections
-// are created by name and deleted; without, they are added by number and
-// memories opened by number.
+// updateActions offers what the service allows (by name with lists, else by number).
 func (s *Screen) updateActions() {
 	if s.colSel == "" {
 		s.rename.Disable()
@@ -251,7 +236,6 @@ func (s *Screen) updateActions() {
 	s.ed.setDeletable(s.listed)
 }
 
-// showNewCollection creates a collection by name on the service.
 func (s *Screen) showNewCollection() {
 	if s.newColName == nil {
 		s.newColName = kit.NewFormEntry()
@@ -281,8 +265,6 @@ func (s *Screen) showNewCollection() {
 	s.env.Window.Canvas().Focus(s.newColName)
 }
 
-// confirmDeleteCollection deletes the selected collection, with its
-// memories, after saying so.
 func (s *Screen) confirmDeleteCollection() {
 	col, ok := s.selectedCollection()
 	if !ok {
@@ -323,7 +305,6 @@ func (s *Screen) confirmDeleteCollection() {
 	kit.ShowDestructive(d, s.env.Window)
 }
 
-// deleteMemory deletes a memory on the service after a confirmation.
 func (s *Screen) deleteMemory(id, preview string) {
 	msg := lang.L("“{{.Memory}}” will be deleted from the service. Agents will no longer use it. This cannot be undone.", map[string]any{"Memory": preview})
 	d := dialog.NewConfirm(lang.L("Delete this memory?"), msg, func(yes bool) {
@@ -331,7 +312,6 @@ func (s *Screen) deleteMemory(id, preview string) {
 			return
 		}
 		var err error
-		// The app takes the memory off the list and reads the index again.
 		kit.ActShowing(s.a, s.env.Window, lang.L("Deleting the memory…"), func(ctx context.Context) { err = s.idx.DeleteMemory(ctx, id) }, func() {
 			if err != nil {
 				kit.ShowInformation(lang.L("Memory not deleted"), app.Describe(err), s.env.Window)
@@ -349,12 +329,10 @@ func (s *Screen) deleteMemory(id, preview string) {
 	kit.ShowDestructive(d, s.env.Window)
 }
 
-// Reload has the app read the local index again, for the search typed and
-// the collection chosen.
+// Reload reads the local index again for the search and collection.
 func (s *Screen) Reload() { s.idx.Load(s.search.Text, s.colSel) }
 
-// render shows the index's lists once both are read: the collections and
-// the memories found come from the same reading of the index, so a new
+// render waits for both lists: they come from one reading, so a new
 // collection is never looked for among the old ones.
 func (s *Screen) render() {
 	sh, fd := s.shelves, s.found
@@ -375,7 +353,6 @@ func (s *Screen) render() {
 		return
 	}
 	s.waiting = false
-	// The first shelf is every memory; the others are the collections.
 	s.total, s.cols, s.mems = sh.Items[0].Count, sh.Items[1:], fd.Items
 	searched, inCollection := s.search.Text != "", s.colSel != ""
 	s.colList.Refresh()
@@ -401,8 +378,6 @@ func (s *Screen) render() {
 	s.selectCurrent()
 }
 
-// selectCollection keeps the highlight on the chosen collection when the
-// list's order changed (a rename) or it is gone.
 func (s *Screen) selectCollection() {
 	row := 0
 	for i, c := range s.cols {
@@ -417,7 +392,6 @@ func (s *Screen) selectCollection() {
 	s.colList.Select(row)
 }
 
-// selectCurrent highlights the memory open in the editor, if listed.
 func (s *Screen) selectCurrent() {
 	for i, m := range s.mems {
 		if m.ID == s.selected && s.selected != "" {
@@ -428,8 +402,7 @@ func (s *Screen) selectCurrent() {
 	s.memList.UnselectAll()
 }
 
-// openMemory loads a memory into the editor, read afresh after any draft
-// still being written, so the latest unsaved text is what shows.
+// openMemory reads the memory after any pending draft write.
 func (s *Screen) openMemory(m app.MemoryEntry) {
 	s.selected = m.ID
 	s.ed.load(m)
@@ -445,15 +418,13 @@ func (s *Screen) openMemory(m app.MemoryEntry) {
 	})
 }
 
-// saved is called by the editor when the service confirmed a memory.
 func (s *Screen) saved(m app.MemoryEntry) {
 	s.selected = m.ID
 	s.Reload()
 }
 
-// firstLine is a memory's title in the list: the first line of its text,
-// at most 200 characters, without the control and direction-changing
-// characters a service could put there to make it read as something else.
+// firstLine is a memory's list title: one capped line without control or
+// direction-changing characters a service could use to disguise it.
 func firstLine(m app.MemoryEntry) string {
 	text := strings.TrimSpace(m.Content)
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -466,9 +437,7 @@ func firstLine(m app.MemoryEntry) string {
 	return text
 }
 
-// collectionLabel is a collection's name as this screen shows it, or its
-// number when it has none: one line (safe.Text), since names come from
-// the service or other apps.
+// collectionLabel is a collection's name on one safe line, or its number.
 func collectionLabel(id, name string) string {
 	if name == "" {
 		return safe.Text(collectionNo(id), 0)
@@ -476,13 +445,10 @@ func collectionLabel(id, name string) string {
 	return safe.Text(name, 0)
 }
 
-// collectionNo names a collection by its number.
 func collectionNo(id string) string {
 	return lang.L("Collection no. {{.Number}}", map[string]any{"Number": id})
 }
 
-// rowSample is the text a list's row is made with, for its size; each row
-// shows its own text.
 const rowSample = "00"
 
 func subLine(m app.MemoryEntry) string {
@@ -499,8 +465,7 @@ func subLine(m app.MemoryEntry) string {
 	return strings.Join(parts, " · ")
 }
 
-// showOpenByID asks for a memory's number and its text, and saves that text
-// to it: the service's answer confirms the memory exists.
+// showOpenByID saves text to a memory by number; the answer confirms it exists.
 func (s *Screen) showOpenByID() {
 	if s.openID == nil {
 		s.openID = kit.NewFormEntry()
@@ -547,15 +512,13 @@ func (s *Screen) showOpenByID() {
 		})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(560, 420))
-	// Saving overwrites the memory's text on the service, which cannot
-	// show it back: the button or Ctrl+Enter, never a stray Enter.
+	// It overwrites text the service cannot show back: never on a stray Enter.
 	s.openID.OnCtrlEnter, s.openText.OnCtrlEnter = d.Confirm, d.Confirm
 	kit.ShowDialogKeys(d, s.env.Window, nil, d.Dismiss)
 	s.env.Window.Canvas().Focus(s.openID)
 }
 
-// showAddCollection brings in a collection made elsewhere, confirmed by
-// saving its name (the service cannot show a collection).
+// showAddCollection adds a collection made elsewhere, confirmed by saving its name.
 func (s *Screen) showAddCollection() {
 	if s.addID == nil {
 		s.addID = kit.NewFormEntry()
@@ -587,8 +550,7 @@ func (s *Screen) showAddCollection() {
 		})
 	}, s.env.Window)
 	d.Resize(fyne.NewSize(480, 300))
-	// Adding renames the collection on the service: the button or
-	// Ctrl+Enter, never a stray Enter.
+	// It renames on the service: never on a stray Enter.
 	s.addID.OnCtrlEnter, s.addName.OnCtrlEnter = d.Confirm, d.Confirm
 	kit.ShowDialogKeys(d, s.env.Window, nil, d.Dismiss)
 	s.env.Window.Canvas().Focus(s.addID)
@@ -603,7 +565,6 @@ func (s *Screen) selectedCollection() (app.CollectionSummary, bool) {
 	return app.CollectionSummary{}, false
 }
 
-// showRename renames the selected collection on the service.
 func (s *Screen) showRename() {
 	col, ok := s.selectedCollection()
 	if !ok {
@@ -663,9 +624,7 @@ func (s *Screen) forgetCollection(id string) {
 	})
 }
 
-// compactEmpty is kit.Empty for a narrow pane: the same icon, title and
-// sentence, wrapping to the pane's width, so the panes keep their places
-// when the list comes and goes.
+// compactEmpty is kit.Empty for a narrow pane, so panes keep their places.
 func compactEmpty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObject) fyne.CanvasObject {
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	d := widget.NewLabel(detail)
@@ -680,7 +639,6 @@ func compactEmpty(icon fyne.Resource, title, detail string, actions ...fyne.Canv
 	return box
 }
 
-// ago is how long ago t was, for the editor's "last saved" line.
 func ago(t time.Time) string {
 	if t.IsZero() {
 		return ""

@@ -1,5 +1,5 @@
 // Package resources is the Resources screen: the service's templates, with
-// search, a type filter, every page of the list, and the detail of each.
+// search, a type filter and each one's detail.
 package resources
 
 import (
@@ -20,23 +20,20 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// anyType is the filter's "no filter" choice.
 func anyType() string { return lang.L("Any type") }
 
-// Screen is the Resources screen: the app's search of the service's
-// resources, and the detail of the one chosen.
+// Screen is the Resources screen.
 type Screen struct {
 	env     screen.Env
 	content fyne.CanvasObject
 	found   *app.ResourceSearch
 
-	search *kit.FormEntry
-	typ    *widget.SelectEntry
-	count  *widget.Label
-	stack  *fyne.Container
-	list   *kit.List
-	items  []client.Resource
-	// waiting says the loading state is shown (kept while typing goes on).
+	search  *kit.FormEntry
+	typ     *widget.SelectEntry
+	count   *widget.Label
+	stack   *fyne.Container
+	list    *kit.List
+	items   []client.Resource
 	waiting bool
 
 	detail      *fyne.Container
@@ -49,8 +46,7 @@ func New(env screen.Env) screen.Screen {
 	s.search = kit.NewSearchEntry()
 	s.search.SetPlaceHolder(lang.L("Search titles and descriptions ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
-	// Typing searches once it rests (the app waits for the pause), so a
-	// word sends one request; Enter searches at once.
+	// One request per typing pause; Enter searches at once.
 	s.search.OnChanged = func(string) { s.found.FindSoon(s.query()) }
 	s.search.OnSubmitted = func(string) { s.Reload() }
 
@@ -108,7 +104,6 @@ func (s *Screen) Shown() {
 	}
 }
 
-// query is the search typed and the type chosen ("" for any).
 func (s *Screen) query() (q, typ string) {
 	typ = strings.TrimSpace(s.typ.Text)
 	if strings.EqualFold(typ, anyType()) {
@@ -120,8 +115,6 @@ func (s *Screen) query() (q, typ string) {
 // Reload runs the search again at once, reading every page.
 func (s *Screen) Reload() { s.found.Find(s.query()) }
 
-// show shows the search's state: reading, the resources found, none, or
-// why they could not be read.
 func (s *Screen) show(st app.ListState[client.Resource]) {
 	if st.Loading || !st.Loaded && st.Err == nil {
 		if !s.waiting {
@@ -154,7 +147,6 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 	default:
 		s.items = items
 		if st.Incomplete {
-			// what was read shows, with what happened to the rest
 			note := lang.N("Only {{.Count}} resources could be read. {{.Why}}", len(items), map[string]any{"Count": app.Number(len(items)), "Why": app.Describe(err)})
 			kit.SetBody(s.stack, kit.Partial(s.list, note, st.Loading, s.Reload))
 		} else {
@@ -166,9 +158,8 @@ func (s *Screen) show(st app.ListState[client.Resource]) {
 	s.stack.Refresh()
 }
 
-// title is a resource's name as the list and its detail show it: one line
-// without the control and direction-changing characters a service could
-// put in it to break the list or make the name read as something else.
+// title is a resource's name on one line without control or direction-changing
+// characters a service could use to break the list or disguise the name.
 func title(r client.Resource) string {
 	if t := safe.Text(r.Title, 0); t != "" {
 		return t
@@ -176,7 +167,6 @@ func title(r client.Resource) string {
 	return safe.Text(lang.L("Untitled resource {{.Reference}}", map[string]any{"Reference": r.ID.String()}), 0)
 }
 
-// showDetail shows one resource's fields, including any the service adds.
 func (s *Screen) showDetail(r client.Resource) {
 	// Wrapped in reading order, Hebrew and Arabic too (BidiLines).
 	t := kit.BidiLines(title(r), fyne.TextStyle{Bold: true}, theme.SizeNameSubHeadingText, true)
@@ -213,9 +203,6 @@ func (s *Screen) showDetail(r client.Resource) {
 	s.detail.Refresh()
 }
 
-// use starts a text agent's request from the resource: the user picks
-// the agent, and its form opens with the resource's words in its request,
-// to finish and run there.
 func (s *Screen) use(r client.Resource) {
 	var long string
 	if raw, ok := r.Extra["long_description"]; ok {
@@ -228,7 +215,6 @@ func (s *Screen) use(r client.Resource) {
 	}, func(ag app.AgentItem) { s.env.Nav.OpenAgentWith(ag, request) })
 }
 
-// label turns a field name such as long_description into "Long description".
 func label(k string) string {
 	k = strings.ReplaceAll(k, "_", " ")
 	if k == "" {

@@ -6,15 +6,13 @@ import (
 )
 
 // OnAccountChange calls reload on the UI goroutine each time an account is
-// activated after this call (switching accounts, or the same one again
-// after its key changed): screens drop what they show of the old one.
+// activated after this call, so screens drop the old one's data.
 func OnAccountChange(a *app.App, reload func()) (stop func()) {
 	return onSessionCount(a, func(s app.Session) uint64 { return s.Activations }, reload)
 }
 
-// OnServiceBack calls reload on the UI goroutine each time the active
-// account's service can be reached again after it could not (the status
-// bar checks by itself), so that a screen loads what it could not.
+// OnServiceBack calls reload on the UI goroutine each time the service can be
+// reached again after it could not.
 func OnServiceBack(a *app.App, reload func()) (stop func()) {
 	returns := -1
 	return kit.Bind(a.Connection(), func(c app.Connection) {
@@ -25,8 +23,8 @@ func OnServiceBack(a *app.App, reload func()) (stop func()) {
 	})
 }
 
-// OnCharge calls update on the UI goroutine each time a charged call is
-// recorded after this call, and each time an account is activated.
+// OnCharge calls update on the UI goroutine on each charged call recorded
+// after this call, and on each account activation.
 func OnCharge(a *app.App, update func()) (stop func()) {
 	return onSessionCount(a, func(s app.Session) uint64 { return s.Charges + s.Activations }, update)
 }

@@ -5,9 +5,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// RememberOpen has f open as the user last left an Advanced fold,
-// and remember each opening and closing: one choice for every Advanced
-// fold of the app.
+// RememberOpen opens f as the user last left an Advanced fold and remembers
+// each change: one choice for every such fold.
 func RememberOpen(f *kit.Fold, a *app.App) {
 	f.SetOpen(a.Settings().ShowAdvanced)
 	f.OnChanged = func(open bool) {

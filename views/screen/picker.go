@@ -18,17 +18,14 @@ import (
 
 // AgentPick is what ChooseAgent asks: of which type, in which words.
 type AgentPick struct {
-	Type          string    // client.AgentChat, AgentText…
-	Title, Action string    // the dialog's title, its confirm button
-	Search        string    // the search's placeholder ("Search chat agents")
-	Pre           client.ID // chosen first, when listed
-	// NoneTitle and None say that the account has no agent of the type.
+	Type            string    // client.AgentChat, AgentText…
+	Title, Action   string    // the dialog's title, its confirm button
+	Search          string    // the search's placeholder ("Search chat agents")
+	Pre             client.ID // chosen first, when listed
 	NoneTitle, None string
 }
 
-// agentPicker is a dialog that asks which agent of a type to use (a new
-// chat's, a run's), the one the user was looking at chosen already. Up
-// and Down in its search move the choice; Enter confirms it.
+// agentPicker asks which agent of a type to use; Up/Down move, Enter confirms.
 type agentPicker struct {
 	pick    AgentPick
 	browser *app.AgentBrowser
@@ -41,8 +38,7 @@ type agentPicker struct {
 	placed  *app.AgentQuery // the search whose first page placed the choice
 }
 
-// ChooseAgent asks which agent of pick.Type to use and gives it to chosen
-// (the agent as the list knows it).
+// ChooseAgent asks which agent of pick.Type to use and gives it to chosen.
 func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 	if env.Window == nil {
 		return
@@ -96,14 +92,12 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 	p.browser.Search(app.AgentQuery{Type: pick.Type})
 }
 
-// start confirms the chosen agent, when one is chosen.
 func (p *agentPicker) start() {
 	if p.index() >= 0 {
 		p.d.Confirm()
 	}
 }
 
-// key moves the choice with Up and Down typed in the search.
 func (p *agentPicker) key(ev *fyne.KeyEvent) bool {
 	step := map[fyne.KeyName]int{fyne.KeyDown: 1, fyne.KeyUp: -1}[ev.Name]
 	if step == 0 || len(p.page.Agents) == 0 {
@@ -118,7 +112,6 @@ func (p *agentPicker) key(ev *fyne.KeyEvent) bool {
 	return true
 }
 
-// index is the chosen agent's row, or -1.
 func (p *agentPicker) index() int {
 	for i, ag := range p.page.Agents {
 		if ag.ID == p.chosen {
@@ -128,14 +121,12 @@ func (p *agentPicker) index() int {
 	return -1
 }
 
-// show puts the agents found in the dialog, with the choice on its row;
-// a new search chooses its first agent unless the one chosen is in it.
+// show lists the agents found, keeping the choice if it is among them.
 func (p *agentPicker) show(page app.AgentPage) {
 	old := p.page
 	p.page = page
 	switch {
 	case len(page.Agents) == 0 && (page.Loading || page.Query.Type != p.pick.Type):
-		// Asking, or not asked yet (the browser's first, empty state).
 		kit.ShowBody(p.body, kit.Loading(lang.L("Loading agents…")))
 		return
 	case len(page.Agents) == 0 && page.Err != nil:
@@ -151,17 +142,14 @@ func (p *agentPicker) show(page app.AgentPage) {
 		return
 	}
 	kit.ShowBody(p.body, p.list)
-	// A next page lays the list out at its length (List.Grew); a page on
-	// its way changes nothing shown.
 	switch {
 	case page.Extends(old):
 		p.list.Grew()
 	case !page.SameAgents(old):
 		p.list.Refresh()
 	}
-	// The choice is placed once per search, when its first page is in:
-	// later pages (loaded as the list scrolls) leave the list where the
-	// user scrolled it.
+	// The choice is placed once per search: later pages leave the list where
+	// the user scrolled it.
 	if p.placed != nil && *p.placed == page.Query {
 		return
 	}

@@ -20,14 +20,10 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// TextFormats are the endings Save as… offers for a text: as written
-// (Markdown), plain text for any program, a web page, a Word document to
-// e-mail.
+// TextFormats are the endings Save as… offers for a text.
 var TextFormats = []string{".md", ".txt", ".html", ".docx"}
 
-// TextFile is a text (markdown) in the form the file name's ending asks
-// for: plain text (.txt), a web page (.html, .htm), a Word document
-// (.docx), else as written.
+// TextFile is markdown in the form the file name's ending asks for.
 func TextFile(name, title, markdown string) []byte {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".txt":
@@ -40,22 +36,16 @@ func TextFile(name, title, markdown string) []byte {
 	return []byte(markdown)
 }
 
-// SaveText asks where to save a text (markdown) and saves it in the form
-// its name ends with (TextFile), proposing name; the saved file is
-// confirmed with where it is (ShowSaved).
+// SaveText asks where to save markdown and saves it as TextFile.
 func SaveText(env Env, title, name, markdown string) {
 	SaveFile(env, lang.L("Saved"), name, TextFormats, func(name string) []byte {
-		// Laid out off the window's goroutine: a long conversation as a
-		// document takes a moment.
+		// Off the window's goroutine: a long conversation takes a moment.
 		return TextFile(name, title, markdown)
 	})
 }
 
-// SaveFile asks where to save a file, proposing name (and endings, when
-// given), writes what data makes for the chosen name off the window's
-// goroutine in a file that is the user's only (app.OwnerOnly), and
-// confirms the saved file with its place (ShowSaved, titled saved) or says
-// why it was not saved.
+// SaveFile asks where to save, writes data off the window's goroutine to an
+// owner-only file (app.OwnerOnly), then confirms or says why it failed.
 func SaveFile(env Env, saved, name string, endings []string, data func(name string) []byte) {
 	w := env.Window
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
@@ -91,8 +81,7 @@ func SaveFile(env Env, saved, name string, endings []string, data func(name stri
 	kit.ShowDialog(d, w)
 }
 
-// ShowSaved confirms a file saved at path: where it is, and "Show in
-// folder" to see it in the file manager (env.Open).
+// ShowSaved confirms a file saved at path, with "Show in folder".
 func ShowSaved(env Env, title, path string) {
 	w := env.Window
 	where := widget.NewLabel(lang.L("Saved to {{.Path}}", map[string]any{"Path": path}))

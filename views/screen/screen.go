@@ -1,8 +1,6 @@
-// Package screen is what ties a screen of Agent Desk to the app: the
-// environment a screen is built with (Env), the navigation it can ask for
-// (Nav), how it follows the account (OnAccountChange), and the app's
-// problems shown alike everywhere (Error). Widgets that need no app are in
-// views/kit.
+// Package screen ties a screen to the app: its environment (Env), the
+// navigation it can ask for (Nav), account following and shared error
+// states. Widgets that need no app are in views/kit.
 package screen
 
 import (
@@ -23,12 +21,9 @@ type Env struct {
 	App    *app.App
 	Window fyne.Window
 	Nav    Nav
-	// Opener hands a link, file or folder to the system (the browser, the
-	// file manager); nil is the desktop's own (fyne.App.OpenURL). Tests
-	// give one that records instead.
+	// Opener hands a link, file or folder to the system; nil is the desktop's.
 	Opener func(*url.URL) error
-	// PickerDelay is how long typing in an agent picker's search must
-	// pause before the service is asked; 0 is 300 ms.
+	// PickerDelay is the typing pause before an agent search; 0 is the default.
 	PickerDelay time.Duration
 }
 
@@ -42,29 +37,23 @@ func (e Env) Open(u *url.URL) error {
 
 // Nav lets a screen move the user elsewhere without knowing the others.
 type Nav interface {
-	// Show switches to a screen of the navigation rail by its name
-	// (ScreenAgents, ScreenChats, ...).
+	// Show switches to a screen of the rail by name (ScreenAgents, ...).
 	Show(screen string)
 	// OpenChat starts a new conversation with a chat agent.
 	OpenChat(agent client.Agent)
-	// ChooseChatAgent asks which chat agent a new conversation is with
-	// (the one on show chosen first), and starts it.
+	// ChooseChatAgent asks which chat agent to start a conversation with.
 	ChooseChatAgent()
 	// OpenConversation continues a stored conversation.
 	OpenConversation(id int64)
-	// AgentTabs are the extra tabs of an agent's detail that other screens
-	// provide (its files, its webhooks).
+	// AgentTabs are extra tabs other screens add to an agent's detail.
 	AgentTabs(agent client.Agent) []*container.TabItem
-	// NewAttachments makes the file chips a chat composer or run form uses
-	// for files attached to the next execution; nil when unavailable.
+	// NewAttachments makes file chips for the next execution; nil when unavailable.
 	NewAttachments() Attachments
 	// ShowCredits opens the credits view.
 	ShowCredits()
-	// OpenAgentWith shows an agent with request written in its form's
-	// request (a resource used as a template), for the user to finish.
+	// OpenAgentWith shows an agent with request written in its form.
 	OpenAgentWith(agent app.AgentItem, request string)
-	// Restart closes the window for Agent Desk to start again (what was
-	// typed is saved first, as on any close).
+	// Restart closes the window (saving as any close does) to start again.
 	Restart()
 }
 
@@ -76,54 +65,47 @@ type Screen interface {
 	Shown()
 }
 
-// DropTarget is implemented by screens (or parts of them) that accept files
-// dropped on the window. The shell gives a drop to the visible screen.
+// DropTarget accepts files dropped on the window (given to the visible screen).
 type DropTarget interface {
 	Dropped(paths []string)
-	// DropHint says what a drop does now, for the highlight while files
-	// are dragged over the window; takes is false when the drop would be
-	// refused (no conversation open), the hint then saying what to do.
+	// DropHint says what a drop does now; takes is false when it would be
+	// refused, the hint then saying what to do.
 	DropHint() (hint string, takes bool)
 }
 
-// Finder is implemented by screens with a search of their own: Ctrl+F
-// puts the cursor in it.
+// Finder is a screen with its own search for Ctrl+F.
 type Finder interface {
 	FocusFind()
 }
 
-// Tabbed is implemented by screens that show tabs: Ctrl+Tab and
-// Ctrl+Shift+Tab (or Ctrl+Page Down, Page Up) move by delta tabs.
+// Tabbed is a screen with tabs: Ctrl+Tab and friends move by delta tabs.
 type Tabbed interface {
 	MoveTab(delta int)
 }
 
-// Escaper is implemented by screens that react to Esc (cancel a run, stop a
-// stream).
+// Escaper is a screen that reacts to Esc.
 type Escaper interface {
 	Escape()
 }
 
-// Attachments are files attached to the next execution, shown as removable
-// chips with their upload progress.
+// Attachments are files attached to the next execution, shown as chips.
 type Attachments interface {
 	DropTarget
 	// Object is the chips row (empty and small when nothing is attached).
 	Object() fyne.CanvasObject
-	// FileIDs are the ids of the attached files that finished uploading.
+	// FileIDs are the attached files that finished uploading.
 	FileIDs() []client.ID
 	// Pending reports uploads still running; sending waits for them.
 	Pending() bool
-	// State is the attached files' uploads, for a sender to wait on.
+	// State is the uploads, for a sender to wait on.
 	State() app.Observable[app.UploadsState]
 	// Clear removes every chip (after a send).
 	Clear()
-	// AddFiles opens the system file dialog ("Add files…").
+	// AddFiles opens the system file dialog.
 	AddFiles()
 }
 
-// ScreenLabel is how a screen (or an agent's tab) of that name is called
-// in the language in use.
+// ScreenLabel is a screen's (or agent tab's) name in the language in use.
 func ScreenLabel(name string) string {
 	switch name {
 	case ScreenAgents:
@@ -146,8 +128,7 @@ func ScreenLabel(name string) string {
 	return name
 }
 
-// Names of the screens of the navigation rail (and of the settings that
-// remember the last): ScreenLabel is what the user reads.
+// Names of the rail's screens, also kept in settings; ScreenLabel is for users.
 const (
 	ScreenAgents    = "Agents"
 	ScreenChats     = "Chats"
@@ -159,8 +140,7 @@ const (
 	ScreenSettings  = "Settings"
 )
 
-// Pictures is the app as kit's pictures need it: app.Describe says why one
-// is not shown.
+// Pictures is the app as kit's pictures need it.
 func Pictures(a *app.App) kit.Pictures { return pictures{a} }
 
 type pictures struct{ *app.App }

@@ -11,16 +11,14 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// Error is the state of a screen whose load failed: app.Explain's title and
-// sentence, and the buttons for what can be done about it (ProblemActions).
+// Error is a failed load's state: app.Explain's words and ProblemActions.
 func Error(err error, retry func()) fyne.CanvasObject {
 	p := app.Explain(err)
 	return kit.Empty(theme.ErrorIcon(), p.Title, p.Sentence, ProblemActions(p, retry)...)
 }
 
-// ProblemActions are the buttons a problem offers: the account's settings
-// when its key or workspace needs a look, and retry (when not nil) as "Try
-// again", or "Check again" for work that goes on at the service.
+// ProblemActions are a problem's buttons: the account settings when the key
+// or workspace needs a look, and retry as "Try again" or "Check again".
 func ProblemActions(p app.Problem, retry func()) []fyne.CanvasObject {
 	var out []fyne.CanvasObject
 	if p.Action == app.ActionOpenSettings {
@@ -40,6 +38,5 @@ func ProblemActions(p app.Problem, retry func()) []fyne.CanvasObject {
 
 var settingsOpener atomic.Pointer[func()]
 
-// SetSettingsOpener is how the window shows the account settings; problems
-// with the key offer it (the shell sets it once).
+// SetSettingsOpener sets how the window shows account settings (once, by the shell).
 func SetSettingsOpener(open func()) { settingsOpener.Store(&open) }

@@ -14,9 +14,8 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// AccountForm is the form for an account's address, key and workspace,
-// with a "Test connection" button that answers in plain words. The welcome
-// screen and the settings screen share it so both behave alike.
+// AccountForm edits an account's address, key and workspace, with "Test
+// connection"; the welcome and settings screens share it.
 type AccountForm struct {
 	a    *app.App
 	acct app.Account // the account being edited; zero ID for a new one
@@ -28,12 +27,12 @@ type AccountForm struct {
 	Result    *widget.Label
 	Test      *kit.Button
 
-	// Window is where the form asks before the stored key goes to a
-	// changed address. Without it, the form asks for the key again instead.
+	// Window is where the form asks before the stored key goes to a changed
+	// address; without it, the form asks for the key again instead.
 	Window fyne.Window
 
-	// keyAsk is the open "Send your saved key to …?" question, for tests;
-	// keyFor is the address the user agreed to send the stored key to.
+	// keyAsk is the open key question (for tests); keyFor is the address the
+	// user agreed to send the stored key to.
 	keyAsk *dialog.ConfirmDialog
 	keyFor string
 
@@ -42,9 +41,8 @@ type AccountForm struct {
 	onChange []func(busy bool)
 }
 
-// NewAccountForm builds the form; acct is the account to edit, or a zero
-// Account for a new one. The stored key is never shown: editing leaves the
-// key field blank to keep it.
+// NewAccountForm builds the form for acct (zero for a new one). The stored
+// key is never shown: a blank key field keeps it.
 func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	f := &AccountForm{a: a, acct: acct}
 	f.Name = kit.NewFormEntry()
@@ -87,9 +85,7 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 // Object is the form's widgets.
 func (f *AccountForm) Object() fyne.CanvasObject { return f.obj }
 
-// OnBusy is told when a check or save starts and ends (after its answer
-// is shown), so the dialog or screen around the form can disable its own
-// buttons.
+// OnBusy hears when a check or save starts and ends, so callers can disable buttons.
 func (f *AccountForm) OnBusy(fn func(busy bool)) { f.onChange = append(f.onChange, fn) }
 
 // Account is what the form holds, ready for SaveAccount.
@@ -128,8 +124,7 @@ func (f *AccountForm) show(res app.ConnectionResult) {
 	f.Result.Show()
 }
 
-// TestConnection makes one cheap call with what is typed and shows the
-// answer: connected, key rejected, server not found or offline.
+// TestConnection makes one cheap call with what is typed and says how it went.
 func (f *AccountForm) TestConnection() {
 	acct, key := f.Account(), f.Key.Text
 	f.whenKeyMayGo(acct, key, func() { f.testConnection(acct, key) })
@@ -146,9 +141,8 @@ func (f *AccountForm) testConnection(acct app.Account, key string) {
 	})
 }
 
-// Save checks the connection, then stores the account and makes it the
-// active one. done gets the saved account; it is not called when the
-// connection failed or saving failed, and what was typed stays in place.
+// Save checks the connection, then stores the account and activates it;
+// done is not called on failure, and what was typed stays.
 func (f *AccountForm) Save(done func(app.Account)) {
 	acct, key := f.Account(), f.Key.Text
 	f.whenKeyMayGo(acct, key, func() { f.save(acct, key, done) })
@@ -179,8 +173,7 @@ func (f *AccountForm) save(acct app.Account, key string, done func(app.Account))
 			}
 			f.acct = saved
 			f.show(res)
-			// A key just typed that landed in the keys file, not the
-			// keyring, is said so at once rather than found out later.
+			// Say at once that the key landed in the keys file, not the keyring.
 			if note := app.KeyInFileNote(saved); note != "" && key != "" {
 				f.Result.Importance = widget.WarningImportance
 				f.Result.SetText(res.Message + " " + note)
@@ -193,11 +186,9 @@ func (f *AccountForm) save(acct app.Account, key string, done func(app.Account))
 	})
 }
 
-// whenKeyMayGo runs send at once, unless the key field is blank and the
-// address now names another server than the one the stored key was saved
-// for: then the stored key would go to a new address the user may have
-// mistyped (or been told to type), so the form asks first and runs send
-// only on "Send the key". Nothing is sent while the question is open.
+// whenKeyMayGo runs send at once unless the key field is blank and the
+// address names another server than the stored key's: the key goes only to
+// its origin, so the user confirms first. Nothing is sent while asking.
 func (f *AccountForm) whenKeyMayGo(acct app.Account, key string, send func()) {
 	moves, from, to := f.a.Accounts().StoredKeyMoves(acct, key)
 	if !moves || (f.keyFor != "" && app.SameServer(f.keyFor, acct.BaseURL)) {

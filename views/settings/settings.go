@@ -1,6 +1,5 @@
-// Package settings is the Settings screen: accounts (add, edit, remove,
-// switch), where the API key is kept, the theme, the memory variant and the
-// About dialog. It also offers the account form the welcome screen uses.
+// Package settings is the Settings screen: accounts, key storage, theme,
+// memory variant and About; it also offers the welcome screen's account form.
 package settings
 
 import (
@@ -20,8 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Labels of the theme, memory variant and pace choices, in the language
-// in use (tests tap them by these names).
+// Labels of the choices in the language in use (tests tap them by name).
 func ThemeSystemLabel() string { return lang.L("Same as my computer") }
 func ThemeLightLabel() string  { return lang.L("Light") }
 func ThemeDarkLabel() string   { return lang.L("Dark") }
@@ -36,13 +34,11 @@ func PaceTwoLabel() string     { return lang.L("Two requests a second") }
 func PaceFiveLabel() string    { return lang.L("Five requests a second") }
 func PaceNoneLabel() string    { return lang.L("No limit") }
 
-// paceChoice is a pace offered, with what it keeps.
 type paceChoice struct {
 	label     string
 	perSecond float64
 }
 
-// paceChoices are the paces offered, in order.
 func paceChoices() []paceChoice {
 	return []paceChoice{
 		{PaceDefaultLabel(), 0}, {PaceSlowLabel(), 0.5}, {PaceTwoLabel(), 2}, {PaceFiveLabel(), 5}, {PaceNoneLabel(), -1},
@@ -61,8 +57,7 @@ func variantLabels() map[string]string {
 	return map[string]string{"": VariantAutoLabel(), "A": VariantALabel(), "B": VariantBLabel()}
 }
 
-// languageLabel is how the language choice is shown: each language in
-// its own words, the computer's in the language in use.
+// languageLabel shows each language in its own words.
 func languageLabel(tag string) string {
 	for _, l := range app.Languages {
 		if l.Tag == tag {
@@ -87,8 +82,7 @@ type Screen struct {
 	errText  *widget.Label
 	content  fyne.CanvasObject
 
-	// syncing is true while the screen sets its own controls from the
-	// settings, so their change callbacks do not save again.
+	// syncing: controls are being set from settings; their callbacks must not save.
 	syncing bool
 
 	// The open account dialog and remove confirmation, for tests.
@@ -172,7 +166,6 @@ func (s *Screen) Content() fyne.CanvasObject { return s.content }
 // Shown re-reads the settings, which other screens may have changed.
 func (s *Screen) Shown() { s.refresh() }
 
-// refresh shows the current settings; it runs on the UI goroutine.
 func (s *Screen) refresh() {
 	a := s.env.App
 	st := a.Settings()
@@ -269,8 +262,7 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	sub.Importance = widget.LowImportance
 	sub.Truncation = fyne.TextTruncateEllipsis
 	text := container.NewVBox(name, sub)
-	// A key that fell back to the keys file is said so on its account's
-	// line, so the keyring failing never goes unnoticed.
+	// So a failing keyring never goes unnoticed.
 	if note := app.KeyInFileNote(acct); note != "" {
 		where := widget.NewLabel(note)
 		where.Importance = widget.WarningImportance
@@ -295,9 +287,6 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	return container.NewBorder(nil, nil, icon, container.NewVBox(layout.NewSpacer(), container.NewHBox(actions...), layout.NewSpacer()), text)
 }
 
-// advanced is the fold of choices only an administrator asks for: how the
-// service stores memories, the pace of requests. Closed at first; the
-// user's choice is remembered.
 func (s *Screen) advanced() fyne.CanvasObject {
 	f := kit.NewFold(lang.L("Advanced"), container.NewVBox(
 		section(lang.L("How the service keeps memories"), lang.L("Services store memories in one of two ways. Agent Desk finds out which by itself; choose only if your administrator tells you to."),
@@ -308,7 +297,6 @@ func (s *Screen) advanced() fyne.CanvasObject {
 	return f.Object()
 }
 
-// switchTo makes acct the active account.
 func (s *Screen) switchTo(acct app.Account) {
 	kit.ShowError(s.errText, "")
 	a := s.env.App
@@ -323,8 +311,6 @@ func (s *Screen) switchTo(acct app.Account) {
 	})
 }
 
-// editAccount opens the account form in a dialog; a zero acct adds one.
-// Saving checks the connection first and makes the account the one in use.
 func (s *Screen) editAccount(acct app.Account) {
 	form := NewAccountForm(s.env.App, acct)
 	form.Window = s.env.Window
@@ -363,7 +349,6 @@ func (s *Screen) editAccount(acct app.Account) {
 	}, s.Escape)
 }
 
-// confirmRemove asks before forgetting an account and its key.
 func (s *Screen) confirmRemove(acct app.Account) {
 	a := s.env.App
 	d := dialog.NewConfirm(lang.L("Remove {{.Account}}?", map[string]any{"Account": acct.Name}),
@@ -411,8 +396,8 @@ func (s *Screen) themeChosen(label string) {
 	})
 }
 
-// languageChosen keeps the language chosen and offers to start again in
-// it: every word on screen was made in the language in use.
+// languageChosen keeps the language and offers to restart: every word on
+// screen was made in the old one.
 func (s *Screen) languageChosen(label string) {
 	if s.syncing {
 		return

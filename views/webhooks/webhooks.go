@@ -1,7 +1,6 @@
-// Package webhooks shows the workspace's webhooks, and an agent's webhooks
-// as a tab of its detail, where one is added. Each can be turned on or off
-// and deleted. A service that follows the interface as first described has
-// no way to create or delete them: it says so when asked.
+// Package webhooks shows the workspace's webhooks and an agent's webhooks tab,
+// where one is added; each can be switched and deleted. A service without
+// create or delete says so when asked.
 package webhooks
 
 import (
@@ -34,22 +33,17 @@ func AgentBanner() string {
 	return lang.L("A webhook calls an address of yours (https only) each time this agent finishes.")
 }
 
-// rowSample is the text a row's lines are made with, for their size;
-// each row shows its own text.
 const rowSample = "00"
 
 const masked = "••••••••"
 
-// list is the shared table-like list of webhooks, with masked secrets (the
-// services that have them) that can be revealed and copied.
+// list is the shared list of webhooks, secrets masked until revealed.
 type list struct {
 	win      fyne.Window
 	items    []client.Webhook
 	titles   map[string]string // agent titles by id; nil in an agent's own tab
 	revealed map[string]bool
 	widget   *kit.List
-	// onActive and onDelete change a webhook on the service; the row's
-	// switch and Delete button call them.
 	onActive func(w client.Webhook, active bool)
 	onDelete func(w client.Webhook)
 }
@@ -66,16 +60,13 @@ func newList(win fyne.Window) *list {
 			times := widget.NewLabel(rowSample)
 			times.Importance = widget.LowImportance
 			times.Truncation = fyne.TextTruncateEllipsis
-			// The secret takes the room left beside its label and
-			// buttons (cut short when the pane is narrow; Copy copies it
-			// whole), and the switch and Delete sit under it: the row is
-			// no wider than the agent's detail at 800 px.
+			// The secret takes the room left and is cut short (Copy copies it whole);
+			// the switch and Delete sit under it so the row fits a narrow detail.
 			secret := widget.NewLabel(masked)
 			secret.Truncation = fyne.TextTruncateEllipsis
 			reveal := kit.NewButtonWithIcon(lang.L("Reveal"), theme.VisibilityIcon(), nil)
 			copyBtn := kit.NewButtonWithIcon(lang.L("Copy"), theme.ContentCopyIcon(), nil)
-			// The secret's name leads its text, so that a longer language
-			// cuts the line short rather than widen the row.
+			// The name leads, so a longer language cuts the line rather than widen it.
 			secretBox := container.NewBorder(nil, nil, nil, container.NewHBox(reveal, copyBtn), secret)
 			active := kit.NewCheck(lang.L("Active"), nil)
 			del := kit.NewButtonWithIcon(lang.L("Delete…"), theme.DeleteIcon(), nil)
@@ -93,12 +84,9 @@ func newList(win fyne.Window) *list {
 	return l
 }
 
-// show shows a list's state in stack: its webhooks, or the loading, error
-// or empty state. It reports whether webhooks are shown.
 func (l *list) show(stack *fyne.Container, st app.ListState[client.Webhook], loading string, empty func() fyne.CanvasObject, retry func()) bool {
 	switch {
 	case st.Incomplete && len(st.Items) > 0:
-		// what was read shows, with what happened to the rest
 		l.items = st.Items
 		l.widget.Refresh()
 		note := lang.N("Only {{.Count}} webhooks could be read. {{.Why}}", len(st.Items), map[string]any{"Count": app.Number(len(st.Items)), "Why": app.Describe(st.Err)})
@@ -121,8 +109,6 @@ func (l *list) show(stack *fyne.Container, st app.ListState[client.Webhook], loa
 	return false
 }
 
-// showTitles names the agents of the workspace's webhooks; their numbers
-// show until then.
 func (l *list) showTitles(titles map[string]string) {
 	if titles == nil {
 		titles = map[string]string{}
@@ -134,15 +120,13 @@ func (l *list) showTitles(titles map[string]string) {
 func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	left := row.Objects[0].(*fyne.Container)
 	secretCell := left.Objects[3].(*fyne.Container)
-	// The address, the agent's title and the events come from the service:
-	// each row shows them on one line, without control or direction-changing
-	// characters that could break the row or disguise the address.
+	// Service text on one line, so it cannot break the row or disguise the address.
 	left.Objects[0].(*widget.Label).SetText(safe.Text(w.URL, 0))
 	left.Objects[1].(*widget.Label).SetText(safe.Text(Details(w, l.agentName(w)), 0))
 	left.Objects[2].(*widget.Label).SetText(Times(w))
 	actions := left.Objects[4].(*fyne.Container)
 	active, del := actions.Objects[1].(*kit.Check), actions.Objects[2].(*kit.Button)
-	// The switch is set before its callback, so filling a row changes nothing.
+	// Set before its callback, so filling a row changes nothing.
 	active.OnChanged = nil
 	active.SetChecked(!strings.EqualFold(w.Status, client.WebhookInactive))
 	if l.onActive != nil && !w.TemplateID.IsZero() && w.DeletedAt.IsZero() {
@@ -188,9 +172,7 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	copyBtn.SetText(lang.L("Copy"))
 }
 
-// agentName is the agent a webhook of the workspace list belongs to: its
-// title, or its number when the service could not name it; nothing in an
-// agent's own tab, where it goes without saying.
+// agentName is a webhook's agent title or number; nothing in the agent's own tab.
 func (l *list) agentName(w client.Webhook) string {
 	if l.titles == nil || w.TemplateID.IsZero() {
 		return ""
@@ -201,8 +183,7 @@ func (l *list) agentName(w client.Webhook) string {
 	return lang.L("Agent no. {{.Number}}", map[string]any{"Number": w.TemplateID.String()})
 }
 
-// Details is a webhook's second line: the agent it belongs to (agent, when
-// not ""), what it listens to and how it fares.
+// Details is a webhook's second line: agent (when not ""), events, deliveries.
 func Details(w client.Webhook, agent string) string {
 	var parts []string
 	if agent != "" {
@@ -221,8 +202,7 @@ func Details(w client.Webhook, agent string) string {
 		parts = append(parts, lang.L("Status: {{.Status}}", map[string]any{"Status": w.Status}))
 	}
 	if w.Method != "" || w.SuccessCount > 0 || w.FailureCount > 0 {
-		// How the service calls it (POST) is no matter to staff; how it
-		// fares is.
+		// The method is no matter to staff; delivery is.
 		parts = append(parts, lang.N("{{.Count}} messages sent, {{.Failed}} failed", w.SuccessCount,
 			map[string]any{"Count": app.Number(w.SuccessCount), "Failed": app.Number(w.FailureCount)}))
 	}
@@ -249,8 +229,7 @@ func Times(w client.Webhook) string {
 
 func when(t client.Time) string { return app.DateTime(t.Time) }
 
-// Screen is the Webhooks screen: the app's list of the workspace's
-// webhooks, with the titles of their agents once read.
+// Screen is the Webhooks screen.
 type Screen struct {
 	env     screen.Env
 	content fyne.CanvasObject
@@ -309,8 +288,7 @@ func count(n int) string {
 	return lang.N("{{.Count}} webhook", n, map[string]any{"Count": app.Number(n)})
 }
 
-// NewAgentTab is the Webhooks tab of an agent's detail
-// (GET /agents/{id}/webhooks), with Add webhook….
+// NewAgentTab is the Webhooks tab of an agent's detail, with Add webhook….
 func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 	l := newList(env.Window)
 	hooks := env.App.Catalog().NewAgentWebhooks(agent.ID)
@@ -322,7 +300,6 @@ func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 		return kit.Empty(theme.MailSendIcon(), lang.L("No webhooks for this agent"),
 			lang.L("Choose Add webhook… to have an address of yours called each time this agent finishes."))
 	}
-	// The tab's list lives as long as the tab: the binding goes with them.
 	kit.Bind[app.ListState[client.Webhook]](hooks, func(st app.ListState[client.Webhook]) {
 		l.show(stack, st, lang.L("Reading this agent's webhooks…"), empty, hooks.Reload)
 	})
@@ -332,9 +309,7 @@ func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 	return kit.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, stack)
 }
 
-// editable wires a list's switch and Delete button to the service through
-// hooks, which show the list as the service has it afterwards (also after
-// a failure, so a switch never shows what the service does not have).
+// editable wires a row's switch and Delete; the list then shows the service's state.
 func editable(env screen.Env, l *list, hooks *app.Hooks) {
 	a := env.App
 	fail := func(title string, err error) {
@@ -366,9 +341,7 @@ func editable(env screen.Env, l *list, hooks *app.Hooks) {
 	}
 }
 
-// showAdd asks for the address of a new webhook of agent; the address is
-// checked as it is typed (https only), and the service's refusal is shown
-// in plain words.
+// showAdd asks for a new webhook's address, checked as typed (https only).
 func showAdd(env screen.Env, agent client.Agent, hooks *app.Hooks) {
 	url := kit.NewFormEntry()
 	url.SetPlaceHolder("https://example.com/agent-finished")
@@ -378,8 +351,6 @@ func showAdd(env screen.Env, agent client.Agent, hooks *app.Hooks) {
 		}
 		return nil
 	}
-	// What is wrong with the address is said as it is typed, once it
-	// looks like an address; Add stays off until it is right.
 	why := kit.ErrorText()
 	url.OnChanged = func(s string) {
 		msg := ""

@@ -1,6 +1,5 @@
-// Package welcome is the first-start screen: try the built-in demo, or
-// connect an account. Either choice marks Agent Desk as set up, so the
-// screen shows only once.
+// Package welcome is the first-start screen: try the demo or connect an
+// account; either marks Agent Desk as set up, so it shows once.
 package welcome
 
 import (
@@ -24,14 +23,12 @@ type Welcome struct {
 	a    *app.App
 	done func()
 
-	// Demo and Connect are the two choices; the connect form opens in
-	// place of them.
+	// Demo and Connect are the choices; the connect form replaces them.
 	Demo    *kit.Button
 	Connect *kit.Button
 	Form    *settings.AccountForm
-	// Finish saves the account in the form and opens the app with it.
-	Finish *kit.Button
-	Back   *kit.Button
+	Finish  *kit.Button
+	Back    *kit.Button
 
 	errText *widget.Label
 	choices fyne.CanvasObject
@@ -40,7 +37,7 @@ type Welcome struct {
 }
 
 // New builds the welcome screen; done is called on the UI goroutine once
-// the user has chosen and Agent Desk is ready to show its main window.
+// the main window may show.
 func New(a *app.App, done func()) *Welcome {
 	w := &Welcome{a: a, done: done}
 	w.errText = kit.ErrorText()
@@ -102,8 +99,7 @@ func card(icon fyne.Resource, title string, text fyne.CanvasObject, action *kit.
 	return widget.NewCard("", "", kit.NewBorder(head, action, nil, nil, text))
 }
 
-// columnLayout gives its objects a fixed width and their own height, so
-// wrapped text stays readable on wide windows.
+// columnLayout keeps wrapped text readable on wide windows.
 type columnLayout struct{ width float32 }
 
 func (c columnLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
@@ -140,7 +136,6 @@ func (w *Welcome) showChoices() {
 	w.content.Refresh()
 }
 
-// tryDemo opens the built-in demo and marks Agent Desk as set up.
 func (w *Welcome) tryDemo() {
 	w.Demo.Disable()
 	w.Connect.Disable()
@@ -162,15 +157,13 @@ func (w *Welcome) tryDemo() {
 				kit.ShowError(w.errText, lang.L("The demo could not start. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
 				return
 			}
-			// Settings that could not be saved only mean the welcome shows
-			// again next time; the demo itself is running.
+			// Unsaved settings only mean the welcome shows again; the demo runs.
 			w.done()
 		})
 	})
 }
 
-// finish checks and saves the typed account, then opens the app with it.
-// SaveAccount marks Agent Desk as set up.
+// finish saves the typed account (SaveAccount marks set-up) and opens the app.
 func (w *Welcome) finish() {
 	w.Form.Save(func(app.Account) { w.done() })
 }
