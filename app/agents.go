@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/storage"
@@ -145,7 +146,7 @@ func (p AgentPage) SameAgents(old AgentPage) bool {
 // and waits for them.
 type AgentBrowser struct {
 	app   *App
-	state *State[AgentPage]
+	state *live.State[AgentPage]
 
 	mu sync.Mutex
 	// page is what the next snapshot publishes.
@@ -163,13 +164,13 @@ type AgentBrowser struct {
 // how long typing must rest before SearchSoon asks the service.
 func (svc *Agents) NewBrowser(pause time.Duration) *AgentBrowser {
 	a := svc.a
-	b := &AgentBrowser{app: a, state: NewState(AgentPage{})}
+	b := &AgentBrowser{app: a, state: live.NewState(AgentPage{})}
 	b.typing = NewDebouncer(pause, b.searchTyped)
 	return b
 }
 
 // State is the list as it stands, and its changes.
-func (b *AgentBrowser) State() Observable[AgentPage] { return b.state }
+func (b *AgentBrowser) State() live.Observable[AgentPage] { return b.state }
 
 // publish makes the browser's page the new snapshot. The page is read under
 // the state's lock, so the newest version always holds the newest page.

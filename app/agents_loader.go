@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 )
 
@@ -22,11 +23,11 @@ type Loaded[T any] struct {
 // Loader reads one value in the background and publishes it as Loaded. It
 // is a List of one, so it behaves as a list does: the newest read wins, and
 // its goroutines are the app's (Close cancels and waits for them).
-type Loader[T any] struct{ list *List[T] }
+type Loader[T any] struct{ list *live.List[T] }
 
 // NewLoader is a value read by load; nothing is read before Reload.
 func NewLoader[T any](a *App, load func(context.Context) (T, error)) *Loader[T] {
-	return &Loader[T]{list: NewList(a, func(ctx context.Context) ([]T, error) {
+	return &Loader[T]{list: live.NewList(a, func(ctx context.Context) ([]T, error) {
 		v, err := load(ctx)
 		if err != nil {
 			return nil, err

@@ -23,6 +23,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -70,7 +71,7 @@ type App struct {
 	cfg   Config
 	paths storage.Paths
 	// conn is the last connection check's result (Connection).
-	conn *State[Connection]
+	conn *live.State[Connection]
 	// pacers pace the requests to each service (pacerFor).
 	pacersMu sync.Mutex
 	pacers   map[string]*client.Pacer
@@ -93,7 +94,7 @@ type App struct {
 	keyWhere storage.KeyLocation
 	client   *client.Client
 	demo     DemoServer
-	session  *State[Session]
+	session  *live.State[Session]
 	// defaultCollections are the ids of the collections the service calls
 	// the account's default, from the last memory sync.
 	defaultCollections map[string]bool
@@ -132,7 +133,7 @@ type Session struct {
 // active last time (the built-in demo when there is none). Problems with
 // files on disk never stop it: they become Notices, shown once.
 func Open(ctx context.Context, cfg Config) (*App, error) {
-	a := &App{cfg: cfg, paths: cfg.Paths, session: NewState(Session{}), conn: NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget)}
+	a := &App{cfg: cfg, paths: cfg.Paths, session: live.NewState(Session{}), conn: live.NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget)}
 	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.paths.Ensure(); err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })
@@ -335,7 +336,7 @@ func cloneAnswers(in map[string]map[string]string) map[string]map[string]string 
 
 // Session is the app's state as a whole: active account, settings, and
 // counters that tell screens to reload.
-func (a *App) Session() Observable[Session] { return a.session }
+func (a *App) Session() live.Observable[Session] { return a.session }
 
 // publish brings the session up to date with the app's fields, then lets
 // change move its counters. The fields are read under the session's lock,

@@ -16,6 +16,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/storage"
@@ -29,7 +30,7 @@ type BatchRunner struct {
 	a       *App
 	mu      sync.Mutex
 	running map[int64]context.CancelFunc
-	news    *State[BatchNews]
+	news    *live.State[BatchNews]
 	offered atomic.Bool // see FirstOffer
 }
 
@@ -54,7 +55,7 @@ type BatchEnd struct {
 // Batches is the app's batch runner.
 func (a *App) Batches() *BatchRunner {
 	a.batchOnce.Do(func() {
-		a.batches.Store(&BatchRunner{a: a, running: map[int64]context.CancelFunc{}, news: NewState(BatchNews{})})
+		a.batches.Store(&BatchRunner{a: a, running: map[int64]context.CancelFunc{}, news: live.NewState(BatchNews{})})
 	})
 	return a.batches.Load()
 }
@@ -88,7 +89,7 @@ func (r *BatchRunner) RetryFailed(ctx context.Context, id int64) error {
 }
 
 // News is the runner's progress, for screens to follow (kit.Bind).
-func (r *BatchRunner) News() Observable[BatchNews] { return r.news }
+func (r *BatchRunner) News() live.Observable[BatchNews] { return r.news }
 
 // Running reports whether batch id runs now.
 func (r *BatchRunner) Running(id int64) bool {

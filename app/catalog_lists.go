@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 )
 
@@ -13,11 +14,11 @@ import (
 // agent's. Turning one on or off and deleting one change the list at once,
 // then it is loaded again to show what the service has.
 type Hooks struct {
-	*List[client.Webhook]
+	*live.List[client.Webhook]
 	a *App
 	// titles are the agents' titles by id, read after each load of the
 	// workspace's list (which gives only their ids); nil for one agent's.
-	titles *State[map[string]string]
+	titles *live.State[map[string]string]
 
 	mu         sync.Mutex
 	stopTitles context.CancelFunc // ends the reading of titles under way
@@ -27,8 +28,8 @@ type Hooks struct {
 // titles of the agents they belong to; nothing is loaded before Reload.
 func (svc *Catalog) NewWebhooks() *Hooks {
 	a := svc.a
-	h := &Hooks{a: a, titles: NewState[map[string]string](nil)}
-	h.List = NewList(a, func(ctx context.Context) ([]client.Webhook, error) {
+	h := &Hooks{a: a, titles: live.NewState[map[string]string](nil)}
+	h.List = live.NewList(a, func(ctx context.Context) ([]client.Webhook, error) {
 		l, err := a.Catalog().Webhooks(ctx)
 		if err == nil && len(l.Webhooks) > 0 {
 			h.startTitles(ctx, l.Webhooks)
@@ -65,7 +66,7 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 func (svc *Catalog) NewAgentWebhooks(agentID client.ID) *Hooks {
 	a := svc.a
 	h := &Hooks{a: a}
-	h.List = NewList(a, func(ctx context.Context) ([]client.Webhook, error) {
+	h.List = live.NewList(a, func(ctx context.Context) ([]client.Webhook, error) {
 		return a.Catalog().AgentWebhooks(ctx, agentID)
 	})
 	return h
@@ -74,7 +75,7 @@ func (svc *Catalog) NewAgentWebhooks(agentID client.ID) *Hooks {
 // Titles are the titles of the agents the workspace's webhooks belong to,
 // by agent id: an agent that could not be read is missing. Nil for one
 // agent's webhooks.
-func (h *Hooks) Titles() Observable[map[string]string] {
+func (h *Hooks) Titles() live.Observable[map[string]string] {
 	if h.titles == nil {
 		return nil
 	}
@@ -162,7 +163,7 @@ const ResourcesPause = 300 * time.Millisecond
 // ResourceSearch is the resources the Resources screen finds: a List whose
 // load runs the search last asked for.
 type ResourceSearch struct {
-	*List[client.Resource]
+	*live.List[client.Resource]
 	typing *Debouncer // FindSoon's wait for typing to rest
 	mu     sync.Mutex
 	q, typ string
@@ -173,7 +174,7 @@ type ResourceSearch struct {
 func (svc *Catalog) NewResourceSearch() *ResourceSearch {
 	a := svc.a
 	r := &ResourceSearch{}
-	r.List = NewList(a, func(ctx context.Context) ([]client.Resource, error) {
+	r.List = live.NewList(a, func(ctx context.Context) ([]client.Resource, error) {
 		q, typ := r.Query()
 		return a.Catalog().Resources(ctx, q, typ)
 	})

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 )
@@ -42,7 +43,7 @@ func TestWebhookSwitchAndDeleteChangeTheListAtOnce(t *testing.T) {
 	if err := h.Add(ctx, "101", "https://example.com/hook", true); err != nil {
 		t.Fatal(err)
 	}
-	st, _ := waitFor(t, h.List, "the new webhook", func(st app.ListState[client.Webhook]) bool { return st.Loaded && !st.Loading })
+	st, _ := waitFor(t, h.List, "the new webhook", func(st live.ListState[client.Webhook]) bool { return st.Loaded && !st.Loading })
 	var added client.Webhook
 	for _, w := range st.Items {
 		if w.URL == "https://example.com/hook" {
@@ -74,7 +75,7 @@ func TestWebhookSwitchAndDeleteChangeTheListAtOnce(t *testing.T) {
 		t.Fatalf("deleted, the list shows %v (loading %v)", hookIDs(h), h.Get().Loading)
 	}
 	close(closed)
-	waitFor(t, h.List, "the list again", func(st app.ListState[client.Webhook]) bool { return st.Loaded && !st.Loading })
+	waitFor(t, h.List, "the list again", func(st live.ListState[client.Webhook]) bool { return st.Loaded && !st.Loading })
 	if slices.Contains(hookIDs(h), off.ID) {
 		t.Fatal("the service still lists the deleted webhook")
 	}
@@ -86,7 +87,7 @@ func TestWorkspaceWebhooksNameTheirAgentsUntilCleared(t *testing.T) {
 	a, _ := served(t, demoservice.Options{API: demoservice.APISpec, WebhookVariant: "A"}, nil)
 	h := a.Catalog().NewWebhooks()
 	h.Reload()
-	waitFor(t, h.List, "the webhooks", func(st app.ListState[client.Webhook]) bool { return st.Loaded && len(st.Items) > 0 })
+	waitFor(t, h.List, "the webhooks", func(st live.ListState[client.Webhook]) bool { return st.Loaded && len(st.Items) > 0 })
 	titles := h.Titles()
 	eventually(t, "an agent's title", func() bool { m, _ := titles.Snapshot(); return len(m) > 0 })
 	h.Clear()
@@ -115,7 +116,7 @@ func TestResourceSearchWhileTypingSendsTheLastWordOnly(t *testing.T) {
 	for i := 1; i <= len(word); i++ {
 		r.FindSoon(word[:i], "")
 	}
-	st, _ := waitFor(t, r.List, "the search", func(st app.ListState[client.Resource]) bool { return st.Loaded && !st.Loading })
+	st, _ := waitFor(t, r.List, "the search", func(st live.ListState[client.Resource]) bool { return st.Loaded && !st.Loading })
 	mu.Lock()
 	sent := slices.Clone(asked)
 	mu.Unlock()
@@ -123,7 +124,7 @@ func TestResourceSearchWhileTypingSendsTheLastWordOnly(t *testing.T) {
 		t.Fatalf("found %d resources; the service was asked for %q", len(st.Items), sent)
 	}
 	r.Find("", "prompt")
-	st, _ = waitFor(t, r.List, "the type", func(st app.ListState[client.Resource]) bool { return st.Loaded && !st.Loading })
+	st, _ = waitFor(t, r.List, "the type", func(st live.ListState[client.Resource]) bool { return st.Loaded && !st.Loading })
 	if len(st.Items) != 4 {
 		t.Fatalf("prompts = %d", len(st.Items))
 	}

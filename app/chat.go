@@ -13,6 +13,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/storage"
@@ -89,7 +90,7 @@ type ChatState struct {
 type chatHub struct {
 	mu       sync.Mutex
 	sessions map[int64]*ChatSession
-	finished *State[[]ChatFinished]
+	finished *live.State[[]ChatFinished]
 	maxReply int // MaxReplyBytes, smaller in tests
 }
 
@@ -110,11 +111,11 @@ const finishedKept = 16
 
 // Finished are the replies that ended last, in any conversation,
 // oldest first; a screen notifies of those with a Seq it has not seen.
-func (svc *Chats) Finished() Observable[[]ChatFinished] { return svc.a.chats().finished }
+func (svc *Chats) Finished() live.Observable[[]ChatFinished] { return svc.a.chats().finished }
 
 func (a *App) chats() *chatHub {
 	a.chatOnce.Do(func() {
-		a.chatHub.Store(&chatHub{sessions: map[int64]*ChatSession{}, finished: NewState[[]ChatFinished](nil), maxReply: MaxReplyBytes})
+		a.chatHub.Store(&chatHub{sessions: map[int64]*ChatSession{}, finished: live.NewState[[]ChatFinished](nil), maxReply: MaxReplyBytes})
 	})
 	return a.chatHub.Load()
 }
@@ -125,7 +126,7 @@ func (a *App) chats() *chatHub {
 type ChatSession struct {
 	a *App
 
-	state *State[ChatState]
+	state *live.State[ChatState]
 
 	mu    sync.Mutex
 	phase ChatPhase
@@ -149,13 +150,13 @@ type ChatSession struct {
 }
 
 func newChatSession(a *App, conv storage.Conversation, msgs []storage.Message) *ChatSession {
-	s := &ChatSession{a: a, conv: conv, msgs: msgs, state: NewState(ChatState{})}
+	s := &ChatSession{a: a, conv: conv, msgs: msgs, state: live.NewState(ChatState{})}
 	s.publish(false)
 	return s
 }
 
 // State is the conversation as its screen shows it.
-func (s *ChatSession) State() Observable[ChatState] { return s.state }
+func (s *ChatSession) State() live.Observable[ChatState] { return s.state }
 
 // publish makes the session's fields the new snapshot; textOnly says only
 // the streaming reply's text grew. The fields are read under the state's

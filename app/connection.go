@@ -1,5 +1,7 @@
 package app
 
+import "github.com/agentdesk/agentdesk/app/live"
+
 // Connection is what the last check of the active account's service found,
 // for the screens that load from it: when the service becomes reachable
 // again they load what they could not.
@@ -15,7 +17,7 @@ type Connection struct {
 }
 
 // Connection is the active account's connection, as last checked.
-func (a *App) Connection() Observable[Connection] { return a.conn }
+func (a *App) Connection() live.Observable[Connection] { return a.conn }
 
 // SetReachable publishes the result of a connection check.
 func (a *App) SetReachable(ok bool) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 )
@@ -64,14 +65,14 @@ func TestEveryListFillsWhenEveryFifthRequestFails(t *testing.T) {
 
 			h := a.Catalog().NewWebhooks()
 			h.Reload()
-			hooks, _ := waitFor(t, h.List, "the webhooks", func(st app.ListState[client.Webhook]) bool { return st.Loaded && !st.Loading })
+			hooks, _ := waitFor(t, h.List, "the webhooks", func(st live.ListState[client.Webhook]) bool { return st.Loaded && !st.Loading })
 			if hooks.Err != nil || hooks.Incomplete || len(hooks.Items) != webhooks {
 				t.Fatalf("webhooks: %d of %d, error %v", len(hooks.Items), webhooks, hooks.Err)
 			}
 
 			r := a.Catalog().NewResourceSearch()
 			r.Find("", "")
-			res, _ := waitFor(t, r.List, "the resources", func(st app.ListState[client.Resource]) bool { return st.Loaded && !st.Loading })
+			res, _ := waitFor(t, r.List, "the resources", func(st live.ListState[client.Resource]) bool { return st.Loaded && !st.Loading })
 			if res.Err != nil || res.Incomplete || len(res.Items) == 0 {
 				t.Fatalf("resources: %d, error %v", len(res.Items), res.Err)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 )
 
@@ -78,7 +79,7 @@ type FileList struct {
 	a       *App
 	order   string
 	perPage int
-	state   *State[FilesState]
+	state   *live.State[FilesState]
 
 	mu       sync.Mutex
 	paging   bool               // a page asked for by More is on its way
@@ -98,11 +99,11 @@ func (svc *Files) NewList(order string) *FileList {
 	if order != "asc" {
 		order = "desc"
 	}
-	return &FileList{a: a, order: order, perPage: FilesPerPage, state: NewState(FilesState{More: true})}
+	return &FileList{a: a, order: order, perPage: FilesPerPage, state: live.NewState(FilesState{More: true})}
 }
 
 // State is the list as it is now, and news of each change.
-func (l *FileList) State() Observable[FilesState] { return l.state }
+func (l *FileList) State() live.Observable[FilesState] { return l.state }
 
 // Order is "desc" (newest first) or "asc".
 func (l *FileList) Order() string { return l.order }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"weak"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 )
 
@@ -13,7 +14,7 @@ import (
 // them: a List loaded from the service, which links, unlinks and uploads
 // linked to the agent change at once.
 type LinkedFiles struct {
-	*List[client.File]
+	*live.List[client.File]
 	a     *App
 	agent client.Agent
 }
@@ -24,7 +25,7 @@ type LinkedFiles struct {
 func (svc *Files) NewLinked(agent client.Agent) *LinkedFiles {
 	a := svc.a
 	l := &LinkedFiles{a: a, agent: agent}
-	l.List = NewList(a, func(ctx context.Context) ([]client.File, error) {
+	l.List = live.NewList(a, func(ctx context.Context) ([]client.File, error) {
 		res, err := a.Files().OfAgent(ctx, agent.ID)
 		if err != nil {
 			return nil, err
@@ -102,7 +103,7 @@ func (l *LinkedFiles) unlinked(id client.ID) {
 // show publishes the agent's file set from a link's answer. A load still
 // under way began before the link, so it is started again.
 func (l *LinkedFiles) show(res *client.AgentFiles) {
-	st := l.Update(func(s ListState[client.File]) ListState[client.File] {
+	st := l.Update(func(s live.ListState[client.File]) live.ListState[client.File] {
 		s.Items, s.Loaded, s.Err = res.Files, true, nil
 		return s
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -36,9 +37,9 @@ func eventually(t *testing.T, what string, cond func() bool) {
 }
 
 // waitFor polls the list until cond holds, and returns what it shows then.
-func waitFor[T any](t *testing.T, l *app.List[T], what string, cond func(app.ListState[T]) bool) (app.ListState[T], uint64) {
+func waitFor[T any](t *testing.T, l *live.List[T], what string, cond func(live.ListState[T]) bool) (live.ListState[T], uint64) {
 	t.Helper()
-	var st app.ListState[T]
+	var st live.ListState[T]
 	var ver uint64
 	eventually(t, what, func() bool {
 		st, ver = l.Snapshot()
@@ -53,7 +54,7 @@ func TestListKeepsTheNewestOfTwoQuickReloads(t *testing.T) {
 	a := openClosable(t)
 	entered, release := make(chan struct{}), make(chan struct{})
 	var calls atomic.Int32
-	l := app.NewList(a, func(context.Context) ([]string, error) {
+	l := live.NewList(a, func(context.Context) ([]string, error) {
 		if calls.Add(1) == 1 {
 			close(entered)
 			<-release // a read that does not stop when cancelled
@@ -64,7 +65,7 @@ func TestListKeepsTheNewestOfTwoQuickReloads(t *testing.T) {
 	l.Reload()
 	<-entered
 	l.Reload()
-	_, ver := waitFor(t, l, "the newer load", func(st app.ListState[string]) bool { return st.Loaded && !st.Loading })
+	_, ver := waitFor(t, l, "the newer load", func(st live.ListState[string]) bool { return st.Loaded && !st.Loading })
 	close(release)
 	if err := a.Close(); err != nil { // waits for the older load to end
 		t.Fatal(err)
@@ -80,7 +81,7 @@ func TestListKeepsTheNewestOfTwoQuickReloads(t *testing.T) {
 func TestListClearDropsALoadUnderWay(t *testing.T) {
 	a := openClosable(t)
 	release := make(chan struct{})
-	l := app.NewList(a, func(context.Context) ([]string, error) {
+	l := live.NewList(a, func(context.Context) ([]string, error) {
 		<-release
 		return []string{"old account"}, nil
 	})

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"sync"
+
+	"github.com/agentdesk/agentdesk/app/live"
 )
 
 // MemoryIndex is what the Memories screen shows of the local index, each
@@ -14,11 +16,11 @@ type MemoryIndex struct {
 	// Shelves are the rows of the collections pane: first every memory
 	// (ID "", Count of them all), then each collection with how many
 	// memories it holds, by name.
-	Shelves *List[CollectionSummary]
+	Shelves *live.List[CollectionSummary]
 	// Found are the memories the search and the chosen collection find,
 	// most recently seen first.
-	Found *List[MemoryEntry]
-	sync  *State[MemorySync]
+	Found *live.List[MemoryEntry]
+	sync  *live.State[MemorySync]
 
 	mu                sync.Mutex
 	query, collection string
@@ -41,14 +43,14 @@ type MemorySync struct {
 // Load or Sync.
 func (svc *Memories) NewIndex() *MemoryIndex {
 	a := svc.a
-	x := &MemoryIndex{a: a, sync: NewState(MemorySync{})}
-	x.Shelves = NewList(a, x.shelves)
-	x.Found = NewList(a, x.found)
+	x := &MemoryIndex{a: a, sync: live.NewState(MemorySync{})}
+	x.Shelves = live.NewList(a, x.shelves)
+	x.Found = live.NewList(a, x.found)
 	return x
 }
 
 // SyncState is how the last reading of the service's lists went.
-func (x *MemoryIndex) SyncState() Observable[MemorySync] { return x.sync }
+func (x *MemoryIndex) SyncState() live.Observable[MemorySync] { return x.sync }
 
 // Load reads the index again, finding the memories whose text, collection
 // or metadata contain query, in the given collection ("" for all).

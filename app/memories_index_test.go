@@ -5,15 +5,16 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 )
 
 // settled waits until both of the index's lists have finished loading.
-func settled(t *testing.T, x *app.MemoryIndex) (app.ListState[app.CollectionSummary], app.ListState[app.MemoryEntry]) {
+func settled(t *testing.T, x *app.MemoryIndex) (live.ListState[app.CollectionSummary], live.ListState[app.MemoryEntry]) {
 	t.Helper()
-	sh, _ := waitFor(t, x.Shelves, "the collections", func(st app.ListState[app.CollectionSummary]) bool { return st.Loaded && !st.Loading })
-	fd, _ := waitFor(t, x.Found, "the memories", func(st app.ListState[app.MemoryEntry]) bool { return st.Loaded && !st.Loading })
+	sh, _ := waitFor(t, x.Shelves, "the collections", func(st live.ListState[app.CollectionSummary]) bool { return st.Loaded && !st.Loading })
+	fd, _ := waitFor(t, x.Found, "the memories", func(st live.ListState[app.MemoryEntry]) bool { return st.Loaded && !st.Loading })
 	return sh, fd
 }
 

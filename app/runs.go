@@ -15,6 +15,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/storage"
@@ -99,17 +100,17 @@ type ActiveRun struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
-	state  *State[RunProgress]
+	state  *live.State[RunProgress]
 }
 
 func newActiveRun(agent client.Agent, cancel context.CancelFunc, run Run) *ActiveRun {
 	now := time.Now()
 	return &ActiveRun{Agent: agent, Started: now, cancel: cancel, done: make(chan struct{}),
-		state: NewState(RunProgress{Started: now, Run: run})}
+		state: live.NewState(RunProgress{Started: now, Run: run})}
 }
 
 // State is the run's progress, and its changes.
-func (ar *ActiveRun) State() Observable[RunProgress] { return ar.state }
+func (ar *ActiveRun) State() live.Observable[RunProgress] { return ar.state }
 
 // Done is closed when the run has ended and its result is saved (for
 // callers that wait, not watch).
@@ -301,9 +302,9 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 
 // History is an agent's past runs in this account, newest first, read
 // in the background on Reload.
-func (svc *Runs) History(agentID client.ID) *List[Run] {
+func (svc *Runs) History(agentID client.ID) *live.List[Run] {
 	a := svc.a
-	return NewList(a, func(ctx context.Context) ([]Run, error) { return a.Runs().List(ctx, agentID) })
+	return live.NewList(a, func(ctx context.Context) ([]Run, error) { return a.Runs().List(ctx, agentID) })
 }
 
 // List are an agent's past runs in this account, newest first.
@@ -669,28 +670,28 @@ type OutputDownload struct {
 	a         *App
 	agentType string
 	url       string
-	state     *State[OutputState]
-	job       newest
+	state     *live.State[OutputState]
+	job       live.Newest
 }
 
 // OutputFile starts fetching the local copy of an output of an agent of
 // agentType (FetchOutputFile) in the background, from now on.
 func (svc *Runs) OutputFile(agentType, url string) *OutputDownload {
 	a := svc.a
-	d := &OutputDownload{a: a, agentType: agentType, url: url, state: NewState(OutputState{})}
+	d := &OutputDownload{a: a, agentType: agentType, url: url, state: live.NewState(OutputState{})}
 	d.Retry()
 	return d
 }
 
 // State is the download as it is now, and news of each change.
-func (d *OutputDownload) State() Observable[OutputState] { return d.state }
+func (d *OutputDownload) State() live.Observable[OutputState] { return d.state }
 
 // Cancel stops the download under way; nothing half downloaded is kept.
-func (d *OutputDownload) Cancel() { d.job.interrupt() }
+func (d *OutputDownload) Cancel() { d.job.Interrupt() }
 
 // Retry starts the download again, stopping one still under way.
 func (d *OutputDownload) Retry() {
-	ctx, cancel, gen := d.job.start(d.a.life)
+	ctx, cancel, gen := d.job.Start(d.a.life)
 	d.state.Set(OutputState{Loading: true})
 	started := d.a.Go(func() {
 		defer cancel()
@@ -722,13 +723,13 @@ func (d *OutputDownload) Retry() {
 
 // publish changes the state, unless a newer Retry made this news stale.
 func (d *OutputDownload) publish(gen uint64, change func(OutputState) OutputState) {
-	d.job.publish(gen, func() { d.state.Update(change) })
+	d.job.Publish(gen, func() { d.state.Update(change) })
 }
 
 // SaveOutputTo writes an image or video output to w, made the user's only
 // first (OwnerOnly), and closes it, in the background from now on; its
 // state says when it is done and how it went.
-func (svc *Runs) SaveOutputTo(url string, w io.WriteCloser) Observable[Loaded[bool]] {
+func (svc *Runs) SaveOutputTo(url string, w io.WriteCloser) live.Observable[Loaded[bool]] {
 	a := svc.a
 	l := NewLoader(a, func(ctx context.Context) (bool, error) {
 		err := OwnerOnly(w)

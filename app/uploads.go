@@ -14,6 +14,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -275,7 +276,7 @@ type UploadOptions struct {
 type Uploads struct {
 	a     *App
 	opts  UploadOptions
-	state *State[UploadsState]
+	state *live.State[UploadsState]
 	// linked hears each link answer (an agent's file list shows it at once).
 	linked func(*client.AgentFiles)
 
@@ -317,12 +318,12 @@ func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
 	if opts.progressGap == 0 {
 		opts.progressGap = 50 * time.Millisecond
 	}
-	return &Uploads{a: a, opts: opts, items: map[int64]*uploadItem{}, state: NewState(UploadsState{})}
+	return &Uploads{a: a, opts: opts, items: map[int64]*uploadItem{}, state: live.NewState(UploadsState{})}
 }
 
 // State is the queue as it is now, and news of each change. Progress is
 // published at most about 20 times a second per file.
-func (q *Uploads) State() Observable[UploadsState] { return q.state }
+func (q *Uploads) State() live.Observable[UploadsState] { return q.state }
 
 // publish makes what changed in the queue its new snapshot. The snapshot is
 // built under the state's lock, so snapshots from several goroutines are

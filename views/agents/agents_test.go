@@ -22,6 +22,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -78,8 +79,8 @@ func (f *fakeAttachments) Object() fyne.CanvasObject { return widget.NewLabel("c
 func (f *fakeAttachments) FileIDs() []client.ID      { return nil }
 func (f *fakeAttachments) Pending() bool             { return false }
 func (f *fakeAttachments) Clear()                    { f.cleared++ }
-func (f *fakeAttachments) State() app.Observable[app.UploadsState] {
-	return app.NewState(app.UploadsState{})
+func (f *fakeAttachments) State() live.Observable[app.UploadsState] {
+	return live.NewState(app.UploadsState{})
 }
 func (f *fakeAttachments) AddFiles() {}
 

@@ -1,13 +1,13 @@
 package agents
 
 import (
-	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // bindUntil shows each snapshot of o until show reports the last one it
 // needs; stop ends it sooner.
-func bindUntil[T any](o app.Observable[T], show func(T) (last bool)) (stop func()) {
+func bindUntil[T any](o live.Observable[T], show func(T) (last bool)) (stop func()) {
 	done := false
 	stop = kit.Bind(o, func(v T) {
 		if done {

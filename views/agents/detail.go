@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
@@ -54,7 +55,7 @@ type detail struct {
 	stopRun func()
 	clock   context.CancelFunc
 
-	past    *app.List[app.Run]
+	past    *live.List[app.Run]
 	runs    []app.Run
 	history *kit.List
 	histBox *fyne.Container
@@ -513,7 +514,7 @@ func (d *detail) loadHistory() {
 	}
 }
 
-func (d *detail) showHistory(st app.ListState[app.Run]) {
+func (d *detail) showHistory(st live.ListState[app.Run]) {
 	var body fyne.CanvasObject
 	runs := st.Items
 	switch {

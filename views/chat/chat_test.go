@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	hist "github.com/agentdesk/agentdesk/storage"
@@ -461,11 +462,11 @@ func TestSearchRenameDeleteUndo(t *testing.T) {
 // slowFiles are attachments whose upload ends when the test says (finish).
 type slowFiles struct {
 	pending atomic.Bool
-	state   *app.State[app.UploadsState]
+	state   *live.State[app.UploadsState]
 }
 
 func newSlowFiles() *slowFiles {
-	f := &slowFiles{state: app.NewState(app.UploadsState{Items: []*app.Upload{{ID: 1, Name: "notes.txt", State: app.UploadSending}}})}
+	f := &slowFiles{state: live.NewState(app.UploadsState{Items: []*app.Upload{{ID: 1, Name: "notes.txt", State: app.UploadSending}}})}
 	f.pending.Store(true)
 	return f
 }
@@ -475,7 +476,7 @@ func (f *slowFiles) finish() {
 	f.state.Set(app.UploadsState{Items: []*app.Upload{{ID: 1, Name: "notes.txt", State: app.UploadDone}}, Done: 1})
 }
 
-func (f *slowFiles) State() app.Observable[app.UploadsState] { return f.state }
+func (f *slowFiles) State() live.Observable[app.UploadsState] { return f.state }
 
 func (f *slowFiles) Dropped([]string)          {}
 func (f *slowFiles) DropHint() (string, bool)  { return "attach", true }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/screen"
@@ -95,7 +96,7 @@ func newAgentTab(env screen.Env, agent client.Agent) *AgentTab {
 	top := container.NewVBox(header, t.send.status, t.uploads.box, t.result, t.undo)
 	t.root = container.NewPadded(kit.NewBorder(top, nil, nil, nil, t.body))
 	t.ExtendBaseWidget(t)
-	kit.Bind[app.ListState[client.File]](t.files, t.showFiles)
+	kit.Bind[live.ListState[client.File]](t.files, t.showFiles)
 	kit.Bind(t.queue.State(), t.showUploaded)
 	t.Reload()
 	return t
@@ -115,7 +116,7 @@ func (t *AgentTab) DropHint() (string, bool) {
 // Reload lists the agent's files again.
 func (t *AgentTab) Reload() { t.files.Reload() }
 
-func (t *AgentTab) showFiles(st app.ListState[client.File]) {
+func (t *AgentTab) showFiles(st live.ListState[client.File]) {
 	if st.Err != nil && st.Err != t.lastErr {
 		if !st.Loaded {
 			kit.SetBody(t.body, screen.Error(st.Err, t.Reload))

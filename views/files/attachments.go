@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/screen"
@@ -60,7 +61,7 @@ func (at *Attachments) FileIDs() []client.ID { return at.queue.FileIDs() }
 func (at *Attachments) Pending() bool { return at.queue.Pending() }
 
 // State is the uploads behind the chips.
-func (at *Attachments) State() app.Observable[app.UploadsState] { return at.queue.State() }
+func (at *Attachments) State() live.Observable[app.UploadsState] { return at.queue.State() }
 
 // Clear removes every chip.
 func (at *Attachments) Clear() {

@@ -14,7 +14,7 @@ import (
 // that come faster are drawn together, at most once a frame.
 const Frame = time.Second / 60
 
-// Observable is a value the app publishes (app.Observable): Snapshot is
+// Observable is a value the app publishes (live.Observable): Snapshot is
 // the current value and its version, Subscribe calls changed after each
 // new version and must only schedule work.
 type Observable[T any] interface {

@@ -3,7 +3,7 @@ package kit_test
 import (
 	"testing"
 
-	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -11,7 +11,7 @@ import (
 // with the newest value; nothing after stop.
 func TestBindFoldsChangesIntoOneUpdate(t *testing.T) {
 	q := kit.UseQueue(t)
-	s := app.NewState("first")
+	s := live.NewState("first")
 	var shown []string
 	stop := kit.Bind(s, func(v string) { shown = append(shown, v) })
 	if len(shown) != 1 || shown[0] != "first" {

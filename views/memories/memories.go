@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/screen"
@@ -29,8 +30,8 @@ type Screen struct {
 	env     screen.Env
 	a       *app.App
 	idx     *app.MemoryIndex
-	shelves app.ListState[app.CollectionSummary]
-	found   app.ListState[app.MemoryEntry]
+	shelves live.ListState[app.CollectionSummary]
+	found   live.ListState[app.MemoryEntry]
 	waiting bool // the loading state is shown
 
 	content fyne.CanvasObject
@@ -67,11 +68,11 @@ type Screen struct {
 func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, a: env.App, idx: env.App.Memories().NewIndex()}
 	s.build()
-	kit.Bind[app.ListState[app.CollectionSummary]](s.idx.Shelves, func(st app.ListState[app.CollectionSummary]) {
+	kit.Bind[live.ListState[app.CollectionSummary]](s.idx.Shelves, func(st live.ListState[app.CollectionSummary]) {
 		s.shelves = st
 		s.render()
 	})
-	kit.Bind[app.ListState[app.MemoryEntry]](s.idx.Found, func(st app.ListState[app.MemoryEntry]) {
+	kit.Bind[live.ListState[app.MemoryEntry]](s.idx.Found, func(st live.ListState[app.MemoryEntry]) {
 		s.found = st
 		s.render()
 	})

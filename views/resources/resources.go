@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -81,7 +82,7 @@ func New(env screen.Env) screen.Screen {
 	left := kit.NewBorder(container.NewVBox(filters, s.count), nil, nil, nil, s.stack)
 	split := kit.Split(container.NewPadded(left), container.NewPadded(s.detail), 0.45)
 	s.content = kit.NewBorder(container.NewPadded(header), nil, nil, nil, split)
-	kit.Bind[app.ListState[client.Resource]](s.found, s.show)
+	kit.Bind[live.ListState[client.Resource]](s.found, s.show)
 	screen.OnServiceBack(env.App, func() {
 		if st, _ := s.found.Snapshot(); st.Err != nil {
 			s.Reload() // what could not be read, now it can
@@ -115,7 +116,7 @@ func (s *Screen) query() (q, typ string) {
 // Reload runs the search again at once, reading every page.
 func (s *Screen) Reload() { s.found.Find(s.query()) }
 
-func (s *Screen) show(st app.ListState[client.Resource]) {
+func (s *Screen) show(st live.ListState[client.Resource]) {
 	if st.Loading || !st.Loaded && st.Err == nil {
 		if !s.waiting {
 			s.waiting = true

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
@@ -98,7 +99,7 @@ type Attachments interface {
 	// Pending reports uploads still running; sending waits for them.
 	Pending() bool
 	// State is the uploads, for a sender to wait on.
-	State() app.Observable[app.UploadsState]
+	State() live.Observable[app.UploadsState]
 	// Clear removes every chip (after a send).
 	Clear()
 	// AddFiles opens the system file dialog.

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -84,7 +85,7 @@ func newList(win fyne.Window) *list {
 	return l
 }
 
-func (l *list) show(stack *fyne.Container, st app.ListState[client.Webhook], loading string, empty func() fyne.CanvasObject, retry func()) bool {
+func (l *list) show(stack *fyne.Container, st live.ListState[client.Webhook], loading string, empty func() fyne.CanvasObject, retry func()) bool {
 	switch {
 	case st.Incomplete && len(st.Items) > 0:
 		l.items = st.Items
@@ -249,7 +250,7 @@ func New(env screen.Env) screen.Screen {
 	refresh := kit.NewButtonWithIcon(lang.L("Refresh"), theme.ViewRefreshIcon(), s.Reload)
 	header := kit.Header(lang.L("Webhooks"), Banner(), refresh)
 	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
-	kit.Bind[app.ListState[client.Webhook]](s.hooks, s.show)
+	kit.Bind[live.ListState[client.Webhook]](s.hooks, s.show)
 	kit.Bind(s.hooks.Titles(), s.list.showTitles)
 	screen.OnServiceBack(env.App, func() {
 		if st, _ := s.hooks.Snapshot(); st.Err != nil {
@@ -272,7 +273,7 @@ func (s *Screen) Shown() { s.Reload() }
 // Reload asks the service for the webhooks again.
 func (s *Screen) Reload() { s.hooks.Reload() }
 
-func (s *Screen) show(st app.ListState[client.Webhook]) {
+func (s *Screen) show(st live.ListState[client.Webhook]) {
 	empty := func() fyne.CanvasObject {
 		return kit.Empty(theme.MailSendIcon(), lang.L("No webhooks"),
 			lang.L("This workspace has no webhooks. To add one, open an agent on the Agents screen and its Webhooks tab."))
@@ -300,7 +301,7 @@ func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 		return kit.Empty(theme.MailSendIcon(), lang.L("No webhooks for this agent"),
 			lang.L("Choose Add webhook… to have an address of yours called each time this agent finishes."))
 	}
-	kit.Bind[app.ListState[client.Webhook]](hooks, func(st app.ListState[client.Webhook]) {
+	kit.Bind[live.ListState[client.Webhook]](hooks, func(st live.ListState[client.Webhook]) {
 		l.show(stack, st, lang.L("Reading this agent's webhooks…"), empty, hooks.Reload)
 	})
 	editable(env, l, hooks)

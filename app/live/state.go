@@ -1,4 +1,7 @@
-package app
+// Package live holds what screens show as it changes: a value published
+// whole (State), and a list loaded in the background (List), each an
+// Observable a screen binds to.
+package live
 
 import "sync"
 

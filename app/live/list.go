@@ -1,4 +1,4 @@
-package app
+package live
 
 import "context"
 
@@ -26,24 +26,31 @@ type ListState[T any] struct {
 // belong to the app: Close cancels and waits for them.
 type List[T any] struct {
 	*State[ListState[T]]
-	app  *App
+	run  Runner
 	load func(context.Context) ([]T, error)
-	job  newest
+	job  Newest
+}
+
+// Runner runs a list's loads: they end with its life, and it may refuse
+// one once it closes.
+type Runner interface {
+	Go(fn func()) bool
+	Life() context.Context
 }
 
 // NewList is a list loaded by load; nothing is loaded before Reload.
-func NewList[T any](a *App, load func(context.Context) ([]T, error)) *List[T] {
-	return &List[T]{State: NewState(ListState[T]{}), app: a, load: load}
+func NewList[T any](run Runner, load func(context.Context) ([]T, error)) *List[T] {
+	return &List[T]{State: NewState(ListState[T]{}), run: run, load: load}
 }
 
 // Reload starts a load, cancelling one still under way.
 func (l *List[T]) Reload() {
-	ctx, cancel, gen := l.job.start(l.app.life)
+	ctx, cancel, gen := l.job.Start(l.run.Life())
 	l.Update(func(s ListState[T]) ListState[T] { s.Loading = true; return s })
-	l.app.Go(func() {
+	l.run.Go(func() {
 		defer cancel()
 		items, err := l.load(ctx)
-		if !l.job.current(gen) {
+		if !l.job.Current(gen) {
 			return
 		}
 		l.Update(func(s ListState[T]) ListState[T] {
@@ -87,6 +94,6 @@ func (l *List[T]) Drop(gone func(T) bool) {
 // Clear forgets the items (another account became active) and stops a
 // load under way.
 func (l *List[T]) Clear() {
-	l.job.stop()
+	l.job.Stop()
 	l.Set(ListState[T]{})
 }

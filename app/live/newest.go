@@ -1,24 +1,24 @@
-package app
+package live
 
 import (
 	"context"
 	"sync"
 )
 
-// newest runs one background job at a time for one piece of state:
+// Newest runs one background job at a time for one piece of state:
 // starting a job cancels the one under way, and only the newest job's news
 // counts, so a slower, older job that ends later never overwrites newer
 // news. Lists and output downloads share it.
-type newest struct {
+type Newest struct {
 	mu     sync.Mutex
 	gen    uint64
 	cancel context.CancelFunc
 }
 
-// start cancels the job under way and begins a new one under parent: its
-// context, the cancel the job calls when done, and its number for current
-// and publish.
-func (n *newest) start(parent context.Context) (context.Context, context.CancelFunc, uint64) {
+// Start cancels the job under way and begins a new one under parent: its
+// context, the cancel the job calls when done, and its number for Current
+// and Publish.
+func (n *Newest) Start(parent context.Context) (context.Context, context.CancelFunc, uint64) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.cancel != nil {
@@ -30,8 +30,8 @@ func (n *newest) start(parent context.Context) (context.Context, context.CancelF
 	return ctx, cancel, n.gen
 }
 
-// stop cancels the job under way and makes its news stale.
-func (n *newest) stop() {
+// Stop cancels the job under way and makes its news stale.
+func (n *Newest) Stop() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.cancel != nil {
@@ -40,9 +40,9 @@ func (n *newest) stop() {
 	n.gen++
 }
 
-// interrupt cancels the job under way; its news still counts (it says it
+// Interrupt cancels the job under way; its news still counts (it says it
 // was cancelled).
-func (n *newest) interrupt() {
+func (n *Newest) Interrupt() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.cancel != nil {
@@ -50,16 +50,16 @@ func (n *newest) interrupt() {
 	}
 }
 
-// current reports whether job gen is still the newest.
-func (n *newest) current(gen uint64) bool {
+// Current reports whether job gen is still the newest.
+func (n *Newest) Current(gen uint64) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return gen == n.gen
 }
 
-// publish runs f while job gen is the newest, holding off any new start
+// Publish runs f while job gen is the newest, holding off any new start
 // until f is done.
-func (n *newest) publish(gen uint64, f func()) {
+func (n *Newest) Publish(gen uint64, f func()) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if gen == n.gen {

@@ -1,16 +1,16 @@
-package app_test
+package live_test
 
 import (
 	"sync"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 )
 
 // Updates from many goroutines never lose one another, every subscriber
 // hears each, and the last version holds the last value.
 func TestStateUpdatesFromManyGoroutines(t *testing.T) {
-	s := app.NewState(0)
+	s := live.NewState(0)
 	var heard sync.WaitGroup
 	var mu sync.Mutex
 	calls := 0
