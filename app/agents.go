@@ -157,7 +157,7 @@ type AgentBrowser struct {
 	nextPage int
 	cancel   context.CancelFunc // the request in flight
 	typed    *AgentQuery        // a search waiting for typing to pause
-	typing   *Debouncer
+	typing   *live.Debouncer
 }
 
 // NewBrowser makes a browser; nothing is asked before Search. pause is
@@ -165,7 +165,7 @@ type AgentBrowser struct {
 func (svc *Agents) NewBrowser(pause time.Duration) *AgentBrowser {
 	a := svc.a
 	b := &AgentBrowser{app: a, state: live.NewState(AgentPage{})}
-	b.typing = NewDebouncer(pause, b.searchTyped)
+	b.typing = live.NewDebouncer(pause, b.searchTyped)
 	return b
 }
 

@@ -23,6 +23,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/catalog"
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
@@ -504,3 +505,6 @@ func (a *App) Version() string {
 	}
 	return a.cfg.Version
 }
+
+// Catalog is what the account's service offers besides agents.
+func (a *App) Catalog() *catalog.Catalog { return catalog.New(a.Client, a) }

@@ -9,14 +9,14 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/catalog"
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 )
 
 // hookIDs are the ids a webhook list shows.
-func hookIDs(l *app.Hooks) []client.ID {
+func hookIDs(l *catalog.Hooks) []client.ID {
 	var out []client.ID
 	for _, w := range l.Get().Items {
 		out = append(out, w.ID)

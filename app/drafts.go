@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -22,13 +23,13 @@ type drafts[K comparable, V any] struct {
 	mu      sync.Mutex
 	pending map[K]V
 	write   func(K, V) error
-	d       *Debouncer
+	d       *live.Debouncer
 	err     error // of the last write
 }
 
 func newDrafts[K comparable, V any](write func(K, V) error) *drafts[K, V] {
 	ds := &drafts[K, V]{pending: map[K]V{}, write: write}
-	ds.d = NewDebouncer(draftDelay, ds.writeAll)
+	ds.d = live.NewDebouncer(draftDelay, ds.writeAll)
 	return ds
 }
 

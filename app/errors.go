@@ -15,6 +15,7 @@ import (
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/catalog"
 	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
@@ -78,7 +79,16 @@ func Explain(err error) Problem {
 	var picErr *PictureError
 	var bigErr *OutputTooLargeError
 	var sheetErr *sheet.Error
+	var leftErr *catalog.OldEntryLeftError
 	switch {
+	case errors.Is(err, catalog.ErrNoAgent):
+		return Problem{Title: lang.L("Webhook not changed"), Sentence: sentence(lang.L("this webhook does not say which agent it belongs to, so it cannot be changed here"))}
+	case errors.As(err, &leftErr):
+		why := Explain(leftErr.Err).Sentence
+		if leftErr.TurnedOn {
+			return Problem{Title: lang.L("Webhook listed twice"), Sentence: sentence(lang.L("the webhook was turned on as a new entry, but the old entry could not be removed: {{.Why}}", map[string]any{"Why": why}))}
+		}
+		return Problem{Title: lang.L("Webhook listed twice"), Sentence: sentence(lang.L("the webhook was turned off as a new entry, but the old entry could not be removed: {{.Why}}", map[string]any{"Why": why}))}
 	case errors.Is(err, context.Canceled):
 		return Problem{Title: lang.L("Cancelled"), Sentence: lang.L("Cancelled.")}
 	case errors.Is(err, context.DeadlineExceeded):

@@ -36,11 +36,6 @@ var Languages = []struct{ Tag, Name string }{
 // the computer's language is none of them.
 var spoken = []language.Tag{language.English, language.BrazilianPortuguese, language.Spanish}
 
-// languageKey is a word every set of Agent Desk's words has, its
-// language's tag: the language in use is the one Fyne reads words in,
-// kept nowhere else.
-const languageKey = "agentdesk.language"
-
 // languageVars are the variables UseLanguage may set.
 var languageVars = []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"}
 
@@ -123,15 +118,6 @@ func loadWords(tag, as string) error {
 	})
 }
 
-// eachWordsFile gives load the contents of each of tag's files, and the
-// word saying which language they are in (languageKey).
-func eachWordsFile(tag string, load func(data []byte) error) error {
-	if err := load([]byte(`{"` + languageKey + `": "` + tag + `"}`)); err != nil {
-		return err
-	}
-	return eachFile(tag, load)
-}
-
 // loadWordsAs loads tag's words for another language of Fyne's, whose
 // plural rules may ask for forms tag's files lack (Czech's "few", French's
 // "one" for 0): each plural gets every form, the missing ones as its
@@ -159,8 +145,8 @@ func loadWordsAs(tag, as string) error {
 	})
 }
 
-// eachFile gives load the contents of each of tag's files.
-func eachFile(tag string, load func(data []byte) error) error {
+// eachWordsFile gives load the contents of each of tag's files.
+func eachWordsFile(tag string, load func(data []byte) error) error {
 	suffix := "." + strings.ReplaceAll(tag, "-", "_") + ".json"
 	files, err := words.Files.ReadDir("lang")
 	if err != nil {
@@ -201,7 +187,9 @@ func fynePick() string {
 }
 
 // LanguageInUse is the language Agent Desk speaks: "en", "pt-BR" or "es".
-func LanguageInUse() string { return lang.LocalizeKey(languageKey, "en") }
+// Each set of Agent Desk's words names its language ("app.language"), so
+// the language in use is the one Fyne reads words in, kept nowhere else.
+func LanguageInUse() string { return lang.X("app.language", "en") }
 
 // WouldSpeak is the language Agent Desk would speak with chosen as its
 // setting ("" for the computer's), on this computer.
@@ -262,7 +250,7 @@ func matchLanguage(chosen string, system []string) string {
 func inEveryLanguage(key string) []string {
 	out := []string{key}
 	for _, l := range Languages[1:] {
-		_ = eachFile(l.Tag, func(data []byte) error {
+		_ = eachWordsFile(l.Tag, func(data []byte) error {
 			var texts map[string]any
 			if json.Unmarshal(data, &texts) == nil {
 				if s, ok := texts[key].(string); ok && !slices.Contains(out, s) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/app/catalog"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
@@ -575,6 +576,8 @@ func TestDescribeEveryKind(t *testing.T) {
 		{"download too large", &app.OutputTooLargeError{Limit: app.MaxImageOutputBytes, What: "picture"}, "downloads (50 MB)", app.ActionNone},
 		{"agent switched off", app.ErrAgentInactive, "switched off on the service", app.ActionNone},
 		{"reply too long", app.ErrReplyTooLarge, "is kept", app.ActionNone},
+		{"webhook switched, old entry left", &catalog.OldEntryLeftError{TurnedOn: true, Err: api0(t)}, "turned on as a new entry, but the old entry could not be removed: Agent Desk can't reach", app.ActionNone},
+		{"webhook of no agent", catalog.ErrNoAgent, "does not say which agent", app.ActionNone},
 		{"cancelled", context.Canceled, "Cancelled", app.ActionNone},
 		{"anything else", errors.New("agentdesk: the disk is full"), "The disk is full.", app.ActionTryAgain},
 	}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/catalog"
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
@@ -27,7 +28,7 @@ func anyType() string { return lang.L("Any type") }
 type Screen struct {
 	env     screen.Env
 	content fyne.CanvasObject
-	found   *app.ResourceSearch
+	found   *catalog.ResourceSearch
 
 	search  *kit.FormEntry
 	typ     *widget.SelectEntry
@@ -51,7 +52,7 @@ func New(env screen.Env) screen.Screen {
 	s.search.OnChanged = func(string) { s.found.FindSoon(s.query()) }
 	s.search.OnSubmitted = func(string) { s.Reload() }
 
-	s.typ = widget.NewSelectEntry(append([]string{anyType()}, app.ResourceTypes...))
+	s.typ = widget.NewSelectEntry(append([]string{anyType()}, catalog.ResourceTypes...))
 	s.typ.SetText(anyType())
 	s.typ.OnChanged = func(string) { s.found.FindSoon(s.query()) }
 

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/catalog"
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
@@ -236,7 +237,7 @@ type Screen struct {
 	content fyne.CanvasObject
 	stack   *fyne.Container
 	list    *list
-	hooks   *app.Hooks
+	hooks   *catalog.Hooks
 	summary *widget.Label
 }
 
@@ -311,7 +312,7 @@ func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 }
 
 // editable wires a row's switch and Delete; the list then shows the service's state.
-func editable(env screen.Env, l *list, hooks *app.Hooks) {
+func editable(env screen.Env, l *list, hooks *catalog.Hooks) {
 	a := env.App
 	fail := func(title string, err error) {
 		kit.Do(func() { kit.ShowInformation(title, app.Describe(err), env.Window) })
@@ -343,7 +344,7 @@ func editable(env screen.Env, l *list, hooks *app.Hooks) {
 }
 
 // showAdd asks for a new webhook's address, checked as typed (https only).
-func showAdd(env screen.Env, agent client.Agent, hooks *app.Hooks) {
+func showAdd(env screen.Env, agent client.Agent, hooks *catalog.Hooks) {
 	url := kit.NewFormEntry()
 	url.SetPlaceHolder("https://example.com/agent-finished")
 	url.Validator = func(s string) error {

@@ -1,12 +1,14 @@
-package app
+// Package catalog is what an account's service offers besides agents: its
+// resources and its webhooks.
+package catalog
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 
-	"fyne.io/fyne/v2/lang"
-
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 )
 
@@ -23,10 +25,9 @@ var ResourceTypes = []string{"document", "email", "presentation", "prompt", "spr
 // q is empty) of the given type ("" for any), following every page the
 // list's meta announces.
 func (svc *Catalog) Resources(ctx context.Context, q, typ string) ([]client.Resource, error) {
-	a := svc.a
 	params := client.ListResourcesParams{Q: strings.TrimSpace(q), Type: strings.TrimSpace(typ)}
 	var out []client.Resource
-	for r, err := range a.Client().Resources(ctx, params) {
+	for r, err := range svc.client().Resources(ctx, params) {
 		if err != nil {
 			return out, err
 		}
@@ -53,7 +54,6 @@ const maxTitled = 50
 // four at a time. An agent that cannot be read is left out (its number
 // stays on screen).
 func (svc *Catalog) WebhookAgentTitles(ctx context.Context, hooks []client.Webhook) map[string]string {
-	a := svc.a
 	var ids []client.ID
 	seen := map[client.ID]bool{}
 	for _, w := range hooks {
@@ -62,7 +62,7 @@ func (svc *Catalog) WebhookAgentTitles(ctx context.Context, hooks []client.Webho
 			ids = append(ids, w.TemplateID)
 		}
 	}
-	c := a.Client() // one account's agents, even if the user switches meanwhile
+	c := svc.client() // one account's agents, even if the user switches meanwhile
 	out := map[string]string{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -89,8 +89,7 @@ func (l WebhookList) HasSecrets() bool { return l.Variant == client.WebhooksB }
 // Webhooks lists every webhook of the workspace, page after page, in
 // whichever variant the service answers.
 func (svc *Catalog) Webhooks(ctx context.Context) (WebhookList, error) {
-	a := svc.a
-	c := a.Client()
+	c := svc.client()
 	var out WebhookList
 	params := client.ListWebhooksParams{}
 	for {
@@ -109,8 +108,7 @@ func (svc *Catalog) Webhooks(ctx context.Context) (WebhookList, error) {
 
 // AgentWebhooks lists every webhook registered for one agent.
 func (svc *Catalog) AgentWebhooks(ctx context.Context, agentID client.ID) ([]client.Webhook, error) {
-	a := svc.a
-	page, err := a.Client().ListAgentWebhooks(ctx, agentID, client.PageParams{PerPage: 50})
+	page, err := svc.client().ListAgentWebhooks(ctx, agentID, client.PageParams{PerPage: 50})
 	if err != nil {
 		return nil, err
 	}
@@ -130,23 +128,19 @@ func (svc *Catalog) AgentWebhooks(ctx context.Context, agentID client.ID) ([]cli
 // AddWebhook registers a webhook for an agent. The address must be https,
 // checked before anything is sent (a *client.InputError says what to fix).
 func (svc *Catalog) AddWebhook(ctx context.Context, agentID client.ID, url string, active bool) (*client.Webhook, error) {
-	a := svc.a
 	status := client.WebhookActive
 	if !active {
 		status = client.WebhookInactive
 	}
-	return a.Client().CreateWebhook(ctx, agentID, client.WebhookParams{URL: url, Method: "POST", Status: status})
+	return svc.client().CreateWebhook(ctx, agentID, client.WebhookParams{URL: url, Method: "POST", Status: status})
 }
 
 // SetWebhookActive turns a webhook on or off. The service has no way to
 // change a webhook, so it is registered again with the other status and
 // the old one deleted; the new record is returned (with a new number).
 func (svc *Catalog) SetWebhookActive(ctx context.Context, w client.Webhook, active bool) (*client.Webhook, error) {
-	a := svc.a
 	if w.TemplateID == "" {
-		return nil, say(func() string {
-			return lang.L("this webhook does not say which agent it belongs to, so it cannot be changed here")
-		})
+		return nil, ErrNoAgent
 	}
 	method := w.Method
 	if method == "" {
@@ -156,33 +150,51 @@ func (svc *Catalog) SetWebhookActive(ctx context.Context, w client.Webhook, acti
 	if !active {
 		status = client.WebhookInactive
 	}
-	c := a.Client()
+	c := svc.client()
 	nw, err := c.CreateWebhook(ctx, w.TemplateID, client.WebhookParams{URL: w.URL, Method: method, Status: status})
 	if err != nil {
 		return nil, err
 	}
 	if err := c.DeleteWebhook(ctx, w.ID); err != nil && !client.IsNotFound(err) {
-		return nw, sayWrapped(err, func() string {
-			if active {
-				return lang.L("the webhook was turned on as a new entry, but the old entry could not be removed: {{.Why}}", map[string]any{"Why": why(err)})
-			}
-			return lang.L("the webhook was turned off as a new entry, but the old entry could not be removed: {{.Why}}", map[string]any{"Why": why(err)})
-		})
+		return nw, &OldEntryLeftError{TurnedOn: active, Err: err}
 	}
 	return nw, nil
 }
 
 // DeleteWebhook removes a webhook; one already gone counts as removed.
 func (svc *Catalog) DeleteWebhook(ctx context.Context, id client.ID) error {
-	a := svc.a
-	if err := a.Client().DeleteWebhook(ctx, id); err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
+	if err := svc.client().DeleteWebhook(ctx, id); err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
 		return err
 	}
 	return nil
 }
 
-// Catalog is what the account's service offers besides agents: its resources and its webhooks (App.Catalog).
-type Catalog struct{ a *App }
+// Catalog is what the account's service offers besides agents: its
+// resources and its webhooks.
+type Catalog struct {
+	client func() *client.Client // the account in use's
+	run    live.Runner
+}
 
-// Catalog is the account's catalog.
-func (a *App) Catalog() *Catalog { return &Catalog{a} }
+// New is the catalog of the account whose client client gives; its
+// lists load on run.
+func New(client func() *client.Client, run live.Runner) *Catalog {
+	return &Catalog{client: client, run: run}
+}
+
+// ErrNoAgent is a webhook that does not say which agent it belongs to: it
+// cannot be switched on or off (that registers it again for its agent).
+var ErrNoAgent = errors.New("the webhook names no agent")
+
+// OldEntryLeftError is a webhook switched on or off as a new entry whose
+// old entry could not be removed: both are on the service now.
+type OldEntryLeftError struct {
+	TurnedOn bool
+	Err      error
+}
+
+func (e *OldEntryLeftError) Error() string {
+	return "the webhook's old entry could not be removed: " + e.Err.Error()
+}
+
+func (e *OldEntryLeftError) Unwrap() error { return e.Err }

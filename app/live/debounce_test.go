@@ -1,16 +1,16 @@
-package app_test
+package live_test
 
 import (
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/live"
 )
 
 func TestDebouncerCoalesces(t *testing.T) {
 	var calls atomic.Int32
-	d := app.NewDebouncer(80*time.Millisecond, func() { calls.Add(1) })
+	d := live.NewDebouncer(80*time.Millisecond, func() { calls.Add(1) })
 	for i := 0; i < 20; i++ {
 		d.Trigger()
 		time.Sleep(5 * time.Millisecond)

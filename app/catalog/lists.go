@@ -1,4 +1,4 @@
-package app
+package catalog
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // then it is loaded again to show what the service has.
 type Hooks struct {
 	*live.List[client.Webhook]
-	a *App
+	cat *Catalog
 	// titles are the agents' titles by id, read after each load of the
 	// workspace's list (which gives only their ids); nil for one agent's.
 	titles *live.State[map[string]string]
@@ -27,10 +27,9 @@ type Hooks struct {
 // NewWebhooks lists the workspace's webhooks, every page, and then the
 // titles of the agents they belong to; nothing is loaded before Reload.
 func (svc *Catalog) NewWebhooks() *Hooks {
-	a := svc.a
-	h := &Hooks{a: a, titles: live.NewState[map[string]string](nil)}
-	h.List = live.NewList(a, func(ctx context.Context) ([]client.Webhook, error) {
-		l, err := a.Catalog().Webhooks(ctx)
+	h := &Hooks{cat: svc, titles: live.NewState[map[string]string](nil)}
+	h.List = live.NewList(svc.run, func(ctx context.Context) ([]client.Webhook, error) {
+		l, err := svc.Webhooks(ctx)
 		if err == nil && len(l.Webhooks) > 0 {
 			h.startTitles(ctx, l.Webhooks)
 		}
@@ -53,9 +52,9 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 	}
 	// the agents' titles are filled in after the list shows, in the
 	// background
-	ctx, cancel := context.WithCancel(client.Background(h.a.Life()))
+	ctx, cancel := context.WithCancel(client.Background(h.cat.run.Life()))
 	h.stopTitles = cancel
-	h.a.Go(func() {
+	h.cat.run.Go(func() {
 		defer cancel()
 		h.readTitles(ctx, hooks)
 	})
@@ -64,10 +63,9 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 // NewAgentWebhooks lists the webhooks of one agent; nothing is loaded
 // before Reload.
 func (svc *Catalog) NewAgentWebhooks(agentID client.ID) *Hooks {
-	a := svc.a
-	h := &Hooks{a: a}
-	h.List = live.NewList(a, func(ctx context.Context) ([]client.Webhook, error) {
-		return a.Catalog().AgentWebhooks(ctx, agentID)
+	h := &Hooks{cat: svc}
+	h.List = live.NewList(svc.run, func(ctx context.Context) ([]client.Webhook, error) {
+		return svc.AgentWebhooks(ctx, agentID)
 	})
 	return h
 }
@@ -83,7 +81,7 @@ func (h *Hooks) Titles() live.Observable[map[string]string] {
 }
 
 func (h *Hooks) readTitles(ctx context.Context, hooks []client.Webhook) {
-	got := h.a.Catalog().WebhookAgentTitles(ctx, hooks)
+	got := h.cat.WebhookAgentTitles(ctx, hooks)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	// A newer load or another account cancelled ctx (Clear takes the same
@@ -119,7 +117,7 @@ func (h *Hooks) Clear() {
 // shows the new record at once, and is loaded again whatever happened, so
 // a switch never shows what the service does not have.
 func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) error {
-	nw, err := h.a.Catalog().SetWebhookActive(ctx, w, active)
+	nw, err := h.cat.SetWebhookActive(ctx, w, active)
 	if nw != nil {
 		h.Change(func(hooks []client.Webhook) []client.Webhook {
 			out := make([]client.Webhook, 0, len(hooks))
@@ -139,7 +137,7 @@ func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) er
 // Delete removes a webhook: it leaves the list at once, which is then
 // loaded again (also after a failure).
 func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
-	err := h.a.Catalog().DeleteWebhook(ctx, id)
+	err := h.cat.DeleteWebhook(ctx, id)
 	if err == nil {
 		h.Drop(func(x client.Webhook) bool { return x.ID == id })
 	}
@@ -150,7 +148,7 @@ func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
 // Add registers a webhook for an agent (see AddWebhook) and loads the list
 // again, also after a failure.
 func (h *Hooks) Add(ctx context.Context, agentID client.ID, url string, active bool) error {
-	_, err := h.a.Catalog().AddWebhook(ctx, agentID, url, active)
+	_, err := h.cat.AddWebhook(ctx, agentID, url, active)
 	h.Reload()
 	return err
 }
@@ -164,7 +162,7 @@ const ResourcesPause = 300 * time.Millisecond
 // load runs the search last asked for.
 type ResourceSearch struct {
 	*live.List[client.Resource]
-	typing *Debouncer // FindSoon's wait for typing to rest
+	typing *live.Debouncer // FindSoon's wait for typing to rest
 	mu     sync.Mutex
 	q, typ string
 }
@@ -172,13 +170,12 @@ type ResourceSearch struct {
 // NewResourceSearch finds resources with Find or FindSoon; nothing is
 // loaded before.
 func (svc *Catalog) NewResourceSearch() *ResourceSearch {
-	a := svc.a
 	r := &ResourceSearch{}
-	r.List = live.NewList(a, func(ctx context.Context) ([]client.Resource, error) {
+	r.List = live.NewList(svc.run, func(ctx context.Context) ([]client.Resource, error) {
 		q, typ := r.Query()
-		return a.Catalog().Resources(ctx, q, typ)
+		return svc.Resources(ctx, q, typ)
 	})
-	r.typing = NewDebouncer(ResourcesPause, r.Reload)
+	r.typing = live.NewDebouncer(ResourcesPause, r.Reload)
 	return r
 }
 
