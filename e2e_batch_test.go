@@ -6,17 +6,14 @@ import (
 	"encoding/csv"
 	"fmt"
 	"image"
-	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -28,12 +25,11 @@ import (
 // button is blue once it can be pressed: the test looks at a spot of it
 // away from its words (…Lit) to know when to go on.
 const (
-	batchAgentX, batchAgentY   = 290, 165 // the first agent the search finds
-	runAgentLitX, runAgentLitY = 520, 668 // Run agent on the agent's Run tab
-	runOnManyX, runOnManyY     = 701, 680 // Run on many… beside it
-	sheetX, sheetY             = 505, 250 // the sheet, the home folder's only file
-	openX, openY               = 934, 613 // Open in the file dialog
-	openLitX, openLitY         = 908, 600
+	batchAgentX, batchAgentY = 290, 165 // the first agent the search finds
+	runOnManyX, runOnManyY   = 701, 680 // Run on many… beside it
+	sheetX, sheetY           = 505, 250 // the sheet, the home folder's only file
+	openX, openY             = 934, 613 // Open in the file dialog
+	openLitX, openLitY       = 908, 600
 	// Start in the "Run … on many" dialog is at its foot, somewhere
 	// between startTopY and startFootY (the dialog is at most 540 high,
 	// centred); startLineX crosses it, away from its words.
@@ -71,7 +67,7 @@ func TestE2EBatch(t *testing.T) {
 	} {
 		t.Run(filepath.Ext(tc.name)[1:], func(t *testing.T) {
 			shot := func(e *E2E, step string) { e.Screenshot("batch-" + filepath.Ext(tc.name)[1:] + "-" + step) }
-			home := homeWithSheet(t, tc.name, tc.write)
+			home := homeWith(t, tc.name, tc.write)
 
 			svc, srv, hold := heldBatchService(t, batchPrompt(heldRow))
 			t.Setenv(storage.EnvAPIKey, batchAPIKey)
@@ -81,7 +77,7 @@ func TestE2EBatch(t *testing.T) {
 			})
 			db := e.History()
 			ctx := context.Background()
-			time.Sleep(2 * time.Second) // the agent list loads
+			e.WaitAgentsListed()
 
 			startBatchFromSheet(e, "newsletter", func(step string) { shot(e, step) })
 
@@ -132,8 +128,8 @@ func TestE2EBatch(t *testing.T) {
 			// The service finishes row 20's run meanwhile; Agent Desk starts
 			// again on the same folders and offers to go on.
 			hold.release()
-			restartE2E(e)
-			e.WaitFor("the offer to go on with the batch", func() bool { return screenBluish(e, goOnLitX, goOnLitY) })
+			e.launch()
+			e.WaitLit("the offer to go on with the batch", goOnLitX, goOnLitY)
 			shot(e, "4-offer")
 			e.Click(goOnX, goOnY)
 
@@ -147,7 +143,7 @@ func TestE2EBatch(t *testing.T) {
 				counts, _, err = db.BatchCounts(ctx, b.ID)
 				return err == nil
 			})
-			time.Sleep(500 * time.Millisecond)
+			e.WaitStill("the finished batch drawn")
 			shot(e, "5-done")
 			if counts[storage.RowDone] != batchRows {
 				t.Fatalf("every row should be done, got %v", counts)
@@ -200,34 +196,26 @@ func TestE2EBatch(t *testing.T) {
 // shot keeps a screenshot of a step.
 func startBatchFromSheet(e *E2E, search string, shot func(step string)) {
 	e.t.Helper()
-	e.Key("ctrl+k")
-	e.Type(search)
-	time.Sleep(1500 * time.Millisecond) // the search waits for typing to pause
+	e.Search(search)
 	e.Click(batchAgentX, batchAgentY)
-	e.WaitFor("the agent's Run tab", func() bool { return screenBluish(e, runAgentLitX, runAgentLitY) })
+	e.WaitRunTab()
 	shot("1-agent")
-	e.Click(runOnManyX, runOnManyY)
-	time.Sleep(time.Second)
-	e.Key("Return") // Rows of a spreadsheet…, the chooser's first choice
-	time.Sleep(time.Second)
+	e.Click(runOnManyX, runOnManyY) // a chooser, its first choice with the keyboard
+	e.Key("Return")                 // Rows of a spreadsheet…: the file dialog
 	shot("1b-files")
-	// Open turns blue once the sheet is chosen.
-	e.WaitFor("the sheet chosen in the file dialog", func() bool {
-		if screenBluish(e, openLitX, openLitY) {
-			return true
-		}
-		e.Click(sheetX, sheetY)
-		return false
-	})
+	// A click on a file takes effect once a double click is ruled out:
+	// Open turns blue then.
+	e.Click(sheetX, sheetY)
+	e.WaitLit("the sheet chosen in the file dialog", openLitX, openLitY)
 	shot("1c-chosen")
 	e.Click(openX, openY)
 	// The sheet is read in the background; Start turns blue when every
 	// required question has its column. The dialog is as tall as what it
 	// shows: Start is found at its foot.
 	var startY int
-	e.WaitFor("the Run on many dialog", func() bool {
+	e.WaitScreen("the Run on many dialog", func(img *image.RGBA) bool {
 		var ok bool
-		startY, ok = blueButton(e, startLineX, startTopY, startFootY)
+		startY, ok = blueButton(img, startLineX, startTopY, startFootY)
 		return ok
 	})
 	shot("2-plan")
@@ -320,25 +308,6 @@ func sheetColumn(header []string, name string) int {
 	return -1
 }
 
-// homeWithSheet gives the app a home folder of its own holding the sheet
-// name alone (written by write), where the file dialog opens, and returns
-// it. The Go caches stay where they are, so the build is not redone.
-func homeWithSheet(t *testing.T, name string, write func(*testing.T, string)) string {
-	t.Helper()
-	e2eTools(t)
-	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
-		out, err := exec.Command("go", "env", v).Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Setenv(v, strings.TrimSpace(string(out)))
-	}
-	home := t.TempDir()
-	write(t, filepath.Join(home, name))
-	t.Setenv("HOME", home)
-	return home
-}
-
 // pollHold is a service whose answer on how one run is going (the poll of
 // the run with a given request) waits until released, as a slow agent
 // would.
@@ -410,74 +379,4 @@ func (h *pollHold) isHeld(id int64) bool {
 		}
 	}
 	return false
-}
-
-// restartE2E starts Agent Desk again on e's display and folders (its
-// history, settings and home), after it ended.
-func restartE2E(e *E2E) {
-	e.t.Helper()
-	e.app = exec.Command(e2eBuild(e.t), strings.Fields(os.Getenv("AGENTDESK_E2E_ARGS"))...)
-	e.app.Env = e.env
-	e.app.Stdout, e.app.Stderr = e.log, e.log
-	if err := e.app.Start(); err != nil {
-		e.t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	search := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--name", "Agent Desk")
-	search.Env = e.env
-	win, err := search.Output()
-	if err != nil {
-		e.t.Fatalf("the Agent Desk window never appeared again: %v\n%s", err, e.log)
-	}
-	e.Window = strings.Fields(string(win))[0]
-	e.xdo("windowmove", e.Window, "0", "0")
-	time.Sleep(time.Second) // first frame
-}
-
-// screenBluish tells whether the display's pixel at x, y (the window is at
-// the top left) is the theme's primary blue, as a main button is.
-func screenBluish(e *E2E, x, y int) bool {
-	img := screenImage(e)
-	return img != nil && bluish(img, x, y)
-}
-
-// blueButton finds a main button crossing the line x between y0 and y1
-// on the display: the middle of its first run of blue, false when there
-// is none.
-func blueButton(e *E2E, x, y0, y1 int) (int, bool) {
-	img := screenImage(e)
-	if img == nil {
-		return 0, false
-	}
-	for y := y0; y <= y1; y++ {
-		if !bluish(img, x, y) {
-			continue
-		}
-		end := y
-		for end < y1 && bluish(img, x, end+1) {
-			end++
-		}
-		if end-y >= 10 { // a button, not a blue letter
-			return (y + end) / 2, true
-		}
-		y = end
-	}
-	return 0, false
-}
-
-// screenImage is what the display shows now, nil when it cannot be read.
-func screenImage(e *E2E) image.Image {
-	e.t.Helper()
-	cmd := exec.Command("import", "-window", "root", "png:-")
-	cmd.Env = e.env
-	out, err := cmd.Output()
-	if err != nil {
-		return nil
-	}
-	img, err := png.Decode(bytes.NewReader(out))
-	if err != nil {
-		return nil
-	}
-	return img
 }

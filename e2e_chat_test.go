@@ -13,6 +13,7 @@ import (
 const (
 	chatAgentRowX, chatAgentRowY = 290, 150 // the first agent of the list, a chat agent
 	startChatX, startChatY       = 770, 530
+	startChatLitX, startChatLitY = 720, 535 // a spot of Start chat away from its words
 )
 
 // TestE2EChatStreamsAndStops opens a chat agent, sends a message, waits for
@@ -31,12 +32,12 @@ func TestE2EChatStreamsAndStops(t *testing.T) {
 	db := e.History()
 	ctx := context.Background()
 
-	time.Sleep(2 * time.Second) // the agent list loads
+	e.WaitAgentsListed()
 	e.Click(chatAgentRowX, chatAgentRowY)
-	time.Sleep(time.Second)
+	e.WaitLit("the agent's Start chat", startChatLitX, startChatLitY)
 	e.Screenshot("chat-1-agent")
 	e.Click(startChatX, startChatY)
-	time.Sleep(time.Second)
+	e.WaitComposer()
 	e.Type("How should we plan the office move?")
 	e.Screenshot("chat-2-typed")
 	e.Key("Return")
@@ -60,6 +61,7 @@ func TestE2EChatStreamsAndStops(t *testing.T) {
 	if msgs[0].Content != "How should we plan the office move?" {
 		t.Fatalf("the question should be stored as typed, got %q", msgs[0].Content)
 	}
+	e.WaitComposer() // the reply drawn whole, the message box ready again
 
 	e.Type("Make it shorter, please")
 	e.Key("Return")

@@ -7,7 +7,6 @@ import (
 	"image/png"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/internal/xfake"
@@ -28,8 +27,10 @@ func TestE2EFilesDraggedOverTheWindowAreHighlighted(t *testing.T) {
 		s.ActiveAccount = "e2e"
 		s.WindowWidth, s.WindowHeight = 1024, 768
 	})
-	// The frame runs along the window's left edge (x 6–8 of the screen),
-	// over the navigation.
+	e.WaitAgentsListed()
+	// The card is in the middle of the window; the frame runs along the
+	// window's left edge (x 6–8 of the screen), over the navigation.
+	card := image.Rect(e.W/2-40, e.H/2-40, e.W/2+40, e.H/2+10)
 	framed := func(name string) bool {
 		p := e.Screenshot(name)
 		if p == "" {
@@ -63,27 +64,23 @@ func TestE2EFilesDraggedOverTheWindowAreHighlighted(t *testing.T) {
 		e.xdo("mousemove", "610", "405")
 	}
 
-	// The agents screen with no agent open takes no files: a card says
-	// where they go, without the frame.
+	// The agents screen with no agent open takes no files: a card in the
+	// middle of the window says where they go, without the frame.
+	before := e.Shot()
 	drag()
-	time.Sleep(time.Second)
+	e.WaitChange("the card that says where files go", card, before)
 	if framed("drag-1-refused") {
 		t.Fatal("the agents screen with no agent open is framed as if it took the files")
 	}
 	e.xdo("mouseup", "1")
+	e.WaitScreen("the card to go", func(img *image.RGBA) bool { return sameIn(img, before, card) })
 
 	// The Files screen takes them.
+	before = e.Shot()
 	e.Key("ctrl+3")
-	time.Sleep(time.Second)
+	e.WaitChange("the Files screen", e.screenArea(), before)
 	drag()
 	e.WaitFor("the drop highlight", func() bool { return framed("drag-2-over") })
 	e.xdo("mouseup", "1")
 	e.WaitFor("the highlight to go after the drop", func() bool { return !framed("drag-3-after") })
-}
-
-// bluish tells whether the pixel at x, y is the theme's primary blue.
-func bluish(img image.Image, x, y int) bool {
-	r, g, b, _ := img.At(x, y).RGBA()
-	r, g, b = r>>8, g>>8, b>>8
-	return b > 150 && b > r+60 && b > g+30
 }

@@ -3,14 +3,18 @@ package main
 import (
 	"context"
 	"testing"
-	"time"
 
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
 // Window-relative positions for the files flow (1180×760 window).
 const (
 	chatAgentX, chatAgentY = 290, 165 // Meeting Minutes Writer, the first agent
+	addFilesX, addFilesY   = 488, 577 // Add files… under the chat
+	notesX, notesY         = 505, 260 // notes.txt, the home folder's only file
+	messageX, messageY     = 760, 630 // the message box
+	railFilesX, railFilesY = 50, 100  // Files on the navigation
 )
 
 // TestE2EAttachFileToChat adds a file through the chat's "Add files…" and the
@@ -20,22 +24,33 @@ func TestE2EAttachFileToChat(t *testing.T) {
 	// The file dialog opens in the home folder: give the app one holding
 	// notes.txt alone.
 	homeWithNotes(t)
-
-	e := startE2E(t, nil)
+	// The built-in service's own code, served from the test, which sees
+	// the upload arrive.
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key"})
+	t.Setenv(storage.EnvAPIKey, "e2e-key")
+	const acct = "e2e"
+	e := startE2E(t, func(s *storage.Settings) {
+		s.PutAccount(storage.Account{ID: acct, Name: "Test service", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
+		s.ActiveAccount = acct
+	})
+	e.WaitAgentsListed()
 	e.Click(chatAgentX, chatAgentY)
-	time.Sleep(time.Second)
+	e.WaitLit("the agent's Start chat", startChatLitX, startChatLitY)
 	e.Screenshot("files-1-agent")
 	e.Click(startChatX, startChatY) // Start chat
-	time.Sleep(1500 * time.Millisecond)
+	e.WaitComposer()
 	e.Screenshot("files-2-chat")
-	e.Click(488, 577) // Add files…
-	time.Sleep(time.Second)
+	e.Click(addFilesX, addFilesY)
+	e.Click(notesX, notesY)
+	e.WaitLit("notes.txt chosen in the file dialog", openLitX, openLitY)
 	e.Screenshot("files-3-dialog")
-	e.Click(505, 260)           // notes.txt
-	e.Click(934, 618)           // Open
-	time.Sleep(2 * time.Second) // the upload and its chip
+	e.Click(openX, openY)
+	// The chip shows as the upload starts: the file at the service
+	// means it is there.
+	e.WaitFor("the upload at the service", func() bool { return uploaded(svc, "notes.txt") })
+	e.WaitStill("the file's chip drawn")
 	e.Screenshot("files-4-chip")
-	e.Click(760, 630) // the message field
+	e.Click(messageX, messageY)
 	e.Type("Please turn these notes into minutes")
 	e.Key("Return")
 
@@ -43,7 +58,7 @@ func TestE2EAttachFileToChat(t *testing.T) {
 	ctx := context.Background()
 	var user storage.Message
 	e.WaitFor("the sent message with its file in the history", func() bool {
-		convs, err := db.ListConversations(ctx, storage.ListParams{AccountID: storage.DemoAccountID})
+		convs, err := db.ListConversations(ctx, storage.ListParams{AccountID: acct})
 		if err != nil || len(convs) == 0 {
 			return false
 		}
@@ -51,14 +66,25 @@ func TestE2EAttachFileToChat(t *testing.T) {
 		user, ok = userMessage(ctx, db, convs[0].ID, "minutes")
 		return ok
 	})
-	time.Sleep(time.Second)
+	e.WaitStill("the sent message drawn")
 	e.Screenshot("files-5-sent")
 	if len(user.FileIDs) != 1 || user.FileIDs[0] == "" {
 		t.Fatalf("the message should carry the uploaded file's id, got %+v", user)
 	}
 
 	// The Files screen lists the upload at the top (newest first).
-	e.Click(50, 100)
-	time.Sleep(1500 * time.Millisecond)
+	before := e.Shot()
+	e.Click(railFilesX, railFilesY)
+	e.WaitChange("the Files screen", e.screenArea(), before)
 	e.Screenshot("files-6-files-screen")
+}
+
+// uploaded reports whether the service holds a file called name.
+func uploaded(svc *demoservice.Service, name string) bool {
+	for _, f := range svc.Files() {
+		if f.Filename == name {
+			return true
+		}
+	}
+	return false
 }

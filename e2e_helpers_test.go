@@ -6,13 +6,17 @@ package main
 //
 //	e := startE2E(t, nil)
 //
-// and then clicks, types and waits on storage.
+// and then clicks, types and waits. A step never waits on the clock: it
+// waits for what it set off to be there (the window, a row in the history,
+// a file the app wrote, a button turned blue, the screen changed and drawn
+// whole), and the deadline (e2eWait) only guards against a hang.
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +28,25 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/storage"
+)
+
+// e2eWait is how long one step may take before a test gives up: a busy
+// machine gets two minutes; a step that works takes far less.
+const e2eWait = 2 * time.Minute
+
+// e2ePoll is how often a wait looks again.
+const e2ePoll = 100 * time.Millisecond
+
+// stillShots is how many captures in a row must be the same for the
+// screen to count as drawn whole: a loading bar or a streaming reply
+// changes between two of them.
+const stillShots = 3
+
+// railWidth is the navigation's width in English; the agents screen gives
+// listShare of the rest to its list, the agent's detail the remainder.
+const (
+	railWidth = 123
+	listShare = 0.36
 )
 
 var (
@@ -44,15 +67,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// e2eTools skips the test when the virtual display or xdotool is missing.
+// e2eTools skips the test when the virtual display, xdotool or
+// ImageMagick's import (the tests look at the screen) is missing.
 func e2eTools(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end tests do not run with -short")
 	}
-	for _, tool := range []string{"Xvfb", "xdotool"} {
+	for _, tool := range []string{"Xvfb", "xdotool", "import"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("end-to-end test needs %s, which is not installed (Debian: apt-get install xvfb xdotool)", tool)
+			t.Skipf("end-to-end test needs %s, which is not installed (Debian: apt-get install xvfb xdotool imagemagick)", tool)
 		}
 	}
 }
@@ -93,9 +117,11 @@ type E2E struct {
 	// Out is where screenshots are kept: $AGENTDESK_E2E_OUT, else a temp dir.
 	Out    string
 	Window string // the X window id
-	env    []string
-	app    *exec.Cmd
-	log    *lockedBuffer
+	// W and H are the window's size, read from the display once it shows.
+	W, H int
+	env  []string
+	app  *exec.Cmd
+	log  *lockedBuffer
 }
 
 // lockedBuffer collects the app's output while the test reads it.
@@ -122,7 +148,7 @@ func (b *lockedBuffer) String() string {
 func startE2E(t *testing.T, change func(*storage.Settings)) *E2E {
 	t.Helper()
 	e2eTools(t)
-	bin := e2eBuild(t)
+	e2eBuild(t)
 
 	display := startXvfb(t)
 	env, paths := freshHome(t, display, 1180, 760, change)
@@ -136,28 +162,54 @@ func startE2E(t *testing.T, change func(*storage.Settings)) *E2E {
 
 	e := &E2E{t: t, Paths: paths, Out: out, log: &lockedBuffer{}, Display: display, env: env}
 
-	// AGENTDESK_E2E_ARGS starts the app with arguments, to look at it
-	// (--demo-seed odd: long, right-to-left and CJK titles).
-	e.app = exec.Command(bin, strings.Fields(os.Getenv("AGENTDESK_E2E_ARGS"))...)
+	t.Cleanup(e.Quit)
+	e.launch()
+	return e
+}
+
+// launch starts Agent Desk on e's display and folders and waits until its
+// window shows, drawn, at the display's top left. AGENTDESK_E2E_ARGS
+// starts it with arguments, to look at it (--demo-seed odd: long,
+// right-to-left and CJK titles).
+func (e *E2E) launch() {
+	e.t.Helper()
+	e.app = exec.Command(e2eBuild(e.t), strings.Fields(os.Getenv("AGENTDESK_E2E_ARGS"))...)
 	e.app.Env = e.env
 	e.app.Stdout, e.app.Stderr = e.log, e.log
 	if err := e.app.Start(); err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
-	t.Cleanup(e.Quit)
-
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	search := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--name", "Agent Desk")
-	search.Env = e.env
-	win, err := search.Output()
-	if err != nil {
-		t.Fatalf("the Agent Desk window never appeared: %v\n%s", err, e.log)
-	}
-	e.Window = strings.Fields(string(win))[0]
+	// The window of this process: a window of the one before it may
+	// linger a moment after it ended, under the same id.
+	pid := strconv.Itoa(e.app.Process.Pid)
+	e.WaitFor("the Agent Desk window", func() bool {
+		out, err := e.output("xdotool", "search", "--onlyvisible", "--pid", pid, "--name", "Agent Desk")
+		if w := strings.Fields(string(out)); err == nil && len(w) > 0 {
+			e.Window = w[0]
+			return true
+		}
+		return false
+	})
 	e.xdo("windowmove", e.Window, "0", "0")
-	time.Sleep(time.Second) // first frame
-	return e
+	e.WaitFor("the window drawn at the top left", func() bool {
+		out, err := e.output("xdotool", "getwindowgeometry", "--shell", e.Window)
+		if err != nil {
+			return false
+		}
+		g := map[string]int{}
+		for _, l := range strings.Fields(string(out)) {
+			if k, v, ok := strings.Cut(l, "="); ok {
+				g[k], _ = strconv.Atoi(v)
+			}
+		}
+		if g["X"] != 0 || g["Y"] != 0 || g["WIDTH"] == 0 || g["HEIGHT"] == 0 {
+			return false
+		}
+		e.W, e.H = g["WIDTH"], g["HEIGHT"]
+		// Before its first frame the window is all one colour.
+		img := e.Shot()
+		return img != nil && !uniformIn(img, image.Rect(0, 0, e.W, e.H))
+	})
 }
 
 // startXvfb starts a virtual display on a free number and returns its name.
@@ -189,7 +241,10 @@ func launchXvfb() (*exec.Cmd, string, error) {
 	if screen == "" {
 		screen = "1280x800x24"
 	}
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", screen, "-nolisten", "tcp", "-noreset")
+	// No key repeats: on a busy machine xdotool may be held up between a
+	// key's press and its release, long enough for the server to repeat
+	// the key ("mooove").
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", screen, "-nolisten", "tcp", "-noreset", "-r", "-ardelay", "60000")
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		w.Close()
@@ -215,26 +270,34 @@ func (e *E2E) xdo(args ...string) {
 	}
 }
 
-// Click clicks at a position relative to the window's top-left corner.
+// output runs a program on the test's display and returns what it printed.
+func (e *E2E) output(name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Env = e.env
+	return cmd.Output()
+}
+
+// Click clicks at a position relative to the window's top-left corner,
+// then moves the pointer off the window, so that no hover or tip changes
+// what the screen shows while a test compares it.
 func (e *E2E) Click(x, y int) {
 	e.t.Helper()
 	e.xdo("mousemove", "--window", e.Window, strconv.Itoa(x), strconv.Itoa(y))
 	e.xdo("click", "1")
-	time.Sleep(300 * time.Millisecond)
+	e.xdo("mousemove", strconv.Itoa(e.W+40), strconv.Itoa(e.H+20))
 }
 
-// Type types text into the focused field, like a person would.
+// Type types text into the focused field, like a person would. The app
+// takes input events in order: what follows goes in after it.
 func (e *E2E) Type(text string) {
 	e.t.Helper()
 	e.xdo("type", "--delay", "40", text)
-	time.Sleep(200 * time.Millisecond)
 }
 
 // Key presses keys such as "ctrl+k" or "Return".
 func (e *E2E) Key(keys ...string) {
 	e.t.Helper()
 	e.xdo(append([]string{"key", "--window", e.Window}, keys...)...)
-	time.Sleep(300 * time.Millisecond)
 }
 
 // Screenshot saves the whole display as name.png in Out and returns its path.
@@ -270,14 +333,224 @@ func (e *E2E) History() *storage.DB {
 // WaitFor polls cond until it holds; the limit only guards against a hang.
 func (e *E2E) WaitFor(what string, cond func() bool) {
 	e.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for !cond() {
 		if time.Now().After(deadline) {
 			e.Screenshot("timeout")
 			e.t.Fatalf("gave up waiting for %s; app output:\n%s", what, e.log)
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(e2ePoll)
 	}
+}
+
+// Shot is what the window shows now (it is at the display's top left),
+// nil when it cannot be read. Raw pixels: no image format to encode and
+// decode at every look.
+func (e *E2E) Shot() *image.RGBA {
+	w, h := e.W, e.H
+	if w == 0 || h == 0 {
+		return nil
+	}
+	out, err := e.output("import", "-silent", "-window", "root", "-crop", fmt.Sprintf("%dx%d+0+0", w, h), "-depth", "8", "rgba:-")
+	if err != nil || len(out) != 4*w*h {
+		return nil
+	}
+	return &image.RGBA{Pix: out, Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+}
+
+// WaitScreen waits until the display shows what ok looks for.
+func (e *E2E) WaitScreen(what string, ok func(img *image.RGBA) bool) {
+	e.t.Helper()
+	e.WaitFor(what, func() bool {
+		img := e.Shot()
+		return img != nil && ok(img)
+	})
+}
+
+// WaitLit waits until the window's pixel x, y is the theme's primary blue:
+// a main button that can be pressed, the frame of a field that has the
+// keyboard.
+func (e *E2E) WaitLit(what string, x, y int) {
+	e.t.Helper()
+	e.WaitScreen(what, func(img *image.RGBA) bool { return bluish(img, x, y) })
+}
+
+// WaitChange waits until region r of the window differs from before (a
+// capture taken before the step) and the whole window then stays the same
+// over stillShots captures: what the step set off is drawn whole.
+func (e *E2E) WaitChange(what string, r image.Rectangle, before *image.RGBA) {
+	e.t.Helper()
+	if before == nil {
+		e.t.Fatalf("no capture of the screen before waiting for %s (is ImageMagick's import installed?)", what)
+	}
+	e.waitStill(what, func(img *image.RGBA) bool { return !sameIn(img, before, r) })
+}
+
+// WaitStill waits until the whole window stays the same over stillShots
+// captures: nothing is loading, streaming or moving.
+func (e *E2E) WaitStill(what string) {
+	e.t.Helper()
+	e.waitStill(what, func(*image.RGBA) bool { return true })
+}
+
+func (e *E2E) waitStill(what string, ok func(img *image.RGBA) bool) {
+	e.t.Helper()
+	var last *image.RGBA
+	same := 0
+	win := image.Rect(0, 0, e.W, e.H)
+	e.WaitFor(what, func() bool {
+		img := e.Shot()
+		switch {
+		case img == nil || !ok(img):
+			last, same = nil, 0
+			return false
+		case last != nil && sameIn(img, last, win):
+			same++
+		default:
+			same = 1
+		}
+		last = img
+		return same >= stillShots
+	})
+}
+
+// Shots of screens the tests wait for, from the window's size: what is
+// where follows the layout (the navigation, then the screen's panes).
+
+// screenArea is the screen on show: right of the navigation, above the
+// status bar.
+func (e *E2E) screenArea() image.Rectangle { return image.Rect(railWidth, 0, e.W, e.H-50) }
+
+// listRight is where the agents screen's list ends and the agent's detail
+// begins.
+func (e *E2E) listRight() int { return railWidth + int(float64(e.W-railWidth)*listShare) }
+
+// agentsTotal is the agents screen's count of agents, at the right of its
+// header: empty while the list loads, then "44 agents", "1 agent".
+func (e *E2E) agentsTotal() image.Rectangle {
+	r := e.listRight()
+	return image.Rect(r-120, 12, r-12, 40)
+}
+
+// WaitAgentsListed waits until the agents screen lists the account's
+// agents: the app keeps the first page for a start without the service
+// before it shows it, and the count of agents shows with the list.
+func (e *E2E) WaitAgentsListed() {
+	e.t.Helper()
+	e.WaitFor("the agent list kept for offline use", func() bool {
+		kept, _ := filepath.Glob(filepath.Join(e.Paths.SnapshotsDir(), "*.json"))
+		return len(kept) > 0
+	})
+	e.WaitScreen("the count of agents", func(img *image.RGBA) bool { return !uniformIn(img, e.agentsTotal()) })
+	e.WaitStill("the agent list drawn")
+}
+
+// Search types words into the agents screen's search (Ctrl+K) and waits
+// until the list shows what the service found: the search waits for
+// typing to pause, then the count of agents changes.
+func (e *E2E) Search(words string) {
+	e.t.Helper()
+	before := e.Shot()
+	e.Key("ctrl+k")
+	e.Type(words)
+	e.WaitChange("the agents found for "+words, e.agentsTotal(), before)
+}
+
+// runAgentLit is a spot of the agent's Run agent button, away from its
+// words: blue once the agent's form is shown.
+func (e *E2E) runAgentLit() (int, int) { return e.listRight() + 15, e.H - 84 }
+
+// WaitRunTab waits for an opened agent's Run tab: its form read from the
+// service and shown.
+func (e *E2E) WaitRunTab() {
+	e.t.Helper()
+	x, y := e.runAgentLit()
+	e.WaitLit("the agent's Run tab", x, y)
+}
+
+// composerStrip is the band of the chat's message box, left of Send: its
+// frame is blue while the box has the keyboard.
+func (e *E2E) composerStrip() image.Rectangle {
+	return image.Rect(railWidth+5, e.H-150, e.W-95, e.H-100)
+}
+
+// WaitComposer waits until a chat is open with the keyboard in its
+// message box.
+func (e *E2E) WaitComposer() {
+	e.t.Helper()
+	e.WaitScreen("the chat's message box with the keyboard", func(img *image.RGBA) bool { return bluishIn(img, e.composerStrip()) })
+	e.WaitStill("the chat drawn")
+}
+
+// bluish tells whether the pixel at x, y is the theme's primary blue.
+func bluish(img image.Image, x, y int) bool {
+	r, g, b, _ := img.At(x, y).RGBA()
+	r, g, b = r>>8, g>>8, b>>8
+	return b > 150 && b > r+60 && b > g+30
+}
+
+// bluishIn tells whether any pixel of r is the theme's primary blue.
+func bluishIn(img image.Image, r image.Rectangle) bool {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if bluish(img, x, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameIn tells whether a and b show the same in r.
+func sameIn(a, b *image.RGBA, r image.Rectangle) bool {
+	r = r.Intersect(a.Bounds()).Intersect(b.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		ra := a.Pix[a.PixOffset(r.Min.X, y):a.PixOffset(r.Max.X, y)]
+		rb := b.Pix[b.PixOffset(r.Min.X, y):b.PixOffset(r.Max.X, y)]
+		if !bytes.Equal(ra, rb) {
+			return false
+		}
+	}
+	return true
+}
+
+// uniformIn tells whether every pixel of r is one colour (nothing drawn
+// there).
+func uniformIn(img *image.RGBA, r image.Rectangle) bool {
+	r = r.Intersect(img.Bounds())
+	if r.Empty() {
+		return true
+	}
+	first := img.Pix[img.PixOffset(r.Min.X, r.Min.Y):img.PixOffset(r.Min.X+1, r.Min.Y)]
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(r.Min.X, y):img.PixOffset(r.Max.X, y)]
+		for i := 0; i < len(row); i += 4 {
+			if !bytes.Equal(row[i:i+4], first) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// blueButton finds a main button crossing the line x between y0 and y1
+// on the display: the middle of its first run of blue, false when there
+// is none.
+func blueButton(img image.Image, x, y0, y1 int) (int, bool) {
+	for y := y0; y <= y1; y++ {
+		if !bluish(img, x, y) {
+			continue
+		}
+		end := y
+		for end < y1 && bluish(img, x, end+1) {
+			end++
+		}
+		if end-y >= 10 { // a button, not a blue letter
+			return (y + end) / 2, true
+		}
+		y = end
+	}
+	return 0, false
 }
 
 // Quit stops the app (the cleanup does it too).
@@ -344,10 +617,10 @@ func freshHome(tb testing.TB, display string, width, height float32, change func
 	return env, paths
 }
 
-// homeWithNotes gives the app a home folder of its own holding notes.txt
-// alone, where the file dialog opens. The Go caches stay where they are, so
-// the build is not redone.
-func homeWithNotes(t *testing.T) {
+// homeWith gives the app a home folder of its own holding the file name
+// alone (written by write), where the file dialog opens, and returns it.
+// The Go caches stay where they are, so the build is not redone.
+func homeWith(t *testing.T, name string, write func(t *testing.T, path string)) string {
 	t.Helper()
 	e2eTools(t)
 	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
@@ -358,10 +631,19 @@ func homeWithNotes(t *testing.T) {
 		t.Setenv(v, strings.TrimSpace(string(out)))
 	}
 	home := t.TempDir()
-	if err := os.WriteFile(filepath.Join(home, "notes.txt"), []byte("Minutes of the Monday meeting.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	write(t, filepath.Join(home, name))
 	t.Setenv("HOME", home)
+	return home
+}
+
+// homeWithNotes gives the app a home folder holding notes.txt alone.
+func homeWithNotes(t *testing.T) {
+	t.Helper()
+	homeWith(t, "notes.txt", func(t *testing.T, path string) {
+		if err := os.WriteFile(path, []byte("Minutes of the Monday meeting.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // userMessage is the user's message of a conversation that holds words,

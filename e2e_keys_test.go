@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"image"
 	"testing"
 	"time"
 
@@ -21,7 +22,7 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	homeWithNotes(t)
 	// The built-in service's own code, paced so that a reply is still
 	// arriving when Esc is pressed.
-	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key", Pace: 30 * time.Millisecond})
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key", Pace: 30 * time.Millisecond})
 	t.Setenv(storage.EnvAPIKey, "e2e-key")
 	const acct = "e2e"
 	e := startE2E(t, func(s *storage.Settings) {
@@ -31,21 +32,18 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	})
 	db := e.History()
 	ctx := context.Background()
-	time.Sleep(2 * time.Second) // the agent list loads
+	e.WaitAgentsListed()
 
 	// A text agent: search, pick it from the list, answer, run.
-	e.Key("ctrl+k")
-	e.Type("newsletter")
-	time.Sleep(1500 * time.Millisecond) // the search waits for typing to pause
-	e.Key("Tab")                        // the type filter
-	e.Key("Tab")                        // the list
-	e.Key("space")                      // opens the agent
-	time.Sleep(1500 * time.Millisecond)
+	e.Search("newsletter") // Ctrl+K
+	e.Key("Tab")           // the type filter
+	e.Key("Tab")           // the list
+	e.Key("space")         // opens the agent
+	e.WaitRunTab()
 	e.Key("Tab") // the form's first field: the request
 	e.Type("A note on the summer party")
 	e.Key("Tab")    // the tone
 	e.Key("Return") // opens its choices
-	time.Sleep(500 * time.Millisecond)
 	e.Key("Down")
 	e.Key("Return")
 	e.Screenshot("keys-1-form")
@@ -59,20 +57,24 @@ func TestE2EKeyboardOnly(t *testing.T) {
 		run = runs[0]
 		return run.Status == client.StatusCompleted
 	})
-	time.Sleep(500 * time.Millisecond)
+	e.WaitStill("the run's output drawn")
 	e.Screenshot("keys-2-run")
 	if run.Inputs["prompt"] != "A note on the summer party" || run.Inputs["tone"] == "" {
 		t.Fatalf("the run should carry the typed request and the chosen tone: %+v", run.Inputs)
 	}
 
 	// A chat: New chat, pick the agent by typing, send, stop with Esc.
+	// The New chat dialog lists the chat agents, then those the search
+	// finds once typing pauses.
+	before := e.Shot()
 	e.Key("ctrl+n")
-	time.Sleep(time.Second)
+	e.WaitChange("the New chat dialog's agents", pickerList(e), before)
+	before = e.Shot()
 	e.Type("meeting")
-	time.Sleep(time.Second)
+	e.WaitChange("the chat agents found for meeting", pickerList(e), before)
 	e.Screenshot("keys-3-new-chat")
 	e.Key("Return")
-	time.Sleep(1500 * time.Millisecond)
+	e.WaitComposer()
 	e.Type("How should we plan the office move?")
 	e.Key("Return")
 	var conv storage.Conversation
@@ -90,6 +92,7 @@ func TestE2EKeyboardOnly(t *testing.T) {
 		msgs, err := db.Messages(ctx, conv.ID)
 		return err == nil && len(msgs) == 2 && msgs[1].Status == storage.StatusStopped
 	})
+	e.WaitComposer() // the stopped reply drawn, the message box ready again
 	e.Screenshot("keys-4-stopped")
 	if conv.AgentTitle != "Meeting Minutes Writer" {
 		t.Fatalf("the chat is with %q, want the agent typed in the New chat search", conv.AgentTitle)
@@ -98,8 +101,7 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	// A file: from the message box back to "Add files…", through the
 	// file dialog to notes.txt, then the message sent with it.
 	e.Key("shift+Tab")
-	e.Key("space")
-	time.Sleep(time.Second)
+	e.Key("space")     // the dialog opens listing the home folder
 	e.Key("Tab")       // the dialog's places
 	e.Key("Tab")       // its files: (Parent), notes.txt
 	e.Key("Right")     // notes.txt
@@ -108,9 +110,12 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	e.Key("shift+Tab") // round to the dialog's last button: Open
 	e.Screenshot("keys-5-file-dialog")
 	e.Key("space")
-	time.Sleep(2 * time.Second) // the upload and its chip
-	e.Key("Tab")                // from "Add files…" to the file's remove button
-	e.Key("Tab")                // the message box
+	// The chip shows as the upload starts: the file at the service means
+	// it is there.
+	e.WaitFor("the upload at the service", func() bool { return uploaded(svc, "notes.txt") })
+	e.WaitStill("the file's chip drawn")
+	e.Key("Tab") // from "Add files…" to the file's remove button
+	e.Key("Tab") // the message box
 	e.Type("Please turn these notes into minutes")
 	e.Key("Return")
 	var user storage.Message
@@ -126,10 +131,15 @@ func TestE2EKeyboardOnly(t *testing.T) {
 
 	// Memories: a collection by name, then a memory in it.
 	e.Key("ctrl+4") // the keyboard goes to New memory
-	e.Key("Tab")    // the search
-	e.Key("Tab")    // the collections
-	e.Key("Tab")    // New collection…
-	e.Key("space")  // asks its name, the keyboard in the name
+	e.WaitFor("the service's collections", func() bool {
+		cols, err := db.Collections(ctx, acct)
+		return err == nil && len(cols) > 0
+	})
+	e.WaitStill("the collections drawn")
+	e.Key("Tab")   // the search
+	e.Key("Tab")   // the collections
+	e.Key("Tab")   // New collection…
+	e.Key("space") // asks its name, the keyboard in the name
 	e.Type("Key clients")
 	e.Key("Return")
 	var col storage.CollectionEntry
@@ -143,12 +153,11 @@ func TestE2EKeyboardOnly(t *testing.T) {
 		}
 		return false
 	})
-	time.Sleep(500 * time.Millisecond)
+	e.WaitStill("the new collection drawn")
 	e.Key("shift+Tab") // the collections
 	e.Key("shift+Tab") // the search
 	e.Key("shift+Tab") // New memory
 	e.Key("space")     // the keyboard in the memory's text
-	time.Sleep(500 * time.Millisecond)
 	e.Type("Northwind wants invoices as PDF.")
 	e.Screenshot("keys-7-memory")
 	e.Key("ctrl+Return")
@@ -156,6 +165,14 @@ func TestE2EKeyboardOnly(t *testing.T) {
 		mems, err := db.Memories(ctx, acct, "Northwind wants")
 		return err == nil && len(mems) == 1 && mems[0].CollectionID == col.ID
 	})
-	time.Sleep(500 * time.Millisecond)
+	e.WaitStill("the saved memory drawn")
 	e.Screenshot("keys-8-saved")
+}
+
+// pickerList is where the New chat dialog lists agents, under its search:
+// the dialog is 560×520 at most, in the middle of the window.
+func pickerList(e *E2E) image.Rectangle {
+	w, h := min(e.W*9/10, 560), min(e.H*85/100, 520)
+	x, y := (e.W-w)/2, (e.H-h)/2
+	return image.Rect(x+20, y+96, x+w-20, y+h-66)
 }

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"image"
 	"testing"
-	"time"
 
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -24,6 +24,10 @@ const (
 	deleteMemoryX, deleteMemoryY         = 1120, 688
 	confirmDeleteX, confirmDeleteY       = 635, 474
 )
+
+// collectionsList is where the memories screen lists the collections,
+// above its buttons.
+func collectionsList() image.Rectangle { return image.Rect(130, 140, 355, 570) }
 
 // TestE2EMemoryInACollection creates a collection by name, writes a memory
 // in it, edits the memory, renames the collection, and deletes the memory
@@ -47,22 +51,21 @@ func TestE2EMemoryInACollection(t *testing.T) {
 
 	e.Click(railMemoriesX, railMemoriesY)
 	e.WaitFor("the service's collections", func() bool { _, ok := collection("My Memories"); return ok })
-	time.Sleep(500 * time.Millisecond)
+	e.WaitStill("the collections drawn")
 	e.Screenshot("memories-1-listed")
 
-	e.Click(newCollectionX, newCollectionY)
-	time.Sleep(time.Second)
+	listed := e.Shot()
+	e.Click(newCollectionX, newCollectionY) // asks the name in a dialog
 	e.Click(dialogFieldX, dialogFieldY)
 	e.Type("Key clients")
 	e.Screenshot("memories-2-new-collection")
 	e.Click(dialogConfirmX, dialogConfirmY)
 	var col storage.CollectionEntry
 	e.WaitFor("the new collection", func() bool { var ok bool; col, ok = collection("Key clients"); return ok })
-	time.Sleep(500 * time.Millisecond)
+	e.WaitChange("the new collection listed", collectionsList(), listed)
 
 	// The new collection is selected: a new memory goes in it.
 	e.Click(newMemoryX, newMemoryY)
-	time.Sleep(500 * time.Millisecond)
 	e.Click(editorTextX, editorTextY)
 	e.Type("Northwind wants invoices as PDF.")
 	e.Screenshot("memories-3-new")
@@ -76,7 +79,7 @@ func TestE2EMemoryInACollection(t *testing.T) {
 		id = mems[0].ID
 		return true
 	})
-	time.Sleep(500 * time.Millisecond)
+	e.WaitStill("the saved memory drawn")
 	e.Screenshot("memories-4-saved")
 
 	e.Click(editorTextX, editorTextY)
@@ -87,23 +90,21 @@ func TestE2EMemoryInACollection(t *testing.T) {
 		m, err := db.GetMemory(ctx, acct, id)
 		return err == nil && m.Content == "Northwind wants invoices as PDF. Due in 30 days." && m.Draft == ""
 	})
-	time.Sleep(500 * time.Millisecond)
+	e.WaitStill("the edit drawn")
 
-	e.Click(deleteMemoryX, deleteMemoryY)
-	time.Sleep(time.Second)
+	e.Click(deleteMemoryX, deleteMemoryY) // asks first
 	e.Screenshot("memories-5-delete-memory")
 	e.Click(confirmDeleteX, confirmDeleteY)
 	e.WaitFor("the memory deleted", func() bool {
 		mems, err := db.Memories(ctx, acct, "Northwind wants")
 		return err == nil && len(mems) == 0
 	})
-	time.Sleep(500 * time.Millisecond)
+	e.WaitStill("the memory gone from the screen")
 
-	e.Click(deleteCollectionX, deleteCollectionY)
-	time.Sleep(time.Second)
+	e.Click(deleteCollectionX, deleteCollectionY) // asks first
 	e.Screenshot("memories-6-delete-collection")
 	e.Click(confirmDeleteX, confirmDeleteY)
 	e.WaitFor("the collection deleted", func() bool { _, ok := collection("Key clients"); return !ok })
-	time.Sleep(500 * time.Millisecond)
+	e.WaitStill("the collection gone from the screen")
 	e.Screenshot("memories-7-done")
 }

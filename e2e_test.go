@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"testing"
-	"time"
 
+	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -23,37 +23,44 @@ func TestE2ETextAgentRun(t *testing.T) {
 		// The request and the tone were given last time; the form opens with them.
 		s.LastAnswers = map[string]map[string]string{"119": {"prompt": "A short note for the team", "tone": "friendly"}}
 	})
+	e.WaitAgentsListed()
 
-	e.Key("ctrl+k")
-	e.Type("newsletter")
-	time.Sleep(1500 * time.Millisecond) // the search waits for typing to pause
+	e.Search("newsletter")
 	e.Screenshot("search")
 	e.Click(firstAgentX, firstAgentY)
-	time.Sleep(1500 * time.Millisecond)
+	e.WaitRunTab()
 	e.Click(lengthFieldX, lengthY)
-	e.Type("150")
+	e.Type("15")
 	e.Screenshot("form")
 	db := e.History()
 	// Enter in a field runs nothing (a run costs credits); Ctrl+Enter runs.
+	// The length is finished after Enter: a run Enter had started would
+	// carry 15, or be a second run beside the one Ctrl+Enter starts.
 	e.Key("Return")
-	time.Sleep(1500 * time.Millisecond)
-	if runs, err := db.Runs(context.Background(), storage.DemoAccountID, "119", 5); err != nil || len(runs) != 0 {
-		t.Fatalf("Enter in a field should run nothing; the history holds %d runs (%v)", len(runs), err)
-	}
+	e.Type("0")
 	e.Key("ctrl+Return")
 
-	var run storage.Run
-	e.WaitFor("the run in the history", func() bool {
-		runs, err := db.Runs(context.Background(), storage.DemoAccountID, "119", 5)
+	var runs []storage.Run
+	e.WaitFor("the runs in the history ended", func() bool {
+		var err error
+		runs, err = db.Runs(context.Background(), storage.DemoAccountID, "119", 5)
 		if err != nil || len(runs) == 0 {
 			return false
 		}
-		run = runs[0]
-		return run.Status == client.StatusCompleted
+		for _, r := range runs {
+			if r.Status != client.StatusCompleted && r.Status != app.RunFailed && r.Status != app.RunCancelled {
+				return false
+			}
+		}
+		return true
 	})
-	time.Sleep(500 * time.Millisecond)
+	if len(runs) != 1 || runs[0].Inputs["length"] == "15" {
+		t.Fatalf("Enter in a field should run nothing; the history holds %d runs, the latest with length %q", len(runs), runs[0].Inputs["length"])
+	}
+	run := runs[0]
+	e.WaitStill("the run's output drawn")
 	e.Screenshot("text-run")
-	if run.Output == "" || run.Inputs["tone"] != "friendly" || run.Inputs["length"] != "150" || run.Credits == nil {
+	if run.Status != client.StatusCompleted || run.Output == "" || run.Inputs["tone"] != "friendly" || run.Inputs["length"] != "150" || run.Credits == nil {
 		t.Fatalf("the stored run is incomplete: %+v", run)
 	}
 	if run.AgentTitle != "Newsletter Writer" || run.AgentType != client.AgentText {
