@@ -9,22 +9,19 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 )
 
-// Hooks are webhooks as a screen lists them: the workspace's, or one
-// agent's. Turning one on or off and deleting one change the list at once,
-// then it is loaded again to show what the service has.
+// Hooks are webhooks as a screen lists them. Changes show at once, then the
+// list reloads to show what the service has.
 type Hooks struct {
 	*List[client.Webhook]
 	a *App
-	// titles are the agents' titles by id, read after each load of the
-	// workspace's list (which gives only their ids); nil for one agent's.
+	// titles are the agents' titles by id (workspace list only; nil for one agent's).
 	titles *State[map[string]string]
 
 	mu         sync.Mutex
 	stopTitles context.CancelFunc // ends the reading of titles under way
 }
 
-// NewWebhooks lists the workspace's webhooks, every page, and then the
-// titles of the agents they belong to; nothing is loaded before Reload.
+// NewWebhooks lists the workspace's webhooks and their agents' titles; nothing loads before Reload.
 func (svc *Catalog) NewWebhooks() *Hooks {
 	a := svc.a
 	h := &Hooks{a: a, titles: NewState[map[string]string](nil)}
@@ -38,9 +35,8 @@ func (svc *Catalog) NewWebhooks() *Hooks {
 	return h
 }
 
-// startTitles reads the titles of hooks' agents in the background; the list
-// shows their numbers until the titles come. load is the context of the
-// load that listed hooks: a newer load has cancelled it.
+// startTitles reads the hooks' agents' titles in the background; load is the
+// listing's context, cancelled by a newer load.
 func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -50,8 +46,6 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 	if h.stopTitles != nil {
 		h.stopTitles()
 	}
-	// the agents' titles are filled in after the list shows, in the
-	// background
 	ctx, cancel := context.WithCancel(client.Background(h.a.Life()))
 	h.stopTitles = cancel
 	h.a.Go(func() {
@@ -60,8 +54,7 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 	})
 }
 
-// NewAgentWebhooks lists the webhooks of one agent; nothing is loaded
-// before Reload.
+// NewAgentWebhooks lists one agent's webhooks; nothing loads before Reload.
 func (svc *Catalog) NewAgentWebhooks(agentID client.ID) *Hooks {
 	a := svc.a
 	h := &Hooks{a: a}
@@ -71,9 +64,8 @@ func (svc *Catalog) NewAgentWebhooks(agentID client.ID) *Hooks {
 	return h
 }
 
-// Titles are the titles of the agents the workspace's webhooks belong to,
-// by agent id: an agent that could not be read is missing. Nil for one
-// agent's webhooks.
+// Titles are the titles of the workspace webhooks' agents by id; unreadable
+// agents are missing. Nil for one agent's webhooks.
 func (h *Hooks) Titles() Observable[map[string]string] {
 	if h.titles == nil {
 		return nil
@@ -85,8 +77,7 @@ func (h *Hooks) readTitles(ctx context.Context, hooks []client.Webhook) {
 	got := h.a.Catalog().WebhookAgentTitles(ctx, hooks)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	// A newer load or another account cancelled ctx (Clear takes the same
-	// lock, so no title lands after it).
+	// Superseded (Clear takes the same lock, so no title lands after it).
 	if ctx.Err() != nil {
 		return
 	}
@@ -100,8 +91,7 @@ func (h *Hooks) readTitles(ctx context.Context, hooks []client.Webhook) {
 	})
 }
 
-// Clear forgets the webhooks and the agents' titles (another account
-// became active).
+// Clear forgets the webhooks and titles.
 func (h *Hooks) Clear() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -114,9 +104,8 @@ func (h *Hooks) Clear() {
 	}
 }
 
-// SetActive turns a webhook on or off (see SetWebhookActive): the list
-// shows the new record at once, and is loaded again whatever happened, so
-// a switch never shows what the service does not have.
+// SetActive turns a webhook on or off, then reloads whatever happened, so a
+// switch never shows what the service does not have.
 func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) error {
 	nw, err := h.a.Catalog().SetWebhookActive(ctx, w, active)
 	if nw != nil {
@@ -135,8 +124,7 @@ func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) er
 	return err
 }
 
-// Delete removes a webhook: it leaves the list at once, which is then
-// loaded again (also after a failure).
+// Delete removes a webhook from the list at once, then reloads.
 func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
 	err := h.a.Catalog().DeleteWebhook(ctx, id)
 	if err == nil {
@@ -146,21 +134,17 @@ func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
 	return err
 }
 
-// Add registers a webhook for an agent (see AddWebhook) and loads the list
-// again, also after a failure.
+// Add registers a webhook for an agent and reloads, also after a failure.
 func (h *Hooks) Add(ctx context.Context, agentID client.ID, url string, active bool) error {
 	_, err := h.a.Catalog().AddWebhook(ctx, agentID, url, active)
 	h.Reload()
 	return err
 }
 
-// ResourcesPause is how long typing in the resources' search rests before
-// the search is sent, so that typing a word sends one request, not one a
-// letter.
+// ResourcesPause is how long typing rests before a resource search is sent.
 const ResourcesPause = 300 * time.Millisecond
 
-// ResourceSearch is the resources the Resources screen finds: a List whose
-// load runs the search last asked for.
+// ResourceSearch is a List of resources loading the search last asked for.
 type ResourceSearch struct {
 	*List[client.Resource]
 	typing *Debouncer // FindSoon's wait for typing to rest
@@ -168,8 +152,7 @@ type ResourceSearch struct {
 	q, typ string
 }
 
-// NewResourceSearch finds resources with Find or FindSoon; nothing is
-// loaded before.
+// NewResourceSearch finds resources with Find or FindSoon.
 func (svc *Catalog) NewResourceSearch() *ResourceSearch {
 	a := svc.a
 	r := &ResourceSearch{}
@@ -181,16 +164,14 @@ func (svc *Catalog) NewResourceSearch() *ResourceSearch {
 	return r
 }
 
-// Find searches at once for resources whose title or descriptions contain
-// q (all when q is empty) of the type typ ("" for any).
+// Find searches now for resources matching q (all if empty) of type typ ("" any).
 func (r *ResourceSearch) Find(q, typ string) {
 	r.set(q, typ)
 	r.typing.Cancel()
 	r.Reload()
 }
 
-// FindSoon is Find once typing rests for ResourcesPause: each call
-// replaces the search before, so only the last is sent.
+// FindSoon is Find once typing rests; only the last call is sent.
 func (r *ResourceSearch) FindSoon(q, typ string) {
 	r.set(q, typ)
 	r.typing.Trigger()

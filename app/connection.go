@@ -1,16 +1,13 @@
 package app
 
-// Connection is what the last check of the active account's service found,
-// for the screens that load from it: when the service becomes reachable
-// again they load what they could not.
+// Connection is what the last check of the active service found, so screens
+// reload what they could not once it is back.
 type Connection struct {
 	// Checked says a check has finished.
 	Checked bool
-	// Reachable says the service answered the last check (even with a
-	// refusal: the network and the service work).
+	// Reachable says the service answered the last check, even with a refusal.
 	Reachable bool
-	// Returns counts the times the service became reachable after it was
-	// not.
+	// Returns counts the times the service came back.
 	Returns int
 }
 

@@ -13,15 +13,12 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// CreditsReport is what the active account spent over a period, by day and
-// by agent (memories and other charges without an agent are grouped under
-// their own name).
+// CreditsReport is what the active account spent over a period, by day and by agent.
 type CreditsReport struct {
 	From, To time.Time
 	ByDay    []storage.DayCredits
 	ByAgent  []storage.AgentCredits
-	// Recent are the period's charges one by one (each run, upload and
-	// memory), newest first, the latest RecentMax of them.
+	// Recent are the period's latest RecentMax charges, newest first.
 	Recent []CreditRecord
 	Total  float64
 }
@@ -29,8 +26,7 @@ type CreditsReport struct {
 // RecentMax is how many single charges a report lists.
 const RecentMax = 500
 
-// OverDays reports the spending of the last days local days,
-// today included.
+// OverDays reports the spending of the last days local days, today included.
 func (svc *Ledger) OverDays(ctx context.Context, days int) (CreditsReport, error) {
 	a := svc.a
 	if days < 1 {
@@ -73,9 +69,8 @@ func agentLabel(id string) string {
 	return lang.L("Agent {{.ID}}", map[string]any{"ID": id})
 }
 
-// WriteCSV writes the report as a spreadsheet-friendly CSV: one section by
-// day, one by agent, every cell text a spreadsheet program shows and never
-// runs (safe.Cell).
+// WriteCSV writes the report as CSV, by day and by agent; every cell is text
+// a spreadsheet shows and never runs (safe.Cell).
 func (r CreditsReport) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	rows := [][]string{{lang.L("Day"), lang.L("Credits")}}

@@ -5,18 +5,14 @@ import (
 	"sync"
 )
 
-// MemoryIndex is what the Memories screen shows of the local index, each
-// part a List the app loads in the background (the newest load wins): the
-// collections pane and the memories the search finds. Sync brings the
-// index up to date with the service's lists first.
+// MemoryIndex is the Memories screen's view of the local index: the
+// collections pane and the search's memories, each loaded in the background.
 type MemoryIndex struct {
 	a *App
-	// Shelves are the rows of the collections pane: first every memory
-	// (ID "", Count of them all), then each collection with how many
-	// memories it holds, by name.
+	// Shelves are the collections pane: every memory first (ID ""), then
+	// each collection with its count, by name.
 	Shelves *List[CollectionSummary]
-	// Found are the memories the search and the chosen collection find,
-	// most recently seen first.
+	// Found are the memories found, most recently seen first.
 	Found *List[MemoryEntry]
 	sync  *State[MemorySync]
 
@@ -26,19 +22,16 @@ type MemoryIndex struct {
 
 // MemorySync is how the last reading of the service's lists went.
 type MemorySync struct {
-	// Listed says the service offers lists of memories and collections:
-	// the index mirrors them, and collections are made by name and
-	// deleted. Without, memories and collections are added by number.
+	// Listed says the service lists memories and collections, so the index
+	// mirrors them; without, they are added by number.
 	Listed bool
 	// Syncing says a reading is under way.
 	Syncing bool
-	// Err is why the last reading failed; the index shows what this
-	// computer kept.
+	// Err is why the last reading failed; the index shows what was kept.
 	Err error
 }
 
-// NewIndex is the Memories screen's state; nothing is read before
-// Load or Sync.
+// NewIndex is the Memories screen's state; nothing is read before Load or Sync.
 func (svc *Memories) NewIndex() *MemoryIndex {
 	a := svc.a
 	x := &MemoryIndex{a: a, sync: NewState(MemorySync{})}
@@ -50,8 +43,7 @@ func (svc *Memories) NewIndex() *MemoryIndex {
 // SyncState is how the last reading of the service's lists went.
 func (x *MemoryIndex) SyncState() Observable[MemorySync] { return x.sync }
 
-// Load reads the index again, finding the memories whose text, collection
-// or metadata contain query, in the given collection ("" for all).
+// Load reloads the index: memories matching query in collection ("" for all).
 func (x *MemoryIndex) Load(query, collection string) {
 	x.mu.Lock()
 	x.query, x.collection = query, collection
@@ -71,8 +63,7 @@ func (x *MemoryIndex) Clear() {
 	x.Found.Clear()
 }
 
-// Sync reads the service's lists into the index in the background, then
-// reads the index again. A reading already under way is not doubled.
+// Sync reads the service's lists into the index in the background, then reloads; never doubled.
 func (x *MemoryIndex) Sync() {
 	started := false
 	x.sync.Update(func(s MemorySync) MemorySync {

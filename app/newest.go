@@ -5,19 +5,16 @@ import (
 	"sync"
 )
 
-// newest runs one background job at a time for one piece of state:
-// starting a job cancels the one under way, and only the newest job's news
-// counts, so a slower, older job that ends later never overwrites newer
-// news. Lists and output downloads share it.
+// newest runs one background job at a time for one piece of state: a start
+// cancels the job under way, and only the newest job's news counts.
 type newest struct {
 	mu     sync.Mutex
 	gen    uint64
 	cancel context.CancelFunc
 }
 
-// start cancels the job under way and begins a new one under parent: its
-// context, the cancel the job calls when done, and its number for current
-// and publish.
+// start cancels the job under way and begins one under parent, returning its
+// context, cancel and number.
 func (n *newest) start(parent context.Context) (context.Context, context.CancelFunc, uint64) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -40,8 +37,7 @@ func (n *newest) stop() {
 	n.gen++
 }
 
-// interrupt cancels the job under way; its news still counts (it says it
-// was cancelled).
+// interrupt cancels the job under way; its news still counts.
 func (n *newest) interrupt() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -57,8 +53,7 @@ func (n *newest) current(gen uint64) bool {
 	return gen == n.gen
 }
 
-// publish runs f while job gen is the newest, holding off any new start
-// until f is done.
+// publish runs f while gen is newest, holding off new starts until done.
 func (n *newest) publish(gen uint64, f func()) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
