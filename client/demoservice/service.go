@@ -1,8 +1,8 @@
 // Package demoservice is an in-process Agent Execution Service with real
 // state, for the demo mode, the tests and `agentdesk --serve-demo ADDR`. It
 // follows APISpec (agent-execution-service.md) or APIReal (real-service.md);
-// Agent Desk must work with both. Gaps in the interface are filled by a
-// comment that starts with "Assumption:".
+// Agent Desk must work with both. Choices filling gaps in the interface are
+// marked by a comment that starts with "Assumption:".
 package demoservice
 
 import (
