@@ -9,15 +9,13 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// AboutFolder is one of Agent Desk's folders, for the About dialog, so a
-// user (or their IT helper) can find settings and history on disk.
+// AboutFolder is one of Agent Desk's folders, for the About dialog.
 type AboutFolder struct {
 	What string // what is kept there, in plain words
 	Path string
 }
 
-// Folders lists where Agent Desk keeps its files, in the order the About
-// dialog shows them.
+// Folders lists where Agent Desk keeps its files, in the About dialog's order.
 func (a *App) Folders() []AboutFolder {
 	p := a.Paths()
 	return []AboutFolder{
@@ -27,11 +25,9 @@ func (a *App) Folders() []AboutFolder {
 	}
 }
 
-// TestSaved is TestConnection for an account being edited: when
-// key is blank the stored key of acct is used, because the edit form leaves
-// the key field blank to keep it. The stored key goes to an address on
-// another server than the one it was saved for only when keyMayMove says
-// the user agreed (StoredKeyMoves tells when to ask).
+// TestSaved is TestConnection for an account being edited, a blank key
+// meaning the stored one. The stored key goes to another server only when
+// keyMayMove says the user agreed (StoredKeyMoves).
 func (svc *Accounts) TestSaved(ctx context.Context, acct storage.Account, key string, keyMayMove bool) ConnectionResult {
 	a := svc.a
 	if moves, _, to := a.Accounts().StoredKeyMoves(acct, key); moves && !keyMayMove {

@@ -26,8 +26,7 @@ const (
 	Offline
 	ServerError
 	WorkspaceRejected
-	// TLSProblem: the server's certificate could not be checked (the key
-	// was not sent).
+	// TLSProblem: the certificate could not be checked; the key was not sent.
 	TLSProblem
 )
 
@@ -38,8 +37,7 @@ type ConnectionResult struct {
 	Agents  int // how many agents the account has, when connected
 }
 
-// TestConnection makes one cheap call (the first page of agents, one per
-// page) with the given details and says what happened.
+// TestConnection makes one cheap call with the given details and says what happened.
 func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace string) ConnectionResult {
 	a := svc.a
 	if msg := checkBaseURL(baseURL); msg != "" {
@@ -54,8 +52,7 @@ func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	c := a.newClient(strings.TrimSpace(baseURL), strings.TrimSpace(key), strings.TrimSpace(workspace), storage.Account{})
-	// a hiccup (a 5xx, a dropped connection, a 429) is tried again before
-	// Test connection answers
+	// retry a hiccup before answering
 	page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1}, client.WithMaxRetries(2))
 	var decodeErr *client.DecodeError
 	switch {
@@ -82,8 +79,7 @@ func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace
 	return ConnectionResult{State: ServerError, Message: Describe(err)}
 }
 
-// checkWorkspace says what is wrong with a typed workspace id: the service
-// takes a whole number, or nothing (its selected workspace).
+// checkWorkspace says what is wrong with a workspace id: a whole number, or nothing.
 func checkWorkspace(ws string) string {
 	ws = strings.TrimSpace(ws)
 	if ws == "" {
@@ -95,8 +91,7 @@ func checkWorkspace(ws string) string {
 	return ""
 }
 
-// namesWorkspace reports a validation error about the workspace header (a
-// server that requires it, or finds it invalid).
+// namesWorkspace reports a validation error about the workspace header.
 func namesWorkspace(err error) bool {
 	var e *client.APIError
 	if !errors.As(err, &e) || (e.StatusCode != 400 && e.StatusCode != 422) {
@@ -110,9 +105,8 @@ func namesWorkspace(err error) bool {
 	return strings.Contains(strings.ToLower(e.Message+" "+e.Detail), "workspace")
 }
 
-// checkBaseURL says what is wrong with a typed service address, in a
-// sentence for the user; "" means it may be used. Test connection and Save
-// both go through it, so an address refused here never gets the key.
+// checkBaseURL says what is wrong with a service address, "" if usable. Test
+// and Save both use it, so a refused address never gets the key.
 func checkBaseURL(raw string) string {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -122,23 +116,19 @@ func checkBaseURL(raw string) string {
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
 		return lang.L("The address must start with https:// and name a server, for example https://agents.example.com/api.")
 	}
-	// A name and password in the address would be saved in the settings
-	// file in plain text and sent along with every request; the service
-	// needs only the API key.
+	// Credentials in the address would be saved in plain text and sent with every request.
 	if u.User != nil {
 		return lang.L("Remove the name and password from the address (the part up to @). Agent Desk signs in with your API key only, and does not keep passwords in addresses.")
 	}
-	// Plain http sends the key unencrypted over the network; it is fine
-	// only for a service running on this computer (a local test service).
+	// Plain http sends the key unencrypted: only for a service on this computer.
 	if u.Scheme == "http" && !onThisComputer(u.Hostname()) {
 		return lang.L("The address must start with https:// so that your API key is sent encrypted. Addresses starting with http:// work only for a service on this computer.")
 	}
 	return ""
 }
 
-// onThisComputer reports whether host names this computer: localhost, an
-// address in 127.0.0.0/8, or ::1. Other names that may resolve to it are not
-// trusted, since a name's answer can change.
+// onThisComputer reports localhost, 127.0.0.0/8 or ::1. Other names are not
+// trusted: their answer can change.
 func onThisComputer(host string) bool {
 	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
 		return true
@@ -147,11 +137,8 @@ func onThisComputer(host string) bool {
 	return err == nil && ip.Unmap().IsLoopback()
 }
 
-// SameServer reports whether two service addresses name the same server:
-// the same scheme, host and port (a default port counts as written), the
-// path aside. An API key saved for one address may go to the other without
-// asking; anything else is another server. An address that does not parse
-// is never the same server.
+// SameServer reports whether two addresses have the same scheme, host and
+// port: a saved key goes only to its origin.
 func SameServer(a, b string) bool {
 	ua, err1 := url.Parse(strings.TrimSpace(a))
 	ub, err2 := url.Parse(strings.TrimSpace(b))
@@ -173,12 +160,9 @@ func portOrDefault(u *url.URL) string {
 	return "80"
 }
 
-// StoredKeyMoves reports whether testing or saving acct with key left blank
-// would send the API key stored for the account to a server other than the
-// one it was saved for (the user changed the address while editing). The
-// form must then ask before anything is sent, or have the key pasted again:
-// a mistyped or planted address must not receive the key silently. to is
-// the new server's name, for the question; from is the saved one's.
+// StoredKeyMoves reports whether using the stored key for acct would send it
+// to another server than it was saved for: the form must ask first, so a
+// mistyped or planted address never gets the key silently.
 func (svc *Accounts) StoredKeyMoves(acct storage.Account, key string) (moves bool, from, to string) {
 	a := svc.a
 	if strings.TrimSpace(key) != "" || acct.ID == "" || acct.IsDemo() {
@@ -199,10 +183,8 @@ func hostOf(raw string) string {
 	return strings.TrimSpace(raw)
 }
 
-// KeyInFileNote is the sentence that tells the user the account's key is
-// kept in a file rather than in the system keyring (the keyring failed or
-// did not answer in time when the key was saved), or "" when it is not. It
-// must never be a silent fallback: the user may want to fix the keyring.
+// KeyInFileNote tells the user the key is in a file, not the keyring, or "";
+// never a silent fallback.
 func KeyInFileNote(acct storage.Account) string {
 	if acct.KeyStore != storage.KeyInFile {
 		return ""
@@ -210,10 +192,7 @@ func KeyInFileNote(acct storage.Account) string {
 	return lang.L("The API key is kept in a file on this computer that only you can read, because the computer's password store (keyring) did not answer.")
 }
 
-// KeyWhere says where the key of an account lives, in words for the
-// settings screen that fit "The API key of … is …": stored in the system
-// keyring, kept in a file (and why), taken from the environment, or not
-// stored. It is storage.KeyLocation's Describe in the language in use.
+// KeyWhere is storage.KeyLocation's Describe in the language in use.
 func KeyWhere(l storage.KeyLocation) string {
 	switch l.Kind {
 	case storage.KeyInKeyring:
@@ -226,8 +205,7 @@ func KeyWhere(l storage.KeyLocation) string {
 	return lang.L("not stored")
 }
 
-// Save adds or changes an account and stores its key (keyring, or a
-// 0600 file when there is no keyring). An empty key keeps the stored one.
+// Save adds or changes an account and stores its key; an empty key keeps the stored one.
 func (svc *Accounts) Save(ctx context.Context, acct storage.Account, key string) (storage.Account, error) {
 	a := svc.a
 	acct.Name = strings.TrimSpace(acct.Name)
@@ -269,8 +247,7 @@ func (svc *Accounts) Save(ctx context.Context, acct storage.Account, key string)
 	return acct, err
 }
 
-// Remove forgets an account and its key; the demo becomes active if
-// it was the active one.
+// Remove forgets an account and its key; the demo becomes active if it was.
 func (svc *Accounts) Remove(ctx context.Context, id string) error {
 	a := svc.a
 	if id == storage.DemoAccountID {
@@ -290,9 +267,8 @@ func (svc *Accounts) Remove(ctx context.Context, id string) error {
 	return nil
 }
 
-// SetMemoryVariantOverride records the user's choice of memory variant
-// ("" for automatic, "A" or "B") for the active account and rebuilds its
-// client.
+// SetMemoryVariantOverride sets the active account's memory variant ("", "A",
+// "B") and rebuilds its client.
 func (svc *Accounts) SetMemoryVariantOverride(ctx context.Context, v string) error {
 	a := svc.a
 	acct := a.Account()
@@ -306,8 +282,7 @@ func (svc *Accounts) SetMemoryVariantOverride(ctx context.Context, v string) err
 	return a.Activate(ctx, acct.ID)
 }
 
-// SetRequestsPerSecond sets the pace of the active account's requests (0
-// Agent Desk's default, negative none) and uses it at once.
+// SetRequestsPerSecond sets the active account's pace (0 default, negative none).
 func (svc *Accounts) SetRequestsPerSecond(ctx context.Context, perSecond float64) error {
 	a := svc.a
 	acct := a.Account()
@@ -321,9 +296,8 @@ func (svc *Accounts) SetRequestsPerSecond(ctx context.Context, perSecond float64
 	return a.Activate(ctx, acct.ID)
 }
 
-// RememberDetected stores what the client detected about the active
-// account's server (memory variant, execute style, polling path), so the
-// next launch does not have to detect it again.
+// RememberDetected stores what the client detected about the server, so the
+// next launch need not detect it again.
 func (svc *Accounts) RememberDetected(ctx context.Context) {
 	a := svc.a
 	acct, c := a.Account(), a.Client()

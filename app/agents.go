@@ -17,15 +17,12 @@ import (
 // AgentTypes are the type filter's choices in order; "" means every type.
 var AgentTypes = []string{"", client.AgentChat, client.AgentImage, client.AgentText, client.AgentVideo}
 
-// AgentsPerPage is how many agents one request asks for: enough to fill a
-// tall list, small enough to answer fast.
+// AgentsPerPage is how many agents one request asks for.
 const AgentsPerPage = 30
 
-// AgentItem is what the agents list keeps of one agent: what a row shows
-// and what opening the agent needs. The rest (long description, questions,
-// fields this app does not know) is read when the agent is opened
-// (GetAgent): 10,000 items hold about 1.7 MB of heap, 10,000 full records
-// (questions, options, unknown fields) about 12.5 MB.
+// AgentItem is what the agents list keeps of one agent: what a row shows and
+// what opening it needs. The rest is read on opening (GetAgent), keeping a
+// long list's memory small.
 type AgentItem struct {
 	ID          client.ID
 	Title       string
@@ -33,10 +30,8 @@ type AgentItem struct {
 	Type        string
 }
 
-// ItemOf is the list's part of a full agent. The title is only shown, as
-// one line of the list, so it is kept the way it may be shown (safe.Text):
-// a title from the service cannot break the row with a line break or turn
-// its words around to pass for another.
+// ItemOf is the list's part of a full agent. The title is kept as shown
+// (safe.Text): server text is data, and cannot break or disguise a row.
 func ItemOf(a client.Agent) AgentItem {
 	desc := a.Description
 	if a.Inactive() {
@@ -46,8 +41,7 @@ func ItemOf(a client.Agent) AgentItem {
 	return AgentItem{ID: a.ID, Title: shownTitle(a.Title), Description: desc, Type: a.Type}
 }
 
-// shownTitle is safe.Text(s, 0), keeping s itself when nothing changes so
-// that a list of 10,000 agents holds no second copy of their titles.
+// shownTitle is safe.Text(s, 0), keeping s itself when unchanged: no second copy.
 func shownTitle(s string) string {
 	if t := safe.Text(s, 0); t != s {
 		return t
@@ -55,9 +49,8 @@ func shownTitle(s string) string {
 	return s
 }
 
-// FilterAgents returns the agents of one type ("" keeps all), in order. The
-// browser uses it to narrow what is already loaded at once, while the
-// service answers the new query.
+// FilterAgents returns the agents of one type ("" keeps all), in order, to
+// narrow what is loaded while the service answers.
 func FilterAgents(agents []AgentItem, typ string) []AgentItem {
 	if typ == "" {
 		return agents
@@ -77,8 +70,7 @@ type AgentQuery struct {
 	Type string
 }
 
-// typeWords are the words staff search for an agent type with, in every
-// language Agent Desk speaks.
+// typeWords are the words users search an agent type with, in every language.
 var typeWords = map[string]string{
 	"chat": client.AgentChat, "chats": client.AgentChat, "chatbot": client.AgentChat,
 	"image": client.AgentImage, "images": client.AgentImage, "picture": client.AgentImage,
@@ -93,10 +85,8 @@ var typeWords = map[string]string{
 	"vídeo": client.AgentVideo, "vídeos": client.AgentVideo,
 }
 
-// forService is the query as the service is asked it: the service
-// searches titles and descriptions only, so a search that is a type's word
-// ("image", "videos") lists the agents of that type instead (when no type
-// is chosen already).
+// forService turns a search that is a type's word into that type, as the
+// service searches only titles and descriptions.
 func (q AgentQuery) forService() AgentQuery {
 	if typ, ok := typeWords[strings.ToLower(strings.TrimSpace(q.Q))]; ok && q.Type == "" {
 		return AgentQuery{Type: typ}
@@ -104,46 +94,38 @@ func (q AgentQuery) forService() AgentQuery {
 	return q
 }
 
-// AgentPage is the agents list as the screen shows it: the agents of one
-// query loaded so far, and whether more are on their way.
+// AgentPage is the agents of one query loaded so far, as the screen shows them.
 type AgentPage struct {
 	Query AgentQuery
-	// Agents are the loaded agents in order, shared between snapshots: a
-	// later page is appended after a snapshot's length, never written
-	// below it, so 10,000 agents are not copied for every page.
+	// Agents are shared between snapshots: a later page is appended past
+	// a snapshot's length, never below it, so pages are not copied.
 	Agents []AgentItem
-	// Series changes whenever Agents starts afresh (a new query, its
-	// first page, the saved list, Clear); within one series a later
-	// snapshot holds an earlier one's agents and maybe more (Extends).
+	// Series changes whenever Agents starts afresh; within one series a
+	// later snapshot extends an earlier one (Extends).
 	Series  int
 	Total   int
 	Loading bool // a first page or the next page is on its way
 	HasMore bool
 	// Err is the failure of the last request; Agents keeps what was loaded.
 	Err error
-	// Saved is when the Agents shown were saved, when the service could
-	// not be reached at the start and they are the list kept from an
-	// earlier time; zero when they come from the service now.
+	// Saved is when the shown Agents were saved, when the service could
+	// not be reached; zero for fresh ones.
 	Saved time.Time
 }
 
-// Extends tells whether p holds old's agents followed by more: a next
-// page of the same list, the rows shown before unchanged.
+// Extends tells whether p holds old's agents followed by more.
 func (p AgentPage) Extends(old AgentPage) bool {
 	return p.Series == old.Series && p.Query == old.Query && len(p.Agents) > len(old.Agents)
 }
 
-// SameAgents tells whether p lists just the agents old did (a page on its
-// way, a failure to load more): a list showing old needs no redrawing.
+// SameAgents tells whether p lists just the agents old did: no redraw needed.
 func (p AgentPage) SameAgents(old AgentPage) bool {
 	return p.Series == old.Series && p.Query == old.Query && len(p.Agents) == len(old.Agents)
 }
 
-// AgentBrowser keeps the agents of one query, page by page, and publishes
-// them as AgentPage. A new query cancels the request it replaces, and an
-// answer to an older query is dropped, so a slow old answer never
-// overwrites a newer one. Its requests are the app's work: Close cancels
-// and waits for them.
+// AgentBrowser keeps the agents of one query, page by page. A new query
+// cancels the old request and older answers are dropped, so a slow answer
+// never overwrites a newer one. Close cancels and waits for its requests.
 type AgentBrowser struct {
 	app   *App
 	state *live.State[AgentPage]
@@ -160,8 +142,7 @@ type AgentBrowser struct {
 	typing   *live.Debouncer
 }
 
-// NewBrowser makes a browser; nothing is asked before Search. pause is
-// how long typing must rest before SearchSoon asks the service.
+// NewBrowser makes a browser; pause is how long typing rests before SearchSoon asks.
 func (svc *Agents) NewBrowser(pause time.Duration) *AgentBrowser {
 	a := svc.a
 	b := &AgentBrowser{app: a, state: live.NewState(AgentPage{})}
@@ -172,8 +153,7 @@ func (svc *Agents) NewBrowser(pause time.Duration) *AgentBrowser {
 // State is the list as it stands, and its changes.
 func (b *AgentBrowser) State() live.Observable[AgentPage] { return b.state }
 
-// publish makes the browser's page the new snapshot. The page is read under
-// the state's lock, so the newest version always holds the newest page.
+// publish reads the page under the state's lock, so the newest version holds the newest page.
 func (b *AgentBrowser) publish() {
 	b.state.Update(func(AgentPage) AgentPage {
 		b.mu.Lock()
@@ -182,9 +162,8 @@ func (b *AgentBrowser) publish() {
 	})
 }
 
-// Search starts a new query, cancelling the one in flight and a search
-// still waiting. Agents already loaded that match the new type stay
-// visible until the answer comes.
+// Search starts a new query, cancelling the one in flight; loaded agents of
+// the new type stay visible until the answer comes.
 func (b *AgentBrowser) Search(q AgentQuery) {
 	b.mu.Lock()
 	b.startLocked(q)
@@ -192,9 +171,8 @@ func (b *AgentBrowser) Search(q AgentQuery) {
 	b.publish()
 }
 
-// SearchSoon searches for q once typing has paused (the pause the browser
-// was made with): the search box asks the service once per pause, not once
-// per key. Search, or Clear, meanwhile drops it.
+// SearchSoon searches for q once typing has paused: once per pause, not per
+// key. Search or Clear drops it.
 func (b *AgentBrowser) SearchSoon(q AgentQuery) {
 	b.mu.Lock()
 	b.typed = &q
@@ -202,8 +180,6 @@ func (b *AgentBrowser) SearchSoon(q AgentQuery) {
 	b.typing.Trigger()
 }
 
-// searchTyped starts the search typing asked for, unless it was dropped or
-// the app is closing.
 func (b *AgentBrowser) searchTyped() {
 	b.mu.Lock()
 	q := b.typed
@@ -224,8 +200,7 @@ func (b *AgentBrowser) startLocked(q AgentQuery) {
 	if q.Q != b.page.Query.Q {
 		keep = nil
 	}
-	// The saved list stays, said to be the saved one, while the full list
-	// is asked for again; it is no answer to a search or a filter.
+	// The saved list stays, marked saved, while the full list is asked again.
 	saved := b.page.Saved
 	if !saved.IsZero() && q != (AgentQuery{}) {
 		keep, saved = nil, time.Time{}
@@ -236,8 +211,7 @@ func (b *AgentBrowser) startLocked(q AgentQuery) {
 	b.loadLocked()
 }
 
-// stopLocked cancels the request in flight and drops a search still waiting;
-// an answer still on its way is then dropped.
+// stopLocked cancels the request in flight and a waiting search.
 func (b *AgentBrowser) stopLocked() {
 	if b.cancel != nil {
 		b.cancel()
@@ -254,8 +228,7 @@ func (b *AgentBrowser) Reload() {
 	b.Search(q)
 }
 
-// Clear forgets the agents shown (another account became active) and stops
-// the requests under way; the query stays.
+// Clear forgets the agents shown and stops requests; the query stays.
 func (b *AgentBrowser) Clear() {
 	b.mu.Lock()
 	b.stopLocked()
@@ -313,16 +286,13 @@ func (b *AgentBrowser) loadLocked() {
 		}
 		agents := b.page.Agents
 		if page == 1 {
-			// A new query starts a new backing: snapshots of the old one
-			// stay as they were.
+			// A new query gets a new backing; old snapshots stay as they were.
 			agents = make([]AgentItem, 0, len(res.Data))
 			b.series++
 			b.page.Series = b.series
 		}
-		// Appended in place (amortised growth), not copied whole for every
-		// page (333 copies of up to 10,000 records, the garbage of which set
-		// the heap's size): earlier snapshots only read below their own
-		// length, which this never writes.
+		// Appended in place, not copied per page: earlier snapshots only
+		// read below their own length, which this never writes.
 		for i := range res.Data {
 			if res.Data[i].Visible() {
 				agents = append(agents, ItemOf(res.Data[i]))
@@ -334,13 +304,11 @@ func (b *AgentBrowser) loadLocked() {
 		b.page.Err = nil
 		b.page.Saved = time.Time{}
 		b.nextPage = page + 1
-		// kept once the start's first page is in, and again when the list
-		// is whole or as long as is kept: not at every page in between
+		// saved after the first page, and when whole or at the cap
 		keep := full && (page == 1 || !b.page.HasMore || len(agents) >= savedAgentsMax) && (page-1)*AgentsPerPage < savedAgentsMax
 		b.mu.Unlock()
 		if keep {
-			// before it is shown: a list on screen is one a next start
-			// without the service can show
+			// before it is shown, so a next start offline can show it
 			b.app.saveAgents(key, agents)
 		}
 		b.publish()
@@ -353,8 +321,7 @@ func (svc *Agents) Get(ctx context.Context, id client.ID) (*client.Agent, error)
 	return a.Client().GetAgent(ctx, id)
 }
 
-// LastAnswers are the answers given the last time this agent ran, so its
-// form opens as the user left it; "" for a question the user cleared.
+// LastAnswers are the answers of this agent's last run; "" for a cleared question.
 func (svc *Agents) LastAnswers(agent client.Agent) map[string]string {
 	a := svc.a
 	out := map[string]string{}
@@ -364,10 +331,8 @@ func (svc *Agents) LastAnswers(agent client.Agent) map[string]string {
 	return out
 }
 
-// RememberAnswers keeps an agent's answers for next time, the empty ones
-// too: an empty answer is a question the user cleared, and the agent's
-// default must not fill it again (the form shows a default only for a
-// question with no answer kept).
+// RememberAnswers keeps an agent's answers for next time, empty ones too: a
+// cleared question must not get the agent's default again.
 func (svc *Agents) RememberAnswers(ctx context.Context, agentID client.ID, answers map[string]string) error {
 	a := svc.a
 	clean := make(map[string]string, len(answers))

@@ -8,8 +8,7 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 )
 
-// Loaded is one thing a screen shows once it has been read in the
-// background: an opened agent, a run's picture.
+// Loaded is one value a screen shows once read in the background.
 type Loaded[T any] struct {
 	Value T
 	// Loading says a read is under way; Value still holds the last one.
@@ -52,12 +51,10 @@ func (l *Loader[T]) Snapshot() (Loaded[T], uint64) {
 // Subscribe implements Observable.
 func (l *Loader[T]) Subscribe(changed func()) (cancel func()) { return l.list.Subscribe(changed) }
 
-// openAgentLimit is how long opening an agent may take before the screen
-// offers to try again.
+// openAgentLimit is how long opening an agent may take before a retry is offered.
 const openAgentLimit = 30 * time.Second
 
-// Open reads an agent in full (its long description, its questions
-// and their options), starting at once; Reload tries again.
+// Open reads an agent in full, starting at once; Reload tries again.
 func (svc *Agents) Open(id client.ID) *Loader[client.Agent] {
 	a := svc.a
 	l := NewLoader(a, func(ctx context.Context) (client.Agent, error) {

@@ -9,27 +9,24 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// savedAgentsMax is how many agents of the full list are kept to be shown
-// when the service cannot be reached (the first pages: what a start shows).
+// savedAgentsMax is how many of the first agents are kept for offline starts.
 const savedAgentsMax = 500
 
-// savedAgentsKey names the saved list of an account: a list is the
-// account's at one address and workspace.
+// savedAgentsKey names an account's saved list, by address and workspace.
 func savedAgentsKey(acct storage.Account) string {
 	return "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
 }
 
-// clientAndAccount are the active account and its client, read together
-// (an account switched in between would mix one's list with the other's).
+// clientAndAccount reads the active account and client together, so a switch
+// cannot mix two accounts' lists.
 func (a *App) clientAndAccount() (*client.Client, storage.Account) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.client, a.account
 }
 
-// saveAgents keeps the first agents of the full list for a start without
-// the service. A list that cannot be kept is not worth a word to the user:
-// it is only missed offline.
+// saveAgents keeps the first agents for an offline start; a failure is only
+// missed offline, so not reported.
 func (a *App) saveAgents(key string, agents []AgentItem) {
 	if len(agents) > savedAgentsMax {
 		agents = agents[:savedAgentsMax]
@@ -37,8 +34,7 @@ func (a *App) saveAgents(key string, agents []AgentItem) {
 	_ = a.paths.SaveSnapshot(key, agents, time.Now())
 }
 
-// savedAgents is the list kept for the active account, and when it was
-// saved.
+// savedAgents is the active account's saved list and when it was saved.
 func (a *App) savedAgents(key string) ([]AgentItem, time.Time, bool) {
 	var agents []AgentItem
 	saved, ok := a.paths.LoadSnapshot(key, &agents)
@@ -54,10 +50,9 @@ func (a *App) savedAgents(key string) ([]AgentItem, time.Time, bool) {
 	return agents, saved, true
 }
 
-// showSaved reports whether a failure to load the list is one the saved
-// list stands in for: the service could not be reached or did not answer
-// in time, or failed itself. A rejected key or a workspace without access
-// are the user's to fix, and the old list would hide that.
+// showSaved reports a failure the saved list may stand in for: unreachable,
+// slow or failing service. A rejected key or workspace is the user's to fix,
+// and the old list would hide that.
 func showSaved(err error) bool {
 	if client.IsOffline(err) || errors.Is(err, context.DeadlineExceeded) || client.IsRateLimited(err) {
 		return true

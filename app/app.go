@@ -1,9 +1,5 @@
-// Package app is what a user of Agent Desk can do, without any widgets: it
-// holds the active account, its service client and the local history, and
-// offers the use cases the screens call (browse agents, run them, chat, keep
-// files and memories). Screens in views/ call its methods and follow what
-// they show as Observable snapshots (state.go); its background work is its
-// own (Go, Close), and Explain words every error. Tests drive it the same way.
+// Package app is what a user of Agent Desk can do, without widgets: screens
+// call its use cases and follow Observable snapshots; Explain words every error.
 package app
 
 import (
@@ -38,35 +34,28 @@ type DemoServer interface {
 // Config says where Agent Desk keeps its files and how the demo behaves.
 type Config struct {
 	Paths storage.Paths
-	// StartDemo starts the built-in service the demo account talks to,
-	// with key as its key (main wires it in; tests start their own).
+	// StartDemo starts the built-in service the demo account talks to.
 	StartDemo func(key string) (DemoServer, error)
 	// Keyring replaces the system keyring (tests).
 	Keyring storage.Keyring
-	// HTTPClient is used for every call to the service (tests wrap it with
-	// the contract validator).
+	// HTTPClient is used for every call to the service.
 	HTTPClient *http.Client
 	// ClientOptions are added to every client this app builds.
 	ClientOptions []client.Option
-	// FastRetries makes retries 1 to 10 ms apart instead of 0.5 to 8 s
-	// (tests, whose services fail on purpose).
+	// FastRetries shortens retry waits, for tests whose services fail on purpose.
 	FastRetries bool
-	// PictureBudget overrides PictureBudget, the bytes of decoded pictures
-	// kept at once (tests use a small one).
+	// PictureBudget overrides PictureBudget.
 	PictureBudget int64
-	// FilesRefreshEvery overrides FilesRefreshEvery (tests refresh
-	// quickly).
+	// FilesRefreshEvery overrides FilesRefreshEvery.
 	FilesRefreshEvery time.Duration
-	// Version is Agent Desk's version (FyneApp.toml's, from main), sent
-	// with every request; "dev" when empty.
+	// Version is sent with every request; "dev" when empty.
 	Version string
 }
 
-// App is one running Agent Desk: settings, secrets, history, and the client
-// of the active account. It is safe for use from several goroutines.
+// App is one running Agent Desk: settings, secrets, history and the active
+// account's client. Safe for concurrent use.
 type App struct {
-	// pictures are the decoded pictures views show, within one memory
-	// budget, and the picture files downloaded this session.
+	// pictures are decoded pictures within one memory budget, and this session's downloads.
 	pictures *pictureStore
 
 	cfg   Config
@@ -109,8 +98,7 @@ type App struct {
 	batches   atomic.Pointer[BatchRunner]
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
-	// life ends when the app closes; work is the background work started
-	// with Go, which Close waits for.
+	// life ends when the app closes; work is Go's, which Close waits for.
 	life   context.Context
 	end    context.CancelFunc
 	work   sync.WaitGroup
@@ -122,17 +110,14 @@ type App struct {
 type Session struct {
 	Account  Account
 	Settings Settings
-	// Activations counts account activations (the same account activated
-	// again counts too): screens reload what they show when it changes.
+	// Activations counts account activations: screens reload when it changes.
 	Activations uint64
-	// Charges counts the charged calls recorded since start: the credits
-	// meter reads the day's total again when it changes.
+	// Charges counts charged calls: the credits meter rereads when it changes.
 	Charges uint64
 }
 
-// Open loads settings, opens the history and activates the account that was
-// active last time (the built-in demo when there is none). Problems with
-// files on disk never stop it: they become Notices, shown once.
+// Open loads settings, opens the history and activates the last active
+// account. Problems on disk never stop it: they become Notices.
 func Open(ctx context.Context, cfg Config) (*App, error) {
 	a := &App{cfg: cfg, paths: cfg.Paths, session: live.NewState(Session{}), conn: live.NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget)}
 	a.life, a.end = context.WithCancel(context.Background())
@@ -168,8 +153,7 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 			return lang.L("Image previews will not be kept between launches: {{.Why}}", map[string]any{"Why": why(err)})
 		})
 	}
-	// Conversations deleted more than a day ago are gone for good; within
-	// the day they can still be restored.
+	// Deleted conversations can be restored within a day.
 	if !db.ReadOnly() {
 		_, _ = db.PurgeDeleted(ctx, time.Now().Add(-24*time.Hour))
 	}
@@ -197,8 +181,7 @@ func randomKey() string {
 	return "demo-" + hex.EncodeToString(b)
 }
 
-// Close saves drafts still waiting to be written, stops the demo service
-// and closes the history.
+// Close saves pending drafts, stops the demo service and closes the history.
 func (a *App) Close() error {
 	a.workMu.Lock()
 	a.closed = true
@@ -225,9 +208,8 @@ func locked[T any](a *App, get func() T) T {
 	return get()
 }
 
-// Go runs fn in the background as the app's own work: Close waits for it.
-// Long work watches Life to end when the app closes; once Close has begun,
-// fn does not run at all, and Go reports false.
+// Go runs fn as the app's own work, which Close waits for; once Close has
+// begun fn does not run and Go reports false.
 func (a *App) Go(fn func()) bool {
 	a.workMu.Lock()
 	defer a.workMu.Unlock()
@@ -242,12 +224,10 @@ func (a *App) Go(fn func()) bool {
 	return true
 }
 
-// Life ends when the app closes: background work started for a screen
-// derives its context from it.
+// Life ends when the app closes; screens' background work derives from it.
 func (a *App) Life() context.Context { return a.life }
 
-// Notices are the start-up problems the user should read once (a settings
-// file moved aside, a history opened read-only).
+// Notices are the start-up problems the user should read once.
 func (a *App) Notices() []string {
 	out := make([]string, 0, len(a.notices))
 	for _, n := range a.notices {
@@ -301,8 +281,7 @@ func (a *App) Settings() storage.Settings {
 func (a *App) UpdateSettings(ctx context.Context, change func(*storage.Settings)) error {
 	a.mu.Lock()
 	s := a.settings
-	// Copy the maps that change may write to, so readers of the old copy
-	// never race with it.
+	// Copy the maps change may write, so readers of the old copy never race.
 	s.LastAnswers = cloneAnswers(s.LastAnswers)
 	change(&s)
 	a.settings = s
@@ -313,8 +292,7 @@ func (a *App) UpdateSettings(ctx context.Context, change func(*storage.Settings)
 }
 
 // SaveSettingsLater applies change and writes the settings off the caller's
-// goroutine (a screen's click need not wait for the disk). Close waits for
-// such writes, so none lands after Agent Desk has closed.
+// goroutine; Close waits for such writes.
 func (a *App) SaveSettingsLater(change func(*storage.Settings)) {
 	a.writers.Add(1)
 	go func() {
@@ -339,10 +317,8 @@ func cloneAnswers(in map[string]map[string]string) map[string]map[string]string 
 // counters that tell screens to reload.
 func (a *App) Session() live.Observable[Session] { return a.session }
 
-// publish brings the session up to date with the app's fields, then lets
-// change move its counters. The fields are read under the session's lock,
-// so the last version published always holds the newest account and
-// settings whatever the order of concurrent writers.
+// publish reads the fields under the session's lock, so the last version
+// published holds the newest account whatever the writers' order.
 func (a *App) publish(change func(*Session)) {
 	a.session.Update(func(s Session) Session {
 		a.mu.Lock()
@@ -353,9 +329,8 @@ func (a *App) publish(change func(*Session)) {
 	})
 }
 
-// Activate makes an account the active one: for the demo it starts the
-// built-in service on a loopback port; for a real account it reads the key
-// (keyring, file or environment) and builds a client for it.
+// Activate makes an account the active one: the demo starts the built-in
+// service, a real account reads its key and builds a client.
 func (a *App) Activate(ctx context.Context, accountID string) error {
 	acct, ok := a.Settings().Account(accountID)
 	if !ok {
@@ -391,10 +366,8 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 		}
 		where = loc
 		if checkBaseURL(acct.BaseURL) != "" {
-			// An address saved by an earlier version that the key may not
-			// travel to (plain http to another computer, a name and
-			// password in it): the service is asked without the key, and
-			// the account's settings say why.
+			// An address the key may not travel to: ask without the
+			// key; the account's settings say why.
 			key = ""
 		}
 		c = a.newClient(acct.BaseURL, key, acct.WorkspaceID, acct)
@@ -420,9 +393,7 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 	return nil
 }
 
-// newClient builds the client for an address, key and workspace, starting
-// from what was detected before for acct (memory variant, execute style,
-// polling path) so it need not be detected again.
+// newClient builds a client, reusing what was detected before for acct.
 func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *client.Client {
 	opts := []client.Option{
 		client.WithBaseURL(baseURL),
@@ -450,20 +421,16 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 	return client.New(opts...)
 }
 
-// DefaultPace is the requests a second Agent Desk sends an account unless
-// its settings say otherwise, with bursts of DefaultBurst: the real service
-// allows each key about one a second and answers more with 429.
+// DefaultPace and DefaultBurst pace an account unless its settings say
+// otherwise: the real service answers a key's faster requests with 429.
 const (
 	DefaultPace  = 1.0
 	DefaultBurst = 5
 )
 
-// pacerFor is the pacing of the account with key at the service at
-// baseURL, shared by every client that talks to it with that key (the
-// account's, Test connection's), so that screens, polling and uploads
-// together keep to it; the service limits each key. perSecond is the
-// account's choice: 0 the default, negative none. A service on this
-// computer (the built-in demo, a test server) is not paced by default.
+// pacerFor is the pacing shared by every client of one key at one service,
+// since the service limits each key. perSecond: 0 default, negative none.
+// Local services are not paced by default.
 func (a *App) pacerFor(baseURL, apiKey string, perSecond float64) *client.Pacer {
 	if perSecond == 0 {
 		perSecond = DefaultPace

@@ -19,36 +19,28 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// ContinuePrompt is what "Continue" sends after a reply that was cut off,
-// in the language in use (the agent answers in the language it is
-// written to).
+// ContinuePrompt is what "Continue" sends after a cut-off reply, in the language in use.
 func ContinuePrompt() string { return lang.L("Please continue where you left off.") }
 
-// ErrReplyRunning refuses a second send while a reply is still arriving, so
-// the conversation never holds two user messages in a row.
+// ErrReplyRunning refuses a send while a reply arrives: never two user messages in a row.
 var ErrReplyRunning = say(func() string { return lang.L("a reply is still arriving: wait for it to finish or stop it first") })
 
 // ErrEmptyMessage refuses sending nothing.
 var ErrEmptyMessage = say(func() string { return lang.L("type a message first") })
 
-// ChatPhase is where a conversation is in answering. A conversation moves
-// idle → sending → streaming → done, failed or stopped, through recovering
-// when the stream is cut; from any of the last three it can send again.
-// While it is busy (sending, streaming, recovering) nothing more is sent,
-// whatever the key or button: a message is never paid for twice.
+// ChatPhase is where a conversation is in answering. While busy (sending,
+// streaming, recovering) nothing more is sent: a message is never paid for twice.
 type ChatPhase int
 
 // The phases of a conversation.
 const (
 	// ChatIdle: opened, nothing sent since.
 	ChatIdle ChatPhase = iota
-	// ChatSending: the service is being asked to take the message (it may
-	// have asked to wait first: ChatState.WaitingUntil).
+	// ChatSending: the service is being asked to take the message.
 	ChatSending
 	// ChatStreaming: the reply arrives.
 	ChatStreaming
-	// ChatRecovering: the stream was cut; the finished reply is fetched
-	// from the service without running the agent again.
+	// ChatRecovering: the stream was cut; the reply is fetched without rerunning the agent.
 	ChatRecovering
 	// ChatDone: the last reply is complete.
 	ChatDone
@@ -63,8 +55,8 @@ func (p ChatPhase) Busy() bool {
 	return p == ChatSending || p == ChatStreaming || p == ChatRecovering
 }
 
-// ChatState is a conversation as its screen shows it. Its slices and maps
-// are shared between snapshots: read them, never modify them.
+// ChatState is a conversation as its screen shows it. Its slices and maps are
+// shared between snapshots: read, never modify.
 type ChatState struct {
 	Phase        ChatPhase
 	Conversation Conversation
@@ -72,21 +64,18 @@ type ChatState struct {
 	Messages []Message
 	LiveID   int64
 	Live     string
-	// WaitingUntil is when the service said it would take the message
-	// (after a 429), or the zero time.
+	// WaitingUntil is when the service will take the message after a 429.
 	WaitingUntil time.Time
 	// Err is why the last reply failed.
 	Err error
-	// Changes counts every change but text arriving in the streaming
-	// reply: a screen rebuilds its rows when it moves, and only appends
-	// text otherwise.
+	// Changes counts every change but streamed text, so a screen knows
+	// when to rebuild rows rather than append.
 	Changes uint64
 	// Ended counts the replies that ended (complete, stopped or failed).
 	Ended uint64
 }
 
-// chatHub keeps one session per conversation for an App, so a stream keeps
-// running while the user looks at another screen or conversation.
+// chatHub keeps one session per conversation, so a stream outlives its screen.
 type chatHub struct {
 	mu       sync.Mutex
 	sessions map[int64]*ChatSession
@@ -94,8 +83,7 @@ type chatHub struct {
 	maxReply int // MaxReplyBytes, smaller in tests
 }
 
-// ChatFinished says that a reply ended, for a desktop notification when the
-// user is looking elsewhere.
+// ChatFinished says a reply ended, for a notification when the user looks elsewhere.
 type ChatFinished struct {
 	// Seq numbers the replies that ended since start, from 1.
 	Seq            uint64
@@ -105,8 +93,7 @@ type ChatFinished struct {
 	Status         string // storage.StatusComplete, StatusStopped or StatusFailed
 }
 
-// finishedKept is how many of the last ended replies ChatsFinished holds:
-// more than can end between two frames.
+// finishedKept is more replies than can end between two frames.
 const finishedKept = 16
 
 // Finished are the replies that ended last, in any conversation,
@@ -120,9 +107,8 @@ func (a *App) chats() *chatHub {
 	return a.chatHub.Load()
 }
 
-// ChatSession is one conversation: its messages, its reply stream (owned
-// here, not by any screen) and the listeners that show it. It is safe for
-// use from several goroutines.
+// ChatSession is one conversation, its reply stream (owned here, not by a
+// screen) and its listeners. Safe for concurrent use.
 type ChatSession struct {
 	a *App
 
@@ -158,9 +144,8 @@ func newChatSession(a *App, conv storage.Conversation, msgs []storage.Message) *
 // State is the conversation as its screen shows it.
 func (s *ChatSession) State() live.Observable[ChatState] { return s.state }
 
-// publish makes the session's fields the new snapshot; textOnly says only
-// the streaming reply's text grew. The fields are read under the state's
-// lock, so the newest version always holds the newest fields.
+// publish makes the fields the new snapshot, read under the state's lock so
+// the newest version holds the newest fields.
 func (s *ChatSession) publish(textOnly bool) {
 	s.state.Update(func(st ChatState) ChatState {
 		s.mu.Lock()
@@ -178,9 +163,7 @@ func (s *ChatSession) publish(textOnly bool) {
 	})
 }
 
-// New starts a conversation with a chat agent, its questions answered
-// as the user answered them last time (else with each question's first
-// option).
+// New starts a conversation with a chat agent, answered as the user answered last time.
 func (svc *Chats) New(ctx context.Context, agent client.Agent) (*ChatSession, error) {
 	a := svc.a
 	if agent.Inactive() {
@@ -205,8 +188,7 @@ func (svc *Chats) New(ctx context.Context, agent client.Agent) (*ChatSession, er
 	return s, nil
 }
 
-// DefaultChatAnswers fills an agent's select questions from last (what the
-// user chose before) when that is still offered, else the first option.
+// DefaultChatAnswers fills select questions from last when still offered, else the first option.
 func DefaultChatAnswers(agent client.Agent, last map[string]string) map[string]string {
 	out := map[string]string{}
 	for _, q := range ChatPickers(agent) {
@@ -225,8 +207,7 @@ func DefaultChatAnswers(agent client.Agent, last map[string]string) map[string]s
 	return out
 }
 
-// ChatPickers are the agent's questions the chat shows as pickers above the
-// composer (model, temperature, tools): its select questions.
+// ChatPickers are the agent's select questions, shown as pickers above the composer.
 func ChatPickers(agent client.Agent) []client.Question {
 	var out []client.Question
 	for _, q := range agent.Questions {
@@ -237,8 +218,7 @@ func ChatPickers(agent client.Agent) []client.Question {
 	return out
 }
 
-// Open returns the session of a stored conversation: the running one
-// when its reply is still streaming, else loaded from the history.
+// Open returns a stored conversation's session: the running one while it streams.
 func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 	a := svc.a
 	h := a.chats()
@@ -271,8 +251,7 @@ func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 	return s, nil
 }
 
-// List returns the active account's conversations, newest first; with
-// a query, those whose title or messages contain every word of it.
+// List returns the account's conversations, newest first, filtered by every word of query.
 func (svc *Chats) List(ctx context.Context, query string) ([]storage.Conversation, error) {
 	a := svc.a
 	query = strings.TrimSpace(query)
@@ -325,8 +304,7 @@ func (svc *Chats) Rename(ctx context.Context, id int64, title string) error {
 	return nil
 }
 
-// Delete hides a conversation at once (RestoreChat undoes it) and stops
-// its reply if one is streaming.
+// Delete hides a conversation (RestoreChat undoes it) and stops its reply.
 func (svc *Chats) Delete(ctx context.Context, id int64) error {
 	a := svc.a
 	if s := a.liveSession(id); s != nil {
@@ -348,8 +326,7 @@ func (a *App) liveSession(id int64) *ChatSession {
 	return h.sessions[id]
 }
 
-// Forget lets go of a conversation's session once no screen shows it,
-// unless its reply is still streaming (that one keeps running).
+// Forget drops a session no screen shows, unless its reply still streams.
 func (svc *Chats) Forget(id int64) {
 	a := svc.a
 	h := a.chats()
@@ -383,8 +360,7 @@ func (s *ChatSession) Agent() client.Agent {
 	return s.agent
 }
 
-// Messages is a copy of the messages, oldest first; a streaming reply holds
-// the text received so far.
+// Messages is a copy of the messages, oldest first.
 func (s *ChatSession) Messages() []storage.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -422,8 +398,7 @@ func (s *ChatSession) SetDraft(text string) {
 	s.a.drafts().chats.set(id, text)
 }
 
-// SetAnswer changes one picker (model, temperature, tools) for this
-// conversation and remembers it for the agent's next chat.
+// SetAnswer changes one picker and remembers it for the agent's next chat.
 func (s *ChatSession) SetAnswer(ctx context.Context, name, value string) error {
 	s.mu.Lock()
 	answers := copyAnswers(s.conv.Answers) // published snapshots share the old map
@@ -436,9 +411,7 @@ func (s *ChatSession) SetAnswer(ctx context.Context, name, value string) error {
 	return s.save(ctx)
 }
 
-// SetInstructions sets the instructions sent first with every message (as
-// the developer message, or the system message on the chat-completions
-// endpoint).
+// SetInstructions sets the instructions sent first with every message.
 func (s *ChatSession) SetInstructions(ctx context.Context, text string) error {
 	s.mu.Lock()
 	s.conv.DeveloperMessage = strings.TrimSpace(text)
@@ -446,8 +419,7 @@ func (s *ChatSession) SetInstructions(ctx context.Context, text string) error {
 	return s.save(ctx)
 }
 
-// SetUseChatCompletions switches the conversation to the
-// chat-completions-compatible endpoint (or back).
+// SetUseChatCompletions switches to the chat-completions endpoint, or back.
 func (s *ChatSession) SetUseChatCompletions(ctx context.Context, on bool) error {
 	s.mu.Lock()
 	s.conv.UseChatCompletions = on
@@ -462,12 +434,10 @@ func (s *ChatSession) save(ctx context.Context) error {
 	return err
 }
 
-// Send sends a user message and starts streaming the reply. When the
-// service cannot be reached or refuses, nothing is stored and the error
-// says why: the draft stays for the user to send again.
+// Send sends a user message and streams the reply. On error nothing is
+// stored, so the draft stays to send again.
 func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID) error {
-	// blank lines around the message go, the indent of a pasted block
-	// of code stays
+	// a pasted block keeps its indent
 	text = strings.TrimRight(strings.TrimLeft(text, "\r\n"), " \t\r\n")
 	if strings.TrimSpace(text) == "" {
 		return ErrEmptyMessage
@@ -483,8 +453,7 @@ func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID
 	if err := s.start(ctx, append(hist, user), &user, fileIDs); err != nil {
 		return err
 	}
-	// The draft went with the message; words typed while it was on its
-	// way are a new draft and stay.
+	// Words typed while the message was on its way are a new draft.
 	s.mu.Lock()
 	draft := s.conv.Draft
 	s.mu.Unlock()
@@ -500,8 +469,7 @@ func (s *ChatSession) Continue(ctx context.Context) error {
 	return s.Send(ctx, ContinuePrompt(), nil)
 }
 
-// Retry asks again for the last reply (failed, stopped, cut off, or one the
-// user wants regenerated): the old reply is replaced by the new one.
+// Retry replaces the last reply with a new one.
 func (s *ChatSession) Retry(ctx context.Context) error {
 	if s.Streaming() {
 		return ErrReplyRunning
@@ -523,8 +491,7 @@ func (s *ChatSession) Retry(ctx context.Context) error {
 // Regenerate replaces the last reply with a new one.
 func (s *ChatSession) Regenerate(ctx context.Context) error { return s.Retry(ctx) }
 
-// Edit changes a user message and resends it: every message after it goes
-// and the conversation continues from there.
+// Edit changes a user message and resends it, dropping every message after it.
 func (s *ChatSession) Edit(ctx context.Context, messageID int64, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -542,8 +509,7 @@ func (s *ChatSession) Edit(ctx context.Context, messageID int64, text string) er
 	return say(func() string { return lang.L("that message is no longer in the conversation") })
 }
 
-// resendFrom streams a new reply to the user message m (possibly edited),
-// dropping everything after it once the service has accepted the request.
+// resendFrom streams a new reply to m, dropping what follows once the service accepts.
 func (s *ChatSession) resendFrom(ctx context.Context, m storage.Message) error {
 	hist := s.history(m.ID)
 	hist = append(hist, m)
@@ -554,9 +520,8 @@ func (s *ChatSession) resendFrom(ctx context.Context, m storage.Message) error {
 	return s.start(ctx, hist, nil, fileIDs, m)
 }
 
-// history is what is sent before a new user message: the stored turns
-// before message upTo (all when 0), without a user message left unanswered
-// and without replies that have no text.
+// history is what goes before a new user message: the stored turns before
+// upTo, without an unanswered user message or empty replies.
 func (s *ChatSession) history(upTo int64) []storage.Message {
 	msgs := s.Messages()
 	var out []storage.Message
@@ -581,9 +546,8 @@ func (s *ChatSession) history(upTo int64) []storage.Message {
 	return out
 }
 
-// MaxReplyBytes is the most of one reply Agent Desk keeps (64 MiB, some
-// ten thousand pages): a service that never stops sending must not fill the
-// computer's memory or disk. The text up to it is kept.
+// MaxReplyBytes is the most of one reply kept: a service that never stops
+// must not fill memory or disk.
 const MaxReplyBytes = 64 << 20
 
 // cutUTF8 is at most n bytes of s, ending at a letter's end.
@@ -609,9 +573,8 @@ type replyStream interface {
 	Text() string
 }
 
-// start opens the stream for hist (ending with a user message); only once
-// the service accepted it does it store newUser (a new message) or replace
-// what followed edited (an existing message, maybe with new text).
+// start opens the stream for hist; only once the service accepts does it
+// store newUser or replace what followed edited.
 func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser *storage.Message, fileIDs []client.ID, edited ...storage.Message) error {
 	conv := s.Conversation()
 	var msgs []client.Message
@@ -634,10 +597,8 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	if c == nil {
 		return say(func() string { return lang.L("no account is open") })
 	}
-	// The stream outlives the screen that started it: it ends with the
-	// reply or with Stop, never with the caller's context. While it opens
-	// (the service may ask to wait first), the session counts as busy, so
-	// a second Send does nothing, and Stop gives up.
+	// The stream ends with the reply or Stop, never the caller's context.
+	// While it opens the session is busy, so a second Send does nothing.
 	streamCtx, cancelOpen := context.WithCancel(context.WithoutCancel(ctx))
 	s.mu.Lock()
 	if s.phase.Busy() {
@@ -752,23 +713,20 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 		cancelOpen()
 	}
 	if !s.a.Go(read) {
-		// Agent Desk is closing: keep what the service has taken as an
-		// interrupted reply.
+		// Closing: keep what the service took as an interrupted reply.
 		s.quit()
 		read()
 	}
 	return nil
 }
 
-// NewChatTitle is the title of a new chat with the agent titled agent,
-// until its first message names it.
+// NewChatTitle is a new chat's title until its first message names it.
 func NewChatTitle(agent string) string {
 	return lang.L("New chat with {{.Agent}}", map[string]any{"Agent": agent})
 }
 
-// isNewChatTitle reports a title NewChatTitle gave: it starts with its
-// words (a chat started with the agent's title as it was then), in any
-// language Agent Desk speaks (it may have started in another).
+// isNewChatTitle reports a title NewChatTitle gave, in any language Agent
+// Desk speaks.
 func isNewChatTitle(title string) bool {
 	for _, words := range inEveryLanguage("New chat with {{.Agent}}") {
 		if start, _, _ := strings.Cut(words, "{{.Agent}}"); start != "" && strings.HasPrefix(title, start) {
@@ -945,16 +903,11 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	})
 }
 
-// recoverLimit bounds how long a chat polls for the end of a reply whose
-// stream was cut, before it keeps the partial text.
+// recoverLimit bounds polling for the end of a cut reply.
 const recoverLimit = 2 * time.Minute
 
-// recover fetches the finished reply of a stream that ended without its
-// final record (a cut connection, an event it could not read), by polling
-// the execution the stream's records named. It never runs the agent again.
-// It returns the finished record, or nil when there is nothing to recover
-// or polling did not bring a successful end (the partial text is kept
-// then). Stop ends it.
+// recover polls for the finished reply of a cut stream, never running the
+// agent again; nil means keep the partial text.
 func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error, replyID int64) *client.Execution {
 	id := cs.ExecutionID()
 	if id == "" || !errors.Is(err, client.ErrStreamIncomplete) && !errors.Is(err, client.ErrEventUnreadable) {
@@ -982,15 +935,13 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 	return rec
 }
 
-// rateLimited records that the service asked to wait before it takes the
-// message (a 429), and tells the listeners.
+// rateLimited records the service's wait (a 429) and tells the listeners.
 func (s *ChatSession) rateLimited(wait time.Duration) {
 	s.wait.set(wait)
 	s.publish(false)
 }
 
-// Stop ends the streaming reply at once; the text so far stays, marked
-// stopped.
+// Stop ends the streaming reply; the text so far stays, marked stopped.
 func (s *ChatSession) Stop() {
 	s.mu.Lock()
 	closer, opening := s.closer, s.opening
@@ -1005,8 +956,8 @@ func (s *ChatSession) Stop() {
 	}
 }
 
-// quit ends the reply because Agent Desk is closing: the text so far is
-// kept, marked interrupted; a message not taken yet is not sent.
+// quit ends the reply because Agent Desk is closing: the text is kept,
+// marked interrupted; a message not taken yet is not sent.
 func (s *ChatSession) quit() {
 	s.mu.Lock()
 	s.quitting = true
@@ -1058,8 +1009,7 @@ func (s *ChatSession) Markdown() string {
 	return b.String()
 }
 
-// StatusNote is the line shown under a reply that did not complete, in
-// plain words ("" for a complete reply).
+// StatusNote is the line under a reply that did not complete ("" otherwise).
 func StatusNote(m storage.Message) string {
 	switch m.Status {
 	case storage.StatusStopped:
@@ -1077,9 +1027,7 @@ func StatusNote(m storage.Message) string {
 	return ""
 }
 
-// longDateTime is a day written out and the time, for a document's
-// header: "2 January 2026 15:04", "2 de janeiro de 2026 15:04", in
-// local time.
+// longDateTime is a day written out and the time, local, for a document's header.
 func longDateTime(t time.Time) string {
 	t = t.Local()
 	c := cal()

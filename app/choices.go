@@ -16,15 +16,11 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
-// The service names its questions and their options for engineers:
-// "temperature" 0.25, "model" claude-3-5-sonnet-20240620, "tools"
-// no-tools, "language" de. Staff read them here in plain words; what is
-// sent stays the service's own value.
+// The service names its questions and options for engineers; staff read them
+// here in plain words, while what is sent stays the service's value.
 
-// QuestionLabel is what a question is called where staff read it: a plain
-// word for the service's technical ones (temperature is the reply's
-// style, tools where the agent looks things up), else its name as the
-// service gave it, "" for none.
+// QuestionLabel is a question's name as staff read it: a plain word for the
+// service's technical ones, else its name, "" for none.
 func QuestionLabel(q client.Question) string {
 	switch strings.ToLower(strings.TrimSpace(q.Name)) {
 	case "temperature":
@@ -39,8 +35,7 @@ func QuestionLabel(q client.Question) string {
 	return ""
 }
 
-// advancedNames are the questions of engineers: the same picture again
-// (seed), sampling settings, token limits.
+// advancedNames are the questions only engineers tune.
 var advancedNames = map[string]bool{
 	"seed": true, "top_p": true, "top_k": true, "max_tokens": true,
 	"frequency_penalty": true, "presence_penalty": true, "repetition_penalty": true,
@@ -48,16 +43,13 @@ var advancedNames = map[string]bool{
 	"num_inference_steps": true, "sampler": true, "scheduler": true, "stop": true,
 }
 
-// IsAdvanced reports whether q is a technical question that waits in an
-// agent form's Advanced fold: one no run needs (not required) and that
-// only engineers tune.
+// IsAdvanced reports whether q waits in the Advanced fold: not required, and
+// only engineers tune it.
 func IsAdvanced(q client.Question) bool {
 	return !q.Required && advancedNames[strings.ToLower(strings.TrimSpace(q.Name))]
 }
 
-// ChoiceLabel is how an option of q reads to staff: a temperature as a
-// style, a model by its product name, a tool by the source it searches, a
-// language code by the language's name; any other option as it is.
+// ChoiceLabel is how an option of q reads to staff; unknown options as they are.
 func ChoiceLabel(q client.Question, value string) string {
 	if l, ok := knownChoiceLabel(q, value); ok {
 		return l
@@ -65,8 +57,7 @@ func ChoiceLabel(q client.Question, value string) string {
 	return choiceLabel(q, value, isLanguageQuestion(q))
 }
 
-// knownChoiceLabel is an option of the service's technical questions in
-// plain words (temperature, model, tools).
+// knownChoiceLabel words an option of the service's technical questions.
 func knownChoiceLabel(q client.Question, value string) (string, bool) {
 	v := strings.TrimSpace(value)
 	switch strings.ToLower(strings.TrimSpace(q.Name)) {
@@ -84,8 +75,7 @@ func knownChoiceLabel(q client.Question, value string) (string, bool) {
 	return "", false
 }
 
-// ChoiceLabels are the options values of q as staff read them, in order
-// (ChoiceLabel each; whether they are languages is worked out once).
+// ChoiceLabels are ChoiceLabel of each value, in order.
 func ChoiceLabels(q client.Question, values []string) []string {
 	isLang := isLanguageQuestion(q)
 	out := make([]string, len(values))
@@ -107,8 +97,7 @@ func choiceLabel(q client.Question, value string, isLang bool) string {
 	return value
 }
 
-// StyleName is a temperature option as the style of the reply it gives
-// ("Balanced"), without its number; "" when it is no number.
+// StyleName is a temperature option as a reply style ("Balanced"), or "".
 func StyleName(v string) string {
 	t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
@@ -134,11 +123,8 @@ func styleName(t float64) string {
 	return lang.L("Very creative")
 }
 
-// StyleChoices are the three styles a chat offers at first sight
-// (precise, balanced, creative): the lowest, the middle and the highest of
-// a temperature question's numeric options, as indexes into q.Options;
-// nil when q has fewer than three numeric options. The others stay
-// reachable among the advanced choices.
+// StyleChoices are indexes into q.Options of the lowest, middle and highest
+// numeric temperature, offered as three styles; nil with fewer than three.
 func StyleChoices(q client.Question) []int {
 	var idx []int
 	var vals []float64
@@ -172,8 +158,7 @@ func StyleChoices(q client.Question) []int {
 	if mid < 0 || vals[lo] == vals[hi] {
 		return nil
 	}
-	// Three styles that read alike (0, 0.05, 0.1 are all precise) would
-	// hide which is which: then the numbers are shown instead.
+	// Styles that read alike would hide which is which: show numbers instead.
 	if a, b, c := styleName(vals[lo]), styleName(vals[mid]), styleName(vals[hi]); a == b || b == c || a == c {
 		return nil
 	}
@@ -187,8 +172,7 @@ func abs(f float64) float64 {
 	return f
 }
 
-// ToolName is a tools option as the source the agent looks things up in
-// (the sites by their own names).
+// ToolName is a tools option as the source the agent looks things up in.
 func ToolName(v string) string {
 	switch strings.ToLower(v) {
 	case "no-tools":
@@ -218,10 +202,8 @@ var modelWords = map[string]string{
 	"o4": "o4", "4o": "4o", "r": "R",
 }
 
-// ModelName is a model id as its maker names the model:
-// "claude-3-5-sonnet-20240620" is "Claude 3.5 Sonnet (June 2024)",
-// "meta-llama-3.1-405b-instruct" "Llama 3.1 405B Instruct", "gpt-4o-mini"
-// "GPT-4o Mini". An id of another shape is shown as it is.
+// ModelName is a model id as its maker names it ("gpt-4o-mini" is "GPT-4o
+// Mini"); other shapes are shown as they are.
 func ModelName(id string) string {
 	v := strings.ToLower(strings.TrimSpace(id))
 	if v == "" || strings.Trim(v, "abcdefghijklmnopqrstuvwxyz0123456789.-_") != "" {
@@ -276,8 +258,7 @@ func ModelName(id string) string {
 	return name
 }
 
-// dated is a model's name followed by the month of its version: "Claude
-// 3.5 Sonnet (June 2024)".
+// dated appends the version's month to a model's name.
 func dated(d time.Time) func(name string) string {
 	return func(name string) string { return name + " (" + MonthYear(d) + ")" }
 }
@@ -294,8 +275,7 @@ func allDigits(s string) bool {
 	return true
 }
 
-// titleWords is "web-search" as "Web search": hyphens and underscores as
-// spaces, the first letter capital.
+// titleWords is "web-search" as "Web search".
 func titleWords(s string) string {
 	s = strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(safe.Text(s, 0)))
 	for i, r := range s {
@@ -304,16 +284,13 @@ func titleWords(s string) string {
 	return s
 }
 
-// isLanguageQuestion reports whether q asks for a language: by its name,
-// or because every option is a language code.
+// isLanguageQuestion reports whether q asks for a language, by name or options.
 func isLanguageQuestion(q client.Question) bool {
 	switch strings.ToLower(strings.TrimSpace(q.Name)) {
 	case "language", "lang", "locale", "target_language", "source_language", "output_language":
 		return true
 	}
-	// By its options: every one a language code, and one of them a
-	// language agents are asked to write in; two-letter words that happen
-	// to be codes ("hi", "lo") are no languages.
+	// Every option a code and one a common language: "hi" and "lo" are no languages.
 	if len(q.Options) < 2 {
 		return false
 	}
@@ -328,17 +305,15 @@ func isLanguageQuestion(q client.Question) bool {
 	return common
 }
 
-// commonLanguages are the languages agents are most often asked to write
-// in, by code.
+// commonLanguages are the languages agents are most often asked to write in.
 var commonLanguages = map[string]bool{
 	"en": true, "de": true, "fr": true, "es": true, "pt": true, "it": true, "nl": true,
 	"sv": true, "da": true, "pl": true, "cs": true, "ru": true, "uk": true, "tr": true,
 	"ar": true, "he": true, "ja": true, "zh": true, "ko": true, "el": true, "fi": true,
 }
 
-// LanguageName is a language code ("de", "pt-BR") as the language's name
-// in the language in use ("German", "Brazilian Portuguese"; "Alemão",
-// "Português (Brasil)"); "" when code is none.
+// LanguageName is a language code as the language's name in the language in
+// use; "" for none.
 func LanguageName(code string) string {
 	c := strings.TrimSpace(code)
 	// Codes only: two or three letters, a region or script after a hyphen.
@@ -359,8 +334,7 @@ func LanguageName(code string) string {
 	if name == "" || strings.EqualFold(name, c) {
 		return ""
 	}
-	// Portuguese and Spanish write languages' names in small letters;
-	// as the label of a choice, the name starts with a capital.
+	// As a choice's label, the name starts with a capital.
 	r, n := utf8.DecodeRuneInString(name)
 	return string(unicode.ToUpper(r)) + name[n:]
 }

@@ -8,11 +8,9 @@ import "github.com/agentdesk/agentdesk/app/live"
 type Connection struct {
 	// Checked says a check has finished.
 	Checked bool
-	// Reachable says the service answered the last check (even with a
-	// refusal: the network and the service work).
+	// Reachable says the service answered the last check, even with a refusal.
 	Reachable bool
-	// Returns counts the times the service became reachable after it was
-	// not.
+	// Returns counts the times the service came back.
 	Returns int
 }
 

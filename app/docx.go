@@ -14,14 +14,9 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// MarkdownDocument is markdown as a Word document (.docx), the format
-// staff attach to an e-mail and open in Word, LibreOffice or Google Docs:
-// headings, paragraphs with bold, italic and code, bulleted and numbered
-// lists, quotes, code blocks, tables. Pictures and links are written as
-// their words with the address after them: nothing in it is fetched or
-// run. It is the Office Open XML that every word processor reads, written
-// directly (the few parts a document needs) rather than through a library:
-// the well-kept Go ones are paid or unlisted here.
+// MarkdownDocument is markdown as a Word document (.docx). Pictures and links
+// are written as words with their address: nothing in it is fetched or run.
+// The Office Open XML is written directly; the well-kept Go libraries are paid.
 func MarkdownDocument(title, markdown string) []byte {
 	src := []byte(markdown)
 	doc := pageMarkdown.Parser().Parse(text.NewReader(src))
@@ -134,8 +129,7 @@ func (w *docxWriter) run(r docxRun) {
 	}
 }
 
-// xmlText is s escaped for XML, without the characters XML cannot hold
-// (control characters, broken UTF-8; tabs are written apart, as Word's).
+// xmlText is s escaped for XML, without characters XML cannot hold.
 func xmlText(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
@@ -148,8 +142,7 @@ func xmlText(s string) string {
 	return out.String()
 }
 
-// blocks writes the block children of n, nested level deep in lists or
-// quotes.
+// blocks writes n's block children, level deep in lists or quotes.
 func (w *docxWriter) blocks(n ast.Node, level int) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		w.block(c, level)
@@ -247,8 +240,7 @@ func (w *docxWriter) block(n ast.Node, level int) {
 	}
 }
 
-// table writes a GFM table as a Word table with thin borders, its header
-// row bold.
+// table writes a GFM table with thin borders and a bold header row.
 func (w *docxWriter) table(t *east.Table) {
 	w.out.WriteString(`<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="0" w:type="auto"/>` +
 		`<w:tblBorders><w:top w:val="single" w:sz="4" w:space="0" w:color="999999"/><w:left w:val="single" w:sz="4" w:space="0" w:color="999999"/>` +
@@ -275,8 +267,7 @@ func (w *docxWriter) table(t *east.Table) {
 	w.para("", nil) // Word needs a paragraph between a table and the next
 }
 
-// inlines are the runs of n's inline children, each in the style of its
-// marks on top of base.
+// inlines are n's inline children as runs styled on top of base.
 func (w *docxWriter) inlines(n ast.Node, base docxRun) []docxRun {
 	var runs []docxRun
 	var walk func(n ast.Node, st docxRun)

@@ -11,14 +11,12 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// draftDelay is the pause in typing after which a draft is written;
-// App.Close writes what is still waiting at once.
+// draftDelay is the pause in typing after which a draft is written.
 const draftDelay = 600 * time.Millisecond
 
-// drafts keeps what the user typed and did not save yet, by key, until it
-// is on disk: written after a pause in typing, and at once by Flush (on
-// quit), so nothing typed is lost when Agent Desk closes. The latest value
-// of a key wins.
+// drafts keeps unsaved input by key until it is on disk: written after a
+// pause in typing, and by Flush on quit, so nothing typed is lost. The latest
+// value wins.
 type drafts[K comparable, V any] struct {
 	mu      sync.Mutex
 	pending map[K]V
@@ -48,8 +46,7 @@ func (ds *drafts[K, V]) drop(key K) {
 	ds.mu.Unlock()
 }
 
-// Flush writes what is waiting now, and returns when it is written, with
-// the error of the last write (nil when it went to disk).
+// Flush writes what is waiting, returning the last write's error.
 func (ds *drafts[K, V]) Flush() error {
 	ds.d.Flush()
 	ds.mu.Lock()
@@ -73,13 +70,11 @@ func (ds *drafts[K, V]) writeAll() {
 	ds.mu.Unlock()
 }
 
-// memoryDraftKey names a memory of an account ("" for one not created
-// yet): a draft still waiting when the user switches accounts is written
-// to the account it belongs to.
+// memoryDraftKey names an account's memory ("" for a new one), so a waiting
+// draft goes to its own account after a switch.
 type memoryDraftKey struct{ account, id string }
 
-// memoryDraft is a memory's unsaved text ("" clears the draft) and, for a
-// memory not created yet, the collection it goes in.
+// memoryDraft is a memory's unsaved text ("" clears) and a new memory's collection.
 type memoryDraft struct{ text, collectionID string }
 
 // appDrafts are the drafts the app keeps for the screens.
@@ -87,8 +82,7 @@ type appDrafts struct {
 	memories *drafts[memoryDraftKey, memoryDraft]
 	answers  *drafts[client.ID, map[string]string]
 	chats    *drafts[int64, string]
-	// window is the window's last size (one key): saved after the user
-	// stops resizing, and on quit.
+	// window is the window's last size, saved after resizing stops and on quit.
 	window *drafts[struct{}, [2]float32]
 }
 
@@ -98,8 +92,7 @@ func (a *App) drafts() *appDrafts {
 		a.appDrafts = &appDrafts{
 			memories: newDrafts(func(k memoryDraftKey, d memoryDraft) error {
 				if k.id == "" {
-					// A memory not created yet has no entry in the index
-					// to keep its draft on.
+					// A new memory has no index entry to keep its draft on.
 					return a.Memories().SaveNewDraft(ctx, k.account, d.text, d.collectionID)
 				}
 				return a.Memories().SaveAccountDraft(ctx, k.account, k.id, d.text)
@@ -118,17 +111,15 @@ func (a *App) drafts() *appDrafts {
 	return a.appDrafts
 }
 
-// SetDraft records the unsaved text of the active account's memory id
-// ("" for a memory not created yet, then filed under collectionID); "" as
-// text clears the draft. It is written after a pause in typing.
+// SetDraft records the unsaved text of the active account's memory id ("" for
+// a new one, filed under collectionID); empty text clears it.
 func (svc *Memories) SetDraft(id, text, collectionID string) {
 	a := svc.a
 	a.drafts().memories.set(memoryDraftKey{a.AccountID(), id}, memoryDraft{text, collectionID})
 }
 
-// DropDraft forgets a draft still waiting to be written (the memory
-// is being saved: a draft written after the save would bring back
-// "unsaved changes"), then writes the others.
+// DropDraft forgets a waiting draft of a memory being saved, lest it bring
+// back "unsaved changes", then writes the others.
 func (svc *Memories) DropDraft(id string) {
 	a := svc.a
 	md := a.drafts().memories
@@ -136,12 +127,10 @@ func (svc *Memories) DropDraft(id string) {
 	md.Flush()
 }
 
-// WriteDrafts puts the memory drafts still waiting on disk now, so
-// what is read next is the latest text.
+// WriteDrafts writes waiting memory drafts now, so the next read is current.
 func (svc *Memories) WriteDrafts() { svc.a.drafts().memories.Flush() }
 
-// SetAnswerDraft records the answers typed so far into an agent's form, so
-// they are there when the form opens again, even after Agent Desk closes.
+// SetAnswerDraft records an agent form's typed answers, kept across restarts.
 func (svc *Agents) SetAnswerDraft(agentID client.ID, answers map[string]string) {
 	a := svc.a
 	cp := make(map[string]string, len(answers))
@@ -151,15 +140,13 @@ func (svc *Agents) SetAnswerDraft(agentID client.ID, answers map[string]string) 
 	a.drafts().answers.set(agentID, cp)
 }
 
-// SetWindowSize records the window's size as the user left it; it is saved
-// after a pause in resizing, and on quit.
+// SetWindowSize records the window's size, saved after resizing stops and on quit.
 func (a *App) SetWindowSize(width, height float32) {
 	a.drafts().window.set(struct{}{}, [2]float32{width, height})
 }
 
-// FlushDrafts writes every draft still waiting for a pause in typing: the
-// chats', the memories', the forms' answers and the window's size (on quit:
-// App.Close calls it). The error is the first write that failed.
+// FlushDrafts writes every waiting draft (App.Close calls it), returning the
+// first failed write.
 func (a *App) FlushDrafts() error {
 	d := a.drafts()
 	return errors.Join(d.memories.Flush(), d.answers.Flush(), d.chats.Flush(), d.window.Flush())

@@ -22,8 +22,7 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// Action is what a person can do about a problem; screens turn it into a
-// button next to the problem's sentence.
+// Action is what a person can do about a problem; screens show it as a button.
 type Action int
 
 // The actions a Problem may offer.
@@ -32,8 +31,7 @@ const (
 	ActionNone Action = iota
 	// ActionTryAgain: the same request may well work in a moment.
 	ActionTryAgain
-	// ActionCheckLater: the work goes on at the service; look again later
-	// (nothing is run a second time).
+	// ActionCheckLater: the work goes on at the service; look again later, never rerun.
 	ActionCheckLater
 	// ActionOpenSettings: the account's key or workspace needs a look.
 	ActionOpenSettings
@@ -52,9 +50,8 @@ func (a Action) Label() string {
 	return ""
 }
 
-// Problem is an error worded for the person in front of the screen: a short
-// title, one or two sentences on what happened and what to do, and the
-// action to offer. Explain is the one place these words are made.
+// Problem is an error worded for the user: title, what to do, and the action
+// to offer. Explain is the one place these words are made.
 type Problem struct {
 	Title    string
 	Sentence string
@@ -64,9 +61,7 @@ type Problem struct {
 }
 
 // Explain turns any error into a Problem an office worker can act on. It
-// reads the facts errors carry (kind, status, field messages, the wait a
-// service asked for) and never includes the API key, request headers or
-// URLs with secrets (each client masks its key in the errors it makes).
+// never includes the API key, headers or URLs with secrets.
 func Explain(err error) Problem {
 	if err == nil {
 		return Problem{}
@@ -145,9 +140,7 @@ func Explain(err error) Problem {
 	return Problem{Title: lang.L("Something went wrong"), Sentence: sentence(plainWords(err)), Action: ActionTryAgain}
 }
 
-// plainWords are the words of an error Explain knows no more about: the
-// storage's own sentinels in the language in use, anything else as it
-// reads, without the package prefix.
+// plainWords are the words of an error Explain knows no more about, without the package prefix.
 func plainWords(err error) string {
 	switch err.Error() {
 	case storage.ErrNotFound.Error():
@@ -162,8 +155,7 @@ func plainWords(err error) string {
 	return plain(err.Error())
 }
 
-// outputTooLarge words an output larger than Agent Desk downloads, by
-// what it is (OutputTooLargeError.What).
+// outputTooLarge words an output over its cap, by what it is.
 func outputTooLarge(e *OutputTooLargeError) string {
 	data := map[string]any{"Size": HumanBytes(e.Limit)}
 	switch e.What {
@@ -181,8 +173,7 @@ func outputTooLarge(e *OutputTooLargeError) string {
 	return lang.L("This file is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
 }
 
-// explainPicture words why a picture named in a reply, or a picture the
-// agent made, is not shown.
+// explainPicture words why a picture is not shown.
 func explainPicture(e *PictureError) Problem {
 	p := Problem{Title: lang.L("Picture not shown")}
 	switch e.Reason {
@@ -204,8 +195,7 @@ func explainPicture(e *PictureError) Problem {
 // Describe is Explain's sentence, for a line of text.
 func Describe(err error) string { return Explain(err).Sentence }
 
-// plain drops the package prefix ("agentdesk: ") that the client's errors
-// carry for developers' logs: people read the sentence after it.
+// plain drops the package prefix meant for developers' logs.
 func plain(s string) string {
 	for {
 		t := strings.TrimSpace(s)
@@ -237,8 +227,7 @@ func explainAPIError(e *client.APIError) Problem {
 		return p
 	case e.StatusCode == 422 || e.StatusCode == 400:
 		p := Problem{Title: lang.L("Not accepted"), Sentence: sentence(msg)}
-		// The real service's message is only "Validation failed": what
-		// to fix is in its field messages.
+		// "Validation failed" says nothing: the field messages say what to fix.
 		if msg == "" || strings.EqualFold(msg, "validation failed") {
 			if f := firstFieldMessage(e.Fields); f != "" {
 				p.Sentence = sentence(f)
@@ -265,9 +254,7 @@ func explainAPIError(e *client.APIError) Problem {
 
 // sentence makes sure a message starts with a capital and ends with a stop.
 func sentence(s string) string {
-	// A server's message is shown in a dialog or under a form: one line of
-	// at most sentenceMax characters, so that no message outgrows the
-	// window, whatever the server sent.
+	// Server text is data: one bounded line, so no message outgrows the window.
 	s = safe.Text(strings.TrimSpace(s), sentenceMax)
 	if s == "" {
 		return lang.L("Something went wrong.")
@@ -283,8 +270,7 @@ func sentence(s string) string {
 // sentenceMax is the most of a server's message Agent Desk shows.
 const sentenceMax = 300
 
-// FieldErrors are the service's validation messages per field, for showing
-// next to the field they name.
+// FieldErrors are the service's validation messages per field.
 func FieldErrors(err error) map[string]string {
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) || len(apiErr.Fields) == 0 {
@@ -308,8 +294,7 @@ func strconvQuote(s string) string {
 	return strconv.Quote(s)
 }
 
-// firstFieldMessage is the first message of the first field, by name, so
-// the same error always reads the same.
+// firstFieldMessage picks by field name, so the same error always reads the same.
 func firstFieldMessage(fields map[string][]string) string {
 	names := make([]string, 0, len(fields))
 	for k, v := range fields {
@@ -324,10 +309,8 @@ func firstFieldMessage(fields map[string][]string) string {
 	return fields[names[0]][0]
 }
 
-// said is an error of Agent Desk's own whose words are for people: they
-// are made when the error is read (Error), in the language in use then,
-// so that an error made before the language was chosen (at start) or kept
-// for later reads right. err is the error it wraps, if any.
+// said is Agent Desk's own error, worded when read (Error) in the language
+// then in use, so an error made before the language was chosen reads right.
 type said struct {
 	words func() string
 	err   error
@@ -342,8 +325,7 @@ func say(words func() string) error { return &said{words: words} }
 // sayWrapped is say for an error that wraps err (errors.Is and As see it).
 func sayWrapped(err error, words func() string) error { return &said{words: words, err: err} }
 
-// why is err's own words, for a sentence that gives them as the reason:
-// a storage failure in the language in use, anything else as it reads.
+// why is err's own words, for a sentence that gives them as the reason.
 func why(err error) string {
 	var st *storage.Error
 	if errors.As(err, &st) && st.Error() == err.Error() {
@@ -352,9 +334,8 @@ func why(err error) string {
 	return err.Error()
 }
 
-// inputMessage is the message of a check the client made before sending
-// anything, in the language in use when it is one the client is known to
-// write; any other as the client wrote it.
+// inputMessage is a client-side check's message, translated when it is one
+// the client is known to write.
 func inputMessage(e *client.InputError) string {
 	msg := e.Message
 	// The client's messages, compared whatever their case.
@@ -391,8 +372,7 @@ func inputMessage(e *client.InputError) string {
 	return msg
 }
 
-// storageSentence is a failure to read or write Agent Desk's files, in
-// words: what Agent Desk was doing, the file, and why it failed.
+// storageSentence words a failure of Agent Desk's files: what, which file, why.
 func storageSentence(e *storage.Error) string {
 	data := map[string]any{"What": storageOp(e.Op), "Path": e.Path, "Why": storageReason(e.Reason)}
 	if e.Path == "" {
@@ -401,8 +381,7 @@ func storageSentence(e *storage.Error) string {
 	return lang.L("Agent Desk could not {{.What}} ({{.Path}}): {{.Why}}", data)
 }
 
-// storageOp is what storage was doing (storage.Error.Op) in the language
-// in use; one it does not know as storage wrote it.
+// storageOp is storage.Error.Op in the language in use; an unknown one as is.
 func storageOp(op string) string {
 	switch op {
 	case "add up the credits":
@@ -503,9 +482,7 @@ func storageOp(op string) string {
 	return op
 }
 
-// storageReason is why storage failed (storage.Error.Reason) in the
-// language in use; a reason it does not know (the system's own words) as
-// it is.
+// storageReason is storage.Error.Reason in the language in use; an unknown one as is.
 func storageReason(reason string) string {
 	switch reason {
 	case "the disk is full":
@@ -538,8 +515,7 @@ func storageReason(reason string) string {
 	return reason
 }
 
-// noticeSentence words what storage had to do on its own at start, in the
-// language in use.
+// noticeSentence words what storage did on its own at start.
 func noticeSentence(n storage.Notice) string {
 	switch n.Kind {
 	case storage.HistoryReadOnly:
@@ -563,8 +539,7 @@ func sentenceOf(s string) string {
 	return s + "."
 }
 
-// sheetSentence says what is wrong with a sheet to run an agent over, and
-// what to do.
+// sheetSentence says what is wrong with a sheet and what to do.
 func sheetSentence(e *sheet.Error) string {
 	name := map[string]any{"Name": filepath.Base(e.Path), "Cells": e.Cell, "Size": HumanBytes(sheet.MaxBytes)}
 	switch e.Kind {

@@ -19,22 +19,18 @@ import (
 // FilesPerPage is how many files one page of the Files screen asks for.
 const FilesPerPage = 50
 
-// FilesRefreshEvery is how often a watched file list asks again about
-// files the service is still processing (Config.FilesRefreshEvery changes
-// it).
+// FilesRefreshEvery is how often a watched file list rechecks files still processing.
 const FilesRefreshEvery = 3 * time.Second
 
 // FilesState is the workspace's files as the Files screen shows them.
 type FilesState struct {
-	// Files are what was loaded so far, page after page. Shared between
-	// snapshots (a new page goes after the ones loaded): never modify them.
+	// Files are the pages loaded so far, shared between snapshots: never modify.
 	Files []client.File
 	// More says another page may follow.
 	More bool
 	// Loading says a page or a reload is under way.
 	Loading bool
-	// Loaded says the first page has arrived (an empty list is then really
-	// empty, not unknown).
+	// Loaded says the first page arrived, so an empty list is really empty.
 	Loaded bool
 	// Err is why the last load failed; Files keep what was shown before.
 	Err error
@@ -42,14 +38,12 @@ type FilesState struct {
 	pages int
 	loads int    // loads under way
 	gen   uint64 // reloads started: only the newest is published
-	// asked are the files this list asked the service to process: a
-	// "waiting" status is watched for them, not for files merely stored.
-	// Replaced, never modified.
+	// asked are the files this list asked to process: only their
+	// "waiting" is watched. Replaced, never modified.
 	asked map[client.ID]bool
 }
 
-// Unsettled reports whether a loaded file is still being processed by the
-// service (its status is not "completed" and not a failure).
+// Unsettled reports whether a loaded file is still being processed.
 func (s FilesState) Unsettled() bool {
 	for _, f := range s.Files {
 		if !FileSettled(f) && (f.Status != FileWaiting || s.asked[f.ID]) {
@@ -59,9 +53,8 @@ func (s FilesState) Unsettled() bool {
 	return false
 }
 
-// StatusText is a loaded file's status in plain words: a file this list
-// asked to process reads "Processing…" while the service still says
-// waiting.
+// StatusText is a file's status in plain words; a file this list asked to
+// process reads "Processing…" while the service says waiting.
 func (s FilesState) StatusText(f client.File) string {
 	if s.asked[f.ID] && f.Status == FileWaiting {
 		return FileStatusText("in_progress")
@@ -69,12 +62,9 @@ func (s FilesState) StatusText(f client.File) string {
 	return FileStatusText(f.Status)
 }
 
-// FileList is the workspace's files as the Files screen pages through them,
-// published as FilesState: LoadMore adds the next page, Reload fetches again
-// what was loaded. While it is watched and a file is still processing, the
-// app loads it again every FilesRefreshEvery until every file settled; when
-// nothing is processing, nothing runs. It is safe for use from several
-// goroutines.
+// FileList is the workspace's files, page by page. While watched and a file
+// is processing it reloads every FilesRefreshEvery; otherwise nothing runs.
+// Safe for concurrent use.
 type FileList struct {
 	a       *App
 	order   string
@@ -92,8 +82,8 @@ type FileList struct {
 // poller is one run of the refresh while files process.
 type poller struct{ stop context.CancelFunc }
 
-// NewList lists the workspace's files, newest first ("desc") or oldest
-// first ("asc"). Nothing is loaded before LoadMore, More or Reload.
+// NewList lists the workspace's files in order "desc" or "asc"; nothing loads
+// before LoadMore, More or Reload.
 func (svc *Files) NewList(order string) *FileList {
 	a := svc.a
 	if order != "asc" {
@@ -117,12 +107,10 @@ func (l *FileList) HasMore() bool { return l.state.Get().More }
 // Unsettled reports whether a loaded file is still being processed.
 func (l *FileList) Unsettled() bool { return l.state.Get().Unsettled() }
 
-// StatusText is a loaded file's status in plain words (see
-// FilesState.StatusText).
+// StatusText is FilesState.StatusText on the current state.
 func (l *FileList) StatusText(f client.File) string { return l.state.Get().StatusText(f) }
 
-// More loads the next page in the background, unless one is on its way
-// already or none follows.
+// More loads the next page in the background, unless one is on its way or none follows.
 func (l *FileList) More() {
 	if s := l.state.Get(); s.Loaded && !s.More {
 		return
@@ -147,8 +135,7 @@ func (l *FileList) Refresh() {
 	l.a.Go(func() { _ = l.Reload(l.a.Life()) })
 }
 
-// LoadMore fetches the next page and adds it; it reports whether anything
-// was added.
+// LoadMore fetches and adds the next page, reporting whether anything was added.
 func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
 	if s := l.state.Get(); s.Loaded && !s.More {
 		return false, nil
@@ -178,8 +165,7 @@ func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
 		for _, f := range s.Files {
 			seen[f.ID] = true
 		}
-		// Every other change makes a new slice, so appending here never
-		// touches what an older snapshot shows.
+		// Other changes make new slices, so appending never touches an older snapshot.
 		files := s.Files
 		for _, f := range p.Data {
 			if !seen[f.ID] {
@@ -195,9 +181,8 @@ func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
 	return added, err
 }
 
-// Reload fetches again as many pages as were loaded (at least one), so new
-// uploads appear and processing files show their new state. A reload still
-// under way is cancelled: the newest one is shown.
+// Reload fetches again as many pages as were loaded; a reload under way is
+// cancelled, so the newest is shown.
 func (l *FileList) Reload(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -256,10 +241,8 @@ func (l *FileList) Reload(ctx context.Context) error {
 	return err
 }
 
-// Watch keeps the list fresh while it is shown: as long as a loaded file is
-// still processing, the app loads the list again every FilesRefreshEvery,
-// until every file settled, stop is called or the app closes. A file that
-// starts processing later (an upload, Process) starts it again.
+// Watch keeps the list fresh while shown and a file is processing, until
+// stop or app close; a file starting to process later restarts it.
 func (l *FileList) Watch() (stop func()) {
 	l.mu.Lock()
 	l.watchers++
@@ -279,8 +262,6 @@ func (l *FileList) Watch() (stop func()) {
 	}
 }
 
-// watch starts the refresh when the list is watched and a file processes,
-// unless it runs already.
 func (l *FileList) watch() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -315,13 +296,11 @@ func (l *FileList) watch() {
 	})
 }
 
-// Refreshing reports whether a refresh still runs: one stopped may still
-// be asking the service until it ends (tests wait for that).
+// Refreshing reports whether a refresh still runs, even a stopped one finishing.
 func (l *FileList) Refreshing() bool { return l.polls.Load() > 0 }
 
-// pollOn reports whether the refresh p should go on: it is still the one
-// wanted and a file still processes. When it should not, it is forgotten,
-// so the next file that starts processing starts a new one.
+// pollOn reports whether refresh p should go on; when not, it is forgotten
+// so the next processing file starts a new one.
 func (l *FileList) pollOn(p *poller) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -370,9 +349,8 @@ func (svc *Files) OfAgent(ctx context.Context, agentID client.ID) (*client.Agent
 	return a.Client().ListAgentFiles(ctx, agentID)
 }
 
-// Link links workspace files to an agent; the answer's FilesCount says
-// how many are completed, failed and in progress.
-// Every list of the agent's files (NewLinkedFiles) shows the answer.
+// Link links workspace files to an agent; FilesCount in the answer says how
+// many are ready. Every list of the agent's files shows the answer.
 func (svc *Files) Link(ctx context.Context, agentID client.ID, fileIDs []client.ID) (*client.AgentFiles, error) {
 	a := svc.a
 	res, err := a.Client().LinkFiles(ctx, agentID, fileIDs)
@@ -384,8 +362,7 @@ func (svc *Files) Link(ctx context.Context, agentID client.ID, fileIDs []client.
 	return res, err
 }
 
-// Unlink removes a file from an agent (the file stays in the workspace,
-// so LinkFiles undoes it); every list of the agent's files loses it.
+// Unlink removes a file from an agent; the file stays in the workspace.
 func (svc *Files) Unlink(ctx context.Context, agentID, fileID client.ID) error {
 	a := svc.a
 	if _, err := a.Client().UnlinkFile(ctx, agentID, fileID); err != nil {
@@ -397,8 +374,7 @@ func (svc *Files) Unlink(ctx context.Context, agentID, fileID client.ID) error {
 	return nil
 }
 
-// maxLinkTargets bounds how many agents are offered when linking files
-// from the Files screen.
+// maxLinkTargets bounds the agents offered when linking from the Files screen.
 const maxLinkTargets = 500
 
 // LinkTargets are the agents files can be linked to, for choosing one.
@@ -427,8 +403,7 @@ func LinkSummary(res *client.AgentFiles) string {
 		map[string]any{"Ready": Number(c.Completed), "Failed": Number(c.Failed), "Processing": Number(c.InProgress)})
 }
 
-// HumanBytes is a size in the units people use (KB, MB, GB), written as
-// the language in use writes numbers (1.5 MB, 1,5 MB).
+// HumanBytes is a size in KB, MB or GB, written as the language in use writes numbers.
 func HumanBytes(n int64) string {
 	const unit = 1000
 	if n < unit {
@@ -447,9 +422,8 @@ func HumanBytes(n int64) string {
 	return fmt.Sprintf("%.0f %cB", v, units[exp])
 }
 
-// DeleteFile deletes a stored file from the service (and so from every
-// agent it was linked to) and from the loaded list. A file already gone
-// counts as deleted.
+// DeleteFile deletes a stored file from the service, every agent and the
+// loaded list; a file already gone counts as deleted.
 func (l *FileList) DeleteFile(ctx context.Context, id client.ID) error {
 	if err := l.a.Client().DeleteFile(ctx, id); err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
 		return err
@@ -461,9 +435,8 @@ func (l *FileList) DeleteFile(ctx context.Context, id client.ID) error {
 	return nil
 }
 
-// ProcessFile asks the service to process a stored file, which costs
-// credits (say so before calling). The file's new record replaces the
-// loaded one; a watched list follows its status to completed.
+// ProcessFile asks the service to process a stored file, which costs credits
+// (say so first); a watched list follows its status.
 func (l *FileList) ProcessFile(ctx context.Context, id client.ID) (*client.File, error) {
 	f, err := l.a.Client().ProcessFile(ctx, id)
 	if err != nil {
@@ -496,9 +469,8 @@ func (l *FileList) ProcessFile(ctx context.Context, id client.ID) (*client.File,
 	return f, nil
 }
 
-// ProcessFiles processes files one after the other (keeping the account's
-// pace) and DeleteFiles deletes them; the first failure stops the rest.
-// They report how many went through, then load the list again.
+// ProcessFiles and DeleteFiles act one file at a time, keeping the account's
+// pace; the first failure stops the rest. Both report how many went through.
 func (l *FileList) ProcessFiles(ctx context.Context, ids []client.ID) (int, error) {
 	return l.each(ids, func(id client.ID) error { _, err := l.ProcessFile(ctx, id); return err })
 }

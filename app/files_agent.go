@@ -10,18 +10,15 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 )
 
-// LinkedFiles are the files linked to one agent, as its Files tab shows
-// them: a List loaded from the service, which links, unlinks and uploads
-// linked to the agent change at once.
+// LinkedFiles are the files linked to one agent, as its Files tab shows them.
 type LinkedFiles struct {
 	*live.List[client.File]
 	a     *App
 	agent client.Agent
 }
 
-// NewLinked lists the files linked to agent; nothing is loaded before
-// Reload. Every link and unlink of the agent's files, wherever it is made
-// in the app (its Files tab, the Files screen), shows in it at once.
+// NewLinked lists the files linked to agent; nothing loads before Reload.
+// Links and unlinks made anywhere in the app show in it at once.
 func (svc *Files) NewLinked(agent client.Agent) *LinkedFiles {
 	a := svc.a
 	l := &LinkedFiles{a: a, agent: agent}
@@ -39,8 +36,7 @@ func (svc *Files) NewLinked(agent client.Agent) *LinkedFiles {
 	return l
 }
 
-// linkedFiles are the LinkedFiles lists made, weak: a list whose tab is
-// gone is let go.
+// linkedFiles are weak references to LinkedFiles, so a closed tab's list is let go.
 type linkedFiles struct {
 	sync.Mutex
 	lists []weak.Pointer[LinkedFiles]
@@ -67,9 +63,7 @@ func (a *App) linkedListsOf(agentID client.ID) []*LinkedFiles {
 	return out
 }
 
-// NewUploads is an upload queue whose files are linked to the agent once
-// uploaded; each link's answer shows at once in every list of the agent's
-// files.
+// NewUploads is an upload queue whose files are linked to the agent once uploaded.
 func (l *LinkedFiles) NewUploads() *Uploads {
 	q := l.a.Files().NewUploads(UploadOptions{LinkTo: l.agent.ID, AgentTitle: l.agent.Title})
 	q.linked = func(res *client.AgentFiles) {
@@ -80,14 +74,12 @@ func (l *LinkedFiles) NewUploads() *Uploads {
 	return q
 }
 
-// Link links workspace files to the agent; the answer's FilesCount says
-// how many are completed, failed and in progress.
+// Link links workspace files to the agent; FilesCount says how many are ready.
 func (l *LinkedFiles) Link(ctx context.Context, ids []client.ID) (*client.AgentFiles, error) {
 	return l.a.Files().Link(ctx, l.agent.ID, ids)
 }
 
-// Unlink removes a file from the agent (the file stays in the workspace,
-// so Link undoes it); the list loses it at once and loads again.
+// Unlink removes a file from the agent (not the workspace), then reloads.
 func (l *LinkedFiles) Unlink(ctx context.Context, id client.ID) error {
 	return l.a.Files().Unlink(ctx, l.agent.ID, id)
 }
@@ -100,8 +92,8 @@ func (l *LinkedFiles) unlinked(id client.ID) {
 	l.Reload()
 }
 
-// show publishes the agent's file set from a link's answer. A load still
-// under way began before the link, so it is started again.
+// show publishes a link's answer; a load under way began before the link, so
+// it is restarted.
 func (l *LinkedFiles) show(res *client.AgentFiles) {
 	st := l.Update(func(s live.ListState[client.File]) live.ListState[client.File] {
 		s.Items, s.Loaded, s.Err = res.Files, true, nil

@@ -12,8 +12,8 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// CreditsNumber is a credits figure with as many decimals as it needs, up
-// to four (the service charges in ten-thousandths): 0.04, 1.5, 12.
+// CreditsNumber is a credits figure with the decimals it needs, up to four:
+// the service charges in ten-thousandths.
 func CreditsNumber(v float64) string {
 	s := noNegativeZero(strconv.FormatFloat(v, 'f', 4, 64))
 	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
@@ -27,23 +27,20 @@ func noNegativeZero(s string) string {
 	return s
 }
 
-// Credits is a credits figure with its unit, in the language in use:
-// "0.04 credits", "1 credit", "0,04 créditos".
+// Credits is a credits figure with its unit, in the language in use.
 func Credits(v float64) string {
 	n := CreditsNumber(v)
 	return lang.N("{{.Count}} credit", pluralCount(n), map[string]any{"Count": decimal(n)})
 }
 
-// CreditsColumn is a credits figure for a column of figures: always four
-// decimals, so the figures line up ("0.0010 credits" over "0.0011 credits").
+// CreditsColumn is a credits figure with four decimals, so a column lines up.
 func CreditsColumn(v float64) string {
 	n := noNegativeZero(strconv.FormatFloat(v, 'f', 4, 64))
 	return lang.N("{{.Count}} credit", 2, map[string]any{"Count": decimal(n)})
 }
 
-// pluralCount is the count that picks a figure's plural form: the figure
-// itself when whole, and a form for many when it has decimals ("1.5
-// credits", not "1.5 credit").
+// pluralCount picks a figure's plural form: a fraction takes the many form
+// ("1.5 credits").
 func pluralCount(figure string) int {
 	if n, err := strconv.Atoi(figure); err == nil {
 		return n
@@ -51,8 +48,7 @@ func pluralCount(figure string) int {
 	return 2
 }
 
-// HowLong is a duration in the words a person would use: "0.2 seconds",
-// "12 seconds", "1 minute 30 seconds", "2 hours 5 minutes".
+// HowLong is a duration in the words a person would use.
 func HowLong(d time.Duration) string {
 	if d < 50*time.Millisecond {
 		return lang.L("less than a second")
@@ -83,8 +79,7 @@ func HowLong(d time.Duration) string {
 	return out
 }
 
-// both is two spans of time said together: "1 hour 5 minutes", "1 hora
-// e 5 minutos".
+// both is two spans of time said together ("1 hour 5 minutes").
 func both(large, small string) string {
 	return lang.L("{{.Large}} {{.Small}}", map[string]any{"Large": large, "Small": small})
 }
@@ -101,9 +96,7 @@ func plural(n, unit string) string {
 	return lang.N("{{.Count}} second", pluralCount(n), data)
 }
 
-// Preview is the first line of a markdown text as a person reads it, without
-// the markup: "# Monthly news" and "**Done.** Next…" show as "Monthly news"
-// and "Done. Next…". For list rows that sum up an agent's answer.
+// Preview is the first line of a markdown text without the markup, for list rows.
 func Preview(markdown string) string {
 	src := []byte(markdown)
 	doc := goldmark.DefaultParser().Parse(text.NewReader(src))

@@ -15,18 +15,15 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// pageMarkdown renders markdown as a web page: GFM tables, strikethrough,
-// task lists, autolinks and footnotes. Raw HTML in the text is left out,
-// never passed on (goldmark's default): what an agent wrote stays words.
-// A picture becomes a link to it (picturesAsLinks): a mail program or word
-// processor opening the page would fetch it from wherever the text says.
+// pageMarkdown renders markdown as a web page. Raw HTML is left out, so what
+// an agent wrote stays words; a picture becomes a link, so nothing opening
+// the page fetches it.
 var pageMarkdown = goldmark.New(
 	goldmark.WithExtensions(extension.GFM, extension.Footnote),
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(picturesAsLinks{}, 100))),
 )
 
-// picturesAsLinks renders a markdown picture as a link to it, its words
-// in brackets: "[picture: the office plan]".
+// picturesAsLinks renders a markdown picture as a link: "[picture: the office plan]".
 type picturesAsLinks struct{}
 
 func (picturesAsLinks) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
@@ -52,24 +49,18 @@ func (picturesAsLinks) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	})
 }
 
-// pictureWords are the words around a picture's own words where a
-// document names it instead of showing it: "[picture: " and "]".
+// pictureWords are the words around a picture named instead of shown.
 func pictureWords() (before, after string) {
 	before, after, _ = strings.Cut(pictureNamed("\x00"), "\x00")
 	return before, after
 }
 
-// pictureNamed is a picture named by its words, in a document that does
-// not show it: "[picture: the office plan]".
 func pictureNamed(words string) string {
 	return lang.L("[picture: {{.Words}}]", map[string]any{"Words": words})
 }
 
-// MarkdownPage is markdown as a web page of its own, titled title, that
-// opens in any browser or word processor and can be sent by e-mail: one
-// file, UTF-8, a readable line length; nothing in it runs or is fetched
-// from elsewhere (a picture the text shows is a link to it, as in the app
-// until the user asks).
+// MarkdownPage is markdown as a self-contained web page that opens anywhere;
+// nothing in it runs or is fetched from elsewhere.
 func MarkdownPage(title, markdown string) []byte {
 	var body bytes.Buffer
 	if err := pageMarkdown.Convert([]byte(markdown), &body); err != nil {

@@ -14,53 +14,44 @@ import (
 	"github.com/agentdesk/agentdesk/app/words"
 )
 
-// Agent Desk's English words are loaded as soon as the program starts,
-// so that English plurals read right everywhere (tests too); UseLanguage
-// loads the language chosen when the app opens. Only the languages used
-// are read: each is a few milliseconds of the start.
+// English is loaded at start so plurals read right everywhere (tests too);
+// UseLanguage loads the chosen one.
 func init() {
 	if err := loadWords("en", "en"); err != nil {
 		fyne.LogError("Agent Desk's words", err)
 	}
 }
 
-// Languages Agent Desk speaks, by the tag Settings keeps; each is named
-// in itself, so that anyone finds their own.
+// Languages Agent Desk speaks, each named in itself.
 var Languages = []struct{ Tag, Name string }{
 	{"en", "English"},
 	{"pt-BR", "Português (Brasil)"},
 	{"es", "Español"},
 }
 
-// spoken are the tags of Languages, English first: the one used when
-// the computer's language is none of them.
+// spoken are the tags of Languages; English first, the fallback.
 var spoken = []language.Tag{language.English, language.BrazilianPortuguese, language.Spanish}
 
 // languageVars are the variables UseLanguage may set.
 var languageVars = []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"}
 
-// UseLanguage has Agent Desk speak chosen ("" for the computer's
-// language); call it once, before the window opens. Fyne picks the
-// language from the environment, so a choice made in Settings is put
-// there first: LANGUAGE, and the locale where it is C (which hides
-// LANGUAGE).
+// UseLanguage has Agent Desk speak chosen ("" for the computer's); call it once
+// before the window opens. Fyne reads the environment, so the choice goes
+// there: LANGUAGE, and the locale where it is C (which hides LANGUAGE).
 func UseLanguage(chosen string) error {
 	found := map[string]string{}
 	for _, v := range languageVars {
 		found[v] = os.Getenv(v)
 	}
 	tag := WouldSpeak(chosen)
-	// Fyne then speaks the same language, even where the computer's is
-	// another it knows (German: its dialogs in German, Agent Desk's words
-	// in English, its plurals missing).
+	// Fyne must speak the same language, or its dialogs and ours differ.
 	if chosen == "" {
 		chosen = tag
 	}
 	{
 		env := strings.ReplaceAll(chosen, "-", "_")
 		os.Setenv("LANGUAGE", env)
-		// LANGUAGE counts only where the locale is not C: the first of
-		// these that is set says which, else LC_MESSAGES is set.
+		// LANGUAGE counts only where the locale is not C.
 		set := "LC_MESSAGES"
 		for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
 			if os.Getenv(v) != "" {
@@ -73,9 +64,7 @@ func UseLanguage(chosen string) error {
 		}
 	}
 	err := useWords(tag)
-	// Fyne has read it: programs Agent Desk opens (the file manager, a
-	// browser, a video player) and Agent Desk started again start in the
-	// computer's own language.
+	// Fyne has read it: programs we open, and a restart, inherit the environment as found.
 	for v, was := range found {
 		if was == "" {
 			os.Unsetenv(v)
@@ -89,11 +78,8 @@ func UseLanguage(chosen string) error {
 // fyneLanguages are the languages Fyne 2.7.1 has words of its own in.
 var fyneLanguages = []string{"cs", "de", "el", "en", "es", "fr", "pl", "pt", "pt_BR", "ru", "sv", "ta", "uk", "zh_Hans"}
 
-// useWords loads Agent Desk's words in tag's language, for that language
-// and, where Fyne speaks another, for that one too: on Windows and macOS
-// Fyne picks the computer's language whatever the environment says (a
-// German computer would read Agent Desk's words as their bare keys,
-// plurals unmade). It has Fyne pick its language again.
+// useWords loads tag's words also for the language Fyne picks: on Windows and
+// macOS Fyne ignores the environment, and would show bare keys.
 func useWords(tag string) error {
 	file := strings.ReplaceAll(tag, "-", "_")
 	if tag != "en" {
@@ -110,8 +96,7 @@ func useWords(tag string) error {
 	return lang.AddTranslationsForLocale([]byte("{}"), fyne.Locale(file))
 }
 
-// loadWords loads the words of tag's files (lang/<part>.<tag>.json) for
-// Fyne's language as.
+// loadWords loads tag's files for Fyne's language as.
 func loadWords(tag, as string) error {
 	return eachWordsFile(tag, func(data []byte) error {
 		return lang.AddTranslationsForLocale(data, fyne.Locale(as))
@@ -167,9 +152,7 @@ func eachWordsFile(tag string, load func(data []byte) error) error {
 	return nil
 }
 
-// fynePick is the language Fyne speaks where it reads the computer's
-// rather than the environment (Windows, macOS), as Fyne names its files;
-// "" elsewhere.
+// fynePick is the language Fyne picks on Windows and macOS, "" elsewhere.
 func fynePick() string {
 	if runtime.GOOS != "windows" && runtime.GOOS != "darwin" {
 		return ""
@@ -191,14 +174,11 @@ func fynePick() string {
 // the language in use is the one Fyne reads words in, kept nowhere else.
 func LanguageInUse() string { return lang.X("app.language", "en") }
 
-// WouldSpeak is the language Agent Desk would speak with chosen as its
-// setting ("" for the computer's), on this computer.
+// WouldSpeak is the language Agent Desk would speak with chosen as its setting.
 func WouldSpeak(chosen string) string { return matchLanguage(chosen, systemLanguages()) }
 
-// systemLanguages are the computer's languages, most wanted first: as
-// the environment gave them when Agent Desk started (LANGUAGE counts
-// where the locale is not C), and where the system keeps them elsewhere
-// (Windows, macOS), as it says.
+// systemLanguages are the computer's languages, most wanted first, from the
+// start-up environment and, on Windows and macOS, the system.
 func systemLanguages() []string {
 	var out []string
 	locale := ""
@@ -222,8 +202,7 @@ func systemLanguages() []string {
 	return out
 }
 
-// matchLanguage is the language of Languages for chosen, or else the
-// closest to the computer's (English when none is close).
+// matchLanguage is chosen, else the closest to the computer's, else English.
 func matchLanguage(chosen string, system []string) string {
 	wanted := []string{chosen}
 	if chosen == "" {
@@ -244,9 +223,8 @@ func matchLanguage(chosen string, system []string) string {
 	return Languages[i].Tag
 }
 
-// inEveryLanguage is key's text in each language Agent Desk speaks, read
-// from its files (English: the key): for words kept in the history in the
-// language of the day, recognised whatever the language now.
+// inEveryLanguage is key's text in each language, to recognise words the
+// history kept in another language.
 func inEveryLanguage(key string) []string {
 	out := []string{key}
 	for _, l := range Languages[1:] {

@@ -6,11 +6,8 @@ import (
 	"time"
 )
 
-// Dates, times and numbers as people write them in the language in use
-// (LanguageInUse): "2 Jan 2026 15:04" in English, "2 jan. 2026 15:04"
-// in Portuguese, "2 ene 2026 15:04" in Spanish; a decimal comma and a
-// thousands point in Portuguese and Spanish. Every date and number a
-// screen shows goes through these.
+// Dates, times and numbers as the language in use writes them; every date
+// and number a screen shows goes through these.
 
 // calendar is a language's month and weekday names.
 type calendar struct {
@@ -51,12 +48,10 @@ func Date(t time.Time) string {
 	return strconv.Itoa(t.Day()) + " " + cal().monthsShort[t.Month()-1] + " " + strconv.Itoa(t.Year())
 }
 
-// DateTime is a day and the time of day: "2 Jan 2026 15:04", in local
-// time.
+// DateTime is a day and the time of day, in local time.
 func DateTime(t time.Time) string { return Date(t) + " " + t.Local().Format("15:04") }
 
-// DayDate is a day with its weekday: "Mon 2 Jan 2026" (the day as given,
-// for days already counted in local time).
+// DayDate is a day with its weekday, for days already in local time.
 func DayDate(t time.Time) string {
 	return cal().days[t.Weekday()] + " " + strconv.Itoa(t.Day()) + " " + cal().monthsShort[t.Month()-1] + " " + strconv.Itoa(t.Year())
 }
@@ -102,8 +97,7 @@ func Number(n int) string {
 	return b.String()
 }
 
-// decimal writes a figure already formatted with a point ("1234.5") as
-// the language does ("1234,5").
+// decimal writes a point-formatted figure as the language does.
 func decimal(s string) string {
 	if decimalComma() {
 		return strings.Replace(s, ".", ",", 1)
@@ -111,7 +105,6 @@ func decimal(s string) string {
 	return s
 }
 
-// CreditsFigure is a credits figure as CreditsNumber gives it, written as
-// the language in use writes numbers (0,04), for screens (files keep the
-// point).
+// CreditsFigure is CreditsNumber as the language writes numbers, for screens
+// (files keep the point).
 func CreditsFigure(v float64) string { return decimal(CreditsNumber(v)) }

@@ -29,30 +29,27 @@ func (e *MemoryTooLongError) Error() string {
 		map[string]any{"Length": Thousands(e.Length), "Limit": Thousands(MemoryLimit)})
 }
 
-// Thousands writes n with its thousands marked ("32,000"; "32.000" in the
-// languages that write a decimal comma), as counters show it: Number.
+// Thousands writes n with thousands marked, as the language in use does: Number.
 func Thousands(n int) string { return Number(n) }
 
 // MemoryLength counts a memory the way the limit does: in characters.
 func MemoryLength(text string) int { return utf8.RuneCountInString(text) }
 
-// MemoryEdit is what the editor sends: the text, and the collection
-// (variant A) or metadata (variant B).
+// MemoryEdit is what the editor sends: text, and collection (A) or metadata (B).
 type MemoryEdit struct {
 	Content      string
 	CollectionID string
 	Metadata     map[string]any
 }
 
-// CollectionSummary is a collection of the local index with how many known
-// memories it holds.
+// CollectionSummary is a local collection with its count of known memories.
 type CollectionSummary struct {
 	storage.CollectionEntry
 	Count int
 }
 
-// Variant is the memory interface the active account uses: the one
-// the client detected or was told, MemoryAuto before the first memory call.
+// Variant is the active account's memory interface; MemoryAuto before the
+// first memory call.
 func (svc *Memories) Variant() client.MemoryVariant {
 	a := svc.a
 	c := a.Client()
@@ -60,16 +57,14 @@ func (svc *Memories) Variant() client.MemoryVariant {
 		return client.MemoryAuto
 	}
 	v := c.MemoryVariant()
-	// The built-in demo serves variant A, unless the client was pointed
-	// at another service.
+	// The built-in demo serves variant A, unless pointed elsewhere.
 	if v == client.MemoryAuto && a.IsDemo() && len(a.cfg.ClientOptions) == 0 {
 		return client.MemoryA
 	}
 	return v
 }
 
-// List lists the local index of the active account's memories whose
-// text, collection or metadata contain query, most recently seen first.
+// List lists the local index's memories matching query, most recently seen first.
 func (svc *Memories) List(ctx context.Context, query string) ([]storage.MemoryEntry, error) {
 	a := svc.a
 	return a.db.Memories(ctx, a.AccountID(), query)
@@ -88,8 +83,6 @@ func (svc *Memories) Collections(ctx context.Context) ([]CollectionSummary, erro
 	return out, err
 }
 
-// collectionSummaries are the known collections with their memory counts,
-// and how many memories the index holds in all.
 func (a *App) collectionSummaries(ctx context.Context) ([]CollectionSummary, int, error) {
 	cols, err := a.db.Collections(ctx, a.AccountID())
 	if err != nil {
@@ -138,9 +131,8 @@ func (a *App) memoryParams(e MemoryEdit) client.MemoryParams {
 	return client.MemoryParams{Content: e.Content, CollectionID: client.ID(e.CollectionID), Metadata: e.Metadata}
 }
 
-// Create stores a new memory on the service and in the local index,
-// and records what it cost. Over-long or empty text is refused before
-// anything is sent.
+// Create stores a new memory on the service and locally, and records its
+// cost; over-long or empty text is refused before anything is sent.
 func (svc *Memories) Create(ctx context.Context, e MemoryEdit) (storage.MemoryEntry, error) {
 	a := svc.a
 	if err := checkMemory(e.Content); err != nil {
@@ -157,9 +149,8 @@ func (svc *Memories) Create(ctx context.Context, e MemoryEdit) (storage.MemoryEn
 	return a.keepMemory(ctx, m, e)
 }
 
-// Update saves an edit of a memory: variant A with PATCH, variant B
-// with PUT, as the account's variant says. The local draft is cleared once
-// the service has confirmed.
+// Update saves an edit with the variant's verb (A: PATCH, B: PUT); the local
+// draft is cleared once the service confirms.
 func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
 	a := svc.a
 	if err := checkMemory(e.Content); err != nil {
@@ -185,10 +176,8 @@ func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (stora
 	return entry, nil
 }
 
-// OpenByID brings a memory created elsewhere into the local index.
-// The service cannot show a memory, so it is saved with the text given:
-// the service's answer confirms that the memory exists (a 404 says it
-// does not).
+// OpenByID brings a memory created elsewhere into the local index, saved with
+// the text given: the service cannot show a memory, only confirm it exists.
 func (svc *Memories) OpenByID(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
 	a := svc.a
 	return a.Memories().Update(ctx, strings.TrimSpace(id), e)
@@ -203,8 +192,7 @@ func validMemoryID(id string) error {
 	return nil
 }
 
-// keepMemory writes the service's answer to the local index and records
-// its credits.
+// keepMemory writes the service's answer to the local index and records its credits.
 func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit) (storage.MemoryEntry, error) {
 	entry := storage.MemoryEntry{
 		AccountID: a.AccountID(),
@@ -244,14 +232,10 @@ func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit)
 	if err := a.db.UpsertMemory(ctx, entry); err != nil {
 		return entry, err
 	}
-	// No title: charges not made by an agent are named when read, in the
-	// language in use then.
+	// No title: such charges are named when read, in the language then in use.
 	a.Ledger().Record(ctx, storage.CreditsMemory, "", "", entry.ID, m.Credits)
-	// A collection the memory is filed under is listed too, even one the
-	// service chose (a memory saved without one goes to the account's
-	// default collection): there is no other way to learn of it. The
-	// memory is saved and listed whatever becomes of this; a collection
-	// not listed now is listed at the memory's next save.
+	// A memory's collection, even one the service chose, is listed too:
+	// there is no other way to learn of it. Failing here is retried at the next save.
 	if entry.CollectionID != "" {
 		if m.Collection != nil && m.Collection.Name != "" {
 			_ = a.db.UpsertCollection(ctx, storage.CollectionEntry{AccountID: entry.AccountID, ID: entry.CollectionID, Name: m.Collection.Name})
@@ -262,8 +246,7 @@ func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit)
 	return entry, nil
 }
 
-// CollectionLabel is how a collection is called on screen: its name, or its
-// number while the app does not know its name.
+// CollectionLabel is a collection's name, or its id while the name is unknown.
 func CollectionLabel(id, name string) string {
 	if name != "" {
 		return name
@@ -284,31 +267,26 @@ func (a *App) collectionName(ctx context.Context, id string) string {
 	return ""
 }
 
-// SaveDraft keeps an unsaved edit of a memory on this computer, so
-// it survives leaving the editor or closing Agent Desk ("" clears it).
+// SaveDraft keeps an unsaved memory edit on this computer ("" clears it).
 func (svc *Memories) SaveDraft(ctx context.Context, id, draft string) error {
 	a := svc.a
 	return a.db.SaveMemoryDraft(ctx, a.AccountID(), id, draft)
 }
 
-// SaveAccountDraft is SaveMemoryDraft for a given account, for a
-// draft written after the user switched accounts.
+// SaveAccountDraft is SaveDraft for a given account, after the user switched.
 func (svc *Memories) SaveAccountDraft(ctx context.Context, accountID, id, draft string) error {
 	a := svc.a
 	return a.db.SaveMemoryDraft(ctx, accountID, id, draft)
 }
 
-// Forget removes a memory from the local index only; the service is
-// not asked.
+// Forget removes a memory from the local index only.
 func (svc *Memories) Forget(ctx context.Context, id string) error {
 	a := svc.a
 	return a.db.DeleteMemoryEntry(ctx, a.AccountID(), id)
 }
 
-// RenameCollection renames a collection on the service (PUT
-// /memory-collections/{id}) and in the local index. A missing collection
-// answers 404 (see IsCollectionMissing); the index is left as it is, so
-// the user can decide.
+// RenameCollection renames a collection on the service and locally. A missing
+// one answers 404 (IsCollectionMissing) and the index is left for the user to decide.
 func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
 	a := svc.a
 	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
@@ -332,16 +310,14 @@ func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (sto
 	return entry, a.db.UpsertCollection(ctx, entry)
 }
 
-// AddCollectionByID brings a collection created elsewhere into the index.
-// There is no way to read a collection, so it is confirmed by saving its
-// name: the service's answer proves it exists.
+// AddCollectionByID brings a collection created elsewhere into the index,
+// confirmed by saving its name: there is no way to read one.
 func (svc *Memories) AddCollectionByID(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
 	a := svc.a
 	return a.Memories().RenameCollection(ctx, id, name)
 }
 
-// ForgetCollection removes a collection from the local index (after the
-// user agreed that the service no longer has it).
+// ForgetCollection removes a collection from the local index only.
 func (svc *Memories) ForgetCollection(ctx context.Context, id string) error {
 	a := svc.a
 	return a.db.DeleteCollectionEntry(ctx, a.AccountID(), id)
@@ -350,16 +326,13 @@ func (svc *Memories) ForgetCollection(ctx context.Context, id string) error {
 // IsMemoryMissing reports the service saying that a memory does not exist.
 func IsMemoryMissing(err error) bool { return client.IsNotFound(err) }
 
-// IsServerFault reports a failure on the service's side that is worth
-// retrying with the same text.
+// IsServerFault reports a service-side failure worth retrying with the same text.
 func IsServerFault(err error) bool { return client.StatusCode(err) >= 500 }
 
-// IsNotAccepted reports the service refusing what was sent (a validation
-// error), whose message belongs beside the field.
+// IsNotAccepted reports a validation error, whose message belongs beside the field.
 func IsNotAccepted(err error) bool { return client.IsValidation(err) }
 
-// SaveNewDraft keeps the text of a memory not created yet, for the
-// given account, so that nothing typed is lost before it is saved.
+// SaveNewDraft keeps the text of a memory not created yet, so nothing typed is lost.
 func (svc *Memories) SaveNewDraft(ctx context.Context, accountID, content, collectionID string) error {
 	a := svc.a
 	return a.db.SaveNewMemoryDraft(ctx, accountID, content, collectionID)
@@ -371,11 +344,9 @@ func (svc *Memories) NewDraft(ctx context.Context) (content, collectionID string
 	return a.db.NewMemoryDraft(ctx, a.AccountID())
 }
 
-// Sync reads the service's lists of memories and collections (all
-// pages) into the local index, which then mirrors the service; the index
-// stays the offline copy. listed is false when the service offers no such
-// lists (the interface as first described): the index alone is shown then,
-// and nothing is changed. A memory with an unsaved draft is never dropped.
+// Sync mirrors the service's memories and collections into the local index.
+// listed is false when the service offers no lists; nothing changes then. A
+// memory with an unsaved draft is never dropped.
 func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 	a := svc.a
 	c := a.Client()
@@ -425,9 +396,8 @@ func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 	return true, nil
 }
 
-// IsDefaultCollection reports whether the service named this collection
-// the account's default (which it refuses to delete), as of the last
-// SyncMemories.
+// IsDefaultCollection reports whether the last sync named this collection the
+// default, which the service refuses to delete.
 func (svc *Memories) IsDefaultCollection(id string) bool {
 	a := svc.a
 	a.mu.Lock()
@@ -435,8 +405,7 @@ func (svc *Memories) IsDefaultCollection(id string) bool {
 	return a.defaultCollections[id]
 }
 
-// Delete deletes a memory on the service and from the local index. A
-// memory the service no longer has is dropped from the index as well.
+// Delete deletes a memory on the service and locally, also when the service lacks it.
 func (svc *Memories) Delete(ctx context.Context, id string) error {
 	a := svc.a
 	if err := validMemoryID(id); err != nil {
@@ -452,8 +421,7 @@ func (svc *Memories) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
-// CreateCollection creates a memory collection by name on the service and
-// lists it.
+// CreateCollection creates a named memory collection on the service and lists it.
 func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage.CollectionEntry, error) {
 	a := svc.a
 	c, err := a.Client().CreateCollection(ctx, name)
@@ -472,9 +440,8 @@ func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage
 	return entry, a.db.UpsertCollection(ctx, entry)
 }
 
-// DeleteCollection deletes a collection and, as the service does, every
-// memory in it. The default collection is refused before anything is
-// sent (client.ErrDefaultCollection).
+// DeleteCollection deletes a collection and, as the service does, its
+// memories; the default is refused before anything is sent.
 func (svc *Memories) DeleteCollection(ctx context.Context, id string) error {
 	a := svc.a
 	if err := validCollectionID(id); err != nil || id == "" {

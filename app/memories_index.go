@@ -7,10 +7,8 @@ import (
 	"github.com/agentdesk/agentdesk/app/live"
 )
 
-// MemoryIndex is what the Memories screen shows of the local index, each
-// part a List the app loads in the background (the newest load wins): the
-// collections pane and the memories the search finds. Sync brings the
-// index up to date with the service's lists first.
+// MemoryIndex is the Memories screen's view of the local index: the
+// collections pane and the search's memories, each loaded in the background.
 type MemoryIndex struct {
 	a *App
 	// Shelves are the rows of the collections pane: first every memory
@@ -28,19 +26,16 @@ type MemoryIndex struct {
 
 // MemorySync is how the last reading of the service's lists went.
 type MemorySync struct {
-	// Listed says the service offers lists of memories and collections:
-	// the index mirrors them, and collections are made by name and
-	// deleted. Without, memories and collections are added by number.
+	// Listed says the service lists memories and collections, so the index
+	// mirrors them; without, they are added by number.
 	Listed bool
 	// Syncing says a reading is under way.
 	Syncing bool
-	// Err is why the last reading failed; the index shows what this
-	// computer kept.
+	// Err is why the last reading failed; the index shows what was kept.
 	Err error
 }
 
-// NewIndex is the Memories screen's state; nothing is read before
-// Load or Sync.
+// NewIndex is the Memories screen's state; nothing is read before Load or Sync.
 func (svc *Memories) NewIndex() *MemoryIndex {
 	a := svc.a
 	x := &MemoryIndex{a: a, sync: live.NewState(MemorySync{})}
@@ -52,8 +47,7 @@ func (svc *Memories) NewIndex() *MemoryIndex {
 // SyncState is how the last reading of the service's lists went.
 func (x *MemoryIndex) SyncState() live.Observable[MemorySync] { return x.sync }
 
-// Load reads the index again, finding the memories whose text, collection
-// or metadata contain query, in the given collection ("" for all).
+// Load reloads the index: memories matching query in collection ("" for all).
 func (x *MemoryIndex) Load(query, collection string) {
 	x.mu.Lock()
 	x.query, x.collection = query, collection
@@ -73,8 +67,7 @@ func (x *MemoryIndex) Clear() {
 	x.Found.Clear()
 }
 
-// Sync reads the service's lists into the index in the background, then
-// reads the index again. A reading already under way is not doubled.
+// Sync reads the service's lists into the index in the background, then reloads; never doubled.
 func (x *MemoryIndex) Sync() {
 	started := false
 	x.sync.Update(func(s MemorySync) MemorySync {

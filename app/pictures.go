@@ -24,19 +24,15 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
-// What a picture named in a reply may cost before anyone sees it. A reply
-// can name any address: the picture is fetched only when the user asks,
-// and never beyond these limits.
+// Limits on a picture a reply names: it is fetched only when the user asks,
+// never beyond these.
 const (
-	// PictureTimeout bounds one picture's download: a slow host must not
-	// keep a reply's pictures loading for ever.
+	// PictureTimeout bounds one picture's download.
 	PictureTimeout = 10 * time.Second
-	// MaxPictureBytes is the largest picture file downloaded (10 MB): far
-	// above any picture worth showing in a reply.
+	// MaxPictureBytes is the largest picture file downloaded.
 	MaxPictureBytes = 10_000_000
-	// MaxPicturePixels is the largest picture decoded: 40 megapixels take
-	// 160 MB once decoded. A small file can claim to be far bigger (a
-	// "decompression bomb"), so the size is read from its header first.
+	// MaxPicturePixels is the largest picture decoded; the size is read from
+	// the header first, as a small file can decode to gigabytes.
 	MaxPicturePixels = 40_000_000
 )
 
@@ -55,15 +51,13 @@ type PictureReason int
 
 // The reasons a picture is not shown.
 const (
-	// PictureNotWeb: the address is not a web address (a file on this
-	// computer or the network, another program's link).
+	// PictureNotWeb: the address is not a web address.
 	PictureNotWeb PictureReason = iota
 	// PictureTooLarge: the file is larger than MaxPictureBytes.
 	PictureTooLarge
 	// PictureTooBig: the picture has more than MaxPicturePixels.
 	PictureTooBig
-	// PictureUnreadable: not a PNG, JPEG, GIF or WebP picture, or one
-	// its decoder could not read.
+	// PictureUnreadable: not a PNG, JPEG, GIF or WebP its decoder could read.
 	PictureUnreadable
 	// PictureUnavailable: its host answered with an error.
 	PictureUnavailable
@@ -73,8 +67,8 @@ func (e *PictureError) Error() string {
 	return fmt.Sprintf("picture not shown (reason %d, %d×%d, status %d)", e.Reason, e.Width, e.Height, e.Status)
 }
 
-// pictureClient fetches pictures named in replies. It carries no key and no
-// cookies, and follows redirects only to other web addresses.
+// pictureClient fetches reply pictures: no key, no cookies, redirects only to
+// web addresses.
 var pictureClient = &http.Client{
 	CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
@@ -87,15 +81,9 @@ var pictureClient = &http.Client{
 	},
 }
 
-// ShowPicture returns a picture a reply names, decoded, when the user has
-// asked for the message's pictures. Only web addresses are fetched, in at
-// most PictureTimeout, up to MaxPictureBytes; only PNG, JPEG, GIF and WebP
-// are decoded, each by its own decoder once its header showed it within
-// MaxPicturePixels and the memory budget (decodePicture). The picture
-// counts against that budget until dropped is called (from any goroutine):
-// the view then lets go of it, and asks again when it is drawn again. seen
-// tells the budget the picture was drawn: the pictures least recently seen
-// are dropped first.
+// ShowPicture returns a reply's picture, decoded within the limits above and
+// the memory budget. It counts against the budget until dropped is called;
+// seen marks it drawn, so the least recently seen go first.
 func (a *App) ShowPicture(ctx context.Context, raw string, dropped func()) (img image.Image, seen func(), err error) {
 	key := "web " + raw
 	if img, seen := a.pictures.share(key, dropped); img != nil {
@@ -114,9 +102,8 @@ func (a *App) ShowPicture(ctx context.Context, raw string, dropped func()) (img 
 	return img, seen, err
 }
 
-// ShowPictureFile is ShowPicture for a picture file on this computer (a
-// picture an agent made): Fyne's own loader would hand it to any decoder
-// it knows.
+// ShowPictureFile is ShowPicture for a local file: Fyne's loader would hand
+// it to any decoder it knows.
 func (a *App) ShowPictureFile(ctx context.Context, path string, dropped func()) (image.Image, func(), error) {
 	key := "file " + path
 	if img, seen := a.pictures.share(key, dropped); img != nil {
@@ -173,24 +160,20 @@ func fetchPicture(ctx context.Context, raw string) ([]byte, error) {
 	return data, nil
 }
 
-// pictureFormat is one of the formats Agent Desk shows, with its own header
-// reader and decoder. image.DecodeConfig and image.Decode hand a file to
-// whichever registered decoder claims it (Fyne registers more, ICO among
-// them), and a second decoder's header can say another size than the one
-// checked, or make the check itself allocate gigabytes.
+// pictureFormat is a format Agent Desk shows, with its own header reader and
+// decoder: image.Decode hands a file to any registered decoder (Fyne adds
+// ICO), whose header may disagree with the size checked.
 type pictureFormat struct {
 	config func(io.Reader) (image.Config, error)
 	decode func(io.Reader) (image.Image, error)
-	// working, when not nil, is the memory its decoder takes besides the
-	// picture, from the file (read from its start) and its header.
+	// working is the memory its decoder takes besides the picture, or nil.
 	working func(*bufio.Reader, image.Config) int64
 }
 
 // pictureHeadLen is how many first bytes tell the formats apart.
 const pictureHeadLen = 12
 
-// sniffPicture tells the format from the file's first bytes, never from
-// its address or the content type its host gave.
+// sniffPicture tells the format from the first bytes, never address or content type.
 func sniffPicture(head []byte) (pictureFormat, bool) {
 	s := string(head)
 	switch {
@@ -199,20 +182,17 @@ func sniffPicture(head []byte) (pictureFormat, bool) {
 	case strings.HasPrefix(s, "\xff\xd8\xff"):
 		return pictureFormat{jpeg.DecodeConfig, jpeg.Decode, jpegWorking}, true
 	case strings.HasPrefix(s, "GIF87a"), strings.HasPrefix(s, "GIF89a"):
-		// gif.Decode reads the first frame only, which must lie within
-		// the logical screen DecodeConfig reports.
+		// gif.Decode reads the first frame, within DecodeConfig's screen.
 		return pictureFormat{gif.DecodeConfig, gif.Decode, nil}, true
 	case len(s) >= 12 && s[:4] == "RIFF" && s[8:12] == "WEBP":
-		// webp.Decode refuses a frame of another size than the canvas
-		// DecodeConfig reports.
+		// webp.Decode refuses a frame other than DecodeConfig's canvas.
 		return pictureFormat{webp.DecodeConfig, webp.Decode, webpWorking}, true
 	}
 	return pictureFormat{}, false
 }
 
-// readPictureHeader reads which of PNG, JPEG, GIF or WebP r holds, and the
-// size that format's own header gives, refusing anything else and any
-// picture of more than MaxPicturePixels.
+// readPictureHeader reads the format and its own header's size, refusing
+// anything else or beyond MaxPicturePixels.
 func readPictureHeader(r io.Reader) (pictureFormat, image.Config, error) {
 	unreadable := &PictureError{Reason: PictureUnreadable}
 	br := bufio.NewReader(r)
@@ -234,18 +214,15 @@ func readPictureHeader(r io.Reader) (pictureFormat, image.Config, error) {
 	return f, cfg, nil
 }
 
-// CheckPictureSize reads a picture's header and refuses one that is not a
-// picture Agent Desk reads or that has more than MaxPicturePixels: decoding
-// such a file whole could take gigabytes from a few hundred kilobytes.
+// CheckPictureSize refuses a file Agent Desk does not read or beyond
+// MaxPicturePixels: a small file can decode to gigabytes.
 func CheckPictureSize(r io.Reader) error {
 	_, _, err := readPictureHeader(r)
 	return err
 }
 
-// decodePicture decodes the picture r holds with its format's own decoder,
-// after readPictureHeader, and after reserve (when not nil) made room in
-// memory for the picture and for working, what its decoder takes besides,
-// or refused it. Nothing else is decoded.
+// decodePicture decodes with the format's own decoder, after the header is
+// checked and reserve made room for the picture and its working memory.
 func decodePicture(r io.ReadSeeker, reserve func(cfg image.Config, working int64) error) (image.Image, error) {
 	f, cfg, err := readPictureHeader(r)
 	if err != nil {
@@ -278,8 +255,8 @@ func decodePicture(r io.ReadSeeker, reserve func(cfg image.Config, working int64
 	return img, nil
 }
 
-// unpanicked runs a decoder over data a server sent: a decoder's bug that
-// panics on some file must not end Agent Desk, the picture is unreadable.
+// unpanicked runs a decoder on server data: a decoder panic must not end
+// Agent Desk; the picture is unreadable.
 func unpanicked[T any](fn func() (T, error)) (v T, err error) {
 	defer func() {
 		if recovered.From("a picture", recover()) != nil {
@@ -290,8 +267,7 @@ func unpanicked[T any](fn func() (T, error)) (v T, err error) {
 	return fn()
 }
 
-// decodedSize is the memory a picture of this header takes once decoded:
-// 4 bytes a pixel, 8 for 16 bits a channel (deep-colour PNG).
+// decodedSize is a decoded picture's memory: 4 bytes a pixel, 8 for 16-bit PNG.
 func decodedSize(cfg image.Config) int64 {
 	bpp := int64(4)
 	if cfg.ColorModel == color.RGBA64Model || cfg.ColorModel == color.NRGBA64Model {
@@ -300,9 +276,7 @@ func decodedSize(cfg image.Config) int64 {
 	return int64(cfg.Width) * int64(cfg.Height) * bpp
 }
 
-// pngWorking is what an interlaced PNG takes to decode besides the picture:
-// its passes are decoded apart, about the picture's size again (measured:
-// 303 MB allocated for a 6300 × 6300 picture of 151 MB).
+// pngWorking: an interlaced PNG's passes take about the picture's size again.
 func pngWorking(r *bufio.Reader, cfg image.Config) int64 {
 	// The header is the first chunk; its last byte says interlaced.
 	head, err := r.Peek(29)
@@ -312,10 +286,8 @@ func pngWorking(r *bufio.Reader, cfg image.Config) int64 {
 	return decodedSize(cfg)
 }
 
-// jpegWorking is what a progressive JPEG takes to decode besides the
-// picture: 4 bytes a pixel for each colour component until its last scan
-// (measured: 568 MB allocated for a 6300 × 6300 colour picture of 700 kB).
-// A JPEG whose markers cannot be read counts as progressive.
+// jpegWorking: a progressive JPEG takes 4 bytes a pixel per component until
+// its last scan. Unreadable markers count as progressive.
 func jpegWorking(r *bufio.Reader, cfg image.Config) int64 {
 	if progressive, ok := jpegProgressive(r); ok && !progressive {
 		return 0
@@ -332,8 +304,7 @@ func jpegWorking(r *bufio.Reader, cfg image.Config) int64 {
 	return w * h * 4 * comps
 }
 
-// jpegProgressive reads a JPEG's markers up to its frame header the way
-// image/jpeg does: the first frame header decides, and says progressive.
+// jpegProgressive reads markers to the first frame header, as image/jpeg does.
 func jpegProgressive(r *bufio.Reader) (progressive, ok bool) {
 	var m [2]byte
 	if _, err := io.ReadFull(r, m[:]); err != nil {
@@ -387,21 +358,16 @@ func jpegProgressive(r *bufio.Reader) (progressive, ok bool) {
 	}
 }
 
-// losslessWorking is what decoding lossless WebP data may take besides the
-// picture, whatever its size: a table of up to 65,536 Huffman groups of
-// 2,680 bytes (measured: 128 MB allocated for a file of 34 bytes).
+// losslessWorking is lossless WebP's working memory whatever the picture's
+// size: up to 65,536 Huffman groups of 2,680 bytes.
 const losslessWorking = 65536 * 2680
 
-// losslessPerByte is what the lossless decoder's Huffman tables may grow
-// by for each byte of its data: counted whole, so a crafted file is refused
-// rather than trusted (a lossless picture of more than about 300 kB does
-// not fit the budget, and is offered as a file to save).
+// losslessPerByte is how much the Huffman tables may grow per data byte,
+// counted whole so a crafted file is refused rather than trusted.
 const losslessPerByte = 256
 
-// webpWorking is losslessWorking for a WebP picture holding lossless data
-// (its picture, or the transparency of a lossy one), else nothing. Its
-// chunks are read up to the picture's; one that cannot be read counts as
-// lossless.
+// webpWorking is losslessWorking for WebP holding lossless data, else 0;
+// unreadable chunks count as lossless.
 func webpWorking(r *bufio.Reader, _ image.Config) int64 {
 	if _, err := r.Discard(12); err != nil {
 		return losslessWorking

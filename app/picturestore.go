@@ -8,41 +8,31 @@ import (
 	"sync"
 )
 
-// PictureBudget is the memory the decoded pictures of replies and agents'
-// pictures may take at once (256 MB, counted 4 bytes a pixel, with the
-// working memory of the one being decoded): six pictures within
-// MaxPicturePixels can otherwise hold nearly a gigabyte. Beyond it the
-// pictures least recently seen are dropped, and decoded again when they
-// are drawn again.
+// PictureBudget is the memory decoded pictures may take at once, counting the
+// one being decoded; beyond it the least recently seen are dropped and
+// decoded again when drawn.
 const PictureBudget = 256 << 20
 
-// keptPictureFiles bounds the downloaded files of pictures kept, so that
-// a picture decoded again, or a reply shown again, is not downloaded
-// again (each file is at most MaxPictureBytes).
+// keptPictureFiles bounds kept picture downloads, so a redraw need not download again.
 const keptPictureFiles = 64 << 20
 
-// minHeldSize is the least a picture shown counts for: the view showing
-// it is kept with it (even one no longer on screen, until the budget
-// drops it), so tiny pictures cannot pile up without bound.
+// minHeldSize is the least a shown picture counts for: its view is kept with
+// it, so tiny pictures cannot pile up without bound.
 const minHeldSize = 64 << 10
 
-// pictureStore keeps the decoded pictures the views show within one memory
-// budget, and the files of the pictures downloaded within another. A view
-// holds its picture until the store drops it (the view then lets go of it
-// and asks again when drawn), so the pictures alive are the ones counted.
+// pictureStore keeps decoded pictures within one budget and downloaded files
+// within another. A view holds its picture until dropped, so the pictures
+// alive are the ones counted.
 type pictureStore struct {
 	budget int64
-	// decoding lets one picture be decoded at a time: a decoder's own
-	// working memory comes on top of the picture's.
+	// decoding allows one decode at a time: its working memory adds to the picture's.
 	decoding chan struct{}
 
 	mu sync.Mutex
-	// held are the pictures views hold, most recently seen first; used is
-	// what they count for.
+	// held are the pictures views hold, most recently seen first.
 	held list.List
 	used int64
-	// files are the downloaded files by key, most recently used first;
-	// fileBytes is their size.
+	// files are the downloaded files, most recently used first.
 	files     list.List
 	fileByKey map[string]*list.Element
 	fileBytes int64
@@ -62,8 +52,7 @@ type keptFile struct {
 	data []byte
 }
 
-// newPictureStore keeps decoded pictures within budget bytes
-// (PictureBudget when 0).
+// newPictureStore keeps decoded pictures within budget (PictureBudget when 0).
 func newPictureStore(budget int64) *pictureStore {
 	if budget <= 0 {
 		budget = PictureBudget
@@ -71,10 +60,8 @@ func newPictureStore(budget int64) *pictureStore {
 	return &pictureStore{budget: budget, decoding: make(chan struct{}, 1), fileByKey: map[string]*list.Element{}}
 }
 
-// show decodes the picture src holds (decodePicture), after making room
-// in the budget for it and for its decoder's working memory, and holds it
-// for a view until dropped is called. A picture that cannot fit is
-// PictureTooBig.
+// show decodes src after making room for it and its decoder's working
+// memory, and holds it until dropped; one that cannot fit is PictureTooBig.
 func (s *pictureStore) show(ctx context.Context, key string, src io.ReadSeeker, dropped func()) (image.Image, func(), error) {
 	select {
 	case s.decoding <- struct{}{}:
@@ -113,9 +100,8 @@ func (s *pictureStore) show(ctx context.Context, key string, src io.ReadSeeker, 
 	return img, func() { s.seen(h) }, nil
 }
 
-// share holds for another view a picture decoded already (nil when none).
-// It counts again for that view: a picture shown twice counts twice, so
-// the budget bounds what the views hold whichever of them lets go first.
+// share holds an already decoded picture for another view. It counts again,
+// so the budget bounds what views hold whichever lets go first.
 func (s *pictureStore) share(key string, dropped func()) (image.Image, func()) {
 	s.mu.Lock()
 	var img image.Image
@@ -134,8 +120,8 @@ func (s *pictureStore) share(key string, dropped func()) (image.Image, func()) {
 	return img, func() { s.seen(h) }
 }
 
-// hold counts a picture for a view, first dropping the pictures least
-// recently seen until it fits; their views hear of it outside the lock.
+// hold counts a picture for a view, dropping the least recently seen until it
+// fits; their views hear of it outside the lock.
 func (s *pictureStore) hold(key string, img image.Image, size int64, dropped func()) *heldPicture {
 	h := &heldPicture{key: key, img: img, size: max(size, minHeldSize), dropped: dropped}
 	var out []*heldPicture
@@ -193,8 +179,7 @@ func (s *pictureStore) file(key string) ([]byte, bool) {
 	return el.Value.(*keptFile).data, true
 }
 
-// keepFile keeps a downloaded file, the least recently used going first
-// beyond keptPictureFiles.
+// keepFile keeps a download, dropping the least recently used beyond keptPictureFiles.
 func (s *pictureStore) keepFile(key string, data []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

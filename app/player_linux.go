@@ -7,10 +7,8 @@ import (
 	"time"
 )
 
-// HasPlayer reports whether this computer has a program that opens files
-// of a kind (by extension: ".mp4"), asking the desktop's own registry
-// (xdg-mime): where none is set, "Play video" would hand the file to
-// nothing and nothing would happen. True when it cannot tell.
+// HasPlayer reports whether xdg-mime knows a program for files of extension
+// ext, lest "Play video" silently do nothing. True when it cannot tell.
 func HasPlayer(ctx context.Context, ext string) bool {
 	typ := playerTypes[strings.ToLower(ext)]
 	if typ == "" {

@@ -4,6 +4,5 @@ package app
 
 import "context"
 
-// HasPlayer reports whether this computer has a program that opens files
-// of a kind; Windows and macOS always have one for videos and pictures.
+// HasPlayer is always true: Windows and macOS have a player for videos and pictures.
 func HasPlayer(ctx context.Context, ext string) bool { return true }

@@ -5,13 +5,9 @@ import (
 	"os"
 )
 
-// OwnerOnly makes a file a Save dialog gave readable by the user only
-// (0600), before anything is written in it. The dialog creates the file as
-// any new file (0644 on most computers: every account there may read it),
-// and what Agent Desk saves, conversations, results and spending, is the
-// user's. A file not on this computer's disk has no modes and is left as it
-// is, and so is one on a file system that keeps none (a FAT memory stick
-// refuses the change): the file is still saved.
+// OwnerOnly makes a file from a Save dialog readable by the user only before
+// anything is written: the dialog creates it world-readable. A file system
+// without modes is left as it is; the file is still saved.
 func OwnerOnly(f any) error {
 	c, ok := f.(interface{ Chmod(os.FileMode) error })
 	if !ok {

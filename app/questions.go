@@ -15,23 +15,12 @@ import (
 )
 
 // An agent's questions, as the run form asks them and the execution sends
-// them. The form keeps every answer as text (drafts, the settings'
-// LastAnswers and the history keep text too): a list (array, multiselect)
-// as a JSON array of strings, an object as its JSON text, a file as its
-// id, a date as 2026-11-25, a yes/no as "true" or "false". CheckAnswers
-// says what is wrong before anything is sent, in words for the field;
-// ExecuteAnswers turns the text into what the service takes.
-//
-// The interface names select, number and array; the real service's
-// clients also handle textarea, multiselect (its options comma-separated
-// in the description), file, text, boolean and object, and the optional
-// keys default and placeholder (real-service.md, Question object). Any
-// other type is answered as a line of text, so that no question blocks a
-// run.
+// them. Answers are kept as text (a list as a JSON array, a date as
+// 2026-11-25, a yes/no as "true"/"false"). Types beyond the interface's follow
+// the real service's clients (real-service.md); any other type is a line of
+// text, so no question blocks a run.
 
-// Question types the form gives their own field, beside the interface's
-// client.QuestionSelect, QuestionNumber and QuestionArray; any other type
-// is a line of text.
+// Question types with their own field beside the interface's; any other is a line of text.
 const (
 	QuestionText        = "text"
 	QuestionTextarea    = "textarea"
@@ -42,8 +31,7 @@ const (
 	QuestionObject      = "object"
 )
 
-// FormQuestions are the questions the run form shows: a chat agent's
-// messages are the chat screen's business.
+// FormQuestions are the questions the run form shows; chat messages are the chat screen's.
 func FormQuestions(agent client.Agent) []client.Question {
 	out := make([]client.Question, 0, len(agent.Questions))
 	for _, q := range agent.Questions {
@@ -55,14 +43,13 @@ func FormQuestions(agent client.Agent) []client.Question {
 	return out
 }
 
-// NoChoicesNote says why a required choice with nothing to choose from
-// stops a run: the agent is set up wrong, and only its owner can fix it.
+// NoChoicesNote says why a required choice with no choices stops a run: only
+// the agent's owner can fix it.
 func NoChoicesNote() string {
 	return lang.L("This question has nothing to choose from, so the agent is set up wrong and cannot run. Ask whoever looks after the agent to add its choices.")
 }
 
-// Blocked names the first question no answer can satisfy (a required
-// choice without choices) and why, or "" when the agent can be run.
+// Blocked names the first question no answer can satisfy and why, or "".
 func Blocked(agent client.Agent) (question, why string) {
 	for _, q := range FormQuestions(agent) {
 		if noChoices(q) && q.Required {
@@ -81,9 +68,8 @@ func noChoices(q client.Question) bool {
 	return false
 }
 
-// Choices are what a select or multiselect question offers: its options,
-// or, for a multiselect without them, the comma-separated words of its
-// description, as the real service's clients read it.
+// Choices are a select or multiselect question's options, or a multiselect's
+// comma-separated description words, as the real service's clients read it.
 func Choices(q client.Question) []string {
 	if len(q.Options) > 0 || q.Type != QuestionMultiselect {
 		return q.Options
@@ -91,8 +77,7 @@ func Choices(q client.Question) []string {
 	return splitChoices(q.Description)
 }
 
-// ChoicesFromDescription reports a multiselect whose choices are its
-// description; the description is then no help text.
+// ChoicesFromDescription reports a multiselect whose choices are its description.
 func ChoicesFromDescription(q client.Question) bool {
 	return q.Type == QuestionMultiselect && len(q.Options) == 0 && len(splitChoices(q.Description)) > 0
 }
@@ -129,10 +114,8 @@ func IsNumber(s string) bool {
 	return err == nil && json.Valid([]byte(s))
 }
 
-// Bounds are the smallest and largest number a number question takes, when
-// the agent gives them (Extra keys min and max, or minimum and maximum).
-// Bounds the wrong way round are ignored: the agent is set up wrong, and
-// the service has the last word.
+// Bounds are a number question's limits from Extra (min/max or
+// minimum/maximum); reversed bounds are ignored and the service has the last word.
 func Bounds(q client.Question) (lo, hi *float64) {
 	lo = extraNumber(q, "min", "minimum")
 	hi = extraNumber(q, "max", "maximum")
@@ -168,8 +151,7 @@ func extraNumber(q client.Question, keys ...string) *float64 {
 	return nil
 }
 
-// finite returns &f, or nil for NaN and the infinities (which
-// strconv.ParseFloat reads from "NaN", "Inf" and "infinity"): no bound.
+// finite returns &f, or nil for NaN and infinities (which ParseFloat accepts).
 func finite(f float64) *float64 {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil
@@ -177,12 +159,10 @@ func finite(f float64) *float64 {
 	return &f
 }
 
-// formatNumber writes a bound as people write it: 5, 0.5, 120 (with a
-// point in every language: the field takes numbers written so).
+// formatNumber writes a bound with a point in every language: the field takes numbers so.
 func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// RangeText says which numbers q takes, for its help text ("From 5 to
-// 120.", "5 or more."), or "" when the agent gives no bounds.
+// RangeText says which numbers q takes, for its help text, or "".
 func RangeText(q client.Question) string {
 	lo, hi := Bounds(q)
 	switch {
@@ -196,9 +176,7 @@ func RangeText(q client.Question) string {
 	return ""
 }
 
-// rangeMessage is the note at a number field whose answer is not a number
-// in q's bounds ("Please enter a number from 5 to 120."); "" when q has
-// none.
+// rangeMessage is the note at a number field out of q's bounds, or "".
 func rangeMessage(q client.Question) string {
 	lo, hi := Bounds(q)
 	switch {
@@ -212,14 +190,11 @@ func rangeMessage(q client.Question) string {
 	return ""
 }
 
-// helpMax is how many characters of a question's description the form
-// shows under its name.
+// helpMax caps the description shown under a question's name.
 const helpMax = 1000
 
-// HelpText is what the form shows under a question's name: its description
-// as plain text (control and direction-changing characters removed, line
-// breaks kept), and the numbers it takes. A multiselect whose description
-// carries its choices has none.
+// HelpText is the plain-text description shown under a question's name, and
+// the numbers it takes.
 func HelpText(q client.Question) string {
 	var parts []string
 	if !ChoicesFromDescription(q) {
@@ -235,9 +210,8 @@ func HelpText(q client.Question) string {
 	return strings.Join(parts, "\n")
 }
 
-// SafeLines is safe.Text for text of several lines: each line made safe,
-// blank lines at either end dropped, at most max characters in all
-// (0: no limit), followed by "…" when some were cut.
+// SafeLines is safe.Text for several lines, at most max characters (0: no
+// limit), with "…" when cut.
 func SafeLines(s string, max int) string {
 	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	out := make([]string, 0, len(lines))
@@ -260,8 +234,7 @@ func SafeLines(s string, max int) string {
 	return strings.TrimRight(strings.TrimLeft(strings.Join(out, "\n"), "\n"), "\n ")
 }
 
-// Placeholder is the hint the agent gives for q's field (Extra key
-// placeholder), as plain text on one line; "" when none.
+// Placeholder is the agent's hint for q's field as one plain line, or "".
 func Placeholder(q client.Question) string {
 	var s string
 	if json.Unmarshal(q.Extra["placeholder"], &s) != nil {
@@ -270,9 +243,8 @@ func Placeholder(q client.Question) string {
 	return safe.Text(s, 120)
 }
 
-// Default is the answer the agent suggests for q (Extra key default), in
-// the form's text for q's type; "" when none. The form shows it when there
-// is no answer remembered.
+// Default is the agent's suggested answer for q in the form's text, or "";
+// shown when nothing is remembered.
 func Default(q client.Question) string {
 	raw := bytes.TrimSpace(q.Extra["default"])
 	if len(raw) == 0 || string(raw) == "null" {
@@ -288,8 +260,7 @@ func Default(q client.Question) string {
 		case client.QuestionArray, QuestionMultiselect:
 			return JoinList(ParseList(q, x))
 		case client.QuestionSelect:
-			// A choice as the agent spells it, spaces and all: the select
-			// takes only one of its options, and shows it made safe.
+			// A choice exactly as the agent spells it: the select takes only its options.
 			return x
 		}
 		return SafeLines(x, 0)
@@ -315,12 +286,9 @@ func Default(q client.Question) string {
 	return ""
 }
 
-// ParseList reads a list answer: a JSON array (its strings as they are,
-// other values as their JSON text), else, as typed or given by an agent's
-// default, the lines of the text (a multiselect's comma-separated words).
-// Blank items are left out, and the items of a list typed as text are
-// trimmed; a multiselect's choices in a JSON array are kept verbatim
-// (" A " is a choice of its own, not "A"), only empty ones left out.
+// ParseList reads a list answer: a JSON array, else the lines of the text.
+// Blank items are dropped; typed items are trimmed, but a multiselect's JSON
+// choices are kept verbatim (" A " is its own choice).
 func ParseList(q client.Question, v string) []string {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -362,8 +330,7 @@ func ParseList(q client.Question, v string) []string {
 	return out
 }
 
-// JoinList is the form's text of a list answer: a JSON array of strings,
-// or "" for no items.
+// JoinList is a list answer as a JSON array of strings, or "" for none.
 func JoinList(items []string) string {
 	if len(items) == 0 {
 		return ""
@@ -378,8 +345,7 @@ func isObject(s string) bool {
 	return strings.HasPrefix(strings.TrimSpace(s), "{") && json.Unmarshal([]byte(s), &m) == nil
 }
 
-// blank reports an answer that says nothing: empty text, no choice, or a
-// list without items.
+// blank reports an answer that says nothing.
 func blank(q client.Question, v string) bool {
 	switch q.Type {
 	case client.QuestionArray, QuestionMultiselect:
@@ -390,12 +356,10 @@ func blank(q client.Question, v string) bool {
 	return strings.TrimSpace(v) == ""
 }
 
-// verbatim reports a question whose answer is one of the agent's choices,
-// kept and sent exactly as the agent spells it: never trimmed.
+// verbatim reports a question whose answer is sent exactly as the agent spells it.
 func verbatim(q client.Question) bool { return q.Type == client.QuestionSelect }
 
-// trimmed is v as checked and sent: without the spaces around it, except
-// for a choice.
+// trimmed is v without surrounding spaces, except for a choice.
 func trimmed(q client.Question, v string) string {
 	if verbatim(q) {
 		return v
@@ -403,14 +367,11 @@ func trimmed(q client.Question, v string) string {
 	return strings.TrimSpace(v)
 }
 
-// DateExample is the date the form's examples show, each written the way
-// its field writes dates (DateMessage).
+// DateExample is the date the form's examples show (DateMessage).
 var DateExample = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 
 // DateMessage is the note at a date field whose answer is no date, with
-// example the DateExample as the field writes it ("25/11/2026"). CheckAnswers
-// gives it with the example as the service takes it (2026-11-25); the form
-// gives it with the example its field shows.
+// example written as the field writes dates.
 func DateMessage(example string) string {
 	return lang.L("Please enter a date, for example {{.Example}}, or pick one from the calendar.", map[string]any{"Example": example})
 }
@@ -421,9 +382,7 @@ func ObjectMessage() string {
 }
 
 // CheckAnswers returns, per question name, what is wrong with the answers
-// before anything is sent: a required question left empty, a number that
-// is not one or is out of the agent's bounds, a choice that is not among
-// the options, a date that is not one, an object that is not one.
+// before anything is sent.
 func CheckAnswers(agent client.Agent, answers map[string]string) map[string]string {
 	errs := map[string]string{}
 	for _, q := range FormQuestions(agent) {
@@ -502,12 +461,9 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// ExecuteAnswers turns the form's text answers into the execution's
-// answers: choices as the option strings, numbers as JSON numbers, yes/no
-// as true or false, lists (multiselect, array) as arrays of strings, an
-// object as the object, a file as its id (a JSON number when it is one).
-// An answer the form did not check is sent as typed, so the service's own
-// message comes back beside the field.
+// ExecuteAnswers turns the form's text answers into the execution's typed
+// answers. An unchecked answer is sent as typed, so the service's own message
+// comes back beside the field.
 func ExecuteAnswers(agent client.Agent, answers map[string]string) map[string]any {
 	out := map[string]any{}
 	for _, q := range FormQuestions(agent) {
@@ -543,9 +499,8 @@ func ExecuteAnswers(agent client.Agent, answers map[string]string) map[string]an
 	return out
 }
 
-// RequestQuestion is the question of agent where a request is written in
-// words (its first text question, the longest kind first): where a text a
-// user chose elsewhere (a resource used as a template) goes; "" for none.
+// RequestQuestion is the agent's question where a request in words goes
+// (its first text question, longest kind first), or "".
 func RequestQuestion(agent client.Agent) string {
 	for _, typ := range []string{QuestionTextarea, QuestionText} {
 		for _, q := range FormQuestions(agent) {
@@ -557,9 +512,7 @@ func RequestQuestion(agent client.Agent) string {
 	return ""
 }
 
-// ResourceRequest is a resource (a template) as the text of a request,
-// for the user to finish before running: its title, its description and
-// any longer text it carries, a paragraph each.
+// ResourceRequest is a resource as a request's text for the user to finish.
 func ResourceRequest(title, description, long string) string {
 	var parts []string
 	for _, p := range []string{title, description, long} {

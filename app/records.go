@@ -2,8 +2,7 @@ package app
 
 import "github.com/agentdesk/agentdesk/storage"
 
-// The records screens show. They are kept by storage; screens name them
-// here, so that they never reach past app to where things are kept.
+// The records screens show, named here so screens never reach past app into storage.
 type (
 	// Run is one run of an image, text or video agent, as history keeps it.
 	Run = storage.Run

@@ -26,15 +26,12 @@ const (
 	RunRunning   = "running"
 	RunFailed    = "failed"
 	RunCancelled = "cancelled"
-	// RunStillRunning is a run Agent Desk stopped checking on (after ten
-	// minutes of polling) while the service was still working on it; Check
-	// again polls it, never runs it again.
+	// RunStillRunning is a run Agent Desk stopped polling while the service still
+	// worked on it; Check again polls it, never reruns it.
 	RunStillRunning = "still running"
 )
 
-// CanCheckAgain reports whether a past run may still have a result on the
-// service to fetch: it was still going when last seen and has the id to
-// poll.
+// CanCheckAgain reports whether a past run may still have a result to fetch.
 func CanCheckAgain(r storage.Run) bool {
 	return (r.Status == RunStillRunning || r.Status == RunRunning) && r.ResponseID != ""
 }
@@ -48,9 +45,8 @@ func (e *FormError) Error() string {
 	return lang.L("Some answers need your attention before the agent can run.")
 }
 
-// Runner runs image, text and video agents. A run belongs to the runner and
-// the app, not to the screen that started it: the user may leave, and the
-// result still lands in history. Closing the app stops waiting for it.
+// Runner runs image, text and video agents. Runs belong to the app, not the
+// screen, so a result still lands in history after the user leaves.
 type Runner struct {
 	app *App
 
@@ -71,23 +67,18 @@ func (r *Runner) Active(agentID client.ID) *ActiveRun {
 	return r.active[agentID]
 }
 
-// RunProgress is a run as its screen shows it, while it goes and once it
-// has ended.
+// RunProgress is a run as its screen shows it.
 type RunProgress struct {
 	Started time.Time
-	// WaitingUntil is when the service said it would take the run again
-	// (after a 429): the screen counts down to it. Zero, or past, when the
-	// service asked for no wait.
+	// WaitingUntil is when the service will take the run again after a 429.
 	WaitingUntil time.Time
-	// Done says the run has ended and its result is saved: Run, Err and
-	// Took are then final.
+	// Done says the run has ended and its result is saved.
 	Done bool
 	// Run is the run as kept in history.
 	Run Run
 	// Err is what ended the run (nil when it completed).
 	Err error
-	// SaveErr says the run could not be written to history; the result is
-	// still shown.
+	// SaveErr says the run could not be written to history.
 	SaveErr error
 	// Took is how long the run lasted.
 	Took time.Duration
@@ -112,24 +103,20 @@ func newActiveRun(agent client.Agent, cancel context.CancelFunc, run Run) *Activ
 // State is the run's progress, and its changes.
 func (ar *ActiveRun) State() live.Observable[RunProgress] { return ar.state }
 
-// Done is closed when the run has ended and its result is saved (for
-// callers that wait, not watch).
+// Done is closed when the run has ended and its result is saved.
 func (ar *ActiveRun) Done() <-chan struct{} { return ar.done }
 
 // Cancel stops waiting for the run.
 func (ar *ActiveRun) Cancel() { ar.cancel() }
 
-// Result is the run as kept in history and the error that ended it (nil
-// when it completed). Final once Done is closed.
+// Result is the run as kept and the error that ended it; final once Done is closed.
 func (ar *ActiveRun) Result() (Run, error) {
 	p := ar.state.Get()
 	return p.Run, p.Err
 }
 
-// Start checks the answers, remembers them for next time, and runs the
-// agent in the background (waiting on the service, then polling past its
-// 100-second cap). A *FormError comes back when answers must be fixed
-// first; the run is then not started.
+// Start checks the answers, remembers them, and runs the agent in the
+// background; a *FormError means nothing was started.
 func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []client.ID) (*ActiveRun, error) {
 	if agent.Type == client.AgentChat {
 		return nil, say(func() string { return lang.L("chat agents are run from a chat") })
@@ -181,9 +168,7 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 	return ar, nil
 }
 
-// CheckAgain looks on the service for the result of a past run that was
-// still going (see CanCheckAgain): it polls the execution, as long as a
-// run is waited for, and never sends it again.
+// CheckAgain polls a past still-running run for its result; it never sends it again.
 func (r *Runner) CheckAgain(agent client.Agent, run storage.Run) (*ActiveRun, error) {
 	if !CanCheckAgain(run) {
 		return nil, say(func() string { return lang.L("this run has no result left to look for") })
@@ -218,15 +203,13 @@ func errAlreadyRunning() error {
 	return say(func() string { return lang.L("this agent is already running; wait for it or cancel it") })
 }
 
-// lookError is a failure to look for a past run's result; the run itself
-// may still finish on the service.
+// lookError is a failure to look for a past run's result; the run itself may still finish.
 type lookError struct{ err error }
 
 func (e *lookError) Error() string { return e.err.Error() }
 func (e *lookError) Unwrap() error { return e.err }
 
-// rateLimited publishes that the service asked to wait, for the screen's
-// countdown (0: no wait).
+// rateLimited publishes the service's wait for the screen's countdown.
 func (ar *ActiveRun) rateLimited(wait time.Duration) {
 	var until time.Time
 	if wait > 0 {
@@ -257,8 +240,7 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 	case errors.As(err, &look):
 		run.Status, run.Error = RunStillRunning, lang.L("{{.Why}} The agent may have finished on the service: use Check again later.", map[string]any{"Why": Describe(look.err)})
 	case closing && (exec == nil || !exec.Terminal()):
-		// Agent Desk is closing, not the user cancelling: history keeps the
-		// run as it was last seen (with its id when known), to check again.
+		// Closing, not cancelling: keep the run as last seen, to check again.
 		run.Status, run.Error = before.Run.Status, before.Run.Error
 	case errors.Is(err, client.ErrStillRunning), errors.Is(err, context.Canceled) && exec != nil && !exec.Terminal():
 		// The service has the run; stopping to wait does not stop it.
@@ -287,8 +269,7 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 		}
 	}
 
-	// No longer active before it is told to be done: whoever hears it may
-	// run the agent again at once.
+	// Inactive before Done: whoever hears it may run the agent again at once.
 	r.mu.Lock()
 	delete(r.active, ar.Agent.ID)
 	r.mu.Unlock()
@@ -313,8 +294,7 @@ func (svc *Runs) List(ctx context.Context, agentID client.ID) ([]storage.Run, er
 	return a.db.Runs(ctx, a.AccountID(), string(agentID), 100)
 }
 
-// IsMediaOutput reports whether a run's output is the address of a file
-// (an image or a video) rather than text.
+// IsMediaOutput reports whether a run's output is a file address rather than text.
 func IsMediaOutput(agentType, output string) bool {
 	if agentType != client.AgentImage && agentType != client.AgentVideo {
 		return false
@@ -323,60 +303,42 @@ func IsMediaOutput(agentType, output string) bool {
 	return strings.HasPrefix(o, "http://") || strings.HasPrefix(o, "https://")
 }
 
-// What one image or video output may weigh when Agent Desk fetches it. A
-// run's output is an address the service gave; whatever is there must not
-// fill the disk, so a download stops at these sizes with a plain message.
+// Caps on a downloaded output: an address the service gave must not fill the disk.
 const (
-	// MaxImageOutputBytes caps a picture an agent made (50 MB): agents'
-	// pictures weigh a few megabytes, so anything far larger is a mistake
-	// or an attack, and the window could not show it anyway.
+	// MaxImageOutputBytes caps a picture an agent made.
 	MaxImageOutputBytes int64 = 50_000_000
-	// MaxVideoOutputBytes caps a video (500 MB): several minutes of HD
-	// video fit, while a download that never ends stops here instead of
-	// filling the disk.
+	// MaxVideoOutputBytes caps a video.
 	MaxVideoOutputBytes int64 = 500_000_000
 )
 
-// outputProgressGap is the shortest time between two progress reports of
-// one download: about 20 a second, enough for a counter people read.
+// outputProgressGap is the shortest time between two progress reports.
 const outputProgressGap = 50 * time.Millisecond
 
-// Output is the local copy of an image or video output and what it really
-// is. Its kind comes from the file's first bytes, never from its address:
-// an address ending in ".exe" gives a file that is only ever saved.
+// Output is the local copy of an output. Its kind comes from the file's first
+// bytes, never from its address.
 type Output struct {
-	// Path is the copy on this computer. Its extension is the one Kind
-	// goes by (none for safe.Other), so a viewer it is handed to reads it
-	// as what it is.
+	// Path is the local copy; its extension is Kind's, so a viewer reads it as what it is.
 	Path string
-	// Kind is what the file is; only safe.Openable kinds may be opened
-	// with the computer's own viewer or player.
+	// Kind is what the file is; only safe.Openable kinds go to the system viewer.
 	Kind safe.Kind
 	// Ext is the extension Kind goes by ("" for safe.Other).
 	Ext string
 	// Size is the file's size in bytes.
 	Size int64
-	// NotShown, for a picture, says why it is not shown in the window
-	// (a *PictureError: too many pixels to decode safely, or unreadable);
-	// nil when it may be shown.
+	// NotShown, for a picture, says why it is not shown (a *PictureError).
 	NotShown error
 }
 
-// FileName suggests a name for saving this output: the last part of its
-// address made safe (safe.FileName), with the extension of what the file
-// really is.
+// FileName suggests a safe name for saving this output, with its real extension.
 func (o Output) FileName(agentType, url string) string {
 	return outputFileName(agentType, url, o.Ext)
 }
 
-// ErrAgentInactive refuses to run an agent the service says is switched
-// off: it would refuse the run, or worse, charge for a run of an agent its
-// owners took out of use.
+// ErrAgentInactive refuses to run a switched-off agent: never pay for a run
+// its owners took out of use.
 var ErrAgentInactive = errors.New("the agent is switched off")
 
-// OutputTooLargeError says an output was larger than Agent Desk downloads
-// (MaxImageOutputBytes, MaxVideoOutputBytes): the download stopped and
-// nothing of it was kept.
+// OutputTooLargeError says an output exceeded its cap; nothing of it was kept.
 type OutputTooLargeError struct {
 	// Limit is the cap that was reached, in bytes.
 	Limit int64
@@ -388,9 +350,7 @@ func (e *OutputTooLargeError) Error() string {
 	return fmt.Sprintf("output over the %d-byte download limit", e.Limit)
 }
 
-// outputLimit is the cap for an output of an agent of agentType whose
-// content is of kind k: pictures (by agent or by content) get the picture
-// cap, anything else the video cap.
+// outputLimit is the picture cap for pictures, else the video cap.
 func outputLimit(agentType string, k safe.Kind) int64 {
 	if agentType == client.AgentImage || k == safe.Image {
 		return MaxImageOutputBytes
@@ -398,8 +358,7 @@ func outputLimit(agentType string, k safe.Kind) int64 {
 	return MaxVideoOutputBytes
 }
 
-// outputWriter passes a download on to its file, counting the bytes (for
-// progress and the cap) and keeping the first ones to tell what the file is.
+// outputWriter counts a download's bytes and keeps the first ones to tell its kind.
 type outputWriter struct {
 	w         io.Writer
 	agentType string
@@ -438,8 +397,6 @@ func (w *outputWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// sniff decides what the file is from the bytes kept so far (all of it,
-// for a file shorter than safe.SniffLen).
 func (w *outputWriter) sniff() {
 	if w.sniffed {
 		return
@@ -449,8 +406,7 @@ func (w *outputWriter) sniff() {
 	w.head = nil
 }
 
-// outputDst is where a download goes before it is kept: a file in the
-// cache, or a session copy when there is no cache.
+// outputDst is where a download goes before it is kept.
 type outputDst interface {
 	io.Writer
 	// commit keeps the file with extension ext and returns its path.
@@ -468,11 +424,8 @@ func (d cacheDst) Write(b []byte) (int, error)       { return d.p.Write(b) }
 func (d cacheDst) commit(ext string) (string, error) { return d.p.Commit(d.key, ext) }
 func (d cacheDst) abort()                            { d.p.Abort() }
 
-// sessionDst is a copy kept for this session only, when the downloads
-// cache could not be opened. It is written in Agent Desk's own cache
-// folder (the system's shared temporary folder only when that folder does
-// not exist), under names no one can guess or prepare beforehand (the
-// extension is the only part not random), readable by the user only.
+// sessionDst is a session-only copy when the cache could not be opened: in
+// Agent Desk's cache folder, under unguessable names, readable by the user only.
 type sessionDst struct {
 	dir string
 	f   *os.File
@@ -507,8 +460,7 @@ func (d *sessionDst) abort() {
 	os.Remove(d.f.Name())
 }
 
-// sessionDir is where session copies go: Agent Desk's cache folder when it
-// exists (it is the user's only), else the system's temporary folder.
+// sessionDir is Agent Desk's cache folder when it exists, else the system's temp folder.
 func (a *App) sessionDir() string {
 	if dir := a.paths.Cache; dir != "" {
 		if info, err := os.Stat(dir); err == nil && info.IsDir() {
@@ -559,11 +511,8 @@ func inspectOutput(path string) (Output, error) {
 	return out, nil
 }
 
-// CheckPictureFile reads a picture file's header and refuses one Agent
-// Desk does not show (only PNG, JPEG, GIF and WebP) or that has more than
-// MaxPicturePixels (CheckPictureSize): the window decodes a picture whole,
-// and a file of a few hundred kilobytes can claim to be gigabytes once
-// decoded.
+// CheckPictureFile refuses a picture Agent Desk does not show or with more
+// than MaxPicturePixels: a small file can decode to gigabytes.
 func CheckPictureFile(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -573,13 +522,9 @@ func CheckPictureFile(path string) error {
 	return CheckPictureSize(bufio.NewReader(f))
 }
 
-// FetchOutputFile returns the local copy of an image or video output and
-// what it really is, downloading it once into the downloads cache. The
-// file's kind and extension come from its first bytes (safe.Sniff), never
-// from the address; the download stops beyond MaxImageOutputBytes (for
-// image agents and pictures) or MaxVideoOutputBytes, and when ctx ends.
-// progress, when not nil, hears the bytes received so far. The client
-// sends the API key only to the service's own host.
+// FetchOutputFile returns the local copy of an output and what it really is,
+// downloading it once into the cache. Kind comes from the bytes, never the
+// address; the download stops past its cap. The key goes only to its origin.
 func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, progress func(received int64)) (Output, error) {
 	a := svc.a
 	url = strings.TrimSpace(url)
@@ -598,8 +543,7 @@ func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, pro
 	w := &outputWriter{w: dst, agentType: agentType, progress: progress}
 	if _, err := a.Client().Download(ctx, url, w); err != nil {
 		dst.abort()
-		// The cap's own words, without the client's "GET …: download
-		// interrupted" around them.
+		// The cap's own words, without the client's wrapping.
 		var big *OutputTooLargeError
 		if errors.As(err, &big) {
 			return Output{}, big
@@ -618,8 +562,7 @@ func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, pro
 	return out, nil
 }
 
-// FetchOutput returns the path of the local copy of an image or video
-// output (FetchOutputFile), for callers that need only the file.
+// FetchOutput returns the path of an output's local copy.
 func (svc *Runs) FetchOutput(ctx context.Context, url string) (string, error) {
 	a := svc.a
 	out, err := a.Runs().FetchOutputFile(ctx, "", url, nil)
@@ -648,24 +591,19 @@ func (svc *Runs) SaveOutput(ctx context.Context, url string, w io.Writer) error 
 
 // OutputState is the download of an output as its screen shows it.
 type OutputState struct {
-	// Loading says the file is on its way; Received counts its bytes so
-	// far (the service does not say how many will come).
+	// Loading says the file is on its way; the total size is unknown.
 	Loading  bool
 	Received int64
-	// Loaded says the local copy is ready: Output says where it is and
-	// what it really is.
+	// Loaded says the local copy is ready in Output.
 	Loaded bool
 	Output Output
 	// Err is why the download failed (nil when it did not).
 	Err error
-	// Cancelled says the download was stopped (Cancel, or Agent Desk
-	// closing) before it ended; Retry starts it again.
+	// Cancelled says the download was stopped before it ended.
 	Cancelled bool
 }
 
-// OutputDownload fetches one output's local copy in the background
-// (FetchOutputFile), with progress. It belongs to the app: closing the app
-// stops it. Cancel stops it; Retry starts it again.
+// OutputDownload fetches an output's local copy in the background; closing the app stops it.
 type OutputDownload struct {
 	a         *App
 	agentType string
@@ -674,8 +612,7 @@ type OutputDownload struct {
 	job       live.Newest
 }
 
-// OutputFile starts fetching the local copy of an output of an agent of
-// agentType (FetchOutputFile) in the background, from now on.
+// OutputFile starts fetching an output's local copy in the background.
 func (svc *Runs) OutputFile(agentType, url string) *OutputDownload {
 	a := svc.a
 	d := &OutputDownload{a: a, agentType: agentType, url: url, state: live.NewState(OutputState{})}
@@ -745,11 +682,8 @@ func (svc *Runs) SaveOutputTo(url string, w io.WriteCloser) live.Observable[Load
 	return l
 }
 
-// OutputFileName suggests a name for saving an output not fetched yet:
-// the last part of its address made safe (safe.FileName: no folders, no
-// "..", no hidden or direction-changing characters, no names Windows
-// refuses), with the extension its agent type makes (.png for pictures,
-// .mp4 for videos). Once fetched, Output.FileName knows the real one.
+// OutputFileName suggests a safe name for saving an output not fetched yet,
+// with its agent type's extension.
 func OutputFileName(agentType, url string) string {
 	ext := ".txt"
 	switch agentType {
@@ -762,8 +696,7 @@ func OutputFileName(agentType, url string) string {
 }
 
 func outputFileName(agentType, url, ext string) string {
-	// File names for a result whose address names none, in the
-	// language in use.
+	// Names for a result whose address names none.
 	fallback := lang.L("output")
 	switch agentType {
 	case client.AgentImage:
@@ -787,15 +720,13 @@ func outputFileName(agentType, url, ext string) string {
 	return safe.FileName(u[strings.LastIndex(u, "/")+1:], ext, fallback)
 }
 
-// cacheKey is where an output is kept in the cache: a hash of its address.
-// No part of the address names the file; its extension comes from what it
-// is (Pending.Commit).
+// cacheKey is a hash of the output's address, so no part of it names the file.
 func cacheKey(url string) string {
 	sum := sha256.Sum256([]byte(url))
 	return "output-" + hex.EncodeToString(sum[:12])
 }
 
-// Runs are the account's runs of image, text and video agents, and what they made (App.Runs).
+// Runs are the account's agent runs and their outputs (App.Runs).
 type Runs struct{ a *App }
 
 // Runs is the account's runs.

@@ -20,12 +20,10 @@ import (
 )
 
 // UploadConfirmAbove is how many files one drop may hold before the user is
-// asked first (with the count and total size), so that a folder dropped by
-// mistake does not send thousands of files.
+// asked, so a folder dropped by mistake does not send thousands.
 const UploadConfirmAbove = 50
 
-// UploadConcurrency is how many files of one App are sent at the same time:
-// enough to keep the line busy, few enough not to swamp a slow connection.
+// UploadConcurrency is how many files of one App are sent at once.
 const UploadConcurrency = 3
 
 // UploadState is where one file of the upload queue is.
@@ -49,12 +47,9 @@ type PlannedFile struct {
 	Path string
 	Name string
 	Size int64
-	// Problem, when not empty, says in plain words why the file cannot be
-	// sent (unreadable, empty, a link out of the dropped folder); it is
-	// queued as a failed upload so the user sees it.
+	// Problem says why the file cannot be sent; it is queued as failed so the user sees it.
 	Problem string
-	// root is the real path of what was dropped (the folder a file was
-	// found in): a retry checks again that the file is still inside it.
+	// root is the real path of what was dropped: a retry checks the file is still inside.
 	root string
 }
 
@@ -62,37 +57,27 @@ type PlannedFile struct {
 type UploadPlan struct {
 	Files      []PlannedFile
 	TotalBytes int64
-	// Skipped counts hidden files and folders left out, and links that
-	// loop back to a folder already walked.
+	// Skipped counts hidden entries left out and links looping back.
 	Skipped int
 }
 
-// NeedsConfirm reports whether the user should be asked before sending
-// (more than UploadConfirmAbove files).
+// NeedsConfirm reports whether the user should be asked before sending.
 func (p UploadPlan) NeedsConfirm() bool { return len(p.Files) > UploadConfirmAbove }
 
-// PlanUpload walks the dropped or picked paths: files are taken as they are,
-// folders are walked (hidden entries skipped, symbolic links followed once,
-// loops detected), and files that cannot be read are kept with a Problem.
-// A link inside a dropped folder is followed only while it stays inside
-// that folder: one that leads out of it (to ~/.ssh, /etc, another user's
-// files) is kept with a Problem and never read, so a folder someone else
-// prepared cannot make Agent Desk send more than the user dropped. A link
-// dropped itself is followed, wherever it leads: the user chose it.
-// It reads only file metadata, never content.
+// PlanUpload walks the dropped or picked paths, reading only metadata. A link
+// inside a dropped folder is followed only while it stays inside it, so a
+// folder someone prepared cannot send more than the user dropped; a link
+// dropped itself is followed: the user chose it.
 func PlanUpload(paths []string) UploadPlan {
 	return planUpload(paths, "")
 }
 
-// outsideProblem is the Problem of a link that leads out of the folder it
-// was found in.
 func outsideProblem() string {
 	return lang.L("This is a shortcut to something outside the folder you dropped, so it is not sent.")
 }
 
-// planUpload is PlanUpload; when within is not empty, every path must also
-// lead to something inside that folder (the real path of the folder it was
-// first dropped with), for a retry of one file of a drop.
+// planUpload is PlanUpload; a non-empty within confines every path to that
+// folder, for a retry of one file of a drop.
 func planUpload(paths []string, within string) UploadPlan {
 	var plan UploadPlan
 	seen := map[string]bool{} // real paths of folders walked and files taken
@@ -114,8 +99,7 @@ func planUpload(paths []string, within string) UploadPlan {
 		}
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {
-			// A link loop makes Stat fail above; anything else here is
-			// unreadable.
+			// A link loop fails Stat above; anything else is unreadable.
 			plan.add(PlannedFile{Path: path, Name: name, Problem: fileProblem(err), root: root})
 			return
 		}
@@ -227,15 +211,12 @@ func (u Upload) Settled() bool {
 
 // UploadsState is an upload queue as a screen shows it.
 type UploadsState struct {
-	// Items are the uploads in the order they were added. An upload that
-	// did not change keeps its pointer from one snapshot to the next, so a
-	// view redraws only the ones that did. Never modify them.
+	// Items are the uploads in order; an unchanged one keeps its pointer so
+	// a view redraws only what changed. Never modify them.
 	Items []*Upload
-	// Done counts the uploads finished since the queue was made: a screen
-	// listing the stored files loads them again when it grows.
+	// Done counts uploads finished; a file list reloads when it grows.
 	Done int
-	// Linked is the service's answer to the newest link of an uploaded
-	// file to the queue's agent (its counts say how many files are ready).
+	// Linked is the service's answer to the newest link to the queue's agent.
 	Linked *client.AgentFiles
 }
 
@@ -268,11 +249,8 @@ type UploadOptions struct {
 	progressGap time.Duration
 }
 
-// Uploads is an upload queue: the chips of a chat, the files tab of an
-// agent and the Files screen each hold one. Files stream from disk, at most
-// UploadConcurrency at a time per App; each can be cancelled and retried.
-// Its goroutines are the app's: closing the app stops them. Screens follow
-// it through State.
+// Uploads is an upload queue, streaming files from disk at most
+// UploadConcurrency at a time per App. Closing the app stops it.
 type Uploads struct {
 	a     *App
 	opts  UploadOptions
@@ -292,16 +270,14 @@ type uploadItem struct {
 	u       Upload
 	shown   *Upload // u as last published; replaced when u changes
 	problem string
-	// root is the real path of the drop the file came with (see
-	// PlannedFile.root).
+	// root: see PlannedFile.root.
 	root     string
 	cancel   context.CancelFunc
 	lastEmit time.Time
 	run      int // bumps on every start, so a stale run's result is ignored
 }
 
-// ErrOffline is returned by Start when the service cannot be reached: nothing
-// was queued.
+// ErrOffline is returned by Start when the service cannot be reached: nothing was queued.
 var ErrOffline = say(func() string {
 	return lang.L("Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then try again")
 })
@@ -325,9 +301,8 @@ func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
 // published at most about 20 times a second per file.
 func (q *Uploads) State() live.Observable[UploadsState] { return q.state }
 
-// publish makes what changed in the queue its new snapshot. The snapshot is
-// built under the state's lock, so snapshots from several goroutines are
-// published in the order of the changes they show.
+// publish builds the snapshot under the state's lock, so snapshots go out in
+// the order of their changes.
 func (q *Uploads) publish() {
 	q.state.Update(func(UploadsState) UploadsState {
 		q.mu.Lock()
@@ -372,10 +347,8 @@ func (q *Uploads) Pending() bool { return q.state.Get().Pending() }
 // FileIDs are the ids of the finished uploads, in order.
 func (q *Uploads) FileIDs() []client.ID { return q.state.Get().FileIDs() }
 
-// CheckOnline asks the service for its first page of files, so a drop
-// while offline is refused before anything is queued (a false "uploading"
-// would mislead). It also counts the stored files when one page holds them
-// all (stored is -1 otherwise), for the service's limit.
+// CheckOnline refuses a drop while offline before anything is queued (a false
+// "uploading" misleads). stored counts the files when one page holds them all, else -1.
 func (svc *Files) CheckOnline(ctx context.Context) (stored int, err error) {
 	a := svc.a
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -393,13 +366,9 @@ func (svc *Files) CheckOnline(ctx context.Context) (stored int, err error) {
 	return len(p.Data), nil
 }
 
-// roomFor is how many more files the service will store, given how many
-// it holds: the real service keeps at most 30. The interface as first
-// described sets no limit, so it is applied only to a server that has shown
-// it follows the real service (it answered polling on its path, or took an
-// execution with inputs at the root), and never to one holding more
-// already (-1: no limit known). Other servers say so themselves when they
-// refuse, in words Describe passes on.
+// roomFor is how many more files the service will store. The real service's
+// limit applies only to a server shown to follow it, never to one holding
+// more already (-1: unknown); others say so themselves when they refuse.
 func (a *App) roomFor(stored int) int {
 	c := a.Client()
 	real := c != nil && (c.PollPath() == client.PollResponses || c.ExecuteStyle() == client.StyleRoot)
@@ -409,9 +378,8 @@ func (a *App) roomFor(stored int) int {
 	return client.MaxStoredFiles - stored
 }
 
-// Start checks that the service can be reached and queues the plan's files.
-// When it cannot, it returns ErrOffline and queues nothing. Files with a
-// Problem are queued as failed, so the user sees why.
+// Start queues the plan's files, or returns ErrOffline and queues nothing.
+// Files with a Problem are queued as failed.
 func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 	if len(plan.Files) == 0 {
 		return nil, nil
@@ -447,8 +415,7 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 	return ids, nil
 }
 
-// Cancel stops an upload that is waiting or sending; nothing half-sent is
-// kept by the service.
+// Cancel stops an upload; nothing half-sent is kept by the service.
 func (q *Uploads) Cancel(id int64) {
 	q.mu.Lock()
 	changed := q.cancelLocked(id)
@@ -471,8 +438,7 @@ func (q *Uploads) cancelLocked(id int64) bool {
 	return true
 }
 
-// Retry sends a failed or cancelled upload again (re-reading the file from
-// disk, so a file fixed in the meantime goes through).
+// Retry sends a failed or cancelled upload again, re-reading the file.
 func (q *Uploads) Retry(id int64) {
 	q.mu.Lock()
 	it, ok := q.items[id]
@@ -481,9 +447,8 @@ func (q *Uploads) Retry(id int64) {
 		return
 	}
 	if it.u.File == nil {
-		// Read again, and still only inside the folder it was dropped with:
-		// a link out of it stays refused, and a file swapped for such a link
-		// since is refused too.
+		// Still only inside the folder it was dropped with: a file swapped
+		// for a link out of it since is refused too.
 		plan := planUpload([]string{it.u.Path}, it.root)
 		if len(plan.Files) == 1 {
 			it.problem = plan.Files[0].Problem
@@ -574,8 +539,7 @@ func (q *Uploads) prepare(id int64) (job, bool) {
 	return job{ctx: ctx, cancel: cancel, id: id, run: it.run}, true
 }
 
-// launch starts uploads in the order given: slots are taken one after the
-// other, so files are sent top to bottom as the list shows them.
+// launch takes slots in order, so files go top to bottom as listed.
 func (q *Uploads) launch(ids ...int64) {
 	var jobs []job
 	for _, id := range ids {
@@ -675,9 +639,8 @@ func uploadProblem(err error, uploaded bool) string {
 	return Describe(err)
 }
 
-// lockItem locks the queue and returns upload id, or unlocks it and returns
-// nil when the upload is gone or was sent again since run (a retry or a
-// cancel made this run's news stale).
+// lockItem locks the queue and returns the upload, or unlocks and returns nil
+// when a retry or cancel made this run's news stale.
 func (q *Uploads) lockItem(id int64, run int) *uploadItem {
 	q.mu.Lock()
 	it, ok := q.items[id]

@@ -5,8 +5,7 @@ import (
 	"time"
 )
 
-// serviceWait is when the service said it would take requests again (after
-// a 429), so a screen can count down; the zero time when it asked for none.
+// serviceWait is when the service will take requests again after a 429; zero for none.
 type serviceWait struct {
 	mu    sync.Mutex
 	until time.Time

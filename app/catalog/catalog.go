@@ -12,18 +12,15 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 )
 
-// maxListed bounds how many resources or webhooks one search brings in, so
-// a runaway list cannot fill the computer's memory.
+// maxListed bounds one search's resources or webhooks, so a runaway list cannot fill memory.
 const maxListed = 5000
 
-// ResourceTypes are the resource types offered in the filter. The service
-// does not list its types; these are the ones it is known to use, and the
-// filter also takes any other word typed in.
+// ResourceTypes are the types offered in the filter: the service does not
+// list them, and the filter takes any other word.
 var ResourceTypes = []string{"document", "email", "presentation", "prompt", "spreadsheet"}
 
-// Resources finds resources whose title or descriptions contain q (all when
-// q is empty) of the given type ("" for any), following every page the
-// list's meta announces.
+// Resources finds resources matching q (all if empty) of type typ ("" any),
+// following every page.
 func (svc *Catalog) Resources(ctx context.Context, q, typ string) ([]client.Resource, error) {
 	params := client.ListResourcesParams{Q: strings.TrimSpace(q), Type: strings.TrimSpace(typ)}
 	var out []client.Resource
@@ -39,8 +36,7 @@ func (svc *Catalog) Resources(ctx context.Context, q, typ string) ([]client.Reso
 	return out, nil
 }
 
-// WebhookList is the workspace's webhooks in the shape the service answered
-// (Variant is client.WebhooksA or client.WebhooksB).
+// WebhookList is the workspace's webhooks in the variant the service answered.
 type WebhookList struct {
 	Variant  string
 	Webhooks []client.Webhook
@@ -49,10 +45,8 @@ type WebhookList struct {
 // maxTitled bounds how many agents one webhook list looks up by id.
 const maxTitled = 50
 
-// WebhookAgentTitles reads the titles of the agents webhooks belong to, by
-// agent id: the list gives only their ids, so it is one request per agent,
-// four at a time. An agent that cannot be read is left out (its number
-// stays on screen).
+// WebhookAgentTitles reads the titles of the webhooks' agents by id, one
+// request per agent; unreadable agents are left out.
 func (svc *Catalog) WebhookAgentTitles(ctx context.Context, hooks []client.Webhook) map[string]string {
 	var ids []client.ID
 	seen := map[client.ID]bool{}
@@ -86,8 +80,7 @@ func (svc *Catalog) WebhookAgentTitles(ctx context.Context, hooks []client.Webho
 // HasSecrets reports whether the list carries signing secrets (variant B).
 func (l WebhookList) HasSecrets() bool { return l.Variant == client.WebhooksB }
 
-// Webhooks lists every webhook of the workspace, page after page, in
-// whichever variant the service answers.
+// Webhooks lists every webhook of the workspace, in whichever variant the service answers.
 func (svc *Catalog) Webhooks(ctx context.Context) (WebhookList, error) {
 	c := svc.client()
 	var out WebhookList
@@ -125,8 +118,8 @@ func (svc *Catalog) AgentWebhooks(ctx context.Context, agentID client.ID) ([]cli
 	return out, nil
 }
 
-// AddWebhook registers a webhook for an agent. The address must be https,
-// checked before anything is sent (a *client.InputError says what to fix).
+// AddWebhook registers a webhook for an agent; the address must be https,
+// checked before anything is sent.
 func (svc *Catalog) AddWebhook(ctx context.Context, agentID client.ID, url string, active bool) (*client.Webhook, error) {
 	status := client.WebhookActive
 	if !active {
@@ -135,9 +128,8 @@ func (svc *Catalog) AddWebhook(ctx context.Context, agentID client.ID, url strin
 	return svc.client().CreateWebhook(ctx, agentID, client.WebhookParams{URL: url, Method: "POST", Status: status})
 }
 
-// SetWebhookActive turns a webhook on or off. The service has no way to
-// change a webhook, so it is registered again with the other status and
-// the old one deleted; the new record is returned (with a new number).
+// SetWebhookActive turns a webhook on or off. The service cannot change one,
+// so it is registered anew and the old one deleted: the id changes.
 func (svc *Catalog) SetWebhookActive(ctx context.Context, w client.Webhook, active bool) (*client.Webhook, error) {
 	if w.TemplateID == "" {
 		return nil, ErrNoAgent

@@ -10,9 +10,8 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 )
 
-// Hooks are webhooks as a screen lists them: the workspace's, or one
-// agent's. Turning one on or off and deleting one change the list at once,
-// then it is loaded again to show what the service has.
+// Hooks are webhooks as a screen lists them. Changes show at once, then the
+// list reloads to show what the service has.
 type Hooks struct {
 	*live.List[client.Webhook]
 	cat *Catalog
@@ -24,8 +23,7 @@ type Hooks struct {
 	stopTitles context.CancelFunc // ends the reading of titles under way
 }
 
-// NewWebhooks lists the workspace's webhooks, every page, and then the
-// titles of the agents they belong to; nothing is loaded before Reload.
+// NewWebhooks lists the workspace's webhooks and their agents' titles; nothing loads before Reload.
 func (svc *Catalog) NewWebhooks() *Hooks {
 	h := &Hooks{cat: svc, titles: live.NewState[map[string]string](nil)}
 	h.List = live.NewList(svc.run, func(ctx context.Context) ([]client.Webhook, error) {
@@ -38,9 +36,8 @@ func (svc *Catalog) NewWebhooks() *Hooks {
 	return h
 }
 
-// startTitles reads the titles of hooks' agents in the background; the list
-// shows their numbers until the titles come. load is the context of the
-// load that listed hooks: a newer load has cancelled it.
+// startTitles reads the hooks' agents' titles in the background; load is the
+// listing's context, cancelled by a newer load.
 func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -60,8 +57,7 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 	})
 }
 
-// NewAgentWebhooks lists the webhooks of one agent; nothing is loaded
-// before Reload.
+// NewAgentWebhooks lists one agent's webhooks; nothing loads before Reload.
 func (svc *Catalog) NewAgentWebhooks(agentID client.ID) *Hooks {
 	h := &Hooks{cat: svc}
 	h.List = live.NewList(svc.run, func(ctx context.Context) ([]client.Webhook, error) {
@@ -84,8 +80,7 @@ func (h *Hooks) readTitles(ctx context.Context, hooks []client.Webhook) {
 	got := h.cat.WebhookAgentTitles(ctx, hooks)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	// A newer load or another account cancelled ctx (Clear takes the same
-	// lock, so no title lands after it).
+	// Superseded (Clear takes the same lock, so no title lands after it).
 	if ctx.Err() != nil {
 		return
 	}
@@ -99,8 +94,7 @@ func (h *Hooks) readTitles(ctx context.Context, hooks []client.Webhook) {
 	})
 }
 
-// Clear forgets the webhooks and the agents' titles (another account
-// became active).
+// Clear forgets the webhooks and titles.
 func (h *Hooks) Clear() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -113,9 +107,8 @@ func (h *Hooks) Clear() {
 	}
 }
 
-// SetActive turns a webhook on or off (see SetWebhookActive): the list
-// shows the new record at once, and is loaded again whatever happened, so
-// a switch never shows what the service does not have.
+// SetActive turns a webhook on or off, then reloads whatever happened, so a
+// switch never shows what the service does not have.
 func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) error {
 	nw, err := h.cat.SetWebhookActive(ctx, w, active)
 	if nw != nil {
@@ -134,8 +127,7 @@ func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) er
 	return err
 }
 
-// Delete removes a webhook: it leaves the list at once, which is then
-// loaded again (also after a failure).
+// Delete removes a webhook from the list at once, then reloads.
 func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
 	err := h.cat.DeleteWebhook(ctx, id)
 	if err == nil {
@@ -145,21 +137,17 @@ func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
 	return err
 }
 
-// Add registers a webhook for an agent (see AddWebhook) and loads the list
-// again, also after a failure.
+// Add registers a webhook for an agent and reloads, also after a failure.
 func (h *Hooks) Add(ctx context.Context, agentID client.ID, url string, active bool) error {
 	_, err := h.cat.AddWebhook(ctx, agentID, url, active)
 	h.Reload()
 	return err
 }
 
-// ResourcesPause is how long typing in the resources' search rests before
-// the search is sent, so that typing a word sends one request, not one a
-// letter.
+// ResourcesPause is how long typing rests before a resource search is sent.
 const ResourcesPause = 300 * time.Millisecond
 
-// ResourceSearch is the resources the Resources screen finds: a List whose
-// load runs the search last asked for.
+// ResourceSearch is a List of resources loading the search last asked for.
 type ResourceSearch struct {
 	*live.List[client.Resource]
 	typing *live.Debouncer // FindSoon's wait for typing to rest
@@ -167,8 +155,7 @@ type ResourceSearch struct {
 	q, typ string
 }
 
-// NewResourceSearch finds resources with Find or FindSoon; nothing is
-// loaded before.
+// NewResourceSearch finds resources with Find or FindSoon.
 func (svc *Catalog) NewResourceSearch() *ResourceSearch {
 	r := &ResourceSearch{}
 	r.List = live.NewList(svc.run, func(ctx context.Context) ([]client.Resource, error) {
@@ -179,16 +166,14 @@ func (svc *Catalog) NewResourceSearch() *ResourceSearch {
 	return r
 }
 
-// Find searches at once for resources whose title or descriptions contain
-// q (all when q is empty) of the type typ ("" for any).
+// Find searches now for resources matching q (all if empty) of type typ ("" any).
 func (r *ResourceSearch) Find(q, typ string) {
 	r.set(q, typ)
 	r.typing.Cancel()
 	r.Reload()
 }
 
-// FindSoon is Find once typing rests for ResourcesPause: each call
-// replaces the search before, so only the last is sent.
+// FindSoon is Find once typing rests; only the last call is sent.
 func (r *ResourceSearch) FindSoon(q, typ string) {
 	r.set(q, typ)
 	r.typing.Trigger()

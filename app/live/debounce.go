@@ -5,9 +5,8 @@ import (
 	"time"
 )
 
-// Debouncer runs fn once input has been quiet for delay: typing a draft
-// triggers it on every key, the disk sees one write per pause. It is the one
-// way Agent Desk waits for a pause (drafts, the window's size, searches).
+// Debouncer runs fn once input has been quiet for delay: one write per pause,
+// not per key. Agent Desk's one way to wait for a pause.
 type Debouncer struct {
 	delay time.Duration
 	fn    func()
@@ -52,8 +51,7 @@ func (d *Debouncer) fire() {
 	d.fn()
 }
 
-// Flush runs fn now if a call is waiting, and returns when any call in
-// progress is done.
+// Flush runs a waiting call now and waits for one in progress.
 func (d *Debouncer) Flush() {
 	d.mu.Lock()
 	if d.timer != nil {

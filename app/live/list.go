@@ -4,26 +4,20 @@ import "context"
 
 // ListState is a list a screen shows as the service last gave it.
 type ListState[T any] struct {
-	// Items are what the last load that finished gave (shared between
-	// snapshots: never modify them).
+	// Items are the last finished load's, shared between snapshots: never modify.
 	Items []T
 	// Loading says a load is under way; Items still hold the last ones.
 	Loading bool
-	// Loaded says a load has finished at least once (an empty list is then
-	// really empty, not unknown).
+	// Loaded says a load finished, so an empty list is really empty.
 	Loaded bool
-	// Err is why the last load failed (nil when it did not); Items keep
-	// what was shown before, or what the load read before it failed.
+	// Err is why the last load failed; Items keep what was shown or read.
 	Err error
-	// Incomplete says the last load stopped at Err after reading Items:
-	// the list shows what it has, and more may exist.
+	// Incomplete says the last load stopped at Err; more may exist.
 	Incomplete bool
 }
 
-// List loads a list in the background and publishes it as ListState. Only
-// the newest load is published: a slower, older one that finishes later is
-// dropped, so the screen never goes back to stale items. Its goroutines
-// belong to the app: Close cancels and waits for them.
+// List loads a list in the background. Only the newest load is published, so
+// the screen never goes back to stale items. Close cancels and waits for it.
 type List[T any] struct {
 	*State[ListState[T]]
 	run  Runner
@@ -61,8 +55,7 @@ func (l *List[T]) Reload() {
 			s.Err = err
 			s.Incomplete = err != nil && len(items) > 0
 			if err == nil || s.Incomplete {
-				// pages read before a failure are kept: never all or
-				// nothing
+				// pages read before a failure are kept
 				s.Items, s.Loaded = items, true
 			}
 			return s
@@ -70,15 +63,13 @@ func (l *List[T]) Reload() {
 	})
 }
 
-// Change publishes edit(items) at once, for a change the user just made
-// (a deleted row disappears before the next load). edit must return a new
-// slice, not modify its argument.
+// Change publishes edit(items) at once, for a change the user just made; edit
+// must return a new slice.
 func (l *List[T]) Change(edit func([]T) []T) {
 	l.Update(func(s ListState[T]) ListState[T] { s.Items = edit(s.Items); return s })
 }
 
-// Drop publishes the items without those gone reports, at once (a row the
-// user deleted disappears before the next load).
+// Drop publishes the items without those gone reports, at once.
 func (l *List[T]) Drop(gone func(T) bool) {
 	l.Change(func(items []T) []T {
 		out := make([]T, 0, len(items))
@@ -91,8 +82,7 @@ func (l *List[T]) Drop(gone func(T) bool) {
 	})
 }
 
-// Clear forgets the items (another account became active) and stops a
-// load under way.
+// Clear forgets the items and stops a load under way.
 func (l *List[T]) Clear() {
 	l.job.Stop()
 	l.Set(ListState[T]{})

@@ -5,22 +5,18 @@ package live
 
 import "sync"
 
-// Observable is the one way a screen hears of what it shows: it reads an
-// immutable snapshot with its version, and subscribes to hear that a newer
-// version exists. views/kit binds it to widgets (kit.Bind).
+// Observable is how a screen hears of what it shows: an immutable snapshot
+// with its version, and news of newer ones (kit.Bind).
 type Observable[T any] interface {
-	// Snapshot is the current value and its version; the value is never
-	// changed after it was published, so readers need no lock.
+	// Snapshot is the value and its version; published values never change, so no lock.
 	Snapshot() (T, uint64)
-	// Subscribe calls changed, on the goroutine that published, each time
-	// a new version is published; it must only schedule work. cancel ends
-	// the subscription.
+	// Subscribe calls changed on the publishing goroutine for each new
+	// version; it must only schedule work.
 	Subscribe(changed func()) (cancel func())
 }
 
-// State is an Observable the app publishes into. Writers replace the value
-// whole and share what did not change (a page of agents is not copied to
-// change a flag), never mutate a published value.
+// State is an Observable the app publishes into: values are replaced whole,
+// sharing what did not change, never mutated.
 type State[T any] struct {
 	mu      sync.Mutex
 	value   T
@@ -48,9 +44,8 @@ func (s *State[T]) Get() T {
 // Set publishes v.
 func (s *State[T]) Set(v T) { s.Update(func(T) T { return v }) }
 
-// Update publishes change(current); change runs under the state's lock, so
-// updates from several goroutines never lose one another. It returns the
-// published value.
+// Update publishes change(current) under the lock, so concurrent updates
+// never lose one another.
 func (s *State[T]) Update(change func(T) T) T {
 	s.mu.Lock()
 	s.value = change(s.value)
@@ -84,8 +79,7 @@ func (s *State[T]) Subscribe(changed func()) (cancel func()) {
 	}
 }
 
-// Subscribers is how many subscriptions are live: a conversation no screen
-// follows any more can be let go.
+// Subscribers is how many subscriptions are live, so an unfollowed conversation can go.
 func (s *State[T]) Subscribers() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

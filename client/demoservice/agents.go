@@ -24,11 +24,8 @@ type Agent struct {
 	CreatedBy       int64      `json:"created_by"`
 }
 
-// Question is one input definition of an agent. Type is select, number or
-// array as the interface shows them, or one of the types real agents carry
-// (real-service.md): text, textarea, date, boolean, multiselect (options
-// comma-separated in Description), file and object; any other type is
-// accepted as free text.
+// Question is one input of an agent: the interface's types or those real
+// agents carry (real-service.md); any other is free text.
 type Question struct {
 	Type        string   `json:"type"`
 	Name        string   `json:"name"`
@@ -43,8 +40,7 @@ type Question struct {
 	Placeholder string `json:"placeholder,omitempty"`
 }
 
-// Question types beyond the interface's select, number and array, as real
-// agents carry them.
+// Question types beyond the interface's, as real agents carry them.
 const (
 	QuestionText        = "text"
 	QuestionTextarea    = "textarea"
@@ -55,8 +51,7 @@ const (
 	QuestionObject      = "object"
 )
 
-// MarshalJSON writes options on every select question, [] when it has
-// none (a misconfigured agent), and on no other question.
+// MarshalJSON writes options on select questions only, [] when it has none.
 func (q Question) MarshalJSON() ([]byte, error) {
 	type plain Question
 	if q.Type != "select" {
@@ -74,14 +69,12 @@ func (q Question) MarshalJSON() ([]byte, error) {
 }
 
 // inactiveMessage is the refusal of a run of an agent with active 0.
-//
 // Assumption: the real service refuses such a run as a bad request (400;
 // 422 in the spec reading) with this kind of message; neither document
 // shows it.
 const inactiveMessage = "This agent is switched off and cannot be run."
 
-// refuseInactive answers the refusal of a run of a switched-off agent and
-// reports whether it did.
+// refuseInactive refuses a run of a switched-off agent, reporting whether it did.
 func refuseInactive(w http.ResponseWriter, r *http.Request, a *Agent) bool {
 	if a.Active != 0 {
 		return false
@@ -117,8 +110,7 @@ func (a *Agent) question(name string) (Question, bool) {
 	return Question{}, false
 }
 
-// lookupAgent finds an agent of the workspace; agents of other workspaces
-// are not found.
+// lookupAgent finds an agent of the workspace only.
 func (s *Service) lookupAgent(ws int64, id int64) (*Agent, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -142,8 +134,7 @@ func (s *Service) agentFromPath(w http.ResponseWriter, r *http.Request) (*Agent,
 	return nil, false
 }
 
-// agentBody reads the path's agent, then the JSON body, as every write to
-// an agent does; on failure it has answered.
+// agentBody reads the path's agent and the JSON body; on failure it has answered.
 func (s *Service) agentBody(w http.ResponseWriter, r *http.Request) (*Agent, map[string]any, bool) {
 	a, ok := s.agentFromPath(w, r)
 	if !ok {
@@ -190,8 +181,7 @@ func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, a)
 }
 
-// matchesText reports whether the lower-case query occurs in any field,
-// ignoring case.
+// matchesText reports whether the lower-case query occurs in any field, ignoring case.
 func matchesText(q string, fields ...string) bool {
 	for _, f := range fields {
 		if strings.Contains(strings.ToLower(f), q) {

@@ -44,9 +44,8 @@ type completion struct {
 func tokensOf(s string) int { return (len(s) + 3) / 4 }
 
 // chatCompletions answers POST /agents/{id}/openai/chat/completions for chat
-// agents. In the real reading every error here takes the chat-completions
-// error shape (the guard sets the style), system messages are welcome and
-// any model name is accepted.
+// agents; in the real reading errors take the chat-completions shape, system
+// messages and any model name are accepted.
 func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.agentFromPath(w, r)
 	if !ok || refuseInactive(w, r, a) {

@@ -18,9 +18,8 @@ const (
 	ModeChatCompletions = "chat-completions"
 )
 
-// Execution statuses. A run that ended well is StatusCompleted inside the
-// service and in streams; the real reading shows it as StatusSucceeded when
-// polled or answered after waiting.
+// Execution statuses. A finished run is StatusCompleted internally and in
+// streams; the real reading shows StatusSucceeded when polled or waited for.
 const (
 	StatusStarting  = "starting"
 	StatusRunning   = "running"
@@ -44,8 +43,7 @@ type Message struct {
 	Content string `json:"content"`
 }
 
-// ExecutionRecord is a read-only snapshot of one execution the service
-// received, for tests and the demo's own inspection.
+// ExecutionRecord is a read-only snapshot of one execution received.
 type ExecutionRecord struct {
 	ID          int64
 	AgentID     int64
@@ -60,8 +58,7 @@ type ExecutionRecord struct {
 	Output      string   // the whole text produced so far
 	Credits     *float64 // nil while running
 	Error       string   // why a StatusFailed run failed
-	// Stopped is true when the client went away before the run completed;
-	// the service stops generating at that point.
+	// Stopped is true when the client left before completion; generation stopped then.
 	Stopped   bool
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -76,8 +73,7 @@ type execution struct {
 	done      chan struct{} // closed when the progression ends
 }
 
-// failAt is the fragment at which a failing run stops; -1 for a run that
-// completes.
+// failAt is the fragment where a failing run stops; -1 when it completes.
 func (e *execution) failAt() int {
 	if !e.fail {
 		return -1
@@ -86,7 +82,6 @@ func (e *execution) failAt() int {
 }
 
 // recordJSON is the execution response record on the wire.
-//
 // Assumption: error is always present: null (the shown flow), or
 // {"message": ...} on a failed run; input is present on blocking and polled
 // records only.
@@ -103,9 +98,8 @@ type recordJSON struct {
 	TemplateID int64    `json:"template_id"`
 }
 
-// wire renders the record; withInput adds input (blocking and polling
-// answers), succeeded shows a completed run as succeeded (the real reading's
-// polled and blocking answers).
+// wire renders the record; withInput adds input, succeeded shows a completed
+// run as succeeded (the real reading's polled and blocking answers).
 func (e *execution) wire(withInput, succeeded bool) recordJSON {
 	j := recordJSON{
 		ID: e.rec.ID, Status: e.rec.Status, Output: e.rec.Output, Credits: copyFloat(e.rec.Credits),
@@ -145,7 +139,6 @@ type executeRequest struct {
 }
 
 // execute answers POST /agents/{id}/execute in its three modes.
-//
 // Assumption: the real reading's non-stream answer is the spec one,
 // {"template_id": "<id as a string>", "responses": [record]}; its docs show
 // only that clients read responses[0].
@@ -186,9 +179,8 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// answerBlocking waits for the run up to the wait cap and answers with the
-// record as it stands: completed, or still running when the cap passed so
-// the client can switch to polling.
+// answerBlocking waits up to the wait cap and answers with the record as it
+// stands, so the client can switch to polling.
 func (s *Service) answerBlocking(w http.ResponseWriter, r *http.Request, a *Agent, e *execution) {
 	if s.opts.Pace <= 0 {
 		s.progress(e)
@@ -210,9 +202,8 @@ func (s *Service) answerBlocking(w http.ResponseWriter, r *http.Request, a *Agen
 	writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{rec}})
 }
 
-// fragmentsOf cuts output into the fragments it is streamed in; with the
-// ReplyBytes fault, output is repeated to that length and sent in pieces of
-// up to 256 KiB.
+// fragmentsOf cuts output into streamed fragments; with ReplyBytes it repeats
+// output to that length, in large pieces.
 func (s *Service) fragmentsOf(output string) []string {
 	f := s.currentFaults()
 	n := f.ReplyBytes
@@ -233,8 +224,7 @@ func (s *Service) fragmentsOf(output string) []string {
 	return frags
 }
 
-// startExecution records a new execution in state starting with its whole
-// output already generated (deterministically) and split into fragments.
+// startExecution records a new execution with its output already generated and split.
 func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, mode string) *execution {
 	now := s.now()
 	s.mu.Lock()
@@ -269,16 +259,13 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 	return e
 }
 
-// keptRequests is how many of the latest runs keep the messages they were
-// sent. A chat sends its whole conversation with each message, so keeping
-// every request of a long session would grow as its square; older runs
-// keep their output and the rest of their record.
+// keptRequests is how many latest runs keep their messages: a chat resends
+// its whole conversation, so keeping all would grow quadratically.
 const keptRequests = 3
 
 func forgetRequest(rec *ExecutionRecord) { rec.Messages = nil }
 
-// withoutMessages is answers without the conversation a chat sends in
-// them (kept once, as the record's Messages).
+// withoutMessages is answers without a chat's conversation (kept once, as Messages).
 func withoutMessages(answers map[string]any) map[string]any {
 	if _, ok := answers["messages"]; !ok {
 		return answers
@@ -292,8 +279,7 @@ func withoutMessages(answers map[string]any) map[string]any {
 	return out
 }
 
-// produce makes the run's whole output: text for chat and text agents, the
-// absolute URL of a generated picture or clip for image and video agents.
+// produce makes the run's output: text, or the URL of a generated picture or clip.
 func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req executeRequest) string {
 	switch a.Type {
 	case TypeImage:
@@ -309,8 +295,7 @@ func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req
 		}
 		out := generateReply(a, input, req.answers, req.messages, req.fileIDs)
 		if a.Type == TypeChat && asksForPicture(req.messages) {
-			// A chat agent asked for a picture shows one of its own making,
-			// named in the reply as markdown, as real agents do.
+			// A chat agent asked for a picture names one in markdown, as real agents do.
 			out += "\n\n![A sketch of the idea](" + s.registerImage(r, id, input, nil) + ")\n"
 		}
 		return out
@@ -342,9 +327,8 @@ func executionCredits(a *Agent, output string) float64 {
 	return roundCredits(0.002 + float64(len(output))*0.00002)
 }
 
-// progress drives a non-streamed run: starting → running (fragments appended
-// one per Pace) → completed, or failed halfway. It stops early when the
-// service closes.
+// progress drives a non-streamed run: starting, running a fragment per Pace,
+// completed or failed halfway; it stops when the service closes.
 func (s *Service) progress(e *execution) {
 	defer close(e.done)
 	if !s.sleep(s.ctx, s.opts.Pace) {
@@ -378,7 +362,6 @@ func (s *Service) complete(e *execution) {
 }
 
 // failRun marks the run failed with the output so far.
-//
 // Assumption: a failed run is charged half its credits, for the work done.
 func (s *Service) failRun(e *execution) {
 	s.mu.Lock()
@@ -398,15 +381,13 @@ func (s *Service) takeFailedRun() bool {
 	return false
 }
 
-// getAgentResponse answers GET /agent-responses/{id} (the real reading's
-// polling) with the bare record, a completed run reading succeeded.
+// getAgentResponse answers GET /agent-responses/{id}, the real reading's polling.
 func (s *Service) getAgentResponse(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(r, "id")
 	s.writePolled(w, r, id, ok, true, func(e *execution) bool { return e.rec.WorkspaceID == workspaceOf(r) })
 }
 
 // getResponse answers GET /agents/{id}/responses/{responseId} with one record.
-//
 // Assumption: the polled record carries input, like the blocking answer, and
 // its output is the text produced so far.
 func (s *Service) getResponse(w http.ResponseWriter, r *http.Request) {
@@ -418,9 +399,8 @@ func (s *Service) getResponse(w http.ResponseWriter, r *http.Request) {
 	s.writePolled(w, r, id, ok, false, func(e *execution) bool { return e.rec.AgentID == a.ID })
 }
 
-// writePolled answers a poll of execution id with its record and input, as
-// both readings poll alike; valid is whether the path held an id, and mine
-// (called under the lock) whether the caller may see the run.
+// writePolled answers a poll of execution id, alike in both readings; mine
+// (called under the lock) says whether the caller may see it.
 func (s *Service) writePolled(w http.ResponseWriter, r *http.Request, id int64, valid, succeeded bool, mine func(*execution) bool) {
 	s.mu.Lock()
 	e, found := s.execByID[id]
@@ -434,14 +414,10 @@ func (s *Service) writePolled(w http.ResponseWriter, r *http.Request, id int64, 
 	writeJSON(w, http.StatusOK, rec)
 }
 
-// validateExecute checks the body against the agent's questions and the chat
-// rules, answering a validation error on the first kind of failure.
-//
-// The spec reading wants an answers object (the question names may come at
-// the root too and are merged, answers winning) and wait_execution. The
-// real reading reads every question at the root, ignores answers, and takes
-// the wait flag as waitExecution or wait_execution, in the body or the
-// query string.
+// validateExecute checks the body against the questions and chat rules. The
+// spec wants an answers object (root names merged, answers winning) and
+// wait_execution; the real reading takes questions at the root and the wait
+// flag in either spelling, body or query.
 func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Agent, body map[string]any) (executeRequest, bool) {
 	var req executeRequest
 	var errs fieldErrors
@@ -489,8 +465,7 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	} else {
 		rawAnswers, hasAnswers := body["answers"]
 		if !hasAnswers || rawAnswers == nil {
-			// Also when every input came at the root: that is how a client
-			// learns this server wants the answers object.
+			// Even with every input at the root: so a client learns this server wants answers.
 			errs.add("answers", "The answers field is required.")
 		} else if m, isObj := rawAnswers.(map[string]any); isObj {
 			for k, v := range m {
@@ -565,8 +540,7 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	return req, true
 }
 
-// checkAnswer validates one answer against its question. Types the service
-// does not know take any answer, as free text.
+// checkAnswer validates one answer; unknown types take any answer, as free text.
 func checkAnswer(errs *fieldErrors, q Question, v any) {
 	if list, isList := v.([]any); v == nil || v == "" || (isList && len(list) == 0 && q.Type != "array") {
 		if q.Required && q.Name != "messages" {
@@ -649,8 +623,7 @@ func isDate(s string) bool {
 	return err == nil
 }
 
-// isBoolean accepts what a form sends for yes or no: true, false, 1, 0,
-// "true", "false", "1", "0".
+// isBoolean accepts what a form sends for yes or no.
 func isBoolean(v any) bool {
 	switch x := v.(type) {
 	case bool:
@@ -666,9 +639,8 @@ func isBoolean(v any) bool {
 	return false
 }
 
-// multiselectOptions are a multiselect question's choices: Options when
-// given, else its description read as a comma-separated list, as real
-// agents carry them.
+// multiselectOptions are Options, else the description read comma-separated,
+// as real agents carry them.
 func multiselectOptions(q Question) []string {
 	if len(q.Options) > 0 {
 		return q.Options
@@ -682,8 +654,7 @@ func multiselectOptions(q Question) []string {
 	return out
 }
 
-// multiselectValues reads a multiselect answer: a list of strings, or one
-// comma-separated string.
+// multiselectValues reads a list of strings or one comma-separated string.
 func multiselectValues(v any) ([]string, bool) {
 	switch x := v.(type) {
 	case string:
@@ -736,7 +707,6 @@ func decodeMessages(raw any, errs *fieldErrors) ([]Message, bool) {
 
 // chatRulesHold checks: an optional developer message first, then user and
 // assistant alternating, starting and ending with user; no system role.
-//
 // Assumption: the history must end with a user message (the turn to answer),
 // and a role other than developer, user or assistant breaks the rules too.
 func chatRulesHold(msgs []Message) bool {
@@ -789,9 +759,8 @@ func display(v any) string {
 	return string(b)
 }
 
-// promptOf is the execution's input: the last user message, else the
-// prompt answer (what a text, image or video agent is asked to make), else
-// a sentence built from the answers.
+// promptOf is the execution's input: the last user message, else the prompt
+// answer, else a sentence from the answers.
 func promptOf(a *Agent, answers map[string]any, msgs []Message) string {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role == "user" {

@@ -8,77 +8,58 @@ import (
 	"time"
 )
 
-// Faults make the service misbehave on purpose so clients can be checked
-// against slow, failing and rate-limited servers. Switch them with SetFaults
-// at any time; the zero value turns every fault off.
+// Faults make the service misbehave on purpose, to test clients against bad
+// servers. SetFaults switches them; the zero value is none.
 type Faults struct {
 	// Latency is added before every answer.
 	Latency time.Duration
-	// Fail500 makes the next N requests answer 500 in the reading's shape:
-	// spec {"message","error"}, real {"error":"Internal server error"}.
+	// Fail500 makes the next N requests answer 500 in the reading's shape.
 	Fail500 int
-	// HTML500 makes the next N requests answer 500 with a text/html page,
-	// as a proxy in front of a service does.
+	// HTML500 makes the next N requests answer 500 with HTML, as a proxy does.
 	HTML500 int
 	// Empty500 makes the next N requests answer 500 with no body at all.
 	Empty500 int
 	// RateLimit makes the next N requests answer 429.
 	RateLimit int
-	// RetryAfter is the wait a 429 of RateLimit asks for (whole seconds, at
-	// least 1).
+	// RetryAfter is the wait a RateLimit 429 asks for (whole seconds, at least 1).
 	RetryAfter time.Duration
-	// RetryAfterIn says where a 429 (of RateLimit or of pacing) tells the
-	// wait: "header" (Retry-After), "body" (retry_after) or "both". ""
-	// means both in the real reading and header in the spec one.
+	// RetryAfterIn is where a 429 tells the wait: "header", "body" or
+	// "both"; "" is the reading's default.
 	RetryAfterIn string
-	// FailExecutions makes the next N executions started by
-	// POST /agents/{id}/execute fail halfway: status "failed", a non-null
-	// error, the output produced so far.
+	// FailExecutions makes the next N executions fail halfway.
 	FailExecutions int
-	// CutStreamAfter ends every stream abruptly (connection closed, no
-	// completed event) after N events; 0 never cuts.
+	// CutStreamAfter closes every stream after N events; 0 never.
 	CutStreamAfter int
-	// MalformedEventAt sends the Nth stream event (1-based) as invalid JSON;
-	// 0 never does.
+	// MalformedEventAt sends the Nth stream event (1-based) as invalid JSON; 0 never.
 	MalformedEventAt int
-	// MalformedEvent is what that event carries; "" sends an object cut
-	// in the middle.
+	// MalformedEvent is that event's body; "" is an object cut in half.
 	MalformedEvent string
 	// SlowFirstByte delays the response headers of every request.
 	SlowFirstByte time.Duration
-	// Reply makes every chat and text run from now on answer exactly this
-	// (markdown as a server might send it: links, pictures, raw HTML).
+	// Reply makes every chat and text run answer exactly this markdown.
 	Reply string
-	// ReplyBytes makes every run started from now on produce this many
-	// bytes of output (its text repeated), streamed in events of up to
-	// 256 KiB: a service that sends far more than anyone reads. 0 is off.
+	// ReplyBytes makes every run produce this many bytes of output, in
+	// large events: a service sending far more than anyone reads. 0 is off.
 	ReplyBytes int
-	// OneEvent sends each run's whole output in a single event (a long
-	// code block in one piece), where it is not cut by ReplyBytes.
+	// OneEvent sends each run's whole output in one event.
 	OneEvent bool
-	// Every makes every Nth request from now on (the Nth, the 2Nth, …)
-	// fail as EveryFault says; 0 never does.
+	// Every makes every Nth request fail as EveryFault says; 0 never.
 	Every int
-	// EveryFault is how an Every request fails: one of EveryKinds, or
-	// EveryMix for each of them in turn. "" is EveryRateLimit.
+	// EveryFault is one of EveryKinds or EveryMix (each in turn); "" is EveryRateLimit.
 	EveryFault string
 }
 
 // How an Every request fails (Faults.EveryFault).
 const (
-	// EveryRateLimit answers 429, with the wait RetryAfter (at least 1 s)
-	// told as RetryAfterIn says.
+	// EveryRateLimit answers 429, telling RetryAfter as RetryAfterIn says.
 	EveryRateLimit = "ratelimit"
 	// EveryHTML500 answers 500 with an HTML page, as a proxy does.
 	EveryHTML500 = "html500"
-	// EveryReset closes the connection before answering (and before the
-	// request is acted on, which the client cannot know).
+	// EveryReset closes the connection before acting or answering.
 	EveryReset = "reset"
-	// EveryTruncated acts on the request and answers 200 whose JSON body
-	// stops halfway (a body cut by a proxy).
+	// EveryTruncated acts, then answers 200 with JSON cut halfway.
 	EveryTruncated = "truncated"
-	// EveryCutBody acts on the request and closes the connection halfway
-	// through the answer's body (its length said in full).
+	// EveryCutBody acts, then closes the connection halfway through the body.
 	EveryCutBody = "cutbody"
 	// EveryMix is each of the above in turn.
 	EveryMix = "mix"
@@ -109,8 +90,7 @@ func (s *Service) currentFaults() Faults {
 	return s.faults
 }
 
-// takeFault decrements the first counter in force, in the order Fail500,
-// HTML500, Empty500, RateLimit, and names it ("" when none is).
+// takeFault decrements and names the first counter in force ("" for none).
 func (s *Service) takeFault() (string, time.Duration, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -147,9 +127,8 @@ const htmlErrorPage = `<!DOCTYPE html>
 <body><h1>Server Error</h1><p>Something went wrong on our end. Please try again later.</p></body></html>
 `
 
-// applyFaults delays and possibly answers the request with an injected
-// failure; it reports whether the request should go on, and the writer to
-// answer it with (one that cuts the body, for EveryTruncated).
+// applyFaults delays or answers with an injected failure, reporting whether
+// to go on and the writer to answer with.
 func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, bool) {
 	f := s.currentFaults()
 	if !s.sleep(r.Context(), f.SlowFirstByte) || !s.sleep(r.Context(), f.Latency) {
@@ -197,11 +176,9 @@ func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.Resp
 	return w, false
 }
 
-// halfBody passes on the first half of the one body written through it
-// (writeJSON writes a body whole), ending the answer there: valid headers
-// and status, a JSON body cut in the middle; with reset, the length of the
-// whole body is announced and the connection closed after the half.
-// Streams are passed on whole.
+// halfBody passes on half of the one body written, then ends: valid headers,
+// JSON cut mid-way; with reset, the full length is announced and the
+// connection closed. Streams pass whole.
 type halfBody struct {
 	http.ResponseWriter
 	reset bool
@@ -247,10 +224,7 @@ func (h *halfBody) Flush() {
 	}
 }
 
-// writeRateLimited answers 429 asking to wait secs seconds, told where
-// says (see Faults.RetryAfterIn): spec {"message":"Too Many Attempts."},
-// real {"error":"Rate limit exceeded","retry_after":N}.
-//
+// writeRateLimited answers 429 asking to wait secs seconds, in the reading's shape.
 // Assumption: on the real chat-completions route the body is the
 // chat-completions error shape, with retry_after beside error when the
 // body is to tell the wait.

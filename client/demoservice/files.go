@@ -16,7 +16,6 @@ import (
 )
 
 // File statuses.
-//
 // Assumption (spec): a new upload is "processing" for a short time (ten Pace
 // steps) and then "completed"; the interface shows only completed. In the
 // real reading an upload is "waiting" with no credits until it is
@@ -79,7 +78,6 @@ func sortFiles(fs []File, order string) {
 }
 
 // listFiles answers GET /files with page, per_page and order.
-//
 // Assumption: the answer is {"data":[File...]} only, as the interface shows.
 // A page holding fewer than per_page files is the last one; a client that
 // receives a full page asks for the next and may get an empty list.
@@ -120,9 +118,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return c.hash.Write(p)
 }
 
-// uploadFile answers POST /files (multipart/form-data, field "file"; in the
-// real reading also "process"). The content is streamed through a counter
-// and a hash and then discarded, so a large upload never grows memory.
+// uploadFile answers POST /files. The content is only counted and hashed, so
+// a large upload never grows memory.
 func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mediaType != "multipart/form-data" {
@@ -272,8 +269,8 @@ func (s *Service) addFile(ws int64, name string, n int64, digest string) File {
 	return snapshot
 }
 
-// addWaitingFile stores a new upload, waiting and free (real reading); it
-// reports false when the workspace already holds maxStoredFiles.
+// addWaitingFile stores a new waiting upload (real reading); false when the
+// workspace is full.
 func (s *Service) addWaitingFile(ws int64, name string, n int64, digest string) (File, bool) {
 	if s.storedFiles(ws) >= maxStoredFiles {
 		return File{}, false
@@ -290,10 +287,9 @@ func (s *Service) addWaitingFile(ws int64, name string, n int64, digest string) 
 	return *f, true
 }
 
-// beginProcessing processes a waiting file of the workspace: in progress
-// for ten Pace steps, then completed with its credits (at once when Pace
-// is 0). A file already processed or processing is left as it is. It
-// returns the file as it stands; ok is false when there is no such file.
+// beginProcessing processes a waiting file: in progress for ten Pace steps,
+// then completed with its credits. Others are left as they are; ok is false
+// when there is no such file.
 func (s *Service) beginProcessing(ws, id int64) (File, bool) {
 	s.mu.Lock()
 	f, found := s.files[id]
@@ -328,8 +324,7 @@ func (s *Service) beginProcessing(ws, id int64) (File, bool) {
 	return snap, true
 }
 
-// fileFromPath finds {id} among the workspace's files; it answers 404 when
-// there is none.
+// fileFromPath finds {id} among the workspace's files, else answers 404.
 func (s *Service) fileFromPath(w http.ResponseWriter, r *http.Request) (File, bool) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	s.mu.Lock()
@@ -354,7 +349,6 @@ func (s *Service) getFile(w http.ResponseWriter, r *http.Request) {
 }
 
 // processFile answers POST /files/{id}/process (real reading) with the file.
-//
 // Assumption: processing a file again costs nothing and changes nothing.
 func (s *Service) processFile(w http.ResponseWriter, r *http.Request) {
 	f, ok := s.fileFromPath(w, r)
@@ -368,8 +362,7 @@ func (s *Service) processFile(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, f)
 }
 
-// deleteFile answers DELETE /files/{id} (real reading): the file goes, and
-// with it every agent's link to it.
+// deleteFile answers DELETE /files/{id} (real reading), unlinking it from every agent.
 func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) {
 	f, ok := s.fileFromPath(w, r)
 	if !ok {
@@ -406,7 +399,6 @@ type filesCount struct {
 }
 
 // fileSet builds the agent's file set; withCount adds files_count.
-//
 // Assumption: the set's status is "completed" when every linked file is
 // completed and "processing" while any is still being processed (real
 // reading: "in_progress" while any is waiting or in progress).
@@ -478,8 +470,7 @@ func (s *Service) listAgentFiles(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.fileSet(a.ID, false))
 }
 
-// deleteAgentFile answers DELETE /agents/{id}/files/{fileId}: it unlinks the
-// file from the agent (the file itself stays).
+// deleteAgentFile answers DELETE /agents/{id}/files/{fileId}; the file itself stays.
 func (s *Service) deleteAgentFile(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.agentFromPath(w, r)
 	if !ok {

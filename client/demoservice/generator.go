@@ -8,10 +8,8 @@ import (
 	"unicode"
 )
 
-// The reply generator writes natural, deterministic answers: the same agent
-// and input always give the same text. It echoes the key nouns of the last
-// user message and mixes in markdown (headings, lists, a table, a fenced
-// code block) so clients meet realistic content.
+// The reply generator writes natural, deterministic answers echoing the
+// request's key nouns, mixing in markdown so clients meet realistic content.
 
 const (
 	minReplyChars = 100
@@ -37,9 +35,8 @@ explains summarises summarizes answers suggests checks builds designs translates
 	return m
 }()
 
-// keywords returns up to three key phrases of text: runs of content words
-// (at most the last two words of a run, where English puts the head noun),
-// in order of appearance, preferring two-word phrases when there are more.
+// keywords returns up to three key phrases of text in order, preferring
+// two-word phrases (English puts the head noun last).
 func keywords(text string) []string {
 	var phrases []string
 	seen := map[string]bool{}
@@ -91,8 +88,7 @@ func keywords(text string) []string {
 	return out
 }
 
-// fill puts phrase into a template's %s, capitalising it at the start of a
-// sentence.
+// fill puts phrase into template's %s, capitalised at a sentence's start.
 func fill(template, phrase string) string {
 	if strings.HasPrefix(template, "%s") {
 		phrase = capitalizeFirst(phrase)
@@ -189,8 +185,7 @@ func generateReply(a *Agent, input string, answers map[string]any, msgs []Messag
 		// What the user asked for is the subject.
 		words = keywords(p)
 	} else if len(msgs) == 0 && a.Type == TypeText {
-		// A text agent's input is its form; without a prompt the subject
-		// is what the agent is for, not the names of its questions.
+		// Without a prompt the subject is the agent's purpose, not its question names.
 		if a.Description != nil {
 			words = keywords(*a.Description)
 		}
@@ -207,8 +202,7 @@ func generateReply(a *Agent, input string, answers map[string]any, msgs []Messag
 	if a.Type == TypeText {
 		out = textBody(rng, topic, noun, answers)
 		if p := promptAnswer(answers); p != "" && len(msgs) == 0 {
-			// The request, in the user's words, closes the text, so
-			// whoever ran the agent sees what it was asked.
+			// The request closes the text, so whoever ran it sees what was asked.
 			note := requestNote(p)
 			return clampTo(out, maxReplyChars-len(note)) + note
 		}
@@ -218,8 +212,7 @@ func generateReply(a *Agent, input string, answers map[string]any, msgs []Messag
 	return clampReply(out)
 }
 
-// requestNote quotes the user's request at the end of a text agent's
-// answer, cut to 300 characters.
+// requestNote quotes the user's request, cut short, at the end of an answer.
 func requestNote(prompt string) string {
 	if r := []rune(prompt); len(r) > 300 {
 		prompt = string(r[:299]) + "…"
@@ -348,8 +341,7 @@ func pickN(rng *rand.Rand, list []string, n int) []string {
 	return out
 }
 
-// clampReply keeps a reply within 100..2500 characters, cutting at a
-// paragraph or sentence boundary.
+// clampReply bounds a reply's length, cutting at a paragraph or sentence.
 func clampReply(s string) string { return clampTo(s, maxReplyChars) }
 
 // clampTo is clampReply with another upper bound, in bytes.
@@ -391,10 +383,8 @@ func titleCase(s string) string {
 	return strings.Join(words, " ")
 }
 
-// splitFragments cuts text into stream fragments of 3 to 12 characters,
-// preferring to end a fragment after a word and its following space. Joined
-// again, the fragments give back the text exactly. Words longer than 12
-// characters (URLs) are cut inside the word.
+// splitFragments cuts text into short stream fragments, ending after a word
+// where it can; joined, they give the text exactly.
 func splitFragments(text string) []string {
 	const maxLen = 12
 	var out []string

@@ -32,8 +32,7 @@ type mediaItem struct {
 // /generated/images/{id}.png and /generated/videos/{id}.mp4, like a CDN link
 // in an agent's output.
 
-// registerImage reserves the picture of execution id and returns its
-// absolute URL on the request's host.
+// registerImage reserves execution id's picture and returns its absolute URL.
 func (s *Service) registerImage(r *http.Request, id int64, input string, answers map[string]any) string {
 	w, h := sizeFor(answers["aspect_ratio"], 640)
 	seed := seedOf(input, fmt.Sprint(answers["style"]), fmt.Sprint(answers["seed"]))
@@ -93,8 +92,7 @@ func (s *Service) serveMedia(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusNotFound, "Media not found")
 		return
 	}
-	// Rendering is deterministic, so two first requests racing render the
-	// same bytes; the item is filled once under the lock.
+	// Deterministic rendering: racing first requests render the same bytes.
 	s.mu.Lock()
 	data := m.data
 	s.mu.Unlock()
@@ -114,9 +112,7 @@ func (s *Service) serveMedia(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, name, seedEpoch, bytes.NewReader(data))
 }
 
-// renderPNG draws a diagonal two-colour gradient with a few soft circles and
-// a band, all chosen by seed, and the caption (the user's request) on a
-// dark strip at the foot.
+// renderPNG draws a seeded gradient picture captioned with the user's request.
 func renderPNG(seed uint64, w, h int, caption string) []byte {
 	next := func() uint64 {
 		seed ^= seed << 13
@@ -161,8 +157,8 @@ func renderPNG(seed uint64, w, h int, caption string) []byte {
 	return buf.Bytes()
 }
 
-// drawCaption writes text in up to three lines on a dark strip at the foot
-// of img, with the small built-in face (letters it lacks are left out).
+// drawCaption writes text on a dark strip at img's foot with the built-in
+// face; missing letters are left out.
 func drawCaption(img *image.RGBA, text string) {
 	words := strings.Fields(text)
 	if len(words) == 0 {
@@ -210,9 +206,8 @@ func drawCaption(img *image.RGBA, text string) {
 
 func lerp(a, b uint8, t float64) uint8 { return uint8(float64(a) + (float64(b)-float64(a))*t) }
 
-// renderMP4 builds a small ISO media file: an ftyp box, a free box naming
-// the service and the request, and an mdat box of seeded bytes. Players
-// recognise the type; it carries no decodable frames.
+// renderMP4 builds a small ISO media file players recognise, with no
+// decodable frames.
 func renderMP4(seed uint64, caption string) []byte {
 	box := func(typ string, payload []byte) []byte {
 		b := make([]byte, 8, 8+len(payload))

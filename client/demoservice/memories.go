@@ -13,25 +13,22 @@ import (
 const maxMemoryChars = 32000
 
 // defaultCollectionID holds memories created without a collection.
-//
 // Assumption: a memory created without collection_id goes into the user's
 // "General" collection, so collection_id is always an integer as the
 // interface types it.
 const defaultCollectionID int64 = 1
 
-// The real service's default collection: name "default", shown as
-// "My Memories".
+// The real service's default collection, shown as "My Memories".
 const (
 	defaultCollectionName    = "default"
 	defaultCollectionDisplay = "My Memories"
 )
 
 // Memory is a stored memory.
-//
 // Assumption: memories and collections belong to the user, not to a
-// workspace; x-workspace-id is accepted on them and does not filter. Variant A shows Content as "memory" with
-// credits and collection; variant B shows it as "content" with metadata and
-// timestamps.
+// workspace; x-workspace-id is accepted on them and does not filter.
+// Variant A shows Content as "memory" with credits and collection; B as
+// "content" with metadata and timestamps.
 type Memory struct {
 	ID           int64
 	UserID       int64
@@ -43,8 +40,7 @@ type Memory struct {
 	UpdatedAt    time.Time
 }
 
-// Collection is a memory collection. DisplayName is shown in the real
-// reading only.
+// Collection is a memory collection; DisplayName shows in the real reading only.
 type Collection struct {
 	ID          int64  `json:"id"`
 	UserID      int64  `json:"user_id"`
@@ -66,8 +62,7 @@ func (s *Service) Collection(id int64) (Collection, bool) {
 	return snapshot(s, s.collections, id, func(c *Collection) Collection { return *c })
 }
 
-// snapshot returns copyOf(records[id]), taken under the lock so the copy
-// never sees a half-made update.
+// snapshot copies records[id] under the lock, never half-updated.
 func snapshot[T any](s *Service, records map[int64]*T, id int64, copyOf func(*T) T) (T, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -122,9 +117,7 @@ func (m *Memory) wireA() memoryA {
 }
 
 // createMemory answers POST /memories in the configured variant. A body of
-// the other variant fails validation naming this variant's field, which is
-// how clients detect the variant.
-//
+// the other variant fails naming this variant's field: how clients detect it.
 // Assumption: a created memory answers 201 Created in both variants.
 func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 	body, ok := readJSONObject(w, r)
@@ -155,8 +148,7 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]any{"message": "Memory created successfully", "memory": out})
 }
 
-// addMemory files m as the user's newest memory, priced by its content, and
-// returns answer(m) taken under the lock.
+// addMemory files m as the newest memory, priced by content, returning answer(m) under the lock.
 func (s *Service) addMemory(m Memory, answer func(*Memory) any) any {
 	now := s.now()
 	m.UserID, m.Credits, m.CreatedAt, m.UpdatedAt = demoUserID, memoryCredits(m.Content), now, now
@@ -168,8 +160,7 @@ func (s *Service) addMemory(m Memory, answer func(*Memory) any) any {
 	return answer(&m)
 }
 
-// memoryFieldsA reads a variant-A body: memory required and limited,
-// collection_id optional (0 when absent).
+// memoryFieldsA reads a variant-A body: memory required, collection_id optional.
 func (s *Service) memoryFieldsA(w http.ResponseWriter, r *http.Request, body map[string]any) (string, int64, bool) {
 	text, ok := memoryText(w, r, body, "memory", true, true)
 	if !ok {
@@ -179,8 +170,7 @@ func (s *Service) memoryFieldsA(w http.ResponseWriter, r *http.Request, body map
 	return text, collID, ok
 }
 
-// updateMemoryA answers PATCH /memories/{id}: memory required,
-// collection_id optional; the answer carries the collection.
+// updateMemoryA answers PATCH /memories/{id}; the answer carries the collection.
 func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
 	updateRecord(s, w, r, s.memories, "Memory not found", func(body map[string]any) (func(*Memory), bool) {
 		text, collID, ok := s.memoryFieldsA(w, r, body)
@@ -222,10 +212,9 @@ func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
 	}, func(m *Memory) any { return m.wireB() })
 }
 
-// updateRecord answers an update of records[{id}] the same way for every
-// kind: 404 before the body is read, then read validates the body
-// (answering any failure itself) and returns the change, which is applied
-// under the lock; answer renders the changed record, also under the lock.
+// updateRecord answers an update of records[{id}] alike for every kind: 404
+// first, then read validates and returns the change, applied and answered
+// under the lock.
 func updateRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, records map[int64]*T, notFound string,
 	read func(body map[string]any) (func(*T), bool), answer func(*T) any) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
@@ -257,8 +246,7 @@ func updateRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, rec
 	writeJSON(w, http.StatusOK, out)
 }
 
-// memoryText reads the text field; required fails when it is absent,
-// limited applies the 32000-character limit. It answers 422 on failure.
+// memoryText reads the text field (required, limited), answering 422 on failure.
 func memoryText(w http.ResponseWriter, r *http.Request, body map[string]any, field string, required, limited bool) (string, bool) {
 	raw, present := body[field]
 	if !present || raw == nil {
@@ -315,8 +303,7 @@ func (s *Service) collectionField(w http.ResponseWriter, r *http.Request, body m
 	return id, true
 }
 
-// updateCollection answers PUT /memory-collections/{id} with body name. In
-// the real reading the display name follows the name.
+// updateCollection answers PUT /memory-collections/{id}; real: display name follows name.
 func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
 	updateRecord(s, w, r, s.collections, "Collection not found", func(body map[string]any) (func(*Collection), bool) {
 		name, ok := collectionName(w, r, body)
@@ -331,9 +318,7 @@ func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// Real reading: listing and deleting memories, listing, creating and
-// deleting collections. Their errors use {"message": ...} like the other
-// memory endpoints; validation errors use the reading's shape.
+// Real reading only: list and delete memories; list, create, delete collections.
 
 // Per-page sizes of the memory and collection lists.
 const (
@@ -342,7 +327,6 @@ const (
 )
 
 // listMemories answers GET /memories with page, per_page and collection_id.
-//
 // Assumption: newest first; a collection_id that names no collection of the
 // user lists nothing.
 func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
@@ -394,8 +378,8 @@ func (s *Service) deleteMemory(w http.ResponseWriter, r *http.Request) {
 	writeMessage(w, http.StatusOK, "Memory deleted successfully")
 }
 
-// listCollections answers GET /memory-collections with page, per_page and
-// search (on name and display name, ignoring case), oldest first.
+// listCollections answers GET /memory-collections, searching names ignoring
+// case, oldest first.
 func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
 	p, ok := readPageSized(w, r, memoryPerPage, memoryMaxPerPage)
 	if !ok {
@@ -433,7 +417,6 @@ func collectionName(w http.ResponseWriter, r *http.Request, body map[string]any)
 }
 
 // createCollection answers POST /memory-collections with body name.
-//
 // Assumption: the display name is the name given; names need not be unique.
 func (s *Service) createCollection(w http.ResponseWriter, r *http.Request) {
 	body, ok := readJSONObject(w, r)
@@ -456,8 +439,7 @@ func (s *Service) createCollection(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]any{"message": "Collection created successfully", "collection": out})
 }
 
-// deleteCollection answers DELETE /memory-collections/{id}: the collection
-// goes with all its memories; the default collection stays.
+// deleteCollection deletes a collection with its memories; the default stays.
 func (s *Service) deleteCollection(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	s.mu.Lock()

@@ -11,21 +11,16 @@ import (
 const (
 	// SeedStandard is the usual demo catalogue.
 	SeedStandard = "standard"
-	// SeedOdd is the usual catalogue followed by agents that take every
-	// liberty the interface allows: titles of 300 characters, in CJK,
-	// Arabic, mixed direction, emoji only, with HTML or combining accents;
-	// null descriptions; no questions or questions null; one agent per
-	// question type; a select with no options; an inactive and a private
-	// agent; a long Markdown description; an id beyond 32 bits. Used by
-	// `agentdesk --demo-seed=odd` and by layout tests.
+	// SeedOdd adds agents that take every liberty the interface allows
+	// (long, mixed-script or HTML titles, null fields, every question
+	// type, an id beyond 32 bits), for --demo-seed=odd and layout tests.
 	SeedOdd = "odd"
 )
 
 // defaultSeed is the seed of a Service whose Options.Seed is "".
 var defaultSeed atomic.Pointer[string]
 
-// DefaultSeed is the seed used when Options.Seed is "": SeedStandard unless
-// SetDefaultSeed chose another.
+// DefaultSeed is the seed used when Options.Seed is "".
 func DefaultSeed() string {
 	if p := defaultSeed.Load(); p != nil {
 		return *p
@@ -33,9 +28,8 @@ func DefaultSeed() string {
 	return SeedStandard
 }
 
-// SetDefaultSeed chooses the seed of every Service built afterwards with
-// Options.Seed "". main uses it for --demo-seed, since the app builds its
-// demo service itself.
+// SetDefaultSeed chooses the seed of later Services with Options.Seed "", for
+// --demo-seed: the app builds its demo service itself.
 func SetDefaultSeed(seed string) error {
 	if seed != SeedStandard && seed != SeedOdd {
 		return fmt.Errorf("unknown demo seed %q: want %s or %s", seed, SeedStandard, SeedOdd)
@@ -46,11 +40,9 @@ func SetDefaultSeed(seed string) error {
 
 // Ids of some odd agents, for tests and for trying them with curl.
 const (
-	// OddFirstID is the id of the first odd agent; the others follow, all
-	// in workspace 1 after the usual agents.
+	// OddFirstID is the first odd agent's id; the others follow in workspace 1.
 	OddFirstID int64 = 900001
-	// OddBigID is the odd agent whose id does not fit in 32 bits; it is
-	// the last agent listed.
+	// OddBigID is the agent whose id exceeds 32 bits, listed last.
 	OddBigID int64 = 5_000_000_001
 )
 
@@ -75,8 +67,7 @@ var longTitle = func() string {
 	return base[:300]
 }()
 
-// longMarkdown is a long description written in Markdown: headings,
-// lists, a table, a quote, code and links, over 3000 characters.
+// longMarkdown is a long Markdown description using every block kind.
 var longMarkdown = func() string {
 	var b strings.Builder
 	b.WriteString("# Monthly Report Builder\n\n")
@@ -117,8 +108,7 @@ var longMarkdown = func() string {
 	return b.String()
 }()
 
-// oddCatalogue is the odd seed, in id order from OddFirstID; the agent
-// with OddBigID comes last.
+// oddCatalogue is the odd seed in id order; OddBigID comes last.
 func oddCatalogue() []oddAgent {
 	text := func(lengthRequired bool) []Question { return textQuestions(lengthRequired) }
 	one := func(q Question) []Question { return []Question{q} }
@@ -152,8 +142,7 @@ func oddCatalogue() []oddAgent {
 	}
 }
 
-// seedOddAgents appends the odd seed to workspace 1, after every other
-// agent.
+// seedOddAgents appends the odd seed to workspace 1, after every other agent.
 func (s *Service) seedOddAgents() {
 	cat := oddCatalogue()
 	for i, o := range cat {

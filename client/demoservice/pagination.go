@@ -19,17 +19,14 @@ type pageQuery struct {
 	page, perPage int
 }
 
-// readPage validates page (≥ 1, default 1) and per_page (1..100, default 15).
-// On failure it answers 422 naming the field and returns ok false.
-//
+// readPage validates page and per_page, answering 422 naming the field on failure.
 // Assumption: the per_page bounds stated for the file list (1..100) hold for
 // every paginated list; values outside answer 422 naming the parameter.
 func readPage(w http.ResponseWriter, r *http.Request) (pageQuery, bool) {
 	return readPageSized(w, r, defaultPerPage, maxPerPage)
 }
 
-// readPageSized is readPage with another default and maximum per_page (the
-// real memory and collection lists: 10 and 50).
+// readPageSized is readPage with another default and maximum per_page.
 func readPageSized(w http.ResponseWriter, r *http.Request, perPage, maxPer int) (pageQuery, bool) {
 	q := r.URL.Query()
 	var errs fieldErrors
@@ -78,8 +75,7 @@ func (p pageQuery) lastPage(total int) int {
 	return (total + p.perPage - 1) / p.perPage
 }
 
-// fromTo are the 1-based positions of the first and last item on the page.
-//
+// fromTo are the 1-based positions of the page's first and last item.
 // Assumption: on an empty page from and to are null, as the widely used
 // envelope does.
 func (p pageQuery) fromTo(total int) (from, to *int) {
@@ -98,8 +94,7 @@ type pageLink struct {
 	Active bool    `json:"active"`
 }
 
-// envelope is the pagination envelope of agents, agent webhooks and webhooks
-// variant A.
+// envelope is the pagination envelope of agents and webhooks (variant A).
 type envelope struct {
 	CurrentPage  int        `json:"current_page"`
 	Data         any        `json:"data"`
@@ -125,10 +120,8 @@ func baseURL(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// newEnvelope builds the envelope for page p of total items whose page data
-// is data. Page URLs are absolute on the request's host and keep the
-// request's other query parameters (q, type, per_page), so following
-// next_page_url keeps the filter.
+// newEnvelope builds page p's envelope. Page URLs are absolute and keep the
+// other query parameters, so next_page_url keeps the filter.
 func newEnvelope(r *http.Request, p pageQuery, total int, data any) envelope {
 	path := baseURL(r) + r.URL.Path
 	pageURL := func(n int) string {

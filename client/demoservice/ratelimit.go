@@ -6,12 +6,10 @@ import (
 	"time"
 )
 
-// maxBuckets bounds the limiter's memory: requests with ever new wrong keys
-// must not grow it without end.
+// maxBuckets bounds the limiter's memory against ever new wrong keys.
 const maxBuckets = 4096
 
 // limiter is a token bucket per API key (Options.RatePerSecond, Burst).
-//
 // Assumption: the real service's numbers are not published; a community
 // client reports about one request per second per key, so --serve-demo
 // runs with 1 per second and a burst of 10.
@@ -44,8 +42,7 @@ func newLimiter(rate float64, burst int, now func() time.Time) *limiter {
 	return &limiter{rate: rate, burst: b, now: now, buckets: map[string]*bucket{}}
 }
 
-// take spends one token of key's bucket. When none is left it reports
-// false and the whole seconds after which one will be (at least 1).
+// take spends a token of key's bucket, else reports false and the seconds to wait.
 func (l *limiter) take(key string) (ok bool, retryAfter int) {
 	now := l.now()
 	l.mu.Lock()

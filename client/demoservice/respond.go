@@ -11,8 +11,7 @@ import (
 	"strings"
 )
 
-// maxJSONBody bounds a JSON request body: a chat sends the conversation
-// so far with each message, and hundreds of long replies fit.
+// maxJSONBody bounds a JSON body; a chat resends its conversation each time.
 const maxJSONBody = 16 << 20
 
 // writeJSON writes v as the JSON body with the given status.
@@ -27,18 +26,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(body)
 }
 
-// errStyle is the shape error answers take: the reading in force, or the
-// chat-completions route's own shape in the real reading.
+// errStyle is the shape of error answers: the reading's, or chat-completions'.
 type errStyle int
 
 const (
 	// styleSpec: {"message": ...}; validation 422 {"message","errors"}.
 	styleSpec errStyle = iota
-	// styleReal: {"error": ...}; validation 400 {"error":"Validation
-	// failed","messages":{...}}.
+	// styleReal: {"error": ...}; validation 400 with "messages".
 	styleReal
-	// styleOpenAI: {"error":{"message","type","code","param"}}, the shape
-	// chat-completions clients read; validation 400.
+	// styleOpenAI: the chat-completions error shape; validation 400.
 	styleOpenAI
 )
 
@@ -48,8 +44,7 @@ func styleOf(r *http.Request) errStyle {
 	return st
 }
 
-// writeError writes an error answer with msg in the request's style. The
-// real and chat-completions styles answer 400 where the spec one says 422.
+// writeError writes msg in the request's style; real and OpenAI styles use 400 for 422.
 func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	writeStyled(w, styleOf(r), status, msg, "")
 }
@@ -71,14 +66,12 @@ func writeStyled(w http.ResponseWriter, st errStyle, status int, msg, param stri
 	}
 }
 
-// writeMessage writes {"message": msg} whatever the style: the memory and
-// memory-collection endpoints answer this way in both readings.
+// writeMessage writes {"message": msg}, as memory endpoints do in both readings.
 func writeMessage(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"message": msg})
 }
 
 // openAIError is the widely used chat-completions error body.
-//
 // Assumption: type and code follow that format's usual words; the real
 // service documents neither.
 func openAIError(status int, msg, param string) map[string]any {
@@ -108,8 +101,7 @@ func openAIError(status int, msg, param string) map[string]any {
 	return map[string]any{"error": map[string]any{"message": msg, "type": typ, "code": code, "param": p}}
 }
 
-// fieldErrors collects validation messages per field, keeping the order in
-// which fields failed so the summary names the first one.
+// fieldErrors collects messages per field in failure order, so the summary names the first.
 type fieldErrors struct {
 	order []string
 	byKey map[string][]string
@@ -127,11 +119,7 @@ func (e *fieldErrors) add(field, msg string) {
 
 func (e *fieldErrors) any() bool { return len(e.order) > 0 }
 
-// write answers the validation error in the request's style: spec 422
-// {"message": first message (and N more errors), "errors": {...}}, real 400
-// {"error":"Validation failed","messages":{...}}, chat completions 400 with
-// the first message and its field as param.
-//
+// write answers the validation error in the request's style.
 // Assumption: spec validation errors follow the widely used
 // {"message","errors":{"field":["..."]}} shape; the interface shows only
 // message.
@@ -165,10 +153,8 @@ func validationError(w http.ResponseWriter, r *http.Request, field, msg string) 
 	e.write(w, r)
 }
 
-// readJSONObject decodes the body as a JSON object with numbers kept as
-// json.Number. An empty body is an empty object. On failure it answers 413,
-// or 422 (400 in the real reading), and returns ok false.
-//
+// readJSONObject decodes the body as a JSON object, numbers as json.Number;
+// empty is {}. On failure it answers and returns ok false.
 // Assumption: a body that is not a JSON object answers 422 {"message": ...}
 // (real: 400 {"error": ...}) without field errors.
 func readJSONObject(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {

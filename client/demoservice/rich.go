@@ -5,13 +5,9 @@ import (
 	"strings"
 )
 
-// RichReply is about 20 kB of the Markdown agents write when asked for
-// something long: headings, nested and loose lists, a 60-line code block,
-// a table with escaped pipes and alignment, block quotes, strikethrough,
-// a footnote, entities, raw HTML (to be shown as text), and text in
-// Chinese, Japanese, Arabic and Hebrew with emoji. A chat message asking
-// for code, a table or a long answer gets it, so the demo shows what a
-// reply can hold.
+// RichReply is a long reply using everything agents write (code, tables,
+// quotes, footnotes, raw HTML, mixed scripts), sent when a chat asks for
+// code, a table or a long answer.
 func RichReply() string {
 	var b strings.Builder
 	b.WriteString("# Quarterly budget review\n\nHere is the **full review** you asked for, with ~~last year's~~ this year's figures, a table, the script that builds the summary[^1] and notes in every office's language. Fish &amp; chips cost &lt;£10&gt; &copy; 2026.\n\n")
@@ -45,8 +41,7 @@ func RichReply() string {
 	return b.String()
 }
 
-// asksForRich reports whether the last message asks for code, a table or
-// a long answer.
+// asksForRich reports whether the last message asks for code, a table or a long answer.
 func asksForRich(msgs []Message) bool {
 	if len(msgs) == 0 {
 		return false

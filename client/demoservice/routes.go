@@ -23,10 +23,9 @@ func workspaceOf(r *http.Request) int64 {
 	return id
 }
 
-// routes builds the mux. Every API route passes through faults, pacing,
-// auth and workspace selection; generated media is public like a CDN link.
-// Operations only one reading offers are registered in that reading only,
-// so the other answers 404 (or 405) for them as an unknown route.
+// routes builds the mux. API routes pass faults, pacing, auth and workspace;
+// generated media is public like a CDN link. A reading's own operations are
+// unknown routes in the other.
 func (s *Service) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	methods := map[string][]string{}
@@ -92,7 +91,6 @@ func (s *Service) routes() *http.ServeMux {
 	// Assumption: an unknown route answers 404 and a method a path does not
 	// offer answers 405 (with Allow), both as JSON with a message (real:
 	// with an error).
-	// Paths registered without a method catch the other methods.
 	for path, ms := range methods {
 		allow := strings.Join(sortedMethods(ms), ", ")
 		st := styles[path]
@@ -131,11 +129,9 @@ func (s *Service) countExecute(next http.Handler) http.Handler {
 	})
 }
 
-// guard applies the faults in force, then pacing, then authentication,
-// then workspace selection, and calls h; every error it answers takes the
-// style st. Faults come first, so they also hit requests that would fail
-// authentication; a request a fault answers spends no pacing token.
-//
+// guard applies faults, pacing, authentication and workspace, then calls h,
+// answering errors in style st. Faults come first, so they hit requests that
+// would fail auth, and spend no pacing token.
 // Assumption (spec): a missing or wrong key answers 401
 // {"message":"Unauthenticated."}. The real service answers 403
 // {"error":"Invalid authentication"}; on its chat-completions route the
@@ -196,10 +192,8 @@ func (s *Service) paced(w http.ResponseWriter, r *http.Request) bool {
 	return ok
 }
 
-// selectWorkspace reads x-workspace-id. No header selects the user's
-// selected workspace (the first seeded one). On failure it answers and
-// reports false.
-//
+// selectWorkspace reads x-workspace-id, none meaning the first seeded
+// workspace. On failure it answers and reports false.
 // Assumption (spec): an unknown or non-integer workspace id answers 403
 // with a message; the interface does not show this error. The real service
 // answers 400 Validation failed for a non-integer and 403 "You do not have

@@ -39,8 +39,7 @@ func chatQuestions() []Question {
 
 var aspectRatios = []string{"1:1", "16:9", "9:16", "4:3"}
 
-// promptQuestion is what a text, image or video agent is asked to make, in
-// the user's words, as real agents ask for it: a required textarea.
+// promptQuestion is the required textarea real agents ask their request in.
 func promptQuestion(desc, placeholder string) Question {
 	return Question{Type: QuestionTextarea, Name: "prompt", Description: desc, Required: true, Placeholder: placeholder}
 }
@@ -50,8 +49,6 @@ func referenceQuestion(desc string) Question {
 	return Question{Type: QuestionFile, Name: "reference", Description: desc}
 }
 
-// imageQuestions: the prompt, style and aspect ratio; a reference picture,
-// quality and seed optional.
 func imageQuestions(styleRequired bool) []Question {
 	return []Question{
 		promptQuestion("Describe the picture you want.", "For example: a coffee cup on a wooden desk, morning light"),
@@ -63,8 +60,6 @@ func imageQuestions(styleRequired bool) []Question {
 	}
 }
 
-// textQuestions: the prompt, tone and length in words; language and format
-// optional.
 func textQuestions(lengthRequired bool) []Question {
 	return []Question{
 		promptQuestion("Describe what you want written.", "For example: a short note inviting the team to the summer party on 12 July"),
@@ -75,8 +70,6 @@ func textQuestions(lengthRequired bool) []Question {
 	}
 }
 
-// videoQuestions: the prompt, duration in seconds (5 to 120) and aspect
-// ratio; a reference picture, style and voice-over optional.
 func videoQuestions() []Question {
 	return []Question{
 		promptQuestion("Describe the clip you want.", "For example: a one-minute welcome to our new office, friendly and upbeat"),
@@ -209,10 +202,8 @@ var resourceCatalogue = []struct{ typ, title, desc, long string }{
 	{"email", "Out of Office Reply", "Out-of-office message with a deputy contact.", "Dates away, deputy and urgent contact details."},
 }
 
-// seed fills the service with a believable account.
-//
-// The real reading's account has one workspace, so the second workspace's
-// agents and files are left out there; ids stay as in the spec reading.
+// seed fills the service with a believable account. The real reading has one
+// workspace, so the second's agents and files are left out; ids stay.
 func (s *Service) seed() {
 	s.workspaces = []Workspace{{ID: 1, Name: "Acme Office"}, {ID: 2, Name: "Acme Marketing"}}
 	if s.real {
@@ -291,8 +282,7 @@ func (s *Service) seed() {
 	for _, c := range []Collection{{ID: 1, Name: "General"}, {ID: 2, Name: "Clients"}, {ID: 3, Name: "Policies"}, {ID: 4, Name: "Style guide"}} {
 		c.UserID = demoUserID
 		if s.real {
-			// The real service's default collection; the others show
-			// their name as display name.
+			// The real default collection; others show their name.
 			c.DisplayName = c.Name
 			if c.ID == defaultCollectionID {
 				c.Name, c.DisplayName = defaultCollectionName, defaultCollectionDisplay
@@ -327,8 +317,7 @@ var (
 	extraTeams    = []string{"Sales", "Finance", "HR", "Legal", "Marketing", "Support", "Operations", "IT", "Facilities", "Procurement"}
 )
 
-// seedExtraAgents appends n generated text agents to workspace 1 with ids
-// after the catalogue's, titles such as "Finance Invoice Writer 17".
+// seedExtraAgents appends n generated text agents to workspace 1.
 func (s *Service) seedExtraAgents(n int) {
 	first := int64(101 + len(agentCatalogue))
 	for i := 0; i < n; i++ {

@@ -8,8 +8,7 @@ import (
 	"time"
 )
 
-// Server is a Service listening on a TCP address (demo mode and
-// `agentdesk --serve-demo ADDR`).
+// Server is a Service listening on a TCP address.
 type Server struct {
 	// Service is the running service, for faults and inspection.
 	Service *Service
@@ -42,8 +41,7 @@ func Listen(addr string, opts Options) (*Server, error) {
 // URL is the base URL of the service, e.g. "http://127.0.0.1:43121".
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
 
-// Close stops listening, ends open connections and stops the service's
-// background work.
+// Close stops listening, ends connections and stops background work.
 func (s *Server) Close() error {
 	err := s.srv.Close()
 	<-s.done
@@ -53,16 +51,14 @@ func (s *Server) Close() error {
 	return err
 }
 
-// NewTestServer starts a Service on an httptest server; both are closed
-// when the test ends.
+// NewTestServer starts a Service on an httptest server, closed when the test ends.
 func NewTestServer(t testing.TB, opts Options) *httptest.Server {
 	t.Helper()
 	ts, _ := NewTestService(t, opts)
 	return ts
 }
 
-// NewTestService is NewTestServer that also hands back the Service, for
-// switching faults and inspecting state.
+// NewTestService is NewTestServer also returning the Service.
 func NewTestService(t testing.TB, opts Options) (*httptest.Server, *Service) {
 	t.Helper()
 	svc := New(opts)

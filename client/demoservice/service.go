@@ -1,18 +1,8 @@
-// Package demoservice is an in-process implementation of the Agent Execution
-// Service. It keeps real state (agents, executions, files, memories,
-// collections, resources, webhooks) behind a mutex, answers over plain HTTP,
-// and is used by the app's demo mode, by the project's tests and by
-// `agentdesk --serve-demo ADDR`.
-//
-// It follows one of two readings of the interface, chosen by Options.API:
-// APISpec, the interface as first described (agent-execution-service.md),
-// or APIReal, the deployed service (real-service.md): other error shapes
-// and statuses, inputs at the root of an execute body, polling at
-// /agent-responses/{id}, and the list and delete operations only that
-// service offers. Agent Desk must work with both.
-//
-// Where the interface text leaves a gap, the choice made here is marked with a
-// comment that starts with "Assumption:".
+// Package demoservice is an in-process Agent Execution Service with real
+// state, for the demo mode, the tests and `agentdesk --serve-demo ADDR`. It
+// follows APISpec (agent-execution-service.md) or APIReal (real-service.md);
+// Agent Desk must work with both. Choices filling gaps in the interface are
+// marked by a comment that starts with "Assumption:".
 package demoservice
 
 import (
@@ -31,16 +21,13 @@ const (
 	APIReal = "real"
 )
 
-// DefaultAPI is the reading followed when Options.API is "": the real
-// service's, which is what staff will meet. APISpec keeps the interface as
-// first described tested.
+// DefaultAPI is the reading followed when Options.API is "": the real one,
+// which staff meet.
 const DefaultAPI = APIReal
 
-// Options configure a Service. The zero value is a working instant-paced
-// service that accepts the key "demo".
+// Options configure a Service; the zero value is instant and accepts the key "demo".
 type Options struct {
-	// API is the reading followed: APISpec or APIReal; "" (or anything
-	// else) means DefaultAPI.
+	// API is APISpec or APIReal; anything else means DefaultAPI.
 	API string
 	// APIKey is the Bearer key accepted; "" means "demo".
 	APIKey string
@@ -48,35 +35,24 @@ type Options struct {
 	MemoryVariant string
 	// WebhookVariant selects the shape of GET /webhooks: "A" (default) or "B".
 	WebhookVariant string
-	// Pace is the delay between streamed fragments and progress steps; 0 runs
-	// everything instantly (tests). Demo mode uses about 30ms.
+	// Pace is the delay between fragments and progress steps; 0 is instant.
 	Pace time.Duration
-	// Now is an optional clock; time.Now when nil. Pacing reads it too, so
-	// tests can refill a bucket without waiting.
+	// Now is an optional clock, read by pacing too, so tests need not wait.
 	Now func() time.Time
-	// WaitCap bounds how long a blocking execution (wait_execution true)
-	// waits before answering with the still running record. Default 100s.
+	// WaitCap bounds a blocking execution's wait before it answers still running.
 	WaitCap time.Duration
-	// MaxUploadBytes bounds one uploaded file; larger uploads answer 413.
-	// Default 512 MiB in the spec reading, 200 MB in the real one.
+	// MaxUploadBytes bounds one upload; larger answer 413. The default depends on the reading.
 	MaxUploadBytes int64
-	// RatePerSecond and Burst pace requests with a token bucket per API
-	// key: Burst requests at once, then RatePerSecond on average; beyond
-	// that a request answers 429. RatePerSecond 0 (the default) turns
-	// pacing off; Burst 0 means max(1, RatePerSecond).
+	// RatePerSecond and Burst pace requests per key with a token bucket;
+	// beyond it 429. RatePerSecond 0 is off; Burst 0 means max(1, RatePerSecond).
 	RatePerSecond float64
 	Burst         int
-	// ExtraAgents adds this many generated text agents with varied titles
-	// to the first workspace, after the seeded catalogue (benchmarks that
-	// need a long list, such as 10,000 agents).
+	// ExtraAgents adds generated text agents to the first workspace, for long lists.
 	ExtraAgents int
-	// Seed chooses the agents seeded: SeedStandard, or SeedOdd (the usual
-	// agents, then agents that take every liberty the interface allows:
-	// see oddagents.go). "" means the default, SeedStandard unless
-	// SetDefaultSeed changed it.
+	// Seed is SeedStandard or SeedOdd (oddagents.go); "" is the default
+	// (SetDefaultSeed).
 	Seed string
-	// Faults are in force from the start (--demo-faults); SetFaults
-	// changes them.
+	// Faults are in force from the start; SetFaults changes them.
 	Faults Faults
 }
 
@@ -95,22 +71,19 @@ func (o Options) api() string {
 const DefaultMaxUploadBytes int64 = 512 << 20
 
 // RealMaxUploadBytes is the real service's documented upload limit, 200 MB.
-//
 // Assumption: MB means MiB here, as a server configured in megabytes counts.
 const RealMaxUploadBytes int64 = 200 << 20
 
 // demoUserID is the owner of every memory, collection and webhook.
 const demoUserID int64 = 7
 
-// Service is a stateful, concurrency-safe implementation of every endpoint of
-// the Agent Execution Service. It implements http.Handler.
+// Service implements every endpoint of the Agent Execution Service; safe for concurrent use.
 type Service struct {
 	opts Options
 	real bool // the real reading is in force
 	mux  *http.ServeMux
 
-	// execRequests counts POST /agents/{id}/execute requests received,
-	// refused ones included.
+	// execRequests counts execute requests received, refused ones included.
 	execRequests atomic.Int64
 	limiter      *limiter // nil when pacing is off
 
@@ -121,8 +94,7 @@ type Service struct {
 
 	mu     sync.Mutex
 	faults Faults
-	// everyCount counts requests for Faults.Every; everyTaken the faults
-	// it gave (for EveryMix's turn).
+	// everyCount counts requests for Faults.Every; everyTaken its faults (EveryMix's turn).
 	everyCount, everyTaken int
 	workspaces             []Workspace
 	agents                 []*Agent // ordered by id
@@ -190,8 +162,7 @@ func New(opts Options) *Service {
 	return s
 }
 
-// ServeHTTP answers one request: faults first, then authentication and
-// workspace checks, then the endpoint.
+// ServeHTTP answers one request: faults, then authentication and workspace, then the endpoint.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
@@ -199,13 +170,11 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // API is the reading the service follows: APISpec or APIReal.
 func (s *Service) API() string { return s.opts.API }
 
-// ExecuteRequests is how many POST /agents/{id}/execute requests the service
-// has received, including those refused by faults, pacing, authentication
-// or validation: tests use it to prove a client never sends a run twice.
+// ExecuteRequests counts execute requests received, refused ones included:
+// tests prove a client never sends a run twice.
 func (s *Service) ExecuteRequests() int { return int(s.execRequests.Load()) }
 
-// Close stops every background progression (executions, file processing)
-// and waits for them. Requests still in flight are not interrupted.
+// Close stops and waits for background work; requests in flight go on.
 func (s *Service) Close() error {
 	s.mu.Lock()
 	s.cancel()
@@ -217,12 +186,10 @@ func (s *Service) Close() error {
 // now returns the service clock in UTC.
 func (s *Service) now() time.Time { return s.opts.Now().UTC() }
 
-// goBackground runs f on its own goroutine, tracked so Close can wait for it.
-// f must return soon after s.ctx ends.
+// goBackground runs f tracked for Close; f must return soon after s.ctx ends.
 func (s *Service) goBackground(f func()) {
 	s.mu.Lock()
-	// Adding under the lock orders Add before Close's Wait for any caller
-	// that saw the service open.
+	// Adding under the lock orders Add before Close's Wait.
 	select {
 	case <-s.ctx.Done():
 		s.mu.Unlock()
@@ -237,8 +204,7 @@ func (s *Service) goBackground(f func()) {
 	}()
 }
 
-// sleep waits d or until the request or the service ends; it reports
-// whether the full delay passed.
+// sleep waits d or until the request or service ends, reporting whether d passed.
 func (s *Service) sleep(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {
 		return ctx.Err() == nil && s.ctx.Err() == nil
@@ -261,8 +227,8 @@ type Workspace struct {
 	Name string
 }
 
-// Workspaces lists the seeded workspaces; the first is the user's selected
-// one, used when a request carries no x-workspace-id header.
+// Workspaces lists the seeded workspaces; the first is used when a request
+// has no x-workspace-id.
 func (s *Service) Workspaces() []Workspace {
 	return append([]Workspace(nil), s.workspaces...)
 }

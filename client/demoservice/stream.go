@@ -9,15 +9,13 @@ import (
 // pingEvery is how many events pass between ": ping" comment lines.
 const pingEvery = 8
 
-// sseWriter writes Server-Sent Events, flushing each one, and applies the
-// stream faults in force when the stream began.
+// sseWriter writes flushed Server-Sent Events with the stream faults in force at start.
 type sseWriter struct {
 	w      http.ResponseWriter
 	flush  func()
 	faults Faults
 	sent   int
-	// cut is set when a fault broke the stream (CutStreamAfter,
-	// MalformedEventAt): the connection broke, not the run.
+	// cut is set when a fault broke the connection, not the run.
 	cut bool
 }
 
@@ -36,10 +34,8 @@ func (s *Service) newSSE(w http.ResponseWriter) *sseWriter {
 	return sw
 }
 
-// event sends one data event holding v as JSON. It cuts the connection when
-// the CutStreamAfter fault says so (the handler ends by panicking with
-// http.ErrAbortHandler, which closes the connection without a clean end).
-// It reports false when the client has gone.
+// event sends one JSON data event, cutting the connection (panicking with
+// http.ErrAbortHandler) when CutStreamAfter says so. False when the client left.
 func (sw *sseWriter) event(v any) bool {
 	if sw.faults.CutStreamAfter > 0 && sw.sent >= sw.faults.CutStreamAfter {
 		sw.cut = true
@@ -48,8 +44,7 @@ func (sw *sseWriter) event(v any) bool {
 	sw.sent++
 	var data []byte
 	if sw.faults.MalformedEventAt == sw.sent {
-		// The service broke the stream, as a cut does: the run goes on
-		// for a client that looks it up.
+		// A broken stream: the run goes on for a client that looks it up.
 		sw.cut = true
 		data = []byte(`{"id":` + `"status":"running","output":`)
 		if sw.faults.MalformedEvent != "" {
@@ -80,21 +75,15 @@ func (sw *sseWriter) raw(data []byte) bool {
 	return true
 }
 
-// streamExecution answers an execution as a stream: one running event per
-// fragment (credits null, error null), then a completed event with empty
-// output and the final credits. It stops when the client disconnects.
-//
+// streamExecution streams a running event per fragment, then completed with final credits.
 // Assumption: a failing run (Faults.FailExecutions) ends with a failed
 // event: empty output, its credits and a non-null error.
 func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *execution) {
 	sw := s.newSSE(w)
 	ctx := r.Context()
 	completed := false
-	// Deferred so a cut connection (a panic) also ends the run. A client
-	// that leaves stops the run; a connection the network broke (the
-	// CutStreamAfter fault) does not: the run finishes on the service, and
-	// a client polling it finds the whole reply.
-	//
+	// Deferred, so a cut connection ends too. A client that leaves stops
+	// the run; a broken network does not, and polling finds the reply.
 	// Assumption: the service's generation does not depend on the
 	// connection that asked for it.
 	defer func() {

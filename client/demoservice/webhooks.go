@@ -112,9 +112,7 @@ func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, newEnvelope(r, p, len(all), pageOf(all, p)))
 }
 
-// listWebhooks answers GET /webhooks: variant A is the pagination envelope,
-// variant B is {webhooks, total, limit, offset}.
-//
+// listWebhooks answers GET /webhooks in variant A (envelope) or B.
 // Assumption: the real reading always answers variant A.
 func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 	ws := workspaceOf(r)
@@ -176,9 +174,7 @@ type webhookCreated struct {
 	UpdatedAt  string `json:"updated_at"`
 }
 
-// createWebhook answers POST /agents/{id}/webhooks (real reading): url
-// (HTTPS) and method (POST or GET) required, status active or inactive.
-//
+// createWebhook answers POST /agents/{id}/webhooks (real reading).
 // Assumption: a new webhook reports both events (agent.completed and
 // agent.failed) and a fresh signing secret where variant B shows them.
 func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
@@ -228,9 +224,7 @@ func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
 		Method: h.method, Status: h.status, CreatedAt: microZ(now), UpdatedAt: microZ(now)})
 }
 
-// deleteWebhook answers DELETE /webhooks/{id} (real reading) for a webhook
-// of the workspace.
-//
+// deleteWebhook answers DELETE /webhooks/{id} (real reading).
 // Assumption: a deleted webhook leaves every list (no soft delete shown).
 func (s *Service) deleteWebhook(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)

@@ -1,26 +1,11 @@
 package kit
 
-// Bidirectional text for Fyne's labels.
-//
-// Fyne 2.7.1 draws a line like this (internal/painter/font.go, walkString):
-// go-text's shaping.Segmenter splits the text into runs by bidi direction,
-// script and font face, in logical order, and every run is drawn to the right
-// of the one before; a run that is right-to-left is shaped right-to-left by
-// HarfBuzz, which puts its glyphs in visual order, joins Arabic letters and
-// mirrors brackets. So one right-to-left run alone reads right, but the order
-// of the runs is never changed: "שלום 123" draws the number to the right of
-// the word, a Hebrew title's "!" lands on the wrong side (it comes from
-// another font, so it is another run), and in "שלום, עולם" the words swap.
-//
-// BidiVisual therefore reorders runs, never letters: it resolves the levels
-// with the Unicode Bidirectional Algorithm (UAX #9), puts the level runs in
-// visual order (rule L2), and writes every right-to-left run as pieces in
-// reverse order, each piece in logical order inside its own RIGHT-TO-LEFT
-// ISOLATE (U+2067 … U+2069), so that Fyne shapes each piece alone and
-// right-to-left (joined, mirrored) and places the pieces where they belong.
-// Left-to-right runs are written between LEFT-TO-RIGHT MARKs (U+200E), so that
-// Fyne's own bidi pass cannot read them differently. The marks are invisible:
-// HarfBuzz draws default-ignorable characters as nothing.
+// Bidirectional text for Fyne's labels. Fyne (2.7) shapes each bidi run
+// right but never reorders runs: "שלום 123" puts the number on the wrong
+// side. BidiVisual reorders runs, never letters (UAX #9, L2): each
+// right-to-left run is written as pieces in reverse, each in an RLI…PDI
+// isolate, and left-to-right runs between LRMs so Fyne's bidi pass cannot
+// reread them. The marks draw as nothing.
 
 import (
 	"slices"
@@ -37,12 +22,8 @@ const (
 	bidiZWJ = '\u200D'
 )
 
-// BidiIsRTL reports whether the base direction of s is right-to-left: its
-// first strong character (UAX #9 rules P2 and P3) is of a right-to-left script
-// such as Hebrew or Arabic. A label showing such text is aligned to the right
-// (fyne.TextAlignTrailing). Text with no strong character (digits, symbols,
-// emoji) is left-to-right. Explicit embedding and isolate controls are
-// ignored, as BidiVisual removes them. It does not allocate.
+// BidiIsRTL reports whether s's first strong character is right-to-left
+// (P2–P3), so its label aligns trailing. It does not allocate.
 func BidiIsRTL(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -68,21 +49,11 @@ func BidiIsRTL(s string) bool {
 	return false
 }
 
-// BidiVisual returns s in the order Fyne must be given it so that it reads
-// right: right-to-left runs (Hebrew, Arabic, …) from right to left, numbers and
-// Latin words inside them in their place, brackets mirrored, Arabic letters
-// joined. Each line (text between paragraph separators such as '\n') is a
-// paragraph of its own, with its base direction taken from its first strong
-// character; BidiIsRTL tells the caller whether to right-align it.
-//
-// The result is for drawing only (a Label, a RichText segment, a title): it
-// holds invisible direction marks and isolates, and its characters are no
-// longer in reading order, so it must not be edited, copied, searched, or
-// wrapped or truncated by Fyne (see the package notes in bidi.go). Explicit
-// embedding, override and isolate controls in s are removed.
-//
-// A string with no right-to-left character (and no Arabic digit) comes back
-// as it is, without allocating.
+// BidiVisual returns s in the order Fyne must draw it to read right, each line
+// a paragraph with its own base direction. The result is for drawing only: it
+// holds invisible marks and is out of reading order, so never edit, copy,
+// search, wrap or truncate it. Explicit bidi controls are removed. Text with
+// nothing right-to-left comes back as is, without allocating.
 func BidiVisual(s string) string {
 	if !bidiHasRTL(s) {
 		return s
@@ -112,9 +83,8 @@ func lookupBidi(s string) (bidi.Properties, int) {
 	return p, n
 }
 
-// bidiHasRTL reports whether s holds a character that can make any part of
-// it right-to-left: a letter of class R or AL, or an Arabic digit (AN; two of
-// them around a space read right to left).
+// bidiHasRTL reports a character that can make s right-to-left: class R, AL,
+// or an Arabic digit.
 func bidiHasRTL(s string) bool {
 	for i := 0; i < len(s); {
 		if s[i] < 0x80 {
@@ -188,14 +158,12 @@ func (w *bidiBuf) line(b *strings.Builder, s string) {
 		}
 	}
 	if last%2 == 1 {
-		// Without it, Fyne's rule L1 would move the spaces at the end of the
-		// last isolate to the paragraph's level, out of their run.
+		// Else Fyne's L1 moves the last isolate's trailing spaces out of their run.
 		b.WriteRune(bidiLRM)
 	}
 }
 
-// strongDir is the direction a resolved type has for rules N0–N2: L, R (also
-// for numbers), or ON when it has none.
+// strongDir is a resolved type's direction for N0–N2: L, R (also numbers), or ON.
 func strongDir(t bidi.Class) bidi.Class {
 	switch t {
 	case bidi.L:
@@ -206,8 +174,7 @@ func strongDir(t bidi.Class) bidi.Class {
 	return bidi.ON
 }
 
-// resolve computes w.levels for w.runes: UAX #9 for one paragraph without
-// explicit embeddings (rules P2–P3, X9, W1–W7, N0–N2, I1–I2, L1).
+// resolve computes w.levels: UAX #9 for one paragraph without explicit embeddings.
 func (w *bidiBuf) resolve() {
 	n := len(w.runes)
 	w.levels = slices.Grow(w.levels[:0], n)[:n]
@@ -244,8 +211,7 @@ func (w *bidiBuf) resolve() {
 		}
 		prev = t(k)
 	}
-	// W2, W3: a European number after an Arabic letter is an Arabic number;
-	// Arabic letters are R.
+	// W2, W3
 	last := e
 	for k := 0; k < m; k++ {
 		switch t(k) {
@@ -291,8 +257,7 @@ func (w *bidiBuf) resolve() {
 		}
 		k = j
 	}
-	// W6: the separators and terminators left are neutral. W7: a European
-	// number after L is L.
+	// W6, W7
 	last = e
 	for k := 0; k < m; k++ {
 		switch t(k) {
@@ -307,8 +272,7 @@ func (w *bidiBuf) resolve() {
 		}
 	}
 	w.resolveBrackets(e)
-	// N1, N2: neutrals between two of a direction take it, others take the
-	// embedding direction.
+	// N1, N2
 	for k := 0; k < m; {
 		if strongDir(t(k)) != bidi.ON {
 			k++
@@ -350,15 +314,13 @@ func (w *bidiBuf) resolve() {
 		}
 		w.levels[w.idx[k]] = lv
 	}
-	// X9: a boundary neutral (ZWJ, ZWNJ, soft hyphen …) goes with the
-	// character before it.
+	// X9: a boundary neutral goes with the character before it.
 	for i, c := range w.cls {
 		if c == bidi.BN && i > 0 {
 			w.levels[i] = w.levels[i-1]
 		}
 	}
-	// L1: tabs, and spaces before a tab or at the end of the line, are at the
-	// paragraph's level.
+	// L1
 	trailing := true
 	for i := n - 1; i >= 0; i-- {
 		switch w.cls[i] {
@@ -459,8 +421,7 @@ scan:
 	}
 }
 
-// canonicalBracket maps the angle brackets U+2329 and U+232A to their
-// canonical equivalents U+3008 and U+3009, so that either pairs with either.
+// canonicalBracket maps U+2329/U+232A to U+3008/U+3009, so either pairs with either.
 func canonicalBracket(r rune) rune {
 	switch r {
 	case '\u2329':
@@ -471,9 +432,8 @@ func canonicalBracket(r rune) rune {
 	return r
 }
 
-// reorder fills w.runs with the level runs and w.order with their visual
-// order (rule L2, applied to whole runs: a run keeps its characters in
-// logical order, and is drawn right-to-left when its level is odd).
+// reorder fills w.runs and their visual order w.order (L2 on whole runs; odd
+// levels draw right-to-left).
 func (w *bidiBuf) reorder() {
 	w.runs = w.runs[:0]
 	var maxLevel uint8
@@ -518,12 +478,9 @@ const (
 	clusterOther // anything else: punctuation, symbols, emoji
 )
 
-// splitPieces splits the right-to-left run w.runes[start:end] into the pieces
-// Fyne must shape one by one, in logical order: words of one script (spaces
-// between them included), and every other cluster (a bracket, a full stop, an
-// emoji) alone, each with the spaces after it. Fyne would draw the runs of
-// different fonts or scripts inside one right-to-left run left to right in
-// logical order; apart, in reverse order, they land right.
+// splitPieces splits a right-to-left run into the pieces Fyne must shape one
+// by one: words of one script, and each other cluster alone. Fyne would draw
+// mixed fonts in one run left to right.
 func (w *bidiBuf) splitPieces(start, end int) {
 	w.pieces = w.pieces[:0]
 	curKind, curScript := -1, 0
@@ -554,9 +511,8 @@ func (w *bidiBuf) splitPieces(start, end int) {
 	}
 }
 
-// clusterEnd returns the end of the cluster that starts at i: a character
-// with its combining marks, variation selectors, emoji modifiers and tags,
-// and what a zero-width joiner joins to it.
+// clusterEnd returns the end of the cluster at i: a character with its marks,
+// selectors, modifiers, tags and ZWJ joins.
 func clusterEnd(rs []rune, i, end int) int {
 	first := rs[i]
 	i++
@@ -591,9 +547,8 @@ var rtlScripts = []*unicode.RangeTable{
 	unicode.Samaritan, unicode.Mandaic, unicode.Adlam, unicode.Hanifi_Rohingya,
 }
 
-// rtlScript numbers the script of a right-to-left letter, 0 when it is of
-// none in particular (marks such as U+200F RIGHT-TO-LEFT MARK, the Arabic
-// tatweel), so that it goes with any word.
+// rtlScript numbers a right-to-left letter's script, 0 for none in particular
+// (it goes with any word).
 func rtlScript(r rune) int {
 	for i, tab := range rtlScripts {
 		if unicode.Is(tab, r) {

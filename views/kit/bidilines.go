@@ -10,17 +10,11 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
-// BidiLines shows a server's text that holds right-to-left words (Hebrew,
-// Arabic) the way Fyne cannot: broken into lines first, in reading order,
-// and each line then put in the order it is drawn (BidiVisual), as the
-// Unicode Bidirectional Algorithm has it. Fyne wraps or cuts a label's text
-// as it is stored, so a reordered string would wrap with its end on the
-// first line, and "…" would cut off a right-to-left title's beginning.
-//
-// With wrap, the text takes as many lines as it needs; without, one line,
-// cut short with "…" at its logical end. A paragraph whose first letter is
-// right-to-left is aligned right. Text without right-to-left letters is
-// better shown in a widget.Label.
+// BidiLines shows server text with right-to-left words as Fyne cannot: it
+// wraps or cuts in reading order first, then reorders each line (BidiVisual);
+// Fyne would wrap the reordered string wrongly. wrap: as many lines as
+// needed, else one cut with "…". For text without right-to-left letters
+// use a widget.Label.
 func BidiLines(text string, style fyne.TextStyle, size fyne.ThemeSizeName, wrap bool) fyne.CanvasObject {
 	t := safe.Text(text, 0)
 	c := &fyne.Container{}
@@ -29,8 +23,7 @@ func BidiLines(text string, style fyne.TextStyle, size fyne.ThemeSizeName, wrap 
 	return c
 }
 
-// bidiRLM is the RIGHT-TO-LEFT MARK: put first, it makes a line's base
-// direction right-to-left.
+// bidiRLM makes a line's base direction right-to-left when put first.
 const bidiRLM = '\u200F'
 
 type bidiLayout struct {
@@ -45,8 +38,7 @@ type bidiLayout struct {
 	colour fyne.ThemeColorName
 }
 
-// SetBidiLines shows text in a BidiLines made before (a list row that is
-// reused for another item).
+// SetBidiLines shows text in a BidiLines made before (a reused row).
 func SetBidiLines(o fyne.CanvasObject, text string) {
 	c := o.(*fyne.Container)
 	l := c.Layout.(*bidiLayout)
@@ -115,8 +107,7 @@ func (l *bidiLayout) measure(s string) float32 {
 	return fyne.MeasureText(s, l.textSize(), l.style).Width
 }
 
-// wrapLines breaks the text, in reading order, into lines no wider than
-// width: at spaces, or inside a word longer than a line.
+// wrapLines breaks text in reading order into lines no wider than width.
 func (l *bidiLayout) wrapLines(width float32) []string {
 	var lines []string
 	line := ""
@@ -146,8 +137,7 @@ func (l *bidiLayout) cut(width float32) string {
 	return strings.TrimRight(l.text[:l.fit(l.text, width, "…")], " ") + "…"
 }
 
-// fit is how many bytes of s, whole characters and at least one, fit in
-// width followed by tail.
+// fit is how many bytes of s, at least one character, fit in width before tail.
 func (l *bidiLayout) fit(s string, width float32, tail string) int {
 	runes := []rune(s)
 	lo, hi := 1, len(runes)

@@ -1,7 +1,5 @@
-// Package kit is Agent Desk's widgets and the designed states (loading,
-// empty, error) every screen shows alike. It knows nothing of the app: what
-// it needs of it comes in as small interfaces (Runner, Observable,
-// Pictures), so it can be built and tested alone.
+// Package kit is Agent Desk's widgets and shared screen states. It knows
+// nothing of the app beyond small interfaces, so it builds and tests alone.
 package kit
 
 import (
@@ -10,8 +8,7 @@ import (
 	"time"
 )
 
-// Frame is the shortest time between two updates of one binding: changes
-// that come faster are drawn together, at most once a frame.
+// Frame is the shortest time between two updates of one binding.
 const Frame = time.Second / 60
 
 // Observable is a value the app publishes (live.Observable): Snapshot is
@@ -22,15 +19,10 @@ type Observable[T any] interface {
 	Subscribe(changed func()) (cancel func())
 }
 
-// Bind shows every new snapshot of s with show, on the UI goroutine. It is
-// how every screen follows the app's state: show gets the current snapshot
-// at once (Bind is called on the UI goroutine), then the newest one after
-// each change. Changes that come while an update waits for the UI are folded
-// into it, so at most one update per binding is queued at any time, at most
-// one a Frame however fast the state changes (a streaming reply publishes
-// far more often than the screen draws), and show never sees an older
-// snapshot after a newer. Nothing runs while nothing changes. stop ends the
-// binding; an update already queued is then dropped.
+// Bind shows s's current snapshot with show at once, then the newest after
+// each change, on the UI goroutine. Changes are folded so at most one update
+// is queued, at most one per Frame, never older after newer. stop ends it,
+// dropping a queued update.
 func Bind[T any](s Observable[T], show func(T)) (stop func()) {
 	b := &binding[T]{s: s, show: show, q: queue.Load()}
 	cancel := s.Subscribe(b.changed)
@@ -53,8 +45,7 @@ type binding[T any] struct {
 	stopped atomic.Bool
 	shown   atomic.Int64 // when the last update ran (Unix nanoseconds)
 	last    uint64       // UI goroutine only
-	// q is the test queue the binding was made under (nil in the app): an
-	// update due after that test ended is dropped, not run in the next.
+	// q is the test queue it was made under: updates after that test are dropped.
 	q *Queue
 }
 

@@ -14,34 +14,27 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// busyAfter is how long work the user waits on may take before the
-// window shows that it is under way (a test's Queue may say less).
+// busyAfter is how long awaited work runs before the window shows it.
 const busyAfter = 500 * time.Millisecond
 
 // busy are the windows with awaited work under way (UI goroutine only).
 var busy = map[fyne.Window]bool{}
 
-// ActShowing is Act for what the user waits on (linking files, creating a
-// collection): when the work takes longer than busyAfter, the window shows
-// what is under way, with a moving bar and Cancel (or Esc), until it ends;
-// quicker work shows nothing. While it runs the window starts no other
-// awaited work (a second click on Process does nothing), so nothing is
-// sent twice. Cancel cancels the work's context: what is done stays done,
-// the rest is not started.
+// ActShowing is Act for work the user waits on: past busyAfter the window
+// shows it with a bar and Cancel. While it runs no other awaited work starts,
+// so nothing is sent twice. Cancel stops what is not done yet.
 func ActShowing(a Runner, w fyne.Window, what string, work func(ctx context.Context), then func()) {
 	actShowing(a, w, what, nil, func(ctx context.Context, _ *Progress) { work(ctx) }, then)
 }
 
-// ActShowingProgress is ActShowing for work that says how far it has
-// gone (reading a sheet of many rows): the window fills a bar and shows
-// the work's line under it, so a long wait is seen to move.
+// ActShowingProgress is ActShowing for work that reports progress, so a long
+// wait is seen to move.
 func ActShowingProgress(a Runner, w fyne.Window, what string, work func(ctx context.Context, p *Progress), then func()) {
 	actShowing(a, w, what, &Progress{}, work, then)
 }
 
-// Progress is how far work ActShowingProgress runs has gone. The work
-// sets it from its goroutine as often as it likes: the window takes the
-// latest when it next draws.
+// Progress is how far ActShowingProgress's work has gone; set it from any
+// goroutine, the window draws the latest.
 type Progress struct {
 	mu      sync.Mutex
 	done    float64
@@ -50,8 +43,7 @@ type Progress struct {
 	show    func(done float64, line string) // the window's, while it shows
 }
 
-// Set says how far the work has gone: done from 0 to 1 (0: not known)
-// and a line saying it ("12,000 rows read so far").
+// Set says how far the work has gone: done in 0..1 (0: unknown) and a line.
 func (p *Progress) Set(done float64, line string) {
 	p.mu.Lock()
 	p.done, p.line = done, line
@@ -75,8 +67,7 @@ func (p *Progress) flush() {
 	}
 }
 
-// shownBy has show show the progress from now on (nil: no more), the
-// latest at once (UI goroutine).
+// shownBy has show show progress from now on, the latest at once (UI goroutine).
 func (p *Progress) shownBy(show func(done float64, line string)) {
 	p.mu.Lock()
 	p.show = show
@@ -106,9 +97,7 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 			bar := widget.NewProgressBarInfinite()
 			body := container.NewVBox(bar)
 			if p != nil {
-				// The filling bar takes the moving one's place once the
-				// work knows how far it is; the line has its room from
-				// the start, so the window does not jump.
+				// The line has room from the start, so the window does not jump.
 				filled, line := widget.NewProgressBar(), widget.NewLabel("")
 				filled.Hide()
 				body = container.NewVBox(container.NewStack(bar, filled), line)

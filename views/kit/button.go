@@ -6,14 +6,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Button is Agent Desk's button: a ring shows around it while it has the
-// keyboard (Fyne's only tints its fill), and when Tab gives it the
-// keyboard the scroll it is in brings it into view, as
-// Agent Desk's fields do.
+// Button is Agent Desk's button: a ring shows while it has the keyboard
+// (Fyne only tints), and it scrolls into view on Tab.
 type Button struct {
 	widget.Button
-	// Tip says what the button does and its key, shown while the
-	// pointer rests on it ("" for none).
+	// Tip is shown while the pointer rests on the button ("" for none).
 	Tip     string
 	focused bool
 }
@@ -73,8 +70,7 @@ func (b *Button) Hide() {
 	b.Button.Hide()
 }
 
-// Check is Agent Desk's check box: a ring shows around it while it has
-// the keyboard, and it scrolls into view when Tab reaches it.
+// Check is Agent Desk's check box, with a focus ring, scrolled into view on Tab.
 type Check struct {
 	widget.Check
 	focused bool

@@ -5,11 +5,8 @@ import (
 	"fyne.io/fyne/v2/container"
 )
 
-// Capped lays o out at whatever size it is given, and says it needs no
-// more than max: text that asks for more room (a 300-character title, an
-// error in one long line) is cut where the space ends instead of widening
-// the window or moving a divider the user placed. A zero width or height
-// in max leaves that direction as o asks.
+// Capped lays o out at any size but asks for at most max, so long text is
+// cut instead of widening the window or moving a divider (zero: uncapped).
 func Capped(o fyne.CanvasObject, max fyne.Size) fyne.CanvasObject {
 	return &fyne.Container{Layout: capLayout{max}, Objects: []fyne.CanvasObject{o}}
 }
@@ -33,8 +30,7 @@ func (l capLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-// CapSize is min with each direction no larger than max's (a zero in max
-// leaves that direction alone).
+// CapSize is min capped by max in each direction (zero: uncapped).
 func CapSize(min, max fyne.Size) fyne.Size {
 	if max.Width > 0 && min.Width > max.Width {
 		min.Width = max.Width
@@ -45,10 +41,8 @@ func CapSize(min, max fyne.Size) fyne.Size {
 	return min
 }
 
-// Split is a side-by-side split whose divider stays where it was put:
-// Fyne moves a divider whenever a pane's content asks for more width (a
-// long name, an empty state's words), so each pane says it needs no more
-// than paneMin and truncates or wraps what does not fit.
+// Split is a split whose divider stays put: Fyne moves it when a pane asks
+// for more width, so each pane asks for at most paneMin.
 func Split(leading, trailing fyne.CanvasObject, offset float64) *container.Split {
 	s := container.NewHSplit(Capped(leading, paneMin), Capped(trailing, paneMin))
 	s.SetOffset(offset)
@@ -58,9 +52,7 @@ func Split(leading, trailing fyne.CanvasObject, offset float64) *container.Split
 // paneMin is the most width a pane of a Split may ask for.
 var paneMin = fyne.NewSize(220, 0)
 
-// MaxHeight shows o as tall as it needs, up to max; taller, it scrolls
-// inside that height (a 300-character title wrapped in a narrow pane keeps
-// the rest of the screen in view).
+// MaxHeight shows o as tall as it needs up to max, then scrolls.
 func MaxHeight(o fyne.CanvasObject, max float32) fyne.CanvasObject {
 	return &fyne.Container{Layout: maxHeightLayout{max}, Objects: []fyne.CanvasObject{container.NewVScroll(o)}}
 }
@@ -77,10 +69,8 @@ func (l maxHeightLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	objects[0].Resize(size)
 }
 
-// Wrap lays objects out left to right, onto more lines when they do not
-// fit, and asks for the height they took at the width it was last given:
-// a reply's actions under it in a narrow window (a list row measured at
-// its width gets the height of all their lines).
+// Wrap lays objects out in wrapping lines and asks for their height at its
+// last width.
 func Wrap(objects ...fyne.CanvasObject) *fyne.Container {
 	return &fyne.Container{Layout: &wrapLayout{}, Objects: objects}
 }

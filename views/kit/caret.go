@@ -11,53 +11,39 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit/fynefix"
 )
 
-// caretRest is how long a text field's caret blinks after the last key or
-// click in it: GTK's default (gtk-cursor-blink-timeout). After it the
-// caret shows solid until the next key, so a window left alone with the
-// keyboard in a field rests: no frame is drawn while nobody touches it.
+// caretRest is how long a caret blinks after the last key or click, as GTK
+// does; then it shows solid so an idle window draws no frames.
 const caretRest = 10 * time.Second
 
-// caretGlance is how long a caret blinks when its field gets the keyboard
-// without a key or click in it (a screen opening, Tab): three blinks, enough
-// to catch the eye, so that a window opened and left alone soon rests.
+// caretGlance is a caret's blink on focus without a key or click: enough to
+// catch the eye, so an opened window soon rests.
 const caretGlance = 3 * (caretShown + caretHidden)
 
-// caretShown and caretHidden are the two halves of a blink, GTK's
-// (gtk-cursor-blink-time, 1.2 s: shown two thirds, hidden one third).
-// Fyne's own caret fades through many colours every half second, each a
-// whole window drawn again with the animation ticking every frame; this
-// blink draws the window twice a cycle.
+// caretShown and caretHidden are a blink's halves, as GTK's. Fyne's own caret
+// fades every frame, redrawing the window; this draws twice a cycle.
 const (
 	caretShown  = 800 * time.Millisecond
 	caretHidden = 400 * time.Millisecond
 )
 
-// Caret blinks a text field's caret and rests it: it takes over from
-// Fyne's fading caret when the field gets the keyboard, shows the caret
-// solid at each Wake, blinks it, and stops blinking caretRest after the
-// last Wake, with the caret shown. A field calls Wake on each key and click,
-// Focus when the focus comes (after Fyne's FocusGained), and Sleep when
-// the focus leaves. UI goroutine only.
+// Caret replaces Fyne's fading caret with one that blinks, then rests solid
+// caretRest after the last Wake. Fields call Wake on keys and clicks, Focus
+// after FocusGained, Sleep when focus leaves. UI goroutine only.
 type Caret struct {
-	// wakes counts the wakes and sleeps, so that a blink timed before a
-	// later wake or the focus leaving does nothing.
+	// wakes makes a blink timed before a later wake or sleep do nothing.
 	wakes int
-	// shown tells the caret shows in this half of the blink; blinking
-	// that the caret blinks (it neither rests nor sleeps); until is when
-	// it rests.
+	// shown: this half shows the caret; blinking: neither resting nor
+	// asleep; until: when it rests.
 	shown, blinking bool
 	until           time.Time
 	timer           *time.Timer
 }
 
-// Wake shows e's caret solid and has it blink from caretShown on, until
-// caretRest from now. While Fyne's caret animation cannot be reached (a
-// later Fyne naming it otherwise, animations turned off) the caret is left
-// as Fyne has it.
+// Wake shows e's caret solid and blinks it until caretRest from now. If
+// Fyne's caret animation cannot be reached, Fyne's caret is left alone.
 func (c *Caret) Wake(e *widget.Entry) { c.wake(e, caretRest) }
 
-// Focus is Wake for the field getting the keyboard: the caret blinks for
-// caretGlance only.
+// Focus is Wake for gaining the keyboard, blinking for caretGlance only.
 func (c *Caret) Focus(e *widget.Entry) { c.wake(e, caretGlance) }
 
 // wake shows the caret and has it blink for d.
@@ -87,9 +73,8 @@ func (c *Caret) stopTimer() {
 	}
 }
 
-// next times the next half of the blink, after d. Only a desktop driver
-// times it: Fyne's test driver runs fyne.Do on the timer's goroutine, and
-// ticks an animation once only, so that its carets stand still.
+// next times the next half-blink. Only on a desktop driver: the test driver
+// runs fyne.Do on the timer's goroutine.
 func (c *Caret) next(e *widget.Entry, d time.Duration) {
 	c.stopTimer()
 	fa := fyne.CurrentApp()
@@ -103,9 +88,8 @@ func (c *Caret) next(e *widget.Entry, d time.Duration) {
 	c.timer = time.AfterFunc(d, func() { Do(func() { c.blink(e, wake) }) })
 }
 
-// blink turns the caret to its other half, or rests it shown once
-// caretRest has passed. A blink timed before a later wake or sleep does
-// nothing.
+// blink flips the caret, or rests it shown after caretRest; a stale blink
+// does nothing.
 func (c *Caret) blink(e *widget.Entry, wake int) {
 	if c.wakes != wake || !c.blinking {
 		return
@@ -144,10 +128,8 @@ func (c *Caret) showCaret(e *widget.Entry) {
 	}
 }
 
-// Field is Fyne's text field whose caret rests (Caret). Every text field
-// of Agent Desk is one, or wakes a Caret of its own (the date field).
-// Types that embed it and override one of its methods call Field's, not
-// Entry's.
+// Field is Fyne's text field with a resting caret. Embedders overriding a
+// method call Field's, not Entry's.
 type Field struct {
 	widget.Entry
 	caret Caret
@@ -171,8 +153,7 @@ func (f *Field) TypedShortcut(s fyne.Shortcut) {
 	f.Entry.TypedShortcut(s)
 }
 
-// Tapped wakes the caret where the click put it, once the click gave the
-// field the keyboard.
+// Tapped wakes the caret once the click gave the field the keyboard.
 func (f *Field) Tapped(ev *fyne.PointEvent) {
 	f.Entry.Tapped(ev)
 	f.caret.Wake(&f.Entry)
@@ -184,8 +165,7 @@ func (f *Field) MouseDown(ev *desktop.MouseEvent) {
 	f.caret.Wake(&f.Entry)
 }
 
-// FocusGained blinks the caret (Caret.Focus), once Fyne has started its
-// own.
+// FocusGained blinks the caret once Fyne started its own.
 func (f *Field) FocusGained() {
 	f.Entry.FocusGained()
 	f.caret.Focus(&f.Entry)
@@ -197,10 +177,8 @@ func (f *Field) FocusLost() {
 	f.Entry.FocusLost()
 }
 
-// holdBlink stops Fyne's fading caret animation, reporting whether the
-// field has one, that is, whether it has the keyboard and animations are
-// on. The stopped animation stays in its place, so that Fyne does not start
-// another while the field keeps the keyboard: Caret blinks the caret.
+// holdBlink stops Fyne's caret animation, reporting whether there was one.
+// It stays in place, so Fyne starts no other while focused.
 func holdBlink(e *widget.Entry) bool {
 	anim, _, ok := fynefix.EntryCaret(e)
 	if !ok || anim == nil || fyne.CurrentApp() == nil {

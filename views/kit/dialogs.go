@@ -6,26 +6,21 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Fyne's dialogs answer to no key: Enter and Esc go to the window behind
-// them. Agent Desk shows every dialog through ShowDialog, which remembers
-// what its keys do, and the window asks DialogKey first.
+// Fyne's dialogs answer to no key: Enter and Esc go to the window behind.
+// ShowDialog records each dialog's keys, and the window asks DialogKey first.
 
-// dialogKeys is what Enter and Esc do in one shown dialog, and what had
-// the keyboard behind it.
+// dialogKeys is what Enter and Esc do in a dialog, and what had the keyboard before.
 type dialogKeys struct {
 	enter, escape func()
 	back          fyne.Focusable    // gets the keyboard back at close (nil: none)
 	under         fyne.CanvasObject // the overlay the dialog opened over (nil: the window)
 }
 
-// shownDialogs holds the keys of each dialog on screen, by the overlay
-// that shows it (UI goroutine only).
+// shownDialogs are the keys of each dialog on screen, by overlay (UI goroutine only).
 var shownDialogs = map[fyne.CanvasObject]dialogKeys{}
 
-// ShowDialog shows d as desktop dialogs behave: Esc closes it as its
-// Cancel or Close button does, and Enter presses its default button:
-// confirms a confirm dialog, submits a form (which checks its fields
-// first), closes a dialog that has only a Close or OK button.
+// ShowDialog shows d as desktop dialogs behave: Esc cancels or closes, Enter
+// presses the default button.
 func ShowDialog(d dialog.Dialog, w fyne.Window) {
 	enter := d.Dismiss
 	switch d := d.(type) {
@@ -39,19 +34,15 @@ func ShowDialog(d dialog.Dialog, w fyne.Window) {
 	ShowDialogKeys(d, w, enter, d.Dismiss)
 }
 
-// ShowDestructive shows a dialog that confirms what cannot be undone
-// (deleting, sending the key elsewhere): Esc cancels it, Enter does
-// nothing, so only a deliberate click or Space on its button goes ahead.
+// ShowDestructive shows a dialog confirming what cannot be undone: Esc
+// cancels, Enter does nothing, so only a deliberate press goes ahead.
 func ShowDestructive(d dialog.Dialog, w fyne.Window) {
 	ShowDialogKeys(d, w, nil, d.Dismiss)
 }
 
-// ShowDialogKeys shows d with what Enter and Esc do in it (nil: nothing).
-//
-// A button, choice or list behind the dialog lets the keyboard go while
-// the dialog is open (one ring on screen, the dialog's) and gets it back
-// when the dialog closes, or when the dialog its answer opened closes. A
-// text field keeps it: a field that lost it would show its checks.
+// ShowDialogKeys shows d with what Enter and Esc do (nil: nothing). Buttons
+// behind give the keyboard up and get it back on close; a text field keeps
+// it, lest it show its checks.
 func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 	c := w.Canvas()
 	HideTip(c)
@@ -69,13 +60,12 @@ func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 		ringButtons(top)
 	}
 	shownDialogs[top] = keys
-	// A dialog shown again is told twice: the first call cleans up, the
-	// second finds nothing to do.
+	// Told twice when shown again: the second call finds nothing to do.
 	d.SetOnClosed(func() { dialogClosed(c, top) })
 }
 
-// dialogClosed forgets a dialog's keys and gives the keyboard back to
-// what had it, or hands that on to the dialog the answer opened.
+// dialogClosed forgets a dialog's keys and returns the keyboard, or hands it
+// to the dialog the answer opened.
 func dialogClosed(c fyne.Canvas, top fyne.CanvasObject) {
 	keys, ok := shownDialogs[top]
 	if !ok {
@@ -107,14 +97,13 @@ func ringed(f fyne.Focusable) bool {
 	return false
 }
 
-// ShowInformation is dialog.ShowInformation with its keys: Enter and Esc
-// close it.
+// ShowInformation is dialog.ShowInformation closed by Enter and Esc.
 func ShowInformation(title, message string, w fyne.Window) {
 	ShowDialog(dialog.NewInformation(title, message, w), w)
 }
 
-// DialogKey gives a key to the dialog or pop-up open on c, and reports
-// whether one is open: with one open, no key goes to the screen behind it.
+// DialogKey gives a key to the open dialog or pop-up on c, reporting whether
+// one is open: then no key reaches the screen behind.
 func DialogKey(c fyne.Canvas, key fyne.KeyName) bool {
 	top := c.Overlays().Top()
 	if top == nil {
@@ -122,8 +111,7 @@ func DialogKey(c fyne.Canvas, key fyne.KeyName) bool {
 	}
 	keys, ok := shownDialogs[top]
 	if !ok {
-		// One of Fyne's own (a file dialog's "new folder"): its buttons
-		// answer, the keys wait; a menu takes its keys itself.
+		// Fyne's own dialog: its buttons answer, the keys wait.
 		return true
 	}
 	var do func()
@@ -139,15 +127,13 @@ func DialogKey(c fyne.Canvas, key fyne.KeyName) bool {
 	return true
 }
 
-// AnswerDialogKeys has the window's dialogs answer to Enter and Esc where
-// nothing else on it takes keys (the welcome screen); the shell's own key
-// handler asks DialogKey first.
+// AnswerDialogKeys has dialogs answer Enter and Esc on windows without a key
+// handler of their own.
 func AnswerDialogKeys(w fyne.Window) {
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { DialogKey(w.Canvas(), ev.Name) })
 }
 
-// PassKey hands a key typed in o to the window showing it (F1 typed in a
-// text field: the list of keys).
+// PassKey hands a key typed in o to its window (F1 in a field).
 func PassKey(o fyne.CanvasObject, ev *fyne.KeyEvent) {
 	if a := fyne.CurrentApp(); a != nil {
 		if c := a.Driver().CanvasForObject(o); c != nil {
@@ -158,13 +144,9 @@ func PassKey(o fyne.CanvasObject, ev *fyne.KeyEvent) {
 	}
 }
 
-// ringButtons gives the buttons Fyne puts in a dialog (Yes and No, a
-// form's Cancel and submit, Close) the focus ring of Agent Desk's own: a
-// Button that does what each did takes its place in the dialog's button
-// row (the fourth part of the dialog Fyne builds). A form's submit button
-// stays enabled only while the form's fields pass their checks, as
-// Fyne's did; the button it replaces follows too, since the dialog's
-// Submit (Enter) asks it.
+// ringButtons swaps the buttons Fyne puts in a dialog for Agent Desk's, which
+// show the focus ring. A form's submit stays enabled only while its fields
+// pass, as Fyne's did.
 func ringButtons(top fyne.CanvasObject) {
 	p, ok := top.(*widget.PopUp)
 	if !ok {

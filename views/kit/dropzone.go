@@ -8,10 +8,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
-// The drop highlight: while files are dragged over the window, a frame in
-// the theme's primary colour around it and, in the middle, what dropping
-// them will do; where they would be refused, a plain card saying where
-// they go instead, without the frame.
+// newDropHighlight is what dragging files over the window shows: a frame and
+// what dropping does, or a plain card where a drop would be refused.
 func newDropHighlight() *fyne.Container {
 	frame := canvas.NewRectangle(color.Transparent)
 	frame.StrokeWidth = 3
@@ -25,8 +23,7 @@ func newDropHighlight() *fyne.Container {
 	return &fyne.Container{Objects: []fyne.CanvasObject{frame, card, icon, text}}
 }
 
-// layoutDropHighlight places the frame along the window's edges and the
-// card in its middle, in the theme's current colours.
+// layoutDropHighlight places the frame and card in the current theme's colours.
 func layoutDropHighlight(c *fyne.Container, size fyne.Size, takes bool) {
 	frame, card := c.Objects[0].(*canvas.Rectangle), c.Objects[1].(*canvas.Rectangle)
 	icon, text := c.Objects[2].(*canvas.Image), c.Objects[3].(*canvas.Text)
@@ -62,8 +59,7 @@ func layoutDropHighlight(c *fyne.Container, size fyne.Size, takes bool) {
 	text.Resize(fyne.NewSize(cs.Width-2*pad, ts.Height))
 }
 
-// ShowDrop shows the drop highlight saying hint, or hides it; takes is
-// false where the drop would be refused.
+// ShowDrop shows or hides the drop highlight; takes is false where it would be refused.
 func (l *Layer) ShowDrop(on bool, hint string, takes bool) {
 	if !on {
 		if l.drop.Visible() {

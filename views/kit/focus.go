@@ -7,12 +7,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Fyne moves the keyboard with Tab but never scrolls to where it went: a
-// field below the fold of a long form took the keys unseen. The controls
-// of Agent Desk call ShowFocused from their FocusGained.
+// Fyne moves the keyboard with Tab but never scrolls to it, so controls call
+// ShowFocused from FocusGained.
 
-// ShowFocused scrolls o, which has just got the keyboard, into view in
-// every scroll it is in, as a browser does.
+// ShowFocused scrolls o into view in every scroll around it, as a browser does.
 func ShowFocused(o fyne.CanvasObject) {
 	a := fyne.CurrentApp()
 	if a == nil {
@@ -47,8 +45,7 @@ func ShowFocused(o fyne.CanvasObject) {
 	}
 }
 
-// scrollsAround are the scrolls from root down to o, outermost first;
-// found is false when root does not show o.
+// scrollsAround are the scrolls from root to o, outermost first.
 func scrollsAround(root, o fyne.CanvasObject, path []*container.Scroll) (scrolls []*container.Scroll, found bool) {
 	if root == nil || !root.Visible() {
 		return nil, false
@@ -67,9 +64,7 @@ func scrollsAround(root, o fyne.CanvasObject, path []*container.Scroll) (scrolls
 	return nil, false
 }
 
-// parts are the objects o shows that Agent Desk can look into without
-// drawing them: a container's, a scroll's, a split's, a form's fields, a
-// Wrapper's.
+// parts are the objects o shows that can be looked into without drawing.
 func parts(o fyne.CanvasObject) []fyne.CanvasObject {
 	switch v := o.(type) {
 	case *fyne.Container:
@@ -90,8 +85,7 @@ func parts(o fyne.CanvasObject) []fyne.CanvasObject {
 	return nil
 }
 
-// OnScreen reports whether o is shown in its window now (a screen the
-// user left is not).
+// OnScreen reports whether o is shown in its window now.
 func OnScreen(o fyne.CanvasObject) bool {
 	a := fyne.CurrentApp()
 	if a == nil {
@@ -117,10 +111,8 @@ func contains(root, o fyne.CanvasObject) bool {
 	return false
 }
 
-// FocusFirst gives the keyboard to the first control shown in o (looked
-// for through containers and scrolls), or takes it from where it was when
-// o shows none: a control left behind in a tab no longer shown would keep
-// the keys unseen.
+// FocusFirst focuses the first control shown in o, or unfocuses when none,
+// lest a hidden tab's control keep the keys unseen.
 func FocusFirst(c fyne.Canvas, o fyne.CanvasObject) {
 	if f := firstFocusable(o); f != nil {
 		c.Focus(f)
@@ -129,8 +121,7 @@ func FocusFirst(c fyne.Canvas, o fyne.CanvasObject) {
 	c.Unfocus()
 }
 
-// Wrapper is a widget of Agent Desk's that shows one object and adds to
-// what it does (takes dropped files): FocusFirst looks inside.
+// Wrapper is a widget showing one object that FocusFirst looks inside.
 type Wrapper interface {
 	Unwrap() fyne.CanvasObject
 }

@@ -7,16 +7,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Fold is content shown and hidden by a button named for it: technical
-// choices wait there, out of the way of staff who never need them.
+// Fold is content shown and hidden by its button, keeping technical choices out of the way.
 type Fold struct {
-	// Button opens and closes the fold; Content is what it shows. They
-	// are placed apart where room is short (the button at the end of a
-	// row, the content under it), else together (Object).
+	// Button and Content may be placed apart where room is short, else together (Object).
 	Button  *Button
 	Content fyne.CanvasObject
-	// OnChanged is told when the user opens or closes the fold (to
-	// remember that).
+	// OnChanged is told when the user opens or closes the fold.
 	OnChanged func(open bool)
 }
 
@@ -39,10 +35,8 @@ func NewFold(title string, content fyne.CanvasObject) *Fold {
 	return f
 }
 
-// takeKeyboard gives the keyboard to the fold's button when a field in
-// its content has it: typing must not go on into a field no longer shown
-// (and be sent with the next run). Fyne's window neither moves the
-// keyboard on a click nor when a field is hidden.
+// takeKeyboard moves the keyboard from a hidden field to the button, lest
+// typing go unseen into the next run; Fyne does not move it.
 func (f *Fold) takeKeyboard() {
 	a := fyne.CurrentApp()
 	if a == nil {

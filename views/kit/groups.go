@@ -10,16 +10,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// RadioGroup is a choice of one option among a few, shown all at once, one
-// under another: Agent Desk's check boxes drawn as round buttons, so each
-// option shows the focus ring while it has the keyboard (Fyne's radio
-// buttons show it only by a faint circle) and Space chooses it.
+// RadioGroup is a choice of one among a few, as round check boxes: each shows
+// the focus ring (Fyne's radios only a faint circle) and Space chooses.
 type RadioGroup struct {
 	widget.BaseWidget
 	// Selected is the option chosen ("" for none).
 	Selected string
-	// Required keeps an option chosen: choosing the chosen one again
-	// does not clear it.
+	// Required keeps an option chosen: choosing it again does not clear it.
 	Required bool
 	// OnChanged is told each choice, made by the user or SetSelected.
 	OnChanged func(string)
@@ -63,8 +60,7 @@ func (r *RadioGroup) tapped(option string, on bool) {
 	}
 }
 
-// SetSelected chooses option ("" for none), telling OnChanged if it is a
-// change.
+// SetSelected chooses option ("" for none), telling OnChanged on a change.
 func (r *RadioGroup) SetSelected(option string) {
 	if option != "" && !slices.Contains(r.options, option) {
 		return
@@ -105,12 +101,9 @@ func (r *RadioGroup) Disabled() bool {
 	return len(r.items) > 0 && r.items[0].Disabled()
 }
 
-// roundRenderer is Fyne's check box renderer with the radio button's
-// icons in place of the box's: its two pictures (the fill, then the
-// outline or the dot) get them after every refresh. A theme override
-// would draw them too, but Fyne parses every font again for each
-// overridden widget it paints (about 9 MB and 15 ms each, kept for the
-// life of the app), so the four choices of Settings cost 36 MB.
+// roundRenderer is Fyne's check box renderer with radio icons set after
+// every refresh. Not a theme override: Fyne reparses every font per
+// overridden widget it paints, keeping them for the app's life.
 type roundRenderer struct {
 	fyne.WidgetRenderer
 	c *Check
@@ -127,8 +120,7 @@ func (r *roundRenderer) Refresh() {
 	r.round()
 }
 
-// round gives the pictures the radio button's icons, in the colours Fyne
-// gives the check box's in the same state.
+// round gives the pictures radio icons in the check box's colours for its state.
 func (r *roundRenderer) round() {
 	var pics []*canvas.Image
 	for _, o := range r.WidgetRenderer.Objects() {
@@ -156,9 +148,8 @@ func (r *roundRenderer) round() {
 	pics[1].Refresh()
 }
 
-// CheckGroup is a choice of any of a few options, one under another:
-// Agent Desk's check boxes, each showing the focus ring while it has the
-// keyboard.
+// CheckGroup is a choice of any of a few options, as check boxes showing the
+// focus ring.
 type CheckGroup struct {
 	widget.BaseWidget
 	// Selected is the options ticked, in the order offered.
@@ -207,8 +198,7 @@ func (g *CheckGroup) tapped() {
 	}
 }
 
-// SetSelected ticks the options named (others are cleared), telling
-// OnChanged.
+// SetSelected ticks the options named, clearing others, telling OnChanged.
 func (g *CheckGroup) SetSelected(options []string) {
 	g.syncing = true
 	for i, item := range g.items {

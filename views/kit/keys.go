@@ -11,10 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// CtrlEnterShortcut is the one key that starts what costs credits from the
-// keyboard (an agent's run, a chat message sent with its button): Enter
-// alone in a field, or Space on a focused button, is pressed by mistake
-// too easily.
+// CtrlEnterShortcut is the one key that starts what costs credits: Enter in a
+// field or Space on a button is pressed by mistake too easily.
 var CtrlEnterShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
 
 // CtrlEnterName is how the keyboard names CtrlEnterShortcut here.
@@ -25,12 +23,9 @@ var CtrlEnterName = func() string {
 	return "Ctrl+Enter"
 }()
 
-// FieldShortcut is what a text field does with the window's keys, which
-// Fyne gives to the field that has the keyboard and not to the window: on
-// Ctrl+Enter (either Enter key) it runs submit (its form, its message),
-// and it passes the window's own shortcuts on (PassWindowShortcut). It
-// reports whether s was one of those; o is the field as the window holds
-// it.
+// FieldShortcut runs submit on Ctrl+Enter and passes the window's shortcuts
+// on, as Fyne gives keys to the focused field, not the window. It reports
+// whether s was one of those.
 func FieldShortcut(o fyne.CanvasObject, s fyne.Shortcut, submit func()) bool {
 	if c, ok := s.(*desktop.CustomShortcut); ok && c.Modifier == fyne.KeyModifierShortcutDefault && (c.KeyName == fyne.KeyReturn || c.KeyName == fyne.KeyEnter) {
 		if submit != nil {
@@ -41,12 +36,10 @@ func FieldShortcut(o fyne.CanvasObject, s fyne.Shortcut, submit func()) bool {
 	return PassWindowShortcut(o, s)
 }
 
-// SearchShortcut (Ctrl+K) puts the cursor in the agents search, from
-// anywhere in the window.
+// SearchShortcut (Ctrl+K) focuses the agents search from anywhere.
 var SearchShortcut = ctrl(fyne.KeyK)
 
-// FindShortcut (Ctrl+F) puts the cursor in the search of the screen on
-// show.
+// FindShortcut (Ctrl+F) focuses the current screen's search.
 var FindShortcut = ctrl(fyne.KeyF)
 
 // NewChatShortcut (Ctrl+N) starts a new chat.
@@ -55,9 +48,7 @@ var NewChatShortcut = ctrl(fyne.KeyN)
 // KeysShortcut (Ctrl+/, or F1) lists the keys Agent Desk answers to.
 var KeysShortcut = ctrl(fyne.KeySlash)
 
-// TabShortcuts move to the next tab (Ctrl+Tab, Ctrl+Page Down) or the
-// previous one (Ctrl+Shift+Tab, Ctrl+Page Up) of what the screen shows: an
-// agent's Run, History, Files and Webhooks. Fyne's tabs take no keyboard.
+// TabShortcuts move to the next or previous tab; Fyne's tabs take no keyboard.
 var (
 	// Control on a Mac too: ⌘Tab is the system's app switcher.
 	NextTabShortcuts = []*desktop.CustomShortcut{{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}, ctrl(fyne.KeyPageDown)}
@@ -67,8 +58,7 @@ var (
 	}
 )
 
-// ScreenShortcuts (Ctrl+1 … Ctrl+9) go to the screens of the navigation
-// rail, in its order.
+// ScreenShortcuts (Ctrl+1 … Ctrl+9) go to the navigation rail's screens.
 var ScreenShortcuts = func() []*desktop.CustomShortcut {
 	keys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
 	s := make([]*desktop.CustomShortcut, len(keys))
@@ -90,8 +80,7 @@ func CtrlName(key string) string {
 	return "Ctrl+" + key
 }
 
-// isWindowShortcut reports whether s is one of the window's own shortcuts,
-// which text fields pass on.
+// isWindowShortcut reports one of the window's own shortcuts.
 func isWindowShortcut(s fyne.Shortcut) bool {
 	c, ok := s.(*desktop.CustomShortcut)
 	if !ok {
@@ -108,11 +97,9 @@ func isWindowShortcut(s fyne.Shortcut) bool {
 	return false
 }
 
-// PassWindowShortcut hands s to the window showing o when it is one of the
-// window's own shortcuts (Ctrl+K, Ctrl+F, Ctrl+N, Ctrl+/, Ctrl+1 …), and
-// reports whether it was: Fyne gives every shortcut to the text field that
-// has the keyboard and none to the window, so Agent Desk's text fields pass
-// these on.
+// PassWindowShortcut hands the window's own shortcuts to the window showing
+// o, reporting whether s was one: Fyne gives every shortcut to the focused
+// field and none to the window.
 func PassWindowShortcut(o fyne.CanvasObject, s fyne.Shortcut) bool {
 	if !isWindowShortcut(s) {
 		return false
@@ -125,20 +112,17 @@ func PassWindowShortcut(o fyne.CanvasObject, s fyne.Shortcut) bool {
 	return true
 }
 
-// Submitter is a screen that sends or runs what it shows on Ctrl+Enter
-// pressed where no text field has the keyboard (the shell passes it on).
+// Submitter is a screen that submits on Ctrl+Enter when no field has the keyboard.
 type Submitter interface {
 	Submit()
 }
 
-// FormEntry is a text field of a form that runs the form on Ctrl+Enter,
-// and only then.
+// FormEntry is a form's text field that runs the form on Ctrl+Enter only.
 type FormEntry struct {
 	Field
 	// OnCtrlEnter runs the form.
 	OnCtrlEnter func()
-	// OnKey, when set, sees each key first (Up and Down moving through a
-	// list below a search); true: it took the key.
+	// OnKey, when set, sees each key first; true means it took it.
 	OnKey func(*fyne.KeyEvent) bool
 }
 
@@ -149,9 +133,8 @@ func NewFormEntry() *FormEntry {
 	return e
 }
 
-// NewSearchEntry is a one-line FormEntry for a search: Esc clears what is
-// typed in it first (as in a web browser), and goes on to the window (stop
-// the reply, close the dialog) only when it is empty.
+// NewSearchEntry is a one-line search FormEntry: Esc clears it first, and goes
+// to the window only when it is empty.
 func NewSearchEntry() *FormEntry {
 	e := NewFormEntry()
 	e.OnKey = func(ev *fyne.KeyEvent) bool {
@@ -172,8 +155,7 @@ func NewFormMultiLineEntry() *FormEntry {
 	return e
 }
 
-// NewFormPasswordEntry is a one-line FormEntry whose text shows as dots
-// until the eye beside it is pressed.
+// NewFormPasswordEntry is a one-line FormEntry shown as dots until its eye is pressed.
 func NewFormPasswordEntry() *FormEntry {
 	e := NewFormEntry()
 	e.Password = true
@@ -196,18 +178,15 @@ func NewFormPasswordEntry() *FormEntry {
 	return e
 }
 
-// TypedShortcut runs the form on Ctrl+Enter and passes the window's
-// shortcuts on; other shortcuts are Entry's.
+// TypedShortcut runs the form on Ctrl+Enter and passes the window's shortcuts on.
 func (e *FormEntry) TypedShortcut(s fyne.Shortcut) {
 	if !FieldShortcut(e, s, e.OnCtrlEnter) {
 		e.Field.TypedShortcut(s)
 	}
 }
 
-// TypedKey passes Esc on to the window (it closes the dialog the field is
-// in, or stops what runs), and F1 (the list of keys), and Enter in a one-line field that does nothing
-// with it (it presses the dialog's default button); other keys are
-// Entry's.
+// TypedKey passes Esc, F1, and Enter in a one-line field that ignores it, on
+// to the window; other keys are Entry's.
 func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 	if e.OnKey != nil && e.OnKey(ev) {
 		return
@@ -222,9 +201,7 @@ func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// AcceptsTab is false: Tab moves to the next field, also from a text of
-// several lines (Fyne's would type a tab into it, and the keyboard could
-// not leave).
+// AcceptsTab is false: Tab leaves even a multi-line field, which Fyne's would trap.
 func (e *FormEntry) AcceptsTab() bool { return false }
 
 // FocusGained scrolls the field into view.
@@ -233,13 +210,11 @@ func (e *FormEntry) FocusGained() {
 	ShowFocused(e)
 }
 
-// PaidButton is the button of an action that costs credits: a click (or
-// Ctrl+Enter, which its screen handles) runs it; Space on it while it has
-// the keyboard does not.
+// PaidButton is the button of an action that costs credits: a click or
+// Ctrl+Enter runs it, Space does not.
 type PaidButton struct {
 	widget.Button
-	// Tip says what the button does and its key, shown while the
-	// pointer rests on it ("" for none).
+	// Tip is shown while the pointer rests on the button ("" for none).
 	Tip     string
 	focused bool
 }
@@ -287,8 +262,7 @@ func NewPaidButton(label string, icon fyne.Resource, tapped func()) *PaidButton 
 	return b
 }
 
-// TypedKey ignores Space, which would press a plain button, and passes
-// Esc (cancel the run, stop the reply) and F1 on to the window.
+// TypedKey ignores Space and passes Esc and F1 to the window.
 func (b *PaidButton) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1 {
 		PassKey(b, ev)

@@ -9,15 +9,10 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
-// Line is a server's text as a one-line label draws it: without controls or
-// line breaks (safe.Text, at most max characters when max > 0), with
-// right-to-left words (Hebrew, Arabic) in the order they are read
-// (BidiVisual). The line itself runs left to right, as the window does, so
-// that a label cut short with "…" keeps a mixed title's first words; a
-// title wholly in Hebrew or Arabic is one right-to-left run, whose
-// beginning is drawn on the right, where "…" cuts: where such titles are
-// long, BidiLines cuts them in reading order. It is for drawing only:
-// never copy, send or store it, and never let Fyne wrap it.
+// Line is server text for a one-line label: safe.Text (capped at max > 0)
+// in BidiVisual order. The line runs left to right so "…" keeps a mixed
+// title's start; long right-to-left titles need BidiLines. For drawing
+// only: never copy, send, store, or let Fyne wrap it.
 func Line(s string, max int) string {
 	t := safe.Text(s, max)
 	if !bidiHasRTL(t) {
@@ -26,10 +21,8 @@ func Line(s string, max int) string {
 	return BidiVisual(string(bidiLRM) + t)
 }
 
-// NewLine is one line of a server's text in a list row, cut short with "…"
-// where the row is narrow, whatever its script: a label for text that
-// starts left to right, BidiLines for a title in Hebrew or Arabic (whose
-// beginning a label's "…" would cut off). Fill it with SetLine.
+// NewLine is one line of server text in a list row, cut with "…" whatever its
+// script (BidiLines for right-to-left titles). Fill it with SetLine.
 func NewLine(style fyne.TextStyle, quiet bool) fyne.CanvasObject {
 	l := widget.NewLabelWithStyle("", fyne.TextAlignLeading, style)
 	l.Truncation = fyne.TextTruncateEllipsis
@@ -42,8 +35,7 @@ func NewLine(style fyne.TextStyle, quiet bool) fyne.CanvasObject {
 	return container.NewStack(l, b)
 }
 
-// SetLine shows text, as the server wrote it, in a NewLine; it reports
-// whether the line shows something else than before.
+// SetLine shows text in a NewLine, reporting whether it changed.
 func SetLine(o fyne.CanvasObject, text string) (changed bool) {
 	c := o.(*fyne.Container)
 	l, b := c.Objects[0].(*widget.Label), c.Objects[1]
@@ -61,15 +53,13 @@ func SetLine(o fyne.CanvasObject, text string) (changed bool) {
 	b.Hide()
 	l.Show()
 	if changed {
-		// Unchanged text is not measured again: a list refreshed for one
-		// changed row leaves the others as they are.
+		// Unchanged text is not measured again.
 		l.SetText(shown)
 	}
 	return changed
 }
 
-// LineText is what a NewLine or BidiLines shows, as the server wrote it
-// (for tests and for reading a row back).
+// LineText is what a NewLine or BidiLines shows, as the server wrote it.
 func LineText(o fyne.CanvasObject) (string, bool) {
 	c, ok := o.(*fyne.Container)
 	if !ok {

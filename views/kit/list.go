@@ -11,17 +11,15 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit/fynefix"
 )
 
-// List is Fyne's list with a focus ring around the row the keyboard is
-// on while the list has it (Fyne shows that row only by a tint), so that
-// Up, Down and Space can be followed as Tab is elsewhere.
+// List is Fyne's list with a focus ring on the keyboard's row (Fyne only
+// tints it), so Up, Down and Space can be followed.
 type List struct {
 	widget.List
 	focused bool
 	ringed  *listRow
 }
 
-// NewList is a List of length() rows made by create and filled by update,
-// as widget.NewList; update is given the object create made.
+// NewList is widget.NewList as a List.
 func NewList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *List {
 	l := &List{}
 	l.Length = length
@@ -35,8 +33,7 @@ func NewList(length func() int, create func() fyne.CanvasObject, update func(wid
 	return l
 }
 
-// keyboardRow is the row Up and Down move from and Space selects; -1 if
-// a later Fyne hides it otherwise (the tint alone shows the row then).
+// keyboardRow is the row Up, Down and Space act on; -1 if Fyne hides it.
 func (l *List) keyboardRow() widget.ListItemID {
 	if id, ok := fynefix.ListFocus(&l.List); ok {
 		return id
@@ -44,9 +41,8 @@ func (l *List) keyboardRow() widget.ListItemID {
 	return -1
 }
 
-// moveKeyboardRow puts the keyboard on row id: after Select (Ctrl+1…7,
-// an agent opened from elsewhere) Down would go on from a row far away,
-// and after the list got shorter Space would do nothing.
+// moveKeyboardRow puts the keyboard on row id: after Select, Down would go on
+// from far away, and after shrinking Space would do nothing.
 func (l *List) moveKeyboardRow(id widget.ListItemID) {
 	if cur, ok := fynefix.ListFocus(&l.List); ok && cur != id {
 		fynefix.SetListFocus(&l.List, id)
@@ -67,9 +63,8 @@ func (l *List) Refresh() {
 	l.List.Refresh()
 }
 
-// Grew shows rows added at the end of the list, the rows before them
-// unchanged (a next page of the same answer), without Refresh's cost of
-// making a row to measure and dropping the rows kept aside.
+// Grew shows rows appended with earlier rows unchanged, without Refresh's
+// re-measure and dropped row cache.
 func (l *List) Grew() {
 	if s := fynefix.ListScroller(&l.List); s != nil {
 		s.Refresh()
@@ -104,8 +99,7 @@ func (l *List) FocusGained() {
 	l.focused = true
 	l.List.FocusGained()
 	ShowFocused(l)
-	// A click gives the list the keyboard before Fyne moves its row to
-	// the row clicked: ring it again once the click is done.
+	// A click focuses the list before Fyne moves its row: ring again after.
 	Do(func() {
 		if l.focused {
 			l.RefreshItem(l.keyboardRow())
@@ -161,8 +155,7 @@ type listRowRenderer struct {
 
 func (r *listRowRenderer) Layout(size fyne.Size) {
 	r.row.content.Resize(size)
-	// The ring lies along the row's own edges, inside them: rows fill
-	// their list's width, and the list cuts off what is drawn outside it.
+	// The ring lies inside the row's edges: the list clips outside it.
 	r.row.ring.Move(fyne.NewPos(0, 0))
 	r.row.ring.Resize(size)
 	r.row.ring.CornerRadius = theme.InputRadiusSize()
@@ -176,8 +169,7 @@ func (r *listRowRenderer) Refresh() {
 	r.row.ring.Refresh()
 }
 
-// RowContent is what create made for one of a List's row objects (as
-// CreateItem gives them): a row read as the list shows it.
+// RowContent is what create made for one of a List's row objects.
 func RowContent(o fyne.CanvasObject) fyne.CanvasObject {
 	if r, ok := o.(*listRow); ok {
 		return r.content

@@ -18,18 +18,15 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
-// Markdown parses markdown a server sent into rich-text segments under the
-// house rules for server text (see Guard). Every screen that shows a reply
-// or a result builds its rich text here, never with Fyne's parser alone:
-// that one opens links of any kind and loads pictures from any address or
-// local path as soon as they are drawn.
+// Markdown parses server markdown into rich-text segments under Guard's rules.
+// Never use Fyne's parser alone: it opens any link and loads any picture,
+// even local paths, once drawn.
 func Markdown(md string) (segs []widget.RichTextSegment, pictures []*Picture) {
 	segs = renderMarkdown(md)
 	return segs, Guard(segs)
 }
 
-// NewMarkdownText is a word-wrapped RichText of md under the same rules,
-// with the pictures it names (not loaded: see LoadPictures).
+// NewMarkdownText is a word-wrapped RichText of md with its pictures, not loaded.
 func NewMarkdownText(md string) (*widget.RichText, []*Picture) {
 	segs, pics := Markdown(md)
 	r := widget.NewRichText(segs...)
@@ -40,12 +37,9 @@ func NewMarkdownText(md string) (*widget.RichText, []*Picture) {
 	return r, pics
 }
 
-// Guard rewrites segments in place so that what a server wrote can only be
-// shown: a link opens only if safe.Link allows it, and then through
-// OpenLink (which shows the full address first when the words differ); any
-// other link is shown as its words and address, as text. A picture becomes
-// a Picture, which shows its description until the user loads the
-// message's pictures. It returns the pictures, in order.
+// Guard rewrites segments so server text can only be shown: a link opens only
+// if safe.Link allows it, through OpenLink; others show as text. Pictures
+// wait for the user (Picture). It returns the pictures in order.
 func Guard(segs []widget.RichTextSegment) []*Picture {
 	var pics []*Picture
 	var walk func([]widget.RichTextSegment)
@@ -91,10 +85,8 @@ func guardLink(h *widget.HyperlinkSegment) widget.RichTextSegment {
 	return h
 }
 
-// OpenLink opens a link a server sent, after safe.Link allowed it. When
-// the words shown differ from where the link goes, it first shows the full
-// address and opens it only if the user says so. The app opens it (tests
-// give one that records what would have been opened).
+// OpenLink opens a server link safe.Link allowed; when its words differ from
+// its address, the user confirms the full address first.
 func OpenLink(words string, u *url.URL) {
 	if !safe.LinkNeedsConfirm(words, u) {
 		_ = fyne.CurrentApp().OpenURL(u)
@@ -117,8 +109,7 @@ func OpenLink(words string, u *url.URL) {
 	ShowDialog(d, w)
 }
 
-// mainWindow is the window dialogs about server content belong to: Agent
-// Desk has one window, the newest the driver knows of.
+// mainWindow is the window dialogs about server content belong to: the newest.
 func mainWindow() fyne.Window {
 	a := fyne.CurrentApp()
 	if a == nil {
@@ -130,13 +121,9 @@ func mainWindow() fyne.Window {
 	return nil
 }
 
-// Picture is a picture a reply names (or an agent made: NewPictureFile).
-// Until the user loads the message's pictures it shows a line with its
-// description; then the picture itself, or a line saying why it is not
-// shown. It is a rich-text segment standing where the picture is in the
-// text. The app may drop the picture to keep its pictures within their
-// memory budget: its place stays, and it is decoded again when the text is
-// drawn again.
+// Picture is a rich-text segment for a picture a reply names or an agent made.
+// It shows its description until the user loads the message's pictures. The
+// budget may drop it; its place stays and it decodes again when redrawn.
 type Picture struct {
 	Title   string // the description the reply gave, neutralised
 	Address string // where the reply says the picture is
@@ -144,39 +131,32 @@ type Picture struct {
 	mu  sync.Mutex
 	src pictureSource
 	img image.Image // nil before it loads and while it is dropped
-	// size is the picture's size once loaded, kept while it is dropped so
-	// that its place does not change.
+	// size is kept while dropped, so its place does not change.
 	size image.Point
 	// seen tells the app's budget the picture was drawn (nil when not held).
 	seen func()
-	// loads counts loads and lost is the last the budget dropped, so that
-	// a drop meant for an earlier load is ignored.
+	// loads and lost make a drop meant for an earlier load ignored.
 	loads, lost int
 	err         error
 	busy        bool
 	// quiet is set while the picture's own change redraws its text.
 	quiet bool
-	// after runs on the UI goroutine when loading again failed: the
-	// picture's place changed.
+	// after runs on the UI goroutine when reloading failed: the place changed.
 	after func()
 	owner *widget.RichText
-	// version counts changes of state; drawn is the version last drawn, so
-	// that redrawing the text does not rebuild an unchanged picture.
+	// version and drawn spare rebuilding an unchanged picture on redraw.
 	version, drawn int
 }
 
-// pictureSource is where a Picture comes from: run does work in the
-// background, then then on the UI goroutine (Act); load decodes the picture
-// within the app's limits and memory budget (app.ShowPicture).
+// pictureSource is where a Picture comes from: run works in the background
+// then on the UI goroutine; load decodes within the app's limits.
 type pictureSource struct {
 	run      func(work func(ctx context.Context), then func())
 	load     func(ctx context.Context, dropped func()) (image.Image, func(), error)
 	describe func(error) string
 }
 
-// Pictures is what kit needs of the app to show pictures (app.App's
-// ShowPicture and ShowPictureFile, its Runner, and app.Describe to say why
-// one is not shown).
+// Pictures is what kit needs of the app to show pictures.
 type Pictures interface {
 	Runner
 	ShowPicture(ctx context.Context, address string, dropped func()) (image.Image, func(), error)
@@ -184,8 +164,7 @@ type Pictures interface {
 	Describe(err error) string
 }
 
-// maxPictureSize is the most room a picture takes in a reply; larger
-// pictures are scaled down, never widening the window.
+// maxPictureSize bounds a picture in a reply, so it never widens the window.
 var maxPictureSize = fyne.NewSize(480, 360)
 
 // Inline reports false: a picture stands on its own line.
@@ -203,8 +182,7 @@ func (p *Picture) Visual() fyne.CanvasObject {
 	return box
 }
 
-// Update shows the picture's current state in its place; drawn, the
-// picture is in view (inView).
+// Update shows the picture's current state in its place.
 func (p *Picture) Update(o fyne.CanvasObject) {
 	box, ok := o.(*fyne.Container)
 	if !ok {
@@ -255,8 +233,7 @@ func (p *Picture) Update(o fyne.CanvasObject) {
 	box.Refresh()
 }
 
-// pictureSize is the room a picture of size px takes: its own size, scaled
-// down to maxPictureSize.
+// pictureSize is px scaled down to maxPictureSize.
 func pictureSize(px image.Point) fyne.Size {
 	scale := min(1, maxPictureSize.Width/float32(px.X), maxPictureSize.Height/float32(px.Y))
 	return fyne.NewSize(float32(px.X)*scale, float32(px.Y)*scale)
@@ -271,8 +248,7 @@ func (p *Picture) SelectedText() string { return "" }
 // Unselect does nothing: a picture has no text to select.
 func (p *Picture) Unselect() {}
 
-// Loaded reports whether the picture loaded: it is shown, or its place is
-// kept while the memory budget dropped it.
+// Loaded reports whether the picture loaded, even if the budget dropped it.
 func (p *Picture) Loaded() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -286,16 +262,13 @@ func (p *Picture) Err() error {
 	return p.err
 }
 
-// ShowPictures is the words of the button that loads a message's
-// pictures. It stays short, so a reply's actions fit at 800 px: each
-// picture's own line already names the host it comes from.
+// ShowPictures is the words of the button that loads a message's pictures;
+// short, so a reply's actions fit a narrow window.
 func ShowPictures() string { return lang.L("Show pictures") }
 
-// LoadPictures fetches pictures the user asked to see, one after another in
-// the background (app.ShowPicture: web addresses only, time, size, pixel
-// and memory limits), and shows each as it arrives. done, when not nil,
-// runs on the UI goroutine after the last, and again whenever loading a
-// dropped picture again failed (its place changed).
+// LoadPictures fetches the pictures the user asked for one by one in the
+// background, within app.ShowPicture's limits. done runs on the UI goroutine
+// after the last, and when a reload fails.
 func LoadPictures(a Pictures, pics []*Picture, done func()) {
 	run := func(work func(ctx context.Context), then func()) { Act(a, work, then) }
 	for _, p := range pics {
@@ -322,11 +295,9 @@ func LoadPictures(a Pictures, pics []*Picture, done func()) {
 	}, done)
 }
 
-// NewPictureFile shows the picture file at path (a picture an agent made),
-// decoded in the background within the app's limits and memory budget
-// (app.ShowPictureFile): Fyne's own loader would hand the file to any
-// decoder it knows. done, when not nil, runs on the UI goroutine once the
-// picture is shown or says why not.
+// NewPictureFile shows an agent's picture file, decoded within the app's
+// limits (Fyne's loader would use any decoder). done runs on the UI goroutine
+// once it shows or says why not.
 func NewPictureFile(a Pictures, path, title string, done func()) *widget.RichText {
 	p := &Picture{Title: title, busy: true, after: done}
 	p.src = pictureSource{
@@ -371,18 +342,16 @@ func (p *Picture) load(ctx context.Context) error {
 	return err
 }
 
-// PicturesInView tells pictures their text is drawn again, for texts that
-// are not redrawn as a whole when they come into view (a conversation's
-// row bound again): see inView.
+// PicturesInView tells pictures their text is drawn again, for rows rebound
+// rather than redrawn.
 func PicturesInView(pics []*Picture) {
 	for _, p := range pics {
 		p.inView()
 	}
 }
 
-// inView tells the app's budget a picture shown was seen, and loads again
-// one the budget dropped, unless the picture's own change is being drawn
-// (see refresh).
+// inView marks a picture seen and reloads one the budget dropped, unless its
+// own change is being drawn.
 func (p *Picture) inView() {
 	p.mu.Lock()
 	seen := p.seen
@@ -425,11 +394,9 @@ func (p *Picture) drop(n int) {
 	}
 }
 
-// refresh redraws the text the picture stands in after the picture
-// changed. Its pictures do not load again meanwhile a picture the budget
-// dropped: only drawing the text for another reason does (it comes back
-// into view), so pictures that do not fit in the budget together take
-// turns at such drawings rather than drop each other for ever.
+// refresh redraws the picture's text. Dropped pictures reload only on a redraw
+// for another reason, so pictures that do not fit together take turns rather
+// than drop each other for ever.
 func (p *Picture) refresh() {
 	if p.owner == nil {
 		return
@@ -466,6 +433,5 @@ func picturesIn(segs []widget.RichTextSegment) []*Picture {
 	return pics
 }
 
-// SetOwner names the rich text a picture stands in, when it was not built
-// by NewMarkdownText.
+// SetOwner names the rich text a picture stands in, if not NewMarkdownText's.
 func (p *Picture) SetOwner(r *widget.RichText) { p.owner = r }

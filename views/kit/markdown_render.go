@@ -26,16 +26,10 @@ import (
 	"github.com/agentdesk/agentdesk/internal/recovered"
 )
 
-// mdParser reads Markdown the way the services write it: CommonMark with
-// GitHub's strikethrough, task lists, bare links and footnotes. Tables are
-// left out on purpose: the chat view cuts tables out of a reply and lays
-// them out itself, so here a table is just a paragraph. goldmark's parsers
-// keep no state between documents, so one serves every goroutine.
-//
-// goldmark's inline parsing takes time quadratic in a block's length for
-// some text (many `[a](` or `*a**b` in a row); a paragraph or heading
-// longer than maxInline is therefore shown as written (longText), which
-// bounds the cost per byte.
+// mdParser reads Markdown as services write it: CommonMark plus GitHub's
+// extras, but no tables, which the chat view lays out itself. It is stateless,
+// so shared. Paragraphs past maxInline are shown as written, as goldmark's
+// inline parsing can be quadratic.
 var mdParser = sync.OnceValue(func() parser.Parser {
 	p := parser.NewParser(
 		parser.WithBlockParsers(
@@ -61,27 +55,18 @@ var mdParser = sync.OnceValue(func() parser.Parser {
 	)).Parser()
 })
 
-// renderMarkdown turns md into rich-text segments. It replaces Fyne's own
-// parser, which drops autolinks and raw HTML, flattens nested lists and
-// shows strikethrough and footnotes as written. Links and pictures come out
-// as Fyne makes them (HyperlinkSegment, ImageSegment) for Guard to police.
-//
-// The shapes follow Fyne's where Fyne has one, because the chat view relies
-// on them: a paragraph is its inline runs closed by an empty
-// RichTextStyleParagraph segment; a list is a ListSegment whose items are
-// ParagraphSegments. Everything costs time linear in the size of md.
-//
-// Should reading md fail in any way (a panic in the parser or here), the
-// text is shown as written under a line saying so: what a server sent
-// never ends the program.
+// renderMarkdown turns md into rich-text segments, replacing Fyne's parser,
+// which drops autolinks and flattens nested lists. Shapes follow Fyne's, as
+// the chat view relies on them; links and pictures are left for Guard. Cost is
+// linear. Should reading fail, even by panic, the text is shown as written:
+// what a server sent never ends the program.
 func renderMarkdown(md string) (segs []widget.RichTextSegment) {
 	defer func() {
 		if err := recovered.From("a reply's formatting", recover()); err != nil {
 			segs = asWritten(md)
 		}
 	}()
-	// CommonMark takes \r and \r\n as line ends too; a stray \r would be
-	// drawn as a box.
+	// A stray \r would be drawn as a box.
 	md = strings.ReplaceAll(md, "\r\n", "\n")
 	md = strings.ReplaceAll(md, "\r", "\n")
 	r := mdRenderer{src: []byte(capNesting(md))}
@@ -91,8 +76,7 @@ func renderMarkdown(md string) (segs []widget.RichTextSegment) {
 	return b.segs
 }
 
-// asWritten shows md as plain text, under a line saying its formatting
-// could not be read.
+// asWritten shows md as plain text under a line saying its formatting was unreadable.
 func asWritten(md string) []widget.RichTextSegment {
 	note := &widget.TextSegment{Style: widget.RichTextStyleParagraph,
 		Text: lang.L("Agent Desk could not read this text's formatting, so it is shown as written.")}
@@ -100,13 +84,10 @@ func asWritten(md string) []widget.RichTextSegment {
 	return []widget.RichTextSegment{note, &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: md}}
 }
 
-// maxInline is the longest paragraph or heading, in bytes, whose Markdown
-// is read; a longer one is shown as written. No reply's paragraph comes
-// near it; a blob of data or a pasted log may.
+// maxInline is the longest paragraph or heading, in bytes, whose Markdown is read.
 const maxInline = 8 << 10
 
-// longText is a paragraph or heading too long to read (see maxInline):
-// being raw, goldmark leaves its lines alone.
+// longText is a paragraph or heading past maxInline, left raw.
 type longText struct{ ast.BaseBlock }
 
 var kindLongText = ast.NewNodeKind("LongText")
@@ -142,8 +123,7 @@ func (longParagraphs) Transform(n *ast.Paragraph, _ text.Reader, _ parser.Contex
 	}
 }
 
-// longHeadings is goldmark's parser of # headings, turning headings that
-// are too long into longText.
+// longHeadings turns too-long # headings into longText.
 type longHeadings struct{ parser.BlockParser }
 
 func (p longHeadings) Close(n ast.Node, reader text.Reader, pc parser.Context) {
@@ -153,13 +133,11 @@ func (p longHeadings) Close(n ast.Node, reader text.Reader, pc parser.Context) {
 	}
 }
 
-// maxNesting is how many block quotes and list items one line may open.
-// goldmark takes time quadratic in that number; Markdown that deep is not
-// meant to be read, so markers past it are escaped and shown as text.
+// maxNesting caps the quotes and list items one line may open, as goldmark is
+// quadratic in it; markers past it are escaped.
 const maxNesting = 32
 
-// capNesting escapes the container markers of each line past maxNesting.
-// It reads each line once and copies md only when it changes something.
+// capNesting escapes markers past maxNesting, copying md only when it changes.
 func capNesting(md string) string {
 	var out strings.Builder
 	done := 0 // bytes of md already copied to out
@@ -184,8 +162,7 @@ func capNesting(md string) string {
 	return out.String()
 }
 
-// pastNesting is where in line the marker past maxNesting is (its
-// punctuation, which a backslash escapes), or -1.
+// pastNesting is the index of the marker past maxNesting in line, or -1.
 func pastNesting(line string) int {
 	depth, i := 0, 0
 	for {
@@ -231,10 +208,9 @@ type where struct {
 	quote bool // a block quote
 }
 
-// blocks collects the segments of a run of blocks. RichText puts inline
-// segments one after another on a row until a segment that is not inline
-// ends it; open says the last row is still open, so that the next block
-// must end it first or it would be drawn on the same row.
+// blocks collects segments. RichText keeps inline segments on one row until
+// a non-inline one; open says the last row is open, so the next block must
+// end it.
 type blocks struct {
 	segs []widget.RichTextSegment
 	open bool
@@ -247,9 +223,8 @@ func (b *blocks) add(open bool, segs ...widget.RichTextSegment) {
 	}
 }
 
-// endRow ends an open row without the space RichText puts after a
-// paragraph: a tight list item's words and the nested list below them sit
-// as close as two items do.
+// endRow ends an open row without a paragraph's spacing, so a tight item and
+// its nested list sit close.
 func (b *blocks) endRow() {
 	if b.open {
 		b.segs = append(b.segs, rowEnd())
@@ -257,16 +232,13 @@ func (b *blocks) endRow() {
 	}
 }
 
-// rowEnd is a segment that draws nothing and ends the row: RichText starts
-// a new row after a block whose last segment is not inline, and an empty
-// paragraph is such a segment that adds no row and no spacing of its own.
+// rowEnd is an empty paragraph: it ends the row with no spacing of its own.
 func rowEnd() widget.RichTextSegment {
 	return &widget.ParagraphSegment{Texts: []widget.RichTextSegment{&widget.ParagraphSegment{}}}
 }
 
-// blocks renders the blocks inside parent, each starting on a row of its
-// own. The first shares the row already open, if any: that is the row of
-// a list item's bullet.
+// blocks renders parent's blocks each on its own row; the first shares an
+// open row (a list item's bullet).
 func (r *mdRenderer) blocks(b *blocks, parent ast.Node, w where) {
 	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
 		if n != parent.FirstChild() {
@@ -284,8 +256,7 @@ func (r *mdRenderer) block(b *blocks, n ast.Node, w where) {
 			segs = quoted(segs)
 		}
 		b.add(endsOpen(segs), segs...)
-		// A paragraph is closed the way Fyne closes it, which also puts a
-		// line's spacing after it; a tight list item's text is not.
+		// Closed as Fyne closes it, with spacing; a tight list item's text is not.
 		if _, para := n.(*ast.Paragraph); para && b.open {
 			b.add(false, &widget.TextSegment{Style: widget.RichTextStyleParagraph})
 		}
@@ -325,8 +296,7 @@ func (r *mdRenderer) block(b *blocks, n ast.Node, w where) {
 		b.add(false, &widget.TextSegment{Style: widget.RichTextStyleInline, Text: raw},
 			&widget.TextSegment{Style: widget.RichTextStyleParagraph})
 	case *longText:
-		// As written, a segment a line like a paragraph's (see inline);
-		// in a quote one segment, as a quoted paragraph is.
+		// As written, a segment a line; in a quote one segment.
 		var o run
 		lines := n.Lines()
 		for i := 0; i < lines.Len(); i++ {
@@ -365,15 +335,11 @@ func (r *mdRenderer) block(b *blocks, n ast.Node, w where) {
 	}
 }
 
-// maxIndent is how many levels deep a nested list is still indented
-// further: each level indents each of its items, so without a bound a
-// deeply nested list would cost the square of its depth.
+// maxIndent bounds nested list indenting, lest it cost the square of the depth.
 const maxIndent = 8
 
-// list renders a list. An outermost list is Fyne's ListSegment. Fyne
-// draws a ListSegment inside an item at the left edge, like its parent,
-// so lists inside lists are drawn here instead: each item a paragraph led
-// by its bullet or number, indented by one step per level.
+// list renders a list. Fyne draws a nested ListSegment at the left edge, so
+// nested lists are drawn here: each item a paragraph led by its bullet, indented.
 func (r *mdRenderer) list(b *blocks, l *ast.List, w where) {
 	inner := w
 	inner.lists++
@@ -444,10 +410,8 @@ func (r *mdRenderer) inline(o *run, n ast.Node, s span) {
 		case n.HardLineBreak():
 			t += "\n"
 		case n.SoftLineBreak():
-			// A space, and the end of a segment: the chat view takes a
-			// paragraph that is one text segment for one written on one
-			// line (openpara.go), and a longer one, which may be a
-			// table still arriving, for rich text.
+			// A trailing space and a segment end: the chat view takes a
+			// one-segment paragraph for one line (openpara.go).
 			o.write(s.style(), t+" ")
 			o.flush()
 			return
@@ -480,8 +444,7 @@ func (r *mdRenderer) inline(o *run, n ast.Node, s span) {
 		s.struck = true
 		r.children(o, n, s)
 	case *ast.Link:
-		// A HyperlinkSegment has words but no styles. A picture inside a
-		// link is drawn after it, so that no picture goes missing.
+		// A HyperlinkSegment has no styles; a picture inside a link follows it.
 		var in run
 		r.children(&in, n, span{})
 		in.flush()
@@ -525,8 +488,7 @@ func (r *mdRenderer) inline(o *run, n ast.Node, s span) {
 	case *east.FootnoteBacklink:
 		// Nothing: the note is numbered, and there is nowhere to jump to.
 	case *east.TaskCheckBox:
-		// Monospace: the bundled text font has no ballot boxes, the
-		// bundled monospace font has.
+		// Monospace: only the bundled monospace font has ballot boxes.
 		box := "☐ "
 		if n.IsChecked {
 			box = "☑ "
@@ -540,13 +502,9 @@ func (r *mdRenderer) inline(o *run, n ast.Node, s span) {
 // span is the styling an inline run of text is under.
 type span struct{ bold, italic, mono, struck bool }
 
-// style is the rich-text style of s; with no styling it is exactly
-// RichTextStyleInline, and one styling alone gives exactly Fyne's
-// RichTextStyleStrong, Emphasis or CodeInline.
-//
-// Fyne cannot draw a line through text, so struck text keeps its words
-// (without the tildes) and is drawn in the dimmer placeholder colour,
-// which still reads as "no longer so" next to the text around it.
+// style is s's rich-text style, exactly Fyne's own for one styling. Fyne
+// cannot strike text through, so struck text is drawn in the dimmer
+// placeholder colour.
 func (s span) style() widget.RichTextStyle {
 	st := widget.RichTextStyleInline
 	st.TextStyle = fyne.TextStyle{Bold: s.bold, Italic: s.italic, Monospace: s.mono}
@@ -556,10 +514,8 @@ func (s span) style() widget.RichTextStyle {
 	return st
 }
 
-// run collects inline segments, joining text of one style into one
-// segment (up to a line end, see inline). goldmark cuts text into many
-// nodes (at escapes, entities, marks that match nothing), and RichText
-// may wrap a row between any two segments, even inside a word.
+// run joins text of one style into one segment: goldmark splits text into
+// many nodes, and RichText may wrap between any two segments, even mid-word.
 type run struct {
 	segs  []widget.RichTextSegment
 	text  strings.Builder
@@ -589,10 +545,8 @@ func (o *run) flush() {
 	}
 }
 
-// quoted restyles a paragraph in a block quote. RichText indents a row
-// only when it starts with a segment in RichTextStyleBlockquote, which is
-// not inline; so the paragraph's text is one such segment (its other
-// styles are lost), and links and pictures stay between the runs of text.
+// quoted restyles a quoted paragraph: RichText indents only a row starting
+// with a Blockquote segment, so its text becomes one (losing other styles).
 func quoted(segs []widget.RichTextSegment) []widget.RichTextSegment {
 	var o run
 	for _, s := range segs {
@@ -606,8 +560,8 @@ func quoted(segs []widget.RichTextSegment) []widget.RichTextSegment {
 	return o.segs
 }
 
-// plain is the words of inline segments, for what can only hold words (a
-// heading, a link, a picture's description), and the pictures among them.
+// plain is the words of inline segments, for headings, links and picture
+// descriptions, and the pictures among them.
 func plain(segs []widget.RichTextSegment) (words string, pictures []widget.RichTextSegment) {
 	var sb strings.Builder
 	for _, s := range segs {
@@ -628,9 +582,8 @@ func endsOpen(segs []widget.RichTextSegment) bool {
 	return len(segs) > 0 && segs[len(segs)-1].Inline()
 }
 
-// decode applies CommonMark's backslash escapes and character references
-// (`\*` is *, `&amp;` is &, `&#169;` is ©) exactly as goldmark's own HTML
-// writer does, then undoes the HTML escaping that writer adds.
+// decode applies CommonMark escapes and entities as goldmark's HTML writer
+// does, then undoes its HTML escaping.
 func decode(t string) string {
 	if !strings.ContainsAny(t, "\\&\x00") {
 		return t

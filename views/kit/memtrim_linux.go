@@ -17,11 +17,6 @@ static void agentdesk_malloc_trim(void) {
 */
 import "C"
 
-// trimMalloc returns the free pages of the C heap to the system.
-//
-// glibc keeps freed small blocks (a text texture is about 14 kB) inside its
-// heap for reuse and gives memory back only from the heap's top, so pages
-// of textures Fyne deleted stay resident. malloc_trim(0) releases every
-// free page: after paging through 10,000 agents, 33 MB of C heap down to
-// 24 MB; deleting 12,700 textures at once, 209 MB down to 31 MB (20 ms).
+// trimMalloc returns the C heap's free pages: glibc returns memory only from
+// the heap's top, so freed texture pages stay resident.
 func trimMalloc() { C.agentdesk_malloc_trim() }

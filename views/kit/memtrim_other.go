@@ -2,6 +2,5 @@
 
 package kit
 
-// trimMalloc does nothing where the C library gives memory back by itself
-// or has no call to ask it.
+// trimMalloc does nothing where the C library needs no asking.
 func trimMalloc() {}

@@ -9,36 +9,17 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
-// How long a notification's title and text may be. Longer text is cut with
-// "…": a desktop notification is a short hint to open Agent Desk, and an
-// error of 10,000 characters would not fit on the screen anyway.
+// Notification length caps: a notification is a short hint, cut with "…".
 const (
 	NotifyTitleMax = 64
 	NotifyBodyMax  = 200
 )
 
-// Notify shows a desktop notification. Every notification of Agent Desk goes
-// through here, never through fyne.App.SendNotification directly.
-//
-// Why: a notification often names an agent or repeats an error, words that
-// come from the service, not from Agent Desk. On Windows, Fyne shows the
-// notification by writing a small PowerShell script with that text pasted
-// between double quotes. There, a dollar sign ("$(calc)") runs a command, a
-// backtick or a quote mark (straight or curly) ends the text early, so an
-// agent called Report “Q3” would break every notification and a title
-// chosen to harm could start a program. Notify makes the text one plain
-// line, cuts it to a readable length and swaps those few characters for
-// look-alikes that mean nothing to the script.
-//
-// On Linux, Fyne hands the text as it is to the desktop's notification
-// server (org.freedesktop.Notifications), and most servers read tags and
-// entities in it: <a href=…> would make a link, <img> fetch a picture, and
-// &amp; show as "&". Notify swaps < > & for look-alikes too, rather than
-// writing entities, since servers that read no markup, and the portal a
-// Flatpak uses, would show "&amp;" as it is.
-//
-// It does so on every computer, so what people see is the same everywhere
-// and can be tested.
+// Notify shows a desktop notification; never call SendNotification directly.
+// Server text is data: on Windows Fyne pastes it into a PowerShell string,
+// where "$(…)", backticks and quotes (curly too) break out; on Linux servers
+// read markup in it. Notify makes one plain line, capped, with those
+// characters swapped for look-alikes on every OS, so it can be tested.
 func Notify(a fyne.App, title, body string) {
 	if a == nil {
 		return
@@ -50,14 +31,10 @@ func Notify(a fyne.App, title, body string) {
 	a.SendNotification(fyne.NewNotification(t, NotifyText(body, NotifyBodyMax)))
 }
 
-// NotifyText is s as a notification may show it: one line without control,
-// direction-changing or invisible characters (safe.Text), at most max
-// characters, and with the characters that are special to the Windows
-// notification script or to a Linux notification server's markup replaced
-// by ones that look alike (see Notify).
+// NotifyText is s as a notification may show it: safe.Text, at most max
+// characters, special characters swapped for look-alikes (see Notify).
 func NotifyText(s string, max int) string {
-	// Cut first, so 10,000 characters are not copied twice; the swap below
-	// keeps the length.
+	// Cut first, so a long text is not copied twice; the swap keeps length.
 	t := safe.Text(s, max)
 	if max > 1 && utf8.RuneCountInString(t) > max {
 		// safe.Text may add its "…" after max characters: leave room for it.
@@ -66,10 +43,8 @@ func NotifyText(s string, max int) string {
 	return strings.Map(notifyRune, t)
 }
 
-// notifyRune swaps one character special inside the PowerShell text of a
-// Windows notification, or in a Linux notification's markup, for a harmless
-// look-alike. PowerShell reads the curly quotes ‘ ’ ‚ ‛ “ ” „ as quote marks
-// too, so they are swapped as well.
+// notifyRune swaps a character special to PowerShell strings or notification
+// markup for a harmless look-alike.
 func notifyRune(r rune) rune {
 	switch r {
 	case '<':

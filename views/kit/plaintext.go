@@ -7,11 +7,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// PlainText is markdown as a person would type it out: the words without
-// the marks (no **, #, backticks or link syntax), list items on their own
-// lines with a bullet or number, a link's address after its words when they
-// differ. It is what "Copy as text" puts on the clipboard, for pasting into
-// an e-mail or a form that does not read markdown.
+// PlainText is markdown typed out without marks, lists bulleted, a link's
+// address after differing words: "Copy as text" for places that read no markdown.
 func PlainText(md string) string {
 	segs, _ := Markdown(md)
 	var b strings.Builder

@@ -8,17 +8,14 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
-// ringGap is the room between a control and its focus ring, and
-// ringWidth the ring's width: a 2 px line in the theme's primary colour,
-// a pixel clear of the control, so that it shows around a blue button as
-// around a grey one.
+// ringGap and ringWidth place the focus ring a little clear of its control,
+// so it shows around a blue button as around a grey one.
 const (
 	ringGap   = 1
 	ringWidth = 2
 )
 
-// ringRenderer draws a focus ring around a widget while it has the
-// keyboard: Fyne shows a focused button only by a tint of its fill.
+// ringRenderer draws a focus ring while focused: Fyne only tints a focused button.
 type ringRenderer struct {
 	fyne.WidgetRenderer
 	ring    *canvas.Rectangle
@@ -50,8 +47,7 @@ func (r *ringRenderer) Refresh() {
 	r.ring.Refresh()
 }
 
-// paint colours the ring for the widget's focus, and lists the objects:
-// the widget's own, then the ring over them.
+// paint colours the ring for focus and lists the widget's objects, then the ring.
 func (r *ringRenderer) paint() {
 	r.ring.FillColor = color.Transparent
 	r.ring.CornerRadius = theme.InputRadiusSize() + ringGap + ringWidth

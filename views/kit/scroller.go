@@ -5,13 +5,10 @@ import (
 	"fyne.io/fyne/v2/container"
 )
 
-// Scroller is a scroll area inside another one (a wide table or a long code
-// block inside a conversation) that keeps what the mouse wheel means. Fyne's
-// own turns an up-or-down wheel sideways when its content is only too wide,
-// and keeps every turn while the pointer is on it: the conversation stopped
-// scrolling whenever the pointer crossed a table. A Scroller moves sideways
-// only for a sideways movement (Shift+wheel, a touchpad swipe), moves up or
-// down only while it has room that way, and passes the rest to Outer.
+// Scroller is a scroll inside another that keeps the wheel's meaning: Fyne's
+// turns vertical wheel sideways and swallows it, stopping the outer scroll.
+// It moves sideways only for sideways movement, vertically only with room,
+// and passes the rest to Outer.
 type Scroller struct {
 	*container.Scroll
 	// Outer receives the movement this one cannot use (nil: dropped).
@@ -43,8 +40,7 @@ func (s *Scroller) Scrolled(ev *fyne.ScrollEvent) {
 		own.DY = dy
 	}
 	if own.DX != 0 || own.DY != 0 {
-		// Fyne swaps a lone up-or-down movement sideways only when the
-		// content cannot move up or down, which own never asks for.
+		// Fyne turns vertical movement sideways only when it cannot move vertically.
 		mine := *ev
 		mine.Scrolled = own
 		s.Scroll.Scrolled(&mine)
@@ -56,8 +52,7 @@ func (s *Scroller) Scrolled(ev *fyne.ScrollEvent) {
 	}
 }
 
-// roomFor reports whether the content can move by dy (wheel up is
-// positive, towards the top).
+// roomFor reports whether the content can move by dy (positive is up).
 func (s *Scroller) roomFor(dy float32) bool {
 	inner := s.Content.MinSize().Height
 	outer := s.Size().Height

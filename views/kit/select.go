@@ -5,10 +5,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Select is a choice that changes only when its list is open: on the
-// keyboard, Enter (or Space, Up, Down) opens the list and the arrows move
-// in it; Left and Right, which change widget.Select's choice in passing,
-// do nothing. It scrolls into view when it gets the keyboard.
+// Select is a choice that changes only with its list open: Left and Right do
+// nothing, unlike widget.Select. It scrolls into view on focus.
 type Select struct {
 	widget.Select
 	focused bool
@@ -33,8 +31,7 @@ func NewSelect(options []string, changed func(string)) *Select {
 	return s
 }
 
-// TypedKey opens the list on Enter; Left and Right change nothing; Esc and
-// F1 go on to the window.
+// TypedKey opens the list on Enter; Esc and F1 go on to the window.
 func (s *Select) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyLeft, fyne.KeyRight:

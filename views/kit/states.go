@@ -9,8 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Loading is the state of a screen waiting for the service. Show it with
-// SetBody, which stops it when it is replaced.
+// Loading is a screen waiting for the service; show it with SetBody, which stops it.
 func Loading(text string) fyne.CanvasObject {
 	bar := widget.NewProgressBarInfinite()
 	label := widget.NewLabel(text)
@@ -27,12 +26,9 @@ type loadingLayout struct {
 	bar *widget.ProgressBarInfinite
 }
 
-// StopLoading stops o if it is a loading state (anything else is left as
-// it is). Fyne animates an infinite progress bar until it is stopped or
-// until it drops the bar's renderer from its cache, a minute after the bar
-// was last drawn; meanwhile the window is redrawn every frame. Measured
-// after the agents list replaced its "Loading agents…": half a core busy
-// and the heap growing by some 2 MB a second, for that minute.
+// StopLoading stops o if it is a loading state. Fyne animates an infinite
+// progress bar, redrawing every frame, until stopped or its renderer leaves
+// the cache a minute later.
 func StopLoading(o fyne.CanvasObject) {
 	if c, ok := o.(*fyne.Container); ok {
 		if l, ok := c.Layout.(loadingLayout); ok {
@@ -41,8 +37,7 @@ func StopLoading(o fyne.CanvasObject) {
 	}
 }
 
-// SetBody shows o alone in c, stopping the loading state it replaces. The
-// screens show their loading, error, empty and loaded states with it.
+// SetBody shows o alone in c, stopping the loading state it replaces.
 func SetBody(c *fyne.Container, o fyne.CanvasObject) {
 	for _, old := range c.Objects {
 		if old != o {
@@ -53,8 +48,7 @@ func SetBody(c *fyne.Container, o fyne.CanvasObject) {
 	c.Refresh()
 }
 
-// ShowBody is SetBody for a container that may already show o: then it is
-// left as it is, so a list that stays shown is not redrawn.
+// ShowBody is SetBody that leaves c alone when it shows o already, sparing a redraw.
 func ShowBody(c *fyne.Container, o fyne.CanvasObject) {
 	if len(c.Objects) == 1 && c.Objects[0] == o {
 		return
@@ -62,8 +56,7 @@ func ShowBody(c *fyne.Container, o fyne.CanvasObject) {
 	SetBody(c, o)
 }
 
-// Empty is the state of a list with nothing in it: an icon, a title that
-// says so, and a line that says what to do.
+// Empty is an empty list's state: icon, title, and what to do.
 func Empty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObject) fyne.CanvasObject {
 	img := widget.NewIcon(icon)
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
@@ -82,16 +75,14 @@ func Empty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObjec
 // emptyWidth is how wide an empty state's words run, at most.
 const emptyWidth = 380
 
-// Column shows o centred, as wide as the space it is given but no wider
-// than max, and as tall as o needs at that width. Unlike a fixed width it
-// narrows with a narrow pane instead of pushing the pane wider.
+// Column shows o centred, at most max wide and as tall as it needs; it
+// narrows with its pane instead of widening it.
 func Column(o fyne.CanvasObject, max float32) fyne.CanvasObject {
 	return &fyne.Container{Layout: widthLayout{max: max, centred: true}, Objects: []fyne.CanvasObject{o}}
 }
 
-// MaxWidth lays o out at the width it is given, but no wider than max, on
-// the leading side and at the full height: a form's fields and a result's
-// lines stay a readable length in a window as wide as a 4K screen.
+// MaxWidth lays o out leading, full height, at most max wide, so lines stay
+// readable in a wide window.
 func MaxWidth(o fyne.CanvasObject, max float32) fyne.CanvasObject {
 	return &fyne.Container{Layout: widthLayout{max: max}, Objects: []fyne.CanvasObject{o}}
 }
@@ -101,8 +92,7 @@ type widthLayout struct {
 	centred bool
 }
 
-// MinSize asks for no more than max in width (words wrap) and for o's
-// height at the width it was last given.
+// MinSize asks for at most max in width and o's height at its last width.
 func (l widthLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	m := objects[0].MinSize()
 	return fyne.NewSize(fyne.Min(m.Width, l.max), m.Height)
@@ -122,15 +112,14 @@ func (l widthLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	o.Move(fyne.NewPos((size.Width-w)/2, fyne.Max(0, (size.Height-h)/2)))
 }
 
-// Header is a screen's title with an optional subtitle and actions on the
-// right. The title is the text as written (not BidiVisual's order).
+// Header is a screen's title, optional subtitle and actions; title as
+// written, not in BidiVisual's order.
 func Header(title, subtitle string, actions ...fyne.CanvasObject) fyne.CanvasObject {
 	return header(title, subtitle, fyne.TextTruncateEllipsis, actions)
 }
 
-// FullHeader is a Header whose title is shown whole, on as many lines as it
-// takes: the one place a long name cut short elsewhere (a list row) can be
-// read in full.
+// FullHeader is a Header showing its title whole, wrapped: the place a name
+// cut short elsewhere reads in full.
 func FullHeader(title, subtitle string, actions ...fyne.CanvasObject) fyne.CanvasObject {
 	return header(title, subtitle, fyne.TextTruncateOff, actions)
 }
@@ -144,8 +133,7 @@ func header(title, subtitle string, cut fyne.TextTruncation, actions []fyne.Canv
 	} else {
 		t.Truncation = cut
 	}
-	// Hebrew or Arabic words are broken into lines (or cut) in reading
-	// order before they are put in drawing order: see BidiLines.
+	// Right-to-left words are wrapped in reading order first: see BidiLines.
 	var shown fyne.CanvasObject = t
 	if bidiHasRTL(title) {
 		shown = BidiLines(title, t.TextStyle, t.SizeName, cut == fyne.TextTruncateOff)
@@ -173,10 +161,8 @@ func header(title, subtitle string, cut fyne.TextTruncation, actions []fyne.Canv
 	return &fyne.Container{Layout: &headerLayout{titleWidth: titleWidth}, Objects: []fyne.CanvasObject{left, row}}
 }
 
-// flowLayout lays buttons out left to right, wrapping onto more lines when
-// they do not fit. Its minimum size is all of them in one line, so it
-// changes when one is shown or hidden, and the header around it is laid
-// out again.
+// flowLayout lays buttons out in wrapping lines. Its minimum is one line, so
+// showing or hiding one re-lays the header.
 type flowLayout struct{}
 
 func (flowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
@@ -198,9 +184,8 @@ func (flowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	})
 }
 
-// flowRows places the visible objects in lines no wider than width (one at
-// least per line), each line as tall as its tallest, and returns the
-// height of them all; place may be nil to measure.
+// flowRows places visible objects in lines no wider than width and returns
+// their height; place may be nil to measure.
 func flowRows(objects []fyne.CanvasObject, width float32, place func(o fyne.CanvasObject, at fyne.Position, h float32)) float32 {
 	pad := theme.Padding()
 	var y float32
@@ -235,9 +220,8 @@ func flowRows(objects []fyne.CanvasObject, width float32, place func(o fyne.Canv
 	return fyne.Max(0, y-pad)
 }
 
-// headerLayout puts a header's actions (a flow, Objects[1]) on the right of
-// its title (Objects[0]) when both fit, and under it, wrapping, when they
-// do not (a narrow pane at 800 px), so that no button is cut off.
+// headerLayout puts the actions beside the title when both fit, else under
+// it, wrapping, so no button is cut off.
 type headerLayout struct {
 	titleWidth float32
 	width      float32 // the width last laid out at; 0 before
@@ -267,8 +251,7 @@ func (l *headerLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	widest := widestShown(row.Objects)
 	switch {
 	case l.width == 0:
-		// Not laid out yet (a tab not shown): as narrow as it can be, with
-		// the actions in one line under the title.
+		// Not laid out yet: narrowest, actions in one line under the title.
 		return fyne.NewSize(fyne.Max(left.Width, widest), left.Height+theme.Padding()+one.Height)
 	case l.fits(row, l.width):
 		return fyne.NewSize(fyne.Max(left.Width, fyne.Min(l.titleWidth, titleRoom)+theme.Padding()+one.Width), fyne.Max(left.Height, one.Height))
@@ -278,9 +261,8 @@ func (l *headerLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 
 func (l *headerLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	left, row := objects[0], objects[1].(*fyne.Container)
-	// A header laid out at just its minimum width is being measured (a tab
-	// not shown yet is sized so): every action would be on a line of its
-	// own, and the header would stay that tall until shown.
+	// At just its minimum width it is being measured (a hidden tab): one
+	// action per line would stay until shown.
 	if size.Width > fyne.Max(left.MinSize().Width, widestShown(row.Objects))+1 {
 		l.width = size.Width
 	}
@@ -318,15 +300,13 @@ func ShowError(l *widget.Label, msg string) {
 	}
 }
 
-// NewTwoLineRow is a list row every screen uses alike: a bold first line and
-// a quieter second one, both cut short with an ellipsis in reading order
-// (NewLine). Fill it with SetTwoLineRow.
+// NewTwoLineRow is the shared list row: a bold first line and a quieter
+// second, both ellipsized in reading order. Fill it with SetTwoLineRow.
 func NewTwoLineRow() fyne.CanvasObject {
 	return container.NewVBox(NewLine(fyne.TextStyle{Bold: true}, false), NewLine(fyne.TextStyle{}, true))
 }
 
-// SetTwoLineRow shows first and second, as the server wrote them, in a row
-// made by NewTwoLineRow; it reports whether the row shows something new.
+// SetTwoLineRow fills a NewTwoLineRow, reporting whether it shows something new.
 func SetTwoLineRow(o fyne.CanvasObject, first, second string) bool {
 	box := o.(*fyne.Container)
 	a := SetLine(box.Objects[0], first)
@@ -334,10 +314,8 @@ func SetTwoLineRow(o fyne.CanvasObject, first, second string) bool {
 	return a || b
 }
 
-// Partial is a list that shows only part of its items (later pages could
-// not be read): the list under a line saying what was read and what
-// happened, with Load the rest (disabled, "Reading the rest…", while
-// loading).
+// Partial is a list showing only the pages read, under a line saying what
+// happened, with a button to load the rest.
 func Partial(list fyne.CanvasObject, sentence string, loading bool, loadRest func()) fyne.CanvasObject {
 	note := ErrorText()
 	ShowError(note, sentence)

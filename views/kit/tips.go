@@ -10,14 +10,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// TipDelay is how long the pointer rests on a button before its tip
-// shows, as desktop apps do.
+// TipDelay is how long the pointer rests on a button before its tip shows.
 const TipDelay = 600 * time.Millisecond
 
-// Layer is what Agent Desk draws over a window's content without taking
-// its clicks or keys: a button's tip (what it does and its key, Fyne has
-// no tooltips) and the highlight while files are dragged over the window.
-// It asks for no room: the window's content sets the window's size.
+// Layer is drawn over a window's content without taking clicks or keys:
+// button tips (Fyne has none) and the drop highlight. It asks for no room.
 type Layer struct {
 	widget.BaseWidget
 	canvas fyne.Canvas
@@ -29,14 +26,12 @@ type Layer struct {
 
 	drop      *fyne.Container
 	dropTakes bool
-	// releasing is true while a release of text sets the window's
-	// content again (Releasing).
+	// releasing is true while a text release sets the content again.
 	releasing bool
 }
 
-// NewLayer is the layer over the content of the window drawn on c; put it
-// over the content, last in the window's root container (where LayerOf
-// finds it).
+// NewLayer is the layer over the window drawn on c; put it last in the root
+// container, where LayerOf finds it.
 func NewLayer(c fyne.Canvas) *Layer {
 	l := &Layer{canvas: c, tipText: canvas.NewText("", color.Transparent)}
 	bg := canvas.NewRectangle(color.Transparent)
@@ -90,8 +85,7 @@ func (r *layerRenderer) Refresh() {
 	canvas.Refresh(r.l) // what was hidden is not known to the window yet
 }
 
-// hovered starts the wait for o's tip, when its window has a layer and
-// no dialog is open over it (the tip would show under the dialog).
+// hovered starts the wait for o's tip, unless a dialog is open (it would show under it).
 func hovered(o fyne.CanvasObject, tip string) {
 	if tip == "" || fyne.CurrentApp() == nil {
 		return
@@ -105,8 +99,7 @@ func hovered(o fyne.CanvasObject, tip string) {
 	l.tipFor = o
 	l.timer = time.AfterFunc(TipDelay, func() {
 		Do(func() {
-			// Not when the window went behind another meanwhile (Fyne
-			// tells no pointer leaving the window, only the focus).
+			// Fyne reports focus, not the pointer, leaving the window.
 			if l.tipFor == o && InForeground() {
 				l.showTip(o, tip)
 			}
@@ -114,8 +107,7 @@ func hovered(o fyne.CanvasObject, tip string) {
 	})
 }
 
-// left hides o's tip, or stops waiting for it (the pointer left, o was
-// pressed or hidden).
+// left hides o's tip or stops waiting for it.
 func left(o fyne.CanvasObject) {
 	if fyne.CurrentApp() == nil {
 		return
@@ -125,8 +117,7 @@ func left(o fyne.CanvasObject) {
 	}
 }
 
-// HideTip hides the tip shown in the window drawn on c, or stops waiting
-// for one: the screen changed, a dialog opened, a key was pressed.
+// HideTip hides the tip in the window drawn on c, or stops waiting for one.
 func HideTip(c fyne.Canvas) {
 	if l := LayerOf(c); l != nil {
 		l.hideTip()
@@ -145,8 +136,7 @@ func (l *Layer) hideTip() {
 	}
 }
 
-// showTip shows tip under o (over it where there is no room below), kept
-// inside the window.
+// showTip shows tip under o, or over it without room, inside the window.
 func (l *Layer) showTip(o fyne.CanvasObject, tip string) {
 	if !o.Visible() || l.canvas.Overlays().Top() != nil {
 		return

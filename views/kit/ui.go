@@ -11,11 +11,9 @@ import (
 	"fyne.io/fyne/v2/layout"
 )
 
-// Do runs fn on the UI goroutine, after the work that called it. Screens use
-// it (not fyne.Do directly) for every widget update from background work, so
-// that tests can run those updates on the test goroutine through a Queue:
-// Fyne's test driver runs fyne.Do on the calling goroutine, which races with
-// the test itself.
+// Do runs fn on the UI goroutine. Screens use it, not fyne.Do, so tests can
+// run updates on the test goroutine via a Queue: the test driver runs fyne.Do
+// inline, racing the test.
 func Do(fn func()) {
 	if q := queue.Load(); q != nil {
 		q.push(fn)
@@ -30,8 +28,7 @@ func Do(fn func()) {
 var queue atomic.Pointer[Queue]
 
 // Queue holds UI updates until a test runs them with Drain or WaitUntil.
-// BusyAfter, when set, is how long awaited work (ActShowing) runs before
-// the window shows it under way, for tests that do not wait half a second.
+// BusyAfter, when set, overrides busyAfter for ActShowing.
 type Queue struct {
 	mu        sync.Mutex
 	fns       []func()
@@ -45,8 +42,8 @@ type Cleaner interface {
 	Fatalf(format string, args ...any)
 }
 
-// UseQueue makes Do queue updates until the test drains them; the queue is
-// removed when the test ends. Tests that use it must not run in parallel.
+// UseQueue makes Do queue updates until the test drains them, until the test
+// ends. Not for parallel tests.
 func UseQueue(t Cleaner) *Queue {
 	q := &Queue{}
 	queue.Store(q)
@@ -60,8 +57,7 @@ func (q *Queue) push(fn func()) {
 	q.mu.Unlock()
 }
 
-// Drain runs the queued updates, and any they queue, on the caller's
-// goroutine; it returns how many ran.
+// Drain runs queued updates, and any they queue, returning how many ran.
 func (q *Queue) Drain() int {
 	n := 0
 	for {
@@ -79,8 +75,8 @@ func (q *Queue) Drain() int {
 	}
 }
 
-// WaitUntil drains updates until cond holds. The limit only guards against a
-// hang: it fails the test with describe's text, it times nothing.
+// WaitUntil drains updates until cond holds; its limit only guards against a
+// hang, failing with describe's text.
 func (q *Queue) WaitUntil(t Cleaner, cond func() bool, describe func() string) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
@@ -99,9 +95,8 @@ func (q *Queue) WaitUntil(t Cleaner, cond func() bool, describe func() string) {
 
 var background atomic.Bool
 
-// TrackForeground follows whether the window is in front, for the screens
-// that notify the user of work that finished while they were elsewhere.
-// The shell calls it once: Fyne keeps one callback pair per app.
+// TrackForeground follows whether the window is in front, for notifications.
+// Call once: Fyne keeps one callback pair per app.
 func TrackForeground(a fyne.App) {
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { background.Store(false) })
@@ -111,21 +106,18 @@ func TrackForeground(a fyne.App) {
 // InForeground reports whether the window is in front.
 func InForeground() bool { return !background.Load() }
 
-// SetForeground is for tests that act as if the window went to the
-// background and back.
+// SetForeground lets tests pretend the window went to the background and back.
 func SetForeground(front bool) { background.Store(!front) }
 
-// Runner is what kit needs of the app to work off the UI goroutine
-// (app.App): Go runs fn as the app's own work, which closing waits for;
-// Life ends when the app closes.
+// Runner is what kit needs of the app to work off the UI goroutine: Go runs
+// app work that closing waits for; Life ends at close.
 type Runner interface {
 	Go(fn func()) bool
 	Life() context.Context
 }
 
-// Act runs work as the app's own (closing Agent Desk cancels its context
-// and waits for it), then then, when not nil, on the UI goroutine: how a
-// screen's button calls the service or the disk without holding the window.
+// Act runs work as the app's own, then then on the UI goroutine: how a button
+// calls the service without holding the window.
 func Act(a Runner, work func(ctx context.Context), then func()) {
 	a.Go(func() {
 		work(a.Life())
@@ -135,11 +127,8 @@ func Act(a Runner, work func(ctx context.Context), then func()) {
 	})
 }
 
-// NewBorder is container.NewBorder with its parts in reading order (top,
-// left, centre, right, bottom), which is the order Tab moves the keyboard
-// through them: Fyne's puts the centre first, so Tab went from a list to
-// the search above it, and from the screen to the status bar before the
-// navigation on its left. (A list row indexes its parts: it keeps Fyne's.)
+// NewBorder is container.NewBorder with parts in reading order, the order Tab
+// follows: Fyne's puts the centre first. (List rows keep Fyne's.)
 func NewBorder(top, bottom, left, right fyne.CanvasObject, center ...fyne.CanvasObject) *fyne.Container {
 	objs := make([]fyne.CanvasObject, 0, len(center)+4)
 	for _, o := range []fyne.CanvasObject{top, left} {

@@ -1,9 +1,7 @@
 // Package fynefix reaches into Fyne's private fields where Fyne offers no
-// way to do what Agent Desk needs. It is the only package that does: each
-// reach is checked by a test that fails when the pinned Fyne renames or
-// retypes the field, and names the upstream change that would retire it.
-// When a field is not found every function reports so instead of
-// panicking, and the caller falls back to Fyne's own behaviour.
+// way; the only package that does. Each reach has a test that fails when the
+// pinned Fyne changes the field; when one is missing the caller falls back
+// to Fyne's own behaviour.
 package fynefix
 
 import (
@@ -15,8 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// ListFocus is the row the keyboard is on in l (List.currentFocus): the
-// row Up and Down move from and Space selects.
+// ListFocus is the keyboard's row in l (List.currentFocus).
 // Retired by an exported focused item on widget.List (fyne-io/fyne#4131).
 func ListFocus(l *widget.List) (widget.ListItemID, bool) {
 	f := field(reflect.ValueOf(l).Elem(), "currentFocus")
@@ -26,8 +23,7 @@ func ListFocus(l *widget.List) (widget.ListItemID, bool) {
 	return widget.ListItemID(f.Int()), true
 }
 
-// SetListFocus puts the keyboard on row id of l, as a click on it does;
-// Fyne moves it only on a click or a key, not on Select.
+// SetListFocus puts the keyboard on row id; Fyne moves it only on a click or key.
 // Retired by the same change as ListFocus.
 func SetListFocus(l *widget.List, id widget.ListItemID) bool {
 	f := field(reflect.ValueOf(l).Elem(), "currentFocus")
@@ -38,9 +34,7 @@ func SetListFocus(l *widget.List, id widget.ListItemID) bool {
 	return true
 }
 
-// ListScroller is the scroller l keeps its rows in (nil before l is first
-// drawn): refreshing it alone lays out rows added at the end, where
-// List.Refresh makes a new row to measure and drops the rows kept aside.
+// ListScroller is l's scroller (nil before drawn): refreshing it shows appended rows cheaply.
 // Retired by a List method that shows appended rows without re-measuring.
 func ListScroller(l *widget.List) fyne.Widget {
 	f := field(reflect.ValueOf(l).Elem(), "scroller")
@@ -51,10 +45,8 @@ func ListScroller(l *widget.List) fyne.Widget {
 	return s
 }
 
-// EntryCaret is e's caret and the animation that fades it (anim is nil
-// while it does not blink). ok is false before e first had the keyboard.
-// Fyne redraws the whole window for each step of that fade and offers no
-// way to rest it.
+// EntryCaret is e's caret and its fade animation (nil when not blinking); ok is
+// false before e first had the keyboard. Fyne redraws the window per fade step.
 // Retired by a caret that can stop blinking (fyne-io/fyne#4508).
 func EntryCaret(e *widget.Entry) (anim *fyne.Animation, caret *canvas.Rectangle, ok bool) {
 	a := field(reflect.ValueOf(e).Elem(), "cursorAnim")
@@ -69,8 +61,7 @@ func EntryCaret(e *widget.Entry) (anim *fyne.Animation, caret *canvas.Rectangle,
 	return an.Interface().(*fyne.Animation), cur.Interface().(*canvas.Rectangle), true
 }
 
-// field is the named field of struct v, made readable and writable
-// although unexported; the zero Value when v has no such field.
+// field is v's named field, made settable though unexported; zero if absent.
 func field(v reflect.Value, name string) reflect.Value {
 	f := v.FieldByName(name)
 	if !f.IsValid() || !f.CanAddr() {

@@ -1,6 +1,4 @@
-// Package kittest helps test one screen of Agent Desk alone with Fyne's
-// test driver: a navigation that goes nowhere, and look-ups of what the
-// screen shows.
+// Package kittest helps test one screen alone with Fyne's test driver.
 package kittest
 
 import (
@@ -48,8 +46,7 @@ func children(o fyne.CanvasObject) []fyne.CanvasObject {
 	return nil
 }
 
-// FindButton returns the first visible button with the given text under o,
-// or nil.
+// FindButton returns the first visible button with text under o, or nil.
 func FindButton(o fyne.CanvasObject, text string) *widget.Button {
 	if kb, ok := o.(*kit.Button); ok {
 		if kb.Text == text && kb.Visible() {
@@ -71,8 +68,7 @@ func FindButton(o fyne.CanvasObject, text string) *widget.Button {
 	return nil
 }
 
-// Labels is the text of every label under o, a line each, for checks and
-// for failure messages.
+// Labels is the text of every label under o, a line each.
 func Labels(o fyne.CanvasObject) string {
 	switch v := o.(type) {
 	case *widget.Label:
@@ -98,8 +94,7 @@ func Labels(o fyne.CanvasObject) string {
 	return ""
 }
 
-// AllText is the text of every label under o, a line each, the insides of
-// widgets included: a dialog's message, a popup's labels.
+// AllText is Labels including widgets' insides: dialogs, popups.
 func AllText(o fyne.CanvasObject) string {
 	var b strings.Builder
 	var walk func(fyne.CanvasObject)
@@ -124,8 +119,7 @@ func AllText(o fyne.CanvasObject) string {
 	return b.String()
 }
 
-// Find returns the first object of type T under o (the zero T when there is
-// none): a list, an image, an entry.
+// Find returns the first object of type T under o, or the zero T.
 func Find[T fyne.CanvasObject](o fyne.CanvasObject) T {
 	if v, ok := o.(T); ok {
 		return v
@@ -144,9 +138,7 @@ func isNil(o fyne.CanvasObject) bool {
 	return !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil())
 }
 
-// AbsolutePos is where o lies inside root (its position added up through
-// the containers and widgets between them); the zero position when o is not
-// under root.
+// AbsolutePos is o's position inside root; zero when o is not under root.
 func AbsolutePos(o, root fyne.CanvasObject) fyne.Position {
 	var find func(at fyne.Position, c fyne.CanvasObject) (fyne.Position, bool)
 	find = func(at fyne.Position, c fyne.CanvasObject) (fyne.Position, bool) {
@@ -164,8 +156,7 @@ func AbsolutePos(o, root fyne.CanvasObject) fyne.Position {
 	return p
 }
 
-// CountingWindow counts how often its content was set: the way a screen
-// lets go of the text drawn (kit.ReleaseText).
+// CountingWindow counts how often its content was set (kit.ReleaseText).
 type CountingWindow struct {
 	fyne.Window
 	Sets atomic.Int64

@@ -1,12 +1,10 @@
-// Package mdtable finds GitHub-flavoured Markdown pipe tables in a reply and
-// shows them as a table whose columns are as wide as their content needs,
-// the way a browser lays out a table, rather than as a grid of equal cells.
+// Package mdtable shows GitHub-flavoured Markdown pipe tables with columns as
+// wide as their content, as a browser lays them out.
 package mdtable
 
 import "strings"
 
-// Align is how a column's cells sit in their column, as the table's
-// delimiter row says (`:--`, `:-:`, `--:`).
+// Align is a column's alignment from the delimiter row.
 type Align int
 
 // The alignments a delimiter row can ask for.
@@ -17,25 +15,18 @@ const (
 	AlignRight
 )
 
-// Table is a pipe table as written. Cells are inline Markdown source with
-// the table's own escape already applied (`\|` is `|`); every row has as
-// many cells as the header.
+// Table is a pipe table as written: cells are inline Markdown with `\|`
+// unescaped; every row has the header's count.
 type Table struct {
 	Header []string
 	Align  []Align
 	Rows   [][]string
 }
 
-// Find looks for a pipe table in one block of Markdown (text between blank
-// lines). A table may follow a paragraph's lines directly, as it does on
-// GitHub, and ends at a blank line or at a line that starts another block;
-// so the block may hold text before the table and after it. before is the
-// text up to the table's header line and after the text from the line after
-// the table's last row, each without the line end that separates it from
-// the table. ok is false when the block holds no table.
-//
-// It reads each line a bounded number of times, never going back, so it
-// takes time linear in the size of the block, whatever the block holds.
+// Find looks for a pipe table in one block of Markdown, returning the text
+// before and after it without the separating line ends; ok is false when
+// there is none. A table may follow a paragraph directly, as on GitHub. It
+// never goes back, so it is linear in the block's size.
 func Find(block string) (before string, t Table, after string, ok bool) {
 	start, end, t, ok := locate(block)
 	if !ok {
@@ -44,15 +35,13 @@ func Find(block string) (before string, t Table, after string, ok bool) {
 	return trimLineEnd(block[:start]), t, block[end:], true
 }
 
-// locate is Find by offsets: the table's lines are block[start:end], end
-// past the line end of its last row (if any).
+// locate is Find by offsets: the table is block[start:end].
 func locate(block string) (start, end int, t Table, ok bool) {
 	// prev is the line before the one being read, the candidate header.
 	var prev, prevPrev line
 	havePrev, havePrevPrev := false, false
 	for cur := range lines(block) {
-		// A delimiter row that reads as a list item ("- | -") starts a
-		// list instead, as in GitHub's parser.
+		// A delimiter row reading as a list item starts a list, as on GitHub.
 		if havePrev && !blank(prev.text) && isDelimiterRow(cur.text) && !startsBlock(strings.TrimLeft(cur.text, " \t")) {
 			aligns := delimiterAligns(cur.text)
 			if header, ok := splitRow(prev.text); ok && len(header) == len(aligns) && canBeHeader(prev.text, havePrevPrev && !blank(prevPrev.text)) {
@@ -78,15 +67,13 @@ func locate(block string) (start, end int, t Table, ok bool) {
 	return 0, 0, Table{}, false
 }
 
-// line is one line of a block: its text without the line end, where it
-// starts, and where the next line starts.
+// line is a line's text without its end, its start, and the next line's start.
 type line struct {
 	text        string
 	start, next int
 }
 
-// lines yields the lines of s. A line ends at "\n", "\r\n" or a lone "\r",
-// as in CommonMark.
+// lines yields s's lines, ended by "\n", "\r\n" or "\r" as in CommonMark.
 func lines(s string) func(yield func(line) bool) {
 	return func(yield func(line) bool) {
 		for at := 0; at < len(s); {
@@ -120,8 +107,7 @@ func trimLineEnd(s string) string {
 
 func blank(s string) bool { return strings.Trim(s, " \t") == "" }
 
-// fit pads a row with empty cells, or drops the cells past the header's
-// count, as GitHub does.
+// fit pads or truncates a row to the header's count, as GitHub does.
 func fit(cells []string, n int) []string {
 	if len(cells) > n {
 		return cells[:n:n]
@@ -132,10 +118,9 @@ func fit(cells []string, n int) []string {
 	return cells
 }
 
-// splitRow cuts a row into trimmed cells at its pipes. The outer pipes are
-// optional; a pipe after a backslash is part of a cell (and loses the
-// backslash), even inside a code span. ok is false for a row with no cell
-// at all (a lone "|"), which ends a table.
+// splitRow cuts a row into trimmed cells. Outer pipes are optional; `\|` is
+// part of a cell even in code. ok is false for a row with no cell, which ends
+// a table.
 func splitRow(s string) (cells []string, ok bool) {
 	s = strings.Trim(s, " \t")
 	s = strings.TrimPrefix(s, "|")
@@ -165,10 +150,8 @@ func splitRow(s string) (cells []string, ok bool) {
 	return cells, true
 }
 
-// isDelimiterRow reports whether s is a table's delimiter row: cells of
-// hyphens, each with an optional colon at either end, between pipes. A
-// line of hyphens alone underlines a heading instead (a setext heading
-// comes first in GitHub's parser).
+// isDelimiterRow reports a delimiter row. Hyphens alone underline a heading
+// instead, as in GitHub's parser.
 func isDelimiterRow(s string) bool {
 	s = strings.Trim(s, " \t")
 	if strings.Trim(s, "|-: \t") != "" {
@@ -212,10 +195,8 @@ func delimiterAligns(s string) []Align {
 	return aligns
 }
 
-// canBeHeader reports whether s, a line followed by a delimiter row, is a
-// paragraph's line and so may be a table's header. A line that starts
-// another block (a quote, a heading, a list item, a fence) is not, nor is
-// an indented line that no paragraph line comes right before (it is code).
+// canBeHeader reports whether s may be a table's header: a paragraph's line,
+// not one starting another block or indented code.
 func canBeHeader(s string, afterText bool) bool {
 	if indent(s) >= 4 {
 		return afterText
@@ -223,8 +204,7 @@ func canBeHeader(s string, afterText bool) bool {
 	return !startsBlock(s)
 }
 
-// indent is how many columns of space s starts with (a tab goes to the
-// next multiple of 4).
+// indent is s's leading columns of space, tabs to multiples of 4.
 func indent(s string) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
@@ -240,9 +220,8 @@ func indent(s string) int {
 	return n
 }
 
-// startsBlock reports whether line s starts a block other than a
-// paragraph, and so ends a table: GitHub ends a table at a block quote, a
-// heading, a fence, a thematic break, a list item or indented code.
+// startsBlock reports a line starting a non-paragraph block, which ends a
+// table as on GitHub.
 func startsBlock(s string) bool {
 	if indent(s) >= 4 {
 		return true
@@ -259,8 +238,7 @@ func startsBlock(s string) bool {
 		return n <= 6 && spaceOrEnd(s, n)
 	case c == '`' || c == '~':
 		n := len(s) - len(strings.TrimLeft(s, string(c)))
-		// A backtick fence's info string has no backticks: "```a|b```"
-		// is a code span.
+		// "```a|b```" is a code span, not a fence.
 		return n >= 3 && (c == '~' || !strings.Contains(s[n:], "`"))
 	case c == '-' || c == '*' || c == '_' || c == '+':
 		if c != '+' && thematicBreak(s, c) {
@@ -274,8 +252,7 @@ func startsBlock(s string) bool {
 	return false
 }
 
-// thematicBreak reports whether s is three or more c, spaces between
-// them allowed: a horizontal rule.
+// thematicBreak reports a horizontal rule of c.
 func thematicBreak(s string, c byte) bool {
 	n := 0
 	for i := 0; i < len(s); i++ {

@@ -13,30 +13,24 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// sideways wraps a table wider than the room it is given, so that the user
-// can move it sideways while the chat scrolls it up and down with the rest
-// of the reply. It is the one place the scroller is made.
+// sideways wraps a table wider than its room so it moves sideways while the
+// chat scrolls it with the reply; the one place the scroller is made.
 func sideways(table fyne.CanvasObject, outer func(*fyne.ScrollEvent)) *kit.Scroller {
 	return kit.NewSideways(table, outer)
 }
 
-// Column widths are bounded in characters of the body text ("n" wide), so
-// that they follow the text size of the theme.
+// Column widths in body-text characters, so they follow the theme's text size.
 const (
-	// wordChars is the most a column needs for its longest word: a longer
-	// token (a hash, a path) is broken inside, as RichText does with a
-	// word that does not fit its line, rather than widening its column.
+	// wordChars caps a column's longest word: a longer token breaks inside
+	// rather than widening its column, as RichText does.
 	wordChars = 24
-	// lineChars is the most a column asks for when there is room to spare:
-	// longer text wraps at a width that still reads as a line.
+	// lineChars is the most a column asks for when there is room to spare.
 	lineChars = 72
 )
 
-// New builds the widget showing t: its columns as wide as their content
-// needs in the room the widget is given (see view), its header bold, its
-// cells aligned as the delimiter row says. Every cell is inline Markdown
-// shown by kit.NewMarkdownText; the pictures the cells name are returned
-// in reading order, not loaded.
+// New builds the widget showing t, its columns as wide as content needs in
+// the room given. Cells are inline Markdown; their pictures are returned in
+// reading order, not loaded.
 func New(t Table) (fyne.CanvasObject, []*kit.Picture) {
 	v := &view{cols: len(t.Header)}
 	var pics []*kit.Picture
@@ -75,10 +69,8 @@ func New(t Table) (fyne.CanvasObject, []*kit.Picture) {
 	return v, pics
 }
 
-// dropParagraphEnd takes away the empty segment that closes a cell's
-// paragraph. A cell is one paragraph, and RichText aligns a row of more
-// than one segment short of the right edge by its padding: without it a
-// cell of one run of text sits flush with its column's padding.
+// dropParagraphEnd drops a cell's closing empty segment: RichText aligns a
+// row of several segments short of the right edge by its padding.
 func dropParagraphEnd(segs []widget.RichTextSegment) []widget.RichTextSegment {
 	if n := len(segs); n > 1 {
 		if t, ok := segs[n-1].(*widget.TextSegment); ok && t.Text == "" && !t.Inline() {
@@ -88,26 +80,13 @@ func dropParagraphEnd(segs []widget.RichTextSegment) []widget.RichTextSegment {
 	return segs
 }
 
-// zwsp is a zero-width space, which opens each run of text after another
-// in a cell (flowRuns).
-//
-// RichText (as of Fyne 2.7) wraps its segments one after another, each
-// starting where the last ended. When what is left of a line is narrower
-// than the first character of the next run of text, that character stays
-// on the line, past its end, and every later character of the run gets a
-// line of its own: a cell of a few formatted words could be drawn one
-// letter a line at some widths. The same happens to the text after a link
-// drawn past the end of a line (RichText never wraps before a link).
-//
-// A zero-width space opening each run of text after another is narrow
-// enough to fit whatever is left, so RichText moves the run to the next
-// line when it does not fit, as it should. A link in a cell that wraps is
-// put at the start of a line (breakBeforeLinks): there it fits, as the
-// column is at least as wide as the cell's longest word or link.
+// zwsp opens each run of text after another in a cell (flowRuns). Fyne quirk:
+// RichText leaves a run's first character past the line's end when it does
+// not fit, then sets every later character on its own line; a zero-width
+// space fits anywhere, so the run wraps properly. Links wrap via breakBeforeLinks.
 const zwsp = "\u200b"
 
-// flowRuns opens each run of text that follows another segment in segs
-// with a zero-width space (see above).
+// flowRuns opens each run of text after another segment with zwsp.
 func flowRuns(segs []widget.RichTextSegment) {
 	for i, s := range segs {
 		if t, ok := s.(*widget.TextSegment); ok && i > 0 && segs[i-1].Inline() && t.Inline() && t.Text != "" {
@@ -116,15 +95,13 @@ func flowRuns(segs []widget.RichTextSegment) {
 	}
 }
 
-// rowEnd draws nothing and ends the row, without the space a paragraph
-// puts after it.
+// rowEnd ends the row without a paragraph's trailing space.
 func rowEnd() widget.RichTextSegment {
 	return &widget.ParagraphSegment{Texts: []widget.RichTextSegment{&widget.ParagraphSegment{}}}
 }
 
-// breakBeforeLinks is segs with each link that follows other words put at
-// the start of a line, for a cell that wraps; ok is false when no link
-// follows words.
+// breakBeforeLinks puts each link after words at a line's start, for a cell
+// that wraps; ok is false when none follows words.
 func breakBeforeLinks(segs []widget.RichTextSegment) (out []widget.RichTextSegment, ok bool) {
 	for i, s := range segs {
 		if _, link := s.(*widget.HyperlinkSegment); link && i > 0 && segs[i-1].Inline() {
@@ -136,8 +113,7 @@ func breakBeforeLinks(segs []widget.RichTextSegment) (out []widget.RichTextSegme
 	return out, ok
 }
 
-// linkedCell is a cell with a link after words: its segments as written
-// (flow) and with its links at the start of lines (broken).
+// linkedCell is a cell with a link after words, as written and broken.
 type linkedCell struct {
 	cell         int
 	flow, broken []widget.RichTextSegment
@@ -145,8 +121,7 @@ type linkedCell struct {
 	wraps        bool    // the cell is shown broken
 }
 
-// textAlign is the paragraph alignment of a column's cells. A column
-// without one reads from the start, as text does.
+// textAlign is a column's paragraph alignment; none reads from the start.
 func textAlign(a Align) fyne.TextAlign {
 	switch a {
 	case AlignCenter:
@@ -157,8 +132,7 @@ func textAlign(a Align) fyne.TextAlign {
 	return fyne.TextAlignLeading
 }
 
-// style makes a header cell bold and aligns a cell's paragraph; it notes
-// the links, whose words may have to be shortened (see measure).
+// style bolds a header cell, aligns a cell and notes links to elide (measure).
 func (v *view) style(segs []widget.RichTextSegment, bold bool, align fyne.TextAlign) {
 	for _, s := range segs {
 		switch t := s.(type) {
@@ -178,10 +152,8 @@ func (v *view) style(segs []widget.RichTextSegment, bold bool, align fyne.TextAl
 	}
 }
 
-// inline makes a cell's Markdown read as inline text, as GitHub reads a
-// cell: kit.NewMarkdownText reads blocks, so a cell starting with what
-// would start a heading, a quote, a list, a rule, a fence or a link
-// definition has that mark escaped, and shows it as written.
+// inline makes a cell's Markdown read inline, as GitHub does: a leading
+// block mark (heading, quote, list, fence…) is escaped and shown as written.
 func inline(s string) string {
 	if s == "" {
 		return s
@@ -218,24 +190,10 @@ type link struct {
 	words string
 }
 
-// view is a table laid out for the width it is given, in the manner of a
-// browser's automatic table layout:
-//
-//   - each column has a natural width (its widest cell on one line, up to
-//     lineChars) and a minimum (its longest word, up to wordChars);
-//   - when the natural widths fit, columns get them, and the table is no
-//     wider than it needs;
-//   - else when the minimums fit, each column gets its minimum and a share
-//     of the room left in proportion to how much more it would take;
-//   - else columns get their minimum, and the table, wider than the room,
-//     is shown in a sideways scroller (see sideways).
-//
-// Cells wrap at word boundaries; each row is as tall as its tallest cell.
-// Like a wrapped RichText, the view's minimum height is its height at the
-// width it was last given, and its minimum width is small, so that the
-// chat, not the table, decides how wide it is. Measurements are kept until
-// the width or the content changes: laying out again at the same width
-// costs next to nothing, whatever the size of the table.
+// view lays a table out as a browser's automatic layout does: natural widths
+// when they fit, else minimums plus a share of the rest, else minimums in a
+// sideways scroller. Like a wrapped RichText its minimum width is small, so
+// the chat decides its width. Measurements are kept until width or content change.
 type view struct {
 	widget.BaseWidget
 
@@ -245,9 +203,8 @@ type view struct {
 	linked     []linkedCell
 	pictured   []int // the cells that show pictures, whose size may change
 
-	// measured: natural and minimum widths, per column; lineH, the height
-	// of each row with every cell on one line, which is the view's height
-	// until it is given a width.
+	// measured: natural and minimum widths per column; lineH, each row's
+	// height on one line, the height until a width is given.
 	measured         bool
 	natural, minimum []float32
 	lineH            []float32
@@ -258,8 +215,7 @@ type view struct {
 	outer func(*fyne.ScrollEvent)
 }
 
-// SetOuter passes the up-or-down wheel movement over a table that scrolls
-// sideways to f (the scroll area the table is in).
+// SetOuter passes vertical wheel movement over a sideways table to f.
 func (v *view) SetOuter(f func(*fyne.ScrollEvent)) {
 	v.outer = f
 	if v.side != nil {
@@ -284,9 +240,8 @@ func (v *view) CreateRenderer() fyne.WidgetRenderer {
 	return &viewRenderer{v: v}
 }
 
-// measure finds each column's natural and minimum width and each row's
-// height on one line. It runs when the table is built and after a
-// refresh (the theme may have changed the text size).
+// measure finds columns' natural and minimum widths and rows' one-line
+// heights, on build and refresh (the theme may change text size).
 func (v *view) measure() {
 	pad := theme.InnerPadding()
 	nWidth := fyne.MeasureText("n", theme.TextSize(), fyne.TextStyle{}).Width
@@ -301,8 +256,7 @@ func (v *view) measure() {
 		v.linked[k].wraps = false
 		v.cells[v.linked[k].cell].Segments = v.linked[k].flow // measured on one line, as written
 	}
-	// The first time, a cell's MinSize makes its renderer from what it
-	// is now; later, a cell has to be told that it changed.
+	// Later measures must tell a cell it changed; the first builds its renderer.
 	again := v.natural != nil
 	v.natural = make([]float32, v.cols)
 	v.minimum = make([]float32, v.cols)
@@ -310,8 +264,7 @@ func (v *view) measure() {
 	nats := make([]float32, len(v.cells))
 	for i, c := range v.cells {
 		row, col := i/v.cols, i%v.cols
-		// Measured on one line: RichText reports its width only when it
-		// does not wrap.
+		// RichText reports its width only when not wrapping.
 		c.Wrapping = fyne.TextWrapOff
 		if again {
 			c.Refresh()
@@ -343,8 +296,7 @@ func (v *view) measure() {
 	v.geo.valid = false
 }
 
-// ensure makes the geometry that of width avail, measuring what is not
-// measured yet.
+// ensure makes the geometry that of width avail, measuring if needed.
 func (v *view) ensure(avail float32) {
 	if v.measured && v.picturesChanged() {
 		v.measured = false
@@ -358,8 +310,7 @@ func (v *view) ensure(avail float32) {
 	v.arrange(avail)
 }
 
-// picturesChanged reports whether a cell's picture was loaded (or failed)
-// since the table was laid out: the cell's height at its width changed.
+// picturesChanged reports whether a cell's picture loaded or failed since layout.
 func (v *view) picturesChanged() bool {
 	if !v.geo.valid {
 		return false
@@ -394,8 +345,7 @@ func columnWidths(natural, minimum []float32, avail float32) []float32 {
 	return w
 }
 
-// arrange lays the table out for width avail: column widths, then each
-// row's height with its cells wrapped at those widths.
+// arrange sets column widths for avail, then row heights with cells wrapped.
 func (v *view) arrange(avail float32) {
 	sep := theme.SeparatorThicknessSize()
 	g := geometry{valid: true, avail: avail, gen: v.geo.gen + 1}
@@ -426,9 +376,8 @@ func (v *view) arrange(avail float32) {
 		h := v.lineH[row]
 		for col := range v.cols {
 			c := v.cells[row*v.cols+col]
-			// Measured at the height it has (or one line's): a RichText
-			// lays its rows out again on every change of size, and most
-			// cells keep their height.
+			// Measure at the current height: RichText relayouts on every
+			// size change, and most cells keep their height.
 			guess := c.Size().Height
 			if guess == 0 {
 				guess = v.lineH[row]
@@ -450,8 +399,7 @@ func (v *view) arrange(avail float32) {
 	}
 }
 
-// height is the view's height: the table's at the width last given, and
-// room for the scroll bar under a table that scrolls sideways.
+// height is the table's height at the last width, plus a sideways scroll bar.
 func (v *view) height() float32 {
 	if !v.geo.valid {
 		var h float32
@@ -466,8 +414,7 @@ func (v *view) height() float32 {
 	return v.geo.height
 }
 
-// viewRenderer shows the table itself when it fits, and the sideways
-// scroller holding it when it does not.
+// viewRenderer shows the table, or the sideways scroller holding it.
 type viewRenderer struct {
 	v       *view
 	objects []fyne.CanvasObject
@@ -501,8 +448,7 @@ func (r *viewRenderer) set(o fyne.CanvasObject) {
 	}
 }
 
-// MinSize is small in width, so that a table never widens the window, and
-// the table's height at the width the view was last given.
+// MinSize is narrow, so a table never widens the window, and as tall as the last layout.
 func (r *viewRenderer) MinSize() fyne.Size {
 	v := r.v
 	if w := v.Size().Width; w > 0 {
@@ -513,8 +459,7 @@ func (r *viewRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(2*theme.InnerPadding(), v.height())
 }
 
-// Refresh measures the table again (the theme or a picture may have
-// changed its cells) and lays it out.
+// Refresh measures again (theme or pictures may have changed) and lays out.
 func (r *viewRenderer) Refresh() {
 	r.v.measured = false
 	r.v.body.Refresh()
@@ -533,9 +478,8 @@ func (r *viewRenderer) Objects() []fyne.CanvasObject {
 
 func (r *viewRenderer) Destroy() {}
 
-// body is the table itself: a tinted background, the header row on a
-// stronger tint, a line between rows, and the cells. It is laid out by its
-// view's geometry, whatever its own size (a scroller may make it larger).
+// body is the table itself, laid out by its view's geometry whatever its own
+// size (a scroller may make it larger).
 type body struct {
 	widget.BaseWidget
 	v      *view
@@ -559,8 +503,7 @@ func (b *body) colour() {
 	radius := theme.Size(theme.SizeNameInputRadius)
 	b.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
 	b.bg.CornerRadius = radius
-	// The hover colour is a light veil: darker on a light theme, lighter
-	// on a dark one, so the header stands out on either.
+	// Hover is a veil that stands out on light and dark themes alike.
 	b.header.FillColor = theme.Color(theme.ColorNameHover)
 	b.header.TopLeftCornerRadius = radius
 	b.header.TopRightCornerRadius = radius
@@ -633,9 +576,8 @@ func (r *bodyRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 func (r *bodyRenderer) Destroy() {}
 
-// longestWord is the width of the longest run of a cell's text that
-// RichText will not break at a space. Between two Han or kana characters
-// a line may break, so each counts alone.
+// longestWord is the width of a cell's longest unbreakable run; Han and kana
+// characters each count alone.
 func longestWord(segs []widget.RichTextSegment) float32 {
 	var widest float32
 	for _, s := range segs {
@@ -660,8 +602,7 @@ func longestWord(segs []widget.RichTextSegment) float32 {
 	return widest
 }
 
-// words cuts s where a line may break: at spaces, and around each Han or
-// kana character.
+// words cuts s where a line may break: spaces, and around Han or kana.
 func words(s string) []string {
 	var out []string
 	start := -1
@@ -690,8 +631,7 @@ func words(s string) []string {
 	return out
 }
 
-// showsLoadedPicture reports whether segs hold a picture that is shown,
-// which takes its own width.
+// showsLoadedPicture reports whether segs show a picture, which takes its own width.
 func showsLoadedPicture(segs []widget.RichTextSegment) bool {
 	for _, s := range segs {
 		switch t := s.(type) {
@@ -708,9 +648,8 @@ func showsLoadedPicture(segs []widget.RichTextSegment) bool {
 	return false
 }
 
-// elide shortens a link's words to width, ending them with "…": a link is
-// drawn on one line, and one longer than a column would be drawn over the
-// next. It still opens the whole address.
+// elide shortens a link's words to width with "…": a link is drawn on one
+// line and would overrun the next column. It still opens the whole address.
 func elide(words string, width float32) string {
 	size := theme.TextSize()
 	if fyne.MeasureText(words, size, fyne.TextStyle{}).Width <= width {
