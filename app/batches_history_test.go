@@ -132,14 +132,7 @@ func TestABatchWhoseHistoryFailsPausesAndSaysSo(t *testing.T) {
 	_ = a.Close() // its history is closed already
 
 	ctx := context.Background()
-	a = w.open()
-	if left, err := a.Batches().Unfinished(ctx); err != nil || len(left) != 1 || left[0].ID != w.id {
-		t.Fatalf("at the next start, offered %+v (%v), want the batch", left, err)
-	}
-	if err := a.Batches().Run(ctx, w.id, w.agent); err != nil {
-		t.Fatal(err)
-	}
-	sentOnce(t, svc)
+	a = w.resume(svc)
 	failed, err := a.DB().BatchRowsIn(ctx, w.id, storage.RowFailed, 0)
 	if err != nil || len(failed) != 1 || failed[0].Row != 2 || !strings.Contains(failed[0].Error, "may or may not have run") {
 		t.Fatalf("the row whose run was not recorded: %+v %v", failed, err)
@@ -169,15 +162,24 @@ func TestABatchClosedWhileARowIsSentSendsEachRowOnce(t *testing.T) {
 	<-closed
 
 	ctx := context.Background()
-	a = w.open()
-	if left, err := a.Batches().Unfinished(ctx); err != nil || len(left) != 1 || left[0].ID != w.id {
-		t.Fatalf("at the next start, offered %+v (%v), want the batch", left, err)
-	}
-	if err := a.Batches().Run(ctx, w.id, w.agent); err != nil {
-		t.Fatal(err)
-	}
-	sentOnce(t, svc)
+	a = w.resume(svc)
 	if counts, _, err := a.DB().BatchCounts(ctx, w.id); err != nil || counts[storage.RowDone] != 3 {
 		t.Fatalf("rows %v (%v), want 3 done", counts, err)
 	}
+}
+
+// resume starts Agent Desk again, which offers the batch, runs it on, and
+// checks that each row reached the service once.
+func (w *batchOfWeeks) resume(svc *demoservice.Service) *app.App {
+	w.t.Helper()
+	ctx := context.Background()
+	a := w.open()
+	if left, err := a.Batches().Unfinished(ctx); err != nil || len(left) != 1 || left[0].ID != w.id {
+		w.t.Fatalf("at the next start, offered %+v (%v), want the batch", left, err)
+	}
+	if err := a.Batches().Run(ctx, w.id, w.agent); err != nil {
+		w.t.Fatal(err)
+	}
+	sentOnce(w.t, svc)
+	return a
 }
