@@ -38,7 +38,7 @@ deps:
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing
 
 build: deps
-	$(GO) build -o $(BIN) .
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) .
 
 # make run ARGS=--demo-seed=odd passes flags to the app.
 run: build

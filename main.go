@@ -38,8 +38,8 @@ const startupGCPercent = 400
 // demoPace is how fast the demo streams: like a real model, not boring.
 const demoPace = 25 * time.Millisecond
 
-// version is set by the release build (-ldflags -X main.version=…) where
-// Fyne's metadata from FyneApp.toml is not compiled in.
+// version is FyneApp.toml's, set by make (-ldflags -X main.version=…):
+// Fyne's metadata says 0.0.1 unless its own tool built the program.
 var version string
 
 func main() {
@@ -87,7 +87,7 @@ func main() {
 	startDemo := func(key string) (app.DemoServer, error) {
 		return demoservice.Listen("127.0.0.1:0", demoservice.Options{APIKey: key, Pace: demoPace, API: *demoAPI, Faults: faults})
 	}
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(fa.Metadata().Version, version)})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(version, fa.Metadata().Version)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)
