@@ -379,18 +379,7 @@ const maxLinkTargets = 500
 
 // LinkTargets are the agents files can be linked to, for choosing one.
 func (svc *Files) LinkTargets(ctx context.Context) ([]client.Agent, error) {
-	a := svc.a
-	var out []client.Agent
-	for ag, err := range a.Client().Agents(ctx, client.ListAgentsParams{PerPage: 100}) {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, ag)
-		if len(out) >= maxLinkTargets {
-			break
-		}
-	}
-	return out, nil
+	return client.Collect(svc.a.Client().Agents(ctx, client.ListAgentsParams{PerPage: 100}), maxLinkTargets)
 }
 
 // LinkSummary says what a link did, in plain words.

@@ -232,3 +232,19 @@ func decodePage[T any](raw []byte, key string) (*Page[T], error) {
 	}
 	return env.page(), nil
 }
+
+// Collect reads seq into a slice of at most max items (a runaway list
+// cannot fill memory); on an error it returns what it read before it.
+func Collect[T any](seq iter.Seq2[T, error], max int) ([]T, error) {
+	var out []T
+	for v, err := range seq {
+		if err != nil {
+			return out, err
+		}
+		out = append(out, v)
+		if len(out) >= max {
+			break
+		}
+	}
+	return out, nil
+}

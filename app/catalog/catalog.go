@@ -23,17 +23,7 @@ var ResourceTypes = []string{"document", "email", "presentation", "prompt", "spr
 // following every page.
 func (svc *Catalog) Resources(ctx context.Context, q, typ string) ([]client.Resource, error) {
 	params := client.ListResourcesParams{Q: strings.TrimSpace(q), Type: strings.TrimSpace(typ)}
-	var out []client.Resource
-	for r, err := range svc.client().Resources(ctx, params) {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, r)
-		if len(out) >= maxListed {
-			break
-		}
-	}
-	return out, nil
+	return client.Collect(svc.client().Resources(ctx, params), maxListed)
 }
 
 // WebhookList is the workspace's webhooks in the variant the service answered.
@@ -105,17 +95,7 @@ func (svc *Catalog) AgentWebhooks(ctx context.Context, agentID client.ID) ([]cli
 	if err != nil {
 		return nil, err
 	}
-	var out []client.Webhook
-	for w, err := range page.All(ctx) {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, w)
-		if len(out) >= maxListed {
-			break
-		}
-	}
-	return out, nil
+	return client.Collect(page.All(ctx), maxListed)
 }
 
 // AddWebhook registers a webhook for an agent; the address must be https,
