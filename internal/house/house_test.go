@@ -75,32 +75,10 @@ func TestNoGlobalState(t *testing.T) {
 			}
 		}
 	}
-	left := map[string]bool{}
 	for _, l := range slices.Sorted(maps.Keys(c.found)) {
-		name := strings.Fields(l)[1]
-		if _, ok := stillGlobal[name]; ok {
-			left[name] = true
-			continue
-		}
 		t.Error(l)
 	}
-	for name := range stillGlobal {
-		if !left[name] {
-			t.Errorf("%s is no longer assigned outside its declaration: take it off stillGlobal", name)
-		}
-	}
 }
-
-// stillGlobal are the package-level vars still assigned elsewhere, each to
-// become a field of what owns it (issue 38): the list only shrinks.
-var stillGlobal = func() map[string]struct{} {
-	m := map[string]struct{}{}
-	for _, n := range strings.Fields(`
-		kit.busy kit.shownDialogs`) {
-		m[n] = struct{}{}
-	}
-	return m
-}()
 
 // checker type-checks the module's packages from source; imports from outside
 // the module fail on purpose (go/types goes on with a fake package), as only

@@ -17,9 +17,6 @@ import (
 // busyAfter is how long awaited work runs before the window shows it.
 const busyAfter = 500 * time.Millisecond
 
-// busy are the windows with awaited work under way (UI goroutine only).
-var busy = map[fyne.Window]bool{}
-
 // ActShowing is Act for work the user waits on: past busyAfter the window
 // shows it with a bar and Cancel. While it runs no other awaited work starts,
 // so nothing is sent twice. Cancel stops what is not done yet.
@@ -76,11 +73,15 @@ func (p *Progress) shownBy(show func(done float64, line string)) {
 }
 
 func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx context.Context, p *Progress), then func()) {
-	if w != nil && busy[w] {
-		return
-	}
+	var l *Layer // the window's, which knows whether awaited work is under way
 	if w != nil {
-		busy[w] = true
+		l = windowLayer(w.Canvas())
+	}
+	if l != nil {
+		if l.busy {
+			return
+		}
+		l.busy = true
 	}
 	ctx, cancel := context.WithCancel(a.Life())
 	done := false // UI goroutine only
@@ -126,7 +127,7 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 		Do(func() {
 			done = true
 			timer.Stop()
-			delete(busy, w)
+			l.setBusy(false)
 			if p != nil {
 				p.shownBy(nil)
 			}
@@ -141,6 +142,6 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 	if !started { // the app is closing
 		timer.Stop()
 		cancel()
-		delete(busy, w)
+		l.setBusy(false)
 	}
 }

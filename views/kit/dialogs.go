@@ -16,9 +16,6 @@ type dialogKeys struct {
 	under         fyne.CanvasObject // the overlay the dialog opened over (nil: the window)
 }
 
-// shownDialogs are the keys of each dialog on screen, by overlay (UI goroutine only).
-var shownDialogs = map[fyne.CanvasObject]dialogKeys{}
-
 // ShowDialog shows d as desktop dialogs behave: Esc cancels or closes, Enter
 // presses the default button.
 func ShowDialog(d dialog.Dialog, w fyne.Window) {
@@ -45,6 +42,7 @@ func ShowDestructive(d dialog.Dialog, w fyne.Window) {
 // it, lest it show its checks.
 func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 	c := w.Canvas()
+	l := windowLayer(c)
 	HideTip(c)
 	keys := dialogKeys{enter: enter, escape: escape, under: c.Overlays().Top()}
 	if f := c.Focused(); ringed(f) {
@@ -59,7 +57,10 @@ func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 	if _, files := d.(*dialog.FileDialog); !files {
 		ringButtons(top)
 	}
-	shownDialogs[top] = keys
+	if l.dialogs == nil {
+		l.dialogs = map[fyne.CanvasObject]dialogKeys{}
+	}
+	l.dialogs[top] = keys
 	// Told twice when shown again: the second call finds nothing to do.
 	d.SetOnClosed(func() { dialogClosed(c, top) })
 }
@@ -67,11 +68,15 @@ func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 // dialogClosed forgets a dialog's keys and returns the keyboard, or hands it
 // to the dialog the answer opened.
 func dialogClosed(c fyne.Canvas, top fyne.CanvasObject) {
-	keys, ok := shownDialogs[top]
+	l := LayerOf(c)
+	if l == nil {
+		return
+	}
+	keys, ok := l.dialogs[top]
 	if !ok {
 		return
 	}
-	delete(shownDialogs, top)
+	delete(l.dialogs, top)
 	if keys.back == nil {
 		return
 	}
@@ -82,9 +87,9 @@ func dialogClosed(c fyne.Canvas, top fyne.CanvasObject) {
 		}
 		return
 	}
-	if next, ok := shownDialogs[now]; ok && next.back == nil {
+	if next, ok := l.dialogs[now]; ok && next.back == nil {
 		next.back, next.under = keys.back, keys.under
-		shownDialogs[now] = next
+		l.dialogs[now] = next
 	}
 }
 
@@ -109,7 +114,11 @@ func DialogKey(c fyne.Canvas, key fyne.KeyName) bool {
 	if top == nil {
 		return false
 	}
-	keys, ok := shownDialogs[top]
+	var keys dialogKeys
+	ok := false
+	if l := LayerOf(c); l != nil {
+		keys, ok = l.dialogs[top]
+	}
 	if !ok {
 		// Fyne's own dialog: its buttons answer, the keys wait.
 		return true

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -15,6 +16,7 @@ const TipDelay = 600 * time.Millisecond
 
 // Layer is drawn over a window's content without taking clicks or keys:
 // button tips (Fyne has none) and the drop highlight. It asks for no room.
+// It also keeps the window's own state: awaited work and dialogs' keys.
 type Layer struct {
 	widget.BaseWidget
 	canvas fyne.Canvas
@@ -28,6 +30,17 @@ type Layer struct {
 	dropTakes bool
 	// releasing is true while a text release sets the content again.
 	releasing bool
+
+	busy    bool                             // awaited work is under way (ActShowing)
+	dialogs map[fyne.CanvasObject]dialogKeys // the keys of each dialog shown, by overlay
+}
+
+// setBusy marks awaited work as under way or done; l may be nil (a window
+// without a layer guards nothing).
+func (l *Layer) setBusy(b bool) {
+	if l != nil {
+		l.busy = b
+	}
 }
 
 // NewLayer is the layer over the window drawn on c; put it last in the root
@@ -54,6 +67,22 @@ func LayerOf(c fyne.Canvas) *Layer {
 		return nil
 	}
 	l, _ := root.Objects[len(root.Objects)-1].(*Layer)
+	return l
+}
+
+// windowLayer is the layer of the window drawn on c, put over its content
+// if it has none yet (a window built without one), as the window's state
+// lives there.
+func windowLayer(c fyne.Canvas) *Layer {
+	if l := LayerOf(c); l != nil {
+		return l
+	}
+	l := NewLayer(c)
+	if content := c.Content(); content != nil {
+		c.SetContent(container.NewStack(content, l))
+	} else {
+		c.SetContent(container.NewStack(l))
+	}
 	return l
 }
 
