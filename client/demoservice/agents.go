@@ -3,6 +3,7 @@ package demoservice
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -152,7 +153,7 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 	}
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
 	typ := strings.TrimSpace(r.URL.Query().Get("type"))
-	if typ != "" && !contains([]string{TypeChat, TypeImage, TypeText, TypeVideo}, typ) {
+	if typ != "" && !slices.Contains([]string{TypeChat, TypeImage, TypeText, TypeVideo}, typ) {
 		validationError(w, r, "type", "The selected type is invalid. Allowed: chat, image, text, video.")
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -81,10 +82,10 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			// Assumption: the real service takes any model name (SDKs send
 			// their own, such as gpt-4o) and runs the agent's default model
 			// for one it does not offer; the answer names the model run.
-			if contains(modelQuestion.Options, m) {
+			if slices.Contains(modelQuestion.Options, m) {
 				model = m
 			}
-		case !isStr || !contains(modelQuestion.Options, m):
+		case !isStr || !slices.Contains(modelQuestion.Options, m):
 			errs.add("model", "The selected model is not offered by this agent.")
 		default:
 			model = m
@@ -92,7 +93,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	if raw, present := body["tools"]; present && raw != nil {
 		t, isStr := raw.(string)
-		if q, _ := a.question("tools"); !isStr || !contains(q.Options, t) {
+		if q, _ := a.question("tools"); !isStr || !slices.Contains(q.Options, t) {
 			errs.add("tools", "The selected tools is invalid.")
 		}
 	}
@@ -151,45 +152,23 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 
 // streamCompletion sends the reply as chat.completion.chunk events.
 func (s *Service) streamCompletion(w http.ResponseWriter, r *http.Request, e *execution, id string, created int64, model string) {
-	sw := s.newSSE(w)
-	ctx := r.Context()
-	completed := false
-	defer func() {
-		if !completed {
-			s.mu.Lock()
-			e.rec.Stopped = true
-			s.mu.Unlock()
-		}
-		close(e.done)
-	}()
 	chunk := func(d delta, finish *string) completion {
 		return completion{ID: id, Object: "chat.completion.chunk", Created: created, Model: model,
 			Choices: []completionChoice{{Index: 0, Delta: &d, FinishReason: finish}}}
 	}
-	s.mu.Lock()
-	e.rec.Status, e.rec.Credits = StatusRunning, nil
-	s.mu.Unlock()
-	for i, frag := range e.fragments {
-		if i > 0 && !s.sleep(ctx, s.opts.Pace) {
-			return
-		}
+	s.streamRun(w, r, e, func(i int, frag string) any {
 		d := delta{Content: frag}
 		if i == 0 {
 			d.Role = "assistant"
 		}
-		s.mu.Lock()
-		e.rec.Output += frag
-		e.rec.UpdatedAt = s.now()
-		s.mu.Unlock()
-		if !sw.event(chunk(d, nil)) {
+		return chunk(d, nil)
+	}, func(sw *sseWriter, completed *bool) {
+		stop := "stop"
+		if !sw.event(chunk(delta{}, &stop)) {
 			return
 		}
-	}
-	stop := "stop"
-	if !sw.event(chunk(delta{}, &stop)) {
-		return
-	}
-	s.complete(e)
-	completed = true
-	sw.raw([]byte("[DONE]"))
+		s.complete(e)
+		*completed = true
+		sw.raw([]byte("[DONE]"))
+	})
 }

@@ -117,6 +117,13 @@ func (e *fieldErrors) add(field, msg string) {
 	e.byKey[field] = append(e.byKey[field], msg)
 }
 
+// addOnce adds msg unless field has failed already.
+func (e *fieldErrors) addOnce(field, msg string) {
+	if _, listed := e.byKey[field]; !listed {
+		e.add(field, msg)
+	}
+}
+
 func (e *fieldErrors) any() bool { return len(e.order) > 0 }
 
 // write answers the validation error in the request's style.

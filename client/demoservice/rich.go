@@ -40,17 +40,3 @@ func RichReply() string {
 	b.WriteString("---\n\nThat is the whole review.\n\n[^1]: The script reads the CSV export from the accounting system.\n")
 	return b.String()
 }
-
-// asksForRich reports whether the last message asks for code, a table or a long answer.
-func asksForRich(msgs []Message) bool {
-	if len(msgs) == 0 {
-		return false
-	}
-	last := strings.ToLower(msgs[len(msgs)-1].Content)
-	for _, w := range []string{"code", "table", "long answer", "script"} {
-		if strings.Contains(last, w) {
-			return true
-		}
-	}
-	return false
-}

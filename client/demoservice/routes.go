@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,7 +108,7 @@ func (s *Service) routes() *http.ServeMux {
 
 func sortedMethods(ms []string) []string {
 	out := append([]string(nil), ms...)
-	if contains(out, "GET") {
+	if slices.Contains(out, "GET") {
 		out = append(out, "HEAD")
 	}
 	sort.Strings(out)
@@ -228,13 +229,4 @@ func (s *Service) selectWorkspace(w http.ResponseWriter, r *http.Request) (int64
 func pathID(r *http.Request, name string) (int64, bool) {
 	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	return id, err == nil && id > 0
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
