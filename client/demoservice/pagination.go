@@ -2,6 +2,7 @@ package demoservice
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -30,28 +31,30 @@ func readPage(w http.ResponseWriter, r *http.Request) (pageQuery, bool) {
 func readPageSized(w http.ResponseWriter, r *http.Request, perPage, maxPer int) (pageQuery, bool) {
 	q := r.URL.Query()
 	var errs fieldErrors
-	p := pageQuery{page: 1, perPage: perPage}
-	if v := q.Get("page"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			errs.add("page", "The page field must be an integer of at least 1.")
-		} else {
-			p.page = n
-		}
-	}
-	if v := q.Get("per_page"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxPer {
-			errs.add("per_page", fmt.Sprintf("The per_page field must be an integer between 1 and %d.", maxPer))
-		} else {
-			p.perPage = n
-		}
+	p := pageQuery{
+		page:    intParam(&errs, q, "page", 1, 1, math.MaxInt, "The page field must be an integer of at least 1."),
+		perPage: intParam(&errs, q, "per_page", perPage, 1, maxPer, fmt.Sprintf("The per_page field must be an integer between 1 and %d.", maxPer)),
 	}
 	if errs.any() {
 		errs.write(w, r)
 		return p, false
 	}
 	return p, true
+}
+
+// intParam reads query parameter name as an integer within lo..hi, def when
+// absent; otherwise it adds msg to errs.
+func intParam(errs *fieldErrors, q url.Values, name string, def, lo, hi int, msg string) int {
+	v := q.Get(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		errs.add(name, msg)
+		return def
+	}
+	return n
 }
 
 // window returns the slice bounds of page p over total items.

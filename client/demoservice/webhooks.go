@@ -1,6 +1,7 @@
 package demoservice
 
 import (
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -93,10 +94,13 @@ func (s *Service) seedWebhooks() {
 
 // listAgentWebhooks answers GET /agents/{id}/webhooks (pagination envelope).
 func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
+	if a, ok := s.agentFromPath(w, r); ok {
+		s.listWebhooksA(w, r, func(h *webhook) bool { return h.agentID == a.ID })
 	}
+}
+
+// listWebhooksA answers the webhooks mine accepts in a pagination envelope.
+func (s *Service) listWebhooksA(w http.ResponseWriter, r *http.Request, mine func(*webhook) bool) {
 	p, ok := readPage(w, r)
 	if !ok {
 		return
@@ -104,7 +108,7 @@ func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 	var all []webhookA
 	s.mu.Lock()
 	for _, h := range s.webhooks {
-		if h.agentID == a.ID {
+		if mine(h) {
 			all = append(all, h.wireA())
 		}
 	}
@@ -116,49 +120,28 @@ func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 // Assumption: the real reading always answers variant A.
 func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 	ws := workspaceOf(r)
-	var all []webhookA
-	var mine []webhookB
-	s.mu.Lock()
-	for _, h := range s.webhooks {
-		if h.ws == ws {
-			all = append(all, h.wireA())
-			mine = append(mine, h.wireB())
-		}
-	}
-	s.mu.Unlock()
 	if s.opts.WebhookVariant != "B" || s.real {
-		p, ok := readPage(w, r)
-		if !ok {
-			return
-		}
-		writeJSON(w, http.StatusOK, newEnvelope(r, p, len(all), pageOf(all, p)))
+		s.listWebhooksA(w, r, func(h *webhook) bool { return h.ws == ws })
 		return
 	}
-	limit, offset := 25, 0
 	var errs fieldErrors
 	q := r.URL.Query()
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			errs.add("limit", "The limit field must be an integer between 1 and 100.")
-		}
-		limit = n
-	}
-	if v := q.Get("offset"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			errs.add("offset", "The offset field must be an integer of at least 0.")
-		}
-		offset = n
-	}
+	limit := intParam(&errs, q, "limit", 25, 1, 100, "The limit field must be an integer between 1 and 100.")
+	offset := intParam(&errs, q, "offset", 0, 0, math.MaxInt, "The offset field must be an integer of at least 0.")
 	if errs.any() {
 		errs.write(w, r)
 		return
 	}
-	out := []webhookB{}
-	for i := offset; i < len(mine) && i < offset+limit; i++ {
-		out = append(out, mine[i])
+	var mine []webhookB
+	s.mu.Lock()
+	for _, h := range s.webhooks {
+		if h.ws == ws {
+			mine = append(mine, h.wireB())
+		}
 	}
+	s.mu.Unlock()
+	lo := min(offset, len(mine))
+	out := append([]webhookB{}, mine[lo:min(lo+limit, len(mine))]...)
 	writeJSON(w, http.StatusOK, map[string]any{"webhooks": out, "total": len(mine), "limit": limit, "offset": offset})
 }
 
