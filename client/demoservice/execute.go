@@ -278,7 +278,8 @@ func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req
 	case TypeImage:
 		return s.registerImage(r, id, input, req.answers)
 	case TypeVideo:
-		return s.registerVideo(r, id, input, req.answers)
+		seed, caption := seedOf(input, fmt.Sprint(req.answers["duration"])), promptAnswer(req.answers)
+		return s.registerMedia(r, "videos", id, func() []byte { return renderMP4(seed, caption) })
 	default:
 		if reply := s.currentFaults().Reply; reply != "" {
 			return reply

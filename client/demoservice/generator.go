@@ -2,7 +2,6 @@ package demoservice
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"strings"
 	"unicode"
@@ -111,12 +110,7 @@ func topicOf(words []string) string {
 
 // rngFor seeds a generator from the agent and the input.
 func rngFor(parts ...string) *rand.Rand {
-	h := fnv.New64a()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	sum := h.Sum64()
+	sum := seedOf(parts...)
 	return rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15))
 }
 
