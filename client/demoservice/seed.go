@@ -238,11 +238,7 @@ func (s *Service) seed() {
 			updated = created.Add(72*time.Hour + 17*time.Minute)
 		}
 		desc := as.desc
-		a := &Agent{
-			ID: id, Title: as.title, Description: &desc, WorkspaceID: as.ws, Visibility: "public",
-			Slug: slugify(as.title), Active: 1, Type: as.typ, CreatedAt: microZ(created), UpdatedAt: microZ(updated),
-			CreatedBy: demoUserID,
-		}
+		a := s.addAgent(id, as.ws, as.typ, as.title, &desc, created, updated)
 		if as.long != "" {
 			long := as.long
 			a.LongDescription = &long
@@ -257,8 +253,6 @@ func (s *Service) seed() {
 		case TypeVideo:
 			a.Questions = videoQuestions()
 		}
-		s.agents = append(s.agents, a)
-		s.agentByID[id] = a
 		for _, fi := range as.linkedFileIndexes {
 			s.agentFiles[id] = append(s.agentFiles[id], filesOf[as.ws][fi])
 		}
@@ -320,21 +314,26 @@ var (
 // seedExtraAgents appends n generated text agents to workspace 1.
 func (s *Service) seedExtraAgents(n int) {
 	first := int64(101 + len(agentCatalogue))
-	for i := 0; i < n; i++ {
+	for i := range n {
 		id := first + int64(i)
 		title := fmt.Sprintf("%s %s %s %d",
 			extraTeams[i%len(extraTeams)], extraSubjects[(i/len(extraTeams))%len(extraSubjects)],
 			extraRoles[(i/7)%len(extraRoles)], i+1)
 		desc := fmt.Sprintf("Writes %s texts for the %s team.", strings.ToLower(extraSubjects[(i/len(extraTeams))%len(extraSubjects)]), extraTeams[i%len(extraTeams)])
 		created := seedEpoch.Add(time.Duration(len(agentCatalogue)+i) * 31 * time.Minute)
-		a := &Agent{
-			ID: id, Title: title, Description: &desc, WorkspaceID: 1, Visibility: "public",
-			Slug: slugify(title), Active: 1, Type: TypeText, CreatedAt: microZ(created), UpdatedAt: microZ(created),
-			CreatedBy: demoUserID, Questions: textQuestions(i%2 == 0),
-		}
-		s.agents = append(s.agents, a)
-		s.agentByID[id] = a
+		s.addAgent(id, 1, TypeText, title, &desc, created, created).Questions = textQuestions(i%2 == 0)
 	}
+}
+
+// addAgent appends an active public agent of the demo user.
+func (s *Service) addAgent(id, ws int64, typ, title string, desc *string, created, updated time.Time) *Agent {
+	a := &Agent{
+		ID: id, Title: title, Description: desc, WorkspaceID: ws, Visibility: "public", Slug: slugify(title),
+		Active: 1, Type: typ, CreatedAt: microZ(created), UpdatedAt: microZ(updated), CreatedBy: demoUserID,
+	}
+	s.agents = append(s.agents, a)
+	s.agentByID[id] = a
+	return a
 }
 
 // slugify makes a URL slug from a title.
