@@ -75,20 +75,15 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	if len(modelQuestion.Options) > 0 {
 		model = modelQuestion.Options[0]
 	}
-	if raw, present := body["model"]; present && raw != nil {
+	if raw := body["model"]; raw != nil {
+		// Assumption: the real service takes any model name (SDKs send their
+		// own, such as gpt-4o) and runs the agent's default model for one it
+		// does not offer; the answer names the model run.
 		m, isStr := raw.(string)
-		switch {
-		case s.real && isStr:
-			// Assumption: the real service takes any model name (SDKs send
-			// their own, such as gpt-4o) and runs the agent's default model
-			// for one it does not offer; the answer names the model run.
-			if slices.Contains(modelQuestion.Options, m) {
-				model = m
-			}
-		case !isStr || !slices.Contains(modelQuestion.Options, m):
-			errs.add("model", "The selected model is not offered by this agent.")
-		default:
+		if isStr && slices.Contains(modelQuestion.Options, m) {
 			model = m
+		} else if !s.real || !isStr {
+			errs.add("model", "The selected model is not offered by this agent.")
 		}
 	}
 	if raw, present := body["tools"]; present && raw != nil {
@@ -104,14 +99,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			errs.add("temperature", "The temperature field must be between 0 and 2.")
 		}
 	}
-	stream := false
-	if raw, present := body["stream"]; present && raw != nil {
-		b, isBool := raw.(bool)
-		if !isBool {
-			errs.add("stream", "The stream field must be true or false.")
-		}
-		stream = b
-	}
+	stream := boolField(&errs, body, "stream")
 	if errs.any() {
 		errs.write(w, r)
 		return

@@ -416,14 +416,7 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 		flags = []string{"waitExecution", "wait_execution", "stream"}
 	}
 	for _, flag := range flags {
-		v := body[flag]
-		if v == nil {
-			continue
-		}
-		b, isBool := v.(bool)
-		if !isBool {
-			errs.add(flag, "The "+flag+" field must be true or false.")
-		}
+		b := boolField(&errs, body, flag)
 		if flag == "stream" {
 			req.stream = b
 		} else {
@@ -510,6 +503,15 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	}
 	req.answers = answers
 	return req, true
+}
+
+// boolField reads an optional true or false body field.
+func boolField(errs *fieldErrors, body map[string]any, name string) bool {
+	b, isBool := body[name].(bool)
+	if body[name] != nil && !isBool {
+		errs.add(name, "The "+name+" field must be true or false.")
+	}
+	return b
 }
 
 // answerKinds check the question types whose rule is the answer's kind: the
