@@ -6,7 +6,6 @@ import (
 	"maps"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -162,32 +161,21 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 		mode = ModeWait
 	}
 	e := s.startExecution(r, a, req, mode)
-
-	switch mode {
-	case ModeStream:
+	if mode == ModeStream {
 		s.streamExecution(w, r, e)
-	case ModeWait:
-		s.answerBlocking(w, r, a, e)
-	default:
-		s.mu.Lock()
-		first := e.wire(false, false)
-		s.mu.Unlock()
-		if s.opts.Pace <= 0 {
-			s.progress(e)
-		} else {
-			s.goBackground(func() { s.progress(e) })
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{first}})
+		return
 	}
-}
-
-// answerBlocking waits up to the wait cap and answers with the record as it
-// stands, so the client can switch to polling.
-func (s *Service) answerBlocking(w http.ResponseWriter, r *http.Request, a *Agent, e *execution) {
+	s.mu.Lock()
+	rec := e.wire(false, false)
+	s.mu.Unlock()
 	if s.opts.Pace <= 0 {
 		s.progress(e)
 	} else {
 		s.goBackground(func() { s.progress(e) })
+	}
+	if mode == ModeWait {
+		// Waits up to the wait cap and answers with the record as it stands,
+		// so the client can switch to polling.
 		timer := time.NewTimer(s.opts.WaitCap)
 		defer timer.Stop()
 		select {
@@ -197,10 +185,10 @@ func (s *Service) answerBlocking(w http.ResponseWriter, r *http.Request, a *Agen
 		case <-r.Context().Done():
 			return
 		}
+		s.mu.Lock()
+		rec = e.wire(true, s.real)
+		s.mu.Unlock()
 	}
-	s.mu.Lock()
-	rec := e.wire(true, s.real)
-	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{rec}})
 }
 
@@ -729,16 +717,11 @@ func promptOf(a *Agent, answers map[string]any, msgs []Message) string {
 	if p := promptAnswer(answers); p != "" {
 		return p
 	}
-	keys := make([]string, 0, len(answers))
-	for k := range answers {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(answers)) {
 		if k != "messages" && k != "root_id" {
-			keys = append(keys, k)
+			parts = append(parts, fmt.Sprintf("%s: %v", k, answers[k]))
 		}
-	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s: %v", k, answers[k]))
 	}
 	if len(parts) == 0 {
 		return a.Title

@@ -1,8 +1,10 @@
 package demoservice
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -68,23 +70,12 @@ func keywords(text string) []string {
 	if len(phrases) <= 3 {
 		return phrases
 	}
-	keep := map[string]bool{}
-	for n := 0; n < 3; n++ {
-		best := ""
-		for _, p := range phrases {
-			if !keep[p] && (best == "" || strings.Count(p, " ") > strings.Count(best, " ") || (strings.Count(p, " ") == strings.Count(best, " ") && len(p) > len(best))) {
-				best = p
-			}
-		}
-		keep[best] = true
-	}
-	var out []string
-	for _, p := range phrases {
-		if keep[p] {
-			out = append(out, p)
-		}
-	}
-	return out
+	// The three with the most words, then the longest; earlier ones first on a tie.
+	ranked := slices.Clone(phrases)
+	slices.SortStableFunc(ranked, func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(b, " "), strings.Count(a, " ")), cmp.Compare(len(b), len(a)))
+	})
+	return slices.DeleteFunc(phrases, func(p string) bool { return !slices.Contains(ranked[:3], p) })
 }
 
 // fill puts phrase into template's %s, capitalised at a sentence's start.
@@ -203,7 +194,7 @@ func generateReply(a *Agent, input string, answers map[string]any, msgs []Messag
 	} else {
 		out = chatBody(rng, a, topic, noun, len(msgs) > 2, len(fileIDs))
 	}
-	return clampReply(out)
+	return clampTo(out, maxReplyChars)
 }
 
 // requestNote quotes the user's request, cut short, at the end of an answer.
@@ -291,7 +282,7 @@ func textBody(rng *rand.Rand, topic string, noun func() string, answers map[stri
 	}
 	b.WriteString("\n\n")
 	titles := pickN(rng, sectionTitles, len(sectionTitles))
-	for section := 0; countWords(b.String()) < target; section++ {
+	for section := 0; len(strings.Fields(b.String())) < target; section++ {
 		if format == "bullets" {
 			b.WriteString("- " + fill(pick(rng, bulletBank), noun()) + "\n")
 			continue
@@ -335,10 +326,7 @@ func pickN(rng *rand.Rand, list []string, n int) []string {
 	return out
 }
 
-// clampReply bounds a reply's length, cutting at a paragraph or sentence.
-func clampReply(s string) string { return clampTo(s, maxReplyChars) }
-
-// clampTo is clampReply with another upper bound, in bytes.
+// clampTo bounds a reply's length in bytes, cutting at a paragraph or sentence.
 func clampTo(s string, maxChars int) string {
 	s = strings.TrimSpace(s)
 	for len(s) < minReplyChars {
@@ -355,8 +343,6 @@ func clampTo(s string, maxChars int) string {
 	}
 	return strings.TrimSpace(cut)
 }
-
-func countWords(s string) int { return len(strings.Fields(s)) }
 
 func capitalizeFirst(s string) string {
 	r := []rune(s)
