@@ -170,7 +170,7 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 		matched = append(matched, a)
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, newEnvelope(r, p, len(matched), pageOf(matched, p)))
+	writeJSON(w, http.StatusOK, newEnvelope(r, p, matched))
 }
 
 // getAgent answers GET /agents/{id}.

@@ -347,7 +347,7 @@ func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
 		items = append(items, m.wireA())
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"message": "Memories fetched successfully!", "memories": items, "meta": newListMeta(p, len(all))})
+	writeJSON(w, http.StatusOK, map[string]any{"message": "Memories fetched successfully!", "memories": items, "meta": p.shortMeta(len(all))})
 }
 
 // deleteMemory answers DELETE /memories/{id}.
@@ -381,7 +381,7 @@ func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	slices.SortFunc(all, func(a, b Collection) int { return cmp.Compare(a.ID, b.ID) })
-	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": newListMeta(p, len(all))})
+	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": p.shortMeta(len(all))})
 }
 
 // collectionName reads a required name of at most 255 characters.

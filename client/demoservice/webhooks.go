@@ -113,7 +113,7 @@ func (s *Service) listWebhooksA(w http.ResponseWriter, r *http.Request, mine fun
 		}
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, newEnvelope(r, p, len(all), pageOf(all, p)))
+	writeJSON(w, http.StatusOK, newEnvelope(r, p, all))
 }
 
 // listWebhooks answers GET /webhooks in variant A (envelope) or B.
