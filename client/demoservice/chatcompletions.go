@@ -86,13 +86,13 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			errs.add("model", "The selected model is not offered by this agent.")
 		}
 	}
-	if raw, present := body["tools"]; present && raw != nil {
+	if raw := body["tools"]; raw != nil {
 		t, isStr := raw.(string)
 		if q, _ := a.question("tools"); !isStr || !slices.Contains(q.Options, t) {
 			errs.add("tools", "The selected tools is invalid.")
 		}
 	}
-	if raw, present := body["temperature"]; present && raw != nil {
+	if raw := body["temperature"]; raw != nil {
 		if !isNumeric(raw) {
 			errs.add("temperature", "The temperature field must be a number.")
 		} else if t, _ := json.Number(fmt.Sprint(raw)).Float64(); t < 0 || t > 2 {

@@ -57,7 +57,7 @@ type ExecutionRecord struct {
 	Input       string
 	Status      string
 	Output      string   // the whole text produced so far
-	Credits     *float64 // nil while running
+	Credits     *float64 // nil while running; never written through
 	Error       string   // why a StatusFailed run failed
 	// Stopped is true when the client left before completion; generation stopped then.
 	Stopped   bool
@@ -103,7 +103,7 @@ type recordJSON struct {
 // run as succeeded (the real reading's polled and blocking answers).
 func (e *execution) wire(withInput, succeeded bool) recordJSON {
 	j := recordJSON{
-		ID: e.rec.ID, Status: e.rec.Status, Output: e.rec.Output, Credits: copyFloat(e.rec.Credits),
+		ID: e.rec.ID, Status: e.rec.Status, Output: e.rec.Output, Credits: e.rec.Credits,
 		RootID: e.rec.RootID, CreatedAt: microZ(e.rec.CreatedAt), UpdatedAt: microZ(e.rec.UpdatedAt),
 		TemplateID: e.rec.AgentID,
 	}
@@ -118,14 +118,6 @@ func (e *execution) wire(withInput, succeeded bool) recordJSON {
 		j.Input = &in
 	}
 	return j
-}
-
-func copyFloat(f *float64) *float64 {
-	if f == nil {
-		return nil
-	}
-	v := *f
-	return &v
 }
 
 // executeRequest is a validated execute body.
@@ -742,7 +734,6 @@ func (s *Service) Executions() []ExecutionRecord {
 	out := make([]ExecutionRecord, len(s.executions))
 	for i, e := range s.executions {
 		rec := e.rec
-		rec.Credits = copyFloat(e.rec.Credits)
 		rec.Messages = append([]Message(nil), e.rec.Messages...)
 		rec.FileIDs = append([]int64(nil), e.rec.FileIDs...)
 		rec.Answers = maps.Clone(e.rec.Answers)

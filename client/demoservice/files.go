@@ -370,9 +370,8 @@ func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	raw, present := body["file_ids"]
-	list, isList := raw.([]any)
-	if !present || raw == nil || (isList && len(list) == 0) {
+	raw := body["file_ids"]
+	if list, isList := raw.([]any); raw == nil || (isList && len(list) == 0) {
 		validationError(w, r, "file_ids", "The file_ids field is required.")
 		return
 	}

@@ -263,8 +263,8 @@ func textField(w http.ResponseWriter, r *http.Request, body map[string]any, fiel
 
 // metadataOf reads the optional metadata object.
 func metadataOf(w http.ResponseWriter, r *http.Request, body map[string]any) (map[string]any, bool) {
-	raw, present := body["metadata"]
-	if !present || raw == nil {
+	raw := body["metadata"]
+	if raw == nil {
 		return map[string]any{}, true
 	}
 	meta, isObj := raw.(map[string]any)
@@ -277,8 +277,8 @@ func metadataOf(w http.ResponseWriter, r *http.Request, body map[string]any) (ma
 
 // collectionField reads the optional collection_id; 0 means absent.
 func (s *Service) collectionField(w http.ResponseWriter, r *http.Request, body map[string]any) (int64, bool) {
-	raw, present := body["collection_id"]
-	if !present || raw == nil {
+	raw := body["collection_id"]
+	if raw == nil {
 		return 0, true
 	}
 	id, ok := asInt(raw)

@@ -167,20 +167,20 @@ func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	var errs fieldErrors
 	target, _ := body["url"].(string)
-	if raw, present := body["url"]; !present || raw == nil || strings.TrimSpace(target) == "" {
+	if strings.TrimSpace(target) == "" {
 		errs.add("url", "The url field is required.")
 	} else if u, err := url.Parse(strings.TrimSpace(target)); err != nil || u.Scheme != "https" || u.Host == "" {
 		errs.add("url", "The url must be a valid URL that starts with https://.")
 	}
 	method, _ := body["method"].(string)
-	if raw, present := body["method"]; !present || raw == nil {
+	if body["method"] == nil {
 		errs.add("method", "The method field is required.")
 	} else if method != "POST" && method != "GET" {
 		errs.add("method", "The selected method is invalid. Allowed: POST, GET.")
 	}
 	status := "active"
-	if raw, present := body["status"]; present && raw != nil {
-		status, _ = raw.(string)
+	if body["status"] != nil {
+		status, _ = body["status"].(string)
 		if status != "active" && status != "inactive" {
 			errs.add("status", "The selected status is invalid. Allowed: active, inactive.")
 		}
