@@ -1,8 +1,8 @@
 package demoservice
 
 import (
+	_ "embed"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -67,45 +67,9 @@ var longTitle = func() string {
 }()
 
 // longMarkdown is a long Markdown description using every block kind.
-var longMarkdown = func() string {
-	var b strings.Builder
-	b.WriteString("# Monthly Report Builder\n\n")
-	b.WriteString("This agent turns the month's figures, notes and comments from every team into one **clear report** that management can read in ten minutes. It is meant for *office staff*, not analysts: you do not need to know spreadsheets or statistics to use it.\n\n")
-	b.WriteString("## What you give it\n\n")
-	b.WriteString("- The month and year the report covers\n- The figures of each team, pasted as text or attached as a file\n- Notes on anything unusual: a late delivery, a new customer, a sick leave\n- Who will read the report (management, the whole office, a customer)\n\n")
-	b.WriteString("## What you get back\n\n")
-	b.WriteString("1. A one-paragraph summary at the top\n2. A section per team with its figures compared with last month\n3. A short list of risks and open questions\n4. A table of actions with owners and due dates\n5. A closing paragraph you can paste into an email\n\n")
-	b.WriteString("## Example of the table\n\n| Team | Figure | Last month | Change |\n|---|---|---|---|\n| Sales | 42 orders | 38 orders | +10% |\n| Support | 118 tickets | 131 tickets | -10% |\n| Finance | 12 days to pay | 15 days to pay | better |\n\n")
-	b.WriteString("> Tip: the more you tell the agent about *why* a figure changed, the better the report reads. Numbers alone make a dull report.\n\n")
-	b.WriteString("## Good to know\n\n")
-	b.WriteString("### Privacy\n\nDo not paste names of customers who asked not to be named, salary figures or health information. The agent keeps nothing after the run, but the report may be shared more widely than you expect.\n\n")
-	b.WriteString("### Formats\n\nThe report comes back as formatted text. To keep the layout in a document, copy it into your word processor; headings and lists are kept. If your office uses a template, say so in the notes and the agent follows its section names.\n\n")
-	b.WriteString("### Formulas\n\nWhere a figure needs working out, the agent shows how, for example:\n\n```\nChange = (This month - Last month) / Last month\n```\n\n")
-	b.WriteString("## Frequently asked questions\n\n")
-	for _, qa := range [][2]string{
-		{"Can it read my spreadsheet?", "Yes: attach it as a file. It reads the first sheet unless you name another one in the notes."},
-		{"What if a team sends nothing?", "The report says so in that team's section, so nobody is blamed for a gap they did not know about."},
-		{"Can it write in German or French?", "Yes. Write your notes in the language you want the report in, or say which language you want."},
-		{"How long does it take?", "Usually under a minute. Very long attachments can take two or three minutes."},
-		{"Who do I ask when something looks wrong?", "Your office manager, or the IT helpdesk if the agent does not start at all."},
-	} {
-		fmt.Fprintf(&b, "**%s**\n\n%s\n\n", qa[0], qa[1])
-	}
-	b.WriteString("## Checklist before you send the report\n\n")
-	for _, item := range []string{
-		"Every team has a section, even if it only says that nothing was sent",
-		"Figures add up to the totals at the top",
-		"The month and year are right in the title and the first line",
-		"Risks have an owner, and every owner knows it",
-		"Actions have a due date that is a working day",
-		"Names are spelled as people spell them themselves",
-		"The report was read once more, out loud, by someone who did not write it",
-	} {
-		b.WriteString("- [ ] " + item + "\n")
-	}
-	b.WriteString("\nMore about reports in the [office handbook](https://example.com/handbook/reports) and the [style guide](https://example.com/style).\n")
-	return b.String()
-}()
+//
+//go:embed seeddata/monthly-report-builder.md
+var longMarkdown string
 
 // oddCatalogue is the odd seed in id order; OddBigID comes last.
 func oddCatalogue() []oddAgent {
