@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -83,7 +84,7 @@ func videoQuestions() []Question {
 	}
 }
 
-// catalogue is the standard seed's agents, files and resources.
+// catalogue is the standard seed's agents, files, resources, collections and memories.
 var catalogue = func() (c struct {
 	Agents []struct {
 		WS     int64  `json:"ws"`
@@ -105,6 +106,12 @@ var catalogue = func() (c struct {
 		Desc  string `json:"desc"`
 		Long  string `json:"long"`
 	} `json:"resources"`
+	Collections []string `json:"collections"` // ids from 1
+	Memories    []struct {
+		Text       string   `json:"text"`
+		Collection int64    `json:"collection"`
+		Tags       []string `json:"tags"`
+	} `json:"memories"`
 }) {
 	if err := json.Unmarshal(catalogueJSON, &c); err != nil {
 		panic("demoservice: seeddata/catalogue.json: " + err.Error())
@@ -198,8 +205,8 @@ func (s *Service) seed() {
 
 	s.seedWebhooks()
 
-	for _, c := range []Collection{{ID: 1, Name: "General"}, {ID: 2, Name: "Clients"}, {ID: 3, Name: "Policies"}, {ID: 4, Name: "Style guide"}} {
-		c.UserID = demoUserID
+	for i, name := range catalogue.Collections {
+		c := Collection{ID: int64(i + 1), UserID: demoUserID, Name: name}
 		if s.real {
 			// The real default collection; others show their name.
 			c.DisplayName = c.Name
@@ -209,21 +216,12 @@ func (s *Service) seed() {
 		}
 		s.collections[c.ID] = &c
 	}
-	for i, m := range []struct {
-		text string
-		coll int64
-		tags []string
-	}{
-		{"Northwind Traders prefers invoices in PDF, sent to accounts@northwind.example, payment term 30 days.", 2, []string{"clients", "invoicing"}},
-		{"Travel: book second-class rail for trips under four hours; hotels up to 140 EUR per night.", 3, []string{"policy", "travel"}},
-		{"Write 'customers', never 'clients', in public texts; use sentence case for headings.", 4, []string{"style"}},
-		{"The office is closed on 24 and 31 December; the helpdesk answers urgent calls only.", 1, []string{"office"}},
-	} {
+	for i, m := range catalogue.Memories {
 		id := int64(501 + i)
 		t := seedEpoch.Add(time.Duration(i) * 50 * time.Hour)
 		s.memories[id] = &Memory{
-			ID: id, UserID: demoUserID, Content: m.text, CollectionID: m.coll, Credits: memoryCredits(m.text),
-			Metadata:  map[string]any{"source": "agentdesk", "tags": m.tags},
+			ID: id, UserID: demoUserID, Content: m.Text, CollectionID: m.Collection, Credits: memoryCredits(m.Text),
+			Metadata:  map[string]any{"source": "agentdesk", "tags": slices.Clone(m.Tags)},
 			CreatedAt: t, UpdatedAt: t,
 		}
 	}
