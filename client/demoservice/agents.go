@@ -3,6 +3,7 @@ package demoservice
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -152,7 +153,7 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 	}
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
 	typ := strings.TrimSpace(r.URL.Query().Get("type"))
-	if typ != "" && !contains([]string{TypeChat, TypeImage, TypeText, TypeVideo}, typ) {
+	if typ != "" && !slices.Contains([]string{TypeChat, TypeImage, TypeText, TypeVideo}, typ) {
 		validationError(w, r, "type", "The selected type is invalid. Allowed: chat, image, text, video.")
 		return
 	}
@@ -169,7 +170,7 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 		matched = append(matched, a)
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, newEnvelope(r, p, len(matched), pageOf(matched, p)))
+	writeJSON(w, http.StatusOK, newEnvelope(r, p, matched))
 }
 
 // getAgent answers GET /agents/{id}.

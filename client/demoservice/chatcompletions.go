@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -74,43 +75,31 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	if len(modelQuestion.Options) > 0 {
 		model = modelQuestion.Options[0]
 	}
-	if raw, present := body["model"]; present && raw != nil {
+	if raw := body["model"]; raw != nil {
+		// Assumption: the real service takes any model name (SDKs send their
+		// own, such as gpt-4o) and runs the agent's default model for one it
+		// does not offer; the answer names the model run.
 		m, isStr := raw.(string)
-		switch {
-		case s.real && isStr:
-			// Assumption: the real service takes any model name (SDKs send
-			// their own, such as gpt-4o) and runs the agent's default model
-			// for one it does not offer; the answer names the model run.
-			if contains(modelQuestion.Options, m) {
-				model = m
-			}
-		case !isStr || !contains(modelQuestion.Options, m):
-			errs.add("model", "The selected model is not offered by this agent.")
-		default:
+		if isStr && slices.Contains(modelQuestion.Options, m) {
 			model = m
+		} else if !s.real || !isStr {
+			errs.add("model", "The selected model is not offered by this agent.")
 		}
 	}
-	if raw, present := body["tools"]; present && raw != nil {
+	if raw := body["tools"]; raw != nil {
 		t, isStr := raw.(string)
-		if q, _ := a.question("tools"); !isStr || !contains(q.Options, t) {
+		if q, _ := a.question("tools"); !isStr || !slices.Contains(q.Options, t) {
 			errs.add("tools", "The selected tools is invalid.")
 		}
 	}
-	if raw, present := body["temperature"]; present && raw != nil {
+	if raw := body["temperature"]; raw != nil {
 		if !isNumeric(raw) {
 			errs.add("temperature", "The temperature field must be a number.")
 		} else if t, _ := json.Number(fmt.Sprint(raw)).Float64(); t < 0 || t > 2 {
 			errs.add("temperature", "The temperature field must be between 0 and 2.")
 		}
 	}
-	stream := false
-	if raw, present := body["stream"]; present && raw != nil {
-		b, isBool := raw.(bool)
-		if !isBool {
-			errs.add("stream", "The stream field must be true or false.")
-		}
-		stream = b
-	}
+	stream := boolField(&errs, body, "stream")
 	if errs.any() {
 		errs.write(w, r)
 		return
@@ -151,45 +140,23 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 
 // streamCompletion sends the reply as chat.completion.chunk events.
 func (s *Service) streamCompletion(w http.ResponseWriter, r *http.Request, e *execution, id string, created int64, model string) {
-	sw := s.newSSE(w)
-	ctx := r.Context()
-	completed := false
-	defer func() {
-		if !completed {
-			s.mu.Lock()
-			e.rec.Stopped = true
-			s.mu.Unlock()
-		}
-		close(e.done)
-	}()
 	chunk := func(d delta, finish *string) completion {
 		return completion{ID: id, Object: "chat.completion.chunk", Created: created, Model: model,
 			Choices: []completionChoice{{Index: 0, Delta: &d, FinishReason: finish}}}
 	}
-	s.mu.Lock()
-	e.rec.Status, e.rec.Credits = StatusRunning, nil
-	s.mu.Unlock()
-	for i, frag := range e.fragments {
-		if i > 0 && !s.sleep(ctx, s.opts.Pace) {
-			return
-		}
+	s.streamRun(w, r, e, func(i int, frag string) any {
 		d := delta{Content: frag}
 		if i == 0 {
 			d.Role = "assistant"
 		}
-		s.mu.Lock()
-		e.rec.Output += frag
-		e.rec.UpdatedAt = s.now()
-		s.mu.Unlock()
-		if !sw.event(chunk(d, nil)) {
+		return chunk(d, nil)
+	}, func(sw *sseWriter, completed *bool) {
+		stop := "stop"
+		if !sw.event(chunk(delta{}, &stop)) {
 			return
 		}
-	}
-	stop := "stop"
-	if !sw.event(chunk(delta{}, &stop)) {
-		return
-	}
-	s.complete(e)
-	completed = true
-	sw.raw([]byte("[DONE]"))
+		s.complete(e)
+		*completed = true
+		sw.raw([]byte("[DONE]"))
+	})
 }

@@ -3,8 +3,9 @@ package demoservice
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,7 +57,7 @@ type ExecutionRecord struct {
 	Input       string
 	Status      string
 	Output      string   // the whole text produced so far
-	Credits     *float64 // nil while running
+	Credits     *float64 // nil while running; never written through
 	Error       string   // why a StatusFailed run failed
 	// Stopped is true when the client left before completion; generation stopped then.
 	Stopped   bool
@@ -102,7 +103,7 @@ type recordJSON struct {
 // run as succeeded (the real reading's polled and blocking answers).
 func (e *execution) wire(withInput, succeeded bool) recordJSON {
 	j := recordJSON{
-		ID: e.rec.ID, Status: e.rec.Status, Output: e.rec.Output, Credits: copyFloat(e.rec.Credits),
+		ID: e.rec.ID, Status: e.rec.Status, Output: e.rec.Output, Credits: e.rec.Credits,
 		RootID: e.rec.RootID, CreatedAt: microZ(e.rec.CreatedAt), UpdatedAt: microZ(e.rec.UpdatedAt),
 		TemplateID: e.rec.AgentID,
 	}
@@ -117,14 +118,6 @@ func (e *execution) wire(withInput, succeeded bool) recordJSON {
 		j.Input = &in
 	}
 	return j
-}
-
-func copyFloat(f *float64) *float64 {
-	if f == nil {
-		return nil
-	}
-	v := *f
-	return &v
 }
 
 // executeRequest is a validated execute body.
@@ -160,32 +153,21 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 		mode = ModeWait
 	}
 	e := s.startExecution(r, a, req, mode)
-
-	switch mode {
-	case ModeStream:
+	if mode == ModeStream {
 		s.streamExecution(w, r, e)
-	case ModeWait:
-		s.answerBlocking(w, r, a, e)
-	default:
-		s.mu.Lock()
-		first := e.wire(false, false)
-		s.mu.Unlock()
-		if s.opts.Pace <= 0 {
-			s.progress(e)
-		} else {
-			s.goBackground(func() { s.progress(e) })
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{first}})
+		return
 	}
-}
-
-// answerBlocking waits up to the wait cap and answers with the record as it
-// stands, so the client can switch to polling.
-func (s *Service) answerBlocking(w http.ResponseWriter, r *http.Request, a *Agent, e *execution) {
+	s.mu.Lock()
+	rec := e.wire(false, false)
+	s.mu.Unlock()
 	if s.opts.Pace <= 0 {
 		s.progress(e)
 	} else {
 		s.goBackground(func() { s.progress(e) })
+	}
+	if mode == ModeWait {
+		// Waits up to the wait cap and answers with the record as it stands,
+		// so the client can switch to polling.
 		timer := time.NewTimer(s.opts.WaitCap)
 		defer timer.Stop()
 		select {
@@ -195,10 +177,10 @@ func (s *Service) answerBlocking(w http.ResponseWriter, r *http.Request, a *Agen
 		case <-r.Context().Done():
 			return
 		}
+		s.mu.Lock()
+		rec = e.wire(true, s.real)
+		s.mu.Unlock()
 	}
-	s.mu.Lock()
-	rec := e.wire(true, s.real)
-	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{rec}})
 }
 
@@ -253,7 +235,7 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 	s.executions = append(s.executions, e)
 	s.execByID[id] = e
 	if n := len(s.executions) - keptRequests - 1; n >= 0 {
-		forgetRequest(&s.executions[n].rec)
+		s.executions[n].rec.Messages = nil
 	}
 	s.mu.Unlock()
 	return e
@@ -263,19 +245,10 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 // its whole conversation, so keeping all would grow quadratically.
 const keptRequests = 3
 
-func forgetRequest(rec *ExecutionRecord) { rec.Messages = nil }
-
 // withoutMessages is answers without a chat's conversation (kept once, as Messages).
 func withoutMessages(answers map[string]any) map[string]any {
-	if _, ok := answers["messages"]; !ok {
-		return answers
-	}
-	out := make(map[string]any, len(answers))
-	for k, v := range answers {
-		if k != "messages" {
-			out[k] = v
-		}
-	}
+	out := maps.Clone(answers)
+	delete(out, "messages")
 	return out
 }
 
@@ -285,16 +258,17 @@ func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req
 	case TypeImage:
 		return s.registerImage(r, id, input, req.answers)
 	case TypeVideo:
-		return s.registerVideo(r, id, input, req.answers)
+		seed, caption := seedOf(input, fmt.Sprint(req.answers["duration"])), promptAnswer(req.answers)
+		return s.registerMedia(r, "videos", id, func() []byte { return renderMP4(seed, caption) })
 	default:
 		if reply := s.currentFaults().Reply; reply != "" {
 			return reply
 		}
-		if a.Type == TypeChat && asksForRich(req.messages) {
+		if a.Type == TypeChat && asksFor(req.messages, "code", "table", "long answer", "script") {
 			return RichReply()
 		}
 		out := generateReply(a, input, req.answers, req.messages, req.fileIDs)
-		if a.Type == TypeChat && asksForPicture(req.messages) {
+		if a.Type == TypeChat && asksFor(req.messages, "picture", "image", "sketch", "drawing", "diagram") {
 			// A chat agent asked for a picture names one in markdown, as real agents do.
 			out += "\n\n![A sketch of the idea](" + s.registerImage(r, id, input, nil) + ")\n"
 		}
@@ -302,18 +276,13 @@ func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req
 	}
 }
 
-// asksForPicture reports whether the last message asks for a picture.
-func asksForPicture(msgs []Message) bool {
+// asksFor reports whether the last message names any of words.
+func asksFor(msgs []Message, words ...string) bool {
 	if len(msgs) == 0 {
 		return false
 	}
 	last := strings.ToLower(msgs[len(msgs)-1].Content)
-	for _, w := range []string{"picture", "image", "sketch", "drawing", "diagram"} {
-		if strings.Contains(last, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(last, w) })
 }
 
 // executionCredits prices a run in proportion to what it produced.
@@ -427,14 +396,7 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 		flags = []string{"waitExecution", "wait_execution", "stream"}
 	}
 	for _, flag := range flags {
-		v, present := body[flag]
-		if !present || v == nil {
-			continue
-		}
-		b, isBool := v.(bool)
-		if !isBool {
-			errs.add(flag, "The "+flag+" field must be true or false.")
-		}
+		b := boolField(&errs, body, flag)
 		if flag == "stream" {
 			req.stream = b
 		} else {
@@ -442,13 +404,11 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 		}
 	}
 	if s.real {
-		q := r.URL.Query()
-		for _, flag := range []string{"waitExecution", "wait_execution"} {
-			switch v := strings.ToLower(strings.TrimSpace(q.Get(flag))); v {
-			case "":
+		for _, flag := range flags[:2] {
+			switch strings.ToLower(strings.TrimSpace(r.URL.Query().Get(flag))) {
+			case "", "false", "0":
 			case "true", "1":
 				req.wait = true
-			case "false", "0":
 			default:
 				errs.add(flag, "The "+flag+" field must be true or false.")
 			}
@@ -456,29 +416,21 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	}
 
 	answers := map[string]any{}
-	if s.real {
-		for _, q := range a.Questions {
-			if v, present := body[q.Name]; present {
-				answers[q.Name] = v
-			}
-		}
-	} else {
-		rawAnswers, hasAnswers := body["answers"]
-		if !hasAnswers || rawAnswers == nil {
+	if !s.real {
+		switch m, isObj := body["answers"].(map[string]any); {
+		case body["answers"] == nil:
 			// Even with every input at the root: so a client learns this server wants answers.
 			errs.add("answers", "The answers field is required.")
-		} else if m, isObj := rawAnswers.(map[string]any); isObj {
-			for k, v := range m {
-				answers[k] = v
-			}
-		} else {
+		case isObj:
+			maps.Copy(answers, m)
+		default:
 			errs.add("answers", "The answers field must be an object.")
 		}
-		for _, q := range a.Questions {
-			if v, present := body[q.Name]; present {
-				if _, set := answers[q.Name]; !set {
-					answers[q.Name] = v
-				}
+	}
+	for _, q := range a.Questions {
+		if v, present := body[q.Name]; present {
+			if _, set := answers[q.Name]; !set {
+				answers[q.Name] = v
 			}
 		}
 	}
@@ -489,28 +441,21 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	// Chat history: the top-level messages field, else the messages answer.
 	rawMessages, hasMessages := body["messages"]
 	if !hasMessages {
-		rawMessages, hasMessages = answers["messages"]
+		rawMessages = answers["messages"]
 	}
-	if hasMessages && rawMessages != nil {
-		msgs, ok := decodeMessages(rawMessages, &errs)
-		if ok {
-			if a.Type == TypeChat && len(msgs) == 0 {
-				if _, listed := errs.byKey["messages"]; !listed {
-					errs.add("messages", "The messages field is required.")
-				}
-			} else if len(msgs) > 0 && !chatRulesHold(msgs) {
-				validationError(w, r, "messages", chatRuleMessage)
-				return req, false
-			}
-			req.messages = msgs
+	decoded := true
+	if rawMessages != nil {
+		req.messages, decoded = decodeMessages(rawMessages, &errs)
+		if len(req.messages) > 0 && !chatRulesHold(req.messages) {
+			validationError(w, r, "messages", chatRuleMessage)
+			return req, false
 		}
-	} else if a.Type == TypeChat {
-		if _, listed := errs.byKey["messages"]; !listed {
-			errs.add("messages", "The messages field is required.")
-		}
+	}
+	if decoded && a.Type == TypeChat && len(req.messages) == 0 {
+		errs.addOnce("messages", "The messages field is required.")
 	}
 
-	if raw, present := body["file_ids"]; present && raw != nil {
+	if raw := body["file_ids"]; raw != nil {
 		if list, isList := raw.([]any); s.real && isList && len(list) > maxFilesPerSend {
 			errs.add("file_ids", fmt.Sprintf("You can attach at most %d files per send.", maxFilesPerSend))
 		} else {
@@ -522,13 +467,13 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	// conversation kept by the app outlives a restart of this service.
 	root, present := answers["root_id"]
 	if !present {
-		root, present = body["root_id"]
+		root = body["root_id"]
 	}
-	if present && root != nil && root != "" {
+	if root != nil && root != "" {
 		if id, ok := asInt(root); ok && id > 0 {
 			req.rootID = id
-		} else if _, listed := errs.byKey["root_id"]; !listed {
-			errs.add("root_id", "The root_id field must be a positive integer.")
+		} else {
+			errs.addOnce("root_id", "The root_id field must be a positive integer.")
 		}
 	}
 
@@ -540,6 +485,36 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	return req, true
 }
 
+// boolField reads an optional true or false body field.
+func boolField(errs *fieldErrors, body map[string]any, name string) bool {
+	b, isBool := body[name].(bool)
+	if body[name] != nil && !isBool {
+		errs.add(name, "The "+name+" field must be true or false.")
+	}
+	return b
+}
+
+// answerKinds check the question types whose rule is the answer's kind: the
+// check, and what the answer must be.
+var answerKinds = map[string]struct {
+	ok   func(any) bool
+	must string
+}{
+	"number":         {isNumeric, "a number"},
+	"array":          {is[[]any], "an array"},
+	QuestionText:     {is[string], "a string"},
+	QuestionTextarea: {is[string], "a string"},
+	QuestionDate:     {isDate, "a valid date"},
+	QuestionBoolean:  {isBoolean, "true or false"},
+	QuestionObject:   {is[map[string]any], "an object"},
+	QuestionFile:     {func(v any) bool { return is[json.Number](v) || is[string](v) || is[[]any](v) }, "a file id"},
+}
+
+func is[T any](v any) bool {
+	_, ok := v.(T)
+	return ok
+}
+
 // checkAnswer validates one answer; unknown types take any answer, as free text.
 func checkAnswer(errs *fieldErrors, q Question, v any) {
 	if list, isList := v.([]any); v == nil || v == "" || (isList && len(list) == 0 && q.Type != "array") {
@@ -548,19 +523,18 @@ func checkAnswer(errs *fieldErrors, q Question, v any) {
 		}
 		return
 	}
+	if kind, ok := answerKinds[q.Type]; ok && !kind.ok(v) {
+		errs.add(q.Name, "The "+q.Name+" field must be "+kind.must+".")
+		return
+	}
 	switch q.Type {
 	case "select":
-		str, isStr := v.(string)
 		if len(q.Options) == 0 {
 			errs.add(q.Name, "The "+q.Name+" field has no options to choose from.")
-		} else if !isStr || !contains(q.Options, str) {
+		} else if str, isStr := v.(string); !isStr || !slices.Contains(q.Options, str) {
 			errs.add(q.Name, fmt.Sprintf("The selected %s is invalid. Allowed values: %s.", q.Name, strings.Join(q.Options, ", ")))
 		}
 	case "number":
-		if !isNumeric(v) {
-			errs.add(q.Name, "The "+q.Name+" field must be a number.")
-			return
-		}
 		n, _ := json.Number(strings.TrimSpace(fmt.Sprint(v))).Float64()
 		switch {
 		case q.Min != nil && q.Max != nil && (n < *q.Min || n > *q.Max):
@@ -570,42 +544,15 @@ func checkAnswer(errs *fieldErrors, q Question, v any) {
 		case q.Max != nil && n > *q.Max:
 			errs.add(q.Name, fmt.Sprintf("The %s field must not be greater than %s.", q.Name, numText(*q.Max)))
 		}
-	case "array":
-		if _, isArr := v.([]any); !isArr {
-			errs.add(q.Name, "The "+q.Name+" field must be an array.")
-		}
-	case QuestionText, QuestionTextarea:
-		if _, isStr := v.(string); !isStr {
-			errs.add(q.Name, "The "+q.Name+" field must be a string.")
-		}
-	case QuestionDate:
-		if str, isStr := v.(string); !isStr || !isDate(str) {
-			errs.add(q.Name, "The "+q.Name+" field must be a valid date.")
-		}
-	case QuestionBoolean:
-		if !isBoolean(v) {
-			errs.add(q.Name, "The "+q.Name+" field must be true or false.")
-		}
 	case QuestionMultiselect:
+		// Options, else the description read comma-separated, as real agents carry them.
+		allowed := q.Options
+		if len(allowed) == 0 {
+			allowed = splitList(q.Description)
+		}
 		picked, ok := multiselectValues(v)
-		allowed := multiselectOptions(q)
-		for _, p := range picked {
-			if len(allowed) > 0 && !contains(allowed, p) {
-				ok = false
-			}
-		}
-		if !ok {
+		if !ok || (len(allowed) > 0 && slices.ContainsFunc(picked, func(p string) bool { return !slices.Contains(allowed, p) })) {
 			errs.add(q.Name, fmt.Sprintf("The selected %s is invalid. Allowed values: %s.", q.Name, strings.Join(allowed, ", ")))
-		}
-	case QuestionObject:
-		if _, isObj := v.(map[string]any); !isObj {
-			errs.add(q.Name, "The "+q.Name+" field must be an object.")
-		}
-	case QuestionFile:
-		switch v.(type) {
-		case json.Number, string, []any:
-		default:
-			errs.add(q.Name, "The "+q.Name+" field must be a file id.")
 		}
 	}
 }
@@ -613,8 +560,12 @@ func checkAnswer(errs *fieldErrors, q Question, v any) {
 // numText writes a bound without a needless fraction: 5, 0.5.
 func numText(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// isDate accepts an ISO date (2024-05-01) or date and time (RFC 3339).
-func isDate(s string) bool {
+// isDate accepts a string with an ISO date (2024-05-01) or date and time (RFC 3339).
+func isDate(v any) bool {
+	s, isStr := v.(string)
+	if !isStr {
+		return false
+	}
 	s = strings.TrimSpace(s)
 	if _, err := time.Parse(time.DateOnly, s); err == nil {
 		return true
@@ -639,14 +590,10 @@ func isBoolean(v any) bool {
 	return false
 }
 
-// multiselectOptions are Options, else the description read comma-separated,
-// as real agents carry them.
-func multiselectOptions(q Question) []string {
-	if len(q.Options) > 0 {
-		return q.Options
-	}
+// splitList reads a comma-separated list, leaving out empty entries.
+func splitList(s string) []string {
 	var out []string
-	for _, p := range strings.Split(q.Description, ",") {
+	for p := range strings.SplitSeq(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}
@@ -658,13 +605,7 @@ func multiselectOptions(q Question) []string {
 func multiselectValues(v any) ([]string, bool) {
 	switch x := v.(type) {
 	case string:
-		var out []string
-		for _, p := range strings.Split(x, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
-		}
-		return out, true
+		return splitList(x), true
 	case []any:
 		out := make([]string, 0, len(x))
 		for _, item := range x {
@@ -686,9 +627,7 @@ const chatRuleMessage = "Chat messages must be a pair of user/assistant"
 func decodeMessages(raw any, errs *fieldErrors) ([]Message, bool) {
 	list, ok := raw.([]any)
 	if !ok {
-		if _, listed := errs.byKey["messages"]; !listed {
-			errs.add("messages", "The messages field must be an array.")
-		}
+		errs.addOnce("messages", "The messages field must be an array.")
 		return nil, false
 	}
 	msgs := make([]Message, 0, len(list))
@@ -770,16 +709,11 @@ func promptOf(a *Agent, answers map[string]any, msgs []Message) string {
 	if p := promptAnswer(answers); p != "" {
 		return p
 	}
-	keys := make([]string, 0, len(answers))
-	for k := range answers {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(answers)) {
 		if k != "messages" && k != "root_id" {
-			keys = append(keys, k)
+			parts = append(parts, fmt.Sprintf("%s: %v", k, answers[k]))
 		}
-	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s: %v", k, answers[k]))
 	}
 	if len(parts) == 0 {
 		return a.Title
@@ -800,13 +734,9 @@ func (s *Service) Executions() []ExecutionRecord {
 	out := make([]ExecutionRecord, len(s.executions))
 	for i, e := range s.executions {
 		rec := e.rec
-		rec.Credits = copyFloat(e.rec.Credits)
 		rec.Messages = append([]Message(nil), e.rec.Messages...)
 		rec.FileIDs = append([]int64(nil), e.rec.FileIDs...)
-		rec.Answers = make(map[string]any, len(e.rec.Answers))
-		for k, v := range e.rec.Answers {
-			rec.Answers[k] = v
-		}
+		rec.Answers = maps.Clone(e.rec.Answers)
 		out[i] = rec
 	}
 	return out

@@ -1,6 +1,7 @@
 package demoservice
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -9,7 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,31 +51,33 @@ type File struct {
 
 // Files returns a snapshot of every file in every workspace, newest first.
 func (s *Service) Files() []File {
+	return s.filesWhere(func(*File) bool { return true }, "desc")
+}
+
+// filesWhere snapshots the files keep accepts, ordered by created_at (ties
+// by id) ascending or descending.
+func (s *Service) filesWhere(keep func(*File) bool, order string) []File {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]File, 0, len(s.files))
+	var out []File
 	for _, f := range s.files {
-		out = append(out, *f)
+		if keep(f) {
+			out = append(out, *f)
+		}
 	}
-	sortFiles(out, "desc")
+	s.mu.Unlock()
+	slices.SortFunc(out, func(a, b File) int {
+		c := cmp.Or(a.created.Compare(b.created), cmp.Compare(a.ID, b.ID))
+		if order == "asc" {
+			return c
+		}
+		return -c
+	})
 	return out
 }
 
-// sortFiles orders by created_at (ties by id) ascending or descending.
-func sortFiles(fs []File, order string) {
-	sort.Slice(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if !a.created.Equal(b.created) {
-			if order == "asc" {
-				return a.created.Before(b.created)
-			}
-			return a.created.After(b.created)
-		}
-		if order == "asc" {
-			return a.ID < b.ID
-		}
-		return a.ID > b.ID
-	})
+// workspaceFiles snapshots the workspace's files, newest first.
+func (s *Service) workspaceFiles(ws int64, order string) []File {
+	return s.filesWhere(func(f *File) bool { return f.WorkspaceID == ws }, order)
 }
 
 // listFiles answers GET /files with page, per_page and order.
@@ -86,36 +89,12 @@ func (s *Service) listFiles(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	order := r.URL.Query().Get("order")
-	if order == "" {
-		order = "desc"
-	}
+	order := cmp.Or(r.URL.Query().Get("order"), "desc")
 	if order != "asc" && order != "desc" {
 		validationError(w, r, "order", "The selected order is invalid. Allowed values: asc, desc.")
 		return
 	}
-	ws := workspaceOf(r)
-	s.mu.Lock()
-	var all []File
-	for _, f := range s.files {
-		if f.WorkspaceID == ws {
-			all = append(all, *f)
-		}
-	}
-	s.mu.Unlock()
-	sortFiles(all, order)
-	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(all, p)})
-}
-
-// countingWriter counts and hashes what it is given and keeps nothing else.
-type countingWriter struct {
-	n    int64
-	hash io.Writer
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	c.n += int64(len(p))
-	return c.hash.Write(p)
+	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(s.workspaceFiles(workspaceOf(r), order), p)})
 }
 
 // uploadFile answers POST /files. The content is only counted and hashed, so
@@ -127,7 +106,7 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws := workspaceOf(r)
-	if s.real && s.storedFiles(ws) >= maxStoredFiles {
+	if s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles {
 		s.refuseStorage(w, r)
 		return
 	}
@@ -144,6 +123,7 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		digest  string
 		process string
 	)
+parts:
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -156,12 +136,12 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case part.FormName() == "file" && !stored:
 			h := sha256.New()
-			cw := &countingWriter{hash: h}
-			if _, err := io.Copy(cw, io.LimitReader(part, limit+1)); err != nil {
+			n, err := io.Copy(h, io.LimitReader(part, limit+1))
+			if err != nil {
 				writeError(w, r, http.StatusUnprocessableEntity, "The upload was interrupted.")
 				return
 			}
-			if cw.n > limit {
+			if n > limit {
 				w.Header().Set("Connection", "close")
 				if s.real {
 					writeError(w, r, http.StatusRequestEntityTooLarge, "File too large. The limit is "+sizeText(limit)+".")
@@ -170,7 +150,7 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 				}
 				return
 			}
-			if cw.n == 0 {
+			if n == 0 {
 				validationError(w, r, "file", "The file must not be empty.")
 				return
 			}
@@ -178,11 +158,10 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 			if name == "" || name == "." || name == "/" {
 				name = "upload"
 			}
-			stored, size, digest = true, cw.n, hex.EncodeToString(h.Sum(nil))
+			stored, size, digest = true, n, hex.EncodeToString(h.Sum(nil))
 			if !s.real {
 				// The spec reading has no other field to wait for.
-				writeJSON(w, http.StatusOK, s.addFile(ws, name, size, digest))
-				return
+				break parts
 			}
 		case part.FormName() == "process" && s.real:
 			v, _ := io.ReadAll(io.LimitReader(part, 16))
@@ -195,7 +174,7 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		validationError(w, r, "file", "The file field is required.")
 		return
 	}
-	var processNow bool
+	processNow := !s.real
 	switch process {
 	case "", "false", "0":
 	case "true", "1":
@@ -204,15 +183,12 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		validationError(w, r, "process", "The process field must be true or false.")
 		return
 	}
-	f, ok := s.addWaitingFile(ws, name, size, digest)
+	f, ok := s.addFile(ws, name, size, digest)
 	if !ok {
 		s.refuseStorage(w, r)
 		return
 	}
-	if processNow {
-		f, _ = s.beginProcessing(ws, f.ID)
-	}
-	writeJSON(w, http.StatusOK, f)
+	writeJSON(w, http.StatusOK, s.processFileNow(f, processNow))
 }
 
 // sizeText writes a byte limit the way people read it: "200 MB".
@@ -226,54 +202,15 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// storedFiles counts the workspace's files.
-func (s *Service) storedFiles(ws int64) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, f := range s.files {
-		if f.WorkspaceID == ws {
-			n++
-		}
-	}
-	return n
-}
-
 func (s *Service) refuseStorage(w http.ResponseWriter, r *http.Request) {
 	validationError(w, r, "file", fmt.Sprintf("You can store at most %d files. Delete some first.", maxStoredFiles))
 }
 
-// addFile stores a new upload and starts its processing (spec reading).
-func (s *Service) addFile(ws int64, name string, n int64, digest string) File {
-	now := s.now()
-	s.mu.Lock()
-	s.nextFileID++
-	f := &File{
-		ID: s.nextFileID, Object: "file", Bytes: n, CreatedAt: offsetUTC(now), Filename: name,
-		Credits: fileCredits(n), Status: FileCompleted, WorkspaceID: ws, SHA256: digest, created: now,
-	}
-	if s.opts.Pace > 0 {
-		f.Status = FileProcessing
-	}
-	s.files[f.ID] = f
-	snapshot := *f
-	s.mu.Unlock()
-	if s.opts.Pace > 0 {
-		s.goBackground(func() {
-			s.sleep(s.ctx, 10*s.opts.Pace)
-			s.mu.Lock()
-			f.Status = FileCompleted
-			s.mu.Unlock()
-		})
-	}
-	return snapshot
-}
-
-// addWaitingFile stores a new waiting upload (real reading); false when the
-// workspace is full.
-func (s *Service) addWaitingFile(ws int64, name string, n int64, digest string) (File, bool) {
-	if s.storedFiles(ws) >= maxStoredFiles {
-		return File{}, false
+// addFile stores a new upload, waiting to be processed; false when the
+// workspace is full (real reading). A spec upload shows its credits at once.
+func (s *Service) addFile(ws int64, name string, n int64, digest string) (*File, bool) {
+	if s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles {
+		return nil, false
 	}
 	now := s.now()
 	s.mu.Lock()
@@ -283,83 +220,73 @@ func (s *Service) addWaitingFile(ws int64, name string, n int64, digest string) 
 		ID: s.nextFileID, Object: "file", Bytes: n, CreatedAt: offsetUTC(now), Filename: name,
 		Status: FileWaiting, WorkspaceID: ws, SHA256: digest, created: now,
 	}
+	if !s.real {
+		f.Credits = fileCredits(n)
+	}
 	s.files[f.ID] = f
-	return *f, true
+	return f, true
 }
 
-// beginProcessing processes a waiting file: in progress for ten Pace steps,
-// then completed with its credits. Others are left as they are; ok is false
-// when there is no such file.
-func (s *Service) beginProcessing(ws, id int64) (File, bool) {
+// processFileNow returns a snapshot of f after, with process, starting to
+// process it if it is waiting: in progress (spec: processing) for ten Pace
+// steps, then completed with its credits.
+func (s *Service) processFileNow(f *File, process bool) File {
 	s.mu.Lock()
-	f, found := s.files[id]
-	if !found || f.WorkspaceID != ws {
-		s.mu.Unlock()
-		return File{}, false
+	if !process || f.Status != FileWaiting {
+		defer s.mu.Unlock()
+		return *f
 	}
-	if f.Status != FileWaiting {
-		snap := *f
-		s.mu.Unlock()
-		return snap, true
+	busy := FileInProgress
+	if !s.real {
+		busy = FileProcessing
 	}
+	f.Status = busy
 	if s.opts.Pace <= 0 {
 		f.Status, f.Credits = FileCompleted, fileCredits(f.Bytes)
-		snap := *f
-		s.mu.Unlock()
-		return snap, true
 	}
-	f.Status = FileInProgress
 	snap := *f
 	s.mu.Unlock()
-	s.goBackground(func() {
-		if !s.sleep(s.ctx, 10*s.opts.Pace) {
-			return
-		}
-		s.mu.Lock()
-		if f.Status == FileInProgress {
-			f.Status, f.Credits = FileCompleted, fileCredits(f.Bytes)
-		}
-		s.mu.Unlock()
-	})
-	return snap, true
+	if snap.Status == busy {
+		s.goBackground(func() {
+			if !s.sleep(s.ctx, 10*s.opts.Pace) {
+				return
+			}
+			s.mu.Lock()
+			if f.Status == busy {
+				f.Status, f.Credits = FileCompleted, fileCredits(f.Bytes)
+			}
+			s.mu.Unlock()
+		})
+	}
+	return snap
 }
 
 // fileFromPath finds {id} among the workspace's files, else answers 404.
-func (s *Service) fileFromPath(w http.ResponseWriter, r *http.Request) (File, bool) {
+func (s *Service) fileFromPath(w http.ResponseWriter, r *http.Request) (*File, bool) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	s.mu.Lock()
 	f, found := s.files[id]
-	var snap File
-	if found {
-		snap = *f
-	}
+	found = found && f.WorkspaceID == workspaceOf(r)
 	s.mu.Unlock()
-	if !found || snap.WorkspaceID != workspaceOf(r) {
+	if !found {
 		writeError(w, r, http.StatusNotFound, "File not found")
-		return File{}, false
 	}
-	return snap, true
+	return f, found
 }
 
 // getFile answers GET /files/{id} (real reading).
 func (s *Service) getFile(w http.ResponseWriter, r *http.Request) {
 	if f, ok := s.fileFromPath(w, r); ok {
-		writeJSON(w, http.StatusOK, f)
+		writeJSON(w, http.StatusOK, s.processFileNow(f, false))
 	}
 }
 
 // processFile answers POST /files/{id}/process (real reading) with the file.
 // Assumption: processing a file again costs nothing and changes nothing.
 func (s *Service) processFile(w http.ResponseWriter, r *http.Request) {
-	f, ok := s.fileFromPath(w, r)
-	if !ok {
-		return
+	if f, ok := s.fileFromPath(w, r); ok {
+		writeJSON(w, http.StatusOK, s.processFileNow(f, true))
 	}
-	if f, ok = s.beginProcessing(f.WorkspaceID, f.ID); !ok {
-		writeError(w, r, http.StatusNotFound, "File not found")
-		return
-	}
-	writeJSON(w, http.StatusOK, f)
 }
 
 // deleteFile answers DELETE /files/{id} (real reading), unlinking it from every agent.
@@ -370,17 +297,21 @@ func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	delete(s.files, f.ID)
-	for agent, ids := range s.agentFiles {
-		kept := make([]int64, 0, len(ids))
-		for _, id := range ids {
-			if id != f.ID {
-				kept = append(kept, id)
-			}
-		}
-		s.agentFiles[agent] = kept
+	for agent := range s.agentFiles {
+		s.unlink(agent, f.ID)
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]string{"message": "File deleted successfully"})
+}
+
+// unlink removes file id from the agent's linked files, reporting whether it
+// was linked; called under the lock.
+func (s *Service) unlink(agent, id int64) bool {
+	i := slices.Index(s.agentFiles[agent], id)
+	if i >= 0 {
+		s.agentFiles[agent] = slices.Delete(s.agentFiles[agent], i, i+1)
+	}
+	return i >= 0
 }
 
 // agentFileSet is the answer of the link and list operations.
@@ -439,9 +370,8 @@ func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	raw, present := body["file_ids"]
-	list, isList := raw.([]any)
-	if !present || raw == nil || (isList && len(list) == 0) {
+	raw := body["file_ids"]
+	if list, isList := raw.([]any); raw == nil || (isList && len(list) == 0) {
 		validationError(w, r, "file_ids", "The file_ids field is required.")
 		return
 	}
@@ -453,7 +383,7 @@ func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	for _, id := range ids {
-		if !containsID(s.agentFiles[a.ID], id) {
+		if !slices.Contains(s.agentFiles[a.ID], id) {
 			s.agentFiles[a.ID] = append(s.agentFiles[a.ID], id)
 		}
 	}
@@ -478,30 +408,13 @@ func (s *Service) deleteAgentFile(w http.ResponseWriter, r *http.Request) {
 	}
 	fileID, _ := strconv.ParseInt(r.PathValue("fileId"), 10, 64)
 	s.mu.Lock()
-	linked := s.agentFiles[a.ID]
 	f, exists := s.files[fileID]
-	if !exists || !containsID(linked, fileID) {
+	if !exists || !s.unlink(a.ID, fileID) {
 		s.mu.Unlock()
 		writeError(w, r, http.StatusNotFound, "File not found")
 		return
 	}
-	kept := make([]int64, 0, len(linked)-1)
-	for _, id := range linked {
-		if id != fileID {
-			kept = append(kept, id)
-		}
-	}
-	s.agentFiles[a.ID] = kept
 	file := *f
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"id": a.ID, "file": file, "removed": true})
-}
-
-func containsID(ids []int64, id int64) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }

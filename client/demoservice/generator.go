@@ -1,9 +1,12 @@
 package demoservice
 
 import (
+	"cmp"
+	_ "embed"
+	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -16,20 +19,25 @@ const (
 	maxReplyChars = 2500
 )
 
+// phrases are the generator's words: stopwords, and templates whose %s
+// takes a key phrase.
+var phrases = func() (p struct {
+	Stopwords                                               string
+	Openers, Continuers, Sentences, Bullets, Steps, Closers []string
+	SectionTitles                                           []string
+}) {
+	if err := json.Unmarshal(phrasesJSON, &p); err != nil {
+		panic("demoservice: seeddata/phrases.json: " + err.Error())
+	}
+	return p
+}()
+
+//go:embed seeddata/phrases.json
+var phrasesJSON []byte
+
 var stopwords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be because been
-before being below between both but by can could did do does doing down during each few for from further
-had has have having he her here hers him his how i if in into is it its just let me more most my no nor not
-now of off on once only or other our ours out over own please same she should so some such than that the
-their them then there these they this those through to too under until up very was we were what when where
-which while who whom why will with would you your yours write draft make create give tell show help need want
-like could would should may might must shall get got new one two three using use next last week today
-tomorrow yesterday thanks thank hello dear kind regards short long quick brief hi hey ok okay
-plan explain draft prepare organise organize keep keeps book send find check summarise summarize add list
-does done best way good better really something anything everything whose arrived also just
-announce introduce describe compare improve write writes turns turn makes creates drafts generates
-explains summarises summarizes answers suggests checks builds designs translates rewrites produces`) {
+	for _, w := range strings.Fields(phrases.Stopwords) {
 		m[w] = true
 	}
 	return m
@@ -69,23 +77,12 @@ func keywords(text string) []string {
 	if len(phrases) <= 3 {
 		return phrases
 	}
-	keep := map[string]bool{}
-	for n := 0; n < 3; n++ {
-		best := ""
-		for _, p := range phrases {
-			if !keep[p] && (best == "" || strings.Count(p, " ") > strings.Count(best, " ") || (strings.Count(p, " ") == strings.Count(best, " ") && len(p) > len(best))) {
-				best = p
-			}
-		}
-		keep[best] = true
-	}
-	var out []string
-	for _, p := range phrases {
-		if keep[p] {
-			out = append(out, p)
-		}
-	}
-	return out
+	// The three with the most words, then the longest; earlier ones first on a tie.
+	ranked := slices.Clone(phrases)
+	slices.SortStableFunc(ranked, func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(b, " "), strings.Count(a, " ")), cmp.Compare(len(b), len(a)))
+	})
+	return slices.DeleteFunc(phrases, func(p string) bool { return !slices.Contains(ranked[:3], p) })
 }
 
 // fill puts phrase into template's %s, capitalised at a sentence's start.
@@ -111,71 +108,11 @@ func topicOf(words []string) string {
 
 // rngFor seeds a generator from the agent and the input.
 func rngFor(parts ...string) *rand.Rand {
-	h := fnv.New64a()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	sum := h.Sum64()
+	sum := seedOf(parts...)
 	return rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15))
 }
 
 func pick(rng *rand.Rand, list []string) string { return list[rng.IntN(len(list))] }
-
-var openers = []string{
-	"Thanks for the question about %s — here is a clear way to approach it.",
-	"Good question: %s comes up often, so let me lay out what usually works.",
-	"Here is a practical take on %s that you can use straight away.",
-	"Let's look at %s step by step, starting with what matters most.",
-	"Happy to help with %s. In short: keep it simple, write it down, and agree on owners.",
-}
-
-var continuers = []string{
-	"Building on what we discussed, here is how %s fits in.",
-	"Picking up from the previous answer, let's go one level deeper on %s.",
-	"Good follow-up. With the earlier points in mind, %s looks like this.",
-}
-
-var sentences = []string{
-	"When you look at %s, start with the decision the reader has to make and work backwards from there.",
-	"Most teams get better results with %s when one person owns it and everyone knows who that is.",
-	"Write down the current state of %s first; it makes the gaps obvious and saves a second meeting.",
-	"A short checklist for %s beats a long document that nobody opens.",
-	"If %s touches customers, agree on the wording once and reuse it everywhere.",
-	"Keep an eye on the numbers behind %s: a small monthly review catches problems early.",
-	"For %s, a shared template usually removes half of the back-and-forth by email.",
-	"It helps to separate what is decided about %s from what is still open.",
-	"Ask the people who deal with %s every day; they usually know the fastest fix.",
-	"Set a date to review %s again in a month, so the change does not quietly fade away.",
-	"Where %s involves personal data, store only what you need and note why you keep it.",
-	"Budget a little time for %s at the start of each week rather than a big clean-up at quarter end.",
-}
-
-var bulletBank = []string{
-	"Name one owner for %s and a deputy for holidays.",
-	"Keep the %s notes in the shared folder, not in personal inboxes.",
-	"Agree on a deadline and a simple definition of done for %s.",
-	"Use plain language; avoid internal abbreviations when you write about %s.",
-	"Check the latest policy before you commit to anything about %s.",
-	"Share a one-paragraph summary of %s with everyone affected.",
-	"Track open questions about %s in one list.",
-}
-
-var stepBank = []string{
-	"Collect what you already have on %s.",
-	"Draft a first version and mark the open points.",
-	"Ask two colleagues for a five-minute review.",
-	"Fix the open points and agree on the owner of %s.",
-	"Send the final version and file it where people will look for it.",
-	"Put a review date for %s in the calendar.",
-}
-
-var closers = []string{
-	"Would you like me to turn this into a ready-to-send email?",
-	"Tell me more about your situation and I can make this more specific.",
-	"If it helps, I can draft a checklist or a short summary for your team.",
-	"Let me know which part you want to go into in more detail.",
-}
 
 // generateReply writes the answer of a chat or text agent.
 func generateReply(a *Agent, input string, answers map[string]any, msgs []Message, fileIDs []int64) string {
@@ -209,7 +146,7 @@ func generateReply(a *Agent, input string, answers map[string]any, msgs []Messag
 	} else {
 		out = chatBody(rng, a, topic, noun, len(msgs) > 2, len(fileIDs))
 	}
-	return clampReply(out)
+	return clampTo(out, maxReplyChars)
 }
 
 // requestNote quotes the user's request, cut short, at the end of an answer.
@@ -224,9 +161,9 @@ func requestNote(prompt string) string {
 func chatBody(rng *rand.Rand, a *Agent, topic string, noun func() string, continued bool, files int) string {
 	var b strings.Builder
 	if continued {
-		b.WriteString(fill(pick(rng, continuers), topic))
+		b.WriteString(fill(pick(rng, phrases.Continuers), topic))
 	} else {
-		b.WriteString(fill(pick(rng, openers), topic))
+		b.WriteString(fill(pick(rng, phrases.Openers), topic))
 	}
 	if files == 1 {
 		b.WriteString(" I have taken the attached file into account.")
@@ -238,14 +175,14 @@ func chatBody(rng *rand.Rand, a *Agent, topic string, noun func() string, contin
 	shape := rng.IntN(6)
 	if shape == 0 || shape == 3 || shape == 5 {
 		b.WriteString("### Key points\n\n")
-		for _, s := range pickN(rng, bulletBank, 3+rng.IntN(2)) {
+		for _, s := range pickN(rng, phrases.Bullets, 3+rng.IntN(2)) {
 			b.WriteString("- " + fill(s, noun()) + "\n")
 		}
 		b.WriteString("\n")
 	}
 	if shape == 1 || shape == 3 {
 		b.WriteString("### Next steps\n\n")
-		for i, s := range pickN(rng, stepBank, 3+rng.IntN(2)) {
+		for i, s := range pickN(rng, phrases.Steps, 3+rng.IntN(2)) {
 			fmt.Fprintf(&b, "%d. %s\n", i+1, fill(s, noun()))
 		}
 		b.WriteString("\n")
@@ -254,7 +191,7 @@ func chatBody(rng *rand.Rand, a *Agent, topic string, noun func() string, contin
 		b.WriteString("| Step | Owner | When |\n|---|---|---|\n")
 		owners := []string{"You", "Team lead", "Office manager", "Finance", "IT"}
 		when := []string{"Today", "This week", "Next Monday", "Before month end"}
-		for i, s := range pickN(rng, stepBank, 3) {
+		for i, s := range pickN(rng, phrases.Steps, 3) {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", strings.TrimSuffix(fill(s, noun()), "."), owners[(i+rng.IntN(2))%len(owners)], when[i%len(when)])
 		}
 		b.WriteString("\n")
@@ -263,11 +200,9 @@ func chatBody(rng *rand.Rand, a *Agent, topic string, noun func() string, contin
 		b.WriteString("Here is a formula you can adapt:\n\n```excel\n=SUMIFS(C:C, A:A, \"" + noun() + "\", B:B, \">=\"&DATE(2024,1,1))\n```\n\n")
 		b.WriteString("Replace the column letters with the ones in your sheet.\n\n")
 	}
-	b.WriteString(pick(rng, closers))
+	b.WriteString(pick(rng, phrases.Closers))
 	return b.String()
 }
-
-var sectionTitles = []string{"Why it matters", "What to do next", "Key facts", "Who is involved", "Timeline", "Good to know", "Costs and effort", "Questions and answers"}
 
 // textBody is a finished piece of writing shaped by tone, length and format.
 func textBody(rng *rand.Rand, topic string, noun func() string, answers map[string]any) string {
@@ -296,10 +231,10 @@ func textBody(rng *rand.Rand, topic string, noun func() string, answers map[stri
 		b.WriteString(fill("This is an overview of %s.", topic))
 	}
 	b.WriteString("\n\n")
-	titles := pickN(rng, sectionTitles, len(sectionTitles))
-	for section := 0; countWords(b.String()) < target; section++ {
+	titles := pickN(rng, phrases.SectionTitles, len(phrases.SectionTitles))
+	for section := 0; len(strings.Fields(b.String())) < target; section++ {
 		if format == "bullets" {
-			b.WriteString("- " + fill(pick(rng, bulletBank), noun()) + "\n")
+			b.WriteString("- " + fill(pick(rng, phrases.Bullets), noun()) + "\n")
 			continue
 		}
 		if format != "email" && section%2 == 1 && section/2 < len(titles) {
@@ -322,7 +257,7 @@ func greeting(tone string) string {
 
 // writeParagraph writes n sentences about the phrases, then a blank line.
 func writeParagraph(b *strings.Builder, rng *rand.Rand, noun func() string, n int) {
-	for i, s := range pickN(rng, sentences, n) {
+	for i, s := range pickN(rng, phrases.Sentences, n) {
 		if i > 0 {
 			b.WriteString(" ")
 		}
@@ -341,10 +276,7 @@ func pickN(rng *rand.Rand, list []string, n int) []string {
 	return out
 }
 
-// clampReply bounds a reply's length, cutting at a paragraph or sentence.
-func clampReply(s string) string { return clampTo(s, maxReplyChars) }
-
-// clampTo is clampReply with another upper bound, in bytes.
+// clampTo bounds a reply's length in bytes, cutting at a paragraph or sentence.
 func clampTo(s string, maxChars int) string {
 	s = strings.TrimSpace(s)
 	for len(s) < minReplyChars {
@@ -361,8 +293,6 @@ func clampTo(s string, maxChars int) string {
 	}
 	return strings.TrimSpace(cut)
 }
-
-func countWords(s string) int { return len(strings.Fields(s)) }
 
 func capitalizeFirst(s string) string {
 	r := []rune(s)

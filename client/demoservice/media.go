@@ -20,39 +20,40 @@ import (
 
 // mediaItem is a generated picture or clip, rendered on first request.
 type mediaItem struct {
-	contentType string
-	seed        uint64
-	width       int
-	height      int
-	caption     string // the request, written across a picture's foot or into a clip
-	data        []byte
+	render func() []byte
+	data   []byte
+}
+
+// mediaKinds are the extension and content type of each kind of media.
+var mediaKinds = map[string]struct{ ext, contentType string }{
+	"images": {".png", "image/png"},
+	"videos": {".mp4", "video/mp4"},
 }
 
 // Assumption: generated media is served without authentication at
 // /generated/images/{id}.png and /generated/videos/{id}.mp4, like a CDN link
 // in an agent's output.
 
-// registerImage reserves execution id's picture and returns its absolute URL.
+// registerImage reserves execution id's picture, captioned with the request,
+// and returns its absolute URL.
 func (s *Service) registerImage(r *http.Request, id int64, input string, answers map[string]any) string {
 	w, h := sizeFor(answers["aspect_ratio"], 640)
 	seed := seedOf(input, fmt.Sprint(answers["style"]), fmt.Sprint(answers["seed"]))
-	s.mu.Lock()
-	s.media[mediaKey("images", id)] = &mediaItem{contentType: "image/png", seed: seed, width: w, height: h, caption: promptAnswer(answers)}
-	s.mu.Unlock()
-	return fmt.Sprintf("%s/generated/images/%d.png", baseURL(r), id)
+	caption := promptAnswer(answers)
+	return s.registerMedia(r, "images", id, func() []byte { return renderPNG(seed, w, h, caption) })
 }
 
-// registerVideo reserves the clip of execution id and returns its URL.
-func (s *Service) registerVideo(r *http.Request, id int64, input string, answers map[string]any) string {
-	seed := seedOf(input, fmt.Sprint(answers["duration"]))
+// registerMedia reserves execution id's media of kind and returns its absolute URL.
+func (s *Service) registerMedia(r *http.Request, kind string, id int64, render func() []byte) string {
 	s.mu.Lock()
-	s.media[mediaKey("videos", id)] = &mediaItem{contentType: "video/mp4", seed: seed, caption: promptAnswer(answers)}
+	s.media[mediaKey(kind, id)] = &mediaItem{render: render}
 	s.mu.Unlock()
-	return fmt.Sprintf("%s/generated/videos/%d.mp4", baseURL(r), id)
+	return fmt.Sprintf("%s/generated/%s/%d%s", baseURL(r), kind, id, mediaKinds[kind].ext)
 }
 
 func mediaKey(kind string, id int64) string { return kind + "/" + strconv.FormatInt(id, 10) }
 
+// seedOf hashes parts into a seed.
 func seedOf(parts ...string) uint64 {
 	h := fnv.New64a()
 	for _, p := range parts {
@@ -78,35 +79,27 @@ func sizeFor(ratio any, long int) (int, int) {
 // serveMedia answers GET /generated/{kind}/{name}.
 func (s *Service) serveMedia(w http.ResponseWriter, r *http.Request) {
 	kind, name := r.PathValue("kind"), r.PathValue("name")
-	ext := map[string]string{"images": ".png", "videos": ".mp4"}[kind]
-	idText, found := strings.CutSuffix(name, ext)
+	idText, found := strings.CutSuffix(name, mediaKinds[kind].ext)
 	id, err := strconv.ParseInt(idText, 10, 64)
-	if ext == "" || !found || err != nil {
-		writeError(w, r, http.StatusNotFound, "Media not found")
-		return
-	}
 	s.mu.Lock()
 	m, ok := s.media[mediaKey(kind, id)]
+	var data []byte
+	if ok {
+		data = m.data
+	}
 	s.mu.Unlock()
-	if !ok {
+	if !found || err != nil || !ok {
 		writeError(w, r, http.StatusNotFound, "Media not found")
 		return
 	}
 	// Deterministic rendering: racing first requests render the same bytes.
-	s.mu.Lock()
-	data := m.data
-	s.mu.Unlock()
 	if data == nil {
-		if kind == "images" {
-			data = renderPNG(m.seed, m.width, m.height, m.caption)
-		} else {
-			data = renderMP4(m.seed, m.caption)
-		}
+		data = m.render()
 		s.mu.Lock()
 		m.data = data
 		s.mu.Unlock()
 	}
-	w.Header().Set("Content-Type", m.contentType)
+	w.Header().Set("Content-Type", mediaKinds[kind].contentType)
 	w.Header().Set("Cache-Control", "public, max-age=86400")
 	// ServeContent answers HEAD and byte ranges, which video players use to seek.
 	http.ServeContent(w, r, name, seedEpoch, bytes.NewReader(data))
@@ -138,15 +131,14 @@ func renderPNG(seed uint64, w, h int, caption string) []byte {
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			t := (float64(x)/float64(w) + float64(y)/float64(h)) / 2
-			c := color.RGBA{lerp(from.R, to.R, t), lerp(from.G, to.G, t), lerp(from.B, to.B, t), 255}
+			c := blend(from, to, t)
 			for _, ci := range circles {
 				if d := math.Hypot(float64(x)-ci.x, float64(y)-ci.y); d < ci.r {
-					a := 0.55 * (1 - d/ci.r)
-					c = color.RGBA{lerp(c.R, accent.R, a), lerp(c.G, accent.G, a), lerp(c.B, accent.B, a), 255}
+					c = blend(c, accent, 0.55*(1-d/ci.r))
 				}
 			}
 			if y >= bandY && y < bandY+h/20 {
-				c = color.RGBA{lerp(c.R, 255, 0.35), lerp(c.G, 255, 0.35), lerp(c.B, 255, 0.35), 255}
+				c = blend(c, color.RGBA{255, 255, 255, 255}, 0.35)
 			}
 			img.SetRGBA(x, y, c)
 		}
@@ -193,8 +185,7 @@ func drawCaption(img *image.RGBA, text string) {
 	top := h - len(lines)*lineH - 2*pad
 	for y := max(0, top); y < h; y++ {
 		for x := 0; x < w; x++ {
-			c := img.RGBAAt(x, y)
-			img.SetRGBA(x, y, color.RGBA{lerp(c.R, 0, 0.6), lerp(c.G, 0, 0.6), lerp(c.B, 0, 0.6), 255})
+			img.SetRGBA(x, y, blend(img.RGBAAt(x, y), color.RGBA{0, 0, 0, 255}, 0.6))
 		}
 	}
 	d := font.Drawer{Dst: img, Src: image.White, Face: face}
@@ -204,7 +195,11 @@ func drawCaption(img *image.RGBA, text string) {
 	}
 }
 
-func lerp(a, b uint8, t float64) uint8 { return uint8(float64(a) + (float64(b)-float64(a))*t) }
+// blend moves c towards to by t (0 to 1); the result is opaque.
+func blend(c, to color.RGBA, t float64) color.RGBA {
+	lerp := func(a, b uint8) uint8 { return uint8(float64(a) + (float64(b)-float64(a))*t) }
+	return color.RGBA{lerp(c.R, to.R), lerp(c.G, to.G), lerp(c.B, to.B), 255}
+}
 
 // renderMP4 builds a small ISO media file players recognise, with no
 // decodable frames.

@@ -1,8 +1,12 @@
 package demoservice
 
 import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,7 +56,7 @@ type Collection struct {
 func (s *Service) Memory(id int64) (Memory, bool) {
 	return snapshot(s, s.memories, id, func(m *Memory) Memory {
 		c := *m
-		c.Metadata = copyMap(m.Metadata)
+		c.Metadata = maps.Clone(m.Metadata)
 		return c
 	})
 }
@@ -72,17 +76,6 @@ func snapshot[T any](s *Service, records map[int64]*T, id int64, copyOf func(*T)
 		return zero, false
 	}
 	return copyOf(rec), true
-}
-
-func copyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // memoryA is a variant-A memory on the wire.
@@ -125,7 +118,7 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.opts.MemoryVariant == "B" {
-		content, ok := memoryText(w, r, body, "content", true, false)
+		content, ok := textField(w, r, body, "content", true, math.MaxInt)
 		if !ok {
 			return
 		}
@@ -162,7 +155,7 @@ func (s *Service) addMemory(m Memory, answer func(*Memory) any) any {
 
 // memoryFieldsA reads a variant-A body: memory required, collection_id optional.
 func (s *Service) memoryFieldsA(w http.ResponseWriter, r *http.Request, body map[string]any) (string, int64, bool) {
-	text, ok := memoryText(w, r, body, "memory", true, true)
+	text, ok := textField(w, r, body, "memory", true, maxMemoryChars)
 	if !ok {
 		return "", 0, false
 	}
@@ -194,7 +187,7 @@ func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
 func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
 	updateRecord(s, w, r, s.memories, "Memory not found", func(body map[string]any) (func(*Memory), bool) {
 		_, hasContent := body["content"]
-		content, ok := memoryText(w, r, body, "content", false, false)
+		content, ok := textField(w, r, body, "content", false, math.MaxInt)
 		if !ok {
 			return nil, false
 		}
@@ -246,36 +239,32 @@ func updateRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, rec
 	writeJSON(w, http.StatusOK, out)
 }
 
-// memoryText reads the text field (required, limited), answering 422 on failure.
-func memoryText(w http.ResponseWriter, r *http.Request, body map[string]any, field string, required, limited bool) (string, bool) {
-	raw, present := body[field]
-	if !present || raw == nil {
-		if required {
-			validationError(w, r, field, "The "+field+" field is required.")
-			return "", false
-		}
-		return "", true
-	}
+// textField reads a string field of at most maxChars characters, answering
+// 422 on failure; "" when an optional one is absent.
+func textField(w http.ResponseWriter, r *http.Request, body map[string]any, field string, required bool, maxChars int) (string, bool) {
+	raw := body[field]
 	text, isStr := raw.(string)
-	if !isStr {
-		validationError(w, r, field, "The "+field+" field must be a string.")
-		return "", false
+	var msg string
+	switch {
+	case raw == nil && !required:
+		return "", true
+	case raw == nil || (isStr && strings.TrimSpace(text) == ""):
+		msg = "The " + field + " field is required."
+	case !isStr:
+		msg = "The " + field + " field must be a string."
+	case utf8.RuneCountInString(text) > maxChars:
+		msg = fmt.Sprintf("The %s field must not be greater than %d characters.", field, maxChars)
+	default:
+		return text, true
 	}
-	if strings.TrimSpace(text) == "" {
-		validationError(w, r, field, "The "+field+" field is required.")
-		return "", false
-	}
-	if limited && utf8.RuneCountInString(text) > maxMemoryChars {
-		validationError(w, r, field, "The "+field+" field must not be greater than 32000 characters.")
-		return "", false
-	}
-	return text, true
+	validationError(w, r, field, msg)
+	return "", false
 }
 
 // metadataOf reads the optional metadata object.
 func metadataOf(w http.ResponseWriter, r *http.Request, body map[string]any) (map[string]any, bool) {
-	raw, present := body["metadata"]
-	if !present || raw == nil {
+	raw := body["metadata"]
+	if raw == nil {
 		return map[string]any{}, true
 	}
 	meta, isObj := raw.(map[string]any)
@@ -288,8 +277,8 @@ func metadataOf(w http.ResponseWriter, r *http.Request, body map[string]any) (ma
 
 // collectionField reads the optional collection_id; 0 means absent.
 func (s *Service) collectionField(w http.ResponseWriter, r *http.Request, body map[string]any) (int64, bool) {
-	raw, present := body["collection_id"]
-	if !present || raw == nil {
+	raw := body["collection_id"]
+	if raw == nil {
 		return 0, true
 	}
 	id, ok := asInt(raw)
@@ -350,18 +339,15 @@ func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
 			all = append(all, m)
 		}
 	}
-	sort.Slice(all, func(i, j int) bool {
-		if !all[i].CreatedAt.Equal(all[j].CreatedAt) {
-			return all[i].CreatedAt.After(all[j].CreatedAt)
-		}
-		return all[i].ID > all[j].ID
+	slices.SortFunc(all, func(a, b *Memory) int {
+		return -cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
 	items := []memoryA{}
 	for _, m := range pageOf(all, p) {
 		items = append(items, m.wireA())
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"message": "Memories fetched successfully!", "memories": items, "meta": newListMeta(p, len(all))})
+	writeJSON(w, http.StatusOK, map[string]any{"message": "Memories fetched successfully!", "memories": items, "meta": p.shortMeta(len(all))})
 }
 
 // deleteMemory answers DELETE /memories/{id}.
@@ -394,26 +380,14 @@ func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
-	sort.Slice(all, func(i, j int) bool { return all[i].ID < all[j].ID })
-	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": newListMeta(p, len(all))})
+	slices.SortFunc(all, func(a, b Collection) int { return cmp.Compare(a.ID, b.ID) })
+	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": p.shortMeta(len(all))})
 }
 
 // collectionName reads a required name of at most 255 characters.
 func collectionName(w http.ResponseWriter, r *http.Request, body map[string]any) (string, bool) {
-	raw, present := body["name"]
-	name, isStr := raw.(string)
-	switch {
-	case !present || raw == nil || (isStr && strings.TrimSpace(name) == ""):
-		validationError(w, r, "name", "The name field is required.")
-		return "", false
-	case !isStr:
-		validationError(w, r, "name", "The name field must be a string.")
-		return "", false
-	case utf8.RuneCountInString(name) > 255:
-		validationError(w, r, "name", "The name field must not be greater than 255 characters.")
-		return "", false
-	}
-	return strings.TrimSpace(name), true
+	name, ok := textField(w, r, body, "name", true, 255)
+	return strings.TrimSpace(name), ok
 }
 
 // createCollection answers POST /memory-collections with body name.

@@ -1,8 +1,8 @@
 package demoservice
 
 import (
+	_ "embed"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -48,12 +48,11 @@ const (
 
 // oddAgent is one entry of the odd seed; a nil desc or long is null.
 type oddAgent struct {
-	typ, title  string
-	desc, long  *string
-	visibility  string // "" is public
-	inactive    bool
-	questions   []Question
-	noQuestions bool // questions null rather than []
+	typ, title string
+	desc, long *string
+	visibility string // "" is public
+	inactive   bool
+	questions  []Question // nil is null
 }
 
 func strp(s string) *string { return &s }
@@ -68,61 +67,24 @@ var longTitle = func() string {
 }()
 
 // longMarkdown is a long Markdown description using every block kind.
-var longMarkdown = func() string {
-	var b strings.Builder
-	b.WriteString("# Monthly Report Builder\n\n")
-	b.WriteString("This agent turns the month's figures, notes and comments from every team into one **clear report** that management can read in ten minutes. It is meant for *office staff*, not analysts: you do not need to know spreadsheets or statistics to use it.\n\n")
-	b.WriteString("## What you give it\n\n")
-	b.WriteString("- The month and year the report covers\n- The figures of each team, pasted as text or attached as a file\n- Notes on anything unusual: a late delivery, a new customer, a sick leave\n- Who will read the report (management, the whole office, a customer)\n\n")
-	b.WriteString("## What you get back\n\n")
-	b.WriteString("1. A one-paragraph summary at the top\n2. A section per team with its figures compared with last month\n3. A short list of risks and open questions\n4. A table of actions with owners and due dates\n5. A closing paragraph you can paste into an email\n\n")
-	b.WriteString("## Example of the table\n\n| Team | Figure | Last month | Change |\n|---|---|---|---|\n| Sales | 42 orders | 38 orders | +10% |\n| Support | 118 tickets | 131 tickets | -10% |\n| Finance | 12 days to pay | 15 days to pay | better |\n\n")
-	b.WriteString("> Tip: the more you tell the agent about *why* a figure changed, the better the report reads. Numbers alone make a dull report.\n\n")
-	b.WriteString("## Good to know\n\n")
-	b.WriteString("### Privacy\n\nDo not paste names of customers who asked not to be named, salary figures or health information. The agent keeps nothing after the run, but the report may be shared more widely than you expect.\n\n")
-	b.WriteString("### Formats\n\nThe report comes back as formatted text. To keep the layout in a document, copy it into your word processor; headings and lists are kept. If your office uses a template, say so in the notes and the agent follows its section names.\n\n")
-	b.WriteString("### Formulas\n\nWhere a figure needs working out, the agent shows how, for example:\n\n```\nChange = (This month - Last month) / Last month\n```\n\n")
-	b.WriteString("## Frequently asked questions\n\n")
-	for _, qa := range [][2]string{
-		{"Can it read my spreadsheet?", "Yes: attach it as a file. It reads the first sheet unless you name another one in the notes."},
-		{"What if a team sends nothing?", "The report says so in that team's section, so nobody is blamed for a gap they did not know about."},
-		{"Can it write in German or French?", "Yes. Write your notes in the language you want the report in, or say which language you want."},
-		{"How long does it take?", "Usually under a minute. Very long attachments can take two or three minutes."},
-		{"Who do I ask when something looks wrong?", "Your office manager, or the IT helpdesk if the agent does not start at all."},
-	} {
-		fmt.Fprintf(&b, "**%s**\n\n%s\n\n", qa[0], qa[1])
-	}
-	b.WriteString("## Checklist before you send the report\n\n")
-	for _, item := range []string{
-		"Every team has a section, even if it only says that nothing was sent",
-		"Figures add up to the totals at the top",
-		"The month and year are right in the title and the first line",
-		"Risks have an owner, and every owner knows it",
-		"Actions have a due date that is a working day",
-		"Names are spelled as people spell them themselves",
-		"The report was read once more, out loud, by someone who did not write it",
-	} {
-		b.WriteString("- [ ] " + item + "\n")
-	}
-	b.WriteString("\nMore about reports in the [office handbook](https://example.com/handbook/reports) and the [style guide](https://example.com/style).\n")
-	return b.String()
-}()
+//
+//go:embed seeddata/monthly-report-builder.md
+var longMarkdown string
 
 // oddCatalogue is the odd seed in id order; OddBigID comes last.
 func oddCatalogue() []oddAgent {
-	text := func(lengthRequired bool) []Question { return textQuestions(lengthRequired) }
 	one := func(q Question) []Question { return []Question{q} }
 	return []oddAgent{
-		{typ: TypeText, title: longTitle, desc: strp("An agent whose title is 300 characters long."), questions: text(false)},
+		{typ: TypeText, title: longTitle, desc: strp("An agent whose title is 300 characters long."), questions: textQuestions(false)},
 		{typ: TypeChat, title: "会議議事録アシスタント（日本語・中文・한국어）", desc: strp("会议记录整理助手：把会议笔记整理成清晰的纪要，包括决定事项和待办事项。議事録を自動で作成します。"), long: strp("支持中文、日本語和한국어。"), questions: chatQuestions()},
-		{typ: TypeText, title: "مساعد كتابة التقارير الشهرية", desc: strp("يكتب تقارير شهرية واضحة من ملاحظات الفريق."), questions: text(false)},
-		{typ: TypeText, title: "עוזר חשבוניות for Q3 2024 — 15% הנחה on 3 items", desc: strp("Mixed direction: שלום world 123, עברית and English together."), questions: text(false)},
+		{typ: TypeText, title: "مساعد كتابة التقارير الشهرية", desc: strp("يكتب تقارير شهرية واضحة من ملاحظات الفريق."), questions: textQuestions(false)},
+		{typ: TypeText, title: "עוזר חשבוניות for Q3 2024 — 15% הנחה on 3 items", desc: strp("Mixed direction: שלום world 123, עברית and English together."), questions: textQuestions(false)},
 		{typ: TypeImage, title: "📝🤖✨🎨", desc: strp("🖼️ 🎉 👍"), questions: imageQuestions(false)},
-		{typ: TypeText, title: `<b>Bold</b> <script>alert("title")</script> Helper`, desc: strp(`<img src=x onerror="alert(1)"> <b>not bold</b> <script>document.title="hacked"</script> &amp; <a href="javascript:alert(2)">link</a>`), long: strp(`<h1>Heading</h1><p onclick="alert(3)">Paragraph</p><img src="https://example.com/pixel.png">`), questions: text(false)},
-		{typ: TypeText, title: "Cafe\u0301 Me\u0301nu Writer — Z\u0351\u0352a\u0353\u0354l\u0355\u0356g\u0357\u0358o\u0359\u035a t\u0337e\u0336x\u0334t", desc: strp("Nai\u0308ve re\u0301sume\u0301 helper with stacked marks: a\u0300\u0301\u0302\u0303\u0304\u0305\u0306\u0307."), questions: text(false)},
-		{typ: TypeText, title: "Agent Without a Description", questions: text(false)},
+		{typ: TypeText, title: `<b>Bold</b> <script>alert("title")</script> Helper`, desc: strp(`<img src=x onerror="alert(1)"> <b>not bold</b> <script>document.title="hacked"</script> &amp; <a href="javascript:alert(2)">link</a>`), long: strp(`<h1>Heading</h1><p onclick="alert(3)">Paragraph</p><img src="https://example.com/pixel.png">`), questions: textQuestions(false)},
+		{typ: TypeText, title: "Cafe\u0301 Me\u0301nu Writer — Z\u0351\u0352a\u0353\u0354l\u0355\u0356g\u0357\u0358o\u0359\u035a t\u0337e\u0336x\u0334t", desc: strp("Nai\u0308ve re\u0301sume\u0301 helper with stacked marks: a\u0300\u0301\u0302\u0303\u0304\u0305\u0306\u0307."), questions: textQuestions(false)},
+		{typ: TypeText, title: "Agent Without a Description", questions: textQuestions(false)},
 		{typ: TypeText, title: "Agent With No Questions", desc: strp("Runs without asking anything (an empty list of questions)."), questions: []Question{}},
-		{typ: TypeText, title: "Agent With Questions Null", desc: strp("Its questions are null rather than an empty list."), noQuestions: true},
+		{typ: TypeText, title: "Agent With Questions Null", desc: strp("Its questions are null rather than an empty list.")},
 		{typ: TypeText, title: "Question Type: Select", desc: strp("One required select with a default."), questions: one(Question{Type: "select", Name: "department", Description: "Which department the text is for.", Required: true, Options: []string{"Sales", "Finance", "HR", "IT"}, Default: "Sales"})},
 		{typ: TypeText, title: "Question Type: Number", desc: strp("One required number between 1 and 10."), questions: one(Question{Type: "number", Name: "copies", Description: "How many versions to write (1 to 10).", Required: true, Min: bound(1), Max: bound(10), Default: 3})},
 		{typ: TypeText, title: "Question Type: Array", desc: strp("One required list of items."), questions: one(Question{Type: "array", Name: "items", Description: "The points to cover, one per row.", Required: true})},
@@ -135,9 +97,9 @@ func oddCatalogue() []oddAgent {
 		{typ: TypeText, title: "Question Type: Object", desc: strp("One required object."), questions: one(Question{Type: QuestionObject, Name: "settings", Description: "Settings as name and value pairs.", Required: true})},
 		{typ: TypeText, title: "Question Type: Color (unknown)", desc: strp("One required question of a type Agent Desk does not know."), questions: one(Question{Type: "color", Name: "brand_color", Description: "The brand colour, for example #0055AA.", Required: true})},
 		{typ: TypeText, title: "Misconfigured: Select With No Options", desc: strp("A required select that offers nothing to choose: it cannot be run."), questions: []Question{promptQuestion("Describe what you want written.", ""), {Type: "select", Name: "template", Description: "The template to use.", Required: true, Options: []string{}}}},
-		{typ: TypeText, title: "Switched-Off Agent", desc: strp("This agent is inactive (active: 0)."), inactive: true, questions: text(false)},
-		{typ: TypeText, title: "Private Agent (must not be listed)", desc: strp("Visibility private: Agent Desk must not show it."), visibility: "private", questions: text(false)},
-		{typ: TypeText, title: "Monthly Report Builder", desc: strp("Builds the **monthly report** from every team's figures. See the [handbook](https://example.com/handbook)."), long: strp(longMarkdown), questions: text(false)},
+		{typ: TypeText, title: "Switched-Off Agent", desc: strp("This agent is inactive (active: 0)."), inactive: true, questions: textQuestions(false)},
+		{typ: TypeText, title: "Private Agent (must not be listed)", desc: strp("Visibility private: Agent Desk must not show it."), visibility: "private", questions: textQuestions(false)},
+		{typ: TypeText, title: "Monthly Report Builder", desc: strp("Builds the **monthly report** from every team's figures. See the [handbook](https://example.com/handbook)."), long: strp(longMarkdown), questions: textQuestions(false)},
 		{typ: TypeChat, title: "Archive Search Assistant", desc: strp("An agent whose id does not fit in 32 bits."), questions: chatQuestions()},
 	}
 }
@@ -151,11 +113,8 @@ func (s *Service) seedOddAgents() {
 			id = OddBigID
 		}
 		created := seedEpoch.Add(time.Duration(i) * 7 * time.Hour)
-		a := &Agent{
-			ID: id, Title: o.title, Description: o.desc, LongDescription: o.long, WorkspaceID: 1,
-			Visibility: "public", Slug: slugify(o.title), Active: 1, Type: o.typ, Questions: o.questions,
-			CreatedAt: microZ(created), UpdatedAt: microZ(created), CreatedBy: demoUserID,
-		}
+		a := s.addAgent(id, 1, o.typ, o.title, o.desc, created, created)
+		a.LongDescription, a.Questions = o.long, o.questions
 		if a.Slug == "" {
 			a.Slug = fmt.Sprintf("agent-%d", id)
 		}
@@ -165,12 +124,5 @@ func (s *Service) seedOddAgents() {
 		if o.inactive {
 			a.Active = 0
 		}
-		if o.noQuestions {
-			a.Questions = nil
-		} else if a.Questions == nil {
-			a.Questions = []Question{}
-		}
-		s.agents = append(s.agents, a)
-		s.agentByID[id] = a
 	}
 }

@@ -134,9 +134,9 @@ func TestOddSeedReadBackThroughClient(t *testing.T) {
 					t.Fatalf("agent %s description %s, want null", id, raw["description"])
 				}
 				switch {
-				case want.noQuestions && string(raw["questions"]) != "null":
+				case want.questions == nil && string(raw["questions"]) != "null":
 					t.Fatalf("agent %s questions %s, want null", id, raw["questions"])
-				case !want.noQuestions && len(want.questions) == 0 && string(raw["questions"]) != "[]":
+				case want.questions != nil && len(want.questions) == 0 && string(raw["questions"]) != "[]":
 					t.Fatalf("agent %s questions %s, want []", id, raw["questions"])
 				}
 				if want.inactive != one.Inactive() {

@@ -2,6 +2,8 @@ package demoservice
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -30,22 +32,9 @@ func readPage(w http.ResponseWriter, r *http.Request) (pageQuery, bool) {
 func readPageSized(w http.ResponseWriter, r *http.Request, perPage, maxPer int) (pageQuery, bool) {
 	q := r.URL.Query()
 	var errs fieldErrors
-	p := pageQuery{page: 1, perPage: perPage}
-	if v := q.Get("page"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			errs.add("page", "The page field must be an integer of at least 1.")
-		} else {
-			p.page = n
-		}
-	}
-	if v := q.Get("per_page"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxPer {
-			errs.add("per_page", fmt.Sprintf("The per_page field must be an integer between 1 and %d.", maxPer))
-		} else {
-			p.perPage = n
-		}
+	p := pageQuery{
+		page:    intParam(&errs, q, "page", 1, 1, math.MaxInt, "The page field must be an integer of at least 1."),
+		perPage: intParam(&errs, q, "per_page", perPage, 1, maxPer, fmt.Sprintf("The per_page field must be an integer between 1 and %d.", maxPer)),
 	}
 	if errs.any() {
 		errs.write(w, r)
@@ -54,17 +43,25 @@ func readPageSized(w http.ResponseWriter, r *http.Request, perPage, maxPer int) 
 	return p, true
 }
 
+// intParam reads query parameter name as an integer within lo..hi, def when
+// absent; otherwise it adds msg to errs.
+func intParam(errs *fieldErrors, q url.Values, name string, def, lo, hi int, msg string) int {
+	v := q.Get(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		errs.add(name, msg)
+		return def
+	}
+	return n
+}
+
 // window returns the slice bounds of page p over total items.
 func (p pageQuery) window(total int) (lo, hi int) {
-	lo = (p.page - 1) * p.perPage
-	if lo > total {
-		lo = total
-	}
-	hi = lo + p.perPage
-	if hi > total {
-		hi = total
-	}
-	return lo, hi
+	lo = min((p.page-1)*p.perPage, total)
+	return lo, min(lo+p.perPage, total)
 }
 
 // lastPage is the number of the last page; 1 for an empty list.
@@ -75,16 +72,27 @@ func (p pageQuery) lastPage(total int) int {
 	return (total + p.perPage - 1) / p.perPage
 }
 
-// fromTo are the 1-based positions of the page's first and last item.
+// meta holds page p's pagination fields over total items. The wire objects
+// order their keys alphabetically, as maps marshal.
 // Assumption: on an empty page from and to are null, as the widely used
 // envelope does.
-func (p pageQuery) fromTo(total int) (from, to *int) {
-	lo, hi := p.window(total)
-	if lo >= hi {
-		return nil, nil
+func (p pageQuery) meta(total int) map[string]any {
+	m := map[string]any{"current_page": p.page, "from": nil, "last_page": p.lastPage(total), "per_page": p.perPage, "to": nil, "total": total}
+	if lo, hi := p.window(total); lo < hi {
+		m["from"], m["to"] = lo+1, hi
 	}
-	f, t := lo+1, hi
-	return &f, &t
+	return m
+}
+
+// shortMeta is the meta object of the real memory and collection lists.
+func (p pageQuery) shortMeta(total int) map[string]any {
+	return map[string]any{"current_page": p.page, "last_page": p.lastPage(total), "total": total}
+}
+
+// pageOf returns the items of page p.
+func pageOf[T any](items []T, p pageQuery) []T {
+	lo, hi := p.window(len(items))
+	return append([]T{}, items[lo:hi]...)
 }
 
 // pageLink is one entry of the envelope's links.
@@ -92,23 +100,6 @@ type pageLink struct {
 	URL    *string `json:"url"`
 	Label  string  `json:"label"`
 	Active bool    `json:"active"`
-}
-
-// envelope is the pagination envelope of agents and webhooks (variant A).
-type envelope struct {
-	CurrentPage  int        `json:"current_page"`
-	Data         any        `json:"data"`
-	FirstPageURL string     `json:"first_page_url"`
-	From         *int       `json:"from"`
-	LastPage     int        `json:"last_page"`
-	LastPageURL  string     `json:"last_page_url"`
-	Links        []pageLink `json:"links"`
-	NextPageURL  *string    `json:"next_page_url"`
-	Path         string     `json:"path"`
-	PerPage      int        `json:"per_page"`
-	PrevPageURL  *string    `json:"prev_page_url"`
-	To           *int       `json:"to"`
-	Total        int        `json:"total"`
 }
 
 // baseURL is the absolute scheme://host of the request.
@@ -120,80 +111,32 @@ func baseURL(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// newEnvelope builds page p's envelope. Page URLs are absolute and keep the
-// other query parameters, so next_page_url keeps the filter.
-func newEnvelope(r *http.Request, p pageQuery, total int, data any) envelope {
+// newEnvelope is page p of items in the pagination envelope of agents and
+// webhooks (variant A). Page URLs are absolute and keep the other query
+// parameters, so next_page_url keeps the filter.
+func newEnvelope[T any](r *http.Request, p pageQuery, items []T) map[string]any {
 	path := baseURL(r) + r.URL.Path
-	pageURL := func(n int) string {
-		q := url.Values{}
-		for k, v := range r.URL.Query() {
-			if k != "page" {
-				q[k] = v
-			}
-		}
+	pageURL := func(n int) *string {
+		q := r.URL.Query()
 		q.Set("page", strconv.Itoa(n))
-		return path + "?" + q.Encode()
+		u := path + "?" + q.Encode()
+		return &u
 	}
-	last := p.lastPage(total)
-	e := envelope{
-		CurrentPage:  p.page,
-		Data:         data,
-		FirstPageURL: pageURL(1),
-		LastPage:     last,
-		LastPageURL:  pageURL(last),
-		Path:         path,
-		PerPage:      p.perPage,
-		Total:        total,
-	}
-	e.From, e.To = p.fromTo(total)
+	last := p.lastPage(len(items))
+	var prev, next *string
 	if p.page > 1 {
-		u := pageURL(min(p.page-1, last))
-		e.PrevPageURL = &u
+		prev = pageURL(min(p.page-1, last))
 	}
 	if p.page < last {
-		u := pageURL(p.page + 1)
-		e.NextPageURL = &u
+		next = pageURL(p.page + 1)
 	}
-	e.Links = append(e.Links, pageLink{URL: e.PrevPageURL, Label: "pagination.previous"})
+	links := []pageLink{{URL: prev, Label: "pagination.previous"}}
 	for n := 1; n <= last; n++ {
-		u := pageURL(n)
-		e.Links = append(e.Links, pageLink{URL: &u, Label: strconv.Itoa(n), Active: n == p.page})
+		links = append(links, pageLink{URL: pageURL(n), Label: strconv.Itoa(n), Active: n == p.page})
 	}
-	e.Links = append(e.Links, pageLink{URL: e.NextPageURL, Label: "pagination.next"})
+	links = append(links, pageLink{URL: next, Label: "pagination.next"})
+	e := p.meta(len(items))
+	maps.Copy(e, map[string]any{"data": pageOf(items, p), "first_page_url": *pageURL(1), "last_page_url": *pageURL(last),
+		"links": links, "next_page_url": next, "path": path, "prev_page_url": prev})
 	return e
-}
-
-// resourceMeta is the meta object of the resource list.
-type resourceMeta struct {
-	CurrentPage int  `json:"current_page"`
-	From        *int `json:"from"`
-	LastPage    int  `json:"last_page"`
-	PerPage     int  `json:"per_page"`
-	To          *int `json:"to"`
-	Total       int  `json:"total"`
-}
-
-func newResourceMeta(p pageQuery, total int) resourceMeta {
-	m := resourceMeta{CurrentPage: p.page, LastPage: p.lastPage(total), PerPage: p.perPage, Total: total}
-	m.From, m.To = p.fromTo(total)
-	return m
-}
-
-// pageOf returns the items of page p.
-func pageOf[T any](items []T, p pageQuery) []T {
-	lo, hi := p.window(len(items))
-	out := make([]T, hi-lo)
-	copy(out, items[lo:hi])
-	return out
-}
-
-// listMeta is the meta object of the real memory and collection lists.
-type listMeta struct {
-	CurrentPage int `json:"current_page"`
-	LastPage    int `json:"last_page"`
-	Total       int `json:"total"`
-}
-
-func newListMeta(p pageQuery, total int) listMeta {
-	return listMeta{CurrentPage: p.page, LastPage: p.lastPage(total), Total: total}
 }

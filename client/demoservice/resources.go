@@ -26,5 +26,5 @@ func (s *Service) listResources(w http.ResponseWriter, r *http.Request) {
 		}
 		matched = append(matched, res)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(matched, p), "meta": newResourceMeta(p, len(matched))})
+	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(matched, p), "meta": p.meta(len(matched))})
 }

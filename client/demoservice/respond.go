@@ -46,23 +46,17 @@ func styleOf(r *http.Request) errStyle {
 
 // writeError writes msg in the request's style; real and OpenAI styles use 400 for 422.
 func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	writeStyled(w, styleOf(r), status, msg, "")
-}
-
-func writeStyled(w http.ResponseWriter, st errStyle, status int, msg, param string) {
+	st := styleOf(r)
+	if st != styleSpec && status == http.StatusUnprocessableEntity {
+		status = http.StatusBadRequest
+	}
 	switch st {
 	case styleReal:
-		if status == http.StatusUnprocessableEntity {
-			status = http.StatusBadRequest
-		}
 		writeJSON(w, status, map[string]string{"error": msg})
 	case styleOpenAI:
-		if status == http.StatusUnprocessableEntity {
-			status = http.StatusBadRequest
-		}
-		writeJSON(w, status, openAIError(status, msg, param))
+		writeJSON(w, status, openAIError(status, msg, ""))
 	default:
-		writeJSON(w, status, map[string]string{"message": msg})
+		writeMessage(w, status, msg)
 	}
 }
 
@@ -115,6 +109,13 @@ func (e *fieldErrors) add(field, msg string) {
 		e.order = append(e.order, field)
 	}
 	e.byKey[field] = append(e.byKey[field], msg)
+}
+
+// addOnce adds msg unless field has failed already.
+func (e *fieldErrors) addOnce(field, msg string) {
+	if _, listed := e.byKey[field]; !listed {
+		e.add(field, msg)
+	}
 }
 
 func (e *fieldErrors) any() bool { return len(e.order) > 0 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -46,7 +46,11 @@ func (s *Service) routes() *http.ServeMux {
 	api("GET", "/agents", s.listAgents)
 	api("GET", "/agents/{id}", s.getAgent)
 	// Counted before the guard, so refused attempts count too.
-	handle("POST", "/agents/{id}/execute", base, s.countExecute(s.guard(base, s.execute)))
+	execute := s.guard(base, s.execute)
+	handle("POST", "/agents/{id}/execute", base, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.execRequests.Add(1)
+		execute.ServeHTTP(w, r)
+	}))
 	if s.real {
 		api("GET", "/agent-responses/{id}", s.getAgentResponse)
 	} else {
@@ -92,7 +96,11 @@ func (s *Service) routes() *http.ServeMux {
 	// offer answers 405 (with Allow), both as JSON with a message (real:
 	// with an error).
 	for path, ms := range methods {
-		allow := strings.Join(sortedMethods(ms), ", ")
+		if slices.Contains(ms, "GET") {
+			ms = append(ms, "HEAD")
+		}
+		slices.Sort(ms)
+		allow := strings.Join(ms, ", ")
 		st := styles[path]
 		mux.Handle(path, s.guard(st, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", allow)
@@ -105,27 +113,10 @@ func (s *Service) routes() *http.ServeMux {
 	return mux
 }
 
-func sortedMethods(ms []string) []string {
-	out := append([]string(nil), ms...)
-	if contains(out, "GET") {
-		out = append(out, "HEAD")
-	}
-	sort.Strings(out)
-	return out
-}
-
 // styled hands h requests that carry the error style st.
 func (s *Service) styled(st errStyle, h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h(w, r.WithContext(context.WithValue(r.Context(), styleKey, st)))
-	})
-}
-
-// countExecute counts an execute request before anything can refuse it.
-func (s *Service) countExecute(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.execRequests.Add(1)
-		next.ServeHTTP(w, r)
 	})
 }
 
@@ -144,16 +135,16 @@ func (s *Service) guard(st errStyle, h http.HandlerFunc) http.Handler {
 			return
 		}
 		if !s.authorized(r) {
-			switch st {
-			case styleReal:
+			if st == styleReal {
 				writeError(w, r, http.StatusForbidden, "Invalid authentication")
-			case styleOpenAI:
-				w.Header().Set("WWW-Authenticate", `Bearer realm="agent-execution-service"`)
-				writeError(w, r, http.StatusUnauthorized, "Invalid API key")
-			default:
-				w.Header().Set("WWW-Authenticate", `Bearer realm="agent-execution-service"`)
-				writeError(w, r, http.StatusUnauthorized, "Unauthenticated.")
+				return
 			}
+			msg := "Unauthenticated."
+			if st == styleOpenAI {
+				msg = "Invalid API key"
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer realm="agent-execution-service"`)
+			writeError(w, r, http.StatusUnauthorized, msg)
 			return
 		}
 		ws, ok := s.selectWorkspace(w, r)
@@ -209,12 +200,8 @@ func (s *Service) selectWorkspace(w http.ResponseWriter, r *http.Request) (int64
 		validationError(w, r, "x-workspace-id", "The x-workspace-id must be an integer.")
 		return 0, false
 	}
-	if err == nil {
-		for _, ws := range s.workspaces {
-			if ws.ID == id {
-				return id, true
-			}
-		}
+	if err == nil && slices.ContainsFunc(s.workspaces, func(ws Workspace) bool { return ws.ID == id }) {
+		return id, true
 	}
 	if s.real {
 		writeError(w, r, http.StatusForbidden, "You do not have access to this workspace.")
@@ -228,13 +215,4 @@ func (s *Service) selectWorkspace(w http.ResponseWriter, r *http.Request) (int64
 func pathID(r *http.Request, name string) (int64, bool) {
 	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	return id, err == nil && id > 0
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

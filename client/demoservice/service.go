@@ -6,6 +6,7 @@
 package demoservice
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"sync"
@@ -115,9 +116,7 @@ type Service struct {
 
 // New builds a Service with seeded data.
 func New(opts Options) *Service {
-	if opts.APIKey == "" {
-		opts.APIKey = "demo"
-	}
+	opts.APIKey = cmp.Or(opts.APIKey, "demo")
 	if opts.MemoryVariant != "B" {
 		opts.MemoryVariant = "A"
 	}
@@ -131,9 +130,7 @@ func New(opts Options) *Service {
 		opts.WaitCap = DefaultWaitCap
 	}
 	opts.API = opts.api()
-	if opts.Seed == "" {
-		opts.Seed = DefaultSeed()
-	}
+	opts.Seed = cmp.Or(opts.Seed, DefaultSeed())
 	if opts.MaxUploadBytes <= 0 {
 		opts.MaxUploadBytes = DefaultMaxUploadBytes
 		if opts.API == APIReal {

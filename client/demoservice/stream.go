@@ -75,17 +75,15 @@ func (sw *sseWriter) raw(data []byte) bool {
 	return true
 }
 
-// streamExecution streams a running event per fragment, then completed with final credits.
-// Assumption: a failing run (Faults.FailExecutions) ends with a failed
-// event: empty output, its credits and a non-null error.
-func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *execution) {
+// streamRun sends e's fragments as frame renders them (under the lock, once
+// added to the output), then end finishes the run, setting completed when it
+// does. Deferred, so a cut connection ends too: a client that leaves stops
+// the run; a broken network does not, and polling finds the reply.
+// Assumption: the service's generation does not depend on the connection
+// that asked for it.
+func (s *Service) streamRun(w http.ResponseWriter, r *http.Request, e *execution, frame func(i int, frag string) any, end func(sw *sseWriter, completed *bool)) {
 	sw := s.newSSE(w)
-	ctx := r.Context()
 	completed := false
-	// Deferred, so a cut connection ends too. A client that leaves stops
-	// the run; a broken network does not, and polling finds the reply.
-	// Assumption: the service's generation does not depend on the
-	// connection that asked for it.
 	defer func() {
 		if !completed {
 			s.mu.Lock()
@@ -101,40 +99,54 @@ func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *exe
 		}
 		close(e.done)
 	}()
-	// last sends the ended record (failed or completed) with empty output.
-	last := func() {
-		completed = true
-		s.mu.Lock()
-		ev := e.wire(false, false)
-		s.mu.Unlock()
-		ev.Output = ""
-		sw.event(ev)
-	}
 	s.mu.Lock()
 	e.rec.Status, e.rec.Credits = StatusRunning, nil
 	s.mu.Unlock()
 	for i, frag := range e.fragments {
-		if i > 0 && !s.sleep(ctx, s.opts.Pace) {
+		if i > 0 && !s.sleep(r.Context(), s.opts.Pace) {
 			return
 		}
 		if i == e.failAt() {
 			s.failRun(e)
-			last()
+			completed = true
+			s.sendEnded(sw, e)
 			return
 		}
 		s.mu.Lock()
 		e.rec.Output += frag
 		e.rec.UpdatedAt = s.now()
-		ev := e.wire(false, false)
+		ev := frame(i, frag)
 		s.mu.Unlock()
-		ev.Output = frag
 		if !sw.event(ev) {
 			return
 		}
 	}
-	if !s.sleep(ctx, s.opts.Pace) {
-		return
-	}
-	s.complete(e)
-	last()
+	end(sw, &completed)
+}
+
+// streamExecution streams a running event per fragment, then completed with final credits.
+// Assumption: a failing run (Faults.FailExecutions) ends with a failed
+// event: empty output, its credits and a non-null error.
+func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *execution) {
+	s.streamRun(w, r, e, func(_ int, frag string) any {
+		ev := e.wire(false, false)
+		ev.Output = frag
+		return ev
+	}, func(sw *sseWriter, completed *bool) {
+		if !s.sleep(r.Context(), s.opts.Pace) {
+			return
+		}
+		s.complete(e)
+		*completed = true
+		s.sendEnded(sw, e)
+	})
+}
+
+// sendEnded sends the ended record (failed or completed) with empty output.
+func (s *Service) sendEnded(sw *sseWriter, e *execution) {
+	s.mu.Lock()
+	ev := e.wire(false, false)
+	s.mu.Unlock()
+	ev.Output = ""
+	sw.event(ev)
 }

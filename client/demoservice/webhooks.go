@@ -1,6 +1,7 @@
 package demoservice
 
 import (
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -93,10 +94,13 @@ func (s *Service) seedWebhooks() {
 
 // listAgentWebhooks answers GET /agents/{id}/webhooks (pagination envelope).
 func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
+	if a, ok := s.agentFromPath(w, r); ok {
+		s.listWebhooksA(w, r, func(h *webhook) bool { return h.agentID == a.ID })
 	}
+}
+
+// listWebhooksA answers the webhooks mine accepts in a pagination envelope.
+func (s *Service) listWebhooksA(w http.ResponseWriter, r *http.Request, mine func(*webhook) bool) {
 	p, ok := readPage(w, r)
 	if !ok {
 		return
@@ -104,61 +108,40 @@ func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 	var all []webhookA
 	s.mu.Lock()
 	for _, h := range s.webhooks {
-		if h.agentID == a.ID {
+		if mine(h) {
 			all = append(all, h.wireA())
 		}
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, newEnvelope(r, p, len(all), pageOf(all, p)))
+	writeJSON(w, http.StatusOK, newEnvelope(r, p, all))
 }
 
 // listWebhooks answers GET /webhooks in variant A (envelope) or B.
 // Assumption: the real reading always answers variant A.
 func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 	ws := workspaceOf(r)
-	var all []webhookA
-	var mine []webhookB
-	s.mu.Lock()
-	for _, h := range s.webhooks {
-		if h.ws == ws {
-			all = append(all, h.wireA())
-			mine = append(mine, h.wireB())
-		}
-	}
-	s.mu.Unlock()
 	if s.opts.WebhookVariant != "B" || s.real {
-		p, ok := readPage(w, r)
-		if !ok {
-			return
-		}
-		writeJSON(w, http.StatusOK, newEnvelope(r, p, len(all), pageOf(all, p)))
+		s.listWebhooksA(w, r, func(h *webhook) bool { return h.ws == ws })
 		return
 	}
-	limit, offset := 25, 0
 	var errs fieldErrors
 	q := r.URL.Query()
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			errs.add("limit", "The limit field must be an integer between 1 and 100.")
-		}
-		limit = n
-	}
-	if v := q.Get("offset"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			errs.add("offset", "The offset field must be an integer of at least 0.")
-		}
-		offset = n
-	}
+	limit := intParam(&errs, q, "limit", 25, 1, 100, "The limit field must be an integer between 1 and 100.")
+	offset := intParam(&errs, q, "offset", 0, 0, math.MaxInt, "The offset field must be an integer of at least 0.")
 	if errs.any() {
 		errs.write(w, r)
 		return
 	}
-	out := []webhookB{}
-	for i := offset; i < len(mine) && i < offset+limit; i++ {
-		out = append(out, mine[i])
+	var mine []webhookB
+	s.mu.Lock()
+	for _, h := range s.webhooks {
+		if h.ws == ws {
+			mine = append(mine, h.wireB())
+		}
 	}
+	s.mu.Unlock()
+	lo := min(offset, len(mine))
+	out := append([]webhookB{}, mine[lo:min(lo+limit, len(mine))]...)
 	writeJSON(w, http.StatusOK, map[string]any{"webhooks": out, "total": len(mine), "limit": limit, "offset": offset})
 }
 
@@ -184,20 +167,20 @@ func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	var errs fieldErrors
 	target, _ := body["url"].(string)
-	if raw, present := body["url"]; !present || raw == nil || strings.TrimSpace(target) == "" {
+	if strings.TrimSpace(target) == "" {
 		errs.add("url", "The url field is required.")
 	} else if u, err := url.Parse(strings.TrimSpace(target)); err != nil || u.Scheme != "https" || u.Host == "" {
 		errs.add("url", "The url must be a valid URL that starts with https://.")
 	}
 	method, _ := body["method"].(string)
-	if raw, present := body["method"]; !present || raw == nil {
+	if body["method"] == nil {
 		errs.add("method", "The method field is required.")
 	} else if method != "POST" && method != "GET" {
 		errs.add("method", "The selected method is invalid. Allowed: POST, GET.")
 	}
 	status := "active"
-	if raw, present := body["status"]; present && raw != nil {
-		status, _ = raw.(string)
+	if body["status"] != nil {
+		status, _ = body["status"].(string)
 		if status != "active" && status != "inactive" {
 			errs.add("status", "The selected status is invalid. Allowed: active, inactive.")
 		}
