@@ -393,6 +393,7 @@ type request struct {
 	method string
 	path   string
 	query  url.Values
+	url    *url.URL // replaces the base URL, path and query (downloads)
 	body   any // marshalled to JSON once; nil means no body
 	// retry is true for requests that are safe to repeat.
 	retry bool
@@ -421,9 +422,11 @@ type tries struct {
 
 // sendTries is send continuing the tries of t.
 func (c *Client) sendTries(ctx context.Context, cfg *config, req request, t *tries) (*http.Response, error) {
-	u, err := cfg.endpoint(req.path, req.query)
-	if err != nil {
-		return nil, err
+	u, err := req.url, error(nil)
+	if u == nil {
+		if u, err = cfg.endpoint(req.path, req.query); err != nil {
+			return nil, err
+		}
 	}
 	var payload []byte
 	if req.body != nil {
@@ -625,18 +628,28 @@ func (cfg *config) decodeError(method, path string, err error, body []byte) *Dec
 	return &DecodeError{Method: method, Path: path, Err: err, Body: b[:min(len(b), n)], key: cfg.apiKey}
 }
 
+// doRaw sends req and hands its JSON answer to decode; an answer decode
+// refuses is a DecodeError.
+func doRaw[T any](ctx context.Context, c *Client, cfg *config, req request, decode func(json.RawMessage) (T, error)) (T, error) {
+	var raw json.RawMessage
+	var zero T
+	if err := c.do(ctx, cfg, req, &raw); err != nil {
+		return zero, err
+	}
+	v, err := decode(raw)
+	if err != nil {
+		return zero, cfg.decodeError(req.method, req.path, err, raw)
+	}
+	return v, nil
+}
+
 // doRecord sends req and decodes the one record it answers, bare or wrapped
 // under one of keys (see unwrapRecord).
 func doRecord[T any](ctx context.Context, c *Client, cfg *config, req request, keys ...string) (*T, error) {
-	var raw json.RawMessage
-	if err := c.do(ctx, cfg, req, &raw); err != nil {
-		return nil, err
-	}
-	var v T
-	if err := json.Unmarshal(unwrapRecord(raw, keys...), &v); err != nil {
-		return nil, cfg.decodeError(req.method, req.path, err, raw)
-	}
-	return &v, nil
+	return doRaw(ctx, c, cfg, req, func(raw json.RawMessage) (*T, error) {
+		var v T
+		return &v, json.Unmarshal(unwrapRecord(raw, keys...), &v)
+	})
 }
 
 // unwrapRecord decodes a record that may come bare or wrapped in an object

@@ -171,7 +171,7 @@ func (c *Client) ListMemories(ctx context.Context, params ListMemoriesParams, op
 	if params.CollectionID != "" {
 		q.Set("collection_id", string(params.CollectionID))
 	}
-	return listPageOf[Memory](ctx, c, "/memories", "memories", q, params.Page, min(params.PerPage, MaxMemoriesPerPage), opts)
+	return listPage[Memory](ctx, c, "/memories", "memories", q, params.Page, min(params.PerPage, MaxMemoriesPerPage), opts)
 }
 
 // Memories iterates over every memory of every page, stopping at the first
@@ -202,7 +202,7 @@ func (c *Client) ListCollections(ctx context.Context, params ListCollectionsPara
 	if s := strings.TrimSpace(params.Search); s != "" {
 		q.Set("search", s)
 	}
-	return listPageOf[Collection](ctx, c, "/memory-collections", "collections", q, params.Page, min(params.PerPage, MaxCollectionsPerPage), opts)
+	return listPage[Collection](ctx, c, "/memory-collections", "collections", q, params.Page, min(params.PerPage, MaxCollectionsPerPage), opts)
 }
 
 // Collections iterates over every collection of every page, stopping at the
