@@ -394,7 +394,7 @@ type request struct {
 	path   string
 	query  url.Values
 	url    *url.URL // replaces the base URL, path and query (downloads)
-	body   any // marshalled to JSON once; nil means no body
+	body   any      // marshalled to JSON once; nil means no body
 	// retry is true for requests that are safe to repeat.
 	retry bool
 	// accept defaults to application/json.
