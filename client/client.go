@@ -68,7 +68,6 @@ type config struct {
 	retryAfterMax     time.Duration
 	streamIdleTimeout time.Duration
 	maxEventSize      int
-	headers           http.Header
 	pollLimit         time.Duration
 	rateLimitRetries  int
 	retryBudget       time.Duration
@@ -157,27 +156,10 @@ func WithRetryBackoff(base, max time.Duration) Option {
 	}
 }
 
-// WithRetryAfterCap caps how long a Retry-After header (or a 429's
-// retry_after) may make a retry wait (default 60 s). A 429 asking for longer
-// is returned to the caller at once.
-func WithRetryAfterCap(d time.Duration) Option {
-	return func(c *config) {
-		if d >= 0 {
-			c.retryAfterMax = d
-		}
-	}
-}
-
 // DefaultRetryBudget is how long one call may spend waiting to try again
 // (backoff and the waits a 429 asks for) before it gives up and its error
 // reaches the user with "Try again".
 const DefaultRetryBudget = 30 * time.Second
-
-// WithRetryBudget sets how long one call may spend waiting between tries
-// (0: only the counts of WithMaxRetries and WithRateLimitRetries bound it).
-func WithRetryBudget(d time.Duration) Option {
-	return func(c *config) { c.retryBudget = max(d, 0) }
-}
 
 // WithRateLimitRetries sets how many 429 answers one call waits out before
 // returning the error (default 3; 0 returns the first).
@@ -199,35 +181,6 @@ func WithPollLimit(d time.Duration) Option {
 		if d > 0 {
 			c.pollLimit = d
 		}
-	}
-}
-
-// WithStreamIdleTimeout ends a stream with ErrStreamIdle when no event arrives
-// for d (0, the default, waits as long as the context allows).
-func WithStreamIdleTimeout(d time.Duration) Option {
-	return func(c *config) { c.streamIdleTimeout = d }
-}
-
-// WithMaxEventSize caps the size of one streamed event (default 32 MiB). A
-// larger event ends the stream with ErrEventTooLarge; it is never truncated.
-func WithMaxEventSize(n int) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.maxEventSize = n
-		}
-	}
-}
-
-// WithHeader adds a request header (for example a tracing header). It cannot
-// replace Authorization or x-workspace-id.
-func WithHeader(key, value string) Option {
-	return func(c *config) {
-		h := c.headers.Clone()
-		if h == nil {
-			h = http.Header{}
-		}
-		h.Add(key, value)
-		c.headers = h
 	}
 }
 
@@ -527,11 +480,6 @@ func (c *Client) sendTries(ctx context.Context, cfg *config, req request, t *tri
 }
 
 func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
-	for k, vs := range cfg.headers {
-		for _, v := range vs {
-			hreq.Header.Add(k, v)
-		}
-	}
 	accept := req.accept
 	if accept == "" {
 		accept = "application/json"
@@ -546,9 +494,6 @@ func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
 	case jsonBody:
 		hreq.Header.Set("Content-Type", "application/json")
 	}
-	// Credentials are added by credentialGuard, for the base origin only.
-	hreq.Header.Del("Authorization")
-	hreq.Header.Del("x-workspace-id")
 }
 
 // do sends req and decodes a JSON answer into out (when out is not nil).

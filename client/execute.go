@@ -368,15 +368,8 @@ func otherPollPath(p PollPath) PollPath {
 func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Option) (*Execution, error) {
 	cfg := c.callConfig(opts)
 	interval := cfg.pollInterval
-	if interval <= 0 {
-		interval = DefaultPollInterval
-	}
 	maxInterval := 5 * interval
-	limit := cfg.pollLimit
-	if limit <= 0 {
-		limit = DefaultPollLimit
-	}
-	deadline := time.Now().Add(limit)
+	deadline := time.Now().Add(cfg.pollLimit)
 	var last *Execution
 	for {
 		// Polls give way to what the user is doing (see Pacer).

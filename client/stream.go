@@ -90,11 +90,7 @@ func (c *Client) openEvents(ctx context.Context, cfg *config, req request, fallb
 // attach starts reading events from body, once.
 func (s *eventSource) attach(body io.ReadCloser) {
 	s.body = body
-	max := s.maxEventSize
-	if max <= 0 {
-		max = DefaultMaxEventSize
-	}
-	s.next, s.stop = iter.Pull2(iter.Seq2[sse.Event, error](sse.Read(body, &sse.ReadConfig{MaxEventSize: max})))
+	s.next, s.stop = iter.Pull2(iter.Seq2[sse.Event, error](sse.Read(body, &sse.ReadConfig{MaxEventSize: s.maxEventSize})))
 	s.touch()
 }
 
@@ -140,7 +136,7 @@ func (s *eventSource) endError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, bufio.ErrTooLong):
-		return fmt.Errorf("%w (%d bytes; raise it with WithMaxEventSize)", ErrEventTooLarge, s.maxEventSize)
+		return fmt.Errorf("%w (%d bytes)", ErrEventTooLarge, s.maxEventSize)
 	}
 	return fmt.Errorf("%w: %w", ErrStreamIncomplete, newNetworkError(s.key, s.method, s.path, err))
 }
