@@ -153,9 +153,15 @@ func (s *eventSource) release() {
 }
 
 // close frees everything at once; safe from any goroutine, many times.
-func (s *eventSource) close() {
+func (s *eventSource) close() { s.shut(true) }
+
+// finish releases resources after the last event without marking the
+// stream as closed by the caller.
+func (s *eventSource) finish() { s.shut(false) }
+
+func (s *eventSource) shut(byCaller bool) {
 	s.closeOnce.Do(func() {
-		s.closed.Store(true)
+		s.closed.Store(byCaller)
 		s.release()
 		if s.stop != nil {
 			// The event reader is a coroutine (iter.Pull2), and switching to
@@ -171,19 +177,6 @@ func (s *eventSource) close() {
 				s.mu.Unlock()
 			}()
 			<-done
-		}
-	})
-}
-
-// finish releases resources after the last event without marking the
-// stream as closed by the caller.
-func (s *eventSource) finish() {
-	s.closeOnce.Do(func() {
-		s.release()
-		if s.stop != nil {
-			s.mu.Lock()
-			s.stop()
-			s.mu.Unlock()
 		}
 	})
 }

@@ -140,11 +140,7 @@ func scanBatch(s scanner) (Batch, error) {
 
 // Batch is the batch of that id (ErrNotFound when there is none).
 func (db *DB) Batch(ctx context.Context, id int64) (Batch, error) {
-	b, err := scanBatch(db.sql.QueryRowContext(ctx, `SELECT `+batchColumns+` FROM batches WHERE id = ?`, id))
-	if err == sql.ErrNoRows {
-		return b, ErrNotFound
-	}
-	return b, wrap("read the batch", db.path, err)
+	return queryOne(ctx, db, "read the batch", scanBatch, `SELECT `+batchColumns+` FROM batches WHERE id = ?`, id)
 }
 
 // Batches are an account's batches, the latest first.
@@ -158,17 +154,13 @@ func (db *DB) Batches(ctx context.Context, accountID string, limit int) ([]Batch
 // last thought.
 func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	now := millis(db.nowOr(time.Time{}))
-	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET updated_at = ?, state = CASE WHEN state = ? THEN state ELSE ? END WHERE id = ?`,
-			now, BatchCancelled, state, id))
-	})
+	return db.update(ctx, "change the batch", `UPDATE batches SET updated_at = ?, state = CASE WHEN state = ? THEN state ELSE ? END WHERE id = ?`,
+		now, BatchCancelled, state, id)
 }
 
 // SetBatchCreditCap changes the credits after which a batch pauses (0: none).
 func (db *DB) SetBatchCreditCap(ctx context.Context, id int64, credits float64) error {
-	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET credit_cap = ? WHERE id = ?`, credits, id))
-	})
+	return db.update(ctx, "change the batch", `UPDATE batches SET credit_cap = ? WHERE id = ?`, credits, id)
 }
 
 const rowColumns = `batch_id, row, cells, state, execution_id, credits, result, error, updated_at, uploads, files`
@@ -305,9 +297,7 @@ func (db *DB) BatchCounts(ctx context.Context, batchID int64) (map[RowState]int,
 
 // SetBatchResults keeps where a batch's results sheet is.
 func (db *DB) SetBatchResults(ctx context.Context, id int64, path string) error {
-	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET results = ? WHERE id = ?`, path, id))
-	})
+	return db.update(ctx, "change the batch", `UPDATE batches SET results = ? WHERE id = ?`, path, id)
 }
 
 // CancelBatch ends a batch for good: its waiting rows are skipped with

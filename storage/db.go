@@ -34,39 +34,21 @@ type Option func(*options)
 type options struct {
 	busyTimeout time.Duration
 	now         func() time.Time
-	flush       time.Duration
 	readOnly    bool
-	pragmas     []string
+	pragmas     []string // PRAGMAs per connection (tests make a small "disk")
 }
-
-// WithBusyTimeout is how long a write waits for another writer.
-func WithBusyTimeout(d time.Duration) Option { return func(o *options) { o.busyTimeout = d } }
-
-// WithClock sets the clock used for created/updated times.
-func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
-
-// WithFlushInterval sets how often a ReplyWriter writes unfinished text
-// (at most MaxFlushInterval).
-func WithFlushInterval(d time.Duration) Option { return func(o *options) { o.flush = d } }
 
 // WithReadOnly opens the history for reading only.
 func WithReadOnly() Option { return func(o *options) { o.readOnly = true } }
 
-// withPragma adds a PRAGMA per connection (tests make a small "disk").
-func withPragma(p string) Option { return func(o *options) { o.pragmas = append(o.pragmas, p) } }
-
-// MaxFlushInterval bounds how much of a reply a crash can lose.
-const MaxFlushInterval = 250 * time.Millisecond
-
-const defaultFlushInterval = 200 * time.Millisecond
+// flushInterval is how often a ReplyWriter writes unfinished text: it
+// bounds how much of a reply a crash can lose.
+const flushInterval = 200 * time.Millisecond
 
 func buildOptions(opts []Option) options {
-	o := options{busyTimeout: 5 * time.Second, now: time.Now, flush: defaultFlushInterval}
+	o := options{busyTimeout: 5 * time.Second, now: time.Now}
 	for _, f := range opts {
 		f(&o)
-	}
-	if o.flush <= 0 || o.flush > MaxFlushInterval {
-		o.flush = MaxFlushInterval
 	}
 	return o
 }
@@ -99,7 +81,7 @@ func Open(ctx context.Context, p Paths, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, &Error{Op: "open the history", Path: path, Reason: reason(err), Err: err}
 	}
-	db := &DB{sql: sdb, path: path, now: o.now, flush: o.flush}
+	db := &DB{sql: sdb, path: path, now: o.now, flush: flushInterval}
 	if err := db.prepare(ctx); err != nil {
 		sdb.Close()
 		return nil, wrap("open the history", path, err)
@@ -149,7 +131,7 @@ func openReadOnly(ctx context.Context, path string, o options) (*DB, error) {
 			continue
 		}
 		// A newer format is read as well as we can: migrations only add.
-		return &DB{sql: sdb, path: path, readOnly: true, now: o.now, flush: o.flush}, nil
+		return &DB{sql: sdb, path: path, readOnly: true, now: o.now, flush: flushInterval}, nil
 	}
 	return nil, wrap("open the history for reading", path, lastErr)
 }
@@ -188,7 +170,7 @@ func openMemory(ctx context.Context, path string, o options) *DB {
 	sdb.SetMaxIdleConns(1)
 	sdb.SetConnMaxLifetime(0)
 	sdb.SetConnMaxIdleTime(0)
-	db := &DB{sql: sdb, path: path, inMemory: true, now: o.now, flush: o.flush}
+	db := &DB{sql: sdb, path: path, inMemory: true, now: o.now, flush: flushInterval}
 	if err := migrate(context.WithoutCancel(ctx), sdb, o.now().UnixMilli()); err != nil {
 		panic(err)
 	}
@@ -229,6 +211,11 @@ func (db *DB) write(ctx context.Context, op string, fn func(tx *sql.Tx) error) e
 	return wrap(op, db.path, inTx(ctx, db.sql, fn))
 }
 
+// update runs one statement that must change a row (else ErrNotFound).
+func (db *DB) update(ctx context.Context, op, query string, args ...any) error {
+	return db.write(ctx, op, func(tx *sql.Tx) error { return mustAffect(tx.ExecContext(ctx, query, args...)) })
+}
+
 func inTx(ctx context.Context, sdb *sql.DB, fn func(tx *sql.Tx) error) error {
 	tx, err := sdb.BeginTx(ctx, nil)
 	if err != nil {
@@ -253,6 +240,16 @@ func mustAffect(res sql.Result, err error) error {
 		return ErrNotFound
 	}
 	return nil
+}
+
+// queryOne reads one record, ErrNotFound when there is none.
+func queryOne[T any](ctx context.Context, db *DB, op string, scan func(scanner) (T, error), query string, args ...any) (T, error) {
+	v, err := scan(db.sql.QueryRowContext(ctx, query, args...))
+	if err == sql.ErrNoRows {
+		var zero T
+		return zero, ErrNotFound
+	}
+	return v, wrap(op, db.path, err)
 }
 
 // queryAll reads a list, failing as op with no partial list on a bad row.

@@ -56,20 +56,14 @@ func (db *DB) UpdateRun(ctx context.Context, r Run) error {
 	if err != nil {
 		return err
 	}
-	return db.write(ctx, "save the run", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE runs SET inputs = ?, file_ids = ?, response_id = ?, output = ?,
-			status = ?, error = ?, credits = ?, updated_at = ? WHERE id = ?`,
-			inputs, files, r.ResponseID, r.Output, r.Status, r.Error, r.Credits, db.now().UnixMilli(), r.ID))
-	})
+	return db.update(ctx, "save the run", `UPDATE runs SET inputs = ?, file_ids = ?, response_id = ?, output = ?,
+		status = ?, error = ?, credits = ?, updated_at = ? WHERE id = ?`,
+		inputs, files, r.ResponseID, r.Output, r.Status, r.Error, r.Credits, db.now().UnixMilli(), r.ID)
 }
 
 // GetRun returns one run.
 func (db *DB) GetRun(ctx context.Context, id int64) (Run, error) {
-	r, err := scanRun(db.sql.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))
-	if err == sql.ErrNoRows {
-		return Run{}, ErrNotFound
-	}
-	return r, wrap("read the run", db.path, err)
+	return queryOne(ctx, db, "read the run", scanRun, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id)
 }
 
 // Runs returns runs of agentID (all when empty), newest first; limit 0 means 50.

@@ -73,9 +73,6 @@ type SecretsOption func(*Secrets)
 // WithKeyring replaces the system keyring; nil means keys go to the keys file.
 func WithKeyring(k Keyring) SecretsOption { return func(s *Secrets) { s.ring = k } }
 
-// WithKeyringTimeout bounds each keyring call.
-func WithKeyringTimeout(d time.Duration) SecretsOption { return func(s *Secrets) { s.timeout = d } }
-
 // Secrets keeps API keys in the system keyring, else a 0600 file; calls may
 // block up to the keyring timeout, so keep them off the UI goroutine.
 type Secrets struct {
