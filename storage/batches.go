@@ -122,20 +122,11 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 
 const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs, planned`
 
-func scanBatch(s scanner) (Batch, error) {
-	var b Batch
-	var header, columns, fixed string
-	var created, updated int64
-	err := s.Scan(&b.ID, &b.AccountID, &b.AgentID, &b.AgentTitle, &b.Source, &b.Results, &header, &columns, &fixed,
-		&b.Parallel, &b.CreditCap, &b.State, &created, &updated, &b.Folder, &b.Attach, &b.Outputs, &b.Planned)
-	if err != nil {
-		return b, err
-	}
-	_ = json.Unmarshal([]byte(header), &b.Header)
-	_ = json.Unmarshal([]byte(columns), &b.Columns)
-	_ = json.Unmarshal([]byte(fixed), &b.Fixed)
-	b.CreatedAt, b.UpdatedAt = fromMillis(created), fromMillis(updated)
-	return b, nil
+func scanBatch(s scanner) (b Batch, err error) {
+	err = s.Scan(&b.ID, &b.AccountID, &b.AgentID, &b.AgentTitle, &b.Source, &b.Results, jsonCol{&b.Header, false},
+		jsonCol{&b.Columns, false}, jsonCol{&b.Fixed, false}, &b.Parallel, &b.CreditCap, &b.State, msCol{&b.CreatedAt},
+		msCol{&b.UpdatedAt}, &b.Folder, &b.Attach, &b.Outputs, &b.Planned)
+	return b, err
 }
 
 // Batch is the batch of that id (ErrNotFound when there is none).
@@ -165,22 +156,10 @@ func (db *DB) SetBatchCreditCap(ctx context.Context, id int64, credits float64) 
 
 const rowColumns = `batch_id, row, cells, state, execution_id, credits, result, error, updated_at, uploads, files`
 
-func scanRow(s scanner) (BatchRow, error) {
-	var r BatchRow
-	var cells, uploads, files string
-	var credits sql.NullFloat64
-	var updated int64
-	if err := s.Scan(&r.BatchID, &r.Row, &cells, &r.State, &r.ExecutionID, &credits, &r.Result, &r.Error, &updated, &uploads, &files); err != nil {
-		return r, err
-	}
-	_ = json.Unmarshal([]byte(cells), &r.Cells)
-	_ = json.Unmarshal([]byte(uploads), &r.Uploads)
-	_ = json.Unmarshal([]byte(files), &r.Files)
-	if credits.Valid {
-		r.Credits = &credits.Float64
-	}
-	r.UpdatedAt = fromMillis(updated)
-	return r, nil
+func scanRow(s scanner) (r BatchRow, err error) {
+	err = s.Scan(&r.BatchID, &r.Row, jsonCol{&r.Cells, false}, &r.State, &r.ExecutionID, creditsCol{&r.Credits}, &r.Result,
+		&r.Error, msCol{&r.UpdatedAt}, jsonCol{&r.Uploads, false}, jsonCol{&r.Files, false})
+	return r, err
 }
 
 // BatchRows are at most limit rows after row after, in sheet order.

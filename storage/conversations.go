@@ -127,21 +127,11 @@ func (db *DB) ListConversations(ctx context.Context, p ListParams) ([]Conversati
 	return queryAll(ctx, db, "read the conversations", scanConversation, q, args...)
 }
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanConversation(s scanner) (Conversation, error) {
-	var c Conversation
-	var answers string
-	var created, updated int64
-	err := s.Scan(&c.ID, &c.AccountID, &c.AgentID, &c.AgentTitle, &c.Title, &c.RootID, &answers,
-		&c.DeveloperMessage, &c.Draft, &c.UseChatCompletions, &created, &updated)
-	if err != nil {
-		return Conversation{}, err
-	}
-	c.CreatedAt, c.UpdatedAt = fromMillis(created), fromMillis(updated)
+func scanConversation(s scanner) (c Conversation, err error) {
 	c.Answers = map[string]string{}
-	json.Unmarshal([]byte(answers), &c.Answers)
-	return c, nil
+	err = s.Scan(&c.ID, &c.AccountID, &c.AgentID, &c.AgentTitle, &c.Title, &c.RootID, jsonCol{&c.Answers, false},
+		&c.DeveloperMessage, &c.Draft, &c.UseChatCompletions, msCol{&c.CreatedAt}, msCol{&c.UpdatedAt})
+	return c, err
 }
 
 func orEmpty[M ~map[K]V, K comparable, V any](m M) M {

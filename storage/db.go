@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -268,6 +269,46 @@ func queryAll[T any](ctx context.Context, db *DB, op string, scan func(scanner) 
 		out = append(out, v)
 	}
 	return out, wrap(op, db.path, rows.Err())
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+// Column readers let one Scan fill a record from its stored form.
+type (
+	// msCol reads Unix milliseconds (0: the zero Time).
+	msCol struct{ t *time.Time }
+	// creditsCol reads credits that may be NULL.
+	creditsCol struct{ f **float64 }
+	// jsonCol reads JSON text into dst; empty leaves an empty list or map nil.
+	jsonCol struct {
+		dst      any
+		emptyNil bool
+	}
+)
+
+func (c msCol) Scan(v any) error {
+	var n sql.NullInt64
+	err := n.Scan(v)
+	*c.t = fromMillis(n.Int64)
+	return err
+}
+
+func (c creditsCol) Scan(v any) error {
+	var n sql.NullFloat64
+	if err := n.Scan(v); err != nil || !n.Valid {
+		return err
+	}
+	*c.f = &n.Float64
+	return nil
+}
+
+func (c jsonCol) Scan(v any) error {
+	var s sql.NullString
+	if err := s.Scan(v); err != nil || c.emptyNil && (s.String == "" || s.String == "[]" || s.String == "{}") {
+		return err
+	}
+	_ = json.Unmarshal([]byte(s.String), c.dst)
+	return nil
 }
 
 func listLimit(n int) int {

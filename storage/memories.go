@@ -120,12 +120,8 @@ func (db *DB) Collections(ctx context.Context, accountID string) ([]CollectionEn
 		WHERE account_id = ? ORDER BY name COLLATE NOCASE, id`, accountID)
 }
 
-func scanCollection(s scanner) (CollectionEntry, error) {
-	var c CollectionEntry
-	var seen int64
-	err := s.Scan(&c.AccountID, &c.ID, &c.Name, &seen)
-	c.LastSeen = fromMillis(seen)
-	return c, err
+func scanCollection(s scanner) (c CollectionEntry, err error) {
+	return c, s.Scan(&c.AccountID, &c.ID, &c.Name, msCol{&c.LastSeen})
 }
 
 // DeleteCollectionEntry forgets a collection locally.
@@ -133,24 +129,10 @@ func (db *DB) DeleteCollectionEntry(ctx context.Context, accountID, id string) e
 	return db.update(ctx, "remove the collection from the list", `DELETE FROM collections WHERE account_id = ? AND id = ?`, accountID, id)
 }
 
-func scanMemory(s scanner) (MemoryEntry, error) {
-	var m MemoryEntry
-	var meta string
-	var credits sql.NullFloat64
-	var seen int64
-	err := s.Scan(&m.AccountID, &m.ID, &m.Content, &meta, &m.CollectionID, &m.CollectionName, &m.Variant,
-		&credits, &seen, &m.Draft)
-	if err != nil {
-		return MemoryEntry{}, err
-	}
-	if credits.Valid {
-		m.Credits = &credits.Float64
-	}
-	m.LastSeen = fromMillis(seen)
-	if meta != "{}" {
-		json.Unmarshal([]byte(meta), &m.Metadata)
-	}
-	return m, nil
+func scanMemory(s scanner) (m MemoryEntry, err error) {
+	err = s.Scan(&m.AccountID, &m.ID, &m.Content, jsonCol{&m.Metadata, true}, &m.CollectionID, &m.CollectionName, &m.Variant,
+		creditsCol{&m.Credits}, msCol{&m.LastSeen}, &m.Draft)
+	return m, err
 }
 
 func escapeLike(s string) string {

@@ -125,24 +125,10 @@ func (db *DB) DeleteMessagesAfter(ctx context.Context, conversationID, messageID
 	return n, err
 }
 
-func scanMessage(s scanner) (Message, error) {
-	var m Message
-	var files string
-	var credits sql.NullFloat64
-	var created, updated int64
-	err := s.Scan(&m.ID, &m.ConversationID, &m.Role, &m.Content, &m.Status, &m.Error, &credits, &files,
-		&m.ResponseID, &created, &updated)
-	if err != nil {
-		return Message{}, err
-	}
-	if credits.Valid {
-		m.Credits = &credits.Float64
-	}
-	m.CreatedAt, m.UpdatedAt = fromMillis(created), fromMillis(updated)
-	if files != "" && files != "[]" {
-		json.Unmarshal([]byte(files), &m.FileIDs)
-	}
-	return m, nil
+func scanMessage(s scanner) (m Message, err error) {
+	err = s.Scan(&m.ID, &m.ConversationID, &m.Role, &m.Content, &m.Status, &m.Error, creditsCol{&m.Credits},
+		jsonCol{&m.FileIDs, true}, &m.ResponseID, msCol{&m.CreatedAt}, msCol{&m.UpdatedAt})
+	return m, err
 }
 
 func orEmptySlice[S ~[]E, E any](s S) S {

@@ -87,24 +87,10 @@ func runJSON(r Run) (inputs, files string, err error) {
 	return string(i), string(f), err
 }
 
-func scanRun(s scanner) (Run, error) {
-	var r Run
-	var inputs, files string
-	var credits sql.NullFloat64
-	var created, updated int64
-	err := s.Scan(&r.ID, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.AgentType, &inputs, &files, &r.ResponseID,
-		&r.Output, &r.Status, &r.Error, &credits, &created, &updated)
-	if err != nil {
-		return Run{}, err
-	}
-	if credits.Valid {
-		r.Credits = &credits.Float64
-	}
-	r.CreatedAt, r.UpdatedAt = fromMillis(created), fromMillis(updated)
+func scanRun(s scanner) (r Run, err error) {
 	r.Inputs = map[string]string{}
-	json.Unmarshal([]byte(inputs), &r.Inputs)
-	if files != "[]" {
-		json.Unmarshal([]byte(files), &r.FileIDs)
-	}
-	return r, nil
+	err = s.Scan(&r.ID, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.AgentType, jsonCol{&r.Inputs, false},
+		jsonCol{&r.FileIDs, true}, &r.ResponseID, &r.Output, &r.Status, &r.Error, creditsCol{&r.Credits}, msCol{&r.CreatedAt},
+		msCol{&r.UpdatedAt})
+	return r, err
 }

@@ -238,7 +238,7 @@ func (s *Secrets) updateFile(accountID, key string) error {
 	if err != nil {
 		return fmt.Errorf("encode the API keys file: %w", err)
 	}
-	if err := writeFileAtomic(s.file, data, 0o600); err != nil {
+	if err := replaceFile(s.file, data, 0o600, true); err != nil {
 		return &Error{Op: "save the API key", Path: s.file, Reason: plainOSError(err), Err: err}
 	}
 	return nil

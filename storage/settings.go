@@ -269,14 +269,10 @@ func (s *SettingsStore) Save(ctx context.Context, st Settings) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := writeFileAtomic(s.path, append(data, '\n'), 0o600); err != nil {
+	if err := replaceFile(s.path, append(data, '\n'), 0o600, true); err != nil {
 		return &Error{Op: "save the settings", Path: s.path, Reason: plainOSError(err), Err: err}
 	}
 	return nil
-}
-
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	return replaceFile(path, data, mode, true)
 }
 
 // replaceFile replaces path atomically; durable also syncs data and rename.
