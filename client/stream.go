@@ -197,7 +197,6 @@ func (s *eventSource) shut(byCaller bool) {
 type Stream struct {
 	streamState[Execution]
 	final  *Execution
-	times  timeCache
 	execID ID
 }
 
@@ -327,7 +326,7 @@ func (s *Stream) Next() (more bool) {
 		return false
 	}
 	var e Execution
-	if err := decodeExecutionFast(data, &e, &s.times); err != nil {
+	if err := e.UnmarshalJSON([]byte(data)); err != nil {
 		s.unreadable(err)
 		return false
 	}
