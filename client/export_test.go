@@ -24,3 +24,10 @@ func WithStreamIdleTimeout(d time.Duration) Option {
 func WithMaxEventSize(n int) Option {
 	return func(c *config) { c.maxEventSize = n }
 }
+
+// Sent counts the requests the pacer let go.
+func (p *Pacer) Sent() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sent
+}

@@ -55,16 +55,6 @@ func (p *Pacer) Rate() float64 {
 	return p.rate
 }
 
-// Sent counts the requests the pacer let go.
-func (p *Pacer) Sent() int {
-	if p == nil {
-		return 0
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.sent
-}
-
 type backgroundKey struct{}
 
 // Background marks ctx's requests as background work, which gives way to

@@ -197,12 +197,6 @@ func (db *DB) Path() string { return db.path }
 // ReadOnly reports a read-only history; every write then fails with ErrReadOnly.
 func (db *DB) ReadOnly() bool { return db.readOnly }
 
-// InMemory reports whether the history lives only in memory this session.
-func (db *DB) InMemory() bool { return db.inMemory }
-
-// Notice is what OpenOrFallback had to do; empty when all went well.
-func (db *DB) Notice() Notice { return db.notice }
-
 func (db *DB) write(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
 	if db.readOnly {
 		return &Error{Op: op, Path: db.path, Reason: ErrReadOnly.Error(), Err: ErrReadOnly}

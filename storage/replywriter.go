@@ -45,9 +45,6 @@ func (db *DB) NewReplyWriter(ctx context.Context, messageID int64) *ReplyWriter 
 	return w
 }
 
-// MessageID is the message being written.
-func (w *ReplyWriter) MessageID() int64 { return w.id }
-
 // Append adds a fragment without blocking on the disk, from any goroutine.
 // Fragments after Finish or Close are dropped.
 func (w *ReplyWriter) Append(fragment string) {

@@ -92,9 +92,6 @@ func NewSecrets(p Paths, opts ...SecretsOption) *Secrets {
 	return s
 }
 
-// FilePath is the keys file used when no keyring answers.
-func (s *Secrets) FilePath() string { return s.file }
-
 // KeyOf is acct's API key: from EnvAPIKey when the account says so (so it
 // goes only to the address it was set up for), else as Get finds it.
 func (s *Secrets) KeyOf(ctx context.Context, acct Account) (string, KeyLocation, error) {
