@@ -18,21 +18,11 @@ import (
 // Version is the SDK version sent in the default User-Agent.
 const Version = "0.1.0"
 
-// Defaults.
+// DefaultMaxRetries is how many times a request that is safe to repeat is
+// retried; the backoff keeps the waits within the retry budget.
+const DefaultMaxRetries = 6
+
 const (
-	// DefaultMaxRetries is how many times a request that is safe to repeat is
-	// retried; the backoff keeps the waits within the retry budget.
-	DefaultMaxRetries = 6
-	// DefaultPollInterval is the first wait between polls of a running
-	// execution; later waits grow by half up to five times it, to save the
-	// key's quota.
-	DefaultPollInterval = 3 * time.Second
-	// DefaultPollLimit is how long Wait polls before it reports
-	// ErrStillRunning.
-	DefaultPollLimit = 10 * time.Minute
-	// DefaultMaxEventSize caps one streamed event: a long code block may
-	// come in a single event of some MiB.
-	DefaultMaxEventSize = 32 << 20
 	// maxErrorBody caps how much of an error body is read.
 	maxErrorBody = 64 << 10
 	// maxJSONBody caps a successful JSON answer (a page of records).
@@ -156,11 +146,6 @@ func WithRetryBackoff(base, max time.Duration) Option {
 	}
 }
 
-// DefaultRetryBudget is how long one call may spend waiting to try again
-// (backoff and the waits a 429 asks for) before it gives up and its error
-// reaches the user with "Try again".
-const DefaultRetryBudget = 30 * time.Second
-
 // WithRateLimitRetries sets how many 429 answers one call waits out before
 // returning the error (default 3; 0 returns the first).
 func WithRateLimitRetries(n int) Option {
@@ -191,14 +176,14 @@ func New(opts ...Option) *Client {
 	c := &Client{cfg: config{
 		maxRetries:       DefaultMaxRetries,
 		userAgent:        "agentdesk-go/" + Version,
-		pollInterval:     DefaultPollInterval,
+		pollInterval:     3 * time.Second, // later waits grow, to save the key's quota
 		retryBase:        500 * time.Millisecond,
 		retryMax:         8 * time.Second,
 		retryAfterMax:    60 * time.Second,
 		rateLimitRetries: 3,
-		retryBudget:      DefaultRetryBudget,
-		pollLimit:        DefaultPollLimit,
-		maxEventSize:     DefaultMaxEventSize,
+		retryBudget:      30 * time.Second, // waits per call; then "Try again" is the user's
+		pollLimit:        10 * time.Minute,
+		maxEventSize:     32 << 20, // a long code block may come in one event of some MiB
 		baseErr:          errors.New("agentdesk: no base URL configured (use WithBaseURL)"),
 	}}
 	for _, o := range opts {

@@ -63,11 +63,6 @@ func Background(ctx context.Context) context.Context {
 	return context.WithValue(ctx, backgroundKey{}, true)
 }
 
-func isBackground(ctx context.Context) bool {
-	b, _ := ctx.Value(backgroundKey{}).(bool)
-	return b
-}
-
 // yieldEvery is how often a background request looks again whether the
 // interactive ones have gone; after giveWay it stops giving way, so that
 // polling and uploads go on while the user keeps the account busy.
@@ -81,7 +76,7 @@ func (p *Pacer) wait(ctx context.Context) error {
 	if p == nil {
 		return nil
 	}
-	background := isBackground(ctx)
+	background, _ := ctx.Value(backgroundKey{}).(bool)
 	start := p.now()
 	if !background {
 		p.mu.Lock()

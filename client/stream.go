@@ -223,7 +223,7 @@ func (s *streamState[T]) nextData(complete func(atDone bool) bool) (string, bool
 	}
 	for {
 		data, err, ok := s.src.read()
-		if !ok || isDone(data) {
+		if !ok || strings.TrimSpace(data) == "[DONE]" {
 			s.end(err) // err is nil at [DONE]
 			if s.err == nil && !complete(ok) {
 				s.err = ErrStreamIncomplete
@@ -354,8 +354,6 @@ func (s *Stream) Next() (more bool) {
 	}
 	return true
 }
-
-func isDone(data string) bool { return strings.TrimSpace(data) == "[DONE]" }
 
 // Current returns the event Next moved to.
 func (s *Stream) Current() Execution { return s.cur }

@@ -207,7 +207,26 @@ func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, li
 			t, err = nil, panicked(name, p)
 		}
 	}()
-	return readCSV(ctx, r, size, name, lim)
+	counted := &countingReader{r: io.LimitReader(r, MaxBytes+1)}
+	br := bufio.NewReaderSize(counted, 64<<10)
+	text, err := decoded(br)
+	if err != nil {
+		return nil, &Error{Kind: Unreadable, Path: name, Detail: err.Error(), Err: err}
+	}
+	tb := bufio.NewReaderSize(text, 64<<10)
+	head, _ := tb.Peek(64 << 10)
+	cr := csv.NewReader(tb)
+	cr.Comma = sniff(head)
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	cr.ReuseRecord = false
+	closer, _ := r.(io.Closer)
+	src := &csvTable{path: name, r: cr, read: counted, size: size, closer: closer}
+	t = &table{ctx: ctx, path: name, src: src, k: kept{lim: lim, path: name}}
+	if err := t.start(true); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // panicked makes a reader's panic an unreadable sheet; the app goes on.
@@ -374,29 +393,6 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
-}
-
-func readCSV(ctx context.Context, r io.Reader, size int64, path string, lim limits) (*table, error) {
-	counted := &countingReader{r: io.LimitReader(r, MaxBytes+1)}
-	br := bufio.NewReaderSize(counted, 64<<10)
-	text, err := decoded(br)
-	if err != nil {
-		return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
-	}
-	tb := bufio.NewReaderSize(text, 64<<10)
-	head, _ := tb.Peek(64 << 10)
-	cr := csv.NewReader(tb)
-	cr.Comma = sniff(head)
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true
-	cr.ReuseRecord = false
-	closer, _ := r.(io.Closer)
-	src := &csvTable{path: path, r: cr, read: counted, size: size, closer: closer}
-	t := &table{ctx: ctx, path: path, src: src, k: kept{lim: lim, path: path}}
-	if err := t.start(true); err != nil {
-		return nil, err
-	}
-	return t, nil
 }
 
 func (t *csvTable) progress() float64 {
