@@ -269,6 +269,18 @@ func (s *streamState[T]) appendText(t string) {
 	s.textMu.Unlock()
 }
 
+// Current returns the event or chunk Next moved to.
+func (s *streamState[T]) Current() T { return s.cur }
+
+// Fragment returns the text the current event added.
+func (s *streamState[T]) Fragment() string { return s.fragment }
+
+// Err returns why the stream stopped early, nil after a complete stream:
+// an *ExecutionError for an event carrying an error, ErrStreamIncomplete,
+// ErrEventTooLarge, ErrStreamIdle, ErrStreamClosed, the context's error, or
+// a malformed-event error.
+func (s *streamState[T]) Err() error { return s.err }
+
 // Text returns all text received so far; safe from any goroutine.
 func (s *streamState[T]) Text() string {
 	s.textMu.Lock()
@@ -355,12 +367,6 @@ func (s *Stream) Next() (more bool) {
 	return true
 }
 
-// Current returns the event Next moved to.
-func (s *Stream) Current() Execution { return s.cur }
-
-// Fragment returns the text the current event added (its output).
-func (s *Stream) Fragment() string { return s.fragment }
-
 // ExecutionID returns the execution id the stream's records named (the last
 // non-empty one), or "" when none did. After a cut stream, poll it (see
 // [Client.Wait]) to recover the final text without running the agent again.
@@ -369,10 +375,3 @@ func (s *Stream) ExecutionID() ID { return s.execID }
 // Final returns the completed event (with the credits), or nil before it
 // arrives or when the stream failed.
 func (s *Stream) Final() *Execution { return s.final }
-
-// Err returns the reason the stream stopped early: an *ExecutionError for an
-// event carrying an error, ErrStreamIncomplete when the stream ended before
-// the completed event, ErrEventTooLarge, ErrStreamIdle, ErrStreamClosed, the
-// context's error, or a malformed-event error. It is nil after a complete
-// stream.
-func (s *Stream) Err() error { return s.err }
