@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 )
@@ -118,13 +119,11 @@ func (s Settings) Active() Account {
 
 // PutAccount adds a or replaces the account with the same ID.
 func (s *Settings) PutAccount(a Account) {
-	for i := range s.Accounts {
-		if s.Accounts[i].ID == a.ID {
-			s.Accounts[i] = a
-			return
-		}
+	if i := slices.IndexFunc(s.Accounts, func(x Account) bool { return x.ID == a.ID }); i >= 0 {
+		s.Accounts[i] = a
+	} else {
+		s.Accounts = append(s.Accounts, a)
 	}
-	s.Accounts = append(s.Accounts, a)
 }
 
 // RemoveAccount drops an account, never the demo, which takes over if it was active.
@@ -132,13 +131,7 @@ func (s *Settings) RemoveAccount(id string) {
 	if id == DemoAccountID {
 		return
 	}
-	out := s.Accounts[:0]
-	for _, a := range s.Accounts {
-		if a.ID != id {
-			out = append(out, a)
-		}
-	}
-	s.Accounts = out
+	s.Accounts = slices.DeleteFunc(s.Accounts, func(a Account) bool { return a.ID == id })
 	if s.ActiveAccount == id {
 		s.ActiveAccount = DemoAccountID
 	}
