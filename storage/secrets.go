@@ -117,7 +117,9 @@ func (s *Secrets) Get(ctx context.Context, accountID string) (string, KeyLocatio
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return "", KeyLocation{}, ctxErr
 	}
+	s.mu.Lock()
 	keys, ferr := s.readFile()
+	s.mu.Unlock()
 	if ferr != nil {
 		return "", KeyLocation{}, ferr
 	}
@@ -183,13 +185,8 @@ func (s *Secrets) callKeyring(ctx context.Context, f func(Keyring) error) error 
 	}
 }
 
+// readFile reads the keys file; s.mu is held.
 func (s *Secrets) readFile() (map[string]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.readFileLocked()
-}
-
-func (s *Secrets) readFileLocked() (map[string]string, error) {
 	keys := map[string]string{}
 	data, err := os.ReadFile(s.file)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -210,7 +207,7 @@ func (s *Secrets) readFileLocked() (map[string]string, error) {
 func (s *Secrets) updateFile(accountID, key string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	keys, err := s.readFileLocked()
+	keys, err := s.readFile()
 	if err != nil {
 		if key == "" {
 			return nil
