@@ -141,8 +141,6 @@ func answerString(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
-	case ID:
-		return string(x)
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	case float32:
