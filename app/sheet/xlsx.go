@@ -205,11 +205,10 @@ func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p 
 	b := &book{files: map[string]*zip.File{}}
 	for _, f := range zr.File {
 		name := strings.TrimPrefix(strings.ReplaceAll(f.Name, `\`, "/"), "/")
-		if _, ok := b.files[name]; !ok {
-			b.files[name] = f
-		}
-		if _, ok := b.files[strings.ToLower(name)]; !ok {
-			b.files[strings.ToLower(name)] = f
+		for _, n := range []string{name, strings.ToLower(name)} {
+			if _, ok := b.files[n]; !ok {
+				b.files[n] = f
+			}
 		}
 	}
 	pkg, err := b.rels("")
