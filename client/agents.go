@@ -30,7 +30,7 @@ func searchQuery(search, typ string) url.Values {
 
 // ListAgents returns one page of agents (GET /agents).
 func (c *Client) ListAgents(ctx context.Context, params ListAgentsParams, opts ...Option) (*Page[Agent], error) {
-	return listPage[Agent](ctx, c, "/agents", searchQuery(params.Q, params.Type), params.Page, params.PerPage, opts)
+	return listPage[Agent](ctx, c, "/agents", "", searchQuery(params.Q, params.Type), params.Page, params.PerPage, opts)
 }
 
 // Agents iterates over every agent of every page from params.Page on,

@@ -151,12 +151,3 @@ func (s *ChatCompletionStream) Next() (more bool) {
 	s.appendText(s.fragment)
 	return true
 }
-
-// Current returns the chunk Next moved to.
-func (s *ChatCompletionStream) Current() ChatCompletion { return s.cur }
-
-// Fragment returns the text the current chunk added.
-func (s *ChatCompletionStream) Fragment() string { return s.fragment }
-
-// Err returns why the stream stopped early, or nil after [DONE].
-func (s *ChatCompletionStream) Err() error { return s.err }

@@ -18,21 +18,11 @@ import (
 // Version is the SDK version sent in the default User-Agent.
 const Version = "0.1.0"
 
-// Defaults.
+// DefaultMaxRetries is how many times a request that is safe to repeat is
+// retried; the backoff keeps the waits within the retry budget.
+const DefaultMaxRetries = 6
+
 const (
-	// DefaultMaxRetries is how many times a request that is safe to repeat is
-	// retried; the backoff keeps the waits within the retry budget.
-	DefaultMaxRetries = 6
-	// DefaultPollInterval is the first wait between polls of a running
-	// execution; later waits grow by half up to five times it, to save the
-	// key's quota.
-	DefaultPollInterval = 3 * time.Second
-	// DefaultPollLimit is how long Wait polls before it reports
-	// ErrStillRunning.
-	DefaultPollLimit = 10 * time.Minute
-	// DefaultMaxEventSize caps one streamed event: a long code block may
-	// come in a single event of some MiB.
-	DefaultMaxEventSize = 32 << 20
 	// maxErrorBody caps how much of an error body is read.
 	maxErrorBody = 64 << 10
 	// maxJSONBody caps a successful JSON answer (a page of records).
@@ -68,7 +58,6 @@ type config struct {
 	retryAfterMax     time.Duration
 	streamIdleTimeout time.Duration
 	maxEventSize      int
-	headers           http.Header
 	pollLimit         time.Duration
 	rateLimitRetries  int
 	retryBudget       time.Duration
@@ -157,28 +146,6 @@ func WithRetryBackoff(base, max time.Duration) Option {
 	}
 }
 
-// WithRetryAfterCap caps how long a Retry-After header (or a 429's
-// retry_after) may make a retry wait (default 60 s). A 429 asking for longer
-// is returned to the caller at once.
-func WithRetryAfterCap(d time.Duration) Option {
-	return func(c *config) {
-		if d >= 0 {
-			c.retryAfterMax = d
-		}
-	}
-}
-
-// DefaultRetryBudget is how long one call may spend waiting to try again
-// (backoff and the waits a 429 asks for) before it gives up and its error
-// reaches the user with "Try again".
-const DefaultRetryBudget = 30 * time.Second
-
-// WithRetryBudget sets how long one call may spend waiting between tries
-// (0: only the counts of WithMaxRetries and WithRateLimitRetries bound it).
-func WithRetryBudget(d time.Duration) Option {
-	return func(c *config) { c.retryBudget = max(d, 0) }
-}
-
 // WithRateLimitRetries sets how many 429 answers one call waits out before
 // returning the error (default 3; 0 returns the first).
 func WithRateLimitRetries(n int) Option {
@@ -202,35 +169,6 @@ func WithPollLimit(d time.Duration) Option {
 	}
 }
 
-// WithStreamIdleTimeout ends a stream with ErrStreamIdle when no event arrives
-// for d (0, the default, waits as long as the context allows).
-func WithStreamIdleTimeout(d time.Duration) Option {
-	return func(c *config) { c.streamIdleTimeout = d }
-}
-
-// WithMaxEventSize caps the size of one streamed event (default 32 MiB). A
-// larger event ends the stream with ErrEventTooLarge; it is never truncated.
-func WithMaxEventSize(n int) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.maxEventSize = n
-		}
-	}
-}
-
-// WithHeader adds a request header (for example a tracing header). It cannot
-// replace Authorization or x-workspace-id.
-func WithHeader(key, value string) Option {
-	return func(c *config) {
-		h := c.headers.Clone()
-		if h == nil {
-			h = http.Header{}
-		}
-		h.Add(key, value)
-		c.headers = h
-	}
-}
-
 // New returns a Client. Without WithBaseURL every call fails with a clear
 // error; without WithHTTPClient a transport with connect, TLS and
 // response-header timeouts (but no overall timeout) is used.
@@ -238,14 +176,14 @@ func New(opts ...Option) *Client {
 	c := &Client{cfg: config{
 		maxRetries:       DefaultMaxRetries,
 		userAgent:        "agentdesk-go/" + Version,
-		pollInterval:     DefaultPollInterval,
+		pollInterval:     3 * time.Second, // later waits grow, to save the key's quota
 		retryBase:        500 * time.Millisecond,
 		retryMax:         8 * time.Second,
 		retryAfterMax:    60 * time.Second,
 		rateLimitRetries: 3,
-		retryBudget:      DefaultRetryBudget,
-		pollLimit:        DefaultPollLimit,
-		maxEventSize:     DefaultMaxEventSize,
+		retryBudget:      30 * time.Second, // waits per call; then "Try again" is the user's
+		pollLimit:        10 * time.Minute,
+		maxEventSize:     32 << 20, // a long code block may come in one event of some MiB
 		baseErr:          errors.New("agentdesk: no base URL configured (use WithBaseURL)"),
 	}}
 	for _, o := range opts {
@@ -393,7 +331,8 @@ type request struct {
 	method string
 	path   string
 	query  url.Values
-	body   any // marshalled to JSON once; nil means no body
+	url    *url.URL // replaces the base URL, path and query (downloads)
+	body   any      // marshalled to JSON once; nil means no body
 	// retry is true for requests that are safe to repeat.
 	retry bool
 	// accept defaults to application/json.
@@ -421,9 +360,11 @@ type tries struct {
 
 // sendTries is send continuing the tries of t.
 func (c *Client) sendTries(ctx context.Context, cfg *config, req request, t *tries) (*http.Response, error) {
-	u, err := cfg.endpoint(req.path, req.query)
-	if err != nil {
-		return nil, err
+	u, err := req.url, error(nil)
+	if u == nil {
+		if u, err = cfg.endpoint(req.path, req.query); err != nil {
+			return nil, err
+		}
 	}
 	var payload []byte
 	if req.body != nil {
@@ -524,11 +465,6 @@ func (c *Client) sendTries(ctx context.Context, cfg *config, req request, t *tri
 }
 
 func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
-	for k, vs := range cfg.headers {
-		for _, v := range vs {
-			hreq.Header.Add(k, v)
-		}
-	}
 	accept := req.accept
 	if accept == "" {
 		accept = "application/json"
@@ -543,9 +479,6 @@ func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
 	case jsonBody:
 		hreq.Header.Set("Content-Type", "application/json")
 	}
-	// Credentials are added by credentialGuard, for the base origin only.
-	hreq.Header.Del("Authorization")
-	hreq.Header.Del("x-workspace-id")
 }
 
 // do sends req and decodes a JSON answer into out (when out is not nil).
@@ -625,18 +558,28 @@ func (cfg *config) decodeError(method, path string, err error, body []byte) *Dec
 	return &DecodeError{Method: method, Path: path, Err: err, Body: b[:min(len(b), n)], key: cfg.apiKey}
 }
 
+// doRaw sends req and hands its JSON answer to decode; an answer decode
+// refuses is a DecodeError.
+func doRaw[T any](ctx context.Context, c *Client, cfg *config, req request, decode func(json.RawMessage) (T, error)) (T, error) {
+	var raw json.RawMessage
+	var zero T
+	if err := c.do(ctx, cfg, req, &raw); err != nil {
+		return zero, err
+	}
+	v, err := decode(raw)
+	if err != nil {
+		return zero, cfg.decodeError(req.method, req.path, err, raw)
+	}
+	return v, nil
+}
+
 // doRecord sends req and decodes the one record it answers, bare or wrapped
 // under one of keys (see unwrapRecord).
 func doRecord[T any](ctx context.Context, c *Client, cfg *config, req request, keys ...string) (*T, error) {
-	var raw json.RawMessage
-	if err := c.do(ctx, cfg, req, &raw); err != nil {
-		return nil, err
-	}
-	var v T
-	if err := json.Unmarshal(unwrapRecord(raw, keys...), &v); err != nil {
-		return nil, cfg.decodeError(req.method, req.path, err, raw)
-	}
-	return &v, nil
+	return doRaw(ctx, c, cfg, req, func(raw json.RawMessage) (*T, error) {
+		var v T
+		return &v, json.Unmarshal(unwrapRecord(raw, keys...), &v)
+	})
 }
 
 // unwrapRecord decodes a record that may come bare or wrapped in an object

@@ -293,9 +293,6 @@ func IsForbidden(err error) bool {
 	return errors.As(err, &e) && e.StatusCode == http.StatusForbidden && !e.AboutKey()
 }
 
-// IsTooLarge reports a 413: the request (a file) exceeds the service's limit.
-func IsTooLarge(err error) bool { return StatusCode(err) == http.StatusRequestEntityTooLarge }
-
 // IsNotFound reports a 404.
 func IsNotFound(err error) bool { return StatusCode(err) == http.StatusNotFound }
 

@@ -141,8 +141,6 @@ func answerString(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
-	case ID:
-		return string(x)
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	case float32:
@@ -222,16 +220,11 @@ func (c *Client) execute(ctx context.Context, agentID ID, p ExecuteParams, wait 
 	// Never retried on failure: an execution costs credits and may already
 	// be running. Only a refusal the server made before acting (a 429, or a
 	// validation error about the body's style) leads to a second request.
-	raw, err := sendExecute(c, cfg, p, func(body map[string]any) (json.RawMessage, error) {
-		var raw json.RawMessage
-		return raw, c.do(ctx, cfg, request{method: http.MethodPost, path: path, body: body}, &raw)
+	e, err := sendExecute(c, cfg, p, func(body map[string]any) (*Execution, error) {
+		return doRaw(ctx, c, cfg, request{method: http.MethodPost, path: path, body: body}, decodeExecutionAnswer)
 	}, wait, false)
 	if err != nil {
 		return nil, err
-	}
-	e, err := decodeExecutionAnswer(raw)
-	if err != nil {
-		return nil, cfg.decodeError(http.MethodPost, path, err, raw)
 	}
 	if e.TemplateID == "" {
 		e.TemplateID = agentID
@@ -338,7 +331,8 @@ func (c *Client) Poll(ctx context.Context, agentID, responseID ID, opts ...Optio
 	var err error
 	for _, pp := range []PollPath{first, otherPollPath(first)} {
 		var e *Execution
-		if e, err = c.pollOnce(ctx, cfg, pp.path(agentID, responseID)); err == nil {
+		req := request{method: http.MethodGet, path: pp.path(agentID, responseID), retry: true}
+		if e, err = doRaw(ctx, c, cfg, req, decodeExecutionAnswer); err == nil {
 			c.mu.Lock()
 			c.pollPath = pp
 			c.mu.Unlock()
@@ -358,18 +352,6 @@ func otherPollPath(p PollPath) PollPath {
 	return PollAgentScoped
 }
 
-func (c *Client) pollOnce(ctx context.Context, cfg *config, path string) (*Execution, error) {
-	var raw json.RawMessage
-	if err := c.do(ctx, cfg, request{method: http.MethodGet, path: path, retry: true}, &raw); err != nil {
-		return nil, err
-	}
-	e, err := decodeExecutionAnswer(raw)
-	if err != nil {
-		return nil, cfg.decodeError(http.MethodGet, path, err, raw)
-	}
-	return e, nil
-}
-
 // Wait polls an execution until it is terminal, ctx ends, or the poll limit
 // passes (WithPollLimit, 10 minutes by default). The first wait is the poll
 // interval (WithPollInterval, 3 s by default); each later one is half as
@@ -384,15 +366,8 @@ func (c *Client) pollOnce(ctx context.Context, cfg *config, path string) (*Execu
 func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Option) (*Execution, error) {
 	cfg := c.callConfig(opts)
 	interval := cfg.pollInterval
-	if interval <= 0 {
-		interval = DefaultPollInterval
-	}
 	maxInterval := 5 * interval
-	limit := cfg.pollLimit
-	if limit <= 0 {
-		limit = DefaultPollLimit
-	}
-	deadline := time.Now().Add(limit)
+	deadline := time.Now().Add(cfg.pollLimit)
 	var last *Execution
 	for {
 		// Polls give way to what the user is doing (see Pacer).

@@ -54,7 +54,7 @@ func (c *Client) ListFiles(ctx context.Context, params ListFilesParams, opts ...
 	if params.Order != "" {
 		q.Set("order", params.Order)
 	}
-	return listPage[File](ctx, c, "/files", q, params.Page, params.PerPage, opts)
+	return listPage[File](ctx, c, "/files", "", q, params.Page, params.PerPage, opts)
 }
 
 // Files iterates over every file of every page, stopping at the first error.
@@ -84,51 +84,21 @@ func (c *Client) Download(ctx context.Context, rawURL string, w io.Writer, opts 
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return "", fmt.Errorf("agentdesk: cannot download a %q URL", u.Scheme)
 	}
-	// The request goes through the credential guard, which adds the key only
-	// for the base origin; the path shown in errors omits the query.
-	name := u.Path
-	hc := cfg.client()
-	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-		if err != nil {
-			return "", fmt.Errorf("agentdesk: building the download request: %w", err)
-		}
-		if cfg.userAgent != "" {
-			req.Header.Set("User-Agent", cfg.userAgent)
-		}
-		res, err := hc.Do(req)
-		if err != nil {
-			if ctx.Err() != nil {
-				return "", fmt.Errorf("agentdesk: GET %s: %w", name, ctx.Err())
-			}
-			if attempt < cfg.maxRetries {
-				if werr := sleepCtx(ctx, cfg.backoff(attempt)); werr != nil {
-					return "", werr
-				}
-				continue
-			}
-			return "", newNetworkError(cfg.apiKey, http.MethodGet, name, err)
-		}
-		if res.StatusCode < 200 || res.StatusCode > 299 {
-			apiErr := readAPIError(res, http.MethodGet, name)
-			apiErr.redact(cfg.apiKey)
-			if attempt < cfg.maxRetries && retryableStatus(res.StatusCode) {
-				if werr := sleepCtx(ctx, cfg.backoff(attempt)); werr != nil {
-					return "", werr
-				}
-				continue
-			}
-			return "", apiErr
-		}
-		defer res.Body.Close()
-		if _, err := io.Copy(w, res.Body); err != nil {
-			if ctx.Err() != nil {
-				return "", fmt.Errorf("agentdesk: GET %s: %w", name, ctx.Err())
-			}
-			return "", fmt.Errorf("agentdesk: GET %s: download interrupted: %w", name, err)
-		}
-		return res.Header.Get("Content-Type"), nil
+	// The credential guard adds the key only for the base origin; errors
+	// name the path without the query. Downloads were never paced.
+	cfg.pacer = nil
+	res, err := c.send(ctx, cfg, request{method: http.MethodGet, path: u.Path, url: u, retry: true, accept: "*/*"})
+	if err != nil {
+		return "", err
 	}
+	defer res.Body.Close()
+	if _, err := io.Copy(w, res.Body); err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("agentdesk: GET %s: %w", u.Path, ctx.Err())
+		}
+		return "", fmt.Errorf("agentdesk: GET %s: download interrupted: %w", u.Path, err)
+	}
+	return res.Header.Get("Content-Type"), nil
 }
 
 // GetFile reads one file's record (GET /files/{id}), for example to follow

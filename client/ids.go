@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -59,21 +60,11 @@ func (id ID) Int64() (int64, bool) {
 	return n, err == nil
 }
 
-// numeric reports whether the ID is a plain integer (no sign games, no
+// numericID is a plain integer of at most 18 digits (no sign games, no
 // leading zeros other than "0"), the only form safe to send as a number.
-func (id ID) numeric() bool {
-	s := string(id)
-	s = strings.TrimPrefix(s, "-")
-	if s == "" || len(s) > 18 || (len(s) > 1 && s[0] == '0') {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+var numericID = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,17})$`)
+
+func (id ID) numeric() bool { return numericID.MatchString(string(id)) }
 
 // IDs converts integers to IDs, for convenience in calls such as LinkFiles.
 func IDs(ns ...int64) []ID {

@@ -140,11 +140,7 @@ func (c *Client) memoryCall(ctx context.Context, cfg *config, req request, v Mem
 // UpdateCollection renames a memory collection (PUT /memory-collections/{id}).
 // A missing collection is a 404 ("Collection not found").
 func (c *Client) UpdateCollection(ctx context.Context, id ID, name string, opts ...Option) (*Collection, error) {
-	name, err := checkCollectionName(name)
-	if err != nil {
-		return nil, err
-	}
-	return c.collectionCall(ctx, c.callConfig(opts), request{method: http.MethodPut, path: pathf("/memory-collections/%s", id), body: map[string]any{"name": name}, retry: true})
+	return c.collectionCall(ctx, request{method: http.MethodPut, path: pathf("/memory-collections/%s", id), retry: true}, name, opts)
 }
 
 // ListMemoriesParams pages the memory list (GET /memories).
@@ -171,7 +167,7 @@ func (c *Client) ListMemories(ctx context.Context, params ListMemoriesParams, op
 	if params.CollectionID != "" {
 		q.Set("collection_id", string(params.CollectionID))
 	}
-	return listPageOf[Memory](ctx, c, "/memories", "memories", q, params.Page, min(params.PerPage, MaxMemoriesPerPage), opts)
+	return listPage[Memory](ctx, c, "/memories", "memories", q, params.Page, min(params.PerPage, MaxMemoriesPerPage), opts)
 }
 
 // Memories iterates over every memory of every page, stopping at the first
@@ -202,7 +198,7 @@ func (c *Client) ListCollections(ctx context.Context, params ListCollectionsPara
 	if s := strings.TrimSpace(params.Search); s != "" {
 		q.Set("search", s)
 	}
-	return listPageOf[Collection](ctx, c, "/memory-collections", "collections", q, params.Page, min(params.PerPage, MaxCollectionsPerPage), opts)
+	return listPage[Collection](ctx, c, "/memory-collections", "collections", q, params.Page, min(params.PerPage, MaxCollectionsPerPage), opts)
 }
 
 // Collections iterates over every collection of every page, stopping at the
@@ -228,11 +224,7 @@ func checkCollectionName(name string) (string, error) {
 // CreateCollection creates a memory collection by name (POST
 // /memory-collections). It is not retried: it creates a record.
 func (c *Client) CreateCollection(ctx context.Context, name string, opts ...Option) (*Collection, error) {
-	name, err := checkCollectionName(name)
-	if err != nil {
-		return nil, err
-	}
-	return c.collectionCall(ctx, c.callConfig(opts), request{method: http.MethodPost, path: "/memory-collections", body: map[string]any{"name": name}})
+	return c.collectionCall(ctx, request{method: http.MethodPost, path: "/memory-collections"}, name, opts)
 }
 
 // DeleteCollection deletes a memory collection and, on the service, every
@@ -254,8 +246,14 @@ func IsDefaultCollectionRefusal(err error) bool {
 		strings.Contains(strings.ToLower(e.Message), "default collection")
 }
 
-func (c *Client) collectionCall(ctx context.Context, cfg *config, req request) (*Collection, error) {
-	return doRecord[Collection](ctx, c, cfg, req, "collection", "data")
+// collectionCall sends req with the collection's name, checked first.
+func (c *Client) collectionCall(ctx context.Context, req request, name string, opts []Option) (*Collection, error) {
+	name, err := checkCollectionName(name)
+	if err != nil {
+		return nil, err
+	}
+	req.body = map[string]any{"name": name}
+	return doRecord[Collection](ctx, c, c.callConfig(opts), req, "collection", "data")
 }
 
 // IsUnsupported reports that a server does not offer an operation: 404 on

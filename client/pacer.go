@@ -55,27 +55,12 @@ func (p *Pacer) Rate() float64 {
 	return p.rate
 }
 
-// Sent counts the requests the pacer let go.
-func (p *Pacer) Sent() int {
-	if p == nil {
-		return 0
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.sent
-}
-
 type backgroundKey struct{}
 
 // Background marks ctx's requests as background work, which gives way to
 // requests the user waits for.
 func Background(ctx context.Context) context.Context {
 	return context.WithValue(ctx, backgroundKey{}, true)
-}
-
-func isBackground(ctx context.Context) bool {
-	b, _ := ctx.Value(backgroundKey{}).(bool)
-	return b
 }
 
 // yieldEvery is how often a background request looks again whether the
@@ -91,7 +76,7 @@ func (p *Pacer) wait(ctx context.Context) error {
 	if p == nil {
 		return nil
 	}
-	background := isBackground(ctx)
+	background, _ := ctx.Value(backgroundKey{}).(bool)
 	start := p.now()
 	if !background {
 		p.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"maps"
 	"net/url"
 	"strconv"
 )
@@ -12,19 +13,12 @@ import (
 // envelope; lists without an envelope (the file list) leave them zero and
 // Meta carries the resource list's pagination object.
 type Page[T any] struct {
-	Data         []T
-	CurrentPage  int
-	LastPage     int
-	PerPage      int
-	Total        int
-	From         int
-	To           int
-	NextPageURL  string
-	PrevPageURL  string
-	FirstPageURL string
-	LastPageURL  string
-	Path         string
-	Links        []PageLink
+	Data        []T
+	CurrentPage int
+	LastPage    int
+	PerPage     int
+	Total       int
+	NextPageURL string
 	// Meta is the resource list's pagination object (nil elsewhere); its
 	// numbers are also copied into the fields above.
 	Meta *Meta
@@ -33,13 +27,6 @@ type Page[T any] struct {
 	perPage   int  // the page size that was requested (0: server default)
 	paginated bool // the answer carried pagination fields
 	fetch     func(ctx context.Context, page int) (*Page[T], error)
-}
-
-// PageLink is one element of the envelope's links array.
-type PageLink struct {
-	URL    string `json:"url"`
-	Label  string `json:"label"`
-	Active bool   `json:"active"`
 }
 
 // PageParams selects a page of lists that only take page and per_page.
@@ -140,36 +127,24 @@ func iterate[T, P any](ctx context.Context, list func(context.Context, P, ...Opt
 
 // pageEnvelope is the wire form of every list answer.
 type pageEnvelope[T any] struct {
-	Data         []T        `json:"data"`
-	CurrentPage  *int       `json:"current_page"`
-	LastPage     int        `json:"last_page"`
-	PerPage      int        `json:"per_page"`
-	Total        int        `json:"total"`
-	From         int        `json:"from"`
-	To           int        `json:"to"`
-	NextPageURL  string     `json:"next_page_url"`
-	PrevPageURL  string     `json:"prev_page_url"`
-	FirstPageURL string     `json:"first_page_url"`
-	LastPageURL  string     `json:"last_page_url"`
-	Path         string     `json:"path"`
-	Links        []PageLink `json:"links"`
-	Meta         *Meta      `json:"meta"`
+	Data        []T    `json:"data"`
+	CurrentPage *int   `json:"current_page"`
+	LastPage    int    `json:"last_page"`
+	PerPage     int    `json:"per_page"`
+	Total       int    `json:"total"`
+	NextPageURL string `json:"next_page_url"`
+	Meta        *Meta  `json:"meta"`
 }
 
 func (e *pageEnvelope[T]) page() *Page[T] {
-	p := &Page[T]{
-		Data: e.Data, LastPage: e.LastPage, PerPage: e.PerPage, Total: e.Total, From: e.From, To: e.To,
-		NextPageURL: e.NextPageURL, PrevPageURL: e.PrevPageURL, FirstPageURL: e.FirstPageURL,
-		LastPageURL: e.LastPageURL, Path: e.Path, Links: e.Links, Meta: e.Meta,
-	}
+	p := &Page[T]{Data: e.Data, LastPage: e.LastPage, PerPage: e.PerPage, Total: e.Total, NextPageURL: e.NextPageURL, Meta: e.Meta}
 	if e.CurrentPage != nil {
 		p.CurrentPage = *e.CurrentPage
 		p.paginated = true
 	}
 	if m := e.Meta; m != nil {
 		p.paginated = true
-		p.CurrentPage, p.LastPage, p.PerPage = m.CurrentPage, m.LastPage, m.PerPage
-		p.Total, p.From, p.To = m.Total, m.From, m.To
+		p.CurrentPage, p.LastPage, p.PerPage, p.Total = m.CurrentPage, m.LastPage, m.PerPage, m.Total
 	}
 	if p.Data == nil {
 		p.Data = []T{}
@@ -178,39 +153,26 @@ func (e *pageEnvelope[T]) page() *Page[T] {
 }
 
 // listPage fetches one page of path and wires Next to fetch the following
-// ones with the same query and options.
-func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, page, perPage int, opts []Option) (*Page[T], error) {
-	return listPageOf[T](ctx, c, path, "", q, page, perPage, opts)
-}
-
-// listPageOf is listPage for answers that name their array: the real
-// service lists memories as {"message", "memories": [...], "meta"} and
-// collections as {"message", "collections": [...], "meta"}. A "data" array
-// is read when the named one is absent.
-func listPageOf[T any](ctx context.Context, c *Client, path, key string, q url.Values, page, perPage int, opts []Option) (*Page[T], error) {
-	cfg := c.callConfig(opts)
+// ones with the same query and options. key names the answer's array where
+// the real service names it (memories as {"message", "memories": [...],
+// "meta"}); a "data" array is read when it is "" or absent.
+func listPage[T any](ctx context.Context, c *Client, path, key string, q url.Values, page, perPage int, opts []Option) (*Page[T], error) {
 	q2 := url.Values{}
-	for k, v := range q {
-		q2[k] = v
-	}
+	maps.Copy(q2, q)
 	if page > 0 {
 		q2.Set("page", strconv.Itoa(page))
 	}
 	if perPage > 0 {
 		q2.Set("per_page", strconv.Itoa(perPage))
 	}
-	var raw json.RawMessage
 	req := request{method: "GET", path: path, query: q2, retry: true}
-	if err := c.do(ctx, cfg, req, &raw); err != nil {
-		return nil, err
-	}
-	p, err := decodePage[T](raw, key)
+	p, err := doRaw(ctx, c, c.callConfig(opts), req, func(raw json.RawMessage) (*Page[T], error) { return decodePage[T](raw, key) })
 	if err != nil {
-		return nil, cfg.decodeError(req.method, req.path, err, raw)
+		return nil, err
 	}
 	p.page, p.perPage = page, perPage
 	p.fetch = func(ctx context.Context, n int) (*Page[T], error) {
-		return listPageOf[T](ctx, c, path, key, q, n, perPage, opts)
+		return listPage[T](ctx, c, path, key, q, n, perPage, opts)
 	}
 	return p, nil
 }

@@ -21,7 +21,7 @@ type ListResourcesParams struct {
 // Assumption: the parameters are documented under path, query and body
 // alike; a GET sends them in the query.
 func (c *Client) ListResources(ctx context.Context, params ListResourcesParams, opts ...Option) (*Page[Resource], error) {
-	return listPage[Resource](ctx, c, "/resources", searchQuery(params.Q, params.Type), params.Page, params.PerPage, opts)
+	return listPage[Resource](ctx, c, "/resources", "", searchQuery(params.Q, params.Type), params.Page, params.PerPage, opts)
 }
 
 // Resources iterates over every resource of every page, stopping at the

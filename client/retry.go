@@ -49,23 +49,16 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 		if secs < 0 {
 			return 0, false
 		}
-		if secs > 24*3600 {
-			secs = 24 * 3600
-		}
-		return time.Duration(secs * float64(time.Second)), true
+		return time.Duration(min(secs, 24*3600) * float64(time.Second)), true
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {
 		t, err = time.Parse(time.RFC1123, v)
 	}
-	if err == nil {
-		d := t.Sub(now)
-		if d < 0 {
-			d = 0
-		}
-		return d, true
+	if err != nil {
+		return 0, false
 	}
-	return 0, false
+	return max(t.Sub(now), 0), true
 }
 
 // sleepCtx waits for d or until ctx ends.

@@ -90,11 +90,7 @@ func (c *Client) openEvents(ctx context.Context, cfg *config, req request, fallb
 // attach starts reading events from body, once.
 func (s *eventSource) attach(body io.ReadCloser) {
 	s.body = body
-	max := s.maxEventSize
-	if max <= 0 {
-		max = DefaultMaxEventSize
-	}
-	s.next, s.stop = iter.Pull2(iter.Seq2[sse.Event, error](sse.Read(body, &sse.ReadConfig{MaxEventSize: max})))
+	s.next, s.stop = iter.Pull2(iter.Seq2[sse.Event, error](sse.Read(body, &sse.ReadConfig{MaxEventSize: s.maxEventSize})))
 	s.touch()
 }
 
@@ -140,7 +136,7 @@ func (s *eventSource) endError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, bufio.ErrTooLong):
-		return fmt.Errorf("%w (%d bytes; raise it with WithMaxEventSize)", ErrEventTooLarge, s.maxEventSize)
+		return fmt.Errorf("%w (%d bytes)", ErrEventTooLarge, s.maxEventSize)
 	}
 	return fmt.Errorf("%w: %w", ErrStreamIncomplete, newNetworkError(s.key, s.method, s.path, err))
 }
@@ -157,9 +153,15 @@ func (s *eventSource) release() {
 }
 
 // close frees everything at once; safe from any goroutine, many times.
-func (s *eventSource) close() {
+func (s *eventSource) close() { s.shut(true) }
+
+// finish releases resources after the last event without marking the
+// stream as closed by the caller.
+func (s *eventSource) finish() { s.shut(false) }
+
+func (s *eventSource) shut(byCaller bool) {
 	s.closeOnce.Do(func() {
-		s.closed.Store(true)
+		s.closed.Store(byCaller)
 		s.release()
 		if s.stop != nil {
 			// The event reader is a coroutine (iter.Pull2), and switching to
@@ -175,19 +177,6 @@ func (s *eventSource) close() {
 				s.mu.Unlock()
 			}()
 			<-done
-		}
-	})
-}
-
-// finish releases resources after the last event without marking the
-// stream as closed by the caller.
-func (s *eventSource) finish() {
-	s.closeOnce.Do(func() {
-		s.release()
-		if s.stop != nil {
-			s.mu.Lock()
-			s.stop()
-			s.mu.Unlock()
 		}
 	})
 }
@@ -208,7 +197,6 @@ func (s *eventSource) finish() {
 type Stream struct {
 	streamState[Execution]
 	final  *Execution
-	times  timeCache
 	execID ID
 }
 
@@ -235,7 +223,7 @@ func (s *streamState[T]) nextData(complete func(atDone bool) bool) (string, bool
 	}
 	for {
 		data, err, ok := s.src.read()
-		if !ok || isDone(data) {
+		if !ok || strings.TrimSpace(data) == "[DONE]" {
 			s.end(err) // err is nil at [DONE]
 			if s.err == nil && !complete(ok) {
 				s.err = ErrStreamIncomplete
@@ -280,6 +268,18 @@ func (s *streamState[T]) appendText(t string) {
 	s.text.WriteString(t)
 	s.textMu.Unlock()
 }
+
+// Current returns the event or chunk Next moved to.
+func (s *streamState[T]) Current() T { return s.cur }
+
+// Fragment returns the text the current event added.
+func (s *streamState[T]) Fragment() string { return s.fragment }
+
+// Err returns why the stream stopped early, nil after a complete stream:
+// an *ExecutionError for an event carrying an error, ErrStreamIncomplete,
+// ErrEventTooLarge, ErrStreamIdle, ErrStreamClosed, the context's error, or
+// a malformed-event error.
+func (s *streamState[T]) Err() error { return s.err }
 
 // Text returns all text received so far; safe from any goroutine.
 func (s *streamState[T]) Text() string {
@@ -338,7 +338,7 @@ func (s *Stream) Next() (more bool) {
 		return false
 	}
 	var e Execution
-	if err := decodeExecutionFast(data, &e, &s.times); err != nil {
+	if err := e.UnmarshalJSON([]byte(data)); err != nil {
 		s.unreadable(err)
 		return false
 	}
@@ -367,14 +367,6 @@ func (s *Stream) Next() (more bool) {
 	return true
 }
 
-func isDone(data string) bool { return strings.TrimSpace(data) == "[DONE]" }
-
-// Current returns the event Next moved to.
-func (s *Stream) Current() Execution { return s.cur }
-
-// Fragment returns the text the current event added (its output).
-func (s *Stream) Fragment() string { return s.fragment }
-
 // ExecutionID returns the execution id the stream's records named (the last
 // non-empty one), or "" when none did. After a cut stream, poll it (see
 // [Client.Wait]) to recover the final text without running the agent again.
@@ -383,10 +375,3 @@ func (s *Stream) ExecutionID() ID { return s.execID }
 // Final returns the completed event (with the credits), or nil before it
 // arrives or when the stream failed.
 func (s *Stream) Final() *Execution { return s.final }
-
-// Err returns the reason the stream stopped early: an *ExecutionError for an
-// event carrying an error, ErrStreamIncomplete when the stream ended before
-// the completed event, ErrEventTooLarge, ErrStreamIdle, ErrStreamClosed, the
-// context's error, or a malformed-event error. It is nil after a complete
-// stream.
-func (s *Stream) Err() error { return s.err }

@@ -115,7 +115,7 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 		}
 	}
 	h := textproto.MIMEHeader{}
-	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename="%s"`, escapeQuotes(name)))
+	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename="%s"`, quoteEscaper.Replace(name)))
 	h.Set("Content-Type", cmp.Or(params.ContentType, "application/octet-stream"))
 	if _, err := mw.CreatePart(h); err != nil {
 		return nil, err
@@ -145,8 +145,6 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 }
 
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")
-
-func escapeQuotes(s string) string { return quoteEscaper.Replace(s) }
 
 // progressReader reports bytes read through fn.
 type progressReader struct {

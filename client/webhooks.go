@@ -12,7 +12,7 @@ import (
 // ListAgentWebhooks returns one page of the webhooks registered for an agent
 // (GET /agents/{id}/webhooks).
 func (c *Client) ListAgentWebhooks(ctx context.Context, agentID ID, params PageParams, opts ...Option) (*Page[Webhook], error) {
-	return listPage[Webhook](ctx, c, pathf("/agents/%s/webhooks", agentID), nil, params.Page, params.PerPage, opts)
+	return listPage[Webhook](ctx, c, pathf("/agents/%s/webhooks", agentID), "", nil, params.Page, params.PerPage, opts)
 }
 
 // ListWebhooksParams pages the webhook list. Variant A deployments read Page
@@ -63,7 +63,6 @@ func (l *WebhookList) NextParams() ListWebhooksParams {
 // Assumption: the variant is read from the answer's shape: "webhooks" with
 // limit/offset is variant B, "data" with the pagination envelope variant A.
 func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, opts ...Option) (*WebhookList, error) {
-	cfg := c.callConfig(opts)
 	q := url.Values{}
 	set := func(k string, v int) {
 		if v > 0 {
@@ -74,33 +73,31 @@ func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, op
 	set("per_page", params.PerPage)
 	set("limit", min(params.Limit, 100))
 	set("offset", params.Offset)
-	var raw json.RawMessage
 	req := request{method: http.MethodGet, path: "/webhooks", query: q, retry: true}
-	if err := c.do(ctx, cfg, req, &raw); err != nil {
-		return nil, err
-	}
-	var shape struct {
-		Webhooks *[]Webhook `json:"webhooks"`
-		Total    int        `json:"total"`
-		Limit    int        `json:"limit"`
-		Offset   int        `json:"offset"`
-	}
-	if err := decodeLoose(raw, &shape); err != nil {
-		return nil, cfg.decodeError(req.method, req.path, err, raw)
-	}
-	if shape.Webhooks != nil {
-		return &WebhookList{Variant: WebhooksB, Webhooks: *shape.Webhooks, Total: shape.Total, Limit: shape.Limit, Offset: shape.Offset}, nil
-	}
-	var env pageEnvelope[Webhook]
-	if err := decodeLoose(raw, &env); err != nil {
-		return nil, cfg.decodeError(req.method, req.path, err, raw)
-	}
-	p := env.page()
-	p.page, p.perPage = params.Page, params.PerPage
-	p.fetch = func(ctx context.Context, n int) (*Page[Webhook], error) {
-		return listPage[Webhook](ctx, c, "/webhooks", nil, n, params.PerPage, opts)
-	}
-	return &WebhookList{Variant: WebhooksA, Webhooks: p.Data, Total: p.Total, Page: p}, nil
+	return doRaw(ctx, c, c.callConfig(opts), req, func(raw json.RawMessage) (*WebhookList, error) {
+		var shape struct {
+			Webhooks *[]Webhook `json:"webhooks"`
+			Total    int        `json:"total"`
+			Limit    int        `json:"limit"`
+			Offset   int        `json:"offset"`
+		}
+		if err := decodeLoose(raw, &shape); err != nil {
+			return nil, err
+		}
+		if shape.Webhooks != nil {
+			return &WebhookList{Variant: WebhooksB, Webhooks: *shape.Webhooks, Total: shape.Total, Limit: shape.Limit, Offset: shape.Offset}, nil
+		}
+		var env pageEnvelope[Webhook]
+		if err := decodeLoose(raw, &env); err != nil {
+			return nil, err
+		}
+		p := env.page()
+		p.page, p.perPage = params.Page, params.PerPage
+		p.fetch = func(ctx context.Context, n int) (*Page[Webhook], error) {
+			return listPage[Webhook](ctx, c, "/webhooks", "", nil, n, params.PerPage, opts)
+		}
+		return &WebhookList{Variant: WebhooksA, Webhooks: p.Data, Total: p.Total, Page: p}, nil
+	})
 }
 
 // WebhookParams are the fields of a new webhook.

@@ -122,29 +122,16 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 
 const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs, planned`
 
-func scanBatch(s scanner) (Batch, error) {
-	var b Batch
-	var header, columns, fixed string
-	var created, updated int64
-	err := s.Scan(&b.ID, &b.AccountID, &b.AgentID, &b.AgentTitle, &b.Source, &b.Results, &header, &columns, &fixed,
-		&b.Parallel, &b.CreditCap, &b.State, &created, &updated, &b.Folder, &b.Attach, &b.Outputs, &b.Planned)
-	if err != nil {
-		return b, err
-	}
-	_ = json.Unmarshal([]byte(header), &b.Header)
-	_ = json.Unmarshal([]byte(columns), &b.Columns)
-	_ = json.Unmarshal([]byte(fixed), &b.Fixed)
-	b.CreatedAt, b.UpdatedAt = fromMillis(created), fromMillis(updated)
-	return b, nil
+func scanBatch(s scanner) (b Batch, err error) {
+	err = s.Scan(&b.ID, &b.AccountID, &b.AgentID, &b.AgentTitle, &b.Source, &b.Results, jsonCol{&b.Header, false},
+		jsonCol{&b.Columns, false}, jsonCol{&b.Fixed, false}, &b.Parallel, &b.CreditCap, &b.State, msCol{&b.CreatedAt},
+		msCol{&b.UpdatedAt}, &b.Folder, &b.Attach, &b.Outputs, &b.Planned)
+	return b, err
 }
 
 // Batch is the batch of that id (ErrNotFound when there is none).
 func (db *DB) Batch(ctx context.Context, id int64) (Batch, error) {
-	b, err := scanBatch(db.sql.QueryRowContext(ctx, `SELECT `+batchColumns+` FROM batches WHERE id = ?`, id))
-	if err == sql.ErrNoRows {
-		return b, ErrNotFound
-	}
-	return b, wrap("read the batch", db.path, err)
+	return queryOne(ctx, db, "read the batch", scanBatch, `SELECT `+batchColumns+` FROM batches WHERE id = ?`, id)
 }
 
 // Batches are an account's batches, the latest first.
@@ -158,37 +145,21 @@ func (db *DB) Batches(ctx context.Context, accountID string, limit int) ([]Batch
 // last thought.
 func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	now := millis(db.nowOr(time.Time{}))
-	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET updated_at = ?, state = CASE WHEN state = ? THEN state ELSE ? END WHERE id = ?`,
-			now, BatchCancelled, state, id))
-	})
+	return db.update(ctx, "change the batch", `UPDATE batches SET updated_at = ?, state = CASE WHEN state = ? THEN state ELSE ? END WHERE id = ?`,
+		now, BatchCancelled, state, id)
 }
 
 // SetBatchCreditCap changes the credits after which a batch pauses (0: none).
 func (db *DB) SetBatchCreditCap(ctx context.Context, id int64, credits float64) error {
-	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET credit_cap = ? WHERE id = ?`, credits, id))
-	})
+	return db.update(ctx, "change the batch", `UPDATE batches SET credit_cap = ? WHERE id = ?`, credits, id)
 }
 
 const rowColumns = `batch_id, row, cells, state, execution_id, credits, result, error, updated_at, uploads, files`
 
-func scanRow(s scanner) (BatchRow, error) {
-	var r BatchRow
-	var cells, uploads, files string
-	var credits sql.NullFloat64
-	var updated int64
-	if err := s.Scan(&r.BatchID, &r.Row, &cells, &r.State, &r.ExecutionID, &credits, &r.Result, &r.Error, &updated, &uploads, &files); err != nil {
-		return r, err
-	}
-	_ = json.Unmarshal([]byte(cells), &r.Cells)
-	_ = json.Unmarshal([]byte(uploads), &r.Uploads)
-	_ = json.Unmarshal([]byte(files), &r.Files)
-	if credits.Valid {
-		r.Credits = &credits.Float64
-	}
-	r.UpdatedAt = fromMillis(updated)
-	return r, nil
+func scanRow(s scanner) (r BatchRow, err error) {
+	err = s.Scan(&r.BatchID, &r.Row, jsonCol{&r.Cells, false}, &r.State, &r.ExecutionID, creditsCol{&r.Credits}, &r.Result,
+		&r.Error, msCol{&r.UpdatedAt}, jsonCol{&r.Uploads, false}, jsonCol{&r.Files, false})
+	return r, err
 }
 
 // BatchRows are at most limit rows after row after, in sheet order.
@@ -305,9 +276,7 @@ func (db *DB) BatchCounts(ctx context.Context, batchID int64) (map[RowState]int,
 
 // SetBatchResults keeps where a batch's results sheet is.
 func (db *DB) SetBatchResults(ctx context.Context, id int64, path string) error {
-	return db.write(ctx, "change the batch", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE batches SET results = ? WHERE id = ?`, path, id))
-	})
+	return db.update(ctx, "change the batch", `UPDATE batches SET results = ? WHERE id = ?`, path, id)
 }
 
 // CancelBatch ends a batch for good: its waiting rows are skipped with

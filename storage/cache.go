@@ -7,9 +7,10 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -255,25 +256,17 @@ func (c *Cache) evictLocked(keep string) {
 	if c.size <= c.maxBytes {
 		return
 	}
-	type stemmed struct {
-		stem string
-		e    *cacheEntry
-	}
-	list := make([]stemmed, 0, len(c.entries))
-	for s, e := range c.entries {
-		list = append(list, stemmed{s, e})
-	}
-	sort.Slice(list, func(i, j int) bool { return list[i].e.used.Before(list[j].e.used) })
-	for _, x := range list {
+	byUse := slices.SortedFunc(maps.Keys(c.entries), func(a, b string) int { return c.entries[a].used.Compare(c.entries[b].used) })
+	for _, s := range byUse {
 		if c.size <= c.maxBytes {
 			return
 		}
-		if x.stem == keep {
+		if s == keep {
 			continue
 		}
-		os.Remove(filepath.Join(c.dir, x.e.name))
-		c.size -= x.e.size
-		delete(c.entries, x.stem)
+		os.Remove(filepath.Join(c.dir, c.entries[s].name))
+		c.size -= c.entries[s].size
+		delete(c.entries, s)
 	}
 }
 

@@ -65,43 +65,33 @@ func (db *DB) UpdateConversation(ctx context.Context, c Conversation) error {
 	if err != nil {
 		return err
 	}
-	return db.write(ctx, "save the conversation", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET agent_id = ?, agent_title = ?, title = ?,
-			root_id = ?, answers = ?, developer_message = ?, use_chat_completions = ?, updated_at = ?
-			WHERE id = ?`,
-			c.AgentID, c.AgentTitle, c.Title, c.RootID, string(answers), c.DeveloperMessage,
-			c.UseChatCompletions, db.now().UnixMilli(), c.ID))
-	})
+	return db.update(ctx, "save the conversation", `UPDATE conversations SET agent_id = ?, agent_title = ?, title = ?,
+		root_id = ?, answers = ?, developer_message = ?, use_chat_completions = ?, updated_at = ?
+		WHERE id = ?`,
+		c.AgentID, c.AgentTitle, c.Title, c.RootID, string(answers), c.DeveloperMessage,
+		c.UseChatCompletions, db.now().UnixMilli(), c.ID)
 }
 
 // RenameConversation changes the title.
 func (db *DB) RenameConversation(ctx context.Context, id int64, title string) error {
-	return db.write(ctx, "rename the conversation", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?`,
-			title, db.now().UnixMilli(), id))
-	})
+	return db.update(ctx, "rename the conversation", `UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?`,
+		title, db.now().UnixMilli(), id)
 }
 
 // SaveDraft keeps unsent text without moving the conversation up the list.
 func (db *DB) SaveDraft(ctx context.Context, id int64, text string) error {
-	return db.write(ctx, "save the draft", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET draft = ? WHERE id = ?`, text, id))
-	})
+	return db.update(ctx, "save the draft", `UPDATE conversations SET draft = ? WHERE id = ?`, text, id)
 }
 
 // DeleteConversation hides a conversation and its messages at once.
 func (db *DB) DeleteConversation(ctx context.Context, id int64) error {
-	return db.write(ctx, "delete the conversation", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL`,
-			db.now().UnixMilli(), id))
-	})
+	return db.update(ctx, "delete the conversation", `UPDATE conversations SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL`,
+		db.now().UnixMilli(), id)
 }
 
 // RestoreConversation undoes DeleteConversation.
 func (db *DB) RestoreConversation(ctx context.Context, id int64) error {
-	return db.write(ctx, "restore the conversation", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL`, id))
-	})
+	return db.update(ctx, "restore the conversation", `UPDATE conversations SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL`, id)
 }
 
 // PurgeDeleted removes conversations deleted before t, returning how many.
@@ -120,12 +110,7 @@ func (db *DB) PurgeDeleted(ctx context.Context, before time.Time) (int64, error)
 
 // GetConversation returns one conversation that is not deleted.
 func (db *DB) GetConversation(ctx context.Context, id int64) (Conversation, error) {
-	row := db.sql.QueryRowContext(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE id = ? AND deleted_at IS NULL`, id)
-	c, err := scanConversation(row)
-	if err == sql.ErrNoRows {
-		return Conversation{}, ErrNotFound
-	}
-	return c, wrap("read the conversation", db.path, err)
+	return queryOne(ctx, db, "read the conversation", scanConversation, `SELECT `+conversationColumns+` FROM conversations WHERE id = ? AND deleted_at IS NULL`, id)
 }
 
 // ListConversations returns an account's conversations, latest updated first.
@@ -142,21 +127,11 @@ func (db *DB) ListConversations(ctx context.Context, p ListParams) ([]Conversati
 	return queryAll(ctx, db, "read the conversations", scanConversation, q, args...)
 }
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanConversation(s scanner) (Conversation, error) {
-	var c Conversation
-	var answers string
-	var created, updated int64
-	err := s.Scan(&c.ID, &c.AccountID, &c.AgentID, &c.AgentTitle, &c.Title, &c.RootID, &answers,
-		&c.DeveloperMessage, &c.Draft, &c.UseChatCompletions, &created, &updated)
-	if err != nil {
-		return Conversation{}, err
-	}
-	c.CreatedAt, c.UpdatedAt = fromMillis(created), fromMillis(updated)
+func scanConversation(s scanner) (c Conversation, err error) {
 	c.Answers = map[string]string{}
-	json.Unmarshal([]byte(answers), &c.Answers)
-	return c, nil
+	err = s.Scan(&c.ID, &c.AccountID, &c.AgentID, &c.AgentTitle, &c.Title, &c.RootID, jsonCol{&c.Answers, false},
+		&c.DeveloperMessage, &c.Draft, &c.UseChatCompletions, msCol{&c.CreatedAt}, msCol{&c.UpdatedAt})
+	return c, err
 }
 
 func orEmpty[M ~map[K]V, K comparable, V any](m M) M {

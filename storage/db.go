@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -34,39 +35,21 @@ type Option func(*options)
 type options struct {
 	busyTimeout time.Duration
 	now         func() time.Time
-	flush       time.Duration
 	readOnly    bool
-	pragmas     []string
+	pragmas     []string // PRAGMAs per connection (tests make a small "disk")
 }
-
-// WithBusyTimeout is how long a write waits for another writer.
-func WithBusyTimeout(d time.Duration) Option { return func(o *options) { o.busyTimeout = d } }
-
-// WithClock sets the clock used for created/updated times.
-func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
-
-// WithFlushInterval sets how often a ReplyWriter writes unfinished text
-// (at most MaxFlushInterval).
-func WithFlushInterval(d time.Duration) Option { return func(o *options) { o.flush = d } }
 
 // WithReadOnly opens the history for reading only.
 func WithReadOnly() Option { return func(o *options) { o.readOnly = true } }
 
-// withPragma adds a PRAGMA per connection (tests make a small "disk").
-func withPragma(p string) Option { return func(o *options) { o.pragmas = append(o.pragmas, p) } }
-
-// MaxFlushInterval bounds how much of a reply a crash can lose.
-const MaxFlushInterval = 250 * time.Millisecond
-
-const defaultFlushInterval = 200 * time.Millisecond
+// flushInterval is how often a ReplyWriter writes unfinished text: it
+// bounds how much of a reply a crash can lose.
+const flushInterval = 200 * time.Millisecond
 
 func buildOptions(opts []Option) options {
-	o := options{busyTimeout: 5 * time.Second, now: time.Now, flush: defaultFlushInterval}
+	o := options{busyTimeout: 5 * time.Second, now: time.Now}
 	for _, f := range opts {
 		f(&o)
-	}
-	if o.flush <= 0 || o.flush > MaxFlushInterval {
-		o.flush = MaxFlushInterval
 	}
 	return o
 }
@@ -99,7 +82,7 @@ func Open(ctx context.Context, p Paths, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, &Error{Op: "open the history", Path: path, Reason: reason(err), Err: err}
 	}
-	db := &DB{sql: sdb, path: path, now: o.now, flush: o.flush}
+	db := &DB{sql: sdb, path: path, now: o.now, flush: flushInterval}
 	if err := db.prepare(ctx); err != nil {
 		sdb.Close()
 		return nil, wrap("open the history", path, err)
@@ -149,7 +132,7 @@ func openReadOnly(ctx context.Context, path string, o options) (*DB, error) {
 			continue
 		}
 		// A newer format is read as well as we can: migrations only add.
-		return &DB{sql: sdb, path: path, readOnly: true, now: o.now, flush: o.flush}, nil
+		return &DB{sql: sdb, path: path, readOnly: true, now: o.now, flush: flushInterval}, nil
 	}
 	return nil, wrap("open the history for reading", path, lastErr)
 }
@@ -188,7 +171,7 @@ func openMemory(ctx context.Context, path string, o options) *DB {
 	sdb.SetMaxIdleConns(1)
 	sdb.SetConnMaxLifetime(0)
 	sdb.SetConnMaxIdleTime(0)
-	db := &DB{sql: sdb, path: path, inMemory: true, now: o.now, flush: o.flush}
+	db := &DB{sql: sdb, path: path, inMemory: true, now: o.now, flush: flushInterval}
 	if err := migrate(context.WithoutCancel(ctx), sdb, o.now().UnixMilli()); err != nil {
 		panic(err)
 	}
@@ -214,12 +197,6 @@ func (db *DB) Path() string { return db.path }
 // ReadOnly reports a read-only history; every write then fails with ErrReadOnly.
 func (db *DB) ReadOnly() bool { return db.readOnly }
 
-// InMemory reports whether the history lives only in memory this session.
-func (db *DB) InMemory() bool { return db.inMemory }
-
-// Notice is what OpenOrFallback had to do; empty when all went well.
-func (db *DB) Notice() Notice { return db.notice }
-
 func (db *DB) write(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
 	if db.readOnly {
 		return &Error{Op: op, Path: db.path, Reason: ErrReadOnly.Error(), Err: ErrReadOnly}
@@ -227,6 +204,11 @@ func (db *DB) write(ctx context.Context, op string, fn func(tx *sql.Tx) error) e
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
 	return wrap(op, db.path, inTx(ctx, db.sql, fn))
+}
+
+// update runs one statement that must change a row (else ErrNotFound).
+func (db *DB) update(ctx context.Context, op, query string, args ...any) error {
+	return db.write(ctx, op, func(tx *sql.Tx) error { return mustAffect(tx.ExecContext(ctx, query, args...)) })
 }
 
 func inTx(ctx context.Context, sdb *sql.DB, fn func(tx *sql.Tx) error) error {
@@ -255,6 +237,16 @@ func mustAffect(res sql.Result, err error) error {
 	return nil
 }
 
+// queryOne reads one record, ErrNotFound when there is none.
+func queryOne[T any](ctx context.Context, db *DB, op string, scan func(scanner) (T, error), query string, args ...any) (T, error) {
+	v, err := scan(db.sql.QueryRowContext(ctx, query, args...))
+	if err == sql.ErrNoRows {
+		var zero T
+		return zero, ErrNotFound
+	}
+	return v, wrap(op, db.path, err)
+}
+
 // queryAll reads a list, failing as op with no partial list on a bad row.
 func queryAll[T any](ctx context.Context, db *DB, op string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := db.sql.QueryContext(ctx, query, args...)
@@ -271,6 +263,46 @@ func queryAll[T any](ctx context.Context, db *DB, op string, scan func(scanner) 
 		out = append(out, v)
 	}
 	return out, wrap(op, db.path, rows.Err())
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+// Column readers let one Scan fill a record from its stored form.
+type (
+	// msCol reads Unix milliseconds (0: the zero Time).
+	msCol struct{ t *time.Time }
+	// creditsCol reads credits that may be NULL.
+	creditsCol struct{ f **float64 }
+	// jsonCol reads JSON text into dst; empty leaves an empty list or map nil.
+	jsonCol struct {
+		dst      any
+		emptyNil bool
+	}
+)
+
+func (c msCol) Scan(v any) error {
+	var n sql.NullInt64
+	err := n.Scan(v)
+	*c.t = fromMillis(n.Int64)
+	return err
+}
+
+func (c creditsCol) Scan(v any) error {
+	var n sql.NullFloat64
+	if err := n.Scan(v); err != nil || !n.Valid {
+		return err
+	}
+	*c.f = &n.Float64
+	return nil
+}
+
+func (c jsonCol) Scan(v any) error {
+	var s sql.NullString
+	if err := s.Scan(v); err != nil || c.emptyNil && (s.String == "" || s.String == "[]" || s.String == "{}") {
+		return err
+	}
+	_ = json.Unmarshal([]byte(s.String), c.dst)
+	return nil
 }
 
 func listLimit(n int) int {

@@ -36,7 +36,7 @@ func TestOpenUsesWALAndRecordsSchemaVersion(t *testing.T) {
 	if info, _ := os.Stat(db.Path()); info.Mode().Perm() != 0o600 {
 		t.Errorf("history mode %v", info.Mode())
 	}
-	if db.ReadOnly() || db.InMemory() || !db.Notice().IsZero() {
+	if db.ReadOnly() || db.inMemory || !db.notice.IsZero() {
 		t.Error("a healthy open should be read-write, on disk, without notice")
 	}
 }
@@ -101,9 +101,9 @@ func TestDamagedHistoryFallsBackToMemory(t *testing.T) {
 	}
 	db, notice := OpenOrFallback(ctx, p)
 	defer db.Close()
-	if !db.InMemory() || db.ReadOnly() || !strings.Contains(notice.String(), p.HistoryFile()) ||
+	if !db.inMemory || db.ReadOnly() || !strings.Contains(notice.String(), p.HistoryFile()) ||
 		!strings.Contains(notice.String(), "lost when it closes") {
-		t.Fatalf("fallback: mem=%v notice=%q", db.InMemory(), notice)
+		t.Fatalf("fallback: mem=%v notice=%q", db.inMemory, notice)
 	}
 	// The app keeps working for this session.
 	c := newConversation(t, db, "a", "today only")
@@ -195,8 +195,8 @@ func TestUnwritableDataFolderNamesThePath(t *testing.T) {
 	}
 	db, notice := OpenOrFallback(ctx, p)
 	defer db.Close()
-	if !db.InMemory() || notice.IsZero() {
-		t.Errorf("mem=%v notice=%q", db.InMemory(), notice)
+	if !db.inMemory || notice.IsZero() {
+		t.Errorf("mem=%v notice=%q", db.inMemory, notice)
 	}
 }
 
@@ -281,8 +281,8 @@ func TestFullDiskTmpfs(t *testing.T) {
 	_, err := Open(ctx, p)
 	checkDiskFullError(t, err, p.HistoryFile())
 	mem, notice := OpenOrFallback(ctx, p)
-	if !mem.InMemory() || !strings.Contains(notice.String(), "the disk is full") {
-		t.Errorf("fallback on a full disk: mem=%v %q", mem.InMemory(), notice)
+	if !mem.inMemory || !strings.Contains(notice.String(), "the disk is full") {
+		t.Errorf("fallback on a full disk: mem=%v %q", mem.inMemory, notice)
 	}
 	mem.Close()
 	os.Remove(filler)

@@ -111,3 +111,13 @@ func makeReadOnly(t *testing.T, fill func(dir string)) string {
 	}
 	return dir
 }
+
+// Settings only tests change.
+
+func WithBusyTimeout(d time.Duration) Option { return func(o *options) { o.busyTimeout = d } }
+
+func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+func withPragma(p string) Option { return func(o *options) { o.pragmas = append(o.pragmas, p) } }
+
+func WithKeyringTimeout(d time.Duration) SecretsOption { return func(s *Secrets) { s.timeout = d } }

@@ -33,6 +33,16 @@ type CollectionEntry struct {
 
 const memoryColumns = `account_id, id, content, metadata, collection_id, collection_name, variant, credits, last_seen, draft`
 
+// upsertMemory keeps a memory's draft unless the new record has one.
+const upsertMemory = `INSERT INTO memories (` + memoryColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT(account_id, id) DO UPDATE SET content = excluded.content, metadata = excluded.metadata,
+	collection_id = excluded.collection_id, collection_name = excluded.collection_name,
+	variant = excluded.variant, credits = coalesce(excluded.credits, credits), last_seen = excluded.last_seen,
+	draft = CASE WHEN excluded.draft <> '' THEN excluded.draft ELSE draft END`
+
+const upsertCollection = `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, ?, ?)
+	ON CONFLICT(account_id, id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen`
+
 // UpsertMemory records the server's memory, keeping the draft unless m has
 // one. A zero LastSeen means now.
 func (db *DB) UpsertMemory(ctx context.Context, m MemoryEntry) error {
@@ -42,37 +52,24 @@ func (db *DB) UpsertMemory(ctx context.Context, m MemoryEntry) error {
 	}
 	seen := db.nowOr(m.LastSeen)
 	return db.write(ctx, "save the memory", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO memories (`+memoryColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT(account_id, id) DO UPDATE SET content = excluded.content, metadata = excluded.metadata,
-			collection_id = excluded.collection_id, collection_name = excluded.collection_name,
-			variant = excluded.variant, credits = coalesce(excluded.credits, credits), last_seen = excluded.last_seen,
-			draft = CASE WHEN excluded.draft <> '' THEN excluded.draft ELSE draft END`,
-			m.AccountID, m.ID, m.Content, string(meta), m.CollectionID, m.CollectionName, m.Variant, m.Credits,
-			millis(seen), m.Draft)
+		_, err := tx.ExecContext(ctx, upsertMemory, m.AccountID, m.ID, m.Content, string(meta), m.CollectionID,
+			m.CollectionName, m.Variant, m.Credits, millis(seen), m.Draft)
 		if err != nil || m.CollectionID == "" || m.CollectionName == "" {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, ?, ?)
-			ON CONFLICT(account_id, id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen`,
-			m.AccountID, m.CollectionID, m.CollectionName, millis(seen))
+		_, err = tx.ExecContext(ctx, upsertCollection, m.AccountID, m.CollectionID, m.CollectionName, millis(seen))
 		return err
 	})
 }
 
 // SaveMemoryDraft keeps an unsaved edit of a memory ("" clears it).
 func (db *DB) SaveMemoryDraft(ctx context.Context, accountID, id, draft string) error {
-	return db.write(ctx, "save the memory draft", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE memories SET draft = ? WHERE account_id = ? AND id = ?`, draft, accountID, id))
-	})
+	return db.update(ctx, "save the memory draft", `UPDATE memories SET draft = ? WHERE account_id = ? AND id = ?`, draft, accountID, id)
 }
 
 // GetMemory returns one memory of the index.
 func (db *DB) GetMemory(ctx context.Context, accountID, id string) (MemoryEntry, error) {
-	m, err := scanMemory(db.sql.QueryRowContext(ctx, `SELECT `+memoryColumns+` FROM memories WHERE account_id = ? AND id = ?`, accountID, id))
-	if err == sql.ErrNoRows {
-		return MemoryEntry{}, ErrNotFound
-	}
-	return m, wrap("read the memory", db.path, err)
+	return queryOne(ctx, db, "read the memory", scanMemory, `SELECT `+memoryColumns+` FROM memories WHERE account_id = ? AND id = ?`, accountID, id)
 }
 
 // Memories returns an account's memories matching query (all when empty),
@@ -90,18 +87,14 @@ func (db *DB) Memories(ctx context.Context, accountID, query string) ([]MemoryEn
 
 // DeleteMemoryEntry forgets a memory locally (the server keeps it).
 func (db *DB) DeleteMemoryEntry(ctx context.Context, accountID, id string) error {
-	return db.write(ctx, "remove the memory from the list", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `DELETE FROM memories WHERE account_id = ? AND id = ?`, accountID, id))
-	})
+	return db.update(ctx, "remove the memory from the list", `DELETE FROM memories WHERE account_id = ? AND id = ?`, accountID, id)
 }
 
 // UpsertCollection records a collection (zero LastSeen: now); its memories take its name.
 func (db *DB) UpsertCollection(ctx context.Context, c CollectionEntry) error {
 	seen := db.nowOr(c.LastSeen)
 	return db.write(ctx, "save the collection", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, ?, ?)
-			ON CONFLICT(account_id, id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen`,
-			c.AccountID, c.ID, c.Name, millis(seen)); err != nil {
+		if _, err := tx.ExecContext(ctx, upsertCollection, c.AccountID, c.ID, c.Name, millis(seen)); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE memories SET collection_name = ? WHERE account_id = ? AND collection_id = ?`,
@@ -127,39 +120,19 @@ func (db *DB) Collections(ctx context.Context, accountID string) ([]CollectionEn
 		WHERE account_id = ? ORDER BY name COLLATE NOCASE, id`, accountID)
 }
 
-func scanCollection(s scanner) (CollectionEntry, error) {
-	var c CollectionEntry
-	var seen int64
-	err := s.Scan(&c.AccountID, &c.ID, &c.Name, &seen)
-	c.LastSeen = fromMillis(seen)
-	return c, err
+func scanCollection(s scanner) (c CollectionEntry, err error) {
+	return c, s.Scan(&c.AccountID, &c.ID, &c.Name, msCol{&c.LastSeen})
 }
 
 // DeleteCollectionEntry forgets a collection locally.
 func (db *DB) DeleteCollectionEntry(ctx context.Context, accountID, id string) error {
-	return db.write(ctx, "remove the collection from the list", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `DELETE FROM collections WHERE account_id = ? AND id = ?`, accountID, id))
-	})
+	return db.update(ctx, "remove the collection from the list", `DELETE FROM collections WHERE account_id = ? AND id = ?`, accountID, id)
 }
 
-func scanMemory(s scanner) (MemoryEntry, error) {
-	var m MemoryEntry
-	var meta string
-	var credits sql.NullFloat64
-	var seen int64
-	err := s.Scan(&m.AccountID, &m.ID, &m.Content, &meta, &m.CollectionID, &m.CollectionName, &m.Variant,
-		&credits, &seen, &m.Draft)
-	if err != nil {
-		return MemoryEntry{}, err
-	}
-	if credits.Valid {
-		m.Credits = &credits.Float64
-	}
-	m.LastSeen = fromMillis(seen)
-	if meta != "{}" {
-		json.Unmarshal([]byte(meta), &m.Metadata)
-	}
-	return m, nil
+func scanMemory(s scanner) (m MemoryEntry, err error) {
+	err = s.Scan(&m.AccountID, &m.ID, &m.Content, jsonCol{&m.Metadata, true}, &m.CollectionID, &m.CollectionName, &m.Variant,
+		creditsCol{&m.Credits}, msCol{&m.LastSeen}, &m.Draft)
+	return m, err
 }
 
 func escapeLike(s string) string {
@@ -203,9 +176,7 @@ func (db *DB) SyncMemoryIndex(ctx context.Context, accountID string, mems []Memo
 			return err
 		}
 		for _, c := range cols {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, ?, ?)
-				ON CONFLICT(account_id, id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen`,
-				accountID, c.ID, c.Name, millis(seen)); err != nil {
+			if _, err := tx.ExecContext(ctx, upsertCollection, accountID, c.ID, c.Name, millis(seen)); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO sync_keep VALUES ('c', ?)`, c.ID); err != nil {
@@ -217,11 +188,8 @@ func (db *DB) SyncMemoryIndex(ctx context.Context, accountID string, mems []Memo
 			if err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO memories (`+memoryColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')
-				ON CONFLICT(account_id, id) DO UPDATE SET content = excluded.content, metadata = excluded.metadata,
-				collection_id = excluded.collection_id, collection_name = excluded.collection_name,
-				variant = excluded.variant, credits = coalesce(excluded.credits, credits), last_seen = excluded.last_seen`,
-				accountID, m.ID, m.Content, string(meta), m.CollectionID, m.CollectionName, m.Variant, m.Credits, millis(seen)); err != nil {
+			if _, err := tx.ExecContext(ctx, upsertMemory, accountID, m.ID, m.Content, string(meta), m.CollectionID,
+				m.CollectionName, m.Variant, m.Credits, millis(seen), ""); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO sync_keep VALUES ('m', ?)`, m.ID); err != nil {

@@ -79,28 +79,20 @@ func (db *DB) UpdateMessage(ctx context.Context, m Message) error {
 	if m.Status == "" {
 		m.Status = StatusComplete
 	}
-	return db.write(ctx, "save the message", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE messages SET content = ?, status = ?, error = ?, credits = ?,
-			file_ids = ?, response_id = ?, updated_at = ? WHERE id = ?`,
-			m.Content, m.Status, m.Error, m.Credits, string(files), m.ResponseID, db.now().UnixMilli(), m.ID))
-	})
+	return db.update(ctx, "save the message", `UPDATE messages SET content = ?, status = ?, error = ?, credits = ?,
+		file_ids = ?, response_id = ?, updated_at = ? WHERE id = ?`,
+		m.Content, m.Status, m.Error, m.Credits, string(files), m.ResponseID, db.now().UnixMilli(), m.ID)
 }
 
 // SetMessageStatus records how a reply ended without touching its text.
 func (db *DB) SetMessageStatus(ctx context.Context, id int64, status string, credits *float64, errText string) error {
-	return db.write(ctx, "save the message", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE messages SET status = ?, credits = coalesce(?, credits), error = ?, updated_at = ? WHERE id = ?`,
-			status, credits, errText, db.now().UnixMilli(), id))
-	})
+	return db.update(ctx, "save the message", `UPDATE messages SET status = ?, credits = coalesce(?, credits), error = ?, updated_at = ? WHERE id = ?`,
+		status, credits, errText, db.now().UnixMilli(), id)
 }
 
 // GetMessage returns one message.
 func (db *DB) GetMessage(ctx context.Context, id int64) (Message, error) {
-	m, err := scanMessage(db.sql.QueryRowContext(ctx, `SELECT `+messageColumns+` FROM messages WHERE id = ?`, id))
-	if err == sql.ErrNoRows {
-		return Message{}, ErrNotFound
-	}
-	return m, wrap("read the message", db.path, err)
+	return queryOne(ctx, db, "read the message", scanMessage, `SELECT `+messageColumns+` FROM messages WHERE id = ?`, id)
 }
 
 // Messages returns a conversation's messages, oldest first.
@@ -133,24 +125,10 @@ func (db *DB) DeleteMessagesAfter(ctx context.Context, conversationID, messageID
 	return n, err
 }
 
-func scanMessage(s scanner) (Message, error) {
-	var m Message
-	var files string
-	var credits sql.NullFloat64
-	var created, updated int64
-	err := s.Scan(&m.ID, &m.ConversationID, &m.Role, &m.Content, &m.Status, &m.Error, &credits, &files,
-		&m.ResponseID, &created, &updated)
-	if err != nil {
-		return Message{}, err
-	}
-	if credits.Valid {
-		m.Credits = &credits.Float64
-	}
-	m.CreatedAt, m.UpdatedAt = fromMillis(created), fromMillis(updated)
-	if files != "" && files != "[]" {
-		json.Unmarshal([]byte(files), &m.FileIDs)
-	}
-	return m, nil
+func scanMessage(s scanner) (m Message, err error) {
+	err = s.Scan(&m.ID, &m.ConversationID, &m.Role, &m.Content, &m.Status, &m.Error, creditsCol{&m.Credits},
+		jsonCol{&m.FileIDs, true}, &m.ResponseID, msCol{&m.CreatedAt}, msCol{&m.UpdatedAt})
+	return m, err
 }
 
 func orEmptySlice[S ~[]E, E any](s S) S {

@@ -10,7 +10,7 @@ import (
 
 // ReplyWriter saves a streamed reply as it arrives. Append only adds to
 // memory; a background loop writes at each finished block and at least every
-// MaxFlushInterval. Open marks a reply left "streaming" as "interrupted".
+// flushInterval. Open marks a reply left "streaming" as "interrupted".
 type ReplyWriter struct {
 	db  *DB
 	id  int64
@@ -44,9 +44,6 @@ func (db *DB) NewReplyWriter(ctx context.Context, messageID int64) *ReplyWriter 
 	go w.loop(db.flush)
 	return w
 }
-
-// MessageID is the message being written.
-func (w *ReplyWriter) MessageID() int64 { return w.id }
 
 // Append adds a fragment without blocking on the disk, from any goroutine.
 // Fragments after Finish or Close are dropped.
@@ -166,8 +163,6 @@ func (w *ReplyWriter) Close() error {
 }
 
 func (db *DB) appendText(ctx context.Context, id int64, text string) error {
-	return db.write(ctx, "save the reply", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE messages SET content = content || ?, updated_at = ? WHERE id = ?`,
-			text, db.now().UnixMilli(), id))
-	})
+	return db.update(ctx, "save the reply", `UPDATE messages SET content = content || ?, updated_at = ? WHERE id = ?`,
+		text, db.now().UnixMilli(), id)
 }

@@ -56,20 +56,14 @@ func (db *DB) UpdateRun(ctx context.Context, r Run) error {
 	if err != nil {
 		return err
 	}
-	return db.write(ctx, "save the run", func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE runs SET inputs = ?, file_ids = ?, response_id = ?, output = ?,
-			status = ?, error = ?, credits = ?, updated_at = ? WHERE id = ?`,
-			inputs, files, r.ResponseID, r.Output, r.Status, r.Error, r.Credits, db.now().UnixMilli(), r.ID))
-	})
+	return db.update(ctx, "save the run", `UPDATE runs SET inputs = ?, file_ids = ?, response_id = ?, output = ?,
+		status = ?, error = ?, credits = ?, updated_at = ? WHERE id = ?`,
+		inputs, files, r.ResponseID, r.Output, r.Status, r.Error, r.Credits, db.now().UnixMilli(), r.ID)
 }
 
 // GetRun returns one run.
 func (db *DB) GetRun(ctx context.Context, id int64) (Run, error) {
-	r, err := scanRun(db.sql.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))
-	if err == sql.ErrNoRows {
-		return Run{}, ErrNotFound
-	}
-	return r, wrap("read the run", db.path, err)
+	return queryOne(ctx, db, "read the run", scanRun, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id)
 }
 
 // Runs returns runs of agentID (all when empty), newest first; limit 0 means 50.
@@ -93,24 +87,10 @@ func runJSON(r Run) (inputs, files string, err error) {
 	return string(i), string(f), err
 }
 
-func scanRun(s scanner) (Run, error) {
-	var r Run
-	var inputs, files string
-	var credits sql.NullFloat64
-	var created, updated int64
-	err := s.Scan(&r.ID, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.AgentType, &inputs, &files, &r.ResponseID,
-		&r.Output, &r.Status, &r.Error, &credits, &created, &updated)
-	if err != nil {
-		return Run{}, err
-	}
-	if credits.Valid {
-		r.Credits = &credits.Float64
-	}
-	r.CreatedAt, r.UpdatedAt = fromMillis(created), fromMillis(updated)
+func scanRun(s scanner) (r Run, err error) {
 	r.Inputs = map[string]string{}
-	json.Unmarshal([]byte(inputs), &r.Inputs)
-	if files != "[]" {
-		json.Unmarshal([]byte(files), &r.FileIDs)
-	}
-	return r, nil
+	err = s.Scan(&r.ID, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.AgentType, jsonCol{&r.Inputs, false},
+		jsonCol{&r.FileIDs, true}, &r.ResponseID, &r.Output, &r.Status, &r.Error, creditsCol{&r.Credits}, msCol{&r.CreatedAt},
+		msCol{&r.UpdatedAt})
+	return r, err
 }

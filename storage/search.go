@@ -97,12 +97,8 @@ func joinSpans(spans []Span) string {
 	return b.String()
 }
 
-func scanHit(s scanner) (SearchHit, error) {
-	var h SearchHit
-	var at int64
-	err := s.Scan(&h.ConversationID, &h.MessageID, &h.ConversationTitle, &h.AgentTitle, &h.Role, &h.Snippet, &at)
-	h.At = fromMillis(at)
-	return h, err
+func scanHit(s scanner) (h SearchHit, err error) {
+	return h, s.Scan(&h.ConversationID, &h.MessageID, &h.ConversationTitle, &h.AgentTitle, &h.Role, &h.Snippet, msCol{&h.At})
 }
 
 // SearchConversations finds conversations whose title contains every word

@@ -73,9 +73,6 @@ type SecretsOption func(*Secrets)
 // WithKeyring replaces the system keyring; nil means keys go to the keys file.
 func WithKeyring(k Keyring) SecretsOption { return func(s *Secrets) { s.ring = k } }
 
-// WithKeyringTimeout bounds each keyring call.
-func WithKeyringTimeout(d time.Duration) SecretsOption { return func(s *Secrets) { s.timeout = d } }
-
 // Secrets keeps API keys in the system keyring, else a 0600 file; calls may
 // block up to the keyring timeout, so keep them off the UI goroutine.
 type Secrets struct {
@@ -94,9 +91,6 @@ func NewSecrets(p Paths, opts ...SecretsOption) *Secrets {
 	}
 	return s
 }
-
-// FilePath is the keys file used when no keyring answers.
-func (s *Secrets) FilePath() string { return s.file }
 
 // KeyOf is acct's API key: from EnvAPIKey when the account says so (so it
 // goes only to the address it was set up for), else as Get finds it.
@@ -123,7 +117,9 @@ func (s *Secrets) Get(ctx context.Context, accountID string) (string, KeyLocatio
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return "", KeyLocation{}, ctxErr
 	}
+	s.mu.Lock()
 	keys, ferr := s.readFile()
+	s.mu.Unlock()
 	if ferr != nil {
 		return "", KeyLocation{}, ferr
 	}
@@ -189,13 +185,8 @@ func (s *Secrets) callKeyring(ctx context.Context, f func(Keyring) error) error 
 	}
 }
 
+// readFile reads the keys file; s.mu is held.
 func (s *Secrets) readFile() (map[string]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.readFileLocked()
-}
-
-func (s *Secrets) readFileLocked() (map[string]string, error) {
 	keys := map[string]string{}
 	data, err := os.ReadFile(s.file)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -216,7 +207,7 @@ func (s *Secrets) readFileLocked() (map[string]string, error) {
 func (s *Secrets) updateFile(accountID, key string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	keys, err := s.readFileLocked()
+	keys, err := s.readFile()
 	if err != nil {
 		if key == "" {
 			return nil
@@ -241,7 +232,7 @@ func (s *Secrets) updateFile(accountID, key string) error {
 	if err != nil {
 		return fmt.Errorf("encode the API keys file: %w", err)
 	}
-	if err := writeFileAtomic(s.file, data, 0o600); err != nil {
+	if err := replaceFile(s.file, data, 0o600, true); err != nil {
 		return &Error{Op: "save the API key", Path: s.file, Reason: plainOSError(err), Err: err}
 	}
 	return nil

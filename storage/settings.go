@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 )
@@ -118,13 +119,11 @@ func (s Settings) Active() Account {
 
 // PutAccount adds a or replaces the account with the same ID.
 func (s *Settings) PutAccount(a Account) {
-	for i := range s.Accounts {
-		if s.Accounts[i].ID == a.ID {
-			s.Accounts[i] = a
-			return
-		}
+	if i := slices.IndexFunc(s.Accounts, func(x Account) bool { return x.ID == a.ID }); i >= 0 {
+		s.Accounts[i] = a
+	} else {
+		s.Accounts = append(s.Accounts, a)
 	}
-	s.Accounts = append(s.Accounts, a)
 }
 
 // RemoveAccount drops an account, never the demo, which takes over if it was active.
@@ -132,13 +131,7 @@ func (s *Settings) RemoveAccount(id string) {
 	if id == DemoAccountID {
 		return
 	}
-	out := s.Accounts[:0]
-	for _, a := range s.Accounts {
-		if a.ID != id {
-			out = append(out, a)
-		}
-	}
-	s.Accounts = out
+	s.Accounts = slices.DeleteFunc(s.Accounts, func(a Account) bool { return a.ID == id })
 	if s.ActiveAccount == id {
 		s.ActiveAccount = DemoAccountID
 	}
@@ -269,14 +262,10 @@ func (s *SettingsStore) Save(ctx context.Context, st Settings) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := writeFileAtomic(s.path, append(data, '\n'), 0o600); err != nil {
+	if err := replaceFile(s.path, append(data, '\n'), 0o600, true); err != nil {
 		return &Error{Op: "save the settings", Path: s.path, Reason: plainOSError(err), Err: err}
 	}
 	return nil
-}
-
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	return replaceFile(path, data, mode, true)
 }
 
 // replaceFile replaces path atomically; durable also syncs data and rename.

@@ -192,7 +192,6 @@ func open(ctx context.Context, path string, lim limits) (t Table, err error) {
 			_ = f.Close()
 			return nil, err
 		}
-		t.closer = f
 		return t, nil
 	case ".xlsx", ".xlsm":
 		return openXLSX(ctx, path, lim)
@@ -200,22 +199,34 @@ func open(ctx context.Context, path string, lim limits) (t Table, err error) {
 	return nil, &Error{Kind: Unreadable, Path: path, Detail: "only CSV and Excel (.xlsx) sheets are read"}
 }
 
-// ReadCSV reads a CSV sheet from r (name is for messages).
-func ReadCSV(ctx context.Context, r io.Reader, name string) (Table, error) {
-	t, err := readCSVSafely(ctx, r, -1, name, standardLimits())
-	if err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, lim limits) (t *csvTable, err error) {
+// readCSVSafely reads a CSV sheet from r (closed with the table when it is
+// an io.Closer); name is for messages.
+func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, lim limits) (t *table, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			t, err = nil, panicked(name, p)
 		}
 	}()
-	return readCSV(ctx, r, size, name, lim)
+	counted := &countingReader{r: io.LimitReader(r, MaxBytes+1)}
+	br := bufio.NewReaderSize(counted, 64<<10)
+	text, err := decoded(br)
+	if err != nil {
+		return nil, &Error{Kind: Unreadable, Path: name, Detail: err.Error(), Err: err}
+	}
+	tb := bufio.NewReaderSize(text, 64<<10)
+	head, _ := tb.Peek(64 << 10)
+	cr := csv.NewReader(tb)
+	cr.Comma = sniff(head)
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	cr.ReuseRecord = false
+	closer, _ := r.(io.Closer)
+	src := &csvTable{path: name, r: cr, read: counted, size: size, closer: closer}
+	t = &table{ctx: ctx, path: name, src: src, k: kept{lim: lim, path: name}}
+	if err := t.start(true); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // panicked makes a reader's panic an unreadable sheet; the app goes on.
@@ -263,17 +274,111 @@ func (k *kept) header(row int, rec []string) ([]string, error) {
 	return cells(rec[:n]), nil
 }
 
+// table is a sheet read a row at a time from its records, the CSV's or the
+// workbook's: the first row comes back first, the stopping error repeats,
+// and a panic in reading is an unreadable sheet.
+type table struct {
+	ctx    context.Context
+	path   string
+	src    records
+	k      kept
+	header []string
+	// width is the cells kept per record: the header's (with a CSV's, blank
+	// names included).
+	width int
+	first *Row
+	err   error
+}
+
+// records are a sheet's records as stored: each one's number as a
+// spreadsheet shows it and its cells within width (a header's are all
+// read); io.EOF after the last.
+type records interface {
+	record(width int, header bool) (int, []string, error)
+	progress() float64
+	Close() error
+}
+
+// start reads the header, the first record not blank, and the row under it.
+func (t *table) start(padHeader bool) error {
+	for {
+		if err := t.ctx.Err(); err != nil {
+			return err
+		}
+		n, rec, err := t.src.record(t.k.lim.columns, true)
+		if err == io.EOF {
+			return &Error{Kind: Empty, Path: t.path}
+		}
+		if err != nil {
+			return err
+		}
+		if blankRow(rec) {
+			continue
+		}
+		if t.header, err = t.k.header(n, rec); err != nil {
+			return err
+		}
+		t.width = len(t.header)
+		if padHeader {
+			t.width = min(len(rec), t.k.lim.columns)
+			t.header = append(t.header, make([]string, max(0, t.width-len(t.header)))...)
+		}
+		if err := t.k.add(n, t.header); err != nil {
+			return err
+		}
+		break
+	}
+	first, err := t.Next()
+	if err == io.EOF {
+		return &Error{Kind: HeaderOnly, Path: t.path}
+	}
+	t.first = &first
+	return err
+}
+
+func (t *table) Header() []string { return t.header }
+
+func (t *table) Progress() float64 { return t.src.progress() }
+
+func (t *table) Close() error { return t.src.Close() }
+
+func (t *table) Next() (r Row, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = Row{}, panicked(t.path, p)
+		}
+		if err != nil && err != io.EOF {
+			t.err = err
+		}
+	}()
+	if t.err != nil {
+		return Row{}, t.err
+	}
+	if t.first != nil {
+		r := *t.first
+		t.first = nil
+		return r, nil
+	}
+	for {
+		if err := t.ctx.Err(); err != nil {
+			return Row{}, err
+		}
+		n, rec, err := t.src.record(t.width, false)
+		if err != nil {
+			return Row{}, err
+		}
+		if !blankRow(rec) {
+			c := cells(rec)
+			return Row{Number: n, Cells: c}, t.k.add(n, c)
+		}
+	}
+}
+
 type csvTable struct {
-	ctx  context.Context
 	path string
 	r    *csv.Reader
 	read *countingReader
 	size int64 // the file's size, -1 when not known
-	k    kept
-	rows
-	header []string
-	// width is the cells kept per record: the header's, blank names included.
-	width int
 	// inCells counts line breaks inside cells, so rows number as spreadsheets do.
 	inCells int
 	closer  io.Closer
@@ -290,119 +395,30 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func readCSV(ctx context.Context, r io.Reader, size int64, path string, lim limits) (*csvTable, error) {
-	counted := &countingReader{r: io.LimitReader(r, MaxBytes+1)}
-	br := bufio.NewReaderSize(counted, 64<<10)
-	text, err := decoded(br)
-	if err != nil {
-		return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
-	}
-	tb := bufio.NewReaderSize(text, 64<<10)
-	head, _ := tb.Peek(64 << 10)
-	cr := csv.NewReader(tb)
-	cr.Comma = sniff(head)
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true
-	cr.ReuseRecord = false
-	t := &csvTable{ctx: ctx, path: path, r: cr, read: counted, size: size, k: kept{lim: lim, path: path}}
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return nil, &Error{Kind: Empty, Path: path}
-		}
-		if err != nil {
-			return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
-		}
-		n := t.rowOf(rec)
-		if !blankRow(rec) {
-			if t.header, err = t.k.header(n, rec); err != nil {
-				return nil, err
-			}
-			t.width = min(len(rec), lim.columns)
-			t.header = append(t.header, make([]string, max(0, t.width-len(t.header)))...)
-			if err := t.k.add(n, t.header); err != nil {
-				return nil, err
-			}
-			break
-		}
-	}
-	first, err := t.next()
-	if err == io.EOF {
-		return nil, &Error{Kind: HeaderOnly, Path: path}
-	}
-	if err != nil {
-		return nil, err
-	}
-	t.first = &first
-	return t, nil
-}
-
-func (t *csvTable) Header() []string { return t.header }
-
-func (t *csvTable) Next() (Row, error) { return t.rows.next(t.path, t.next) }
-
-// rows is shared by both tables: the first row comes back first, the
-// stopping error repeats, and a panic in read is an unreadable sheet.
-type rows struct {
-	first *Row
-	err   error
-}
-
-func (s *rows) next(path string, read func() (Row, error)) (r Row, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			r, err = Row{}, panicked(path, p)
-		}
-		if err != nil && err != io.EOF {
-			s.err = err
-		}
-	}()
-	if s.err != nil {
-		return Row{}, s.err
-	}
-	if s.first != nil {
-		r := *s.first
-		s.first = nil
-		return r, nil
-	}
-	return read()
-}
-
-func (t *csvTable) Progress() float64 {
+func (t *csvTable) progress() float64 {
 	if t.size <= 0 {
 		return 0
 	}
 	return min(1, float64(t.read.n)/float64(t.size))
 }
 
-func (t *csvTable) next() (Row, error) {
-	for {
-		if err := t.ctx.Err(); err != nil {
-			return Row{}, err
-		}
-		rec, err := t.r.Read()
-		if err == io.EOF {
-			return Row{}, io.EOF
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return Row{}, &Error{Kind: Unreadable, Path: t.path, Row: pe.Line, Detail: pe.Err.Error(), Err: err}
-			}
-			return Row{}, &Error{Kind: Unreadable, Path: t.path, Detail: err.Error(), Err: err}
-		}
-		n := t.rowOf(rec)
-		if len(rec) > t.width {
-			rec = rec[:t.width]
-		}
-		if !blankRow(rec) {
-			c := cells(rec)
-			return Row{Number: n, Cells: c}, t.k.add(n, c)
-		}
+func (t *csvTable) record(width int, header bool) (int, []string, error) {
+	rec, err := t.r.Read()
+	if err == io.EOF {
+		return 0, nil, io.EOF
 	}
+	if err != nil {
+		var pe *csv.ParseError
+		if !header && errors.As(err, &pe) {
+			return 0, nil, &Error{Kind: Unreadable, Path: t.path, Row: pe.Line, Detail: pe.Err.Error(), Err: err}
+		}
+		return 0, nil, &Error{Kind: Unreadable, Path: t.path, Detail: err.Error(), Err: err}
+	}
+	n := t.rowOf(rec)
+	if !header && len(rec) > width {
+		rec = rec[:width]
+	}
+	return n, rec, nil
 }
 
 // rowOf numbers a record as a spreadsheet does: blank lines count, in-cell breaks not.

@@ -254,3 +254,12 @@ func TestFormulasAndDatesReadAsTheyShow(t *testing.T) {
 		t.Fatalf("the date cell reads %q, want the date as shown", cells[2])
 	}
 }
+
+// ReadCSV reads a CSV sheet from r (name is for messages).
+func ReadCSV(ctx context.Context, r io.Reader, name string) (Table, error) {
+	t, err := readCSVSafely(ctx, r, -1, name, standardLimits())
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}

@@ -47,11 +47,8 @@ type xlsxTable struct {
 	d      *xml.Decoder
 	shared sharedTexts
 	nums   *numbers
-	k      kept
-	header []string
-	width  int
-	rows
-	row    int // the last row's number
+	k      *kept // the table's
+	row    int   // the last row's number
 	tokens int
 	v, is  []byte // a cell's value and inline text, reused
 }
@@ -188,7 +185,9 @@ func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p 
 	unreadable := func(err error) error {
 		return &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
 	}
-	t := &xlsxTable{ctx: ctx, path: p, file: file, k: kept{lim: lim, path: p}}
+	t := &xlsxTable{ctx: ctx, path: p, file: file}
+	st := &table{ctx: ctx, path: p, src: t, k: kept{lim: lim, path: p}}
+	t.k = &st.k
 	defer func() {
 		if r := recover(); r != nil {
 			_ = t.Close()
@@ -206,11 +205,10 @@ func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p 
 	b := &book{files: map[string]*zip.File{}}
 	for _, f := range zr.File {
 		name := strings.TrimPrefix(strings.ReplaceAll(f.Name, `\`, "/"), "/")
-		if _, ok := b.files[name]; !ok {
-			b.files[name] = f
-		}
-		if _, ok := b.files[strings.ToLower(name)]; !ok {
-			b.files[strings.ToLower(name)] = f
+		for _, n := range []string{name, strings.ToLower(name)} {
+			if _, ok := b.files[n]; !ok {
+				b.files[n] = f
+			}
 		}
 	}
 	pkg, err := b.rels("")
@@ -289,62 +287,17 @@ func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p 
 		return fail(unreadable(err))
 	}
 	t.d = decoder(bufio.NewReaderSize(t.read, 64<<10))
-	for {
-		n, row, err := t.readRow(lim.columns, true)
-		if err == io.EOF {
-			return fail(&Error{Kind: Empty, Path: p})
-		}
-		if err != nil {
-			return fail(err)
-		}
-		if !blankRow(row) {
-			if t.header, err = t.k.header(n, row); err != nil {
-				return fail(err)
-			}
-			if err := t.k.add(n, t.header); err != nil {
-				return fail(err)
-			}
-			t.width = len(t.header)
-			break
-		}
-	}
-	first, err := t.Next()
-	if err == io.EOF {
-		return fail(&Error{Kind: HeaderOnly, Path: p})
-	}
-	if err != nil {
+	if err := st.start(false); err != nil {
 		return fail(err)
 	}
-	t.first = &first
-	return t, nil
+	return st, nil
 }
 
-func (t *xlsxTable) Header() []string { return t.header }
-
-func (t *xlsxTable) Progress() float64 {
+func (t *xlsxTable) progress() float64 {
 	if t.read == nil || t.size <= 0 {
 		return 0
 	}
 	return min(1, float64(t.read.n)/float64(t.size))
-}
-
-func (t *xlsxTable) Next() (Row, error) { return t.rows.next(t.path, t.next) }
-
-func (t *xlsxTable) next() (Row, error) {
-	for {
-		if err := t.ctx.Err(); err != nil {
-			return Row{}, err
-		}
-		n, row, err := t.readRow(t.width, false)
-		if err != nil {
-			return Row{}, err
-		}
-		if blankRow(row) {
-			continue
-		}
-		c := cells(row)
-		return Row{Number: n, Cells: c}, t.k.add(n, c)
-	}
 }
 
 func (t *xlsxTable) Close() error {
@@ -383,9 +336,9 @@ func (t *xlsxTable) token() (xml.Token, error) {
 	return tok, nil
 }
 
-// readRow is the next row's number and cells within width columns (a wider
+// record is the next row's number and cells within width columns (a wider
 // header is refused); io.EOF after the last row.
-func (t *xlsxTable) readRow(width int, header bool) (int, []string, error) {
+func (t *xlsxTable) record(width int, header bool) (int, []string, error) {
 	for {
 		tok, err := t.token()
 		if err != nil {

@@ -69,13 +69,19 @@ func bufferRequest(r *http.Request) (body []byte, skip bool) {
 	if isMultipart(r.Header) {
 		return nil, true
 	}
-	buf, over, err := readCapped(r.Body)
+	r.Body, body = buffer(r.Body)
+	return body, body == nil
+}
+
+// buffer reads rc up to the cap for validation and returns what to pass on
+// (the bytes read, then the rest) and the body, nil when it was not read whole.
+func buffer(rc io.ReadCloser) (io.ReadCloser, []byte) {
+	buf, over, err := readCapped(rc)
+	passOn := restoredBody{Reader: io.MultiReader(bytes.NewReader(buf), rc), Closer: rc}
 	if over || err != nil {
-		r.Body = restoredBody{Reader: io.MultiReader(bytes.NewReader(buf), r.Body), Closer: r.Body}
-		return nil, true
+		return passOn, nil
 	}
-	r.Body = restoredBody{Reader: bytes.NewReader(buf), Closer: r.Body}
-	return buf, false
+	return passOn, buf
 }
 
 // readCapped reads at most maxBuffered+1 bytes; over reports that more remain.
@@ -204,15 +210,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 	default:
-		buf, over, err := readCapped(req.Body)
 		out = req.Clone(req.Context())
-		if over || err != nil {
-			out.Body = restoredBody{Reader: io.MultiReader(bytes.NewReader(buf), req.Body), Closer: req.Body}
-			skip = true
-		} else {
-			out.Body = restoredBody{Reader: bytes.NewReader(buf), Closer: req.Body}
-			body = buf
-		}
+		out.Body, body = buffer(req.Body)
+		skip = body == nil
 	}
 	if err := t.v.validateRequest(req, body, skip); err != nil {
 		t.report("contract: the client sent a request outside the contract: %v", err)

@@ -214,8 +214,7 @@ func checkContentType(route *routers.Route, status int, header http.Header) erro
 // validateErrorBody checks an error answer that belongs to no operation (unknown
 // path, method not allowed): it must still be JSON with a message.
 func (v *Validator) validateErrorBody(header http.Header, body []byte) error {
-	mt, _, err := mime.ParseMediaType(header.Get("Content-Type"))
-	if err != nil || mt != "application/json" {
+	if mediaType(header) != "application/json" {
 		return fmt.Errorf("error answer has content type %q, want application/json", header.Get("Content-Type"))
 	}
 	var value any
@@ -274,20 +273,20 @@ func proxyError(status int, header http.Header, body []byte) bool {
 	return isHTML(header) || (len(body) == 0 && header.Get("Content-Type") == "")
 }
 
-func isHTML(h http.Header) bool {
+// mediaType is h's content type without parameters, "" when unreadable.
+func mediaType(h http.Header) string {
 	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	return err == nil && mt == "text/html"
+	if err != nil {
+		return ""
+	}
+	return mt
 }
 
-func isMultipart(h http.Header) bool {
-	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	return err == nil && strings.HasPrefix(mt, "multipart/")
-}
+func isHTML(h http.Header) bool { return mediaType(h) == "text/html" }
 
-func isEventStream(h http.Header) bool {
-	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	return err == nil && mt == "text/event-stream"
-}
+func isMultipart(h http.Header) bool { return strings.HasPrefix(mediaType(h), "multipart/") }
+
+func isEventStream(h http.Header) bool { return mediaType(h) == "text/event-stream" }
 
 // isJSON tells whether an answer's body is worth buffering for validation; media
 // bodies are not checked, so they are not kept.
