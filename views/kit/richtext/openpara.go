@@ -1,4 +1,4 @@
-package chat
+package richtext
 
 import (
 	"strings"
@@ -9,8 +9,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // openPara shows the open block while it is a plain paragraph, most of a
@@ -67,7 +65,7 @@ func plainParagraph(segs []widget.RichTextSegment) (string, bool) {
 // parseOnly parses without wrapping (an unsized RichText skips measuring).
 // Links and pictures follow the server-text rules (kit.Markdown).
 func parseOnly(text string) []widget.RichTextSegment {
-	segs, _ := kit.Markdown(text)
+	segs, _ := Parse(text)
 	return segs
 }
 

@@ -1,4 +1,4 @@
-package kit
+package richtext
 
 import (
 	"context"
@@ -16,19 +16,20 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/internal/safe"
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// Markdown parses server markdown into rich-text segments under Guard's rules.
+// Parse parses server markdown into rich-text segments under Guard's rules.
 // Never use Fyne's parser alone: it opens any link and loads any picture,
 // even local paths, once drawn.
-func Markdown(md string) (segs []widget.RichTextSegment, pictures []*Picture) {
+func Parse(md string) (segs []widget.RichTextSegment, pictures []*Picture) {
 	segs = renderMarkdown(md)
 	return segs, Guard(segs)
 }
 
 // NewMarkdownText is a word-wrapped RichText of md with its pictures, not loaded.
 func NewMarkdownText(md string) (*widget.RichText, []*Picture) {
-	segs, pics := Markdown(md)
+	segs, pics := Parse(md)
 	r := widget.NewRichText(segs...)
 	r.Wrapping = fyne.TextWrapWord
 	for _, p := range pics {
@@ -106,7 +107,7 @@ func OpenLink(words string, u *url.URL) {
 			}
 		}, w)
 	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.8, 560), 0))
-	ShowDialog(d, w)
+	kit.ShowDialog(d, w)
 }
 
 // mainWindow is the window dialogs about server content belong to: the newest.
@@ -158,7 +159,7 @@ type pictureSource struct {
 
 // Pictures is what kit needs of the app to show pictures.
 type Pictures interface {
-	Runner
+	kit.Runner
 	ShowPicture(ctx context.Context, address string, dropped func()) (image.Image, func(), error)
 	ShowPictureFile(ctx context.Context, path string, dropped func()) (image.Image, func(), error)
 	Describe(err error) string
@@ -270,7 +271,7 @@ func ShowPictures() string { return lang.L("Show pictures") }
 // background, within app.ShowPicture's limits. done runs on the UI goroutine
 // after the last, and when a reload fails.
 func LoadPictures(a Pictures, pics []*Picture, done func()) {
-	run := func(work func(ctx context.Context), then func()) { Act(a, work, then) }
+	run := func(work func(ctx context.Context), then func()) { kit.Act(a, work, then) }
 	for _, p := range pics {
 		addr := p.Address
 		p.mu.Lock()
@@ -283,7 +284,7 @@ func LoadPictures(a Pictures, pics []*Picture, done func()) {
 		p.mu.Unlock()
 		p.refresh()
 	}
-	Act(a, func(ctx context.Context) {
+	kit.Act(a, func(ctx context.Context) {
 		for _, p := range pics {
 			p.mu.Lock()
 			held := p.img != nil
@@ -301,7 +302,7 @@ func LoadPictures(a Pictures, pics []*Picture, done func()) {
 func NewPictureFile(a Pictures, path, title string, done func()) *widget.RichText {
 	p := &Picture{Title: title, busy: true, after: done}
 	p.src = pictureSource{
-		run:      func(work func(ctx context.Context), then func()) { Act(a, work, then) },
+		run:      func(work func(ctx context.Context), then func()) { kit.Act(a, work, then) },
 		describe: a.Describe,
 		load: func(ctx context.Context, dropped func()) (image.Image, func(), error) {
 			return a.ShowPictureFile(ctx, path, dropped)
@@ -338,7 +339,7 @@ func (p *Picture) load(ctx context.Context) error {
 	}
 	p.version++
 	p.mu.Unlock()
-	Do(p.refresh)
+	kit.Do(p.refresh)
 	return err
 }
 
@@ -390,7 +391,7 @@ func (p *Picture) drop(n int) {
 	}
 	p.mu.Unlock()
 	if held {
-		Do(p.refresh)
+		kit.Do(p.refresh)
 	}
 }
 

@@ -1,4 +1,4 @@
-package mdtable
+package richtext
 
 import (
 	"math"
@@ -28,15 +28,15 @@ const (
 	lineChars = 72
 )
 
-// New builds the widget showing t, its columns as wide as content needs in
+// NewTable builds the widget showing t, its columns as wide as content needs in
 // the room given. Cells are inline Markdown; their pictures are returned in
 // reading order, not loaded.
-func New(t Table) (fyne.CanvasObject, []*kit.Picture) {
+func NewTable(t Table) (fyne.CanvasObject, []*Picture) {
 	v := &view{cols: len(t.Header)}
-	var pics []*kit.Picture
+	var pics []*Picture
 	add := func(src string, header bool) {
 		col := len(v.cells) % max(v.cols, 1)
-		r, p := kit.NewMarkdownText(inline(src))
+		r, p := NewMarkdownText(inline(src))
 		r.Segments = dropParagraphEnd(r.Segments)
 		align := AlignNone
 		if col < len(t.Align) {
@@ -93,11 +93,6 @@ func flowRuns(segs []widget.RichTextSegment) {
 			t.Text = zwsp + t.Text
 		}
 	}
-}
-
-// rowEnd ends the row without a paragraph's trailing space.
-func rowEnd() widget.RichTextSegment {
-	return &widget.ParagraphSegment{Texts: []widget.RichTextSegment{&widget.ParagraphSegment{}}}
 }
 
 // breakBeforeLinks puts each link after words at a line's start, for a cell
@@ -635,7 +630,7 @@ func words(s string) []string {
 func showsLoadedPicture(segs []widget.RichTextSegment) bool {
 	for _, s := range segs {
 		switch t := s.(type) {
-		case *kit.Picture:
+		case *Picture:
 			if t.Loaded() {
 				return true
 			}

@@ -1,4 +1,4 @@
-package chat
+package richtext
 
 import (
 	"slices"
@@ -11,9 +11,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/agentdesk/agentdesk/views/kit"
-	"github.com/agentdesk/agentdesk/views/kit/mdtable"
 )
 
 // Markdown shows a reply that may still be growing. Re-parsing everything per
@@ -33,12 +30,12 @@ type Markdown struct {
 	chunk     *frozenChunk    // the chunk frozen blocks are added to
 	open      fyne.CanvasObject
 	openRich  *widget.RichText
-	openCode  *codeBlock
+	openCode  *CodeBlock
 	openPara  *openPara
-	pictures  []*kit.Picture // pictures the frozen blocks name, in order
+	pictures  []*Picture // pictures the frozen blocks name, in order
 	outer     func(*fyne.ScrollEvent)
 	resized   func()
-	wrap      *codeWrap       // whether code blocks wrap
+	wrap      *CodeBlocks     // whether code blocks wrap
 	notes     map[string]bool // labels of the footnotes defined so far
 	// whole: all text is there and its footnotes were known at build.
 	whole bool
@@ -52,7 +49,7 @@ type markedBlock struct {
 	labels map[string]bool
 	chunk  *frozenChunk
 	obj    fyne.CanvasObject
-	pics   []*kit.Picture // the pictures it names
+	pics   []*Picture // the pictures it names
 }
 
 type resizable interface {
@@ -114,13 +111,13 @@ func (m *Markdown) passOuter(o fyne.CanvasObject) {
 }
 
 // Pictures are the pictures the finished blocks name, loaded only on request.
-func (m *Markdown) Pictures() []*kit.Picture { return m.pictures }
+func (m *Markdown) Pictures() []*Picture { return m.pictures }
 
 // chunkSize bounds a chunk so freezing a block re-lays out a few dozen widgets.
 const chunkSize = 24
 
 // NewMarkdown shows text, which may grow with Append.
-func NewMarkdown(text string, wrap *codeWrap) *Markdown {
+func NewMarkdown(text string, wrap *CodeBlocks) *Markdown {
 	m := &Markdown{box: container.NewVBox(), whole: text != "", wrap: wrap}
 	m.ExtendBaseWidget(m)
 	if text != "" {
@@ -131,7 +128,7 @@ func NewMarkdown(text string, wrap *codeWrap) *Markdown {
 	return m
 }
 
-func newLiveMarkdown(text string, wrap *codeWrap) *Markdown {
+func NewLiveMarkdown(text string, wrap *CodeBlocks) *Markdown {
 	m := &Markdown{box: container.NewVBox(), wrap: wrap}
 	m.ExtendBaseWidget(m)
 	m.src.WriteString(text)
@@ -237,6 +234,10 @@ func (m *Markdown) Finish(text string) bool {
 	return true
 }
 
+// AwaitsNotes reports blocks that show footnote marks as written, for Finish
+// to rebuild once their notes came.
+func (m *Markdown) AwaitsNotes() bool { return len(m.marked) > 0 }
+
 // Text is everything shown so far.
 func (m *Markdown) Text() string { return m.src.String() }
 
@@ -272,14 +273,14 @@ func (m *Markdown) freeze(b string) {
 	m.mark(b, raw, o, pics)
 }
 
-func (m *Markdown) mark(b string, raw map[string]bool, o fyne.CanvasObject, pics []*kit.Picture) {
+func (m *Markdown) mark(b string, raw map[string]bool, o fyne.CanvasObject, pics []*Picture) {
 	if len(raw) > 0 && !m.whole {
 		m.marked = append(m.marked, markedBlock{src: b, labels: raw, chunk: m.chunk, obj: o, pics: pics})
 	}
 }
 
 // build makes finished block b's widget; raw gets marks shown as written.
-func (m *Markdown) build(b string, raw map[string]bool) (fyne.CanvasObject, []*kit.Picture) {
+func (m *Markdown) build(b string, raw map[string]bool) (fyne.CanvasObject, []*Picture) {
 	_, _, code := finishedCode(b)
 	if !code {
 		b = footnoteMarks(b, m.notes, raw)
@@ -613,28 +614,28 @@ func finishedCode(b string) (lang, code string, ok bool) {
 }
 
 // blockWidget builds a finished block's widget (tables may sit mid-block).
-func blockWidget(b string, wrap *codeWrap) (fyne.CanvasObject, []*kit.Picture) {
+func blockWidget(b string, wrap *CodeBlocks) (fyne.CanvasObject, []*Picture) {
 	if lang, code, ok := finishedCode(b); ok {
 		return newCodeBlock(lang, code, wrap), nil
 	}
 	var parts []fyne.CanvasObject
-	var pics []*kit.Picture
+	var pics []*Picture
 	rest := b
 	for {
-		before, t, after, ok := mdtable.Find(rest)
+		before, t, after, ok := FindTable(rest)
 		if !ok {
 			break
 		}
 		if strings.TrimSpace(before) != "" {
-			r, p := kit.NewMarkdownText(before)
+			r, p := NewMarkdownText(before)
 			parts, pics = append(parts, r), append(pics, p...)
 		}
-		o, p := mdtable.New(t)
+		o, p := NewTable(t)
 		parts, pics = append(parts, o), append(pics, p...)
 		rest = after
 	}
 	if strings.TrimSpace(rest) != "" || len(parts) == 0 {
-		r, p := kit.NewMarkdownText(rest)
+		r, p := NewMarkdownText(rest)
 		parts, pics = append(parts, r), append(pics, p...)
 	}
 	if len(parts) == 1 {
@@ -643,16 +644,16 @@ func blockWidget(b string, wrap *codeWrap) (fyne.CanvasObject, []*kit.Picture) {
 	return container.NewVBox(parts...), pics
 }
 
-// plainText is "Copy as text": the whole reply made plain at once, tables as
+// ReplyText is "Copy as text": the whole reply made plain at once, tables as
 // tab-separated lines so they paste as tables.
-func plainText(md string) string {
+func ReplyText(md string) string {
 	var src strings.Builder
 	var tables []string
 	for _, b := range splitBlocks(md) {
 		if _, _, ok := finishedCode(b); !ok {
 			rest := b
 			for {
-				before, t, after, ok := mdtable.Find(rest)
+				before, t, after, ok := FindTable(rest)
 				if !ok {
 					break
 				}
@@ -660,7 +661,7 @@ func plainText(md string) string {
 				for _, r := range append([][]string{t.Header}, t.Rows...) {
 					cells := make([]string, len(r))
 					for i, c := range r {
-						cells[i] = strings.Join(strings.Fields(kit.PlainText(c)), " ")
+						cells[i] = strings.Join(strings.Fields(PlainText(c)), " ")
 					}
 					rows = append(rows, strings.Join(cells, "\t"))
 				}
@@ -672,7 +673,7 @@ func plainText(md string) string {
 		}
 		src.WriteString(b + "\n\n")
 	}
-	out := kit.PlainText(src.String())
+	out := PlainText(src.String())
 	for i, t := range tables {
 		out = strings.Replace(out, tableToken(i), t, 1)
 	}
