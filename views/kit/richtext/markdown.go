@@ -43,28 +43,34 @@ func NewMarkdownText(md string) (*widget.RichText, []*Picture) {
 // wait for the user (Picture). It returns the pictures in order.
 func Guard(segs []widget.RichTextSegment) []*Picture {
 	var pics []*Picture
-	var walk func([]widget.RichTextSegment)
-	walk = func(segs []widget.RichTextSegment) {
-		for i, s := range segs {
-			switch t := s.(type) {
-			case *widget.ParagraphSegment:
-				walk(t.Texts)
-			case *widget.ListSegment:
-				walk(t.Items)
-			case *widget.HyperlinkSegment:
-				segs[i] = guardLink(t)
-			case *widget.ImageSegment:
-				p := &Picture{Title: safe.Text(t.Title, 120)}
-				if t.Source != nil {
-					p.Address = t.Source.String()
-				}
-				pics = append(pics, p)
-				segs[i] = p
+	visit(segs, func(s *widget.RichTextSegment) {
+		switch t := (*s).(type) {
+		case *widget.HyperlinkSegment:
+			*s = guardLink(t)
+		case *widget.ImageSegment:
+			p := &Picture{Title: safe.Text(t.Title, 120)}
+			if t.Source != nil {
+				p.Address = t.Source.String()
 			}
+			pics = append(pics, p)
+			*s = p
+		}
+	})
+	return pics
+}
+
+// visit calls f for each segment of segs not a paragraph or list, at any depth.
+func visit(segs []widget.RichTextSegment, f func(s *widget.RichTextSegment)) {
+	for i := range segs {
+		switch t := segs[i].(type) {
+		case *widget.ParagraphSegment:
+			visit(t.Texts, f)
+		case *widget.ListSegment:
+			visit(t.Items, f)
+		default:
+			f(&segs[i])
 		}
 	}
-	walk(segs)
-	return pics
 }
 
 func guardLink(h *widget.HyperlinkSegment) widget.RichTextSegment {
@@ -157,7 +163,11 @@ type pictureSource struct {
 	describe func(error) string
 }
 
-// Pictures is what kit needs of the app to show pictures.
+func newSource(a Pictures, load func(ctx context.Context, dropped func()) (image.Image, func(), error)) pictureSource {
+	return pictureSource{run: func(work func(ctx context.Context), then func()) { kit.Act(a, work, then) }, load: load, describe: a.Describe}
+}
+
+// Pictures is what richtext needs of the app to show pictures.
 type Pictures interface {
 	kit.Runner
 	ShowPicture(ctx context.Context, address string, dropped func()) (image.Image, func(), error)
@@ -271,13 +281,12 @@ func ShowPictures() string { return lang.L("Show pictures") }
 // background, within app.ShowPicture's limits. done runs on the UI goroutine
 // after the last, and when a reload fails.
 func LoadPictures(a Pictures, pics []*Picture, done func()) {
-	run := func(work func(ctx context.Context), then func()) { kit.Act(a, work, then) }
 	for _, p := range pics {
 		addr := p.Address
 		p.mu.Lock()
-		p.src = pictureSource{run: run, describe: a.Describe, load: func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+		p.src = newSource(a, func(ctx context.Context, dropped func()) (image.Image, func(), error) {
 			return a.ShowPicture(ctx, addr, dropped)
-		}}
+		})
 		p.after = done
 		p.busy, p.err = p.img == nil, nil
 		p.version++
@@ -301,13 +310,9 @@ func LoadPictures(a Pictures, pics []*Picture, done func()) {
 // once it shows or says why not.
 func NewPictureFile(a Pictures, path, title string, done func()) *widget.RichText {
 	p := &Picture{Title: title, busy: true, after: done}
-	p.src = pictureSource{
-		run:      func(work func(ctx context.Context), then func()) { kit.Act(a, work, then) },
-		describe: a.Describe,
-		load: func(ctx context.Context, dropped func()) (image.Image, func(), error) {
-			return a.ShowPictureFile(ctx, path, dropped)
-		},
-	}
+	p.src = newSource(a, func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+		return a.ShowPictureFile(ctx, path, dropped)
+	})
 	r := widget.NewRichText(p)
 	p.owner = r
 	p.src.run(func(ctx context.Context) { _ = p.load(ctx) }, done)
@@ -419,18 +424,12 @@ func (p *Picture) setQuiet(q bool) {
 }
 
 // picturesIn are the pictures among segs, at any depth.
-func picturesIn(segs []widget.RichTextSegment) []*Picture {
-	var pics []*Picture
-	for _, s := range segs {
-		switch t := s.(type) {
-		case *Picture:
-			pics = append(pics, t)
-		case *widget.ParagraphSegment:
-			pics = append(pics, picturesIn(t.Texts)...)
-		case *widget.ListSegment:
-			pics = append(pics, picturesIn(t.Items)...)
+func picturesIn(segs []widget.RichTextSegment) (pics []*Picture) {
+	visit(segs, func(s *widget.RichTextSegment) {
+		if p, ok := (*s).(*Picture); ok {
+			pics = append(pics, p)
 		}
-	}
+	})
 	return pics
 }
 

@@ -28,10 +28,7 @@ type Markdown struct {
 	frozenEnd int             // bytes of src already frozen into blocks
 	box       *fyne.Container // frozen chunks, then the open block
 	chunk     *frozenChunk    // the chunk frozen blocks are added to
-	open      fyne.CanvasObject
-	openRich  *widget.RichText
-	openCode  *CodeBlock
-	openPara  *openPara
+	open      fyne.CanvasObject // a *CodeBlock, *openPara or *widget.RichText
 	pictures  []*Picture // pictures the frozen blocks name, in order
 	outer     func(*fyne.ScrollEvent)
 	resized   func()
@@ -56,14 +53,20 @@ type resizable interface {
 	SetResized(func())
 }
 
+type outerScroller interface {
+	SetOuter(func(*fyne.ScrollEvent))
+}
+
 // SetResized calls f when a block changed its height by itself.
 func (m *Markdown) SetResized(f func()) {
 	m.resized = f
-	m.each(func(o fyne.CanvasObject) {
-		if r, ok := o.(resizable); ok {
-			r.SetResized(f)
-		}
-	})
+	m.each(m.passOuter)
+}
+
+// SetOuter passes wheel movement the blocks cannot use to f.
+func (m *Markdown) SetOuter(f func(*fyne.ScrollEvent)) {
+	m.outer = f
+	m.each(m.passOuter)
 }
 
 func (m *Markdown) each(f func(fyne.CanvasObject)) {
@@ -78,24 +81,7 @@ func (m *Markdown) each(f func(fyne.CanvasObject)) {
 	}
 }
 
-type outerScroller interface {
-	SetOuter(func(*fyne.ScrollEvent))
-}
-
-// SetOuter passes wheel movement the blocks cannot use to f.
-func (m *Markdown) SetOuter(f func(*fyne.ScrollEvent)) {
-	m.outer = f
-	for _, o := range m.box.Objects {
-		if c, ok := o.(*frozenChunk); ok {
-			for _, b := range c.box.Objects {
-				m.passOuter(b)
-			}
-		} else {
-			m.passOuter(o)
-		}
-	}
-}
-
+// passOuter gives o, or the blocks in it, what SetResized and SetOuter gave.
 func (m *Markdown) passOuter(o fyne.CanvasObject) {
 	if r, ok := o.(resizable); ok && m.resized != nil {
 		r.SetResized(m.resized)
@@ -118,16 +104,16 @@ const chunkSize = 24
 
 // NewMarkdown shows text, which may grow with Append.
 func NewMarkdown(text string, wrap *CodeBlocks) *Markdown {
-	m := &Markdown{box: container.NewVBox(), whole: text != "", wrap: wrap}
-	m.ExtendBaseWidget(m)
+	m := NewLiveMarkdown("", wrap)
 	if text != "" {
-		m.notes = noteLabels(text, nil)
+		m.whole, m.notes = true, noteLabels(text, nil)
 		m.src.WriteString(text)
 		m.rebuildTail(true)
 	}
 	return m
 }
 
+// NewLiveMarkdown shows the start of a reply still arriving.
 func NewLiveMarkdown(text string, wrap *CodeBlocks) *Markdown {
 	m := &Markdown{box: container.NewVBox(), wrap: wrap}
 	m.ExtendBaseWidget(m)
@@ -309,8 +295,8 @@ func (m *Markdown) addFrozen(o fyne.CanvasObject) {
 // freezeOpenPara freezes the open paragraph widget itself: its lines are
 // wrapped already, a new RichText would measure them all again.
 func (m *Markdown) freezeOpenPara(b string) bool {
-	p := m.openPara
-	if p == nil {
+	p, ok := m.open.(*openPara)
+	if !ok {
 		return false
 	}
 	text, ok := plainParagraph(parseOnly(b))
@@ -322,9 +308,7 @@ func (m *Markdown) freezeOpenPara(b string) bool {
 		return false // a mark of a known note: shown as a footnote by freeze
 	}
 	p.set(text, m.box.Size().Width)
-	m.box.Remove(p)
-	m.open, m.openPara = nil, nil
-	m.addFrozen(p)
+	m.freezeOpen()
 	m.mark(b, raw, p, nil)
 	return true
 }
@@ -348,11 +332,7 @@ func newFrozenChunk() *frozenChunk {
 
 func (c *frozenChunk) add(o fyne.CanvasObject) {
 	c.box.Objects = append(c.box.Objects, o)
-	c.valid = false
-	if c.width > 0 {
-		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
-		c.lay.Layout(c.box.Objects, c.box.Size())
-	}
+	c.changed()
 }
 
 func (c *frozenChunk) replace(o, n fyne.CanvasObject) {
@@ -362,12 +342,17 @@ func (c *frozenChunk) replace(o, n fyne.CanvasObject) {
 	}
 	c.box.Objects[i] = n
 	c.lay.mins = c.lay.mins[:min(i, len(c.lay.mins))]
+	c.changed()
+	canvas.Refresh(c)
+}
+
+// changed lays out the blocks again at the chunk's width.
+func (c *frozenChunk) changed() {
 	c.valid = false
 	if c.width > 0 {
 		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
 		c.lay.Layout(c.box.Objects, c.box.Size())
 	}
-	canvas.Refresh(c)
 }
 
 // chunkLayout caches block sizes: Fyne's VBox asks each block twice per
@@ -466,53 +451,54 @@ func (m *Markdown) insertBeforeOpen(o fyne.CanvasObject) {
 
 func (m *Markdown) setOpen(text string) {
 	if strings.TrimSpace(text) == "" {
-		if m.open != nil {
-			m.box.Remove(m.open)
-			m.open, m.openRich, m.openCode, m.openPara = nil, nil, nil, nil
-		}
+		m.openAs(nil)
 		return
 	}
 	if lang, code, ok := openFence(text); ok {
-		if m.openCode == nil {
-			m.replaceOpen(nil)
-			m.openCode = newCodeBlock(lang, code, m.wrap)
-			m.setOpenObject(m.openCode)
+		if c, ok := m.open.(*CodeBlock); ok {
+			c.SetCode(code)
 		} else {
-			m.openCode.SetCode(code)
+			m.openAs(newCodeBlock(lang, code, m.wrap))
 		}
 		return
 	}
 	segs := parseOnly(text)
 	if para, ok := plainParagraph(segs); ok && m.box.Size().Width > 0 {
-		if m.openPara == nil {
-			m.replaceOpen(nil)
-			m.openPara = newOpenPara()
-			m.setOpenObject(m.openPara)
+		p, ok := m.open.(*openPara)
+		if !ok {
+			p = newOpenPara()
+			m.openAs(p)
 		}
-		m.openPara.set(para, m.box.Size().Width)
+		p.set(para, m.box.Size().Width)
 		return
 	}
-	if m.openRich == nil {
-		m.replaceOpen(nil)
-		m.openRich = widget.NewRichText()
-		m.openRich.Wrapping = fyne.TextWrapWord
-		m.setOpenObject(m.openRich)
+	r, ok := m.open.(*widget.RichText)
+	if !ok {
+		r = widget.NewRichText()
+		r.Wrapping = fyne.TextWrapWord
+		m.openAs(r)
 	}
-	m.openRich.Segments = segs
-	m.openRich.Refresh()
+	r.Segments = segs
+	r.Refresh()
 }
 
-func (m *Markdown) replaceOpen(o fyne.CanvasObject) {
+// openAs shows o (nil for nothing) in place of the open block.
+func (m *Markdown) openAs(o fyne.CanvasObject) {
 	if m.open != nil {
 		m.box.Remove(m.open)
 	}
-	m.open, m.openRich, m.openCode, m.openPara = o, nil, nil, nil
+	m.open = o
+	if o != nil {
+		m.passOuter(o)
+		m.box.Add(o)
+	}
 }
 
-func (m *Markdown) setOpenObject(o fyne.CanvasObject) {
-	m.passOuter(o)
-	m.open = o
-	m.box.Add(o)
+// freezeOpen makes the open block the last frozen one.
+func (m *Markdown) freezeOpen() {
+	o := m.open
+	m.openAs(nil)
+	m.addFrozen(o)
 }
 
 // lastBoundary is the end of the last finished block (blank line or fence).
@@ -588,8 +574,8 @@ func openFence(text string) (lang, code string, ok bool) {
 }
 
 func (m *Markdown) freezeOpenCode(b string) bool {
-	c := m.openCode
-	if c == nil {
+	c, ok := m.open.(*CodeBlock)
+	if !ok {
 		return false
 	}
 	lang, code, ok := finishedCode(b)
@@ -597,9 +583,7 @@ func (m *Markdown) freezeOpenCode(b string) bool {
 		return false
 	}
 	c.SetCode(code)
-	m.box.Remove(c)
-	m.open, m.openCode = nil, nil
-	m.addFrozen(c)
+	m.freezeOpen()
 	return true
 }
 
