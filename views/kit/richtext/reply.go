@@ -503,29 +503,24 @@ func (m *Markdown) freezeOpen() {
 
 // lastBoundary is the end of the last finished block (blank line or fence).
 func lastBoundary(text string) int {
-	inFence := false
-	cut := 0
-	pos := 0
-	prevBlank := false
-	for pos < len(text) {
-		nl := strings.IndexByte(text[pos:], '\n')
-		if nl < 0 {
+	inFence, prevBlank := false, false
+	cut, pos := 0, 0
+	for line := range strings.Lines(text) {
+		if !strings.HasSuffix(line, "\n") {
 			break // an unfinished line never ends a block
 		}
-		line := text[pos : pos+nl]
-		end := pos + nl + 1
+		pos += len(line)
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(trimmed, "```"):
 			if inFence {
-				cut = end
+				cut = pos
 			}
 			inFence = !inFence
 		case !inFence && trimmed == "" && !prevBlank:
-			cut = end
+			cut = pos
 		}
 		prevBlank = trimmed == ""
-		pos = end
 	}
 	return cut
 }
@@ -546,9 +541,9 @@ func splitBlocks(text string) []string {
 		case strings.HasPrefix(trimmed, "```"):
 			if !inFence {
 				flush()
-				cur.WriteString(line)
-			} else {
-				cur.WriteString(line)
+			}
+			cur.WriteString(line)
+			if inFence {
 				flush()
 			}
 			inFence = !inFence
@@ -588,13 +583,9 @@ func (m *Markdown) freezeOpenCode(b string) bool {
 }
 
 func finishedCode(b string) (lang, code string, ok bool) {
-	trimmed := strings.TrimSpace(b)
-	if !strings.HasPrefix(trimmed, "```") {
-		return "", "", false
-	}
-	lang, code, _ = openFence(trimmed)
+	lang, code, ok = openFence(strings.TrimSpace(b))
 	code = strings.TrimSuffix(strings.TrimRight(code, "\n"), "```")
-	return lang, strings.TrimRight(code, "\n"), true
+	return lang, strings.TrimRight(code, "\n"), ok
 }
 
 // blockWidget builds a finished block's widget (tables may sit mid-block).
@@ -604,28 +595,31 @@ func blockWidget(b string, wrap *CodeBlocks) (fyne.CanvasObject, []*Picture) {
 	}
 	var parts []fyne.CanvasObject
 	var pics []*Picture
-	rest := b
-	for {
-		before, t, after, ok := FindTable(rest)
-		if !ok {
-			break
+	add := func(o fyne.CanvasObject, p []*Picture) { parts, pics = append(parts, o), append(pics, p...) }
+	tablesIn(b, func(md string, last bool) {
+		if strings.TrimSpace(md) != "" || last && len(parts) == 0 {
+			add(NewMarkdownText(md))
 		}
-		if strings.TrimSpace(before) != "" {
-			r, p := NewMarkdownText(before)
-			parts, pics = append(parts, r), append(pics, p...)
-		}
-		o, p := NewTable(t)
-		parts, pics = append(parts, o), append(pics, p...)
-		rest = after
-	}
-	if strings.TrimSpace(rest) != "" || len(parts) == 0 {
-		r, p := NewMarkdownText(rest)
-		parts, pics = append(parts, r), append(pics, p...)
-	}
+	}, func(t Table) { add(NewTable(t)) })
 	if len(parts) == 1 {
 		return parts[0], pics
 	}
 	return container.NewVBox(parts...), pics
+}
+
+// tablesIn cuts a block at its pipe tables: text gets the Markdown before
+// each table and after the last (last), table each table.
+func tablesIn(b string, text func(md string, last bool), table func(Table)) {
+	for {
+		before, t, after, ok := FindTable(b)
+		if !ok {
+			text(b, true)
+			return
+		}
+		text(before, false)
+		table(t)
+		b = after
+	}
 }
 
 // ReplyText is "Copy as text": the whole reply made plain at once, tables as
@@ -634,28 +628,22 @@ func ReplyText(md string) string {
 	var src strings.Builder
 	var tables []string
 	for _, b := range splitBlocks(md) {
-		if _, _, ok := finishedCode(b); !ok {
-			rest := b
-			for {
-				before, t, after, ok := FindTable(rest)
-				if !ok {
-					break
-				}
-				rows := make([]string, 0, 1+len(t.Rows))
-				for _, r := range append([][]string{t.Header}, t.Rows...) {
-					cells := make([]string, len(r))
-					for i, c := range r {
-						cells[i] = strings.Join(strings.Fields(PlainText(c)), " ")
-					}
-					rows = append(rows, strings.Join(cells, "\t"))
-				}
-				src.WriteString(before + "\n\n" + tableToken(len(tables)) + "\n\n")
-				tables = append(tables, strings.Join(rows, "\n"))
-				rest = after
-			}
-			b = rest
+		if _, _, code := finishedCode(b); code {
+			src.WriteString(b + "\n\n")
+			continue
 		}
-		src.WriteString(b + "\n\n")
+		tablesIn(b, func(md string, _ bool) { src.WriteString(md + "\n\n") }, func(t Table) {
+			rows := make([]string, 0, 1+len(t.Rows))
+			for _, r := range append([][]string{t.Header}, t.Rows...) {
+				cells := make([]string, len(r))
+				for i, c := range r {
+					cells[i] = strings.Join(strings.Fields(PlainText(c)), " ")
+				}
+				rows = append(rows, strings.Join(cells, "\t"))
+			}
+			src.WriteString(tableToken(len(tables)) + "\n\n")
+			tables = append(tables, strings.Join(rows, "\n"))
+		})
 	}
 	out := PlainText(src.String())
 	for i, t := range tables {
@@ -711,14 +699,8 @@ func footnoteMarks(b string, notes map[string]bool, raw map[string]bool) string 
 }
 
 func noteLabels(text string, into map[string]bool) map[string]bool {
-	for start := 0; start < len(text); {
-		end := strings.IndexByte(text[start:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += start
-		}
-		line := strings.TrimLeft(text[start:end], " ")
+	for line := range strings.Lines(text) {
+		line = strings.TrimLeft(line, " ")
 		if strings.HasPrefix(line, "[^") {
 			if close := strings.Index(line, "]:"); close > 2 && !strings.ContainsAny(line[2:close], " \t[]") {
 				if into == nil {
@@ -727,7 +709,6 @@ func noteLabels(text string, into map[string]bool) map[string]bool {
 				into[line[2:close]] = true
 			}
 		}
-		start = end + 1
 	}
 	return into
 }
