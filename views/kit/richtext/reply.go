@@ -24,12 +24,12 @@ type Markdown struct {
 	mu      sync.Mutex
 	pending strings.Builder
 
-	src       strings.Builder // everything applied so far
-	frozenEnd int             // bytes of src already frozen into blocks
-	box       *fyne.Container // frozen chunks, then the open block
-	chunk     *frozenChunk    // the chunk frozen blocks are added to
+	src       strings.Builder   // everything applied so far
+	frozenEnd int               // bytes of src already frozen into blocks
+	box       *fyne.Container   // frozen chunks, then the open block
+	chunk     *frozenChunk      // the chunk frozen blocks are added to
 	open      fyne.CanvasObject // a *CodeBlock, *openPara or *widget.RichText
-	pictures  []*Picture // pictures the frozen blocks name, in order
+	pictures  []*Picture        // pictures the frozen blocks name, in order
 	outer     func(*fyne.ScrollEvent)
 	resized   func()
 	wrap      *CodeBlocks     // whether code blocks wrap
