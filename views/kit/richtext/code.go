@@ -121,7 +121,7 @@ func (c *CodeBlock) SetCode(code string) {
 }
 
 func (c *CodeBlock) showCount() {
-	n := c.lines.sourceLines()
+	n := c.lines.lines
 	text := ""
 	if n > codeWholeLines {
 		count := strconv.Itoa(n)
@@ -264,13 +264,9 @@ func (l *codeLines) measureCell() {
 
 func (l *codeLines) rowHeight() float32 { return l.cell.Height }
 func (l *codeLines) rows() int          { return len(l.starts) }
-func (l *codeLines) sourceLines() int   { return l.lines }
 
 func (l *codeLines) maxCols() int {
-	if !l.wrap {
-		return codeMaxCols
-	}
-	if l.view <= 0 || l.cell.Width <= 0 {
+	if !l.wrap || l.view <= 0 || l.cell.Width <= 0 {
 		return codeMaxCols
 	}
 	return min(max(int(l.view/l.cell.Width), 8), codeMaxCols)

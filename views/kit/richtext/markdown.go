@@ -1,3 +1,6 @@
+// Package richtext shows Markdown a server sent: parsed under the link and
+// picture rules, streamed block by block, with code blocks and pipe tables
+// laid out as a browser would.
 package richtext
 
 import (
@@ -432,6 +435,3 @@ func picturesIn(segs []widget.RichTextSegment) (pics []*Picture) {
 	})
 	return pics
 }
-
-// SetOwner names the rich text a picture stands in, if not NewMarkdownText's.
-func (p *Picture) SetOwner(r *widget.RichText) { p.owner = r }
