@@ -430,9 +430,8 @@ func (r *chunkRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObje
 func (r *chunkRenderer) Destroy()                     {}
 func (r *chunkRenderer) Refresh() {
 	r.c.valid = false
-	r.c.lay.forget()
 	r.c.box.Refresh()
-	// A new theme may size text differently.
+	// A new theme may size text differently: measured again after the refresh.
 	r.c.lay.forget()
 	r.c.lay.Layout(r.c.box.Objects, r.c.box.Size())
 }
