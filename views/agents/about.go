@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
 // aboutFold: a longer description folds behind "Show more" so the questions
@@ -26,7 +27,7 @@ func canvasOf(o fyne.CanvasObject) fyne.Canvas {
 // aboutView shows a description as markdown under the server-text rules,
 // folded to aboutFold; relayout runs when its height changes.
 func aboutView(about string, relayout func()) fyne.CanvasObject {
-	rich, _ := kit.NewMarkdownText(about)
+	rich, _ := richtext.NewMarkdownText(about)
 	fold := &foldLayout{max: aboutFold, relayout: relayout}
 	scroll := container.NewVScroll(rich)
 	box := container.New(fold, scroll)

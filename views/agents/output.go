@@ -20,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -110,7 +111,7 @@ func statusLine(r app.Run, took time.Duration) string {
 }
 
 func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
-	rich, pics := kit.NewMarkdownText(out)
+	rich, pics := richtext.NewMarkdownText(out)
 	plain := widget.NewLabel(out)
 	plain.Wrapping = fyne.TextWrapWord
 	plain.Selectable = true
@@ -135,7 +136,7 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 	}
 	plainBtn := kit.NewButtonWithIcon(lang.L("Copy as text"), theme.ContentCopyIcon(), nil)
 	plainBtn.OnTapped = func() {
-		fyne.CurrentApp().Clipboard().SetContent(kit.PlainText(out))
+		fyne.CurrentApp().Clipboard().SetContent(richtext.PlainText(out))
 		plainBtn.SetText(lang.L("Copied as text"))
 	}
 	save := kit.NewButtonWithIcon(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
@@ -145,9 +146,9 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 	if len(pics) > 0 {
 		// Pictures come from addresses the result chose: fetched only on request.
 		var show *kit.Button
-		show = kit.NewButtonWithIcon(kit.ShowPictures(), theme.FileImageIcon(), func() {
+		show = kit.NewButtonWithIcon(richtext.ShowPictures(), theme.FileImageIcon(), func() {
 			show.Hide()
-			kit.LoadPictures(screen.Pictures(o.s.app), pics, func() {
+			richtext.LoadPictures(screen.Pictures(o.s.app), pics, func() {
 				if o.onLoaded != nil {
 					o.onLoaded()
 				}
@@ -183,7 +184,7 @@ func (o *outputView) image(r app.Run) fyne.CanvasObject {
 			return saveOnly(lang.L("{{.Why}} You can still save it with the Save as… button.", map[string]any{"Why": app.Describe(out.NotShown)}))
 		}
 		// Decoded by the app within its limits: Fyne's loader takes any format.
-		return kit.NewPictureFile(screen.Pictures(o.s.app), out.Path, "", func() {
+		return richtext.NewPictureFile(screen.Pictures(o.s.app), out.Path, "", func() {
 			if o.onLoaded != nil {
 				o.onLoaded()
 			}

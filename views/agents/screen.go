@@ -20,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -415,7 +416,7 @@ func setAgentRow(o fyne.CanvasObject, a app.AgentItem) bool {
 	row := o.(*fyne.Container)
 	text := row.Objects[0].(*fyne.Container)
 	changed := kit.SetLine(text.Objects[0], a.Title)
-	kit.SetLine(text.Objects[1], kit.PlainText(firstLine(a.Description)))
+	kit.SetLine(text.Objects[1], richtext.PlainText(firstLine(a.Description)))
 	setBadge(row.Objects[1].(*fyne.Container), a.Type)
 	return changed
 }

@@ -23,6 +23,7 @@ import (
 	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -107,8 +108,8 @@ func replyText(t *testing.T, v *convView) string {
 }
 
 // markdownIn is the first Markdown widget under o.
-func markdownIn(o fyne.CanvasObject) *Markdown {
-	if m, ok := o.(*Markdown); ok {
+func markdownIn(o fyne.CanvasObject) *richtext.Markdown {
+	if m, ok := o.(*richtext.Markdown); ok {
 		return m
 	}
 	if c, ok := o.(*fyne.Container); ok {
@@ -339,57 +340,6 @@ func TestOfflineSendKeepsTheDraftAndSaysWhy(t *testing.T) {
 	}
 }
 
-func TestMarkdownBlocksRendered(t *testing.T) {
-	test.NewTempApp(t)
-	src := "# Plan\n\nSome **bold** text and a [link](https://example.com).\n\n- one\n- two\n\nSteps:\n| Step | Owner |\n|---|---|\n| Call \\| write | You |\n\n```go\nfmt.Println(1)\n\nfmt.Println(2)\n```\n\nThe end."
-	whole := NewMarkdown(src, nil)
-	streamed := NewMarkdown("", nil)
-	for i := 0; i < len(src); i += 4 {
-		streamed.Append(src[i:min(i+4, len(src))])
-		streamed.Flush(false)
-	}
-	streamed.Flush(true)
-	for _, m := range []*Markdown{whole, streamed} {
-		var codes, tables, riches int
-		var walk func(o fyne.CanvasObject)
-		walk = func(o fyne.CanvasObject) {
-			switch x := o.(type) {
-			case *codeBlock:
-				codes++
-				if x.Code() != "fmt.Println(1)\n\nfmt.Println(2)" || x.copy.Text != "Copy" {
-					t.Fatalf("code block shows %q", x.Code())
-				}
-				test.Tap(x.copy)
-				if fyne.CurrentApp().Clipboard().Content() != x.Code() {
-					t.Fatal("Copy should put the code on the clipboard")
-				}
-			case *widget.RichText:
-				riches++
-			case *frozenChunk:
-				walk(x.box)
-			case *fyne.Container:
-				for _, c := range x.Objects {
-					walk(c)
-				}
-			default:
-				if fmt.Sprintf("%T", o) == "*mdtable.view" {
-					tables++
-					if got := kittest.AllText(o); !strings.Contains(got, "Call | write") || !strings.Contains(got, "Owner") {
-						t.Fatalf("the table shows %q", got)
-					}
-				}
-			}
-		}
-		walk(m.box)
-		if codes != 1 || tables != 1 || riches < 4 {
-			t.Fatalf("want 1 code block, 1 table and the other blocks as rich text; got %d, %d, %d", codes, tables, riches)
-		}
-		if m.Text() != src {
-			t.Fatal("the renderer must keep every character")
-		}
-	}
-}
-
 func TestSearchRenameDeleteUndo(t *testing.T) {
 	s, a := openScreen(t)
 	ctx := context.Background()
@@ -519,62 +469,6 @@ func TestMessageWaitingForItsFilesIsSentOnceAndNotAfterTheViewCloses(t *testing.
 	}
 }
 
-// A reply's links to files and other programs cannot be clicked and its
-// pictures wait for the user, whether the reply arrived whole or streamed.
-func TestARepliesFileLinksAndPicturesStayInert(t *testing.T) {
-	test.NewTempApp(t)
-	src := "Open [the report](file:///etc/passwd) or [run it](ms-msdt:/id%20x).\n\n" +
-		"![chart](https://images.example/chart.png)\n\n| Cell | Link |\n|---|---|\n| a | [x](smb://host/share) |\n\nRead [the docs](https://example.com/docs)."
-	whole := NewMarkdown(src, nil)
-	streamed := NewMarkdown("", nil)
-	for i := 0; i < len(src); i += 7 {
-		streamed.Append(src[i:min(i+7, len(src))])
-		streamed.Flush(false)
-	}
-	streamed.Flush(true)
-	for name, m := range map[string]*Markdown{"whole": whole, "streamed": streamed} {
-		var web int
-		var walk func(o fyne.CanvasObject)
-		var segs func([]widget.RichTextSegment)
-		segs = func(ss []widget.RichTextSegment) {
-			for _, s := range ss {
-				switch x := s.(type) {
-				case *widget.HyperlinkSegment:
-					if x.URL == nil || x.URL.Scheme != "https" || x.OnTapped == nil {
-						t.Errorf("%s: %q can be clicked and goes to %v", name, x.Text, x.URL)
-					}
-					web++
-				case *widget.ImageSegment:
-					t.Errorf("%s: a picture is drawn from %v before the user asked", name, x.Source)
-				case *widget.ParagraphSegment:
-					segs(x.Texts)
-				case *widget.ListSegment:
-					segs(x.Items)
-				}
-			}
-		}
-		walk = func(o fyne.CanvasObject) {
-			switch x := o.(type) {
-			case *widget.RichText:
-				segs(x.Segments)
-			case *frozenChunk:
-				walk(x.box)
-			case *fyne.Container:
-				for _, c := range x.Objects {
-					walk(c)
-				}
-			}
-		}
-		walk(m.box)
-		if web != 1 {
-			t.Errorf("%s: %d web links can be clicked, want 1", name, web)
-		}
-		if p := m.Pictures(); len(p) != 1 || p[0].Title != "chart" {
-			t.Errorf("%s: pictures %v, want the chart, not loaded", name, p)
-		}
-	}
-}
-
 // A reply that names a picture shows its description and a button; the
 // picture is fetched only after the button, and its row grows to show it.
 func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
@@ -590,7 +484,7 @@ func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
 	var show *kit.Button
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
-		if b, ok := o.(*kit.Button); ok && b.Text == kit.ShowPictures() {
+		if b, ok := o.(*kit.Button); ok && b.Text == richtext.ShowPictures() {
 			show = b
 		}
 		if c, ok := o.(*fyne.Container); ok {
@@ -616,43 +510,6 @@ func TestAReplysPictureShowsOnlyWhenAsked(t *testing.T) {
 		v.bindRow(len(v.msgs)-1, container.NewStack())
 		return v.rows[last.ID].h > before+100
 	}, func() string { return "the row did not grow to show the picture" })
-}
-
-// A footnote's mark and its note show as [1] even though the reply is
-// read block by block; a code span keeps what it says.
-func TestFootnotesShowAsNumbersAcrossBlocks(t *testing.T) {
-	test.NewTempApp(t)
-	m := NewMarkdown("Costs rose[^1] as `a[^b]` shows.\n\nMore text.\n\n[^1]: Before tax.", nil)
-	got := kittest.AllText(m.box)
-	if strings.Contains(got, "[^1]") || strings.Count(got, "[1]") != 2 || !strings.Contains(got, "a[^b]") || !strings.Contains(got, "Before tax.") {
-		t.Fatalf("the reply shows %q", got)
-	}
-}
-
-// Copy as text reads the reply as one document: footnotes, link
-// definitions and loose numbered lists come out whole; tables as cells
-// separated by tabs.
-func TestCopyAsTextKeepsEverything(t *testing.T) {
-	test.NewTempApp(t)
-	got := plainText("Costs rose[^1] a lot.\n\nSee [the plan][p] for details.\n\n1. first\n\n2. second\n\n3. third\n\n| A | B |\n|---|---|\n| 1 | 2 |\n\n[p]: https://example.com/plan\n\n[^1]: Before tax.")
-	for _, want := range []string{"Before tax.", "https://example.com/plan", "2. second", "3. third", "A\tB\n1\t2"} {
-		if !strings.Contains(got, want) {
-			t.Fatalf("Copy as text should hold %q; it gives %q", want, got)
-		}
-	}
-}
-
-// Footnote marks are rewritten only where they are marks of a note the
-// reply defines, never in code.
-func TestFootnoteMarksLeaveCodeAndUndefinedMarksAlone(t *testing.T) {
-	test.NewTempApp(t)
-	m := NewMarkdown("Costs rose[^1]: see below.\n\n~~~python\nre.sub(r'[^0-9]', '', s)\n~~~\n\n    grep '[^a-z]' file\n\nIt`s [^x] here.\n\n[^1]: Before tax.", nil)
-	got := kittest.AllText(m.box)
-	for _, want := range []string{"rose[1]: see below.", "re.sub(r'[^0-9]', '', s)", "grep '[^a-z]' file", "[^x]", "[1] Before tax."} {
-		if !strings.Contains(got, want) {
-			t.Fatalf("the reply should show %q; it shows %q", want, got)
-		}
-	}
 }
 
 // storeMessages adds n questions, each answered with reply, to the stored
@@ -705,7 +562,7 @@ func TestAReplyIsLaidOutOnce(t *testing.T) {
 	v := startChat(t, s, a)
 	// ask sends q and returns the text showing the reply while it arrives,
 	// once arrived shows true.
-	ask := func(q string, arrived func(*Markdown) bool) *Markdown {
+	ask := func(q string, arrived func(*richtext.Markdown) bool) *richtext.Markdown {
 		test.Type(v.entry, q)
 		v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		ui(s).WaitUntil(t, func() bool { v.frame(); return v.live != nil && arrived(v.live) }, func() string { return "no reply arriving" })
@@ -713,9 +570,9 @@ func TestAReplyIsLaidOutOnce(t *testing.T) {
 		settle(v)
 		return streamed
 	}
-	started := func(*Markdown) bool { return true }
+	started := func(*richtext.Markdown) bool { return true }
 	// shown is the text of the reply at i, as the list draws it.
-	shown := func(i int) *Markdown {
+	shown := func(i int) *richtext.Markdown {
 		v.bindRow(i, container.NewStack())
 		return markdownIn(v.rows[v.msgs[i].ID].obj)
 	}
@@ -724,7 +581,7 @@ func TestAReplyIsLaidOutOnce(t *testing.T) {
 	if got := shown(1); got != streamed || got.Text() != reply.Content {
 		t.Fatalf("the ended reply should be shown by the text that showed it arriving (same: %v), whole (%d of %d bytes)", got == streamed, len(got.Text()), len(reply.Content))
 	}
-	if got, want := kittest.AllText(streamed.box), kittest.AllText(NewMarkdown(reply.Content, nil).box); got != want {
+	if got, want := kittest.AllText(streamed), kittest.AllText(richtext.NewMarkdown(reply.Content, nil)); got != want {
 		t.Fatalf("the reply should read as one built from its whole text:\n%s\nnot:\n%s", want, got)
 	}
 	ask("Next question", started)
@@ -734,9 +591,9 @@ func TestAReplyIsLaidOutOnce(t *testing.T) {
 
 	// the block with the mark is finished before the note arrives
 	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Reply: "Costs rose[^1] this year.\n\n" + strings.Repeat("The rest is on plan. ", 100) + "\n\n[^1]: Before tax."})
-	streamed = ask("And the costs?", func(m *Markdown) bool { return len(m.marked) > 0 })
+	streamed = ask("And the costs?", func(m *richtext.Markdown) bool { return m.AwaitsNotes() })
 	got := shown(len(v.msgs) - 1)
-	if text := kittest.AllText(got.box); got != streamed || strings.Contains(text, "[^1]") || strings.Count(text, "[1]") != 2 {
+	if text := kittest.AllText(got); got != streamed || strings.Contains(text, "[^1]") || strings.Count(text, "[1]") != 2 {
 		t.Fatalf("a reply whose footnote came after its mark should keep its text (kept: %v), the mark reading [1]: %q", got == streamed, text)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -45,7 +46,7 @@ type convView struct {
 	binds    uint64 // counts bindRow calls, to find the row bound longest ago
 	rowBytes int
 	heights  map[int]float32
-	live     *Markdown
+	live     *richtext.Markdown
 	liveID   int64
 
 	follow   bool
@@ -74,7 +75,7 @@ type rowCache struct {
 	key string
 	obj fyne.CanvasObject
 	// body is kept across row rebuilds: a new one would lay out every line again.
-	body *Markdown
+	body *richtext.Markdown
 	w    float32
 	vh   float32 // the view's height it was measured for (code boxes follow it)
 	h    float32
@@ -184,7 +185,7 @@ func (v *convView) build() {
 	v.obj = kit.NewBorder(
 		container.NewVBox(container.NewPadded(header), widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(), container.NewPadded(bottom)),
-		nil, nil, container.NewStack(container.New(&viewSize{win: v.s.env.Window, changed: v.viewResized}, v.list), v.empty))
+		nil, nil, container.NewStack(container.New(&viewSize{win: v.s.env.Window, code: v.s.wrap, changed: v.viewResized}, v.list), v.empty))
 }
 
 func (v *convView) showSubtitle() {
@@ -389,7 +390,7 @@ func (v *convView) load() {
 		v.live = nil
 		v.liveID = id
 		if id != 0 {
-			v.live = newLiveMarkdown(text, v.s.wrap)
+			v.live = richtext.NewLiveMarkdown(text, v.s.wrap)
 			v.live.SetOuter(v.scrollBy)
 			v.live.SetResized(v.resizeLive)
 			v.s.text.Drawn(textLines(len(text)))
@@ -495,12 +496,13 @@ func (v *convView) rowWidth() float32 {
 
 // viewResized remeasures visible rows: width rewraps, height resizes code boxes.
 func (v *convView) viewResized(size fyne.Size) {
-	setCodeView(size.Height)
+	v.s.wrap.SetView(size.Height)
 	v.list.Refresh()
 }
 
 type viewSize struct {
 	win     fyne.Window // a release of text in it is no change (kit.Releasing)
+	code    *richtext.CodeBlocks
 	size    fyne.Size
 	changed func(fyne.Size)
 }
@@ -515,7 +517,7 @@ func (l *viewSize) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	first := l.size == fyne.Size{}
 	l.size = size
 	if first {
-		setCodeView(size.Height)
+		l.code.SetView(size.Height)
 		return
 	}
 	l.changed(size)
@@ -553,7 +555,7 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	rc, ok := v.rows[m.ID]
 	if !ok || rc.key != key {
-		var body *Markdown
+		var body *richtext.Markdown
 		shown := 0 // bytes of the message's text its text widget drew already
 		if ok {
 			v.rowBytes -= rc.size
@@ -582,7 +584,7 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	if rc.body != nil {
 		// Finished blocks are not redrawn: pictures hear of it, and reload if dropped.
-		kit.PicturesInView(rc.body.Pictures())
+		richtext.PicturesInView(rc.body.Pictures())
 	}
 	w, vh := v.rowWidth(), v.list.Size().Height
 	// A text release lays the window out small and back; rows keep their sizes.
@@ -622,7 +624,7 @@ func (v *convView) forgetOldestRow() bool {
 }
 
 // rowObject builds m's row, reusing before as the text widget if it shows m.
-func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (fyne.CanvasObject, *Markdown) {
+func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Markdown) (fyne.CanvasObject, *richtext.Markdown) {
 	if m.Role == app.RoleUser {
 		return v.userRow(m), nil
 	}
@@ -632,14 +634,14 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 		l.Wrapping = fyne.TextWrapWord
 		return kit.Column(container.NewPadded(l), ChatWidth()), nil
 	}
-	var md *Markdown
-	var pics []*kit.Picture
+	var md *richtext.Markdown
+	var pics []*richtext.Picture
 	if live {
 		md = v.live
 	} else {
 		md = before
 		if md == nil || !md.Finish(m.Content) {
-			md = NewMarkdown(m.Content, v.s.wrap)
+			md = richtext.NewMarkdown(m.Content, v.s.wrap)
 		}
 		md.SetOuter(v.scrollBy)
 		id := m.ID
@@ -670,7 +672,7 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 			actions.Add(l)
 		}
 		actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
-		actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(plainText(m.Content)) }))
+		actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
 		if m.Role != "user" {
 			actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
 		}
@@ -698,17 +700,17 @@ func ChatWidth() float32 {
 
 // offerPictures adds "Show pictures": the reply chose the addresses, so
 // nothing is fetched until the user asks.
-func (v *convView) offerPictures(id int64, pics []*kit.Picture, actions *fyne.Container) {
+func (v *convView) offerPictures(id int64, pics []*richtext.Picture, actions *fyne.Container) {
 	load := func() {
 		v.showPictures[id] = true
-		kit.LoadPictures(screen.Pictures(v.s.a), pics, func() { v.remeasure(id) })
+		richtext.LoadPictures(screen.Pictures(v.s.a), pics, func() { v.remeasure(id) })
 	}
 	if v.showPictures[id] {
 		load()
 		return
 	}
 	var btn *kit.Button
-	btn = smallButton(kit.ShowPictures(), theme.FileImageIcon(), func() {
+	btn = smallButton(richtext.ShowPictures(), theme.FileImageIcon(), func() {
 		btn.Hide()
 		load()
 	})

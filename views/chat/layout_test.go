@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
 // overflow names what under root is drawn outside root's size w × h, or
@@ -174,16 +175,16 @@ func TestWrappingCodeGivesTheReplyItsNewHeight(t *testing.T) {
 	row := container.NewStack()
 	v.bindRow(1, row)
 	before := v.heights[1]
-	var c *codeBlock
+	var c *richtext.CodeBlock
 	walkObjects(row, func(o fyne.CanvasObject) {
-		if x, ok := o.(*codeBlock); ok {
+		if x, ok := o.(*richtext.CodeBlock); ok {
 			c = x
 		}
 	})
 	if c == nil {
 		t.Fatal("no code block in the reply")
 	}
-	test.Tap(c.wrapBtn)
+	test.Tap(kittest.FindButton(c, "Wrap lines"))
 	v.bindRow(1, row) // the list binds the row it was asked to refresh
 	rc := v.rows[v.msgs[1].ID]
 	if need := rc.obj.MinSize().Height; v.heights[1] < need-1 || v.heights[1] <= before {
@@ -248,11 +249,11 @@ func TestRowsOnScreenFitAfterTheWindowResizes(t *testing.T) {
 	}
 }
 
-func codeBlocksIn(o fyne.CanvasObject) []*codeBlock {
-	if c, ok := o.(*codeBlock); ok {
-		return []*codeBlock{c}
+func codeBlocksIn(o fyne.CanvasObject) []*richtext.CodeBlock {
+	if c, ok := o.(*richtext.CodeBlock); ok {
+		return []*richtext.CodeBlock{c}
 	}
-	var out []*codeBlock
+	var out []*richtext.CodeBlock
 	for _, c := range kittest.Children(o) {
 		out = append(out, codeBlocksIn(c)...)
 	}
@@ -335,7 +336,7 @@ func TestAReleaseLeavesTheConversationAsItWas(t *testing.T) {
 	storeMessages(t, a, v.sess.ID(), 2, code)
 	v = reopen(s, v.sess.ID())
 	gw.Canvas().Focus(v.entry)
-	listSize, box := v.list.Size(), codeView.Load()
+	listSize, box := v.list.Size(), v.s.wrap.View()
 	binds := v.binds
 	kit.ReleaseText(gw)
 	// the window refreshed whole binds each row on screen once; the
@@ -343,8 +344,8 @@ func TestAReleaseLeavesTheConversationAsItWas(t *testing.T) {
 	if n, on := v.binds-binds, len(rowsOnScreen(v)); n > uint64(on) {
 		t.Fatalf("a release bound rows %d times, %d are on screen", n, on)
 	}
-	if v.list.Size() != listSize || codeView.Load() != box {
-		t.Fatalf("after a release the conversation is %v (was %v), the code box %v (was %v)", v.list.Size(), listSize, codeView.Load(), box)
+	if v.list.Size() != listSize || v.s.wrap.View() != box {
+		t.Fatalf("after a release the conversation is %v (was %v), the code box %v (was %v)", v.list.Size(), listSize, v.s.wrap.View(), box)
 	}
 	for id, h := range rowsOnScreen(v) {
 		if need := v.rows[id].obj.MinSize().Height; need > h+1 {

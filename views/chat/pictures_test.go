@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
 // shownPicture is the picture o shows (not an icon), or nil.
@@ -54,7 +55,7 @@ func TestADroppedPictureComesBackWithItsRow(t *testing.T) {
 	for i := range rows {
 		scroll[i]()
 		ui(s).Drain()
-		show := kittest.FindButton(row(i), kit.ShowPictures())
+		show := kittest.FindButton(row(i), richtext.ShowPictures())
 		if show == nil {
 			t.Fatalf("reply %d names no picture: %q", i, v.msgs[rows[i]].Content)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -26,7 +27,7 @@ type Screen struct {
 	a   *app.App
 	// goFn runs slow work off the UI goroutine (Close waits); tests run it inline.
 	goFn func(func())
-	wrap *codeWrap
+	wrap *richtext.CodeBlocks
 
 	search     *kit.FormEntry
 	convs      []app.Conversation
@@ -48,11 +49,10 @@ var textLimits = kit.ReleaseLimits{Many: 600, Few: 20, Rest: 500 * time.Millisec
 
 // New builds the Chats screen.
 func New(env screen.Env) screen.Screen {
-	s := &Screen{env: env, a: env.App, goFn: func(f func()) { env.App.Go(f) }, wrap: &codeWrap{save: func(wrap bool) {
+	s := &Screen{env: env, a: env.App, goFn: func(f func()) { env.App.Go(f) }, wrap: richtext.NewCodeBlocks(env.App.Settings().WrapCode, func(wrap bool) {
 		env.App.SaveSettingsLater(func(st *app.Settings) { st.WrapCode = wrap })
-	}}}
+	}, app.Number)}
 	s.text = kit.NewTextRelease(env.Window, env.App.Life(), textLimits)
-	s.wrap.on.Store(env.App.Settings().WrapCode)
 	s.build()
 	screen.OnAccountChange(env.App, func() {
 		s.closeOpen()

@@ -25,28 +25,34 @@ const (
 // BidiIsRTL reports whether s's first strong character is right-to-left
 // (P2–P3), so its label aligns trailing. It does not allocate.
 func BidiIsRTL(s string) bool {
+	c := bidiFirst(s, func(c bidi.Class) bool { return c == bidi.L || c == bidi.R || c == bidi.AL })
+	return c == bidi.R || c == bidi.AL
+}
+
+// bidiHasRTL reports a character that can make s right-to-left: class R, AL,
+// or an Arabic digit.
+func bidiHasRTL(s string) bool {
+	return bidiFirst(s, func(c bidi.Class) bool { return c == bidi.R || c == bidi.AL || c == bidi.AN }) != bidi.ON
+}
+
+// bidiFirst is the class of the first character of s that stop takes, or ON.
+// ASCII is looked up only for letters (L).
+func bidiFirst(s string, stop func(bidi.Class) bool) bidi.Class {
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < 0x80 {
-			if 'A' <= c&^0x20 && c&^0x20 <= 'Z' {
-				return false
+		if c := s[i]; c < 0x80 {
+			if 'A' <= c&^0x20 && c&^0x20 <= 'Z' && stop(bidi.L) {
+				return bidi.L
 			}
 			i++
 			continue
 		}
-		p, n := bidi.LookupString(s[i:])
-		if n <= 0 {
-			n = 1
+		p, n := lookupBidi(s[i:])
+		if stop(p.Class()) {
+			return p.Class()
 		}
 		i += n
-		switch p.Class() {
-		case bidi.L:
-			return false
-		case bidi.R, bidi.AL:
-			return true
-		}
 	}
-	return false
+	return bidi.ON
 }
 
 // BidiVisual returns s in the order Fyne must draw it to read right, each line
@@ -81,24 +87,6 @@ func lookupBidi(s string) (bidi.Properties, int) {
 		n = 1
 	}
 	return p, n
-}
-
-// bidiHasRTL reports a character that can make s right-to-left: class R, AL,
-// or an Arabic digit.
-func bidiHasRTL(s string) bool {
-	for i := 0; i < len(s); {
-		if s[i] < 0x80 {
-			i++
-			continue
-		}
-		p, n := lookupBidi(s[i:])
-		switch p.Class() {
-		case bidi.R, bidi.AL, bidi.AN:
-			return true
-		}
-		i += n
-	}
-	return false
 }
 
 // bidiBuf holds the work slices of one BidiVisual call, reused across lines.

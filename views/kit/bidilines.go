@@ -63,7 +63,7 @@ func (l *bidiLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(ellipsis+2*pad, n*l.lineHeight()+(n-1)*theme.LineSpacing()+2*pad)
 }
 
-func (l *bidiLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+func (l *bidiLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	pad := theme.InnerPadding()
 	width := size.Width - 2*pad
 	var lines []string
@@ -74,7 +74,7 @@ func (l *bidiLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	}
 	l.lines = len(lines)
 	// The container's objects are the lines' texts; reuse what is there.
-	c := l.container(objects)
+	c := l.owner
 	for len(c.Objects) < len(lines) {
 		c.Objects = append(c.Objects, canvas.NewText("", theme.Color(l.colour)))
 	}
@@ -99,9 +99,6 @@ func (l *bidiLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 		y += l.lineHeight() + theme.LineSpacing()
 	}
 }
-
-// container is the container this layout lays out: lines are added to it.
-func (l *bidiLayout) container([]fyne.CanvasObject) *fyne.Container { return l.owner }
 
 func (l *bidiLayout) measure(s string) float32 {
 	return fyne.MeasureText(s, l.textSize(), l.style).Width

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
 // AgentPick is what ChooseAgent asks: of which type, in which words.
@@ -62,7 +63,7 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 				return
 			}
 			ag := p.page.Agents[id]
-			kit.SetTwoLineRow(o, ag.Title, kit.PlainText(ag.Description))
+			kit.SetTwoLineRow(o, ag.Title, richtext.PlainText(ag.Description))
 			if id >= len(p.page.Agents)-5 {
 				p.browser.LoadMore()
 			}

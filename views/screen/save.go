@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
 // TextFormats are the endings Save as… offers for a text.
@@ -27,7 +28,7 @@ var TextFormats = []string{".md", ".txt", ".html", ".docx"}
 func TextFile(name, title, markdown string) []byte {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".txt":
-		return []byte(kit.PlainText(markdown) + "\n")
+		return []byte(richtext.PlainText(markdown) + "\n")
 	case ".html", ".htm":
 		return app.MarkdownPage(title, markdown)
 	case ".docx":

@@ -14,7 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
-	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
 // Env is what a screen is built with.
@@ -142,7 +142,7 @@ const (
 )
 
 // Pictures is the app as kit's pictures need it.
-func Pictures(a *app.App) kit.Pictures { return pictures{a} }
+func Pictures(a *app.App) richtext.Pictures { return pictures{a} }
 
 type pictures struct{ *app.App }
 

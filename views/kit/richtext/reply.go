@@ -1,4 +1,4 @@
-package chat
+package richtext
 
 import (
 	"slices"
@@ -11,9 +11,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/agentdesk/agentdesk/views/kit"
-	"github.com/agentdesk/agentdesk/views/kit/mdtable"
 )
 
 // Markdown shows a reply that may still be growing. Re-parsing everything per
@@ -27,18 +24,15 @@ type Markdown struct {
 	mu      sync.Mutex
 	pending strings.Builder
 
-	src       strings.Builder // everything applied so far
-	frozenEnd int             // bytes of src already frozen into blocks
-	box       *fyne.Container // frozen chunks, then the open block
-	chunk     *frozenChunk    // the chunk frozen blocks are added to
-	open      fyne.CanvasObject
-	openRich  *widget.RichText
-	openCode  *codeBlock
-	openPara  *openPara
-	pictures  []*kit.Picture // pictures the frozen blocks name, in order
+	src       strings.Builder   // everything applied so far
+	frozenEnd int               // bytes of src already frozen into blocks
+	box       *fyne.Container   // frozen chunks, then the open block
+	chunk     *frozenChunk      // the chunk frozen blocks are added to
+	open      fyne.CanvasObject // a *CodeBlock, *openPara or *widget.RichText
+	pictures  []*Picture        // pictures the frozen blocks name, in order
 	outer     func(*fyne.ScrollEvent)
 	resized   func()
-	wrap      *codeWrap       // whether code blocks wrap
+	wrap      *CodeBlocks     // whether code blocks wrap
 	notes     map[string]bool // labels of the footnotes defined so far
 	// whole: all text is there and its footnotes were known at build.
 	whole bool
@@ -52,21 +46,27 @@ type markedBlock struct {
 	labels map[string]bool
 	chunk  *frozenChunk
 	obj    fyne.CanvasObject
-	pics   []*kit.Picture // the pictures it names
+	pics   []*Picture // the pictures it names
 }
 
 type resizable interface {
 	SetResized(func())
 }
 
+type outerScroller interface {
+	SetOuter(func(*fyne.ScrollEvent))
+}
+
 // SetResized calls f when a block changed its height by itself.
 func (m *Markdown) SetResized(f func()) {
 	m.resized = f
-	m.each(func(o fyne.CanvasObject) {
-		if r, ok := o.(resizable); ok {
-			r.SetResized(f)
-		}
-	})
+	m.each(m.passOuter)
+}
+
+// SetOuter passes wheel movement the blocks cannot use to f.
+func (m *Markdown) SetOuter(f func(*fyne.ScrollEvent)) {
+	m.outer = f
+	m.each(m.passOuter)
 }
 
 func (m *Markdown) each(f func(fyne.CanvasObject)) {
@@ -81,24 +81,7 @@ func (m *Markdown) each(f func(fyne.CanvasObject)) {
 	}
 }
 
-type outerScroller interface {
-	SetOuter(func(*fyne.ScrollEvent))
-}
-
-// SetOuter passes wheel movement the blocks cannot use to f.
-func (m *Markdown) SetOuter(f func(*fyne.ScrollEvent)) {
-	m.outer = f
-	for _, o := range m.box.Objects {
-		if c, ok := o.(*frozenChunk); ok {
-			for _, b := range c.box.Objects {
-				m.passOuter(b)
-			}
-		} else {
-			m.passOuter(o)
-		}
-	}
-}
-
+// passOuter gives o, or the blocks in it, what SetResized and SetOuter gave.
 func (m *Markdown) passOuter(o fyne.CanvasObject) {
 	if r, ok := o.(resizable); ok && m.resized != nil {
 		r.SetResized(m.resized)
@@ -114,24 +97,24 @@ func (m *Markdown) passOuter(o fyne.CanvasObject) {
 }
 
 // Pictures are the pictures the finished blocks name, loaded only on request.
-func (m *Markdown) Pictures() []*kit.Picture { return m.pictures }
+func (m *Markdown) Pictures() []*Picture { return m.pictures }
 
 // chunkSize bounds a chunk so freezing a block re-lays out a few dozen widgets.
 const chunkSize = 24
 
 // NewMarkdown shows text, which may grow with Append.
-func NewMarkdown(text string, wrap *codeWrap) *Markdown {
-	m := &Markdown{box: container.NewVBox(), whole: text != "", wrap: wrap}
-	m.ExtendBaseWidget(m)
+func NewMarkdown(text string, wrap *CodeBlocks) *Markdown {
+	m := NewLiveMarkdown("", wrap)
 	if text != "" {
-		m.notes = noteLabels(text, nil)
+		m.whole, m.notes = true, noteLabels(text, nil)
 		m.src.WriteString(text)
 		m.rebuildTail(true)
 	}
 	return m
 }
 
-func newLiveMarkdown(text string, wrap *codeWrap) *Markdown {
+// NewLiveMarkdown shows the start of a reply still arriving.
+func NewLiveMarkdown(text string, wrap *CodeBlocks) *Markdown {
 	m := &Markdown{box: container.NewVBox(), wrap: wrap}
 	m.ExtendBaseWidget(m)
 	m.src.WriteString(text)
@@ -237,6 +220,10 @@ func (m *Markdown) Finish(text string) bool {
 	return true
 }
 
+// AwaitsNotes reports blocks that show footnote marks as written, for Finish
+// to rebuild once their notes came.
+func (m *Markdown) AwaitsNotes() bool { return len(m.marked) > 0 }
+
 // Text is everything shown so far.
 func (m *Markdown) Text() string { return m.src.String() }
 
@@ -272,14 +259,14 @@ func (m *Markdown) freeze(b string) {
 	m.mark(b, raw, o, pics)
 }
 
-func (m *Markdown) mark(b string, raw map[string]bool, o fyne.CanvasObject, pics []*kit.Picture) {
+func (m *Markdown) mark(b string, raw map[string]bool, o fyne.CanvasObject, pics []*Picture) {
 	if len(raw) > 0 && !m.whole {
 		m.marked = append(m.marked, markedBlock{src: b, labels: raw, chunk: m.chunk, obj: o, pics: pics})
 	}
 }
 
 // build makes finished block b's widget; raw gets marks shown as written.
-func (m *Markdown) build(b string, raw map[string]bool) (fyne.CanvasObject, []*kit.Picture) {
+func (m *Markdown) build(b string, raw map[string]bool) (fyne.CanvasObject, []*Picture) {
 	_, _, code := finishedCode(b)
 	if !code {
 		b = footnoteMarks(b, m.notes, raw)
@@ -308,8 +295,8 @@ func (m *Markdown) addFrozen(o fyne.CanvasObject) {
 // freezeOpenPara freezes the open paragraph widget itself: its lines are
 // wrapped already, a new RichText would measure them all again.
 func (m *Markdown) freezeOpenPara(b string) bool {
-	p := m.openPara
-	if p == nil {
+	p, ok := m.open.(*openPara)
+	if !ok {
 		return false
 	}
 	text, ok := plainParagraph(parseOnly(b))
@@ -321,9 +308,7 @@ func (m *Markdown) freezeOpenPara(b string) bool {
 		return false // a mark of a known note: shown as a footnote by freeze
 	}
 	p.set(text, m.box.Size().Width)
-	m.box.Remove(p)
-	m.open, m.openPara = nil, nil
-	m.addFrozen(p)
+	m.freezeOpen()
 	m.mark(b, raw, p, nil)
 	return true
 }
@@ -347,11 +332,7 @@ func newFrozenChunk() *frozenChunk {
 
 func (c *frozenChunk) add(o fyne.CanvasObject) {
 	c.box.Objects = append(c.box.Objects, o)
-	c.valid = false
-	if c.width > 0 {
-		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
-		c.lay.Layout(c.box.Objects, c.box.Size())
-	}
+	c.changed()
 }
 
 func (c *frozenChunk) replace(o, n fyne.CanvasObject) {
@@ -361,12 +342,17 @@ func (c *frozenChunk) replace(o, n fyne.CanvasObject) {
 	}
 	c.box.Objects[i] = n
 	c.lay.mins = c.lay.mins[:min(i, len(c.lay.mins))]
+	c.changed()
+	canvas.Refresh(c)
+}
+
+// changed lays out the blocks again at the chunk's width.
+func (c *frozenChunk) changed() {
 	c.valid = false
 	if c.width > 0 {
 		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
 		c.lay.Layout(c.box.Objects, c.box.Size())
 	}
-	canvas.Refresh(c)
 }
 
 // chunkLayout caches block sizes: Fyne's VBox asks each block twice per
@@ -444,9 +430,8 @@ func (r *chunkRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObje
 func (r *chunkRenderer) Destroy()                     {}
 func (r *chunkRenderer) Refresh() {
 	r.c.valid = false
-	r.c.lay.forget()
 	r.c.box.Refresh()
-	// A new theme may size text differently.
+	// A new theme may size text differently: measured again after the refresh.
 	r.c.lay.forget()
 	r.c.lay.Layout(r.c.box.Objects, r.c.box.Size())
 }
@@ -465,80 +450,76 @@ func (m *Markdown) insertBeforeOpen(o fyne.CanvasObject) {
 
 func (m *Markdown) setOpen(text string) {
 	if strings.TrimSpace(text) == "" {
-		if m.open != nil {
-			m.box.Remove(m.open)
-			m.open, m.openRich, m.openCode, m.openPara = nil, nil, nil, nil
-		}
+		m.openAs(nil)
 		return
 	}
 	if lang, code, ok := openFence(text); ok {
-		if m.openCode == nil {
-			m.replaceOpen(nil)
-			m.openCode = newCodeBlock(lang, code, m.wrap)
-			m.setOpenObject(m.openCode)
+		if c, ok := m.open.(*CodeBlock); ok {
+			c.SetCode(code)
 		} else {
-			m.openCode.SetCode(code)
+			m.openAs(newCodeBlock(lang, code, m.wrap))
 		}
 		return
 	}
 	segs := parseOnly(text)
 	if para, ok := plainParagraph(segs); ok && m.box.Size().Width > 0 {
-		if m.openPara == nil {
-			m.replaceOpen(nil)
-			m.openPara = newOpenPara()
-			m.setOpenObject(m.openPara)
+		p, ok := m.open.(*openPara)
+		if !ok {
+			p = newOpenPara()
+			m.openAs(p)
 		}
-		m.openPara.set(para, m.box.Size().Width)
+		p.set(para, m.box.Size().Width)
 		return
 	}
-	if m.openRich == nil {
-		m.replaceOpen(nil)
-		m.openRich = widget.NewRichText()
-		m.openRich.Wrapping = fyne.TextWrapWord
-		m.setOpenObject(m.openRich)
+	r, ok := m.open.(*widget.RichText)
+	if !ok {
+		r = widget.NewRichText()
+		r.Wrapping = fyne.TextWrapWord
+		m.openAs(r)
 	}
-	m.openRich.Segments = segs
-	m.openRich.Refresh()
+	r.Segments = segs
+	r.Refresh()
 }
 
-func (m *Markdown) replaceOpen(o fyne.CanvasObject) {
+// openAs shows o (nil for nothing) in place of the open block.
+func (m *Markdown) openAs(o fyne.CanvasObject) {
 	if m.open != nil {
 		m.box.Remove(m.open)
 	}
-	m.open, m.openRich, m.openCode, m.openPara = o, nil, nil, nil
+	m.open = o
+	if o != nil {
+		m.passOuter(o)
+		m.box.Add(o)
+	}
 }
 
-func (m *Markdown) setOpenObject(o fyne.CanvasObject) {
-	m.passOuter(o)
-	m.open = o
-	m.box.Add(o)
+// freezeOpen makes the open block the last frozen one.
+func (m *Markdown) freezeOpen() {
+	o := m.open
+	m.openAs(nil)
+	m.addFrozen(o)
 }
 
 // lastBoundary is the end of the last finished block (blank line or fence).
 func lastBoundary(text string) int {
-	inFence := false
-	cut := 0
-	pos := 0
-	prevBlank := false
-	for pos < len(text) {
-		nl := strings.IndexByte(text[pos:], '\n')
-		if nl < 0 {
+	inFence, prevBlank := false, false
+	cut, pos := 0, 0
+	for line := range strings.Lines(text) {
+		if !strings.HasSuffix(line, "\n") {
 			break // an unfinished line never ends a block
 		}
-		line := text[pos : pos+nl]
-		end := pos + nl + 1
+		pos += len(line)
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(trimmed, "```"):
 			if inFence {
-				cut = end
+				cut = pos
 			}
 			inFence = !inFence
 		case !inFence && trimmed == "" && !prevBlank:
-			cut = end
+			cut = pos
 		}
 		prevBlank = trimmed == ""
-		pos = end
 	}
 	return cut
 }
@@ -559,9 +540,9 @@ func splitBlocks(text string) []string {
 		case strings.HasPrefix(trimmed, "```"):
 			if !inFence {
 				flush()
-				cur.WriteString(line)
-			} else {
-				cur.WriteString(line)
+			}
+			cur.WriteString(line)
+			if inFence {
 				flush()
 			}
 			inFence = !inFence
@@ -587,8 +568,8 @@ func openFence(text string) (lang, code string, ok bool) {
 }
 
 func (m *Markdown) freezeOpenCode(b string) bool {
-	c := m.openCode
-	if c == nil {
+	c, ok := m.open.(*CodeBlock)
+	if !ok {
 		return false
 	}
 	lang, code, ok := finishedCode(b)
@@ -596,83 +577,74 @@ func (m *Markdown) freezeOpenCode(b string) bool {
 		return false
 	}
 	c.SetCode(code)
-	m.box.Remove(c)
-	m.open, m.openCode = nil, nil
-	m.addFrozen(c)
+	m.freezeOpen()
 	return true
 }
 
 func finishedCode(b string) (lang, code string, ok bool) {
-	trimmed := strings.TrimSpace(b)
-	if !strings.HasPrefix(trimmed, "```") {
-		return "", "", false
-	}
-	lang, code, _ = openFence(trimmed)
+	lang, code, ok = openFence(strings.TrimSpace(b))
 	code = strings.TrimSuffix(strings.TrimRight(code, "\n"), "```")
-	return lang, strings.TrimRight(code, "\n"), true
+	return lang, strings.TrimRight(code, "\n"), ok
 }
 
 // blockWidget builds a finished block's widget (tables may sit mid-block).
-func blockWidget(b string, wrap *codeWrap) (fyne.CanvasObject, []*kit.Picture) {
+func blockWidget(b string, wrap *CodeBlocks) (fyne.CanvasObject, []*Picture) {
 	if lang, code, ok := finishedCode(b); ok {
 		return newCodeBlock(lang, code, wrap), nil
 	}
 	var parts []fyne.CanvasObject
-	var pics []*kit.Picture
-	rest := b
-	for {
-		before, t, after, ok := mdtable.Find(rest)
-		if !ok {
-			break
+	var pics []*Picture
+	add := func(o fyne.CanvasObject, p []*Picture) { parts, pics = append(parts, o), append(pics, p...) }
+	tablesIn(b, func(md string, last bool) {
+		if strings.TrimSpace(md) != "" || last && len(parts) == 0 {
+			add(NewMarkdownText(md))
 		}
-		if strings.TrimSpace(before) != "" {
-			r, p := kit.NewMarkdownText(before)
-			parts, pics = append(parts, r), append(pics, p...)
-		}
-		o, p := mdtable.New(t)
-		parts, pics = append(parts, o), append(pics, p...)
-		rest = after
-	}
-	if strings.TrimSpace(rest) != "" || len(parts) == 0 {
-		r, p := kit.NewMarkdownText(rest)
-		parts, pics = append(parts, r), append(pics, p...)
-	}
+	}, func(t Table) { add(NewTable(t)) })
 	if len(parts) == 1 {
 		return parts[0], pics
 	}
 	return container.NewVBox(parts...), pics
 }
 
-// plainText is "Copy as text": the whole reply made plain at once, tables as
+// tablesIn cuts a block at its pipe tables: text gets the Markdown before
+// each table and after the last (last), table each table.
+func tablesIn(b string, text func(md string, last bool), table func(Table)) {
+	for {
+		before, t, after, ok := FindTable(b)
+		if !ok {
+			text(b, true)
+			return
+		}
+		text(before, false)
+		table(t)
+		b = after
+	}
+}
+
+// ReplyText is "Copy as text": the whole reply made plain at once, tables as
 // tab-separated lines so they paste as tables.
-func plainText(md string) string {
+func ReplyText(md string) string {
 	var src strings.Builder
 	var tables []string
 	for _, b := range splitBlocks(md) {
-		if _, _, ok := finishedCode(b); !ok {
-			rest := b
-			for {
-				before, t, after, ok := mdtable.Find(rest)
-				if !ok {
-					break
-				}
-				rows := make([]string, 0, 1+len(t.Rows))
-				for _, r := range append([][]string{t.Header}, t.Rows...) {
-					cells := make([]string, len(r))
-					for i, c := range r {
-						cells[i] = strings.Join(strings.Fields(kit.PlainText(c)), " ")
-					}
-					rows = append(rows, strings.Join(cells, "\t"))
-				}
-				src.WriteString(before + "\n\n" + tableToken(len(tables)) + "\n\n")
-				tables = append(tables, strings.Join(rows, "\n"))
-				rest = after
-			}
-			b = rest
+		if _, _, code := finishedCode(b); code {
+			src.WriteString(b + "\n\n")
+			continue
 		}
-		src.WriteString(b + "\n\n")
+		tablesIn(b, func(md string, _ bool) { src.WriteString(md + "\n\n") }, func(t Table) {
+			rows := make([]string, 0, 1+len(t.Rows))
+			for _, r := range append([][]string{t.Header}, t.Rows...) {
+				cells := make([]string, len(r))
+				for i, c := range r {
+					cells[i] = strings.Join(strings.Fields(PlainText(c)), " ")
+				}
+				rows = append(rows, strings.Join(cells, "\t"))
+			}
+			src.WriteString(tableToken(len(tables)) + "\n\n")
+			tables = append(tables, strings.Join(rows, "\n"))
+		})
 	}
-	out := kit.PlainText(src.String())
+	out := PlainText(src.String())
 	for i, t := range tables {
 		out = strings.Replace(out, tableToken(i), t, 1)
 	}
@@ -726,14 +698,8 @@ func footnoteMarks(b string, notes map[string]bool, raw map[string]bool) string 
 }
 
 func noteLabels(text string, into map[string]bool) map[string]bool {
-	for start := 0; start < len(text); {
-		end := strings.IndexByte(text[start:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += start
-		}
-		line := strings.TrimLeft(text[start:end], " ")
+	for line := range strings.Lines(text) {
+		line = strings.TrimLeft(line, " ")
 		if strings.HasPrefix(line, "[^") {
 			if close := strings.Index(line, "]:"); close > 2 && !strings.ContainsAny(line[2:close], " \t[]") {
 				if into == nil {
@@ -742,7 +708,6 @@ func noteLabels(text string, into map[string]bool) map[string]bool {
 				into[line[2:close]] = true
 			}
 		}
-		start = end + 1
 	}
 	return into
 }

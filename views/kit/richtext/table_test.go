@@ -1,4 +1,4 @@
-package mdtable
+package richtext
 
 import (
 	"flag"
@@ -24,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // mustFind is the table in md.
 func mustFind(t testing.TB, md string) Table {
 	t.Helper()
-	_, table, _, ok := Find(md)
+	_, table, _, ok := FindTable(md)
 	if !ok {
 		t.Fatalf("no table in %q", md)
 	}
@@ -35,7 +35,7 @@ func mustFind(t testing.TB, md string) Table {
 // there, as the chat does: at the width given, as tall as it asks.
 func show(t *testing.T, md string, width float32) *view {
 	t.Helper()
-	o, _ := New(mustFind(t, md))
+	o, _ := NewTable(mustFind(t, md))
 	w := test.NewTempWindow(t, o)
 	w.SetPadded(false)
 	w.Resize(fyne.NewSize(width, 1000))
@@ -49,8 +49,8 @@ func show(t *testing.T, md string, width float32) *view {
 // cell is the cell at row, col (row 0 is the header).
 func (v *view) cell(row, col int) *widget.RichText { return v.cells[row*v.cols+col] }
 
-// plain is the words a cell shows.
-func plain(r *widget.RichText) string {
+// cellText is the words a cell shows.
+func cellText(r *widget.RichText) string {
 	var b strings.Builder
 	var walk func([]widget.RichTextSegment)
 	walk = func(segs []widget.RichTextSegment) {
@@ -62,7 +62,7 @@ func plain(r *widget.RichText) string {
 				b.WriteString(t.Text)
 			case *widget.ParagraphSegment:
 				walk(t.Texts)
-			case *kit.Picture:
+			case *Picture:
 				b.WriteString("[picture " + t.Title + "]")
 			}
 		}
@@ -206,14 +206,14 @@ func TestAWideTableScrollsSidewaysOnlyWhenItMust(t *testing.T) {
 func TestNoCellIsClipped(t *testing.T) {
 	test.NewTempApp(t)
 	for _, md := range append(goldenTables(), numbers, prose, wide) {
-		o, _ := New(mustFind(t, md))
+		o, _ := NewTable(mustFind(t, md))
 		for width := float32(120); width <= 1300; width += 53 {
 			o.Resize(fyne.NewSize(width, o.MinSize().Height))
 			v := o.(*view)
 			for i, c := range v.cells {
 				size := c.Size()
 				if need := c.MinSize().Height; need > size.Height {
-					t.Fatalf("at %v px cell %d (%q) needs %v px, has %v", width, i, plain(c), need, size.Height)
+					t.Fatalf("at %v px cell %d (%q) needs %v px, has %v", width, i, cellText(c), need, size.Height)
 				}
 				for _, obj := range test.WidgetRenderer(c).Objects() {
 					right := obj.Position().X + obj.MinSize().Width // a link
@@ -224,7 +224,7 @@ func TestNoCellIsClipped(t *testing.T) {
 						right = inkRight(txt)
 					}
 					if right > size.Width+0.5 || obj.Position().Y+obj.Size().Height > size.Height+0.5 {
-						t.Fatalf("at %v px the words %q of cell %d (%q) end at %v, %v, outside its %v", width, drawn(obj), i, plain(c),
+						t.Fatalf("at %v px the words %q of cell %d (%q) end at %v, %v, outside its %v", width, drawn(obj), i, cellText(c),
 							right, obj.Position().Y+obj.Size().Height, size)
 					}
 				}
@@ -272,10 +272,10 @@ func TestFormattedCellsWrapAtWords(t *testing.T) {
 		"alpha **bold**, beta `code`; gamma *it*. delta **x**y",
 		"see the [docs](https://example.com/x) for details and more, or [the other page](https://example.com/y) here",
 	} {
-		o, _ := New(mustFind(t, "| a |\n|--|\n| "+cell+" |"))
+		o, _ := NewTable(mustFind(t, "| a |\n|--|\n| "+cell+" |"))
 		v := o.(*view)
 		c := v.cell(1, 0)
-		words := len(strings.Fields(plain(c)))
+		words := len(strings.Fields(cellText(c)))
 		last := float32(math.MaxFloat32)
 		for width := float32(60); width < 420; width++ {
 			o.Resize(fyne.NewSize(width, o.MinSize().Height))
@@ -309,7 +309,7 @@ func TestATableNeverWidensTheWindow(t *testing.T) {
 	test.NewTempApp(t)
 	token := strings.Repeat("x", 300)
 	for _, md := range []string{numbers, wide, "| " + token + " | " + token + " |\n|---|---|\n| " + token + " | b |"} {
-		o, _ := New(mustFind(t, md))
+		o, _ := NewTable(mustFind(t, md))
 		if w := o.MinSize().Width; w > 100 {
 			t.Fatalf("before being laid out the table asks for %v px", w)
 		}
@@ -399,7 +399,7 @@ func TestCellsAreInlineText(t *testing.T) {
 	v := show(t, md, 600)
 	want := []string{"# not a heading", "- not a list", "1. nor this", "> nor a quote", "---", "[a]: b", "bold code"}
 	for i, w := range want {
-		if got := plain(v.cell(i+1, 0)); got != w {
+		if got := cellText(v.cell(i+1, 0)); got != w {
 			t.Errorf("cell %q shows %q", cells[i], got)
 		}
 	}
@@ -409,7 +409,7 @@ func TestCellsAreInlineText(t *testing.T) {
 // for the chat to load when the user asks.
 func TestPicturesInCellsAreReturned(t *testing.T) {
 	test.NewTempApp(t)
-	_, pics := New(mustFind(t, "| a | b |\n|---|---|\n| ![cat](https://example.com/cat.png) | ![dog](https://example.com/dog.png) |"))
+	_, pics := NewTable(mustFind(t, "| a | b |\n|---|---|\n| ![cat](https://example.com/cat.png) | ![dog](https://example.com/dog.png) |"))
 	if len(pics) != 2 || pics[0].Title != "cat" || pics[1].Title != "dog" {
 		t.Fatalf("pictures %v", pics)
 	}
@@ -419,7 +419,7 @@ func TestPicturesInCellsAreReturned(t *testing.T) {
 // taller, and its minimum height is its height at the width it was given.
 func TestMinSizeFollowsTheWidth(t *testing.T) {
 	test.NewTempApp(t)
-	o, _ := New(mustFind(t, prose))
+	o, _ := NewTable(mustFind(t, prose))
 	heights := map[float32]float32{}
 	for _, w := range []float32{900, 300, 900} {
 		o.Resize(fyne.NewSize(w, o.MinSize().Height))
@@ -490,7 +490,7 @@ func dumpTree(md string, v *view) string {
 		for col := range v.cols {
 			c := v.cell(row, col)
 			weight, align := styleOf(c)
-			fmt.Fprintf(&b, "  x %6.1f  %-7s %-6s %q\n", c.Position().X, weight, alignNames[align], plain(c))
+			fmt.Fprintf(&b, "  x %6.1f  %-7s %-6s %q\n", c.Position().X, weight, alignNames[align], cellText(c))
 		}
 	}
 	return b.String()
@@ -541,14 +541,14 @@ func BenchmarkLayout200Rows(b *testing.B) {
 	b.Run("first", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
-			o, _ := New(table)
+			o, _ := NewTable(table)
 			b.StartTimer()
 			o.Resize(size)
 			o.MinSize()
 		}
 	})
 	b.Run("new width", func(b *testing.B) {
-		o, _ := New(table)
+		o, _ := NewTable(table)
 		o.Resize(size)
 		for i := 0; b.Loop(); i++ {
 			o.Resize(fyne.NewSize(520-float32(i%2)*40, 1000)) // narrower than the table would like
@@ -556,7 +556,7 @@ func BenchmarkLayout200Rows(b *testing.B) {
 		}
 	})
 	b.Run("again", func(b *testing.B) {
-		o, _ := New(table)
+		o, _ := NewTable(table)
 		o.Resize(size)
 		r := test.WidgetRenderer(o.(fyne.Widget))
 		for b.Loop() {
@@ -566,10 +566,10 @@ func BenchmarkLayout200Rows(b *testing.B) {
 	})
 }
 
-// bigText is the default theme with larger text.
-type bigText struct{ fyne.Theme }
+// bigTableText is the default theme with larger text.
+type bigTableText struct{ fyne.Theme }
 
-func (t bigText) Size(n fyne.ThemeSizeName) float32 {
+func (t bigTableText) Size(n fyne.ThemeSizeName) float32 {
 	if n == theme.SizeNameText {
 		return 20
 	}
@@ -583,7 +583,7 @@ func TestATableFollowsTheThemesTextSize(t *testing.T) {
 	a := test.NewTempApp(t)
 	v := show(t, numbers, 600)
 	before := v.cell(3, 1).Size()
-	a.Settings().SetTheme(bigText{theme.DefaultTheme()})
+	a.Settings().SetTheme(bigTableText{theme.DefaultTheme()})
 	v.Refresh()
 	after := v.cell(3, 1).Size()
 	if after.Width <= before.Width || after.Height <= before.Height {
@@ -591,7 +591,7 @@ func TestATableFollowsTheThemesTextSize(t *testing.T) {
 	}
 	for i, c := range v.cells {
 		if need := c.MinSize().Height; need > c.Size().Height {
-			t.Fatalf("cell %d (%q) needs %v px, has %v", i, plain(c), need, c.Size().Height)
+			t.Fatalf("cell %d (%q) needs %v px, has %v", i, cellText(c), need, c.Size().Height)
 		}
 	}
 }

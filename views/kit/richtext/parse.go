@@ -1,4 +1,4 @@
-package kit
+package richtext
 
 import (
 	"bufio"
@@ -445,10 +445,7 @@ func (r *mdRenderer) inline(o *run, n ast.Node, s span) {
 		r.children(o, n, s)
 	case *ast.Link:
 		// A HyperlinkSegment has no styles; a picture inside a link follows it.
-		var in run
-		r.children(&in, n, span{})
-		in.flush()
-		words, pics := plain(in.segs)
+		words, pics := plain(r.inlines(n))
 		dest := decode(string(n.Destination))
 		if words == "" {
 			words = dest
@@ -466,10 +463,7 @@ func (r *mdRenderer) inline(o *run, n ast.Node, s span) {
 		u, _ := url.Parse(dest)
 		o.seg(&widget.HyperlinkSegment{Text: label, URL: u})
 	case *ast.Image:
-		var in run
-		r.children(&in, n, span{})
-		in.flush()
-		alt, _ := plain(in.segs)
+		alt, _ := plain(r.inlines(n))
 		dest := decode(string(n.Destination))
 		// As Fyne's parser makes it; Guard turns it into a Picture.
 		u, err := storage.ParseURI(dest)

@@ -1,4 +1,4 @@
-package mdtable
+package richtext
 
 import (
 	"math"
@@ -13,12 +13,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// sideways wraps a table wider than its room so it moves sideways while the
-// chat scrolls it with the reply; the one place the scroller is made.
-func sideways(table fyne.CanvasObject, outer func(*fyne.ScrollEvent)) *kit.Scroller {
-	return kit.NewSideways(table, outer)
-}
-
 // Column widths in body-text characters, so they follow the theme's text size.
 const (
 	// wordChars caps a column's longest word: a longer token breaks inside
@@ -28,15 +22,15 @@ const (
 	lineChars = 72
 )
 
-// New builds the widget showing t, its columns as wide as content needs in
+// NewTable builds the widget showing t, its columns as wide as content needs in
 // the room given. Cells are inline Markdown; their pictures are returned in
 // reading order, not loaded.
-func New(t Table) (fyne.CanvasObject, []*kit.Picture) {
+func NewTable(t Table) (fyne.CanvasObject, []*Picture) {
 	v := &view{cols: len(t.Header)}
-	var pics []*kit.Picture
+	var pics []*Picture
 	add := func(src string, header bool) {
 		col := len(v.cells) % max(v.cols, 1)
-		r, p := kit.NewMarkdownText(inline(src))
+		r, p := NewMarkdownText(inline(src))
 		r.Segments = dropParagraphEnd(r.Segments)
 		align := AlignNone
 		if col < len(t.Align) {
@@ -95,11 +89,6 @@ func flowRuns(segs []widget.RichTextSegment) {
 	}
 }
 
-// rowEnd ends the row without a paragraph's trailing space.
-func rowEnd() widget.RichTextSegment {
-	return &widget.ParagraphSegment{Texts: []widget.RichTextSegment{&widget.ParagraphSegment{}}}
-}
-
 // breakBeforeLinks puts each link after words at a line's start, for a cell
 // that wraps; ok is false when none follows words.
 func breakBeforeLinks(segs []widget.RichTextSegment) (out []widget.RichTextSegment, ok bool) {
@@ -134,22 +123,16 @@ func textAlign(a Align) fyne.TextAlign {
 
 // style bolds a header cell, aligns a cell and notes links to elide (measure).
 func (v *view) style(segs []widget.RichTextSegment, bold bool, align fyne.TextAlign) {
-	for _, s := range segs {
-		switch t := s.(type) {
+	visit(segs, func(s *widget.RichTextSegment) {
+		switch t := (*s).(type) {
 		case *widget.TextSegment:
 			t.Style.Alignment = align
-			if bold {
-				t.Style.TextStyle.Bold = true
-			}
+			t.Style.TextStyle.Bold = t.Style.TextStyle.Bold || bold
 		case *widget.HyperlinkSegment:
 			t.Alignment = align
 			v.links = append(v.links, link{t, t.Text})
-		case *widget.ParagraphSegment:
-			v.style(t.Texts, bold, align)
-		case *widget.ListSegment:
-			v.style(t.Items, bold, align)
 		}
-	}
+	})
 }
 
 // inline makes a cell's Markdown read inline, as GitHub does: a leading
@@ -431,7 +414,7 @@ func (r *viewRenderer) Layout(size fyne.Size) {
 		return
 	}
 	if v.side == nil {
-		v.side = sideways(v.body, v.outer)
+		v.side = kit.NewSideways(v.body, v.outer) // moves sideways while the chat scrolls it
 	}
 	v.side.Move(fyne.Position{})
 	v.side.Resize(fyne.NewSize(size.Width, v.height()))
@@ -578,10 +561,9 @@ func (r *bodyRenderer) Destroy() {}
 
 // longestWord is the width of a cell's longest unbreakable run; Han and kana
 // characters each count alone.
-func longestWord(segs []widget.RichTextSegment) float32 {
-	var widest float32
-	for _, s := range segs {
-		switch t := s.(type) {
+func longestWord(segs []widget.RichTextSegment) (widest float32) {
+	visit(segs, func(s *widget.RichTextSegment) {
+		switch t := (*s).(type) {
 		case *widget.TextSegment:
 			size := theme.Size(t.Style.SizeName)
 			if t.Style.SizeName == "" {
@@ -593,12 +575,8 @@ func longestWord(segs []widget.RichTextSegment) float32 {
 		case *widget.HyperlinkSegment:
 			// A link is drawn on one line, never broken.
 			widest = max(widest, fyne.MeasureText(t.Text, theme.TextSize(), fyne.TextStyle{}).Width)
-		case *widget.ParagraphSegment:
-			widest = max(widest, longestWord(t.Texts))
-		case *widget.ListSegment:
-			widest = max(widest, longestWord(t.Items))
 		}
-	}
+	})
 	return widest
 }
 
@@ -633,16 +611,9 @@ func words(s string) []string {
 
 // showsLoadedPicture reports whether segs show a picture, which takes its own width.
 func showsLoadedPicture(segs []widget.RichTextSegment) bool {
-	for _, s := range segs {
-		switch t := s.(type) {
-		case *kit.Picture:
-			if t.Loaded() {
-				return true
-			}
-		case *widget.ParagraphSegment:
-			if showsLoadedPicture(t.Texts) {
-				return true
-			}
+	for _, p := range picturesIn(segs) {
+		if p.Loaded() {
+			return true
 		}
 	}
 	return false

@@ -1,4 +1,4 @@
-package kit
+package richtext
 
 import (
 	"strconv"
@@ -10,7 +10,7 @@ import (
 // PlainText is markdown typed out without marks, lists bulleted, a link's
 // address after differing words: "Copy as text" for places that read no markdown.
 func PlainText(md string) string {
-	segs, _ := Markdown(md)
+	segs, _ := Parse(md)
 	var b strings.Builder
 	writePlain(&b, segs, "")
 	out := strings.TrimSpace(b.String())

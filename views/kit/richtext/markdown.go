@@ -1,4 +1,7 @@
-package kit
+// Package richtext shows Markdown a server sent: parsed under the link and
+// picture rules, streamed block by block, with code blocks and pipe tables
+// laid out as a browser would.
+package richtext
 
 import (
 	"context"
@@ -16,19 +19,20 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/internal/safe"
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// Markdown parses server markdown into rich-text segments under Guard's rules.
+// Parse parses server markdown into rich-text segments under Guard's rules.
 // Never use Fyne's parser alone: it opens any link and loads any picture,
 // even local paths, once drawn.
-func Markdown(md string) (segs []widget.RichTextSegment, pictures []*Picture) {
+func Parse(md string) (segs []widget.RichTextSegment, pictures []*Picture) {
 	segs = renderMarkdown(md)
 	return segs, Guard(segs)
 }
 
 // NewMarkdownText is a word-wrapped RichText of md with its pictures, not loaded.
 func NewMarkdownText(md string) (*widget.RichText, []*Picture) {
-	segs, pics := Markdown(md)
+	segs, pics := Parse(md)
 	r := widget.NewRichText(segs...)
 	r.Wrapping = fyne.TextWrapWord
 	for _, p := range pics {
@@ -42,28 +46,34 @@ func NewMarkdownText(md string) (*widget.RichText, []*Picture) {
 // wait for the user (Picture). It returns the pictures in order.
 func Guard(segs []widget.RichTextSegment) []*Picture {
 	var pics []*Picture
-	var walk func([]widget.RichTextSegment)
-	walk = func(segs []widget.RichTextSegment) {
-		for i, s := range segs {
-			switch t := s.(type) {
-			case *widget.ParagraphSegment:
-				walk(t.Texts)
-			case *widget.ListSegment:
-				walk(t.Items)
-			case *widget.HyperlinkSegment:
-				segs[i] = guardLink(t)
-			case *widget.ImageSegment:
-				p := &Picture{Title: safe.Text(t.Title, 120)}
-				if t.Source != nil {
-					p.Address = t.Source.String()
-				}
-				pics = append(pics, p)
-				segs[i] = p
+	visit(segs, func(s *widget.RichTextSegment) {
+		switch t := (*s).(type) {
+		case *widget.HyperlinkSegment:
+			*s = guardLink(t)
+		case *widget.ImageSegment:
+			p := &Picture{Title: safe.Text(t.Title, 120)}
+			if t.Source != nil {
+				p.Address = t.Source.String()
 			}
+			pics = append(pics, p)
+			*s = p
+		}
+	})
+	return pics
+}
+
+// visit calls f for each segment of segs not a paragraph or list, at any depth.
+func visit(segs []widget.RichTextSegment, f func(s *widget.RichTextSegment)) {
+	for i := range segs {
+		switch t := segs[i].(type) {
+		case *widget.ParagraphSegment:
+			visit(t.Texts, f)
+		case *widget.ListSegment:
+			visit(t.Items, f)
+		default:
+			f(&segs[i])
 		}
 	}
-	walk(segs)
-	return pics
 }
 
 func guardLink(h *widget.HyperlinkSegment) widget.RichTextSegment {
@@ -106,7 +116,7 @@ func OpenLink(words string, u *url.URL) {
 			}
 		}, w)
 	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.8, 560), 0))
-	ShowDialog(d, w)
+	kit.ShowDialog(d, w)
 }
 
 // mainWindow is the window dialogs about server content belong to: the newest.
@@ -156,9 +166,13 @@ type pictureSource struct {
 	describe func(error) string
 }
 
-// Pictures is what kit needs of the app to show pictures.
+func newSource(a Pictures, load func(ctx context.Context, dropped func()) (image.Image, func(), error)) pictureSource {
+	return pictureSource{run: func(work func(ctx context.Context), then func()) { kit.Act(a, work, then) }, load: load, describe: a.Describe}
+}
+
+// Pictures is what richtext needs of the app to show pictures.
 type Pictures interface {
-	Runner
+	kit.Runner
 	ShowPicture(ctx context.Context, address string, dropped func()) (image.Image, func(), error)
 	ShowPictureFile(ctx context.Context, path string, dropped func()) (image.Image, func(), error)
 	Describe(err error) string
@@ -270,20 +284,19 @@ func ShowPictures() string { return lang.L("Show pictures") }
 // background, within app.ShowPicture's limits. done runs on the UI goroutine
 // after the last, and when a reload fails.
 func LoadPictures(a Pictures, pics []*Picture, done func()) {
-	run := func(work func(ctx context.Context), then func()) { Act(a, work, then) }
 	for _, p := range pics {
 		addr := p.Address
 		p.mu.Lock()
-		p.src = pictureSource{run: run, describe: a.Describe, load: func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+		p.src = newSource(a, func(ctx context.Context, dropped func()) (image.Image, func(), error) {
 			return a.ShowPicture(ctx, addr, dropped)
-		}}
+		})
 		p.after = done
 		p.busy, p.err = p.img == nil, nil
 		p.version++
 		p.mu.Unlock()
 		p.refresh()
 	}
-	Act(a, func(ctx context.Context) {
+	kit.Act(a, func(ctx context.Context) {
 		for _, p := range pics {
 			p.mu.Lock()
 			held := p.img != nil
@@ -300,13 +313,9 @@ func LoadPictures(a Pictures, pics []*Picture, done func()) {
 // once it shows or says why not.
 func NewPictureFile(a Pictures, path, title string, done func()) *widget.RichText {
 	p := &Picture{Title: title, busy: true, after: done}
-	p.src = pictureSource{
-		run:      func(work func(ctx context.Context), then func()) { Act(a, work, then) },
-		describe: a.Describe,
-		load: func(ctx context.Context, dropped func()) (image.Image, func(), error) {
-			return a.ShowPictureFile(ctx, path, dropped)
-		},
-	}
+	p.src = newSource(a, func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+		return a.ShowPictureFile(ctx, path, dropped)
+	})
 	r := widget.NewRichText(p)
 	p.owner = r
 	p.src.run(func(ctx context.Context) { _ = p.load(ctx) }, done)
@@ -338,7 +347,7 @@ func (p *Picture) load(ctx context.Context) error {
 	}
 	p.version++
 	p.mu.Unlock()
-	Do(p.refresh)
+	kit.Do(p.refresh)
 	return err
 }
 
@@ -390,7 +399,7 @@ func (p *Picture) drop(n int) {
 	}
 	p.mu.Unlock()
 	if held {
-		Do(p.refresh)
+		kit.Do(p.refresh)
 	}
 }
 
@@ -418,20 +427,11 @@ func (p *Picture) setQuiet(q bool) {
 }
 
 // picturesIn are the pictures among segs, at any depth.
-func picturesIn(segs []widget.RichTextSegment) []*Picture {
-	var pics []*Picture
-	for _, s := range segs {
-		switch t := s.(type) {
-		case *Picture:
-			pics = append(pics, t)
-		case *widget.ParagraphSegment:
-			pics = append(pics, picturesIn(t.Texts)...)
-		case *widget.ListSegment:
-			pics = append(pics, picturesIn(t.Items)...)
+func picturesIn(segs []widget.RichTextSegment) (pics []*Picture) {
+	visit(segs, func(s *widget.RichTextSegment) {
+		if p, ok := (*s).(*Picture); ok {
+			pics = append(pics, p)
 		}
-	}
+	})
 	return pics
 }
-
-// SetOwner names the rich text a picture stands in, if not NewMarkdownText's.
-func (p *Picture) SetOwner(r *widget.RichText) { p.owner = r }

@@ -1,4 +1,4 @@
-package kit_test
+package richtext_test
 
 import (
 	"testing"
@@ -6,11 +6,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/internal/safe"
-	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
 // Whatever markdown a server sends, no picture is drawn straight from an
-// address (each is a kit.Picture, loaded only when asked) and every link
+// address (each is a richtext.Picture, loaded only when asked) and every link
 // that can be clicked passes the link policy.
 func FuzzMarkdownPicturesAndLinks(f *testing.F) {
 	for _, s := range []string{
@@ -24,7 +24,7 @@ func FuzzMarkdownPicturesAndLinks(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, md string) {
-		segs, pics := kit.Markdown(md)
+		segs, pics := richtext.Parse(md)
 		found := 0
 		var walk func([]widget.RichTextSegment)
 		walk = func(ss []widget.RichTextSegment) {
@@ -32,7 +32,7 @@ func FuzzMarkdownPicturesAndLinks(f *testing.F) {
 				switch x := s.(type) {
 				case *widget.ImageSegment:
 					t.Fatalf("%q: a picture is drawn from %v without asking", md, x.Source)
-				case *kit.Picture:
+				case *richtext.Picture:
 					found++
 				case *widget.HyperlinkSegment:
 					if x.URL == nil || x.OnTapped == nil {

@@ -1,8 +1,9 @@
-package chat
+package richtext
 
 import (
 	"image/color"
 	"math"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -16,7 +17,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"golang.org/x/text/width"
 
-	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -29,18 +29,40 @@ const (
 	codeTab     = 4
 )
 
-// codeWrap is the user's last wrap choice on the screen; nil never wraps.
-type codeWrap struct {
-	on   atomic.Bool
-	save func(bool)
+// CodeBlocks is a screen's way with code blocks: the user's last choice to
+// wrap lines, kept by save, how a line count is written, and the height of
+// the view they scroll in. nil never wraps.
+type CodeBlocks struct {
+	on     atomic.Bool
+	save   func(bool)
+	number func(int) string
+	// view is the view's height (float32 bits): a box is at most four fifths
+	// of it, so the wheel is never caught by a box taller than it.
+	view atomic.Uint32
 }
 
-// codeBlock shows code with its language, Copy and a wrap choice; only the
+// NewCodeBlocks starts with the kept choice on.
+func NewCodeBlocks(on bool, save func(bool), number func(int) string) *CodeBlocks {
+	w := &CodeBlocks{save: save, number: number}
+	w.on.Store(on)
+	return w
+}
+
+// On reports whether code blocks wrap their lines.
+func (w *CodeBlocks) On() bool { return w.on.Load() }
+
+// SetView tells the height of the view the blocks scroll in.
+func (w *CodeBlocks) SetView(h float32) { w.view.Store(math.Float32bits(h)) }
+
+// View is the height SetView told.
+func (w *CodeBlocks) View() float32 { return math.Float32frombits(w.view.Load()) }
+
+// CodeBlock shows code with its language, Copy and a wrap choice; only the
 // rows in view are drawn, so a block of any length shows at once.
-type codeBlock struct {
+type CodeBlock struct {
 	widget.BaseWidget
 	lang    string
-	wrap    *codeWrap
+	wrap    *CodeBlocks
 	lines   *codeLines
 	scroll  *kit.Scroller
 	copy    *kit.Button
@@ -52,12 +74,14 @@ type codeBlock struct {
 }
 
 // SetResized calls f when the block's height changes by itself.
-func (c *codeBlock) SetResized(f func()) { c.resized = f }
+func (c *CodeBlock) SetResized(f func()) { c.resized = f }
 
-func newCodeBlock(language, code string, wrap *codeWrap) *codeBlock {
-	c := &codeBlock{lang: language, wrap: wrap, lines: newCodeLines(wrap != nil && wrap.on.Load())}
+func newCodeBlock(language, code string, wrap *CodeBlocks) *CodeBlock {
+	c := &CodeBlock{lang: language, wrap: wrap, lines: newCodeLines(wrap != nil && wrap.on.Load())}
 	c.copy = kit.NewButtonWithIcon(lang.L("Copy"), theme.ContentCopyIcon(), func() {
-		copyText(c.lines.src)
+		if a := fyne.CurrentApp(); a != nil {
+			a.Clipboard().SetContent(c.lines.src)
+		}
 		c.copy.SetText(lang.L("Copied"))
 	})
 	c.copy.Importance = widget.LowImportance
@@ -80,13 +104,13 @@ func newCodeBlock(language, code string, wrap *codeWrap) *codeBlock {
 }
 
 // SetOuter passes wheel movement the block cannot use to the conversation.
-func (c *codeBlock) SetOuter(f func(*fyne.ScrollEvent)) { c.scroll.Outer = f }
+func (c *CodeBlock) SetOuter(f func(*fyne.ScrollEvent)) { c.scroll.Outer = f }
 
 // Code is the code shown.
-func (c *codeBlock) Code() string { return c.lines.src }
+func (c *CodeBlock) Code() string { return c.lines.src }
 
 // SetCode shows new code; a box scrolled to its end stays there.
-func (c *codeBlock) SetCode(code string) {
+func (c *CodeBlock) SetCode(code string) {
 	following := c.atEnd()
 	c.lines.set(code)
 	c.showCount()
@@ -96,18 +120,22 @@ func (c *codeBlock) SetCode(code string) {
 	c.Refresh()
 }
 
-func (c *codeBlock) showCount() {
-	n := c.lines.sourceLines()
+func (c *CodeBlock) showCount() {
+	n := c.lines.lines
 	text := ""
 	if n > codeWholeLines {
-		text = lang.N("{{.Count}} line", n, map[string]any{"Count": app.Number(n)})
+		count := strconv.Itoa(n)
+		if c.wrap != nil && c.wrap.number != nil {
+			count = c.wrap.number(n)
+		}
+		text = lang.N("{{.Count}} line", n, map[string]any{"Count": count})
 	}
 	if c.count.Text != text {
 		c.count.SetText(text)
 	}
 }
 
-func (c *codeBlock) toggleWrap() {
+func (c *CodeBlock) toggleWrap() {
 	wrap := !c.lines.wrap
 	if c.wrap != nil {
 		c.wrap.on.Store(wrap)
@@ -123,7 +151,7 @@ func (c *codeBlock) toggleWrap() {
 	}
 }
 
-func (c *codeBlock) showWrapChoice() {
+func (c *CodeBlock) showWrapChoice() {
 	if c.lines.wrap {
 		c.wrapBtn.SetText(lang.L("Don't wrap lines"))
 	} else {
@@ -131,12 +159,12 @@ func (c *codeBlock) showWrapChoice() {
 	}
 }
 
-func (c *codeBlock) atEnd() bool {
+func (c *CodeBlock) atEnd() bool {
 	h := c.scroll.Size().Height
 	return h == 0 || c.scroll.Offset.Y+h >= c.lines.MinSize().Height-1
 }
 
-func (c *codeBlock) scrollToEnd() {
+func (c *CodeBlock) scrollToEnd() {
 	h := c.bodyHeight()
 	c.scroll.Resize(fyne.NewSize(c.scroll.Size().Width, h))
 	y := max(c.lines.MinSize().Height-h, 0)
@@ -146,20 +174,21 @@ func (c *codeBlock) scrollToEnd() {
 	}
 }
 
-// codeView is the conversation view's height (float32 bits): a box is at
-// most four fifths of it, so the wheel is never caught by a box taller than it.
-var codeView atomic.Uint32
-
-func setCodeView(h float32) { codeView.Store(math.Float32bits(h)) }
-
 const codeBoxMinLines = 6
 
-func (c *codeBlock) bodyHeight() float32 {
+func (c *CodeBlock) view() float32 {
+	if c.wrap == nil {
+		return 0
+	}
+	return c.wrap.View()
+}
+
+func (c *CodeBlock) bodyHeight() float32 {
 	n := c.lines.rows()
 	row := c.lines.rowHeight()
 	if n > codeWholeLines {
 		n = codeBoxLines
-		if view := math.Float32frombits(codeView.Load()); view > 0 && row > 0 {
+		if view := c.view(); view > 0 && row > 0 {
 			fit := int((view*4/5 - c.header.MinSize().Height - theme.InnerPadding()) / row)
 			n = min(max(fit, codeBoxMinLines), codeBoxLines)
 		}
@@ -168,9 +197,9 @@ func (c *codeBlock) bodyHeight() float32 {
 }
 
 // CreateRenderer implements fyne.Widget.
-func (c *codeBlock) CreateRenderer() fyne.WidgetRenderer { return &codeRenderer{c: c} }
+func (c *CodeBlock) CreateRenderer() fyne.WidgetRenderer { return &codeRenderer{c: c} }
 
-type codeRenderer struct{ c *codeBlock }
+type codeRenderer struct{ c *CodeBlock }
 
 func (r *codeRenderer) Objects() []fyne.CanvasObject {
 	return []fyne.CanvasObject{r.c.bg, r.c.header, r.c.scroll}
@@ -235,13 +264,9 @@ func (l *codeLines) measureCell() {
 
 func (l *codeLines) rowHeight() float32 { return l.cell.Height }
 func (l *codeLines) rows() int          { return len(l.starts) }
-func (l *codeLines) sourceLines() int   { return l.lines }
 
 func (l *codeLines) maxCols() int {
-	if !l.wrap {
-		return codeMaxCols
-	}
-	if l.view <= 0 || l.cell.Width <= 0 {
+	if !l.wrap || l.view <= 0 || l.cell.Width <= 0 {
 		return codeMaxCols
 	}
 	return min(max(int(l.view/l.cell.Width), 8), codeMaxCols)

@@ -1,4 +1,4 @@
-package kit
+package richtext
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // oneAtATime is a memory budget of one picture: loading one drops the
@@ -21,7 +22,7 @@ func (b *oneAtATime) source(size int) pictureSource {
 	return pictureSource{
 		// In the background: after the drawing that asked.
 		run: func(work func(ctx context.Context), then func()) {
-			Do(func() {
+			kit.Do(func() {
 				work(context.Background())
 				if then != nil {
 					then()
@@ -46,7 +47,7 @@ func (b *oneAtATime) source(size int) pictureSource {
 // than drop each other for ever: drawing a picture's own change does not
 // load the other again.
 func TestPicturesThatDoNotFitTogetherTakeTurns(t *testing.T) {
-	q := UseQueue(t)
+	q := kit.UseQueue(t)
 	test.NewTempApp(t)
 	var b oneAtATime
 	a, c := &Picture{Title: "a"}, &Picture{Title: "c"}

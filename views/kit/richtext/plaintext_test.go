@@ -1,16 +1,16 @@
-package kit_test
+package richtext_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
 // "Copy as text" gives the words of a reply without markdown's marks.
 func TestPlainTextDropsTheMarksAndKeepsTheWords(t *testing.T) {
 	md := "# Plan\n\nSome **bold** and *slanted* words, `code`, and [the docs](https://example.com/docs).\n\n- first\n- second\n\n1. one\n2. two\n\n```\nfmt.Println(1)\n```\n"
-	got := kit.PlainText(md)
+	got := richtext.PlainText(md)
 	for _, mark := range []string{"**", "# ", "`", "](", "```"} {
 		if strings.Contains(got, mark) {
 			t.Errorf("plain text keeps %q:\n%s", mark, got)

@@ -1,4 +1,4 @@
-package chat
+package richtext
 
 import (
 	"strings"
@@ -9,8 +9,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/agentdesk/agentdesk/views/kit"
 )
 
 // openPara shows the open block while it is a plain paragraph, most of a
@@ -67,7 +65,7 @@ func plainParagraph(segs []widget.RichTextSegment) (string, bool) {
 // parseOnly parses without wrapping (an unsized RichText skips measuring).
 // Links and pictures follow the server-text rules (kit.Markdown).
 func parseOnly(text string) []widget.RichTextSegment {
-	segs, _ := kit.Markdown(text)
+	segs, _ := Parse(text)
 	return segs
 }
 
@@ -121,8 +119,8 @@ func (p *openPara) settle() bool {
 	added := false
 	for len(rest) > 0 {
 		e := p.estimate(rest, maxWidth)
-		if !e.tooWide(maxWidth, func() bool { return !fits(0, len(rest)) }) {
-			break
+		if e.whole >= 0 && e.decide(e.whole, maxWidth, func() bool { return fits(0, len(rest)) }) {
+			break // the rest is one line
 		}
 		space := p.cut(rest, e, maxWidth, fits)
 		if space < 1 || !e.fitsTo(space, maxWidth, func() bool { return fits(0, space) }) {
@@ -192,29 +190,17 @@ func (p *openPara) estimate(rest []rune, maxWidth float32) widths {
 	return e
 }
 
+// decide reports est <= maxWidth, measuring only when sums are a guess or
+// too close to tell.
 func (e widths) decide(est, maxWidth float32, exact func() bool) bool {
-	if e.exact {
-		return exact()
-	}
-	return decide(est, maxWidth, exact)
-}
-
-// decide reports est <= maxWidth, measuring only when too close to tell.
-func decide(est, maxWidth float32, exact func() bool) bool {
 	switch {
+	case e.exact:
 	case est <= maxWidth-estMargin:
 		return true
 	case est > maxWidth+estMargin:
 		return false
 	}
 	return exact()
-}
-
-func (e widths) tooWide(maxWidth float32, exact func() bool) bool {
-	if e.whole < 0 {
-		return true
-	}
-	return !e.decide(e.whole, maxWidth, func() bool { return !exact() })
 }
 
 func (e widths) fitsTo(end int, maxWidth float32, exact func() bool) bool {

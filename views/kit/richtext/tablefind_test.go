@@ -1,4 +1,4 @@
-package mdtable
+package richtext
 
 import (
 	"reflect"
@@ -171,9 +171,9 @@ func TestFind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before, table, after, ok := Find(tt.block)
+			before, table, after, ok := FindTable(tt.block)
 			if ok != tt.ok {
-				t.Fatalf("Find(%q) ok = %v, want %v (got %#v)", tt.block, ok, tt.ok, table)
+				t.Fatalf("FindTable(%q) ok = %v, want %v (got %#v)", tt.block, ok, tt.ok, table)
 			}
 			if !ok {
 				return
@@ -202,7 +202,7 @@ func TestFindTakesLinearTime(t *testing.T) {
 	}
 	for name, block := range blocks {
 		start := time.Now()
-		Find(block)
+		FindTable(block)
 		if d := time.Since(start); d > 2*time.Minute {
 			t.Errorf("%s: Find took %v", name, d)
 		}
@@ -227,7 +227,7 @@ func FuzzFind(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, block string) {
 		start, end, table, ok := locate(block)
-		before, t2, after, ok2 := Find(block)
+		before, t2, after, ok2 := FindTable(block)
 		if ok != ok2 || !reflect.DeepEqual(table, t2) {
 			t.Fatalf("Find and locate disagree")
 		}

@@ -1,6 +1,4 @@
-// Package mdtable shows GitHub-flavoured Markdown pipe tables with columns as
-// wide as their content, as a browser lays them out.
-package mdtable
+package richtext
 
 import "strings"
 
@@ -23,11 +21,11 @@ type Table struct {
 	Rows   [][]string
 }
 
-// Find looks for a pipe table in one block of Markdown, returning the text
+// FindTable looks for a pipe table in one block of Markdown, returning the text
 // before and after it without the separating line ends; ok is false when
 // there is none. A table may follow a paragraph directly, as on GitHub. It
 // never goes back, so it is linear in the block's size.
-func Find(block string) (before string, t Table, after string, ok bool) {
+func FindTable(block string) (before string, t Table, after string, ok bool) {
 	start, end, t, ok := locate(block)
 	if !ok {
 		return "", Table{}, "", false

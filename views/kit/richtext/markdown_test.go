@@ -1,4 +1,4 @@
-package kit_test
+package richtext_test
 
 import (
 	"bytes"
@@ -24,6 +24,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -65,7 +66,7 @@ func TestARepliesLinksOpenOnlyOnTheWebAndShowWhereTheyGo(t *testing.T) {
 	fyne.SetCurrentApp(openingApp{test.NewTempApp(t), &opened})
 	md := "See [the file](file:///etc/passwd), [help](ms-msdt:/id%20x), [share](\\\\host\\share) and\n\n" +
 		"- [your bank](https://attacker.example/login)\n- [https://example.com/docs](https://example.com/docs)\n"
-	segs, _ := kit.Markdown(md)
+	segs, _ := richtext.Parse(md)
 	ls := links(segs)
 	if len(ls) != 2 {
 		t.Fatalf("%d links can be clicked, want the 2 web links: %q", len(ls), textOf(segs))
@@ -142,7 +143,7 @@ func TestARepliesPicturesWaitUntilAskedAndStayWithinLimits(t *testing.T) {
 	defer srv.Close()
 	a := apptest.Open(t)
 	md := "![chart](" + srv.URL + "/chart.png)\n\n![secret](/etc/hostname)\n\n![share](\\\\host\\x.png)\n\n![bomb](" + srv.URL + "/bomb.gif)\n"
-	rich, pics := kit.NewMarkdownText(md)
+	rich, pics := richtext.NewMarkdownText(md)
 	w := test.NewTempWindow(t, rich)
 	w.Resize(fyne.NewSize(700, 600))
 	if len(pics) != 4 {
@@ -155,7 +156,7 @@ func TestARepliesPicturesWaitUntilAskedAndStayWithinLimits(t *testing.T) {
 		t.Errorf("a picture not loaded does not show its description: %q", kittest.AllText(rich))
 	}
 	done := false
-	kit.LoadPictures(screen.Pictures(a), pics, func() { done = true })
+	richtext.LoadPictures(screen.Pictures(a), pics, func() { done = true })
 	q.WaitUntil(t, func() bool { return done }, func() string { return "pictures still loading" })
 	if !pics[0].Loaded() {
 		t.Fatalf("the web picture did not load: %v", pics[0].Err())
@@ -202,10 +203,10 @@ func TestPicturesShownStayWithinTheMemoryBudget(t *testing.T) {
 	defer srv.Close()
 	a := apptest.Open(t, func(c *app.Config) { c.PictureBudget = 10_000_000 })
 	var texts []*widget.RichText
-	var pics []*kit.Picture
+	var pics []*richtext.Picture
 	box := container.NewVBox()
 	for i := range 3 {
-		rich, p := kit.NewMarkdownText(fmt.Sprintf("![picture %d](%s/%d.png)", i, srv.URL, i))
+		rich, p := richtext.NewMarkdownText(fmt.Sprintf("![picture %d](%s/%d.png)", i, srv.URL, i))
 		texts, pics = append(texts, rich), append(pics, p...)
 		box.Add(rich)
 	}
@@ -222,7 +223,7 @@ func TestPicturesShownStayWithinTheMemoryBudget(t *testing.T) {
 	describe := func() string { return fmt.Sprintf("%d shown: %q", shown(), kittest.AllText(box)) }
 	for i := range 3 {
 		done := false
-		kit.LoadPictures(screen.Pictures(a), pics[i:i+1], func() { done = true })
+		richtext.LoadPictures(screen.Pictures(a), pics[i:i+1], func() { done = true })
 		q.WaitUntil(t, func() bool { return done }, describe)
 		if shown() > 2 {
 			t.Fatalf("after picture %d, %d pictures of 4 MB shown with a budget of 10 MB", i, shown())
