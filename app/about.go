@@ -29,14 +29,13 @@ func (a *App) Folders() []AboutFolder {
 // meaning the stored one. The stored key goes to another server only when
 // keyMayMove says the user agreed (StoredKeyMoves).
 func (svc *Accounts) TestSaved(ctx context.Context, acct storage.Account, key string, keyMayMove bool) ConnectionResult {
-	a := svc.a
-	if moves, _, to := a.Accounts().StoredKeyMoves(acct, key); moves && !keyMayMove {
+	if moves, _, to := svc.a.Accounts().StoredKeyMoves(acct, key); moves && !keyMayMove {
 		return ConnectionResult{State: KeyRejected, Message: lang.L("Your saved key was not sent to {{.Address}}. Paste the key for that address, or agree to send the saved one.", map[string]any{"Address": to})}
 	}
 	if strings.TrimSpace(key) == "" && acct.ID != "" && !acct.IsDemo() {
-		if stored, _, err := a.secrets.KeyOf(ctx, acct); err == nil {
+		if stored, _, err := svc.a.secrets.KeyOf(ctx, acct); err == nil {
 			key = stored
 		}
 	}
-	return a.Accounts().TestConnection(ctx, acct.BaseURL, key, acct.WorkspaceID)
+	return svc.a.Accounts().TestConnection(ctx, acct.BaseURL, key, acct.WorkspaceID)
 }

@@ -39,7 +39,6 @@ type ConnectionResult struct {
 
 // TestConnection makes one cheap call with the given details and says what happened.
 func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace string) ConnectionResult {
-	a := svc.a
 	if msg := checkBaseURL(baseURL); msg != "" {
 		return ConnectionResult{State: ServerNotFound, Message: msg}
 	}
@@ -51,7 +50,7 @@ func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	c := a.newClient(strings.TrimSpace(baseURL), strings.TrimSpace(key), strings.TrimSpace(workspace), storage.Account{})
+	c := svc.a.newClient(strings.TrimSpace(baseURL), strings.TrimSpace(key), strings.TrimSpace(workspace), storage.Account{})
 	// retry a hiccup before answering
 	page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1}, client.WithMaxRetries(2))
 	var decodeErr *client.DecodeError
@@ -164,11 +163,10 @@ func portOrDefault(u *url.URL) string {
 // to another server than it was saved for: the form must ask first, so a
 // mistyped or planted address never gets the key silently.
 func (svc *Accounts) StoredKeyMoves(acct storage.Account, key string) (moves bool, from, to string) {
-	a := svc.a
 	if strings.TrimSpace(key) != "" || acct.ID == "" || acct.IsDemo() {
 		return false, "", ""
 	}
-	saved, ok := a.Settings().Account(acct.ID)
+	saved, ok := svc.a.Settings().Account(acct.ID)
 	if !ok || SameServer(saved.BaseURL, acct.BaseURL) {
 		return false, "", ""
 	}
@@ -270,37 +268,34 @@ func (svc *Accounts) Remove(ctx context.Context, id string) error {
 // SetMemoryVariantOverride sets the active account's memory variant ("", "A",
 // "B") and rebuilds its client.
 func (svc *Accounts) SetMemoryVariantOverride(ctx context.Context, v string) error {
-	a := svc.a
-	acct := a.Account()
+	acct := svc.a.Account()
 	if acct.IsDemo() {
 		return say(func() string { return lang.L("the demo service always uses variant A") })
 	}
 	acct.MemoryVariantOverride = v
-	if err := a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
+	if err := svc.a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
 		return err
 	}
-	return a.Activate(ctx, acct.ID)
+	return svc.a.Activate(ctx, acct.ID)
 }
 
 // SetRequestsPerSecond sets the active account's pace (0 default, negative none).
 func (svc *Accounts) SetRequestsPerSecond(ctx context.Context, perSecond float64) error {
-	a := svc.a
-	acct := a.Account()
+	acct := svc.a.Account()
 	if acct.IsDemo() {
 		return say(func() string { return lang.L("the demo runs on this computer and is not paced") })
 	}
 	acct.RequestsPerSecond = perSecond
-	if err := a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
+	if err := svc.a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
 		return err
 	}
-	return a.Activate(ctx, acct.ID)
+	return svc.a.Activate(ctx, acct.ID)
 }
 
 // RememberDetected stores what the client detected about the server, so the
 // next launch need not detect it again.
 func (svc *Accounts) RememberDetected(ctx context.Context) {
-	a := svc.a
-	acct, c := a.Account(), a.Client()
+	acct, c := svc.a.Account(), svc.a.Client()
 	if acct.IsDemo() || c == nil {
 		return
 	}
@@ -317,7 +312,7 @@ func (svc *Accounts) RememberDetected(ctx context.Context) {
 	if next == acct {
 		return
 	}
-	_ = a.UpdateSettings(ctx, func(s *storage.Settings) {
+	_ = svc.a.UpdateSettings(ctx, func(s *storage.Settings) {
 		if cur, ok := s.Account(acct.ID); ok {
 			cur.MemoryVariant, cur.ExecuteStyle, cur.PollPath = next.MemoryVariant, next.ExecuteStyle, next.PollPath
 			s.PutAccount(cur)

@@ -144,8 +144,7 @@ type AgentBrowser struct {
 
 // NewBrowser makes a browser; pause is how long typing rests before SearchSoon asks.
 func (svc *Agents) NewBrowser(pause time.Duration) *AgentBrowser {
-	a := svc.a
-	b := &AgentBrowser{app: a, state: live.NewState(AgentPage{})}
+	b := &AgentBrowser{app: svc.a, state: live.NewState(AgentPage{})}
 	b.typing = live.NewDebouncer(pause, b.searchTyped)
 	return b
 }
@@ -317,15 +316,13 @@ func (b *AgentBrowser) loadLocked() {
 
 // Get reads one agent with its questions and their options.
 func (svc *Agents) Get(ctx context.Context, id client.ID) (*client.Agent, error) {
-	a := svc.a
-	return a.Client().GetAgent(ctx, id)
+	return svc.a.Client().GetAgent(ctx, id)
 }
 
 // LastAnswers are the answers of this agent's last run; "" for a cleared question.
 func (svc *Agents) LastAnswers(agent client.Agent) map[string]string {
-	a := svc.a
 	out := map[string]string{}
-	for k, v := range a.Settings().LastAnswers[string(agent.ID)] {
+	for k, v := range svc.a.Settings().LastAnswers[string(agent.ID)] {
 		out[k] = v
 	}
 	return out
@@ -334,12 +331,11 @@ func (svc *Agents) LastAnswers(agent client.Agent) map[string]string {
 // RememberAnswers keeps an agent's answers for next time, empty ones too: a
 // cleared question must not get the agent's default again.
 func (svc *Agents) RememberAnswers(ctx context.Context, agentID client.ID, answers map[string]string) error {
-	a := svc.a
 	clean := make(map[string]string, len(answers))
 	for k, v := range answers {
 		clean[k] = v
 	}
-	return a.UpdateSettings(ctx, func(s *storage.Settings) {
+	return svc.a.UpdateSettings(ctx, func(s *storage.Settings) {
 		if s.LastAnswers == nil {
 			s.LastAnswers = map[string]map[string]string{}
 		}

@@ -56,11 +56,10 @@ const openAgentLimit = 30 * time.Second
 
 // Open reads an agent in full, starting at once; Reload tries again.
 func (svc *Agents) Open(id client.ID) *Loader[client.Agent] {
-	a := svc.a
-	l := NewLoader(a, func(ctx context.Context) (client.Agent, error) {
+	l := NewLoader(svc.a, func(ctx context.Context) (client.Agent, error) {
 		ctx, cancel := context.WithTimeout(ctx, openAgentLimit)
 		defer cancel()
-		ag, err := a.Agents().Get(ctx, id)
+		ag, err := svc.a.Agents().Get(ctx, id)
 		if err != nil {
 			return client.Agent{}, err
 		}

@@ -57,7 +57,6 @@ type FileChecks struct {
 // New keeps the rows of a sheet read whole as a batch of agent's runs,
 // every row waiting, to run as plan says. Nothing is sent.
 func (svc *BatchRunner) New(ctx context.Context, agent client.Agent, t sheet.All, plan BatchPlan) (storage.Batch, error) {
-	a := svc.a
 	rows := make([]storage.BatchRow, len(t.Rows))
 	for i, r := range t.Rows {
 		rows[i] = storage.BatchRow{Row: r.Number, Cells: r.Cells}
@@ -65,14 +64,13 @@ func (svc *BatchRunner) New(ctx context.Context, agent client.Agent, t sheet.All
 	if plan.Folder == "" {
 		plan.Folder = filepath.Dir(t.Path)
 	}
-	return a.newBatch(ctx, agent, t.Path, "", t.Header, rows, plan)
+	return svc.a.newBatch(ctx, agent, t.Path, "", t.Header, rows, plan)
 }
 
 // NewFromLines keeps pasted lines as a batch: each line (blank ones
 // left out) answers the question named question; the results sheet goes
 // to results (.csv or .xlsx). Nothing is sent.
 func (svc *BatchRunner) NewFromLines(ctx context.Context, agent client.Agent, lines []string, question, results string, plan BatchPlan) (storage.Batch, error) {
-	a := svc.a
 	var rows []storage.BatchRow
 	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" {
@@ -89,7 +87,7 @@ func (svc *BatchRunner) NewFromLines(ctx context.Context, agent client.Agent, li
 		}
 	}
 	plan.Columns = ColumnMap{question: 0}
-	return a.newBatch(ctx, agent, "", results, []string{name}, rows, plan)
+	return svc.a.newBatch(ctx, agent, "", results, []string{name}, rows, plan)
 }
 
 // NewFromFiles keeps files as a batch: one run for each, the file
@@ -98,7 +96,6 @@ func (svc *BatchRunner) NewFromLines(ctx context.Context, agent client.Agent, li
 // only place files are read from); the results sheet goes to results
 // (beside the folder when empty). Nothing is sent.
 func (svc *BatchRunner) NewFromFiles(ctx context.Context, agent client.Agent, folder string, names []string, results string, plan BatchPlan) (storage.Batch, error) {
-	a := svc.a
 	if len(names) == 0 {
 		return storage.Batch{}, &sheet.Error{Kind: sheet.Empty, Path: folder}
 	}
@@ -116,7 +113,7 @@ func (svc *BatchRunner) NewFromFiles(ctx context.Context, agent client.Agent, fo
 	} else {
 		plan.Attach = 1
 	}
-	return a.newBatch(ctx, agent, folder, results, []string{lang.L("File")}, rows, plan)
+	return svc.a.newBatch(ctx, agent, folder, results, []string{lang.L("File")}, rows, plan)
 }
 
 // FolderFile is a file a folder holds, as a batch over the folder would
@@ -176,8 +173,7 @@ func (p BatchPlan) filesPerRow(agent client.Agent) int {
 // at once (each row's are removed from it once the row is done); nil when
 // it has, or when the service sets no limit.
 func (svc *BatchRunner) Room(ctx context.Context, agent client.Agent, p BatchPlan) error {
-	a := svc.a
-	return a.batchRoom(ctx, agent, p, 0)
+	return svc.a.batchRoom(ctx, agent, p, 0)
 }
 
 // batchRoom is BatchRoom for a batch whose rows hold own of the files
@@ -257,8 +253,7 @@ func FreePath(path string) string {
 // SetCreditCap changes the credits after which batch id pauses (0:
 // none), for going on past the limit it reached.
 func (svc *BatchRunner) SetCreditCap(ctx context.Context, id int64, credits float64) error {
-	a := svc.a
-	return a.db.SetBatchCreditCap(ctx, id, max(0, credits))
+	return svc.a.db.SetBatchCreditCap(ctx, id, max(0, credits))
 }
 
 // planOf is the plan batch b was made with.
@@ -270,8 +265,7 @@ func planOf(b storage.Batch) BatchPlan {
 // Agent Desk last closed (or stopped), and cancelled ones whose rows on
 // their way were not looked up yet, to offer to go on with.
 func (svc *BatchRunner) Unfinished(ctx context.Context) ([]storage.Batch, error) {
-	a := svc.a
-	all, err := a.db.Batches(ctx, a.AccountID(), 100)
+	all, err := svc.a.db.Batches(ctx, svc.a.AccountID(), 100)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +277,7 @@ func (svc *BatchRunner) Unfinished(ctx context.Context) ([]storage.Batch, error)
 		case storage.BatchCancelled:
 			// Rows on their way when it was cancelled are still to be
 			// looked up (nothing new is sent).
-			counts, _, err := a.db.BatchCounts(ctx, b.ID)
+			counts, _, err := svc.a.db.BatchCounts(ctx, b.ID)
 			if err != nil {
 				return nil, err
 			}

@@ -306,17 +306,15 @@ func (svc *Chats) Rename(ctx context.Context, id int64, title string) error {
 
 // Delete hides a conversation (RestoreChat undoes it) and stops its reply.
 func (svc *Chats) Delete(ctx context.Context, id int64) error {
-	a := svc.a
-	if s := a.liveSession(id); s != nil {
+	if s := svc.a.liveSession(id); s != nil {
 		s.Stop()
 	}
-	return a.db.DeleteConversation(ctx, id)
+	return svc.a.db.DeleteConversation(ctx, id)
 }
 
 // Restore undoes DeleteChat.
 func (svc *Chats) Restore(ctx context.Context, id int64) error {
-	a := svc.a
-	return a.db.RestoreConversation(ctx, id)
+	return svc.a.db.RestoreConversation(ctx, id)
 }
 
 func (a *App) liveSession(id int64) *ChatSession {
@@ -328,8 +326,7 @@ func (a *App) liveSession(id int64) *ChatSession {
 
 // Forget drops a session no screen shows, unless its reply still streams.
 func (svc *Chats) Forget(id int64) {
-	a := svc.a
-	h := a.chats()
+	h := svc.a.chats()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if s, ok := h.sessions[id]; ok && !s.Streaming() && s.state.Subscribers() == 0 {

@@ -114,16 +114,14 @@ func (a *App) drafts() *appDrafts {
 // SetDraft records the unsaved text of the active account's memory id ("" for
 // a new one, filed under collectionID); empty text clears it.
 func (svc *Memories) SetDraft(id, text, collectionID string) {
-	a := svc.a
-	a.drafts().memories.set(memoryDraftKey{a.AccountID(), id}, memoryDraft{text, collectionID})
+	svc.a.drafts().memories.set(memoryDraftKey{svc.a.AccountID(), id}, memoryDraft{text, collectionID})
 }
 
 // DropDraft forgets a waiting draft of a memory being saved, lest it bring
 // back "unsaved changes", then writes the others.
 func (svc *Memories) DropDraft(id string) {
-	a := svc.a
-	md := a.drafts().memories
-	md.drop(memoryDraftKey{a.AccountID(), id})
+	md := svc.a.drafts().memories
+	md.drop(memoryDraftKey{svc.a.AccountID(), id})
 	md.Flush()
 }
 
@@ -132,12 +130,11 @@ func (svc *Memories) WriteDrafts() { svc.a.drafts().memories.Flush() }
 
 // SetAnswerDraft records an agent form's typed answers, kept across restarts.
 func (svc *Agents) SetAnswerDraft(agentID client.ID, answers map[string]string) {
-	a := svc.a
 	cp := make(map[string]string, len(answers))
 	for k, v := range answers {
 		cp[k] = v
 	}
-	a.drafts().answers.set(agentID, cp)
+	svc.a.drafts().answers.set(agentID, cp)
 }
 
 // SetWindowSize records the window's size, saved after resizing stops and on quit.

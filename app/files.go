@@ -85,11 +85,10 @@ type poller struct{ stop context.CancelFunc }
 // NewList lists the workspace's files in order "desc" or "asc"; nothing loads
 // before LoadMore, More or Reload.
 func (svc *Files) NewList(order string) *FileList {
-	a := svc.a
 	if order != "asc" {
 		order = "desc"
 	}
-	return &FileList{a: a, order: order, perPage: FilesPerPage, state: live.NewState(FilesState{More: true})}
+	return &FileList{a: svc.a, order: order, perPage: FilesPerPage, state: live.NewState(FilesState{More: true})}
 }
 
 // State is the list as it is now, and news of each change.
@@ -345,17 +344,15 @@ func FileStatusText(status string) string {
 
 // OfAgent lists the files linked to an agent.
 func (svc *Files) OfAgent(ctx context.Context, agentID client.ID) (*client.AgentFiles, error) {
-	a := svc.a
-	return a.Client().ListAgentFiles(ctx, agentID)
+	return svc.a.Client().ListAgentFiles(ctx, agentID)
 }
 
 // Link links workspace files to an agent; FilesCount in the answer says how
 // many are ready. Every list of the agent's files shows the answer.
 func (svc *Files) Link(ctx context.Context, agentID client.ID, fileIDs []client.ID) (*client.AgentFiles, error) {
-	a := svc.a
-	res, err := a.Client().LinkFiles(ctx, agentID, fileIDs)
+	res, err := svc.a.Client().LinkFiles(ctx, agentID, fileIDs)
 	if err == nil {
-		for _, l := range a.linkedListsOf(agentID) {
+		for _, l := range svc.a.linkedListsOf(agentID) {
 			l.show(res)
 		}
 	}
@@ -364,11 +361,10 @@ func (svc *Files) Link(ctx context.Context, agentID client.ID, fileIDs []client.
 
 // Unlink removes a file from an agent; the file stays in the workspace.
 func (svc *Files) Unlink(ctx context.Context, agentID, fileID client.ID) error {
-	a := svc.a
-	if _, err := a.Client().UnlinkFile(ctx, agentID, fileID); err != nil {
+	if _, err := svc.a.Client().UnlinkFile(ctx, agentID, fileID); err != nil {
 		return err
 	}
-	for _, l := range a.linkedListsOf(agentID) {
+	for _, l := range svc.a.linkedListsOf(agentID) {
 		l.unlinked(fileID)
 	}
 	return nil

@@ -51,14 +51,13 @@ type CollectionSummary struct {
 // Variant is the active account's memory interface; MemoryAuto before the
 // first memory call.
 func (svc *Memories) Variant() client.MemoryVariant {
-	a := svc.a
-	c := a.Client()
+	c := svc.a.Client()
 	if c == nil {
 		return client.MemoryAuto
 	}
 	v := c.MemoryVariant()
 	// The built-in demo serves variant A, unless pointed elsewhere.
-	if v == client.MemoryAuto && a.IsDemo() && len(a.cfg.ClientOptions) == 0 {
+	if v == client.MemoryAuto && svc.a.IsDemo() && len(svc.a.cfg.ClientOptions) == 0 {
 		return client.MemoryA
 	}
 	return v
@@ -66,20 +65,17 @@ func (svc *Memories) Variant() client.MemoryVariant {
 
 // List lists the local index's memories matching query, most recently seen first.
 func (svc *Memories) List(ctx context.Context, query string) ([]storage.MemoryEntry, error) {
-	a := svc.a
-	return a.db.Memories(ctx, a.AccountID(), query)
+	return svc.a.db.Memories(ctx, svc.a.AccountID(), query)
 }
 
 // Get is one memory of the local index.
 func (svc *Memories) Get(ctx context.Context, id string) (storage.MemoryEntry, error) {
-	a := svc.a
-	return a.db.GetMemory(ctx, a.AccountID(), id)
+	return svc.a.db.GetMemory(ctx, svc.a.AccountID(), id)
 }
 
 // Collections lists the known collections with their memory counts.
 func (svc *Memories) Collections(ctx context.Context) ([]CollectionSummary, error) {
-	a := svc.a
-	out, _, err := a.collectionSummaries(ctx)
+	out, _, err := svc.a.collectionSummaries(ctx)
 	return out, err
 }
 
@@ -179,8 +175,7 @@ func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (stora
 // OpenByID brings a memory created elsewhere into the local index, saved with
 // the text given: the service cannot show a memory, only confirm it exists.
 func (svc *Memories) OpenByID(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
-	a := svc.a
-	return a.Memories().Update(ctx, strings.TrimSpace(id), e)
+	return svc.a.Memories().Update(ctx, strings.TrimSpace(id), e)
 }
 
 func validMemoryID(id string) error {
@@ -269,20 +264,17 @@ func (a *App) collectionName(ctx context.Context, id string) string {
 
 // SaveDraft keeps an unsaved memory edit on this computer ("" clears it).
 func (svc *Memories) SaveDraft(ctx context.Context, id, draft string) error {
-	a := svc.a
-	return a.db.SaveMemoryDraft(ctx, a.AccountID(), id, draft)
+	return svc.a.db.SaveMemoryDraft(ctx, svc.a.AccountID(), id, draft)
 }
 
 // SaveAccountDraft is SaveDraft for a given account, after the user switched.
 func (svc *Memories) SaveAccountDraft(ctx context.Context, accountID, id, draft string) error {
-	a := svc.a
-	return a.db.SaveMemoryDraft(ctx, accountID, id, draft)
+	return svc.a.db.SaveMemoryDraft(ctx, accountID, id, draft)
 }
 
 // Forget removes a memory from the local index only.
 func (svc *Memories) Forget(ctx context.Context, id string) error {
-	a := svc.a
-	return a.db.DeleteMemoryEntry(ctx, a.AccountID(), id)
+	return svc.a.db.DeleteMemoryEntry(ctx, svc.a.AccountID(), id)
 }
 
 // RenameCollection renames a collection on the service and locally. A missing
@@ -313,14 +305,12 @@ func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (sto
 // AddCollectionByID brings a collection created elsewhere into the index,
 // confirmed by saving its name: there is no way to read one.
 func (svc *Memories) AddCollectionByID(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
-	a := svc.a
-	return a.Memories().RenameCollection(ctx, id, name)
+	return svc.a.Memories().RenameCollection(ctx, id, name)
 }
 
 // ForgetCollection removes a collection from the local index only.
 func (svc *Memories) ForgetCollection(ctx context.Context, id string) error {
-	a := svc.a
-	return a.db.DeleteCollectionEntry(ctx, a.AccountID(), id)
+	return svc.a.db.DeleteCollectionEntry(ctx, svc.a.AccountID(), id)
 }
 
 // IsMemoryMissing reports the service saying that a memory does not exist.
@@ -334,14 +324,12 @@ func IsNotAccepted(err error) bool { return client.IsValidation(err) }
 
 // SaveNewDraft keeps the text of a memory not created yet, so nothing typed is lost.
 func (svc *Memories) SaveNewDraft(ctx context.Context, accountID, content, collectionID string) error {
-	a := svc.a
-	return a.db.SaveNewMemoryDraft(ctx, accountID, content, collectionID)
+	return svc.a.db.SaveNewMemoryDraft(ctx, accountID, content, collectionID)
 }
 
 // NewDraft is the active account's memory not created yet, if any.
 func (svc *Memories) NewDraft(ctx context.Context) (content, collectionID string, err error) {
-	a := svc.a
-	return a.db.NewMemoryDraft(ctx, a.AccountID())
+	return svc.a.db.NewMemoryDraft(ctx, svc.a.AccountID())
 }
 
 // Sync mirrors the service's memories and collections into the local index.
@@ -399,23 +387,21 @@ func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 // IsDefaultCollection reports whether the last sync named this collection the
 // default, which the service refuses to delete.
 func (svc *Memories) IsDefaultCollection(id string) bool {
-	a := svc.a
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.defaultCollections[id]
+	svc.a.mu.Lock()
+	defer svc.a.mu.Unlock()
+	return svc.a.defaultCollections[id]
 }
 
 // Delete deletes a memory on the service and locally, also when the service lacks it.
 func (svc *Memories) Delete(ctx context.Context, id string) error {
-	a := svc.a
 	if err := validMemoryID(id); err != nil {
 		return err
 	}
-	err := a.Client().DeleteMemory(ctx, client.ID(id))
+	err := svc.a.Client().DeleteMemory(ctx, client.ID(id))
 	if err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
 		return err
 	}
-	if derr := a.db.DeleteMemoryEntry(ctx, a.AccountID(), id); derr != nil && !errors.Is(derr, storage.ErrNotFound) {
+	if derr := svc.a.db.DeleteMemoryEntry(ctx, svc.a.AccountID(), id); derr != nil && !errors.Is(derr, storage.ErrNotFound) {
 		return derr
 	}
 	return nil
@@ -423,12 +409,11 @@ func (svc *Memories) Delete(ctx context.Context, id string) error {
 
 // CreateCollection creates a named memory collection on the service and lists it.
 func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage.CollectionEntry, error) {
-	a := svc.a
-	c, err := a.Client().CreateCollection(ctx, name)
+	c, err := svc.a.Client().CreateCollection(ctx, name)
 	if err != nil {
 		return storage.CollectionEntry{}, err
 	}
-	entry := storage.CollectionEntry{AccountID: a.AccountID(), ID: c.ID.String(), Name: c.Label()}
+	entry := storage.CollectionEntry{AccountID: svc.a.AccountID(), ID: c.ID.String(), Name: c.Label()}
 	if entry.Name == "" {
 		entry.Name = strings.TrimSpace(name)
 	}
@@ -437,7 +422,7 @@ func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage
 			return lang.L("the service created the collection but did not say its number; refresh the list to see it")
 		})
 	}
-	return entry, a.db.UpsertCollection(ctx, entry)
+	return entry, svc.a.db.UpsertCollection(ctx, entry)
 }
 
 // DeleteCollection deletes a collection and, as the service does, its

@@ -56,8 +56,7 @@ type Runner struct {
 
 // NewRunner makes the runner a screen keeps for the app's lifetime.
 func (svc *Runs) NewRunner() *Runner {
-	a := svc.a
-	return &Runner{app: a, active: map[client.ID]*ActiveRun{}}
+	return &Runner{app: svc.a, active: map[client.ID]*ActiveRun{}}
 }
 
 // Active is the run of an agent still going, or nil.
@@ -284,14 +283,12 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 // History is an agent's past runs in this account, newest first, read
 // in the background on Reload.
 func (svc *Runs) History(agentID client.ID) *live.List[Run] {
-	a := svc.a
-	return live.NewList(a, func(ctx context.Context) ([]Run, error) { return a.Runs().List(ctx, agentID) })
+	return live.NewList(svc.a, func(ctx context.Context) ([]Run, error) { return svc.a.Runs().List(ctx, agentID) })
 }
 
 // List are an agent's past runs in this account, newest first.
 func (svc *Runs) List(ctx context.Context, agentID client.ID) ([]storage.Run, error) {
-	a := svc.a
-	return a.db.Runs(ctx, a.AccountID(), string(agentID), 100)
+	return svc.a.db.Runs(ctx, svc.a.AccountID(), string(agentID), 100)
 }
 
 // IsMediaOutput reports whether a run's output is a file address rather than text.
@@ -564,15 +561,13 @@ func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, pro
 
 // FetchOutput returns the path of an output's local copy.
 func (svc *Runs) FetchOutput(ctx context.Context, url string) (string, error) {
-	a := svc.a
-	out, err := a.Runs().FetchOutputFile(ctx, "", url, nil)
+	out, err := svc.a.Runs().FetchOutputFile(ctx, "", url, nil)
 	return out.Path, err
 }
 
 // SaveOutput writes an image or video output to w (the user's "Save as…").
 func (svc *Runs) SaveOutput(ctx context.Context, url string, w io.Writer) error {
-	a := svc.a
-	p, err := a.Runs().FetchOutput(ctx, url)
+	p, err := svc.a.Runs().FetchOutput(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -614,8 +609,7 @@ type OutputDownload struct {
 
 // OutputFile starts fetching an output's local copy in the background.
 func (svc *Runs) OutputFile(agentType, url string) *OutputDownload {
-	a := svc.a
-	d := &OutputDownload{a: a, agentType: agentType, url: url, state: live.NewState(OutputState{})}
+	d := &OutputDownload{a: svc.a, agentType: agentType, url: url, state: live.NewState(OutputState{})}
 	d.Retry()
 	return d
 }
@@ -667,11 +661,10 @@ func (d *OutputDownload) publish(gen uint64, change func(OutputState) OutputStat
 // first (OwnerOnly), and closes it, in the background from now on; its
 // state says when it is done and how it went.
 func (svc *Runs) SaveOutputTo(url string, w io.WriteCloser) live.Observable[Loaded[bool]] {
-	a := svc.a
-	l := NewLoader(a, func(ctx context.Context) (bool, error) {
+	l := NewLoader(svc.a, func(ctx context.Context) (bool, error) {
 		err := OwnerOnly(w)
 		if err == nil {
-			err = a.Runs().SaveOutput(ctx, url, w)
+			err = svc.a.Runs().SaveOutput(ctx, url, w)
 		}
 		if cerr := w.Close(); err == nil {
 			err = cerr

@@ -290,11 +290,10 @@ func (a *App) uploadSlots() chan struct{} {
 
 // NewUploads makes an upload queue.
 func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
-	a := svc.a
 	if opts.progressGap == 0 {
 		opts.progressGap = 50 * time.Millisecond
 	}
-	return &Uploads{a: a, opts: opts, items: map[int64]*uploadItem{}, state: live.NewState(UploadsState{})}
+	return &Uploads{a: svc.a, opts: opts, items: map[int64]*uploadItem{}, state: live.NewState(UploadsState{})}
 }
 
 // State is the queue as it is now, and news of each change. Progress is
@@ -350,10 +349,9 @@ func (q *Uploads) FileIDs() []client.ID { return q.state.Get().FileIDs() }
 // CheckOnline refuses a drop while offline before anything is queued (a false
 // "uploading" misleads). stored counts the files when one page holds them all, else -1.
 func (svc *Files) CheckOnline(ctx context.Context) (stored int, err error) {
-	a := svc.a
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	p, err := a.Client().ListFiles(ctx, client.ListFilesParams{PerPage: 100}, client.WithMaxRetries(0))
+	p, err := svc.a.Client().ListFiles(ctx, client.ListFilesParams{PerPage: 100}, client.WithMaxRetries(0))
 	if client.IsOffline(err) || errors.Is(err, context.DeadlineExceeded) {
 		return -1, ErrOffline
 	}
