@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -221,11 +223,7 @@ func ChatPickers(agent client.Agent) []client.Question {
 // Open returns a stored conversation's session: the running one while it streams.
 func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 	a := svc.a
-	h := a.chats()
-	h.mu.Lock()
-	s, ok := h.sessions[id]
-	h.mu.Unlock()
-	if ok {
+	if s := a.liveSession(id); s != nil {
 		return s, nil
 	}
 	conv, err := a.db.GetConversation(ctx, id)
@@ -236,11 +234,12 @@ func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	s = newChatSession(a, conv, msgs)
+	s := newChatSession(a, conv, msgs)
 	s.agent = client.Agent{ID: client.ID(conv.AgentID), Title: conv.AgentTitle, Type: client.AgentChat}
 	if ag, err := a.Client().GetAgent(ctx, client.ID(conv.AgentID)); err == nil {
 		s.agent = *ag
 	}
+	h := a.chats()
 	h.mu.Lock()
 	if cur, ok := h.sessions[id]; ok {
 		s = cur
@@ -346,7 +345,7 @@ func (s *ChatSession) Conversation() storage.Conversation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.conv
-	c.Answers = copyAnswers(s.conv.Answers)
+	c.Answers = maps.Clone(s.conv.Answers)
 	return c
 }
 
@@ -397,34 +396,31 @@ func (s *ChatSession) SetDraft(text string) {
 
 // SetAnswer changes one picker and remembers it for the agent's next chat.
 func (s *ChatSession) SetAnswer(ctx context.Context, name, value string) error {
-	s.mu.Lock()
-	answers := copyAnswers(s.conv.Answers) // published snapshots share the old map
-	if answers == nil {
-		answers = map[string]string{}
-	}
-	answers[name] = value
-	s.conv.Answers = answers
-	s.mu.Unlock()
-	return s.save(ctx)
+	return s.save(ctx, func(c *storage.Conversation) {
+		answers := maps.Clone(c.Answers) // published snapshots share the old map
+		if answers == nil {
+			answers = map[string]string{}
+		}
+		answers[name] = value
+		c.Answers = answers
+	})
 }
 
 // SetInstructions sets the instructions sent first with every message.
 func (s *ChatSession) SetInstructions(ctx context.Context, text string) error {
-	s.mu.Lock()
-	s.conv.DeveloperMessage = strings.TrimSpace(text)
-	s.mu.Unlock()
-	return s.save(ctx)
+	return s.save(ctx, func(c *storage.Conversation) { c.DeveloperMessage = strings.TrimSpace(text) })
 }
 
 // SetUseChatCompletions switches to the chat-completions endpoint, or back.
 func (s *ChatSession) SetUseChatCompletions(ctx context.Context, on bool) error {
-	s.mu.Lock()
-	s.conv.UseChatCompletions = on
-	s.mu.Unlock()
-	return s.save(ctx)
+	return s.save(ctx, func(c *storage.Conversation) { c.UseChatCompletions = on })
 }
 
-func (s *ChatSession) save(ctx context.Context) error {
+// save makes change to the conversation and writes it.
+func (s *ChatSession) save(ctx context.Context, change func(*storage.Conversation)) error {
+	s.mu.Lock()
+	change(&s.conv)
+	s.mu.Unlock()
 	c := s.Conversation()
 	err := s.a.db.UpdateConversation(ctx, c)
 	s.publish(false)
@@ -697,7 +693,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	s.done = done
 	s.lastErr = nil
 	s.phase = ChatStreaming
-	if newUser != nil && isNewChatTitle(s.conv.Title) && countRole(s.msgs, storage.RoleUser) == 1 {
+	if newUser != nil && isNewChatTitle(s.conv.Title) && !slices.ContainsFunc(kept, func(m storage.Message) bool { return m.Role == storage.RoleUser }) {
 		s.conv.Title = titleFrom(userMsg.Content)
 	}
 	s.mu.Unlock()
@@ -711,7 +707,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	}
 	if !s.a.Go(read) {
 		// Closing: keep what the service took as an interrupted reply.
-		s.quit()
+		s.end(true)
 		read()
 	}
 	return nil
@@ -733,16 +729,6 @@ func isNewChatTitle(title string) bool {
 	return false
 }
 
-func countRole(msgs []storage.Message, role string) int {
-	n := 0
-	for _, m := range msgs {
-		if m.Role == role {
-			n++
-		}
-	}
-	return n
-}
-
 // titleFrom names a conversation after the first words of its first message.
 func titleFrom(text string) string {
 	text = strings.Join(strings.Fields(text), " ")
@@ -762,7 +748,7 @@ func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversa
 		if st.LastAnswers == nil {
 			st.LastAnswers = map[string]map[string]string{}
 		}
-		st.LastAnswers[conv.AgentID] = copyAnswers(conv.Answers)
+		st.LastAnswers[conv.AgentID] = maps.Clone(conv.Answers)
 	})
 }
 
@@ -939,26 +925,15 @@ func (s *ChatSession) rateLimited(wait time.Duration) {
 }
 
 // Stop ends the streaming reply; the text so far stays, marked stopped.
-func (s *ChatSession) Stop() {
-	s.mu.Lock()
-	closer, opening := s.closer, s.opening
-	if closer != nil {
-		s.stopped = true
-	}
-	s.mu.Unlock()
-	if closer != nil {
-		_ = closer()
-	} else if opening != nil {
-		opening() // the message was not taken yet: it is not sent
-	}
-}
+func (s *ChatSession) Stop() { s.end(false) }
 
-// quit ends the reply because Agent Desk is closing: the text is kept,
-// marked interrupted; a message not taken yet is not sent.
-func (s *ChatSession) quit() {
+// end ends the reply, stopped by the user or, quitting, because Agent Desk
+// is closing (marked interrupted); a message not taken yet is not sent.
+func (s *ChatSession) end(quitting bool) {
 	s.mu.Lock()
-	s.quitting = true
 	closer, opening := s.closer, s.opening
+	s.quitting = s.quitting || quitting
+	s.stopped = s.stopped || !quitting && closer != nil
 	s.mu.Unlock()
 	if closer != nil {
 		_ = closer()
@@ -980,7 +955,7 @@ func (a *App) quitChats() {
 	}
 	h.mu.Unlock()
 	for _, s := range live {
-		s.quit()
+		s.end(true)
 	}
 }
 
@@ -1033,17 +1008,6 @@ func longDateTime(t time.Time) string {
 		of = " " + c.of + " "
 	}
 	return strconv.Itoa(t.Day()) + of + c.months[t.Month()-1] + of + strconv.Itoa(t.Year()) + " " + t.Format("15:04")
-}
-
-func copyAnswers(in map[string]string) map[string]string {
-	if in == nil {
-		return nil
-	}
-	out := make(map[string]string, len(in))
-	for k, v := range in {
-		out[k] = v
-	}
-	return out
 }
 
 // Chats are the account's conversations with its chat agents (App.Chats).

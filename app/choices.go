@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -49,21 +50,13 @@ func IsAdvanced(q client.Question) bool {
 	return !q.Required && advancedNames[strings.ToLower(strings.TrimSpace(q.Name))]
 }
 
-// ChoiceLabel is how an option of q reads to staff; unknown options as they are.
-func ChoiceLabel(q client.Question, value string) string {
-	if l, ok := knownChoiceLabel(q, value); ok {
-		return l
-	}
-	return choiceLabel(q, value, isLanguageQuestion(q))
-}
-
 // knownChoiceLabel words an option of the service's technical questions.
 func knownChoiceLabel(q client.Question, value string) (string, bool) {
 	v := strings.TrimSpace(value)
 	switch strings.ToLower(strings.TrimSpace(q.Name)) {
 	case "temperature":
 		// The style, and the number that tells two alike apart.
-		if t, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(t) && !math.IsInf(t, 0) {
+		if t, ok := temperature(v); ok {
 			return styleName(t) + " (" + decimal(v) + ")", true
 		}
 		return value, true
@@ -75,35 +68,33 @@ func knownChoiceLabel(q client.Question, value string) (string, bool) {
 	return "", false
 }
 
-// ChoiceLabels are ChoiceLabel of each value, in order.
+// ChoiceLabels are how q's options read to staff, in order; unknown options as they are.
 func ChoiceLabels(q client.Question, values []string) []string {
 	isLang := isLanguageQuestion(q)
 	out := make([]string, len(values))
 	for i, v := range values {
-		out[i] = choiceLabel(q, v, isLang)
+		out[i] = v
+		if l, ok := knownChoiceLabel(q, v); ok {
+			out[i] = l
+		} else if isLang {
+			out[i] = cmp.Or(LanguageName(strings.TrimSpace(v)), v)
+		}
 	}
 	return out
 }
 
-func choiceLabel(q client.Question, value string, isLang bool) string {
-	if l, ok := knownChoiceLabel(q, value); ok {
-		return l
-	}
-	if isLang {
-		if name := LanguageName(strings.TrimSpace(value)); name != "" {
-			return name
-		}
-	}
-	return value
-}
-
 // StyleName is a temperature option as a reply style ("Balanced"), or "".
 func StyleName(v string) string {
-	t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
-		return ""
+	if t, ok := temperature(v); ok {
+		return styleName(t)
 	}
-	return styleName(t)
+	return ""
+}
+
+// temperature is v as a finite number.
+func temperature(v string) (float64, bool) {
+	t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	return t, err == nil && !math.IsNaN(t) && !math.IsInf(t, 0)
 }
 
 // styleName is a temperature as the style of the reply it gives.
@@ -129,7 +120,7 @@ func StyleChoices(q client.Question) []int {
 	var idx []int
 	var vals []float64
 	for i, o := range q.Options {
-		if t, err := strconv.ParseFloat(strings.TrimSpace(o), 64); err == nil && !math.IsNaN(t) && !math.IsInf(t, 0) {
+		if t, ok := temperature(o); ok {
 			idx, vals = append(idx, i), append(vals, t)
 		}
 	}
@@ -151,7 +142,7 @@ func StyleChoices(q client.Question) []int {
 		if i == lo || i == hi {
 			continue
 		}
-		if mid < 0 || abs(vals[i]-want) < abs(vals[mid]-want) {
+		if mid < 0 || math.Abs(vals[i]-want) < math.Abs(vals[mid]-want) {
 			mid = i
 		}
 	}
@@ -163,13 +154,6 @@ func StyleChoices(q client.Question) []int {
 		return nil
 	}
 	return []int{idx[lo], idx[mid], idx[hi]}
-}
-
-func abs(f float64) float64 {
-	if f < 0 {
-		return -f
-	}
-	return f
 }
 
 // ToolName is a tools option as the source the agent looks things up in.

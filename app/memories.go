@@ -26,11 +26,8 @@ type MemoryTooLongError struct{ Length int }
 
 func (e *MemoryTooLongError) Error() string {
 	return lang.L("This memory is {{.Length}} characters long; the service takes at most {{.Limit}}. Shorten it before saving.",
-		map[string]any{"Length": Thousands(e.Length), "Limit": Thousands(MemoryLimit)})
+		map[string]any{"Length": Number(e.Length), "Limit": Number(MemoryLimit)})
 }
-
-// Thousands writes n with thousands marked, as the language in use does: Number.
-func Thousands(n int) string { return Number(n) }
 
 // MemoryLength counts a memory the way the limit does: in characters.
 func MemoryLength(text string) int { return utf8.RuneCountInString(text) }
@@ -123,21 +120,44 @@ func validCollectionID(id string) error {
 	return nil
 }
 
-func (a *App) memoryParams(e MemoryEdit) client.MemoryParams {
-	return client.MemoryParams{Content: e.Content, CollectionID: client.ID(e.CollectionID), Metadata: e.Metadata}
-}
-
 // Create stores a new memory on the service and locally, and records its
 // cost; over-long or empty text is refused before anything is sent.
 func (svc *Memories) Create(ctx context.Context, e MemoryEdit) (storage.MemoryEntry, error) {
+	return svc.send(ctx, "", e)
+}
+
+// Update saves an edit with the variant's verb (A: PATCH, B: PUT); the local
+// draft is cleared once the service confirms.
+func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
+	entry, err := svc.send(ctx, id, e)
+	if err != nil {
+		return entry, err
+	}
+	_ = svc.a.db.SaveMemoryDraft(ctx, svc.a.AccountID(), entry.ID, "")
+	entry.Draft = ""
+	return entry, nil
+}
+
+// send checks e, then creates (id "") or updates memory id and keeps the service's answer.
+func (svc *Memories) send(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
 	a := svc.a
-	if err := checkMemory(e.Content); err != nil {
+	err := checkMemory(e.Content)
+	if err == nil && id != "" {
+		err = validMemoryID(id)
+	}
+	if err == nil {
+		err = validCollectionID(e.CollectionID)
+	}
+	if err != nil {
 		return storage.MemoryEntry{}, err
 	}
-	if err := validCollectionID(e.CollectionID); err != nil {
-		return storage.MemoryEntry{}, err
+	p := client.MemoryParams{Content: e.Content, CollectionID: client.ID(e.CollectionID), Metadata: e.Metadata}
+	var m *client.Memory
+	if id == "" {
+		m, err = a.Client().CreateMemory(ctx, p)
+	} else {
+		m, err = a.Client().UpdateMemory(ctx, client.ID(id), p)
 	}
-	m, err := a.Client().CreateMemory(ctx, a.memoryParams(e))
 	a.Accounts().RememberDetected(ctx)
 	if err != nil {
 		return storage.MemoryEntry{}, err
@@ -145,37 +165,18 @@ func (svc *Memories) Create(ctx context.Context, e MemoryEdit) (storage.MemoryEn
 	return a.keepMemory(ctx, m, e)
 }
 
-// Update saves an edit with the variant's verb (A: PATCH, B: PUT); the local
-// draft is cleared once the service confirms.
-func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
-	a := svc.a
-	if err := checkMemory(e.Content); err != nil {
-		return storage.MemoryEntry{}, err
-	}
-	if err := validMemoryID(id); err != nil {
-		return storage.MemoryEntry{}, err
-	}
-	if err := validCollectionID(e.CollectionID); err != nil {
-		return storage.MemoryEntry{}, err
-	}
-	m, err := a.Client().UpdateMemory(ctx, client.ID(id), a.memoryParams(e))
-	a.Accounts().RememberDetected(ctx)
-	if err != nil {
-		return storage.MemoryEntry{}, err
-	}
-	entry, err := a.keepMemory(ctx, m, e)
-	if err != nil {
-		return entry, err
-	}
-	_ = a.db.SaveMemoryDraft(ctx, a.AccountID(), entry.ID, "")
-	entry.Draft = ""
-	return entry, nil
-}
-
 // OpenByID brings a memory created elsewhere into the local index, saved with
 // the text given: the service cannot show a memory, only confirm it exists.
 func (svc *Memories) OpenByID(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
 	return svc.a.Memories().Update(ctx, strings.TrimSpace(id), e)
+}
+
+// needCollectionID is validCollectionID for a number that must be given.
+func needCollectionID(id string) error {
+	if id == "" {
+		return say(func() string { return lang.L("enter the collection's number") })
+	}
+	return validCollectionID(id)
 }
 
 func validMemoryID(id string) error {
@@ -282,10 +283,7 @@ func (svc *Memories) Forget(ctx context.Context, id string) error {
 func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
 	a := svc.a
 	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
-	if err := validCollectionID(id); err != nil || id == "" {
-		if err == nil {
-			err = say(func() string { return lang.L("enter the collection's number") })
-		}
+	if err := needCollectionID(id); err != nil {
 		return storage.CollectionEntry{}, err
 	}
 	if name == "" {
@@ -429,10 +427,7 @@ func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage
 // memories; the default is refused before anything is sent.
 func (svc *Memories) DeleteCollection(ctx context.Context, id string) error {
 	a := svc.a
-	if err := validCollectionID(id); err != nil || id == "" {
-		if err == nil {
-			err = say(func() string { return lang.L("enter the collection's number") })
-		}
+	if err := needCollectionID(id); err != nil {
 		return err
 	}
 	if a.Memories().IsDefaultCollection(id) {
