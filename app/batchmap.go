@@ -248,15 +248,11 @@ func (p BatchPlan) checkFile(cell string) (path, problem string) {
 		return "", outside
 	}
 	st, err := os.Stat(real)
-	switch {
-	case err != nil:
+	if err != nil {
 		return "", fileProblem(err)
-	case !st.Mode().IsRegular():
-		return "", lang.L("This is not a regular file, so it cannot be sent.")
-	case st.Size() == 0:
-		return "", lang.L("This file is empty; there is nothing to send.")
-	case st.Size() > client.MaxUploadBytes:
-		return "", lang.L("This file is {{.Size}}; the service takes files of up to 200 MB.", map[string]any{"Size": HumanBytes(st.Size())})
+	}
+	if problem := sendProblem(st); problem != "" {
+		return "", problem
 	}
 	return real, ""
 }

@@ -163,21 +163,7 @@ func (w *docxWriter) block(n ast.Node, level int) {
 				mark = strconv.Itoa(i) + ".\t"
 				i++
 			}
-			first := true
-			for c := item.FirstChild(); c != nil; c = c.NextSibling() {
-				switch c.(type) {
-				case *ast.Paragraph, *ast.TextBlock:
-					runs := w.inlines(c, docxRun{})
-					if first {
-						runs = append([]docxRun{{text: mark}}, runs...)
-						first = false
-					}
-					w.para("", runs, level+1)
-				default:
-					w.block(c, level+1)
-				}
-			}
-			if first { // an empty item
+			if !w.marked(item, mark, level+1) { // an empty item
 				w.para("", []docxRun{{text: mark}}, level+1)
 			}
 		}
@@ -191,53 +177,57 @@ func (w *docxWriter) block(n ast.Node, level int) {
 			}
 		}
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		var b strings.Builder
-		lines := n.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			b.Write(seg.Value(w.src))
-		}
-		w.para("", []docxRun{{text: strings.TrimRight(b.String(), "\n"), code: true}}, level)
+		w.para("", []docxRun{{text: strings.TrimRight(w.text(n.Lines()), "\n"), code: true}}, level)
 	case *ast.ThematicBreak:
 		w.para("", []docxRun{{text: "———"}}, level)
 	case *ast.HTMLBlock:
 		// Raw HTML is the agent's text, shown as written.
-		var b strings.Builder
-		lines := n.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			b.Write(seg.Value(w.src))
-		}
+		s := w.text(n.Lines())
 		if n.HasClosure() {
-			b.Write(n.ClosureLine.Value(w.src))
+			s += string(n.ClosureLine.Value(w.src))
 		}
-		w.para("", []docxRun{{text: strings.TrimRight(b.String(), "\n")}}, level)
+		w.para("", []docxRun{{text: strings.TrimRight(s, "\n")}}, level)
 	case *east.Table:
 		w.table(n)
 	case *east.FootnoteList:
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			if fn, ok := c.(*east.Footnote); ok {
-				mark := docxRun{text: "[" + strconv.Itoa(fn.Index) + "] "}
-				first := true
-				for p := fn.FirstChild(); p != nil; p = p.NextSibling() {
-					switch p.(type) {
-					case *ast.Paragraph, *ast.TextBlock:
-					default:
-						w.block(p, level) // a code block, a list in a note
-						continue
-					}
-					runs := w.inlines(p, docxRun{})
-					if first {
-						runs = append([]docxRun{mark}, runs...)
-						first = false
-					}
-					w.para("", runs, level)
-				}
+				w.marked(fn, "["+strconv.Itoa(fn.Index)+"] ", level)
 			}
 		}
 	default:
 		w.blocks(n, level)
 	}
+}
+
+// marked writes n's blocks level deep, mark before the first paragraph's
+// words; false when n has no paragraph.
+func (w *docxWriter) marked(n ast.Node, mark string, level int) bool {
+	first := true
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.Paragraph, *ast.TextBlock:
+			runs := w.inlines(c, docxRun{})
+			if first {
+				runs = append([]docxRun{{text: mark}}, runs...)
+				first = false
+			}
+			w.para("", runs, level)
+		default:
+			w.block(c, level) // a code block, a list in an item or a note
+		}
+	}
+	return !first
+}
+
+// text is the source of segs, joined.
+func (w *docxWriter) text(segs *text.Segments) string {
+	var b strings.Builder
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		b.Write(seg.Value(w.src))
+	}
+	return b.String()
 }
 
 // table writes a GFM table with thin borders and a bold header row.
@@ -317,13 +307,7 @@ func (w *docxWriter) inlines(n ast.Node, base docxRun) []docxRun {
 				runs = append(runs, docxRun{text: pictureNamed(plainOf(c, w.src)) + " (" + string(c.Destination) + ")", italic: true})
 			case *ast.RawHTML:
 				r := st
-				segs := c.Segments
-				var b strings.Builder
-				for i := 0; i < segs.Len(); i++ {
-					seg := segs.At(i)
-					b.Write(seg.Value(w.src))
-				}
-				r.text = b.String()
+				r.text = w.text(c.Segments)
 				runs = append(runs, r)
 			case *east.FootnoteLink:
 				runs = append(runs, docxRun{text: strconv.Itoa(c.Index), superscript: true})

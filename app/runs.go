@@ -2,6 +2,7 @@ package app
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -93,12 +94,6 @@ type ActiveRun struct {
 	state  *live.State[RunProgress]
 }
 
-func newActiveRun(agent client.Agent, cancel context.CancelFunc, run Run) *ActiveRun {
-	now := time.Now()
-	return &ActiveRun{Agent: agent, Started: now, cancel: cancel, done: make(chan struct{}),
-		state: live.NewState(RunProgress{Started: now, Run: run})}
-}
-
 // State is the run's progress, and its changes.
 func (ar *ActiveRun) State() live.Observable[RunProgress] { return ar.state }
 
@@ -127,15 +122,10 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 		return nil, &FormError{Fields: errs}
 	}
 	a := r.app
-	r.mu.Lock()
-	if old := r.active[agent.ID]; old != nil {
-		r.mu.Unlock()
-		return nil, errAlreadyRunning()
+	ctx, ar, err := r.begin(agent, Run{})
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithCancel(a.life)
-	ar := newActiveRun(agent, cancel, Run{})
-	r.active[agent.ID] = ar
-	r.mu.Unlock()
 
 	_ = a.Agents().RememberAnswers(ctx, agent.ID, answers)
 	files := make([]string, len(fileIDs))
@@ -172,15 +162,10 @@ func (r *Runner) CheckAgain(agent client.Agent, run storage.Run) (*ActiveRun, er
 	if !CanCheckAgain(run) {
 		return nil, say(func() string { return lang.L("this run has no result left to look for") })
 	}
-	r.mu.Lock()
-	if old := r.active[agent.ID]; old != nil {
-		r.mu.Unlock()
-		return nil, errAlreadyRunning()
+	ctx, ar, err := r.begin(agent, run)
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithCancel(r.app.life)
-	ar := newActiveRun(agent, cancel, run)
-	r.active[agent.ID] = ar
-	r.mu.Unlock()
 	r.app.Go(func() {
 		r.finish(ctx, ar, func(ctx context.Context, c *client.Client) (*client.Execution, error) {
 			e, err := c.Wait(ctx, agent.ID, client.ID(run.ResponseID), client.WithRateLimitNotice(ar.rateLimited))
@@ -197,9 +182,19 @@ func (r *Runner) CheckAgain(agent client.Agent, run storage.Run) (*ActiveRun, er
 	return ar, nil
 }
 
-// errAlreadyRunning refuses a second run of an agent that is running.
-func errAlreadyRunning() error {
-	return say(func() string { return lang.L("this agent is already running; wait for it or cancel it") })
+// begin makes agent's run active, refusing a second run of an agent that is running.
+func (r *Runner) begin(agent client.Agent, run Run) (context.Context, *ActiveRun, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.active[agent.ID] != nil {
+		return nil, nil, say(func() string { return lang.L("this agent is already running; wait for it or cancel it") })
+	}
+	ctx, cancel := context.WithCancel(r.app.life)
+	now := time.Now()
+	ar := &ActiveRun{Agent: agent, Started: now, cancel: cancel, done: make(chan struct{}),
+		state: live.NewState(RunProgress{Started: now, Run: run})}
+	r.active[agent.ID] = ar
+	return ctx, ar, nil
 }
 
 // lookError is a failure to look for a past run's result; the run itself may still finish.
@@ -678,25 +673,14 @@ func (svc *Runs) SaveOutputTo(url string, w io.WriteCloser) live.Observable[Load
 // OutputFileName suggests a safe name for saving an output not fetched yet,
 // with its agent type's extension.
 func OutputFileName(agentType, url string) string {
-	ext := ".txt"
-	switch agentType {
-	case client.AgentImage:
-		ext = ".png"
-	case client.AgentVideo:
-		ext = ".mp4"
-	}
-	return outputFileName(agentType, url, ext)
+	ext := map[string]string{client.AgentImage: ".png", client.AgentVideo: ".mp4"}[agentType]
+	return outputFileName(agentType, url, cmp.Or(ext, ".txt"))
 }
 
 func outputFileName(agentType, url, ext string) string {
 	// Names for a result whose address names none.
-	fallback := lang.L("output")
-	switch agentType {
-	case client.AgentImage:
-		fallback = lang.L("image")
-	case client.AgentVideo:
-		fallback = lang.L("video")
-	}
+	fallback := map[string]string{client.AgentImage: lang.L("image"), client.AgentVideo: lang.L("video")}[agentType]
+	fallback = cmp.Or(fallback, lang.L("output"))
 	u := strings.TrimSpace(url)
 	if i := strings.IndexAny(u, "?#"); i >= 0 {
 		u = u[:i]

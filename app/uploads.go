@@ -116,19 +116,16 @@ func planUpload(paths []string, within string) UploadPlan {
 		}
 		seen[real] = true
 		if !st.IsDir() {
-			if !st.Mode().IsRegular() {
-				plan.add(PlannedFile{Path: path, Name: name, Problem: lang.L("This is not a regular file, so it cannot be sent."), root: root})
-				return
+			pf := PlannedFile{Path: path, Name: name, Problem: sendProblem(st), root: root}
+			if st.Mode().IsRegular() {
+				pf.Size = st.Size()
 			}
-			pf := PlannedFile{Path: path, Name: name, Size: st.Size(), root: root}
-			if st.Size() == 0 {
-				pf.Problem = lang.L("This file is empty; there is nothing to send.")
-			} else if st.Size() > client.MaxUploadBytes {
-				pf.Problem = lang.L("This file is {{.Size}}; the service takes files of up to 200 MB.", map[string]any{"Size": HumanBytes(st.Size())})
-			} else if f, err := os.Open(path); err != nil {
-				pf.Problem = fileProblem(err)
-			} else {
-				_ = f.Close()
+			if pf.Problem == "" {
+				if f, err := os.Open(path); err != nil {
+					pf.Problem = fileProblem(err)
+				} else {
+					_ = f.Close()
+				}
 			}
 			plan.add(pf)
 			return
@@ -164,6 +161,19 @@ func inside(root, real string) bool {
 func (p *UploadPlan) add(f PlannedFile) {
 	p.Files = append(p.Files, f)
 	p.TotalBytes += f.Size
+}
+
+// sendProblem is why the file st describes cannot be sent, or "".
+func sendProblem(st fs.FileInfo) string {
+	switch {
+	case !st.Mode().IsRegular():
+		return lang.L("This is not a regular file, so it cannot be sent.")
+	case st.Size() == 0:
+		return lang.L("This file is empty; there is nothing to send.")
+	case st.Size() > client.MaxUploadBytes:
+		return lang.L("This file is {{.Size}}; the service takes files of up to 200 MB.", map[string]any{"Size": HumanBytes(st.Size())})
+	}
+	return ""
 }
 
 // fileProblem says in plain words why a file on disk cannot be read.
