@@ -268,24 +268,24 @@ func (svc *Accounts) Remove(ctx context.Context, id string) error {
 // SetMemoryVariantOverride sets the active account's memory variant ("", "A",
 // "B") and rebuilds its client.
 func (svc *Accounts) SetMemoryVariantOverride(ctx context.Context, v string) error {
-	acct := svc.a.Account()
-	if acct.IsDemo() {
-		return say(func() string { return lang.L("the demo service always uses variant A") })
-	}
-	acct.MemoryVariantOverride = v
-	if err := svc.a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
-		return err
-	}
-	return svc.a.Activate(ctx, acct.ID)
+	return svc.changeActive(ctx, say(func() string { return lang.L("the demo service always uses variant A") }),
+		func(acct *storage.Account) { acct.MemoryVariantOverride = v })
 }
 
 // SetRequestsPerSecond sets the active account's pace (0 default, negative none).
 func (svc *Accounts) SetRequestsPerSecond(ctx context.Context, perSecond float64) error {
+	return svc.changeActive(ctx, say(func() string { return lang.L("the demo runs on this computer and is not paced") }),
+		func(acct *storage.Account) { acct.RequestsPerSecond = perSecond })
+}
+
+// changeActive changes the active account's settings and rebuilds its
+// client; the demo's are refused with demoErr.
+func (svc *Accounts) changeActive(ctx context.Context, demoErr error, change func(*storage.Account)) error {
 	acct := svc.a.Account()
 	if acct.IsDemo() {
-		return say(func() string { return lang.L("the demo runs on this computer and is not paced") })
+		return demoErr
 	}
-	acct.RequestsPerSecond = perSecond
+	change(&acct)
 	if err := svc.a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -304,11 +305,7 @@ func (a *App) SaveSettingsLater(change func(*storage.Settings)) {
 func cloneAnswers(in map[string]map[string]string) map[string]map[string]string {
 	out := make(map[string]map[string]string, len(in))
 	for k, v := range in {
-		m := make(map[string]string, len(v))
-		for q, ans := range v {
-			m[q] = ans
-		}
-		out[k] = m
+		out[k] = maps.Clone(v)
 	}
 	return out
 }

@@ -183,7 +183,7 @@ func (a *App) batchRoom(ctx context.Context, agent client.Agent, p BatchPlan, ow
 	if need == 0 {
 		return nil
 	}
-	stored, err := a.Files().CheckOnline(ctx)
+	stored, err := a.checkOnline(ctx)
 	if err != nil {
 		return err
 	}

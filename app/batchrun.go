@@ -124,24 +124,22 @@ func (r *BatchRunner) Start(id int64, agent client.Agent) bool {
 	ctx, cancel := context.WithCancel(r.a.Life())
 	r.running[id] = cancel
 	r.mu.Unlock()
-	ok := r.a.Go(func() {
-		end := r.run(ctx, id, agent)
+	stop := func() {
 		cancel()
 		r.mu.Lock()
 		delete(r.running, id)
 		r.mu.Unlock()
+	}
+	ok := r.a.Go(func() {
+		end := r.run(ctx, id, agent)
+		stop()
 		r.news.Update(func(n BatchNews) BatchNews {
-			n.Rows++
-			n.Ended = end
-			n.Ends++
+			n.Rows, n.Ended, n.Ends = n.Rows+1, end, n.Ends+1
 			return n
 		})
 	})
 	if !ok {
-		cancel()
-		r.mu.Lock()
-		delete(r.running, id)
-		r.mu.Unlock()
+		stop()
 		return false
 	}
 	r.bump()

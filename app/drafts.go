@@ -95,7 +95,7 @@ func (a *App) drafts() *appDrafts {
 					// A new memory has no index entry to keep its draft on.
 					return a.Memories().SaveNewDraft(ctx, k.account, d.text, d.collectionID)
 				}
-				return a.Memories().SaveAccountDraft(ctx, k.account, k.id, d.text)
+				return a.db.SaveMemoryDraft(ctx, k.account, k.id, d.text)
 			}),
 			answers: newDrafts(func(id client.ID, answers map[string]string) error {
 				return a.Agents().RememberAnswers(ctx, id, answers)

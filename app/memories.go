@@ -268,11 +268,6 @@ func (svc *Memories) SaveDraft(ctx context.Context, id, draft string) error {
 	return svc.a.db.SaveMemoryDraft(ctx, svc.a.AccountID(), id, draft)
 }
 
-// SaveAccountDraft is SaveDraft for a given account, after the user switched.
-func (svc *Memories) SaveAccountDraft(ctx context.Context, accountID, id, draft string) error {
-	return svc.a.db.SaveMemoryDraft(ctx, accountID, id, draft)
-}
-
 // Forget removes a memory from the local index only.
 func (svc *Memories) Forget(ctx context.Context, id string) error {
 	return svc.a.db.DeleteMemoryEntry(ctx, svc.a.AccountID(), id)

@@ -356,12 +356,12 @@ func (q *Uploads) Pending() bool { return q.state.Get().Pending() }
 // FileIDs are the ids of the finished uploads, in order.
 func (q *Uploads) FileIDs() []client.ID { return q.state.Get().FileIDs() }
 
-// CheckOnline refuses a drop while offline before anything is queued (a false
+// checkOnline refuses a drop while offline before anything is queued (a false
 // "uploading" misleads). stored counts the files when one page holds them all, else -1.
-func (svc *Files) CheckOnline(ctx context.Context) (stored int, err error) {
+func (a *App) checkOnline(ctx context.Context) (stored int, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	p, err := svc.a.Client().ListFiles(ctx, client.ListFilesParams{PerPage: 100}, client.WithMaxRetries(0))
+	p, err := a.Client().ListFiles(ctx, client.ListFilesParams{PerPage: 100}, client.WithMaxRetries(0))
 	if client.IsOffline(err) || errors.Is(err, context.DeadlineExceeded) {
 		return -1, ErrOffline
 	}
@@ -392,7 +392,7 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 	if len(plan.Files) == 0 {
 		return nil, nil
 	}
-	stored, err := q.a.Files().CheckOnline(ctx)
+	stored, err := q.a.checkOnline(ctx)
 	if err != nil {
 		return nil, err
 	}
