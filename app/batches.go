@@ -19,17 +19,13 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// A batch runs one agent over the rows of a sheet, one row at a time
-// through the account's pacing. Its queue lives in the history: quitting,
-// a crash or a reboot loses nothing, and no row is sent twice: a row is
-// marked as being sent before its request leaves, its execution id kept as
-// soon as the service answers; on the next start a row with an id is
-// looked up on the service, and a row without one (the service may or may
-// not have it) waits for the user's Retry failed rows.
+// A batch runs one agent over the rows of a sheet. Its queue lives in the
+// history, and no row is sent twice: a row is marked as being sent before
+// its request leaves, its execution id kept once the service answers; on the
+// next start a row with an id is looked up, and one without waits for Retry failed rows.
 
 // BatchPlan is how a batch runs: which column answers which question, the
-// answers the same for every row, how many rows at once (1 unless the
-// user asks), and the credits after which it pauses (0: none).
+// answers fixed for every row, rows at once, and the credits after which it pauses (0: none).
 type BatchPlan struct {
 	Columns   ColumnMap
 	Fixed     map[string]string
@@ -41,9 +37,8 @@ type BatchPlan struct {
 	// Attach is the column, counted from 1, whose file goes with each run
 	// when no question of the agent takes files (0: none).
 	Attach int
-	// Seen, when not nil, remembers what the files the rows name were
-	// found to be: a dialog that checks its preview again for every key
-	// typed asks the disk (perhaps a network folder) once per file.
+	// Seen, when not nil, remembers the files the rows name, so a preview
+	// checked on every key asks the disk once per file.
 	Seen *FileChecks
 }
 
@@ -67,9 +62,8 @@ func (svc *BatchRunner) New(ctx context.Context, agent client.Agent, t sheet.All
 	return svc.a.newBatch(ctx, agent, t.Path, "", t.Header, rows, plan)
 }
 
-// NewFromLines keeps pasted lines as a batch: each line (blank ones
-// left out) answers the question named question; the results sheet goes
-// to results (.csv or .xlsx). Nothing is sent.
+// NewFromLines keeps pasted lines as a batch, each answering question; the
+// results sheet goes to results (.csv or .xlsx). Nothing is sent.
 func (svc *BatchRunner) NewFromLines(ctx context.Context, agent client.Agent, lines []string, question, results string, plan BatchPlan) (storage.Batch, error) {
 	var rows []storage.BatchRow
 	for _, l := range lines {
@@ -90,11 +84,9 @@ func (svc *BatchRunner) NewFromLines(ctx context.Context, agent client.Agent, li
 	return svc.a.newBatch(ctx, agent, "", results, []string{name}, rows, plan)
 }
 
-// NewFromFiles keeps files as a batch: one run for each, the file
-// going with it (answering the agent's file question, or attached to the
-// run when it has none). names are the files' names inside folder (the
-// only place files are read from); the results sheet goes to results
-// (beside the folder when empty). Nothing is sent.
+// NewFromFiles keeps files (names inside folder) as a batch: one run each,
+// the file answering the agent's file question or attached to the run.
+// The results sheet goes to results (beside the folder when empty). Nothing is sent.
 func (svc *BatchRunner) NewFromFiles(ctx context.Context, agent client.Agent, folder string, names []string, results string, plan BatchPlan) (storage.Batch, error) {
 	if len(names) == 0 {
 		return storage.Batch{}, &sheet.Error{Kind: sheet.Empty, Path: folder}
@@ -125,9 +117,8 @@ type FolderFile struct {
 	Problem string // why it cannot be sent, "" when it can
 }
 
-// FolderFiles are the files in folder and its folders, by name: hidden
-// ones left out, a link leading out of the folder kept with its Problem
-// (PlanUpload's rules). It reads names and sizes, never content.
+// FolderFiles are the files in folder and its folders, by PlanUpload's rules;
+// it reads names and sizes, never content.
 func FolderFiles(folder string) []FolderFile {
 	plan := PlanUpload([]string{folder})
 	out := make([]FolderFile, 0, len(plan.Files))
@@ -169,9 +160,7 @@ func (p BatchPlan) filesPerRow(agent client.Agent) int {
 	return n
 }
 
-// Room checks that the service has room for the files a batch sends
-// at once (each row's are removed from it once the row is done); nil when
-// it has, or when the service sets no limit.
+// Room checks that the service has room for the files a batch sends at once.
 func (svc *BatchRunner) Room(ctx context.Context, agent client.Agent, p BatchPlan) error {
 	return svc.a.batchRoom(ctx, agent, p, 0)
 }
@@ -202,9 +191,7 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 		Header: header, Columns: plan.Columns, Fixed: plan.Fixed, Parallel: plan.Parallel, CreditCap: plan.CreditCap,
 		Folder: plan.Folder, Attach: plan.Attach,
 	}
-	// Where the results and the files made go is chosen once: a second
-	// batch over the same sheet writes beside the first one's, never
-	// over them.
+	// Chosen once: a second batch over the same sheet writes beside the first one's.
 	if b.Results == "" {
 		b.Results = FreePath(batchResultsPath(b))
 	}
@@ -223,11 +210,9 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 	return b, err
 }
 
-// FreePath is path for a batch's results, or when a sheet or its files
-// folder ("name files") is there already the first of "name (2).ext",
-// "name (3).ext"… for which neither is. A name the disk cannot answer
-// for (too long, a drive out of reach) is returned as it is: writing it
-// then says what is wrong.
+// FreePath is path for a batch's results, or when it or its files folder
+// is taken the first free "name (2).ext", "name (3).ext"…; a name the disk
+// cannot answer for is returned as is: writing it then says what is wrong.
 func FreePath(path string) string {
 	ext := filepath.Ext(path)
 	base := strings.TrimSuffix(path, ext)
@@ -261,9 +246,8 @@ func planOf(b storage.Batch) BatchPlan {
 	return BatchPlan{Columns: b.Columns, Fixed: b.Fixed, Parallel: b.Parallel, CreditCap: b.CreditCap, Folder: b.Folder, Attach: b.Attach}
 }
 
-// Unfinished are the account's batches that were running when
-// Agent Desk last closed (or stopped), and cancelled ones whose rows on
-// their way were not looked up yet, to offer to go on with.
+// Unfinished are the batches running when Agent Desk last closed, and
+// cancelled ones with rows still to look up, to offer to go on with.
 func (svc *BatchRunner) Unfinished(ctx context.Context) ([]storage.Batch, error) {
 	all, err := svc.a.db.Batches(ctx, svc.a.AccountID(), 100)
 	if err != nil {
@@ -335,8 +319,7 @@ func rowProblems(agent client.Agent, problems map[string]string) string {
 }
 
 // BatchQuestionName is how a batch names a question: its label, else its
-// name in words; the question without a name is the file attached to
-// each run.
+// name in words; the nameless question is the file attached to each run.
 func BatchQuestionName(q client.Question) string {
 	if q.Name == "" {
 		return lang.L("File")
@@ -347,12 +330,9 @@ func BatchQuestionName(q client.Question) string {
 	return strings.ReplaceAll(q.Name, "_", " ")
 }
 
-// writeResults writes batch b's results sheet from its rows, beside its
-// source, in the source's format: the source's columns, then the result
-// (the agent's text), the row's status, its credits and the execution's
-// id. The sheet is whole at every moment; when the usual name cannot be
-// replaced (open in a spreadsheet program) a new name is used. It returns
-// the sheet written.
+// writeResults writes batch b's results sheet: the source's columns, then
+// the result, status, credits and execution id. The sheet is whole at every
+// moment; when its name is held (open elsewhere) a new one is used and returned.
 func writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
 	header := append(slices.Clone(b.Header), lang.L("Result"), lang.L("Status"), lang.L("Credits"), lang.L("Execution"))
 	made := slices.ContainsFunc(rows, func(r storage.BatchRow) bool { return len(r.Files) > 0 })
@@ -410,9 +390,8 @@ func (a *App) batchResults(ctx context.Context, id int64) (storage.Batch, []stor
 	return b, rows, err
 }
 
-// batchResultsPath is where a batch's results sheet goes: where it was
-// last written, else beside its sheet in its format (beside a folder, an
-// Excel sheet).
+// batchResultsPath is where a batch's results sheet goes: where it was last
+// written, else beside its source in its format (beside a folder, Excel).
 func batchResultsPath(b storage.Batch) string {
 	if b.Results != "" {
 		return b.Results

@@ -13,19 +13,16 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 )
 
-// Running an agent over a sheet: each row becomes one request, its
-// columns matched to the agent's questions by name. What a row would be
-// refused for is found here, before anything is sent.
+// Each row of a sheet becomes one request, its columns matched to the
+// questions by name; what a row would be refused for is found before sending.
 
 // ColumnMap says which column (by index) answers each question, by the
 // question's name; a question no column answers is absent.
 type ColumnMap map[string]int
 
-// MatchColumns matches a sheet's column names to agent's questions: a
-// column answers the question it names, by the question's name or the
-// label the form shows, whatever the case, spaces, "_" and "-" ("Due
-// date", "due_date", "DUE-DATE"). Each column answers one question at
-// most; the first of two alike wins.
+// MatchColumns matches column names to agent's questions, by name or label,
+// whatever the case, spaces, "_" and "-" ("Due date", "DUE-DATE"). Each
+// column answers one question at most; the first of two alike wins.
 func MatchColumns(agent client.Agent, header []string) ColumnMap {
 	m := ColumnMap{}
 	taken := map[int]bool{}
@@ -127,11 +124,8 @@ type RowRequest struct {
 	Problems map[string]string
 }
 
-// Request is what the row of cells asks of agent under plan p: each
-// matched column's cell (a date as the service reads it, a file as the
-// file it names), the fixed values for the rest, and what the service
-// would refuse (CheckAnswers; a file that is missing, too large or not in
-// the batch's folder), before anything is sent.
+// Request is what the row of cells asks of agent under plan p: the matched
+// cells, the fixed values for the rest, and what the service would refuse.
 func (p BatchPlan) Request(agent client.Agent, cells []string) RowRequest {
 	r := RowRequest{Answers: map[string]string{}}
 	for name, v := range p.Fixed {
@@ -197,14 +191,10 @@ func (p BatchPlan) Request(agent client.Agent, cells []string) RowRequest {
 	return r
 }
 
-// rowFile is the file a cell names (a name relative to the batch's
-// folder, or a whole path inside it), or why it cannot be sent. A file
-// outside the folder is never sent: a sheet made by someone else cannot
-// make Agent Desk send what the user did not choose. The name is judged
-// as written before the disk is asked anything (a cell naming another
-// computer's share must not make this one connect to it), then the file
-// it really is (links followed) must be inside the folder too; that real
-// file is what is sent.
+// rowFile is the file a cell names inside the batch's folder, or why it
+// cannot be sent: a sheet made by someone else cannot send what the user did
+// not choose. The name is judged before the disk is asked (a cell naming a
+// share must not connect to it), then the real file must be inside too.
 func (p BatchPlan) rowFile(cell string) (path, problem string) {
 	if p.Seen == nil {
 		return p.checkFile(cell)
@@ -257,18 +247,15 @@ func (p BatchPlan) checkFile(cell string) (path, problem string) {
 	return real, ""
 }
 
-// sheetDateLayouts are the ways a date reaches Agent Desk from a sheet:
-// as written (ISO, day first as Portuguese and Spanish write it, and
-// English's day-first and month names), and as Excel shows a date cell by
-// default (month first, two-digit year).
+// sheetDateLayouts are the ways a date reaches Agent Desk from a sheet: as
+// written, and as Excel shows a date cell by default (month first, two-digit year).
 var sheetDateLayouts = []string{
 	DateLayout, "2/1/2006", "02/01/2006", "2-1-2006", "2.1.2006", "2 Jan 2006", "2 January 2006",
 	"01-02-06", "1-2-06", "2006/1/2",
 }
 
-// SheetDate is a date cell as the service reads dates (2026-11-25), or
-// the cell as it is when it is no date Agent Desk recognises (the row's
-// check then says so).
+// SheetDate is a date cell as the service reads dates (2026-11-25), or the
+// cell as it is when it is no date (the row's check then says so).
 func SheetDate(cell string) string {
 	s := strings.TrimSpace(cell)
 	for _, layout := range sheetDateLayouts {

@@ -22,10 +22,8 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// BatchRunner runs the account's batches in the background, as the app's
-// own work (closing Agent Desk pauses them: their rows are looked up when
-// they go on), and tells the screens of their progress through News,
-// which changes only while a batch runs.
+// BatchRunner runs the account's batches in the background (closing Agent
+// Desk pauses them) and tells the screens of their progress through News.
 type BatchRunner struct {
 	a       *App
 	mu      sync.Mutex
@@ -34,17 +32,15 @@ type BatchRunner struct {
 	offered atomic.Bool // see FirstOffer
 }
 
-// BatchNews is what changed last: Rows counts the rows finished (and the
-// batches started, paused or ended) since start; Ended is the last batch
-// that ended, Ends how many have.
+// BatchNews counts the rows finished and batches started or ended (Rows),
+// and the batches ended (Ends, the last one Ended).
 type BatchNews struct {
 	Rows  uint64
 	Ended BatchEnd
 	Ends  uint64
 }
 
-// BatchEnd is a batch that stopped running: why (Err, nil when it ran out
-// of rows or was paused) and its state then.
+// BatchEnd is a batch that stopped running, its state then and why (Err).
 type BatchEnd struct {
 	Batch  storage.Batch
 	Counts map[storage.RowState]int
@@ -60,8 +56,7 @@ func (a *App) Batches() *BatchRunner {
 	return a.batches.Load()
 }
 
-// FirstOffer reports true the first time it is asked: the batches left
-// unfinished when Agent Desk closed are offered to go on with once a start.
+// FirstOffer is true once a start: unfinished batches are offered to go on with once.
 func (r *BatchRunner) FirstOffer() bool { return r.offered.CompareAndSwap(false, true) }
 
 // List is the account's latest 200 batches, newest first.
@@ -69,8 +64,7 @@ func (r *BatchRunner) List(ctx context.Context) ([]Batch, error) {
 	return r.a.db.Batches(ctx, r.a.AccountID(), 200)
 }
 
-// Counts is how many of a batch's rows are in each state, and the credits
-// its rows have spent.
+// Counts is how many of a batch's rows are in each state, and the credits they spent.
 func (r *BatchRunner) Counts(ctx context.Context, id int64) (map[storage.RowState]int, float64, error) {
 	return r.a.db.BatchCounts(ctx, id)
 }
@@ -100,9 +94,7 @@ func (r *BatchRunner) Running(id int64) bool {
 }
 
 // RunningNow are the batches that run at this moment. A screen reads it
-// before it reads the batches from the history: a batch that ends in
-// between then shows as running until the next read, never as stopped
-// with its old state.
+// before the history, so a batch ending between never shows stopped in its old state.
 func (r *BatchRunner) RunningNow() map[int64]bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -113,8 +105,7 @@ func (r *BatchRunner) RunningNow() map[int64]bool {
 	return out
 }
 
-// Start runs batch id of agent in the background; false when it runs
-// already or the app is closing.
+// Start runs batch id in the background; false when it runs already or the app is closing.
 func (r *BatchRunner) Start(id int64, agent client.Agent) bool {
 	r.mu.Lock()
 	if _, ok := r.running[id]; ok {
@@ -160,8 +151,7 @@ func (r *BatchRunner) Resume(ctx context.Context, id int64) error {
 	return nil
 }
 
-// Pause stops batch id after the rows on their way (they stay on the
-// service and are looked up when it goes on).
+// Pause stops batch id; the rows on their way are looked up when it goes on.
 func (r *BatchRunner) Pause(id int64) {
 	r.mu.Lock()
 	cancel := r.running[id]
@@ -171,10 +161,8 @@ func (r *BatchRunner) Pause(id int64) {
 	}
 }
 
-// Cancel ends batch id for good: the rows not sent yet are skipped, the
-// rows on their way are seen to the end (the service runs them anyway,
-// and their results are kept). A paused batch whose rows were on their
-// way runs again to look them up.
+// Cancel ends batch id for good: the rows not sent yet are skipped, those
+// on their way are seen to the end (a paused batch runs again to look them up).
 func (r *BatchRunner) Cancel(ctx context.Context, id int64) error {
 	if err := r.a.db.CancelBatch(ctx, id, cancelledRow()); err != nil {
 		return err
@@ -198,9 +186,8 @@ func (r *BatchRunner) Cancel(ctx context.Context, id int64) error {
 	return err
 }
 
-// ErrLookupLater says a batch was cancelled but its rows on their way
-// could not be looked up now (the service out of reach): they are when
-// Agent Desk next offers to go on with it.
+// ErrLookupLater says a batch was cancelled but its rows on their way are
+// looked up only when Agent Desk next offers to go on with it.
 var ErrLookupLater = errors.New("the rows on their way will be looked up later")
 
 // cancelledRow is why a row of a cancelled batch did not run.
@@ -211,13 +198,10 @@ func (r *BatchRunner) bump() {
 	r.news.Update(func(n BatchNews) BatchNews { n.Rows++; return n })
 }
 
-// Run runs a batch's rows until none waits, ctx ends (Pause: rows on
-// their way stay on the service, to be looked up next time), or it has
-// cost its credit cap (it pauses). A row the service would refuse is
-// skipped with the reason, unsent. Rows a previous run left are looked up
-// when the service had them, and failed (not sent again) when that is
-// unknown. A history that cannot be written pauses the batch, and the
-// error says so.
+// Run runs a batch's rows until none waits, ctx ends (Pause) or its credit
+// cap is reached. A row the service would refuse is skipped unsent; a row
+// whose fate a previous run left unknown fails, never sent again by itself.
+// A history that cannot be written pauses the batch with the error.
 func (r *BatchRunner) Run(ctx context.Context, id int64, agent client.Agent) error {
 	return r.run(ctx, id, agent).Err
 }
@@ -246,8 +230,7 @@ func (r *BatchRunner) run(ctx context.Context, id int64, agent client.Agent) Bat
 }
 
 // batchRun is one run of a batch: its rows as last written, and what its
-// workers share. Each change of a row's state is one write to the
-// history (move); a write that fails stops the run.
+// workers share. A failed write of a row's state stops the run.
 type batchRun struct {
 	a     *App
 	ctx   context.Context // ends with Pause or closing
@@ -281,16 +264,14 @@ func (run *batchRun) err() error {
 	return run.failure
 }
 
-// move writes row, now in a new state, if it is still in state from;
-// false when it was not written (its batch was cancelled, or the history
-// failed and the run stops).
+// move writes row, now in a new state, if it is still in state from; false
+// when it was not (its batch was cancelled, or the history failed).
 func (run *batchRun) move(from storage.RowState, row storage.BatchRow) bool {
 	ok, err := run.a.db.MoveRow(run.save, from, row)
 	return run.kept(row, ok, err)
 }
 
-// take marks the next waiting row sending and hands it out; false when
-// none waits, or the run stops (paused, capped or failed).
+// take marks the next waiting row sending; false when none waits or the run stops.
 func (run *batchRun) take() (storage.BatchRow, bool) {
 	run.mu.Lock()
 	run.capped = run.capped || run.b.CreditCap > 0 && run.spent >= run.b.CreditCap
@@ -303,8 +284,7 @@ func (run *batchRun) take() (storage.BatchRow, bool) {
 	return row, run.kept(row, ok, err)
 }
 
-// kept follows a write of row to the history: the row as written is the
-// one in memory; a write that failed stops the run.
+// kept keeps in memory a row written to the history; a failed write stops the run.
 func (run *batchRun) kept(row storage.BatchRow, ok bool, err error) bool {
 	run.mu.Lock()
 	defer run.mu.Unlock()
@@ -319,11 +299,9 @@ func (run *batchRun) kept(row storage.BatchRow, ok bool, err error) bool {
 	return ok
 }
 
-// prepare settles what a previous run left: a row that may or may not
-// have reached the service fails (never sent again by itself), one still
-// sending its files waits again, files of ended rows leave the service.
-// It checks the service has room, marks the batch running and returns
-// the rows to look up.
+// prepare settles what a previous run left: a row that may have reached the
+// service fails (never sent again by itself), one still sending its files
+// waits again, files of ended rows leave the service. It returns the rows to look up.
 func (run *batchRun) prepare() ([]storage.BatchRow, error) {
 	cancelled := run.b.State == storage.BatchCancelled
 	var lookups []storage.BatchRow
@@ -366,14 +344,11 @@ func (run *batchRun) prepare() ([]storage.BatchRow, error) {
 	return lookups, run.a.db.SetBatchState(run.save, run.b.ID, storage.BatchRunning)
 }
 
-// work looks up lookups and sends the waiting rows, one at a time or
-// Parallel at once (each request keeps to the account's pace). The credit
-// cap is checked before each row is taken: rows already on their way may
-// pass it by a few.
+// work looks up lookups and sends the waiting rows, Parallel at once. The
+// credit cap is checked before each row: rows on their way may pass it by a few.
 func (run *batchRun) work(lookups []storage.BatchRow) {
 	var wg sync.WaitGroup
-	// Lookups cost no credits: a few at a time, beside the new rows, so
-	// that one slow run does not hold the batch up.
+	// Lookups cost nothing: a few at a time, so a slow one does not hold the batch up.
 	few := make(chan struct{}, 4)
 	for _, row := range lookups {
 		wg.Go(func() {
@@ -405,8 +380,7 @@ func (run *batchRun) work(lookups []storage.BatchRow) {
 	wg.Wait()
 }
 
-// send takes row, just marked sending, through its files and its run
-// request, and waits for it.
+// send takes row, just marked sending, through its files and its run, and waits for it.
 func (run *batchRun) send(row storage.BatchRow) {
 	req := planOf(run.b).Request(run.agent, row.Cells)
 	if req.Problems != nil {
@@ -418,8 +392,7 @@ func (run *batchRun) send(row storage.BatchRow) {
 	if run.agent.Type == client.AgentChat {
 		params.Messages = []client.Message{{Role: client.RoleUser, Content: req.Message}}
 	}
-	// The row's files go first. Pause or closing before they start leaves
-	// the row waiting again (no run was asked for).
+	// Pause or closing before the files start leaves the row waiting again.
 	if len(req.Files) > 0 && run.ctx.Err() != nil {
 		row.State = storage.RowWaiting
 		run.move(storage.RowSending, row)
@@ -427,8 +400,7 @@ func (run *batchRun) send(row storage.BatchRow) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(req.Files)) {
 		path := req.Files[name]
-		// Once begun, the row's uploads are seen through (each one the
-		// service keeps is known, and none is sent twice).
+		// Once begun, uploads are seen through: each one kept is known, none sent twice.
 		up, cancel := context.WithTimeout(run.save, 30*time.Minute)
 		f, err := run.a.Client().UploadFile(up, client.UploadParams{Path: path, Filename: filepath.Base(path)})
 		cancel()
@@ -484,9 +456,8 @@ func (run *batchRun) send(row storage.BatchRow) {
 	}
 }
 
-// finish waits for row's execution e and keeps what became of it (a
-// picture or video it made is saved beside the results); when ctx ends
-// first the row stays running, to be looked up.
+// finish waits for row's execution e and keeps what became of it; when ctx
+// ends first the row stays running, to be looked up.
 func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
 	var err error
 	if !e.Terminal() {
@@ -508,13 +479,11 @@ func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
 		row.State, row.Result = storage.RowDone, e.Output
 		row.Files = run.saveOutput(row)
 	case !e.Terminal() && client.IsNotFound(err):
-		// The service has no such run (any more): nothing to wait for,
-		// and nothing was charged twice.
+		// The service has no such run (any more): nothing to wait for.
 		row.State, row.Error = storage.RowFailed, lang.L("The service no longer has this run, so its result cannot be fetched. Use Retry failed rows to run the row again.")
 	case !e.Terminal():
-		// Paused, closed, or still going after the wait: the service has
-		// it; it is looked up next time. A lookup that failed otherwise
-		// is told (the batch pauses with it).
+		// Paused, closed or still going: looked up next time. A lookup that
+		// failed otherwise pauses the batch with it.
 		if err != nil && run.ctx.Err() == nil && !errors.Is(err, client.ErrStillRunning) {
 			run.fail(err)
 		}
@@ -525,15 +494,13 @@ func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
 	run.leave(storage.RowRunning, row)
 }
 
-// leave moves row on from state from, the files sent for it removed from
-// the service first (it keeps only a few: the next rows need the room).
+// leave moves row on from state from, its files removed from the service first.
 func (run *batchRun) leave(from storage.RowState, row storage.BatchRow) bool {
 	row.Uploads = run.removeUploads(row.Uploads)
 	return run.move(from, row)
 }
 
-// removeUploads removes files from the service; it returns those it
-// could not remove, to try again when the batch runs next.
+// removeUploads removes files from the service, returning those it could not.
 func (run *batchRun) removeUploads(ids []string) []string {
 	var left []string
 	for _, id := range ids {
@@ -547,10 +514,8 @@ func (run *batchRun) removeUploads(ids []string) []string {
 	return left
 }
 
-// saveOutput saves the picture or video row's run made (its result is
-// the file's address) in the batch's files folder, named after the row;
-// nil when there is none or it cannot be fetched now (the address stays
-// in the results; the next run fetches it again, which costs nothing).
+// saveOutput saves the picture or video row's run made in the batch's files
+// folder; nil when there is none or it cannot be fetched now (the next run tries again).
 func (run *batchRun) saveOutput(row storage.BatchRow) []string {
 	if !madeFile(run.agent, row.Result) {
 		return nil
@@ -582,9 +547,8 @@ func (run *batchRun) saveOutput(row storage.BatchRow) []string {
 	return []string{dst}
 }
 
-// writeResults writes the results sheet from the rows as they are, at
-// most once a second and never taking more than a tenth of the time (a
-// large sheet is written less often).
+// writeResults writes the results sheet at most once a second, and never
+// more than a tenth of the time.
 func (run *batchRun) writeResults() {
 	run.mu.Lock()
 	defer run.mu.Unlock()
@@ -603,10 +567,9 @@ func (run *batchRun) writeResults() {
 	run.every = max(time.Second, 10*run.written.Sub(start))
 }
 
-// end writes the results from one last read of the rows (a cancel may
-// have skipped some) and the batch's state: paused when stopped or a row
-// is left, still running when Agent Desk is closing (to be offered at
-// the next start), else done; a cancelled batch stays so.
+// end writes the results and the batch's state: paused when stopped or a row
+// is left, running when Agent Desk is closing (offered at the next start),
+// else done; a cancelled batch stays so.
 func (run *batchRun) end() BatchEnd {
 	if b, rows, err := run.a.batchResults(run.save, run.b.ID); err != nil {
 		run.fail(err)
@@ -657,14 +620,12 @@ func credit(c *float64) float64 {
 	return *c
 }
 
-// madeFile reports whether output is the address of a picture or video
-// agent's file, to save beside the results.
+// madeFile reports whether output is the address of a picture or video agent's file.
 func madeFile(agent client.Agent, output string) bool {
 	return (agent.Type == client.AgentImage || agent.Type == client.AgentVideo) && strings.HasPrefix(strings.TrimSpace(output), "http")
 }
 
-// unknownFate is why a row is not sent again when it is unknown whether
-// the service got it.
+// unknownFate is why a row the service may or may not have got is not sent again.
 func unknownFate() string {
 	return lang.L("Agent Desk stopped while this row was being sent, so it may or may not have run. It was not sent again: use Retry failed rows to send it.")
 }
