@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/app/catalog"
+	"github.com/agentdesk/agentdesk/app/ledger"
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
@@ -472,3 +473,35 @@ func (a *App) Version() string {
 
 // Catalog is what the account's service offers besides agents.
 func (a *App) Catalog() *catalog.Catalog { return catalog.New(a.Client, a) }
+
+// Connection is what the last check of the active account's service found,
+// for the screens that load from it: when the service becomes reachable
+// again they load what they could not.
+type Connection struct {
+	// Checked says a check has finished.
+	Checked bool
+	// Reachable says the service answered the last check, even with a refusal.
+	Reachable bool
+	// Returns counts the times the service came back.
+	Returns int
+}
+
+// Connection is the active account's connection, as last checked.
+func (a *App) Connection() live.Observable[Connection] { return a.conn }
+
+// SetReachable publishes the result of a connection check.
+func (a *App) SetReachable(ok bool) {
+	a.conn.Update(func(c Connection) Connection {
+		if ok && c.Checked && !c.Reachable {
+			c.Returns++
+		}
+		c.Checked, c.Reachable = true, ok
+		return c
+	})
+}
+
+// Ledger is what the account's work has cost, as this computer recorded
+// it; each charge recorded counts in Session.Charges.
+func (a *App) Ledger() *ledger.Ledger {
+	return ledger.New(a.db, a.AccountID, func() { a.publish(func(s *Session) { s.Charges++ }) }, time.Now)
+}
