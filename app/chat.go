@@ -128,8 +128,8 @@ type ChatSession struct {
 	stopped bool
 	// quitting: Agent Desk is closing; the reply ends as interrupted.
 	quitting bool
-	// wait is when the service will take the message being sent.
-	wait serviceWait
+	// waitUntil is when the service will take the message being sent (after a 429).
+	waitUntil time.Time
 	// opening cancels the request of a reply not yet streaming.
 	opening context.CancelFunc
 	done    chan struct{}
@@ -157,7 +157,10 @@ func (s *ChatSession) publish(textOnly bool) {
 		if s.liveID != 0 {
 			st.Live = s.live.String() // the builder only appends: earlier strings stay valid
 		}
-		st.WaitingUntil, st.Err, st.Ended = s.wait.Until(), s.lastErr, s.ended
+		st.WaitingUntil, st.Err, st.Ended = time.Time{}, s.lastErr, s.ended
+		if time.Now().Before(s.waitUntil) {
+			st.WaitingUntil = s.waitUntil
+		}
 		if !textOnly {
 			st.Changes++
 		}
@@ -566,6 +569,14 @@ type replyStream interface {
 	Text() string
 }
 
+// asReply is a stream that opened, as a replyStream (never a typed nil).
+func asReply[T replyStream](s T, err error) (replyStream, error) {
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // start opens the stream for hist; only once the service accepts does it
 // store newUser or replace what followed edited.
 func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser *storage.Message, fileIDs []client.ID, edited ...storage.Message) error {
@@ -613,41 +624,35 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 		s.mu.Unlock()
 		if !opened {
 			cancelOpen()
-			s.wait.set(0)
+			s.setWait(0)
 			s.publish(false)
 		}
 	}()
 	var (
-		rs     replyStream
-		cs     *client.Stream
-		err    error
-		agent  = client.ID(conv.AgentID)
-		answer = map[string]any{}
+		rs    replyStream
+		cs    *client.Stream
+		err   error
+		agent = client.ID(conv.AgentID)
 	)
-	for k, v := range conv.Answers {
-		answer[k] = v
-	}
 	if conv.UseChatCompletions {
 		p := client.ChatCompletionParams{Model: conv.Answers["model"], Messages: msgs, Tools: conv.Answers["tools"]}
 		if t, perr := strconv.ParseFloat(conv.Answers["temperature"], 64); perr == nil {
 			p.Temperature = client.Float(t)
 		}
-		var ccs *client.ChatCompletionStream
-		ccs, err = c.ChatCompletionStream(streamCtx, agent, p, client.WithRateLimitNotice(s.rateLimited))
-		if err == nil {
-			rs = ccs
-		}
+		rs, err = asReply(c.ChatCompletionStream(streamCtx, agent, p, client.WithRateLimitNotice(s.rateLimited)))
 	} else {
+		answer := map[string]any{}
+		for k, v := range conv.Answers {
+			answer[k] = v
+		}
 		if root, perr := strconv.ParseInt(conv.RootID, 10, 64); perr == nil && root > 0 {
 			answer["root_id"] = root
 		}
 		cs, err = c.Stream(streamCtx, agent, client.ExecuteParams{Answers: answer, Messages: msgs, FileIDs: fileIDs},
 			client.WithRateLimitNotice(s.rateLimited))
-		if err == nil {
-			rs = cs
-		}
+		rs, err = asReply(cs, err)
 	}
-	s.wait.set(0)
+	s.setWait(0)
 	if err != nil {
 		return err
 	}
@@ -918,9 +923,19 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 	return rec
 }
 
+// setWait records the service's wait of d from now (0 clears it).
+func (s *ChatSession) setWait(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.waitUntil = time.Time{}
+	if d > 0 {
+		s.waitUntil = time.Now().Add(d)
+	}
+}
+
 // rateLimited records the service's wait (a 429) and tells the listeners.
 func (s *ChatSession) rateLimited(wait time.Duration) {
-	s.wait.set(wait)
+	s.setWait(wait)
 	s.publish(false)
 }
 
@@ -1015,30 +1030,3 @@ type Chats struct{ a *App }
 
 // Chats is the account's chats.
 func (a *App) Chats() *Chats { return &Chats{a} }
-
-// serviceWait is when the service will take requests again after a 429; zero for none.
-type serviceWait struct {
-	mu    sync.Mutex
-	until time.Time
-}
-
-// set records a wait of d from now (0 clears it).
-func (w *serviceWait) set(d time.Duration) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if d <= 0 {
-		w.until = time.Time{}
-		return
-	}
-	w.until = time.Now().Add(d)
-}
-
-// Until is the end of the wait, or the zero time once it has passed.
-func (w *serviceWait) Until() time.Time {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if time.Now().After(w.until) {
-		return time.Time{}
-	}
-	return w.until
-}

@@ -266,35 +266,32 @@ func (w *docxWriter) table(t *east.Table) {
 // inlines are n's inline children as runs styled on top of base.
 func (w *docxWriter) inlines(n ast.Node, base docxRun) []docxRun {
 	var runs []docxRun
+	// add is a run of text in style st.
+	add := func(st docxRun, text string) {
+		st.text = text
+		runs = append(runs, st)
+	}
 	var walk func(n ast.Node, st docxRun)
 	walk = func(n ast.Node, st docxRun) {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			switch c := c.(type) {
 			case *ast.Text:
-				r := st
-				r.text = string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(c.Segment.Value(w.src)))))
+				text := string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(c.Segment.Value(w.src)))))
 				if c.HardLineBreak() {
-					r.text += "\n"
+					text += "\n"
 				} else if c.SoftLineBreak() {
-					r.text += " "
+					text += " "
 				}
-				runs = append(runs, r)
+				add(st, text)
 			case *ast.String:
-				r := st
-				r.text = string(c.Value)
-				runs = append(runs, r)
+				add(st, string(c.Value))
 			case *ast.CodeSpan:
-				r := st
-				r.code = true
-				r.text = plainOf(c, w.src)
-				runs = append(runs, r)
+				code := st
+				code.code = true
+				add(code, plainOf(c, w.src))
 			case *ast.Emphasis:
 				s := st
-				if c.Level >= 2 {
-					s.bold = true
-				} else {
-					s.italic = true
-				}
+				s.bold, s.italic = st.bold || c.Level >= 2, st.italic || c.Level < 2
 				walk(c, s)
 			case *east.Strikethrough:
 				s := st
@@ -306,15 +303,11 @@ func (w *docxWriter) inlines(n ast.Node, base docxRun) []docxRun {
 					runs = append(runs, docxRun{text: " (" + dest + ")"})
 				}
 			case *ast.AutoLink:
-				r := st
-				r.text = string(c.Label(w.src))
-				runs = append(runs, r)
+				add(st, string(c.Label(w.src)))
 			case *ast.Image:
 				runs = append(runs, docxRun{text: pictureNamed(plainOf(c, w.src)) + " (" + string(c.Destination) + ")", italic: true})
 			case *ast.RawHTML:
-				r := st
-				r.text = w.text(c.Segments)
-				runs = append(runs, r)
+				add(st, w.text(c.Segments))
 			case *east.FootnoteLink:
 				runs = append(runs, docxRun{text: strconv.Itoa(c.Index), superscript: true})
 			case *east.TaskCheckBox:

@@ -79,11 +79,12 @@ func Explain(err error) Problem {
 	case errors.Is(err, catalog.ErrNoAgent):
 		return Problem{Title: lang.L("Webhook not changed"), Sentence: sentence(lang.L("this webhook does not say which agent it belongs to, so it cannot be changed here"))}
 	case errors.As(err, &leftErr):
-		why := Explain(leftErr.Err).Sentence
+		why := map[string]any{"Why": Explain(leftErr.Err).Sentence}
+		s := lang.L("the webhook was turned off as a new entry, but the old entry could not be removed: {{.Why}}", why)
 		if leftErr.TurnedOn {
-			return Problem{Title: lang.L("Webhook listed twice"), Sentence: sentence(lang.L("the webhook was turned on as a new entry, but the old entry could not be removed: {{.Why}}", map[string]any{"Why": why}))}
+			s = lang.L("the webhook was turned on as a new entry, but the old entry could not be removed: {{.Why}}", why)
 		}
-		return Problem{Title: lang.L("Webhook listed twice"), Sentence: sentence(lang.L("the webhook was turned off as a new entry, but the old entry could not be removed: {{.Why}}", map[string]any{"Why": why}))}
+		return Problem{Title: lang.L("Webhook listed twice"), Sentence: sentence(s)}
 	case errors.Is(err, context.Canceled):
 		return Problem{Title: lang.L("Cancelled"), Sentence: lang.L("Cancelled.")}
 	case errors.Is(err, context.DeadlineExceeded):
@@ -121,13 +122,16 @@ func Explain(err error) Problem {
 	case errors.As(err, &inErr):
 		return Problem{Title: lang.L("Check what you entered"), Sentence: sentence(inputMessage(inErr))}
 	case errors.As(err, &execErr):
-		if t := strings.TrimSpace(execErr.Text); t != "" {
-			return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish: {{.Why}}", map[string]any{"Why": sentence(t)}), Action: ActionTryAgain}
+		p := Problem{Title: lang.L("The agent could not finish"), Action: ActionTryAgain}
+		switch t := strings.TrimSpace(execErr.Text); {
+		case t != "":
+			p.Sentence = lang.L("The agent could not finish: {{.Why}}", map[string]any{"Why": sentence(t)})
+		case strings.TrimSpace(execErr.Execution.Status) == "":
+			p.Sentence = lang.L("The agent could not finish (the service says nothing). Try again in a moment.")
+		default:
+			p.Sentence = lang.L("The agent could not finish (the service says {{.Status}}). Try again in a moment.", map[string]any{"Status": strconvQuote(execErr.Execution.Status)})
 		}
-		if strings.TrimSpace(execErr.Execution.Status) == "" {
-			return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish (the service says nothing). Try again in a moment."), Action: ActionTryAgain}
-		}
-		return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish (the service says {{.Status}}). Try again in a moment.", map[string]any{"Status": strconvQuote(execErr.Execution.Status)}), Action: ActionTryAgain}
+		return p
 	case errors.As(err, &sheetErr):
 		return Problem{Title: lang.L("Sheet not read"), Sentence: sheetSentence(sheetErr)}
 	case errors.As(err, &bigErr):
