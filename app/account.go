@@ -296,7 +296,7 @@ func (svc *Accounts) changeActive(ctx context.Context, demoErr error, change fun
 // next launch need not detect it again.
 func (svc *Accounts) RememberDetected(ctx context.Context) {
 	acct, c := svc.a.Account(), svc.a.Client()
-	if acct.IsDemo() || c == nil {
+	if acct.IsDemo() {
 		return
 	}
 	next := acct

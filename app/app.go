@@ -9,11 +9,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"maps"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -432,7 +430,7 @@ const (
 func (a *App) pacerFor(baseURL, apiKey string, perSecond float64) *client.Pacer {
 	if perSecond == 0 {
 		perSecond = DefaultPace
-		if u, err := url.Parse(baseURL); err != nil || isLoopback(u.Hostname()) {
+		if u, err := url.Parse(baseURL); err != nil || onThisComputer(u.Hostname()) {
 			return nil
 		}
 	}
@@ -452,15 +450,6 @@ func (a *App) pacerFor(baseURL, apiKey string, perSecond float64) *client.Pacer 
 		a.pacers[key] = p
 	}
 	return p
-}
-
-// isLoopback reports whether host names this computer.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // Version is Agent Desk's version, as About shows it.

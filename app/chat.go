@@ -902,9 +902,6 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 		return nil
 	}
 	c := s.a.Client()
-	if c == nil {
-		return nil
-	}
 	pctx, cancel := context.WithTimeout(ctx, recoverLimit)
 	defer cancel()
 	s.mu.Lock()

@@ -946,7 +946,7 @@ func (a *App) checkOnline(ctx context.Context) (stored int, err error) {
 // more already (-1: unknown); others say so themselves when they refuse.
 func (a *App) roomFor(stored int) int {
 	c := a.Client()
-	real := c != nil && (c.PollPath() == client.PollResponses || c.ExecuteStyle() == client.StyleRoot)
+	real := c.PollPath() == client.PollResponses || c.ExecuteStyle() == client.StyleRoot
 	if !real || stored < 0 || stored > client.MaxStoredFiles {
 		return -1
 	}

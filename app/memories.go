@@ -50,11 +50,7 @@ type CollectionSummary struct {
 // Variant is the active account's memory interface; MemoryAuto before the
 // first memory call.
 func (svc *Memories) Variant() client.MemoryVariant {
-	c := svc.a.Client()
-	if c == nil {
-		return client.MemoryAuto
-	}
-	v := c.MemoryVariant()
+	v := svc.a.Client().MemoryVariant()
 	// The built-in demo serves variant A, unless pointed elsewhere.
 	if v == client.MemoryAuto && svc.a.IsDemo() && len(svc.a.cfg.ClientOptions) == 0 {
 		return client.MemoryA
