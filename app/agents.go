@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -332,9 +333,9 @@ func (svc *Agents) LastAnswers(agent client.Agent) map[string]string {
 // RememberAnswers keeps an agent's answers for next time, empty ones too: a
 // cleared question must not get the agent's default again.
 func (svc *Agents) RememberAnswers(ctx context.Context, agentID client.ID, answers map[string]string) error {
-	clean := make(map[string]string, len(answers))
-	for k, v := range answers {
-		clean[k] = v
+	clean := maps.Clone(answers)
+	if clean == nil {
+		clean = map[string]string{}
 	}
 	return svc.a.UpdateSettings(ctx, func(s *storage.Settings) {
 		if s.LastAnswers == nil {

@@ -854,14 +854,10 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	_ = w.Close()
 
 	s.mu.Lock()
-	msgs := make([]storage.Message, len(s.msgs))
-	for i, m := range s.msgs {
-		if m.ID == reply.ID {
-			m = reply
-		}
-		msgs[i] = m
+	s.msgs = slices.Clone(s.msgs) // published snapshots keep the old one
+	if i := slices.IndexFunc(s.msgs, func(m storage.Message) bool { return m.ID == reply.ID }); i >= 0 {
+		s.msgs[i] = reply
 	}
-	s.msgs = msgs
 	s.liveID = 0
 	s.live.Reset()
 	s.closer = nil

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"maps"
 	"sync"
 	"time"
 
@@ -130,11 +131,7 @@ func (svc *Memories) WriteDrafts() { svc.a.drafts().memories.Flush() }
 
 // SetAnswerDraft records an agent form's typed answers, kept across restarts.
 func (svc *Agents) SetAnswerDraft(agentID client.ID, answers map[string]string) {
-	cp := make(map[string]string, len(answers))
-	for k, v := range answers {
-		cp[k] = v
-	}
-	svc.a.drafts().answers.set(agentID, cp)
+	svc.a.drafts().answers.set(agentID, maps.Clone(answers))
 }
 
 // SetWindowSize records the window's size, saved after resizing stops and on quit.
