@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2/lang"
@@ -73,10 +72,9 @@ type App struct {
 	notices []func() string
 	demoKey string
 
-	chatOnce   sync.Once
-	chatHub    atomic.Pointer[chatHub]
-	uploadOnce sync.Once
-	uploadSem  chan struct{}
+	chat *chatHub
+	// uploadSlots bounds the uploads running at once across every queue.
+	uploadSlots chan struct{}
 
 	mu       sync.Mutex
 	settings storage.Settings
@@ -91,11 +89,9 @@ type App struct {
 
 	linked linkedFiles
 
-	draftsOnce sync.Once
-	appDrafts  *appDrafts
+	drafts *appDrafts
 	// batches runs the account's batches (Batches).
-	batchOnce sync.Once
-	batches   atomic.Pointer[BatchRunner]
+	batches *BatchRunner
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
 	// life ends when the app closes; work is Go's, which Close waits for.
@@ -119,7 +115,11 @@ type Session struct {
 // Open loads settings, opens the history and activates the last active
 // account. Problems on disk never stop it: they become Notices.
 func Open(ctx context.Context, cfg Config) (*App, error) {
-	a := &App{cfg: cfg, paths: cfg.Paths, session: live.NewState(Session{}), conn: live.NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget)}
+	a := &App{cfg: cfg, paths: cfg.Paths, session: live.NewState(Session{}), conn: live.NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget),
+		chat:        &chatHub{sessions: map[int64]*ChatSession{}, finished: live.NewState[[]ChatFinished](nil), maxReply: MaxReplyBytes},
+		uploadSlots: make(chan struct{}, UploadConcurrency)}
+	a.drafts = newAppDrafts(a)
+	a.batches = &BatchRunner{a: a, running: map[int64]context.CancelFunc{}, news: live.NewState(BatchNews{})}
 	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.paths.Ensure(); err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })

@@ -710,10 +710,7 @@ type BatchEnd struct {
 
 // Batches is the app's batch runner.
 func (a *App) Batches() *BatchRunner {
-	a.batchOnce.Do(func() {
-		a.batches.Store(&BatchRunner{a: a, running: map[int64]context.CancelFunc{}, news: live.NewState(BatchNews{})})
-	})
-	return a.batches.Load()
+	return a.batches
 }
 
 // FirstOffer is true once a start: unfinished batches are offered to go on with once.

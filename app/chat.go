@@ -100,14 +100,7 @@ const finishedKept = 16
 
 // Finished are the replies that ended last, in any conversation,
 // oldest first; a screen notifies of those with a Seq it has not seen.
-func (svc *Chats) Finished() live.Observable[[]ChatFinished] { return svc.a.chats().finished }
-
-func (a *App) chats() *chatHub {
-	a.chatOnce.Do(func() {
-		a.chatHub.Store(&chatHub{sessions: map[int64]*ChatSession{}, finished: live.NewState[[]ChatFinished](nil), maxReply: MaxReplyBytes})
-	})
-	return a.chatHub.Load()
-}
+func (svc *Chats) Finished() live.Observable[[]ChatFinished] { return svc.a.chat.finished }
 
 // ChatSession is one conversation, its reply stream (owned here, not by a
 // screen) and its listeners. Safe for concurrent use.
@@ -186,7 +179,7 @@ func (svc *Chats) New(ctx context.Context, agent client.Agent) (*ChatSession, er
 	}
 	s := newChatSession(a, conv, nil)
 	s.agent = agent
-	h := a.chats()
+	h := a.chat
 	h.mu.Lock()
 	h.sessions[conv.ID] = s
 	h.mu.Unlock()
@@ -242,7 +235,7 @@ func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 	if ag, err := a.Client().GetAgent(ctx, client.ID(conv.AgentID)); err == nil {
 		s.agent = *ag
 	}
-	h := a.chats()
+	h := a.chat
 	h.mu.Lock()
 	if cur, ok := h.sessions[id]; ok {
 		s = cur
@@ -320,7 +313,7 @@ func (svc *Chats) Restore(ctx context.Context, id int64) error {
 }
 
 func (a *App) liveSession(id int64) *ChatSession {
-	h := a.chats()
+	h := a.chat
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.sessions[id]
@@ -328,7 +321,7 @@ func (a *App) liveSession(id int64) *ChatSession {
 
 // Forget drops a session no screen shows, unless its reply still streams.
 func (svc *Chats) Forget(id int64) {
-	h := svc.a.chats()
+	h := svc.a.chat
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if s, ok := h.sessions[id]; ok && !s.Streaming() && s.state.Subscribers() == 0 {
@@ -394,7 +387,7 @@ func (s *ChatSession) SetDraft(text string) {
 	s.conv.Draft = text
 	id := s.conv.ID
 	s.mu.Unlock()
-	s.a.drafts().chats.set(id, text)
+	s.a.drafts.chats.set(id, text)
 }
 
 // SetAnswer changes one picker and remembers it for the agent's next chat.
@@ -759,7 +752,7 @@ func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversa
 
 // pump reads the stream to its end, saving and announcing every fragment.
 func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}) {
-	rootSeen, tooLarge, limit := false, false, s.a.chats().maxReply
+	rootSeen, tooLarge, limit := false, false, s.a.chat.maxReply
 	for rs.Next() {
 		frag := rs.Fragment()
 		if cs != nil && !rootSeen {
@@ -877,7 +870,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	defer close(done)
 	s.publish(false)
 	conv := s.Conversation()
-	s.a.chats().finished.Update(func(old []ChatFinished) []ChatFinished {
+	s.a.chat.finished.Update(func(old []ChatFinished) []ChatFinished {
 		f := ChatFinished{ConversationID: conv.ID, Title: conv.Title, AgentTitle: conv.AgentTitle, Status: status, Seq: 1}
 		if n := len(old); n > 0 {
 			f.Seq = old[n-1].Seq + 1
@@ -952,10 +945,7 @@ func (s *ChatSession) end(quitting bool) {
 
 // quitChats ends every reply under way, for Close.
 func (a *App) quitChats() {
-	h := a.chatHub.Load()
-	if h == nil {
-		return
-	}
+	h := a.chat
 	h.mu.Lock()
 	live := make([]*ChatSession, 0, len(h.sessions))
 	for _, s := range h.sessions {
@@ -1010,12 +1000,8 @@ func StatusNote(m storage.Message) string {
 // longDateTime is a day written out and the time, local, for a document's header.
 func longDateTime(t time.Time) string {
 	t = t.Local()
-	c := cal()
-	of := " "
-	if c.of != "" {
-		of = " " + c.of + " "
-	}
-	return strconv.Itoa(t.Day()) + of + c.months[t.Month()-1] + of + strconv.Itoa(t.Year()) + " " + t.Format("15:04")
+	of := strings.TrimSuffix(" "+cal().of, " ") + " "
+	return strconv.Itoa(t.Day()) + of + MonthYear(t) + " " + t.Format("15:04")
 }
 
 // Chats are the account's conversations with its chat agents (App.Chats).

@@ -859,12 +859,6 @@ var ErrOffline = say(func() string {
 	return lang.L("Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then try again")
 })
 
-// uploadSlots bounds the uploads running at once across every queue.
-func (a *App) uploadSlots() chan struct{} {
-	a.uploadOnce.Do(func() { a.uploadSem = make(chan struct{}, UploadConcurrency) })
-	return a.uploadSem
-}
-
 // NewUploads makes an upload queue.
 func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
 	if opts.progressGap == 0 {
@@ -1125,7 +1119,7 @@ func (q *Uploads) launch(ids ...int64) {
 	if len(jobs) == 0 {
 		return
 	}
-	slots := q.a.uploadSlots()
+	slots := q.a.uploadSlots
 	q.a.Go(func() {
 		for _, j := range jobs {
 			select {

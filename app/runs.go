@@ -374,10 +374,7 @@ func (w *outputWriter) Write(p []byte) (int, error) {
 	if limit := outputLimit(w.agentType, w.kind); w.n+int64(len(p)) > limit {
 		what := w.kind.String()
 		if w.kind == safe.Other {
-			what = map[string]string{client.AgentImage: "picture", client.AgentVideo: "video"}[w.agentType]
-			if what == "" {
-				what = "file"
-			}
+			what = cmp.Or(map[string]string{client.AgentImage: "picture", client.AgentVideo: "video"}[w.agentType], "file")
 		}
 		return 0, &OutputTooLargeError{Limit: limit, What: what}
 	}
