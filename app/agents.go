@@ -434,13 +434,13 @@ func (a *App) saveAgents(key string, agents []AgentItem) {
 	if len(agents) > savedAgentsMax {
 		agents = agents[:savedAgentsMax]
 	}
-	_ = a.paths.SaveSnapshot(key, agents, time.Now())
+	_ = a.cfg.Paths.SaveSnapshot(key, agents, time.Now())
 }
 
 // savedAgents is the active account's saved list and when it was saved.
 func (a *App) savedAgents(key string) ([]AgentItem, time.Time, bool) {
 	var agents []AgentItem
-	saved, ok := a.paths.LoadSnapshot(key, &agents)
+	saved, ok := a.cfg.Paths.LoadSnapshot(key, &agents)
 	if !ok || len(agents) == 0 {
 		return nil, time.Time{}, false
 	}

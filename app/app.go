@@ -57,8 +57,7 @@ type App struct {
 	// pictures are decoded pictures within one memory budget, and this session's downloads.
 	pictures *pictureStore
 
-	cfg   Config
-	paths storage.Paths
+	cfg Config
 	// conn is the last connection check's result (Connection).
 	conn *live.State[Connection]
 	// pacers pace the requests to each service (pacerFor).
@@ -115,21 +114,21 @@ type Session struct {
 // Open loads settings, opens the history and activates the last active
 // account. Problems on disk never stop it: they become Notices.
 func Open(ctx context.Context, cfg Config) (*App, error) {
-	a := &App{cfg: cfg, paths: cfg.Paths, session: live.NewState(Session{}), conn: live.NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget),
+	a := &App{cfg: cfg, session: live.NewState(Session{}), conn: live.NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget),
 		chat:        &chatHub{sessions: map[int64]*ChatSession{}, finished: live.NewState[[]ChatFinished](nil), maxReply: MaxReplyBytes},
 		uploadSlots: make(chan struct{}, UploadConcurrency)}
 	a.drafts = newAppDrafts(a)
 	a.batches = &BatchRunner{a: a, running: map[int64]context.CancelFunc{}, news: live.NewState(BatchNews{})}
 	a.life, a.end = context.WithCancel(context.Background())
-	if err := a.paths.Ensure(); err != nil {
+	if err := a.cfg.Paths.Ensure(); err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })
 	}
-	a.store = storage.NewSettingsStore(a.paths)
+	a.store = storage.NewSettingsStore(a.cfg.Paths)
 	var sopts []storage.SecretsOption
 	if cfg.Keyring != nil {
 		sopts = append(sopts, storage.WithKeyring(cfg.Keyring))
 	}
-	a.secrets = storage.NewSecrets(a.paths, sopts...)
+	a.secrets = storage.NewSecrets(a.cfg.Paths, sopts...)
 
 	settings, notice, err := a.store.Load(ctx)
 	if !notice.IsZero() {
@@ -141,12 +140,12 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 	}
 	a.settings = settings
 
-	db, dbNotice := storage.OpenOrFallback(ctx, a.paths)
+	db, dbNotice := storage.OpenOrFallback(ctx, a.cfg.Paths)
 	if !dbNotice.IsZero() {
 		a.notices = append(a.notices, func() string { return noticeSentence(dbNotice) })
 	}
 	a.db = db
-	if cache, err := storage.OpenCache(a.paths.DownloadsDir(), storage.DefaultCacheBytes); err == nil {
+	if cache, err := storage.OpenCache(a.cfg.Paths.DownloadsDir(), storage.DefaultCacheBytes); err == nil {
 		a.cache = cache
 	} else {
 		a.notices = append(a.notices, func() string {
@@ -246,7 +245,7 @@ func (a *App) DB() *storage.DB { return a.db }
 func (a *App) Cache() *storage.Cache { return a.cache }
 
 // Paths are Agent Desk's folders.
-func (a *App) Paths() storage.Paths { return a.paths }
+func (a *App) Paths() storage.Paths { return a.cfg.Paths }
 
 // Client is the service client of the active account.
 func (a *App) Client() *client.Client { return locked(a, func() *client.Client { return a.client }) }

@@ -74,10 +74,9 @@ func (s FilesState) StatusText(f client.File) string {
 // is processing it reloads every FilesRefreshEvery; otherwise nothing runs.
 // Safe for concurrent use.
 type FileList struct {
-	a       *App
-	order   string
-	perPage int
-	state   *live.State[FilesState]
+	a     *App
+	order string
+	state *live.State[FilesState]
 
 	mu       sync.Mutex
 	paging   bool               // a page asked for by More is on its way
@@ -96,7 +95,7 @@ func (svc *Files) NewList(order string) *FileList {
 	if order != "asc" {
 		order = "desc"
 	}
-	return &FileList{a: svc.a, order: order, perPage: FilesPerPage, state: live.NewState(FilesState{More: true})}
+	return &FileList{a: svc.a, order: order, state: live.NewState(FilesState{More: true})}
 }
 
 // State is the list as it is now, and news of each change.
@@ -154,7 +153,7 @@ func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
 		s.Loading = true
 		return s
 	})
-	p, err := l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: l.perPage, Order: l.order})
+	p, err := l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: FilesPerPage, Order: l.order})
 	added := false
 	l.state.Update(func(s FilesState) FilesState {
 		s.loads--
@@ -215,7 +214,7 @@ func (l *FileList) Reload(ctx context.Context) error {
 	var err error
 	for page := 1; page <= pages; page++ {
 		var p *client.Page[client.File]
-		p, err = l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: l.perPage, Order: l.order})
+		p, err = l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: FilesPerPage, Order: l.order})
 		if err != nil {
 			break
 		}
@@ -821,10 +820,12 @@ func (s UploadsState) FileIDs() []client.ID {
 // UploadOptions shape a queue.
 type UploadOptions struct {
 	// LinkTo, when set, links every uploaded file to this agent.
-	LinkTo      client.ID
-	AgentTitle  string
-	progressGap time.Duration
+	LinkTo     client.ID
+	AgentTitle string
 }
+
+// uploadProgressGap is the shortest time between two progress reports of a file.
+const uploadProgressGap = 50 * time.Millisecond
 
 // Uploads is an upload queue, streaming files from disk at most
 // UploadConcurrency at a time per App. Closing the app stops it.
@@ -861,9 +862,6 @@ var ErrOffline = say(func() string {
 
 // NewUploads makes an upload queue.
 func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
-	if opts.progressGap == 0 {
-		opts.progressGap = 50 * time.Millisecond
-	}
 	return &Uploads{a: svc.a, opts: opts, items: map[int64]*uploadItem{}, state: live.NewState(UploadsState{})}
 }
 
@@ -1227,7 +1225,7 @@ func (q *Uploads) progress(id int64, run int, sent int64) {
 	}
 	it.u.Sent = sent
 	now := time.Now()
-	if now.Sub(it.lastEmit) < q.opts.progressGap && sent < it.u.Size {
+	if now.Sub(it.lastEmit) < uploadProgressGap && sent < it.u.Size {
 		q.mu.Unlock()
 		return
 	}

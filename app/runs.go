@@ -451,7 +451,7 @@ func (d *sessionDst) abort() {
 
 // sessionDir is Agent Desk's cache folder when it exists, else the system's temp folder.
 func (a *App) sessionDir() string {
-	if dir := a.paths.Cache; dir != "" {
+	if dir := a.cfg.Paths.Cache; dir != "" {
 		if info, err := os.Stat(dir); err == nil && info.IsDir() {
 			return dir
 		}
