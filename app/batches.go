@@ -448,20 +448,8 @@ func MatchColumns(agent client.Agent, header []string) ColumnMap {
 			names = append(names, columnKey(l))
 		}
 		for i, h := range header {
-			if taken[i] {
-				continue
-			}
-			key := columnKey(h)
-			if key == "" {
-				continue
-			}
-			for _, n := range names {
-				if key == n {
-					m[q.Name], taken[i] = i, true
-					break
-				}
-			}
-			if _, ok := m[q.Name]; ok {
+			if key := columnKey(h); !taken[i] && key != "" && slices.Contains(names, key) {
+				m[q.Name], taken[i] = i, true
 				break
 			}
 		}
@@ -486,16 +474,9 @@ func columnKey(s string) string {
 func MissingColumns(agent client.Agent, m ColumnMap, fixed map[string]string) []client.Question {
 	var out []client.Question
 	for _, q := range BatchQuestions(agent) {
-		if !q.Required {
-			continue
+		if _, ok := m[q.Name]; q.Required && !ok && strings.TrimSpace(fixed[q.Name]) == "" {
+			out = append(out, q)
 		}
-		if _, ok := m[q.Name]; ok {
-			continue
-		}
-		if strings.TrimSpace(fixed[q.Name]) != "" {
-			continue
-		}
-		out = append(out, q)
 	}
 	return out
 }

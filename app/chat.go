@@ -191,13 +191,7 @@ func DefaultChatAnswers(agent client.Agent, last map[string]string) map[string]s
 	out := map[string]string{}
 	for _, q := range ChatPickers(agent) {
 		v := last[q.Name]
-		ok := false
-		for _, o := range q.Options {
-			if o == v {
-				ok = true
-			}
-		}
-		if !ok && len(q.Options) > 0 {
+		if !slices.Contains(q.Options, v) && len(q.Options) > 0 {
 			v = q.Options[0]
 		}
 		out[q.Name] = v

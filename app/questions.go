@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -434,13 +435,13 @@ func checkAnswer(q client.Question, v string) string {
 			return rangeMessage(q)
 		}
 	case client.QuestionSelect:
-		if opts := Choices(q); len(opts) > 0 && !containsString(opts, v) {
+		if opts := Choices(q); len(opts) > 0 && !slices.Contains(opts, v) {
 			return lang.L("Please pick one of the choices.")
 		}
 	case QuestionMultiselect:
 		if opts := Choices(q); len(opts) > 0 {
 			for _, c := range ParseList(q, v) {
-				if !containsString(opts, c) {
+				if !slices.Contains(opts, c) {
 					return lang.L("Please pick from the choices shown.")
 				}
 			}
@@ -455,15 +456,6 @@ func checkAnswer(q client.Question, v string) string {
 		}
 	}
 	return ""
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ExecuteAnswers turns the form's text answers into the execution's typed
