@@ -821,9 +821,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 		}
 		if f := final; f != nil {
 			reply.ResponseID = string(f.ID)
-			if f.Credits.Valid {
-				v := f.Credits.Value
-				credits = &v
+			if credits = creditsOf(f.Credits); credits != nil {
 				conv := s.Conversation()
 				s.a.Ledger().Record(ctx, storage.CreditsExecution, conv.AgentID, conv.AgentTitle, string(f.ID), f.Credits)
 			}

@@ -219,10 +219,7 @@ func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit)
 			entry.CollectionName = a.collectionName(ctx, entry.CollectionID)
 		}
 	}
-	if m.Credits.Valid {
-		v := m.Credits.Value
-		entry.Credits = &v
-	}
+	entry.Credits = creditsOf(m.Credits)
 	if err := a.db.UpsertMemory(ctx, entry); err != nil {
 		return entry, err
 	}
@@ -304,6 +301,14 @@ func (svc *Memories) ForgetCollection(ctx context.Context, id string) error {
 	return svc.a.db.DeleteCollectionEntry(ctx, svc.a.AccountID(), id)
 }
 
+// creditsOf is c as a record keeps it: nil when the service said nothing.
+func creditsOf(c client.Credits) *float64 {
+	if !c.Valid {
+		return nil
+	}
+	return &c.Value
+}
+
 // IsMemoryMissing reports the service saying that a memory does not exist.
 func IsMemoryMissing(err error) bool { return client.IsNotFound(err) }
 
@@ -329,9 +334,6 @@ func (svc *Memories) NewDraft(ctx context.Context) (content, collectionID string
 func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 	a := svc.a
 	c := a.Client()
-	if c == nil {
-		return false, say(func() string { return lang.L("no account is open") })
-	}
 	var cols []storage.CollectionEntry
 	defaults := map[string]bool{}
 	for col, err := range c.Collections(ctx, client.ListCollectionsParams{PerPage: client.MaxCollectionsPerPage}) {
@@ -358,13 +360,8 @@ func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 			}
 			return false, err
 		}
-		e := storage.MemoryEntry{ID: m.ID.String(), Content: m.Content, Metadata: m.Metadata, Variant: string(m.Variant),
-			CollectionID: m.CollectionID.String(), CollectionName: names[m.CollectionID.String()]}
-		if m.Credits.Valid {
-			v := m.Credits.Value
-			e.Credits = &v
-		}
-		mems = append(mems, e)
+		mems = append(mems, storage.MemoryEntry{ID: m.ID.String(), Content: m.Content, Metadata: m.Metadata, Variant: string(m.Variant),
+			CollectionID: m.CollectionID.String(), CollectionName: names[m.CollectionID.String()], Credits: creditsOf(m.Credits)})
 	}
 	if err := a.db.SyncMemoryIndex(ctx, a.AccountID(), mems, cols); err != nil {
 		return true, err

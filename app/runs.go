@@ -223,9 +223,8 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 		run.ResponseID = string(exec.ID)
 		run.Output = exec.Output
 		run.Status = exec.Outcome()
-		if exec.Credits.Valid {
-			v := exec.Credits.Value
-			run.Credits = &v
+		if c := creditsOf(exec.Credits); c != nil {
+			run.Credits = c // a look that learnt nothing keeps what was known
 		}
 	}
 	var look *lookError
