@@ -39,7 +39,6 @@ type ConnectionResult struct {
 
 // TestConnection makes one cheap call with the given details and says what happened.
 func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace string) ConnectionResult {
-	a := svc.a
 	if msg := checkBaseURL(baseURL); msg != "" {
 		return ConnectionResult{State: ServerNotFound, Message: msg}
 	}
@@ -51,7 +50,7 @@ func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	c := a.newClient(strings.TrimSpace(baseURL), strings.TrimSpace(key), strings.TrimSpace(workspace), storage.Account{})
+	c := svc.a.newClient(strings.TrimSpace(baseURL), strings.TrimSpace(key), strings.TrimSpace(workspace), storage.Account{})
 	// retry a hiccup before answering
 	page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1}, client.WithMaxRetries(2))
 	var decodeErr *client.DecodeError
@@ -164,11 +163,10 @@ func portOrDefault(u *url.URL) string {
 // to another server than it was saved for: the form must ask first, so a
 // mistyped or planted address never gets the key silently.
 func (svc *Accounts) StoredKeyMoves(acct storage.Account, key string) (moves bool, from, to string) {
-	a := svc.a
 	if strings.TrimSpace(key) != "" || acct.ID == "" || acct.IsDemo() {
 		return false, "", ""
 	}
-	saved, ok := a.Settings().Account(acct.ID)
+	saved, ok := svc.a.Settings().Account(acct.ID)
 	if !ok || SameServer(saved.BaseURL, acct.BaseURL) {
 		return false, "", ""
 	}
@@ -270,38 +268,35 @@ func (svc *Accounts) Remove(ctx context.Context, id string) error {
 // SetMemoryVariantOverride sets the active account's memory variant ("", "A",
 // "B") and rebuilds its client.
 func (svc *Accounts) SetMemoryVariantOverride(ctx context.Context, v string) error {
-	a := svc.a
-	acct := a.Account()
-	if acct.IsDemo() {
-		return say(func() string { return lang.L("the demo service always uses variant A") })
-	}
-	acct.MemoryVariantOverride = v
-	if err := a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
-		return err
-	}
-	return a.Activate(ctx, acct.ID)
+	return svc.changeActive(ctx, say(func() string { return lang.L("the demo service always uses variant A") }),
+		func(acct *storage.Account) { acct.MemoryVariantOverride = v })
 }
 
 // SetRequestsPerSecond sets the active account's pace (0 default, negative none).
 func (svc *Accounts) SetRequestsPerSecond(ctx context.Context, perSecond float64) error {
-	a := svc.a
-	acct := a.Account()
+	return svc.changeActive(ctx, say(func() string { return lang.L("the demo runs on this computer and is not paced") }),
+		func(acct *storage.Account) { acct.RequestsPerSecond = perSecond })
+}
+
+// changeActive changes the active account's settings and rebuilds its
+// client; the demo's are refused with demoErr.
+func (svc *Accounts) changeActive(ctx context.Context, demoErr error, change func(*storage.Account)) error {
+	acct := svc.a.Account()
 	if acct.IsDemo() {
-		return say(func() string { return lang.L("the demo runs on this computer and is not paced") })
+		return demoErr
 	}
-	acct.RequestsPerSecond = perSecond
-	if err := a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
+	change(&acct)
+	if err := svc.a.UpdateSettings(ctx, func(s *storage.Settings) { s.PutAccount(acct) }); err != nil {
 		return err
 	}
-	return a.Activate(ctx, acct.ID)
+	return svc.a.Activate(ctx, acct.ID)
 }
 
 // RememberDetected stores what the client detected about the server, so the
 // next launch need not detect it again.
 func (svc *Accounts) RememberDetected(ctx context.Context) {
-	a := svc.a
-	acct, c := a.Account(), a.Client()
-	if acct.IsDemo() || c == nil {
+	acct, c := svc.a.Account(), svc.a.Client()
+	if acct.IsDemo() {
 		return
 	}
 	next := acct
@@ -317,7 +312,7 @@ func (svc *Accounts) RememberDetected(ctx context.Context) {
 	if next == acct {
 		return
 	}
-	_ = a.UpdateSettings(ctx, func(s *storage.Settings) {
+	_ = svc.a.UpdateSettings(ctx, func(s *storage.Settings) {
 		if cur, ok := s.Account(acct.ID); ok {
 			cur.MemoryVariant, cur.ExecuteStyle, cur.PollPath = next.MemoryVariant, next.ExecuteStyle, next.PollPath
 			s.PutAccount(cur)
@@ -330,3 +325,34 @@ type Accounts struct{ a *App }
 
 // Accounts is the account's accounts.
 func (a *App) Accounts() *Accounts { return &Accounts{a} }
+
+// AboutFolder is one of Agent Desk's folders, for the About dialog.
+type AboutFolder struct {
+	What string // what is kept there, in plain words
+	Path string
+}
+
+// Folders lists where Agent Desk keeps its files, in the About dialog's order.
+func (a *App) Folders() []AboutFolder {
+	p := a.Paths()
+	return []AboutFolder{
+		{What: lang.L("Settings and accounts"), Path: p.Config},
+		{What: lang.L("History of chats and runs"), Path: p.Data},
+		{What: lang.L("Downloaded previews"), Path: p.Cache},
+	}
+}
+
+// TestSaved is TestConnection for an account being edited, a blank key
+// meaning the stored one. The stored key goes to another server only when
+// keyMayMove says the user agreed (StoredKeyMoves).
+func (svc *Accounts) TestSaved(ctx context.Context, acct storage.Account, key string, keyMayMove bool) ConnectionResult {
+	if moves, _, to := svc.a.Accounts().StoredKeyMoves(acct, key); moves && !keyMayMove {
+		return ConnectionResult{State: KeyRejected, Message: lang.L("Your saved key was not sent to {{.Address}}. Paste the key for that address, or agree to send the saved one.", map[string]any{"Address": to})}
+	}
+	if strings.TrimSpace(key) == "" && acct.ID != "" && !acct.IsDemo() {
+		if stored, _, err := svc.a.secrets.KeyOf(ctx, acct); err == nil {
+			key = stored
+		}
+	}
+	return svc.a.Accounts().TestConnection(ctx, acct.BaseURL, key, acct.WorkspaceID)
+}

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -144,8 +146,7 @@ type AgentBrowser struct {
 
 // NewBrowser makes a browser; pause is how long typing rests before SearchSoon asks.
 func (svc *Agents) NewBrowser(pause time.Duration) *AgentBrowser {
-	a := svc.a
-	b := &AgentBrowser{app: a, state: live.NewState(AgentPage{})}
+	b := &AgentBrowser{app: svc.a, state: live.NewState(AgentPage{})}
 	b.typing = live.NewDebouncer(pause, b.searchTyped)
 	return b
 }
@@ -317,15 +318,13 @@ func (b *AgentBrowser) loadLocked() {
 
 // Get reads one agent with its questions and their options.
 func (svc *Agents) Get(ctx context.Context, id client.ID) (*client.Agent, error) {
-	a := svc.a
-	return a.Client().GetAgent(ctx, id)
+	return svc.a.Client().GetAgent(ctx, id)
 }
 
 // LastAnswers are the answers of this agent's last run; "" for a cleared question.
 func (svc *Agents) LastAnswers(agent client.Agent) map[string]string {
-	a := svc.a
 	out := map[string]string{}
-	for k, v := range a.Settings().LastAnswers[string(agent.ID)] {
+	for k, v := range svc.a.Settings().LastAnswers[string(agent.ID)] {
 		out[k] = v
 	}
 	return out
@@ -334,12 +333,11 @@ func (svc *Agents) LastAnswers(agent client.Agent) map[string]string {
 // RememberAnswers keeps an agent's answers for next time, empty ones too: a
 // cleared question must not get the agent's default again.
 func (svc *Agents) RememberAnswers(ctx context.Context, agentID client.ID, answers map[string]string) error {
-	a := svc.a
-	clean := make(map[string]string, len(answers))
-	for k, v := range answers {
-		clean[k] = v
+	clean := maps.Clone(answers)
+	if clean == nil {
+		clean = map[string]string{}
 	}
-	return a.UpdateSettings(ctx, func(s *storage.Settings) {
+	return svc.a.UpdateSettings(ctx, func(s *storage.Settings) {
 		if s.LastAnswers == nil {
 			s.LastAnswers = map[string]map[string]string{}
 		}
@@ -352,3 +350,115 @@ type Agents struct{ a *App }
 
 // Agents is the account's agents.
 func (a *App) Agents() *Agents { return &Agents{a} }
+
+// Loaded is one value a screen shows once read in the background.
+type Loaded[T any] struct {
+	Value T
+	// Loading says a read is under way; Value still holds the last one.
+	Loading bool
+	// Loaded says a read has finished well at least once.
+	Loaded bool
+	// Err is why the last read failed (nil when it did not).
+	Err error
+}
+
+// Loader reads one value in the background and publishes it as Loaded. It
+// is a List of one, so it behaves as a list does: the newest read wins, and
+// its goroutines are the app's (Close cancels and waits for them).
+type Loader[T any] struct{ list *live.List[T] }
+
+// NewLoader is a value read by load; nothing is read before Reload.
+func NewLoader[T any](a *App, load func(context.Context) (T, error)) *Loader[T] {
+	return &Loader[T]{list: live.NewList(a, func(ctx context.Context) ([]T, error) {
+		v, err := load(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return []T{v}, nil
+	})}
+}
+
+// Reload reads the value again, cancelling a read still under way.
+func (l *Loader[T]) Reload() { l.list.Reload() }
+
+// Snapshot implements Observable.
+func (l *Loader[T]) Snapshot() (Loaded[T], uint64) {
+	s, ver := l.list.Snapshot()
+	out := Loaded[T]{Loading: s.Loading, Loaded: s.Loaded, Err: s.Err}
+	if len(s.Items) > 0 {
+		out.Value = s.Items[0]
+	}
+	return out, ver
+}
+
+// Subscribe implements Observable.
+func (l *Loader[T]) Subscribe(changed func()) (cancel func()) { return l.list.Subscribe(changed) }
+
+// openAgentLimit is how long opening an agent may take before a retry is offered.
+const openAgentLimit = 30 * time.Second
+
+// Open reads an agent in full, starting at once; Reload tries again.
+func (svc *Agents) Open(id client.ID) *Loader[client.Agent] {
+	l := NewLoader(svc.a, func(ctx context.Context) (client.Agent, error) {
+		ctx, cancel := context.WithTimeout(ctx, openAgentLimit)
+		defer cancel()
+		ag, err := svc.a.Agents().Get(ctx, id)
+		if err != nil {
+			return client.Agent{}, err
+		}
+		return *ag, nil
+	})
+	l.Reload()
+	return l
+}
+
+// savedAgentsMax is how many of the first agents are kept for offline starts.
+const savedAgentsMax = 500
+
+// savedAgentsKey names an account's saved list, by address and workspace.
+func savedAgentsKey(acct storage.Account) string {
+	return "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
+}
+
+// clientAndAccount reads the active account and client together, so a switch
+// cannot mix two accounts' lists.
+func (a *App) clientAndAccount() (*client.Client, storage.Account) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.client, a.account
+}
+
+// saveAgents keeps the first agents for an offline start; a failure is only
+// missed offline, so not reported.
+func (a *App) saveAgents(key string, agents []AgentItem) {
+	if len(agents) > savedAgentsMax {
+		agents = agents[:savedAgentsMax]
+	}
+	_ = a.cfg.Paths.SaveSnapshot(key, agents, time.Now())
+}
+
+// savedAgents is the active account's saved list and when it was saved.
+func (a *App) savedAgents(key string) ([]AgentItem, time.Time, bool) {
+	var agents []AgentItem
+	saved, ok := a.cfg.Paths.LoadSnapshot(key, &agents)
+	if !ok || len(agents) == 0 {
+		return nil, time.Time{}, false
+	}
+	if len(agents) > savedAgentsMax {
+		agents = agents[:savedAgentsMax]
+	}
+	for i := range agents {
+		agents[i].Title = shownTitle(agents[i].Title) // a file is read as the service's words are
+	}
+	return agents, saved, true
+}
+
+// showSaved reports a failure the saved list may stand in for: unreachable,
+// slow or failing service. A rejected key or workspace is the user's to fix,
+// and the old list would hide that.
+func showSaved(err error) bool {
+	if client.IsOffline(err) || errors.Is(err, context.DeadlineExceeded) || client.IsRateLimited(err) {
+		return true
+	}
+	return client.StatusCode(err) >= 500
+}

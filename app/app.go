@@ -8,18 +8,17 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"net"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/app/catalog"
+	"github.com/agentdesk/agentdesk/app/ledger"
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
@@ -58,8 +57,7 @@ type App struct {
 	// pictures are decoded pictures within one memory budget, and this session's downloads.
 	pictures *pictureStore
 
-	cfg   Config
-	paths storage.Paths
+	cfg Config
 	// conn is the last connection check's result (Connection).
 	conn *live.State[Connection]
 	// pacers pace the requests to each service (pacerFor).
@@ -73,10 +71,9 @@ type App struct {
 	notices []func() string
 	demoKey string
 
-	chatOnce   sync.Once
-	chatHub    atomic.Pointer[chatHub]
-	uploadOnce sync.Once
-	uploadSem  chan struct{}
+	chat *chatHub
+	// uploadSlots bounds the uploads running at once across every queue.
+	uploadSlots chan struct{}
 
 	mu       sync.Mutex
 	settings storage.Settings
@@ -91,11 +88,9 @@ type App struct {
 
 	linked linkedFiles
 
-	draftsOnce sync.Once
-	appDrafts  *appDrafts
+	drafts *appDrafts
 	// batches runs the account's batches (Batches).
-	batchOnce sync.Once
-	batches   atomic.Pointer[BatchRunner]
+	batches *BatchRunner
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
 	// life ends when the app closes; work is Go's, which Close waits for.
@@ -119,17 +114,21 @@ type Session struct {
 // Open loads settings, opens the history and activates the last active
 // account. Problems on disk never stop it: they become Notices.
 func Open(ctx context.Context, cfg Config) (*App, error) {
-	a := &App{cfg: cfg, paths: cfg.Paths, session: live.NewState(Session{}), conn: live.NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget)}
+	a := &App{cfg: cfg, session: live.NewState(Session{}), conn: live.NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget),
+		chat:        &chatHub{sessions: map[int64]*ChatSession{}, finished: live.NewState[[]ChatFinished](nil), maxReply: MaxReplyBytes},
+		uploadSlots: make(chan struct{}, UploadConcurrency)}
+	a.drafts = newAppDrafts(a)
+	a.batches = &BatchRunner{a: a, running: map[int64]context.CancelFunc{}, news: live.NewState(BatchNews{})}
 	a.life, a.end = context.WithCancel(context.Background())
-	if err := a.paths.Ensure(); err != nil {
+	if err := a.cfg.Paths.Ensure(); err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })
 	}
-	a.store = storage.NewSettingsStore(a.paths)
+	a.store = storage.NewSettingsStore(a.cfg.Paths)
 	var sopts []storage.SecretsOption
 	if cfg.Keyring != nil {
 		sopts = append(sopts, storage.WithKeyring(cfg.Keyring))
 	}
-	a.secrets = storage.NewSecrets(a.paths, sopts...)
+	a.secrets = storage.NewSecrets(a.cfg.Paths, sopts...)
 
 	settings, notice, err := a.store.Load(ctx)
 	if !notice.IsZero() {
@@ -141,12 +140,12 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 	}
 	a.settings = settings
 
-	db, dbNotice := storage.OpenOrFallback(ctx, a.paths)
+	db, dbNotice := storage.OpenOrFallback(ctx, a.cfg.Paths)
 	if !dbNotice.IsZero() {
 		a.notices = append(a.notices, func() string { return noticeSentence(dbNotice) })
 	}
 	a.db = db
-	if cache, err := storage.OpenCache(a.paths.DownloadsDir(), storage.DefaultCacheBytes); err == nil {
+	if cache, err := storage.OpenCache(a.cfg.Paths.DownloadsDir(), storage.DefaultCacheBytes); err == nil {
 		a.cache = cache
 	} else {
 		a.notices = append(a.notices, func() string {
@@ -246,7 +245,7 @@ func (a *App) DB() *storage.DB { return a.db }
 func (a *App) Cache() *storage.Cache { return a.cache }
 
 // Paths are Agent Desk's folders.
-func (a *App) Paths() storage.Paths { return a.paths }
+func (a *App) Paths() storage.Paths { return a.cfg.Paths }
 
 // Client is the service client of the active account.
 func (a *App) Client() *client.Client { return locked(a, func() *client.Client { return a.client }) }
@@ -304,11 +303,7 @@ func (a *App) SaveSettingsLater(change func(*storage.Settings)) {
 func cloneAnswers(in map[string]map[string]string) map[string]map[string]string {
 	out := make(map[string]map[string]string, len(in))
 	for k, v := range in {
-		m := make(map[string]string, len(v))
-		for q, ans := range v {
-			m[q] = ans
-		}
-		out[k] = m
+		out[k] = maps.Clone(v)
 	}
 	return out
 }
@@ -434,7 +429,7 @@ const (
 func (a *App) pacerFor(baseURL, apiKey string, perSecond float64) *client.Pacer {
 	if perSecond == 0 {
 		perSecond = DefaultPace
-		if u, err := url.Parse(baseURL); err != nil || isLoopback(u.Hostname()) {
+		if u, err := url.Parse(baseURL); err != nil || onThisComputer(u.Hostname()) {
 			return nil
 		}
 	}
@@ -456,15 +451,6 @@ func (a *App) pacerFor(baseURL, apiKey string, perSecond float64) *client.Pacer 
 	return p
 }
 
-// isLoopback reports whether host names this computer.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // Version is Agent Desk's version, as About shows it.
 func (a *App) Version() string {
 	if a.cfg.Version == "" {
@@ -475,3 +461,35 @@ func (a *App) Version() string {
 
 // Catalog is what the account's service offers besides agents.
 func (a *App) Catalog() *catalog.Catalog { return catalog.New(a.Client, a) }
+
+// Connection is what the last check of the active account's service found,
+// for the screens that load from it: when the service becomes reachable
+// again they load what they could not.
+type Connection struct {
+	// Checked says a check has finished.
+	Checked bool
+	// Reachable says the service answered the last check, even with a refusal.
+	Reachable bool
+	// Returns counts the times the service came back.
+	Returns int
+}
+
+// Connection is the active account's connection, as last checked.
+func (a *App) Connection() live.Observable[Connection] { return a.conn }
+
+// SetReachable publishes the result of a connection check.
+func (a *App) SetReachable(ok bool) {
+	a.conn.Update(func(c Connection) Connection {
+		if ok && c.Checked && !c.Reachable {
+			c.Returns++
+		}
+		c.Checked, c.Reachable = true, ok
+		return c
+	})
+}
+
+// Ledger is what the account's work has cost, as this computer recorded
+// it; each charge recorded counts in Session.Charges.
+func (a *App) Ledger() *ledger.Ledger {
+	return ledger.New(a.db, a.AccountID, func() { a.publish(func(s *Session) { s.Charges++ }) }, time.Now)
+}

@@ -6,30 +6,33 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// A batch runs one agent over the rows of a sheet, one row at a time
-// through the account's pacing. Its queue lives in the history: quitting,
-// a crash or a reboot loses nothing, and no row is sent twice: a row is
-// marked as being sent before its request leaves, its execution id kept as
-// soon as the service answers; on the next start a row with an id is
-// looked up on the service, and a row without one (the service may or may
-// not have it) waits for the user's Retry failed rows.
+// A batch runs one agent over the rows of a sheet. Its queue lives in the
+// history, and no row is sent twice: a row is marked as being sent before
+// its request leaves, its execution id kept once the service answers; on the
+// next start a row with an id is looked up, and one without waits for Retry failed rows.
 
 // BatchPlan is how a batch runs: which column answers which question, the
-// answers the same for every row, how many rows at once (1 unless the
-// user asks), and the credits after which it pauses (0: none).
+// answers fixed for every row, rows at once, and the credits after which it pauses (0: none).
 type BatchPlan struct {
 	Columns   ColumnMap
 	Fixed     map[string]string
@@ -41,9 +44,8 @@ type BatchPlan struct {
 	// Attach is the column, counted from 1, whose file goes with each run
 	// when no question of the agent takes files (0: none).
 	Attach int
-	// Seen, when not nil, remembers what the files the rows name were
-	// found to be: a dialog that checks its preview again for every key
-	// typed asks the disk (perhaps a network folder) once per file.
+	// Seen, when not nil, remembers the files the rows name, so a preview
+	// checked on every key asks the disk once per file.
 	Seen *FileChecks
 }
 
@@ -57,7 +59,6 @@ type FileChecks struct {
 // New keeps the rows of a sheet read whole as a batch of agent's runs,
 // every row waiting, to run as plan says. Nothing is sent.
 func (svc *BatchRunner) New(ctx context.Context, agent client.Agent, t sheet.All, plan BatchPlan) (storage.Batch, error) {
-	a := svc.a
 	rows := make([]storage.BatchRow, len(t.Rows))
 	for i, r := range t.Rows {
 		rows[i] = storage.BatchRow{Row: r.Number, Cells: r.Cells}
@@ -65,14 +66,12 @@ func (svc *BatchRunner) New(ctx context.Context, agent client.Agent, t sheet.All
 	if plan.Folder == "" {
 		plan.Folder = filepath.Dir(t.Path)
 	}
-	return a.newBatch(ctx, agent, t.Path, "", t.Header, rows, plan)
+	return svc.a.newBatch(ctx, agent, t.Path, "", t.Header, rows, plan)
 }
 
-// NewFromLines keeps pasted lines as a batch: each line (blank ones
-// left out) answers the question named question; the results sheet goes
-// to results (.csv or .xlsx). Nothing is sent.
+// NewFromLines keeps pasted lines as a batch, each answering question; the
+// results sheet goes to results (.csv or .xlsx). Nothing is sent.
 func (svc *BatchRunner) NewFromLines(ctx context.Context, agent client.Agent, lines []string, question, results string, plan BatchPlan) (storage.Batch, error) {
-	a := svc.a
 	var rows []storage.BatchRow
 	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" {
@@ -89,16 +88,13 @@ func (svc *BatchRunner) NewFromLines(ctx context.Context, agent client.Agent, li
 		}
 	}
 	plan.Columns = ColumnMap{question: 0}
-	return a.newBatch(ctx, agent, "", results, []string{name}, rows, plan)
+	return svc.a.newBatch(ctx, agent, "", results, []string{name}, rows, plan)
 }
 
-// NewFromFiles keeps files as a batch: one run for each, the file
-// going with it (answering the agent's file question, or attached to the
-// run when it has none). names are the files' names inside folder (the
-// only place files are read from); the results sheet goes to results
-// (beside the folder when empty). Nothing is sent.
+// NewFromFiles keeps files (names inside folder) as a batch: one run each,
+// the file answering the agent's file question or attached to the run.
+// The results sheet goes to results (beside the folder when empty). Nothing is sent.
 func (svc *BatchRunner) NewFromFiles(ctx context.Context, agent client.Agent, folder string, names []string, results string, plan BatchPlan) (storage.Batch, error) {
-	a := svc.a
 	if len(names) == 0 {
 		return storage.Batch{}, &sheet.Error{Kind: sheet.Empty, Path: folder}
 	}
@@ -116,7 +112,7 @@ func (svc *BatchRunner) NewFromFiles(ctx context.Context, agent client.Agent, fo
 	} else {
 		plan.Attach = 1
 	}
-	return a.newBatch(ctx, agent, folder, results, []string{lang.L("File")}, rows, plan)
+	return svc.a.newBatch(ctx, agent, folder, results, []string{lang.L("File")}, rows, plan)
 }
 
 // FolderFile is a file a folder holds, as a batch over the folder would
@@ -128,9 +124,8 @@ type FolderFile struct {
 	Problem string // why it cannot be sent, "" when it can
 }
 
-// FolderFiles are the files in folder and its folders, by name: hidden
-// ones left out, a link leading out of the folder kept with its Problem
-// (PlanUpload's rules). It reads names and sizes, never content.
+// FolderFiles are the files in folder and its folders, by PlanUpload's rules;
+// it reads names and sizes, never content.
 func FolderFiles(folder string) []FolderFile {
 	plan := PlanUpload([]string{folder})
 	out := make([]FolderFile, 0, len(plan.Files))
@@ -172,12 +167,9 @@ func (p BatchPlan) filesPerRow(agent client.Agent) int {
 	return n
 }
 
-// Room checks that the service has room for the files a batch sends
-// at once (each row's are removed from it once the row is done); nil when
-// it has, or when the service sets no limit.
+// Room checks that the service has room for the files a batch sends at once.
 func (svc *BatchRunner) Room(ctx context.Context, agent client.Agent, p BatchPlan) error {
-	a := svc.a
-	return a.batchRoom(ctx, agent, p, 0)
+	return svc.a.batchRoom(ctx, agent, p, 0)
 }
 
 // batchRoom is BatchRoom for a batch whose rows hold own of the files
@@ -187,7 +179,7 @@ func (a *App) batchRoom(ctx context.Context, agent client.Agent, p BatchPlan, ow
 	if need == 0 {
 		return nil
 	}
-	stored, err := a.Files().CheckOnline(ctx)
+	stored, err := a.checkOnline(ctx)
 	if err != nil {
 		return err
 	}
@@ -206,9 +198,7 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 		Header: header, Columns: plan.Columns, Fixed: plan.Fixed, Parallel: plan.Parallel, CreditCap: plan.CreditCap,
 		Folder: plan.Folder, Attach: plan.Attach,
 	}
-	// Where the results and the files made go is chosen once: a second
-	// batch over the same sheet writes beside the first one's, never
-	// over them.
+	// Chosen once: a second batch over the same sheet writes beside the first one's.
 	if b.Results == "" {
 		b.Results = FreePath(batchResultsPath(b))
 	}
@@ -227,11 +217,9 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 	return b, err
 }
 
-// FreePath is path for a batch's results, or when a sheet or its files
-// folder ("name files") is there already the first of "name (2).ext",
-// "name (3).ext"… for which neither is. A name the disk cannot answer
-// for (too long, a drive out of reach) is returned as it is: writing it
-// then says what is wrong.
+// FreePath is path for a batch's results, or when it or its files folder
+// is taken the first free "name (2).ext", "name (3).ext"…; a name the disk
+// cannot answer for is returned as is: writing it then says what is wrong.
 func FreePath(path string) string {
 	ext := filepath.Ext(path)
 	base := strings.TrimSuffix(path, ext)
@@ -257,8 +245,7 @@ func FreePath(path string) string {
 // SetCreditCap changes the credits after which batch id pauses (0:
 // none), for going on past the limit it reached.
 func (svc *BatchRunner) SetCreditCap(ctx context.Context, id int64, credits float64) error {
-	a := svc.a
-	return a.db.SetBatchCreditCap(ctx, id, max(0, credits))
+	return svc.a.db.SetBatchCreditCap(ctx, id, max(0, credits))
 }
 
 // planOf is the plan batch b was made with.
@@ -266,12 +253,10 @@ func planOf(b storage.Batch) BatchPlan {
 	return BatchPlan{Columns: b.Columns, Fixed: b.Fixed, Parallel: b.Parallel, CreditCap: b.CreditCap, Folder: b.Folder, Attach: b.Attach}
 }
 
-// Unfinished are the account's batches that were running when
-// Agent Desk last closed (or stopped), and cancelled ones whose rows on
-// their way were not looked up yet, to offer to go on with.
+// Unfinished are the batches running when Agent Desk last closed, and
+// cancelled ones with rows still to look up, to offer to go on with.
 func (svc *BatchRunner) Unfinished(ctx context.Context) ([]storage.Batch, error) {
-	a := svc.a
-	all, err := a.db.Batches(ctx, a.AccountID(), 100)
+	all, err := svc.a.db.Batches(ctx, svc.a.AccountID(), 100)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +268,7 @@ func (svc *BatchRunner) Unfinished(ctx context.Context) ([]storage.Batch, error)
 		case storage.BatchCancelled:
 			// Rows on their way when it was cancelled are still to be
 			// looked up (nothing new is sent).
-			counts, _, err := a.db.BatchCounts(ctx, b.ID)
+			counts, _, err := svc.a.db.BatchCounts(ctx, b.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -341,8 +326,7 @@ func rowProblems(agent client.Agent, problems map[string]string) string {
 }
 
 // BatchQuestionName is how a batch names a question: its label, else its
-// name in words; the question without a name is the file attached to
-// each run.
+// name in words; the nameless question is the file attached to each run.
 func BatchQuestionName(q client.Question) string {
 	if q.Name == "" {
 		return lang.L("File")
@@ -353,12 +337,9 @@ func BatchQuestionName(q client.Question) string {
 	return strings.ReplaceAll(q.Name, "_", " ")
 }
 
-// writeResults writes batch b's results sheet from its rows, beside its
-// source, in the source's format: the source's columns, then the result
-// (the agent's text), the row's status, its credits and the execution's
-// id. The sheet is whole at every moment; when the usual name cannot be
-// replaced (open in a spreadsheet program) a new name is used. It returns
-// the sheet written.
+// writeResults writes batch b's results sheet: the source's columns, then
+// the result, status, credits and execution id. The sheet is whole at every
+// moment; when its name is held (open elsewhere) a new one is used and returned.
 func writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
 	header := append(slices.Clone(b.Header), lang.L("Result"), lang.L("Status"), lang.L("Credits"), lang.L("Execution"))
 	made := slices.ContainsFunc(rows, func(r storage.BatchRow) bool { return len(r.Files) > 0 })
@@ -416,9 +397,8 @@ func (a *App) batchResults(ctx context.Context, id int64) (storage.Batch, []stor
 	return b, rows, err
 }
 
-// batchResultsPath is where a batch's results sheet goes: where it was
-// last written, else beside its sheet in its format (beside a folder, an
-// Excel sheet).
+// batchResultsPath is where a batch's results sheet goes: where it was last
+// written, else beside its source in its format (beside a folder, Excel).
 func batchResultsPath(b storage.Batch) string {
 	if b.Results != "" {
 		return b.Results
@@ -447,4 +427,843 @@ func BatchRowState(state storage.RowState) string {
 		return lang.L("Running")
 	}
 	return lang.L("Waiting")
+}
+
+// Each row of a sheet becomes one request, its columns matched to the
+// questions by name; what a row would be refused for is found before sending.
+
+// ColumnMap says which column (by index) answers each question, by the
+// question's name; a question no column answers is absent.
+type ColumnMap map[string]int
+
+// MatchColumns matches column names to agent's questions, by name or label,
+// whatever the case, spaces, "_" and "-" ("Due date", "DUE-DATE"). Each
+// column answers one question at most; the first of two alike wins.
+func MatchColumns(agent client.Agent, header []string) ColumnMap {
+	m := ColumnMap{}
+	taken := map[int]bool{}
+	for _, q := range BatchQuestions(agent) {
+		names := []string{columnKey(q.Name)}
+		if l := batchLabel(q); l != "" {
+			names = append(names, columnKey(l))
+		}
+		for i, h := range header {
+			if key := columnKey(h); !taken[i] && key != "" && slices.Contains(names, key) {
+				m[q.Name], taken[i] = i, true
+				break
+			}
+		}
+	}
+	return m
+}
+
+// columnKey is a name as columns are matched: letters and digits only,
+// lower case.
+func columnKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// MissingColumns are the required questions of agent that neither a
+// column nor a fixed value answers: every row would be refused.
+func MissingColumns(agent client.Agent, m ColumnMap, fixed map[string]string) []client.Question {
+	var out []client.Question
+	for _, q := range BatchQuestions(agent) {
+		if _, ok := m[q.Name]; q.Required && !ok && strings.TrimSpace(fixed[q.Name]) == "" {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// ChatMessage is the name under which a chat agent's message is matched
+// to a column: a chat agent runs each row as a chat of one message.
+const ChatMessage = "messages"
+
+// BatchQuestions are the questions a batch answers for agent: the form's,
+// and for a chat agent the message each row sends first.
+func BatchQuestions(agent client.Agent) []client.Question {
+	qs := FormQuestions(agent)
+	if agent.Type != client.AgentChat {
+		return qs
+	}
+	// Each row is a chat of its own: the conversation to go on with
+	// (root_id) is no question of a batch.
+	qs = slices.DeleteFunc(slices.Clone(qs), func(q client.Question) bool { return q.Name == "root_id" })
+	return append([]client.Question{{Name: ChatMessage, Type: QuestionTextarea, Required: true, Description: lang.L("Message")}}, qs...)
+}
+
+// batchLabel is the name a batch question goes by besides its own.
+func batchLabel(q client.Question) string {
+	if q.Name == ChatMessage && q.Type == QuestionTextarea {
+		return q.Description
+	}
+	return QuestionLabel(q)
+}
+
+// RowRequest is what one row of a batch asks of the agent.
+type RowRequest struct {
+	// Answers are the row's answers as the form writes them; a file
+	// question's is the file's path until it is sent.
+	Answers map[string]string
+	// Files are the files the row sends, by the question they answer
+	// ("" for the file attached to the run), as paths on this computer.
+	Files map[string]string
+	// Message is what a chat agent is sent ("" for other agents).
+	Message string
+	// Problems are what is wrong with the answers, by question name (""
+	// for the attached file), nil when the row can be sent.
+	Problems map[string]string
+}
+
+// Request is what the row of cells asks of agent under plan p: the matched
+// cells, the fixed values for the rest, and what the service would refuse.
+func (p BatchPlan) Request(agent client.Agent, cells []string) RowRequest {
+	r := RowRequest{Answers: map[string]string{}}
+	for name, v := range p.Fixed {
+		if strings.TrimSpace(v) != "" {
+			r.Answers[name] = v
+		}
+	}
+	cell := func(i int) string {
+		if i < 0 || i >= len(cells) {
+			return ""
+		}
+		return cells[i]
+	}
+	for _, q := range BatchQuestions(agent) {
+		i, ok := p.Columns[q.Name]
+		if !ok || cell(i) == "" {
+			continue
+		}
+		v := cell(i)
+		if q.Type == QuestionDate {
+			v = SheetDate(v)
+		}
+		r.Answers[q.Name] = v
+	}
+	problems := CheckAnswers(agent, r.Answers)
+	addProblem := func(name, msg string) {
+		if problems == nil {
+			problems = map[string]string{}
+		}
+		problems[name] = msg
+	}
+	if agent.Type == client.AgentChat {
+		r.Message = strings.TrimSpace(r.Answers[ChatMessage])
+		delete(r.Answers, ChatMessage)
+		if r.Message == "" {
+			addProblem(ChatMessage, lang.L("Please fill this in."))
+		}
+	}
+	file := func(name, cell string) {
+		path, msg := p.rowFile(cell)
+		if msg != "" {
+			addProblem(name, msg)
+			return
+		}
+		if r.Files == nil {
+			r.Files = map[string]string{}
+		}
+		r.Files[name] = path
+	}
+	for _, q := range FormQuestions(agent) {
+		if v := strings.TrimSpace(r.Answers[q.Name]); q.Type == QuestionFile && v != "" && problems[q.Name] == "" {
+			file(q.Name, v)
+		}
+	}
+	if p.Attach > 0 {
+		if v := strings.TrimSpace(cell(p.Attach - 1)); v != "" {
+			file("", v)
+		} else {
+			addProblem("", lang.L("Please choose a file."))
+		}
+	}
+	r.Problems = problems
+	return r
+}
+
+// rowFile is the file a cell names inside the batch's folder, or why it
+// cannot be sent: a sheet made by someone else cannot send what the user did
+// not choose. The name is judged before the disk is asked (a cell naming a
+// share must not connect to it), then the real file must be inside too.
+func (p BatchPlan) rowFile(cell string) (path, problem string) {
+	if p.Seen == nil {
+		return p.checkFile(cell)
+	}
+	key := [2]string{p.Folder, cell}
+	p.Seen.mu.Lock()
+	defer p.Seen.mu.Unlock()
+	if v, ok := p.Seen.m[key]; ok {
+		return v[0], v[1]
+	}
+	path, problem = p.checkFile(cell)
+	if p.Seen.m == nil {
+		p.Seen.m = map[[2]string][2]string{}
+	}
+	p.Seen.m[key] = [2]string{path, problem}
+	return path, problem
+}
+
+// checkFile is rowFile, asking the disk.
+func (p BatchPlan) checkFile(cell string) (path, problem string) {
+	outside := lang.L("This file is not in the folder {{.Folder}}, so it is not sent.", map[string]any{"Folder": filepath.Base(p.Folder)})
+	if p.Folder == "" {
+		return "", outside
+	}
+	folder := filepath.Clean(p.Folder)
+	name := filepath.Clean(strings.TrimSpace(cell))
+	switch {
+	case filepath.IsLocal(name):
+		path = filepath.Join(folder, name)
+	case filepath.IsAbs(name) && strings.EqualFold(filepath.VolumeName(name), filepath.VolumeName(folder)) && inside(folder, name):
+		path = name
+	default:
+		return "", outside
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fileProblem(err)
+	}
+	root, err := filepath.EvalSymlinks(folder)
+	if err != nil || !inside(root, real) {
+		return "", outside
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return "", fileProblem(err)
+	}
+	if problem := sendProblem(st); problem != "" {
+		return "", problem
+	}
+	return real, ""
+}
+
+// sheetDateLayouts are the ways a date reaches Agent Desk from a sheet: as
+// written, and as Excel shows a date cell by default (month first, two-digit year).
+var sheetDateLayouts = []string{
+	DateLayout, "2/1/2006", "02/01/2006", "2-1-2006", "2.1.2006", "2 Jan 2006", "2 January 2006",
+	"01-02-06", "1-2-06", "2006/1/2",
+}
+
+// SheetDate is a date cell as the service reads dates (2026-11-25), or the
+// cell as it is when it is no date (the row's check then says so).
+func SheetDate(cell string) string {
+	s := strings.TrimSpace(cell)
+	for _, layout := range sheetDateLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.Format(DateLayout)
+		}
+	}
+	return cell
+}
+
+// BatchRunner runs the account's batches in the background (closing Agent
+// Desk pauses them) and tells the screens of their progress through News.
+type BatchRunner struct {
+	a       *App
+	mu      sync.Mutex
+	running map[int64]context.CancelFunc
+	news    *live.State[BatchNews]
+	offered atomic.Bool // see FirstOffer
+}
+
+// BatchNews counts the rows finished and batches started or ended (Rows),
+// and the batches ended (Ends, the last one Ended).
+type BatchNews struct {
+	Rows  uint64
+	Ended BatchEnd
+	Ends  uint64
+}
+
+// BatchEnd is a batch that stopped running, its state then and why (Err).
+type BatchEnd struct {
+	Batch  storage.Batch
+	Counts map[storage.RowState]int
+	Spent  float64
+	Err    error
+}
+
+// Batches is the app's batch runner.
+func (a *App) Batches() *BatchRunner {
+	return a.batches
+}
+
+// FirstOffer is true once a start: unfinished batches are offered to go on with once.
+func (r *BatchRunner) FirstOffer() bool { return r.offered.CompareAndSwap(false, true) }
+
+// List is the account's latest 200 batches, newest first.
+func (r *BatchRunner) List(ctx context.Context) ([]Batch, error) {
+	return r.a.db.Batches(ctx, r.a.AccountID(), 200)
+}
+
+// Counts is how many of a batch's rows are in each state, and the credits they spent.
+func (r *BatchRunner) Counts(ctx context.Context, id int64) (map[storage.RowState]int, float64, error) {
+	return r.a.db.BatchCounts(ctx, id)
+}
+
+// Rows are a batch's first max rows.
+func (r *BatchRunner) Rows(ctx context.Context, id int64, max int) ([]BatchRow, error) {
+	return r.a.db.BatchRows(ctx, id, 0, max)
+}
+
+// RetryFailed sends a batch's failed rows again (only those).
+func (r *BatchRunner) RetryFailed(ctx context.Context, id int64) error {
+	if _, err := r.a.db.RetryFailedRows(ctx, id); err != nil {
+		return err
+	}
+	return r.Resume(ctx, id)
+}
+
+// News is the runner's progress, for screens to follow (kit.Bind).
+func (r *BatchRunner) News() live.Observable[BatchNews] { return r.news }
+
+// Running reports whether batch id runs now.
+func (r *BatchRunner) Running(id int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.running[id]
+	return ok
+}
+
+// RunningNow are the batches that run at this moment. A screen reads it
+// before the history, so a batch ending between never shows stopped in its old state.
+func (r *BatchRunner) RunningNow() map[int64]bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[int64]bool, len(r.running))
+	for id := range r.running {
+		out[id] = true
+	}
+	return out
+}
+
+// Start runs batch id in the background; false when it runs already or the app is closing.
+func (r *BatchRunner) Start(id int64, agent client.Agent) bool {
+	r.mu.Lock()
+	if _, ok := r.running[id]; ok {
+		r.mu.Unlock()
+		return false
+	}
+	ctx, cancel := context.WithCancel(r.a.Life())
+	r.running[id] = cancel
+	r.mu.Unlock()
+	stop := func() {
+		cancel()
+		r.mu.Lock()
+		delete(r.running, id)
+		r.mu.Unlock()
+	}
+	ok := r.a.Go(func() {
+		end := r.run(ctx, id, agent)
+		stop()
+		r.news.Update(func(n BatchNews) BatchNews {
+			n.Rows, n.Ended, n.Ends = n.Rows+1, end, n.Ends+1
+			return n
+		})
+	})
+	if !ok {
+		stop()
+		return false
+	}
+	r.bump()
+	return true
+}
+
+// Resume reads batch id's agent from the service and starts it.
+func (r *BatchRunner) Resume(ctx context.Context, id int64) error {
+	b, err := r.a.db.Batch(ctx, id)
+	if err != nil {
+		return err
+	}
+	agent, err := r.a.Agents().Get(ctx, client.ID(b.AgentID))
+	if err != nil {
+		return err
+	}
+	r.Start(id, *agent)
+	return nil
+}
+
+// Pause stops batch id; the rows on their way are looked up when it goes on.
+func (r *BatchRunner) Pause(id int64) {
+	r.mu.Lock()
+	cancel := r.running[id]
+	r.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Cancel ends batch id for good: the rows not sent yet are skipped, those
+// on their way are seen to the end (a paused batch runs again to look them up).
+func (r *BatchRunner) Cancel(ctx context.Context, id int64) error {
+	if err := r.a.db.CancelBatch(ctx, id, cancelledRow()); err != nil {
+		return err
+	}
+	defer r.bump()
+	if r.Running(id) {
+		return nil // the runner writes the results as it ends
+	}
+	counts, _, err := r.a.db.BatchCounts(ctx, id)
+	if err != nil {
+		return err
+	}
+	if onTheWay(counts) > 0 {
+		if err := r.Resume(ctx, id); err != nil {
+			return fmt.Errorf("%w: %w", ErrLookupLater, err)
+		}
+		return nil
+	}
+	// The rows not sent now read so in the results sheet too.
+	_, _, err = r.a.batchResults(ctx, id)
+	return err
+}
+
+// ErrLookupLater says a batch was cancelled but its rows on their way are
+// looked up only when Agent Desk next offers to go on with it.
+var ErrLookupLater = errors.New("the rows on their way will be looked up later")
+
+// cancelledRow is why a row of a cancelled batch did not run.
+func cancelledRow() string { return lang.L("Not run: the batch was cancelled.") }
+
+// bump tells the screens a row (or a batch) changed.
+func (r *BatchRunner) bump() {
+	r.news.Update(func(n BatchNews) BatchNews { n.Rows++; return n })
+}
+
+// Run runs a batch's rows until none waits, ctx ends (Pause) or its credit
+// cap is reached. A row the service would refuse is skipped unsent; a row
+// whose fate a previous run left unknown fails, never sent again by itself.
+// A history that cannot be written pauses the batch with the error.
+func (r *BatchRunner) Run(ctx context.Context, id int64, agent client.Agent) error {
+	return r.run(ctx, id, agent).Err
+}
+
+// run is Run, telling how the batch ended.
+func (r *BatchRunner) run(ctx context.Context, id int64, agent client.Agent) BatchEnd {
+	b, err := r.a.db.Batch(ctx, id)
+	if err != nil {
+		return BatchEnd{Batch: b, Err: err}
+	}
+	rows, err := r.a.db.AllBatchRows(ctx, id)
+	if err != nil {
+		return BatchEnd{Batch: b, Err: err}
+	}
+	run := &batchRun{a: r.a, ctx: ctx, save: context.WithoutCancel(ctx), b: b, agent: agent, rows: rows, at: make(map[int]int, len(rows)), results: b.Results, every: time.Second}
+	for i, row := range rows {
+		run.at[row.Row] = i
+	}
+	_, run.spent = tally(rows)
+	lookups, err := run.prepare()
+	if err == nil {
+		run.work(lookups)
+	}
+	run.fail(err)
+	return run.end()
+}
+
+// batchRun is one run of a batch: its rows as last written, and what its
+// workers share. A failed write of a row's state stops the run.
+type batchRun struct {
+	a     *App
+	ctx   context.Context // ends with Pause or closing
+	save  context.Context // for what is seen through once begun
+	b     storage.Batch
+	agent client.Agent
+
+	mu      sync.Mutex
+	rows    []storage.BatchRow
+	at      map[int]int // a row's number → its index in rows
+	spent   float64     // what the rows have cost
+	capped  bool
+	failure error
+	results string        // where the results sheet went
+	written time.Time     // when, last
+	every   time.Duration // how often it is written
+}
+
+// fail keeps the first error that stops the run.
+func (run *batchRun) fail(err error) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.failure == nil {
+		run.failure = err
+	}
+}
+
+func (run *batchRun) err() error {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	return run.failure
+}
+
+// move writes row, now in a new state, if it is still in state from; false
+// when it was not (its batch was cancelled, or the history failed).
+func (run *batchRun) move(from storage.RowState, row storage.BatchRow) bool {
+	ok, err := run.a.db.MoveRow(run.save, from, row)
+	return run.kept(row, ok, err)
+}
+
+// take marks the next waiting row sending; false when none waits or the run stops.
+func (run *batchRun) take() (storage.BatchRow, bool) {
+	run.mu.Lock()
+	run.capped = run.capped || run.b.CreditCap > 0 && run.spent >= run.b.CreditCap
+	stop := run.capped || run.failure != nil || run.ctx.Err() != nil
+	run.mu.Unlock()
+	if stop {
+		return storage.BatchRow{}, false
+	}
+	row, ok, err := run.a.db.TakeWaitingRow(run.save, run.b.ID)
+	return row, run.kept(row, ok, err)
+}
+
+// kept keeps in memory a row written to the history; a failed write stops the run.
+func (run *batchRun) kept(row storage.BatchRow, ok bool, err error) bool {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if err != nil && run.failure == nil {
+		run.failure = err
+	}
+	if ok = ok && err == nil; ok {
+		i := run.at[row.Row]
+		run.spent += credit(row.Credits) - credit(run.rows[i].Credits)
+		run.rows[i] = row
+	}
+	return ok
+}
+
+// prepare settles what a previous run left: a row that may have reached the
+// service fails (never sent again by itself), one still sending its files
+// waits again, files of ended rows leave the service. It returns the rows to look up.
+func (run *batchRun) prepare() ([]storage.BatchRow, error) {
+	cancelled := run.b.State == storage.BatchCancelled
+	var lookups []storage.BatchRow
+	own := 0
+	for _, row := range run.rows {
+		from := row.State
+		switch from {
+		case storage.RowWaiting:
+			continue
+		case storage.RowRunning:
+			lookups = append(lookups, row)
+			own += len(row.Uploads)
+			continue
+		case storage.RowSending:
+			row.State = storage.RowWaiting
+			if cancelled {
+				row.State, row.Error = storage.RowSkipped, cancelledRow()
+			}
+		case storage.RowStarting:
+			row.State, row.Error = storage.RowFailed, unknownFate()
+		}
+		if from != row.State || len(row.Uploads) > 0 {
+			row.Uploads = run.removeUploads(row.Uploads)
+			if !run.move(from, row) && run.err() != nil {
+				return nil, run.err()
+			}
+		}
+		if row.State == storage.RowDone && len(row.Files) == 0 && madeFile(run.agent, row.Result) {
+			lookups = append(lookups, row) // its picture or video is still to be saved
+		}
+	}
+	if counts, _ := tally(run.rows); counts[storage.RowWaiting] > 0 && !cancelled {
+		if err := run.a.batchRoom(run.ctx, run.agent, planOf(run.b), own); err != nil {
+			return nil, err
+		}
+	}
+	if cancelled {
+		return lookups, nil // only the rows on their way are looked up
+	}
+	return lookups, run.a.db.SetBatchState(run.save, run.b.ID, storage.BatchRunning)
+}
+
+// work looks up lookups and sends the waiting rows, Parallel at once. The
+// credit cap is checked before each row: rows on their way may pass it by a few.
+func (run *batchRun) work(lookups []storage.BatchRow) {
+	var wg sync.WaitGroup
+	// Lookups cost nothing: a few at a time, so a slow one does not hold the batch up.
+	few := make(chan struct{}, 4)
+	for _, row := range lookups {
+		wg.Go(func() {
+			few <- struct{}{}
+			defer func() { <-few }()
+			switch {
+			case run.ctx.Err() != nil:
+			case row.State == storage.RowDone:
+				if row.Files = run.saveOutput(row); row.Files != nil {
+					run.move(storage.RowDone, row)
+				}
+			default:
+				run.finish(row, &client.Execution{ID: client.ID(row.ExecutionID), Status: client.StatusRunning})
+				run.a.Batches().bump()
+			}
+		})
+	}
+	if run.b.State != storage.BatchCancelled {
+		for range max(1, run.b.Parallel) {
+			wg.Go(func() {
+				for row, ok := run.take(); ok; row, ok = run.take() {
+					run.send(row)
+					run.a.Batches().bump()
+					run.writeResults()
+				}
+			})
+		}
+	}
+	wg.Wait()
+}
+
+// send takes row, just marked sending, through its files and its run, and waits for it.
+func (run *batchRun) send(row storage.BatchRow) {
+	req := planOf(run.b).Request(run.agent, row.Cells)
+	if req.Problems != nil {
+		row.State, row.Error = storage.RowSkipped, rowProblems(run.agent, req.Problems)
+		run.move(storage.RowSending, row)
+		return
+	}
+	params := client.ExecuteParams{}
+	if run.agent.Type == client.AgentChat {
+		params.Messages = []client.Message{{Role: client.RoleUser, Content: req.Message}}
+	}
+	// Pause or closing before the files start leaves the row waiting again.
+	if len(req.Files) > 0 && run.ctx.Err() != nil {
+		row.State = storage.RowWaiting
+		run.move(storage.RowSending, row)
+		return
+	}
+	for _, name := range slices.Sorted(maps.Keys(req.Files)) {
+		path := req.Files[name]
+		// Once begun, uploads are seen through: each one kept is known, none sent twice.
+		up, cancel := context.WithTimeout(run.save, 30*time.Minute)
+		f, err := run.a.Client().UploadFile(up, client.UploadParams{Path: path, Filename: filepath.Base(path)})
+		cancel()
+		if err != nil {
+			row.State, row.Error = storage.RowFailed, lang.L("{{.File}} could not be sent, so the row did not run: {{.Why}}", map[string]any{"File": filepath.Base(path), "Why": uploadProblem(err, false)})
+			run.leave(storage.RowSending, row)
+			return
+		}
+		run.a.Ledger().Record(run.save, storage.CreditsFile, string(run.agent.ID), run.agent.Title, string(f.ID), f.Credits)
+		row.Uploads = append(row.Uploads, string(f.ID))
+		if !run.move(storage.RowSending, row) {
+			run.removeUploads(row.Uploads) // not kept: not left on the service either
+			return
+		}
+		if name == "" {
+			params.FileIDs = append(params.FileIDs, f.ID)
+		} else {
+			req.Answers[name] = string(f.ID)
+		}
+	}
+	params.Answers = ExecuteAnswers(run.agent, req.Answers)
+	// From here the service may run it: a crash now leaves its fate
+	// unknown, and it is not sent again by itself. The move is refused
+	// when the batch was cancelled meanwhile: then it is not sent.
+	row.State = storage.RowStarting
+	if !run.move(storage.RowSending, row) {
+		if run.err() == nil {
+			row.State, row.Error = storage.RowSkipped, cancelledRow()
+			run.leave(storage.RowSending, row)
+		}
+		return
+	}
+	// Once on its way a request is seen through, Pause or quitting
+	// included, so that its execution id is kept (the service may charge
+	// it): only the wait for its result follows ctx.
+	start, cancel := context.WithTimeout(run.save, 2*time.Minute)
+	e, err := run.a.Client().Start(start, run.agent.ID, params)
+	cancel()
+	if err != nil {
+		// A refusal says the service did not run it; anything else (the
+		// connection broke) leaves it unknown: either way the row is not
+		// sent again by itself.
+		row.State, row.Error = storage.RowFailed, Describe(err)
+		if !errors.As(err, new(*client.APIError)) {
+			row.Error = unknownFate()
+		}
+		run.leave(storage.RowStarting, row)
+		return
+	}
+	row.State, row.ExecutionID = storage.RowRunning, string(e.ID)
+	if run.move(storage.RowStarting, row) {
+		run.finish(row, e)
+	}
+}
+
+// finish waits for row's execution e and keeps what became of it; when ctx
+// ends first the row stays running, to be looked up.
+func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
+	var err error
+	if !e.Terminal() {
+		var w *client.Execution
+		if w, err = run.a.Client().Wait(run.ctx, run.agent.ID, e.ID); w != nil {
+			e = w
+		}
+	} else if !e.Succeeded() {
+		err = &client.ExecutionError{Execution: *e}
+	}
+	if e.Terminal() {
+		run.a.Ledger().Record(run.save, storage.CreditsExecution, string(run.agent.ID), run.agent.Title, string(e.ID), e.Credits)
+	}
+	if e.Credits.Valid {
+		row.Credits = &e.Credits.Value
+	}
+	switch {
+	case err == nil && e.Succeeded():
+		row.State, row.Result = storage.RowDone, e.Output
+		row.Files = run.saveOutput(row)
+	case !e.Terminal() && client.IsNotFound(err):
+		// The service has no such run (any more): nothing to wait for.
+		row.State, row.Error = storage.RowFailed, lang.L("The service no longer has this run, so its result cannot be fetched. Use Retry failed rows to run the row again.")
+	case !e.Terminal():
+		// Paused, closed or still going: looked up next time. A lookup that
+		// failed otherwise pauses the batch with it.
+		if err != nil && run.ctx.Err() == nil && !errors.Is(err, client.ErrStillRunning) {
+			run.fail(err)
+		}
+		return
+	default:
+		row.State, row.Result, row.Error = storage.RowFailed, e.Output, Describe(err)
+	}
+	run.leave(storage.RowRunning, row)
+}
+
+// leave moves row on from state from, its files removed from the service first.
+func (run *batchRun) leave(from storage.RowState, row storage.BatchRow) bool {
+	row.Uploads = run.removeUploads(row.Uploads)
+	return run.move(from, row)
+}
+
+// removeUploads removes files from the service, returning those it could not.
+func (run *batchRun) removeUploads(ids []string) []string {
+	var left []string
+	for _, id := range ids {
+		del, cancel := context.WithTimeout(run.save, 30*time.Second)
+		err := run.a.Client().DeleteFile(del, client.ID(id))
+		cancel()
+		if err != nil && !client.IsNotFound(err) {
+			left = append(left, id)
+		}
+	}
+	return left
+}
+
+// saveOutput saves the picture or video row's run made in the batch's files
+// folder; nil when there is none or it cannot be fetched now (the next run tries again).
+func (run *batchRun) saveOutput(row storage.BatchRow) []string {
+	if !madeFile(run.agent, row.Result) {
+		return nil
+	}
+	get, cancel := context.WithTimeout(run.ctx, 5*time.Minute)
+	defer cancel()
+	out, err := run.a.Runs().FetchOutputFile(get, run.agent.Type, row.Result, nil)
+	if err != nil {
+		return nil
+	}
+	dir := BatchFilesFolder(run.b)
+	if err := os.MkdirAll(dir, 0o700); err != nil { // the user's pictures and videos: theirs only
+		return nil
+	}
+	label := ""
+	for _, c := range row.Cells {
+		if c = strings.TrimSpace(c); c != "" {
+			label = c
+			break
+		}
+	}
+	// A cell's slashes ("scans/01.pdf", "Poster 16/9") are no folders:
+	// each row keeps a name of its own.
+	label = strings.NewReplacer("/", "-", "\\", "-").Replace(label)
+	dst := filepath.Join(dir, safe.FileName(safe.Text(fmt.Sprintf("%d %s", row.Row, label), 60), out.Ext, strconv.Itoa(row.Row)+out.Ext))
+	if err := copyFile(out.Path, dst); err != nil {
+		return nil
+	}
+	return []string{dst}
+}
+
+// writeResults writes the results sheet at most once a second, and never
+// more than a tenth of the time.
+func (run *batchRun) writeResults() {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if time.Since(run.written) < run.every {
+		return
+	}
+	start := time.Now()
+	b := run.b // the workers read run.b: it stays as it is
+	b.Results = run.results
+	b, err := run.a.keepResults(run.save, b, run.rows)
+	if err != nil && run.failure == nil {
+		run.failure = err
+	}
+	run.results = b.Results
+	run.written = time.Now()
+	run.every = max(time.Second, 10*run.written.Sub(start))
+}
+
+// end writes the results and the batch's state: paused when stopped or a row
+// is left, running when Agent Desk is closing (offered at the next start),
+// else done; a cancelled batch stays so.
+func (run *batchRun) end() BatchEnd {
+	if b, rows, err := run.a.batchResults(run.save, run.b.ID); err != nil {
+		run.fail(err)
+	} else {
+		run.b, run.rows = b, rows
+	}
+	counts, spent := tally(run.rows)
+	end := BatchEnd{Batch: run.b, Counts: counts, Spent: spent, Err: run.err()}
+	state := storage.BatchDone
+	switch {
+	case end.Err != nil:
+		state = storage.BatchPaused
+	case run.ctx.Err() != nil || run.capped || counts[storage.RowWaiting]+onTheWay(counts) > 0:
+		state = storage.BatchPaused
+		if run.a.life.Err() != nil {
+			state = storage.BatchRunning
+		}
+	}
+	if err := run.a.db.SetBatchState(run.save, run.b.ID, state); err != nil && end.Err == nil {
+		end.Err = err
+	}
+	if end.Batch.State != storage.BatchCancelled {
+		end.Batch.State = state
+	}
+	return end
+}
+
+// tally counts rows by state, and adds up what they cost.
+func tally(rows []storage.BatchRow) (map[storage.RowState]int, float64) {
+	counts := map[storage.RowState]int{}
+	spent := 0.0
+	for _, r := range rows {
+		counts[r.State]++
+		spent += credit(r.Credits)
+	}
+	return counts, spent
+}
+
+// onTheWay counts the rows sent and not yet back.
+func onTheWay(counts map[storage.RowState]int) int {
+	return counts[storage.RowSending] + counts[storage.RowStarting] + counts[storage.RowRunning]
+}
+
+func credit(c *float64) float64 {
+	if c == nil {
+		return 0
+	}
+	return *c
+}
+
+// madeFile reports whether output is the address of a picture or video agent's file.
+func madeFile(agent client.Agent, output string) bool {
+	return (agent.Type == client.AgentImage || agent.Type == client.AgentVideo) && strings.HasPrefix(strings.TrimSpace(output), "http")
+}
+
+// unknownFate is why a row the service may or may not have got is not sent again.
+func unknownFate() string {
+	return lang.L("Agent Desk stopped while this row was being sent, so it may or may not have run. It was not sent again: use Retry failed rows to send it.")
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,14 +100,7 @@ const finishedKept = 16
 
 // Finished are the replies that ended last, in any conversation,
 // oldest first; a screen notifies of those with a Seq it has not seen.
-func (svc *Chats) Finished() live.Observable[[]ChatFinished] { return svc.a.chats().finished }
-
-func (a *App) chats() *chatHub {
-	a.chatOnce.Do(func() {
-		a.chatHub.Store(&chatHub{sessions: map[int64]*ChatSession{}, finished: live.NewState[[]ChatFinished](nil), maxReply: MaxReplyBytes})
-	})
-	return a.chatHub.Load()
-}
+func (svc *Chats) Finished() live.Observable[[]ChatFinished] { return svc.a.chat.finished }
 
 // ChatSession is one conversation, its reply stream (owned here, not by a
 // screen) and its listeners. Safe for concurrent use.
@@ -126,8 +121,8 @@ type ChatSession struct {
 	stopped bool
 	// quitting: Agent Desk is closing; the reply ends as interrupted.
 	quitting bool
-	// wait is when the service will take the message being sent.
-	wait serviceWait
+	// waitUntil is when the service will take the message being sent (after a 429).
+	waitUntil time.Time
 	// opening cancels the request of a reply not yet streaming.
 	opening context.CancelFunc
 	done    chan struct{}
@@ -155,7 +150,10 @@ func (s *ChatSession) publish(textOnly bool) {
 		if s.liveID != 0 {
 			st.Live = s.live.String() // the builder only appends: earlier strings stay valid
 		}
-		st.WaitingUntil, st.Err, st.Ended = s.wait.Until(), s.lastErr, s.ended
+		st.WaitingUntil, st.Err, st.Ended = time.Time{}, s.lastErr, s.ended
+		if time.Now().Before(s.waitUntil) {
+			st.WaitingUntil = s.waitUntil
+		}
 		if !textOnly {
 			st.Changes++
 		}
@@ -181,7 +179,7 @@ func (svc *Chats) New(ctx context.Context, agent client.Agent) (*ChatSession, er
 	}
 	s := newChatSession(a, conv, nil)
 	s.agent = agent
-	h := a.chats()
+	h := a.chat
 	h.mu.Lock()
 	h.sessions[conv.ID] = s
 	h.mu.Unlock()
@@ -193,13 +191,7 @@ func DefaultChatAnswers(agent client.Agent, last map[string]string) map[string]s
 	out := map[string]string{}
 	for _, q := range ChatPickers(agent) {
 		v := last[q.Name]
-		ok := false
-		for _, o := range q.Options {
-			if o == v {
-				ok = true
-			}
-		}
-		if !ok && len(q.Options) > 0 {
+		if !slices.Contains(q.Options, v) && len(q.Options) > 0 {
 			v = q.Options[0]
 		}
 		out[q.Name] = v
@@ -221,11 +213,7 @@ func ChatPickers(agent client.Agent) []client.Question {
 // Open returns a stored conversation's session: the running one while it streams.
 func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 	a := svc.a
-	h := a.chats()
-	h.mu.Lock()
-	s, ok := h.sessions[id]
-	h.mu.Unlock()
-	if ok {
+	if s := a.liveSession(id); s != nil {
 		return s, nil
 	}
 	conv, err := a.db.GetConversation(ctx, id)
@@ -236,11 +224,12 @@ func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	s = newChatSession(a, conv, msgs)
+	s := newChatSession(a, conv, msgs)
 	s.agent = client.Agent{ID: client.ID(conv.AgentID), Title: conv.AgentTitle, Type: client.AgentChat}
 	if ag, err := a.Client().GetAgent(ctx, client.ID(conv.AgentID)); err == nil {
 		s.agent = *ag
 	}
+	h := a.chat
 	h.mu.Lock()
 	if cur, ok := h.sessions[id]; ok {
 		s = cur
@@ -306,21 +295,19 @@ func (svc *Chats) Rename(ctx context.Context, id int64, title string) error {
 
 // Delete hides a conversation (RestoreChat undoes it) and stops its reply.
 func (svc *Chats) Delete(ctx context.Context, id int64) error {
-	a := svc.a
-	if s := a.liveSession(id); s != nil {
+	if s := svc.a.liveSession(id); s != nil {
 		s.Stop()
 	}
-	return a.db.DeleteConversation(ctx, id)
+	return svc.a.db.DeleteConversation(ctx, id)
 }
 
 // Restore undoes DeleteChat.
 func (svc *Chats) Restore(ctx context.Context, id int64) error {
-	a := svc.a
-	return a.db.RestoreConversation(ctx, id)
+	return svc.a.db.RestoreConversation(ctx, id)
 }
 
 func (a *App) liveSession(id int64) *ChatSession {
-	h := a.chats()
+	h := a.chat
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.sessions[id]
@@ -328,8 +315,7 @@ func (a *App) liveSession(id int64) *ChatSession {
 
 // Forget drops a session no screen shows, unless its reply still streams.
 func (svc *Chats) Forget(id int64) {
-	a := svc.a
-	h := a.chats()
+	h := svc.a.chat
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if s, ok := h.sessions[id]; ok && !s.Streaming() && s.state.Subscribers() == 0 {
@@ -349,7 +335,7 @@ func (s *ChatSession) Conversation() storage.Conversation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.conv
-	c.Answers = copyAnswers(s.conv.Answers)
+	c.Answers = maps.Clone(s.conv.Answers)
 	return c
 }
 
@@ -395,39 +381,36 @@ func (s *ChatSession) SetDraft(text string) {
 	s.conv.Draft = text
 	id := s.conv.ID
 	s.mu.Unlock()
-	s.a.drafts().chats.set(id, text)
+	s.a.drafts.chats.set(id, text)
 }
 
 // SetAnswer changes one picker and remembers it for the agent's next chat.
 func (s *ChatSession) SetAnswer(ctx context.Context, name, value string) error {
-	s.mu.Lock()
-	answers := copyAnswers(s.conv.Answers) // published snapshots share the old map
-	if answers == nil {
-		answers = map[string]string{}
-	}
-	answers[name] = value
-	s.conv.Answers = answers
-	s.mu.Unlock()
-	return s.save(ctx)
+	return s.save(ctx, func(c *storage.Conversation) {
+		answers := maps.Clone(c.Answers) // published snapshots share the old map
+		if answers == nil {
+			answers = map[string]string{}
+		}
+		answers[name] = value
+		c.Answers = answers
+	})
 }
 
 // SetInstructions sets the instructions sent first with every message.
 func (s *ChatSession) SetInstructions(ctx context.Context, text string) error {
-	s.mu.Lock()
-	s.conv.DeveloperMessage = strings.TrimSpace(text)
-	s.mu.Unlock()
-	return s.save(ctx)
+	return s.save(ctx, func(c *storage.Conversation) { c.DeveloperMessage = strings.TrimSpace(text) })
 }
 
 // SetUseChatCompletions switches to the chat-completions endpoint, or back.
 func (s *ChatSession) SetUseChatCompletions(ctx context.Context, on bool) error {
-	s.mu.Lock()
-	s.conv.UseChatCompletions = on
-	s.mu.Unlock()
-	return s.save(ctx)
+	return s.save(ctx, func(c *storage.Conversation) { c.UseChatCompletions = on })
 }
 
-func (s *ChatSession) save(ctx context.Context) error {
+// save makes change to the conversation and writes it.
+func (s *ChatSession) save(ctx context.Context, change func(*storage.Conversation)) error {
+	s.mu.Lock()
+	change(&s.conv)
+	s.mu.Unlock()
 	c := s.Conversation()
 	err := s.a.db.UpdateConversation(ctx, c)
 	s.publish(false)
@@ -573,6 +556,14 @@ type replyStream interface {
 	Text() string
 }
 
+// asReply is a stream that opened, as a replyStream (never a typed nil).
+func asReply[T replyStream](s T, err error) (replyStream, error) {
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // start opens the stream for hist; only once the service accepts does it
 // store newUser or replace what followed edited.
 func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser *storage.Message, fileIDs []client.ID, edited ...storage.Message) error {
@@ -620,41 +611,35 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 		s.mu.Unlock()
 		if !opened {
 			cancelOpen()
-			s.wait.set(0)
+			s.setWait(0)
 			s.publish(false)
 		}
 	}()
 	var (
-		rs     replyStream
-		cs     *client.Stream
-		err    error
-		agent  = client.ID(conv.AgentID)
-		answer = map[string]any{}
+		rs    replyStream
+		cs    *client.Stream
+		err   error
+		agent = client.ID(conv.AgentID)
 	)
-	for k, v := range conv.Answers {
-		answer[k] = v
-	}
 	if conv.UseChatCompletions {
 		p := client.ChatCompletionParams{Model: conv.Answers["model"], Messages: msgs, Tools: conv.Answers["tools"]}
 		if t, perr := strconv.ParseFloat(conv.Answers["temperature"], 64); perr == nil {
 			p.Temperature = client.Float(t)
 		}
-		var ccs *client.ChatCompletionStream
-		ccs, err = c.ChatCompletionStream(streamCtx, agent, p, client.WithRateLimitNotice(s.rateLimited))
-		if err == nil {
-			rs = ccs
-		}
+		rs, err = asReply(c.ChatCompletionStream(streamCtx, agent, p, client.WithRateLimitNotice(s.rateLimited)))
 	} else {
+		answer := map[string]any{}
+		for k, v := range conv.Answers {
+			answer[k] = v
+		}
 		if root, perr := strconv.ParseInt(conv.RootID, 10, 64); perr == nil && root > 0 {
 			answer["root_id"] = root
 		}
 		cs, err = c.Stream(streamCtx, agent, client.ExecuteParams{Answers: answer, Messages: msgs, FileIDs: fileIDs},
 			client.WithRateLimitNotice(s.rateLimited))
-		if err == nil {
-			rs = cs
-		}
+		rs, err = asReply(cs, err)
 	}
-	s.wait.set(0)
+	s.setWait(0)
 	if err != nil {
 		return err
 	}
@@ -700,7 +685,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	s.done = done
 	s.lastErr = nil
 	s.phase = ChatStreaming
-	if newUser != nil && isNewChatTitle(s.conv.Title) && countRole(s.msgs, storage.RoleUser) == 1 {
+	if newUser != nil && isNewChatTitle(s.conv.Title) && !slices.ContainsFunc(kept, func(m storage.Message) bool { return m.Role == storage.RoleUser }) {
 		s.conv.Title = titleFrom(userMsg.Content)
 	}
 	s.mu.Unlock()
@@ -714,7 +699,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	}
 	if !s.a.Go(read) {
 		// Closing: keep what the service took as an interrupted reply.
-		s.quit()
+		s.end(true)
 		read()
 	}
 	return nil
@@ -736,16 +721,6 @@ func isNewChatTitle(title string) bool {
 	return false
 }
 
-func countRole(msgs []storage.Message, role string) int {
-	n := 0
-	for _, m := range msgs {
-		if m.Role == role {
-			n++
-		}
-	}
-	return n
-}
-
 // titleFrom names a conversation after the first words of its first message.
 func titleFrom(text string) string {
 	text = strings.Join(strings.Fields(text), " ")
@@ -765,13 +740,13 @@ func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversa
 		if st.LastAnswers == nil {
 			st.LastAnswers = map[string]map[string]string{}
 		}
-		st.LastAnswers[conv.AgentID] = copyAnswers(conv.Answers)
+		st.LastAnswers[conv.AgentID] = maps.Clone(conv.Answers)
 	})
 }
 
 // pump reads the stream to its end, saving and announcing every fragment.
 func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}) {
-	rootSeen, tooLarge, limit := false, false, s.a.chats().maxReply
+	rootSeen, tooLarge, limit := false, false, s.a.chat.maxReply
 	for rs.Next() {
 		frag := rs.Fragment()
 		if cs != nil && !rootSeen {
@@ -846,9 +821,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 		}
 		if f := final; f != nil {
 			reply.ResponseID = string(f.ID)
-			if f.Credits.Valid {
-				v := f.Credits.Value
-				credits = &v
+			if credits = creditsOf(f.Credits); credits != nil {
 				conv := s.Conversation()
 				s.a.Ledger().Record(ctx, storage.CreditsExecution, conv.AgentID, conv.AgentTitle, string(f.ID), f.Credits)
 			}
@@ -866,14 +839,10 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	_ = w.Close()
 
 	s.mu.Lock()
-	msgs := make([]storage.Message, len(s.msgs))
-	for i, m := range s.msgs {
-		if m.ID == reply.ID {
-			m = reply
-		}
-		msgs[i] = m
+	s.msgs = slices.Clone(s.msgs) // published snapshots keep the old one
+	if i := slices.IndexFunc(s.msgs, func(m storage.Message) bool { return m.ID == reply.ID }); i >= 0 {
+		s.msgs[i] = reply
 	}
-	s.msgs = msgs
 	s.liveID = 0
 	s.live.Reset()
 	s.closer = nil
@@ -893,7 +862,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	defer close(done)
 	s.publish(false)
 	conv := s.Conversation()
-	s.a.chats().finished.Update(func(old []ChatFinished) []ChatFinished {
+	s.a.chat.finished.Update(func(old []ChatFinished) []ChatFinished {
 		f := ChatFinished{ConversationID: conv.ID, Title: conv.Title, AgentTitle: conv.AgentTitle, Status: status, Seq: 1}
 		if n := len(old); n > 0 {
 			f.Seq = old[n-1].Seq + 1
@@ -914,9 +883,6 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 		return nil
 	}
 	c := s.a.Client()
-	if c == nil {
-		return nil
-	}
 	pctx, cancel := context.WithTimeout(ctx, recoverLimit)
 	defer cancel()
 	s.mu.Lock()
@@ -935,33 +901,32 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 	return rec
 }
 
+// setWait records the service's wait of d from now (0 clears it).
+func (s *ChatSession) setWait(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.waitUntil = time.Time{}
+	if d > 0 {
+		s.waitUntil = time.Now().Add(d)
+	}
+}
+
 // rateLimited records the service's wait (a 429) and tells the listeners.
 func (s *ChatSession) rateLimited(wait time.Duration) {
-	s.wait.set(wait)
+	s.setWait(wait)
 	s.publish(false)
 }
 
 // Stop ends the streaming reply; the text so far stays, marked stopped.
-func (s *ChatSession) Stop() {
-	s.mu.Lock()
-	closer, opening := s.closer, s.opening
-	if closer != nil {
-		s.stopped = true
-	}
-	s.mu.Unlock()
-	if closer != nil {
-		_ = closer()
-	} else if opening != nil {
-		opening() // the message was not taken yet: it is not sent
-	}
-}
+func (s *ChatSession) Stop() { s.end(false) }
 
-// quit ends the reply because Agent Desk is closing: the text is kept,
-// marked interrupted; a message not taken yet is not sent.
-func (s *ChatSession) quit() {
+// end ends the reply, stopped by the user or, quitting, because Agent Desk
+// is closing (marked interrupted); a message not taken yet is not sent.
+func (s *ChatSession) end(quitting bool) {
 	s.mu.Lock()
-	s.quitting = true
 	closer, opening := s.closer, s.opening
+	s.quitting = s.quitting || quitting
+	s.stopped = s.stopped || !quitting && closer != nil
 	s.mu.Unlock()
 	if closer != nil {
 		_ = closer()
@@ -972,10 +937,7 @@ func (s *ChatSession) quit() {
 
 // quitChats ends every reply under way, for Close.
 func (a *App) quitChats() {
-	h := a.chatHub.Load()
-	if h == nil {
-		return
-	}
+	h := a.chat
 	h.mu.Lock()
 	live := make([]*ChatSession, 0, len(h.sessions))
 	for _, s := range h.sessions {
@@ -983,7 +945,7 @@ func (a *App) quitChats() {
 	}
 	h.mu.Unlock()
 	for _, s := range live {
-		s.quit()
+		s.end(true)
 	}
 }
 
@@ -1030,23 +992,8 @@ func StatusNote(m storage.Message) string {
 // longDateTime is a day written out and the time, local, for a document's header.
 func longDateTime(t time.Time) string {
 	t = t.Local()
-	c := cal()
-	of := " "
-	if c.of != "" {
-		of = " " + c.of + " "
-	}
-	return strconv.Itoa(t.Day()) + of + c.months[t.Month()-1] + of + strconv.Itoa(t.Year()) + " " + t.Format("15:04")
-}
-
-func copyAnswers(in map[string]string) map[string]string {
-	if in == nil {
-		return nil
-	}
-	out := make(map[string]string, len(in))
-	for k, v := range in {
-		out[k] = v
-	}
-	return out
+	of := strings.TrimSuffix(" "+cal().of, " ") + " "
+	return strconv.Itoa(t.Day()) + of + MonthYear(t) + " " + t.Format("15:04")
 }
 
 // Chats are the account's conversations with its chat agents (App.Chats).

@@ -53,7 +53,7 @@ func TestChoiceLabelsReadAsStaffWouldSayThem(t *testing.T) {
 		{q("level", "hi", "lo"), "hi", "hi"},
 		{q("style", "de", "en"), "de", "German"},
 	} {
-		if got := ChoiceLabel(tc.q, tc.value); got != tc.want {
+		if got := ChoiceLabels(tc.q, []string{tc.value})[0]; got != tc.want {
 			t.Errorf("%s %q reads %q, want %q", tc.q.Name, tc.value, got, tc.want)
 		}
 	}
@@ -85,7 +85,7 @@ func FuzzChoiceLabel(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name, value string) {
 		q := client.Question{Name: name, Options: []string{value}}
-		got := ChoiceLabel(q, value)
+		got := ChoiceLabels(q, []string{value})[0]
 		if !utf8.ValidString(got) && utf8.ValidString(value) {
 			t.Fatalf("%q reads as invalid text %q", value, got)
 		}

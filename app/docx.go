@@ -4,12 +4,18 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/xml"
+	"html"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"fyne.io/fyne/v2/lang"
+	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/renderer"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -163,21 +169,7 @@ func (w *docxWriter) block(n ast.Node, level int) {
 				mark = strconv.Itoa(i) + ".\t"
 				i++
 			}
-			first := true
-			for c := item.FirstChild(); c != nil; c = c.NextSibling() {
-				switch c.(type) {
-				case *ast.Paragraph, *ast.TextBlock:
-					runs := w.inlines(c, docxRun{})
-					if first {
-						runs = append([]docxRun{{text: mark}}, runs...)
-						first = false
-					}
-					w.para("", runs, level+1)
-				default:
-					w.block(c, level+1)
-				}
-			}
-			if first { // an empty item
+			if !w.marked(item, mark, level+1) { // an empty item
 				w.para("", []docxRun{{text: mark}}, level+1)
 			}
 		}
@@ -191,53 +183,57 @@ func (w *docxWriter) block(n ast.Node, level int) {
 			}
 		}
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		var b strings.Builder
-		lines := n.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			b.Write(seg.Value(w.src))
-		}
-		w.para("", []docxRun{{text: strings.TrimRight(b.String(), "\n"), code: true}}, level)
+		w.para("", []docxRun{{text: strings.TrimRight(w.text(n.Lines()), "\n"), code: true}}, level)
 	case *ast.ThematicBreak:
 		w.para("", []docxRun{{text: "———"}}, level)
 	case *ast.HTMLBlock:
 		// Raw HTML is the agent's text, shown as written.
-		var b strings.Builder
-		lines := n.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			b.Write(seg.Value(w.src))
-		}
+		s := w.text(n.Lines())
 		if n.HasClosure() {
-			b.Write(n.ClosureLine.Value(w.src))
+			s += string(n.ClosureLine.Value(w.src))
 		}
-		w.para("", []docxRun{{text: strings.TrimRight(b.String(), "\n")}}, level)
+		w.para("", []docxRun{{text: strings.TrimRight(s, "\n")}}, level)
 	case *east.Table:
 		w.table(n)
 	case *east.FootnoteList:
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			if fn, ok := c.(*east.Footnote); ok {
-				mark := docxRun{text: "[" + strconv.Itoa(fn.Index) + "] "}
-				first := true
-				for p := fn.FirstChild(); p != nil; p = p.NextSibling() {
-					switch p.(type) {
-					case *ast.Paragraph, *ast.TextBlock:
-					default:
-						w.block(p, level) // a code block, a list in a note
-						continue
-					}
-					runs := w.inlines(p, docxRun{})
-					if first {
-						runs = append([]docxRun{mark}, runs...)
-						first = false
-					}
-					w.para("", runs, level)
-				}
+				w.marked(fn, "["+strconv.Itoa(fn.Index)+"] ", level)
 			}
 		}
 	default:
 		w.blocks(n, level)
 	}
+}
+
+// marked writes n's blocks level deep, mark before the first paragraph's
+// words; false when n has no paragraph.
+func (w *docxWriter) marked(n ast.Node, mark string, level int) bool {
+	first := true
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.Paragraph, *ast.TextBlock:
+			runs := w.inlines(c, docxRun{})
+			if first {
+				runs = append([]docxRun{{text: mark}}, runs...)
+				first = false
+			}
+			w.para("", runs, level)
+		default:
+			w.block(c, level) // a code block, a list in an item or a note
+		}
+	}
+	return !first
+}
+
+// text is the source of segs, joined.
+func (w *docxWriter) text(segs *text.Segments) string {
+	var b strings.Builder
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		b.Write(seg.Value(w.src))
+	}
+	return b.String()
 }
 
 // table writes a GFM table with thin borders and a bold header row.
@@ -270,35 +266,32 @@ func (w *docxWriter) table(t *east.Table) {
 // inlines are n's inline children as runs styled on top of base.
 func (w *docxWriter) inlines(n ast.Node, base docxRun) []docxRun {
 	var runs []docxRun
+	// add is a run of text in style st.
+	add := func(st docxRun, text string) {
+		st.text = text
+		runs = append(runs, st)
+	}
 	var walk func(n ast.Node, st docxRun)
 	walk = func(n ast.Node, st docxRun) {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			switch c := c.(type) {
 			case *ast.Text:
-				r := st
-				r.text = string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(c.Segment.Value(w.src)))))
+				text := string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(c.Segment.Value(w.src)))))
 				if c.HardLineBreak() {
-					r.text += "\n"
+					text += "\n"
 				} else if c.SoftLineBreak() {
-					r.text += " "
+					text += " "
 				}
-				runs = append(runs, r)
+				add(st, text)
 			case *ast.String:
-				r := st
-				r.text = string(c.Value)
-				runs = append(runs, r)
+				add(st, string(c.Value))
 			case *ast.CodeSpan:
-				r := st
-				r.code = true
-				r.text = plainOf(c, w.src)
-				runs = append(runs, r)
+				code := st
+				code.code = true
+				add(code, plainOf(c, w.src))
 			case *ast.Emphasis:
 				s := st
-				if c.Level >= 2 {
-					s.bold = true
-				} else {
-					s.italic = true
-				}
+				s.bold, s.italic = st.bold || c.Level >= 2, st.italic || c.Level < 2
 				walk(c, s)
 			case *east.Strikethrough:
 				s := st
@@ -310,21 +303,11 @@ func (w *docxWriter) inlines(n ast.Node, base docxRun) []docxRun {
 					runs = append(runs, docxRun{text: " (" + dest + ")"})
 				}
 			case *ast.AutoLink:
-				r := st
-				r.text = string(c.Label(w.src))
-				runs = append(runs, r)
+				add(st, string(c.Label(w.src)))
 			case *ast.Image:
 				runs = append(runs, docxRun{text: pictureNamed(plainOf(c, w.src)) + " (" + string(c.Destination) + ")", italic: true})
 			case *ast.RawHTML:
-				r := st
-				segs := c.Segments
-				var b strings.Builder
-				for i := 0; i < segs.Len(); i++ {
-					seg := segs.At(i)
-					b.Write(seg.Value(w.src))
-				}
-				r.text = b.String()
-				runs = append(runs, r)
+				add(st, w.text(c.Segments))
 			case *east.FootnoteLink:
 				runs = append(runs, docxRun{text: strconv.Itoa(c.Index), superscript: true})
 			case *east.TaskCheckBox:
@@ -374,3 +357,78 @@ const docxDocRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 
 const docxStyles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri" w:cs="Calibri" w:eastAsia="Calibri"/><w:sz w:val="22"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after="120" w:line="276" w:lineRule="auto"/></w:pPr></w:pPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/><w:basedOn w:val="Normal"/><w:rPr><w:b/><w:sz w:val="40"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="240"/><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:b/><w:sz w:val="32"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="200"/><w:outlineLvl w:val="1"/></w:pPr><w:rPr><w:b/><w:sz w:val="28"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading3"><w:name w:val="heading 3"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="160"/><w:outlineLvl w:val="2"/></w:pPr><w:rPr><w:b/><w:sz w:val="24"/></w:rPr></w:style><w:style w:type="table" w:styleId="TableGrid"><w:name w:val="Table Grid"/></w:style></w:styles>`
+
+// pageMarkdown renders markdown as a web page. Raw HTML is left out, so what
+// an agent wrote stays words; a picture becomes a link, so nothing opening
+// the page fetches it.
+var pageMarkdown = goldmark.New(
+	goldmark.WithExtensions(extension.GFM, extension.Footnote),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(picturesAsLinks{}, 100))),
+)
+
+// picturesAsLinks renders a markdown picture as a link: "[picture: the office plan]".
+type picturesAsLinks struct{}
+
+func (picturesAsLinks) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
+	r.Register(ast.KindImage, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		img := n.(*ast.Image)
+		before, after := pictureWords()
+		if entering {
+			if gmhtml.IsDangerousURL(img.Destination) {
+				_, _ = w.WriteString("<span>" + html.EscapeString(before))
+			} else {
+				_, _ = w.WriteString(`<a href="`)
+				_, _ = w.Write(util.EscapeHTML(util.URLEscape(img.Destination, true)))
+				_, _ = w.WriteString(`">` + html.EscapeString(before))
+			}
+			return ast.WalkContinue, nil
+		}
+		if gmhtml.IsDangerousURL(img.Destination) {
+			_, _ = w.WriteString(html.EscapeString(after) + "</span>")
+		} else {
+			_, _ = w.WriteString(html.EscapeString(after) + "</a>")
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// pictureWords are the words around a picture named instead of shown.
+func pictureWords() (before, after string) {
+	before, after, _ = strings.Cut(pictureNamed("\x00"), "\x00")
+	return before, after
+}
+
+func pictureNamed(words string) string {
+	return lang.L("[picture: {{.Words}}]", map[string]any{"Words": words})
+}
+
+// MarkdownPage is markdown as a self-contained web page that opens anywhere;
+// nothing in it runs or is fetched from elsewhere.
+func MarkdownPage(title, markdown string) []byte {
+	var body bytes.Buffer
+	if err := pageMarkdown.Convert([]byte(markdown), &body); err != nil {
+		body.Reset()
+		body.WriteString("<pre>" + html.EscapeString(markdown) + "</pre>")
+	}
+	var b bytes.Buffer
+	b.WriteString(`<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>` + html.EscapeString(title) + `</title>
+<style>
+body { font-family: system-ui, sans-serif; line-height: 1.5; max-width: 46em; margin: 2em auto; padding: 0 1em; color: #222; }
+pre, code { font-family: ui-monospace, monospace; background: #f4f4f4; }
+pre { padding: 0.75em; overflow-x: auto; }
+table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; }
+blockquote { border-left: 3px solid #ccc; margin-left: 0; padding-left: 1em; color: #555; }
+</style>
+</head>
+<body>
+`)
+	b.Write(body.Bytes())
+	b.WriteString("</body>\n</html>\n")
+	return b.Bytes()
+}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"maps"
 	"sync"
 	"time"
 
@@ -86,68 +87,58 @@ type appDrafts struct {
 	window *drafts[struct{}, [2]float32]
 }
 
-func (a *App) drafts() *appDrafts {
-	a.draftsOnce.Do(func() {
-		ctx := context.Background()
-		a.appDrafts = &appDrafts{
-			memories: newDrafts(func(k memoryDraftKey, d memoryDraft) error {
-				if k.id == "" {
-					// A new memory has no index entry to keep its draft on.
-					return a.Memories().SaveNewDraft(ctx, k.account, d.text, d.collectionID)
-				}
-				return a.Memories().SaveAccountDraft(ctx, k.account, k.id, d.text)
-			}),
-			answers: newDrafts(func(id client.ID, answers map[string]string) error {
-				return a.Agents().RememberAnswers(ctx, id, answers)
-			}),
-			chats: newDrafts(func(id int64, text string) error {
-				return a.db.SaveDraft(ctx, id, text)
-			}),
-			window: newDrafts(func(_ struct{}, size [2]float32) error {
-				return a.UpdateSettings(ctx, func(s *storage.Settings) { s.WindowWidth, s.WindowHeight = size[0], size[1] })
-			}),
-		}
-	})
-	return a.appDrafts
+func newAppDrafts(a *App) *appDrafts {
+	ctx := context.Background()
+	return &appDrafts{
+		memories: newDrafts(func(k memoryDraftKey, d memoryDraft) error {
+			if k.id == "" {
+				// A new memory has no index entry to keep its draft on.
+				return a.Memories().SaveNewDraft(ctx, k.account, d.text, d.collectionID)
+			}
+			return a.db.SaveMemoryDraft(ctx, k.account, k.id, d.text)
+		}),
+		answers: newDrafts(func(id client.ID, answers map[string]string) error {
+			return a.Agents().RememberAnswers(ctx, id, answers)
+		}),
+		chats: newDrafts(func(id int64, text string) error {
+			return a.db.SaveDraft(ctx, id, text)
+		}),
+		window: newDrafts(func(_ struct{}, size [2]float32) error {
+			return a.UpdateSettings(ctx, func(s *storage.Settings) { s.WindowWidth, s.WindowHeight = size[0], size[1] })
+		}),
+	}
 }
 
 // SetDraft records the unsaved text of the active account's memory id ("" for
 // a new one, filed under collectionID); empty text clears it.
 func (svc *Memories) SetDraft(id, text, collectionID string) {
-	a := svc.a
-	a.drafts().memories.set(memoryDraftKey{a.AccountID(), id}, memoryDraft{text, collectionID})
+	svc.a.drafts.memories.set(memoryDraftKey{svc.a.AccountID(), id}, memoryDraft{text, collectionID})
 }
 
 // DropDraft forgets a waiting draft of a memory being saved, lest it bring
 // back "unsaved changes", then writes the others.
 func (svc *Memories) DropDraft(id string) {
-	a := svc.a
-	md := a.drafts().memories
-	md.drop(memoryDraftKey{a.AccountID(), id})
+	md := svc.a.drafts.memories
+	md.drop(memoryDraftKey{svc.a.AccountID(), id})
 	md.Flush()
 }
 
 // WriteDrafts writes waiting memory drafts now, so the next read is current.
-func (svc *Memories) WriteDrafts() { svc.a.drafts().memories.Flush() }
+func (svc *Memories) WriteDrafts() { svc.a.drafts.memories.Flush() }
 
 // SetAnswerDraft records an agent form's typed answers, kept across restarts.
 func (svc *Agents) SetAnswerDraft(agentID client.ID, answers map[string]string) {
-	a := svc.a
-	cp := make(map[string]string, len(answers))
-	for k, v := range answers {
-		cp[k] = v
-	}
-	a.drafts().answers.set(agentID, cp)
+	svc.a.drafts.answers.set(agentID, maps.Clone(answers))
 }
 
 // SetWindowSize records the window's size, saved after resizing stops and on quit.
 func (a *App) SetWindowSize(width, height float32) {
-	a.drafts().window.set(struct{}{}, [2]float32{width, height})
+	a.drafts.window.set(struct{}{}, [2]float32{width, height})
 }
 
 // FlushDrafts writes every waiting draft (App.Close calls it), returning the
 // first failed write.
 func (a *App) FlushDrafts() error {
-	d := a.drafts()
+	d := a.drafts
 	return errors.Join(d.memories.Flush(), d.answers.Flush(), d.chats.Flush(), d.window.Flush())
 }

@@ -79,11 +79,12 @@ func Explain(err error) Problem {
 	case errors.Is(err, catalog.ErrNoAgent):
 		return Problem{Title: lang.L("Webhook not changed"), Sentence: sentence(lang.L("this webhook does not say which agent it belongs to, so it cannot be changed here"))}
 	case errors.As(err, &leftErr):
-		why := Explain(leftErr.Err).Sentence
+		why := map[string]any{"Why": Explain(leftErr.Err).Sentence}
+		s := lang.L("the webhook was turned off as a new entry, but the old entry could not be removed: {{.Why}}", why)
 		if leftErr.TurnedOn {
-			return Problem{Title: lang.L("Webhook listed twice"), Sentence: sentence(lang.L("the webhook was turned on as a new entry, but the old entry could not be removed: {{.Why}}", map[string]any{"Why": why}))}
+			s = lang.L("the webhook was turned on as a new entry, but the old entry could not be removed: {{.Why}}", why)
 		}
-		return Problem{Title: lang.L("Webhook listed twice"), Sentence: sentence(lang.L("the webhook was turned off as a new entry, but the old entry could not be removed: {{.Why}}", map[string]any{"Why": why}))}
+		return Problem{Title: lang.L("Webhook listed twice"), Sentence: sentence(s)}
 	case errors.Is(err, context.Canceled):
 		return Problem{Title: lang.L("Cancelled"), Sentence: lang.L("Cancelled.")}
 	case errors.Is(err, context.DeadlineExceeded):
@@ -121,13 +122,16 @@ func Explain(err error) Problem {
 	case errors.As(err, &inErr):
 		return Problem{Title: lang.L("Check what you entered"), Sentence: sentence(inputMessage(inErr))}
 	case errors.As(err, &execErr):
-		if t := strings.TrimSpace(execErr.Text); t != "" {
-			return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish: {{.Why}}", map[string]any{"Why": sentence(t)}), Action: ActionTryAgain}
+		p := Problem{Title: lang.L("The agent could not finish"), Action: ActionTryAgain}
+		switch t := strings.TrimSpace(execErr.Text); {
+		case t != "":
+			p.Sentence = lang.L("The agent could not finish: {{.Why}}", map[string]any{"Why": sentence(t)})
+		case strings.TrimSpace(execErr.Execution.Status) == "":
+			p.Sentence = lang.L("The agent could not finish (the service says nothing). Try again in a moment.")
+		default:
+			p.Sentence = lang.L("The agent could not finish (the service says {{.Status}}). Try again in a moment.", map[string]any{"Status": strconvQuote(execErr.Execution.Status)})
 		}
-		if strings.TrimSpace(execErr.Execution.Status) == "" {
-			return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish (the service says nothing). Try again in a moment."), Action: ActionTryAgain}
-		}
-		return Problem{Title: lang.L("The agent could not finish"), Sentence: lang.L("The agent could not finish (the service says {{.Status}}). Try again in a moment.", map[string]any{"Status": strconvQuote(execErr.Execution.Status)}), Action: ActionTryAgain}
+		return p
 	case errors.As(err, &sheetErr):
 		return Problem{Title: lang.L("Sheet not read"), Sentence: sheetSentence(sheetErr)}
 	case errors.As(err, &bigErr):
@@ -158,17 +162,14 @@ func plainWords(err error) string {
 // outputTooLarge words an output over its cap, by what it is.
 func outputTooLarge(e *OutputTooLargeError) string {
 	data := map[string]any{"Size": HumanBytes(e.Limit)}
-	switch e.What {
-	case safe.Image.String():
-		return lang.L("This picture is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
-	case safe.Video.String():
-		return lang.L("This video is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
-	case safe.Audio.String():
-		return lang.L("This sound is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
-	case safe.PDF.String():
-		return lang.L("This PDF document is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
-	case safe.PlainText.String():
-		return lang.L("This text is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
+	if w, ok := map[string]string{
+		safe.Image.String():     lang.L("This picture is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data),
+		safe.Video.String():     lang.L("This video is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data),
+		safe.Audio.String():     lang.L("This sound is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data),
+		safe.PDF.String():       lang.L("This PDF document is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data),
+		safe.PlainText.String(): lang.L("This text is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data),
+	}[e.What]; ok {
+		return w
 	}
 	return lang.L("This file is larger than Agent Desk downloads ({{.Size}}), so the download was stopped and nothing was kept.", data)
 }
@@ -339,28 +340,23 @@ func why(err error) string {
 func inputMessage(e *client.InputError) string {
 	msg := e.Message
 	// The client's messages, compared whatever their case.
-	is := func(words string) bool { return strings.EqualFold(msg, words) }
-	switch {
-	case is("give the collection a name."):
-		return lang.L("Give the collection a name.")
-	case is(fmt.Sprintf("a collection name can be at most %d characters long.", client.MaxCollectionName)):
-		return lang.L("A collection name can be at most {{.Count}} characters long.", map[string]any{"Count": Number(client.MaxCollectionName)})
-	case is(client.ErrDefaultCollection.Message):
-		return lang.L("The default collection cannot be deleted. Delete its memories one by one instead.")
-	case is("enter the address that should receive the calls."):
-		return lang.L("Enter the address that should receive the calls.")
-	case is("that address is not complete. it should look like https://example.com/hook."):
-		return lang.L("That address is not complete. It should look like https://example.com/hook.")
-	case is("the service only calls secure addresses: use one starting with https:// instead."):
-		return lang.L("The service only calls secure addresses: use one starting with https:// instead.")
-	case is("the service calls a webhook with POST or GET only."):
-		return lang.L("The service calls a webhook with POST or GET only.")
-	case is("a webhook is either active or inactive."):
-		return lang.L("A webhook is either active or inactive.")
+	for _, m := range [][2]string{
+		{"give the collection a name.", lang.L("Give the collection a name.")},
+		{fmt.Sprintf("a collection name can be at most %d characters long.", client.MaxCollectionName), lang.L("A collection name can be at most {{.Count}} characters long.", map[string]any{"Count": Number(client.MaxCollectionName)})},
+		{client.ErrDefaultCollection.Message, lang.L("The default collection cannot be deleted. Delete its memories one by one instead.")},
+		{"enter the address that should receive the calls.", lang.L("Enter the address that should receive the calls.")},
+		{"that address is not complete. it should look like https://example.com/hook.", lang.L("That address is not complete. It should look like https://example.com/hook.")},
+		{"the service only calls secure addresses: use one starting with https:// instead.", lang.L("The service only calls secure addresses: use one starting with https:// instead.")},
+		{"the service calls a webhook with POST or GET only.", lang.L("The service calls a webhook with POST or GET only.")},
+		{"a webhook is either active or inactive.", lang.L("A webhook is either active or inactive.")},
+	} {
+		if strings.EqualFold(msg, m[0]) {
+			return m[1]
+		}
 	}
 	const tooMany = "the service takes at most %d files at a time; %d are attached. remove %d, then send again."
 	var most, attached, remove int
-	if n, _ := fmt.Sscanf(strings.ToLower(msg), tooMany, &most, &attached, &remove); n == 3 && is(fmt.Sprintf(tooMany, most, attached, remove)) {
+	if n, _ := fmt.Sscanf(strings.ToLower(msg), tooMany, &most, &attached, &remove); n == 3 && strings.EqualFold(msg, fmt.Sprintf(tooMany, most, attached, remove)) {
 		return lang.L("The service takes at most {{.Most}} files at a time; {{.Attached}} are attached. Remove {{.Remove}}, then send again.",
 			map[string]any{"Most": Number(most), "Attached": Number(attached), "Remove": Number(remove)})
 	}
@@ -383,134 +379,78 @@ func storageSentence(e *storage.Error) string {
 
 // storageOp is storage.Error.Op in the language in use; an unknown one as is.
 func storageOp(op string) string {
-	switch op {
-	case "add up the credits":
-		return lang.L("add up the credits")
-	case "count the messages":
-		return lang.L("count the messages")
-	case "delete the conversation":
-		return lang.L("delete the conversation")
-	case "keep a list for offline use":
-		return lang.L("keep a list for offline use")
-	case "make the downloads cache private":
-		return lang.L("make the downloads cache private")
-	case "move the unreadable settings file aside":
-		return lang.L("move the unreadable settings file aside")
-	case "create a folder":
-		return lang.L("create a folder")
-	case "open the downloads cache":
-		return lang.L("open the downloads cache")
-	case "open the history":
-		return lang.L("open the history")
-	case "open the history for reading":
-		return lang.L("open the history for reading")
-	case "read the API keys file":
-		return lang.L("read the API keys file")
-	case "read the collections":
-		return lang.L("read the collections")
-	case "read the conversation":
-		return lang.L("read the conversation")
-	case "read the conversations":
-		return lang.L("read the conversations")
-	case "read the credits":
-		return lang.L("read the credits")
-	case "read the memories":
-		return lang.L("read the memories")
-	case "read the memory":
-		return lang.L("read the memory")
-	case "read the message":
-		return lang.L("read the message")
-	case "read the messages":
-		return lang.L("read the messages")
-	case "read the new memory draft":
-		return lang.L("read the new memory draft")
-	case "read the run":
-		return lang.L("read the run")
-	case "read the runs":
-		return lang.L("read the runs")
-	case "record the credits":
-		return lang.L("record the credits")
-	case "remove deleted conversations":
-		return lang.L("remove deleted conversations")
-	case "remove the API keys file":
-		return lang.L("remove the API keys file")
-	case "remove the collection from the list":
-		return lang.L("remove the collection from the list")
-	case "remove the download":
-		return lang.L("remove the download")
-	case "remove the later messages":
-		return lang.L("remove the later messages")
-	case "remove the memory from the list":
-		return lang.L("remove the memory from the list")
-	case "rename the conversation":
-		return lang.L("rename the conversation")
-	case "restore the conversation":
-		return lang.L("restore the conversation")
-	case "save the API key":
-		return lang.L("save the API key")
-	case "save the collection":
-		return lang.L("save the collection")
-	case "save the conversation":
-		return lang.L("save the conversation")
-	case "save the download":
-		return lang.L("save the download")
-	case "save the draft":
-		return lang.L("save the draft")
-	case "save the memories":
-		return lang.L("save the memories")
-	case "save the memory":
-		return lang.L("save the memory")
-	case "save the memory draft":
-		return lang.L("save the memory draft")
-	case "save the message":
-		return lang.L("save the message")
-	case "save the new conversation":
-		return lang.L("save the new conversation")
-	case "save the new memory draft":
-		return lang.L("save the new memory draft")
-	case "save the reply":
-		return lang.L("save the reply")
-	case "save the run":
-		return lang.L("save the run")
-	case "save the settings":
-		return lang.L("save the settings")
-	case "search the conversations":
-		return lang.L("search the conversations")
-	case "search the history":
-		return lang.L("search the history")
+	if w, ok := map[string]string{
+		"add up the credits":                      lang.L("add up the credits"),
+		"count the messages":                      lang.L("count the messages"),
+		"delete the conversation":                 lang.L("delete the conversation"),
+		"keep a list for offline use":             lang.L("keep a list for offline use"),
+		"make the downloads cache private":        lang.L("make the downloads cache private"),
+		"move the unreadable settings file aside": lang.L("move the unreadable settings file aside"),
+		"create a folder":                         lang.L("create a folder"),
+		"open the downloads cache":                lang.L("open the downloads cache"),
+		"open the history":                        lang.L("open the history"),
+		"open the history for reading":            lang.L("open the history for reading"),
+		"read the API keys file":                  lang.L("read the API keys file"),
+		"read the collections":                    lang.L("read the collections"),
+		"read the conversation":                   lang.L("read the conversation"),
+		"read the conversations":                  lang.L("read the conversations"),
+		"read the credits":                        lang.L("read the credits"),
+		"read the memories":                       lang.L("read the memories"),
+		"read the memory":                         lang.L("read the memory"),
+		"read the message":                        lang.L("read the message"),
+		"read the messages":                       lang.L("read the messages"),
+		"read the new memory draft":               lang.L("read the new memory draft"),
+		"read the run":                            lang.L("read the run"),
+		"read the runs":                           lang.L("read the runs"),
+		"record the credits":                      lang.L("record the credits"),
+		"remove deleted conversations":            lang.L("remove deleted conversations"),
+		"remove the API keys file":                lang.L("remove the API keys file"),
+		"remove the collection from the list":     lang.L("remove the collection from the list"),
+		"remove the download":                     lang.L("remove the download"),
+		"remove the later messages":               lang.L("remove the later messages"),
+		"remove the memory from the list":         lang.L("remove the memory from the list"),
+		"rename the conversation":                 lang.L("rename the conversation"),
+		"restore the conversation":                lang.L("restore the conversation"),
+		"save the API key":                        lang.L("save the API key"),
+		"save the collection":                     lang.L("save the collection"),
+		"save the conversation":                   lang.L("save the conversation"),
+		"save the download":                       lang.L("save the download"),
+		"save the draft":                          lang.L("save the draft"),
+		"save the memories":                       lang.L("save the memories"),
+		"save the memory":                         lang.L("save the memory"),
+		"save the memory draft":                   lang.L("save the memory draft"),
+		"save the message":                        lang.L("save the message"),
+		"save the new conversation":               lang.L("save the new conversation"),
+		"save the new memory draft":               lang.L("save the new memory draft"),
+		"save the reply":                          lang.L("save the reply"),
+		"save the run":                            lang.L("save the run"),
+		"save the settings":                       lang.L("save the settings"),
+		"search the conversations":                lang.L("search the conversations"),
+		"search the history":                      lang.L("search the history"),
+	}[op]; ok {
+		return w
 	}
 	return op
 }
 
 // storageReason is storage.Error.Reason in the language in use; an unknown one as is.
 func storageReason(reason string) string {
-	switch reason {
-	case "the disk is full":
-		return lang.L("the disk is full")
-	case "the file is locked by another program (is Agent Desk already running?)":
-		return lang.L("the file is locked by another program (is Agent Desk already running?)")
-	case "permission was denied":
-		return lang.L("permission was denied")
-	case "the file or its folder cannot be written to":
-		return lang.L("the file or its folder cannot be written to")
-	case "the file cannot be opened for writing (its folder may be read-only or belong to another user)":
-		return lang.L("the file cannot be opened for writing (its folder may be read-only or belong to another user)")
-	case "the file is damaged or is not an Agent Desk history":
-		return lang.L("the file is damaged or is not an Agent Desk history")
-	case "the disk could not be written (it may be full or failing)":
-		return lang.L("the disk could not be written (it may be full or failing)")
-	case "the disk could not be read or written":
-		return lang.L("the disk could not be read or written")
-	case "the disk is read-only":
-		return lang.L("the disk is read-only")
-	case "the file or folder does not exist":
-		return lang.L("the file or folder does not exist")
-	case "a file is in the way where a folder should be":
-		return lang.L("a file is in the way where a folder should be")
-	case "the file is damaged":
-		return lang.L("the file is damaged")
-	case storage.ErrReadOnly.Error():
-		return lang.L("the history is open read-only, so changes cannot be saved")
+	if w, ok := map[string]string{
+		"the disk is full": lang.L("the disk is full"),
+		"the file is locked by another program (is Agent Desk already running?)": lang.L("the file is locked by another program (is Agent Desk already running?)"),
+		"permission was denied":                       lang.L("permission was denied"),
+		"the file or its folder cannot be written to": lang.L("the file or its folder cannot be written to"),
+		"the file cannot be opened for writing (its folder may be read-only or belong to another user)": lang.L("the file cannot be opened for writing (its folder may be read-only or belong to another user)"),
+		"the file is damaged or is not an Agent Desk history":                                           lang.L("the file is damaged or is not an Agent Desk history"),
+		"the disk could not be written (it may be full or failing)":                                     lang.L("the disk could not be written (it may be full or failing)"),
+		"the disk could not be read or written":                                                         lang.L("the disk could not be read or written"),
+		"the disk is read-only":                                                                         lang.L("the disk is read-only"),
+		"the file or folder does not exist":                                                             lang.L("the file or folder does not exist"),
+		"a file is in the way where a folder should be":                                                 lang.L("a file is in the way where a folder should be"),
+		"the file is damaged":                                                                           lang.L("the file is damaged"),
+		storage.ErrReadOnly.Error():                                                                     lang.L("the history is open read-only, so changes cannot be saved"),
+	}[reason]; ok {
+		return w
 	}
 	return reason
 }

@@ -3,17 +3,25 @@ package app
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/storage"
 )
 
 // FilesPerPage is how many files one page of the Files screen asks for.
@@ -66,10 +74,9 @@ func (s FilesState) StatusText(f client.File) string {
 // is processing it reloads every FilesRefreshEvery; otherwise nothing runs.
 // Safe for concurrent use.
 type FileList struct {
-	a       *App
-	order   string
-	perPage int
-	state   *live.State[FilesState]
+	a     *App
+	order string
+	state *live.State[FilesState]
 
 	mu       sync.Mutex
 	paging   bool               // a page asked for by More is on its way
@@ -85,11 +92,10 @@ type poller struct{ stop context.CancelFunc }
 // NewList lists the workspace's files in order "desc" or "asc"; nothing loads
 // before LoadMore, More or Reload.
 func (svc *Files) NewList(order string) *FileList {
-	a := svc.a
 	if order != "asc" {
 		order = "desc"
 	}
-	return &FileList{a: a, order: order, perPage: FilesPerPage, state: live.NewState(FilesState{More: true})}
+	return &FileList{a: svc.a, order: order, state: live.NewState(FilesState{More: true})}
 }
 
 // State is the list as it is now, and news of each change.
@@ -147,7 +153,7 @@ func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
 		s.Loading = true
 		return s
 	})
-	p, err := l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: l.perPage, Order: l.order})
+	p, err := l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: FilesPerPage, Order: l.order})
 	added := false
 	l.state.Update(func(s FilesState) FilesState {
 		s.loads--
@@ -208,7 +214,7 @@ func (l *FileList) Reload(ctx context.Context) error {
 	var err error
 	for page := 1; page <= pages; page++ {
 		var p *client.Page[client.File]
-		p, err = l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: l.perPage, Order: l.order})
+		p, err = l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: FilesPerPage, Order: l.order})
 		if err != nil {
 			break
 		}
@@ -345,17 +351,15 @@ func FileStatusText(status string) string {
 
 // OfAgent lists the files linked to an agent.
 func (svc *Files) OfAgent(ctx context.Context, agentID client.ID) (*client.AgentFiles, error) {
-	a := svc.a
-	return a.Client().ListAgentFiles(ctx, agentID)
+	return svc.a.Client().ListAgentFiles(ctx, agentID)
 }
 
 // Link links workspace files to an agent; FilesCount in the answer says how
 // many are ready. Every list of the agent's files shows the answer.
 func (svc *Files) Link(ctx context.Context, agentID client.ID, fileIDs []client.ID) (*client.AgentFiles, error) {
-	a := svc.a
-	res, err := a.Client().LinkFiles(ctx, agentID, fileIDs)
+	res, err := svc.a.Client().LinkFiles(ctx, agentID, fileIDs)
 	if err == nil {
-		for _, l := range a.linkedListsOf(agentID) {
+		for _, l := range svc.a.linkedListsOf(agentID) {
 			l.show(res)
 		}
 	}
@@ -364,11 +368,10 @@ func (svc *Files) Link(ctx context.Context, agentID client.ID, fileIDs []client.
 
 // Unlink removes a file from an agent; the file stays in the workspace.
 func (svc *Files) Unlink(ctx context.Context, agentID, fileID client.ID) error {
-	a := svc.a
-	if _, err := a.Client().UnlinkFile(ctx, agentID, fileID); err != nil {
+	if _, err := svc.a.Client().UnlinkFile(ctx, agentID, fileID); err != nil {
 		return err
 	}
-	for _, l := range a.linkedListsOf(agentID) {
+	for _, l := range svc.a.linkedListsOf(agentID) {
 		l.unlinked(fileID)
 	}
 	return nil
@@ -487,3 +490,746 @@ type Files struct{ a *App }
 
 // Files is the account's files.
 func (a *App) Files() *Files { return &Files{a} }
+
+// LinkedFiles are the files linked to one agent, as its Files tab shows them.
+type LinkedFiles struct {
+	*live.List[client.File]
+	a     *App
+	agent client.Agent
+}
+
+// NewLinked lists the files linked to agent; nothing loads before Reload.
+// Links and unlinks made anywhere in the app show in it at once.
+func (svc *Files) NewLinked(agent client.Agent) *LinkedFiles {
+	a := svc.a
+	l := &LinkedFiles{a: a, agent: agent}
+	l.List = live.NewList(a, func(ctx context.Context) ([]client.File, error) {
+		res, err := a.Files().OfAgent(ctx, agent.ID)
+		if err != nil {
+			return nil, err
+		}
+		return res.Files, nil
+	})
+	a.linkedListsOf("") // lets go of the lists of closed tabs
+	a.linked.Lock()
+	a.linked.lists = append(a.linked.lists, weak.Make(l))
+	a.linked.Unlock()
+	return l
+}
+
+// linkedFiles are weak references to LinkedFiles, so a closed tab's list is let go.
+type linkedFiles struct {
+	sync.Mutex
+	lists []weak.Pointer[LinkedFiles]
+}
+
+// linkedListsOf are the live lists of an agent's files in a.
+func (a *App) linkedListsOf(agentID client.ID) []*LinkedFiles {
+	a.linked.Lock()
+	defer a.linked.Unlock()
+	var out []*LinkedFiles
+	live := a.linked.lists[:0]
+	for _, p := range a.linked.lists {
+		l := p.Value()
+		if l == nil {
+			continue
+		}
+		live = append(live, p)
+		if l.agent.ID == agentID {
+			out = append(out, l)
+		}
+	}
+	clear(a.linked.lists[len(live):])
+	a.linked.lists = live
+	return out
+}
+
+// NewUploads is an upload queue whose files are linked to the agent once uploaded.
+func (l *LinkedFiles) NewUploads() *Uploads {
+	q := l.a.Files().NewUploads(UploadOptions{LinkTo: l.agent.ID, AgentTitle: l.agent.Title})
+	q.linked = func(res *client.AgentFiles) {
+		for _, each := range l.a.linkedListsOf(l.agent.ID) {
+			each.show(res)
+		}
+	}
+	return q
+}
+
+// Link links workspace files to the agent; FilesCount says how many are ready.
+func (l *LinkedFiles) Link(ctx context.Context, ids []client.ID) (*client.AgentFiles, error) {
+	return l.a.Files().Link(ctx, l.agent.ID, ids)
+}
+
+// Unlink removes a file from the agent (not the workspace), then reloads.
+func (l *LinkedFiles) Unlink(ctx context.Context, id client.ID) error {
+	return l.a.Files().Unlink(ctx, l.agent.ID, id)
+}
+
+// unlinked takes a file off the list at once and loads it again.
+func (l *LinkedFiles) unlinked(id client.ID) {
+	l.Change(func(files []client.File) []client.File {
+		return slices.DeleteFunc(slices.Clone(files), func(f client.File) bool { return f.ID == id })
+	})
+	l.Reload()
+}
+
+// show publishes a link's answer; a load under way began before the link, so
+// it is restarted.
+func (l *LinkedFiles) show(res *client.AgentFiles) {
+	st := l.Update(func(s live.ListState[client.File]) live.ListState[client.File] {
+		s.Items, s.Loaded, s.Err = res.Files, true, nil
+		return s
+	})
+	if st.Loading {
+		l.Reload()
+	}
+}
+
+// UploadConfirmAbove is how many files one drop may hold before the user is
+// asked, so a folder dropped by mistake does not send thousands.
+const UploadConfirmAbove = 50
+
+// UploadConcurrency is how many files of one App are sent at once.
+const UploadConcurrency = 3
+
+// UploadState is where one file of the upload queue is.
+type UploadState int
+
+const (
+	// UploadWaiting: queued behind other uploads.
+	UploadWaiting UploadState = iota + 1
+	// UploadSending: bytes are going out.
+	UploadSending
+	// UploadDone: the service has the file (and, for an agent's files, it is linked).
+	UploadDone
+	// UploadFailed: see Upload.Message; Retry sends it again.
+	UploadFailed
+	// UploadCancelled: the user stopped it; Retry sends it again.
+	UploadCancelled
+)
+
+// PlannedFile is one file a drop or a pick will upload.
+type PlannedFile struct {
+	Path string
+	Name string
+	Size int64
+	// Problem says why the file cannot be sent; it is queued as failed so the user sees it.
+	Problem string
+	// root is the real path of what was dropped: a retry checks the file is still inside.
+	root string
+}
+
+// UploadPlan is what a drop amounts to once folders are walked.
+type UploadPlan struct {
+	Files      []PlannedFile
+	TotalBytes int64
+	// Skipped counts hidden entries left out and links looping back.
+	Skipped int
+}
+
+// NeedsConfirm reports whether the user should be asked before sending.
+func (p UploadPlan) NeedsConfirm() bool { return len(p.Files) > UploadConfirmAbove }
+
+// PlanUpload walks the dropped or picked paths, reading only metadata. A link
+// inside a dropped folder is followed only while it stays inside it, so a
+// folder someone prepared cannot send more than the user dropped; a link
+// dropped itself is followed: the user chose it.
+func PlanUpload(paths []string) UploadPlan {
+	return planUpload(paths, "")
+}
+
+func outsideProblem() string {
+	return lang.L("This is a shortcut to something outside the folder you dropped, so it is not sent.")
+}
+
+// planUpload is PlanUpload; a non-empty within confines every path to that
+// folder, for a retry of one file of a drop.
+func planUpload(paths []string, within string) UploadPlan {
+	var plan UploadPlan
+	seen := map[string]bool{} // real paths of folders walked and files taken
+	var visit func(path string, depth int, root string)
+	visit = func(path string, depth int, root string) {
+		name := filepath.Base(path)
+		if depth > 0 && strings.HasPrefix(name, ".") {
+			plan.Skipped++
+			return
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			if _, lerr := os.Lstat(path); lerr == nil && errors.Is(err, fs.ErrNotExist) {
+				plan.add(PlannedFile{Path: path, Name: name, Problem: lang.L("This is a link to something that no longer exists."), root: root})
+				return
+			}
+			plan.add(PlannedFile{Path: path, Name: name, Problem: fileProblem(err), root: root})
+			return
+		}
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			// A link loop fails Stat above; anything else is unreadable.
+			plan.add(PlannedFile{Path: path, Name: name, Problem: fileProblem(err), root: root})
+			return
+		}
+		if depth == 0 && root == "" {
+			root = real
+		}
+		if !inside(root, real) {
+			plan.add(PlannedFile{Path: path, Name: name, Problem: outsideProblem(), root: root})
+			return
+		}
+		if seen[real] {
+			plan.Skipped++
+			return
+		}
+		seen[real] = true
+		if !st.IsDir() {
+			pf := PlannedFile{Path: path, Name: name, Problem: sendProblem(st), root: root}
+			if st.Mode().IsRegular() {
+				pf.Size = st.Size()
+			}
+			if pf.Problem == "" {
+				if f, err := os.Open(path); err != nil {
+					pf.Problem = fileProblem(err)
+				} else {
+					_ = f.Close()
+				}
+			}
+			plan.add(pf)
+			return
+		}
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			plan.add(PlannedFile{Path: path, Name: name, Problem: lang.L("Agent Desk could not open this folder: {{.Why}}", map[string]any{"Why": fileProblem(err)}), root: root})
+			return
+		}
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+		for _, e := range entries {
+			visit(filepath.Join(path, e.Name()), depth+1, root)
+		}
+	}
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		visit(filepath.Clean(p), 0, within)
+	}
+	return plan
+}
+
+// inside reports whether the real path real is root or lies under it.
+func inside(root, real string) bool {
+	if real == root {
+		return true
+	}
+	rel, err := filepath.Rel(root, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func (p *UploadPlan) add(f PlannedFile) {
+	p.Files = append(p.Files, f)
+	p.TotalBytes += f.Size
+}
+
+// sendProblem is why the file st describes cannot be sent, or "".
+func sendProblem(st fs.FileInfo) string {
+	switch {
+	case !st.Mode().IsRegular():
+		return lang.L("This is not a regular file, so it cannot be sent.")
+	case st.Size() == 0:
+		return lang.L("This file is empty; there is nothing to send.")
+	case st.Size() > client.MaxUploadBytes:
+		return lang.L("This file is {{.Size}}; the service takes files of up to 200 MB.", map[string]any{"Size": HumanBytes(st.Size())})
+	}
+	return ""
+}
+
+// fileProblem says in plain words why a file on disk cannot be read.
+func fileProblem(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return lang.L("Agent Desk is not allowed to read this file.")
+	case errors.Is(err, fs.ErrNotExist):
+		return lang.L("This file is no longer there.")
+	case strings.Contains(err.Error(), "too many links") || strings.Contains(err.Error(), "too many levels of symbolic links"):
+		return lang.L("This link points back to itself, so it cannot be sent.")
+	}
+	return lang.L("Agent Desk could not read this file.")
+}
+
+// Upload is one file of an upload queue as it was at one moment.
+type Upload struct {
+	ID    int64
+	Path  string
+	Name  string
+	Size  int64
+	Sent  int64
+	State UploadState
+	// File is the service's record once uploaded.
+	File *client.File
+	// Message says why it failed, in plain words.
+	Message string
+}
+
+// Fraction is how much of the file was sent, 0 to 1.
+func (u Upload) Fraction() float64 {
+	if u.State == UploadDone {
+		return 1
+	}
+	if u.Size <= 0 {
+		return 0
+	}
+	return float64(u.Sent) / float64(u.Size)
+}
+
+// Settled reports whether nothing more happens without the user.
+func (u Upload) Settled() bool {
+	return u.State == UploadDone || u.State == UploadFailed || u.State == UploadCancelled
+}
+
+// UploadsState is an upload queue as a screen shows it.
+type UploadsState struct {
+	// Items are the uploads in order; an unchanged one keeps its pointer so
+	// a view redraws only what changed. Never modify them.
+	Items []*Upload
+	// Done counts uploads finished; a file list reloads when it grows.
+	Done int
+	// Linked is the service's answer to the newest link to the queue's agent.
+	Linked *client.AgentFiles
+}
+
+// Pending reports whether any upload is waiting or sending.
+func (s UploadsState) Pending() bool {
+	for _, u := range s.Items {
+		if !u.Settled() {
+			return true
+		}
+	}
+	return false
+}
+
+// FileIDs are the ids of the finished uploads, in order.
+func (s UploadsState) FileIDs() []client.ID {
+	var ids []client.ID
+	for _, u := range s.Items {
+		if u.State == UploadDone && u.File != nil {
+			ids = append(ids, u.File.ID)
+		}
+	}
+	return ids
+}
+
+// UploadOptions shape a queue.
+type UploadOptions struct {
+	// LinkTo, when set, links every uploaded file to this agent.
+	LinkTo     client.ID
+	AgentTitle string
+}
+
+// uploadProgressGap is the shortest time between two progress reports of a file.
+const uploadProgressGap = 50 * time.Millisecond
+
+// Uploads is an upload queue, streaming files from disk at most
+// UploadConcurrency at a time per App. Closing the app stops it.
+type Uploads struct {
+	a     *App
+	opts  UploadOptions
+	state *live.State[UploadsState]
+	// linked hears each link answer (an agent's file list shows it at once).
+	linked func(*client.AgentFiles)
+
+	mu     sync.Mutex
+	next   int64
+	items  map[int64]*uploadItem
+	order  []int64
+	done   int
+	answer *client.AgentFiles
+}
+
+type uploadItem struct {
+	u       Upload
+	shown   *Upload // u as last published; replaced when u changes
+	problem string
+	// root: see PlannedFile.root.
+	root     string
+	cancel   context.CancelFunc
+	lastEmit time.Time
+	run      int // bumps on every start, so a stale run's result is ignored
+}
+
+// ErrOffline is returned by Start when the service cannot be reached: nothing was queued.
+var ErrOffline = say(func() string {
+	return lang.L("Agent Desk can't reach the service, so nothing was uploaded. Check your internet connection, then try again")
+})
+
+// NewUploads makes an upload queue.
+func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
+	return &Uploads{a: svc.a, opts: opts, items: map[int64]*uploadItem{}, state: live.NewState(UploadsState{})}
+}
+
+// State is the queue as it is now, and news of each change. Progress is
+// published at most about 20 times a second per file.
+func (q *Uploads) State() live.Observable[UploadsState] { return q.state }
+
+// publish builds the snapshot under the state's lock, so snapshots go out in
+// the order of their changes.
+func (q *Uploads) publish() {
+	q.state.Update(func(UploadsState) UploadsState {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		items := make([]*Upload, 0, len(q.order))
+		for _, id := range q.order {
+			it := q.items[id]
+			if it.shown == nil || *it.shown != it.u {
+				u := it.u
+				it.shown = &u
+			}
+			items = append(items, it.shown)
+		}
+		return UploadsState{Items: items, Done: q.done, Linked: q.answer}
+	})
+}
+
+// Items are the queue's uploads, in the order they were added.
+func (q *Uploads) Items() []Upload {
+	st := q.state.Get()
+	out := make([]Upload, len(st.Items))
+	for i, u := range st.Items {
+		out[i] = *u
+	}
+	return out
+}
+
+// Item is one upload by id.
+func (q *Uploads) Item(id int64) (Upload, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	it, ok := q.items[id]
+	if !ok {
+		return Upload{}, false
+	}
+	return it.u, true
+}
+
+// Pending reports whether any upload is waiting or sending.
+func (q *Uploads) Pending() bool { return q.state.Get().Pending() }
+
+// FileIDs are the ids of the finished uploads, in order.
+func (q *Uploads) FileIDs() []client.ID { return q.state.Get().FileIDs() }
+
+// checkOnline refuses a drop while offline before anything is queued (a false
+// "uploading" misleads). stored counts the files when one page holds them all, else -1.
+func (a *App) checkOnline(ctx context.Context) (stored int, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	p, err := a.Client().ListFiles(ctx, client.ListFilesParams{PerPage: 100}, client.WithMaxRetries(0))
+	if client.IsOffline(err) || errors.Is(err, context.DeadlineExceeded) {
+		return -1, ErrOffline
+	}
+	if client.IsAuth(err) {
+		return -1, err
+	}
+	if err != nil || p.HasNext() {
+		return -1, nil
+	}
+	return len(p.Data), nil
+}
+
+// roomFor is how many more files the service will store. The real service's
+// limit applies only to a server shown to follow it, never to one holding
+// more already (-1: unknown); others say so themselves when they refuse.
+func (a *App) roomFor(stored int) int {
+	c := a.Client()
+	real := c.PollPath() == client.PollResponses || c.ExecuteStyle() == client.StyleRoot
+	if !real || stored < 0 || stored > client.MaxStoredFiles {
+		return -1
+	}
+	return client.MaxStoredFiles - stored
+}
+
+// Start queues the plan's files, or returns ErrOffline and queues nothing.
+// Files with a Problem are queued as failed.
+func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
+	if len(plan.Files) == 0 {
+		return nil, nil
+	}
+	stored, err := q.a.checkOnline(ctx)
+	if err != nil {
+		return nil, err
+	}
+	room := q.a.roomFor(stored)
+	var ids, send []int64
+	q.mu.Lock()
+	for _, f := range plan.Files {
+		q.next++
+		if f.Problem == "" && room == 0 {
+			f.Problem = lang.L("The service keeps at most {{.Most}} files, and it holds {{.Stored}}. Delete some on the Files screen, then add this one again.",
+				map[string]any{"Most": Number(client.MaxStoredFiles), "Stored": Number(stored)})
+		} else if f.Problem == "" && room > 0 {
+			room--
+		}
+		it := &uploadItem{u: Upload{ID: q.next, Path: f.Path, Name: f.Name, Size: f.Size, State: UploadWaiting}, problem: f.Problem, root: f.root}
+		if f.Problem != "" {
+			it.u.State, it.u.Message = UploadFailed, f.Problem
+		} else {
+			send = append(send, it.u.ID)
+		}
+		q.items[it.u.ID] = it
+		q.order = append(q.order, it.u.ID)
+		ids = append(ids, it.u.ID)
+	}
+	q.mu.Unlock()
+	q.publish()
+	q.launch(send...)
+	return ids, nil
+}
+
+// Cancel stops an upload; nothing half-sent is kept by the service.
+func (q *Uploads) Cancel(id int64) {
+	q.mu.Lock()
+	changed := q.cancelLocked(id)
+	q.mu.Unlock()
+	if changed {
+		q.publish()
+	}
+}
+
+func (q *Uploads) cancelLocked(id int64) bool {
+	it, ok := q.items[id]
+	if !ok || it.u.Settled() {
+		return false
+	}
+	if it.cancel != nil {
+		it.cancel()
+	}
+	it.run++
+	it.u.State, it.u.Message, it.u.Sent = UploadCancelled, lang.L("Cancelled."), 0
+	return true
+}
+
+// Retry sends a failed or cancelled upload again, re-reading the file.
+func (q *Uploads) Retry(id int64) {
+	q.mu.Lock()
+	it, ok := q.items[id]
+	if !ok || (it.u.State != UploadFailed && it.u.State != UploadCancelled) {
+		q.mu.Unlock()
+		return
+	}
+	if it.u.File == nil {
+		// Still only inside the folder it was dropped with: a file swapped
+		// for a link out of it since is refused too.
+		plan := planUpload([]string{it.u.Path}, it.root)
+		if len(plan.Files) == 1 {
+			it.problem = plan.Files[0].Problem
+			it.u.Size = plan.Files[0].Size
+		}
+		if it.problem != "" {
+			it.u.Message = it.problem
+			q.mu.Unlock()
+			q.publish()
+			return
+		}
+	}
+	it.u.State, it.u.Message, it.u.Sent = UploadWaiting, "", 0
+	q.mu.Unlock()
+	q.publish()
+	q.launch(id)
+}
+
+// Remove cancels an upload and takes it out of the queue.
+func (q *Uploads) Remove(id int64) { q.removeIf(func(u Upload) bool { return u.ID == id }) }
+
+// Clear cancels and removes every upload.
+func (q *Uploads) Clear() { q.removeIf(func(Upload) bool { return true }) }
+
+// ClearSettled removes finished, failed and cancelled uploads from the list.
+func (q *Uploads) ClearSettled() { q.removeIf(Upload.Settled) }
+
+// removeIf cancels and removes the uploads that match, in one change.
+func (q *Uploads) removeIf(match func(Upload) bool) {
+	q.mu.Lock()
+	kept := make([]int64, 0, len(q.order))
+	for _, id := range q.order {
+		if it := q.items[id]; match(it.u) {
+			q.cancelLocked(id)
+			delete(q.items, id)
+			continue
+		}
+		kept = append(kept, id)
+	}
+	changed := len(kept) != len(q.order)
+	q.order = kept
+	q.mu.Unlock()
+	if changed {
+		q.publish()
+	}
+}
+
+// Wait blocks until no upload is waiting or sending.
+func (q *Uploads) Wait(ctx context.Context) error {
+	changed := make(chan struct{}, 1)
+	stop := q.state.Subscribe(func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
+	for q.Pending() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-changed:
+		}
+	}
+	return nil
+}
+
+// job is one start of one upload.
+type job struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	id     int64
+	run    int
+}
+
+func (q *Uploads) prepare(id int64) (job, bool) {
+	// Uploads give way to what the user waits for (client.Pacer).
+	ctx, cancel := context.WithCancel(client.Background(q.a.Life()))
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	it, ok := q.items[id]
+	if !ok {
+		cancel()
+		return job{}, false
+	}
+	it.run++
+	it.cancel = cancel
+	return job{ctx: ctx, cancel: cancel, id: id, run: it.run}, true
+}
+
+// launch takes slots in order, so files go top to bottom as listed.
+func (q *Uploads) launch(ids ...int64) {
+	var jobs []job
+	for _, id := range ids {
+		if j, ok := q.prepare(id); ok {
+			jobs = append(jobs, j)
+		}
+	}
+	if len(jobs) == 0 {
+		return
+	}
+	slots := q.a.uploadSlots
+	q.a.Go(func() {
+		for _, j := range jobs {
+			select {
+			case slots <- struct{}{}:
+				q.a.Go(func() { q.send(j, slots) })
+			case <-j.ctx.Done():
+				j.cancel()
+			}
+		}
+	})
+}
+
+// send uploads one file while holding one of the App's slots.
+func (q *Uploads) send(j job, slots chan struct{}) {
+	defer func() { <-slots }()
+	defer j.cancel()
+	ctx, id, run := j.ctx, j.id, j.run
+
+	it := q.lockItem(id, run)
+	if it == nil {
+		return
+	}
+	it.u.State = UploadSending
+	path, name, already := it.u.Path, it.u.Name, it.u.File
+	q.mu.Unlock()
+	q.publish()
+
+	file := already
+	var err error
+	if file == nil {
+		file, err = q.a.Client().UploadFile(ctx, client.UploadParams{
+			Path: path, Filename: name,
+			Progress: func(sent, _ int64) { q.progress(id, run, sent) },
+		})
+		if err == nil {
+			q.a.Ledger().Record(context.Background(), storage.CreditsFile, string(q.opts.LinkTo), q.opts.AgentTitle, string(file.ID), file.Credits)
+		}
+	}
+	var linked *client.AgentFiles
+	if err == nil && q.opts.LinkTo != "" {
+		var lerr error
+		linked, lerr = q.a.Client().LinkFiles(ctx, q.opts.LinkTo, []client.ID{file.ID})
+		if lerr != nil {
+			err = fmt.Errorf("link: %w", lerr)
+		}
+	}
+
+	if it = q.lockItem(id, run); it == nil {
+		return
+	}
+	it.cancel = nil
+	if file != nil {
+		it.u.File = file
+	}
+	switch {
+	case err == nil:
+		it.u.State, it.u.Sent, it.u.Message = UploadDone, it.u.Size, ""
+		q.done++
+	case errors.Is(err, context.Canceled):
+		it.u.State, it.u.Message = UploadCancelled, lang.L("Cancelled.")
+	default:
+		it.u.State, it.u.Message = UploadFailed, uploadProblem(err, file != nil)
+	}
+	if linked != nil {
+		q.answer = linked
+	}
+	q.mu.Unlock()
+	if linked != nil && q.linked != nil {
+		q.linked(linked)
+	}
+	q.publish()
+}
+
+// uploadProblem says why an upload failed, in plain words.
+func uploadProblem(err error, uploaded bool) string {
+	if uploaded {
+		return lang.L("The file was uploaded but could not be linked to the agent: {{.Why}}", map[string]any{"Why": Describe(errors.Unwrap(err))})
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fileProblem(err)
+	}
+	if client.IsOffline(err) {
+		return lang.L("The connection was lost while sending. Nothing was kept; try again.")
+	}
+	return Describe(err)
+}
+
+// lockItem locks the queue and returns the upload, or unlocks and returns nil
+// when a retry or cancel made this run's news stale.
+func (q *Uploads) lockItem(id int64, run int) *uploadItem {
+	q.mu.Lock()
+	it, ok := q.items[id]
+	if !ok || it.run != run {
+		q.mu.Unlock()
+		return nil
+	}
+	return it
+}
+
+func (q *Uploads) progress(id int64, run int, sent int64) {
+	it := q.lockItem(id, run)
+	if it == nil {
+		return
+	}
+	it.u.Sent = sent
+	now := time.Now()
+	if now.Sub(it.lastEmit) < uploadProgressGap && sent < it.u.Size {
+		q.mu.Unlock()
+		return
+	}
+	it.lastEmit = now
+	q.mu.Unlock()
+	q.publish()
+}

@@ -6,11 +6,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2/lang"
 
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -26,11 +28,8 @@ type MemoryTooLongError struct{ Length int }
 
 func (e *MemoryTooLongError) Error() string {
 	return lang.L("This memory is {{.Length}} characters long; the service takes at most {{.Limit}}. Shorten it before saving.",
-		map[string]any{"Length": Thousands(e.Length), "Limit": Thousands(MemoryLimit)})
+		map[string]any{"Length": Number(e.Length), "Limit": Number(MemoryLimit)})
 }
-
-// Thousands writes n with thousands marked, as the language in use does: Number.
-func Thousands(n int) string { return Number(n) }
 
 // MemoryLength counts a memory the way the limit does: in characters.
 func MemoryLength(text string) int { return utf8.RuneCountInString(text) }
@@ -51,14 +50,9 @@ type CollectionSummary struct {
 // Variant is the active account's memory interface; MemoryAuto before the
 // first memory call.
 func (svc *Memories) Variant() client.MemoryVariant {
-	a := svc.a
-	c := a.Client()
-	if c == nil {
-		return client.MemoryAuto
-	}
-	v := c.MemoryVariant()
+	v := svc.a.Client().MemoryVariant()
 	// The built-in demo serves variant A, unless pointed elsewhere.
-	if v == client.MemoryAuto && a.IsDemo() && len(a.cfg.ClientOptions) == 0 {
+	if v == client.MemoryAuto && svc.a.IsDemo() && len(svc.a.cfg.ClientOptions) == 0 {
 		return client.MemoryA
 	}
 	return v
@@ -66,20 +60,17 @@ func (svc *Memories) Variant() client.MemoryVariant {
 
 // List lists the local index's memories matching query, most recently seen first.
 func (svc *Memories) List(ctx context.Context, query string) ([]storage.MemoryEntry, error) {
-	a := svc.a
-	return a.db.Memories(ctx, a.AccountID(), query)
+	return svc.a.db.Memories(ctx, svc.a.AccountID(), query)
 }
 
 // Get is one memory of the local index.
 func (svc *Memories) Get(ctx context.Context, id string) (storage.MemoryEntry, error) {
-	a := svc.a
-	return a.db.GetMemory(ctx, a.AccountID(), id)
+	return svc.a.db.GetMemory(ctx, svc.a.AccountID(), id)
 }
 
 // Collections lists the known collections with their memory counts.
 func (svc *Memories) Collections(ctx context.Context) ([]CollectionSummary, error) {
-	a := svc.a
-	out, _, err := a.collectionSummaries(ctx)
+	out, _, err := svc.a.collectionSummaries(ctx)
 	return out, err
 }
 
@@ -127,21 +118,44 @@ func validCollectionID(id string) error {
 	return nil
 }
 
-func (a *App) memoryParams(e MemoryEdit) client.MemoryParams {
-	return client.MemoryParams{Content: e.Content, CollectionID: client.ID(e.CollectionID), Metadata: e.Metadata}
-}
-
 // Create stores a new memory on the service and locally, and records its
 // cost; over-long or empty text is refused before anything is sent.
 func (svc *Memories) Create(ctx context.Context, e MemoryEdit) (storage.MemoryEntry, error) {
+	return svc.send(ctx, "", e)
+}
+
+// Update saves an edit with the variant's verb (A: PATCH, B: PUT); the local
+// draft is cleared once the service confirms.
+func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
+	entry, err := svc.send(ctx, id, e)
+	if err != nil {
+		return entry, err
+	}
+	_ = svc.a.db.SaveMemoryDraft(ctx, svc.a.AccountID(), entry.ID, "")
+	entry.Draft = ""
+	return entry, nil
+}
+
+// send checks e, then creates (id "") or updates memory id and keeps the service's answer.
+func (svc *Memories) send(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
 	a := svc.a
-	if err := checkMemory(e.Content); err != nil {
+	err := checkMemory(e.Content)
+	if err == nil && id != "" {
+		err = validMemoryID(id)
+	}
+	if err == nil {
+		err = validCollectionID(e.CollectionID)
+	}
+	if err != nil {
 		return storage.MemoryEntry{}, err
 	}
-	if err := validCollectionID(e.CollectionID); err != nil {
-		return storage.MemoryEntry{}, err
+	p := client.MemoryParams{Content: e.Content, CollectionID: client.ID(e.CollectionID), Metadata: e.Metadata}
+	var m *client.Memory
+	if id == "" {
+		m, err = a.Client().CreateMemory(ctx, p)
+	} else {
+		m, err = a.Client().UpdateMemory(ctx, client.ID(id), p)
 	}
-	m, err := a.Client().CreateMemory(ctx, a.memoryParams(e))
 	a.Accounts().RememberDetected(ctx)
 	if err != nil {
 		return storage.MemoryEntry{}, err
@@ -149,38 +163,18 @@ func (svc *Memories) Create(ctx context.Context, e MemoryEdit) (storage.MemoryEn
 	return a.keepMemory(ctx, m, e)
 }
 
-// Update saves an edit with the variant's verb (A: PATCH, B: PUT); the local
-// draft is cleared once the service confirms.
-func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
-	a := svc.a
-	if err := checkMemory(e.Content); err != nil {
-		return storage.MemoryEntry{}, err
-	}
-	if err := validMemoryID(id); err != nil {
-		return storage.MemoryEntry{}, err
-	}
-	if err := validCollectionID(e.CollectionID); err != nil {
-		return storage.MemoryEntry{}, err
-	}
-	m, err := a.Client().UpdateMemory(ctx, client.ID(id), a.memoryParams(e))
-	a.Accounts().RememberDetected(ctx)
-	if err != nil {
-		return storage.MemoryEntry{}, err
-	}
-	entry, err := a.keepMemory(ctx, m, e)
-	if err != nil {
-		return entry, err
-	}
-	_ = a.db.SaveMemoryDraft(ctx, a.AccountID(), entry.ID, "")
-	entry.Draft = ""
-	return entry, nil
-}
-
 // OpenByID brings a memory created elsewhere into the local index, saved with
 // the text given: the service cannot show a memory, only confirm it exists.
 func (svc *Memories) OpenByID(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
-	a := svc.a
-	return a.Memories().Update(ctx, strings.TrimSpace(id), e)
+	return svc.a.Memories().Update(ctx, strings.TrimSpace(id), e)
+}
+
+// needCollectionID is validCollectionID for a number that must be given.
+func needCollectionID(id string) error {
+	if id == "" {
+		return say(func() string { return lang.L("enter the collection's number") })
+	}
+	return validCollectionID(id)
 }
 
 func validMemoryID(id string) error {
@@ -225,10 +219,7 @@ func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit)
 			entry.CollectionName = a.collectionName(ctx, entry.CollectionID)
 		}
 	}
-	if m.Credits.Valid {
-		v := m.Credits.Value
-		entry.Credits = &v
-	}
+	entry.Credits = creditsOf(m.Credits)
 	if err := a.db.UpsertMemory(ctx, entry); err != nil {
 		return entry, err
 	}
@@ -269,20 +260,12 @@ func (a *App) collectionName(ctx context.Context, id string) string {
 
 // SaveDraft keeps an unsaved memory edit on this computer ("" clears it).
 func (svc *Memories) SaveDraft(ctx context.Context, id, draft string) error {
-	a := svc.a
-	return a.db.SaveMemoryDraft(ctx, a.AccountID(), id, draft)
-}
-
-// SaveAccountDraft is SaveDraft for a given account, after the user switched.
-func (svc *Memories) SaveAccountDraft(ctx context.Context, accountID, id, draft string) error {
-	a := svc.a
-	return a.db.SaveMemoryDraft(ctx, accountID, id, draft)
+	return svc.a.db.SaveMemoryDraft(ctx, svc.a.AccountID(), id, draft)
 }
 
 // Forget removes a memory from the local index only.
 func (svc *Memories) Forget(ctx context.Context, id string) error {
-	a := svc.a
-	return a.db.DeleteMemoryEntry(ctx, a.AccountID(), id)
+	return svc.a.db.DeleteMemoryEntry(ctx, svc.a.AccountID(), id)
 }
 
 // RenameCollection renames a collection on the service and locally. A missing
@@ -290,10 +273,7 @@ func (svc *Memories) Forget(ctx context.Context, id string) error {
 func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
 	a := svc.a
 	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
-	if err := validCollectionID(id); err != nil || id == "" {
-		if err == nil {
-			err = say(func() string { return lang.L("enter the collection's number") })
-		}
+	if err := needCollectionID(id); err != nil {
 		return storage.CollectionEntry{}, err
 	}
 	if name == "" {
@@ -313,14 +293,20 @@ func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (sto
 // AddCollectionByID brings a collection created elsewhere into the index,
 // confirmed by saving its name: there is no way to read one.
 func (svc *Memories) AddCollectionByID(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
-	a := svc.a
-	return a.Memories().RenameCollection(ctx, id, name)
+	return svc.a.Memories().RenameCollection(ctx, id, name)
 }
 
 // ForgetCollection removes a collection from the local index only.
 func (svc *Memories) ForgetCollection(ctx context.Context, id string) error {
-	a := svc.a
-	return a.db.DeleteCollectionEntry(ctx, a.AccountID(), id)
+	return svc.a.db.DeleteCollectionEntry(ctx, svc.a.AccountID(), id)
+}
+
+// creditsOf is c as a record keeps it: nil when the service said nothing.
+func creditsOf(c client.Credits) *float64 {
+	if !c.Valid {
+		return nil
+	}
+	return &c.Value
 }
 
 // IsMemoryMissing reports the service saying that a memory does not exist.
@@ -334,14 +320,12 @@ func IsNotAccepted(err error) bool { return client.IsValidation(err) }
 
 // SaveNewDraft keeps the text of a memory not created yet, so nothing typed is lost.
 func (svc *Memories) SaveNewDraft(ctx context.Context, accountID, content, collectionID string) error {
-	a := svc.a
-	return a.db.SaveNewMemoryDraft(ctx, accountID, content, collectionID)
+	return svc.a.db.SaveNewMemoryDraft(ctx, accountID, content, collectionID)
 }
 
 // NewDraft is the active account's memory not created yet, if any.
 func (svc *Memories) NewDraft(ctx context.Context) (content, collectionID string, err error) {
-	a := svc.a
-	return a.db.NewMemoryDraft(ctx, a.AccountID())
+	return svc.a.db.NewMemoryDraft(ctx, svc.a.AccountID())
 }
 
 // Sync mirrors the service's memories and collections into the local index.
@@ -350,9 +334,6 @@ func (svc *Memories) NewDraft(ctx context.Context) (content, collectionID string
 func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 	a := svc.a
 	c := a.Client()
-	if c == nil {
-		return false, say(func() string { return lang.L("no account is open") })
-	}
 	var cols []storage.CollectionEntry
 	defaults := map[string]bool{}
 	for col, err := range c.Collections(ctx, client.ListCollectionsParams{PerPage: client.MaxCollectionsPerPage}) {
@@ -379,13 +360,8 @@ func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 			}
 			return false, err
 		}
-		e := storage.MemoryEntry{ID: m.ID.String(), Content: m.Content, Metadata: m.Metadata, Variant: string(m.Variant),
-			CollectionID: m.CollectionID.String(), CollectionName: names[m.CollectionID.String()]}
-		if m.Credits.Valid {
-			v := m.Credits.Value
-			e.Credits = &v
-		}
-		mems = append(mems, e)
+		mems = append(mems, storage.MemoryEntry{ID: m.ID.String(), Content: m.Content, Metadata: m.Metadata, Variant: string(m.Variant),
+			CollectionID: m.CollectionID.String(), CollectionName: names[m.CollectionID.String()], Credits: creditsOf(m.Credits)})
 	}
 	if err := a.db.SyncMemoryIndex(ctx, a.AccountID(), mems, cols); err != nil {
 		return true, err
@@ -399,23 +375,21 @@ func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 // IsDefaultCollection reports whether the last sync named this collection the
 // default, which the service refuses to delete.
 func (svc *Memories) IsDefaultCollection(id string) bool {
-	a := svc.a
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.defaultCollections[id]
+	svc.a.mu.Lock()
+	defer svc.a.mu.Unlock()
+	return svc.a.defaultCollections[id]
 }
 
 // Delete deletes a memory on the service and locally, also when the service lacks it.
 func (svc *Memories) Delete(ctx context.Context, id string) error {
-	a := svc.a
 	if err := validMemoryID(id); err != nil {
 		return err
 	}
-	err := a.Client().DeleteMemory(ctx, client.ID(id))
+	err := svc.a.Client().DeleteMemory(ctx, client.ID(id))
 	if err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
 		return err
 	}
-	if derr := a.db.DeleteMemoryEntry(ctx, a.AccountID(), id); derr != nil && !errors.Is(derr, storage.ErrNotFound) {
+	if derr := svc.a.db.DeleteMemoryEntry(ctx, svc.a.AccountID(), id); derr != nil && !errors.Is(derr, storage.ErrNotFound) {
 		return derr
 	}
 	return nil
@@ -423,12 +397,11 @@ func (svc *Memories) Delete(ctx context.Context, id string) error {
 
 // CreateCollection creates a named memory collection on the service and lists it.
 func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage.CollectionEntry, error) {
-	a := svc.a
-	c, err := a.Client().CreateCollection(ctx, name)
+	c, err := svc.a.Client().CreateCollection(ctx, name)
 	if err != nil {
 		return storage.CollectionEntry{}, err
 	}
-	entry := storage.CollectionEntry{AccountID: a.AccountID(), ID: c.ID.String(), Name: c.Label()}
+	entry := storage.CollectionEntry{AccountID: svc.a.AccountID(), ID: c.ID.String(), Name: c.Label()}
 	if entry.Name == "" {
 		entry.Name = strings.TrimSpace(name)
 	}
@@ -437,17 +410,14 @@ func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage
 			return lang.L("the service created the collection but did not say its number; refresh the list to see it")
 		})
 	}
-	return entry, a.db.UpsertCollection(ctx, entry)
+	return entry, svc.a.db.UpsertCollection(ctx, entry)
 }
 
 // DeleteCollection deletes a collection and, as the service does, its
 // memories; the default is refused before anything is sent.
 func (svc *Memories) DeleteCollection(ctx context.Context, id string) error {
 	a := svc.a
-	if err := validCollectionID(id); err != nil || id == "" {
-		if err == nil {
-			err = say(func() string { return lang.L("enter the collection's number") })
-		}
+	if err := needCollectionID(id); err != nil {
 		return err
 	}
 	if a.Memories().IsDefaultCollection(id) {
@@ -465,3 +435,124 @@ type Memories struct{ a *App }
 
 // Memories is the account's memories.
 func (a *App) Memories() *Memories { return &Memories{a} }
+
+// MemoryIndex is the Memories screen's view of the local index: the
+// collections pane and the search's memories, each loaded in the background.
+type MemoryIndex struct {
+	a *App
+	// Shelves are the rows of the collections pane: first every memory
+	// (ID "", Count of them all), then each collection with how many
+	// memories it holds, by name.
+	Shelves *live.List[CollectionSummary]
+	// Found are the memories the search and the chosen collection find,
+	// most recently seen first.
+	Found *live.List[MemoryEntry]
+	sync  *live.State[MemorySync]
+
+	mu                sync.Mutex
+	query, collection string
+}
+
+// MemorySync is how the last reading of the service's lists went.
+type MemorySync struct {
+	// Listed says the service lists memories and collections, so the index
+	// mirrors them; without, they are added by number.
+	Listed bool
+	// Syncing says a reading is under way.
+	Syncing bool
+	// Err is why the last reading failed; the index shows what was kept.
+	Err error
+}
+
+// NewIndex is the Memories screen's state; nothing is read before Load or Sync.
+func (svc *Memories) NewIndex() *MemoryIndex {
+	a := svc.a
+	x := &MemoryIndex{a: a, sync: live.NewState(MemorySync{})}
+	x.Shelves = live.NewList(a, x.shelves)
+	x.Found = live.NewList(a, x.found)
+	return x
+}
+
+// SyncState is how the last reading of the service's lists went.
+func (x *MemoryIndex) SyncState() live.Observable[MemorySync] { return x.sync }
+
+// Load reloads the index: memories matching query in collection ("" for all).
+func (x *MemoryIndex) Load(query, collection string) {
+	x.mu.Lock()
+	x.query, x.collection = query, collection
+	x.mu.Unlock()
+	x.Reload()
+}
+
+// Reload reads the index again with the search last given to Load.
+func (x *MemoryIndex) Reload() {
+	x.Shelves.Reload()
+	x.Found.Reload()
+}
+
+// Clear forgets what was read (another account became active).
+func (x *MemoryIndex) Clear() {
+	x.Shelves.Clear()
+	x.Found.Clear()
+}
+
+// Sync reads the service's lists into the index in the background, then reloads; never doubled.
+func (x *MemoryIndex) Sync() {
+	started := false
+	x.sync.Update(func(s MemorySync) MemorySync {
+		if !s.Syncing {
+			s.Syncing, started = true, true
+		}
+		return s
+	})
+	if !started {
+		return
+	}
+	x.a.Go(func() {
+		listed, err := x.a.Memories().Sync(x.a.Life())
+		x.sync.Update(func(s MemorySync) MemorySync {
+			// A failed reading keeps what the last one learned.
+			return MemorySync{Listed: listed || (err != nil && s.Listed), Err: err}
+		})
+		x.Reload()
+	})
+}
+
+// DeleteMemory deletes a memory on the service; it leaves the list at once.
+func (x *MemoryIndex) DeleteMemory(ctx context.Context, id string) error {
+	if err := x.a.Memories().Delete(ctx, id); err != nil {
+		return err
+	}
+	x.Found.Drop(func(m MemoryEntry) bool { return m.ID == id })
+	x.Reload()
+	return nil
+}
+
+func (x *MemoryIndex) filter() (query, collection string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.query, x.collection
+}
+
+func (x *MemoryIndex) shelves(ctx context.Context) ([]CollectionSummary, error) {
+	cols, total, err := x.a.collectionSummaries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return append([]CollectionSummary{{Count: total}}, cols...), nil
+}
+
+func (x *MemoryIndex) found(ctx context.Context) ([]MemoryEntry, error) {
+	query, collection := x.filter()
+	mems, err := x.a.Memories().List(ctx, query)
+	if err != nil || collection == "" {
+		return mems, err
+	}
+	kept := mems[:0]
+	for _, m := range mems {
+		if m.CollectionID == collection {
+			kept = append(kept, m)
+		}
+	}
+	return kept, nil
+}

@@ -103,7 +103,7 @@ func TestTooLongMemoryIsRefusedBeforeSending(t *testing.T) {
 	if _, err := a.Memories().Create(ctx, app.MemoryEdit{Content: strings.Repeat("é", app.MemoryLimit)}); err != nil {
 		t.Fatalf("exactly the limit must be accepted: %v", err)
 	}
-	if app.Thousands(1234) != "1,234" || app.Thousands(32000) != "32,000" {
+	if app.Number(1234) != "1,234" || app.Number(32000) != "32,000" {
 		t.Fatal("counter format")
 	}
 }

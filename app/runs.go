@@ -2,6 +2,7 @@ package app
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -56,8 +57,7 @@ type Runner struct {
 
 // NewRunner makes the runner a screen keeps for the app's lifetime.
 func (svc *Runs) NewRunner() *Runner {
-	a := svc.a
-	return &Runner{app: a, active: map[client.ID]*ActiveRun{}}
+	return &Runner{app: svc.a, active: map[client.ID]*ActiveRun{}}
 }
 
 // Active is the run of an agent still going, or nil.
@@ -94,12 +94,6 @@ type ActiveRun struct {
 	state  *live.State[RunProgress]
 }
 
-func newActiveRun(agent client.Agent, cancel context.CancelFunc, run Run) *ActiveRun {
-	now := time.Now()
-	return &ActiveRun{Agent: agent, Started: now, cancel: cancel, done: make(chan struct{}),
-		state: live.NewState(RunProgress{Started: now, Run: run})}
-}
-
 // State is the run's progress, and its changes.
 func (ar *ActiveRun) State() live.Observable[RunProgress] { return ar.state }
 
@@ -128,15 +122,10 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 		return nil, &FormError{Fields: errs}
 	}
 	a := r.app
-	r.mu.Lock()
-	if old := r.active[agent.ID]; old != nil {
-		r.mu.Unlock()
-		return nil, errAlreadyRunning()
+	ctx, ar, err := r.begin(agent, Run{})
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithCancel(a.life)
-	ar := newActiveRun(agent, cancel, Run{})
-	r.active[agent.ID] = ar
-	r.mu.Unlock()
 
 	_ = a.Agents().RememberAnswers(ctx, agent.ID, answers)
 	files := make([]string, len(fileIDs))
@@ -173,15 +162,10 @@ func (r *Runner) CheckAgain(agent client.Agent, run storage.Run) (*ActiveRun, er
 	if !CanCheckAgain(run) {
 		return nil, say(func() string { return lang.L("this run has no result left to look for") })
 	}
-	r.mu.Lock()
-	if old := r.active[agent.ID]; old != nil {
-		r.mu.Unlock()
-		return nil, errAlreadyRunning()
+	ctx, ar, err := r.begin(agent, run)
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithCancel(r.app.life)
-	ar := newActiveRun(agent, cancel, run)
-	r.active[agent.ID] = ar
-	r.mu.Unlock()
 	r.app.Go(func() {
 		r.finish(ctx, ar, func(ctx context.Context, c *client.Client) (*client.Execution, error) {
 			e, err := c.Wait(ctx, agent.ID, client.ID(run.ResponseID), client.WithRateLimitNotice(ar.rateLimited))
@@ -198,9 +182,19 @@ func (r *Runner) CheckAgain(agent client.Agent, run storage.Run) (*ActiveRun, er
 	return ar, nil
 }
 
-// errAlreadyRunning refuses a second run of an agent that is running.
-func errAlreadyRunning() error {
-	return say(func() string { return lang.L("this agent is already running; wait for it or cancel it") })
+// begin makes agent's run active, refusing a second run of an agent that is running.
+func (r *Runner) begin(agent client.Agent, run Run) (context.Context, *ActiveRun, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.active[agent.ID] != nil {
+		return nil, nil, say(func() string { return lang.L("this agent is already running; wait for it or cancel it") })
+	}
+	ctx, cancel := context.WithCancel(r.app.life)
+	now := time.Now()
+	ar := &ActiveRun{Agent: agent, Started: now, cancel: cancel, done: make(chan struct{}),
+		state: live.NewState(RunProgress{Started: now, Run: run})}
+	r.active[agent.ID] = ar
+	return ctx, ar, nil
 }
 
 // lookError is a failure to look for a past run's result; the run itself may still finish.
@@ -229,9 +223,8 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 		run.ResponseID = string(exec.ID)
 		run.Output = exec.Output
 		run.Status = exec.Outcome()
-		if exec.Credits.Valid {
-			v := exec.Credits.Value
-			run.Credits = &v
+		if c := creditsOf(exec.Credits); c != nil {
+			run.Credits = c // a look that learnt nothing keeps what was known
 		}
 	}
 	var look *lookError
@@ -284,14 +277,12 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 // History is an agent's past runs in this account, newest first, read
 // in the background on Reload.
 func (svc *Runs) History(agentID client.ID) *live.List[Run] {
-	a := svc.a
-	return live.NewList(a, func(ctx context.Context) ([]Run, error) { return a.Runs().List(ctx, agentID) })
+	return live.NewList(svc.a, func(ctx context.Context) ([]Run, error) { return svc.a.Runs().List(ctx, agentID) })
 }
 
 // List are an agent's past runs in this account, newest first.
 func (svc *Runs) List(ctx context.Context, agentID client.ID) ([]storage.Run, error) {
-	a := svc.a
-	return a.db.Runs(ctx, a.AccountID(), string(agentID), 100)
+	return svc.a.db.Runs(ctx, svc.a.AccountID(), string(agentID), 100)
 }
 
 // IsMediaOutput reports whether a run's output is a file address rather than text.
@@ -382,10 +373,7 @@ func (w *outputWriter) Write(p []byte) (int, error) {
 	if limit := outputLimit(w.agentType, w.kind); w.n+int64(len(p)) > limit {
 		what := w.kind.String()
 		if w.kind == safe.Other {
-			what = map[string]string{client.AgentImage: "picture", client.AgentVideo: "video"}[w.agentType]
-			if what == "" {
-				what = "file"
-			}
+			what = cmp.Or(map[string]string{client.AgentImage: "picture", client.AgentVideo: "video"}[w.agentType], "file")
 		}
 		return 0, &OutputTooLargeError{Limit: limit, What: what}
 	}
@@ -462,7 +450,7 @@ func (d *sessionDst) abort() {
 
 // sessionDir is Agent Desk's cache folder when it exists, else the system's temp folder.
 func (a *App) sessionDir() string {
-	if dir := a.paths.Cache; dir != "" {
+	if dir := a.cfg.Paths.Cache; dir != "" {
 		if info, err := os.Stat(dir); err == nil && info.IsDir() {
 			return dir
 		}
@@ -564,15 +552,13 @@ func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, pro
 
 // FetchOutput returns the path of an output's local copy.
 func (svc *Runs) FetchOutput(ctx context.Context, url string) (string, error) {
-	a := svc.a
-	out, err := a.Runs().FetchOutputFile(ctx, "", url, nil)
+	out, err := svc.a.Runs().FetchOutputFile(ctx, "", url, nil)
 	return out.Path, err
 }
 
 // SaveOutput writes an image or video output to w (the user's "Save as…").
 func (svc *Runs) SaveOutput(ctx context.Context, url string, w io.Writer) error {
-	a := svc.a
-	p, err := a.Runs().FetchOutput(ctx, url)
+	p, err := svc.a.Runs().FetchOutput(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -614,8 +600,7 @@ type OutputDownload struct {
 
 // OutputFile starts fetching an output's local copy in the background.
 func (svc *Runs) OutputFile(agentType, url string) *OutputDownload {
-	a := svc.a
-	d := &OutputDownload{a: a, agentType: agentType, url: url, state: live.NewState(OutputState{})}
+	d := &OutputDownload{a: svc.a, agentType: agentType, url: url, state: live.NewState(OutputState{})}
 	d.Retry()
 	return d
 }
@@ -667,11 +652,10 @@ func (d *OutputDownload) publish(gen uint64, change func(OutputState) OutputStat
 // first (OwnerOnly), and closes it, in the background from now on; its
 // state says when it is done and how it went.
 func (svc *Runs) SaveOutputTo(url string, w io.WriteCloser) live.Observable[Loaded[bool]] {
-	a := svc.a
-	l := NewLoader(a, func(ctx context.Context) (bool, error) {
+	l := NewLoader(svc.a, func(ctx context.Context) (bool, error) {
 		err := OwnerOnly(w)
 		if err == nil {
-			err = a.Runs().SaveOutput(ctx, url, w)
+			err = svc.a.Runs().SaveOutput(ctx, url, w)
 		}
 		if cerr := w.Close(); err == nil {
 			err = cerr
@@ -685,25 +669,14 @@ func (svc *Runs) SaveOutputTo(url string, w io.WriteCloser) live.Observable[Load
 // OutputFileName suggests a safe name for saving an output not fetched yet,
 // with its agent type's extension.
 func OutputFileName(agentType, url string) string {
-	ext := ".txt"
-	switch agentType {
-	case client.AgentImage:
-		ext = ".png"
-	case client.AgentVideo:
-		ext = ".mp4"
-	}
-	return outputFileName(agentType, url, ext)
+	ext := map[string]string{client.AgentImage: ".png", client.AgentVideo: ".mp4"}[agentType]
+	return outputFileName(agentType, url, cmp.Or(ext, ".txt"))
 }
 
 func outputFileName(agentType, url, ext string) string {
 	// Names for a result whose address names none.
-	fallback := lang.L("output")
-	switch agentType {
-	case client.AgentImage:
-		fallback = lang.L("image")
-	case client.AgentVideo:
-		fallback = lang.L("video")
-	}
+	fallback := map[string]string{client.AgentImage: lang.L("image"), client.AgentVideo: lang.L("video")}[agentType]
+	fallback = cmp.Or(fallback, lang.L("output"))
 	u := strings.TrimSpace(url)
 	if i := strings.IndexAny(u, "?#"); i >= 0 {
 		u = u[:i]
@@ -731,3 +704,18 @@ type Runs struct{ a *App }
 
 // Runs is the account's runs.
 func (a *App) Runs() *Runs { return &Runs{a} }
+
+// OwnerOnly makes a file from a Save dialog readable by the user only before
+// anything is written: the dialog creates it world-readable. A file system
+// without modes is left as it is; the file is still saved.
+func OwnerOnly(f any) error {
+	c, ok := f.(interface{ Chmod(os.FileMode) error })
+	if !ok {
+		return nil
+	}
+	err := c.Chmod(0o600)
+	if errors.Is(err, os.ErrPermission) || errors.Is(err, errors.ErrUnsupported) {
+		return nil
+	}
+	return err
+}

@@ -336,7 +336,7 @@ func TestRenamingAMissingCollectionRemovesItOnlyWhenTheUserAgrees(t *testing.T) 
 // wrapped up to wrapLimit characters, unwrapped beyond.
 func BenchmarkTypingIntoMemory(b *testing.B) {
 	for _, n := range []int{1000, wrapLimit, 30000} {
-		b.Run(app.Thousands(n)+" characters", func(b *testing.B) {
+		b.Run(app.Number(n)+" characters", func(b *testing.B) {
 			test.NewTempApp(b)
 			kit.UseQueue(b)
 			a := apptest.Open(b)
