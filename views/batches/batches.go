@@ -248,7 +248,7 @@ func (s *Screen) showChosen() {
 	changed := s.summary.MinSize().Height != tall
 	show := func(o fyne.CanvasObject, on bool) {
 		changed = changed || o.Visible() != on
-		showIf(o, on)
+		screen.ShowIf(o, on)
 	}
 	moved := MovedText(it.b)
 	changed = changed || moved != s.moved.Text

@@ -90,28 +90,7 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 }
 
 func (s *Screen) onScreen() bool {
-	if s.env.Window == nil {
-		return true
-	}
-	var walk func(o fyne.CanvasObject) bool
-	walk = func(o fyne.CanvasObject) bool {
-		if o == s.content {
-			return true
-		}
-		if !o.Visible() {
-			return false
-		}
-		if c, ok := o.(*fyne.Container); ok {
-			for _, child := range c.Objects {
-				if walk(child) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	root := s.env.Window.Content()
-	return root != nil && walk(root)
+	return s.env.Window == nil || screen.InWindow(s.env.Window, s.content)
 }
 
 func (s *Screen) build() {

@@ -185,7 +185,7 @@ func (s *Screen) stopWatching() {
 
 // applied shows the list's state; off the window it stops refreshing.
 func (s *Screen) applied(st app.FilesState) {
-	if !onWindow(s.env.Window, s.content) {
+	if !screen.InWindow(s.env.Window, s.content) {
 		s.stopWatching()
 	}
 	s.st = st
@@ -204,28 +204,6 @@ func (s *Screen) applied(st app.FilesState) {
 	}
 	kit.ShowBody(s.body, s.table)
 	s.list.Refresh()
-}
-
-// onWindow reports whether obj is in the window now (screens are swapped).
-func onWindow(w fyne.Window, obj fyne.CanvasObject) bool {
-	if w == nil {
-		return false
-	}
-	var walk func(o fyne.CanvasObject) bool
-	walk = func(o fyne.CanvasObject) bool {
-		if o == obj {
-			return o.Visible()
-		}
-		if c, ok := o.(*fyne.Container); ok {
-			for _, ch := range c.Objects {
-				if walk(ch) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return walk(w.Content())
 }
 
 // Column widths shared by rows and titles so they line up.

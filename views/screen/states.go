@@ -40,3 +40,43 @@ var settingsOpener atomic.Pointer[func()]
 
 // SetSettingsOpener sets how the window shows account settings (once, by the shell).
 func SetSettingsOpener(open func()) { settingsOpener.Store(&open) }
+
+// ShowIf shows o when on, else hides it.
+func ShowIf(o fyne.CanvasObject, on bool) {
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+}
+
+// EnableIf enables each of ws when on, else disables them.
+func EnableIf(on bool, ws ...fyne.Disableable) {
+	for _, w := range ws {
+		if on {
+			w.Enable()
+		} else {
+			w.Disable()
+		}
+	}
+}
+
+// InWindow reports whether o is in w's content now and shown: screens are
+// swapped in and out of the window.
+func InWindow(w fyne.Window, o fyne.CanvasObject) bool {
+	var walk func(fyne.CanvasObject) bool
+	walk = func(p fyne.CanvasObject) bool {
+		if p == o {
+			return p.Visible()
+		}
+		if c, ok := p.(*fyne.Container); ok && c.Visible() {
+			for _, ch := range c.Objects {
+				if walk(ch) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return w != nil && w.Content() != nil && walk(w.Content())
+}
