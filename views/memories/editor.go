@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 func noCollection() string { return lang.L("No collection") }
@@ -214,32 +215,12 @@ func (e *editor) updateState() {
 	}
 	e.counter.Refresh()
 	// Until the service reveals its interface, both are offered.
-	switch e.s.a.Memories().Variant() {
-	case "B":
-		e.colBox.Hide()
-		e.metaBox.Show()
-	case "A":
-		e.colBox.Show()
-		e.metaBox.Hide()
-	default:
-		e.colBox.Show()
-		e.metaBox.Show()
-	}
-	if over || e.saving || !e.dirty() {
-		e.save.Disable()
-	} else {
-		e.save.Enable()
-	}
-	if e.saving || !e.dirty() || e.id == "" {
-		e.revert.Disable()
-	} else {
-		e.revert.Enable()
-	}
-	if e.deletable && e.id != "" && !e.saving {
-		e.del.Show()
-	} else {
-		e.del.Hide()
-	}
+	variant := e.s.a.Memories().Variant()
+	screen.ShowIf(e.colBox, variant != "B")
+	screen.ShowIf(e.metaBox, variant != "A")
+	screen.EnableIf(!over && !e.saving && e.dirty(), e.save)
+	screen.EnableIf(!e.saving && e.dirty() && e.id != "", e.revert)
+	screen.ShowIf(e.del, e.deletable && e.id != "" && !e.saving)
 }
 
 func (e *editor) setCollections(cols []app.CollectionSummary) {
@@ -371,21 +352,19 @@ func (e *editor) load(m app.MemoryEntry) {
 }
 
 func (e *editor) doRevert() {
-	e.load(app.MemoryEntry{AccountID: e.base.AccountID, ID: e.base.ID, Content: e.base.Content,
-		Metadata: e.base.Metadata, CollectionID: e.base.CollectionID, CollectionName: e.base.CollectionName,
-		Variant: e.base.Variant, LastSeen: e.base.LastSeen})
+	m := e.base
+	m.Draft = ""
+	e.load(m)
 	e.s.a.Memories().SetDraft(e.id, "", e.base.CollectionID)
 }
 
 func (e *editor) edit() app.MemoryEdit {
 	ed := app.MemoryEdit{Content: e.text.Text}
-	switch e.s.a.Memories().Variant() {
-	case "B":
+	variant := e.s.a.Memories().Variant()
+	if variant != "A" {
 		ed.Metadata = e.metadata()
-	case "A":
-		ed.CollectionID = e.collectionIDOf(e.collection.Selected)
-	default:
-		ed.Metadata = e.metadata()
+	}
+	if variant != "B" {
 		ed.CollectionID = e.collectionIDOf(e.collection.Selected)
 	}
 	return ed

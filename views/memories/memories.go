@@ -216,23 +216,12 @@ func (s *Screen) build() {
 
 // updateActions offers what the service allows (by name with lists, else by number).
 func (s *Screen) updateActions() {
-	if s.colSel == "" {
-		s.rename.Disable()
-		s.delCol.Disable()
-	} else {
-		s.rename.Enable()
-		s.delCol.Enable()
+	screen.EnableIf(s.colSel != "", s.rename, s.delCol)
+	for _, b := range []*kit.Button{s.newCol, s.delCol} {
+		screen.ShowIf(b, s.listed)
 	}
-	if s.listed {
-		s.newCol.Show()
-		s.delCol.Show()
-		s.addCol.Hide()
-		s.openBtn.Hide()
-	} else {
-		s.newCol.Hide()
-		s.delCol.Hide()
-		s.addCol.Show()
-		s.openBtn.Show()
+	for _, b := range []*kit.Button{s.addCol, s.openBtn} {
+		screen.ShowIf(b, !s.listed)
 	}
 	s.ed.setDeletable(s.listed)
 }
