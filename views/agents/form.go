@@ -72,11 +72,7 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 				if n := len(st.Items); n != fl.attached {
 					fl.attached = n
 					kit.ShowError(fl.err, "")
-					if n > 1 {
-						fl.oneFile.Show()
-					} else {
-						fl.oneFile.Hide()
-					}
+					screen.ShowIf(fl.oneFile, n > 1)
 					changed()
 				}
 			}))
@@ -231,24 +227,14 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		fl.input = c
 	case app.QuestionText, app.QuestionTextarea:
 		e := kit.NewFormMultiLineEntry()
-		e.OnCtrlEnter = submit
 		e.SetMinRowsVisible(3)
-		e.SetPlaceHolder(placeholder(q, lang.L("Write here")))
-		e.OnChanged = func(string) { edited() }
-		fl.get = func() string { return e.Text }
-		fl.set = e.SetText
-		fl.input = e
+		fl.useEntry(e, placeholder(q, lang.L("Write here")), submit, edited)
 	case app.QuestionObject:
 		e := kit.NewFormMultiLineEntry()
-		e.OnCtrlEnter = submit
 		e.Wrapping = fyne.TextWrapWord
 		e.TextStyle = fyne.TextStyle{Monospace: true}
 		e.SetMinRowsVisible(4)
-		e.SetPlaceHolder(placeholder(q, lang.L("For example {\"city\": \"Lisbon\"}")))
-		e.OnChanged = func(string) { edited() }
-		fl.get = func() string { return e.Text }
-		fl.set = e.SetText
-		fl.input = e
+		fl.useEntry(e, placeholder(q, lang.L("For example {\"city\": \"Lisbon\"}")), submit, edited)
 	case app.QuestionDate:
 		e := newDateField()
 		e.SetPlaceHolder(placeholder(q, e.example()))
@@ -310,19 +296,23 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		fl.set = func(string) { att.Clear() }
 	default:
 		// An unknown type: a line of text, so nothing stops a run.
-		e := kit.NewFormEntry()
-		e.OnCtrlEnter = submit
 		fallback := ""
 		if t := safe.Text(strings.TrimSpace(q.Type), 30); t != "" {
 			fallback = lang.L("Your answer ({{.Type}})", map[string]any{"Type": t})
 		}
-		e.SetPlaceHolder(placeholder(q, fallback))
-		e.OnChanged = func(string) { edited() }
-		fl.get = func() string { return e.Text }
-		fl.set = e.SetText
-		fl.input = e
+		fl.useEntry(kit.NewFormEntry(), placeholder(q, fallback), submit, edited)
 	}
 	return fl
+}
+
+// useEntry answers the question with e; Ctrl+Enter in it runs the form.
+func (fl *field) useEntry(e *kit.FormEntry, placeholder string, submit, edited func()) {
+	e.OnCtrlEnter = submit
+	e.SetPlaceHolder(placeholder)
+	e.OnChanged = func(string) { edited() }
+	fl.get = func() string { return e.Text }
+	fl.set = e.SetText
+	fl.input = e
 }
 
 // answers are the current answers by name. A default the user emptied

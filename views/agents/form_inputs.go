@@ -317,16 +317,8 @@ func (l *listEditor) show() {
 	objs := make([]fyne.CanvasObject, len(l.rows))
 	for i, r := range l.rows {
 		objs[i] = r.obj
-		if i == 0 {
-			r.up.Disable()
-		} else {
-			r.up.Enable()
-		}
-		if i == len(l.rows)-1 {
-			r.down.Disable()
-		} else {
-			r.down.Enable()
-		}
+		screen.EnableIf(i > 0, r.up)
+		screen.EnableIf(i < len(l.rows)-1, r.down)
 	}
 	l.box.Objects = objs
 	l.box.Refresh()
