@@ -228,12 +228,20 @@ func (s *Screen) paceChosen(label string) {
 			perSecond = c.perSecond
 		}
 	}
+	s.change(func(ctx context.Context) error { return s.env.App.Accounts().SetRequestsPerSecond(ctx, perSecond) }, func(why string) string {
+		return lang.L("The pace could not be changed. {{.Why}}", map[string]any{"Why": why})
+	})
+}
+
+// change does what the user chose off the UI goroutine, says why it failed
+// in failed's words (or clears the last error), and shows the settings again.
+func (s *Screen) change(do func(context.Context) error, failed func(why string) string) {
 	a := s.env.App
 	a.Go(func() {
-		err := a.Accounts().SetRequestsPerSecond(context.Background(), perSecond)
+		err := do(context.Background())
 		kit.Do(func() {
 			if err != nil {
-				kit.ShowError(s.errText, lang.L("The pace could not be changed. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
+				kit.ShowError(s.errText, failed(app.Describe(err)))
 			} else {
 				kit.ShowError(s.errText, "")
 			}
@@ -299,15 +307,8 @@ func (s *Screen) advanced() fyne.CanvasObject {
 
 func (s *Screen) switchTo(acct app.Account) {
 	kit.ShowError(s.errText, "")
-	a := s.env.App
-	s.env.App.Go(func() {
-		err := a.Activate(context.Background(), acct.ID)
-		kit.Do(func() {
-			if err != nil {
-				kit.ShowError(s.errText, lang.L("Agent Desk could not switch to {{.Account}}. {{.Why}}", map[string]any{"Account": acct.Name, "Why": app.Describe(err)}))
-			}
-			s.refresh()
-		})
+	s.change(func(ctx context.Context) error { return s.env.App.Activate(ctx, acct.ID) }, func(why string) string {
+		return lang.L("Agent Desk could not switch to {{.Account}}. {{.Why}}", map[string]any{"Account": acct.Name, "Why": why})
 	})
 }
 
@@ -331,13 +332,7 @@ func (s *Screen) editAccount(acct app.Account) {
 			s.refresh()
 		})
 	}
-	form.OnBusy(func(busy bool) {
-		if busy {
-			save.Disable()
-		} else {
-			save.Enable()
-		}
-	})
+	form.OnBusy(func(busy bool) { screen.EnableIf(!busy, save) })
 	d = dialog.NewCustomWithoutButtons(title, form.Object(), s.env.Window)
 	d.SetButtons([]fyne.CanvasObject{cancel, save})
 	d.Resize(fyne.NewSize(560, 0))
@@ -350,23 +345,14 @@ func (s *Screen) editAccount(acct app.Account) {
 }
 
 func (s *Screen) confirmRemove(acct app.Account) {
-	a := s.env.App
 	d := dialog.NewConfirm(lang.L("Remove {{.Account}}?", map[string]any{"Account": acct.Name}),
 		lang.L("Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer."),
 		func(ok bool) {
 			if !ok {
 				return
 			}
-			s.env.App.Go(func() {
-				err := a.Accounts().Remove(context.Background(), acct.ID)
-				kit.Do(func() {
-					if err != nil {
-						kit.ShowError(s.errText, lang.L("{{.Account}} could not be removed. {{.Why}}", map[string]any{"Account": acct.Name, "Why": app.Describe(err)}))
-					} else {
-						kit.ShowError(s.errText, "")
-					}
-					s.refresh()
-				})
+			s.change(func(ctx context.Context) error { return s.env.App.Accounts().Remove(ctx, acct.ID) }, func(why string) string {
+				return lang.L("{{.Account}} could not be removed. {{.Why}}", map[string]any{"Account": acct.Name, "Why": why})
 			})
 		}, s.env.Window)
 	d.SetConfirmText(lang.L("Remove"))
@@ -444,17 +430,8 @@ func (s *Screen) variantChosen(label string) {
 			value = v
 		}
 	}
-	a := s.env.App
-	s.env.App.Go(func() {
-		err := a.Accounts().SetMemoryVariantOverride(context.Background(), value)
-		kit.Do(func() {
-			if err != nil {
-				kit.ShowError(s.errText, lang.L("The way memories are kept could not be changed. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
-			} else {
-				kit.ShowError(s.errText, "")
-			}
-			s.refresh()
-		})
+	s.change(func(ctx context.Context) error { return s.env.App.Accounts().SetMemoryVariantOverride(ctx, value) }, func(why string) string {
+		return lang.L("The way memories are kept could not be changed. {{.Why}}", map[string]any{"Why": why})
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 	"github.com/agentdesk/agentdesk/views/settings"
 )
 
@@ -57,15 +58,7 @@ func New(a *app.App, done func()) *Welcome {
 	w.Finish = kit.NewButtonWithIcon(lang.L("Connect"), theme.ConfirmIcon(), w.finish)
 	w.Finish.Importance = widget.HighImportance
 	w.Back = kit.NewButtonWithIcon(lang.L("Back"), theme.NavigateBackIcon(), w.showChoices)
-	w.Form.OnBusy(func(busy bool) {
-		if busy {
-			w.Finish.Disable()
-			w.Back.Disable()
-		} else {
-			w.Finish.Enable()
-			w.Back.Enable()
-		}
-	})
+	w.Form.OnBusy(func(busy bool) { screen.EnableIf(!busy, w.Finish, w.Back) })
 	w.connect = container.NewVBox(
 		widget.NewLabelWithStyle(lang.L("Connect your account"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		wrapped(lang.L("Agent Desk checks the connection before it saves your account. The key is kept in your system's keyring when there is one.")),
