@@ -97,8 +97,7 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 	}
 	var rows, advanced []fyne.CanvasObject
 	if required {
-		note := widget.NewLabel(requiredNote())
-		note.Importance = widget.LowImportance
+		note := screen.Quiet(requiredNote())
 		note.SizeName = theme.SizeNameCaptionText
 		rows = append(rows, note)
 	}
@@ -113,8 +112,7 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 		fl.label.Truncation = fyne.TextTruncateEllipsis
 		var head fyne.CanvasObject = fl.label
 		if h := app.HelpText(fl.q); h != "" {
-			fl.help = widget.NewLabel(h)
-			fl.help.Wrapping = fyne.TextWrapWord
+			fl.help = screen.Wrapped(h)
 			fl.help.SizeName = theme.SizeNameCaptionText
 			head = container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), fl.label, fl.help)
 		}
@@ -280,9 +278,8 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		}
 		fl.att = att
 		choose := kit.NewButtonWithIcon(lang.L("Choose file…"), theme.FileIcon(), att.AddFiles)
-		fl.oneFile = widget.NewLabel(lang.L("Only the first file goes with this question; remove the others with ×."))
+		fl.oneFile = screen.Wrapped(lang.L("Only the first file goes with this question; remove the others with ×."))
 		fl.oneFile.Importance = widget.LowImportance
-		fl.oneFile.Wrapping = fyne.TextWrapWord
 		fl.oneFile.Hide()
 		fl.input = container.NewVBox(kit.NewBorder(nil, nil, choose, nil, att.Object()), fl.oneFile)
 		fl.get = func() string {

@@ -164,8 +164,7 @@ func newMultiChoice(q client.Question, choices []string, changed func()) *multiC
 	m := &multiChoice{values: choices, shown: screen.ChoiceLabels(q, choices, choiceMax)}
 	m.group = kit.NewCheckGroup(m.shown, func([]string) { changed() })
 	if len(choices) == 0 {
-		note := widget.NewLabel(lang.L("There is nothing to choose from."))
-		note.Importance = widget.LowImportance
+		note := screen.Quiet(lang.L("There is nothing to choose from."))
 		m.obj = note
 		return m
 	}

@@ -82,8 +82,7 @@ func newScreen(env screen.Env, o options) *Screen {
 }
 
 func (s *Screen) build() {
-	s.total = widget.NewLabel("")
-	s.total.Importance = widget.LowImportance
+	s.total = screen.Quiet("")
 	header := container.NewBorder(nil, nil, nil, s.total, kit.Header(lang.L("Agents"), ""))
 
 	s.search = kit.NewSearchEntry()
@@ -291,8 +290,7 @@ func (s *Screen) showList(st app.AgentPage) {
 		if st.HasMore {
 			text = lang.L("Loading more agents…")
 		}
-		l := widget.NewLabel(text)
-		l.Importance = widget.LowImportance
+		l := screen.Quiet(text)
 		s.footer.Objects = []fyne.CanvasObject{l}
 	case len(st.Agents) > 0 && st.Err != nil && !st.Saved.IsZero():
 		msg := kit.ErrorText()

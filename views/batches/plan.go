@@ -192,11 +192,11 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 		pl.questions = append(pl.questions, qq)
 	}
 
-	pl.about = wrapped("")
-	pl.where = wrapped("")
+	pl.about = screen.Wrapped("")
+	pl.where = screen.Wrapped("")
 	pl.missing = kit.ErrorText()
-	pl.skipped = wrapped("")
-	pl.estimate = wrapped("")
+	pl.skipped = screen.Wrapped("")
+	pl.estimate = screen.Wrapped("")
 	pl.firstHead = widget.NewLabelWithStyle(lang.L("What the first run is sent:"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	pl.first = container.New(layout.NewFormLayout())
 	pl.parallel = kit.NewSelect([]string{"1", "2", "3", "5"}, nil)
@@ -234,11 +234,11 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 			pl.where.SetText(lang.L("Each file is attached to its run."))
 		}
 		top.Add(pl.where)
-		top.Add(wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
+		top.Add(screen.Wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
 		which = lang.L("How the agent's questions are answered:")
 	case fromLines:
 		pl.about.SetText(lang.N("{{.Count}} line", src.total, map[string]any{"Count": app.Number(src.total)}))
-		top.Add(wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
+		top.Add(screen.Wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
 		which = lang.L("What answers each question:")
 	}
 	body := container.NewVBox(top, widget.NewLabel(which), grid, pl.missing, pl.skipped,
@@ -321,12 +321,6 @@ func questionLabel(agent client.Agent, q client.Question, max int) string {
 		return app.BatchQuestionName(q)
 	}
 	return screen.QuestionName(q, max)
-}
-
-func wrapped(text string) *widget.Label {
-	l := widget.NewLabel(text)
-	l.Wrapping = fyne.TextWrapWord
-	return l
 }
 
 func columnName(i int, h string) string {

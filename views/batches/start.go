@@ -66,8 +66,7 @@ func showChoices(env screen.Env, title string, body fyne.CanvasObject, first *ch
 }
 
 func choiceRow(b *choiceButton, what string) fyne.CanvasObject {
-	l := widget.NewLabel(what)
-	l.Wrapping = fyne.TextWrapWord
+	l := screen.Wrapped(what)
 	l.Importance = widget.LowImportance
 	gap := canvas.NewRectangle(color.Transparent)
 	gap.SetMinSize(fyne.NewSize(0, theme.Padding()))
@@ -166,8 +165,7 @@ func askLines(env screen.Env, agent client.Agent) {
 		}
 	}
 	text.OnChanged("")
-	intro := widget.NewLabel(lang.L("Paste or type the lines, one for each run. Empty lines are left out."))
-	intro.Wrapping = fyne.TextWrapWord
+	intro := screen.Wrapped(lang.L("Paste or type the lines, one for each run. Empty lines are left out."))
 	cancel := kit.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons(dialogTitle(agent), kit.NewBorder(intro, count, nil, nil, text), env.Window)
 	d.SetButtons([]fyne.CanvasObject{cancel, next})

@@ -116,8 +116,7 @@ func (v *convView) build() {
 	v.title = widget.NewLabelWithStyle(conv.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.SizeName = theme.SizeNameSubHeadingText
 	v.title.Truncation = fyne.TextTruncateEllipsis
-	v.sub = widget.NewLabel("")
-	v.sub.Importance = widget.LowImportance
+	v.sub = screen.Quiet("")
 	v.showSubtitle()
 	more := kit.NewButtonWithIcon("", theme.MoreHorizontalIcon(), nil)
 	more.Tip = lang.L("Rename, change the instructions, export or delete this chat")
@@ -158,9 +157,8 @@ func (v *convView) build() {
 	v.stopBtn.Tip = lang.L("Stop the reply (Esc)")
 	v.stopBtn.Importance = widget.DangerImportance
 	v.errText = kit.ErrorText()
-	hint := widget.NewLabel(lang.L("Enter sends (each reply uses credits) · Shift+Enter adds a line · Esc stops the reply"))
+	hint := screen.Quiet(lang.L("Enter sends (each reply uses credits) · Shift+Enter adds a line · Esc stops the reply"))
 	hint.Truncation = fyne.TextTruncateEllipsis
-	hint.Importance = widget.LowImportance
 	hint.SizeName = theme.SizeNameCaptionText
 
 	bottom := container.NewVBox()
@@ -264,8 +262,7 @@ func (v *convView) picker(q client.Question, name string, labels, values []strin
 			v.s.goFn(func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
 		}
 	}
-	label := widget.NewLabel(name)
-	label.Importance = widget.LowImportance
+	label := screen.Quiet(name)
 	return container.NewHBox(label, container.NewGridWrap(pickerSize(sel), sel))
 }
 
@@ -302,10 +299,8 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 		styleSel.OnChanged, numSel.OnChanged = v.chosen(q, styleSel, values, set), v.chosen(q, numSel, q.Options, set)
 	}
 	set(answer)
-	styleName := widget.NewLabel(screen.QuestionName(q, 40))
-	styleName.Importance = widget.LowImportance
-	numName := widget.NewLabel(numbersName(q))
-	numName.Importance = widget.LowImportance
+	styleName := screen.Quiet(screen.QuestionName(q, 40))
+	numName := screen.Quiet(numbersName(q))
 	return container.NewHBox(styleName, container.NewGridWrap(pickerSize(styleSel), styleSel)),
 		container.NewHBox(numName, container.NewGridWrap(pickerSize(numSel), numSel))
 }
@@ -649,8 +644,7 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 	actions := kit.Wrap()
 	var footer fyne.CanvasObject = actions
 	if live {
-		typing := widget.NewLabel(lang.L("Writing…"))
-		typing.Importance = widget.LowImportance
+		typing := screen.Quiet(lang.L("Writing…"))
 		actions.Add(typing)
 	}
 	if note := app.StatusNote(m); note != "" && !live {
@@ -665,8 +659,7 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 	}
 	if !live {
 		if c := creditsText(m.Credits); c != "" {
-			l := widget.NewLabel(c)
-			l.Importance = widget.LowImportance
+			l := screen.Quiet(c)
 			actions.Add(l)
 		}
 		actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
@@ -727,8 +720,7 @@ func (v *convView) remeasure(id int64) {
 }
 
 func (v *convView) userRow(m app.Message) fyne.CanvasObject {
-	text := widget.NewLabel(shownText(m.Content))
-	text.Wrapping = fyne.TextWrapWord
+	text := screen.Wrapped(shownText(m.Content))
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
 	bg.CornerRadius = theme.Size(theme.SizeNameSelectionRadius) * 3
 	bubble := container.NewStack(bg, container.NewPadded(text))
@@ -983,8 +975,7 @@ func (v *convView) instructions() {
 	e.SetPlaceHolder(lang.L("For example: Answer briefly, in British English, for office staff."))
 	e.SetText(v.sess.Conversation().DeveloperMessage)
 	e.SetMinRowsVisible(5)
-	note := widget.NewLabel(lang.L("Sent first with every message of this conversation."))
-	note.Importance = widget.LowImportance
+	note := screen.Quiet(lang.L("Sent first with every message of this conversation."))
 	d := dialog.NewCustomConfirm(lang.L("Instructions"), lang.L("Save"), lang.L("Cancel"), container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
 		if ok {
 			text := e.Text

@@ -177,9 +177,8 @@ func (s *Screen) reload() {
 				kit.ShowBody(s.left, kit.Empty(theme.SearchIcon(), lang.L("Nothing found"),
 					lang.L("No conversation mentions “{{.Words}}”. Try other words.", map[string]any{"Words": query})))
 			case len(convs) == 0:
-				quiet := widget.NewLabel(lang.L("Conversations you start are listed here."))
+				quiet := screen.Wrapped(lang.L("Conversations you start are listed here."))
 				quiet.Importance = widget.LowImportance
-				quiet.Wrapping = fyne.TextWrapWord
 				kit.ShowBody(s.left, container.NewVBox(quiet))
 			default:
 				kit.ShowBody(s.left, s.convList)
@@ -314,8 +313,7 @@ func (s *Screen) deleted(c app.Conversation) {
 			})
 		})
 	})
-	msg := widget.NewLabel(lang.L("“{{.Title}}” was deleted.", map[string]any{"Title": c.Title}))
-	msg.Wrapping = fyne.TextWrapWord
+	msg := screen.Wrapped(lang.L("“{{.Title}}” was deleted.", map[string]any{"Title": c.Title}))
 	bar = container.NewBorder(nil, nil, nil, undo, msg)
 	s.undo.Objects = []fyne.CanvasObject{bar}
 	s.undo.Refresh()

@@ -63,8 +63,7 @@ func newAgentTab(env screen.Env, agent client.Agent) *AgentTab {
 	header := kit.Header(lang.L("Files of this agent"), lang.L("The agent reads these files when it runs. Drop files here to add them."),
 		link, addFiles, addFolder, refresh)
 
-	t.result = widget.NewLabel("")
-	t.result.Wrapping = fyne.TextWrapWord
+	t.result = screen.Wrapped("")
 	t.result.Hide()
 	t.undoL = widget.NewLabel("")
 	t.undoB = kit.NewButtonWithIcon(lang.L("Undo"), theme.ContentUndoIcon(), nil)

@@ -63,9 +63,8 @@ func newEditor(s *Screen) *editor {
 	e := &editor{s: s, colIDs: map[string]string{}}
 	e.title = widget.NewLabelWithStyle(lang.L("New memory"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	e.title.Truncation = fyne.TextTruncateEllipsis
-	e.seen = widget.NewLabel("")
+	e.seen = screen.Wrapped("")
 	e.seen.Importance = widget.LowImportance
-	e.seen.Wrapping = fyne.TextWrapWord
 
 	e.text = kit.NewFormMultiLineEntry()
 	e.text.SetPlaceHolder(lang.L("What should the agents remember?"))
@@ -94,8 +93,7 @@ func newEditor(s *Screen) *editor {
 		widget.NewFormItem(lang.L("Tags"), e.tags),
 		widget.NewFormItem(lang.L("Other details"), e.other)))
 
-	e.bannerText = widget.NewLabel("")
-	e.bannerText.Wrapping = fyne.TextWrapWord
+	e.bannerText = screen.Wrapped("")
 	e.bannerText.Importance = widget.DangerImportance
 	e.bannerBtns = container.NewHBox()
 	e.banner = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, e.bannerText), e.bannerBtns)

@@ -56,8 +56,7 @@ func New(env screen.Env) screen.Screen {
 	s.typ.SetText(anyType())
 	s.typ.OnChanged = func(string) { s.found.FindSoon(s.query()) }
 
-	s.count = widget.NewLabel("")
-	s.count.Importance = widget.LowImportance
+	s.count = screen.Quiet("")
 
 	s.list = kit.NewList(
 		func() int { return len(s.items) },
@@ -172,8 +171,7 @@ func title(r client.Resource) string {
 func (s *Screen) showDetail(r client.Resource) {
 	// Wrapped in reading order, Hebrew and Arabic too (BidiLines).
 	t := kit.BidiLines(title(r), fyne.TextStyle{Bold: true}, theme.SizeNameSubHeadingText, true)
-	desc := widget.NewLabel(r.Description)
-	desc.Wrapping = fyne.TextWrapWord
+	desc := screen.Wrapped(r.Description)
 	form := widget.NewForm(widget.NewFormItem(lang.L("Reference"), selectable(r.ID.String())))
 	if !r.CreatedAt.IsZero() {
 		form.Append(lang.L("Added"), widget.NewLabel(app.DateTime(r.CreatedAt.Time)))
@@ -194,8 +192,7 @@ func (s *Screen) showDetail(r client.Resource) {
 				text = str
 			}
 		}
-		l := widget.NewLabel(text)
-		l.Wrapping = fyne.TextWrapWord
+		l := screen.Wrapped(text)
 		form.Append(label(k), l)
 	}
 	use := kit.NewButtonWithIcon(lang.L("Write with an agent…"), theme.DocumentCreateIcon(), func() { s.use(r) })

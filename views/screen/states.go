@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -79,4 +80,18 @@ func InWindow(w fyne.Window, o fyne.CanvasObject) bool {
 		return false
 	}
 	return w != nil && w.Content() != nil && walk(w.Content())
+}
+
+// Wrapped is a label whose text wraps at word ends.
+func Wrapped(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// Quiet is a label of low importance: a side note.
+func Quiet(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Importance = widget.LowImportance
+	return l
 }

@@ -97,8 +97,7 @@ type Screen struct {
 func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env}
 	s.accounts = container.NewVBox()
-	s.keyWhere = widget.NewLabel("")
-	s.keyWhere.Wrapping = fyne.TextWrapWord
+	s.keyWhere = screen.Wrapped("")
 	s.errText = kit.ErrorText()
 
 	s.theme = kit.NewRadioGroup([]string{ThemeSystemLabel(), ThemeLightLabel(), ThemeDarkLabel()}, s.themeChosen)
@@ -106,8 +105,7 @@ func New(env screen.Env) screen.Screen {
 
 	s.variant = kit.NewRadioGroup([]string{VariantAutoLabel(), VariantALabel(), VariantBLabel()}, s.variantChosen)
 	s.variant.Required = true
-	s.varNote = widget.NewLabel("")
-	s.varNote.Wrapping = fyne.TextWrapWord
+	s.varNote = screen.Wrapped("")
 	s.varNote.Importance = widget.LowImportance
 
 	labels := make([]string, len(paceChoices()))
@@ -116,8 +114,7 @@ func New(env screen.Env) screen.Screen {
 	}
 	s.pace = kit.NewRadioGroup(labels, s.paceChosen)
 	s.pace.Required = true
-	s.paceNote = widget.NewLabel("")
-	s.paceNote.Wrapping = fyne.TextWrapWord
+	s.paceNote = screen.Wrapped("")
 	s.paceNote.Importance = widget.LowImportance
 
 	langs := []string{ThemeSystemLabel()}
@@ -151,8 +148,7 @@ func section(title, detail string, body fyne.CanvasObject) fyne.CanvasObject {
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	box := container.NewVBox(widget.NewSeparator(), t)
 	if detail != "" {
-		d := widget.NewLabel(detail)
-		d.Wrapping = fyne.TextWrapWord
+		d := screen.Wrapped(detail)
 		d.Importance = widget.LowImportance
 		box.Add(d)
 	}
@@ -266,8 +262,7 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	default:
 		detail = acct.BaseURL
 	}
-	sub := widget.NewLabel(detail)
-	sub.Importance = widget.LowImportance
+	sub := screen.Quiet(detail)
 	sub.Truncation = fyne.TextTruncateEllipsis
 	text := container.NewVBox(name, sub)
 	// So a failing keyring never goes unnoticed.

@@ -47,8 +47,8 @@ func New(a *app.App, done func()) *Welcome {
 	w.Demo.Importance = widget.HighImportance
 	w.Connect = kit.NewButtonWithIcon(lang.L("Connect your account"), theme.AccountIcon(), w.showConnect)
 
-	demoText := wrapped(lang.L("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings."))
-	connectText := wrapped(lang.L("Use the agents of your organisation. You need the service address and an API key from your administrator."))
+	demoText := screen.Wrapped(lang.L("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings."))
+	connectText := screen.Wrapped(lang.L("Use the agents of your organisation. You need the service address and an API key from your administrator."))
 	choices := container.NewGridWithColumns(2,
 		card(theme.ComputerIcon(), lang.L("Try it first"), demoText, w.Demo),
 		card(theme.AccountIcon(), lang.L("Use your account"), connectText, w.Connect))
@@ -61,7 +61,7 @@ func New(a *app.App, done func()) *Welcome {
 	w.Form.OnBusy(func(busy bool) { screen.EnableIf(!busy, w.Finish, w.Back) })
 	w.connect = container.NewVBox(
 		widget.NewLabelWithStyle(lang.L("Connect your account"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		wrapped(lang.L("Agent Desk checks the connection before it saves your account. The key is kept in your system's keyring when there is one.")),
+		screen.Wrapped(lang.L("Agent Desk checks the connection before it saves your account. The key is kept in your system's keyring when there is one.")),
 		w.Form.Object(),
 		container.NewBorder(nil, nil, w.Back, w.Finish))
 	w.connect.Hide()
@@ -78,12 +78,6 @@ func New(a *app.App, done func()) *Welcome {
 	// A fixed-width column, centred, that scrolls when the window is short.
 	w.content = container.NewVScroll(container.NewCenter(container.New(columnLayout{width: 640}, body)))
 	return w
-}
-
-func wrapped(text string) *widget.Label {
-	l := widget.NewLabel(text)
-	l.Wrapping = fyne.TextWrapWord
-	return l
 }
 
 func card(icon fyne.Resource, title string, text fyne.CanvasObject, action *kit.Button) fyne.CanvasObject {
