@@ -158,11 +158,7 @@ func askLines(env screen.Env, agent client.Agent) {
 	text.OnChanged = func(s string) {
 		n := len(splitLines(s))
 		count.SetText(lang.N("{{.Count}} line", n, map[string]any{"Count": app.Number(n)}))
-		if n == 0 {
-			next.Disable()
-		} else {
-			next.Enable()
-		}
+		screen.EnableIf(n > 0, next)
 	}
 	text.OnChanged("")
 	intro := screen.Wrapped(lang.L("Paste or type the lines, one for each run. Empty lines are left out."))

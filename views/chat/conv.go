@@ -191,11 +191,7 @@ func (v *convView) showSubtitle() {
 	if (text != "") == v.sub.Visible() {
 		return
 	}
-	if text == "" {
-		v.sub.Hide()
-	} else {
-		v.sub.Show()
-	}
+	screen.ShowIf(v.sub, text != "")
 	if v.obj != nil { // the header changed height: lay the view out again
 		v.obj.Refresh()
 	}
@@ -251,19 +247,9 @@ const pickerChoiceMax = 60
 
 func (v *convView) picker(q client.Question, name string, labels, values []string, answer string) fyne.CanvasObject {
 	sel := kit.NewSelect(labels, nil)
-	for i, val := range values {
-		if val == answer {
-			sel.SetSelectedIndex(i)
-		}
-	}
-	sel.OnChanged = func(string) {
-		if i := sel.SelectedIndex(); i >= 0 && i < len(values) {
-			val := values[i]
-			v.s.goFn(func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
-		}
-	}
-	label := screen.Quiet(name)
-	return container.NewHBox(label, container.NewGridWrap(pickerSize(sel), sel))
+	selectValue(sel, values, answer)
+	sel.OnChanged = v.chosen(q, sel, values, func(string) {})
+	return pickerRow(name, sel)
 }
 
 // stylePickers are the temperature as styles and, in the fold, as numbers;
@@ -278,31 +264,15 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 	styleSel := kit.NewSelect(labels, nil)
 	styleSel.PlaceHolder = lang.L("Custom")
 	numSel := kit.NewSelect(screen.ChoiceLabels(client.Question{}, q.Options, pickerChoiceMax), nil)
-	show := func(val string) {
-		styleSel.ClearSelected()
-		for i, sv := range values {
-			if sv == val {
-				styleSel.SetSelectedIndex(i)
-			}
-		}
-		numSel.ClearSelected()
-		for i, o := range q.Options {
-			if o == val {
-				numSel.SetSelectedIndex(i)
-			}
-		}
-	}
 	var set func(val string)
 	set = func(val string) {
 		styleSel.OnChanged, numSel.OnChanged = nil, nil
-		show(val)
+		selectValue(styleSel, values, val)
+		selectValue(numSel, q.Options, val)
 		styleSel.OnChanged, numSel.OnChanged = v.chosen(q, styleSel, values, set), v.chosen(q, numSel, q.Options, set)
 	}
 	set(answer)
-	styleName := screen.Quiet(screen.QuestionName(q, 40))
-	numName := screen.Quiet(numbersName(q))
-	return container.NewHBox(styleName, container.NewGridWrap(pickerSize(styleSel), styleSel)),
-		container.NewHBox(numName, container.NewGridWrap(pickerSize(numSel), numSel))
+	return pickerRow(screen.QuestionName(q, 40), styleSel), pickerRow(numbersName(q), numSel)
 }
 
 func numbersName(q client.Question) string {
@@ -313,7 +283,17 @@ func numbersName(q client.Question) string {
 	return lang.L("{{.Question}} (number)", map[string]any{"Question": screen.QuestionName(client.Question{Name: "_" + q.Name}, 40)})
 }
 
-// chosen saves a style picker's choice and shows it in both pickers.
+// selectValue shows val chosen in sel, whose choices stand for values.
+func selectValue(sel *kit.Select, values []string, val string) {
+	sel.ClearSelected()
+	for i, v := range values {
+		if v == val {
+			sel.SetSelectedIndex(i)
+		}
+	}
+}
+
+// chosen saves a picker's choice and shows it with set.
 func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, set func(string)) func(string) {
 	return func(string) {
 		i := sel.SelectedIndex()
@@ -326,6 +306,11 @@ func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, s
 	}
 }
 
+// pickerRow is a picker after its name, as wide as its longest choice.
+func pickerRow(name string, sel *kit.Select) fyne.CanvasObject {
+	return container.NewHBox(screen.Quiet(name), container.NewGridWrap(pickerSize(sel), sel))
+}
+
 func pickerSize(sel *kit.Select) fyne.Size {
 	widest := float32(0)
 	for _, o := range sel.Options {
@@ -336,13 +321,8 @@ func pickerSize(sel *kit.Select) fyne.Size {
 }
 
 func (v *convView) updateButtons() {
-	if v.st.Phase.Busy() {
-		v.sendBtn.Hide()
-		v.stopBtn.Show()
-	} else {
-		v.stopBtn.Hide()
-		v.sendBtn.Show()
-	}
+	screen.ShowIf(v.sendBtn, !v.st.Phase.Busy())
+	screen.ShowIf(v.stopBtn, v.st.Phase.Busy())
 	note := ""
 	switch until := v.st.WaitingUntil; {
 	case v.st.Phase == app.ChatRecovering:
@@ -393,11 +373,7 @@ func (v *convView) load() {
 		v.appendLive(text)
 	}
 	v.list.Refresh()
-	if len(v.msgs) == 0 && v.live == nil {
-		v.empty.Show()
-	} else {
-		v.empty.Hide()
-	}
+	screen.ShowIf(v.empty, len(v.msgs) == 0 && v.live == nil)
 }
 
 // appendLive shows the streaming reply grown to text; reports whether it grew.
@@ -736,7 +712,7 @@ func (v *convView) userRow(m app.Message) fyne.CanvasObject {
 		files.Importance = widget.LowImportance
 		actions.Objects = append([]fyne.CanvasObject{files}, actions.Objects...)
 	}
-	return kit.Column(container.NewPadded(container.NewVBox(container.New(&rightAligned{frac: 0.75}, bubble), actions)), ChatWidth())
+	return kit.Column(container.NewPadded(container.NewVBox(container.New(&rightAligned{frac: 0.75, text: text}, bubble), actions)), ChatWidth())
 }
 
 func smallButton(label string, icon fyne.Resource, tap func()) *kit.Button {
@@ -758,7 +734,12 @@ func copyText(s string) {
 	}
 }
 
-type rightAligned struct{ frac float32 }
+// rightAligned puts its object at the right, frac of the width wide, or as
+// wide as text's one line when narrower.
+type rightAligned struct {
+	frac float32
+	text *widget.Label
+}
 
 func (r *rightAligned) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	if len(objs) == 0 {
@@ -772,17 +753,8 @@ func (r *rightAligned) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		return
 	}
 	o := objs[0]
-	w := size.Width * r.frac
-	if st, ok := o.(*fyne.Container); ok && len(st.Objects) == 2 {
-		if pad, ok := st.Objects[1].(*fyne.Container); ok && len(pad.Objects) == 1 {
-			if l, ok := pad.Objects[0].(*widget.Label); ok {
-				natural := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + theme.Padding()*4 + theme.InnerPadding()*2
-				if natural < w {
-					w = natural
-				}
-			}
-		}
-	}
+	natural := fyne.MeasureText(r.text.Text, theme.TextSize(), r.text.TextStyle).Width + theme.Padding()*4 + theme.InnerPadding()*2
+	w := min(size.Width*r.frac, natural)
 	o.Resize(fyne.NewSize(w, o.MinSize().Height))
 	o.Resize(fyne.NewSize(w, o.MinSize().Height))
 	o.Move(fyne.NewPos(size.Width-w, 0))

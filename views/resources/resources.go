@@ -130,21 +130,17 @@ func (s *Screen) show(st live.ListState[client.Resource]) {
 	s.list.UnselectAll()
 	s.detail.Objects = []fyne.CanvasObject{s.placeholder}
 	s.detail.Refresh()
+	s.items = nil
+	s.count.SetText("")
 	switch {
 	case err != nil && !(st.Incomplete && len(items) > 0):
-		s.items = nil
 		kit.SetBody(s.stack, screen.Error(err, s.Reload))
-		s.count.SetText("")
 	case len(items) == 0 && filtered:
-		s.items = nil
 		kit.SetBody(s.stack, kit.Empty(theme.SearchIcon(), lang.L("No resources match"),
 			lang.L("Try other words, or choose Any type.")))
-		s.count.SetText("")
 	case len(items) == 0:
-		s.items = nil
 		kit.SetBody(s.stack, kit.Empty(theme.InfoIcon(), lang.L("No resources"),
 			lang.L("This account has no resources yet. They are added on the service.")))
-		s.count.SetText("")
 	default:
 		s.items = items
 		if st.Incomplete {

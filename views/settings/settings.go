@@ -182,12 +182,11 @@ func (s *Screen) refresh() {
 	s.syncing = true
 	s.theme.SetSelected(themeLabels()[st.Theme])
 	s.language.SetSelected(languageLabel(st.Language))
+	screen.EnableIf(!active.IsDemo(), s.variant, s.pace)
 	if active.IsDemo() {
 		s.variant.SetSelected(VariantAutoLabel())
-		s.variant.Disable()
 		s.varNote.SetText(lang.L("The demo keeps memories in collections. Switch to your own account to change this."))
 	} else {
-		s.variant.Enable()
 		s.variant.SetSelected(variantLabels()[active.MemoryVariantOverride])
 		if active.MemoryVariant != "" {
 			found := variantLabels()[active.MemoryVariant]
@@ -204,12 +203,9 @@ func (s *Screen) refresh() {
 			s.pace.SetSelected(c.label)
 		}
 	}
+	s.paceNote.SetText("")
 	if active.IsDemo() {
-		s.pace.Disable()
 		s.paceNote.SetText(lang.L("The demo runs on this computer and needs no pace. Switch to your own account to change this."))
-	} else {
-		s.pace.Enable()
-		s.paceNote.SetText("")
 	}
 	s.syncing = false
 }

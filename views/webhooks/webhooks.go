@@ -130,18 +130,12 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	// Set before its callback, so filling a row changes nothing.
 	active.OnChanged = nil
 	active.SetChecked(!strings.EqualFold(w.Status, client.WebhookInactive))
-	if l.onActive != nil && !w.TemplateID.IsZero() && w.DeletedAt.IsZero() {
-		active.Show()
+	screen.ShowIf(active, l.onActive != nil && !w.TemplateID.IsZero() && w.DeletedAt.IsZero())
+	if active.Visible() {
 		active.OnChanged = func(on bool) { l.onActive(w, on) }
-	} else {
-		active.Hide()
 	}
-	if l.onDelete != nil && w.DeletedAt.IsZero() {
-		del.Show()
-		del.OnTapped = func() { l.onDelete(w) }
-	} else {
-		del.Hide()
-	}
+	screen.ShowIf(del, l.onDelete != nil && w.DeletedAt.IsZero())
+	del.OnTapped = func() { l.onDelete(w) }
 	if w.Secret == "" {
 		secretCell.Hide()
 		return
