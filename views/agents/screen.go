@@ -144,11 +144,7 @@ func (s *Screen) Shown() {
 }
 
 // FocusSearch puts the cursor in the search box (Ctrl+K).
-func (s *Screen) FocusSearch() {
-	if c := s.env.Window.Canvas(); c != nil {
-		c.Focus(s.search)
-	}
-}
+func (s *Screen) FocusSearch() { s.env.Focus(s.search) }
 
 // FocusFind is FocusSearch (Ctrl+F).
 func (s *Screen) FocusFind() { s.FocusSearch() }

@@ -355,8 +355,4 @@ func creditsText(c *float64) string {
 }
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
-func (s *Screen) FocusFind() {
-	if s.env.Window != nil {
-		s.env.Window.Canvas().Focus(s.search)
-	}
-}
+func (s *Screen) FocusFind() { s.env.Focus(s.search) }

@@ -634,11 +634,7 @@ func ago(t time.Time) string {
 }
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
-func (s *Screen) FocusFind() {
-	if s.env.Window != nil {
-		s.env.Window.Canvas().Focus(s.search)
-	}
-}
+func (s *Screen) FocusFind() { s.env.Focus(s.search) }
 
 // Submit saves the memory open in the editor (Ctrl+Enter).
 func (s *Screen) Submit() { s.ed.submit() }

@@ -225,8 +225,4 @@ func selectable(text string) fyne.CanvasObject {
 }
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
-func (s *Screen) FocusFind() {
-	if s.env.Window != nil {
-		s.env.Window.Canvas().Focus(s.search)
-	}
-}
+func (s *Screen) FocusFind() { s.env.Focus(s.search) }
