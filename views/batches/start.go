@@ -42,17 +42,30 @@ func dialogTitle(agent client.Agent) string {
 // RunOnMany asks what agent runs on: a sheet's rows (first; Enter chooses
 // it), a folder's files, or lines of text.
 func RunOnMany(env screen.Env, agent client.Agent) {
+	askChoice(env, dialogTitle(agent),
+		choice{lang.L("Rows of a spreadsheet…"), theme.GridIcon(), lang.L("One run for each row of a CSV or Excel sheet."), func() { chooseSheet(env, agent) }},
+		choice{lang.L("Files in a folder…"), theme.FolderOpenIcon(), lang.L("One run for each file in a folder, the file going with it."), func() { chooseFolder(env, agent) }},
+		choice{lang.L("Lines of text…"), theme.DocumentIcon(), lang.L("One run for each line you paste or type."), func() { askLines(env, agent) }})
+}
+
+// choice is a way offered by askChoice: its button and what it does in words.
+type choice struct {
+	label string
+	icon  fyne.Resource
+	what  string
+	do    func()
+}
+
+// askChoice offers choices, the first pressed by Enter; each closes the dialog.
+func askChoice(env screen.Env, title string, choices ...choice) {
 	var d *dialog.CustomDialog
-	then := func(next func()) func() { return func() { d.Hide(); next() } }
-	rows := newChoiceButton(lang.L("Rows of a spreadsheet…"), theme.GridIcon(), then(func() { chooseSheet(env, agent) }))
-	files := newChoiceButton(lang.L("Files in a folder…"), theme.FolderOpenIcon(), then(func() { chooseFolder(env, agent) }))
-	lines := newChoiceButton(lang.L("Lines of text…"), theme.DocumentIcon(), then(func() { askLines(env, agent) }))
-	body := container.NewVBox(
-		choiceRow(rows, lang.L("One run for each row of a CSV or Excel sheet.")),
-		choiceRow(files, lang.L("One run for each file in a folder, the file going with it.")),
-		choiceRow(lines, lang.L("One run for each line you paste or type.")),
-	)
-	d = showChoices(env, dialogTitle(agent), body, rows, func() { d.Hide() })
+	body := container.NewVBox()
+	buttons := make([]*choiceButton, len(choices))
+	for i, c := range choices {
+		buttons[i] = newChoiceButton(c.label, c.icon, func() { d.Hide(); c.do() })
+		body.Add(choiceRow(buttons[i], c.what))
+	}
+	d = showChoices(env, title, body, buttons[0], func() { d.Hide() })
 }
 
 func showChoices(env screen.Env, title string, body fyne.CanvasObject, first *choiceButton, cancel func()) *dialog.CustomDialog {
@@ -329,27 +342,17 @@ func IsSheet(path string) bool {
 
 // AskDropped asks whether dropped files go with one run or one each.
 func AskDropped(env screen.Env, agent client.Agent, paths []string, once func()) {
-	var d *dialog.CustomDialog
-	all := newChoiceButton(lang.L("Run once with all these files"), theme.MediaPlayIcon(), func() { d.Hide(); once() })
-	each := newChoiceButton(lang.L("Run once for each file…"), theme.ListIcon(), func() { d.Hide(); ShowDroppedPlan(env, agent, paths) })
-	body := container.NewVBox(
-		choiceRow(all, lang.L("The files go with the next run, as when you add them to the form.")),
-		choiceRow(each, lang.L("The agent runs once for every file, each with its own result.")),
-	)
-	d = showChoices(env, lang.L("What should happen with these files?"), body, all, func() { d.Hide() })
+	askChoice(env, lang.L("What should happen with these files?"),
+		choice{lang.L("Run once with all these files"), theme.MediaPlayIcon(), lang.L("The files go with the next run, as when you add them to the form."), once},
+		choice{lang.L("Run once for each file…"), theme.ListIcon(), lang.L("The agent runs once for every file, each with its own result."), func() { ShowDroppedPlan(env, agent, paths) }})
 }
 
 // AskDroppedSheet asks whether a dropped sheet goes with the next run (Enter)
 // or one run per row.
 func AskDroppedSheet(env screen.Env, agent client.Agent, path string, once func()) {
-	var d *dialog.CustomDialog
-	send := newChoiceButton(lang.L("Send it with the next run"), theme.MailAttachmentIcon(), func() { d.Hide(); once() })
-	each := newChoiceButton(lang.L("Run once for each row…"), theme.GridIcon(), func() { d.Hide(); ShowPlan(env, agent, path) })
-	body := container.NewVBox(
-		choiceRow(send, lang.L("The sheet goes with the next run, as when you add it to the form.")),
-		choiceRow(each, lang.L("The agent runs once for every row of the sheet, each with its own result.")),
-	)
-	d = showChoices(env, lang.L("What should happen with {{.File}}?", map[string]any{"File": safe.Text(filepath.Base(path), 40)}), body, send, func() { d.Hide() })
+	askChoice(env, lang.L("What should happen with {{.File}}?", map[string]any{"File": safe.Text(filepath.Base(path), 40)}),
+		choice{lang.L("Send it with the next run"), theme.MailAttachmentIcon(), lang.L("The sheet goes with the next run, as when you add it to the form."), once},
+		choice{lang.L("Run once for each row…"), theme.GridIcon(), lang.L("The agent runs once for every row of the sheet, each with its own result."), func() { ShowPlan(env, agent, path) }})
 }
 
 // ShowDroppedPlan plans one run per dropped file, read from their common
