@@ -516,7 +516,7 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	last := id == len(v.msgs)-1
 	key := m.Status + "|" + m.Error + "|" + strconv.Itoa(len(m.Content))
 	if m.Role != app.RoleUser {
-		key += "|" + boolStr(last) // Regenerate is offered on the last reply
+		key += "|" + strconv.FormatBool(last) // Regenerate is offered on the last reply
 	}
 	live := v.live != nil && m.ID == v.liveID
 	if live {
@@ -791,7 +791,10 @@ func (v *convView) send() {
 }
 
 func (v *convView) sendNow(text string) {
-	var ids = v.attachIDs()
+	var ids []client.ID
+	if v.attach != nil {
+		ids = v.attach.FileIDs()
+	}
 	v.sendBtn.Disable()
 	v.sending = true
 	// Show the message and Stop at once: a slow first byte never looks like nothing.
@@ -834,13 +837,6 @@ func (v *convView) sendNow(text string) {
 			v.scrollToEnd()
 		})
 	})
-}
-
-func (v *convView) attachIDs() []client.ID {
-	if v.attach == nil {
-		return nil
-	}
-	return v.attach.FileIDs()
 }
 
 func (v *convView) run(f func(context.Context) error) {
@@ -1040,11 +1036,4 @@ func (c *composer) TypedKey(ev *fyne.KeyEvent) {
 		return
 	}
 	c.Field.TypedKey(ev)
-}
-
-func boolStr(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
 }

@@ -195,17 +195,11 @@ func (s *Screen) reload() {
 // markSelected selects the open conversation's row, or none: a row left
 // selected would not open on a click.
 func (s *Screen) markSelected() {
-	if s.open == nil {
-		s.selfSel = true
-		s.convList.UnselectAll()
-		s.selfSel = false
-		return
-	}
+	s.selfSel = true
+	defer func() { s.selfSel = false }()
 	for i, c := range s.convs {
-		if c.ID == s.open.sess.ID() {
-			s.selfSel = true
+		if s.open != nil && c.ID == s.open.sess.ID() {
 			s.convList.Select(i)
-			s.selfSel = false
 			return
 		}
 	}
