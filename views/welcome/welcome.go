@@ -109,16 +109,14 @@ func (c columnLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 // Content is the screen's widgets.
 func (w *Welcome) Content() fyne.CanvasObject { return w.content }
 
-func (w *Welcome) showConnect() {
-	w.choices.Hide()
-	w.connect.Show()
-	w.content.Content.Refresh()
-	w.content.Refresh()
-}
+func (w *Welcome) showConnect() { w.show(true) }
 
-func (w *Welcome) showChoices() {
-	w.connect.Hide()
-	w.choices.Show()
+func (w *Welcome) showChoices() { w.show(false) }
+
+// show puts the connect form, or the choices, in place of the other.
+func (w *Welcome) show(connect bool) {
+	screen.ShowIf(w.choices, !connect)
+	screen.ShowIf(w.connect, connect)
 	w.content.Content.Refresh()
 	w.content.Refresh()
 }
