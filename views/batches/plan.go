@@ -648,9 +648,9 @@ func (pl *plan) Start() {
 		var b app.Batch
 		switch src.kind {
 		case fromFiles:
-			b, err = a.Batches().NewFromFiles(ctx, agent, src.folder, names, freeName(src.results), bp)
+			b, err = a.Batches().NewFromFiles(ctx, agent, src.folder, names, app.FreePath(src.results), bp)
 		case fromLines:
-			b, err = a.Batches().NewFromLines(ctx, agent, src.lines, question, freeName(src.results), bp)
+			b, err = a.Batches().NewFromLines(ctx, agent, src.lines, question, app.FreePath(src.results), bp)
 		default:
 			b, err = a.Batches().New(ctx, agent, src.sheet, bp)
 		}

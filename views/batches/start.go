@@ -275,7 +275,7 @@ func ShowFolderPlan(env screen.Env, agent client.Agent, folder string) {
 func ShowLinesPlan(env screen.Env, agent client.Agent, lines []string) {
 	src := source{kind: fromLines, lines: lines, total: len(lines)}
 	kit.ActShowing(env.App, env.Window, lang.L("Getting the batch ready…"), func(ctx context.Context) {
-		src.results = freeName(filepath.Join(documentsFolder(), safe.FileName(agent.Title+" "+lang.L("results"), ".xlsx", lang.L("results"))))
+		src.results = app.FreePath(filepath.Join(documentsFolder(), safe.FileName(agent.Title+" "+lang.L("results"), ".xlsx", lang.L("results"))))
 		src.lastCost = lastCost(ctx, env.App, agent)
 	}, func() { newPlan(env, agent, src).show() })
 }
@@ -323,12 +323,10 @@ func xdgDocuments(home string) string {
 func resultsBeside(folder string) string {
 	folder = filepath.Clean(folder)
 	if filepath.Dir(folder) == folder {
-		return freeName(filepath.Join(documentsFolder(), lang.L("results")+".xlsx"))
+		return app.FreePath(filepath.Join(documentsFolder(), lang.L("results")+".xlsx"))
 	}
-	return freeName(folder + " " + lang.L("results") + ".xlsx")
+	return app.FreePath(folder + " " + lang.L("results") + ".xlsx")
 }
-
-func freeName(path string) string { return app.FreePath(path) }
 
 // IsSheet reports whether path is a CSV or Excel file.
 func IsSheet(path string) bool {

@@ -634,9 +634,8 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *Markdown) (
 		footer = container.NewVBox(l, actions)
 	}
 	if !live {
-		if c := creditsText(m.Credits); c != "" {
-			l := screen.Quiet(c)
-			actions.Add(l)
+		if m.Credits != nil {
+			actions.Add(screen.Quiet(app.Credits(*m.Credits)))
 		}
 		actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
 		actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(plainText(m.Content)) }))

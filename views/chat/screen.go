@@ -341,12 +341,5 @@ func when(t time.Time) string {
 	}
 }
 
-func creditsText(c *float64) string {
-	if c == nil {
-		return ""
-	}
-	return app.Credits(*c)
-}
-
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
 func (s *Screen) FocusFind() { s.env.Focus(s.search) }

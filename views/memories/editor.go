@@ -331,7 +331,7 @@ func (e *editor) load(m app.MemoryEntry) {
 	e.title.SetText(firstLine(m))
 	seen := lang.L("No. {{.Number}}.", map[string]any{"Number": m.ID})
 	if !m.LastSeen.IsZero() {
-		seen = lang.L("No. {{.Number}}, last confirmed by the service {{.When}}.", map[string]any{"Number": m.ID, "When": ago(m.LastSeen)})
+		seen = lang.L("No. {{.Number}}, last confirmed by the service {{.When}}.", map[string]any{"Number": m.ID, "When": app.DateTime(m.LastSeen)})
 	}
 	text := m.Content
 	if m.Draft != "" {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -624,13 +623,6 @@ func compactEmpty(icon fyne.Resource, title, detail string, actions ...fyne.Canv
 	}
 	box.Add(layout.NewSpacer())
 	return box
-}
-
-func ago(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return app.DateTime(t)
 }
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
