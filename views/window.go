@@ -299,8 +299,7 @@ func keysSheet(screens []ScreenSpec) fyne.CanvasObject {
 	grid := container.New(layout.NewFormLayout())
 	for _, r := range rows {
 		key := widget.NewLabelWithStyle(r[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
-		what := widget.NewLabel(r[1])
-		what.Wrapping = fyne.TextWrapWord
+		what := screen.Wrapped(r[1])
 		grid.Add(key)
 		grid.Add(what)
 	}

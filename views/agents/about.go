@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/richtext"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // aboutFold: a longer description folds behind "Show more" so the questions
@@ -46,11 +47,7 @@ func aboutView(about string, relayout func()) fyne.CanvasObject {
 		box.Refresh()
 	}
 	fold.onOverflow = func(over bool) {
-		if over || fold.open {
-			more.Show()
-		} else {
-			more.Hide()
-		}
+		screen.ShowIf(more, over || fold.open)
 	}
 	more.Hide()
 	return container.NewVBox(box, container.NewHBox(more))

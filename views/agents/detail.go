@@ -247,8 +247,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 		d.form.showErrors(map[string]string{name: why})
 		kit.ShowError(d.formErr, d.form.errorSummary(map[string]string{name: why}))
 	}
-	d.keys = widget.NewLabel(lang.L("Uses credits · {{.Key}} runs it", map[string]any{"Key": kit.CtrlEnterName}))
-	d.keys.Importance = widget.LowImportance
+	d.keys = screen.Quiet(lang.L("Uses credits · {{.Key}} runs it", map[string]any{"Key": kit.CtrlEnterName}))
 	d.keys.Truncation = fyne.TextTruncateEllipsis // a longer language never widens the bar
 	many := d.runOnMany()
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn, many)
@@ -590,9 +589,8 @@ func (d *detail) reopen(r app.Run) {
 func newRunRow() fyne.CanvasObject {
 	// A row's size is its template's, in the language in use.
 	when := widget.NewLabelWithStyle(app.DateTime(time.Date(2026, 11, 21, 10, 0, 0, 0, time.Local)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	summary := widget.NewLabel(lang.L("No text"))
+	summary := screen.Quiet(lang.L("No text"))
 	summary.Truncation = fyne.TextTruncateEllipsis
-	summary.Importance = widget.LowImportance
 	credits := widget.NewLabel(app.Credits(0.001))
 	return container.NewBorder(nil, nil, widget.NewIcon(theme.ConfirmIcon()), credits, container.NewVBox(when, summary))
 }

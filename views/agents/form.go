@@ -72,11 +72,7 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 				if n := len(st.Items); n != fl.attached {
 					fl.attached = n
 					kit.ShowError(fl.err, "")
-					if n > 1 {
-						fl.oneFile.Show()
-					} else {
-						fl.oneFile.Hide()
-					}
+					screen.ShowIf(fl.oneFile, n > 1)
 					changed()
 				}
 			}))
@@ -101,8 +97,7 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 	}
 	var rows, advanced []fyne.CanvasObject
 	if required {
-		note := widget.NewLabel(requiredNote())
-		note.Importance = widget.LowImportance
+		note := screen.Quiet(requiredNote())
 		note.SizeName = theme.SizeNameCaptionText
 		rows = append(rows, note)
 	}
@@ -117,8 +112,7 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 		fl.label.Truncation = fyne.TextTruncateEllipsis
 		var head fyne.CanvasObject = fl.label
 		if h := app.HelpText(fl.q); h != "" {
-			fl.help = widget.NewLabel(h)
-			fl.help.Wrapping = fyne.TextWrapWord
+			fl.help = screen.Wrapped(h)
 			fl.help.SizeName = theme.SizeNameCaptionText
 			head = container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), fl.label, fl.help)
 		}
@@ -231,24 +225,14 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		fl.input = c
 	case app.QuestionText, app.QuestionTextarea:
 		e := kit.NewFormMultiLineEntry()
-		e.OnCtrlEnter = submit
 		e.SetMinRowsVisible(3)
-		e.SetPlaceHolder(placeholder(q, lang.L("Write here")))
-		e.OnChanged = func(string) { edited() }
-		fl.get = func() string { return e.Text }
-		fl.set = e.SetText
-		fl.input = e
+		fl.useEntry(e, placeholder(q, lang.L("Write here")), submit, edited)
 	case app.QuestionObject:
 		e := kit.NewFormMultiLineEntry()
-		e.OnCtrlEnter = submit
 		e.Wrapping = fyne.TextWrapWord
 		e.TextStyle = fyne.TextStyle{Monospace: true}
 		e.SetMinRowsVisible(4)
-		e.SetPlaceHolder(placeholder(q, lang.L("For example {\"city\": \"Lisbon\"}")))
-		e.OnChanged = func(string) { edited() }
-		fl.get = func() string { return e.Text }
-		fl.set = e.SetText
-		fl.input = e
+		fl.useEntry(e, placeholder(q, lang.L("For example {\"city\": \"Lisbon\"}")), submit, edited)
 	case app.QuestionDate:
 		e := newDateField()
 		e.SetPlaceHolder(placeholder(q, e.example()))
@@ -294,9 +278,8 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		}
 		fl.att = att
 		choose := kit.NewButtonWithIcon(lang.L("Choose file…"), theme.FileIcon(), att.AddFiles)
-		fl.oneFile = widget.NewLabel(lang.L("Only the first file goes with this question; remove the others with ×."))
+		fl.oneFile = screen.Wrapped(lang.L("Only the first file goes with this question; remove the others with ×."))
 		fl.oneFile.Importance = widget.LowImportance
-		fl.oneFile.Wrapping = fyne.TextWrapWord
 		fl.oneFile.Hide()
 		fl.input = container.NewVBox(kit.NewBorder(nil, nil, choose, nil, att.Object()), fl.oneFile)
 		fl.get = func() string {
@@ -310,19 +293,23 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		fl.set = func(string) { att.Clear() }
 	default:
 		// An unknown type: a line of text, so nothing stops a run.
-		e := kit.NewFormEntry()
-		e.OnCtrlEnter = submit
 		fallback := ""
 		if t := safe.Text(strings.TrimSpace(q.Type), 30); t != "" {
 			fallback = lang.L("Your answer ({{.Type}})", map[string]any{"Type": t})
 		}
-		e.SetPlaceHolder(placeholder(q, fallback))
-		e.OnChanged = func(string) { edited() }
-		fl.get = func() string { return e.Text }
-		fl.set = e.SetText
-		fl.input = e
+		fl.useEntry(kit.NewFormEntry(), placeholder(q, fallback), submit, edited)
 	}
 	return fl
+}
+
+// useEntry answers the question with e; Ctrl+Enter in it runs the form.
+func (fl *field) useEntry(e *kit.FormEntry, placeholder string, submit, edited func()) {
+	e.OnCtrlEnter = submit
+	e.SetPlaceHolder(placeholder)
+	e.OnChanged = func(string) { edited() }
+	fl.get = func() string { return e.Text }
+	fl.set = e.SetText
+	fl.input = e
 }
 
 // answers are the current answers by name. A default the user emptied

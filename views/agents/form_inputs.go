@@ -164,8 +164,7 @@ func newMultiChoice(q client.Question, choices []string, changed func()) *multiC
 	m := &multiChoice{values: choices, shown: screen.ChoiceLabels(q, choices, choiceMax)}
 	m.group = kit.NewCheckGroup(m.shown, func([]string) { changed() })
 	if len(choices) == 0 {
-		note := widget.NewLabel(lang.L("There is nothing to choose from."))
-		note.Importance = widget.LowImportance
+		note := screen.Quiet(lang.L("There is nothing to choose from."))
 		m.obj = note
 		return m
 	}
@@ -317,16 +316,8 @@ func (l *listEditor) show() {
 	objs := make([]fyne.CanvasObject, len(l.rows))
 	for i, r := range l.rows {
 		objs[i] = r.obj
-		if i == 0 {
-			r.up.Disable()
-		} else {
-			r.up.Enable()
-		}
-		if i == len(l.rows)-1 {
-			r.down.Disable()
-		} else {
-			r.down.Enable()
-		}
+		screen.EnableIf(i > 0, r.up)
+		screen.EnableIf(i < len(l.rows)-1, r.down)
 	}
 	l.box.Objects = objs
 	l.box.Refresh()

@@ -45,15 +45,13 @@ func newOutputView(s *Screen) *outputView {
 
 func (o *outputView) clear() {
 	o.stopPreview()
-	l := widget.NewLabel(lang.L("The result appears here after a run."))
-	l.Importance = widget.LowImportance
+	l := screen.Quiet(lang.L("The result appears here after a run."))
 	o.content.Objects = []fyne.CanvasObject{l}
 	o.content.Refresh()
 }
 
 func (o *outputView) note(msg string) {
-	l := widget.NewLabel(msg)
-	l.Wrapping = fyne.TextWrapWord
+	l := screen.Wrapped(msg)
 	l.Importance = widget.WarningImportance
 	o.content.Add(l)
 }
@@ -112,8 +110,7 @@ func statusLine(r app.Run, took time.Duration) string {
 
 func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 	rich, pics := richtext.NewMarkdownText(out)
-	plain := widget.NewLabel(out)
-	plain.Wrapping = fyne.TextWrapWord
+	plain := screen.Wrapped(out)
 	plain.Selectable = true
 	plain.Hide()
 	body := container.NewStack(rich, plain)
@@ -198,9 +195,8 @@ func (o *outputView) image(r app.Run) fyne.CanvasObject {
 // the service's address is never opened instead of the local copy.
 func (o *outputView) video(r app.Run) fyne.CanvasObject {
 	box := container.NewStack()
-	note := widget.NewLabel(lang.L("The video opens in your computer's video player."))
+	note := screen.Wrapped(lang.L("The video opens in your computer's video player."))
 	note.Importance = widget.LowImportance
-	note.Wrapping = fyne.TextWrapWord
 	var play *kit.Button
 	play = kit.NewButtonWithIcon(lang.L("Play video"), theme.MediaPlayIcon(), func() {
 		o.follow(r, box, lang.L("Downloading the video…"), false, func(out app.Output) fyne.CanvasObject {
@@ -284,8 +280,7 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 }
 
 func saveOnly(msg string) fyne.CanvasObject {
-	l := widget.NewLabel(msg)
-	l.Wrapping = fyne.TextWrapWord
+	l := screen.Wrapped(msg)
 	return l
 }
 

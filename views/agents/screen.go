@@ -83,8 +83,7 @@ func newScreen(env screen.Env, o options) *Screen {
 }
 
 func (s *Screen) build() {
-	s.total = widget.NewLabel("")
-	s.total.Importance = widget.LowImportance
+	s.total = screen.Quiet("")
 	header := container.NewBorder(nil, nil, nil, s.total, kit.Header(lang.L("Agents"), ""))
 
 	s.search = kit.NewSearchEntry()
@@ -146,11 +145,7 @@ func (s *Screen) Shown() {
 }
 
 // FocusSearch puts the cursor in the search box (Ctrl+K).
-func (s *Screen) FocusSearch() {
-	if c := s.env.Window.Canvas(); c != nil {
-		c.Focus(s.search)
-	}
-}
+func (s *Screen) FocusSearch() { s.env.Focus(s.search) }
 
 // FocusFind is FocusSearch (Ctrl+F).
 func (s *Screen) FocusFind() { s.FocusSearch() }
@@ -204,22 +199,27 @@ func (s *Screen) Escape() {
 	}
 }
 
+// tabDrop is the agent's tab on show when it takes dropped files.
+func (s *Screen) tabDrop() (screen.DropTarget, bool) {
+	if d := s.current; d != nil && d.tabs != nil && d.tabs.Selected() != nil {
+		dt, ok := d.tabs.Selected().Content.(screen.DropTarget)
+		return dt, ok
+	}
+	return nil, false
+}
+
 // DropHint is the hint of the agent's tab on show.
 func (s *Screen) DropHint() (string, bool) {
-	if d := s.current; d != nil && d.tabs != nil && d.tabs.Selected() != nil {
-		if dt, ok := d.tabs.Selected().Content.(screen.DropTarget); ok {
-			return dt.DropHint()
-		}
+	if dt, ok := s.tabDrop(); ok {
+		return dt.DropHint()
 	}
 	return lang.L("Open an agent first, then drop the files on its Run or Files tab"), false
 }
 
 func (s *Screen) Dropped(paths []string) {
-	if d := s.current; d != nil && d.tabs != nil && d.tabs.Selected() != nil {
-		if dt, ok := d.tabs.Selected().Content.(screen.DropTarget); ok {
-			dt.Dropped(paths)
-			return
-		}
+	if dt, ok := s.tabDrop(); ok {
+		dt.Dropped(paths)
+		return
 	}
 	kit.ShowInformation(lang.L("Files not added"),
 		lang.L("Open an agent, then drop the files on its Run tab to attach them to the next run, or on its Files tab to link them to the agent."), s.env.Window)
@@ -253,9 +253,7 @@ func (s *Screen) showList(st app.AgentPage) {
 		s.list.UnselectAll()
 	}
 	switch {
-	case st.Loading && len(st.Agents) == 0:
-		s.total.SetText("")
-	case st.Err != nil && len(st.Agents) == 0:
+	case len(st.Agents) == 0 && (st.Loading || st.Err != nil):
 		s.total.SetText("")
 	case st.Loading:
 		s.total.SetText(countText(max(st.Total, len(st.Agents))))
@@ -292,19 +290,17 @@ func (s *Screen) showList(st app.AgentPage) {
 		if st.HasMore {
 			text = lang.L("Loading more agents…")
 		}
-		l := widget.NewLabel(text)
-		l.Importance = widget.LowImportance
+		l := screen.Quiet(text)
 		s.footer.Objects = []fyne.CanvasObject{l}
-	case len(st.Agents) > 0 && st.Err != nil && !st.Saved.IsZero():
-		msg := kit.ErrorText()
-		kit.ShowError(msg, savedText(st))
-		s.footer.Objects = []fyne.CanvasObject{msg,
-			kit.NewButtonWithIcon(lang.L("Try again"), theme.ViewRefreshIcon(), s.browser.Reload)}
 	case len(st.Agents) > 0 && st.Err != nil:
+		// A list kept from earlier is read again whole; else the next page is tried again.
+		text, retry := lang.L("More agents could not be loaded. {{.Why}}", map[string]any{"Why": app.Describe(st.Err)}), s.browser.LoadMore
+		if !st.Saved.IsZero() {
+			text, retry = savedText(st), s.browser.Reload
+		}
 		msg := kit.ErrorText()
-		kit.ShowError(msg, lang.L("More agents could not be loaded. {{.Why}}", map[string]any{"Why": app.Describe(st.Err)}))
-		s.footer.Objects = []fyne.CanvasObject{msg,
-			kit.NewButtonWithIcon(lang.L("Try again"), theme.ViewRefreshIcon(), s.browser.LoadMore)}
+		kit.ShowError(msg, text)
+		s.footer.Objects = []fyne.CanvasObject{msg, kit.NewButtonWithIcon(lang.L("Try again"), theme.ViewRefreshIcon(), retry)}
 	}
 	s.footer.Refresh()
 }

@@ -87,8 +87,7 @@ func New(env screen.Env) screen.Screen {
 	s.summary = widget.NewLabel("")
 	// Wrapped, never cut short: the limit and counts are read whole.
 	s.summary.Wrapping = fyne.TextWrapWord
-	s.moved = widget.NewLabel("")
-	s.moved.Wrapping = fyne.TextWrapWord
+	s.moved = screen.Wrapped("")
 	s.moved.Hide()
 	s.pause = kit.NewButtonWithIcon(lang.L("Pause"), theme.MediaPauseIcon(), func() { s.Pause() })
 	s.goOn = kit.NewButtonWithIcon(lang.L("Go on"), theme.MediaPlayIcon(), func() { s.GoOn() })
@@ -248,7 +247,7 @@ func (s *Screen) showChosen() {
 	changed := s.summary.MinSize().Height != tall
 	show := func(o fyne.CanvasObject, on bool) {
 		changed = changed || o.Visible() != on
-		showIf(o, on)
+		screen.ShowIf(o, on)
 	}
 	moved := MovedText(it.b)
 	changed = changed || moved != s.moved.Text
@@ -402,7 +401,7 @@ func (s *Screen) askLimit(it item) {
 	entry.OnChanged = func(string) { check() }
 	entry.OnCtrlEnter = confirm
 	check()
-	intro := wrapped(lang.L("This batch paused when it had spent its limit of {{.Credits}}. To go on, give it a new limit, or leave it empty for no limit.", map[string]any{"Credits": app.Credits(it.b.CreditCap)}))
+	intro := screen.Wrapped(lang.L("This batch paused when it had spent its limit of {{.Credits}}. To go on, give it a new limit, or leave it empty for no limit.", map[string]any{"Credits": app.Credits(it.b.CreditCap)}))
 	field := container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("Pause after (credits)")), container.NewVBox(entry, problem))
 	cancel := kit.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons(lang.L("A new credit limit"), container.NewVBox(intro, field), w)

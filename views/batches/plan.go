@@ -128,14 +128,9 @@ type plan struct {
 func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 	pl := &plan{env: env, agent: agent, src: src, notUsed: lang.L("Not answered")}
 	pl.ExtendBaseWidget(pl)
-	switch src.kind {
-	case fromFiles:
-		pl.same = lang.L("The same for every file")
+	pl.same = byKind(src.kind, lang.L("The same for every row"), lang.L("The same for every file"), lang.L("The same for every line"))
+	if src.kind == fromFiles {
 		pl.fileQ = app.FileQuestion(agent)
-	case fromLines:
-		pl.same = lang.L("The same for every line")
-	default:
-		pl.same = lang.L("The same for every row")
 	}
 	pl.options = append(pl.options, pl.notUsed)
 	switch src.kind {
@@ -197,11 +192,11 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 		pl.questions = append(pl.questions, qq)
 	}
 
-	pl.about = wrapped("")
-	pl.where = wrapped("")
+	pl.about = screen.Wrapped("")
+	pl.where = screen.Wrapped("")
 	pl.missing = kit.ErrorText()
-	pl.skipped = wrapped("")
-	pl.estimate = wrapped("")
+	pl.skipped = screen.Wrapped("")
+	pl.estimate = screen.Wrapped("")
 	pl.firstHead = widget.NewLabelWithStyle(lang.L("What the first run is sent:"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	pl.first = container.New(layout.NewFormLayout())
 	pl.parallel = kit.NewSelect([]string{"1", "2", "3", "5"}, nil)
@@ -239,11 +234,11 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 			pl.where.SetText(lang.L("Each file is attached to its run."))
 		}
 		top.Add(pl.where)
-		top.Add(wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
+		top.Add(screen.Wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
 		which = lang.L("How the agent's questions are answered:")
 	case fromLines:
 		pl.about.SetText(lang.N("{{.Count}} line", src.total, map[string]any{"Count": app.Number(src.total)}))
-		top.Add(wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
+		top.Add(screen.Wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
 		which = lang.L("What answers each question:")
 	}
 	body := container.NewVBox(top, widget.NewLabel(which), grid, pl.missing, pl.skipped,
@@ -251,14 +246,9 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 	pl.scroll = container.NewVScroll(body)
 
 	pl.start = kit.NewPaidButton(lang.L("Start"), theme.MediaPlayIcon(), pl.Start)
-	switch src.kind {
-	case fromFiles:
-		pl.start.Tip = lang.L("Run the agent on every file ({{.Key}}). Uses credits.", map[string]any{"Key": kit.CtrlName("Enter")})
-	case fromLines:
-		pl.start.Tip = lang.L("Run the agent on every line ({{.Key}}). Uses credits.", map[string]any{"Key": kit.CtrlName("Enter")})
-	default:
-		pl.start.Tip = lang.L("Run the agent on every row ({{.Key}}). Uses credits.", map[string]any{"Key": kit.CtrlName("Enter")})
-	}
+	key := map[string]any{"Key": kit.CtrlName("Enter")}
+	pl.start.Tip = byKind(src.kind, lang.L("Run the agent on every row ({{.Key}}). Uses credits.", key),
+		lang.L("Run the agent on every file ({{.Key}}). Uses credits.", key), lang.L("Run the agent on every line ({{.Key}}). Uses credits.", key))
 	pl.start.Importance = widget.HighImportance
 	if pl.kinds != nil && len(pl.kindOf) > 0 {
 		pl.kinds.SetSelectedIndex(0) // all files; chooses them and updates
@@ -279,14 +269,7 @@ func (pl *plan) newQuestion(q client.Question) *question {
 		}
 	} else {
 		qq.fixed = kit.NewFormEntry()
-		switch pl.src.kind {
-		case fromFiles:
-			qq.fixed.SetPlaceHolder(lang.L("The answer for every file"))
-		case fromLines:
-			qq.fixed.SetPlaceHolder(lang.L("The answer for every line"))
-		default:
-			qq.fixed.SetPlaceHolder(lang.L("The answer for every row"))
-		}
+		qq.fixed.SetPlaceHolder(byKind(pl.src.kind, lang.L("The answer for every row"), lang.L("The answer for every file"), lang.L("The answer for every line")))
 		qq.fixed.OnChanged = func(string) { pl.update() }
 		qq.fixed.OnCtrlEnter = pl.Start
 	}
@@ -296,7 +279,7 @@ func (pl *plan) newQuestion(q client.Question) *question {
 		options = options[:len(options)-1]
 	}
 	qq.choice = kit.NewSelect(options, func(sel string) {
-		showIf(qq.fixedField(), sel == pl.same)
+		screen.ShowIf(qq.fixedField(), sel == pl.same)
 		if pl.src.kind == fromLines && sel == options[1] {
 			// The lines answer one question only.
 			for _, other := range pl.questions {
@@ -338,12 +321,6 @@ func questionLabel(agent client.Agent, q client.Question, max int) string {
 		return app.BatchQuestionName(q)
 	}
 	return screen.QuestionName(q, max)
-}
-
-func wrapped(text string) *widget.Label {
-	l := widget.NewLabel(text)
-	l.Wrapping = fyne.TextWrapWord
-	return l
 }
 
 func columnName(i int, h string) string {
@@ -397,21 +374,21 @@ func (pl *plan) count() int {
 }
 
 func (pl *plan) previewRows() [][]string {
-	switch pl.src.kind {
-	case fromFiles:
-		out := make([][]string, 0, min(len(pl.chosen), previewRows))
-		for _, f := range pl.chosen[:min(len(pl.chosen), previewRows)] {
-			out = append(out, []string{f.Name})
-		}
-		return out
-	case fromLines:
-		out := make([][]string, 0, min(len(pl.src.lines), previewRows))
-		for _, l := range pl.src.lines[:min(len(pl.src.lines), previewRows)] {
-			out = append(out, []string{l})
-		}
-		return out
+	if pl.src.kind == fromSheet {
+		return pl.src.rows
 	}
-	return pl.src.rows
+	cells := pl.src.lines
+	if pl.src.kind == fromFiles {
+		cells = nil
+		for _, f := range pl.chosen[:min(len(pl.chosen), previewRows)] {
+			cells = append(cells, f.Name)
+		}
+	}
+	out := make([][]string, 0, min(len(cells), previewRows))
+	for _, c := range cells[:min(len(cells), previewRows)] {
+		out = append(out, []string{c})
+	}
+	return out
 }
 
 func (pl *plan) lineQuestion() string {
@@ -554,40 +531,30 @@ func (pl *plan) update() {
 		}
 	}
 	n := len(rows)
-	switch {
+	all := map[string]any{"Count": app.Number(n)}
+	some := map[string]any{"Count": app.Number(skipped), "Rows": app.Number(n)}
+	switch k := pl.src.kind; {
 	case len(app.MissingColumns(pl.agent, bp.Columns, bp.Fixed)) > 0 || n == 0:
 		pl.skipped.SetText("")
-	case skipped == 0 && pl.src.kind == fromFiles:
-		pl.skipped.SetText(lang.N("All {{.Count}} files checked can be sent.", n, map[string]any{"Count": app.Number(n)}))
-	case skipped == 0 && pl.src.kind == fromLines:
-		pl.skipped.SetText(lang.N("All {{.Count}} lines checked can be sent.", n, map[string]any{"Count": app.Number(n)}))
 	case skipped == 0:
-		pl.skipped.SetText(lang.N("The first {{.Count}} row can all be sent.", n, map[string]any{"Count": app.Number(n)}))
-	case pl.src.kind == fromFiles:
-		pl.skipped.SetText(lang.N("{{.Count}} of the {{.Rows}} files checked would be skipped:", skipped, map[string]any{"Count": app.Number(skipped), "Rows": app.Number(n)}) +
-			"\n" + strings.Join(why, "\n"))
-	case pl.src.kind == fromLines:
-		pl.skipped.SetText(lang.N("{{.Count}} of the {{.Rows}} lines checked would be skipped:", skipped, map[string]any{"Count": app.Number(skipped), "Rows": app.Number(n)}) +
-			"\n" + strings.Join(why, "\n"))
+		pl.skipped.SetText(byKind(k, lang.N("The first {{.Count}} row can all be sent.", n, all),
+			lang.N("All {{.Count}} files checked can be sent.", n, all), lang.N("All {{.Count}} lines checked can be sent.", n, all)))
 	default:
-		pl.skipped.SetText(lang.N("{{.Count}} of the first {{.Rows}} rows would be skipped:", skipped, map[string]any{"Count": app.Number(skipped), "Rows": app.Number(n)}) +
-			"\n" + strings.Join(why, "\n"))
+		pl.skipped.SetText(byKind(k, lang.N("{{.Count}} of the first {{.Rows}} rows would be skipped:", skipped, some),
+			lang.N("{{.Count}} of the {{.Rows}} files checked would be skipped:", skipped, some),
+			lang.N("{{.Count}} of the {{.Rows}} lines checked would be skipped:", skipped, some)) + "\n" + strings.Join(why, "\n"))
 	}
-	showIf(pl.skipped, pl.skipped.Text != "")
+	screen.ShowIf(pl.skipped, pl.skipped.Text != "")
 	if firstCells == nil && len(rows) > 0 {
 		firstCells = rows[0]
 	}
 	pl.showFirst(bp, firstCells, first)
-	showIf(pl.estimate, pl.src.lastCost != nil && pl.count() > 0)
+	screen.ShowIf(pl.estimate, pl.src.lastCost != nil && pl.count() > 0)
 	if pl.src.lastCost != nil {
 		pl.estimate.SetText(lang.N("About {{.Credits}} ({{.Count}} runs × the last run's cost)", pl.count(), map[string]any{
 			"Credits": app.Credits(*pl.src.lastCost * float64(pl.count())), "Count": app.Number(pl.count())}))
 	}
-	if ok {
-		pl.start.Enable()
-	} else {
-		pl.start.Disable()
-	}
+	screen.EnableIf(ok, pl.start)
 }
 
 // rowProblem is why the i-th checked row would be skipped.
@@ -649,8 +616,8 @@ func (pl *plan) showFirst(bp app.BatchPlan, cells []string, r app.RowRequest) {
 	}
 	pl.first.Refresh()
 	on := len(pl.first.Objects) > 0
-	showIf(pl.firstHead, on)
-	showIf(pl.first, on)
+	screen.ShowIf(pl.firstHead, on)
+	screen.ShowIf(pl.first, on)
 }
 
 // Start keeps the plan as a batch, starts it and shows the Batches screen;
@@ -681,9 +648,9 @@ func (pl *plan) Start() {
 		var b app.Batch
 		switch src.kind {
 		case fromFiles:
-			b, err = a.Batches().NewFromFiles(ctx, agent, src.folder, names, freeName(src.results), bp)
+			b, err = a.Batches().NewFromFiles(ctx, agent, src.folder, names, app.FreePath(src.results), bp)
 		case fromLines:
-			b, err = a.Batches().NewFromLines(ctx, agent, src.lines, question, freeName(src.results), bp)
+			b, err = a.Batches().NewFromLines(ctx, agent, src.lines, question, app.FreePath(src.results), bp)
 		default:
 			b, err = a.Batches().New(ctx, agent, src.sheet, bp)
 		}
@@ -773,35 +740,31 @@ func named(key string) bool {
 }
 
 func kindName(key string) string {
-	switch key {
-	case "pdf":
-		return lang.L("PDF")
-	case "pictures":
-		return lang.L("Pictures")
-	case "word":
-		return lang.L("Word documents")
-	case "sheets":
-		return lang.L("Spreadsheets")
-	case "slides":
-		return lang.L("Presentations")
-	case "text":
-		return lang.L("Text files")
-	case "web":
-		return lang.L("Web pages")
-	case "videos":
-		return lang.L("Videos")
-	case "sound":
-		return lang.L("Sound recordings")
-	case "":
-		return lang.L("Files without a type")
+	names := map[string]string{
+		"pdf":      lang.L("PDF"),
+		"pictures": lang.L("Pictures"),
+		"word":     lang.L("Word documents"),
+		"sheets":   lang.L("Spreadsheets"),
+		"slides":   lang.L("Presentations"),
+		"text":     lang.L("Text files"),
+		"web":      lang.L("Web pages"),
+		"videos":   lang.L("Videos"),
+		"sound":    lang.L("Sound recordings"),
+		"":         lang.L("Files without a type"),
+	}
+	if name, ok := names[key]; ok {
+		return name
 	}
 	return strings.ToUpper(strings.TrimPrefix(key, "."))
 }
 
-func showIf(o fyne.CanvasObject, on bool) {
-	if on {
-		o.Show()
-	} else {
-		o.Hide()
+// byKind is what fits the source's kind: a sheet's rows, a folder's files or lines.
+func byKind[T any](k sourceKind, rows, files, lines T) T {
+	switch k {
+	case fromFiles:
+		return files
+	case fromLines:
+		return lines
 	}
+	return rows
 }

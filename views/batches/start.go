@@ -42,17 +42,30 @@ func dialogTitle(agent client.Agent) string {
 // RunOnMany asks what agent runs on: a sheet's rows (first; Enter chooses
 // it), a folder's files, or lines of text.
 func RunOnMany(env screen.Env, agent client.Agent) {
+	askChoice(env, dialogTitle(agent),
+		choice{lang.L("Rows of a spreadsheet…"), theme.GridIcon(), lang.L("One run for each row of a CSV or Excel sheet."), func() { chooseSheet(env, agent) }},
+		choice{lang.L("Files in a folder…"), theme.FolderOpenIcon(), lang.L("One run for each file in a folder, the file going with it."), func() { chooseFolder(env, agent) }},
+		choice{lang.L("Lines of text…"), theme.DocumentIcon(), lang.L("One run for each line you paste or type."), func() { askLines(env, agent) }})
+}
+
+// choice is a way offered by askChoice: its button and what it does in words.
+type choice struct {
+	label string
+	icon  fyne.Resource
+	what  string
+	do    func()
+}
+
+// askChoice offers choices, the first pressed by Enter; each closes the dialog.
+func askChoice(env screen.Env, title string, choices ...choice) {
 	var d *dialog.CustomDialog
-	then := func(next func()) func() { return func() { d.Hide(); next() } }
-	rows := newChoiceButton(lang.L("Rows of a spreadsheet…"), theme.GridIcon(), then(func() { chooseSheet(env, agent) }))
-	files := newChoiceButton(lang.L("Files in a folder…"), theme.FolderOpenIcon(), then(func() { chooseFolder(env, agent) }))
-	lines := newChoiceButton(lang.L("Lines of text…"), theme.DocumentIcon(), then(func() { askLines(env, agent) }))
-	body := container.NewVBox(
-		choiceRow(rows, lang.L("One run for each row of a CSV or Excel sheet.")),
-		choiceRow(files, lang.L("One run for each file in a folder, the file going with it.")),
-		choiceRow(lines, lang.L("One run for each line you paste or type.")),
-	)
-	d = showChoices(env, dialogTitle(agent), body, rows, func() { d.Hide() })
+	body := container.NewVBox()
+	buttons := make([]*choiceButton, len(choices))
+	for i, c := range choices {
+		buttons[i] = newChoiceButton(c.label, c.icon, func() { d.Hide(); c.do() })
+		body.Add(choiceRow(buttons[i], c.what))
+	}
+	d = showChoices(env, title, body, buttons[0], func() { d.Hide() })
 }
 
 func showChoices(env screen.Env, title string, body fyne.CanvasObject, first *choiceButton, cancel func()) *dialog.CustomDialog {
@@ -66,8 +79,7 @@ func showChoices(env screen.Env, title string, body fyne.CanvasObject, first *ch
 }
 
 func choiceRow(b *choiceButton, what string) fyne.CanvasObject {
-	l := widget.NewLabel(what)
-	l.Wrapping = fyne.TextWrapWord
+	l := screen.Wrapped(what)
 	l.Importance = widget.LowImportance
 	gap := canvas.NewRectangle(color.Transparent)
 	gap.SetMinSize(fyne.NewSize(0, theme.Padding()))
@@ -159,15 +171,10 @@ func askLines(env screen.Env, agent client.Agent) {
 	text.OnChanged = func(s string) {
 		n := len(splitLines(s))
 		count.SetText(lang.N("{{.Count}} line", n, map[string]any{"Count": app.Number(n)}))
-		if n == 0 {
-			next.Disable()
-		} else {
-			next.Enable()
-		}
+		screen.EnableIf(n > 0, next)
 	}
 	text.OnChanged("")
-	intro := widget.NewLabel(lang.L("Paste or type the lines, one for each run. Empty lines are left out."))
-	intro.Wrapping = fyne.TextWrapWord
+	intro := screen.Wrapped(lang.L("Paste or type the lines, one for each run. Empty lines are left out."))
 	cancel := kit.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons(dialogTitle(agent), kit.NewBorder(intro, count, nil, nil, text), env.Window)
 	d.SetButtons([]fyne.CanvasObject{cancel, next})
@@ -268,7 +275,7 @@ func ShowFolderPlan(env screen.Env, agent client.Agent, folder string) {
 func ShowLinesPlan(env screen.Env, agent client.Agent, lines []string) {
 	src := source{kind: fromLines, lines: lines, total: len(lines)}
 	kit.ActShowing(env.App, env.Window, lang.L("Getting the batch ready…"), func(ctx context.Context) {
-		src.results = freeName(filepath.Join(documentsFolder(), safe.FileName(agent.Title+" "+lang.L("results"), ".xlsx", lang.L("results"))))
+		src.results = app.FreePath(filepath.Join(documentsFolder(), safe.FileName(agent.Title+" "+lang.L("results"), ".xlsx", lang.L("results"))))
 		src.lastCost = lastCost(ctx, env.App, agent)
 	}, func() { newPlan(env, agent, src).show() })
 }
@@ -316,12 +323,10 @@ func xdgDocuments(home string) string {
 func resultsBeside(folder string) string {
 	folder = filepath.Clean(folder)
 	if filepath.Dir(folder) == folder {
-		return freeName(filepath.Join(documentsFolder(), lang.L("results")+".xlsx"))
+		return app.FreePath(filepath.Join(documentsFolder(), lang.L("results")+".xlsx"))
 	}
-	return freeName(folder + " " + lang.L("results") + ".xlsx")
+	return app.FreePath(folder + " " + lang.L("results") + ".xlsx")
 }
-
-func freeName(path string) string { return app.FreePath(path) }
 
 // IsSheet reports whether path is a CSV or Excel file.
 func IsSheet(path string) bool {
@@ -335,27 +340,17 @@ func IsSheet(path string) bool {
 
 // AskDropped asks whether dropped files go with one run or one each.
 func AskDropped(env screen.Env, agent client.Agent, paths []string, once func()) {
-	var d *dialog.CustomDialog
-	all := newChoiceButton(lang.L("Run once with all these files"), theme.MediaPlayIcon(), func() { d.Hide(); once() })
-	each := newChoiceButton(lang.L("Run once for each file…"), theme.ListIcon(), func() { d.Hide(); ShowDroppedPlan(env, agent, paths) })
-	body := container.NewVBox(
-		choiceRow(all, lang.L("The files go with the next run, as when you add them to the form.")),
-		choiceRow(each, lang.L("The agent runs once for every file, each with its own result.")),
-	)
-	d = showChoices(env, lang.L("What should happen with these files?"), body, all, func() { d.Hide() })
+	askChoice(env, lang.L("What should happen with these files?"),
+		choice{lang.L("Run once with all these files"), theme.MediaPlayIcon(), lang.L("The files go with the next run, as when you add them to the form."), once},
+		choice{lang.L("Run once for each file…"), theme.ListIcon(), lang.L("The agent runs once for every file, each with its own result."), func() { ShowDroppedPlan(env, agent, paths) }})
 }
 
 // AskDroppedSheet asks whether a dropped sheet goes with the next run (Enter)
 // or one run per row.
 func AskDroppedSheet(env screen.Env, agent client.Agent, path string, once func()) {
-	var d *dialog.CustomDialog
-	send := newChoiceButton(lang.L("Send it with the next run"), theme.MailAttachmentIcon(), func() { d.Hide(); once() })
-	each := newChoiceButton(lang.L("Run once for each row…"), theme.GridIcon(), func() { d.Hide(); ShowPlan(env, agent, path) })
-	body := container.NewVBox(
-		choiceRow(send, lang.L("The sheet goes with the next run, as when you add it to the form.")),
-		choiceRow(each, lang.L("The agent runs once for every row of the sheet, each with its own result.")),
-	)
-	d = showChoices(env, lang.L("What should happen with {{.File}}?", map[string]any{"File": safe.Text(filepath.Base(path), 40)}), body, send, func() { d.Hide() })
+	askChoice(env, lang.L("What should happen with {{.File}}?", map[string]any{"File": safe.Text(filepath.Base(path), 40)}),
+		choice{lang.L("Send it with the next run"), theme.MailAttachmentIcon(), lang.L("The sheet goes with the next run, as when you add it to the form."), once},
+		choice{lang.L("Run once for each row…"), theme.GridIcon(), lang.L("The agent runs once for every row of the sheet, each with its own result."), func() { ShowPlan(env, agent, path) }})
 }
 
 // ShowDroppedPlan plans one run per dropped file, read from their common

@@ -117,8 +117,7 @@ func (v *convView) build() {
 	v.title = widget.NewLabelWithStyle(conv.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.SizeName = theme.SizeNameSubHeadingText
 	v.title.Truncation = fyne.TextTruncateEllipsis
-	v.sub = widget.NewLabel("")
-	v.sub.Importance = widget.LowImportance
+	v.sub = screen.Quiet("")
 	v.showSubtitle()
 	more := kit.NewButtonWithIcon("", theme.MoreHorizontalIcon(), nil)
 	more.Tip = lang.L("Rename, change the instructions, export or delete this chat")
@@ -159,9 +158,8 @@ func (v *convView) build() {
 	v.stopBtn.Tip = lang.L("Stop the reply (Esc)")
 	v.stopBtn.Importance = widget.DangerImportance
 	v.errText = kit.ErrorText()
-	hint := widget.NewLabel(lang.L("Enter sends (each reply uses credits) · Shift+Enter adds a line · Esc stops the reply"))
+	hint := screen.Quiet(lang.L("Enter sends (each reply uses credits) · Shift+Enter adds a line · Esc stops the reply"))
 	hint.Truncation = fyne.TextTruncateEllipsis
-	hint.Importance = widget.LowImportance
 	hint.SizeName = theme.SizeNameCaptionText
 
 	bottom := container.NewVBox()
@@ -194,11 +192,7 @@ func (v *convView) showSubtitle() {
 	if (text != "") == v.sub.Visible() {
 		return
 	}
-	if text == "" {
-		v.sub.Hide()
-	} else {
-		v.sub.Show()
-	}
+	screen.ShowIf(v.sub, text != "")
 	if v.obj != nil { // the header changed height: lay the view out again
 		v.obj.Refresh()
 	}
@@ -254,20 +248,9 @@ const pickerChoiceMax = 60
 
 func (v *convView) picker(q client.Question, name string, labels, values []string, answer string) fyne.CanvasObject {
 	sel := kit.NewSelect(labels, nil)
-	for i, val := range values {
-		if val == answer {
-			sel.SetSelectedIndex(i)
-		}
-	}
-	sel.OnChanged = func(string) {
-		if i := sel.SelectedIndex(); i >= 0 && i < len(values) {
-			val := values[i]
-			v.s.goFn(func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
-		}
-	}
-	label := widget.NewLabel(name)
-	label.Importance = widget.LowImportance
-	return container.NewHBox(label, container.NewGridWrap(pickerSize(sel), sel))
+	selectValue(sel, values, answer)
+	sel.OnChanged = v.chosen(q, sel, values, func(string) {})
+	return pickerRow(name, sel)
 }
 
 // stylePickers are the temperature as styles and, in the fold, as numbers;
@@ -282,33 +265,15 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 	styleSel := kit.NewSelect(labels, nil)
 	styleSel.PlaceHolder = lang.L("Custom")
 	numSel := kit.NewSelect(screen.ChoiceLabels(client.Question{}, q.Options, pickerChoiceMax), nil)
-	show := func(val string) {
-		styleSel.ClearSelected()
-		for i, sv := range values {
-			if sv == val {
-				styleSel.SetSelectedIndex(i)
-			}
-		}
-		numSel.ClearSelected()
-		for i, o := range q.Options {
-			if o == val {
-				numSel.SetSelectedIndex(i)
-			}
-		}
-	}
 	var set func(val string)
 	set = func(val string) {
 		styleSel.OnChanged, numSel.OnChanged = nil, nil
-		show(val)
+		selectValue(styleSel, values, val)
+		selectValue(numSel, q.Options, val)
 		styleSel.OnChanged, numSel.OnChanged = v.chosen(q, styleSel, values, set), v.chosen(q, numSel, q.Options, set)
 	}
 	set(answer)
-	styleName := widget.NewLabel(screen.QuestionName(q, 40))
-	styleName.Importance = widget.LowImportance
-	numName := widget.NewLabel(numbersName(q))
-	numName.Importance = widget.LowImportance
-	return container.NewHBox(styleName, container.NewGridWrap(pickerSize(styleSel), styleSel)),
-		container.NewHBox(numName, container.NewGridWrap(pickerSize(numSel), numSel))
+	return pickerRow(screen.QuestionName(q, 40), styleSel), pickerRow(numbersName(q), numSel)
 }
 
 func numbersName(q client.Question) string {
@@ -319,7 +284,17 @@ func numbersName(q client.Question) string {
 	return lang.L("{{.Question}} (number)", map[string]any{"Question": screen.QuestionName(client.Question{Name: "_" + q.Name}, 40)})
 }
 
-// chosen saves a style picker's choice and shows it in both pickers.
+// selectValue shows val chosen in sel, whose choices stand for values.
+func selectValue(sel *kit.Select, values []string, val string) {
+	sel.ClearSelected()
+	for i, v := range values {
+		if v == val {
+			sel.SetSelectedIndex(i)
+		}
+	}
+}
+
+// chosen saves a picker's choice and shows it with set.
 func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, set func(string)) func(string) {
 	return func(string) {
 		i := sel.SelectedIndex()
@@ -332,6 +307,11 @@ func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, s
 	}
 }
 
+// pickerRow is a picker after its name, as wide as its longest choice.
+func pickerRow(name string, sel *kit.Select) fyne.CanvasObject {
+	return container.NewHBox(screen.Quiet(name), container.NewGridWrap(pickerSize(sel), sel))
+}
+
 func pickerSize(sel *kit.Select) fyne.Size {
 	widest := float32(0)
 	for _, o := range sel.Options {
@@ -342,13 +322,8 @@ func pickerSize(sel *kit.Select) fyne.Size {
 }
 
 func (v *convView) updateButtons() {
-	if v.st.Phase.Busy() {
-		v.sendBtn.Hide()
-		v.stopBtn.Show()
-	} else {
-		v.stopBtn.Hide()
-		v.sendBtn.Show()
-	}
+	screen.ShowIf(v.sendBtn, !v.st.Phase.Busy())
+	screen.ShowIf(v.stopBtn, v.st.Phase.Busy())
 	note := ""
 	switch until := v.st.WaitingUntil; {
 	case v.st.Phase == app.ChatRecovering:
@@ -399,11 +374,7 @@ func (v *convView) load() {
 		v.appendLive(text)
 	}
 	v.list.Refresh()
-	if len(v.msgs) == 0 && v.live == nil {
-		v.empty.Show()
-	} else {
-		v.empty.Hide()
-	}
+	screen.ShowIf(v.empty, len(v.msgs) == 0 && v.live == nil)
 }
 
 // appendLive shows the streaming reply grown to text; reports whether it grew.
@@ -547,7 +518,7 @@ func (v *convView) bindRow(id widget.ListItemID, o fyne.CanvasObject) {
 	last := id == len(v.msgs)-1
 	key := m.Status + "|" + m.Error + "|" + strconv.Itoa(len(m.Content))
 	if m.Role != app.RoleUser {
-		key += "|" + boolStr(last) // Regenerate is offered on the last reply
+		key += "|" + strconv.FormatBool(last) // Regenerate is offered on the last reply
 	}
 	live := v.live != nil && m.ID == v.liveID
 	if live {
@@ -651,8 +622,7 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 	actions := kit.Wrap()
 	var footer fyne.CanvasObject = actions
 	if live {
-		typing := widget.NewLabel(lang.L("Writing…"))
-		typing.Importance = widget.LowImportance
+		typing := screen.Quiet(lang.L("Writing…"))
 		actions.Add(typing)
 	}
 	if note := app.StatusNote(m); note != "" && !live {
@@ -666,10 +636,8 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 		footer = container.NewVBox(l, actions)
 	}
 	if !live {
-		if c := creditsText(m.Credits); c != "" {
-			l := widget.NewLabel(c)
-			l.Importance = widget.LowImportance
-			actions.Add(l)
+		if m.Credits != nil {
+			actions.Add(screen.Quiet(app.Credits(*m.Credits)))
 		}
 		actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
 		actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
@@ -729,8 +697,7 @@ func (v *convView) remeasure(id int64) {
 }
 
 func (v *convView) userRow(m app.Message) fyne.CanvasObject {
-	text := widget.NewLabel(shownText(m.Content))
-	text.Wrapping = fyne.TextWrapWord
+	text := screen.Wrapped(shownText(m.Content))
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
 	bg.CornerRadius = theme.Size(theme.SizeNameSelectionRadius) * 3
 	bubble := container.NewStack(bg, container.NewPadded(text))
@@ -746,7 +713,7 @@ func (v *convView) userRow(m app.Message) fyne.CanvasObject {
 		files.Importance = widget.LowImportance
 		actions.Objects = append([]fyne.CanvasObject{files}, actions.Objects...)
 	}
-	return kit.Column(container.NewPadded(container.NewVBox(container.New(&rightAligned{frac: 0.75}, bubble), actions)), ChatWidth())
+	return kit.Column(container.NewPadded(container.NewVBox(container.New(&rightAligned{frac: 0.75, text: text}, bubble), actions)), ChatWidth())
 }
 
 func smallButton(label string, icon fyne.Resource, tap func()) *kit.Button {
@@ -768,7 +735,12 @@ func copyText(s string) {
 	}
 }
 
-type rightAligned struct{ frac float32 }
+// rightAligned puts its object at the right, frac of the width wide, or as
+// wide as text's one line when narrower.
+type rightAligned struct {
+	frac float32
+	text *widget.Label
+}
 
 func (r *rightAligned) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	if len(objs) == 0 {
@@ -782,17 +754,8 @@ func (r *rightAligned) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		return
 	}
 	o := objs[0]
-	w := size.Width * r.frac
-	if st, ok := o.(*fyne.Container); ok && len(st.Objects) == 2 {
-		if pad, ok := st.Objects[1].(*fyne.Container); ok && len(pad.Objects) == 1 {
-			if l, ok := pad.Objects[0].(*widget.Label); ok {
-				natural := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + theme.Padding()*4 + theme.InnerPadding()*2
-				if natural < w {
-					w = natural
-				}
-			}
-		}
-	}
+	natural := fyne.MeasureText(r.text.Text, theme.TextSize(), r.text.TextStyle).Width + theme.Padding()*4 + theme.InnerPadding()*2
+	w := min(size.Width*r.frac, natural)
 	o.Resize(fyne.NewSize(w, o.MinSize().Height))
 	o.Resize(fyne.NewSize(w, o.MinSize().Height))
 	o.Move(fyne.NewPos(size.Width-w, 0))
@@ -829,7 +792,10 @@ func (v *convView) send() {
 }
 
 func (v *convView) sendNow(text string) {
-	var ids = v.attachIDs()
+	var ids []client.ID
+	if v.attach != nil {
+		ids = v.attach.FileIDs()
+	}
 	v.sendBtn.Disable()
 	v.sending = true
 	// Show the message and Stop at once: a slow first byte never looks like nothing.
@@ -872,13 +838,6 @@ func (v *convView) sendNow(text string) {
 			v.scrollToEnd()
 		})
 	})
-}
-
-func (v *convView) attachIDs() []client.ID {
-	if v.attach == nil {
-		return nil
-	}
-	return v.attach.FileIDs()
 }
 
 func (v *convView) run(f func(context.Context) error) {
@@ -985,8 +944,7 @@ func (v *convView) instructions() {
 	e.SetPlaceHolder(lang.L("For example: Answer briefly, in British English, for office staff."))
 	e.SetText(v.sess.Conversation().DeveloperMessage)
 	e.SetMinRowsVisible(5)
-	note := widget.NewLabel(lang.L("Sent first with every message of this conversation."))
-	note.Importance = widget.LowImportance
+	note := screen.Quiet(lang.L("Sent first with every message of this conversation."))
 	d := dialog.NewCustomConfirm(lang.L("Instructions"), lang.L("Save"), lang.L("Cancel"), container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
 		if ok {
 			text := e.Text
@@ -1079,11 +1037,4 @@ func (c *composer) TypedKey(ev *fyne.KeyEvent) {
 		return
 	}
 	c.Field.TypedKey(ev)
-}
-
-func boolStr(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
 }

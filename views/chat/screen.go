@@ -90,28 +90,7 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 }
 
 func (s *Screen) onScreen() bool {
-	if s.env.Window == nil {
-		return true
-	}
-	var walk func(o fyne.CanvasObject) bool
-	walk = func(o fyne.CanvasObject) bool {
-		if o == s.content {
-			return true
-		}
-		if !o.Visible() {
-			return false
-		}
-		if c, ok := o.(*fyne.Container); ok {
-			for _, child := range c.Objects {
-				if walk(child) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	root := s.env.Window.Content()
-	return root != nil && walk(root)
+	return s.env.Window == nil || screen.InWindow(s.env.Window, s.content)
 }
 
 func (s *Screen) build() {
@@ -198,9 +177,8 @@ func (s *Screen) reload() {
 				kit.ShowBody(s.left, kit.Empty(theme.SearchIcon(), lang.L("Nothing found"),
 					lang.L("No conversation mentions “{{.Words}}”. Try other words.", map[string]any{"Words": query})))
 			case len(convs) == 0:
-				quiet := widget.NewLabel(lang.L("Conversations you start are listed here."))
+				quiet := screen.Wrapped(lang.L("Conversations you start are listed here."))
 				quiet.Importance = widget.LowImportance
-				quiet.Wrapping = fyne.TextWrapWord
 				kit.ShowBody(s.left, container.NewVBox(quiet))
 			default:
 				kit.ShowBody(s.left, s.convList)
@@ -217,17 +195,11 @@ func (s *Screen) reload() {
 // markSelected selects the open conversation's row, or none: a row left
 // selected would not open on a click.
 func (s *Screen) markSelected() {
-	if s.open == nil {
-		s.selfSel = true
-		s.convList.UnselectAll()
-		s.selfSel = false
-		return
-	}
+	s.selfSel = true
+	defer func() { s.selfSel = false }()
 	for i, c := range s.convs {
-		if c.ID == s.open.sess.ID() {
-			s.selfSel = true
+		if s.open != nil && c.ID == s.open.sess.ID() {
 			s.convList.Select(i)
-			s.selfSel = false
 			return
 		}
 	}
@@ -335,8 +307,7 @@ func (s *Screen) deleted(c app.Conversation) {
 			})
 		})
 	})
-	msg := widget.NewLabel(lang.L("“{{.Title}}” was deleted.", map[string]any{"Title": c.Title}))
-	msg.Wrapping = fyne.TextWrapWord
+	msg := screen.Wrapped(lang.L("“{{.Title}}” was deleted.", map[string]any{"Title": c.Title}))
 	bar = container.NewBorder(nil, nil, nil, undo, msg)
 	s.undo.Objects = []fyne.CanvasObject{bar}
 	s.undo.Refresh()
@@ -370,16 +341,5 @@ func when(t time.Time) string {
 	}
 }
 
-func creditsText(c *float64) string {
-	if c == nil {
-		return ""
-	}
-	return app.Credits(*c)
-}
-
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
-func (s *Screen) FocusFind() {
-	if s.env.Window != nil {
-		s.env.Window.Canvas().Focus(s.search)
-	}
-}
+func (s *Screen) FocusFind() { s.env.Focus(s.search) }

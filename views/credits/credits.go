@@ -88,8 +88,7 @@ func NewView(env screen.Env) *View {
 	v.stack = container.NewStack(kit.Loading(lang.L("Adding up credits…")))
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.period, v.export), v.total)
 	// The service tells no program the balance: say where it is.
-	balance := widget.NewLabel(lang.L("These are the credits Agent Desk spent from this computer. Your balance is kept by the service: see it in the service's web app."))
-	balance.Wrapping = fyne.TextWrapWord
+	balance := screen.Wrapped(lang.L("These are the credits Agent Desk spent from this computer. Your balance is kept by the service: see it in the service's web app."))
 	balance.Importance = widget.LowImportance
 	v.object = kit.NewBorder(top, balance, nil, nil, v.stack)
 	v.unfollow = screen.OnCharge(env.App, v.Reload)

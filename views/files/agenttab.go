@@ -63,8 +63,7 @@ func newAgentTab(env screen.Env, agent client.Agent) *AgentTab {
 	header := kit.Header(lang.L("Files of this agent"), lang.L("The agent reads these files when it runs. Drop files here to add them."),
 		link, addFiles, addFolder, refresh)
 
-	t.result = widget.NewLabel("")
-	t.result.Wrapping = fyne.TextWrapWord
+	t.result = screen.Wrapped("")
 	t.result.Hide()
 	t.undoL = widget.NewLabel("")
 	t.undoB = kit.NewButtonWithIcon(lang.L("Undo"), theme.ContentUndoIcon(), nil)
@@ -212,7 +211,7 @@ type picker struct {
 	shown    []client.File
 	more     bool
 	already  map[client.ID]bool
-	selected map[client.ID]bool
+	selected selection
 	list     *kit.List
 	body     *fyne.Container
 	content  fyne.CanvasObject
@@ -220,7 +219,7 @@ type picker struct {
 }
 
 func newPicker(env screen.Env, linked []client.File) *picker {
-	p := &picker{files: env.App.Files().NewList("desc"), already: map[client.ID]bool{}, selected: map[client.ID]bool{}}
+	p := &picker{files: env.App.Files().NewList("desc"), already: map[client.ID]bool{}, selected: selection{}}
 	for _, f := range linked {
 		p.already[f.ID] = true
 	}
@@ -251,13 +250,7 @@ func newPicker(env screen.Env, linked []client.File) *picker {
 				info.SetText(app.HumanBytes(f.Bytes) + " · " + app.FileStatusText(f.Status))
 			}
 			check.Refresh()
-			check.OnChanged = func(on bool) {
-				if on {
-					p.selected[fid] = true
-				} else {
-					delete(p.selected, fid)
-				}
-			}
+			check.OnChanged = func(on bool) { p.selected.set(fid, on) }
 			if id >= len(p.shown)-5 && p.more {
 				p.files.More()
 			}
@@ -288,12 +281,4 @@ func (p *picker) show(st app.FilesState) {
 }
 
 // Selected are the ids the user ticked.
-func (p *picker) Selected() []client.ID {
-	var out []client.ID
-	for _, f := range p.shown {
-		if p.selected[f.ID] {
-			out = append(out, f.ID)
-		}
-	}
-	return out
-}
+func (p *picker) Selected() []client.ID { return p.selected.of(p.shown) }

@@ -102,11 +102,7 @@ func (at *Attachments) show(st app.UploadsState) {
 }
 
 func (at *Attachments) showOrHide() {
-	if len(at.chips) > 0 || at.send.status.Visible() {
-		at.obj.Show()
-	} else {
-		at.obj.Hide()
-	}
+	screen.ShowIf(at.obj, len(at.chips) > 0 || at.send.status.Visible())
 }
 
 const chipWidth = 230

@@ -90,11 +90,7 @@ func (s *sender) start(plan app.UploadPlan) {
 }
 
 func (s *sender) setChecking(on bool) {
-	if on {
-		s.status.Show()
-	} else {
-		s.status.Hide()
-	}
+	screen.ShowIf(s.status, on)
 	if s.onStatus != nil {
 		s.onStatus()
 	}

@@ -32,7 +32,7 @@ type Screen struct {
 	files    *app.FileList
 	st       app.FilesState // the state shown
 	shown    []client.File
-	selected map[client.ID]bool
+	selected selection
 	unbind   func() // stops showing the list's state
 	unwatch  func() // stops keeping the list fresh; nil while not watched
 	uploaded int    // uploads finished, as last seen
@@ -59,7 +59,7 @@ var (
 func New(env screen.Env) screen.Screen { return newScreen(env) }
 
 func newScreen(env screen.Env) *Screen {
-	s := &Screen{env: env, selected: map[client.ID]bool{}}
+	s := &Screen{env: env, selected: selection{}}
 	s.queue = env.App.Files().NewUploads(app.UploadOptions{})
 	s.send = newSender(env, s.queue)
 	s.uploads = newUploadList(s.queue)
@@ -95,7 +95,7 @@ func newScreen(env screen.Env) *Screen {
 	// The bar always takes its room, so ticking never moves the list under the pointer.
 	s.linkBtn = kit.NewButtonWithIcon(lang.L("Link to an agent…"), theme.ContentAddIcon(), s.linkSelected)
 	s.clearBtn = kit.NewButtonWithIcon(lang.L("Clear selection"), theme.ContentClearIcon(), func() {
-		s.selected = map[client.ID]bool{}
+		s.selected = selection{}
 		s.selectionChanged()
 	})
 	s.procBtn = kit.NewButtonWithIcon(lang.L("Process…"), theme.MediaPlayIcon(), s.processSelected)
@@ -185,7 +185,7 @@ func (s *Screen) stopWatching() {
 
 // applied shows the list's state; off the window it stops refreshing.
 func (s *Screen) applied(st app.FilesState) {
-	if !onWindow(s.env.Window, s.content) {
+	if !screen.InWindow(s.env.Window, s.content) {
 		s.stopWatching()
 	}
 	s.st = st
@@ -204,28 +204,6 @@ func (s *Screen) applied(st app.FilesState) {
 	}
 	kit.ShowBody(s.body, s.table)
 	s.list.Refresh()
-}
-
-// onWindow reports whether obj is in the window now (screens are swapped).
-func onWindow(w fyne.Window, obj fyne.CanvasObject) bool {
-	if w == nil {
-		return false
-	}
-	var walk func(o fyne.CanvasObject) bool
-	walk = func(o fyne.CanvasObject) bool {
-		if o == obj {
-			return o.Visible()
-		}
-		if c, ok := o.(*fyne.Container); ok {
-			for _, ch := range c.Objects {
-				if walk(ch) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return walk(w.Content())
 }
 
 // Column widths shared by rows and titles so they line up.
@@ -280,11 +258,7 @@ func (fileRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	name, left, cols := objects[0], objects[1], objects[2].(*fyne.Container)
 	wide := size.Width >= wideRow
 	for _, i := range narrowColumns {
-		if wide {
-			cols.Objects[i].Show()
-		} else {
-			cols.Objects[i].Hide()
-		}
+		screen.ShowIf(cols.Objects[i], wide)
 	}
 	lw, cw := left.MinSize().Width, cols.MinSize().Width
 	pad := theme.Padding()
@@ -336,11 +310,7 @@ func (s *Screen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	check.OnChanged = nil
 	check.SetChecked(s.selected[fid])
 	check.OnChanged = func(on bool) {
-		if on {
-			s.selected[fid] = true
-		} else {
-			delete(s.selected, fid)
-		}
+		s.selected.set(fid, on)
 		s.selectionChanged()
 	}
 	if id >= len(s.shown)-5 && s.files != nil && s.st.More {
@@ -349,22 +319,15 @@ func (s *Screen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 }
 
 func (s *Screen) toggle(id client.ID) {
-	if s.selected[id] {
-		delete(s.selected, id)
-	} else {
-		s.selected[id] = true
-	}
+	s.selected.set(id, !s.selected[id])
 	s.selectionChanged()
 }
 
 func (s *Screen) selectionChanged() {
 	n := len(s.selected)
+	screen.EnableIf(n > 0, s.linkBtn, s.clearBtn, s.procBtn, s.delBtn)
 	if n == 0 {
 		s.selLabel.SetText(lang.L("Tick files to link, process or delete them."))
-		s.linkBtn.Disable()
-		s.clearBtn.Disable()
-		s.procBtn.Disable()
-		s.delBtn.Disable()
 	} else {
 		var total int64
 		for _, f := range s.shown {
@@ -373,10 +336,6 @@ func (s *Screen) selectionChanged() {
 			}
 		}
 		s.selLabel.SetText(lang.N("{{.Count}} selected · {{.Size}}", n, map[string]any{"Count": app.Number(n), "Size": app.HumanBytes(total)}))
-		s.linkBtn.Enable()
-		s.clearBtn.Enable()
-		s.procBtn.Enable()
-		s.delBtn.Enable()
 	}
 	s.list.Refresh()
 }
@@ -424,7 +383,7 @@ func (s *Screen) link(agent client.Agent, ids []client.ID) {
 			s.send.notify(lang.L("Files not linked"), app.Describe(err))
 			return
 		}
-		s.selected = map[client.ID]bool{}
+		s.selected = selection{}
 		s.selectionChanged()
 		s.send.notify(lang.L("Files linked to {{.Agent}}", map[string]any{"Agent": safe.Text(agent.Title, 0)}), app.LinkSummary(res))
 	})
@@ -488,7 +447,7 @@ func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(context
 	var done int
 	var err error
 	kit.ActShowing(s.env.App, s.env.Window, lang.L("Working on the files…"), func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
-		s.selected = map[client.ID]bool{}
+		s.selected = selection{}
 		s.selectionChanged()
 		if err != nil {
 			msg := app.Describe(err)
@@ -501,10 +460,24 @@ func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(context
 }
 
 // Selected are the ids of the selected files.
-func (s *Screen) Selected() []client.ID {
-	out := make([]client.ID, 0, len(s.selected))
-	for _, f := range s.shown {
-		if s.selected[f.ID] {
+func (s *Screen) Selected() []client.ID { return s.selected.of(s.shown) }
+
+// selection is the ticked files.
+type selection map[client.ID]bool
+
+func (sel selection) set(id client.ID, on bool) {
+	if on {
+		sel[id] = true
+	} else {
+		delete(sel, id)
+	}
+}
+
+// of are the ticked ones among files, in their order.
+func (sel selection) of(files []client.File) []client.ID {
+	var out []client.ID
+	for _, f := range files {
+		if sel[f.ID] {
 			out = append(out, f.ID)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 func noCollection() string { return lang.L("No collection") }
@@ -62,9 +63,8 @@ func newEditor(s *Screen) *editor {
 	e := &editor{s: s, colIDs: map[string]string{}}
 	e.title = widget.NewLabelWithStyle(lang.L("New memory"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	e.title.Truncation = fyne.TextTruncateEllipsis
-	e.seen = widget.NewLabel("")
+	e.seen = screen.Wrapped("")
 	e.seen.Importance = widget.LowImportance
-	e.seen.Wrapping = fyne.TextWrapWord
 
 	e.text = kit.NewFormMultiLineEntry()
 	e.text.SetPlaceHolder(lang.L("What should the agents remember?"))
@@ -93,8 +93,7 @@ func newEditor(s *Screen) *editor {
 		widget.NewFormItem(lang.L("Tags"), e.tags),
 		widget.NewFormItem(lang.L("Other details"), e.other)))
 
-	e.bannerText = widget.NewLabel("")
-	e.bannerText.Wrapping = fyne.TextWrapWord
+	e.bannerText = screen.Wrapped("")
 	e.bannerText.Importance = widget.DangerImportance
 	e.bannerBtns = container.NewHBox()
 	e.banner = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, e.bannerText), e.bannerBtns)
@@ -214,32 +213,12 @@ func (e *editor) updateState() {
 	}
 	e.counter.Refresh()
 	// Until the service reveals its interface, both are offered.
-	switch e.s.a.Memories().Variant() {
-	case "B":
-		e.colBox.Hide()
-		e.metaBox.Show()
-	case "A":
-		e.colBox.Show()
-		e.metaBox.Hide()
-	default:
-		e.colBox.Show()
-		e.metaBox.Show()
-	}
-	if over || e.saving || !e.dirty() {
-		e.save.Disable()
-	} else {
-		e.save.Enable()
-	}
-	if e.saving || !e.dirty() || e.id == "" {
-		e.revert.Disable()
-	} else {
-		e.revert.Enable()
-	}
-	if e.deletable && e.id != "" && !e.saving {
-		e.del.Show()
-	} else {
-		e.del.Hide()
-	}
+	variant := e.s.a.Memories().Variant()
+	screen.ShowIf(e.colBox, variant != "B")
+	screen.ShowIf(e.metaBox, variant != "A")
+	screen.EnableIf(!over && !e.saving && e.dirty(), e.save)
+	screen.EnableIf(!e.saving && e.dirty() && e.id != "", e.revert)
+	screen.ShowIf(e.del, e.deletable && e.id != "" && !e.saving)
 }
 
 func (e *editor) setCollections(cols []app.CollectionSummary) {
@@ -352,7 +331,7 @@ func (e *editor) load(m app.MemoryEntry) {
 	e.title.SetText(firstLine(m))
 	seen := lang.L("No. {{.Number}}.", map[string]any{"Number": m.ID})
 	if !m.LastSeen.IsZero() {
-		seen = lang.L("No. {{.Number}}, last confirmed by the service {{.When}}.", map[string]any{"Number": m.ID, "When": ago(m.LastSeen)})
+		seen = lang.L("No. {{.Number}}, last confirmed by the service {{.When}}.", map[string]any{"Number": m.ID, "When": app.DateTime(m.LastSeen)})
 	}
 	text := m.Content
 	if m.Draft != "" {
@@ -371,21 +350,19 @@ func (e *editor) load(m app.MemoryEntry) {
 }
 
 func (e *editor) doRevert() {
-	e.load(app.MemoryEntry{AccountID: e.base.AccountID, ID: e.base.ID, Content: e.base.Content,
-		Metadata: e.base.Metadata, CollectionID: e.base.CollectionID, CollectionName: e.base.CollectionName,
-		Variant: e.base.Variant, LastSeen: e.base.LastSeen})
+	m := e.base
+	m.Draft = ""
+	e.load(m)
 	e.s.a.Memories().SetDraft(e.id, "", e.base.CollectionID)
 }
 
 func (e *editor) edit() app.MemoryEdit {
 	ed := app.MemoryEdit{Content: e.text.Text}
-	switch e.s.a.Memories().Variant() {
-	case "B":
+	variant := e.s.a.Memories().Variant()
+	if variant != "A" {
 		ed.Metadata = e.metadata()
-	case "A":
-		ed.CollectionID = e.collectionIDOf(e.collection.Selected)
-	default:
-		ed.Metadata = e.metadata()
+	}
+	if variant != "B" {
 		ed.CollectionID = e.collectionIDOf(e.collection.Selected)
 	}
 	return ed

@@ -8,7 +8,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -216,23 +215,12 @@ func (s *Screen) build() {
 
 // updateActions offers what the service allows (by name with lists, else by number).
 func (s *Screen) updateActions() {
-	if s.colSel == "" {
-		s.rename.Disable()
-		s.delCol.Disable()
-	} else {
-		s.rename.Enable()
-		s.delCol.Enable()
+	screen.EnableIf(s.colSel != "", s.rename, s.delCol)
+	for _, b := range []*kit.Button{s.newCol, s.delCol} {
+		screen.ShowIf(b, s.listed)
 	}
-	if s.listed {
-		s.newCol.Show()
-		s.delCol.Show()
-		s.addCol.Hide()
-		s.openBtn.Hide()
-	} else {
-		s.newCol.Hide()
-		s.delCol.Hide()
-		s.addCol.Show()
-		s.openBtn.Show()
+	for _, b := range []*kit.Button{s.addCol, s.openBtn} {
+		screen.ShowIf(b, !s.listed)
 	}
 	s.ed.setDeletable(s.listed)
 }
@@ -481,8 +469,7 @@ func (s *Screen) showOpenByID() {
 	if s.openCol.Selected == "" {
 		s.openCol.SetSelected(noCollection())
 	}
-	explain := widget.NewLabel(lang.L("The service cannot show a memory made elsewhere; it can only change one. Enter the memory's number and the text it should have: Agent Desk saves this text to it, which also confirms that the memory exists. If it does not exist, nothing is changed."))
-	explain.Wrapping = fyne.TextWrapWord
+	explain := screen.Wrapped(lang.L("The service cannot show a memory made elsewhere; it can only change one. Enter the memory's number and the text it should have: Agent Desk saves this text to it, which also confirms that the memory exists. If it does not exist, nothing is changed."))
 	items := []*widget.FormItem{widget.NewFormItem(lang.L("Number"), s.openID), widget.NewFormItem(lang.L("Text"), s.openText)}
 	if s.a.Memories().Variant() != "B" {
 		items = append(items, widget.NewFormItem(lang.L("Collection"), s.openCol))
@@ -527,8 +514,7 @@ func (s *Screen) showAddCollection() {
 		s.addName = kit.NewFormEntry()
 		s.addName.SetPlaceHolder(lang.L("Its name"))
 	}
-	explain := widget.NewLabel(lang.L("The service cannot list or show collections. Enter the collection's number and its name: Agent Desk saves that name to it, which confirms the collection exists."))
-	explain.Wrapping = fyne.TextWrapWord
+	explain := screen.Wrapped(lang.L("The service cannot list or show collections. Enter the collection's number and its name: Agent Desk saves that name to it, which confirms the collection exists."))
 	form := widget.NewForm(widget.NewFormItem(lang.L("Number"), s.addID), widget.NewFormItem(lang.L("Name"), s.addName))
 	d := dialog.NewCustomConfirm(lang.L("Add a collection by its number"), lang.L("Add"), lang.L("Cancel"), container.NewVBox(explain, form), func(ok bool) {
 		if !ok {
@@ -628,9 +614,8 @@ func (s *Screen) forgetCollection(id string) {
 // compactEmpty is kit.Empty for a narrow pane, so panes keep their places.
 func compactEmpty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObject) fyne.CanvasObject {
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
-	d := widget.NewLabel(detail)
+	d := screen.Wrapped(detail)
 	d.Alignment = fyne.TextAlignCenter
-	d.Wrapping = fyne.TextWrapWord
 	box := container.NewVBox(layout.NewSpacer(),
 		container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(48), widget.NewIcon(icon))), t, d)
 	if len(actions) > 0 {
@@ -640,19 +625,8 @@ func compactEmpty(icon fyne.Resource, title, detail string, actions ...fyne.Canv
 	return box
 }
 
-func ago(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return app.DateTime(t)
-}
-
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
-func (s *Screen) FocusFind() {
-	if s.env.Window != nil {
-		s.env.Window.Canvas().Focus(s.search)
-	}
-}
+func (s *Screen) FocusFind() { s.env.Focus(s.search) }
 
 // Submit saves the memory open in the editor (Ctrl+Enter).
 func (s *Screen) Submit() { s.ed.submit() }

@@ -56,8 +56,7 @@ func New(env screen.Env) screen.Screen {
 	s.typ.SetText(anyType())
 	s.typ.OnChanged = func(string) { s.found.FindSoon(s.query()) }
 
-	s.count = widget.NewLabel("")
-	s.count.Importance = widget.LowImportance
+	s.count = screen.Quiet("")
 
 	s.list = kit.NewList(
 		func() int { return len(s.items) },
@@ -131,21 +130,17 @@ func (s *Screen) show(st live.ListState[client.Resource]) {
 	s.list.UnselectAll()
 	s.detail.Objects = []fyne.CanvasObject{s.placeholder}
 	s.detail.Refresh()
+	s.items = nil
+	s.count.SetText("")
 	switch {
 	case err != nil && !(st.Incomplete && len(items) > 0):
-		s.items = nil
 		kit.SetBody(s.stack, screen.Error(err, s.Reload))
-		s.count.SetText("")
 	case len(items) == 0 && filtered:
-		s.items = nil
 		kit.SetBody(s.stack, kit.Empty(theme.SearchIcon(), lang.L("No resources match"),
 			lang.L("Try other words, or choose Any type.")))
-		s.count.SetText("")
 	case len(items) == 0:
-		s.items = nil
 		kit.SetBody(s.stack, kit.Empty(theme.InfoIcon(), lang.L("No resources"),
 			lang.L("This account has no resources yet. They are added on the service.")))
-		s.count.SetText("")
 	default:
 		s.items = items
 		if st.Incomplete {
@@ -172,8 +167,7 @@ func title(r client.Resource) string {
 func (s *Screen) showDetail(r client.Resource) {
 	// Wrapped in reading order, Hebrew and Arabic too (BidiLines).
 	t := kit.BidiLines(title(r), fyne.TextStyle{Bold: true}, theme.SizeNameSubHeadingText, true)
-	desc := widget.NewLabel(r.Description)
-	desc.Wrapping = fyne.TextWrapWord
+	desc := screen.Wrapped(r.Description)
 	form := widget.NewForm(widget.NewFormItem(lang.L("Reference"), selectable(r.ID.String())))
 	if !r.CreatedAt.IsZero() {
 		form.Append(lang.L("Added"), widget.NewLabel(app.DateTime(r.CreatedAt.Time)))
@@ -194,8 +188,7 @@ func (s *Screen) showDetail(r client.Resource) {
 				text = str
 			}
 		}
-		l := widget.NewLabel(text)
-		l.Wrapping = fyne.TextWrapWord
+		l := screen.Wrapped(text)
 		form.Append(label(k), l)
 	}
 	use := kit.NewButtonWithIcon(lang.L("Write with an agent…"), theme.DocumentCreateIcon(), func() { s.use(r) })
@@ -232,8 +225,4 @@ func selectable(text string) fyne.CanvasObject {
 }
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
-func (s *Screen) FocusFind() {
-	if s.env.Window != nil {
-		s.env.Window.Canvas().Focus(s.search)
-	}
-}
+func (s *Screen) FocusFind() { s.env.Focus(s.search) }

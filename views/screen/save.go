@@ -85,8 +85,7 @@ func SaveFile(env Env, saved, name string, endings []string, data func(name stri
 // ShowSaved confirms a file saved at path, with "Show in folder".
 func ShowSaved(env Env, title, path string) {
 	w := env.Window
-	where := widget.NewLabel(lang.L("Saved to {{.Path}}", map[string]any{"Path": path}))
-	where.Wrapping = fyne.TextWrapWord
+	where := Wrapped(lang.L("Saved to {{.Path}}", map[string]any{"Path": path}))
 	var d *dialog.CustomDialog
 	show := kit.NewButtonWithIcon(lang.L("Show in folder"), theme.FolderOpenIcon(), func() {
 		d.Hide()

@@ -36,6 +36,13 @@ func (e Env) Open(u *url.URL) error {
 	return fyne.CurrentApp().OpenURL(u)
 }
 
+// Focus gives o the keyboard, when there is a window.
+func (e Env) Focus(o fyne.Focusable) {
+	if e.Window != nil {
+		e.Window.Canvas().Focus(o)
+	}
+}
+
 // Nav lets a screen move the user elsewhere without knowing the others.
 type Nav interface {
 	// Show switches to a screen of the rail by name (ScreenAgents, ...).
@@ -108,23 +115,18 @@ type Attachments interface {
 
 // ScreenLabel is a screen's (or agent tab's) name in the language in use.
 func ScreenLabel(name string) string {
-	switch name {
-	case ScreenAgents:
-		return lang.L("Agents")
-	case ScreenChats:
-		return lang.L("Chats")
-	case ScreenFiles:
-		return lang.L("Files")
-	case ScreenMemories:
-		return lang.L("Memories")
-	case ScreenResources:
-		return lang.L("Resources")
-	case ScreenWebhooks:
-		return lang.L("Webhooks")
-	case ScreenBatches:
-		return lang.L("Batches")
-	case ScreenSettings:
-		return lang.L("Settings")
+	labels := map[string]string{
+		ScreenAgents:    lang.L("Agents"),
+		ScreenChats:     lang.L("Chats"),
+		ScreenFiles:     lang.L("Files"),
+		ScreenMemories:  lang.L("Memories"),
+		ScreenResources: lang.L("Resources"),
+		ScreenWebhooks:  lang.L("Webhooks"),
+		ScreenBatches:   lang.L("Batches"),
+		ScreenSettings:  lang.L("Settings"),
+	}
+	if l, ok := labels[name]; ok {
+		return l
 	}
 	return name
 }

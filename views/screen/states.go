@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -40,3 +41,57 @@ var settingsOpener atomic.Pointer[func()]
 
 // SetSettingsOpener sets how the window shows account settings (once, by the shell).
 func SetSettingsOpener(open func()) { settingsOpener.Store(&open) }
+
+// ShowIf shows o when on, else hides it.
+func ShowIf(o fyne.CanvasObject, on bool) {
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+}
+
+// EnableIf enables each of ws when on, else disables them.
+func EnableIf(on bool, ws ...fyne.Disableable) {
+	for _, w := range ws {
+		if on {
+			w.Enable()
+		} else {
+			w.Disable()
+		}
+	}
+}
+
+// InWindow reports whether o is in w's content now and shown: screens are
+// swapped in and out of the window.
+func InWindow(w fyne.Window, o fyne.CanvasObject) bool {
+	var walk func(fyne.CanvasObject) bool
+	walk = func(p fyne.CanvasObject) bool {
+		if p == o {
+			return p.Visible()
+		}
+		if c, ok := p.(*fyne.Container); ok && c.Visible() {
+			for _, ch := range c.Objects {
+				if walk(ch) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return w != nil && w.Content() != nil && walk(w.Content())
+}
+
+// Wrapped is a label whose text wraps at word ends.
+func Wrapped(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// Quiet is a label of low importance: a side note.
+func Quiet(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Importance = widget.LowImportance
+	return l
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // AboutContent is the About dialog's body: icon, name and version, what
@@ -22,8 +23,7 @@ func AboutContent(a *app.App) fyne.CanvasObject {
 	icon.SetMinSize(fyne.NewSquareSize(72))
 	name := widget.NewLabelWithStyle("Agent Desk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	version := widget.NewLabel(lang.L("Version {{.Version}}", map[string]any{"Version": a.Version()}))
-	what := widget.NewLabel(lang.L("Agent Desk runs the AI agents of your Agent Execution Service account: fill in an agent's questions, run it, chat with it, and keep its files and memories tidy."))
-	what.Wrapping = fyne.TextWrapWord
+	what := screen.Wrapped(lang.L("Agent Desk runs the AI agents of your Agent Execution Service account: fill in an agent's questions, run it, chat with it, and keep its files and memories tidy."))
 
 	folders := widget.NewForm()
 	for _, f := range a.Folders() {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // AccountForm edits an account's address, key and workspace, with "Test
@@ -59,8 +60,7 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 		f.Workspace.SetText(acct.WorkspaceID)
 		f.Key.SetPlaceHolder(lang.L("Leave blank to keep the stored key"))
 	}
-	f.Result = widget.NewLabel("")
-	f.Result.Wrapping = fyne.TextWrapWord
+	f.Result = screen.Wrapped("")
 	f.Result.Hide()
 	f.busy = widget.NewProgressBarInfinite()
 	f.busy.Stop()

@@ -97,8 +97,7 @@ type Screen struct {
 func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env}
 	s.accounts = container.NewVBox()
-	s.keyWhere = widget.NewLabel("")
-	s.keyWhere.Wrapping = fyne.TextWrapWord
+	s.keyWhere = screen.Wrapped("")
 	s.errText = kit.ErrorText()
 
 	s.theme = kit.NewRadioGroup([]string{ThemeSystemLabel(), ThemeLightLabel(), ThemeDarkLabel()}, s.themeChosen)
@@ -106,8 +105,7 @@ func New(env screen.Env) screen.Screen {
 
 	s.variant = kit.NewRadioGroup([]string{VariantAutoLabel(), VariantALabel(), VariantBLabel()}, s.variantChosen)
 	s.variant.Required = true
-	s.varNote = widget.NewLabel("")
-	s.varNote.Wrapping = fyne.TextWrapWord
+	s.varNote = screen.Wrapped("")
 	s.varNote.Importance = widget.LowImportance
 
 	labels := make([]string, len(paceChoices()))
@@ -116,8 +114,7 @@ func New(env screen.Env) screen.Screen {
 	}
 	s.pace = kit.NewRadioGroup(labels, s.paceChosen)
 	s.pace.Required = true
-	s.paceNote = widget.NewLabel("")
-	s.paceNote.Wrapping = fyne.TextWrapWord
+	s.paceNote = screen.Wrapped("")
 	s.paceNote.Importance = widget.LowImportance
 
 	langs := []string{ThemeSystemLabel()}
@@ -151,8 +148,7 @@ func section(title, detail string, body fyne.CanvasObject) fyne.CanvasObject {
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	box := container.NewVBox(widget.NewSeparator(), t)
 	if detail != "" {
-		d := widget.NewLabel(detail)
-		d.Wrapping = fyne.TextWrapWord
+		d := screen.Wrapped(detail)
 		d.Importance = widget.LowImportance
 		box.Add(d)
 	}
@@ -186,12 +182,11 @@ func (s *Screen) refresh() {
 	s.syncing = true
 	s.theme.SetSelected(themeLabels()[st.Theme])
 	s.language.SetSelected(languageLabel(st.Language))
+	screen.EnableIf(!active.IsDemo(), s.variant, s.pace)
 	if active.IsDemo() {
 		s.variant.SetSelected(VariantAutoLabel())
-		s.variant.Disable()
 		s.varNote.SetText(lang.L("The demo keeps memories in collections. Switch to your own account to change this."))
 	} else {
-		s.variant.Enable()
 		s.variant.SetSelected(variantLabels()[active.MemoryVariantOverride])
 		if active.MemoryVariant != "" {
 			found := variantLabels()[active.MemoryVariant]
@@ -208,12 +203,9 @@ func (s *Screen) refresh() {
 			s.pace.SetSelected(c.label)
 		}
 	}
+	s.paceNote.SetText("")
 	if active.IsDemo() {
-		s.pace.Disable()
 		s.paceNote.SetText(lang.L("The demo runs on this computer and needs no pace. Switch to your own account to change this."))
-	} else {
-		s.pace.Enable()
-		s.paceNote.SetText("")
 	}
 	s.syncing = false
 }
@@ -228,12 +220,20 @@ func (s *Screen) paceChosen(label string) {
 			perSecond = c.perSecond
 		}
 	}
+	s.change(func(ctx context.Context) error { return s.env.App.Accounts().SetRequestsPerSecond(ctx, perSecond) }, func(why string) string {
+		return lang.L("The pace could not be changed. {{.Why}}", map[string]any{"Why": why})
+	})
+}
+
+// change does what the user chose off the UI goroutine, says why it failed
+// in failed's words (or clears the last error), and shows the settings again.
+func (s *Screen) change(do func(context.Context) error, failed func(why string) string) {
 	a := s.env.App
 	a.Go(func() {
-		err := a.Accounts().SetRequestsPerSecond(context.Background(), perSecond)
+		err := do(context.Background())
 		kit.Do(func() {
 			if err != nil {
-				kit.ShowError(s.errText, lang.L("The pace could not be changed. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
+				kit.ShowError(s.errText, failed(app.Describe(err)))
 			} else {
 				kit.ShowError(s.errText, "")
 			}
@@ -258,8 +258,7 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	default:
 		detail = acct.BaseURL
 	}
-	sub := widget.NewLabel(detail)
-	sub.Importance = widget.LowImportance
+	sub := screen.Quiet(detail)
 	sub.Truncation = fyne.TextTruncateEllipsis
 	text := container.NewVBox(name, sub)
 	// So a failing keyring never goes unnoticed.
@@ -299,15 +298,8 @@ func (s *Screen) advanced() fyne.CanvasObject {
 
 func (s *Screen) switchTo(acct app.Account) {
 	kit.ShowError(s.errText, "")
-	a := s.env.App
-	s.env.App.Go(func() {
-		err := a.Activate(context.Background(), acct.ID)
-		kit.Do(func() {
-			if err != nil {
-				kit.ShowError(s.errText, lang.L("Agent Desk could not switch to {{.Account}}. {{.Why}}", map[string]any{"Account": acct.Name, "Why": app.Describe(err)}))
-			}
-			s.refresh()
-		})
+	s.change(func(ctx context.Context) error { return s.env.App.Activate(ctx, acct.ID) }, func(why string) string {
+		return lang.L("Agent Desk could not switch to {{.Account}}. {{.Why}}", map[string]any{"Account": acct.Name, "Why": why})
 	})
 }
 
@@ -331,13 +323,7 @@ func (s *Screen) editAccount(acct app.Account) {
 			s.refresh()
 		})
 	}
-	form.OnBusy(func(busy bool) {
-		if busy {
-			save.Disable()
-		} else {
-			save.Enable()
-		}
-	})
+	form.OnBusy(func(busy bool) { screen.EnableIf(!busy, save) })
 	d = dialog.NewCustomWithoutButtons(title, form.Object(), s.env.Window)
 	d.SetButtons([]fyne.CanvasObject{cancel, save})
 	d.Resize(fyne.NewSize(560, 0))
@@ -350,23 +336,14 @@ func (s *Screen) editAccount(acct app.Account) {
 }
 
 func (s *Screen) confirmRemove(acct app.Account) {
-	a := s.env.App
 	d := dialog.NewConfirm(lang.L("Remove {{.Account}}?", map[string]any{"Account": acct.Name}),
 		lang.L("Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer."),
 		func(ok bool) {
 			if !ok {
 				return
 			}
-			s.env.App.Go(func() {
-				err := a.Accounts().Remove(context.Background(), acct.ID)
-				kit.Do(func() {
-					if err != nil {
-						kit.ShowError(s.errText, lang.L("{{.Account}} could not be removed. {{.Why}}", map[string]any{"Account": acct.Name, "Why": app.Describe(err)}))
-					} else {
-						kit.ShowError(s.errText, "")
-					}
-					s.refresh()
-				})
+			s.change(func(ctx context.Context) error { return s.env.App.Accounts().Remove(ctx, acct.ID) }, func(why string) string {
+				return lang.L("{{.Account}} could not be removed. {{.Why}}", map[string]any{"Account": acct.Name, "Why": why})
 			})
 		}, s.env.Window)
 	d.SetConfirmText(lang.L("Remove"))
@@ -444,17 +421,8 @@ func (s *Screen) variantChosen(label string) {
 			value = v
 		}
 	}
-	a := s.env.App
-	s.env.App.Go(func() {
-		err := a.Accounts().SetMemoryVariantOverride(context.Background(), value)
-		kit.Do(func() {
-			if err != nil {
-				kit.ShowError(s.errText, lang.L("The way memories are kept could not be changed. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
-			} else {
-				kit.ShowError(s.errText, "")
-			}
-			s.refresh()
-		})
+	s.change(func(ctx context.Context) error { return s.env.App.Accounts().SetMemoryVariantOverride(ctx, value) }, func(why string) string {
+		return lang.L("The way memories are kept could not be changed. {{.Why}}", map[string]any{"Why": why})
 	})
 }
 

@@ -59,8 +59,7 @@ func newList(win fyne.Window) *list {
 			url.Truncation = fyne.TextTruncateEllipsis
 			detail := widget.NewLabel(rowSample)
 			detail.Truncation = fyne.TextTruncateEllipsis
-			times := widget.NewLabel(rowSample)
-			times.Importance = widget.LowImportance
+			times := screen.Quiet(rowSample)
 			times.Truncation = fyne.TextTruncateEllipsis
 			// The secret takes the room left and is cut short (Copy copies it whole);
 			// the switch and Delete sit under it so the row fits a narrow detail.
@@ -131,18 +130,12 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	// Set before its callback, so filling a row changes nothing.
 	active.OnChanged = nil
 	active.SetChecked(!strings.EqualFold(w.Status, client.WebhookInactive))
-	if l.onActive != nil && !w.TemplateID.IsZero() && w.DeletedAt.IsZero() {
-		active.Show()
+	screen.ShowIf(active, l.onActive != nil && !w.TemplateID.IsZero() && w.DeletedAt.IsZero())
+	if active.Visible() {
 		active.OnChanged = func(on bool) { l.onActive(w, on) }
-	} else {
-		active.Hide()
 	}
-	if l.onDelete != nil && w.DeletedAt.IsZero() {
-		del.Show()
-		del.OnTapped = func() { l.onDelete(w) }
-	} else {
-		del.Hide()
-	}
+	screen.ShowIf(del, l.onDelete != nil && w.DeletedAt.IsZero())
+	del.OnTapped = func() { l.onDelete(w) }
 	if w.Secret == "" {
 		secretCell.Hide()
 		return
@@ -244,8 +237,7 @@ type Screen struct {
 // New builds the Webhooks screen.
 func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, list: newList(env.Window), hooks: env.App.Catalog().NewWebhooks()}
-	s.summary = widget.NewLabel("")
-	s.summary.Importance = widget.LowImportance
+	s.summary = screen.Quiet("")
 	s.stack = container.NewStack(kit.Loading(lang.L("Reading webhooks…")))
 	editable(env, s.list, s.hooks)
 	refresh := kit.NewButtonWithIcon(lang.L("Refresh"), theme.ViewRefreshIcon(), s.Reload)
@@ -295,9 +287,8 @@ func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 	l := newList(env.Window)
 	hooks := env.App.Catalog().NewAgentWebhooks(agent.ID)
 	stack := container.NewStack(kit.Loading(lang.L("Reading this agent's webhooks…")))
-	banner := widget.NewLabel(AgentBanner())
+	banner := screen.Wrapped(AgentBanner())
 	banner.Importance = widget.LowImportance
-	banner.Wrapping = fyne.TextWrapWord
 	empty := func() fyne.CanvasObject {
 		return kit.Empty(theme.MailSendIcon(), lang.L("No webhooks for this agent"),
 			lang.L("Choose Add webhook… to have an address of yours called each time this agent finishes."))

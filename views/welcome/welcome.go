@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 	"github.com/agentdesk/agentdesk/views/settings"
 )
 
@@ -46,8 +47,8 @@ func New(a *app.App, done func()) *Welcome {
 	w.Demo.Importance = widget.HighImportance
 	w.Connect = kit.NewButtonWithIcon(lang.L("Connect your account"), theme.AccountIcon(), w.showConnect)
 
-	demoText := wrapped(lang.L("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings."))
-	connectText := wrapped(lang.L("Use the agents of your organisation. You need the service address and an API key from your administrator."))
+	demoText := screen.Wrapped(lang.L("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings."))
+	connectText := screen.Wrapped(lang.L("Use the agents of your organisation. You need the service address and an API key from your administrator."))
 	choices := container.NewGridWithColumns(2,
 		card(theme.ComputerIcon(), lang.L("Try it first"), demoText, w.Demo),
 		card(theme.AccountIcon(), lang.L("Use your account"), connectText, w.Connect))
@@ -57,18 +58,10 @@ func New(a *app.App, done func()) *Welcome {
 	w.Finish = kit.NewButtonWithIcon(lang.L("Connect"), theme.ConfirmIcon(), w.finish)
 	w.Finish.Importance = widget.HighImportance
 	w.Back = kit.NewButtonWithIcon(lang.L("Back"), theme.NavigateBackIcon(), w.showChoices)
-	w.Form.OnBusy(func(busy bool) {
-		if busy {
-			w.Finish.Disable()
-			w.Back.Disable()
-		} else {
-			w.Finish.Enable()
-			w.Back.Enable()
-		}
-	})
+	w.Form.OnBusy(func(busy bool) { screen.EnableIf(!busy, w.Finish, w.Back) })
 	w.connect = container.NewVBox(
 		widget.NewLabelWithStyle(lang.L("Connect your account"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		wrapped(lang.L("Agent Desk checks the connection before it saves your account. The key is kept in your system's keyring when there is one.")),
+		screen.Wrapped(lang.L("Agent Desk checks the connection before it saves your account. The key is kept in your system's keyring when there is one.")),
 		w.Form.Object(),
 		container.NewBorder(nil, nil, w.Back, w.Finish))
 	w.connect.Hide()
@@ -85,12 +78,6 @@ func New(a *app.App, done func()) *Welcome {
 	// A fixed-width column, centred, that scrolls when the window is short.
 	w.content = container.NewVScroll(container.NewCenter(container.New(columnLayout{width: 640}, body)))
 	return w
-}
-
-func wrapped(text string) *widget.Label {
-	l := widget.NewLabel(text)
-	l.Wrapping = fyne.TextWrapWord
-	return l
 }
 
 func card(icon fyne.Resource, title string, text fyne.CanvasObject, action *kit.Button) fyne.CanvasObject {
@@ -122,16 +109,14 @@ func (c columnLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 // Content is the screen's widgets.
 func (w *Welcome) Content() fyne.CanvasObject { return w.content }
 
-func (w *Welcome) showConnect() {
-	w.choices.Hide()
-	w.connect.Show()
-	w.content.Content.Refresh()
-	w.content.Refresh()
-}
+func (w *Welcome) showConnect() { w.show(true) }
 
-func (w *Welcome) showChoices() {
-	w.connect.Hide()
-	w.choices.Show()
+func (w *Welcome) showChoices() { w.show(false) }
+
+// show puts the connect form, or the choices, in place of the other.
+func (w *Welcome) show(connect bool) {
+	screen.ShowIf(w.choices, !connect)
+	screen.ShowIf(w.connect, connect)
 	w.content.Content.Refresh()
 	w.content.Refresh()
 }
