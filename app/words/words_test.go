@@ -252,7 +252,7 @@ var uiCalls = map[string]bool{
 	"NewMenuItem": true, "NewTabItem": true, "NewTabItemWithIcon": true, "NewFold": true,
 	"Header": true, "ShowError": true, "SetConfirmText": true, "SetDismissText": true,
 	"NewRichTextFromMarkdown": true, "NewHyperlink": true, "Append": true, "NewEmptyState": true,
-	"Empty": true, "NewRadioGroup": true, "NewCheckGroup": true, "NewSelect": true,
+	"Empty": true, "NewRadioGroup": true, "NewCheckGroup": true, "NewSelect": true, "Wrapped": true, "Quiet": true,
 }
 
 // uiFields are the fields whose text a user reads.
