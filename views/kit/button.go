@@ -13,6 +13,15 @@ type Button struct {
 	// Tip is shown while the pointer rests on the button ("" for none).
 	Tip     string
 	focused bool
+	self    fyne.CanvasObject // the widget shown, when one embeds b (nil: b)
+}
+
+// shown is the widget the window shows: b, or the one embedding it.
+func (b *Button) shown() fyne.CanvasObject {
+	if b.self != nil {
+		return b.self
+	}
+	return b
 }
 
 // NewButtonWithIcon is a Button with a label, an icon and what it does.
@@ -37,7 +46,7 @@ func (b *Button) CreateRenderer() fyne.WidgetRenderer {
 func (b *Button) FocusGained() {
 	b.focused = true
 	b.Button.FocusGained()
-	ShowFocused(b)
+	ShowFocused(b.shown())
 }
 
 // FocusLost takes the ring away.
@@ -49,24 +58,24 @@ func (b *Button) FocusLost() {
 // MouseIn starts the wait for the button's tip.
 func (b *Button) MouseIn(ev *desktop.MouseEvent) {
 	b.Button.MouseIn(ev)
-	hovered(b, b.Tip)
+	hovered(b.shown(), b.Tip)
 }
 
 // MouseOut hides the button's tip.
 func (b *Button) MouseOut() {
 	b.Button.MouseOut()
-	left(b)
+	left(b.shown())
 }
 
 // Tapped hides the tip and presses the button.
 func (b *Button) Tapped(ev *fyne.PointEvent) {
-	left(b)
+	left(b.shown())
 	b.Button.Tapped(ev)
 }
 
 // Hide hides the button and its tip.
 func (b *Button) Hide() {
-	left(b)
+	left(b.shown())
 	b.Button.Hide()
 }
 

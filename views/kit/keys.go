@@ -213,51 +213,14 @@ func (e *FormEntry) FocusGained() {
 // PaidButton is the button of an action that costs credits: a click or
 // Ctrl+Enter runs it, Space does not.
 type PaidButton struct {
-	widget.Button
-	// Tip is shown while the pointer rests on the button ("" for none).
-	Tip     string
-	focused bool
-}
-
-// MouseIn starts the wait for the button's tip.
-func (b *PaidButton) MouseIn(ev *desktop.MouseEvent) {
-	b.Button.MouseIn(ev)
-	hovered(b, b.Tip)
-}
-
-// MouseOut hides the button's tip.
-func (b *PaidButton) MouseOut() {
-	b.Button.MouseOut()
-	left(b)
-}
-
-// Tapped hides the tip and presses the button.
-func (b *PaidButton) Tapped(ev *fyne.PointEvent) {
-	left(b)
-	b.Button.Tapped(ev)
-}
-
-// Hide hides the button and its tip.
-func (b *PaidButton) Hide() {
-	left(b)
-	b.Button.Hide()
-}
-
-// CreateRenderer is Fyne's button with a focus ring around it.
-func (b *PaidButton) CreateRenderer() fyne.WidgetRenderer {
-	return withRing(b.Button.CreateRenderer(), func() bool { return b.focused })
-}
-
-// FocusLost takes the ring away.
-func (b *PaidButton) FocusLost() {
-	b.focused = false
-	b.Button.FocusLost()
+	Button
 }
 
 // NewPaidButton is a PaidButton with a label, an icon and what it does.
 func NewPaidButton(label string, icon fyne.Resource, tapped func()) *PaidButton {
 	b := &PaidButton{}
 	b.Text, b.Icon, b.OnTapped = label, icon, tapped
+	b.self = b
 	b.ExtendBaseWidget(b)
 	return b
 }
@@ -267,11 +230,4 @@ func (b *PaidButton) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1 {
 		PassKey(b, ev)
 	}
-}
-
-// FocusGained scrolls the button into view.
-func (b *PaidButton) FocusGained() {
-	b.focused = true
-	b.Button.FocusGained()
-	ShowFocused(b)
 }
