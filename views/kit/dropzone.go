@@ -76,11 +76,3 @@ func (l *Layer) ShowDrop(on bool, hint string, takes bool) {
 	l.drop.Show()
 	l.Refresh()
 }
-
-// DropShown is the drop highlight's hint while it shows ("" otherwise).
-func DropShown(c fyne.Canvas) string {
-	if l := LayerOf(c); l != nil && l.drop.Visible() {
-		return l.drop.Objects[3].(*canvas.Text).Text
-	}
-	return ""
-}

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -137,6 +138,7 @@ func (r *listRow) show(on bool) {
 	if on {
 		c = theme.Color(theme.ColorNamePrimary)
 	}
+	r.ring.CornerRadius = theme.InputRadiusSize()
 	if r.ring.StrokeColor == c {
 		return
 	}
@@ -144,29 +146,9 @@ func (r *listRow) show(on bool) {
 	r.ring.Refresh()
 }
 
+// CreateRenderer lays the ring inside the row's edges: the list clips outside it.
 func (r *listRow) CreateRenderer() fyne.WidgetRenderer {
-	return &listRowRenderer{row: r, objs: []fyne.CanvasObject{r.content, r.ring}}
-}
-
-type listRowRenderer struct {
-	row  *listRow
-	objs []fyne.CanvasObject
-}
-
-func (r *listRowRenderer) Layout(size fyne.Size) {
-	r.row.content.Resize(size)
-	// The ring lies inside the row's edges: the list clips outside it.
-	r.row.ring.Move(fyne.NewPos(0, 0))
-	r.row.ring.Resize(size)
-	r.row.ring.CornerRadius = theme.InputRadiusSize()
-}
-
-func (r *listRowRenderer) MinSize() fyne.Size           { return r.row.content.MinSize() }
-func (r *listRowRenderer) Objects() []fyne.CanvasObject { return r.objs }
-func (r *listRowRenderer) Destroy()                     {}
-func (r *listRowRenderer) Refresh() {
-	r.row.content.Refresh()
-	r.row.ring.Refresh()
+	return widget.NewSimpleRenderer(container.NewStack(r.content, r.ring))
 }
 
 // RowContent is what create made for one of a List's row objects.

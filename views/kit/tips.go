@@ -116,12 +116,8 @@ func (r *layerRenderer) Refresh() {
 
 // hovered starts the wait for o's tip, unless a dialog is open (it would show under it).
 func hovered(o fyne.CanvasObject, tip string) {
-	if tip == "" || fyne.CurrentApp() == nil {
-		return
-	}
-	c := fyne.CurrentApp().Driver().CanvasForObject(o)
-	l := LayerOf(c)
-	if l == nil || c.Overlays().Top() != nil {
+	l := objectLayer(o)
+	if tip == "" || l == nil || l.canvas.Overlays().Top() != nil {
 		return
 	}
 	l.hideTip()
@@ -138,12 +134,17 @@ func hovered(o fyne.CanvasObject, tip string) {
 
 // left hides o's tip or stops waiting for it.
 func left(o fyne.CanvasObject) {
-	if fyne.CurrentApp() == nil {
-		return
-	}
-	if l := LayerOf(fyne.CurrentApp().Driver().CanvasForObject(o)); l != nil && l.tipFor == o {
+	if l := objectLayer(o); l != nil && l.tipFor == o {
 		l.hideTip()
 	}
+}
+
+// objectLayer is the layer over the window showing o, or nil.
+func objectLayer(o fyne.CanvasObject) *Layer {
+	if a := fyne.CurrentApp(); a != nil {
+		return LayerOf(a.Driver().CanvasForObject(o))
+	}
+	return nil
 }
 
 // HideTip hides the tip in the window drawn on c, or stops waiting for one.
