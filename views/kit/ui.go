@@ -2,6 +2,7 @@ package kit
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -130,17 +131,7 @@ func Act(a Runner, work func(ctx context.Context), then func()) {
 // NewBorder is container.NewBorder with parts in reading order, the order Tab
 // follows: Fyne's puts the centre first. (List rows keep Fyne's.)
 func NewBorder(top, bottom, left, right fyne.CanvasObject, center ...fyne.CanvasObject) *fyne.Container {
-	objs := make([]fyne.CanvasObject, 0, len(center)+4)
-	for _, o := range []fyne.CanvasObject{top, left} {
-		if o != nil {
-			objs = append(objs, o)
-		}
-	}
-	objs = append(objs, center...)
-	for _, o := range []fyne.CanvasObject{right, bottom} {
-		if o != nil {
-			objs = append(objs, o)
-		}
-	}
+	objs := append(append([]fyne.CanvasObject{top, left}, center...), right, bottom)
+	objs = slices.DeleteFunc(objs, func(o fyne.CanvasObject) bool { return o == nil })
 	return container.New(layout.NewBorderLayout(top, bottom, left, right), objs...)
 }
