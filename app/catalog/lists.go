@@ -113,12 +113,11 @@ func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) er
 	nw, err := h.cat.SetWebhookActive(ctx, w, active)
 	if nw != nil {
 		h.Change(func(hooks []client.Webhook) []client.Webhook {
-			out := make([]client.Webhook, 0, len(hooks))
-			for _, x := range hooks {
-				if x.ID == w.ID {
-					x = *nw
+			out := append(make([]client.Webhook, 0, len(hooks)), hooks...)
+			for i := range out {
+				if out[i].ID == w.ID {
+					out[i] = *nw
 				}
-				out = append(out, x)
 			}
 			return out
 		})

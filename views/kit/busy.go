@@ -75,10 +75,7 @@ func (p *Progress) shownBy(show func(done float64, line string)) {
 func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx context.Context, p *Progress), then func()) {
 	var l *Layer // the window's, which knows whether awaited work is under way
 	if w != nil {
-		l = windowLayer(w.Canvas())
-	}
-	if l != nil {
-		if l.busy {
+		if l = windowLayer(w.Canvas()); l.busy {
 			return
 		}
 		l.busy = true

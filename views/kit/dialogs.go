@@ -114,24 +114,15 @@ func DialogKey(c fyne.Canvas, key fyne.KeyName) bool {
 	if top == nil {
 		return false
 	}
-	var keys dialogKeys
-	ok := false
+	var keys dialogKeys // none for Fyne's own dialog: its buttons answer, the keys wait
 	if l := LayerOf(c); l != nil {
-		keys, ok = l.dialogs[top]
+		keys = l.dialogs[top]
 	}
-	if !ok {
-		// Fyne's own dialog: its buttons answer, the keys wait.
-		return true
-	}
-	var do func()
-	switch key {
-	case fyne.KeyEscape:
-		do = keys.escape
-	case fyne.KeyReturn, fyne.KeyEnter:
-		do = keys.enter
-	}
-	if do != nil {
-		do()
+	switch {
+	case key == fyne.KeyEscape && keys.escape != nil:
+		keys.escape()
+	case (key == fyne.KeyReturn || key == fyne.KeyEnter) && keys.enter != nil:
+		keys.enter()
 	}
 	return true
 }
@@ -196,10 +187,10 @@ func ringButtons(top fyne.CanvasObject) {
 				if err != nil {
 					b.Disable()
 					now[i].Disable()
-				} else {
-					b.Enable()
-					now[i].Enable()
+					continue
 				}
+				b.Enable()
+				now[i].Enable()
 			}
 		})
 	}

@@ -115,38 +115,35 @@ func (l widthLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 // Header is a screen's title, optional subtitle and actions; title as
 // written, not in BidiVisual's order.
 func Header(title, subtitle string, actions ...fyne.CanvasObject) fyne.CanvasObject {
-	return header(title, subtitle, fyne.TextTruncateEllipsis, actions)
+	return header(title, subtitle, false, actions)
 }
 
 // FullHeader is a Header showing its title whole, wrapped: the place a name
 // cut short elsewhere reads in full.
 func FullHeader(title, subtitle string, actions ...fyne.CanvasObject) fyne.CanvasObject {
-	return header(title, subtitle, fyne.TextTruncateOff, actions)
+	return header(title, subtitle, true, actions)
 }
 
-func header(title, subtitle string, cut fyne.TextTruncation, actions []fyne.CanvasObject) fyne.CanvasObject {
+func header(title, subtitle string, whole bool, actions []fyne.CanvasObject) fyne.CanvasObject {
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.SizeName = theme.SizeNameSubHeadingText
 	// A title never widens the window: it is cut short or wraps.
-	if cut == fyne.TextTruncateOff {
-		t.Wrapping = fyne.TextWrapWord
-	} else {
-		t.Truncation = cut
+	t.Truncation = fyne.TextTruncateEllipsis
+	if whole {
+		t.Wrapping, t.Truncation = fyne.TextWrapWord, fyne.TextTruncateOff
 	}
 	// Right-to-left words are wrapped in reading order first: see BidiLines.
 	var shown fyne.CanvasObject = t
 	if bidiHasRTL(title) {
-		shown = BidiLines(title, t.TextStyle, t.SizeName, cut == fyne.TextTruncateOff)
+		shown = BidiLines(title, t.TextStyle, t.SizeName, whole)
 	}
-	var left *fyne.Container
-	if cut == fyne.TextTruncateOff {
+	if whole {
 		// Whole, but no taller than three lines: more scrolls.
 		three := widget.NewLabelWithStyle("1\n2\n3", fyne.TextAlignLeading, t.TextStyle)
 		three.SizeName = t.SizeName
-		left = container.NewVBox(MaxHeight(shown, three.MinSize().Height))
-	} else {
-		left = container.NewVBox(shown)
+		shown = MaxHeight(shown, three.MinSize().Height)
 	}
+	left := container.NewVBox(shown)
 	if subtitle != "" {
 		s := widget.NewLabel(subtitle)
 		s.Importance = widget.LowImportance
