@@ -93,20 +93,13 @@ const (
 	PlainText
 )
 
+var kindNames = [...]string{Other: "file", Image: "picture", Audio: "sound", Video: "video", PDF: "PDF document", PlainText: "text"}
+
 func (k Kind) String() string {
-	switch k {
-	case Image:
-		return "picture"
-	case Audio:
-		return "sound"
-	case Video:
-		return "video"
-	case PDF:
-		return "PDF document"
-	case PlainText:
-		return "text"
+	if k < 0 || int(k) >= len(kindNames) {
+		return "file"
 	}
-	return "file"
+	return kindNames[k]
 }
 
 // Openable reports whether a kind may go to the system viewer: pictures,
@@ -278,7 +271,7 @@ func Text(s string, max int) string {
 			}
 			continue
 		}
-		if max > 0 && n+btoi(space) >= max {
+		if max > 0 && (n >= max || space && n+1 >= max) {
 			return strings.TrimRight(b.String(), " ") + "…"
 		}
 		if space {
@@ -307,13 +300,6 @@ func Cell(s string) string {
 		}
 	}
 	return s
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func isBidi(r rune) bool {
