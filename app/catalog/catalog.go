@@ -101,11 +101,14 @@ func (svc *Catalog) AgentWebhooks(ctx context.Context, agentID client.ID) ([]cli
 // AddWebhook registers a webhook for an agent; the address must be https,
 // checked before anything is sent.
 func (svc *Catalog) AddWebhook(ctx context.Context, agentID client.ID, url string, active bool) (*client.Webhook, error) {
-	status := client.WebhookActive
-	if !active {
-		status = client.WebhookInactive
+	return svc.client().CreateWebhook(ctx, agentID, webhookParams(url, "POST", active))
+}
+
+func webhookParams(url, method string, active bool) client.WebhookParams {
+	if active {
+		return client.WebhookParams{URL: url, Method: method, Status: client.WebhookActive}
 	}
-	return svc.client().CreateWebhook(ctx, agentID, client.WebhookParams{URL: url, Method: "POST", Status: status})
+	return client.WebhookParams{URL: url, Method: method, Status: client.WebhookInactive}
 }
 
 // SetWebhookActive turns a webhook on or off. The service cannot change one,
@@ -118,12 +121,8 @@ func (svc *Catalog) SetWebhookActive(ctx context.Context, w client.Webhook, acti
 	if method == "" {
 		method = "POST"
 	}
-	status := client.WebhookActive
-	if !active {
-		status = client.WebhookInactive
-	}
 	c := svc.client()
-	nw, err := c.CreateWebhook(ctx, w.TemplateID, client.WebhookParams{URL: w.URL, Method: method, Status: status})
+	nw, err := c.CreateWebhook(ctx, w.TemplateID, webhookParams(w.URL, method, active))
 	if err != nil {
 		return nil, err
 	}

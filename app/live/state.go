@@ -3,7 +3,11 @@
 // Observable a screen binds to.
 package live
 
-import "sync"
+import (
+	"maps"
+	"slices"
+	"sync"
+)
 
 // Observable is how a screen hears of what it shows: an immutable snapshot
 // with its version, and news of newer ones (kit.Bind).
@@ -51,10 +55,7 @@ func (s *State[T]) Update(change func(T) T) T {
 	s.value = change(s.value)
 	s.version++
 	v := s.value
-	subs := make([]func(), 0, len(s.subs))
-	for _, fn := range s.subs {
-		subs = append(subs, fn)
-	}
+	subs := slices.Collect(maps.Values(s.subs))
 	s.mu.Unlock()
 	for _, fn := range subs {
 		fn()

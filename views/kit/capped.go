@@ -32,11 +32,11 @@ func (l capLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 
 // CapSize is min capped by max in each direction (zero: uncapped).
 func CapSize(min, max fyne.Size) fyne.Size {
-	if max.Width > 0 && min.Width > max.Width {
-		min.Width = max.Width
+	if max.Width > 0 {
+		min.Width = fyne.Min(min.Width, max.Width)
 	}
-	if max.Height > 0 && min.Height > max.Height {
-		min.Height = max.Height
+	if max.Height > 0 {
+		min.Height = fyne.Min(min.Height, max.Height)
 	}
 	return min
 }

@@ -49,17 +49,10 @@ func (r *ringRenderer) Refresh() {
 
 // paint colours the ring for focus and lists the widget's objects, then the ring.
 func (r *ringRenderer) paint() {
-	r.ring.FillColor = color.Transparent
+	r.ring.FillColor, r.ring.StrokeColor = color.Transparent, color.Transparent
 	r.ring.CornerRadius = theme.InputRadiusSize() + ringGap + ringWidth
 	if r.focused() {
 		r.ring.StrokeColor = theme.Color(theme.ColorNamePrimary)
-	} else {
-		r.ring.StrokeColor = color.Transparent
 	}
-	inner := r.WidgetRenderer.Objects()
-	if len(r.objs) != len(inner)+1 {
-		r.objs = make([]fyne.CanvasObject, len(inner)+1)
-	}
-	copy(r.objs, inner)
-	r.objs[len(inner)] = r.ring
+	r.objs = append(append(r.objs[:0], r.WidgetRenderer.Objects()...), r.ring)
 }
