@@ -82,7 +82,7 @@ func (l *wrapLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 		one := flowLayout{}.MinSize(objects)
 		return fyne.NewSize(widestShown(objects), one.Height)
 	}
-	return fyne.NewSize(widestShown(objects), flowRows(objects, l.width, nil))
+	return fyne.NewSize(widestShown(objects), flowRows(objects, l.width, false))
 }
 
 func (l *wrapLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {

@@ -26,9 +26,8 @@ type loadingLayout struct {
 	bar *widget.ProgressBarInfinite
 }
 
-// StopLoading stops o if it is a loading state. Fyne animates an infinite
-// progress bar, redrawing every frame, until stopped or its renderer leaves
-// the cache a minute later.
+// StopLoading stops o if it is a loading state: Fyne redraws an infinite
+// bar every frame until it is stopped.
 func StopLoading(o fyne.CanvasObject) {
 	if c, ok := o.(*fyne.Container); ok {
 		if l, ok := c.Layout.(loadingLayout); ok {
@@ -81,8 +80,7 @@ func Column(o fyne.CanvasObject, max float32) fyne.CanvasObject {
 	return &fyne.Container{Layout: widthLayout{max: max, centred: true}, Objects: []fyne.CanvasObject{o}}
 }
 
-// MaxWidth lays o out leading, full height, at most max wide, so lines stay
-// readable in a wide window.
+// MaxWidth lays o out leading, full height, at most max wide, so lines stay readable.
 func MaxWidth(o fyne.CanvasObject, max float32) fyne.CanvasObject {
 	return &fyne.Container{Layout: widthLayout{max: max}, Objects: []fyne.CanvasObject{o}}
 }
@@ -175,24 +173,21 @@ func (flowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 }
 
 func (flowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
-	flowRows(objects, size.Width, func(o fyne.CanvasObject, at fyne.Position, h float32) {
-		o.Move(at)
-		o.Resize(fyne.NewSize(o.MinSize().Width, h))
-	})
+	flowRows(objects, size.Width, true)
 }
 
-// flowRows places visible objects in lines no wider than width and returns
-// their height; place may be nil to measure.
-func flowRows(objects []fyne.CanvasObject, width float32, place func(o fyne.CanvasObject, at fyne.Position, h float32)) float32 {
+// flowRows returns the height of the visible objects in lines no wider than
+// width, placing them there if place.
+func flowRows(objects []fyne.CanvasObject, width float32, place bool) float32 {
 	pad := theme.Padding()
-	var y float32
 	var line []fyne.CanvasObject
-	var x, lh float32
+	var x, y, lh float32
 	flush := func() {
-		if place != nil {
+		if place {
 			var lx float32
 			for _, o := range line {
-				place(o, fyne.NewPos(lx, y), lh)
+				o.Move(fyne.NewPos(lx, y))
+				o.Resize(fyne.NewSize(o.MinSize().Width, lh))
 				lx += o.MinSize().Width + pad
 			}
 		}
@@ -253,7 +248,7 @@ func (l *headerLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	case l.fits(row, l.width):
 		return fyne.NewSize(fyne.Max(left.Width, fyne.Min(l.titleWidth, titleRoom)+theme.Padding()+one.Width), fyne.Max(left.Height, one.Height))
 	}
-	return fyne.NewSize(fyne.Max(left.Width, widest), left.Height+theme.Padding()+flowRows(row.Objects, l.width, nil))
+	return fyne.NewSize(fyne.Max(left.Width, widest), left.Height+theme.Padding()+flowRows(row.Objects, l.width, false))
 }
 
 func (l *headerLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
@@ -268,7 +263,7 @@ func (l *headerLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 		left.Move(fyne.NewPos(0, 0))
 		left.Resize(fyne.NewSize(size.Width, lh))
 		row.Move(fyne.NewPos(0, lh+theme.Padding()))
-		row.Resize(fyne.NewSize(size.Width, flowRows(row.Objects, size.Width, nil)))
+		row.Resize(fyne.NewSize(size.Width, flowRows(row.Objects, size.Width, false)))
 		return
 	}
 	one := row.MinSize()
