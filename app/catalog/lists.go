@@ -149,14 +149,13 @@ const ResourcesPause = 300 * time.Millisecond
 // ResourceSearch is a List of resources loading the search last asked for.
 type ResourceSearch struct {
 	*live.List[client.Resource]
-	typing *live.Debouncer // FindSoon's wait for typing to rest
-	mu     sync.Mutex
-	q, typ string
+	typing *live.Debouncer        // FindSoon's wait for typing to rest
+	query  *live.State[[2]string] // the search last asked for: words and type
 }
 
 // NewResourceSearch finds resources with Find or FindSoon.
 func (svc *Catalog) NewResourceSearch() *ResourceSearch {
-	r := &ResourceSearch{}
+	r := &ResourceSearch{query: live.NewState([2]string{})}
 	r.List = live.NewList(svc.run, func(ctx context.Context) ([]client.Resource, error) {
 		q, typ := r.Query()
 		return svc.Resources(ctx, q, typ)
@@ -167,26 +166,19 @@ func (svc *Catalog) NewResourceSearch() *ResourceSearch {
 
 // Find searches now for resources matching q (all if empty) of type typ ("" any).
 func (r *ResourceSearch) Find(q, typ string) {
-	r.set(q, typ)
+	r.query.Set([2]string{q, typ})
 	r.typing.Cancel()
 	r.Reload()
 }
 
 // FindSoon is Find once typing rests; only the last call is sent.
 func (r *ResourceSearch) FindSoon(q, typ string) {
-	r.set(q, typ)
+	r.query.Set([2]string{q, typ})
 	r.typing.Trigger()
-}
-
-func (r *ResourceSearch) set(q, typ string) {
-	r.mu.Lock()
-	r.q, r.typ = q, typ
-	r.mu.Unlock()
 }
 
 // Query is the search last asked for.
 func (r *ResourceSearch) Query() (q, typ string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.q, r.typ
+	v := r.query.Get()
+	return v[0], v[1]
 }

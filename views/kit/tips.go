@@ -197,11 +197,3 @@ func (l *Layer) showTip(o fyne.CanvasObject, tip string) {
 	l.tip.Show()
 	l.Refresh()
 }
-
-// TipShown is the tip on show in the window drawn on c ("" for none).
-func TipShown(c fyne.Canvas) string {
-	if l := LayerOf(c); l != nil && l.tip.Visible() {
-		return l.tipText.Text
-	}
-	return ""
-}
