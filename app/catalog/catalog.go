@@ -140,15 +140,13 @@ func (svc *Catalog) DeleteWebhook(ctx context.Context, id client.ID) error {
 	return nil
 }
 
-// Catalog is what the account's service offers besides agents: its
-// resources and its webhooks.
+// Catalog is the account's resources and webhooks.
 type Catalog struct {
 	client func() *client.Client // the account in use's
 	run    live.Runner
 }
 
-// New is the catalog of the account whose client client gives; its
-// lists load on run.
+// New is the catalog of the account client gives; its lists load on run.
 func New(client func() *client.Client, run live.Runner) *Catalog {
 	return &Catalog{client: client, run: run}
 }

@@ -47,8 +47,6 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 	if h.stopTitles != nil {
 		h.stopTitles()
 	}
-	// the agents' titles are filled in after the list shows, in the
-	// background
 	ctx, cancel := context.WithCancel(client.Background(h.cat.run.Life()))
 	h.stopTitles = cancel
 	h.cat.run.Go(func() {
@@ -85,10 +83,8 @@ func (h *Hooks) readTitles(ctx context.Context, hooks []client.Webhook) {
 		return
 	}
 	h.titles.Update(func(old map[string]string) map[string]string {
-		out := maps.Clone(old)
-		if out == nil {
-			out = map[string]string{}
-		}
+		out := make(map[string]string, len(old)+len(got))
+		maps.Copy(out, old)
 		maps.Copy(out, got)
 		return out
 	})
