@@ -91,27 +91,17 @@ func (l *Layer) MinSize() fyne.Size { return fyne.Size{} }
 
 // CreateRenderer draws the highlight and the tip over the content.
 func (l *Layer) CreateRenderer() fyne.WidgetRenderer {
-	return &layerRenderer{l: l, objs: []fyne.CanvasObject{l.drop, l.tip}}
+	return widget.NewSimpleRenderer(&fyne.Container{Layout: layerLayout{l}, Objects: []fyne.CanvasObject{l.drop, l.tip}})
 }
 
-type layerRenderer struct {
-	l    *Layer
-	objs []fyne.CanvasObject
-}
+// layerLayout stretches the drop highlight over the window; the tip places itself.
+type layerLayout struct{ l *Layer }
 
-func (r *layerRenderer) Layout(size fyne.Size) {
-	r.l.drop.Resize(size)
-	layoutDropHighlight(r.l.drop, size, r.l.dropTakes)
-}
+func (layerLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.Size{} }
 
-func (r *layerRenderer) MinSize() fyne.Size           { return fyne.Size{} }
-func (r *layerRenderer) Objects() []fyne.CanvasObject { return r.objs }
-func (r *layerRenderer) Destroy()                     {}
-func (r *layerRenderer) Refresh() {
-	for _, o := range r.objs {
-		o.Refresh()
-	}
-	canvas.Refresh(r.l) // what was hidden is not known to the window yet
+func (ll layerLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	ll.l.drop.Resize(size)
+	layoutDropHighlight(ll.l.drop, size, ll.l.dropTakes)
 }
 
 // hovered starts the wait for o's tip, unless a dialog is open (it would show under it).
