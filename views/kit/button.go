@@ -102,7 +102,9 @@ func NewCheck(label string, changed func(bool)) *Check {
 func (c *Check) CreateRenderer() fyne.WidgetRenderer {
 	r := c.Check.CreateRenderer()
 	if c.round {
-		r = newRoundRenderer(r, c)
+		rr := &roundRenderer{WidgetRenderer: r, c: c}
+		rr.round()
+		r = rr
 	}
 	return withRing(r, func() bool { return c.focused })
 }

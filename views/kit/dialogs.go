@@ -57,9 +57,6 @@ func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 	if _, files := d.(*dialog.FileDialog); !files {
 		ringButtons(top)
 	}
-	if l.dialogs == nil {
-		l.dialogs = map[fyne.CanvasObject]dialogKeys{}
-	}
 	l.dialogs[top] = keys
 	// Told twice when shown again: the second call finds nothing to do.
 	d.SetOnClosed(func() { dialogClosed(c, top) })
@@ -73,11 +70,8 @@ func dialogClosed(c fyne.Canvas, top fyne.CanvasObject) {
 		return
 	}
 	keys, ok := l.dialogs[top]
-	if !ok {
-		return
-	}
 	delete(l.dialogs, top)
-	if keys.back == nil {
+	if !ok || keys.back == nil {
 		return
 	}
 	now := c.Overlays().Top()

@@ -127,12 +127,6 @@ type roundRenderer struct {
 	c *Check
 }
 
-func newRoundRenderer(r fyne.WidgetRenderer, c *Check) fyne.WidgetRenderer {
-	rr := &roundRenderer{WidgetRenderer: r, c: c}
-	rr.round()
-	return rr
-}
-
 func (r *roundRenderer) Refresh() {
 	r.WidgetRenderer.Refresh()
 	r.round()

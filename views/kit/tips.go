@@ -46,7 +46,7 @@ func (l *Layer) setBusy(b bool) {
 // NewLayer is the layer over the window drawn on c; put it last in the root
 // container, where LayerOf finds it.
 func NewLayer(c fyne.Canvas) *Layer {
-	l := &Layer{canvas: c, tipText: canvas.NewText("", color.Transparent)}
+	l := &Layer{canvas: c, tipText: canvas.NewText("", color.Transparent), dialogs: map[fyne.CanvasObject]dialogKeys{}}
 	bg := canvas.NewRectangle(color.Transparent)
 	bg.StrokeWidth = 1
 	l.tip = &fyne.Container{Objects: []fyne.CanvasObject{bg, l.tipText}}
