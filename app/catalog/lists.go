@@ -19,8 +19,8 @@ type Hooks struct {
 	// workspace's list (which gives only their ids); nil for one agent's.
 	titles *live.State[map[string]string]
 
-	mu         sync.Mutex
-	stopTitles context.CancelFunc // ends the reading of titles under way
+	readTitles live.Newest // the reading of titles under way
+	mu         sync.Mutex  // a load's titles start, or Clear, at once
 }
 
 // NewWebhooks lists the workspace's webhooks and their agents' titles; nothing loads before Reload.
@@ -44,14 +44,21 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 	if load.Err() != nil {
 		return
 	}
-	if h.stopTitles != nil {
-		h.stopTitles()
-	}
-	ctx, cancel := context.WithCancel(client.Background(h.cat.run.Life()))
-	h.stopTitles = cancel
+	ctx, cancel, gen := h.readTitles.Start(client.Background(h.cat.run.Life()))
 	h.cat.run.Go(func() {
 		defer cancel()
-		h.readTitles(ctx, hooks)
+		got := h.cat.WebhookAgentTitles(ctx, hooks)
+		// Only the newest reading lands, and none after Clear.
+		h.readTitles.Publish(gen, func() {
+			if ctx.Err() == nil {
+				h.titles.Update(func(old map[string]string) map[string]string {
+					out := make(map[string]string, len(old)+len(got))
+					maps.Copy(out, old)
+					maps.Copy(out, got)
+					return out
+				})
+			}
+		})
 	})
 }
 
@@ -74,30 +81,12 @@ func (h *Hooks) Titles() live.Observable[map[string]string] {
 	return h.titles
 }
 
-func (h *Hooks) readTitles(ctx context.Context, hooks []client.Webhook) {
-	got := h.cat.WebhookAgentTitles(ctx, hooks)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	// Superseded (Clear takes the same lock, so no title lands after it).
-	if ctx.Err() != nil {
-		return
-	}
-	h.titles.Update(func(old map[string]string) map[string]string {
-		out := make(map[string]string, len(old)+len(got))
-		maps.Copy(out, old)
-		maps.Copy(out, got)
-		return out
-	})
-}
-
 // Clear forgets the webhooks and titles.
 func (h *Hooks) Clear() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.List.Clear()
-	if h.stopTitles != nil {
-		h.stopTitles()
-	}
+	h.readTitles.Stop()
 	if h.titles != nil {
 		h.titles.Set(nil)
 	}
