@@ -111,9 +111,8 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 					line.SetText(text)
 				})
 			}
-			stop := NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), cancel)
 			d = dialog.NewCustomWithoutButtons(what, body, w)
-			d.SetButtons([]fyne.CanvasObject{stop})
+			d.SetButtons([]fyne.CanvasObject{NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), cancel)})
 			d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.8, 420), 0))
 			ShowDialogKeys(d, w, nil, cancel)
 		})

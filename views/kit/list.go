@@ -58,7 +58,11 @@ func (l *List) Select(id widget.ListItemID) {
 
 // Refresh shows the rows again, the keyboard kept within them.
 func (l *List) Refresh() {
-	if n := l.lengthNow(); l.keyboardRow() >= n {
+	n := 0
+	if l.Length != nil {
+		n = l.Length()
+	}
+	if l.keyboardRow() >= n {
 		l.moveKeyboardRow(max(n-1, 0))
 	}
 	l.List.Refresh()
@@ -72,13 +76,6 @@ func (l *List) Grew() {
 		return
 	}
 	l.Refresh()
-}
-
-func (l *List) lengthNow() int {
-	if l.Length == nil {
-		return 0
-	}
-	return l.Length()
 }
 
 // ring puts the ring on row, or takes it off; one row has it at most.
@@ -112,8 +109,7 @@ func (l *List) FocusGained() {
 func (l *List) FocusLost() {
 	l.focused = false
 	if l.ringed != nil {
-		l.ringed.show(false)
-		l.ringed = nil
+		l.ring(l.ringed, false)
 	}
 	l.List.FocusLost()
 }

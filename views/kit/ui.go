@@ -17,7 +17,9 @@ import (
 // inline, racing the test.
 func Do(fn func()) {
 	if q := queue.Load(); q != nil {
-		q.push(fn)
+		q.mu.Lock()
+		q.fns = append(q.fns, fn)
+		q.mu.Unlock()
 		return
 	}
 	if fyne.CurrentApp() == nil {
@@ -50,12 +52,6 @@ func UseQueue(t Cleaner) *Queue {
 	queue.Store(q)
 	t.Cleanup(func() { queue.CompareAndSwap(q, nil) })
 	return q
-}
-
-func (q *Queue) push(fn func()) {
-	q.mu.Lock()
-	q.fns = append(q.fns, fn)
-	q.mu.Unlock()
 }
 
 // Drain runs queued updates, and any they queue, returning how many ran.
