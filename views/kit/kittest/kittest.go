@@ -92,26 +92,20 @@ func Labels(o fyne.CanvasObject) string {
 
 // AllText is Labels including widgets' insides: dialogs, popups.
 func AllText(o fyne.CanvasObject) string {
-	var b strings.Builder
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		if l, ok := o.(*widget.Label); ok {
-			b.WriteString(l.Text + "\n")
-			return
-		}
-		if t, ok := kit.LineText(o); ok {
-			b.WriteString(t + "\n")
-			return
-		}
-		if r, ok := o.(*widget.RichText); ok {
-			// Its words, then what its segments draw (a picture's line).
-			b.WriteString(r.String() + "\n")
-		}
-		for _, c := range Children(o) {
-			walk(c)
-		}
+	if l, ok := o.(*widget.Label); ok {
+		return l.Text + "\n"
 	}
-	walk(o)
+	if t, ok := kit.LineText(o); ok {
+		return t + "\n"
+	}
+	var b strings.Builder
+	if r, ok := o.(*widget.RichText); ok {
+		// Its words, then what its segments draw (a picture's line).
+		b.WriteString(r.String() + "\n")
+	}
+	for _, c := range Children(o) {
+		b.WriteString(AllText(c))
+	}
 	return b.String()
 }
 
