@@ -73,7 +73,7 @@ func (p *Progress) shownBy(show func(done float64, line string)) {
 }
 
 func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx context.Context, p *Progress), then func()) {
-	var l *Layer // the window's, which knows whether awaited work is under way
+	l := &Layer{} // the window's, which knows whether awaited work is under way (without a window, a stand-in)
 	if w != nil {
 		if l = windowLayer(w.Canvas()); l.busy {
 			return
@@ -123,7 +123,7 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 		Do(func() {
 			done = true
 			timer.Stop()
-			l.setBusy(false)
+			l.busy = false
 			if p != nil {
 				p.shownBy(nil)
 			}
@@ -138,6 +138,6 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 	if !started { // the app is closing
 		timer.Stop()
 		cancel()
-		l.setBusy(false)
+		l.busy = false
 	}
 }

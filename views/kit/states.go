@@ -12,8 +12,7 @@ import (
 // Loading is a screen waiting for the service; show it with SetBody, which stops it.
 func Loading(text string) fyne.CanvasObject {
 	bar := widget.NewProgressBarInfinite()
-	label := widget.NewLabel(text)
-	label.Alignment = fyne.TextAlignCenter
+	label := widget.NewLabelWithStyle(text, fyne.TextAlignCenter, fyne.TextStyle{})
 	label.Wrapping = fyne.TextWrapWord
 	// 240 wide, or the pane's width when it is narrower.
 	return &fyne.Container{Layout: loadingLayout{widthLayout{max: 240, centred: true}, bar},
@@ -60,8 +59,7 @@ func Empty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObjec
 	img := widget.NewIcon(icon)
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	t.Wrapping = fyne.TextWrapWord
-	d := widget.NewLabel(detail)
-	d.Alignment = fyne.TextAlignCenter
+	d := widget.NewLabelWithStyle(detail, fyne.TextAlignCenter, fyne.TextStyle{})
 	d.Wrapping = fyne.TextWrapWord
 	box := container.NewVBox(container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(48), img)), t, d)
 	if len(actions) > 0 {

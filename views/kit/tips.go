@@ -35,14 +35,6 @@ type Layer struct {
 	dialogs map[fyne.CanvasObject]dialogKeys // the keys of each dialog shown, by overlay
 }
 
-// setBusy marks awaited work as under way or done; l may be nil (a window
-// without a layer guards nothing).
-func (l *Layer) setBusy(b bool) {
-	if l != nil {
-		l.busy = b
-	}
-}
-
 // NewLayer is the layer over the window drawn on c; put it last in the root
 // container, where LayerOf finds it.
 func NewLayer(c fyne.Canvas) *Layer {
