@@ -236,10 +236,7 @@ func looksLikeExt(s string) bool {
 
 // reservedOnWindows reports device names (CON, NUL, COM1…) Windows refuses.
 func reservedOnWindows(stem string) bool {
-	s := strings.ToUpper(stem)
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		s = s[:i]
-	}
+	s, _, _ := strings.Cut(strings.ToUpper(stem), ".")
 	s = strings.TrimSpace(s)
 	switch s {
 	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
