@@ -44,13 +44,12 @@ type Progress struct {
 func (p *Progress) Set(done float64, line string) {
 	p.mu.Lock()
 	p.done, p.line = done, line
-	if p.pending {
-		p.mu.Unlock()
-		return
-	}
+	first := !p.pending
 	p.pending = true
 	p.mu.Unlock()
-	Do(p.flush)
+	if first {
+		Do(p.flush)
+	}
 }
 
 // flush shows the latest progress (UI goroutine).
