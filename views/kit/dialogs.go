@@ -129,11 +129,9 @@ func AnswerDialogKeys(w fyne.Window) {
 
 // PassKey hands a key typed in o to its window (F1 in a field).
 func PassKey(o fyne.CanvasObject, ev *fyne.KeyEvent) {
-	if a := fyne.CurrentApp(); a != nil {
-		if c := a.Driver().CanvasForObject(o); c != nil {
-			if f := c.OnTypedKey(); f != nil {
-				f(ev)
-			}
+	if c := canvasOf(o); c != nil {
+		if f := c.OnTypedKey(); f != nil {
+			f(ev)
 		}
 	}
 }

@@ -40,10 +40,8 @@ func FieldShortcut(o fyne.CanvasObject, s fyne.Shortcut, submit func()) bool {
 	case !isWindowShortcut(c):
 		return false
 	}
-	if a := fyne.CurrentApp(); a != nil {
-		if w, ok := a.Driver().CanvasForObject(o).(fyne.Shortcutable); ok {
-			w.TypedShortcut(s)
-		}
+	if w, ok := canvasOf(o).(fyne.Shortcutable); ok {
+		w.TypedShortcut(s)
 	}
 	return true
 }

@@ -98,7 +98,7 @@ func (ll layerLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 
 // hovered starts the wait for o's tip, unless a dialog is open (it would show under it).
 func hovered(o fyne.CanvasObject, tip string) {
-	l := objectLayer(o)
+	l := LayerOf(canvasOf(o))
 	if tip == "" || l == nil || l.canvas.Overlays().Top() != nil {
 		return
 	}
@@ -116,15 +116,15 @@ func hovered(o fyne.CanvasObject, tip string) {
 
 // left hides o's tip or stops waiting for it.
 func left(o fyne.CanvasObject) {
-	if l := objectLayer(o); l != nil && l.tipFor == o {
+	if l := LayerOf(canvasOf(o)); l != nil && l.tipFor == o {
 		l.hideTip()
 	}
 }
 
-// objectLayer is the layer over the window showing o, or nil.
-func objectLayer(o fyne.CanvasObject) *Layer {
+// canvasOf is the canvas of the window showing o, or nil.
+func canvasOf(o fyne.CanvasObject) fyne.Canvas {
 	if a := fyne.CurrentApp(); a != nil {
-		return LayerOf(a.Driver().CanvasForObject(o))
+		return a.Driver().CanvasForObject(o)
 	}
 	return nil
 }
