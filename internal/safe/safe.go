@@ -22,10 +22,8 @@ func Link(raw string) (*url.URL, bool) {
 	if raw == "" || len(raw) > 4096 || strings.HasPrefix(raw, `\\`) || strings.HasPrefix(raw, "//") {
 		return nil, false
 	}
-	for _, r := range raw {
-		if unicode.IsControl(r) || isBidi(r) || unicode.IsSpace(r) {
-			return nil, false
-		}
+	if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsControl(r) || isBidi(r) || unicode.IsSpace(r) }) {
+		return nil, false
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Opaque != "" && u.Scheme != "mailto" {

@@ -29,13 +29,10 @@ func Bind[T any](s Observable[T], show func(T)) (stop func()) {
 	v, ver := s.Snapshot()
 	b.last = ver
 	show(v)
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			b.stopped.Store(true)
-			cancel()
-		})
-	}
+	return sync.OnceFunc(func() {
+		b.stopped.Store(true)
+		cancel()
+	})
 }
 
 type binding[T any] struct {
