@@ -1,7 +1,10 @@
 package kit
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/layout"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -400,4 +403,12 @@ func (l *wrapLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 func (l *wrapLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	l.width = size.Width
 	flowLayout{}.Layout(objects, size)
+}
+
+// NewBorder is container.NewBorder with parts in reading order, the order Tab
+// follows: Fyne's puts the centre first. (List rows keep Fyne's.)
+func NewBorder(top, bottom, left, right fyne.CanvasObject, center ...fyne.CanvasObject) *fyne.Container {
+	objs := append(append([]fyne.CanvasObject{top, left}, center...), right, bottom)
+	objs = slices.DeleteFunc(objs, func(o fyne.CanvasObject) bool { return o == nil })
+	return container.New(layout.NewBorderLayout(top, bottom, left, right), objs...)
 }
