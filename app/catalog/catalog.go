@@ -52,16 +52,15 @@ func (svc *Catalog) WebhookAgentTitles(ctx context.Context, hooks []client.Webho
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, 4)
 	for _, id := range ids {
-		wg.Add(1)
 		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
+		wg.Go(func() {
+			defer func() { <-slots }()
 			if ag, err := c.GetAgent(ctx, id); err == nil && ag.Title != "" {
 				mu.Lock()
 				out[id.String()] = ag.Title
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return out
