@@ -51,8 +51,7 @@ func (c *Caret) wake(e *widget.Entry, d time.Duration) {
 	}
 	c.shown = true
 	c.until = time.Now().Add(d)
-	c.showCaret(e)
-	c.next(e, caretShown)
+	c.paint(e)
 }
 
 // Sleep forgets the blinking: the focus left and Fyne hides the caret.
@@ -94,29 +93,21 @@ func (c *Caret) blink(e *widget.Entry, wake int) {
 		return
 	}
 	c.shown = !c.shown
-	c.showCaret(e)
-	if c.shown {
-		c.next(e, caretShown)
-	} else {
-		c.next(e, caretHidden)
-	}
+	c.paint(e)
 }
 
-// showCaret paints the caret for the half of the blink it is in.
-func (c *Caret) showCaret(e *widget.Entry) {
-	_, caret, ok := fynefix.EntryCaret(e)
-	fa := fyne.CurrentApp()
-	if !ok || fa == nil {
-		return
-	}
-	var fill color.Color = color.Transparent
+// paint shows the caret for the half of the blink it is in and times the
+// next half. holdBlink found the app just before.
+func (c *Caret) paint(e *widget.Entry) {
+	fill, half := color.Color(color.Transparent), caretHidden
 	if c.shown {
-		fill = e.Theme().Color(theme.ColorNamePrimary, fa.Settings().ThemeVariant())
+		fill, half = e.Theme().Color(theme.ColorNamePrimary, fyne.CurrentApp().Settings().ThemeVariant()), caretShown
 	}
-	if caret.FillColor != fill {
+	if _, caret, ok := fynefix.EntryCaret(e); ok && caret.FillColor != fill {
 		caret.FillColor = fill
 		caret.Refresh()
 	}
+	c.next(e, half)
 }
 
 // Field is Fyne's text field with a resting caret. Embedders overriding a
