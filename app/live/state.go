@@ -30,7 +30,9 @@ type State[T any] struct {
 }
 
 // NewState is a State holding v at version 1.
-func NewState[T any](v T) *State[T] { return &State[T]{value: v, version: 1} }
+func NewState[T any](v T) *State[T] {
+	return &State[T]{value: v, version: 1, subs: map[uint64]func(){}}
+}
 
 // Snapshot implements Observable.
 func (s *State[T]) Snapshot() (T, uint64) {
@@ -66,9 +68,6 @@ func (s *State[T]) Update(change func(T) T) T {
 // Subscribe implements Observable.
 func (s *State[T]) Subscribe(changed func()) (cancel func()) {
 	s.mu.Lock()
-	if s.subs == nil {
-		s.subs = map[uint64]func(){}
-	}
 	s.next++
 	id := s.next
 	s.subs[id] = changed
