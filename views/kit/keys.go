@@ -58,7 +58,10 @@ var (
 	// NextTabShortcuts and PrevTabShortcuts move between tabs, which Fyne's
 	// take no keyboard for. Control on a Mac too: ⌘Tab is the system's app switcher.
 	NextTabShortcuts = []*desktop.CustomShortcut{{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}, ctrl(fyne.KeyPageDown)}
-	PrevTabShortcuts = []*desktop.CustomShortcut{{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}, ctrl(fyne.KeyPageUp)}
+	PrevTabShortcuts = []*desktop.CustomShortcut{
+		{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift},
+		ctrl(fyne.KeyPageUp),
+	}
 )
 
 // ScreenShortcuts (Ctrl+1 … Ctrl+9) go to the navigation rail's screens.
@@ -93,13 +96,13 @@ type Submitter interface {
 	Submit()
 }
 
-// FormEntry is a form's text field that runs the form (OnCtrlEnter) on
-// Ctrl+Enter only; OnKey, when set, sees each key first and returns true for
-// one it took.
+// FormEntry is a form's text field that runs the form on Ctrl+Enter only.
 type FormEntry struct {
 	Field
+	// OnCtrlEnter runs the form.
 	OnCtrlEnter func()
-	OnKey       func(*fyne.KeyEvent) bool
+	// OnKey, when set, sees each key first; true means it took it.
+	OnKey func(*fyne.KeyEvent) bool
 }
 
 // NewFormEntry is a one-line FormEntry.
