@@ -7,7 +7,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -45,11 +45,11 @@ func main() {
 	order := []string{"ns/op", "MB/s", "B/op", "allocs/op"}
 	var extra []string
 	for u := range units {
-		if !contains(order, u) {
+		if !slices.Contains(order, u) {
 			extra = append(extra, u)
 		}
 	}
-	sort.Strings(extra)
+	slices.Sort(extra)
 	cols := append(order, extra...)
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(w, "package\tbenchmark\t")
@@ -72,13 +72,4 @@ func main() {
 	if failed {
 		os.Exit(1)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

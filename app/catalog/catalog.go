@@ -52,16 +52,15 @@ func (svc *Catalog) WebhookAgentTitles(ctx context.Context, hooks []client.Webho
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, 4)
 	for _, id := range ids {
-		wg.Add(1)
 		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
+		wg.Go(func() {
+			defer func() { <-slots }()
 			if ag, err := c.GetAgent(ctx, id); err == nil && ag.Title != "" {
 				mu.Lock()
 				out[id.String()] = ag.Title
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return out
@@ -101,11 +100,14 @@ func (svc *Catalog) AgentWebhooks(ctx context.Context, agentID client.ID) ([]cli
 // AddWebhook registers a webhook for an agent; the address must be https,
 // checked before anything is sent.
 func (svc *Catalog) AddWebhook(ctx context.Context, agentID client.ID, url string, active bool) (*client.Webhook, error) {
-	status := client.WebhookActive
-	if !active {
-		status = client.WebhookInactive
+	return svc.client().CreateWebhook(ctx, agentID, webhookParams(url, "POST", active))
+}
+
+func webhookParams(url, method string, active bool) client.WebhookParams {
+	if active {
+		return client.WebhookParams{URL: url, Method: method, Status: client.WebhookActive}
 	}
-	return svc.client().CreateWebhook(ctx, agentID, client.WebhookParams{URL: url, Method: "POST", Status: status})
+	return client.WebhookParams{URL: url, Method: method, Status: client.WebhookInactive}
 }
 
 // SetWebhookActive turns a webhook on or off. The service cannot change one,
@@ -118,12 +120,8 @@ func (svc *Catalog) SetWebhookActive(ctx context.Context, w client.Webhook, acti
 	if method == "" {
 		method = "POST"
 	}
-	status := client.WebhookActive
-	if !active {
-		status = client.WebhookInactive
-	}
 	c := svc.client()
-	nw, err := c.CreateWebhook(ctx, w.TemplateID, client.WebhookParams{URL: w.URL, Method: method, Status: status})
+	nw, err := c.CreateWebhook(ctx, w.TemplateID, webhookParams(w.URL, method, active))
 	if err != nil {
 		return nil, err
 	}
@@ -141,15 +139,13 @@ func (svc *Catalog) DeleteWebhook(ctx context.Context, id client.ID) error {
 	return nil
 }
 
-// Catalog is what the account's service offers besides agents: its
-// resources and its webhooks.
+// Catalog is the account's resources and webhooks.
 type Catalog struct {
 	client func() *client.Client // the account in use's
 	run    live.Runner
 }
 
-// New is the catalog of the account whose client client gives; its
-// lists load on run.
+// New is the catalog of the account client gives; its lists load on run.
 func New(client func() *client.Client, run live.Runner) *Catalog {
 	return &Catalog{client: client, run: run}
 }

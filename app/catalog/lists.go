@@ -19,8 +19,8 @@ type Hooks struct {
 	// workspace's list (which gives only their ids); nil for one agent's.
 	titles *live.State[map[string]string]
 
-	mu         sync.Mutex
-	stopTitles context.CancelFunc // ends the reading of titles under way
+	readTitles live.Newest // the reading of titles under way
+	mu         sync.Mutex  // a load's titles start, or Clear, at once
 }
 
 // NewWebhooks lists the workspace's webhooks and their agents' titles; nothing loads before Reload.
@@ -44,16 +44,21 @@ func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
 	if load.Err() != nil {
 		return
 	}
-	if h.stopTitles != nil {
-		h.stopTitles()
-	}
-	// the agents' titles are filled in after the list shows, in the
-	// background
-	ctx, cancel := context.WithCancel(client.Background(h.cat.run.Life()))
-	h.stopTitles = cancel
+	ctx, cancel, gen := h.readTitles.Start(client.Background(h.cat.run.Life()))
 	h.cat.run.Go(func() {
 		defer cancel()
-		h.readTitles(ctx, hooks)
+		got := h.cat.WebhookAgentTitles(ctx, hooks)
+		// Only the newest reading lands, and none after Clear.
+		h.readTitles.Publish(gen, func() {
+			if ctx.Err() == nil {
+				h.titles.Update(func(old map[string]string) map[string]string {
+					out := make(map[string]string, len(old)+len(got))
+					maps.Copy(out, old)
+					maps.Copy(out, got)
+					return out
+				})
+			}
+		})
 	})
 }
 
@@ -76,32 +81,12 @@ func (h *Hooks) Titles() live.Observable[map[string]string] {
 	return h.titles
 }
 
-func (h *Hooks) readTitles(ctx context.Context, hooks []client.Webhook) {
-	got := h.cat.WebhookAgentTitles(ctx, hooks)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	// Superseded (Clear takes the same lock, so no title lands after it).
-	if ctx.Err() != nil {
-		return
-	}
-	h.titles.Update(func(old map[string]string) map[string]string {
-		out := maps.Clone(old)
-		if out == nil {
-			out = map[string]string{}
-		}
-		maps.Copy(out, got)
-		return out
-	})
-}
-
 // Clear forgets the webhooks and titles.
 func (h *Hooks) Clear() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.List.Clear()
-	if h.stopTitles != nil {
-		h.stopTitles()
-	}
+	h.readTitles.Stop()
 	if h.titles != nil {
 		h.titles.Set(nil)
 	}
@@ -113,12 +98,11 @@ func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) er
 	nw, err := h.cat.SetWebhookActive(ctx, w, active)
 	if nw != nil {
 		h.Change(func(hooks []client.Webhook) []client.Webhook {
-			out := make([]client.Webhook, 0, len(hooks))
-			for _, x := range hooks {
-				if x.ID == w.ID {
-					x = *nw
+			out := append(make([]client.Webhook, 0, len(hooks)), hooks...)
+			for i := range out {
+				if out[i].ID == w.ID {
+					out[i] = *nw
 				}
-				out = append(out, x)
 			}
 			return out
 		})
@@ -150,14 +134,13 @@ const ResourcesPause = 300 * time.Millisecond
 // ResourceSearch is a List of resources loading the search last asked for.
 type ResourceSearch struct {
 	*live.List[client.Resource]
-	typing *live.Debouncer // FindSoon's wait for typing to rest
-	mu     sync.Mutex
-	q, typ string
+	typing *live.Debouncer        // FindSoon's wait for typing to rest
+	query  *live.State[[2]string] // the search last asked for: words and type
 }
 
 // NewResourceSearch finds resources with Find or FindSoon.
 func (svc *Catalog) NewResourceSearch() *ResourceSearch {
-	r := &ResourceSearch{}
+	r := &ResourceSearch{query: live.NewState([2]string{})}
 	r.List = live.NewList(svc.run, func(ctx context.Context) ([]client.Resource, error) {
 		q, typ := r.Query()
 		return svc.Resources(ctx, q, typ)
@@ -168,26 +151,19 @@ func (svc *Catalog) NewResourceSearch() *ResourceSearch {
 
 // Find searches now for resources matching q (all if empty) of type typ ("" any).
 func (r *ResourceSearch) Find(q, typ string) {
-	r.set(q, typ)
+	r.query.Set([2]string{q, typ})
 	r.typing.Cancel()
 	r.Reload()
 }
 
 // FindSoon is Find once typing rests; only the last call is sent.
 func (r *ResourceSearch) FindSoon(q, typ string) {
-	r.set(q, typ)
+	r.query.Set([2]string{q, typ})
 	r.typing.Trigger()
-}
-
-func (r *ResourceSearch) set(q, typ string) {
-	r.mu.Lock()
-	r.q, r.typ = q, typ
-	r.mu.Unlock()
 }
 
 // Query is the search last asked for.
 func (r *ResourceSearch) Query() (q, typ string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.q, r.typ
+	v := r.query.Get()
+	return v[0], v[1]
 }

@@ -98,26 +98,26 @@ func (l *Ledger) OverDays(ctx context.Context, days int) (Report, error) {
 		return r, err
 	}
 	for i, c := range r.Recent {
-		if c.AgentTitle == "" || c.AgentID == "" {
-			r.Recent[i].AgentTitle = agentLabel(c.AgentID)
-		}
+		r.Recent[i].AgentTitle = agentLabel(c.AgentID, c.AgentTitle)
 	}
 	for _, d := range r.ByDay {
 		r.Total += d.Credits
 	}
 	for i, ag := range r.ByAgent {
-		if ag.AgentTitle == "" || ag.AgentID == "" {
-			r.ByAgent[i].AgentTitle = agentLabel(ag.AgentID)
-		}
+		r.ByAgent[i].AgentTitle = agentLabel(ag.AgentID, ag.AgentTitle)
 	}
 	return r, nil
 }
 
-func agentLabel(id string) string {
-	if id == "" {
+// agentLabel is how a charge's agent is named: its title, else in words.
+func agentLabel(id, title string) string {
+	switch {
+	case id == "":
 		return lang.L("Memories and other charges")
+	case title == "":
+		return lang.L("Agent {{.ID}}", map[string]any{"ID": id})
 	}
-	return lang.L("Agent {{.ID}}", map[string]any{"ID": id})
+	return title
 }
 
 // WriteCSV writes the report as a spreadsheet-friendly CSV: one section by

@@ -1,6 +1,9 @@
 package live
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // ListState is a list a screen shows as the service last gave it.
 type ListState[T any] struct {
@@ -72,13 +75,7 @@ func (l *List[T]) Change(edit func([]T) []T) {
 // Drop publishes the items without those gone reports, at once.
 func (l *List[T]) Drop(gone func(T) bool) {
 	l.Change(func(items []T) []T {
-		out := make([]T, 0, len(items))
-		for _, it := range items {
-			if !gone(it) {
-				out = append(out, it)
-			}
-		}
-		return out
+		return slices.DeleteFunc(append(make([]T, 0, len(items)), items...), gone)
 	})
 }
 

@@ -31,22 +31,20 @@ func (n *Newest) Start(parent context.Context) (context.Context, context.CancelF
 }
 
 // Stop cancels the job under way and makes its news stale.
-func (n *Newest) Stop() {
+func (n *Newest) Stop() { n.interrupt(true) }
+
+// Interrupt cancels the job under way; its news still counts (it says it
+// was cancelled).
+func (n *Newest) Interrupt() { n.interrupt(false) }
+
+func (n *Newest) interrupt(stale bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.cancel != nil {
 		n.cancel()
 	}
-	n.gen++
-}
-
-// Interrupt cancels the job under way; its news still counts (it says it
-// was cancelled).
-func (n *Newest) Interrupt() {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.cancel != nil {
-		n.cancel()
+	if stale {
+		n.gen++
 	}
 }
 

@@ -3,7 +3,11 @@
 // Observable a screen binds to.
 package live
 
-import "sync"
+import (
+	"maps"
+	"slices"
+	"sync"
+)
 
 // Observable is how a screen hears of what it shows: an immutable snapshot
 // with its version, and news of newer ones (kit.Bind).
@@ -26,7 +30,9 @@ type State[T any] struct {
 }
 
 // NewState is a State holding v at version 1.
-func NewState[T any](v T) *State[T] { return &State[T]{value: v, version: 1} }
+func NewState[T any](v T) *State[T] {
+	return &State[T]{value: v, version: 1, subs: map[uint64]func(){}}
+}
 
 // Snapshot implements Observable.
 func (s *State[T]) Snapshot() (T, uint64) {
@@ -51,10 +57,7 @@ func (s *State[T]) Update(change func(T) T) T {
 	s.value = change(s.value)
 	s.version++
 	v := s.value
-	subs := make([]func(), 0, len(s.subs))
-	for _, fn := range s.subs {
-		subs = append(subs, fn)
-	}
+	subs := slices.Collect(maps.Values(s.subs))
 	s.mu.Unlock()
 	for _, fn := range subs {
 		fn()
@@ -65,9 +68,6 @@ func (s *State[T]) Update(change func(T) T) T {
 // Subscribe implements Observable.
 func (s *State[T]) Subscribe(changed func()) (cancel func()) {
 	s.mu.Lock()
-	if s.subs == nil {
-		s.subs = map[uint64]func(){}
-	}
 	s.next++
 	id := s.next
 	s.subs[id] = changed

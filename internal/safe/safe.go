@@ -22,10 +22,8 @@ func Link(raw string) (*url.URL, bool) {
 	if raw == "" || len(raw) > 4096 || strings.HasPrefix(raw, `\\`) || strings.HasPrefix(raw, "//") {
 		return nil, false
 	}
-	for _, r := range raw {
-		if unicode.IsControl(r) || isBidi(r) || unicode.IsSpace(r) {
-			return nil, false
-		}
+	if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsControl(r) || isBidi(r) || unicode.IsSpace(r) }) {
+		return nil, false
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Opaque != "" && u.Scheme != "mailto" {
@@ -93,20 +91,13 @@ const (
 	PlainText
 )
 
+var kindNames = [...]string{Other: "file", Image: "picture", Audio: "sound", Video: "video", PDF: "PDF document", PlainText: "text"}
+
 func (k Kind) String() string {
-	switch k {
-	case Image:
-		return "picture"
-	case Audio:
-		return "sound"
-	case Video:
-		return "video"
-	case PDF:
-		return "PDF document"
-	case PlainText:
-		return "text"
+	if k < 0 || int(k) >= len(kindNames) {
+		return "file"
 	}
-	return "file"
+	return kindNames[k]
 }
 
 // Openable reports whether a kind may go to the system viewer: pictures,
@@ -243,10 +234,7 @@ func looksLikeExt(s string) bool {
 
 // reservedOnWindows reports device names (CON, NUL, COM1…) Windows refuses.
 func reservedOnWindows(stem string) bool {
-	s := strings.ToUpper(stem)
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		s = s[:i]
-	}
+	s, _, _ := strings.Cut(strings.ToUpper(stem), ".")
 	s = strings.TrimSpace(s)
 	switch s {
 	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
@@ -278,7 +266,7 @@ func Text(s string, max int) string {
 			}
 			continue
 		}
-		if max > 0 && n+btoi(space) >= max {
+		if max > 0 && (n >= max || space && n+1 >= max) {
 			return strings.TrimRight(b.String(), " ") + "…"
 		}
 		if space {
@@ -307,13 +295,6 @@ func Cell(s string) string {
 		}
 	}
 	return s
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func isBidi(r rune) bool {

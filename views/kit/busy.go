@@ -44,13 +44,12 @@ type Progress struct {
 func (p *Progress) Set(done float64, line string) {
 	p.mu.Lock()
 	p.done, p.line = done, line
-	if p.pending {
-		p.mu.Unlock()
-		return
-	}
+	first := !p.pending
 	p.pending = true
 	p.mu.Unlock()
-	Do(p.flush)
+	if first {
+		Do(p.flush)
+	}
 }
 
 // flush shows the latest progress (UI goroutine).
@@ -73,12 +72,9 @@ func (p *Progress) shownBy(show func(done float64, line string)) {
 }
 
 func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx context.Context, p *Progress), then func()) {
-	var l *Layer // the window's, which knows whether awaited work is under way
+	l := &Layer{} // the window's, which knows whether awaited work is under way (without a window, a stand-in)
 	if w != nil {
-		l = windowLayer(w.Canvas())
-	}
-	if l != nil {
-		if l.busy {
+		if l = windowLayer(w.Canvas()); l.busy {
 			return
 		}
 		l.busy = true
@@ -114,9 +110,8 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 					line.SetText(text)
 				})
 			}
-			stop := NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), cancel)
 			d = dialog.NewCustomWithoutButtons(what, body, w)
-			d.SetButtons([]fyne.CanvasObject{stop})
+			d.SetButtons([]fyne.CanvasObject{NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), cancel)})
 			d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.8, 420), 0))
 			ShowDialogKeys(d, w, nil, cancel)
 		})
@@ -127,7 +122,7 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 		Do(func() {
 			done = true
 			timer.Stop()
-			l.setBusy(false)
+			l.busy = false
 			if p != nil {
 				p.shownBy(nil)
 			}
@@ -142,6 +137,6 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 	if !started { // the app is closing
 		timer.Stop()
 		cancel()
-		l.setBusy(false)
+		l.busy = false
 	}
 }

@@ -1,8 +1,12 @@
 package kit
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -13,6 +17,15 @@ type Button struct {
 	// Tip is shown while the pointer rests on the button ("" for none).
 	Tip     string
 	focused bool
+	self    fyne.CanvasObject // the widget shown, when one embeds b (nil: b)
+}
+
+// shown is the widget the window shows: b, or the one embedding it.
+func (b *Button) shown() fyne.CanvasObject {
+	if b.self != nil {
+		return b.self
+	}
+	return b
 }
 
 // NewButtonWithIcon is a Button with a label, an icon and what it does.
@@ -37,7 +50,7 @@ func (b *Button) CreateRenderer() fyne.WidgetRenderer {
 func (b *Button) FocusGained() {
 	b.focused = true
 	b.Button.FocusGained()
-	ShowFocused(b)
+	ShowFocused(b.shown())
 }
 
 // FocusLost takes the ring away.
@@ -49,24 +62,24 @@ func (b *Button) FocusLost() {
 // MouseIn starts the wait for the button's tip.
 func (b *Button) MouseIn(ev *desktop.MouseEvent) {
 	b.Button.MouseIn(ev)
-	hovered(b, b.Tip)
+	hovered(b.shown(), b.Tip)
 }
 
 // MouseOut hides the button's tip.
 func (b *Button) MouseOut() {
 	b.Button.MouseOut()
-	left(b)
+	left(b.shown())
 }
 
 // Tapped hides the tip and presses the button.
 func (b *Button) Tapped(ev *fyne.PointEvent) {
-	left(b)
+	left(b.shown())
 	b.Button.Tapped(ev)
 }
 
 // Hide hides the button and its tip.
 func (b *Button) Hide() {
-	left(b)
+	left(b.shown())
 	b.Button.Hide()
 }
 
@@ -89,7 +102,9 @@ func NewCheck(label string, changed func(bool)) *Check {
 func (c *Check) CreateRenderer() fyne.WidgetRenderer {
 	r := c.Check.CreateRenderer()
 	if c.round {
-		r = newRoundRenderer(r, c)
+		rr := &roundRenderer{WidgetRenderer: r, c: c}
+		rr.round()
+		r = rr
 	}
 	return withRing(r, func() bool { return c.focused })
 }
@@ -105,4 +120,99 @@ func (c *Check) FocusGained() {
 func (c *Check) FocusLost() {
 	c.focused = false
 	c.Check.FocusLost()
+}
+
+// Select is a choice that changes only with its list open: Left and Right do
+// nothing, unlike widget.Select. It scrolls into view on focus.
+type Select struct {
+	widget.Select
+	focused bool
+}
+
+// CreateRenderer is Fyne's choice with a focus ring around it.
+func (s *Select) CreateRenderer() fyne.WidgetRenderer {
+	return withRing(s.Select.CreateRenderer(), func() bool { return s.focused })
+}
+
+// FocusLost takes the ring away.
+func (s *Select) FocusLost() {
+	s.focused = false
+	s.Select.FocusLost()
+}
+
+// NewSelect is a Select of options; changed is told of each choice made.
+func NewSelect(options []string, changed func(string)) *Select {
+	s := &Select{}
+	s.Options, s.OnChanged = options, changed
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// TypedKey opens the list on Enter; Esc and F1 go on to the window.
+func (s *Select) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyLeft, fyne.KeyRight:
+	case fyne.KeyEscape, fyne.KeyF1:
+		PassKey(s, ev) // close the dialog, stop the run; the list of keys
+	case fyne.KeyReturn, fyne.KeyEnter:
+		s.Select.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	default:
+		s.Select.TypedKey(ev)
+	}
+}
+
+// FocusGained scrolls the choice into view.
+func (s *Select) FocusGained() {
+	s.focused = true
+	s.Select.FocusGained()
+	ShowFocused(s)
+}
+
+// ringGap and ringWidth place the focus ring a little clear of its control,
+// so it shows around a blue button as around a grey one.
+const (
+	ringGap   = 1
+	ringWidth = 2
+)
+
+// ringRenderer draws a focus ring while focused: Fyne only tints a focused button.
+type ringRenderer struct {
+	fyne.WidgetRenderer
+	ring    *canvas.Rectangle
+	focused func() bool
+	objs    []fyne.CanvasObject
+}
+
+// withRing wraps a widget's renderer with its focus ring.
+func withRing(r fyne.WidgetRenderer, focused func() bool) fyne.WidgetRenderer {
+	ring := canvas.NewRectangle(color.Transparent)
+	ring.StrokeWidth = ringWidth
+	rr := &ringRenderer{WidgetRenderer: r, ring: ring, focused: focused}
+	rr.paint()
+	return rr
+}
+
+func (r *ringRenderer) Objects() []fyne.CanvasObject { return r.objs }
+
+func (r *ringRenderer) Layout(size fyne.Size) {
+	r.WidgetRenderer.Layout(size)
+	out := float32(ringGap + ringWidth)
+	r.ring.Move(fyne.NewPos(-out, -out))
+	r.ring.Resize(size.AddWidthHeight(2*out, 2*out))
+}
+
+func (r *ringRenderer) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.paint()
+	r.ring.Refresh()
+}
+
+// paint colours the ring for focus and lists the widget's objects, then the ring.
+func (r *ringRenderer) paint() {
+	r.ring.FillColor, r.ring.StrokeColor = color.Transparent, color.Transparent
+	r.ring.CornerRadius = theme.InputRadiusSize() + ringGap + ringWidth
+	if r.focused() {
+		r.ring.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	}
+	r.objs = append(append(r.objs[:0], r.WidgetRenderer.Objects()...), r.ring)
 }

@@ -11,17 +11,15 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit/fynefix"
 )
 
-// caretRest is how long a caret blinks after the last key or click, as GTK
-// does; then it shows solid so an idle window draws no frames.
-const caretRest = 10 * time.Second
-
-// caretGlance is a caret's blink on focus without a key or click: enough to
-// catch the eye, so an opened window soon rests.
-const caretGlance = 3 * (caretShown + caretHidden)
-
-// caretShown and caretHidden are a blink's halves, as GTK's. Fyne's own caret
-// fades every frame, redrawing the window; this draws twice a cycle.
 const (
+	// caretRest is how long a caret blinks after the last key or click, as
+	// GTK does; then it shows solid so an idle window draws no frames.
+	caretRest = 10 * time.Second
+	// caretGlance is the blink on focus without a key or click: enough to
+	// catch the eye, so an opened window soon rests.
+	caretGlance = 3 * (caretShown + caretHidden)
+	// caretShown and caretHidden are a blink's halves, as GTK's. Fyne's own
+	// caret fades every frame, redrawing the window; this draws twice a cycle.
 	caretShown  = 800 * time.Millisecond
 	caretHidden = 400 * time.Millisecond
 )
@@ -30,12 +28,9 @@ const (
 // caretRest after the last Wake. Fields call Wake on keys and clicks, Focus
 // after FocusGained, Sleep when focus leaves. UI goroutine only.
 type Caret struct {
-	// wakes makes a blink timed before a later wake or sleep do nothing.
-	wakes int
-	// shown: this half shows the caret; blinking: neither resting nor
-	// asleep; until: when it rests.
-	shown, blinking bool
-	until           time.Time
+	wakes           int       // makes a blink timed before a later wake or sleep do nothing
+	shown, blinking bool      // shown: this half shows it; blinking: neither resting nor asleep
+	until           time.Time // when it rests
 	timer           *time.Timer
 }
 
@@ -56,8 +51,7 @@ func (c *Caret) wake(e *widget.Entry, d time.Duration) {
 	}
 	c.shown = true
 	c.until = time.Now().Add(d)
-	c.showCaret(e)
-	c.next(e, caretShown)
+	c.paint(e)
 }
 
 // Sleep forgets the blinking: the focus left and Fyne hides the caret.
@@ -94,38 +88,26 @@ func (c *Caret) blink(e *widget.Entry, wake int) {
 	if c.wakes != wake || !c.blinking {
 		return
 	}
-	if !holdBlink(e) {
-		c.blinking = false
-		return
-	}
-	if c.shown && !time.Now().Before(c.until) {
+	if !holdBlink(e) || c.shown && !time.Now().Before(c.until) {
 		c.blinking = false
 		return
 	}
 	c.shown = !c.shown
-	c.showCaret(e)
-	if c.shown {
-		c.next(e, caretShown)
-	} else {
-		c.next(e, caretHidden)
-	}
+	c.paint(e)
 }
 
-// showCaret paints the caret for the half of the blink it is in.
-func (c *Caret) showCaret(e *widget.Entry) {
-	_, caret, ok := fynefix.EntryCaret(e)
-	fa := fyne.CurrentApp()
-	if !ok || fa == nil {
-		return
-	}
-	var fill color.Color = color.Transparent
+// paint shows the caret for the half of the blink it is in and times the
+// next half. holdBlink found the app just before.
+func (c *Caret) paint(e *widget.Entry) {
+	fill, half := color.Color(color.Transparent), caretHidden
 	if c.shown {
-		fill = e.Theme().Color(theme.ColorNamePrimary, fa.Settings().ThemeVariant())
+		fill, half = e.Theme().Color(theme.ColorNamePrimary, fyne.CurrentApp().Settings().ThemeVariant()), caretShown
 	}
-	if caret.FillColor != fill {
+	if _, caret, ok := fynefix.EntryCaret(e); ok && caret.FillColor != fill {
 		caret.FillColor = fill
 		caret.Refresh()
 	}
+	c.next(e, half)
 }
 
 // Field is Fyne's text field with a resting caret. Embedders overriding a

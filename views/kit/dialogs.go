@@ -57,9 +57,6 @@ func ShowDialogKeys(d dialog.Dialog, w fyne.Window, enter, escape func()) {
 	if _, files := d.(*dialog.FileDialog); !files {
 		ringButtons(top)
 	}
-	if l.dialogs == nil {
-		l.dialogs = map[fyne.CanvasObject]dialogKeys{}
-	}
 	l.dialogs[top] = keys
 	// Told twice when shown again: the second call finds nothing to do.
 	d.SetOnClosed(func() { dialogClosed(c, top) })
@@ -73,11 +70,8 @@ func dialogClosed(c fyne.Canvas, top fyne.CanvasObject) {
 		return
 	}
 	keys, ok := l.dialogs[top]
-	if !ok {
-		return
-	}
 	delete(l.dialogs, top)
-	if keys.back == nil {
+	if !ok || keys.back == nil {
 		return
 	}
 	now := c.Overlays().Top()
@@ -114,24 +108,15 @@ func DialogKey(c fyne.Canvas, key fyne.KeyName) bool {
 	if top == nil {
 		return false
 	}
-	var keys dialogKeys
-	ok := false
+	var keys dialogKeys // none for Fyne's own dialog: its buttons answer, the keys wait
 	if l := LayerOf(c); l != nil {
-		keys, ok = l.dialogs[top]
+		keys = l.dialogs[top]
 	}
-	if !ok {
-		// Fyne's own dialog: its buttons answer, the keys wait.
-		return true
-	}
-	var do func()
-	switch key {
-	case fyne.KeyEscape:
-		do = keys.escape
-	case fyne.KeyReturn, fyne.KeyEnter:
-		do = keys.enter
-	}
-	if do != nil {
-		do()
+	switch {
+	case key == fyne.KeyEscape && keys.escape != nil:
+		keys.escape()
+	case (key == fyne.KeyReturn || key == fyne.KeyEnter) && keys.enter != nil:
+		keys.enter()
 	}
 	return true
 }
@@ -144,11 +129,9 @@ func AnswerDialogKeys(w fyne.Window) {
 
 // PassKey hands a key typed in o to its window (F1 in a field).
 func PassKey(o fyne.CanvasObject, ev *fyne.KeyEvent) {
-	if a := fyne.CurrentApp(); a != nil {
-		if c := a.Driver().CanvasForObject(o); c != nil {
-			if f := c.OnTypedKey(); f != nil {
-				f(ev)
-			}
+	if c := canvasOf(o); c != nil {
+		if f := c.OnTypedKey(); f != nil {
+			f(ev)
 		}
 	}
 }
@@ -196,10 +179,10 @@ func ringButtons(top fyne.CanvasObject) {
 				if err != nil {
 					b.Disable()
 					now[i].Disable()
-				} else {
-					b.Enable()
-					now[i].Enable()
+					continue
 				}
+				b.Enable()
+				now[i].Enable()
 			}
 		})
 	}

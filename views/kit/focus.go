@@ -87,11 +87,7 @@ func parts(o fyne.CanvasObject) []fyne.CanvasObject {
 
 // OnScreen reports whether o is shown in its window now.
 func OnScreen(o fyne.CanvasObject) bool {
-	a := fyne.CurrentApp()
-	if a == nil {
-		return false
-	}
-	c := a.Driver().CanvasForObject(o)
+	c := canvasOf(o)
 	return c != nil && contains(c.Content(), o)
 }
 

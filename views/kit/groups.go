@@ -10,46 +10,68 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
+// checks are a group's options, a box each, one under another.
+type checks struct {
+	options []string
+	items   []*Check
+	box     *fyne.Container
+	syncing bool // the group is ticking boxes itself
+}
+
+// newChecks makes a box per option, telling changed what the user ticks.
+func newChecks(options []string, round bool, changed func(option string, on bool)) *checks {
+	c := &checks{options: options, box: container.NewVBox()}
+	for _, o := range options {
+		item := NewCheck(o, nil)
+		item.round = round
+		item.OnChanged = func(on bool) {
+			if !c.syncing {
+				changed(o, on)
+			}
+		}
+		c.items = append(c.items, item)
+		c.box.Add(item)
+	}
+	return c
+}
+
+// CreateRenderer shows the options one under another.
+func (c *checks) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(c.box)
+}
+
+// tick ticks the boxes of the options on reports, clearing the others.
+func (c *checks) tick(on func(option string) bool) {
+	c.syncing = true
+	defer func() { c.syncing = false }()
+	for i, item := range c.items {
+		item.SetChecked(on(c.options[i]))
+	}
+}
+
 // RadioGroup is a choice of one among a few, as round check boxes: each shows
 // the focus ring (Fyne's radios only a faint circle) and Space chooses.
 type RadioGroup struct {
 	widget.BaseWidget
+	*checks
 	// Selected is the option chosen ("" for none).
 	Selected string
 	// Required keeps an option chosen: choosing it again does not clear it.
 	Required bool
 	// OnChanged is told each choice, made by the user or SetSelected.
 	OnChanged func(string)
-	options   []string
-	items     []*Check
-	box       *fyne.Container
-	syncing   bool
 }
 
 // NewRadioGroup is a RadioGroup of options telling changed each choice.
 func NewRadioGroup(options []string, changed func(string)) *RadioGroup {
-	r := &RadioGroup{OnChanged: changed, options: options, box: container.NewVBox()}
-	for _, o := range options {
-		item := NewCheck(o, nil)
-		item.round = true
-		item.OnChanged = func(on bool) { r.tapped(o, on) }
-		r.items = append(r.items, item)
-		r.box.Add(item)
-	}
+	r := &RadioGroup{OnChanged: changed}
+	r.checks = newChecks(options, true, r.tapped)
 	r.ExtendBaseWidget(r)
 	return r
 }
 
-// CreateRenderer shows the options one under another.
-func (r *RadioGroup) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(r.box)
-}
-
 // tapped follows a change of one option's box.
 func (r *RadioGroup) tapped(option string, on bool) {
-	if r.syncing {
-		return
-	}
 	switch {
 	case on:
 		r.SetSelected(option)
@@ -75,11 +97,7 @@ func (r *RadioGroup) SetSelected(option string) {
 
 // show ticks the chosen option's box alone.
 func (r *RadioGroup) show() {
-	r.syncing = true
-	defer func() { r.syncing = false }()
-	for i, item := range r.items {
-		item.SetChecked(r.options[i] == r.Selected)
-	}
+	r.tick(func(o string) bool { return o == r.Selected })
 }
 
 // Disable greys every option out; Enable brings them back.
@@ -107,12 +125,6 @@ func (r *RadioGroup) Disabled() bool {
 type roundRenderer struct {
 	fyne.WidgetRenderer
 	c *Check
-}
-
-func newRoundRenderer(r fyne.WidgetRenderer, c *Check) fyne.WidgetRenderer {
-	rr := &roundRenderer{WidgetRenderer: r, c: c}
-	rr.round()
-	return rr
 }
 
 func (r *roundRenderer) Refresh() {
@@ -152,41 +164,25 @@ func (r *roundRenderer) round() {
 // focus ring.
 type CheckGroup struct {
 	widget.BaseWidget
+	*checks
 	// Selected is the options ticked, in the order offered.
 	Selected []string
 	// OnChanged is told the options ticked after each change.
 	OnChanged func([]string)
-	options   []string
-	items     []*Check
-	box       *fyne.Container
-	syncing   bool
 }
 
 // NewCheckGroup is a CheckGroup of options telling changed each change.
 func NewCheckGroup(options []string, changed func([]string)) *CheckGroup {
-	g := &CheckGroup{OnChanged: changed, options: options, box: container.NewVBox()}
-	for _, o := range options {
-		item := NewCheck(o, nil)
-		item.OnChanged = func(bool) { g.tapped() }
-		g.items = append(g.items, item)
-		g.box.Add(item)
-	}
+	g := &CheckGroup{OnChanged: changed}
+	g.checks = newChecks(options, false, func(string, bool) { g.tapped() })
 	g.ExtendBaseWidget(g)
 	return g
-}
-
-// CreateRenderer shows the options one under another.
-func (g *CheckGroup) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(g.box)
 }
 
 // Options are the options offered, in order.
 func (g *CheckGroup) Options() []string { return g.options }
 
 func (g *CheckGroup) tapped() {
-	if g.syncing {
-		return
-	}
 	g.Selected = g.Selected[:0:0]
 	for i, item := range g.items {
 		if item.Checked {
@@ -200,10 +196,6 @@ func (g *CheckGroup) tapped() {
 
 // SetSelected ticks the options named, clearing others, telling OnChanged.
 func (g *CheckGroup) SetSelected(options []string) {
-	g.syncing = true
-	for i, item := range g.items {
-		item.SetChecked(slices.Contains(options, g.options[i]))
-	}
-	g.syncing = false
+	g.tick(func(o string) bool { return slices.Contains(options, o) })
 	g.tapped()
 }

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"runtime"
+	"slices"
 
 	"fyne.io/fyne/v2/lang"
 
@@ -23,34 +24,39 @@ var CtrlEnterName = func() string {
 	return "Ctrl+Enter"
 }()
 
-// FieldShortcut runs submit on Ctrl+Enter and passes the window's shortcuts
-// on, as Fyne gives keys to the focused field, not the window. It reports
-// whether s was one of those.
+// FieldShortcut runs submit on Ctrl+Enter and hands the window's own
+// shortcuts to the window showing o, reporting whether s was one of those:
+// Fyne gives every shortcut to the focused field and none to the window.
 func FieldShortcut(o fyne.CanvasObject, s fyne.Shortcut, submit func()) bool {
-	if c, ok := s.(*desktop.CustomShortcut); ok && c.Modifier == fyne.KeyModifierShortcutDefault && (c.KeyName == fyne.KeyReturn || c.KeyName == fyne.KeyEnter) {
+	c, ok := s.(*desktop.CustomShortcut)
+	switch {
+	case !ok:
+		return false
+	case c.Modifier == fyne.KeyModifierShortcutDefault && (c.KeyName == fyne.KeyReturn || c.KeyName == fyne.KeyEnter):
 		if submit != nil {
 			submit()
 		}
 		return true
+	case !isWindowShortcut(c):
+		return false
 	}
-	return PassWindowShortcut(o, s)
+	if w, ok := canvasOf(o).(fyne.Shortcutable); ok {
+		w.TypedShortcut(s)
+	}
+	return true
 }
 
-// SearchShortcut (Ctrl+K) focuses the agents search from anywhere.
-var SearchShortcut = ctrl(fyne.KeyK)
-
-// FindShortcut (Ctrl+F) focuses the current screen's search.
-var FindShortcut = ctrl(fyne.KeyF)
-
-// NewChatShortcut (Ctrl+N) starts a new chat.
-var NewChatShortcut = ctrl(fyne.KeyN)
-
-// KeysShortcut (Ctrl+/, or F1) lists the keys Agent Desk answers to.
-var KeysShortcut = ctrl(fyne.KeySlash)
-
-// TabShortcuts move to the next or previous tab; Fyne's tabs take no keyboard.
 var (
-	// Control on a Mac too: ⌘Tab is the system's app switcher.
+	// SearchShortcut (Ctrl+K) focuses the agents search from anywhere.
+	SearchShortcut = ctrl(fyne.KeyK)
+	// FindShortcut (Ctrl+F) focuses the current screen's search.
+	FindShortcut = ctrl(fyne.KeyF)
+	// NewChatShortcut (Ctrl+N) starts a new chat.
+	NewChatShortcut = ctrl(fyne.KeyN)
+	// KeysShortcut (Ctrl+/, or F1) lists the keys Agent Desk answers to.
+	KeysShortcut = ctrl(fyne.KeySlash)
+	// NextTabShortcuts and PrevTabShortcuts move between tabs, which Fyne's
+	// take no keyboard for. Control on a Mac too: ⌘Tab is the system's app switcher.
 	NextTabShortcuts = []*desktop.CustomShortcut{{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}, ctrl(fyne.KeyPageDown)}
 	PrevTabShortcuts = []*desktop.CustomShortcut{
 		{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift},
@@ -59,11 +65,9 @@ var (
 )
 
 // ScreenShortcuts (Ctrl+1 … Ctrl+9) go to the navigation rail's screens.
-var ScreenShortcuts = func() []*desktop.CustomShortcut {
-	keys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
-	s := make([]*desktop.CustomShortcut, len(keys))
-	for i, k := range keys {
-		s[i] = ctrl(k)
+var ScreenShortcuts = func() (s []*desktop.CustomShortcut) {
+	for k := '1'; k <= '9'; k++ {
+		s = append(s, ctrl(fyne.KeyName(string(k))))
 	}
 	return s
 }()
@@ -81,35 +85,10 @@ func CtrlName(key string) string {
 }
 
 // isWindowShortcut reports one of the window's own shortcuts.
-func isWindowShortcut(s fyne.Shortcut) bool {
-	c, ok := s.(*desktop.CustomShortcut)
-	if !ok {
-		return false
-	}
-	name := c.ShortcutName()
+func isWindowShortcut(c *desktop.CustomShortcut) bool {
 	all := []*desktop.CustomShortcut{SearchShortcut, FindShortcut, NewChatShortcut, KeysShortcut}
 	all = append(append(append(all, ScreenShortcuts...), NextTabShortcuts...), PrevTabShortcuts...)
-	for _, w := range all {
-		if w.ShortcutName() == name {
-			return true
-		}
-	}
-	return false
-}
-
-// PassWindowShortcut hands the window's own shortcuts to the window showing
-// o, reporting whether s was one: Fyne gives every shortcut to the focused
-// field and none to the window.
-func PassWindowShortcut(o fyne.CanvasObject, s fyne.Shortcut) bool {
-	if !isWindowShortcut(s) {
-		return false
-	}
-	if a := fyne.CurrentApp(); a != nil {
-		if w, ok := a.Driver().CanvasForObject(o).(fyne.Shortcutable); ok {
-			w.TypedShortcut(s)
-		}
-	}
-	return true
+	return slices.ContainsFunc(all, func(w *desktop.CustomShortcut) bool { return w.ShortcutName() == c.ShortcutName() })
 }
 
 // Submitter is a screen that submits on Ctrl+Enter when no field has the keyboard.
@@ -192,9 +171,8 @@ func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 		return
 	}
 	switch {
-	case ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1:
-		PassKey(e, ev)
-	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !e.MultiLine && e.OnSubmitted == nil:
+	case ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1,
+		(ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !e.MultiLine && e.OnSubmitted == nil:
 		PassKey(e, ev)
 	default:
 		e.Field.TypedKey(ev)
@@ -213,51 +191,14 @@ func (e *FormEntry) FocusGained() {
 // PaidButton is the button of an action that costs credits: a click or
 // Ctrl+Enter runs it, Space does not.
 type PaidButton struct {
-	widget.Button
-	// Tip is shown while the pointer rests on the button ("" for none).
-	Tip     string
-	focused bool
-}
-
-// MouseIn starts the wait for the button's tip.
-func (b *PaidButton) MouseIn(ev *desktop.MouseEvent) {
-	b.Button.MouseIn(ev)
-	hovered(b, b.Tip)
-}
-
-// MouseOut hides the button's tip.
-func (b *PaidButton) MouseOut() {
-	b.Button.MouseOut()
-	left(b)
-}
-
-// Tapped hides the tip and presses the button.
-func (b *PaidButton) Tapped(ev *fyne.PointEvent) {
-	left(b)
-	b.Button.Tapped(ev)
-}
-
-// Hide hides the button and its tip.
-func (b *PaidButton) Hide() {
-	left(b)
-	b.Button.Hide()
-}
-
-// CreateRenderer is Fyne's button with a focus ring around it.
-func (b *PaidButton) CreateRenderer() fyne.WidgetRenderer {
-	return withRing(b.Button.CreateRenderer(), func() bool { return b.focused })
-}
-
-// FocusLost takes the ring away.
-func (b *PaidButton) FocusLost() {
-	b.focused = false
-	b.Button.FocusLost()
+	Button
 }
 
 // NewPaidButton is a PaidButton with a label, an icon and what it does.
 func NewPaidButton(label string, icon fyne.Resource, tapped func()) *PaidButton {
 	b := &PaidButton{}
 	b.Text, b.Icon, b.OnTapped = label, icon, tapped
+	b.self = b
 	b.ExtendBaseWidget(b)
 	return b
 }
@@ -267,11 +208,4 @@ func (b *PaidButton) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1 {
 		PassKey(b, ev)
 	}
-}
-
-// FocusGained scrolls the button into view.
-func (b *PaidButton) FocusGained() {
-	b.focused = true
-	b.Button.FocusGained()
-	ShowFocused(b)
 }

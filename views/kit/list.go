@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -57,7 +58,11 @@ func (l *List) Select(id widget.ListItemID) {
 
 // Refresh shows the rows again, the keyboard kept within them.
 func (l *List) Refresh() {
-	if n := l.lengthNow(); l.keyboardRow() >= n {
+	n := 0
+	if l.Length != nil {
+		n = l.Length()
+	}
+	if l.keyboardRow() >= n {
 		l.moveKeyboardRow(max(n-1, 0))
 	}
 	l.List.Refresh()
@@ -71,13 +76,6 @@ func (l *List) Grew() {
 		return
 	}
 	l.Refresh()
-}
-
-func (l *List) lengthNow() int {
-	if l.Length == nil {
-		return 0
-	}
-	return l.Length()
 }
 
 // ring puts the ring on row, or takes it off; one row has it at most.
@@ -111,8 +109,7 @@ func (l *List) FocusGained() {
 func (l *List) FocusLost() {
 	l.focused = false
 	if l.ringed != nil {
-		l.ringed.show(false)
-		l.ringed = nil
+		l.ring(l.ringed, false)
 	}
 	l.List.FocusLost()
 }
@@ -137,6 +134,7 @@ func (r *listRow) show(on bool) {
 	if on {
 		c = theme.Color(theme.ColorNamePrimary)
 	}
+	r.ring.CornerRadius = theme.InputRadiusSize()
 	if r.ring.StrokeColor == c {
 		return
 	}
@@ -144,29 +142,9 @@ func (r *listRow) show(on bool) {
 	r.ring.Refresh()
 }
 
+// CreateRenderer lays the ring inside the row's edges: the list clips outside it.
 func (r *listRow) CreateRenderer() fyne.WidgetRenderer {
-	return &listRowRenderer{row: r, objs: []fyne.CanvasObject{r.content, r.ring}}
-}
-
-type listRowRenderer struct {
-	row  *listRow
-	objs []fyne.CanvasObject
-}
-
-func (r *listRowRenderer) Layout(size fyne.Size) {
-	r.row.content.Resize(size)
-	// The ring lies inside the row's edges: the list clips outside it.
-	r.row.ring.Move(fyne.NewPos(0, 0))
-	r.row.ring.Resize(size)
-	r.row.ring.CornerRadius = theme.InputRadiusSize()
-}
-
-func (r *listRowRenderer) MinSize() fyne.Size           { return r.row.content.MinSize() }
-func (r *listRowRenderer) Objects() []fyne.CanvasObject { return r.objs }
-func (r *listRowRenderer) Destroy()                     {}
-func (r *listRowRenderer) Refresh() {
-	r.row.content.Refresh()
-	r.row.ring.Refresh()
+	return widget.NewSimpleRenderer(container.NewStack(r.content, r.ring))
 }
 
 // RowContent is what create made for one of a List's row objects.

@@ -17,14 +17,16 @@ type Scroller struct {
 
 // NewSideways scrolls content sideways when it is wider than the space.
 func NewSideways(content fyne.CanvasObject, outer func(*fyne.ScrollEvent)) *Scroller {
-	s := &Scroller{Scroll: container.NewHScroll(content), Outer: outer}
-	s.ExtendBaseWidget(s)
-	return s
+	return newScroller(container.NewHScroll(content), outer)
 }
 
 // NewBothWays scrolls content either way.
 func NewBothWays(content fyne.CanvasObject, outer func(*fyne.ScrollEvent)) *Scroller {
-	s := &Scroller{Scroll: container.NewScroll(content), Outer: outer}
+	return newScroller(container.NewScroll(content), outer)
+}
+
+func newScroller(sc *container.Scroll, outer func(*fyne.ScrollEvent)) *Scroller {
+	s := &Scroller{Scroll: sc, Outer: outer}
 	s.ExtendBaseWidget(s)
 	return s
 }

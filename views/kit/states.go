@@ -1,7 +1,10 @@
 package kit
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/layout"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -12,8 +15,7 @@ import (
 // Loading is a screen waiting for the service; show it with SetBody, which stops it.
 func Loading(text string) fyne.CanvasObject {
 	bar := widget.NewProgressBarInfinite()
-	label := widget.NewLabel(text)
-	label.Alignment = fyne.TextAlignCenter
+	label := widget.NewLabelWithStyle(text, fyne.TextAlignCenter, fyne.TextStyle{})
 	label.Wrapping = fyne.TextWrapWord
 	// 240 wide, or the pane's width when it is narrower.
 	return &fyne.Container{Layout: loadingLayout{widthLayout{max: 240, centred: true}, bar},
@@ -26,9 +28,8 @@ type loadingLayout struct {
 	bar *widget.ProgressBarInfinite
 }
 
-// StopLoading stops o if it is a loading state. Fyne animates an infinite
-// progress bar, redrawing every frame, until stopped or its renderer leaves
-// the cache a minute later.
+// StopLoading stops o if it is a loading state: Fyne redraws an infinite
+// bar every frame until it is stopped.
 func StopLoading(o fyne.CanvasObject) {
 	if c, ok := o.(*fyne.Container); ok {
 		if l, ok := c.Layout.(loadingLayout); ok {
@@ -61,8 +62,7 @@ func Empty(icon fyne.Resource, title, detail string, actions ...fyne.CanvasObjec
 	img := widget.NewIcon(icon)
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	t.Wrapping = fyne.TextWrapWord
-	d := widget.NewLabel(detail)
-	d.Alignment = fyne.TextAlignCenter
+	d := widget.NewLabelWithStyle(detail, fyne.TextAlignCenter, fyne.TextStyle{})
 	d.Wrapping = fyne.TextWrapWord
 	box := container.NewVBox(container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(48), img)), t, d)
 	if len(actions) > 0 {
@@ -81,8 +81,7 @@ func Column(o fyne.CanvasObject, max float32) fyne.CanvasObject {
 	return &fyne.Container{Layout: widthLayout{max: max, centred: true}, Objects: []fyne.CanvasObject{o}}
 }
 
-// MaxWidth lays o out leading, full height, at most max wide, so lines stay
-// readable in a wide window.
+// MaxWidth lays o out leading, full height, at most max wide, so lines stay readable.
 func MaxWidth(o fyne.CanvasObject, max float32) fyne.CanvasObject {
 	return &fyne.Container{Layout: widthLayout{max: max}, Objects: []fyne.CanvasObject{o}}
 }
@@ -115,38 +114,35 @@ func (l widthLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 // Header is a screen's title, optional subtitle and actions; title as
 // written, not in BidiVisual's order.
 func Header(title, subtitle string, actions ...fyne.CanvasObject) fyne.CanvasObject {
-	return header(title, subtitle, fyne.TextTruncateEllipsis, actions)
+	return header(title, subtitle, false, actions)
 }
 
 // FullHeader is a Header showing its title whole, wrapped: the place a name
 // cut short elsewhere reads in full.
 func FullHeader(title, subtitle string, actions ...fyne.CanvasObject) fyne.CanvasObject {
-	return header(title, subtitle, fyne.TextTruncateOff, actions)
+	return header(title, subtitle, true, actions)
 }
 
-func header(title, subtitle string, cut fyne.TextTruncation, actions []fyne.CanvasObject) fyne.CanvasObject {
+func header(title, subtitle string, whole bool, actions []fyne.CanvasObject) fyne.CanvasObject {
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.SizeName = theme.SizeNameSubHeadingText
 	// A title never widens the window: it is cut short or wraps.
-	if cut == fyne.TextTruncateOff {
-		t.Wrapping = fyne.TextWrapWord
-	} else {
-		t.Truncation = cut
+	t.Truncation = fyne.TextTruncateEllipsis
+	if whole {
+		t.Wrapping, t.Truncation = fyne.TextWrapWord, fyne.TextTruncateOff
 	}
 	// Right-to-left words are wrapped in reading order first: see BidiLines.
 	var shown fyne.CanvasObject = t
 	if bidiHasRTL(title) {
-		shown = BidiLines(title, t.TextStyle, t.SizeName, cut == fyne.TextTruncateOff)
+		shown = BidiLines(title, t.TextStyle, t.SizeName, whole)
 	}
-	var left *fyne.Container
-	if cut == fyne.TextTruncateOff {
+	if whole {
 		// Whole, but no taller than three lines: more scrolls.
 		three := widget.NewLabelWithStyle("1\n2\n3", fyne.TextAlignLeading, t.TextStyle)
 		three.SizeName = t.SizeName
-		left = container.NewVBox(MaxHeight(shown, three.MinSize().Height))
-	} else {
-		left = container.NewVBox(shown)
+		shown = MaxHeight(shown, three.MinSize().Height)
 	}
+	left := container.NewVBox(shown)
 	if subtitle != "" {
 		s := widget.NewLabel(subtitle)
 		s.Importance = widget.LowImportance
@@ -178,24 +174,21 @@ func (flowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 }
 
 func (flowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
-	flowRows(objects, size.Width, func(o fyne.CanvasObject, at fyne.Position, h float32) {
-		o.Move(at)
-		o.Resize(fyne.NewSize(o.MinSize().Width, h))
-	})
+	flowRows(objects, size.Width, true)
 }
 
-// flowRows places visible objects in lines no wider than width and returns
-// their height; place may be nil to measure.
-func flowRows(objects []fyne.CanvasObject, width float32, place func(o fyne.CanvasObject, at fyne.Position, h float32)) float32 {
+// flowRows returns the height of the visible objects in lines no wider than
+// width, placing them there if place.
+func flowRows(objects []fyne.CanvasObject, width float32, place bool) float32 {
 	pad := theme.Padding()
-	var y float32
 	var line []fyne.CanvasObject
-	var x, lh float32
+	var x, y, lh float32
 	flush := func() {
-		if place != nil {
+		if place {
 			var lx float32
 			for _, o := range line {
-				place(o, fyne.NewPos(lx, y), lh)
+				o.Move(fyne.NewPos(lx, y))
+				o.Resize(fyne.NewSize(o.MinSize().Width, lh))
 				lx += o.MinSize().Width + pad
 			}
 		}
@@ -256,7 +249,7 @@ func (l *headerLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	case l.fits(row, l.width):
 		return fyne.NewSize(fyne.Max(left.Width, fyne.Min(l.titleWidth, titleRoom)+theme.Padding()+one.Width), fyne.Max(left.Height, one.Height))
 	}
-	return fyne.NewSize(fyne.Max(left.Width, widest), left.Height+theme.Padding()+flowRows(row.Objects, l.width, nil))
+	return fyne.NewSize(fyne.Max(left.Width, widest), left.Height+theme.Padding()+flowRows(row.Objects, l.width, false))
 }
 
 func (l *headerLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
@@ -271,7 +264,7 @@ func (l *headerLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 		left.Move(fyne.NewPos(0, 0))
 		left.Resize(fyne.NewSize(size.Width, lh))
 		row.Move(fyne.NewPos(0, lh+theme.Padding()))
-		row.Resize(fyne.NewSize(size.Width, flowRows(row.Objects, size.Width, nil)))
+		row.Resize(fyne.NewSize(size.Width, flowRows(row.Objects, size.Width, false)))
 		return
 	}
 	one := row.MinSize()
@@ -325,4 +318,97 @@ func Partial(list fyne.CanvasObject, sentence string, loading bool, loadRest fun
 		more.Disable()
 	}
 	return container.NewBorder(container.NewBorder(nil, nil, nil, container.NewCenter(more), note), nil, nil, nil, list)
+}
+
+// Capped lays o out at any size but asks for at most max, so long text is
+// cut instead of widening the window or moving a divider (zero: uncapped).
+func Capped(o fyne.CanvasObject, max fyne.Size) fyne.CanvasObject {
+	return &fyne.Container{Layout: capLayout{max}, Objects: []fyne.CanvasObject{o}}
+}
+
+type capLayout struct{ max fyne.Size }
+
+func (l capLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var min fyne.Size
+	for _, o := range objects {
+		if o.Visible() {
+			min = min.Max(o.MinSize())
+		}
+	}
+	return CapSize(min, l.max)
+}
+
+func (l capLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+// CapSize is min capped by max in each direction (zero: uncapped).
+func CapSize(min, max fyne.Size) fyne.Size {
+	if max.Width > 0 {
+		min.Width = fyne.Min(min.Width, max.Width)
+	}
+	if max.Height > 0 {
+		min.Height = fyne.Min(min.Height, max.Height)
+	}
+	return min
+}
+
+// Split is a split whose divider stays put: Fyne moves it when a pane asks
+// for more width, so each pane asks for at most paneMin.
+func Split(leading, trailing fyne.CanvasObject, offset float64) *container.Split {
+	s := container.NewHSplit(Capped(leading, paneMin), Capped(trailing, paneMin))
+	s.SetOffset(offset)
+	return s
+}
+
+// paneMin is the most width a pane of a Split may ask for.
+var paneMin = fyne.NewSize(220, 0)
+
+// MaxHeight shows o as tall as it needs up to max, then scrolls.
+func MaxHeight(o fyne.CanvasObject, max float32) fyne.CanvasObject {
+	return &fyne.Container{Layout: maxHeightLayout{max}, Objects: []fyne.CanvasObject{container.NewVScroll(o)}}
+}
+
+type maxHeightLayout struct{ max float32 }
+
+func (l maxHeightLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	sc := objects[0].(*container.Scroll)
+	return fyne.NewSize(sc.MinSize().Width, fyne.Min(sc.Content.MinSize().Height, l.max))
+}
+
+func (l maxHeightLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	objects[0].Move(fyne.NewPos(0, 0))
+	objects[0].Resize(size)
+}
+
+// Wrap lays objects out in wrapping lines and asks for their height at its
+// last width.
+func Wrap(objects ...fyne.CanvasObject) *fyne.Container {
+	return &fyne.Container{Layout: &wrapLayout{}, Objects: objects}
+}
+
+type wrapLayout struct{ width float32 }
+
+func (l *wrapLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	if l.width == 0 {
+		one := flowLayout{}.MinSize(objects)
+		return fyne.NewSize(widestShown(objects), one.Height)
+	}
+	return fyne.NewSize(widestShown(objects), flowRows(objects, l.width, false))
+}
+
+func (l *wrapLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	l.width = size.Width
+	flowLayout{}.Layout(objects, size)
+}
+
+// NewBorder is container.NewBorder with parts in reading order, the order Tab
+// follows: Fyne's puts the centre first. (List rows keep Fyne's.)
+func NewBorder(top, bottom, left, right fyne.CanvasObject, center ...fyne.CanvasObject) *fyne.Container {
+	objs := append(append([]fyne.CanvasObject{top, left}, center...), right, bottom)
+	objs = slices.DeleteFunc(objs, func(o fyne.CanvasObject) bool { return o == nil })
+	return container.New(layout.NewBorderLayout(top, bottom, left, right), objs...)
 }

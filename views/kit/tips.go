@@ -35,18 +35,10 @@ type Layer struct {
 	dialogs map[fyne.CanvasObject]dialogKeys // the keys of each dialog shown, by overlay
 }
 
-// setBusy marks awaited work as under way or done; l may be nil (a window
-// without a layer guards nothing).
-func (l *Layer) setBusy(b bool) {
-	if l != nil {
-		l.busy = b
-	}
-}
-
 // NewLayer is the layer over the window drawn on c; put it last in the root
 // container, where LayerOf finds it.
 func NewLayer(c fyne.Canvas) *Layer {
-	l := &Layer{canvas: c, tipText: canvas.NewText("", color.Transparent)}
+	l := &Layer{canvas: c, tipText: canvas.NewText("", color.Transparent), dialogs: map[fyne.CanvasObject]dialogKeys{}}
 	bg := canvas.NewRectangle(color.Transparent)
 	bg.StrokeWidth = 1
 	l.tip = &fyne.Container{Objects: []fyne.CanvasObject{bg, l.tipText}}
@@ -91,37 +83,23 @@ func (l *Layer) MinSize() fyne.Size { return fyne.Size{} }
 
 // CreateRenderer draws the highlight and the tip over the content.
 func (l *Layer) CreateRenderer() fyne.WidgetRenderer {
-	return &layerRenderer{l: l, objs: []fyne.CanvasObject{l.drop, l.tip}}
+	return widget.NewSimpleRenderer(&fyne.Container{Layout: layerLayout{l}, Objects: []fyne.CanvasObject{l.drop, l.tip}})
 }
 
-type layerRenderer struct {
-	l    *Layer
-	objs []fyne.CanvasObject
-}
+// layerLayout stretches the drop highlight over the window; the tip places itself.
+type layerLayout struct{ l *Layer }
 
-func (r *layerRenderer) Layout(size fyne.Size) {
-	r.l.drop.Resize(size)
-	layoutDropHighlight(r.l.drop, size, r.l.dropTakes)
-}
+func (layerLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.Size{} }
 
-func (r *layerRenderer) MinSize() fyne.Size           { return fyne.Size{} }
-func (r *layerRenderer) Objects() []fyne.CanvasObject { return r.objs }
-func (r *layerRenderer) Destroy()                     {}
-func (r *layerRenderer) Refresh() {
-	for _, o := range r.objs {
-		o.Refresh()
-	}
-	canvas.Refresh(r.l) // what was hidden is not known to the window yet
+func (ll layerLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	ll.l.drop.Resize(size)
+	layoutDropHighlight(ll.l.drop, size, ll.l.dropTakes)
 }
 
 // hovered starts the wait for o's tip, unless a dialog is open (it would show under it).
 func hovered(o fyne.CanvasObject, tip string) {
-	if tip == "" || fyne.CurrentApp() == nil {
-		return
-	}
-	c := fyne.CurrentApp().Driver().CanvasForObject(o)
-	l := LayerOf(c)
-	if l == nil || c.Overlays().Top() != nil {
+	l := LayerOf(canvasOf(o))
+	if tip == "" || l == nil || l.canvas.Overlays().Top() != nil {
 		return
 	}
 	l.hideTip()
@@ -138,12 +116,17 @@ func hovered(o fyne.CanvasObject, tip string) {
 
 // left hides o's tip or stops waiting for it.
 func left(o fyne.CanvasObject) {
-	if fyne.CurrentApp() == nil {
-		return
-	}
-	if l := LayerOf(fyne.CurrentApp().Driver().CanvasForObject(o)); l != nil && l.tipFor == o {
+	if l := LayerOf(canvasOf(o)); l != nil && l.tipFor == o {
 		l.hideTip()
 	}
+}
+
+// canvasOf is the canvas of the window showing o, or nil.
+func canvasOf(o fyne.CanvasObject) fyne.Canvas {
+	if a := fyne.CurrentApp(); a != nil {
+		return a.Driver().CanvasForObject(o)
+	}
+	return nil
 }
 
 // HideTip hides the tip in the window drawn on c, or stops waiting for one.
@@ -197,10 +180,71 @@ func (l *Layer) showTip(o fyne.CanvasObject, tip string) {
 	l.Refresh()
 }
 
-// TipShown is the tip on show in the window drawn on c ("" for none).
-func TipShown(c fyne.Canvas) string {
-	if l := LayerOf(c); l != nil && l.tip.Visible() {
-		return l.tipText.Text
+// newDropHighlight is what dragging files over the window shows: a frame and
+// what dropping does, or a plain card where a drop would be refused.
+func newDropHighlight() *fyne.Container {
+	frame := canvas.NewRectangle(color.Transparent)
+	frame.StrokeWidth = 3
+	card := canvas.NewRectangle(color.Transparent)
+	card.CornerRadius = 2 * theme.InputRadiusSize()
+	icon := canvas.NewImageFromResource(nil)
+	icon.FillMode = canvas.ImageFillContain
+	text := canvas.NewText("", color.White)
+	text.TextStyle.Bold = true
+	text.Alignment = fyne.TextAlignCenter
+	return &fyne.Container{Objects: []fyne.CanvasObject{frame, card, icon, text}}
+}
+
+// layoutDropHighlight places the frame and card in the current theme's colours.
+func layoutDropHighlight(c *fyne.Container, size fyne.Size, takes bool) {
+	frame, card := c.Objects[0].(*canvas.Rectangle), c.Objects[1].(*canvas.Rectangle)
+	icon, text := c.Objects[2].(*canvas.Image), c.Objects[3].(*canvas.Text)
+	primary := theme.Color(theme.ColorNamePrimary)
+	r, g, b, _ := primary.RGBA()
+	frame.StrokeColor = primary
+	frame.FillColor = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x30}
+	frame.Hidden = !takes
+	frame.Move(fyne.NewPos(2, 2))
+	frame.Resize(size.SubtractWidthHeight(4, 4))
+
+	pad := 2 * theme.Padding()
+	on, fill, res := theme.ColorNameForegroundOnPrimary, primary, theme.UploadIcon()
+	if !takes {
+		on, fill, res = theme.ColorNameForeground, theme.Color(theme.ColorNameOverlayBackground), theme.InfoIcon()
 	}
-	return ""
+	text.Color = theme.Color(on)
+	icon.Resource = theme.NewColoredResource(res, on)
+	text.TextSize = theme.TextSubHeadingSize()
+	ts := text.MinSize()
+	ts.Width = min(ts.Width, size.Width-4*pad) // a long hint is cut off, never widens the window
+	is := fyne.NewSquareSize(2 * ts.Height)
+	cs := fyne.NewSize(max(ts.Width, is.Width)+2*pad, is.Height+ts.Height+3*pad)
+	at := fyne.NewPos((size.Width-cs.Width)/2, (size.Height-cs.Height)/2)
+	card.FillColor = fill
+	card.StrokeColor = theme.Color(theme.ColorNameSeparator)
+	card.StrokeWidth = 1
+	card.Move(at)
+	card.Resize(cs)
+	icon.Move(fyne.NewPos(at.X+(cs.Width-is.Width)/2, at.Y+pad))
+	icon.Resize(is)
+	text.Move(fyne.NewPos(at.X+pad, at.Y+2*pad+is.Height))
+	text.Resize(fyne.NewSize(cs.Width-2*pad, ts.Height))
+}
+
+// ShowDrop shows or hides the drop highlight; takes is false where it would be refused.
+func (l *Layer) ShowDrop(on bool, hint string, takes bool) {
+	if !on {
+		if l.drop.Visible() {
+			l.drop.Hide()
+			l.Refresh()
+		}
+		return
+	}
+	l.hideTip()
+	l.drop.Objects[3].(*canvas.Text).Text = hint
+	l.dropTakes = takes
+	layoutDropHighlight(l.drop, l.Size(), takes)
+	l.drop.Objects[2].Refresh()
+	l.drop.Show()
+	l.Refresh()
 }

@@ -16,8 +16,8 @@ import (
 // ListFocus is the keyboard's row in l (List.currentFocus).
 // Retired by an exported focused item on widget.List (fyne-io/fyne#4131).
 func ListFocus(l *widget.List) (widget.ListItemID, bool) {
-	f := field(reflect.ValueOf(l).Elem(), "currentFocus")
-	if !f.IsValid() || !f.CanInt() {
+	f, ok := listFocus(l)
+	if !ok {
 		return 0, false
 	}
 	return widget.ListItemID(f.Int()), true
@@ -26,12 +26,16 @@ func ListFocus(l *widget.List) (widget.ListItemID, bool) {
 // SetListFocus puts the keyboard on row id; Fyne moves it only on a click or key.
 // Retired by the same change as ListFocus.
 func SetListFocus(l *widget.List, id widget.ListItemID) bool {
-	f := field(reflect.ValueOf(l).Elem(), "currentFocus")
-	if !f.IsValid() || !f.CanInt() {
-		return false
+	f, ok := listFocus(l)
+	if ok {
+		f.SetInt(int64(id))
 	}
-	f.SetInt(int64(id))
-	return true
+	return ok
+}
+
+func listFocus(l *widget.List) (reflect.Value, bool) {
+	f := field(reflect.ValueOf(l).Elem(), "currentFocus")
+	return f, f.IsValid() && f.CanInt()
 }
 
 // ListScroller is l's scroller (nil before drawn): refreshing it shows appended rows cheaply.

@@ -32,9 +32,7 @@ func (Nav) Restart()                                    {}
 func (Nav) OpenAgentWith(app.AgentItem, string)         {}
 
 // Children are the objects a user sees inside o.
-func Children(o fyne.CanvasObject) []fyne.CanvasObject { return children(o) }
-
-func children(o fyne.CanvasObject) []fyne.CanvasObject {
+func Children(o fyne.CanvasObject) []fyne.CanvasObject {
 	switch v := o.(type) {
 	case *fyne.Container:
 		return v.Objects
@@ -48,19 +46,17 @@ func children(o fyne.CanvasObject) []fyne.CanvasObject {
 
 // FindButton returns the first visible button with text under o, or nil.
 func FindButton(o fyne.CanvasObject, text string) *widget.Button {
-	if kb, ok := o.(*kit.Button); ok {
-		if kb.Text == text && kb.Visible() {
-			return &kb.Button
-		}
-		return nil
+	b, ok := o.(*widget.Button)
+	if kb, isKit := o.(*kit.Button); isKit {
+		b, ok = &kb.Button, true
 	}
-	if b, ok := o.(*widget.Button); ok {
+	if ok {
 		if b.Text == text && b.Visible() {
 			return b
 		}
 		return nil
 	}
-	for _, c := range children(o) {
+	for _, c := range Children(o) {
 		if b := FindButton(c, text); b != nil {
 			return b
 		}
@@ -86,7 +82,7 @@ func Labels(o fyne.CanvasObject) string {
 			return t + "\n"
 		}
 		var b strings.Builder
-		for _, c := range children(v) {
+		for _, c := range Children(v) {
 			b.WriteString(Labels(c))
 		}
 		return b.String()
@@ -96,26 +92,20 @@ func Labels(o fyne.CanvasObject) string {
 
 // AllText is Labels including widgets' insides: dialogs, popups.
 func AllText(o fyne.CanvasObject) string {
-	var b strings.Builder
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		if l, ok := o.(*widget.Label); ok {
-			b.WriteString(l.Text + "\n")
-			return
-		}
-		if t, ok := kit.LineText(o); ok {
-			b.WriteString(t + "\n")
-			return
-		}
-		if r, ok := o.(*widget.RichText); ok {
-			// Its words, then what its segments draw (a picture's line).
-			b.WriteString(r.String() + "\n")
-		}
-		for _, c := range children(o) {
-			walk(c)
-		}
+	if l, ok := o.(*widget.Label); ok {
+		return l.Text + "\n"
 	}
-	walk(o)
+	if t, ok := kit.LineText(o); ok {
+		return t + "\n"
+	}
+	var b strings.Builder
+	if r, ok := o.(*widget.RichText); ok {
+		// Its words, then what its segments draw (a picture's line).
+		b.WriteString(r.String() + "\n")
+	}
+	for _, c := range Children(o) {
+		b.WriteString(AllText(c))
+	}
 	return b.String()
 }
 
@@ -124,7 +114,7 @@ func Find[T fyne.CanvasObject](o fyne.CanvasObject) T {
 	if v, ok := o.(T); ok {
 		return v
 	}
-	for _, c := range children(o) {
+	for _, c := range Children(o) {
 		if v := Find[T](c); any(v) != nil && !isNil(v) {
 			return v
 		}
@@ -145,7 +135,7 @@ func AbsolutePos(o, root fyne.CanvasObject) fyne.Position {
 		if c == o {
 			return at, true
 		}
-		for _, ch := range children(c) {
+		for _, ch := range Children(c) {
 			if p, ok := find(at.Add(ch.Position()), ch); ok {
 				return p, true
 			}
