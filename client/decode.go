@@ -9,10 +9,325 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+	"unicode/utf8"
 )
 
 // Records are decoded by decodeLoose, which takes the service's values in
-// whatever JSON type they come.
+// whatever JSON type they come. Streamed execution records, thousands per
+// reply, go first through a single-scan fast path that copies no strings;
+// anything it does not expect falls back to decodeLoose, with the same result.
+
+// timeCache remembers the last timestamps parsed in a stream.
+type timeCache struct {
+	raw [2]string
+	t   [2]time.Time
+}
+
+func (c *timeCache) parse(slot int, s string) time.Time {
+	if c == nil {
+		return parseTime(s)
+	}
+	if c.raw[slot] == s && s != "" {
+		return c.t[slot]
+	}
+	t := parseTime(s)
+	c.raw[slot], c.t[slot] = s, t
+	return t
+}
+
+// decodeExecutionFast decodes one record from s, falling back to the general
+// decoder whenever the fast path cannot be sure.
+func decodeExecutionFast(s string, e *Execution, cache *timeCache) error {
+	if fastExecution(s, e, cache) {
+		return nil
+	}
+	*e = Execution{}
+	return decodeLoose([]byte(s), e)
+}
+
+var executionKeys = []string{"id", "status", "input", "output", "error", "credits", "root_id", "created_at", "updated_at", "template_id"}
+
+type scanner struct {
+	s string
+	i int
+}
+
+func (p *scanner) ws() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *scanner) eat(c byte) bool {
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *scanner) peek() byte {
+	if p.i < len(p.s) {
+		return p.s[p.i]
+	}
+	return 0
+}
+
+func (p *scanner) literal(lit string) bool {
+	if strings.HasPrefix(p.s[p.i:], lit) {
+		p.i += len(lit)
+		return true
+	}
+	return false
+}
+
+// rawString scans a JSON string at the cursor and returns it with its quotes,
+// and whether it holds escapes.
+func (p *scanner) rawString() (raw string, escaped, ok bool) {
+	start := p.i
+	if !p.eat('"') {
+		return "", false, false
+	}
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return p.s[start:p.i], escaped, true
+		case c == '\\':
+			if p.i+1 >= len(p.s) {
+				return "", false, false // cut right after the backslash
+			}
+			escaped = true
+			p.i += 2
+		case c < 0x20:
+			return "", false, false
+		default:
+			p.i++
+		}
+	}
+	return "", false, false
+}
+
+// str reads a string value (null gives "").
+func (p *scanner) str() (string, bool) {
+	if p.literal("null") {
+		return "", true
+	}
+	raw, escaped, ok := p.rawString()
+	if !ok {
+		return "", false
+	}
+	if !escaped {
+		return raw[1 : len(raw)-1], true
+	}
+	var v string
+	if json.Unmarshal([]byte(raw), &v) != nil {
+		return "", false
+	}
+	return v, true
+}
+
+// number reads a JSON number literal.
+func (p *scanner) number() (string, bool) {
+	start := p.i
+	p.eat('-')
+	switch {
+	case p.eat('0'):
+	case p.peek() >= '1' && p.peek() <= '9':
+		p.digits()
+	default:
+		return "", false
+	}
+	if p.eat('.') {
+		if !p.digits() {
+			return "", false
+		}
+	}
+	if c := p.peek(); c == 'e' || c == 'E' {
+		p.i++
+		if c := p.peek(); c == '+' || c == '-' {
+			p.i++
+		}
+		if !p.digits() {
+			return "", false
+		}
+	}
+	return p.s[start:p.i], true
+}
+
+func (p *scanner) digits() bool {
+	start := p.i
+	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+		p.i++
+	}
+	return p.i > start
+}
+
+// id reads an id: number, string or null.
+func (p *scanner) id() (ID, bool) {
+	switch c := p.peek(); {
+	case c == '"' || c == 'n':
+		s, ok := p.str()
+		return ID(s), ok
+	default:
+		n, ok := p.number()
+		return ID(n), ok
+	}
+}
+
+// value skips any JSON value and returns its text. Nested values are only
+// delimited here; callers validate what they keep.
+func (p *scanner) value() (string, bool) {
+	start := p.i
+	switch c := p.peek(); {
+	case c == '"':
+		raw, _, ok := p.rawString()
+		return raw, ok
+	case c == '{' || c == '[':
+		depth := 0
+		for p.i < len(p.s) {
+			switch p.s[p.i] {
+			case '"':
+				if _, _, ok := p.rawString(); !ok {
+					return "", false
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					p.i++
+					return p.s[start:p.i], true
+				}
+			}
+			p.i++
+		}
+		return "", false
+	case c == 't':
+		return "true", p.literal("true")
+	case c == 'f':
+		return "false", p.literal("false")
+	case c == 'n':
+		return "null", p.literal("null")
+	default:
+		return p.number()
+	}
+}
+
+func fastExecution(s string, e *Execution, cache *timeCache) bool {
+	*e = Execution{}
+	p := scanner{s: s}
+	p.ws()
+	if !p.eat('{') {
+		return false
+	}
+	p.ws()
+	if p.eat('}') {
+		p.ws()
+		return p.i == len(s)
+	}
+	for {
+		p.ws()
+		rawKey, escaped, ok := p.rawString()
+		if !ok || escaped {
+			return false
+		}
+		key := rawKey[1 : len(rawKey)-1]
+		p.ws()
+		if !p.eat(':') {
+			return false
+		}
+		p.ws()
+		switch key {
+		case "id":
+			e.ID, ok = p.id()
+		case "root_id":
+			e.RootID, ok = p.id()
+		case "template_id":
+			e.TemplateID, ok = p.id()
+		case "status":
+			e.Status, ok = p.str()
+		case "output":
+			e.Output, ok = p.str()
+		case "input":
+			e.Input, ok = p.str()
+		case "created_at", "updated_at":
+			var t string
+			if t, ok = p.str(); ok {
+				slot := 0
+				if key == "updated_at" {
+					slot = 1
+				}
+				if key == "created_at" {
+					e.CreatedAt = Time{cache.parse(slot, t)}
+				} else {
+					e.UpdatedAt = Time{cache.parse(slot, t)}
+				}
+			}
+		case "credits":
+			switch p.peek() {
+			case 'n':
+				e.Credits, ok = Credits{}, p.literal("null")
+			case '"':
+				return false
+			default:
+				var n string
+				if n, ok = p.number(); ok {
+					v, err := strconv.ParseFloat(n, 64)
+					e.Credits, ok = Credits{Value: v, Valid: true}, err == nil
+				}
+			}
+		case "error":
+			var raw string
+			if raw, ok = p.value(); ok {
+				e.Error = nil
+				if raw != "null" {
+					if !json.Valid([]byte(raw)) {
+						return false
+					}
+					e.Error = json.RawMessage(raw)
+				}
+			}
+		default:
+			for _, k := range executionKeys {
+				if strings.EqualFold(k, key) {
+					return false // encoding/json matches keys case-insensitively
+				}
+			}
+			var raw string
+			if raw, ok = p.value(); ok {
+				if !json.Valid([]byte(raw)) {
+					return false
+				}
+				if e.Extra == nil {
+					e.Extra = map[string]json.RawMessage{}
+				}
+				e.Extra[key] = json.RawMessage(raw)
+			}
+		}
+		if !ok {
+			return false
+		}
+		p.ws()
+		if p.eat(',') {
+			continue
+		}
+		if p.eat('}') {
+			break
+		}
+		return false
+	}
+	p.ws()
+	return p.i == len(s)
+}
 
 // looseFields describes a record type for decodeLoose and encodeLoose.
 type looseFields struct {
@@ -66,19 +381,25 @@ func decodeLoose(b []byte, v any) error {
 	}
 	t := dst.Type()
 	lf := fieldsOf(t)
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if tok, _ := dec.Token(); tok != json.Delim('{') {
+	p := scanner{s: string(b)}
+	p.ws()
+	if !p.eat('{') {
 		return &json.UnmarshalTypeError{Value: "non-object", Type: t}
 	}
 	out := reflect.New(t).Elem()
 	var extra map[string]json.RawMessage
-	for dec.More() {
-		tok, _ := dec.Token()
-		key, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return err
+	for p.ws(); !p.eat('}'); p.ws() {
+		rawKey, escaped, _ := p.rawString()
+		key := rawKey[1 : len(rawKey)-1]
+		if escaped || !utf8.ValidString(key) {
+			json.Unmarshal([]byte(rawKey), &key)
 		}
+		p.ws()
+		p.eat(':')
+		p.ws()
+		raw, _ := p.value()
+		p.ws()
+		p.eat(',')
 		field, exact := -1, false
 		for i, name := range lf.names {
 			if name == "" {
@@ -93,7 +414,7 @@ func decodeLoose(b []byte, v any) error {
 			}
 		}
 		if field >= 0 {
-			if err := setLoose(out.Field(field), string(raw)); err != nil {
+			if err := setLoose(out.Field(field), raw); err != nil {
 				return err
 			}
 		}
@@ -101,7 +422,7 @@ func decodeLoose(b []byte, v any) error {
 			if extra == nil {
 				extra = map[string]json.RawMessage{}
 			}
-			extra[key] = raw
+			extra[key] = json.RawMessage(raw)
 		}
 	}
 	if extra != nil {

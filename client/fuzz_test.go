@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -22,8 +23,9 @@ var streamSeeds = []string{
 	"data: {\"x\":\"\\\n\n", // cut right after a backslash
 }
 
-// FuzzStreamDecode feeds arbitrary bytes through the stream reader: nothing
-// may panic, and Text must always be the concatenation of fragments.
+// FuzzStreamDecode feeds arbitrary bytes through the stream reader and the
+// fast record decoder: nothing may panic, the fast decoder must agree with
+// the general one, and Text must always be the concatenation of fragments.
 func FuzzStreamDecode(f *testing.F) {
 	for _, s := range streamSeeds {
 		f.Add(s)
@@ -41,7 +43,44 @@ func FuzzStreamDecode(f *testing.F) {
 			t.Fatalf("Text %q, fragments %q", s.Text(), text.String())
 		}
 		s.Close()
+
+		for _, line := range strings.Split(body, "\n") {
+			data, ok := strings.CutPrefix(line, "data: ")
+			if !ok {
+				data = line
+			}
+			compareDecoders(t, data)
+		}
 	})
+}
+
+func compareDecoders(t *testing.T, data string) {
+	var fast, slow Execution
+	if !fastExecution(data, &fast, &timeCache{}) {
+		return
+	}
+	if err := decodeLoose([]byte(data), &slow); err != nil {
+		t.Fatalf("fast decoder accepted what encoding/json refuses: %q: %v", data, err)
+	}
+	if !utf8.ValidString(data) {
+		return // encoding/json replaces invalid UTF-8; the fast path keeps it
+	}
+	if fast.ID != slow.ID || fast.Status != slow.Status || fast.Output != slow.Output || fast.Input != slow.Input ||
+		fast.Credits != slow.Credits || fast.RootID != slow.RootID || fast.TemplateID != slow.TemplateID ||
+		!fast.CreatedAt.Equal(slow.CreatedAt.Time) || !fast.UpdatedAt.Equal(slow.UpdatedAt.Time) || fast.HasError() != slow.HasError() {
+		t.Fatalf("decoders disagree on %q:\nfast %+v\nslow %+v", data, fast, slow)
+	}
+	if len(fast.Extra) != len(slow.Extra) {
+		t.Fatalf("extra fields differ on %q: %v vs %v", data, fast.Extra, slow.Extra)
+	}
+	for k, v := range fast.Extra {
+		var a, b bytes.Buffer
+		json.Compact(&a, v)
+		json.Compact(&b, slow.Extra[k])
+		if a.String() != b.String() {
+			t.Fatalf("extra %q differs on %q", k, data)
+		}
+	}
 }
 
 var recordSeeds = []string{

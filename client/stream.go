@@ -197,6 +197,7 @@ func (s *eventSource) shut(byCaller bool) {
 type Stream struct {
 	streamState[Execution]
 	final  *Execution
+	times  timeCache
 	execID ID
 }
 
@@ -338,7 +339,7 @@ func (s *Stream) Next() (more bool) {
 		return false
 	}
 	var e Execution
-	if err := e.UnmarshalJSON([]byte(data)); err != nil {
+	if err := decodeExecutionFast(data, &e, &s.times); err != nil {
 		s.unreadable(err)
 		return false
 	}
