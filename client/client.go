@@ -18,8 +18,7 @@ import (
 // Version is the SDK version sent in the default User-Agent.
 const Version = "0.1.0"
 
-// DefaultMaxRetries is how many times a request that is safe to repeat is
-// retried; the backoff keeps the waits within the retry budget.
+// DefaultMaxRetries is how many times a request safe to repeat is retried.
 const DefaultMaxRetries = 6
 
 const (
@@ -29,8 +28,7 @@ const (
 	maxJSONBody = 64 << 20
 )
 
-// Client talks to one Agent Execution Service account. It is safe for
-// concurrent use. Build it with New.
+// Client talks to one service account; safe for concurrent use. Build it with New.
 type Client struct {
 	cfg config
 
@@ -40,8 +38,7 @@ type Client struct {
 	pollPath      PollPath      // the polling path that answered last
 }
 
-// config is the set of settings an Option changes; per-call options work on
-// a copy.
+// config is what an Option changes; per-call options work on a copy.
 type config struct {
 	baseURL           *url.URL
 	baseErr           error
@@ -66,12 +63,10 @@ type config struct {
 	pollPath          PollPath
 }
 
-// Option changes a setting of the Client, or of a single call when passed as
-// the last argument of a method.
+// Option changes a setting of the Client, or of one call when passed to a method.
 type Option func(*config)
 
-// WithBaseURL sets the service's base URL, for example
-// "https://aes.example.com/api". Paths such as /agents are appended to it.
+// WithBaseURL sets the service's base URL ("https://aes.example.com/api").
 func WithBaseURL(base string) Option {
 	return func(c *config) {
 		u, err := url.Parse(strings.TrimRight(strings.TrimSpace(base), "/"))
@@ -87,26 +82,21 @@ func WithBaseURL(base string) Option {
 	}
 }
 
-// WithAPIKey sets the Bearer key. It is sent only to the base URL's origin,
-// and masked as [redacted] in this client's errors should a server echo it
-// back.
+// WithAPIKey sets the Bearer key, sent only to the base URL's origin and
+// masked as [redacted] in this client's errors.
 func WithAPIKey(key string) Option {
 	key = strings.TrimSpace(key)
 	return func(c *config) { c.apiKey = key }
 }
 
-// WithWorkspace sets the workspace sent as the x-workspace-id header on every
-// request ("" sends none: the user's selected workspace is used).
+// WithWorkspace sets the x-workspace-id header ("" sends none).
 func WithWorkspace(id string) Option { return func(c *config) { c.workspace = strings.TrimSpace(id) } }
 
-// WithHTTPClient sets the HTTP client. Its Timeout should be zero: streams and
-// the blocking run last long (up to 100 s of server wait); use contexts. The
-// client's transport is wrapped so that credentials never leave the base
-// URL's origin, also on redirects.
+// WithHTTPClient sets the HTTP client; its Timeout should be zero (streams
+// last long). Its transport is wrapped so credentials stay on the origin.
 func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
 
-// WithMaxRetries sets how many times a request that is safe to repeat is
-// retried (0 disables retries).
+// WithMaxRetries sets how many times a safe request is retried (0: never).
 func WithMaxRetries(n int) Option {
 	return func(c *config) {
 		if n < 0 {
@@ -119,12 +109,10 @@ func WithMaxRetries(n int) Option {
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option { return func(c *config) { c.userAgent = ua } }
 
-// WithMemoryVariant forces the memory interface variant instead of detecting
-// it (MemoryAuto restores detection).
+// WithMemoryVariant forces the memory variant (MemoryAuto detects it).
 func WithMemoryVariant(v MemoryVariant) Option { return func(c *config) { c.memoryVariant = v } }
 
-// WithPollInterval sets the first wait between polls in Wait and Run; later
-// waits grow by half up to five times this value.
+// WithPollInterval sets the first wait between polls in Wait and Run.
 func WithPollInterval(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {
@@ -133,8 +121,7 @@ func WithPollInterval(d time.Duration) Option {
 	}
 }
 
-// WithRetryBackoff sets the retry backoff: base × 2ⁿ, capped at max (defaults
-// 0.5 s and 8 s).
+// WithRetryBackoff sets the retry backoff: base × 2ⁿ, capped at max.
 func WithRetryBackoff(base, max time.Duration) Option {
 	return func(c *config) {
 		if base > 0 {
@@ -146,21 +133,17 @@ func WithRetryBackoff(base, max time.Duration) Option {
 	}
 }
 
-// WithRateLimitRetries sets how many 429 answers one call waits out before
-// returning the error (default 3; 0 returns the first).
+// WithRateLimitRetries sets how many 429 answers one call waits out (default 3).
 func WithRateLimitRetries(n int) Option {
 	return func(c *config) { c.rateLimitRetries = max(n, 0) }
 }
 
-// WithRateLimitNotice calls f before each wait a 429 imposes, with its
-// length, so a screen can show a countdown (cancel the call's context to
-// stop waiting). It runs on the calling goroutine.
+// WithRateLimitNotice calls f, on the calling goroutine, before each wait a 429 imposes.
 func WithRateLimitNotice(f func(wait time.Duration)) Option {
 	return func(c *config) { c.onRateLimit = f }
 }
 
-// WithPollLimit sets how long Wait (and Run) keep polling an execution
-// before they stop with ErrStillRunning (default 10 minutes).
+// WithPollLimit sets how long Wait and Run poll before ErrStillRunning.
 func WithPollLimit(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {
@@ -169,9 +152,7 @@ func WithPollLimit(d time.Duration) Option {
 	}
 }
 
-// New returns a Client. Without WithBaseURL every call fails with a clear
-// error; without WithHTTPClient a transport with connect, TLS and
-// response-header timeouts (but no overall timeout) is used.
+// New returns a Client; without WithBaseURL every call fails with a clear error.
 func New(opts ...Option) *Client {
 	c := &Client{cfg: config{
 		maxRetries:       DefaultMaxRetries,
@@ -195,17 +176,14 @@ func New(opts ...Option) *Client {
 	return c
 }
 
-// WithExecuteStyle sets the execute style to start with (StyleAuto detects
-// it); a client still switches when a server refuses that style.
+// WithExecuteStyle sets the execute style to start with (StyleAuto detects it).
 func WithExecuteStyle(s ExecuteStyle) Option { return func(c *config) { c.executeStyle = s } }
 
-// WithPollPath sets the polling path to try first (PollAuto: the real
-// service's); a client still falls back when a server answers 404 or 405.
+// WithPollPath sets the polling path to try first (PollAuto: the real service's).
 func WithPollPath(p PollPath) Option { return func(c *config) { c.pollPath = p } }
 
-// defaultHTTPClient has no overall Timeout on purpose: a blocking run may
-// legitimately wait 100 s for its answer, and streams last as long as the
-// reply. The response-header timeout is above the service's 100 s wait.
+// defaultHTTPClient has no overall Timeout: a blocking run may wait 100 s
+// and streams last as long as the reply.
 var defaultHTTPClient = &http.Client{Transport: &http.Transport{
 	Proxy: http.ProxyFromEnvironment,
 	DialContext: (&net.Dialer{
@@ -239,8 +217,7 @@ func (c *Client) callConfig(opts []Option) *config {
 	return &cfg
 }
 
-// httpClient returns cfg's HTTP client with its transport wrapped by the
-// credential guard.
+// client returns cfg's HTTP client wrapped by the credential guard.
 func (cfg *config) client() *http.Client {
 	hc := cfg.httpClient
 	if hc == nil {
@@ -255,9 +232,8 @@ func (cfg *config) client() *http.Client {
 	return &cp
 }
 
-// credentialGuard adds the API key and workspace header to requests bound for
-// the base URL's origin and strips them from any other request, including
-// redirects, so credentials never leave the service.
+// credentialGuard adds the key and workspace to requests for the base
+// origin and strips them from any other, redirects included.
 type credentialGuard struct {
 	cfg  *config
 	next http.RoundTripper
@@ -299,8 +275,7 @@ func portOf(u *url.URL) string {
 	return "80"
 }
 
-// endpoint joins the base URL and a path whose segments are already
-// escaped (see pathf).
+// endpoint joins the base URL and an escaped path (see pathf).
 func (cfg *config) endpoint(path string, q url.Values) (*url.URL, error) {
 	if cfg.baseURL == nil {
 		return nil, cfg.baseErr
@@ -316,8 +291,7 @@ func (cfg *config) endpoint(path string, q url.Values) (*url.URL, error) {
 	return u, nil
 }
 
-// pathf builds a path from a format with %s verbs and ids, escaping each id
-// as one path segment.
+// pathf formats a path, escaping each id as one segment.
 func pathf(format string, ids ...ID) string {
 	args := make([]any, len(ids))
 	for i, id := range ids {
@@ -333,25 +307,21 @@ type request struct {
 	query  url.Values
 	url    *url.URL // replaces the base URL, path and query (downloads)
 	body   any      // marshalled to JSON once; nil means no body
-	// retry is true for requests that are safe to repeat.
-	retry bool
-	// accept defaults to application/json.
-	accept string
-	// raw, when set, replaces body (uploads); such requests are never retried.
+	retry  bool     // safe to repeat
+	accept string   // default application/json
+	// raw replaces body (uploads); never retried.
 	raw           io.Reader
 	contentType   string
 	contentLength int64
 }
 
-// send performs req with retries and returns a 2xx response whose body the
-// caller must close. Non-2xx answers become *APIError; transport failures
-// *NetworkError.
+// send performs req with retries and returns a 2xx response for the caller
+// to close; otherwise an *APIError or *NetworkError.
 func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Response, error) {
 	return c.sendTries(ctx, cfg, req, &tries{start: time.Now()})
 }
 
-// tries is what one call has spent on its tries so far: do counts a try
-// whose answer broke off with those send made.
+// tries is what one call has spent on its tries so far.
 type tries struct {
 	start   time.Time
 	attempt int // the try under way, from 0
@@ -425,16 +395,14 @@ func (c *Client) sendTries(ctx context.Context, cfg *config, req request, t *tri
 		apiErr := readAPIError(res, req.method, req.path)
 		apiErr.redact(cfg.apiKey)
 		if res.StatusCode == http.StatusTooManyRequests {
-			// A 429 proves the service did not act, so any request whose
-			// body can be sent again may be, paid or not, after the wait
-			// it asked for. A wait beyond the cap is the caller's to show.
+			// A 429 proves the service did not act, so any resendable body
+			// may go again after the wait; a longer wait is the caller's.
 			t.limited++
 			wait, told := apiErr.Wait()
 			if !told {
 				wait = cfg.backoff(attempt)
 			}
-			// every request waits with this one, at most as long as a
-			// call waits out a 429 by itself
+			// every request waits with this one
 			cfg.pacer.limited(min(wait, cfg.retryAfterMax))
 			if req.raw == nil && t.limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax && inBudget(wait) {
 				if cfg.onRateLimit != nil {
@@ -483,8 +451,7 @@ func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
 
 // do sends req and decodes a JSON answer into out (when out is not nil).
 func (c *Client) do(ctx context.Context, cfg *config, req request, out any) error {
-	// A safe request whose answer was cut is asked again, like one that got
-	// no answer; send's tries and budget are shared.
+	// A safe request whose answer was cut is asked again, sharing the budget.
 	t := &tries{start: time.Now()}
 	for {
 		cut, err := c.doOnce(ctx, cfg, req, out, t)
@@ -502,8 +469,7 @@ func (c *Client) do(ctx context.Context, cfg *config, req request, out any) erro
 	}
 }
 
-// retries is how many times req may be sent again after a failure that
-// leaves open whether the service acted: none unless it is safe to repeat.
+// retries is how many times req may be resent when the service may have acted.
 func (cfg *config) retries(req request) int {
 	if !req.retry || req.raw != nil {
 		return 0
@@ -511,14 +477,12 @@ func (cfg *config) retries(req request) int {
 	return cfg.maxRetries
 }
 
-// inBudget reports whether waiting wait more keeps a call that started at
-// start within its retry budget.
+// inBudget reports whether waiting wait more keeps the call within its budget.
 func (cfg *config) inBudget(start time.Time, wait time.Duration) bool {
 	return cfg.retryBudget <= 0 || time.Since(start)+wait <= cfg.retryBudget
 }
 
-// doOnce is one try of do; cut reports an answer that began and then broke
-// off (which asking again may mend).
+// doOnce is one try of do; cut reports an answer that broke off.
 func (c *Client) doOnce(ctx context.Context, cfg *config, req request, out any, t *tries) (cut bool, err error) {
 	res, err := c.sendTries(ctx, cfg, req, t)
 	if err != nil {
@@ -549,17 +513,15 @@ func contextError(req request, err error) error {
 	return fmt.Errorf("agentdesk: %s %s: %w", req.method, req.path, err)
 }
 
-// decodeError is the DecodeError of a 2xx answer body that did not decode.
-// It keeps the first 512 bytes of body, masking cfg's API key before the
-// cut so that not even half an echoed key stays in the error.
+// decodeError keeps the first 512 bytes of body, masked before the cut so
+// that not even half an echoed key stays.
 func (cfg *config) decodeError(method, path string, err error, body []byte) *DecodeError {
 	const n = 512
 	b := []byte(mask(cfg.apiKey, string(body[:min(len(body), n+len(cfg.apiKey))])))
 	return &DecodeError{Method: method, Path: path, Err: err, Body: b[:min(len(b), n)], key: cfg.apiKey}
 }
 
-// doRaw sends req and hands its JSON answer to decode; an answer decode
-// refuses is a DecodeError.
+// doRaw sends req and decodes its JSON answer with decode (else a DecodeError).
 func doRaw[T any](ctx context.Context, c *Client, cfg *config, req request, decode func(json.RawMessage) (T, error)) (T, error) {
 	var raw json.RawMessage
 	var zero T
@@ -573,8 +535,7 @@ func doRaw[T any](ctx context.Context, c *Client, cfg *config, req request, deco
 	return v, nil
 }
 
-// doRecord sends req and decodes the one record it answers, bare or wrapped
-// under one of keys (see unwrapRecord).
+// doRecord sends req and decodes its record, bare or under one of keys.
 func doRecord[T any](ctx context.Context, c *Client, cfg *config, req request, keys ...string) (*T, error) {
 	return doRaw(ctx, c, cfg, req, func(raw json.RawMessage) (*T, error) {
 		var v T
@@ -582,8 +543,7 @@ func doRecord[T any](ctx context.Context, c *Client, cfg *config, req request, k
 	})
 }
 
-// unwrapRecord decodes a record that may come bare or wrapped in an object
-// under one of keys (for example {"message": "...", "memory": {...}}).
+// unwrapRecord returns the object under one of keys, else data.
 func unwrapRecord(data json.RawMessage, keys ...string) json.RawMessage {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(data, &obj) != nil {

@@ -16,8 +16,7 @@ import (
 	"unicode/utf8"
 )
 
-// APIError is returned for every answer outside 2xx. Its Error method never
-// includes the API key, request headers or the full URL.
+// APIError is every answer outside 2xx; its text never holds the key, headers or full URL.
 type APIError struct {
 	StatusCode int
 	// Message is the service's message (or the HTTP status text).
@@ -34,17 +33,14 @@ type APIError struct {
 	Method, Path string
 	// RetryAfter is the raw Retry-After header of a 429 or 503, if any.
 	RetryAfter string
-	// Type and Code are the chat-completions error's type and code
-	// ({"error":{"message","type","code"}}), when the body has them.
+	// Type and Code are a chat-completions error's.
 	Type, Code string
-	// retryAfterBody is the body's retry_after (seconds), the real
-	// service's way of saying how long to wait; negative when absent.
+	// retryAfterBody is the body's retry_after in seconds; negative when absent.
 	retryAfterBody float64
 }
 
-// Wait returns how long the service asked to wait before trying again: the
-// body's retry_after first, then the Retry-After header. ok is false when
-// it said nothing.
+// Wait returns the wait the service asked for: the body's retry_after, else
+// the Retry-After header; ok is false when it said nothing.
 func (e *APIError) Wait() (d time.Duration, ok bool) {
 	if e.retryAfterBody >= 0 {
 		return time.Duration(min(e.retryAfterBody, 24*3600) * float64(time.Second)), true
@@ -52,13 +48,11 @@ func (e *APIError) Wait() (d time.Duration, ok bool) {
 	return parseRetryAfter(e.RetryAfter, time.Now())
 }
 
-// authWords are what a 403 says when it is about the key, not about access:
-// the real service answers 403 {"error":"Invalid authentication"} for a bad
-// key and for a missing permission alike.
+// authWords tell a 403 about the key from one about access (the real
+// service answers 403 "Invalid authentication" for both).
 var authWords = []string{"authenticat", "api key", "api_key", "apikey", "token", "credential"}
 
-// AboutKey reports whether the error says the API key was rejected: a 401,
-// or a 403 whose text speaks of authentication.
+// AboutKey reports a 401, or a 403 whose text speaks of authentication.
 func (e *APIError) AboutKey() bool {
 	switch e.StatusCode {
 	case http.StatusUnauthorized:
@@ -107,9 +101,7 @@ func (e *APIError) Field(name string) string {
 	return ""
 }
 
-// redact removes the API key should a server echo it back: from every
-// field that holds server bytes, the request id and field names included,
-// since any of them may end up in a log or on screen.
+// redact masks key in every field holding server bytes, field names included.
 func (e *APIError) redact(key string) {
 	if len(key) < minRedactLen {
 		return
@@ -134,12 +126,10 @@ func (e *APIError) redact(key string) {
 // redactedMask replaces an API key found in anything a server sent.
 const redactedMask = "[redacted]"
 
-// minRedactLen is the shortest key that is masked: replacing a test key of
-// one to three letters everywhere would mangle ordinary words.
+// minRedactLen is the shortest key masked: shorter ones would mangle words.
 const minRedactLen = 4
 
-// mask replaces key in s with [redacted]: each client masks its own key in
-// the errors it makes.
+// mask replaces key in s with [redacted].
 func mask(key, s string) string {
 	if len(key) < minRedactLen {
 		return s
@@ -147,16 +137,14 @@ func mask(key, s string) string {
 	return strings.ReplaceAll(s, key, redactedMask)
 }
 
-// NetworkError is a failure to reach the service or to read its answer:
-// DNS, connection refused, TLS, timeouts, a connection cut mid-way.
+// NetworkError is a failure to reach the service or to read its answer.
 type NetworkError struct {
 	Method, Path string
 	Err          error
 	key          string // the calling client's, masked by Error
 }
 
-// Error masks the API key: a transport error can quote what the server
-// sent (a malformed status line or header).
+// Error masks the key, which a transport error may quote.
 func (e *NetworkError) Error() string {
 	return mask(e.key, fmt.Sprintf("agentdesk: %s %s: cannot reach the service: %v", e.Method, e.Path, e.Err))
 }
@@ -169,8 +157,7 @@ func (e *NetworkError) Timeout() bool {
 	return errors.As(e.Err, &t) && t.Timeout()
 }
 
-// newNetworkError drops the *url.Error layer, whose message carries the full
-// URL with its query.
+// newNetworkError drops the *url.Error layer, which quotes the full URL.
 func newNetworkError(key, method, path string, err error) *NetworkError {
 	var ue *url.Error
 	if errors.As(err, &ue) && ue.Err != nil {
@@ -183,31 +170,25 @@ func newNetworkError(key, method, path string, err error) *NetworkError {
 type DecodeError struct {
 	Method, Path string
 	Err          error
-	// Body is the start of the answer (up to 512 bytes), with any API key
-	// the server echoed replaced by [redacted] (see decodeError).
-	Body []byte
-	key  string // the calling client's, masked by Error
+	Body         []byte // the answer's first 512 bytes, key masked
+	key          string // the calling client's, masked by Error
 }
 
-// Error masks the API key: Err may quote the answer (its content type, a
-// value that did not fit).
+// Error masks the key, which Err may quote.
 func (e *DecodeError) Error() string {
 	return mask(e.key, fmt.Sprintf("agentdesk: %s %s: unexpected answer: %v", e.Method, e.Path, e.Err))
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }
 
-// ExecutionError is returned when an execution ends in failure (a non-null
-// error, or a status other than starting, running and completed). The
-// record, with any partial output, is returned alongside it.
+// ExecutionError is an execution that failed; the record comes alongside.
 type ExecutionError struct {
 	Execution Execution
 	// Text is the execution's error in plain words.
 	Text string
 }
 
-// Error is the text or the status, in which the client that made e masked
-// its key (see failure).
+// Error is the text, else the status.
 func (e *ExecutionError) Error() string {
 	text := e.Text
 	if text == "" {
@@ -217,8 +198,7 @@ func (e *ExecutionError) Error() string {
 }
 
 var (
-	// ErrPollingUnsupported means the server does not offer polling of an
-	// execution (GET /agents/{id}/responses/{responseId} answered 404 or 405).
+	// ErrPollingUnsupported means the server offers no polling path.
 	ErrPollingUnsupported = errors.New("this server does not offer polling of executions; wait for the run to finish or use a stream")
 
 	// ErrChatRules is the service's own sentence for a chat history that
@@ -226,8 +206,7 @@ var (
 	//lint:ignore ST1005 the service's exact sentence, capital and all
 	ErrChatRules = errors.New("Chat messages must be a pair of user/assistant")
 
-	// ErrStreamIncomplete means a stream ended before its final (completed)
-	// event. errors.Is(err, io.ErrUnexpectedEOF) is also true.
+	// ErrStreamIncomplete means a stream ended before its final event (also io.ErrUnexpectedEOF).
 	ErrStreamIncomplete error = incompleteError{}
 
 	// ErrStreamIdle means no event arrived within the stream idle timeout.
@@ -236,28 +215,20 @@ var (
 	// ErrEventTooLarge means one streamed event exceeded the size cap.
 	ErrEventTooLarge = errors.New("agentdesk: a streamed event exceeded the size limit")
 
-	// ErrEventUnreadable means a streamed event could not be read (not
-	// JSON, cut inside, or reading it failed); what arrived before it is
-	// kept, and the stream ends there.
+	// ErrEventUnreadable means a streamed event could not be read; the stream ends there.
 	ErrEventUnreadable = errors.New("agentdesk: a streamed event could not be read")
 
 	// ErrStreamClosed is the error of a stream stopped by Close.
 	ErrStreamClosed = errors.New("agentdesk: the stream was closed")
 
-	// ErrStillRunning means an execution was still going when Wait stopped
-	// polling (after WithPollLimit, 10 minutes by default). It is not a
-	// failure: poll again later; never run the agent again to find out.
+	// ErrStillRunning means Wait stopped polling an execution still going: poll again later.
 	ErrStillRunning = errors.New("agentdesk: the execution is still running on the service")
 )
 
-// InputError is a request refused before anything was sent, because it
-// breaks one of the service's documented limits (file size, number of
-// attachments, webhook address). Message is plain words.
+// InputError is a request refused before sending for breaking a documented limit.
 type InputError struct {
-	// Field names the input at fault, as the service would ("file",
-	// "file_ids", "url", "method", "status", "name").
-	Field   string
-	Message string
+	Field   string // the input at fault, as the service names it
+	Message string // plain words
 }
 
 func (e *InputError) Error() string { return e.Message }
@@ -279,15 +250,13 @@ func StatusCode(err error) int {
 	return 0
 }
 
-// IsAuth reports whether the API key was rejected: 401, or 403 with an
-// authentication error. Such requests are never retried.
+// IsAuth reports whether the API key was rejected (see AboutKey).
 func IsAuth(err error) bool {
 	var e *APIError
 	return errors.As(err, &e) && e.AboutKey()
 }
 
-// IsForbidden reports a 403 that is not about the key: the key works but has
-// no access to this workspace or item.
+// IsForbidden reports a 403 that is not about the key.
 func IsForbidden(err error) bool {
 	var e *APIError
 	return errors.As(err, &e) && e.StatusCode == http.StatusForbidden && !e.AboutKey()
@@ -296,8 +265,7 @@ func IsForbidden(err error) bool {
 // IsNotFound reports a 404.
 func IsNotFound(err error) bool { return StatusCode(err) == http.StatusNotFound }
 
-// IsValidation reports a validation error: 422, or 400 (the status of the
-// chat rules error is not documented), or the local ErrChatRules.
+// IsValidation reports a 422, a 400 or ErrChatRules.
 func IsValidation(err error) bool {
 	s := StatusCode(err)
 	return s == http.StatusUnprocessableEntity || s == http.StatusBadRequest || errors.Is(err, ErrChatRules)
@@ -306,8 +274,7 @@ func IsValidation(err error) bool {
 // IsRateLimited reports a 429.
 func IsRateLimited(err error) bool { return StatusCode(err) == http.StatusTooManyRequests }
 
-// IsOffline reports a failure to reach the service (DNS, refused connection,
-// timeout, cut connection), as opposed to an answer from it.
+// IsOffline reports a failure to reach the service, as opposed to an answer from it.
 func IsOffline(err error) bool {
 	var ne *NetworkError
 	return errors.As(err, &ne)
@@ -344,9 +311,7 @@ func firstHeader(h http.Header, names ...string) string {
 	return ""
 }
 
-// parseErrorBody reads the common error shapes: {"message", "error",
-// "detail", "errors": {field: [msgs]}} and {"error": {"message", ...}}; a
-// plain-text body becomes the message.
+// parseErrorBody reads the common JSON error shapes; plain text becomes the message.
 func parseErrorBody(e *APIError, body []byte) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
@@ -377,8 +342,7 @@ func parseErrorBody(e *APIError, body []byte) {
 	if e.Message == "" {
 		e.Message = text("title")
 	}
-	// The real service's validation errors: {"error":"Validation failed",
-	// "messages":{field:[...]}}; the interface's: {"message","errors"}.
+	// the real service's "messages", the interface's "errors"
 	for _, k := range []string{"errors", "messages"} {
 		if raw, ok := obj[k]; ok && e.Fields == nil {
 			e.Fields = parseFieldErrors(raw)
@@ -405,8 +369,7 @@ func parseErrorBody(e *APIError, body []byte) {
 	}
 }
 
-// parseFieldErrors accepts {field: [msg...]}, {field: msg}, and
-// [{field|loc, message|msg}] lists.
+// parseFieldErrors accepts {field: [msg...]}, {field: msg} and [{field, message}].
 func parseFieldErrors(raw json.RawMessage) map[string][]string {
 	out := map[string][]string{}
 	var m map[string]json.RawMessage

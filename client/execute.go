@@ -24,34 +24,26 @@ type ExecuteParams struct {
 	FileIDs []ID
 }
 
-// ExecuteStyle names how an execute request carries its inputs. The two
-// readings of the interface differ, and a server follows one of them.
+// ExecuteStyle names how an execute request carries its inputs, per reading.
 type ExecuteStyle string
 
 const (
-	// StyleAuto starts with StyleRoot and switches, once per call, when a
-	// server refuses the body with a validation error that names the other
-	// style's fields; the style that worked is remembered.
+	// StyleAuto starts with StyleRoot and switches once when a server's
+	// validation error names the other style's fields.
 	StyleAuto ExecuteStyle = ""
-	// StyleRoot puts every input at the root of the body with waitExecution
-	// (the real service).
+	// StyleRoot puts every input at the root with waitExecution (the real service).
 	StyleRoot ExecuteStyle = "root"
-	// StyleAnswers puts the inputs in an answers object with wait_execution
-	// (the spec); the chat question names go at the root too.
+	// StyleAnswers puts inputs in answers with wait_execution (the spec).
 	StyleAnswers ExecuteStyle = "answers"
 )
 
-// rootQuestions are the question names the interface also sends at the
-// root in the answers style; temperature, model and tools always go as
-// strings and root_id as an id.
+// rootQuestions also go at the root in the answers style; the first three as strings.
 var rootQuestions = []string{"temperature", "model", "tools", "root_id"}
 
-// reservedFields are body fields of their own; an answer of that name
-// never replaces them.
+// reservedFields are body fields no answer replaces.
 var reservedFields = map[string]bool{"answers": true, "messages": true, "file_ids": true, "stream": true, "wait_execution": true, "waitExecution": true}
 
-// normalized returns the answers with the chat questions in their wire
-// types, dropping an empty root_id.
+// normalized returns the answers in wire types, dropping an empty root_id.
 func (p ExecuteParams) normalized() map[string]any {
 	answers := make(map[string]any, len(p.Answers))
 	for k, v := range p.Answers {
@@ -109,11 +101,8 @@ func (p ExecuteParams) body(style ExecuteStyle, wait, stream bool) map[string]an
 	return b
 }
 
-// wantsOtherStyle reports whether err is a server's refusal of style that
-// names the other style's fields: "answers" missing (the server wants the
-// answers style), or an input that was sent only inside answers (the
-// server reads the root). Such a refusal happens before anything runs, so
-// sending the execution again in the other style costs nothing.
+// wantsOtherStyle reports a refusal of style naming the other style's
+// fields; it happens before anything runs, so resending costs nothing.
 func (p ExecuteParams) wantsOtherStyle(err error, style ExecuteStyle) bool {
 	var e *APIError
 	if !errors.As(err, &e) || (e.StatusCode != http.StatusBadRequest && e.StatusCode != http.StatusUnprocessableEntity) {
@@ -161,9 +150,7 @@ func (p ExecuteParams) check() error {
 	return nil
 }
 
-// ExecuteStyle returns the execute style in use: the one detected (or
-// given with WithExecuteStyle), StyleAuto before the first execution. Store
-// it per account and pass it back with WithExecuteStyle.
+// ExecuteStyle returns the style detected or given (StyleAuto before the first execution).
 func (c *Client) ExecuteStyle() ExecuteStyle {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -177,9 +164,8 @@ func (c *Client) styleFor(cfg *config) ExecuteStyle {
 	return c.ExecuteStyle()
 }
 
-// sendExecute sends one execution with the account's style; when the server
-// refuses the body for its style (before running anything), it is sent once
-// in the other style, and the style that worked is remembered.
+// sendExecute sends with the account's style, once more in the other style
+// when refused for it, and remembers the style that worked.
 func sendExecute[T any](c *Client, cfg *config, p ExecuteParams, send func(body map[string]any) (T, error), wait, stream bool) (T, error) {
 	style := c.styleFor(cfg)
 	if style == StyleAuto {
@@ -217,9 +203,7 @@ func (c *Client) execute(ctx context.Context, agentID ID, p ExecuteParams, wait 
 	}
 	cfg := c.callConfig(opts)
 	path := pathf("/agents/%s/execute", agentID)
-	// Never retried on failure: an execution costs credits and may already
-	// be running. Only a refusal the server made before acting (a 429, or a
-	// validation error about the body's style) leads to a second request.
+	// Never retried: only a refusal made before acting is sent again.
 	e, err := sendExecute(c, cfg, p, func(body map[string]any) (*Execution, error) {
 		return doRaw(ctx, c, cfg, request{method: http.MethodPost, path: path, body: body}, decodeExecutionAnswer)
 	}, wait, false)
@@ -233,10 +217,7 @@ func (c *Client) execute(ctx context.Context, agentID ID, p ExecuteParams, wait 
 }
 
 // decodeExecutionAnswer reads {"template_id", "responses": [...]}, a bare
-// record, or a record wrapped in "data".
-//
-// Assumption: when responses holds several records, the first is the
-// execution just created.
+// record, or a wrapped one. Assumption: the first response is the new one.
 func decodeExecutionAnswer(raw json.RawMessage) (*Execution, error) {
 	var ans executeAnswer
 	if err := json.Unmarshal(raw, &ans); err == nil && len(ans.Responses) > 0 {
@@ -256,13 +237,9 @@ func decodeExecutionAnswer(raw json.RawMessage) (*Execution, error) {
 	return &e, nil
 }
 
-// Run executes an agent and waits for the result (the wait flag set). The
-// service waits at most 100 seconds; if the record is still going then, Run
-// polls (see Wait) until it is terminal, ctx ends, or the poll limit passes
-// (ErrStillRunning, with the last record).
-//
-// A failed execution returns the record (with any partial output) and an
-// *ExecutionError. Run is never retried: an execution costs credits.
+// Run executes an agent and waits for the result, polling (see Wait) when
+// the service's 100 s wait ends first. A failure returns the record and an
+// *ExecutionError. Never retried: an execution costs credits.
 func (c *Client) Run(ctx context.Context, agentID ID, params ExecuteParams, opts ...Option) (*Execution, error) {
 	e, err := c.execute(ctx, agentID, params, true, opts)
 	if err != nil {
@@ -278,9 +255,7 @@ func (c *Client) Run(ctx context.Context, agentID ID, params ExecuteParams, opts
 	return e, failure(e, c.callConfig(opts).apiKey)
 }
 
-// Start executes an agent without waiting (the wait flag false) and returns
-// the record as the service answered it (starting, running...). Follow it
-// with Poll or Wait.
+// Start executes an agent without waiting; follow it with Poll or Wait.
 func (c *Client) Start(ctx context.Context, agentID ID, params ExecuteParams, opts ...Option) (*Execution, error) {
 	return c.execute(ctx, agentID, params, false, opts)
 }
@@ -289,8 +264,7 @@ func (c *Client) Start(ctx context.Context, agentID ID, params ExecuteParams, op
 type PollPath string
 
 const (
-	// PollAuto tries PollResponses first and falls back to PollAgentScoped
-	// only on a 404 or 405; the path that answered is remembered.
+	// PollAuto tries PollResponses, then PollAgentScoped on a 404 or 405.
 	PollAuto PollPath = ""
 	// PollResponses is GET /agent-responses/{id} (the real service).
 	PollResponses PollPath = "agent-responses"
@@ -305,20 +279,15 @@ func (p PollPath) path(agentID, responseID ID) string {
 	return pathf("/agent-responses/%s", responseID)
 }
 
-// PollPath returns the polling path in use: the one that answered last (or
-// was given with WithPollPath), PollAuto before the first poll. Store it per
-// account and pass it back with WithPollPath.
+// PollPath returns the polling path that answered last (PollAuto before the first poll).
 func (c *Client) PollPath() PollPath {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.pollPath
 }
 
-// Poll reads the current state of an execution once, on the path the
-// server offers: GET /agent-responses/{id} first, and only when a server
-// answers 404 or 405 there, GET /agents/{id}/responses/{responseId}. When
-// neither is offered the error wraps ErrPollingUnsupported (and the
-// *APIError). Polling only reads: it never runs the agent again.
+// Poll reads an execution's state once, on whichever polling path the
+// server offers; with neither the error wraps ErrPollingUnsupported.
 func (c *Client) Poll(ctx context.Context, agentID, responseID ID, opts ...Option) (*Execution, error) {
 	cfg := c.callConfig(opts)
 	first := cfg.pollPath
@@ -352,17 +321,9 @@ func otherPollPath(p PollPath) PollPath {
 	return PollAgentScoped
 }
 
-// Wait polls an execution until it is terminal, ctx ends, or the poll limit
-// passes (WithPollLimit, 10 minutes by default). The first wait is the poll
-// interval (WithPollInterval, 3 s by default); each later one is half as
-// long again, up to five times the first (15 s). Transient failures are
-// retried inside each poll.
-//
-// A failed execution returns the record and an *ExecutionError. When the
-// limit passes, the last record and an error wrapping ErrStillRunning are
-// returned: the execution may still finish on the service; poll it again
-// later. When ctx ends, the last record seen is returned with the context's
-// error.
+// Wait polls an execution until it is terminal, ctx ends (last record and
+// ctx's error) or the poll limit passes (last record and ErrStillRunning).
+// Waits start at the poll interval and grow by half, up to five times it.
 func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Option) (*Execution, error) {
 	cfg := c.callConfig(opts)
 	interval := cfg.pollInterval
@@ -389,8 +350,7 @@ func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Optio
 	}
 }
 
-// failure returns an *ExecutionError for a failed record, else nil, with
-// key (the calling client's) masked in the server's text and status.
+// failure returns an *ExecutionError for a failed record with key masked.
 func failure(e *Execution, key string) error {
 	if e == nil || !e.Failed() {
 		return nil
@@ -400,10 +360,9 @@ func failure(e *Execution, key string) error {
 	return &ExecutionError{Execution: f, Text: mask(key, e.ErrorText())}
 }
 
-// CheckChatMessages applies the service's rules for a chat agent's history
-// before anything is sent: an optional developer message first, then user
-// and assistant messages alternating, starting and ending with user; system
-// is not supported. It returns ErrChatRules, whose text is the service's own.
+// CheckChatMessages applies the service's rules for a chat history: an
+// optional developer message, then user and assistant alternating, from
+// user to user. It returns ErrChatRules.
 func CheckChatMessages(msgs []Message) error {
 	if len(msgs) > 0 && msgs[0].Role == RoleDeveloper {
 		msgs = msgs[1:]

@@ -10,8 +10,7 @@ import (
 	"net/url"
 )
 
-// LinkFiles links uploaded files to an agent (POST /agents/{agentId}/files)
-// and returns the agent's file set with its counters. It is not retried.
+// LinkFiles links uploaded files to an agent (POST /agents/{agentId}/files); not retried.
 func (c *Client) LinkFiles(ctx context.Context, agentID ID, fileIDs []ID, opts ...Option) (*AgentFiles, error) {
 	if fileIDs == nil {
 		fileIDs = []ID{}
@@ -28,10 +27,7 @@ func (c *Client) agentFiles(ctx context.Context, req request, opts []Option) (*A
 	return doRecord[AgentFiles](ctx, c, c.callConfig(opts), req, "data")
 }
 
-// UnlinkFile removes a file from an agent (DELETE /agents/{agentId}/files/{fileId}).
-//
-// Assumption: DELETE is not retried, so that a lost answer to a successful
-// removal does not turn into a confusing 404.
+// UnlinkFile removes a file from an agent (DELETE /agents/{agentId}/files/{fileId}); not retried.
 func (c *Client) UnlinkFile(ctx context.Context, agentID, fileID ID, opts ...Option) (*Unlinked, error) {
 	return doRecord[Unlinked](ctx, c, c.callConfig(opts), request{method: http.MethodDelete, path: pathf("/agents/%s/files/%s", agentID, fileID)})
 }
@@ -44,8 +40,7 @@ type ListFilesParams struct {
 	Order string
 }
 
-// ListFiles returns one page of files (GET /files). The service documents
-// only data for this list; see Page.HasNext for how paging continues.
+// ListFiles returns one page of files (GET /files).
 func (c *Client) ListFiles(ctx context.Context, params ListFilesParams, opts ...Option) (*Page[File], error) {
 	if params.PerPage > 100 {
 		params.PerPage = 100
@@ -62,11 +57,8 @@ func (c *Client) Files(ctx context.Context, params ListFilesParams, opts ...Opti
 	return iterate(ctx, c.ListFiles, params, opts)
 }
 
-// Download fetches an output file (an image or video URL from an execution)
-// into w and returns its content type. A relative URL is resolved against the
-// base URL. The API key and workspace are attached only when the URL is on
-// the base URL's origin; any other host gets a plain request. Transient
-// failures before the first byte are retried.
+// Download fetches an output file into w and returns its content type; a
+// relative URL is resolved against the base URL, and only that origin gets the key.
 func (c *Client) Download(ctx context.Context, rawURL string, w io.Writer, opts ...Option) (contentType string, err error) {
 	cfg := c.callConfig(opts)
 	u, err := url.Parse(rawURL)
@@ -84,9 +76,7 @@ func (c *Client) Download(ctx context.Context, rawURL string, w io.Writer, opts 
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return "", fmt.Errorf("agentdesk: cannot download a %q URL", u.Scheme)
 	}
-	// The credential guard adds the key only for the base origin; errors
-	// name the path without the query. Downloads were never paced.
-	cfg.pacer = nil
+	cfg.pacer = nil // downloads are not paced
 	res, err := c.send(ctx, cfg, request{method: http.MethodGet, path: u.Path, url: u, retry: true, accept: "*/*"})
 	if err != nil {
 		return "", err
@@ -101,23 +91,17 @@ func (c *Client) Download(ctx context.Context, rawURL string, w io.Writer, opts 
 	return res.Header.Get("Content-Type"), nil
 }
 
-// GetFile reads one file's record (GET /files/{id}), for example to follow
-// its processing status from waiting to completed.
+// GetFile reads one file's record (GET /files/{id}).
 func (c *Client) GetFile(ctx context.Context, id ID, opts ...Option) (*File, error) {
 	return c.fileCall(ctx, c.callConfig(opts), request{method: http.MethodGet, path: pathf("/files/%s", id), retry: true})
 }
 
-// DeleteFile deletes a stored file from the service (DELETE /files/{id}); it
-// also leaves every agent it was linked to. Not retried, so a lost answer to
-// a delete that happened does not turn into a 404.
+// DeleteFile deletes a stored file (DELETE /files/{id}); not retried.
 func (c *Client) DeleteFile(ctx context.Context, id ID, opts ...Option) error {
 	return c.do(ctx, c.callConfig(opts), request{method: http.MethodDelete, path: pathf("/files/%s", id)}, nil)
 }
 
-// ProcessFile asks the service to process a stored file (POST
-// /files/{id}/process), which costs credits. It answers the file, whose
-// status then moves from waiting to completed (follow it with GetFile). It
-// is never retried.
+// ProcessFile asks the service to process a stored file, for credits (POST /files/{id}/process).
 func (c *Client) ProcessFile(ctx context.Context, id ID, opts ...Option) (*File, error) {
 	return c.fileCall(ctx, c.callConfig(opts), request{method: http.MethodPost, path: pathf("/files/%s/process", id)})
 }

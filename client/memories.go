@@ -11,12 +11,10 @@ import (
 	"unicode/utf8"
 )
 
-// MemoryParams is the content of a memory to create or update. Variant A
-// uses Content and CollectionID; variant B uses Content and Metadata. Fields
-// of the other variant are ignored.
+// MemoryParams is a memory to create or update: A uses Content and
+// CollectionID, B Content and Metadata.
 type MemoryParams struct {
-	// Content is the memory text (variant A: at most 32000 characters).
-	// On a variant B update, "" leaves the content unchanged.
+	// Content is the text; on a variant B update "" leaves it unchanged.
 	Content      string
 	CollectionID ID
 	Metadata     map[string]any
@@ -41,10 +39,7 @@ func (p MemoryParams) bodyB(create bool) map[string]any {
 	return b
 }
 
-// MemoryVariant returns the memory interface variant in use: the one forced
-// by WithMemoryVariant, else the one detected so far (MemoryAuto before the
-// first memory call). Store it per account and pass it back with
-// WithMemoryVariant to skip detection next time.
+// MemoryVariant returns the variant forced or detected (MemoryAuto before the first memory call).
 func (c *Client) MemoryVariant() MemoryVariant { return c.variantFor(&c.cfg) }
 
 func (c *Client) variantFor(cfg *config) MemoryVariant {
@@ -65,12 +60,8 @@ func (c *Client) learnVariant(cfg *config, v MemoryVariant) {
 	c.mu.Unlock()
 }
 
-// namesVariantB reports a validation error about variant B's field: the
-// answer of a variant B server to a variant A body.
-//
-// Assumption: the service does not say which variant a deployment serves. A
-// variant A body sent to a variant B server is refused with a validation
-// error that names "content"; that is the signal to switch.
+// namesVariantB reports a validation error naming "content". Assumption:
+// that is how a variant B server refuses a variant A body.
 func namesVariantB(err error) bool {
 	var e *APIError
 	if !errors.As(err, &e) || (e.StatusCode != http.StatusUnprocessableEntity && e.StatusCode != http.StatusBadRequest) {
@@ -82,21 +73,16 @@ func namesVariantB(err error) bool {
 	return strings.Contains(strings.ToLower(e.Message+" "+e.Detail), "content")
 }
 
-// CreateMemory stores a memory (POST /memories) in the account's variant,
-// detecting it on first use: variant A is tried; a validation error naming
-// "content" means variant B, and the memory is sent again as B (nothing was
-// created by the refused request). Creation is never retried otherwise.
+// CreateMemory stores a memory (POST /memories), detecting the variant on
+// first use: A first, then B when refused for "content". Never retried otherwise.
 func (c *Client) CreateMemory(ctx context.Context, params MemoryParams, opts ...Option) (*Memory, error) {
 	return c.memoryInVariant(ctx, c.callConfig(opts),
 		request{method: http.MethodPost, path: "/memories", body: params.bodyA()},
 		request{method: http.MethodPost, path: "/memories", body: params.bodyB(true)}, namesVariantB)
 }
 
-// UpdateMemory changes a memory: variant A with PATCH /memories/{id} (the
-// answer includes the collection), variant B with PUT /memories/{id}. With
-// detection, a 405 or a validation error naming "content" on PATCH switches
-// to variant B. Updates send the same body every time and are retried on
-// transient failures.
+// UpdateMemory changes a memory: A with PATCH, B with PUT /memories/{id};
+// a 405 or an error naming "content" on PATCH switches to B.
 func (c *Client) UpdateMemory(ctx context.Context, id ID, params MemoryParams, opts ...Option) (*Memory, error) {
 	path := pathf("/memories/%s", id)
 	return c.memoryInVariant(ctx, c.callConfig(opts),
@@ -105,9 +91,8 @@ func (c *Client) UpdateMemory(ctx context.Context, id ID, params MemoryParams, o
 		func(err error) bool { return StatusCode(err) == http.StatusMethodNotAllowed || namesVariantB(err) })
 }
 
-// memoryInVariant sends a (variant A) or b (variant B) as the account's
-// variant says; while it is unknown, a is tried and b follows when isB says
-// a's error came from a variant B server. The variant that worked is kept.
+// memoryInVariant sends a (variant A) or b (B) as the variant says; while
+// unknown, a first and b when isB(err). The variant that worked is kept.
 func (c *Client) memoryInVariant(ctx context.Context, cfg *config, a, b request, isB func(error) bool) (*Memory, error) {
 	v := c.variantFor(cfg)
 	if v == MemoryB {
@@ -127,8 +112,7 @@ func (c *Client) memoryInVariant(ctx context.Context, cfg *config, a, b request,
 	return m, err
 }
 
-// memoryCall sends a memory request and decodes {"message", "memory": {...}}
-// (variant A) or a bare record (variant B).
+// memoryCall sends a memory request and decodes its record, bare or wrapped.
 func (c *Client) memoryCall(ctx context.Context, cfg *config, req request, v MemoryVariant) (*Memory, error) {
 	m, err := doRecord[Memory](ctx, c, cfg, req, "memory", "data")
 	if err == nil && m.Variant == MemoryAuto {
@@ -138,7 +122,6 @@ func (c *Client) memoryCall(ctx context.Context, cfg *config, req request, v Mem
 }
 
 // UpdateCollection renames a memory collection (PUT /memory-collections/{id}).
-// A missing collection is a 404 ("Collection not found").
 func (c *Client) UpdateCollection(ctx context.Context, id ID, name string, opts ...Option) (*Collection, error) {
 	return c.collectionCall(ctx, request{method: http.MethodPut, path: pathf("/memory-collections/%s", id), retry: true}, name, opts)
 }
@@ -151,17 +134,14 @@ type ListMemoriesParams struct {
 	CollectionID ID
 }
 
-// MaxMemoriesPerPage and MaxCollectionsPerPage are the real service's page
-// size limits.
+// MaxMemoriesPerPage and MaxCollectionsPerPage are the real service's page sizes.
 const (
 	MaxMemoriesPerPage    = 50
 	MaxCollectionsPerPage = 50
 )
 
-// ListMemories returns one page of memories (GET /memories, the real
-// service's {"memories": [...], "meta": {...}}). A server that does not
-// offer the list answers 404 or 405 (see IsUnsupported): keep a local index
-// then.
+// ListMemories returns one page of memories (GET /memories); a server
+// without the list is IsUnsupported.
 func (c *Client) ListMemories(ctx context.Context, params ListMemoriesParams, opts ...Option) (*Page[Memory], error) {
 	q := url.Values{}
 	if params.CollectionID != "" {
@@ -170,15 +150,12 @@ func (c *Client) ListMemories(ctx context.Context, params ListMemoriesParams, op
 	return listPage[Memory](ctx, c, "/memories", "memories", q, params.Page, min(params.PerPage, MaxMemoriesPerPage), opts)
 }
 
-// Memories iterates over every memory of every page, stopping at the first
-// error.
+// Memories iterates over every memory, stopping at the first error.
 func (c *Client) Memories(ctx context.Context, params ListMemoriesParams, opts ...Option) iter.Seq2[Memory, error] {
 	return iterate(ctx, c.ListMemories, params, opts)
 }
 
-// DeleteMemory deletes a memory (DELETE /memories/{id}). A memory already
-// gone is a 404. It is not retried: a lost answer to a delete that happened
-// would come back as a confusing 404.
+// DeleteMemory deletes a memory (DELETE /memories/{id}); not retried.
 func (c *Client) DeleteMemory(ctx context.Context, id ID, opts ...Option) error {
 	return c.do(ctx, c.callConfig(opts), request{method: http.MethodDelete, path: pathf("/memories/%s", id)}, nil)
 }
@@ -191,8 +168,7 @@ type ListCollectionsParams struct {
 	Search string
 }
 
-// ListCollections returns one page of memory collections (the real
-// service's {"collections": [...], "meta": {...}}).
+// ListCollections returns one page of memory collections.
 func (c *Client) ListCollections(ctx context.Context, params ListCollectionsParams, opts ...Option) (*Page[Collection], error) {
 	q := url.Values{}
 	if s := strings.TrimSpace(params.Search); s != "" {
@@ -201,8 +177,7 @@ func (c *Client) ListCollections(ctx context.Context, params ListCollectionsPara
 	return listPage[Collection](ctx, c, "/memory-collections", "collections", q, params.Page, min(params.PerPage, MaxCollectionsPerPage), opts)
 }
 
-// Collections iterates over every collection of every page, stopping at the
-// first error.
+// Collections iterates over every collection, stopping at the first error.
 func (c *Client) Collections(ctx context.Context, params ListCollectionsParams, opts ...Option) iter.Seq2[Collection, error] {
 	return iterate(ctx, c.ListCollections, params, opts)
 }
@@ -221,16 +196,13 @@ func checkCollectionName(name string) (string, error) {
 	return name, nil
 }
 
-// CreateCollection creates a memory collection by name (POST
-// /memory-collections). It is not retried: it creates a record.
+// CreateCollection creates a memory collection (POST /memory-collections).
 func (c *Client) CreateCollection(ctx context.Context, name string, opts ...Option) (*Collection, error) {
 	return c.collectionCall(ctx, request{method: http.MethodPost, path: "/memory-collections"}, name, opts)
 }
 
-// DeleteCollection deletes a memory collection and, on the service, every
-// memory in it (DELETE /memory-collections/{id}). The default collection
-// cannot be deleted: the service answers 403 (IsDefaultCollectionRefusal);
-// check Collection.IsDefault first to say so without asking.
+// DeleteCollection deletes a collection and its memories; the default one
+// is refused (IsDefaultCollectionRefusal).
 func (c *Client) DeleteCollection(ctx context.Context, id ID, opts ...Option) error {
 	return c.do(ctx, c.callConfig(opts), request{method: http.MethodDelete, path: pathf("/memory-collections/%s", id)}, nil)
 }
@@ -238,8 +210,7 @@ func (c *Client) DeleteCollection(ctx context.Context, id ID, opts ...Option) er
 // ErrDefaultCollection is the refusal to delete the default collection.
 var ErrDefaultCollection = &InputError{Field: "collection", Message: "The default collection cannot be deleted. Delete its memories one by one instead."}
 
-// IsDefaultCollectionRefusal reports the service's 403 for deleting the
-// default collection ({"message":"Default collection cannot be deleted"}).
+// IsDefaultCollectionRefusal reports the 403 for deleting the default collection.
 func IsDefaultCollectionRefusal(err error) bool {
 	var e *APIError
 	return errors.As(err, &e) && e.StatusCode == http.StatusForbidden &&
@@ -256,9 +227,8 @@ func (c *Client) collectionCall(ctx context.Context, req request, name string, o
 	return doRecord[Collection](ctx, c, c.callConfig(opts), req, "collection", "data")
 }
 
-// IsUnsupported reports that a server does not offer an operation: 404 on
-// its path with no record named, or 405: servers following the spec have no
-// list, create or delete for memories, collections, webhooks or files.
+// IsUnsupported reports a server without the operation: 405, 501, or a 404
+// that names no record (spec servers lack many lists and deletes).
 func IsUnsupported(err error) bool {
 	var e *APIError
 	if !errors.As(err, &e) {
@@ -268,8 +238,7 @@ func IsUnsupported(err error) bool {
 		e.StatusCode == http.StatusNotFound && routeMissing(e)
 }
 
-// routeMissing tells a 404 for an unknown route from a 404 for an unknown
-// record: the latter names what was not found.
+// routeMissing tells a 404 for a route from one for a record, which says what.
 func routeMissing(e *APIError) bool {
 	m := strings.ToLower(e.Message)
 	for _, w := range []string{"memory not found", "collection not found", "file not found", "webhook not found", "agent not found", "execution not found", "response not found", "no query results"} {

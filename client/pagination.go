@@ -9,9 +9,7 @@ import (
 	"strconv"
 )
 
-// Page is one page of a list. The fields mirror the service's pagination
-// envelope; lists without an envelope (the file list) leave them zero and
-// Meta carries the resource list's pagination object.
+// Page is one page of a list, with the service's pagination fields when it sent them.
 type Page[T any] struct {
 	Data        []T
 	CurrentPage int
@@ -19,9 +17,7 @@ type Page[T any] struct {
 	PerPage     int
 	Total       int
 	NextPageURL string
-	// Meta is the resource list's pagination object (nil elsewhere); its
-	// numbers are also copied into the fields above.
-	Meta *Meta
+	Meta        *Meta // the resource list's pagination object, copied above
 
 	page      int  // the page number that was requested
 	perPage   int  // the page size that was requested (0: server default)
@@ -35,11 +31,8 @@ type PageParams struct {
 	PerPage int // 0 means the server's default (15)
 }
 
-// HasNext reports whether another page follows this one.
-//
-// Assumption: when an answer has no pagination fields (the file list
-// documents only data), another page is assumed while pages come back full
-// (as many items as were asked for, 15 by default).
+// HasNext reports whether another page follows. Assumption: without
+// pagination fields, one does while pages come back full (15 by default).
 func (p *Page[T]) HasNext() bool {
 	if p == nil || len(p.Data) == 0 || p.fetch == nil {
 		return false
@@ -70,12 +63,8 @@ func (p *Page[T]) current() int {
 	return 1
 }
 
-// Next fetches the following page with the same parameters, or returns
-// nil, nil when there is none.
-//
-// The next page is always requested from the client's base URL: a
-// next_page_url is read only for its page number and is never followed, so
-// a URL pointing at another host can never receive the API key.
+// Next fetches the following page, or nil, nil. A next_page_url is read for
+// its page number only, never followed, so no other host gets the key.
 func (p *Page[T]) Next(ctx context.Context) (*Page[T], error) {
 	if !p.HasNext() {
 		return nil, nil
@@ -89,8 +78,7 @@ func (p *Page[T]) Next(ctx context.Context) (*Page[T], error) {
 	return p.fetch(ctx, next)
 }
 
-// All returns an iterator over the items of this page and all that follow,
-// stopping at the first error.
+// All iterates over this page's items and all that follow, stopping at the first error.
 func (p *Page[T]) All(ctx context.Context) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		page := p
@@ -111,8 +99,7 @@ func (p *Page[T]) All(ctx context.Context) iter.Seq2[T, error] {
 	}
 }
 
-// iterate lists every item of every page, starting with the page list
-// answers for params, so each list's iterator is one line.
+// iterate lists every item of every page from list(params) on.
 func iterate[T, P any](ctx context.Context, list func(context.Context, P, ...Option) (*Page[T], error), params P, opts []Option) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		p, err := list(ctx, params, opts...)
@@ -152,10 +139,8 @@ func (e *pageEnvelope[T]) page() *Page[T] {
 	return p
 }
 
-// listPage fetches one page of path and wires Next to fetch the following
-// ones with the same query and options. key names the answer's array where
-// the real service names it (memories as {"message", "memories": [...],
-// "meta"}); a "data" array is read when it is "" or absent.
+// listPage fetches one page of path, its items under key ("" or absent:
+// data), and wires Next to the following ones.
 func listPage[T any](ctx context.Context, c *Client, path, key string, q url.Values, page, perPage int, opts []Option) (*Page[T], error) {
 	q2 := url.Values{}
 	maps.Copy(q2, q)
@@ -177,8 +162,7 @@ func listPage[T any](ctx context.Context, c *Client, path, key string, q url.Val
 	return p, nil
 }
 
-// decodePage reads a list answer: the pagination envelope, with its items
-// under key when the answer names its array ("" or absent: "data").
+// decodePage reads a list answer, its items under key ("" or absent: data).
 func decodePage[T any](raw []byte, key string) (*Page[T], error) {
 	var env pageEnvelope[T]
 	err := decodeLoose(raw, &env)
@@ -195,8 +179,7 @@ func decodePage[T any](raw []byte, key string) (*Page[T], error) {
 	return env.page(), nil
 }
 
-// Collect reads seq into a slice of at most max items (a runaway list
-// cannot fill memory); on an error it returns what it read before it.
+// Collect reads at most max items of seq; on an error, what came before it.
 func Collect[T any](seq iter.Seq2[T, error], max int) ([]T, error) {
 	var out []T
 	for v, err := range seq {

@@ -19,11 +19,8 @@ import (
 	"github.com/agentdesk/agentdesk/internal/recovered"
 )
 
-// eventSource reads the data of Server-Sent Events from one response, once.
-// It is shared by Stream and ChatCompletionStream.
-//
-// The response is parsed with go-sse's sse.Read, never with its reconnecting
-// client: an execution is a POST that costs credits and must not be re-sent.
+// eventSource reads the Server-Sent Events of one response, once, with
+// sse.Read: never go-sse's reconnecting client, which would re-send a paid POST.
 type eventSource struct {
 	method, path string
 	key          string // the client's API key, masked in its errors
@@ -32,9 +29,7 @@ type eventSource struct {
 	body         io.ReadCloser
 	maxEventSize int
 
-	// pending holds events decoded from a non-stream answer (a server that
-	// ignored stream: true); they are served before (instead of) the body.
-	pending []string
+	pending []string // events from a non-stream answer, served instead of a body
 
 	mu   sync.Mutex // serialises next and stop
 	next func() (sse.Event, error, bool)
@@ -47,10 +42,8 @@ type eventSource struct {
 	closeOnce sync.Once
 }
 
-// openEvents sends req (never retried) with Accept: text/event-stream and
-// returns the event source. Non-2xx answers are *APIError. A 2xx answer that
-// is not an event stream is handed to fallback, which may turn it into
-// events.
+// openEvents sends req (never retried) for an event stream; a 2xx answer
+// that is not one is handed to fallback, which may turn it into events.
 func (c *Client) openEvents(ctx context.Context, cfg *config, req request, fallback func([]byte) ([]string, error)) (*eventSource, error) {
 	sctx, cancel := context.WithCancel(ctx)
 	s := &eventSource{method: req.method, path: req.path, key: cfg.apiKey, ctx: sctx, cancel: cancel, maxEventSize: cfg.maxEventSize, idle: cfg.streamIdleTimeout}
@@ -101,8 +94,7 @@ func (s *eventSource) touch() {
 	}
 }
 
-// read returns the data of the next event; ok is false at the end of the
-// stream (err nil) or on failure.
+// read returns the next event's data; ok is false at the end (err nil) or on failure.
 func (s *eventSource) read() (data string, err error, ok bool) {
 	if len(s.pending) > 0 {
 		data, s.pending = s.pending[0], s.pending[1:]
@@ -152,23 +144,15 @@ func (s *eventSource) release() {
 	}
 }
 
-// close frees everything at once; safe from any goroutine, many times.
-func (s *eventSource) close() { s.shut(true) }
-
-// finish releases resources after the last event without marking the
-// stream as closed by the caller.
-func (s *eventSource) finish() { s.shut(false) }
-
+// shut frees everything at once, from any goroutine, many times; byCaller
+// marks the stream as closed by Close rather than finished.
 func (s *eventSource) shut(byCaller bool) {
 	s.closeOnce.Do(func() {
 		s.closed.Store(byCaller)
 		s.release()
 		if s.stop != nil {
-			// The event reader is a coroutine (iter.Pull2), and switching to
-			// it from a goroutine locked to its OS thread panics; a desktop
-			// app's UI goroutine is one. So the reader is stopped from a
-			// goroutine of its own; a concurrent read returns promptly, as
-			// its body is closed.
+			// Switching to the iter.Pull2 coroutine from a goroutine locked
+			// to its thread (the UI's) panics, so it is stopped from its own.
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
@@ -181,19 +165,9 @@ func (s *eventSource) shut(byCaller bool) {
 	})
 }
 
-// Stream is a streamed execution: a series of execution records whose
-// outputs are text fragments, ending with a "completed" record carrying the
-// credits. Use it like bufio.Scanner:
-//
-//	for s.Next() {
-//		fmt.Print(s.Fragment())
-//	}
-//	if err := s.Err(); err != nil { ... }
-//
-// Text is safe to call from another goroutine at any time (for example a UI
-// refreshing at its frame rate) and always returns everything received so
-// far, also after an error, a cancellation or Close. Close may be called from
-// any goroutine and frees the connection at once.
+// Stream is a streamed execution: records whose outputs are text fragments,
+// ending with a completed record carrying the credits. Use it like
+// bufio.Scanner (Next, Fragment, Err); Text and Close are safe from any goroutine.
 type Stream struct {
 	streamState[Execution]
 	final  *Execution
@@ -201,8 +175,7 @@ type Stream struct {
 	execID ID
 }
 
-// streamState is what Stream and ChatCompletionStream keep alike, so both
-// end, gather text and close the same way.
+// streamState is what Stream and ChatCompletionStream share.
 type streamState[T any] struct {
 	src      *eventSource
 	cur      T
@@ -214,10 +187,8 @@ type streamState[T any] struct {
 	text   strings.Builder
 }
 
-// nextData returns the data of the next event that has any (skipping a bare
-// id or event name). At the end of the stream or at [DONE] it ends the
-// stream and reports false; complete, told whether [DONE] came, says
-// whether what arrived was whole, else Err is ErrStreamIncomplete.
+// nextData returns the next event's non-blank data; at the end or [DONE] it
+// ends the stream, ErrStreamIncomplete unless complete(atDone) says it is whole.
 func (s *streamState[T]) nextData(complete func(atDone bool) bool) (string, bool) {
 	if s.done {
 		return "", false
@@ -243,8 +214,7 @@ func (s *streamState[T]) unreadable(err error) {
 	s.end(fmt.Errorf("agentdesk: %s %s: %w: %w", s.src.method, s.src.path, ErrEventUnreadable, err))
 }
 
-// guard, deferred by Next with recover()'s value, ends the stream at an
-// event whose reading panicked: a server's bytes never end the program.
+// guard, deferred with recover()'s value, ends the stream at an event whose reading panicked.
 func (s *streamState[T]) guard(r any, more *bool) {
 	if err := recovered.From("a streamed event", r); err != nil {
 		s.unreadable(err)
@@ -258,7 +228,7 @@ func (s *streamState[T]) end(err error) {
 	if s.err == nil {
 		s.err = err
 	}
-	s.src.finish()
+	s.src.shut(false)
 }
 
 func (s *streamState[T]) appendText(t string) {
@@ -276,10 +246,7 @@ func (s *streamState[T]) Current() T { return s.cur }
 // Fragment returns the text the current event added.
 func (s *streamState[T]) Fragment() string { return s.fragment }
 
-// Err returns why the stream stopped early, nil after a complete stream:
-// an *ExecutionError for an event carrying an error, ErrStreamIncomplete,
-// ErrEventTooLarge, ErrStreamIdle, ErrStreamClosed, the context's error, or
-// a malformed-event error.
+// Err returns why the stream stopped early, nil after a complete stream.
 func (s *streamState[T]) Err() error { return s.err }
 
 // Text returns all text received so far; safe from any goroutine.
@@ -289,17 +256,13 @@ func (s *streamState[T]) Text() string {
 	return s.text.String()
 }
 
-// Close stops the stream and frees the connection at once. It is safe to
-// call from any goroutine and more than once. Text keeps what was received.
+// Close stops the stream at once, from any goroutine; Text keeps what came.
 func (s *streamState[T]) Close() error {
-	s.src.close()
+	s.src.shut(true)
 	return nil
 }
 
-// Stream executes a chat agent with stream: true and returns the stream of
-// its events. The request is never retried. When the server refuses (for
-// example 422 for a broken chat history), the error is an *APIError and no
-// stream is returned.
+// Stream executes a chat agent with stream: true (never retried).
 func (c *Client) Stream(ctx context.Context, agentID ID, params ExecuteParams, opts ...Option) (*Stream, error) {
 	if err := params.check(); err != nil {
 		return nil, err
@@ -315,8 +278,7 @@ func (c *Client) Stream(ctx context.Context, agentID ID, params ExecuteParams, o
 	return &Stream{streamState: streamState[Execution]{src: src}}, nil
 }
 
-// executionFallback turns a plain execute answer (a server that ignored
-// stream: true) into events, so the caller still sees one stream.
+// executionFallback turns a plain execute answer into one event.
 func executionFallback(data []byte) ([]string, error) {
 	e, err := decodeExecutionAnswer(data)
 	if err != nil {
@@ -329,9 +291,7 @@ func executionFallback(data []byte) ([]string, error) {
 	return []string{string(b)}, nil
 }
 
-// Next advances to the next event and reports whether there is one. It
-// returns false at the end of the stream (after the completed event) or on
-// failure; then check Err.
+// Next advances to the next event; false at the end or on failure (see Err).
 func (s *Stream) Next() (more bool) {
 	defer func() { s.guard(recover(), &more) }()
 	data, ok := s.nextData(func(bool) bool { return s.final != nil })
@@ -349,8 +309,7 @@ func (s *Stream) Next() (more bool) {
 	}
 	s.fragment = e.Output
 	if e.Succeeded() {
-		// The completed event carries an empty output; should a server
-		// repeat the whole text there, it is not appended twice.
+		// a server repeating the whole text at the end is not appended twice
 		if s.fragment == s.Text() {
 			s.fragment = ""
 		}
@@ -363,16 +322,14 @@ func (s *Stream) Next() (more bool) {
 		f := e
 		s.final = &f
 		s.done = true
-		s.src.finish()
+		s.src.shut(false)
 	}
 	return true
 }
 
-// ExecutionID returns the execution id the stream's records named (the last
-// non-empty one), or "" when none did. After a cut stream, poll it (see
-// [Client.Wait]) to recover the final text without running the agent again.
+// ExecutionID returns the last execution id the records named; after a cut
+// stream, poll it (see [Client.Wait]) instead of running the agent again.
 func (s *Stream) ExecutionID() ID { return s.execID }
 
-// Final returns the completed event (with the credits), or nil before it
-// arrives or when the stream failed.
+// Final returns the completed event, or nil before it or on failure.
 func (s *Stream) Final() *Execution { return s.final }

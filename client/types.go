@@ -14,10 +14,7 @@ const (
 	AgentVideo = "video"
 )
 
-// Execution statuses. The interface documents starting, running and
-// completed; the real service answers succeeded when polled, and its clients
-// treat failed, error, canceled and cancelled as failures. Any other word
-// means the execution is still going (see [Execution.Terminal]).
+// Execution statuses; any other word means still going (see [Execution.Terminal]).
 const (
 	StatusStarting  = "starting"
 	StatusRunning   = "running"
@@ -56,8 +53,7 @@ type Agent struct {
 	// Visibility "public" is shown to users; other values are not.
 	Visibility string `json:"visibility"`
 	Slug       string `json:"slug"`
-	// Active is sent by the service as 1 (active) or 0; nil when the
-	// service did not say (the agent is then taken as active).
+	// Active is 1 or 0; nil (not said) counts as active.
 	Active *Flag `json:"active,omitempty"`
 	// Type is one of AgentChat, AgentImage, AgentText or AgentVideo.
 	Type string `json:"type"`
@@ -70,8 +66,7 @@ type Agent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Inactive reports whether the service says the agent is switched off
-// (active: 0); such an agent cannot be run.
+// Inactive reports whether the service says the agent is switched off.
 func (a *Agent) Inactive() bool { return a.Active != nil && !bool(*a.Active) }
 
 // Question returns the question with the given name, or nil.
@@ -87,38 +82,31 @@ func (a *Agent) Question(name string) *Question {
 // Visible reports whether the agent is meant to be shown (visibility public).
 func (a *Agent) Visible() bool { return a.Visibility == "public" }
 
-// Question is one input definition of an agent. For a chat agent the names
-// are temperature, model and tools (selects), root_id (number, optional) and
-// messages (array).
+// Question is one input definition of an agent.
 type Question struct {
 	// Type is QuestionSelect, QuestionNumber or QuestionArray.
 	Type        string `json:"type"`
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Required    bool   `json:"required"`
-	// Options lists the allowed values of a select question; send one of them
-	// verbatim (temperature options are strings such as "0.5").
+	// Options are a select's values, sent verbatim ("0.5" is a string).
 	Options []string                   `json:"options,omitempty"`
 	Extra   map[string]json.RawMessage `json:"-"`
 }
 
-// Execution is one execution response record: the result of a run, a polled
-// state, or one event of a stream (where Output is a text fragment).
+// Execution is one execution record: a run's result, a polled state, or a stream event.
 type Execution struct {
 	ID     ID     `json:"id"`
 	Status string `json:"status"`
 	// Input is present on the blocking response.
 	Input string `json:"input,omitempty"`
-	// Output is the result text (or a URL for image and video agents); in a
-	// stream it is the fragment carried by one event.
+	// Output is the text (a URL for media agents); in a stream, a fragment.
 	Output string `json:"output"`
-	// Error is null when all is well; anything else means the execution
-	// failed. ErrorText gives it as plain text.
+	// Error is null when all is well (see ErrorText).
 	Error json.RawMessage `json:"error,omitempty"`
 	// Credits is null (not Valid) while a streamed execution is running.
 	Credits Credits `json:"credits"`
-	// RootID is the conversation (session) id; pass it back as the root_id
-	// answer to continue the conversation.
+	// RootID is the session id, sent back as root_id to continue.
 	RootID     ID                         `json:"root_id"`
 	CreatedAt  Time                       `json:"created_at"`
 	UpdatedAt  Time                       `json:"updated_at"`
@@ -126,10 +114,7 @@ type Execution struct {
 	Extra      map[string]json.RawMessage `json:"-"`
 }
 
-// HasError reports whether the record carries an error value.
-//
-// Assumption: null, false, "" and {} mean "no error"; any other value is an
-// error.
+// HasError reports an error value. Assumption: null, false, "" and {} are none.
 func (e *Execution) HasError() bool {
 	b := bytes.TrimSpace(e.Error)
 	switch string(b) {
@@ -139,9 +124,7 @@ func (e *Execution) HasError() bool {
 	return true
 }
 
-// ErrorText returns the record's error as plain text: the string itself, the
-// message (or error/detail) member of an object, or the raw JSON otherwise.
-// It is "" when there is no error.
+// ErrorText returns the record's error as plain text, "" when none.
 func (e *Execution) ErrorText() string {
 	if !e.HasError() {
 		return ""
@@ -167,9 +150,7 @@ func errorValueText(raw json.RawMessage) string {
 	return string(bytes.TrimSpace(raw))
 }
 
-// Failed reports whether the execution ended in failure: a non-null error,
-// or one of the failure words (failed, error, canceled, cancelled) in any
-// letter case.
+// Failed reports an error value or a failure status, in any letter case.
 func (e *Execution) Failed() bool {
 	if e.HasError() {
 		return true
@@ -181,9 +162,7 @@ func (e *Execution) Failed() bool {
 	return false
 }
 
-// Succeeded reports whether the execution finished well: completed (the
-// interface, and a stream's last event) or succeeded (the real service's
-// polled record), with no error.
+// Succeeded reports completed or succeeded, with no error.
 func (e *Execution) Succeeded() bool {
 	if e.HasError() {
 		return false
@@ -195,8 +174,7 @@ func (e *Execution) Succeeded() bool {
 	return false
 }
 
-// Outcome is Status with a success said as StatusCompleted, whichever word
-// the service used for it.
+// Outcome is Status with any success said as StatusCompleted.
 func (e *Execution) Outcome() string {
 	if e.Succeeded() {
 		return StatusCompleted
@@ -204,9 +182,7 @@ func (e *Execution) Outcome() string {
 	return e.Status
 }
 
-// Terminal reports whether the execution will not change any more: it
-// succeeded or failed. Every other status, known or not (starting, running,
-// queued, pending, "" ...), means it is still going.
+// Terminal reports whether the execution succeeded or failed; any other status is still going.
 func (e *Execution) Terminal() bool {
 	return e.Succeeded() || e.Failed()
 }
@@ -254,8 +230,7 @@ type Unlinked struct {
 	Extra   map[string]json.RawMessage `json:"-"`
 }
 
-// MemoryVariant names which of the two documented memory interfaces a
-// deployment serves.
+// MemoryVariant names which of the two memory interfaces a deployment serves.
 type MemoryVariant string
 
 const (
@@ -267,14 +242,12 @@ const (
 	MemoryB MemoryVariant = "B"
 )
 
-// Memory is a stored memory, in either variant: Content holds variant A's
-// "memory" or variant B's "content"; the other variant's fields stay zero.
+// Memory is a stored memory in either variant: Content is A's "memory" or B's "content".
 type Memory struct {
 	ID      ID     `json:"id"`
 	UserID  ID     `json:"user_id,omitempty"`
 	Content string `json:"content"`
-	// Credits, CollectionID and Collection belong to variant A; Collection is
-	// present on the update response only.
+	// Credits, CollectionID and Collection (updates only) are variant A's.
 	Credits      Credits     `json:"credits"`
 	CollectionID ID          `json:"collection_id,omitempty"`
 	Collection   *Collection `json:"collection,omitempty"`
@@ -289,17 +262,14 @@ type Memory struct {
 
 // Collection is a memory collection.
 type Collection struct {
-	ID     ID     `json:"id"`
-	UserID ID     `json:"user_id,omitempty"`
-	Name   string `json:"name"`
-	// DisplayName is the name shown to people (the real service's list
-	// answers it; the default collection is "default" / "My Memories").
-	DisplayName string                     `json:"display_name,omitempty"`
+	ID          ID                         `json:"id"`
+	UserID      ID                         `json:"user_id,omitempty"`
+	Name        string                     `json:"name"`
+	DisplayName string                     `json:"display_name,omitempty"` // the name shown to people
 	Extra       map[string]json.RawMessage `json:"-"`
 }
 
-// DefaultCollectionName is the name the real service gives every user's
-// default collection, which cannot be deleted.
+// DefaultCollectionName names every user's default collection, which cannot be deleted.
 const DefaultCollectionName = "default"
 
 // Label returns the name to show: the display name, else the name.
@@ -310,8 +280,7 @@ func (c *Collection) Label() string {
 	return c.Name
 }
 
-// IsDefault reports whether this is the user's default collection, which
-// the service refuses to delete.
+// IsDefault reports whether this is the user's default collection.
 func (c *Collection) IsDefault() bool { return c.Name == DefaultCollectionName }
 
 // Resource is a template listed by ListResources. Its id is a string.
@@ -324,9 +293,7 @@ type Resource struct {
 	Extra       map[string]json.RawMessage `json:"-"`
 }
 
-// Webhook is a webhook registered for an agent. Variant A of the list fills
-// TemplateID, UserID, Method, the counters and Status; variant B fills Events
-// and Secret.
+// Webhook is a webhook registered for an agent; list variant B fills Events and Secret.
 type Webhook struct {
 	ID ID `json:"id"`
 	// TemplateID is the agent's id.
@@ -393,8 +360,7 @@ func (m *Message) UnmarshalJSON(b []byte) error    { return decodeLoose(b, m) }
 func (m Message) MarshalJSON() ([]byte, error)     { return encodeLoose(m) }
 func (m *Meta) UnmarshalJSON(b []byte) error       { return decodeLoose(b, m) }
 
-// UnmarshalJSON decodes either memory variant: "content" (B) or else
-// "memory" (A) fills Content and sets Variant.
+// UnmarshalJSON decodes either memory variant and sets Variant.
 func (m *Memory) UnmarshalJSON(b []byte) error {
 	var v Memory
 	var which struct {
@@ -422,8 +388,7 @@ func (m *Memory) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON encodes the memory with its Extra fields; variant A records
-// keep their "memory" field name.
+// MarshalJSON encodes the memory with Extra; variant A keeps "memory".
 func (m Memory) MarshalJSON() ([]byte, error) {
 	if m.Variant != MemoryA {
 		return encodeLoose(m)

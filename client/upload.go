@@ -16,43 +16,31 @@ import (
 	"sync/atomic"
 )
 
-// UploadParams names the file to upload: either Path (read from disk) or
-// Reader with Filename (and Size when known).
+// UploadParams names the file to upload: Path, or Reader with Filename and Size.
 type UploadParams struct {
-	// Path of a file on disk; its name and size are taken from it.
-	Path string
-	// Reader supplies the content when Path is empty.
-	Reader io.Reader
-	// Filename is the name sent to the service (defaults to Path's base name).
-	Filename string
-	// Size of Reader's content in bytes, if known (-1 or 0: unknown, sent chunked).
-	Size int64
-	// ContentType of the file part (default application/octet-stream).
-	ContentType string
-	// Progress, when set, is called as bytes are sent (total is -1 when
-	// unknown). It runs on the sending goroutine; keep it quick.
+	Path        string
+	Reader      io.Reader
+	Filename    string // default: Path's base name
+	Size        int64  // Reader's size; -1 or 0: unknown, sent chunked
+	ContentType string // default application/octet-stream
+	// Progress is called on the sending goroutine as bytes go (total -1: unknown).
 	Progress func(sent, total int64)
-	// Process asks the service to process the file at once (it reads the
-	// content for agents to use). Processing costs credits.
+	// Process asks the service to process the file at once, for credits.
 	Process bool
 }
 
-// Limits of the real service's file storage.
+// Limits of the real service's file storage: the largest file, and how many an account keeps.
 const (
-	// MaxUploadBytes is the largest file the service takes (200 MB).
 	MaxUploadBytes int64 = 200 << 20
-	// MaxStoredFiles is how many files an account may keep on the service.
-	MaxStoredFiles = 30
+	MaxStoredFiles       = 30
 )
 
-// tooLarge refuses an upload before sending: the file exceeds
-// MaxUploadBytes.
+// tooLarge refuses an upload over MaxUploadBytes before sending.
 func tooLarge(name string, size int64) *InputError {
 	return &InputError{Field: "file", Message: fmt.Sprintf("%s is %s; the service takes files of up to 200 MB.", name, humanBytes(size))}
 }
 
-// humanBytes writes a size the way people read it (KB, MB, GB with one
-// decimal, 1000-based like file managers).
+// humanBytes writes a size 1000-based with one decimal, like file managers.
 func humanBytes(n int64) string {
 	const unit = 1000
 	if n < unit {
@@ -66,17 +54,9 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGT"[exp])
 }
 
-// UploadFile uploads a file (POST /files, multipart/form-data, field "file")
-// and returns the File record.
-//
-// Assumption: the service does not document uploads; the project uses
-// POST /files with the multipart field "file", answering a File (bare or
-// wrapped in "data" or "file").
-//
-// The content streams from its source: memory use does not grow with the
-// file size. The multipart framing is built around the content, so the
-// Content-Length is exact when the size is known. Uploads are never retried
-// silently.
+// UploadFile uploads a file and returns its record. Assumption: POST /files,
+// multipart field "file". The content streams, with an exact Content-Length
+// when the size is known; never retried.
 func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Option) (*File, error) {
 	cfg := c.callConfig(opts)
 	src, name, size := params.Reader, params.Filename, params.Size

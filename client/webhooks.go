@@ -15,9 +15,8 @@ func (c *Client) ListAgentWebhooks(ctx context.Context, agentID ID, params PageP
 	return listPage[Webhook](ctx, c, pathf("/agents/%s/webhooks", agentID), "", nil, params.Page, params.PerPage, opts)
 }
 
-// ListWebhooksParams pages the webhook list. Variant A deployments read Page
-// and PerPage; variant B deployments read Limit (at most 100) and Offset. Set
-// either pair (or none for the defaults); only non-zero values are sent.
+// ListWebhooksParams pages the webhook list: Page and PerPage (variant A) or
+// Limit and Offset (B); only non-zero values are sent.
 type ListWebhooksParams struct {
 	Page, PerPage int
 	Limit, Offset int
@@ -29,11 +28,9 @@ const (
 	WebhooksB = "B" // webhooks, total, limit, offset
 )
 
-// WebhookList is the answer of ListWebhooks in either variant. Webhooks holds
-// the items in both; Page is set for variant A, Limit and Offset for B.
+// WebhookList is ListWebhooks' answer: Page is set for variant A, Limit and Offset for B.
 type WebhookList struct {
-	// Variant is WebhooksA or WebhooksB, detected from the answer's shape.
-	Variant  string
+	Variant  string // WebhooksA or WebhooksB
 	Webhooks []Webhook
 	Total    int
 	Page     *Page[Webhook]
@@ -49,8 +46,7 @@ func (l *WebhookList) HasNext() bool {
 	return len(l.Webhooks) > 0 && l.Offset+len(l.Webhooks) < l.Total
 }
 
-// NextParams asks for the webhooks after this list, in its variant's terms
-// (the next page, or the next 100 from the offset).
+// NextParams asks for the webhooks after this list, in its variant's terms.
 func (l *WebhookList) NextParams() ListWebhooksParams {
 	if l.Page == nil {
 		return ListWebhooksParams{Limit: 100, Offset: l.Offset + len(l.Webhooks)}
@@ -102,12 +98,9 @@ func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, op
 
 // WebhookParams are the fields of a new webhook.
 type WebhookParams struct {
-	// URL receives the calls; the service accepts https addresses only.
-	URL string
-	// Method is "POST" (the default when empty) or "GET".
-	Method string
-	// Status is "active" (the default when empty) or "inactive".
-	Status string
+	URL    string // https only
+	Method string // "POST" (default) or "GET"
+	Status string // "active" (default) or "inactive"
 }
 
 // Webhook statuses and methods the service accepts.
@@ -116,8 +109,7 @@ const (
 	WebhookInactive = "inactive"
 )
 
-// check applies the service's validation rules before anything is sent and
-// returns the body.
+// check applies the service's rules before sending and returns the body.
 func (p WebhookParams) check() (map[string]any, error) {
 	raw := strings.TrimSpace(p.URL)
 	u, err := url.Parse(raw)
@@ -146,10 +138,8 @@ func (p WebhookParams) check() (map[string]any, error) {
 	return map[string]any{"url": raw, "method": method, "status": status}, nil
 }
 
-// CreateWebhook registers a webhook for an agent (POST /agents/{id}/webhooks).
-// The address must be https; the method POST or GET; the status active or
-// inactive: these are checked before sending. It is not retried: it
-// creates a record.
+// CreateWebhook registers a webhook for an agent (POST /agents/{id}/webhooks),
+// checked first; not retried.
 func (c *Client) CreateWebhook(ctx context.Context, agentID ID, params WebhookParams, opts ...Option) (*Webhook, error) {
 	body, err := params.check()
 	if err != nil {
@@ -159,14 +149,12 @@ func (c *Client) CreateWebhook(ctx context.Context, agentID ID, params WebhookPa
 	return doRecord[Webhook](ctx, c, c.callConfig(opts), req, "webhook", "data")
 }
 
-// DeleteWebhook removes a webhook (DELETE /webhooks/{id}). Not retried, so
-// a lost answer to a delete that happened does not turn into a 404.
+// DeleteWebhook removes a webhook (DELETE /webhooks/{id}); not retried.
 func (c *Client) DeleteWebhook(ctx context.Context, id ID, opts ...Option) error {
 	return c.do(ctx, c.callConfig(opts), request{method: http.MethodDelete, path: pathf("/webhooks/%s", id)}, nil)
 }
 
-// CheckWebhookURL applies the service's rule for a webhook address (https,
-// with a host) and says what to fix, in plain words; nil when it is fine.
+// CheckWebhookURL says in plain words what to fix in a webhook address, nil when fine.
 func CheckWebhookURL(raw string) error {
 	_, err := WebhookParams{URL: raw}.check()
 	return err
