@@ -33,14 +33,12 @@ func (c *Client) ListAgents(ctx context.Context, params ListAgentsParams, opts .
 	return listPage[Agent](ctx, c, "/agents", "", searchQuery(params.Q, params.Type), params.Page, params.PerPage, opts)
 }
 
-// Agents iterates over every agent of every page from params.Page on,
-// stopping at the first error.
+// Agents iterates over every agent from params.Page on, stopping at the first error.
 func (c *Client) Agents(ctx context.Context, params ListAgentsParams, opts ...Option) iter.Seq2[Agent, error] {
 	return iterate(ctx, c.ListAgents, params, opts)
 }
 
-// GetAgent reads one agent with its questions (GET /agents/{id}). The
-// options of its select questions are the values an execution may send.
+// GetAgent reads one agent with its questions (GET /agents/{id}).
 func (c *Client) GetAgent(ctx context.Context, id ID, opts ...Option) (*Agent, error) {
 	// Assumption: the agent may also arrive wrapped as {"data": {...}}.
 	return doRecord[Agent](ctx, c, c.callConfig(opts), request{method: "GET", path: pathf("/agents/%s", id), retry: true}, "data", "agent")

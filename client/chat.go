@@ -7,16 +7,12 @@ import (
 	"net/http"
 )
 
-// ChatCompletionParams is a request to the chat-completions-compatible
-// endpoint. Only model, messages, temperature and tools are supported by the
-// service.
+// ChatCompletionParams is a request to the chat-completions-compatible endpoint.
 type ChatCompletionParams struct {
-	Model string
-	// Messages may use the roles system, user and assistant.
-	Messages    []Message
+	Model       string
+	Messages    []Message // roles system, user and assistant
 	Temperature *float64
-	// Tools is one of the agent's tools options ("no-tools", "internet", ...).
-	Tools string
+	Tools       string // one of the agent's tools options
 }
 
 func (p ChatCompletionParams) body(stream bool) map[string]any {
@@ -40,11 +36,8 @@ func (p ChatCompletionParams) body(stream bool) map[string]any {
 // Float returns a pointer to v, for ChatCompletionParams.Temperature.
 func Float(v float64) *float64 { return &v }
 
-// ChatCompletion is the answer of the chat-completions-compatible endpoint.
-//
-// Assumption: the service follows the widely used chat-completions format
-// (id, object, created, model, choices[].message, usage); unknown members are
-// kept in Extra.
+// ChatCompletion is the chat-completions answer. Assumption: the common
+// format; unknown members are kept in Extra.
 type ChatCompletion struct {
 	ID      string                     `json:"id"`
 	Object  string                     `json:"object"`
@@ -55,8 +48,7 @@ type ChatCompletion struct {
 	Extra   map[string]json.RawMessage `json:"-"`
 }
 
-// ChatChoice is one choice of a completion; in a streamed chunk Delta holds
-// the new text instead of Message.
+// ChatChoice is one choice of a completion; a streamed chunk's text is in Delta.
 type ChatChoice struct {
 	Index        int     `json:"index"`
 	Message      Message `json:"message"`
@@ -85,24 +77,18 @@ func (c *ChatCompletion) Text() string {
 func (c *ChatCompletion) UnmarshalJSON(b []byte) error { return decodeLoose(b, c) }
 func (c ChatCompletion) MarshalJSON() ([]byte, error)  { return encodeLoose(c) }
 
-// ChatCompletion sends a chat-completions-compatible request
-// (POST /agents/{id}/openai/chat/completions) and returns the whole answer.
-// It is never retried: it costs credits.
+// ChatCompletion sends a chat-completions request and returns the whole answer; never retried.
 func (c *Client) ChatCompletion(ctx context.Context, agentID ID, params ChatCompletionParams, opts ...Option) (*ChatCompletion, error) {
 	return doRecord[ChatCompletion](ctx, c, c.callConfig(opts), request{method: http.MethodPost, path: pathf("/agents/%s/openai/chat/completions", agentID), body: params.body(false)})
 }
 
-// ChatCompletionStream is a streamed chat completion: chunks whose
-// choices[0].delta.content are text fragments, ending at "data: [DONE]". It
-// behaves like Stream: Next/Current/Fragment/Text/Err/Close, and Text keeps
-// what was received after an error or Close.
+// ChatCompletionStream is a streamed chat completion ending at [DONE]; it behaves like Stream.
 type ChatCompletionStream struct {
 	streamState[ChatCompletion]
 	finished bool // a chunk carried a finish_reason
 }
 
-// ChatCompletionStream sends a chat-completions-compatible request with
-// stream: true. It is never retried.
+// ChatCompletionStream sends a chat-completions request with stream: true; never retried.
 func (c *Client) ChatCompletionStream(ctx context.Context, agentID ID, params ChatCompletionParams, opts ...Option) (*ChatCompletionStream, error) {
 	cfg := c.callConfig(opts)
 	req := request{method: http.MethodPost, path: pathf("/agents/%s/openai/chat/completions", agentID), body: params.body(true)}
@@ -126,8 +112,7 @@ func (c *Client) ChatCompletionStream(ctx context.Context, agentID ID, params Ch
 // Next advances to the next chunk; false at [DONE] or on failure.
 func (s *ChatCompletionStream) Next() (more bool) {
 	defer func() { s.guard(recover(), &more) }()
-	// Assumption: a stream that ends without [DONE] is complete only if a
-	// chunk carried a finish_reason.
+	// Assumption: without [DONE], complete only if a chunk had a finish_reason.
 	data, ok := s.nextData(func(atDone bool) bool { return atDone || s.finished })
 	if !ok {
 		return false

@@ -10,9 +10,7 @@ import (
 	"time"
 )
 
-// ID identifies a record. The service sends most ids as JSON numbers and some
-// (resources, path parameters) as strings; ID accepts both and keeps the
-// literal text, so large numbers never lose precision.
+// ID identifies a record, sent as a number or a string; its literal text is kept.
 type ID string
 
 // UnmarshalJSON accepts a JSON number, a string or null (the empty ID).
@@ -36,8 +34,7 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 	return &json.UnmarshalTypeError{Value: "id " + abbreviate(string(b)), Type: reflect.TypeFor[ID]()}
 }
 
-// MarshalJSON emits a JSON number when the ID is numeric, a string otherwise,
-// and null for the empty ID.
+// MarshalJSON emits a number when numeric, else a string; null when empty.
 func (id ID) MarshalJSON() ([]byte, error) {
 	if id == "" {
 		return []byte("null"), nil
@@ -60,8 +57,7 @@ func (id ID) Int64() (int64, bool) {
 	return n, err == nil
 }
 
-// numericID is a plain integer of at most 18 digits (no sign games, no
-// leading zeros other than "0"), the only form safe to send as a number.
+// numericID is an integer of at most 18 digits, the only form safe to send as a number.
 var numericID = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,17})$`)
 
 func (id ID) numeric() bool { return numericID.MatchString(string(id)) }
@@ -75,9 +71,7 @@ func IDs(ns ...int64) []ID {
 	return out
 }
 
-// Credits is a decimal amount of credits. The service sends a number, and
-// sometimes a numeric string or null (for example while an execution is
-// still running); Valid is false for null or an empty string.
+// Credits is an amount of credits; Valid is false for null or "".
 type Credits struct {
 	Value float64
 	Valid bool
@@ -114,9 +108,7 @@ func (c Credits) String() string {
 	return strconv.FormatFloat(c.Value, 'f', -1, 64)
 }
 
-// Time is a timestamp as the service sends it. Executions and agents use
-// "2024-05-01T10:00:00.000000Z", files and memories "2024-05-01T10:00:00+00:00";
-// both parse. null and "" give the zero Time.
+// Time is a service timestamp; null and "" give the zero Time.
 type Time struct {
 	time.Time
 }
@@ -130,10 +122,8 @@ var timeLayouts = []string{
 	"2006-01-02",
 }
 
-// UnmarshalJSON parses the documented timestamp formats.
-//
-// Assumption: a timestamp in an unknown format is kept as the zero Time
-// rather than failing the whole record, so one odd date never loses a list.
+// UnmarshalJSON parses the timestamp formats. Assumption: an unknown format
+// is the zero Time, so one odd date never loses a list.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	*t = Time{}
 	b = bytes.TrimSpace(b)
@@ -170,8 +160,7 @@ func parseTime(s string) time.Time {
 	return time.Time{}
 }
 
-// MarshalJSON emits the service's own format with microseconds in UTC, or
-// null for the zero Time.
+// MarshalJSON emits the service's format in UTC, or null for the zero Time.
 func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
@@ -179,8 +168,7 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	return []byte(`"` + t.UTC().Format("2006-01-02T15:04:05.000000Z07:00") + `"`), nil
 }
 
-// Flag is a boolean the service sends as an integer (active: 1 means active).
-// It also accepts true/false, numeric strings and null (false).
+// Flag is a boolean sent as 1 or 0 (also true/false, strings, null).
 type Flag bool
 
 // UnmarshalJSON accepts 1/0, true/false, "1"/"0"/"true" and null.

@@ -6,35 +6,27 @@ import (
 	"time"
 )
 
-// Pacer keeps the requests of one account within what its service allows,
-// shared by every client and screen that talks to that account: a token
-// bucket of burst requests refilled at a rate. A 429 halves the rate and
-// holds every request for the wait it asked for; later answers bring the
-// rate back gradually, to just under the rate the 429 came at (see
-// ceiling). Requests the user waits for go ahead of background ones (list
-// refreshes, polling, uploads).
+// Pacer keeps one account's requests within what its service allows: a
+// token bucket. A 429 halves the rate and holds every request for its wait;
+// later answers bring the rate back to just under where the 429 came.
+// Requests the user waits for go ahead of Background ones.
 type Pacer struct {
 	mu   sync.Mutex
 	base float64 // requests a second when all is well
 	rate float64 // now
-	// ceiling is as far as answers bring the rate back: a step under the
-	// rate a 429 came at, since a 429 holds the whole account for at least
-	// a second. A quiet spell lets it a step higher, in case the service
-	// allows more again.
+	// ceiling is as far as answers bring the rate back; a quiet spell raises it.
 	ceiling float64
 	moved   time.Time // when the ceiling last moved
 	burst   float64
 	tokens  float64
 	last    time.Time
 	hold    time.Time // no request before this (a 429's wait)
-	// waiting counts the interactive requests waiting for a token.
-	waiting int
+	waiting int       // interactive requests waiting for a token
 	sent    int
 	now     func() time.Time
 }
 
-// NewPacer paces at perSecond requests a second with bursts of burst (at
-// least 1). A rate that is not positive paces nothing (nil).
+// NewPacer paces at perSecond with bursts of burst; a rate ≤ 0 paces nothing (nil).
 func NewPacer(perSecond float64, burst int) *Pacer {
 	if perSecond <= 0 {
 		return nil
@@ -57,15 +49,13 @@ func (p *Pacer) Rate() float64 {
 
 type backgroundKey struct{}
 
-// Background marks ctx's requests as background work, which gives way to
-// requests the user waits for.
+// Background marks ctx's requests as background work.
 func Background(ctx context.Context) context.Context {
 	return context.WithValue(ctx, backgroundKey{}, true)
 }
 
-// yieldEvery is how often a background request looks again whether the
-// interactive ones have gone; after giveWay it stops giving way, so that
-// polling and uploads go on while the user keeps the account busy.
+// Background requests look every yieldEvery whether interactive ones are
+// gone, and stop giving way after giveWay.
 const (
 	yieldEvery = 20 * time.Millisecond
 	giveWay    = 2 * time.Second
@@ -127,8 +117,7 @@ func (p *Pacer) refill(now time.Time) {
 	}
 }
 
-// ceilingStep is how far under a 429's rate the ceiling goes, and how far
-// each ceilingQuiet without a 429 lets it up again.
+// ceilingStep is how far under a 429's rate the ceiling goes, and up each ceilingQuiet.
 const (
 	ceilingStep  = 1.0 / 32
 	ceilingQuiet = time.Minute
@@ -142,8 +131,7 @@ func (p *Pacer) limited(wait time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
-	// A 429 during a hold answers a request sent before the hold began,
-	// at the rate the 429 that began it has already slowed.
+	// a 429 during a hold answers a request sent before it: already slowed
 	if !now.Before(p.hold) {
 		p.ceiling = max(min(p.ceiling, p.rate)*(1-ceilingStep), p.base/16)
 		p.rate = max(p.rate/2, p.base/16)
@@ -158,8 +146,7 @@ func (p *Pacer) limited(wait time.Duration) {
 	}
 }
 
-// answered brings the rate back a step, up to the ceiling, after an answer
-// that was not a 429.
+// answered brings the rate back a step, up to the ceiling.
 func (p *Pacer) answered() {
 	if p == nil {
 		return

@@ -15,17 +15,13 @@ type ListResourcesParams struct {
 	PerPage int // 0 means the server's default (15)
 }
 
-// ListResources returns one page of resources (GET /resources). The page's
-// Meta holds the list's pagination object.
-//
-// Assumption: the parameters are documented under path, query and body
-// alike; a GET sends them in the query.
+// ListResources returns one page of resources (GET /resources). Assumption:
+// the parameters go in the query.
 func (c *Client) ListResources(ctx context.Context, params ListResourcesParams, opts ...Option) (*Page[Resource], error) {
 	return listPage[Resource](ctx, c, "/resources", "", searchQuery(params.Q, params.Type), params.Page, params.PerPage, opts)
 }
 
-// Resources iterates over every resource of every page, stopping at the
-// first error.
+// Resources iterates over every resource, stopping at the first error.
 func (c *Client) Resources(ctx context.Context, params ListResourcesParams, opts ...Option) iter.Seq2[Resource, error] {
 	return iterate(ctx, c.ListResources, params, opts)
 }

@@ -14,9 +14,7 @@ import (
 	"time"
 )
 
-// retryableStatus lists the answers worth another try: timeouts, conflicts
-// (often a lock held briefly), rate limits and server errors. 401/403 are
-// never retried.
+// retryableStatus: timeouts, conflicts, rate limits and server errors.
 func retryableStatus(code int) bool {
 	switch code {
 	case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooManyRequests:
@@ -25,8 +23,7 @@ func retryableStatus(code int) bool {
 	return code >= 500 && code != http.StatusNotImplemented && code != http.StatusHTTPVersionNotSupported
 }
 
-// backoff returns the wait before retry number attempt+1: base × 2ⁿ, capped,
-// minus up to a fifth of jitter so that many clients do not retry in step.
+// backoff is base × 2ⁿ, capped, minus up to a fifth of jitter.
 func (cfg *config) backoff(attempt int) time.Duration {
 	d := cfg.retryBase
 	for i := 0; i < attempt && d < cfg.retryMax; i++ {
@@ -76,9 +73,8 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// lasting reports a network failure that trying again soon will not mend:
-// no such host, nothing listening at the address, a certificate that is
-// not trusted. Retrying those only delays the message that says so.
+// lasting reports a network failure retrying will not mend: no such host,
+// nothing listening, an untrusted certificate.
 func lasting(err error) bool {
 	var dns *net.DNSError
 	if errors.As(err, &dns) && dns.IsNotFound {
@@ -90,9 +86,7 @@ func lasting(err error) bool {
 	return badCertificate(err)
 }
 
-// badCertificate reports a secure connection refused for its certificate
-// (not trusted, expired, for another name) or a server that does not speak
-// TLS.
+// badCertificate reports a certificate refused, or a server not speaking TLS.
 func badCertificate(err error) bool {
 	var unknown x509.UnknownAuthorityError
 	var host x509.HostnameError
@@ -102,10 +96,8 @@ func badCertificate(err error) bool {
 	return errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &verify) || errors.As(err, &record)
 }
 
-// IsTLS reports that a secure connection to the service could not be set
-// up (so nothing, not the key either, was sent): a bad certificate, or the
-// connection's own TLS failure. A service's answer that quotes another
-// server's TLS error is not one.
+// IsTLS reports that no secure connection could be set up (so nothing was
+// sent); an answer quoting another server's TLS error is not one.
 func IsTLS(err error) bool {
 	if badCertificate(err) {
 		return true
