@@ -9,9 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// eventChecker reads a Server-Sent Events stream as it arrives and checks the data
-// of every event against one schema. Streams are checked incrementally so that a
-// wrapped handler can pass each event on at once instead of holding the stream.
+// eventChecker checks each event's data of a stream against one schema, as it arrives.
 type eventChecker struct {
 	schema *openapi3.Schema
 	name   string
@@ -36,8 +34,7 @@ func (c *eventChecker) write(p []byte) {
 		c.line(string(line))
 		c.partial = c.partial[i+1:]
 	}
-	// Keep the unfinished line in a buffer of its own so the caller's bytes are
-	// not retained.
+	// the caller's bytes are not retained
 	c.partial = append([]byte(nil), c.partial...)
 }
 

@@ -8,16 +8,12 @@ import (
 	"net/http"
 )
 
-// maxBuffered caps how much of one body is held for validation. Larger bodies
-// pass through unchecked (only their status and headers are validated), so big
-// uploads and downloads never sit in memory whole.
+// maxBuffered caps a body held for validation; larger ones pass unchecked.
 const maxBuffered = 8 << 20
 
-// Handler wraps next (the built-in service in tests) and reports through report
-// every answer that does not match the contract. A request that itself breaks the
-// contract is fine as long as the service refuses it with an error answer; it is
-// reported only when the service accepts it. Streams are passed through and
-// flushed as they are written; their events are checked one by one.
+// Handler wraps next and reports every answer outside the contract, and
+// every request outside it that the service accepted. Streams pass through,
+// their events checked one by one.
 func (v *Validator) Handler(next http.Handler, report func(format string, args ...any)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, skipBody := bufferRequest(r)
@@ -59,9 +55,8 @@ func (v *Validator) validateHeadersOnly(r *http.Request, status int, header http
 	return v.validateResponse(r, route, params, status, header, nil, true)
 }
 
-// bufferRequest reads a request body for validation and puts an equivalent one
-// back. Multipart bodies are not read: they may be large uploads, and only their
-// content type is checked.
+// bufferRequest reads a body for validation and puts an equivalent one back;
+// multipart bodies are not read.
 func bufferRequest(r *http.Request) (body []byte, skip bool) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, false
@@ -73,8 +68,8 @@ func bufferRequest(r *http.Request) (body []byte, skip bool) {
 	return body, body == nil
 }
 
-// buffer reads rc up to the cap for validation and returns what to pass on
-// (the bytes read, then the rest) and the body, nil when it was not read whole.
+// buffer reads rc up to the cap and returns what to pass on and the body
+// (nil when not read whole).
 func buffer(rc io.ReadCloser) (io.ReadCloser, []byte) {
 	buf, over, err := readCapped(rc)
 	passOn := restoredBody{Reader: io.MultiReader(bytes.NewReader(buf), rc), Closer: rc}
@@ -90,16 +85,13 @@ func readCapped(rd io.Reader) (buf []byte, over bool, err error) {
 	return buf, len(buf) > maxBuffered, err
 }
 
-// restoredBody hands out bytes already read, then the rest of the original body,
-// and closes the original.
+// restoredBody hands out bytes already read, then the rest of the original.
 type restoredBody struct {
 	io.Reader
 	io.Closer
 }
 
-// recorder passes an answer through to the client while keeping what validation
-// needs: the status, the headers as sent, and the body (JSON) or its events
-// (streams).
+// recorder passes an answer through, keeping its status, headers and body or events.
 type recorder struct {
 	w http.ResponseWriter
 	v *Validator
@@ -174,11 +166,8 @@ func (rec *recorder) Flush() {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (rec *recorder) Unwrap() http.ResponseWriter { return rec.w }
 
-// Transport wraps next (http.DefaultTransport when nil) and reports through report
-// every request that does not match the contract. Bodies are read from a fresh
-// copy (Request.GetBody) when there is one, otherwise read up to a cap and put
-// back in front of the rest; multipart uploads are never read, only their content
-// type is checked. The request is sent whatever the outcome.
+// Transport wraps next (default http.DefaultTransport) and reports every
+// request outside the contract; the request is sent whatever the outcome.
 func (v *Validator) Transport(next http.RoundTripper, report func(format string, args ...any)) http.RoundTripper {
 	if next == nil {
 		next = http.DefaultTransport

@@ -17,8 +17,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 )
 
-// Validator checks requests and responses against the interface document. It is
-// safe for concurrent use.
+// Validator checks requests and responses against the document; safe for concurrent use.
 type Validator struct {
 	doc     *openapi3.T
 	router  routers.Router
@@ -26,9 +25,8 @@ type Validator struct {
 	errBody *openapi3.Schema
 }
 
-// NewValidator builds a validator over its own copy of the document. The copy has
-// no servers, so paths are matched from the root of the URL on any host: the
-// built-in service and test servers listen on random local ports.
+// NewValidator builds a validator over its own copy of the document, without
+// servers so that paths match on any host.
 func NewValidator() (*Validator, error) {
 	doc, err := parseDocument()
 	if err != nil {
@@ -58,8 +56,7 @@ func NewValidator() (*Validator, error) {
 	}, nil
 }
 
-// bearerPresent accepts any request that carries a Bearer token. Whether the key
-// is right is the service's business; the contract only says one must be sent.
+// bearerPresent accepts any request that carries a Bearer token.
 func bearerPresent(_ context.Context, in *openapi3filter.AuthenticationInput) error {
 	h := in.RequestValidationInput.Request.Header.Get("Authorization")
 	scheme, token, ok := strings.Cut(h, " ")
@@ -69,15 +66,13 @@ func bearerPresent(_ context.Context, in *openapi3filter.AuthenticationInput) er
 	return nil
 }
 
-// ValidateRequest checks r against the document, taking its body from body (r.Body
-// is neither read nor changed). A nil body on a multipart/form-data request means
-// the body was not buffered: only the content type is checked then.
+// ValidateRequest checks r with body (r.Body is not read); a nil multipart
+// body checks only the content type.
 func (v *Validator) ValidateRequest(r *http.Request, body []byte) error {
 	return v.validateRequest(r, body, body == nil && isMultipart(r.Header))
 }
 
-// validateRequest checks r with body, or without looking at the body at all when
-// skipBody is set (bodies too large or too costly to buffer).
+// validateRequest checks r with body, or without it when skipBody is set.
 func (v *Validator) validateRequest(r *http.Request, body []byte, skipBody bool) error {
 	route, params, err := v.router.FindRoute(r)
 	if err != nil {
@@ -114,10 +109,8 @@ func (v *Validator) validateRequest(r *http.Request, body []byte, skipBody bool)
 	return nil
 }
 
-// ValidateResponse checks an answer to r. For a path the document does not know,
-// only error answers are acceptable, and they must carry the shared error body. A
-// text/event-stream body is checked event by event against the schema the document
-// names for that stream.
+// ValidateResponse checks an answer to r: an unknown path may only answer
+// the shared error body; a stream is checked event by event.
 func (v *Validator) ValidateResponse(r *http.Request, status int, header http.Header, body []byte) error {
 	if err := checkRetryHint(status, header, body); err != nil {
 		return fmt.Errorf("%s %s answered %d: %w", r.Method, r.URL.Path, status, err)
@@ -158,8 +151,7 @@ func (v *Validator) ValidateResponse(r *http.Request, status int, header http.He
 	return nil
 }
 
-// validateResponse checks status, headers and (unless it is a stream, or
-// excludeBody is set) the body against the operation route.
+// validateResponse checks status, headers and (unless a stream or excludeBody) the body.
 func (v *Validator) validateResponse(r *http.Request, route *routers.Route, params map[string]string, status int, header http.Header, body []byte, excludeBody bool) error {
 	opts := v.options
 	if header == nil {
@@ -191,8 +183,7 @@ func (v *Validator) validateResponse(r *http.Request, route *routers.Route, para
 	return nil
 }
 
-// checkContentType tells whether the answer's content type is one the operation
-// declares for status.
+// checkContentType checks the answer's content type is declared for status.
 func checkContentType(route *routers.Route, status int, header http.Header) error {
 	ref := route.Operation.Responses.Status(status)
 	if ref == nil {
@@ -211,8 +202,7 @@ func checkContentType(route *routers.Route, status int, header http.Header) erro
 	return nil
 }
 
-// validateErrorBody checks an error answer that belongs to no operation (unknown
-// path, method not allowed): it must still be JSON with a message.
+// validateErrorBody checks an error answer of no operation is JSON with a message.
 func (v *Validator) validateErrorBody(header http.Header, body []byte) error {
 	if mediaType(header) != "application/json" {
 		return fmt.Errorf("error answer has content type %q, want application/json", header.Get("Content-Type"))
@@ -227,8 +217,7 @@ func (v *Validator) validateErrorBody(header http.Header, body []byte) error {
 	return nil
 }
 
-// eventChecker returns a checker for the stream the operation answers with, or nil
-// when the document names no schema for its events.
+// eventChecker returns a checker for the operation's stream, nil without an event schema.
 func (v *Validator) eventChecker(route *routers.Route, status int, header http.Header) *eventChecker {
 	ref := route.Operation.Responses.Status(status)
 	if ref == nil || ref.Value == nil {
@@ -247,9 +236,7 @@ func (v *Validator) eventChecker(route *routers.Route, status int, header http.H
 	return &eventChecker{schema: schemaRef.Value, name: name, done: done}
 }
 
-// checkRetryHint holds a 429 to the rule the document states as x-rule
-// retry-after-header-or-body: the wait is told in a Retry-After header, in a
-// retry_after body field of whole seconds, or in both.
+// checkRetryHint holds a 429 to x-rule retry-after-header-or-body.
 func checkRetryHint(status int, header http.Header, body []byte) error {
 	if status != http.StatusTooManyRequests || header.Get("Retry-After") != "" {
 		return nil
@@ -263,9 +250,7 @@ func checkRetryHint(status int, header http.Header, body []byte) error {
 	return errors.New("a 429 tells the wait in neither a Retry-After header nor a retry_after field")
 }
 
-// proxyError tells a 5xx as a proxy in front of a service sends it: an HTML
-// page, or no body and no content type. The document allows both for
-// server errors (see its ServerError response).
+// proxyError tells a proxy's 5xx: an HTML page, or no body and no content type.
 func proxyError(status int, header http.Header, body []byte) bool {
 	if status < 500 {
 		return false
@@ -288,8 +273,7 @@ func isMultipart(h http.Header) bool { return strings.HasPrefix(mediaType(h), "m
 
 func isEventStream(h http.Header) bool { return mediaType(h) == "text/event-stream" }
 
-// isJSON tells whether an answer's body is worth buffering for validation; media
-// bodies are not checked, so they are not kept.
+// isJSON tells whether an answer's body is worth buffering for validation.
 func isJSON(h http.Header) bool {
 	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
 	if err != nil {
@@ -298,9 +282,7 @@ func isJSON(h http.Header) bool {
 	return mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasPrefix(mt, "text/")
 }
 
-// briefError keeps a validation error's cause but shortens its text to the part
-// that says what is wrong: schema errors otherwise append the whole schema and
-// value, which drowns a test report.
+// briefError shortens a schema error's text to what is wrong, keeping its cause.
 type briefError struct {
 	msg string
 	err error
