@@ -8,29 +8,27 @@ import (
 
 // ListAgentsParams filters and pages the agent list.
 type ListAgentsParams struct {
-	// Q searches title, description and long description.
-	Q string
-	// Type is AgentChat, AgentImage, AgentText or AgentVideo ("" for all).
-	Type    string
-	Page    int // 1-based; 0 means the first page
-	PerPage int // 0 means the server's default (15)
+	Q       string // searches title, description and long description
+	Type    string // AgentChat, AgentImage, AgentText, AgentVideo or a resource type; "" for all
+	Page    int    // 1-based; 0 means the first page
+	PerPage int    // 0 means the server's default (15)
 }
 
-// searchQuery is the query of the agent and resource lists.
-func searchQuery(search, typ string) url.Values {
+// query is the query of the agent and resource lists.
+func (p ListAgentsParams) query() url.Values {
 	q := url.Values{}
-	if search != "" {
-		q.Set("q", search)
+	if p.Q != "" {
+		q.Set("q", p.Q)
 	}
-	if typ != "" {
-		q.Set("type", typ)
+	if p.Type != "" {
+		q.Set("type", p.Type)
 	}
 	return q
 }
 
 // ListAgents returns one page of agents (GET /agents).
 func (c *Client) ListAgents(ctx context.Context, params ListAgentsParams, opts ...Option) (*Page[Agent], error) {
-	return listPage[Agent](ctx, c, "/agents", "", searchQuery(params.Q, params.Type), params.Page, params.PerPage, opts)
+	return listPage[Agent](ctx, c, "/agents", "", params.query(), params.Page, params.PerPage, opts)
 }
 
 // Agents iterates over every agent from params.Page on, stopping at the first error.
@@ -42,4 +40,18 @@ func (c *Client) Agents(ctx context.Context, params ListAgentsParams, opts ...Op
 func (c *Client) GetAgent(ctx context.Context, id ID, opts ...Option) (*Agent, error) {
 	// Assumption: the agent may also arrive wrapped as {"data": {...}}.
 	return doRecord[Agent](ctx, c, c.callConfig(opts), request{method: "GET", path: pathf("/agents/%s", id), retry: true}, "data", "agent")
+}
+
+// ListResourcesParams filters and pages the resource list as the agent list's do.
+type ListResourcesParams = ListAgentsParams
+
+// ListResources returns one page of resources (GET /resources). Assumption:
+// the parameters go in the query.
+func (c *Client) ListResources(ctx context.Context, params ListResourcesParams, opts ...Option) (*Page[Resource], error) {
+	return listPage[Resource](ctx, c, "/resources", "", params.query(), params.Page, params.PerPage, opts)
+}
+
+// Resources iterates over every resource, stopping at the first error.
+func (c *Client) Resources(ctx context.Context, params ListResourcesParams, opts ...Option) iter.Seq2[Resource, error] {
+	return iterate(ctx, c.ListResources, params, opts)
 }
