@@ -15,15 +15,10 @@ const (
 	BatchDone      = "done"
 )
 
-// RowState is where a row is in its life: waiting → sending → starting →
-// running → done or failed, or skipped. A row is taken only from
-// RowWaiting, and marked RowSending in the same breath, while its files
-// are sent (no run is asked for yet: after a crash it waits again, its
-// files removed); it is RowStarting from just before its run request
-// leaves: a row found RowStarting after a crash may have reached the
-// service, so it is never sent again by itself (it becomes RowFailed, for
-// the user to retry). A row RowRunning has its execution id: it is looked
-// up, not sent again.
+// RowState is where a row is in its life: waiting → sending (its files; after
+// a crash it waits again) → starting (its run may have reached the service,
+// so after a crash it fails for the user to retry, never resent) → running
+// (looked up by execution id) → done or failed, or skipped.
 type RowState string
 
 // Batch row states.
@@ -140,9 +135,7 @@ func (db *DB) Batches(ctx context.Context, accountID string, limit int) ([]Batch
 		`SELECT `+batchColumns+` FROM batches WHERE account_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, accountID, listLimit(limit))
 }
 
-// SetBatchState changes a batch's state (running, paused, done) and notes
-// that it changed; a cancelled batch stays cancelled, whatever its runner
-// last thought.
+// SetBatchState changes a batch's state; a cancelled batch stays cancelled.
 func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	now := millis(db.nowOr(time.Time{}))
 	return db.update(ctx, "change the batch", `UPDATE batches SET updated_at = ?, state = CASE WHEN state = ? THEN state ELSE ? END WHERE id = ?`,
@@ -181,7 +174,7 @@ func (db *DB) BatchRowsIn(ctx context.Context, batchID int64, state RowState, li
 }
 
 // TakeWaitingRow marks the first waiting row as sending and returns it, in
-// one step so a row is handed out once; ok is false when none waits.
+// one step; ok is false when none waits.
 func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok bool, err error) {
 	now := millis(db.nowOr(time.Time{}))
 	err = db.write(ctx, "take the next row", func(tx *sql.Tx) error {
@@ -201,11 +194,8 @@ func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok
 	return r, ok, err
 }
 
-// MoveRow writes row r as it now is: its state and what goes with it
-// (execution id, credits, result, error, the files sent and made). It is
-// written only while the row is still in state from, and a row is never
-// made RowStarting once its batch was cancelled: ok is false when it was
-// not written.
+// MoveRow writes row r only while it is still in state from, never making it
+// RowStarting once its batch was cancelled; ok is false when not written.
 func (db *DB) MoveRow(ctx context.Context, from RowState, r BatchRow) (ok bool, err error) {
 	now := millis(db.nowOr(time.Time{}))
 	var credits any
@@ -251,8 +241,7 @@ func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 	return int(n), err
 }
 
-// BatchCounts are how many rows of a batch are in each state, and the
-// credits they cost.
+// BatchCounts are a batch's rows per state, and the credits they cost.
 func (db *DB) BatchCounts(ctx context.Context, batchID int64) (map[RowState]int, float64, error) {
 	counts := map[RowState]int{}
 	var total float64
@@ -279,8 +268,7 @@ func (db *DB) SetBatchResults(ctx context.Context, id int64, path string) error 
 	return db.update(ctx, "change the batch", `UPDATE batches SET results = ? WHERE id = ?`, path, id)
 }
 
-// CancelBatch ends a batch for good: its waiting rows are skipped with
-// why, and it is not offered to go on with. Rows on their way finish.
+// CancelBatch ends a batch for good, skipping its waiting rows with why.
 func (db *DB) CancelBatch(ctx context.Context, id int64, why string) error {
 	now := millis(db.nowOr(time.Time{}))
 	return db.write(ctx, "cancel the batch", func(tx *sql.Tx) error {

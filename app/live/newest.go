@@ -5,19 +5,16 @@ import (
 	"sync"
 )
 
-// Newest runs one background job at a time for one piece of state:
-// starting a job cancels the one under way, and only the newest job's news
-// counts, so a slower, older job that ends later never overwrites newer
-// news. Lists and output downloads share it.
+// Newest runs one background job at a time for one piece of state: a start
+// cancels the one under way, and only the newest job's news counts.
 type Newest struct {
 	mu     sync.Mutex
 	gen    uint64
 	cancel context.CancelFunc
 }
 
-// Start cancels the job under way and begins a new one under parent: its
-// context, the cancel the job calls when done, and its number for Current
-// and Publish.
+// Start cancels the job under way and begins one under parent: its context,
+// cancel and number.
 func (n *Newest) Start(parent context.Context) (context.Context, context.CancelFunc, uint64) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -33,8 +30,7 @@ func (n *Newest) Start(parent context.Context) (context.Context, context.CancelF
 // Stop cancels the job under way and makes its news stale.
 func (n *Newest) Stop() { n.interrupt(true) }
 
-// Interrupt cancels the job under way; its news still counts (it says it
-// was cancelled).
+// Interrupt cancels the job under way; its news still counts.
 func (n *Newest) Interrupt() { n.interrupt(false) }
 
 func (n *Newest) interrupt(stale bool) {

@@ -136,9 +136,8 @@ type All struct {
 	Rows   []Row
 }
 
-// ReadAll reads the sheet at path whole, as Open and Next do; tell, when
-// not nil, hears after each row how many are read and how much of the
-// sheet (0 to 1).
+// ReadAll reads the sheet at path whole; tell, if set, hears the rows read
+// and the share of the sheet after each row.
 func ReadAll(ctx context.Context, path string, tell func(rows int, done float64)) (All, error) {
 	all := All{Path: path}
 	t, err := Open(ctx, path)
@@ -162,9 +161,7 @@ func ReadAll(ctx context.Context, path string, tell func(rows int, done float64)
 	}
 }
 
-// open is Open within lim. Whatever the file holds, it returns a table
-// or an error: a panic in reading it is a sheet that cannot be read (the
-// readers recover their own, closing what they opened).
+// open is Open within lim; a panic in reading is an unreadable sheet.
 func open(ctx context.Context, path string, lim limits) (t Table, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -274,9 +271,7 @@ func (k *kept) header(row int, rec []string) ([]string, error) {
 	return cells(rec[:n]), nil
 }
 
-// table is a sheet read a row at a time from its records, the CSV's or the
-// workbook's: the first row comes back first, the stopping error repeats,
-// and a panic in reading is an unreadable sheet.
+// table is a sheet read a row at a time from its records, CSV or workbook.
 type table struct {
 	ctx    context.Context
 	path   string
@@ -290,9 +285,7 @@ type table struct {
 	err   error
 }
 
-// records are a sheet's records as stored: each one's number as a
-// spreadsheet shows it and its cells within width (a header's are all
-// read); io.EOF after the last.
+// records are a sheet's numbered records within width (a header's whole); io.EOF after the last.
 type records interface {
 	record(width int, header bool) (int, []string, error)
 	progress() float64

@@ -13,10 +13,8 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
-// Write writes a results sheet at path: .xlsx, else CSV with a BOM (so it
-// reads as UTF-8) separated by comma. It writes beside and renames, so path
-// is always a complete sheet. If path is locked by another program, a free
-// name beside it ("name (2).xlsx") is used; the name written is returned.
+// Write writes a results sheet at path (.xlsx, else CSV with a BOM) beside
+// and renames; a locked path gives "name (2).xlsx". It returns the name written.
 func Write(path string, header []string, rows [][]string, comma rune) (string, error) {
 	ext := filepath.Ext(path)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+strings.TrimSuffix(filepath.Base(path), ext)+".*"+ext)

@@ -19,16 +19,13 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 )
 
-// The first sheet is streamed from its XML part, cell by reference:
-// excelize's row reader pads rows to their last cell, holds shared texts as
-// huge numbers of structures and cannot be stopped. excelize still formats
-// numbers (numbers.go).
+// The first sheet is streamed from its XML: excelize's row reader pads rows,
+// holds shared texts as huge numbers of structures and cannot be stopped.
 
 // maxPart bounds what the other parts may unpack to.
 const maxPart = 16 << 20
 
-// lastColumn and lastRow are Excel's (XFD, 1,048,576); past them is no
-// reference a spreadsheet program wrote.
+// lastColumn and lastRow are Excel's (XFD, 1,048,576).
 const (
 	lastColumn = 16384
 	lastRow    = 1 << 20
@@ -53,8 +50,7 @@ type xlsxTable struct {
 	v, is  []byte // a cell's value and inline text, reused
 }
 
-// book is a workbook's zip, parts by name and lower-cased name (some
-// programs write "xl/SharedStrings.xml").
+// book is a workbook's zip, parts by name and lower-cased name.
 type book struct {
 	files map[string]*zip.File
 }
@@ -164,9 +160,7 @@ func (r relationships) ofType(from, kind, def string) string {
 	return def
 }
 
-// openXLSX opens the first sheet, checking before its rows: the zip's part
-// sizes, the sheet's true size and no merged cells (each row needs its own
-// values), the shared texts' size; then the header and a first row.
+// openXLSX opens the first sheet, checking sizes and merged cells before its rows.
 func openXLSX(ctx context.Context, p string, lim limits) (Table, error) {
 	f, err := os.Open(p)
 	if err != nil {
@@ -698,8 +692,7 @@ func loadShared(ctx context.Context, b *book, f *zip.File, limit int64) (sharedT
 	}
 }
 
-// scanSheet reads the sheet through first: its counted size (a zip may
-// understate it) and its first merged range, which comes after the rows.
+// scanSheet reads the sheet through for its true size and first merged range.
 func scanSheet(ctx context.Context, b *book, f *zip.File, limit int64) (int64, string, error) {
 	rc, count, err := b.open(f, limit)
 	if err != nil {
