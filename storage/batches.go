@@ -88,11 +88,9 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 	columns, _ := json.Marshal(orEmpty(b.Columns))
 	fixed, _ := json.Marshal(orEmpty(b.Fixed))
 	err := db.write(ctx, "keep the batch", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO batches (account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs, planned)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			b.AccountID, b.AgentID, b.AgentTitle, b.Source, b.Results, string(header), string(columns), string(fixed),
-			b.Parallel, b.CreditCap, b.State, millis(b.CreatedAt), millis(b.UpdatedAt), b.Folder, b.Attach, b.Outputs, b.Planned)
-		if err := insertID(&b.ID, res, err); err != nil {
+		if err := insert(ctx, tx, &b.ID, "batches", batchColumns, b.AccountID, b.AgentID, b.AgentTitle, b.Source, b.Results,
+			string(header), string(columns), string(fixed), b.Parallel, b.CreditCap, b.State, millis(b.CreatedAt),
+			millis(b.UpdatedAt), b.Folder, b.Attach, b.Outputs, b.Planned); err != nil {
 			return err
 		}
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO batch_rows (batch_id, row, cells, state, updated_at) VALUES (?, ?, ?, ?, ?)`)
@@ -205,15 +203,11 @@ func (db *DB) MoveRow(ctx context.Context, from RowState, r BatchRow) (ok bool, 
 	uploads, _ := json.Marshal(orEmptySlice(r.Uploads))
 	files, _ := json.Marshal(orEmptySlice(r.Files))
 	err = db.write(ctx, "keep the row's result", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, execution_id = ?, credits = ?, result = ?, error = ?,
+		n, err := affected(tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, execution_id = ?, credits = ?, result = ?, error = ?,
 			uploads = ?, files = ?, updated_at = ? WHERE batch_id = ? AND row = ? AND state = ?
 			AND (? != ? OR (SELECT state FROM batches WHERE id = ?) != ?)`,
 			r.State, r.ExecutionID, credits, r.Result, r.Error, string(uploads), string(files), now, r.BatchID, r.Row, from,
-			r.State, RowStarting, r.BatchID, BatchCancelled)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
+			r.State, RowStarting, r.BatchID, BatchCancelled))
 		ok = n == 1
 		return err
 	})
@@ -225,12 +219,9 @@ func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 	now := millis(db.nowOr(time.Time{}))
 	var n int64
 	err := db.write(ctx, "retry the failed rows", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, error = '', updated_at = ? WHERE batch_id = ? AND state = ?`,
-			RowWaiting, now, batchID, RowFailed)
-		if err != nil {
-			return err
-		}
-		if n, err = res.RowsAffected(); err != nil || n == 0 {
+		var err error
+		if n, err = affected(tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, error = '', updated_at = ? WHERE batch_id = ? AND state = ?`,
+			RowWaiting, now, batchID, RowFailed)); err != nil || n == 0 {
 			return err
 		}
 		// A done batch with rows to resend is paused until it goes on.

@@ -46,12 +46,8 @@ func (db *DB) CreateConversation(ctx context.Context, c Conversation) (Conversat
 		return Conversation{}, err
 	}
 	err = db.write(ctx, "save the new conversation", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO conversations (account_id, agent_id, agent_title, title, root_id,
-			answers, developer_message, draft, use_chat_completions, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			c.AccountID, c.AgentID, c.AgentTitle, c.Title, c.RootID, string(answers),
-			c.DeveloperMessage, c.Draft, c.UseChatCompletions, millis(c.CreatedAt), millis(c.UpdatedAt))
-		return insertID(&c.ID, res, err)
+		return insert(ctx, tx, &c.ID, "conversations", conversationColumns, c.AccountID, c.AgentID, c.AgentTitle, c.Title,
+			c.RootID, string(answers), c.DeveloperMessage, c.Draft, c.UseChatCompletions, millis(c.CreatedAt), millis(c.UpdatedAt))
 	})
 	if err != nil {
 		return Conversation{}, err
@@ -98,11 +94,8 @@ func (db *DB) RestoreConversation(ctx context.Context, id int64) error {
 func (db *DB) PurgeDeleted(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
 	err := db.write(ctx, "remove deleted conversations", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at < ?`, before.UnixMilli())
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
+		var err error
+		n, err = affected(tx.ExecContext(ctx, `DELETE FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at < ?`, before.UnixMilli()))
 		return err
 	})
 	return n, err

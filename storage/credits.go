@@ -39,13 +39,13 @@ type AgentCredits struct {
 	Calls      int
 }
 
+const creditColumns = `id, at, account_id, agent_id, agent_title, kind, credits, ref`
+
 // RecordCredits stores one charge. A zero At means now.
 func (db *DB) RecordCredits(ctx context.Context, r CreditRecord) (CreditRecord, error) {
 	r.At = db.nowOr(r.At)
 	err := db.write(ctx, "record the credits", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO credits (at, account_id, agent_id, agent_title, kind, credits, ref)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, millis(r.At), r.AccountID, r.AgentID, r.AgentTitle, r.Kind, r.Credits, r.Ref)
-		return insertID(&r.ID, res, err)
+		return insert(ctx, tx, &r.ID, "credits", creditColumns, millis(r.At), r.AccountID, r.AgentID, r.AgentTitle, r.Kind, r.Credits, r.Ref)
 	})
 	return r, err
 }
@@ -104,7 +104,7 @@ func (db *DB) RecentCredits(ctx context.Context, accountID string, from, to time
 		err := s.Scan(&r.ID, &at, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.Kind, &r.Credits, &r.Ref)
 		r.At = time.UnixMilli(at)
 		return r, err
-	}, `SELECT id, at, account_id, agent_id, agent_title, kind, credits, ref FROM credits
+	}, `SELECT `+creditColumns+` FROM credits
 		WHERE account_id = ? AND at >= ? AND at < ? ORDER BY at DESC, id DESC LIMIT ?`,
 		accountID, from.UnixMilli(), to.UnixMilli(), limit)
 }

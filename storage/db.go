@@ -224,17 +224,30 @@ func inTx(ctx context.Context, sdb *sql.DB, fn func(tx *sql.Tx) error) error {
 }
 
 func mustAffect(res sql.Result, err error) error {
+	if n, err := affected(res, err); err != nil || n > 0 {
+		return err
+	}
+	return ErrNotFound
+}
+
+// affected is how many rows a statement changed.
+func affected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// insert adds a row to table, whose columns cols names with the id first,
+// and sets *id to the new row's.
+func insert(ctx context.Context, tx *sql.Tx, id *int64, table, cols string, args ...any) error {
+	_, rest, _ := strings.Cut(cols, ",")
+	res, err := tx.ExecContext(ctx, "INSERT INTO "+table+" ("+rest+") VALUES (?"+strings.Repeat(", ?", len(args)-1)+")", args...)
 	if err != nil {
 		return err
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	*id, err = res.LastInsertId()
+	return err
 }
 
 // queryOne reads one record, ErrNotFound when there is none.
@@ -310,14 +323,6 @@ func listLimit(n int) int {
 		return 50
 	}
 	return n
-}
-
-func insertID(id *int64, res sql.Result, err error) error {
-	if err != nil {
-		return err
-	}
-	*id, err = res.LastInsertId()
-	return err
 }
 
 func millis(t time.Time) int64 {

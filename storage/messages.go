@@ -54,11 +54,8 @@ func (db *DB) AddMessage(ctx context.Context, m Message) (Message, error) {
 		return Message{}, err
 	}
 	err = db.write(ctx, "save the message", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO messages (conversation_id, role, content, status, error, credits,
-			file_ids, response_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			m.ConversationID, m.Role, m.Content, m.Status, m.Error, m.Credits, string(files), m.ResponseID,
-			millis(m.CreatedAt), millis(m.UpdatedAt))
-		if err := insertID(&m.ID, res, err); err != nil {
+		if err := insert(ctx, tx, &m.ID, "messages", messageColumns, m.ConversationID, m.Role, m.Content, m.Status, m.Error,
+			m.Credits, string(files), m.ResponseID, millis(m.CreatedAt), millis(m.UpdatedAt)); err != nil {
 			return err
 		}
 		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET updated_at = ? WHERE id = ?`,
@@ -112,11 +109,8 @@ func (db *DB) MessageCount(ctx context.Context, conversationID int64) (int, erro
 func (db *DB) DeleteMessagesAfter(ctx context.Context, conversationID, messageID int64) (int64, error) {
 	var n int64
 	err := db.write(ctx, "remove the later messages", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE conversation_id = ? AND id > ?`, conversationID, messageID)
-		if err != nil {
-			return err
-		}
-		if n, err = res.RowsAffected(); err != nil {
+		var err error
+		if n, err = affected(tx.ExecContext(ctx, `DELETE FROM messages WHERE conversation_id = ? AND id > ?`, conversationID, messageID)); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE conversations SET updated_at = ? WHERE id = ?`, db.now().UnixMilli(), conversationID)

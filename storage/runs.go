@@ -37,12 +37,8 @@ func (db *DB) AddRun(ctx context.Context, r Run) (Run, error) {
 		return Run{}, err
 	}
 	err = db.write(ctx, "save the run", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO runs (account_id, agent_id, agent_title, agent_type, inputs,
-			file_ids, response_id, output, status, error, credits, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.AccountID, r.AgentID, r.AgentTitle, r.AgentType, inputs, files, r.ResponseID, r.Output,
-			r.Status, r.Error, r.Credits, millis(r.CreatedAt), millis(r.UpdatedAt))
-		return insertID(&r.ID, res, err)
+		return insert(ctx, tx, &r.ID, "runs", runColumns, r.AccountID, r.AgentID, r.AgentTitle, r.AgentType, inputs, files,
+			r.ResponseID, r.Output, r.Status, r.Error, r.Credits, millis(r.CreatedAt), millis(r.UpdatedAt))
 	})
 	if err != nil {
 		return Run{}, err
