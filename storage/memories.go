@@ -169,19 +169,12 @@ func (db *DB) NewMemoryDraft(ctx context.Context, accountID string) (content, co
 func (db *DB) SyncMemoryIndex(ctx context.Context, accountID string, mems []MemoryEntry, cols []CollectionEntry) error {
 	seen := db.nowOr(time.Time{})
 	return db.write(ctx, "save the memories", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE IF NOT EXISTS sync_keep (kind TEXT, id TEXT)`); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM sync_keep`); err != nil {
-			return err
-		}
+		colIDs, memIDs := []string{}, []string{}
 		for _, c := range cols {
 			if _, err := tx.ExecContext(ctx, upsertCollection, accountID, c.ID, c.Name, millis(seen)); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO sync_keep VALUES ('c', ?)`, c.ID); err != nil {
-				return err
-			}
+			colIDs = append(colIDs, c.ID)
 		}
 		for _, m := range mems {
 			meta, err := json.Marshal(orEmpty(m.Metadata))
@@ -192,16 +185,16 @@ func (db *DB) SyncMemoryIndex(ctx context.Context, accountID string, mems []Memo
 				m.CollectionName, m.Variant, m.Credits, millis(seen), ""); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO sync_keep VALUES ('m', ?)`, m.ID); err != nil {
-				return err
-			}
+			memIDs = append(memIDs, m.ID)
 		}
+		keptMems, _ := json.Marshal(memIDs)
+		keptCols, _ := json.Marshal(colIDs)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE account_id = ? AND draft = ''
-			AND id NOT IN (SELECT id FROM sync_keep WHERE kind = 'm')`, accountID); err != nil {
+			AND id NOT IN (SELECT value FROM json_each(?))`, accountID, string(keptMems)); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM collections WHERE account_id = ?
-			AND id NOT IN (SELECT id FROM sync_keep WHERE kind = 'c')`, accountID)
+			AND id NOT IN (SELECT value FROM json_each(?))`, accountID, string(keptCols))
 		return err
 	})
 }
