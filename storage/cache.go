@@ -20,8 +20,7 @@ import (
 const DefaultCacheBytes = 200 << 20
 
 // Cache keeps downloads on disk up to maxBytes, least recently used going
-// first. File names are hashes of keys, so nothing a server chose reaches
-// the disk; the caller picks the extension from what the file is.
+// first, named by their keys' hashes so nothing a server chose reaches the disk.
 type Cache struct {
 	dir      string
 	maxBytes int64
@@ -37,9 +36,7 @@ type cacheEntry struct {
 	used time.Time
 }
 
-// OpenCache uses dir, bounded to maxBytes (0: DefaultCacheBytes), counting
-// files already there. The folder is made owner-only (0700) even if it
-// existed: what agents made for the user is theirs.
+// OpenCache uses dir, made owner-only, bounded to maxBytes (0: DefaultCacheBytes).
 func OpenCache(dir string, maxBytes int64) (*Cache, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultCacheBytes
@@ -104,8 +101,7 @@ func stem(key string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// keyExt is the plain-alphanumeric extension Put keeps from key, or "";
-// server data goes through Create and Commit with a real extension.
+// keyExt is the plain-alphanumeric extension Put keeps from key, or "".
 func keyExt(key string) string {
 	return cleanExt(filepath.Ext(strings.SplitN(strings.SplitN(key, "?", 2)[0], "#", 2)[0]))
 }
@@ -124,8 +120,7 @@ func cleanExt(ext string) string {
 	return ext
 }
 
-// Put stores r under key with the key's extension and returns the path; a
-// failed download leaves nothing behind.
+// Put stores r under key and returns the path; a failure leaves nothing behind.
 func (c *Cache) Put(ctx context.Context, key string, r io.Reader) (string, error) {
 	p, err := c.Create()
 	if err != nil {
@@ -141,9 +136,8 @@ func (c *Cache) Put(ctx context.Context, key string, r io.Reader) (string, error
 	return p.Commit(key, keyExt(key))
 }
 
-// Pending is a file on its way into the cache: a hidden, unguessable
-// ".download-…" file (removed by OpenCache after a crash) until Commit, so
-// nothing half-downloaded is found under a key. One goroutine at a time.
+// Pending is a file on its way into the cache, hidden until Commit (and
+// removed by OpenCache after a crash). One goroutine at a time.
 type Pending struct {
 	c    *Cache
 	f    *os.File
@@ -175,8 +169,7 @@ func (p *Pending) Abort() {
 	os.Remove(p.f.Name())
 }
 
-// Commit stores the file under key, replacing any earlier one, and returns
-// its path. ext comes from what the file is, never from the key.
+// Commit stores the file under key with ext, replacing any earlier one, and returns its path.
 func (p *Pending) Commit(key, ext string) (string, error) {
 	if p.done {
 		return "", errors.New("this download was already put away")

@@ -16,8 +16,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
-// DB is Agent Desk's history in one SQLite file (WAL). Safe for concurrent
-// use; several DBs or processes may share the file.
+// DB is the history in one SQLite file (WAL), safe for concurrent use.
 type DB struct {
 	sql      *sql.DB
 	path     string
@@ -42,8 +41,7 @@ type options struct {
 // WithReadOnly opens the history for reading only.
 func WithReadOnly() Option { return func(o *options) { o.readOnly = true } }
 
-// flushInterval is how often a ReplyWriter writes unfinished text: it
-// bounds how much of a reply a crash can lose.
+// flushInterval bounds how much of a streamed reply a crash can lose.
 const flushInterval = 200 * time.Millisecond
 
 func buildOptions(opts []Option) options {
@@ -55,7 +53,7 @@ func buildOptions(opts []Option) options {
 }
 
 // Open opens or creates <Data>/history.db, migrates it and marks replies a
-// crash left "streaming" as "interrupted". Errors are *Error in plain words.
+// crash left "streaming" as "interrupted".
 func Open(ctx context.Context, p Paths, opts ...Option) (*DB, error) {
 	o := buildOptions(opts)
 	path := p.HistoryFile()
@@ -137,8 +135,7 @@ func openReadOnly(ctx context.Context, path string, o options) (*DB, error) {
 	return nil, wrap("open the history for reading", path, lastErr)
 }
 
-// OpenOrFallback opens the history, else falls back to read-only or an
-// in-memory history so the app still starts; the Notice says which.
+// OpenOrFallback opens the history, else read-only or in memory; the Notice says which.
 func OpenOrFallback(ctx context.Context, p Paths, opts ...Option) (*DB, Notice) {
 	db, err := Open(ctx, p, opts...)
 	if err == nil {

@@ -8,8 +8,7 @@ import (
 	"time"
 )
 
-// MemoryEntry is the local record of one memory: the service cannot list
-// memories, so Agent Desk indexes every one it created, updated or saw.
+// MemoryEntry is the local record of one memory the app created, updated or saw.
 type MemoryEntry struct {
 	AccountID      string
 	ID             string
@@ -43,8 +42,7 @@ const upsertMemory = `INSERT INTO memories (` + memoryColumns + `) VALUES (?, ?,
 const upsertCollection = `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, ?, ?)
 	ON CONFLICT(account_id, id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen`
 
-// UpsertMemory records the server's memory, keeping the draft unless m has
-// one. A zero LastSeen means now.
+// UpsertMemory records the server's memory, keeping the draft unless m has one.
 func (db *DB) UpsertMemory(ctx context.Context, m MemoryEntry) error {
 	meta, err := json.Marshal(orEmpty(m.Metadata))
 	if err != nil {
@@ -72,8 +70,7 @@ func (db *DB) GetMemory(ctx context.Context, accountID, id string) (MemoryEntry,
 	return queryOne(ctx, db, "read the memory", scanMemory, `SELECT `+memoryColumns+` FROM memories WHERE account_id = ? AND id = ?`, accountID, id)
 }
 
-// Memories returns an account's memories matching query (all when empty),
-// most recently seen first.
+// Memories returns an account's memories matching query, most recently seen first.
 func (db *DB) Memories(ctx context.Context, accountID, query string) ([]MemoryEntry, error) {
 	q := `SELECT ` + memoryColumns + ` FROM memories WHERE account_id = ?`
 	args := []any{accountID}
@@ -103,8 +100,7 @@ func (db *DB) UpsertCollection(ctx context.Context, c CollectionEntry) error {
 	})
 }
 
-// NoteCollection records a collection known only by id: a new one is
-// listed unnamed, a known one keeps its name.
+// NoteCollection records a collection known only by id, keeping a known name.
 func (db *DB) NoteCollection(ctx context.Context, accountID, id string) error {
 	return db.write(ctx, "save the collection", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO collections (account_id, id, name, last_seen) VALUES (?, ?, '', ?)
@@ -139,8 +135,7 @@ func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// SaveNewMemoryDraft keeps the text of a not-yet-created memory, one per
-// account, surviving account switches and crashes. Empty content forgets it.
+// SaveNewMemoryDraft keeps an account's not-yet-created memory ("" forgets it).
 func (db *DB) SaveNewMemoryDraft(ctx context.Context, accountID, content, collectionID string) error {
 	return db.write(ctx, "save the new memory draft", func(tx *sql.Tx) error {
 		if content == "" {
@@ -163,9 +158,8 @@ func (db *DB) NewMemoryDraft(ctx context.Context, accountID string) (content, co
 	return content, collectionID, wrap("read the new memory draft", db.path, err)
 }
 
-// SyncMemoryIndex makes the index match the service's lists in one
-// transaction, dropping what it no longer has except memories with unsaved
-// drafts, so nothing typed is lost.
+// SyncMemoryIndex makes the index match the service's lists, keeping
+// memories with unsaved drafts.
 func (db *DB) SyncMemoryIndex(ctx context.Context, accountID string, mems []MemoryEntry, cols []CollectionEntry) error {
 	seen := db.nowOr(time.Time{})
 	return db.write(ctx, "save the memories", func(tx *sql.Tx) error {

@@ -8,9 +8,8 @@ import (
 	"time"
 )
 
-// ReplyWriter saves a streamed reply as it arrives. Append only adds to
-// memory; a background loop writes at each finished block and at least every
-// flushInterval. Open marks a reply left "streaming" as "interrupted".
+// ReplyWriter saves a streamed reply as it arrives: a background loop writes
+// at each finished block and at least every flushInterval.
 type ReplyWriter struct {
 	db  *DB
 	id  int64
@@ -30,8 +29,7 @@ type ReplyWriter struct {
 	done chan struct{}
 }
 
-// NewReplyWriter saves streamed text into message messageID (status
-// "streaming"). Cancelling ctx does not stop saving; call Finish or Close.
+// NewReplyWriter saves streamed text into message messageID until Finish or Close.
 func (db *DB) NewReplyWriter(ctx context.Context, messageID int64) *ReplyWriter {
 	w := &ReplyWriter{
 		db:   db,
@@ -45,8 +43,7 @@ func (db *DB) NewReplyWriter(ctx context.Context, messageID int64) *ReplyWriter 
 	return w
 }
 
-// Append adds a fragment without blocking on the disk, from any goroutine.
-// Fragments after Finish or Close are dropped.
+// Append adds a fragment without blocking, from any goroutine, until Finish or Close.
 func (w *ReplyWriter) Append(fragment string) {
 	if fragment == "" {
 		return
@@ -68,8 +65,7 @@ func (w *ReplyWriter) Append(fragment string) {
 	}
 }
 
-// Err is the last background save error; the text stays in memory and is
-// retried at the next flush.
+// Err is the last background save error; the text is retried at the next flush.
 func (w *ReplyWriter) Err() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -124,9 +120,8 @@ func (w *ReplyWriter) settle(text string, err error) {
 	}
 }
 
-// Finish writes the rest, the final status, credits and error in one
-// transaction and stops the loop. On failure the text stays in memory and
-// Finish may be called again; after success later calls return nil.
+// Finish writes the rest and the final status, credits and error in one
+// transaction; on failure it may be called again, after success it is nil.
 func (w *ReplyWriter) Finish(status string, credits *float64, errText string) error {
 	w.mu.Lock()
 	w.closed = true

@@ -20,17 +20,15 @@ type SearchHit struct {
 	At                time.Time
 }
 
-// Span is a piece of a hit's snippet; Match pieces are highlighted. Matches
-// are kept apart from the text, not marked in it: message text is the
-// server's, and any in-text mark could be faked to highlight anything.
+// Span is a piece of a hit's snippet; matches are kept apart from the text,
+// where a server could fake a mark.
 type Span struct {
 	Text  string
 	Match bool
 }
 
-// SearchMessages finds an account's messages containing every word of query
-// (the last as a prefix), newest first (ranking is far slower). query is
-// plain text, never search syntax.
+// SearchMessages finds an account's messages holding every word of query
+// (plain text; the last as a prefix), newest first.
 func (db *DB) SearchMessages(ctx context.Context, accountID, query string, limit int) ([]SearchHit, error) {
 	match := ftsQuery(query)
 	if match == "" {
@@ -52,8 +50,7 @@ func (db *DB) SearchMessages(ctx context.Context, accountID, query string, limit
 	return hits, err
 }
 
-// snippetMarks are one search's match marks: private-use characters and a
-// fresh random word no message can contain unless its writer guessed it.
+// snippetMarks are one search's match marks, with a fresh random word.
 func snippetMarks() (start, end string) {
 	token := rand.Text()
 	return "\uE000" + token + "\uE001", "\uE002" + token + "\uE003"
@@ -101,8 +98,7 @@ func scanHit(s scanner) (h SearchHit, err error) {
 	return h, s.Scan(&h.ConversationID, &h.MessageID, &h.ConversationTitle, &h.AgentTitle, &h.Role, &h.Snippet, msCol{&h.At})
 }
 
-// SearchConversations finds conversations whose title contains every word
-// of query (plain text), best first.
+// SearchConversations finds conversations whose title holds every word of query, best first.
 func (db *DB) SearchConversations(ctx context.Context, accountID, query string, limit int) ([]Conversation, error) {
 	match := ftsQuery(query)
 	if match == "" {
@@ -115,8 +111,7 @@ func (db *DB) SearchConversations(ctx context.Context, accountID, query string, 
 		ORDER BY rank LIMIT ?`, match, accountID, limit)
 }
 
-// ftsQuery makes typed text an FTS5 query: each word a quoted phrase (never
-// syntax), all must match, the last as a prefix; wordless tokens are dropped.
+// ftsQuery makes typed text an FTS5 query of quoted words, the last a prefix.
 func ftsQuery(s string) string {
 	var terms []string
 	for _, w := range strings.Fields(searchText(s)) {
@@ -132,8 +127,7 @@ func ftsQuery(s string) string {
 	return strings.Join(terms, " ")
 }
 
-// searchText drops control characters but spaces and line breaks: a pasted
-// NUL would end SQLite's reading of the query early.
+// searchText drops control characters but spaces: a NUL would cut the query.
 func searchText(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) && !unicode.IsSpace(r) {

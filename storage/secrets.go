@@ -14,8 +14,7 @@ import (
 	"github.com/zalando/go-keyring"
 )
 
-// EnvAPIKey holds the key of an account whose key_store is "env"; it is never
-// sent to any other account's address.
+// EnvAPIKey holds the key of the account whose key_store is "env".
 const EnvAPIKey = "AGENTDESK_API_KEY"
 
 // Where an API key lives.
@@ -27,8 +26,7 @@ const (
 
 const keyringService = "agentdesk"
 
-// DefaultKeyringTimeout bounds every keyring call: a locked or absent keyring
-// must not hang the app.
+// DefaultKeyringTimeout bounds every keyring call, which may hang.
 const DefaultKeyringTimeout = 3 * time.Second
 
 // ErrNoKey means no API key is stored for the account.
@@ -40,8 +38,7 @@ type KeyLocation struct {
 	File string // the keys file, when Kind is KeyInFile
 }
 
-// Describe says where the key is; a key in the unencrypted keys file is
-// always said so, with why, so a failing keyring never goes unnoticed.
+// Describe says where the key is, and why when it is in the keys file.
 func (l KeyLocation) Describe() string {
 	switch l.Kind {
 	case KeyInKeyring:
@@ -74,7 +71,7 @@ type SecretsOption func(*Secrets)
 func WithKeyring(k Keyring) SecretsOption { return func(s *Secrets) { s.ring = k } }
 
 // Secrets keeps API keys in the system keyring, else a 0600 file; calls may
-// block up to the keyring timeout, so keep them off the UI goroutine.
+// block up to the timeout.
 type Secrets struct {
 	ring    Keyring
 	timeout time.Duration
@@ -92,8 +89,7 @@ func NewSecrets(p Paths, opts ...SecretsOption) *Secrets {
 	return s
 }
 
-// KeyOf is acct's API key: from EnvAPIKey when the account says so (so it
-// goes only to the address it was set up for), else as Get finds it.
+// KeyOf is acct's API key: from EnvAPIKey when the account says so, else Get's.
 func (s *Secrets) KeyOf(ctx context.Context, acct Account) (string, KeyLocation, error) {
 	if acct.KeyStore == KeyInEnv && acct.ID != DemoAccountID {
 		if k := os.Getenv(EnvAPIKey); k != "" {
@@ -129,8 +125,7 @@ func (s *Secrets) Get(ctx context.Context, accountID string) (string, KeyLocatio
 	return "", KeyLocation{}, ErrNoKey
 }
 
-// Set stores the key in the keyring, or the keys file when the keyring does
-// not answer in time; a key that reaches the keyring leaves the file.
+// Set stores the key in the keyring (leaving the file), else in the keys file.
 func (s *Secrets) Set(ctx context.Context, accountID, key string) (KeyLocation, error) {
 	if key == "" {
 		return KeyLocation{}, s.Delete(ctx, accountID)
@@ -151,8 +146,7 @@ func (s *Secrets) Set(ctx context.Context, accountID, key string) (KeyLocation, 
 	return KeyLocation{Kind: KeyInFile, File: s.file}, nil
 }
 
-// Delete removes the account's key from the keyring and the keys file; a
-// missing key is not an error.
+// Delete removes the account's key from keyring and file; a missing one is fine.
 func (s *Secrets) Delete(ctx context.Context, accountID string) error {
 	err := s.callKeyring(ctx, func(r Keyring) error { return r.Delete(keyringService, accountID) })
 	if ctxErr := ctx.Err(); ctxErr != nil {
@@ -164,8 +158,7 @@ func (s *Secrets) Delete(ctx context.Context, accountID string) error {
 
 var errNoKeyring = errors.New("no keyring answered")
 
-// callKeyring waits at most the timeout: D-Bus, Keychain and Credential
-// Manager can all block for long.
+// callKeyring waits at most the timeout: keyrings can block for long.
 func (s *Secrets) callKeyring(ctx context.Context, f func(Keyring) error) error {
 	if s.ring == nil || s.down.Load() {
 		return errNoKeyring
@@ -202,8 +195,7 @@ func (s *Secrets) readFile() (map[string]string, error) {
 	return keys, nil
 }
 
-// updateFile sets (or with "" removes) one key in the keys file, written
-// atomically with mode 0600; an empty file is removed.
+// updateFile sets (or with "" removes) one key in the keys file; an empty file is removed.
 func (s *Secrets) updateFile(accountID, key string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -162,8 +162,7 @@ func (s *Settings) normalise() {
 	s.Version = settingsVersion
 }
 
-// Notice is something storage did on the user's behalf, told once; the zero
-// Notice means nothing to say.
+// Notice is something storage did on the user's behalf (zero: nothing).
 type Notice struct {
 	Kind NoticeKind
 	// Path is the file concerned, or where the broken settings were moved.
@@ -220,9 +219,8 @@ func NewSettingsStore(p Paths) *SettingsStore {
 // Path is the settings file.
 func (s *SettingsStore) Path() string { return s.path }
 
-// Load reads the settings, always usable: missing gives defaults; corrupt is
-// moved to settings.json.broken-<time> with a Notice. err only when ctx is
-// done or the move failed.
+// Load reads the settings, always usable: missing gives defaults, corrupt
+// is moved aside with a Notice; err only when ctx is done or the move failed.
 func (s *SettingsStore) Load(ctx context.Context) (Settings, Notice, error) {
 	if err := ctx.Err(); err != nil {
 		return DefaultSettings(), Notice{}, err
@@ -248,8 +246,7 @@ func (s *SettingsStore) Load(ctx context.Context) (Settings, Notice, error) {
 	return DefaultSettings(), Notice{Kind: SettingsMovedAside, Path: broken}, nil
 }
 
-// Save writes the settings atomically with mode 0600, so a crash leaves the
-// old or new file, never half. The demo is not written.
+// Save writes the settings atomically, owner-only, without the demo.
 func (s *SettingsStore) Save(ctx context.Context, st Settings) error {
 	if err := ctx.Err(); err != nil {
 		return err
