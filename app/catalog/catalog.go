@@ -1,5 +1,4 @@
-// Package catalog is what an account's service offers besides agents: its
-// resources and its webhooks.
+// Package catalog is an account's resources and webhooks.
 package catalog
 
 import (

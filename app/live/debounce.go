@@ -5,8 +5,7 @@ import (
 	"time"
 )
 
-// Debouncer runs fn once input has been quiet for delay: one write per pause,
-// not per key. Agent Desk's one way to wait for a pause.
+// Debouncer runs fn once input has been quiet for delay.
 type Debouncer struct {
 	delay time.Duration
 	fn    func()

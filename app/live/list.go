@@ -19,8 +19,7 @@ type ListState[T any] struct {
 	Incomplete bool
 }
 
-// List loads a list in the background. Only the newest load is published, so
-// the screen never goes back to stale items. Close cancels and waits for it.
+// List loads a list in the background, publishing only the newest load.
 type List[T any] struct {
 	*State[ListState[T]]
 	run  Runner
@@ -28,8 +27,7 @@ type List[T any] struct {
 	job  Newest
 }
 
-// Runner runs a list's loads: they end with its life, and it may refuse
-// one once it closes.
+// Runner runs a list's loads, which end with its life.
 type Runner interface {
 	Go(fn func()) bool
 	Life() context.Context
@@ -66,8 +64,7 @@ func (l *List[T]) Reload() {
 	})
 }
 
-// Change publishes edit(items) at once, for a change the user just made; edit
-// must return a new slice.
+// Change publishes edit(items), a new slice, at once.
 func (l *List[T]) Change(edit func([]T) []T) {
 	l.Update(func(s ListState[T]) ListState[T] { s.Items = edit(s.Items); return s })
 }

@@ -51,8 +51,7 @@ func (n *Newest) Current(gen uint64) bool {
 	return gen == n.gen
 }
 
-// Publish runs f while job gen is the newest, holding off any new start
-// until f is done.
+// Publish runs f while job gen is the newest, holding off any new start.
 func (n *Newest) Publish(gen uint64, f func()) {
 	n.mu.Lock()
 	defer n.mu.Unlock()

@@ -1,6 +1,4 @@
-// Package live holds what screens show as it changes: a value published
-// whole (State), and a list loaded in the background (List), each an
-// Observable a screen binds to.
+// Package live holds what screens show as it changes: State and List, each an Observable.
 package live
 
 import (
@@ -9,8 +7,7 @@ import (
 	"sync"
 )
 
-// Observable is how a screen hears of what it shows: an immutable snapshot
-// with its version, and news of newer ones (kit.Bind).
+// Observable is an immutable snapshot with its version, and news of newer ones.
 type Observable[T any] interface {
 	// Snapshot is the value and its version; published values never change, so no lock.
 	Snapshot() (T, uint64)
@@ -19,8 +16,7 @@ type Observable[T any] interface {
 	Subscribe(changed func()) (cancel func())
 }
 
-// State is an Observable the app publishes into: values are replaced whole,
-// sharing what did not change, never mutated.
+// State is an Observable whose values are replaced whole, never mutated.
 type State[T any] struct {
 	mu      sync.Mutex
 	value   T
@@ -50,8 +46,7 @@ func (s *State[T]) Get() T {
 // Set publishes v.
 func (s *State[T]) Set(v T) { s.Update(func(T) T { return v }) }
 
-// Update publishes change(current) under the lock, so concurrent updates
-// never lose one another.
+// Update publishes change(current) under the lock.
 func (s *State[T]) Update(change func(T) T) T {
 	s.mu.Lock()
 	s.value = change(s.value)

@@ -11,9 +11,8 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-// numbers shows number cells by their style's format, as excelize formats
-// them, in a workbook holding only the sheet's formats (excelize formats only
-// cells). Results are cached: a date column holds few distinct values.
+// numbers formats number cells by style with excelize, in a workbook of the
+// sheet's formats alone; results are cached.
 type numbers struct {
 	formats  []int // each style's number format
 	custom   []customFormat

@@ -1,7 +1,5 @@
-// Package sheet reads spreadsheets row by row: CSV (encoding and separator
-// sniffed) and the first sheet of .xlsx workbooks, streamed so a large
-// sheet is never held whole. Content is bounded and refused as soon as a
-// bound is passed. Problems are *Error with facts; app words them.
+// Package sheet reads spreadsheets row by row, streamed and bounded: CSV
+// (encoding and separator sniffed) and the first sheet of .xlsx workbooks.
 package sheet
 
 import (
@@ -51,8 +49,7 @@ func standardLimits() limits {
 	return limits{columns: MaxColumns, cells: MaxCells, text: MaxText, sheetXML: maxSheetXML}
 }
 
-// Row is one line of a sheet: its number as the spreadsheet shows it (the
-// header is row 1) and its cells.
+// Row is one line of a sheet, numbered as the spreadsheet shows it.
 type Row struct {
 	Number int
 	Cells  []string
@@ -123,8 +120,7 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Open opens the sheet at path by its ending (.csv, .tsv, .txt or .xlsx),
-// reads the header and checks a row follows. Reading stops with ctx.
+// Open opens the sheet at path by its ending, reads the header and checks a row follows.
 func Open(ctx context.Context, path string) (Table, error) {
 	return open(ctx, path, standardLimits())
 }
@@ -196,8 +192,7 @@ func open(ctx context.Context, path string, lim limits) (t Table, err error) {
 	return nil, &Error{Kind: Unreadable, Path: path, Detail: "only CSV and Excel (.xlsx) sheets are read"}
 }
 
-// readCSVSafely reads a CSV sheet from r (closed with the table when it is
-// an io.Closer); name is for messages.
+// readCSVSafely reads a CSV sheet from r, closed with the table if it can be.
 func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, lim limits) (t *table, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -431,8 +426,7 @@ func (t *csvTable) Close() error {
 	return nil
 }
 
-// decoded is br as UTF-8: BOMs handled, non-UTF-8 read as Windows Latin-1
-// (how Portuguese and Spanish spreadsheets save CSV).
+// decoded is br as UTF-8: BOMs handled, anything else not UTF-8 read as Windows-1252.
 func decoded(br *bufio.Reader) (io.Reader, error) {
 	start, err := br.Peek(4)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
@@ -462,8 +456,7 @@ func trimPartialRune(b []byte) []byte {
 	return b
 }
 
-// sniff picks comma, semicolon or tab, whichever is most frequent outside
-// quotes in the header line.
+// sniff picks the commonest of comma, semicolon and tab outside quotes in the header line.
 func sniff(head []byte) rune {
 	line := head
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {

@@ -61,8 +61,7 @@ func replaceable(path string) bool {
 	return true
 }
 
-// locked tells a file another program holds open (Windows' sharing
-// violation, which os does not name).
+// locked tells Windows' sharing violation, which os does not name.
 func locked(err error) bool {
 	s := strings.ToLower(err.Error())
 	return strings.Contains(s, "used by another process") || strings.Contains(s, "sharing violation")

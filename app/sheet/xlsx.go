@@ -330,8 +330,7 @@ func (t *xlsxTable) token() (xml.Token, error) {
 	return tok, nil
 }
 
-// record is the next row's number and cells within width columns (a wider
-// header is refused); io.EOF after the last row.
+// record is the next row's number and cells within width; io.EOF after the last.
 func (t *xlsxTable) record(width int, header bool) (int, []string, error) {
 	for {
 		tok, err := t.token()
@@ -485,8 +484,7 @@ func appendCapped(b, more []byte) []byte {
 	return append(b, more[:min(len(more), room)]...)
 }
 
-// value is the cell as the spreadsheet shows it: shared or inline text,
-// TRUE/FALSE, a formula's saved result, or a number in its style's format.
+// value is the cell as the spreadsheet shows it.
 func (t *xlsxTable) value(kind, style, ref string) (string, error) {
 	switch kind {
 	case "s":
@@ -730,8 +728,7 @@ func scanSheet(ctx context.Context, b *book, f *zip.File, limit int64) (int64, s
 	}
 }
 
-// mergedRange is the first merged range in data, or where an incomplete one
-// begins (-1: none).
+// mergedRange is the first merged range in data, or where an incomplete one begins.
 func mergedRange(data []byte, end bool) (string, int) {
 	name := []byte("mergeCell")
 	for from := 0; ; {
