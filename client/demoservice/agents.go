@@ -84,9 +84,6 @@ func refuseInactive(w http.ResponseWriter, r *http.Request, a *Agent) bool {
 	return true
 }
 
-// bound returns a pointer to v, for Question.Min and Max.
-func bound(v float64) *float64 { return &v }
-
 // Agent types.
 const (
 	TypeChat  = "chat"
