@@ -148,25 +148,16 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
+	q := searchParam(r, "q")
 	typ := strings.TrimSpace(r.URL.Query().Get("type"))
 	if typ != "" && !slices.Contains([]string{TypeChat, TypeImage, TypeText, TypeVideo}, typ) {
 		validationError(w, r, "type", "The selected type is invalid. Allowed: chat, image, text, video.")
 		return
 	}
 	ws := workspaceOf(r)
-	s.mu.Lock()
-	var matched []*Agent
-	for _, a := range s.agents {
-		if a.WorkspaceID != ws || (typ != "" && a.Type != typ) {
-			continue
-		}
-		if q != "" && !matchesText(q, a.Title, deref(a.Description), deref(a.LongDescription)) {
-			continue
-		}
-		matched = append(matched, a)
-	}
-	s.mu.Unlock()
+	matched := collect(s, slices.Values(s.agents), func(a *Agent) bool {
+		return a.WorkspaceID == ws && (typ == "" || a.Type == typ) && matchesText(q, a.Title, deref(a.Description), deref(a.LongDescription))
+	})
 	writeJSON(w, http.StatusOK, newEnvelope(r, p, matched))
 }
 
@@ -179,7 +170,12 @@ func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, a)
 }
 
-// matchesText reports whether the lower-case query occurs in any field, ignoring case.
+// searchParam is query parameter name, trimmed and in lower case.
+func searchParam(r *http.Request, name string) string {
+	return strings.ToLower(strings.TrimSpace(r.URL.Query().Get(name)))
+}
+
+// matchesText reports whether the lower-case query ("" matches) occurs in any field, ignoring case.
 func matchesText(q string, fields ...string) bool {
 	for _, f := range fields {
 		if strings.Contains(strings.ToLower(f), q) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"path/filepath"
@@ -50,21 +51,12 @@ type File struct {
 }
 
 // Files returns a snapshot of every file in every workspace, newest first.
-func (s *Service) Files() []File {
-	return s.filesWhere(func(*File) bool { return true }, "desc")
-}
+func (s *Service) Files() []File { return s.workspaceFiles(0, "desc") }
 
-// filesWhere snapshots the files keep accepts, ordered by created_at (ties
-// by id) ascending or descending.
-func (s *Service) filesWhere(keep func(*File) bool, order string) []File {
-	s.mu.Lock()
-	var out []File
-	for _, f := range s.files {
-		if keep(f) {
-			out = append(out, *f)
-		}
-	}
-	s.mu.Unlock()
+// workspaceFiles snapshots the workspace's files (0: all), ordered by
+// created_at (ties by id) "asc" or "desc".
+func (s *Service) workspaceFiles(ws int64, order string) []File {
+	out := collect(s, maps.Values(s.files), func(f *File) bool { return ws == 0 || f.WorkspaceID == ws })
 	slices.SortFunc(out, func(a, b File) int {
 		c := cmp.Or(a.created.Compare(b.created), cmp.Compare(a.ID, b.ID))
 		if order == "asc" {
@@ -75,9 +67,9 @@ func (s *Service) filesWhere(keep func(*File) bool, order string) []File {
 	return out
 }
 
-// workspaceFiles snapshots the workspace's files, newest first.
-func (s *Service) workspaceFiles(ws int64, order string) []File {
-	return s.filesWhere(func(f *File) bool { return f.WorkspaceID == ws }, order)
+// storeFull reports whether the workspace holds as many files as the real service stores.
+func (s *Service) storeFull(ws int64) bool {
+	return s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles
 }
 
 // listFiles answers GET /files with page, per_page and order.
@@ -106,7 +98,7 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws := workspaceOf(r)
-	if s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles {
+	if s.storeFull(ws) {
 		s.refuseStorage(w, r)
 		return
 	}
@@ -143,11 +135,11 @@ parts:
 			}
 			if n > limit {
 				w.Header().Set("Connection", "close")
+				msg := "File is too large"
 				if s.real {
-					writeError(w, r, http.StatusRequestEntityTooLarge, "File too large. The limit is "+sizeText(limit)+".")
-				} else {
-					writeError(w, r, http.StatusRequestEntityTooLarge, "File is too large")
+					msg = "File too large. The limit is " + sizeText(limit) + "."
 				}
+				writeError(w, r, http.StatusRequestEntityTooLarge, msg)
 				return
 			}
 			if n == 0 {
@@ -183,11 +175,23 @@ parts:
 		validationError(w, r, "process", "The process field must be true or false.")
 		return
 	}
-	f, ok := s.addFile(ws, name, size, digest)
-	if !ok {
+	if s.storeFull(ws) {
 		s.refuseStorage(w, r)
 		return
 	}
+	now := s.now()
+	s.mu.Lock()
+	s.nextFileID++
+	f := &File{
+		ID: s.nextFileID, Object: "file", Bytes: size, CreatedAt: offsetUTC(now), Filename: name,
+		Status: FileWaiting, WorkspaceID: ws, SHA256: digest, created: now,
+	}
+	if !s.real {
+		// A spec upload shows its credits at once.
+		f.Credits = fileCredits(size)
+	}
+	s.files[f.ID] = f
+	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, s.processFileNow(f, processNow))
 }
 
@@ -202,29 +206,9 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
+// refuseStorage answers an upload to a full workspace.
 func (s *Service) refuseStorage(w http.ResponseWriter, r *http.Request) {
 	validationError(w, r, "file", fmt.Sprintf("You can store at most %d files. Delete some first.", maxStoredFiles))
-}
-
-// addFile stores a new upload, waiting to be processed; false when the
-// workspace is full (real reading). A spec upload shows its credits at once.
-func (s *Service) addFile(ws int64, name string, n int64, digest string) (*File, bool) {
-	if s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles {
-		return nil, false
-	}
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.nextFileID++
-	f := &File{
-		ID: s.nextFileID, Object: "file", Bytes: n, CreatedAt: offsetUTC(now), Filename: name,
-		Status: FileWaiting, WorkspaceID: ws, SHA256: digest, created: now,
-	}
-	if !s.real {
-		f.Credits = fileCredits(n)
-	}
-	s.files[f.ID] = f
-	return f, true
 }
 
 // processFileNow returns a snapshot of f after, with process, starting to

@@ -97,7 +97,7 @@ type memoryB struct {
 	UpdatedAt string         `json:"updated_at"`
 }
 
-func (m *Memory) wireB() memoryB {
+func (m Memory) wireB() memoryB {
 	meta := m.Metadata
 	if meta == nil {
 		meta = map[string]any{}
@@ -105,7 +105,7 @@ func (m *Memory) wireB() memoryB {
 	return memoryB{ID: m.ID, Content: m.Content, Metadata: meta, CreatedAt: offsetUTC(m.CreatedAt), UpdatedAt: offsetUTC(m.UpdatedAt)}
 }
 
-func (m *Memory) wireA() memoryA {
+func (m Memory) wireA() memoryA {
 	return memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
 }
 
@@ -332,21 +332,11 @@ func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
 		}
 		coll = id
 	}
-	s.mu.Lock()
-	var all []*Memory
-	for _, m := range s.memories {
-		if coll == 0 || m.CollectionID == coll {
-			all = append(all, m)
-		}
-	}
-	slices.SortFunc(all, func(a, b *Memory) int {
+	all := collect(s, maps.Values(s.memories), func(m *Memory) bool { return coll == 0 || m.CollectionID == coll })
+	slices.SortFunc(all, func(a, b Memory) int {
 		return -cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
-	items := []memoryA{}
-	for _, m := range pageOf(all, p) {
-		items = append(items, m.wireA())
-	}
-	s.mu.Unlock()
+	items := wire(pageOf(all, p), Memory.wireA)
 	writeJSON(w, http.StatusOK, map[string]any{"message": "Memories fetched successfully!", "memories": items, "meta": p.shortMeta(len(all))})
 }
 
@@ -371,15 +361,8 @@ func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("search")))
-	s.mu.Lock()
-	all := []Collection{}
-	for _, c := range s.collections {
-		if q == "" || matchesText(q, c.Name, c.DisplayName) {
-			all = append(all, *c)
-		}
-	}
-	s.mu.Unlock()
+	q := searchParam(r, "search")
+	all := collect(s, maps.Values(s.collections), func(c *Collection) bool { return matchesText(q, c.Name, c.DisplayName) })
 	slices.SortFunc(all, func(a, b Collection) int { return cmp.Compare(a.ID, b.ID) })
 	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": p.shortMeta(len(all))})
 }

@@ -95,6 +95,15 @@ func pageOf[T any](items []T, p pageQuery) []T {
 	return append([]T{}, items[lo:hi]...)
 }
 
+// wire converts every item, as for the wire.
+func wire[T, U any](items []T, conv func(T) U) []U {
+	out := make([]U, 0, len(items))
+	for _, it := range items {
+		out = append(out, conv(it))
+	}
+	return out
+}
+
 // pageLink is one entry of the envelope's links.
 type pageLink struct {
 	URL    *string `json:"url"`

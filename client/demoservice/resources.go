@@ -2,7 +2,6 @@ package demoservice
 
 import (
 	"net/http"
-	"strings"
 )
 
 // listResources answers GET /resources with q, type, page and per_page.
@@ -14,17 +13,12 @@ func (s *Service) listResources(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
-	typ := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("type")))
+	q, typ := searchParam(r, "q"), searchParam(r, "type")
 	matched := []resource{}
 	for _, res := range s.resources {
-		if typ != "" && res.typ != typ {
-			continue
+		if (typ == "" || res.typ == typ) && matchesText(q, res.Title, res.Description, res.long) {
+			matched = append(matched, res)
 		}
-		if q != "" && !matchesText(q, res.Title, res.Description, res.long) {
-			continue
-		}
-		matched = append(matched, res)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(matched, p), "meta": p.meta(len(matched))})
 }

@@ -8,6 +8,7 @@ package demoservice
 import (
 	"cmp"
 	"context"
+	"iter"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -107,7 +108,7 @@ type Service struct {
 	memories               map[int64]*Memory
 	collections            map[int64]*Collection
 	resources              []resource
-	webhooks               []*webhook
+	webhooks               map[int64]*webhook
 	media                  map[string]*mediaItem // "images/12" → generated media
 	nextExecID             int64
 	nextFileID             int64
@@ -148,6 +149,7 @@ func New(opts Options) *Service {
 		memories:    map[int64]*Memory{},
 		collections: map[int64]*Collection{},
 		media:       map[string]*mediaItem{},
+		webhooks:    map[int64]*webhook{},
 		nextExecID:  48200,
 		nextFileID:  9100,
 		nextMemID:   560,
@@ -199,6 +201,19 @@ func (s *Service) goBackground(f func()) {
 		defer s.wg.Done()
 		f()
 	}()
+}
+
+// collect snapshots the records keep accepts, under the lock.
+func collect[T any](s *Service, records iter.Seq[*T], keep func(*T) bool) []T {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []T
+	for rec := range records {
+		if keep(rec) {
+			out = append(out, *rec)
+		}
+	}
+	return out
 }
 
 // sleep waits d or until the request or service ends, reporting whether d passed.
