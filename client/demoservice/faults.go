@@ -151,15 +151,14 @@ func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.Resp
 	case EveryCutBody:
 		return &halfBody{ResponseWriter: w, reset: true}, true
 	case "fail500":
-		switch styleOf(r) {
-		case styleSpec:
-			writeJSON(w, http.StatusInternalServerError, map[string]string{
-				"message": "Server Error",
-				"error":   "The service failed while handling the request. Please try again.",
-			})
-		default:
+		if styleOf(r) != styleSpec {
 			writeError(w, r, http.StatusInternalServerError, "Internal server error")
+			break
 		}
+		writeJSON(w, http.StatusInternalServerError, map[string]string{
+			"message": "Server Error",
+			"error":   "The service failed while handling the request. Please try again.",
+		})
 	case "html500":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusInternalServerError)
@@ -238,17 +237,12 @@ func (s *Service) writeRateLimited(w http.ResponseWriter, r *http.Request, secs 
 	if where != RetryInBody {
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 	}
-	inBody := where != RetryInHeader
-	var body map[string]any
-	switch styleOf(r) {
-	case styleReal:
-		body = map[string]any{"error": "Rate limit exceeded"}
-	case styleOpenAI:
-		body = openAIError(http.StatusTooManyRequests, "Rate limit exceeded", "")
-	default:
-		body = map[string]any{"message": "Too Many Attempts."}
+	msg := "Rate limit exceeded"
+	if styleOf(r) == styleSpec {
+		msg = "Too Many Attempts."
 	}
-	if inBody {
+	body := errorBody(styleOf(r), http.StatusTooManyRequests, msg, "")
+	if where != RetryInHeader {
 		body["retry_after"] = secs
 	}
 	writeJSON(w, http.StatusTooManyRequests, body)

@@ -50,49 +50,48 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) 
 	if st != styleSpec && status == http.StatusUnprocessableEntity {
 		status = http.StatusBadRequest
 	}
+	writeJSON(w, status, errorBody(st, status, msg, ""))
+}
+
+// openAIKinds are the chat-completions error type and code by status;
+// other statuses are invalid requests, or server errors from 500.
+// Assumption: they follow that format's usual words; the real service
+// documents neither.
+var openAIKinds = map[int][2]string{
+	http.StatusUnauthorized:          {"authentication_error", "invalid_api_key"},
+	http.StatusForbidden:             {"permission_error", "forbidden"},
+	http.StatusNotFound:              {"invalid_request_error", "not_found"},
+	http.StatusMethodNotAllowed:      {"invalid_request_error", "method_not_allowed"},
+	http.StatusRequestEntityTooLarge: {"invalid_request_error", "payload_too_large"},
+	http.StatusTooManyRequests:       {"rate_limit_error", "rate_limit_exceeded"},
+}
+
+// errorBody is msg in style st; param names the failing field (chat completions).
+func errorBody(st errStyle, status int, msg, param string) map[string]any {
 	switch st {
 	case styleReal:
-		writeJSON(w, status, map[string]string{"error": msg})
+		return map[string]any{"error": msg}
 	case styleOpenAI:
-		writeJSON(w, status, openAIError(status, msg, ""))
-	default:
-		writeMessage(w, status, msg)
+		kind, ok := openAIKinds[status]
+		switch {
+		case ok:
+		case status >= 500:
+			kind = [2]string{"server_error", "internal_error"}
+		default:
+			kind = [2]string{"invalid_request_error", "invalid_request"}
+		}
+		var p any
+		if param != "" {
+			p = param
+		}
+		return map[string]any{"error": map[string]any{"message": msg, "type": kind[0], "code": kind[1], "param": p}}
 	}
+	return map[string]any{"message": msg}
 }
 
 // writeMessage writes {"message": msg}, as memory endpoints do in both readings.
 func writeMessage(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"message": msg})
-}
-
-// openAIError is the widely used chat-completions error body.
-// Assumption: type and code follow that format's usual words; the real
-// service documents neither.
-func openAIError(status int, msg, param string) map[string]any {
-	typ, code := "invalid_request_error", "invalid_request"
-	switch status {
-	case http.StatusUnauthorized:
-		typ, code = "authentication_error", "invalid_api_key"
-	case http.StatusForbidden:
-		typ, code = "permission_error", "forbidden"
-	case http.StatusNotFound:
-		code = "not_found"
-	case http.StatusMethodNotAllowed:
-		code = "method_not_allowed"
-	case http.StatusRequestEntityTooLarge:
-		code = "payload_too_large"
-	case http.StatusTooManyRequests:
-		typ, code = "rate_limit_error", "rate_limit_exceeded"
-	default:
-		if status >= 500 {
-			typ, code = "server_error", "internal_error"
-		}
-	}
-	var p any
-	if param != "" {
-		p = param
-	}
-	return map[string]any{"error": map[string]any{"message": msg, "type": typ, "code": code, "param": p}}
 }
 
 // fieldErrors collects messages per field in failure order, so the summary names the first.
@@ -137,14 +136,21 @@ func (e *fieldErrors) write(w http.ResponseWriter, r *http.Request) {
 	case more > 1:
 		msg += fmt.Sprintf(" (and %d more errors)", more)
 	}
-	switch styleOf(r) {
+	st, status := styleOf(r), http.StatusBadRequest
+	switch st {
 	case styleReal:
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "Validation failed", "messages": e.byKey})
-	case styleOpenAI:
-		writeJSON(w, http.StatusBadRequest, openAIError(http.StatusBadRequest, msg, e.order[0]))
-	default:
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": e.byKey})
+		msg = "Validation failed"
+	case styleSpec:
+		status = http.StatusUnprocessableEntity
 	}
+	body := errorBody(st, status, msg, e.order[0])
+	switch st {
+	case styleReal:
+		body["messages"] = e.byKey
+	case styleSpec:
+		body["errors"] = e.byKey
+	}
+	writeJSON(w, status, body)
 }
 
 // validationError answers a validation error naming a single field.
