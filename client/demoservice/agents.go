@@ -108,28 +108,9 @@ func (a *Agent) question(name string) (Question, bool) {
 	return Question{}, false
 }
 
-// lookupAgent finds an agent of the workspace only.
-func (s *Service) lookupAgent(ws int64, id int64) (*Agent, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.agentByID[id]
-	if !ok || a.WorkspaceID != ws {
-		return nil, false
-	}
-	return a, true
-}
-
-// agentFromPath resolves {id}; it answers 404 when the agent is unknown.
+// agentFromPath resolves {id} in the workspace; it answers 404 when the agent is unknown.
 func (s *Service) agentFromPath(w http.ResponseWriter, r *http.Request) (*Agent, bool) {
-	id, ok := pathID(r, "id")
-	if ok {
-		var a *Agent
-		if a, ok = s.lookupAgent(workspaceOf(r), id); ok {
-			return a, true
-		}
-	}
-	writeError(w, r, http.StatusNotFound, "Agent not found")
-	return nil, false
+	return byPath(s, w, r, "id", s.agentByID, func(a *Agent) bool { return a.WorkspaceID == workspaceOf(r) }, "Agent not found")
 }
 
 // agentBody reads the path's agent and the JSON body; on failure it has answered.

@@ -352,35 +352,27 @@ func (s *Service) takeFailedRun() bool {
 
 // getAgentResponse answers GET /agent-responses/{id}, the real reading's polling.
 func (s *Service) getAgentResponse(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(r, "id")
-	s.writePolled(w, r, id, ok, true, func(e *execution) bool { return e.rec.WorkspaceID == workspaceOf(r) })
+	s.writePolled(w, r, "id", true, func(e *execution) bool { return e.rec.WorkspaceID == workspaceOf(r) })
 }
 
 // getResponse answers GET /agents/{id}/responses/{responseId} with one record.
 // Assumption: the polled record carries input, like the blocking answer, and
 // its output is the text produced so far.
 func (s *Service) getResponse(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
+	if a, ok := s.agentFromPath(w, r); ok {
+		s.writePolled(w, r, "responseId", false, func(e *execution) bool { return e.rec.AgentID == a.ID })
 	}
-	id, ok := pathID(r, "responseId")
-	s.writePolled(w, r, id, ok, false, func(e *execution) bool { return e.rec.AgentID == a.ID })
 }
 
-// writePolled answers a poll of execution id, alike in both readings; mine
-// (called under the lock) says whether the caller may see it.
-func (s *Service) writePolled(w http.ResponseWriter, r *http.Request, id int64, valid, succeeded bool, mine func(*execution) bool) {
-	s.mu.Lock()
-	e, found := s.execByID[id]
-	if !valid || !found || !mine(e) {
+// writePolled answers a poll of the execution named by path value name,
+// alike in both readings; mine says whether the caller may see it.
+func (s *Service) writePolled(w http.ResponseWriter, r *http.Request, name string, succeeded bool, mine func(*execution) bool) {
+	if e, ok := byPath(s, w, r, name, s.execByID, mine, "Response not found"); ok {
+		s.mu.Lock()
+		rec := e.wire(true, succeeded)
 		s.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, "Response not found")
-		return
+		writeJSON(w, http.StatusOK, rec)
 	}
-	rec := e.wire(true, succeeded)
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
 }
 
 // validateExecute checks the body against the questions and chat rules. The

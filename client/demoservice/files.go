@@ -247,15 +247,7 @@ func (s *Service) processFileNow(f *File, process bool) File {
 
 // fileFromPath finds {id} among the workspace's files, else answers 404.
 func (s *Service) fileFromPath(w http.ResponseWriter, r *http.Request) (*File, bool) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	s.mu.Lock()
-	f, found := s.files[id]
-	found = found && f.WorkspaceID == workspaceOf(r)
-	s.mu.Unlock()
-	if !found {
-		writeError(w, r, http.StatusNotFound, "File not found")
-	}
-	return f, found
+	return byPath(s, w, r, "id", s.files, func(f *File) bool { return f.WorkspaceID == workspaceOf(r) }, "File not found")
 }
 
 // getFile answers GET /files/{id} (real reading).

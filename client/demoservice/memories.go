@@ -211,10 +211,7 @@ func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
 func updateRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, records map[int64]*T, notFound string,
 	read func(body map[string]any) (func(*T), bool), answer func(*T) any) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	s.mu.Lock()
-	_, found := records[id]
-	s.mu.Unlock()
-	if !found {
+	if _, found := byPath(s, w, r, "id", records, nil, ""); !found {
 		writeMessage(w, http.StatusNotFound, notFound)
 		return
 	}

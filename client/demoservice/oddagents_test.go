@@ -347,7 +347,7 @@ func TestQuestionTypeValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		id := agentOf[c.typ]
-		a, _ := e.svc.lookupAgent(1, id)
+		a := e.svc.agentByID[id]
 		name := a.Questions[0].Name
 		e.expectError("POST", "/agents/"+strconv.FormatInt(id, 10)+"/execute", map[string]any{"answers": map[string]any{name: c.bad}}, 422, "", name)
 	}
@@ -359,7 +359,7 @@ func TestQuestionTypeValidation(t *testing.T) {
 		{"multiselect", "Web, Social media"}, {"file", []any{8001}}, {"color", "#fff"},
 	} {
 		id := agentOf[c.typ]
-		a, _ := e.svc.lookupAgent(1, id)
+		a := e.svc.agentByID[id]
 		e.call("POST", "/agents/"+strconv.FormatInt(id, 10)+"/execute", map[string]any{"answers": map[string]any{a.Questions[0].Name: c.good}}, 200)
 	}
 	// Required means present: an empty answer is refused.

@@ -211,8 +211,16 @@ func (s *Service) selectWorkspace(w http.ResponseWriter, r *http.Request) (int64
 	return 0, false
 }
 
-// pathID parses a numeric path value; ok is false for anything else.
-func pathID(r *http.Request, name string) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
-	return id, err == nil && id > 0
+// byPath finds records[path value name] when mine (nil: any) accepts it
+// under the lock; otherwise it answers 404 notFound ("": the caller does).
+func byPath[T any](s *Service, w http.ResponseWriter, r *http.Request, name string, records map[int64]*T, mine func(*T) bool, notFound string) (*T, bool) {
+	id, _ := strconv.ParseInt(r.PathValue(name), 10, 64)
+	s.mu.Lock()
+	rec, ok := records[id]
+	ok = ok && (mine == nil || mine(rec))
+	s.mu.Unlock()
+	if !ok && notFound != "" {
+		writeError(w, r, http.StatusNotFound, notFound)
+	}
+	return rec, ok
 }
