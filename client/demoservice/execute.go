@@ -397,11 +397,9 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	}
 	if s.real {
 		for _, flag := range flags[:2] {
-			switch strings.ToLower(strings.TrimSpace(r.URL.Query().Get(flag))) {
-			case "", "false", "0":
-			case "true", "1":
-				req.wait = true
-			default:
+			on, ok := flagValue(r.URL.Query().Get(flag))
+			req.wait = req.wait || on
+			if !ok {
 				errs.add(flag, "The "+flag+" field must be true or false.")
 			}
 		}
@@ -475,6 +473,17 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	}
 	req.answers = answers
 	return req, true
+}
+
+// flagValue reads a form or query flag: true, false, 1, 0 or "" (false).
+func flagValue(v string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "false", "0":
+		return false, true
+	case "true", "1":
+		return true, true
+	}
+	return false, false
 }
 
 // boolField reads an optional true or false body field.

@@ -67,9 +67,14 @@ func (s *Service) workspaceFiles(ws int64, order string) []File {
 	return out
 }
 
-// storeFull reports whether the workspace holds as many files as the real service stores.
-func (s *Service) storeFull(ws int64) bool {
-	return s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles
+// refuseIfFull answers an upload to a workspace holding as many files as
+// the real service stores, reporting whether it did.
+func (s *Service) refuseIfFull(w http.ResponseWriter, r *http.Request, ws int64) bool {
+	full := s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles
+	if full {
+		validationError(w, r, "file", fmt.Sprintf("You can store at most %d files. Delete some first.", maxStoredFiles))
+	}
+	return full
 }
 
 // listFiles answers GET /files with page, per_page and order.
@@ -98,8 +103,7 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws := workspaceOf(r)
-	if s.storeFull(ws) {
-		s.refuseStorage(w, r)
+	if s.refuseIfFull(w, r, ws) {
 		return
 	}
 	mr, err := r.MultipartReader()
@@ -157,7 +161,7 @@ parts:
 			}
 		case part.FormName() == "process" && s.real:
 			v, _ := io.ReadAll(io.LimitReader(part, 16))
-			process = strings.ToLower(strings.TrimSpace(string(v)))
+			process = string(v)
 		default:
 			_, _ = io.Copy(io.Discard, part)
 		}
@@ -166,17 +170,12 @@ parts:
 		validationError(w, r, "file", "The file field is required.")
 		return
 	}
-	processNow := !s.real
-	switch process {
-	case "", "false", "0":
-	case "true", "1":
-		processNow = true
-	default:
+	processNow, ok := flagValue(process)
+	if !ok {
 		validationError(w, r, "process", "The process field must be true or false.")
 		return
 	}
-	if s.storeFull(ws) {
-		s.refuseStorage(w, r)
+	if s.refuseIfFull(w, r, ws) {
 		return
 	}
 	now := s.now()
@@ -192,7 +191,7 @@ parts:
 	}
 	s.files[f.ID] = f
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, s.processFileNow(f, processNow))
+	writeJSON(w, http.StatusOK, s.processFileNow(f, processNow || !s.real))
 }
 
 // sizeText writes a byte limit the way people read it: "200 MB".
@@ -206,11 +205,6 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// refuseStorage answers an upload to a full workspace.
-func (s *Service) refuseStorage(w http.ResponseWriter, r *http.Request) {
-	validationError(w, r, "file", fmt.Sprintf("You can store at most %d files. Delete some first.", maxStoredFiles))
-}
-
 // processFileNow returns a snapshot of f after, with process, starting to
 // process it if it is waiting: in progress (spec: processing) for ten Pace
 // steps, then completed with its credits.
@@ -220,10 +214,7 @@ func (s *Service) processFileNow(f *File, process bool) File {
 		defer s.mu.Unlock()
 		return *f
 	}
-	busy := FileInProgress
-	if !s.real {
-		busy = FileProcessing
-	}
+	busy := s.busy()
 	f.Status = busy
 	if s.opts.Pace <= 0 {
 		f.Status, f.Credits = FileCompleted, fileCredits(f.Bytes)
@@ -243,6 +234,14 @@ func (s *Service) processFileNow(f *File, process bool) File {
 		})
 	}
 	return snap
+}
+
+// busy is a file's status while processing: the spec reading's differs.
+func (s *Service) busy() string {
+	if s.real {
+		return FileInProgress
+	}
+	return FileProcessing
 }
 
 // fileFromPath finds {id} among the workspace's files, else answers 404.
@@ -326,10 +325,7 @@ func (s *Service) fileSet(agentID int64, withCount bool) agentFileSet {
 			c.Completed++
 		case FileProcessing, FileInProgress, FileWaiting:
 			c.InProgress++
-			set.Status = FileProcessing
-			if s.real {
-				set.Status = FileInProgress
-			}
+			set.Status = s.busy()
 		default:
 			c.Failed++
 		}

@@ -117,40 +117,31 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	var m Memory
 	if s.opts.MemoryVariant == "B" {
-		content, ok := textField(w, r, body, "content", true, math.MaxInt)
-		if !ok {
-			return
+		if m.Content, ok = textField(w, r, body, "content", true, math.MaxInt); ok {
+			m.Metadata, ok = metadataOf(w, r, body)
 		}
-		meta, ok := metadataOf(w, r, body)
-		if !ok {
-			return
-		}
-		out := s.addMemory(Memory{Content: content, Metadata: meta, CollectionID: defaultCollectionID}, func(m *Memory) any { return m.wireB() })
-		writeJSON(w, http.StatusCreated, out)
-		return
+	} else {
+		m.Content, m.CollectionID, ok = s.memoryFieldsA(w, r, body)
 	}
-	text, collID, ok := s.memoryFieldsA(w, r, body)
 	if !ok {
 		return
 	}
-	if collID == 0 {
-		collID = defaultCollectionID
-	}
-	out := s.addMemory(Memory{Content: text, CollectionID: collID}, func(m *Memory) any { return m.wireA() })
-	writeJSON(w, http.StatusCreated, map[string]any{"message": "Memory created successfully", "memory": out})
-}
-
-// addMemory files m as the newest memory, priced by content, returning answer(m) under the lock.
-func (s *Service) addMemory(m Memory, answer func(*Memory) any) any {
 	now := s.now()
 	m.UserID, m.Credits, m.CreatedAt, m.UpdatedAt = demoUserID, memoryCredits(m.Content), now, now
+	m.CollectionID = cmp.Or(m.CollectionID, defaultCollectionID)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.nextMemID++
 	m.ID = s.nextMemID
 	s.memories[m.ID] = &m
-	return answer(&m)
+	out := m
+	s.mu.Unlock()
+	if s.opts.MemoryVariant == "B" {
+		writeJSON(w, http.StatusCreated, out.wireB())
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"message": "Memory created successfully", "memory": out.wireA()})
 }
 
 // memoryFieldsA reads a variant-A body: memory required, collection_id optional.
