@@ -36,9 +36,6 @@ func newLimiter(rate float64, burst int, now func() time.Time) *limiter {
 	if burst <= 0 {
 		b = math.Max(1, math.Ceil(rate))
 	}
-	if now == nil {
-		now = time.Now
-	}
 	return &limiter{rate: rate, burst: b, now: now, buckets: map[string]*bucket{}}
 }
 

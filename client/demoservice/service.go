@@ -118,12 +118,6 @@ type Service struct {
 // New builds a Service with seeded data.
 func New(opts Options) *Service {
 	opts.APIKey = cmp.Or(opts.APIKey, "demo")
-	if opts.MemoryVariant != "B" {
-		opts.MemoryVariant = "A"
-	}
-	if opts.WebhookVariant != "B" {
-		opts.WebhookVariant = "A"
-	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
