@@ -217,12 +217,6 @@ func (h *halfBody) Write(p []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection's writer.
 func (h *halfBody) Unwrap() http.ResponseWriter { return h.ResponseWriter }
 
-func (h *halfBody) Flush() {
-	if f, ok := h.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
 // writeRateLimited answers 429 asking to wait secs seconds, in the reading's shape.
 // Assumption: on the real chat-completions route the body is the
 // chat-completions error shape, with retry_after beside error when the
