@@ -125,7 +125,7 @@ func (s *Service) agentBody(w http.ResponseWriter, r *http.Request) (*Agent, map
 
 // listAgents answers GET /agents with q, type, page and per_page.
 func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPage(w, r)
+	p, ok := readPage(w, r, defaultPerPage, maxPerPage)
 	if !ok {
 		return
 	}
@@ -178,7 +178,7 @@ func deref(s *string) string {
 // Assumption: the parameters are read from the query string; the interface
 // lists them under path, query and body alike.
 func (s *Service) listResources(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPage(w, r)
+	p, ok := readPage(w, r, defaultPerPage, maxPerPage)
 	if !ok {
 		return
 	}

@@ -82,7 +82,7 @@ func (s *Service) refuseIfFull(w http.ResponseWriter, r *http.Request, ws int64)
 // A page holding fewer than per_page files is the last one; a client that
 // receives a full page asks for the next and may get an empty list.
 func (s *Service) listFiles(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPage(w, r)
+	p, ok := readPage(w, r, defaultPerPage, maxPerPage)
 	if !ok {
 		return
 	}

@@ -307,7 +307,7 @@ const (
 // Assumption: newest first; a collection_id that names no collection of the
 // user lists nothing.
 func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPageSized(w, r, memoryPerPage, memoryMaxPerPage)
+	p, ok := readPage(w, r, memoryPerPage, memoryMaxPerPage)
 	if !ok {
 		return
 	}
@@ -345,7 +345,7 @@ func (s *Service) deleteMemory(w http.ResponseWriter, r *http.Request) {
 // listCollections answers GET /memory-collections, searching names ignoring
 // case, oldest first.
 func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPageSized(w, r, memoryPerPage, memoryMaxPerPage)
+	p, ok := readPage(w, r, memoryPerPage, memoryMaxPerPage)
 	if !ok {
 		return
 	}

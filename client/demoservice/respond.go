@@ -247,15 +247,11 @@ type pageQuery struct {
 	page, perPage int
 }
 
-// readPage validates page and per_page, answering 422 naming the field on failure.
+// readPage validates page and per_page (default perPage, at most maxPer),
+// answering 422 naming the field on failure.
 // Assumption: the per_page bounds stated for the file list (1..100) hold for
-// every paginated list; values outside answer 422 naming the parameter.
-func readPage(w http.ResponseWriter, r *http.Request) (pageQuery, bool) {
-	return readPageSized(w, r, defaultPerPage, maxPerPage)
-}
-
-// readPageSized is readPage with another default and maximum per_page.
-func readPageSized(w http.ResponseWriter, r *http.Request, perPage, maxPer int) (pageQuery, bool) {
+// every paginated list but memories and collections.
+func readPage(w http.ResponseWriter, r *http.Request, perPage, maxPer int) (pageQuery, bool) {
 	q := r.URL.Query()
 	var errs fieldErrors
 	p := pageQuery{

@@ -138,16 +138,12 @@ func (s *Service) guard(st errStyle, h http.HandlerFunc) http.Handler {
 			return
 		}
 		if !s.authorized(r) {
-			if st == styleReal {
-				writeError(w, r, http.StatusForbidden, "Invalid authentication")
-				return
+			status := http.StatusForbidden
+			if st != styleReal {
+				status = http.StatusUnauthorized
+				w.Header().Set("WWW-Authenticate", `Bearer realm="agent-execution-service"`)
 			}
-			msg := "Unauthenticated."
-			if st == styleOpenAI {
-				msg = "Invalid API key"
-			}
-			w.Header().Set("WWW-Authenticate", `Bearer realm="agent-execution-service"`)
-			writeError(w, r, http.StatusUnauthorized, msg)
+			writeError(w, r, status, [...]string{styleSpec: "Unauthenticated.", styleReal: "Invalid authentication", styleOpenAI: "Invalid API key"}[st])
 			return
 		}
 		ws, ok := s.selectWorkspace(w, r)

@@ -111,7 +111,7 @@ func (s *Service) webhooksWhere(mine func(*webhook) bool) []webhook {
 
 // listWebhooksA answers the webhooks mine accepts in a pagination envelope.
 func (s *Service) listWebhooksA(w http.ResponseWriter, r *http.Request, mine func(*webhook) bool) {
-	if p, ok := readPage(w, r); ok {
+	if p, ok := readPage(w, r, defaultPerPage, maxPerPage); ok {
 		writeJSON(w, http.StatusOK, newEnvelope(r, p, wire(s.webhooksWhere(mine), webhook.wireA)))
 	}
 }
