@@ -120,6 +120,13 @@ func (e *execution) wire(withInput, succeeded bool) recordJSON {
 	return j
 }
 
+// recordOf renders e's record under the lock.
+func (s *Service) recordOf(e *execution, withInput, succeeded bool) recordJSON {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return e.wire(withInput, succeeded)
+}
+
 // executeRequest is a validated execute body.
 type executeRequest struct {
 	answers  map[string]any
@@ -157,9 +164,7 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 		s.streamExecution(w, r, e)
 		return
 	}
-	s.mu.Lock()
-	rec := e.wire(false, false)
-	s.mu.Unlock()
+	rec := s.recordOf(e, false, false)
 	if s.opts.Pace <= 0 {
 		s.progress(e)
 	} else {
@@ -177,9 +182,7 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		}
-		s.mu.Lock()
-		rec = e.wire(true, s.real)
-		s.mu.Unlock()
+		rec = s.recordOf(e, true, s.real)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{rec}})
 }
@@ -368,10 +371,7 @@ func (s *Service) getResponse(w http.ResponseWriter, r *http.Request) {
 // alike in both readings; mine says whether the caller may see it.
 func (s *Service) writePolled(w http.ResponseWriter, r *http.Request, name string, succeeded bool, mine func(*execution) bool) {
 	if e, ok := byPath(s, w, r, name, s.execByID, mine, "Response not found"); ok {
-		s.mu.Lock()
-		rec := e.wire(true, succeeded)
-		s.mu.Unlock()
-		writeJSON(w, http.StatusOK, rec)
+		writeJSON(w, http.StatusOK, s.recordOf(e, true, succeeded))
 	}
 }
 

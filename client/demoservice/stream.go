@@ -141,9 +141,7 @@ func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *exe
 
 // sendEnded sends the ended record (failed or completed) with empty output.
 func (s *Service) sendEnded(sw *sseWriter, e *execution) {
-	s.mu.Lock()
-	ev := e.wire(false, false)
-	s.mu.Unlock()
+	ev := s.recordOf(e, false, false)
 	ev.Output = ""
 	sw.event(ev)
 }
