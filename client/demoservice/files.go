@@ -249,18 +249,14 @@ func (s *Service) fileFromPath(w http.ResponseWriter, r *http.Request) (*File, b
 	return byPath(s, w, r, "id", s.files, func(f *File) bool { return f.WorkspaceID == workspaceOf(r) }, "File not found")
 }
 
-// getFile answers GET /files/{id} (real reading).
-func (s *Service) getFile(w http.ResponseWriter, r *http.Request) {
-	if f, ok := s.fileFromPath(w, r); ok {
-		writeJSON(w, http.StatusOK, s.processFileNow(f, false))
-	}
-}
-
-// processFile answers POST /files/{id}/process (real reading) with the file.
+// answerFile answers GET /files/{id} or, with process, POST
+// /files/{id}/process (real reading) with the file.
 // Assumption: processing a file again costs nothing and changes nothing.
-func (s *Service) processFile(w http.ResponseWriter, r *http.Request) {
-	if f, ok := s.fileFromPath(w, r); ok {
-		writeJSON(w, http.StatusOK, s.processFileNow(f, true))
+func (s *Service) answerFile(process bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if f, ok := s.fileFromPath(w, r); ok {
+			writeJSON(w, http.StatusOK, s.processFileNow(f, process))
+		}
 	}
 }
 

@@ -100,8 +100,6 @@ func topicOf(words []string) string {
 		return "your request"
 	case 1:
 		return words[0]
-	case 2:
-		return words[0] + " and " + words[1]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }

@@ -81,9 +81,9 @@ func (s *Service) routes() *http.ServeMux {
 	api("GET", "/webhooks", s.listWebhooks)
 
 	if s.real {
-		api("GET", "/files/{id}", s.getFile)
+		api("GET", "/files/{id}", s.answerFile(false))
 		api("DELETE", "/files/{id}", s.deleteFile)
-		api("POST", "/files/{id}/process", s.processFile)
+		api("POST", "/files/{id}/process", s.answerFile(true))
 		api("GET", "/memories", s.listMemories)
 		api("DELETE", "/memories/{id}", s.deleteMemory)
 		api("GET", "/memory-collections", s.listCollections)
