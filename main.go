@@ -136,10 +136,7 @@ func closeWithin(a *app.App, limit time.Duration) {
 // runDemoService serves the built-in service until interrupted, printing what
 // curl needs; the real reading is paced like the deployed service.
 func runDemoService(addr, api, seed string, faults demoservice.Faults) error {
-	key := os.Getenv("AGENTDESK_DEMO_KEY")
-	if key == "" {
-		key = defaultDemoKey
-	}
+	key := cmp.Or(os.Getenv("AGENTDESK_DEMO_KEY"), defaultDemoKey)
 	addr, err := demoListenAddr(addr, key)
 	if err != nil {
 		return err

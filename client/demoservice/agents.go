@@ -84,9 +84,6 @@ func refuseInactive(w http.ResponseWriter, r *http.Request, a *Agent) bool {
 	return true
 }
 
-// bound returns a pointer to v, for Question.Min and Max.
-func bound(v float64) *float64 { return &v }
-
 // Agent types.
 const (
 	TypeChat  = "chat"
@@ -111,28 +108,9 @@ func (a *Agent) question(name string) (Question, bool) {
 	return Question{}, false
 }
 
-// lookupAgent finds an agent of the workspace only.
-func (s *Service) lookupAgent(ws int64, id int64) (*Agent, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.agentByID[id]
-	if !ok || a.WorkspaceID != ws {
-		return nil, false
-	}
-	return a, true
-}
-
-// agentFromPath resolves {id}; it answers 404 when the agent is unknown.
+// agentFromPath resolves {id} in the workspace; it answers 404 when the agent is unknown.
 func (s *Service) agentFromPath(w http.ResponseWriter, r *http.Request) (*Agent, bool) {
-	id, ok := pathID(r, "id")
-	if ok {
-		var a *Agent
-		if a, ok = s.lookupAgent(workspaceOf(r), id); ok {
-			return a, true
-		}
-	}
-	writeError(w, r, http.StatusNotFound, "Agent not found")
-	return nil, false
+	return byPath(s, w, r, "id", s.agentByID, func(a *Agent) bool { return a.WorkspaceID == workspaceOf(r) }, "Agent not found")
 }
 
 // agentBody reads the path's agent and the JSON body; on failure it has answered.
@@ -147,29 +125,20 @@ func (s *Service) agentBody(w http.ResponseWriter, r *http.Request) (*Agent, map
 
 // listAgents answers GET /agents with q, type, page and per_page.
 func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPage(w, r)
+	p, ok := readPage(w, r, defaultPerPage, maxPerPage)
 	if !ok {
 		return
 	}
-	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
+	q := searchParam(r, "q")
 	typ := strings.TrimSpace(r.URL.Query().Get("type"))
 	if typ != "" && !slices.Contains([]string{TypeChat, TypeImage, TypeText, TypeVideo}, typ) {
 		validationError(w, r, "type", "The selected type is invalid. Allowed: chat, image, text, video.")
 		return
 	}
 	ws := workspaceOf(r)
-	s.mu.Lock()
-	var matched []*Agent
-	for _, a := range s.agents {
-		if a.WorkspaceID != ws || (typ != "" && a.Type != typ) {
-			continue
-		}
-		if q != "" && !matchesText(q, a.Title, deref(a.Description), deref(a.LongDescription)) {
-			continue
-		}
-		matched = append(matched, a)
-	}
-	s.mu.Unlock()
+	matched := collect(s, slices.Values(s.agents), func(a *Agent) bool {
+		return a.WorkspaceID == ws && (typ == "" || a.Type == typ) && matchesText(q, a.Title, deref(a.Description), deref(a.LongDescription))
+	})
 	writeJSON(w, http.StatusOK, newEnvelope(r, p, matched))
 }
 
@@ -182,7 +151,12 @@ func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, a)
 }
 
-// matchesText reports whether the lower-case query occurs in any field, ignoring case.
+// searchParam is query parameter name, trimmed and in lower case.
+func searchParam(r *http.Request, name string) string {
+	return strings.ToLower(strings.TrimSpace(r.URL.Query().Get(name)))
+}
+
+// matchesText reports whether the lower-case query ("" matches) occurs in any field, ignoring case.
 func matchesText(q string, fields ...string) bool {
 	for _, f := range fields {
 		if strings.Contains(strings.ToLower(f), q) {
@@ -197,4 +171,23 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// listResources answers GET /resources with q, type, page and per_page.
+//
+// Assumption: the parameters are read from the query string; the interface
+// lists them under path, query and body alike.
+func (s *Service) listResources(w http.ResponseWriter, r *http.Request) {
+	p, ok := readPage(w, r, defaultPerPage, maxPerPage)
+	if !ok {
+		return
+	}
+	q, typ := searchParam(r, "q"), searchParam(r, "type")
+	matched := []resource{}
+	for _, res := range s.resources {
+		if (typ == "" || res.typ == typ) && matchesText(q, res.Title, res.Description, res.long) {
+			matched = append(matched, res)
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(matched, p), "meta": p.meta(len(matched))})
 }

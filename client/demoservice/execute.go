@@ -120,6 +120,13 @@ func (e *execution) wire(withInput, succeeded bool) recordJSON {
 	return j
 }
 
+// recordOf renders e's record under the lock.
+func (s *Service) recordOf(e *execution, withInput, succeeded bool) recordJSON {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return e.wire(withInput, succeeded)
+}
+
 // executeRequest is a validated execute body.
 type executeRequest struct {
 	answers  map[string]any
@@ -157,9 +164,7 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 		s.streamExecution(w, r, e)
 		return
 	}
-	s.mu.Lock()
-	rec := e.wire(false, false)
-	s.mu.Unlock()
+	rec := s.recordOf(e, false, false)
 	if s.opts.Pace <= 0 {
 		s.progress(e)
 	} else {
@@ -177,9 +182,7 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		}
-		s.mu.Lock()
-		rec = e.wire(true, s.real)
-		s.mu.Unlock()
+		rec = s.recordOf(e, true, s.real)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{rec}})
 }
@@ -352,35 +355,24 @@ func (s *Service) takeFailedRun() bool {
 
 // getAgentResponse answers GET /agent-responses/{id}, the real reading's polling.
 func (s *Service) getAgentResponse(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(r, "id")
-	s.writePolled(w, r, id, ok, true, func(e *execution) bool { return e.rec.WorkspaceID == workspaceOf(r) })
+	s.writePolled(w, r, "id", true, func(e *execution) bool { return e.rec.WorkspaceID == workspaceOf(r) })
 }
 
 // getResponse answers GET /agents/{id}/responses/{responseId} with one record.
 // Assumption: the polled record carries input, like the blocking answer, and
 // its output is the text produced so far.
 func (s *Service) getResponse(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
+	if a, ok := s.agentFromPath(w, r); ok {
+		s.writePolled(w, r, "responseId", false, func(e *execution) bool { return e.rec.AgentID == a.ID })
 	}
-	id, ok := pathID(r, "responseId")
-	s.writePolled(w, r, id, ok, false, func(e *execution) bool { return e.rec.AgentID == a.ID })
 }
 
-// writePolled answers a poll of execution id, alike in both readings; mine
-// (called under the lock) says whether the caller may see it.
-func (s *Service) writePolled(w http.ResponseWriter, r *http.Request, id int64, valid, succeeded bool, mine func(*execution) bool) {
-	s.mu.Lock()
-	e, found := s.execByID[id]
-	if !valid || !found || !mine(e) {
-		s.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, "Response not found")
-		return
+// writePolled answers a poll of the execution named by path value name,
+// alike in both readings; mine says whether the caller may see it.
+func (s *Service) writePolled(w http.ResponseWriter, r *http.Request, name string, succeeded bool, mine func(*execution) bool) {
+	if e, ok := byPath(s, w, r, name, s.execByID, mine, "Response not found"); ok {
+		writeJSON(w, http.StatusOK, s.recordOf(e, true, succeeded))
 	}
-	rec := e.wire(true, succeeded)
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
 }
 
 // validateExecute checks the body against the questions and chat rules. The
@@ -405,11 +397,9 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	}
 	if s.real {
 		for _, flag := range flags[:2] {
-			switch strings.ToLower(strings.TrimSpace(r.URL.Query().Get(flag))) {
-			case "", "false", "0":
-			case "true", "1":
-				req.wait = true
-			default:
+			on, ok := flagValue(r.URL.Query().Get(flag))
+			req.wait = req.wait || on
+			if !ok {
 				errs.add(flag, "The "+flag+" field must be true or false.")
 			}
 		}
@@ -483,6 +473,17 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	}
 	req.answers = answers
 	return req, true
+}
+
+// flagValue reads a form or query flag: true, false, 1, 0 or "" (false).
+func flagValue(v string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "false", "0":
+		return false, true
+	case "true", "1":
+		return true, true
+	}
+	return false, false
 }
 
 // boolField reads an optional true or false body field.

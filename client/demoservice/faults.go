@@ -151,15 +151,14 @@ func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.Resp
 	case EveryCutBody:
 		return &halfBody{ResponseWriter: w, reset: true}, true
 	case "fail500":
-		switch styleOf(r) {
-		case styleSpec:
-			writeJSON(w, http.StatusInternalServerError, map[string]string{
-				"message": "Server Error",
-				"error":   "The service failed while handling the request. Please try again.",
-			})
-		default:
+		if styleOf(r) != styleSpec {
 			writeError(w, r, http.StatusInternalServerError, "Internal server error")
+			break
 		}
+		writeJSON(w, http.StatusInternalServerError, map[string]string{
+			"message": "Server Error",
+			"error":   "The service failed while handling the request. Please try again.",
+		})
 	case "html500":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusInternalServerError)
@@ -218,12 +217,6 @@ func (h *halfBody) Write(p []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection's writer.
 func (h *halfBody) Unwrap() http.ResponseWriter { return h.ResponseWriter }
 
-func (h *halfBody) Flush() {
-	if f, ok := h.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
 // writeRateLimited answers 429 asking to wait secs seconds, in the reading's shape.
 // Assumption: on the real chat-completions route the body is the
 // chat-completions error shape, with retry_after beside error when the
@@ -238,17 +231,12 @@ func (s *Service) writeRateLimited(w http.ResponseWriter, r *http.Request, secs 
 	if where != RetryInBody {
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 	}
-	inBody := where != RetryInHeader
-	var body map[string]any
-	switch styleOf(r) {
-	case styleReal:
-		body = map[string]any{"error": "Rate limit exceeded"}
-	case styleOpenAI:
-		body = openAIError(http.StatusTooManyRequests, "Rate limit exceeded", "")
-	default:
-		body = map[string]any{"message": "Too Many Attempts."}
+	msg := "Rate limit exceeded"
+	if styleOf(r) == styleSpec {
+		msg = "Too Many Attempts."
 	}
-	if inBody {
+	body := errorBody(styleOf(r), http.StatusTooManyRequests, msg, "")
+	if where != RetryInHeader {
 		body["retry_after"] = secs
 	}
 	writeJSON(w, http.StatusTooManyRequests, body)

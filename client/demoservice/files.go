@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"path/filepath"
@@ -50,21 +51,12 @@ type File struct {
 }
 
 // Files returns a snapshot of every file in every workspace, newest first.
-func (s *Service) Files() []File {
-	return s.filesWhere(func(*File) bool { return true }, "desc")
-}
+func (s *Service) Files() []File { return s.workspaceFiles(0, "desc") }
 
-// filesWhere snapshots the files keep accepts, ordered by created_at (ties
-// by id) ascending or descending.
-func (s *Service) filesWhere(keep func(*File) bool, order string) []File {
-	s.mu.Lock()
-	var out []File
-	for _, f := range s.files {
-		if keep(f) {
-			out = append(out, *f)
-		}
-	}
-	s.mu.Unlock()
+// workspaceFiles snapshots the workspace's files (0: all), ordered by
+// created_at (ties by id) "asc" or "desc".
+func (s *Service) workspaceFiles(ws int64, order string) []File {
+	out := collect(s, maps.Values(s.files), func(f *File) bool { return ws == 0 || f.WorkspaceID == ws })
 	slices.SortFunc(out, func(a, b File) int {
 		c := cmp.Or(a.created.Compare(b.created), cmp.Compare(a.ID, b.ID))
 		if order == "asc" {
@@ -75,9 +67,14 @@ func (s *Service) filesWhere(keep func(*File) bool, order string) []File {
 	return out
 }
 
-// workspaceFiles snapshots the workspace's files, newest first.
-func (s *Service) workspaceFiles(ws int64, order string) []File {
-	return s.filesWhere(func(f *File) bool { return f.WorkspaceID == ws }, order)
+// refuseIfFull answers an upload to a workspace holding as many files as
+// the real service stores, reporting whether it did.
+func (s *Service) refuseIfFull(w http.ResponseWriter, r *http.Request, ws int64) bool {
+	full := s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles
+	if full {
+		validationError(w, r, "file", fmt.Sprintf("You can store at most %d files. Delete some first.", maxStoredFiles))
+	}
+	return full
 }
 
 // listFiles answers GET /files with page, per_page and order.
@@ -85,7 +82,7 @@ func (s *Service) workspaceFiles(ws int64, order string) []File {
 // A page holding fewer than per_page files is the last one; a client that
 // receives a full page asks for the next and may get an empty list.
 func (s *Service) listFiles(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPage(w, r)
+	p, ok := readPage(w, r, defaultPerPage, maxPerPage)
 	if !ok {
 		return
 	}
@@ -106,8 +103,7 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws := workspaceOf(r)
-	if s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles {
-		s.refuseStorage(w, r)
+	if s.refuseIfFull(w, r, ws) {
 		return
 	}
 	mr, err := r.MultipartReader()
@@ -143,11 +139,11 @@ parts:
 			}
 			if n > limit {
 				w.Header().Set("Connection", "close")
+				msg := "File is too large"
 				if s.real {
-					writeError(w, r, http.StatusRequestEntityTooLarge, "File too large. The limit is "+sizeText(limit)+".")
-				} else {
-					writeError(w, r, http.StatusRequestEntityTooLarge, "File is too large")
+					msg = "File too large. The limit is " + sizeText(limit) + "."
 				}
+				writeError(w, r, http.StatusRequestEntityTooLarge, msg)
 				return
 			}
 			if n == 0 {
@@ -165,7 +161,7 @@ parts:
 			}
 		case part.FormName() == "process" && s.real:
 			v, _ := io.ReadAll(io.LimitReader(part, 16))
-			process = strings.ToLower(strings.TrimSpace(string(v)))
+			process = string(v)
 		default:
 			_, _ = io.Copy(io.Discard, part)
 		}
@@ -174,21 +170,28 @@ parts:
 		validationError(w, r, "file", "The file field is required.")
 		return
 	}
-	processNow := !s.real
-	switch process {
-	case "", "false", "0":
-	case "true", "1":
-		processNow = true
-	default:
+	processNow, ok := flagValue(process)
+	if !ok {
 		validationError(w, r, "process", "The process field must be true or false.")
 		return
 	}
-	f, ok := s.addFile(ws, name, size, digest)
-	if !ok {
-		s.refuseStorage(w, r)
+	if s.refuseIfFull(w, r, ws) {
 		return
 	}
-	writeJSON(w, http.StatusOK, s.processFileNow(f, processNow))
+	now := s.now()
+	s.mu.Lock()
+	s.nextFileID++
+	f := &File{
+		ID: s.nextFileID, Object: "file", Bytes: size, CreatedAt: offsetUTC(now), Filename: name,
+		Status: FileWaiting, WorkspaceID: ws, SHA256: digest, created: now,
+	}
+	if !s.real {
+		// A spec upload shows its credits at once.
+		f.Credits = fileCredits(size)
+	}
+	s.files[f.ID] = f
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, s.processFileNow(f, processNow || !s.real))
 }
 
 // sizeText writes a byte limit the way people read it: "200 MB".
@@ -202,31 +205,6 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func (s *Service) refuseStorage(w http.ResponseWriter, r *http.Request) {
-	validationError(w, r, "file", fmt.Sprintf("You can store at most %d files. Delete some first.", maxStoredFiles))
-}
-
-// addFile stores a new upload, waiting to be processed; false when the
-// workspace is full (real reading). A spec upload shows its credits at once.
-func (s *Service) addFile(ws int64, name string, n int64, digest string) (*File, bool) {
-	if s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles {
-		return nil, false
-	}
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.nextFileID++
-	f := &File{
-		ID: s.nextFileID, Object: "file", Bytes: n, CreatedAt: offsetUTC(now), Filename: name,
-		Status: FileWaiting, WorkspaceID: ws, SHA256: digest, created: now,
-	}
-	if !s.real {
-		f.Credits = fileCredits(n)
-	}
-	s.files[f.ID] = f
-	return f, true
-}
-
 // processFileNow returns a snapshot of f after, with process, starting to
 // process it if it is waiting: in progress (spec: processing) for ten Pace
 // steps, then completed with its credits.
@@ -236,10 +214,7 @@ func (s *Service) processFileNow(f *File, process bool) File {
 		defer s.mu.Unlock()
 		return *f
 	}
-	busy := FileInProgress
-	if !s.real {
-		busy = FileProcessing
-	}
+	busy := s.busy()
 	f.Status = busy
 	if s.opts.Pace <= 0 {
 		f.Status, f.Credits = FileCompleted, fileCredits(f.Bytes)
@@ -261,31 +236,27 @@ func (s *Service) processFileNow(f *File, process bool) File {
 	return snap
 }
 
+// busy is a file's status while processing: the spec reading's differs.
+func (s *Service) busy() string {
+	if s.real {
+		return FileInProgress
+	}
+	return FileProcessing
+}
+
 // fileFromPath finds {id} among the workspace's files, else answers 404.
 func (s *Service) fileFromPath(w http.ResponseWriter, r *http.Request) (*File, bool) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	s.mu.Lock()
-	f, found := s.files[id]
-	found = found && f.WorkspaceID == workspaceOf(r)
-	s.mu.Unlock()
-	if !found {
-		writeError(w, r, http.StatusNotFound, "File not found")
-	}
-	return f, found
+	return byPath(s, w, r, "id", s.files, func(f *File) bool { return f.WorkspaceID == workspaceOf(r) }, "File not found")
 }
 
-// getFile answers GET /files/{id} (real reading).
-func (s *Service) getFile(w http.ResponseWriter, r *http.Request) {
-	if f, ok := s.fileFromPath(w, r); ok {
-		writeJSON(w, http.StatusOK, s.processFileNow(f, false))
-	}
-}
-
-// processFile answers POST /files/{id}/process (real reading) with the file.
+// answerFile answers GET /files/{id} or, with process, POST
+// /files/{id}/process (real reading) with the file.
 // Assumption: processing a file again costs nothing and changes nothing.
-func (s *Service) processFile(w http.ResponseWriter, r *http.Request) {
-	if f, ok := s.fileFromPath(w, r); ok {
-		writeJSON(w, http.StatusOK, s.processFileNow(f, true))
+func (s *Service) answerFile(process bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if f, ok := s.fileFromPath(w, r); ok {
+			writeJSON(w, http.StatusOK, s.processFileNow(f, process))
+		}
 	}
 }
 
@@ -350,10 +321,7 @@ func (s *Service) fileSet(agentID int64, withCount bool) agentFileSet {
 			c.Completed++
 		case FileProcessing, FileInProgress, FileWaiting:
 			c.InProgress++
-			set.Status = FileProcessing
-			if s.real {
-				set.Status = FileInProgress
-			}
+			set.Status = s.busy()
 		default:
 			c.Failed++
 		}

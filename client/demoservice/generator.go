@@ -100,8 +100,6 @@ func topicOf(words []string) string {
 		return "your request"
 	case 1:
 		return words[0]
-	case 2:
-		return words[0] + " and " + words[1]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
@@ -367,3 +365,13 @@ func tokens(text string) []string {
 	}
 	return out
 }
+
+// richReply is a long reply using everything agents write (code, tables,
+// quotes, footnotes, raw HTML, mixed scripts, about 19 kB).
+//
+//go:embed seeddata/rich-reply.md
+var richReply string
+
+// RichReply is the long reply sent when a chat asks for code, a table or a
+// long answer.
+func RichReply() string { return richReply }

@@ -97,7 +97,7 @@ type memoryB struct {
 	UpdatedAt string         `json:"updated_at"`
 }
 
-func (m *Memory) wireB() memoryB {
+func (m Memory) wireB() memoryB {
 	meta := m.Metadata
 	if meta == nil {
 		meta = map[string]any{}
@@ -105,7 +105,7 @@ func (m *Memory) wireB() memoryB {
 	return memoryB{ID: m.ID, Content: m.Content, Metadata: meta, CreatedAt: offsetUTC(m.CreatedAt), UpdatedAt: offsetUTC(m.UpdatedAt)}
 }
 
-func (m *Memory) wireA() memoryA {
+func (m Memory) wireA() memoryA {
 	return memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
 }
 
@@ -117,40 +117,31 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	var m Memory
 	if s.opts.MemoryVariant == "B" {
-		content, ok := textField(w, r, body, "content", true, math.MaxInt)
-		if !ok {
-			return
+		if m.Content, ok = textField(w, r, body, "content", true, math.MaxInt); ok {
+			m.Metadata, ok = metadataOf(w, r, body)
 		}
-		meta, ok := metadataOf(w, r, body)
-		if !ok {
-			return
-		}
-		out := s.addMemory(Memory{Content: content, Metadata: meta, CollectionID: defaultCollectionID}, func(m *Memory) any { return m.wireB() })
-		writeJSON(w, http.StatusCreated, out)
-		return
+	} else {
+		m.Content, m.CollectionID, ok = s.memoryFieldsA(w, r, body)
 	}
-	text, collID, ok := s.memoryFieldsA(w, r, body)
 	if !ok {
 		return
 	}
-	if collID == 0 {
-		collID = defaultCollectionID
-	}
-	out := s.addMemory(Memory{Content: text, CollectionID: collID}, func(m *Memory) any { return m.wireA() })
-	writeJSON(w, http.StatusCreated, map[string]any{"message": "Memory created successfully", "memory": out})
-}
-
-// addMemory files m as the newest memory, priced by content, returning answer(m) under the lock.
-func (s *Service) addMemory(m Memory, answer func(*Memory) any) any {
 	now := s.now()
 	m.UserID, m.Credits, m.CreatedAt, m.UpdatedAt = demoUserID, memoryCredits(m.Content), now, now
+	m.CollectionID = cmp.Or(m.CollectionID, defaultCollectionID)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.nextMemID++
 	m.ID = s.nextMemID
 	s.memories[m.ID] = &m
-	return answer(&m)
+	out := m
+	s.mu.Unlock()
+	if s.opts.MemoryVariant == "B" {
+		writeJSON(w, http.StatusCreated, out.wireB())
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"message": "Memory created successfully", "memory": out.wireA()})
 }
 
 // memoryFieldsA reads a variant-A body: memory required, collection_id optional.
@@ -211,10 +202,7 @@ func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
 func updateRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, records map[int64]*T, notFound string,
 	read func(body map[string]any) (func(*T), bool), answer func(*T) any) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	s.mu.Lock()
-	_, found := records[id]
-	s.mu.Unlock()
-	if !found {
+	if _, found := byPath(s, w, r, "id", records, nil, ""); !found {
 		writeMessage(w, http.StatusNotFound, notFound)
 		return
 	}
@@ -319,7 +307,7 @@ const (
 // Assumption: newest first; a collection_id that names no collection of the
 // user lists nothing.
 func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPageSized(w, r, memoryPerPage, memoryMaxPerPage)
+	p, ok := readPage(w, r, memoryPerPage, memoryMaxPerPage)
 	if !ok {
 		return
 	}
@@ -332,21 +320,11 @@ func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
 		}
 		coll = id
 	}
-	s.mu.Lock()
-	var all []*Memory
-	for _, m := range s.memories {
-		if coll == 0 || m.CollectionID == coll {
-			all = append(all, m)
-		}
-	}
-	slices.SortFunc(all, func(a, b *Memory) int {
+	all := collect(s, maps.Values(s.memories), func(m *Memory) bool { return coll == 0 || m.CollectionID == coll })
+	slices.SortFunc(all, func(a, b Memory) int {
 		return -cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
-	items := []memoryA{}
-	for _, m := range pageOf(all, p) {
-		items = append(items, m.wireA())
-	}
-	s.mu.Unlock()
+	items := wire(pageOf(all, p), Memory.wireA)
 	writeJSON(w, http.StatusOK, map[string]any{"message": "Memories fetched successfully!", "memories": items, "meta": p.shortMeta(len(all))})
 }
 
@@ -367,19 +345,12 @@ func (s *Service) deleteMemory(w http.ResponseWriter, r *http.Request) {
 // listCollections answers GET /memory-collections, searching names ignoring
 // case, oldest first.
 func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPageSized(w, r, memoryPerPage, memoryMaxPerPage)
+	p, ok := readPage(w, r, memoryPerPage, memoryMaxPerPage)
 	if !ok {
 		return
 	}
-	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("search")))
-	s.mu.Lock()
-	all := []Collection{}
-	for _, c := range s.collections {
-		if q == "" || matchesText(q, c.Name, c.DisplayName) {
-			all = append(all, *c)
-		}
-	}
-	s.mu.Unlock()
+	q := searchParam(r, "search")
+	all := collect(s, maps.Values(s.collections), func(c *Collection) bool { return matchesText(q, c.Name, c.DisplayName) })
 	slices.SortFunc(all, func(a, b Collection) int { return cmp.Compare(a.ID, b.ID) })
 	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": p.shortMeta(len(all))})
 }

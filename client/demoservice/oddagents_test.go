@@ -104,20 +104,20 @@ func TestOddSeedReadBackThroughClient(t *testing.T) {
 			for i, want := range cat {
 				id := client.ID(strconv.FormatInt(oddID(i, len(cat)), 10))
 				got := odd[i]
-				if got.ID != id || got.Title != want.title || !utf8.ValidString(got.Title) {
-					t.Fatalf("odd agent %d: listed %s %q, want %s %q", i, got.ID, got.Title, id, want.title)
+				if got.ID != id || got.Title != want.Title || !utf8.ValidString(got.Title) {
+					t.Fatalf("odd agent %d: listed %s %q, want %s %q", i, got.ID, got.Title, id, want.Title)
 				}
 				one, err := o.c.GetAgent(ctx, id)
 				if err != nil {
 					t.Fatalf("get %s: %v", id, err)
 				}
-				if one.Title != want.title || one.Type != want.typ || one.Description != deref(want.desc) || one.LongDescription != deref(want.long) {
+				if one.Title != want.Title || one.Type != want.Type || one.Description != deref(want.Description) || one.LongDescription != deref(want.LongDescription) {
 					t.Fatalf("agent %s read back as %+v", id, one)
 				}
-				if len(one.Questions) != len(want.questions) {
-					t.Fatalf("agent %s: %d questions, want %d", id, len(one.Questions), len(want.questions))
+				if len(one.Questions) != len(want.Questions) {
+					t.Fatalf("agent %s: %d questions, want %d", id, len(one.Questions), len(want.Questions))
 				}
-				for j, q := range want.questions {
+				for j, q := range want.Questions {
 					g := one.Questions[j]
 					if g.Type != q.Type || g.Name != q.Name || g.Description != q.Description || g.Required != q.Required || len(g.Options) != len(q.Options) {
 						t.Fatalf("agent %s question %d: %+v, want %+v", id, j, g, q)
@@ -127,22 +127,22 @@ func TestOddSeedReadBackThroughClient(t *testing.T) {
 				raw := o.raw(t, "/agents/"+id.String())
 				var title string
 				_ = json.Unmarshal(raw["title"], &title)
-				if title != want.title {
+				if title != want.Title {
 					t.Fatalf("agent %s title bytes %q", id, raw["title"])
 				}
-				if want.desc == nil && string(raw["description"]) != "null" {
+				if want.Description == nil && string(raw["description"]) != "null" {
 					t.Fatalf("agent %s description %s, want null", id, raw["description"])
 				}
 				switch {
-				case want.questions == nil && string(raw["questions"]) != "null":
+				case want.Questions == nil && string(raw["questions"]) != "null":
 					t.Fatalf("agent %s questions %s, want null", id, raw["questions"])
-				case want.questions != nil && len(want.questions) == 0 && string(raw["questions"]) != "[]":
+				case want.Questions != nil && len(want.Questions) == 0 && string(raw["questions"]) != "[]":
 					t.Fatalf("agent %s questions %s, want []", id, raw["questions"])
 				}
-				if want.inactive != one.Inactive() {
+				if (want.Active == 0) != one.Inactive() {
 					t.Fatalf("agent %s inactive %v", id, one.Inactive())
 				}
-				if (want.visibility == "private") == one.Visible() {
+				if (want.Visibility == "private") == one.Visible() {
 					t.Fatalf("agent %s visibility %q", id, one.Visibility)
 				}
 			}
@@ -152,7 +152,7 @@ func TestOddSeedReadBackThroughClient(t *testing.T) {
 			for _, a := range odd {
 				byTitle[a.Title] = a
 			}
-			if utf8.RuneCountInString(longTitle) != 300 || byTitle[longTitle].ID == "" {
+			if utf8.RuneCountInString(cat[0].Title) != 300 || byTitle[cat[0].Title].ID == "" {
 				t.Fatalf("the 300-character title is missing")
 			}
 			for _, sub := range []string{"会議", "مساعد", "עוזר", "📝", "<script>", "e\u0301"} {
@@ -230,7 +230,7 @@ func TestOddSeedRuns(t *testing.T) {
 				ex, err := o.c.Run(ctx, id, p)
 				var apiErr *client.APIError
 				switch {
-				case cat[i].inactive:
+				case cat[i].Active == 0:
 					if !errors.As(err, &apiErr) || (apiErr.StatusCode != 400 && apiErr.StatusCode != 422) || !strings.Contains(apiErr.Error(), inactiveMessage) {
 						t.Fatalf("inactive agent %s: %v", id, err)
 					}
@@ -328,8 +328,8 @@ func TestQuestionTypeValidation(t *testing.T) {
 	e := startUnchecked(t, Options{Seed: SeedOdd})
 	agentOf := map[string]int64{}
 	for i, o := range oddCatalogue() {
-		if strings.HasPrefix(o.title, "Question Type: ") {
-			agentOf[o.questions[0].Type] = OddFirstID + int64(i)
+		if strings.HasPrefix(o.Title, "Question Type: ") {
+			agentOf[o.Questions[0].Type] = OddFirstID + int64(i)
 		}
 	}
 	cases := []struct {
@@ -347,7 +347,7 @@ func TestQuestionTypeValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		id := agentOf[c.typ]
-		a, _ := e.svc.lookupAgent(1, id)
+		a := e.svc.agentByID[id]
 		name := a.Questions[0].Name
 		e.expectError("POST", "/agents/"+strconv.FormatInt(id, 10)+"/execute", map[string]any{"answers": map[string]any{name: c.bad}}, 422, "", name)
 	}
@@ -359,7 +359,7 @@ func TestQuestionTypeValidation(t *testing.T) {
 		{"multiselect", "Web, Social media"}, {"file", []any{8001}}, {"color", "#fff"},
 	} {
 		id := agentOf[c.typ]
-		a, _ := e.svc.lookupAgent(1, id)
+		a := e.svc.agentByID[id]
 		e.call("POST", "/agents/"+strconv.FormatInt(id, 10)+"/execute", map[string]any{"answers": map[string]any{a.Questions[0].Name: c.good}}, 200)
 	}
 	// Required means present: an empty answer is refused.

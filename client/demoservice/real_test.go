@@ -694,6 +694,7 @@ func TestRealChatCompletions(t *testing.T) {
 		map[string]any{"role": "system", "content": "You are brief."},
 		map[string]any{"role": "user", "content": "How do I book a room?"},
 	}
+	chatModels := catalogue.Questions[TypeChat][1].Options
 	out := e.call("POST", path, map[string]any{"model": "gpt-4o", "temperature": "1", "messages": msgs}, 200)
 	if out["object"] != "chat.completion" || out["model"] != chatModels[0] {
 		t.Fatalf("unknown model runs the default: %v", out["model"])

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -50,49 +53,48 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) 
 	if st != styleSpec && status == http.StatusUnprocessableEntity {
 		status = http.StatusBadRequest
 	}
+	writeJSON(w, status, errorBody(st, status, msg, ""))
+}
+
+// openAIKinds are the chat-completions error type and code by status;
+// other statuses are invalid requests, or server errors from 500.
+// Assumption: they follow that format's usual words; the real service
+// documents neither.
+var openAIKinds = map[int][2]string{
+	http.StatusUnauthorized:          {"authentication_error", "invalid_api_key"},
+	http.StatusForbidden:             {"permission_error", "forbidden"},
+	http.StatusNotFound:              {"invalid_request_error", "not_found"},
+	http.StatusMethodNotAllowed:      {"invalid_request_error", "method_not_allowed"},
+	http.StatusRequestEntityTooLarge: {"invalid_request_error", "payload_too_large"},
+	http.StatusTooManyRequests:       {"rate_limit_error", "rate_limit_exceeded"},
+}
+
+// errorBody is msg in style st; param names the failing field (chat completions).
+func errorBody(st errStyle, status int, msg, param string) map[string]any {
 	switch st {
 	case styleReal:
-		writeJSON(w, status, map[string]string{"error": msg})
+		return map[string]any{"error": msg}
 	case styleOpenAI:
-		writeJSON(w, status, openAIError(status, msg, ""))
-	default:
-		writeMessage(w, status, msg)
+		kind, ok := openAIKinds[status]
+		switch {
+		case ok:
+		case status >= 500:
+			kind = [2]string{"server_error", "internal_error"}
+		default:
+			kind = [2]string{"invalid_request_error", "invalid_request"}
+		}
+		var p any
+		if param != "" {
+			p = param
+		}
+		return map[string]any{"error": map[string]any{"message": msg, "type": kind[0], "code": kind[1], "param": p}}
 	}
+	return map[string]any{"message": msg}
 }
 
 // writeMessage writes {"message": msg}, as memory endpoints do in both readings.
 func writeMessage(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"message": msg})
-}
-
-// openAIError is the widely used chat-completions error body.
-// Assumption: type and code follow that format's usual words; the real
-// service documents neither.
-func openAIError(status int, msg, param string) map[string]any {
-	typ, code := "invalid_request_error", "invalid_request"
-	switch status {
-	case http.StatusUnauthorized:
-		typ, code = "authentication_error", "invalid_api_key"
-	case http.StatusForbidden:
-		typ, code = "permission_error", "forbidden"
-	case http.StatusNotFound:
-		code = "not_found"
-	case http.StatusMethodNotAllowed:
-		code = "method_not_allowed"
-	case http.StatusRequestEntityTooLarge:
-		code = "payload_too_large"
-	case http.StatusTooManyRequests:
-		typ, code = "rate_limit_error", "rate_limit_exceeded"
-	default:
-		if status >= 500 {
-			typ, code = "server_error", "internal_error"
-		}
-	}
-	var p any
-	if param != "" {
-		p = param
-	}
-	return map[string]any{"error": map[string]any{"message": msg, "type": typ, "code": code, "param": p}}
 }
 
 // fieldErrors collects messages per field in failure order, so the summary names the first.
@@ -137,14 +139,21 @@ func (e *fieldErrors) write(w http.ResponseWriter, r *http.Request) {
 	case more > 1:
 		msg += fmt.Sprintf(" (and %d more errors)", more)
 	}
-	switch styleOf(r) {
+	st, status := styleOf(r), http.StatusBadRequest
+	switch st {
 	case styleReal:
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "Validation failed", "messages": e.byKey})
-	case styleOpenAI:
-		writeJSON(w, http.StatusBadRequest, openAIError(http.StatusBadRequest, msg, e.order[0]))
-	default:
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": e.byKey})
+		msg = "Validation failed"
+	case styleSpec:
+		status = http.StatusUnprocessableEntity
 	}
+	body := errorBody(st, status, msg, e.order[0])
+	switch st {
+	case styleReal:
+		body["messages"] = e.byKey
+	case styleSpec:
+		body["errors"] = e.byKey
+	}
+	writeJSON(w, status, body)
 }
 
 // validationError answers a validation error naming a single field.
@@ -226,3 +235,139 @@ func isNumeric(v any) bool {
 
 // roundCredits keeps credits to four decimals, as the service reports them.
 func roundCredits(c float64) float64 { return math.Round(c*1e4) / 1e4 }
+
+// Default page sizes stated by the interface.
+const (
+	defaultPerPage = 15
+	maxPerPage     = 100
+)
+
+// pageQuery holds a validated page and per_page.
+type pageQuery struct {
+	page, perPage int
+}
+
+// readPage validates page and per_page (default perPage, at most maxPer),
+// answering 422 naming the field on failure.
+// Assumption: the per_page bounds stated for the file list (1..100) hold for
+// every paginated list but memories and collections.
+func readPage(w http.ResponseWriter, r *http.Request, perPage, maxPer int) (pageQuery, bool) {
+	q := r.URL.Query()
+	var errs fieldErrors
+	p := pageQuery{
+		page:    intParam(&errs, q, "page", 1, 1, math.MaxInt, "The page field must be an integer of at least 1."),
+		perPage: intParam(&errs, q, "per_page", perPage, 1, maxPer, fmt.Sprintf("The per_page field must be an integer between 1 and %d.", maxPer)),
+	}
+	if errs.any() {
+		errs.write(w, r)
+		return p, false
+	}
+	return p, true
+}
+
+// intParam reads query parameter name as an integer within lo..hi, def when
+// absent; otherwise it adds msg to errs.
+func intParam(errs *fieldErrors, q url.Values, name string, def, lo, hi int, msg string) int {
+	v := q.Get(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		errs.add(name, msg)
+		return def
+	}
+	return n
+}
+
+// window returns the slice bounds of page p over total items.
+func (p pageQuery) window(total int) (lo, hi int) {
+	lo = min((p.page-1)*p.perPage, total)
+	return lo, min(lo+p.perPage, total)
+}
+
+// lastPage is the number of the last page; 1 for an empty list.
+func (p pageQuery) lastPage(total int) int {
+	if total == 0 {
+		return 1
+	}
+	return (total + p.perPage - 1) / p.perPage
+}
+
+// meta holds page p's pagination fields over total items. The wire objects
+// order their keys alphabetically, as maps marshal.
+// Assumption: on an empty page from and to are null, as the widely used
+// envelope does.
+func (p pageQuery) meta(total int) map[string]any {
+	m := map[string]any{"current_page": p.page, "from": nil, "last_page": p.lastPage(total), "per_page": p.perPage, "to": nil, "total": total}
+	if lo, hi := p.window(total); lo < hi {
+		m["from"], m["to"] = lo+1, hi
+	}
+	return m
+}
+
+// shortMeta is the meta object of the real memory and collection lists.
+func (p pageQuery) shortMeta(total int) map[string]any {
+	return map[string]any{"current_page": p.page, "last_page": p.lastPage(total), "total": total}
+}
+
+// pageOf returns the items of page p.
+func pageOf[T any](items []T, p pageQuery) []T {
+	lo, hi := p.window(len(items))
+	return append([]T{}, items[lo:hi]...)
+}
+
+// wire converts every item, as for the wire.
+func wire[T, U any](items []T, conv func(T) U) []U {
+	out := make([]U, 0, len(items))
+	for _, it := range items {
+		out = append(out, conv(it))
+	}
+	return out
+}
+
+// pageLink is one entry of the envelope's links.
+type pageLink struct {
+	URL    *string `json:"url"`
+	Label  string  `json:"label"`
+	Active bool    `json:"active"`
+}
+
+// baseURL is the absolute scheme://host of the request.
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// newEnvelope is page p of items in the pagination envelope of agents and
+// webhooks (variant A). Page URLs are absolute and keep the other query
+// parameters, so next_page_url keeps the filter.
+func newEnvelope[T any](r *http.Request, p pageQuery, items []T) map[string]any {
+	path := baseURL(r) + r.URL.Path
+	pageURL := func(n int) *string {
+		q := r.URL.Query()
+		q.Set("page", strconv.Itoa(n))
+		u := path + "?" + q.Encode()
+		return &u
+	}
+	last := p.lastPage(len(items))
+	var prev, next *string
+	if p.page > 1 {
+		prev = pageURL(min(p.page-1, last))
+	}
+	if p.page < last {
+		next = pageURL(p.page + 1)
+	}
+	links := []pageLink{{URL: prev, Label: "pagination.previous"}}
+	for n := 1; n <= last; n++ {
+		links = append(links, pageLink{URL: pageURL(n), Label: strconv.Itoa(n), Active: n == p.page})
+	}
+	links = append(links, pageLink{URL: next, Label: "pagination.next"})
+	e := p.meta(len(items))
+	maps.Copy(e, map[string]any{"data": pageOf(items, p), "first_page_url": *pageURL(1), "last_page_url": *pageURL(last),
+		"links": links, "next_page_url": next, "path": path, "prev_page_url": prev})
+	return e
+}

@@ -3,10 +3,13 @@ package demoservice
 import (
 	"context"
 	"crypto/subtle"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // ctxKey keys values the middleware hands to handlers.
@@ -78,9 +81,9 @@ func (s *Service) routes() *http.ServeMux {
 	api("GET", "/webhooks", s.listWebhooks)
 
 	if s.real {
-		api("GET", "/files/{id}", s.getFile)
+		api("GET", "/files/{id}", s.answerFile(false))
 		api("DELETE", "/files/{id}", s.deleteFile)
-		api("POST", "/files/{id}/process", s.processFile)
+		api("POST", "/files/{id}/process", s.answerFile(true))
 		api("GET", "/memories", s.listMemories)
 		api("DELETE", "/memories/{id}", s.deleteMemory)
 		api("GET", "/memory-collections", s.listCollections)
@@ -135,16 +138,12 @@ func (s *Service) guard(st errStyle, h http.HandlerFunc) http.Handler {
 			return
 		}
 		if !s.authorized(r) {
-			if st == styleReal {
-				writeError(w, r, http.StatusForbidden, "Invalid authentication")
-				return
+			status := http.StatusForbidden
+			if st != styleReal {
+				status = http.StatusUnauthorized
+				w.Header().Set("WWW-Authenticate", `Bearer realm="agent-execution-service"`)
 			}
-			msg := "Unauthenticated."
-			if st == styleOpenAI {
-				msg = "Invalid API key"
-			}
-			w.Header().Set("WWW-Authenticate", `Bearer realm="agent-execution-service"`)
-			writeError(w, r, http.StatusUnauthorized, msg)
+			writeError(w, r, status, [...]string{styleSpec: "Unauthenticated.", styleReal: "Invalid authentication", styleOpenAI: "Invalid API key"}[st])
 			return
 		}
 		ws, ok := s.selectWorkspace(w, r)
@@ -211,8 +210,74 @@ func (s *Service) selectWorkspace(w http.ResponseWriter, r *http.Request) (int64
 	return 0, false
 }
 
-// pathID parses a numeric path value; ok is false for anything else.
-func pathID(r *http.Request, name string) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
-	return id, err == nil && id > 0
+// byPath finds records[path value name] when mine (nil: any) accepts it
+// under the lock; otherwise it answers 404 notFound ("": the caller does).
+func byPath[T any](s *Service, w http.ResponseWriter, r *http.Request, name string, records map[int64]*T, mine func(*T) bool, notFound string) (*T, bool) {
+	id, _ := strconv.ParseInt(r.PathValue(name), 10, 64)
+	s.mu.Lock()
+	rec, ok := records[id]
+	ok = ok && (mine == nil || mine(rec))
+	s.mu.Unlock()
+	if !ok && notFound != "" {
+		writeError(w, r, http.StatusNotFound, notFound)
+	}
+	return rec, ok
+}
+
+// maxBuckets bounds the limiter's memory against ever new wrong keys.
+const maxBuckets = 4096
+
+// limiter is a token bucket per API key (Options.RatePerSecond, Burst).
+// Assumption: the real service's numbers are not published; a community
+// client reports about one request per second per key, so --serve-demo
+// runs with 1 per second and a burst of 10.
+type limiter struct {
+	rate  float64
+	burst float64
+	now   func() time.Time
+
+	mu      sync.Mutex
+	buckets map[string]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+// newLimiter returns nil (no pacing) when rate is not positive.
+func newLimiter(rate float64, burst int, now func() time.Time) *limiter {
+	if rate <= 0 {
+		return nil
+	}
+	b := float64(burst)
+	if burst <= 0 {
+		b = math.Max(1, math.Ceil(rate))
+	}
+	return &limiter{rate: rate, burst: b, now: now, buckets: map[string]*bucket{}}
+}
+
+// take spends a token of key's bucket, else reports false and the seconds to wait.
+func (l *limiter) take(key string) (ok bool, retryAfter int) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, found := l.buckets[key]
+	if !found {
+		if len(l.buckets) >= maxBuckets {
+			l.buckets = map[string]*bucket{}
+		}
+		b = &bucket{tokens: l.burst, last: now}
+		l.buckets[key] = b
+	}
+	if elapsed := now.Sub(b.last).Seconds(); elapsed > 0 {
+		b.tokens = math.Min(l.burst, b.tokens+elapsed*l.rate)
+		b.last = now
+	}
+	if b.tokens >= 1 {
+		b.tokens--
+		return true, 0
+	}
+	secs := int(math.Ceil((1 - b.tokens) / l.rate))
+	return false, max(secs, 1)
 }

@@ -1,90 +1,36 @@
 package demoservice
 
 import (
+	"cmp"
 	"crypto/sha256"
+	"embed"
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
 // seedEpoch is the creation time of the first seeded record.
 var seedEpoch = time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
 
-// chatModels are the 25 model-version identifiers a chat agent offers.
-var chatModels = []string{
-	"gpt-4o-2024-08-06", "gpt-4o-mini-2024-07-18", "gpt-4.1-2025-04-14", "gpt-4.1-mini-2025-04-14",
-	"gpt-4.1-nano-2025-04-14", "o3-mini-2025-01-31", "o4-mini-2025-04-16",
-	"claude-3-5-sonnet-20241022", "claude-3-5-haiku-20241022", "claude-3-7-sonnet-20250219",
-	"claude-sonnet-4-20250514", "claude-opus-4-20250514",
-	"gemini-1.5-pro-002", "gemini-1.5-flash-002", "gemini-2.0-flash-001", "gemini-2.5-pro", "gemini-2.5-flash",
-	"mistral-large-2411", "mistral-small-2501", "codestral-2501",
-	"llama-3.1-70b-instruct", "llama-3.3-70b-instruct", "deepseek-chat-v3-0324",
-	"command-r-plus-08-2024", "qwen2.5-72b-instruct",
-}
-
-// chatTools are no-tools, internet and eight external web platforms.
-var chatTools = []string{"no-tools", "internet", "linkedin", "x", "facebook", "instagram", "youtube", "reddit", "github", "wikipedia"}
-
-// chatQuestions are exactly the questions of a chat agent.
-func chatQuestions() []Question {
-	return []Question{
-		{Type: "select", Name: "temperature", Description: "How inventive the replies are: 0 keeps to the facts, 1 is the most creative.", Required: true, Options: []string{"0", "0.25", "0.5", "0.75", "1"}},
-		{Type: "select", Name: "model", Description: "The language model that writes the replies.", Required: true, Options: append([]string(nil), chatModels...)},
-		{Type: "select", Name: "tools", Description: "Where the agent may look things up while answering.", Required: true, Options: append([]string(nil), chatTools...)},
-		{Type: "number", Name: "root_id", Description: "Conversation to continue; leave empty to start a new one.", Required: false},
-		{Type: "array", Name: "messages", Description: "The conversation so far, as messages with a role and content.", Required: true},
+// questionsFor is a fresh copy of a question set of the catalogue; strict
+// makes the set's optional strict question required.
+func questionsFor(set string, strict bool) []Question {
+	qs := slices.Clone(catalogue.Questions[set])
+	for i := range qs {
+		if strict && qs[i].Name == catalogue.Strict[set] {
+			qs[i].Required = true
+		}
 	}
+	return qs
 }
 
-var aspectRatios = []string{"1:1", "16:9", "9:16", "4:3"}
-
-// promptQuestion is the required textarea real agents ask their request in.
-func promptQuestion(desc, placeholder string) Question {
-	return Question{Type: QuestionTextarea, Name: "prompt", Description: desc, Required: true, Placeholder: placeholder}
-}
-
-// referenceQuestion is an optional picture to start from.
-func referenceQuestion(desc string) Question {
-	return Question{Type: QuestionFile, Name: "reference", Description: desc}
-}
-
-func imageQuestions(styleRequired bool) []Question {
-	return []Question{
-		promptQuestion("Describe the picture you want.", "For example: a coffee cup on a wooden desk, morning light"),
-		referenceQuestion("A picture to start from (optional)."),
-		{Type: "select", Name: "style", Description: "The visual style of the picture.", Required: styleRequired, Options: []string{"photo", "illustration", "watercolor", "flat-vector", "3d-render"}},
-		{Type: "select", Name: "aspect_ratio", Description: "Width to height of the picture.", Required: true, Options: aspectRatios},
-		{Type: "select", Name: "quality", Description: "Higher quality takes longer and costs more credits.", Required: false, Options: []string{"standard", "high"}},
-		{Type: "number", Name: "seed", Description: "Use the same number to get the same picture again.", Required: false},
-	}
-}
-
-func textQuestions(lengthRequired bool) []Question {
-	return []Question{
-		promptQuestion("Describe what you want written.", "For example: a short note inviting the team to the summer party on 12 July"),
-		{Type: "select", Name: "tone", Description: "How the text should sound.", Required: true, Options: []string{"neutral", "friendly", "formal", "persuasive"}},
-		{Type: "number", Name: "length", Description: "Approximate length in words.", Required: lengthRequired},
-		{Type: "select", Name: "language", Description: "Language of the text.", Required: false, Options: []string{"en", "de", "fr", "es", "it", "nl"}},
-		{Type: "select", Name: "format", Description: "How the text is laid out.", Required: false, Options: []string{"paragraphs", "bullets", "email"}},
-	}
-}
-
-func videoQuestions() []Question {
-	return []Question{
-		promptQuestion("Describe the clip you want.", "For example: a one-minute welcome to our new office, friendly and upbeat"),
-		referenceQuestion("A picture to show or start from (optional)."),
-		{Type: "number", Name: "duration", Description: "Length of the clip in seconds (5 to 120).", Required: true, Min: bound(5), Max: bound(120)},
-		{Type: "select", Name: "aspect_ratio", Description: "Width to height of the clip.", Required: true, Options: aspectRatios},
-		{Type: "select", Name: "style", Description: "The look of the clip.", Required: false, Options: []string{"explainer", "cinematic", "slideshow", "whiteboard"}},
-		{Type: "select", Name: "voiceover", Description: "Narration voice.", Required: false, Options: []string{"none", "female", "male"}},
-	}
-}
-
-// catalogue is the standard seed's agents, files, resources, collections and memories.
+// catalogue is the seeds' agents, files, resources, collections, memories
+// and question sets by agent type.
 var catalogue = func() (c struct {
 	Agents []struct {
 		WS     int64  `json:"ws"`
@@ -112,6 +58,14 @@ var catalogue = func() (c struct {
 		Collection int64    `json:"collection"`
 		Tags       []string `json:"tags"`
 	} `json:"memories"`
+	Questions map[string][]Question `json:"questions"`
+	Strict    map[string]string     `json:"strict"` // the question strict agents require
+	Odd       []struct {
+		Agent
+		Set      string `json:"set"`       // a question set instead of questions
+		LongFile string `json:"long_file"` // a seeddata file holding long_description
+		Inactive bool   `json:"inactive"`
+	} `json:"odd"`
 }) {
 	if err := json.Unmarshal(catalogueJSON, &c); err != nil {
 		panic("demoservice: seeddata/catalogue.json: " + err.Error())
@@ -175,16 +129,7 @@ func (s *Service) seed() {
 			long := as.Long
 			a.LongDescription = &long
 		}
-		switch as.Type {
-		case TypeChat:
-			a.Questions = chatQuestions()
-		case TypeImage:
-			a.Questions = imageQuestions(as.Strict)
-		case TypeText:
-			a.Questions = textQuestions(as.Strict)
-		case TypeVideo:
-			a.Questions = videoQuestions()
-		}
+		a.Questions = questionsFor(as.Type, as.Strict)
 		for _, fi := range as.Files {
 			s.agentFiles[id] = append(s.agentFiles[id], filesOf[as.WS][fi])
 		}
@@ -244,7 +189,7 @@ func (s *Service) seedExtraAgents(n int) {
 			extraRoles[(i/7)%len(extraRoles)], i+1)
 		desc := fmt.Sprintf("Writes %s texts for the %s team.", strings.ToLower(extraSubjects[(i/len(extraTeams))%len(extraSubjects)]), extraTeams[i%len(extraTeams)])
 		created := seedEpoch.Add(time.Duration(len(catalogue.Agents)+i) * 31 * time.Minute)
-		s.addAgent(id, 1, TypeText, title, &desc, created, created).Questions = textQuestions(i%2 == 0)
+		s.addAgent(id, 1, TypeText, title, &desc, created, created).Questions = questionsFor(TypeText, i%2 == 0)
 	}
 }
 
@@ -289,4 +234,91 @@ func fileCredits(n int64) float64 {
 // memoryCredits prices a memory by length.
 func memoryCredits(text string) float64 {
 	return roundCredits(0.0005 + float64(len(text))*0.000002)
+}
+
+// The seeds a Service can start with (Options.Seed).
+const (
+	// SeedStandard is the usual demo catalogue.
+	SeedStandard = "standard"
+	// SeedOdd adds agents that take every liberty the interface allows
+	// (long, mixed-script or HTML titles, null fields, every question
+	// type, an id beyond 32 bits), for --demo-seed=odd and layout tests.
+	SeedOdd = "odd"
+)
+
+// defaultSeed is the seed of a Service whose Options.Seed is "".
+var defaultSeed atomic.Pointer[string]
+
+// DefaultSeed is the seed used when Options.Seed is "".
+func DefaultSeed() string {
+	if p := defaultSeed.Load(); p != nil {
+		return *p
+	}
+	return SeedStandard
+}
+
+// SetDefaultSeed chooses the seed of later Services with Options.Seed "", for
+// --demo-seed: the app builds its demo service itself.
+func SetDefaultSeed(seed string) error {
+	if seed != SeedStandard && seed != SeedOdd {
+		return fmt.Errorf("unknown demo seed %q: want %s or %s", seed, SeedStandard, SeedOdd)
+	}
+	defaultSeed.Store(&seed)
+	return nil
+}
+
+// Ids of some odd agents, for tests and for trying them with curl.
+const (
+	// OddFirstID is the first odd agent's id; the others follow in workspace 1.
+	OddFirstID int64 = 900001
+	// OddBigID is the agent whose id exceeds 32 bits, listed last.
+	OddBigID int64 = 5_000_000_001
+)
+
+// seedFiles holds the files the catalogue names.
+//
+//go:embed seeddata
+var seedFiles embed.FS
+
+// oddCatalogue is the odd seed in id order; OddBigID comes last.
+func oddCatalogue() []Agent {
+	var out []Agent
+	for _, o := range catalogue.Odd {
+		a := o.Agent
+		if o.Set != "" {
+			a.Questions = questionsFor(o.Set, false)
+		}
+		if o.LongFile != "" {
+			long, err := seedFiles.ReadFile("seeddata/" + o.LongFile)
+			if err != nil {
+				panic("demoservice: " + err.Error())
+			}
+			text := string(long)
+			a.LongDescription = &text
+		}
+		a.Active = 1
+		if o.Inactive {
+			a.Active = 0
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// seedOddAgents appends the odd seed to workspace 1, after every other agent.
+func (s *Service) seedOddAgents() {
+	cat := oddCatalogue()
+	for i, o := range cat {
+		id := OddFirstID + int64(i)
+		if i == len(cat)-1 {
+			id = OddBigID
+		}
+		created := seedEpoch.Add(time.Duration(i) * 7 * time.Hour)
+		a := s.addAgent(id, 1, o.Type, o.Title, o.Description, created, created)
+		a.LongDescription, a.Questions, a.Active = o.LongDescription, o.Questions, o.Active
+		if a.Slug == "" {
+			a.Slug = fmt.Sprintf("agent-%d", id)
+		}
+		a.Visibility = cmp.Or(o.Visibility, a.Visibility)
+	}
 }

@@ -8,9 +8,13 @@ package demoservice
 import (
 	"cmp"
 	"context"
+	"iter"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 )
 
@@ -50,7 +54,7 @@ type Options struct {
 	Burst         int
 	// ExtraAgents adds generated text agents to the first workspace, for long lists.
 	ExtraAgents int
-	// Seed is SeedStandard or SeedOdd (oddagents.go); "" is the default
+	// Seed is SeedStandard or SeedOdd (seed.go); "" is the default
 	// (SetDefaultSeed).
 	Seed string
 	// Faults are in force from the start; SetFaults changes them.
@@ -107,7 +111,7 @@ type Service struct {
 	memories               map[int64]*Memory
 	collections            map[int64]*Collection
 	resources              []resource
-	webhooks               []*webhook
+	webhooks               map[int64]*webhook
 	media                  map[string]*mediaItem // "images/12" → generated media
 	nextExecID             int64
 	nextFileID             int64
@@ -117,12 +121,6 @@ type Service struct {
 // New builds a Service with seeded data.
 func New(opts Options) *Service {
 	opts.APIKey = cmp.Or(opts.APIKey, "demo")
-	if opts.MemoryVariant != "B" {
-		opts.MemoryVariant = "A"
-	}
-	if opts.WebhookVariant != "B" {
-		opts.WebhookVariant = "A"
-	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -148,6 +146,7 @@ func New(opts Options) *Service {
 		memories:    map[int64]*Memory{},
 		collections: map[int64]*Collection{},
 		media:       map[string]*mediaItem{},
+		webhooks:    map[int64]*webhook{},
 		nextExecID:  48200,
 		nextFileID:  9100,
 		nextMemID:   560,
@@ -201,6 +200,19 @@ func (s *Service) goBackground(f func()) {
 	}()
 }
 
+// collect snapshots the records keep accepts, under the lock.
+func collect[T any](s *Service, records iter.Seq[*T], keep func(*T) bool) []T {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []T
+	for rec := range records {
+		if keep(rec) {
+			out = append(out, *rec)
+		}
+	}
+	return out
+}
+
 // sleep waits d or until the request or service ends, reporting whether d passed.
 func (s *Service) sleep(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {
@@ -228,4 +240,67 @@ type Workspace struct {
 // has no x-workspace-id.
 func (s *Service) Workspaces() []Workspace {
 	return append([]Workspace(nil), s.workspaces...)
+}
+
+// Server is a Service listening on a TCP address.
+type Server struct {
+	// Service is the running service, for faults and inspection.
+	Service *Service
+	srv     *http.Server
+	ln      net.Listener
+	done    chan struct{}
+}
+
+// Listen starts a Service on addr (for example "127.0.0.1:0").
+func Listen(addr string, opts Options) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	svc := New(opts)
+	s := &Server{
+		Service: svc,
+		ln:      ln,
+		done:    make(chan struct{}),
+		srv:     &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second},
+	}
+	go func() {
+		defer close(s.done)
+		// Serve returns http.ErrServerClosed once Close is called.
+		_ = s.srv.Serve(ln)
+	}()
+	return s, nil
+}
+
+// URL is the base URL of the service, e.g. "http://127.0.0.1:43121".
+func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
+
+// Close stops listening, ends connections and stops background work.
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	<-s.done
+	if cerr := s.Service.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// NewTestServer starts a Service on an httptest server, closed when the test ends.
+func NewTestServer(t testing.TB, opts Options) *httptest.Server {
+	t.Helper()
+	ts, _ := NewTestService(t, opts)
+	return ts
+}
+
+// NewTestService is NewTestServer also returning the Service.
+func NewTestService(t testing.TB, opts Options) (*httptest.Server, *Service) {
+	t.Helper()
+	svc := New(opts)
+	ts := httptest.NewServer(svc)
+	t.Cleanup(func() {
+		// Closing the service first releases handlers waiting on a run.
+		_ = svc.Close()
+		ts.Close()
+	})
+	return ts, svc
 }

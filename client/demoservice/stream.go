@@ -12,7 +12,7 @@ const pingEvery = 8
 // sseWriter writes flushed Server-Sent Events with the stream faults in force at start.
 type sseWriter struct {
 	w      http.ResponseWriter
-	flush  func()
+	rc     *http.ResponseController
 	faults Faults
 	sent   int
 	// cut is set when a fault broke the connection, not the run.
@@ -26,11 +26,8 @@ func (s *Service) newSSE(w http.ResponseWriter) *sseWriter {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	sw := &sseWriter{w: w, flush: func() {}, faults: s.currentFaults()}
-	if f, ok := w.(http.Flusher); ok {
-		sw.flush = f.Flush
-	}
-	sw.flush()
+	sw := &sseWriter{w: w, rc: http.NewResponseController(w), faults: s.currentFaults()}
+	_ = sw.rc.Flush()
 	return sw
 }
 
@@ -71,7 +68,7 @@ func (sw *sseWriter) raw(data []byte) bool {
 	if _, err := sw.w.Write(buf); err != nil {
 		return false
 	}
-	sw.flush()
+	_ = sw.rc.Flush()
 	return true
 }
 
@@ -144,9 +141,7 @@ func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *exe
 
 // sendEnded sends the ended record (failed or completed) with empty output.
 func (s *Service) sendEnded(sw *sseWriter, e *execution) {
-	s.mu.Lock()
-	ev := e.wire(false, false)
-	s.mu.Unlock()
+	ev := s.recordOf(e, false, false)
 	ev.Output = ""
 	sw.event(ev)
 }

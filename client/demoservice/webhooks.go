@@ -1,25 +1,32 @@
 package demoservice
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// webhook is a registered webhook; it renders in both list shapes.
+// webhook is a registered webhook: its variant-A record and what variant B adds.
+// Assumption: variant-A webhook timestamps use microseconds and Z like
+// agents; variant-B timestamps use the +00:00 offset like memory variant B.
 type webhook struct {
-	id, agentID, ws int64
-	url             string
-	method          string // POST or GET
-	status          string // active or inactive
-	events          []string
-	secret          string
-	success, failed int
-	created         time.Time
-	updated         time.Time
+	webhookA
+	ws               int64
+	events           []string
+	secret           string
+	created, updated time.Time
+}
+
+// newWebhook is a webhook of agent a with variant A's timestamps.
+func newWebhook(id int64, a *Agent, url, method, status string, events []string, secret string, created, updated time.Time) *webhook {
+	return &webhook{webhookA: webhookA{ID: id, TemplateID: a.ID, UserID: demoUserID, URL: url, Method: method, Status: status,
+		CreatedAt: microZ(created), UpdatedAt: microZ(updated)}, ws: a.WorkspaceID, events: events, secret: secret, created: created, updated: updated}
 }
 
 // webhookA is the record of the agent webhook list and of webhooks variant A.
@@ -47,16 +54,10 @@ type webhookB struct {
 	UpdatedAt string   `json:"updated_at"`
 }
 
-// Assumption: variant-A webhook timestamps use microseconds and Z like
-// agents; variant-B timestamps use the +00:00 offset like memory variant B.
-func (h *webhook) wireA() webhookA {
-	return webhookA{ID: h.id, TemplateID: h.agentID, UserID: demoUserID, URL: h.url, Method: h.method,
-		SuccessCount: h.success, FailureCount: h.failed, Status: h.status,
-		CreatedAt: microZ(h.created), UpdatedAt: microZ(h.updated)}
-}
+func (h webhook) wireA() webhookA { return h.webhookA }
 
-func (h *webhook) wireB() webhookB {
-	return webhookB{ID: h.id, URL: h.url, Events: append([]string(nil), h.events...), Secret: h.secret,
+func (h webhook) wireB() webhookB {
+	return webhookB{ID: h.ID, URL: h.URL, Events: append([]string(nil), h.events...), Secret: h.secret,
 		CreatedAt: offsetUTC(h.created), UpdatedAt: offsetUTC(h.updated)}
 }
 
@@ -78,15 +79,10 @@ func (s *Service) seedWebhooks() {
 			if k == 1 || i%4 == 0 {
 				events = append(events, "agent.failed")
 			}
-			s.webhooks = append(s.webhooks, &webhook{
-				id: next, agentID: a.ID, ws: a.WorkspaceID,
-				url:    "https://" + host + "/agents/" + a.Slug + "/" + strconv.Itoa(k+1),
-				method: "POST", status: "active",
-				events:  events,
-				secret:  "whsec_" + shortHash("webhook", strconv.FormatInt(next, 10)) + shortHash("secret", a.Slug),
-				success: 12 + (i*37+k*11)%240, failed: (i + k) % 4,
-				created: created, updated: created.Add(36 * time.Hour),
-			})
+			h := newWebhook(next, a, "https://"+host+"/agents/"+a.Slug+"/"+strconv.Itoa(k+1), "POST", "active", events,
+				"whsec_"+shortHash("webhook", strconv.FormatInt(next, 10))+shortHash("secret", a.Slug), created, created.Add(36*time.Hour))
+			h.SuccessCount, h.FailureCount = 12+(i*37+k*11)%240, (i+k)%4
+			s.webhooks[next] = h
 			next++
 		}
 	}
@@ -95,25 +91,22 @@ func (s *Service) seedWebhooks() {
 // listAgentWebhooks answers GET /agents/{id}/webhooks (pagination envelope).
 func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 	if a, ok := s.agentFromPath(w, r); ok {
-		s.listWebhooksA(w, r, func(h *webhook) bool { return h.agentID == a.ID })
+		s.listWebhooksA(w, r, func(h *webhook) bool { return h.TemplateID == a.ID })
 	}
+}
+
+// webhooksWhere snapshots the webhooks mine accepts, in id order.
+func (s *Service) webhooksWhere(mine func(*webhook) bool) []webhook {
+	all := collect(s, maps.Values(s.webhooks), mine)
+	slices.SortFunc(all, func(a, b webhook) int { return cmp.Compare(a.ID, b.ID) })
+	return all
 }
 
 // listWebhooksA answers the webhooks mine accepts in a pagination envelope.
 func (s *Service) listWebhooksA(w http.ResponseWriter, r *http.Request, mine func(*webhook) bool) {
-	p, ok := readPage(w, r)
-	if !ok {
-		return
+	if p, ok := readPage(w, r, defaultPerPage, maxPerPage); ok {
+		writeJSON(w, http.StatusOK, newEnvelope(r, p, wire(s.webhooksWhere(mine), webhook.wireA)))
 	}
-	var all []webhookA
-	s.mu.Lock()
-	for _, h := range s.webhooks {
-		if mine(h) {
-			all = append(all, h.wireA())
-		}
-	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, newEnvelope(r, p, all))
 }
 
 // listWebhooks answers GET /webhooks in variant A (envelope) or B.
@@ -132,14 +125,7 @@ func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 		errs.write(w, r)
 		return
 	}
-	var mine []webhookB
-	s.mu.Lock()
-	for _, h := range s.webhooks {
-		if h.ws == ws {
-			mine = append(mine, h.wireB())
-		}
-	}
-	s.mu.Unlock()
+	mine := wire(s.webhooksWhere(func(h *webhook) bool { return h.ws == ws }), webhook.wireB)
 	lo := min(offset, len(mine))
 	out := append([]webhookB{}, mine[lo:min(lo+limit, len(mine))]...)
 	writeJSON(w, http.StatusOK, map[string]any{"webhooks": out, "total": len(mine), "limit": limit, "offset": offset})
@@ -192,19 +178,15 @@ func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	s.mu.Lock()
 	var next int64
-	for _, h := range s.webhooks {
-		next = max(next, h.id)
+	for id := range s.webhooks {
+		next = max(next, id)
 	}
-	h := &webhook{
-		id: next + 1, agentID: a.ID, ws: a.WorkspaceID, url: strings.TrimSpace(target), method: method, status: status,
-		events:  []string{"agent.completed", "agent.failed"},
-		secret:  "whsec_" + shortHash("webhook", strconv.FormatInt(next+1, 10), now.String()) + shortHash("secret", a.Slug),
-		created: now, updated: now,
-	}
-	s.webhooks = append(s.webhooks, h)
+	h := newWebhook(next+1, a, strings.TrimSpace(target), method, status, []string{"agent.completed", "agent.failed"},
+		"whsec_"+shortHash("webhook", strconv.FormatInt(next+1, 10), now.String())+shortHash("secret", a.Slug), now, now)
+	s.webhooks[h.ID] = h
 	s.mu.Unlock()
-	writeJSON(w, http.StatusCreated, webhookCreated{ID: h.id, TemplateID: h.agentID, UserID: demoUserID, URL: h.url,
-		Method: h.method, Status: h.status, CreatedAt: microZ(now), UpdatedAt: microZ(now)})
+	writeJSON(w, http.StatusCreated, webhookCreated{ID: h.ID, TemplateID: h.TemplateID, UserID: demoUserID, URL: h.URL,
+		Method: h.Method, Status: h.Status, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt})
 }
 
 // deleteWebhook answers DELETE /webhooks/{id} (real reading).
@@ -213,14 +195,15 @@ func (s *Service) deleteWebhook(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	ws := workspaceOf(r)
 	s.mu.Lock()
-	for i, h := range s.webhooks {
-		if h.id == id && h.ws == ws {
-			s.webhooks = append(s.webhooks[:i:i], s.webhooks[i+1:]...)
-			s.mu.Unlock()
-			writeJSON(w, http.StatusOK, map[string]string{"message": "Webhook deleted successfully"})
-			return
-		}
+	h, found := s.webhooks[id]
+	found = found && h.ws == ws
+	if found {
+		delete(s.webhooks, id)
 	}
 	s.mu.Unlock()
-	writeError(w, r, http.StatusNotFound, "Webhook not found")
+	if !found {
+		writeError(w, r, http.StatusNotFound, "Webhook not found")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"message": "Webhook deleted successfully"})
 }
