@@ -1,5 +1,33 @@
 package app
 
+import (
+	"context"
+	"io"
+)
+
 // SetMaxReplyBytes lowers the most of a reply a keeps, before its first
 // chat: the real 64 MiB takes long to send under the race detector.
 func SetMaxReplyBytes(a *App, n int) { a.chat.maxReply = n }
+
+// Item is one upload by id.
+func (q *Uploads) Item(id int64) (Upload, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	it, ok := q.items[id]
+	if !ok {
+		return Upload{}, false
+	}
+	return it.u, true
+}
+
+// CheckPictureSize refuses a picture not shown or beyond MaxPicturePixels.
+func CheckPictureSize(r io.Reader) error {
+	_, _, err := readPictureHeader(r)
+	return err
+}
+
+// FetchOutput returns the path of an output's local copy.
+func (svc *Runs) FetchOutput(ctx context.Context, url string) (string, error) {
+	out, err := svc.FetchOutputFile(ctx, "", url, nil)
+	return out.Path, err
+}
