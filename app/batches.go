@@ -271,7 +271,6 @@ func BatchFilesFolder(b storage.Batch) string {
 	return filesFolder(batchResultsPath(b))
 }
 
-// filesFolder is the folder beside a results sheet, named after it.
 func filesFolder(results string) string {
 	return strings.TrimSuffix(results, filepath.Ext(results)) + " " + lang.L("files")
 }
@@ -299,7 +298,6 @@ func copyFile(src, dst string) error {
 	return os.Rename(tmp.Name(), dst)
 }
 
-// rowProblems says why a row was not sent, question by question.
 func rowProblems(agent client.Agent, problems map[string]string) string {
 	var parts []string
 	for _, q := range append(BatchQuestions(agent), client.Question{}) {
@@ -364,7 +362,6 @@ func (a *App) keepResults(ctx context.Context, b storage.Batch, rows []storage.B
 	return b, a.db.SetBatchResults(ctx, b.ID, written)
 }
 
-// batchResults reads batch id and its rows and writes its results sheet.
 func (a *App) batchResults(ctx context.Context, id int64) (storage.Batch, []storage.BatchRow, error) {
 	b, err := a.db.Batch(ctx, id)
 	if err != nil {
@@ -431,7 +428,6 @@ func MatchColumns(agent client.Agent, header []string) ColumnMap {
 	return m
 }
 
-// columnKey is a name's letters and digits, lower case.
 func columnKey(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
@@ -784,10 +780,8 @@ func (r *BatchRunner) Cancel(ctx context.Context, id int64) error {
 // ErrLookupLater: cancelled, its rows on their way are looked up at the next offer.
 var ErrLookupLater = errors.New("the rows on their way will be looked up later")
 
-// cancelledRow is why a row of a cancelled batch did not run.
 func cancelledRow() string { return lang.L("Not run: the batch was cancelled.") }
 
-// bump tells the screens a row (or a batch) changed.
 func (r *BatchRunner) bump() {
 	r.news.Update(func(n BatchNews) BatchNews { n.Rows++; return n })
 }

@@ -60,7 +60,6 @@ func MarkdownDocument(title, markdown string) []byte {
 	return b.Bytes()
 }
 
-// docxRun is a stretch of text in one style.
 type docxRun struct {
 	text                string
 	bold, italic, code  bool
@@ -148,7 +147,6 @@ func xmlText(s string) string {
 	return out.String()
 }
 
-// blocks writes n's block children, level deep in lists or quotes.
 func (w *docxWriter) blocks(n ast.Node, level int) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		w.block(c, level)
@@ -226,7 +224,6 @@ func (w *docxWriter) marked(n ast.Node, mark string, level int) bool {
 	return !first
 }
 
-// text is the source of segs, joined.
 func (w *docxWriter) text(segs *text.Segments) string {
 	var b strings.Builder
 	for i := 0; i < segs.Len(); i++ {

@@ -12,7 +12,6 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// draftDelay is the pause in typing after which a draft is written.
 const draftDelay = 600 * time.Millisecond
 
 // drafts keeps unsaved input by key until it is on disk: written after a
@@ -40,7 +39,6 @@ func (ds *drafts[K, V]) set(key K, v V) {
 	ds.d.Trigger()
 }
 
-// drop forgets the value of key still waiting to be written.
 func (ds *drafts[K, V]) drop(key K) {
 	ds.mu.Lock()
 	delete(ds.pending, key)
@@ -78,7 +76,6 @@ type memoryDraftKey struct{ account, id string }
 // memoryDraft is a memory's unsaved text ("" clears) and a new memory's collection.
 type memoryDraft struct{ text, collectionID string }
 
-// appDrafts are the drafts the app keeps for the screens.
 type appDrafts struct {
 	memories *drafts[memoryDraftKey, memoryDraft]
 	answers  *drafts[client.ID, map[string]string]

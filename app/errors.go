@@ -196,7 +196,6 @@ func explainPicture(e *PictureError) Problem {
 // Describe is Explain's sentence, for a line of text.
 func Describe(err error) string { return Explain(err).Sentence }
 
-// plain drops the package prefix meant for developers' logs.
 func plain(s string) string {
 	for {
 		t := strings.TrimSpace(s)
@@ -320,7 +319,6 @@ type said struct {
 func (e *said) Error() string { return e.words() }
 func (e *said) Unwrap() error { return e.err }
 
-// say is an error worded by words when it is read.
 func say(words func() string) error { return &said{words: words} }
 
 // sayWrapped is say for an error that wraps err (errors.Is and As see it).
@@ -470,7 +468,6 @@ func noticeSentence(n storage.Notice) string {
 	return ""
 }
 
-// sentenceOf is s ending with a full stop.
 func sentenceOf(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {

@@ -31,3 +31,6 @@ func (svc *Runs) FetchOutput(ctx context.Context, url string) (string, error) {
 	out, err := svc.FetchOutputFile(ctx, "", url, nil)
 	return out.Path, err
 }
+
+// Regenerate replaces the last reply with a new one.
+func (s *ChatSession) Regenerate(ctx context.Context) error { return s.Retry(ctx) }

@@ -84,7 +84,6 @@ type FileList struct {
 	polls    atomic.Int32 // refreshes still running, a stopped one too (Refreshing)
 }
 
-// poller is one run of the refresh while files process.
 type poller struct{ stop context.CancelFunc }
 
 // NewList lists the workspace's files in order "desc" or "asc"; nothing loads yet.
@@ -555,7 +554,6 @@ func (l *LinkedFiles) Unlink(ctx context.Context, id client.ID) error {
 	return l.a.Files().Unlink(ctx, l.agent.ID, id)
 }
 
-// unlinked takes a file off the list at once and loads it again.
 func (l *LinkedFiles) unlinked(id client.ID) {
 	l.Change(func(files []client.File) []client.File {
 		return slices.DeleteFunc(slices.Clone(files), func(f client.File) bool { return f.ID == id })
@@ -809,7 +807,6 @@ type UploadOptions struct {
 	AgentTitle string
 }
 
-// uploadProgressGap is the shortest time between two progress reports of a file.
 const uploadProgressGap = 50 * time.Millisecond
 
 // Uploads is an upload queue, sending UploadConcurrency files at a time per App.
@@ -1011,7 +1008,6 @@ func (q *Uploads) Clear() { q.removeIf(func(Upload) bool { return true }) }
 // ClearSettled removes finished, failed and cancelled uploads from the list.
 func (q *Uploads) ClearSettled() { q.removeIf(Upload.Settled) }
 
-// removeIf cancels and removes the uploads that match, in one change.
 func (q *Uploads) removeIf(match func(Upload) bool) {
 	q.mu.Lock()
 	kept := make([]int64, 0, len(q.order))
@@ -1051,7 +1047,6 @@ func (q *Uploads) Wait(ctx context.Context) error {
 	return nil
 }
 
-// job is one start of one upload.
 type job struct {
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -1098,7 +1093,6 @@ func (q *Uploads) launch(ids ...int64) {
 	})
 }
 
-// send uploads one file while holding one of the App's slots.
 func (q *Uploads) send(j job, slots chan struct{}) {
 	defer func() { <-slots }()
 	defer j.cancel()

@@ -412,7 +412,6 @@ type keptFile struct {
 	data []byte
 }
 
-// newPictureStore keeps decoded pictures within budget (PictureBudget when 0).
 func newPictureStore(budget int64) *pictureStore {
 	if budget <= 0 {
 		budget = PictureBudget
@@ -505,7 +504,6 @@ func (s *pictureStore) remove(h *heldPicture) {
 	s.used -= h.size
 }
 
-// forget takes back the room made for a picture that did not decode.
 func (s *pictureStore) forget(h *heldPicture) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -570,7 +570,6 @@ func StyleName(v string) string {
 	return ""
 }
 
-// temperature is v as a finite number.
 func temperature(v string) (float64, bool) {
 	t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	return t, err == nil && !math.IsNaN(t) && !math.IsInf(t, 0)
@@ -735,7 +734,6 @@ func allDigits(s string) bool {
 	return true
 }
 
-// titleWords is "web-search" as "Web search".
 func titleWords(s string) string {
 	s = strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(safe.Text(s, 0)))
 	for i, r := range s {
@@ -798,7 +796,6 @@ func LanguageName(code string) string {
 	return string(unicode.ToUpper(r)) + name[n:]
 }
 
-// languageNamer names languages in the language in use.
 func languageNamer() display.Namer {
 	switch LanguageInUse() {
 	case "pt-BR":

@@ -298,7 +298,6 @@ const (
 	MaxVideoOutputBytes int64 = 500_000_000
 )
 
-// outputProgressGap is the shortest time between two progress reports.
 const outputProgressGap = 50 * time.Millisecond
 
 // Output is the local copy of an output, its kind read from its first bytes.
@@ -450,7 +449,6 @@ func (a *App) sessionDir() string {
 	return ""
 }
 
-// outputDst starts the file a download of key goes into.
 func (a *App) outputDst(key string) (outputDst, error) {
 	if a.cache != nil {
 		p, err := a.cache.Create()
