@@ -312,11 +312,10 @@ func (svc *Agents) Get(ctx context.Context, id client.ID) (*client.Agent, error)
 
 // LastAnswers are the answers of this agent's last run; "" for a cleared question.
 func (svc *Agents) LastAnswers(agent client.Agent) map[string]string {
-	out := map[string]string{}
-	for k, v := range svc.a.Settings().LastAnswers[string(agent.ID)] {
-		out[k] = v
+	if out := maps.Clone(svc.a.Settings().LastAnswers[string(agent.ID)]); out != nil {
+		return out
 	}
-	return out
+	return map[string]string{}
 }
 
 // RememberAnswers keeps an agent's answers for next time, empty ones too.

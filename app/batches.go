@@ -679,12 +679,7 @@ func (r *BatchRunner) RetryFailed(ctx context.Context, id int64) error {
 func (r *BatchRunner) News() live.Observable[BatchNews] { return r.news }
 
 // Running reports whether batch id runs now.
-func (r *BatchRunner) Running(id int64) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	_, ok := r.running[id]
-	return ok
-}
+func (r *BatchRunner) Running(id int64) bool { return r.RunningNow()[id] }
 
 // RunningNow are the batches running; read before the history, so none shows stale.
 func (r *BatchRunner) RunningNow() map[int64]bool {

@@ -34,3 +34,17 @@ func (svc *Runs) FetchOutput(ctx context.Context, url string) (string, error) {
 
 // Regenerate replaces the last reply with a new one.
 func (s *ChatSession) Regenerate(ctx context.Context) error { return s.Retry(ctx) }
+
+// Collections lists the known collections with their memory counts.
+func (svc *Memories) Collections(ctx context.Context) ([]CollectionSummary, error) {
+	out, _, err := svc.a.collectionSummaries(ctx)
+	return out, err
+}
+
+// SaveDraft keeps an unsaved memory edit on this computer ("" clears it).
+func (svc *Memories) SaveDraft(ctx context.Context, id, draft string) error {
+	return svc.a.db.SaveMemoryDraft(ctx, svc.a.AccountID(), id, draft)
+}
+
+// HasMore reports whether another page may follow.
+func (l *FileList) HasMore() bool { return l.state.Get().More }

@@ -103,9 +103,6 @@ func (l *FileList) Order() string { return l.order }
 // Files is what was loaded so far (shared: never modify it).
 func (l *FileList) Files() []client.File { return l.state.Get().Files }
 
-// HasMore reports whether another page may follow.
-func (l *FileList) HasMore() bool { return l.state.Get().More }
-
 // Unsettled reports whether a loaded file is still being processed.
 func (l *FileList) Unsettled() bool { return l.state.Get().Unsettled() }
 

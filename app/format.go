@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"github.com/agentdesk/agentdesk/app/words"
 )
@@ -211,24 +212,11 @@ func decimalComma() bool { l := LanguageInUse(); return l == "pt-BR" || l == "es
 
 // Number is a whole number with its thousands marked: 12,345 or 12.345.
 func Number(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	sep := ","
+	t := language.English
 	if decimalComma() {
-		sep = "."
+		t = language.BrazilianPortuguese
 	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteString(sep)
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return message.NewPrinter(t).Sprintf("%d", n)
 }
 
 func decimal(s string) string {

@@ -67,12 +67,6 @@ func (svc *Memories) Get(ctx context.Context, id string) (storage.MemoryEntry, e
 	return svc.a.db.GetMemory(ctx, svc.a.AccountID(), id)
 }
 
-// Collections lists the known collections with their memory counts.
-func (svc *Memories) Collections(ctx context.Context) ([]CollectionSummary, error) {
-	out, _, err := svc.a.collectionSummaries(ctx)
-	return out, err
-}
-
 func (a *App) collectionSummaries(ctx context.Context) ([]CollectionSummary, int, error) {
 	cols, err := a.db.Collections(ctx, a.AccountID())
 	if err != nil {
@@ -250,11 +244,6 @@ func (a *App) collectionName(ctx context.Context, id string) string {
 		}
 	}
 	return ""
-}
-
-// SaveDraft keeps an unsaved memory edit on this computer ("" clears it).
-func (svc *Memories) SaveDraft(ctx context.Context, id, draft string) error {
-	return svc.a.db.SaveMemoryDraft(ctx, svc.a.AccountID(), id, draft)
 }
 
 // Forget removes a memory from the local index only.
