@@ -67,8 +67,7 @@ func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace
 	case client.IsTLS(err):
 		return ConnectionResult{State: TLSProblem, Message: lang.L("The server's security certificate could not be checked, so Agent Desk did not send the key. Check the address; if your company uses its own certificates, ask your IT department.")}
 	case client.IsOffline(err):
-		var netErr *client.NetworkError
-		if errors.As(err, &netErr) && strings.Contains(strings.ToLower(netErr.Err.Error()), "no such host") {
+		if netErr, ok := errors.AsType[*client.NetworkError](err); ok && strings.Contains(strings.ToLower(netErr.Err.Error()), "no such host") {
 			return ConnectionResult{State: ServerNotFound, Message: lang.L("No server was found at that address. Check the address for typing mistakes.")}
 		}
 		return ConnectionResult{State: Offline, Message: lang.L("Agent Desk can't reach that server. Check your internet connection and the address.")}
@@ -90,8 +89,8 @@ func checkWorkspace(ws string) string {
 }
 
 func namesWorkspace(err error) bool {
-	var e *client.APIError
-	if !errors.As(err, &e) || (e.StatusCode != 400 && e.StatusCode != 422) {
+	e, ok := errors.AsType[*client.APIError](err)
+	if !ok || (e.StatusCode != 400 && e.StatusCode != 422) {
 		return false
 	}
 	for f := range e.Fields {

@@ -20,9 +20,8 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// MarkdownDocument is markdown as a Word document (.docx). Pictures and links
-// are written as words with their address: nothing in it is fetched or run.
-// The Office Open XML is written directly; the well-kept Go libraries are paid.
+// MarkdownDocument is markdown as a Word document (.docx); pictures and links
+// are written as words with their address, nothing fetched.
 func MarkdownDocument(title, markdown string) []byte {
 	src := []byte(markdown)
 	doc := pageMarkdown.Parser().Parse(text.NewReader(src))
@@ -204,8 +203,7 @@ func (w *docxWriter) block(n ast.Node, level int) {
 	}
 }
 
-// marked writes n's blocks level deep, mark before the first paragraph's
-// words; false when n has no paragraph.
+// marked writes n's blocks, mark before the first paragraph's words; false when none.
 func (w *docxWriter) marked(n ast.Node, mark string, level int) bool {
 	first := true
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -355,9 +353,7 @@ const docxDocRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 const docxStyles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri" w:cs="Calibri" w:eastAsia="Calibri"/><w:sz w:val="22"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after="120" w:line="276" w:lineRule="auto"/></w:pPr></w:pPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/><w:basedOn w:val="Normal"/><w:rPr><w:b/><w:sz w:val="40"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="240"/><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:b/><w:sz w:val="32"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="200"/><w:outlineLvl w:val="1"/></w:pPr><w:rPr><w:b/><w:sz w:val="28"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading3"><w:name w:val="heading 3"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="160"/><w:outlineLvl w:val="2"/></w:pPr><w:rPr><w:b/><w:sz w:val="24"/></w:rPr></w:style><w:style w:type="table" w:styleId="TableGrid"><w:name w:val="Table Grid"/></w:style></w:styles>`
 
-// pageMarkdown renders markdown as a web page. Raw HTML is left out, so what
-// an agent wrote stays words; a picture becomes a link, so nothing opening
-// the page fetches it.
+// pageMarkdown renders markdown as a web page, without raw HTML, pictures as links.
 var pageMarkdown = goldmark.New(
 	goldmark.WithExtensions(extension.GFM, extension.Footnote),
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(picturesAsLinks{}, 100))),
@@ -399,8 +395,7 @@ func pictureNamed(words string) string {
 	return lang.L("[picture: {{.Words}}]", map[string]any{"Words": words})
 }
 
-// MarkdownPage is markdown as a self-contained web page that opens anywhere;
-// nothing in it runs or is fetched from elsewhere.
+// MarkdownPage is markdown as a self-contained web page; nothing in it runs or is fetched.
 func MarkdownPage(title, markdown string) []byte {
 	var body bytes.Buffer
 	if err := pageMarkdown.Convert([]byte(markdown), &body); err != nil {

@@ -14,9 +14,7 @@ import (
 
 const draftDelay = 600 * time.Millisecond
 
-// drafts keeps unsaved input by key until it is on disk: written after a
-// pause in typing, and by Flush on quit, so nothing typed is lost. The latest
-// value wins.
+// drafts keeps unsaved input by key, written after a pause in typing and by Flush on quit.
 type drafts[K comparable, V any] struct {
 	mu      sync.Mutex
 	pending map[K]V
@@ -69,8 +67,7 @@ func (ds *drafts[K, V]) writeAll() {
 	ds.mu.Unlock()
 }
 
-// memoryDraftKey names an account's memory ("" for a new one), so a waiting
-// draft goes to its own account after a switch.
+// memoryDraftKey names an account's memory ("" for a new one).
 type memoryDraftKey struct{ account, id string }
 
 // memoryDraft is a memory's unsaved text ("" clears) and a new memory's collection.
@@ -106,14 +103,12 @@ func newAppDrafts(a *App) *appDrafts {
 	}
 }
 
-// SetDraft records the unsaved text of the active account's memory id ("" for
-// a new one, filed under collectionID); empty text clears it.
+// SetDraft records the unsaved text of memory id ("" for a new one); empty text clears it.
 func (svc *Memories) SetDraft(id, text, collectionID string) {
 	svc.a.drafts.memories.set(memoryDraftKey{svc.a.AccountID(), id}, memoryDraft{text, collectionID})
 }
 
-// DropDraft forgets a waiting draft of a memory being saved, lest it bring
-// back "unsaved changes", then writes the others.
+// DropDraft forgets a waiting draft of a memory being saved, then writes the others.
 func (svc *Memories) DropDraft(id string) {
 	md := svc.a.drafts.memories
 	md.drop(memoryDraftKey{svc.a.AccountID(), id})
@@ -133,8 +128,7 @@ func (a *App) SetWindowSize(width, height float32) {
 	a.drafts.window.set(struct{}{}, [2]float32{width, height})
 }
 
-// FlushDrafts writes every waiting draft (App.Close calls it), returning the
-// first failed write.
+// FlushDrafts writes every waiting draft, returning the first failed write.
 func (a *App) FlushDrafts() error {
 	d := a.drafts
 	return errors.Join(d.memories.Flush(), d.answers.Flush(), d.chats.Flush(), d.window.Flush())

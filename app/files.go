@@ -1155,8 +1155,7 @@ func uploadProblem(err error, uploaded bool) string {
 	if uploaded {
 		return lang.L("The file was uploaded but could not be linked to the agent: {{.Why}}", map[string]any{"Why": Describe(errors.Unwrap(err))})
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if _, ok := errors.AsType[*fs.PathError](err); ok {
 		return fileProblem(err)
 	}
 	if client.IsOffline(err) {

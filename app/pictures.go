@@ -129,8 +129,7 @@ func fetchPicture(ctx context.Context, raw string) ([]byte, error) {
 	req.Header.Set("Accept", "image/*")
 	resp, err := pictureClient.Do(req)
 	if err != nil {
-		var pe *PictureError
-		if errors.As(err, &pe) {
+		if pe, ok := errors.AsType[*PictureError](err); ok {
 			return nil, pe
 		}
 		if ctx.Err() != nil {

@@ -521,8 +521,7 @@ func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, pro
 	if _, err := a.Client().Download(ctx, url, w); err != nil {
 		dst.abort()
 		// The cap's own words, without the client's wrapping.
-		var big *OutputTooLargeError
-		if errors.As(err, &big) {
+		if big, ok := errors.AsType[*OutputTooLargeError](err); ok {
 			return Output{}, big
 		}
 		return Output{}, err
