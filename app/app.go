@@ -198,9 +198,10 @@ func (a *App) Close() error {
 	return a.db.Close()
 }
 
-func locked[T any](a *App, get func() T) T {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+// locked is get's value under mu.
+func locked[T any](mu *sync.Mutex, get func() T) T {
+	mu.Lock()
+	defer mu.Unlock()
 	return get()
 }
 
@@ -224,12 +225,9 @@ func (a *App) Life() context.Context { return a.life }
 
 // Notices are the start-up problems the user should read once.
 func (a *App) Notices() []string {
-	out := make([]string, 0, len(a.notices))
+	var out []string
 	for _, n := range a.notices {
 		out = append(out, n())
-	}
-	if len(out) == 0 {
-		return nil
 	}
 	return out
 }
@@ -244,11 +242,13 @@ func (a *App) Cache() *storage.Cache { return a.cache }
 func (a *App) Paths() storage.Paths { return a.cfg.Paths }
 
 // Client is the service client of the active account.
-func (a *App) Client() *client.Client { return locked(a, func() *client.Client { return a.client }) }
+func (a *App) Client() *client.Client {
+	return locked(&a.mu, func() *client.Client { return a.client })
+}
 
 // Account is the active account.
 func (a *App) Account() storage.Account {
-	return locked(a, func() storage.Account { return a.account })
+	return locked(&a.mu, func() storage.Account { return a.account })
 }
 
 // AccountID is the active account's id, the scope of everything in history.
@@ -259,17 +259,17 @@ func (a *App) IsDemo() bool { return a.Account().IsDemo() }
 
 // Demo is the running built-in service, or nil when a real account is active.
 func (a *App) Demo() DemoServer {
-	return locked(a, func() DemoServer { return a.demo })
+	return locked(&a.mu, func() DemoServer { return a.demo })
 }
 
 // KeyLocation says where the active account's key lives.
 func (a *App) KeyLocation() storage.KeyLocation {
-	return locked(a, func() storage.KeyLocation { return a.keyWhere })
+	return locked(&a.mu, func() storage.KeyLocation { return a.keyWhere })
 }
 
 // Settings is a copy of the current settings.
 func (a *App) Settings() storage.Settings {
-	return locked(a, func() storage.Settings { return a.settings })
+	return locked(&a.mu, func() storage.Settings { return a.settings })
 }
 
 // UpdateSettings changes the settings and saves them at once.

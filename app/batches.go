@@ -48,10 +48,7 @@ type BatchPlan struct {
 }
 
 // FileChecks remembers each cell's file and its problem (BatchPlan.Seen).
-type FileChecks struct {
-	mu sync.Mutex
-	m  map[[2]string][2]string
-}
+type FileChecks struct{ m sync.Map } // [2]string{folder, cell} → [2]string{path, problem}
 
 // New keeps a sheet's rows as a batch, every row waiting; nothing is sent.
 func (svc *BatchRunner) New(ctx context.Context, agent client.Agent, t sheet.All, plan BatchPlan) (storage.Batch, error) {
@@ -559,16 +556,11 @@ func (p BatchPlan) rowFile(cell string) (path, problem string) {
 		return p.checkFile(cell)
 	}
 	key := [2]string{p.Folder, cell}
-	p.Seen.mu.Lock()
-	defer p.Seen.mu.Unlock()
-	if v, ok := p.Seen.m[key]; ok {
-		return v[0], v[1]
+	if v, ok := p.Seen.m.Load(key); ok {
+		return v.([2]string)[0], v.([2]string)[1]
 	}
 	path, problem = p.checkFile(cell)
-	if p.Seen.m == nil {
-		p.Seen.m = map[[2]string][2]string{}
-	}
-	p.Seen.m[key] = [2]string{path, problem}
+	p.Seen.m.Store(key, [2]string{path, problem})
 	return path, problem
 }
 

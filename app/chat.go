@@ -319,11 +319,7 @@ func (svc *Chats) Forget(id int64) {
 }
 
 // ID is the conversation's id.
-func (s *ChatSession) ID() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.conv.ID
-}
+func (s *ChatSession) ID() int64 { return locked(&s.mu, func() int64 { return s.conv.ID }) }
 
 // Conversation is a copy of the conversation's record.
 func (s *ChatSession) Conversation() storage.Conversation {
@@ -336,9 +332,7 @@ func (s *ChatSession) Conversation() storage.Conversation {
 
 // Agent is the agent the conversation is with.
 func (s *ChatSession) Agent() client.Agent {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.agent
+	return locked(&s.mu, func() client.Agent { return s.agent })
 }
 
 // Messages is a copy of the messages, oldest first.
@@ -354,18 +348,11 @@ func (s *ChatSession) Messages() []storage.Message {
 }
 
 // Streaming reports whether a message is on its way or being answered.
-func (s *ChatSession) Streaming() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.phase.Busy()
-}
+func (s *ChatSession) Streaming() bool { return locked(&s.mu, func() bool { return s.phase.Busy() }) }
 
 // Wait blocks until the streaming reply (if any) has ended and been saved.
 func (s *ChatSession) Wait() {
-	s.mu.Lock()
-	d := s.done
-	s.mu.Unlock()
-	if d != nil {
+	if d := locked(&s.mu, func() chan struct{} { return s.done }); d != nil {
 		<-d
 	}
 }
@@ -430,9 +417,7 @@ func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID
 		return err
 	}
 	// Words typed while the message was on its way are a new draft.
-	s.mu.Lock()
-	draft := s.conv.Draft
-	s.mu.Unlock()
+	draft := locked(&s.mu, func() string { return s.conv.Draft })
 	if rest, ok := strings.CutPrefix(strings.TrimLeft(draft, "\r\n"), text); ok {
 		// what was typed after the sent words stays, without them
 		s.SetDraft(strings.TrimLeft(rest, " \t\r\n"))
@@ -771,10 +756,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	text := rs.Text()
 	if tooLarge {
 		// Keep what fits; the rest is not asked for again.
-		s.mu.Lock()
-		text = s.live.String()
-		s.mu.Unlock()
-		err = ErrReplyTooLarge
+		text, err = locked(&s.mu, func() string { return s.live.String() }), ErrReplyTooLarge
 	}
 	var final *client.Execution
 	if cs != nil && !tooLarge {

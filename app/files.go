@@ -77,7 +77,7 @@ type FileList struct {
 	state *live.State[FilesState]
 
 	mu       sync.Mutex
-	paging   bool               // a page asked for by More is on its way
+	paging   atomic.Bool        // a page asked for by More is on its way
 	reload   context.CancelFunc // ends the reload under way
 	watchers int
 	poll     *poller      // the refresh under way while files process
@@ -114,18 +114,12 @@ func (l *FileList) More() {
 	if s := l.state.Get(); s.Loaded && !s.More {
 		return
 	}
-	l.mu.Lock()
-	if l.paging {
-		l.mu.Unlock()
+	if !l.paging.CompareAndSwap(false, true) {
 		return
 	}
-	l.paging = true
-	l.mu.Unlock()
 	l.a.Go(func() {
+		defer l.paging.Store(false)
 		_, _ = l.LoadMore(l.a.Life())
-		l.mu.Lock()
-		l.paging = false
-		l.mu.Unlock()
 	})
 }
 
@@ -1051,29 +1045,20 @@ type job struct {
 	run    int
 }
 
-func (q *Uploads) prepare(id int64) (job, bool) {
-	// Uploads give way to what the user waits for (client.Pacer).
-	ctx, cancel := context.WithCancel(client.Background(q.a.Life()))
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	it, ok := q.items[id]
-	if !ok {
-		cancel()
-		return job{}, false
-	}
-	it.run++
-	it.cancel = cancel
-	return job{ctx: ctx, cancel: cancel, id: id, run: it.run}, true
-}
-
 // launch takes slots in order, so files go top to bottom as listed.
 func (q *Uploads) launch(ids ...int64) {
 	var jobs []job
+	q.mu.Lock()
 	for _, id := range ids {
-		if j, ok := q.prepare(id); ok {
-			jobs = append(jobs, j)
+		if it, ok := q.items[id]; ok {
+			// Uploads give way to what the user waits for (client.Pacer).
+			ctx, cancel := context.WithCancel(client.Background(q.a.Life()))
+			it.run++
+			it.cancel = cancel
+			jobs = append(jobs, job{ctx: ctx, cancel: cancel, id: id, run: it.run})
 		}
 	}
+	q.mu.Unlock()
 	if len(jobs) == 0 {
 		return
 	}

@@ -354,9 +354,7 @@ func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 
 // IsDefaultCollection reports whether the last sync named this collection the default.
 func (svc *Memories) IsDefaultCollection(id string) bool {
-	svc.a.mu.Lock()
-	defer svc.a.mu.Unlock()
-	return svc.a.defaultCollections[id]
+	return locked(&svc.a.mu, func() bool { return svc.a.defaultCollections[id] })
 }
 
 // Delete deletes a memory on the service and locally, also when the service lacks it.

@@ -531,11 +531,7 @@ func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, pro
 	if err != nil {
 		return Output{}, err
 	}
-	out := Output{Path: path, Kind: w.kind, Ext: w.ext, Size: w.n}
-	if out.Kind == safe.Image {
-		out.NotShown = CheckPictureFile(path)
-	}
-	return out, nil
+	return inspectOutput(path)
 }
 
 // SaveOutput writes an image or video output to w (the user's "Save as…").
