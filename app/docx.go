@@ -96,27 +96,23 @@ func (w *docxWriter) para(style string, runs []docxRun, indent ...int) {
 
 // run writes a run; line breaks inside it become Word's line breaks.
 func (w *docxWriter) run(r docxRun) {
-	lines := strings.Split(r.text, "\n")
-	for i, line := range lines {
+	props := ""
+	// In the order Word's schema wants them.
+	for _, p := range []struct {
+		on  bool
+		xml string
+	}{
+		{r.code, `<w:rFonts w:ascii="Consolas" w:hAnsi="Consolas" w:cs="Consolas"/>`}, {r.bold, "<w:b/>"}, {r.italic, "<w:i/>"},
+		{r.strike, "<w:strike/>"}, {r.superscript, `<w:vertAlign w:val="superscript"/>`},
+	} {
+		if p.on {
+			props += p.xml
+		}
+	}
+	for i, line := range strings.Split(r.text, "\n") {
 		w.out.WriteString("<w:r>")
-		if r.bold || r.italic || r.code || r.strike || r.superscript {
-			w.out.WriteString("<w:rPr>")
-			if r.code {
-				w.out.WriteString(`<w:rFonts w:ascii="Consolas" w:hAnsi="Consolas" w:cs="Consolas"/>`)
-			}
-			if r.bold {
-				w.out.WriteString("<w:b/>")
-			}
-			if r.italic {
-				w.out.WriteString("<w:i/>")
-			}
-			if r.strike {
-				w.out.WriteString("<w:strike/>")
-			}
-			if r.superscript {
-				w.out.WriteString(`<w:vertAlign w:val="superscript"/>`)
-			}
-			w.out.WriteString("</w:rPr>")
+		if props != "" {
+			w.out.WriteString("<w:rPr>" + props + "</w:rPr>")
 		}
 		if i > 0 {
 			w.out.WriteString("<w:br/>")
