@@ -400,7 +400,6 @@ func (svc *Agents) Open(id client.ID) *Loader[client.Agent] {
 // savedAgentsMax is how many of the first agents are kept for offline starts.
 const savedAgentsMax = 500
 
-// savedAgentsKey names an account's saved list, by address and workspace.
 func savedAgentsKey(acct storage.Account) string {
 	return "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
 }
@@ -420,7 +419,6 @@ func (a *App) saveAgents(key string, agents []AgentItem) {
 	_ = a.cfg.Paths.SaveSnapshot(key, agents, time.Now())
 }
 
-// savedAgents is the active account's saved list and when it was saved.
 func (a *App) savedAgents(key string) ([]AgentItem, time.Time, bool) {
 	var agents []AgentItem
 	saved, ok := a.cfg.Paths.LoadSnapshot(key, &agents)

@@ -362,19 +362,15 @@ func (picturesAsLinks) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	r.Register(ast.KindImage, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		img := n.(*ast.Image)
 		before, after := pictureWords()
-		if entering {
-			if gmhtml.IsDangerousURL(img.Destination) {
-				_, _ = w.WriteString("<span>" + html.EscapeString(before))
-			} else {
-				_, _ = w.WriteString(`<a href="`)
-				_, _ = w.Write(util.EscapeHTML(util.URLEscape(img.Destination, true)))
-				_, _ = w.WriteString(`">` + html.EscapeString(before))
-			}
-			return ast.WalkContinue, nil
-		}
-		if gmhtml.IsDangerousURL(img.Destination) {
+		danger := gmhtml.IsDangerousURL(img.Destination)
+		switch {
+		case entering && danger:
+			_, _ = w.WriteString("<span>" + html.EscapeString(before))
+		case entering:
+			_, _ = w.WriteString(`<a href="` + string(util.EscapeHTML(util.URLEscape(img.Destination, true))) + `">` + html.EscapeString(before))
+		case danger:
 			_, _ = w.WriteString(html.EscapeString(after) + "</span>")
-		} else {
+		default:
 			_, _ = w.WriteString(html.EscapeString(after) + "</a>")
 		}
 		return ast.WalkContinue, nil

@@ -503,7 +503,6 @@ type linkedFiles struct {
 	lists []weak.Pointer[LinkedFiles]
 }
 
-// linkedListsOf are the live lists of an agent's files in a.
 func (a *App) linkedListsOf(agentID client.ID) []*LinkedFiles {
 	a.linked.Lock()
 	defer a.linked.Unlock()
