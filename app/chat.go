@@ -174,11 +174,7 @@ func (svc *Chats) New(ctx context.Context, agent client.Agent) (*ChatSession, er
 	}
 	s := newChatSession(a, conv, nil)
 	s.agent = agent
-	h := a.chat
-	h.mu.Lock()
-	h.sessions[conv.ID] = s
-	h.mu.Unlock()
-	return s, nil
+	return a.chat.keep(s), nil
 }
 
 // DefaultChatAnswers fills select questions from last when still offered, else the first option.
@@ -224,15 +220,18 @@ func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 	if ag, err := a.Client().GetAgent(ctx, client.ID(conv.AgentID)); err == nil {
 		s.agent = *ag
 	}
-	h := a.chat
+	return a.chat.keep(s), nil
+}
+
+// keep registers s, unless its conversation has a session already.
+func (h *chatHub) keep(s *ChatSession) *ChatSession {
 	h.mu.Lock()
-	if cur, ok := h.sessions[id]; ok {
-		s = cur
-	} else {
-		h.sessions[id] = s
+	defer h.mu.Unlock()
+	if cur, ok := h.sessions[s.conv.ID]; ok {
+		return cur
 	}
-	h.mu.Unlock()
-	return s, nil
+	h.sessions[s.conv.ID] = s
+	return s
 }
 
 // List returns the account's conversations, newest first, filtered by every word of query.
