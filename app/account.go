@@ -67,8 +67,7 @@ func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace
 	case client.IsTLS(err):
 		return ConnectionResult{State: TLSProblem, Message: lang.L("The server's security certificate could not be checked, so Agent Desk did not send the key. Check the address; if your company uses its own certificates, ask your IT department.")}
 	case client.IsOffline(err):
-		var netErr *client.NetworkError
-		if errors.As(err, &netErr) && strings.Contains(strings.ToLower(netErr.Err.Error()), "no such host") {
+		if netErr, ok := errors.AsType[*client.NetworkError](err); ok && strings.Contains(strings.ToLower(netErr.Err.Error()), "no such host") {
 			return ConnectionResult{State: ServerNotFound, Message: lang.L("No server was found at that address. Check the address for typing mistakes.")}
 		}
 		return ConnectionResult{State: Offline, Message: lang.L("Agent Desk can't reach that server. Check your internet connection and the address.")}
@@ -78,7 +77,6 @@ func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace
 	return ConnectionResult{State: ServerError, Message: Describe(err)}
 }
 
-// checkWorkspace says what is wrong with a workspace id: a whole number, or nothing.
 func checkWorkspace(ws string) string {
 	ws = strings.TrimSpace(ws)
 	if ws == "" {
@@ -90,10 +88,9 @@ func checkWorkspace(ws string) string {
 	return ""
 }
 
-// namesWorkspace reports a validation error about the workspace header.
 func namesWorkspace(err error) bool {
-	var e *client.APIError
-	if !errors.As(err, &e) || (e.StatusCode != 400 && e.StatusCode != 422) {
+	e, ok := errors.AsType[*client.APIError](err)
+	if !ok || (e.StatusCode != 400 && e.StatusCode != 422) {
 		return false
 	}
 	for f := range e.Fields {
@@ -104,8 +101,7 @@ func namesWorkspace(err error) bool {
 	return strings.Contains(strings.ToLower(e.Message+" "+e.Detail), "workspace")
 }
 
-// checkBaseURL says what is wrong with a service address, "" if usable. Test
-// and Save both use it, so a refused address never gets the key.
+// checkBaseURL says what is wrong with a service address, "" if usable.
 func checkBaseURL(raw string) string {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -126,8 +122,7 @@ func checkBaseURL(raw string) string {
 	return ""
 }
 
-// onThisComputer reports localhost, 127.0.0.0/8 or ::1. Other names are not
-// trusted: their answer can change.
+// onThisComputer reports localhost, 127.0.0.0/8 or ::1.
 func onThisComputer(host string) bool {
 	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
 		return true
@@ -136,8 +131,7 @@ func onThisComputer(host string) bool {
 	return err == nil && ip.Unmap().IsLoopback()
 }
 
-// SameServer reports whether two addresses have the same scheme, host and
-// port: a saved key goes only to its origin.
+// SameServer reports whether two addresses have the same scheme, host and port.
 func SameServer(a, b string) bool {
 	ua, err1 := url.Parse(strings.TrimSpace(a))
 	ub, err2 := url.Parse(strings.TrimSpace(b))
@@ -159,9 +153,8 @@ func portOrDefault(u *url.URL) string {
 	return "80"
 }
 
-// StoredKeyMoves reports whether using the stored key for acct would send it
-// to another server than it was saved for: the form must ask first, so a
-// mistyped or planted address never gets the key silently.
+// StoredKeyMoves reports whether the stored key for acct would go to another
+// server than it was saved for: the form must ask first.
 func (svc *Accounts) StoredKeyMoves(acct storage.Account, key string) (moves bool, from, to string) {
 	if strings.TrimSpace(key) != "" || acct.ID == "" || acct.IsDemo() {
 		return false, "", ""
@@ -173,7 +166,6 @@ func (svc *Accounts) StoredKeyMoves(acct storage.Account, key string) (moves boo
 	return true, hostOf(saved.BaseURL), hostOf(acct.BaseURL)
 }
 
-// hostOf is the server part of an address, as the user typed it.
 func hostOf(raw string) string {
 	if u, err := url.Parse(strings.TrimSpace(raw)); err == nil && u.Host != "" {
 		return u.Host
@@ -181,8 +173,7 @@ func hostOf(raw string) string {
 	return strings.TrimSpace(raw)
 }
 
-// KeyInFileNote tells the user the key is in a file, not the keyring, or "";
-// never a silent fallback.
+// KeyInFileNote tells the user the key is in a file, not the keyring, or "".
 func KeyInFileNote(acct storage.Account) string {
 	if acct.KeyStore != storage.KeyInFile {
 		return ""
@@ -265,8 +256,7 @@ func (svc *Accounts) Remove(ctx context.Context, id string) error {
 	return nil
 }
 
-// SetMemoryVariantOverride sets the active account's memory variant ("", "A",
-// "B") and rebuilds its client.
+// SetMemoryVariantOverride sets the active account's memory variant ("", "A", "B").
 func (svc *Accounts) SetMemoryVariantOverride(ctx context.Context, v string) error {
 	return svc.changeActive(ctx, say(func() string { return lang.L("the demo service always uses variant A") }),
 		func(acct *storage.Account) { acct.MemoryVariantOverride = v })
@@ -278,8 +268,7 @@ func (svc *Accounts) SetRequestsPerSecond(ctx context.Context, perSecond float64
 		func(acct *storage.Account) { acct.RequestsPerSecond = perSecond })
 }
 
-// changeActive changes the active account's settings and rebuilds its
-// client; the demo's are refused with demoErr.
+// changeActive changes the active account's settings; the demo's are refused with demoErr.
 func (svc *Accounts) changeActive(ctx context.Context, demoErr error, change func(*storage.Account)) error {
 	acct := svc.a.Account()
 	if acct.IsDemo() {
@@ -292,8 +281,7 @@ func (svc *Accounts) changeActive(ctx context.Context, demoErr error, change fun
 	return svc.a.Activate(ctx, acct.ID)
 }
 
-// RememberDetected stores what the client detected about the server, so the
-// next launch need not detect it again.
+// RememberDetected stores what the client detected about the server.
 func (svc *Accounts) RememberDetected(ctx context.Context) {
 	acct, c := svc.a.Account(), svc.a.Client()
 	if acct.IsDemo() {
@@ -342,9 +330,8 @@ func (a *App) Folders() []AboutFolder {
 	}
 }
 
-// TestSaved is TestConnection for an account being edited, a blank key
-// meaning the stored one. The stored key goes to another server only when
-// keyMayMove says the user agreed (StoredKeyMoves).
+// TestSaved is TestConnection for an account being edited, a blank key meaning
+// the stored one, which moves server only when keyMayMove.
 func (svc *Accounts) TestSaved(ctx context.Context, acct storage.Account, key string, keyMayMove bool) ConnectionResult {
 	if moves, _, to := svc.a.Accounts().StoredKeyMoves(acct, key); moves && !keyMayMove {
 		return ConnectionResult{State: KeyRejected, Message: lang.L("Your saved key was not sent to {{.Address}}. Paste the key for that address, or agree to send the saved one.", map[string]any{"Address": to})}

@@ -22,9 +22,7 @@ var AgentTypes = []string{"", client.AgentChat, client.AgentImage, client.AgentT
 // AgentsPerPage is how many agents one request asks for.
 const AgentsPerPage = 30
 
-// AgentItem is what the agents list keeps of one agent: what a row shows and
-// what opening it needs. The rest is read on opening (GetAgent), keeping a
-// long list's memory small.
+// AgentItem is what the agents list keeps of one agent; the rest is read on opening.
 type AgentItem struct {
 	ID          client.ID
 	Title       string
@@ -32,8 +30,7 @@ type AgentItem struct {
 	Type        string
 }
 
-// ItemOf is the list's part of a full agent. The title is kept as shown
-// (safe.Text): server text is data, and cannot break or disguise a row.
+// ItemOf is the list's part of a full agent, its title made safe to show.
 func ItemOf(a client.Agent) AgentItem {
 	desc := a.Description
 	if a.Inactive() {
@@ -43,7 +40,7 @@ func ItemOf(a client.Agent) AgentItem {
 	return AgentItem{ID: a.ID, Title: shownTitle(a.Title), Description: desc, Type: a.Type}
 }
 
-// shownTitle is safe.Text(s, 0), keeping s itself when unchanged: no second copy.
+// shownTitle is safe.Text(s, 0), keeping s itself when unchanged.
 func shownTitle(s string) string {
 	if t := safe.Text(s, 0); t != s {
 		return t
@@ -51,8 +48,7 @@ func shownTitle(s string) string {
 	return s
 }
 
-// FilterAgents returns the agents of one type ("" keeps all), in order, to
-// narrow what is loaded while the service answers.
+// FilterAgents returns the agents of one type ("" keeps all), in order.
 func FilterAgents(agents []AgentItem, typ string) []AgentItem {
 	if typ == "" {
 		return agents
@@ -87,8 +83,7 @@ var typeWords = map[string]string{
 	"vídeo": client.AgentVideo, "vídeos": client.AgentVideo,
 }
 
-// forService turns a search that is a type's word into that type, as the
-// service searches only titles and descriptions.
+// forService turns a search that is a type's word into that type.
 func (q AgentQuery) forService() AgentQuery {
 	if typ, ok := typeWords[strings.ToLower(strings.TrimSpace(q.Q))]; ok && q.Type == "" {
 		return AgentQuery{Type: typ}
@@ -125,9 +120,8 @@ func (p AgentPage) SameAgents(old AgentPage) bool {
 	return p.Series == old.Series && p.Query == old.Query && len(p.Agents) == len(old.Agents)
 }
 
-// AgentBrowser keeps the agents of one query, page by page. A new query
-// cancels the old request and older answers are dropped, so a slow answer
-// never overwrites a newer one. Close cancels and waits for its requests.
+// AgentBrowser keeps the agents of one query, page by page; a new query
+// cancels the old request and drops its answer.
 type AgentBrowser struct {
 	app   *App
 	state *live.State[AgentPage]
@@ -163,8 +157,7 @@ func (b *AgentBrowser) publish() {
 	})
 }
 
-// Search starts a new query, cancelling the one in flight; loaded agents of
-// the new type stay visible until the answer comes.
+// Search starts a new query; loaded agents of its type stay until the answer comes.
 func (b *AgentBrowser) Search(q AgentQuery) {
 	b.mu.Lock()
 	b.startLocked(q)
@@ -172,8 +165,7 @@ func (b *AgentBrowser) Search(q AgentQuery) {
 	b.publish()
 }
 
-// SearchSoon searches for q once typing has paused: once per pause, not per
-// key. Search or Clear drops it.
+// SearchSoon searches for q once typing has paused; Search or Clear drops it.
 func (b *AgentBrowser) SearchSoon(q AgentQuery) {
 	b.mu.Lock()
 	b.typed = &q
@@ -194,7 +186,6 @@ func (b *AgentBrowser) searchTyped() {
 	b.publish()
 }
 
-// startLocked replaces the query and asks for its first page.
 func (b *AgentBrowser) startLocked(q AgentQuery) {
 	b.stopLocked()
 	keep := FilterAgents(b.page.Agents, q.Type)
@@ -212,7 +203,6 @@ func (b *AgentBrowser) startLocked(q AgentQuery) {
 	b.loadLocked()
 }
 
-// stopLocked cancels the request in flight and a waiting search.
 func (b *AgentBrowser) stopLocked() {
 	if b.cancel != nil {
 		b.cancel()
@@ -253,7 +243,6 @@ func (b *AgentBrowser) LoadMore() {
 	b.publish()
 }
 
-// loadLocked asks for the next page of the current query in the background.
 func (b *AgentBrowser) loadLocked() {
 	gen, page, q := b.gen, b.nextPage, b.page.Query
 	c, acct := b.app.clientAndAccount()
@@ -323,15 +312,13 @@ func (svc *Agents) Get(ctx context.Context, id client.ID) (*client.Agent, error)
 
 // LastAnswers are the answers of this agent's last run; "" for a cleared question.
 func (svc *Agents) LastAnswers(agent client.Agent) map[string]string {
-	out := map[string]string{}
-	for k, v := range svc.a.Settings().LastAnswers[string(agent.ID)] {
-		out[k] = v
+	if out := maps.Clone(svc.a.Settings().LastAnswers[string(agent.ID)]); out != nil {
+		return out
 	}
-	return out
+	return map[string]string{}
 }
 
-// RememberAnswers keeps an agent's answers for next time, empty ones too: a
-// cleared question must not get the agent's default again.
+// RememberAnswers keeps an agent's answers for next time, empty ones too.
 func (svc *Agents) RememberAnswers(ctx context.Context, agentID client.ID, answers map[string]string) error {
 	clean := maps.Clone(answers)
 	if clean == nil {
@@ -362,9 +349,7 @@ type Loaded[T any] struct {
 	Err error
 }
 
-// Loader reads one value in the background and publishes it as Loaded. It
-// is a List of one, so it behaves as a list does: the newest read wins, and
-// its goroutines are the app's (Close cancels and waits for them).
+// Loader reads one value in the background and publishes it as Loaded: a List of one.
 type Loader[T any] struct{ list *live.List[T] }
 
 // NewLoader is a value read by load; nothing is read before Reload.
@@ -415,21 +400,18 @@ func (svc *Agents) Open(id client.ID) *Loader[client.Agent] {
 // savedAgentsMax is how many of the first agents are kept for offline starts.
 const savedAgentsMax = 500
 
-// savedAgentsKey names an account's saved list, by address and workspace.
 func savedAgentsKey(acct storage.Account) string {
 	return "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
 }
 
-// clientAndAccount reads the active account and client together, so a switch
-// cannot mix two accounts' lists.
+// clientAndAccount reads the active account and client together.
 func (a *App) clientAndAccount() (*client.Client, storage.Account) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.client, a.account
 }
 
-// saveAgents keeps the first agents for an offline start; a failure is only
-// missed offline, so not reported.
+// saveAgents keeps the first agents for an offline start.
 func (a *App) saveAgents(key string, agents []AgentItem) {
 	if len(agents) > savedAgentsMax {
 		agents = agents[:savedAgentsMax]
@@ -437,7 +419,6 @@ func (a *App) saveAgents(key string, agents []AgentItem) {
 	_ = a.cfg.Paths.SaveSnapshot(key, agents, time.Now())
 }
 
-// savedAgents is the active account's saved list and when it was saved.
 func (a *App) savedAgents(key string) ([]AgentItem, time.Time, bool) {
 	var agents []AgentItem
 	saved, ok := a.cfg.Paths.LoadSnapshot(key, &agents)
@@ -453,9 +434,7 @@ func (a *App) savedAgents(key string) ([]AgentItem, time.Time, bool) {
 	return agents, saved, true
 }
 
-// showSaved reports a failure the saved list may stand in for: unreachable,
-// slow or failing service. A rejected key or workspace is the user's to fix,
-// and the old list would hide that.
+// showSaved reports a failure the saved list may stand in for (not a rejected key).
 func showSaved(err error) bool {
 	if client.IsOffline(err) || errors.Is(err, context.DeadlineExceeded) || client.IsRateLimited(err) {
 		return true

@@ -51,8 +51,7 @@ type Config struct {
 	Version string
 }
 
-// App is one running Agent Desk: settings, secrets, history and the active
-// account's client. Safe for concurrent use.
+// App is one running Agent Desk: settings, secrets, history and the active account.
 type App struct {
 	// pictures are decoded pictures within one memory budget, and this session's downloads.
 	pictures *pictureStore
@@ -111,8 +110,7 @@ type Session struct {
 	Charges uint64
 }
 
-// Open loads settings, opens the history and activates the last active
-// account. Problems on disk never stop it: they become Notices.
+// Open loads settings, the history and the last active account; problems on disk become Notices.
 func Open(ctx context.Context, cfg Config) (*App, error) {
 	a := &App{cfg: cfg, session: live.NewState(Session{}), conn: live.NewState(Connection{}), pictures: newPictureStore(cfg.PictureBudget),
 		chat:        &chatHub{sessions: map[int64]*ChatSession{}, finished: live.NewState[[]ChatFinished](nil), maxReply: MaxReplyBytes},
@@ -200,15 +198,14 @@ func (a *App) Close() error {
 	return a.db.Close()
 }
 
-// locked reads a field of a under its lock.
-func locked[T any](a *App, get func() T) T {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+// locked is get's value under mu.
+func locked[T any](mu *sync.Mutex, get func() T) T {
+	mu.Lock()
+	defer mu.Unlock()
 	return get()
 }
 
-// Go runs fn as the app's own work, which Close waits for; once Close has
-// begun fn does not run and Go reports false.
+// Go runs fn as the app's own work, which Close waits for; false once Close has begun.
 func (a *App) Go(fn func()) bool {
 	a.workMu.Lock()
 	defer a.workMu.Unlock()
@@ -228,12 +225,9 @@ func (a *App) Life() context.Context { return a.life }
 
 // Notices are the start-up problems the user should read once.
 func (a *App) Notices() []string {
-	out := make([]string, 0, len(a.notices))
+	var out []string
 	for _, n := range a.notices {
 		out = append(out, n())
-	}
-	if len(out) == 0 {
-		return nil
 	}
 	return out
 }
@@ -248,11 +242,13 @@ func (a *App) Cache() *storage.Cache { return a.cache }
 func (a *App) Paths() storage.Paths { return a.cfg.Paths }
 
 // Client is the service client of the active account.
-func (a *App) Client() *client.Client { return locked(a, func() *client.Client { return a.client }) }
+func (a *App) Client() *client.Client {
+	return locked(&a.mu, func() *client.Client { return a.client })
+}
 
 // Account is the active account.
 func (a *App) Account() storage.Account {
-	return locked(a, func() storage.Account { return a.account })
+	return locked(&a.mu, func() storage.Account { return a.account })
 }
 
 // AccountID is the active account's id, the scope of everything in history.
@@ -263,17 +259,17 @@ func (a *App) IsDemo() bool { return a.Account().IsDemo() }
 
 // Demo is the running built-in service, or nil when a real account is active.
 func (a *App) Demo() DemoServer {
-	return locked(a, func() DemoServer { return a.demo })
+	return locked(&a.mu, func() DemoServer { return a.demo })
 }
 
 // KeyLocation says where the active account's key lives.
 func (a *App) KeyLocation() storage.KeyLocation {
-	return locked(a, func() storage.KeyLocation { return a.keyWhere })
+	return locked(&a.mu, func() storage.KeyLocation { return a.keyWhere })
 }
 
 // Settings is a copy of the current settings.
 func (a *App) Settings() storage.Settings {
-	return locked(a, func() storage.Settings { return a.settings })
+	return locked(&a.mu, func() storage.Settings { return a.settings })
 }
 
 // UpdateSettings changes the settings and saves them at once.
@@ -290,8 +286,7 @@ func (a *App) UpdateSettings(ctx context.Context, change func(*storage.Settings)
 	return err
 }
 
-// SaveSettingsLater applies change and writes the settings off the caller's
-// goroutine; Close waits for such writes.
+// SaveSettingsLater applies change and writes the settings in the background.
 func (a *App) SaveSettingsLater(change func(*storage.Settings)) {
 	a.writers.Add(1)
 	go func() {
@@ -308,12 +303,10 @@ func cloneAnswers(in map[string]map[string]string) map[string]map[string]string 
 	return out
 }
 
-// Session is the app's state as a whole: active account, settings, and
-// counters that tell screens to reload.
+// Session is the app's state as a whole.
 func (a *App) Session() live.Observable[Session] { return a.session }
 
-// publish reads the fields under the session's lock, so the last version
-// published holds the newest account whatever the writers' order.
+// publish reads the fields under the session's lock, so the last version is the newest.
 func (a *App) publish(change func(*Session)) {
 	a.session.Update(func(s Session) Session {
 		a.mu.Lock()
@@ -324,8 +317,7 @@ func (a *App) publish(change func(*Session)) {
 	})
 }
 
-// Activate makes an account the active one: the demo starts the built-in
-// service, a real account reads its key and builds a client.
+// Activate makes an account the active one, starting the demo service for the demo.
 func (a *App) Activate(ctx context.Context, accountID string) error {
 	acct, ok := a.Settings().Account(accountID)
 	if !ok {
@@ -388,7 +380,6 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 	return nil
 }
 
-// newClient builds a client, reusing what was detected before for acct.
 func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *client.Client {
 	opts := []client.Option{
 		client.WithBaseURL(baseURL),
@@ -416,16 +407,14 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 	return client.New(opts...)
 }
 
-// DefaultPace and DefaultBurst pace an account unless its settings say
-// otherwise: the real service answers a key's faster requests with 429.
+// DefaultPace and DefaultBurst pace an account unless its settings say otherwise.
 const (
 	DefaultPace  = 1.0
 	DefaultBurst = 5
 )
 
-// pacerFor is the pacing shared by every client of one key at one service,
-// since the service limits each key. perSecond: 0 default, negative none.
-// Local services are not paced by default.
+// pacerFor is the pacing shared by every client of one key at one service
+// (perSecond: 0 default, negative none); local services are not paced by default.
 func (a *App) pacerFor(baseURL, apiKey string, perSecond float64) *client.Pacer {
 	if perSecond == 0 {
 		perSecond = DefaultPace
@@ -462,9 +451,7 @@ func (a *App) Version() string {
 // Catalog is what the account's service offers besides agents.
 func (a *App) Catalog() *catalog.Catalog { return catalog.New(a.Client, a) }
 
-// Connection is what the last check of the active account's service found,
-// for the screens that load from it: when the service becomes reachable
-// again they load what they could not.
+// Connection is what the last check of the active account's service found.
 type Connection struct {
 	// Checked says a check has finished.
 	Checked bool
@@ -488,8 +475,7 @@ func (a *App) SetReachable(ok bool) {
 	})
 }
 
-// Ledger is what the account's work has cost, as this computer recorded
-// it; each charge recorded counts in Session.Charges.
+// Ledger is what the account's work has cost; each charge counts in Session.Charges.
 func (a *App) Ledger() *ledger.Ledger {
 	return ledger.New(a.db, a.AccountID, func() { a.publish(func(s *Session) { s.Charges++ }) }, time.Now)
 }

@@ -26,13 +26,11 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// A batch runs one agent over the rows of a sheet. Its queue lives in the
-// history, and no row is sent twice: a row is marked as being sent before
-// its request leaves, its execution id kept once the service answers; on the
-// next start a row with an id is looked up, and one without waits for Retry failed rows.
+// No row of a batch is sent twice: it is marked sending before its request
+// leaves; at the next start a row with an execution id is looked up, one
+// without waits for Retry failed rows.
 
-// BatchPlan is how a batch runs: which column answers which question, the
-// answers fixed for every row, rows at once, and the credits after which it pauses (0: none).
+// BatchPlan is how a batch runs; CreditCap pauses it (0: none).
 type BatchPlan struct {
 	Columns   ColumnMap
 	Fixed     map[string]string
@@ -49,15 +47,10 @@ type BatchPlan struct {
 	Seen *FileChecks
 }
 
-// FileChecks remembers, per folder and cell, the file a cell named and
-// why it cannot be sent (BatchPlan.Seen).
-type FileChecks struct {
-	mu sync.Mutex
-	m  map[[2]string][2]string
-}
+// FileChecks remembers each cell's file and its problem (BatchPlan.Seen).
+type FileChecks struct{ m sync.Map } // [2]string{folder, cell} → [2]string{path, problem}
 
-// New keeps the rows of a sheet read whole as a batch of agent's runs,
-// every row waiting, to run as plan says. Nothing is sent.
+// New keeps a sheet's rows as a batch, every row waiting; nothing is sent.
 func (svc *BatchRunner) New(ctx context.Context, agent client.Agent, t sheet.All, plan BatchPlan) (storage.Batch, error) {
 	rows := make([]storage.BatchRow, len(t.Rows))
 	for i, r := range t.Rows {
@@ -69,8 +62,7 @@ func (svc *BatchRunner) New(ctx context.Context, agent client.Agent, t sheet.All
 	return svc.a.newBatch(ctx, agent, t.Path, "", t.Header, rows, plan)
 }
 
-// NewFromLines keeps pasted lines as a batch, each answering question; the
-// results sheet goes to results (.csv or .xlsx). Nothing is sent.
+// NewFromLines keeps pasted lines as a batch, each answering question.
 func (svc *BatchRunner) NewFromLines(ctx context.Context, agent client.Agent, lines []string, question, results string, plan BatchPlan) (storage.Batch, error) {
 	var rows []storage.BatchRow
 	for _, l := range lines {
@@ -91,9 +83,7 @@ func (svc *BatchRunner) NewFromLines(ctx context.Context, agent client.Agent, li
 	return svc.a.newBatch(ctx, agent, "", results, []string{name}, rows, plan)
 }
 
-// NewFromFiles keeps files (names inside folder) as a batch: one run each,
-// the file answering the agent's file question or attached to the run.
-// The results sheet goes to results (beside the folder when empty). Nothing is sent.
+// NewFromFiles keeps files inside folder as a batch, one run each.
 func (svc *BatchRunner) NewFromFiles(ctx context.Context, agent client.Agent, folder string, names []string, results string, plan BatchPlan) (storage.Batch, error) {
 	if len(names) == 0 {
 		return storage.Batch{}, &sheet.Error{Kind: sheet.Empty, Path: folder}
@@ -115,8 +105,7 @@ func (svc *BatchRunner) NewFromFiles(ctx context.Context, agent client.Agent, fo
 	return svc.a.newBatch(ctx, agent, folder, results, []string{lang.L("File")}, rows, plan)
 }
 
-// FolderFile is a file a folder holds, as a batch over the folder would
-// send it.
+// FolderFile is a file a batch over its folder would send.
 type FolderFile struct {
 	Name    string // inside the folder ("scans/01.pdf")
 	Ext     string // its extension in lower case (".pdf"), "" for none
@@ -124,8 +113,7 @@ type FolderFile struct {
 	Problem string // why it cannot be sent, "" when it can
 }
 
-// FolderFiles are the files in folder and its folders, by PlanUpload's rules;
-// it reads names and sizes, never content.
+// FolderFiles are the files under folder, by PlanUpload's rules.
 func FolderFiles(folder string) []FolderFile {
 	plan := PlanUpload([]string{folder})
 	out := make([]FolderFile, 0, len(plan.Files))
@@ -142,8 +130,7 @@ func FolderFiles(folder string) []FolderFile {
 	return out
 }
 
-// FileQuestion is the agent's first question that takes a file ("" when
-// none does: a file then goes with the run as an attachment).
+// FileQuestion is the agent's first file question ("" when none: the file is attached).
 func FileQuestion(agent client.Agent) string {
 	for _, q := range FormQuestions(agent) {
 		if q.Type == QuestionFile {
@@ -153,7 +140,6 @@ func FileQuestion(agent client.Agent) string {
 	return ""
 }
 
-// filesPerRow is how many files each row of a batch sends.
 func (p BatchPlan) filesPerRow(agent client.Agent) int {
 	n := 0
 	if p.Attach > 0 {
@@ -172,8 +158,7 @@ func (svc *BatchRunner) Room(ctx context.Context, agent client.Agent, p BatchPla
 	return svc.a.batchRoom(ctx, agent, p, 0)
 }
 
-// batchRoom is BatchRoom for a batch whose rows hold own of the files
-// the service keeps (they leave it as those rows end).
+// batchRoom is Room when own of the files stored are the batch's own.
 func (a *App) batchRoom(ctx context.Context, agent client.Agent, p BatchPlan, own int) error {
 	need := p.filesPerRow(agent) * max(1, p.Parallel)
 	if need == 0 {
@@ -198,14 +183,12 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 		Header: header, Columns: plan.Columns, Fixed: plan.Fixed, Parallel: plan.Parallel, CreditCap: plan.CreditCap,
 		Folder: plan.Folder, Attach: plan.Attach,
 	}
-	// Chosen once: a second batch over the same sheet writes beside the first one's.
+	// Chosen once, and written at once: the next batch picks another name.
 	if b.Results == "" {
 		b.Results = FreePath(batchResultsPath(b))
 	}
-	b.Outputs = strings.TrimSuffix(b.Results, filepath.Ext(b.Results)) + " " + lang.L("files")
+	b.Outputs = filesFolder(b.Results)
 	b.Planned = b.Results
-	// The results sheet is there from the start, every row waiting: the
-	// name is taken, and the next batch picks another.
 	written, err := writeResults(b, rows)
 	if err != nil {
 		return b, err
@@ -217,14 +200,13 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 	return b, err
 }
 
-// FreePath is path for a batch's results, or when it or its files folder
-// is taken the first free "name (2).ext", "name (3).ext"…; a name the disk
-// cannot answer for is returned as is: writing it then says what is wrong.
+// FreePath is path, or when it or its files folder is taken the first free
+// "name (2).ext"…; a name the disk cannot answer for is returned as is.
 func FreePath(path string) string {
 	ext := filepath.Ext(path)
 	base := strings.TrimSuffix(path, ext)
 	taken := func(p string) (bool, error) {
-		for _, q := range []string{p, strings.TrimSuffix(p, ext) + " " + lang.L("files")} {
+		for _, q := range []string{p, filesFolder(p)} {
 			if _, err := os.Lstat(q); err == nil {
 				return true, nil
 			} else if !errors.Is(err, fs.ErrNotExist) {
@@ -242,19 +224,17 @@ func FreePath(path string) string {
 	return path
 }
 
-// SetCreditCap changes the credits after which batch id pauses (0:
-// none), for going on past the limit it reached.
+// SetCreditCap changes the credits after which batch id pauses (0: none).
 func (svc *BatchRunner) SetCreditCap(ctx context.Context, id int64, credits float64) error {
 	return svc.a.db.SetBatchCreditCap(ctx, id, max(0, credits))
 }
 
-// planOf is the plan batch b was made with.
 func planOf(b storage.Batch) BatchPlan {
 	return BatchPlan{Columns: b.Columns, Fixed: b.Fixed, Parallel: b.Parallel, CreditCap: b.CreditCap, Folder: b.Folder, Attach: b.Attach}
 }
 
-// Unfinished are the batches running when Agent Desk last closed, and
-// cancelled ones with rows still to look up, to offer to go on with.
+// Unfinished are the batches to offer to go on with: running at the last
+// close, or cancelled with rows still to look up.
 func (svc *BatchRunner) Unfinished(ctx context.Context) ([]storage.Batch, error) {
 	all, err := svc.a.db.Batches(ctx, svc.a.AccountID(), 100)
 	if err != nil {
@@ -280,14 +260,16 @@ func (svc *BatchRunner) Unfinished(ctx context.Context) ([]storage.Batch, error)
 	return out, nil
 }
 
-// BatchFilesFolder is where the files a batch's runs make are saved:
-// beside its results sheet, named after it.
+// BatchFilesFolder is where the files a batch's runs make are saved.
 func BatchFilesFolder(b storage.Batch) string {
 	if b.Outputs != "" {
 		return b.Outputs
 	}
-	res := batchResultsPath(b)
-	return strings.TrimSuffix(res, filepath.Ext(res)) + " " + lang.L("files")
+	return filesFolder(batchResultsPath(b))
+}
+
+func filesFolder(results string) string {
+	return strings.TrimSuffix(results, filepath.Ext(results)) + " " + lang.L("files")
 }
 
 // copyFile copies src to dst, whole or not at all.
@@ -313,8 +295,6 @@ func copyFile(src, dst string) error {
 	return os.Rename(tmp.Name(), dst)
 }
 
-// rowProblems says why a row was not sent: each question and what is
-// wrong with its answer.
 func rowProblems(agent client.Agent, problems map[string]string) string {
 	var parts []string
 	for _, q := range append(BatchQuestions(agent), client.Question{}) {
@@ -325,8 +305,7 @@ func rowProblems(agent client.Agent, problems map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-// BatchQuestionName is how a batch names a question: its label, else its
-// name in words; the nameless question is the file attached to each run.
+// BatchQuestionName is a question's label, else its name in words ("" is the attached file).
 func BatchQuestionName(q client.Question) string {
 	if q.Name == "" {
 		return lang.L("File")
@@ -337,9 +316,8 @@ func BatchQuestionName(q client.Question) string {
 	return strings.ReplaceAll(q.Name, "_", " ")
 }
 
-// writeResults writes batch b's results sheet: the source's columns, then
-// the result, status, credits and execution id. The sheet is whole at every
-// moment; when its name is held (open elsewhere) a new one is used and returned.
+// writeResults writes b's results sheet whole, returning where: a name held
+// open elsewhere gets a new one.
 func writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
 	header := append(slices.Clone(b.Header), lang.L("Result"), lang.L("Status"), lang.L("Credits"), lang.L("Execution"))
 	made := slices.ContainsFunc(rows, func(r storage.BatchRow) bool { return len(r.Files) > 0 })
@@ -372,7 +350,6 @@ func writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
 	return sheet.Write(batchResultsPath(b), header, out, comma)
 }
 
-// keepResults writes b's results sheet from rows and keeps where it went.
 func (a *App) keepResults(ctx context.Context, b storage.Batch, rows []storage.BatchRow) (storage.Batch, error) {
 	written, err := writeResults(b, rows)
 	if err != nil || written == b.Results {
@@ -382,8 +359,6 @@ func (a *App) keepResults(ctx context.Context, b storage.Batch, rows []storage.B
 	return b, a.db.SetBatchResults(ctx, b.ID, written)
 }
 
-// batchResults reads batch id and its rows once and writes its results
-// sheet.
 func (a *App) batchResults(ctx context.Context, id int64) (storage.Batch, []storage.BatchRow, error) {
 	b, err := a.db.Batch(ctx, id)
 	if err != nil {
@@ -397,8 +372,7 @@ func (a *App) batchResults(ctx context.Context, id int64) (storage.Batch, []stor
 	return b, rows, err
 }
 
-// batchResultsPath is where a batch's results sheet goes: where it was last
-// written, else beside its source in its format (beside a folder, Excel).
+// batchResultsPath is where it was last written, else beside its source.
 func batchResultsPath(b storage.Batch) string {
 	if b.Results != "" {
 		return b.Results
@@ -413,8 +387,7 @@ func batchResultsPath(b storage.Batch) string {
 	return strings.TrimSuffix(b.Source, filepath.Ext(b.Source)) + " " + lang.L("results") + ext
 }
 
-// BatchRowState is a row's state in words (Done, Failed, Skipped, Running,
-// Waiting), as the results sheet writes it.
+// BatchRowState is a row's state in words, as the results sheet writes it.
 func BatchRowState(state storage.RowState) string {
 	switch state {
 	case storage.RowDone:
@@ -429,16 +402,11 @@ func BatchRowState(state storage.RowState) string {
 	return lang.L("Waiting")
 }
 
-// Each row of a sheet becomes one request, its columns matched to the
-// questions by name; what a row would be refused for is found before sending.
-
-// ColumnMap says which column (by index) answers each question, by the
-// question's name; a question no column answers is absent.
+// ColumnMap says which column (by index) answers each question, by name.
 type ColumnMap map[string]int
 
-// MatchColumns matches column names to agent's questions, by name or label,
-// whatever the case, spaces, "_" and "-" ("Due date", "DUE-DATE"). Each
-// column answers one question at most; the first of two alike wins.
+// MatchColumns matches columns to questions by name or label, whatever the
+// case, spaces, "_" and "-"; each column answers one question at most.
 func MatchColumns(agent client.Agent, header []string) ColumnMap {
 	m := ColumnMap{}
 	taken := map[int]bool{}
@@ -457,8 +425,6 @@ func MatchColumns(agent client.Agent, header []string) ColumnMap {
 	return m
 }
 
-// columnKey is a name as columns are matched: letters and digits only,
-// lower case.
 func columnKey(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
@@ -469,8 +435,7 @@ func columnKey(s string) string {
 	return b.String()
 }
 
-// MissingColumns are the required questions of agent that neither a
-// column nor a fixed value answers: every row would be refused.
+// MissingColumns are the required questions neither a column nor a fixed value answers.
 func MissingColumns(agent client.Agent, m ColumnMap, fixed map[string]string) []client.Question {
 	var out []client.Question
 	for _, q := range BatchQuestions(agent) {
@@ -481,24 +446,20 @@ func MissingColumns(agent client.Agent, m ColumnMap, fixed map[string]string) []
 	return out
 }
 
-// ChatMessage is the name under which a chat agent's message is matched
-// to a column: a chat agent runs each row as a chat of one message.
+// ChatMessage is the question a chat agent's one message per row answers.
 const ChatMessage = "messages"
 
-// BatchQuestions are the questions a batch answers for agent: the form's,
-// and for a chat agent the message each row sends first.
+// BatchQuestions are the form's questions, and a chat agent's message first.
 func BatchQuestions(agent client.Agent) []client.Question {
 	qs := FormQuestions(agent)
 	if agent.Type != client.AgentChat {
 		return qs
 	}
-	// Each row is a chat of its own: the conversation to go on with
-	// (root_id) is no question of a batch.
+	// Each row is a chat of its own: no root_id.
 	qs = slices.DeleteFunc(slices.Clone(qs), func(q client.Question) bool { return q.Name == "root_id" })
 	return append([]client.Question{{Name: ChatMessage, Type: QuestionTextarea, Required: true, Description: lang.L("Message")}}, qs...)
 }
 
-// batchLabel is the name a batch question goes by besides its own.
 func batchLabel(q client.Question) string {
 	if q.Name == ChatMessage && q.Type == QuestionTextarea {
 		return q.Description
@@ -521,8 +482,7 @@ type RowRequest struct {
 	Problems map[string]string
 }
 
-// Request is what the row of cells asks of agent under plan p: the matched
-// cells, the fixed values for the rest, and what the service would refuse.
+// Request is what a row of cells asks of agent under p, and what would be refused.
 func (p BatchPlan) Request(agent client.Agent, cells []string) RowRequest {
 	r := RowRequest{Answers: map[string]string{}}
 	for name, v := range p.Fixed {
@@ -588,29 +548,22 @@ func (p BatchPlan) Request(agent client.Agent, cells []string) RowRequest {
 	return r
 }
 
-// rowFile is the file a cell names inside the batch's folder, or why it
-// cannot be sent: a sheet made by someone else cannot send what the user did
-// not choose. The name is judged before the disk is asked (a cell naming a
-// share must not connect to it), then the real file must be inside too.
+// rowFile is the file a cell names inside the batch's folder, or why it is
+// not sent: a sheet cannot send what the user did not choose. The name is
+// judged before the disk is asked (a share must not be connected to).
 func (p BatchPlan) rowFile(cell string) (path, problem string) {
 	if p.Seen == nil {
 		return p.checkFile(cell)
 	}
 	key := [2]string{p.Folder, cell}
-	p.Seen.mu.Lock()
-	defer p.Seen.mu.Unlock()
-	if v, ok := p.Seen.m[key]; ok {
-		return v[0], v[1]
+	if v, ok := p.Seen.m.Load(key); ok {
+		return v.([2]string)[0], v.([2]string)[1]
 	}
 	path, problem = p.checkFile(cell)
-	if p.Seen.m == nil {
-		p.Seen.m = map[[2]string][2]string{}
-	}
-	p.Seen.m[key] = [2]string{path, problem}
+	p.Seen.m.Store(key, [2]string{path, problem})
 	return path, problem
 }
 
-// checkFile is rowFile, asking the disk.
 func (p BatchPlan) checkFile(cell string) (path, problem string) {
 	outside := lang.L("This file is not in the folder {{.Folder}}, so it is not sent.", map[string]any{"Folder": filepath.Base(p.Folder)})
 	if p.Folder == "" {
@@ -644,15 +597,13 @@ func (p BatchPlan) checkFile(cell string) (path, problem string) {
 	return real, ""
 }
 
-// sheetDateLayouts are the ways a date reaches Agent Desk from a sheet: as
-// written, and as Excel shows a date cell by default (month first, two-digit year).
+// sheetDateLayouts are dates as written, and as Excel shows them by default.
 var sheetDateLayouts = []string{
 	DateLayout, "2/1/2006", "02/01/2006", "2-1-2006", "2.1.2006", "2 Jan 2006", "2 January 2006",
 	"01-02-06", "1-2-06", "2006/1/2",
 }
 
-// SheetDate is a date cell as the service reads dates (2026-11-25), or the
-// cell as it is when it is no date (the row's check then says so).
+// SheetDate is a date cell as DateLayout, or the cell as it is.
 func SheetDate(cell string) string {
 	s := strings.TrimSpace(cell)
 	for _, layout := range sheetDateLayouts {
@@ -663,8 +614,7 @@ func SheetDate(cell string) string {
 	return cell
 }
 
-// BatchRunner runs the account's batches in the background (closing Agent
-// Desk pauses them) and tells the screens of their progress through News.
+// BatchRunner runs the account's batches in the background (App.Batches).
 type BatchRunner struct {
 	a       *App
 	mu      sync.Mutex
@@ -673,15 +623,14 @@ type BatchRunner struct {
 	offered atomic.Bool // see FirstOffer
 }
 
-// BatchNews counts the rows finished and batches started or ended (Rows),
-// and the batches ended (Ends, the last one Ended).
+// BatchNews counts changes (Rows) and batches ended (Ends, the last Ended).
 type BatchNews struct {
 	Rows  uint64
 	Ended BatchEnd
 	Ends  uint64
 }
 
-// BatchEnd is a batch that stopped running, its state then and why (Err).
+// BatchEnd is a batch that stopped running, and why (Err).
 type BatchEnd struct {
 	Batch  storage.Batch
 	Counts map[storage.RowState]int
@@ -690,9 +639,7 @@ type BatchEnd struct {
 }
 
 // Batches is the app's batch runner.
-func (a *App) Batches() *BatchRunner {
-	return a.batches
-}
+func (a *App) Batches() *BatchRunner { return a.batches }
 
 // FirstOffer is true once a start: unfinished batches are offered to go on with once.
 func (r *BatchRunner) FirstOffer() bool { return r.offered.CompareAndSwap(false, true) }
@@ -724,15 +671,9 @@ func (r *BatchRunner) RetryFailed(ctx context.Context, id int64) error {
 func (r *BatchRunner) News() live.Observable[BatchNews] { return r.news }
 
 // Running reports whether batch id runs now.
-func (r *BatchRunner) Running(id int64) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	_, ok := r.running[id]
-	return ok
-}
+func (r *BatchRunner) Running(id int64) bool { return r.RunningNow()[id] }
 
-// RunningNow are the batches that run at this moment. A screen reads it
-// before the history, so a batch ending between never shows stopped in its old state.
+// RunningNow are the batches running; read before the history, so none shows stale.
 func (r *BatchRunner) RunningNow() map[int64]bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -799,8 +740,7 @@ func (r *BatchRunner) Pause(id int64) {
 	}
 }
 
-// Cancel ends batch id for good: the rows not sent yet are skipped, those
-// on their way are seen to the end (a paused batch runs again to look them up).
+// Cancel ends batch id: rows not sent are skipped, those on their way seen to the end.
 func (r *BatchRunner) Cancel(ctx context.Context, id int64) error {
 	if err := r.a.db.CancelBatch(ctx, id, cancelledRow()); err != nil {
 		return err
@@ -824,27 +764,21 @@ func (r *BatchRunner) Cancel(ctx context.Context, id int64) error {
 	return err
 }
 
-// ErrLookupLater says a batch was cancelled but its rows on their way are
-// looked up only when Agent Desk next offers to go on with it.
+// ErrLookupLater: cancelled, its rows on their way are looked up at the next offer.
 var ErrLookupLater = errors.New("the rows on their way will be looked up later")
 
-// cancelledRow is why a row of a cancelled batch did not run.
 func cancelledRow() string { return lang.L("Not run: the batch was cancelled.") }
 
-// bump tells the screens a row (or a batch) changed.
 func (r *BatchRunner) bump() {
 	r.news.Update(func(n BatchNews) BatchNews { n.Rows++; return n })
 }
 
 // Run runs a batch's rows until none waits, ctx ends (Pause) or its credit
-// cap is reached. A row the service would refuse is skipped unsent; a row
-// whose fate a previous run left unknown fails, never sent again by itself.
-// A history that cannot be written pauses the batch with the error.
+// cap is reached; a history that cannot be written pauses it.
 func (r *BatchRunner) Run(ctx context.Context, id int64, agent client.Agent) error {
 	return r.run(ctx, id, agent).Err
 }
 
-// run is Run, telling how the batch ended.
 func (r *BatchRunner) run(ctx context.Context, id int64, agent client.Agent) BatchEnd {
 	b, err := r.a.db.Batch(ctx, id)
 	if err != nil {
@@ -867,8 +801,7 @@ func (r *BatchRunner) run(ctx context.Context, id int64, agent client.Agent) Bat
 	return run.end()
 }
 
-// batchRun is one run of a batch: its rows as last written, and what its
-// workers share. A failed write of a row's state stops the run.
+// batchRun is one run of a batch: its rows as last written, shared by its workers.
 type batchRun struct {
 	a     *App
 	ctx   context.Context // ends with Pause or closing
@@ -887,7 +820,6 @@ type batchRun struct {
 	every   time.Duration // how often it is written
 }
 
-// fail keeps the first error that stops the run.
 func (run *batchRun) fail(err error) {
 	run.mu.Lock()
 	defer run.mu.Unlock()
@@ -902,14 +834,12 @@ func (run *batchRun) err() error {
 	return run.failure
 }
 
-// move writes row, now in a new state, if it is still in state from; false
-// when it was not (its batch was cancelled, or the history failed).
+// move writes row if it is still in state from (false when cancelled or failed).
 func (run *batchRun) move(from storage.RowState, row storage.BatchRow) bool {
 	ok, err := run.a.db.MoveRow(run.save, from, row)
 	return run.kept(row, ok, err)
 }
 
-// take marks the next waiting row sending; false when none waits or the run stops.
 func (run *batchRun) take() (storage.BatchRow, bool) {
 	run.mu.Lock()
 	run.capped = run.capped || run.b.CreditCap > 0 && run.spent >= run.b.CreditCap
@@ -922,7 +852,6 @@ func (run *batchRun) take() (storage.BatchRow, bool) {
 	return row, run.kept(row, ok, err)
 }
 
-// kept keeps in memory a row written to the history; a failed write stops the run.
 func (run *batchRun) kept(row storage.BatchRow, ok bool, err error) bool {
 	run.mu.Lock()
 	defer run.mu.Unlock()
@@ -938,8 +867,7 @@ func (run *batchRun) kept(row storage.BatchRow, ok bool, err error) bool {
 }
 
 // prepare settles what a previous run left: a row that may have reached the
-// service fails (never sent again by itself), one still sending its files
-// waits again, files of ended rows leave the service. It returns the rows to look up.
+// service fails, one still sending waits again; it returns the rows to look up.
 func (run *batchRun) prepare() ([]storage.BatchRow, error) {
 	cancelled := run.b.State == storage.BatchCancelled
 	var lookups []storage.BatchRow
@@ -982,8 +910,8 @@ func (run *batchRun) prepare() ([]storage.BatchRow, error) {
 	return lookups, run.a.db.SetBatchState(run.save, run.b.ID, storage.BatchRunning)
 }
 
-// work looks up lookups and sends the waiting rows, Parallel at once. The
-// credit cap is checked before each row: rows on their way may pass it by a few.
+// work looks up lookups and sends the waiting rows, Parallel at once; rows on
+// their way may pass the credit cap by a few.
 func (run *batchRun) work(lookups []storage.BatchRow) {
 	var wg sync.WaitGroup
 	// Lookups cost nothing: a few at a time, so a slow one does not hold the batch up.
@@ -1018,7 +946,6 @@ func (run *batchRun) work(lookups []storage.BatchRow) {
 	wg.Wait()
 }
 
-// send takes row, just marked sending, through its files and its run, and waits for it.
 func (run *batchRun) send(row storage.BatchRow) {
 	req := planOf(run.b).Request(run.agent, row.Cells)
 	if req.Problems != nil {
@@ -1094,8 +1021,7 @@ func (run *batchRun) send(row storage.BatchRow) {
 	}
 }
 
-// finish waits for row's execution e and keeps what became of it; when ctx
-// ends first the row stays running, to be looked up.
+// finish waits for row's execution e; when ctx ends first the row stays running.
 func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
 	var err error
 	if !e.Terminal() {
@@ -1132,13 +1058,12 @@ func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
 	run.leave(storage.RowRunning, row)
 }
 
-// leave moves row on from state from, its files removed from the service first.
 func (run *batchRun) leave(from storage.RowState, row storage.BatchRow) bool {
 	row.Uploads = run.removeUploads(row.Uploads)
 	return run.move(from, row)
 }
 
-// removeUploads removes files from the service, returning those it could not.
+// removeUploads returns the files it could not remove from the service.
 func (run *batchRun) removeUploads(ids []string) []string {
 	var left []string
 	for _, id := range ids {
@@ -1152,8 +1077,7 @@ func (run *batchRun) removeUploads(ids []string) []string {
 	return left
 }
 
-// saveOutput saves the picture or video row's run made in the batch's files
-// folder; nil when there is none or it cannot be fetched now (the next run tries again).
+// saveOutput saves the picture or video a row made; nil when none or not now.
 func (run *batchRun) saveOutput(row storage.BatchRow) []string {
 	if !madeFile(run.agent, row.Result) {
 		return nil
@@ -1185,8 +1109,7 @@ func (run *batchRun) saveOutput(row storage.BatchRow) []string {
 	return []string{dst}
 }
 
-// writeResults writes the results sheet at most once a second, and never
-// more than a tenth of the time.
+// writeResults writes the results at most once a second, and a tenth of the time.
 func (run *batchRun) writeResults() {
 	run.mu.Lock()
 	defer run.mu.Unlock()
@@ -1205,9 +1128,8 @@ func (run *batchRun) writeResults() {
 	run.every = max(time.Second, 10*run.written.Sub(start))
 }
 
-// end writes the results and the batch's state: paused when stopped or a row
-// is left, running when Agent Desk is closing (offered at the next start),
-// else done; a cancelled batch stays so.
+// end writes the results and the state: paused when stopped or a row is
+// left, running when closing (offered at the next start), else done.
 func (run *batchRun) end() BatchEnd {
 	if b, rows, err := run.a.batchResults(run.save, run.b.ID); err != nil {
 		run.fail(err)
@@ -1235,7 +1157,6 @@ func (run *batchRun) end() BatchEnd {
 	return end
 }
 
-// tally counts rows by state, and adds up what they cost.
 func tally(rows []storage.BatchRow) (map[storage.RowState]int, float64) {
 	counts := map[storage.RowState]int{}
 	spent := 0.0
@@ -1246,7 +1167,6 @@ func tally(rows []storage.BatchRow) (map[storage.RowState]int, float64) {
 	return counts, spent
 }
 
-// onTheWay counts the rows sent and not yet back.
 func onTheWay(counts map[storage.RowState]int) int {
 	return counts[storage.RowSending] + counts[storage.RowStarting] + counts[storage.RowRunning]
 }

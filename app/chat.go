@@ -30,8 +30,7 @@ var ErrReplyRunning = say(func() string { return lang.L("a reply is still arrivi
 // ErrEmptyMessage refuses sending nothing.
 var ErrEmptyMessage = say(func() string { return lang.L("type a message first") })
 
-// ChatPhase is where a conversation is in answering. While busy (sending,
-// streaming, recovering) nothing more is sent: a message is never paid for twice.
+// ChatPhase is where a conversation is in answering; while busy nothing more is sent.
 type ChatPhase int
 
 // The phases of a conversation.
@@ -57,8 +56,7 @@ func (p ChatPhase) Busy() bool {
 	return p == ChatSending || p == ChatStreaming || p == ChatRecovering
 }
 
-// ChatState is a conversation as its screen shows it. Its slices and maps are
-// shared between snapshots: read, never modify.
+// ChatState is a conversation as its screen shows it; its slices and maps are shared.
 type ChatState struct {
 	Phase        ChatPhase
 	Conversation Conversation
@@ -98,12 +96,10 @@ type ChatFinished struct {
 // finishedKept is more replies than can end between two frames.
 const finishedKept = 16
 
-// Finished are the replies that ended last, in any conversation,
-// oldest first; a screen notifies of those with a Seq it has not seen.
+// Finished are the replies that ended last, in any conversation, oldest first.
 func (svc *Chats) Finished() live.Observable[[]ChatFinished] { return svc.a.chat.finished }
 
-// ChatSession is one conversation, its reply stream (owned here, not by a
-// screen) and its listeners. Safe for concurrent use.
+// ChatSession is one conversation and its reply stream, owned here, not by a screen.
 type ChatSession struct {
 	a *App
 
@@ -139,8 +135,7 @@ func newChatSession(a *App, conv storage.Conversation, msgs []storage.Message) *
 // State is the conversation as its screen shows it.
 func (s *ChatSession) State() live.Observable[ChatState] { return s.state }
 
-// publish makes the fields the new snapshot, read under the state's lock so
-// the newest version holds the newest fields.
+// publish reads the fields under the state's lock, so the newest version holds the newest.
 func (s *ChatSession) publish(textOnly bool) {
 	s.state.Update(func(st ChatState) ChatState {
 		s.mu.Lock()
@@ -179,11 +174,7 @@ func (svc *Chats) New(ctx context.Context, agent client.Agent) (*ChatSession, er
 	}
 	s := newChatSession(a, conv, nil)
 	s.agent = agent
-	h := a.chat
-	h.mu.Lock()
-	h.sessions[conv.ID] = s
-	h.mu.Unlock()
-	return s, nil
+	return a.chat.keep(s), nil
 }
 
 // DefaultChatAnswers fills select questions from last when still offered, else the first option.
@@ -229,15 +220,18 @@ func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 	if ag, err := a.Client().GetAgent(ctx, client.ID(conv.AgentID)); err == nil {
 		s.agent = *ag
 	}
-	h := a.chat
+	return a.chat.keep(s), nil
+}
+
+// keep registers s, unless its conversation has a session already.
+func (h *chatHub) keep(s *ChatSession) *ChatSession {
 	h.mu.Lock()
-	if cur, ok := h.sessions[id]; ok {
-		s = cur
-	} else {
-		h.sessions[id] = s
+	defer h.mu.Unlock()
+	if cur, ok := h.sessions[s.conv.ID]; ok {
+		return cur
 	}
-	h.mu.Unlock()
-	return s, nil
+	h.sessions[s.conv.ID] = s
+	return s
 }
 
 // List returns the account's conversations, newest first, filtered by every word of query.
@@ -324,11 +318,7 @@ func (svc *Chats) Forget(id int64) {
 }
 
 // ID is the conversation's id.
-func (s *ChatSession) ID() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.conv.ID
-}
+func (s *ChatSession) ID() int64 { return locked(&s.mu, func() int64 { return s.conv.ID }) }
 
 // Conversation is a copy of the conversation's record.
 func (s *ChatSession) Conversation() storage.Conversation {
@@ -341,9 +331,7 @@ func (s *ChatSession) Conversation() storage.Conversation {
 
 // Agent is the agent the conversation is with.
 func (s *ChatSession) Agent() client.Agent {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.agent
+	return locked(&s.mu, func() client.Agent { return s.agent })
 }
 
 // Messages is a copy of the messages, oldest first.
@@ -359,18 +347,11 @@ func (s *ChatSession) Messages() []storage.Message {
 }
 
 // Streaming reports whether a message is on its way or being answered.
-func (s *ChatSession) Streaming() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.phase.Busy()
-}
+func (s *ChatSession) Streaming() bool { return locked(&s.mu, func() bool { return s.phase.Busy() }) }
 
 // Wait blocks until the streaming reply (if any) has ended and been saved.
 func (s *ChatSession) Wait() {
-	s.mu.Lock()
-	d := s.done
-	s.mu.Unlock()
-	if d != nil {
+	if d := locked(&s.mu, func() chan struct{} { return s.done }); d != nil {
 		<-d
 	}
 }
@@ -406,7 +387,6 @@ func (s *ChatSession) SetUseChatCompletions(ctx context.Context, on bool) error 
 	return s.save(ctx, func(c *storage.Conversation) { c.UseChatCompletions = on })
 }
 
-// save makes change to the conversation and writes it.
 func (s *ChatSession) save(ctx context.Context, change func(*storage.Conversation)) error {
 	s.mu.Lock()
 	change(&s.conv)
@@ -417,8 +397,7 @@ func (s *ChatSession) save(ctx context.Context, change func(*storage.Conversatio
 	return err
 }
 
-// Send sends a user message and streams the reply. On error nothing is
-// stored, so the draft stays to send again.
+// Send sends a user message and streams the reply; on error nothing is stored.
 func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID) error {
 	// a pasted block keeps its indent
 	text = strings.TrimRight(strings.TrimLeft(text, "\r\n"), " \t\r\n")
@@ -437,9 +416,7 @@ func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID
 		return err
 	}
 	// Words typed while the message was on its way are a new draft.
-	s.mu.Lock()
-	draft := s.conv.Draft
-	s.mu.Unlock()
+	draft := locked(&s.mu, func() string { return s.conv.Draft })
 	if rest, ok := strings.CutPrefix(strings.TrimLeft(draft, "\r\n"), text); ok {
 		// what was typed after the sent words stays, without them
 		s.SetDraft(strings.TrimLeft(rest, " \t\r\n"))
@@ -471,9 +448,6 @@ func (s *ChatSession) Retry(ctx context.Context) error {
 	return s.resendFrom(ctx, msgs[last])
 }
 
-// Regenerate replaces the last reply with a new one.
-func (s *ChatSession) Regenerate(ctx context.Context) error { return s.Retry(ctx) }
-
 // Edit changes a user message and resends it, dropping every message after it.
 func (s *ChatSession) Edit(ctx context.Context, messageID int64, text string) error {
 	text = strings.TrimSpace(text)
@@ -503,8 +477,7 @@ func (s *ChatSession) resendFrom(ctx context.Context, m storage.Message) error {
 	return s.start(ctx, hist, nil, fileIDs, m)
 }
 
-// history is what goes before a new user message: the stored turns before
-// upTo, without an unanswered user message or empty replies.
+// history is the turns before upTo, without an unanswered user message or empty replies.
 func (s *ChatSession) history(upTo int64) []storage.Message {
 	msgs := s.Messages()
 	var out []storage.Message
@@ -529,11 +502,9 @@ func (s *ChatSession) history(upTo int64) []storage.Message {
 	return out
 }
 
-// MaxReplyBytes is the most of one reply kept: a service that never stops
-// must not fill memory or disk.
+// MaxReplyBytes is the most of one reply kept.
 const MaxReplyBytes = 64 << 20
 
-// cutUTF8 is at most n bytes of s, ending at a letter's end.
 func cutUTF8(s string, n int) string {
 	if n >= len(s) {
 		return s
@@ -564,8 +535,7 @@ func asReply[T replyStream](s T, err error) (replyStream, error) {
 	return s, nil
 }
 
-// start opens the stream for hist; only once the service accepts does it
-// store newUser or replace what followed edited.
+// start opens the stream for hist; once the service accepts it stores newUser or edited.
 func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser *storage.Message, fileIDs []client.ID, edited ...storage.Message) error {
 	conv := s.Conversation()
 	var msgs []client.Message
@@ -710,8 +680,7 @@ func NewChatTitle(agent string) string {
 	return lang.L("New chat with {{.Agent}}", map[string]any{"Agent": agent})
 }
 
-// isNewChatTitle reports a title NewChatTitle gave, in any language Agent
-// Desk speaks.
+// isNewChatTitle reports a title NewChatTitle gave, in any language.
 func isNewChatTitle(title string) bool {
 	for _, words := range inEveryLanguage("New chat with {{.Agent}}") {
 		if start, _, _ := strings.Cut(words, "{{.Agent}}"); start != "" && strings.HasPrefix(title, start) {
@@ -721,7 +690,6 @@ func isNewChatTitle(title string) bool {
 	return false
 }
 
-// titleFrom names a conversation after the first words of its first message.
 func titleFrom(text string) string {
 	text = strings.Join(strings.Fields(text), " ")
 	r := []rune(text)
@@ -787,10 +755,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	text := rs.Text()
 	if tooLarge {
 		// Keep what fits; the rest is not asked for again.
-		s.mu.Lock()
-		text = s.live.String()
-		s.mu.Unlock()
-		err = ErrReplyTooLarge
+		text, err = locked(&s.mu, func() string { return s.live.String() }), ErrReplyTooLarge
 	}
 	var final *client.Execution
 	if cs != nil && !tooLarge {
@@ -872,11 +837,9 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	})
 }
 
-// recoverLimit bounds polling for the end of a cut reply.
 const recoverLimit = 2 * time.Minute
 
-// recover polls for the finished reply of a cut stream, never running the
-// agent again; nil means keep the partial text.
+// recover polls for the finished reply of a cut stream; nil keeps the partial text.
 func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error, replyID int64) *client.Execution {
 	id := cs.ExecutionID()
 	if id == "" || !errors.Is(err, client.ErrStreamIncomplete) && !errors.Is(err, client.ErrEventUnreadable) {
@@ -901,7 +864,6 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 	return rec
 }
 
-// setWait records the service's wait of d from now (0 clears it).
 func (s *ChatSession) setWait(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -911,7 +873,6 @@ func (s *ChatSession) setWait(d time.Duration) {
 	}
 }
 
-// rateLimited records the service's wait (a 429) and tells the listeners.
 func (s *ChatSession) rateLimited(wait time.Duration) {
 	s.setWait(wait)
 	s.publish(false)
@@ -920,8 +881,7 @@ func (s *ChatSession) rateLimited(wait time.Duration) {
 // Stop ends the streaming reply; the text so far stays, marked stopped.
 func (s *ChatSession) Stop() { s.end(false) }
 
-// end ends the reply, stopped by the user or, quitting, because Agent Desk
-// is closing (marked interrupted); a message not taken yet is not sent.
+// end ends the reply, stopped by the user or, quitting, interrupted by closing.
 func (s *ChatSession) end(quitting bool) {
 	s.mu.Lock()
 	closer, opening := s.closer, s.opening
@@ -935,7 +895,6 @@ func (s *ChatSession) end(quitting bool) {
 	}
 }
 
-// quitChats ends every reply under way, for Close.
 func (a *App) quitChats() {
 	h := a.chat
 	h.mu.Lock()
@@ -989,7 +948,7 @@ func StatusNote(m storage.Message) string {
 	return ""
 }
 
-// longDateTime is a day written out and the time, local, for a document's header.
+// longDateTime is a day written out and the time, for a document's header.
 func longDateTime(t time.Time) string {
 	t = t.Local()
 	of := strings.TrimSuffix(" "+cal().of, " ") + " "

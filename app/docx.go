@@ -20,9 +20,8 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// MarkdownDocument is markdown as a Word document (.docx). Pictures and links
-// are written as words with their address: nothing in it is fetched or run.
-// The Office Open XML is written directly; the well-kept Go libraries are paid.
+// MarkdownDocument is markdown as a Word document (.docx); pictures and links
+// are written as words with their address, nothing fetched.
 func MarkdownDocument(title, markdown string) []byte {
 	src := []byte(markdown)
 	doc := pageMarkdown.Parser().Parse(text.NewReader(src))
@@ -60,7 +59,6 @@ func MarkdownDocument(title, markdown string) []byte {
 	return b.Bytes()
 }
 
-// docxRun is a stretch of text in one style.
 type docxRun struct {
 	text                string
 	bold, italic, code  bool
@@ -98,27 +96,23 @@ func (w *docxWriter) para(style string, runs []docxRun, indent ...int) {
 
 // run writes a run; line breaks inside it become Word's line breaks.
 func (w *docxWriter) run(r docxRun) {
-	lines := strings.Split(r.text, "\n")
-	for i, line := range lines {
+	props := ""
+	// In the order Word's schema wants them.
+	for _, p := range []struct {
+		on  bool
+		xml string
+	}{
+		{r.code, `<w:rFonts w:ascii="Consolas" w:hAnsi="Consolas" w:cs="Consolas"/>`}, {r.bold, "<w:b/>"}, {r.italic, "<w:i/>"},
+		{r.strike, "<w:strike/>"}, {r.superscript, `<w:vertAlign w:val="superscript"/>`},
+	} {
+		if p.on {
+			props += p.xml
+		}
+	}
+	for i, line := range strings.Split(r.text, "\n") {
 		w.out.WriteString("<w:r>")
-		if r.bold || r.italic || r.code || r.strike || r.superscript {
-			w.out.WriteString("<w:rPr>")
-			if r.code {
-				w.out.WriteString(`<w:rFonts w:ascii="Consolas" w:hAnsi="Consolas" w:cs="Consolas"/>`)
-			}
-			if r.bold {
-				w.out.WriteString("<w:b/>")
-			}
-			if r.italic {
-				w.out.WriteString("<w:i/>")
-			}
-			if r.strike {
-				w.out.WriteString("<w:strike/>")
-			}
-			if r.superscript {
-				w.out.WriteString(`<w:vertAlign w:val="superscript"/>`)
-			}
-			w.out.WriteString("</w:rPr>")
+		if props != "" {
+			w.out.WriteString("<w:rPr>" + props + "</w:rPr>")
 		}
 		if i > 0 {
 			w.out.WriteString("<w:br/>")
@@ -148,7 +142,6 @@ func xmlText(s string) string {
 	return out.String()
 }
 
-// blocks writes n's block children, level deep in lists or quotes.
 func (w *docxWriter) blocks(n ast.Node, level int) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		w.block(c, level)
@@ -206,8 +199,7 @@ func (w *docxWriter) block(n ast.Node, level int) {
 	}
 }
 
-// marked writes n's blocks level deep, mark before the first paragraph's
-// words; false when n has no paragraph.
+// marked writes n's blocks, mark before the first paragraph's words; false when none.
 func (w *docxWriter) marked(n ast.Node, mark string, level int) bool {
 	first := true
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -226,7 +218,6 @@ func (w *docxWriter) marked(n ast.Node, mark string, level int) bool {
 	return !first
 }
 
-// text is the source of segs, joined.
 func (w *docxWriter) text(segs *text.Segments) string {
 	var b strings.Builder
 	for i := 0; i < segs.Len(); i++ {
@@ -358,9 +349,7 @@ const docxDocRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 const docxStyles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri" w:cs="Calibri" w:eastAsia="Calibri"/><w:sz w:val="22"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after="120" w:line="276" w:lineRule="auto"/></w:pPr></w:pPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/><w:basedOn w:val="Normal"/><w:rPr><w:b/><w:sz w:val="40"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="240"/><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:b/><w:sz w:val="32"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="200"/><w:outlineLvl w:val="1"/></w:pPr><w:rPr><w:b/><w:sz w:val="28"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading3"><w:name w:val="heading 3"/><w:basedOn w:val="Normal"/><w:pPr><w:keepNext/><w:spacing w:before="160"/><w:outlineLvl w:val="2"/></w:pPr><w:rPr><w:b/><w:sz w:val="24"/></w:rPr></w:style><w:style w:type="table" w:styleId="TableGrid"><w:name w:val="Table Grid"/></w:style></w:styles>`
 
-// pageMarkdown renders markdown as a web page. Raw HTML is left out, so what
-// an agent wrote stays words; a picture becomes a link, so nothing opening
-// the page fetches it.
+// pageMarkdown renders markdown as a web page, without raw HTML, pictures as links.
 var pageMarkdown = goldmark.New(
 	goldmark.WithExtensions(extension.GFM, extension.Footnote),
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(picturesAsLinks{}, 100))),
@@ -373,19 +362,15 @@ func (picturesAsLinks) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	r.Register(ast.KindImage, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		img := n.(*ast.Image)
 		before, after := pictureWords()
-		if entering {
-			if gmhtml.IsDangerousURL(img.Destination) {
-				_, _ = w.WriteString("<span>" + html.EscapeString(before))
-			} else {
-				_, _ = w.WriteString(`<a href="`)
-				_, _ = w.Write(util.EscapeHTML(util.URLEscape(img.Destination, true)))
-				_, _ = w.WriteString(`">` + html.EscapeString(before))
-			}
-			return ast.WalkContinue, nil
-		}
-		if gmhtml.IsDangerousURL(img.Destination) {
+		danger := gmhtml.IsDangerousURL(img.Destination)
+		switch {
+		case entering && danger:
+			_, _ = w.WriteString("<span>" + html.EscapeString(before))
+		case entering:
+			_, _ = w.WriteString(`<a href="` + string(util.EscapeHTML(util.URLEscape(img.Destination, true))) + `">` + html.EscapeString(before))
+		case danger:
 			_, _ = w.WriteString(html.EscapeString(after) + "</span>")
-		} else {
+		default:
 			_, _ = w.WriteString(html.EscapeString(after) + "</a>")
 		}
 		return ast.WalkContinue, nil
@@ -402,8 +387,7 @@ func pictureNamed(words string) string {
 	return lang.L("[picture: {{.Words}}]", map[string]any{"Words": words})
 }
 
-// MarkdownPage is markdown as a self-contained web page that opens anywhere;
-// nothing in it runs or is fetched from elsewhere.
+// MarkdownPage is markdown as a self-contained web page; nothing in it runs or is fetched.
 func MarkdownPage(title, markdown string) []byte {
 	var body bytes.Buffer
 	if err := pageMarkdown.Convert([]byte(markdown), &body); err != nil {

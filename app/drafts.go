@@ -12,12 +12,9 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// draftDelay is the pause in typing after which a draft is written.
 const draftDelay = 600 * time.Millisecond
 
-// drafts keeps unsaved input by key until it is on disk: written after a
-// pause in typing, and by Flush on quit, so nothing typed is lost. The latest
-// value wins.
+// drafts keeps unsaved input by key, written after a pause in typing and by Flush on quit.
 type drafts[K comparable, V any] struct {
 	mu      sync.Mutex
 	pending map[K]V
@@ -40,7 +37,6 @@ func (ds *drafts[K, V]) set(key K, v V) {
 	ds.d.Trigger()
 }
 
-// drop forgets the value of key still waiting to be written.
 func (ds *drafts[K, V]) drop(key K) {
 	ds.mu.Lock()
 	delete(ds.pending, key)
@@ -71,14 +67,12 @@ func (ds *drafts[K, V]) writeAll() {
 	ds.mu.Unlock()
 }
 
-// memoryDraftKey names an account's memory ("" for a new one), so a waiting
-// draft goes to its own account after a switch.
+// memoryDraftKey names an account's memory ("" for a new one).
 type memoryDraftKey struct{ account, id string }
 
 // memoryDraft is a memory's unsaved text ("" clears) and a new memory's collection.
 type memoryDraft struct{ text, collectionID string }
 
-// appDrafts are the drafts the app keeps for the screens.
 type appDrafts struct {
 	memories *drafts[memoryDraftKey, memoryDraft]
 	answers  *drafts[client.ID, map[string]string]
@@ -109,14 +103,12 @@ func newAppDrafts(a *App) *appDrafts {
 	}
 }
 
-// SetDraft records the unsaved text of the active account's memory id ("" for
-// a new one, filed under collectionID); empty text clears it.
+// SetDraft records the unsaved text of memory id ("" for a new one); empty text clears it.
 func (svc *Memories) SetDraft(id, text, collectionID string) {
 	svc.a.drafts.memories.set(memoryDraftKey{svc.a.AccountID(), id}, memoryDraft{text, collectionID})
 }
 
-// DropDraft forgets a waiting draft of a memory being saved, lest it bring
-// back "unsaved changes", then writes the others.
+// DropDraft forgets a waiting draft of a memory being saved, then writes the others.
 func (svc *Memories) DropDraft(id string) {
 	md := svc.a.drafts.memories
 	md.drop(memoryDraftKey{svc.a.AccountID(), id})
@@ -136,8 +128,7 @@ func (a *App) SetWindowSize(width, height float32) {
 	a.drafts.window.set(struct{}{}, [2]float32{width, height})
 }
 
-// FlushDrafts writes every waiting draft (App.Close calls it), returning the
-// first failed write.
+// FlushDrafts writes every waiting draft, returning the first failed write.
 func (a *App) FlushDrafts() error {
 	d := a.drafts
 	return errors.Join(d.memories.Flush(), d.answers.Flush(), d.chats.Flush(), d.window.Flush())

@@ -50,8 +50,7 @@ func (a Action) Label() string {
 	return ""
 }
 
-// Problem is an error worded for the user: title, what to do, and the action
-// to offer. Explain is the one place these words are made.
+// Problem is an error worded for the user: title, what to do, and the action to offer.
 type Problem struct {
 	Title    string
 	Sentence string
@@ -60,8 +59,7 @@ type Problem struct {
 	Wait time.Duration
 }
 
-// Explain turns any error into a Problem an office worker can act on. It
-// never includes the API key, headers or URLs with secrets.
+// Explain turns any error into a Problem an office worker can act on, never showing secrets.
 func Explain(err error) Problem {
 	if err == nil {
 		return Problem{}
@@ -196,7 +194,6 @@ func explainPicture(e *PictureError) Problem {
 // Describe is Explain's sentence, for a line of text.
 func Describe(err error) string { return Explain(err).Sentence }
 
-// plain drops the package prefix meant for developers' logs.
 func plain(s string) string {
 	for {
 		t := strings.TrimSpace(s)
@@ -273,8 +270,8 @@ const sentenceMax = 300
 
 // FieldErrors are the service's validation messages per field.
 func FieldErrors(err error) map[string]string {
-	var apiErr *client.APIError
-	if !errors.As(err, &apiErr) || len(apiErr.Fields) == 0 {
+	apiErr, ok := errors.AsType[*client.APIError](err)
+	if !ok || len(apiErr.Fields) == 0 {
 		return nil
 	}
 	out := make(map[string]string, len(apiErr.Fields))
@@ -310,8 +307,7 @@ func firstFieldMessage(fields map[string][]string) string {
 	return fields[names[0]][0]
 }
 
-// said is Agent Desk's own error, worded when read (Error) in the language
-// then in use, so an error made before the language was chosen reads right.
+// said is Agent Desk's own error, worded when read in the language then in use.
 type said struct {
 	words func() string
 	err   error
@@ -320,7 +316,6 @@ type said struct {
 func (e *said) Error() string { return e.words() }
 func (e *said) Unwrap() error { return e.err }
 
-// say is an error worded by words when it is read.
 func say(words func() string) error { return &said{words: words} }
 
 // sayWrapped is say for an error that wraps err (errors.Is and As see it).
@@ -328,15 +323,13 @@ func sayWrapped(err error, words func() string) error { return &said{words: word
 
 // why is err's own words, for a sentence that gives them as the reason.
 func why(err error) string {
-	var st *storage.Error
-	if errors.As(err, &st) && st.Error() == err.Error() {
+	if st, ok := errors.AsType[*storage.Error](err); ok && st.Error() == err.Error() {
 		return storageSentence(st)
 	}
 	return err.Error()
 }
 
-// inputMessage is a client-side check's message, translated when it is one
-// the client is known to write.
+// inputMessage is a client-side check's message, translated when known.
 func inputMessage(e *client.InputError) string {
 	msg := e.Message
 	// The client's messages, compared whatever their case.
@@ -470,7 +463,6 @@ func noticeSentence(n storage.Notice) string {
 	return ""
 }
 
-// sentenceOf is s ending with a full stop.
 func sentenceOf(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {

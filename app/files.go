@@ -61,8 +61,7 @@ func (s FilesState) Unsettled() bool {
 	return false
 }
 
-// StatusText is a file's status in plain words; a file this list asked to
-// process reads "Processing…" while the service says waiting.
+// StatusText is a file's status in words; one this list asked to process reads "Processing…".
 func (s FilesState) StatusText(f client.File) string {
 	if s.asked[f.ID] && f.Status == FileWaiting {
 		return FileStatusText("in_progress")
@@ -70,27 +69,24 @@ func (s FilesState) StatusText(f client.File) string {
 	return FileStatusText(f.Status)
 }
 
-// FileList is the workspace's files, page by page. While watched and a file
-// is processing it reloads every FilesRefreshEvery; otherwise nothing runs.
-// Safe for concurrent use.
+// FileList is the workspace's files, page by page; while watched and a file
+// is processing it reloads every FilesRefreshEvery.
 type FileList struct {
 	a     *App
 	order string
 	state *live.State[FilesState]
 
 	mu       sync.Mutex
-	paging   bool               // a page asked for by More is on its way
+	paging   atomic.Bool        // a page asked for by More is on its way
 	reload   context.CancelFunc // ends the reload under way
 	watchers int
 	poll     *poller      // the refresh under way while files process
 	polls    atomic.Int32 // refreshes still running, a stopped one too (Refreshing)
 }
 
-// poller is one run of the refresh while files process.
 type poller struct{ stop context.CancelFunc }
 
-// NewList lists the workspace's files in order "desc" or "asc"; nothing loads
-// before LoadMore, More or Reload.
+// NewList lists the workspace's files in order "desc" or "asc"; nothing loads yet.
 func (svc *Files) NewList(order string) *FileList {
 	if order != "asc" {
 		order = "desc"
@@ -107,9 +103,6 @@ func (l *FileList) Order() string { return l.order }
 // Files is what was loaded so far (shared: never modify it).
 func (l *FileList) Files() []client.File { return l.state.Get().Files }
 
-// HasMore reports whether another page may follow.
-func (l *FileList) HasMore() bool { return l.state.Get().More }
-
 // Unsettled reports whether a loaded file is still being processed.
 func (l *FileList) Unsettled() bool { return l.state.Get().Unsettled() }
 
@@ -121,18 +114,12 @@ func (l *FileList) More() {
 	if s := l.state.Get(); s.Loaded && !s.More {
 		return
 	}
-	l.mu.Lock()
-	if l.paging {
-		l.mu.Unlock()
+	if !l.paging.CompareAndSwap(false, true) {
 		return
 	}
-	l.paging = true
-	l.mu.Unlock()
 	l.a.Go(func() {
+		defer l.paging.Store(false)
 		_, _ = l.LoadMore(l.a.Life())
-		l.mu.Lock()
-		l.paging = false
-		l.mu.Unlock()
 	})
 }
 
@@ -167,28 +154,33 @@ func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
 		if s.pages != page-1 {
 			return s // a reload ran meanwhile
 		}
-		seen := make(map[client.ID]bool, len(s.Files))
-		for _, f := range s.Files {
-			seen[f.ID] = true
-		}
 		// Other changes make new slices, so appending never touches an older snapshot.
-		files := s.Files
-		for _, f := range p.Data {
-			if !seen[f.ID] {
-				seen[f.ID] = true
-				files = append(files, f)
-				added = true
-			}
-		}
-		s.Files, s.pages, s.Loaded, s.More, s.Err = files, page, true, p.HasNext(), nil
+		n := len(s.Files)
+		s.Files = appendNew(s.Files, p.Data)
+		added = len(s.Files) > n
+		s.pages, s.Loaded, s.More, s.Err = page, true, p.HasNext(), nil
 		return s
 	})
 	l.watch()
 	return added, err
 }
 
-// Reload fetches again as many pages as were loaded; a reload under way is
-// cancelled, so the newest is shown.
+// appendNew appends the files of page not in files yet.
+func appendNew(files, page []client.File) []client.File {
+	seen := make(map[client.ID]bool, len(files))
+	for _, f := range files {
+		seen[f.ID] = true
+	}
+	for _, f := range page {
+		if !seen[f.ID] {
+			seen[f.ID] = true
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// Reload fetches again as many pages as were loaded, cancelling a reload under way.
 func (l *FileList) Reload(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -210,7 +202,6 @@ func (l *FileList) Reload(ctx context.Context) error {
 	})
 	var files []client.File
 	more := false
-	seen := map[client.ID]bool{}
 	var err error
 	for page := 1; page <= pages; page++ {
 		var p *client.Page[client.File]
@@ -218,12 +209,7 @@ func (l *FileList) Reload(ctx context.Context) error {
 		if err != nil {
 			break
 		}
-		for _, f := range p.Data {
-			if !seen[f.ID] {
-				seen[f.ID] = true
-				files = append(files, f)
-			}
-		}
+		files = appendNew(files, p.Data)
 		more = p.HasNext()
 		if !more {
 			pages = page
@@ -247,8 +233,7 @@ func (l *FileList) Reload(ctx context.Context) error {
 	return err
 }
 
-// Watch keeps the list fresh while shown and a file is processing, until
-// stop or app close; a file starting to process later restarts it.
+// Watch keeps the list fresh while a file is processing, until stop or app close.
 func (l *FileList) Watch() (stop func()) {
 	l.mu.Lock()
 	l.watchers++
@@ -305,8 +290,7 @@ func (l *FileList) watch() {
 // Refreshing reports whether a refresh still runs, even a stopped one finishing.
 func (l *FileList) Refreshing() bool { return l.polls.Load() > 0 }
 
-// pollOn reports whether refresh p should go on; when not, it is forgotten
-// so the next processing file starts a new one.
+// pollOn reports whether refresh p goes on; when not, it is forgotten.
 func (l *FileList) pollOn(p *poller) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -354,8 +338,7 @@ func (svc *Files) OfAgent(ctx context.Context, agentID client.ID) (*client.Agent
 	return svc.a.Client().ListAgentFiles(ctx, agentID)
 }
 
-// Link links workspace files to an agent; FilesCount in the answer says how
-// many are ready. Every list of the agent's files shows the answer.
+// Link links workspace files to an agent; every list of its files shows the answer.
 func (svc *Files) Link(ctx context.Context, agentID client.ID, fileIDs []client.ID) (*client.AgentFiles, error) {
 	res, err := svc.a.Client().LinkFiles(ctx, agentID, fileIDs)
 	if err == nil {
@@ -414,8 +397,7 @@ func HumanBytes(n int64) string {
 	return fmt.Sprintf("%.0f %cB", v, units[exp])
 }
 
-// DeleteFile deletes a stored file from the service, every agent and the
-// loaded list; a file already gone counts as deleted.
+// DeleteFile deletes a stored file; one already gone counts as deleted.
 func (l *FileList) DeleteFile(ctx context.Context, id client.ID) error {
 	if err := l.a.Client().DeleteFile(ctx, id); err != nil && !(client.IsNotFound(err) && !client.IsUnsupported(err)) {
 		return err
@@ -427,8 +409,7 @@ func (l *FileList) DeleteFile(ctx context.Context, id client.ID) error {
 	return nil
 }
 
-// ProcessFile asks the service to process a stored file, which costs credits
-// (say so first); a watched list follows its status.
+// ProcessFile asks the service to process a stored file, which costs credits.
 func (l *FileList) ProcessFile(ctx context.Context, id client.ID) (*client.File, error) {
 	f, err := l.a.Client().ProcessFile(ctx, id)
 	if err != nil {
@@ -461,8 +442,8 @@ func (l *FileList) ProcessFile(ctx context.Context, id client.ID) (*client.File,
 	return f, nil
 }
 
-// ProcessFiles and DeleteFiles act one file at a time, keeping the account's
-// pace; the first failure stops the rest. Both report how many went through.
+// ProcessFiles acts one file at a time, stopping at the first failure, and
+// reports how many went through.
 func (l *FileList) ProcessFiles(ctx context.Context, ids []client.ID) (int, error) {
 	return l.each(ids, func(id client.ID) error { _, err := l.ProcessFile(ctx, id); return err })
 }
@@ -498,8 +479,7 @@ type LinkedFiles struct {
 	agent client.Agent
 }
 
-// NewLinked lists the files linked to agent; nothing loads before Reload.
-// Links and unlinks made anywhere in the app show in it at once.
+// NewLinked lists the files linked to agent; links made anywhere show in it at once.
 func (svc *Files) NewLinked(agent client.Agent) *LinkedFiles {
 	a := svc.a
 	l := &LinkedFiles{a: a, agent: agent}
@@ -523,7 +503,6 @@ type linkedFiles struct {
 	lists []weak.Pointer[LinkedFiles]
 }
 
-// linkedListsOf are the live lists of an agent's files in a.
 func (a *App) linkedListsOf(agentID client.ID) []*LinkedFiles {
 	a.linked.Lock()
 	defer a.linked.Unlock()
@@ -565,7 +544,6 @@ func (l *LinkedFiles) Unlink(ctx context.Context, id client.ID) error {
 	return l.a.Files().Unlink(ctx, l.agent.ID, id)
 }
 
-// unlinked takes a file off the list at once and loads it again.
 func (l *LinkedFiles) unlinked(id client.ID) {
 	l.Change(func(files []client.File) []client.File {
 		return slices.DeleteFunc(slices.Clone(files), func(f client.File) bool { return f.ID == id })
@@ -573,8 +551,7 @@ func (l *LinkedFiles) unlinked(id client.ID) {
 	l.Reload()
 }
 
-// show publishes a link's answer; a load under way began before the link, so
-// it is restarted.
+// show publishes a link's answer, restarting a load begun before it.
 func (l *LinkedFiles) show(res *client.AgentFiles) {
 	st := l.Update(func(s live.ListState[client.File]) live.ListState[client.File] {
 		s.Items, s.Loaded, s.Err = res.Files, true, nil
@@ -585,8 +562,7 @@ func (l *LinkedFiles) show(res *client.AgentFiles) {
 	}
 }
 
-// UploadConfirmAbove is how many files one drop may hold before the user is
-// asked, so a folder dropped by mistake does not send thousands.
+// UploadConfirmAbove is how many files one drop may hold before the user is asked.
 const UploadConfirmAbove = 50
 
 // UploadConcurrency is how many files of one App are sent at once.
@@ -630,10 +606,8 @@ type UploadPlan struct {
 // NeedsConfirm reports whether the user should be asked before sending.
 func (p UploadPlan) NeedsConfirm() bool { return len(p.Files) > UploadConfirmAbove }
 
-// PlanUpload walks the dropped or picked paths, reading only metadata. A link
-// inside a dropped folder is followed only while it stays inside it, so a
-// folder someone prepared cannot send more than the user dropped; a link
-// dropped itself is followed: the user chose it.
+// PlanUpload walks the dropped paths, reading only metadata. A link inside a
+// dropped folder is followed only while it stays inside it.
 func PlanUpload(paths []string) UploadPlan {
 	return planUpload(paths, "")
 }
@@ -642,8 +616,7 @@ func outsideProblem() string {
 	return lang.L("This is a shortcut to something outside the folder you dropped, so it is not sent.")
 }
 
-// planUpload is PlanUpload; a non-empty within confines every path to that
-// folder, for a retry of one file of a drop.
+// planUpload is PlanUpload confined to within when not empty (a retry).
 func planUpload(paths []string, within string) UploadPlan {
 	var plan UploadPlan
 	seen := map[string]bool{} // real paths of folders walked and files taken
@@ -824,11 +797,9 @@ type UploadOptions struct {
 	AgentTitle string
 }
 
-// uploadProgressGap is the shortest time between two progress reports of a file.
 const uploadProgressGap = 50 * time.Millisecond
 
-// Uploads is an upload queue, streaming files from disk at most
-// UploadConcurrency at a time per App. Closing the app stops it.
+// Uploads is an upload queue, sending UploadConcurrency files at a time per App.
 type Uploads struct {
 	a     *App
 	opts  UploadOptions
@@ -865,12 +836,10 @@ func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
 	return &Uploads{a: svc.a, opts: opts, items: map[int64]*uploadItem{}, state: live.NewState(UploadsState{})}
 }
 
-// State is the queue as it is now, and news of each change. Progress is
-// published at most about 20 times a second per file.
+// State is the queue as it is now, and news of each change.
 func (q *Uploads) State() live.Observable[UploadsState] { return q.state }
 
-// publish builds the snapshot under the state's lock, so snapshots go out in
-// the order of their changes.
+// publish builds the snapshot under the state's lock, so snapshots keep their order.
 func (q *Uploads) publish() {
 	q.state.Update(func(UploadsState) UploadsState {
 		q.mu.Lock()
@@ -898,25 +867,13 @@ func (q *Uploads) Items() []Upload {
 	return out
 }
 
-// Item is one upload by id.
-func (q *Uploads) Item(id int64) (Upload, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	it, ok := q.items[id]
-	if !ok {
-		return Upload{}, false
-	}
-	return it.u, true
-}
-
 // Pending reports whether any upload is waiting or sending.
 func (q *Uploads) Pending() bool { return q.state.Get().Pending() }
 
 // FileIDs are the ids of the finished uploads, in order.
 func (q *Uploads) FileIDs() []client.ID { return q.state.Get().FileIDs() }
 
-// checkOnline refuses a drop while offline before anything is queued (a false
-// "uploading" misleads). stored counts the files when one page holds them all, else -1.
+// checkOnline refuses a drop while offline; stored counts the files, -1 for more than a page.
 func (a *App) checkOnline(ctx context.Context) (stored int, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -933,9 +890,8 @@ func (a *App) checkOnline(ctx context.Context) (stored int, err error) {
 	return len(p.Data), nil
 }
 
-// roomFor is how many more files the service will store. The real service's
-// limit applies only to a server shown to follow it, never to one holding
-// more already (-1: unknown); others say so themselves when they refuse.
+// roomFor is how many more files the real service will store (-1: unknown);
+// others say so themselves when they refuse.
 func (a *App) roomFor(stored int) int {
 	c := a.Client()
 	real := c.PollPath() == client.PollResponses || c.ExecuteStyle() == client.StyleRoot
@@ -945,8 +901,7 @@ func (a *App) roomFor(stored int) int {
 	return client.MaxStoredFiles - stored
 }
 
-// Start queues the plan's files, or returns ErrOffline and queues nothing.
-// Files with a Problem are queued as failed.
+// Start queues the plan's files (those with a Problem as failed), or returns ErrOffline.
 func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 	if len(plan.Files) == 0 {
 		return nil, nil
@@ -1043,7 +998,6 @@ func (q *Uploads) Clear() { q.removeIf(func(Upload) bool { return true }) }
 // ClearSettled removes finished, failed and cancelled uploads from the list.
 func (q *Uploads) ClearSettled() { q.removeIf(Upload.Settled) }
 
-// removeIf cancels and removes the uploads that match, in one change.
 func (q *Uploads) removeIf(match func(Upload) bool) {
 	q.mu.Lock()
 	kept := make([]int64, 0, len(q.order))
@@ -1083,7 +1037,6 @@ func (q *Uploads) Wait(ctx context.Context) error {
 	return nil
 }
 
-// job is one start of one upload.
 type job struct {
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -1091,29 +1044,20 @@ type job struct {
 	run    int
 }
 
-func (q *Uploads) prepare(id int64) (job, bool) {
-	// Uploads give way to what the user waits for (client.Pacer).
-	ctx, cancel := context.WithCancel(client.Background(q.a.Life()))
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	it, ok := q.items[id]
-	if !ok {
-		cancel()
-		return job{}, false
-	}
-	it.run++
-	it.cancel = cancel
-	return job{ctx: ctx, cancel: cancel, id: id, run: it.run}, true
-}
-
 // launch takes slots in order, so files go top to bottom as listed.
 func (q *Uploads) launch(ids ...int64) {
 	var jobs []job
+	q.mu.Lock()
 	for _, id := range ids {
-		if j, ok := q.prepare(id); ok {
-			jobs = append(jobs, j)
+		if it, ok := q.items[id]; ok {
+			// Uploads give way to what the user waits for (client.Pacer).
+			ctx, cancel := context.WithCancel(client.Background(q.a.Life()))
+			it.run++
+			it.cancel = cancel
+			jobs = append(jobs, job{ctx: ctx, cancel: cancel, id: id, run: it.run})
 		}
 	}
+	q.mu.Unlock()
 	if len(jobs) == 0 {
 		return
 	}
@@ -1130,7 +1074,6 @@ func (q *Uploads) launch(ids ...int64) {
 	})
 }
 
-// send uploads one file while holding one of the App's slots.
 func (q *Uploads) send(j job, slots chan struct{}) {
 	defer func() { <-slots }()
 	defer j.cancel()
@@ -1196,8 +1139,7 @@ func uploadProblem(err error, uploaded bool) string {
 	if uploaded {
 		return lang.L("The file was uploaded but could not be linked to the agent: {{.Why}}", map[string]any{"Why": Describe(errors.Unwrap(err))})
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if _, ok := errors.AsType[*fs.PathError](err); ok {
 		return fileProblem(err)
 	}
 	if client.IsOffline(err) {
@@ -1206,8 +1148,7 @@ func uploadProblem(err error, uploaded bool) string {
 	return Describe(err)
 }
 
-// lockItem locks the queue and returns the upload, or unlocks and returns nil
-// when a retry or cancel made this run's news stale.
+// lockItem locks the queue and returns the upload, or nil when run is stale.
 func (q *Uploads) lockItem(id int64, run int) *uploadItem {
 	q.mu.Lock()
 	it, ok := q.items[id]

@@ -16,18 +16,17 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"github.com/agentdesk/agentdesk/app/words"
 )
 
-// CreditsNumber is a credits figure with the decimals it needs, up to four:
-// the service charges in ten-thousandths.
+// CreditsNumber is a credits figure with the decimals it needs, up to four.
 func CreditsNumber(v float64) string {
 	s := noNegativeZero(strconv.FormatFloat(v, 'f', 4, 64))
 	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 }
 
-// noNegativeZero drops the sign of a figure that rounds to zero.
 func noNegativeZero(s string) string {
 	if strings.Trim(s, "-0.") == "" {
 		return strings.TrimPrefix(s, "-")
@@ -47,8 +46,7 @@ func CreditsColumn(v float64) string {
 	return lang.N("{{.Count}} credit", 2, map[string]any{"Count": decimal(n)})
 }
 
-// pluralCount picks a figure's plural form: a fraction takes the many form
-// ("1.5 credits").
+// pluralCount picks a figure's plural form: a fraction takes the many form.
 func pluralCount(figure string) int {
 	if n, err := strconv.Atoi(figure); err == nil {
 		return n
@@ -87,12 +85,10 @@ func HowLong(d time.Duration) string {
 	return out
 }
 
-// both is two spans of time said together ("1 hour 5 minutes").
 func both(large, small string) string {
 	return lang.L("{{.Large}} {{.Small}}", map[string]any{"Large": large, "Small": small})
 }
 
-// plural is n of a unit of time, in the language in use.
 func plural(n, unit string) string {
 	data := map[string]any{"Count": decimal(n)}
 	switch unit {
@@ -147,9 +143,6 @@ func Preview(markdown string) string {
 	})
 	return strings.Join(strings.Fields(b.String()), " ")
 }
-
-// Dates, times and numbers as the language in use writes them; every date
-// and number a screen shows goes through these.
 
 // calendar is a language's month and weekday names.
 type calendar struct {
@@ -219,27 +212,13 @@ func decimalComma() bool { l := LanguageInUse(); return l == "pt-BR" || l == "es
 
 // Number is a whole number with its thousands marked: 12,345 or 12.345.
 func Number(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	sep := ","
+	t := language.English
 	if decimalComma() {
-		sep = "."
+		t = language.BrazilianPortuguese
 	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteString(sep)
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return message.NewPrinter(t).Sprintf("%d", n)
 }
 
-// decimal writes a point-formatted figure as the language does.
 func decimal(s string) string {
 	if decimalComma() {
 		return strings.Replace(s, ".", ",", 1)
@@ -247,12 +226,10 @@ func decimal(s string) string {
 	return s
 }
 
-// CreditsFigure is CreditsNumber as the language writes numbers, for screens
-// (files keep the point).
+// CreditsFigure is CreditsNumber as the language writes numbers (files keep the point).
 func CreditsFigure(v float64) string { return decimal(CreditsNumber(v)) }
 
-// English is loaded at start so plurals read right everywhere (tests too);
-// UseLanguage loads the chosen one.
+// English is loaded at start so plurals read right everywhere (tests too).
 func init() {
 	if err := loadWords("en", "en"); err != nil {
 		fyne.LogError("Agent Desk's words", err)
@@ -266,15 +243,12 @@ var Languages = []struct{ Tag, Name string }{
 	{"es", "Español"},
 }
 
-// spoken are the tags of Languages; English first, the fallback.
 var spoken = []language.Tag{language.English, language.BrazilianPortuguese, language.Spanish}
 
-// languageVars are the variables UseLanguage may set.
 var languageVars = []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"}
 
-// UseLanguage has Agent Desk speak chosen ("" for the computer's); call it once
-// before the window opens. Fyne reads the environment, so the choice goes
-// there: LANGUAGE, and the locale where it is C (which hides LANGUAGE).
+// UseLanguage has Agent Desk speak chosen ("" for the computer's), once before
+// the window opens; Fyne reads it from the environment.
 func UseLanguage(chosen string) error {
 	found := map[string]string{}
 	for _, v := range languageVars {
@@ -315,8 +289,7 @@ func UseLanguage(chosen string) error {
 // fyneLanguages are the languages Fyne 2.7.1 has words of its own in.
 var fyneLanguages = []string{"cs", "de", "el", "en", "es", "fr", "pl", "pt", "pt_BR", "ru", "sv", "ta", "uk", "zh_Hans"}
 
-// useWords loads tag's words also for the language Fyne picks: on Windows and
-// macOS Fyne ignores the environment, and would show bare keys.
+// useWords loads tag's words also for the language Fyne picks on Windows and macOS.
 func useWords(tag string) error {
 	file := strings.ReplaceAll(tag, "-", "_")
 	if tag != "en" {
@@ -333,17 +306,14 @@ func useWords(tag string) error {
 	return lang.AddTranslationsForLocale([]byte("{}"), fyne.Locale(file))
 }
 
-// loadWords loads tag's files for Fyne's language as.
 func loadWords(tag, as string) error {
 	return eachWordsFile(tag, func(data []byte) error {
 		return lang.AddTranslationsForLocale(data, fyne.Locale(as))
 	})
 }
 
-// loadWordsAs loads tag's words for another language of Fyne's, whose
-// plural rules may ask for forms tag's files lack (Czech's "few", French's
-// "one" for 0): each plural gets every form, the missing ones as its
-// "other".
+// loadWordsAs loads tag's words for another language of Fyne's, each plural
+// given every form its rules may ask for, the missing ones as its "other".
 func loadWordsAs(tag, as string) error {
 	return eachWordsFile(tag, func(data []byte) error {
 		var texts map[string]any
@@ -367,7 +337,6 @@ func loadWordsAs(tag, as string) error {
 	})
 }
 
-// eachWordsFile gives load the contents of each of tag's files.
 func eachWordsFile(tag string, load func(data []byte) error) error {
 	suffix := "." + strings.ReplaceAll(tag, "-", "_") + ".json"
 	files, err := words.Files.ReadDir("lang")
@@ -406,16 +375,13 @@ func fynePick() string {
 	return fyneLanguages[i]
 }
 
-// LanguageInUse is the language Agent Desk speaks: "en", "pt-BR" or "es".
-// Each set of Agent Desk's words names its language ("app.language"), so
-// the language in use is the one Fyne reads words in, kept nowhere else.
+// LanguageInUse is the language Agent Desk speaks, as its words name it ("app.language").
 func LanguageInUse() string { return lang.X("app.language", "en") }
 
 // WouldSpeak is the language Agent Desk would speak with chosen as its setting.
 func WouldSpeak(chosen string) string { return matchLanguage(chosen, systemLanguages()) }
 
-// systemLanguages are the computer's languages, most wanted first, from the
-// start-up environment and, on Windows and macOS, the system.
+// systemLanguages are the computer's languages, most wanted first.
 func systemLanguages() []string {
 	var out []string
 	locale := ""
@@ -460,8 +426,7 @@ func matchLanguage(chosen string, system []string) string {
 	return Languages[i].Tag
 }
 
-// inEveryLanguage is key's text in each language, to recognise words the
-// history kept in another language.
+// inEveryLanguage is key's text in each language.
 func inEveryLanguage(key string) []string {
 	out := []string{key}
 	for _, l := range Languages[1:] {

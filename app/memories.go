@@ -47,8 +47,7 @@ type CollectionSummary struct {
 	Count int
 }
 
-// Variant is the active account's memory interface; MemoryAuto before the
-// first memory call.
+// Variant is the active account's memory interface; MemoryAuto before the first call.
 func (svc *Memories) Variant() client.MemoryVariant {
 	v := svc.a.Client().MemoryVariant()
 	// The built-in demo serves variant A, unless pointed elsewhere.
@@ -66,12 +65,6 @@ func (svc *Memories) List(ctx context.Context, query string) ([]storage.MemoryEn
 // Get is one memory of the local index.
 func (svc *Memories) Get(ctx context.Context, id string) (storage.MemoryEntry, error) {
 	return svc.a.db.GetMemory(ctx, svc.a.AccountID(), id)
-}
-
-// Collections lists the known collections with their memory counts.
-func (svc *Memories) Collections(ctx context.Context) ([]CollectionSummary, error) {
-	out, _, err := svc.a.collectionSummaries(ctx)
-	return out, err
 }
 
 func (a *App) collectionSummaries(ctx context.Context) ([]CollectionSummary, int, error) {
@@ -118,14 +111,12 @@ func validCollectionID(id string) error {
 	return nil
 }
 
-// Create stores a new memory on the service and locally, and records its
-// cost; over-long or empty text is refused before anything is sent.
+// Create stores a new memory on the service and locally; bad text is refused first.
 func (svc *Memories) Create(ctx context.Context, e MemoryEdit) (storage.MemoryEntry, error) {
 	return svc.send(ctx, "", e)
 }
 
-// Update saves an edit with the variant's verb (A: PATCH, B: PUT); the local
-// draft is cleared once the service confirms.
+// Update saves an edit; the local draft is cleared once the service confirms.
 func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
 	entry, err := svc.send(ctx, id, e)
 	if err != nil {
@@ -136,7 +127,7 @@ func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (stora
 	return entry, nil
 }
 
-// send checks e, then creates (id "") or updates memory id and keeps the service's answer.
+// send creates (id "") or updates memory id and keeps the service's answer.
 func (svc *Memories) send(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
 	a := svc.a
 	err := checkMemory(e.Content)
@@ -163,13 +154,11 @@ func (svc *Memories) send(ctx context.Context, id string, e MemoryEdit) (storage
 	return a.keepMemory(ctx, m, e)
 }
 
-// OpenByID brings a memory created elsewhere into the local index, saved with
-// the text given: the service cannot show a memory, only confirm it exists.
+// OpenByID brings a memory created elsewhere into the index, saved with the text given.
 func (svc *Memories) OpenByID(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
 	return svc.a.Memories().Update(ctx, strings.TrimSpace(id), e)
 }
 
-// needCollectionID is validCollectionID for a number that must be given.
 func needCollectionID(id string) error {
 	if id == "" {
 		return say(func() string { return lang.L("enter the collection's number") })
@@ -186,7 +175,6 @@ func validMemoryID(id string) error {
 	return nil
 }
 
-// keepMemory writes the service's answer to the local index and records its credits.
 func (a *App) keepMemory(ctx context.Context, m *client.Memory, sent MemoryEdit) (storage.MemoryEntry, error) {
 	entry := storage.MemoryEntry{
 		AccountID: a.AccountID(),
@@ -258,18 +246,12 @@ func (a *App) collectionName(ctx context.Context, id string) string {
 	return ""
 }
 
-// SaveDraft keeps an unsaved memory edit on this computer ("" clears it).
-func (svc *Memories) SaveDraft(ctx context.Context, id, draft string) error {
-	return svc.a.db.SaveMemoryDraft(ctx, svc.a.AccountID(), id, draft)
-}
-
 // Forget removes a memory from the local index only.
 func (svc *Memories) Forget(ctx context.Context, id string) error {
 	return svc.a.db.DeleteMemoryEntry(ctx, svc.a.AccountID(), id)
 }
 
-// RenameCollection renames a collection on the service and locally. A missing
-// one answers 404 (IsCollectionMissing) and the index is left for the user to decide.
+// RenameCollection renames a collection on the service and locally.
 func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
 	a := svc.a
 	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
@@ -290,8 +272,7 @@ func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (sto
 	return entry, a.db.UpsertCollection(ctx, entry)
 }
 
-// AddCollectionByID brings a collection created elsewhere into the index,
-// confirmed by saving its name: there is no way to read one.
+// AddCollectionByID brings a collection created elsewhere into the index by naming it.
 func (svc *Memories) AddCollectionByID(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
 	return svc.a.Memories().RenameCollection(ctx, id, name)
 }
@@ -301,7 +282,7 @@ func (svc *Memories) ForgetCollection(ctx context.Context, id string) error {
 	return svc.a.db.DeleteCollectionEntry(ctx, svc.a.AccountID(), id)
 }
 
-// creditsOf is c as a record keeps it: nil when the service said nothing.
+// creditsOf is nil when the service said nothing.
 func creditsOf(c client.Credits) *float64 {
 	if !c.Valid {
 		return nil
@@ -328,9 +309,8 @@ func (svc *Memories) NewDraft(ctx context.Context) (content, collectionID string
 	return svc.a.db.NewMemoryDraft(ctx, svc.a.AccountID())
 }
 
-// Sync mirrors the service's memories and collections into the local index.
-// listed is false when the service offers no lists; nothing changes then. A
-// memory with an unsaved draft is never dropped.
+// Sync mirrors the service's lists into the local index; listed is false
+// when the service offers none. A memory with a draft is never dropped.
 func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 	a := svc.a
 	c := a.Client()
@@ -372,12 +352,9 @@ func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 	return true, nil
 }
 
-// IsDefaultCollection reports whether the last sync named this collection the
-// default, which the service refuses to delete.
+// IsDefaultCollection reports whether the last sync named this collection the default.
 func (svc *Memories) IsDefaultCollection(id string) bool {
-	svc.a.mu.Lock()
-	defer svc.a.mu.Unlock()
-	return svc.a.defaultCollections[id]
+	return locked(&svc.a.mu, func() bool { return svc.a.defaultCollections[id] })
 }
 
 // Delete deletes a memory on the service and locally, also when the service lacks it.
@@ -413,8 +390,7 @@ func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage
 	return entry, svc.a.db.UpsertCollection(ctx, entry)
 }
 
-// DeleteCollection deletes a collection and, as the service does, its
-// memories; the default is refused before anything is sent.
+// DeleteCollection deletes a collection and its memories; the default is refused first.
 func (svc *Memories) DeleteCollection(ctx context.Context, id string) error {
 	a := svc.a
 	if err := needCollectionID(id); err != nil {
@@ -436,8 +412,7 @@ type Memories struct{ a *App }
 // Memories is the account's memories.
 func (a *App) Memories() *Memories { return &Memories{a} }
 
-// MemoryIndex is the Memories screen's view of the local index: the
-// collections pane and the search's memories, each loaded in the background.
+// MemoryIndex is the Memories screen's view of the local index.
 type MemoryIndex struct {
 	a *App
 	// Shelves are the rows of the collections pane: first every memory

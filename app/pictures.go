@@ -26,8 +26,7 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
-// Limits on a picture a reply names: it is fetched only when the user asks,
-// never beyond these.
+// Limits on a picture a reply names, fetched only when the user asks.
 const (
 	// PictureTimeout bounds one picture's download.
 	PictureTimeout = 10 * time.Second
@@ -69,8 +68,7 @@ func (e *PictureError) Error() string {
 	return fmt.Sprintf("picture not shown (reason %d, %d×%d, status %d)", e.Reason, e.Width, e.Height, e.Status)
 }
 
-// pictureClient fetches reply pictures: no key, no cookies, redirects only to
-// web addresses.
+// pictureClient fetches reply pictures: no key, no cookies, redirects only to the web.
 var pictureClient = &http.Client{
 	CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
@@ -83,9 +81,8 @@ var pictureClient = &http.Client{
 	},
 }
 
-// ShowPicture returns a reply's picture, decoded within the limits above and
-// the memory budget. It counts against the budget until dropped is called;
-// seen marks it drawn, so the least recently seen go first.
+// ShowPicture returns a reply's picture, counted against the budget until
+// dropped is called; seen marks it drawn (the least recently seen go first).
 func (a *App) ShowPicture(ctx context.Context, raw string, dropped func()) (img image.Image, seen func(), err error) {
 	key := "web " + raw
 	if img, seen := a.pictures.share(key, dropped); img != nil {
@@ -104,8 +101,7 @@ func (a *App) ShowPicture(ctx context.Context, raw string, dropped func()) (img 
 	return img, seen, err
 }
 
-// ShowPictureFile is ShowPicture for a local file: Fyne's loader would hand
-// it to any decoder it knows.
+// ShowPictureFile is ShowPicture for a local file.
 func (a *App) ShowPictureFile(ctx context.Context, path string, dropped func()) (image.Image, func(), error) {
 	key := "file " + path
 	if img, seen := a.pictures.share(key, dropped); img != nil {
@@ -133,8 +129,7 @@ func fetchPicture(ctx context.Context, raw string) ([]byte, error) {
 	req.Header.Set("Accept", "image/*")
 	resp, err := pictureClient.Do(req)
 	if err != nil {
-		var pe *PictureError
-		if errors.As(err, &pe) {
+		if pe, ok := errors.AsType[*PictureError](err); ok {
 			return nil, pe
 		}
 		if ctx.Err() != nil {
@@ -162,9 +157,8 @@ func fetchPicture(ctx context.Context, raw string) ([]byte, error) {
 	return data, nil
 }
 
-// pictureFormat is a format Agent Desk shows, with its own header reader and
-// decoder: image.Decode hands a file to any registered decoder (Fyne adds
-// ICO), whose header may disagree with the size checked.
+// pictureFormat is a format with its own header reader and decoder: image.Decode
+// would try any registered decoder, whose header may disagree with the size checked.
 type pictureFormat struct {
 	config func(io.Reader) (image.Config, error)
 	decode func(io.Reader) (image.Image, error)
@@ -172,7 +166,6 @@ type pictureFormat struct {
 	working func(*bufio.Reader, image.Config) int64
 }
 
-// pictureHeadLen is how many first bytes tell the formats apart.
 const pictureHeadLen = 12
 
 // sniffPicture tells the format from the first bytes, never address or content type.
@@ -193,8 +186,7 @@ func sniffPicture(head []byte) (pictureFormat, bool) {
 	return pictureFormat{}, false
 }
 
-// readPictureHeader reads the format and its own header's size, refusing
-// anything else or beyond MaxPicturePixels.
+// readPictureHeader reads the format and size, refusing any beyond MaxPicturePixels.
 func readPictureHeader(r io.Reader) (pictureFormat, image.Config, error) {
 	unreadable := &PictureError{Reason: PictureUnreadable}
 	br := bufio.NewReader(r)
@@ -216,15 +208,7 @@ func readPictureHeader(r io.Reader) (pictureFormat, image.Config, error) {
 	return f, cfg, nil
 }
 
-// CheckPictureSize refuses a file Agent Desk does not read or beyond
-// MaxPicturePixels: a small file can decode to gigabytes.
-func CheckPictureSize(r io.Reader) error {
-	_, _, err := readPictureHeader(r)
-	return err
-}
-
-// decodePicture decodes with the format's own decoder, after the header is
-// checked and reserve made room for the picture and its working memory.
+// decodePicture decodes after reserve made room for the picture and its working memory.
 func decodePicture(r io.ReadSeeker, reserve func(cfg image.Config, working int64) error) (image.Image, error) {
 	f, cfg, err := readPictureHeader(r)
 	if err != nil {
@@ -257,8 +241,7 @@ func decodePicture(r io.ReadSeeker, reserve func(cfg image.Config, working int64
 	return img, nil
 }
 
-// unpanicked runs a decoder on server data: a decoder panic must not end
-// Agent Desk; the picture is unreadable.
+// unpanicked turns a decoder's panic over server data into PictureUnreadable.
 func unpanicked[T any](fn func() (T, error)) (v T, err error) {
 	defer func() {
 		if recovered.From("a picture", recover()) != nil {
@@ -288,8 +271,7 @@ func pngWorking(r *bufio.Reader, cfg image.Config) int64 {
 	return decodedSize(cfg)
 }
 
-// jpegWorking: a progressive JPEG takes 4 bytes a pixel per component until
-// its last scan. Unreadable markers count as progressive.
+// jpegWorking: a progressive (or unreadable) JPEG takes 4 bytes a pixel per component.
 func jpegWorking(r *bufio.Reader, cfg image.Config) int64 {
 	if progressive, ok := jpegProgressive(r); ok && !progressive {
 		return 0
@@ -360,16 +342,13 @@ func jpegProgressive(r *bufio.Reader) (progressive, ok bool) {
 	}
 }
 
-// losslessWorking is lossless WebP's working memory whatever the picture's
-// size: up to 65,536 Huffman groups of 2,680 bytes.
+// losslessWorking is lossless WebP's working memory: 65,536 Huffman groups of 2,680 bytes.
 const losslessWorking = 65536 * 2680
 
-// losslessPerByte is how much the Huffman tables may grow per data byte,
-// counted whole so a crafted file is refused rather than trusted.
+// losslessPerByte is how much the Huffman tables may grow per data byte.
 const losslessPerByte = 256
 
-// webpWorking is losslessWorking for WebP holding lossless data, else 0;
-// unreadable chunks count as lossless.
+// webpWorking is losslessWorking for lossless (or unreadable) WebP, else 0.
 func webpWorking(r *bufio.Reader, _ image.Config) int64 {
 	if _, err := r.Discard(12); err != nil {
 		return losslessWorking
@@ -393,21 +372,17 @@ func webpWorking(r *bufio.Reader, _ image.Config) int64 {
 	}
 }
 
-// PictureBudget is the memory decoded pictures may take at once, counting the
-// one being decoded; beyond it the least recently seen are dropped and
-// decoded again when drawn.
+// PictureBudget is the memory decoded pictures may take at once; beyond it
+// the least recently seen are dropped.
 const PictureBudget = 256 << 20
 
 // keptPictureFiles bounds kept picture downloads, so a redraw need not download again.
 const keptPictureFiles = 64 << 20
 
-// minHeldSize is the least a shown picture counts for: its view is kept with
-// it, so tiny pictures cannot pile up without bound.
+// minHeldSize is the least a shown picture counts for, its view included.
 const minHeldSize = 64 << 10
 
-// pictureStore keeps decoded pictures within one budget and downloaded files
-// within another. A view holds its picture until dropped, so the pictures
-// alive are the ones counted.
+// pictureStore keeps decoded pictures within one budget and downloads within another.
 type pictureStore struct {
 	budget int64
 	// decoding allows one decode at a time: its working memory adds to the picture's.
@@ -423,7 +398,6 @@ type pictureStore struct {
 	fileBytes int64
 }
 
-// heldPicture is a picture one view holds.
 type heldPicture struct {
 	key     string
 	img     image.Image // nil while it is being decoded
@@ -437,7 +411,6 @@ type keptFile struct {
 	data []byte
 }
 
-// newPictureStore keeps decoded pictures within budget (PictureBudget when 0).
 func newPictureStore(budget int64) *pictureStore {
 	if budget <= 0 {
 		budget = PictureBudget
@@ -445,8 +418,7 @@ func newPictureStore(budget int64) *pictureStore {
 	return &pictureStore{budget: budget, decoding: make(chan struct{}, 1), fileByKey: map[string]*list.Element{}}
 }
 
-// show decodes src after making room for it and its decoder's working
-// memory, and holds it until dropped; one that cannot fit is PictureTooBig.
+// show decodes src and holds it until dropped; one that cannot fit is PictureTooBig.
 func (s *pictureStore) show(ctx context.Context, key string, src io.ReadSeeker, dropped func()) (image.Image, func(), error) {
 	select {
 	case s.decoding <- struct{}{}:
@@ -485,8 +457,7 @@ func (s *pictureStore) show(ctx context.Context, key string, src io.ReadSeeker, 
 	return img, func() { s.seen(h) }, nil
 }
 
-// share holds an already decoded picture for another view. It counts again,
-// so the budget bounds what views hold whichever lets go first.
+// share holds an already decoded picture for another view, counted again.
 func (s *pictureStore) share(key string, dropped func()) (image.Image, func()) {
 	s.mu.Lock()
 	var img image.Image
@@ -505,8 +476,7 @@ func (s *pictureStore) share(key string, dropped func()) (image.Image, func()) {
 	return img, func() { s.seen(h) }
 }
 
-// hold counts a picture for a view, dropping the least recently seen until it
-// fits; their views hear of it outside the lock.
+// hold counts a picture, dropping the least recently seen until it fits.
 func (s *pictureStore) hold(key string, img image.Image, size int64, dropped func()) *heldPicture {
 	h := &heldPicture{key: key, img: img, size: max(size, minHeldSize), dropped: dropped}
 	var out []*heldPicture
@@ -527,14 +497,12 @@ func (s *pictureStore) hold(key string, img image.Image, size int64, dropped fun
 	return h
 }
 
-// remove takes h out of the budget; s.mu is held.
 func (s *pictureStore) remove(h *heldPicture) {
 	s.held.Remove(h.el)
 	h.el, h.img = nil, nil
 	s.used -= h.size
 }
 
-// forget takes back the room made for a picture that did not decode.
 func (s *pictureStore) forget(h *heldPicture) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -543,7 +511,6 @@ func (s *pictureStore) forget(h *heldPicture) {
 	}
 }
 
-// seen marks h as drawn just now: the last to be dropped.
 func (s *pictureStore) seen(h *heldPicture) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -552,7 +519,6 @@ func (s *pictureStore) seen(h *heldPicture) {
 	}
 }
 
-// file is the downloaded file kept for key.
 func (s *pictureStore) file(key string) ([]byte, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

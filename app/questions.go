@@ -20,11 +20,8 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 )
 
-// An agent's questions, as the run form asks them and the execution sends
-// them. Answers are kept as text (a list as a JSON array, a date as
-// 2026-11-25, a yes/no as "true"/"false"). Types beyond the interface's follow
-// the real service's clients (real-service.md); any other type is a line of
-// text, so no question blocks a run.
+// Answers are kept as text (a list as a JSON array, a date as 2026-11-25, a
+// yes/no as "true"/"false"); a type unknown is a line of text, so no question blocks a run.
 
 // Question types with their own field beside the interface's; any other is a line of text.
 const (
@@ -49,8 +46,7 @@ func FormQuestions(agent client.Agent) []client.Question {
 	return out
 }
 
-// NoChoicesNote says why a required choice with no choices stops a run: only
-// the agent's owner can fix it.
+// NoChoicesNote says why a required choice with no choices stops a run.
 func NoChoicesNote() string {
 	return lang.L("This question has nothing to choose from, so the agent is set up wrong and cannot run. Ask whoever looks after the agent to add its choices.")
 }
@@ -65,7 +61,6 @@ func Blocked(agent client.Agent) (question, why string) {
 	return "", ""
 }
 
-// noChoices reports a choice (single or several) with nothing to choose.
 func noChoices(q client.Question) bool {
 	switch q.Type {
 	case client.QuestionSelect, QuestionMultiselect:
@@ -74,8 +69,7 @@ func noChoices(q client.Question) bool {
 	return false
 }
 
-// Choices are a select or multiselect question's options, or a multiselect's
-// comma-separated description words, as the real service's clients read it.
+// Choices are a question's options, or a multiselect's comma-separated description.
 func Choices(q client.Question) []string {
 	if len(q.Options) > 0 || q.Type != QuestionMultiselect {
 		return q.Options
@@ -120,8 +114,7 @@ func IsNumber(s string) bool {
 	return err == nil && json.Valid([]byte(s))
 }
 
-// Bounds are a number question's limits from Extra (min/max or
-// minimum/maximum); reversed bounds are ignored and the service has the last word.
+// Bounds are a number question's limits from Extra; reversed bounds are ignored.
 func Bounds(q client.Question) (lo, hi *float64) {
 	lo = extraNumber(q, "min", "minimum")
 	hi = extraNumber(q, "max", "maximum")
@@ -165,7 +158,7 @@ func finite(f float64) *float64 {
 	return &f
 }
 
-// formatNumber writes a bound with a point in every language: the field takes numbers so.
+// formatNumber writes a bound with a point in every language, as the field takes it.
 func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // RangeText says which numbers q takes, for its help text, or "".
@@ -196,11 +189,9 @@ func rangeMessage(q client.Question) string {
 	return ""
 }
 
-// helpMax caps the description shown under a question's name.
 const helpMax = 1000
 
-// HelpText is the plain-text description shown under a question's name, and
-// the numbers it takes.
+// HelpText is the description shown under a question's name, and the numbers it takes.
 func HelpText(q client.Question) string {
 	var parts []string
 	if !ChoicesFromDescription(q) {
@@ -216,8 +207,7 @@ func HelpText(q client.Question) string {
 	return strings.Join(parts, "\n")
 }
 
-// SafeLines is safe.Text for several lines, at most max characters (0: no
-// limit), with "…" when cut.
+// SafeLines is safe.Text for several lines, at most max characters (0: no limit).
 func SafeLines(s string, max int) string {
 	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	out := make([]string, 0, len(lines))
@@ -249,8 +239,7 @@ func Placeholder(q client.Question) string {
 	return safe.Text(s, 120)
 }
 
-// Default is the agent's suggested answer for q in the form's text, or "";
-// shown when nothing is remembered.
+// Default is the agent's suggested answer for q in the form's text, or "".
 func Default(q client.Question) string {
 	raw := bytes.TrimSpace(q.Extra["default"])
 	if len(raw) == 0 || string(raw) == "null" {
@@ -292,9 +281,8 @@ func Default(q client.Question) string {
 	return ""
 }
 
-// ParseList reads a list answer: a JSON array, else the lines of the text.
-// Blank items are dropped; typed items are trimmed, but a multiselect's JSON
-// choices are kept verbatim (" A " is its own choice).
+// ParseList reads a list answer: a JSON array, else the lines of the text;
+// a multiselect's JSON choices are kept verbatim.
 func ParseList(q client.Question, v string) []string {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -345,13 +333,11 @@ func JoinList(items []string) string {
 	return string(b)
 }
 
-// isObject reports whether s is a JSON object.
 func isObject(s string) bool {
 	var m map[string]any
 	return strings.HasPrefix(strings.TrimSpace(s), "{") && json.Unmarshal([]byte(s), &m) == nil
 }
 
-// blank reports an answer that says nothing.
 func blank(q client.Question, v string) bool {
 	switch q.Type {
 	case client.QuestionArray, QuestionMultiselect:
@@ -376,8 +362,7 @@ func trimmed(q client.Question, v string) string {
 // DateExample is the date the form's examples show (DateMessage).
 var DateExample = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 
-// DateMessage is the note at a date field whose answer is no date, with
-// example written as the field writes dates.
+// DateMessage is the note at a date field whose answer is no date.
 func DateMessage(example string) string {
 	return lang.L("Please enter a date, for example {{.Example}}, or pick one from the calendar.", map[string]any{"Example": example})
 }
@@ -387,8 +372,7 @@ func ObjectMessage() string {
 	return lang.L("Please write this as in the example, with the curly brackets and quotation marks: {\"city\": \"Lisbon\"}.")
 }
 
-// CheckAnswers returns, per question name, what is wrong with the answers
-// before anything is sent.
+// CheckAnswers returns, per question name, what is wrong with the answers.
 func CheckAnswers(agent client.Agent, answers map[string]string) map[string]string {
 	errs := map[string]string{}
 	for _, q := range FormQuestions(agent) {
@@ -402,7 +386,6 @@ func CheckAnswers(agent client.Agent, answers map[string]string) map[string]stri
 	return errs
 }
 
-// checkAnswer is what is wrong with the answer v to q, or "".
 func checkAnswer(q client.Question, v string) string {
 	v = trimmed(q, v)
 	if noChoices(q) && q.Required {
@@ -458,9 +441,8 @@ func checkAnswer(q client.Question, v string) string {
 	return ""
 }
 
-// ExecuteAnswers turns the form's text answers into the execution's typed
-// answers. An unchecked answer is sent as typed, so the service's own message
-// comes back beside the field.
+// ExecuteAnswers turns the form's text answers into typed ones; an unchecked
+// answer is sent as typed, for the service's own message.
 func ExecuteAnswers(agent client.Agent, answers map[string]string) map[string]any {
 	out := map[string]any{}
 	for _, q := range FormQuestions(agent) {
@@ -496,8 +478,7 @@ func ExecuteAnswers(agent client.Agent, answers map[string]string) map[string]an
 	return out
 }
 
-// RequestQuestion is the agent's question where a request in words goes
-// (its first text question, longest kind first), or "".
+// RequestQuestion is the agent's first text question, longest kind first, or "".
 func RequestQuestion(agent client.Agent) string {
 	for _, typ := range []string{QuestionTextarea, QuestionText} {
 		for _, q := range FormQuestions(agent) {
@@ -520,11 +501,7 @@ func ResourceRequest(title, description, long string) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// The service names its questions and options for engineers; staff read them
-// here in plain words, while what is sent stays the service's value.
-
-// QuestionLabel is a question's name as staff read it: a plain word for the
-// service's technical ones, else its name, "" for none.
+// QuestionLabel is a plain word for the service's technical questions, else "".
 func QuestionLabel(q client.Question) string {
 	switch strings.ToLower(strings.TrimSpace(q.Name)) {
 	case "temperature":
@@ -547,8 +524,7 @@ var advancedNames = map[string]bool{
 	"num_inference_steps": true, "sampler": true, "scheduler": true, "stop": true,
 }
 
-// IsAdvanced reports whether q waits in the Advanced fold: not required, and
-// only engineers tune it.
+// IsAdvanced reports whether q waits in the Advanced fold.
 func IsAdvanced(q client.Question) bool {
 	return !q.Required && advancedNames[strings.ToLower(strings.TrimSpace(q.Name))]
 }
@@ -594,7 +570,6 @@ func StyleName(v string) string {
 	return ""
 }
 
-// temperature is v as a finite number.
 func temperature(v string) (float64, bool) {
 	t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	return t, err == nil && !math.IsNaN(t) && !math.IsInf(t, 0)
@@ -617,8 +592,7 @@ func styleName(t float64) string {
 	return lang.L("Very creative")
 }
 
-// StyleChoices are indexes into q.Options of the lowest, middle and highest
-// numeric temperature, offered as three styles; nil with fewer than three.
+// StyleChoices are indexes of the lowest, middle and highest temperature, or nil.
 func StyleChoices(q client.Question) []int {
 	var idx []int
 	var vals []float64
@@ -689,8 +663,7 @@ var modelWords = map[string]string{
 	"o4": "o4", "4o": "4o", "r": "R",
 }
 
-// ModelName is a model id as its maker names it ("gpt-4o-mini" is "GPT-4o
-// Mini"); other shapes are shown as they are.
+// ModelName is a model id as its maker names it ("gpt-4o-mini" is "GPT-4o Mini").
 func ModelName(id string) string {
 	v := strings.ToLower(strings.TrimSpace(id))
 	if v == "" || strings.Trim(v, "abcdefghijklmnopqrstuvwxyz0123456789.-_") != "" {
@@ -745,7 +718,6 @@ func ModelName(id string) string {
 	return name
 }
 
-// dated appends the version's month to a model's name.
 func dated(d time.Time) func(name string) string {
 	return func(name string) string { return name + " (" + MonthYear(d) + ")" }
 }
@@ -762,7 +734,6 @@ func allDigits(s string) bool {
 	return true
 }
 
-// titleWords is "web-search" as "Web search".
 func titleWords(s string) string {
 	s = strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(safe.Text(s, 0)))
 	for i, r := range s {
@@ -799,8 +770,7 @@ var commonLanguages = map[string]bool{
 	"ar": true, "he": true, "ja": true, "zh": true, "ko": true, "el": true, "fi": true,
 }
 
-// LanguageName is a language code as the language's name in the language in
-// use; "" for none.
+// LanguageName is a language code's name in the language in use, or "".
 func LanguageName(code string) string {
 	c := strings.TrimSpace(code)
 	// Codes only: two or three letters, a region or script after a hyphen.
@@ -826,7 +796,6 @@ func LanguageName(code string) string {
 	return string(unicode.ToUpper(r)) + name[n:]
 }
 
-// languageNamer names languages in the language in use.
 func languageNamer() display.Namer {
 	switch LanguageInUse() {
 	case "pt-BR":

@@ -44,7 +44,6 @@ const (
 
 // What a charge was for.
 const (
-	ChargeRun    = storage.CreditsExecution
 	ChargeFile   = storage.CreditsFile
 	ChargeMemory = storage.CreditsMemory
 )
@@ -55,7 +54,6 @@ const (
 	MessageStopped     = storage.StatusStopped
 	MessageFailed      = storage.StatusFailed
 	MessageInterrupted = storage.StatusInterrupted
-	MessageRecovered   = storage.StatusRecovered
 	RoleUser           = storage.RoleUser
 	RoleAssistant      = storage.RoleAssistant
 )

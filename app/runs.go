@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -46,8 +45,7 @@ func (e *FormError) Error() string {
 	return lang.L("Some answers need your attention before the agent can run.")
 }
 
-// Runner runs image, text and video agents. Runs belong to the app, not the
-// screen, so a result still lands in history after the user leaves.
+// Runner runs image, text and video agents; a result lands in history after the screen is left.
 type Runner struct {
 	app *App
 
@@ -109,8 +107,7 @@ func (ar *ActiveRun) Result() (Run, error) {
 	return p.Run, p.Err
 }
 
-// Start checks the answers, remembers them, and runs the agent in the
-// background; a *FormError means nothing was started.
+// Start runs the agent in the background; a *FormError means nothing was started.
 func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []client.ID) (*ActiveRun, error) {
 	if agent.Type == client.AgentChat {
 		return nil, say(func() string { return lang.L("chat agents are run from a chat") })
@@ -274,8 +271,7 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 	close(ar.done)
 }
 
-// History is an agent's past runs in this account, newest first, read
-// in the background on Reload.
+// History is an agent's past runs, newest first, read on Reload.
 func (svc *Runs) History(agentID client.ID) *live.List[Run] {
 	return live.NewList(svc.a, func(ctx context.Context) ([]Run, error) { return svc.a.Runs().List(ctx, agentID) })
 }
@@ -302,11 +298,9 @@ const (
 	MaxVideoOutputBytes int64 = 500_000_000
 )
 
-// outputProgressGap is the shortest time between two progress reports.
 const outputProgressGap = 50 * time.Millisecond
 
-// Output is the local copy of an output. Its kind comes from the file's first
-// bytes, never from its address.
+// Output is the local copy of an output, its kind read from its first bytes.
 type Output struct {
 	// Path is the local copy; its extension is Kind's, so a viewer reads it as what it is.
 	Path string
@@ -325,8 +319,7 @@ func (o Output) FileName(agentType, url string) string {
 	return outputFileName(agentType, url, o.Ext)
 }
 
-// ErrAgentInactive refuses to run a switched-off agent: never pay for a run
-// its owners took out of use.
+// ErrAgentInactive refuses to run a switched-off agent.
 var ErrAgentInactive = errors.New("the agent is switched off")
 
 // OutputTooLargeError says an output exceeded its cap; nothing of it was kept.
@@ -341,7 +334,6 @@ func (e *OutputTooLargeError) Error() string {
 	return fmt.Sprintf("output over the %d-byte download limit", e.Limit)
 }
 
-// outputLimit is the picture cap for pictures, else the video cap.
 func outputLimit(agentType string, k safe.Kind) int64 {
 	if agentType == client.AgentImage || k == safe.Image {
 		return MaxImageOutputBytes
@@ -412,8 +404,7 @@ func (d cacheDst) Write(b []byte) (int, error)       { return d.p.Write(b) }
 func (d cacheDst) commit(ext string) (string, error) { return d.p.Commit(d.key, ext) }
 func (d cacheDst) abort()                            { d.p.Abort() }
 
-// sessionDst is a session-only copy when the cache could not be opened: in
-// Agent Desk's cache folder, under unguessable names, readable by the user only.
+// sessionDst is a session-only copy when the cache could not be opened.
 type sessionDst struct {
 	dir string
 	f   *os.File
@@ -458,7 +449,6 @@ func (a *App) sessionDir() string {
 	return ""
 }
 
-// outputDst starts the file a download of key goes into.
 func (a *App) outputDst(key string) (outputDst, error) {
 	if a.cache != nil {
 		p, err := a.cache.Create()
@@ -499,20 +489,19 @@ func inspectOutput(path string) (Output, error) {
 	return out, nil
 }
 
-// CheckPictureFile refuses a picture Agent Desk does not show or with more
-// than MaxPicturePixels: a small file can decode to gigabytes.
+// CheckPictureFile refuses a picture not shown or beyond MaxPicturePixels.
 func CheckPictureFile(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return &PictureError{Reason: PictureUnreadable}
 	}
 	defer f.Close()
-	return CheckPictureSize(bufio.NewReader(f))
+	_, _, err = readPictureHeader(f)
+	return err
 }
 
-// FetchOutputFile returns the local copy of an output and what it really is,
-// downloading it once into the cache. Kind comes from the bytes, never the
-// address; the download stops past its cap. The key goes only to its origin.
+// FetchOutputFile returns the local copy of an output, downloaded once into
+// the cache and stopped past its cap.
 func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, progress func(received int64)) (Output, error) {
 	a := svc.a
 	url = strings.TrimSpace(url)
@@ -532,8 +521,7 @@ func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, pro
 	if _, err := a.Client().Download(ctx, url, w); err != nil {
 		dst.abort()
 		// The cap's own words, without the client's wrapping.
-		var big *OutputTooLargeError
-		if errors.As(err, &big) {
+		if big, ok := errors.AsType[*OutputTooLargeError](err); ok {
 			return Output{}, big
 		}
 		return Output{}, err
@@ -543,26 +531,16 @@ func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, pro
 	if err != nil {
 		return Output{}, err
 	}
-	out := Output{Path: path, Kind: w.kind, Ext: w.ext, Size: w.n}
-	if out.Kind == safe.Image {
-		out.NotShown = CheckPictureFile(path)
-	}
-	return out, nil
-}
-
-// FetchOutput returns the path of an output's local copy.
-func (svc *Runs) FetchOutput(ctx context.Context, url string) (string, error) {
-	out, err := svc.a.Runs().FetchOutputFile(ctx, "", url, nil)
-	return out.Path, err
+	return inspectOutput(path)
 }
 
 // SaveOutput writes an image or video output to w (the user's "Save as…").
 func (svc *Runs) SaveOutput(ctx context.Context, url string, w io.Writer) error {
-	p, err := svc.a.Runs().FetchOutput(ctx, url)
+	out, err := svc.FetchOutputFile(ctx, "", url, nil)
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(p)
+	f, err := os.Open(out.Path)
 	if err != nil {
 		return err
 	}
@@ -643,14 +621,12 @@ func (d *OutputDownload) Retry() {
 	}
 }
 
-// publish changes the state, unless a newer Retry made this news stale.
 func (d *OutputDownload) publish(gen uint64, change func(OutputState) OutputState) {
 	d.job.Publish(gen, func() { d.state.Update(change) })
 }
 
-// SaveOutputTo writes an image or video output to w, made the user's only
-// first (OwnerOnly), and closes it, in the background from now on; its
-// state says when it is done and how it went.
+// SaveOutputTo writes an output to w, made the user's only first, and closes
+// it, in the background.
 func (svc *Runs) SaveOutputTo(url string, w io.WriteCloser) live.Observable[Loaded[bool]] {
 	l := NewLoader(svc.a, func(ctx context.Context) (bool, error) {
 		err := OwnerOnly(w)
@@ -666,8 +642,7 @@ func (svc *Runs) SaveOutputTo(url string, w io.WriteCloser) live.Observable[Load
 	return l
 }
 
-// OutputFileName suggests a safe name for saving an output not fetched yet,
-// with its agent type's extension.
+// OutputFileName suggests a name for an output not fetched yet.
 func OutputFileName(agentType, url string) string {
 	ext := map[string]string{client.AgentImage: ".png", client.AgentVideo: ".mp4"}[agentType]
 	return outputFileName(agentType, url, cmp.Or(ext, ".txt"))
@@ -693,7 +668,7 @@ func outputFileName(agentType, url, ext string) string {
 	return safe.FileName(u[strings.LastIndex(u, "/")+1:], ext, fallback)
 }
 
-// cacheKey is a hash of the output's address, so no part of it names the file.
+// cacheKey hashes the address, so no part of it names the file.
 func cacheKey(url string) string {
 	sum := sha256.Sum256([]byte(url))
 	return "output-" + hex.EncodeToString(sum[:12])
@@ -705,9 +680,8 @@ type Runs struct{ a *App }
 // Runs is the account's runs.
 func (a *App) Runs() *Runs { return &Runs{a} }
 
-// OwnerOnly makes a file from a Save dialog readable by the user only before
-// anything is written: the dialog creates it world-readable. A file system
-// without modes is left as it is; the file is still saved.
+// OwnerOnly makes a file from a Save dialog (created world-readable) the
+// user's only; a file system without modes is left as it is.
 func OwnerOnly(f any) error {
 	c, ok := f.(interface{ Chmod(os.FileMode) error })
 	if !ok {
