@@ -318,8 +318,6 @@ type frozenChunk struct {
 	widget.BaseWidget
 	box   *fyne.Container
 	lay   *chunkLayout
-	min   fyne.Size
-	valid bool
 	width float32
 }
 
@@ -348,7 +346,6 @@ func (c *frozenChunk) replace(o, n fyne.CanvasObject) {
 
 // changed lays out the blocks again at the chunk's width.
 func (c *frozenChunk) changed() {
-	c.valid = false
 	if c.width > 0 {
 		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
 		c.lay.Layout(c.box.Objects, c.box.Size())
@@ -411,25 +408,15 @@ func (c *frozenChunk) CreateRenderer() fyne.WidgetRenderer { return &chunkRender
 type chunkRenderer struct{ c *frozenChunk }
 
 func (r *chunkRenderer) Layout(s fyne.Size) {
-	if s.Width != r.c.width {
-		r.c.width = s.Width
-		r.c.valid = false
-	}
+	r.c.width = s.Width
 	r.c.box.Resize(s)
 }
 
-func (r *chunkRenderer) MinSize() fyne.Size {
-	if !r.c.valid {
-		r.c.min = r.c.box.MinSize()
-		r.c.valid = true
-	}
-	return r.c.min
-}
+func (r *chunkRenderer) MinSize() fyne.Size { return r.c.box.MinSize() }
 
 func (r *chunkRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.c.box} }
 func (r *chunkRenderer) Destroy()                     {}
 func (r *chunkRenderer) Refresh() {
-	r.c.valid = false
 	r.c.box.Refresh()
 	// A new theme may size text differently: measured again after the refresh.
 	r.c.lay.forget()
