@@ -49,14 +49,6 @@ type markedBlock struct {
 	pics   []*Picture // the pictures it names
 }
 
-type resizable interface {
-	SetResized(func())
-}
-
-type outerScroller interface {
-	SetOuter(func(*fyne.ScrollEvent))
-}
-
 // SetResized calls f when a block changed its height by itself.
 func (m *Markdown) SetResized(f func()) {
 	m.resized = f
@@ -83,11 +75,11 @@ func (m *Markdown) each(f func(fyne.CanvasObject)) {
 
 // passOuter gives o, or the blocks in it, what SetResized and SetOuter gave.
 func (m *Markdown) passOuter(o fyne.CanvasObject) {
-	if r, ok := o.(resizable); ok && m.resized != nil {
+	if r, ok := o.(interface{ SetResized(func()) }); ok && m.resized != nil {
 		r.SetResized(m.resized)
 	}
 	switch x := o.(type) {
-	case outerScroller:
+	case interface{ SetOuter(func(*fyne.ScrollEvent)) }:
 		x.SetOuter(m.outer)
 	case *fyne.Container: // a table between paragraphs
 		for _, c := range x.Objects {

@@ -2,6 +2,7 @@ package richtext
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -36,7 +37,7 @@ func NewTable(t Table) (fyne.CanvasObject, []*Picture) {
 		if col < len(t.Align) {
 			align = t.Align[col]
 		}
-		v.style(r.Segments, header, textAlign(align))
+		v.style(r.Segments, header, textAlign[align])
 		flowRuns(r.Segments)
 		if broken, ok := breakBeforeLinks(r.Segments); ok {
 			v.linked = append(v.linked, linkedCell{cell: len(v.cells), flow: r.Segments, broken: broken})
@@ -110,16 +111,8 @@ type linkedCell struct {
 	wraps        bool    // the cell is shown broken
 }
 
-// textAlign is a column's paragraph alignment; none reads from the start.
-func textAlign(a Align) fyne.TextAlign {
-	switch a {
-	case AlignCenter:
-		return fyne.TextAlignCenter
-	case AlignRight:
-		return fyne.TextAlignTrailing
-	}
-	return fyne.TextAlignLeading
-}
+// textAlign is each column alignment's paragraph alignment; none reads from the start.
+var textAlign = [...]fyne.TextAlign{AlignCenter: fyne.TextAlignCenter, AlignRight: fyne.TextAlignTrailing}
 
 // style bolds a header cell, aligns a cell and notes links to elide (measure).
 func (v *view) style(segs []widget.RichTextSegment, bold bool, align fyne.TextAlign) {
@@ -260,7 +253,7 @@ func (v *view) measure() {
 		nat := float32(math.Ceil(float64(m.Width)))
 		nats[i] = nat
 		word := min(longestWord(c.Segments), wordCap) + 2*pad
-		if showsLoadedPicture(c.Segments) {
+		if slices.ContainsFunc(picturesIn(c.Segments), (*Picture).Loaded) {
 			word = nat // a picture shown does not shrink
 		}
 		v.natural[col] = max(v.natural[col], nat)
@@ -607,16 +600,6 @@ func words(s string) []string {
 		out = append(out, s[start:])
 	}
 	return out
-}
-
-// showsLoadedPicture reports whether segs show a picture, which takes its own width.
-func showsLoadedPicture(segs []widget.RichTextSegment) bool {
-	for _, p := range picturesIn(segs) {
-		if p.Loaded() {
-			return true
-		}
-	}
-	return false
 }
 
 // elide shortens a link's words to width with "…": a link is drawn on one
