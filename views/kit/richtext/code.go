@@ -388,7 +388,6 @@ func (l *codeLines) MinSize() fyne.Size {
 	return fyne.NewSize(w, float32(max(len(l.starts), 1))*l.cell.Height)
 }
 
-// CreateRenderer implements fyne.Widget.
 func (l *codeLines) CreateRenderer() fyne.WidgetRenderer { return &linesRenderer{l: l} }
 
 type linesRenderer struct {

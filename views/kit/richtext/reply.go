@@ -394,7 +394,6 @@ func (l *chunkLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-// CreateRenderer implements fyne.Widget.
 func (c *frozenChunk) CreateRenderer() fyne.WidgetRenderer { return &chunkRenderer{c: c} }
 
 type chunkRenderer struct{ c *frozenChunk }

@@ -211,7 +211,6 @@ type geometry struct {
 	gen           int       // counts geometries, to see that one changed
 }
 
-// CreateRenderer implements fyne.Widget.
 func (v *view) CreateRenderer() fyne.WidgetRenderer {
 	return &viewRenderer{v: v}
 }
@@ -519,7 +518,6 @@ func (b *body) MinSize() fyne.Size {
 	return fyne.NewSize(b.v.geo.width, b.v.geo.height)
 }
 
-// CreateRenderer implements fyne.Widget.
 func (b *body) CreateRenderer() fyne.WidgetRenderer {
 	objs := []fyne.CanvasObject{b.bg, b.header}
 	for _, s := range b.seps {
