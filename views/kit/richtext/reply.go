@@ -308,9 +308,8 @@ func (m *Markdown) freezeOpenPara(b string) bool {
 // frozenChunk holds finished blocks, their sizes kept until the width changes.
 type frozenChunk struct {
 	widget.BaseWidget
-	box   *fyne.Container
-	lay   *chunkLayout
-	width float32
+	box *fyne.Container
+	lay *chunkLayout
 }
 
 func newFrozenChunk() *frozenChunk {
@@ -338,8 +337,8 @@ func (c *frozenChunk) replace(o, n fyne.CanvasObject) {
 
 // changed lays out the blocks again at the chunk's width.
 func (c *frozenChunk) changed() {
-	if c.width > 0 {
-		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
+	if w := c.lay.width; w > 0 {
+		c.box.Resize(fyne.NewSize(w, c.box.MinSize().Height))
 		c.lay.Layout(c.box.Objects, c.box.Size())
 	}
 }
@@ -398,10 +397,7 @@ func (c *frozenChunk) CreateRenderer() fyne.WidgetRenderer { return &chunkRender
 
 type chunkRenderer struct{ c *frozenChunk }
 
-func (r *chunkRenderer) Layout(s fyne.Size) {
-	r.c.width = s.Width
-	r.c.box.Resize(s)
-}
+func (r *chunkRenderer) Layout(s fyne.Size) { r.c.box.Resize(s) }
 
 func (r *chunkRenderer) MinSize() fyne.Size { return r.c.box.MinSize() }
 
