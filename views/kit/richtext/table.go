@@ -212,7 +212,7 @@ type geometry struct {
 }
 
 func (v *view) CreateRenderer() fyne.WidgetRenderer {
-	return &viewRenderer{v: v}
+	return &viewRenderer{v: v, objects: []fyne.CanvasObject{v.body}}
 }
 
 // measure finds columns' natural and minimum widths and rows' one-line
@@ -402,7 +402,7 @@ func (r *viewRenderer) Layout(size fyne.Size) {
 	if !v.geo.scroll {
 		v.body.Resize(fyne.NewSize(v.geo.width, v.geo.height))
 		v.body.Move(fyne.Position{})
-		r.set(v.body)
+		r.objects[0] = v.body
 		return
 	}
 	if v.side == nil {
@@ -410,17 +410,11 @@ func (r *viewRenderer) Layout(size fyne.Size) {
 	}
 	v.side.Move(fyne.Position{})
 	v.side.Resize(fyne.NewSize(size.Width, v.height()))
-	if r.shown != v.geo.gen || len(r.objects) == 0 || r.objects[0] != v.side {
+	if r.shown != v.geo.gen || r.objects[0] != v.side {
 		r.shown = v.geo.gen
 		v.side.Refresh() // the table in it changed: its size, its place
 	}
-	r.set(v.side)
-}
-
-func (r *viewRenderer) set(o fyne.CanvasObject) {
-	if len(r.objects) != 1 || r.objects[0] != o {
-		r.objects = []fyne.CanvasObject{o}
-	}
+	r.objects[0] = v.side
 }
 
 // MinSize is narrow, so a table never widens the window, and as tall as the last layout.
@@ -444,12 +438,7 @@ func (r *viewRenderer) Refresh() {
 	canvas.Refresh(r.v)
 }
 
-func (r *viewRenderer) Objects() []fyne.CanvasObject {
-	if len(r.objects) == 0 {
-		return []fyne.CanvasObject{r.v.body}
-	}
-	return r.objects
-}
+func (r *viewRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 func (r *viewRenderer) Destroy() {}
 
