@@ -329,20 +329,15 @@ func Capped(o fyne.CanvasObject, max fyne.Size) fyne.CanvasObject {
 type capLayout struct{ max fyne.Size }
 
 func (l capLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
-	var min fyne.Size
-	for _, o := range objects {
-		if o.Visible() {
-			min = min.Max(o.MinSize())
-		}
+	if !objects[0].Visible() {
+		return fyne.Size{}
 	}
-	return CapSize(min, l.max)
+	return CapSize(objects[0].MinSize(), l.max)
 }
 
 func (l capLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
-	for _, o := range objects {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(size)
-	}
+	objects[0].Move(fyne.NewPos(0, 0))
+	objects[0].Resize(size)
 }
 
 // CapSize is min capped by max in each direction (zero: uncapped).

@@ -65,46 +65,40 @@ func FindButton(o fyne.CanvasObject, text string) *widget.Button {
 }
 
 // Labels is the text of every label under o, a line each.
-func Labels(o fyne.CanvasObject) string {
-	switch v := o.(type) {
-	case *widget.Label:
-		return v.Text + "\n"
-	case *widget.RichText:
-		return v.String() + "\n"
-	case *widget.Form:
-		var b strings.Builder
-		for _, it := range v.Items {
-			b.WriteString(it.Text + ": " + Labels(it.Widget))
-		}
-		return b.String()
-	case *fyne.Container, *container.Scroll:
-		if t, ok := kit.LineText(v); ok {
-			return t + "\n"
-		}
-		var b strings.Builder
-		for _, c := range Children(v) {
-			b.WriteString(Labels(c))
-		}
-		return b.String()
-	}
-	return ""
-}
+func Labels(o fyne.CanvasObject) string { return texts(o, false) }
 
 // AllText is Labels including widgets' insides: dialogs, popups.
-func AllText(o fyne.CanvasObject) string {
-	if l, ok := o.(*widget.Label); ok {
-		return l.Text + "\n"
-	}
+func AllText(o fyne.CanvasObject) string { return texts(o, true) }
+
+func texts(o fyne.CanvasObject, deep bool) string {
 	if t, ok := kit.LineText(o); ok {
 		return t + "\n"
 	}
 	var b strings.Builder
-	if r, ok := o.(*widget.RichText); ok {
-		// Its words, then what its segments draw (a picture's line).
-		b.WriteString(r.String() + "\n")
+	switch v := o.(type) {
+	case *widget.Label:
+		return v.Text + "\n"
+	case *widget.RichText:
+		// Its words, then (deep) what its segments draw (a picture's line).
+		b.WriteString(v.String() + "\n")
+		if !deep {
+			return b.String()
+		}
+	case *widget.Form:
+		if !deep {
+			for _, it := range v.Items {
+				b.WriteString(it.Text + ": " + texts(it.Widget, false))
+			}
+			return b.String()
+		}
+	case *fyne.Container, *container.Scroll:
+	default:
+		if !deep {
+			return ""
+		}
 	}
 	for _, c := range Children(o) {
-		b.WriteString(AllText(c))
+		b.WriteString(texts(c, deep))
 	}
 	return b.String()
 }

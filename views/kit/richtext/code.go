@@ -1,7 +1,6 @@
 package richtext
 
 import (
-	"image/color"
 	"math"
 	"strconv"
 	"strings"
@@ -141,7 +140,8 @@ func (c *CodeBlock) toggleWrap() {
 		c.wrap.on.Store(wrap)
 		c.wrap.save(wrap)
 	}
-	c.lines.setWrap(wrap)
+	c.lines.wrap = wrap
+	c.lines.recut()
 	c.showWrapChoice()
 	c.scroll.ScrollToOffset(fyne.Position{})
 	c.lines.scrollTo(0)
@@ -176,20 +176,13 @@ func (c *CodeBlock) scrollToEnd() {
 
 const codeBoxMinLines = 6
 
-func (c *CodeBlock) view() float32 {
-	if c.wrap == nil {
-		return 0
-	}
-	return c.wrap.View()
-}
-
 func (c *CodeBlock) bodyHeight() float32 {
 	n := c.lines.rows()
 	row := c.lines.rowHeight()
 	if n > codeWholeLines {
 		n = codeBoxLines
-		if view := c.view(); view > 0 && row > 0 {
-			fit := int((view*4/5 - c.header.MinSize().Height - theme.InnerPadding()) / row)
+		if c.wrap != nil && c.wrap.View() > 0 && row > 0 {
+			fit := int((c.wrap.View()*4/5 - c.header.MinSize().Height - theme.InnerPadding()) / row)
 			n = min(max(fit, codeBoxMinLines), codeBoxLines)
 		}
 	}
@@ -287,11 +280,6 @@ func (l *codeLines) set(src string) {
 	if src != "" && !strings.HasSuffix(src, "\n") {
 		l.lines++
 	}
-}
-
-func (l *codeLines) setWrap(wrap bool) {
-	l.wrap = wrap
-	l.recut()
 }
 
 func (l *codeLines) setViewWidth(w float32) {
@@ -400,7 +388,6 @@ func (l *codeLines) MinSize() fyne.Size {
 	return fyne.NewSize(w, float32(max(len(l.starts), 1))*l.cell.Height)
 }
 
-// CreateRenderer implements fyne.Widget.
 func (l *codeLines) CreateRenderer() fyne.WidgetRenderer { return &linesRenderer{l: l} }
 
 type linesRenderer struct {
@@ -439,7 +426,7 @@ func (r *linesRenderer) Layout(size fyne.Size) {
 	for i := 0; i < inView && first+i < len(l.starts); i++ {
 		t := l.texts[i]
 		text := l.row(first + i)
-		if t.Text != text || t.TextSize != theme.TextSize() || !sameColor(t.Color, fg) {
+		if t.Text != text || t.TextSize != theme.TextSize() || t.Color != fg {
 			t.Text, t.TextSize, t.Color = text, theme.TextSize(), fg
 			t.Refresh()
 		}
@@ -457,13 +444,4 @@ func (r *linesRenderer) Refresh() {
 	}
 	r.Layout(r.l.Size())
 	canvas.Refresh(r.l)
-}
-
-func sameColor(a, b color.Color) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	ar, ag, ab, aa := a.RGBA()
-	br, bg, bb, ba := b.RGBA()
-	return ar == br && ag == bg && ab == bb && aa == ba
 }

@@ -283,7 +283,6 @@ func fallbackSpace(text []rune, fallback int) int {
 	return fallback
 }
 
-// CreateRenderer implements fyne.Widget.
 func (p *openPara) CreateRenderer() fyne.WidgetRenderer { return &openParaRenderer{p: p} }
 
 type openParaRenderer struct{ p *openPara }

@@ -140,20 +140,14 @@ const maxNesting = 32
 // capNesting escapes markers past maxNesting, copying md only when it changes.
 func capNesting(md string) string {
 	var out strings.Builder
-	done := 0 // bytes of md already copied to out
-	for start := 0; start < len(md); {
-		end := strings.IndexByte(md[start:], '\n')
-		if end < 0 {
-			end = len(md)
-		} else {
-			end += start
-		}
-		if at := pastNesting(md[start:end]); at >= 0 {
+	done, start := 0, 0 // bytes of md already copied to out; the line's start
+	for line := range strings.Lines(md) {
+		if at := pastNesting(strings.TrimSuffix(line, "\n")); at >= 0 {
 			out.WriteString(md[done : start+at])
 			out.WriteByte('\\')
 			done = start + at
 		}
-		start = end + 1
+		start += len(line)
 	}
 	if done == 0 {
 		return md

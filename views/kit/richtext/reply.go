@@ -49,14 +49,6 @@ type markedBlock struct {
 	pics   []*Picture // the pictures it names
 }
 
-type resizable interface {
-	SetResized(func())
-}
-
-type outerScroller interface {
-	SetOuter(func(*fyne.ScrollEvent))
-}
-
 // SetResized calls f when a block changed its height by itself.
 func (m *Markdown) SetResized(f func()) {
 	m.resized = f
@@ -83,11 +75,11 @@ func (m *Markdown) each(f func(fyne.CanvasObject)) {
 
 // passOuter gives o, or the blocks in it, what SetResized and SetOuter gave.
 func (m *Markdown) passOuter(o fyne.CanvasObject) {
-	if r, ok := o.(resizable); ok && m.resized != nil {
+	if r, ok := o.(interface{ SetResized(func()) }); ok && m.resized != nil {
 		r.SetResized(m.resized)
 	}
 	switch x := o.(type) {
-	case outerScroller:
+	case interface{ SetOuter(func(*fyne.ScrollEvent)) }:
 		x.SetOuter(m.outer)
 	case *fyne.Container: // a table between paragraphs
 		for _, c := range x.Objects {
@@ -316,11 +308,8 @@ func (m *Markdown) freezeOpenPara(b string) bool {
 // frozenChunk holds finished blocks, their sizes kept until the width changes.
 type frozenChunk struct {
 	widget.BaseWidget
-	box   *fyne.Container
-	lay   *chunkLayout
-	min   fyne.Size
-	valid bool
-	width float32
+	box *fyne.Container
+	lay *chunkLayout
 }
 
 func newFrozenChunk() *frozenChunk {
@@ -348,9 +337,8 @@ func (c *frozenChunk) replace(o, n fyne.CanvasObject) {
 
 // changed lays out the blocks again at the chunk's width.
 func (c *frozenChunk) changed() {
-	c.valid = false
-	if c.width > 0 {
-		c.box.Resize(fyne.NewSize(c.width, c.box.MinSize().Height))
+	if w := c.lay.width; w > 0 {
+		c.box.Resize(fyne.NewSize(w, c.box.MinSize().Height))
 		c.lay.Layout(c.box.Objects, c.box.Size())
 	}
 }
@@ -405,31 +393,17 @@ func (l *chunkLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-// CreateRenderer implements fyne.Widget.
 func (c *frozenChunk) CreateRenderer() fyne.WidgetRenderer { return &chunkRenderer{c: c} }
 
 type chunkRenderer struct{ c *frozenChunk }
 
-func (r *chunkRenderer) Layout(s fyne.Size) {
-	if s.Width != r.c.width {
-		r.c.width = s.Width
-		r.c.valid = false
-	}
-	r.c.box.Resize(s)
-}
+func (r *chunkRenderer) Layout(s fyne.Size) { r.c.box.Resize(s) }
 
-func (r *chunkRenderer) MinSize() fyne.Size {
-	if !r.c.valid {
-		r.c.min = r.c.box.MinSize()
-		r.c.valid = true
-	}
-	return r.c.min
-}
+func (r *chunkRenderer) MinSize() fyne.Size { return r.c.box.MinSize() }
 
 func (r *chunkRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.c.box} }
 func (r *chunkRenderer) Destroy()                     {}
 func (r *chunkRenderer) Refresh() {
-	r.c.valid = false
 	r.c.box.Refresh()
 	// A new theme may size text differently: measured again after the refresh.
 	r.c.lay.forget()

@@ -2,6 +2,7 @@ package richtext
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -36,7 +37,7 @@ func NewTable(t Table) (fyne.CanvasObject, []*Picture) {
 		if col < len(t.Align) {
 			align = t.Align[col]
 		}
-		v.style(r.Segments, header, textAlign(align))
+		v.style(r.Segments, header, textAlign[align])
 		flowRuns(r.Segments)
 		if broken, ok := breakBeforeLinks(r.Segments); ok {
 			v.linked = append(v.linked, linkedCell{cell: len(v.cells), flow: r.Segments, broken: broken})
@@ -110,16 +111,8 @@ type linkedCell struct {
 	wraps        bool    // the cell is shown broken
 }
 
-// textAlign is a column's paragraph alignment; none reads from the start.
-func textAlign(a Align) fyne.TextAlign {
-	switch a {
-	case AlignCenter:
-		return fyne.TextAlignCenter
-	case AlignRight:
-		return fyne.TextAlignTrailing
-	}
-	return fyne.TextAlignLeading
-}
+// textAlign is each column alignment's paragraph alignment; none reads from the start.
+var textAlign = [...]fyne.TextAlign{AlignCenter: fyne.TextAlignCenter, AlignRight: fyne.TextAlignTrailing}
 
 // style bolds a header cell, aligns a cell and notes links to elide (measure).
 func (v *view) style(segs []widget.RichTextSegment, bold bool, align fyne.TextAlign) {
@@ -218,9 +211,8 @@ type geometry struct {
 	gen           int       // counts geometries, to see that one changed
 }
 
-// CreateRenderer implements fyne.Widget.
 func (v *view) CreateRenderer() fyne.WidgetRenderer {
-	return &viewRenderer{v: v}
+	return &viewRenderer{v: v, objects: []fyne.CanvasObject{v.body}}
 }
 
 // measure finds columns' natural and minimum widths and rows' one-line
@@ -260,7 +252,7 @@ func (v *view) measure() {
 		nat := float32(math.Ceil(float64(m.Width)))
 		nats[i] = nat
 		word := min(longestWord(c.Segments), wordCap) + 2*pad
-		if showsLoadedPicture(c.Segments) {
+		if slices.ContainsFunc(picturesIn(c.Segments), (*Picture).Loaded) {
 			word = nat // a picture shown does not shrink
 		}
 		v.natural[col] = max(v.natural[col], nat)
@@ -410,7 +402,7 @@ func (r *viewRenderer) Layout(size fyne.Size) {
 	if !v.geo.scroll {
 		v.body.Resize(fyne.NewSize(v.geo.width, v.geo.height))
 		v.body.Move(fyne.Position{})
-		r.set(v.body)
+		r.objects[0] = v.body
 		return
 	}
 	if v.side == nil {
@@ -418,17 +410,11 @@ func (r *viewRenderer) Layout(size fyne.Size) {
 	}
 	v.side.Move(fyne.Position{})
 	v.side.Resize(fyne.NewSize(size.Width, v.height()))
-	if r.shown != v.geo.gen || len(r.objects) == 0 || r.objects[0] != v.side {
+	if r.shown != v.geo.gen || r.objects[0] != v.side {
 		r.shown = v.geo.gen
 		v.side.Refresh() // the table in it changed: its size, its place
 	}
-	r.set(v.side)
-}
-
-func (r *viewRenderer) set(o fyne.CanvasObject) {
-	if len(r.objects) != 1 || r.objects[0] != o {
-		r.objects = []fyne.CanvasObject{o}
-	}
+	r.objects[0] = v.side
 }
 
 // MinSize is narrow, so a table never widens the window, and as tall as the last layout.
@@ -452,12 +438,7 @@ func (r *viewRenderer) Refresh() {
 	canvas.Refresh(r.v)
 }
 
-func (r *viewRenderer) Objects() []fyne.CanvasObject {
-	if len(r.objects) == 0 {
-		return []fyne.CanvasObject{r.v.body}
-	}
-	return r.objects
-}
+func (r *viewRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 func (r *viewRenderer) Destroy() {}
 
@@ -526,7 +507,6 @@ func (b *body) MinSize() fyne.Size {
 	return fyne.NewSize(b.v.geo.width, b.v.geo.height)
 }
 
-// CreateRenderer implements fyne.Widget.
 func (b *body) CreateRenderer() fyne.WidgetRenderer {
 	objs := []fyne.CanvasObject{b.bg, b.header}
 	for _, s := range b.seps {
@@ -607,16 +587,6 @@ func words(s string) []string {
 		out = append(out, s[start:])
 	}
 	return out
-}
-
-// showsLoadedPicture reports whether segs show a picture, which takes its own width.
-func showsLoadedPicture(segs []widget.RichTextSegment) bool {
-	for _, p := range picturesIn(segs) {
-		if p.Loaded() {
-			return true
-		}
-	}
-	return false
 }
 
 // elide shortens a link's words to width with "…": a link is drawn on one
