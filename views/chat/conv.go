@@ -49,7 +49,6 @@ type convView struct {
 	live     *richtext.Markdown
 	liveID   int64
 
-	follow   bool
 	lastAuto float32
 
 	title         *widget.Label
@@ -92,7 +91,7 @@ const (
 )
 
 func newConvView(s *Screen, sess *app.ChatSession) *convView {
-	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, follow: true, showPictures: map[int64]bool{}}
+	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, showPictures: map[int64]bool{}}
 	v.st, _ = sess.State().Snapshot()
 	v.ended = v.st.Ended // a reply that ended before the view opened is not news
 	v.build()
@@ -803,55 +802,47 @@ func (v *convView) sendNow(text string) {
 	v.sendBtn.Hide()
 	v.stopBtn.Show()
 	v.load()
-	v.follow = true
 	v.scrollToEnd()
-	v.s.goFn(func() {
-		err := v.sess.Send(context.Background(), text, ids)
-		kit.Do(func() {
-			v.sending = false
-			v.pending = ""
-			v.frame() // the session as it is now: taken, or as it was
-			v.load()
-			v.updateButtons()
-			v.sendBtn.Enable()
-			if errors.Is(err, app.ErrReplyRunning) {
-				return // sent already: this press did nothing
-			}
-			if errors.Is(err, context.Canceled) {
-				kit.ShowError(v.errText, StoppedBeforeReply())
-				return
-			}
-			if err != nil {
-				kit.ShowError(v.errText, app.Describe(err))
-				return
-			}
-			if rest, ok := strings.CutPrefix(v.composed(), text); ok {
-				// words typed while the message went stay, without it
-				v.pastes.clear()
-				v.entry.SetText(strings.TrimLeft(rest, " \t\r\n"))
-			}
-			if v.attach != nil {
-				v.attach.Clear()
-			}
-			v.follow = true
-			v.frame()
-			v.scrollToEnd()
-		})
+	v.s.act(func(ctx context.Context) error { return v.sess.Send(ctx, text, ids) }, func(err error) {
+		v.sending = false
+		v.pending = ""
+		v.frame() // the session as it is now: taken, or as it was
+		v.load()
+		v.updateButtons()
+		v.sendBtn.Enable()
+		if errors.Is(err, app.ErrReplyRunning) {
+			return // sent already: this press did nothing
+		}
+		if errors.Is(err, context.Canceled) {
+			kit.ShowError(v.errText, StoppedBeforeReply())
+			return
+		}
+		if err != nil {
+			kit.ShowError(v.errText, app.Describe(err))
+			return
+		}
+		if rest, ok := strings.CutPrefix(v.composed(), text); ok {
+			// words typed while the message went stay, without it
+			v.pastes.clear()
+			v.entry.SetText(strings.TrimLeft(rest, " \t\r\n"))
+		}
+		if v.attach != nil {
+			v.attach.Clear()
+		}
+		v.frame()
+		v.scrollToEnd()
 	})
 }
 
 func (v *convView) run(f func(context.Context) error) {
 	kit.ShowError(v.errText, "")
-	v.s.goFn(func() {
-		err := f(context.Background())
-		kit.Do(func() {
-			if err != nil {
-				kit.ShowError(v.errText, app.Describe(err))
-				return
-			}
-			v.frame()
-			v.scrollToEnd()
-		})
+	v.s.act(f, func(err error) {
+		if err != nil {
+			kit.ShowError(v.errText, app.Describe(err))
+			return
+		}
+		v.frame()
+		v.scrollToEnd()
 	})
 }
 
@@ -867,7 +858,6 @@ func (v *convView) editMessage(m app.Message) {
 		return
 	}
 	e := kit.NewFormMultiLineEntry()
-	e.Wrapping = fyne.TextWrapWord
 	e.SetText(m.Content)
 	e.SetMinRowsVisible(5)
 	d := dialog.NewCustomConfirm(lang.L("Edit and resend"), lang.L("Resend"), lang.L("Cancel"), e, func(ok bool) {
@@ -912,27 +902,16 @@ func (v *convView) rename() {
 }
 
 func (s *Screen) renameChat(id int64, title string) {
-	s.goFn(func() {
-		err := s.a.Chats().Rename(context.Background(), id, title)
-		kit.Do(func() {
-			if err != nil {
-				s.showErr(err)
-			}
-			s.reload()
-		})
-	})
+	s.change(func(ctx context.Context) error { return s.a.Chats().Rename(ctx, id, title) })
 }
 
 func (s *Screen) deleteChat(c app.Conversation) {
-	s.goFn(func() {
-		err := s.a.Chats().Delete(context.Background(), c.ID)
-		kit.Do(func() {
-			if err != nil {
-				s.showErr(err)
-				return
-			}
-			s.deleted(c)
-		})
+	s.act(func(ctx context.Context) error { return s.a.Chats().Delete(ctx, c.ID) }, func(err error) {
+		if err != nil {
+			s.showErr(err)
+			return
+		}
+		s.deleted(c)
 	})
 }
 
@@ -940,7 +919,6 @@ func (v *convView) remove() { v.s.deleteChat(v.sess.Conversation()) }
 
 func (v *convView) instructions() {
 	e := kit.NewFormMultiLineEntry()
-	e.Wrapping = fyne.TextWrapWord
 	e.SetPlaceHolder(lang.L("For example: Answer briefly, in British English, for office staff."))
 	e.SetText(v.sess.Conversation().DeveloperMessage)
 	e.SetMinRowsVisible(5)
