@@ -36,14 +36,13 @@ func aboutView(about string, relayout func()) fyne.CanvasObject {
 	more.Importance = widget.LowImportance
 	more.OnTapped = func() {
 		fold.open = !fold.open
+		more.Text, more.Icon = lang.L("Show more"), theme.MenuDropDownIcon()
 		if fold.open {
-			more.SetText(lang.L("Show less"))
-			more.SetIcon(theme.MenuDropUpIcon())
+			more.Text, more.Icon = lang.L("Show less"), theme.MenuDropUpIcon()
 		} else {
-			more.SetText(lang.L("Show more"))
-			more.SetIcon(theme.MenuDropDownIcon())
 			scroll.ScrollToTop()
 		}
+		more.Refresh()
 		box.Refresh()
 	}
 	fold.onOverflow = func(over bool) {

@@ -63,8 +63,7 @@ type detail struct {
 
 func newDetail(s *Screen, item app.AgentItem) *detail {
 	agent := client.Agent{ID: item.ID, Title: item.Title, Description: item.Description, Type: item.Type}
-	d := &detail{s: s, agent: agent, content: container.NewStack(kit.Loading(openingText(agent)))}
-	return d
+	return &detail{s: s, agent: agent, content: container.NewStack(kit.Loading(openingText(agent)))}
 }
 
 func (d *detail) shown() {

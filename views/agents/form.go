@@ -199,7 +199,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 	case client.QuestionNumber:
 		e := newNumberEntry()
 		e.SetPlaceHolder(placeholder(q, lang.L("A number")))
-		e.submit = submit
+		e.OnCtrlEnter = submit
 		e.OnChanged = func(string) { edited() }
 		// A refused key gets a word on why, not silence.
 		e.onRefused = func(r rune) {
@@ -443,22 +443,8 @@ func (f *form) showErrors(errs map[string]string) []string {
 
 // numberEntry refuses anything but a number's characters.
 type numberEntry struct {
-	kit.Field
+	kit.FormEntry
 	onRefused func(rune)
-	submit    func()
-}
-
-// TypedShortcut runs the form on Ctrl+Enter and passes window shortcuts on.
-func (e *numberEntry) TypedShortcut(s fyne.Shortcut) {
-	if !kit.FieldShortcut(e, s, e.submit) {
-		e.Field.TypedShortcut(s)
-	}
-}
-
-// FocusGained scrolls the field into view.
-func (e *numberEntry) FocusGained() {
-	e.Field.FocusGained()
-	kit.ShowFocused(e)
 }
 
 func newNumberEntry() *numberEntry {
@@ -489,7 +475,7 @@ func (e *numberEntry) TypedRune(r rune) {
 		}
 		return
 	}
-	e.Field.TypedRune(r)
+	e.FormEntry.TypedRune(r)
 }
 
 type numberError struct{}
