@@ -405,25 +405,33 @@ func (s *Screen) processSelected() {
 		return
 	}
 	n := map[string]any{"Count": app.Number(len(ids))}
-	s.confirmEach(ids, confirmation{
-		question:  lang.N("Process this file?", len(ids), n),
-		detail:    lang.N("Processing lets agents read this file. It costs credits, charged once per file.", len(ids), n),
-		verb:      lang.L("Process"),
-		failTitle: lang.L("Files not processed"),
-	}, fl.ProcessFiles)
+	s.confirmEach(ids, lang.N("Process this file?", len(ids), n),
+		lang.N("Processing lets agents read this file. It costs credits, charged once per file.", len(ids), n),
+		lang.L("Process"), lang.L("Files not processed"), fl.ProcessFiles)
 }
 
-type confirmation struct {
-	question, detail, verb, failTitle string
-}
-
-func (s *Screen) confirmEach(ids []client.ID, c confirmation, op func(context.Context, []client.ID) (int, error)) {
-	d := dialog.NewConfirm(c.question, c.detail, func(yes bool) {
-		if yes {
-			s.eachSelected(ids, c.failTitle, op)
+// confirmEach asks, then does op one file at a time (the account's pace) and
+// clears the selection; a failure stops the rest and is told plainly.
+func (s *Screen) confirmEach(ids []client.ID, question, detail, verb, failTitle string, op func(context.Context, []client.ID) (int, error)) {
+	d := dialog.NewConfirm(question, detail, func(yes bool) {
+		if !yes {
+			return
 		}
+		var done int
+		var err error
+		kit.ActShowing(s.env.App, s.env.Window, lang.L("Working on the files…"), func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
+			s.selected = selection{}
+			s.selectionChanged()
+			if err != nil {
+				msg := app.Describe(err)
+				if done > 0 {
+					msg = lang.L("{{.Done}} of {{.Count}} done. {{.Why}}", map[string]any{"Done": app.Number(done), "Count": app.Number(len(ids)), "Why": msg})
+				}
+				s.send.notify(failTitle, msg)
+			}
+		})
 	}, s.env.Window)
-	d.SetConfirmText(c.verb)
+	d.SetConfirmText(verb)
 	d.SetDismissText(lang.L("Cancel"))
 	kit.ShowDestructive(d, s.env.Window)
 }
@@ -433,30 +441,9 @@ func (s *Screen) deleteSelected() {
 	if len(ids) == 0 || fl == nil {
 		return
 	}
-	s.confirmEach(ids, confirmation{
-		question:  lang.N("Delete this file?", len(ids), map[string]any{"Count": app.Number(len(ids))}),
-		detail:    lang.N("It is deleted from the service and leaves every agent it is linked to. This cannot be undone.", len(ids)),
-		verb:      lang.L("Delete"),
-		failTitle: lang.L("Files not deleted"),
-	}, fl.DeleteFiles)
-}
-
-// eachSelected does op one file at a time (the account's pace), then clears
-// the selection; a failure stops the rest and is told plainly.
-func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(context.Context, []client.ID) (int, error)) {
-	var done int
-	var err error
-	kit.ActShowing(s.env.App, s.env.Window, lang.L("Working on the files…"), func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
-		s.selected = selection{}
-		s.selectionChanged()
-		if err != nil {
-			msg := app.Describe(err)
-			if done > 0 {
-				msg = lang.L("{{.Done}} of {{.Count}} done. {{.Why}}", map[string]any{"Done": app.Number(done), "Count": app.Number(len(ids)), "Why": msg})
-			}
-			s.send.notify(failTitle, msg)
-		}
-	})
+	s.confirmEach(ids, lang.N("Delete this file?", len(ids), map[string]any{"Count": app.Number(len(ids))}),
+		lang.N("It is deleted from the service and leaves every agent it is linked to. This cannot be undone.", len(ids)),
+		lang.L("Delete"), lang.L("Files not deleted"), fl.DeleteFiles)
 }
 
 // Selected are the ids of the selected files.
