@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"cmp"
 	"image/color"
 	"sort"
 	"strings"
@@ -150,13 +151,6 @@ func shortName(q client.Question) string {
 	return safe.Text(strings.TrimSuffix(questionLabel(q), " *"), 40)
 }
 
-func placeholder(q client.Question, fallback string) string {
-	if p := app.Placeholder(q); p != "" {
-		return p
-	}
-	return fallback
-}
-
 func newField(q client.Question, submit, changed func(), newAttachments func() screen.Attachments) *field {
 	fl := &field{q: q, err: kit.ErrorText()}
 	edited := func() {
@@ -169,7 +163,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		// spells it, spaces and all.
 		opts := app.Choices(q)
 		sel := kit.NewSelect(screen.ChoiceLabels(q, opts, choiceMax), nil)
-		sel.PlaceHolder = placeholder(q, lang.L("Choose…"))
+		sel.PlaceHolder = cmp.Or(app.Placeholder(q), lang.L("Choose…"))
 		sel.OnChanged = func(string) { edited() }
 		fl.get = func() string {
 			if i := sel.SelectedIndex(); i >= 0 && i < len(opts) {
@@ -198,7 +192,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		}
 	case client.QuestionNumber:
 		e := newNumberEntry()
-		e.SetPlaceHolder(placeholder(q, lang.L("A number")))
+		e.SetPlaceHolder(cmp.Or(app.Placeholder(q), lang.L("A number")))
 		e.OnCtrlEnter = submit
 		e.OnChanged = func(string) { edited() }
 		// A refused key gets a word on why, not silence.
@@ -226,18 +220,18 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 	case app.QuestionText, app.QuestionTextarea:
 		e := kit.NewFormMultiLineEntry()
 		e.SetMinRowsVisible(3)
-		fl.useEntry(e, placeholder(q, lang.L("Write here")), submit, edited)
+		fl.useEntry(e, cmp.Or(app.Placeholder(q), lang.L("Write here")), submit, edited)
 	case app.QuestionObject:
 		e := kit.NewFormMultiLineEntry()
 		e.Wrapping = fyne.TextWrapWord
 		e.TextStyle = fyne.TextStyle{Monospace: true}
 		e.SetMinRowsVisible(4)
-		fl.useEntry(e, placeholder(q, lang.L("For example {\"city\": \"Lisbon\"}")), submit, edited)
+		fl.useEntry(e, cmp.Or(app.Placeholder(q), lang.L("For example {\"city\": \"Lisbon\"}")), submit, edited)
 	case app.QuestionDate:
 		e := newDateField()
-		e.SetPlaceHolder(placeholder(q, e.example()))
-		e.submit = submit
-		e.onText = edited
+		e.SetPlaceHolder(cmp.Or(app.Placeholder(q), e.example()))
+		e.OnCtrlEnter = submit
+		e.OnChanged = func(string) { edited() }
 		fl.get = e.answer
 		fl.set = e.setAnswer
 		fl.input = e
@@ -254,7 +248,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		fl.set = func(v string) { m.setAnswer(app.ParseList(q, v)) }
 		fl.input = m.obj
 	case client.QuestionArray:
-		l := newListEditor(placeholder(q, ""), edited, submit)
+		l := newListEditor(cmp.Or(app.Placeholder(q), ""), edited, submit)
 		fl.list = l
 		fl.get = l.answer
 		fl.set = func(v string) { l.setItems(app.ParseList(q, v)) }
@@ -297,7 +291,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		if t := safe.Text(strings.TrimSpace(q.Type), 30); t != "" {
 			fallback = lang.L("Your answer ({{.Type}})", map[string]any{"Type": t})
 		}
-		fl.useEntry(kit.NewFormEntry(), placeholder(q, fallback), submit, edited)
+		fl.useEntry(kit.NewFormEntry(), cmp.Or(app.Placeholder(q), fallback), submit, edited)
 	}
 	return fl
 }

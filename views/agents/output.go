@@ -84,19 +84,8 @@ func (o *outputView) show(r app.Run, took time.Duration) {
 }
 
 func statusLine(r app.Run, took time.Duration) string {
-	var parts []string
-	switch r.Status {
-	case app.RunFailed:
-		parts = append(parts, lang.L("The run did not finish"))
-	case app.RunCancelled:
-		parts = append(parts, lang.L("Cancelled"))
-	case app.RunRunning:
-		parts = append(parts, lang.L("This run had not finished when Agent Desk last saw it"))
-	case app.RunStillRunning:
-		parts = append(parts, lang.L("Still running on the service"))
-	default:
-		parts = append(parts, lang.L("Result"))
-	}
+	_, first := statusOf(r.Status)
+	parts := []string{first}
 	if took > 0 {
 		parts = append(parts, app.HowLong(took))
 	} else if !r.CreatedAt.IsZero() {

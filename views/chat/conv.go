@@ -640,9 +640,7 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 		}
 		actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
 		actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
-		if m.Role != "user" {
-			actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
-		}
+		actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
 		if len(pics) > 0 {
 			v.offerPictures(m.ID, pics, actions)
 		}
@@ -742,16 +740,10 @@ type rightAligned struct {
 }
 
 func (r *rightAligned) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	if len(objs) == 0 {
-		return fyne.Size{}
-	}
 	return fyne.NewSize(0, objs[0].MinSize().Height)
 }
 
 func (r *rightAligned) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if len(objs) == 0 {
-		return
-	}
 	o := objs[0]
 	natural := fyne.MeasureText(r.text.Text, theme.TextSize(), r.text.TextStyle).Width + theme.Padding()*4 + theme.InnerPadding()*2
 	w := min(size.Width*r.frac, natural)
