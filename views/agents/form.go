@@ -3,6 +3,7 @@ package agents
 import (
 	"cmp"
 	"image/color"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -91,10 +92,8 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 	}
 	// Fields keep a clear button's room free so all end at the same edge.
 	var gutter fyne.Size
-	for _, fl := range f.fields {
-		if fl.clearable {
-			gutter = kit.NewButtonWithIcon("", theme.ContentClearIcon(), nil).MinSize()
-		}
+	if slices.ContainsFunc(f.fields, func(fl *field) bool { return fl.clearable }) {
+		gutter = kit.NewButtonWithIcon("", theme.ContentClearIcon(), nil).MinSize()
 	}
 	var rows, advanced []fyne.CanvasObject
 	if required {
@@ -336,12 +335,7 @@ func (f *form) setAnswers(answers map[string]string) {
 }
 
 func (f *form) uploading() bool {
-	for _, fl := range f.fields {
-		if fl.att != nil && fl.att.Pending() {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f.fields, func(fl *field) bool { return fl.att != nil && fl.att.Pending() })
 }
 
 func (f *form) emptyFiles() []*field {

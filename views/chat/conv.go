@@ -226,7 +226,10 @@ func (v *convView) pickers() fyne.CanvasObject {
 			advanced.Add(numbers)
 			continue
 		}
-		row.Add(v.picker(q, screen.QuestionName(q, 40), screen.ChoiceLabels(q, q.Options, pickerChoiceMax), q.Options, answers[q.Name]))
+		sel := kit.NewSelect(screen.ChoiceLabels(q, q.Options, pickerChoiceMax), nil)
+		selectValue(sel, q.Options, answers[q.Name])
+		sel.OnChanged = v.chosen(q, sel, q.Options, func(string) {})
+		row.Add(pickerRow(screen.QuestionName(q, 40), sel))
 	}
 	conv := v.sess.Conversation()
 	cc := kit.NewCheck(lang.L("Compatibility mode: send as a chat-completions request"), func(on bool) {
@@ -244,13 +247,6 @@ func (v *convView) pickers() fyne.CanvasObject {
 }
 
 const pickerChoiceMax = 60
-
-func (v *convView) picker(q client.Question, name string, labels, values []string, answer string) fyne.CanvasObject {
-	sel := kit.NewSelect(labels, nil)
-	selectValue(sel, values, answer)
-	sel.OnChanged = v.chosen(q, sel, values, func(string) {})
-	return pickerRow(name, sel)
-}
 
 // stylePickers are the temperature as styles and, in the fold, as numbers;
 // each follows the other ("Custom" for a number that is no style).
@@ -331,12 +327,9 @@ func (v *convView) updateButtons() {
 		note = lang.L("The service asked Agent Desk to slow down. Your message goes in about {{.Time}}.",
 			map[string]any{"Time": app.HowLong(time.Until(until).Round(time.Second))})
 	}
-	if note != "" {
+	if note != "" || v.noteShown {
 		kit.ShowError(v.errText, note)
-		v.noteShown = true
-	} else if v.noteShown {
-		kit.ShowError(v.errText, "")
-		v.noteShown = false
+		v.noteShown = note != ""
 	}
 }
 

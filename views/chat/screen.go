@@ -122,8 +122,7 @@ func (s *Screen) build() {
 		container.NewVBox(kit.Header(lang.L("Chats"), "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
 	s.right = container.NewStack()
 	s.showNoConversation()
-	split := kit.Split(leftPane, s.right, 0.28)
-	s.content = split
+	s.content = kit.Split(leftPane, s.right, 0.28)
 }
 
 func (s *Screen) setRight(o fyne.CanvasObject) {

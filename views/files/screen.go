@@ -3,7 +3,6 @@ package files
 import (
 	"context"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -237,16 +236,17 @@ func fileRow(left, cols, name fyne.CanvasObject) *fyne.Container {
 // fileRowLayout drops the Credits column below wideRow so names stay readable.
 type fileRowLayout struct{}
 
-const wideRow = 760
-
-var narrowColumns = []int{3}
+const (
+	wideRow    = 760
+	creditsCol = 3 // shown only in a wide row
+)
 
 func (fileRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	name, left, cols := objects[0].MinSize(), objects[1].MinSize(), objects[2].(*fyne.Container)
 	w := left.Width + 2*theme.Padding() + name.Width
 	h := fyne.Max(name.Height, left.Height)
 	for i, c := range cols.Objects {
-		if !slices.Contains(narrowColumns, i) {
+		if i != creditsCol {
 			w += c.MinSize().Width + theme.Padding()
 		}
 		h = fyne.Max(h, c.MinSize().Height)
@@ -257,9 +257,7 @@ func (fileRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 func (fileRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	name, left, cols := objects[0], objects[1], objects[2].(*fyne.Container)
 	wide := size.Width >= wideRow
-	for _, i := range narrowColumns {
-		screen.ShowIf(cols.Objects[i], wide)
-	}
+	screen.ShowIf(cols.Objects[creditsCol], wide)
 	lw, cw := left.MinSize().Width, cols.MinSize().Width
 	pad := theme.Padding()
 	left.Move(fyne.NewPos(0, 0))
