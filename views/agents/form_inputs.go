@@ -125,7 +125,7 @@ func newMultiChoice(q client.Question, choices []string, changed func()) *multiC
 		m.obj = note
 		return m
 	}
-	m.obj = container.New(narrowLayout{}, m.group)
+	m.obj = kit.Capped(m.group, fyne.NewSize(1, 0)) // cut at the form's edge, never widening it
 	return m
 }
 
@@ -147,26 +147,6 @@ func (m *multiChoice) setAnswer(items []string) {
 		}
 	}
 	m.group.SetSelected(sel)
-}
-
-// narrowLayout asks for no width: content is cut at the form's edge.
-type narrowLayout struct{}
-
-func (narrowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var h float32
-	for _, o := range objs {
-		if o.Visible() {
-			h = max(h, o.MinSize().Height)
-		}
-	}
-	return fyne.NewSize(0, h)
-}
-
-func (narrowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(size)
-	}
 }
 
 // listEditor is an array question: a line per item with move and remove
