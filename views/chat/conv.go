@@ -597,27 +597,19 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 		l.Wrapping = fyne.TextWrapWord
 		return kit.Column(container.NewPadded(l), ChatWidth()), nil
 	}
-	var md *richtext.Markdown
-	var pics []*richtext.Picture
 	if live {
-		md = v.live
-	} else {
-		md = before
-		if md == nil || !md.Finish(m.Content) {
-			md = richtext.NewMarkdown(m.Content, v.s.wrap)
-		}
-		md.SetOuter(v.scrollBy)
-		id := m.ID
-		md.SetResized(func() { v.remeasure(id) })
-		pics = md.Pictures()
+		return kit.Column(container.NewPadded(container.NewVBox(v.live, kit.Wrap(screen.Quiet(lang.L("Writing…"))))), ChatWidth()), v.live
 	}
+	md := before
+	if md == nil || !md.Finish(m.Content) {
+		md = richtext.NewMarkdown(m.Content, v.s.wrap)
+	}
+	md.SetOuter(v.scrollBy)
+	id := m.ID
+	md.SetResized(func() { v.remeasure(id) })
 	actions := kit.Wrap()
 	var footer fyne.CanvasObject = actions
-	if live {
-		typing := screen.Quiet(lang.L("Writing…"))
-		actions.Add(typing)
-	}
-	if note := app.StatusNote(m); note != "" && !live {
+	if note := app.StatusNote(m); note != "" {
 		l := widget.NewLabelWithStyle(note, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		if m.Status == app.MessageFailed {
 			l.Importance = widget.DangerImportance
@@ -627,26 +619,24 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 		l.Wrapping = fyne.TextWrapWord
 		footer = container.NewVBox(l, actions)
 	}
-	if !live {
-		if m.Credits != nil {
-			actions.Add(screen.Quiet(app.Credits(*m.Credits)))
+	if m.Credits != nil {
+		actions.Add(screen.Quiet(app.Credits(*m.Credits)))
+	}
+	actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
+	actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
+	actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
+	if pics := md.Pictures(); len(pics) > 0 {
+		v.offerPictures(m.ID, pics, actions)
+	}
+	if last && m.Status == app.MessageInterrupted {
+		actions.Add(paidSmallButton(lang.L("Continue"), theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
+	}
+	if last {
+		label := lang.L("Regenerate")
+		if m.Status != app.MessageComplete {
+			label = lang.L("Retry")
 		}
-		actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
-		actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
-		actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
-		if len(pics) > 0 {
-			v.offerPictures(m.ID, pics, actions)
-		}
-		if last && m.Status == app.MessageInterrupted {
-			actions.Add(paidSmallButton(lang.L("Continue"), theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
-		}
-		if last {
-			label := lang.L("Regenerate")
-			if m.Status != app.MessageComplete {
-				label = lang.L("Retry")
-			}
-			actions.Add(paidSmallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
-		}
+		actions.Add(paidSmallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
 	}
 	return kit.Column(container.NewPadded(container.NewVBox(md, footer)), ChatWidth()), md
 }
