@@ -36,14 +36,13 @@ func aboutView(about string, relayout func()) fyne.CanvasObject {
 	more.Importance = widget.LowImportance
 	more.OnTapped = func() {
 		fold.open = !fold.open
+		more.Text, more.Icon = lang.L("Show more"), theme.MenuDropDownIcon()
 		if fold.open {
-			more.SetText(lang.L("Show less"))
-			more.SetIcon(theme.MenuDropUpIcon())
+			more.Text, more.Icon = lang.L("Show less"), theme.MenuDropUpIcon()
 		} else {
-			more.SetText(lang.L("Show more"))
-			more.SetIcon(theme.MenuDropDownIcon())
 			scroll.ScrollToTop()
 		}
+		more.Refresh()
 		box.Refresh()
 	}
 	fold.onOverflow = func(over bool) {
@@ -66,10 +65,7 @@ type foldLayout struct {
 }
 
 func (f *foldLayout) natural(o fyne.CanvasObject, w float32) float32 {
-	s, ok := o.(*container.Scroll)
-	if !ok {
-		return o.MinSize().Height
-	}
+	s := o.(*container.Scroll)
 	if w > 0 {
 		s.Content.Resize(fyne.NewSize(w, s.Content.MinSize().Height))
 	}
@@ -77,12 +73,9 @@ func (f *foldLayout) natural(o fyne.CanvasObject, w float32) float32 {
 }
 
 func (f *foldLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	if len(objs) == 0 {
-		return fyne.Size{}
-	}
 	h := f.natural(objs[0], f.width)
 	over := h > f.max
-	if over != f.over && f.onOverflow != nil {
+	if over != f.over {
 		f.over = over
 		f.onOverflow(over)
 	}
@@ -98,13 +91,10 @@ func (f *foldLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 }
 
 func (f *foldLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if len(objs) == 0 {
-		return
-	}
 	if size.Width != f.width {
 		f.width = size.Width
 		// Relayout after this layout, not inside it.
-		if h := f.natural(objs[0], size.Width); h != f.height && f.relayout != nil {
+		if h := f.natural(objs[0], size.Width); h != f.height {
 			kit.Do(f.relayout)
 		}
 	}

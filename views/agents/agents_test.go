@@ -213,7 +213,7 @@ func TestListShowsAgentsAndTotal(t *testing.T) {
 	if title != "Meeting Minutes Writer" || !strings.HasPrefix(desc, "Turns rough meeting notes") {
 		t.Fatal("a row shows the title and the description's first line")
 	}
-	if got := row.(*fyne.Container).Objects[1].(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*fyne.Container).Objects[1].(*fyne.Container).Objects[1].(*widget.Label).Text; got != "Chat" {
+	if got := row.(*fyne.Container).Objects[1].(*fyne.Container).Objects[1].(*fyne.Container).Objects[1].(*widget.Label).Text; got != "Chat" {
 		t.Fatalf("type badge %q", got)
 	}
 }

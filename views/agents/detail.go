@@ -63,8 +63,7 @@ type detail struct {
 
 func newDetail(s *Screen, item app.AgentItem) *detail {
 	agent := client.Agent{ID: item.ID, Title: item.Title, Description: item.Description, Type: item.Type}
-	d := &detail{s: s, agent: agent, content: container.NewStack(kit.Loading(openingText(agent)))}
-	return d
+	return &detail{s: s, agent: agent, content: container.NewStack(kit.Loading(openingText(agent)))}
 }
 
 func (d *detail) shown() {
@@ -600,7 +599,8 @@ func setRunRow(o fyne.CanvasObject, r app.Run) {
 	text := row.Objects[0].(*fyne.Container)
 	text.Objects[0].(*widget.Label).SetText(app.DateTime(r.CreatedAt))
 	text.Objects[1].(*widget.Label).SetText(runSummary(r))
-	row.Objects[1].(*widget.Icon).SetResource(statusIcon(r.Status))
+	icon, _ := statusOf(r.Status)
+	row.Objects[1].(*widget.Icon).SetResource(icon)
 	c := ""
 	if r.Credits != nil {
 		c = app.Credits(*r.Credits)
@@ -629,18 +629,19 @@ func runSummary(r app.Run) string {
 	return lang.L("No text")
 }
 
-func statusIcon(status string) fyne.Resource {
+// statusOf is a run status's icon, and its words atop the run's result.
+func statusOf(status string) (fyne.Resource, string) {
 	switch status {
 	case app.RunRunning:
-		return theme.MediaPlayIcon()
+		return theme.MediaPlayIcon(), lang.L("This run had not finished when Agent Desk last saw it")
 	case app.RunFailed:
-		return theme.ErrorIcon()
+		return theme.ErrorIcon(), lang.L("The run did not finish")
 	case app.RunCancelled:
-		return theme.CancelIcon()
+		return theme.CancelIcon(), lang.L("Cancelled")
 	case app.RunStillRunning:
-		return theme.HistoryIcon()
+		return theme.HistoryIcon(), lang.L("Still running on the service")
 	}
-	return theme.ConfirmIcon()
+	return theme.ConfirmIcon(), lang.L("Result")
 }
 
 func showSaveError(err error, w fyne.Window) {

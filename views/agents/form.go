@@ -1,7 +1,9 @@
 package agents
 
 import (
+	"cmp"
 	"image/color"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -90,10 +92,8 @@ func newForm(agent client.Agent, answers map[string]string, submit func(), newAt
 	}
 	// Fields keep a clear button's room free so all end at the same edge.
 	var gutter fyne.Size
-	for _, fl := range f.fields {
-		if fl.clearable {
-			gutter = kit.NewButtonWithIcon("", theme.ContentClearIcon(), nil).MinSize()
-		}
+	if slices.ContainsFunc(f.fields, func(fl *field) bool { return fl.clearable }) {
+		gutter = kit.NewButtonWithIcon("", theme.ContentClearIcon(), nil).MinSize()
 	}
 	var rows, advanced []fyne.CanvasObject
 	if required {
@@ -150,13 +150,6 @@ func shortName(q client.Question) string {
 	return safe.Text(strings.TrimSuffix(questionLabel(q), " *"), 40)
 }
 
-func placeholder(q client.Question, fallback string) string {
-	if p := app.Placeholder(q); p != "" {
-		return p
-	}
-	return fallback
-}
-
 func newField(q client.Question, submit, changed func(), newAttachments func() screen.Attachments) *field {
 	fl := &field{q: q, err: kit.ErrorText()}
 	edited := func() {
@@ -169,7 +162,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		// spells it, spaces and all.
 		opts := app.Choices(q)
 		sel := kit.NewSelect(screen.ChoiceLabels(q, opts, choiceMax), nil)
-		sel.PlaceHolder = placeholder(q, lang.L("Choose…"))
+		sel.PlaceHolder = cmp.Or(app.Placeholder(q), lang.L("Choose…"))
 		sel.OnChanged = func(string) { edited() }
 		fl.get = func() string {
 			if i := sel.SelectedIndex(); i >= 0 && i < len(opts) {
@@ -198,8 +191,8 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		}
 	case client.QuestionNumber:
 		e := newNumberEntry()
-		e.SetPlaceHolder(placeholder(q, lang.L("A number")))
-		e.submit = submit
+		e.SetPlaceHolder(cmp.Or(app.Placeholder(q), lang.L("A number")))
+		e.OnCtrlEnter = submit
 		e.OnChanged = func(string) { edited() }
 		// A refused key gets a word on why, not silence.
 		e.onRefused = func(r rune) {
@@ -226,18 +219,18 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 	case app.QuestionText, app.QuestionTextarea:
 		e := kit.NewFormMultiLineEntry()
 		e.SetMinRowsVisible(3)
-		fl.useEntry(e, placeholder(q, lang.L("Write here")), submit, edited)
+		fl.useEntry(e, cmp.Or(app.Placeholder(q), lang.L("Write here")), submit, edited)
 	case app.QuestionObject:
 		e := kit.NewFormMultiLineEntry()
 		e.Wrapping = fyne.TextWrapWord
 		e.TextStyle = fyne.TextStyle{Monospace: true}
 		e.SetMinRowsVisible(4)
-		fl.useEntry(e, placeholder(q, lang.L("For example {\"city\": \"Lisbon\"}")), submit, edited)
+		fl.useEntry(e, cmp.Or(app.Placeholder(q), lang.L("For example {\"city\": \"Lisbon\"}")), submit, edited)
 	case app.QuestionDate:
 		e := newDateField()
-		e.SetPlaceHolder(placeholder(q, e.example()))
-		e.submit = submit
-		e.onText = edited
+		e.SetPlaceHolder(cmp.Or(app.Placeholder(q), e.example()))
+		e.OnCtrlEnter = submit
+		e.OnChanged = func(string) { edited() }
 		fl.get = e.answer
 		fl.set = e.setAnswer
 		fl.input = e
@@ -254,7 +247,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		fl.set = func(v string) { m.setAnswer(app.ParseList(q, v)) }
 		fl.input = m.obj
 	case client.QuestionArray:
-		l := newListEditor(placeholder(q, ""), edited, submit)
+		l := newListEditor(cmp.Or(app.Placeholder(q), ""), edited, submit)
 		fl.list = l
 		fl.get = l.answer
 		fl.set = func(v string) { l.setItems(app.ParseList(q, v)) }
@@ -297,7 +290,7 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		if t := safe.Text(strings.TrimSpace(q.Type), 30); t != "" {
 			fallback = lang.L("Your answer ({{.Type}})", map[string]any{"Type": t})
 		}
-		fl.useEntry(kit.NewFormEntry(), placeholder(q, fallback), submit, edited)
+		fl.useEntry(kit.NewFormEntry(), cmp.Or(app.Placeholder(q), fallback), submit, edited)
 	}
 	return fl
 }
@@ -342,12 +335,7 @@ func (f *form) setAnswers(answers map[string]string) {
 }
 
 func (f *form) uploading() bool {
-	for _, fl := range f.fields {
-		if fl.att != nil && fl.att.Pending() {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f.fields, func(fl *field) bool { return fl.att != nil && fl.att.Pending() })
 }
 
 func (f *form) emptyFiles() []*field {
@@ -443,22 +431,8 @@ func (f *form) showErrors(errs map[string]string) []string {
 
 // numberEntry refuses anything but a number's characters.
 type numberEntry struct {
-	kit.Field
+	kit.FormEntry
 	onRefused func(rune)
-	submit    func()
-}
-
-// TypedShortcut runs the form on Ctrl+Enter and passes window shortcuts on.
-func (e *numberEntry) TypedShortcut(s fyne.Shortcut) {
-	if !kit.FieldShortcut(e, s, e.submit) {
-		e.Field.TypedShortcut(s)
-	}
-}
-
-// FocusGained scrolls the field into view.
-func (e *numberEntry) FocusGained() {
-	e.Field.FocusGained()
-	kit.ShowFocused(e)
 }
 
 func newNumberEntry() *numberEntry {
@@ -489,7 +463,7 @@ func (e *numberEntry) TypedRune(r rune) {
 		}
 		return
 	}
-	e.Field.TypedRune(r)
+	e.FormEntry.TypedRune(r)
 }
 
 type numberError struct{}

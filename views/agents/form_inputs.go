@@ -1,13 +1,13 @@
 package agents
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -21,60 +21,40 @@ import (
 // dateField is a date typed the user's way or as 2026-11-25, or picked. The
 // answer is always 2026-11-25; an unreadable date is kept for the check to refuse.
 type dateField struct {
-	widget.DateEntry
-	layout string // how DateEntry writes a date here, a time layout
-	onText func()
-	submit func()
-	caret  kit.Caret
-}
-
-// TypedShortcut runs the form on Ctrl+Enter and passes window shortcuts on.
-func (e *dateField) TypedShortcut(s fyne.Shortcut) {
-	e.caret.Wake(&e.Entry)
-	if !kit.FieldShortcut(e, s, e.submit) {
-		e.DateEntry.TypedShortcut(s)
-	}
-}
-
-// FocusGained scrolls the field into view.
-func (e *dateField) FocusGained() {
-	e.DateEntry.FocusGained()
-	e.caret.Focus(&e.Entry)
-	kit.ShowFocused(e)
-}
-
-// FocusLost lets the caret sleep (kit.Caret).
-func (e *dateField) FocusLost() {
-	e.caret.Sleep()
-	e.DateEntry.FocusLost()
-}
-
-// TypedRune, KeyDown, Tapped and MouseDown wake the caret (kit.Caret).
-func (e *dateField) TypedRune(r rune) {
-	e.caret.Wake(&e.Entry)
-	e.DateEntry.TypedRune(r)
-}
-
-func (e *dateField) KeyDown(ev *fyne.KeyEvent) {
-	e.caret.Wake(&e.Entry)
-	e.DateEntry.KeyDown(ev)
-}
-
-func (e *dateField) Tapped(ev *fyne.PointEvent) {
-	e.DateEntry.Tapped(ev)
-	e.caret.Wake(&e.Entry)
-}
-
-func (e *dateField) MouseDown(ev *desktop.MouseEvent) {
-	e.DateEntry.MouseDown(ev)
-	e.caret.Wake(&e.Entry)
+	kit.FormEntry
+	layout string // how Fyne's DateEntry writes a date here, a time layout
+	cal    *widget.Calendar
+	popUp  *widget.PopUp
 }
 
 func newDateField() *dateField {
 	e := &dateField{layout: localDateLayout()}
 	e.ExtendBaseWidget(e)
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
+	e.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" || e.parse(s) != nil {
+			return nil
+		}
+		return errNotDate
+	}
+	pick := widget.NewButtonWithIcon("", theme.CalendarIcon(), e.showCalendar)
+	pick.Importance = widget.LowImportance
+	e.ActionItem = pick
 	return e
+}
+
+// showCalendar drops a month's calendar under the field, as DateEntry does.
+func (e *dateField) showCalendar() {
+	if e.cal == nil {
+		e.cal = widget.NewCalendar(time.Now(), func(t time.Time) {
+			e.popUp.Hide()
+			e.SetText(t.Format(e.layout))
+		})
+	}
+	d := fyne.CurrentApp().Driver()
+	e.popUp = widget.NewPopUp(e.cal, d.CanvasForObject(e))
+	e.popUp.ShowAtPosition(d.AbsolutePositionForObject(e).Add(fyne.NewPos(0, e.Size().Height-theme.InputBorderSize())))
+	e.popUp.Resize(fyne.NewSize(e.Size().Width, e.popUp.MinSize().Height))
 }
 
 // localDateLayout is DateEntry's layout here: DateEntry keeps it private, but
@@ -88,28 +68,6 @@ var localDateLayout = sync.OnceValue(func() string {
 	}
 	return probe.Text
 })
-
-// CreateRenderer also reads 2026-11-25 and reports every text change
-// (DateEntry reports only dates it can read).
-func (e *dateField) CreateRenderer() fyne.WidgetRenderer {
-	r := e.DateEntry.CreateRenderer()
-	e.Validator = func(s string) error {
-		if strings.TrimSpace(s) == "" || e.parse(s) != nil {
-			return nil
-		}
-		return errNotDate
-	}
-	inner := e.Entry.OnChanged
-	e.Entry.OnChanged = func(s string) {
-		if inner != nil {
-			inner(s)
-		}
-		if e.onText != nil {
-			e.onText()
-		}
-	}
-	return r
-}
 
 func (e *dateField) parse(s string) *time.Time {
 	s = strings.TrimSpace(s)
@@ -134,8 +92,7 @@ func (e *dateField) answer() string {
 
 func (e *dateField) setAnswer(v string) {
 	if t, err := time.Parse(app.DateLayout, strings.TrimSpace(v)); err == nil {
-		e.SetDate(&t)
-		return
+		v = t.Format(e.layout)
 	}
 	e.SetText(v)
 }
@@ -168,18 +125,14 @@ func newMultiChoice(q client.Question, choices []string, changed func()) *multiC
 		m.obj = note
 		return m
 	}
-	m.obj = container.New(narrowLayout{}, m.group)
+	m.obj = kit.Capped(m.group, fyne.NewSize(1, 0)) // cut at the form's edge, never widening it
 	return m
 }
 
 func (m *multiChoice) answer() string {
-	chosen := map[string]bool{}
-	for _, s := range m.group.Selected {
-		chosen[s] = true
-	}
 	var out []string
 	for i, s := range m.shown {
-		if chosen[s] {
+		if slices.Contains(m.group.Selected, s) {
 			out = append(out, m.values[i])
 		}
 	}
@@ -187,37 +140,13 @@ func (m *multiChoice) answer() string {
 }
 
 func (m *multiChoice) setAnswer(items []string) {
-	want := map[string]bool{}
-	for _, v := range items {
-		want[v] = true
-	}
 	var sel []string
 	for i, v := range m.values {
-		if want[v] {
+		if slices.Contains(items, v) {
 			sel = append(sel, m.shown[i])
 		}
 	}
 	m.group.SetSelected(sel)
-}
-
-// narrowLayout asks for no width: content is cut at the form's edge.
-type narrowLayout struct{}
-
-func (narrowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var h float32
-	for _, o := range objs {
-		if o.Visible() {
-			h = max(h, o.MinSize().Height)
-		}
-	}
-	return fyne.NewSize(0, h)
-}
-
-func (narrowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(size)
-	}
 }
 
 // listEditor is an array question: a line per item with move and remove
@@ -252,7 +181,7 @@ func (l *listEditor) newRow(text string) *listRow {
 	r.entry.SetPlaceHolder(l.hint)
 	r.entry.SetText(text)
 	r.entry.OnChanged = func(string) { l.changed() }
-	r.entry.OnSubmitted = func(string) { l.insert(l.index(r)+1, true) }
+	r.entry.OnSubmitted = func(string) { l.insert(slices.Index(l.rows, r)+1, true) }
 	r.up = kit.NewButtonWithIcon("", theme.MoveUpIcon(), func() { l.move(r, -1) })
 	r.up.Tip = lang.L("Move this line up")
 	r.down = kit.NewButtonWithIcon("", theme.MoveDownIcon(), func() { l.move(r, 1) })
@@ -266,19 +195,10 @@ func (l *listEditor) newRow(text string) *listRow {
 	return r
 }
 
-func (l *listEditor) index(r *listRow) int {
-	for i, x := range l.rows {
-		if x == r {
-			return i
-		}
-	}
-	return -1
-}
-
 func (l *listEditor) insert(i int, focus bool) {
 	r := l.newRow("")
 	i = max(0, min(i, len(l.rows)))
-	l.rows = append(l.rows[:i], append([]*listRow{r}, l.rows[i:]...)...)
+	l.rows = slices.Insert(l.rows, i, r)
 	l.show()
 	if focus {
 		l.focus(r.entry)
@@ -287,7 +207,7 @@ func (l *listEditor) insert(i int, focus bool) {
 
 // move moves a line by -1 or 1; the keyboard stays on the moved button.
 func (l *listEditor) move(r *listRow, by int) {
-	i := l.index(r)
+	i := slices.Index(l.rows, r)
 	j := i + by
 	if i < 0 || j < 0 || j >= len(l.rows) {
 		return
@@ -299,11 +219,11 @@ func (l *listEditor) move(r *listRow, by int) {
 
 // remove takes a line away; the last is emptied instead, to keep a place to type.
 func (l *listEditor) remove(r *listRow) {
-	i := l.index(r)
+	i := slices.Index(l.rows, r)
 	if i < 0 {
 		return
 	}
-	l.rows = append(l.rows[:i], l.rows[i+1:]...)
+	l.rows = slices.Delete(l.rows, i, i+1)
 	if len(l.rows) == 0 {
 		l.rows = []*listRow{l.newRow("")}
 	}

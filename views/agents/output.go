@@ -38,7 +38,7 @@ type outputView struct {
 }
 
 func newOutputView(s *Screen) *outputView {
-	o := &outputView{s: s, content: container.NewVBox()}
+	o := &outputView{s: s, content: container.NewVBox(), onLoaded: func() {}}
 	o.clear()
 	return o
 }
@@ -84,19 +84,8 @@ func (o *outputView) show(r app.Run, took time.Duration) {
 }
 
 func statusLine(r app.Run, took time.Duration) string {
-	var parts []string
-	switch r.Status {
-	case app.RunFailed:
-		parts = append(parts, lang.L("The run did not finish"))
-	case app.RunCancelled:
-		parts = append(parts, lang.L("Cancelled"))
-	case app.RunRunning:
-		parts = append(parts, lang.L("This run had not finished when Agent Desk last saw it"))
-	case app.RunStillRunning:
-		parts = append(parts, lang.L("Still running on the service"))
-	default:
-		parts = append(parts, lang.L("Result"))
-	}
+	_, first := statusOf(r.Status)
+	parts := []string{first}
 	if took > 0 {
 		parts = append(parts, app.HowLong(took))
 	} else if !r.CreatedAt.IsZero() {
@@ -145,11 +134,7 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 		var show *kit.Button
 		show = kit.NewButtonWithIcon(richtext.ShowPictures(), theme.FileImageIcon(), func() {
 			show.Hide()
-			richtext.LoadPictures(screen.Pictures(o.s.app), pics, func() {
-				if o.onLoaded != nil {
-					o.onLoaded()
-				}
-			})
+			richtext.LoadPictures(screen.Pictures(o.s.app), pics, o.onLoaded)
 		})
 		bar.Add(show)
 	}
@@ -176,16 +161,12 @@ func (o *outputView) image(r app.Run) fyne.CanvasObject {
 	o.follow(r, box, lang.L("Downloading the picture…"), true, func(out app.Output) fyne.CanvasObject {
 		switch {
 		case out.Kind != safe.Image:
-			return saveOnly(lang.L("This file is not a picture (Agent Desk looked at what it contains), so it is not shown. You can still save it with the Save as… button."))
+			return screen.Wrapped(lang.L("This file is not a picture (Agent Desk looked at what it contains), so it is not shown. You can still save it with the Save as… button."))
 		case out.NotShown != nil:
-			return saveOnly(lang.L("{{.Why}} You can still save it with the Save as… button.", map[string]any{"Why": app.Describe(out.NotShown)}))
+			return screen.Wrapped(lang.L("{{.Why}} You can still save it with the Save as… button.", map[string]any{"Why": app.Describe(out.NotShown)}))
 		}
 		// Decoded by the app within its limits: Fyne's loader takes any format.
-		return richtext.NewPictureFile(screen.Pictures(o.s.app), out.Path, "", func() {
-			if o.onLoaded != nil {
-				o.onLoaded()
-			}
-		})
+		return richtext.NewPictureFile(screen.Pictures(o.s.app), out.Path, "", o.onLoaded)
 	})
 	return container.NewVBox(container.NewHBox(o.saveButton(r)), box)
 }
@@ -203,14 +184,14 @@ func (o *outputView) video(r app.Run) fyne.CanvasObject {
 			if !safe.Openable(out.Kind) {
 				play.Hide()
 				note.Hide()
-				return saveOnly(lang.L("This file is not a video (Agent Desk looked at what it contains), so it is not opened. It can only be saved, with the Save as… button."))
+				return screen.Wrapped(lang.L("This file is not a video (Agent Desk looked at what it contains), so it is not opened. It can only be saved, with the Save as… button."))
 			}
 			u, err := url.Parse(storage.NewFileURI(out.Path).String())
 			if err == nil {
 				err = o.s.env.Open(u) // the computer's own viewer or player
 			}
 			if err != nil {
-				return saveOnly(lang.L("Your computer could not open the video. Save it with the Save as… button, then open it from there."))
+				return screen.Wrapped(lang.L("Your computer could not open the video. Save it with the Save as… button, then open it from there."))
 			}
 			return container.NewStack()
 		})
@@ -255,12 +236,12 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 			o.got = &fetchedOutput{url: r.Output, out: s.Output}
 			obj = done(s.Output)
 		case s.Cancelled:
-			obj = container.NewVBox(saveOnly(lang.L("You cancelled the download. Nothing was kept.")),
+			obj = container.NewVBox(screen.Wrapped(lang.L("You cancelled the download. Nothing was kept.")),
 				container.NewHBox(kit.NewButtonWithIcon(lang.L("Try again"), theme.ViewRefreshIcon(), dl.Retry)))
 		case s.Err != nil:
 			var big *app.OutputTooLargeError
 			if errors.As(s.Err, &big) {
-				obj = saveOnly(app.Describe(s.Err))
+				obj = screen.Wrapped(app.Describe(s.Err))
 			} else {
 				obj = screen.Error(s.Err, dl.Retry)
 			}
@@ -269,7 +250,7 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 		}
 		showingLoading = false
 		kit.SetBody(box, obj)
-		if reveal && o.onLoaded != nil {
+		if reveal {
 			o.onLoaded()
 		}
 	})
@@ -277,11 +258,6 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 		stop()
 		dl.Cancel()
 	}
-}
-
-func saveOnly(msg string) fyne.CanvasObject {
-	l := screen.Wrapped(msg)
-	return l
 }
 
 // saveButton offers the output under a safe name: its address's last part

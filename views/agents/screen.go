@@ -25,7 +25,11 @@ import (
 )
 
 func typeChoices() []string {
-	return []string{lang.L("All types"), lang.L("Chat"), lang.L("Image"), lang.L("Text"), lang.L("Video")}
+	out := []string{lang.L("All types")}
+	for _, typ := range app.AgentTypes[1:] {
+		out = append(out, typeName(typ))
+	}
+	return out
 }
 
 // Screen is the agents browser.
@@ -381,30 +385,46 @@ func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
 func newAgentRow() fyne.CanvasObject {
 	title, desc := kit.NewLine(fyne.TextStyle{Bold: true}, false), kit.NewLine(fyne.TextStyle{}, true)
 	text := container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), title, desc)
-	return container.New(&agentRowLayout{}, text, newBadge())
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	badge := container.NewStack(bg, container.NewHBox(widget.NewIcon(theme.DocumentIcon()), captionLabel(typeName(client.AgentImage))))
+	full := container.NewHBox(widget.NewIcon(theme.DocumentIcon()), captionLabel(widestTypeName())).MinSize().AddWidthHeight(theme.Padding(), 0)
+	return container.New(&agentRowLayout{full: full, size: full}, text, badge)
 }
 
-// agentRowLayout shows the badge's icon alone in a narrow list so titles keep room.
-type agentRowLayout struct{ narrow bool }
+func captionLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.SizeName = theme.SizeNameCaptionText
+	return l
+}
+
+// agentRowLayout gives every type badge one width, so the titles keep a
+// straight column, and shows the badge's icon alone in a narrow list so
+// titles keep room.
+type agentRowLayout struct{ full, size fyne.Size }
 
 const narrowRow = 320
 
 func (l *agentRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
-	text, badge := objects[0].MinSize(), objects[1].MinSize()
-	return fyne.NewSize(badge.Width+theme.Padding()+text.Width, fyne.Max(badge.Height, text.Height))
+	text := objects[0].MinSize()
+	return fyne.NewSize(l.size.Width+theme.Padding()+text.Width, fyne.Max(l.size.Height, text.Height))
 }
 
 func (l *agentRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	text, badge := objects[0], objects[1].(*fyne.Container)
-	if narrow := size.Width < narrowRow; narrow != l.narrow {
-		l.narrow = narrow
-		setBadgeWords(badge, !narrow)
+	if narrow := size.Width < narrowRow; narrow != (l.size != l.full) {
+		box := badge.Objects[1].(*fyne.Container)
+		screen.ShowIf(box.Objects[1], !narrow)
+		l.size, box.Layout = l.full, layout.NewHBoxLayout()
+		if narrow { // the icon alone, in the middle
+			l.size, box.Layout = fyne.NewSize(theme.IconInlineSize()+3*theme.Padding(), l.full.Height), layout.NewCenterLayout()
+		}
+		badge.Refresh()
 	}
-	bw := badge.MinSize().Width
-	badge.Move(fyne.NewPos(0, 0))
-	badge.Resize(fyne.NewSize(bw, size.Height))
-	text.Move(fyne.NewPos(bw+theme.Padding(), 0))
-	text.Resize(fyne.NewSize(size.Width-bw-theme.Padding(), size.Height))
+	badge.Move(fyne.NewPos(0, (size.Height-l.size.Height)/2))
+	badge.Resize(l.size)
+	text.Move(fyne.NewPos(l.size.Width+theme.Padding(), 0))
+	text.Resize(fyne.NewSize(size.Width-l.size.Width-theme.Padding(), size.Height))
 }
 
 // setAgentRow reports whether the title is new to the row (Fyne must draw it).
@@ -413,109 +433,50 @@ func setAgentRow(o fyne.CanvasObject, a app.AgentItem) bool {
 	text := row.Objects[0].(*fyne.Container)
 	changed := kit.SetLine(text.Objects[0], a.Title)
 	kit.SetLine(text.Objects[1], richtext.PlainText(firstLine(a.Description)))
-	setBadge(row.Objects[1].(*fyne.Container), a.Type)
+	box := row.Objects[1].(*fyne.Container).Objects[1].(*fyne.Container)
+	icon, name, _ := typeInfo(a.Type)
+	box.Objects[0].(*widget.Icon).SetResource(icon)
+	box.Objects[1].(*widget.Label).SetText(name)
 	return changed
 }
 
-func newBadge() *fyne.Container {
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	icon := widget.NewIcon(theme.DocumentIcon())
-	label := widget.NewLabelWithStyle(typeName(client.AgentImage), fyne.TextAlignLeading, fyne.TextStyle{})
-	label.SizeName = theme.SizeNameCaptionText
-	box := container.NewHBox(icon, label)
-	// One width for every type keeps the titles in a straight column.
-	return container.NewCenter(container.NewGridWrap(badgeSize(true), container.NewStack(bg, box)))
-}
-
-func setBadgeWords(c *fyne.Container, words bool) {
-	grid := c.Objects[0].(*fyne.Container)
-	box := grid.Objects[0].(*fyne.Container).Objects[1].(*fyne.Container)
-	if words {
-		box.Objects[1].Show()
-		box.Layout = layout.NewHBoxLayout()
-	} else {
-		box.Objects[1].Hide()
-		box.Layout = layout.NewCenterLayout() // the icon alone, in the middle
-	}
-	grid.Layout = layout.NewGridWrapLayout(badgeSize(words))
-	c.Refresh()
-}
-
-func badgeSize(words bool) fyne.Size {
-	label := widget.NewLabelWithStyle(widestTypeName(), fyne.TextAlignLeading, fyne.TextStyle{})
-	label.SizeName = theme.SizeNameCaptionText
-	full := container.NewHBox(widget.NewIcon(theme.DocumentIcon()), label).MinSize().AddWidthHeight(theme.Padding(), 0)
-	if words {
-		return full
-	}
-	return fyne.NewSize(theme.IconInlineSize()+3*theme.Padding(), full.Height)
-}
-
-func setBadge(c *fyne.Container, typ string) {
-	stack := c.Objects[0].(*fyne.Container).Objects[0].(*fyne.Container)
-	box := stack.Objects[1].(*fyne.Container)
-	box.Objects[0].(*widget.Icon).SetResource(typeIcon(typ))
-	box.Objects[1].(*widget.Label).SetText(typeName(typ))
-}
-
-func typeIcon(typ string) fyne.Resource {
+// typeInfo is a type's icon, name and kind of agent; an unknown type as the service names it.
+func typeInfo(typ string) (icon fyne.Resource, name, kind string) {
 	switch typ {
 	case client.AgentChat:
-		return assets.ChatIcon
+		return assets.ChatIcon, lang.L("Chat"), lang.L("Chat agent")
 	case client.AgentImage:
-		return theme.MediaPhotoIcon()
-	case client.AgentVideo:
-		return theme.MediaVideoIcon()
+		return theme.MediaPhotoIcon(), lang.L("Image"), lang.L("Image agent")
 	case client.AgentText:
-		return theme.DocumentIcon()
-	}
-	return theme.QuestionIcon()
-}
-
-// typeName is a type's name; an unknown type as the service names it.
-func typeName(typ string) string {
-	switch typ {
-	case client.AgentChat:
-		return lang.L("Chat")
-	case client.AgentImage:
-		return lang.L("Image")
-	case client.AgentText:
-		return lang.L("Text")
+		return theme.DocumentIcon(), lang.L("Text"), lang.L("Text agent")
 	case client.AgentVideo:
-		return lang.L("Video")
+		return theme.MediaVideoIcon(), lang.L("Video"), lang.L("Video agent")
 	case "":
 		// "Other" alone is a word go-i18n keeps for itself.
-		return lang.X("agents.other", "Other")
+		return theme.QuestionIcon(), lang.X("agents.other", "Other"), lang.L("Other agent")
 	}
-	return typ
+	return theme.QuestionIcon(), typ, lang.L("{{.Type}} agent", map[string]any{"Type": typ})
+}
+
+func typeName(typ string) string {
+	_, name, _ := typeInfo(typ)
+	return name
+}
+
+func kindName(typ string) string {
+	_, _, kind := typeInfo(typ)
+	return kind
 }
 
 func widestTypeName() string {
 	widest, w := "", float32(0)
-	for _, typ := range []string{client.AgentChat, client.AgentImage, client.AgentText, client.AgentVideo, ""} {
+	for _, typ := range app.AgentTypes {
 		name := typeName(typ)
 		if nw := fyne.MeasureText(name, theme.Size(theme.SizeNameCaptionText), fyne.TextStyle{}).Width; nw > w {
 			widest, w = name, nw
 		}
 	}
 	return widest
-}
-
-func kindName(typ string) string {
-	switch typ {
-	case client.AgentChat:
-		return lang.L("Chat agent")
-	case client.AgentImage:
-		return lang.L("Image agent")
-	case client.AgentText:
-		return lang.L("Text agent")
-	case client.AgentVideo:
-		return lang.L("Video agent")
-	case "":
-		return lang.L("Other agent")
-	}
-	return lang.L("{{.Type}} agent", map[string]any{"Type": typ})
 }
 
 func firstLine(s string) string {

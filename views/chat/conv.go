@@ -49,7 +49,6 @@ type convView struct {
 	live     *richtext.Markdown
 	liveID   int64
 
-	follow   bool
 	lastAuto float32
 
 	title         *widget.Label
@@ -92,7 +91,7 @@ const (
 )
 
 func newConvView(s *Screen, sess *app.ChatSession) *convView {
-	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, follow: true, showPictures: map[int64]bool{}}
+	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, showPictures: map[int64]bool{}}
 	v.st, _ = sess.State().Snapshot()
 	v.ended = v.st.Ended // a reply that ended before the view opened is not news
 	v.build()
@@ -227,7 +226,10 @@ func (v *convView) pickers() fyne.CanvasObject {
 			advanced.Add(numbers)
 			continue
 		}
-		row.Add(v.picker(q, screen.QuestionName(q, 40), screen.ChoiceLabels(q, q.Options, pickerChoiceMax), q.Options, answers[q.Name]))
+		sel := kit.NewSelect(screen.ChoiceLabels(q, q.Options, pickerChoiceMax), nil)
+		selectValue(sel, q.Options, answers[q.Name])
+		sel.OnChanged = v.chosen(q, sel, q.Options, func(string) {})
+		row.Add(pickerRow(screen.QuestionName(q, 40), sel))
 	}
 	conv := v.sess.Conversation()
 	cc := kit.NewCheck(lang.L("Compatibility mode: send as a chat-completions request"), func(on bool) {
@@ -245,13 +247,6 @@ func (v *convView) pickers() fyne.CanvasObject {
 }
 
 const pickerChoiceMax = 60
-
-func (v *convView) picker(q client.Question, name string, labels, values []string, answer string) fyne.CanvasObject {
-	sel := kit.NewSelect(labels, nil)
-	selectValue(sel, values, answer)
-	sel.OnChanged = v.chosen(q, sel, values, func(string) {})
-	return pickerRow(name, sel)
-}
 
 // stylePickers are the temperature as styles and, in the fold, as numbers;
 // each follows the other ("Custom" for a number that is no style).
@@ -332,12 +327,9 @@ func (v *convView) updateButtons() {
 		note = lang.L("The service asked Agent Desk to slow down. Your message goes in about {{.Time}}.",
 			map[string]any{"Time": app.HowLong(time.Until(until).Round(time.Second))})
 	}
-	if note != "" {
+	if note != "" || v.noteShown {
 		kit.ShowError(v.errText, note)
-		v.noteShown = true
-	} else if v.noteShown {
-		kit.ShowError(v.errText, "")
-		v.noteShown = false
+		v.noteShown = note != ""
 	}
 }
 
@@ -605,27 +597,19 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 		l.Wrapping = fyne.TextWrapWord
 		return kit.Column(container.NewPadded(l), ChatWidth()), nil
 	}
-	var md *richtext.Markdown
-	var pics []*richtext.Picture
 	if live {
-		md = v.live
-	} else {
-		md = before
-		if md == nil || !md.Finish(m.Content) {
-			md = richtext.NewMarkdown(m.Content, v.s.wrap)
-		}
-		md.SetOuter(v.scrollBy)
-		id := m.ID
-		md.SetResized(func() { v.remeasure(id) })
-		pics = md.Pictures()
+		return kit.Column(container.NewPadded(container.NewVBox(v.live, kit.Wrap(screen.Quiet(lang.L("Writing…"))))), ChatWidth()), v.live
 	}
+	md := before
+	if md == nil || !md.Finish(m.Content) {
+		md = richtext.NewMarkdown(m.Content, v.s.wrap)
+	}
+	md.SetOuter(v.scrollBy)
+	id := m.ID
+	md.SetResized(func() { v.remeasure(id) })
 	actions := kit.Wrap()
 	var footer fyne.CanvasObject = actions
-	if live {
-		typing := screen.Quiet(lang.L("Writing…"))
-		actions.Add(typing)
-	}
-	if note := app.StatusNote(m); note != "" && !live {
+	if note := app.StatusNote(m); note != "" {
 		l := widget.NewLabelWithStyle(note, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		if m.Status == app.MessageFailed {
 			l.Importance = widget.DangerImportance
@@ -635,28 +619,24 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 		l.Wrapping = fyne.TextWrapWord
 		footer = container.NewVBox(l, actions)
 	}
-	if !live {
-		if m.Credits != nil {
-			actions.Add(screen.Quiet(app.Credits(*m.Credits)))
+	if m.Credits != nil {
+		actions.Add(screen.Quiet(app.Credits(*m.Credits)))
+	}
+	actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
+	actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
+	actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
+	if pics := md.Pictures(); len(pics) > 0 {
+		v.offerPictures(m.ID, pics, actions)
+	}
+	if last && m.Status == app.MessageInterrupted {
+		actions.Add(paidSmallButton(lang.L("Continue"), theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
+	}
+	if last {
+		label := lang.L("Regenerate")
+		if m.Status != app.MessageComplete {
+			label = lang.L("Retry")
 		}
-		actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
-		actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
-		if m.Role != "user" {
-			actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
-		}
-		if len(pics) > 0 {
-			v.offerPictures(m.ID, pics, actions)
-		}
-		if last && m.Status == app.MessageInterrupted {
-			actions.Add(paidSmallButton(lang.L("Continue"), theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
-		}
-		if last {
-			label := lang.L("Regenerate")
-			if m.Status != app.MessageComplete {
-				label = lang.L("Retry")
-			}
-			actions.Add(paidSmallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
-		}
+		actions.Add(paidSmallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))
 	}
 	return kit.Column(container.NewPadded(container.NewVBox(md, footer)), ChatWidth()), md
 }
@@ -743,16 +723,10 @@ type rightAligned struct {
 }
 
 func (r *rightAligned) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	if len(objs) == 0 {
-		return fyne.Size{}
-	}
 	return fyne.NewSize(0, objs[0].MinSize().Height)
 }
 
 func (r *rightAligned) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if len(objs) == 0 {
-		return
-	}
 	o := objs[0]
 	natural := fyne.MeasureText(r.text.Text, theme.TextSize(), r.text.TextStyle).Width + theme.Padding()*4 + theme.InnerPadding()*2
 	w := min(size.Width*r.frac, natural)
@@ -803,55 +777,47 @@ func (v *convView) sendNow(text string) {
 	v.sendBtn.Hide()
 	v.stopBtn.Show()
 	v.load()
-	v.follow = true
 	v.scrollToEnd()
-	v.s.goFn(func() {
-		err := v.sess.Send(context.Background(), text, ids)
-		kit.Do(func() {
-			v.sending = false
-			v.pending = ""
-			v.frame() // the session as it is now: taken, or as it was
-			v.load()
-			v.updateButtons()
-			v.sendBtn.Enable()
-			if errors.Is(err, app.ErrReplyRunning) {
-				return // sent already: this press did nothing
-			}
-			if errors.Is(err, context.Canceled) {
-				kit.ShowError(v.errText, StoppedBeforeReply())
-				return
-			}
-			if err != nil {
-				kit.ShowError(v.errText, app.Describe(err))
-				return
-			}
-			if rest, ok := strings.CutPrefix(v.composed(), text); ok {
-				// words typed while the message went stay, without it
-				v.pastes.clear()
-				v.entry.SetText(strings.TrimLeft(rest, " \t\r\n"))
-			}
-			if v.attach != nil {
-				v.attach.Clear()
-			}
-			v.follow = true
-			v.frame()
-			v.scrollToEnd()
-		})
+	v.s.act(func(ctx context.Context) error { return v.sess.Send(ctx, text, ids) }, func(err error) {
+		v.sending = false
+		v.pending = ""
+		v.frame() // the session as it is now: taken, or as it was
+		v.load()
+		v.updateButtons()
+		v.sendBtn.Enable()
+		if errors.Is(err, app.ErrReplyRunning) {
+			return // sent already: this press did nothing
+		}
+		if errors.Is(err, context.Canceled) {
+			kit.ShowError(v.errText, StoppedBeforeReply())
+			return
+		}
+		if err != nil {
+			kit.ShowError(v.errText, app.Describe(err))
+			return
+		}
+		if rest, ok := strings.CutPrefix(v.composed(), text); ok {
+			// words typed while the message went stay, without it
+			v.pastes.clear()
+			v.entry.SetText(strings.TrimLeft(rest, " \t\r\n"))
+		}
+		if v.attach != nil {
+			v.attach.Clear()
+		}
+		v.frame()
+		v.scrollToEnd()
 	})
 }
 
 func (v *convView) run(f func(context.Context) error) {
 	kit.ShowError(v.errText, "")
-	v.s.goFn(func() {
-		err := f(context.Background())
-		kit.Do(func() {
-			if err != nil {
-				kit.ShowError(v.errText, app.Describe(err))
-				return
-			}
-			v.frame()
-			v.scrollToEnd()
-		})
+	v.s.act(f, func(err error) {
+		if err != nil {
+			kit.ShowError(v.errText, app.Describe(err))
+			return
+		}
+		v.frame()
+		v.scrollToEnd()
 	})
 }
 
@@ -867,7 +833,6 @@ func (v *convView) editMessage(m app.Message) {
 		return
 	}
 	e := kit.NewFormMultiLineEntry()
-	e.Wrapping = fyne.TextWrapWord
 	e.SetText(m.Content)
 	e.SetMinRowsVisible(5)
 	d := dialog.NewCustomConfirm(lang.L("Edit and resend"), lang.L("Resend"), lang.L("Cancel"), e, func(ok bool) {
@@ -912,27 +877,16 @@ func (v *convView) rename() {
 }
 
 func (s *Screen) renameChat(id int64, title string) {
-	s.goFn(func() {
-		err := s.a.Chats().Rename(context.Background(), id, title)
-		kit.Do(func() {
-			if err != nil {
-				s.showErr(err)
-			}
-			s.reload()
-		})
-	})
+	s.change(func(ctx context.Context) error { return s.a.Chats().Rename(ctx, id, title) })
 }
 
 func (s *Screen) deleteChat(c app.Conversation) {
-	s.goFn(func() {
-		err := s.a.Chats().Delete(context.Background(), c.ID)
-		kit.Do(func() {
-			if err != nil {
-				s.showErr(err)
-				return
-			}
-			s.deleted(c)
-		})
+	s.act(func(ctx context.Context) error { return s.a.Chats().Delete(ctx, c.ID) }, func(err error) {
+		if err != nil {
+			s.showErr(err)
+			return
+		}
+		s.deleted(c)
 	})
 }
 
@@ -940,7 +894,6 @@ func (v *convView) remove() { v.s.deleteChat(v.sess.Conversation()) }
 
 func (v *convView) instructions() {
 	e := kit.NewFormMultiLineEntry()
-	e.Wrapping = fyne.TextWrapWord
 	e.SetPlaceHolder(lang.L("For example: Answer briefly, in British English, for office staff."))
 	e.SetText(v.sess.Conversation().DeveloperMessage)
 	e.SetMinRowsVisible(5)

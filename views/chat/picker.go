@@ -29,14 +29,15 @@ func (s *Screen) ChooseAgent(pre client.ID) {
 // startWith reads agent id whole first: its questions make the pickers.
 func (s *Screen) startWith(id client.ID) {
 	s.setRight(kit.Loading(lang.L("Starting the chat…")))
-	s.goFn(func() {
-		agent, err := s.a.Agents().Get(context.Background(), id)
-		kit.Do(func() {
-			if err != nil {
-				s.setRight(screen.Error(err, func() { s.startWith(id) }))
-				return
-			}
-			s.OpenChat(*agent)
-		})
+	var agent *client.Agent
+	s.act(func(ctx context.Context) (err error) {
+		agent, err = s.a.Agents().Get(ctx, id)
+		return err
+	}, func(err error) {
+		if err != nil {
+			s.setRight(screen.Error(err, func() { s.startWith(id) }))
+			return
+		}
+		s.OpenChat(*agent)
 	})
 }

@@ -122,8 +122,7 @@ func (s *Screen) build() {
 		container.NewVBox(kit.Header(lang.L("Chats"), "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
 	s.right = container.NewStack()
 	s.showNoConversation()
-	split := kit.Split(leftPane, s.right, 0.28)
-	s.content = split
+	s.content = kit.Split(leftPane, s.right, 0.28)
 }
 
 func (s *Screen) setRight(o fyne.CanvasObject) {
@@ -161,34 +160,53 @@ func (s *Screen) reload() {
 	if len(s.convs) == 0 {
 		kit.ShowBody(s.left, kit.Loading(lang.L("Loading conversations…")))
 	}
+	var convs []app.Conversation
+	s.act(func(ctx context.Context) (err error) {
+		convs, err = s.a.Chats().List(ctx, query)
+		return err
+	}, func(err error) {
+		if seq != s.loadSeq {
+			return
+		}
+		if err != nil {
+			kit.ShowBody(s.left, screen.Error(err, s.reload))
+			return
+		}
+		s.convs = convs
+		switch {
+		case len(convs) == 0 && query != "":
+			kit.ShowBody(s.left, kit.Empty(theme.SearchIcon(), lang.L("Nothing found"),
+				lang.L("No conversation mentions “{{.Words}}”. Try other words.", map[string]any{"Words": query})))
+		case len(convs) == 0:
+			quiet := screen.Wrapped(lang.L("Conversations you start are listed here."))
+			quiet.Importance = widget.LowImportance
+			kit.ShowBody(s.left, container.NewVBox(quiet))
+		default:
+			kit.ShowBody(s.left, s.convList)
+			s.convList.Refresh()
+			s.markSelected()
+		}
+		if s.open == nil && s.emptyShown != "" {
+			s.showNoConversation() // as the list now stands
+		}
+	})
+}
+
+// act runs work off the UI goroutine (goFn), then then on it with work's error.
+func (s *Screen) act(work func(context.Context) error, then func(error)) {
 	s.goFn(func() {
-		convs, err := s.a.Chats().List(context.Background(), query)
-		kit.Do(func() {
-			if seq != s.loadSeq {
-				return
-			}
-			if err != nil {
-				kit.ShowBody(s.left, screen.Error(err, s.reload))
-				return
-			}
-			s.convs = convs
-			switch {
-			case len(convs) == 0 && query != "":
-				kit.ShowBody(s.left, kit.Empty(theme.SearchIcon(), lang.L("Nothing found"),
-					lang.L("No conversation mentions “{{.Words}}”. Try other words.", map[string]any{"Words": query})))
-			case len(convs) == 0:
-				quiet := screen.Wrapped(lang.L("Conversations you start are listed here."))
-				quiet.Importance = widget.LowImportance
-				kit.ShowBody(s.left, container.NewVBox(quiet))
-			default:
-				kit.ShowBody(s.left, s.convList)
-				s.convList.Refresh()
-				s.markSelected()
-			}
-			if s.open == nil && s.emptyShown != "" {
-				s.showNoConversation() // as the list now stands
-			}
-		})
+		err := work(context.Background())
+		kit.Do(func() { then(err) })
+	})
+}
+
+// change runs a change to the chats, says if it failed, and lists them again.
+func (s *Screen) change(work func(context.Context) error) {
+	s.act(work, func(err error) {
+		if err != nil {
+			s.showErr(err)
+		}
+		s.reload()
 	})
 }
 
@@ -208,16 +226,17 @@ func (s *Screen) markSelected() {
 
 // OpenChat starts a new conversation with a chat agent.
 func (s *Screen) OpenChat(agent client.Agent) {
-	s.goFn(func() {
-		sess, err := s.a.Chats().New(context.Background(), agent)
-		kit.Do(func() {
-			if err != nil {
-				s.setRight(screen.Error(err, func() { s.OpenChat(agent) }))
-				return
-			}
-			s.show(sess)
-			s.reload()
-		})
+	var sess *app.ChatSession
+	s.act(func(ctx context.Context) (err error) {
+		sess, err = s.a.Chats().New(ctx, agent)
+		return err
+	}, func(err error) {
+		if err != nil {
+			s.setRight(screen.Error(err, func() { s.OpenChat(agent) }))
+			return
+		}
+		s.show(sess)
+		s.reload()
 	})
 }
 
@@ -227,15 +246,16 @@ func (s *Screen) OpenConversation(id int64) {
 		return
 	}
 	s.setRight(kit.Loading(lang.L("Opening the conversation…")))
-	s.goFn(func() {
-		sess, err := s.a.Chats().Open(context.Background(), id)
-		kit.Do(func() {
-			if err != nil {
-				s.setRight(screen.Error(err, func() { s.OpenConversation(id) }))
-				return
-			}
-			s.show(sess)
-		})
+	var sess *app.ChatSession
+	s.act(func(ctx context.Context) (err error) {
+		sess, err = s.a.Chats().Open(ctx, id)
+		return err
+	}, func(err error) {
+		if err != nil {
+			s.setRight(screen.Error(err, func() { s.OpenConversation(id) }))
+			return
+		}
+		s.show(sess)
 	})
 }
 
@@ -297,15 +317,7 @@ func (s *Screen) deleted(c app.Conversation) {
 	var bar fyne.CanvasObject
 	undo := kit.NewButtonWithIcon(lang.L("Undo"), theme.ContentUndoIcon(), func() {
 		s.undo.Remove(bar)
-		s.goFn(func() {
-			err := s.a.Chats().Restore(context.Background(), c.ID)
-			kit.Do(func() {
-				if err != nil {
-					s.showErr(err)
-				}
-				s.reload()
-			})
-		})
+		s.change(func(ctx context.Context) error { return s.a.Chats().Restore(ctx, c.ID) })
 	})
 	msg := screen.Wrapped(lang.L("“{{.Title}}” was deleted.", map[string]any{"Title": c.Title}))
 	bar = container.NewBorder(nil, nil, nil, undo, msg)

@@ -196,7 +196,7 @@ func (t *AgentTab) Unlink(f client.File) {
 
 func (t *AgentTab) pickLinks() {
 	p := newPicker(t.env, t.linked)
-	d := dialog.NewCustomConfirm(lang.L("Link files to {{.Agent}}", map[string]any{"Agent": t.agent.Title}), lang.L("Link"), lang.L("Cancel"), p.content, func(ok bool) {
+	d := dialog.NewCustomConfirm(lang.L("Link files to {{.Agent}}", map[string]any{"Agent": t.agent.Title}), lang.L("Link"), lang.L("Cancel"), p.body, func(ok bool) {
 		p.stop()
 		if ok {
 			t.Link(p.Selected())
@@ -214,7 +214,6 @@ type picker struct {
 	selected selection
 	list     *kit.List
 	body     *fyne.Container
-	content  fyne.CanvasObject
 	stop     func()
 }
 
@@ -256,7 +255,6 @@ func newPicker(env screen.Env, linked []client.File) *picker {
 			}
 		})
 	p.body = container.NewStack(kit.Loading(lang.L("Loading your files…")))
-	p.content = p.body
 	p.stop = kit.Bind(p.files.State(), p.show)
 	p.files.More()
 	return p

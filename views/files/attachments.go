@@ -151,29 +151,5 @@ func (at *Attachments) newChip(id int64) *chip {
 }
 
 func (c *chip) show(u app.Upload) {
-	c.name.SetText(u.Name)
-	c.bar.SetValue(u.Fraction())
-	c.retry.Hide()
-	c.status.Importance = widget.LowImportance
-	switch u.State {
-	case app.UploadWaiting:
-		c.icon.SetResource(theme.HistoryIcon())
-		c.status.SetText(lang.L("Waiting…"))
-		c.bar.Hide()
-	case app.UploadSending:
-		c.icon.SetResource(theme.UploadIcon())
-		c.status.SetText("")
-		c.bar.Show()
-	case app.UploadDone:
-		c.icon.SetResource(fileIcon(u.Name))
-		c.status.SetText(app.HumanBytes(u.Size))
-		c.bar.Hide()
-	case app.UploadFailed, app.UploadCancelled:
-		c.icon.SetResource(theme.ErrorIcon())
-		c.status.Importance = widget.DangerImportance
-		c.status.SetText(u.Message)
-		c.bar.Hide()
-		c.retry.Show()
-	}
-	c.status.Refresh()
+	showUpload(u, c.icon, c.bar, c.status, c.retry, c.close, true)
 }

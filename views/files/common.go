@@ -187,7 +187,7 @@ func newUploadList(q *app.Uploads) *uploadList {
 					q.Cancel(uid)
 				}
 			}
-			applyUpload(it, icon, bar, status, retry, cancel)
+			showUpload(it, icon, bar, status, retry, cancel, false)
 		})
 	u.title = widget.NewLabelWithStyle(lang.L("Uploads"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	u.clear = kit.NewButtonWithIcon(lang.L("Clear finished"), theme.ContentClearIcon(), func() {
@@ -202,38 +202,46 @@ func newUploadList(q *app.Uploads) *uploadList {
 	return u
 }
 
-func applyUpload(it app.Upload, icon *widget.Icon, bar *widget.ProgressBar, status *widget.Label, retry, cancel *kit.Button) {
-	bar.SetValue(it.Fraction())
-	status.Importance = widget.MediumImportance
+// showUpload shows an upload's state; a chip (chip) names a finished file
+// by its size alone and keeps its ×, a list row says what ended it.
+func showUpload(u app.Upload, icon *widget.Icon, bar *widget.ProgressBar, status *widget.Label, retry, cancel *kit.Button, chip bool) {
+	bar.SetValue(u.Fraction())
+	screen.ShowIf(bar, u.State == app.UploadSending)
+	screen.ShowIf(status, u.State != app.UploadSending)
 	retry.Hide()
-	cancel.SetIcon(theme.CancelIcon())
-	switch it.State {
+	status.Importance = widget.MediumImportance
+	if chip {
+		status.Importance = widget.LowImportance
+	}
+	switch u.State {
 	case app.UploadWaiting:
 		icon.SetResource(theme.HistoryIcon())
-		bar.Hide()
 		status.SetText(lang.L("Waiting…"))
-		status.Show()
 	case app.UploadSending:
 		icon.SetResource(theme.UploadIcon())
-		status.Hide()
-		bar.Show()
+		status.SetText("")
 	case app.UploadDone:
-		icon.SetResource(theme.ConfirmIcon())
-		bar.Hide()
-		status.SetText(lang.L("Uploaded · {{.Size}}", map[string]any{"Size": app.HumanBytes(it.Size)}))
-		status.Show()
-		cancel.SetIcon(theme.ContentClearIcon())
+		if chip {
+			icon.SetResource(fileIcon(u.Name))
+			status.SetText(app.HumanBytes(u.Size))
+		} else {
+			icon.SetResource(theme.ConfirmIcon())
+			status.SetText(lang.L("Uploaded · {{.Size}}", map[string]any{"Size": app.HumanBytes(u.Size)}))
+		}
 	case app.UploadFailed, app.UploadCancelled:
 		icon.SetResource(theme.ErrorIcon())
-		if it.State == app.UploadCancelled {
+		if u.State == app.UploadCancelled && !chip {
 			icon.SetResource(theme.CancelIcon())
 		}
-		bar.Hide()
 		status.Importance = widget.DangerImportance
-		status.SetText(it.Message)
-		status.Show()
+		status.SetText(u.Message)
 		retry.Show()
-		cancel.SetIcon(theme.ContentClearIcon())
+	}
+	if !chip {
+		cancel.SetIcon(theme.CancelIcon())
+		if u.Settled() {
+			cancel.SetIcon(theme.ContentClearIcon())
+		}
 	}
 	status.Refresh()
 }

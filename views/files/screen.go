@@ -3,7 +3,6 @@ package files
 import (
 	"context"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -237,16 +236,17 @@ func fileRow(left, cols, name fyne.CanvasObject) *fyne.Container {
 // fileRowLayout drops the Credits column below wideRow so names stay readable.
 type fileRowLayout struct{}
 
-const wideRow = 760
-
-var narrowColumns = []int{3}
+const (
+	wideRow    = 760
+	creditsCol = 3 // shown only in a wide row
+)
 
 func (fileRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	name, left, cols := objects[0].MinSize(), objects[1].MinSize(), objects[2].(*fyne.Container)
 	w := left.Width + 2*theme.Padding() + name.Width
 	h := fyne.Max(name.Height, left.Height)
 	for i, c := range cols.Objects {
-		if !slices.Contains(narrowColumns, i) {
+		if i != creditsCol {
 			w += c.MinSize().Width + theme.Padding()
 		}
 		h = fyne.Max(h, c.MinSize().Height)
@@ -257,9 +257,7 @@ func (fileRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 func (fileRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	name, left, cols := objects[0], objects[1], objects[2].(*fyne.Container)
 	wide := size.Width >= wideRow
-	for _, i := range narrowColumns {
-		screen.ShowIf(cols.Objects[i], wide)
-	}
+	screen.ShowIf(cols.Objects[creditsCol], wide)
 	lw, cw := left.MinSize().Width, cols.MinSize().Width
 	pad := theme.Padding()
 	left.Move(fyne.NewPos(0, 0))
@@ -405,25 +403,33 @@ func (s *Screen) processSelected() {
 		return
 	}
 	n := map[string]any{"Count": app.Number(len(ids))}
-	s.confirmEach(ids, confirmation{
-		question:  lang.N("Process this file?", len(ids), n),
-		detail:    lang.N("Processing lets agents read this file. It costs credits, charged once per file.", len(ids), n),
-		verb:      lang.L("Process"),
-		failTitle: lang.L("Files not processed"),
-	}, fl.ProcessFiles)
+	s.confirmEach(ids, lang.N("Process this file?", len(ids), n),
+		lang.N("Processing lets agents read this file. It costs credits, charged once per file.", len(ids), n),
+		lang.L("Process"), lang.L("Files not processed"), fl.ProcessFiles)
 }
 
-type confirmation struct {
-	question, detail, verb, failTitle string
-}
-
-func (s *Screen) confirmEach(ids []client.ID, c confirmation, op func(context.Context, []client.ID) (int, error)) {
-	d := dialog.NewConfirm(c.question, c.detail, func(yes bool) {
-		if yes {
-			s.eachSelected(ids, c.failTitle, op)
+// confirmEach asks, then does op one file at a time (the account's pace) and
+// clears the selection; a failure stops the rest and is told plainly.
+func (s *Screen) confirmEach(ids []client.ID, question, detail, verb, failTitle string, op func(context.Context, []client.ID) (int, error)) {
+	d := dialog.NewConfirm(question, detail, func(yes bool) {
+		if !yes {
+			return
 		}
+		var done int
+		var err error
+		kit.ActShowing(s.env.App, s.env.Window, lang.L("Working on the files…"), func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
+			s.selected = selection{}
+			s.selectionChanged()
+			if err != nil {
+				msg := app.Describe(err)
+				if done > 0 {
+					msg = lang.L("{{.Done}} of {{.Count}} done. {{.Why}}", map[string]any{"Done": app.Number(done), "Count": app.Number(len(ids)), "Why": msg})
+				}
+				s.send.notify(failTitle, msg)
+			}
+		})
 	}, s.env.Window)
-	d.SetConfirmText(c.verb)
+	d.SetConfirmText(verb)
 	d.SetDismissText(lang.L("Cancel"))
 	kit.ShowDestructive(d, s.env.Window)
 }
@@ -433,30 +439,9 @@ func (s *Screen) deleteSelected() {
 	if len(ids) == 0 || fl == nil {
 		return
 	}
-	s.confirmEach(ids, confirmation{
-		question:  lang.N("Delete this file?", len(ids), map[string]any{"Count": app.Number(len(ids))}),
-		detail:    lang.N("It is deleted from the service and leaves every agent it is linked to. This cannot be undone.", len(ids)),
-		verb:      lang.L("Delete"),
-		failTitle: lang.L("Files not deleted"),
-	}, fl.DeleteFiles)
-}
-
-// eachSelected does op one file at a time (the account's pace), then clears
-// the selection; a failure stops the rest and is told plainly.
-func (s *Screen) eachSelected(ids []client.ID, failTitle string, op func(context.Context, []client.ID) (int, error)) {
-	var done int
-	var err error
-	kit.ActShowing(s.env.App, s.env.Window, lang.L("Working on the files…"), func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
-		s.selected = selection{}
-		s.selectionChanged()
-		if err != nil {
-			msg := app.Describe(err)
-			if done > 0 {
-				msg = lang.L("{{.Done}} of {{.Count}} done. {{.Why}}", map[string]any{"Done": app.Number(done), "Count": app.Number(len(ids)), "Why": msg})
-			}
-			s.send.notify(failTitle, msg)
-		}
-	})
+	s.confirmEach(ids, lang.N("Delete this file?", len(ids), map[string]any{"Count": app.Number(len(ids))}),
+		lang.N("It is deleted from the service and leaves every agent it is linked to. This cannot be undone.", len(ids)),
+		lang.L("Delete"), lang.L("Files not deleted"), fl.DeleteFiles)
 }
 
 // Selected are the ids of the selected files.
