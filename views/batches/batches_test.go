@@ -157,8 +157,8 @@ func TestTheScreenListsABatchWithItsCountsAndRows(t *testing.T) {
 	}
 	var opened []string
 	s.env.Opener = func(u *url.URL) error { opened = append(opened, u.Path); return nil }
-	s.openResults(false)
-	s.openResults(true)
+	s.reveal(openResults)
+	s.reveal(openFolder)
 	if len(opened) != 2 || !strings.HasSuffix(opened[0], "products results.csv") || strings.HasSuffix(opened[1], ".csv") {
 		t.Fatalf("opened %v", opened)
 	}

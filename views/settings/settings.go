@@ -336,20 +336,12 @@ func (s *Screen) editAccount(acct app.Account) {
 }
 
 func (s *Screen) confirmRemove(acct app.Account) {
-	d := dialog.NewConfirm(lang.L("Remove {{.Account}}?", map[string]any{"Account": acct.Name}),
-		lang.L("Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer."),
-		func(ok bool) {
-			if !ok {
-				return
-			}
+	s.confirm = screen.Confirm(s.env.Window, lang.L("Remove {{.Account}}?", map[string]any{"Account": acct.Name}),
+		lang.L("Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer."), lang.L("Remove"), lang.L("Keep"), true, func() {
 			s.change(func(ctx context.Context) error { return s.env.App.Accounts().Remove(ctx, acct.ID) }, func(why string) string {
 				return lang.L("{{.Account}} could not be removed. {{.Why}}", map[string]any{"Account": acct.Name, "Why": why})
 			})
-		}, s.env.Window)
-	d.SetConfirmText(lang.L("Remove"))
-	d.SetDismissText(lang.L("Keep"))
-	s.confirm = d
-	kit.ShowDestructive(d, s.env.Window)
+		})
 }
 
 func (s *Screen) themeChosen(label string) {
@@ -397,16 +389,9 @@ func (s *Screen) languageChosen(label string) {
 			if app.WouldSpeak(tag) == app.LanguageInUse() {
 				return
 			}
-			d := dialog.NewConfirm(lang.L("Start Agent Desk again?"),
+			screen.Confirm(s.env.Window, lang.L("Start Agent Desk again?"),
 				lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": languageLabel(app.WouldSpeak(tag))}),
-				func(ok bool) {
-					if ok {
-						s.env.Nav.Restart()
-					}
-				}, s.env.Window)
-			d.SetConfirmText(lang.L("Start again now"))
-			d.SetDismissText(lang.L("Later"))
-			kit.ShowDialog(d, s.env.Window)
+				lang.L("Start again now"), lang.L("Later"), false, s.env.Nav.Restart)
 		})
 	})
 }

@@ -316,21 +316,10 @@ func editable(env screen.Env, l *list, hooks *catalog.Hooks) {
 		})
 	}
 	l.onDelete = func(w client.Webhook) {
-		d := dialog.NewConfirm(lang.L("Delete this webhook?"),
-			lang.L("The service will stop calling {{.Address}}. This cannot be undone.", map[string]any{"Address": safe.Text(w.URL, 0)}), func(yes bool) {
-				if !yes {
-					return
-				}
-				var err error
-				kit.ActShowing(a, env.Window, lang.L("Deleting the webhook…"), func(ctx context.Context) { err = hooks.Delete(ctx, w.ID) }, func() {
-					if err != nil {
-						kit.ShowInformation(lang.L("Webhook not deleted"), app.Describe(err), env.Window)
-					}
-				})
-			}, env.Window)
-		d.SetConfirmText(lang.L("Delete"))
-		d.SetDismissText(lang.L("Cancel"))
-		kit.ShowDestructive(d, env.Window)
+		screen.Confirm(env.Window, lang.L("Delete this webhook?"),
+			lang.L("The service will stop calling {{.Address}}. This cannot be undone.", map[string]any{"Address": safe.Text(w.URL, 0)}), lang.L("Delete"), lang.L("Cancel"), true, func() {
+				screen.Try(env, lang.L("Deleting the webhook…"), lang.L("Webhook not deleted"), func(ctx context.Context) error { return hooks.Delete(ctx, w.ID) }, nil)
+			})
 	}
 }
 
@@ -364,12 +353,7 @@ func showAdd(env screen.Env, agent client.Agent, hooks *catalog.Hooks) {
 			return
 		}
 		address, on := url.Text, active.Checked
-		var err error
-		kit.ActShowing(env.App, env.Window, lang.L("Adding the webhook…"), func(ctx context.Context) { err = hooks.Add(ctx, agent.ID, address, on) }, func() {
-			if err != nil {
-				kit.ShowInformation(lang.L("Webhook not added"), app.Describe(err), env.Window)
-			}
-		})
+		screen.Try(env, lang.L("Adding the webhook…"), lang.L("Webhook not added"), func(ctx context.Context) error { return hooks.Add(ctx, agent.ID, address, on) }, nil)
 	}, env.Window)
 	d.Resize(fyne.NewSize(520, 260))
 	kit.ShowDialog(d, env.Window)
