@@ -222,49 +222,45 @@ func (s *Shell) Dropped(paths []string) {
 
 // Submit gives Ctrl+Enter to the visible screen.
 func (s *Shell) Submit() {
-	if s.overlaid() {
-		return
-	}
-	if sub, ok := s.built[s.current].(kit.Submitter); ok {
-		sub.Submit()
+	if !s.overlaid() {
+		tell(s, "", kit.Submitter.Submit)
 	}
 }
 
 // Escape gives Esc to the visible screen unless a dialog or pop-up is open:
 // Esc there never stops the run or reply behind it.
 func (s *Shell) Escape() {
-	if s.overlaid() {
-		return
-	}
-	if e, ok := s.built[s.current].(screen.Escaper); ok {
-		e.Escape()
+	if !s.overlaid() {
+		tell(s, "", screen.Escaper.Escape)
 	}
 }
 
 func (s *Shell) overlaid() bool { return s.win.Canvas().Overlays().Top() != nil }
 
+// tell shows screen name ("": the one on show) and has it do what it
+// answers to, when it does.
+func tell[T any](s *Shell, name string, do func(T)) {
+	if name == "" {
+		name = s.current
+	} else {
+		s.Show(name)
+	}
+	if t, ok := s.built[name].(T); ok {
+		do(t)
+	}
+}
+
 type searchFocuser interface{ FocusSearch() }
 
 // FocusSearch shows the agents screen and puts the cursor in its search.
-func (s *Shell) FocusSearch() {
-	s.Show(screen.ScreenAgents)
-	if f, ok := s.built[screen.ScreenAgents].(searchFocuser); ok {
-		f.FocusSearch()
-	}
-}
+func (s *Shell) FocusSearch() { tell(s, screen.ScreenAgents, searchFocuser.FocusSearch) }
 
 // FocusFind puts the cursor in the search of the screen on show.
-func (s *Shell) FocusFind() {
-	if f, ok := s.built[s.current].(screen.Finder); ok {
-		f.FocusFind()
-	}
-}
+func (s *Shell) FocusFind() { tell(s, "", screen.Finder.FocusFind) }
 
 // MoveTab moves to another tab of the screen on show.
 func (s *Shell) MoveTab(delta int) {
-	if t, ok := s.built[s.current].(screen.Tabbed); ok {
-		t.MoveTab(delta)
-	}
+	tell(s, "", func(t screen.Tabbed) { t.MoveTab(delta) })
 }
 
 // ShowKeys lists the keys Agent Desk answers to (F1, Ctrl+/).
@@ -306,58 +302,31 @@ func keysSheet(screens []ScreenSpec) fyne.CanvasObject {
 	return grid
 }
 
-type requestOpener interface {
-	OpenWith(agent app.AgentItem, request string)
-}
-
 // OpenAgentWith shows agent with request written in its form.
 func (s *Shell) OpenAgentWith(agent app.AgentItem, request string) {
-	s.Show(screen.ScreenAgents)
-	if o, ok := s.built[screen.ScreenAgents].(requestOpener); ok {
-		o.OpenWith(agent, request)
-	}
-}
-
-type chatOpener interface {
-	OpenChat(agent client.Agent)
-	OpenConversation(id int64)
+	tell(s, screen.ScreenAgents, func(o interface{ OpenWith(app.AgentItem, string) }) { o.OpenWith(agent, request) })
 }
 
 // OpenChat starts a new conversation with a chat agent.
 func (s *Shell) OpenChat(agent client.Agent) {
-	s.Show(screen.ScreenChats)
-	if c, ok := s.built[screen.ScreenChats].(chatOpener); ok {
-		c.OpenChat(agent)
-	}
+	tell(s, screen.ScreenChats, func(c interface{ OpenChat(client.Agent) }) { c.OpenChat(agent) })
 }
-
-type shownAgent interface {
-	ShownAgent() (client.Agent, bool)
-}
-
-type agentChooser interface{ ChooseAgent(pre client.ID) }
 
 // ChooseChatAgent asks which chat agent a new conversation is with,
 // preferring the one on the agents screen.
 func (s *Shell) ChooseChatAgent() {
 	var pre client.ID
-	if a, ok := s.built[screen.ScreenAgents].(shownAgent); ok {
+	if a, ok := s.built[screen.ScreenAgents].(interface{ ShownAgent() (client.Agent, bool) }); ok {
 		if ag, ok := a.ShownAgent(); ok && ag.Type == client.AgentChat {
 			pre = ag.ID
 		}
 	}
-	s.Show(screen.ScreenChats)
-	if c, ok := s.built[screen.ScreenChats].(agentChooser); ok {
-		c.ChooseAgent(pre)
-	}
+	tell(s, screen.ScreenChats, func(c interface{ ChooseAgent(pre client.ID) }) { c.ChooseAgent(pre) })
 }
 
 // OpenConversation continues a stored conversation.
 func (s *Shell) OpenConversation(id int64) {
-	s.Show(screen.ScreenChats)
-	if c, ok := s.built[screen.ScreenChats].(chatOpener); ok {
-		c.OpenConversation(id)
-	}
+	tell(s, screen.ScreenChats, func(c interface{ OpenConversation(int64) }) { c.OpenConversation(id) })
 }
 
 // AgentTabs are the tabs other screens add to an agent's detail.
