@@ -816,7 +816,7 @@ func TestAFullServiceMakesStartSaySoAndSendsNothing(t *testing.T) {
 	folder := t.TempDir()
 	writeFile(t, filepath.Join(folder, "a.txt"), "a")
 	writeFile(t, filepath.Join(folder, "b.txt"), "b")
-	pl := newPlan(e, ag, readFolder(ctx, e.App, ag, folder))
+	pl := newPlan(e, ag, readFolder(folder))
 	by := questions(pl)
 	by["prompt"].setFixed("Summarise")
 	by["tone"].setFixed("neutral")
