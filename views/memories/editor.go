@@ -295,18 +295,10 @@ func (e *editor) resetMessages() {
 }
 
 func (e *editor) startNew(collectionID string) {
-	e.loading = true
-	e.id = ""
-	e.base = app.MemoryEntry{}
+	e.load(app.MemoryEntry{CollectionID: collectionID})
+	e.base.CollectionID = ""
 	e.title.SetText(lang.L("New memory"))
 	e.seen.SetText(lang.L("Not saved yet."))
-	e.text.SetText("")
-	e.collection.SetSelected(e.collectionLabel(collectionID))
-	e.setMeta(nil)
-	e.resetMessages()
-	e.loading = false
-	e.showBody()
-	e.updateState()
 	e.s.env.Window.Canvas().Focus(e.text)
 	// Bring back what was being written (another account, a crash).
 	var text, col string
@@ -518,18 +510,12 @@ func (e *editor) metadata() map[string]any {
 
 func isString(v any) bool { _, ok := v.(string); return ok }
 
+// sameMeta compares a and b as the service would receive them.
 func sameMeta(a, b map[string]any) bool {
-	ja, _ := json.Marshal(normalise(a))
-	jb, _ := json.Marshal(normalise(b))
-	return string(ja) == string(jb)
-}
-
-func normalise(m map[string]any) map[string]any {
-	if len(m) == 0 {
-		return map[string]any{}
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
 	}
-	b, _ := json.Marshal(m)
-	var out map[string]any
-	_ = json.Unmarshal(b, &out)
-	return out
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
 }
