@@ -3,9 +3,11 @@
 package views
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2/lang"
 
@@ -78,7 +80,7 @@ func NewShell(a *app.App, win fyne.Window, screens ...ScreenSpec) *Shell {
 	}
 	batches.Follow(s.env)
 	first := a.Settings().LastScreen
-	if _, ok := s.spec(first); !ok {
+	if s.index(first) < 0 {
 		first = screen.ScreenAgents
 	}
 	s.Show(first)
@@ -142,31 +144,24 @@ func (s *Shell) Screen(name string) screen.Screen {
 	if sc, ok := s.built[name]; ok {
 		return sc
 	}
-	spec, ok := s.spec(name)
-	if !ok {
+	i := s.index(name)
+	if i < 0 {
 		return nil
 	}
-	sc := spec.New(s.env)
+	sc := s.screens[i].New(s.env)
 	s.built[name] = sc
 	return sc
 }
 
-func (s *Shell) spec(name string) (ScreenSpec, bool) {
-	for _, sp := range s.screens {
-		if sp.Name == name {
-			return sp, true
-		}
-	}
-	return ScreenSpec{}, false
+// index is where the rail has screen name, -1 when it has not.
+func (s *Shell) index(name string) int {
+	return slices.IndexFunc(s.screens, func(sp ScreenSpec) bool { return sp.Name == name })
 }
 
 // Show switches to a screen of the rail.
 func (s *Shell) Show(name string) {
-	for i, sp := range s.screens {
-		if sp.Name == name {
-			s.rail.Select(i) // calls show through OnSelected
-			return
-		}
+	if i := s.index(name); i >= 0 {
+		s.rail.Select(i) // calls show through OnSelected
 	}
 }
 
@@ -178,8 +173,7 @@ func (s *Shell) show(name string) {
 	kit.HideTip(s.win.Canvas())
 	if s.current != name {
 		s.current = name
-		s.stack.Objects = []fyne.CanvasObject{sc.Content()}
-		s.stack.Refresh()
+		kit.SetBody(s.stack, sc.Content())
 		s.env.App.SaveSettingsLater(func(st *app.Settings) { st.LastScreen = name })
 		// Focus moves to the new screen: typing in a hidden one would go unseen.
 		if c := s.win.Canvas(); c != nil && !s.overlaid() {
@@ -190,13 +184,8 @@ func (s *Shell) show(name string) {
 }
 
 func longestLabel(screens []ScreenSpec) string {
-	longest := ""
-	for _, sp := range screens {
-		if l := screen.ScreenLabel(sp.Name); len([]rune(l)) > len([]rune(longest)) {
-			longest = l
-		}
-	}
-	return longest
+	width := func(sp ScreenSpec) int { return utf8.RuneCountInString(screen.ScreenLabel(sp.Name)) }
+	return screen.ScreenLabel(slices.MaxFunc(screens, func(a, b ScreenSpec) int { return width(a) - width(b) }).Name)
 }
 
 // DropHint says what dropping files does now; takes is false when refused.

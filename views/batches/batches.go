@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -354,18 +355,22 @@ func (s *Screen) GoOn() {
 }
 
 func (s *Screen) goOnWith(id int64, limit *float64) {
-	a := s.env.App
-	var err error
-	kit.Act(a, func(ctx context.Context) {
+	s.act(lang.L("The batch did not go on"), func(ctx context.Context) error {
 		if limit != nil {
-			if err = a.Batches().SetCreditCap(ctx, id, *limit); err != nil {
-				return
+			if err := s.runner.SetCreditCap(ctx, id, *limit); err != nil {
+				return err
 			}
 		}
-		err = s.runner.Resume(ctx, id)
-	}, func() {
+		return s.runner.Resume(ctx, id)
+	})
+}
+
+// act does work, says why it failed under the title failed, and reloads.
+func (s *Screen) act(failed string, work func(ctx context.Context) error) {
+	var err error
+	kit.Act(s.env.App, func(ctx context.Context) { err = work(ctx) }, func() {
 		if err != nil {
-			kit.ShowInformation(lang.L("The batch did not go on"), app.Describe(err), s.env.Window)
+			kit.ShowInformation(failed, app.Describe(err), s.env.Window)
 		}
 		s.Reload()
 	})
@@ -434,15 +439,7 @@ func parseCredits(s string) (float64, bool) {
 // RetryFailed sends the chosen batch's failed rows again (only those).
 func (s *Screen) RetryFailed() {
 	id := s.chosen
-	var err error
-	kit.Act(s.env.App, func(ctx context.Context) {
-		err = s.runner.RetryFailed(ctx, id)
-	}, func() {
-		if err != nil {
-			kit.ShowInformation(lang.L("The failed rows were not sent again"), app.Describe(err), s.env.Window)
-		}
-		s.Reload()
-	})
+	s.act(lang.L("The failed rows were not sent again"), func(ctx context.Context) error { return s.runner.RetryFailed(ctx, id) })
 }
 
 // CancelBatch asks, then ends the chosen batch: unsent rows are skipped,
@@ -579,21 +576,12 @@ func OfferUnfinished(env screen.Env) {
 	a := env.App
 	var left []app.Batch
 	kit.Act(a, func(ctx context.Context) { left, _ = a.Batches().Unfinished(ctx) }, func() {
-		var todo []app.Batch
-		for _, b := range left {
-			if !a.Batches().Running(b.ID) {
-				todo = append(todo, b)
-			}
-		}
+		todo := slices.DeleteFunc(left, func(b app.Batch) bool { return a.Batches().Running(b.ID) })
 		if len(todo) == 0 {
 			return
 		}
 		text := lang.N("A batch was running when Agent Desk closed. Go on with it?", len(todo), map[string]any{"Count": app.Number(len(todo))})
-		cancelled := true
-		for _, b := range todo {
-			cancelled = cancelled && b.State == app.BatchCancelled
-		}
-		if cancelled {
+		if !slices.ContainsFunc(todo, func(b app.Batch) bool { return b.State != app.BatchCancelled }) {
 			text = lang.L("Rows of a cancelled batch were on their way when Agent Desk closed. Find out what became of them? Nothing new is sent.")
 		}
 		screen.Confirm(env.Window, lang.N("Go on with the batch?", len(todo)), text, lang.L("Go on"), lang.L("Later"), false, func() {

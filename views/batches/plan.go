@@ -424,22 +424,8 @@ func (pl *plan) batchPlan() app.BatchPlan {
 	if n, err := strconv.Atoi(pl.parallel.Selected); err == nil && n > 0 {
 		bp.Parallel = n
 	}
-	bp.CreditCap, _ = pl.creditCap()
+	bp.CreditCap, _ = parseCredits(pl.limit.Text)
 	return bp
-}
-
-func (pl *plan) creditCap() (float64, bool) {
-	return parseCredits(pl.limit.Text)
-}
-
-func (pl *plan) sendable() int {
-	n := 0
-	for _, f := range pl.chosen {
-		if f.Problem == "" {
-			n++
-		}
-	}
-	return n
 }
 
 // blocker says what keeps the plan from starting, "" when it can.
@@ -448,7 +434,7 @@ func (pl *plan) blocker(bp app.BatchPlan) string {
 		switch {
 		case len(pl.src.files) == 0:
 			return lang.L("There are no files in {{.Folder}} to run on. Choose a folder with files in it.", map[string]any{"Folder": safe.Text(filepath.Base(pl.src.folder), 60)})
-		case pl.sendable() == 0:
+		case !slices.ContainsFunc(pl.chosen, func(f app.FolderFile) bool { return f.Problem == "" }):
 			return lang.L("None of these files can be sent: see why below.")
 		}
 	}
@@ -494,7 +480,7 @@ func (pl *plan) update() {
 	block := pl.blocker(bp)
 	kit.ShowError(pl.missing, block)
 	ok := block == ""
-	if _, good := pl.creditCap(); good {
+	if _, good := parseCredits(pl.limit.Text); good {
 		kit.ShowError(pl.limitErr, "")
 	} else {
 		ok = false

@@ -277,15 +277,13 @@ func (e *editor) leave(next, stay func()) {
 
 func (e *editor) showBody() {
 	e.open = true
-	e.stack.Objects = []fyne.CanvasObject{e.body}
-	e.stack.Refresh()
+	kit.SetBody(e.stack, e.body)
 }
 
 func (e *editor) clear() {
 	e.open = false
 	e.id = ""
-	e.stack.Objects = []fyne.CanvasObject{e.placeholder}
-	e.stack.Refresh()
+	kit.SetBody(e.stack, e.placeholder)
 }
 
 func (e *editor) resetMessages() {

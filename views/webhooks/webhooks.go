@@ -25,11 +25,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Banner is the plain sentence shown above every webhook list.
-func Banner() string {
-	return lang.L("A webhook calls an address of yours when an agent finishes. Add one from the agent's Webhooks tab.")
-}
-
 // AgentBanner is the sentence above an agent's own webhooks.
 func AgentBanner() string {
 	return lang.L("A webhook calls an address of yours (https only) each time this agent finishes.")
@@ -241,7 +236,7 @@ func New(env screen.Env) screen.Screen {
 	s.stack = container.NewStack(kit.Loading(lang.L("Reading webhooks…")))
 	editable(env, s.list, s.hooks)
 	refresh := kit.NewButtonWithIcon(lang.L("Refresh"), theme.ViewRefreshIcon(), s.Reload)
-	header := kit.Header(lang.L("Webhooks"), Banner(), refresh)
+	header := kit.Header(lang.L("Webhooks"), lang.L("A webhook calls an address of yours when an agent finishes. Add one from the agent's Webhooks tab."), refresh)
 	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
 	kit.Bind[live.ListState[client.Webhook]](s.hooks, s.show)
 	kit.Bind(s.hooks.Titles(), s.list.showTitles)
@@ -272,14 +267,10 @@ func (s *Screen) show(st live.ListState[client.Webhook]) {
 			lang.L("This workspace has no webhooks. To add one, open an agent on the Agents screen and its Webhooks tab."))
 	}
 	if s.list.show(s.stack, st, lang.L("Reading webhooks…"), empty, s.Reload) {
-		s.summary.SetText(count(len(st.Items)))
+		s.summary.SetText(lang.N("{{.Count}} webhook", len(st.Items), map[string]any{"Count": app.Number(len(st.Items))}))
 	} else {
 		s.summary.SetText("")
 	}
-}
-
-func count(n int) string {
-	return lang.N("{{.Count}} webhook", n, map[string]any{"Count": app.Number(n)})
 }
 
 // NewAgentTab is the Webhooks tab of an agent's detail, with Add webhook….
