@@ -388,18 +388,16 @@ func (s *Screen) askLimit(it item) {
 	goOn.Importance = widget.HighImportance
 	check := func() (float64, bool) {
 		v, ok := parseCredits(entry.Text)
+		msg := ""
 		switch {
 		case !ok:
-			kit.ShowError(problem, lang.L("Write a number of credits, or leave it empty."))
+			msg = lang.L("Write a number of credits, or leave it empty.")
 		case v > 0 && v <= it.spent:
-			kit.ShowError(problem, lang.L("Write more than the {{.Credits}} it has spent, or leave it empty.", map[string]any{"Credits": app.Credits(it.spent)}))
-		default:
-			kit.ShowError(problem, "")
-			goOn.Enable()
-			return v, true
+			msg = lang.L("Write more than the {{.Credits}} it has spent, or leave it empty.", map[string]any{"Credits": app.Credits(it.spent)})
 		}
-		goOn.Disable()
-		return 0, false
+		kit.ShowError(problem, msg)
+		screen.EnableIf(msg == "", goOn)
+		return v, msg == ""
 	}
 	confirm := func() {
 		v, ok := check()

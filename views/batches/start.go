@@ -378,17 +378,10 @@ func commonFolder(paths []string) string {
 	common := ""
 	for _, p := range paths {
 		dir := filepath.Dir(filepath.Clean(p))
-		if common == "" {
-			common = dir
-			continue
+		for common != "" && !within(common, dir) && filepath.Dir(common) != common {
+			common = filepath.Dir(common)
 		}
-		for !within(common, dir) {
-			up := filepath.Dir(common)
-			if up == common {
-				break
-			}
-			common = up
-		}
+		common = cmp.Or(common, dir)
 	}
 	return common
 }

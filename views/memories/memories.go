@@ -6,6 +6,7 @@ package memories
 import (
 	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -352,12 +353,7 @@ func (s *Screen) render() {
 }
 
 func (s *Screen) selectCollection() {
-	row := 0
-	for i, c := range s.cols {
-		if c.ID == s.colSel {
-			row = i + 1
-		}
-	}
+	row := slices.IndexFunc(s.cols, func(c app.CollectionSummary) bool { return c.ID == s.colSel }) + 1
 	if row == 0 && s.colSel != "" {
 		s.colSel = ""
 		s.updateActions()
@@ -366,13 +362,11 @@ func (s *Screen) selectCollection() {
 }
 
 func (s *Screen) selectCurrent() {
-	for i, m := range s.mems {
-		if m.ID == s.selected && s.selected != "" {
-			s.memList.Select(i)
-			return
-		}
+	if i := slices.IndexFunc(s.mems, func(m app.MemoryEntry) bool { return m.ID == s.selected }); i >= 0 && s.selected != "" {
+		s.memList.Select(i)
+	} else {
+		s.memList.UnselectAll()
 	}
-	s.memList.UnselectAll()
 }
 
 // openMemory reads the memory after any pending draft write.

@@ -141,22 +141,19 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	buttons := secretCell.Objects[1].(*fyne.Container)
 	reveal := buttons.Objects[0].(*kit.Button)
 	copyBtn := buttons.Objects[1].(*kit.Button)
+	shown, word, icon := masked, lang.L("Reveal"), theme.VisibilityIcon()
 	if l.revealed[key] {
-		secret.SetText(lang.L("Signing secret: {{.Secret}}", map[string]any{"Secret": w.Secret}))
-		reveal.SetText(lang.L("Hide"))
-		reveal.SetIcon(theme.VisibilityOffIcon())
-	} else {
-		secret.SetText(lang.L("Signing secret: {{.Secret}}", map[string]any{"Secret": masked}))
-		reveal.SetText(lang.L("Reveal"))
-		reveal.SetIcon(theme.VisibilityIcon())
+		shown, word, icon = w.Secret, lang.L("Hide"), theme.VisibilityOffIcon()
 	}
+	secret.SetText(lang.L("Signing secret: {{.Secret}}", map[string]any{"Secret": shown}))
+	reveal.SetText(word)
+	reveal.SetIcon(icon)
 	reveal.OnTapped = func() {
 		l.revealed[key] = !l.revealed[key]
 		l.widget.Refresh()
 	}
-	value := w.Secret
 	copyBtn.OnTapped = func() {
-		fyne.CurrentApp().Clipboard().SetContent(value)
+		fyne.CurrentApp().Clipboard().SetContent(w.Secret)
 		copyBtn.SetText(lang.L("Copied"))
 	}
 	copyBtn.SetText(lang.L("Copy"))
