@@ -3,9 +3,11 @@
 package views
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2/lang"
 
@@ -78,7 +80,7 @@ func NewShell(a *app.App, win fyne.Window, screens ...ScreenSpec) *Shell {
 	}
 	batches.Follow(s.env)
 	first := a.Settings().LastScreen
-	if _, ok := s.spec(first); !ok {
+	if s.index(first) < 0 {
 		first = screen.ScreenAgents
 	}
 	s.Show(first)
@@ -142,31 +144,24 @@ func (s *Shell) Screen(name string) screen.Screen {
 	if sc, ok := s.built[name]; ok {
 		return sc
 	}
-	spec, ok := s.spec(name)
-	if !ok {
+	i := s.index(name)
+	if i < 0 {
 		return nil
 	}
-	sc := spec.New(s.env)
+	sc := s.screens[i].New(s.env)
 	s.built[name] = sc
 	return sc
 }
 
-func (s *Shell) spec(name string) (ScreenSpec, bool) {
-	for _, sp := range s.screens {
-		if sp.Name == name {
-			return sp, true
-		}
-	}
-	return ScreenSpec{}, false
+// index is where the rail has screen name, -1 when it has not.
+func (s *Shell) index(name string) int {
+	return slices.IndexFunc(s.screens, func(sp ScreenSpec) bool { return sp.Name == name })
 }
 
 // Show switches to a screen of the rail.
 func (s *Shell) Show(name string) {
-	for i, sp := range s.screens {
-		if sp.Name == name {
-			s.rail.Select(i) // calls show through OnSelected
-			return
-		}
+	if i := s.index(name); i >= 0 {
+		s.rail.Select(i) // calls show through OnSelected
 	}
 }
 
@@ -178,8 +173,7 @@ func (s *Shell) show(name string) {
 	kit.HideTip(s.win.Canvas())
 	if s.current != name {
 		s.current = name
-		s.stack.Objects = []fyne.CanvasObject{sc.Content()}
-		s.stack.Refresh()
+		kit.SetBody(s.stack, sc.Content())
 		s.env.App.SaveSettingsLater(func(st *app.Settings) { st.LastScreen = name })
 		// Focus moves to the new screen: typing in a hidden one would go unseen.
 		if c := s.win.Canvas(); c != nil && !s.overlaid() {
@@ -190,13 +184,8 @@ func (s *Shell) show(name string) {
 }
 
 func longestLabel(screens []ScreenSpec) string {
-	longest := ""
-	for _, sp := range screens {
-		if l := screen.ScreenLabel(sp.Name); len([]rune(l)) > len([]rune(longest)) {
-			longest = l
-		}
-	}
-	return longest
+	width := func(sp ScreenSpec) int { return utf8.RuneCountInString(screen.ScreenLabel(sp.Name)) }
+	return screen.ScreenLabel(slices.MaxFunc(screens, func(a, b ScreenSpec) int { return width(a) - width(b) }).Name)
 }
 
 // DropHint says what dropping files does now; takes is false when refused.
@@ -222,49 +211,45 @@ func (s *Shell) Dropped(paths []string) {
 
 // Submit gives Ctrl+Enter to the visible screen.
 func (s *Shell) Submit() {
-	if s.overlaid() {
-		return
-	}
-	if sub, ok := s.built[s.current].(kit.Submitter); ok {
-		sub.Submit()
+	if !s.overlaid() {
+		tell(s, "", kit.Submitter.Submit)
 	}
 }
 
 // Escape gives Esc to the visible screen unless a dialog or pop-up is open:
 // Esc there never stops the run or reply behind it.
 func (s *Shell) Escape() {
-	if s.overlaid() {
-		return
-	}
-	if e, ok := s.built[s.current].(screen.Escaper); ok {
-		e.Escape()
+	if !s.overlaid() {
+		tell(s, "", screen.Escaper.Escape)
 	}
 }
 
 func (s *Shell) overlaid() bool { return s.win.Canvas().Overlays().Top() != nil }
 
+// tell shows screen name ("": the one on show) and has it do what it
+// answers to, when it does.
+func tell[T any](s *Shell, name string, do func(T)) {
+	if name == "" {
+		name = s.current
+	} else {
+		s.Show(name)
+	}
+	if t, ok := s.built[name].(T); ok {
+		do(t)
+	}
+}
+
 type searchFocuser interface{ FocusSearch() }
 
 // FocusSearch shows the agents screen and puts the cursor in its search.
-func (s *Shell) FocusSearch() {
-	s.Show(screen.ScreenAgents)
-	if f, ok := s.built[screen.ScreenAgents].(searchFocuser); ok {
-		f.FocusSearch()
-	}
-}
+func (s *Shell) FocusSearch() { tell(s, screen.ScreenAgents, searchFocuser.FocusSearch) }
 
 // FocusFind puts the cursor in the search of the screen on show.
-func (s *Shell) FocusFind() {
-	if f, ok := s.built[s.current].(screen.Finder); ok {
-		f.FocusFind()
-	}
-}
+func (s *Shell) FocusFind() { tell(s, "", screen.Finder.FocusFind) }
 
 // MoveTab moves to another tab of the screen on show.
 func (s *Shell) MoveTab(delta int) {
-	if t, ok := s.built[s.current].(screen.Tabbed); ok {
-		t.MoveTab(delta)
-	}
+	tell(s, "", func(t screen.Tabbed) { t.MoveTab(delta) })
 }
 
 // ShowKeys lists the keys Agent Desk answers to (F1, Ctrl+/).
@@ -306,58 +291,31 @@ func keysSheet(screens []ScreenSpec) fyne.CanvasObject {
 	return grid
 }
 
-type requestOpener interface {
-	OpenWith(agent app.AgentItem, request string)
-}
-
 // OpenAgentWith shows agent with request written in its form.
 func (s *Shell) OpenAgentWith(agent app.AgentItem, request string) {
-	s.Show(screen.ScreenAgents)
-	if o, ok := s.built[screen.ScreenAgents].(requestOpener); ok {
-		o.OpenWith(agent, request)
-	}
-}
-
-type chatOpener interface {
-	OpenChat(agent client.Agent)
-	OpenConversation(id int64)
+	tell(s, screen.ScreenAgents, func(o interface{ OpenWith(app.AgentItem, string) }) { o.OpenWith(agent, request) })
 }
 
 // OpenChat starts a new conversation with a chat agent.
 func (s *Shell) OpenChat(agent client.Agent) {
-	s.Show(screen.ScreenChats)
-	if c, ok := s.built[screen.ScreenChats].(chatOpener); ok {
-		c.OpenChat(agent)
-	}
+	tell(s, screen.ScreenChats, func(c interface{ OpenChat(client.Agent) }) { c.OpenChat(agent) })
 }
-
-type shownAgent interface {
-	ShownAgent() (client.Agent, bool)
-}
-
-type agentChooser interface{ ChooseAgent(pre client.ID) }
 
 // ChooseChatAgent asks which chat agent a new conversation is with,
 // preferring the one on the agents screen.
 func (s *Shell) ChooseChatAgent() {
 	var pre client.ID
-	if a, ok := s.built[screen.ScreenAgents].(shownAgent); ok {
+	if a, ok := s.built[screen.ScreenAgents].(interface{ ShownAgent() (client.Agent, bool) }); ok {
 		if ag, ok := a.ShownAgent(); ok && ag.Type == client.AgentChat {
 			pre = ag.ID
 		}
 	}
-	s.Show(screen.ScreenChats)
-	if c, ok := s.built[screen.ScreenChats].(agentChooser); ok {
-		c.ChooseAgent(pre)
-	}
+	tell(s, screen.ScreenChats, func(c interface{ ChooseAgent(pre client.ID) }) { c.ChooseAgent(pre) })
 }
 
 // OpenConversation continues a stored conversation.
 func (s *Shell) OpenConversation(id int64) {
-	s.Show(screen.ScreenChats)
-	if c, ok := s.built[screen.ScreenChats].(chatOpener); ok {
-		c.OpenConversation(id)
-	}
+	tell(s, screen.ScreenChats, func(c interface{ OpenConversation(int64) }) { c.OpenConversation(id) })
 }
 
 // AgentTabs are the tabs other screens add to an agent's detail.

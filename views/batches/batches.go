@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +28,13 @@ import (
 )
 
 const maxRows = 5000
+
+// What the open buttons open.
+const (
+	openResults = iota
+	openFolder
+	openSaved
+)
 
 type item struct {
 	b       app.Batch
@@ -95,9 +103,9 @@ func New(env screen.Env) screen.Screen {
 	s.retry.Tip = lang.L("Send the failed rows again. Uses credits.")
 	s.cancel = kit.NewButtonWithIcon(lang.L("Cancel batch"), theme.CancelIcon(), func() { s.CancelBatch() })
 	s.cancel.Tip = lang.L("End the batch for good: rows not sent yet will not run.")
-	s.open = kit.NewButtonWithIcon(lang.L("Open results"), theme.DocumentIcon(), func() { s.openResults(false) })
-	s.folder = kit.NewButtonWithIcon(lang.L("Show in folder"), theme.FolderOpenIcon(), func() { s.openResults(true) })
-	s.saved = kit.NewButtonWithIcon(lang.L("Show saved files"), theme.FolderOpenIcon(), func() { s.openSaved() })
+	s.open = kit.NewButtonWithIcon(lang.L("Open results"), theme.DocumentIcon(), func() { s.reveal(openResults) })
+	s.folder = kit.NewButtonWithIcon(lang.L("Show in folder"), theme.FolderOpenIcon(), func() { s.reveal(openFolder) })
+	s.saved = kit.NewButtonWithIcon(lang.L("Show saved files"), theme.FolderOpenIcon(), func() { s.reveal(openSaved) })
 	s.saved.Tip = lang.L("Open the folder of the pictures and videos this batch made.")
 	s.rowsList = kit.NewList(func() int { return len(s.rows) }, kit.NewTwoLineRow, func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < len(s.rows) {
@@ -347,18 +355,22 @@ func (s *Screen) GoOn() {
 }
 
 func (s *Screen) goOnWith(id int64, limit *float64) {
-	a := s.env.App
-	var err error
-	kit.Act(a, func(ctx context.Context) {
+	s.act(lang.L("The batch did not go on"), func(ctx context.Context) error {
 		if limit != nil {
-			if err = a.Batches().SetCreditCap(ctx, id, *limit); err != nil {
-				return
+			if err := s.runner.SetCreditCap(ctx, id, *limit); err != nil {
+				return err
 			}
 		}
-		err = s.runner.Resume(ctx, id)
-	}, func() {
+		return s.runner.Resume(ctx, id)
+	})
+}
+
+// act does work, says why it failed under the title failed, and reloads.
+func (s *Screen) act(failed string, work func(ctx context.Context) error) {
+	var err error
+	kit.Act(s.env.App, func(ctx context.Context) { err = work(ctx) }, func() {
 		if err != nil {
-			kit.ShowInformation(lang.L("The batch did not go on"), app.Describe(err), s.env.Window)
+			kit.ShowInformation(failed, app.Describe(err), s.env.Window)
 		}
 		s.Reload()
 	})
@@ -376,18 +388,16 @@ func (s *Screen) askLimit(it item) {
 	goOn.Importance = widget.HighImportance
 	check := func() (float64, bool) {
 		v, ok := parseCredits(entry.Text)
+		msg := ""
 		switch {
 		case !ok:
-			kit.ShowError(problem, lang.L("Write a number of credits, or leave it empty."))
+			msg = lang.L("Write a number of credits, or leave it empty.")
 		case v > 0 && v <= it.spent:
-			kit.ShowError(problem, lang.L("Write more than the {{.Credits}} it has spent, or leave it empty.", map[string]any{"Credits": app.Credits(it.spent)}))
-		default:
-			kit.ShowError(problem, "")
-			goOn.Enable()
-			return v, true
+			msg = lang.L("Write more than the {{.Credits}} it has spent, or leave it empty.", map[string]any{"Credits": app.Credits(it.spent)})
 		}
-		goOn.Disable()
-		return 0, false
+		kit.ShowError(problem, msg)
+		screen.EnableIf(msg == "", goOn)
+		return v, msg == ""
 	}
 	confirm := func() {
 		v, ok := check()
@@ -427,25 +437,15 @@ func parseCredits(s string) (float64, bool) {
 // RetryFailed sends the chosen batch's failed rows again (only those).
 func (s *Screen) RetryFailed() {
 	id := s.chosen
-	var err error
-	kit.Act(s.env.App, func(ctx context.Context) {
-		err = s.runner.RetryFailed(ctx, id)
-	}, func() {
-		if err != nil {
-			kit.ShowInformation(lang.L("The failed rows were not sent again"), app.Describe(err), s.env.Window)
-		}
-		s.Reload()
-	})
+	s.act(lang.L("The failed rows were not sent again"), func(ctx context.Context) error { return s.runner.RetryFailed(ctx, id) })
 }
 
 // CancelBatch asks, then ends the chosen batch: unsent rows are skipped,
 // those on their way finish.
 func (s *Screen) CancelBatch() {
 	id := s.chosen
-	d := dialog.NewConfirm(lang.L("Cancel this batch?"), lang.L("Rows not sent yet will not run; rows on their way finish."), func(yes bool) {
-		if !yes {
-			return
-		}
+	// Cannot be undone: Enter does not confirm it.
+	screen.Confirm(s.env.Window, lang.L("Cancel this batch?"), lang.L("Rows not sent yet will not run; rows on their way finish."), lang.L("Cancel batch"), lang.L("Keep it"), true, func() {
 		var err error
 		kit.Act(s.env.App, func(ctx context.Context) { err = s.runner.Cancel(ctx, id) }, func() {
 			switch {
@@ -456,35 +456,25 @@ func (s *Screen) CancelBatch() {
 			}
 			s.Reload()
 		})
-	}, s.env.Window)
-	d.SetConfirmText(lang.L("Cancel batch"))
-	d.SetDismissText(lang.L("Keep it"))
-	// Cannot be undone: Enter does not confirm it.
-	kit.ShowDestructive(d, s.env.Window)
+	})
 }
 
-func (s *Screen) openSaved() {
+// reveal opens the chosen batch's results, their folder or its saved files.
+func (s *Screen) reveal(what int) {
 	it, ok := s.current()
-	if !ok {
+	if !ok || what != openSaved && it.b.Results == "" {
 		return
 	}
-	p := app.BatchFilesFolder(it.b)
-	if err := s.env.Open(&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}); err != nil {
-		kit.ShowInformation(lang.L("Not opened"), lang.L("Agent Desk could not open it. The files are at {{.Path}}.", map[string]any{"Path": p}), s.env.Window)
-	}
-}
-
-func (s *Screen) openResults(folder bool) {
-	it, ok := s.current()
-	if !ok || it.b.Results == "" {
-		return
-	}
-	p := it.b.Results
-	if folder {
+	p, where := it.b.Results, lang.L("Agent Desk could not open it. The results are at {{.Path}}.", map[string]any{"Path": it.b.Results})
+	switch what {
+	case openFolder:
 		p = filepath.Dir(p)
+	case openSaved:
+		p = app.BatchFilesFolder(it.b)
+		where = lang.L("Agent Desk could not open it. The files are at {{.Path}}.", map[string]any{"Path": p})
 	}
 	if err := s.env.Open(&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}); err != nil {
-		kit.ShowInformation(lang.L("Not opened"), lang.L("Agent Desk could not open it. The results are at {{.Path}}.", map[string]any{"Path": it.b.Results}), s.env.Window)
+		kit.ShowInformation(lang.L("Not opened"), where, s.env.Window)
 	}
 }
 
@@ -584,27 +574,15 @@ func OfferUnfinished(env screen.Env) {
 	a := env.App
 	var left []app.Batch
 	kit.Act(a, func(ctx context.Context) { left, _ = a.Batches().Unfinished(ctx) }, func() {
-		var todo []app.Batch
-		for _, b := range left {
-			if !a.Batches().Running(b.ID) {
-				todo = append(todo, b)
-			}
-		}
+		todo := slices.DeleteFunc(left, func(b app.Batch) bool { return a.Batches().Running(b.ID) })
 		if len(todo) == 0 {
 			return
 		}
 		text := lang.N("A batch was running when Agent Desk closed. Go on with it?", len(todo), map[string]any{"Count": app.Number(len(todo))})
-		cancelled := true
-		for _, b := range todo {
-			cancelled = cancelled && b.State == app.BatchCancelled
-		}
-		if cancelled {
+		if !slices.ContainsFunc(todo, func(b app.Batch) bool { return b.State != app.BatchCancelled }) {
 			text = lang.L("Rows of a cancelled batch were on their way when Agent Desk closed. Find out what became of them? Nothing new is sent.")
 		}
-		d := dialog.NewConfirm(lang.N("Go on with the batch?", len(todo)), text, func(yes bool) {
-			if !yes {
-				return
-			}
+		screen.Confirm(env.Window, lang.N("Go on with the batch?", len(todo)), text, lang.L("Go on"), lang.L("Later"), false, func() {
 			var failed error
 			kit.Act(a, func(ctx context.Context) {
 				for _, b := range todo {
@@ -617,10 +595,7 @@ func OfferUnfinished(env screen.Env) {
 					kit.ShowInformation(lang.L("The batch did not go on"), app.Describe(failed), env.Window)
 				}
 			})
-		}, env.Window)
-		d.SetConfirmText(lang.L("Go on"))
-		d.SetDismissText(lang.L("Later"))
-		kit.ShowDialog(d, env.Window)
+		})
 	})
 }
 

@@ -157,8 +157,8 @@ func TestTheScreenListsABatchWithItsCountsAndRows(t *testing.T) {
 	}
 	var opened []string
 	s.env.Opener = func(u *url.URL) error { opened = append(opened, u.Path); return nil }
-	s.openResults(false)
-	s.openResults(true)
+	s.reveal(openResults)
+	s.reveal(openFolder)
 	if len(opened) != 2 || !strings.HasSuffix(opened[0], "products results.csv") || strings.HasSuffix(opened[1], ".csv") {
 		t.Fatalf("opened %v", opened)
 	}
@@ -816,7 +816,7 @@ func TestAFullServiceMakesStartSaySoAndSendsNothing(t *testing.T) {
 	folder := t.TempDir()
 	writeFile(t, filepath.Join(folder, "a.txt"), "a")
 	writeFile(t, filepath.Join(folder, "b.txt"), "b")
-	pl := newPlan(e, ag, readFolder(ctx, e.App, ag, folder))
+	pl := newPlan(e, ag, readFolder(folder))
 	by := questions(pl)
 	by["prompt"].setFixed("Summarise")
 	by["tone"].setFixed("neutral")

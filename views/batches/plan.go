@@ -133,6 +133,11 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 		pl.fileQ = app.FileQuestion(agent)
 	}
 	pl.options = append(pl.options, pl.notUsed)
+	pl.about = screen.Wrapped("")
+	pl.where = screen.Wrapped("")
+	top := container.NewVBox(pl.about)
+	matched := app.ColumnMap{}
+	var which string
 	switch src.kind {
 	case fromSheet:
 		seen := map[string]int{}
@@ -143,21 +148,40 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 			}
 			pl.options = append(pl.options, name)
 		}
+		matched = app.MatchColumns(agent, src.header)
+		pl.about.SetText(lang.N("{{.File}}: {{.Count}} row", src.total, map[string]any{"File": filepath.Base(src.path), "Count": app.Number(src.total)}))
+		which = lang.L("Which column answers each question:")
+	case fromFiles:
+		pl.about.SetText(lang.N("{{.Folder}}: {{.Count}} file", len(src.files), map[string]any{"Folder": safe.Text(filepath.Base(src.folder), 60), "Count": app.Number(len(src.files))}))
+		pl.kindOf = fileKinds(src.files)
+		labels := make([]string, len(pl.kindOf))
+		for i, k := range pl.kindOf {
+			labels[i] = k.label
+		}
+		pl.kinds = kit.NewSelect(labels, func(string) { pl.chooseKind() })
+		if len(src.files) > 0 {
+			top.Add(container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("Which files")), pl.kinds))
+		}
+		if pl.fileQ != "" {
+			q := pl.question(pl.fileQ)
+			pl.where.SetText(lang.L("Each file goes with its run as the agent's «{{.Question}}».", map[string]any{"Question": questionLabel(agent, q, 40)}))
+		} else {
+			pl.where.SetText(lang.L("Each file is attached to its run."))
+		}
+		top.Add(pl.where)
+		top.Add(screen.Wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
+		which = lang.L("How the agent's questions are answered:")
 	case fromLines:
 		pl.options = append(pl.options, lang.L("Each line"))
-	}
-	pl.columns = len(pl.options) - 1
-	pl.options = append(pl.options, pl.same)
-
-	matched := app.ColumnMap{}
-	switch src.kind {
-	case fromSheet:
-		matched = app.MatchColumns(agent, src.header)
-	case fromLines:
 		if q := linesQuestion(agent); q != "" {
 			matched[q] = 0
 		}
+		pl.about.SetText(lang.N("{{.Count}} line", src.total, map[string]any{"Count": app.Number(src.total)}))
+		top.Add(screen.Wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
+		which = lang.L("What answers each question:")
 	}
+	pl.columns = len(pl.options) - 1
+	pl.options = append(pl.options, pl.same)
 	// A chat agent's choices start as a new chat of it would.
 	suggested := map[string]string{}
 	if agent.Type == client.AgentChat {
@@ -192,8 +216,6 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 		pl.questions = append(pl.questions, qq)
 	}
 
-	pl.about = screen.Wrapped("")
-	pl.where = screen.Wrapped("")
 	pl.missing = kit.ErrorText()
 	pl.skipped = screen.Wrapped("")
 	pl.estimate = screen.Wrapped("")
@@ -210,37 +232,6 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 		widget.NewLabel(lang.L("Runs at once")), pl.parallel,
 		widget.NewLabel(lang.L("Pause after (credits)")), container.NewVBox(pl.limit, pl.limitErr))
 
-	top := container.NewVBox(pl.about)
-	var which string
-	switch src.kind {
-	case fromSheet:
-		pl.about.SetText(lang.N("{{.File}}: {{.Count}} row", src.total, map[string]any{"File": filepath.Base(src.path), "Count": app.Number(src.total)}))
-		which = lang.L("Which column answers each question:")
-	case fromFiles:
-		pl.about.SetText(lang.N("{{.Folder}}: {{.Count}} file", len(src.files), map[string]any{"Folder": safe.Text(filepath.Base(src.folder), 60), "Count": app.Number(len(src.files))}))
-		pl.kindOf = fileKinds(src.files)
-		labels := make([]string, len(pl.kindOf))
-		for i, k := range pl.kindOf {
-			labels[i] = k.label
-		}
-		pl.kinds = kit.NewSelect(labels, func(string) { pl.chooseKind() })
-		if len(src.files) > 0 {
-			top.Add(container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("Which files")), pl.kinds))
-		}
-		if pl.fileQ != "" {
-			q := pl.question(pl.fileQ)
-			pl.where.SetText(lang.L("Each file goes with its run as the agent's «{{.Question}}».", map[string]any{"Question": questionLabel(agent, q, 40)}))
-		} else {
-			pl.where.SetText(lang.L("Each file is attached to its run."))
-		}
-		top.Add(pl.where)
-		top.Add(screen.Wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
-		which = lang.L("How the agent's questions are answered:")
-	case fromLines:
-		pl.about.SetText(lang.N("{{.Count}} line", src.total, map[string]any{"Count": app.Number(src.total)}))
-		top.Add(screen.Wrapped(lang.L("The results go to {{.Path}}", map[string]any{"Path": src.results})))
-		which = lang.L("What answers each question:")
-	}
 	body := container.NewVBox(top, widget.NewLabel(which), grid, pl.missing, pl.skipped,
 		widget.NewSeparator(), pl.firstHead, pl.first, widget.NewSeparator(), more, pl.estimate)
 	pl.scroll = container.NewVScroll(body)
@@ -433,22 +424,8 @@ func (pl *plan) batchPlan() app.BatchPlan {
 	if n, err := strconv.Atoi(pl.parallel.Selected); err == nil && n > 0 {
 		bp.Parallel = n
 	}
-	bp.CreditCap, _ = pl.creditCap()
+	bp.CreditCap, _ = parseCredits(pl.limit.Text)
 	return bp
-}
-
-func (pl *plan) creditCap() (float64, bool) {
-	return parseCredits(pl.limit.Text)
-}
-
-func (pl *plan) sendable() int {
-	n := 0
-	for _, f := range pl.chosen {
-		if f.Problem == "" {
-			n++
-		}
-	}
-	return n
 }
 
 // blocker says what keeps the plan from starting, "" when it can.
@@ -457,7 +434,7 @@ func (pl *plan) blocker(bp app.BatchPlan) string {
 		switch {
 		case len(pl.src.files) == 0:
 			return lang.L("There are no files in {{.Folder}} to run on. Choose a folder with files in it.", map[string]any{"Folder": safe.Text(filepath.Base(pl.src.folder), 60)})
-		case pl.sendable() == 0:
+		case !slices.ContainsFunc(pl.chosen, func(f app.FolderFile) bool { return f.Problem == "" }):
 			return lang.L("None of these files can be sent: see why below.")
 		}
 	}
@@ -503,7 +480,7 @@ func (pl *plan) update() {
 	block := pl.blocker(bp)
 	kit.ShowError(pl.missing, block)
 	ok := block == ""
-	if _, good := pl.creditCap(); good {
+	if _, good := parseCredits(pl.limit.Text); good {
 		kit.ShowError(pl.limitErr, "")
 	} else {
 		ok = false

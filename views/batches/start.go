@@ -1,6 +1,7 @@
 package batches
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"image/color"
@@ -60,30 +61,22 @@ type choice struct {
 func askChoice(env screen.Env, title string, choices ...choice) {
 	var d *dialog.CustomDialog
 	body := container.NewVBox()
-	buttons := make([]*choiceButton, len(choices))
-	for i, c := range choices {
-		buttons[i] = newChoiceButton(c.label, c.icon, func() { d.Hide(); c.do() })
-		body.Add(choiceRow(buttons[i], c.what))
+	var first *choiceButton
+	for _, c := range choices {
+		b := newChoiceButton(c.label, c.icon, func() { d.Hide(); c.do() })
+		first = cmp.Or(first, b)
+		what := screen.Wrapped(c.what)
+		what.Importance = widget.LowImportance
+		gap := canvas.NewRectangle(color.Transparent)
+		gap.SetMinSize(fyne.NewSize(0, theme.Padding()))
+		body.Add(container.NewVBox(b, container.New(layout.NewCustomPaddedLayout(-theme.Padding(), 0, 0, 0), what), gap))
 	}
-	d = showChoices(env, title, body, buttons[0], func() { d.Hide() })
-}
-
-func showChoices(env screen.Env, title string, body fyne.CanvasObject, first *choiceButton, cancel func()) *dialog.CustomDialog {
-	c := newChoiceButton(lang.L("Cancel"), theme.CancelIcon(), cancel)
-	d := dialog.NewCustomWithoutButtons(title, body, env.Window)
-	d.SetButtons([]fyne.CanvasObject{c})
+	cancel := func() { d.Hide() }
+	d = dialog.NewCustomWithoutButtons(title, body, env.Window)
+	d.SetButtons([]fyne.CanvasObject{newChoiceButton(lang.L("Cancel"), theme.CancelIcon(), cancel)})
 	d.Resize(fyne.NewSize(min(env.Window.Canvas().Size().Width*0.9, 500), 0))
 	kit.ShowDialogKeys(d, env.Window, first.OnTapped, cancel)
 	env.Window.Canvas().Focus(first)
-	return d
-}
-
-func choiceRow(b *choiceButton, what string) fyne.CanvasObject {
-	l := screen.Wrapped(what)
-	l.Importance = widget.LowImportance
-	gap := canvas.NewRectangle(color.Transparent)
-	gap.SetMinSize(fyne.NewSize(0, theme.Padding()))
-	return container.NewVBox(b, container.New(layout.NewCustomPaddedLayout(-theme.Padding(), 0, 0, 0), l), gap)
 }
 
 // choiceButton: Enter presses it; Esc goes on to the window, closing the dialog.
@@ -256,28 +249,30 @@ func ShowPlan(env screen.Env, agent client.Agent, path string) {
 	})
 }
 
-func readFolder(ctx context.Context, a *app.App, agent client.Agent, folder string) source {
-	src := source{kind: fromFiles, folder: folder, files: app.FolderFiles(folder)}
-	src.results = resultsBeside(folder)
-	src.lastCost = lastCost(ctx, a, agent)
-	return src
+func readFolder(folder string) source {
+	return source{kind: fromFiles, folder: folder, files: app.FolderFiles(folder), results: resultsBeside(folder)}
+}
+
+// planFrom shows the batch dialog over what read finds (busy says what it does).
+func planFrom(env screen.Env, agent client.Agent, busy string, read func() source) {
+	var src source
+	kit.ActShowing(env.App, env.Window, busy, func(ctx context.Context) {
+		src = read()
+		src.lastCost = lastCost(ctx, env.App, agent)
+	}, func() { newPlan(env, agent, src).show() })
 }
 
 // ShowFolderPlan shows the batch dialog over folder's files, one run each.
 func ShowFolderPlan(env screen.Env, agent client.Agent, folder string) {
-	var src source
-	kit.ActShowing(env.App, env.Window, lang.L("Looking at the folder…"), func(ctx context.Context) {
-		src = readFolder(ctx, env.App, agent, folder)
-	}, func() { newPlan(env, agent, src).show() })
+	planFrom(env, agent, lang.L("Looking at the folder…"), func() source { return readFolder(folder) })
 }
 
 // ShowLinesPlan shows the batch dialog over lines of text, one run each.
 func ShowLinesPlan(env screen.Env, agent client.Agent, lines []string) {
-	src := source{kind: fromLines, lines: lines, total: len(lines)}
-	kit.ActShowing(env.App, env.Window, lang.L("Getting the batch ready…"), func(ctx context.Context) {
-		src.results = app.FreePath(filepath.Join(documentsFolder(), safe.FileName(agent.Title+" "+lang.L("results"), ".xlsx", lang.L("results"))))
-		src.lastCost = lastCost(ctx, env.App, agent)
-	}, func() { newPlan(env, agent, src).show() })
+	planFrom(env, agent, lang.L("Getting the batch ready…"), func() source {
+		results := app.FreePath(filepath.Join(documentsFolder(), safe.FileName(agent.Title+" "+lang.L("results"), ".xlsx", lang.L("results"))))
+		return source{kind: fromLines, lines: lines, total: len(lines), results: results}
+	})
 }
 
 // documentsFolder is where pasted lines' results go: Documents, else home.
@@ -362,11 +357,7 @@ func ShowDroppedPlan(env screen.Env, agent client.Agent, paths []string) {
 			return
 		}
 	}
-	var src source
-	kit.ActShowing(env.App, env.Window, lang.L("Looking at the files…"), func(ctx context.Context) {
-		src = droppedFiles(paths)
-		src.lastCost = lastCost(ctx, env.App, agent)
-	}, func() { newPlan(env, agent, src).show() })
+	planFrom(env, agent, lang.L("Looking at the files…"), func() source { return droppedFiles(paths) })
 }
 
 func droppedFiles(paths []string) source {
@@ -387,17 +378,10 @@ func commonFolder(paths []string) string {
 	common := ""
 	for _, p := range paths {
 		dir := filepath.Dir(filepath.Clean(p))
-		if common == "" {
-			common = dir
-			continue
+		for common != "" && !within(common, dir) && filepath.Dir(common) != common {
+			common = filepath.Dir(common)
 		}
-		for !within(common, dir) {
-			up := filepath.Dir(common)
-			if up == common {
-				break
-			}
-			common = up
-		}
+		common = cmp.Or(common, dir)
 	}
 	return common
 }

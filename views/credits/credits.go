@@ -67,23 +67,17 @@ func NewView(env screen.Env) *View {
 	v.period = kit.NewSelect(labels, func(string) { v.Reload() })
 	v.period.Selected = labels[periodDefault]
 	v.export = kit.NewButtonWithIcon(lang.L("Export CSV…"), theme.DocumentSaveIcon(), v.Export)
-	v.days = kit.NewList(func() int { return len(v.report.ByDay) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
-		if id < len(v.report.ByDay) {
-			d := v.report.ByDay[len(v.report.ByDay)-1-id] // newest first
-			setRow(o, app.DayDate(d.Day), Format(d.Credits))
-		}
+	v.days = rows(func() int { return len(v.report.ByDay) }, func(id int) (string, float64) {
+		d := v.report.ByDay[len(v.report.ByDay)-1-id] // newest first
+		return app.DayDate(d.Day), d.Credits
 	})
-	v.agents = kit.NewList(func() int { return len(v.report.ByAgent) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
-		if id < len(v.report.ByAgent) {
-			ag := v.report.ByAgent[id]
-			setRow(o, lang.N("{{.Agent}} ({{.Count}} charge)", ag.Calls, map[string]any{"Agent": ag.AgentTitle, "Count": app.Number(ag.Calls)}), Format(ag.Credits))
-		}
+	v.agents = rows(func() int { return len(v.report.ByAgent) }, func(id int) (string, float64) {
+		ag := v.report.ByAgent[id]
+		return lang.N("{{.Agent}} ({{.Count}} charge)", ag.Calls, map[string]any{"Agent": ag.AgentTitle, "Count": app.Number(ag.Calls)}), ag.Credits
 	})
-	v.recent = kit.NewList(func() int { return len(v.report.Recent) }, row, func(id widget.ListItemID, o fyne.CanvasObject) {
-		if id < len(v.report.Recent) {
-			c := v.report.Recent[id]
-			setRow(o, app.ShortDateTime(c.At)+" · "+chargeName(c), Format(c.Credits))
-		}
+	v.recent = rows(func() int { return len(v.report.Recent) }, func(id int) (string, float64) {
+		c := v.report.Recent[id]
+		return app.ShortDateTime(c.At) + " · " + chargeName(c), c.Credits
 	})
 	v.stack = container.NewStack(kit.Loading(lang.L("Adding up credits…")))
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.period, v.export), v.total)
@@ -108,17 +102,20 @@ func chargeName(c app.CreditRecord) string {
 	return c.AgentTitle
 }
 
-func row() fyne.CanvasObject {
-	name := widget.NewLabel(lang.L("By agent")) // any one line: the row's height
-	name.Truncation = fyne.TextTruncateEllipsis
-	value := widget.NewLabel("0.0000")
-	return container.NewBorder(nil, nil, nil, value, name)
-}
-
-func setRow(o fyne.CanvasObject, name, value string) {
-	c := o.(*fyne.Container)
-	c.Objects[0].(*widget.Label).SetText(name)
-	c.Objects[1].(*widget.Label).SetText(value)
+// rows is a list of n names, each with its credits.
+func rows(n func() int, line func(id int) (string, float64)) *kit.List {
+	return kit.NewList(n, func() fyne.CanvasObject {
+		name := widget.NewLabel(lang.L("By agent")) // any one line: the row's height
+		name.Truncation = fyne.TextTruncateEllipsis
+		return container.NewBorder(nil, nil, nil, widget.NewLabel("0.0000"), name)
+	}, func(id widget.ListItemID, o fyne.CanvasObject) {
+		if id < n() {
+			name, credits := line(id)
+			c := o.(*fyne.Container)
+			c.Objects[0].(*widget.Label).SetText(name)
+			c.Objects[1].(*widget.Label).SetText(Format(credits))
+		}
+	})
 }
 
 // Format writes an amount of credits as the report's columns show it.

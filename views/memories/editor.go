@@ -277,15 +277,13 @@ func (e *editor) leave(next, stay func()) {
 
 func (e *editor) showBody() {
 	e.open = true
-	e.stack.Objects = []fyne.CanvasObject{e.body}
-	e.stack.Refresh()
+	kit.SetBody(e.stack, e.body)
 }
 
 func (e *editor) clear() {
 	e.open = false
 	e.id = ""
-	e.stack.Objects = []fyne.CanvasObject{e.placeholder}
-	e.stack.Refresh()
+	kit.SetBody(e.stack, e.placeholder)
 }
 
 func (e *editor) resetMessages() {
@@ -295,18 +293,10 @@ func (e *editor) resetMessages() {
 }
 
 func (e *editor) startNew(collectionID string) {
-	e.loading = true
-	e.id = ""
-	e.base = app.MemoryEntry{}
+	e.load(app.MemoryEntry{CollectionID: collectionID})
+	e.base.CollectionID = ""
 	e.title.SetText(lang.L("New memory"))
 	e.seen.SetText(lang.L("Not saved yet."))
-	e.text.SetText("")
-	e.collection.SetSelected(e.collectionLabel(collectionID))
-	e.setMeta(nil)
-	e.resetMessages()
-	e.loading = false
-	e.showBody()
-	e.updateState()
 	e.s.env.Window.Canvas().Focus(e.text)
 	// Bring back what was being written (another account, a crash).
 	var text, col string
@@ -518,18 +508,12 @@ func (e *editor) metadata() map[string]any {
 
 func isString(v any) bool { _, ok := v.(string); return ok }
 
+// sameMeta compares a and b as the service would receive them.
 func sameMeta(a, b map[string]any) bool {
-	ja, _ := json.Marshal(normalise(a))
-	jb, _ := json.Marshal(normalise(b))
-	return string(ja) == string(jb)
-}
-
-func normalise(m map[string]any) map[string]any {
-	if len(m) == 0 {
-		return map[string]any{}
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
 	}
-	b, _ := json.Marshal(m)
-	var out map[string]any
-	_ = json.Unmarshal(b, &out)
-	return out
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
 }

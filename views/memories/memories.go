@@ -6,6 +6,7 @@ package memories
 import (
 	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -230,28 +231,30 @@ func (s *Screen) showNewCollection() {
 		s.newColName = kit.NewFormEntry()
 		s.newColName.SetPlaceHolder(lang.L("For example: Customer care"))
 	}
-	d := dialog.NewForm(lang.L("New collection"), lang.L("Create"), lang.L("Cancel"),
-		[]*widget.FormItem{widget.NewFormItem(lang.L("Name"), s.newColName)}, func(ok bool) {
-			if !ok {
-				return
-			}
-			name := s.newColName.Text
-			var col app.CollectionEntry
-			var err error
-			kit.ActShowing(s.a, s.env.Window, lang.L("Creating the collection…"), func(ctx context.Context) { col, err = s.a.Memories().CreateCollection(ctx, name) }, func() {
-				if err != nil {
-					kit.ShowInformation(lang.L("Collection not created"), app.Describe(err), s.env.Window)
-					return
-				}
-				s.newColName.SetText("")
-				s.colSel = col.ID
-				s.updateActions()
-				s.Reload()
-			})
-		}, s.env.Window)
+	s.askName(lang.L("New collection"), lang.L("Create"), lang.L("Name"), s.newColName, func(name string) {
+		var col app.CollectionEntry
+		screen.Try(s.env, lang.L("Creating the collection…"), lang.L("Collection not created"), func(ctx context.Context) (err error) {
+			col, err = s.a.Memories().CreateCollection(ctx, name)
+			return err
+		}, func() {
+			s.newColName.SetText("")
+			s.colSel = col.ID
+			s.updateActions()
+			s.Reload()
+		})
+	})
+}
+
+// askName asks for a collection's name in entry.
+func (s *Screen) askName(title, confirm, label string, entry *kit.FormEntry, ok func(name string)) {
+	d := dialog.NewForm(title, confirm, lang.L("Cancel"), []*widget.FormItem{widget.NewFormItem(label, entry)}, func(yes bool) {
+		if yes {
+			ok(entry.Text)
+		}
+	}, s.env.Window)
 	d.Resize(fyne.NewSize(420, 200))
 	kit.ShowDialog(d, s.env.Window)
-	s.env.Window.Canvas().Focus(s.newColName)
+	s.env.Window.Canvas().Focus(entry)
 }
 
 func (s *Screen) confirmDeleteCollection() {
@@ -270,16 +273,10 @@ func (s *Screen) confirmDeleteCollection() {
 		what = lang.N("“{{.Name}}” will be deleted from the service. Its {{.Count}} memories are deleted with it. This cannot be undone.", col.Count,
 			map[string]any{"Name": name, "Count": app.Number(col.Count)})
 	}
-	d := dialog.NewConfirm(lang.L("Delete this collection?"), what, func(yes bool) {
-		if !yes {
-			return
-		}
-		var err error
-		kit.ActShowing(s.a, s.env.Window, lang.L("Deleting the collection…"), func(ctx context.Context) { err = s.a.Memories().DeleteCollection(ctx, col.ID) }, func() {
-			if err != nil {
-				kit.ShowInformation(lang.L("Collection not deleted"), app.Describe(err), s.env.Window)
-				return
-			}
+	screen.Confirm(s.env.Window, lang.L("Delete this collection?"), what, lang.L("Delete"), lang.L("Cancel"), true, func() {
+		screen.Try(s.env, lang.L("Deleting the collection…"), lang.L("Collection not deleted"), func(ctx context.Context) error {
+			return s.a.Memories().DeleteCollection(ctx, col.ID)
+		}, func() {
 			if s.ed.open && s.ed.collectionOf() == col.ID {
 				s.ed.clear()
 			}
@@ -288,34 +285,22 @@ func (s *Screen) confirmDeleteCollection() {
 			s.updateActions()
 			s.Reload()
 		})
-	}, s.env.Window)
-	d.SetConfirmText(lang.L("Delete"))
-	d.SetDismissText(lang.L("Cancel"))
-	kit.ShowDestructive(d, s.env.Window)
+	})
 }
 
 func (s *Screen) deleteMemory(id, preview string) {
 	msg := lang.L("“{{.Memory}}” will be deleted from the service. Agents will no longer use it. This cannot be undone.", map[string]any{"Memory": preview})
-	d := dialog.NewConfirm(lang.L("Delete this memory?"), msg, func(yes bool) {
-		if !yes {
-			return
-		}
-		var err error
-		kit.ActShowing(s.a, s.env.Window, lang.L("Deleting the memory…"), func(ctx context.Context) { err = s.idx.DeleteMemory(ctx, id) }, func() {
-			if err != nil {
-				kit.ShowInformation(lang.L("Memory not deleted"), app.Describe(err), s.env.Window)
-				return
-			}
+	screen.Confirm(s.env.Window, lang.L("Delete this memory?"), msg, lang.L("Delete"), lang.L("Cancel"), true, func() {
+		screen.Try(s.env, lang.L("Deleting the memory…"), lang.L("Memory not deleted"), func(ctx context.Context) error {
+			return s.idx.DeleteMemory(ctx, id)
+		}, func() {
 			if s.ed.id == id {
 				s.ed.clear()
 			}
 			s.selected = ""
 			s.selectCurrent()
 		})
-	}, s.env.Window)
-	d.SetConfirmText(lang.L("Delete"))
-	d.SetDismissText(lang.L("Cancel"))
-	kit.ShowDestructive(d, s.env.Window)
+	})
 }
 
 // Reload reads the local index again for the search and collection.
@@ -368,12 +353,7 @@ func (s *Screen) render() {
 }
 
 func (s *Screen) selectCollection() {
-	row := 0
-	for i, c := range s.cols {
-		if c.ID == s.colSel {
-			row = i + 1
-		}
-	}
+	row := slices.IndexFunc(s.cols, func(c app.CollectionSummary) bool { return c.ID == s.colSel }) + 1
 	if row == 0 && s.colSel != "" {
 		s.colSel = ""
 		s.updateActions()
@@ -382,13 +362,11 @@ func (s *Screen) selectCollection() {
 }
 
 func (s *Screen) selectCurrent() {
-	for i, m := range s.mems {
-		if m.ID == s.selected && s.selected != "" {
-			s.memList.Select(i)
-			return
-		}
+	if i := slices.IndexFunc(s.mems, func(m app.MemoryEntry) bool { return m.ID == s.selected }); i >= 0 && s.selected != "" {
+		s.memList.Select(i)
+	} else {
+		s.memList.UnselectAll()
 	}
-	s.memList.UnselectAll()
 }
 
 // openMemory reads the memory after any pending draft write.
@@ -469,41 +447,29 @@ func (s *Screen) showOpenByID() {
 	if s.openCol.Selected == "" {
 		s.openCol.SetSelected(noCollection())
 	}
-	explain := screen.Wrapped(lang.L("The service cannot show a memory made elsewhere; it can only change one. Enter the memory's number and the text it should have: Agent Desk saves this text to it, which also confirms that the memory exists. If it does not exist, nothing is changed."))
 	items := []*widget.FormItem{widget.NewFormItem(lang.L("Number"), s.openID), widget.NewFormItem(lang.L("Text"), s.openText)}
 	if s.a.Memories().Variant() != "B" {
 		items = append(items, widget.NewFormItem(lang.L("Collection"), s.openCol))
 	}
-	form := widget.NewForm(items...)
-	content := container.NewVBox(explain, form)
-	d := dialog.NewCustomConfirm(lang.L("Open a memory by its number"), lang.L("Save and open"), lang.L("Cancel"), content, func(ok bool) {
-		if !ok {
-			return
-		}
-		id := strings.TrimSpace(s.openID.Text)
-		edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
-		var m app.MemoryEntry
-		var err error
-		kit.ActShowing(s.a, s.env.Window, lang.L("Saving the memory…"), func(ctx context.Context) { m, err = s.a.Memories().OpenByID(ctx, id, edit) }, func() {
-			if err != nil {
-				msg := app.Describe(err)
-				if app.IsMemoryMissing(err) {
-					msg = lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id})
-				}
-				kit.ShowInformation(lang.L("Memory not opened"), msg, s.env.Window)
-				return
-			}
-			s.openID.SetText("")
-			s.openText.SetText("")
-			s.ed.leave(func() { s.openMemory(m) }, nil)
-			s.saved(m)
+	// It overwrites text the service cannot show back.
+	s.askByNumber(lang.L("Open a memory by its number"), lang.L("Save and open"),
+		lang.L("The service cannot show a memory made elsewhere; it can only change one. Enter the memory's number and the text it should have: Agent Desk saves this text to it, which also confirms that the memory exists. If it does not exist, nothing is changed."),
+		fyne.NewSize(560, 420), items, []*kit.FormEntry{s.openID, s.openText}, func() {
+			id := strings.TrimSpace(s.openID.Text)
+			edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
+			var m app.MemoryEntry
+			s.tryByNumber(lang.L("Saving the memory…"), lang.L("Memory not opened"),
+				lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id}),
+				func(ctx context.Context) (err error) {
+					m, err = s.a.Memories().OpenByID(ctx, id, edit)
+					return err
+				}, func() {
+					s.openID.SetText("")
+					s.openText.SetText("")
+					s.ed.leave(func() { s.openMemory(m) }, nil)
+					s.saved(m)
+				})
 		})
-	}, s.env.Window)
-	d.Resize(fyne.NewSize(560, 420))
-	// It overwrites text the service cannot show back: never on a stray Enter.
-	s.openID.OnCtrlEnter, s.openText.OnCtrlEnter = d.Confirm, d.Confirm
-	kit.ShowDialogKeys(d, s.env.Window, nil, d.Dismiss)
-	s.env.Window.Canvas().Focus(s.openID)
 }
 
 // showAddCollection adds a collection made elsewhere, confirmed by saving its name.
@@ -514,33 +480,55 @@ func (s *Screen) showAddCollection() {
 		s.addName = kit.NewFormEntry()
 		s.addName.SetPlaceHolder(lang.L("Its name"))
 	}
-	explain := screen.Wrapped(lang.L("The service cannot list or show collections. Enter the collection's number and its name: Agent Desk saves that name to it, which confirms the collection exists."))
-	form := widget.NewForm(widget.NewFormItem(lang.L("Number"), s.addID), widget.NewFormItem(lang.L("Name"), s.addName))
-	d := dialog.NewCustomConfirm(lang.L("Add a collection by its number"), lang.L("Add"), lang.L("Cancel"), container.NewVBox(explain, form), func(ok bool) {
-		if !ok {
+	// It renames on the service.
+	s.askByNumber(lang.L("Add a collection by its number"), lang.L("Add"),
+		lang.L("The service cannot list or show collections. Enter the collection's number and its name: Agent Desk saves that name to it, which confirms the collection exists."),
+		fyne.NewSize(480, 300), []*widget.FormItem{widget.NewFormItem(lang.L("Number"), s.addID), widget.NewFormItem(lang.L("Name"), s.addName)},
+		[]*kit.FormEntry{s.addID, s.addName}, func() {
+			id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
+			s.tryByNumber(lang.L("Adding the collection…"), lang.L("Collection not added"),
+				lang.L("Collection {{.Number}} was not found on the server. Check the number.", map[string]any{"Number": id}),
+				func(ctx context.Context) error {
+					_, err := s.a.Memories().AddCollectionByID(ctx, id, name)
+					return err
+				}, func() {
+					s.addID.SetText("")
+					s.addName.SetText("")
+					s.Reload()
+				})
+		})
+}
+
+// askByNumber asks for what the service cannot list; as it changes what
+// cannot be shown back, Ctrl+Enter in a field confirms, never a stray Enter.
+func (s *Screen) askByNumber(title, confirm, explain string, size fyne.Size, items []*widget.FormItem, fields []*kit.FormEntry, ok func()) {
+	d := dialog.NewCustomConfirm(title, confirm, lang.L("Cancel"), container.NewVBox(screen.Wrapped(explain), widget.NewForm(items...)), func(yes bool) {
+		if yes {
+			ok()
+		}
+	}, s.env.Window)
+	d.Resize(size)
+	for _, f := range fields {
+		f.OnCtrlEnter = d.Confirm
+	}
+	kit.ShowDialogKeys(d, s.env.Window, nil, d.Dismiss)
+	s.env.Window.Canvas().Focus(fields[0])
+}
+
+// tryByNumber is screen.Try where a missing number has its own words.
+func (s *Screen) tryByNumber(busy, failed, missing string, work func(ctx context.Context) error, then func()) {
+	var err error
+	kit.ActShowing(s.a, s.env.Window, busy, func(ctx context.Context) { err = work(ctx) }, func() {
+		if err != nil {
+			msg := app.Describe(err)
+			if app.IsMemoryMissing(err) {
+				msg = missing
+			}
+			kit.ShowInformation(failed, msg, s.env.Window)
 			return
 		}
-		id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
-		var err error
-		kit.ActShowing(s.a, s.env.Window, lang.L("Adding the collection…"), func(ctx context.Context) { _, err = s.a.Memories().AddCollectionByID(ctx, id, name) }, func() {
-			if err != nil {
-				msg := app.Describe(err)
-				if app.IsMemoryMissing(err) {
-					msg = lang.L("Collection {{.Number}} was not found on the server. Check the number.", map[string]any{"Number": id})
-				}
-				kit.ShowInformation(lang.L("Collection not added"), msg, s.env.Window)
-				return
-			}
-			s.addID.SetText("")
-			s.addName.SetText("")
-			s.Reload()
-		})
-	}, s.env.Window)
-	d.Resize(fyne.NewSize(480, 300))
-	// It renames on the service: never on a stray Enter.
-	s.addID.OnCtrlEnter, s.addName.OnCtrlEnter = d.Confirm, d.Confirm
-	kit.ShowDialogKeys(d, s.env.Window, nil, d.Dismiss)
-	s.env.Window.Canvas().Focus(s.addID)
+		then()
+	})
 }
 
 func (s *Screen) selectedCollection() (app.CollectionSummary, bool) {
@@ -561,15 +549,7 @@ func (s *Screen) showRename() {
 		s.renName = kit.NewFormEntry()
 	}
 	s.renName.SetText(col.Name)
-	d := dialog.NewForm(lang.L("Rename collection"), lang.L("Rename"), lang.L("Cancel"),
-		[]*widget.FormItem{widget.NewFormItem(lang.L("New name"), s.renName)}, func(ok bool) {
-			if ok {
-				s.doRename(col, s.renName.Text)
-			}
-		}, s.env.Window)
-	d.Resize(fyne.NewSize(420, 200))
-	kit.ShowDialog(d, s.env.Window)
-	s.env.Window.Canvas().Focus(s.renName)
+	s.askName(lang.L("Rename collection"), lang.L("Rename"), lang.L("New name"), s.renName, func(name string) { s.doRename(col, name) })
 }
 
 func (s *Screen) doRename(col app.CollectionSummary, name string) {

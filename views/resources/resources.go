@@ -128,8 +128,7 @@ func (s *Screen) show(st live.ListState[client.Resource]) {
 	q, typ := s.found.Query()
 	items, err, filtered := st.Items, st.Err, q != "" || typ != ""
 	s.list.UnselectAll()
-	s.detail.Objects = []fyne.CanvasObject{s.placeholder}
-	s.detail.Refresh()
+	kit.SetBody(s.detail, s.placeholder)
 	s.items = nil
 	s.count.SetText("")
 	switch {
@@ -168,7 +167,9 @@ func (s *Screen) showDetail(r client.Resource) {
 	// Wrapped in reading order, Hebrew and Arabic too (BidiLines).
 	t := kit.BidiLines(title(r), fyne.TextStyle{Bold: true}, theme.SizeNameSubHeadingText, true)
 	desc := screen.Wrapped(r.Description)
-	form := widget.NewForm(widget.NewFormItem(lang.L("Reference"), selectable(r.ID.String())))
+	ref := widget.NewLabel(r.ID.String())
+	ref.Selectable = true
+	form := widget.NewForm(widget.NewFormItem(lang.L("Reference"), ref))
 	if !r.CreatedAt.IsZero() {
 		form.Append(lang.L("Added"), widget.NewLabel(app.DateTime(r.CreatedAt.Time)))
 	}
@@ -188,14 +189,12 @@ func (s *Screen) showDetail(r client.Resource) {
 				text = str
 			}
 		}
-		l := screen.Wrapped(text)
-		form.Append(label(k), l)
+		form.Append(label(k), screen.Wrapped(text))
 	}
 	use := kit.NewButtonWithIcon(lang.L("Write with an agent…"), theme.DocumentCreateIcon(), func() { s.use(r) })
 	use.Importance = widget.HighImportance
 	box := container.NewVBox(t, desc, container.NewHBox(use), widget.NewSeparator(), form)
-	s.detail.Objects = []fyne.CanvasObject{container.NewVScroll(box)}
-	s.detail.Refresh()
+	kit.SetBody(s.detail, container.NewVScroll(box))
 }
 
 func (s *Screen) use(r client.Resource) {
@@ -216,12 +215,6 @@ func label(k string) string {
 		return k
 	}
 	return strings.ToUpper(k[:1]) + k[1:]
-}
-
-func selectable(text string) fyne.CanvasObject {
-	l := widget.NewLabel(text)
-	l.Selectable = true
-	return l
 }
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).

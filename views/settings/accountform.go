@@ -102,9 +102,7 @@ func (f *AccountForm) setBusy(busy bool, msg string) {
 		f.Test.Disable()
 		f.busy.Show()
 		f.busy.Start()
-		f.Result.Importance = widget.MediumImportance
-		f.Result.SetText(msg)
-		f.Result.Show()
+		f.say(widget.MediumImportance, msg)
 	} else {
 		f.Test.Enable()
 		f.busy.Stop()
@@ -116,72 +114,65 @@ func (f *AccountForm) setBusy(busy bool, msg string) {
 }
 
 func (f *AccountForm) show(res app.ConnectionResult) {
-	f.Result.Importance = widget.DangerImportance
 	if res.State == app.Connected {
-		f.Result.Importance = widget.SuccessImportance
+		f.say(widget.SuccessImportance, res.Message)
+	} else {
+		f.say(widget.DangerImportance, res.Message)
 	}
-	f.Result.SetText(res.Message)
+}
+
+// say shows msg under the form, as important as imp says.
+func (f *AccountForm) say(imp widget.Importance, msg string) {
+	f.Result.Importance = imp
+	f.Result.SetText(msg)
 	f.Result.Show()
 }
 
 // TestConnection makes one cheap call with what is typed and says how it went.
-func (f *AccountForm) TestConnection() {
-	acct, key := f.Account(), f.Key.Text
-	f.whenKeyMayGo(acct, key, func() { f.testConnection(acct, key) })
-}
-
-func (f *AccountForm) testConnection(acct app.Account, key string) {
-	f.setBusy(true, lang.L("Checking the connection…"))
-	f.a.Go(func() {
-		res := f.a.Accounts().TestSaved(context.Background(), acct, key, true)
-		kit.Do(func() {
-			f.show(res)
-			f.setBusy(false, "")
-		})
-	})
-}
+func (f *AccountForm) TestConnection() { f.check(false, nil) }
 
 // Save checks the connection, then stores the account and activates it;
 // done is not called on failure, and what was typed stays.
-func (f *AccountForm) Save(done func(app.Account)) {
-	acct, key := f.Account(), f.Key.Text
-	f.whenKeyMayGo(acct, key, func() { f.save(acct, key, done) })
-}
+func (f *AccountForm) Save(done func(app.Account)) { f.check(true, done) }
 
-func (f *AccountForm) save(acct app.Account, key string, done func(app.Account)) {
-	f.setBusy(true, lang.L("Checking the connection…"))
-	f.a.Go(func() {
-		ctx := context.Background()
-		res := f.a.Accounts().TestSaved(ctx, acct, key, true)
-		if res.State != app.Connected {
-			kit.Do(func() {
-				f.show(res)
-				f.setBusy(false, "")
-			})
-			return
-		}
-		saved, err := f.a.Accounts().Save(ctx, acct, key)
-		if err == nil {
-			err = f.a.Activate(ctx, saved.ID)
-		}
-		kit.Do(func() {
-			if err != nil {
-				f.Result.Importance = widget.DangerImportance
-				kit.ShowError(f.Result, app.Describe(err))
-				f.setBusy(false, "")
+// check tests the connection with what is typed; when save, an account
+// that connects is stored and activated.
+func (f *AccountForm) check(save bool, done func(app.Account)) {
+	acct, key := f.Account(), f.Key.Text
+	f.whenKeyMayGo(acct, key, func() {
+		f.setBusy(true, lang.L("Checking the connection…"))
+		f.a.Go(func() {
+			ctx := context.Background()
+			res := f.a.Accounts().TestSaved(ctx, acct, key, true)
+			if !save || res.State != app.Connected {
+				kit.Do(func() {
+					f.show(res)
+					f.setBusy(false, "")
+				})
 				return
 			}
-			f.acct = saved
-			f.show(res)
-			// Say at once that the key landed in the keys file, not the keyring.
-			if note := app.KeyInFileNote(saved); note != "" && key != "" {
-				f.Result.Importance = widget.WarningImportance
-				f.Result.SetText(res.Message + " " + note)
+			saved, err := f.a.Accounts().Save(ctx, acct, key)
+			if err == nil {
+				err = f.a.Activate(ctx, saved.ID)
 			}
-			f.setBusy(false, "")
-			if done != nil {
-				done(saved)
-			}
+			kit.Do(func() {
+				if err != nil {
+					f.Result.Importance = widget.DangerImportance
+					kit.ShowError(f.Result, app.Describe(err))
+					f.setBusy(false, "")
+					return
+				}
+				f.acct = saved
+				f.show(res)
+				// Say at once that the key landed in the keys file, not the keyring.
+				if note := app.KeyInFileNote(saved); note != "" && key != "" {
+					f.say(widget.WarningImportance, res.Message+" "+note)
+				}
+				f.setBusy(false, "")
+				if done != nil {
+					done(saved)
+				}
+			})
 		})
 	})
 }
@@ -199,7 +190,7 @@ func (f *AccountForm) whenKeyMayGo(acct app.Account, key string, send func()) {
 		return // the question is already on screen
 	}
 	if f.Window == nil {
-		f.showWarning(lang.L("Paste the API key again to use it with {{.Address}}. Agent Desk does not send your saved key to a new address without asking.", map[string]any{"Address": to}))
+		f.say(widget.WarningImportance, lang.L("Paste the API key again to use it with {{.Address}}. Agent Desk does not send your saved key to a new address without asking.", map[string]any{"Address": to}))
 		return
 	}
 	d := dialog.NewConfirm(lang.L("Send your saved key to {{.Address}}?", map[string]any{"Address": to}),
@@ -208,7 +199,7 @@ func (f *AccountForm) whenKeyMayGo(acct app.Account, key string, send func()) {
 		func(ok bool) {
 			f.keyAsk = nil
 			if !ok {
-				f.showWarning(lang.L("Your saved API key was not sent to {{.Address}}. To use this address, paste the API key again, or choose Send the key.", map[string]any{"Address": to}))
+				f.say(widget.WarningImportance, lang.L("Your saved API key was not sent to {{.Address}}. To use this address, paste the API key again, or choose Send the key.", map[string]any{"Address": to}))
 				return
 			}
 			f.keyFor = acct.BaseURL
@@ -218,10 +209,4 @@ func (f *AccountForm) whenKeyMayGo(acct app.Account, key string, send func()) {
 	d.SetDismissText(lang.L("Cancel"))
 	f.keyAsk = d
 	kit.ShowDestructive(d, f.Window)
-}
-
-func (f *AccountForm) showWarning(msg string) {
-	f.Result.Importance = widget.WarningImportance
-	f.Result.SetText(msg)
-	f.Result.Show()
 }

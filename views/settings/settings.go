@@ -3,7 +3,9 @@
 package settings
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -34,37 +36,63 @@ func PaceTwoLabel() string     { return lang.L("Two requests a second") }
 func PaceFiveLabel() string    { return lang.L("Five requests a second") }
 func PaceNoneLabel() string    { return lang.L("No limit") }
 
-type paceChoice struct {
-	label     string
-	perSecond float64
+// option is a choice of a radio group and the setting it stands for.
+type option[T comparable] struct {
+	label string
+	value T
 }
 
-func paceChoices() []paceChoice {
-	return []paceChoice{
+func paceOptions() []option[float64] {
+	return []option[float64]{
 		{PaceDefaultLabel(), 0}, {PaceSlowLabel(), 0.5}, {PaceTwoLabel(), 2}, {PaceFiveLabel(), 5}, {PaceNoneLabel(), -1},
 	}
 }
 
-func themeLabels() map[string]string {
-	return map[string]string{
-		app.ThemeSystem: ThemeSystemLabel(),
-		app.ThemeLight:  ThemeLightLabel(),
-		app.ThemeDark:   ThemeDarkLabel(),
-	}
+func themeOptions() []option[string] {
+	return []option[string]{{ThemeSystemLabel(), app.ThemeSystem}, {ThemeLightLabel(), app.ThemeLight}, {ThemeDarkLabel(), app.ThemeDark}}
 }
 
-func variantLabels() map[string]string {
-	return map[string]string{"": VariantAutoLabel(), "A": VariantALabel(), "B": VariantBLabel()}
+func variantOptions() []option[string] {
+	return []option[string]{{VariantAutoLabel(), ""}, {VariantALabel(), "A"}, {VariantBLabel(), "B"}}
+}
+
+// languageOptions are the languages, each in its own words, after the computer's.
+func languageOptions() []option[string] {
+	opts := []option[string]{{ThemeSystemLabel(), ""}}
+	for _, l := range app.Languages {
+		opts = append(opts, option[string]{l.Name, l.Tag})
+	}
+	return opts
+}
+
+// labelOf is the label of value among opts, or "".
+func labelOf[T comparable](opts []option[T], value T) string {
+	for _, o := range opts {
+		if o.value == value {
+			return o.label
+		}
+	}
+	return ""
 }
 
 // languageLabel shows each language in its own words.
 func languageLabel(tag string) string {
-	for _, l := range app.Languages {
-		if l.Tag == tag {
-			return l.Name
-		}
+	return cmp.Or(labelOf(languageOptions(), tag), ThemeSystemLabel())
+}
+
+// radio is a radio group of opts; chosen hears the user's choices only.
+func radio[T comparable](s *Screen, opts []option[T], chosen func(T)) *kit.RadioGroup {
+	labels := make([]string, len(opts))
+	for i, o := range opts {
+		labels[i] = o.label
 	}
-	return ThemeSystemLabel()
+	r := kit.NewRadioGroup(labels, func(label string) {
+		if i := slices.Index(labels, label); i >= 0 && !s.syncing {
+			chosen(opts[i].value)
+		}
+	})
+	r.Required = true
+	return r
 }
 
 // Screen is the Settings screen.
@@ -100,29 +128,14 @@ func New(env screen.Env) screen.Screen {
 	s.keyWhere = screen.Wrapped("")
 	s.errText = kit.ErrorText()
 
-	s.theme = kit.NewRadioGroup([]string{ThemeSystemLabel(), ThemeLightLabel(), ThemeDarkLabel()}, s.themeChosen)
-	s.theme.Required = true
-
-	s.variant = kit.NewRadioGroup([]string{VariantAutoLabel(), VariantALabel(), VariantBLabel()}, s.variantChosen)
-	s.variant.Required = true
+	s.theme = radio(s, themeOptions(), s.themeChosen)
+	s.variant = radio(s, variantOptions(), s.variantChosen)
 	s.varNote = screen.Wrapped("")
 	s.varNote.Importance = widget.LowImportance
-
-	labels := make([]string, len(paceChoices()))
-	for i, c := range paceChoices() {
-		labels[i] = c.label
-	}
-	s.pace = kit.NewRadioGroup(labels, s.paceChosen)
-	s.pace.Required = true
+	s.pace = radio(s, paceOptions(), s.paceChosen)
 	s.paceNote = screen.Wrapped("")
 	s.paceNote.Importance = widget.LowImportance
-
-	langs := []string{ThemeSystemLabel()}
-	for _, l := range app.Languages {
-		langs = append(langs, l.Name)
-	}
-	s.language = kit.NewRadioGroup(langs, s.languageChosen)
-	s.language.Required = true
+	s.language = radio(s, languageOptions(), s.languageChosen)
 
 	s.add = kit.NewButtonWithIcon(lang.L("Add account"), theme.ContentAddIcon(), func() { s.editAccount(app.Account{}) })
 	about := kit.NewButtonWithIcon(lang.L("About Agent Desk"), theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
@@ -180,16 +193,16 @@ func (s *Screen) refresh() {
 	}
 
 	s.syncing = true
-	s.theme.SetSelected(themeLabels()[st.Theme])
+	s.theme.SetSelected(labelOf(themeOptions(), st.Theme))
 	s.language.SetSelected(languageLabel(st.Language))
 	screen.EnableIf(!active.IsDemo(), s.variant, s.pace)
 	if active.IsDemo() {
 		s.variant.SetSelected(VariantAutoLabel())
 		s.varNote.SetText(lang.L("The demo keeps memories in collections. Switch to your own account to change this."))
 	} else {
-		s.variant.SetSelected(variantLabels()[active.MemoryVariantOverride])
+		s.variant.SetSelected(labelOf(variantOptions(), active.MemoryVariantOverride))
 		if active.MemoryVariant != "" {
-			found := variantLabels()[active.MemoryVariant]
+			found := labelOf(variantOptions(), active.MemoryVariant)
 			if found == "" {
 				found = lang.L("Way {{.Name}}", map[string]any{"Name": active.MemoryVariant})
 			}
@@ -198,8 +211,8 @@ func (s *Screen) refresh() {
 			s.varNote.SetText(lang.L("Not found yet: Agent Desk finds out the first time you open a memory."))
 		}
 	}
-	for _, c := range paceChoices() {
-		if c.perSecond == active.RequestsPerSecond || (c.perSecond < 0 && active.RequestsPerSecond < 0) {
+	for _, c := range paceOptions() {
+		if c.value == active.RequestsPerSecond || (c.value < 0 && active.RequestsPerSecond < 0) {
 			s.pace.SetSelected(c.label)
 		}
 	}
@@ -210,16 +223,7 @@ func (s *Screen) refresh() {
 	s.syncing = false
 }
 
-func (s *Screen) paceChosen(label string) {
-	if s.syncing {
-		return
-	}
-	var perSecond float64
-	for _, c := range paceChoices() {
-		if c.label == label {
-			perSecond = c.perSecond
-		}
-	}
+func (s *Screen) paceChosen(perSecond float64) {
 	s.change(func(ctx context.Context) error { return s.env.App.Accounts().SetRequestsPerSecond(ctx, perSecond) }, func(why string) string {
 		return lang.L("The pace could not be changed. {{.Why}}", map[string]any{"Why": why})
 	})
@@ -336,32 +340,15 @@ func (s *Screen) editAccount(acct app.Account) {
 }
 
 func (s *Screen) confirmRemove(acct app.Account) {
-	d := dialog.NewConfirm(lang.L("Remove {{.Account}}?", map[string]any{"Account": acct.Name}),
-		lang.L("Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer."),
-		func(ok bool) {
-			if !ok {
-				return
-			}
+	s.confirm = screen.Confirm(s.env.Window, lang.L("Remove {{.Account}}?", map[string]any{"Account": acct.Name}),
+		lang.L("Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer."), lang.L("Remove"), lang.L("Keep"), true, func() {
 			s.change(func(ctx context.Context) error { return s.env.App.Accounts().Remove(ctx, acct.ID) }, func(why string) string {
 				return lang.L("{{.Account}} could not be removed. {{.Why}}", map[string]any{"Account": acct.Name, "Why": why})
 			})
-		}, s.env.Window)
-	d.SetConfirmText(lang.L("Remove"))
-	d.SetDismissText(lang.L("Keep"))
-	s.confirm = d
-	kit.ShowDestructive(d, s.env.Window)
+		})
 }
 
-func (s *Screen) themeChosen(label string) {
-	if s.syncing {
-		return
-	}
-	value := app.ThemeSystem
-	for v, l := range themeLabels() {
-		if l == label {
-			value = v
-		}
-	}
+func (s *Screen) themeChosen(value string) {
 	a := s.env.App
 	s.env.App.Go(func() {
 		err := a.UpdateSettings(context.Background(), func(st *app.Settings) { st.Theme = value })
@@ -375,16 +362,7 @@ func (s *Screen) themeChosen(label string) {
 
 // languageChosen keeps the language and offers to restart: every word on
 // screen was made in the old one.
-func (s *Screen) languageChosen(label string) {
-	if s.syncing {
-		return
-	}
-	tag := ""
-	for _, l := range app.Languages {
-		if l.Name == label {
-			tag = l.Tag
-		}
-	}
+func (s *Screen) languageChosen(tag string) {
 	a := s.env.App
 	a.Go(func() {
 		err := a.UpdateSettings(context.Background(), func(st *app.Settings) { st.Language = tag })
@@ -397,30 +375,14 @@ func (s *Screen) languageChosen(label string) {
 			if app.WouldSpeak(tag) == app.LanguageInUse() {
 				return
 			}
-			d := dialog.NewConfirm(lang.L("Start Agent Desk again?"),
+			screen.Confirm(s.env.Window, lang.L("Start Agent Desk again?"),
 				lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": languageLabel(app.WouldSpeak(tag))}),
-				func(ok bool) {
-					if ok {
-						s.env.Nav.Restart()
-					}
-				}, s.env.Window)
-			d.SetConfirmText(lang.L("Start again now"))
-			d.SetDismissText(lang.L("Later"))
-			kit.ShowDialog(d, s.env.Window)
+				lang.L("Start again now"), lang.L("Later"), false, s.env.Nav.Restart)
 		})
 	})
 }
 
-func (s *Screen) variantChosen(label string) {
-	if s.syncing {
-		return
-	}
-	value := ""
-	for v, l := range variantLabels() {
-		if l == label {
-			value = v
-		}
-	}
+func (s *Screen) variantChosen(value string) {
 	s.change(func(ctx context.Context) error { return s.env.App.Accounts().SetMemoryVariantOverride(ctx, value) }, func(why string) string {
 		return lang.L("The way memories are kept could not be changed. {{.Why}}", map[string]any{"Why": why})
 	})

@@ -68,11 +68,11 @@ func formDone(f *AccountForm, wait func(what string, shown func() bool)) func(t 
 // choose selects a radio choice as a click does. The handler is called
 // after the radio has redrawn, because the test driver runs the handler's
 // screen update on its own goroutine at once, where the real app queues it.
-func choose(s *Screen, rg *kit.RadioGroup, label string, handler func(string)) {
+func choose(s *Screen, rg *kit.RadioGroup, label string) {
 	s.syncing = true
 	rg.SetSelected(label)
 	s.syncing = false
-	handler(label)
+	rg.OnChanged(label)
 }
 
 // rowOf is the accounts row that names the account.
@@ -199,12 +199,12 @@ func TestSettingsThemeAppliesAndIsSaved(t *testing.T) {
 	if s.theme.Selected != ThemeSystemLabel() {
 		t.Fatalf("a first start follows the computer's theme, got %q", s.theme.Selected)
 	}
-	choose(s, s.theme, ThemeDarkLabel(), s.themeChosen)
+	choose(s, s.theme, ThemeDarkLabel())
 	wait("the dark theme saved", func() bool { return a.Settings().Theme == storage.ThemeDark })
 	if a.Settings().Theme != storage.ThemeDark {
 		t.Fatalf("theme saved as %q", a.Settings().Theme)
 	}
-	choose(s, s.theme, ThemeLightLabel(), s.themeChosen)
+	choose(s, s.theme, ThemeLightLabel())
 	wait("the light theme saved", func() bool { return a.Settings().Theme == storage.ThemeLight })
 	if a.Settings().Theme != storage.ThemeLight {
 		t.Fatalf("theme saved as %q", a.Settings().Theme)
@@ -226,7 +226,7 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 	if s.variant.Disabled() || s.variant.Selected != VariantAutoLabel() {
 		t.Fatalf("a real account starts on automatic: disabled=%v selected=%q", s.variant.Disabled(), s.variant.Selected)
 	}
-	choose(s, s.variant, VariantBLabel(), s.variantChosen)
+	choose(s, s.variant, VariantBLabel())
 	wait("variant B saved", func() bool { return a.Account().MemoryVariantOverride == "B" })
 	if got := a.Account().MemoryVariantOverride; got != "B" {
 		t.Fatalf("override saved as %q", got)
@@ -234,7 +234,7 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 	if got := string(a.Client().MemoryVariant()); got != "B" {
 		t.Fatalf("the client should use the chosen variant, uses %q", got)
 	}
-	choose(s, s.variant, VariantAutoLabel(), s.variantChosen)
+	choose(s, s.variant, VariantAutoLabel())
 	wait("automatic saved", func() bool { return a.Account().MemoryVariantOverride == "" })
 	if got := a.Account().MemoryVariantOverride; got != "" {
 		t.Fatalf("automatic should clear the override, got %q", got)
@@ -269,7 +269,7 @@ func TestSettingsPaceOfRequests(t *testing.T) {
 	if s.pace.Selected != PaceDefaultLabel() {
 		t.Fatalf("a new account keeps the recommended pace, shows %q", s.pace.Selected)
 	}
-	choose(s, s.pace, PaceTwoLabel(), s.paceChosen)
+	choose(s, s.pace, PaceTwoLabel())
 	wait("two a second saved", func() bool { return a.Account().RequestsPerSecond == 2 })
 	start := time.Now()
 	for i := 0; i < 7; i++ {
@@ -300,7 +300,7 @@ func TestChoosingALanguageOffersToStartAgainInIt(t *testing.T) {
 	if s.language.Selected != ThemeSystemLabel() {
 		t.Fatalf("a first start follows the computer's language, got %q", s.language.Selected)
 	}
-	choose(s, s.language, "Español", s.languageChosen)
+	choose(s, s.language, "Español")
 	wait("the language saved and the question asked", func() bool {
 		return a.Settings().Language == "es" && kittest.FindButton(s.env.Window.Canvas().Overlays().Top(), "Start again now") != nil
 	})
@@ -308,7 +308,7 @@ func TestChoosingALanguageOffersToStartAgainInIt(t *testing.T) {
 	if nav.restarts != 1 {
 		t.Fatalf("Start again now asked for %d starts, want 1", nav.restarts)
 	}
-	choose(s, s.language, "English", s.languageChosen)
+	choose(s, s.language, "English")
 	wait("English saved", func() bool { return a.Settings().Language == "en" })
 	wait("what follows drawn", func() bool { return true })
 	if top := s.env.Window.Canvas().Overlays().Top(); top != nil {

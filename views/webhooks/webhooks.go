@@ -25,11 +25,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Banner is the plain sentence shown above every webhook list.
-func Banner() string {
-	return lang.L("A webhook calls an address of yours when an agent finishes. Add one from the agent's Webhooks tab.")
-}
-
 // AgentBanner is the sentence above an agent's own webhooks.
 func AgentBanner() string {
 	return lang.L("A webhook calls an address of yours (https only) each time this agent finishes.")
@@ -146,22 +141,19 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	buttons := secretCell.Objects[1].(*fyne.Container)
 	reveal := buttons.Objects[0].(*kit.Button)
 	copyBtn := buttons.Objects[1].(*kit.Button)
+	shown, word, icon := masked, lang.L("Reveal"), theme.VisibilityIcon()
 	if l.revealed[key] {
-		secret.SetText(lang.L("Signing secret: {{.Secret}}", map[string]any{"Secret": w.Secret}))
-		reveal.SetText(lang.L("Hide"))
-		reveal.SetIcon(theme.VisibilityOffIcon())
-	} else {
-		secret.SetText(lang.L("Signing secret: {{.Secret}}", map[string]any{"Secret": masked}))
-		reveal.SetText(lang.L("Reveal"))
-		reveal.SetIcon(theme.VisibilityIcon())
+		shown, word, icon = w.Secret, lang.L("Hide"), theme.VisibilityOffIcon()
 	}
+	secret.SetText(lang.L("Signing secret: {{.Secret}}", map[string]any{"Secret": shown}))
+	reveal.SetText(word)
+	reveal.SetIcon(icon)
 	reveal.OnTapped = func() {
 		l.revealed[key] = !l.revealed[key]
 		l.widget.Refresh()
 	}
-	value := w.Secret
 	copyBtn.OnTapped = func() {
-		fyne.CurrentApp().Clipboard().SetContent(value)
+		fyne.CurrentApp().Clipboard().SetContent(w.Secret)
 		copyBtn.SetText(lang.L("Copied"))
 	}
 	copyBtn.SetText(lang.L("Copy"))
@@ -241,7 +233,7 @@ func New(env screen.Env) screen.Screen {
 	s.stack = container.NewStack(kit.Loading(lang.L("Reading webhooks…")))
 	editable(env, s.list, s.hooks)
 	refresh := kit.NewButtonWithIcon(lang.L("Refresh"), theme.ViewRefreshIcon(), s.Reload)
-	header := kit.Header(lang.L("Webhooks"), Banner(), refresh)
+	header := kit.Header(lang.L("Webhooks"), lang.L("A webhook calls an address of yours when an agent finishes. Add one from the agent's Webhooks tab."), refresh)
 	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
 	kit.Bind[live.ListState[client.Webhook]](s.hooks, s.show)
 	kit.Bind(s.hooks.Titles(), s.list.showTitles)
@@ -272,14 +264,10 @@ func (s *Screen) show(st live.ListState[client.Webhook]) {
 			lang.L("This workspace has no webhooks. To add one, open an agent on the Agents screen and its Webhooks tab."))
 	}
 	if s.list.show(s.stack, st, lang.L("Reading webhooks…"), empty, s.Reload) {
-		s.summary.SetText(count(len(st.Items)))
+		s.summary.SetText(lang.N("{{.Count}} webhook", len(st.Items), map[string]any{"Count": app.Number(len(st.Items))}))
 	} else {
 		s.summary.SetText("")
 	}
-}
-
-func count(n int) string {
-	return lang.N("{{.Count}} webhook", n, map[string]any{"Count": app.Number(n)})
 }
 
 // NewAgentTab is the Webhooks tab of an agent's detail, with Add webhook….
@@ -316,21 +304,10 @@ func editable(env screen.Env, l *list, hooks *catalog.Hooks) {
 		})
 	}
 	l.onDelete = func(w client.Webhook) {
-		d := dialog.NewConfirm(lang.L("Delete this webhook?"),
-			lang.L("The service will stop calling {{.Address}}. This cannot be undone.", map[string]any{"Address": safe.Text(w.URL, 0)}), func(yes bool) {
-				if !yes {
-					return
-				}
-				var err error
-				kit.ActShowing(a, env.Window, lang.L("Deleting the webhook…"), func(ctx context.Context) { err = hooks.Delete(ctx, w.ID) }, func() {
-					if err != nil {
-						kit.ShowInformation(lang.L("Webhook not deleted"), app.Describe(err), env.Window)
-					}
-				})
-			}, env.Window)
-		d.SetConfirmText(lang.L("Delete"))
-		d.SetDismissText(lang.L("Cancel"))
-		kit.ShowDestructive(d, env.Window)
+		screen.Confirm(env.Window, lang.L("Delete this webhook?"),
+			lang.L("The service will stop calling {{.Address}}. This cannot be undone.", map[string]any{"Address": safe.Text(w.URL, 0)}), lang.L("Delete"), lang.L("Cancel"), true, func() {
+				screen.Try(env, lang.L("Deleting the webhook…"), lang.L("Webhook not deleted"), func(ctx context.Context) error { return hooks.Delete(ctx, w.ID) }, nil)
+			})
 	}
 }
 
@@ -364,12 +341,7 @@ func showAdd(env screen.Env, agent client.Agent, hooks *catalog.Hooks) {
 			return
 		}
 		address, on := url.Text, active.Checked
-		var err error
-		kit.ActShowing(env.App, env.Window, lang.L("Adding the webhook…"), func(ctx context.Context) { err = hooks.Add(ctx, agent.ID, address, on) }, func() {
-			if err != nil {
-				kit.ShowInformation(lang.L("Webhook not added"), app.Describe(err), env.Window)
-			}
-		})
+		screen.Try(env, lang.L("Adding the webhook…"), lang.L("Webhook not added"), func(ctx context.Context) error { return hooks.Add(ctx, agent.ID, address, on) }, nil)
 	}, env.Window)
 	d.Resize(fyne.NewSize(520, 260))
 	kit.ShowDialog(d, env.Window)

@@ -45,7 +45,7 @@ func New(a *app.App, done func()) *Welcome {
 
 	w.Demo = kit.NewButtonWithIcon(lang.L("Try the demo"), theme.MediaPlayIcon(), w.tryDemo)
 	w.Demo.Importance = widget.HighImportance
-	w.Connect = kit.NewButtonWithIcon(lang.L("Connect your account"), theme.AccountIcon(), w.showConnect)
+	w.Connect = kit.NewButtonWithIcon(lang.L("Connect your account"), theme.AccountIcon(), func() { w.show(true) })
 
 	demoText := screen.Wrapped(lang.L("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings."))
 	connectText := screen.Wrapped(lang.L("Use the agents of your organisation. You need the service address and an API key from your administrator."))
@@ -57,7 +57,7 @@ func New(a *app.App, done func()) *Welcome {
 	w.Form = settings.NewAccountForm(a, app.Account{})
 	w.Finish = kit.NewButtonWithIcon(lang.L("Connect"), theme.ConfirmIcon(), w.finish)
 	w.Finish.Importance = widget.HighImportance
-	w.Back = kit.NewButtonWithIcon(lang.L("Back"), theme.NavigateBackIcon(), w.showChoices)
+	w.Back = kit.NewButtonWithIcon(lang.L("Back"), theme.NavigateBackIcon(), func() { w.show(false) })
 	w.Form.OnBusy(func(busy bool) { screen.EnableIf(!busy, w.Finish, w.Back) })
 	w.connect = container.NewVBox(
 		widget.NewLabelWithStyle(lang.L("Connect your account"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -108,10 +108,6 @@ func (c columnLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 // Content is the screen's widgets.
 func (w *Welcome) Content() fyne.CanvasObject { return w.content }
-
-func (w *Welcome) showConnect() { w.show(true) }
-
-func (w *Welcome) showChoices() { w.show(false) }
 
 // show puts the connect form, or the choices, in place of the other.
 func (w *Welcome) show(connect bool) {
