@@ -256,3 +256,160 @@ func TestFyneReachedOnlyInFynefix(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// packageFiles parses the non-test Go files of every package under the
+// module, keyed by import path.
+func packageFiles(t *testing.T) (map[string][]*ast.File, *token.FileSet) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	pkgs := map[string][]*ast.File{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); path != root && (n[0] == '.' || n[0] == '_' || n == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		ip := module
+		if rel != "." {
+			ip += "/" + filepath.ToSlash(rel)
+		}
+		pkgs[ip] = append(pkgs[ip], f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs, fset
+}
+
+// TestImportRules: the arrows go views -> app -> client, storage. No screen
+// reaches storage, the widget kit stands alone (nothing of app or client,
+// even through another package), and production app packages do not carry
+// the demo's fault switches.
+func TestImportRules(t *testing.T) {
+	pkgs, _ := packageFiles(t)
+	imports := map[string][]string{}
+	for ip, files := range pkgs {
+		seen := map[string]bool{}
+		for _, f := range files {
+			for _, im := range f.Imports {
+				if p := strings.Trim(im.Path.Value, `"`); strings.HasPrefix(p, module) && !seen[p] {
+					seen[p] = true
+					imports[ip] = append(imports[ip], p)
+				}
+			}
+		}
+	}
+	var reach func(ip string, seen map[string]bool)
+	reach = func(ip string, seen map[string]bool) {
+		for _, p := range imports[ip] {
+			if !seen[p] {
+				seen[p] = true
+				reach(p, seen)
+			}
+		}
+	}
+	under := func(ip, dir string) bool { return ip == module+"/"+dir || strings.HasPrefix(ip, module+"/"+dir+"/") }
+	if len(imports) < 10 {
+		t.Fatalf("only %d packages found: the walk missed the tree", len(imports))
+	}
+	for ip := range imports {
+		for _, p := range imports[ip] {
+			if under(ip, "views") && under(p, "storage") {
+				t.Errorf("%s imports %s: screens reach storage only through app", ip, p)
+			}
+			if under(ip, "app") && ip != module+"/app/apptest" && under(p, "client/demoservice") {
+				t.Errorf("%s imports %s: the demo is wired in by main", ip, p)
+			}
+		}
+		if under(ip, "views/kit") {
+			all := map[string]bool{}
+			reach(ip, all)
+			for p := range all {
+				if under(p, "app") || under(p, "client") || under(p, "storage") || (under(p, "views") && !under(p, "views/kit")) {
+					t.Errorf("%s reaches %s: the widget kit stands alone", ip, p)
+				}
+			}
+		}
+	}
+}
+
+// TestNoAppTypeExportsMoreThan40: a service's type names at most 40 exported
+// methods and fields, so no one type does everything.
+func TestNoAppTypeExportsMoreThan40(t *testing.T) {
+	pkgs, _ := packageFiles(t)
+	for ip, files := range pkgs {
+		if ip != module+"/app" && !strings.HasPrefix(ip, module+"/app/") {
+			continue
+		}
+		count := map[string]int{}
+		for _, f := range files {
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					if d.Recv != nil && d.Name.IsExported() {
+						count[receiverName(d.Recv.List[0].Type)]++
+					}
+				case *ast.GenDecl:
+					for _, s := range d.Specs {
+						ts, ok := s.(*ast.TypeSpec)
+						if !ok {
+							continue
+						}
+						if st, ok := ts.Type.(*ast.StructType); ok {
+							for _, fl := range st.Fields.List {
+								for _, n := range fl.Names {
+									if n.IsExported() {
+										count[ts.Name.Name]++
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		if len(count) == 0 && ip == module+"/app" {
+			t.Fatal("no types found in app: the walk missed it")
+		}
+		for name, n := range count {
+			if n > 40 {
+				t.Errorf("%s.%s exports %d methods and fields; split it by feature", ip, name, n)
+			}
+		}
+	}
+}
+
+// receiverName is the type's name of a method's receiver (T, *T, T[P]).
+func receiverName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}

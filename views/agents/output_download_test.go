@@ -44,7 +44,7 @@ func newOutputFixture(t *testing.T, handler http.Handler) *outputFixture {
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	f := &outputFixture{q: q, srv: httptest.NewServer(handler)}
 	t.Cleanup(f.srv.Close)
-	s := &Screen{env: screen.Env{App: a, Window: w, Nav: kittest.Nav{}, Opener: func(u *url.URL) error {
+	s := &Screen{env: screen.Env{App: a, Window: w, Nav: screen.NoNav{}, Opener: func(u *url.URL) error {
 		f.mu.Lock()
 		f.opened = append(f.opened, u)
 		f.mu.Unlock()

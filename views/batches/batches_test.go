@@ -38,7 +38,7 @@ import (
 
 // nav remembers the screens shown.
 type nav struct {
-	kittest.Nav
+	screen.NoNav
 	shown *[]string
 }
 

@@ -17,7 +17,6 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
-	"github.com/agentdesk/agentdesk/views/kit/kittest"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -35,7 +34,7 @@ func BenchmarkFramesWhileABatchRuns(b *testing.B) {
 	a, _ := apptest.OnService(b, demoservice.Options{})
 	w := test.NewTempWindow(b, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(800, 600))
-	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}})
+	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}})
 	w.SetContent(s.Content())
 	s.Shown()
 	q.Drain()

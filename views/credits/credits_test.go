@@ -23,7 +23,7 @@ func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(900, 600))
-	v := NewView(screen.Env{App: a, Window: w, Nav: kittest.Nav{}})
+	v := NewView(screen.Env{App: a, Window: w, Nav: screen.NoNav{}})
 	w.SetContent(v.Object())
 	v.Reload()
 	q.WaitUntil(t, func() bool { return v.total.Text != "" }, func() string { return "no total" })

@@ -17,7 +17,7 @@ type Button struct {
 	// Tip is shown while the pointer rests on the button ("" for none).
 	Tip     string
 	focused bool
-	self    fyne.CanvasObject // the widget shown, when one embeds b (nil: b)
+	self    fyne.Widget // the widget shown, when one embeds b (nil: b)
 }
 
 // shown is the widget the window shows: b, or the one embedding it.
@@ -26,6 +26,15 @@ func (b *Button) shown() fyne.CanvasObject {
 		return b.self
 	}
 	return b
+}
+
+// ExtendBaseWidget also remembers a widget that embeds b, so that tips and
+// scrolling into view see the widget the window shows.
+func (b *Button) ExtendBaseWidget(w fyne.Widget) {
+	if w != fyne.Widget(b) {
+		b.self = w
+	}
+	b.Button.ExtendBaseWidget(w)
 }
 
 // NewButtonWithIcon is a Button with a label, an icon and what it does.

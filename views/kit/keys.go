@@ -198,7 +198,6 @@ type PaidButton struct {
 func NewPaidButton(label string, icon fyne.Resource, tapped func()) *PaidButton {
 	b := &PaidButton{}
 	b.Text, b.Icon, b.OnTapped = label, icon, tapped
-	b.self = b
 	b.ExtendBaseWidget(b)
 	return b
 }

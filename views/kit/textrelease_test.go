@@ -63,3 +63,14 @@ func TestTextIsLetGoAtRestAndTheRestAfterAMinute(t *testing.T) {
 		t.Fatal("the window shows what it showed")
 	}
 }
+
+// A widget that embeds Button is the one tips and scrolling into view see.
+func TestAButtonEmbeddedInAnotherWidgetIsSeenAsThatWidget(t *testing.T) {
+	type wrapper struct{ Button }
+	plain := NewButton("Plain", nil)
+	w := &wrapper{}
+	w.ExtendBaseWidget(w)
+	if plain.shown() != fyne.CanvasObject(plain) || w.shown() != fyne.CanvasObject(w) {
+		t.Fatalf("a button is seen as %T, an embedding one as %T", plain.shown(), w.shown())
+	}
+}

@@ -46,7 +46,7 @@ func openFixture(t *testing.T, opts demoservice.Options) *fixture {
 	opts.APIKey = "k"
 	a, svc := apptest.OnService(t, opts)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1200, 800))
 	s.Shown()
@@ -341,7 +341,7 @@ func BenchmarkTypingIntoMemory(b *testing.B) {
 			kit.UseQueue(b)
 			a := apptest.Open(b)
 			w := test.NewTempWindow(b, widget.NewLabel(""))
-			s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+			s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
 			w.SetContent(s.Content())
 			w.Resize(fyne.NewSize(1200, 800))
 			s.ed.startNew("")

@@ -29,7 +29,7 @@ func TestResourcesSearchFilterAllPagesAndDetail(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
 	a := apptest.OnURL(t, srv.URL)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1100, 700))
 	s.Shown()
@@ -62,7 +62,7 @@ func TestAccountSwitchClearsAndReloadsResources(t *testing.T) {
 	q := kit.UseQueue(t)
 	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1100, 700))
 	s.Shown()
@@ -110,7 +110,7 @@ func TestResourcesKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 	t.Cleanup(srv.Close)
 	a := apptest.OnURL(t, srv.URL)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1100, 700))
 	s.Shown()
@@ -129,7 +129,7 @@ func TestResourcesKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 
 // openedNav remembers the agents opened with a request.
 type openedNav struct {
-	kittest.Nav
+	screen.NoNav
 	agents   []app.AgentItem
 	requests []string
 }

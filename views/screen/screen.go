@@ -149,3 +149,16 @@ func Pictures(a *app.App) richtext.Pictures { return pictures{a} }
 type pictures struct{ *app.App }
 
 func (pictures) Describe(err error) string { return app.Describe(err) }
+
+// NoNav is the Nav of a screen shown alone (in tests): it offers no other screens.
+type NoNav struct{}
+
+func (NoNav) Show(string)                                 {}
+func (NoNav) OpenChat(client.Agent)                       {}
+func (NoNav) ChooseChatAgent()                            {}
+func (NoNav) OpenConversation(int64)                      {}
+func (NoNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
+func (NoNav) NewAttachments() Attachments                 { return nil }
+func (NoNav) ShowCredits()                                {}
+func (NoNav) Restart()                                    {}
+func (NoNav) OpenAgentWith(app.AgentItem, string)         {}

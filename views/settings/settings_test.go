@@ -285,7 +285,7 @@ func TestSettingsPaceOfRequests(t *testing.T) {
 
 // restartNav records Agent Desk asked to start again.
 type restartNav struct {
-	kittest.Nav
+	screen.NoNav
 	restarts int
 }
 

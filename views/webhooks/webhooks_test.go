@@ -29,7 +29,7 @@ func env(t *testing.T, variant string) (screen.Env, *kit.Queue) {
 	a := apptest.OnURL(t, srv.URL)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1100, 700))
-	return screen.Env{App: a, Window: w, Nav: kittest.Nav{}}, q
+	return screen.Env{App: a, Window: w, Nav: screen.NoNav{}}, q
 }
 
 // row renders list row i as the screen would.
@@ -115,7 +115,7 @@ func TestWebhooksErrorSaysWhatHappenedAndRetries(t *testing.T) {
 	q := kit.UseQueue(t)
 	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	svc.SetFaults(demoservice.Faults{Fail500: 1})
 	s.Shown()
@@ -138,7 +138,7 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 	}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1100, 700))
-	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	s.Shown()
 	find := func() (int, client.Webhook) {
@@ -215,7 +215,7 @@ func TestWebhooksKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 	a := apptest.OnURL(t, srv.URL)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1100, 700))
-	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	s.Shown()
 	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "Only 5 webhooks could be read") },
@@ -239,7 +239,7 @@ func TestWebhooksLoadByThemselvesWhenTheServiceIsBack(t *testing.T) {
 	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
 	a.SetReachable(true)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	s := New(screen.Env{App: a, Window: w, Nav: kittest.Nav{}}).(*Screen)
+	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	svc.SetFaults(demoservice.Faults{Fail500: 1000})
 	s.Shown()

@@ -12,24 +12,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
-	"github.com/agentdesk/agentdesk/views/screen"
 )
-
-// Nav is a screen.Nav for a screen shown alone: it offers no other screens.
-type Nav struct{}
-
-func (Nav) Show(string)                                 {}
-func (Nav) OpenChat(client.Agent)                       {}
-func (Nav) ChooseChatAgent()                            {}
-func (Nav) OpenConversation(int64)                      {}
-func (Nav) AgentTabs(client.Agent) []*container.TabItem { return nil }
-func (Nav) NewAttachments() screen.Attachments          { return nil }
-func (Nav) ShowCredits()                                {}
-func (Nav) Restart()                                    {}
-func (Nav) OpenAgentWith(app.AgentItem, string)         {}
 
 // Children are the objects a user sees inside o.
 func Children(o fyne.CanvasObject) []fyne.CanvasObject {
