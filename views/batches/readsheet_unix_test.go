@@ -9,10 +9,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
 
@@ -23,7 +23,7 @@ import (
 func TestReadingASheetCountsItsRowsAndCancelStopsIt(t *testing.T) {
 	e, q, _, _ := env(t, 0)
 	ag := agent(t, e.App)
-	q.BusyAfter = time.Millisecond
+	q.UseClock()
 	path := filepath.Join(t.TempDir(), "requests.csv")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skipf("no named pipe: %v", err)
@@ -65,6 +65,7 @@ func TestReadingASheetCountsItsRowsAndCancelStopsIt(t *testing.T) {
 
 	ShowPlan(e, ag, path)
 	q.WaitUntil(t, func() bool {
+		q.Advance(kit.ProgressAfter) // once the reading started, its progress window shows
 		top := e.Window.Canvas().Overlays().Top()
 		return top != nil && strings.Contains(kittest.AllText(top), "read so far")
 	}, func() string { return kittest.AllText(e.Window.Canvas().Overlays().Top()) })

@@ -14,10 +14,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// busyAfter is how long awaited work runs before the window shows it.
-const busyAfter = 500 * time.Millisecond
+// ProgressAfter is how long awaited work runs before the window shows it.
+const ProgressAfter = 500 * time.Millisecond
 
-// ActShowing is Act for work the user waits on: past busyAfter the window
+// ActShowing is Act for work the user waits on: past ProgressAfter the window
 // shows it with a bar and Cancel. While it runs no other awaited work starts,
 // so nothing is sent twice. Cancel stops what is not done yet.
 func ActShowing(a Runner, w fyne.Window, what string, work func(ctx context.Context), then func()) {
@@ -82,11 +82,7 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 	ctx, cancel := context.WithCancel(a.Life())
 	done := false // UI goroutine only
 	var d *dialog.CustomDialog
-	after := busyAfter
-	if q := queue.Load(); q != nil && q.BusyAfter > 0 {
-		after = q.BusyAfter
-	}
-	timer := time.AfterFunc(after, func() {
+	timer := afterFunc(ProgressAfter, func() {
 		Do(func() {
 			if done || w == nil || a.Life().Err() != nil {
 				return // ended, or the app closes and the work may never end

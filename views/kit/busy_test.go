@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -23,14 +22,13 @@ func TestSlowWorkShowsItIsUnderWay(t *testing.T) {
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	kit.AnswerDialogKeys(w)
-	q.BusyAfter = 20 * time.Millisecond
+	q.UseClock()
 
 	// Quick work: nothing shows.
 	quick := false
 	kit.ActShowing(a, w, "Linking the files…", func(context.Context) {}, func() { quick = true })
 	q.WaitUntil(t, func() bool { return quick }, func() string { return "the quick work" })
-	time.Sleep(60 * time.Millisecond)
-	q.Drain()
+	q.Advance(2 * kit.ProgressAfter)
 	if w.Canvas().Overlays().Top() != nil {
 		t.Fatal("quick work showed a progress window")
 	}
@@ -39,6 +37,7 @@ func TestSlowWorkShowsItIsUnderWay(t *testing.T) {
 	release := make(chan struct{})
 	finished := false
 	kit.ActShowing(a, w, "Linking the files…", func(context.Context) { <-release }, func() { finished = true })
+	q.Advance(kit.ProgressAfter)
 	q.WaitUntil(t, func() bool {
 		top := w.Canvas().Overlays().Top()
 		return top != nil && strings.Contains(kittest.AllText(top), "Linking the files…")
@@ -59,6 +58,7 @@ func TestSlowWorkShowsItIsUnderWay(t *testing.T) {
 	stopped := make(chan struct{})
 	ended := false
 	kit.ActShowing(a, w, "Processing the files…", func(ctx context.Context) { <-ctx.Done(); close(stopped) }, func() { ended = true })
+	q.Advance(kit.ProgressAfter)
 	q.WaitUntil(t, func() bool { return w.Canvas().Overlays().Top() != nil }, func() string { return "the progress window" })
 	w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	<-stopped
@@ -72,7 +72,7 @@ func TestSlowWorkShowsHowFarItHasGone(t *testing.T) {
 	q := kit.UseQueue(t)
 	a := apptest.Open(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
-	q.BusyAfter = time.Millisecond
+	q.UseClock()
 
 	said := make(chan struct{})
 	ended := false
@@ -83,6 +83,7 @@ func TestSlowWorkShowsHowFarItHasGone(t *testing.T) {
 		<-ctx.Done()
 	}, func() { ended = true })
 	<-said
+	q.Advance(kit.ProgressAfter)
 	q.WaitUntil(t, func() bool {
 		top := w.Canvas().Overlays().Top()
 		bar := kittest.Find[*widget.ProgressBar](top)

@@ -20,10 +20,10 @@ type TextRelease struct {
 	drawn, sinceIdle int
 	// at is when the planned release is due; timer fires then.
 	at    time.Time
-	timer *time.Timer
+	timer timer
 	// late fires lateAfter a release at rest unless anything was drawn:
 	// once Fyne's state for unshown widgets expired, paint once and free it.
-	late      *time.Timer
+	late      timer
 	lateAfter time.Duration
 }
 
@@ -44,9 +44,9 @@ func (r *TextRelease) Drawn(n int) {
 	r.sinceIdle += n
 	switch {
 	case r.drawn >= r.limits.Many:
-		r.plan(time.Now())
+		r.plan(now())
 	case r.sinceIdle >= r.limits.Few:
-		r.plan(time.Now().Add(r.limits.Rest))
+		r.plan(now().Add(r.limits.Rest))
 	}
 }
 
@@ -58,17 +58,17 @@ func (r *TextRelease) Pending() int { return r.sinceIdle }
 func (r *TextRelease) plan(at time.Time) {
 	r.at = at
 	if r.timer == nil {
-		t := time.AfterFunc(time.Until(at), func() { Do(r.due) })
+		t := afterFunc(at.Sub(now()), func() { Do(r.due) })
 		context.AfterFunc(r.life, func() { t.Stop() })
 		r.timer = t
 		return
 	}
-	r.timer.Reset(time.Until(at))
+	r.timer.Reset(at.Sub(now()))
 }
 
 // due releases the text drawn; at rest it also returns freed memory.
 func (r *TextRelease) due() {
-	if r.life.Err() != nil || time.Now().Before(r.at) {
+	if r.life.Err() != nil || now().Before(r.at) {
 		return // closing, or planned again for later (the timer was reset)
 	}
 	switch {
@@ -76,7 +76,7 @@ func (r *TextRelease) due() {
 		ReleaseText(r.win)
 		r.drawn = 0
 		// Once the screen rests, the rest.
-		r.plan(time.Now().Add(r.limits.Rest))
+		r.plan(now().Add(r.limits.Rest))
 	case r.sinceIdle >= r.limits.Few:
 		ReleaseIdle(r.win)
 		r.drawn, r.sinceIdle = 0, 0
@@ -87,7 +87,7 @@ func (r *TextRelease) due() {
 // planLate has ReleaseLate run lateAfter from now if nothing is drawn.
 func (r *TextRelease) planLate() {
 	if r.late == nil {
-		t := time.AfterFunc(r.lateAfter, func() {
+		t := afterFunc(r.lateAfter, func() {
 			Do(func() {
 				if r.life.Err() == nil && r.drawn == 0 && r.sinceIdle == 0 {
 					ReleaseLate(r.win)

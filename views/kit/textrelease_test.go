@@ -44,19 +44,22 @@ func (c *paintCanvas) Refresh(o fyne.CanvasObject) {
 func TestTextIsLetGoAtRestAndTheRestAfterAMinute(t *testing.T) {
 	test.NewTempApp(t)
 	q := UseQueue(t)
+	q.UseClock()
 	w := &paintCounter{Window: test.NewTempWindow(t, widget.NewLabel("reply"))}
 	r := NewTextRelease(w, context.Background(), ReleaseLimits{Many: 1000, Few: 2, Rest: time.Millisecond})
 	r.lateAfter = 50 * time.Millisecond
 
 	r.Drawn(5)
+	q.Advance(time.Millisecond)
 	q.WaitUntil(t, func() bool { return w.sets.Load() == 1 }, func() string { return "no release at rest" })
 	r.Drawn(1) // drawing again before the late release puts it off
-	time.Sleep(3 * r.lateAfter)
-	q.Drain()
+	q.Advance(3 * r.lateAfter)
 	if w.paints.Load() != 0 {
 		t.Fatal("the window was painted again although the screen was drawing")
 	}
 	r.Drawn(5)
+	q.Advance(time.Millisecond)
+	q.Advance(r.lateAfter)
 	q.WaitUntil(t, func() bool { return w.sets.Load() == 2 && w.paints.Load() == 1 },
 		func() string { return "the late release never came" })
 	if w.Content() == nil || w.Content().(*widget.Label).Text != "reply" {

@@ -24,7 +24,7 @@ type Layer struct {
 	tip     *fyne.Container
 	tipText *canvas.Text
 	tipFor  fyne.CanvasObject // the button the tip is shown or waited for
-	timer   *time.Timer
+	timer   timer
 
 	drop      *fyne.Container
 	dropTakes bool
@@ -104,7 +104,7 @@ func hovered(o fyne.CanvasObject, tip string) {
 	}
 	l.hideTip()
 	l.tipFor = o
-	l.timer = time.AfterFunc(TipDelay, func() {
+	l.timer = afterFunc(TipDelay, func() {
 		Do(func() {
 			// Fyne reports focus, not the pointer, leaving the window.
 			if l.tipFor == o && InForeground() {

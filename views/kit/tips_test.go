@@ -2,7 +2,6 @@ package kit_test
 
 import (
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -19,6 +18,7 @@ import (
 func tipWindow(t *testing.T, content fyne.CanvasObject) (fyne.Window, *kit.Queue) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
+	q.UseClock()
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.SetContent(container.NewStack(content, kit.NewLayer(w.Canvas())))
 	w.Resize(fyne.NewSize(600, 400))
@@ -35,6 +35,7 @@ func TestAButtonsTipShowsWhileThePointerRestsOnIt(t *testing.T) {
 	c := w.Canvas()
 
 	send.MouseIn(&desktop.MouseEvent{})
+	q.Advance(kit.TipDelay)
 	q.WaitUntil(t, func() bool { return kit.TipShown(c) != "" }, func() string { return "no tip shown" })
 	if got := kit.TipShown(c); got != send.Tip {
 		t.Fatalf("the tip reads %q, want %q", got, send.Tip)
@@ -47,8 +48,7 @@ func TestAButtonsTipShowsWhileThePointerRestsOnIt(t *testing.T) {
 	// Pressed before the wait ends: no tip.
 	send.MouseIn(&desktop.MouseEvent{})
 	test.Tap(send)
-	time.Sleep(2 * kit.TipDelay)
-	q.Drain()
+	q.Advance(2 * kit.TipDelay)
 	if got := kit.TipShown(c); got != "" {
 		t.Fatalf("a tip %q showed after the button was pressed", got)
 	}
@@ -57,8 +57,7 @@ func TestAButtonsTipShowsWhileThePointerRestsOnIt(t *testing.T) {
 	plain.MouseIn(&desktop.MouseEvent{})
 	dialog.NewInformation("Saved", "The file was saved.", w).Show()
 	send.MouseIn(&desktop.MouseEvent{})
-	time.Sleep(2 * kit.TipDelay)
-	q.Drain()
+	q.Advance(2 * kit.TipDelay)
 	if got := kit.TipShown(c); got != "" {
 		t.Fatalf("a tip %q showed for a button without one, or under a dialog", got)
 	}
@@ -74,6 +73,7 @@ func TestATipGoesWithItsButtonAndUnderADialog(t *testing.T) {
 	shown := func() {
 		t.Helper()
 		stop.MouseIn(&desktop.MouseEvent{})
+		q.Advance(kit.TipDelay)
 		q.WaitUntil(t, func() bool { return kit.TipShown(c) != "" }, func() string { return "no tip shown" })
 	}
 	shown()
