@@ -53,10 +53,10 @@ test: deps
 	$(MAKE) --no-print-directory fuzz
 	$(MAKE) --no-print-directory package-check
 
-# Every fuzz target runs FUZZTIME (20 s) looking for inputs that crash a
+# Every fuzz target runs FUZZTIME (12 s) looking for inputs that crash a
 # parser of server or file data, two at a time; what it finds is kept in
 # the package's testdata/fuzz (.ci/fuzz). make fuzz FUZZTIME=5m for longer.
-FUZZTIME ?= 20s
+FUZZTIME ?= 12s
 fuzz: deps
 	GO=$(GO) FUZZTIME=$(FUZZTIME) .ci/fuzz
 
