@@ -22,13 +22,13 @@ func TestSavedConnectionUsesTheStoredKeyWhenLeftBlank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := a.Accounts().TestSaved(ctx, acct, "", false); res.State != app.Connected {
+	if res := a.Accounts().Test(ctx, acct, "", false); res.State != app.Connected {
 		t.Fatalf("a blank key while editing should test the stored key: %+v", res)
 	}
-	if res := a.Accounts().TestSaved(ctx, acct, "typed-wrong-key", false); res.State != app.KeyRejected {
+	if res := a.Accounts().Test(ctx, acct, "typed-wrong-key", false); res.State != app.KeyRejected {
 		t.Fatalf("a typed key replaces the stored one in the test: %+v", res)
 	}
-	if res := a.Accounts().TestSaved(ctx, storage.Account{BaseURL: srv.URL}, "", false); res.State != app.KeyRejected {
+	if res := a.Accounts().Test(ctx, storage.Account{BaseURL: srv.URL}, "", false); res.State != app.KeyRejected {
 		t.Fatalf("a new account without a key should be asked for one: %+v", res)
 	}
 }
@@ -70,13 +70,13 @@ func TestSavedConnectionKeepsTheStoredKeyFromAnotherServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	acct.BaseURL = other.URL
-	if res := a.Accounts().TestSaved(ctx, acct, "", false); res.State == app.Connected || !strings.Contains(res.Message, "not sent") {
+	if res := a.Accounts().Test(ctx, acct, "", false); res.State == app.Connected || !strings.Contains(res.Message, "not sent") {
 		t.Fatalf("testing another server without leave: %+v", res)
 	}
 	if n := keys.Load(); n != 0 {
 		t.Fatalf("the stored key reached the other server %d times", n)
 	}
-	a.Accounts().TestSaved(ctx, acct, "", true)
+	a.Accounts().Test(ctx, acct, "", true)
 	if keys.Load() == 0 {
 		t.Fatal("with the user's leave the key should be tried there")
 	}

@@ -37,12 +37,33 @@ type ConnectionResult struct {
 	Agents  int // how many agents the account has, when connected
 }
 
-// TestConnection makes one cheap call with the given details and says what happened.
-func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace string) ConnectionResult {
-	if msg := checkBaseURL(baseURL); msg != "" {
+// tidy is an account and key as typed, with the spaces a paste brings cut
+// off: the one place the form's text is cleaned.
+func tidy(acct storage.Account, key string) (storage.Account, string) {
+	acct.Name = strings.TrimSpace(acct.Name)
+	acct.BaseURL = strings.TrimRight(strings.TrimSpace(acct.BaseURL), "/")
+	acct.WorkspaceID = strings.TrimSpace(acct.WorkspaceID)
+	return acct, strings.TrimSpace(key)
+}
+
+// Test makes one cheap call with an account as typed and says what
+// happened. A blank key means the stored one, which goes to another server
+// than it was saved for only when keyMayMove (the user agreed).
+func (svc *Accounts) Test(ctx context.Context, acct storage.Account, key string, keyMayMove bool) ConnectionResult {
+	acct, key = tidy(acct, key)
+	if moves, _, to := svc.StoredKeyMoves(acct, key); moves && !keyMayMove {
+		return ConnectionResult{State: KeyRejected, Message: lang.L("Your saved key was not sent to {{.Address}}. Paste the key for that address, or agree to send the saved one.", map[string]any{"Address": to})}
+	}
+	if key == "" && acct.ID != "" && !acct.IsDemo() {
+		if stored, _, err := svc.a.secrets.KeyOf(ctx, acct); err == nil {
+			key = stored
+		}
+	}
+	workspace := acct.WorkspaceID
+	if msg := checkBaseURL(acct.BaseURL); msg != "" {
 		return ConnectionResult{State: ServerNotFound, Message: msg}
 	}
-	if strings.TrimSpace(key) == "" {
+	if key == "" {
 		return ConnectionResult{State: KeyRejected, Message: lang.L("Enter the API key of your account.")}
 	}
 	if msg := checkWorkspace(workspace); msg != "" {
@@ -50,7 +71,7 @@ func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	c := svc.a.newClient(strings.TrimSpace(baseURL), strings.TrimSpace(key), strings.TrimSpace(workspace), storage.Account{})
+	c := svc.a.newClient(acct.BaseURL, key, workspace, storage.Account{})
 	// retry a hiccup before answering
 	page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1}, client.WithMaxRetries(2))
 	var decodeErr *client.DecodeError
@@ -60,8 +81,8 @@ func (svc *Accounts) TestConnection(ctx context.Context, baseURL, key, workspace
 			Message: lang.N("Connected. This account has {{.Count}} agent.", page.Total, map[string]any{"Count": Number(page.Total)})}
 	case client.IsAuth(err):
 		return ConnectionResult{State: KeyRejected, Message: lang.L("The service rejected the API key. Check that it was copied whole.")}
-	case strings.TrimSpace(workspace) != "" && (client.IsForbidden(err) || namesWorkspace(err)):
-		return ConnectionResult{State: WorkspaceRejected, Message: lang.L("The API key works, but the service refused workspace {{.Workspace}}. Check the number in the service's web app under Settings → Workspace.", map[string]any{"Workspace": strings.TrimSpace(workspace)})}
+	case workspace != "" && (client.IsForbidden(err) || namesWorkspace(err)):
+		return ConnectionResult{State: WorkspaceRejected, Message: lang.L("The API key works, but the service refused workspace {{.Workspace}}. Check the number in the service's web app under Settings → Workspace.", map[string]any{"Workspace": workspace})}
 	case client.IsNotFound(err) || errors.As(err, &decodeErr):
 		return ConnectionResult{State: ServerNotFound, Message: lang.L("The server answered, but not as an Agent Execution Service. Check the address.")}
 	case client.IsTLS(err):
@@ -156,7 +177,7 @@ func portOrDefault(u *url.URL) string {
 // StoredKeyMoves reports whether the stored key for acct would go to another
 // server than it was saved for: the form must ask first.
 func (svc *Accounts) StoredKeyMoves(acct storage.Account, key string) (moves bool, from, to string) {
-	if strings.TrimSpace(key) != "" || acct.ID == "" || acct.IsDemo() {
+	if acct, key = tidy(acct, key); key != "" || acct.ID == "" || acct.IsDemo() {
 		return false, "", ""
 	}
 	saved, ok := svc.a.Settings().Account(acct.ID)
@@ -197,9 +218,7 @@ func KeyWhere(l storage.KeyLocation) string {
 // Save adds or changes an account and stores its key; an empty key keeps the stored one.
 func (svc *Accounts) Save(ctx context.Context, acct storage.Account, key string) (storage.Account, error) {
 	a := svc.a
-	acct.Name = strings.TrimSpace(acct.Name)
-	acct.BaseURL = strings.TrimRight(strings.TrimSpace(acct.BaseURL), "/")
-	acct.WorkspaceID = strings.TrimSpace(acct.WorkspaceID)
+	acct, key = tidy(acct, key)
 	if msg := checkBaseURL(acct.BaseURL); msg != "" {
 		return acct, errors.New(msg)
 	}
@@ -217,7 +236,7 @@ func (svc *Accounts) Save(ctx context.Context, acct storage.Account, key string)
 	if acct.IsDemo() {
 		return acct, say(func() string { return lang.L("the demo account cannot be changed") })
 	}
-	if key = strings.TrimSpace(key); key != "" {
+	if key != "" {
 		loc, err := a.secrets.Set(ctx, acct.ID, key)
 		if err != nil {
 			return acct, sayWrapped(err, func() string {
@@ -328,18 +347,4 @@ func (a *App) Folders() []AboutFolder {
 		{What: lang.L("History of chats and runs"), Path: p.Data},
 		{What: lang.L("Downloaded previews"), Path: p.Cache},
 	}
-}
-
-// TestSaved is TestConnection for an account being edited, a blank key meaning
-// the stored one, which moves server only when keyMayMove.
-func (svc *Accounts) TestSaved(ctx context.Context, acct storage.Account, key string, keyMayMove bool) ConnectionResult {
-	if moves, _, to := svc.a.Accounts().StoredKeyMoves(acct, key); moves && !keyMayMove {
-		return ConnectionResult{State: KeyRejected, Message: lang.L("Your saved key was not sent to {{.Address}}. Paste the key for that address, or agree to send the saved one.", map[string]any{"Address": to})}
-	}
-	if strings.TrimSpace(key) == "" && acct.ID != "" && !acct.IsDemo() {
-		if stored, _, err := svc.a.secrets.KeyOf(ctx, acct); err == nil {
-			key = stored
-		}
-	}
-	return svc.a.Accounts().TestConnection(ctx, acct.BaseURL, key, acct.WorkspaceID)
 }

@@ -19,7 +19,7 @@ func TestPlainHTTPOnlyToThisComputer(t *testing.T) {
 	a := apptest.Open(t)
 	ctx := context.Background()
 	for _, addr := range []string{"http://agents.example.com/api", "http://10.0.0.5:8080", "http://192.168.1.20", "http://[2001:db8::1]/api", "http://localhost.example.com", "HTTP://agents.example.com"} {
-		res := a.Accounts().TestConnection(ctx, addr, "some-key-1234", "")
+		res := a.Accounts().Test(ctx, storage.Account{BaseURL: addr}, "some-key-1234", false)
 		if res.State == app.Connected || !strings.Contains(res.Message, "must start with https://") {
 			t.Errorf("Test connection to %s: %v %q, want a refusal that asks for https://", addr, res.State, res.Message)
 		}
@@ -44,7 +44,7 @@ func TestCredentialsInAddressRefused(t *testing.T) {
 	a := apptest.Open(t)
 	ctx := context.Background()
 	for _, addr := range []string{"https://jane:hunter2-pw@agents.example.com/api", "https://jane@agents.example.com", "http://jane:hunter2-pw@127.0.0.1:9"} {
-		res := a.Accounts().TestConnection(ctx, addr, "some-key-1234", "")
+		res := a.Accounts().Test(ctx, storage.Account{BaseURL: addr}, "some-key-1234", false)
 		if res.State == app.Connected || !strings.Contains(res.Message, "name and password") || strings.Contains(res.Message, "hunter2") {
 			t.Errorf("Test connection to %s: %v %q, want a refusal naming the name and password", addr, res.State, res.Message)
 		}

@@ -64,7 +64,7 @@ func TestTestConnectionSaysWhatHappened(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := a.Accounts().TestConnection(ctx, c.url, c.key, "")
+			got := a.Accounts().Test(ctx, storage.Account{BaseURL: c.url}, c.key, false)
 			if got.State != c.want || !strings.Contains(got.Message, c.words) {
 				t.Fatalf("got %v %q, want %v containing %q", got.State, got.Message, c.want, c.words)
 			}
@@ -218,7 +218,7 @@ func TestTestConnectionDoesNotReadATLSWordInAnAnswerAsItsOwn(t *testing.T) {
 		fmt.Fprint(w, `{"error":"upstream: remote error: tls: handshake failure"}`)
 	}))
 	t.Cleanup(srv.Close)
-	if got := a.Accounts().TestConnection(context.Background(), srv.URL, "k", ""); got.State != app.ServerError {
+	if got := a.Accounts().Test(context.Background(), storage.Account{BaseURL: srv.URL}, "k", false); got.State != app.ServerError {
 		t.Fatalf("got %v %q, want a service problem", got.State, got.Message)
 	}
 }

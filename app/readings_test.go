@@ -277,12 +277,12 @@ func TestTestConnectionChecksTheWorkspace(t *testing.T) {
 		{"77", app.WorkspaceRejected},
 		{"acme", app.WorkspaceRejected},
 	} {
-		res := a.Accounts().TestConnection(ctx, srv.URL, "k", tc.workspace)
+		res := a.Accounts().Test(ctx, storage.Account{BaseURL: srv.URL, WorkspaceID: tc.workspace}, "k", false)
 		if res.State != tc.want || res.Message == "" {
 			t.Errorf("workspace %q: %+v", tc.workspace, res)
 		}
 	}
-	if res := a.Accounts().TestConnection(ctx, srv.URL, "wrong", "1"); res.State != app.KeyRejected {
+	if res := a.Accounts().Test(ctx, storage.Account{BaseURL: srv.URL, WorkspaceID: "1"}, "wrong", false); res.State != app.KeyRejected {
 		t.Errorf("wrong key: %+v", res)
 	}
 }

@@ -143,7 +143,7 @@ func (f *AccountForm) check(save bool, done func(app.Account)) {
 		f.setBusy(true, lang.L("Checking the connection…"))
 		f.a.Go(func() {
 			ctx := context.Background()
-			res := f.a.Accounts().TestSaved(ctx, acct, key, true)
+			res := f.a.Accounts().Test(ctx, acct, key, true)
 			if !save || res.State != app.Connected {
 				kit.Do(func() {
 					f.show(res)
@@ -151,8 +151,9 @@ func (f *AccountForm) check(save bool, done func(app.Account)) {
 				})
 				return
 			}
+			// Saving the active account already renews its connection.
 			saved, err := f.a.Accounts().Save(ctx, acct, key)
-			if err == nil {
+			if err == nil && f.a.AccountID() != saved.ID {
 				err = f.a.Activate(ctx, saved.ID)
 			}
 			kit.Do(func() {
