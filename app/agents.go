@@ -141,7 +141,7 @@ type AgentBrowser struct {
 // NewBrowser makes a browser; pause is how long typing rests before SearchSoon asks.
 func (svc *Agents) NewBrowser(pause time.Duration) *AgentBrowser {
 	b := &AgentBrowser{app: svc.a, state: live.NewState(AgentPage{})}
-	b.typing = live.NewDebouncer(pause, b.searchTyped)
+	b.typing = live.NewDebouncer(svc.a.cfg.Clock, pause, b.searchTyped)
 	return b
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/ledger"
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/clock"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -45,8 +46,9 @@ type Config struct {
 	FastRetries bool
 	// PictureBudget overrides PictureBudget.
 	PictureBudget int64
-	// FilesRefreshEvery overrides FilesRefreshEvery.
-	FilesRefreshEvery time.Duration
+	// Clock is what refreshes and debounces wait on (tests move a
+	// clock.Fake); the system's when nil.
+	Clock clock.Clock
 	// Version is sent with every request; "dev" when empty.
 	Version string
 }
@@ -449,7 +451,7 @@ func (a *App) Version() string {
 }
 
 // Catalog is what the account's service offers besides agents.
-func (a *App) Catalog() *catalog.Catalog { return catalog.New(a.Client, a) }
+func (a *App) Catalog() *catalog.Catalog { return catalog.New(a.Client, a, a.cfg.Clock) }
 
 // Connection is what the last check of the active account's service found.
 type Connection struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/clock"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -23,9 +24,9 @@ type drafts[K comparable, V any] struct {
 	err     error // of the last write
 }
 
-func newDrafts[K comparable, V any](write func(K, V) error) *drafts[K, V] {
+func newDrafts[K comparable, V any](c clock.Clock, write func(K, V) error) *drafts[K, V] {
 	ds := &drafts[K, V]{pending: map[K]V{}, write: write}
-	ds.d = live.NewDebouncer(draftDelay, ds.writeAll)
+	ds.d = live.NewDebouncer(c, draftDelay, ds.writeAll)
 	return ds
 }
 
@@ -84,20 +85,20 @@ type appDrafts struct {
 func newAppDrafts(a *App) *appDrafts {
 	ctx := context.Background()
 	return &appDrafts{
-		memories: newDrafts(func(k memoryDraftKey, d memoryDraft) error {
+		memories: newDrafts(a.cfg.Clock, func(k memoryDraftKey, d memoryDraft) error {
 			if k.id == "" {
 				// A new memory has no index entry to keep its draft on.
 				return a.Memories().SaveNewDraft(ctx, k.account, d.text, d.collectionID)
 			}
 			return a.db.SaveMemoryDraft(ctx, k.account, k.id, d.text)
 		}),
-		answers: newDrafts(func(id client.ID, answers map[string]string) error {
+		answers: newDrafts(a.cfg.Clock, func(id client.ID, answers map[string]string) error {
 			return a.Agents().RememberAnswers(ctx, id, answers)
 		}),
-		chats: newDrafts(func(id int64, text string) error {
+		chats: newDrafts(a.cfg.Clock, func(id int64, text string) error {
 			return a.db.SaveDraft(ctx, id, text)
 		}),
-		window: newDrafts(func(_ struct{}, size [2]float32) error {
+		window: newDrafts(a.cfg.Clock, func(_ struct{}, size [2]float32) error {
 			return a.UpdateSettings(ctx, func(s *storage.Settings) { s.WindowWidth, s.WindowHeight = size[0], size[1] })
 		}),
 	}

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/clock"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -262,18 +262,18 @@ func (l *FileList) watch() {
 	ctx, cancel := context.WithCancel(l.a.Life())
 	p := &poller{stop: cancel}
 	l.poll = p
-	every := cmp.Or(l.a.cfg.FilesRefreshEvery, FilesRefreshEvery)
 	l.a.Go(func() {
 		l.polls.Add(1)
 		defer l.polls.Add(-1)
 		defer cancel()
-		t := time.NewTimer(every)
+		due := make(chan struct{}, 1)
+		t := clock.Or(l.a.cfg.Clock).AfterFunc(FilesRefreshEvery, func() { due <- struct{}{} })
 		defer t.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case <-t.C:
+			case <-due:
 			}
 			if !l.pollOn(p) {
 				return
@@ -282,7 +282,7 @@ func (l *FileList) watch() {
 			if !l.pollOn(p) {
 				return
 			}
-			t.Reset(every)
+			t.Reset(FilesRefreshEvery)
 		}
 	})
 }

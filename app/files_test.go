@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/internal/clock"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -288,10 +289,10 @@ func waitFiles(t *testing.T, l *app.FileList, what string, cond func(app.FilesSt
 }
 
 func TestWatchedFileListFollowsProcessingThenIdles(t *testing.T) {
-	const every = 5 * time.Millisecond
 	var lists atomic.Int64
+	clk := clock.NewFake()
 	a, _ := served(t, demoservice.Options{API: demoservice.APIReal, Pace: 5 * time.Millisecond}, countLists(&lists),
-		func(c *app.Config) { c.FilesRefreshEvery = every })
+		func(c *app.Config) { c.Clock = clk })
 	ctx := context.Background()
 	upload := func(name string) client.ID {
 		f, err := a.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("content"), Filename: name, Size: 7})
@@ -300,18 +301,23 @@ func TestWatchedFileListFollowsProcessingThenIdles(t *testing.T) {
 		}
 		return f.ID
 	}
+	var l *app.FileList
 	quietCount := func() int64 { // what the count is once nothing runs
-		time.Sleep(10 * every)
+		for deadline := time.Now().Add(10 * time.Second); l.Refreshing(); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the refresh never ended")
+			}
+		}
 		n := lists.Load()
-		time.Sleep(20 * every)
-		if m := lists.Load(); m != n {
+		clk.Advance(30 * app.FilesRefreshEvery)
+		if m := lists.Load(); m != n || l.Refreshing() {
 			t.Fatalf("nothing processes, yet the files were listed %d more times", m-n)
 		}
 		return n
 	}
 
 	id := upload("hours.txt")
-	l := a.Files().NewList("desc")
+	l = a.Files().NewList("desc")
 	stop := l.Watch()
 	if err := l.Reload(ctx); err != nil {
 		t.Fatal(err)
@@ -324,7 +330,13 @@ func TestWatchedFileListFollowsProcessingThenIdles(t *testing.T) {
 	if _, err := l.ProcessFile(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	waitFiles(t, l, "the file is ready", func(st app.FilesState) bool { return !st.Unsettled() })
+	// The list refreshes each time the clock passes FilesRefreshEvery.
+	for deadline := time.Now().Add(10 * time.Second); l.Unsettled(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the file never showed as ready")
+		}
+		clk.Advance(app.FilesRefreshEvery)
+	}
 	if got := l.StatusText(l.Files()[0]); got != "Ready" {
 		t.Fatalf("the processed file should read Ready, got %q", got)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/internal/clock"
 )
 
 // maxListed bounds one search's resources or webhooks, so a runaway list cannot fill memory.
@@ -142,11 +143,12 @@ func (svc *Catalog) DeleteWebhook(ctx context.Context, id client.ID) error {
 type Catalog struct {
 	client func() *client.Client // the account in use's
 	run    live.Runner
+	clock  clock.Clock // what a search waits on for typing to rest
 }
 
 // New is the catalog of the account client gives; its lists load on run.
-func New(client func() *client.Client, run live.Runner) *Catalog {
-	return &Catalog{client: client, run: run}
+func New(client func() *client.Client, run live.Runner, c clock.Clock) *Catalog {
+	return &Catalog{client: client, run: run, clock: clock.Or(c)}
 }
 
 // ErrNoAgent is a webhook that does not say which agent it belongs to: it

@@ -145,7 +145,7 @@ func (svc *Catalog) NewResourceSearch() *ResourceSearch {
 		q, typ := r.Query()
 		return svc.Resources(ctx, q, typ)
 	})
-	r.typing = live.NewDebouncer(ResourcesPause, r.Reload)
+	r.typing = live.NewDebouncer(svc.clock, ResourcesPause, r.Reload)
 	return r
 }
 

@@ -3,23 +3,26 @@ package live
 import (
 	"sync"
 	"time"
+
+	"github.com/agentdesk/agentdesk/internal/clock"
 )
 
 // Debouncer runs fn once input has been quiet for delay.
 type Debouncer struct {
+	clock clock.Clock
 	delay time.Duration
 	fn    func()
 
 	mu      sync.Mutex
-	timer   *time.Timer
+	timer   clock.Timer
 	pending bool
 	stopped bool
 	running sync.Mutex // held while fn runs: it never runs twice at once
 }
 
-// NewDebouncer calls fn delay after the last Trigger.
-func NewDebouncer(delay time.Duration, fn func()) *Debouncer {
-	return &Debouncer{delay: delay, fn: fn}
+// NewDebouncer calls fn delay after the last Trigger, by c.
+func NewDebouncer(c clock.Clock, delay time.Duration, fn func()) *Debouncer {
+	return &Debouncer{clock: clock.Or(c), delay: delay, fn: fn}
 }
 
 // Trigger (re)starts the wait.
@@ -31,7 +34,7 @@ func (d *Debouncer) Trigger() {
 	}
 	d.pending = true
 	if d.timer == nil {
-		d.timer = time.AfterFunc(d.delay, d.fire)
+		d.timer = d.clock.AfterFunc(d.delay, d.fire)
 		return
 	}
 	d.timer.Reset(d.delay)

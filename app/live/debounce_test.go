@@ -6,23 +6,22 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/app/live"
+	"github.com/agentdesk/agentdesk/internal/clock"
 )
 
 func TestDebouncerCoalesces(t *testing.T) {
 	var calls atomic.Int32
-	d := live.NewDebouncer(80*time.Millisecond, func() { calls.Add(1) })
+	c := clock.NewFake()
+	d := live.NewDebouncer(c, 80*time.Millisecond, func() { calls.Add(1) })
 	for i := 0; i < 20; i++ {
 		d.Trigger()
-		time.Sleep(5 * time.Millisecond)
+		c.Advance(5 * time.Millisecond)
 	}
 	if calls.Load() != 0 {
 		t.Fatalf("ran while input kept coming: %d", calls.Load())
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for calls.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(150 * time.Millisecond)
+	c.Advance(80 * time.Millisecond)
+	c.Advance(150 * time.Millisecond)
 	if calls.Load() != 1 {
 		t.Errorf("calls = %d, want 1", calls.Load())
 	}
@@ -30,7 +29,7 @@ func TestDebouncerCoalesces(t *testing.T) {
 	d.Trigger()
 	d.Stop() // a waiting call runs at once
 	d.Trigger()
-	time.Sleep(150 * time.Millisecond)
+	c.Advance(150 * time.Millisecond)
 	if calls.Load() != 2 {
 		t.Errorf("calls = %d, want 2", calls.Load())
 	}

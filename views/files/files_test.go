@@ -21,6 +21,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/internal/clock"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 	"github.com/agentdesk/agentdesk/views/screen"
@@ -232,7 +233,8 @@ func TestFilesScreenShowsErrorWithRetry(t *testing.T) {
 func TestFilesScreenRefreshesUntilFilesSettle(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 30 * time.Millisecond, API: demoservice.APISpec}), refreshEvery(20*time.Millisecond))
+	clk := clock.NewFake()
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 30 * time.Millisecond, API: demoservice.APISpec}), withClock(clk))
 	w := test.NewTempWindow(t, container.NewStack())
 	env := screen.Env{App: a, Window: w, Nav: fakeNav{}}
 	s := newScreen(env)
@@ -241,9 +243,9 @@ func TestFilesScreenRefreshesUntilFilesSettle(t *testing.T) {
 	eventually(t, q, "the new file is processing", func() bool {
 		return len(s.shown) > 0 && s.shown[0].Filename == "scan.pdf" && s.shown[0].Status != "completed"
 	})
-	eventually(t, q, "it settles without the user doing anything", func() bool {
+	eventually(t, q, "it settles without the user doing anything", ticking(clk, func() bool {
 		return s.shown[0].Filename == "scan.pdf" && s.shown[0].Status == "completed"
-	})
+	}))
 }
 
 func TestAgentTabLinkUnlinkUndoAndDrop(t *testing.T) {
@@ -386,7 +388,8 @@ func TestFileIconFollowsTheKindOfFile(t *testing.T) {
 func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 2 * time.Millisecond}), refreshEvery(10*time.Millisecond)) // the real reading
+	clk := clock.NewFake()
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{Pace: 2 * time.Millisecond}), withClock(clk)) // the real reading
 	w := test.NewTempWindow(t, container.NewStack())
 	w.Resize(fyne.NewSize(1000, 700))
 	env := screen.Env{App: a, Window: w, Nav: fakeNav{}}
@@ -418,7 +421,7 @@ func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
 		t.Fatal("Process should say it costs credits before it goes")
 	}
 	test.Tap(kittest.FindButton(top, "Process"))
-	eventually(t, q, "processed", func() bool { return strings.Contains(status(), "Ready") })
+	eventually(t, q, "processed", ticking(clk, func() bool { return strings.Contains(status(), "Ready") }))
 
 	s.toggle(id)
 	test.Tap(s.delBtn)
@@ -433,9 +436,15 @@ func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
 	}
 }
 
-// refreshEvery makes watched file lists refresh every d.
-func refreshEvery(d time.Duration) func(*app.Config) {
-	return func(c *app.Config) { c.FilesRefreshEvery = d }
+// withClock has the app's refreshes wait on clk.
+func withClock(clk *clock.Fake) func(*app.Config) {
+	return func(c *app.Config) { c.Clock = clk }
+}
+
+// ticking is cond checked after clk moved on by one refresh period: a wait
+// for what the list's refreshes bring.
+func ticking(clk *clock.Fake, cond func() bool) func() bool {
+	return func() bool { clk.Advance(app.FilesRefreshEvery); return cond() }
 }
 
 // listCounter counts the requests listing the workspace's files as the
@@ -459,13 +468,13 @@ func (n *listCounter) RoundTrip(r *http.Request) (*http.Response, error) {
 // countedService is the built-in service in the real reading, and an App
 // using it that refreshes watched file lists every every and counts its
 // requests listing the workspace's files.
-func countedService(t *testing.T, every, pace time.Duration) (*app.App, *listCounter) {
+func countedService(t *testing.T, clk *clock.Fake, pace time.Duration) (*app.App, *listCounter) {
 	t.Helper()
 	lists := &listCounter{}
 	svc := demoservice.New(demoservice.Options{APIKey: "k", API: demoservice.APIReal, Pace: pace})
 	srv := httptest.NewServer(svc)
 	t.Cleanup(func() { _ = svc.Close(); srv.Close() })
-	a := apptest.Open(t, refreshEvery(every), func(c *app.Config) {
+	a := apptest.Open(t, withClock(clk), func(c *app.Config) {
 		c.ClientOptions = append(c.ClientOptions, client.WithBaseURL(srv.URL), client.WithAPIKey("k"))
 		c.HTTPClient = &http.Client{Transport: lists}
 	})
@@ -479,13 +488,11 @@ func idle(s *Screen) bool {
 	return !st.Loading && !s.files.Refreshing()
 }
 
-// quiet runs UI updates for n refresh periods of every: a refresh that
-// should not happen has the time to.
-func quiet(q *kit.Queue, every time.Duration, n int) {
-	for range n {
-		time.Sleep(every)
-		q.Drain()
-	}
+// quiet moves clk on by n refresh periods and runs the UI updates: a
+// refresh that should not happen would.
+func quiet(q *kit.Queue, clk *clock.Fake, n int) {
+	clk.Advance(time.Duration(n) * app.FilesRefreshEvery)
+	q.Drain()
 }
 
 // rowStatus is the status column of the file's row, "gone" when it is not
@@ -505,20 +512,19 @@ func rowStatus(s *Screen, id client.ID) string {
 // A file the user asks to process shows as ready by itself, and once no
 // file is processing the screen stops asking the service.
 func TestFilesScreenShowsProcessedFileWithoutRefreshThenIdles(t *testing.T) {
-	const every = 20 * time.Millisecond
-	s, w, q, lists, f := screenWithStoredFile(t, every, 10*time.Millisecond, "hours.txt", "Opening hours")
+	s, w, q, lists, f, clk := screenWithStoredFile(t, 10*time.Millisecond, "hours.txt", "Opening hours")
 	eventually(t, q, "nothing asked of the service", func() bool { return idle(s) })
-	if before, after := lists.Load(), func() int64 { quiet(q, every, 10); return lists.Load() }(); after != before {
+	if before, after := lists.Load(), func() int64 { quiet(q, clk, 10); return lists.Load() }(); after != before {
 		t.Fatalf("nothing processes, yet the list was asked for %d more times", after-before)
 	}
 
 	s.toggle(f.ID)
 	test.Tap(s.procBtn)
 	answer(t, w, "Process")
-	eventually(t, q, "ready without pressing Refresh", func() bool { return rowStatus(s, f.ID) == "Ready" })
-	eventually(t, q, "the refresh ends", func() bool { return idle(s) })
+	eventually(t, q, "ready without pressing Refresh", ticking(clk, func() bool { return rowStatus(s, f.ID) == "Ready" }))
+	eventually(t, q, "the refresh ends", ticking(clk, func() bool { return idle(s) }))
 	before := lists.Load()
-	quiet(q, every, 10)
+	quiet(q, clk, 10)
 	if after := lists.Load(); after != before {
 		t.Fatalf("every file is ready, yet the list was asked for %d more times", after-before)
 	}
@@ -527,23 +533,20 @@ func TestFilesScreenShowsProcessedFileWithoutRefreshThenIdles(t *testing.T) {
 // A screen the user left stops refreshing even while a file still
 // processes, and follows it again when the user comes back.
 func TestFilesScreenStopsRefreshingWhenLeft(t *testing.T) {
-	// Slow enough for the UI updates of each refresh to keep up on a busy
-	// machine.
-	const every = 200 * time.Millisecond
-	s, w, q, lists, f := screenWithStoredFile(t, every, 10*time.Millisecond, "prices.txt", "Price list")
+	s, w, q, lists, f, clk := screenWithStoredFile(t, 10*time.Millisecond, "prices.txt", "Price list")
 	lists.hold.Store(true) // the file processes until the user comes back
 	s.toggle(f.ID)
 	test.Tap(s.procBtn)
 	answer(t, w, "Process")
 	start := lists.Load()
-	eventually(t, q, "refreshing while it processes", func() bool { return lists.Load() > start+1 })
+	eventually(t, q, "refreshing while it processes", ticking(clk, func() bool { return lists.Load() > start+1 }))
 
 	w.SetContent(widget.NewLabel("another screen"))
 	// The screen sees it was left at the next refresh, which may be on its
 	// way still (a busy machine takes a while).
-	eventually(t, q, "the refresh ends", func() bool { return s.unwatch == nil && idle(s) })
+	eventually(t, q, "the refresh ends", ticking(clk, func() bool { return s.unwatch == nil && idle(s) }))
 	before := lists.Load()
-	quiet(q, every, 10)
+	quiet(q, clk, 10)
 	if after := lists.Load(); after != before {
 		t.Fatalf("the screen is not shown, yet the list was asked for %d more times", after-before)
 	}
@@ -554,7 +557,7 @@ func TestFilesScreenStopsRefreshingWhenLeft(t *testing.T) {
 	w.SetContent(s.Content())
 	lists.hold.Store(false)
 	s.Shown()
-	eventually(t, q, "ready after coming back", func() bool { return rowStatus(s, f.ID) == "Ready" })
+	eventually(t, q, "ready after coming back", ticking(clk, func() bool { return rowStatus(s, f.ID) == "Ready" }))
 }
 
 // After another account becomes active the list shows its files, none of
@@ -596,11 +599,12 @@ func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
 // refreshing files in process every every, over a service that takes ten
 // paces to process a file, once it lists a stored file name (content body)
 // as not processed.
-func screenWithStoredFile(t *testing.T, every, pace time.Duration, name, body string) (*Screen, fyne.Window, *kit.Queue, *listCounter, *client.File) {
+func screenWithStoredFile(t *testing.T, pace time.Duration, name, body string) (*Screen, fyne.Window, *kit.Queue, *listCounter, *client.File, *clock.Fake) {
 	t.Helper()
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
-	a, lists := countedService(t, every, pace)
+	clk := clock.NewFake()
+	a, lists := countedService(t, clk, pace)
 	f, err := a.Client().UploadFile(context.Background(), client.UploadParams{Reader: strings.NewReader(body), Filename: name, Size: int64(len(body))})
 	if err != nil {
 		t.Fatal(err)
@@ -611,7 +615,7 @@ func screenWithStoredFile(t *testing.T, every, pace time.Duration, name, body st
 	w.SetContent(s.Content())
 	s.Shown()
 	eventually(t, q, "the stored file is listed", func() bool { return rowStatus(s, f.ID) == "Not processed" })
-	return s, w, q, lists, f
+	return s, w, q, lists, f, clk
 }
 
 // Files that could not be read are read by themselves when the service

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/agentdesk/agentdesk/internal/clock"
 )
 
 // Frame is the shortest time between two updates of one binding.
@@ -104,115 +106,30 @@ var queue atomic.Pointer[Queue]
 // progress window's, a late release of text) run on the queue's clock,
 // which the test moves with Advance instead of sleeping.
 type Queue struct {
-	mu     sync.Mutex
-	fns    []func()
-	clock  bool
-	now    time.Time
-	timers []*queueTimer
+	mu    sync.Mutex
+	fns   []func()
+	clock atomic.Pointer[clock.Fake]
 }
 
 // UseClock has kit's waits run on q's clock from now on.
-func (q *Queue) UseClock() {
-	q.mu.Lock()
-	q.clock, q.now = true, time.Now()
-	q.mu.Unlock()
-}
+func (q *Queue) UseClock() { q.clock.Store(clock.NewFake()) }
 
-// Advance moves q's clock on by d, runs the waits then due in their order
-// (and any they start that are due too), and drains.
+// Advance moves q's clock on by d, runs the waits then due, and drains.
 func (q *Queue) Advance(d time.Duration) {
-	q.mu.Lock()
-	q.now = q.now.Add(d)
-	q.mu.Unlock()
-	for {
-		q.mu.Lock()
-		var next *queueTimer
-		for _, t := range q.timers {
-			if !t.at.After(q.now) && (next == nil || t.at.Before(next.at)) {
-				next = t
-			}
-		}
-		if next != nil {
-			q.remove(next)
-		}
-		q.mu.Unlock()
-		if next == nil {
-			break
-		}
-		next.fn()
+	if c := q.clock.Load(); c != nil {
+		c.Advance(d)
 	}
 	q.Drain()
 }
 
-// remove takes t off q's clock; q.mu is held.
-func (q *Queue) remove(t *queueTimer) bool {
-	for i, o := range q.timers {
-		if o == t {
-			q.timers = append(q.timers[:i], q.timers[i+1:]...)
-			return true
-		}
-	}
-	return false
-}
-
-// queueTimer is a wait on a Queue's clock.
-type queueTimer struct {
-	q  *Queue
-	at time.Time
-	fn func()
-}
-
-func (t *queueTimer) Stop() bool {
-	t.q.mu.Lock()
-	defer t.q.mu.Unlock()
-	return t.q.remove(t)
-}
-
-func (t *queueTimer) Reset(d time.Duration) bool {
-	t.q.mu.Lock()
-	defer t.q.mu.Unlock()
-	was := t.q.remove(t)
-	t.at = t.q.now.Add(d)
-	t.q.timers = append(t.q.timers, t)
-	return was
-}
-
-// timer is a wait kit started: time's, or a test's clock's.
-type timer interface {
-	Stop() bool
-	Reset(d time.Duration) bool
-}
-
-// testClock is the queue whose clock runs kit's waits, or nil.
-func testClock() *Queue {
+// clockNow is the clock kit's waits run on: a test's, or the system's.
+func clockNow() clock.Clock {
 	if q := queue.Load(); q != nil {
-		q.mu.Lock()
-		defer q.mu.Unlock()
-		if q.clock {
-			return q
+		if c := q.clock.Load(); c != nil {
+			return c
 		}
 	}
-	return nil
-}
-
-// afterFunc runs fn after d, on the test's clock when it has one.
-func afterFunc(d time.Duration, fn func()) timer {
-	if q := testClock(); q != nil {
-		t := &queueTimer{q: q, fn: fn}
-		t.Reset(d)
-		return t
-	}
-	return time.AfterFunc(d, fn)
-}
-
-// now is the time, by the test's clock when it has one.
-func now() time.Time {
-	if q := testClock(); q != nil {
-		q.mu.Lock()
-		defer q.mu.Unlock()
-		return q.now
-	}
-	return time.Now()
+	return clock.Real{}
 }
 
 // Cleaner is the part of testing.TB UseQueue needs.

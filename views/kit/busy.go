@@ -82,7 +82,7 @@ func actShowing(a Runner, w fyne.Window, what string, p *Progress, work func(ctx
 	ctx, cancel := context.WithCancel(a.Life())
 	done := false // UI goroutine only
 	var d *dialog.CustomDialog
-	timer := afterFunc(ProgressAfter, func() {
+	timer := clockNow().AfterFunc(ProgressAfter, func() {
 		Do(func() {
 			if done || w == nil || a.Life().Err() != nil {
 				return // ended, or the app closes and the work may never end

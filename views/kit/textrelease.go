@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"github.com/agentdesk/agentdesk/internal/clock"
 )
 
 // TextRelease has Fyne drop its text textures (ReleaseText) after Many new
@@ -20,10 +21,10 @@ type TextRelease struct {
 	drawn, sinceIdle int
 	// at is when the planned release is due; timer fires then.
 	at    time.Time
-	timer timer
+	timer clock.Timer
 	// late fires lateAfter a release at rest unless anything was drawn:
 	// once Fyne's state for unshown widgets expired, paint once and free it.
-	late      timer
+	late      clock.Timer
 	lateAfter time.Duration
 }
 
@@ -44,9 +45,9 @@ func (r *TextRelease) Drawn(n int) {
 	r.sinceIdle += n
 	switch {
 	case r.drawn >= r.limits.Many:
-		r.plan(now())
+		r.plan(clockNow().Now())
 	case r.sinceIdle >= r.limits.Few:
-		r.plan(now().Add(r.limits.Rest))
+		r.plan(clockNow().Now().Add(r.limits.Rest))
 	}
 }
 
@@ -58,17 +59,17 @@ func (r *TextRelease) Pending() int { return r.sinceIdle }
 func (r *TextRelease) plan(at time.Time) {
 	r.at = at
 	if r.timer == nil {
-		t := afterFunc(at.Sub(now()), func() { Do(r.due) })
+		t := clockNow().AfterFunc(at.Sub(clockNow().Now()), func() { Do(r.due) })
 		context.AfterFunc(r.life, func() { t.Stop() })
 		r.timer = t
 		return
 	}
-	r.timer.Reset(at.Sub(now()))
+	r.timer.Reset(at.Sub(clockNow().Now()))
 }
 
 // due releases the text drawn; at rest it also returns freed memory.
 func (r *TextRelease) due() {
-	if r.life.Err() != nil || now().Before(r.at) {
+	if r.life.Err() != nil || clockNow().Now().Before(r.at) {
 		return // closing, or planned again for later (the timer was reset)
 	}
 	switch {
@@ -76,7 +77,7 @@ func (r *TextRelease) due() {
 		ReleaseText(r.win)
 		r.drawn = 0
 		// Once the screen rests, the rest.
-		r.plan(now().Add(r.limits.Rest))
+		r.plan(clockNow().Now().Add(r.limits.Rest))
 	case r.sinceIdle >= r.limits.Few:
 		ReleaseIdle(r.win)
 		r.drawn, r.sinceIdle = 0, 0
@@ -87,7 +88,7 @@ func (r *TextRelease) due() {
 // planLate has ReleaseLate run lateAfter from now if nothing is drawn.
 func (r *TextRelease) planLate() {
 	if r.late == nil {
-		t := afterFunc(r.lateAfter, func() {
+		t := clockNow().AfterFunc(r.lateAfter, func() {
 			Do(func() {
 				if r.life.Err() == nil && r.drawn == 0 && r.sinceIdle == 0 {
 					ReleaseLate(r.win)

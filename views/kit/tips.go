@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/agentdesk/agentdesk/internal/clock"
 )
 
 // TipDelay is how long the pointer rests on a button before its tip shows.
@@ -24,7 +25,7 @@ type Layer struct {
 	tip     *fyne.Container
 	tipText *canvas.Text
 	tipFor  fyne.CanvasObject // the button the tip is shown or waited for
-	timer   timer
+	timer   clock.Timer
 
 	drop      *fyne.Container
 	dropTakes bool
@@ -104,7 +105,7 @@ func hovered(o fyne.CanvasObject, tip string) {
 	}
 	l.hideTip()
 	l.tipFor = o
-	l.timer = afterFunc(TipDelay, func() {
+	l.timer = clockNow().AfterFunc(TipDelay, func() {
 		Do(func() {
 			// Fyne reports focus, not the pointer, leaving the window.
 			if l.tipFor == o && InForeground() {
