@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/internal/clock"
 )
 
 // page is the browser's current snapshot.
@@ -195,19 +196,26 @@ func TestAgentBrowserNewerSearchWins(t *testing.T) {
 // A search waiting for typing to pause gives way to one asked for at once
 // (Enter): the list never goes back to the typed words.
 func TestAgentBrowserTypedSearchGivesWayToEnter(t *testing.T) {
-	a := apptest.Open(t)
-	b := a.Agents().NewBrowser(50 * time.Millisecond)
+	clk := clock.NewFake()
+	a := apptest.Open(t, func(c *app.Config) { c.Clock = clk })
+	const pause = 50 * time.Millisecond
+	b := a.Agents().NewBrowser(pause)
 	b.SearchSoon(app.AgentQuery{Q: "video"})
 	b.Search(app.AgentQuery{Q: "invoice"})
 	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
-	time.Sleep(150 * time.Millisecond) // the typed search would have started by now
+	clk.Advance(3 * pause) // the typed search would start now
 	if st := page(b); st.Query.Q != "invoice" || st.Loading {
 		t.Fatalf("the typed search came back after Enter: %+v", st.Query)
 	}
 	// Typing on: one search once it pauses.
 	for _, q := range []string{"p", "pr", "press"} {
 		b.SearchSoon(app.AgentQuery{Q: q})
+		clk.Advance(pause / 2)
 	}
+	if st := page(b); st.Query.Q == "press" || st.Loading {
+		t.Fatalf("a search started while typing went on: %+v", st.Query)
+	}
+	clk.Advance(pause)
 	st := waitBrowser(t, b, func(l app.AgentPage) bool { return l.Query.Q == "press" })
 	if len(st.Agents) == 0 || st.Agents[0].Title != "Press Release Drafter" {
 		t.Fatalf("typing found %+v", st.Agents)
