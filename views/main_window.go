@@ -29,7 +29,6 @@ func Preload() <-chan struct{} {
 // loaded; on first start the welcome screen comes before the shell.
 func NewMainWindow(fa fyne.App, a *app.App, fonts <-chan struct{}) fyne.Window {
 	fa.SetIcon(assets.Icon)
-	kit.TrackForeground(fa)
 	settings := a.Settings()
 	fa.Settings().SetTheme(ThemeFor(settings.Theme))
 	applied := settings.Theme
@@ -41,6 +40,7 @@ func NewMainWindow(fa fyne.App, a *app.App, fonts <-chan struct{}) fyne.Window {
 		}
 	})
 	win := fa.NewWindow("Agent Desk")
+	kit.TrackForeground(fa, win)
 	win.SetIcon(assets.WindowIcon)
 	w, h := settings.WindowWidth, settings.WindowHeight
 	if w < 800 || h < 560 {

@@ -781,12 +781,12 @@ func TestLongRunNotifiesWhenWindowIsInBackground(t *testing.T) {
 		test.Tap(d.runBtn)
 		f.wait(t, "the run", func() bool { return d.active == nil && d.output.run.Status != "" })
 	}
-	kit.SetForeground(false)
+	kit.SetForeground(f.s.env.Window, false)
 	test.AssertNotificationSent(t, &fyne.Notification{
 		Title: "Agent Desk", Content: "Newsletter Writer has finished. Open Agent Desk to see the result.",
 	}, run)
 
-	kit.SetForeground(true)
+	kit.SetForeground(f.s.env.Window, true)
 	d.output.clear()
 	test.AssertNotificationSent(t, nil, run)
 }

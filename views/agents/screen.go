@@ -370,7 +370,7 @@ func (s *Screen) accountChanged() {
 }
 
 func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
-	if p.Took <= s.notifyAfter || kit.InForeground() {
+	if p.Took <= s.notifyAfter || kit.InForeground(s.env.Window) {
 		return
 	}
 	if fa := fyne.CurrentApp(); fa != nil {

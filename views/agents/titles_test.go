@@ -75,8 +75,8 @@ func TestAgentTitlesFromTheServiceShowOnOneLineAsWritten(t *testing.T) {
 	d.form.byName["prompt"].set("A short note for the team")
 	d.form.byName["tone"].set("formal")
 	f.s.notifyAfter = 0
-	kit.SetForeground(false)
-	defer kit.SetForeground(true)
+	kit.SetForeground(f.s.env.Window, false)
+	defer kit.SetForeground(f.s.env.Window, true)
 	test.AssertNotificationSent(t, &fyne.Notification{
 		Title:   "Agent Desk",
 		Content: "Evilgnp.exe ＄(calc) ʺqʺ Newsletter Writer has finished. Open Agent Desk to see the result.",

@@ -613,7 +613,7 @@ func Follow(env screen.Env) (stop func()) {
 			return
 		}
 		seen = n.Ends
-		if kit.InForeground() {
+		if kit.InForeground(env.Window) {
 			return
 		}
 		if title, text := EndNotice(n.Ended); title != "" {

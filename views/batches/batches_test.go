@@ -319,8 +319,8 @@ func TestFollowNotifiesAndOffersToGoOn(t *testing.T) {
 	if err := e.App.DB().SetBatchState(ctx, left.ID, storage.BatchRunning); err != nil {
 		t.Fatal(err)
 	}
-	kit.SetForeground(false)
-	t.Cleanup(func() { kit.SetForeground(true) })
+	kit.SetForeground(e.Window, false)
+	t.Cleanup(func() { kit.SetForeground(e.Window, true) })
 	stop := Follow(e)
 	t.Cleanup(stop)
 	goOn := offerShown(t, e, q)

@@ -74,7 +74,7 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 	if f.Status == app.MessageStopped {
 		return
 	}
-	if kit.InForeground() && s.open != nil && s.open.sess.ID() == f.ConversationID && s.onScreen() {
+	if kit.InForeground(s.env.Window) && s.open != nil && s.open.sess.ID() == f.ConversationID && s.onScreen() {
 		return
 	}
 	a := fyne.CurrentApp()

@@ -184,21 +184,32 @@ func (q *Queue) WaitUntil(t Cleaner, cond func() bool, describe func() string) {
 	}
 }
 
-var background atomic.Bool
-
-// TrackForeground follows whether the window is in front, for notifications.
-// Call once: Fyne keeps one callback pair per app.
-func TrackForeground(a fyne.App) {
+// TrackForeground follows whether w is in front, for tips and
+// notifications; its layer keeps the answer. Call once: Fyne keeps one
+// callback pair per app.
+func TrackForeground(a fyne.App, w fyne.Window) {
 	lc := a.Lifecycle()
-	lc.SetOnEnteredForeground(func() { background.Store(false) })
-	lc.SetOnExitedForeground(func() { background.Store(true) })
+	lc.SetOnEnteredForeground(func() { SetForeground(w, true) })
+	lc.SetOnExitedForeground(func() { SetForeground(w, false) })
 }
 
-// InForeground reports whether the window is in front.
-func InForeground() bool { return !background.Load() }
+// InForeground reports whether w is in front (a window not tracked is).
+func InForeground(w fyne.Window) bool {
+	if w == nil {
+		return true
+	}
+	l := LayerOf(w.Canvas())
+	return l == nil || !l.background.Load()
+}
 
-// SetForeground lets tests pretend the window went to the background and back.
-func SetForeground(front bool) { background.Store(!front) }
+// SetForeground records that w went to the background or came back.
+func SetForeground(w fyne.Window, front bool) {
+	if l := LayerOf(w.Canvas()); l != nil {
+		l.background.Store(!front)
+	} else if !front {
+		windowLayer(w.Canvas()).background.Store(true)
+	}
+}
 
 // Runner is what kit needs of the app to work off the UI goroutine: Go runs
 // app work that closing waits for; Life ends at close.

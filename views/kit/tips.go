@@ -2,6 +2,7 @@ package kit
 
 import (
 	"image/color"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -32,8 +33,9 @@ type Layer struct {
 	// releasing is true while a text release sets the content again.
 	releasing bool
 
-	busy    bool                             // awaited work is under way (ActShowing)
-	dialogs map[fyne.CanvasObject]dialogKeys // the keys of each dialog shown, by overlay
+	background atomic.Bool                      // the window is behind others (TrackForeground)
+	busy       bool                             // awaited work is under way (ActShowing)
+	dialogs    map[fyne.CanvasObject]dialogKeys // the keys of each dialog shown, by overlay
 }
 
 // NewLayer is the layer over the window drawn on c; put it last in the root
@@ -108,7 +110,7 @@ func hovered(o fyne.CanvasObject, tip string) {
 	l.timer = clockNow().AfterFunc(TipDelay, func() {
 		Do(func() {
 			// Fyne reports focus, not the pointer, leaving the window.
-			if l.tipFor == o && InForeground() {
+			if l.tipFor == o && !l.background.Load() {
 				l.showTip(o, tip)
 			}
 		})
