@@ -277,9 +277,7 @@ func TestNoDisplay(t *testing.T) {
 		t.Errorf("error %q does not name the display", err)
 	}
 	stop()
-	if n := runtime.NumGoroutine(); n != before {
-		t.Errorf("%d goroutines, %d before", n, before)
-	}
+	goroutinesBack(t, before)
 }
 
 func TestNoXFixes(t *testing.T) {
