@@ -20,7 +20,6 @@ type Button struct {
 	self    fyne.Widget // the widget shown, when one embeds b (nil: b)
 }
 
-// shown is the widget the window shows: b, or the one embedding it.
 func (b *Button) shown() fyne.CanvasObject {
 	if b.self != nil {
 		return b.self
@@ -37,7 +36,6 @@ func (b *Button) ExtendBaseWidget(w fyne.Widget) {
 	b.Button.ExtendBaseWidget(w)
 }
 
-// NewButtonWithIcon is a Button with a label, an icon and what it does.
 func NewButtonWithIcon(label string, icon fyne.Resource, tapped func()) *Button {
 	b := &Button{}
 	b.Text, b.Icon, b.OnTapped = label, icon, tapped
@@ -45,12 +43,10 @@ func NewButtonWithIcon(label string, icon fyne.Resource, tapped func()) *Button 
 	return b
 }
 
-// NewButton is a Button with a label and what it does.
 func NewButton(label string, tapped func()) *Button {
 	return NewButtonWithIcon(label, nil, tapped)
 }
 
-// CreateRenderer is Fyne's button with a focus ring around it.
 func (b *Button) CreateRenderer() fyne.WidgetRenderer {
 	return withRing(b.Button.CreateRenderer(), func() bool { return b.focused })
 }
@@ -62,31 +58,26 @@ func (b *Button) FocusGained() {
 	ShowFocused(b.shown())
 }
 
-// FocusLost takes the ring away.
 func (b *Button) FocusLost() {
 	b.focused = false
 	b.Button.FocusLost()
 }
 
-// MouseIn starts the wait for the button's tip.
 func (b *Button) MouseIn(ev *desktop.MouseEvent) {
 	b.Button.MouseIn(ev)
 	hovered(b.shown(), b.Tip)
 }
 
-// MouseOut hides the button's tip.
 func (b *Button) MouseOut() {
 	b.Button.MouseOut()
 	left(b.shown())
 }
 
-// Tapped hides the tip and presses the button.
 func (b *Button) Tapped(ev *fyne.PointEvent) {
 	left(b.shown())
 	b.Button.Tapped(ev)
 }
 
-// Hide hides the button and its tip.
 func (b *Button) Hide() {
 	left(b.shown())
 	b.Button.Hide()
@@ -99,7 +90,6 @@ type Check struct {
 	round   bool // drawn as a radio button (RadioGroup's options)
 }
 
-// NewCheck is a Check with a label and what a change does.
 func NewCheck(label string, changed func(bool)) *Check {
 	c := &Check{}
 	c.Text, c.OnChanged = label, changed
@@ -107,7 +97,6 @@ func NewCheck(label string, changed func(bool)) *Check {
 	return c
 }
 
-// CreateRenderer is Fyne's check box with a focus ring around it.
 func (c *Check) CreateRenderer() fyne.WidgetRenderer {
 	r := c.Check.CreateRenderer()
 	if c.round {
@@ -118,14 +107,12 @@ func (c *Check) CreateRenderer() fyne.WidgetRenderer {
 	return withRing(r, func() bool { return c.focused })
 }
 
-// FocusGained rings the box and scrolls it into view.
 func (c *Check) FocusGained() {
 	c.focused = true
 	c.Check.FocusGained()
 	ShowFocused(c)
 }
 
-// FocusLost takes the ring away.
 func (c *Check) FocusLost() {
 	c.focused = false
 	c.Check.FocusLost()
@@ -138,12 +125,10 @@ type Select struct {
 	focused bool
 }
 
-// CreateRenderer is Fyne's choice with a focus ring around it.
 func (s *Select) CreateRenderer() fyne.WidgetRenderer {
 	return withRing(s.Select.CreateRenderer(), func() bool { return s.focused })
 }
 
-// FocusLost takes the ring away.
 func (s *Select) FocusLost() {
 	s.focused = false
 	s.Select.FocusLost()
@@ -170,15 +155,14 @@ func (s *Select) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// FocusGained scrolls the choice into view.
 func (s *Select) FocusGained() {
 	s.focused = true
 	s.Select.FocusGained()
 	ShowFocused(s)
 }
 
-// ringGap and ringWidth place the focus ring a little clear of its control,
-// so it shows around a blue button as around a grey one.
+// The focus ring stands a little clear of its control, so it shows around a
+// blue button as around a grey one.
 const (
 	ringGap   = 1
 	ringWidth = 2
@@ -192,7 +176,6 @@ type ringRenderer struct {
 	objs    []fyne.CanvasObject
 }
 
-// withRing wraps a widget's renderer with its focus ring.
 func withRing(r fyne.WidgetRenderer, focused func() bool) fyne.WidgetRenderer {
 	ring := canvas.NewRectangle(color.Transparent)
 	ring.StrokeWidth = ringWidth

@@ -18,7 +18,6 @@ type checks struct {
 	syncing bool // the group is ticking boxes itself
 }
 
-// newChecks makes a box per option, telling changed what the user ticks.
 func newChecks(options []string, round bool, changed func(option string, on bool)) *checks {
 	c := &checks{options: options, box: container.NewVBox()}
 	for _, o := range options {
@@ -35,10 +34,7 @@ func newChecks(options []string, round bool, changed func(option string, on bool
 	return c
 }
 
-// CreateRenderer shows the options one under another.
-func (c *checks) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(c.box)
-}
+func (c *checks) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(c.box) }
 
 // tick ticks the boxes of the options on reports, clearing the others.
 func (c *checks) tick(on func(option string) bool) {
@@ -54,15 +50,12 @@ func (c *checks) tick(on func(option string) bool) {
 type RadioGroup struct {
 	widget.BaseWidget
 	*checks
-	// Selected is the option chosen ("" for none).
 	Selected string
 	// Required keeps an option chosen: choosing it again does not clear it.
 	Required bool
-	// OnChanged is told each choice, made by the user or SetSelected.
 	OnChanged func(string)
 }
 
-// NewRadioGroup is a RadioGroup of options telling changed each choice.
 func NewRadioGroup(options []string, changed func(string)) *RadioGroup {
 	r := &RadioGroup{OnChanged: changed}
 	r.checks = newChecks(options, true, r.tapped)
@@ -70,7 +63,6 @@ func NewRadioGroup(options []string, changed func(string)) *RadioGroup {
 	return r
 }
 
-// tapped follows a change of one option's box.
 func (r *RadioGroup) tapped(option string, on bool) {
 	switch {
 	case on:
@@ -82,7 +74,8 @@ func (r *RadioGroup) tapped(option string, on bool) {
 	}
 }
 
-// SetSelected chooses option ("" for none), telling OnChanged on a change.
+// SetSelected chooses option ("" for none), telling OnChanged on a change,
+// as a choice by the user does.
 func (r *RadioGroup) SetSelected(option string) {
 	if option != "" && !slices.Contains(r.options, option) {
 		return
@@ -95,10 +88,7 @@ func (r *RadioGroup) SetSelected(option string) {
 	}
 }
 
-// show ticks the chosen option's box alone.
-func (r *RadioGroup) show() {
-	r.tick(func(o string) bool { return o == r.Selected })
-}
+func (r *RadioGroup) show() { r.tick(func(o string) bool { return o == r.Selected }) }
 
 // Disable greys every option out; Enable brings them back.
 func (r *RadioGroup) Disable() {
@@ -107,14 +97,12 @@ func (r *RadioGroup) Disable() {
 	}
 }
 
-// Enable lets every option be chosen again.
 func (r *RadioGroup) Enable() {
 	for _, item := range r.items {
 		item.Enable()
 	}
 }
 
-// Disabled tells whether the options are greyed out.
 func (r *RadioGroup) Disabled() bool {
 	return len(r.items) > 0 && r.items[0].Disabled()
 }
@@ -165,13 +153,10 @@ func (r *roundRenderer) round() {
 type CheckGroup struct {
 	widget.BaseWidget
 	*checks
-	// Selected is the options ticked, in the order offered.
 	Selected []string
-	// OnChanged is told the options ticked after each change.
 	OnChanged func([]string)
 }
 
-// NewCheckGroup is a CheckGroup of options telling changed each change.
 func NewCheckGroup(options []string, changed func([]string)) *CheckGroup {
 	g := &CheckGroup{OnChanged: changed}
 	g.checks = newChecks(options, false, func(string, bool) { g.tapped() })
@@ -179,7 +164,6 @@ func NewCheckGroup(options []string, changed func([]string)) *CheckGroup {
 	return g
 }
 
-// Options are the options offered, in order.
 func (g *CheckGroup) Options() []string { return g.options }
 
 func (g *CheckGroup) tapped() {

@@ -84,7 +84,6 @@ func CtrlName(key string) string {
 	return "Ctrl+" + key
 }
 
-// isWindowShortcut reports one of the window's own shortcuts.
 func isWindowShortcut(c *desktop.CustomShortcut) bool {
 	all := []*desktop.CustomShortcut{SearchShortcut, FindShortcut, NewChatShortcut, KeysShortcut}
 	all = append(append(append(all, ScreenShortcuts...), NextTabShortcuts...), PrevTabShortcuts...)
@@ -99,13 +98,11 @@ type Submitter interface {
 // FormEntry is a form's text field that runs the form on Ctrl+Enter only.
 type FormEntry struct {
 	Field
-	// OnCtrlEnter runs the form.
 	OnCtrlEnter func()
 	// OnKey, when set, sees each key first; true means it took it.
 	OnKey func(*fyne.KeyEvent) bool
 }
 
-// NewFormEntry is a one-line FormEntry.
 func NewFormEntry() *FormEntry {
 	e := &FormEntry{}
 	e.ExtendBaseWidget(e)
@@ -126,7 +123,6 @@ func NewSearchEntry() *FormEntry {
 	return e
 }
 
-// NewFormMultiLineEntry is a FormEntry of several lines, wrapped at words.
 func NewFormMultiLineEntry() *FormEntry {
 	e := NewFormEntry()
 	e.MultiLine = true
@@ -157,7 +153,6 @@ func NewFormPasswordEntry() *FormEntry {
 	return e
 }
 
-// TypedShortcut runs the form on Ctrl+Enter and passes the window's shortcuts on.
 func (e *FormEntry) TypedShortcut(s fyne.Shortcut) {
 	if !FieldShortcut(e, s, e.OnCtrlEnter) {
 		e.Field.TypedShortcut(s)
@@ -182,7 +177,6 @@ func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 // AcceptsTab is false: Tab leaves even a multi-line field, which Fyne's would trap.
 func (e *FormEntry) AcceptsTab() bool { return false }
 
-// FocusGained scrolls the field into view.
 func (e *FormEntry) FocusGained() {
 	e.Field.FocusGained()
 	ShowFocused(e)
@@ -194,7 +188,6 @@ type PaidButton struct {
 	Button
 }
 
-// NewPaidButton is a PaidButton with a label, an icon and what it does.
 func NewPaidButton(label string, icon fyne.Resource, tapped func()) *PaidButton {
 	b := &PaidButton{}
 	b.Text, b.Icon, b.OnTapped = label, icon, tapped
