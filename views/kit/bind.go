@@ -111,7 +111,6 @@ type Queue struct {
 	clock atomic.Pointer[clock.Fake]
 }
 
-// UseClock has kit's waits run on q's clock from now on.
 func (q *Queue) UseClock() { q.clock.Store(clock.NewFake()) }
 
 // Advance moves q's clock on by d, runs the waits then due, and drains.
@@ -202,7 +201,6 @@ func InForeground(w fyne.Window) bool {
 	return l == nil || !l.background.Load()
 }
 
-// SetForeground records that w went to the background or came back.
 func SetForeground(w fyne.Window, front bool) {
 	if l := LayerOf(w.Canvas()); l != nil {
 		l.background.Store(!front)

@@ -117,7 +117,6 @@ type Field struct {
 	caret Caret
 }
 
-// TypedRune wakes the caret.
 func (f *Field) TypedRune(r rune) {
 	f.caret.Wake(&f.Entry)
 	f.Entry.TypedRune(r)

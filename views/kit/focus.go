@@ -85,13 +85,11 @@ func parts(o fyne.CanvasObject) []fyne.CanvasObject {
 	return nil
 }
 
-// OnScreen reports whether o is shown in its window now.
 func OnScreen(o fyne.CanvasObject) bool {
 	c := canvasOf(o)
 	return c != nil && contains(c.Content(), o)
 }
 
-// contains reports whether o is root or shown inside it.
 func contains(root, o fyne.CanvasObject) bool {
 	if root == nil {
 		return false

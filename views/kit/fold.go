@@ -59,10 +59,8 @@ func (f *Fold) takeKeyboard() {
 	}
 }
 
-// Open reports whether the fold shows its content.
 func (f *Fold) Open() bool { return f.Content.Visible() }
 
-// SetOpen shows or hides the content.
 func (f *Fold) SetOpen(open bool) {
 	if open {
 		f.Button.SetIcon(theme.MenuDropDownIcon())

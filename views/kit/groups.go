@@ -52,7 +52,7 @@ type RadioGroup struct {
 	*checks
 	Selected string
 	// Required keeps an option chosen: choosing it again does not clear it.
-	Required bool
+	Required  bool
 	OnChanged func(string)
 }
 
@@ -153,7 +153,7 @@ func (r *roundRenderer) round() {
 type CheckGroup struct {
 	widget.BaseWidget
 	*checks
-	Selected []string
+	Selected  []string
 	OnChanged func([]string)
 }
 

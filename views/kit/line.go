@@ -35,7 +35,6 @@ func NewLine(style fyne.TextStyle, quiet bool) fyne.CanvasObject {
 	return container.NewStack(l, b)
 }
 
-// SetLine shows text in a NewLine, reporting whether it changed.
 func SetLine(o fyne.CanvasObject, text string) (changed bool) {
 	c := o.(*fyne.Container)
 	l, b := c.Objects[0].(*widget.Label), c.Objects[1]

@@ -20,7 +20,6 @@ type List struct {
 	ringed  *listRow
 }
 
-// NewList is widget.NewList as a List.
 func NewList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *List {
 	l := &List{}
 	l.Length = length
@@ -92,7 +91,6 @@ func (l *List) ring(row *listRow, on bool) {
 	row.show(on)
 }
 
-// FocusGained rings the row the keyboard is on.
 func (l *List) FocusGained() {
 	l.focused = true
 	l.List.FocusGained()
@@ -105,7 +103,6 @@ func (l *List) FocusGained() {
 	})
 }
 
-// FocusLost takes the ring away.
 func (l *List) FocusLost() {
 	l.focused = false
 	if l.ringed != nil {
@@ -128,7 +125,6 @@ func newListRow(content fyne.CanvasObject) *listRow {
 	return r
 }
 
-// show draws the ring or hides it.
 func (r *listRow) show(on bool) {
 	c := color.Color(color.Transparent)
 	if on {

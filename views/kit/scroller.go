@@ -20,7 +20,6 @@ func NewSideways(content fyne.CanvasObject, outer func(*fyne.ScrollEvent)) *Scro
 	return newScroller(container.NewHScroll(content), outer)
 }
 
-// NewBothWays scrolls content either way.
 func NewBothWays(content fyne.CanvasObject, outer func(*fyne.ScrollEvent)) *Scroller {
 	return newScroller(container.NewScroll(content), outer)
 }
@@ -31,7 +30,6 @@ func newScroller(sc *container.Scroll, outer func(*fyne.ScrollEvent)) *Scroller 
 	return s
 }
 
-// Scrolled implements fyne.Scrollable.
 func (s *Scroller) Scrolled(ev *fyne.ScrollEvent) {
 	dx, dy := ev.Scrolled.DX, ev.Scrolled.DY
 	own := fyne.Delta{}

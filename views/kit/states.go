@@ -220,7 +220,6 @@ type headerLayout struct {
 	width      float32 // the width last laid out at; 0 before
 }
 
-// widestShown is the widest minimum of the visible objects.
 func widestShown(objects []fyne.CanvasObject) (w float32) {
 	for _, o := range objects {
 		if o.Visible() {
@@ -233,7 +232,6 @@ func widestShown(objects []fyne.CanvasObject) (w float32) {
 // titleRoom is the least a header's title keeps beside its actions.
 const titleRoom = 160
 
-// fits reports whether the actions fit beside the title at width.
 func (l *headerLayout) fits(row fyne.CanvasObject, width float32) bool {
 	return fyne.Min(l.titleWidth, titleRoom)+theme.Padding()+row.MinSize().Width <= width
 }
@@ -274,7 +272,6 @@ func (l *headerLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	row.Resize(fyne.NewSize(one.Width+1, one.Height)) // a pixel to spare: rounding must not wrap it
 }
 
-// ErrorText is a red line for an error shown beside a field or under a form.
 func ErrorText() *widget.Label {
 	l := widget.NewLabel("")
 	l.Importance = widget.DangerImportance

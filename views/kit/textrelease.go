@@ -39,7 +39,6 @@ func NewTextRelease(win fyne.Window, life context.Context, limits ReleaseLimits)
 	return &TextRelease{win: win, life: life, limits: limits, lateAfter: fyneKeeps() + 2*time.Second}
 }
 
-// Drawn counts n new strings drawn and plans a release.
 func (r *TextRelease) Drawn(n int) {
 	r.drawn += n
 	r.sinceIdle += n

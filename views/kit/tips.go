@@ -81,10 +81,8 @@ func windowLayer(c fyne.Canvas) *Layer {
 	return l
 }
 
-// MinSize is none: the layer never sizes the window.
 func (l *Layer) MinSize() fyne.Size { return fyne.Size{} }
 
-// CreateRenderer draws the highlight and the tip over the content.
 func (l *Layer) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(&fyne.Container{Layout: layerLayout{l}, Objects: []fyne.CanvasObject{l.drop, l.tip}})
 }
@@ -117,14 +115,12 @@ func hovered(o fyne.CanvasObject, tip string) {
 	})
 }
 
-// left hides o's tip or stops waiting for it.
 func left(o fyne.CanvasObject) {
 	if l := LayerOf(canvasOf(o)); l != nil && l.tipFor == o {
 		l.hideTip()
 	}
 }
 
-// canvasOf is the canvas of the window showing o, or nil.
 func canvasOf(o fyne.CanvasObject) fyne.Canvas {
 	if a := fyne.CurrentApp(); a != nil {
 		return a.Driver().CanvasForObject(o)

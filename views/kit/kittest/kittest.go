@@ -130,7 +130,6 @@ type CountingWindow struct {
 	Sets atomic.Int64
 }
 
-// SetContent counts and sets the content.
 func (w *CountingWindow) SetContent(o fyne.CanvasObject) {
 	w.Sets.Add(1)
 	w.Window.SetContent(o)

@@ -37,7 +37,7 @@ type CodeBlocks struct {
 	number func(int) string
 	// view is the view's height (float32 bits): a box is at most four fifths
 	// of it, so the wheel is never caught by a box taller than it.
-	view atomic.Uint32
+	viewBits atomic.Uint32
 }
 
 // NewCodeBlocks starts with the kept choice on.
@@ -47,14 +47,18 @@ func NewCodeBlocks(on bool, save func(bool), number func(int) string) *CodeBlock
 	return w
 }
 
-// On reports whether code blocks wrap their lines.
 func (w *CodeBlocks) On() bool { return w.on.Load() }
 
 // SetView tells the height of the view the blocks scroll in.
-func (w *CodeBlocks) SetView(h float32) { w.view.Store(math.Float32bits(h)) }
+func (w *CodeBlocks) SetView(h float32) { w.viewBits.Store(math.Float32bits(h)) }
 
-// View is the height SetView told.
-func (w *CodeBlocks) View() float32 { return math.Float32frombits(w.view.Load()) }
+// View is the height SetView told (0 for nil).
+func (w *CodeBlocks) View() float32 {
+	if w == nil {
+		return 0
+	}
+	return math.Float32frombits(w.viewBits.Load())
+}
 
 // CodeBlock shows code with its language, Copy and a wrap choice; only the
 // rows in view are drawn, so a block of any length shows at once.
@@ -105,7 +109,6 @@ func newCodeBlock(language, code string, wrap *CodeBlocks) *CodeBlock {
 // SetOuter passes wheel movement the block cannot use to the conversation.
 func (c *CodeBlock) SetOuter(f func(*fyne.ScrollEvent)) { c.scroll.Outer = f }
 
-// Code is the code shown.
 func (c *CodeBlock) Code() string { return c.lines.src }
 
 // SetCode shows new code; a box scrolled to its end stays there.
@@ -177,19 +180,17 @@ func (c *CodeBlock) scrollToEnd() {
 const codeBoxMinLines = 6
 
 func (c *CodeBlock) bodyHeight() float32 {
-	n := c.lines.rows()
-	row := c.lines.rowHeight()
+	n, row := len(c.lines.starts), c.lines.rowHeight()
 	if n > codeWholeLines {
 		n = codeBoxLines
-		if c.wrap != nil && c.wrap.View() > 0 && row > 0 {
-			fit := int((c.wrap.View()*4/5 - c.header.MinSize().Height - theme.InnerPadding()) / row)
+		if view := c.wrap.View(); view > 0 && row > 0 {
+			fit := int((view*4/5 - c.header.MinSize().Height - theme.InnerPadding()) / row)
 			n = min(max(fit, codeBoxMinLines), codeBoxLines)
 		}
 	}
 	return float32(max(n, 1)) * row
 }
 
-// CreateRenderer implements fyne.Widget.
 func (c *CodeBlock) CreateRenderer() fyne.WidgetRenderer { return &codeRenderer{c: c} }
 
 type codeRenderer struct{ c *CodeBlock }
@@ -256,7 +257,6 @@ func (l *codeLines) measureCell() {
 }
 
 func (l *codeLines) rowHeight() float32 { return l.cell.Height }
-func (l *codeLines) rows() int          { return len(l.starts) }
 
 func (l *codeLines) maxCols() int {
 	if !l.wrap || l.view <= 0 || l.cell.Width <= 0 {
@@ -395,13 +395,10 @@ type linesRenderer struct {
 	objs []fyne.CanvasObject
 }
 
-func (r *linesRenderer) Destroy() {}
-func (r *linesRenderer) Objects() []fyne.CanvasObject {
-	return r.objs
-}
-func (r *linesRenderer) MinSize() fyne.Size { return r.l.MinSize() }
+func (r *linesRenderer) Destroy()                     {}
+func (r *linesRenderer) Objects() []fyne.CanvasObject { return r.objs }
+func (r *linesRenderer) MinSize() fyne.Size           { return r.l.MinSize() }
 
-// Layout fills the text objects with the rows in view.
 func (r *linesRenderer) Layout(size fyne.Size) {
 	l := r.l
 	h := l.cell.Height

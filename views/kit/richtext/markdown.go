@@ -158,16 +158,10 @@ type Picture struct {
 	version, drawn int
 }
 
-// pictureSource is where a Picture comes from: run works in the background
-// then on the UI goroutine; load decodes within the app's limits.
+// pictureSource is where a Picture comes from: load decodes within a's limits.
 type pictureSource struct {
-	run      func(work func(ctx context.Context), then func())
-	load     func(ctx context.Context, dropped func()) (image.Image, func(), error)
-	describe func(error) string
-}
-
-func newSource(a Pictures, load func(ctx context.Context, dropped func()) (image.Image, func(), error)) pictureSource {
-	return pictureSource{run: func(work func(ctx context.Context), then func()) { kit.Act(a, work, then) }, load: load, describe: a.Describe}
+	a    Pictures
+	load func(ctx context.Context, dropped func()) (image.Image, func(), error)
 }
 
 // Pictures is what richtext needs of the app to show pictures.
@@ -181,7 +175,6 @@ type Pictures interface {
 // maxPictureSize bounds a picture in a reply, so it never widens the window.
 var maxPictureSize = fyne.NewSize(480, 360)
 
-// Inline reports false: a picture stands on its own line.
 func (p *Picture) Inline() bool { return false }
 
 // Textual is what copying the message gives for the picture.
@@ -196,7 +189,6 @@ func (p *Picture) Visual() fyne.CanvasObject {
 	return box
 }
 
-// Update shows the picture's current state in its place.
 func (p *Picture) Update(o fyne.CanvasObject) {
 	box, ok := o.(*fyne.Container)
 	if !ok {
@@ -232,7 +224,7 @@ func (p *Picture) Update(o fyne.CanvasObject) {
 		case busy:
 			text = lang.L("{{.Picture}} (loading…)", map[string]any{"Picture": text})
 		case err != nil:
-			text += " — " + p.src.describe(err)
+			text += " — " + p.src.a.Describe(err)
 		case p.Address != "":
 			if u, ok := safe.Link(p.Address); ok && u.Host != "" {
 				text = lang.L("{{.Picture}} (from {{.Host}})", map[string]any{"Picture": text, "Host": u.Host})
@@ -247,22 +239,16 @@ func (p *Picture) Update(o fyne.CanvasObject) {
 	box.Refresh()
 }
 
-// pictureSize is px scaled down to maxPictureSize.
 func pictureSize(px image.Point) fyne.Size {
 	scale := min(1, maxPictureSize.Width/float32(px.X), maxPictureSize.Height/float32(px.Y))
 	return fyne.NewSize(float32(px.X)*scale, float32(px.Y)*scale)
 }
 
-// Select does nothing: a picture has no text to select.
+// Select, SelectedText, Unselect: a picture has no text to select.
 func (p *Picture) Select(_, _ fyne.Position) {}
+func (p *Picture) SelectedText() string      { return "" }
+func (p *Picture) Unselect()                 {}
 
-// SelectedText is empty: a picture has no text to select.
-func (p *Picture) SelectedText() string { return "" }
-
-// Unselect does nothing: a picture has no text to select.
-func (p *Picture) Unselect() {}
-
-// Loaded reports whether the picture loaded, even if the budget dropped it.
 func (p *Picture) Loaded() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -287,9 +273,9 @@ func LoadPictures(a Pictures, pics []*Picture, done func()) {
 	for _, p := range pics {
 		addr := p.Address
 		p.mu.Lock()
-		p.src = newSource(a, func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+		p.src = pictureSource{a, func(ctx context.Context, dropped func()) (image.Image, func(), error) {
 			return a.ShowPicture(ctx, addr, dropped)
-		})
+		}}
 		p.after = done
 		p.busy, p.err = p.img == nil, nil
 		p.version++
@@ -313,16 +299,15 @@ func LoadPictures(a Pictures, pics []*Picture, done func()) {
 // once it shows or says why not.
 func NewPictureFile(a Pictures, path, title string, done func()) *widget.RichText {
 	p := &Picture{Title: title, busy: true, after: done}
-	p.src = newSource(a, func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+	p.src = pictureSource{a, func(ctx context.Context, dropped func()) (image.Image, func(), error) {
 		return a.ShowPictureFile(ctx, path, dropped)
-	})
+	}}
 	r := widget.NewRichText(p)
 	p.owner = r
-	p.src.run(func(ctx context.Context) { _ = p.load(ctx) }, done)
+	kit.Act(a, func(ctx context.Context) { _ = p.load(ctx) }, done)
 	return r
 }
 
-// load decodes the picture and shows it; in the background.
 func (p *Picture) load(ctx context.Context) error {
 	p.mu.Lock()
 	p.loads++
@@ -377,7 +362,7 @@ func (p *Picture) inView() {
 		return
 	}
 	var err error
-	src.run(func(ctx context.Context) { err = p.load(ctx) }, func() {
+	kit.Act(src.a, func(ctx context.Context) { err = p.load(ctx) }, func() {
 		if err != nil && after != nil {
 			after()
 		}
@@ -411,22 +396,18 @@ func (p *Picture) refresh() {
 		return
 	}
 	pics := append(picturesIn(p.owner.Segments), p)
-	for _, q := range pics {
-		q.setQuiet(true)
+	quiet := func(q bool) {
+		for _, pic := range pics {
+			pic.mu.Lock()
+			pic.quiet = q
+			pic.mu.Unlock()
+		}
 	}
+	quiet(true)
 	p.owner.Refresh()
-	for _, q := range pics {
-		q.setQuiet(false)
-	}
+	quiet(false)
 }
 
-func (p *Picture) setQuiet(q bool) {
-	p.mu.Lock()
-	p.quiet = q
-	p.mu.Unlock()
-}
-
-// picturesIn are the pictures among segs, at any depth.
 func picturesIn(segs []widget.RichTextSegment) (pics []*Picture) {
 	visit(segs, func(s *widget.RichTextSegment) {
 		if p, ok := (*s).(*Picture); ok {

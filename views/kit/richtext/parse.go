@@ -96,11 +96,9 @@ func (n *longText) Kind() ast.NodeKind            { return kindLongText }
 func (n *longText) IsRaw() bool                   { return true }
 func (n *longText) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
 
-// tooLong reports whether lines are more than maxInline bytes.
 func tooLong(lines *text.Segments) bool {
 	size := 0
-	for i := 0; i < lines.Len(); i++ {
-		line := lines.At(i)
+	for _, line := range lines.Sliced(0, lines.Len()) {
 		size += line.Len()
 	}
 	return size > maxInline
@@ -369,17 +367,8 @@ func (r *mdRenderer) list(b *blocks, l *ast.List, w where) {
 }
 
 // lines is the text of a block as written, line ends included.
-func (r *mdRenderer) lines(n ast.Node) string {
-	var sb strings.Builder
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		line := lines.At(i)
-		sb.Write(line.Value(r.src))
-	}
-	return sb.String()
-}
+func (r *mdRenderer) lines(n ast.Node) string { return string(n.Lines().Value(r.src)) }
 
-// inlines renders the inline content of a block.
 func (r *mdRenderer) inlines(n ast.Node) []widget.RichTextSegment {
 	var o run
 	r.children(&o, n, span{})
@@ -467,10 +456,7 @@ func (r *mdRenderer) inline(o *run, n ast.Node, s span) {
 		o.seg(&widget.ImageSegment{Source: u, Title: alt, Alignment: fyne.TextAlignCenter})
 	case *ast.RawHTML:
 		// Shown as written, never interpreted.
-		for i := 0; i < n.Segments.Len(); i++ {
-			seg := n.Segments.At(i)
-			o.write(s.style(), string(seg.Value(r.src)))
-		}
+		o.write(s.style(), string(n.Segments.Value(r.src)))
 	case *east.FootnoteLink:
 		o.write(s.style(), "["+strconv.Itoa(n.Index)+"]")
 	case *east.FootnoteBacklink:
@@ -565,7 +551,6 @@ func plain(segs []widget.RichTextSegment) (words string, pictures []widget.RichT
 	return strings.ReplaceAll(sb.String(), "\n", " "), pictures
 }
 
-// endsOpen reports whether segs leave their last row open.
 func endsOpen(segs []widget.RichTextSegment) bool {
 	return len(segs) > 0 && segs[len(segs)-1].Inline()
 }

@@ -114,7 +114,6 @@ func NewLiveMarkdown(text string, wrap *CodeBlocks) *Markdown {
 	return m
 }
 
-// CreateRenderer implements fyne.Widget.
 func (m *Markdown) CreateRenderer() fyne.WidgetRenderer {
 	return &markdownRenderer{m: m}
 }
@@ -151,7 +150,6 @@ func (r *markdownRenderer) Refresh() {
 	canvas.Refresh(r.m)
 }
 
-// Append adds a fragment to be shown at the next Flush.
 func (m *Markdown) Append(fragment string) {
 	m.mu.Lock()
 	m.pending.WriteString(fragment)
@@ -216,7 +214,6 @@ func (m *Markdown) Finish(text string) bool {
 // to rebuild once their notes came.
 func (m *Markdown) AwaitsNotes() bool { return len(m.marked) > 0 }
 
-// Text is everything shown so far.
 func (m *Markdown) Text() string { return m.src.String() }
 
 func (m *Markdown) rebuildTail(final bool) {
@@ -467,7 +464,6 @@ func (m *Markdown) openAs(o fyne.CanvasObject) {
 	}
 }
 
-// freezeOpen makes the open block the last frozen one.
 func (m *Markdown) freezeOpen() {
 	o := m.open
 	m.openAs(nil)

@@ -462,7 +462,6 @@ func newBody(v *view) *body {
 	return b
 }
 
-// colour takes the colours and corners from the theme.
 func (b *body) colour() {
 	radius := theme.Size(theme.SizeNameInputRadius)
 	b.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
@@ -480,7 +479,6 @@ func (b *body) colour() {
 	}
 }
 
-// place puts the parts where the view's geometry says.
 func (b *body) place() {
 	g := &b.v.geo
 	if !g.valid {

@@ -92,7 +92,6 @@ func lines(s string) func(yield func(line) bool) {
 	}
 }
 
-// trimLineEnd drops one line end from the end of s.
 func trimLineEnd(s string) string {
 	if strings.HasSuffix(s, "\r\n") {
 		return s[:len(s)-2]
@@ -250,7 +249,6 @@ func startsBlock(s string) bool {
 	return false
 }
 
-// thematicBreak reports a horizontal rule of c.
 func thematicBreak(s string, c byte) bool {
 	n := 0
 	for i := 0; i < len(s); i++ {
@@ -265,7 +263,6 @@ func thematicBreak(s string, c byte) bool {
 	return n >= 3
 }
 
-// spaceOrEnd reports whether s has a space or a tab at i, or ends there.
 func spaceOrEnd(s string, i int) bool {
 	return i >= len(s) || s[i] == ' ' || s[i] == '\t'
 }
