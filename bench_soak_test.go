@@ -24,7 +24,7 @@ const soakReplies = 200
 // each RSS reading: what a user who leaves the window alone after a reply
 // sees. It is longer than the minute for which Fyne keeps the drawing
 // state of what was drawn last, after which Agent Desk has the window
-// painted once and gives back the memory (kit.ReleaseLate).
+// painted once and gives back the memory (kit.TextRelease, once idle).
 const soakSettle = 70 * time.Second
 
 // soakReply is the demo's rich 20 kB reply (headings, lists, a 60-line

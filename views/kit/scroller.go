@@ -15,17 +15,10 @@ type Scroller struct {
 	Outer func(*fyne.ScrollEvent)
 }
 
-// NewSideways scrolls content sideways when it is wider than the space.
-func NewSideways(content fyne.CanvasObject, outer func(*fyne.ScrollEvent)) *Scroller {
-	return newScroller(container.NewHScroll(content), outer)
-}
-
-func NewBothWays(content fyne.CanvasObject, outer func(*fyne.ScrollEvent)) *Scroller {
-	return newScroller(container.NewScroll(content), outer)
-}
-
-func newScroller(sc *container.Scroll, outer func(*fyne.ScrollEvent)) *Scroller {
-	s := &Scroller{Scroll: sc, Outer: outer}
+// NewScroller scrolls content in dir, passing what it cannot use to outer.
+func NewScroller(content fyne.CanvasObject, dir container.ScrollDirection, outer func(*fyne.ScrollEvent)) *Scroller {
+	s := &Scroller{Scroll: container.NewScroll(content), Outer: outer}
+	s.Direction = dir
 	s.ExtendBaseWidget(s)
 	return s
 }
@@ -54,13 +47,8 @@ func (s *Scroller) Scrolled(ev *fyne.ScrollEvent) {
 
 // roomFor reports whether the content can move by dy (positive is up).
 func (s *Scroller) roomFor(dy float32) bool {
-	inner := s.Content.MinSize().Height
-	outer := s.Size().Height
-	switch {
-	case dy > 0:
+	if dy > 0 {
 		return s.Offset.Y > 0
-	case dy < 0:
-		return s.Offset.Y+outer < inner
 	}
-	return false
+	return dy < 0 && s.Offset.Y+s.Size().Height < s.Content.MinSize().Height
 }

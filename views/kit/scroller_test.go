@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 )
 
@@ -24,7 +25,7 @@ func wheel(s fyne.Scrollable, dx, dy float32) {
 func TestTheWheelOverSomethingWideScrollsWhatIsAroundIt(t *testing.T) {
 	test.NewTempApp(t)
 	var outer float32
-	s := NewSideways(block(1000, 50), func(ev *fyne.ScrollEvent) { outer += ev.Scrolled.DY })
+	s := NewScroller(block(1000, 50), container.ScrollHorizontalOnly, func(ev *fyne.ScrollEvent) { outer += ev.Scrolled.DY })
 	w := test.NewTempWindow(t, s)
 	w.Resize(fyne.NewSize(300, 100))
 	s.Resize(fyne.NewSize(300, 50))
@@ -43,7 +44,7 @@ func TestTheWheelOverSomethingWideScrollsWhatIsAroundIt(t *testing.T) {
 func TestATallBoxScrollsThenPassesTheWheelOn(t *testing.T) {
 	test.NewTempApp(t)
 	var outer float32
-	s := NewBothWays(block(100, 300), func(ev *fyne.ScrollEvent) { outer += ev.Scrolled.DY })
+	s := NewScroller(block(100, 300), container.ScrollBoth, func(ev *fyne.ScrollEvent) { outer += ev.Scrolled.DY })
 	w := test.NewTempWindow(t, s)
 	w.Resize(fyne.NewSize(200, 200))
 	s.Resize(fyne.NewSize(100, 100))

@@ -28,21 +28,14 @@ type loadingLayout struct {
 	bar *widget.ProgressBarInfinite
 }
 
-// StopLoading stops o if it is a loading state: Fyne redraws an infinite
-// bar every frame until it is stopped.
-func StopLoading(o fyne.CanvasObject) {
-	if c, ok := o.(*fyne.Container); ok {
-		if l, ok := c.Layout.(loadingLayout); ok {
-			l.bar.Stop()
-		}
-	}
-}
-
-// SetBody shows o alone in c, stopping the loading state it replaces.
+// SetBody shows o alone in c, stopping the loading state it replaces: Fyne
+// redraws an infinite bar every frame until it is stopped.
 func SetBody(c *fyne.Container, o fyne.CanvasObject) {
 	for _, old := range c.Objects {
-		if old != o {
-			StopLoading(old)
+		if box, ok := old.(*fyne.Container); ok && old != o {
+			if l, ok := box.Layout.(loadingLayout); ok {
+				l.bar.Stop()
+			}
 		}
 	}
 	c.Objects = []fyne.CanvasObject{o}

@@ -2,6 +2,8 @@ package kit
 
 import (
 	"context"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -78,19 +80,19 @@ func (r *TextRelease) due() {
 		// Once the screen rests, the rest.
 		r.plan(clockNow().Now().Add(r.limits.Rest))
 	case r.sinceIdle >= r.limits.Few:
-		ReleaseIdle(r.win)
+		release(r.win, true)
 		r.drawn, r.sinceIdle = 0, 0
 		r.planLate()
 	}
 }
 
-// planLate has ReleaseLate run lateAfter from now if nothing is drawn.
+// planLate has releaseLate run lateAfter from now if nothing is drawn.
 func (r *TextRelease) planLate() {
 	if r.late == nil {
 		t := clockNow().AfterFunc(r.lateAfter, func() {
 			Do(func() {
 				if r.life.Err() == nil && r.drawn == 0 && r.sinceIdle == 0 {
-					ReleaseLate(r.win)
+					releaseLate(r.win)
 				}
 			})
 		})
@@ -99,4 +101,71 @@ func (r *TextRelease) planLate() {
 		return
 	}
 	r.late.Reset(r.lateAfter)
+}
+
+// ReleaseText makes Fyne drop the GL textures of text drawn so far in w and
+// returns their C memory. Fyne keeps a texture per string drawn for a minute
+// (fyne-io/fyne#5486), so a scrolled list piles them up; setting the content
+// again is the public call that frees them. UI goroutine, at a pause: it
+// relays out the whole window.
+func ReleaseText(w fyne.Window) { release(w, false) }
+
+// Releasing reports whether w is laid out only for a text release, which
+// passes through its smallest size: size-watching layouts should ignore it.
+// UI goroutine only.
+func Releasing(w fyne.Window) bool {
+	if w == nil {
+		return false
+	}
+	l := LayerOf(w.Canvas())
+	return l != nil && l.releasing
+}
+
+// release is ReleaseText; idle (the user stopped) also returns the heap's
+// free pages now, which an idle window might keep for minutes, off the UI
+// goroutine.
+func release(w fyne.Window, idle bool) {
+	if w == nil || w.Content() == nil {
+		return
+	}
+	focused := w.Canvas().Focused()
+	l := LayerOf(w.Canvas())
+	if l != nil {
+		l.releasing = true
+	}
+	w.SetContent(w.Content())
+	if l != nil {
+		l.releasing = false
+	}
+	if focused != nil && w.Canvas().Focused() != focused {
+		w.Canvas().Focus(focused)
+	}
+	go func() {
+		trimMalloc()
+		if idle {
+			debug.FreeOSMemory()
+		}
+	}()
+}
+
+// fyneKeeps is how long Fyne keeps a widget's renderer: a minute, or FYNE_CACHE.
+func fyneKeeps() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("FYNE_CACHE")); err == nil {
+		return d
+	}
+	return time.Minute
+}
+
+// releaseLate is for a window idle longer than fyneKeeps: Fyne frees unshown
+// widgets' renderers only when it paints, which an idle window does not.
+// It paints once, then returns the memory off the UI. UI goroutine.
+func releaseLate(w fyne.Window) {
+	if w == nil || w.Content() == nil {
+		return
+	}
+	w.Canvas().Refresh(w.Content())
+	time.AfterFunc(time.Second, func() {
+		trimMalloc()
+		debug.FreeOSMemory()
+	})
 }

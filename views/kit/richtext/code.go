@@ -98,7 +98,7 @@ func newCodeBlock(language, code string, wrap *CodeBlocks) *CodeBlock {
 	c.header = container.NewHBox(name, layout.NewSpacer(), c.count, c.wrapBtn, c.copy)
 	c.bg = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	c.bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	c.scroll = kit.NewBothWays(c.lines, nil)
+	c.scroll = kit.NewScroller(c.lines, container.ScrollBoth, nil)
 	c.scroll.OnScrolled = func(p fyne.Position) { c.lines.scrollTo(p.Y) }
 	c.ExtendBaseWidget(c)
 	c.lines.set(code)

@@ -150,7 +150,7 @@ func TestCodeRowsCutWhileArrivingMatchTheWhole(t *testing.T) {
 			t.Fatalf("round %d (wrap %v): rows %v / %d wide / %d lines at once, %v / %d / %d in pieces",
 				round, wrap, whole.starts, whole.widest, whole.lines, parts.starts, parts.widest, parts.lines)
 		}
-		for i := range whole.rows() {
+		for i := range len(whole.starts) {
 			if whole.row(i) != parts.row(i) {
 				t.Fatalf("row %d differs", i)
 			}
@@ -164,8 +164,8 @@ func TestAnEndlessLineIsCutIntoRows(t *testing.T) {
 	test.NewTempApp(t)
 	l := newCodeLines(false)
 	l.set(strings.Repeat("0123456789", 200_000))
-	if l.rows() != 2_000_000/codeMaxCols || l.widest != codeMaxCols || l.lines != 1 {
-		t.Fatalf("%d rows, %d columns wide, %d lines", l.rows(), l.widest, l.lines)
+	if len(l.starts) != 2_000_000/codeMaxCols || l.widest != codeMaxCols || l.lines != 1 {
+		t.Fatalf("%d rows, %d columns wide, %d lines", len(l.starts), l.widest, l.lines)
 	}
 }
 

@@ -18,17 +18,19 @@ type oneAtATime struct {
 	loads    int
 }
 
+// inUI runs a picture's work on the UI goroutine: after the drawing that asked.
+type inUI struct{ Pictures }
+
+func (inUI) Go(fn func()) bool {
+	kit.Do(fn)
+	return true
+}
+func (inUI) Life() context.Context     { return context.Background() }
+func (inUI) Describe(err error) string { return err.Error() }
+
 func (b *oneAtATime) source(size int) pictureSource {
 	return pictureSource{
-		// In the background: after the drawing that asked.
-		run: func(work func(ctx context.Context), then func()) {
-			kit.Do(func() {
-				work(context.Background())
-				if then != nil {
-					then()
-				}
-			})
-		},
+		a: inUI{},
 		load: func(_ context.Context, dropped func()) (image.Image, func(), error) {
 			if b.loads++; b.loads > 50 {
 				return nil, nil, errors.New("loaded again and again")

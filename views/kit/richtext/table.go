@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -406,7 +407,7 @@ func (r *viewRenderer) Layout(size fyne.Size) {
 		return
 	}
 	if v.side == nil {
-		v.side = kit.NewSideways(v.body, v.outer) // moves sideways while the chat scrolls it
+		v.side = kit.NewScroller(v.body, container.ScrollHorizontalOnly, v.outer) // moves sideways while the chat scrolls it
 	}
 	v.side.Move(fyne.Position{})
 	v.side.Resize(fyne.NewSize(size.Width, v.height()))
