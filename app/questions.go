@@ -348,12 +348,10 @@ func blank(q client.Question, v string) bool {
 	return strings.TrimSpace(v) == ""
 }
 
-// verbatim reports a question whose answer is sent exactly as the agent spells it.
-func verbatim(q client.Question) bool { return q.Type == client.QuestionSelect }
-
-// trimmed is v without surrounding spaces, except for a choice.
+// trimmed is v without surrounding spaces, except for a choice: that is sent
+// exactly as the agent spells it.
 func trimmed(q client.Question, v string) string {
-	if verbatim(q) {
+	if q.Type == client.QuestionSelect {
 		return v
 	}
 	return strings.TrimSpace(v)
