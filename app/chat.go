@@ -898,10 +898,7 @@ func (s *ChatSession) end(quitting bool) {
 func (a *App) quitChats() {
 	h := a.chat
 	h.mu.Lock()
-	live := make([]*ChatSession, 0, len(h.sessions))
-	for _, s := range h.sessions {
-		live = append(live, s)
-	}
+	live := slices.Collect(maps.Values(h.sessions))
 	h.mu.Unlock()
 	for _, s := range live {
 		s.end(true)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -231,13 +232,8 @@ func CollectionLabel(id, name string) string {
 
 func (a *App) collectionName(ctx context.Context, id string) string {
 	cols, err := a.db.Collections(ctx, a.AccountID())
-	if err != nil {
-		return ""
-	}
-	for _, c := range cols {
-		if c.ID == id {
-			return c.Name
-		}
+	if i := slices.IndexFunc(cols, func(c storage.CollectionEntry) bool { return c.ID == id }); err == nil && i >= 0 {
+		return cols[i].Name
 	}
 	return ""
 }
@@ -506,11 +502,5 @@ func (x *MemoryIndex) found(ctx context.Context) ([]MemoryEntry, error) {
 	if err != nil || collection == "" {
 		return mems, err
 	}
-	kept := mems[:0]
-	for _, m := range mems {
-		if m.CollectionID == collection {
-			kept = append(kept, m)
-		}
-	}
-	return kept, nil
+	return slices.DeleteFunc(mems, func(m MemoryEntry) bool { return m.CollectionID != collection }), nil
 }

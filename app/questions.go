@@ -299,13 +299,7 @@ func ParseList(q client.Question, v string) []string {
 			items = append(items, s)
 		}
 		if q.Type == QuestionMultiselect {
-			var out []string
-			for _, s := range items {
-				if s != "" {
-					out = append(out, s)
-				}
-			}
-			return out
+			return slices.DeleteFunc(items, func(s string) bool { return s == "" })
 		}
 	} else if q.Type == QuestionMultiselect {
 		items = strings.Split(v, ",")
