@@ -638,7 +638,6 @@ type BatchEnd struct {
 	Err    error
 }
 
-// Batches is the app's batch runner.
 func (a *App) Batches() *BatchRunner { return a.batches }
 
 // FirstOffer is true once a start: unfinished batches are offered to go on with once.

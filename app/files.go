@@ -94,7 +94,6 @@ func (svc *Files) NewList(order string) *FileList {
 	return &FileList{a: svc.a, order: order, state: live.NewState(FilesState{More: true})}
 }
 
-// State is the list as it is now, and news of each change.
 func (l *FileList) State() live.Observable[FilesState] { return l.state }
 
 // Order is "desc" (newest first) or "asc".
@@ -458,7 +457,6 @@ func (l *FileList) each(ids []client.ID, op func(client.ID) error) (int, error) 
 // Files are the account's files at the service: listing, linking to agents, uploading (App.Files).
 type Files struct{ a *App }
 
-// Files is the account's files.
 func (a *App) Files() *Files { return &Files{a} }
 
 // LinkedFiles are the files linked to one agent, as its Files tab shows them.
@@ -592,10 +590,6 @@ func PlanUpload(paths []string) UploadPlan {
 	return planUpload(paths, "")
 }
 
-func outsideProblem() string {
-	return lang.L("This is a shortcut to something outside the folder you dropped, so it is not sent.")
-}
-
 // planUpload is PlanUpload confined to within when not empty (a retry).
 func planUpload(paths []string, within string) UploadPlan {
 	var plan UploadPlan
@@ -626,7 +620,7 @@ func planUpload(paths []string, within string) UploadPlan {
 			root = real
 		}
 		if !inside(root, real) {
-			plan.add(PlannedFile{Path: path, Name: name, Problem: outsideProblem(), root: root})
+			plan.add(PlannedFile{Path: path, Name: name, Problem: lang.L("This is a shortcut to something outside the folder you dropped, so it is not sent."), root: root})
 			return
 		}
 		if seen[real] {
@@ -814,7 +808,6 @@ func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
 	return &Uploads{a: svc.a, opts: opts, items: map[int64]*uploadItem{}, state: live.NewState(UploadsState{})}
 }
 
-// State is the queue as it is now, and news of each change.
 func (q *Uploads) State() live.Observable[UploadsState] { return q.state }
 
 // publish builds the snapshot under the state's lock, so snapshots keep their order.

@@ -388,7 +388,6 @@ func (svc *Memories) DeleteCollection(ctx context.Context, id string) error {
 // Memories is what the account keeps in memory: its memories and collections, here and at the service (App.Memories).
 type Memories struct{ a *App }
 
-// Memories is the account's memories.
 func (a *App) Memories() *Memories { return &Memories{a} }
 
 // MemoryIndex is the Memories screen's view of the local index.
@@ -427,7 +426,6 @@ func (svc *Memories) NewIndex() *MemoryIndex {
 	return x
 }
 
-// SyncState is how the last reading of the service's lists went.
 func (x *MemoryIndex) SyncState() live.Observable[MemorySync] { return x.sync }
 
 // Load reloads the index: memories matching query in collection ("" for all).
