@@ -330,7 +330,6 @@ func (svc *Accounts) RememberDetected(ctx context.Context) {
 // Accounts are the service accounts Agent Desk knows: checking, saving and removing them, and what was learnt of each service (App.Accounts).
 type Accounts struct{ a *App }
 
-// Accounts is the account's accounts.
 func (a *App) Accounts() *Accounts { return &Accounts{a} }
 
 // AboutFolder is one of Agent Desk's folders, for the About dialog.

@@ -145,7 +145,6 @@ func (svc *Agents) NewBrowser(pause time.Duration) *AgentBrowser {
 	return b
 }
 
-// State is the list as it stands, and its changes.
 func (b *AgentBrowser) State() live.Observable[AgentPage] { return b.state }
 
 // publish reads the page under the state's lock, so the newest version holds the newest page.
@@ -246,7 +245,7 @@ func (b *AgentBrowser) LoadMore() {
 func (b *AgentBrowser) loadLocked() {
 	gen, page, q := b.gen, b.nextPage, b.page.Query
 	c, acct := b.app.clientAndAccount()
-	key := savedAgentsKey(acct)
+	key := "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
 	ctx, cancel := context.WithCancel(b.app.life)
 	b.cancel = cancel
 	b.app.Go(func() {
@@ -335,7 +334,6 @@ func (svc *Agents) RememberAnswers(ctx context.Context, agentID client.ID, answe
 // Agents are the account's agents: browsing, opening one, and the answers last given to its questions (App.Agents).
 type Agents struct{ a *App }
 
-// Agents is the account's agents.
 func (a *App) Agents() *Agents { return &Agents{a} }
 
 // Loaded is one value a screen shows once read in the background.
@@ -399,10 +397,6 @@ func (svc *Agents) Open(id client.ID) *Loader[client.Agent] {
 
 // savedAgentsMax is how many of the first agents are kept for offline starts.
 const savedAgentsMax = 500
-
-func savedAgentsKey(acct storage.Account) string {
-	return "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
-}
 
 // clientAndAccount reads the active account and client together.
 func (a *App) clientAndAccount() (*client.Client, storage.Account) {

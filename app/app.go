@@ -157,7 +157,9 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		_, _ = db.PurgeDeleted(ctx, time.Now().Add(-24*time.Hour))
 	}
 
-	a.demoKey = randomKey()
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	a.demoKey = "demo-" + hex.EncodeToString(b)
 
 	active := a.settings.ActiveAccount
 	if active == "" {
@@ -172,12 +174,6 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		}
 	}
 	return a, nil
-}
-
-func randomKey() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return "demo-" + hex.EncodeToString(b)
 }
 
 // Close saves pending drafts, stops the demo service and closes the history.
@@ -234,7 +230,6 @@ func (a *App) Notices() []string {
 	return out
 }
 
-// DB is the local history.
 func (a *App) DB() *storage.DB { return a.db }
 
 // Cache keeps downloaded previews; nil when it could not be opened.
@@ -305,7 +300,6 @@ func cloneAnswers(in map[string]map[string]string) map[string]map[string]string 
 	return out
 }
 
-// Session is the app's state as a whole.
 func (a *App) Session() live.Observable[Session] { return a.session }
 
 // publish reads the fields under the session's lock, so the last version is the newest.

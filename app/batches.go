@@ -638,7 +638,6 @@ type BatchEnd struct {
 	Err    error
 }
 
-// Batches is the app's batch runner.
 func (a *App) Batches() *BatchRunner { return a.batches }
 
 // FirstOffer is true once a start: unfinished batches are offered to go on with once.
@@ -895,7 +894,7 @@ func (run *batchRun) prepare() ([]storage.BatchRow, error) {
 				return nil, run.err()
 			}
 		}
-		if row.State == storage.RowDone && len(row.Files) == 0 && madeFile(run.agent, row.Result) {
+		if row.State == storage.RowDone && len(row.Files) == 0 && IsMediaOutput(run.agent.Type, row.Result) {
 			lookups = append(lookups, row) // its picture or video is still to be saved
 		}
 	}
@@ -1079,7 +1078,7 @@ func (run *batchRun) removeUploads(ids []string) []string {
 
 // saveOutput saves the picture or video a row made; nil when none or not now.
 func (run *batchRun) saveOutput(row storage.BatchRow) []string {
-	if !madeFile(run.agent, row.Result) {
+	if !IsMediaOutput(run.agent.Type, row.Result) {
 		return nil
 	}
 	get, cancel := context.WithTimeout(run.ctx, 5*time.Minute)
@@ -1176,11 +1175,6 @@ func credit(c *float64) float64 {
 		return 0
 	}
 	return *c
-}
-
-// madeFile reports whether output is the address of a picture or video agent's file.
-func madeFile(agent client.Agent, output string) bool {
-	return (agent.Type == client.AgentImage || agent.Type == client.AgentVideo) && strings.HasPrefix(strings.TrimSpace(output), "http")
 }
 
 // unknownFate is why a row the service may or may not have got is not sent again.

@@ -132,7 +132,6 @@ func newChatSession(a *App, conv storage.Conversation, msgs []storage.Message) *
 	return s
 }
 
-// State is the conversation as its screen shows it.
 func (s *ChatSession) State() live.Observable[ChatState] { return s.state }
 
 // publish reads the fields under the state's lock, so the newest version holds the newest.
@@ -317,7 +316,6 @@ func (svc *Chats) Forget(id int64) {
 	}
 }
 
-// ID is the conversation's id.
 func (s *ChatSession) ID() int64 { return locked(&s.mu, func() int64 { return s.conv.ID }) }
 
 // Conversation is a copy of the conversation's record.
@@ -898,10 +896,7 @@ func (s *ChatSession) end(quitting bool) {
 func (a *App) quitChats() {
 	h := a.chat
 	h.mu.Lock()
-	live := make([]*ChatSession, 0, len(h.sessions))
-	for _, s := range h.sessions {
-		live = append(live, s)
-	}
+	live := slices.Collect(maps.Values(h.sessions))
 	h.mu.Unlock()
 	for _, s := range live {
 		s.end(true)
@@ -958,5 +953,4 @@ func longDateTime(t time.Time) string {
 // Chats are the account's conversations with its chat agents (App.Chats).
 type Chats struct{ a *App }
 
-// Chats is the account's chats.
 func (a *App) Chats() *Chats { return &Chats{a} }

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -294,17 +295,12 @@ func strconvQuote(s string) string {
 
 // firstFieldMessage picks by field name, so the same error always reads the same.
 func firstFieldMessage(fields map[string][]string) string {
-	names := make([]string, 0, len(fields))
-	for k, v := range fields {
-		if len(v) > 0 && strings.TrimSpace(v[0]) != "" {
-			names = append(names, k)
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if v := fields[k]; len(v) > 0 && strings.TrimSpace(v[0]) != "" {
+			return v[0]
 		}
 	}
-	if len(names) == 0 {
-		return ""
-	}
-	sort.Strings(names)
-	return fields[names[0]][0]
+	return ""
 }
 
 // said is Agent Desk's own error, worded when read in the language then in use.

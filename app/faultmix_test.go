@@ -80,7 +80,7 @@ func TestEveryListFillsWhenEveryFifthRequestFails(t *testing.T) {
 			files := a.Files().NewList("desc")
 			for files.HasMore() {
 				if _, err := files.LoadMore(context.Background()); err != nil {
-					t.Fatalf("files after %d: %v", len(files.Files()), err)
+					t.Fatalf("files after %d: %v", len(now(files.State()).Files), err)
 				}
 			}
 		})

@@ -94,20 +94,10 @@ func (svc *Files) NewList(order string) *FileList {
 	return &FileList{a: svc.a, order: order, state: live.NewState(FilesState{More: true})}
 }
 
-// State is the list as it is now, and news of each change.
 func (l *FileList) State() live.Observable[FilesState] { return l.state }
 
 // Order is "desc" (newest first) or "asc".
 func (l *FileList) Order() string { return l.order }
-
-// Files is what was loaded so far (shared: never modify it).
-func (l *FileList) Files() []client.File { return l.state.Get().Files }
-
-// Unsettled reports whether a loaded file is still being processed.
-func (l *FileList) Unsettled() bool { return l.state.Get().Unsettled() }
-
-// StatusText is FilesState.StatusText on the current state.
-func (l *FileList) StatusText(f client.File) string { return l.state.Get().StatusText(f) }
 
 // More loads the next page in the background, unless one is on its way or none follows.
 func (l *FileList) More() {
@@ -342,9 +332,7 @@ func (svc *Files) OfAgent(ctx context.Context, agentID client.ID) (*client.Agent
 func (svc *Files) Link(ctx context.Context, agentID client.ID, fileIDs []client.ID) (*client.AgentFiles, error) {
 	res, err := svc.a.Client().LinkFiles(ctx, agentID, fileIDs)
 	if err == nil {
-		for _, l := range svc.a.linkedListsOf(agentID) {
-			l.show(res)
-		}
+		svc.a.showLinked(agentID, res)
 	}
 	return res, err
 }
@@ -469,7 +457,6 @@ func (l *FileList) each(ids []client.ID, op func(client.ID) error) (int, error) 
 // Files are the account's files at the service: listing, linking to agents, uploading (App.Files).
 type Files struct{ a *App }
 
-// Files is the account's files.
 func (a *App) Files() *Files { return &Files{a} }
 
 // LinkedFiles are the files linked to one agent, as its Files tab shows them.
@@ -523,25 +510,16 @@ func (a *App) linkedListsOf(agentID client.ID) []*LinkedFiles {
 	return out
 }
 
+// showLinked shows a link's answer in every list of the agent's files.
+func (a *App) showLinked(agentID client.ID, res *client.AgentFiles) {
+	for _, l := range a.linkedListsOf(agentID) {
+		l.show(res)
+	}
+}
+
 // NewUploads is an upload queue whose files are linked to the agent once uploaded.
 func (l *LinkedFiles) NewUploads() *Uploads {
-	q := l.a.Files().NewUploads(UploadOptions{LinkTo: l.agent.ID, AgentTitle: l.agent.Title})
-	q.linked = func(res *client.AgentFiles) {
-		for _, each := range l.a.linkedListsOf(l.agent.ID) {
-			each.show(res)
-		}
-	}
-	return q
-}
-
-// Link links workspace files to the agent; FilesCount says how many are ready.
-func (l *LinkedFiles) Link(ctx context.Context, ids []client.ID) (*client.AgentFiles, error) {
-	return l.a.Files().Link(ctx, l.agent.ID, ids)
-}
-
-// Unlink removes a file from the agent (not the workspace), then reloads.
-func (l *LinkedFiles) Unlink(ctx context.Context, id client.ID) error {
-	return l.a.Files().Unlink(ctx, l.agent.ID, id)
+	return l.a.Files().NewUploads(UploadOptions{LinkTo: l.agent.ID, AgentTitle: l.agent.Title})
 }
 
 func (l *LinkedFiles) unlinked(id client.ID) {
@@ -612,10 +590,6 @@ func PlanUpload(paths []string) UploadPlan {
 	return planUpload(paths, "")
 }
 
-func outsideProblem() string {
-	return lang.L("This is a shortcut to something outside the folder you dropped, so it is not sent.")
-}
-
 // planUpload is PlanUpload confined to within when not empty (a retry).
 func planUpload(paths []string, within string) UploadPlan {
 	var plan UploadPlan
@@ -646,7 +620,7 @@ func planUpload(paths []string, within string) UploadPlan {
 			root = real
 		}
 		if !inside(root, real) {
-			plan.add(PlannedFile{Path: path, Name: name, Problem: outsideProblem(), root: root})
+			plan.add(PlannedFile{Path: path, Name: name, Problem: lang.L("This is a shortcut to something outside the folder you dropped, so it is not sent."), root: root})
 			return
 		}
 		if seen[real] {
@@ -804,8 +778,6 @@ type Uploads struct {
 	a     *App
 	opts  UploadOptions
 	state *live.State[UploadsState]
-	// linked hears each link answer (an agent's file list shows it at once).
-	linked func(*client.AgentFiles)
 
 	mu     sync.Mutex
 	next   int64
@@ -836,7 +808,6 @@ func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
 	return &Uploads{a: svc.a, opts: opts, items: map[int64]*uploadItem{}, state: live.NewState(UploadsState{})}
 }
 
-// State is the queue as it is now, and news of each change.
 func (q *Uploads) State() live.Observable[UploadsState] { return q.state }
 
 // publish builds the snapshot under the state's lock, so snapshots keep their order.
@@ -856,22 +827,6 @@ func (q *Uploads) publish() {
 		return UploadsState{Items: items, Done: q.done, Linked: q.answer}
 	})
 }
-
-// Items are the queue's uploads, in the order they were added.
-func (q *Uploads) Items() []Upload {
-	st := q.state.Get()
-	out := make([]Upload, len(st.Items))
-	for i, u := range st.Items {
-		out[i] = *u
-	}
-	return out
-}
-
-// Pending reports whether any upload is waiting or sending.
-func (q *Uploads) Pending() bool { return q.state.Get().Pending() }
-
-// FileIDs are the ids of the finished uploads, in order.
-func (q *Uploads) FileIDs() []client.ID { return q.state.Get().FileIDs() }
 
 // checkOnline refuses a drop while offline; stored counts the files, -1 for more than a page.
 func (a *App) checkOnline(ctx context.Context) (stored int, err error) {
@@ -1027,7 +982,7 @@ func (q *Uploads) Wait(ctx context.Context) error {
 		}
 	})
 	defer stop()
-	for q.Pending() {
+	for q.state.Get().Pending() {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -1128,8 +1083,8 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 		q.answer = linked
 	}
 	q.mu.Unlock()
-	if linked != nil && q.linked != nil {
-		q.linked(linked)
+	if linked != nil {
+		q.a.showLinked(q.opts.LinkTo, linked) // the agent's file lists show it at once
 	}
 	q.publish()
 }

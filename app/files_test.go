@@ -50,22 +50,22 @@ func TestFileListReachesEveryPageInEitherOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	files := l.Files()
+	files := now(l.State()).Files
 	if len(files) != total || total <= app.FilesPerPage {
 		t.Fatalf("scrolling should reach all %d files over several pages, got %d", total, len(files))
 	}
 	if files[0].Filename != "file-39.txt" {
 		t.Fatalf("newest first should start with the last upload, got %s", files[0].Filename)
 	}
-	if err := l.Reload(ctx); err != nil || len(l.Files()) != total {
-		t.Fatalf("reload should keep every loaded file, got %d, %v", len(l.Files()), err)
+	if err := l.Reload(ctx); err != nil || len(now(l.State()).Files) != total {
+		t.Fatalf("reload should keep every loaded file, got %d, %v", len(now(l.State()).Files), err)
 	}
 
 	asc := a.Files().NewList("asc")
 	if _, err := asc.LoadMore(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := asc.Files(); got[0].CreatedAt.After(got[len(got)-1].CreatedAt.Time) {
+	if got := now(asc.State()).Files; got[0].CreatedAt.After(got[len(got)-1].CreatedAt.Time) {
 		t.Fatal("oldest first should start with the oldest file")
 	}
 }
@@ -78,18 +78,18 @@ func TestFileListNoticesProcessingFiles(t *testing.T) {
 	if _, err := l.LoadMore(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if !l.Unsettled() || app.FileStatusText(l.Files()[0].Status) != "Processing…" {
-		t.Fatalf("a fresh upload should be processing, got %q", l.Files()[0].Status)
+	if !now(l.State()).Unsettled() || app.FileStatusText(now(l.State()).Files[0].Status) != "Processing…" {
+		t.Fatalf("a fresh upload should be processing, got %q", now(l.State()).Files[0].Status)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for l.Unsettled() && time.Now().Before(deadline) {
+	for now(l.State()).Unsettled() && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 		if err := l.Reload(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if l.Unsettled() || app.FileStatusText(l.Files()[0].Status) != "Ready" {
-		t.Fatalf("the file should settle as ready, got %q", l.Files()[0].Status)
+	if now(l.State()).Unsettled() || app.FileStatusText(now(l.State()).Files[0].Status) != "Ready" {
+		t.Fatalf("the file should settle as ready, got %q", now(l.State()).Files[0].Status)
 	}
 }
 
@@ -322,7 +322,7 @@ func TestWatchedFileListFollowsProcessingThenIdles(t *testing.T) {
 	if err := l.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if l.Unsettled() {
+	if now(l.State()).Unsettled() {
 		t.Fatal("a stored file nobody asked to process is not watched")
 	}
 	quietCount()
@@ -331,13 +331,13 @@ func TestWatchedFileListFollowsProcessingThenIdles(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The list refreshes each time the clock passes FilesRefreshEvery.
-	for deadline := time.Now().Add(10 * time.Second); l.Unsettled(); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); now(l.State()).Unsettled(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the file never showed as ready")
 		}
 		clk.Advance(app.FilesRefreshEvery)
 	}
-	if got := l.StatusText(l.Files()[0]); got != "Ready" {
+	if got := now(l.State()).StatusText(now(l.State()).Files[0]); got != "Ready" {
 		t.Fatalf("the processed file should read Ready, got %q", got)
 	}
 	quietCount()
@@ -353,7 +353,7 @@ func TestWatchedFileListFollowsProcessingThenIdles(t *testing.T) {
 		t.Fatal(err)
 	}
 	quietCount()
-	if !l.Unsettled() {
+	if !now(l.State()).Unsettled() {
 		t.Fatal("nobody followed the file, so the list should still show it processing")
 	}
 }

@@ -24,6 +24,12 @@ func openClosable(t *testing.T) *app.App {
 	return a
 }
 
+// now is what o shows at this moment.
+func now[T any](o live.Observable[T]) T {
+	v, _ := o.Snapshot()
+	return v
+}
+
 // eventually polls until cond holds.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -116,9 +117,10 @@ func (svc *Memories) Create(ctx context.Context, e MemoryEdit) (storage.MemoryEn
 	return svc.send(ctx, "", e)
 }
 
-// Update saves an edit; the local draft is cleared once the service confirms.
+// Update saves an edit, also of a memory created elsewhere (brought into the
+// index by its number); the local draft is cleared once the service confirms.
 func (svc *Memories) Update(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
-	entry, err := svc.send(ctx, id, e)
+	entry, err := svc.send(ctx, strings.TrimSpace(id), e)
 	if err != nil {
 		return entry, err
 	}
@@ -152,11 +154,6 @@ func (svc *Memories) send(ctx context.Context, id string, e MemoryEdit) (storage
 		return storage.MemoryEntry{}, err
 	}
 	return a.keepMemory(ctx, m, e)
-}
-
-// OpenByID brings a memory created elsewhere into the index, saved with the text given.
-func (svc *Memories) OpenByID(ctx context.Context, id string, e MemoryEdit) (storage.MemoryEntry, error) {
-	return svc.a.Memories().Update(ctx, strings.TrimSpace(id), e)
 }
 
 func needCollectionID(id string) error {
@@ -235,13 +232,8 @@ func CollectionLabel(id, name string) string {
 
 func (a *App) collectionName(ctx context.Context, id string) string {
 	cols, err := a.db.Collections(ctx, a.AccountID())
-	if err != nil {
-		return ""
-	}
-	for _, c := range cols {
-		if c.ID == id {
-			return c.Name
-		}
+	if i := slices.IndexFunc(cols, func(c storage.CollectionEntry) bool { return c.ID == id }); err == nil && i >= 0 {
+		return cols[i].Name
 	}
 	return ""
 }
@@ -251,7 +243,8 @@ func (svc *Memories) Forget(ctx context.Context, id string) error {
 	return svc.a.db.DeleteMemoryEntry(ctx, svc.a.AccountID(), id)
 }
 
-// RenameCollection renames a collection on the service and locally.
+// RenameCollection renames a collection on the service and locally; naming
+// one created elsewhere brings it into the index.
 func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
 	a := svc.a
 	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
@@ -272,11 +265,6 @@ func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (sto
 	return entry, a.db.UpsertCollection(ctx, entry)
 }
 
-// AddCollectionByID brings a collection created elsewhere into the index by naming it.
-func (svc *Memories) AddCollectionByID(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
-	return svc.a.Memories().RenameCollection(ctx, id, name)
-}
-
 // ForgetCollection removes a collection from the local index only.
 func (svc *Memories) ForgetCollection(ctx context.Context, id string) error {
 	return svc.a.db.DeleteCollectionEntry(ctx, svc.a.AccountID(), id)
@@ -289,15 +277,6 @@ func creditsOf(c client.Credits) *float64 {
 	}
 	return &c.Value
 }
-
-// IsMemoryMissing reports the service saying that a memory does not exist.
-func IsMemoryMissing(err error) bool { return client.IsNotFound(err) }
-
-// IsServerFault reports a service-side failure worth retrying with the same text.
-func IsServerFault(err error) bool { return client.StatusCode(err) >= 500 }
-
-// IsNotAccepted reports a validation error, whose message belongs beside the field.
-func IsNotAccepted(err error) bool { return client.IsValidation(err) }
 
 // SaveNewDraft keeps the text of a memory not created yet, so nothing typed is lost.
 func (svc *Memories) SaveNewDraft(ctx context.Context, accountID, content, collectionID string) error {
@@ -409,7 +388,6 @@ func (svc *Memories) DeleteCollection(ctx context.Context, id string) error {
 // Memories is what the account keeps in memory: its memories and collections, here and at the service (App.Memories).
 type Memories struct{ a *App }
 
-// Memories is the account's memories.
 func (a *App) Memories() *Memories { return &Memories{a} }
 
 // MemoryIndex is the Memories screen's view of the local index.
@@ -448,7 +426,6 @@ func (svc *Memories) NewIndex() *MemoryIndex {
 	return x
 }
 
-// SyncState is how the last reading of the service's lists went.
 func (x *MemoryIndex) SyncState() live.Observable[MemorySync] { return x.sync }
 
 // Load reloads the index: memories matching query in collection ("" for all).
@@ -523,11 +500,5 @@ func (x *MemoryIndex) found(ctx context.Context) ([]MemoryEntry, error) {
 	if err != nil || collection == "" {
 		return mems, err
 	}
-	kept := mems[:0]
-	for _, m := range mems {
-		if m.CollectionID == collection {
-			kept = append(kept, m)
-		}
-	}
-	return kept, nil
+	return slices.DeleteFunc(mems, func(m MemoryEntry) bool { return m.CollectionID != collection }), nil
 }

@@ -26,7 +26,7 @@ func TestMemoryInACollectionIsCreatedEditedAndItsCollectionRenamed(t *testing.T)
 	ctx := context.Background()
 	a, svc := openOn(t, demoservice.Options{MemoryVariant: "A"})
 
-	if _, err := a.Memories().AddCollectionByID(ctx, "2", "Key clients"); err != nil {
+	if _, err := a.Memories().RenameCollection(ctx, "2", "Key clients"); err != nil {
 		t.Fatalf("add collection: %v", err)
 	}
 	m, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "Northwind wants PDF invoices.", CollectionID: "2"})
@@ -111,18 +111,18 @@ func TestTooLongMemoryIsRefusedBeforeSending(t *testing.T) {
 func TestOpenByNumberConfirmsTheMemoryExists(t *testing.T) {
 	ctx := context.Background()
 	a, _ := openOn(t, demoservice.Options{})
-	_, err := a.Memories().OpenByID(ctx, "999999", app.MemoryEdit{Content: "x"})
-	if !app.IsMemoryMissing(err) {
+	_, err := a.Memories().Update(ctx, "999999", app.MemoryEdit{Content: "x"})
+	if !client.IsNotFound(err) {
 		t.Fatalf("err = %v, want missing", err)
 	}
 	if mems, _ := a.Memories().List(ctx, ""); len(mems) != 0 {
 		t.Fatalf("a missing memory reached the index: %+v", mems)
 	}
-	m, err := a.Memories().OpenByID(ctx, " 501 ", app.MemoryEdit{Content: "The office is closed on 24 December."})
+	m, err := a.Memories().Update(ctx, " 501 ", app.MemoryEdit{Content: "The office is closed on 24 December."})
 	if err != nil || m.ID != "501" {
 		t.Fatalf("open 501: %+v, %v", m, err)
 	}
-	if _, err := a.Memories().OpenByID(ctx, "abc", app.MemoryEdit{Content: "x"}); err == nil || !strings.Contains(app.Describe(err), "whole number") {
+	if _, err := a.Memories().Update(ctx, "abc", app.MemoryEdit{Content: "x"}); err == nil || !strings.Contains(app.Describe(err), "whole number") {
 		t.Fatalf("a non-number was not refused plainly: %v", err)
 	}
 }
@@ -130,10 +130,10 @@ func TestOpenByNumberConfirmsTheMemoryExists(t *testing.T) {
 func TestMissingCollectionStaysListedUntilForgotten(t *testing.T) {
 	ctx := context.Background()
 	a, _ := openOn(t, demoservice.Options{})
-	if _, err := a.Memories().AddCollectionByID(ctx, "3", "Policies"); err != nil {
+	if _, err := a.Memories().RenameCollection(ctx, "3", "Policies"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Memories().RenameCollection(ctx, "77", "Nope"); !app.IsMemoryMissing(err) || !strings.Contains(app.Describe(err), "Collection not found") {
+	if _, err := a.Memories().RenameCollection(ctx, "77", "Nope"); !client.IsNotFound(err) || !strings.Contains(app.Describe(err), "Collection not found") {
 		t.Fatalf("err = %v (%s)", err, app.Describe(err))
 	}
 	if err := a.Memories().ForgetCollection(ctx, "3"); err != nil {
@@ -147,7 +147,7 @@ func TestMissingCollectionStaysListedUntilForgotten(t *testing.T) {
 func TestServerFaultKeepsDraftAndRetrySaves(t *testing.T) {
 	ctx := context.Background()
 	a, svc := openOn(t, demoservice.Options{})
-	m, err := a.Memories().OpenByID(ctx, "502", app.MemoryEdit{Content: "Travel rules."})
+	m, err := a.Memories().Update(ctx, "502", app.MemoryEdit{Content: "Travel rules."})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestServerFaultKeepsDraftAndRetrySaves(t *testing.T) {
 	}
 	svc.SetFaults(demoservice.Faults{Fail500: 1})
 	_, err = a.Memories().Update(ctx, m.ID, app.MemoryEdit{Content: "Travel rules, updated."})
-	if !app.IsServerFault(err) {
+	if client.StatusCode(err) < 500 {
 		t.Fatalf("err = %v, want a server fault", err)
 	}
 	if e, _ := a.Memories().Get(ctx, m.ID); e.Draft != "Travel rules, updated." {

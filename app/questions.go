@@ -299,13 +299,7 @@ func ParseList(q client.Question, v string) []string {
 			items = append(items, s)
 		}
 		if q.Type == QuestionMultiselect {
-			var out []string
-			for _, s := range items {
-				if s != "" {
-					out = append(out, s)
-				}
-			}
-			return out
+			return slices.DeleteFunc(items, func(s string) bool { return s == "" })
 		}
 	} else if q.Type == QuestionMultiselect {
 		items = strings.Split(v, ",")
@@ -348,12 +342,10 @@ func blank(q client.Question, v string) bool {
 	return strings.TrimSpace(v) == ""
 }
 
-// verbatim reports a question whose answer is sent exactly as the agent spells it.
-func verbatim(q client.Question) bool { return q.Type == client.QuestionSelect }
-
-// trimmed is v without surrounding spaces, except for a choice.
+// trimmed is v without surrounding spaces, except for a choice: that is sent
+// exactly as the agent spells it.
 func trimmed(q client.Question, v string) string {
-	if verbatim(q) {
+	if q.Type == client.QuestionSelect {
 		return v
 	}
 	return strings.TrimSpace(v)

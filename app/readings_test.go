@@ -412,26 +412,26 @@ func TestFilesProcessedAndDeleted(t *testing.T) {
 	if err := l.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if l.Unsettled() {
+	if now(l.State()).Unsettled() {
 		t.Fatal("a stored file that nobody asked to process is not watched")
 	}
 	if _, err := l.ProcessFile(ctx, f.ID); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for l.Unsettled() && time.Now().Before(deadline) {
+	for now(l.State()).Unsettled() && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 		if err := l.Reload(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var got client.File
-	for _, x := range l.Files() {
+	for _, x := range now(l.State()).Files {
 		if x.ID == f.ID {
 			got = x
 		}
 	}
-	if got.Status != "completed" || l.StatusText(got) != "Ready" {
+	if got.Status != "completed" || now(l.State()).StatusText(got) != "Ready" {
 		t.Fatalf("processed file: %+v", got)
 	}
 	if err := l.DeleteFile(ctx, f.ID); err != nil {
@@ -440,7 +440,7 @@ func TestFilesProcessedAndDeleted(t *testing.T) {
 	if err := l.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for _, x := range l.Files() {
+	for _, x := range now(l.State()).Files {
 		if x.ID == f.ID {
 			t.Fatal("a deleted file is still listed")
 		}

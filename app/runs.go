@@ -92,7 +92,6 @@ type ActiveRun struct {
 	state  *live.State[RunProgress]
 }
 
-// State is the run's progress, and its changes.
 func (ar *ActiveRun) State() live.Observable[RunProgress] { return ar.state }
 
 // Done is closed when the run has ended and its result is saved.
@@ -386,59 +385,6 @@ func (w *outputWriter) sniff() {
 	w.head = nil
 }
 
-// outputDst is where a download goes before it is kept.
-type outputDst interface {
-	io.Writer
-	// commit keeps the file with extension ext and returns its path.
-	commit(ext string) (string, error)
-	// abort drops what was written.
-	abort()
-}
-
-type cacheDst struct {
-	p   *storage.Pending
-	key string
-}
-
-func (d cacheDst) Write(b []byte) (int, error)       { return d.p.Write(b) }
-func (d cacheDst) commit(ext string) (string, error) { return d.p.Commit(d.key, ext) }
-func (d cacheDst) abort()                            { d.p.Abort() }
-
-// sessionDst is a session-only copy when the cache could not be opened.
-type sessionDst struct {
-	dir string
-	f   *os.File
-}
-
-func (d *sessionDst) Write(b []byte) (int, error) { return d.f.Write(b) }
-
-func (d *sessionDst) commit(ext string) (string, error) {
-	if err := d.f.Close(); err != nil {
-		os.Remove(d.f.Name())
-		return "", err
-	}
-	final, err := os.CreateTemp(d.dir, "agentdesk-*"+ext)
-	if err == nil {
-		err = final.Close()
-	}
-	if err == nil {
-		err = os.Rename(d.f.Name(), final.Name())
-	}
-	if err != nil {
-		os.Remove(d.f.Name())
-		if final != nil {
-			os.Remove(final.Name())
-		}
-		return "", err
-	}
-	return final.Name(), nil
-}
-
-func (d *sessionDst) abort() {
-	d.f.Close()
-	os.Remove(d.f.Name())
-}
-
 // sessionDir is Agent Desk's cache folder when it exists, else the system's temp folder.
 func (a *App) sessionDir() string {
 	if dir := a.cfg.Paths.Cache; dir != "" {
@@ -449,20 +395,48 @@ func (a *App) sessionDir() string {
 	return ""
 }
 
-func (a *App) outputDst(key string) (outputDst, error) {
+// outputDst is where a download goes before commit keeps it with extension
+// ext (abort drops it): the cache, or a session-only copy when the cache
+// could not be opened.
+func (a *App) outputDst(key string) (w io.Writer, commit func(ext string) (string, error), abort func(), err error) {
 	if a.cache != nil {
 		p, err := a.cache.Create()
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
-		return cacheDst{p: p, key: key}, nil
+		return p, func(ext string) (string, error) { return p.Commit(key, ext) }, p.Abort, nil
 	}
 	dir := a.sessionDir()
 	f, err := os.CreateTemp(dir, ".agentdesk-download-*")
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return &sessionDst{dir: dir, f: f}, nil
+	commit = func(ext string) (string, error) {
+		if err := f.Close(); err != nil {
+			os.Remove(f.Name())
+			return "", err
+		}
+		final, err := os.CreateTemp(dir, "agentdesk-*"+ext)
+		if err == nil {
+			err = final.Close()
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), final.Name())
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			if final != nil {
+				os.Remove(final.Name())
+			}
+			return "", err
+		}
+		return final.Name(), nil
+	}
+	abort = func() {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	return f, commit, abort, nil
 }
 
 // inspectOutput tells what a file already on disk is, as a download would.
@@ -513,13 +487,13 @@ func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, pro
 			}
 		}
 	}
-	dst, err := a.outputDst(key)
+	dst, commit, abort, err := a.outputDst(key)
 	if err != nil {
 		return Output{}, err
 	}
 	w := &outputWriter{w: dst, agentType: agentType, progress: progress}
 	if _, err := a.Client().Download(ctx, url, w); err != nil {
-		dst.abort()
+		abort()
 		// The cap's own words, without the client's wrapping.
 		if big, ok := errors.AsType[*OutputTooLargeError](err); ok {
 			return Output{}, big
@@ -527,7 +501,7 @@ func (svc *Runs) FetchOutputFile(ctx context.Context, agentType, url string, pro
 		return Output{}, err
 	}
 	w.sniff()
-	path, err := dst.commit(w.ext)
+	path, err := commit(w.ext)
 	if err != nil {
 		return Output{}, err
 	}
@@ -583,7 +557,6 @@ func (svc *Runs) OutputFile(agentType, url string) *OutputDownload {
 	return d
 }
 
-// State is the download as it is now, and news of each change.
 func (d *OutputDownload) State() live.Observable[OutputState] { return d.state }
 
 // Cancel stops the download under way; nothing half downloaded is kept.
@@ -677,7 +650,6 @@ func cacheKey(url string) string {
 // Runs are the account's agent runs and their outputs (App.Runs).
 type Runs struct{ a *App }
 
-// Runs is the account's runs.
 func (a *App) Runs() *Runs { return &Runs{a} }
 
 // OwnerOnly makes a file from a Save dialog (created world-readable) the

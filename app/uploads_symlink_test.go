@@ -100,9 +100,9 @@ func TestRetryOfALinkOutOfTheFolderStillRefuses(t *testing.T) {
 	}
 	waitUploads(t, q)
 	var key app.Upload
-	for _, u := range q.Items() {
+	for _, u := range now(q.State()).Items {
 		if u.Name == "key" {
-			key = u
+			key = *u
 		}
 	}
 	if key.State != app.UploadFailed || !strings.Contains(key.Message, "outside the folder") {

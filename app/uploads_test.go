@@ -40,7 +40,7 @@ func waitUploads(t *testing.T, q *app.Uploads) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := q.Wait(ctx); err != nil {
-		t.Fatalf("uploads did not settle: %+v", q.Items())
+		t.Fatalf("uploads did not settle: %+v", now(q.State()).Items)
 	}
 }
 
@@ -154,10 +154,10 @@ func TestUploadsSendFilesAndRecordCredits(t *testing.T) {
 	if strings.Contains(strings.Join(names, ","), "empty.txt") {
 		t.Error("the empty file must not be sent")
 	}
-	if got := len(q.FileIDs()); got != 5 {
+	if got := len(now(q.State()).FileIDs()); got != 5 {
 		t.Fatalf("five files should be attached, got %d", got)
 	}
-	for _, u := range q.Items() {
+	for _, u := range now(q.State()).Items {
 		if u.Name == "empty.txt" && (u.State != app.UploadFailed || !strings.Contains(u.Message, "empty")) {
 			t.Errorf("the empty file should fail saying why, got %+v", u)
 		}
@@ -179,8 +179,8 @@ func TestUploadOfflineQueuesNothing(t *testing.T) {
 	_ = a.Demo().Close()
 	q := a.Files().NewUploads(app.UploadOptions{})
 	ids, err := q.Start(context.Background(), app.PlanUpload([]string{dir}))
-	if !errors.Is(err, app.ErrOffline) || len(ids) != 0 || len(q.Items()) != 0 {
-		t.Fatalf("offline, nothing should be queued and the user told, got %v %v %v", ids, err, q.Items())
+	if !errors.Is(err, app.ErrOffline) || len(ids) != 0 || len(now(q.State()).Items) != 0 {
+		t.Fatalf("offline, nothing should be queued and the user told, got %v %v %v", ids, err, now(q.State()).Items)
 	}
 }
 
@@ -200,12 +200,12 @@ func TestUploadServerErrorSaysSoAndRetrySends(t *testing.T) {
 	if u.State != app.UploadFailed || !strings.Contains(u.Message, "had a problem") {
 		t.Fatalf("a 500 should fail in plain words, got %+v", u)
 	}
-	if len(q.FileIDs()) != 0 || svc.Files()[0].Filename == "a.txt" {
+	if len(now(q.State()).FileIDs()) != 0 || svc.Files()[0].Filename == "a.txt" {
 		t.Fatal("a failed upload must not be attached")
 	}
 	q.Retry(ids[0])
 	waitUploads(t, q)
-	if u, _ := q.Item(ids[0]); u.State != app.UploadDone || len(q.FileIDs()) != 1 {
+	if u, _ := q.Item(ids[0]); u.State != app.UploadDone || len(now(q.State()).FileIDs()) != 1 {
 		t.Fatalf("retry should send it, got %+v", u)
 	}
 }
@@ -281,7 +281,7 @@ func TestUploadCancelStopsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUploads(t, q)
-	if u, _ := q.Item(ids[0]); u.State != app.UploadCancelled || len(q.FileIDs()) != 0 {
+	if u, _ := q.Item(ids[0]); u.State != app.UploadCancelled || len(now(q.State()).FileIDs()) != 0 {
 		t.Fatalf("a cancelled upload should say so and attach nothing, got %+v", u)
 	}
 	demo.Service.SetFaults(demoservice.Faults{})
@@ -289,7 +289,7 @@ func TestUploadCancelStopsIt(t *testing.T) {
 		t.Fatalf("a cancelled upload must leave nothing on the service, got %d files, had %d", n, before)
 	}
 	q.Remove(ids[0])
-	if len(q.Items()) != 0 {
+	if len(now(q.State()).Items) != 0 {
 		t.Fatal("remove should take it off the list")
 	}
 }

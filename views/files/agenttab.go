@@ -167,7 +167,7 @@ func (t *AgentTab) Link(ids []client.ID) {
 	}
 	var res *client.AgentFiles
 	var err error
-	kit.ActShowing(t.env.App, t.env.Window, lang.L("Linking the files…"), func(ctx context.Context) { res, err = t.files.Link(ctx, ids) }, func() {
+	kit.ActShowing(t.env.App, t.env.Window, lang.L("Linking the files…"), func(ctx context.Context) { res, err = t.env.App.Files().Link(ctx, t.agent.ID, ids) }, func() {
 		if err != nil {
 			t.showResult(lang.L("The files were not linked. {{.Why}}", map[string]any{"Why": app.Describe(err)}), true)
 			return
@@ -179,7 +179,7 @@ func (t *AgentTab) Link(ids []client.ID) {
 // Unlink removes a file from the agent and offers Undo.
 func (t *AgentTab) Unlink(f client.File) {
 	var err error
-	kit.ActShowing(t.env.App, t.env.Window, lang.L("Unlinking the file…"), func(ctx context.Context) { err = t.files.Unlink(ctx, f.ID) }, func() {
+	kit.ActShowing(t.env.App, t.env.Window, lang.L("Unlinking the file…"), func(ctx context.Context) { err = t.env.App.Files().Unlink(ctx, t.agent.ID, f.ID) }, func() {
 		if err != nil {
 			t.showResult(lang.L("{{.File}} was not unlinked. {{.Why}}", map[string]any{"File": fileName(f), "Why": app.Describe(err)}), true)
 			return

@@ -55,10 +55,16 @@ func (at *Attachments) DropHint() (string, bool) {
 func (at *Attachments) Object() fyne.CanvasObject { return at.obj }
 
 // FileIDs are the attached files that finished uploading.
-func (at *Attachments) FileIDs() []client.ID { return at.queue.FileIDs() }
+func (at *Attachments) FileIDs() []client.ID {
+	st, _ := at.queue.State().Snapshot()
+	return st.FileIDs()
+}
 
 // Pending reports uploads still running.
-func (at *Attachments) Pending() bool { return at.queue.Pending() }
+func (at *Attachments) Pending() bool {
+	st, _ := at.queue.State().Snapshot()
+	return st.Pending()
+}
 
 // State is the uploads behind the chips.
 func (at *Attachments) State() live.Observable[app.UploadsState] { return at.queue.State() }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/internal/clock"
@@ -52,6 +53,12 @@ func write(t *testing.T, path string, size int) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// now is what o shows at this moment.
+func now[T any](o live.Observable[T]) T {
+	v, _ := o.Snapshot()
+	return v
 }
 
 // eventually runs UI updates until cond holds.
@@ -104,7 +111,7 @@ func TestAttachmentsDropFileFolderAndMixed(t *testing.T) {
 	}
 	at.Dropped([]string{filepath.Join(dir, "folder"), one})
 	eventually(t, q, "folder and file uploaded", func() bool { return len(at.chips) == 4 && !at.Pending() && len(at.FileIDs()) == 4 })
-	for _, u := range at.queue.Items() {
+	for _, u := range now(at.queue.State()).Items {
 		if u.Name == ".hidden" {
 			t.Fatal("hidden files must be left out")
 		}
@@ -128,7 +135,7 @@ func TestAttachmentsShowWhyAFileFailedAndRetry(t *testing.T) {
 	at.Dropped([]string{empty, loop, missing})
 	eventually(t, q, "three error chips", func() bool { return len(at.chips) == 3 && !at.Pending() })
 	var texts []string
-	for _, u := range at.queue.Items() {
+	for _, u := range now(at.queue.State()).Items {
 		texts = append(texts, chipText(at, u.ID))
 	}
 	got := strings.Join(texts, " | ")
@@ -142,7 +149,7 @@ func TestAttachmentsShowWhyAFileFailedAndRetry(t *testing.T) {
 	}
 	// The user fixes the empty file and taps Retry on its chip.
 	write(t, empty, 12)
-	id := at.queue.Items()[0].ID
+	id := now(at.queue.State()).Items[0].ID
 	test.Tap(at.chips[id].retry)
 	eventually(t, q, "retry uploads the fixed file", func() bool { return len(at.FileIDs()) == 1 })
 	// The × removes a chip.

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
@@ -407,7 +408,7 @@ func (e *editor) failed(id string, err error) {
 	switch {
 	case errors.As(err, &tooLong), errors.Is(err, app.ErrMemoryEmpty):
 		kit.ShowError(e.textErr, app.Describe(err))
-	case app.IsMemoryMissing(err) && id != "":
+	case client.IsNotFound(err) && id != "":
 		e.showBanner(lang.L("This memory no longer exists on the server. Your text is still here."),
 			kit.NewButtonWithIcon(lang.L("Create it again"), theme.ContentAddIcon(), func() { e.recreate(id) }))
 	case app.FieldErrors(err) != nil:
@@ -418,9 +419,9 @@ func (e *editor) failed(id string, err error) {
 				kit.ShowError(e.textErr, msg)
 			}
 		}
-	case app.IsNotAccepted(err):
+	case client.IsValidation(err):
 		kit.ShowError(e.textErr, app.Describe(err))
-	case app.IsServerFault(err):
+	case client.StatusCode(err) >= 500:
 		e.showBanner(lang.L("The service had a problem and did not save this memory. Your text is kept; try again."),
 			kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), func() { e.send(id) }))
 	default:

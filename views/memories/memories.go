@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/live"
+	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/screen"
@@ -461,7 +462,7 @@ func (s *Screen) showOpenByID() {
 			s.tryByNumber(lang.L("Saving the memory…"), lang.L("Memory not opened"),
 				lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id}),
 				func(ctx context.Context) (err error) {
-					m, err = s.a.Memories().OpenByID(ctx, id, edit)
+					m, err = s.a.Memories().Update(ctx, id, edit)
 					return err
 				}, func() {
 					s.openID.SetText("")
@@ -489,7 +490,7 @@ func (s *Screen) showAddCollection() {
 			s.tryByNumber(lang.L("Adding the collection…"), lang.L("Collection not added"),
 				lang.L("Collection {{.Number}} was not found on the server. Check the number.", map[string]any{"Number": id}),
 				func(ctx context.Context) error {
-					_, err := s.a.Memories().AddCollectionByID(ctx, id, name)
+					_, err := s.a.Memories().RenameCollection(ctx, id, name)
 					return err
 				}, func() {
 					s.addID.SetText("")
@@ -521,7 +522,7 @@ func (s *Screen) tryByNumber(busy, failed, missing string, work func(ctx context
 	kit.ActShowing(s.a, s.env.Window, busy, func(ctx context.Context) { err = work(ctx) }, func() {
 		if err != nil {
 			msg := app.Describe(err)
-			if app.IsMemoryMissing(err) {
+			if client.IsNotFound(err) {
 				msg = missing
 			}
 			kit.ShowInformation(failed, msg, s.env.Window)
@@ -558,7 +559,7 @@ func (s *Screen) doRename(col app.CollectionSummary, name string) {
 		switch {
 		case err == nil:
 			s.Reload()
-		case app.IsMemoryMissing(err):
+		case client.IsNotFound(err):
 			msg := lang.L("The service has no collection number {{.Number}}. Remove it from this list? Its memories stay in the list.", map[string]any{"Number": col.ID})
 			if col.Name != "" {
 				msg = lang.L("The service has no collection number {{.Number}} ({{.Name}}). Remove it from this list? Its memories stay in the list.",

@@ -96,7 +96,7 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 				t.Fatalf("an empty screen should have one empty state:\n%s", all)
 			}
 			if variant == "A" {
-				if _, err := f.a.Memories().AddCollectionByID(ctx, "2", "Key clients"); err != nil {
+				if _, err := f.a.Memories().RenameCollection(ctx, "2", "Key clients"); err != nil {
 					t.Fatal(err)
 				}
 				f.s.Reload()
@@ -198,7 +198,7 @@ func TestLeavingWithUnsavedChangesAsksAndKeepsTheDraft(t *testing.T) {
 	f := newFixture(t, "A")
 	ctx := context.Background()
 	for _, id := range []string{"501", "502"} {
-		if _, err := f.a.Memories().OpenByID(ctx, id, app.MemoryEdit{Content: "Memory " + id}); err != nil {
+		if _, err := f.a.Memories().Update(ctx, id, app.MemoryEdit{Content: "Memory " + id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -292,7 +292,7 @@ func TestServiceErrorsKeepTheTextAndOfferAWayOn(t *testing.T) {
 func TestRenamingAMissingCollectionRemovesItOnlyWhenTheUserAgrees(t *testing.T) {
 	f := newFixture(t, "A")
 	ctx := context.Background()
-	if _, err := f.a.Memories().AddCollectionByID(ctx, "3", "Policies"); err != nil {
+	if _, err := f.a.Memories().RenameCollection(ctx, "3", "Policies"); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.a.DB().UpsertCollection(ctx, app.CollectionEntry{AccountID: f.a.AccountID(), ID: "77", Name: "Gone"}); err != nil {
@@ -507,7 +507,7 @@ func TestMemoryIsDeletedAfterConfirming(t *testing.T) {
 func TestAccountSwitchShowsTheOtherAccountsMemories(t *testing.T) {
 	f := newFixture(t, "A")
 	ctx := context.Background()
-	if _, err := f.a.Memories().OpenByID(ctx, "501", app.MemoryEdit{Content: "Memory 501"}); err != nil {
+	if _, err := f.a.Memories().Update(ctx, "501", app.MemoryEdit{Content: "Memory 501"}); err != nil {
 		t.Fatal(err)
 	}
 	f.s.Reload()
