@@ -108,8 +108,8 @@ func TestDamagedHistoryFallsBackToMemory(t *testing.T) {
 	// The app keeps working for this session.
 	c := newConversation(t, db, "a", "today only")
 	addMessage(t, db, c.ID, RoleUser, "hello", "")
-	if n, _ := db.MessageCount(ctx, c.ID); n != 1 {
-		t.Errorf("in-memory history holds %d messages", n)
+	if msgs, _ := db.Messages(ctx, c.ID); len(msgs) != 1 {
+		t.Errorf("in-memory history holds %d messages", len(msgs))
 	}
 	// The damaged file is left for the user to rescue.
 	if raw, _ := os.ReadFile(p.HistoryFile()); !strings.HasPrefix(string(raw), "this is not") {
@@ -217,7 +217,7 @@ func fillUntilFull(t *testing.T, db *DB, convID int64) error {
 func checkDiskFullError(t *testing.T, err error, path string) {
 	t.Helper()
 	var se *Error
-	if !errors.As(err, &se) || !se.DiskFull() {
+	if !errors.As(err, &se) || se.Reason != reasonFull {
 		t.Fatalf("want a disk-full *Error, got %T %v", err, err)
 	}
 	if !strings.Contains(err.Error(), "the disk is full") || !strings.Contains(err.Error(), path) {
@@ -257,7 +257,7 @@ func TestFullDiskSimulated(t *testing.T) {
 	if err := w.Finish(StatusComplete, nil, ""); err != nil {
 		t.Fatalf("Finish after freeing space: %v", err)
 	}
-	got, _ := db.GetMessage(ctx, m.ID)
+	got, _ := message(db, m.ConversationID, m.ID)
 	if len(got.Content) != len("more text than fits ")*20000 {
 		t.Errorf("kept %d bytes", len(got.Content))
 	}
@@ -385,7 +385,7 @@ func TestMultiRowWriteIsOneTransaction(t *testing.T) {
 	if _, err := db.AddMessage(ctx, Message{ConversationID: c.ID, Role: RoleUser, Content: "half"}); err == nil {
 		t.Fatal("AddMessage should fail")
 	}
-	if n, _ := db.MessageCount(ctx, c.ID); n != 0 {
-		t.Errorf("the message was kept although the transaction failed: %d", n)
+	if msgs, _ := db.Messages(ctx, c.ID); len(msgs) != 0 {
+		t.Errorf("the message was kept although the transaction failed: %d", len(msgs))
 	}
 }
