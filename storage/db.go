@@ -151,13 +151,6 @@ func OpenOrFallback(ctx context.Context, p Paths, opts ...Option) (*DB, Notice) 
 	return mem, mem.notice
 }
 
-func sentence(err error) string {
-	if err == nil {
-		return ""
-	}
-	return strings.TrimRight(err.Error(), ".")
-}
-
 func openMemory(ctx context.Context, path string, o options) *DB {
 	sdb, err := sql.Open("sqlite", "file::memory:?_pragma=foreign_keys(1)")
 	if err != nil {

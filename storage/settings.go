@@ -189,21 +189,6 @@ const (
 // IsZero tells that there is nothing to say.
 func (n Notice) IsZero() bool { return n.Kind == NoNotice }
 
-// String is the notice in English, for logs and tests.
-func (n Notice) String() string {
-	switch n.Kind {
-	case HistoryReadOnly:
-		return fmt.Sprintf("%s. Your past conversations are shown, but nothing new will be saved until this is fixed and Agent Desk is restarted.", sentence(n.Err))
-	case HistoryInMemory:
-		return fmt.Sprintf("%s. Agent Desk started with an empty history that will be lost when it closes.", sentence(n.Err))
-	case SettingsMovedAside:
-		return fmt.Sprintf("Your settings file could not be read; it was moved to %s. Agent Desk started with default settings.", n.Path)
-	case SettingsNotMovedAside:
-		return fmt.Sprintf("Your settings file %s could not be read and could not be moved aside (%s); Agent Desk started with default settings.", n.Path, sentence(n.Err))
-	}
-	return ""
-}
-
 // SettingsStore reads and writes settings.json in the config folder.
 type SettingsStore struct {
 	path string
