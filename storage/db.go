@@ -159,8 +159,6 @@ func openMemory(ctx context.Context, path string, o options) *DB {
 	// Every connection to :memory: is a separate database: keep exactly one.
 	sdb.SetMaxOpenConns(1)
 	sdb.SetMaxIdleConns(1)
-	sdb.SetConnMaxLifetime(0)
-	sdb.SetConnMaxIdleTime(0)
 	db := &DB{sql: sdb, path: path, inMemory: true, now: o.now, flush: flushInterval}
 	if err := migrate(context.WithoutCancel(ctx), sdb, o.now().UnixMilli()); err != nil {
 		panic(err)

@@ -211,7 +211,6 @@ func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, li
 	cr.Comma = sniff(head)
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
-	cr.ReuseRecord = false
 	closer, _ := r.(io.Closer)
 	src := &csvTable{path: name, r: cr, read: counted, size: size, closer: closer}
 	t = &table{ctx: ctx, path: name, src: src, k: kept{lim: lim, path: name}}
