@@ -2,6 +2,7 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strings"
@@ -104,10 +105,11 @@ func (svc *Catalog) AddWebhook(ctx context.Context, agentID client.ID, url strin
 }
 
 func webhookParams(url, method string, active bool) client.WebhookParams {
+	p := client.WebhookParams{URL: url, Method: method, Status: client.WebhookInactive}
 	if active {
-		return client.WebhookParams{URL: url, Method: method, Status: client.WebhookActive}
+		p.Status = client.WebhookActive
 	}
-	return client.WebhookParams{URL: url, Method: method, Status: client.WebhookInactive}
+	return p
 }
 
 // SetWebhookActive turns a webhook on or off. The service cannot change one,
@@ -116,12 +118,8 @@ func (svc *Catalog) SetWebhookActive(ctx context.Context, w client.Webhook, acti
 	if w.TemplateID == "" {
 		return nil, ErrNoAgent
 	}
-	method := w.Method
-	if method == "" {
-		method = "POST"
-	}
 	c := svc.client()
-	nw, err := c.CreateWebhook(ctx, w.TemplateID, webhookParams(w.URL, method, active))
+	nw, err := c.CreateWebhook(ctx, w.TemplateID, webhookParams(w.URL, cmp.Or(w.Method, "POST"), active))
 	if err != nil {
 		return nil, err
 	}
