@@ -98,10 +98,8 @@ func DefaultSettings() Settings {
 
 // Account returns the account with the given id.
 func (s Settings) Account(id string) (Account, bool) {
-	for _, a := range s.Accounts {
-		if a.ID == id {
-			return a, true
-		}
+	if i := slices.IndexFunc(s.Accounts, func(a Account) bool { return a.ID == id }); i >= 0 {
+		return s.Accounts[i], true
 	}
 	if id == DemoAccountID {
 		return DemoAccount(), true
@@ -149,13 +147,9 @@ func (s *Settings) normalise() {
 	if s.LastAnswers == nil {
 		s.LastAnswers = map[string]map[string]string{}
 	}
-	accounts := []Account{DemoAccount()}
-	for _, a := range s.Accounts {
-		if a.ID != "" && a.ID != DemoAccountID {
-			accounts = append(accounts, a)
-		}
-	}
-	s.Accounts = accounts
+	s.Accounts = append([]Account{DemoAccount()}, slices.DeleteFunc(slices.Clone(s.Accounts), func(a Account) bool {
+		return a.ID == "" || a.ID == DemoAccountID
+	})...)
 	if _, ok := s.Account(s.ActiveAccount); !ok {
 		s.ActiveAccount = DemoAccountID
 	}

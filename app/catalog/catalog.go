@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -40,10 +41,8 @@ const maxTitled = 50
 // request per agent; unreadable agents are left out.
 func (svc *Catalog) WebhookAgentTitles(ctx context.Context, hooks []client.Webhook) map[string]string {
 	var ids []client.ID
-	seen := map[client.ID]bool{}
 	for _, w := range hooks {
-		if !w.TemplateID.IsZero() && !seen[w.TemplateID] && len(ids) < maxTitled {
-			seen[w.TemplateID] = true
+		if !w.TemplateID.IsZero() && !slices.Contains(ids, w.TemplateID) && len(ids) < maxTitled {
 			ids = append(ids, w.TemplateID)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -493,10 +494,5 @@ func cells(rec []string) []string {
 }
 
 func blankRow(rec []string) bool {
-	for _, c := range rec {
-		if strings.TrimSpace(c) != "" {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(rec, func(c string) bool { return strings.TrimSpace(c) != "" })
 }
