@@ -236,22 +236,18 @@ func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 func (db *DB) BatchCounts(ctx context.Context, batchID int64) (map[RowState]int, float64, error) {
 	counts := map[RowState]int{}
 	var total float64
-	rows, err := db.sql.QueryContext(ctx, `SELECT state, count(*), coalesce(sum(credits), 0) FROM batch_rows WHERE batch_id = ? GROUP BY state`, batchID)
-	if err != nil {
-		return nil, 0, wrap("count the batch's rows", db.path, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	_, err := queryAll(ctx, db, "count the batch's rows", func(s scanner) (n int, err error) {
 		var state RowState
-		var n int
 		var c float64
-		if err := rows.Scan(&state, &n, &c); err != nil {
-			return nil, 0, wrap("count the batch's rows", db.path, err)
-		}
+		err = s.Scan(&state, &n, &c)
 		counts[state] = n
 		total += c
+		return n, err
+	}, `SELECT state, count(*), coalesce(sum(credits), 0) FROM batch_rows WHERE batch_id = ? GROUP BY state`, batchID)
+	if err != nil {
+		return nil, 0, err
 	}
-	return counts, total, wrap("count the batch's rows", db.path, rows.Err())
+	return counts, total, nil
 }
 
 // SetBatchResults keeps where a batch's results sheet is.

@@ -50,7 +50,7 @@ func BenchmarkAppendFragmentsPerTransaction(b *testing.B) {
 				return err
 			}
 		}
-		return db.SetMessageStatus(ctx, id, StatusComplete, nil, "")
+		return db.NewReplyWriter(ctx, id).Finish(StatusComplete, nil, "")
 	})
 }
 

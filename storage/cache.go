@@ -109,13 +109,9 @@ func keyExt(key string) string {
 // cleanExt is ext lower-cased if it is a dot and 1-5 letters or digits, else "".
 func cleanExt(ext string) string {
 	ext = strings.ToLower(ext)
-	if len(ext) < 2 || len(ext) > 6 || ext[0] != '.' {
+	if len(ext) < 2 || len(ext) > 6 || ext[0] != '.' ||
+		strings.ContainsFunc(ext[1:], func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') }) {
 		return ""
-	}
-	for _, r := range ext[1:] {
-		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
-			return ""
-		}
 	}
 	return ext
 }

@@ -151,13 +151,6 @@ func OpenOrFallback(ctx context.Context, p Paths, opts ...Option) (*DB, Notice) 
 	return mem, mem.notice
 }
 
-func sentence(err error) string {
-	if err == nil {
-		return ""
-	}
-	return strings.TrimRight(err.Error(), ".")
-}
-
 func openMemory(ctx context.Context, path string, o options) *DB {
 	sdb, err := sql.Open("sqlite", "file::memory:?_pragma=foreign_keys(1)")
 	if err != nil {
@@ -166,8 +159,6 @@ func openMemory(ctx context.Context, path string, o options) *DB {
 	// Every connection to :memory: is a separate database: keep exactly one.
 	sdb.SetMaxOpenConns(1)
 	sdb.SetMaxIdleConns(1)
-	sdb.SetConnMaxLifetime(0)
-	sdb.SetConnMaxIdleTime(0)
 	db := &DB{sql: sdb, path: path, inMemory: true, now: o.now, flush: flushInterval}
 	if err := migrate(context.WithoutCancel(ctx), sdb, o.now().UnixMilli()); err != nil {
 		panic(err)

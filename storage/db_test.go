@@ -75,8 +75,8 @@ func TestNewerHistoryOpensReadOnly(t *testing.T) {
 	}
 	ro, notice := OpenOrFallback(ctx, p)
 	defer ro.Close()
-	if !ro.ReadOnly() || !strings.Contains(notice.String(), "nothing new will be saved") {
-		t.Fatalf("fallback: ro=%v notice=%q", ro.ReadOnly(), notice)
+	if !ro.ReadOnly() || notice.Kind != HistoryReadOnly {
+		t.Fatalf("fallback: ro=%v notice=%+v", ro.ReadOnly(), notice)
 	}
 	list, err := ro.ListConversations(ctx, ListParams{AccountID: "a"})
 	if err != nil || len(list) != 1 {
@@ -101,15 +101,15 @@ func TestDamagedHistoryFallsBackToMemory(t *testing.T) {
 	}
 	db, notice := OpenOrFallback(ctx, p)
 	defer db.Close()
-	if !db.inMemory || db.ReadOnly() || !strings.Contains(notice.String(), p.HistoryFile()) ||
-		!strings.Contains(notice.String(), "lost when it closes") {
-		t.Fatalf("fallback: mem=%v notice=%q", db.inMemory, notice)
+	if !db.inMemory || db.ReadOnly() || notice.Path != p.HistoryFile() ||
+		notice.Kind != HistoryInMemory {
+		t.Fatalf("fallback: mem=%v notice=%+v", db.inMemory, notice)
 	}
 	// The app keeps working for this session.
 	c := newConversation(t, db, "a", "today only")
 	addMessage(t, db, c.ID, RoleUser, "hello", "")
-	if n, _ := db.MessageCount(ctx, c.ID); n != 1 {
-		t.Errorf("in-memory history holds %d messages", n)
+	if msgs, _ := db.Messages(ctx, c.ID); len(msgs) != 1 {
+		t.Errorf("in-memory history holds %d messages", len(msgs))
 	}
 	// The damaged file is left for the user to rescue.
 	if raw, _ := os.ReadFile(p.HistoryFile()); !strings.HasPrefix(string(raw), "this is not") {
@@ -141,8 +141,8 @@ func TestLockedHistoryNamesThePath(t *testing.T) {
 	}
 	db, notice := OpenOrFallback(ctx, p, WithBusyTimeout(100*time.Millisecond))
 	defer db.Close()
-	if notice.IsZero() || !strings.Contains(notice.String(), "locked") {
-		t.Errorf("notice %q", notice)
+	if notice.IsZero() || !strings.Contains(notice.Err.Error(), "locked") {
+		t.Errorf("notice %+v", notice)
 	}
 }
 
@@ -168,7 +168,7 @@ func TestReadOnlyFolderOpensReadOnly(t *testing.T) {
 	db, notice := OpenOrFallback(ctx, p)
 	defer db.Close()
 	if !db.ReadOnly() || notice.IsZero() {
-		t.Fatalf("ro=%v notice=%q", db.ReadOnly(), notice)
+		t.Fatalf("ro=%v notice=%+v", db.ReadOnly(), notice)
 	}
 	list, err := db.ListConversations(ctx, ListParams{AccountID: "a"})
 	if err != nil || len(list) != 1 {
@@ -196,7 +196,7 @@ func TestUnwritableDataFolderNamesThePath(t *testing.T) {
 	db, notice := OpenOrFallback(ctx, p)
 	defer db.Close()
 	if !db.inMemory || notice.IsZero() {
-		t.Errorf("mem=%v notice=%q", db.inMemory, notice)
+		t.Errorf("mem=%v notice=%+v", db.inMemory, notice)
 	}
 }
 
@@ -217,7 +217,7 @@ func fillUntilFull(t *testing.T, db *DB, convID int64) error {
 func checkDiskFullError(t *testing.T, err error, path string) {
 	t.Helper()
 	var se *Error
-	if !errors.As(err, &se) || !se.DiskFull() {
+	if !errors.As(err, &se) || se.Reason != reasonFull {
 		t.Fatalf("want a disk-full *Error, got %T %v", err, err)
 	}
 	if !strings.Contains(err.Error(), "the disk is full") || !strings.Contains(err.Error(), path) {
@@ -257,7 +257,7 @@ func TestFullDiskSimulated(t *testing.T) {
 	if err := w.Finish(StatusComplete, nil, ""); err != nil {
 		t.Fatalf("Finish after freeing space: %v", err)
 	}
-	got, _ := db.GetMessage(ctx, m.ID)
+	got, _ := message(db, m.ConversationID, m.ID)
 	if len(got.Content) != len("more text than fits ")*20000 {
 		t.Errorf("kept %d bytes", len(got.Content))
 	}
@@ -281,8 +281,8 @@ func TestFullDiskTmpfs(t *testing.T) {
 	_, err := Open(ctx, p)
 	checkDiskFullError(t, err, p.HistoryFile())
 	mem, notice := OpenOrFallback(ctx, p)
-	if !mem.inMemory || !strings.Contains(notice.String(), "the disk is full") {
-		t.Errorf("fallback on a full disk: mem=%v %q", mem.inMemory, notice)
+	if !mem.inMemory || !strings.Contains(notice.Err.Error(), "the disk is full") {
+		t.Errorf("fallback on a full disk: mem=%v %+v", mem.inMemory, notice)
 	}
 	mem.Close()
 	os.Remove(filler)
@@ -385,7 +385,7 @@ func TestMultiRowWriteIsOneTransaction(t *testing.T) {
 	if _, err := db.AddMessage(ctx, Message{ConversationID: c.ID, Role: RoleUser, Content: "half"}); err == nil {
 		t.Fatal("AddMessage should fail")
 	}
-	if n, _ := db.MessageCount(ctx, c.ID); n != 0 {
-		t.Errorf("the message was kept although the transaction failed: %d", n)
+	if msgs, _ := db.Messages(ctx, c.ID); len(msgs) != 0 {
+		t.Errorf("the message was kept although the transaction failed: %d", len(msgs))
 	}
 }

@@ -35,9 +35,6 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// DiskFull reports whether the failure was a full disk or a size limit.
-func (e *Error) DiskFull() bool { return e.Reason == reasonFull }
-
 const reasonFull = "the disk is full"
 
 // wrap makes err an *Error; nil, ErrNotFound, context and plain errors pass.

@@ -1,10 +1,12 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -41,6 +43,24 @@ func newConversation(t testing.TB, db *DB, account, title string) Conversation {
 		t.Fatalf("CreateConversation: %v", err)
 	}
 	return c
+}
+
+// message reads message id of conversation convID back (ErrNotFound when it is gone).
+func message(db *DB, convID, id int64) (Message, error) {
+	msgs, err := db.Messages(context.Background(), convID)
+	if i := slices.IndexFunc(msgs, func(m Message) bool { return m.ID == id }); i >= 0 {
+		return msgs[i], err
+	}
+	return Message{}, cmp.Or(err, ErrNotFound)
+}
+
+// run reads run id of account back (ErrNotFound when there is none).
+func run(db *DB, account string, id int64) (Run, error) {
+	runs, err := db.Runs(context.Background(), account, "", 1000)
+	if i := slices.IndexFunc(runs, func(r Run) bool { return r.ID == id }); i >= 0 {
+		return runs[i], err
+	}
+	return Run{}, cmp.Or(err, ErrNotFound)
 }
 
 func addMessage(t testing.TB, db *DB, convID int64, role, content, status string) Message {

@@ -81,27 +81,9 @@ func (db *DB) UpdateMessage(ctx context.Context, m Message) error {
 		m.Content, m.Status, m.Error, m.Credits, string(files), m.ResponseID, db.now().UnixMilli(), m.ID)
 }
 
-// SetMessageStatus records how a reply ended without touching its text.
-func (db *DB) SetMessageStatus(ctx context.Context, id int64, status string, credits *float64, errText string) error {
-	return db.update(ctx, "save the message", `UPDATE messages SET status = ?, credits = coalesce(?, credits), error = ?, updated_at = ? WHERE id = ?`,
-		status, credits, errText, db.now().UnixMilli(), id)
-}
-
-// GetMessage returns one message.
-func (db *DB) GetMessage(ctx context.Context, id int64) (Message, error) {
-	return queryOne(ctx, db, "read the message", scanMessage, `SELECT `+messageColumns+` FROM messages WHERE id = ?`, id)
-}
-
 // Messages returns a conversation's messages, oldest first.
 func (db *DB) Messages(ctx context.Context, conversationID int64) ([]Message, error) {
 	return queryAll(ctx, db, "read the messages", scanMessage, `SELECT `+messageColumns+` FROM messages WHERE conversation_id = ? ORDER BY id`, conversationID)
-}
-
-// MessageCount is how many messages a conversation holds.
-func (db *DB) MessageCount(ctx context.Context, conversationID int64) (int, error) {
-	var n int
-	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM messages WHERE conversation_id = ?`, conversationID).Scan(&n)
-	return n, wrap("count the messages", db.path, err)
 }
 
 // DeleteMessagesAfter removes the messages after messageID ("edit and

@@ -71,8 +71,8 @@ func TestConversationsLifecycle(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("purge: %d %v", n, err)
 	}
-	if cnt, _ := db.MessageCount(ctx, c.ID); cnt != 0 {
-		t.Errorf("messages outlived their conversation: %d", cnt)
+	if msgs, _ := db.Messages(ctx, c.ID); len(msgs) != 0 {
+		t.Errorf("messages outlived their conversation: %d", len(msgs))
 	}
 	if err := db.RenameConversation(ctx, c.ID, "x"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("rename purged: %v", err)
@@ -101,10 +101,10 @@ func TestMessages(t *testing.T) {
 	if err := db.UpdateMessage(ctx, a1); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SetMessageStatus(ctx, a1.ID, StatusComplete, nil, ""); err != nil {
+	if err := db.NewReplyWriter(ctx, a1.ID).Finish(StatusComplete, nil, ""); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := db.GetMessage(ctx, a1.ID)
+	got, _ := message(db, c.ID, a1.ID)
 	if got.Content != "two, edited" || got.Status != StatusComplete || *got.Credits != 0.5 {
 		t.Errorf("after update: %+v", got)
 	}
@@ -113,11 +113,11 @@ func TestMessages(t *testing.T) {
 	if err != nil || n != 3 {
 		t.Fatalf("DeleteMessagesAfter: %d %v", n, err)
 	}
-	if cnt, _ := db.MessageCount(ctx, c.ID); cnt != 1 {
-		t.Errorf("count %d", cnt)
+	if msgs, _ := db.Messages(ctx, c.ID); len(msgs) != 1 {
+		t.Errorf("count %d", len(msgs))
 	}
-	if _, err := db.GetMessage(ctx, a1.ID); !errors.Is(err, ErrNotFound) {
-		t.Errorf("GetMessage: %v", err)
+	if _, err := message(db, c.ID, a1.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("message: %v", err)
 	}
 }
 
@@ -136,7 +136,7 @@ func TestRuns(t *testing.T) {
 	if err := db.UpdateRun(ctx, r); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := db.GetRun(ctx, r.ID)
+	got, _ := run(db, "a", r.ID)
 	if got.Output != "https://img" || got.Status != "completed" || *got.Credits != 2 || got.Inputs["prompt"] != "a cat" || got.FileIDs[0] != "9" {
 		t.Errorf("%+v", got)
 	}
@@ -146,7 +146,7 @@ func TestRuns(t *testing.T) {
 	if runs, _ := db.Runs(ctx, "a", "", 10); len(runs) != 2 || runs[0].AgentID != "4" {
 		t.Errorf("all runs, newest first: %+v", runs)
 	}
-	if _, err := db.GetRun(ctx, 999); !errors.Is(err, ErrNotFound) {
+	if _, err := run(db, "a", 999); !errors.Is(err, ErrNotFound) {
 		t.Error(err)
 	}
 }

@@ -19,14 +19,14 @@ type ReplyWriter struct {
 	pending  strings.Builder
 	lastByte byte
 	closed   bool // no more Append; the loop is stopping
-	finished bool // the final status is on disk
 	err      error
 	stopOnce sync.Once
 
-	wmu  sync.Mutex // one flush at a time
-	kick chan struct{}
-	stop chan struct{}
-	done chan struct{}
+	wmu      sync.Mutex // one flush at a time
+	finished bool       // the final status is on disk; wmu guards it
+	kick     chan struct{}
+	stop     chan struct{}
+	done     chan struct{}
 }
 
 // NewReplyWriter saves streamed text into message messageID until Finish or Close.
@@ -131,10 +131,7 @@ func (w *ReplyWriter) Finish(status string, credits *float64, errText string) er
 
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
-	w.mu.Lock()
-	finished := w.finished
-	w.mu.Unlock()
-	if finished {
+	if w.finished {
 		return nil
 	}
 	text := w.take()
@@ -144,11 +141,7 @@ func (w *ReplyWriter) Finish(status string, credits *float64, errText string) er
 			text, status, credits, errText, w.db.now().UnixMilli(), w.id))
 	})
 	w.settle(text, err)
-	if err == nil {
-		w.mu.Lock()
-		w.finished = true
-		w.mu.Unlock()
-	}
+	w.finished = err == nil
 	return err
 }
 

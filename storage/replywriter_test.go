@@ -42,7 +42,7 @@ func TestReplyWriterFinish(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := db.GetMessage(ctx, m.ID)
+	got, _ := message(db, m.ConversationID, m.ID)
 	if got.Content != want.String() || got.Status != StatusComplete || got.Credits == nil || *got.Credits != credits {
 		t.Errorf("got %q %s %v", got.Content[:20], got.Status, got.Credits)
 	}
@@ -55,7 +55,7 @@ func TestReplyWriterFailedKeepsText(t *testing.T) {
 	w := db.NewReplyWriter(ctx, m.ID)
 	w.Append("partial answer")
 	w.Finish(StatusFailed, nil, "the connection dropped")
-	got, _ := db.GetMessage(ctx, m.ID)
+	got, _ := message(db, m.ConversationID, m.ID)
 	if got.Content != "partial answer" || got.Status != StatusFailed || got.Error != "the connection dropped" {
 		t.Errorf("%+v", got)
 	}
@@ -72,7 +72,7 @@ func TestReplyWriterWritesWithinInterval(t *testing.T) {
 	w.Append("no block end yet")
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		got, _ := reader.GetMessage(ctx, m.ID)
+		got, _ := message(reader, m.ConversationID, m.ID)
 		if got.Content == "no block end yet" {
 			if got.Status != StatusStreaming {
 				t.Errorf("status %s", got.Status)
@@ -96,14 +96,14 @@ func TestReplyWriterWritesFinishedBlockAtOnce(t *testing.T) {
 	defer w.Close()
 	w.Append("first paragraph.")
 	time.Sleep(100 * time.Millisecond)
-	if got, _ := db.GetMessage(ctx, m.ID); got.Content != "" {
+	if got, _ := message(db, m.ConversationID, m.ID); got.Content != "" {
 		t.Fatalf("written before the block finished: %q", got.Content)
 	}
 	w.Append("\n")
 	w.Append("\nsecond")
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		got, _ := db.GetMessage(ctx, m.ID)
+		got, _ := message(db, m.ConversationID, m.ID)
 		if strings.HasPrefix(got.Content, "first paragraph.\n\n") {
 			return
 		}
@@ -131,7 +131,7 @@ func TestStreamingBecomesInterruptedOnReopen(t *testing.T) {
 	db.Close() // as if the process died: no Finish
 
 	db2 := openTestDB(t, p)
-	got, _ := db2.GetMessage(ctx, m.ID)
+	got, _ := message(db2, m.ConversationID, m.ID)
 	if got.Status != StatusInterrupted || got.Content != "half a thought about zebras" {
 		t.Errorf("after reopen: %+v", got)
 	}
@@ -157,6 +157,7 @@ func TestCrashHelperProcess(t *testing.T) {
 	}
 	c, _ := db.CreateConversation(ctx, Conversation{AccountID: "a", AgentID: "1"})
 	m, _ := db.AddMessage(ctx, Message{ConversationID: c.ID, Role: RoleAssistant, Status: StatusStreaming})
+	fmt.Println("conversation", c.ID)
 	fmt.Println("message", m.ID)
 	w := db.NewReplyWriter(ctx, m.ID)
 	for i := 0; ; i++ {
@@ -194,7 +195,7 @@ func TestKilledWriterLosesLessThanASecond(t *testing.T) {
 		at time.Time
 	}
 	var appended []seen
-	var msgID int64
+	var convID, msgID int64
 	sc := bufio.NewScanner(out)
 	var start time.Time
 	for sc.Scan() {
@@ -205,6 +206,8 @@ func TestKilledWriterLosesLessThanASecond(t *testing.T) {
 		switch f[0] {
 		case "error":
 			t.Fatal(sc.Text())
+		case "conversation":
+			convID, _ = strconv.ParseInt(f[1], 10, 64)
 		case "message":
 			msgID, _ = strconv.ParseInt(f[1], 10, 64)
 			start = time.Now()
@@ -228,7 +231,7 @@ func TestKilledWriterLosesLessThanASecond(t *testing.T) {
 	}
 
 	db := openTestDB(t, PathsIn(dir))
-	got, err := db.GetMessage(context.Background(), msgID)
+	got, err := message(db, convID, msgID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,11 +57,6 @@ func (db *DB) UpdateRun(ctx context.Context, r Run) error {
 		inputs, files, r.ResponseID, r.Output, r.Status, r.Error, r.Credits, db.now().UnixMilli(), r.ID)
 }
 
-// GetRun returns one run.
-func (db *DB) GetRun(ctx context.Context, id int64) (Run, error) {
-	return queryOne(ctx, db, "read the run", scanRun, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id)
-}
-
 // Runs returns runs of agentID (all when empty), newest first; limit 0 means 50.
 func (db *DB) Runs(ctx context.Context, accountID, agentID string, limit int) ([]Run, error) {
 	limit = listLimit(limit)

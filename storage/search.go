@@ -45,7 +45,10 @@ func (db *DB) SearchMessages(ctx context.Context, accountID, query string, limit
 		ORDER BY messages_fts.rowid DESC LIMIT ?`, start, end, match, accountID, limit)
 	for i := range hits {
 		hits[i].Spans = splitSnippet(hits[i].Snippet, start, end)
-		hits[i].Snippet = joinSpans(hits[i].Spans)
+		hits[i].Snippet = ""
+		for _, s := range hits[i].Spans {
+			hits[i].Snippet += s.Text
+		}
 	}
 	return hits, err
 }
@@ -84,14 +87,6 @@ func splitSnippet(snippet, start, end string) []Span {
 		snippet = snippet[j+len(end):]
 	}
 	return out
-}
-
-func joinSpans(spans []Span) string {
-	var b strings.Builder
-	for _, s := range spans {
-		b.WriteString(s.Text)
-	}
-	return b.String()
 }
 
 func scanHit(s scanner) (h SearchHit, err error) {

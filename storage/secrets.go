@@ -132,10 +132,7 @@ func (s *Secrets) Set(ctx context.Context, accountID, key string) (KeyLocation, 
 	}
 	err := s.callKeyring(ctx, func(r Keyring) error { return r.Set(keyringService, accountID, key) })
 	if err == nil {
-		if ferr := s.updateFile(accountID, ""); ferr != nil {
-			return KeyLocation{Kind: KeyInKeyring}, ferr
-		}
-		return KeyLocation{Kind: KeyInKeyring}, nil
+		return KeyLocation{Kind: KeyInKeyring}, s.updateFile(accountID, "")
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return KeyLocation{}, ctxErr
@@ -148,11 +145,11 @@ func (s *Secrets) Set(ctx context.Context, accountID, key string) (KeyLocation, 
 
 // Delete removes the account's key from keyring and file; a missing one is fine.
 func (s *Secrets) Delete(ctx context.Context, accountID string) error {
-	err := s.callKeyring(ctx, func(r Keyring) error { return r.Delete(keyringService, accountID) })
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr
+	// A keyring without the entry, or no keyring at all, is fine here.
+	_ = s.callKeyring(ctx, func(r Keyring) error { return r.Delete(keyringService, accountID) })
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	_ = err // a keyring without the entry, or without a keyring at all, is fine here
 	return s.updateFile(accountID, "")
 }
 

@@ -98,10 +98,8 @@ func DefaultSettings() Settings {
 
 // Account returns the account with the given id.
 func (s Settings) Account(id string) (Account, bool) {
-	for _, a := range s.Accounts {
-		if a.ID == id {
-			return a, true
-		}
+	if i := slices.IndexFunc(s.Accounts, func(a Account) bool { return a.ID == id }); i >= 0 {
+		return s.Accounts[i], true
 	}
 	if id == DemoAccountID {
 		return DemoAccount(), true
@@ -149,13 +147,9 @@ func (s *Settings) normalise() {
 	if s.LastAnswers == nil {
 		s.LastAnswers = map[string]map[string]string{}
 	}
-	accounts := []Account{DemoAccount()}
-	for _, a := range s.Accounts {
-		if a.ID != "" && a.ID != DemoAccountID {
-			accounts = append(accounts, a)
-		}
-	}
-	s.Accounts = accounts
+	s.Accounts = append([]Account{DemoAccount()}, slices.DeleteFunc(slices.Clone(s.Accounts), func(a Account) bool {
+		return a.ID == "" || a.ID == DemoAccountID
+	})...)
 	if _, ok := s.Account(s.ActiveAccount); !ok {
 		s.ActiveAccount = DemoAccountID
 	}
@@ -188,21 +182,6 @@ const (
 
 // IsZero tells that there is nothing to say.
 func (n Notice) IsZero() bool { return n.Kind == NoNotice }
-
-// String is the notice in English, for logs and tests.
-func (n Notice) String() string {
-	switch n.Kind {
-	case HistoryReadOnly:
-		return fmt.Sprintf("%s. Your past conversations are shown, but nothing new will be saved until this is fixed and Agent Desk is restarted.", sentence(n.Err))
-	case HistoryInMemory:
-		return fmt.Sprintf("%s. Agent Desk started with an empty history that will be lost when it closes.", sentence(n.Err))
-	case SettingsMovedAside:
-		return fmt.Sprintf("Your settings file could not be read; it was moved to %s. Agent Desk started with default settings.", n.Path)
-	case SettingsNotMovedAside:
-		return fmt.Sprintf("Your settings file %s could not be read and could not be moved aside (%s); Agent Desk started with default settings.", n.Path, sentence(n.Err))
-	}
-	return ""
-}
 
 // SettingsStore reads and writes settings.json in the config folder.
 type SettingsStore struct {

@@ -38,7 +38,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	s := NewSettingsStore(p)
 	got, notice, err := s.Load(ctx)
 	if err != nil || !notice.IsZero() {
-		t.Fatalf("first Load: %v %q", err, notice)
+		t.Fatalf("first Load: %v %+v", err, notice)
 	}
 	if !reflect.DeepEqual(got, DefaultSettings()) {
 		t.Fatalf("first Load = %+v, want defaults", got)
@@ -67,7 +67,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 
 	back, notice, err := NewSettingsStore(p).Load(ctx)
 	if err != nil || !notice.IsZero() {
-		t.Fatalf("Load: %v %q", err, notice)
+		t.Fatalf("Load: %v %+v", err, notice)
 	}
 	if !reflect.DeepEqual(back, st) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", back, st)
@@ -102,8 +102,8 @@ func TestCorruptSettingsMovedAsideOnce(t *testing.T) {
 		t.Errorf("got %+v, want defaults", got)
 	}
 	broken := p.SettingsFile() + ".broken-20260304-050607.000"
-	if !strings.Contains(notice.String(), broken) || !strings.Contains(notice.String(), "default settings") {
-		t.Errorf("notice %q does not name %s", notice, broken)
+	if notice.Path != broken || notice.Kind != SettingsMovedAside {
+		t.Errorf("notice %+v does not name %s", notice, broken)
 	}
 	if kept, _ := os.ReadFile(broken); string(kept) != string(garbage) {
 		t.Errorf("broken file not kept as it was: %q", kept)
@@ -113,7 +113,7 @@ func TestCorruptSettingsMovedAsideOnce(t *testing.T) {
 	}
 	// Said once: the next start is quiet.
 	if _, notice, err := s.Load(ctx); !notice.IsZero() || err != nil {
-		t.Errorf("second Load: %q %v", notice, err)
+		t.Errorf("second Load: %+v %v", notice, err)
 	}
 }
 
@@ -125,7 +125,7 @@ func TestUnreadableSettingsMovedAside(t *testing.T) {
 	os.MkdirAll(p.SettingsFile(), 0o700)
 	got, notice, err := NewSettingsStore(p).Load(ctx)
 	if err != nil || notice.IsZero() || got.Theme != ThemeSystem {
-		t.Fatalf("Load: %+v %q %v", got, notice, err)
+		t.Fatalf("Load: %+v %+v %v", got, notice, err)
 	}
 	matches, _ := filepath.Glob(p.SettingsFile() + ".broken-*")
 	if len(matches) != 1 {

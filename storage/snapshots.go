@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -63,12 +61,4 @@ func (p Paths) LoadSnapshot(key string, v any) (saved time.Time, ok bool) {
 		return time.Time{}, false
 	}
 	return s.Saved, true
-}
-
-// ForgetSnapshot removes what was kept under key.
-func (p Paths) ForgetSnapshot(key string) error {
-	if err := os.Remove(p.snapshotFile(key)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
 }

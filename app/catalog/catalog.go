@@ -2,8 +2,10 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -39,10 +41,8 @@ const maxTitled = 50
 // request per agent; unreadable agents are left out.
 func (svc *Catalog) WebhookAgentTitles(ctx context.Context, hooks []client.Webhook) map[string]string {
 	var ids []client.ID
-	seen := map[client.ID]bool{}
 	for _, w := range hooks {
-		if !w.TemplateID.IsZero() && !seen[w.TemplateID] && len(ids) < maxTitled {
-			seen[w.TemplateID] = true
+		if !w.TemplateID.IsZero() && !slices.Contains(ids, w.TemplateID) && len(ids) < maxTitled {
 			ids = append(ids, w.TemplateID)
 		}
 	}
@@ -104,10 +104,11 @@ func (svc *Catalog) AddWebhook(ctx context.Context, agentID client.ID, url strin
 }
 
 func webhookParams(url, method string, active bool) client.WebhookParams {
+	p := client.WebhookParams{URL: url, Method: method, Status: client.WebhookInactive}
 	if active {
-		return client.WebhookParams{URL: url, Method: method, Status: client.WebhookActive}
+		p.Status = client.WebhookActive
 	}
-	return client.WebhookParams{URL: url, Method: method, Status: client.WebhookInactive}
+	return p
 }
 
 // SetWebhookActive turns a webhook on or off. The service cannot change one,
@@ -116,12 +117,8 @@ func (svc *Catalog) SetWebhookActive(ctx context.Context, w client.Webhook, acti
 	if w.TemplateID == "" {
 		return nil, ErrNoAgent
 	}
-	method := w.Method
-	if method == "" {
-		method = "POST"
-	}
 	c := svc.client()
-	nw, err := c.CreateWebhook(ctx, w.TemplateID, webhookParams(w.URL, method, active))
+	nw, err := c.CreateWebhook(ctx, w.TemplateID, webhookParams(w.URL, cmp.Or(w.Method, "POST"), active))
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package sheet
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"strconv"
@@ -55,11 +56,7 @@ func newNumbers(styles []byte, date1904 bool) *numbers {
 		n.formats = append(n.formats, x.NumFmtID)
 	}
 	for _, f := range st.NumFmts {
-		code := f.Code
-		if f.Code16 != "" {
-			code = f.Code16
-		}
-		n.custom = append(n.custom, customFormat{id: f.ID, code: code})
+		n.custom = append(n.custom, customFormat{id: f.ID, code: cmp.Or(f.Code16, f.Code)})
 	}
 	return n
 }

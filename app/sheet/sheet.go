@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -211,7 +212,6 @@ func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, li
 	cr.Comma = sniff(head)
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
-	cr.ReuseRecord = false
 	closer, _ := r.(io.Closer)
 	src := &csvTable{path: name, r: cr, read: counted, size: size, closer: closer}
 	t = &table{ctx: ctx, path: name, src: src, k: kept{lim: lim, path: name}}
@@ -494,10 +494,5 @@ func cells(rec []string) []string {
 }
 
 func blankRow(rec []string) bool {
-	for _, c := range rec {
-		if strings.TrimSpace(c) != "" {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(rec, func(c string) bool { return strings.TrimSpace(c) != "" })
 }

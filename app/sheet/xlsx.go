@@ -422,55 +422,68 @@ func (t *xlsxTable) cells(width int, header bool) ([]string, error) {
 	}
 }
 
-// cell reads a cell's value (v) and inline text runs (is), not phonetic guides.
+// cell reads a cell's value (v) and inline text runs (is).
 func (t *xlsxTable) cell() error {
 	t.v, t.is = t.v[:0], t.is[:0]
-	depth, phonetic := 0, 0
-	inV, inIS, inT := false, false, false
-	for {
+	for depth := 0; ; {
 		tok, err := t.token()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
 		switch el := tok.(type) {
 		case xml.StartElement:
-			depth++
-			switch el.Name.Local {
-			case "v":
-				inV = depth == 1
-			case "is":
-				inIS = depth == 1
-			case "rPh":
-				if inIS {
-					phonetic++
-				}
-			case "t":
-				inT = inIS && phonetic == 0
+			switch {
+			case depth == 0 && el.Name.Local == "v":
+				t.v, err = inner(t.token, t.v, false, appendCapped)
+			case depth == 0 && el.Name.Local == "is":
+				t.is, err = inner(t.token, t.is, true, appendCapped)
+			default:
+				depth++
 			}
 		case xml.EndElement:
 			if depth == 0 {
 				return nil // the cell's own end
 			}
 			depth--
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// inner adds to dst what the element just opened holds, to its end: all of
+// it, or with runs only its <t> runs outside phonetic guides (<rPh>).
+func inner(next func() (xml.Token, error), dst []byte, runs bool, add func(b, more []byte) []byte) ([]byte, error) {
+	depth, phonetic, inT := 0, 0, false
+	for {
+		tok, err := next()
+		if err != nil {
+			return dst, err
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			depth++
 			switch el.Name.Local {
-			case "v":
-				inV = false
-			case "is":
-				inIS = false
+			case "rPh":
+				phonetic++
+			case "t":
+				inT = phonetic == 0
+			}
+		case xml.EndElement:
+			if depth == 0 {
+				return dst, nil
+			}
+			depth--
+			switch el.Name.Local {
 			case "rPh":
 				phonetic = max(0, phonetic-1)
 			case "t":
 				inT = false
 			}
 		case xml.CharData:
-			switch {
-			case inV:
-				t.v = appendCapped(t.v, el)
-			case inT:
-				t.is = appendCapped(t.is, el)
+			if !runs || inT {
+				dst = add(dst, el)
 			}
 		}
 	}
@@ -643,49 +656,29 @@ func loadShared(ctx context.Context, b *book, f *zip.File, limit int64) (sharedT
 	}
 	defer rc.Close()
 	d := decoder(bufio.NewReaderSize(rc, 64<<10))
-	in, inT, phonetic, start := false, false, 0, 0
-	for n := 1; ; n++ {
-		if n%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return s, err
+	n := 0
+	next := func() (xml.Token, error) {
+		if n++; n%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return d.RawToken()
+	}
+	for {
+		tok, err := next()
+		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "si" {
+			start := len(s.text)
+			if s.text, err = inner(next, s.text, true, func(b, more []byte) []byte { return append(b, more...) }); err == nil {
+				if t := s.text[start:]; bytes.Contains(t, []byte("_x")) {
+					s.text = append(s.text[:start], unescape(string(t))...)
+				}
+				s.ends = append(s.ends, uint32(len(s.text)))
 			}
 		}
-		tok, err := d.RawToken()
 		if err == io.EOF {
 			return s, nil
 		}
 		if err != nil {
 			return s, err
-		}
-		switch el := tok.(type) {
-		case xml.StartElement:
-			switch el.Name.Local {
-			case "si":
-				in, inT, phonetic, start = true, false, 0, len(s.text)
-			case "rPh":
-				phonetic++
-			case "t":
-				inT = in && phonetic == 0
-			}
-		case xml.EndElement:
-			switch el.Name.Local {
-			case "si":
-				if in {
-					if t := s.text[start:]; bytes.Contains(t, []byte("_x")) {
-						s.text = append(s.text[:start], unescape(string(t))...)
-					}
-					s.ends = append(s.ends, uint32(len(s.text)))
-				}
-				in = false
-			case "rPh":
-				phonetic = max(0, phonetic-1)
-			case "t":
-				inT = false
-			}
-		case xml.CharData:
-			if inT {
-				s.text = append(s.text, el...)
-			}
 		}
 	}
 }
