@@ -207,7 +207,7 @@ func (s *Screen) build() {
 	s.syncNote.Importance = widget.WarningImportance
 
 	middle := container.NewPadded(s.memStack)
-	right := container.NewPadded(s.ed.object())
+	right := container.NewPadded(s.ed.stack)
 	inner := kit.Split(middle, right, 0.42)
 	outer := kit.Split(container.NewPadded(left), inner, 0.22)
 	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.syncNote)), nil, nil, nil, outer)
@@ -223,7 +223,8 @@ func (s *Screen) updateActions() {
 	for _, b := range []*kit.Button{s.addCol, s.openBtn} {
 		screen.ShowIf(b, !s.listed)
 	}
-	s.ed.setDeletable(s.listed)
+	s.ed.deletable = s.listed
+	s.ed.updateState()
 }
 
 func (s *Screen) showNewCollection() {
@@ -277,7 +278,7 @@ func (s *Screen) confirmDeleteCollection() {
 		screen.Try(s.env, lang.L("Deleting the collection…"), lang.L("Collection not deleted"), func(ctx context.Context) error {
 			return s.a.Memories().DeleteCollection(ctx, col.ID)
 		}, func() {
-			if s.ed.open && s.ed.collectionOf() == col.ID {
+			if s.ed.open && s.ed.base.CollectionID == col.ID {
 				s.ed.clear()
 			}
 			s.colSel = ""
@@ -443,7 +444,7 @@ func (s *Screen) showOpenByID() {
 		s.openText.SetPlaceHolder(lang.L("The memory's text"))
 		s.openCol = kit.NewSelect(nil, nil)
 	}
-	s.openCol.Options = s.ed.collectionOptions()
+	s.openCol.Options = slices.Clone(s.ed.collection.Options)
 	if s.openCol.Selected == "" {
 		s.openCol.SetSelected(noCollection())
 	}
@@ -456,7 +457,7 @@ func (s *Screen) showOpenByID() {
 		lang.L("The service cannot show a memory made elsewhere; it can only change one. Enter the memory's number and the text it should have: Agent Desk saves this text to it, which also confirms that the memory exists. If it does not exist, nothing is changed."),
 		fyne.NewSize(560, 420), items, []*kit.FormEntry{s.openID, s.openText}, func() {
 			id := strings.TrimSpace(s.openID.Text)
-			edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
+			edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.colIDs[s.openCol.Selected]}
 			var m app.MemoryEntry
 			s.tryByNumber(lang.L("Saving the memory…"), lang.L("Memory not opened"),
 				lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id}),
@@ -532,12 +533,11 @@ func (s *Screen) tryByNumber(busy, failed, missing string, work func(ctx context
 }
 
 func (s *Screen) selectedCollection() (app.CollectionSummary, bool) {
-	for _, c := range s.cols {
-		if c.ID == s.colSel {
-			return c, true
-		}
+	i := slices.IndexFunc(s.cols, func(c app.CollectionSummary) bool { return c.ID == s.colSel })
+	if i < 0 {
+		return app.CollectionSummary{}, false
 	}
-	return app.CollectionSummary{}, false
+	return s.cols[i], true
 }
 
 func (s *Screen) showRename() {
