@@ -48,7 +48,7 @@ type View struct {
 func Show(env screen.Env) {
 	v := NewView(env)
 	d := dialog.NewCustom(lang.L("Credits"), lang.L("Close"), v.Object(), env.Window)
-	d.SetOnClosed(v.Close)
+	d.SetOnClosed(v.unfollow)
 	// As big as the window allows, up to a comfortable size: never clipped.
 	win := env.Window.Canvas().Size()
 	d.Resize(fyne.NewSize(min(win.Width*0.95, 900), min(win.Height*0.92, 640)))
@@ -89,8 +89,6 @@ func NewView(env screen.Env) *View {
 	return v
 }
 
-// Close stops the view following charges.
-func (v *View) Close() { v.unfollow() }
 
 func chargeName(c app.CreditRecord) string {
 	switch c.Kind {
@@ -113,13 +111,11 @@ func rows(n func() int, line func(id int) (string, float64)) *kit.List {
 			name, credits := line(id)
 			c := o.(*fyne.Container)
 			c.Objects[0].(*widget.Label).SetText(name)
-			c.Objects[1].(*widget.Label).SetText(Format(credits))
+			c.Objects[1].(*widget.Label).SetText(app.CreditsColumn(credits))
 		}
 	})
 }
 
-// Format writes an amount of credits as the report's columns show it.
-func Format(v float64) string { return app.CreditsColumn(v) }
 
 // Object is the view's widget tree.
 func (v *View) Object() fyne.CanvasObject { return v.object }
@@ -135,7 +131,7 @@ func (v *View) periodDays() int {
 func (v *View) Reload() {
 	days := v.periodDays()
 	a := v.env.App
-	v.env.App.Go(func() {
+	a.Go(func() {
 		r, err := a.Ledger().OverDays(context.Background(), days)
 		kit.Do(func() { v.show(r, err) })
 	})

@@ -149,12 +149,9 @@ func (s *Screen) build() {
 		if id > 0 && id-1 < len(s.cols) {
 			sel = s.cols[id-1].ID
 		}
-		if sel == s.colSel {
-			return // the highlight followed a reload
+		if sel != s.colSel { // else the highlight followed a reload
+			s.showCollection(sel)
 		}
-		s.colSel = sel
-		s.updateActions()
-		s.Reload()
 	}
 
 	// Short words: the pane is narrow.
@@ -239,9 +236,7 @@ func (s *Screen) showNewCollection() {
 			return err
 		}, func() {
 			s.newColName.SetText("")
-			s.colSel = col.ID
-			s.updateActions()
-			s.Reload()
+			s.showCollection(col.ID)
 		})
 	})
 }
@@ -281,10 +276,8 @@ func (s *Screen) confirmDeleteCollection() {
 			if s.ed.open && s.ed.base.CollectionID == col.ID {
 				s.ed.clear()
 			}
-			s.colSel = ""
+			s.showCollection("")
 			s.colList.Select(0)
-			s.updateActions()
-			s.Reload()
 		})
 	})
 }
@@ -584,11 +577,16 @@ func (s *Screen) forgetCollection(id string) {
 			kit.ShowInformation(lang.L("Collection not removed"), app.Describe(err), s.env.Window)
 			return
 		}
-		s.colSel = ""
+		s.showCollection("")
 		s.colList.Select(0)
-		s.updateActions()
-		s.Reload()
 	})
+}
+
+// showCollection lists the memories of collection id ("": every memory).
+func (s *Screen) showCollection(id string) {
+	s.colSel = id
+	s.updateActions()
+	s.Reload()
 }
 
 // compactEmpty is kit.Empty for a narrow pane, so panes keep their places.

@@ -21,21 +21,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Labels of the choices in the language in use (tests tap them by name).
-func ThemeSystemLabel() string { return lang.L("Same as my computer") }
-func ThemeLightLabel() string  { return lang.L("Light") }
-func ThemeDarkLabel() string   { return lang.L("Dark") }
-
-func VariantAutoLabel() string { return lang.L("Find out by itself (recommended)") }
-func VariantALabel() string    { return lang.L("Memories in collections") }
-func VariantBLabel() string    { return lang.L("Memories with details (source, tags)") }
-
-func PaceDefaultLabel() string { return lang.L("One request a second (recommended)") }
-func PaceSlowLabel() string    { return lang.L("One request every two seconds") }
-func PaceTwoLabel() string     { return lang.L("Two requests a second") }
-func PaceFiveLabel() string    { return lang.L("Five requests a second") }
-func PaceNoneLabel() string    { return lang.L("No limit") }
-
 // option is a choice of a radio group and the setting it stands for.
 type option[T comparable] struct {
 	label string
@@ -44,21 +29,22 @@ type option[T comparable] struct {
 
 func paceOptions() []option[float64] {
 	return []option[float64]{
-		{PaceDefaultLabel(), 0}, {PaceSlowLabel(), 0.5}, {PaceTwoLabel(), 2}, {PaceFiveLabel(), 5}, {PaceNoneLabel(), -1},
+		{lang.L("One request a second (recommended)"), 0}, {lang.L("One request every two seconds"), 0.5},
+		{lang.L("Two requests a second"), 2}, {lang.L("Five requests a second"), 5}, {lang.L("No limit"), -1},
 	}
 }
 
 func themeOptions() []option[string] {
-	return []option[string]{{ThemeSystemLabel(), app.ThemeSystem}, {ThemeLightLabel(), app.ThemeLight}, {ThemeDarkLabel(), app.ThemeDark}}
+	return []option[string]{{lang.L("Same as my computer"), app.ThemeSystem}, {lang.L("Light"), app.ThemeLight}, {lang.L("Dark"), app.ThemeDark}}
 }
 
 func variantOptions() []option[string] {
-	return []option[string]{{VariantAutoLabel(), ""}, {VariantALabel(), "A"}, {VariantBLabel(), "B"}}
+	return []option[string]{{lang.L("Find out by itself (recommended)"), ""}, {lang.L("Memories in collections"), "A"}, {lang.L("Memories with details (source, tags)"), "B"}}
 }
 
 // languageOptions are the languages, each in its own words, after the computer's.
 func languageOptions() []option[string] {
-	opts := []option[string]{{ThemeSystemLabel(), ""}}
+	opts := []option[string]{{lang.L("Same as my computer"), ""}}
 	for _, l := range app.Languages {
 		opts = append(opts, option[string]{l.Name, l.Tag})
 	}
@@ -77,7 +63,7 @@ func labelOf[T comparable](opts []option[T], value T) string {
 
 // languageLabel shows each language in its own words.
 func languageLabel(tag string) string {
-	return cmp.Or(labelOf(languageOptions(), tag), ThemeSystemLabel())
+	return cmp.Or(labelOf(languageOptions(), tag), languageOptions()[0].label)
 }
 
 // radio is a radio group of opts; chosen hears the user's choices only.
@@ -197,7 +183,7 @@ func (s *Screen) refresh() {
 	s.language.SetSelected(languageLabel(st.Language))
 	screen.EnableIf(!active.IsDemo(), s.variant, s.pace)
 	if active.IsDemo() {
-		s.variant.SetSelected(VariantAutoLabel())
+		s.variant.SetSelected(variantOptions()[0].label)
 		s.varNote.SetText(lang.L("The demo keeps memories in collections. Switch to your own account to change this."))
 	} else {
 		s.variant.SetSelected(labelOf(variantOptions(), active.MemoryVariantOverride))
@@ -349,14 +335,10 @@ func (s *Screen) confirmRemove(acct app.Account) {
 }
 
 func (s *Screen) themeChosen(value string) {
-	a := s.env.App
-	s.env.App.Go(func() {
-		err := a.UpdateSettings(context.Background(), func(st *app.Settings) { st.Theme = value })
-		kit.Do(func() {
-			if err != nil {
-				kit.ShowError(s.errText, lang.L("The theme applies now but could not be saved for next time. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
-			}
-		})
+	s.change(func(ctx context.Context) error {
+		return s.env.App.UpdateSettings(ctx, func(st *app.Settings) { st.Theme = value })
+	}, func(why string) string {
+		return lang.L("The theme applies now but could not be saved for next time. {{.Why}}", map[string]any{"Why": why})
 	})
 }
 
