@@ -62,7 +62,7 @@ func NewShell(a *app.App, win fyne.Window, screens ...ScreenSpec) *Shell {
 		})
 	s.rail.OnSelected = func(id widget.ListItemID) { s.show(screens[id].Name) }
 	railBox := container.NewBorder(nil, nil, nil, widget.NewSeparator(), s.rail)
-	win.SetContent(kit.NewBorder(nil, s.status.Object(), railBox, nil, s.stack))
+	win.SetContent(kit.NewBorder(nil, s.status.Object, railBox, nil, s.stack))
 
 	win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		paths := make([]string, 0, len(uris))
@@ -132,7 +132,6 @@ func (s *Shell) answerKeys() {
 		add(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, s.Submit)
 	}
 }
-
 
 func (s *Shell) Current() string { return s.current }
 
@@ -314,7 +313,6 @@ func (s *Shell) AgentTabs(agent client.Agent) []*container.TabItem {
 	}
 	return tabs
 }
-
 
 var restartAsked atomic.Bool
 

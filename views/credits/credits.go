@@ -39,7 +39,7 @@ type View struct {
 	days   *kit.List
 	agents *kit.List
 	recent *kit.List
-	object fyne.CanvasObject
+	Object fyne.CanvasObject // the view
 	// unfollow stops following charges (when its dialog is closed).
 	unfollow func()
 }
@@ -47,7 +47,7 @@ type View struct {
 // Show opens the credits view in a dialog over the window.
 func Show(env screen.Env) {
 	v := NewView(env)
-	d := dialog.NewCustom(lang.L("Credits"), lang.L("Close"), v.Object(), env.Window)
+	d := dialog.NewCustom(lang.L("Credits"), lang.L("Close"), v.Object, env.Window)
 	d.SetOnClosed(v.unfollow)
 	// As big as the window allows, up to a comfortable size: never clipped.
 	win := env.Window.Canvas().Size()
@@ -84,11 +84,10 @@ func NewView(env screen.Env) *View {
 	// The service tells no program the balance: say where it is.
 	balance := screen.Wrapped(lang.L("These are the credits Agent Desk spent from this computer. Your balance is kept by the service: see it in the service's web app."))
 	balance.Importance = widget.LowImportance
-	v.object = kit.NewBorder(top, balance, nil, nil, v.stack)
+	v.Object = kit.NewBorder(top, balance, nil, nil, v.stack)
 	v.unfollow = screen.OnCharge(env.App, v.Reload)
 	return v
 }
-
 
 func chargeName(c app.CreditRecord) string {
 	switch c.Kind {
@@ -115,10 +114,6 @@ func rows(n func() int, line func(id int) (string, float64)) *kit.List {
 		}
 	})
 }
-
-
-// Object is the view's widget tree.
-func (v *View) Object() fyne.CanvasObject { return v.object }
 
 func (v *View) periodDays() int {
 	if i := v.period.SelectedIndex(); i >= 0 && i < len(periods) {

@@ -197,11 +197,7 @@ func (s *Screen) refresh() {
 			s.varNote.SetText(lang.L("Not found yet: Agent Desk finds out the first time you open a memory."))
 		}
 	}
-	for _, c := range paceOptions() {
-		if c.value == active.RequestsPerSecond || (c.value < 0 && active.RequestsPerSecond < 0) {
-			s.pace.SetSelected(c.label)
-		}
-	}
+	s.pace.SetSelected(labelOf(paceOptions(), max(active.RequestsPerSecond, -1)))
 	s.paceNote.SetText("")
 	if active.IsDemo() {
 		s.paceNote.SetText(lang.L("The demo runs on this computer and needs no pace. Switch to your own account to change this."))
@@ -216,10 +212,10 @@ func (s *Screen) paceChosen(perSecond float64) {
 }
 
 // change does what the user chose off the UI goroutine, says why it failed
-// in failed's words (or clears the last error), and shows the settings again.
-func (s *Screen) change(do func(context.Context) error, failed func(why string) string) {
-	a := s.env.App
-	a.Go(func() {
+// in failed's words (or clears the last error and runs then, when given),
+// and shows the settings again.
+func (s *Screen) change(do func(context.Context) error, failed func(why string) string, then ...func()) {
+	s.env.App.Go(func() {
 		err := do(context.Background())
 		kit.Do(func() {
 			if err != nil {
@@ -228,6 +224,9 @@ func (s *Screen) change(do func(context.Context) error, failed func(why string) 
 				kit.ShowError(s.errText, "")
 			}
 			s.refresh()
+			if err == nil && len(then) > 0 {
+				then[0]()
+			}
 		})
 	})
 }
@@ -314,7 +313,7 @@ func (s *Screen) editAccount(acct app.Account) {
 		})
 	}
 	form.OnBusy(func(busy bool) { screen.EnableIf(!busy, save) })
-	d = dialog.NewCustomWithoutButtons(title, form.Object(), s.env.Window)
+	d = dialog.NewCustomWithoutButtons(title, form.Object, s.env.Window)
 	d.SetButtons([]fyne.CanvasObject{cancel, save})
 	d.Resize(fyne.NewSize(560, 0))
 	s.dialog, s.form, s.save = d, form, save
@@ -345,22 +344,16 @@ func (s *Screen) themeChosen(value string) {
 // languageChosen keeps the language and offers to restart: every word on
 // screen was made in the old one.
 func (s *Screen) languageChosen(tag string) {
-	a := s.env.App
-	a.Go(func() {
-		err := a.UpdateSettings(context.Background(), func(st *app.Settings) { st.Language = tag })
-		kit.Do(func() {
-			if err != nil {
-				kit.ShowError(s.errText, lang.L("The language could not be saved. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
-				return
-			}
-			kit.ShowError(s.errText, "")
-			if app.WouldSpeak(tag) == app.LanguageInUse() {
-				return
-			}
+	s.change(func(ctx context.Context) error {
+		return s.env.App.UpdateSettings(ctx, func(st *app.Settings) { st.Language = tag })
+	}, func(why string) string {
+		return lang.L("The language could not be saved. {{.Why}}", map[string]any{"Why": why})
+	}, func() {
+		if app.WouldSpeak(tag) != app.LanguageInUse() {
 			screen.Confirm(s.env.Window, lang.L("Start Agent Desk again?"),
 				lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": languageLabel(app.WouldSpeak(tag))}),
 				lang.L("Start again now"), lang.L("Later"), false, s.env.Nav.Restart)
-		})
+		}
 	})
 }
 

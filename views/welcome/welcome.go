@@ -62,7 +62,7 @@ func New(a *app.App, done func()) *Welcome {
 	w.connect = container.NewVBox(
 		widget.NewLabelWithStyle(lang.L("Connect your account"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		screen.Wrapped(lang.L("Agent Desk checks the connection before it saves your account. The key is kept in your system's keyring when there is one.")),
-		w.Form.Object(),
+		w.Form.Object,
 		container.NewBorder(nil, nil, w.Back, w.Finish))
 	w.connect.Hide()
 
