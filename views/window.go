@@ -275,10 +275,8 @@ func keysSheet(screens []ScreenSpec) fyne.CanvasObject {
 	}
 	grid := container.New(layout.NewFormLayout())
 	for _, r := range rows {
-		key := widget.NewLabelWithStyle(r[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
-		what := screen.Wrapped(r[1])
-		grid.Add(key)
-		grid.Add(what)
+		grid.Add(widget.NewLabelWithStyle(r[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
+		grid.Add(screen.Wrapped(r[1]))
 	}
 	return grid
 }

@@ -261,10 +261,6 @@ func (e *editor) leave(next, stay func()) {
 	kit.ShowDialog(d, e.s.env.Window)
 }
 
-func (e *editor) showBody() {
-	e.open = true
-	kit.SetBody(e.stack, e.body)
-}
 
 func (e *editor) clear() {
 	e.open = false
@@ -321,7 +317,8 @@ func (e *editor) load(m app.MemoryEntry) {
 	e.setMeta(m.Metadata)
 	e.resetMessages()
 	e.loading = false
-	e.showBody()
+	e.open = true
+	kit.SetBody(e.stack, e.body)
 	e.updateState()
 }
 

@@ -452,8 +452,9 @@ func (s *Screen) showOpenByID() {
 			id := strings.TrimSpace(s.openID.Text)
 			edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.colIDs[s.openCol.Selected]}
 			var m app.MemoryEntry
-			s.tryByNumber(lang.L("Saving the memory…"), lang.L("Memory not opened"),
-				lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id}),
+			s.tryByNumber(lang.L("Saving the memory…"), lang.L("Memory not opened"), func() {
+				kit.ShowInformation(lang.L("Memory not opened"), lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id}), s.env.Window)
+			},
 				func(ctx context.Context) (err error) {
 					m, err = s.a.Memories().OpenByID(ctx, id, edit)
 					return err
@@ -480,8 +481,9 @@ func (s *Screen) showAddCollection() {
 		fyne.NewSize(480, 300), []*widget.FormItem{widget.NewFormItem(lang.L("Number"), s.addID), widget.NewFormItem(lang.L("Name"), s.addName)},
 		[]*kit.FormEntry{s.addID, s.addName}, func() {
 			id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
-			s.tryByNumber(lang.L("Adding the collection…"), lang.L("Collection not added"),
-				lang.L("Collection {{.Number}} was not found on the server. Check the number.", map[string]any{"Number": id}),
+			s.tryByNumber(lang.L("Adding the collection…"), lang.L("Collection not added"), func() {
+				kit.ShowInformation(lang.L("Collection not added"), lang.L("Collection {{.Number}} was not found on the server. Check the number.", map[string]any{"Number": id}), s.env.Window)
+			},
 				func(ctx context.Context) error {
 					_, err := s.a.Memories().AddCollectionByID(ctx, id, name)
 					return err
@@ -509,19 +511,18 @@ func (s *Screen) askByNumber(title, confirm, explain string, size fyne.Size, ite
 	s.env.Window.Canvas().Focus(fields[0])
 }
 
-// tryByNumber is screen.Try where a missing number has its own words.
-func (s *Screen) tryByNumber(busy, failed, missing string, work func(ctx context.Context) error, then func()) {
+// tryByNumber is screen.Try where a missing number has its own answer.
+func (s *Screen) tryByNumber(busy, failed string, missing func(), work func(ctx context.Context) error, then func()) {
 	var err error
 	kit.ActShowing(s.a, s.env.Window, busy, func(ctx context.Context) { err = work(ctx) }, func() {
-		if err != nil {
-			msg := app.Describe(err)
-			if app.IsMemoryMissing(err) {
-				msg = missing
-			}
-			kit.ShowInformation(failed, msg, s.env.Window)
-			return
+		switch {
+		case err == nil:
+			then()
+		case app.IsMemoryMissing(err):
+			missing()
+		default:
+			kit.ShowInformation(failed, app.Describe(err), s.env.Window)
 		}
-		then()
 	})
 }
 
@@ -546,28 +547,22 @@ func (s *Screen) showRename() {
 }
 
 func (s *Screen) doRename(col app.CollectionSummary, name string) {
-	var err error
-	kit.ActShowing(s.a, s.env.Window, lang.L("Renaming the collection…"), func(ctx context.Context) { _, err = s.a.Memories().RenameCollection(ctx, col.ID, name) }, func() {
-		switch {
-		case err == nil:
-			s.Reload()
-		case app.IsMemoryMissing(err):
-			msg := lang.L("The service has no collection number {{.Number}}. Remove it from this list? Its memories stay in the list.", map[string]any{"Number": col.ID})
-			if col.Name != "" {
-				msg = lang.L("The service has no collection number {{.Number}} ({{.Name}}). Remove it from this list? Its memories stay in the list.",
-					map[string]any{"Number": col.ID, "Name": strconv.Quote(col.Name)})
-			}
-			d := dialog.NewConfirm(lang.L("Collection not found"), msg,
-				func(yes bool) {
-					if yes {
-						s.forgetCollection(col.ID)
-					}
-				}, s.env.Window)
-			kit.ShowDialog(d, s.env.Window)
-		default:
-			kit.ShowInformation(lang.L("Collection not renamed"), app.Describe(err), s.env.Window)
+	s.tryByNumber(lang.L("Renaming the collection…"), lang.L("Collection not renamed"), func() {
+		msg := lang.L("The service has no collection number {{.Number}}. Remove it from this list? Its memories stay in the list.", map[string]any{"Number": col.ID})
+		if col.Name != "" {
+			msg = lang.L("The service has no collection number {{.Number}} ({{.Name}}). Remove it from this list? Its memories stay in the list.",
+				map[string]any{"Number": col.ID, "Name": strconv.Quote(col.Name)})
 		}
-	})
+		d := dialog.NewConfirm(lang.L("Collection not found"), msg, func(yes bool) {
+			if yes {
+				s.forgetCollection(col.ID)
+			}
+		}, s.env.Window)
+		kit.ShowDialog(d, s.env.Window)
+	}, func(ctx context.Context) error {
+		_, err := s.a.Memories().RenameCollection(ctx, col.ID, name)
+		return err
+	}, s.Reload)
 }
 
 func (s *Screen) forgetCollection(id string) {
