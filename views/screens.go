@@ -54,7 +54,6 @@ func defaultAgentTabs() []AgentTabSpec {
 	}
 }
 
-var newAttachments func(env screen.Env) screen.Attachments = files.NewAttachments
+func (s *Shell) NewAttachments() screen.Attachments { return files.NewAttachments(s.env) }
 
-// ShowCredits opens the credits view.
 func (s *Shell) ShowCredits() { credits.Show(s.env) }

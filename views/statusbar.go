@@ -26,8 +26,8 @@ type StatusBar struct {
 	connection *widget.Label
 	credits    *kit.Button
 	retry      *kit.Button
-	settings   *kit.Button // shown when the key or workspace is refused
-	obj        fyne.CanvasObject
+	settings   *kit.Button       // shown when the key or workspace is refused
+	Object     fyne.CanvasObject // the bar
 	checking   context.CancelFunc
 	again      *time.Timer
 	misses     int
@@ -50,7 +50,7 @@ func NewStatusBar(env screen.Env) *StatusBar {
 	b.credits = kit.NewButtonWithIcon("", theme.InfoIcon(), func() { env.Nav.ShowCredits() })
 	b.credits.Tip = lang.L("Credits used: each charge, by day and by agent")
 	b.credits.Importance = widget.LowImportance
-	b.obj = container.NewVBox(widget.NewSeparator(), container.NewHBox(
+	b.Object = container.NewVBox(widget.NewSeparator(), container.NewHBox(
 		widget.NewIcon(theme.AccountIcon()), b.account,
 		widget.NewSeparator(), b.connIcon, b.connection, b.retry, b.settings,
 		layout.NewSpacer(), b.credits))
@@ -61,9 +61,6 @@ func NewStatusBar(env screen.Env) *StatusBar {
 	b.Check()
 	return b
 }
-
-// Object is the bar's widget.
-func (b *StatusBar) Object() fyne.CanvasObject { return b.obj }
 
 func (b *StatusBar) showAccount(s app.Session) {
 	acct := s.Account

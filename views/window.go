@@ -62,7 +62,7 @@ func NewShell(a *app.App, win fyne.Window, screens ...ScreenSpec) *Shell {
 		})
 	s.rail.OnSelected = func(id widget.ListItemID) { s.show(screens[id].Name) }
 	railBox := container.NewBorder(nil, nil, nil, widget.NewSeparator(), s.rail)
-	win.SetContent(kit.NewBorder(nil, s.status.Object(), railBox, nil, s.stack))
+	win.SetContent(kit.NewBorder(nil, s.status.Object, railBox, nil, s.stack))
 
 	win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		paths := make([]string, 0, len(uris))
@@ -127,16 +127,12 @@ func (s *Shell) answerKeys() {
 			add(sc, func() { s.Show(name) })
 		}
 	}
-	// Ctrl+Enter where no field has the keyboard: fields pass it on themselves.
+	// Ctrl+Enter where no field has the keyboard.
 	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} {
 		add(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}, s.Submit)
 	}
 }
 
-// Env is the environment screens are built with (tests use it).
-func (s *Shell) Env() screen.Env { return s.env }
-
-// Current is the visible screen's name.
 func (s *Shell) Current() string { return s.current }
 
 // Screen returns a built screen by name, building it if needed.
@@ -158,7 +154,6 @@ func (s *Shell) index(name string) int {
 	return slices.IndexFunc(s.screens, func(sp ScreenSpec) bool { return sp.Name == name })
 }
 
-// Show switches to a screen of the rail.
 func (s *Shell) Show(name string) {
 	if i := s.index(name); i >= 0 {
 		s.rail.Select(i) // calls show through OnSelected
@@ -209,7 +204,6 @@ func (s *Shell) Dropped(paths []string) {
 		lang.L("Drop files on a chat, an agent's form, an agent's Files tab or the Files screen to upload them."), s.win)
 }
 
-// Submit gives Ctrl+Enter to the visible screen.
 func (s *Shell) Submit() {
 	if !s.overlaid() {
 		tell(s, "", kit.Submitter.Submit)
@@ -244,10 +238,8 @@ type searchFocuser interface{ FocusSearch() }
 // FocusSearch shows the agents screen and puts the cursor in its search.
 func (s *Shell) FocusSearch() { tell(s, screen.ScreenAgents, searchFocuser.FocusSearch) }
 
-// FocusFind puts the cursor in the search of the screen on show.
 func (s *Shell) FocusFind() { tell(s, "", screen.Finder.FocusFind) }
 
-// MoveTab moves to another tab of the screen on show.
 func (s *Shell) MoveTab(delta int) {
 	tell(s, "", func(t screen.Tabbed) { t.MoveTab(delta) })
 }
@@ -283,26 +275,21 @@ func keysSheet(screens []ScreenSpec) fyne.CanvasObject {
 	}
 	grid := container.New(layout.NewFormLayout())
 	for _, r := range rows {
-		key := widget.NewLabelWithStyle(r[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
-		what := screen.Wrapped(r[1])
-		grid.Add(key)
-		grid.Add(what)
+		grid.Add(widget.NewLabelWithStyle(r[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
+		grid.Add(screen.Wrapped(r[1]))
 	}
 	return grid
 }
 
-// OpenAgentWith shows agent with request written in its form.
 func (s *Shell) OpenAgentWith(agent app.AgentItem, request string) {
 	tell(s, screen.ScreenAgents, func(o interface{ OpenWith(app.AgentItem, string) }) { o.OpenWith(agent, request) })
 }
 
-// OpenChat starts a new conversation with a chat agent.
 func (s *Shell) OpenChat(agent client.Agent) {
 	tell(s, screen.ScreenChats, func(c interface{ OpenChat(client.Agent) }) { c.OpenChat(agent) })
 }
 
-// ChooseChatAgent asks which chat agent a new conversation is with,
-// preferring the one on the agents screen.
+// ChooseChatAgent prefers the chat agent on the agents screen.
 func (s *Shell) ChooseChatAgent() {
 	var pre client.ID
 	if a, ok := s.built[screen.ScreenAgents].(interface{ ShownAgent() (client.Agent, bool) }); ok {
@@ -313,12 +300,10 @@ func (s *Shell) ChooseChatAgent() {
 	tell(s, screen.ScreenChats, func(c interface{ ChooseAgent(pre client.ID) }) { c.ChooseAgent(pre) })
 }
 
-// OpenConversation continues a stored conversation.
 func (s *Shell) OpenConversation(id int64) {
 	tell(s, screen.ScreenChats, func(c interface{ OpenConversation(int64) }) { c.OpenConversation(id) })
 }
 
-// AgentTabs are the tabs other screens add to an agent's detail.
 func (s *Shell) AgentTabs(agent client.Agent) []*container.TabItem {
 	tabs := make([]*container.TabItem, 0, len(s.tabs))
 	for _, t := range s.tabs {
@@ -327,21 +312,11 @@ func (s *Shell) AgentTabs(agent client.Agent) []*container.TabItem {
 	return tabs
 }
 
-// NewAttachments makes attachment chips, when the files screen offers them.
-func (s *Shell) NewAttachments() screen.Attachments {
-	if newAttachments == nil {
-		return nil
-	}
-	return newAttachments(s.env)
-}
-
-// restartAsked: main restarts Agent Desk once the window has closed.
 var restartAsked atomic.Bool
 
 // RestartAsked tells main to start Agent Desk again after its window closed.
 func RestartAsked() bool { return restartAsked.Load() }
 
-// Restart closes the window (saving as any close does) to start again.
 func (s *Shell) Restart() {
 	restartAsked.Store(true)
 	s.win.Close()

@@ -39,7 +39,7 @@ type View struct {
 	days   *kit.List
 	agents *kit.List
 	recent *kit.List
-	object fyne.CanvasObject
+	Object fyne.CanvasObject // the view
 	// unfollow stops following charges (when its dialog is closed).
 	unfollow func()
 }
@@ -47,8 +47,8 @@ type View struct {
 // Show opens the credits view in a dialog over the window.
 func Show(env screen.Env) {
 	v := NewView(env)
-	d := dialog.NewCustom(lang.L("Credits"), lang.L("Close"), v.Object(), env.Window)
-	d.SetOnClosed(v.Close)
+	d := dialog.NewCustom(lang.L("Credits"), lang.L("Close"), v.Object, env.Window)
+	d.SetOnClosed(v.unfollow)
 	// As big as the window allows, up to a comfortable size: never clipped.
 	win := env.Window.Canvas().Size()
 	d.Resize(fyne.NewSize(min(win.Width*0.95, 900), min(win.Height*0.92, 640)))
@@ -84,13 +84,10 @@ func NewView(env screen.Env) *View {
 	// The service tells no program the balance: say where it is.
 	balance := screen.Wrapped(lang.L("These are the credits Agent Desk spent from this computer. Your balance is kept by the service: see it in the service's web app."))
 	balance.Importance = widget.LowImportance
-	v.object = kit.NewBorder(top, balance, nil, nil, v.stack)
+	v.Object = kit.NewBorder(top, balance, nil, nil, v.stack)
 	v.unfollow = screen.OnCharge(env.App, v.Reload)
 	return v
 }
-
-// Close stops the view following charges.
-func (v *View) Close() { v.unfollow() }
 
 func chargeName(c app.CreditRecord) string {
 	switch c.Kind {
@@ -113,16 +110,10 @@ func rows(n func() int, line func(id int) (string, float64)) *kit.List {
 			name, credits := line(id)
 			c := o.(*fyne.Container)
 			c.Objects[0].(*widget.Label).SetText(name)
-			c.Objects[1].(*widget.Label).SetText(Format(credits))
+			c.Objects[1].(*widget.Label).SetText(app.CreditsColumn(credits))
 		}
 	})
 }
-
-// Format writes an amount of credits as the report's columns show it.
-func Format(v float64) string { return app.CreditsColumn(v) }
-
-// Object is the view's widget tree.
-func (v *View) Object() fyne.CanvasObject { return v.object }
 
 func (v *View) periodDays() int {
 	if i := v.period.SelectedIndex(); i >= 0 && i < len(periods) {
@@ -135,7 +126,7 @@ func (v *View) periodDays() int {
 func (v *View) Reload() {
 	days := v.periodDays()
 	a := v.env.App
-	v.env.App.Go(func() {
+	a.Go(func() {
 		r, err := a.Ledger().OverDays(context.Background(), days)
 		kit.Do(func() { v.show(r, err) })
 	})

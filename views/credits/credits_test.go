@@ -24,7 +24,7 @@ func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(900, 600))
 	v := NewView(screen.Env{App: a, Window: w, Nav: screen.NoNav{}})
-	w.SetContent(v.Object())
+	w.SetContent(v.Object)
 	v.Reload()
 	q.WaitUntil(t, func() bool { return v.total.Text != "" }, func() string { return "no total" })
 	if v.export.Disabled() == false {
@@ -62,7 +62,7 @@ func TestCreditsViewShowsDaysAndAgentsAndFollowsNewCharges(t *testing.T) {
 	if got := kit.RowContent(o).(*fyne.Container).Objects[0].(*widget.Label).Text; !strings.Contains(got, "memory saved") {
 		t.Fatalf("the memory's charge reads %q", got)
 	}
-	if !strings.Contains(kittest.AllText(v.Object()), "Your balance is kept by the service") {
+	if !strings.Contains(kittest.AllText(v.Object), "Your balance is kept by the service") {
 		t.Fatal("the view should say where the balance is")
 	}
 	v.period.SetSelected("Last 7 days")

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -100,7 +101,7 @@ func newEditor(s *Screen) *editor {
 	e.banner = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, e.bannerText), e.bannerBtns)
 	e.banner.Hide()
 
-	e.save = kit.NewButtonWithIcon(lang.L("Save"), theme.DocumentSaveIcon(), e.doSave)
+	e.save = kit.NewButtonWithIcon(lang.L("Save"), theme.DocumentSaveIcon(), func() { e.send(e.id) })
 	e.save.Importance = widget.HighImportance
 	e.revert = kit.NewButtonWithIcon(lang.L("Revert"), theme.ContentUndoIcon(), e.doRevert)
 	e.del = kit.NewButtonWithIcon(lang.L("Delete…"), theme.DeleteIcon(), func() {
@@ -128,8 +129,6 @@ func newEditor(s *Screen) *editor {
 	return e
 }
 
-func (e *editor) object() fyne.CanvasObject { return e.stack }
-
 // listEmpty leaves the editor blank while the list's empty state speaks.
 func (e *editor) listEmpty(empty bool) {
 	if empty {
@@ -139,15 +138,6 @@ func (e *editor) listEmpty(empty bool) {
 	}
 	e.placeholder.Refresh()
 }
-
-func (e *editor) setDeletable(ok bool) {
-	e.deletable = ok
-	e.updateState()
-}
-
-func (e *editor) collectionOf() string { return e.base.CollectionID }
-
-func (e *editor) variantB() bool { return e.s.a.Memories().Variant() == "B" }
 
 func (e *editor) dirty() bool {
 	if !e.open {
@@ -159,10 +149,10 @@ func (e *editor) dirty() bool {
 	if e.text.Text != e.base.Content {
 		return true
 	}
-	if e.variantB() {
+	if e.s.a.Memories().Variant() == "B" {
 		return !sameMeta(e.metadata(), e.base.Metadata)
 	}
-	return e.collectionIDOf(e.collection.Selected) != e.base.CollectionID
+	return e.colIDs[e.collection.Selected] != e.base.CollectionID
 }
 
 func (e *editor) changed() {
@@ -179,7 +169,7 @@ func (e *editor) changed() {
 		draft = e.text.Text
 	}
 	// The app writes the draft after a typing pause, or at once on close.
-	e.s.a.Memories().SetDraft(e.id, draft, e.collectionIDOf(e.collection.Selected))
+	e.s.a.Memories().SetDraft(e.id, draft, e.colIDs[e.collection.Selected])
 }
 
 // wrapLimit: a wrapped entry slows with length, an unwrapped one does not.
@@ -237,10 +227,6 @@ func (e *editor) setCollections(cols []app.CollectionSummary) {
 	e.collection.Refresh()
 }
 
-func (e *editor) collectionOptions() []string { return append([]string(nil), e.collection.Options...) }
-
-func (e *editor) collectionIDOf(label string) string { return e.colIDs[label] }
-
 func (e *editor) collectionLabel(id string) string {
 	if id == "" {
 		return noCollection()
@@ -274,11 +260,6 @@ func (e *editor) leave(next, stay func()) {
 		}
 	}, e.s.env.Window)
 	kit.ShowDialog(d, e.s.env.Window)
-}
-
-func (e *editor) showBody() {
-	e.open = true
-	kit.SetBody(e.stack, e.body)
 }
 
 func (e *editor) clear() {
@@ -336,7 +317,8 @@ func (e *editor) load(m app.MemoryEntry) {
 	e.setMeta(m.Metadata)
 	e.resetMessages()
 	e.loading = false
-	e.showBody()
+	e.open = true
+	kit.SetBody(e.stack, e.body)
 	e.updateState()
 }
 
@@ -354,16 +336,14 @@ func (e *editor) edit() app.MemoryEdit {
 		ed.Metadata = e.metadata()
 	}
 	if variant != "B" {
-		ed.CollectionID = e.collectionIDOf(e.collection.Selected)
+		ed.CollectionID = e.colIDs[e.collection.Selected]
 	}
 	return ed
 }
 
-func (e *editor) doSave() { e.send(e.id) }
-
 func (e *editor) submit() {
 	if e.stack.Objects[0] == e.body && !e.save.Disabled() && e.save.Visible() {
-		e.doSave()
+		e.send(e.id)
 	}
 }
 
@@ -421,11 +401,12 @@ func (e *editor) failed(id string, err error) {
 		}
 	case client.IsValidation(err):
 		kit.ShowError(e.textErr, app.Describe(err))
-	case client.StatusCode(err) >= 500:
-		e.showBanner(lang.L("The service had a problem and did not save this memory. Your text is kept; try again."),
-			kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), func() { e.send(id) }))
 	default:
-		e.showBanner(app.Describe(err), kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), func() { e.send(id) }))
+		msg := app.Describe(err)
+		if client.StatusCode(err) >= 500 {
+			msg = lang.L("The service had a problem and did not save this memory. Your text is kept; try again.")
+		}
+		e.showBanner(msg, kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), func() { e.send(id) }))
 	}
 }
 
@@ -456,16 +437,12 @@ func (e *editor) setMeta(meta map[string]any) {
 		tags = t
 	}
 	e.tags.SetText(strings.Join(tags, ", "))
-	keys := make([]string, 0, len(meta))
-	for k := range meta {
-		if k != "source" && k != "tags" {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
 	var lines []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
 		v := meta[k]
+		if k == "source" || k == "tags" {
+			continue
+		}
 		s, ok := v.(string)
 		if !ok {
 			b, _ := json.Marshal(v)

@@ -150,12 +150,9 @@ func (s *Screen) build() {
 		if id > 0 && id-1 < len(s.cols) {
 			sel = s.cols[id-1].ID
 		}
-		if sel == s.colSel {
-			return // the highlight followed a reload
+		if sel != s.colSel { // else the highlight followed a reload
+			s.showCollection(sel)
 		}
-		s.colSel = sel
-		s.updateActions()
-		s.Reload()
 	}
 
 	// Short words: the pane is narrow.
@@ -208,7 +205,7 @@ func (s *Screen) build() {
 	s.syncNote.Importance = widget.WarningImportance
 
 	middle := container.NewPadded(s.memStack)
-	right := container.NewPadded(s.ed.object())
+	right := container.NewPadded(s.ed.stack)
 	inner := kit.Split(middle, right, 0.42)
 	outer := kit.Split(container.NewPadded(left), inner, 0.22)
 	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.syncNote)), nil, nil, nil, outer)
@@ -224,7 +221,8 @@ func (s *Screen) updateActions() {
 	for _, b := range []*kit.Button{s.addCol, s.openBtn} {
 		screen.ShowIf(b, !s.listed)
 	}
-	s.ed.setDeletable(s.listed)
+	s.ed.deletable = s.listed
+	s.ed.updateState()
 }
 
 func (s *Screen) showNewCollection() {
@@ -239,9 +237,7 @@ func (s *Screen) showNewCollection() {
 			return err
 		}, func() {
 			s.newColName.SetText("")
-			s.colSel = col.ID
-			s.updateActions()
-			s.Reload()
+			s.showCollection(col.ID)
 		})
 	})
 }
@@ -278,13 +274,11 @@ func (s *Screen) confirmDeleteCollection() {
 		screen.Try(s.env, lang.L("Deleting the collection…"), lang.L("Collection not deleted"), func(ctx context.Context) error {
 			return s.a.Memories().DeleteCollection(ctx, col.ID)
 		}, func() {
-			if s.ed.open && s.ed.collectionOf() == col.ID {
+			if s.ed.open && s.ed.base.CollectionID == col.ID {
 				s.ed.clear()
 			}
-			s.colSel = ""
+			s.showCollection("")
 			s.colList.Select(0)
-			s.updateActions()
-			s.Reload()
 		})
 	})
 }
@@ -444,7 +438,7 @@ func (s *Screen) showOpenByID() {
 		s.openText.SetPlaceHolder(lang.L("The memory's text"))
 		s.openCol = kit.NewSelect(nil, nil)
 	}
-	s.openCol.Options = s.ed.collectionOptions()
+	s.openCol.Options = slices.Clone(s.ed.collection.Options)
 	if s.openCol.Selected == "" {
 		s.openCol.SetSelected(noCollection())
 	}
@@ -457,10 +451,11 @@ func (s *Screen) showOpenByID() {
 		lang.L("The service cannot show a memory made elsewhere; it can only change one. Enter the memory's number and the text it should have: Agent Desk saves this text to it, which also confirms that the memory exists. If it does not exist, nothing is changed."),
 		fyne.NewSize(560, 420), items, []*kit.FormEntry{s.openID, s.openText}, func() {
 			id := strings.TrimSpace(s.openID.Text)
-			edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.collectionIDOf(s.openCol.Selected)}
+			edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.colIDs[s.openCol.Selected]}
 			var m app.MemoryEntry
-			s.tryByNumber(lang.L("Saving the memory…"), lang.L("Memory not opened"),
-				lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id}),
+			s.tryByNumber(lang.L("Saving the memory…"), lang.L("Memory not opened"), func() {
+				kit.ShowInformation(lang.L("Memory not opened"), lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id}), s.env.Window)
+			},
 				func(ctx context.Context) (err error) {
 					m, err = s.a.Memories().Update(ctx, id, edit)
 					return err
@@ -487,8 +482,9 @@ func (s *Screen) showAddCollection() {
 		fyne.NewSize(480, 300), []*widget.FormItem{widget.NewFormItem(lang.L("Number"), s.addID), widget.NewFormItem(lang.L("Name"), s.addName)},
 		[]*kit.FormEntry{s.addID, s.addName}, func() {
 			id, name := strings.TrimSpace(s.addID.Text), s.addName.Text
-			s.tryByNumber(lang.L("Adding the collection…"), lang.L("Collection not added"),
-				lang.L("Collection {{.Number}} was not found on the server. Check the number.", map[string]any{"Number": id}),
+			s.tryByNumber(lang.L("Adding the collection…"), lang.L("Collection not added"), func() {
+				kit.ShowInformation(lang.L("Collection not added"), lang.L("Collection {{.Number}} was not found on the server. Check the number.", map[string]any{"Number": id}), s.env.Window)
+			},
 				func(ctx context.Context) error {
 					_, err := s.a.Memories().RenameCollection(ctx, id, name)
 					return err
@@ -516,29 +512,27 @@ func (s *Screen) askByNumber(title, confirm, explain string, size fyne.Size, ite
 	s.env.Window.Canvas().Focus(fields[0])
 }
 
-// tryByNumber is screen.Try where a missing number has its own words.
-func (s *Screen) tryByNumber(busy, failed, missing string, work func(ctx context.Context) error, then func()) {
+// tryByNumber is screen.Try where a missing number has its own answer.
+func (s *Screen) tryByNumber(busy, failed string, missing func(), work func(ctx context.Context) error, then func()) {
 	var err error
 	kit.ActShowing(s.a, s.env.Window, busy, func(ctx context.Context) { err = work(ctx) }, func() {
-		if err != nil {
-			msg := app.Describe(err)
-			if client.IsNotFound(err) {
-				msg = missing
-			}
-			kit.ShowInformation(failed, msg, s.env.Window)
-			return
+		switch {
+		case err == nil:
+			then()
+		case client.IsNotFound(err):
+			missing()
+		default:
+			kit.ShowInformation(failed, app.Describe(err), s.env.Window)
 		}
-		then()
 	})
 }
 
 func (s *Screen) selectedCollection() (app.CollectionSummary, bool) {
-	for _, c := range s.cols {
-		if c.ID == s.colSel {
-			return c, true
-		}
+	i := slices.IndexFunc(s.cols, func(c app.CollectionSummary) bool { return c.ID == s.colSel })
+	if i < 0 {
+		return app.CollectionSummary{}, false
 	}
-	return app.CollectionSummary{}, false
+	return s.cols[i], true
 }
 
 func (s *Screen) showRename() {
@@ -554,28 +548,22 @@ func (s *Screen) showRename() {
 }
 
 func (s *Screen) doRename(col app.CollectionSummary, name string) {
-	var err error
-	kit.ActShowing(s.a, s.env.Window, lang.L("Renaming the collection…"), func(ctx context.Context) { _, err = s.a.Memories().RenameCollection(ctx, col.ID, name) }, func() {
-		switch {
-		case err == nil:
-			s.Reload()
-		case client.IsNotFound(err):
-			msg := lang.L("The service has no collection number {{.Number}}. Remove it from this list? Its memories stay in the list.", map[string]any{"Number": col.ID})
-			if col.Name != "" {
-				msg = lang.L("The service has no collection number {{.Number}} ({{.Name}}). Remove it from this list? Its memories stay in the list.",
-					map[string]any{"Number": col.ID, "Name": strconv.Quote(col.Name)})
-			}
-			d := dialog.NewConfirm(lang.L("Collection not found"), msg,
-				func(yes bool) {
-					if yes {
-						s.forgetCollection(col.ID)
-					}
-				}, s.env.Window)
-			kit.ShowDialog(d, s.env.Window)
-		default:
-			kit.ShowInformation(lang.L("Collection not renamed"), app.Describe(err), s.env.Window)
+	s.tryByNumber(lang.L("Renaming the collection…"), lang.L("Collection not renamed"), func() {
+		msg := lang.L("The service has no collection number {{.Number}}. Remove it from this list? Its memories stay in the list.", map[string]any{"Number": col.ID})
+		if col.Name != "" {
+			msg = lang.L("The service has no collection number {{.Number}} ({{.Name}}). Remove it from this list? Its memories stay in the list.",
+				map[string]any{"Number": col.ID, "Name": strconv.Quote(col.Name)})
 		}
-	})
+		d := dialog.NewConfirm(lang.L("Collection not found"), msg, func(yes bool) {
+			if yes {
+				s.forgetCollection(col.ID)
+			}
+		}, s.env.Window)
+		kit.ShowDialog(d, s.env.Window)
+	}, func(ctx context.Context) error {
+		_, err := s.a.Memories().RenameCollection(ctx, col.ID, name)
+		return err
+	}, s.Reload)
 }
 
 func (s *Screen) forgetCollection(id string) {
@@ -585,11 +573,16 @@ func (s *Screen) forgetCollection(id string) {
 			kit.ShowInformation(lang.L("Collection not removed"), app.Describe(err), s.env.Window)
 			return
 		}
-		s.colSel = ""
+		s.showCollection("")
 		s.colList.Select(0)
-		s.updateActions()
-		s.Reload()
 	})
+}
+
+// showCollection lists the memories of collection id ("": every memory).
+func (s *Screen) showCollection(id string) {
+	s.colSel = id
+	s.updateActions()
+	s.Reload()
 }
 
 // compactEmpty is kit.Empty for a narrow pane, so panes keep their places.

@@ -30,13 +30,12 @@ type Screen struct {
 	content fyne.CanvasObject
 	found   *catalog.ResourceSearch
 
-	search  *kit.FormEntry
-	typ     *widget.SelectEntry
-	count   *widget.Label
-	stack   *fyne.Container
-	list    *kit.List
-	items   []client.Resource
-	waiting bool
+	search *kit.FormEntry
+	typ    *widget.SelectEntry
+	count  *widget.Label
+	stack  *fyne.Container
+	list   *kit.List
+	items  []client.Resource
 
 	detail      *fyne.Container
 	placeholder fyne.CanvasObject
@@ -73,7 +72,6 @@ func New(env screen.Env) screen.Screen {
 		}
 	}
 	s.stack = container.NewStack(kit.Loading(lang.L("Reading resources…")))
-	s.waiting = true
 	s.placeholder = kit.Empty(theme.InfoIcon(), lang.L("No resource chosen"), lang.L("Choose a resource on the left to see its details."))
 	s.detail = container.NewStack(s.placeholder)
 
@@ -117,41 +115,22 @@ func (s *Screen) query() (q, typ string) {
 func (s *Screen) Reload() { s.found.Find(s.query()) }
 
 func (s *Screen) show(st live.ListState[client.Resource]) {
-	if st.Loading || !st.Loaded && st.Err == nil {
-		if !s.waiting {
-			s.waiting = true
-			kit.SetBody(s.stack, kit.Loading(lang.L("Reading resources…")))
-		}
-		return
-	}
-	s.waiting = false
-	q, typ := s.found.Query()
-	items, err, filtered := st.Items, st.Err, q != "" || typ != ""
 	s.list.UnselectAll()
 	kit.SetBody(s.detail, s.placeholder)
-	s.items = nil
-	s.count.SetText("")
-	switch {
-	case err != nil && !(st.Incomplete && len(items) > 0):
-		kit.SetBody(s.stack, screen.Error(err, s.Reload))
-	case len(items) == 0 && filtered:
-		kit.SetBody(s.stack, kit.Empty(theme.SearchIcon(), lang.L("No resources match"),
-			lang.L("Try other words, or choose Any type.")))
-	case len(items) == 0:
-		kit.SetBody(s.stack, kit.Empty(theme.InfoIcon(), lang.L("No resources"),
-			lang.L("This account has no resources yet. They are added on the service.")))
-	default:
-		s.items = items
-		if st.Incomplete {
-			note := lang.N("Only {{.Count}} resources could be read. {{.Why}}", len(items), map[string]any{"Count": app.Number(len(items)), "Why": app.Describe(err)})
-			kit.SetBody(s.stack, kit.Partial(s.list, note, st.Loading, s.Reload))
-		} else {
-			kit.SetBody(s.stack, s.list)
+	empty := func() fyne.CanvasObject {
+		if q, typ := s.found.Query(); q != "" || typ != "" {
+			return kit.Empty(theme.SearchIcon(), lang.L("No resources match"), lang.L("Try other words, or choose Any type."))
 		}
-		s.count.SetText(lang.N("{{.Count}} resource", len(items), map[string]any{"Count": app.Number(len(items))}))
+		return kit.Empty(theme.InfoIcon(), lang.L("No resources"), lang.L("This account has no resources yet. They are added on the service."))
+	}
+	s.items = screen.ShowList(s.stack, s.list, st, lang.L("Reading resources…"), empty, s.Reload, func(n int, why string) string {
+		return lang.N("Only {{.Count}} resources could be read. {{.Why}}", n, map[string]any{"Count": app.Number(n), "Why": why})
+	})
+	s.count.SetText("")
+	if len(s.items) > 0 {
+		s.count.SetText(lang.N("{{.Count}} resource", len(s.items), map[string]any{"Count": app.Number(len(s.items))}))
 	}
 	s.list.Refresh()
-	s.stack.Refresh()
 }
 
 // title is a resource's name on one line without control or direction-changing

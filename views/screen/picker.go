@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2/lang"
@@ -114,12 +115,7 @@ func (p *agentPicker) key(ev *fyne.KeyEvent) bool {
 }
 
 func (p *agentPicker) index() int {
-	for i, ag := range p.page.Agents {
-		if ag.ID == p.chosen {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(p.page.Agents, func(ag app.AgentItem) bool { return ag.ID == p.chosen })
 }
 
 // show lists the agents found, keeping the choice if it is among them.

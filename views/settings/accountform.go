@@ -26,6 +26,7 @@ type AccountForm struct {
 	Key       *kit.FormEntry
 	Workspace *kit.FormEntry
 	Result    *widget.Label
+	Object    fyne.CanvasObject // the form
 	Test      *kit.Button
 
 	// Window is where the form asks before the stored key goes to a changed
@@ -38,7 +39,6 @@ type AccountForm struct {
 	keyFor string
 
 	busy     *widget.ProgressBarInfinite
-	obj      fyne.CanvasObject
 	onChange []func(busy bool)
 }
 
@@ -76,14 +76,11 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	form.Items[0].HintText = lang.L("A name you will recognise in Settings.")
 	form.Items[1].HintText = lang.L("Your administrator gives you this address.")
 	form.Items[3].HintText = lang.L("In the service's web app: Settings → Workspace (or the number after w= in its address).")
-	f.obj = container.NewVBox(form,
+	f.Object = container.NewVBox(form,
 		container.NewHBox(f.Test),
 		f.busy, f.Result)
 	return f
 }
-
-// Object is the form's widgets.
-func (f *AccountForm) Object() fyne.CanvasObject { return f.obj }
 
 // OnBusy hears when a check or save starts and ends, so callers can disable buttons.
 func (f *AccountForm) OnBusy(fn func(busy bool)) { f.onChange = append(f.onChange, fn) }

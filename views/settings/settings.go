@@ -21,21 +21,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Labels of the choices in the language in use (tests tap them by name).
-func ThemeSystemLabel() string { return lang.L("Same as my computer") }
-func ThemeLightLabel() string  { return lang.L("Light") }
-func ThemeDarkLabel() string   { return lang.L("Dark") }
-
-func VariantAutoLabel() string { return lang.L("Find out by itself (recommended)") }
-func VariantALabel() string    { return lang.L("Memories in collections") }
-func VariantBLabel() string    { return lang.L("Memories with details (source, tags)") }
-
-func PaceDefaultLabel() string { return lang.L("One request a second (recommended)") }
-func PaceSlowLabel() string    { return lang.L("One request every two seconds") }
-func PaceTwoLabel() string     { return lang.L("Two requests a second") }
-func PaceFiveLabel() string    { return lang.L("Five requests a second") }
-func PaceNoneLabel() string    { return lang.L("No limit") }
-
 // option is a choice of a radio group and the setting it stands for.
 type option[T comparable] struct {
 	label string
@@ -44,21 +29,22 @@ type option[T comparable] struct {
 
 func paceOptions() []option[float64] {
 	return []option[float64]{
-		{PaceDefaultLabel(), 0}, {PaceSlowLabel(), 0.5}, {PaceTwoLabel(), 2}, {PaceFiveLabel(), 5}, {PaceNoneLabel(), -1},
+		{lang.L("One request a second (recommended)"), 0}, {lang.L("One request every two seconds"), 0.5},
+		{lang.L("Two requests a second"), 2}, {lang.L("Five requests a second"), 5}, {lang.L("No limit"), -1},
 	}
 }
 
 func themeOptions() []option[string] {
-	return []option[string]{{ThemeSystemLabel(), app.ThemeSystem}, {ThemeLightLabel(), app.ThemeLight}, {ThemeDarkLabel(), app.ThemeDark}}
+	return []option[string]{{lang.L("Same as my computer"), app.ThemeSystem}, {lang.L("Light"), app.ThemeLight}, {lang.L("Dark"), app.ThemeDark}}
 }
 
 func variantOptions() []option[string] {
-	return []option[string]{{VariantAutoLabel(), ""}, {VariantALabel(), "A"}, {VariantBLabel(), "B"}}
+	return []option[string]{{lang.L("Find out by itself (recommended)"), ""}, {lang.L("Memories in collections"), "A"}, {lang.L("Memories with details (source, tags)"), "B"}}
 }
 
 // languageOptions are the languages, each in its own words, after the computer's.
 func languageOptions() []option[string] {
-	opts := []option[string]{{ThemeSystemLabel(), ""}}
+	opts := []option[string]{{lang.L("Same as my computer"), ""}}
 	for _, l := range app.Languages {
 		opts = append(opts, option[string]{l.Name, l.Tag})
 	}
@@ -77,7 +63,7 @@ func labelOf[T comparable](opts []option[T], value T) string {
 
 // languageLabel shows each language in its own words.
 func languageLabel(tag string) string {
-	return cmp.Or(labelOf(languageOptions(), tag), ThemeSystemLabel())
+	return cmp.Or(labelOf(languageOptions(), tag), languageOptions()[0].label)
 }
 
 // radio is a radio group of opts; chosen hears the user's choices only.
@@ -197,7 +183,7 @@ func (s *Screen) refresh() {
 	s.language.SetSelected(languageLabel(st.Language))
 	screen.EnableIf(!active.IsDemo(), s.variant, s.pace)
 	if active.IsDemo() {
-		s.variant.SetSelected(VariantAutoLabel())
+		s.variant.SetSelected(variantOptions()[0].label)
 		s.varNote.SetText(lang.L("The demo keeps memories in collections. Switch to your own account to change this."))
 	} else {
 		s.variant.SetSelected(labelOf(variantOptions(), active.MemoryVariantOverride))
@@ -211,11 +197,7 @@ func (s *Screen) refresh() {
 			s.varNote.SetText(lang.L("Not found yet: Agent Desk finds out the first time you open a memory."))
 		}
 	}
-	for _, c := range paceOptions() {
-		if c.value == active.RequestsPerSecond || (c.value < 0 && active.RequestsPerSecond < 0) {
-			s.pace.SetSelected(c.label)
-		}
-	}
+	s.pace.SetSelected(labelOf(paceOptions(), max(active.RequestsPerSecond, -1)))
 	s.paceNote.SetText("")
 	if active.IsDemo() {
 		s.paceNote.SetText(lang.L("The demo runs on this computer and needs no pace. Switch to your own account to change this."))
@@ -230,10 +212,10 @@ func (s *Screen) paceChosen(perSecond float64) {
 }
 
 // change does what the user chose off the UI goroutine, says why it failed
-// in failed's words (or clears the last error), and shows the settings again.
-func (s *Screen) change(do func(context.Context) error, failed func(why string) string) {
-	a := s.env.App
-	a.Go(func() {
+// in failed's words (or clears the last error and runs then, when given),
+// and shows the settings again.
+func (s *Screen) change(do func(context.Context) error, failed func(why string) string, then ...func()) {
+	s.env.App.Go(func() {
 		err := do(context.Background())
 		kit.Do(func() {
 			if err != nil {
@@ -242,6 +224,9 @@ func (s *Screen) change(do func(context.Context) error, failed func(why string) 
 				kit.ShowError(s.errText, "")
 			}
 			s.refresh()
+			if err == nil && len(then) > 0 {
+				then[0]()
+			}
 		})
 	})
 }
@@ -328,7 +313,7 @@ func (s *Screen) editAccount(acct app.Account) {
 		})
 	}
 	form.OnBusy(func(busy bool) { screen.EnableIf(!busy, save) })
-	d = dialog.NewCustomWithoutButtons(title, form.Object(), s.env.Window)
+	d = dialog.NewCustomWithoutButtons(title, form.Object, s.env.Window)
 	d.SetButtons([]fyne.CanvasObject{cancel, save})
 	d.Resize(fyne.NewSize(560, 0))
 	s.dialog, s.form, s.save = d, form, save
@@ -349,36 +334,26 @@ func (s *Screen) confirmRemove(acct app.Account) {
 }
 
 func (s *Screen) themeChosen(value string) {
-	a := s.env.App
-	s.env.App.Go(func() {
-		err := a.UpdateSettings(context.Background(), func(st *app.Settings) { st.Theme = value })
-		kit.Do(func() {
-			if err != nil {
-				kit.ShowError(s.errText, lang.L("The theme applies now but could not be saved for next time. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
-			}
-		})
+	s.change(func(ctx context.Context) error {
+		return s.env.App.UpdateSettings(ctx, func(st *app.Settings) { st.Theme = value })
+	}, func(why string) string {
+		return lang.L("The theme applies now but could not be saved for next time. {{.Why}}", map[string]any{"Why": why})
 	})
 }
 
 // languageChosen keeps the language and offers to restart: every word on
 // screen was made in the old one.
 func (s *Screen) languageChosen(tag string) {
-	a := s.env.App
-	a.Go(func() {
-		err := a.UpdateSettings(context.Background(), func(st *app.Settings) { st.Language = tag })
-		kit.Do(func() {
-			if err != nil {
-				kit.ShowError(s.errText, lang.L("The language could not be saved. {{.Why}}", map[string]any{"Why": app.Describe(err)}))
-				return
-			}
-			kit.ShowError(s.errText, "")
-			if app.WouldSpeak(tag) == app.LanguageInUse() {
-				return
-			}
+	s.change(func(ctx context.Context) error {
+		return s.env.App.UpdateSettings(ctx, func(st *app.Settings) { st.Language = tag })
+	}, func(why string) string {
+		return lang.L("The language could not be saved. {{.Why}}", map[string]any{"Why": why})
+	}, func() {
+		if app.WouldSpeak(tag) != app.LanguageInUse() {
 			screen.Confirm(s.env.Window, lang.L("Start Agent Desk again?"),
 				lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": languageLabel(app.WouldSpeak(tag))}),
 				lang.L("Start again now"), lang.L("Later"), false, s.env.Nav.Restart)
-		})
+		}
 	})
 }
 

@@ -196,15 +196,15 @@ func TestSettingsKeyKeptInFileWithoutKeyring(t *testing.T) {
 
 func TestSettingsThemeAppliesAndIsSaved(t *testing.T) {
 	s, a, wait := newScreen(t, apptest.NewKeyring())
-	if s.theme.Selected != ThemeSystemLabel() {
+	if s.theme.Selected != labelOf(themeOptions(), app.ThemeSystem) {
 		t.Fatalf("a first start follows the computer's theme, got %q", s.theme.Selected)
 	}
-	choose(s, s.theme, ThemeDarkLabel())
+	choose(s, s.theme, labelOf(themeOptions(), app.ThemeDark))
 	wait("the dark theme saved", func() bool { return a.Settings().Theme == storage.ThemeDark })
 	if a.Settings().Theme != storage.ThemeDark {
 		t.Fatalf("theme saved as %q", a.Settings().Theme)
 	}
-	choose(s, s.theme, ThemeLightLabel())
+	choose(s, s.theme, labelOf(themeOptions(), app.ThemeLight))
 	wait("the light theme saved", func() bool { return a.Settings().Theme == storage.ThemeLight })
 	if a.Settings().Theme != storage.ThemeLight {
 		t.Fatalf("theme saved as %q", a.Settings().Theme)
@@ -223,10 +223,10 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 	wait("the office account listed", func() bool { return rowOf(s, "Office") != nil })
 	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Use"))
 	wait("the office account in use", func() bool { return !s.variant.Disabled() })
-	if s.variant.Disabled() || s.variant.Selected != VariantAutoLabel() {
+	if s.variant.Disabled() || s.variant.Selected != labelOf(variantOptions(), "") {
 		t.Fatalf("a real account starts on automatic: disabled=%v selected=%q", s.variant.Disabled(), s.variant.Selected)
 	}
-	choose(s, s.variant, VariantBLabel())
+	choose(s, s.variant, labelOf(variantOptions(), "B"))
 	wait("variant B saved", func() bool { return a.Account().MemoryVariantOverride == "B" })
 	if got := a.Account().MemoryVariantOverride; got != "B" {
 		t.Fatalf("override saved as %q", got)
@@ -234,7 +234,7 @@ func TestSettingsMemoryVariantOverride(t *testing.T) {
 	if got := string(a.Client().MemoryVariant()); got != "B" {
 		t.Fatalf("the client should use the chosen variant, uses %q", got)
 	}
-	choose(s, s.variant, VariantAutoLabel())
+	choose(s, s.variant, labelOf(variantOptions(), ""))
 	wait("automatic saved", func() bool { return a.Account().MemoryVariantOverride == "" })
 	if got := a.Account().MemoryVariantOverride; got != "" {
 		t.Fatalf("automatic should clear the override, got %q", got)
@@ -266,10 +266,10 @@ func TestSettingsPaceOfRequests(t *testing.T) {
 	wait("the office account listed", func() bool { return rowOf(s, "Office") != nil })
 	test.Tap(kittest.FindButton(rowOf(s, "Office"), "Use"))
 	wait("the office account in use", func() bool { return !s.pace.Disabled() })
-	if s.pace.Selected != PaceDefaultLabel() {
+	if s.pace.Selected != labelOf(paceOptions(), 0) {
 		t.Fatalf("a new account keeps the recommended pace, shows %q", s.pace.Selected)
 	}
-	choose(s, s.pace, PaceTwoLabel())
+	choose(s, s.pace, labelOf(paceOptions(), 2))
 	wait("two a second saved", func() bool { return a.Account().RequestsPerSecond == 2 })
 	start := time.Now()
 	for i := 0; i < 7; i++ {
@@ -297,7 +297,7 @@ func TestChoosingALanguageOffersToStartAgainInIt(t *testing.T) {
 	s, a, wait := newScreen(t, apptest.NewKeyring())
 	nav := &restartNav{}
 	s.env.Nav = nav
-	if s.language.Selected != ThemeSystemLabel() {
+	if s.language.Selected != labelOf(themeOptions(), app.ThemeSystem) {
 		t.Fatalf("a first start follows the computer's language, got %q", s.language.Selected)
 	}
 	choose(s, s.language, "Español")

@@ -34,19 +34,21 @@ const rowSample = "00"
 
 const masked = "••••••••"
 
-// list is the shared list of webhooks, secrets masked until revealed.
+// list is a list of webhooks, secrets masked until revealed; its rows'
+// switches and Delete change the service's, which the list then shows.
 type list struct {
-	win      fyne.Window
+	env      screen.Env
+	hooks    *catalog.Hooks
 	items    []client.Webhook
 	titles   map[string]string // agent titles by id; nil in an agent's own tab
 	revealed map[string]bool
 	widget   *kit.List
-	onActive func(w client.Webhook, active bool)
-	onDelete func(w client.Webhook)
+	stack    *fyne.Container
 }
 
-func newList(win fyne.Window) *list {
-	l := &list{win: win, revealed: map[string]bool{}}
+// newList shows hooks in its stack; shown hears how many are listed.
+func newList(env screen.Env, hooks *catalog.Hooks, loading string, empty func() fyne.CanvasObject, shown func(n int)) *list {
+	l := &list{env: env, hooks: hooks, revealed: map[string]bool{}, stack: container.NewStack(kit.Loading(loading))}
 	l.widget = kit.NewList(
 		func() int { return len(l.items) },
 		func() fyne.CanvasObject {
@@ -77,32 +79,14 @@ func newList(win fyne.Window) *list {
 			l.fill(l.items[id], o.(*fyne.Container))
 		})
 	l.widget.OnSelected = func(widget.ListItemID) { l.widget.UnselectAll() }
+	kit.Bind[live.ListState[client.Webhook]](hooks, func(st live.ListState[client.Webhook]) {
+		l.items = screen.ShowList(l.stack, l.widget, st, loading, empty, hooks.Reload, func(n int, why string) string {
+			return lang.N("Only {{.Count}} webhooks could be read. {{.Why}}", n, map[string]any{"Count": app.Number(n), "Why": why})
+		})
+		l.widget.Refresh()
+		shown(len(l.items))
+	})
 	return l
-}
-
-func (l *list) show(stack *fyne.Container, st live.ListState[client.Webhook], loading string, empty func() fyne.CanvasObject, retry func()) bool {
-	switch {
-	case st.Incomplete && len(st.Items) > 0:
-		l.items = st.Items
-		l.widget.Refresh()
-		note := lang.N("Only {{.Count}} webhooks could be read. {{.Why}}", len(st.Items), map[string]any{"Count": app.Number(len(st.Items)), "Why": app.Describe(st.Err)})
-		kit.SetBody(stack, kit.Partial(l.widget, note, st.Loading, retry))
-		return true
-	case st.Err != nil && !(st.Loading && len(st.Items) == 0):
-		// The error stays until a retry brings the list.
-		kit.ShowBody(stack, screen.Error(st.Err, retry))
-	case len(st.Items) > 0:
-		l.items = st.Items
-		l.widget.Refresh()
-		kit.ShowBody(stack, l.widget)
-		return true
-	case st.Loaded && !st.Loading:
-		kit.SetBody(stack, empty())
-	default:
-		kit.SetBody(stack, kit.Loading(loading))
-	}
-	l.items = nil
-	return false
 }
 
 func (l *list) showTitles(titles map[string]string) {
@@ -125,12 +109,12 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	// Set before its callback, so filling a row changes nothing.
 	active.OnChanged = nil
 	active.SetChecked(!strings.EqualFold(w.Status, client.WebhookInactive))
-	screen.ShowIf(active, l.onActive != nil && !w.TemplateID.IsZero() && w.DeletedAt.IsZero())
+	screen.ShowIf(active, !w.TemplateID.IsZero() && w.DeletedAt.IsZero())
 	if active.Visible() {
-		active.OnChanged = func(on bool) { l.onActive(w, on) }
+		active.OnChanged = func(on bool) { l.setActive(w, on) }
 	}
-	screen.ShowIf(del, l.onDelete != nil && w.DeletedAt.IsZero())
-	del.OnTapped = func() { l.onDelete(w) }
+	screen.ShowIf(del, w.DeletedAt.IsZero())
+	del.OnTapped = func() { l.delete(w) }
 	if w.Secret == "" {
 		secretCell.Hide()
 		return
@@ -218,32 +202,38 @@ func when(t client.Time) string { return app.DateTime(t.Time) }
 
 // Screen is the Webhooks screen.
 type Screen struct {
-	env     screen.Env
 	content fyne.CanvasObject
 	stack   *fyne.Container
 	list    *list
-	hooks   *catalog.Hooks
 	summary *widget.Label
 }
 
 // New builds the Webhooks screen.
 func New(env screen.Env) screen.Screen {
-	s := &Screen{env: env, list: newList(env.Window), hooks: env.App.Catalog().NewWebhooks()}
-	s.summary = screen.Quiet("")
-	s.stack = container.NewStack(kit.Loading(lang.L("Reading webhooks…")))
-	editable(env, s.list, s.hooks)
+	s := &Screen{summary: screen.Quiet("")}
+	hooks := env.App.Catalog().NewWebhooks()
+	empty := func() fyne.CanvasObject {
+		return kit.Empty(theme.MailSendIcon(), lang.L("No webhooks"),
+			lang.L("This workspace has no webhooks. To add one, open an agent on the Agents screen and its Webhooks tab."))
+	}
+	s.list = newList(env, hooks, lang.L("Reading webhooks…"), empty, func(n int) {
+		s.summary.SetText("")
+		if n > 0 {
+			s.summary.SetText(lang.N("{{.Count}} webhook", n, map[string]any{"Count": app.Number(n)}))
+		}
+	})
+	s.stack = s.list.stack
 	refresh := kit.NewButtonWithIcon(lang.L("Refresh"), theme.ViewRefreshIcon(), s.Reload)
 	header := kit.Header(lang.L("Webhooks"), lang.L("A webhook calls an address of yours when an agent finishes. Add one from the agent's Webhooks tab."), refresh)
 	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
-	kit.Bind[live.ListState[client.Webhook]](s.hooks, s.show)
-	kit.Bind(s.hooks.Titles(), s.list.showTitles)
+	kit.Bind(hooks.Titles(), s.list.showTitles)
 	screen.OnServiceBack(env.App, func() {
-		if st, _ := s.hooks.Snapshot(); st.Err != nil {
+		if st, _ := hooks.Snapshot(); st.Err != nil {
 			s.Reload() // what could not be read, now it can
 		}
 	})
 	screen.OnAccountChange(env.App, func() {
-		s.hooks.Clear() // another account's webhooks and agents
+		hooks.Clear() // another account's webhooks and agents
 		s.Reload()
 	})
 	return s
@@ -256,59 +246,37 @@ func (s *Screen) Content() fyne.CanvasObject { return s.content }
 func (s *Screen) Shown() { s.Reload() }
 
 // Reload asks the service for the webhooks again.
-func (s *Screen) Reload() { s.hooks.Reload() }
-
-func (s *Screen) show(st live.ListState[client.Webhook]) {
-	empty := func() fyne.CanvasObject {
-		return kit.Empty(theme.MailSendIcon(), lang.L("No webhooks"),
-			lang.L("This workspace has no webhooks. To add one, open an agent on the Agents screen and its Webhooks tab."))
-	}
-	if s.list.show(s.stack, st, lang.L("Reading webhooks…"), empty, s.Reload) {
-		s.summary.SetText(lang.N("{{.Count}} webhook", len(st.Items), map[string]any{"Count": app.Number(len(st.Items))}))
-	} else {
-		s.summary.SetText("")
-	}
-}
+func (s *Screen) Reload() { s.list.hooks.Reload() }
 
 // NewAgentTab is the Webhooks tab of an agent's detail, with Add webhook….
 func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
-	l := newList(env.Window)
 	hooks := env.App.Catalog().NewAgentWebhooks(agent.ID)
-	stack := container.NewStack(kit.Loading(lang.L("Reading this agent's webhooks…")))
-	banner := screen.Wrapped(AgentBanner())
-	banner.Importance = widget.LowImportance
+	banner := screen.Quiet(AgentBanner())
+	banner.Wrapping = fyne.TextWrapWord
 	empty := func() fyne.CanvasObject {
 		return kit.Empty(theme.MailSendIcon(), lang.L("No webhooks for this agent"),
 			lang.L("Choose Add webhook… to have an address of yours called each time this agent finishes."))
 	}
-	kit.Bind[live.ListState[client.Webhook]](hooks, func(st live.ListState[client.Webhook]) {
-		l.show(stack, st, lang.L("Reading this agent's webhooks…"), empty, hooks.Reload)
-	})
-	editable(env, l, hooks)
+	l := newList(env, hooks, lang.L("Reading this agent's webhooks…"), empty, func(int) {})
 	add := kit.NewButtonWithIcon(lang.L("Add webhook…"), theme.ContentAddIcon(), func() { showAdd(env, agent, hooks) })
 	hooks.Reload()
-	return kit.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, stack)
+	return kit.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, l.stack)
 }
 
-// editable wires a row's switch and Delete; the list then shows the service's state.
-func editable(env screen.Env, l *list, hooks *catalog.Hooks) {
-	a := env.App
-	fail := func(title string, err error) {
-		kit.Do(func() { kit.ShowInformation(title, app.Describe(err), env.Window) })
-	}
-	l.onActive = func(w client.Webhook, on bool) {
-		a.Go(func() {
-			if err := hooks.SetActive(a.Life(), w, on); err != nil {
-				fail(lang.L("Webhook not changed"), err)
-			}
+func (l *list) setActive(w client.Webhook, on bool) {
+	a := l.env.App
+	a.Go(func() {
+		if err := l.hooks.SetActive(a.Life(), w, on); err != nil {
+			kit.Do(func() { kit.ShowInformation(lang.L("Webhook not changed"), app.Describe(err), l.env.Window) })
+		}
+	})
+}
+
+func (l *list) delete(w client.Webhook) {
+	screen.Confirm(l.env.Window, lang.L("Delete this webhook?"),
+		lang.L("The service will stop calling {{.Address}}. This cannot be undone.", map[string]any{"Address": safe.Text(w.URL, 0)}), lang.L("Delete"), lang.L("Cancel"), true, func() {
+			screen.Try(l.env, lang.L("Deleting the webhook…"), lang.L("Webhook not deleted"), func(ctx context.Context) error { return l.hooks.Delete(ctx, w.ID) }, nil)
 		})
-	}
-	l.onDelete = func(w client.Webhook) {
-		screen.Confirm(env.Window, lang.L("Delete this webhook?"),
-			lang.L("The service will stop calling {{.Address}}. This cannot be undone.", map[string]any{"Address": safe.Text(w.URL, 0)}), lang.L("Delete"), lang.L("Cancel"), true, func() {
-				screen.Try(env, lang.L("Deleting the webhook…"), lang.L("Webhook not deleted"), func(ctx context.Context) error { return hooks.Delete(ctx, w.ID) }, nil)
-			})
-	}
 }
 
 // showAdd asks for a new webhook's address, checked as typed (https only).

@@ -49,10 +49,9 @@ func New(a *app.App, done func()) *Welcome {
 
 	demoText := screen.Wrapped(lang.L("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings."))
 	connectText := screen.Wrapped(lang.L("Use the agents of your organisation. You need the service address and an API key from your administrator."))
-	choices := container.NewGridWithColumns(2,
+	w.choices = container.NewGridWithColumns(2,
 		card(theme.ComputerIcon(), lang.L("Try it first"), demoText, w.Demo),
 		card(theme.AccountIcon(), lang.L("Use your account"), connectText, w.Connect))
-	w.choices = choices
 
 	w.Form = settings.NewAccountForm(a, app.Account{})
 	w.Finish = kit.NewButtonWithIcon(lang.L("Connect"), theme.ConfirmIcon(), w.finish)
@@ -62,7 +61,7 @@ func New(a *app.App, done func()) *Welcome {
 	w.connect = container.NewVBox(
 		widget.NewLabelWithStyle(lang.L("Connect your account"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		screen.Wrapped(lang.L("Agent Desk checks the connection before it saves your account. The key is kept in your system's keyring when there is one.")),
-		w.Form.Object(),
+		w.Form.Object,
 		container.NewBorder(nil, nil, w.Back, w.Finish))
 	w.connect.Hide()
 
@@ -74,7 +73,7 @@ func New(a *app.App, done func()) *Welcome {
 	sub := widget.NewLabel(lang.L("Run your organisation's AI agents from your desktop."))
 	sub.Alignment = fyne.TextAlignCenter
 
-	body := container.NewVBox(container.NewCenter(icon), title, sub, w.errText, choices, w.connect)
+	body := container.NewVBox(container.NewCenter(icon), title, sub, w.errText, w.choices, w.connect)
 	// A fixed-width column, centred, that scrolls when the window is short.
 	w.content = container.NewVScroll(container.NewCenter(container.New(columnLayout{width: 640}, body)))
 	return w
@@ -122,7 +121,7 @@ func (w *Welcome) tryDemo() {
 	w.Connect.Disable()
 	kit.ShowError(w.errText, "")
 	a := w.a
-	w.a.Go(func() {
+	a.Go(func() {
 		ctx := context.Background()
 		var err error
 		if !a.IsDemo() {
