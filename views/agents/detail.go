@@ -117,13 +117,6 @@ func openingText(a client.Agent) string {
 	return lang.L("Opening {{.Agent}}…", map[string]any{"Agent": titleOf(a)})
 }
 
-func agentKind(a client.Agent) string {
-	if a.Inactive() {
-		return lang.L("{{.Kind}} · switched off", map[string]any{"Kind": kindName(a.Type)})
-	}
-	return kindName(a.Type)
-}
-
 const formWidth = 880
 
 // titleOf is the title on one line, without control or direction-changing
@@ -139,8 +132,12 @@ func (d *detail) build() {
 	if strings.TrimSpace(about) == "" {
 		about = lang.L("This agent has no description.")
 	}
+	kind := kindName(a.Type)
+	if a.Inactive() {
+		kind = lang.L("{{.Kind}} · switched off", map[string]any{"Kind": kind})
+	}
 	head := container.NewVBox(
-		kit.FullHeader(safe.Text(a.Title, 0), agentKind(a)), // as written: the header orders Hebrew and Arabic per line
+		kit.FullHeader(safe.Text(a.Title, 0), kind), // as written: the header orders Hebrew and Arabic per line
 		aboutView(about, func() { d.content.Refresh() }),
 	)
 

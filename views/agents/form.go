@@ -148,10 +148,6 @@ func questionLabel(q client.Question) string {
 	return name
 }
 
-func shortName(q client.Question) string {
-	return safe.Text(strings.TrimSuffix(questionLabel(q), " *"), 40)
-}
-
 func newField(q client.Question, submit, changed func(), newAttachments func() screen.Attachments) *field {
 	fl := &field{q: q, err: kit.ErrorText()}
 	edited := func() {
@@ -173,13 +169,9 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 			return ""
 		}
 		fl.set = func(v string) {
-			for i, o := range opts {
-				if o == v {
-					sel.SetSelectedIndex(i)
-					return
-				}
-			}
-			if sel.Selected != "" {
+			if i := slices.Index(opts, v); i >= 0 {
+				sel.SetSelectedIndex(i)
+			} else if sel.Selected != "" {
 				sel.ClearSelected()
 			}
 		}
@@ -363,7 +355,7 @@ func (f *form) errorSummary(errs map[string]string) string {
 	var names []string
 	for _, fl := range f.fields {
 		if f.errorFor(fl, errs) != "" {
-			names = append(names, shortName(fl.q))
+			names = append(names, safe.Text(screen.QuestionName(fl.q, nameMax), 40))
 		}
 	}
 	switch len(names) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"image/color"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -282,10 +283,8 @@ func numbersName(q client.Question) string {
 // selectValue shows val chosen in sel, whose choices stand for values.
 func selectValue(sel *kit.Select, values []string, val string) {
 	sel.ClearSelected()
-	for i, v := range values {
-		if v == val {
-			sel.SetSelectedIndex(i)
-		}
+	if i := slices.Index(values, val); i >= 0 {
+		sel.SetSelectedIndex(i)
 	}
 }
 
@@ -880,7 +879,8 @@ func (s *Screen) renameChat(id int64, title string) {
 	s.change(func(ctx context.Context) error { return s.a.Chats().Rename(ctx, id, title) })
 }
 
-func (s *Screen) deleteChat(c app.Conversation) {
+func (v *convView) remove() {
+	s, c := v.s, v.sess.Conversation()
 	s.act(func(ctx context.Context) error { return s.a.Chats().Delete(ctx, c.ID) }, func(err error) {
 		if err != nil {
 			s.showErr(err)
@@ -889,8 +889,6 @@ func (s *Screen) deleteChat(c app.Conversation) {
 		s.deleted(c)
 	})
 }
-
-func (v *convView) remove() { v.s.deleteChat(v.sess.Conversation()) }
 
 func (v *convView) instructions() {
 	e := kit.NewFormMultiLineEntry()
@@ -967,7 +965,6 @@ func (c *composer) KeyDown(ev *fyne.KeyEvent) {
 	c.Field.KeyDown(ev)
 }
 
-// KeyUp implements desktop.Keyable.
 func (c *composer) KeyUp(ev *fyne.KeyEvent) {
 	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
 		c.shift = false

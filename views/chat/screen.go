@@ -21,7 +21,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Screen is the Chats screen.
 type Screen struct {
 	env screen.Env
 	a   *app.App
@@ -47,7 +46,6 @@ type Screen struct {
 // textLimits: drawn text is let go (kit.TextRelease) so long streams stay small.
 var textLimits = kit.ReleaseLimits{Many: 600, Few: 20, Rest: 500 * time.Millisecond}
 
-// New builds the Chats screen.
 func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, a: env.App, goFn: func(f func()) { env.App.Go(f) }, wrap: richtext.NewCodeBlocks(env.App.Settings().WrapCode, func(wrap bool) {
 		env.App.SaveSettingsLater(func(st *app.Settings) { st.WrapCode = wrap })
@@ -147,10 +145,8 @@ func (s *Screen) showNoConversation() {
 	s.emptyShown = title
 }
 
-// Content implements screen.Screen.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
-// Shown implements screen.Screen.
 func (s *Screen) Shown() { s.reload() }
 
 func (s *Screen) reload() {

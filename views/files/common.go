@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -42,19 +41,6 @@ func newSender(env screen.Env, q *app.Uploads) *sender {
 	return s
 }
 
-func (s *sender) confirm(plan app.UploadPlan, ok func()) {
-	n := len(plan.Files)
-	msg := lang.N("You are about to upload {{.Count}} file ({{.Size}} in all). Upload it?", n,
-		map[string]any{"Count": app.Number(n), "Size": app.HumanBytes(plan.TotalBytes)})
-	d := dialog.NewConfirm(lang.L("Upload many files?"), msg, func(yes bool) {
-		if yes {
-			ok()
-		}
-	}, s.env.Window)
-	d.SetConfirmText(lang.L("Upload"))
-	kit.ShowDialog(d, s.env.Window)
-}
-
 func (s *sender) notify(title, msg string) {
 	if s.env.Window != nil {
 		kit.ShowInformation(title, msg, s.env.Window)
@@ -72,7 +58,9 @@ func (s *sender) Dropped(paths []string) {
 		case len(plan.Files) == 0:
 			s.notify(lang.L("Nothing to upload"), lang.L("There were no files to upload there (hidden files are left out)."))
 		case plan.NeedsConfirm():
-			s.confirm(plan, func() { s.start(plan) })
+			n := len(plan.Files)
+			screen.Confirm(s.env.Window, lang.L("Upload many files?"), lang.N("You are about to upload {{.Count}} file ({{.Size}} in all). Upload it?", n,
+				map[string]any{"Count": app.Number(n), "Size": app.HumanBytes(plan.TotalBytes)}), lang.L("Upload"), lang.L("Cancel"), false, func() { s.start(plan) })
 		default:
 			s.start(plan)
 		}
@@ -100,40 +88,14 @@ func (s *sender) setChecking(on bool) {
 }
 
 func (s *sender) pickFiles() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			s.notify(lang.L("Files not added"), app.Describe(err))
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		_ = r.Close()
-		s.Dropped([]string{path})
-	}, s.env.Window)
-	d.Resize(fyne.NewSize(760, 520))
-	kit.ShowDialog(d, s.env.Window)
-}
-
-func (s *sender) pickFolder() {
-	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-		if err != nil {
-			s.notify(lang.L("Folder not added"), app.Describe(err))
-			return
-		}
-		if u == nil {
-			return
-		}
-		s.Dropped([]string{u.Path()})
-	}, s.env.Window)
-	d.Resize(fyne.NewSize(760, 520))
-	kit.ShowDialog(d, s.env.Window)
+	screen.Pick(s.env, false, lang.L("Files not added"), nil, func(path string) { s.Dropped([]string{path}) })
 }
 
 func (s *sender) addButtons() (files, folder *kit.Button) {
 	files = kit.NewButtonWithIcon(lang.L("Add files…"), theme.ContentAddIcon(), s.pickFiles)
-	folder = kit.NewButtonWithIcon(lang.L("Add folder…"), theme.FolderOpenIcon(), s.pickFolder)
+	folder = kit.NewButtonWithIcon(lang.L("Add folder…"), theme.FolderOpenIcon(), func() {
+		screen.Pick(s.env, true, lang.L("Folder not added"), nil, func(path string) { s.Dropped([]string{path}) })
+	})
 	return files, folder
 }
 
@@ -318,19 +280,14 @@ func (at *Attachments) DropHint() (string, bool) {
 	return lang.L("Drop the files to attach them to your message"), true
 }
 
-// Object is the chips row; hidden while nothing is attached.
 func (at *Attachments) Object() fyne.CanvasObject { return at.obj }
 
-// FileIDs are the attached files that finished uploading.
 func (at *Attachments) FileIDs() []client.ID { return at.queue.FileIDs() }
 
-// Pending reports uploads still running.
 func (at *Attachments) Pending() bool { return at.queue.Pending() }
 
-// State is the uploads behind the chips.
 func (at *Attachments) State() live.Observable[app.UploadsState] { return at.queue.State() }
 
-// Clear removes every chip.
 func (at *Attachments) Clear() {
 	at.queue.Clear()
 	at.showNow()
