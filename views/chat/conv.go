@@ -828,23 +828,36 @@ func (v *convView) finished() {
 }
 
 func (v *convView) editMessage(m app.Message) {
-	if v.s.env.Window == nil {
+	// Resending costs credits: Ctrl+Enter or the button, never Enter.
+	v.askText(lang.L("Edit and resend"), lang.L("Resend"), m.Content, "", nil, true, func(text string) {
+		v.run(func(ctx context.Context) error { return v.sess.Edit(ctx, m.ID, text) })
+	})
+}
+
+// askText asks for a longer text in a dialog (above it note, when not nil);
+// Ctrl+Enter confirms, Enter too unless paid.
+func (v *convView) askText(title, confirm, text, hint string, note fyne.CanvasObject, paid bool, done func(string)) {
+	w := v.s.env.Window
+	if w == nil {
 		return
 	}
 	e := kit.NewFormMultiLineEntry()
-	e.SetText(m.Content)
+	e.SetPlaceHolder(hint)
+	e.SetText(text)
 	e.SetMinRowsVisible(5)
-	d := dialog.NewCustomConfirm(lang.L("Edit and resend"), lang.L("Resend"), lang.L("Cancel"), e, func(ok bool) {
+	d := dialog.NewCustomConfirm(title, confirm, lang.L("Cancel"), container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
 		if ok {
-			text := e.Text
-			v.run(func(ctx context.Context) error { return v.sess.Edit(ctx, m.ID, text) })
+			done(e.Text)
 		}
-	}, v.s.env.Window)
-	d.Resize(fyne.NewSize(560, 300))
-	// Resending costs credits: Ctrl+Enter or the button, never Enter.
+	}, w)
+	d.Resize(fyne.NewSize(560, 320))
 	e.OnCtrlEnter = d.Confirm
-	kit.ShowDialogKeys(d, v.s.env.Window, nil, d.Dismiss)
-	v.s.env.Window.Canvas().Focus(e)
+	if paid {
+		kit.ShowDialogKeys(d, w, nil, d.Dismiss)
+	} else {
+		kit.ShowDialog(d, w)
+	}
+	w.Canvas().Focus(e)
 }
 
 func (v *convView) showMenu(anchor fyne.CanvasObject) {
@@ -891,21 +904,11 @@ func (v *convView) remove() {
 }
 
 func (v *convView) instructions() {
-	e := kit.NewFormMultiLineEntry()
-	e.SetPlaceHolder(lang.L("For example: Answer briefly, in British English, for office staff."))
-	e.SetText(v.sess.Conversation().DeveloperMessage)
-	e.SetMinRowsVisible(5)
 	note := screen.Quiet(lang.L("Sent first with every message of this conversation."))
-	d := dialog.NewCustomConfirm(lang.L("Instructions"), lang.L("Save"), lang.L("Cancel"), container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
-		if ok {
-			text := e.Text
+	v.askText(lang.L("Instructions"), lang.L("Save"), v.sess.Conversation().DeveloperMessage,
+		lang.L("For example: Answer briefly, in British English, for office staff."), note, false, func(text string) {
 			v.s.goFn(func() { _ = v.sess.SetInstructions(context.Background(), text) })
-		}
-	}, v.s.env.Window)
-	d.Resize(fyne.NewSize(560, 320))
-	e.OnCtrlEnter = d.Confirm
-	kit.ShowDialog(d, v.s.env.Window)
-	v.s.env.Window.Canvas().Focus(e)
+		})
 }
 
 func (v *convView) export() {

@@ -223,16 +223,23 @@ func (s *Screen) markSelected() {
 // OpenChat starts a new conversation with a chat agent.
 func (s *Screen) OpenChat(agent client.Agent) {
 	var sess *app.ChatSession
-	s.act(func(ctx context.Context) (err error) {
+	s.opening(func(ctx context.Context) (err error) {
 		sess, err = s.a.Chats().New(ctx, agent)
 		return err
-	}, func(err error) {
-		if err != nil {
-			s.setRight(screen.Error(err, func() { s.OpenChat(agent) }))
-			return
-		}
+	}, func() { s.OpenChat(agent) }, func() {
 		s.show(sess)
 		s.reload()
+	})
+}
+
+// opening does work for the right pane, then; a failure shows there with retry.
+func (s *Screen) opening(work func(context.Context) error, retry, then func()) {
+	s.act(work, func(err error) {
+		if err != nil {
+			s.setRight(screen.Error(err, retry))
+		} else {
+			then()
+		}
 	})
 }
 
@@ -243,16 +250,10 @@ func (s *Screen) OpenConversation(id int64) {
 	}
 	s.setRight(kit.Loading(lang.L("Opening the conversation…")))
 	var sess *app.ChatSession
-	s.act(func(ctx context.Context) (err error) {
+	s.opening(func(ctx context.Context) (err error) {
 		sess, err = s.a.Chats().Open(ctx, id)
 		return err
-	}, func(err error) {
-		if err != nil {
-			s.setRight(screen.Error(err, func() { s.OpenConversation(id) }))
-			return
-		}
-		s.show(sess)
-	})
+	}, func() { s.OpenConversation(id) }, func() { s.show(sess) })
 }
 
 func (s *Screen) show(sess *app.ChatSession) {
@@ -371,14 +372,8 @@ func (s *Screen) ChooseAgent(pre client.ID) {
 func (s *Screen) startWith(id client.ID) {
 	s.setRight(kit.Loading(lang.L("Starting the chat…")))
 	var agent *client.Agent
-	s.act(func(ctx context.Context) (err error) {
+	s.opening(func(ctx context.Context) (err error) {
 		agent, err = s.a.Agents().Get(ctx, id)
 		return err
-	}, func(err error) {
-		if err != nil {
-			s.setRight(screen.Error(err, func() { s.startWith(id) }))
-			return
-		}
-		s.OpenChat(*agent)
-	})
+	}, func() { s.startWith(id) }, func() { s.OpenChat(*agent) })
 }

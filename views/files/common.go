@@ -256,8 +256,6 @@ type Attachments struct {
 	chips map[int64]*chip
 }
 
-var _ screen.Attachments = (*Attachments)(nil)
-
 // NewAttachments makes the chips of a chat composer or run form.
 func NewAttachments(env screen.Env) screen.Attachments { return newAttachments(env) }
 

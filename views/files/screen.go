@@ -49,10 +49,7 @@ type Screen struct {
 	content  fyne.CanvasObject
 }
 
-var (
-	_ screen.Screen     = (*Screen)(nil)
-	_ screen.DropTarget = (*Screen)(nil)
-)
+var _ screen.DropTarget = (*Screen)(nil)
 
 func New(env screen.Env) screen.Screen { return newScreen(env) }
 
