@@ -102,7 +102,6 @@ func newAgentTab(env screen.Env, agent client.Agent) *AgentTab {
 
 func (t *AgentTab) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(t.root) }
 
-// Dropped uploads the files and links them to the agent.
 func (t *AgentTab) Dropped(paths []string) { t.send.Dropped(paths) }
 
 // DropHint: files dropped on an agent's Files tab are linked to it.
@@ -110,7 +109,6 @@ func (t *AgentTab) DropHint() (string, bool) {
 	return lang.L("Drop the files to upload them and link them to this agent"), true
 }
 
-// Reload lists the agent's files again.
 func (t *AgentTab) Reload() { t.files.Reload() }
 
 func (t *AgentTab) showFiles(st live.ListState[client.File]) {

@@ -270,7 +270,6 @@ func newAttachments(env screen.Env) *Attachments {
 	return at
 }
 
-// Dropped uploads dropped files and attaches them.
 func (at *Attachments) Dropped(paths []string) { at.send.Dropped(paths) }
 
 // DropHint: files dropped go with the next message.
