@@ -83,7 +83,7 @@ func (s *Screen) build() {
 	s.search = kit.NewSearchEntry()
 	s.search.SetPlaceHolder(lang.L("Search agents ({{.Key}})", map[string]any{"Key": kit.CtrlName("K")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
-	s.search.OnChanged = func(string) { s.queueSearch() }
+	s.search.OnChanged = func(string) { s.browser.SearchSoon(s.query()) }
 	s.search.OnSubmitted = func(string) { s.runSearch() }
 
 	types := []string{lang.L("All types")}
@@ -227,8 +227,6 @@ func (s *Screen) query() app.AgentQuery {
 	}
 	return q
 }
-
-func (s *Screen) queueSearch() { s.browser.SearchSoon(s.query()) }
 
 func (s *Screen) runSearch() {
 	if !s.started {

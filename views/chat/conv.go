@@ -187,18 +187,6 @@ func (v *convView) build() {
 }
 
 func (v *convView) showSubtitle() {
-	text := v.subtitle()
-	v.sub.SetText(text)
-	if (text != "") == v.sub.Visible() {
-		return
-	}
-	screen.ShowIf(v.sub, text != "")
-	if v.obj != nil { // the header changed height: lay the view out again
-		v.obj.Refresh()
-	}
-}
-
-func (v *convView) subtitle() string {
 	conv := v.sess.Conversation()
 	var parts []string
 	if conv.Title != app.NewChatTitle(conv.AgentTitle) { // a new chat's title names the agent already
@@ -210,7 +198,15 @@ func (v *convView) subtitle() string {
 	if conv.UseChatCompletions {
 		parts = append(parts, lang.L("compatibility mode"))
 	}
-	return strings.Join(parts, " · ")
+	text := strings.Join(parts, " · ")
+	v.sub.SetText(text)
+	if (text != "") == v.sub.Visible() {
+		return
+	}
+	screen.ShowIf(v.sub, text != "")
+	if v.obj != nil { // the header changed height: lay the view out again
+		v.obj.Refresh()
+	}
 }
 
 // pickers are the agent's questions in plain words, pre-filled with this
@@ -303,16 +299,13 @@ func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, s
 
 // pickerRow is a picker after its name, as wide as its longest choice.
 func pickerRow(name string, sel *kit.Select) fyne.CanvasObject {
-	return container.NewHBox(screen.Quiet(name), container.NewGridWrap(pickerSize(sel), sel))
-}
-
-func pickerSize(sel *kit.Select) fyne.Size {
 	widest := float32(0)
 	for _, o := range sel.Options {
 		widest = max(widest, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
 	}
 	w := widest + 4*theme.InnerPadding() + theme.IconInlineSize()
-	return fyne.NewSize(min(max(w, sel.MinSize().Width), 320), sel.MinSize().Height)
+	size := fyne.NewSize(min(max(w, sel.MinSize().Width), 320), sel.MinSize().Height)
+	return container.NewHBox(screen.Quiet(name), container.NewGridWrap(size, sel))
 }
 
 func (v *convView) updateButtons() {
@@ -389,7 +382,7 @@ func (v *convView) frame() {
 
 // show draws a snapshot: appends when only the live text grew, else rebuilds.
 func (v *convView) show(st app.ChatState) {
-	following := v.atBottom()
+	following := v.list.GetScrollOffset()+2 >= v.lastAuto
 	v.st = st
 	if st.Changes != v.changes {
 		v.changes = st.Changes
@@ -413,10 +406,6 @@ func (v *convView) show(st app.ChatState) {
 	if following {
 		v.scrollToEnd()
 	}
-}
-
-func (v *convView) atBottom() bool {
-	return v.list.GetScrollOffset()+2 >= v.lastAuto
 }
 
 func (v *convView) scrollToEnd() {
@@ -623,7 +612,10 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 	}
 	actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
 	actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
-	actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
+	actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
+		title := v.sess.Conversation().Title
+		screen.SaveText(v.s.env, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), m.Content)
+	}))
 	if pics := md.Pictures(); len(pics) > 0 {
 		v.offerPictures(m.ID, pics, actions)
 	}
@@ -914,11 +906,6 @@ func (v *convView) instructions() {
 func (v *convView) export() {
 	title := v.sess.Conversation().Title
 	screen.SaveText(v.s.env, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
-}
-
-func (v *convView) saveReply(text string) {
-	title := v.sess.Conversation().Title
-	screen.SaveText(v.s.env, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), text)
 }
 
 // composer is the message box: Enter sends, Shift+Enter adds a line.

@@ -72,7 +72,7 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 	if f.Status == app.MessageStopped {
 		return
 	}
-	if kit.InForeground(s.env.Window) && s.open != nil && s.open.sess.ID() == f.ConversationID && s.onScreen() {
+	if kit.InForeground(s.env.Window) && s.open != nil && s.open.sess.ID() == f.ConversationID && (s.env.Window == nil || screen.InWindow(s.env.Window, s.content)) {
 		return
 	}
 	a := fyne.CurrentApp()
@@ -85,10 +85,6 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 		body = lang.L("{{.Agent}} could not finish its reply in “{{.Title}}”.", names)
 	}
 	kit.Notify(a, lang.L("Reply ready"), body) // the titles come from the service: made safe there
-}
-
-func (s *Screen) onScreen() bool {
-	return s.env.Window == nil || screen.InWindow(s.env.Window, s.content)
 }
 
 func (s *Screen) build() {

@@ -225,14 +225,10 @@ func (u *uploadList) show(st app.UploadsState) {
 		}
 	}
 	u.title.SetText(lang.L("Uploads: {{.Done}} of {{.Count}} done", map[string]any{"Done": app.Number(done), "Count": app.Number(n)}))
-	rows := min(n, 4)
-	u.sized.SetMinSize(fyne.NewSize(0, float32(rows)*rowHeight()))
+	rowHeight := kit.NewButton(lang.L("Retry"), nil).MinSize().Height + theme.Padding()
+	u.sized.SetMinSize(fyne.NewSize(0, float32(min(n, 4))*rowHeight))
 	u.box.Show()
 	u.list.Refresh()
-}
-
-func rowHeight() float32 {
-	return kit.NewButton(lang.L("Retry"), nil).MinSize().Height + theme.Padding()
 }
 
 // Samples size a row before its first file is bound; never shown.

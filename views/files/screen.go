@@ -135,13 +135,6 @@ func (s *Screen) Dropped(paths []string) { s.send.Dropped(paths) }
 // DropHint: files dropped on the Files screen are uploaded.
 func (s *Screen) DropHint() (string, bool) { return lang.L("Drop the files to upload them"), true }
 
-func (s *Screen) orderValue() string {
-	if s.order.SelectedIndex() == 1 {
-		return "asc"
-	}
-	return "desc"
-}
-
 func (s *Screen) restart() {
 	if s.body == nil {
 		return // the order select fires while the screen is being built
@@ -150,7 +143,11 @@ func (s *Screen) restart() {
 		s.unbind()
 	}
 	s.stopWatching()
-	s.files = s.env.App.Files().NewList(s.orderValue())
+	order := "desc"
+	if s.order.SelectedIndex() == 1 {
+		order = "asc"
+	}
+	s.files = s.env.App.Files().NewList(order)
 	s.st, s.shown = app.FilesState{}, nil
 	kit.ShowBody(s.body, kit.Loading(lang.L("Loading your files…")))
 	s.unwatch = s.files.Watch()
