@@ -77,8 +77,6 @@ func (d *detail) shown() {
 	d.startClock()
 }
 
-func (d *detail) hidden() { d.stopClock() }
-
 func (d *detail) close() {
 	d.stopClock()
 	if d.stopRun != nil {

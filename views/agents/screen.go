@@ -333,7 +333,7 @@ func (s *Screen) openAgent(agent app.AgentItem) {
 		s.details[agent.ID] = d
 	}
 	if s.current != nil && s.current != d {
-		s.current.hidden()
+		s.current.stopClock()
 	}
 	s.current = d
 	s.detailBox.Objects = []fyne.CanvasObject{d.content}
