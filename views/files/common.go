@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -41,6 +42,20 @@ func newSender(env screen.Env, q *app.Uploads) *sender {
 	return s
 }
 
+// confirm asks before many files, Yes or No (Fyne's words), and starts them on Yes.
+func (s *sender) confirm(plan app.UploadPlan) {
+	n := len(plan.Files)
+	msg := lang.N("You are about to upload {{.Count}} file ({{.Size}} in all). Upload it?", n,
+		map[string]any{"Count": app.Number(n), "Size": app.HumanBytes(plan.TotalBytes)})
+	d := dialog.NewConfirm(lang.L("Upload many files?"), msg, func(yes bool) {
+		if yes {
+			s.start(plan)
+		}
+	}, s.env.Window)
+	d.SetConfirmText(lang.L("Upload"))
+	kit.ShowDialog(d, s.env.Window)
+}
+
 func (s *sender) notify(title, msg string) {
 	if s.env.Window != nil {
 		kit.ShowInformation(title, msg, s.env.Window)
@@ -58,9 +73,7 @@ func (s *sender) Dropped(paths []string) {
 		case len(plan.Files) == 0:
 			s.notify(lang.L("Nothing to upload"), lang.L("There were no files to upload there (hidden files are left out)."))
 		case plan.NeedsConfirm():
-			n := len(plan.Files)
-			screen.Confirm(s.env.Window, lang.L("Upload many files?"), lang.N("You are about to upload {{.Count}} file ({{.Size}} in all). Upload it?", n,
-				map[string]any{"Count": app.Number(n), "Size": app.HumanBytes(plan.TotalBytes)}), lang.L("Upload"), lang.L("Cancel"), false, func() { s.start(plan) })
+			s.confirm(plan)
 		default:
 			s.start(plan)
 		}
