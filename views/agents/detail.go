@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/batches"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -76,8 +77,6 @@ func (d *detail) shown() {
 	d.startClock()
 }
 
-func (d *detail) hidden() { d.stopClock() }
-
 func (d *detail) close() {
 	d.stopClock()
 	if d.stopRun != nil {
@@ -116,13 +115,6 @@ func openingText(a client.Agent) string {
 	return lang.L("Opening {{.Agent}}…", map[string]any{"Agent": titleOf(a)})
 }
 
-func agentKind(a client.Agent) string {
-	if a.Inactive() {
-		return lang.L("{{.Kind}} · switched off", map[string]any{"Kind": kindName(a.Type)})
-	}
-	return kindName(a.Type)
-}
-
 const formWidth = 880
 
 // titleOf is the title on one line, without control or direction-changing
@@ -138,8 +130,12 @@ func (d *detail) build() {
 	if strings.TrimSpace(about) == "" {
 		about = lang.L("This agent has no description.")
 	}
+	kind := kindName(a.Type)
+	if a.Inactive() {
+		kind = lang.L("{{.Kind}} · switched off", map[string]any{"Kind": kind})
+	}
 	head := container.NewVBox(
-		kit.FullHeader(safe.Text(a.Title, 0), agentKind(a)), // as written: the header orders Hebrew and Arabic per line
+		kit.FullHeader(safe.Text(a.Title, 0), kind), // as written: the header orders Hebrew and Arabic per line
 		aboutView(about, func() { d.content.Refresh() }),
 	)
 
@@ -646,4 +642,114 @@ func statusOf(status string) (fyne.Resource, string) {
 
 func showSaveError(err error, w fyne.Window) {
 	kit.ShowInformation(lang.L("Not saved"), app.Describe(err), w)
+}
+
+// bindUntil shows each snapshot of o until show reports the last one it
+// needs; stop ends it sooner.
+func bindUntil[T any](o live.Observable[T], show func(T) (last bool)) (stop func()) {
+	done := false
+	stop = kit.Bind(o, func(v T) {
+		if done {
+			return
+		}
+		if show(v) {
+			done = true
+			if stop != nil {
+				stop()
+			}
+		}
+	})
+	if done { // the first snapshot was already the last
+		stop()
+	}
+	return stop
+}
+
+// aboutFold: a longer description folds behind "Show more" so the questions
+// and Run stay in sight.
+const aboutFold = 96
+
+const aboutOpen = 0.4
+
+func canvasOf(o fyne.CanvasObject) fyne.Canvas {
+	if fa := fyne.CurrentApp(); fa != nil {
+		return fa.Driver().CanvasForObject(o)
+	}
+	return nil
+}
+
+// aboutView shows a description as markdown under the server-text rules,
+// folded to aboutFold; relayout runs when its height changes.
+func aboutView(about string, relayout func()) fyne.CanvasObject {
+	rich, _ := richtext.NewMarkdownText(about)
+	fold := &foldLayout{max: aboutFold, relayout: relayout}
+	scroll := container.NewVScroll(rich)
+	box := container.New(fold, scroll)
+	more := kit.NewButtonWithIcon(lang.L("Show more"), theme.MenuDropDownIcon(), nil)
+	more.Importance = widget.LowImportance
+	more.OnTapped = func() {
+		fold.open = !fold.open
+		more.Text, more.Icon = lang.L("Show more"), theme.MenuDropDownIcon()
+		if fold.open {
+			more.Text, more.Icon = lang.L("Show less"), theme.MenuDropUpIcon()
+		} else {
+			scroll.ScrollToTop()
+		}
+		more.Refresh()
+		box.Refresh()
+	}
+	fold.onOverflow = func(over bool) {
+		screen.ShowIf(more, over || fold.open)
+	}
+	more.Hide()
+	return container.NewVBox(box, container.NewHBox(more))
+}
+
+// foldLayout gives the text its natural height, at most max while folded;
+// onOverflow hears whether there is more, so "Show more" shows only then.
+type foldLayout struct {
+	max        float32
+	open       bool
+	over       bool
+	width      float32
+	height     float32 // the natural height last reported
+	onOverflow func(bool)
+	relayout   func()
+}
+
+func (f *foldLayout) natural(o fyne.CanvasObject, w float32) float32 {
+	s := o.(*container.Scroll)
+	if w > 0 {
+		s.Content.Resize(fyne.NewSize(w, s.Content.MinSize().Height))
+	}
+	return s.Content.MinSize().Height
+}
+
+func (f *foldLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	h := f.natural(objs[0], f.width)
+	over := h > f.max
+	if over != f.over {
+		f.over = over
+		f.onOverflow(over)
+	}
+	f.height = h
+	if !f.open {
+		h = min(h, f.max)
+	} else if c := canvasOf(objs[0]); c != nil && c.Size().Height > 0 {
+		// Unfolded, past aboutOpen of the window the text scrolls, leaving room for Run.
+		h = min(h, max(f.max, c.Size().Height*aboutOpen))
+	}
+	// The width is the window's: text wraps to it, never widens it.
+	return fyne.NewSize(0, h)
+}
+
+func (f *foldLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if size.Width != f.width {
+		f.width = size.Width
+		// Relayout after this layout, not inside it.
+		if h := f.natural(objs[0], size.Width); h != f.height {
+			kit.Do(f.relayout)
+		}
+	}
+	objs[0].Resize(size)
 }

@@ -33,8 +33,9 @@ type outputView struct {
 	onLoaded func()
 	// onCheckAgain looks up a run that was still going (Check again).
 	onCheckAgain func(app.Run)
-	// got is the last downloaded output, for Save as…'s name (nil before).
-	got *fetchedOutput
+	// got is the last downloaded output (from gotURL), for Save as…'s name.
+	got    app.Output
+	gotURL string
 }
 
 func newOutputView(s *Screen) *outputView {
@@ -148,11 +149,6 @@ func (o *outputView) stopPreview() {
 	}
 }
 
-type fetchedOutput struct {
-	url string
-	out app.Output
-}
-
 // image downloads the picture and shows it when its content (never its
 // address) is PNG, JPEG, GIF or WebP small enough to decode safely; else
 // it says so, and Save as… stays.
@@ -233,7 +229,7 @@ func (o *outputView) follow(r app.Run, box *fyne.Container, what string, reveal 
 			}
 			return
 		case s.Loaded:
-			o.got = &fetchedOutput{url: r.Output, out: s.Output}
+			o.got, o.gotURL = s.Output, r.Output
 			obj = done(s.Output)
 		case s.Cancelled:
 			obj = container.NewVBox(screen.Wrapped(lang.L("You cancelled the download. Nothing was kept.")),
@@ -290,8 +286,8 @@ func (o *outputView) saveButton(r app.Run) *kit.Button {
 }
 
 func (o *outputView) saveName(r app.Run) string {
-	if o.got != nil && o.got.url == r.Output {
-		return o.got.out.FileName(r.AgentType, r.Output)
+	if o.gotURL == r.Output && r.Output != "" {
+		return o.got.FileName(r.AgentType, r.Output)
 	}
 	return app.OutputFileName(r.AgentType, r.Output)
 }

@@ -24,15 +24,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-func typeChoices() []string {
-	out := []string{lang.L("All types")}
-	for _, typ := range app.AgentTypes[1:] {
-		out = append(out, typeName(typ))
-	}
-	return out
-}
-
-// Screen is the agents browser.
 type Screen struct {
 	env     screen.Env
 	app     *app.App
@@ -68,7 +59,6 @@ type options struct {
 	textLimits  kit.ReleaseLimits
 }
 
-// New builds the agents screen.
 func New(env screen.Env) screen.Screen { return newScreen(env, options{}) }
 
 func newScreen(env screen.Env, o options) *Screen {
@@ -93,10 +83,14 @@ func (s *Screen) build() {
 	s.search = kit.NewSearchEntry()
 	s.search.SetPlaceHolder(lang.L("Search agents ({{.Key}})", map[string]any{"Key": kit.CtrlName("K")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
-	s.search.OnChanged = func(string) { s.queueSearch() }
+	s.search.OnChanged = func(string) { s.browser.SearchSoon(s.query()) }
 	s.search.OnSubmitted = func(string) { s.runSearch() }
 
-	s.typeSel = kit.NewSelect(typeChoices(), func(string) { s.runSearch() })
+	types := []string{lang.L("All types")}
+	for _, typ := range app.AgentTypes[1:] {
+		types = append(types, typeName(typ))
+	}
+	s.typeSel = kit.NewSelect(types, func(string) { s.runSearch() })
 	s.typeSel.SetSelectedIndex(0)
 
 	s.list = kit.NewList(
@@ -133,7 +127,6 @@ func pickAgent() fyne.CanvasObject {
 		lang.L("Choose an agent on the left to see what it does, answer its questions and run it."))
 }
 
-// Content is the screen's widget tree, built once.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
 // Shown loads the agents on the first visit, then follows the browser.
@@ -151,7 +144,6 @@ func (s *Screen) Shown() {
 // FocusSearch puts the cursor in the search box (Ctrl+K).
 func (s *Screen) FocusSearch() { s.env.Focus(s.search) }
 
-// FocusFind is FocusSearch (Ctrl+F).
 func (s *Screen) FocusFind() { s.FocusSearch() }
 
 // OpenWith shows agent on its Run tab with request in its request question.
@@ -212,7 +204,6 @@ func (s *Screen) tabDrop() (screen.DropTarget, bool) {
 	return nil, false
 }
 
-// DropHint is the hint of the agent's tab on show.
 func (s *Screen) DropHint() (string, bool) {
 	if dt, ok := s.tabDrop(); ok {
 		return dt.DropHint()
@@ -236,8 +227,6 @@ func (s *Screen) query() app.AgentQuery {
 	}
 	return q
 }
-
-func (s *Screen) queueSearch() { s.browser.SearchSoon(s.query()) }
 
 func (s *Screen) runSearch() {
 	if !s.started {
@@ -344,7 +333,7 @@ func (s *Screen) openAgent(agent app.AgentItem) {
 		s.details[agent.ID] = d
 	}
 	if s.current != nil && s.current != d {
-		s.current.hidden()
+		s.current.stopClock()
 	}
 	s.current = d
 	s.detailBox.Objects = []fyne.CanvasObject{d.content}

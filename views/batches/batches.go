@@ -43,7 +43,6 @@ type item struct {
 	running bool
 }
 
-// Screen is the Batches screen.
 type Screen struct {
 	env     screen.Env
 	runner  *app.BatchRunner
@@ -74,7 +73,6 @@ type Screen struct {
 	loading sync.Mutex
 }
 
-// New builds the Batches screen.
 func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, runner: env.App.Batches()}
 	s.list = kit.NewList(func() int { return len(s.items) }, kit.NewTwoLineRow, func(id widget.ListItemID, o fyne.CanvasObject) {
@@ -85,7 +83,7 @@ func New(env screen.Env) screen.Screen {
 	})
 	s.list.OnSelected = func(id widget.ListItemID) {
 		if id < len(s.items) {
-			s.choose(s.items[id].b.ID)
+			s.Choose(s.items[id].b.ID)
 		}
 	}
 	s.stack = container.NewStack(kit.Loading(lang.L("Reading your batches…")))
@@ -133,7 +131,6 @@ func New(env screen.Env) screen.Screen {
 	return s
 }
 
-// Content is the screen's widget tree.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
 // Shown reads the batches; the first time it offers to resume unfinished ones.
@@ -203,11 +200,11 @@ func (s *Screen) show(items []item, rows []app.BatchRow, chosen int64, err error
 	s.list.Refresh()
 	kit.ShowBody(s.stack, s.list)
 	if id := justStarted.Swap(0); id != 0 && id != s.chosen {
-		s.choose(id) // the batch Run on many… started
+		s.Choose(id) // the batch Run on many… started
 		return
 	}
 	if s.chosen == 0 {
-		s.choose(items[0].b.ID)
+		s.Choose(items[0].b.ID)
 		return
 	}
 	if chosen != s.chosen {
@@ -218,7 +215,8 @@ func (s *Screen) show(items []item, rows []app.BatchRow, chosen int64, err error
 	s.showChosen()
 }
 
-func (s *Screen) choose(id int64) {
+// Choose shows batch id.
+func (s *Screen) Choose(id int64) {
 	if s.chosen == id {
 		return
 	}
@@ -228,9 +226,6 @@ func (s *Screen) choose(id int64) {
 	s.showChosen()
 	s.Reload()
 }
-
-// Choose shows batch id (tests, and Run on many… after a start).
-func (s *Screen) Choose(id int64) { s.choose(id) }
 
 func (s *Screen) current() (item, bool) {
 	for _, it := range s.items {
@@ -504,7 +499,6 @@ func Summary(counts map[app.RowState]int, spent float64) string {
 	return strings.Join(parts, " · ")
 }
 
-// StateWord is a batch's state in words.
 func StateWord(b app.Batch, running bool) string {
 	switch {
 	case b.State == app.BatchCancelled:

@@ -53,37 +53,10 @@ type source struct {
 type question struct {
 	q      client.Question
 	choice *kit.Select
-	// fixed: the same answer for every run; pick's values follow its options.
-	fixed  *kit.FormEntry
-	pick   *kit.Select
-	values []string
-}
-
-func (qq *question) fixedValue() string {
-	if qq.pick != nil {
-		if i := qq.pick.SelectedIndex(); i >= 0 && i < len(qq.values) {
-			return qq.values[i]
-		}
-		return ""
-	}
-	return qq.fixed.Text
-}
-
-func (qq *question) setFixed(v string) {
-	if qq.pick != nil {
-		if i := slices.Index(qq.values, v); i >= 0 {
-			qq.pick.SetSelectedIndex(i)
-		}
-		return
-	}
-	qq.fixed.SetText(v)
-}
-
-func (qq *question) fixedField() fyne.CanvasObject {
-	if qq.pick != nil {
-		return qq.pick
-	}
-	return qq.fixed
+	// field holds the same answer for every run, read and set as the service spells it.
+	field      fyne.CanvasObject
+	fixedValue func() string
+	setFixed   func(string)
 }
 
 type kindChoice struct {
@@ -212,7 +185,7 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 			name = lang.L("{{.Question}} (required)", map[string]any{"Question": name})
 		}
 		grid.Add(widget.NewLabel(name))
-		grid.Add(container.NewVBox(qq.choice, qq.fixedField()))
+		grid.Add(container.NewVBox(qq.choice, qq.field))
 		pl.questions = append(pl.questions, qq)
 	}
 
@@ -252,25 +225,37 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 func (pl *plan) newQuestion(q client.Question) *question {
 	qq := &question{q: q}
 	if choices := app.Choices(q); q.Type == client.QuestionSelect && len(choices) > 0 {
-		qq.values = choices
-		qq.pick = kit.NewSelect(screen.ChoiceLabels(q, choices, 60), func(string) { pl.update() })
-		qq.pick.PlaceHolder = lang.L("Choose…")
+		pick := kit.NewSelect(screen.ChoiceLabels(q, choices, 60), func(string) { pl.update() })
+		pick.PlaceHolder = lang.L("Choose…")
+		qq.field = pick
+		qq.fixedValue = func() string {
+			if i := pick.SelectedIndex(); i >= 0 && i < len(choices) {
+				return choices[i]
+			}
+			return ""
+		}
+		qq.setFixed = func(v string) {
+			if i := slices.Index(choices, v); i >= 0 {
+				pick.SetSelectedIndex(i)
+			}
+		}
 		if d := app.Default(q); d != "" {
 			qq.setFixed(d)
 		}
 	} else {
-		qq.fixed = kit.NewFormEntry()
-		qq.fixed.SetPlaceHolder(byKind(pl.src.kind, lang.L("The answer for every row"), lang.L("The answer for every file"), lang.L("The answer for every line")))
-		qq.fixed.OnChanged = func(string) { pl.update() }
-		qq.fixed.OnCtrlEnter = pl.Start
+		e := kit.NewFormEntry()
+		e.SetPlaceHolder(byKind(pl.src.kind, lang.L("The answer for every row"), lang.L("The answer for every file"), lang.L("The answer for every line")))
+		e.OnChanged = func(string) { pl.update() }
+		e.OnCtrlEnter = pl.Start
+		qq.field, qq.fixedValue, qq.setFixed = e, func() string { return e.Text }, e.SetText
 	}
-	qq.fixedField().Hide()
+	qq.field.Hide()
 	options := pl.options
 	if !offersSame(q) {
 		options = options[:len(options)-1]
 	}
 	qq.choice = kit.NewSelect(options, func(sel string) {
-		screen.ShowIf(qq.fixedField(), sel == pl.same)
+		screen.ShowIf(qq.field, sel == pl.same)
 		if pl.src.kind == fromLines && sel == options[1] {
 			// The lines answer one question only.
 			for _, other := range pl.questions {

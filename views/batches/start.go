@@ -18,7 +18,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -44,8 +43,12 @@ func dialogTitle(agent client.Agent) string {
 // it), a folder's files, or lines of text.
 func RunOnMany(env screen.Env, agent client.Agent) {
 	askChoice(env, dialogTitle(agent),
-		choice{lang.L("Rows of a spreadsheet…"), theme.GridIcon(), lang.L("One run for each row of a CSV or Excel sheet."), func() { chooseSheet(env, agent) }},
-		choice{lang.L("Files in a folder…"), theme.FolderOpenIcon(), lang.L("One run for each file in a folder, the file going with it."), func() { chooseFolder(env, agent) }},
+		choice{lang.L("Rows of a spreadsheet…"), theme.GridIcon(), lang.L("One run for each row of a CSV or Excel sheet."), func() {
+			screen.Pick(env, false, lang.L("The sheet could not be opened"), []string{".csv", ".xlsx", ".CSV", ".XLSX"}, func(path string) { ShowPlan(env, agent, path) })
+		}},
+		choice{lang.L("Files in a folder…"), theme.FolderOpenIcon(), lang.L("One run for each file in a folder, the file going with it."), func() {
+			screen.Pick(env, true, lang.L("The folder could not be opened"), nil, func(path string) { ShowFolderPlan(env, agent, path) })
+		}},
 		choice{lang.L("Lines of text…"), theme.DocumentIcon(), lang.L("One run for each line you paste or type."), func() { askLines(env, agent) }})
 }
 
@@ -104,43 +107,6 @@ func (b *choiceButton) TypedKey(ev *fyne.KeyEvent) {
 	default:
 		b.Button.TypedKey(ev)
 	}
-}
-
-func chooseSheet(env screen.Env, agent client.Agent) {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			kit.ShowInformation(lang.L("The sheet could not be opened"), app.Describe(err), env.Window)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		_ = r.Close()
-		ShowPlan(env, agent, path)
-	}, env.Window)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".xlsx", ".CSV", ".XLSX"}))
-	fileDialogSize(d, env.Window)
-	kit.ShowDialog(d, env.Window)
-}
-
-func fileDialogSize(d *dialog.FileDialog, w fyne.Window) {
-	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.9, 760), min(w.Canvas().Size().Height*0.9, 520)))
-}
-
-func chooseFolder(env screen.Env, agent client.Agent) {
-	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-		if err != nil {
-			kit.ShowInformation(lang.L("The folder could not be opened"), app.Describe(err), env.Window)
-			return
-		}
-		if u == nil {
-			return
-		}
-		ShowFolderPlan(env, agent, u.Path())
-	}, env.Window)
-	fileDialogSize(d, env.Window)
-	kit.ShowDialog(d, env.Window)
 }
 
 func askLines(env screen.Env, agent client.Agent) {
@@ -249,10 +215,6 @@ func ShowPlan(env screen.Env, agent client.Agent, path string) {
 	})
 }
 
-func readFolder(folder string) source {
-	return source{kind: fromFiles, folder: folder, files: app.FolderFiles(folder), results: resultsBeside(folder)}
-}
-
 // planFrom shows the batch dialog over what read finds (busy says what it does).
 func planFrom(env screen.Env, agent client.Agent, busy string, read func() source) {
 	var src source
@@ -260,6 +222,10 @@ func planFrom(env screen.Env, agent client.Agent, busy string, read func() sourc
 		src = read()
 		src.lastCost = lastCost(ctx, env.App, agent)
 	}, func() { newPlan(env, agent, src).show() })
+}
+
+func readFolder(folder string) source {
+	return source{kind: fromFiles, folder: folder, files: app.FolderFiles(folder), results: resultsBeside(folder)}
 }
 
 // ShowFolderPlan shows the batch dialog over folder's files, one run each.
@@ -323,7 +289,6 @@ func resultsBeside(folder string) string {
 	return app.FreePath(folder + " " + lang.L("results") + ".xlsx")
 }
 
-// IsSheet reports whether path is a CSV or Excel file.
 func IsSheet(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv", ".xlsx":

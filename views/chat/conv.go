@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"image/color"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -186,18 +187,6 @@ func (v *convView) build() {
 }
 
 func (v *convView) showSubtitle() {
-	text := v.subtitle()
-	v.sub.SetText(text)
-	if (text != "") == v.sub.Visible() {
-		return
-	}
-	screen.ShowIf(v.sub, text != "")
-	if v.obj != nil { // the header changed height: lay the view out again
-		v.obj.Refresh()
-	}
-}
-
-func (v *convView) subtitle() string {
 	conv := v.sess.Conversation()
 	var parts []string
 	if conv.Title != app.NewChatTitle(conv.AgentTitle) { // a new chat's title names the agent already
@@ -209,7 +198,15 @@ func (v *convView) subtitle() string {
 	if conv.UseChatCompletions {
 		parts = append(parts, lang.L("compatibility mode"))
 	}
-	return strings.Join(parts, " · ")
+	text := strings.Join(parts, " · ")
+	v.sub.SetText(text)
+	if (text != "") == v.sub.Visible() {
+		return
+	}
+	screen.ShowIf(v.sub, text != "")
+	if v.obj != nil { // the header changed height: lay the view out again
+		v.obj.Refresh()
+	}
 }
 
 // pickers are the agent's questions in plain words, pre-filled with this
@@ -282,10 +279,8 @@ func numbersName(q client.Question) string {
 // selectValue shows val chosen in sel, whose choices stand for values.
 func selectValue(sel *kit.Select, values []string, val string) {
 	sel.ClearSelected()
-	for i, v := range values {
-		if v == val {
-			sel.SetSelectedIndex(i)
-		}
+	if i := slices.Index(values, val); i >= 0 {
+		sel.SetSelectedIndex(i)
 	}
 }
 
@@ -304,16 +299,13 @@ func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, s
 
 // pickerRow is a picker after its name, as wide as its longest choice.
 func pickerRow(name string, sel *kit.Select) fyne.CanvasObject {
-	return container.NewHBox(screen.Quiet(name), container.NewGridWrap(pickerSize(sel), sel))
-}
-
-func pickerSize(sel *kit.Select) fyne.Size {
 	widest := float32(0)
 	for _, o := range sel.Options {
 		widest = max(widest, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
 	}
 	w := widest + 4*theme.InnerPadding() + theme.IconInlineSize()
-	return fyne.NewSize(min(max(w, sel.MinSize().Width), 320), sel.MinSize().Height)
+	size := fyne.NewSize(min(max(w, sel.MinSize().Width), 320), sel.MinSize().Height)
+	return container.NewHBox(screen.Quiet(name), container.NewGridWrap(size, sel))
 }
 
 func (v *convView) updateButtons() {
@@ -390,7 +382,7 @@ func (v *convView) frame() {
 
 // show draws a snapshot: appends when only the live text grew, else rebuilds.
 func (v *convView) show(st app.ChatState) {
-	following := v.atBottom()
+	following := v.list.GetScrollOffset()+2 >= v.lastAuto
 	v.st = st
 	if st.Changes != v.changes {
 		v.changes = st.Changes
@@ -414,10 +406,6 @@ func (v *convView) show(st app.ChatState) {
 	if following {
 		v.scrollToEnd()
 	}
-}
-
-func (v *convView) atBottom() bool {
-	return v.list.GetScrollOffset()+2 >= v.lastAuto
 }
 
 func (v *convView) scrollToEnd() {
@@ -624,7 +612,10 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 	}
 	actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
 	actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
-	actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() { v.saveReply(m.Content) }))
+	actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
+		title := v.sess.Conversation().Title
+		screen.SaveText(v.s.env, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), m.Content)
+	}))
 	if pics := md.Pictures(); len(pics) > 0 {
 		v.offerPictures(m.ID, pics, actions)
 	}
@@ -829,23 +820,36 @@ func (v *convView) finished() {
 }
 
 func (v *convView) editMessage(m app.Message) {
-	if v.s.env.Window == nil {
+	// Resending costs credits: Ctrl+Enter or the button, never Enter.
+	v.askText(lang.L("Edit and resend"), lang.L("Resend"), m.Content, "", nil, true, func(text string) {
+		v.run(func(ctx context.Context) error { return v.sess.Edit(ctx, m.ID, text) })
+	})
+}
+
+// askText asks for a longer text in a dialog (above it note, when not nil);
+// Ctrl+Enter confirms, Enter too unless paid.
+func (v *convView) askText(title, confirm, text, hint string, note fyne.CanvasObject, paid bool, done func(string)) {
+	w := v.s.env.Window
+	if w == nil {
 		return
 	}
 	e := kit.NewFormMultiLineEntry()
-	e.SetText(m.Content)
+	e.SetPlaceHolder(hint)
+	e.SetText(text)
 	e.SetMinRowsVisible(5)
-	d := dialog.NewCustomConfirm(lang.L("Edit and resend"), lang.L("Resend"), lang.L("Cancel"), e, func(ok bool) {
+	d := dialog.NewCustomConfirm(title, confirm, lang.L("Cancel"), container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
 		if ok {
-			text := e.Text
-			v.run(func(ctx context.Context) error { return v.sess.Edit(ctx, m.ID, text) })
+			done(e.Text)
 		}
-	}, v.s.env.Window)
-	d.Resize(fyne.NewSize(560, 300))
-	// Resending costs credits: Ctrl+Enter or the button, never Enter.
+	}, w)
+	d.Resize(fyne.NewSize(560, 320))
 	e.OnCtrlEnter = d.Confirm
-	kit.ShowDialogKeys(d, v.s.env.Window, nil, d.Dismiss)
-	v.s.env.Window.Canvas().Focus(e)
+	if paid {
+		kit.ShowDialogKeys(d, w, nil, d.Dismiss)
+	} else {
+		kit.ShowDialog(d, w)
+	}
+	w.Canvas().Focus(e)
 }
 
 func (v *convView) showMenu(anchor fyne.CanvasObject) {
@@ -880,7 +884,8 @@ func (s *Screen) renameChat(id int64, title string) {
 	s.change(func(ctx context.Context) error { return s.a.Chats().Rename(ctx, id, title) })
 }
 
-func (s *Screen) deleteChat(c app.Conversation) {
+func (v *convView) remove() {
+	s, c := v.s, v.sess.Conversation()
 	s.act(func(ctx context.Context) error { return s.a.Chats().Delete(ctx, c.ID) }, func(err error) {
 		if err != nil {
 			s.showErr(err)
@@ -890,34 +895,17 @@ func (s *Screen) deleteChat(c app.Conversation) {
 	})
 }
 
-func (v *convView) remove() { v.s.deleteChat(v.sess.Conversation()) }
-
 func (v *convView) instructions() {
-	e := kit.NewFormMultiLineEntry()
-	e.SetPlaceHolder(lang.L("For example: Answer briefly, in British English, for office staff."))
-	e.SetText(v.sess.Conversation().DeveloperMessage)
-	e.SetMinRowsVisible(5)
 	note := screen.Quiet(lang.L("Sent first with every message of this conversation."))
-	d := dialog.NewCustomConfirm(lang.L("Instructions"), lang.L("Save"), lang.L("Cancel"), container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
-		if ok {
-			text := e.Text
+	v.askText(lang.L("Instructions"), lang.L("Save"), v.sess.Conversation().DeveloperMessage,
+		lang.L("For example: Answer briefly, in British English, for office staff."), note, false, func(text string) {
 			v.s.goFn(func() { _ = v.sess.SetInstructions(context.Background(), text) })
-		}
-	}, v.s.env.Window)
-	d.Resize(fyne.NewSize(560, 320))
-	e.OnCtrlEnter = d.Confirm
-	kit.ShowDialog(d, v.s.env.Window)
-	v.s.env.Window.Canvas().Focus(e)
+		})
 }
 
 func (v *convView) export() {
 	title := v.sess.Conversation().Title
 	screen.SaveText(v.s.env, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
-}
-
-func (v *convView) saveReply(text string) {
-	title := v.sess.Conversation().Title
-	screen.SaveText(v.s.env, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), text)
 }
 
 // composer is the message box: Enter sends, Shift+Enter adds a line.
@@ -967,7 +955,6 @@ func (c *composer) KeyDown(ev *fyne.KeyEvent) {
 	c.Field.KeyDown(ev)
 }
 
-// KeyUp implements desktop.Keyable.
 func (c *composer) KeyUp(ev *fyne.KeyEvent) {
 	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
 		c.shift = false
@@ -990,4 +977,100 @@ func (c *composer) TypedKey(ev *fyne.KeyEvent) {
 		return
 	}
 	c.Field.TypedKey(ev)
+}
+
+// maxShownChars: wrapping cost grows faster than length, so a longer paste
+// becomes a "Pasted text" chip and a longer sent message shows its start.
+const maxShownChars = 2000
+
+// pastes are long pasted texts, shown as chips and sent after the typed text.
+type pastes struct {
+	texts    []string
+	box      *fyne.Container
+	onChange func()
+}
+
+func newPastes(onChange func()) *pastes {
+	return &pastes{box: container.NewVBox(), onChange: onChange}
+}
+
+func (p *pastes) add(text string) {
+	p.texts = append(p.texts, text)
+	p.show()
+	p.onChange()
+}
+
+func (p *pastes) clear() {
+	if len(p.texts) == 0 {
+		return
+	}
+	p.texts = nil
+	p.show()
+	p.onChange()
+}
+
+func (p *pastes) show() {
+	p.box.Objects = p.box.Objects[:0]
+	for i, text := range p.texts {
+		label := widget.NewLabel(pasteLabel(text))
+		label.Truncation = fyne.TextTruncateEllipsis
+		remove := kit.NewButtonWithIcon(lang.L("Remove"), theme.CancelIcon(), func() {
+			p.texts = append(p.texts[:i:i], p.texts[i+1:]...)
+			p.show()
+			p.onChange()
+		})
+		remove.Importance = widget.LowImportance
+		icon := widget.NewIcon(theme.ContentPasteIcon())
+		p.box.Add(container.NewBorder(nil, nil, icon, remove, label))
+	}
+	p.box.Refresh()
+}
+
+func pasteLabel(text string) string {
+	n := utf8.RuneCountInString(text)
+	return lang.N("Pasted text · {{.Count}} character · {{.Start}}", n, map[string]any{"Count": app.Number(n), "Start": kit.Line(text, 80)})
+}
+
+func joinMessage(typed string, pasted []string) string {
+	parts := make([]string, 0, 1+len(pasted))
+	if t := strings.TrimSpace(typed); t != "" {
+		parts = append(parts, t)
+	}
+	for _, p := range pasted {
+		// Only blank lines go: pasted code keeps its indent.
+		if t := strings.Trim(p, "\r\n"); strings.TrimSpace(t) != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func (v *convView) composed() string { return joinMessage(v.entry.Text, v.pastes.texts) }
+
+// setComposed puts text back in the box; a long one as a chip.
+func (v *convView) setComposed(text string) {
+	v.pastes.texts = nil
+	if utf8.RuneCountInString(text) > maxShownChars {
+		typed, rest, found := strings.Cut(text, "\n\n")
+		if !found || utf8.RuneCountInString(typed) > maxShownChars {
+			typed, rest = "", text
+		}
+		v.entry.SetText(typed)
+		v.pastes.add(rest)
+		return
+	}
+	v.pastes.show()
+	v.entry.SetText(text)
+}
+
+func shownText(text string) string {
+	n := 0
+	for i := range text {
+		if n == maxShownChars {
+			more := utf8.RuneCountInString(text[i:])
+			return text[:i] + "…\n\n" + lang.N("({{.Count}} more character. Copy copies the whole message.)", more, map[string]any{"Count": app.Number(more)})
+		}
+		n++
+	}
+	return text
 }

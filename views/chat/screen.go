@@ -21,7 +21,6 @@ import (
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
-// Screen is the Chats screen.
 type Screen struct {
 	env screen.Env
 	a   *app.App
@@ -47,7 +46,6 @@ type Screen struct {
 // textLimits: drawn text is let go (kit.TextRelease) so long streams stay small.
 var textLimits = kit.ReleaseLimits{Many: 600, Few: 20, Rest: 500 * time.Millisecond}
 
-// New builds the Chats screen.
 func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, a: env.App, goFn: func(f func()) { env.App.Go(f) }, wrap: richtext.NewCodeBlocks(env.App.Settings().WrapCode, func(wrap bool) {
 		env.App.SaveSettingsLater(func(st *app.Settings) { st.WrapCode = wrap })
@@ -74,7 +72,7 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 	if f.Status == app.MessageStopped {
 		return
 	}
-	if kit.InForeground(s.env.Window) && s.open != nil && s.open.sess.ID() == f.ConversationID && s.onScreen() {
+	if kit.InForeground(s.env.Window) && s.open != nil && s.open.sess.ID() == f.ConversationID && (s.env.Window == nil || screen.InWindow(s.env.Window, s.content)) {
 		return
 	}
 	a := fyne.CurrentApp()
@@ -87,10 +85,6 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 		body = lang.L("{{.Agent}} could not finish its reply in “{{.Title}}”.", names)
 	}
 	kit.Notify(a, lang.L("Reply ready"), body) // the titles come from the service: made safe there
-}
-
-func (s *Screen) onScreen() bool {
-	return s.env.Window == nil || screen.InWindow(s.env.Window, s.content)
 }
 
 func (s *Screen) build() {
@@ -147,10 +141,8 @@ func (s *Screen) showNoConversation() {
 	s.emptyShown = title
 }
 
-// Content implements screen.Screen.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
-// Shown implements screen.Screen.
 func (s *Screen) Shown() { s.reload() }
 
 func (s *Screen) reload() {
@@ -227,16 +219,23 @@ func (s *Screen) markSelected() {
 // OpenChat starts a new conversation with a chat agent.
 func (s *Screen) OpenChat(agent client.Agent) {
 	var sess *app.ChatSession
-	s.act(func(ctx context.Context) (err error) {
+	s.opening(func(ctx context.Context) (err error) {
 		sess, err = s.a.Chats().New(ctx, agent)
 		return err
-	}, func(err error) {
-		if err != nil {
-			s.setRight(screen.Error(err, func() { s.OpenChat(agent) }))
-			return
-		}
+	}, func() { s.OpenChat(agent) }, func() {
 		s.show(sess)
 		s.reload()
+	})
+}
+
+// opening does work for the right pane, then; a failure shows there with retry.
+func (s *Screen) opening(work func(context.Context) error, retry, then func()) {
+	s.act(work, func(err error) {
+		if err != nil {
+			s.setRight(screen.Error(err, retry))
+		} else {
+			then()
+		}
 	})
 }
 
@@ -247,16 +246,10 @@ func (s *Screen) OpenConversation(id int64) {
 	}
 	s.setRight(kit.Loading(lang.L("Opening the conversation…")))
 	var sess *app.ChatSession
-	s.act(func(ctx context.Context) (err error) {
+	s.opening(func(ctx context.Context) (err error) {
 		sess, err = s.a.Chats().Open(ctx, id)
 		return err
-	}, func(err error) {
-		if err != nil {
-			s.setRight(screen.Error(err, func() { s.OpenConversation(id) }))
-			return
-		}
-		s.show(sess)
-	})
+	}, func() { s.OpenConversation(id) }, func() { s.show(sess) })
 }
 
 func (s *Screen) show(sess *app.ChatSession) {
@@ -355,3 +348,28 @@ func when(t time.Time) string {
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
 func (s *Screen) FocusFind() { s.env.Focus(s.search) }
+
+// ChooseAgent asks which chat agent a new conversation is with and starts it;
+// pre, else the open conversation's agent, else the latest, is chosen first.
+func (s *Screen) ChooseAgent(pre client.ID) {
+	if pre == "" && s.open != nil {
+		pre = client.ID(s.open.sess.Conversation().AgentID)
+	}
+	if pre == "" && len(s.convs) > 0 {
+		pre = client.ID(s.convs[0].AgentID)
+	}
+	screen.ChooseAgent(s.env, screen.AgentPick{
+		Type: client.AgentChat, Title: lang.L("New chat"), Action: lang.L("Start chat"), Search: lang.L("Search chat agents"), Pre: pre,
+		NoneTitle: lang.L("No chat agents"), None: lang.L("This account has no agents to chat with. The Agents screen lists what it has."),
+	}, func(ag app.AgentItem) { s.startWith(ag.ID) })
+}
+
+// startWith reads agent id whole first: its questions make the pickers.
+func (s *Screen) startWith(id client.ID) {
+	s.setRight(kit.Loading(lang.L("Starting the chat…")))
+	var agent *client.Agent
+	s.opening(func(ctx context.Context) (err error) {
+		agent, err = s.a.Agents().Get(ctx, id)
+		return err
+	}, func() { s.startWith(id) }, func() { s.OpenChat(*agent) })
+}

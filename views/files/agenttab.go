@@ -43,7 +43,6 @@ type AgentTab struct {
 
 var _ screen.DropTarget = (*AgentTab)(nil)
 
-// NewAgentTab builds an agent's Files tab.
 func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 	return newAgentTab(env, agent)
 }
@@ -101,10 +100,8 @@ func newAgentTab(env screen.Env, agent client.Agent) *AgentTab {
 	return t
 }
 
-// CreateRenderer draws the tab.
 func (t *AgentTab) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(t.root) }
 
-// Dropped uploads the files and links them to the agent.
 func (t *AgentTab) Dropped(paths []string) { t.send.Dropped(paths) }
 
 // DropHint: files dropped on an agent's Files tab are linked to it.
@@ -112,7 +109,6 @@ func (t *AgentTab) DropHint() (string, bool) {
 	return lang.L("Drop the files to upload them and link them to this agent"), true
 }
 
-// Reload lists the agent's files again.
 func (t *AgentTab) Reload() { t.files.Reload() }
 
 func (t *AgentTab) showFiles(st live.ListState[client.File]) {
@@ -199,7 +195,7 @@ func (t *AgentTab) pickLinks() {
 	d := dialog.NewCustomConfirm(lang.L("Link files to {{.Agent}}", map[string]any{"Agent": t.agent.Title}), lang.L("Link"), lang.L("Cancel"), p.body, func(ok bool) {
 		p.stop()
 		if ok {
-			t.Link(p.Selected())
+			t.Link(p.selected.of(p.shown))
 		}
 	}, t.env.Window)
 	d.Resize(fyne.NewSize(640, 480))
@@ -277,6 +273,3 @@ func (p *picker) show(st app.FilesState) {
 	p.body.Refresh()
 	p.list.Refresh()
 }
-
-// Selected are the ids the user ticked.
-func (p *picker) Selected() []client.ID { return p.selected.of(p.shown) }

@@ -289,7 +289,7 @@ func TestAgentTabLinkUnlinkUndoAndDrop(t *testing.T) {
 		}
 	}
 	p.selected[pick.ID] = true
-	tab.Link(p.Selected())
+	tab.Link(p.selected.of(p.shown))
 	eventually(t, q, "picked file linked", func() bool { return len(tab.linked) == before+2 })
 }
 

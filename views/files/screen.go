@@ -49,12 +49,8 @@ type Screen struct {
 	content  fyne.CanvasObject
 }
 
-var (
-	_ screen.Screen     = (*Screen)(nil)
-	_ screen.DropTarget = (*Screen)(nil)
-)
+var _ screen.DropTarget = (*Screen)(nil)
 
-// New builds the Files screen.
 func New(env screen.Env) screen.Screen { return newScreen(env) }
 
 func newScreen(env screen.Env) *Screen {
@@ -93,10 +89,7 @@ func newScreen(env screen.Env) *Screen {
 	s.selLabel.Truncation = fyne.TextTruncateEllipsis
 	// The bar always takes its room, so ticking never moves the list under the pointer.
 	s.linkBtn = kit.NewButtonWithIcon(lang.L("Link to an agent…"), theme.ContentAddIcon(), s.linkSelected)
-	s.clearBtn = kit.NewButtonWithIcon(lang.L("Clear selection"), theme.ContentClearIcon(), func() {
-		s.selected = selection{}
-		s.selectionChanged()
-	})
+	s.clearBtn = kit.NewButtonWithIcon(lang.L("Clear selection"), theme.ContentClearIcon(), s.clearSelection)
 	s.procBtn = kit.NewButtonWithIcon(lang.L("Process…"), theme.MediaPlayIcon(), s.processSelected)
 	s.delBtn = kit.NewButtonWithIcon(lang.L("Delete…"), theme.DeleteIcon(), s.deleteSelected)
 	s.selBar = container.NewVBox(s.selLabel, container.New(layout.NewRowWrapLayout(),
@@ -123,7 +116,6 @@ func newScreen(env screen.Env) *Screen {
 	return s
 }
 
-// Content is the screen.
 func (s *Screen) Content() fyne.CanvasObject { return s.content }
 
 // Shown loads the list the first time and refreshes it afterwards.
@@ -138,18 +130,10 @@ func (s *Screen) Shown() {
 	s.reload()
 }
 
-// Dropped uploads the files to the workspace.
 func (s *Screen) Dropped(paths []string) { s.send.Dropped(paths) }
 
 // DropHint: files dropped on the Files screen are uploaded.
 func (s *Screen) DropHint() (string, bool) { return lang.L("Drop the files to upload them"), true }
-
-func (s *Screen) orderValue() string {
-	if s.order.SelectedIndex() == 1 {
-		return "asc"
-	}
-	return "desc"
-}
 
 func (s *Screen) restart() {
 	if s.body == nil {
@@ -159,7 +143,11 @@ func (s *Screen) restart() {
 		s.unbind()
 	}
 	s.stopWatching()
-	s.files = s.env.App.Files().NewList(s.orderValue())
+	order := "desc"
+	if s.order.SelectedIndex() == 1 {
+		order = "asc"
+	}
+	s.files = s.env.App.Files().NewList(order)
 	s.st, s.shown = app.FilesState{}, nil
 	kit.ShowBody(s.body, kit.Loading(lang.L("Loading your files…")))
 	s.unwatch = s.files.Watch()
@@ -338,6 +326,11 @@ func (s *Screen) selectionChanged() {
 	s.list.Refresh()
 }
 
+func (s *Screen) clearSelection() {
+	s.selected = selection{}
+	s.selectionChanged()
+}
+
 func (s *Screen) linkSelected() {
 	ids := s.Selected()
 	if len(ids) == 0 {
@@ -375,14 +368,11 @@ func (s *Screen) linkSelected() {
 
 func (s *Screen) link(agent client.Agent, ids []client.ID) {
 	var res *client.AgentFiles
-	var err error
-	kit.ActShowing(s.env.App, s.env.Window, lang.L("Linking the files…"), func(ctx context.Context) { res, err = s.env.App.Files().Link(ctx, agent.ID, ids) }, func() {
-		if err != nil {
-			s.send.notify(lang.L("Files not linked"), app.Describe(err))
-			return
-		}
-		s.selected = selection{}
-		s.selectionChanged()
+	screen.Try(s.env, lang.L("Linking the files…"), lang.L("Files not linked"), func(ctx context.Context) (err error) {
+		res, err = s.env.App.Files().Link(ctx, agent.ID, ids)
+		return err
+	}, func() {
+		s.clearSelection()
 		s.send.notify(lang.L("Files linked to {{.Agent}}", map[string]any{"Agent": safe.Text(agent.Title, 0)}), app.LinkSummary(res))
 	})
 }
@@ -411,15 +401,11 @@ func (s *Screen) processSelected() {
 // confirmEach asks, then does op one file at a time (the account's pace) and
 // clears the selection; a failure stops the rest and is told plainly.
 func (s *Screen) confirmEach(ids []client.ID, question, detail, verb, failTitle string, op func(context.Context, []client.ID) (int, error)) {
-	d := dialog.NewConfirm(question, detail, func(yes bool) {
-		if !yes {
-			return
-		}
+	screen.Confirm(s.env.Window, question, detail, verb, lang.L("Cancel"), true, func() {
 		var done int
 		var err error
 		kit.ActShowing(s.env.App, s.env.Window, lang.L("Working on the files…"), func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
-			s.selected = selection{}
-			s.selectionChanged()
+			s.clearSelection()
 			if err != nil {
 				msg := app.Describe(err)
 				if done > 0 {
@@ -428,10 +414,7 @@ func (s *Screen) confirmEach(ids []client.ID, question, detail, verb, failTitle 
 				s.send.notify(failTitle, msg)
 			}
 		})
-	}, s.env.Window)
-	d.SetConfirmText(verb)
-	d.SetDismissText(lang.L("Cancel"))
-	kit.ShowDestructive(d, s.env.Window)
+	})
 }
 
 func (s *Screen) deleteSelected() {
@@ -444,10 +427,8 @@ func (s *Screen) deleteSelected() {
 		lang.L("Delete"), lang.L("Files not deleted"), fl.DeleteFiles)
 }
 
-// Selected are the ids of the selected files.
 func (s *Screen) Selected() []client.ID { return s.selected.of(s.shown) }
 
-// selection is the ticked files.
 type selection map[client.ID]bool
 
 func (sel selection) set(id client.ID, on bool) {

@@ -78,8 +78,43 @@ func SaveFile(env Env, saved, name string, endings []string, data func(name stri
 	if len(endings) > 0 {
 		d.SetFilter(storage.NewExtensionFileFilter(endings))
 	}
+	showFileDialog(d, w)
+}
+
+func showFileDialog(d *dialog.FileDialog, w fyne.Window) {
 	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.9, 760), min(w.Canvas().Size().Height*0.9, 520)))
 	kit.ShowDialog(d, w)
+}
+
+// Pick asks for a file (one of endings, when given) or a folder and hands
+// its path to chosen; failed is the title of why the dialog failed.
+func Pick(env Env, folder bool, failed string, endings []string, chosen func(path string)) {
+	w := env.Window
+	done := func(u fyne.URI, err error) {
+		switch {
+		case err != nil:
+			kit.ShowInformation(failed, app.Describe(err), w)
+		case u != nil:
+			chosen(u.Path())
+		}
+	}
+	var d *dialog.FileDialog
+	if folder {
+		d = dialog.NewFolderOpen(func(u fyne.ListableURI, err error) { done(u, err) }, w)
+	} else {
+		d = dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+			var u fyne.URI
+			if r != nil {
+				u = r.URI()
+				_ = r.Close()
+			}
+			done(u, err)
+		}, w)
+	}
+	if len(endings) > 0 {
+		d.SetFilter(storage.NewExtensionFileFilter(endings))
+	}
+	showFileDialog(d, w)
 }
 
 // ShowSaved confirms a file saved at path, with "Show in folder".
