@@ -8,7 +8,6 @@ import (
 	"time"
 )
 
-// Agent is an agent as the service returns it.
 type Agent struct {
 	ID              int64      `json:"id"`
 	Title           string     `json:"title"`
@@ -75,7 +74,6 @@ func (q Question) MarshalJSON() ([]byte, error) {
 // shows it.
 const inactiveMessage = "This agent is switched off and cannot be run."
 
-// refuseInactive refuses a run of a switched-off agent, reporting whether it did.
 func refuseInactive(w http.ResponseWriter, r *http.Request, a *Agent) bool {
 	if a.Active != 0 {
 		return false
@@ -84,7 +82,6 @@ func refuseInactive(w http.ResponseWriter, r *http.Request, a *Agent) bool {
 	return true
 }
 
-// Agent types.
 const (
 	TypeChat  = "chat"
 	TypeImage = "image"
@@ -98,7 +95,6 @@ func microZ(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000
 // offsetUTC formats file and memory-B timestamps with a +00:00 offset.
 func offsetUTC(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05+00:00") }
 
-// question returns the agent's question named name.
 func (a *Agent) question(name string) (Question, bool) {
 	for _, q := range a.Questions {
 		if q.Name == name {
@@ -108,12 +104,10 @@ func (a *Agent) question(name string) (Question, bool) {
 	return Question{}, false
 }
 
-// agentFromPath resolves {id} in the workspace; it answers 404 when the agent is unknown.
 func (s *Service) agentFromPath(w http.ResponseWriter, r *http.Request) (*Agent, bool) {
 	return byPath(s, w, r, "id", s.agentByID, func(a *Agent) bool { return a.WorkspaceID == workspaceOf(r) }, "Agent not found")
 }
 
-// agentBody reads the path's agent and the JSON body; on failure it has answered.
 func (s *Service) agentBody(w http.ResponseWriter, r *http.Request) (*Agent, map[string]any, bool) {
 	a, ok := s.agentFromPath(w, r)
 	if !ok {
@@ -142,7 +136,6 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, newEnvelope(r, p, matched))
 }
 
-// getAgent answers GET /agents/{id}.
 func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.agentFromPath(w, r)
 	if !ok {
@@ -151,7 +144,6 @@ func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, a)
 }
 
-// searchParam is query parameter name, trimmed and in lower case.
 func searchParam(r *http.Request, name string) string {
 	return strings.ToLower(strings.TrimSpace(r.URL.Query().Get(name)))
 }

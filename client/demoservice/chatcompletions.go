@@ -138,7 +138,6 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	s.streamCompletion(w, r, e, id, created, model)
 }
 
-// streamCompletion sends the reply as chat.completion.chunk events.
 func (s *Service) streamCompletion(w http.ResponseWriter, r *http.Request, e *execution, id string, created int64, model string) {
 	chunk := func(d delta, finish *string) completion {
 		return completion{ID: id, Object: "chat.completion.chunk", Created: created, Model: model,
@@ -150,13 +149,10 @@ func (s *Service) streamCompletion(w http.ResponseWriter, r *http.Request, e *ex
 			d.Role = "assistant"
 		}
 		return chunk(d, nil)
-	}, func(sw *sseWriter, completed *bool) {
+	}, func(sw *sseWriter) {
 		stop := "stop"
-		if !sw.event(chunk(delta{}, &stop)) {
-			return
+		if sw.event(chunk(delta{}, &stop)) {
+			sw.raw([]byte("[DONE]"))
 		}
-		s.complete(e)
-		*completed = true
-		sw.raw([]byte("[DONE]"))
 	})
 }

@@ -75,7 +75,6 @@ const (
 	RetryInBoth   = "both"
 )
 
-// SetFaults replaces the faults in force. Safe to call concurrently.
 func (s *Service) SetFaults(f Faults) {
 	s.mu.Lock()
 	s.faults = f
@@ -83,7 +82,6 @@ func (s *Service) SetFaults(f Faults) {
 	s.mu.Unlock()
 }
 
-// currentFaults returns a snapshot of the faults in force.
 func (s *Service) currentFaults() Faults {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -121,7 +119,6 @@ func (s *Service) takeFault() (string, time.Duration, string) {
 	return "", 0, ""
 }
 
-// htmlErrorPage is what a proxy's 500 looks like.
 const htmlErrorPage = `<!DOCTYPE html>
 <html><head><title>500 Internal Server Error</title></head>
 <body><h1>Server Error</h1><p>Something went wrong on our end. Please try again later.</p></body></html>

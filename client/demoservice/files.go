@@ -31,20 +31,17 @@ const (
 	FileInProgress = "in_progress"
 )
 
-// maxStoredFiles is the real service's storage limit per workspace.
 const maxStoredFiles = 30
 
-// File is a file as the service returns it.
 type File struct {
-	ID        int64   `json:"id"`
-	Object    string  `json:"object"`
-	Bytes     int64   `json:"bytes"`
-	CreatedAt string  `json:"created_at"`
-	Filename  string  `json:"filename"`
-	Credits   float64 `json:"credits"`
-	Status    string  `json:"status"`
-	// WorkspaceID is the workspace the file belongs to.
-	WorkspaceID int64 `json:"-"`
+	ID          int64   `json:"id"`
+	Object      string  `json:"object"`
+	Bytes       int64   `json:"bytes"`
+	CreatedAt   string  `json:"created_at"`
+	Filename    string  `json:"filename"`
+	Credits     float64 `json:"credits"`
+	Status      string  `json:"status"`
+	WorkspaceID int64   `json:"-"`
 	// SHA256 is the hex digest of an uploaded file's content ("" for seeded files).
 	SHA256  string    `json:"-"`
 	created time.Time // for ordering
@@ -244,7 +241,6 @@ func (s *Service) busy() string {
 	return FileProcessing
 }
 
-// fileFromPath finds {id} among the workspace's files, else answers 404.
 func (s *Service) fileFromPath(w http.ResponseWriter, r *http.Request) (*File, bool) {
 	return byPath(s, w, r, "id", s.files, func(f *File) bool { return f.WorkspaceID == workspaceOf(r) }, "File not found")
 }
@@ -262,17 +258,11 @@ func (s *Service) answerFile(process bool) http.HandlerFunc {
 
 // deleteFile answers DELETE /files/{id} (real reading), unlinking it from every agent.
 func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) {
-	f, ok := s.fileFromPath(w, r)
-	if !ok {
-		return
-	}
-	s.mu.Lock()
-	delete(s.files, f.ID)
-	for agent := range s.agentFiles {
-		s.unlink(agent, f.ID)
-	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]string{"message": "File deleted successfully"})
+	deleteRecord(s, w, r, s.files, func(f *File) bool { return f.WorkspaceID == workspaceOf(r) }, "File", func(id int64) {
+		for agent := range s.agentFiles {
+			s.unlink(agent, id)
+		}
+	})
 }
 
 // unlink removes file id from the agent's linked files, reporting whether it
@@ -285,7 +275,6 @@ func (s *Service) unlink(agent, id int64) bool {
 	return i >= 0
 }
 
-// agentFileSet is the answer of the link and list operations.
 type agentFileSet struct {
 	ID         int64       `json:"id"`
 	Files      []File      `json:"files"`
@@ -332,7 +321,6 @@ func (s *Service) fileSet(agentID int64, withCount bool) agentFileSet {
 	return set
 }
 
-// linkAgentFiles answers POST /agents/{id}/files with body file_ids.
 func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
 	a, body, ok := s.agentBody(w, r)
 	if !ok {
@@ -359,7 +347,6 @@ func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.fileSet(a.ID, true))
 }
 
-// listAgentFiles answers GET /agents/{id}/files.
 func (s *Service) listAgentFiles(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.agentFromPath(w, r)
 	if !ok {

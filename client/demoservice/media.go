@@ -24,7 +24,6 @@ type mediaItem struct {
 	data   []byte
 }
 
-// mediaKinds are the extension and content type of each kind of media.
 var mediaKinds = map[string]struct{ ext, contentType string }{
 	"images": {".png", "image/png"},
 	"videos": {".mp4", "video/mp4"},
@@ -53,7 +52,6 @@ func (s *Service) registerMedia(r *http.Request, kind string, id int64, render f
 
 func mediaKey(kind string, id int64) string { return kind + "/" + strconv.FormatInt(id, 10) }
 
-// seedOf hashes parts into a seed.
 func seedOf(parts ...string) uint64 {
 	h := fnv.New64a()
 	for _, p := range parts {
@@ -63,7 +61,6 @@ func seedOf(parts ...string) uint64 {
 	return h.Sum64()
 }
 
-// sizeFor maps an aspect ratio answer to pixel dimensions.
 func sizeFor(ratio any, long int) (int, int) {
 	switch ratio {
 	case "16:9":
@@ -76,7 +73,6 @@ func sizeFor(ratio any, long int) (int, int) {
 	return long * 3 / 4, long * 3 / 4
 }
 
-// serveMedia answers GET /generated/{kind}/{name}.
 func (s *Service) serveMedia(w http.ResponseWriter, r *http.Request) {
 	kind, name := r.PathValue("kind"), r.PathValue("name")
 	idText, found := strings.CutSuffix(name, mediaKinds[kind].ext)

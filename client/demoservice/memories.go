@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 )
 
-// maxMemoryChars is the interface's limit on a variant-A memory.
 const maxMemoryChars = 32000
 
 // defaultCollectionID holds memories created without a collection.
@@ -52,7 +51,6 @@ type Collection struct {
 	DisplayName string `json:"display_name,omitempty"`
 }
 
-// Memory returns a snapshot of memory id.
 func (s *Service) Memory(id int64) (Memory, bool) {
 	return snapshot(s, s.memories, id, func(m *Memory) Memory {
 		c := *m
@@ -61,7 +59,6 @@ func (s *Service) Memory(id int64) (Memory, bool) {
 	})
 }
 
-// Collection returns a snapshot of collection id.
 func (s *Service) Collection(id int64) (Collection, bool) {
 	return snapshot(s, s.collections, id, func(c *Collection) Collection { return *c })
 }
@@ -78,7 +75,6 @@ func snapshot[T any](s *Service, records map[int64]*T, id int64, copyOf func(*T)
 	return copyOf(rec), true
 }
 
-// memoryA is a variant-A memory on the wire.
 type memoryA struct {
 	ID           int64       `json:"id"`
 	UserID       int64       `json:"user_id"`
@@ -88,7 +84,6 @@ type memoryA struct {
 	Collection   *Collection `json:"collection,omitempty"`
 }
 
-// memoryB is a variant-B memory on the wire.
 type memoryB struct {
 	ID        int64          `json:"id"`
 	Content   string         `json:"content"`
@@ -249,7 +244,6 @@ func textField(w http.ResponseWriter, r *http.Request, body map[string]any, fiel
 	return "", false
 }
 
-// metadataOf reads the optional metadata object.
 func metadataOf(w http.ResponseWriter, r *http.Request, body map[string]any) (map[string]any, bool) {
 	raw := body["metadata"]
 	if raw == nil {
@@ -263,7 +257,6 @@ func metadataOf(w http.ResponseWriter, r *http.Request, body map[string]any) (ma
 	return meta, true
 }
 
-// collectionField reads the optional collection_id; 0 means absent.
 func (s *Service) collectionField(w http.ResponseWriter, r *http.Request, body map[string]any) (int64, bool) {
 	raw := body["collection_id"]
 	if raw == nil {
@@ -297,7 +290,6 @@ func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
 
 // Real reading only: list and delete memories; list, create, delete collections.
 
-// Per-page sizes of the memory and collection lists.
 const (
 	memoryPerPage    = 10
 	memoryMaxPerPage = 50
@@ -328,18 +320,31 @@ func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"message": "Memories fetched successfully!", "memories": items, "meta": p.shortMeta(len(all))})
 }
 
-// deleteMemory answers DELETE /memories/{id}.
 func (s *Service) deleteMemory(w http.ResponseWriter, r *http.Request) {
+	deleteRecord(s, w, r, s.memories, nil, "Memory", func(int64) {})
+}
+
+// deleteRecord answers a DELETE of records[{id}], what naming the kind: 404
+// unless mine accepts it (nil: the user's memories and collections, whose 404
+// is {"message"} in both readings), else it deletes it and, under the lock,
+// what goes with it (also).
+func deleteRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, records map[int64]*T, mine func(*T) bool, what string, also func(id int64)) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	s.mu.Lock()
-	_, found := s.memories[id]
-	delete(s.memories, id)
-	s.mu.Unlock()
-	if !found {
-		writeMessage(w, http.StatusNotFound, "Memory not found")
-		return
+	rec, found := records[id]
+	if found = found && (mine == nil || mine(rec)); found {
+		delete(records, id)
+		also(id)
 	}
-	writeMessage(w, http.StatusOK, "Memory deleted successfully")
+	s.mu.Unlock()
+	switch {
+	case found:
+		writeMessage(w, http.StatusOK, what+" deleted successfully")
+	case mine == nil:
+		writeMessage(w, http.StatusNotFound, what+" not found")
+	default:
+		writeError(w, r, http.StatusNotFound, what+" not found")
+	}
 }
 
 // listCollections answers GET /memory-collections, searching names ignoring
@@ -355,7 +360,6 @@ func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": p.shortMeta(len(all))})
 }
 
-// collectionName reads a required name of at most 255 characters.
 func collectionName(w http.ResponseWriter, r *http.Request, body map[string]any) (string, bool) {
 	name, ok := textField(w, r, body, "name", true, 255)
 	return strings.TrimSpace(name), ok
@@ -386,22 +390,11 @@ func (s *Service) createCollection(w http.ResponseWriter, r *http.Request) {
 
 // deleteCollection deletes a collection with its memories; the default stays.
 func (s *Service) deleteCollection(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, found := s.collections[id]; !found {
-		writeMessage(w, http.StatusNotFound, "Collection not found")
-		return
-	}
-	if id == defaultCollectionID {
+	if id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64); id == defaultCollectionID {
 		writeMessage(w, http.StatusForbidden, "Default collection cannot be deleted")
 		return
 	}
-	delete(s.collections, id)
-	for mid, m := range s.memories {
-		if m.CollectionID == id {
-			delete(s.memories, mid)
-		}
-	}
-	writeMessage(w, http.StatusOK, "Collection deleted successfully")
+	deleteRecord(s, w, r, s.collections, nil, "Collection", func(id int64) {
+		maps.DeleteFunc(s.memories, func(_ int64, m *Memory) bool { return m.CollectionID == id })
+	})
 }

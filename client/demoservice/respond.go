@@ -17,7 +17,6 @@ import (
 // maxJSONBody bounds a JSON body; a chat resends its conversation each time.
 const maxJSONBody = 16 << 20
 
-// writeJSON writes v as the JSON body with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
@@ -41,7 +40,6 @@ const (
 	styleOpenAI
 )
 
-// styleOf is the error style the guard chose for the request.
 func styleOf(r *http.Request) errStyle {
 	st, _ := r.Context().Value(styleKey).(errStyle)
 	return st
@@ -113,7 +111,6 @@ func (e *fieldErrors) add(field, msg string) {
 	e.byKey[field] = append(e.byKey[field], msg)
 }
 
-// addOnce adds msg unless field has failed already.
 func (e *fieldErrors) addOnce(field, msg string) {
 	if _, listed := e.byKey[field]; !listed {
 		e.add(field, msg)
@@ -156,7 +153,6 @@ func (e *fieldErrors) write(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, body)
 }
 
-// validationError answers a validation error naming a single field.
 func validationError(w http.ResponseWriter, r *http.Request, field, msg string) {
 	var e fieldErrors
 	e.add(field, msg)
@@ -196,7 +192,6 @@ func readJSONObject(w http.ResponseWriter, r *http.Request) (map[string]any, boo
 	return obj, true
 }
 
-// asInt reads an integer from a JSON number or a numeric string.
 func asInt(v any) (int64, bool) {
 	switch x := v.(type) {
 	case json.Number:
@@ -216,7 +211,6 @@ func asInt(v any) (int64, bool) {
 	return 0, false
 }
 
-// isNumeric reports whether v is a JSON number or a numeric string.
 func isNumeric(v any) bool {
 	switch x := v.(type) {
 	case json.Number:
@@ -242,7 +236,6 @@ const (
 	maxPerPage     = 100
 )
 
-// pageQuery holds a validated page and per_page.
 type pageQuery struct {
 	page, perPage int
 }
@@ -280,7 +273,6 @@ func intParam(errs *fieldErrors, q url.Values, name string, def, lo, hi int, msg
 	return n
 }
 
-// window returns the slice bounds of page p over total items.
 func (p pageQuery) window(total int) (lo, hi int) {
 	lo = min((p.page-1)*p.perPage, total)
 	return lo, min(lo+p.perPage, total)
@@ -306,18 +298,15 @@ func (p pageQuery) meta(total int) map[string]any {
 	return m
 }
 
-// shortMeta is the meta object of the real memory and collection lists.
 func (p pageQuery) shortMeta(total int) map[string]any {
 	return map[string]any{"current_page": p.page, "last_page": p.lastPage(total), "total": total}
 }
 
-// pageOf returns the items of page p.
 func pageOf[T any](items []T, p pageQuery) []T {
 	lo, hi := p.window(len(items))
 	return append([]T{}, items[lo:hi]...)
 }
 
-// wire converts every item, as for the wire.
 func wire[T, U any](items []T, conv func(T) U) []U {
 	out := make([]U, 0, len(items))
 	for _, it := range items {
@@ -326,14 +315,12 @@ func wire[T, U any](items []T, conv func(T) U) []U {
 	return out
 }
 
-// pageLink is one entry of the envelope's links.
 type pageLink struct {
 	URL    *string `json:"url"`
 	Label  string  `json:"label"`
 	Active bool    `json:"active"`
 }
 
-// baseURL is the absolute scheme://host of the request.
 func baseURL(r *http.Request) string {
 	scheme := "http"
 	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {

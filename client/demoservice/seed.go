@@ -14,7 +14,6 @@ import (
 	"time"
 )
 
-// seedEpoch is the creation time of the first seeded record.
 var seedEpoch = time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
 
 // questionsFor is a fresh copy of a question set of the catalogue; strict
@@ -93,7 +92,7 @@ type resource struct {
 // seed fills the service with a believable account. The real reading has one
 // workspace, so the second's agents and files are left out; ids stay.
 func (s *Service) seed() {
-	s.workspaces = []Workspace{{ID: 1, Name: "Acme Office"}, {ID: 2, Name: "Acme Marketing"}}
+	s.workspaces = []int64{1, 2} // Acme Office, Acme Marketing
 	if s.real {
 		s.workspaces = s.workspaces[:1]
 	}
@@ -179,7 +178,6 @@ var (
 	extraTeams    = []string{"Sales", "Finance", "HR", "Legal", "Marketing", "Support", "Operations", "IT", "Facilities", "Procurement"}
 )
 
-// seedExtraAgents appends n generated text agents to workspace 1.
 func (s *Service) seedExtraAgents(n int) {
 	first := int64(101 + len(catalogue.Agents))
 	for i := range n {
@@ -193,7 +191,6 @@ func (s *Service) seedExtraAgents(n int) {
 	}
 }
 
-// addAgent appends an active public agent of the demo user.
 func (s *Service) addAgent(id, ws int64, typ, title string, desc *string, created, updated time.Time) *Agent {
 	a := &Agent{
 		ID: id, Title: title, Description: desc, WorkspaceID: ws, Visibility: "public", Slug: slugify(title),
@@ -204,7 +201,6 @@ func (s *Service) addAgent(id, ws int64, typ, title string, desc *string, create
 	return a
 }
 
-// slugify makes a URL slug from a title.
 func slugify(title string) string {
 	var b strings.Builder
 	dash := false
@@ -231,7 +227,6 @@ func fileCredits(n int64) float64 {
 	return roundCredits(0.001 + float64(n)/(1<<20)*0.002)
 }
 
-// memoryCredits prices a memory by length.
 func memoryCredits(text string) float64 {
 	return roundCredits(0.0005 + float64(len(text))*0.000002)
 }
@@ -246,7 +241,6 @@ const (
 	SeedOdd = "odd"
 )
 
-// defaultSeed is the seed of a Service whose Options.Seed is "".
 var defaultSeed atomic.Pointer[string]
 
 // DefaultSeed is the seed used when Options.Seed is "".
@@ -305,7 +299,6 @@ func oddCatalogue() []Agent {
 	return out
 }
 
-// seedOddAgents appends the odd seed to workspace 1, after every other agent.
 func (s *Service) seedOddAgents() {
 	cat := oddCatalogue()
 	for i, o := range cat {
