@@ -95,13 +95,12 @@ func microZ(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000
 // offsetUTC formats file and memory-B timestamps with a +00:00 offset.
 func offsetUTC(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05+00:00") }
 
-func (a *Agent) question(name string) (Question, bool) {
-	for _, q := range a.Questions {
-		if q.Name == name {
-			return q, true
-		}
+// question is the agent's question named name; the zero Question without one.
+func (a *Agent) question(name string) Question {
+	if i := slices.IndexFunc(a.Questions, func(q Question) bool { return q.Name == name }); i >= 0 {
+		return a.Questions[i]
 	}
-	return Question{}, false
+	return Question{}
 }
 
 func (s *Service) agentFromPath(w http.ResponseWriter, r *http.Request) (*Agent, bool) {
@@ -137,11 +136,9 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
+	if a, ok := s.agentFromPath(w, r); ok {
+		writeJSON(w, http.StatusOK, a)
 	}
-	writeJSON(w, http.StatusOK, a)
 }
 
 func searchParam(r *http.Request, name string) string {
@@ -150,12 +147,7 @@ func searchParam(r *http.Request, name string) string {
 
 // matchesText reports whether the lower-case query ("" matches) occurs in any field, ignoring case.
 func matchesText(q string, fields ...string) bool {
-	for _, f := range fields {
-		if strings.Contains(strings.ToLower(f), q) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(strings.ToLower(f), q) })
 }
 
 func deref(s *string) string {
@@ -175,11 +167,8 @@ func (s *Service) listResources(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q, typ := searchParam(r, "q"), searchParam(r, "type")
-	matched := []resource{}
-	for _, res := range s.resources {
-		if (typ == "" || res.typ == typ) && matchesText(q, res.Title, res.Description, res.long) {
-			matched = append(matched, res)
-		}
-	}
+	matched := slices.DeleteFunc(slices.Clone(s.resources), func(res resource) bool {
+		return (typ != "" && res.typ != typ) || !matchesText(q, res.Title, res.Description, res.long)
+	})
 	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(matched, p), "meta": p.meta(len(matched))})
 }

@@ -70,7 +70,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			errs.add(fmt.Sprintf("messages.%d.role", i), "The role must be system, user or assistant.")
 		}
 	}
-	modelQuestion, _ := a.question("model")
+	modelQuestion := a.question("model")
 	model := ""
 	if len(modelQuestion.Options) > 0 {
 		model = modelQuestion.Options[0]
@@ -88,7 +88,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	if raw := body["tools"]; raw != nil {
 		t, isStr := raw.(string)
-		if q, _ := a.question("tools"); !isStr || !slices.Contains(q.Options, t) {
+		if !isStr || !slices.Contains(a.question("tools").Options, t) {
 			errs.add("tools", "The selected tools is invalid.")
 		}
 	}

@@ -598,20 +598,13 @@ func (s *Service) checkFileIDs(errs *fieldErrors, ws int64, raw any) []int64 {
 		id, ok := asInt(v)
 		f, found := s.files[id]
 		if !ok || !found || f.WorkspaceID != ws {
-			errs.add("file_ids", fmt.Sprintf("The selected file_ids is invalid: no file %v in this workspace.", display(v)))
+			shown, _ := json.Marshal(v)
+			errs.add("file_ids", fmt.Sprintf("The selected file_ids is invalid: no file %s in this workspace.", shown))
 			return nil
 		}
 		ids = append(ids, id)
 	}
 	return ids
-}
-
-func display(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "?"
-	}
-	return string(b)
 }
 
 // promptOf is the execution's input: the last user message, else the prompt

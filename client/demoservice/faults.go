@@ -89,7 +89,7 @@ func (s *Service) currentFaults() Faults {
 }
 
 // takeFault decrements and names the first counter in force ("" for none).
-func (s *Service) takeFault() (string, time.Duration, string) {
+func (s *Service) takeFault() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := &s.faults
@@ -99,7 +99,7 @@ func (s *Service) takeFault() (string, time.Duration, string) {
 	}{{"fail500", &f.Fail500}, {"html500", &f.HTML500}, {"empty500", &f.Empty500}, {EveryRateLimit, &f.RateLimit}} {
 		if *c.n > 0 {
 			*c.n--
-			return c.name, f.RetryAfter, f.RetryAfterIn
+			return c.name
 		}
 	}
 	if f.Every > 0 {
@@ -113,10 +113,10 @@ func (s *Service) takeFault() (string, time.Duration, string) {
 				kind = EveryKinds[s.everyTaken%len(EveryKinds)]
 			}
 			s.everyTaken++
-			return kind, f.RetryAfter, f.RetryAfterIn
+			return kind
 		}
 	}
-	return "", 0, ""
+	return ""
 }
 
 const htmlErrorPage = `<!DOCTYPE html>
@@ -133,8 +133,7 @@ func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.Resp
 			return w, false
 		}
 	}
-	fault, retry, where := s.takeFault()
-	switch fault {
+	switch s.takeFault() {
 	case EveryReset:
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
@@ -164,8 +163,7 @@ func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.Resp
 		w.Header().Set("Content-Length", "0")
 		w.WriteHeader(http.StatusInternalServerError)
 	case EveryRateLimit: // also RateLimit's
-		secs := int(math.Ceil(retry.Seconds()))
-		s.writeRateLimited(w, r, max(secs, 1), where)
+		s.writeRateLimited(w, r, max(1, int(math.Ceil(f.RetryAfter.Seconds()))), f.RetryAfterIn)
 	default:
 		return w, true
 	}

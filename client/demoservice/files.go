@@ -109,13 +109,8 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	limit := s.opts.MaxUploadBytes
-	var (
-		stored  bool
-		name    string
-		size    int64
-		digest  string
-		process string
-	)
+	f := &File{Object: "file", Status: FileWaiting, WorkspaceID: ws} // Bytes > 0 once stored
+	var process string
 parts:
 	for {
 		part, err := mr.NextPart()
@@ -127,7 +122,7 @@ parts:
 			return
 		}
 		switch {
-		case part.FormName() == "file" && !stored:
+		case part.FormName() == "file" && f.Bytes == 0:
 			h := sha256.New()
 			n, err := io.Copy(h, io.LimitReader(part, limit+1))
 			if err != nil {
@@ -147,11 +142,11 @@ parts:
 				validationError(w, r, "file", "The file must not be empty.")
 				return
 			}
-			name = filepath.Base(strings.ReplaceAll(part.FileName(), "\\", "/"))
-			if name == "" || name == "." || name == "/" {
-				name = "upload"
+			f.Filename = filepath.Base(strings.ReplaceAll(part.FileName(), "\\", "/"))
+			if f.Filename == "" || f.Filename == "." || f.Filename == "/" {
+				f.Filename = "upload"
 			}
-			stored, size, digest = true, n, hex.EncodeToString(h.Sum(nil))
+			f.Bytes, f.SHA256 = n, hex.EncodeToString(h.Sum(nil))
 			if !s.real {
 				// The spec reading has no other field to wait for.
 				break parts
@@ -163,7 +158,7 @@ parts:
 			_, _ = io.Copy(io.Discard, part)
 		}
 	}
-	if !stored {
+	if f.Bytes == 0 {
 		validationError(w, r, "file", "The file field is required.")
 		return
 	}
@@ -175,17 +170,14 @@ parts:
 	if s.refuseIfFull(w, r, ws) {
 		return
 	}
-	now := s.now()
+	f.created = s.now()
+	f.CreatedAt = offsetUTC(f.created)
+	if !s.real {
+		f.Credits = fileCredits(f.Bytes) // a spec upload shows its credits at once
+	}
 	s.mu.Lock()
 	s.nextFileID++
-	f := &File{
-		ID: s.nextFileID, Object: "file", Bytes: size, CreatedAt: offsetUTC(now), Filename: name,
-		Status: FileWaiting, WorkspaceID: ws, SHA256: digest, created: now,
-	}
-	if !s.real {
-		// A spec upload shows its credits at once.
-		f.Credits = fileCredits(size)
-	}
+	f.ID = s.nextFileID
 	s.files[f.ID] = f
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, s.processFileNow(f, processNow || !s.real))
@@ -348,11 +340,9 @@ func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) listAgentFiles(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
+	if a, ok := s.agentFromPath(w, r); ok {
+		writeJSON(w, http.StatusOK, s.fileSet(a.ID, false))
 	}
-	writeJSON(w, http.StatusOK, s.fileSet(a.ID, false))
 }
 
 // deleteAgentFile answers DELETE /agents/{id}/files/{fileId}; the file itself stays.

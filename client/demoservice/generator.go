@@ -104,15 +104,11 @@ func topicOf(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
-func rngFor(parts ...string) *rand.Rand {
-	sum := seedOf(parts...)
-	return rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15))
-}
-
 func pick(rng *rand.Rand, list []string) string { return list[rng.IntN(len(list))] }
 
 func generateReply(a *Agent, input string, answers map[string]any, msgs []Message, fileIDs []int64) string {
-	rng := rngFor(fmt.Sprint(a.ID), input, fmt.Sprint(len(msgs)))
+	sum := seedOf(fmt.Sprint(a.ID), input, fmt.Sprint(len(msgs)))
+	rng := rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15))
 	words := keywords(input)
 	if p := promptAnswer(answers); len(msgs) == 0 && p != "" {
 		// What the user asked for is the subject.
@@ -135,22 +131,17 @@ func generateReply(a *Agent, input string, answers map[string]any, msgs []Messag
 	if a.Type == TypeText {
 		out = textBody(rng, topic, noun, answers)
 		if p := promptAnswer(answers); p != "" && len(msgs) == 0 {
-			// The request closes the text, so whoever ran it sees what was asked.
-			note := requestNote(p)
+			// The request, cut short, closes the text, so whoever ran it sees what was asked.
+			if r := []rune(p); len(r) > 300 {
+				p = string(r[:299]) + "…"
+			}
+			note := "\n\n---\n\n*Written from your request:* " + strings.Join(strings.Fields(p), " ")
 			return clampTo(out, maxReplyChars-len(note)) + note
 		}
 	} else {
 		out = chatBody(rng, a, topic, noun, len(msgs) > 2, len(fileIDs))
 	}
 	return clampTo(out, maxReplyChars)
-}
-
-// requestNote quotes the user's request, cut short, at the end of an answer.
-func requestNote(prompt string) string {
-	if r := []rune(prompt); len(r) > 300 {
-		prompt = string(r[:299]) + "…"
-	}
-	return "\n\n---\n\n*Written from your request:* " + strings.Join(strings.Fields(prompt), " ")
 }
 
 // chatBody is a conversational answer with optional markdown sections.

@@ -21,12 +21,6 @@ const maxMemoryChars = 32000
 // interface types it.
 const defaultCollectionID int64 = 1
 
-// The real service's default collection, shown as "My Memories".
-const (
-	defaultCollectionName    = "default"
-	defaultCollectionDisplay = "My Memories"
-)
-
 // Memory is a stored memory.
 // Assumption: memories and collections belong to the user, not to a
 // workspace; x-workspace-id is accepted on them and does not filter.
@@ -51,28 +45,27 @@ type Collection struct {
 	DisplayName string `json:"display_name,omitempty"`
 }
 
+// Memory returns a snapshot of memory id.
 func (s *Service) Memory(id int64) (Memory, bool) {
-	return snapshot(s, s.memories, id, func(m *Memory) Memory {
-		c := *m
-		c.Metadata = maps.Clone(m.Metadata)
-		return c
-	})
-}
-
-func (s *Service) Collection(id int64) (Collection, bool) {
-	return snapshot(s, s.collections, id, func(c *Collection) Collection { return *c })
-}
-
-// snapshot copies records[id] under the lock, never half-updated.
-func snapshot[T any](s *Service, records map[int64]*T, id int64, copyOf func(*T) T) (T, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec, ok := records[id]
+	m, ok := s.memories[id]
 	if !ok {
-		var zero T
-		return zero, false
+		return Memory{}, false
 	}
-	return copyOf(rec), true
+	c := *m
+	c.Metadata = maps.Clone(m.Metadata)
+	return c, true
+}
+
+// Collection returns a snapshot of collection id.
+func (s *Service) Collection(id int64) (Collection, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.collections[id]; ok {
+		return *c, true
+	}
+	return Collection{}, false
 }
 
 type memoryA struct {
@@ -104,33 +97,56 @@ func (m Memory) wireA() memoryA {
 	return memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
 }
 
-// createMemory answers POST /memories in the configured variant. A body of
-// the other variant fails naming this variant's field: how clients detect it.
+// memoryChange reads a body of the configured variant (creating: content
+// required) as the change to make. A body of the other variant fails naming
+// this variant's field: how clients detect it.
+func (s *Service) memoryChange(w http.ResponseWriter, r *http.Request, body map[string]any, creating bool) (func(*Memory), bool) {
+	if s.opts.MemoryVariant != "B" {
+		text, ok := textField(w, r, body, "memory", true, maxMemoryChars)
+		if !ok {
+			return nil, false
+		}
+		collID, ok := s.collectionField(w, r, body)
+		return func(m *Memory) {
+			m.Content, m.Credits, m.CollectionID = text, memoryCredits(text), cmp.Or(collID, m.CollectionID)
+		}, ok
+	}
+	_, hasContent := body["content"]
+	content, ok := textField(w, r, body, "content", creating, math.MaxInt)
+	if !ok {
+		return nil, false
+	}
+	_, hasMeta := body["metadata"]
+	meta, ok := metadataOf(w, r, body)
+	return func(m *Memory) {
+		if hasContent {
+			m.Content, m.Credits = content, memoryCredits(content)
+		}
+		if hasMeta || creating {
+			m.Metadata = meta
+		}
+	}, ok
+}
+
+// createMemory answers POST /memories in the configured variant.
 // Assumption: a created memory answers 201 Created in both variants.
 func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 	body, ok := readJSONObject(w, r)
 	if !ok {
 		return
 	}
-	var m Memory
-	if s.opts.MemoryVariant == "B" {
-		if m.Content, ok = textField(w, r, body, "content", true, math.MaxInt); ok {
-			m.Metadata, ok = metadataOf(w, r, body)
-		}
-	} else {
-		m.Content, m.CollectionID, ok = s.memoryFieldsA(w, r, body)
-	}
+	change, ok := s.memoryChange(w, r, body, true)
 	if !ok {
 		return
 	}
 	now := s.now()
-	m.UserID, m.Credits, m.CreatedAt, m.UpdatedAt = demoUserID, memoryCredits(m.Content), now, now
-	m.CollectionID = cmp.Or(m.CollectionID, defaultCollectionID)
+	m := &Memory{UserID: demoUserID, CollectionID: defaultCollectionID, CreatedAt: now, UpdatedAt: now}
+	change(m)
 	s.mu.Lock()
 	s.nextMemID++
 	m.ID = s.nextMemID
-	s.memories[m.ID] = &m
-	out := m
+	s.memories[m.ID] = m
+	out := *m
 	s.mu.Unlock()
 	if s.opts.MemoryVariant == "B" {
 		writeJSON(w, http.StatusCreated, out.wireB())
@@ -139,27 +155,19 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]any{"message": "Memory created successfully", "memory": out.wireA()})
 }
 
-// memoryFieldsA reads a variant-A body: memory required, collection_id optional.
-func (s *Service) memoryFieldsA(w http.ResponseWriter, r *http.Request, body map[string]any) (string, int64, bool) {
-	text, ok := textField(w, r, body, "memory", true, maxMemoryChars)
-	if !ok {
-		return "", 0, false
-	}
-	collID, ok := s.collectionField(w, r, body)
-	return text, collID, ok
-}
-
-// updateMemoryA answers PATCH /memories/{id}; the answer carries the collection.
-func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
+// updateMemory answers PATCH /memories/{id} (variant A: the answer carries
+// the collection) or PUT (B: content and metadata optional).
+func (s *Service) updateMemory(w http.ResponseWriter, r *http.Request) {
 	updateRecord(s, w, r, s.memories, "Memory not found", func(body map[string]any) (func(*Memory), bool) {
-		text, collID, ok := s.memoryFieldsA(w, r, body)
+		change, ok := s.memoryChange(w, r, body, false)
 		return func(m *Memory) {
-			m.Content, m.Credits, m.UpdatedAt = text, memoryCredits(text), s.now()
-			if collID != 0 {
-				m.CollectionID = collID
-			}
+			change(m)
+			m.UpdatedAt = s.now()
 		}, ok
 	}, func(m *Memory) any {
+		if s.opts.MemoryVariant == "B" {
+			return m.wireB()
+		}
 		out := m.wireA()
 		if c, ok := s.collections[m.CollectionID]; ok {
 			cc := *c
@@ -167,28 +175,6 @@ func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
 		}
 		return map[string]any{"message": "Memory updated successfully", "memory": out}
 	})
-}
-
-// updateMemoryB answers PUT /memories/{id}: content and metadata optional.
-func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
-	updateRecord(s, w, r, s.memories, "Memory not found", func(body map[string]any) (func(*Memory), bool) {
-		_, hasContent := body["content"]
-		content, ok := textField(w, r, body, "content", false, math.MaxInt)
-		if !ok {
-			return nil, false
-		}
-		_, hasMeta := body["metadata"]
-		meta, ok := metadataOf(w, r, body)
-		return func(m *Memory) {
-			if hasContent {
-				m.Content, m.Credits = content, memoryCredits(content)
-			}
-			if hasMeta {
-				m.Metadata = meta
-			}
-			m.UpdatedAt = s.now()
-		}, ok
-	}, func(m *Memory) any { return m.wireB() })
 }
 
 // updateRecord answers an update of records[{id}] alike for every kind: 404
@@ -377,11 +363,7 @@ func (s *Service) createCollection(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	var next int64
-	for id := range s.collections {
-		next = max(next, id)
-	}
-	c := &Collection{ID: next + 1, UserID: demoUserID, Name: name, DisplayName: name}
+	c := &Collection{ID: slices.Max(slices.Collect(maps.Keys(s.collections))) + 1, UserID: demoUserID, Name: name, DisplayName: name}
 	s.collections[c.ID] = c
 	out := *c
 	s.mu.Unlock()

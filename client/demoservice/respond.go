@@ -102,11 +102,11 @@ type fieldErrors struct {
 }
 
 func (e *fieldErrors) add(field, msg string) {
+	if e.byKey[field] == nil {
+		e.order = append(e.order, field)
+	}
 	if e.byKey == nil {
 		e.byKey = map[string][]string{}
-	}
-	if _, ok := e.byKey[field]; !ok {
-		e.order = append(e.order, field)
 	}
 	e.byKey[field] = append(e.byKey[field], msg)
 }
@@ -124,33 +124,27 @@ func (e *fieldErrors) any() bool { return len(e.order) > 0 }
 // {"message","errors":{"field":["..."]}} shape; the interface shows only
 // message.
 func (e *fieldErrors) write(w http.ResponseWriter, r *http.Request) {
-	total := 0
+	more := -1
 	for _, msgs := range e.byKey {
-		total += len(msgs)
+		more += len(msgs)
 	}
-	first := e.byKey[e.order[0]][0]
-	msg := first
-	switch more := total - 1; {
-	case more == 1:
+	msg := e.byKey[e.order[0]][0]
+	if more == 1 {
 		msg += " (and 1 more error)"
-	case more > 1:
+	} else if more > 1 {
 		msg += fmt.Sprintf(" (and %d more errors)", more)
 	}
 	st, status := styleOf(r), http.StatusBadRequest
 	switch st {
 	case styleReal:
-		msg = "Validation failed"
-	case styleSpec:
-		status = http.StatusUnprocessableEntity
-	}
-	body := errorBody(st, status, msg, e.order[0])
-	switch st {
-	case styleReal:
+		body := errorBody(st, status, "Validation failed", "")
 		body["messages"] = e.byKey
+		writeJSON(w, status, body)
 	case styleSpec:
-		body["errors"] = e.byKey
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": e.byKey})
+	default:
+		writeJSON(w, status, errorBody(st, status, msg, e.order[0]))
 	}
-	writeJSON(w, status, body)
 }
 
 func validationError(w http.ResponseWriter, r *http.Request, field, msg string) {
@@ -212,19 +206,9 @@ func asInt(v any) (int64, bool) {
 }
 
 func isNumeric(v any) bool {
-	switch x := v.(type) {
-	case json.Number:
-		_, err := x.Float64()
-		return err == nil
-	case string:
-		s := strings.TrimSpace(x)
-		if s == "" {
-			return false
-		}
-		_, err := json.Number(s).Float64()
-		return err == nil && json.Valid([]byte(s))
-	}
-	return false
+	s := strings.TrimSpace(fmt.Sprint(v))
+	_, err := strconv.ParseFloat(s, 64)
+	return (is[json.Number](v) || is[string](v)) && err == nil && json.Valid([]byte(s))
 }
 
 // roundCredits keeps credits to four decimals, as the service reports them.

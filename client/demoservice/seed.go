@@ -96,7 +96,7 @@ func (s *Service) seed() {
 	if s.real {
 		s.workspaces = s.workspaces[:1]
 	}
-	seeded := func(ws int64) bool { return !s.real || ws == 1 }
+	seeded := func(ws int64) bool { return slices.Contains(s.workspaces, ws) }
 
 	filesOf := map[int64][]int64{}
 	for i, fs := range catalogue.Files {
@@ -122,11 +122,9 @@ func (s *Service) seed() {
 		if i%3 == 1 {
 			updated = created.Add(72*time.Hour + 17*time.Minute)
 		}
-		desc := as.Desc
-		a := s.addAgent(id, as.WS, as.Type, as.Title, &desc, created, updated)
+		a := s.addAgent(id, as.WS, as.Type, as.Title, &as.Desc, created, updated)
 		if as.Long != "" {
-			long := as.Long
-			a.LongDescription = &long
+			a.LongDescription = &as.Long
 		}
 		a.Questions = questionsFor(as.Type, as.Strict)
 		for _, fi := range as.Files {
@@ -152,10 +150,10 @@ func (s *Service) seed() {
 	for i, name := range catalogue.Collections {
 		c := Collection{ID: int64(i + 1), UserID: demoUserID, Name: name}
 		if s.real {
-			// The real default collection; others show their name.
+			// The real default collection is "default", shown as "My Memories"; others show their name.
 			c.DisplayName = c.Name
 			if c.ID == defaultCollectionID {
-				c.Name, c.DisplayName = defaultCollectionName, defaultCollectionDisplay
+				c.Name, c.DisplayName = "default", "My Memories"
 			}
 		}
 		s.collections[c.ID] = &c

@@ -95,7 +95,7 @@ type Service struct {
 	collections            map[int64]*Collection
 	resources              []resource
 	webhooks               map[int64]*webhook
-	media                  map[string]*mediaItem // "images/12" → generated media
+	media                  map[string]func() []byte // "images/12.png" → its bytes
 	nextExecID             int64
 	nextFileID             int64
 	nextMemID              int64
@@ -127,7 +127,7 @@ func New(opts Options) *Service {
 		agentFiles:  map[int64][]int64{},
 		memories:    map[int64]*Memory{},
 		collections: map[int64]*Collection{},
-		media:       map[string]*mediaItem{},
+		media:       map[string]func() []byte{},
 		webhooks:    map[int64]*webhook{},
 		nextExecID:  48200,
 		nextFileID:  9100,

@@ -165,10 +165,7 @@ func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	s.mu.Lock()
-	var next int64
-	for id := range s.webhooks {
-		next = max(next, id)
-	}
+	next := slices.Max(append(slices.Collect(maps.Keys(s.webhooks)), 0))
 	h := newWebhook(next+1, a, strings.TrimSpace(target), method, status, []string{"agent.completed", "agent.failed"},
 		"whsec_"+shortHash("webhook", strconv.FormatInt(next+1, 10), now.String())+shortHash("secret", a.Slug), now, now)
 	s.webhooks[h.ID] = h
