@@ -135,10 +135,6 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	s.streamCompletion(w, r, e, id, created, model)
-}
-
-func (s *Service) streamCompletion(w http.ResponseWriter, r *http.Request, e *execution, id string, created int64, model string) {
 	chunk := func(d delta, finish *string) completion {
 		return completion{ID: id, Object: "chat.completion.chunk", Created: created, Model: model,
 			Choices: []completionChoice{{Index: 0, Delta: &d, FinishReason: finish}}}

@@ -128,18 +128,14 @@ const htmlErrorPage = `<!DOCTYPE html>
 // to go on and the writer to answer with.
 func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, bool) {
 	f := s.currentFaults()
-	if !s.sleep(r.Context(), f.SlowFirstByte) || !s.sleep(r.Context(), f.Latency) {
-		if r.Context().Err() != nil {
-			return w, false
-		}
+	if (!s.sleep(r.Context(), f.SlowFirstByte) || !s.sleep(r.Context(), f.Latency)) && r.Context().Err() != nil {
+		return w, false
 	}
 	switch s.takeFault() {
 	case EveryReset:
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close()
-				return w, false
-			}
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			_ = conn.Close()
+			return w, false
 		}
 		panic(http.ErrAbortHandler) // closes the connection (HTTP/2 too)
 	case EveryTruncated:

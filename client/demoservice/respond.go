@@ -263,12 +263,7 @@ func (p pageQuery) window(total int) (lo, hi int) {
 }
 
 // lastPage is the number of the last page; 1 for an empty list.
-func (p pageQuery) lastPage(total int) int {
-	if total == 0 {
-		return 1
-	}
-	return (total + p.perPage - 1) / p.perPage
-}
+func (p pageQuery) lastPage(total int) int { return max(1, (total+p.perPage-1)/p.perPage) }
 
 // meta holds page p's pagination fields over total items. The wire objects
 // order their keys alphabetically, as maps marshal.
