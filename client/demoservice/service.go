@@ -51,8 +51,7 @@ type Options struct {
 	Burst         int
 	// ExtraAgents adds generated text agents to the first workspace, for long lists.
 	ExtraAgents int
-	// Seed is SeedStandard or SeedOdd (seed.go); "" is the default
-	// (SetDefaultSeed).
+	// Seed is SeedStandard or SeedOdd; "" is the default (SetDefaultSeed).
 	Seed string
 	// Faults are in force from the start; SetFaults changes them.
 	Faults Faults
@@ -71,9 +70,8 @@ type Service struct {
 	real bool // the real reading is in force
 	mux  *http.ServeMux
 
-	// execRequests counts execute requests received, refused ones included.
-	execRequests atomic.Int64
-	limiter      *limiter // nil when pacing is off
+	execRequests atomic.Int64 // ExecuteRequests
+	limiter      *limiter     // nil when pacing is off
 
 	// ctx ends when the service is closed; background progressions watch it.
 	ctx    context.Context
@@ -162,21 +160,14 @@ func (s *Service) Close() error {
 
 func (s *Service) now() time.Time { return s.opts.Now().UTC() }
 
+// goBackground runs f tracked for Close; f must return soon after s.ctx ends.
 func (s *Service) goBackground(f func()) {
-	s.mu.Lock()
 	// Adding under the lock orders Add before Close's Wait.
-	select {
-	case <-s.ctx.Done():
-		s.mu.Unlock()
-		return
-	default:
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() == nil {
+		s.wg.Go(f)
 	}
-	s.wg.Add(1)
-	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		f()
-	}()
 }
 
 func collect[T any](s *Service, records iter.Seq[*T], keep func(*T) bool) []T {
