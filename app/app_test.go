@@ -46,7 +46,7 @@ func deadAddress(t *testing.T) string {
 
 func TestTestConnectionSaysWhatHappened(t *testing.T) {
 	a := apptest.Open(t)
-	srv := demoservice.NewTestServer(t, demoservice.Options{APIKey: "right-key"})
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "right-key"})
 	ctx := context.Background()
 	cases := []struct {
 		name, url, key string

@@ -151,7 +151,7 @@ func BenchmarkUpload200MB(b *testing.B) {
 	// The service under test is the built-in one, listening on loopback,
 	// with a key known here so the plain copy can use it too.
 	const key = "bench-key"
-	ts := demoservice.NewTestServer(b, demoservice.Options{APIKey: key})
+	ts, _ := demoservice.NewTestService(b, demoservice.Options{APIKey: key})
 	a := apptest.Open(b, func(c *app.Config) {
 		c.ClientOptions = append(c.ClientOptions, client.WithBaseURL(ts.URL), client.WithAPIKey(key))
 	})

@@ -212,7 +212,7 @@ func TestUploadServerErrorSaysSoAndRetrySends(t *testing.T) {
 
 func TestUploadTooLargeForServer(t *testing.T) {
 	// The service refuses anything above its limit with 413.
-	ts := demoservice.NewTestServer(t, demoservice.Options{APIKey: "k", MaxUploadBytes: 1000})
+	ts, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", MaxUploadBytes: 1000})
 	a := apptest.Open(t, func(c *app.Config) {
 		c.ClientOptions = append(c.ClientOptions, client.WithBaseURL(ts.URL), client.WithAPIKey("k"))
 	})

@@ -177,7 +177,7 @@ func TestStatusBarOffersTheAccountWhenTheKeyIsRejected(t *testing.T) {
 	test.NewTempApp(t)
 	q := kit.UseQueue(t)
 	// The real service's answer to a bad key: 403 {"error":"Invalid authentication"}.
-	srv := demoservice.NewTestServer(t, demoservice.Options{APIKey: "right", API: demoservice.APIReal})
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "right", API: demoservice.APIReal})
 	a := apptest.Open(t, func(c *app.Config) {
 		c.ClientOptions = []client.Option{client.WithBaseURL(srv.URL), client.WithAPIKey("wrong"), client.WithMaxRetries(0)}
 	})

@@ -8,7 +8,6 @@ import (
 	"time"
 )
 
-// Agent is an agent as the service returns it.
 type Agent struct {
 	ID              int64      `json:"id"`
 	Title           string     `json:"title"`
@@ -75,7 +74,6 @@ func (q Question) MarshalJSON() ([]byte, error) {
 // shows it.
 const inactiveMessage = "This agent is switched off and cannot be run."
 
-// refuseInactive refuses a run of a switched-off agent, reporting whether it did.
 func refuseInactive(w http.ResponseWriter, r *http.Request, a *Agent) bool {
 	if a.Active != 0 {
 		return false
@@ -84,7 +82,6 @@ func refuseInactive(w http.ResponseWriter, r *http.Request, a *Agent) bool {
 	return true
 }
 
-// Agent types.
 const (
 	TypeChat  = "chat"
 	TypeImage = "image"
@@ -98,22 +95,18 @@ func microZ(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000
 // offsetUTC formats file and memory-B timestamps with a +00:00 offset.
 func offsetUTC(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05+00:00") }
 
-// question returns the agent's question named name.
-func (a *Agent) question(name string) (Question, bool) {
-	for _, q := range a.Questions {
-		if q.Name == name {
-			return q, true
-		}
+// question is the agent's question named name; the zero Question without one.
+func (a *Agent) question(name string) Question {
+	if i := slices.IndexFunc(a.Questions, func(q Question) bool { return q.Name == name }); i >= 0 {
+		return a.Questions[i]
 	}
-	return Question{}, false
+	return Question{}
 }
 
-// agentFromPath resolves {id} in the workspace; it answers 404 when the agent is unknown.
 func (s *Service) agentFromPath(w http.ResponseWriter, r *http.Request) (*Agent, bool) {
 	return byPath(s, w, r, "id", s.agentByID, func(a *Agent) bool { return a.WorkspaceID == workspaceOf(r) }, "Agent not found")
 }
 
-// agentBody reads the path's agent and the JSON body; on failure it has answered.
 func (s *Service) agentBody(w http.ResponseWriter, r *http.Request) (*Agent, map[string]any, bool) {
 	a, ok := s.agentFromPath(w, r)
 	if !ok {
@@ -142,28 +135,19 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, newEnvelope(r, p, matched))
 }
 
-// getAgent answers GET /agents/{id}.
 func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
+	if a, ok := s.agentFromPath(w, r); ok {
+		writeJSON(w, http.StatusOK, a)
 	}
-	writeJSON(w, http.StatusOK, a)
 }
 
-// searchParam is query parameter name, trimmed and in lower case.
 func searchParam(r *http.Request, name string) string {
 	return strings.ToLower(strings.TrimSpace(r.URL.Query().Get(name)))
 }
 
 // matchesText reports whether the lower-case query ("" matches) occurs in any field, ignoring case.
 func matchesText(q string, fields ...string) bool {
-	for _, f := range fields {
-		if strings.Contains(strings.ToLower(f), q) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(strings.ToLower(f), q) })
 }
 
 func deref(s *string) string {
@@ -183,11 +167,8 @@ func (s *Service) listResources(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q, typ := searchParam(r, "q"), searchParam(r, "type")
-	matched := []resource{}
-	for _, res := range s.resources {
-		if (typ == "" || res.typ == typ) && matchesText(q, res.Title, res.Description, res.long) {
-			matched = append(matched, res)
-		}
-	}
+	matched := slices.DeleteFunc(slices.Clone(s.resources), func(res resource) bool {
+		return (typ != "" && res.typ != typ) || !matchesText(q, res.Title, res.Description, res.long)
+	})
 	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(matched, p), "meta": p.meta(len(matched))})
 }

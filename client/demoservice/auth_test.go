@@ -82,7 +82,7 @@ func TestWorkspaceScoping(t *testing.T) {
 			t.Fatalf("403 message %q should name the workspace", out["message"])
 		}
 	}
-	if got := New(Options{API: APISpec}).Workspaces(); len(got) != 2 || got[0].Name != "Acme Office" {
+	if got := New(Options{API: APISpec}).workspaces; len(got) != 2 || got[0] != 1 {
 		t.Fatalf("workspaces %v", got)
 	}
 }

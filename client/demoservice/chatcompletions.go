@@ -70,7 +70,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			errs.add(fmt.Sprintf("messages.%d.role", i), "The role must be system, user or assistant.")
 		}
 	}
-	modelQuestion, _ := a.question("model")
+	modelQuestion := a.question("model")
 	model := ""
 	if len(modelQuestion.Options) > 0 {
 		model = modelQuestion.Options[0]
@@ -88,7 +88,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	if raw := body["tools"]; raw != nil {
 		t, isStr := raw.(string)
-		if q, _ := a.question("tools"); !isStr || !slices.Contains(q.Options, t) {
+		if !isStr || !slices.Contains(a.question("tools").Options, t) {
 			errs.add("tools", "The selected tools is invalid.")
 		}
 	}
@@ -135,11 +135,6 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	s.streamCompletion(w, r, e, id, created, model)
-}
-
-// streamCompletion sends the reply as chat.completion.chunk events.
-func (s *Service) streamCompletion(w http.ResponseWriter, r *http.Request, e *execution, id string, created int64, model string) {
 	chunk := func(d delta, finish *string) completion {
 		return completion{ID: id, Object: "chat.completion.chunk", Created: created, Model: model,
 			Choices: []completionChoice{{Index: 0, Delta: &d, FinishReason: finish}}}
@@ -150,13 +145,10 @@ func (s *Service) streamCompletion(w http.ResponseWriter, r *http.Request, e *ex
 			d.Role = "assistant"
 		}
 		return chunk(d, nil)
-	}, func(sw *sseWriter, completed *bool) {
+	}, func(sw *sseWriter) {
 		stop := "stop"
-		if !sw.event(chunk(delta{}, &stop)) {
-			return
+		if sw.event(chunk(delta{}, &stop)) {
+			sw.raw([]byte("[DONE]"))
 		}
-		s.complete(e)
-		*completed = true
-		sw.raw([]byte("[DONE]"))
 	})
 }

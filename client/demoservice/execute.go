@@ -1,6 +1,7 @@
 package demoservice
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -29,7 +30,6 @@ const (
 	StatusFailed    = "failed"
 )
 
-// failedRunMessage is the error of a run failed by Faults.FailExecutions.
 const failedRunMessage = "The agent could not finish: the model did not answer in time."
 
 // maxFilesPerSend is the real service's limit on file_ids in one execution.
@@ -38,7 +38,6 @@ const maxFilesPerSend = 5
 // startingCredits is the small figure an accepted execution reports.
 const startingCredits = 0.01
 
-// Message is one chat message.
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
@@ -70,16 +69,8 @@ type execution struct {
 	rec       ExecutionRecord
 	fragments []string
 	final     float64       // credits once completed
-	fail      bool          // Faults.FailExecutions chose this run to fail
+	fail      bool          // Faults.FailExecutions: the run fails halfway
 	done      chan struct{} // closed when the progression ends
-}
-
-// failAt is the fragment where a failing run stops; -1 when it completes.
-func (e *execution) failAt() int {
-	if !e.fail {
-		return -1
-	}
-	return len(e.fragments) / 2
 }
 
 // recordJSON is the execution response record on the wire.
@@ -120,14 +111,12 @@ func (e *execution) wire(withInput, succeeded bool) recordJSON {
 	return j
 }
 
-// recordOf renders e's record under the lock.
 func (s *Service) recordOf(e *execution, withInput, succeeded bool) recordJSON {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return e.wire(withInput, succeeded)
 }
 
-// executeRequest is a validated execute body.
 type executeRequest struct {
 	answers  map[string]any
 	messages []Message
@@ -153,10 +142,9 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 	}
 	req.fail = s.takeFailedRun()
 	mode := ModePoll
-	switch {
-	case req.stream:
+	if req.stream {
 		mode = ModeStream
-	case req.wait:
+	} else if req.wait {
 		mode = ModeWait
 	}
 	e := s.startExecution(r, a, req, mode)
@@ -219,20 +207,19 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 
 	input := promptOf(a, req.answers, req.messages)
 	output := s.produce(r, a, id, input, req)
+	answers := maps.Clone(req.answers) // a chat's conversation is kept once, as Messages
+	delete(answers, "messages")
 	starting := startingCredits
 	e := &execution{
 		rec: ExecutionRecord{
-			ID: id, AgentID: a.ID, WorkspaceID: a.WorkspaceID, RootID: id, Mode: mode,
-			Answers: withoutMessages(req.answers), Messages: req.messages, FileIDs: req.fileIDs, Input: input,
+			ID: id, AgentID: a.ID, WorkspaceID: a.WorkspaceID, RootID: cmp.Or(req.rootID, id), Mode: mode,
+			Answers: answers, Messages: req.messages, FileIDs: req.fileIDs, Input: input,
 			Status: StatusStarting, Credits: &starting, CreatedAt: now, UpdatedAt: now,
 		},
 		fragments: s.fragmentsOf(output),
 		final:     executionCredits(a, output),
 		fail:      req.fail,
 		done:      make(chan struct{}),
-	}
-	if req.rootID > 0 {
-		e.rec.RootID = req.rootID
 	}
 	s.mu.Lock()
 	s.executions = append(s.executions, e)
@@ -247,13 +234,6 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 // keptRequests is how many latest runs keep their messages: a chat resends
 // its whole conversation, so keeping all would grow quadratically.
 const keptRequests = 3
-
-// withoutMessages is answers without a chat's conversation (kept once, as Messages).
-func withoutMessages(answers map[string]any) map[string]any {
-	out := maps.Clone(answers)
-	delete(out, "messages")
-	return out
-}
 
 // produce makes the run's output: text, or the URL of a generated picture or clip.
 func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req executeRequest) string {
@@ -299,50 +279,6 @@ func executionCredits(a *Agent, output string) float64 {
 	return roundCredits(0.002 + float64(len(output))*0.00002)
 }
 
-// progress drives a non-streamed run: starting, running a fragment per Pace,
-// completed or failed halfway; it stops when the service closes.
-func (s *Service) progress(e *execution) {
-	defer close(e.done)
-	if !s.sleep(s.ctx, s.opts.Pace) {
-		return
-	}
-	s.mu.Lock()
-	e.rec.Status, e.rec.Credits, e.rec.UpdatedAt = StatusRunning, nil, s.now()
-	s.mu.Unlock()
-	for i, f := range e.fragments {
-		if i == e.failAt() {
-			s.failRun(e)
-			return
-		}
-		if !s.sleep(s.ctx, s.opts.Pace) {
-			return
-		}
-		s.mu.Lock()
-		e.rec.Output += f
-		e.rec.UpdatedAt = s.now()
-		s.mu.Unlock()
-	}
-	s.complete(e)
-}
-
-// complete marks the run completed with its final credits.
-func (s *Service) complete(e *execution) {
-	s.mu.Lock()
-	final := e.final
-	e.rec.Status, e.rec.Credits, e.rec.UpdatedAt = StatusCompleted, &final, s.now()
-	s.mu.Unlock()
-}
-
-// failRun marks the run failed with the output so far.
-// Assumption: a failed run is charged half its credits, for the work done.
-func (s *Service) failRun(e *execution) {
-	s.mu.Lock()
-	charged := roundCredits(e.final / 2)
-	e.rec.Status, e.rec.Error, e.rec.Credits, e.rec.UpdatedAt = StatusFailed, failedRunMessage, &charged, s.now()
-	s.mu.Unlock()
-}
-
-// takeFailedRun spends one Faults.FailExecutions.
 func (s *Service) takeFailedRun() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -353,25 +289,21 @@ func (s *Service) takeFailedRun() bool {
 	return false
 }
 
-// getAgentResponse answers GET /agent-responses/{id}, the real reading's polling.
-func (s *Service) getAgentResponse(w http.ResponseWriter, r *http.Request) {
-	s.writePolled(w, r, "id", true, func(e *execution) bool { return e.rec.WorkspaceID == workspaceOf(r) })
-}
-
-// getResponse answers GET /agents/{id}/responses/{responseId} with one record.
+// poll answers a poll of an execution: GET /agent-responses/{id} (real)
+// or GET /agents/{id}/responses/{responseId} (spec).
 // Assumption: the polled record carries input, like the blocking answer, and
 // its output is the text produced so far.
-func (s *Service) getResponse(w http.ResponseWriter, r *http.Request) {
-	if a, ok := s.agentFromPath(w, r); ok {
-		s.writePolled(w, r, "responseId", false, func(e *execution) bool { return e.rec.AgentID == a.ID })
+func (s *Service) poll(w http.ResponseWriter, r *http.Request) {
+	name, mine := "id", func(e *execution) bool { return e.rec.WorkspaceID == workspaceOf(r) }
+	if !s.real {
+		a, ok := s.agentFromPath(w, r)
+		if !ok {
+			return
+		}
+		name, mine = "responseId", func(e *execution) bool { return e.rec.AgentID == a.ID }
 	}
-}
-
-// writePolled answers a poll of the execution named by path value name,
-// alike in both readings; mine says whether the caller may see it.
-func (s *Service) writePolled(w http.ResponseWriter, r *http.Request, name string, succeeded bool, mine func(*execution) bool) {
 	if e, ok := byPath(s, w, r, name, s.execByID, mine, "Response not found"); ok {
-		writeJSON(w, http.StatusOK, s.recordOf(e, true, succeeded))
+		writeJSON(w, http.StatusOK, s.recordOf(e, true, s.real))
 	}
 }
 
@@ -383,25 +315,19 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	var req executeRequest
 	var errs fieldErrors
 
-	flags := []string{"wait_execution", "stream"}
+	waits := []string{"wait_execution"}
 	if s.real {
-		flags = []string{"waitExecution", "wait_execution", "stream"}
+		waits = []string{"waitExecution", "wait_execution"}
 	}
-	for _, flag := range flags {
-		b := boolField(&errs, body, flag)
-		if flag == "stream" {
-			req.stream = b
-		} else {
-			req.wait = req.wait || b
-		}
+	for _, flag := range waits {
+		req.wait = boolField(&errs, body, flag) || req.wait
 	}
-	if s.real {
-		for _, flag := range flags[:2] {
-			on, ok := flagValue(r.URL.Query().Get(flag))
-			req.wait = req.wait || on
-			if !ok {
-				errs.add(flag, "The "+flag+" field must be true or false.")
-			}
+	req.stream = boolField(&errs, body, "stream")
+	for _, flag := range waits {
+		on, ok := flagValue(r.URL.Query().Get(flag))
+		req.wait = req.wait || (on && s.real)
+		if !ok && s.real {
+			errs.add(flag, "The "+flag+" field must be true or false.")
 		}
 	}
 
@@ -418,13 +344,10 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 		}
 	}
 	for _, q := range a.Questions {
-		if v, present := body[q.Name]; present {
-			if _, set := answers[q.Name]; !set {
-				answers[q.Name] = v
-			}
+		v, present := body[q.Name]
+		if _, set := answers[q.Name]; present && !set {
+			answers[q.Name] = v
 		}
-	}
-	for _, q := range a.Questions {
 		checkAnswer(&errs, q, answers[q.Name])
 	}
 
@@ -486,7 +409,6 @@ func flagValue(v string) (on, ok bool) {
 	return false, false
 }
 
-// boolField reads an optional true or false body field.
 func boolField(errs *fieldErrors, body map[string]any, name string) bool {
 	b, isBool := body[name].(bool)
 	if body[name] != nil && !isBool {
@@ -568,11 +490,9 @@ func isDate(v any) bool {
 		return false
 	}
 	s = strings.TrimSpace(s)
-	if _, err := time.Parse(time.DateOnly, s); err == nil {
-		return true
-	}
-	_, err := time.Parse(time.RFC3339, s)
-	return err == nil
+	_, err := time.Parse(time.DateOnly, s)
+	_, err2 := time.Parse(time.RFC3339, s)
+	return err == nil || err2 == nil
 }
 
 // isBoolean accepts what a form sends for yes or no.
@@ -591,7 +511,6 @@ func isBoolean(v any) bool {
 	return false
 }
 
-// splitList reads a comma-separated list, leaving out empty entries.
 func splitList(s string) []string {
 	var out []string
 	for p := range strings.SplitSeq(s, ",") {
@@ -602,7 +521,6 @@ func splitList(s string) []string {
 	return out
 }
 
-// multiselectValues reads a list of strings or one comma-separated string.
 func multiselectValues(v any) ([]string, bool) {
 	switch x := v.(type) {
 	case string:
@@ -624,7 +542,6 @@ func multiselectValues(v any) ([]string, bool) {
 // chatRuleMessage is the interface's text for broken chat message rules.
 const chatRuleMessage = "Chat messages must be a pair of user/assistant"
 
-// decodeMessages reads a list of {role, content} objects.
 func decodeMessages(raw any, errs *fieldErrors) ([]Message, bool) {
 	list, ok := raw.([]any)
 	if !ok {
@@ -668,7 +585,6 @@ func chatRulesHold(msgs []Message) bool {
 	return msgs[len(msgs)-1].Role == "user"
 }
 
-// checkFileIDs validates file_ids against the workspace's files.
 func (s *Service) checkFileIDs(errs *fieldErrors, ws int64, raw any) []int64 {
 	list, ok := raw.([]any)
 	if !ok {
@@ -682,21 +598,13 @@ func (s *Service) checkFileIDs(errs *fieldErrors, ws int64, raw any) []int64 {
 		id, ok := asInt(v)
 		f, found := s.files[id]
 		if !ok || !found || f.WorkspaceID != ws {
-			errs.add("file_ids", fmt.Sprintf("The selected file_ids is invalid: no file %v in this workspace.", display(v)))
+			shown, _ := json.Marshal(v)
+			errs.add("file_ids", fmt.Sprintf("The selected file_ids is invalid: no file %s in this workspace.", shown))
 			return nil
 		}
 		ids = append(ids, id)
 	}
 	return ids
-}
-
-// display renders a JSON value for an error message.
-func display(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "?"
-	}
-	return string(b)
 }
 
 // promptOf is the execution's input: the last user message, else the prompt
@@ -722,7 +630,6 @@ func promptOf(a *Agent, answers map[string]any, msgs []Message) string {
 	return a.Title + " — " + strings.Join(parts, ", ")
 }
 
-// promptAnswer is the run's prompt answer, trimmed; "" when there is none.
 func promptAnswer(answers map[string]any) string {
 	p, _ := answers["prompt"].(string)
 	return strings.TrimSpace(p)

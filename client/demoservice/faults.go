@@ -75,7 +75,6 @@ const (
 	RetryInBoth   = "both"
 )
 
-// SetFaults replaces the faults in force. Safe to call concurrently.
 func (s *Service) SetFaults(f Faults) {
 	s.mu.Lock()
 	s.faults = f
@@ -83,7 +82,6 @@ func (s *Service) SetFaults(f Faults) {
 	s.mu.Unlock()
 }
 
-// currentFaults returns a snapshot of the faults in force.
 func (s *Service) currentFaults() Faults {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -91,7 +89,7 @@ func (s *Service) currentFaults() Faults {
 }
 
 // takeFault decrements and names the first counter in force ("" for none).
-func (s *Service) takeFault() (string, time.Duration, string) {
+func (s *Service) takeFault() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := &s.faults
@@ -101,7 +99,7 @@ func (s *Service) takeFault() (string, time.Duration, string) {
 	}{{"fail500", &f.Fail500}, {"html500", &f.HTML500}, {"empty500", &f.Empty500}, {EveryRateLimit, &f.RateLimit}} {
 		if *c.n > 0 {
 			*c.n--
-			return c.name, f.RetryAfter, f.RetryAfterIn
+			return c.name
 		}
 	}
 	if f.Every > 0 {
@@ -115,13 +113,12 @@ func (s *Service) takeFault() (string, time.Duration, string) {
 				kind = EveryKinds[s.everyTaken%len(EveryKinds)]
 			}
 			s.everyTaken++
-			return kind, f.RetryAfter, f.RetryAfterIn
+			return kind
 		}
 	}
-	return "", 0, ""
+	return ""
 }
 
-// htmlErrorPage is what a proxy's 500 looks like.
 const htmlErrorPage = `<!DOCTYPE html>
 <html><head><title>500 Internal Server Error</title></head>
 <body><h1>Server Error</h1><p>Something went wrong on our end. Please try again later.</p></body></html>
@@ -131,19 +128,14 @@ const htmlErrorPage = `<!DOCTYPE html>
 // to go on and the writer to answer with.
 func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, bool) {
 	f := s.currentFaults()
-	if !s.sleep(r.Context(), f.SlowFirstByte) || !s.sleep(r.Context(), f.Latency) {
-		if r.Context().Err() != nil {
-			return w, false
-		}
+	if (!s.sleep(r.Context(), f.SlowFirstByte) || !s.sleep(r.Context(), f.Latency)) && r.Context().Err() != nil {
+		return w, false
 	}
-	fault, retry, where := s.takeFault()
-	switch fault {
+	switch s.takeFault() {
 	case EveryReset:
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close()
-				return w, false
-			}
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			_ = conn.Close()
+			return w, false
 		}
 		panic(http.ErrAbortHandler) // closes the connection (HTTP/2 too)
 	case EveryTruncated:
@@ -167,8 +159,7 @@ func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.Resp
 		w.Header().Set("Content-Length", "0")
 		w.WriteHeader(http.StatusInternalServerError)
 	case EveryRateLimit: // also RateLimit's
-		secs := int(math.Ceil(retry.Seconds()))
-		s.writeRateLimited(w, r, max(secs, 1), where)
+		s.writeRateLimited(w, r, max(1, int(math.Ceil(f.RetryAfter.Seconds()))), f.RetryAfterIn)
 	default:
 		return w, true
 	}

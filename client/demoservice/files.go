@@ -31,20 +31,17 @@ const (
 	FileInProgress = "in_progress"
 )
 
-// maxStoredFiles is the real service's storage limit per workspace.
 const maxStoredFiles = 30
 
-// File is a file as the service returns it.
 type File struct {
-	ID        int64   `json:"id"`
-	Object    string  `json:"object"`
-	Bytes     int64   `json:"bytes"`
-	CreatedAt string  `json:"created_at"`
-	Filename  string  `json:"filename"`
-	Credits   float64 `json:"credits"`
-	Status    string  `json:"status"`
-	// WorkspaceID is the workspace the file belongs to.
-	WorkspaceID int64 `json:"-"`
+	ID          int64   `json:"id"`
+	Object      string  `json:"object"`
+	Bytes       int64   `json:"bytes"`
+	CreatedAt   string  `json:"created_at"`
+	Filename    string  `json:"filename"`
+	Credits     float64 `json:"credits"`
+	Status      string  `json:"status"`
+	WorkspaceID int64   `json:"-"`
 	// SHA256 is the hex digest of an uploaded file's content ("" for seeded files).
 	SHA256  string    `json:"-"`
 	created time.Time // for ordering
@@ -112,13 +109,8 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	limit := s.opts.MaxUploadBytes
-	var (
-		stored  bool
-		name    string
-		size    int64
-		digest  string
-		process string
-	)
+	f := &File{Object: "file", Status: FileWaiting, WorkspaceID: ws} // Bytes > 0 once stored
+	var process string
 parts:
 	for {
 		part, err := mr.NextPart()
@@ -130,7 +122,7 @@ parts:
 			return
 		}
 		switch {
-		case part.FormName() == "file" && !stored:
+		case part.FormName() == "file" && f.Bytes == 0:
 			h := sha256.New()
 			n, err := io.Copy(h, io.LimitReader(part, limit+1))
 			if err != nil {
@@ -150,11 +142,11 @@ parts:
 				validationError(w, r, "file", "The file must not be empty.")
 				return
 			}
-			name = filepath.Base(strings.ReplaceAll(part.FileName(), "\\", "/"))
-			if name == "" || name == "." || name == "/" {
-				name = "upload"
+			f.Filename = filepath.Base(strings.ReplaceAll(part.FileName(), "\\", "/"))
+			if f.Filename == "" || f.Filename == "." || f.Filename == "/" {
+				f.Filename = "upload"
 			}
-			stored, size, digest = true, n, hex.EncodeToString(h.Sum(nil))
+			f.Bytes, f.SHA256 = n, hex.EncodeToString(h.Sum(nil))
 			if !s.real {
 				// The spec reading has no other field to wait for.
 				break parts
@@ -166,7 +158,7 @@ parts:
 			_, _ = io.Copy(io.Discard, part)
 		}
 	}
-	if !stored {
+	if f.Bytes == 0 {
 		validationError(w, r, "file", "The file field is required.")
 		return
 	}
@@ -178,17 +170,14 @@ parts:
 	if s.refuseIfFull(w, r, ws) {
 		return
 	}
-	now := s.now()
+	f.created = s.now()
+	f.CreatedAt = offsetUTC(f.created)
+	if !s.real {
+		f.Credits = fileCredits(f.Bytes) // a spec upload shows its credits at once
+	}
 	s.mu.Lock()
 	s.nextFileID++
-	f := &File{
-		ID: s.nextFileID, Object: "file", Bytes: size, CreatedAt: offsetUTC(now), Filename: name,
-		Status: FileWaiting, WorkspaceID: ws, SHA256: digest, created: now,
-	}
-	if !s.real {
-		// A spec upload shows its credits at once.
-		f.Credits = fileCredits(size)
-	}
+	f.ID = s.nextFileID
 	s.files[f.ID] = f
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, s.processFileNow(f, processNow || !s.real))
@@ -244,7 +233,6 @@ func (s *Service) busy() string {
 	return FileProcessing
 }
 
-// fileFromPath finds {id} among the workspace's files, else answers 404.
 func (s *Service) fileFromPath(w http.ResponseWriter, r *http.Request) (*File, bool) {
 	return byPath(s, w, r, "id", s.files, func(f *File) bool { return f.WorkspaceID == workspaceOf(r) }, "File not found")
 }
@@ -262,17 +250,11 @@ func (s *Service) answerFile(process bool) http.HandlerFunc {
 
 // deleteFile answers DELETE /files/{id} (real reading), unlinking it from every agent.
 func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) {
-	f, ok := s.fileFromPath(w, r)
-	if !ok {
-		return
-	}
-	s.mu.Lock()
-	delete(s.files, f.ID)
-	for agent := range s.agentFiles {
-		s.unlink(agent, f.ID)
-	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]string{"message": "File deleted successfully"})
+	deleteRecord(s, w, r, s.files, func(f *File) bool { return f.WorkspaceID == workspaceOf(r) }, "File", func(id int64) {
+		for agent := range s.agentFiles {
+			s.unlink(agent, id)
+		}
+	})
 }
 
 // unlink removes file id from the agent's linked files, reporting whether it
@@ -285,7 +267,6 @@ func (s *Service) unlink(agent, id int64) bool {
 	return i >= 0
 }
 
-// agentFileSet is the answer of the link and list operations.
 type agentFileSet struct {
 	ID         int64       `json:"id"`
 	Files      []File      `json:"files"`
@@ -332,7 +313,6 @@ func (s *Service) fileSet(agentID int64, withCount bool) agentFileSet {
 	return set
 }
 
-// linkAgentFiles answers POST /agents/{id}/files with body file_ids.
 func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
 	a, body, ok := s.agentBody(w, r)
 	if !ok {
@@ -359,13 +339,10 @@ func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.fileSet(a.ID, true))
 }
 
-// listAgentFiles answers GET /agents/{id}/files.
 func (s *Service) listAgentFiles(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
+	if a, ok := s.agentFromPath(w, r); ok {
+		writeJSON(w, http.StatusOK, s.fileSet(a.ID, false))
 	}
-	writeJSON(w, http.StatusOK, s.fileSet(a.ID, false))
 }
 
 // deleteAgentFile answers DELETE /agents/{id}/files/{fileId}; the file itself stays.

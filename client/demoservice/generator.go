@@ -104,17 +104,11 @@ func topicOf(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
-// rngFor seeds a generator from the agent and the input.
-func rngFor(parts ...string) *rand.Rand {
-	sum := seedOf(parts...)
-	return rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15))
-}
-
 func pick(rng *rand.Rand, list []string) string { return list[rng.IntN(len(list))] }
 
-// generateReply writes the answer of a chat or text agent.
 func generateReply(a *Agent, input string, answers map[string]any, msgs []Message, fileIDs []int64) string {
-	rng := rngFor(fmt.Sprint(a.ID), input, fmt.Sprint(len(msgs)))
+	sum := seedOf(fmt.Sprint(a.ID), input, fmt.Sprint(len(msgs)))
+	rng := rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15))
 	words := keywords(input)
 	if p := promptAnswer(answers); len(msgs) == 0 && p != "" {
 		// What the user asked for is the subject.
@@ -137,22 +131,17 @@ func generateReply(a *Agent, input string, answers map[string]any, msgs []Messag
 	if a.Type == TypeText {
 		out = textBody(rng, topic, noun, answers)
 		if p := promptAnswer(answers); p != "" && len(msgs) == 0 {
-			// The request closes the text, so whoever ran it sees what was asked.
-			note := requestNote(p)
+			// The request, cut short, closes the text, so whoever ran it sees what was asked.
+			if r := []rune(p); len(r) > 300 {
+				p = string(r[:299]) + "…"
+			}
+			note := "\n\n---\n\n*Written from your request:* " + strings.Join(strings.Fields(p), " ")
 			return clampTo(out, maxReplyChars-len(note)) + note
 		}
 	} else {
 		out = chatBody(rng, a, topic, noun, len(msgs) > 2, len(fileIDs))
 	}
 	return clampTo(out, maxReplyChars)
-}
-
-// requestNote quotes the user's request, cut short, at the end of an answer.
-func requestNote(prompt string) string {
-	if r := []rune(prompt); len(r) > 300 {
-		prompt = string(r[:299]) + "…"
-	}
-	return "\n\n---\n\n*Written from your request:* " + strings.Join(strings.Fields(prompt), " ")
 }
 
 // chatBody is a conversational answer with optional markdown sections.
@@ -214,7 +203,8 @@ func textBody(rng *rand.Rand, topic string, noun func() string, answers map[stri
 
 	var b strings.Builder
 	if format == "email" {
-		fmt.Fprintf(&b, "Subject: %s\n\n%s\n\n", capitalizeFirst(topic), greeting(tone))
+		greeting := map[bool]string{true: "Dear Sir or Madam,", false: "Hello everyone,"}[tone == "formal"]
+		fmt.Fprintf(&b, "Subject: %s\n\n%s\n\n", capitalizeFirst(topic), greeting)
 	} else {
 		fmt.Fprintf(&b, "# %s\n\n", titleCase(topic))
 	}
@@ -246,14 +236,6 @@ func textBody(rng *rand.Rand, topic string, noun func() string, answers map[stri
 	return strings.TrimSpace(b.String())
 }
 
-func greeting(tone string) string {
-	if tone == "formal" {
-		return "Dear Sir or Madam,"
-	}
-	return "Hello everyone,"
-}
-
-// writeParagraph writes n sentences about the phrases, then a blank line.
 func writeParagraph(b *strings.Builder, rng *rand.Rand, noun func() string, n int) {
 	for i, s := range pickN(rng, phrases.Sentences, n) {
 		if i > 0 {
@@ -264,11 +246,9 @@ func writeParagraph(b *strings.Builder, rng *rand.Rand, noun func() string, n in
 	b.WriteString("\n\n")
 }
 
-// pickN returns n distinct entries of list in random order.
 func pickN(rng *rand.Rand, list []string, n int) []string {
-	idx := rng.Perm(len(list))
 	out := make([]string, 0, n)
-	for _, i := range idx[:min(n, len(list))] {
+	for _, i := range rng.Perm(len(list))[:min(n, len(list))] {
 		out = append(out, list[i])
 	}
 	return out
@@ -311,57 +291,25 @@ func titleCase(s string) string {
 	return strings.Join(words, " ")
 }
 
-// splitFragments cuts text into short stream fragments, ending after a word
-// where it can; joined, they give the text exactly.
+// splitFragments cuts text into stream fragments of at most 12 characters,
+// ending after a word where it can and leaving no scrap shorter than 3;
+// joined, they give the text exactly.
 func splitFragments(text string) []string {
 	const maxLen = 12
 	var out []string
-	var cur []rune
-	for _, tok := range tokens(text) {
-		tr := []rune(tok)
-		if len(cur)+len(tr) <= maxLen {
-			cur = append(cur, tr...)
-			continue
-		}
-		if len(cur) >= 3 {
-			out = append(out, string(cur))
-			cur = nil
-		}
-		cur = append(cur, tr...)
-		for len(cur) > maxLen {
-			n := maxLen
-			if len(cur)-n < 3 {
-				n = len(cur) - 3 // leave a tail of at least 3
+	for r := []rune(text); len(r) > 0; {
+		n := min(len(r), maxLen)
+		for k := n; n < len(r) && k >= 3; k-- {
+			if unicode.IsSpace(r[k-1]) && !unicode.IsSpace(r[k]) {
+				n = k
+				break
 			}
-			out = append(out, string(cur[:n]))
-			cur = cur[n:]
 		}
-	}
-	if len(cur) > 0 {
-		if n := len(out); len(cur) < 3 && n > 0 && len([]rune(out[n-1]))+len(cur) <= maxLen {
-			out[n-1] += string(cur)
-		} else {
-			out = append(out, string(cur))
+		if rest := len(r) - n; rest > 0 && rest < 3 {
+			n = len(r) - 3
 		}
-	}
-	return out
-}
-
-// tokens splits text into words each followed by its trailing whitespace.
-func tokens(text string) []string {
-	var out []string
-	start := 0
-	inSpace := false
-	for i, r := range text {
-		space := unicode.IsSpace(r)
-		if inSpace && !space {
-			out = append(out, text[start:i])
-			start = i
-		}
-		inSpace = space
-	}
-	if start < len(text) {
-		out = append(out, text[start:])
+		out = append(out, string(r[:n]))
+		r = r[n:]
 	}
 	return out
 }

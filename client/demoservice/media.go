@@ -10,21 +10,14 @@ import (
 	"image/png"
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 )
 
-// mediaItem is a generated picture or clip, rendered on first request.
-type mediaItem struct {
-	render func() []byte
-	data   []byte
-}
-
-// mediaKinds are the extension and content type of each kind of media.
 var mediaKinds = map[string]struct{ ext, contentType string }{
 	"images": {".png", "image/png"},
 	"videos": {".mp4", "video/mp4"},
@@ -43,17 +36,16 @@ func (s *Service) registerImage(r *http.Request, id int64, input string, answers
 	return s.registerMedia(r, "images", id, func() []byte { return renderPNG(seed, w, h, caption) })
 }
 
-// registerMedia reserves execution id's media of kind and returns its absolute URL.
+// registerMedia reserves execution id's media of kind, rendered once on
+// first request, and returns its absolute URL.
 func (s *Service) registerMedia(r *http.Request, kind string, id int64, render func() []byte) string {
+	name := fmt.Sprintf("%s/%d%s", kind, id, mediaKinds[kind].ext)
 	s.mu.Lock()
-	s.media[mediaKey(kind, id)] = &mediaItem{render: render}
+	s.media[name] = sync.OnceValue(render)
 	s.mu.Unlock()
-	return fmt.Sprintf("%s/generated/%s/%d%s", baseURL(r), kind, id, mediaKinds[kind].ext)
+	return baseURL(r) + "/generated/" + name
 }
 
-func mediaKey(kind string, id int64) string { return kind + "/" + strconv.FormatInt(id, 10) }
-
-// seedOf hashes parts into a seed.
 func seedOf(parts ...string) uint64 {
 	h := fnv.New64a()
 	for _, p := range parts {
@@ -63,7 +55,6 @@ func seedOf(parts ...string) uint64 {
 	return h.Sum64()
 }
 
-// sizeFor maps an aspect ratio answer to pixel dimensions.
 func sizeFor(ratio any, long int) (int, int) {
 	switch ratio {
 	case "16:9":
@@ -76,29 +67,16 @@ func sizeFor(ratio any, long int) (int, int) {
 	return long * 3 / 4, long * 3 / 4
 }
 
-// serveMedia answers GET /generated/{kind}/{name}.
 func (s *Service) serveMedia(w http.ResponseWriter, r *http.Request) {
 	kind, name := r.PathValue("kind"), r.PathValue("name")
-	idText, found := strings.CutSuffix(name, mediaKinds[kind].ext)
-	id, err := strconv.ParseInt(idText, 10, 64)
 	s.mu.Lock()
-	m, ok := s.media[mediaKey(kind, id)]
-	var data []byte
-	if ok {
-		data = m.data
-	}
+	render, ok := s.media[kind+"/"+name]
 	s.mu.Unlock()
-	if !found || err != nil || !ok {
+	if !ok {
 		writeError(w, r, http.StatusNotFound, "Media not found")
 		return
 	}
-	// Deterministic rendering: racing first requests render the same bytes.
-	if data == nil {
-		data = m.render()
-		s.mu.Lock()
-		m.data = data
-		s.mu.Unlock()
-	}
+	data := render()
 	w.Header().Set("Content-Type", mediaKinds[kind].contentType)
 	w.Header().Set("Cache-Control", "public, max-age=86400")
 	// ServeContent answers HEAD and byte ranges, which video players use to seek.

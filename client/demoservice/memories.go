@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 )
 
-// maxMemoryChars is the interface's limit on a variant-A memory.
 const maxMemoryChars = 32000
 
 // defaultCollectionID holds memories created without a collection.
@@ -21,12 +20,6 @@ const maxMemoryChars = 32000
 // "General" collection, so collection_id is always an integer as the
 // interface types it.
 const defaultCollectionID int64 = 1
-
-// The real service's default collection, shown as "My Memories".
-const (
-	defaultCollectionName    = "default"
-	defaultCollectionDisplay = "My Memories"
-)
 
 // Memory is a stored memory.
 // Assumption: memories and collections belong to the user, not to a
@@ -54,31 +47,27 @@ type Collection struct {
 
 // Memory returns a snapshot of memory id.
 func (s *Service) Memory(id int64) (Memory, bool) {
-	return snapshot(s, s.memories, id, func(m *Memory) Memory {
-		c := *m
-		c.Metadata = maps.Clone(m.Metadata)
-		return c
-	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.memories[id]
+	if !ok {
+		return Memory{}, false
+	}
+	c := *m
+	c.Metadata = maps.Clone(m.Metadata)
+	return c, true
 }
 
 // Collection returns a snapshot of collection id.
 func (s *Service) Collection(id int64) (Collection, bool) {
-	return snapshot(s, s.collections, id, func(c *Collection) Collection { return *c })
-}
-
-// snapshot copies records[id] under the lock, never half-updated.
-func snapshot[T any](s *Service, records map[int64]*T, id int64, copyOf func(*T) T) (T, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec, ok := records[id]
-	if !ok {
-		var zero T
-		return zero, false
+	if c, ok := s.collections[id]; ok {
+		return *c, true
 	}
-	return copyOf(rec), true
+	return Collection{}, false
 }
 
-// memoryA is a variant-A memory on the wire.
 type memoryA struct {
 	ID           int64       `json:"id"`
 	UserID       int64       `json:"user_id"`
@@ -88,7 +77,6 @@ type memoryA struct {
 	Collection   *Collection `json:"collection,omitempty"`
 }
 
-// memoryB is a variant-B memory on the wire.
 type memoryB struct {
 	ID        int64          `json:"id"`
 	Content   string         `json:"content"`
@@ -109,33 +97,56 @@ func (m Memory) wireA() memoryA {
 	return memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
 }
 
-// createMemory answers POST /memories in the configured variant. A body of
-// the other variant fails naming this variant's field: how clients detect it.
+// memoryChange reads a body of the configured variant (creating: content
+// required) as the change to make. A body of the other variant fails naming
+// this variant's field: how clients detect it.
+func (s *Service) memoryChange(w http.ResponseWriter, r *http.Request, body map[string]any, creating bool) (func(*Memory), bool) {
+	if s.opts.MemoryVariant != "B" {
+		text, ok := textField(w, r, body, "memory", true, maxMemoryChars)
+		if !ok {
+			return nil, false
+		}
+		collID, ok := s.collectionField(w, r, body)
+		return func(m *Memory) {
+			m.Content, m.Credits, m.CollectionID = text, memoryCredits(text), cmp.Or(collID, m.CollectionID)
+		}, ok
+	}
+	_, hasContent := body["content"]
+	content, ok := textField(w, r, body, "content", creating, math.MaxInt)
+	if !ok {
+		return nil, false
+	}
+	_, hasMeta := body["metadata"]
+	meta, ok := metadataOf(w, r, body)
+	return func(m *Memory) {
+		if hasContent {
+			m.Content, m.Credits = content, memoryCredits(content)
+		}
+		if hasMeta || creating {
+			m.Metadata = meta
+		}
+	}, ok
+}
+
+// createMemory answers POST /memories in the configured variant.
 // Assumption: a created memory answers 201 Created in both variants.
 func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 	body, ok := readJSONObject(w, r)
 	if !ok {
 		return
 	}
-	var m Memory
-	if s.opts.MemoryVariant == "B" {
-		if m.Content, ok = textField(w, r, body, "content", true, math.MaxInt); ok {
-			m.Metadata, ok = metadataOf(w, r, body)
-		}
-	} else {
-		m.Content, m.CollectionID, ok = s.memoryFieldsA(w, r, body)
-	}
+	change, ok := s.memoryChange(w, r, body, true)
 	if !ok {
 		return
 	}
 	now := s.now()
-	m.UserID, m.Credits, m.CreatedAt, m.UpdatedAt = demoUserID, memoryCredits(m.Content), now, now
-	m.CollectionID = cmp.Or(m.CollectionID, defaultCollectionID)
+	m := &Memory{UserID: demoUserID, CollectionID: defaultCollectionID, CreatedAt: now, UpdatedAt: now}
+	change(m)
 	s.mu.Lock()
 	s.nextMemID++
 	m.ID = s.nextMemID
-	s.memories[m.ID] = &m
-	out := m
+	s.memories[m.ID] = m
+	out := *m
 	s.mu.Unlock()
 	if s.opts.MemoryVariant == "B" {
 		writeJSON(w, http.StatusCreated, out.wireB())
@@ -144,27 +155,19 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]any{"message": "Memory created successfully", "memory": out.wireA()})
 }
 
-// memoryFieldsA reads a variant-A body: memory required, collection_id optional.
-func (s *Service) memoryFieldsA(w http.ResponseWriter, r *http.Request, body map[string]any) (string, int64, bool) {
-	text, ok := textField(w, r, body, "memory", true, maxMemoryChars)
-	if !ok {
-		return "", 0, false
-	}
-	collID, ok := s.collectionField(w, r, body)
-	return text, collID, ok
-}
-
-// updateMemoryA answers PATCH /memories/{id}; the answer carries the collection.
-func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
+// updateMemory answers PATCH /memories/{id} (variant A: the answer carries
+// the collection) or PUT (B: content and metadata optional).
+func (s *Service) updateMemory(w http.ResponseWriter, r *http.Request) {
 	updateRecord(s, w, r, s.memories, "Memory not found", func(body map[string]any) (func(*Memory), bool) {
-		text, collID, ok := s.memoryFieldsA(w, r, body)
+		change, ok := s.memoryChange(w, r, body, false)
 		return func(m *Memory) {
-			m.Content, m.Credits, m.UpdatedAt = text, memoryCredits(text), s.now()
-			if collID != 0 {
-				m.CollectionID = collID
-			}
+			change(m)
+			m.UpdatedAt = s.now()
 		}, ok
 	}, func(m *Memory) any {
+		if s.opts.MemoryVariant == "B" {
+			return m.wireB()
+		}
 		out := m.wireA()
 		if c, ok := s.collections[m.CollectionID]; ok {
 			cc := *c
@@ -172,28 +175,6 @@ func (s *Service) updateMemoryA(w http.ResponseWriter, r *http.Request) {
 		}
 		return map[string]any{"message": "Memory updated successfully", "memory": out}
 	})
-}
-
-// updateMemoryB answers PUT /memories/{id}: content and metadata optional.
-func (s *Service) updateMemoryB(w http.ResponseWriter, r *http.Request) {
-	updateRecord(s, w, r, s.memories, "Memory not found", func(body map[string]any) (func(*Memory), bool) {
-		_, hasContent := body["content"]
-		content, ok := textField(w, r, body, "content", false, math.MaxInt)
-		if !ok {
-			return nil, false
-		}
-		_, hasMeta := body["metadata"]
-		meta, ok := metadataOf(w, r, body)
-		return func(m *Memory) {
-			if hasContent {
-				m.Content, m.Credits = content, memoryCredits(content)
-			}
-			if hasMeta {
-				m.Metadata = meta
-			}
-			m.UpdatedAt = s.now()
-		}, ok
-	}, func(m *Memory) any { return m.wireB() })
 }
 
 // updateRecord answers an update of records[{id}] alike for every kind: 404
@@ -249,7 +230,6 @@ func textField(w http.ResponseWriter, r *http.Request, body map[string]any, fiel
 	return "", false
 }
 
-// metadataOf reads the optional metadata object.
 func metadataOf(w http.ResponseWriter, r *http.Request, body map[string]any) (map[string]any, bool) {
 	raw := body["metadata"]
 	if raw == nil {
@@ -263,7 +243,6 @@ func metadataOf(w http.ResponseWriter, r *http.Request, body map[string]any) (ma
 	return meta, true
 }
 
-// collectionField reads the optional collection_id; 0 means absent.
 func (s *Service) collectionField(w http.ResponseWriter, r *http.Request, body map[string]any) (int64, bool) {
 	raw := body["collection_id"]
 	if raw == nil {
@@ -297,7 +276,6 @@ func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
 
 // Real reading only: list and delete memories; list, create, delete collections.
 
-// Per-page sizes of the memory and collection lists.
 const (
 	memoryPerPage    = 10
 	memoryMaxPerPage = 50
@@ -328,18 +306,31 @@ func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"message": "Memories fetched successfully!", "memories": items, "meta": p.shortMeta(len(all))})
 }
 
-// deleteMemory answers DELETE /memories/{id}.
 func (s *Service) deleteMemory(w http.ResponseWriter, r *http.Request) {
+	deleteRecord(s, w, r, s.memories, nil, "Memory", func(int64) {})
+}
+
+// deleteRecord answers a DELETE of records[{id}], what naming the kind: 404
+// unless mine accepts it (nil: the user's memories and collections, whose 404
+// is {"message"} in both readings), else it deletes it and, under the lock,
+// what goes with it (also).
+func deleteRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, records map[int64]*T, mine func(*T) bool, what string, also func(id int64)) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	s.mu.Lock()
-	_, found := s.memories[id]
-	delete(s.memories, id)
-	s.mu.Unlock()
-	if !found {
-		writeMessage(w, http.StatusNotFound, "Memory not found")
-		return
+	rec, found := records[id]
+	if found = found && (mine == nil || mine(rec)); found {
+		delete(records, id)
+		also(id)
 	}
-	writeMessage(w, http.StatusOK, "Memory deleted successfully")
+	s.mu.Unlock()
+	switch {
+	case found:
+		writeMessage(w, http.StatusOK, what+" deleted successfully")
+	case mine == nil:
+		writeMessage(w, http.StatusNotFound, what+" not found")
+	default:
+		writeError(w, r, http.StatusNotFound, what+" not found")
+	}
 }
 
 // listCollections answers GET /memory-collections, searching names ignoring
@@ -355,7 +346,6 @@ func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": p.shortMeta(len(all))})
 }
 
-// collectionName reads a required name of at most 255 characters.
 func collectionName(w http.ResponseWriter, r *http.Request, body map[string]any) (string, bool) {
 	name, ok := textField(w, r, body, "name", true, 255)
 	return strings.TrimSpace(name), ok
@@ -373,11 +363,7 @@ func (s *Service) createCollection(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	var next int64
-	for id := range s.collections {
-		next = max(next, id)
-	}
-	c := &Collection{ID: next + 1, UserID: demoUserID, Name: name, DisplayName: name}
+	c := &Collection{ID: slices.Max(slices.Collect(maps.Keys(s.collections))) + 1, UserID: demoUserID, Name: name, DisplayName: name}
 	s.collections[c.ID] = c
 	out := *c
 	s.mu.Unlock()
@@ -386,22 +372,11 @@ func (s *Service) createCollection(w http.ResponseWriter, r *http.Request) {
 
 // deleteCollection deletes a collection with its memories; the default stays.
 func (s *Service) deleteCollection(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, found := s.collections[id]; !found {
-		writeMessage(w, http.StatusNotFound, "Collection not found")
-		return
-	}
-	if id == defaultCollectionID {
+	if id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64); id == defaultCollectionID {
 		writeMessage(w, http.StatusForbidden, "Default collection cannot be deleted")
 		return
 	}
-	delete(s.collections, id)
-	for mid, m := range s.memories {
-		if m.CollectionID == id {
-			delete(s.memories, mid)
-		}
-	}
-	writeMessage(w, http.StatusOK, "Collection deleted successfully")
+	deleteRecord(s, w, r, s.collections, nil, "Collection", func(id int64) {
+		maps.DeleteFunc(s.memories, func(_ int64, m *Memory) bool { return m.CollectionID == id })
+	})
 }

@@ -56,10 +56,10 @@ func (e *env) expectReal(method, path string, body any, status int, msg, field s
 }
 
 func TestRealDefaultReadingIsOneConstant(t *testing.T) {
-	if (Options{}).api() != DefaultAPI || DefaultAPI != APIReal {
-		t.Fatalf("the zero Options follow %q, DefaultAPI %q", (Options{}).api(), DefaultAPI)
+	if got := New(Options{}).API(); got != APIReal {
+		t.Fatalf("the zero Options follow %q", got)
 	}
-	if New(Options{API: "other"}).API() != DefaultAPI || New(Options{API: APIReal}).API() != APIReal {
+	if New(Options{API: "other"}).API() != APIReal || New(Options{API: APIReal}).API() != APIReal {
 		t.Fatal("API() does not report the reading")
 	}
 	if got := New(Options{API: APIReal}).opts.MaxUploadBytes; got != RealMaxUploadBytes {
@@ -82,7 +82,7 @@ func TestRealAuthentication(t *testing.T) {
 
 func TestRealWorkspaces(t *testing.T) {
 	e := startReal(t, Options{})
-	if ws := e.svc.Workspaces(); len(ws) != 1 || ws[0].ID != 1 {
+	if ws := e.svc.workspaces; len(ws) != 1 || ws[0] != 1 {
 		t.Fatalf("workspaces %v", ws)
 	}
 	none := e.call("GET", "/agents?per_page=100", nil, 200)

@@ -17,7 +17,6 @@ import (
 // maxJSONBody bounds a JSON body; a chat resends its conversation each time.
 const maxJSONBody = 16 << 20
 
-// writeJSON writes v as the JSON body with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
@@ -41,7 +40,6 @@ const (
 	styleOpenAI
 )
 
-// styleOf is the error style the guard chose for the request.
 func styleOf(r *http.Request) errStyle {
 	st, _ := r.Context().Value(styleKey).(errStyle)
 	return st
@@ -104,16 +102,15 @@ type fieldErrors struct {
 }
 
 func (e *fieldErrors) add(field, msg string) {
+	if e.byKey[field] == nil {
+		e.order = append(e.order, field)
+	}
 	if e.byKey == nil {
 		e.byKey = map[string][]string{}
-	}
-	if _, ok := e.byKey[field]; !ok {
-		e.order = append(e.order, field)
 	}
 	e.byKey[field] = append(e.byKey[field], msg)
 }
 
-// addOnce adds msg unless field has failed already.
 func (e *fieldErrors) addOnce(field, msg string) {
 	if _, listed := e.byKey[field]; !listed {
 		e.add(field, msg)
@@ -127,36 +124,29 @@ func (e *fieldErrors) any() bool { return len(e.order) > 0 }
 // {"message","errors":{"field":["..."]}} shape; the interface shows only
 // message.
 func (e *fieldErrors) write(w http.ResponseWriter, r *http.Request) {
-	total := 0
+	more := -1
 	for _, msgs := range e.byKey {
-		total += len(msgs)
+		more += len(msgs)
 	}
-	first := e.byKey[e.order[0]][0]
-	msg := first
-	switch more := total - 1; {
-	case more == 1:
+	msg := e.byKey[e.order[0]][0]
+	if more == 1 {
 		msg += " (and 1 more error)"
-	case more > 1:
+	} else if more > 1 {
 		msg += fmt.Sprintf(" (and %d more errors)", more)
 	}
 	st, status := styleOf(r), http.StatusBadRequest
 	switch st {
 	case styleReal:
-		msg = "Validation failed"
-	case styleSpec:
-		status = http.StatusUnprocessableEntity
-	}
-	body := errorBody(st, status, msg, e.order[0])
-	switch st {
-	case styleReal:
+		body := errorBody(st, status, "Validation failed", "")
 		body["messages"] = e.byKey
+		writeJSON(w, status, body)
 	case styleSpec:
-		body["errors"] = e.byKey
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": e.byKey})
+	default:
+		writeJSON(w, status, errorBody(st, status, msg, e.order[0]))
 	}
-	writeJSON(w, status, body)
 }
 
-// validationError answers a validation error naming a single field.
 func validationError(w http.ResponseWriter, r *http.Request, field, msg string) {
 	var e fieldErrors
 	e.add(field, msg)
@@ -196,7 +186,6 @@ func readJSONObject(w http.ResponseWriter, r *http.Request) (map[string]any, boo
 	return obj, true
 }
 
-// asInt reads an integer from a JSON number or a numeric string.
 func asInt(v any) (int64, bool) {
 	switch x := v.(type) {
 	case json.Number:
@@ -216,21 +205,10 @@ func asInt(v any) (int64, bool) {
 	return 0, false
 }
 
-// isNumeric reports whether v is a JSON number or a numeric string.
 func isNumeric(v any) bool {
-	switch x := v.(type) {
-	case json.Number:
-		_, err := x.Float64()
-		return err == nil
-	case string:
-		s := strings.TrimSpace(x)
-		if s == "" {
-			return false
-		}
-		_, err := json.Number(s).Float64()
-		return err == nil && json.Valid([]byte(s))
-	}
-	return false
+	s := strings.TrimSpace(fmt.Sprint(v))
+	_, err := strconv.ParseFloat(s, 64)
+	return (is[json.Number](v) || is[string](v)) && err == nil && json.Valid([]byte(s))
 }
 
 // roundCredits keeps credits to four decimals, as the service reports them.
@@ -242,7 +220,6 @@ const (
 	maxPerPage     = 100
 )
 
-// pageQuery holds a validated page and per_page.
 type pageQuery struct {
 	page, perPage int
 }
@@ -280,19 +257,13 @@ func intParam(errs *fieldErrors, q url.Values, name string, def, lo, hi int, msg
 	return n
 }
 
-// window returns the slice bounds of page p over total items.
 func (p pageQuery) window(total int) (lo, hi int) {
 	lo = min((p.page-1)*p.perPage, total)
 	return lo, min(lo+p.perPage, total)
 }
 
 // lastPage is the number of the last page; 1 for an empty list.
-func (p pageQuery) lastPage(total int) int {
-	if total == 0 {
-		return 1
-	}
-	return (total + p.perPage - 1) / p.perPage
-}
+func (p pageQuery) lastPage(total int) int { return max(1, (total+p.perPage-1)/p.perPage) }
 
 // meta holds page p's pagination fields over total items. The wire objects
 // order their keys alphabetically, as maps marshal.
@@ -306,18 +277,15 @@ func (p pageQuery) meta(total int) map[string]any {
 	return m
 }
 
-// shortMeta is the meta object of the real memory and collection lists.
 func (p pageQuery) shortMeta(total int) map[string]any {
 	return map[string]any{"current_page": p.page, "last_page": p.lastPage(total), "total": total}
 }
 
-// pageOf returns the items of page p.
 func pageOf[T any](items []T, p pageQuery) []T {
 	lo, hi := p.window(len(items))
 	return append([]T{}, items[lo:hi]...)
 }
 
-// wire converts every item, as for the wire.
 func wire[T, U any](items []T, conv func(T) U) []U {
 	out := make([]U, 0, len(items))
 	for _, it := range items {
@@ -326,14 +294,12 @@ func wire[T, U any](items []T, conv func(T) U) []U {
 	return out
 }
 
-// pageLink is one entry of the envelope's links.
 type pageLink struct {
 	URL    *string `json:"url"`
 	Label  string  `json:"label"`
 	Active bool    `json:"active"`
 }
 
-// baseURL is the absolute scheme://host of the request.
 func baseURL(r *http.Request) string {
 	scheme := "http"
 	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {

@@ -12,7 +12,6 @@ import (
 	"time"
 )
 
-// ctxKey keys values the middleware hands to handlers.
 type ctxKey int
 
 const (
@@ -20,15 +19,14 @@ const (
 	styleKey
 )
 
-// workspaceOf returns the workspace selected for the request.
 func workspaceOf(r *http.Request) int64 {
 	id, _ := r.Context().Value(workspaceKey).(int64)
 	return id
 }
 
-// routes builds the mux. API routes pass faults, pacing, auth and workspace;
-// generated media is public like a CDN link. A reading's own operations are
-// unknown routes in the other.
+// routes builds the mux. API routes pass faults, pacing, auth and workspace
+// (guard); generated media is public like a CDN link. A reading's own
+// operations are unknown routes in the other.
 func (s *Service) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	methods := map[string][]string{}
@@ -37,62 +35,56 @@ func (s *Service) routes() *http.ServeMux {
 	if s.real {
 		base, chat = styleReal, styleOpenAI
 	}
-	handle := func(method, path string, st errStyle, h http.Handler) {
-		methods[path] = append(methods[path], method)
-		styles[path] = st
-		mux.Handle(method+" "+path, h)
-	}
-	api := func(method, path string, h http.HandlerFunc) {
-		handle(method, path, base, s.guard(base, h))
-	}
-
-	api("GET", "/agents", s.listAgents)
-	api("GET", "/agents/{id}", s.getAgent)
-	// Counted before the guard, so refused attempts count too.
-	execute := s.guard(base, s.execute)
-	handle("POST", "/agents/{id}/execute", base, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.execRequests.Add(1)
-		execute.ServeHTTP(w, r)
-	}))
-	if s.real {
-		api("GET", "/agent-responses/{id}", s.getAgentResponse)
-	} else {
+	memB := s.opts.MemoryVariant == "B"
+	for _, rt := range []struct {
+		pattern string
+		h       http.HandlerFunc
+		on      bool
+	}{
+		{"GET /agents", s.listAgents, true},
+		{"GET /agents/{id}", s.getAgent, true},
+		{"POST /agents/{id}/execute", s.execute, true},
+		{"GET /agent-responses/{id}", s.poll, s.real},
 		// Assumption: polling an execution is GET /agents/{id}/responses/{responseId}
 		// returning one execution record (DESIGN.md, "polling an execution").
-		api("GET", "/agents/{id}/responses/{responseId}", s.getResponse)
+		{"GET /agents/{id}/responses/{responseId}", s.poll, !s.real},
+		{"POST /agents/{id}/openai/chat/completions", s.chatCompletions, true},
+		{"POST /agents/{id}/files", s.linkAgentFiles, true},
+		{"GET /agents/{id}/files", s.listAgentFiles, true},
+		{"DELETE /agents/{id}/files/{fileId}", s.deleteAgentFile, true},
+		{"GET /agents/{id}/webhooks", s.listAgentWebhooks, true},
+		{"POST /agents/{id}/webhooks", s.createWebhook, s.real},
+		{"GET /files", s.listFiles, true},
+		// Assumption: uploading is POST /files, multipart/form-data, field "file",
+		// answering a File object (DESIGN.md, "uploading a file").
+		{"POST /files", s.uploadFile, true},
+		{"GET /files/{id}", s.answerFile(false), s.real},
+		{"DELETE /files/{id}", s.deleteFile, s.real},
+		{"POST /files/{id}/process", s.answerFile(true), s.real},
+		{"GET /memories", s.listMemories, s.real},
+		{"POST /memories", s.createMemory, true},
+		{"PATCH /memories/{id}", s.updateMemory, !memB},
+		{"PUT /memories/{id}", s.updateMemory, memB},
+		{"DELETE /memories/{id}", s.deleteMemory, s.real},
+		{"GET /memory-collections", s.listCollections, s.real},
+		{"POST /memory-collections", s.createCollection, s.real},
+		{"PUT /memory-collections/{id}", s.updateCollection, true},
+		{"DELETE /memory-collections/{id}", s.deleteCollection, s.real},
+		{"GET /resources", s.listResources, true},
+		{"GET /webhooks", s.listWebhooks, true},
+		{"DELETE /webhooks/{id}", s.deleteWebhook, s.real},
+	} {
+		if !rt.on {
+			continue
+		}
+		method, path, _ := strings.Cut(rt.pattern, " ")
+		methods[path] = append(methods[path], method)
+		styles[path] = base
+		if strings.Contains(path, "/openai/") {
+			styles[path] = chat
+		}
+		mux.Handle(rt.pattern, s.guard(styles[path], rt.h))
 	}
-	handle("POST", "/agents/{id}/openai/chat/completions", chat, s.guard(chat, s.chatCompletions))
-	api("POST", "/agents/{id}/files", s.linkAgentFiles)
-	api("GET", "/agents/{id}/files", s.listAgentFiles)
-	api("DELETE", "/agents/{id}/files/{fileId}", s.deleteAgentFile)
-	api("GET", "/agents/{id}/webhooks", s.listAgentWebhooks)
-	api("GET", "/files", s.listFiles)
-	// Assumption: uploading is POST /files, multipart/form-data, field "file",
-	// answering a File object (DESIGN.md, "uploading a file").
-	api("POST", "/files", s.uploadFile)
-	api("POST", "/memories", s.createMemory)
-	if s.opts.MemoryVariant == "B" {
-		api("PUT", "/memories/{id}", s.updateMemoryB)
-	} else {
-		api("PATCH", "/memories/{id}", s.updateMemoryA)
-	}
-	api("PUT", "/memory-collections/{id}", s.updateCollection)
-	api("GET", "/resources", s.listResources)
-	api("GET", "/webhooks", s.listWebhooks)
-
-	if s.real {
-		api("GET", "/files/{id}", s.answerFile(false))
-		api("DELETE", "/files/{id}", s.deleteFile)
-		api("POST", "/files/{id}/process", s.answerFile(true))
-		api("GET", "/memories", s.listMemories)
-		api("DELETE", "/memories/{id}", s.deleteMemory)
-		api("GET", "/memory-collections", s.listCollections)
-		api("POST", "/memory-collections", s.createCollection)
-		api("DELETE", "/memory-collections/{id}", s.deleteCollection)
-		api("POST", "/agents/{id}/webhooks", s.createWebhook)
-		api("DELETE", "/webhooks/{id}", s.deleteWebhook)
-	}
-
 	mux.Handle("GET /generated/{kind}/{name}", s.styled(base, s.serveMedia))
 
 	// Assumption: an unknown route answers 404 and a method a path does not
@@ -104,8 +96,7 @@ func (s *Service) routes() *http.ServeMux {
 		}
 		slices.Sort(ms)
 		allow := strings.Join(ms, ", ")
-		st := styles[path]
-		mux.Handle(path, s.guard(st, func(w http.ResponseWriter, r *http.Request) {
+		mux.Handle(path, s.guard(styles[path], func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", allow)
 			writeError(w, r, http.StatusMethodNotAllowed, "The "+r.Method+" method is not supported for this route. Supported methods: "+allow+".")
 		}))
@@ -116,7 +107,6 @@ func (s *Service) routes() *http.ServeMux {
 	return mux
 }
 
-// styled hands h requests that carry the error style st.
 func (s *Service) styled(st errStyle, h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h(w, r.WithContext(context.WithValue(r.Context(), styleKey, st)))
@@ -133,6 +123,9 @@ func (s *Service) styled(st errStyle, h http.HandlerFunc) http.Handler {
 // libraries report an authentication error.
 func (s *Service) guard(st errStyle, h http.HandlerFunc) http.Handler {
 	return s.styled(st, func(w http.ResponseWriter, r *http.Request) {
+		if r.Pattern == "POST /agents/{id}/execute" {
+			s.execRequests.Add(1) // refused attempts count too
+		}
 		w, ok := s.applyFaults(w, r)
 		if !ok || !s.paced(w, r) {
 			return
@@ -154,7 +147,6 @@ func (s *Service) guard(st errStyle, h http.HandlerFunc) http.Handler {
 	})
 }
 
-// bearerKey is the key of an Authorization: Bearer header, "" without one.
 func bearerKey(r *http.Request) string {
 	h := r.Header.Get("Authorization")
 	const prefix = "bearer "
@@ -164,7 +156,6 @@ func bearerKey(r *http.Request) string {
 	return strings.TrimSpace(h[len(prefix):])
 }
 
-// authorized checks the Bearer key in constant time.
 func (s *Service) authorized(r *http.Request) bool {
 	key := bearerKey(r)
 	return key != "" && subtle.ConstantTimeCompare([]byte(key), []byte(s.opts.APIKey)) == 1
@@ -175,11 +166,11 @@ func (s *Service) paced(w http.ResponseWriter, r *http.Request) bool {
 	if s.limiter == nil {
 		return true
 	}
-	ok, secs := s.limiter.take(bearerKey(r))
-	if !ok {
+	secs := s.limiter.take(bearerKey(r))
+	if secs > 0 {
 		s.writeRateLimited(w, r, secs, s.currentFaults().RetryAfterIn)
 	}
-	return ok
+	return secs == 0
 }
 
 // selectWorkspace reads x-workspace-id, none meaning the first seeded
@@ -192,14 +183,14 @@ func (s *Service) paced(w http.ResponseWriter, r *http.Request) bool {
 func (s *Service) selectWorkspace(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	v := strings.TrimSpace(r.Header.Get("x-workspace-id"))
 	if v == "" {
-		return s.workspaces[0].ID, true
+		return s.workspaces[0], true
 	}
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil && s.real {
 		validationError(w, r, "x-workspace-id", "The x-workspace-id must be an integer.")
 		return 0, false
 	}
-	if err == nil && slices.ContainsFunc(s.workspaces, func(ws Workspace) bool { return ws.ID == id }) {
+	if err == nil && slices.Contains(s.workspaces, id) {
 		return id, true
 	}
 	if s.real {
@@ -227,57 +218,45 @@ func byPath[T any](s *Service, w http.ResponseWriter, r *http.Request, name stri
 // maxBuckets bounds the limiter's memory against ever new wrong keys.
 const maxBuckets = 4096
 
-// limiter is a token bucket per API key (Options.RatePerSecond, Burst).
+// limiter is a token bucket per API key (Options.RatePerSecond, Burst),
+// each kept as the time it is full again.
 // Assumption: the real service's numbers are not published; a community
 // client reports about one request per second per key, so --serve-demo
 // runs with 1 per second and a burst of 10.
 type limiter struct {
-	rate  float64
-	burst float64
-	now   func() time.Time
+	every, depth time.Duration // a token's time; the whole bucket's
+	now          func() time.Time
 
-	mu      sync.Mutex
-	buckets map[string]*bucket
+	mu   sync.Mutex
+	full map[string]time.Time
 }
 
-type bucket struct {
-	tokens float64
-	last   time.Time
-}
-
-// newLimiter returns nil (no pacing) when rate is not positive.
 func newLimiter(rate float64, burst int, now func() time.Time) *limiter {
 	if rate <= 0 {
 		return nil
 	}
-	b := float64(burst)
 	if burst <= 0 {
-		b = math.Max(1, math.Ceil(rate))
+		burst = int(math.Max(1, math.Ceil(rate)))
 	}
-	return &limiter{rate: rate, burst: b, now: now, buckets: map[string]*bucket{}}
+	every := time.Duration(float64(time.Second) / rate)
+	return &limiter{every: every, depth: time.Duration(burst) * every, now: now, full: map[string]time.Time{}}
 }
 
-// take spends a token of key's bucket, else reports false and the seconds to wait.
-func (l *limiter) take(key string) (ok bool, retryAfter int) {
+// take spends a token of key's bucket, else returns the seconds to wait (0: taken).
+func (l *limiter) take(key string) (retryAfter int) {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b, found := l.buckets[key]
-	if !found {
-		if len(l.buckets) >= maxBuckets {
-			l.buckets = map[string]*bucket{}
-		}
-		b = &bucket{tokens: l.burst, last: now}
-		l.buckets[key] = b
+	if len(l.full) >= maxBuckets {
+		clear(l.full)
 	}
-	if elapsed := now.Sub(b.last).Seconds(); elapsed > 0 {
-		b.tokens = math.Min(l.burst, b.tokens+elapsed*l.rate)
-		b.last = now
+	full := l.full[key]
+	if full.Before(now) {
+		full = now
 	}
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
+	if wait := full.Add(l.every - l.depth).Sub(now); wait > 0 {
+		return max(1, int(math.Ceil(wait.Seconds())))
 	}
-	secs := int(math.Ceil((1 - b.tokens) / l.rate))
-	return false, max(secs, 1)
+	l.full[key] = full.Add(l.every)
+	return 0
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 )
 
-// seedEpoch is the creation time of the first seeded record.
 var seedEpoch = time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
 
 // questionsFor is a fresh copy of a question set of the catalogue; strict
@@ -93,11 +92,11 @@ type resource struct {
 // seed fills the service with a believable account. The real reading has one
 // workspace, so the second's agents and files are left out; ids stay.
 func (s *Service) seed() {
-	s.workspaces = []Workspace{{ID: 1, Name: "Acme Office"}, {ID: 2, Name: "Acme Marketing"}}
+	s.workspaces = []int64{1, 2} // Acme Office, Acme Marketing
 	if s.real {
 		s.workspaces = s.workspaces[:1]
 	}
-	seeded := func(ws int64) bool { return !s.real || ws == 1 }
+	seeded := func(ws int64) bool { return slices.Contains(s.workspaces, ws) }
 
 	filesOf := map[int64][]int64{}
 	for i, fs := range catalogue.Files {
@@ -123,11 +122,9 @@ func (s *Service) seed() {
 		if i%3 == 1 {
 			updated = created.Add(72*time.Hour + 17*time.Minute)
 		}
-		desc := as.Desc
-		a := s.addAgent(id, as.WS, as.Type, as.Title, &desc, created, updated)
+		a := s.addAgent(id, as.WS, as.Type, as.Title, &as.Desc, created, updated)
 		if as.Long != "" {
-			long := as.Long
-			a.LongDescription = &long
+			a.LongDescription = &as.Long
 		}
 		a.Questions = questionsFor(as.Type, as.Strict)
 		for _, fi := range as.Files {
@@ -153,10 +150,10 @@ func (s *Service) seed() {
 	for i, name := range catalogue.Collections {
 		c := Collection{ID: int64(i + 1), UserID: demoUserID, Name: name}
 		if s.real {
-			// The real default collection; others show their name.
+			// The real default collection is "default", shown as "My Memories"; others show their name.
 			c.DisplayName = c.Name
 			if c.ID == defaultCollectionID {
-				c.Name, c.DisplayName = defaultCollectionName, defaultCollectionDisplay
+				c.Name, c.DisplayName = "default", "My Memories"
 			}
 		}
 		s.collections[c.ID] = &c
@@ -179,7 +176,6 @@ var (
 	extraTeams    = []string{"Sales", "Finance", "HR", "Legal", "Marketing", "Support", "Operations", "IT", "Facilities", "Procurement"}
 )
 
-// seedExtraAgents appends n generated text agents to workspace 1.
 func (s *Service) seedExtraAgents(n int) {
 	first := int64(101 + len(catalogue.Agents))
 	for i := range n {
@@ -193,7 +189,6 @@ func (s *Service) seedExtraAgents(n int) {
 	}
 }
 
-// addAgent appends an active public agent of the demo user.
 func (s *Service) addAgent(id, ws int64, typ, title string, desc *string, created, updated time.Time) *Agent {
 	a := &Agent{
 		ID: id, Title: title, Description: desc, WorkspaceID: ws, Visibility: "public", Slug: slugify(title),
@@ -204,7 +199,6 @@ func (s *Service) addAgent(id, ws int64, typ, title string, desc *string, create
 	return a
 }
 
-// slugify makes a URL slug from a title.
 func slugify(title string) string {
 	var b strings.Builder
 	dash := false
@@ -231,7 +225,6 @@ func fileCredits(n int64) float64 {
 	return roundCredits(0.001 + float64(n)/(1<<20)*0.002)
 }
 
-// memoryCredits prices a memory by length.
 func memoryCredits(text string) float64 {
 	return roundCredits(0.0005 + float64(len(text))*0.000002)
 }
@@ -246,7 +239,6 @@ const (
 	SeedOdd = "odd"
 )
 
-// defaultSeed is the seed of a Service whose Options.Seed is "".
 var defaultSeed atomic.Pointer[string]
 
 // DefaultSeed is the seed used when Options.Seed is "".
@@ -305,7 +297,6 @@ func oddCatalogue() []Agent {
 	return out
 }
 
-// seedOddAgents appends the odd seed to workspace 1, after every other agent.
 func (s *Service) seedOddAgents() {
 	cat := oddCatalogue()
 	for i, o := range cat {

@@ -22,17 +22,14 @@ import (
 const (
 	// APISpec is the interface as first described.
 	APISpec = "spec"
-	// APIReal is the deployed service as real-service.md describes it.
+	// APIReal is the deployed service as real-service.md describes it, and
+	// the reading of any other Options.API: the one staff meet.
 	APIReal = "real"
 )
 
-// DefaultAPI is the reading followed when Options.API is "": the real one,
-// which staff meet.
-const DefaultAPI = APIReal
-
 // Options configure a Service; the zero value is instant and accepts the key "demo".
 type Options struct {
-	// API is APISpec or APIReal; anything else means DefaultAPI.
+	// API is APISpec or APIReal (the default).
 	API string
 	// APIKey is the Bearer key accepted; "" means "demo".
 	APIKey string
@@ -54,32 +51,17 @@ type Options struct {
 	Burst         int
 	// ExtraAgents adds generated text agents to the first workspace, for long lists.
 	ExtraAgents int
-	// Seed is SeedStandard or SeedOdd (seed.go); "" is the default
-	// (SetDefaultSeed).
+	// Seed is SeedStandard or SeedOdd; "" is the default (SetDefaultSeed).
 	Seed string
 	// Faults are in force from the start; SetFaults changes them.
 	Faults Faults
 }
 
-// DefaultWaitCap is the blocking-execution timeout the interface states.
-const DefaultWaitCap = 100 * time.Second
-
-// api is the reading in force; the one place that applies DefaultAPI.
-func (o Options) api() string {
-	if o.API == APIReal || o.API == APISpec {
-		return o.API
-	}
-	return DefaultAPI
-}
-
-// DefaultMaxUploadBytes is the upload size limit used when Options leave it 0.
-const DefaultMaxUploadBytes int64 = 512 << 20
-
-// RealMaxUploadBytes is the real service's documented upload limit, 200 MB.
+// RealMaxUploadBytes is the real service's documented upload limit, 200 MB;
+// the spec reading's default is 512 MB.
 // Assumption: MB means MiB here, as a server configured in megabytes counts.
 const RealMaxUploadBytes int64 = 200 << 20
 
-// demoUserID is the owner of every memory, collection and webhook.
 const demoUserID int64 = 7
 
 // Service implements every endpoint of the Agent Execution Service; safe for concurrent use.
@@ -88,9 +70,8 @@ type Service struct {
 	real bool // the real reading is in force
 	mux  *http.ServeMux
 
-	// execRequests counts execute requests received, refused ones included.
-	execRequests atomic.Int64
-	limiter      *limiter // nil when pacing is off
+	execRequests atomic.Int64 // ExecuteRequests
+	limiter      *limiter     // nil when pacing is off
 
 	// ctx ends when the service is closed; background progressions watch it.
 	ctx    context.Context
@@ -101,7 +82,7 @@ type Service struct {
 	faults Faults
 	// everyCount counts requests for Faults.Every; everyTaken its faults (EveryMix's turn).
 	everyCount, everyTaken int
-	workspaces             []Workspace
+	workspaces             []int64  // the first when a request names none
 	agents                 []*Agent // ordered by id
 	agentByID              map[int64]*Agent
 	executions             []*execution
@@ -112,7 +93,7 @@ type Service struct {
 	collections            map[int64]*Collection
 	resources              []resource
 	webhooks               map[int64]*webhook
-	media                  map[string]*mediaItem // "images/12" → generated media
+	media                  map[string]func() []byte // "images/12.png" → its bytes
 	nextExecID             int64
 	nextFileID             int64
 	nextMemID              int64
@@ -125,15 +106,14 @@ func New(opts Options) *Service {
 		opts.Now = time.Now
 	}
 	if opts.WaitCap <= 0 {
-		opts.WaitCap = DefaultWaitCap
+		opts.WaitCap = 100 * time.Second // the interface's blocking timeout
 	}
-	opts.API = opts.api()
+	if opts.API != APISpec {
+		opts.API = APIReal
+	}
 	opts.Seed = cmp.Or(opts.Seed, DefaultSeed())
 	if opts.MaxUploadBytes <= 0 {
-		opts.MaxUploadBytes = DefaultMaxUploadBytes
-		if opts.API == APIReal {
-			opts.MaxUploadBytes = RealMaxUploadBytes
-		}
+		opts.MaxUploadBytes = map[string]int64{APISpec: 512 << 20, APIReal: RealMaxUploadBytes}[opts.API]
 	}
 	s := &Service{
 		opts:        opts,
@@ -145,7 +125,7 @@ func New(opts Options) *Service {
 		agentFiles:  map[int64][]int64{},
 		memories:    map[int64]*Memory{},
 		collections: map[int64]*Collection{},
-		media:       map[string]*mediaItem{},
+		media:       map[string]func() []byte{},
 		webhooks:    map[int64]*webhook{},
 		nextExecID:  48200,
 		nextFileID:  9100,
@@ -158,12 +138,11 @@ func New(opts Options) *Service {
 	return s
 }
 
-// ServeHTTP answers one request: faults, then authentication and workspace, then the endpoint.
+// ServeHTTP answers one request (routes.go).
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// API is the reading the service follows: APISpec or APIReal.
 func (s *Service) API() string { return s.opts.API }
 
 // ExecuteRequests counts execute requests received, refused ones included:
@@ -179,28 +158,18 @@ func (s *Service) Close() error {
 	return nil
 }
 
-// now returns the service clock in UTC.
 func (s *Service) now() time.Time { return s.opts.Now().UTC() }
 
 // goBackground runs f tracked for Close; f must return soon after s.ctx ends.
 func (s *Service) goBackground(f func()) {
-	s.mu.Lock()
 	// Adding under the lock orders Add before Close's Wait.
-	select {
-	case <-s.ctx.Done():
-		s.mu.Unlock()
-		return
-	default:
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() == nil {
+		s.wg.Go(f)
 	}
-	s.wg.Add(1)
-	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		f()
-	}()
 }
 
-// collect snapshots the records keep accepts, under the lock.
 func collect[T any](s *Service, records iter.Seq[*T], keep func(*T) bool) []T {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -230,19 +199,6 @@ func (s *Service) sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// Workspace is one workspace of the demo account.
-type Workspace struct {
-	ID   int64
-	Name string
-}
-
-// Workspaces lists the seeded workspaces; the first is used when a request
-// has no x-workspace-id.
-func (s *Service) Workspaces() []Workspace {
-	return append([]Workspace(nil), s.workspaces...)
-}
-
-// Server is a Service listening on a TCP address.
 type Server struct {
 	// Service is the running service, for faults and inspection.
 	Service *Service
@@ -272,10 +228,8 @@ func Listen(addr string, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// URL is the base URL of the service, e.g. "http://127.0.0.1:43121".
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
 
-// Close stops listening, ends connections and stops background work.
 func (s *Server) Close() error {
 	err := s.srv.Close()
 	<-s.done
@@ -285,14 +239,7 @@ func (s *Server) Close() error {
 	return err
 }
 
-// NewTestServer starts a Service on an httptest server, closed when the test ends.
-func NewTestServer(t testing.TB, opts Options) *httptest.Server {
-	t.Helper()
-	ts, _ := NewTestService(t, opts)
-	return ts
-}
-
-// NewTestService is NewTestServer also returning the Service.
+// NewTestService starts a Service on an httptest server, closed when the test ends.
 func NewTestService(t testing.TB, opts Options) (*httptest.Server, *Service) {
 	t.Helper()
 	svc := New(opts)

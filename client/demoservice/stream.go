@@ -1,12 +1,12 @@
 package demoservice
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 )
 
-// pingEvery is how many events pass between ": ping" comment lines.
 const pingEvery = 8
 
 // sseWriter writes flushed Server-Sent Events with the stream faults in force at start.
@@ -19,7 +19,6 @@ type sseWriter struct {
 	cut bool
 }
 
-// newSSE starts an event stream answer.
 func (s *Service) newSSE(w http.ResponseWriter) *sseWriter {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -72,17 +71,75 @@ func (sw *sseWriter) raw(data []byte) bool {
 	return true
 }
 
-// streamRun sends e's fragments as frame renders them (under the lock, once
-// added to the output), then end finishes the run, setting completed when it
-// does. Deferred, so a cut connection ends too: a client that leaves stops
-// the run; a broken network does not, and polling finds the reply.
+// run drives e: running, then a fragment each Pace, each added to the output
+// and, when frame is set, rendered by it under the lock and sent; then
+// completed, or failed halfway (Faults.FailExecutions). It reports false,
+// leaving e as it is, when ctx or the service ends or a send fails.
+func (s *Service) run(ctx context.Context, e *execution, frame func(i int, frag string) any, send func(any) bool) bool {
+	s.mu.Lock()
+	e.rec.Status, e.rec.Credits, e.rec.UpdatedAt = StatusRunning, nil, s.now()
+	s.mu.Unlock()
+	for i, frag := range e.fragments {
+		if e.fail && i == len(e.fragments)/2 {
+			s.failRun(e)
+			return true
+		}
+		if !s.sleep(ctx, s.opts.Pace) {
+			return false
+		}
+		var ev any
+		s.mu.Lock()
+		e.rec.Output += frag
+		e.rec.UpdatedAt = s.now()
+		if frame != nil {
+			ev = frame(i, frag)
+		}
+		s.mu.Unlock()
+		if frame != nil && !send(ev) {
+			return false
+		}
+	}
+	if !s.sleep(ctx, s.opts.Pace) {
+		return false
+	}
+	s.complete(e)
+	return true
+}
+
+// progress drives a polled or awaited run after a Pace of starting.
+func (s *Service) progress(e *execution) {
+	defer close(e.done)
+	if s.sleep(s.ctx, s.opts.Pace) {
+		s.run(s.ctx, e, nil, nil)
+	}
+}
+
+func (s *Service) complete(e *execution) {
+	s.mu.Lock()
+	final := e.final
+	e.rec.Status, e.rec.Credits, e.rec.UpdatedAt = StatusCompleted, &final, s.now()
+	s.mu.Unlock()
+}
+
+// failRun marks the run failed with the output so far.
+// Assumption: a failed run is charged half its credits, for the work done.
+func (s *Service) failRun(e *execution) {
+	s.mu.Lock()
+	charged := roundCredits(e.final / 2)
+	e.rec.Status, e.rec.Error, e.rec.Credits, e.rec.UpdatedAt = StatusFailed, failedRunMessage, &charged, s.now()
+	s.mu.Unlock()
+}
+
+// streamRun runs e as events frame renders, then end sends the last ones.
+// A client that leaves stops the run; a broken network (a fault's cut) does
+// not, and polling finds the reply.
 // Assumption: the service's generation does not depend on the connection
 // that asked for it.
-func (s *Service) streamRun(w http.ResponseWriter, r *http.Request, e *execution, frame func(i int, frag string) any, end func(sw *sseWriter, completed *bool)) {
+func (s *Service) streamRun(w http.ResponseWriter, r *http.Request, e *execution, frame func(i int, frag string) any, end func(sw *sseWriter)) {
 	sw := s.newSSE(w)
-	completed := false
+	ended := false
 	defer func() {
-		if !completed {
+		if !ended {
 			s.mu.Lock()
 			e.rec.Stopped = true
 			e.rec.UpdatedAt = s.now()
@@ -96,52 +153,22 @@ func (s *Service) streamRun(w http.ResponseWriter, r *http.Request, e *execution
 		}
 		close(e.done)
 	}()
-	s.mu.Lock()
-	e.rec.Status, e.rec.Credits = StatusRunning, nil
-	s.mu.Unlock()
-	for i, frag := range e.fragments {
-		if i > 0 && !s.sleep(r.Context(), s.opts.Pace) {
-			return
-		}
-		if i == e.failAt() {
-			s.failRun(e)
-			completed = true
-			s.sendEnded(sw, e)
-			return
-		}
-		s.mu.Lock()
-		e.rec.Output += frag
-		e.rec.UpdatedAt = s.now()
-		ev := frame(i, frag)
-		s.mu.Unlock()
-		if !sw.event(ev) {
-			return
-		}
+	if ended = s.run(r.Context(), e, frame, sw.event); ended {
+		end(sw)
 	}
-	end(sw, &completed)
 }
 
-// streamExecution streams a running event per fragment, then completed with final credits.
-// Assumption: a failing run (Faults.FailExecutions) ends with a failed
-// event: empty output, its credits and a non-null error.
+// streamExecution streams a running event per fragment, then the ended
+// record with empty output: completed with final credits or, for a failing
+// run (Faults.FailExecutions), failed with its credits and a non-null error.
 func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *execution) {
 	s.streamRun(w, r, e, func(_ int, frag string) any {
 		ev := e.wire(false, false)
 		ev.Output = frag
 		return ev
-	}, func(sw *sseWriter, completed *bool) {
-		if !s.sleep(r.Context(), s.opts.Pace) {
-			return
-		}
-		s.complete(e)
-		*completed = true
-		s.sendEnded(sw, e)
+	}, func(sw *sseWriter) {
+		ev := s.recordOf(e, false, false)
+		ev.Output = ""
+		sw.event(ev)
 	})
-}
-
-// sendEnded sends the ended record (failed or completed) with empty output.
-func (s *Service) sendEnded(sw *sseWriter, e *execution) {
-	ev := s.recordOf(e, false, false)
-	ev.Output = ""
-	sw.event(ev)
 }

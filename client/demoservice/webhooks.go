@@ -23,28 +23,31 @@ type webhook struct {
 	created, updated time.Time
 }
 
-// newWebhook is a webhook of agent a with variant A's timestamps.
 func newWebhook(id int64, a *Agent, url, method, status string, events []string, secret string, created, updated time.Time) *webhook {
-	return &webhook{webhookA: webhookA{ID: id, TemplateID: a.ID, UserID: demoUserID, URL: url, Method: method, Status: status,
-		CreatedAt: microZ(created), UpdatedAt: microZ(updated)}, ws: a.WorkspaceID, events: events, secret: secret, created: created, updated: updated}
+	return &webhook{webhookA: webhookA{webhookCreated: webhookCreated{ID: id, TemplateID: a.ID, UserID: demoUserID, URL: url, Method: method,
+		Status: status, CreatedAt: microZ(created), UpdatedAt: microZ(updated)}}, ws: a.WorkspaceID, events: events, secret: secret, created: created, updated: updated}
+}
+
+// webhookCreated is the answer of POST /agents/{id}/webhooks.
+type webhookCreated struct {
+	ID         int64  `json:"id"`
+	TemplateID int64  `json:"template_id"`
+	UserID     int64  `json:"user_id"`
+	URL        string `json:"url"`
+	Method     string `json:"method"`
+	Status     string `json:"status"`
+	CreatedAt  string `json:"created_at"`
+	UpdatedAt  string `json:"updated_at"`
 }
 
 // webhookA is the record of the agent webhook list and of webhooks variant A.
 type webhookA struct {
-	ID           int64   `json:"id"`
-	TemplateID   int64   `json:"template_id"`
-	UserID       int64   `json:"user_id"`
-	URL          string  `json:"url"`
-	Method       string  `json:"method"`
+	webhookCreated
 	SuccessCount int     `json:"success_count"`
 	FailureCount int     `json:"failure_count"`
-	Status       string  `json:"status"`
-	CreatedAt    string  `json:"created_at"`
-	UpdatedAt    string  `json:"updated_at"`
 	DeletedAt    *string `json:"deleted_at"`
 }
 
-// webhookB is the record of webhooks variant B.
 type webhookB struct {
 	ID        int64    `json:"id"`
 	URL       string   `json:"url"`
@@ -88,21 +91,18 @@ func (s *Service) seedWebhooks() {
 	}
 }
 
-// listAgentWebhooks answers GET /agents/{id}/webhooks (pagination envelope).
 func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 	if a, ok := s.agentFromPath(w, r); ok {
 		s.listWebhooksA(w, r, func(h *webhook) bool { return h.TemplateID == a.ID })
 	}
 }
 
-// webhooksWhere snapshots the webhooks mine accepts, in id order.
 func (s *Service) webhooksWhere(mine func(*webhook) bool) []webhook {
 	all := collect(s, maps.Values(s.webhooks), mine)
 	slices.SortFunc(all, func(a, b webhook) int { return cmp.Compare(a.ID, b.ID) })
 	return all
 }
 
-// listWebhooksA answers the webhooks mine accepts in a pagination envelope.
 func (s *Service) listWebhooksA(w http.ResponseWriter, r *http.Request, mine func(*webhook) bool) {
 	if p, ok := readPage(w, r, defaultPerPage, maxPerPage); ok {
 		writeJSON(w, http.StatusOK, newEnvelope(r, p, wire(s.webhooksWhere(mine), webhook.wireA)))
@@ -129,18 +129,6 @@ func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 	lo := min(offset, len(mine))
 	out := append([]webhookB{}, mine[lo:min(lo+limit, len(mine))]...)
 	writeJSON(w, http.StatusOK, map[string]any{"webhooks": out, "total": len(mine), "limit": limit, "offset": offset})
-}
-
-// webhookCreated is the answer of POST /agents/{id}/webhooks.
-type webhookCreated struct {
-	ID         int64  `json:"id"`
-	TemplateID int64  `json:"template_id"`
-	UserID     int64  `json:"user_id"`
-	URL        string `json:"url"`
-	Method     string `json:"method"`
-	Status     string `json:"status"`
-	CreatedAt  string `json:"created_at"`
-	UpdatedAt  string `json:"updated_at"`
 }
 
 // createWebhook answers POST /agents/{id}/webhooks (real reading).
@@ -177,33 +165,16 @@ func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	s.mu.Lock()
-	var next int64
-	for id := range s.webhooks {
-		next = max(next, id)
-	}
+	next := slices.Max(append(slices.Collect(maps.Keys(s.webhooks)), 0))
 	h := newWebhook(next+1, a, strings.TrimSpace(target), method, status, []string{"agent.completed", "agent.failed"},
 		"whsec_"+shortHash("webhook", strconv.FormatInt(next+1, 10), now.String())+shortHash("secret", a.Slug), now, now)
 	s.webhooks[h.ID] = h
 	s.mu.Unlock()
-	writeJSON(w, http.StatusCreated, webhookCreated{ID: h.ID, TemplateID: h.TemplateID, UserID: demoUserID, URL: h.URL,
-		Method: h.Method, Status: h.Status, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt})
+	writeJSON(w, http.StatusCreated, h.webhookCreated)
 }
 
 // deleteWebhook answers DELETE /webhooks/{id} (real reading).
 // Assumption: a deleted webhook leaves every list (no soft delete shown).
 func (s *Service) deleteWebhook(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	ws := workspaceOf(r)
-	s.mu.Lock()
-	h, found := s.webhooks[id]
-	found = found && h.ws == ws
-	if found {
-		delete(s.webhooks, id)
-	}
-	s.mu.Unlock()
-	if !found {
-		writeError(w, r, http.StatusNotFound, "Webhook not found")
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"message": "Webhook deleted successfully"})
+	deleteRecord(s, w, r, s.webhooks, func(h *webhook) bool { return h.ws == workspaceOf(r) }, "Webhook", func(int64) {})
 }

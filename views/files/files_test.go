@@ -580,7 +580,7 @@ func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
 	s.Shown()
 	eventually(t, q, "the demo's files", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "demo-only.txt" })
 
-	srv := demoservice.NewTestServer(t, demoservice.Options{APIKey: "k", API: demoservice.APISpec})
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", API: demoservice.APISpec})
 	acct, err := env.App.Accounts().Save(ctx, app.Account{Name: "Office", BaseURL: srv.URL}, "k")
 	if err != nil {
 		t.Fatal(err)
