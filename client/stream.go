@@ -53,7 +53,7 @@ func (c *Client) openEvents(ctx context.Context, cfg *config, req request, fallb
 	}
 	req.accept = "text/event-stream"
 	req.retry = false
-	res, err := c.send(sctx, cfg, req)
+	res, err := c.send(sctx, cfg, req, nil)
 	if err != nil {
 		s.release()
 		if s.idleFired.Load() {
