@@ -127,14 +127,7 @@ func WithWorkspace(id string) Option { return func(c *config) { c.workspace = st
 func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
 
 // WithMaxRetries sets how many times a safe request is retried (0: never).
-func WithMaxRetries(n int) Option {
-	return func(c *config) {
-		if n < 0 {
-			n = 0
-		}
-		c.maxRetries = n
-	}
-}
+func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(n, 0) } }
 
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option { return func(c *config) { c.userAgent = ua } }
@@ -164,9 +157,7 @@ func WithRetryBackoff(base, max time.Duration) Option {
 }
 
 // WithRateLimitRetries sets how many 429 answers one call waits out (default 3).
-func WithRateLimitRetries(n int) Option {
-	return func(c *config) { c.rateLimitRetries = max(n, 0) }
-}
+func WithRateLimitRetries(n int) Option { return func(c *config) { c.rateLimitRetries = max(n, 0) } }
 
 // WithRateLimitNotice calls f, on the calling goroutine, before each wait a 429 imposes.
 func WithRateLimitNotice(f func(wait time.Duration)) Option {
@@ -197,11 +188,7 @@ func New(opts ...Option) *Client {
 		maxEventSize:     32 << 20, // a long code block may come in one event of some MiB
 		baseErr:          errors.New("agentdesk: no base URL configured (use WithBaseURL)"),
 	}}
-	for _, o := range opts {
-		if o != nil {
-			o(&c.cfg)
-		}
-	}
+	c.cfg = *c.callConfig(opts)
 	c.style, c.pollPath, c.memoryVariant = c.cfg.executeStyle, c.cfg.pollPath, c.cfg.memoryVariant
 	return c
 }
@@ -214,19 +201,13 @@ func WithPollPath(p PollPath) Option { return func(c *config) { c.pollPath = p }
 
 // defaultHTTPClient has no overall Timeout: a blocking run may wait 100 s
 // and streams last as long as the reply.
-var defaultHTTPClient = &http.Client{Transport: &http.Transport{
-	Proxy: http.ProxyFromEnvironment,
-	DialContext: (&net.Dialer{
-		Timeout:   15 * time.Second,
-		KeepAlive: 30 * time.Second,
-	}).DialContext,
-	ForceAttemptHTTP2:     true,
-	TLSHandshakeTimeout:   10 * time.Second,
-	ResponseHeaderTimeout: 130 * time.Second,
-	ExpectContinueTimeout: time.Second,
-	IdleConnTimeout:       90 * time.Second,
-	MaxIdleConnsPerHost:   8,
-}}
+var defaultHTTPClient = &http.Client{Transport: func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: 15 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	t.ResponseHeaderTimeout = 130 * time.Second
+	t.MaxIdleConnsPerHost = 8
+	return t
+}()}
 
 // callConfig applies per-call options to a copy of the client's settings.
 func (c *Client) callConfig(opts []Option) *config {

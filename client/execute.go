@@ -133,10 +133,6 @@ func answerString(v any) string {
 		return x
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64)
-	case float32:
-		return strconv.FormatFloat(float64(x), 'f', -1, 32)
-	case fmt.Stringer:
-		return x.String()
 	}
 	return fmt.Sprint(v)
 }
@@ -156,33 +152,29 @@ func (c *Client) ExecuteStyle() ExecuteStyle {
 	return learned(c, &c.style, c.cfg.executeStyle, c.cfg.executeStyle)
 }
 
-// sendExecute sends with the account's style, once more in the other style
-// when refused for it, and remembers the style that worked.
-func sendExecute[T any](c *Client, cfg *config, p ExecuteParams, send func(body map[string]any) (T, error), wait, stream bool) (T, error) {
+// sendExecute checks p and sends it to the agent with the account's style,
+// once more in the other style when refused for it, and remembers the style
+// that worked. Never retried otherwise: an execution costs credits.
+func sendExecute[T any](c *Client, cfg *config, agentID ID, p ExecuteParams, wait, stream bool, send func(request) (T, error)) (T, error) {
+	if err := p.check(); err != nil {
+		var zero T
+		return zero, err
+	}
 	style, other := cmp.Or(learned(c, &c.style, cfg.executeStyle, c.cfg.executeStyle), StyleRoot), StyleAnswers
 	if style == StyleAnswers {
 		other = StyleRoot
 	}
 	return inReading(c, &c.style, style, other, func(err error) bool { return p.wantsOtherStyle(err, style) },
-		func(s ExecuteStyle) (T, error) { return send(p.body(s, wait, stream)) })
-}
-
-// executeAnswer is the non-stream answer: the agent id and the records.
-type executeAnswer struct {
-	TemplateID ID          `json:"template_id"`
-	Responses  []Execution `json:"responses"`
+		func(s ExecuteStyle) (T, error) {
+			return send(request{method: http.MethodPost, path: pathf("/agents/%s/execute", agentID), body: p.body(s, wait, stream)})
+		})
 }
 
 func (c *Client) execute(ctx context.Context, agentID ID, p ExecuteParams, wait bool, opts []Option) (*Execution, error) {
-	if err := p.check(); err != nil {
-		return nil, err
-	}
 	cfg := c.callConfig(opts)
-	path := pathf("/agents/%s/execute", agentID)
-	// Never retried: only a refusal made before acting is sent again.
-	e, err := sendExecute(c, cfg, p, func(body map[string]any) (*Execution, error) {
-		return doRaw(ctx, c, cfg, request{method: http.MethodPost, path: path, body: body}, decodeExecutionAnswer)
-	}, wait, false)
+	e, err := sendExecute(c, cfg, agentID, p, wait, false, func(req request) (*Execution, error) {
+		return doRaw(ctx, c, cfg, req, decodeExecutionAnswer)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +187,10 @@ func (c *Client) execute(ctx context.Context, agentID ID, p ExecuteParams, wait 
 // decodeExecutionAnswer reads {"template_id", "responses": [...]}, a bare
 // record, or a wrapped one. Assumption: the first response is the new one.
 func decodeExecutionAnswer(raw json.RawMessage) (*Execution, error) {
-	var ans executeAnswer
+	var ans struct {
+		TemplateID ID          `json:"template_id"`
+		Responses  []Execution `json:"responses"`
+	}
 	if err := json.Unmarshal(raw, &ans); err == nil && len(ans.Responses) > 0 {
 		e := ans.Responses[0]
 		if e.TemplateID == "" {
