@@ -382,7 +382,9 @@ func decodeLoose(b []byte, v any) error {
 		rawKey, escaped, _ := p.rawString()
 		key := rawKey[1 : len(rawKey)-1]
 		if escaped || !utf8.ValidString(key) {
-			json.Unmarshal([]byte(rawKey), &key)
+			var k string // not &key, which would put every key on the heap
+			json.Unmarshal([]byte(rawKey), &k)
+			key = k
 		}
 		p.ws()
 		p.eat(':')
