@@ -151,12 +151,6 @@ func (e *NetworkError) Error() string {
 
 func (e *NetworkError) Unwrap() error { return e.Err }
 
-// Timeout reports whether the failure was a timeout.
-func (e *NetworkError) Timeout() bool {
-	var t interface{ Timeout() bool }
-	return errors.As(e.Err, &t) && t.Timeout()
-}
-
 // newNetworkError drops the *url.Error layer, which quotes the full URL.
 func newNetworkError(key, method, path string, err error) *NetworkError {
 	var ue *url.Error
