@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -412,11 +413,7 @@ func (c *Client) send(ctx context.Context, cfg *config, req request, t *tries) (
 }
 
 func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
-	accept := req.accept
-	if accept == "" {
-		accept = "application/json"
-	}
-	hreq.Header.Set("Accept", accept)
+	hreq.Header.Set("Accept", cmp.Or(req.accept, "application/json"))
 	if cfg.userAgent != "" {
 		hreq.Header.Set("User-Agent", cfg.userAgent)
 	}
