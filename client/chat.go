@@ -37,14 +37,13 @@ func (p ChatCompletionParams) body(stream bool) map[string]any {
 func Float(v float64) *float64 { return &v }
 
 // ChatCompletion is the chat-completions answer. Assumption: the common
-// format; unknown members are kept in Extra.
+// format; unknown members (usage among them) are kept in Extra.
 type ChatCompletion struct {
 	ID      string                     `json:"id"`
 	Object  string                     `json:"object"`
 	Created int64                      `json:"created"`
 	Model   string                     `json:"model"`
 	Choices []ChatChoice               `json:"choices"`
-	Usage   *ChatUsage                 `json:"usage,omitempty"`
 	Extra   map[string]json.RawMessage `json:"-"`
 }
 
@@ -54,13 +53,6 @@ type ChatChoice struct {
 	Message      Message `json:"message"`
 	Delta        Message `json:"delta"`
 	FinishReason string  `json:"finish_reason"`
-}
-
-// ChatUsage counts tokens.
-type ChatUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
 }
 
 // Text returns the content of the first choice.

@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,10 +33,40 @@ const (
 type Client struct {
 	cfg config
 
+	// What worked last of each reading (see inReading), under mu.
 	mu            sync.Mutex
-	memoryVariant MemoryVariant // detected, when cfg.memoryVariant is auto
-	style         ExecuteStyle  // the execute style that worked last
-	pollPath      PollPath      // the polling path that answered last
+	memoryVariant MemoryVariant
+	style         ExecuteStyle
+	pollPath      PollPath
+}
+
+// learned is what c last found to work (kept in *field), unless this call
+// chose otherwise with an option.
+func learned[R comparable](c *Client, field *R, perCall, clientWide R) R {
+	if perCall != clientWide {
+		return perCall
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return *field
+}
+
+// inReading sends in first, and once more in second when other says the
+// server refused first for its reading (before acting on it); the one that
+// worked is kept in *field.
+func inReading[R comparable, T any](c *Client, field *R, first, second R, other func(error) bool, send func(R) (T, error)) (T, error) {
+	used := first
+	out, err := send(first)
+	if err != nil && other(err) {
+		used = second
+		out, err = send(second)
+	}
+	if err == nil {
+		c.mu.Lock()
+		*field = used
+		c.mu.Unlock()
+	}
+	return out, err
 }
 
 // config is what an Option changes; per-call options work on a copy.
@@ -97,14 +128,7 @@ func WithWorkspace(id string) Option { return func(c *config) { c.workspace = st
 func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
 
 // WithMaxRetries sets how many times a safe request is retried (0: never).
-func WithMaxRetries(n int) Option {
-	return func(c *config) {
-		if n < 0 {
-			n = 0
-		}
-		c.maxRetries = n
-	}
-}
+func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(n, 0) } }
 
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option { return func(c *config) { c.userAgent = ua } }
@@ -134,9 +158,7 @@ func WithRetryBackoff(base, max time.Duration) Option {
 }
 
 // WithRateLimitRetries sets how many 429 answers one call waits out (default 3).
-func WithRateLimitRetries(n int) Option {
-	return func(c *config) { c.rateLimitRetries = max(n, 0) }
-}
+func WithRateLimitRetries(n int) Option { return func(c *config) { c.rateLimitRetries = max(n, 0) } }
 
 // WithRateLimitNotice calls f, on the calling goroutine, before each wait a 429 imposes.
 func WithRateLimitNotice(f func(wait time.Duration)) Option {
@@ -167,12 +189,8 @@ func New(opts ...Option) *Client {
 		maxEventSize:     32 << 20, // a long code block may come in one event of some MiB
 		baseErr:          errors.New("agentdesk: no base URL configured (use WithBaseURL)"),
 	}}
-	for _, o := range opts {
-		if o != nil {
-			o(&c.cfg)
-		}
-	}
-	c.style, c.pollPath = c.cfg.executeStyle, c.cfg.pollPath
+	c.cfg = *c.callConfig(opts)
+	c.style, c.pollPath, c.memoryVariant = c.cfg.executeStyle, c.cfg.pollPath, c.cfg.memoryVariant
 	return c
 }
 
@@ -184,27 +202,13 @@ func WithPollPath(p PollPath) Option { return func(c *config) { c.pollPath = p }
 
 // defaultHTTPClient has no overall Timeout: a blocking run may wait 100 s
 // and streams last as long as the reply.
-var defaultHTTPClient = &http.Client{Transport: &http.Transport{
-	Proxy: http.ProxyFromEnvironment,
-	DialContext: (&net.Dialer{
-		Timeout:   15 * time.Second,
-		KeepAlive: 30 * time.Second,
-	}).DialContext,
-	ForceAttemptHTTP2:     true,
-	TLSHandshakeTimeout:   10 * time.Second,
-	ResponseHeaderTimeout: 130 * time.Second,
-	ExpectContinueTimeout: time.Second,
-	IdleConnTimeout:       90 * time.Second,
-	MaxIdleConnsPerHost:   8,
-}}
-
-// BaseURL returns the configured base URL ("" when none is valid).
-func (c *Client) BaseURL() string {
-	if c.cfg.baseURL == nil {
-		return ""
-	}
-	return c.cfg.baseURL.String()
-}
+var defaultHTTPClient = &http.Client{Transport: func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: 15 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	t.ResponseHeaderTimeout = 130 * time.Second
+	t.MaxIdleConnsPerHost = 8
+	return t
+}()}
 
 // callConfig applies per-call options to a copy of the client's settings.
 func (c *Client) callConfig(opts []Option) *config {
@@ -315,12 +319,6 @@ type request struct {
 	contentLength int64
 }
 
-// send performs req with retries and returns a 2xx response for the caller
-// to close; otherwise an *APIError or *NetworkError.
-func (c *Client) send(ctx context.Context, cfg *config, req request) (*http.Response, error) {
-	return c.sendTries(ctx, cfg, req, &tries{start: time.Now()})
-}
-
 // tries is what one call has spent on its tries so far.
 type tries struct {
 	start   time.Time
@@ -328,8 +326,13 @@ type tries struct {
 	limited int // 429 answers so far
 }
 
-// sendTries is send continuing the tries of t.
-func (c *Client) sendTries(ctx context.Context, cfg *config, req request, t *tries) (*http.Response, error) {
+// send performs req with retries, continuing the tries of t (nil: a new
+// call), and returns a 2xx response for the caller to close; otherwise an
+// *APIError or *NetworkError.
+func (c *Client) send(ctx context.Context, cfg *config, req request, t *tries) (*http.Response, error) {
+	if t == nil {
+		t = &tries{start: time.Now()}
+	}
 	u, err := req.url, error(nil)
 	if u == nil {
 		if u, err = cfg.endpoint(req.path, req.query); err != nil {
@@ -344,21 +347,16 @@ func (c *Client) sendTries(ctx context.Context, cfg *config, req request, t *tri
 		}
 	}
 	hc := cfg.client()
-	inBudget := func(wait time.Duration) bool { return cfg.inBudget(t.start, wait) }
 	retries := cfg.retries(req)
 	for ; ; t.attempt++ {
-		attempt := t.attempt
 		if err := ctx.Err(); err != nil {
 			return nil, contextError(req, err)
 		}
 		if err := cfg.pacer.wait(ctx); err != nil {
 			return nil, contextError(req, err)
 		}
-		var body io.Reader
-		switch {
-		case req.raw != nil:
-			body = req.raw
-		case payload != nil:
+		body := req.raw
+		if payload != nil {
 			body = bytes.NewReader(payload)
 		}
 		hreq, err := http.NewRequestWithContext(ctx, req.method, u.String(), body)
@@ -366,78 +364,56 @@ func (c *Client) sendTries(ctx context.Context, cfg *config, req request, t *tri
 			return nil, fmt.Errorf("agentdesk: building the request: %w", err)
 		}
 		if req.raw != nil {
-			hreq.ContentLength = req.contentLength
-			if req.contentLength <= 0 {
-				hreq.ContentLength = -1
-			}
+			hreq.ContentLength = req.contentLength // 0 or less: unknown, sent chunked
 		}
 		cfg.setHeaders(hreq, req, payload != nil)
 		res, err := hc.Do(hreq)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, contextError(req, ctx.Err())
-			}
-			nerr := newNetworkError(cfg.apiKey, req.method, req.path, err)
-			if wait := cfg.backoff(attempt); attempt < retries && inBudget(wait) && !lasting(err) {
-				if werr := sleepCtx(ctx, wait); werr != nil {
-					return nil, contextError(req, werr)
-				}
-				continue
-			}
-			return nil, nerr
-		}
-		if res.StatusCode != http.StatusTooManyRequests {
+		var fail error
+		wait, again := cfg.backoff(t.attempt), false
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, contextError(req, ctx.Err())
+		case err != nil:
+			fail, again = newNetworkError(cfg.apiKey, req.method, req.path, err), t.attempt < retries && !lasting(err)
+		case res.StatusCode >= 200 && res.StatusCode < 300:
 			cfg.pacer.answered()
-		}
-		if res.StatusCode >= 200 && res.StatusCode < 300 {
 			return res, nil
-		}
-		apiErr := readAPIError(res, req.method, req.path)
-		apiErr.redact(cfg.apiKey)
-		if res.StatusCode == http.StatusTooManyRequests {
-			// A 429 proves the service did not act, so any resendable body
-			// may go again after the wait; a longer wait is the caller's.
-			t.limited++
-			wait, told := apiErr.Wait()
-			if !told {
-				wait = cfg.backoff(attempt)
-			}
-			// every request waits with this one
-			cfg.pacer.limited(min(wait, cfg.retryAfterMax))
-			if req.raw == nil && t.limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax && inBudget(wait) {
-				if cfg.onRateLimit != nil {
+		default:
+			apiErr := readAPIError(res, req.method, req.path)
+			apiErr.redact(cfg.apiKey)
+			fail = apiErr
+			told, ok := apiErr.Wait()
+			if res.StatusCode == http.StatusTooManyRequests {
+				// A 429 proves the service did not act, so any resendable body
+				// may go again after the wait; a longer wait is the caller's.
+				t.limited++
+				if ok {
+					wait = told
+				}
+				cfg.pacer.limited(min(wait, cfg.retryAfterMax)) // every request waits with this one
+				again = req.raw == nil && t.limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax
+				if again && cfg.inBudget(t.start, wait) && cfg.onRateLimit != nil {
 					cfg.onRateLimit(wait)
 				}
-				if werr := sleepCtx(ctx, wait); werr != nil {
-					return nil, contextError(req, werr)
-				}
-				continue
+				break
 			}
-			return nil, apiErr
+			cfg.pacer.answered()
+			if ok {
+				wait = min(told, cfg.retryAfterMax)
+			}
+			again = t.attempt < retries && retryableStatus(res.StatusCode)
 		}
-		if attempt < retries && retryableStatus(res.StatusCode) {
-			wait := cfg.backoff(attempt)
-			if ra, ok := apiErr.Wait(); ok {
-				wait = min(ra, cfg.retryAfterMax)
-			}
-			if !inBudget(wait) {
-				return nil, apiErr
-			}
-			if werr := sleepCtx(ctx, wait); werr != nil {
-				return nil, contextError(req, werr)
-			}
-			continue
+		if !again || !cfg.inBudget(t.start, wait) {
+			return nil, fail
 		}
-		return nil, apiErr
+		if err := sleepCtx(ctx, wait); err != nil {
+			return nil, contextError(req, err)
+		}
 	}
 }
 
 func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
-	accept := req.accept
-	if accept == "" {
-		accept = "application/json"
-	}
-	hreq.Header.Set("Accept", accept)
+	hreq.Header.Set("Accept", cmp.Or(req.accept, "application/json"))
 	if cfg.userAgent != "" {
 		hreq.Header.Set("User-Agent", cfg.userAgent)
 	}
@@ -449,23 +425,41 @@ func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
 	}
 }
 
-// do sends req and decodes a JSON answer into out (when out is not nil).
+// do sends req and decodes a JSON answer into out (when out is not nil). A
+// safe request whose answer was cut is asked again, sharing the budget.
 func (c *Client) do(ctx context.Context, cfg *config, req request, out any) error {
-	// A safe request whose answer was cut is asked again, sharing the budget.
 	t := &tries{start: time.Now()}
-	for {
-		cut, err := c.doOnce(ctx, cfg, req, out, t)
-		if !cut || t.attempt >= cfg.retries(req) || ctx.Err() != nil {
+	for ; ; t.attempt++ {
+		res, err := c.send(ctx, cfg, req, t)
+		if err != nil {
 			return err
 		}
+		data, err := io.ReadAll(io.LimitReader(res.Body, maxJSONBody+1))
+		res.Body.Close()
+		cut := err != nil
+		switch {
+		case cut && ctx.Err() != nil:
+			return contextError(req, ctx.Err())
+		case cut:
+			err = newNetworkError(cfg.apiKey, req.method, req.path, err)
+		case len(data) > maxJSONBody:
+			return fmt.Errorf("agentdesk: %s %s: the answer exceeds %d MiB", req.method, req.path, maxJSONBody>>20)
+		case out == nil:
+			return nil
+		default:
+			if err = json.Unmarshal(data, out); err == nil {
+				return nil
+			}
+			var syntax *json.SyntaxError
+			cut, err = errors.As(err, &syntax), cfg.decodeError(req.method, req.path, err, data)
+		}
 		wait := cfg.backoff(t.attempt)
-		if !cfg.inBudget(t.start, wait) {
+		if !cut || t.attempt >= cfg.retries(req) || !cfg.inBudget(t.start, wait) || ctx.Err() != nil {
 			return err
 		}
 		if werr := sleepCtx(ctx, wait); werr != nil {
 			return contextError(req, werr)
 		}
-		t.attempt++
 	}
 }
 
@@ -480,33 +474,6 @@ func (cfg *config) retries(req request) int {
 // inBudget reports whether waiting wait more keeps the call within its budget.
 func (cfg *config) inBudget(start time.Time, wait time.Duration) bool {
 	return cfg.retryBudget <= 0 || time.Since(start)+wait <= cfg.retryBudget
-}
-
-// doOnce is one try of do; cut reports an answer that broke off.
-func (c *Client) doOnce(ctx context.Context, cfg *config, req request, out any, t *tries) (cut bool, err error) {
-	res, err := c.sendTries(ctx, cfg, req, t)
-	if err != nil {
-		return false, err
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, maxJSONBody+1))
-	if err != nil {
-		if ctx.Err() != nil {
-			return false, contextError(req, ctx.Err())
-		}
-		return true, newNetworkError(cfg.apiKey, req.method, req.path, err)
-	}
-	if len(data) > maxJSONBody {
-		return false, fmt.Errorf("agentdesk: %s %s: the answer exceeds %d MiB", req.method, req.path, maxJSONBody>>20)
-	}
-	if out == nil {
-		return false, nil
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		var syntax *json.SyntaxError
-		return errors.As(err, &syntax), cfg.decodeError(req.method, req.path, err, data)
-	}
-	return false, nil
 }
 
 func contextError(req request, err error) error {

@@ -25,9 +25,6 @@ type timeCache struct {
 }
 
 func (c *timeCache) parse(slot int, s string) time.Time {
-	if c == nil {
-		return parseTime(s)
-	}
 	if c.raw[slot] == s && s != "" {
 		return c.t[slot]
 	}
@@ -259,19 +256,14 @@ func fastExecution(s string, e *Execution, cache *timeCache) bool {
 			e.Output, ok = p.str()
 		case "input":
 			e.Input, ok = p.str()
-		case "created_at", "updated_at":
+		case "created_at":
 			var t string
-			if t, ok = p.str(); ok {
-				slot := 0
-				if key == "updated_at" {
-					slot = 1
-				}
-				if key == "created_at" {
-					e.CreatedAt = Time{cache.parse(slot, t)}
-				} else {
-					e.UpdatedAt = Time{cache.parse(slot, t)}
-				}
-			}
+			t, ok = p.str()
+			e.CreatedAt = Time{cache.parse(0, t)}
+		case "updated_at":
+			var t string
+			t, ok = p.str()
+			e.UpdatedAt = Time{cache.parse(1, t)}
 		case "credits":
 			switch p.peek() {
 			case 'n':
@@ -297,10 +289,8 @@ func fastExecution(s string, e *Execution, cache *timeCache) bool {
 				}
 			}
 		default:
-			for _, k := range executionKeys {
-				if strings.EqualFold(k, key) {
-					return false // encoding/json matches keys case-insensitively
-				}
+			if slices.ContainsFunc(executionKeys, func(k string) bool { return strings.EqualFold(k, key) }) {
+				return false // encoding/json matches keys case-insensitively
 			}
 			var raw string
 			if raw, ok = p.value(); ok {
@@ -392,7 +382,9 @@ func decodeLoose(b []byte, v any) error {
 		rawKey, escaped, _ := p.rawString()
 		key := rawKey[1 : len(rawKey)-1]
 		if escaped || !utf8.ValidString(key) {
-			json.Unmarshal([]byte(rawKey), &key)
+			var k string // not &key, which would put every key on the heap
+			json.Unmarshal([]byte(rawKey), &k)
+			key = k
 		}
 		p.ws()
 		p.eat(':')

@@ -151,12 +151,6 @@ func (e *NetworkError) Error() string {
 
 func (e *NetworkError) Unwrap() error { return e.Err }
 
-// Timeout reports whether the failure was a timeout.
-func (e *NetworkError) Timeout() bool {
-	var t interface{ Timeout() bool }
-	return errors.As(e.Err, &t) && t.Timeout()
-}
-
 // newNetworkError drops the *url.Error layer, which quotes the full URL.
 func newNetworkError(key, method, path string, err error) *NetworkError {
 	var ue *url.Error
@@ -207,7 +201,7 @@ var (
 	ErrChatRules = errors.New("Chat messages must be a pair of user/assistant")
 
 	// ErrStreamIncomplete means a stream ended before its final event (also io.ErrUnexpectedEOF).
-	ErrStreamIncomplete error = incompleteError{}
+	ErrStreamIncomplete = fmt.Errorf("agentdesk: the stream ended before the reply was complete (%w)", io.ErrUnexpectedEOF)
 
 	// ErrStreamIdle means no event arrived within the stream idle timeout.
 	ErrStreamIdle = errors.New("agentdesk: the stream stalled: no event arrived within the idle timeout")
@@ -232,14 +226,6 @@ type InputError struct {
 }
 
 func (e *InputError) Error() string { return e.Message }
-
-type incompleteError struct{}
-
-func (incompleteError) Error() string {
-	return "agentdesk: the stream ended before the reply was complete"
-}
-
-func (incompleteError) Is(target error) bool { return target == io.ErrUnexpectedEOF }
 
 // StatusCode returns the HTTP status of an *APIError in err's chain, or 0.
 func StatusCode(err error) int {

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -132,10 +133,6 @@ func answerString(v any) string {
 		return x
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64)
-	case float32:
-		return strconv.FormatFloat(float64(x), 'f', -1, 32)
-	case fmt.Stringer:
-		return x.String()
 	}
 	return fmt.Sprint(v)
 }
@@ -152,61 +149,32 @@ func (p ExecuteParams) check() error {
 
 // ExecuteStyle returns the style detected or given (StyleAuto before the first execution).
 func (c *Client) ExecuteStyle() ExecuteStyle {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.style
+	return learned(c, &c.style, c.cfg.executeStyle, c.cfg.executeStyle)
 }
 
-func (c *Client) styleFor(cfg *config) ExecuteStyle {
-	if cfg.executeStyle != c.cfg.executeStyle {
-		return cfg.executeStyle // a per-call option
+// sendExecute checks p and sends it to the agent with the account's style,
+// once more in the other style when refused for it, and remembers the style
+// that worked. Never retried otherwise: an execution costs credits.
+func sendExecute[T any](c *Client, cfg *config, agentID ID, p ExecuteParams, wait, stream bool, send func(request) (T, error)) (T, error) {
+	if err := p.check(); err != nil {
+		var zero T
+		return zero, err
 	}
-	return c.ExecuteStyle()
-}
-
-// sendExecute sends with the account's style, once more in the other style
-// when refused for it, and remembers the style that worked.
-func sendExecute[T any](c *Client, cfg *config, p ExecuteParams, send func(body map[string]any) (T, error), wait, stream bool) (T, error) {
-	style := c.styleFor(cfg)
-	if style == StyleAuto {
-		style = StyleRoot
+	style, other := cmp.Or(learned(c, &c.style, cfg.executeStyle, c.cfg.executeStyle), StyleRoot), StyleAnswers
+	if style == StyleAnswers {
+		other = StyleRoot
 	}
-	out, err := send(p.body(style, wait, stream))
-	if err != nil && p.wantsOtherStyle(err, style) {
-		style = otherStyle(style)
-		out, err = send(p.body(style, wait, stream))
-	}
-	if err == nil {
-		c.mu.Lock()
-		c.style = style
-		c.mu.Unlock()
-	}
-	return out, err
-}
-
-func otherStyle(s ExecuteStyle) ExecuteStyle {
-	if s == StyleAnswers {
-		return StyleRoot
-	}
-	return StyleAnswers
-}
-
-// executeAnswer is the non-stream answer: the agent id and the records.
-type executeAnswer struct {
-	TemplateID ID          `json:"template_id"`
-	Responses  []Execution `json:"responses"`
+	return inReading(c, &c.style, style, other, func(err error) bool { return p.wantsOtherStyle(err, style) },
+		func(s ExecuteStyle) (T, error) {
+			return send(request{method: http.MethodPost, path: pathf("/agents/%s/execute", agentID), body: p.body(s, wait, stream)})
+		})
 }
 
 func (c *Client) execute(ctx context.Context, agentID ID, p ExecuteParams, wait bool, opts []Option) (*Execution, error) {
-	if err := p.check(); err != nil {
-		return nil, err
-	}
 	cfg := c.callConfig(opts)
-	path := pathf("/agents/%s/execute", agentID)
-	// Never retried: only a refusal made before acting is sent again.
-	e, err := sendExecute(c, cfg, p, func(body map[string]any) (*Execution, error) {
-		return doRaw(ctx, c, cfg, request{method: http.MethodPost, path: path, body: body}, decodeExecutionAnswer)
-	}, wait, false)
+	e, err := sendExecute(c, cfg, agentID, p, wait, false, func(req request) (*Execution, error) {
+		return doRaw(ctx, c, cfg, req, decodeExecutionAnswer)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +187,10 @@ func (c *Client) execute(ctx context.Context, agentID ID, p ExecuteParams, wait 
 // decodeExecutionAnswer reads {"template_id", "responses": [...]}, a bare
 // record, or a wrapped one. Assumption: the first response is the new one.
 func decodeExecutionAnswer(raw json.RawMessage) (*Execution, error) {
-	var ans executeAnswer
+	var ans struct {
+		TemplateID ID          `json:"template_id"`
+		Responses  []Execution `json:"responses"`
+	}
 	if err := json.Unmarshal(raw, &ans); err == nil && len(ans.Responses) > 0 {
 		e := ans.Responses[0]
 		if e.TemplateID == "" {
@@ -280,45 +251,27 @@ func (p PollPath) path(agentID, responseID ID) string {
 }
 
 // PollPath returns the polling path that answered last (PollAuto before the first poll).
-func (c *Client) PollPath() PollPath {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.pollPath
-}
+func (c *Client) PollPath() PollPath { return learned(c, &c.pollPath, c.cfg.pollPath, c.cfg.pollPath) }
 
 // Poll reads an execution's state once, on whichever polling path the
 // server offers; with neither the error wraps ErrPollingUnsupported.
 func (c *Client) Poll(ctx context.Context, agentID, responseID ID, opts ...Option) (*Execution, error) {
 	cfg := c.callConfig(opts)
-	first := cfg.pollPath
-	if first == c.cfg.pollPath { // no per-call choice: what worked last
-		first = c.PollPath()
+	first, second := cmp.Or(learned(c, &c.pollPath, cfg.pollPath, c.cfg.pollPath), PollResponses), PollAgentScoped
+	if first == PollAgentScoped {
+		second = PollResponses
 	}
-	if first == PollAuto {
-		first = PollResponses
+	missing := func(err error) bool {
+		s := StatusCode(err)
+		return s == http.StatusNotFound || s == http.StatusMethodNotAllowed
 	}
-	var err error
-	for _, pp := range []PollPath{first, otherPollPath(first)} {
-		var e *Execution
-		req := request{method: http.MethodGet, path: pp.path(agentID, responseID), retry: true}
-		if e, err = doRaw(ctx, c, cfg, req, decodeExecutionAnswer); err == nil {
-			c.mu.Lock()
-			c.pollPath = pp
-			c.mu.Unlock()
-			return e, nil
-		}
-		if s := StatusCode(err); s != http.StatusNotFound && s != http.StatusMethodNotAllowed {
-			return nil, err
-		}
+	e, err := inReading(c, &c.pollPath, first, second, missing, func(pp PollPath) (*Execution, error) {
+		return doRaw(ctx, c, cfg, request{method: http.MethodGet, path: pp.path(agentID, responseID), retry: true}, decodeExecutionAnswer)
+	})
+	if missing(err) {
+		return nil, fmt.Errorf("%w: %w", ErrPollingUnsupported, err)
 	}
-	return nil, fmt.Errorf("%w: %w", ErrPollingUnsupported, err)
-}
-
-func otherPollPath(p PollPath) PollPath {
-	if p == PollAgentScoped {
-		return PollResponses
-	}
-	return PollAgentScoped
+	return e, err
 }
 
 // Wait polls an execution until it is terminal, ctx ends (last record and

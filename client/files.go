@@ -77,7 +77,7 @@ func (c *Client) Download(ctx context.Context, rawURL string, w io.Writer, opts 
 		return "", fmt.Errorf("agentdesk: cannot download a %q URL", u.Scheme)
 	}
 	cfg.pacer = nil // downloads are not paced
-	res, err := c.send(ctx, cfg, request{method: http.MethodGet, path: u.Path, url: u, retry: true, accept: "*/*"})
+	res, err := c.send(ctx, cfg, request{method: http.MethodGet, path: u.Path, url: u, retry: true, accept: "*/*"}, nil)
 	if err != nil {
 		return "", err
 	}

@@ -40,24 +40,8 @@ func (p MemoryParams) bodyB(create bool) map[string]any {
 }
 
 // MemoryVariant returns the variant forced or detected (MemoryAuto before the first memory call).
-func (c *Client) MemoryVariant() MemoryVariant { return c.variantFor(&c.cfg) }
-
-func (c *Client) variantFor(cfg *config) MemoryVariant {
-	if cfg.memoryVariant != MemoryAuto {
-		return cfg.memoryVariant
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.memoryVariant
-}
-
-func (c *Client) learnVariant(cfg *config, v MemoryVariant) {
-	if cfg.memoryVariant != MemoryAuto {
-		return
-	}
-	c.mu.Lock()
-	c.memoryVariant = v
-	c.mu.Unlock()
+func (c *Client) MemoryVariant() MemoryVariant {
+	return learned(c, &c.memoryVariant, c.cfg.memoryVariant, c.cfg.memoryVariant)
 }
 
 // namesVariantB reports a validation error naming "content". Assumption:
@@ -94,31 +78,21 @@ func (c *Client) UpdateMemory(ctx context.Context, id ID, params MemoryParams, o
 // memoryInVariant sends a (variant A) or b (B) as the variant says; while
 // unknown, a first and b when isB(err). The variant that worked is kept.
 func (c *Client) memoryInVariant(ctx context.Context, cfg *config, a, b request, isB func(error) bool) (*Memory, error) {
-	v := c.variantFor(cfg)
-	if v == MemoryB {
-		return c.memoryCall(ctx, cfg, b, MemoryB)
-	}
-	m, err := c.memoryCall(ctx, cfg, a, MemoryA)
-	if err == nil {
-		c.learnVariant(cfg, MemoryA)
-		return m, nil
-	}
-	if v == MemoryAuto && isB(err) {
-		m, err = c.memoryCall(ctx, cfg, b, MemoryB)
-		if err == nil {
-			c.learnVariant(cfg, MemoryB)
+	send := func(v MemoryVariant) (*Memory, error) {
+		req := a
+		if v == MemoryB {
+			req = b
 		}
+		m, err := doRecord[Memory](ctx, c, cfg, req, "memory", "data")
+		if err == nil && m.Variant == MemoryAuto {
+			m.Variant = v
+		}
+		return m, err
 	}
-	return m, err
-}
-
-// memoryCall sends a memory request and decodes its record, bare or wrapped.
-func (c *Client) memoryCall(ctx context.Context, cfg *config, req request, v MemoryVariant) (*Memory, error) {
-	m, err := doRecord[Memory](ctx, c, cfg, req, "memory", "data")
-	if err == nil && m.Variant == MemoryAuto {
-		m.Variant = v
+	if v := learned(c, &c.memoryVariant, cfg.memoryVariant, c.cfg.memoryVariant); v != MemoryAuto {
+		return send(v)
 	}
-	return m, err
+	return inReading(c, &c.memoryVariant, MemoryA, MemoryB, isB, send)
 }
 
 // UpdateCollection renames a memory collection (PUT /memory-collections/{id}).

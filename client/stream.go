@@ -8,7 +8,6 @@ import (
 	"io"
 	"iter"
 	"mime"
-	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,7 +52,7 @@ func (c *Client) openEvents(ctx context.Context, cfg *config, req request, fallb
 	}
 	req.accept = "text/event-stream"
 	req.retry = false
-	res, err := c.send(sctx, cfg, req)
+	res, err := c.send(sctx, cfg, req, nil)
 	if err != nil {
 		s.release()
 		if s.idleFired.Load() {
@@ -264,14 +263,10 @@ func (s *streamState[T]) Close() error {
 
 // Stream executes a chat agent with stream: true (never retried).
 func (c *Client) Stream(ctx context.Context, agentID ID, params ExecuteParams, opts ...Option) (*Stream, error) {
-	if err := params.check(); err != nil {
-		return nil, err
-	}
 	cfg := c.callConfig(opts)
-	path := pathf("/agents/%s/execute", agentID)
-	src, err := sendExecute(c, cfg, params, func(body map[string]any) (*eventSource, error) {
-		return c.openEvents(ctx, cfg, request{method: http.MethodPost, path: path, body: body}, executionFallback)
-	}, false, true)
+	src, err := sendExecute(c, cfg, agentID, params, false, true, func(req request) (*eventSource, error) {
+		return c.openEvents(ctx, cfg, req, executionFallback)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -35,11 +35,6 @@ const (
 	MaxStoredFiles       = 30
 )
 
-// tooLarge refuses an upload over MaxUploadBytes before sending.
-func tooLarge(name string, size int64) *InputError {
-	return &InputError{Field: "file", Message: fmt.Sprintf("%s is %s; the service takes files of up to 200 MB.", name, humanBytes(size))}
-}
-
 // humanBytes writes a size 1000-based with one decimal, like file managers.
 func humanBytes(n int64) string {
 	const unit = 1000
@@ -83,7 +78,7 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 	}
 	name = cmp.Or(name, "upload")
 	if size > MaxUploadBytes {
-		return nil, tooLarge(name, size)
+		return nil, &InputError{Field: "file", Message: fmt.Sprintf("%s is %s; the service takes files of up to 200 MB.", name, humanBytes(size))}
 	}
 
 	// Build the multipart head and tail once; the content goes between them.

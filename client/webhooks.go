@@ -83,11 +83,10 @@ func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, op
 		if shape.Webhooks != nil {
 			return &WebhookList{Variant: WebhooksB, Webhooks: *shape.Webhooks, Total: shape.Total, Limit: shape.Limit, Offset: shape.Offset}, nil
 		}
-		var env pageEnvelope[Webhook]
-		if err := decodeLoose(raw, &env); err != nil {
+		p, err := decodePage[Webhook](raw, "")
+		if err != nil {
 			return nil, err
 		}
-		p := env.page()
 		p.page, p.perPage = params.Page, params.PerPage
 		p.fetch = func(ctx context.Context, n int) (*Page[Webhook], error) {
 			return listPage[Webhook](ctx, c, "/webhooks", "", nil, n, params.PerPage, opts)

@@ -17,12 +17,8 @@ import (
 //go:embed openapi.yaml
 var documentYAML []byte
 
-var loadDocument = sync.OnceValues(parseDocument)
-
 // Document returns the parsed, validated document, loaded once and shared: do not change it.
-func Document() (*openapi3.T, error) {
-	return loadDocument()
-}
+var Document = sync.OnceValues(parseDocument)
 
 // parseDocument loads a fresh copy of the document.
 func parseDocument() (*openapi3.T, error) {

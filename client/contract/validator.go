@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
+	gosse "github.com/tmaxmax/go-sse"
 )
 
 // Validator checks requests and responses against the document; safe for concurrent use.
@@ -22,8 +23,10 @@ type Validator struct {
 	doc     *openapi3.T
 	router  routers.Router
 	options openapi3filter.Options
-	errBody *openapi3.Schema
 }
+
+// schemaOptions leave the schema and the value out of errors: the reason is enough.
+var schemaOptions = []openapi3.SchemaValidationOption{openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()}
 
 // NewValidator builds a validator over its own copy of the document, without
 // servers so that paths match on any host.
@@ -37,8 +40,7 @@ func NewValidator() (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("contract: building the router: %w", err)
 	}
-	errRef := doc.Components.Schemas["Error"]
-	if errRef == nil || errRef.Value == nil {
+	if ref := doc.Components.Schemas["Error"]; ref == nil || ref.Value == nil {
 		return nil, errors.New("contract: the document has no Error schema")
 	}
 	return &Validator{
@@ -50,16 +52,15 @@ func NewValidator() (*Validator, error) {
 			// not something to let through silently.
 			IncludeResponseStatus: true,
 			// Validation works on copies; defaults must not be written into them.
-			SkipSettingDefaults: true,
+			SkipSettingDefaults:     true,
+			SchemaValidationOptions: schemaOptions[1:],
 		},
-		errBody: errRef.Value,
 	}, nil
 }
 
 // bearerPresent accepts any request that carries a Bearer token.
 func bearerPresent(_ context.Context, in *openapi3filter.AuthenticationInput) error {
-	h := in.RequestValidationInput.Request.Header.Get("Authorization")
-	scheme, token, ok := strings.Cut(h, " ")
+	scheme, token, ok := strings.Cut(in.RequestValidationInput.Request.Header.Get("Authorization"), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return in.NewError(errors.New("no Authorization: Bearer <API_KEY> header"))
 	}
@@ -79,32 +80,22 @@ func (v *Validator) validateRequest(r *http.Request, body []byte, skipBody bool)
 		return fmt.Errorf("%s %s: %w", r.Method, r.URL.Path, err)
 	}
 	opts := v.options
+	req := r.Clone(r.Context())
+	req.GetBody, req.Body, req.ContentLength = nil, io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	if skipBody || len(body) == 0 {
+		req.Body, req.ContentLength = http.NoBody, 0
+	}
 	if skipBody {
 		opts.ExcludeRequestBody = true
 		if rb := route.Operation.RequestBody; rb != nil && rb.Value != nil {
-			ct := r.Header.Get("Content-Type")
-			if rb.Value.Content.Get(ct) == nil {
+			if ct := r.Header.Get("Content-Type"); rb.Value.Content.Get(ct) == nil {
 				return fmt.Errorf("%s %s: request content type %q is not one the operation accepts", r.Method, r.URL.Path, ct)
 			}
 		}
 	}
-	req := r.Clone(r.Context())
-	req.GetBody = nil
-	req.ContentLength = int64(len(body))
-	if len(body) == 0 || skipBody {
-		req.Body = http.NoBody
-		req.ContentLength = 0
-	} else {
-		req.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	input := &openapi3filter.RequestValidationInput{
-		Request:    req,
-		PathParams: params,
-		Route:      route,
-		Options:    &opts,
-	}
+	input := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: &opts}
 	if err := openapi3filter.ValidateRequest(req.Context(), input); err != nil {
-		return fmt.Errorf("%s %s: %w", r.Method, r.URL.Path, brief(err))
+		return fmt.Errorf("%s %s: %w", r.Method, r.URL.Path, err)
 	}
 	return nil
 }
@@ -112,94 +103,78 @@ func (v *Validator) validateRequest(r *http.Request, body []byte, skipBody bool)
 // ValidateResponse checks an answer to r: an unknown path may only answer
 // the shared error body; a stream is checked event by event.
 func (v *Validator) ValidateResponse(r *http.Request, status int, header http.Header, body []byte) error {
-	if err := checkRetryHint(status, header, body); err != nil {
-		return fmt.Errorf("%s %s answered %d: %w", r.Method, r.URL.Path, status, err)
-	}
-	route, params, err := v.router.FindRoute(r)
+	err := v.validateResponse(r, status, header, body, false)
 	if err != nil {
-		if status < 400 {
-			return fmt.Errorf("%s %s answered %d, but the operation is not in the contract: %w", r.Method, r.URL.Path, status, err)
-		}
-		if proxyError(status, header, body) {
-			return nil
-		}
-		if err := v.validateErrorBody(header, body); err != nil {
-			return fmt.Errorf("%s %s answered %d: %w", r.Method, r.URL.Path, status, err)
-		}
-		return nil
-	}
-	if proxyError(status, header, body) && !isHTML(header) {
-		// No body and no content type: only the status is left to check.
-		if route.Operation.Responses.Status(status) == nil {
-			return fmt.Errorf("%s %s answered %d: status is not in the contract", r.Method, r.URL.Path, status)
-		}
-		return nil
-	}
-	if err := v.validateResponse(r, route, params, status, header, body, false); err != nil {
-		return err
-	}
-	if isEventStream(header) && len(body) > 0 {
-		check := v.eventChecker(route, status, header)
-		if check == nil {
-			return nil
-		}
-		check.write(body)
-		if errs := check.errs; len(errs) > 0 {
-			return fmt.Errorf("%s %s: %w", r.Method, r.URL.Path, errors.Join(errs...))
-		}
+		return fmt.Errorf("%s %s answered %d: %w", r.Method, r.URL.Path, status, err)
 	}
 	return nil
 }
 
-// validateResponse checks status, headers and (unless a stream or excludeBody) the body.
-func (v *Validator) validateResponse(r *http.Request, route *routers.Route, params map[string]string, status int, header http.Header, body []byte, excludeBody bool) error {
-	opts := v.options
-	if header == nil {
-		header = http.Header{}
+// validateResponse checks status, headers and, unless excludeBody, the body.
+func (v *Validator) validateResponse(r *http.Request, status int, header http.Header, body []byte, excludeBody bool) error {
+	if err := checkRetryHint(status, header, body); err != nil && !excludeBody {
+		return err
 	}
-	if excludeBody || isEventStream(header) {
-		// Without a body (or with a stream, which is not one JSON value and is
-		// checked event by event) only the content type is left to check.
+	route, params, err := v.router.FindRoute(r)
+	switch {
+	case err != nil && status < 400:
+		return fmt.Errorf("the operation is not in the contract: %w", err)
+	case proxyError(status, header, body) && (err != nil || !isHTML(header)):
+		// No body and no content type: only the status is left to check.
+		if err == nil && route.Operation.Responses.Status(status) == nil {
+			return errors.New("status is not in the contract")
+		}
+		return nil
+	case err != nil:
+		return v.validateErrorBody(header, body)
+	}
+	opts := v.options
+	stream := isEventStream(header)
+	if excludeBody || stream {
+		// A stream is not one JSON value: it is checked event by event.
 		opts.ExcludeResponseBody = true
 		if err := checkContentType(route, status, header); err != nil {
-			return fmt.Errorf("%s %s answered %d: %w", r.Method, r.URL.Path, status, err)
+			return err
 		}
 	}
 	input := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{
-			Request:    r,
-			PathParams: params,
-			Route:      route,
-			Options:    &opts,
-		},
-		Status:  status,
-		Header:  header,
-		Options: &opts,
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: &opts},
+		Status:                 status,
+		Header:                 header,
+		Options:                &opts,
 	}
 	input.SetBodyBytes(body)
 	if err := openapi3filter.ValidateResponse(r.Context(), input); err != nil {
-		return fmt.Errorf("%s %s answered %d: %w", r.Method, r.URL.Path, status, brief(err))
+		return err
+	}
+	if stream && !excludeBody {
+		return v.checkEvents(route, status, header, body)
 	}
 	return nil
 }
 
 // checkContentType checks the answer's content type is declared for status.
 func checkContentType(route *routers.Route, status int, header http.Header) error {
+	content, ok := responseContent(route, status)
+	if !ok {
+		return fmt.Errorf("status %d is not in the contract", status)
+	}
+	if ct := header.Get("Content-Type"); len(content) > 0 && content.Get(ct) == nil {
+		return fmt.Errorf("content type %q is not in the contract for status %d", ct, status)
+	}
+	return nil
+}
+
+// responseContent is what the operation may answer with status.
+func responseContent(route *routers.Route, status int) (openapi3.Content, bool) {
 	ref := route.Operation.Responses.Status(status)
 	if ref == nil {
 		ref = route.Operation.Responses.Default()
 	}
 	if ref == nil || ref.Value == nil {
-		return fmt.Errorf("status %d is not in the contract", status)
+		return nil, false
 	}
-	content := ref.Value.Content
-	if len(content) == 0 {
-		return nil
-	}
-	if ct := header.Get("Content-Type"); content.Get(ct) == nil {
-		return fmt.Errorf("content type %q is not in the contract for status %d", ct, status)
-	}
-	return nil
+	return ref.Value.Content, true
 }
 
 // validateErrorBody checks an error answer of no operation is JSON with a message.
@@ -211,29 +186,49 @@ func (v *Validator) validateErrorBody(header http.Header, body []byte) error {
 	if err := json.Unmarshal(body, &value); err != nil {
 		return fmt.Errorf("error answer is not JSON: %w", err)
 	}
-	if err := v.errBody.VisitJSON(value, openapi3.VisitAsResponse()); err != nil {
-		return fmt.Errorf("error answer does not match the Error schema: %w", brief(err))
+	if err := v.doc.Components.Schemas["Error"].Value.VisitJSON(value, schemaOptions...); err != nil {
+		return fmt.Errorf("error answer does not match the Error schema: %w", err)
 	}
 	return nil
 }
 
-// eventChecker returns a checker for the operation's stream, nil without an event schema.
-func (v *Validator) eventChecker(route *routers.Route, status int, header http.Header) *eventChecker {
-	ref := route.Operation.Responses.Status(status)
-	if ref == nil || ref.Value == nil {
-		return nil
-	}
-	mt := ref.Value.Content.Get(header.Get("Content-Type"))
+// checkEvents checks the data of each event of a stream against the schema
+// its operation names (x-sse-data-schema); x-sse-done is the data that ends it.
+func (v *Validator) checkEvents(route *routers.Route, status int, header http.Header, body []byte) error {
+	content, _ := responseContent(route, status)
+	mt := content.Get(header.Get("Content-Type"))
 	if mt == nil {
 		return nil
 	}
 	name, _ := mt.Extensions["x-sse-data-schema"].(string)
-	schemaRef := v.doc.Components.Schemas[name]
-	if schemaRef == nil || schemaRef.Value == nil {
+	schema := v.doc.Components.Schemas[name]
+	if schema == nil || schema.Value == nil {
 		return nil
 	}
 	done, _ := mt.Extensions["x-sse-done"].(string)
-	return &eventChecker{schema: schemaRef.Value, name: name, done: done}
+	var errs []error
+	ended := false
+	n := 0
+	for ev, err := range gosse.Read(bytes.NewReader(body), nil) {
+		if err != nil {
+			return errors.Join(append(errs, err)...)
+		}
+		n++
+		if done != "" && ev.Data == done {
+			ended = true
+			continue
+		}
+		if ended {
+			errs = append(errs, fmt.Errorf("event %d arrives after %s", n, done))
+		}
+		var value any
+		if err := json.Unmarshal([]byte(ev.Data), &value); err != nil {
+			errs = append(errs, fmt.Errorf("event %d: data is not JSON: %v: %q", n, err, ev.Data))
+		} else if err := schema.Value.VisitJSON(value, schemaOptions...); err != nil {
+			errs = append(errs, fmt.Errorf("event %d: data does not match %s: %v: %s", n, name, err, ev.Data))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // checkRetryHint holds a 429 to x-rule retry-after-header-or-body.
@@ -252,18 +247,12 @@ func checkRetryHint(status int, header http.Header, body []byte) error {
 
 // proxyError tells a proxy's 5xx: an HTML page, or no body and no content type.
 func proxyError(status int, header http.Header, body []byte) bool {
-	if status < 500 {
-		return false
-	}
-	return isHTML(header) || (len(body) == 0 && header.Get("Content-Type") == "")
+	return status >= 500 && (isHTML(header) || len(body) == 0 && header.Get("Content-Type") == "")
 }
 
 // mediaType is h's content type without parameters, "" when unreadable.
 func mediaType(h http.Header) string {
-	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	if err != nil {
-		return ""
-	}
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
 	return mt
 }
 
@@ -272,30 +261,3 @@ func isHTML(h http.Header) bool { return mediaType(h) == "text/html" }
 func isMultipart(h http.Header) bool { return strings.HasPrefix(mediaType(h), "multipart/") }
 
 func isEventStream(h http.Header) bool { return mediaType(h) == "text/event-stream" }
-
-// isJSON tells whether an answer's body is worth buffering for validation.
-func isJSON(h http.Header) bool {
-	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	if err != nil {
-		return h.Get("Content-Type") == ""
-	}
-	return mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasPrefix(mt, "text/")
-}
-
-// briefError shortens a schema error's text to what is wrong, keeping its cause.
-type briefError struct {
-	msg string
-	err error
-}
-
-func (e *briefError) Error() string { return e.msg }
-func (e *briefError) Unwrap() error { return e.err }
-
-func brief(err error) error {
-	msg := err.Error()
-	i := strings.Index(msg, "\nSchema:\n")
-	if i < 0 {
-		return err
-	}
-	return &briefError{msg: strings.TrimSpace(msg[:i]), err: err}
-}

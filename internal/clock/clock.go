@@ -22,10 +22,8 @@ type Clock interface {
 // Real is the system's clock.
 type Real struct{}
 
-// Now is time.Now.
 func (Real) Now() time.Time { return time.Now() }
 
-// AfterFunc is time.AfterFunc.
 func (Real) AfterFunc(d time.Duration, fn func()) Timer { return time.AfterFunc(d, fn) }
 
 // Or is c, or the system's clock when c is nil.
@@ -47,7 +45,6 @@ type Fake struct {
 // NewFake is a Fake that starts at the present time.
 func NewFake() *Fake { return &Fake{now: time.Now()} }
 
-// Now is the fake time.
 func (f *Fake) Now() time.Time {
 	f.mu.Lock()
 	defer f.mu.Unlock()
