@@ -47,6 +47,9 @@ type Faults struct {
 	Every int
 	// EveryFault is one of EveryKinds or EveryMix (each in turn); "" is EveryRateLimit.
 	EveryFault string
+	// Hold keeps every run unfinished, its output all sent, until it is
+	// closed: a test acts while a reply is surely still on its way.
+	Hold <-chan struct{} `json:"-"`
 }
 
 // How an Every request fails (Faults.EveryFault).

@@ -99,11 +99,27 @@ func (s *Service) run(ctx context.Context, e *execution, frame func(i int, frag 
 			return false
 		}
 	}
-	if !s.sleep(ctx, s.opts.Pace) {
+	if !s.held(ctx) || !s.sleep(ctx, s.opts.Pace) {
 		return false
 	}
 	s.complete(e)
 	return true
+}
+
+// held waits while Faults.Hold is open; false when ctx ends first.
+func (s *Service) held(ctx context.Context) bool {
+	s.mu.Lock()
+	hold := s.faults.Hold
+	s.mu.Unlock()
+	if hold == nil {
+		return true
+	}
+	select {
+	case <-hold:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // progress drives a polled or awaited run after a Pace of starting.

@@ -304,6 +304,8 @@ func TestEnterTwiceSendsOnce(t *testing.T) {
 	v := startChat(t, s, a)
 	q := ui(s)
 	s.goFn = func(f func()) { go f() } // the send runs beside the keys, as in the app
+	hold := make(chan struct{})
+	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Hold: hold})
 	test.Type(v.entry, "Book the meeting room")
 	enter := &fyne.KeyEvent{Name: fyne.KeyReturn}
 	v.entry.TypedKey(enter)
@@ -312,6 +314,7 @@ func TestEnterTwiceSendsOnce(t *testing.T) {
 	q.WaitUntil(t, func() bool { return v.entry.Text == "" }, func() string { return "the composer still holds " + v.entry.Text })
 	test.Type(v.entry, "And lunch")
 	v.entry.TypedKey(enter) // while the reply streams
+	close(hold)
 	v.sess.Wait()
 	q.Drain()
 	v.frame()
@@ -561,22 +564,31 @@ func TestAReplyIsLaidOutOnce(t *testing.T) {
 	s, a := openScreen(t, apptest.WithDemo(demoservice.Options{Pace: 5 * time.Millisecond}))
 	v := startChat(t, s, a)
 	// ask sends q and returns the text showing the reply while it arrives,
-	// once arrived shows true.
-	ask := func(q string, arrived func(*richtext.Markdown) bool) *richtext.Markdown {
+	// once arrived shows true; a hold keeps the reply from ending before.
+	svc := apptest.Demo(a).Service
+	ask := func(q string, hold chan struct{}, arrived func(*richtext.Markdown) bool) *richtext.Markdown {
 		test.Type(v.entry, q)
 		v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		ui(s).WaitUntil(t, func() bool { v.frame(); return v.live != nil && arrived(v.live) }, func() string { return "no reply arriving" })
 		streamed := v.live
+		if hold != nil {
+			close(hold)
+		}
 		settle(v)
 		return streamed
 	}
 	started := func(*richtext.Markdown) bool { return true }
+	held := func() chan struct{} {
+		hold := make(chan struct{})
+		svc.SetFaults(demoservice.Faults{Hold: hold})
+		return hold
+	}
 	// shown is the text of the reply at i, as the list draws it.
 	shown := func(i int) *richtext.Markdown {
 		v.bindRow(i, container.NewStack())
 		return markdownIn(v.rows[v.msgs[i].ID].obj)
 	}
-	streamed := ask("Please write a long answer", started)
+	streamed := ask("Please write a long answer", held(), started)
 	reply := v.msgs[1]
 	if got := shown(1); got != streamed || got.Text() != reply.Content {
 		t.Fatalf("the ended reply should be shown by the text that showed it arriving (same: %v), whole (%d of %d bytes)", got == streamed, len(got.Text()), len(reply.Content))
@@ -584,14 +596,14 @@ func TestAReplyIsLaidOutOnce(t *testing.T) {
 	if got, want := kittest.AllText(streamed), kittest.AllText(richtext.NewMarkdown(reply.Content, nil)); got != want {
 		t.Fatalf("the reply should read as one built from its whole text:\n%s\nnot:\n%s", want, got)
 	}
-	ask("Next question", started)
+	ask("Next question", held(), started)
 	if got := shown(1); got != streamed {
 		t.Fatal("the first reply should keep its text when it is no longer the last")
 	}
 
 	// the block with the mark is finished before the note arrives
-	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Reply: "Costs rose[^1] this year.\n\n" + strings.Repeat("The rest is on plan. ", 100) + "\n\n[^1]: Before tax."})
-	streamed = ask("And the costs?", func(m *richtext.Markdown) bool { return m.AwaitsNotes() })
+	svc.SetFaults(demoservice.Faults{Reply: "Costs rose[^1] this year.\n\n" + strings.Repeat("The rest is on plan. ", 100) + "\n\n[^1]: Before tax."})
+	streamed = ask("And the costs?", nil, func(m *richtext.Markdown) bool { return m.AwaitsNotes() })
 	got := shown(len(v.msgs) - 1)
 	if text := kittest.AllText(got); got != streamed || strings.Contains(text, "[^1]") || strings.Count(text, "[1]") != 2 {
 		t.Fatalf("a reply whose footnote came after its mark should keep its text (kept: %v), the mark reading [1]: %q", got == streamed, text)

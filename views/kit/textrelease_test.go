@@ -12,7 +12,7 @@ import (
 )
 
 // paintCounter counts the window's content being set (ReleaseText) and
-// the whole window being redrawn (ReleaseLate).
+// the whole window being redrawn (releaseLate).
 type paintCounter struct {
 	fyne.Window
 	sets, paints atomic.Int64
