@@ -175,20 +175,61 @@ func TestAgentBrowserTypeAndSearch(t *testing.T) {
 	}
 }
 
-// A slow answer to an old search must never replace the newer one.
+// heldList holds the next agent list asked once armed until released, then
+// answers it whole (though its asker gave up), so a test controls when an old
+// answer comes back.
+type heldList struct {
+	armed   atomic.Bool
+	arrived chan struct{}
+	release chan struct{}
+}
+
+func newHeldList() *heldList {
+	return &heldList{arrived: make(chan struct{}, 1), release: make(chan struct{})}
+}
+
+func (h *heldList) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path == "/agents" && h.armed.CompareAndSwap(true, false) {
+		h.arrived <- struct{}{}
+		<-h.release
+		r = r.Clone(context.WithoutCancel(r.Context()))
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// hold arms h and runs ask, returning once ask's list request is held.
+func (h *heldList) hold(t *testing.T, ask func()) {
+	t.Helper()
+	h.armed.Store(true)
+	ask()
+	select {
+	case <-h.arrived:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the agent list was never asked")
+	}
+}
+
+// settled lets the held answer come and closes a, which waits for all its
+// work: what the browser shows then is final.
+func (h *heldList) settled(t *testing.T, a *app.App, b *app.AgentBrowser) app.AgentPage {
+	t.Helper()
+	close(h.release)
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return page(b)
+}
+
+// An old search's answer arriving after the newer one's never replaces it.
 func TestAgentBrowserNewerSearchWins(t *testing.T) {
-	a := apptest.Open(t)
-	svc := apptest.Demo(a).Service
+	held := newHeldList()
+	a := apptest.Open(t, func(c *app.Config) { c.HTTPClient = &http.Client{Transport: held} })
 	b := a.Agents().NewBrowser(0)
-	svc.SetFaults(demoservice.Faults{Latency: 400 * time.Millisecond})
-	b.Search(app.AgentQuery{Q: "video"})
-	time.Sleep(50 * time.Millisecond)
-	svc.SetFaults(demoservice.Faults{})
+	held.hold(t, func() { b.Search(app.AgentQuery{Q: "video"}) })
 	b.Search(app.AgentQuery{Q: "invoice"})
 	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
-	time.Sleep(600 * time.Millisecond) // the old answer would have come by now
-	st := page(b)
-	if st.Query.Q != "invoice" || st.Agents[0].Title != "Invoice Query Assistant" {
+	st := held.settled(t, a, b)
+	if st.Query.Q != "invoice" || st.Err != nil || len(st.Agents) == 0 || st.Agents[0].Title != "Invoice Query Assistant" {
 		t.Fatalf("the older search overwrote the newer one: %+v", st)
 	}
 }
@@ -225,19 +266,18 @@ func TestAgentBrowserTypedSearchGivesWayToEnter(t *testing.T) {
 // Another account: the old agents go at once, and an answer for the old
 // account still on its way is dropped.
 func TestAgentBrowserClearDropsTheOldAnswer(t *testing.T) {
-	a := apptest.Open(t)
+	held := newHeldList()
+	a := apptest.Open(t, func(c *app.Config) { c.HTTPClient = &http.Client{Transport: held} })
 	b := a.Agents().NewBrowser(0)
 	b.Search(app.AgentQuery{})
 	waitBrowser(t, b, func(l app.AgentPage) bool { return len(l.Agents) > 0 })
-	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Latency: 300 * time.Millisecond})
-	b.Reload()
+	held.hold(t, b.Reload)
 	b.Clear()
 	if st := page(b); len(st.Agents) != 0 || st.Loading {
 		t.Fatalf("cleared, the list still shows %d agents (loading %v)", len(st.Agents), st.Loading)
 	}
-	time.Sleep(500 * time.Millisecond)
-	if st := page(b); len(st.Agents) != 0 {
-		t.Fatalf("the answer asked before Clear came back: %d agents", len(st.Agents))
+	if st := held.settled(t, a, b); len(st.Agents) != 0 || st.Err != nil {
+		t.Fatalf("the answer asked before Clear came back: %d agents (error %v)", len(st.Agents), st.Err)
 	}
 }
 
