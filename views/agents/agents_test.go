@@ -85,11 +85,13 @@ func (f *fakeAttachments) State() live.Observable[app.UploadsState] {
 func (f *fakeAttachments) AddFiles() {}
 
 // countingTransport counts agent searches and holds back the ones whose
-// query contains slowQ, like a slow answer from the service; with perPage
-// set, the service answers lists that many agents to a page.
+// query contains slowQ until slowGo closes, like a slow answer from the
+// service; with perPage set, the service answers lists that many agents to
+// a page.
 type countingTransport struct {
 	searches atomic.Int64
 	slowQ    string
+	slowGo   chan struct{}
 	slowDone atomic.Int64 // slow answers given
 	perPage  int
 }
@@ -98,7 +100,8 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.URL.Path == "/agents" && r.URL.Query().Get("q") != "" {
 		c.searches.Add(1)
 		if c.slowQ != "" && strings.Contains(r.URL.Query().Get("q"), c.slowQ) {
-			time.Sleep(500 * time.Millisecond)
+			<-c.slowGo
+			r = r.Clone(context.WithoutCancel(r.Context()))
 			defer c.slowDone.Add(1)
 		}
 	}
@@ -255,14 +258,20 @@ func TestSearchIsDebouncedAndEmptyExplained(t *testing.T) {
 func TestSlowOldSearchDoesNotOverwriteNewer(t *testing.T) {
 	// Only Enter searches: typing never pauses long enough.
 	f := newFixture(t, 0, func(o *options) { o.searchDelay = time.Hour })
-	f.tr.slowQ = "video"
+	f.tr.slowQ, f.tr.slowGo = "video", make(chan struct{})
 	f.s.search.SetText("video script") // words of a search ("video" alone is the type)
 	f.s.runSearch()
 	f.q.WaitUntil(t, func() bool { return f.tr.searches.Load() == 1 }, func() string { return "the old search never left" })
 	f.s.search.SetText("invoice")
 	f.s.runSearch()
-	f.wait(t, "the newer search", func() bool { return f.page().Query.Q == "invoice" })
+	f.wait(t, "the newer search", func() bool { return f.page().Query.Q == "invoice" && !f.page().Loading })
+	close(f.tr.slowGo)
 	f.wait(t, "the old answer", func() bool { return f.tr.slowDone.Load() == 1 })
+	// Closing waits for the app's work, the old answer's handling included.
+	if err := f.a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.q.Drain()
 	if len(f.s.shown.Agents) != 1 || f.s.shown.Agents[0].Title != "Invoice Query Assistant" {
 		t.Fatalf("the list shows %d agents, first %q", len(f.s.shown.Agents), f.s.shown.Agents[0].Title)
 	}
