@@ -132,14 +132,10 @@ type executeRequest struct {
 // {"template_id": "<id as a string>", "responses": [record]}; its docs show
 // only that clients read responses[0].
 func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
-	a, body, ok := s.agentBody(w, r)
-	if !ok || refuseInactive(w, r, a) {
-		return
-	}
-	req, ok := s.validateExecute(w, r, a, body)
-	if !ok {
-		return
-	}
+	a := s.agentFromPath(r)
+	body := readJSONObject(w, r)
+	refuseInactive(a)
+	req := s.validateExecute(r, a, body)
 	req.fail = s.takeFailedRun()
 	mode := ModePoll
 	if req.stream {
@@ -296,22 +292,18 @@ func (s *Service) takeFailedRun() bool {
 func (s *Service) poll(w http.ResponseWriter, r *http.Request) {
 	name, mine := "id", func(e *execution) bool { return e.rec.WorkspaceID == workspaceOf(r) }
 	if !s.real {
-		a, ok := s.agentFromPath(w, r)
-		if !ok {
-			return
-		}
+		a := s.agentFromPath(r)
 		name, mine = "responseId", func(e *execution) bool { return e.rec.AgentID == a.ID }
 	}
-	if e, ok := byPath(s, w, r, name, s.execByID, mine, "Response not found"); ok {
-		writeJSON(w, http.StatusOK, s.recordOf(e, true, s.real))
-	}
+	e := byPath(s, r, name, s.execByID, mine, "Response not found")
+	writeJSON(w, http.StatusOK, s.recordOf(e, true, s.real))
 }
 
 // validateExecute checks the body against the questions and chat rules. The
 // spec wants an answers object (root names merged, answers winning) and
 // wait_execution; the real reading takes questions at the root and the wait
 // flag in either spelling, body or query.
-func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Agent, body map[string]any) (executeRequest, bool) {
+func (s *Service) validateExecute(r *http.Request, a *Agent, body map[string]any) executeRequest {
 	var req executeRequest
 	var errs fieldErrors
 
@@ -360,8 +352,7 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	if rawMessages != nil {
 		req.messages, decoded = decodeMessages(rawMessages, &errs)
 		if len(req.messages) > 0 && !chatRulesHold(req.messages) {
-			validationError(w, r, "messages", chatRuleMessage)
-			return req, false
+			invalid("messages", chatRuleMessage)
 		}
 	}
 	if decoded && a.Type == TypeChat && len(req.messages) == 0 {
@@ -390,12 +381,9 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 		}
 	}
 
-	if errs.any() {
-		errs.write(w, r)
-		return req, false
-	}
+	errs.check()
 	req.answers = answers
-	return req, true
+	return req
 }
 
 // flagValue reads a form or query flag: true, false, 1, 0 or "" (false).
