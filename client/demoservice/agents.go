@@ -1,7 +1,9 @@
 package demoservice
 
 import (
+	"cmp"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -102,7 +104,7 @@ func (a *Agent) question(name string) Question {
 }
 
 func (s *Service) agentFromPath(r *http.Request) *Agent {
-	return byPath(s, r, "id", s.agentByID, func(a *Agent) bool { return a.WorkspaceID == workspaceOf(r) }, "Agent not found")
+	return byPath(s, r, "id", s.agents, func(a *Agent) bool { return a.WorkspaceID == workspaceOf(r) }, "Agent not found")
 }
 
 // listAgents answers GET /agents with q, type, page and per_page.
@@ -114,9 +116,10 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 		invalid("type", "The selected type is invalid. Allowed: chat, image, text, video.")
 	}
 	ws := workspaceOf(r)
-	matched := collect(s, slices.Values(s.agents), func(a *Agent) bool {
+	matched := collect(s, maps.Values(s.agents), func(a *Agent) bool {
 		return a.WorkspaceID == ws && (typ == "" || a.Type == typ) && matchesText(q, a.Title, deref(a.Description), deref(a.LongDescription))
 	})
+	slices.SortFunc(matched, func(a, b Agent) int { return cmp.Compare(a.ID, b.ID) })
 	writeJSON(w, http.StatusOK, newEnvelope(r, p, matched))
 }
 

@@ -116,7 +116,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		text := strings.Join(e.fragments, "")
 		e.rec.Output = text
 		s.mu.Unlock()
-		s.complete(e)
+		s.finish(e, StatusCompleted, "", e.final)
 		close(e.done)
 		stop := "stop"
 		writeJSON(w, http.StatusOK, completion{

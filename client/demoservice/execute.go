@@ -218,10 +218,9 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 		done:      make(chan struct{}),
 	}
 	s.mu.Lock()
-	s.executions = append(s.executions, e)
-	s.execByID[id] = e
-	if n := len(s.executions) - keptRequests - 1; n >= 0 {
-		s.executions[n].rec.Messages = nil
+	s.executions[id] = e
+	if old, ok := s.executions[id-keptRequests-1]; ok {
+		old.rec.Messages = nil
 	}
 	s.mu.Unlock()
 	return e
@@ -295,7 +294,7 @@ func (s *Service) poll(w http.ResponseWriter, r *http.Request) {
 		a := s.agentFromPath(r)
 		name, mine = "responseId", func(e *execution) bool { return e.rec.AgentID == a.ID }
 	}
-	e := byPath(s, r, name, s.execByID, mine, "Response not found")
+	e := byPath(s, r, name, s.executions, mine, "Response not found")
 	writeJSON(w, http.StatusOK, s.recordOf(e, true, s.real))
 }
 
@@ -627,13 +626,13 @@ func promptAnswer(answers map[string]any) string {
 func (s *Service) Executions() []ExecutionRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]ExecutionRecord, len(s.executions))
-	for i, e := range s.executions {
-		rec := e.rec
-		rec.Messages = append([]Message(nil), e.rec.Messages...)
-		rec.FileIDs = append([]int64(nil), e.rec.FileIDs...)
-		rec.Answers = maps.Clone(e.rec.Answers)
-		out[i] = rec
+	out := make([]ExecutionRecord, 0, len(s.executions))
+	for _, id := range slices.Sorted(maps.Keys(s.executions)) {
+		rec := s.executions[id].rec
+		rec.Messages = slices.Clone(rec.Messages)
+		rec.FileIDs = slices.Clone(rec.FileIDs)
+		rec.Answers = maps.Clone(rec.Answers)
+		out = append(out, rec)
 	}
 	return out
 }

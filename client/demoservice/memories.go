@@ -32,7 +32,6 @@ type Memory struct {
 	Content      string
 	Metadata     map[string]any
 	CollectionID int64
-	Credits      float64
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
 }
@@ -94,7 +93,7 @@ func (m Memory) wireB() memoryB {
 }
 
 func (m Memory) wireA() memoryA {
-	return memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
+	return memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: memoryCredits(m.Content), CollectionID: m.CollectionID}
 }
 
 // memoryChange reads a body of the configured variant (creating: content
@@ -105,7 +104,7 @@ func (s *Service) memoryChange(body map[string]any, creating bool) func(*Memory)
 		text := textField(body, "memory", true, maxMemoryChars)
 		collID := s.collectionField(body)
 		return func(m *Memory) {
-			m.Content, m.Credits, m.CollectionID = text, memoryCredits(text), cmp.Or(collID, m.CollectionID)
+			m.Content, m.CollectionID = text, cmp.Or(collID, m.CollectionID)
 		}
 	}
 	_, hasContent := body["content"]
@@ -114,7 +113,7 @@ func (s *Service) memoryChange(body map[string]any, creating bool) func(*Memory)
 	meta := metadataOf(body)
 	return func(m *Memory) {
 		if hasContent {
-			m.Content, m.Credits = content, memoryCredits(content)
+			m.Content = content
 		}
 		if hasMeta || creating {
 			m.Metadata = meta

@@ -162,7 +162,7 @@ func (s *Service) seed() {
 		id := int64(501 + i)
 		t := seedEpoch.Add(time.Duration(i) * 50 * time.Hour)
 		s.memories[id] = &Memory{
-			ID: id, UserID: demoUserID, Content: m.Text, CollectionID: m.Collection, Credits: memoryCredits(m.Text),
+			ID: id, UserID: demoUserID, Content: m.Text, CollectionID: m.Collection,
 			Metadata:  map[string]any{"source": "agentdesk", "tags": slices.Clone(m.Tags)},
 			CreatedAt: t, UpdatedAt: t,
 		}
@@ -194,8 +194,7 @@ func (s *Service) addAgent(id, ws int64, typ, title string, desc *string, create
 		ID: id, Title: title, Description: desc, WorkspaceID: ws, Visibility: "public", Slug: slugify(title),
 		Active: 1, Type: typ, CreatedAt: microZ(created), UpdatedAt: microZ(updated), CreatedBy: demoUserID,
 	}
-	s.agents = append(s.agents, a)
-	s.agentByID[id] = a
+	s.agents[id] = a
 	return a
 }
 

@@ -67,7 +67,8 @@ func (h webhook) wireB() webhookB {
 // seedWebhooks registers one or two webhooks on about every third agent.
 func (s *Service) seedWebhooks() {
 	next := int64(301)
-	for i, a := range s.agents {
+	for i, id := range slices.Sorted(maps.Keys(s.agents)) {
+		a := s.agents[id]
 		if i%3 != 0 {
 			continue
 		}
