@@ -279,3 +279,12 @@ func agentsInOrder(svc *Service) []*Agent {
 	}
 	return out
 }
+
+// oddCatalogue is the odd seed in id order; OddBigID comes last.
+func oddCatalogue() []Agent {
+	var out []Agent
+	for i, c := range catalogue.Odd {
+		out = append(out, c.agent(OddFirstID+int64(i)))
+	}
+	return out
+}
