@@ -51,7 +51,9 @@ var catalogue = func() (c struct {
 	} `json:"memories"`
 	Questions map[string][]Question `json:"questions"`
 	Strict    map[string]string     `json:"strict"` // the question strict agents require
-	Odd       []agentSeed           `json:"odd"`
+	// Extra holds the words generated agents' titles are made of.
+	Extra struct{ Subjects, Roles, Teams []string } `json:"extra"`
+	Odd   []agentSeed                               `json:"odd"`
 }) {
 	if err := json.Unmarshal(catalogueJSON, &c); err != nil {
 		panic("demoservice: seeddata/catalogue.json: " + err.Error())
@@ -158,21 +160,15 @@ func (s *Service) seed() {
 	}
 }
 
-// Words the generated extra agents' titles are made of.
-var (
-	extraSubjects = []string{"Invoice", "Meeting", "Contract", "Newsletter", "Report", "Policy", "Proposal", "Survey", "Budget", "Roadmap", "Checklist", "Memo", "Agenda", "Brief", "Handbook", "Forecast"}
-	extraRoles    = []string{"Writer", "Summarizer", "Reviewer", "Drafter", "Checker", "Planner", "Translator", "Assistant"}
-	extraTeams    = []string{"Sales", "Finance", "HR", "Legal", "Marketing", "Support", "Operations", "IT", "Facilities", "Procurement"}
-)
-
 // extraAgents generates n text agents for workspace 1 (Options.ExtraAgents).
 func extraAgents(n int) []agentSeed {
+	words := catalogue.Extra
 	out := make([]agentSeed, n)
 	for i := range out {
-		team, subject := extraTeams[i%len(extraTeams)], extraSubjects[(i/len(extraTeams))%len(extraSubjects)]
+		team, subject := words.Teams[i%len(words.Teams)], words.Subjects[(i/len(words.Teams))%len(words.Subjects)]
 		desc := fmt.Sprintf("Writes %s texts for the %s team.", strings.ToLower(subject), team)
 		out[i] = agentSeed{Agent: Agent{WorkspaceID: 1, Type: TypeText, Description: &desc,
-			Title: fmt.Sprintf("%s %s %s %d", team, subject, extraRoles[(i/7)%len(extraRoles)], i+1)}, Set: TypeText, Strict: i%2 == 0}
+			Title: fmt.Sprintf("%s %s %s %d", team, subject, words.Roles[(i/7)%len(words.Roles)], i+1)}, Set: TypeText, Strict: i%2 == 0}
 	}
 	return out
 }
