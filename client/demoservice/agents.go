@@ -1,7 +1,9 @@
 package demoservice
 
 import (
+	"cmp"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -74,12 +76,10 @@ func (q Question) MarshalJSON() ([]byte, error) {
 // shows it.
 const inactiveMessage = "This agent is switched off and cannot be run."
 
-func refuseInactive(w http.ResponseWriter, r *http.Request, a *Agent) bool {
-	if a.Active != 0 {
-		return false
+func refuseInactive(a *Agent) {
+	if a.Active == 0 {
+		abort(http.StatusUnprocessableEntity, inactiveMessage)
 	}
-	writeError(w, r, http.StatusUnprocessableEntity, inactiveMessage)
-	return true
 }
 
 const (
@@ -103,42 +103,28 @@ func (a *Agent) question(name string) Question {
 	return Question{}
 }
 
-func (s *Service) agentFromPath(w http.ResponseWriter, r *http.Request) (*Agent, bool) {
-	return byPath(s, w, r, "id", s.agentByID, func(a *Agent) bool { return a.WorkspaceID == workspaceOf(r) }, "Agent not found")
-}
-
-func (s *Service) agentBody(w http.ResponseWriter, r *http.Request) (*Agent, map[string]any, bool) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return nil, nil, false
-	}
-	body, ok := readJSONObject(w, r)
-	return a, body, ok
+func (s *Service) agentFromPath(r *http.Request) *Agent {
+	return byPath(s, r, "id", s.agents, func(a *Agent) bool { return a.WorkspaceID == workspaceOf(r) }, "Agent not found")
 }
 
 // listAgents answers GET /agents with q, type, page and per_page.
 func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPage(w, r, defaultPerPage, maxPerPage)
-	if !ok {
-		return
-	}
+	p := readPage(r, defaultPerPage, maxPerPage)
 	q := searchParam(r, "q")
 	typ := strings.TrimSpace(r.URL.Query().Get("type"))
 	if typ != "" && !slices.Contains([]string{TypeChat, TypeImage, TypeText, TypeVideo}, typ) {
-		validationError(w, r, "type", "The selected type is invalid. Allowed: chat, image, text, video.")
-		return
+		invalid("type", "The selected type is invalid. Allowed: chat, image, text, video.")
 	}
 	ws := workspaceOf(r)
-	matched := collect(s, slices.Values(s.agents), func(a *Agent) bool {
+	matched := collect(s, maps.Values(s.agents), func(a *Agent) bool {
 		return a.WorkspaceID == ws && (typ == "" || a.Type == typ) && matchesText(q, a.Title, deref(a.Description), deref(a.LongDescription))
 	})
+	slices.SortFunc(matched, func(a, b Agent) int { return cmp.Compare(a.ID, b.ID) })
 	writeJSON(w, http.StatusOK, newEnvelope(r, p, matched))
 }
 
 func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {
-	if a, ok := s.agentFromPath(w, r); ok {
-		writeJSON(w, http.StatusOK, a)
-	}
+	writeJSON(w, http.StatusOK, s.agentFromPath(r))
 }
 
 func searchParam(r *http.Request, name string) string {
@@ -162,10 +148,7 @@ func deref(s *string) string {
 // Assumption: the parameters are read from the query string; the interface
 // lists them under path, query and body alike.
 func (s *Service) listResources(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPage(w, r, defaultPerPage, maxPerPage)
-	if !ok {
-		return
-	}
+	p := readPage(r, defaultPerPage, maxPerPage)
 	q, typ := searchParam(r, "q"), searchParam(r, "type")
 	matched := slices.DeleteFunc(slices.Clone(s.resources), func(res resource) bool {
 		return (typ != "" && res.typ != typ) || !matchesText(q, res.Title, res.Description, res.long)

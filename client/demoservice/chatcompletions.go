@@ -48,18 +48,12 @@ func tokensOf(s string) int { return (len(s) + 3) / 4 }
 // agents; in the real reading errors take the chat-completions shape, system
 // messages and any model name are accepted.
 func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok || refuseInactive(w, r, a) {
-		return
-	}
+	a := s.agentFromPath(r)
+	refuseInactive(a)
 	if a.Type != TypeChat {
-		validationError(w, r, "agent", "Chat completions are available for chat agents only; this agent's type is "+a.Type+".")
-		return
+		invalid("agent", "Chat completions are available for chat agents only; this agent's type is "+a.Type+".")
 	}
-	body, ok := readJSONObject(w, r)
-	if !ok {
-		return
-	}
+	body := readJSONObject(w, r)
 	var errs fieldErrors
 	msgs, ok := decodeMessages(body["messages"], &errs)
 	if ok && len(msgs) == 0 {
@@ -100,10 +94,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	stream := boolField(&errs, body, "stream")
-	if errs.any() {
-		errs.write(w, r)
-		return
-	}
+	errs.check()
 
 	answers := map[string]any{"model": model}
 	for _, k := range []string{"temperature", "tools"} {
@@ -125,7 +116,7 @@ func (s *Service) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		text := strings.Join(e.fragments, "")
 		e.rec.Output = text
 		s.mu.Unlock()
-		s.complete(e)
+		s.finish(e, StatusCompleted, "", e.final)
 		close(e.done)
 		stop := "stop"
 		writeJSON(w, http.StatusOK, completion{

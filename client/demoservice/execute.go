@@ -132,14 +132,10 @@ type executeRequest struct {
 // {"template_id": "<id as a string>", "responses": [record]}; its docs show
 // only that clients read responses[0].
 func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
-	a, body, ok := s.agentBody(w, r)
-	if !ok || refuseInactive(w, r, a) {
-		return
-	}
-	req, ok := s.validateExecute(w, r, a, body)
-	if !ok {
-		return
-	}
+	a := s.agentFromPath(r)
+	body := readJSONObject(w, r)
+	refuseInactive(a)
+	req := s.validateExecute(r, a, body)
 	req.fail = s.takeFailedRun()
 	mode := ModePoll
 	if req.stream {
@@ -222,10 +218,9 @@ func (s *Service) startExecution(r *http.Request, a *Agent, req executeRequest, 
 		done:      make(chan struct{}),
 	}
 	s.mu.Lock()
-	s.executions = append(s.executions, e)
-	s.execByID[id] = e
-	if n := len(s.executions) - keptRequests - 1; n >= 0 {
-		s.executions[n].rec.Messages = nil
+	s.executions[id] = e
+	if old, ok := s.executions[id-keptRequests-1]; ok {
+		old.rec.Messages = nil
 	}
 	s.mu.Unlock()
 	return e
@@ -296,22 +291,18 @@ func (s *Service) takeFailedRun() bool {
 func (s *Service) poll(w http.ResponseWriter, r *http.Request) {
 	name, mine := "id", func(e *execution) bool { return e.rec.WorkspaceID == workspaceOf(r) }
 	if !s.real {
-		a, ok := s.agentFromPath(w, r)
-		if !ok {
-			return
-		}
+		a := s.agentFromPath(r)
 		name, mine = "responseId", func(e *execution) bool { return e.rec.AgentID == a.ID }
 	}
-	if e, ok := byPath(s, w, r, name, s.execByID, mine, "Response not found"); ok {
-		writeJSON(w, http.StatusOK, s.recordOf(e, true, s.real))
-	}
+	e := byPath(s, r, name, s.executions, mine, "Response not found")
+	writeJSON(w, http.StatusOK, s.recordOf(e, true, s.real))
 }
 
 // validateExecute checks the body against the questions and chat rules. The
 // spec wants an answers object (root names merged, answers winning) and
 // wait_execution; the real reading takes questions at the root and the wait
 // flag in either spelling, body or query.
-func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Agent, body map[string]any) (executeRequest, bool) {
+func (s *Service) validateExecute(r *http.Request, a *Agent, body map[string]any) executeRequest {
 	var req executeRequest
 	var errs fieldErrors
 
@@ -360,8 +351,7 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 	if rawMessages != nil {
 		req.messages, decoded = decodeMessages(rawMessages, &errs)
 		if len(req.messages) > 0 && !chatRulesHold(req.messages) {
-			validationError(w, r, "messages", chatRuleMessage)
-			return req, false
+			invalid("messages", chatRuleMessage)
 		}
 	}
 	if decoded && a.Type == TypeChat && len(req.messages) == 0 {
@@ -390,12 +380,9 @@ func (s *Service) validateExecute(w http.ResponseWriter, r *http.Request, a *Age
 		}
 	}
 
-	if errs.any() {
-		errs.write(w, r)
-		return req, false
-	}
+	errs.check()
 	req.answers = answers
-	return req, true
+	return req
 }
 
 // flagValue reads a form or query flag: true, false, 1, 0 or "" (false).
@@ -639,13 +626,13 @@ func promptAnswer(answers map[string]any) string {
 func (s *Service) Executions() []ExecutionRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]ExecutionRecord, len(s.executions))
-	for i, e := range s.executions {
-		rec := e.rec
-		rec.Messages = append([]Message(nil), e.rec.Messages...)
-		rec.FileIDs = append([]int64(nil), e.rec.FileIDs...)
-		rec.Answers = maps.Clone(e.rec.Answers)
-		out[i] = rec
+	out := make([]ExecutionRecord, 0, len(s.executions))
+	for _, id := range slices.Sorted(maps.Keys(s.executions)) {
+		rec := s.executions[id].rec
+		rec.Messages = slices.Clone(rec.Messages)
+		rec.FileIDs = slices.Clone(rec.FileIDs)
+		rec.Answers = maps.Clone(rec.Answers)
+		out = append(out, rec)
 	}
 	return out
 }

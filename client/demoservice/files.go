@@ -64,14 +64,12 @@ func (s *Service) workspaceFiles(ws int64, order string) []File {
 	return out
 }
 
-// refuseIfFull answers an upload to a workspace holding as many files as
-// the real service stores, reporting whether it did.
-func (s *Service) refuseIfFull(w http.ResponseWriter, r *http.Request, ws int64) bool {
-	full := s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles
-	if full {
-		validationError(w, r, "file", fmt.Sprintf("You can store at most %d files. Delete some first.", maxStoredFiles))
+// refuseIfFull refuses an upload to a workspace holding as many files as
+// the real service stores.
+func (s *Service) refuseIfFull(ws int64) {
+	if s.real && len(s.workspaceFiles(ws, "desc")) >= maxStoredFiles {
+		invalid("file", fmt.Sprintf("You can store at most %d files. Delete some first.", maxStoredFiles))
 	}
-	return full
 }
 
 // listFiles answers GET /files with page, per_page and order.
@@ -79,14 +77,10 @@ func (s *Service) refuseIfFull(w http.ResponseWriter, r *http.Request, ws int64)
 // A page holding fewer than per_page files is the last one; a client that
 // receives a full page asks for the next and may get an empty list.
 func (s *Service) listFiles(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPage(w, r, defaultPerPage, maxPerPage)
-	if !ok {
-		return
-	}
+	p := readPage(r, defaultPerPage, maxPerPage)
 	order := cmp.Or(r.URL.Query().Get("order"), "desc")
 	if order != "asc" && order != "desc" {
-		validationError(w, r, "order", "The selected order is invalid. Allowed values: asc, desc.")
-		return
+		invalid("order", "The selected order is invalid. Allowed values: asc, desc.")
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"data": pageOf(s.workspaceFiles(workspaceOf(r), order), p)})
 }
@@ -96,17 +90,13 @@ func (s *Service) listFiles(w http.ResponseWriter, r *http.Request) {
 func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mediaType != "multipart/form-data" {
-		validationError(w, r, "file", "The file must be sent as multipart/form-data in the field \"file\".")
-		return
+		invalid("file", "The file must be sent as multipart/form-data in the field \"file\".")
 	}
 	ws := workspaceOf(r)
-	if s.refuseIfFull(w, r, ws) {
-		return
-	}
+	s.refuseIfFull(ws)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		validationError(w, r, "file", "The multipart body could not be read.")
-		return
+		invalid("file", "The multipart body could not be read.")
 	}
 	limit := s.opts.MaxUploadBytes
 	f := &File{Object: "file", Status: FileWaiting, WorkspaceID: ws} // Bytes > 0 once stored
@@ -118,16 +108,14 @@ parts:
 			break
 		}
 		if err != nil {
-			writeError(w, r, http.StatusUnprocessableEntity, "The multipart body is malformed.")
-			return
+			abort(http.StatusUnprocessableEntity, "The multipart body is malformed.")
 		}
 		switch {
 		case part.FormName() == "file" && f.Bytes == 0:
 			h := sha256.New()
 			n, err := io.Copy(h, io.LimitReader(part, limit+1))
 			if err != nil {
-				writeError(w, r, http.StatusUnprocessableEntity, "The upload was interrupted.")
-				return
+				abort(http.StatusUnprocessableEntity, "The upload was interrupted.")
 			}
 			if n > limit {
 				w.Header().Set("Connection", "close")
@@ -135,12 +123,10 @@ parts:
 				if s.real {
 					msg = "File too large. The limit is " + sizeText(limit) + "."
 				}
-				writeError(w, r, http.StatusRequestEntityTooLarge, msg)
-				return
+				abort(http.StatusRequestEntityTooLarge, msg)
 			}
 			if n == 0 {
-				validationError(w, r, "file", "The file must not be empty.")
-				return
+				invalid("file", "The file must not be empty.")
 			}
 			f.Filename = filepath.Base(strings.ReplaceAll(part.FileName(), "\\", "/"))
 			if f.Filename == "" || f.Filename == "." || f.Filename == "/" {
@@ -159,17 +145,13 @@ parts:
 		}
 	}
 	if f.Bytes == 0 {
-		validationError(w, r, "file", "The file field is required.")
-		return
+		invalid("file", "The file field is required.")
 	}
 	processNow, ok := flagValue(process)
 	if !ok {
-		validationError(w, r, "process", "The process field must be true or false.")
-		return
+		invalid("process", "The process field must be true or false.")
 	}
-	if s.refuseIfFull(w, r, ws) {
-		return
-	}
+	s.refuseIfFull(ws)
 	f.created = s.now()
 	f.CreatedAt = offsetUTC(f.created)
 	if !s.real {
@@ -233,18 +215,13 @@ func (s *Service) busy() string {
 	return FileProcessing
 }
 
-func (s *Service) fileFromPath(w http.ResponseWriter, r *http.Request) (*File, bool) {
-	return byPath(s, w, r, "id", s.files, func(f *File) bool { return f.WorkspaceID == workspaceOf(r) }, "File not found")
-}
-
 // answerFile answers GET /files/{id} or, with process, POST
 // /files/{id}/process (real reading) with the file.
 // Assumption: processing a file again costs nothing and changes nothing.
 func (s *Service) answerFile(process bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if f, ok := s.fileFromPath(w, r); ok {
-			writeJSON(w, http.StatusOK, s.processFileNow(f, process))
-		}
+		f := byPath(s, r, "id", s.files, func(f *File) bool { return f.WorkspaceID == workspaceOf(r) }, "File not found")
+		writeJSON(w, http.StatusOK, s.processFileNow(f, process))
 	}
 }
 
@@ -314,21 +291,14 @@ func (s *Service) fileSet(agentID int64, withCount bool) agentFileSet {
 }
 
 func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
-	a, body, ok := s.agentBody(w, r)
-	if !ok {
-		return
-	}
-	raw := body["file_ids"]
+	a := s.agentFromPath(r)
+	raw := readJSONObject(w, r)["file_ids"]
 	if list, isList := raw.([]any); raw == nil || (isList && len(list) == 0) {
-		validationError(w, r, "file_ids", "The file_ids field is required.")
-		return
+		invalid("file_ids", "The file_ids field is required.")
 	}
 	var errs fieldErrors
 	ids := s.checkFileIDs(&errs, workspaceOf(r), raw)
-	if errs.any() {
-		errs.write(w, r)
-		return
-	}
+	errs.check()
 	s.mu.Lock()
 	for _, id := range ids {
 		if !slices.Contains(s.agentFiles[a.ID], id) {
@@ -340,24 +310,18 @@ func (s *Service) linkAgentFiles(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) listAgentFiles(w http.ResponseWriter, r *http.Request) {
-	if a, ok := s.agentFromPath(w, r); ok {
-		writeJSON(w, http.StatusOK, s.fileSet(a.ID, false))
-	}
+	writeJSON(w, http.StatusOK, s.fileSet(s.agentFromPath(r).ID, false))
 }
 
 // deleteAgentFile answers DELETE /agents/{id}/files/{fileId}; the file itself stays.
 func (s *Service) deleteAgentFile(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.agentFromPath(w, r)
-	if !ok {
-		return
-	}
+	a := s.agentFromPath(r)
 	fileID, _ := strconv.ParseInt(r.PathValue("fileId"), 10, 64)
 	s.mu.Lock()
 	f, exists := s.files[fileID]
 	if !exists || !s.unlink(a.ID, fileID) {
 		s.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, "File not found")
-		return
+		abort(http.StatusNotFound, "File not found")
 	}
 	file := *f
 	s.mu.Unlock()

@@ -19,12 +19,14 @@ const (
 	maxReplyChars = 2500
 )
 
-// phrases are the generator's words: stopwords, and templates whose %s
-// takes a key phrase.
+// phrases are the generator's words: stopwords, templates whose %s takes a
+// key phrase, a text's opening by tone ("": no tone) and a table's owners and
+// dates.
 var phrases = func() (p struct {
 	Stopwords                                               string
 	Openers, Continuers, Sentences, Bullets, Steps, Closers []string
-	SectionTitles                                           []string
+	SectionTitles, Owners, When                             []string
+	Tones                                                   map[string]string
 }) {
 	if err := json.Unmarshal(phrasesJSON, &p); err != nil {
 		panic("demoservice: seeddata/phrases.json: " + err.Error())
@@ -176,8 +178,7 @@ func chatBody(rng *rand.Rand, a *Agent, topic string, noun func() string, contin
 	}
 	if shape == 2 || shape == 5 {
 		b.WriteString("| Step | Owner | When |\n|---|---|---|\n")
-		owners := []string{"You", "Team lead", "Office manager", "Finance", "IT"}
-		when := []string{"Today", "This week", "Next Monday", "Before month end"}
+		owners, when := phrases.Owners, phrases.When
 		for i, s := range pickN(rng, phrases.Steps, 3) {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", strings.TrimSuffix(fill(s, noun()), "."), owners[(i+rng.IntN(2))%len(owners)], when[i%len(when)])
 		}
@@ -208,17 +209,11 @@ func textBody(rng *rand.Rand, topic string, noun func() string, answers map[stri
 	} else {
 		fmt.Fprintf(&b, "# %s\n\n", titleCase(topic))
 	}
-	switch tone {
-	case "formal":
-		b.WriteString(fill("This text sets out the essentials of %s for the reader's attention.", topic))
-	case "friendly":
-		b.WriteString(fill("Here is a friendly overview of %s — short, clear and easy to share.", topic))
-	case "persuasive":
-		b.WriteString(fill("Now is the right moment to act on %s, and here is why.", topic))
-	default:
-		b.WriteString(fill("This is an overview of %s.", topic))
+	opening, ok := phrases.Tones[tone]
+	if !ok {
+		opening = phrases.Tones[""]
 	}
-	b.WriteString("\n\n")
+	b.WriteString(fill(opening, topic) + "\n\n")
 	titles := pickN(rng, phrases.SectionTitles, len(phrases.SectionTitles))
 	for section := 0; len(strings.Fields(b.String())) < target; section++ {
 		if format == "bullets" {

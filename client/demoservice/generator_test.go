@@ -9,8 +9,8 @@ import (
 func TestGeneratorReplies(t *testing.T) {
 	svc := New(Options{})
 	defer svc.Close()
-	chat := svc.agentByID[chatAgentID]
-	text := svc.agentByID[textAgentID]
+	chat := svc.agents[chatAgentID]
+	text := svc.agents[textAgentID]
 	prompts := []string{
 		"How should we plan the quarterly budget review?",
 		"Our printer keeps jamming on the second floor",

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -267,4 +269,22 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
 	c.mu.Unlock()
+}
+
+// agentsInOrder is the service's agents as lists show them: by id.
+func agentsInOrder(svc *Service) []*Agent {
+	var out []*Agent
+	for _, id := range slices.Sorted(maps.Keys(svc.agents)) {
+		out = append(out, svc.agents[id])
+	}
+	return out
+}
+
+// oddCatalogue is the odd seed in id order; OddBigID comes last.
+func oddCatalogue() []Agent {
+	var out []Agent
+	for i, c := range catalogue.Odd {
+		out = append(out, c.agent(OddFirstID+int64(i)))
+	}
+	return out
 }

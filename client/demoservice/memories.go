@@ -32,7 +32,6 @@ type Memory struct {
 	Content      string
 	Metadata     map[string]any
 	CollectionID int64
-	Credits      float64
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
 }
@@ -94,51 +93,38 @@ func (m Memory) wireB() memoryB {
 }
 
 func (m Memory) wireA() memoryA {
-	return memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: m.Credits, CollectionID: m.CollectionID}
+	return memoryA{ID: m.ID, UserID: m.UserID, Memory: m.Content, Credits: memoryCredits(m.Content), CollectionID: m.CollectionID}
 }
 
 // memoryChange reads a body of the configured variant (creating: content
 // required) as the change to make. A body of the other variant fails naming
 // this variant's field: how clients detect it.
-func (s *Service) memoryChange(w http.ResponseWriter, r *http.Request, body map[string]any, creating bool) (func(*Memory), bool) {
+func (s *Service) memoryChange(body map[string]any, creating bool) func(*Memory) {
 	if s.opts.MemoryVariant != "B" {
-		text, ok := textField(w, r, body, "memory", true, maxMemoryChars)
-		if !ok {
-			return nil, false
-		}
-		collID, ok := s.collectionField(w, r, body)
+		text := textField(body, "memory", true, maxMemoryChars)
+		collID := s.collectionField(body)
 		return func(m *Memory) {
-			m.Content, m.Credits, m.CollectionID = text, memoryCredits(text), cmp.Or(collID, m.CollectionID)
-		}, ok
+			m.Content, m.CollectionID = text, cmp.Or(collID, m.CollectionID)
+		}
 	}
 	_, hasContent := body["content"]
-	content, ok := textField(w, r, body, "content", creating, math.MaxInt)
-	if !ok {
-		return nil, false
-	}
+	content := textField(body, "content", creating, math.MaxInt)
 	_, hasMeta := body["metadata"]
-	meta, ok := metadataOf(w, r, body)
+	meta := metadataOf(body)
 	return func(m *Memory) {
 		if hasContent {
-			m.Content, m.Credits = content, memoryCredits(content)
+			m.Content = content
 		}
 		if hasMeta || creating {
 			m.Metadata = meta
 		}
-	}, ok
+	}
 }
 
 // createMemory answers POST /memories in the configured variant.
 // Assumption: a created memory answers 201 Created in both variants.
 func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
-	body, ok := readJSONObject(w, r)
-	if !ok {
-		return
-	}
-	change, ok := s.memoryChange(w, r, body, true)
-	if !ok {
-		return
-	}
+	change := s.memoryChange(readJSONObject(w, r), true)
 	now := s.now()
 	m := &Memory{UserID: demoUserID, CollectionID: defaultCollectionID, CreatedAt: now, UpdatedAt: now}
 	change(m)
@@ -158,12 +144,12 @@ func (s *Service) createMemory(w http.ResponseWriter, r *http.Request) {
 // updateMemory answers PATCH /memories/{id} (variant A: the answer carries
 // the collection) or PUT (B: content and metadata optional).
 func (s *Service) updateMemory(w http.ResponseWriter, r *http.Request) {
-	updateRecord(s, w, r, s.memories, "Memory not found", func(body map[string]any) (func(*Memory), bool) {
-		change, ok := s.memoryChange(w, r, body, false)
+	updateRecord(s, w, r, s.memories, "Memory not found", func(body map[string]any) func(*Memory) {
+		change := s.memoryChange(body, false)
 		return func(m *Memory) {
 			change(m)
 			m.UpdatedAt = s.now()
-		}, ok
+		}
 	}, func(m *Memory) any {
 		if s.opts.MemoryVariant == "B" {
 			return m.wireB()
@@ -181,26 +167,15 @@ func (s *Service) updateMemory(w http.ResponseWriter, r *http.Request) {
 // first, then read validates and returns the change, applied and answered
 // under the lock.
 func updateRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, records map[int64]*T, notFound string,
-	read func(body map[string]any) (func(*T), bool), answer func(*T) any) {
+	read func(body map[string]any) func(*T), answer func(*T) any) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if _, found := byPath(s, w, r, "id", records, nil, ""); !found {
-		writeMessage(w, http.StatusNotFound, notFound)
-		return
-	}
-	body, ok := readJSONObject(w, r)
-	if !ok {
-		return
-	}
-	change, ok := read(body)
-	if !ok {
-		return
-	}
+	byPath(s, r, "id", records, nil, notFound)
+	change := read(readJSONObject(w, r))
 	s.mu.Lock()
 	rec, found := records[id]
 	if !found {
 		s.mu.Unlock()
-		writeMessage(w, http.StatusNotFound, notFound)
-		return
+		abortPlain(http.StatusNotFound, notFound)
 	}
 	change(rec)
 	out := answer(rec)
@@ -208,67 +183,60 @@ func updateRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, rec
 	writeJSON(w, http.StatusOK, out)
 }
 
-// textField reads a string field of at most maxChars characters, answering
-// 422 on failure; "" when an optional one is absent.
-func textField(w http.ResponseWriter, r *http.Request, body map[string]any, field string, required bool, maxChars int) (string, bool) {
+// textField reads a string field of at most maxChars characters, ending
+// the request on failure; "" when an optional one is absent.
+func textField(body map[string]any, field string, required bool, maxChars int) string {
 	raw := body[field]
 	text, isStr := raw.(string)
-	var msg string
 	switch {
 	case raw == nil && !required:
-		return "", true
 	case raw == nil || (isStr && strings.TrimSpace(text) == ""):
-		msg = "The " + field + " field is required."
+		invalid(field, "The "+field+" field is required.")
 	case !isStr:
-		msg = "The " + field + " field must be a string."
+		invalid(field, "The "+field+" field must be a string.")
 	case utf8.RuneCountInString(text) > maxChars:
-		msg = fmt.Sprintf("The %s field must not be greater than %d characters.", field, maxChars)
-	default:
-		return text, true
+		invalid(field, fmt.Sprintf("The %s field must not be greater than %d characters.", field, maxChars))
 	}
-	validationError(w, r, field, msg)
-	return "", false
+	return text
 }
 
-func metadataOf(w http.ResponseWriter, r *http.Request, body map[string]any) (map[string]any, bool) {
+func metadataOf(body map[string]any) map[string]any {
 	raw := body["metadata"]
 	if raw == nil {
-		return map[string]any{}, true
+		return map[string]any{}
 	}
 	meta, isObj := raw.(map[string]any)
 	if !isObj {
-		validationError(w, r, "metadata", "The metadata field must be an object.")
-		return nil, false
+		invalid("metadata", "The metadata field must be an object.")
 	}
-	return meta, true
+	return meta
 }
 
-func (s *Service) collectionField(w http.ResponseWriter, r *http.Request, body map[string]any) (int64, bool) {
+func (s *Service) collectionField(body map[string]any) int64 {
 	raw := body["collection_id"]
 	if raw == nil {
-		return 0, true
+		return 0
 	}
 	id, ok := asInt(raw)
 	if ok {
 		_, ok = s.Collection(id)
 	}
 	if !ok {
-		validationError(w, r, "collection_id", "The selected collection_id is invalid.")
-		return 0, false
+		invalid("collection_id", "The selected collection_id is invalid.")
 	}
-	return id, true
+	return id
 }
 
 // updateCollection answers PUT /memory-collections/{id}; real: display name follows name.
 func (s *Service) updateCollection(w http.ResponseWriter, r *http.Request) {
-	updateRecord(s, w, r, s.collections, "Collection not found", func(body map[string]any) (func(*Collection), bool) {
-		name, ok := collectionName(w, r, body)
+	updateRecord(s, w, r, s.collections, "Collection not found", func(body map[string]any) func(*Collection) {
+		name := collectionName(body)
 		return func(c *Collection) {
 			c.Name = name
 			if s.real {
 				c.DisplayName = name
 			}
-		}, ok
+		}
 	}, func(c *Collection) any {
 		return map[string]any{"message": "Collection updated successfully", "collection": *c}
 	})
@@ -285,16 +253,12 @@ const (
 // Assumption: newest first; a collection_id that names no collection of the
 // user lists nothing.
 func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPage(w, r, memoryPerPage, memoryMaxPerPage)
-	if !ok {
-		return
-	}
+	p := readPage(r, memoryPerPage, memoryMaxPerPage)
 	var coll int64
 	if v := strings.TrimSpace(r.URL.Query().Get("collection_id")); v != "" {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			validationError(w, r, "collection_id", "The collection_id must be an integer.")
-			return
+			invalid("collection_id", "The collection_id must be an integer.")
 		}
 		coll = id
 	}
@@ -323,45 +287,32 @@ func deleteRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, rec
 		also(id)
 	}
 	s.mu.Unlock()
-	switch {
-	case found:
-		writeMessage(w, http.StatusOK, what+" deleted successfully")
-	case mine == nil:
-		writeMessage(w, http.StatusNotFound, what+" not found")
-	default:
-		writeError(w, r, http.StatusNotFound, what+" not found")
+	if !found && mine == nil {
+		abortPlain(http.StatusNotFound, what+" not found")
+	} else if !found {
+		abort(http.StatusNotFound, what+" not found")
 	}
+	writeMessage(w, http.StatusOK, what+" deleted successfully")
 }
 
 // listCollections answers GET /memory-collections, searching names ignoring
 // case, oldest first.
 func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
-	p, ok := readPage(w, r, memoryPerPage, memoryMaxPerPage)
-	if !ok {
-		return
-	}
+	p := readPage(r, memoryPerPage, memoryMaxPerPage)
 	q := searchParam(r, "search")
 	all := collect(s, maps.Values(s.collections), func(c *Collection) bool { return matchesText(q, c.Name, c.DisplayName) })
 	slices.SortFunc(all, func(a, b Collection) int { return cmp.Compare(a.ID, b.ID) })
 	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": p.shortMeta(len(all))})
 }
 
-func collectionName(w http.ResponseWriter, r *http.Request, body map[string]any) (string, bool) {
-	name, ok := textField(w, r, body, "name", true, 255)
-	return strings.TrimSpace(name), ok
+func collectionName(body map[string]any) string {
+	return strings.TrimSpace(textField(body, "name", true, 255))
 }
 
 // createCollection answers POST /memory-collections with body name.
 // Assumption: the display name is the name given; names need not be unique.
 func (s *Service) createCollection(w http.ResponseWriter, r *http.Request) {
-	body, ok := readJSONObject(w, r)
-	if !ok {
-		return
-	}
-	name, ok := collectionName(w, r, body)
-	if !ok {
-		return
-	}
+	name := collectionName(readJSONObject(w, r))
 	s.mu.Lock()
 	c := &Collection{ID: slices.Max(slices.Collect(maps.Keys(s.collections))) + 1, UserID: demoUserID, Name: name, DisplayName: name}
 	s.collections[c.ID] = c
@@ -373,8 +324,7 @@ func (s *Service) createCollection(w http.ResponseWriter, r *http.Request) {
 // deleteCollection deletes a collection with its memories; the default stays.
 func (s *Service) deleteCollection(w http.ResponseWriter, r *http.Request) {
 	if id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64); id == defaultCollectionID {
-		writeMessage(w, http.StatusForbidden, "Default collection cannot be deleted")
-		return
+		abortPlain(http.StatusForbidden, "Default collection cannot be deleted")
 	}
 	deleteRecord(s, w, r, s.collections, nil, "Collection", func(id int64) {
 		maps.DeleteFunc(s.memories, func(_ int64, m *Memory) bool { return m.CollectionID == id })

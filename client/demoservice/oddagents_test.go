@@ -347,7 +347,7 @@ func TestQuestionTypeValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		id := agentOf[c.typ]
-		a := e.svc.agentByID[id]
+		a := e.svc.agents[id]
 		name := a.Questions[0].Name
 		e.expectError("POST", "/agents/"+strconv.FormatInt(id, 10)+"/execute", map[string]any{"answers": map[string]any{name: c.bad}}, 422, "", name)
 	}
@@ -359,7 +359,7 @@ func TestQuestionTypeValidation(t *testing.T) {
 		{"multiselect", "Web, Social media"}, {"file", []any{8001}}, {"color", "#fff"},
 	} {
 		id := agentOf[c.typ]
-		a := e.svc.agentByID[id]
+		a := e.svc.agents[id]
 		e.call("POST", "/agents/"+strconv.FormatInt(id, 10)+"/execute", map[string]any{"answers": map[string]any{a.Questions[0].Name: c.good}}, 200)
 	}
 	// Required means present: an empty answer is refused.
@@ -380,20 +380,22 @@ func TestOddSeedIsSwitchable(t *testing.T) {
 	if len(odd.agents) != len(std.agents)+len(oddCatalogue()) {
 		t.Fatalf("odd seed holds %d agents, standard %d", len(odd.agents), len(std.agents))
 	}
-	for i, a := range std.agents {
-		if odd.agents[i].ID != a.ID || odd.agents[i].Title != a.Title {
-			t.Fatalf("the usual agents do not come first: %d %q", odd.agents[i].ID, odd.agents[i].Title)
+	oddList := agentsInOrder(odd)
+	for i, a := range agentsInOrder(std) {
+		if oddList[i].ID != a.ID || oddList[i].Title != a.Title {
+			t.Fatalf("the usual agents do not come first: %d %q", oddList[i].ID, oddList[i].Title)
 		}
 	}
-	if _, ok := std.agentByID[OddFirstID]; ok {
+	if _, ok := std.agents[OddFirstID]; ok {
 		t.Fatal("the standard seed holds odd agents")
 	}
 	// Extra agents come before the odd ones, ids still in order.
 	many := New(Options{Seed: SeedOdd, ExtraAgents: 20})
 	defer many.Close()
-	for i := 1; i < len(many.agents); i++ {
-		if many.agents[i].ID <= many.agents[i-1].ID {
-			t.Fatalf("ids out of order at %d: %d after %d", i, many.agents[i].ID, many.agents[i-1].ID)
+	manyList := agentsInOrder(many)
+	for i, a := range manyList {
+		if extra := i < len(manyList)-len(oddCatalogue()); extra != (a.ID < OddFirstID) {
+			t.Fatalf("ids out of order at %d: %d", i, a.ID)
 		}
 	}
 }

@@ -119,6 +119,13 @@ func (e *fieldErrors) addOnce(field, msg string) {
 
 func (e *fieldErrors) any() bool { return len(e.order) > 0 }
 
+// check ends the request with the errors collected, if any.
+func (e *fieldErrors) check() {
+	if e.any() {
+		panic(failure{fields: e})
+	}
+}
+
 // write answers the validation error in the request's style.
 // Assumption: spec validation errors follow the widely used
 // {"message","errors":{"field":["..."]}} shape; the interface shows only
@@ -147,43 +154,70 @@ func (e *fieldErrors) write(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func validationError(w http.ResponseWriter, r *http.Request, field, msg string) {
+// invalid ends the request with one field's validation error.
+func invalid(field, msg string) {
 	var e fieldErrors
 	e.add(field, msg)
-	e.write(w, r)
+	e.check()
+}
+
+// failure is the answer of a request a check refused. Handlers and their
+// helpers end a request by panicking with one (abort, invalid, check), and
+// guard writes it, so no helper passes an ok flag up.
+type failure struct {
+	status int
+	msg    string
+	plain  bool // {"message"} in both readings, as memory endpoints answer
+	fields *fieldErrors
+}
+
+func abort(status int, msg string) { panic(failure{status: status, msg: msg}) }
+
+// abortPlain ends the request with {"message": msg}, as memory endpoints do in both readings.
+func abortPlain(status int, msg string) { panic(failure{status: status, msg: msg, plain: true}) }
+
+// answerFailure, deferred, writes a failure the handler panicked with; any other panic goes on.
+func answerFailure(w http.ResponseWriter, r *http.Request) {
+	v := recover()
+	f, ok := v.(failure)
+	switch {
+	case v == nil:
+	case !ok:
+		panic(v)
+	case f.fields != nil:
+		f.fields.write(w, r)
+	case f.plain:
+		writeMessage(w, f.status, f.msg)
+	default:
+		writeError(w, r, f.status, f.msg)
+	}
 }
 
 // readJSONObject decodes the body as a JSON object, numbers as json.Number;
-// empty is {}. On failure it answers and returns ok false.
+// empty is {}; other bodies end the request.
 // Assumption: a body that is not a JSON object answers 422 {"message": ...}
 // (real: 400 {"error": ...}) without field errors.
-func readJSONObject(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
+func readJSONObject(w http.ResponseWriter, r *http.Request) map[string]any {
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			writeError(w, r, http.StatusRequestEntityTooLarge, "The request body is too large.")
-		} else {
-			writeError(w, r, http.StatusUnprocessableEntity, "The request body could not be read.")
-		}
-		return nil, false
+	if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
+		abort(http.StatusRequestEntityTooLarge, "The request body is too large.")
+	} else if err != nil {
+		abort(http.StatusUnprocessableEntity, "The request body could not be read.")
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return map[string]any{}, true
+		return map[string]any{}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil || dec.More() {
-		writeError(w, r, http.StatusUnprocessableEntity, "The request body is not valid JSON.")
-		return nil, false
+		abort(http.StatusUnprocessableEntity, "The request body is not valid JSON.")
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		writeError(w, r, http.StatusUnprocessableEntity, "The request body must be a JSON object.")
-		return nil, false
+		abort(http.StatusUnprocessableEntity, "The request body must be a JSON object.")
 	}
-	return obj, true
+	return obj
 }
 
 func asInt(v any) (int64, bool) {
@@ -225,21 +259,18 @@ type pageQuery struct {
 }
 
 // readPage validates page and per_page (default perPage, at most maxPer),
-// answering 422 naming the field on failure.
+// ending the request naming the field on failure.
 // Assumption: the per_page bounds stated for the file list (1..100) hold for
 // every paginated list but memories and collections.
-func readPage(w http.ResponseWriter, r *http.Request, perPage, maxPer int) (pageQuery, bool) {
+func readPage(r *http.Request, perPage, maxPer int) pageQuery {
 	q := r.URL.Query()
 	var errs fieldErrors
 	p := pageQuery{
 		page:    intParam(&errs, q, "page", 1, 1, math.MaxInt, "The page field must be an integer of at least 1."),
 		perPage: intParam(&errs, q, "per_page", perPage, 1, maxPer, fmt.Sprintf("The per_page field must be an integer between 1 and %d.", maxPer)),
 	}
-	if errs.any() {
-		errs.write(w, r)
-		return p, false
-	}
-	return p, true
+	errs.check()
+	return p
 }
 
 // intParam reads query parameter name as an integer within lo..hi, def when

@@ -130,6 +130,7 @@ func (s *Service) guard(st errStyle, h http.HandlerFunc) http.Handler {
 		if !ok || !s.paced(w, r) {
 			return
 		}
+		defer answerFailure(w, r)
 		if !s.authorized(r) {
 			status := http.StatusForbidden
 			if st != styleReal {
@@ -139,11 +140,7 @@ func (s *Service) guard(st errStyle, h http.HandlerFunc) http.Handler {
 			writeError(w, r, status, [...]string{styleSpec: "Unauthenticated.", styleReal: "Invalid authentication", styleOpenAI: "Invalid API key"}[st])
 			return
 		}
-		ws, ok := s.selectWorkspace(w, r)
-		if !ok {
-			return
-		}
-		h(w, r.WithContext(context.WithValue(r.Context(), workspaceKey, ws)))
+		h(w, r.WithContext(context.WithValue(r.Context(), workspaceKey, s.selectWorkspace(r))))
 	})
 }
 
@@ -174,45 +171,46 @@ func (s *Service) paced(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // selectWorkspace reads x-workspace-id, none meaning the first seeded
-// workspace. On failure it answers and reports false.
+// workspace; others end the request.
 // Assumption (spec): an unknown or non-integer workspace id answers 403
 // with a message; the interface does not show this error. The real service
 // answers 400 Validation failed for a non-integer and 403 "You do not have
 // access to this workspace." for a workspace of someone else. The header is
 // read on every route, also those whose documentation does not list it.
-func (s *Service) selectWorkspace(w http.ResponseWriter, r *http.Request) (int64, bool) {
+func (s *Service) selectWorkspace(r *http.Request) int64 {
 	v := strings.TrimSpace(r.Header.Get("x-workspace-id"))
 	if v == "" {
-		return s.workspaces[0], true
+		return s.workspaces[0]
 	}
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil && s.real {
-		validationError(w, r, "x-workspace-id", "The x-workspace-id must be an integer.")
-		return 0, false
+		invalid("x-workspace-id", "The x-workspace-id must be an integer.")
 	}
 	if err == nil && slices.Contains(s.workspaces, id) {
-		return id, true
+		return id
 	}
 	if s.real {
-		writeError(w, r, http.StatusForbidden, "You do not have access to this workspace.")
-	} else {
-		writeError(w, r, http.StatusForbidden, "The workspace "+strconv.Quote(r.Header.Get("x-workspace-id"))+" is unknown or not accessible with this API key.")
+		abort(http.StatusForbidden, "You do not have access to this workspace.")
 	}
-	return 0, false
+	abort(http.StatusForbidden, "The workspace "+strconv.Quote(r.Header.Get("x-workspace-id"))+" is unknown or not accessible with this API key.")
+	return 0
 }
 
-// byPath finds records[path value name] when mine (nil: any) accepts it
-// under the lock; otherwise it answers 404 notFound ("": the caller does).
-func byPath[T any](s *Service, w http.ResponseWriter, r *http.Request, name string, records map[int64]*T, mine func(*T) bool, notFound string) (*T, bool) {
+// byPath finds records[path value name] when mine accepts it under the
+// lock; otherwise it ends the request with 404 notFound, {"message"} in both
+// readings when mine is nil (the user's memories and collections).
+func byPath[T any](s *Service, r *http.Request, name string, records map[int64]*T, mine func(*T) bool, notFound string) *T {
 	id, _ := strconv.ParseInt(r.PathValue(name), 10, 64)
 	s.mu.Lock()
 	rec, ok := records[id]
 	ok = ok && (mine == nil || mine(rec))
 	s.mu.Unlock()
-	if !ok && notFound != "" {
-		writeError(w, r, http.StatusNotFound, notFound)
+	if !ok && mine == nil {
+		abortPlain(http.StatusNotFound, notFound)
+	} else if !ok {
+		abort(http.StatusNotFound, notFound)
 	}
-	return rec, ok
+	return rec
 }
 
 // maxBuckets bounds the limiter's memory against ever new wrong keys.

@@ -31,16 +31,8 @@ func questionsFor(set string, strict bool) []Question {
 // catalogue is the seeds' agents, files, resources, collections, memories
 // and question sets by agent type.
 var catalogue = func() (c struct {
-	Agents []struct {
-		WS     int64  `json:"ws"`
-		Type   string `json:"type"`
-		Title  string `json:"title"`
-		Desc   string `json:"desc"`
-		Long   string `json:"long"` // "" is null
-		Strict bool   `json:"strict"`
-		Files  []int  `json:"files"` // indexes among the workspace's files
-	} `json:"agents"`
-	Files []struct {
+	Agents []agentSeed `json:"agents"`
+	Files  []struct {
 		WS    int64  `json:"ws"`
 		Name  string `json:"name"`
 		Bytes int64  `json:"bytes"`
@@ -59,12 +51,9 @@ var catalogue = func() (c struct {
 	} `json:"memories"`
 	Questions map[string][]Question `json:"questions"`
 	Strict    map[string]string     `json:"strict"` // the question strict agents require
-	Odd       []struct {
-		Agent
-		Set      string `json:"set"`       // a question set instead of questions
-		LongFile string `json:"long_file"` // a seeddata file holding long_description
-		Inactive bool   `json:"inactive"`
-	} `json:"odd"`
+	// Extra holds the words generated agents' titles are made of.
+	Extra struct{ Subjects, Roles, Teams []string } `json:"extra"`
+	Odd   []agentSeed                               `json:"odd"`
 }) {
 	if err := json.Unmarshal(catalogueJSON, &c); err != nil {
 		panic("demoservice: seeddata/catalogue.json: " + err.Error())
@@ -112,29 +101,31 @@ func (s *Service) seed() {
 		}
 	}
 
-	for i, as := range catalogue.Agents {
-		if !seeded(as.WS) {
-			continue
-		}
-		id := int64(101 + i)
-		created := seedEpoch.Add(time.Duration(i) * 31 * time.Hour)
-		updated := created
-		if i%3 == 1 {
-			updated = created.Add(72*time.Hour + 17*time.Minute)
-		}
-		a := s.addAgent(id, as.WS, as.Type, as.Title, &as.Desc, created, updated)
-		if as.Long != "" {
-			a.LongDescription = &as.Long
-		}
-		a.Questions = questionsFor(as.Type, as.Strict)
-		for _, fi := range as.Files {
-			s.agentFiles[id] = append(s.agentFiles[id], filesOf[as.WS][fi])
+	// addAgents adds the agents of list in seeded workspaces, the ith as id
+	// first+i unless it has its own, created at created(i).
+	addAgents := func(list []agentSeed, first int64, created func(i int) time.Time) {
+		for i, c := range list {
+			if !seeded(c.WorkspaceID) {
+				continue
+			}
+			a := c.agent(first + int64(i))
+			updated := created(i)
+			if c.Edited {
+				updated = updated.Add(72*time.Hour + 17*time.Minute)
+			}
+			a.CreatedAt, a.UpdatedAt = microZ(created(i)), microZ(updated)
+			for _, fi := range c.Files {
+				s.agentFiles[a.ID] = append(s.agentFiles[a.ID], filesOf[a.WorkspaceID][fi])
+			}
+			s.agents[a.ID] = &a
 		}
 	}
-
-	s.seedExtraAgents(s.opts.ExtraAgents)
+	addAgents(catalogue.Agents, 101, func(i int) time.Time { return seedEpoch.Add(time.Duration(i) * 31 * time.Hour) })
+	addAgents(extraAgents(s.opts.ExtraAgents), int64(101+len(catalogue.Agents)), func(i int) time.Time {
+		return seedEpoch.Add(time.Duration(len(catalogue.Agents)+i) * 31 * time.Minute)
+	})
 	if s.opts.Seed == SeedOdd {
-		s.seedOddAgents()
+		addAgents(catalogue.Odd, OddFirstID, func(i int) time.Time { return seedEpoch.Add(time.Duration(i) * 7 * time.Hour) })
 	}
 
 	for i, rs := range catalogue.Resources {
@@ -162,40 +153,59 @@ func (s *Service) seed() {
 		id := int64(501 + i)
 		t := seedEpoch.Add(time.Duration(i) * 50 * time.Hour)
 		s.memories[id] = &Memory{
-			ID: id, UserID: demoUserID, Content: m.Text, CollectionID: m.Collection, Credits: memoryCredits(m.Text),
+			ID: id, UserID: demoUserID, Content: m.Text, CollectionID: m.Collection,
 			Metadata:  map[string]any{"source": "agentdesk", "tags": slices.Clone(m.Tags)},
 			CreatedAt: t, UpdatedAt: t,
 		}
 	}
 }
 
-// Words the generated extra agents' titles are made of.
-var (
-	extraSubjects = []string{"Invoice", "Meeting", "Contract", "Newsletter", "Report", "Policy", "Proposal", "Survey", "Budget", "Roadmap", "Checklist", "Memo", "Agenda", "Brief", "Handbook", "Forecast"}
-	extraRoles    = []string{"Writer", "Summarizer", "Reviewer", "Drafter", "Checker", "Planner", "Translator", "Assistant"}
-	extraTeams    = []string{"Sales", "Finance", "HR", "Legal", "Marketing", "Support", "Operations", "IT", "Facilities", "Procurement"}
-)
-
-func (s *Service) seedExtraAgents(n int) {
-	first := int64(101 + len(catalogue.Agents))
-	for i := range n {
-		id := first + int64(i)
-		title := fmt.Sprintf("%s %s %s %d",
-			extraTeams[i%len(extraTeams)], extraSubjects[(i/len(extraTeams))%len(extraSubjects)],
-			extraRoles[(i/7)%len(extraRoles)], i+1)
-		desc := fmt.Sprintf("Writes %s texts for the %s team.", strings.ToLower(extraSubjects[(i/len(extraTeams))%len(extraSubjects)]), extraTeams[i%len(extraTeams)])
-		created := seedEpoch.Add(time.Duration(len(catalogue.Agents)+i) * 31 * time.Minute)
-		s.addAgent(id, 1, TypeText, title, &desc, created, created).Questions = questionsFor(TypeText, i%2 == 0)
+// extraAgents generates n text agents for workspace 1 (Options.ExtraAgents).
+func extraAgents(n int) []agentSeed {
+	words := catalogue.Extra
+	out := make([]agentSeed, n)
+	for i := range out {
+		team, subject := words.Teams[i%len(words.Teams)], words.Subjects[(i/len(words.Teams))%len(words.Subjects)]
+		desc := fmt.Sprintf("Writes %s texts for the %s team.", strings.ToLower(subject), team)
+		out[i] = agentSeed{Agent: Agent{WorkspaceID: 1, Type: TypeText, Description: &desc,
+			Title: fmt.Sprintf("%s %s %s %d", team, subject, words.Roles[(i/7)%len(words.Roles)], i+1)}, Set: TypeText, Strict: i%2 == 0}
 	}
+	return out
 }
 
-func (s *Service) addAgent(id, ws int64, typ, title string, desc *string, created, updated time.Time) *Agent {
-	a := &Agent{
-		ID: id, Title: title, Description: desc, WorkspaceID: ws, Visibility: "public", Slug: slugify(title),
-		Active: 1, Type: typ, CreatedAt: microZ(created), UpdatedAt: microZ(updated), CreatedBy: demoUserID,
+// agentSeed is an agent of the catalogue (or generated) before it gets its
+// id and times.
+type agentSeed struct {
+	Agent
+	Set      string `json:"set"`       // a question set instead of questions
+	Strict   bool   `json:"strict"`    // the set's strict question is required
+	Files    []int  `json:"files"`     // linked files: indexes among the workspace's files
+	Edited   bool   `json:"edited"`    // updated some days after creation
+	LongFile string `json:"long_file"` // a seeddata file holding long_description
+	Inactive bool   `json:"inactive"`
+}
+
+// agent is the agent c describes as id (unless it has its own), times aside.
+func (c agentSeed) agent(id int64) Agent {
+	a := c.Agent
+	a.ID = cmp.Or(a.ID, id)
+	if c.Set != "" {
+		a.Questions = questionsFor(c.Set, c.Strict)
 	}
-	s.agents = append(s.agents, a)
-	s.agentByID[id] = a
+	if c.LongFile != "" {
+		long, err := seedFiles.ReadFile("seeddata/" + c.LongFile)
+		if err != nil {
+			panic("demoservice: " + err.Error())
+		}
+		text := string(long)
+		a.LongDescription = &text
+	}
+	a.Active = 1
+	if c.Inactive {
+		a.Active = 0
+	}
+	a.Slug = cmp.Or(slugify(a.Title), fmt.Sprintf("agent-%d", a.ID))
+	a.Visibility, a.CreatedBy = cmp.Or(a.Visibility, "public"), demoUserID
 	return a
 }
 
@@ -263,7 +273,8 @@ func SetDefaultSeed(seed string) error {
 const (
 	// OddFirstID is the first odd agent's id; the others follow in workspace 1.
 	OddFirstID int64 = 900001
-	// OddBigID is the agent whose id exceeds 32 bits, listed last.
+	// OddBigID is the agent whose id exceeds 32 bits, listed last (the
+	// catalogue's last odd agent names it).
 	OddBigID int64 = 5_000_000_001
 )
 
@@ -271,45 +282,3 @@ const (
 //
 //go:embed seeddata
 var seedFiles embed.FS
-
-// oddCatalogue is the odd seed in id order; OddBigID comes last.
-func oddCatalogue() []Agent {
-	var out []Agent
-	for _, o := range catalogue.Odd {
-		a := o.Agent
-		if o.Set != "" {
-			a.Questions = questionsFor(o.Set, false)
-		}
-		if o.LongFile != "" {
-			long, err := seedFiles.ReadFile("seeddata/" + o.LongFile)
-			if err != nil {
-				panic("demoservice: " + err.Error())
-			}
-			text := string(long)
-			a.LongDescription = &text
-		}
-		a.Active = 1
-		if o.Inactive {
-			a.Active = 0
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-func (s *Service) seedOddAgents() {
-	cat := oddCatalogue()
-	for i, o := range cat {
-		id := OddFirstID + int64(i)
-		if i == len(cat)-1 {
-			id = OddBigID
-		}
-		created := seedEpoch.Add(time.Duration(i) * 7 * time.Hour)
-		a := s.addAgent(id, 1, o.Type, o.Title, o.Description, created, created)
-		a.LongDescription, a.Questions, a.Active = o.LongDescription, o.Questions, o.Active
-		if a.Slug == "" {
-			a.Slug = fmt.Sprintf("agent-%d", id)
-		}
-		a.Visibility = cmp.Or(o.Visibility, a.Visibility)
-	}
-}

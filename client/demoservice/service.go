@@ -82,11 +82,9 @@ type Service struct {
 	faults Faults
 	// everyCount counts requests for Faults.Every; everyTaken its faults (EveryMix's turn).
 	everyCount, everyTaken int
-	workspaces             []int64  // the first when a request names none
-	agents                 []*Agent // ordered by id
-	agentByID              map[int64]*Agent
-	executions             []*execution
-	execByID               map[int64]*execution
+	workspaces             []int64 // the first when a request names none
+	agents                 map[int64]*Agent
+	executions             map[int64]*execution
 	files                  map[int64]*File
 	agentFiles             map[int64][]int64 // agent id → linked file ids in link order
 	memories               map[int64]*Memory
@@ -119,8 +117,8 @@ func New(opts Options) *Service {
 		opts:        opts,
 		real:        opts.API == APIReal,
 		limiter:     newLimiter(opts.RatePerSecond, opts.Burst, opts.Now),
-		agentByID:   map[int64]*Agent{},
-		execByID:    map[int64]*execution{},
+		agents:      map[int64]*Agent{},
+		executions:  map[int64]*execution{},
 		files:       map[int64]*File{},
 		agentFiles:  map[int64][]int64{},
 		memories:    map[int64]*Memory{},

@@ -81,7 +81,8 @@ func (s *Service) run(ctx context.Context, e *execution, frame func(i int, frag 
 	s.mu.Unlock()
 	for i, frag := range e.fragments {
 		if e.fail && i == len(e.fragments)/2 {
-			s.failRun(e)
+			// Assumption: a failed run is charged half its credits, for the work done.
+			s.finish(e, StatusFailed, failedRunMessage, roundCredits(e.final/2))
 			return true
 		}
 		if !s.sleep(ctx, s.opts.Pace) {
@@ -102,7 +103,7 @@ func (s *Service) run(ctx context.Context, e *execution, frame func(i int, frag 
 	if !s.held(ctx) || !s.sleep(ctx, s.opts.Pace) {
 		return false
 	}
-	s.complete(e)
+	s.finish(e, StatusCompleted, "", e.final)
 	return true
 }
 
@@ -130,19 +131,10 @@ func (s *Service) progress(e *execution) {
 	}
 }
 
-func (s *Service) complete(e *execution) {
+// finish ends the run with status, the error (failed: "") and the credits charged.
+func (s *Service) finish(e *execution, status, errMsg string, credits float64) {
 	s.mu.Lock()
-	final := e.final
-	e.rec.Status, e.rec.Credits, e.rec.UpdatedAt = StatusCompleted, &final, s.now()
-	s.mu.Unlock()
-}
-
-// failRun marks the run failed with the output so far.
-// Assumption: a failed run is charged half its credits, for the work done.
-func (s *Service) failRun(e *execution) {
-	s.mu.Lock()
-	charged := roundCredits(e.final / 2)
-	e.rec.Status, e.rec.Error, e.rec.Credits, e.rec.UpdatedAt = StatusFailed, failedRunMessage, &charged, s.now()
+	e.rec.Status, e.rec.Error, e.rec.Credits, e.rec.UpdatedAt = status, errMsg, &credits, s.now()
 	s.mu.Unlock()
 }
 
@@ -164,7 +156,7 @@ func (s *Service) streamRun(w http.ResponseWriter, r *http.Request, e *execution
 			}
 			s.mu.Unlock()
 			if sw.cut {
-				s.complete(e)
+				s.finish(e, StatusCompleted, "", e.final)
 			}
 		}
 		close(e.done)

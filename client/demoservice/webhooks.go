@@ -67,7 +67,8 @@ func (h webhook) wireB() webhookB {
 // seedWebhooks registers one or two webhooks on about every third agent.
 func (s *Service) seedWebhooks() {
 	next := int64(301)
-	for i, a := range s.agents {
+	for i, id := range slices.Sorted(maps.Keys(s.agents)) {
+		a := s.agents[id]
 		if i%3 != 0 {
 			continue
 		}
@@ -92,9 +93,8 @@ func (s *Service) seedWebhooks() {
 }
 
 func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
-	if a, ok := s.agentFromPath(w, r); ok {
-		s.listWebhooksA(w, r, func(h *webhook) bool { return h.TemplateID == a.ID })
-	}
+	a := s.agentFromPath(r)
+	s.listWebhooksA(w, r, func(h *webhook) bool { return h.TemplateID == a.ID })
 }
 
 func (s *Service) webhooksWhere(mine func(*webhook) bool) []webhook {
@@ -104,9 +104,8 @@ func (s *Service) webhooksWhere(mine func(*webhook) bool) []webhook {
 }
 
 func (s *Service) listWebhooksA(w http.ResponseWriter, r *http.Request, mine func(*webhook) bool) {
-	if p, ok := readPage(w, r, defaultPerPage, maxPerPage); ok {
-		writeJSON(w, http.StatusOK, newEnvelope(r, p, wire(s.webhooksWhere(mine), webhook.wireA)))
-	}
+	p := readPage(r, defaultPerPage, maxPerPage)
+	writeJSON(w, http.StatusOK, newEnvelope(r, p, wire(s.webhooksWhere(mine), webhook.wireA)))
 }
 
 // listWebhooks answers GET /webhooks in variant A (envelope) or B.
@@ -121,10 +120,7 @@ func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit := intParam(&errs, q, "limit", 25, 1, 100, "The limit field must be an integer between 1 and 100.")
 	offset := intParam(&errs, q, "offset", 0, 0, math.MaxInt, "The offset field must be an integer of at least 0.")
-	if errs.any() {
-		errs.write(w, r)
-		return
-	}
+	errs.check()
 	mine := wire(s.webhooksWhere(func(h *webhook) bool { return h.ws == ws }), webhook.wireB)
 	lo := min(offset, len(mine))
 	out := append([]webhookB{}, mine[lo:min(lo+limit, len(mine))]...)
@@ -135,10 +131,8 @@ func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 // Assumption: a new webhook reports both events (agent.completed and
 // agent.failed) and a fresh signing secret where variant B shows them.
 func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
-	a, body, ok := s.agentBody(w, r)
-	if !ok {
-		return
-	}
+	a := s.agentFromPath(r)
+	body := readJSONObject(w, r)
 	var errs fieldErrors
 	target, _ := body["url"].(string)
 	if strings.TrimSpace(target) == "" {
@@ -159,10 +153,7 @@ func (s *Service) createWebhook(w http.ResponseWriter, r *http.Request) {
 			errs.add("status", "The selected status is invalid. Allowed: active, inactive.")
 		}
 	}
-	if errs.any() {
-		errs.write(w, r)
-		return
-	}
+	errs.check()
 	now := s.now()
 	s.mu.Lock()
 	next := slices.Max(append(slices.Collect(maps.Keys(s.webhooks)), 0))
