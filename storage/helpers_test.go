@@ -196,3 +196,16 @@ func (r ctxReader) Read(p []byte) (int, error) {
 	}
 	return r.r.Read(p)
 }
+
+// Describe says where the key is, and why when it is in the keys file.
+func (l KeyLocation) Describe() string {
+	switch l.Kind {
+	case KeyInKeyring:
+		return "stored in the system keyring"
+	case KeyInFile:
+		return "kept in a file on this computer that only you can read, because the system keyring did not answer: " + l.File
+	case KeyInEnv:
+		return "taken from " + EnvAPIKey
+	}
+	return "not stored"
+}
