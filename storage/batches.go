@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"time"
 )
 
@@ -84,13 +83,8 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 	if b.Parallel < 1 {
 		b.Parallel = 1
 	}
-	header, _ := json.Marshal(orEmptySlice(b.Header))
-	columns, _ := json.Marshal(orEmpty(b.Columns))
-	fixed, _ := json.Marshal(orEmpty(b.Fixed))
 	err := db.write(ctx, "keep the batch", func(tx *sql.Tx) error {
-		if err := insert(ctx, tx, &b.ID, "batches", batchColumns, b.AccountID, b.AgentID, b.AgentTitle, b.Source, b.Results,
-			string(header), string(columns), string(fixed), b.Parallel, b.CreditCap, b.State, millis(b.CreatedAt),
-			millis(b.UpdatedAt), b.Folder, b.Attach, b.Outputs, b.Planned); err != nil {
+		if err := insert(ctx, tx, "batches", batchColumns, b.fields()); err != nil {
 			return err
 		}
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO batch_rows (batch_id, row, cells, state, updated_at) VALUES (?, ?, ?, ?, ?)`)
@@ -99,12 +93,11 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 		}
 		defer stmt.Close()
 		for _, r := range rows {
-			cells, _ := json.Marshal(orEmptySlice(r.Cells))
 			state := r.State
 			if state == "" {
 				state = RowWaiting
 			}
-			if _, err := stmt.ExecContext(ctx, b.ID, r.Row, string(cells), state, millis(b.CreatedAt)); err != nil {
+			if _, err := stmt.ExecContext(ctx, b.ID, r.Row, jsonCol{&r.Cells, false}, state, millis(b.CreatedAt)); err != nil {
 				return err
 			}
 		}
@@ -115,21 +108,20 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 
 const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs, planned`
 
-func scanBatch(s scanner) (b Batch, err error) {
-	err = s.Scan(&b.ID, &b.AccountID, &b.AgentID, &b.AgentTitle, &b.Source, &b.Results, jsonCol{&b.Header, false},
+func (b *Batch) fields() []any {
+	return []any{&b.ID, &b.AccountID, &b.AgentID, &b.AgentTitle, &b.Source, &b.Results, jsonCol{&b.Header, false},
 		jsonCol{&b.Columns, false}, jsonCol{&b.Fixed, false}, &b.Parallel, &b.CreditCap, &b.State, msCol{&b.CreatedAt},
-		msCol{&b.UpdatedAt}, &b.Folder, &b.Attach, &b.Outputs, &b.Planned)
-	return b, err
+		msCol{&b.UpdatedAt}, &b.Folder, &b.Attach, &b.Outputs, &b.Planned}
 }
 
 // Batch is the batch of that id (ErrNotFound when there is none).
 func (db *DB) Batch(ctx context.Context, id int64) (Batch, error) {
-	return queryOne(ctx, db, "read the batch", scanBatch, `SELECT `+batchColumns+` FROM batches WHERE id = ?`, id)
+	return queryOne(ctx, db, "read the batch", scanRecord[Batch], `SELECT `+batchColumns+` FROM batches WHERE id = ?`, id)
 }
 
 // Batches are an account's batches, the latest first.
 func (db *DB) Batches(ctx context.Context, accountID string, limit int) ([]Batch, error) {
-	return queryAll(ctx, db, "read the batches", scanBatch,
+	return queryAll(ctx, db, "read the batches", scanRecord[Batch],
 		`SELECT `+batchColumns+` FROM batches WHERE account_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, accountID, listLimit(limit))
 }
 
@@ -147,27 +139,26 @@ func (db *DB) SetBatchCreditCap(ctx context.Context, id int64, credits float64) 
 
 const rowColumns = `batch_id, row, cells, state, execution_id, credits, result, error, updated_at, uploads, files`
 
-func scanRow(s scanner) (r BatchRow, err error) {
-	err = s.Scan(&r.BatchID, &r.Row, jsonCol{&r.Cells, false}, &r.State, &r.ExecutionID, creditsCol{&r.Credits}, &r.Result,
-		&r.Error, msCol{&r.UpdatedAt}, jsonCol{&r.Uploads, false}, jsonCol{&r.Files, false})
-	return r, err
+func (r *BatchRow) fields() []any {
+	return []any{&r.BatchID, &r.Row, jsonCol{&r.Cells, false}, &r.State, &r.ExecutionID, creditsCol{&r.Credits}, &r.Result,
+		&r.Error, msCol{&r.UpdatedAt}, jsonCol{&r.Uploads, false}, jsonCol{&r.Files, false}}
 }
 
 // BatchRows are at most limit rows after row after, in sheet order.
 func (db *DB) BatchRows(ctx context.Context, batchID int64, after, limit int) ([]BatchRow, error) {
-	return queryAll(ctx, db, "read the batch's rows", scanRow,
+	return queryAll(ctx, db, "read the batch's rows", scanRecord[BatchRow],
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND row > ? ORDER BY row LIMIT ?`, batchID, after, listLimit(limit))
 }
 
 // AllBatchRows are all of a batch's rows, in sheet order.
 func (db *DB) AllBatchRows(ctx context.Context, batchID int64) ([]BatchRow, error) {
-	return queryAll(ctx, db, "read the batch's rows", scanRow,
+	return queryAll(ctx, db, "read the batch's rows", scanRecord[BatchRow],
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? ORDER BY row`, batchID)
 }
 
 // BatchRowsIn are a batch's rows in state, in sheet order.
 func (db *DB) BatchRowsIn(ctx context.Context, batchID int64, state RowState, limit int) ([]BatchRow, error) {
-	return queryAll(ctx, db, "read the batch's rows", scanRow,
+	return queryAll(ctx, db, "read the batch's rows", scanRecord[BatchRow],
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT ?`, batchID, state, listLimit(limit))
 }
 
@@ -176,7 +167,7 @@ func (db *DB) BatchRowsIn(ctx context.Context, batchID int64, state RowState, li
 func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok bool, err error) {
 	now := millis(db.nowOr(time.Time{}))
 	err = db.write(ctx, "take the next row", func(tx *sql.Tx) error {
-		r, err = scanRow(tx.QueryRowContext(ctx, `SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT 1`, batchID, RowWaiting))
+		r, err = scanRecord[BatchRow](tx.QueryRowContext(ctx, `SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT 1`, batchID, RowWaiting))
 		if err == sql.ErrNoRows {
 			return nil
 		}
@@ -196,17 +187,11 @@ func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok
 // RowStarting once its batch was cancelled; ok is false when not written.
 func (db *DB) MoveRow(ctx context.Context, from RowState, r BatchRow) (ok bool, err error) {
 	now := millis(db.nowOr(time.Time{}))
-	var credits any
-	if r.Credits != nil {
-		credits = *r.Credits
-	}
-	uploads, _ := json.Marshal(orEmptySlice(r.Uploads))
-	files, _ := json.Marshal(orEmptySlice(r.Files))
 	err = db.write(ctx, "keep the row's result", func(tx *sql.Tx) error {
 		n, err := affected(tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, execution_id = ?, credits = ?, result = ?, error = ?,
 			uploads = ?, files = ?, updated_at = ? WHERE batch_id = ? AND row = ? AND state = ?
 			AND (? != ? OR (SELECT state FROM batches WHERE id = ?) != ?)`,
-			r.State, r.ExecutionID, credits, r.Result, r.Error, string(uploads), string(files), now, r.BatchID, r.Row, from,
+			r.State, r.ExecutionID, r.Credits, r.Result, r.Error, jsonCol{&r.Uploads, false}, jsonCol{&r.Files, false}, now, r.BatchID, r.Row, from,
 			r.State, RowStarting, r.BatchID, BatchCancelled))
 		ok = n == 1
 		return err

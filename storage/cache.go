@@ -1,11 +1,9 @@
 package storage
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -101,11 +99,6 @@ func stem(key string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// keyExt is the plain-alphanumeric extension Put keeps from key, or "".
-func keyExt(key string) string {
-	return cleanExt(filepath.Ext(strings.SplitN(strings.SplitN(key, "?", 2)[0], "#", 2)[0]))
-}
-
 // cleanExt is ext lower-cased if it is a dot and 1-5 letters or digits, else "".
 func cleanExt(ext string) string {
 	ext = strings.ToLower(ext)
@@ -114,22 +107,6 @@ func cleanExt(ext string) string {
 		return ""
 	}
 	return ext
-}
-
-// Put stores r under key and returns the path; a failure leaves nothing behind.
-func (c *Cache) Put(ctx context.Context, key string, r io.Reader) (string, error) {
-	p, err := c.Create()
-	if err != nil {
-		return "", err
-	}
-	if _, err := io.Copy(p.f, ctxReader{ctx, r}); err != nil {
-		p.Abort()
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return "", err
-		}
-		return "", &Error{Op: "save the download", Path: c.dir, Reason: plainOSError(err), Err: err}
-	}
-	return p.Commit(key, keyExt(key))
 }
 
 // Pending is a file on its way into the cache, hidden until Commit (and
@@ -222,24 +199,6 @@ func (c *Cache) Get(key string) (string, bool) {
 	return path, true
 }
 
-// Remove drops the file stored under key.
-func (c *Cache) Remove(key string) error {
-	s := stem(key)
-	name := s + keyExt(key)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.entries[s]; ok {
-		c.size -= e.size
-		delete(c.entries, s)
-		name = e.name
-	}
-	err := os.Remove(filepath.Join(c.dir, name))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &Error{Op: "remove the download", Path: filepath.Join(c.dir, name), Reason: plainOSError(err), Err: err}
-	}
-	return nil
-}
-
 // evictLocked removes LRU files until the cache fits, sparing keep.
 func (c *Cache) evictLocked(keep string) {
 	if c.size <= c.maxBytes {
@@ -257,16 +216,4 @@ func (c *Cache) evictLocked(keep string) {
 		c.size -= c.entries[s].size
 		delete(c.entries, s)
 	}
-}
-
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (r ctxReader) Read(p []byte) (int, error) {
-	if err := r.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return r.r.Read(p)
 }

@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"time"
 )
 
@@ -41,13 +40,8 @@ func (db *DB) CreateConversation(ctx context.Context, c Conversation) (Conversat
 	if c.UpdatedAt.IsZero() {
 		c.UpdatedAt = c.CreatedAt
 	}
-	answers, err := json.Marshal(orEmpty(c.Answers))
-	if err != nil {
-		return Conversation{}, err
-	}
-	err = db.write(ctx, "save the new conversation", func(tx *sql.Tx) error {
-		return insert(ctx, tx, &c.ID, "conversations", conversationColumns, c.AccountID, c.AgentID, c.AgentTitle, c.Title,
-			c.RootID, string(answers), c.DeveloperMessage, c.Draft, c.UseChatCompletions, millis(c.CreatedAt), millis(c.UpdatedAt))
+	err := db.write(ctx, "save the new conversation", func(tx *sql.Tx) error {
+		return insert(ctx, tx, "conversations", conversationColumns, c.fields())
 	})
 	if err != nil {
 		return Conversation{}, err
@@ -57,14 +51,10 @@ func (db *DB) CreateConversation(ctx context.Context, c Conversation) (Conversat
 
 // UpdateConversation saves c except ID, account, creation time and draft.
 func (db *DB) UpdateConversation(ctx context.Context, c Conversation) error {
-	answers, err := json.Marshal(orEmpty(c.Answers))
-	if err != nil {
-		return err
-	}
 	return db.update(ctx, "save the conversation", `UPDATE conversations SET agent_id = ?, agent_title = ?, title = ?,
 		root_id = ?, answers = ?, developer_message = ?, use_chat_completions = ?, updated_at = ?
 		WHERE id = ?`,
-		c.AgentID, c.AgentTitle, c.Title, c.RootID, string(answers), c.DeveloperMessage,
+		c.AgentID, c.AgentTitle, c.Title, c.RootID, jsonCol{&c.Answers, false}, c.DeveloperMessage,
 		c.UseChatCompletions, db.now().UnixMilli(), c.ID)
 }
 
@@ -103,7 +93,7 @@ func (db *DB) PurgeDeleted(ctx context.Context, before time.Time) (int64, error)
 
 // GetConversation returns one conversation that is not deleted.
 func (db *DB) GetConversation(ctx context.Context, id int64) (Conversation, error) {
-	return queryOne(ctx, db, "read the conversation", scanConversation, `SELECT `+conversationColumns+` FROM conversations WHERE id = ? AND deleted_at IS NULL`, id)
+	return queryOne(ctx, db, "read the conversation", scanRecord[Conversation], `SELECT `+conversationColumns+` FROM conversations WHERE id = ? AND deleted_at IS NULL`, id)
 }
 
 // ListConversations returns an account's conversations, latest updated first.
@@ -117,19 +107,10 @@ func (db *DB) ListConversations(ctx context.Context, p ListParams) ([]Conversati
 	}
 	q += ` ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`
 	args = append(args, p.Limit, p.Offset)
-	return queryAll(ctx, db, "read the conversations", scanConversation, q, args...)
+	return queryAll(ctx, db, "read the conversations", scanRecord[Conversation], q, args...)
 }
 
-func scanConversation(s scanner) (c Conversation, err error) {
-	c.Answers = map[string]string{}
-	err = s.Scan(&c.ID, &c.AccountID, &c.AgentID, &c.AgentTitle, &c.Title, &c.RootID, jsonCol{&c.Answers, false},
-		&c.DeveloperMessage, &c.Draft, &c.UseChatCompletions, msCol{&c.CreatedAt}, msCol{&c.UpdatedAt})
-	return c, err
-}
-
-func orEmpty[M ~map[K]V, K comparable, V any](m M) M {
-	if m == nil {
-		return M{}
-	}
-	return m
+func (c *Conversation) fields() []any {
+	return []any{&c.ID, &c.AccountID, &c.AgentID, &c.AgentTitle, &c.Title, &c.RootID, jsonCol{&c.Answers, false},
+		&c.DeveloperMessage, &c.Draft, &c.UseChatCompletions, msCol{&c.CreatedAt}, msCol{&c.UpdatedAt}}
 }

@@ -41,11 +41,15 @@ type AgentCredits struct {
 
 const creditColumns = `id, at, account_id, agent_id, agent_title, kind, credits, ref`
 
+func (r *CreditRecord) fields() []any {
+	return []any{&r.ID, msCol{&r.At}, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.Kind, &r.Credits, &r.Ref}
+}
+
 // RecordCredits stores one charge. A zero At means now.
 func (db *DB) RecordCredits(ctx context.Context, r CreditRecord) (CreditRecord, error) {
 	r.At = db.nowOr(r.At)
 	err := db.write(ctx, "record the credits", func(tx *sql.Tx) error {
-		return insert(ctx, tx, &r.ID, "credits", creditColumns, millis(r.At), r.AccountID, r.AgentID, r.AgentTitle, r.Kind, r.Credits, r.Ref)
+		return insert(ctx, tx, "credits", creditColumns, r.fields())
 	})
 	return r, err
 }

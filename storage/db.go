@@ -3,12 +3,14 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -226,16 +228,30 @@ func affected(res sql.Result, err error) (int64, error) {
 	return res.RowsAffected()
 }
 
-// insert adds a row to table, whose columns cols names with the id first,
-// and sets *id to the new row's.
-func insert(ctx context.Context, tx *sql.Tx, id *int64, table, cols string, args ...any) error {
+// insert adds a record to table, whose columns cols names in the order of
+// fields, the id first, and sets the id to the new row's.
+func insert(ctx context.Context, tx *sql.Tx, table, cols string, fields []any) error {
 	_, rest, _ := strings.Cut(cols, ",")
-	res, err := tx.ExecContext(ctx, "INSERT INTO "+table+" ("+rest+") VALUES (?"+strings.Repeat(", ?", len(args)-1)+")", args...)
+	res, err := tx.ExecContext(ctx, "INSERT INTO "+table+" ("+rest+") VALUES (?"+strings.Repeat(", ?", len(fields)-2)+")", fields[1:]...)
 	if err != nil {
 		return err
 	}
-	*id, err = res.LastInsertId()
+	*fields[0].(*int64), err = res.LastInsertId()
 	return err
+}
+
+// record is a stored type whose fields are its columns in order: Scan reads
+// them and a statement's arguments write them.
+type record[T any] interface {
+	*T
+	fields() []any
+}
+
+// scanRecord reads one record of type T.
+func scanRecord[T any, P record[T]](s scanner) (T, error) {
+	var v T
+	err := s.Scan(P(&v).fields()...)
+	return v, err
 }
 
 // queryOne reads one record, ErrNotFound when there is none.
@@ -268,13 +284,14 @@ func queryAll[T any](ctx context.Context, db *DB, op string, scan func(scanner) 
 
 type scanner interface{ Scan(dest ...any) error }
 
-// Column readers let one Scan fill a record from its stored form.
+// Columns in their stored form, read by Scan and written as arguments.
 type (
-	// msCol reads Unix milliseconds (0: the zero Time).
+	// msCol is Unix milliseconds (0: the zero Time).
 	msCol struct{ t *time.Time }
-	// creditsCol reads credits that may be NULL.
+	// creditsCol is credits that may be NULL.
 	creditsCol struct{ f **float64 }
-	// jsonCol reads JSON text into dst; empty leaves an empty list or map nil.
+	// jsonCol is JSON text; a nil list or map is written as [] or {}, and
+	// with emptyNil an empty one reads back as nil.
 	jsonCol struct {
 		dst      any
 		emptyNil bool
@@ -288,6 +305,8 @@ func (c msCol) Scan(v any) error {
 	return err
 }
 
+func (c msCol) Value() (driver.Value, error) { return millis(*c.t), nil }
+
 func (c creditsCol) Scan(v any) error {
 	var n sql.NullFloat64
 	if err := n.Scan(v); err != nil || !n.Valid {
@@ -297,13 +316,35 @@ func (c creditsCol) Scan(v any) error {
 	return nil
 }
 
+func (c creditsCol) Value() (driver.Value, error) {
+	if *c.f == nil {
+		return nil, nil
+	}
+	return **c.f, nil
+}
+
 func (c jsonCol) Scan(v any) error {
 	var s sql.NullString
 	if err := s.Scan(v); err != nil || c.emptyNil && (s.String == "" || s.String == "[]" || s.String == "{}") {
 		return err
 	}
 	_ = json.Unmarshal([]byte(s.String), c.dst)
+	if m := reflect.ValueOf(c.dst).Elem(); m.Kind() == reflect.Map && m.IsNil() && !c.emptyNil {
+		m.Set(reflect.MakeMap(m.Type()))
+	}
 	return nil
+}
+
+func (c jsonCol) Value() (driver.Value, error) {
+	v := reflect.ValueOf(c.dst).Elem()
+	if v.IsNil() && v.Kind() == reflect.Map {
+		return "{}", nil
+	}
+	if v.IsNil() {
+		return "[]", nil
+	}
+	b, err := json.Marshal(v.Interface())
+	return string(b), err
 }
 
 func listLimit(n int) int {

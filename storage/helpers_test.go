@@ -3,10 +3,14 @@ package storage
 import (
 	"cmp"
 	"context"
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -141,3 +145,67 @@ func WithClock(now func() time.Time) Option { return func(o *options) { o.now = 
 func withPragma(p string) Option { return func(o *options) { o.pragmas = append(o.pragmas, p) } }
 
 func WithKeyringTimeout(d time.Duration) SecretsOption { return func(s *Secrets) { s.timeout = d } }
+
+// keyExt is the plain-alphanumeric extension Put keeps from key, or "".
+func keyExt(key string) string {
+	return cleanExt(filepath.Ext(strings.SplitN(strings.SplitN(key, "?", 2)[0], "#", 2)[0]))
+}
+
+// Put stores r under key and returns the path; a failure leaves nothing behind.
+func (c *Cache) Put(ctx context.Context, key string, r io.Reader) (string, error) {
+	p, err := c.Create()
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(p.f, ctxReader{ctx, r}); err != nil {
+		p.Abort()
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return "", err
+		}
+		return "", &Error{Op: "save the download", Path: c.dir, Reason: plainOSError(err), Err: err}
+	}
+	return p.Commit(key, keyExt(key))
+}
+
+// Remove drops the file stored under key.
+func (c *Cache) Remove(key string) error {
+	s := stem(key)
+	name := s + keyExt(key)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[s]; ok {
+		c.size -= e.size
+		delete(c.entries, s)
+		name = e.name
+	}
+	err := os.Remove(filepath.Join(c.dir, name))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return &Error{Op: "remove the download", Path: filepath.Join(c.dir, name), Reason: plainOSError(err), Err: err}
+	}
+	return nil
+}
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (r ctxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.r.Read(p)
+}
+
+// Describe says where the key is, and why when it is in the keys file.
+func (l KeyLocation) Describe() string {
+	switch l.Kind {
+	case KeyInKeyring:
+		return "stored in the system keyring"
+	case KeyInFile:
+		return "kept in a file on this computer that only you can read, because the system keyring did not answer: " + l.File
+	case KeyInEnv:
+		return "taken from " + EnvAPIKey
+	}
+	return "not stored"
+}

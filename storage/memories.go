@@ -44,18 +44,13 @@ const upsertCollection = `INSERT INTO collections (account_id, id, name, last_se
 
 // UpsertMemory records the server's memory, keeping the draft unless m has one.
 func (db *DB) UpsertMemory(ctx context.Context, m MemoryEntry) error {
-	meta, err := json.Marshal(orEmpty(m.Metadata))
-	if err != nil {
-		return err
-	}
-	seen := db.nowOr(m.LastSeen)
+	m.LastSeen = db.nowOr(m.LastSeen)
 	return db.write(ctx, "save the memory", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, upsertMemory, m.AccountID, m.ID, m.Content, string(meta), m.CollectionID,
-			m.CollectionName, m.Variant, m.Credits, millis(seen), m.Draft)
+		_, err := tx.ExecContext(ctx, upsertMemory, m.fields()...)
 		if err != nil || m.CollectionID == "" || m.CollectionName == "" {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, upsertCollection, m.AccountID, m.CollectionID, m.CollectionName, millis(seen))
+		_, err = tx.ExecContext(ctx, upsertCollection, m.AccountID, m.CollectionID, m.CollectionName, millis(m.LastSeen))
 		return err
 	})
 }
@@ -67,7 +62,7 @@ func (db *DB) SaveMemoryDraft(ctx context.Context, accountID, id, draft string) 
 
 // GetMemory returns one memory of the index.
 func (db *DB) GetMemory(ctx context.Context, accountID, id string) (MemoryEntry, error) {
-	return queryOne(ctx, db, "read the memory", scanMemory, `SELECT `+memoryColumns+` FROM memories WHERE account_id = ? AND id = ?`, accountID, id)
+	return queryOne(ctx, db, "read the memory", scanRecord[MemoryEntry], `SELECT `+memoryColumns+` FROM memories WHERE account_id = ? AND id = ?`, accountID, id)
 }
 
 // Memories returns an account's memories matching query, most recently seen first.
@@ -79,7 +74,7 @@ func (db *DB) Memories(ctx context.Context, accountID, query string) ([]MemoryEn
 		q += ` AND (content LIKE ? ESCAPE '\' OR collection_name LIKE ? ESCAPE '\' OR metadata LIKE ? ESCAPE '\' OR id = ?)`
 		args = append(args, like, like, like, query)
 	}
-	return queryAll(ctx, db, "read the memories", scanMemory, q+` ORDER BY last_seen DESC, id`, args...)
+	return queryAll(ctx, db, "read the memories", scanRecord[MemoryEntry], q+` ORDER BY last_seen DESC, id`, args...)
 }
 
 // DeleteMemoryEntry forgets a memory locally (the server keeps it).
@@ -89,9 +84,9 @@ func (db *DB) DeleteMemoryEntry(ctx context.Context, accountID, id string) error
 
 // UpsertCollection records a collection (zero LastSeen: now); its memories take its name.
 func (db *DB) UpsertCollection(ctx context.Context, c CollectionEntry) error {
-	seen := db.nowOr(c.LastSeen)
+	c.LastSeen = db.nowOr(c.LastSeen)
 	return db.write(ctx, "save the collection", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, upsertCollection, c.AccountID, c.ID, c.Name, millis(seen)); err != nil {
+		if _, err := tx.ExecContext(ctx, upsertCollection, c.fields()...); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE memories SET collection_name = ? WHERE account_id = ? AND collection_id = ?`,
@@ -112,12 +107,12 @@ func (db *DB) NoteCollection(ctx context.Context, accountID, id string) error {
 
 // Collections returns an account's collections by name.
 func (db *DB) Collections(ctx context.Context, accountID string) ([]CollectionEntry, error) {
-	return queryAll(ctx, db, "read the collections", scanCollection, `SELECT account_id, id, name, last_seen FROM collections
+	return queryAll(ctx, db, "read the collections", scanRecord[CollectionEntry], `SELECT account_id, id, name, last_seen FROM collections
 		WHERE account_id = ? ORDER BY name COLLATE NOCASE, id`, accountID)
 }
 
-func scanCollection(s scanner) (c CollectionEntry, err error) {
-	return c, s.Scan(&c.AccountID, &c.ID, &c.Name, msCol{&c.LastSeen})
+func (c *CollectionEntry) fields() []any {
+	return []any{&c.AccountID, &c.ID, &c.Name, msCol{&c.LastSeen}}
 }
 
 // DeleteCollectionEntry forgets a collection locally.
@@ -125,10 +120,9 @@ func (db *DB) DeleteCollectionEntry(ctx context.Context, accountID, id string) e
 	return db.update(ctx, "remove the collection from the list", `DELETE FROM collections WHERE account_id = ? AND id = ?`, accountID, id)
 }
 
-func scanMemory(s scanner) (m MemoryEntry, err error) {
-	err = s.Scan(&m.AccountID, &m.ID, &m.Content, jsonCol{&m.Metadata, true}, &m.CollectionID, &m.CollectionName, &m.Variant,
-		creditsCol{&m.Credits}, msCol{&m.LastSeen}, &m.Draft)
-	return m, err
+func (m *MemoryEntry) fields() []any {
+	return []any{&m.AccountID, &m.ID, &m.Content, jsonCol{&m.Metadata, true}, &m.CollectionID, &m.CollectionName, &m.Variant,
+		creditsCol{&m.Credits}, msCol{&m.LastSeen}, &m.Draft}
 }
 
 func escapeLike(s string) string {
@@ -165,18 +159,15 @@ func (db *DB) SyncMemoryIndex(ctx context.Context, accountID string, mems []Memo
 	return db.write(ctx, "save the memories", func(tx *sql.Tx) error {
 		colIDs, memIDs := []string{}, []string{}
 		for _, c := range cols {
-			if _, err := tx.ExecContext(ctx, upsertCollection, accountID, c.ID, c.Name, millis(seen)); err != nil {
+			c.AccountID, c.LastSeen = accountID, seen
+			if _, err := tx.ExecContext(ctx, upsertCollection, c.fields()...); err != nil {
 				return err
 			}
 			colIDs = append(colIDs, c.ID)
 		}
 		for _, m := range mems {
-			meta, err := json.Marshal(orEmpty(m.Metadata))
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, upsertMemory, accountID, m.ID, m.Content, string(meta), m.CollectionID,
-				m.CollectionName, m.Variant, m.Credits, millis(seen), ""); err != nil {
+			m.AccountID, m.LastSeen, m.Draft = accountID, seen, ""
+			if _, err := tx.ExecContext(ctx, upsertMemory, m.fields()...); err != nil {
 				return err
 			}
 			memIDs = append(memIDs, m.ID)

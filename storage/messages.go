@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"time"
 )
 
@@ -49,13 +48,8 @@ func (db *DB) AddMessage(ctx context.Context, m Message) (Message, error) {
 	if m.Status == "" {
 		m.Status = StatusComplete
 	}
-	files, err := json.Marshal(orEmptySlice(m.FileIDs))
-	if err != nil {
-		return Message{}, err
-	}
-	err = db.write(ctx, "save the message", func(tx *sql.Tx) error {
-		if err := insert(ctx, tx, &m.ID, "messages", messageColumns, m.ConversationID, m.Role, m.Content, m.Status, m.Error,
-			m.Credits, string(files), m.ResponseID, millis(m.CreatedAt), millis(m.UpdatedAt)); err != nil {
+	err := db.write(ctx, "save the message", func(tx *sql.Tx) error {
+		if err := insert(ctx, tx, "messages", messageColumns, m.fields()); err != nil {
 			return err
 		}
 		return mustAffect(tx.ExecContext(ctx, `UPDATE conversations SET updated_at = ? WHERE id = ?`,
@@ -69,21 +63,17 @@ func (db *DB) AddMessage(ctx context.Context, m Message) (Message, error) {
 
 // UpdateMessage saves m's content, status, error, credits, files and response id.
 func (db *DB) UpdateMessage(ctx context.Context, m Message) error {
-	files, err := json.Marshal(orEmptySlice(m.FileIDs))
-	if err != nil {
-		return err
-	}
 	if m.Status == "" {
 		m.Status = StatusComplete
 	}
 	return db.update(ctx, "save the message", `UPDATE messages SET content = ?, status = ?, error = ?, credits = ?,
 		file_ids = ?, response_id = ?, updated_at = ? WHERE id = ?`,
-		m.Content, m.Status, m.Error, m.Credits, string(files), m.ResponseID, db.now().UnixMilli(), m.ID)
+		m.Content, m.Status, m.Error, m.Credits, jsonCol{&m.FileIDs, true}, m.ResponseID, db.now().UnixMilli(), m.ID)
 }
 
 // Messages returns a conversation's messages, oldest first.
 func (db *DB) Messages(ctx context.Context, conversationID int64) ([]Message, error) {
-	return queryAll(ctx, db, "read the messages", scanMessage, `SELECT `+messageColumns+` FROM messages WHERE conversation_id = ? ORDER BY id`, conversationID)
+	return queryAll(ctx, db, "read the messages", scanRecord[Message], `SELECT `+messageColumns+` FROM messages WHERE conversation_id = ? ORDER BY id`, conversationID)
 }
 
 // DeleteMessagesAfter removes the messages after messageID ("edit and
@@ -101,15 +91,7 @@ func (db *DB) DeleteMessagesAfter(ctx context.Context, conversationID, messageID
 	return n, err
 }
 
-func scanMessage(s scanner) (m Message, err error) {
-	err = s.Scan(&m.ID, &m.ConversationID, &m.Role, &m.Content, &m.Status, &m.Error, creditsCol{&m.Credits},
-		jsonCol{&m.FileIDs, true}, &m.ResponseID, msCol{&m.CreatedAt}, msCol{&m.UpdatedAt})
-	return m, err
-}
-
-func orEmptySlice[S ~[]E, E any](s S) S {
-	if s == nil {
-		return S{}
-	}
-	return s
+func (m *Message) fields() []any {
+	return []any{&m.ID, &m.ConversationID, &m.Role, &m.Content, &m.Status, &m.Error, creditsCol{&m.Credits},
+		jsonCol{&m.FileIDs, true}, &m.ResponseID, msCol{&m.CreatedAt}, msCol{&m.UpdatedAt}}
 }

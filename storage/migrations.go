@@ -198,7 +198,7 @@ func migrate(ctx context.Context, db *sql.DB, now int64) error {
 		return err
 	}
 	if v > latestSchema {
-		return errNewerSchema{have: v}
+		return fmt.Errorf("the history was written by a newer Agent Desk (format %d, this version knows up to %d)", v, latestSchema)
 	}
 	for i := v; i < latestSchema; i++ {
 		if err := inTx(ctx, db, func(tx *sql.Tx) error {
@@ -226,10 +226,4 @@ func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
 	var v sql.NullInt64
 	err := db.QueryRowContext(ctx, `SELECT max(version) FROM schema_version`).Scan(&v)
 	return int(v.Int64), err
-}
-
-type errNewerSchema struct{ have int }
-
-func (e errNewerSchema) Error() string {
-	return fmt.Sprintf("the history was written by a newer Agent Desk (format %d, this version knows up to %d)", e.have, latestSchema)
 }

@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"time"
 )
 
@@ -32,13 +31,8 @@ const runColumns = `id, account_id, agent_id, agent_title, agent_type, inputs, f
 func (db *DB) AddRun(ctx context.Context, r Run) (Run, error) {
 	r.CreatedAt = db.nowOr(r.CreatedAt)
 	r.UpdatedAt = r.CreatedAt
-	inputs, files, err := runJSON(r)
-	if err != nil {
-		return Run{}, err
-	}
-	err = db.write(ctx, "save the run", func(tx *sql.Tx) error {
-		return insert(ctx, tx, &r.ID, "runs", runColumns, r.AccountID, r.AgentID, r.AgentTitle, r.AgentType, inputs, files,
-			r.ResponseID, r.Output, r.Status, r.Error, r.Credits, millis(r.CreatedAt), millis(r.UpdatedAt))
+	err := db.write(ctx, "save the run", func(tx *sql.Tx) error {
+		return insert(ctx, tx, "runs", runColumns, r.fields())
 	})
 	if err != nil {
 		return Run{}, err
@@ -48,13 +42,9 @@ func (db *DB) AddRun(ctx context.Context, r Run) (Run, error) {
 
 // UpdateRun saves r's response id, output, status, error, credits, inputs and files.
 func (db *DB) UpdateRun(ctx context.Context, r Run) error {
-	inputs, files, err := runJSON(r)
-	if err != nil {
-		return err
-	}
 	return db.update(ctx, "save the run", `UPDATE runs SET inputs = ?, file_ids = ?, response_id = ?, output = ?,
 		status = ?, error = ?, credits = ?, updated_at = ? WHERE id = ?`,
-		inputs, files, r.ResponseID, r.Output, r.Status, r.Error, r.Credits, db.now().UnixMilli(), r.ID)
+		jsonCol{&r.Inputs, false}, jsonCol{&r.FileIDs, true}, r.ResponseID, r.Output, r.Status, r.Error, r.Credits, db.now().UnixMilli(), r.ID)
 }
 
 // Runs returns runs of agentID (all when empty), newest first; limit 0 means 50.
@@ -66,22 +56,11 @@ func (db *DB) Runs(ctx context.Context, accountID, agentID string, limit int) ([
 		q += ` AND agent_id = ?`
 		args = append(args, agentID)
 	}
-	return queryAll(ctx, db, "read the runs", scanRun, q+` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, limit)...)
+	return queryAll(ctx, db, "read the runs", scanRecord[Run], q+` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, limit)...)
 }
 
-func runJSON(r Run) (inputs, files string, err error) {
-	i, err := json.Marshal(orEmpty(r.Inputs))
-	if err != nil {
-		return "", "", err
-	}
-	f, err := json.Marshal(orEmptySlice(r.FileIDs))
-	return string(i), string(f), err
-}
-
-func scanRun(s scanner) (r Run, err error) {
-	r.Inputs = map[string]string{}
-	err = s.Scan(&r.ID, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.AgentType, jsonCol{&r.Inputs, false},
+func (r *Run) fields() []any {
+	return []any{&r.ID, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.AgentType, jsonCol{&r.Inputs, false},
 		jsonCol{&r.FileIDs, true}, &r.ResponseID, &r.Output, &r.Status, &r.Error, creditsCol{&r.Credits}, msCol{&r.CreatedAt},
-		msCol{&r.UpdatedAt})
-	return r, err
+		msCol{&r.UpdatedAt}}
 }

@@ -100,7 +100,7 @@ func (db *DB) SearchConversations(ctx context.Context, accountID, query string, 
 		return nil, nil
 	}
 	limit = listLimit(limit)
-	return queryAll(ctx, db, "search the conversations", scanConversation, `SELECT `+prefixed("c.", conversationColumns)+`
+	return queryAll(ctx, db, "search the conversations", scanRecord[Conversation], `SELECT `+prefixed("c.", conversationColumns)+`
 		FROM conversations_fts JOIN conversations c ON c.id = conversations_fts.rowid
 		WHERE conversations_fts MATCH ? AND c.account_id = ? AND c.deleted_at IS NULL
 		ORDER BY rank LIMIT ?`, match, accountID, limit)

@@ -38,19 +38,6 @@ type KeyLocation struct {
 	File string // the keys file, when Kind is KeyInFile
 }
 
-// Describe says where the key is, and why when it is in the keys file.
-func (l KeyLocation) Describe() string {
-	switch l.Kind {
-	case KeyInKeyring:
-		return "stored in the system keyring"
-	case KeyInFile:
-		return "kept in a file on this computer that only you can read, because the system keyring did not answer: " + l.File
-	case KeyInEnv:
-		return "taken from " + EnvAPIKey
-	}
-	return "not stored"
-}
-
 // Keyring is the part of github.com/zalando/go-keyring Secrets uses.
 type Keyring interface {
 	Set(service, user, password string) error

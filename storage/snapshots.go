@@ -1,8 +1,6 @@
 package storage
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -17,8 +15,7 @@ func (p Paths) SnapshotsDir() string { return filepath.Join(p.Cache, "snapshots"
 
 // snapshotFile hashes key so nothing the user typed reaches a file name.
 func (p Paths) snapshotFile(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return filepath.Join(p.SnapshotsDir(), hex.EncodeToString(sum[:16])+".json")
+	return filepath.Join(p.SnapshotsDir(), stem(key)+".json")
 }
 
 type snapshot struct {

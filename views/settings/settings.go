@@ -66,15 +66,16 @@ func languageLabel(tag string) string {
 	return cmp.Or(labelOf(languageOptions(), tag), languageOptions()[0].label)
 }
 
-// radio is a radio group of opts; chosen hears the user's choices only.
-func radio[T comparable](s *Screen, opts []option[T], chosen func(T)) *kit.RadioGroup {
+// radio is a radio group of opts whose every choice of the user's is kept
+// by set, as change does.
+func radio[T comparable](s *Screen, opts []option[T], set func(context.Context, T) error, failed func(why string) string, then ...func()) *kit.RadioGroup {
 	labels := make([]string, len(opts))
 	for i, o := range opts {
 		labels[i] = o.label
 	}
 	r := kit.NewRadioGroup(labels, func(label string) {
 		if i := slices.Index(labels, label); i >= 0 && !s.syncing {
-			chosen(opts[i].value)
+			s.change(func(ctx context.Context) error { return set(ctx, opts[i].value) }, failed, then...)
 		}
 	})
 	r.Required = true
@@ -114,14 +115,27 @@ func New(env screen.Env) screen.Screen {
 	s.keyWhere = screen.Wrapped("")
 	s.errText = kit.ErrorText()
 
-	s.theme = radio(s, themeOptions(), s.themeChosen)
-	s.variant = radio(s, variantOptions(), s.variantChosen)
+	a := env.App
+	s.theme = radio(s, themeOptions(), func(ctx context.Context, theme string) error {
+		return a.UpdateSettings(ctx, func(st *app.Settings) { st.Theme = theme })
+	}, func(why string) string {
+		return lang.L("The theme applies now but could not be saved for next time. {{.Why}}", map[string]any{"Why": why})
+	})
+	s.variant = radio(s, variantOptions(), a.Accounts().SetMemoryVariantOverride, func(why string) string {
+		return lang.L("The way memories are kept could not be changed. {{.Why}}", map[string]any{"Why": why})
+	})
 	s.varNote = screen.Wrapped("")
 	s.varNote.Importance = widget.LowImportance
-	s.pace = radio(s, paceOptions(), s.paceChosen)
+	s.pace = radio(s, paceOptions(), a.Accounts().SetRequestsPerSecond, func(why string) string {
+		return lang.L("The pace could not be changed. {{.Why}}", map[string]any{"Why": why})
+	})
 	s.paceNote = screen.Wrapped("")
 	s.paceNote.Importance = widget.LowImportance
-	s.language = radio(s, languageOptions(), s.languageChosen)
+	s.language = radio(s, languageOptions(), func(ctx context.Context, tag string) error {
+		return a.UpdateSettings(ctx, func(st *app.Settings) { st.Language = tag })
+	}, func(why string) string {
+		return lang.L("The language could not be saved. {{.Why}}", map[string]any{"Why": why})
+	}, s.offerRestart)
 
 	s.add = kit.NewButtonWithIcon(lang.L("Add account"), theme.ContentAddIcon(), func() { s.editAccount(app.Account{}) })
 	about := kit.NewButtonWithIcon(lang.L("About Agent Desk"), theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
@@ -203,12 +217,6 @@ func (s *Screen) refresh() {
 		s.paceNote.SetText(lang.L("The demo runs on this computer and needs no pace. Switch to your own account to change this."))
 	}
 	s.syncing = false
-}
-
-func (s *Screen) paceChosen(perSecond float64) {
-	s.change(func(ctx context.Context) error { return s.env.App.Accounts().SetRequestsPerSecond(ctx, perSecond) }, func(why string) string {
-		return lang.L("The pace could not be changed. {{.Why}}", map[string]any{"Why": why})
-	})
 }
 
 // change does what the user chose off the UI goroutine, says why it failed
@@ -333,34 +341,15 @@ func (s *Screen) confirmRemove(acct app.Account) {
 		})
 }
 
-func (s *Screen) themeChosen(value string) {
-	s.change(func(ctx context.Context) error {
-		return s.env.App.UpdateSettings(ctx, func(st *app.Settings) { st.Theme = value })
-	}, func(why string) string {
-		return lang.L("The theme applies now but could not be saved for next time. {{.Why}}", map[string]any{"Why": why})
-	})
-}
-
-// languageChosen keeps the language and offers to restart: every word on
-// screen was made in the old one.
-func (s *Screen) languageChosen(tag string) {
-	s.change(func(ctx context.Context) error {
-		return s.env.App.UpdateSettings(ctx, func(st *app.Settings) { st.Language = tag })
-	}, func(why string) string {
-		return lang.L("The language could not be saved. {{.Why}}", map[string]any{"Why": why})
-	}, func() {
-		if app.WouldSpeak(tag) != app.LanguageInUse() {
-			screen.Confirm(s.env.Window, lang.L("Start Agent Desk again?"),
-				lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": languageLabel(app.WouldSpeak(tag))}),
-				lang.L("Start again now"), lang.L("Later"), false, s.env.Nav.Restart)
-		}
-	})
-}
-
-func (s *Screen) variantChosen(value string) {
-	s.change(func(ctx context.Context) error { return s.env.App.Accounts().SetMemoryVariantOverride(ctx, value) }, func(why string) string {
-		return lang.L("The way memories are kept could not be changed. {{.Why}}", map[string]any{"Why": why})
-	})
+// offerRestart, once a language is kept, offers to start again in it:
+// every word on screen was made in the old one.
+func (s *Screen) offerRestart() {
+	tag := s.env.App.Settings().Language
+	if app.WouldSpeak(tag) != app.LanguageInUse() {
+		screen.Confirm(s.env.Window, lang.L("Start Agent Desk again?"),
+			lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": languageLabel(app.WouldSpeak(tag))}),
+			lang.L("Start again now"), lang.L("Later"), false, s.env.Nav.Restart)
+	}
 }
 
 // Escape closes the account dialog without saving, as Cancel does.

@@ -75,7 +75,7 @@ func New(a *app.App, done func()) *Welcome {
 
 	body := container.NewVBox(container.NewCenter(icon), title, sub, w.errText, w.choices, w.connect)
 	// A fixed-width column, centred, that scrolls when the window is short.
-	w.content = container.NewVScroll(container.NewCenter(container.New(columnLayout{width: 640}, body)))
+	w.content = container.NewVScroll(kit.Column(body, 640))
 	return w
 }
 
@@ -83,26 +83,6 @@ func card(icon fyne.Resource, title string, text fyne.CanvasObject, action *kit.
 	head := container.NewHBox(widget.NewIcon(icon),
 		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	return widget.NewCard("", "", kit.NewBorder(head, action, nil, nil, text))
-}
-
-// columnLayout keeps wrapped text readable on wide windows.
-type columnLayout struct{ width float32 }
-
-func (c columnLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	h := float32(0)
-	for _, o := range objs {
-		if o.Visible() {
-			h = max(h, o.MinSize().Height)
-		}
-	}
-	return fyne.NewSize(c.width, h)
-}
-
-func (c columnLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	for _, o := range objs {
-		o.Resize(size)
-		o.Move(fyne.NewPos(0, 0))
-	}
 }
 
 // Content is the screen's widgets.
