@@ -1,6 +1,7 @@
 package richtext
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 
@@ -139,9 +140,13 @@ func lineEnd(rest []rune, fits func(end int) bool) (end int, whole bool) {
 	}
 	ends = append(ends, len(rest))
 	if !fits(ends[0]) {
-		// RichText breaks the first word where the line is full.
-		n := searchFit(fits, min(ends[0], len(rest)-1))
-		return max(fallbackSpace(rest, n), 1), false
+		// RichText breaks the first word where the line is full, or after a
+		// space leading it.
+		if unicode.IsSpace(rest[0]) {
+			return 1, false
+		}
+		full := sort.Search(min(ends[0], len(rest)-1), func(n int) bool { return !fits(n + 1) })
+		return max(full, 1), false
 	}
 	lo, step := 0, 1 // ends[lo] fits
 	for lo+step < len(ends) && fits(ends[lo+step]) {
@@ -157,35 +162,6 @@ func lineEnd(rest []rune, fits func(end int) bool) (end int, whole bool) {
 		}
 	}
 	return ends[lo], lo == len(ends)-1
-}
-
-// searchFit is RichText's binarySearch, from the line's start.
-func searchFit(fits func(end int) bool, maxHigh int) int {
-	if maxHigh <= 0 || fits(maxHigh) {
-		return max(maxHigh, 0)
-	}
-	high := 0
-	delta := maxHigh
-	for delta > 0 {
-		delta /= 2
-		if fits(high + delta) {
-			high += delta
-		}
-	}
-	for high < maxHigh && fits(high+1) {
-		high++
-	}
-	return high
-}
-
-// fallbackSpace is RichText's findSpaceIndex.
-func fallbackSpace(text []rune, fallback int) int {
-	for i := fallback; i >= 0; i-- {
-		if unicode.IsSpace(text[i]) {
-			return i
-		}
-	}
-	return fallback
 }
 
 func (p *openPara) CreateRenderer() fyne.WidgetRenderer { return &openParaRenderer{p: p} }
