@@ -3,6 +3,7 @@ package richtext
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"fyne.io/fyne/v2"
@@ -26,10 +27,23 @@ type openPara struct {
 	tail    *widget.RichText
 
 	width, textSize, pad float32
+	words                *wordWidths // widths of words, for guessing where lines end
 }
 
+// wordWidths caches word widths at one text size, shared by all paragraphs;
+// locked because paragraphs are built off the UI goroutine.
+type wordWidths struct {
+	mu   sync.Mutex
+	size float32
+	w    map[string]float32
+}
+
+const wordWidthsMax = 1 << 14
+
+var sharedWords wordWidths
+
 func newOpenPara() *openPara {
-	p := &openPara{tail: widget.NewRichText()}
+	p := &openPara{tail: widget.NewRichText(), words: &sharedWords}
 	p.tail.Wrapping = fyne.TextWrapWord
 	p.ExtendBaseWidget(p)
 	return p
@@ -90,27 +104,27 @@ func (p *openPara) set(text string, width float32) {
 }
 
 // settle moves the tail's lines that can no longer change into lines of
-// their own, cutting where RichText's word wrap would (lineEnd).
+// their own, cutting where RichText's word wrap would. The cut is found from
+// remembered word widths, measuring a prefix whole only when the sum is
+// within estMargin of the width or holds non-plainRune letters.
 func (p *openPara) settle() bool {
 	maxWidth := p.width - 2*p.pad
 	if p.width <= 0 || maxWidth <= 0 {
 		return false
 	}
+	style := fyne.TextStyle{}
 	rest := []rune(p.text[p.settled:])
-	fits := func(end int) bool {
-		return fyne.MeasureText(string(rest[:end]), p.textSize, fyne.TextStyle{}).Width <= maxWidth
-	}
-	// Streaming, the tail is a line or two: one measure tells it is one line.
-	if len(rest) == 0 || fits(len(rest)) {
-		return false
+	fits := func(low, high int) bool {
+		return fyne.MeasureText(string(rest[low:high]), p.textSize, style).Width <= maxWidth
 	}
 	added := false
 	for len(rest) > 0 {
-		space, whole := lineEnd(rest, fits)
-		if whole {
-			break
+		e := p.estimate(rest, maxWidth)
+		if e.whole >= 0 && e.decide(e.whole, maxWidth, func() bool { return fits(0, len(rest)) }) {
+			break // the rest is one line
 		}
-		if space < 1 || !fits(space) {
+		space := p.cut(rest, e, maxWidth, fits)
+		if space < 1 || !e.fitsTo(space, maxWidth, func() bool { return fits(0, space) }) {
 			break // not a plain word wrap: leave it to the tail
 		}
 		line := widget.NewRichText(paraSegments(string(rest[:space]))...)
@@ -127,41 +141,125 @@ func (p *openPara) settle() bool {
 	return added
 }
 
-// lineEnd is where RichText would end rest's first line: at the last space
-// the line fits up to, or inside a first word too long; whole when all of
-// rest fits. It gallops over the spaces, so each line of a long paragraph
-// costs a few measures of about its own length.
-func lineEnd(rest []rune, fits func(end int) bool) (end int, whole bool) {
-	var ends []int // the spaces (not at 0), then the end of rest
+// estMargin: summed word widths closer than this to the width are measured.
+const estMargin = 2
+
+// widths are summed word widths of prefixes ending at spaces, up to the width.
+type widths struct {
+	spaces []int     // indexes of the spaces (not at 0)
+	at     []float32 // width of text[:spaces[i]]
+	whole  float32   // width of the whole text; -1 when past the width
+	// exact: non-plainRune letters make sums a guess; measure every answer.
+	exact bool
+}
+
+// plainRune is a letter as wide alone as in a line, from our own font. Not a
+// tab, nor a combining mark; other fonts may change the widths of spaces.
+func plainRune(r rune) bool {
+	switch {
+	case r >= 0x20 && r <= 0x7E, r >= 0xA0 && r <= 0x24F: // Latin
+		return true
+	case r >= 0x370 && r <= 0x4FF: // Greek, Cyrillic
+		return true
+	case r >= 0x2000 && r <= 0x20CF: // spaces, dashes, quotes, currency
+		return true
+	}
+	return false
+}
+
+func (p *openPara) estimate(rest []rune, maxWidth float32) widths {
+	var e widths
+	start := 0
+	w := float32(0)
 	for i, r := range rest {
-		if i > 0 && unicode.IsSpace(r) {
-			ends = append(ends, i)
+		if !plainRune(r) {
+			e.exact = true
+		}
+		if i == 0 || !unicode.IsSpace(r) {
+			continue
+		}
+		w += p.wordWidth(string(rest[start:i]))
+		e.spaces, e.at = append(e.spaces, i), append(e.at, w)
+		start = i
+		// Past the width no later prefix fits, unless sums are a guess.
+		if w > maxWidth+estMargin && !e.exact {
+			e.whole = -1
+			return e
 		}
 	}
-	ends = append(ends, len(rest))
-	if !fits(ends[0]) {
-		// RichText breaks the first word where the line is full, or after a
-		// space leading it.
-		if unicode.IsSpace(rest[0]) {
-			return 1, false
+	e.whole = w + p.wordWidth(string(rest[start:]))
+	return e
+}
+
+// decide reports est <= maxWidth, measuring only when sums are a guess or
+// too close to tell.
+func (e widths) decide(est, maxWidth float32, exact func() bool) bool {
+	switch {
+	case e.exact:
+	case est <= maxWidth-estMargin:
+		return true
+	case est > maxWidth+estMargin:
+		return false
+	}
+	return exact()
+}
+
+func (e widths) fitsTo(end int, maxWidth float32, exact func() bool) bool {
+	for i, sp := range e.spaces {
+		if sp == end {
+			return e.decide(e.at[i], maxWidth, exact)
 		}
-		full := sort.Search(min(ends[0], len(rest)-1), func(n int) bool { return !fits(n + 1) })
-		return max(full, 1), false
 	}
-	lo, step := 0, 1 // ends[lo] fits
-	for lo+step < len(ends) && fits(ends[lo+step]) {
-		lo += step
-		step *= 2
+	return exact()
+}
+
+// cut is where RichText would end rest's first line.
+func (p *openPara) cut(rest []rune, e widths, maxWidth float32, fits func(int, int) bool) int {
+	fitsAt := func(k int) bool { return e.decide(e.at[k], maxWidth, func() bool { return fits(0, e.spaces[k]) }) }
+	if len(e.spaces) == 0 || !fitsAt(0) {
+		n := sort.Search(len(rest)-1, func(n int) bool { return !fits(0, n+1) }) // the most that fits
+		space := fallbackSpace(rest, n)
+		if space == 0 {
+			space = 1
+		}
+		return space
 	}
-	hi := min(lo+step, len(ends)) // ends[hi] does not fit, or is past the last
-	for hi-lo > 1 {
-		if mid := (lo + hi) / 2; fits(ends[mid]) {
-			lo = mid
-		} else {
-			hi = mid
+	k := 0
+	for k+1 < len(e.at) && e.at[k+1] <= maxWidth {
+		k++
+	}
+	for k > 0 && !fitsAt(k) {
+		k--
+	}
+	for k+1 < len(e.at) && fitsAt(k+1) {
+		k++
+	}
+	return e.spaces[k]
+}
+
+func (p *openPara) wordWidth(word string) float32 {
+	ww := p.words
+	ww.mu.Lock()
+	defer ww.mu.Unlock()
+	if ww.w == nil || ww.size != p.textSize || len(ww.w) >= wordWidthsMax {
+		ww.w, ww.size = map[string]float32{}, p.textSize
+	}
+	w, ok := ww.w[word]
+	if !ok {
+		w = fyne.MeasureText(word, p.textSize, fyne.TextStyle{}).Width
+		ww.w[word] = w
+	}
+	return w
+}
+
+// fallbackSpace is RichText's findSpaceIndex.
+func fallbackSpace(text []rune, fallback int) int {
+	for i := fallback; i >= 0; i-- {
+		if unicode.IsSpace(text[i]) {
+			return i
 		}
 	}
-	return ends[lo], lo == len(ends)-1
+	return fallback
 }
 
 func (p *openPara) CreateRenderer() fyne.WidgetRenderer { return &openParaRenderer{p: p} }
