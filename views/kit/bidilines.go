@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"sort"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -137,14 +138,6 @@ func (l *bidiLayout) cut(width float32) string {
 // fit is how many bytes of s, at least one character, fit in width before tail.
 func (l *bidiLayout) fit(s string, width float32, tail string) int {
 	runes := []rune(s)
-	lo, hi := 1, len(runes)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if l.measure(string(runes[:mid])+tail) <= width {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
+	lo := max(1, sort.Search(len(runes), func(n int) bool { return l.measure(string(runes[:n+1])+tail) > width }))
 	return len(string(runes[:lo]))
 }

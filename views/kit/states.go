@@ -313,19 +313,21 @@ func Partial(list fyne.CanvasObject, sentence string, loading bool, loadRest fun
 // Capped lays o out at any size but asks for at most max, so long text is
 // cut instead of widening the window or moving a divider (zero: uncapped).
 func Capped(o fyne.CanvasObject, max fyne.Size) fyne.CanvasObject {
-	return &fyne.Container{Layout: capLayout{max}, Objects: []fyne.CanvasObject{o}}
+	return &fyne.Container{Layout: fillLayout(func(shown fyne.CanvasObject) fyne.Size {
+		if !shown.Visible() {
+			return fyne.Size{}
+		}
+		return CapSize(shown.MinSize(), max)
+	}), Objects: []fyne.CanvasObject{o}}
 }
 
-type capLayout struct{ max fyne.Size }
+// fillLayout lays its one object out at the container's size; the container
+// asks for what the function gives for the object.
+type fillLayout func(o fyne.CanvasObject) fyne.Size
 
-func (l capLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
-	if !objects[0].Visible() {
-		return fyne.Size{}
-	}
-	return CapSize(objects[0].MinSize(), l.max)
-}
+func (l fillLayout) MinSize(objects []fyne.CanvasObject) fyne.Size { return l(objects[0]) }
 
-func (l capLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+func (l fillLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	objects[0].Move(fyne.NewPos(0, 0))
 	objects[0].Resize(size)
 }
@@ -354,19 +356,10 @@ var paneMin = fyne.NewSize(220, 0)
 
 // MaxHeight shows o as tall as it needs up to max, then scrolls.
 func MaxHeight(o fyne.CanvasObject, max float32) fyne.CanvasObject {
-	return &fyne.Container{Layout: maxHeightLayout{max}, Objects: []fyne.CanvasObject{container.NewVScroll(o)}}
-}
-
-type maxHeightLayout struct{ max float32 }
-
-func (l maxHeightLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
-	sc := objects[0].(*container.Scroll)
-	return fyne.NewSize(sc.MinSize().Width, fyne.Min(sc.Content.MinSize().Height, l.max))
-}
-
-func (l maxHeightLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
-	objects[0].Move(fyne.NewPos(0, 0))
-	objects[0].Resize(size)
+	return &fyne.Container{Layout: fillLayout(func(scroll fyne.CanvasObject) fyne.Size {
+		sc := scroll.(*container.Scroll)
+		return fyne.NewSize(sc.MinSize().Width, fyne.Min(sc.Content.MinSize().Height, max))
+	}), Objects: []fyne.CanvasObject{container.NewVScroll(o)}}
 }
 
 // Wrap lays objects out in wrapping lines and asks for their height at its

@@ -59,13 +59,19 @@ func (r *TextRelease) Pending() int { return r.sinceIdle }
 // be under way.
 func (r *TextRelease) plan(at time.Time) {
 	r.at = at
-	if r.timer == nil {
-		t := clockNow().AfterFunc(at.Sub(clockNow().Now()), func() { Do(r.due) })
-		context.AfterFunc(r.life, func() { t.Stop() })
-		r.timer = t
-		return
+	r.timer = r.after(r.timer, at.Sub(clockNow().Now()), r.due)
+}
+
+// after has t run fn on the UI goroutine in d, making t if nil; it stops when
+// r's life ends.
+func (r *TextRelease) after(t clock.Timer, d time.Duration, fn func()) clock.Timer {
+	if t != nil {
+		t.Reset(d)
+		return t
 	}
-	r.timer.Reset(at.Sub(clockNow().Now()))
+	t = clockNow().AfterFunc(d, func() { Do(fn) })
+	context.AfterFunc(r.life, func() { t.Stop() })
+	return t
 }
 
 // due releases the text drawn; at rest it also returns freed memory.
@@ -88,19 +94,11 @@ func (r *TextRelease) due() {
 
 // planLate has releaseLate run lateAfter from now if nothing is drawn.
 func (r *TextRelease) planLate() {
-	if r.late == nil {
-		t := clockNow().AfterFunc(r.lateAfter, func() {
-			Do(func() {
-				if r.life.Err() == nil && r.drawn == 0 && r.sinceIdle == 0 {
-					releaseLate(r.win)
-				}
-			})
-		})
-		context.AfterFunc(r.life, func() { t.Stop() })
-		r.late = t
-		return
-	}
-	r.late.Reset(r.lateAfter)
+	r.late = r.after(r.late, r.lateAfter, func() {
+		if r.life.Err() == nil && r.drawn == 0 && r.sinceIdle == 0 {
+			releaseLate(r.win)
+		}
+	})
 }
 
 // ReleaseText makes Fyne drop the GL textures of text drawn so far in w and

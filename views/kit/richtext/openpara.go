@@ -1,6 +1,7 @@
 package richtext
 
 import (
+	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -216,7 +217,7 @@ func (e widths) fitsTo(end int, maxWidth float32, exact func() bool) bool {
 func (p *openPara) cut(rest []rune, e widths, maxWidth float32, fits func(int, int) bool) int {
 	fitsAt := func(k int) bool { return e.decide(e.at[k], maxWidth, func() bool { return fits(0, e.spaces[k]) }) }
 	if len(e.spaces) == 0 || !fitsAt(0) {
-		n := searchFit(fits, 0, len(rest)-1)
+		n := sort.Search(len(rest)-1, func(n int) bool { return !fits(0, n+1) }) // the most that fits
 		space := fallbackSpace(rest, n)
 		if space == 0 {
 			space = 1
@@ -249,28 +250,6 @@ func (p *openPara) wordWidth(word string) float32 {
 		ww.w[word] = w
 	}
 	return w
-}
-
-// searchFit is RichText's binarySearch.
-func searchFit(fits func(int, int) bool, low, maxHigh int) int {
-	if low >= maxHigh {
-		return low
-	}
-	if fits(low, maxHigh) {
-		return maxHigh
-	}
-	high := low
-	delta := maxHigh - low
-	for delta > 0 {
-		delta /= 2
-		if fits(low, high+delta) {
-			high += delta
-		}
-	}
-	for high < maxHigh && fits(low, high+1) {
-		high++
-	}
-	return high
 }
 
 // fallbackSpace is RichText's findSpaceIndex.

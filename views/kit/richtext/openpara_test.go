@@ -186,7 +186,8 @@ func TestStreamedReplyLooksLikeOneShot(t *testing.T) {
 	streamed := NewMarkdown("", nil)
 	whole := NewMarkdown(src, nil)
 	flat := container.NewVBox()
-	for _, b := range splitBlocks(src) {
+	blocks, _ := splitBlocks(src)
+	for _, b := range blocks {
 		o, _ := blockWidget(b, nil)
 		flat.Add(o)
 	}

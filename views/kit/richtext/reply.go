@@ -219,13 +219,15 @@ func (m *Markdown) Text() string { return m.src.String() }
 func (m *Markdown) rebuildTail(final bool) {
 	src := m.src.String()
 	tail := src[m.frozenEnd:]
-	cut := lastBoundary(tail)
+	blocks, cut := splitBlocks(tail)
 	if final {
 		cut = len(tail)
+	} else if cut < len(tail) {
+		blocks, _ = splitBlocks(tail[:cut])
 	}
 	if cut > 0 {
 		m.notes = noteLabels(tail[:cut], m.notes)
-		for i, b := range splitBlocks(tail[:cut]) {
+		for i, b := range blocks {
 			if i == 0 && (m.freezeOpenPara(b) || m.freezeOpenCode(b)) {
 				continue
 			}
@@ -470,62 +472,44 @@ func (m *Markdown) freezeOpen() {
 	m.addFrozen(o)
 }
 
-// lastBoundary is the end of the last finished block (blank line or fence).
-func lastBoundary(text string) int {
-	inFence, prevBlank := false, false
-	cut, pos := 0, 0
+// splitBlocks cuts text into blocks at blank lines and around fenced code,
+// leaving blank lines out. finished is the end of the last block a whole
+// line closed (a blank line or a closing fence): blocks before it can no
+// longer change.
+func splitBlocks(text string) (blocks []string, finished int) {
+	inFence := false
+	start, pos := 0, 0 // the current block is text[start:pos]
+	flush := func(end int) {
+		if strings.TrimSpace(text[start:end]) != "" {
+			blocks = append(blocks, text[start:end])
+		}
+		start = end
+	}
 	for line := range strings.Lines(text) {
-		if !strings.HasSuffix(line, "\n") {
-			break // an unfinished line never ends a block
+		whole := strings.HasSuffix(line, "\n")
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			if inFence {
+				flush(pos + len(line))
+				if whole {
+					finished = start
+				}
+			} else {
+				flush(pos)
+			}
+			inFence = !inFence
+		case !inFence && trimmed == "":
+			if start < pos && whole {
+				finished = pos + len(line)
+			}
+			flush(pos)
+			start = pos + len(line)
 		}
 		pos += len(line)
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(trimmed, "```"):
-			if inFence {
-				cut = pos
-			}
-			inFence = !inFence
-		case !inFence && trimmed == "" && !prevBlank:
-			cut = pos
-		}
-		prevBlank = trimmed == ""
 	}
-	return cut
-}
-
-func splitBlocks(text string) []string {
-	var out []string
-	var cur strings.Builder
-	inFence := false
-	flush := func() {
-		if strings.TrimSpace(cur.String()) != "" {
-			out = append(out, cur.String())
-		}
-		cur.Reset()
-	}
-	for _, line := range strings.SplitAfter(text, "\n") {
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(trimmed, "```"):
-			if !inFence {
-				flush()
-			}
-			cur.WriteString(line)
-			if inFence {
-				flush()
-			}
-			inFence = !inFence
-		case inFence:
-			cur.WriteString(line)
-		case trimmed == "":
-			flush()
-		default:
-			cur.WriteString(line)
-		}
-	}
-	flush()
-	return out
+	flush(pos)
+	return blocks, finished
 }
 
 func openFence(text string) (lang, code string, ok bool) {
@@ -596,7 +580,8 @@ func tablesIn(b string, text func(md string, last bool), table func(Table)) {
 func ReplyText(md string) string {
 	var src strings.Builder
 	var tables []string
-	for _, b := range splitBlocks(md) {
+	blocks, _ := splitBlocks(md)
+	for _, b := range blocks {
 		if _, _, code := finishedCode(b); code {
 			src.WriteString(b + "\n\n")
 			continue

@@ -3,6 +3,7 @@ package richtext
 import (
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -596,14 +597,9 @@ func elide(words string, width float32) string {
 		return words
 	}
 	runes := []rune(words)
-	lo, hi := 0, len(runes) // the longest prefix that fits is in [lo, hi)
-	for lo+1 < hi {
-		mid := (lo + hi) / 2
-		if fyne.MeasureText(string(runes[:mid])+"…", size, fyne.TextStyle{}).Width <= width {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
+	// The longest prefix that fits before "…", the whole words excepted.
+	lo := sort.Search(len(runes)-1, func(n int) bool {
+		return fyne.MeasureText(string(runes[:n+1])+"…", size, fyne.TextStyle{}).Width > width
+	})
 	return string(runes[:lo]) + "…"
 }
