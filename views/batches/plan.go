@@ -20,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
+	"github.com/agentdesk/agentdesk/views/files"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
@@ -225,23 +226,10 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 func (pl *plan) newQuestion(q client.Question) *question {
 	qq := &question{q: q}
 	if choices := app.Choices(q); q.Type == client.QuestionSelect && len(choices) > 0 {
-		pick := kit.NewSelect(screen.ChoiceLabels(q, choices, 60), func(string) { pl.update() })
+		pick := screen.NewChoice(screen.ChoiceLabels(q, choices, 60), choices, pl.update)
 		pick.PlaceHolder = lang.L("Choose…")
-		qq.field = pick
-		qq.fixedValue = func() string {
-			if i := pick.SelectedIndex(); i >= 0 && i < len(choices) {
-				return choices[i]
-			}
-			return ""
-		}
-		qq.setFixed = func(v string) {
-			if i := slices.Index(choices, v); i >= 0 {
-				pick.SetSelectedIndex(i)
-			}
-		}
-		if d := app.Default(q); d != "" {
-			qq.setFixed(d)
-		}
+		pick.SetValue(app.Default(q))
+		qq.field, qq.fixedValue, qq.setFixed = pick.Select, pick.Value, pick.SetValue
 	} else {
 		e := kit.NewFormEntry()
 		e.SetPlaceHolder(byKind(pl.src.kind, lang.L("The answer for every row"), lang.L("The answer for every file"), lang.L("The answer for every line")))
@@ -670,35 +658,10 @@ func fileKinds(files []app.FolderFile) []kindChoice {
 	return out
 }
 
-// kinds are the named kinds of files; any other ending is a kind of its own.
-var kinds = []fileKind{
-	{"pdf", []string{".pdf"}},
-	{"pictures", []string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".svg"}},
-	{"word", []string{".doc", ".docx", ".odt", ".rtf"}},
-	{"sheets", []string{".xls", ".xlsx", ".ods", ".csv", ".tsv"}},
-	{"slides", []string{".ppt", ".pptx", ".odp"}},
-	{"text", []string{".txt", ".md"}},
-	{"web", []string{".html", ".htm"}},
-	{"videos", []string{".mp4", ".mov", ".avi", ".mkv", ".webm", ".m4v"}},
-	{"sound", []string{".mp3", ".wav", ".m4a", ".ogg", ".flac", ".aac"}},
-}
-
-type fileKind struct {
-	key  string
-	exts []string
-}
-
-func kindKey(ext string) string {
-	for _, k := range kinds {
-		if slices.Contains(k.exts, ext) {
-			return k.key
-		}
-	}
-	return ext
-}
+func kindKey(ext string) string { return files.KindOf(ext).Key }
 
 func named(key string) bool {
-	return slices.ContainsFunc(kinds, func(k fileKind) bool { return k.key == key })
+	return slices.ContainsFunc(files.Kinds, func(k files.Kind) bool { return k.Key == key })
 }
 
 func kindName(key string) string {
