@@ -24,6 +24,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/adrg/xdg"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
@@ -604,9 +605,11 @@ func TestPastedLinesRunOnceEachWithTheResultsInDocuments(t *testing.T) {
 	}
 	// The home folder is one with Documents in it, and no user-dirs.dirs
 	// names another.
+	t.Cleanup(xdg.Reload) // after the variables are back
 	for _, v := range []string{"HOME", "USERPROFILE", "XDG_CONFIG_HOME"} {
 		t.Setenv(v, filepath.Dir(docs))
 	}
+	xdg.Reload()
 	ag := agent(t, e.App)
 	writeFile(t, filepath.Join(docs, ag.Title+" results.xlsx"), "an earlier batch's")
 	askLines(e, ag)
