@@ -277,10 +277,10 @@ func numbersName(q client.Question) string {
 // chosen saves a picker's choice and shows it with set.
 func (v *convView) chosen(q client.Question, sel screen.Choice, set func(string)) func(string) {
 	return func(string) {
-		val := sel.Value()
 		if sel.SelectedIndex() < 0 {
 			return
 		}
+		val := sel.Value()
 		set(val)
 		v.s.goFn(func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
 	}
