@@ -160,10 +160,10 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		// spells it, spaces and all.
 		opts := app.Choices(q)
 		sel := screen.NewChoice(screen.ChoiceLabels(q, opts, choiceMax), opts, edited)
-		sel.PlaceHolder = cmp.Or(app.Placeholder(q), lang.L("Choose…"))
+		sel.Select.PlaceHolder = cmp.Or(app.Placeholder(q), lang.L("Choose…"))
 		fl.get, fl.set, fl.input = sel.Value, sel.SetValue, sel.Select
 		if !q.Required {
-			clear := kit.NewButtonWithIcon("", theme.ContentClearIcon(), sel.ClearSelected)
+			clear := kit.NewButtonWithIcon("", theme.ContentClearIcon(), sel.Select.ClearSelected)
 			clear.Tip = lang.L("Clear this choice")
 			clear.Importance = widget.LowImportance
 			fl.input = container.NewBorder(nil, nil, nil, clear, sel.Select)

@@ -542,7 +542,7 @@ func TestAFolderPlanListsItsKindsAndRunsTheChosenFilesOnly(t *testing.T) {
 	}
 	ShowFolderPlan(e, ag, folder)
 	pl := shownPlan(t, e, q)
-	if got, want := pl.kinds.Options, []string{"All files (8)", "PDF (4)", "Pictures (.jpg, .png) (3)", "Text files (.txt) (1)"}; !slices.Equal(got, want) {
+	if got, want := pl.kinds.Select.Options, []string{"All files (8)", "PDF (4)", "Pictures (.jpg, .png) (3)", "Text files (.txt) (1)"}; !slices.Equal(got, want) {
 		t.Fatalf("the kinds offered are %q, want %q", got, want)
 	}
 	text := kittest.AllText(e.Window.Canvas().Overlays().Top())
@@ -557,7 +557,7 @@ func TestAFolderPlanListsItsKindsAndRunsTheChosenFilesOnly(t *testing.T) {
 	by := questions(pl)
 	by["prompt"].setFixed("Summarise this invoice")
 	by["tone"].setFixed("friendly")
-	pl.kinds.SetSelected("PDF (4)")
+	pl.kinds.Select.SetSelected("PDF (4)")
 	if pl.start.Disabled() {
 		t.Fatalf("every question answered, Start is off: %q", pl.missing.Text)
 	}

@@ -60,11 +60,6 @@ type question struct {
 	setFixed   func(string)
 }
 
-type kindChoice struct {
-	label string
-	key   string
-}
-
 // plan is the Run on many… dialog's content (tests find it on the window).
 type plan struct {
 	widget.BaseWidget
@@ -79,8 +74,7 @@ type plan struct {
 	// fileQ is the question each file answers ("" when attached to its run).
 	fileQ string
 
-	kinds  *kit.Select
-	kindOf []kindChoice
+	kinds  screen.Choice // of the kinds' keys, "" for all
 	chosen []app.FolderFile
 
 	questions []*question
@@ -127,14 +121,10 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 		which = lang.L("Which column answers each question:")
 	case fromFiles:
 		pl.about.SetText(lang.N("{{.Folder}}: {{.Count}} file", len(src.files), map[string]any{"Folder": safe.Text(filepath.Base(src.folder), 60), "Count": app.Number(len(src.files))}))
-		pl.kindOf = fileKinds(src.files)
-		labels := make([]string, len(pl.kindOf))
-		for i, k := range pl.kindOf {
-			labels[i] = k.label
-		}
-		pl.kinds = kit.NewSelect(labels, func(string) { pl.chooseKind() })
+		labels, keys := fileKinds(src.files)
+		pl.kinds = screen.NewChoice(labels, keys, pl.chooseKind)
 		if len(src.files) > 0 {
-			top.Add(container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("Which files")), pl.kinds))
+			top.Add(container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("Which files")), pl.kinds.Select))
 		}
 		if pl.fileQ != "" {
 			q := pl.question(pl.fileQ)
@@ -215,8 +205,8 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 	pl.start.Tip = byKind(src.kind, lang.L("Run the agent on every row ({{.Key}}). Uses credits.", key),
 		lang.L("Run the agent on every file ({{.Key}}). Uses credits.", key), lang.L("Run the agent on every line ({{.Key}}). Uses credits.", key))
 	pl.start.Importance = widget.HighImportance
-	if pl.kinds != nil && len(pl.kindOf) > 0 {
-		pl.kinds.SetSelectedIndex(0) // all files; chooses them and updates
+	if src.kind == fromFiles {
+		pl.kinds.Select.SetSelectedIndex(0) // all files; chooses them and updates
 	} else {
 		pl.update()
 	}
@@ -227,7 +217,7 @@ func (pl *plan) newQuestion(q client.Question) *question {
 	qq := &question{q: q}
 	if choices := app.Choices(q); q.Type == client.QuestionSelect && len(choices) > 0 {
 		pick := screen.NewChoice(screen.ChoiceLabels(q, choices, 60), choices, pl.update)
-		pick.PlaceHolder = lang.L("Choose…")
+		pick.Select.PlaceHolder = lang.L("Choose…")
 		pick.SetValue(app.Default(q))
 		qq.field, qq.fixedValue, qq.setFixed = pick.Select, pick.Value, pick.SetValue
 	} else {
@@ -317,10 +307,9 @@ func (pl *plan) show() {
 func (pl *plan) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(pl.scroll) }
 
 func (pl *plan) chooseKind() {
-	i := pl.kinds.SelectedIndex()
 	pl.chosen = pl.chosen[:0]
-	if i >= 0 && i < len(pl.kindOf) {
-		key := pl.kindOf[i].key
+	if pl.kinds.Select.SelectedIndex() >= 0 {
+		key := pl.kinds.Value()
 		for _, f := range pl.src.files {
 			if key == "" || kindKey(f.Ext) == key {
 				pl.chosen = append(pl.chosen, f)
@@ -624,8 +613,9 @@ func (pl *plan) Start() {
 	})
 }
 
-// fileKinds are the "Which files" choices: all, then each kind, most first.
-func fileKinds(files []app.FolderFile) []kindChoice {
+// fileKinds are the "Which files" choices and their kinds' keys: all (""),
+// then each kind, most first.
+func fileKinds(files []app.FolderFile) (labels, keys []string) {
 	count := map[string]int{}
 	exts := map[string][]string{}
 	for _, f := range files {
@@ -635,27 +625,27 @@ func fileKinds(files []app.FolderFile) []kindChoice {
 			exts[k] = append(exts[k], f.Ext)
 		}
 	}
-	keys := make([]string, 0, len(count))
+	found := make([]string, 0, len(count))
 	for k := range count {
-		keys = append(keys, k)
+		found = append(found, k)
 	}
-	slices.SortFunc(keys, func(a, b string) int {
+	slices.SortFunc(found, func(a, b string) int {
 		if count[a] != count[b] {
 			return count[b] - count[a]
 		}
 		return strings.Compare(kindName(a), kindName(b))
 	})
-	out := []kindChoice{{label: lang.L("All files ({{.Count}})", map[string]any{"Count": app.Number(len(files))})}}
-	for _, k := range keys {
+	labels, keys = []string{lang.L("All files ({{.Count}})", map[string]any{"Count": app.Number(len(files))})}, []string{""}
+	for _, k := range found {
 		n := app.Number(count[k])
 		label := lang.L("{{.Kind}} ({{.Count}})", map[string]any{"Kind": kindName(k), "Count": n})
 		if named(k) && k != "pdf" {
 			slices.Sort(exts[k])
 			label = lang.L("{{.Kind}} ({{.Endings}}) ({{.Count}})", map[string]any{"Kind": kindName(k), "Endings": strings.Join(exts[k], ", "), "Count": n})
 		}
-		out = append(out, kindChoice{label: label, key: k})
+		labels, keys = append(labels, label), append(keys, k)
 	}
-	return out
+	return labels, keys
 }
 
 func kindKey(ext string) string { return files.KindOf(ext).Key }

@@ -223,7 +223,7 @@ func (v *convView) pickers() fyne.CanvasObject {
 		}
 		sel := screen.NewChoice(screen.ChoiceLabels(q, q.Options, pickerChoiceMax), q.Options, nil)
 		sel.SetValue(answers[q.Name])
-		sel.OnChanged = v.chosen(q, sel, func(string) {})
+		sel.Select.OnChanged = v.chosen(q, sel, func(string) {})
 		row.Add(pickerRow(screen.QuestionName(q, 40), sel.Select))
 	}
 	conv := v.sess.Conversation()
@@ -253,14 +253,14 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 		labels[i] = app.StyleName(values[i])
 	}
 	styleSel := screen.NewChoice(labels, values, nil)
-	styleSel.PlaceHolder = lang.L("Custom")
+	styleSel.Select.PlaceHolder = lang.L("Custom")
 	numSel := screen.NewChoice(screen.ChoiceLabels(client.Question{}, q.Options, pickerChoiceMax), q.Options, nil)
 	var set func(val string)
 	set = func(val string) {
-		styleSel.OnChanged, numSel.OnChanged = nil, nil
+		styleSel.Select.OnChanged, numSel.Select.OnChanged = nil, nil
 		styleSel.SetValue(val)
 		numSel.SetValue(val)
-		styleSel.OnChanged, numSel.OnChanged = v.chosen(q, styleSel, set), v.chosen(q, numSel, set)
+		styleSel.Select.OnChanged, numSel.Select.OnChanged = v.chosen(q, styleSel, set), v.chosen(q, numSel, set)
 	}
 	set(answer)
 	return pickerRow(screen.QuestionName(q, 40), styleSel.Select), pickerRow(numbersName(q), numSel.Select)
@@ -277,7 +277,7 @@ func numbersName(q client.Question) string {
 // chosen saves a picker's choice and shows it with set.
 func (v *convView) chosen(q client.Question, sel screen.Choice, set func(string)) func(string) {
 	return func(string) {
-		if sel.SelectedIndex() < 0 {
+		if sel.Select.SelectedIndex() < 0 {
 			return
 		}
 		val := sel.Value()

@@ -7,9 +7,10 @@ import (
 )
 
 // Choice is a select whose labels stand for values, read and set as the
-// service spells them (two look-alike labels stay apart).
+// service spells them (two look-alike labels stay apart). Select is what
+// is shown.
 type Choice struct {
-	*kit.Select
+	Select *kit.Select
 	Values []string
 }
 
@@ -24,7 +25,7 @@ func NewChoice(labels, values []string, changed func()) Choice {
 
 // Value is the value chosen, "" when none is.
 func (c Choice) Value() string {
-	if i := c.SelectedIndex(); i >= 0 && i < len(c.Values) {
+	if i := c.Select.SelectedIndex(); i >= 0 && i < len(c.Values) {
 		return c.Values[i]
 	}
 	return ""
@@ -33,8 +34,8 @@ func (c Choice) Value() string {
 // SetValue chooses v, or nothing when v is none of the values.
 func (c Choice) SetValue(v string) {
 	if i := slices.Index(c.Values, v); i >= 0 {
-		c.SetSelectedIndex(i)
-	} else if c.Selected != "" {
-		c.ClearSelected()
+		c.Select.SetSelectedIndex(i)
+	} else if c.Select.Selected != "" {
+		c.Select.ClearSelected()
 	}
 }
