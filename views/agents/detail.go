@@ -404,11 +404,7 @@ func (d *detail) checkAgain(r app.Run) {
 
 func (d *detail) watch(ar *app.ActiveRun) {
 	d.active = ar
-	d.runBtn.Disable()
-	d.cancelBtn.Show()
-	d.keys.Hide()
-	d.progress.Show()
-	d.bar.Start()
+	d.showRunning(true)
 	d.output.clear()
 	d.stopRun = bindUntil(ar.State(), func(p app.RunProgress) bool {
 		if d.active != ar {
@@ -423,6 +419,19 @@ func (d *detail) watch(ar *app.ActiveRun) {
 		d.ended(ar, p)
 		return true
 	})
+}
+
+// showRunning swaps Run and the keys for Cancel and the progress while a run goes.
+func (d *detail) showRunning(on bool) {
+	screen.EnableIf(!on, d.runBtn)
+	screen.ShowIf(d.cancelBtn, on)
+	screen.ShowIf(d.keys, !on)
+	screen.ShowIf(d.progress, on)
+	if on {
+		d.bar.Start()
+	} else {
+		d.bar.Stop()
+	}
 }
 
 func (d *detail) showElapsed() {
@@ -474,11 +483,7 @@ func (d *detail) stopClock() {
 func (d *detail) ended(ar *app.ActiveRun, p app.RunProgress) {
 	d.active = nil
 	d.stopClock()
-	d.runBtn.Enable()
-	d.cancelBtn.Hide()
-	d.bar.Stop()
-	d.progress.Hide()
-	d.keys.Show()
+	d.showRunning(false)
 	if fields := app.FieldErrors(p.Err); fields != nil {
 		rest := d.form.showErrors(fields)
 		msg := strings.TrimSpace(d.form.errorSummary(fields) + " " + strings.Join(rest, " "))

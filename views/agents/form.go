@@ -159,35 +159,19 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		// Choices show as plain one-line text; the one picked is sent as the agent
 		// spells it, spaces and all.
 		opts := app.Choices(q)
-		sel := kit.NewSelect(screen.ChoiceLabels(q, opts, choiceMax), nil)
-		sel.PlaceHolder = cmp.Or(app.Placeholder(q), lang.L("Choose…"))
-		sel.OnChanged = func(string) { edited() }
-		fl.get = func() string {
-			if i := sel.SelectedIndex(); i >= 0 && i < len(opts) {
-				return opts[i]
-			}
-			return ""
-		}
-		fl.set = func(v string) {
-			if i := slices.Index(opts, v); i >= 0 {
-				sel.SetSelectedIndex(i)
-			} else if sel.Selected != "" {
-				sel.ClearSelected()
-			}
-		}
-		fl.input = sel
+		sel := screen.NewChoice(screen.ChoiceLabels(q, opts, choiceMax), opts, edited)
+		sel.Select.PlaceHolder = cmp.Or(app.Placeholder(q), lang.L("Choose…"))
+		fl.get, fl.set, fl.input = sel.Value, sel.SetValue, sel.Select
 		if !q.Required {
-			clear := kit.NewButtonWithIcon("", theme.ContentClearIcon(), sel.ClearSelected)
+			clear := kit.NewButtonWithIcon("", theme.ContentClearIcon(), sel.Select.ClearSelected)
 			clear.Tip = lang.L("Clear this choice")
 			clear.Importance = widget.LowImportance
-			fl.input = container.NewBorder(nil, nil, nil, clear, sel)
+			fl.input = container.NewBorder(nil, nil, nil, clear, sel.Select)
 			fl.clearable = true
 		}
 	case client.QuestionNumber:
 		e := newNumberEntry()
-		e.SetPlaceHolder(cmp.Or(app.Placeholder(q), lang.L("A number")))
-		e.OnCtrlEnter = submit
-		e.OnChanged = func(string) { edited() }
+		fl.useEntry(e, &e.FormEntry, cmp.Or(app.Placeholder(q), lang.L("A number")), submit, edited)
 		// A refused key gets a word on why, not silence.
 		e.onRefused = func(r rune) {
 			typed := map[string]any{"Typed": string(r)}
@@ -197,9 +181,6 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 			}
 			kit.ShowError(fl.err, lang.L("Only a number goes here: digits, a point and a minus sign; “{{.Typed}}” was not typed in.", typed))
 		}
-		fl.get = func() string { return e.Text }
-		fl.set = e.SetText
-		fl.input = e
 	case app.QuestionBoolean:
 		c := kit.NewCheck(lang.L("Yes"), func(bool) { edited() })
 		fl.get = func() string {
@@ -213,21 +194,17 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 	case app.QuestionText, app.QuestionTextarea:
 		e := kit.NewFormMultiLineEntry()
 		e.SetMinRowsVisible(3)
-		fl.useEntry(e, cmp.Or(app.Placeholder(q), lang.L("Write here")), submit, edited)
+		fl.useEntry(e, e, cmp.Or(app.Placeholder(q), lang.L("Write here")), submit, edited)
 	case app.QuestionObject:
 		e := kit.NewFormMultiLineEntry()
 		e.Wrapping = fyne.TextWrapWord
 		e.TextStyle = fyne.TextStyle{Monospace: true}
 		e.SetMinRowsVisible(4)
-		fl.useEntry(e, cmp.Or(app.Placeholder(q), lang.L("For example {\"city\": \"Lisbon\"}")), submit, edited)
+		fl.useEntry(e, e, cmp.Or(app.Placeholder(q), lang.L("For example {\"city\": \"Lisbon\"}")), submit, edited)
 	case app.QuestionDate:
 		e := newDateField()
-		e.SetPlaceHolder(cmp.Or(app.Placeholder(q), e.example()))
-		e.OnCtrlEnter = submit
-		e.OnChanged = func(string) { edited() }
-		fl.get = e.answer
-		fl.set = e.setAnswer
-		fl.input = e
+		fl.useEntry(e, &e.FormEntry, cmp.Or(app.Placeholder(q), e.example()), submit, edited)
+		fl.get, fl.set = e.answer, e.setAnswer
 		iso := app.DateMessage(app.DateExample.Format(app.DateLayout))
 		fl.reword = func(msg string) string {
 			if msg == iso {
@@ -284,19 +261,21 @@ func newField(q client.Question, submit, changed func(), newAttachments func() s
 		if t := safe.Text(strings.TrimSpace(q.Type), 30); t != "" {
 			fallback = lang.L("Your answer ({{.Type}})", map[string]any{"Type": t})
 		}
-		fl.useEntry(kit.NewFormEntry(), cmp.Or(app.Placeholder(q), fallback), submit, edited)
+		e := kit.NewFormEntry()
+		fl.useEntry(e, e, cmp.Or(app.Placeholder(q), fallback), submit, edited)
 	}
 	return fl
 }
 
-// useEntry answers the question with e; Ctrl+Enter in it runs the form.
-func (fl *field) useEntry(e *kit.FormEntry, placeholder string, submit, edited func()) {
+// useEntry answers the question with input, whose entry is e; Ctrl+Enter
+// in it runs the form.
+func (fl *field) useEntry(input fyne.CanvasObject, e *kit.FormEntry, placeholder string, submit, edited func()) {
 	e.OnCtrlEnter = submit
 	e.SetPlaceHolder(placeholder)
 	e.OnChanged = func(string) { edited() }
 	fl.get = func() string { return e.Text }
 	fl.set = e.SetText
-	fl.input = e
+	fl.input = input
 }
 
 // answers are the current answers by name. A default the user emptied
@@ -692,10 +671,8 @@ func (l *listEditor) show() {
 }
 
 func (l *listEditor) focus(o fyne.Focusable) {
-	if fa := fyne.CurrentApp(); fa != nil {
-		if c := fa.Driver().CanvasForObject(l.add); c != nil {
-			c.Focus(o)
-		}
+	if c := canvasOf(l.add); c != nil {
+		c.Focus(o)
 	}
 }
 

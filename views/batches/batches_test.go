@@ -24,6 +24,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/adrg/xdg"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
@@ -541,7 +542,7 @@ func TestAFolderPlanListsItsKindsAndRunsTheChosenFilesOnly(t *testing.T) {
 	}
 	ShowFolderPlan(e, ag, folder)
 	pl := shownPlan(t, e, q)
-	if got, want := pl.kinds.Options, []string{"All files (8)", "PDF (4)", "Pictures (.jpg, .png) (3)", "Text files (.txt) (1)"}; !slices.Equal(got, want) {
+	if got, want := pl.kinds.Select.Options, []string{"All files (8)", "PDF (4)", "Pictures (.jpg, .png) (3)", "Text files (.txt) (1)"}; !slices.Equal(got, want) {
 		t.Fatalf("the kinds offered are %q, want %q", got, want)
 	}
 	text := kittest.AllText(e.Window.Canvas().Overlays().Top())
@@ -556,7 +557,7 @@ func TestAFolderPlanListsItsKindsAndRunsTheChosenFilesOnly(t *testing.T) {
 	by := questions(pl)
 	by["prompt"].setFixed("Summarise this invoice")
 	by["tone"].setFixed("friendly")
-	pl.kinds.SetSelected("PDF (4)")
+	pl.kinds.Select.SetSelected("PDF (4)")
 	if pl.start.Disabled() {
 		t.Fatalf("every question answered, Start is off: %q", pl.missing.Text)
 	}
@@ -604,9 +605,11 @@ func TestPastedLinesRunOnceEachWithTheResultsInDocuments(t *testing.T) {
 	}
 	// The home folder is one with Documents in it, and no user-dirs.dirs
 	// names another.
+	t.Cleanup(xdg.Reload) // after the variables are back
 	for _, v := range []string{"HOME", "USERPROFILE", "XDG_CONFIG_HOME"} {
 		t.Setenv(v, filepath.Dir(docs))
 	}
+	xdg.Reload()
 	ag := agent(t, e.App)
 	writeFile(t, filepath.Join(docs, ag.Title+" results.xlsx"), "an earlier batch's")
 	askLines(e, ag)

@@ -20,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/internal/safe"
+	"github.com/agentdesk/agentdesk/views/files"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
@@ -59,11 +60,6 @@ type question struct {
 	setFixed   func(string)
 }
 
-type kindChoice struct {
-	label string
-	key   string
-}
-
 // plan is the Run on many… dialog's content (tests find it on the window).
 type plan struct {
 	widget.BaseWidget
@@ -78,8 +74,7 @@ type plan struct {
 	// fileQ is the question each file answers ("" when attached to its run).
 	fileQ string
 
-	kinds  *kit.Select
-	kindOf []kindChoice
+	kinds  screen.Choice // of the kinds' keys, "" for all
 	chosen []app.FolderFile
 
 	questions []*question
@@ -126,14 +121,10 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 		which = lang.L("Which column answers each question:")
 	case fromFiles:
 		pl.about.SetText(lang.N("{{.Folder}}: {{.Count}} file", len(src.files), map[string]any{"Folder": safe.Text(filepath.Base(src.folder), 60), "Count": app.Number(len(src.files))}))
-		pl.kindOf = fileKinds(src.files)
-		labels := make([]string, len(pl.kindOf))
-		for i, k := range pl.kindOf {
-			labels[i] = k.label
-		}
-		pl.kinds = kit.NewSelect(labels, func(string) { pl.chooseKind() })
+		labels, keys := fileKinds(src.files)
+		pl.kinds = screen.NewChoice(labels, keys, pl.chooseKind)
 		if len(src.files) > 0 {
-			top.Add(container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("Which files")), pl.kinds))
+			top.Add(container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("Which files")), pl.kinds.Select))
 		}
 		if pl.fileQ != "" {
 			q := pl.question(pl.fileQ)
@@ -214,8 +205,8 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 	pl.start.Tip = byKind(src.kind, lang.L("Run the agent on every row ({{.Key}}). Uses credits.", key),
 		lang.L("Run the agent on every file ({{.Key}}). Uses credits.", key), lang.L("Run the agent on every line ({{.Key}}). Uses credits.", key))
 	pl.start.Importance = widget.HighImportance
-	if pl.kinds != nil && len(pl.kindOf) > 0 {
-		pl.kinds.SetSelectedIndex(0) // all files; chooses them and updates
+	if src.kind == fromFiles {
+		pl.kinds.Select.SetSelectedIndex(0) // all files; chooses them and updates
 	} else {
 		pl.update()
 	}
@@ -225,23 +216,10 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 func (pl *plan) newQuestion(q client.Question) *question {
 	qq := &question{q: q}
 	if choices := app.Choices(q); q.Type == client.QuestionSelect && len(choices) > 0 {
-		pick := kit.NewSelect(screen.ChoiceLabels(q, choices, 60), func(string) { pl.update() })
-		pick.PlaceHolder = lang.L("Choose…")
-		qq.field = pick
-		qq.fixedValue = func() string {
-			if i := pick.SelectedIndex(); i >= 0 && i < len(choices) {
-				return choices[i]
-			}
-			return ""
-		}
-		qq.setFixed = func(v string) {
-			if i := slices.Index(choices, v); i >= 0 {
-				pick.SetSelectedIndex(i)
-			}
-		}
-		if d := app.Default(q); d != "" {
-			qq.setFixed(d)
-		}
+		pick := screen.NewChoice(screen.ChoiceLabels(q, choices, 60), choices, pl.update)
+		pick.Select.PlaceHolder = lang.L("Choose…")
+		pick.SetValue(app.Default(q))
+		qq.field, qq.fixedValue, qq.setFixed = pick.Select, pick.Value, pick.SetValue
 	} else {
 		e := kit.NewFormEntry()
 		e.SetPlaceHolder(byKind(pl.src.kind, lang.L("The answer for every row"), lang.L("The answer for every file"), lang.L("The answer for every line")))
@@ -329,10 +307,9 @@ func (pl *plan) show() {
 func (pl *plan) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(pl.scroll) }
 
 func (pl *plan) chooseKind() {
-	i := pl.kinds.SelectedIndex()
 	pl.chosen = pl.chosen[:0]
-	if i >= 0 && i < len(pl.kindOf) {
-		key := pl.kindOf[i].key
+	if pl.kinds.Select.SelectedIndex() >= 0 {
+		key := pl.kinds.Value()
 		for _, f := range pl.src.files {
 			if key == "" || kindKey(f.Ext) == key {
 				pl.chosen = append(pl.chosen, f)
@@ -636,8 +613,9 @@ func (pl *plan) Start() {
 	})
 }
 
-// fileKinds are the "Which files" choices: all, then each kind, most first.
-func fileKinds(files []app.FolderFile) []kindChoice {
+// fileKinds are the "Which files" choices and their kinds' keys: all (""),
+// then each kind, most first.
+func fileKinds(files []app.FolderFile) (labels, keys []string) {
 	count := map[string]int{}
 	exts := map[string][]string{}
 	for _, f := range files {
@@ -647,58 +625,33 @@ func fileKinds(files []app.FolderFile) []kindChoice {
 			exts[k] = append(exts[k], f.Ext)
 		}
 	}
-	keys := make([]string, 0, len(count))
+	found := make([]string, 0, len(count))
 	for k := range count {
-		keys = append(keys, k)
+		found = append(found, k)
 	}
-	slices.SortFunc(keys, func(a, b string) int {
+	slices.SortFunc(found, func(a, b string) int {
 		if count[a] != count[b] {
 			return count[b] - count[a]
 		}
 		return strings.Compare(kindName(a), kindName(b))
 	})
-	out := []kindChoice{{label: lang.L("All files ({{.Count}})", map[string]any{"Count": app.Number(len(files))})}}
-	for _, k := range keys {
+	labels, keys = []string{lang.L("All files ({{.Count}})", map[string]any{"Count": app.Number(len(files))})}, []string{""}
+	for _, k := range found {
 		n := app.Number(count[k])
 		label := lang.L("{{.Kind}} ({{.Count}})", map[string]any{"Kind": kindName(k), "Count": n})
 		if named(k) && k != "pdf" {
 			slices.Sort(exts[k])
 			label = lang.L("{{.Kind}} ({{.Endings}}) ({{.Count}})", map[string]any{"Kind": kindName(k), "Endings": strings.Join(exts[k], ", "), "Count": n})
 		}
-		out = append(out, kindChoice{label: label, key: k})
+		labels, keys = append(labels, label), append(keys, k)
 	}
-	return out
+	return labels, keys
 }
 
-// kinds are the named kinds of files; any other ending is a kind of its own.
-var kinds = []fileKind{
-	{"pdf", []string{".pdf"}},
-	{"pictures", []string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".svg"}},
-	{"word", []string{".doc", ".docx", ".odt", ".rtf"}},
-	{"sheets", []string{".xls", ".xlsx", ".ods", ".csv", ".tsv"}},
-	{"slides", []string{".ppt", ".pptx", ".odp"}},
-	{"text", []string{".txt", ".md"}},
-	{"web", []string{".html", ".htm"}},
-	{"videos", []string{".mp4", ".mov", ".avi", ".mkv", ".webm", ".m4v"}},
-	{"sound", []string{".mp3", ".wav", ".m4a", ".ogg", ".flac", ".aac"}},
-}
-
-type fileKind struct {
-	key  string
-	exts []string
-}
-
-func kindKey(ext string) string {
-	for _, k := range kinds {
-		if slices.Contains(k.exts, ext) {
-			return k.key
-		}
-	}
-	return ext
-}
+func kindKey(ext string) string { return files.KindOf(ext).Key }
 
 func named(key string) bool {
-	return slices.ContainsFunc(kinds, func(k fileKind) bool { return k.key == key })
+	return slices.ContainsFunc(files.Kinds, func(k files.Kind) bool { return k.Key == key })
 }
 
 func kindName(key string) string {

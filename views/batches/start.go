@@ -21,6 +21,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/adrg/xdg"
+
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/sheet"
 	"github.com/agentdesk/agentdesk/client"
@@ -241,43 +243,17 @@ func ShowLinesPlan(env screen.Env, agent client.Agent, lines []string) {
 	})
 }
 
-// documentsFolder is where pasted lines' results go: Documents, else home.
+// documentsFolder is where pasted lines' results go: the desktop's Documents
+// folder, else home.
 func documentsFolder() string {
+	if st, err := os.Stat(xdg.UserDirs.Documents); err == nil && st.IsDir() {
+		return xdg.UserDirs.Documents
+	}
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return os.TempDir()
 	}
-	if d := xdgDocuments(home); d != "" {
-		return d
-	}
-	if st, err := os.Stat(filepath.Join(home, "Documents")); err == nil && st.IsDir() {
-		return filepath.Join(home, "Documents")
-	}
 	return home
-}
-
-// xdgDocuments is the Documents folder user-dirs.dirs names (translated).
-func xdgDocuments(home string) string {
-	conf := os.Getenv("XDG_CONFIG_HOME")
-	if conf == "" {
-		conf = filepath.Join(home, ".config")
-	}
-	data, err := os.ReadFile(filepath.Join(conf, "user-dirs.dirs"))
-	if err != nil {
-		return ""
-	}
-	for l := range strings.Lines(string(data)) {
-		v, ok := strings.CutPrefix(strings.TrimSpace(l), "XDG_DOCUMENTS_DIR=")
-		if !ok {
-			continue
-		}
-		v = strings.Trim(v, `"`)
-		v = strings.Replace(v, "$HOME", home, 1)
-		if st, err := os.Stat(v); err == nil && st.IsDir() && filepath.Clean(v) != filepath.Clean(home) {
-			return v
-		}
-	}
-	return ""
 }
 
 // resultsBeside is an unused sheet name beside folder (Documents at a disk's top).

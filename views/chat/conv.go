@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"image/color"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,9 +59,8 @@ type convView struct {
 	noteShown     bool   // errText holds a waiting or recovering note
 	waitingToSend bool   // a message waits for its files to finish uploading
 	waitFiles     func() // stops that wait
-	sending       bool   // a message is being handed to the session
 	pastes        *pastes
-	pending       string // the text of that message, shown until the service takes it
+	pending       string // a message being handed to the session, shown until the service takes it
 	errText       *widget.Label
 	attach        screen.Attachments
 	obj           fyne.CanvasObject
@@ -223,10 +221,10 @@ func (v *convView) pickers() fyne.CanvasObject {
 			advanced.Add(numbers)
 			continue
 		}
-		sel := kit.NewSelect(screen.ChoiceLabels(q, q.Options, pickerChoiceMax), nil)
-		selectValue(sel, q.Options, answers[q.Name])
-		sel.OnChanged = v.chosen(q, sel, q.Options, func(string) {})
-		row.Add(pickerRow(screen.QuestionName(q, 40), sel))
+		sel := screen.NewChoice(screen.ChoiceLabels(q, q.Options, pickerChoiceMax), q.Options, nil)
+		sel.SetValue(answers[q.Name])
+		sel.Select.OnChanged = v.chosen(q, sel, func(string) {})
+		row.Add(pickerRow(screen.QuestionName(q, 40), sel.Select))
 	}
 	conv := v.sess.Conversation()
 	cc := kit.NewCheck(lang.L("Compatibility mode: send as a chat-completions request"), func(on bool) {
@@ -254,18 +252,18 @@ func (v *convView) stylePickers(q client.Question, styles []int, answer string) 
 		values[i] = q.Options[o]
 		labels[i] = app.StyleName(values[i])
 	}
-	styleSel := kit.NewSelect(labels, nil)
-	styleSel.PlaceHolder = lang.L("Custom")
-	numSel := kit.NewSelect(screen.ChoiceLabels(client.Question{}, q.Options, pickerChoiceMax), nil)
+	styleSel := screen.NewChoice(labels, values, nil)
+	styleSel.Select.PlaceHolder = lang.L("Custom")
+	numSel := screen.NewChoice(screen.ChoiceLabels(client.Question{}, q.Options, pickerChoiceMax), q.Options, nil)
 	var set func(val string)
 	set = func(val string) {
-		styleSel.OnChanged, numSel.OnChanged = nil, nil
-		selectValue(styleSel, values, val)
-		selectValue(numSel, q.Options, val)
-		styleSel.OnChanged, numSel.OnChanged = v.chosen(q, styleSel, values, set), v.chosen(q, numSel, q.Options, set)
+		styleSel.Select.OnChanged, numSel.Select.OnChanged = nil, nil
+		styleSel.SetValue(val)
+		numSel.SetValue(val)
+		styleSel.Select.OnChanged, numSel.Select.OnChanged = v.chosen(q, styleSel, set), v.chosen(q, numSel, set)
 	}
 	set(answer)
-	return pickerRow(screen.QuestionName(q, 40), styleSel), pickerRow(numbersName(q), numSel)
+	return pickerRow(screen.QuestionName(q, 40), styleSel.Select), pickerRow(numbersName(q), numSel.Select)
 }
 
 func numbersName(q client.Question) string {
@@ -276,22 +274,13 @@ func numbersName(q client.Question) string {
 	return lang.L("{{.Question}} (number)", map[string]any{"Question": screen.QuestionName(client.Question{Name: "_" + q.Name}, 40)})
 }
 
-// selectValue shows val chosen in sel, whose choices stand for values.
-func selectValue(sel *kit.Select, values []string, val string) {
-	sel.ClearSelected()
-	if i := slices.Index(values, val); i >= 0 {
-		sel.SetSelectedIndex(i)
-	}
-}
-
 // chosen saves a picker's choice and shows it with set.
-func (v *convView) chosen(q client.Question, sel *kit.Select, values []string, set func(string)) func(string) {
+func (v *convView) chosen(q client.Question, sel screen.Choice, set func(string)) func(string) {
 	return func(string) {
-		i := sel.SelectedIndex()
-		if i < 0 || i >= len(values) {
+		if sel.Select.SelectedIndex() < 0 {
 			return
 		}
-		val := values[i]
+		val := sel.Value()
 		set(val)
 		v.s.goFn(func() { _ = v.sess.SetAnswer(context.Background(), q.Name, val) })
 	}
@@ -731,7 +720,7 @@ func (v *convView) send() {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	if v.sending || v.st.Phase.Busy() {
+	if v.pending != "" || v.st.Phase.Busy() {
 		return // Enter pressed again while the message goes: it goes once
 	}
 	kit.ShowError(v.errText, "")
@@ -762,7 +751,6 @@ func (v *convView) sendNow(text string) {
 		ids = v.attach.FileIDs()
 	}
 	v.sendBtn.Disable()
-	v.sending = true
 	// Show the message and Stop at once: a slow first byte never looks like nothing.
 	v.pending = text
 	v.sendBtn.Hide()
@@ -770,7 +758,6 @@ func (v *convView) sendNow(text string) {
 	v.load()
 	v.scrollToEnd()
 	v.s.act(func(ctx context.Context) error { return v.sess.Send(ctx, text, ids) }, func(err error) {
-		v.sending = false
 		v.pending = ""
 		v.frame() // the session as it is now: taken, or as it was
 		v.load()
@@ -908,20 +895,16 @@ func (v *convView) export() {
 	screen.SaveText(v.s.env, title, safe.FileName(title, ".md", lang.L("conversation")), v.sess.Markdown())
 }
 
-// composer is the message box: Enter sends, Shift+Enter adds a line.
+// composer is the message box: Enter sends, Shift+Enter adds a line, Esc
+// stops the reply.
 type composer struct {
-	kit.Field
+	kit.FormEntry
 	shift   bool
-	onSend  func()
-	onEsc   func()
 	onPaste func(text string) bool
 }
 
 // TypedShortcut lets onPaste take a long paste before the box wraps it.
 func (c *composer) TypedShortcut(s fyne.Shortcut) {
-	if kit.FieldShortcut(c, s, c.onSend) {
-		return // Ctrl+Enter sends, as Enter does; Ctrl+K is the window's
-	}
 	if p, ok := s.(*fyne.ShortcutPaste); ok && c.onPaste != nil {
 		cb := p.Clipboard
 		if cb == nil && fyne.CurrentApp() != nil {
@@ -931,52 +914,44 @@ func (c *composer) TypedShortcut(s fyne.Shortcut) {
 			return
 		}
 	}
-	c.Field.TypedShortcut(s)
+	c.FormEntry.TypedShortcut(s)
 }
 
 func newComposer(onSend, onEsc func()) *composer {
-	c := &composer{onSend: onSend, onEsc: onEsc}
+	c := &composer{}
 	c.ExtendBaseWidget(c)
 	c.MultiLine = true
 	c.Wrapping = fyne.TextWrapWord
 	c.SetMinRowsVisible(3)
 	c.SetPlaceHolder(lang.L("Write a message…"))
+	c.OnCtrlEnter = onSend
+	c.OnKey = func(ev *fyne.KeyEvent) bool {
+		switch {
+		case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !c.shift:
+			onSend()
+		case ev.Name == fyne.KeyEscape:
+			onEsc()
+		default:
+			return false
+		}
+		return true
+	}
 	return c
 }
-
-// AcceptsTab is false: Tab leaves the box for the buttons beside it.
-func (c *composer) AcceptsTab() bool { return false }
 
 // KeyDown tracks Shift so Enter can tell "send" from "new line".
 func (c *composer) KeyDown(ev *fyne.KeyEvent) {
 	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
 		c.shift = true
 	}
-	c.Field.KeyDown(ev)
+	c.FormEntry.KeyDown(ev)
 }
 
 func (c *composer) KeyUp(ev *fyne.KeyEvent) {
 	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
 		c.shift = false
 	}
-	c.Field.KeyUp(ev)
-}
-
-// TypedKey sends on Enter and adds a line on Shift+Enter.
-func (c *composer) TypedKey(ev *fyne.KeyEvent) {
-	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !c.shift {
-		c.onSend()
-		return
-	}
-	if ev.Name == fyne.KeyEscape {
-		c.onEsc()
-		return
-	}
-	if ev.Name == fyne.KeyF1 {
-		kit.PassKey(c, ev) // the list of keys
-		return
-	}
-	c.Field.TypedKey(ev)
+	c.FormEntry.KeyUp(ev)
 }
 
 // maxShownChars: wrapping cost grows faster than length, so a longer paste

@@ -44,7 +44,7 @@ func TestSendShowsTheMessageAtOnceAndStopCancelsBeforeTheFirstByte(t *testing.T)
 	ui(s).WaitUntil(t, func() bool { st, _ := v.sess.State().Snapshot(); return st.Phase == app.ChatSending },
 		func() string { st, _ := v.sess.State().Snapshot(); return fmt.Sprint(st.Phase) })
 	s.Escape()
-	ui(s).WaitUntil(t, func() bool { return !v.sending }, func() string { return "still sending" })
+	ui(s).WaitUntil(t, func() bool { return v.pending == "" }, func() string { return "still sending" })
 	if v.errText.Text != StoppedBeforeReply() {
 		t.Fatalf("after Stop the line under the composer should say what happened, it says %q", v.errText.Text)
 	}

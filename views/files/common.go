@@ -128,44 +128,30 @@ func newUploadList(q *app.Uploads) *uploadList {
 	u.list = kit.NewList(
 		func() int { return len(u.items) },
 		func() fyne.CanvasObject {
-			icon := widget.NewIcon(theme.UploadIcon())
-			name := widget.NewLabel(sampleName)
-			name.Truncation = fyne.TextTruncateEllipsis
-			bar := widget.NewProgressBar()
-			status := widget.NewLabel("")
-			status.Truncation = fyne.TextTruncateEllipsis
-			cancel := kit.NewButtonWithIcon("", theme.CancelIcon(), nil)
-			cancel.Tip = lang.L("Stop this upload, or take it off the list")
-			retry := kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), nil)
-			right := container.NewHBox(retry, cancel)
-			mid := container.NewGridWithColumns(2, name, container.NewStack(bar, status))
-			return container.NewBorder(nil, nil, icon, right, mid)
+			r := newUploadView(false)
+			r.icon.SetResource(theme.UploadIcon())
+			r.name.SetText(sampleName)
+			r.close.Tip = lang.L("Stop this upload, or take it off the list")
+			mid := container.NewGridWithColumns(2, r.name, container.NewStack(r.bar, r.status))
+			r.obj = container.NewBorder(nil, nil, r.icon, container.NewHBox(r.retry, r.close), mid)
+			return r
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(u.items) {
 				return
 			}
-			it := *u.items[id]
-			row := o.(*fyne.Container)
-			mid := row.Objects[0].(*fyne.Container)
-			icon := row.Objects[1].(*widget.Icon)
-			right := row.Objects[2].(*fyne.Container)
-			stack := mid.Objects[1].(*fyne.Container)
-			bar := stack.Objects[0].(*widget.ProgressBar)
-			status := stack.Objects[1].(*widget.Label)
-			mid.Objects[0].(*widget.Label).SetText(safe.Text(it.Name, 0)) // one line, whatever the name holds
-			retry := right.Objects[0].(*kit.Button)
-			cancel := right.Objects[1].(*kit.Button)
+			it, r := *u.items[id], o.(*uploadView)
+			r.name.SetText(safe.Text(it.Name, 0)) // one line, whatever the name holds
 			uid := it.ID
-			retry.OnTapped = func() { q.Retry(uid) }
-			cancel.OnTapped = func() {
+			r.retry.OnTapped = func() { q.Retry(uid) }
+			r.close.OnTapped = func() {
 				if it.Settled() {
 					q.Remove(uid)
 				} else {
 					q.Cancel(uid)
 				}
 			}
-			showUpload(it, icon, bar, status, retry, cancel, false)
+			r.show(it)
 		})
 	u.title = widget.NewLabelWithStyle(lang.L("Uploads"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	u.clear = kit.NewButtonWithIcon(lang.L("Clear finished"), theme.ContentClearIcon(), func() {
@@ -180,48 +166,75 @@ func newUploadList(q *app.Uploads) *uploadList {
 	return u
 }
 
-// showUpload shows an upload's state; a chip (chip) names a finished file
-// by its size alone and keeps its ×, a list row says what ended it.
-func showUpload(u app.Upload, icon *widget.Icon, bar *widget.ProgressBar, status *widget.Label, retry, cancel *kit.Button, chip bool) {
-	bar.SetValue(u.Fraction())
-	screen.ShowIf(bar, u.State == app.UploadSending)
-	screen.ShowIf(status, u.State != app.UploadSending)
-	retry.Hide()
-	status.Importance = widget.MediumImportance
-	if chip {
-		status.Importance = widget.LowImportance
+// uploadView shows an upload: as a chip of an attachment, or as a row of
+// the upload list.
+type uploadView struct {
+	widget.BaseWidget
+	chip   bool
+	shown  *app.Upload // the snapshot of the upload it shows
+	obj    fyne.CanvasObject
+	icon   *widget.Icon
+	name   *widget.Label
+	bar    *widget.ProgressBar
+	status *widget.Label
+	retry  *kit.Button
+	close  *kit.Button
+}
+
+func newUploadView(chip bool) *uploadView {
+	r := &uploadView{chip: chip, icon: widget.NewIcon(theme.FileIcon()), name: widget.NewLabel(""), bar: widget.NewProgressBar(), status: widget.NewLabel("")}
+	r.name.Truncation = fyne.TextTruncateEllipsis
+	r.status.Truncation = fyne.TextTruncateEllipsis
+	r.retry = kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), nil)
+	r.close = kit.NewButtonWithIcon("", theme.CancelIcon(), nil)
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+func (r *uploadView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.obj) }
+
+// show shows an upload's state; a chip names a finished file by its size
+// alone and keeps its ×, a list row says what ended it.
+func (r *uploadView) show(u app.Upload) {
+	r.bar.SetValue(u.Fraction())
+	screen.ShowIf(r.bar, u.State == app.UploadSending)
+	screen.ShowIf(r.status, u.State != app.UploadSending)
+	r.retry.Hide()
+	r.status.Importance = widget.MediumImportance
+	if r.chip {
+		r.status.Importance = widget.LowImportance
 	}
 	switch u.State {
 	case app.UploadWaiting:
-		icon.SetResource(theme.HistoryIcon())
-		status.SetText(lang.L("Waiting…"))
+		r.icon.SetResource(theme.HistoryIcon())
+		r.status.SetText(lang.L("Waiting…"))
 	case app.UploadSending:
-		icon.SetResource(theme.UploadIcon())
-		status.SetText("")
+		r.icon.SetResource(theme.UploadIcon())
+		r.status.SetText("")
 	case app.UploadDone:
-		if chip {
-			icon.SetResource(fileIcon(u.Name))
-			status.SetText(app.HumanBytes(u.Size))
+		if r.chip {
+			r.icon.SetResource(fileIcon(u.Name))
+			r.status.SetText(app.HumanBytes(u.Size))
 		} else {
-			icon.SetResource(theme.ConfirmIcon())
-			status.SetText(lang.L("Uploaded · {{.Size}}", map[string]any{"Size": app.HumanBytes(u.Size)}))
+			r.icon.SetResource(theme.ConfirmIcon())
+			r.status.SetText(lang.L("Uploaded · {{.Size}}", map[string]any{"Size": app.HumanBytes(u.Size)}))
 		}
 	case app.UploadFailed, app.UploadCancelled:
-		icon.SetResource(theme.ErrorIcon())
-		if u.State == app.UploadCancelled && !chip {
-			icon.SetResource(theme.CancelIcon())
+		r.icon.SetResource(theme.ErrorIcon())
+		if u.State == app.UploadCancelled && !r.chip {
+			r.icon.SetResource(theme.CancelIcon())
 		}
-		status.Importance = widget.DangerImportance
-		status.SetText(u.Message)
-		retry.Show()
+		r.status.Importance = widget.DangerImportance
+		r.status.SetText(u.Message)
+		r.retry.Show()
 	}
-	if !chip {
-		cancel.SetIcon(theme.CancelIcon())
+	if !r.chip {
+		r.close.SetIcon(theme.CancelIcon())
 		if u.Settled() {
-			cancel.SetIcon(theme.ContentClearIcon())
+			r.close.SetIcon(theme.ContentClearIcon())
 		}
 	}
-	status.Refresh()
+	r.status.Refresh()
 }
 
 func (u *uploadList) show(st app.UploadsState) {
@@ -262,7 +275,7 @@ type Attachments struct {
 	send  *sender
 	row   *fyne.Container
 	obj   fyne.CanvasObject
-	chips map[int64]*chip
+	chips map[int64]*uploadView
 }
 
 // NewAttachments makes the chips of a chat composer or run form.
@@ -270,7 +283,7 @@ func NewAttachments(env screen.Env) screen.Attachments { return newAttachments(e
 
 func newAttachments(env screen.Env) *Attachments {
 	q := env.App.Files().NewUploads(app.UploadOptions{})
-	at := &Attachments{env: env, queue: q, send: newSender(env, q), chips: map[int64]*chip{}}
+	at := &Attachments{env: env, queue: q, send: newSender(env, q), chips: map[int64]*uploadView{}}
 	at.row = container.New(layout.NewRowWrapLayout())
 	at.obj = container.NewBorder(nil, nil, at.send.status, nil, at.row)
 	at.obj.Hide()
@@ -343,33 +356,15 @@ func (at *Attachments) showOrHide() {
 
 const chipWidth = 230
 
-type chip struct {
-	shown  *app.Upload // the snapshot of the upload it shows
-	obj    fyne.CanvasObject
-	icon   *widget.Icon
-	name   *widget.Label
-	bar    *widget.ProgressBar
-	status *widget.Label
-	retry  *kit.Button
-	close  *kit.Button
-}
-
-func (at *Attachments) newChip(id int64) *chip {
-	c := &chip{
-		icon:   widget.NewIcon(theme.FileIcon()),
-		name:   widget.NewLabel(""),
-		bar:    widget.NewProgressBar(),
-		status: widget.NewLabel(""),
-	}
-	c.name.Truncation = fyne.TextTruncateEllipsis
-	c.status.Truncation = fyne.TextTruncateEllipsis
+func (at *Attachments) newChip(id int64) *uploadView {
+	c := newUploadView(true)
 	c.bar.TextFormatter = func() string { return "" }
-	c.retry = kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), func() { at.queue.Retry(id) })
+	c.retry.OnTapped = func() { at.queue.Retry(id) }
 	c.retry.Importance = widget.LowImportance
-	c.close = kit.NewButtonWithIcon("", theme.CancelIcon(), func() {
+	c.close.OnTapped = func() {
 		at.queue.Remove(id)
 		at.showNow()
-	})
+	}
 	c.close.Tip = lang.L("Take this file off the message")
 	c.close.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
@@ -384,8 +379,4 @@ func (at *Attachments) newChip(id int64) *chip {
 		container.NewGridWrap(fyne.NewSize(chipWidth, height), text))
 	c.obj = container.NewStack(bg, container.NewPadded(body))
 	return c
-}
-
-func (c *chip) show(u app.Upload) {
-	showUpload(u, c.icon, c.bar, c.status, c.retry, c.close, true)
 }

@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -450,22 +451,39 @@ func (sel selection) of(files []client.File) []client.ID {
 	return out
 }
 
-// fileIcon uses Fyne's plainer icons: its file-type icons differ by a mark
-// too small to see at list size.
-func fileIcon(name string) fyne.Resource {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg", ".tif", ".tiff", ".heic":
-		return theme.MediaPhotoIcon()
-	case ".mp4", ".mov", ".avi", ".mkv", ".webm", ".m4v":
-		return theme.MediaVideoIcon()
-	case ".mp3", ".wav", ".m4a", ".ogg", ".flac", ".aac":
-		return theme.MediaMusicIcon()
-	case ".txt", ".md", ".doc", ".docx", ".odt", ".rtf", ".pdf", ".html", ".htm":
-		return theme.DocumentIcon()
-	case ".xls", ".xlsx", ".ods", ".csv", ".tsv":
-		return theme.GridIcon()
+// Kinds are the named kinds of files by ending, each with Fyne's plainer
+// icon: its file-type icons differ by a mark too small to see at list size.
+var Kinds = []Kind{
+	{"pdf", []string{".pdf"}, theme.DocumentIcon},
+	{"pictures", []string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".svg"}, theme.MediaPhotoIcon},
+	{"word", []string{".doc", ".docx", ".odt", ".rtf"}, theme.DocumentIcon},
+	{"sheets", []string{".xls", ".xlsx", ".ods", ".csv", ".tsv"}, theme.GridIcon},
+	{"slides", []string{".ppt", ".pptx", ".odp"}, theme.FileIcon},
+	{"text", []string{".txt", ".md"}, theme.DocumentIcon},
+	{"web", []string{".html", ".htm"}, theme.DocumentIcon},
+	{"videos", []string{".mp4", ".mov", ".avi", ".mkv", ".webm", ".m4v"}, theme.MediaVideoIcon},
+	{"sound", []string{".mp3", ".wav", ".m4a", ".ogg", ".flac", ".aac"}, theme.MediaMusicIcon},
+}
+
+type Kind struct {
+	Key  string
+	Exts []string
+	Icon func() fyne.Resource
+}
+
+// KindOf is the kind of a lower-case ending such as ".pdf": a named one, or
+// else a kind of its own keyed by the ending.
+func KindOf(ext string) Kind {
+	for _, k := range Kinds {
+		if slices.Contains(k.Exts, ext) {
+			return k
+		}
 	}
-	return theme.FileIcon()
+	return Kind{Key: ext, Icon: theme.FileIcon}
+}
+
+func fileIcon(name string) fyne.Resource {
+	return KindOf(strings.ToLower(filepath.Ext(name))).Icon()
 }
 
 // fileName shows a server-given name on one line without control or
