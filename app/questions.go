@@ -124,38 +124,22 @@ func Bounds(q client.Question) (lo, hi *float64) {
 	return lo, hi
 }
 
+// extraNumber is the first of keys in Extra that holds a number, or a text of one.
 func extraNumber(q client.Question, keys ...string) *float64 {
 	for _, k := range keys {
-		raw, ok := q.Extra[k]
-		if !ok {
-			continue
-		}
 		var v any
-		if json.Unmarshal(raw, &v) != nil {
+		if json.Unmarshal(q.Extra[k], &v) != nil {
 			continue
 		}
-		switch x := v.(type) {
-		case float64:
-			if b := finite(x); b != nil {
-				return b
-			}
-		case string:
-			if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
-				if b := finite(f); b != nil {
-					return b
-				}
-			}
+		f, ok := v.(float64)
+		if text, isText := v.(string); isText {
+			f, ok = finiteNumber(text)
+		}
+		if ok {
+			return &f
 		}
 	}
 	return nil
-}
-
-// finite returns &f, or nil for NaN and infinities (which ParseFloat accepts).
-func finite(f float64) *float64 {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil
-	}
-	return &f
 }
 
 // formatNumber writes a bound with a point in every language, as the field takes it.
@@ -527,7 +511,7 @@ func knownChoiceLabel(q client.Question, value string) (string, bool) {
 	switch strings.ToLower(strings.TrimSpace(q.Name)) {
 	case "temperature":
 		// The style, and the number that tells two alike apart.
-		if t, ok := temperature(v); ok {
+		if t, ok := finiteNumber(v); ok {
 			return styleName(t) + " (" + decimal(v) + ")", true
 		}
 		return value, true
@@ -556,13 +540,14 @@ func ChoiceLabels(q client.Question, values []string) []string {
 
 // StyleName is a temperature option as a reply style ("Balanced"), or "".
 func StyleName(v string) string {
-	if t, ok := temperature(v); ok {
+	if t, ok := finiteNumber(v); ok {
 		return styleName(t)
 	}
 	return ""
 }
 
-func temperature(v string) (float64, bool) {
+// finiteNumber is v as a finite number (ParseFloat also takes NaN and infinities).
+func finiteNumber(v string) (float64, bool) {
 	t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	return t, err == nil && !math.IsNaN(t) && !math.IsInf(t, 0)
 }
@@ -589,7 +574,7 @@ func StyleChoices(q client.Question) []int {
 	var idx []int
 	var vals []float64
 	for i, o := range q.Options {
-		if t, ok := temperature(o); ok {
+		if t, ok := finiteNumber(o); ok {
 			idx, vals = append(idx, i), append(vals, t)
 		}
 	}
