@@ -105,11 +105,9 @@ type ChatSession struct {
 	a *App
 
 	// state is the one copy of the conversation, its messages and its phase;
-	// its slices are replaced, never changed in place.
+	// its slices are replaced, never changed in place. The streaming reply's
+	// text is the stream's own (Live shares it).
 	state *live.State[ChatState]
-	// live is the streaming reply's text, written only within the state's
-	// updates; ChatState.Live shares it (the builder only appends).
-	live strings.Builder
 
 	mu    sync.Mutex
 	agent client.Agent
@@ -624,7 +622,6 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 		if newUser != nil && isNewChatTitle(st.Conversation.Title) && !slices.ContainsFunc(kept, func(m storage.Message) bool { return m.Role == storage.RoleUser }) {
 			st.Conversation.Title = titleFrom(userMsg.Content)
 		}
-		s.live.Reset()
 		st.Messages, st.LiveID, st.Live = append(kept, userMsg, reply), reply.ID, ""
 		st.Phase, st.Err, st.WaitingUntil = ChatStreaming, nil, time.Time{}
 	})
@@ -697,31 +694,26 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 		if frag == "" {
 			continue
 		}
-		over := false
-		s.state.Update(func(st ChatState) ChatState {
-			if over = s.live.Len()+len(frag) > limit; over {
-				// keep what fits, up to a whole letter
-				frag = cutUTF8(frag, limit-s.live.Len())
-			}
-			s.live.WriteString(frag)
-			st.Live = s.live.String()
-			return st
-		})
-		if over {
-			tooLarge = true
+		// The stream keeps the text; the state shows it as it grows.
+		text := rs.Text()
+		if tooLarge = len(text) > limit; tooLarge {
+			// keep what fits, up to a whole letter
+			frag = cutUTF8(frag, limit-(len(text)-len(frag)))
 			_ = rs.Close()
-			if frag != "" {
-				w.Append(frag)
-			}
+		}
+		if frag != "" {
+			w.Append(frag)
+		}
+		if tooLarge {
 			break
 		}
-		w.Append(frag)
+		s.state.Update(func(st ChatState) ChatState { st.Live = text; return st })
 	}
 	err := rs.Err()
 	text := rs.Text()
 	if tooLarge {
 		// Keep what fits; the rest is not asked for again.
-		text, err = s.state.Get().Live, ErrReplyTooLarge
+		text, err = cutUTF8(text, limit), ErrReplyTooLarge
 	}
 	var final *client.Execution
 	if cs != nil && !tooLarge {
@@ -780,7 +772,6 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 		if i := slices.IndexFunc(st.Messages, func(m storage.Message) bool { return m.ID == reply.ID }); i >= 0 {
 			st.Messages[i] = reply
 		}
-		s.live.Reset()
 		st.LiveID, st.Live, st.Err, st.Phase = 0, "", err, cmp.Or(phase, ChatDone)
 		st.Ended++
 	})
