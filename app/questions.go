@@ -352,7 +352,7 @@ func ObjectMessage() string {
 func CheckAnswers(agent client.Agent, answers map[string]string) map[string]string {
 	errs := map[string]string{}
 	for _, q := range FormQuestions(agent) {
-		if msg := checkAnswer(q, answers[q.Name]); msg != "" {
+		if _, msg := readAnswer(q, answers[q.Name]); msg != "" {
 			errs[q.Name] = msg
 		}
 	}
@@ -362,96 +362,79 @@ func CheckAnswers(agent client.Agent, answers map[string]string) map[string]stri
 	return errs
 }
 
-func checkAnswer(q client.Question, v string) string {
-	v = trimmed(q, v)
-	if noChoices(q) && q.Required {
-		return NoChoicesNote()
-	}
-	if blank(q, v) {
-		if !q.Required {
-			return ""
-		}
-		switch q.Type {
-		case QuestionMultiselect:
-			return lang.L("Please choose at least one.")
-		case client.QuestionArray:
-			return lang.L("Please add at least one line.")
-		case QuestionFile:
-			return lang.L("Please choose a file.")
-		}
-		return lang.L("Please fill this in.")
-	}
-	switch q.Type {
-	case client.QuestionNumber:
-		if !IsNumber(v) {
-			if msg := rangeMessage(q); msg != "" {
-				return msg
-			}
-			return lang.L("Please enter a number, for example 250.")
-		}
-		f, _ := strconv.ParseFloat(v, 64)
-		if lo, hi := Bounds(q); (lo != nil && f < *lo) || (hi != nil && f > *hi) {
-			return rangeMessage(q)
-		}
-	case client.QuestionSelect:
-		if opts := Choices(q); len(opts) > 0 && !slices.Contains(opts, v) {
-			return lang.L("Please pick one of the choices.")
-		}
-	case QuestionMultiselect:
-		if opts := Choices(q); len(opts) > 0 {
-			for _, c := range ParseList(q, v) {
-				if !slices.Contains(opts, c) {
-					return lang.L("Please pick from the choices shown.")
-				}
-			}
-		}
-	case QuestionDate:
-		if !IsDate(v) {
-			return DateMessage(DateExample.Format(DateLayout))
-		}
-	case QuestionObject:
-		if !isObject(v) {
-			return ObjectMessage()
-		}
-	}
-	return ""
-}
-
 // ExecuteAnswers turns the form's text answers into typed ones; an unchecked
 // answer is sent as typed, for the service's own message.
 func ExecuteAnswers(agent client.Agent, answers map[string]string) map[string]any {
 	out := map[string]any{}
 	for _, q := range FormQuestions(agent) {
-		v := trimmed(q, answers[q.Name])
-		if blank(q, v) {
-			continue
+		if v, _ := readAnswer(q, answers[q.Name]); v != nil {
+			out[q.Name] = v
 		}
-		switch q.Type {
-		case client.QuestionNumber:
-			if IsNumber(v) {
-				out[q.Name] = json.Number(v)
-				continue
-			}
-		case QuestionBoolean:
-			if v == "true" || v == "false" {
-				out[q.Name] = v == "true"
-				continue
-			}
-		case client.QuestionArray, QuestionMultiselect:
-			out[q.Name] = ParseList(q, v)
-			continue
-		case QuestionObject:
-			if isObject(v) {
-				out[q.Name] = json.RawMessage(v)
-				continue
-			}
-		case QuestionFile:
-			out[q.Name] = client.ID(v)
-			continue
-		}
-		out[q.Name] = v
 	}
 	return out
+}
+
+// readAnswer is v typed as the service takes it (nil when blank, as typed
+// when wrong) and what is wrong with it ("" when nothing).
+func readAnswer(q client.Question, v string) (value any, problem string) {
+	v = trimmed(q, v)
+	value = v
+	switch {
+	case blank(q, v):
+		value = nil
+		if q.Required {
+			problem = blankNote(q.Type)
+		}
+	case q.Type == client.QuestionNumber:
+		if !IsNumber(v) {
+			problem = cmp.Or(rangeMessage(q), lang.L("Please enter a number, for example 250."))
+			break
+		}
+		value = json.Number(v)
+		f, _ := strconv.ParseFloat(v, 64)
+		if lo, hi := Bounds(q); (lo != nil && f < *lo) || (hi != nil && f > *hi) {
+			problem = rangeMessage(q)
+		}
+	case q.Type == QuestionBoolean && (v == "true" || v == "false"):
+		value = v == "true"
+	case q.Type == client.QuestionArray:
+		value = ParseList(q, v)
+	case q.Type == QuestionMultiselect:
+		list := ParseList(q, v)
+		value = list
+		if opts := Choices(q); len(opts) > 0 && slices.ContainsFunc(list, func(c string) bool { return !slices.Contains(opts, c) }) {
+			problem = lang.L("Please pick from the choices shown.")
+		}
+	case q.Type == client.QuestionSelect:
+		if opts := Choices(q); len(opts) > 0 && !slices.Contains(opts, v) {
+			problem = lang.L("Please pick one of the choices.")
+		}
+	case q.Type == QuestionDate && !IsDate(v):
+		problem = DateMessage(DateExample.Format(DateLayout))
+	case q.Type == QuestionObject && isObject(v):
+		value = json.RawMessage(v)
+	case q.Type == QuestionObject:
+		problem = ObjectMessage()
+	case q.Type == QuestionFile:
+		value = client.ID(v)
+	}
+	if noChoices(q) && q.Required {
+		problem = NoChoicesNote()
+	}
+	return value, problem
+}
+
+// blankNote is the note at a required field left blank.
+func blankNote(questionType string) string {
+	switch questionType {
+	case QuestionMultiselect:
+		return lang.L("Please choose at least one.")
+	case client.QuestionArray:
+		return lang.L("Please add at least one line.")
+	case QuestionFile:
+		return lang.L("Please choose a file.")
+	}
+	return lang.L("Please fill this in.")
 }
 
 // RequestQuestion is the agent's first text question, longest kind first, or "".
