@@ -669,12 +669,7 @@ func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversa
 	if len(conv.Answers) == 0 {
 		return
 	}
-	_ = s.a.UpdateSettings(ctx, func(st *storage.Settings) {
-		if st.LastAnswers == nil {
-			st.LastAnswers = map[string]map[string]string{}
-		}
-		st.LastAnswers[conv.AgentID] = maps.Clone(conv.Answers)
-	})
+	_ = s.a.Agents().RememberAnswers(ctx, client.ID(conv.AgentID), conv.Answers)
 }
 
 // pump reads the stream to its end, saving and announcing every fragment.
