@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -307,15 +308,9 @@ func (svc *Accounts) RememberDetected(ctx context.Context) {
 		return
 	}
 	next := acct
-	if v := string(c.MemoryVariant()); v != "" {
-		next.MemoryVariant = v
-	}
-	if v := string(c.ExecuteStyle()); v != "" {
-		next.ExecuteStyle = v
-	}
-	if v := string(c.PollPath()); v != "" {
-		next.PollPath = v
-	}
+	next.MemoryVariant = cmp.Or(string(c.MemoryVariant()), acct.MemoryVariant)
+	next.ExecuteStyle = cmp.Or(string(c.ExecuteStyle()), acct.ExecuteStyle)
+	next.PollPath = cmp.Or(string(c.PollPath()), acct.PollPath)
 	if next == acct {
 		return
 	}

@@ -131,10 +131,9 @@ type AgentBrowser struct {
 	page AgentPage
 	// series numbers the lists page.Agents started (AgentPage.Series).
 	series   int
-	gen      int
 	nextPage int
-	cancel   context.CancelFunc // the request in flight
-	typed    *AgentQuery        // a search waiting for typing to pause
+	request  live.Newest // the request in flight
+	typed    *AgentQuery // a search waiting for typing to pause
 	typing   *live.Debouncer
 }
 
@@ -203,11 +202,8 @@ func (b *AgentBrowser) startLocked(q AgentQuery) {
 }
 
 func (b *AgentBrowser) stopLocked() {
-	if b.cancel != nil {
-		b.cancel()
-	}
+	b.request.Stop()
 	b.typed = nil
-	b.gen++
 }
 
 // Reload asks again for the current query (Retry).
@@ -243,17 +239,16 @@ func (b *AgentBrowser) LoadMore() {
 }
 
 func (b *AgentBrowser) loadLocked() {
-	gen, page, q := b.gen, b.nextPage, b.page.Query
+	page, q := b.nextPage, b.page.Query
 	c, acct := b.app.clientAndAccount()
 	key := "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
-	ctx, cancel := context.WithCancel(b.app.life)
-	b.cancel = cancel
+	ctx, cancel, gen := b.request.Start(b.app.life)
 	b.app.Go(func() {
 		defer cancel()
 		sq := q.forService()
 		res, err := c.ListAgents(ctx, client.ListAgentsParams{Q: sq.Q, Type: sq.Type, Page: page, PerPage: AgentsPerPage})
 		b.mu.Lock()
-		if gen != b.gen || ctx.Err() != nil {
+		if !b.request.Current(gen) || ctx.Err() != nil {
 			// A newer query, or the app closing: this answer is not wanted.
 			b.mu.Unlock()
 			return

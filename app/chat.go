@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -103,54 +104,38 @@ func (svc *Chats) Finished() live.Observable[[]ChatFinished] { return svc.a.chat
 type ChatSession struct {
 	a *App
 
+	// state is the one copy of the conversation, its messages and its phase;
+	// its slices are replaced, never changed in place. The streaming reply's
+	// text is the stream's own (Live shares it).
 	state *live.State[ChatState]
 
 	mu    sync.Mutex
-	phase ChatPhase
-	conv  storage.Conversation
 	agent client.Agent
-	// msgs is published as is: replaced, never changed in place.
-	msgs    []storage.Message
-	live    strings.Builder // text of the streaming reply
-	liveID  int64
+	// draft is the text typed but not sent: kept apart, so typing publishes nothing.
+	draft   string
 	closer  func() error
 	stopped bool
 	// quitting: Agent Desk is closing; the reply ends as interrupted.
 	quitting bool
-	// waitUntil is when the service will take the message being sent (after a 429).
-	waitUntil time.Time
 	// opening cancels the request of a reply not yet streaming.
 	opening context.CancelFunc
 	done    chan struct{}
-	lastErr error
-	ended   uint64
 }
 
 func newChatSession(a *App, conv storage.Conversation, msgs []storage.Message) *ChatSession {
-	s := &ChatSession{a: a, conv: conv, msgs: msgs, state: live.NewState(ChatState{})}
-	s.publish(false)
-	return s
+	return &ChatSession{a: a, draft: conv.Draft, state: live.NewState(ChatState{Conversation: conv, Messages: msgs, Changes: 1})}
 }
 
 func (s *ChatSession) State() live.Observable[ChatState] { return s.state }
 
-// publish reads the fields under the state's lock, so the newest version holds the newest.
-func (s *ChatSession) publish(textOnly bool) {
-	s.state.Update(func(st ChatState) ChatState {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		st.Phase, st.Conversation, st.Messages = s.phase, s.conv, s.msgs
-		st.LiveID, st.Live = s.liveID, ""
-		if s.liveID != 0 {
-			st.Live = s.live.String() // the builder only appends: earlier strings stay valid
+// change publishes edit of the state; every change but streamed text counts in Changes.
+func (s *ChatSession) change(edit func(st *ChatState)) ChatState {
+	return s.state.Update(func(st ChatState) ChatState {
+		edit(&st)
+		if !time.Now().Before(st.WaitingUntil) {
+			st.WaitingUntil = time.Time{}
 		}
-		st.WaitingUntil, st.Err, st.Ended = time.Time{}, s.lastErr, s.ended
-		if time.Now().Before(s.waitUntil) {
-			st.WaitingUntil = s.waitUntil
-		}
-		if !textOnly {
-			st.Changes++
-		}
+		st.Changes++
 		return st
 	})
 }
@@ -224,12 +209,13 @@ func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 
 // keep registers s, unless its conversation has a session already.
 func (h *chatHub) keep(s *ChatSession) *ChatSession {
+	id := s.ID()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if cur, ok := h.sessions[s.conv.ID]; ok {
+	if cur, ok := h.sessions[id]; ok {
 		return cur
 	}
-	h.sessions[s.conv.ID] = s
+	h.sessions[id] = s
 	return s
 }
 
@@ -278,10 +264,7 @@ func (svc *Chats) Rename(ctx context.Context, id int64, title string) error {
 		return err
 	}
 	if s := a.liveSession(id); s != nil {
-		s.mu.Lock()
-		s.conv.Title = title
-		s.mu.Unlock()
-		s.publish(false)
+		s.change(func(st *ChatState) { st.Conversation.Title = title })
 	}
 	return nil
 }
@@ -316,14 +299,13 @@ func (svc *Chats) Forget(id int64) {
 	}
 }
 
-func (s *ChatSession) ID() int64 { return locked(&s.mu, func() int64 { return s.conv.ID }) }
+func (s *ChatSession) ID() int64 { return s.state.Get().Conversation.ID }
 
-// Conversation is a copy of the conversation's record.
+// Conversation is a copy of the conversation's record, with the draft as typed.
 func (s *ChatSession) Conversation() storage.Conversation {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.conv
-	c.Answers = maps.Clone(s.conv.Answers)
+	c := s.state.Get().Conversation
+	c.Answers = maps.Clone(c.Answers)
+	c.Draft = locked(&s.mu, func() string { return s.draft })
 	return c
 }
 
@@ -334,18 +316,16 @@ func (s *ChatSession) Agent() client.Agent {
 
 // Messages is a copy of the messages, oldest first.
 func (s *ChatSession) Messages() []storage.Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]storage.Message, len(s.msgs))
-	copy(out, s.msgs)
-	if s.liveID != 0 && len(out) > 0 && out[len(out)-1].ID == s.liveID {
-		out[len(out)-1].Content = s.live.String()
+	st := s.state.Get()
+	out := append(make([]storage.Message, 0, len(st.Messages)), st.Messages...)
+	if st.LiveID != 0 && len(out) > 0 && out[len(out)-1].ID == st.LiveID {
+		out[len(out)-1].Content = st.Live
 	}
 	return out
 }
 
 // Streaming reports whether a message is on its way or being answered.
-func (s *ChatSession) Streaming() bool { return locked(&s.mu, func() bool { return s.phase.Busy() }) }
+func (s *ChatSession) Streaming() bool { return s.state.Get().Phase.Busy() }
 
 // Wait blocks until the streaming reply (if any) has ended and been saved.
 func (s *ChatSession) Wait() {
@@ -357,10 +337,9 @@ func (s *ChatSession) Wait() {
 // SetDraft keeps the text typed but not sent; it is written after a pause.
 func (s *ChatSession) SetDraft(text string) {
 	s.mu.Lock()
-	s.conv.Draft = text
-	id := s.conv.ID
+	s.draft = text
 	s.mu.Unlock()
-	s.a.drafts.chats.set(id, text)
+	s.a.drafts.chats.set(s.ID(), text)
 }
 
 // SetAnswer changes one picker and remembers it for the agent's next chat.
@@ -386,13 +365,8 @@ func (s *ChatSession) SetUseChatCompletions(ctx context.Context, on bool) error 
 }
 
 func (s *ChatSession) save(ctx context.Context, change func(*storage.Conversation)) error {
-	s.mu.Lock()
-	change(&s.conv)
-	s.mu.Unlock()
-	c := s.Conversation()
-	err := s.a.db.UpdateConversation(ctx, c)
-	s.publish(false)
-	return err
+	s.change(func(st *ChatState) { change(&st.Conversation) })
+	return s.a.db.UpdateConversation(ctx, s.Conversation())
 }
 
 // Send sends a user message and streams the reply; on error nothing is stored.
@@ -414,7 +388,7 @@ func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID
 		return err
 	}
 	// Words typed while the message was on its way are a new draft.
-	draft := locked(&s.mu, func() string { return s.conv.Draft })
+	draft := locked(&s.mu, func() string { return s.draft })
 	if rest, ok := strings.CutPrefix(strings.TrimLeft(draft, "\r\n"), text); ok {
 		// what was typed after the sent words stays, without them
 		s.SetDraft(strings.TrimLeft(rest, " \t\r\n"))
@@ -559,28 +533,26 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	// The stream ends with the reply or Stop, never the caller's context.
 	// While it opens the session is busy, so a second Send does nothing.
 	streamCtx, cancelOpen := context.WithCancel(context.WithoutCancel(ctx))
-	s.mu.Lock()
-	if s.phase.Busy() {
-		s.mu.Unlock()
+	before := ChatPhase(-1)
+	s.state.Update(func(st ChatState) ChatState {
+		if !st.Phase.Busy() {
+			before, st.Phase = st.Phase, ChatSending
+			st.Changes++
+			s.setOpening(cancelOpen)
+		}
+		return st
+	})
+	if before < 0 {
 		cancelOpen()
 		return ErrReplyRunning
 	}
-	before := s.phase
-	s.phase, s.opening = ChatSending, cancelOpen
-	s.mu.Unlock()
-	s.publish(false)
 	opened := false
 	defer func() {
-		s.mu.Lock()
-		s.opening = nil
+		s.setOpening(nil)
 		if !opened {
-			s.phase = before // not sent: the conversation is as it was
-		}
-		s.mu.Unlock()
-		if !opened {
+			// not sent: the conversation is as it was
 			cancelOpen()
-			s.setWait(0)
-			s.publish(false)
+			s.change(func(st *ChatState) { st.Phase, st.WaitingUntil = before, time.Time{} })
 		}
 	}()
 	var (
@@ -607,7 +579,6 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 			client.WithRateLimitNotice(s.rateLimited))
 		rs, err = asReply(cs, err)
 	}
-	s.setWait(0)
 	if err != nil {
 		return err
 	}
@@ -638,27 +609,23 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 
 	done := make(chan struct{})
 	s.mu.Lock()
-	kept := s.msgs[:0:0]
-	for _, m := range s.msgs {
-		if newUser == nil && m.ID == userMsg.ID {
-			break
-		}
-		kept = append(kept, m)
-	}
-	s.msgs = append(kept, userMsg, reply)
-	s.live.Reset()
-	s.liveID = reply.ID
-	s.closer = rs.Close
-	s.stopped = false
-	s.done = done
-	s.lastErr = nil
-	s.phase = ChatStreaming
-	if newUser != nil && isNewChatTitle(s.conv.Title) && !slices.ContainsFunc(kept, func(m storage.Message) bool { return m.Role == storage.RoleUser }) {
-		s.conv.Title = titleFrom(userMsg.Content)
-	}
+	s.closer, s.stopped, s.done = rs.Close, false, done
 	s.mu.Unlock()
+	s.change(func(st *ChatState) {
+		kept := st.Messages[:0:0]
+		for _, m := range st.Messages {
+			if newUser == nil && m.ID == userMsg.ID {
+				break
+			}
+			kept = append(kept, m)
+		}
+		if newUser != nil && isNewChatTitle(st.Conversation.Title) && !slices.ContainsFunc(kept, func(m storage.Message) bool { return m.Role == storage.RoleUser }) {
+			st.Conversation.Title = titleFrom(userMsg.Content)
+		}
+		st.Messages, st.LiveID, st.Live = append(kept, userMsg, reply), reply.ID, ""
+		st.Phase, st.Err, st.WaitingUntil = ChatStreaming, nil, time.Time{}
+	})
 	opened = true
-	s.publish(false)
 	s.rememberAnswers(dbCtx, conv)
 
 	read := func() {
@@ -702,12 +669,7 @@ func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversa
 	if len(conv.Answers) == 0 {
 		return
 	}
-	_ = s.a.UpdateSettings(ctx, func(st *storage.Settings) {
-		if st.LastAnswers == nil {
-			st.LastAnswers = map[string]map[string]string{}
-		}
-		st.LastAnswers[conv.AgentID] = maps.Clone(conv.Answers)
-	})
+	_ = s.a.Agents().RememberAnswers(ctx, client.ID(conv.AgentID), conv.Answers)
 }
 
 // pump reads the stream to its end, saving and announcing every fragment.
@@ -716,13 +678,10 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	for rs.Next() {
 		frag := rs.Fragment()
 		if cs != nil && !rootSeen {
-			if root := cs.Current().RootID; root != "" {
+			if root := string(cs.Current().RootID); root != "" {
 				rootSeen = true
-				s.mu.Lock()
-				changed := s.conv.RootID != string(root)
-				s.conv.RootID = string(root)
-				s.mu.Unlock()
-				if changed {
+				if s.state.Get().Conversation.RootID != root {
+					s.state.Update(func(st ChatState) ChatState { st.Conversation.RootID = root; return st })
 					_ = s.a.db.UpdateConversation(ctx, s.Conversation())
 				}
 			}
@@ -730,30 +689,26 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 		if frag == "" {
 			continue
 		}
-		s.mu.Lock()
-		over := s.live.Len()+len(frag) > limit
-		if over {
+		// The stream keeps the text; the state shows it as it grows.
+		text := rs.Text()
+		if tooLarge = len(text) > limit; tooLarge {
 			// keep what fits, up to a whole letter
-			frag = cutUTF8(frag, limit-s.live.Len())
-		}
-		s.live.WriteString(frag)
-		s.mu.Unlock()
-		if over {
-			tooLarge = true
+			frag = cutUTF8(frag, limit-(len(text)-len(frag)))
 			_ = rs.Close()
-			if frag != "" {
-				w.Append(frag)
-			}
+		}
+		if frag != "" {
+			w.Append(frag)
+		}
+		if tooLarge {
 			break
 		}
-		w.Append(frag)
-		s.publish(true)
+		s.state.Update(func(st ChatState) ChatState { st.Live = text; return st })
 	}
 	err := rs.Err()
 	text := rs.Text()
 	if tooLarge {
 		// Keep what fits; the rest is not asked for again.
-		text, err = locked(&s.mu, func() string { return s.live.String() }), ErrReplyTooLarge
+		text, err = cutUTF8(text, limit), ErrReplyTooLarge
 	}
 	var final *client.Execution
 	if cs != nil && !tooLarge {
@@ -802,28 +757,19 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	_ = w.Close()
 
 	s.mu.Lock()
-	s.msgs = slices.Clone(s.msgs) // published snapshots keep the old one
-	if i := slices.IndexFunc(s.msgs, func(m storage.Message) bool { return m.ID == reply.ID }); i >= 0 {
-		s.msgs[i] = reply
-	}
-	s.liveID = 0
-	s.live.Reset()
-	s.closer = nil
-	s.done = nil
-	s.lastErr = err
-	s.ended++
-	switch status {
-	case storage.StatusStopped, storage.StatusInterrupted:
-		s.phase = ChatStopped
-	case storage.StatusFailed:
-		s.phase = ChatFailed
-	default:
-		s.phase = ChatDone
-	}
+	s.closer, s.done = nil, nil
 	s.mu.Unlock()
 	// The end is published before Wait returns, so whoever waits sees it.
 	defer close(done)
-	s.publish(false)
+	phase := map[string]ChatPhase{storage.StatusStopped: ChatStopped, storage.StatusInterrupted: ChatStopped, storage.StatusFailed: ChatFailed}[status]
+	s.change(func(st *ChatState) {
+		st.Messages = slices.Clone(st.Messages) // published snapshots keep the old one
+		if i := slices.IndexFunc(st.Messages, func(m storage.Message) bool { return m.ID == reply.ID }); i >= 0 {
+			st.Messages[i] = reply
+		}
+		st.LiveID, st.Live, st.Err, st.Phase = 0, "", err, cmp.Or(phase, ChatDone)
+		st.Ended++
+	})
 	conv := s.Conversation()
 	s.a.chat.finished.Update(func(old []ChatFinished) []ChatFinished {
 		f := ChatFinished{ConversationID: conv.ID, Title: conv.Title, AgentTitle: conv.AgentTitle, Status: status, Seq: 1}
@@ -852,9 +798,8 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 		return nil
 	}
 	s.closer = func() error { cancel(); return nil }
-	s.phase = ChatRecovering
 	s.mu.Unlock()
-	s.publish(false)
+	s.change(func(st *ChatState) { st.Phase = ChatRecovering })
 	rec, werr := c.Wait(pctx, client.ID(s.Conversation().AgentID), id, client.WithPollLimit(recoverLimit))
 	if werr != nil || rec == nil || !rec.Succeeded() {
 		return nil
@@ -862,18 +807,14 @@ func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error,
 	return rec
 }
 
-func (s *ChatSession) setWait(d time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.waitUntil = time.Time{}
-	if d > 0 {
-		s.waitUntil = time.Now().Add(d)
-	}
+func (s *ChatSession) rateLimited(wait time.Duration) {
+	s.change(func(st *ChatState) { st.WaitingUntil = time.Now().Add(wait) })
 }
 
-func (s *ChatSession) rateLimited(wait time.Duration) {
-	s.setWait(wait)
-	s.publish(false)
+func (s *ChatSession) setOpening(cancel context.CancelFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opening = cancel
 }
 
 // Stop ends the streaming reply; the text so far stays, marked stopped.

@@ -100,11 +100,12 @@ func checkMemory(text string) error {
 	return nil
 }
 
-func validCollectionID(id string) error {
-	if id == "" {
-		return nil
-	}
-	if n, err := strconv.ParseInt(id, 10, 64); err != nil || n <= 0 {
+// checkCollectionID refuses a collection number that is no whole number; "" only when not required.
+func checkCollectionID(id string, required bool) error {
+	switch n, err := strconv.ParseInt(id, 10, 64); {
+	case id == "" && required:
+		return say(func() string { return lang.L("enter the collection's number") })
+	case id != "" && (err != nil || n <= 0):
 		return say(func() string {
 			return lang.L("a collection number is a whole number such as 2, not {{.Typed}}", map[string]any{"Typed": strconv.Quote(id)})
 		})
@@ -137,7 +138,7 @@ func (svc *Memories) send(ctx context.Context, id string, e MemoryEdit) (storage
 		err = validMemoryID(id)
 	}
 	if err == nil {
-		err = validCollectionID(e.CollectionID)
+		err = checkCollectionID(e.CollectionID, false)
 	}
 	if err != nil {
 		return storage.MemoryEntry{}, err
@@ -154,13 +155,6 @@ func (svc *Memories) send(ctx context.Context, id string, e MemoryEdit) (storage
 		return storage.MemoryEntry{}, err
 	}
 	return a.keepMemory(ctx, m, e)
-}
-
-func needCollectionID(id string) error {
-	if id == "" {
-		return say(func() string { return lang.L("enter the collection's number") })
-	}
-	return validCollectionID(id)
 }
 
 func validMemoryID(id string) error {
@@ -248,7 +242,7 @@ func (svc *Memories) Forget(ctx context.Context, id string) error {
 func (svc *Memories) RenameCollection(ctx context.Context, id, name string) (storage.CollectionEntry, error) {
 	a := svc.a
 	id, name = strings.TrimSpace(id), strings.TrimSpace(name)
-	if err := needCollectionID(id); err != nil {
+	if err := checkCollectionID(id, true); err != nil {
 		return storage.CollectionEntry{}, err
 	}
 	if name == "" {
@@ -372,7 +366,7 @@ func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage
 // DeleteCollection deletes a collection and its memories; the default is refused first.
 func (svc *Memories) DeleteCollection(ctx context.Context, id string) error {
 	a := svc.a
-	if err := needCollectionID(id); err != nil {
+	if err := checkCollectionID(id, true); err != nil {
 		return err
 	}
 	if a.Memories().IsDefaultCollection(id) {

@@ -124,38 +124,22 @@ func Bounds(q client.Question) (lo, hi *float64) {
 	return lo, hi
 }
 
+// extraNumber is the first of keys in Extra that holds a number, or a text of one.
 func extraNumber(q client.Question, keys ...string) *float64 {
 	for _, k := range keys {
-		raw, ok := q.Extra[k]
-		if !ok {
-			continue
-		}
 		var v any
-		if json.Unmarshal(raw, &v) != nil {
+		if json.Unmarshal(q.Extra[k], &v) != nil {
 			continue
 		}
-		switch x := v.(type) {
-		case float64:
-			if b := finite(x); b != nil {
-				return b
-			}
-		case string:
-			if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
-				if b := finite(f); b != nil {
-					return b
-				}
-			}
+		f, ok := v.(float64)
+		if text, isText := v.(string); isText {
+			f, ok = finiteNumber(text)
+		}
+		if ok {
+			return &f
 		}
 	}
 	return nil
-}
-
-// finite returns &f, or nil for NaN and infinities (which ParseFloat accepts).
-func finite(f float64) *float64 {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil
-	}
-	return &f
 }
 
 // formatNumber writes a bound with a point in every language, as the field takes it.
@@ -368,7 +352,7 @@ func ObjectMessage() string {
 func CheckAnswers(agent client.Agent, answers map[string]string) map[string]string {
 	errs := map[string]string{}
 	for _, q := range FormQuestions(agent) {
-		if msg := checkAnswer(q, answers[q.Name]); msg != "" {
+		if _, msg := readAnswer(q, answers[q.Name]); msg != "" {
 			errs[q.Name] = msg
 		}
 	}
@@ -378,96 +362,79 @@ func CheckAnswers(agent client.Agent, answers map[string]string) map[string]stri
 	return errs
 }
 
-func checkAnswer(q client.Question, v string) string {
-	v = trimmed(q, v)
-	if noChoices(q) && q.Required {
-		return NoChoicesNote()
-	}
-	if blank(q, v) {
-		if !q.Required {
-			return ""
-		}
-		switch q.Type {
-		case QuestionMultiselect:
-			return lang.L("Please choose at least one.")
-		case client.QuestionArray:
-			return lang.L("Please add at least one line.")
-		case QuestionFile:
-			return lang.L("Please choose a file.")
-		}
-		return lang.L("Please fill this in.")
-	}
-	switch q.Type {
-	case client.QuestionNumber:
-		if !IsNumber(v) {
-			if msg := rangeMessage(q); msg != "" {
-				return msg
-			}
-			return lang.L("Please enter a number, for example 250.")
-		}
-		f, _ := strconv.ParseFloat(v, 64)
-		if lo, hi := Bounds(q); (lo != nil && f < *lo) || (hi != nil && f > *hi) {
-			return rangeMessage(q)
-		}
-	case client.QuestionSelect:
-		if opts := Choices(q); len(opts) > 0 && !slices.Contains(opts, v) {
-			return lang.L("Please pick one of the choices.")
-		}
-	case QuestionMultiselect:
-		if opts := Choices(q); len(opts) > 0 {
-			for _, c := range ParseList(q, v) {
-				if !slices.Contains(opts, c) {
-					return lang.L("Please pick from the choices shown.")
-				}
-			}
-		}
-	case QuestionDate:
-		if !IsDate(v) {
-			return DateMessage(DateExample.Format(DateLayout))
-		}
-	case QuestionObject:
-		if !isObject(v) {
-			return ObjectMessage()
-		}
-	}
-	return ""
-}
-
 // ExecuteAnswers turns the form's text answers into typed ones; an unchecked
 // answer is sent as typed, for the service's own message.
 func ExecuteAnswers(agent client.Agent, answers map[string]string) map[string]any {
 	out := map[string]any{}
 	for _, q := range FormQuestions(agent) {
-		v := trimmed(q, answers[q.Name])
-		if blank(q, v) {
-			continue
+		if v, _ := readAnswer(q, answers[q.Name]); v != nil {
+			out[q.Name] = v
 		}
-		switch q.Type {
-		case client.QuestionNumber:
-			if IsNumber(v) {
-				out[q.Name] = json.Number(v)
-				continue
-			}
-		case QuestionBoolean:
-			if v == "true" || v == "false" {
-				out[q.Name] = v == "true"
-				continue
-			}
-		case client.QuestionArray, QuestionMultiselect:
-			out[q.Name] = ParseList(q, v)
-			continue
-		case QuestionObject:
-			if isObject(v) {
-				out[q.Name] = json.RawMessage(v)
-				continue
-			}
-		case QuestionFile:
-			out[q.Name] = client.ID(v)
-			continue
-		}
-		out[q.Name] = v
 	}
 	return out
+}
+
+// readAnswer is v typed as the service takes it (nil when blank, as typed
+// when wrong) and what is wrong with it ("" when nothing).
+func readAnswer(q client.Question, v string) (value any, problem string) {
+	v = trimmed(q, v)
+	value = v
+	switch {
+	case blank(q, v):
+		value = nil
+		if q.Required {
+			problem = blankNote(q.Type)
+		}
+	case q.Type == client.QuestionNumber:
+		if !IsNumber(v) {
+			problem = cmp.Or(rangeMessage(q), lang.L("Please enter a number, for example 250."))
+			break
+		}
+		value = json.Number(v)
+		f, _ := strconv.ParseFloat(v, 64)
+		if lo, hi := Bounds(q); (lo != nil && f < *lo) || (hi != nil && f > *hi) {
+			problem = rangeMessage(q)
+		}
+	case q.Type == QuestionBoolean && (v == "true" || v == "false"):
+		value = v == "true"
+	case q.Type == client.QuestionArray:
+		value = ParseList(q, v)
+	case q.Type == QuestionMultiselect:
+		list := ParseList(q, v)
+		value = list
+		if opts := Choices(q); len(opts) > 0 && slices.ContainsFunc(list, func(c string) bool { return !slices.Contains(opts, c) }) {
+			problem = lang.L("Please pick from the choices shown.")
+		}
+	case q.Type == client.QuestionSelect:
+		if opts := Choices(q); len(opts) > 0 && !slices.Contains(opts, v) {
+			problem = lang.L("Please pick one of the choices.")
+		}
+	case q.Type == QuestionDate && !IsDate(v):
+		problem = DateMessage(DateExample.Format(DateLayout))
+	case q.Type == QuestionObject && isObject(v):
+		value = json.RawMessage(v)
+	case q.Type == QuestionObject:
+		problem = ObjectMessage()
+	case q.Type == QuestionFile:
+		value = client.ID(v)
+	}
+	if noChoices(q) && q.Required {
+		problem = NoChoicesNote()
+	}
+	return value, problem
+}
+
+// blankNote is the note at a required field left blank.
+func blankNote(questionType string) string {
+	switch questionType {
+	case QuestionMultiselect:
+		return lang.L("Please choose at least one.")
+	case client.QuestionArray:
+		return lang.L("Please add at least one line.")
+	case QuestionFile:
+		return lang.L("Please choose a file.")
+	}
+	return lang.L("Please fill this in.")
 }
 
 // RequestQuestion is the agent's first text question, longest kind first, or "".
@@ -527,7 +494,7 @@ func knownChoiceLabel(q client.Question, value string) (string, bool) {
 	switch strings.ToLower(strings.TrimSpace(q.Name)) {
 	case "temperature":
 		// The style, and the number that tells two alike apart.
-		if t, ok := temperature(v); ok {
+		if t, ok := finiteNumber(v); ok {
 			return styleName(t) + " (" + decimal(v) + ")", true
 		}
 		return value, true
@@ -556,13 +523,14 @@ func ChoiceLabels(q client.Question, values []string) []string {
 
 // StyleName is a temperature option as a reply style ("Balanced"), or "".
 func StyleName(v string) string {
-	if t, ok := temperature(v); ok {
+	if t, ok := finiteNumber(v); ok {
 		return styleName(t)
 	}
 	return ""
 }
 
-func temperature(v string) (float64, bool) {
+// finiteNumber is v as a finite number (ParseFloat also takes NaN and infinities).
+func finiteNumber(v string) (float64, bool) {
 	t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	return t, err == nil && !math.IsNaN(t) && !math.IsInf(t, 0)
 }
@@ -589,7 +557,7 @@ func StyleChoices(q client.Question) []int {
 	var idx []int
 	var vals []float64
 	for i, o := range q.Options {
-		if t, ok := temperature(o); ok {
+		if t, ok := finiteNumber(o); ok {
 			idx, vals = append(idx, i), append(vals, t)
 		}
 	}
