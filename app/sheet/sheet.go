@@ -175,22 +175,27 @@ func open(ctx context.Context, path string, lim limits) (t Table, err error) {
 	if info.Size() > MaxBytes {
 		return nil, &Error{Kind: TooLarge, Path: path}
 	}
+	var xlsx bool
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv", ".tsv", ".txt":
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
-		}
-		t, err := readCSVSafely(ctx, f, info.Size(), path, lim)
-		if err != nil {
-			_ = f.Close()
-			return nil, err
-		}
-		return t, nil
 	case ".xlsx", ".xlsm":
-		return openXLSX(ctx, path, lim)
+		xlsx = true
+	default:
+		return nil, &Error{Kind: Unreadable, Path: path, Detail: "only CSV and Excel (.xlsx) sheets are read"}
 	}
-	return nil, &Error{Kind: Unreadable, Path: path, Detail: "only CSV and Excel (.xlsx) sheets are read"}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
+	}
+	if xlsx {
+		return readXLSX(ctx, f, info.Size(), f, path, lim)
+	}
+	t, err = readCSVSafely(ctx, f, info.Size(), path, lim)
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return t, nil
 }
 
 // readCSVSafely reads a CSV sheet from r, closed with the table if it can be.

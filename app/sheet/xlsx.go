@@ -9,7 +9,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -160,21 +159,8 @@ func (r relationships) ofType(from, kind, def string) string {
 	return def
 }
 
-// openXLSX opens the first sheet, checking sizes and merged cells before its rows.
-func openXLSX(ctx context.Context, p string, lim limits) (Table, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
-	}
-	info, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
-	}
-	return readXLSX(ctx, f, info.Size(), f, p, lim)
-}
-
-// readXLSX reads the workbook in r; file is closed with the table or on refusal.
+// readXLSX reads the workbook in r, checking sizes and merged cells before its
+// rows; file is closed with the table or on refusal.
 func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p string, lim limits) (tb Table, err error) {
 	unreadable := func(err error) error {
 		return &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
