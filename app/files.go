@@ -44,8 +44,7 @@ type FilesState struct {
 	Err error
 
 	pages int
-	loads int    // loads under way
-	gen   uint64 // reloads started: only the newest is published
+	loads int // loads under way
 	// asked are the files this list asked to process: only their
 	// "waiting" is watched. Replaced, never modified.
 	asked map[client.ID]bool
@@ -72,19 +71,17 @@ func (s FilesState) StatusText(f client.File) string {
 // FileList is the workspace's files, page by page; while watched and a file
 // is processing it reloads every FilesRefreshEvery.
 type FileList struct {
-	a     *App
-	order string
-	state *live.State[FilesState]
+	a       *App
+	order   string
+	state   *live.State[FilesState]
+	paging  atomic.Bool // a page asked for by More is on its way
+	reloads live.Newest
 
 	mu       sync.Mutex
-	paging   atomic.Bool        // a page asked for by More is on its way
-	reload   context.CancelFunc // ends the reload under way
 	watchers int
-	poll     *poller      // the refresh under way while files process
-	polls    atomic.Int32 // refreshes still running, a stopped one too (Refreshing)
+	refresh  clock.Timer  // the next refresh, while watched and a file processes
+	polls    atomic.Int32 // refreshes planned or running, a stopped one finishing too (Refreshing)
 }
-
-type poller struct{ stop context.CancelFunc }
 
 // NewList lists the workspace's files in order "desc" or "asc"; nothing loads yet.
 func (svc *Files) NewList(order string) *FileList {
@@ -123,36 +120,78 @@ func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
 	if s := l.state.Get(); s.Loaded && !s.More {
 		return false, nil
 	}
-	page := 0
+	page := l.begin(func(s FilesState) int { return s.pages + 1 })
+	files, _, more, err := l.fetch(ctx, page, page)
+	added := false
+	l.end(func(s *FilesState) {
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.Err = err
+		case err == nil && s.pages == page-1: // else a reload ran meanwhile
+			// Other changes make new slices, so appending never touches an older snapshot.
+			n := len(s.Files)
+			s.Files = appendNew(s.Files, files)
+			added = len(s.Files) > n
+			s.pages, s.Loaded, s.More, s.Err = page, true, more, nil
+		}
+	})
+	return added, err
+}
+
+// Reload fetches again as many pages as were loaded, cancelling a reload under way.
+func (l *FileList) Reload(ctx context.Context) error {
+	ctx, cancel, gen := l.reloads.Start(ctx)
+	defer cancel()
+	last := l.begin(func(s FilesState) int { return max(s.pages, 1) })
+	files, pages, more, err := l.fetch(ctx, 1, last)
+	l.end(func(s *FilesState) {
+		switch {
+		case !l.reloads.Current(gen) || ctx.Err() != nil: // a newer reload shows, or nobody waits any more
+		case err != nil:
+			s.Err = err
+		default:
+			s.Files, s.pages, s.More, s.Loaded, s.Err = files, pages, more, true, nil
+		}
+	})
+	return err
+}
+
+// begin counts a load under way, returning the page pick chooses.
+func (l *FileList) begin(pick func(FilesState) int) (page int) {
 	l.state.Update(func(s FilesState) FilesState {
-		page = s.pages + 1
+		page = pick(s)
 		s.loads++
 		s.Loading = true
 		return s
 	})
-	p, err := l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: FilesPerPage, Order: l.order})
-	added := false
+	return page
+}
+
+// end publishes a load's outcome and watches what it shows.
+func (l *FileList) end(show func(*FilesState)) {
 	l.state.Update(func(s FilesState) FilesState {
 		s.loads--
 		s.Loading = s.loads > 0
-		if err != nil {
-			if ctx.Err() == nil {
-				s.Err = err
-			}
-			return s
-		}
-		if s.pages != page-1 {
-			return s // a reload ran meanwhile
-		}
-		// Other changes make new slices, so appending never touches an older snapshot.
-		n := len(s.Files)
-		s.Files = appendNew(s.Files, p.Data)
-		added = len(s.Files) > n
-		s.pages, s.Loaded, s.More, s.Err = page, true, p.HasNext(), nil
+		show(&s)
 		return s
 	})
 	l.watch()
-	return added, err
+}
+
+// fetch reads pages first to last, stopping at the service's last one: their
+// files, the last page read and whether another follows.
+func (l *FileList) fetch(ctx context.Context, first, last int) ([]client.File, int, bool, error) {
+	var files []client.File
+	for page := first; ; page++ {
+		p, err := l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: FilesPerPage, Order: l.order})
+		if err != nil {
+			return nil, 0, false, err
+		}
+		files = appendNew(files, p.Data)
+		if page >= last || !p.HasNext() {
+			return files, page, p.HasNext(), nil
+		}
+	}
 }
 
 // appendNew appends the files of page not in files yet.
@@ -170,59 +209,6 @@ func appendNew(files, page []client.File) []client.File {
 	return files
 }
 
-// Reload fetches again as many pages as were loaded, cancelling a reload under way.
-func (l *FileList) Reload(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	l.mu.Lock()
-	if l.reload != nil {
-		l.reload()
-	}
-	l.reload = cancel
-	l.mu.Unlock()
-
-	var gen uint64
-	pages := 1
-	l.state.Update(func(s FilesState) FilesState {
-		s.gen++
-		gen, pages = s.gen, max(s.pages, 1)
-		s.loads++
-		s.Loading = true
-		return s
-	})
-	var files []client.File
-	more := false
-	var err error
-	for page := 1; page <= pages; page++ {
-		var p *client.Page[client.File]
-		p, err = l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: FilesPerPage, Order: l.order})
-		if err != nil {
-			break
-		}
-		files = appendNew(files, p.Data)
-		more = p.HasNext()
-		if !more {
-			pages = page
-			break
-		}
-	}
-	l.state.Update(func(s FilesState) FilesState {
-		s.loads--
-		s.Loading = s.loads > 0
-		if s.gen != gen || ctx.Err() != nil {
-			return s // a newer reload shows, or nobody waits any more
-		}
-		if err != nil {
-			s.Err = err
-			return s
-		}
-		s.Files, s.pages, s.More, s.Loaded, s.Err = files, pages, more, true, nil
-		return s
-	})
-	l.watch()
-	return err
-}
-
 // Watch keeps the list fresh while a file is processing, until stop or app close.
 func (l *FileList) Watch() (stop func()) {
 	l.mu.Lock()
@@ -235,64 +221,39 @@ func (l *FileList) Watch() (stop func()) {
 			l.mu.Lock()
 			defer l.mu.Unlock()
 			l.watchers--
-			if l.watchers == 0 && l.poll != nil {
-				l.poll.stop()
-				l.poll = nil
+			if l.watchers == 0 && l.refresh != nil && l.refresh.Stop() {
+				l.refresh = nil
+				l.polls.Add(-1)
 			}
 		})
 	}
 }
 
+// watch plans a refresh FilesRefreshEvery on while watched and a file
+// processes; the refresh's end plans the next.
 func (l *FileList) watch() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.watchers == 0 || l.poll != nil || !l.state.Get().Unsettled() {
+	if l.watchers == 0 || l.refresh != nil || !l.state.Get().Unsettled() {
 		return
 	}
-	ctx, cancel := context.WithCancel(l.a.Life())
-	p := &poller{stop: cancel}
-	l.poll = p
-	l.a.Go(func() {
-		l.polls.Add(1)
-		defer l.polls.Add(-1)
-		defer cancel()
-		due := make(chan struct{}, 1)
-		t := clock.Or(l.a.cfg.Clock).AfterFunc(FilesRefreshEvery, func() { due <- struct{}{} })
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-due:
-			}
-			if !l.pollOn(p) {
-				return
-			}
-			_ = l.Reload(ctx)
-			if !l.pollOn(p) {
-				return
-			}
-			t.Reset(FilesRefreshEvery)
+	l.polls.Add(1)
+	l.refresh = clock.Or(l.a.cfg.Clock).AfterFunc(FilesRefreshEvery, func() {
+		l.mu.Lock()
+		l.refresh = nil
+		watched := l.watchers > 0
+		l.mu.Unlock()
+		if !watched || !l.a.Go(func() {
+			defer l.polls.Add(-1)
+			_ = l.Reload(l.a.Life())
+		}) {
+			l.polls.Add(-1)
 		}
 	})
 }
 
-// Refreshing reports whether a refresh still runs, even a stopped one finishing.
+// Refreshing reports whether a refresh is planned or runs, even a stopped one finishing.
 func (l *FileList) Refreshing() bool { return l.polls.Load() > 0 }
-
-// pollOn reports whether refresh p goes on; when not, it is forgotten.
-func (l *FileList) pollOn(p *poller) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.poll != p {
-		return false
-	}
-	if !l.state.Get().Unsettled() {
-		l.poll = nil
-		return false
-	}
-	return true
-}
 
 // FileWaiting is the status of a file stored but not processed (yet).
 const FileWaiting = "waiting"
