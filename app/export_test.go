@@ -13,8 +13,8 @@ func SetMaxReplyBytes(a *App, n int) { a.chat.maxReply = n }
 func (q *Uploads) Item(id int64) (Upload, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	it, ok := q.items[id]
-	if !ok {
+	it := q.item(id)
+	if it == nil {
 		return Upload{}, false
 	}
 	return it.u, true

@@ -742,8 +742,7 @@ type Uploads struct {
 
 	mu     sync.Mutex
 	next   int64
-	items  map[int64]*uploadItem
-	order  []int64
+	items  []*uploadItem // in the queue's order
 	done   int
 	answer *client.AgentFiles
 }
@@ -766,7 +765,7 @@ var ErrOffline = say(func() string {
 
 // NewUploads makes an upload queue.
 func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
-	return &Uploads{a: svc.a, opts: opts, items: map[int64]*uploadItem{}, state: live.NewState(UploadsState{})}
+	return &Uploads{a: svc.a, opts: opts, state: live.NewState(UploadsState{})}
 }
 
 func (q *Uploads) State() live.Observable[UploadsState] { return q.state }
@@ -776,14 +775,13 @@ func (q *Uploads) publish() {
 	q.state.Update(func(UploadsState) UploadsState {
 		q.mu.Lock()
 		defer q.mu.Unlock()
-		items := make([]*Upload, 0, len(q.order))
-		for _, id := range q.order {
-			it := q.items[id]
+		items := make([]*Upload, len(q.items))
+		for i, it := range q.items {
 			if it.shown == nil || *it.shown != it.u {
 				u := it.u
 				it.shown = &u
 			}
-			items = append(items, it.shown)
+			items[i] = it.shown
 		}
 		return UploadsState{Items: items, Done: q.done, Linked: q.answer}
 	})
@@ -827,7 +825,8 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 		return nil, err
 	}
 	room := q.a.roomFor(stored)
-	var ids, send []int64
+	var ids []int64
+	var send []*uploadItem
 	q.mu.Lock()
 	for _, f := range plan.Files {
 		q.next++
@@ -841,10 +840,9 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 		if f.Problem != "" {
 			it.u.State, it.u.Message = UploadFailed, f.Problem
 		} else {
-			send = append(send, it.u.ID)
+			send = append(send, it)
 		}
-		q.items[it.u.ID] = it
-		q.order = append(q.order, it.u.ID)
+		q.items = append(q.items, it)
 		ids = append(ids, it.u.ID)
 	}
 	q.mu.Unlock()
@@ -856,16 +854,23 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 // Cancel stops an upload; nothing half-sent is kept by the service.
 func (q *Uploads) Cancel(id int64) {
 	q.mu.Lock()
-	changed := q.cancelLocked(id)
+	changed := q.cancelLocked(q.item(id))
 	q.mu.Unlock()
 	if changed {
 		q.publish()
 	}
 }
 
-func (q *Uploads) cancelLocked(id int64) bool {
-	it, ok := q.items[id]
-	if !ok || it.u.Settled() {
+// item is upload id, nil when none; the queue is locked.
+func (q *Uploads) item(id int64) *uploadItem {
+	if i := slices.IndexFunc(q.items, func(it *uploadItem) bool { return it.u.ID == id }); i >= 0 {
+		return q.items[i]
+	}
+	return nil
+}
+
+func (q *Uploads) cancelLocked(it *uploadItem) bool {
+	if it == nil || it.u.Settled() {
 		return false
 	}
 	if it.cancel != nil {
@@ -879,8 +884,8 @@ func (q *Uploads) cancelLocked(id int64) bool {
 // Retry sends a failed or cancelled upload again, re-reading the file.
 func (q *Uploads) Retry(id int64) {
 	q.mu.Lock()
-	it, ok := q.items[id]
-	if !ok || (it.u.State != UploadFailed && it.u.State != UploadCancelled) {
+	it := q.item(id)
+	if it == nil || (it.u.State != UploadFailed && it.u.State != UploadCancelled) {
 		q.mu.Unlock()
 		return
 	}
@@ -902,7 +907,7 @@ func (q *Uploads) Retry(id int64) {
 	it.u.State, it.u.Message, it.u.Sent = UploadWaiting, "", 0
 	q.mu.Unlock()
 	q.publish()
-	q.launch(id)
+	q.launch(it)
 }
 
 // Remove cancels an upload and takes it out of the queue.
@@ -916,17 +921,15 @@ func (q *Uploads) ClearSettled() { q.removeIf(Upload.Settled) }
 
 func (q *Uploads) removeIf(match func(Upload) bool) {
 	q.mu.Lock()
-	kept := make([]int64, 0, len(q.order))
-	for _, id := range q.order {
-		if it := q.items[id]; match(it.u) {
-			q.cancelLocked(id)
-			delete(q.items, id)
-			continue
+	n := len(q.items)
+	q.items = slices.DeleteFunc(q.items, func(it *uploadItem) bool {
+		if match(it.u) {
+			q.cancelLocked(it)
+			return true
 		}
-		kept = append(kept, id)
-	}
-	changed := len(kept) != len(q.order)
-	q.order = kept
+		return false
+	})
+	changed := len(q.items) != n
 	q.mu.Unlock()
 	if changed {
 		q.publish()
@@ -956,27 +959,25 @@ func (q *Uploads) Wait(ctx context.Context) error {
 type job struct {
 	ctx    context.Context
 	cancel context.CancelFunc
-	id     int64
+	it     *uploadItem
 	run    int
 }
 
 // launch takes slots in order, so files go top to bottom as listed.
-func (q *Uploads) launch(ids ...int64) {
-	var jobs []job
-	q.mu.Lock()
-	for _, id := range ids {
-		if it, ok := q.items[id]; ok {
-			// Uploads give way to what the user waits for (client.Pacer).
-			ctx, cancel := context.WithCancel(client.Background(q.a.Life()))
-			it.run++
-			it.cancel = cancel
-			jobs = append(jobs, job{ctx: ctx, cancel: cancel, id: id, run: it.run})
-		}
-	}
-	q.mu.Unlock()
-	if len(jobs) == 0 {
+func (q *Uploads) launch(items ...*uploadItem) {
+	if len(items) == 0 {
 		return
 	}
+	jobs := make([]job, len(items))
+	q.mu.Lock()
+	for i, it := range items {
+		// Uploads give way to what the user waits for (client.Pacer).
+		ctx, cancel := context.WithCancel(client.Background(q.a.Life()))
+		it.run++
+		it.cancel = cancel
+		jobs[i] = job{ctx: ctx, cancel: cancel, it: it, run: it.run}
+	}
+	q.mu.Unlock()
 	slots := q.a.uploadSlots
 	q.a.Go(func() {
 		for _, j := range jobs {
@@ -993,10 +994,8 @@ func (q *Uploads) launch(ids ...int64) {
 func (q *Uploads) send(j job, slots chan struct{}) {
 	defer func() { <-slots }()
 	defer j.cancel()
-	ctx, id, run := j.ctx, j.id, j.run
-
-	it := q.lockItem(id, run)
-	if it == nil {
+	ctx, it := j.ctx, j.it
+	if !q.lock(j) {
 		return
 	}
 	it.u.State = UploadSending
@@ -1009,7 +1008,7 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 	if file == nil {
 		file, err = q.a.Client().UploadFile(ctx, client.UploadParams{
 			Path: path, Filename: name,
-			Progress: func(sent, _ int64) { q.progress(id, run, sent) },
+			Progress: func(sent, _ int64) { q.progress(j, sent) },
 		})
 		if err == nil {
 			q.a.Ledger().Record(context.Background(), storage.CreditsFile, string(q.opts.LinkTo), q.opts.AgentTitle, string(file.ID), file.Credits)
@@ -1024,7 +1023,7 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 		}
 	}
 
-	if it = q.lockItem(id, run); it == nil {
+	if !q.lock(j) {
 		return
 	}
 	it.cancel = nil
@@ -1064,22 +1063,21 @@ func uploadProblem(err error, uploaded bool) string {
 	return Describe(err)
 }
 
-// lockItem locks the queue and returns the upload, or nil when run is stale.
-func (q *Uploads) lockItem(id int64, run int) *uploadItem {
+// lock locks the queue when j is its upload's newest run (a removed one's is not).
+func (q *Uploads) lock(j job) bool {
 	q.mu.Lock()
-	it, ok := q.items[id]
-	if !ok || it.run != run {
+	if j.it.run != j.run {
 		q.mu.Unlock()
-		return nil
+		return false
 	}
-	return it
+	return true
 }
 
-func (q *Uploads) progress(id int64, run int, sent int64) {
-	it := q.lockItem(id, run)
-	if it == nil {
+func (q *Uploads) progress(j job, sent int64) {
+	if !q.lock(j) {
 		return
 	}
+	it := j.it
 	it.u.Sent = sent
 	now := time.Now()
 	if now.Sub(it.lastEmit) < uploadProgressGap && sent < it.u.Size {
