@@ -38,8 +38,6 @@ type xlsxTable struct {
 	path   string
 	file   io.Closer
 	part   io.ReadCloser
-	read   *capped
-	size   int64 // the sheet's XML, as counted before its rows
 	d      *xml.Decoder
 	shared sharedTexts
 	nums   *numbers
@@ -73,6 +71,7 @@ func (b *book) open(f *zip.File, limit int64) (io.ReadCloser, *capped, error) {
 	}{c, rc}, c, nil
 }
 
+// capped counts what is read, for progress, and fails past max with errTooBig.
 type capped struct {
 	r      io.Reader
 	n, max int64
@@ -246,7 +245,7 @@ func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p 
 	case merged != "":
 		return fail(&Error{Kind: Merged, Path: p, Cell: merged})
 	}
-	t.size = size
+	st.size = size // as counted before the rows
 	if sharedFile != nil {
 		t.shared, err = loadShared(ctx, b, sharedFile, lim.text)
 		switch {
@@ -263,21 +262,14 @@ func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p 
 		return fail(unreadable(err))
 	}
 	t.nums = newNumbers(styles, wb.Pr.Date1904 == "1" || wb.Pr.Date1904 == "true")
-	if t.part, t.read, err = b.open(sheetFile, lim.sheetXML); err != nil {
+	if t.part, st.read, err = b.open(sheetFile, lim.sheetXML); err != nil {
 		return fail(unreadable(err))
 	}
-	t.d = decoder(bufio.NewReaderSize(t.read, 64<<10))
+	t.d = decoder(bufio.NewReaderSize(st.read, 64<<10))
 	if err := st.start(false); err != nil {
 		return fail(err)
 	}
 	return st, nil
-}
-
-func (t *xlsxTable) progress() float64 {
-	if t.read == nil || t.size <= 0 {
-		return 0
-	}
-	return min(1, float64(t.read.n)/float64(t.size))
 }
 
 func (t *xlsxTable) Close() error {
