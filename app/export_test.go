@@ -48,3 +48,23 @@ func (svc *Memories) SaveDraft(ctx context.Context, id, draft string) error {
 
 // HasMore reports whether another page may follow.
 func (l *FileList) HasMore() bool { return l.state.Get().More }
+
+// Wait blocks until no upload is waiting or sending.
+func (q *Uploads) Wait(ctx context.Context) error {
+	changed := make(chan struct{}, 1)
+	stop := q.state.Subscribe(func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
+	for q.state.Get().Pending() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-changed:
+		}
+	}
+	return nil
+}

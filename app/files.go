@@ -936,26 +936,6 @@ func (q *Uploads) removeIf(match func(Upload) bool) {
 	}
 }
 
-// Wait blocks until no upload is waiting or sending.
-func (q *Uploads) Wait(ctx context.Context) error {
-	changed := make(chan struct{}, 1)
-	stop := q.state.Subscribe(func() {
-		select {
-		case changed <- struct{}{}:
-		default:
-		}
-	})
-	defer stop()
-	for q.state.Get().Pending() {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-changed:
-		}
-	}
-	return nil
-}
-
 type job struct {
 	ctx    context.Context
 	cancel context.CancelFunc
