@@ -772,12 +772,8 @@ func (r *BatchRunner) bump() {
 	r.news.Update(func(n BatchNews) BatchNews { n.Rows++; return n })
 }
 
-// Run runs a batch's rows until none waits, ctx ends (Pause) or its credit
+// run runs a batch's rows until none waits, ctx ends (Pause) or its credit
 // cap is reached; a history that cannot be written pauses it.
-func (r *BatchRunner) Run(ctx context.Context, id int64, agent client.Agent) error {
-	return r.run(ctx, id, agent).Err
-}
-
 func (r *BatchRunner) run(ctx context.Context, id int64, agent client.Agent) BatchEnd {
 	b, err := r.a.db.Batch(ctx, id)
 	if err != nil {

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"io"
+
+	"github.com/agentdesk/agentdesk/client"
 )
 
 // SetMaxReplyBytes lowers the most of a reply a keeps, before its first
@@ -67,4 +69,9 @@ func (q *Uploads) Wait(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// Run runs batch id in the foreground (BatchRunner.Start's work).
+func (r *BatchRunner) Run(ctx context.Context, id int64, agent client.Agent) error {
+	return r.run(ctx, id, agent).Err
 }
