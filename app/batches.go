@@ -772,12 +772,8 @@ func (r *BatchRunner) bump() {
 	r.news.Update(func(n BatchNews) BatchNews { n.Rows++; return n })
 }
 
-// Run runs a batch's rows until none waits, ctx ends (Pause) or its credit
+// run runs a batch's rows until none waits, ctx ends (Pause) or its credit
 // cap is reached; a history that cannot be written pauses it.
-func (r *BatchRunner) Run(ctx context.Context, id int64, agent client.Agent) error {
-	return r.run(ctx, id, agent).Err
-}
-
 func (r *BatchRunner) run(ctx context.Context, id int64, agent client.Agent) BatchEnd {
 	b, err := r.a.db.Batch(ctx, id)
 	if err != nil {
@@ -833,8 +829,12 @@ func (run *batchRun) err() error {
 	return run.failure
 }
 
-// move writes row if it is still in state from (false when cancelled or failed).
+// move writes row if it is still in state from (false when cancelled or
+// failed); a row out of the service's hands takes its files off it first.
 func (run *batchRun) move(from storage.RowState, row storage.BatchRow) bool {
+	if row.State != storage.RowSending && row.State != storage.RowStarting && row.State != storage.RowRunning {
+		row.Uploads = run.removeUploads(row.Uploads)
+	}
 	ok, err := run.a.db.MoveRow(run.save, from, row)
 	return run.kept(row, ok, err)
 }
@@ -889,7 +889,6 @@ func (run *batchRun) prepare() ([]storage.BatchRow, error) {
 			row.State, row.Error = storage.RowFailed, unknownFate()
 		}
 		if from != row.State || len(row.Uploads) > 0 {
-			row.Uploads = run.removeUploads(row.Uploads)
 			if !run.move(from, row) && run.err() != nil {
 				return nil, run.err()
 			}
@@ -970,7 +969,7 @@ func (run *batchRun) send(row storage.BatchRow) {
 		cancel()
 		if err != nil {
 			row.State, row.Error = storage.RowFailed, lang.L("{{.File}} could not be sent, so the row did not run: {{.Why}}", map[string]any{"File": filepath.Base(path), "Why": uploadProblem(err, false)})
-			run.leave(storage.RowSending, row)
+			run.move(storage.RowSending, row)
 			return
 		}
 		run.a.Ledger().Record(run.save, storage.CreditsFile, string(run.agent.ID), run.agent.Title, string(f.ID), f.Credits)
@@ -993,7 +992,7 @@ func (run *batchRun) send(row storage.BatchRow) {
 	if !run.move(storage.RowSending, row) {
 		if run.err() == nil {
 			row.State, row.Error = storage.RowSkipped, cancelledRow()
-			run.leave(storage.RowSending, row)
+			run.move(storage.RowSending, row)
 		}
 		return
 	}
@@ -1011,7 +1010,7 @@ func (run *batchRun) send(row storage.BatchRow) {
 		if !errors.As(err, new(*client.APIError)) {
 			row.Error = unknownFate()
 		}
-		run.leave(storage.RowStarting, row)
+		run.move(storage.RowStarting, row)
 		return
 	}
 	row.State, row.ExecutionID = storage.RowRunning, string(e.ID)
@@ -1054,12 +1053,7 @@ func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
 	default:
 		row.State, row.Result, row.Error = storage.RowFailed, e.Output, Describe(err)
 	}
-	run.leave(storage.RowRunning, row)
-}
-
-func (run *batchRun) leave(from storage.RowState, row storage.BatchRow) bool {
-	row.Uploads = run.removeUploads(row.Uploads)
-	return run.move(from, row)
+	run.move(storage.RowRunning, row)
 }
 
 // removeUploads returns the files it could not remove from the service.

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"io"
+
+	"github.com/agentdesk/agentdesk/client"
 )
 
 // SetMaxReplyBytes lowers the most of a reply a keeps, before its first
@@ -13,8 +15,8 @@ func SetMaxReplyBytes(a *App, n int) { a.chat.maxReply = n }
 func (q *Uploads) Item(id int64) (Upload, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	it, ok := q.items[id]
-	if !ok {
+	it := q.item(id)
+	if it == nil {
 		return Upload{}, false
 	}
 	return it.u, true
@@ -48,3 +50,28 @@ func (svc *Memories) SaveDraft(ctx context.Context, id, draft string) error {
 
 // HasMore reports whether another page may follow.
 func (l *FileList) HasMore() bool { return l.state.Get().More }
+
+// Wait blocks until no upload is waiting or sending.
+func (q *Uploads) Wait(ctx context.Context) error {
+	changed := make(chan struct{}, 1)
+	stop := q.state.Subscribe(func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
+	for q.state.Get().Pending() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-changed:
+		}
+	}
+	return nil
+}
+
+// Run runs batch id in the foreground (BatchRunner.Start's work).
+func (r *BatchRunner) Run(ctx context.Context, id int64, agent client.Agent) error {
+	return r.run(ctx, id, agent).Err
+}

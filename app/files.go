@@ -44,8 +44,7 @@ type FilesState struct {
 	Err error
 
 	pages int
-	loads int    // loads under way
-	gen   uint64 // reloads started: only the newest is published
+	loads int // loads under way
 	// asked are the files this list asked to process: only their
 	// "waiting" is watched. Replaced, never modified.
 	asked map[client.ID]bool
@@ -72,19 +71,17 @@ func (s FilesState) StatusText(f client.File) string {
 // FileList is the workspace's files, page by page; while watched and a file
 // is processing it reloads every FilesRefreshEvery.
 type FileList struct {
-	a     *App
-	order string
-	state *live.State[FilesState]
+	a       *App
+	order   string
+	state   *live.State[FilesState]
+	paging  atomic.Bool // a page asked for by More is on its way
+	reloads live.Newest
 
 	mu       sync.Mutex
-	paging   atomic.Bool        // a page asked for by More is on its way
-	reload   context.CancelFunc // ends the reload under way
 	watchers int
-	poll     *poller      // the refresh under way while files process
-	polls    atomic.Int32 // refreshes still running, a stopped one too (Refreshing)
+	refresh  clock.Timer  // the next refresh, while watched and a file processes
+	polls    atomic.Int32 // refreshes planned or running, a stopped one finishing too (Refreshing)
 }
-
-type poller struct{ stop context.CancelFunc }
 
 // NewList lists the workspace's files in order "desc" or "asc"; nothing loads yet.
 func (svc *Files) NewList(order string) *FileList {
@@ -123,36 +120,78 @@ func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
 	if s := l.state.Get(); s.Loaded && !s.More {
 		return false, nil
 	}
-	page := 0
+	page := l.begin(func(s FilesState) int { return s.pages + 1 })
+	files, _, more, err := l.fetch(ctx, page, page)
+	added := false
+	l.end(func(s *FilesState) {
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.Err = err
+		case err == nil && s.pages == page-1: // else a reload ran meanwhile
+			// Other changes make new slices, so appending never touches an older snapshot.
+			n := len(s.Files)
+			s.Files = appendNew(s.Files, files)
+			added = len(s.Files) > n
+			s.pages, s.Loaded, s.More, s.Err = page, true, more, nil
+		}
+	})
+	return added, err
+}
+
+// Reload fetches again as many pages as were loaded, cancelling a reload under way.
+func (l *FileList) Reload(ctx context.Context) error {
+	ctx, cancel, gen := l.reloads.Start(ctx)
+	defer cancel()
+	last := l.begin(func(s FilesState) int { return max(s.pages, 1) })
+	files, pages, more, err := l.fetch(ctx, 1, last)
+	l.end(func(s *FilesState) {
+		switch {
+		case !l.reloads.Current(gen) || ctx.Err() != nil: // a newer reload shows, or nobody waits any more
+		case err != nil:
+			s.Err = err
+		default:
+			s.Files, s.pages, s.More, s.Loaded, s.Err = files, pages, more, true, nil
+		}
+	})
+	return err
+}
+
+// begin counts a load under way, returning the page pick chooses.
+func (l *FileList) begin(pick func(FilesState) int) (page int) {
 	l.state.Update(func(s FilesState) FilesState {
-		page = s.pages + 1
+		page = pick(s)
 		s.loads++
 		s.Loading = true
 		return s
 	})
-	p, err := l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: FilesPerPage, Order: l.order})
-	added := false
+	return page
+}
+
+// end publishes a load's outcome and watches what it shows.
+func (l *FileList) end(show func(*FilesState)) {
 	l.state.Update(func(s FilesState) FilesState {
 		s.loads--
 		s.Loading = s.loads > 0
-		if err != nil {
-			if ctx.Err() == nil {
-				s.Err = err
-			}
-			return s
-		}
-		if s.pages != page-1 {
-			return s // a reload ran meanwhile
-		}
-		// Other changes make new slices, so appending never touches an older snapshot.
-		n := len(s.Files)
-		s.Files = appendNew(s.Files, p.Data)
-		added = len(s.Files) > n
-		s.pages, s.Loaded, s.More, s.Err = page, true, p.HasNext(), nil
+		show(&s)
 		return s
 	})
 	l.watch()
-	return added, err
+}
+
+// fetch reads pages first to last, stopping at the service's last one: their
+// files, the last page read and whether another follows.
+func (l *FileList) fetch(ctx context.Context, first, last int) ([]client.File, int, bool, error) {
+	var files []client.File
+	for page := first; ; page++ {
+		p, err := l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: FilesPerPage, Order: l.order})
+		if err != nil {
+			return nil, 0, false, err
+		}
+		files = appendNew(files, p.Data)
+		if page >= last || !p.HasNext() {
+			return files, page, p.HasNext(), nil
+		}
+	}
 }
 
 // appendNew appends the files of page not in files yet.
@@ -170,59 +209,6 @@ func appendNew(files, page []client.File) []client.File {
 	return files
 }
 
-// Reload fetches again as many pages as were loaded, cancelling a reload under way.
-func (l *FileList) Reload(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	l.mu.Lock()
-	if l.reload != nil {
-		l.reload()
-	}
-	l.reload = cancel
-	l.mu.Unlock()
-
-	var gen uint64
-	pages := 1
-	l.state.Update(func(s FilesState) FilesState {
-		s.gen++
-		gen, pages = s.gen, max(s.pages, 1)
-		s.loads++
-		s.Loading = true
-		return s
-	})
-	var files []client.File
-	more := false
-	var err error
-	for page := 1; page <= pages; page++ {
-		var p *client.Page[client.File]
-		p, err = l.a.Client().ListFiles(ctx, client.ListFilesParams{Page: page, PerPage: FilesPerPage, Order: l.order})
-		if err != nil {
-			break
-		}
-		files = appendNew(files, p.Data)
-		more = p.HasNext()
-		if !more {
-			pages = page
-			break
-		}
-	}
-	l.state.Update(func(s FilesState) FilesState {
-		s.loads--
-		s.Loading = s.loads > 0
-		if s.gen != gen || ctx.Err() != nil {
-			return s // a newer reload shows, or nobody waits any more
-		}
-		if err != nil {
-			s.Err = err
-			return s
-		}
-		s.Files, s.pages, s.More, s.Loaded, s.Err = files, pages, more, true, nil
-		return s
-	})
-	l.watch()
-	return err
-}
-
 // Watch keeps the list fresh while a file is processing, until stop or app close.
 func (l *FileList) Watch() (stop func()) {
 	l.mu.Lock()
@@ -235,64 +221,39 @@ func (l *FileList) Watch() (stop func()) {
 			l.mu.Lock()
 			defer l.mu.Unlock()
 			l.watchers--
-			if l.watchers == 0 && l.poll != nil {
-				l.poll.stop()
-				l.poll = nil
+			if l.watchers == 0 && l.refresh != nil && l.refresh.Stop() {
+				l.refresh = nil
+				l.polls.Add(-1)
 			}
 		})
 	}
 }
 
+// watch plans a refresh FilesRefreshEvery on while watched and a file
+// processes; the refresh's end plans the next.
 func (l *FileList) watch() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.watchers == 0 || l.poll != nil || !l.state.Get().Unsettled() {
+	if l.watchers == 0 || l.refresh != nil || !l.state.Get().Unsettled() {
 		return
 	}
-	ctx, cancel := context.WithCancel(l.a.Life())
-	p := &poller{stop: cancel}
-	l.poll = p
-	l.a.Go(func() {
-		l.polls.Add(1)
-		defer l.polls.Add(-1)
-		defer cancel()
-		due := make(chan struct{}, 1)
-		t := clock.Or(l.a.cfg.Clock).AfterFunc(FilesRefreshEvery, func() { due <- struct{}{} })
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-due:
-			}
-			if !l.pollOn(p) {
-				return
-			}
-			_ = l.Reload(ctx)
-			if !l.pollOn(p) {
-				return
-			}
-			t.Reset(FilesRefreshEvery)
+	l.polls.Add(1)
+	l.refresh = clock.Or(l.a.cfg.Clock).AfterFunc(FilesRefreshEvery, func() {
+		l.mu.Lock()
+		l.refresh = nil
+		watched := l.watchers > 0
+		l.mu.Unlock()
+		if !watched || !l.a.Go(func() {
+			defer l.polls.Add(-1)
+			_ = l.Reload(l.a.Life())
+		}) {
+			l.polls.Add(-1)
 		}
 	})
 }
 
-// Refreshing reports whether a refresh still runs, even a stopped one finishing.
+// Refreshing reports whether a refresh is planned or runs, even a stopped one finishing.
 func (l *FileList) Refreshing() bool { return l.polls.Load() > 0 }
-
-// pollOn reports whether refresh p goes on; when not, it is forgotten.
-func (l *FileList) pollOn(p *poller) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.poll != p {
-		return false
-	}
-	if !l.state.Get().Unsettled() {
-		l.poll = nil
-		return false
-	}
-	return true
-}
 
 // FileWaiting is the status of a file stored but not processed (yet).
 const FileWaiting = "waiting"
@@ -781,8 +742,7 @@ type Uploads struct {
 
 	mu     sync.Mutex
 	next   int64
-	items  map[int64]*uploadItem
-	order  []int64
+	items  []*uploadItem // in the queue's order
 	done   int
 	answer *client.AgentFiles
 }
@@ -805,7 +765,7 @@ var ErrOffline = say(func() string {
 
 // NewUploads makes an upload queue.
 func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
-	return &Uploads{a: svc.a, opts: opts, items: map[int64]*uploadItem{}, state: live.NewState(UploadsState{})}
+	return &Uploads{a: svc.a, opts: opts, state: live.NewState(UploadsState{})}
 }
 
 func (q *Uploads) State() live.Observable[UploadsState] { return q.state }
@@ -815,14 +775,13 @@ func (q *Uploads) publish() {
 	q.state.Update(func(UploadsState) UploadsState {
 		q.mu.Lock()
 		defer q.mu.Unlock()
-		items := make([]*Upload, 0, len(q.order))
-		for _, id := range q.order {
-			it := q.items[id]
+		items := make([]*Upload, len(q.items))
+		for i, it := range q.items {
 			if it.shown == nil || *it.shown != it.u {
 				u := it.u
 				it.shown = &u
 			}
-			items = append(items, it.shown)
+			items[i] = it.shown
 		}
 		return UploadsState{Items: items, Done: q.done, Linked: q.answer}
 	})
@@ -866,7 +825,8 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 		return nil, err
 	}
 	room := q.a.roomFor(stored)
-	var ids, send []int64
+	var ids []int64
+	var send []*uploadItem
 	q.mu.Lock()
 	for _, f := range plan.Files {
 		q.next++
@@ -880,10 +840,9 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 		if f.Problem != "" {
 			it.u.State, it.u.Message = UploadFailed, f.Problem
 		} else {
-			send = append(send, it.u.ID)
+			send = append(send, it)
 		}
-		q.items[it.u.ID] = it
-		q.order = append(q.order, it.u.ID)
+		q.items = append(q.items, it)
 		ids = append(ids, it.u.ID)
 	}
 	q.mu.Unlock()
@@ -895,16 +854,23 @@ func (q *Uploads) Start(ctx context.Context, plan UploadPlan) ([]int64, error) {
 // Cancel stops an upload; nothing half-sent is kept by the service.
 func (q *Uploads) Cancel(id int64) {
 	q.mu.Lock()
-	changed := q.cancelLocked(id)
+	changed := q.cancelLocked(q.item(id))
 	q.mu.Unlock()
 	if changed {
 		q.publish()
 	}
 }
 
-func (q *Uploads) cancelLocked(id int64) bool {
-	it, ok := q.items[id]
-	if !ok || it.u.Settled() {
+// item is upload id, nil when none; the queue is locked.
+func (q *Uploads) item(id int64) *uploadItem {
+	if i := slices.IndexFunc(q.items, func(it *uploadItem) bool { return it.u.ID == id }); i >= 0 {
+		return q.items[i]
+	}
+	return nil
+}
+
+func (q *Uploads) cancelLocked(it *uploadItem) bool {
+	if it == nil || it.u.Settled() {
 		return false
 	}
 	if it.cancel != nil {
@@ -918,8 +884,8 @@ func (q *Uploads) cancelLocked(id int64) bool {
 // Retry sends a failed or cancelled upload again, re-reading the file.
 func (q *Uploads) Retry(id int64) {
 	q.mu.Lock()
-	it, ok := q.items[id]
-	if !ok || (it.u.State != UploadFailed && it.u.State != UploadCancelled) {
+	it := q.item(id)
+	if it == nil || (it.u.State != UploadFailed && it.u.State != UploadCancelled) {
 		q.mu.Unlock()
 		return
 	}
@@ -941,7 +907,7 @@ func (q *Uploads) Retry(id int64) {
 	it.u.State, it.u.Message, it.u.Sent = UploadWaiting, "", 0
 	q.mu.Unlock()
 	q.publish()
-	q.launch(id)
+	q.launch(it)
 }
 
 // Remove cancels an upload and takes it out of the queue.
@@ -955,67 +921,43 @@ func (q *Uploads) ClearSettled() { q.removeIf(Upload.Settled) }
 
 func (q *Uploads) removeIf(match func(Upload) bool) {
 	q.mu.Lock()
-	kept := make([]int64, 0, len(q.order))
-	for _, id := range q.order {
-		if it := q.items[id]; match(it.u) {
-			q.cancelLocked(id)
-			delete(q.items, id)
-			continue
+	n := len(q.items)
+	q.items = slices.DeleteFunc(q.items, func(it *uploadItem) bool {
+		if match(it.u) {
+			q.cancelLocked(it)
+			return true
 		}
-		kept = append(kept, id)
-	}
-	changed := len(kept) != len(q.order)
-	q.order = kept
+		return false
+	})
+	changed := len(q.items) != n
 	q.mu.Unlock()
 	if changed {
 		q.publish()
 	}
 }
 
-// Wait blocks until no upload is waiting or sending.
-func (q *Uploads) Wait(ctx context.Context) error {
-	changed := make(chan struct{}, 1)
-	stop := q.state.Subscribe(func() {
-		select {
-		case changed <- struct{}{}:
-		default:
-		}
-	})
-	defer stop()
-	for q.state.Get().Pending() {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-changed:
-		}
-	}
-	return nil
-}
-
 type job struct {
 	ctx    context.Context
 	cancel context.CancelFunc
-	id     int64
+	it     *uploadItem
 	run    int
 }
 
 // launch takes slots in order, so files go top to bottom as listed.
-func (q *Uploads) launch(ids ...int64) {
-	var jobs []job
-	q.mu.Lock()
-	for _, id := range ids {
-		if it, ok := q.items[id]; ok {
-			// Uploads give way to what the user waits for (client.Pacer).
-			ctx, cancel := context.WithCancel(client.Background(q.a.Life()))
-			it.run++
-			it.cancel = cancel
-			jobs = append(jobs, job{ctx: ctx, cancel: cancel, id: id, run: it.run})
-		}
-	}
-	q.mu.Unlock()
-	if len(jobs) == 0 {
+func (q *Uploads) launch(items ...*uploadItem) {
+	if len(items) == 0 {
 		return
 	}
+	jobs := make([]job, len(items))
+	q.mu.Lock()
+	for i, it := range items {
+		// Uploads give way to what the user waits for (client.Pacer).
+		ctx, cancel := context.WithCancel(client.Background(q.a.Life()))
+		it.run++
+		it.cancel = cancel
+		jobs[i] = job{ctx: ctx, cancel: cancel, it: it, run: it.run}
+	}
+	q.mu.Unlock()
 	slots := q.a.uploadSlots
 	q.a.Go(func() {
 		for _, j := range jobs {
@@ -1032,10 +974,8 @@ func (q *Uploads) launch(ids ...int64) {
 func (q *Uploads) send(j job, slots chan struct{}) {
 	defer func() { <-slots }()
 	defer j.cancel()
-	ctx, id, run := j.ctx, j.id, j.run
-
-	it := q.lockItem(id, run)
-	if it == nil {
+	ctx, it := j.ctx, j.it
+	if !q.lock(j) {
 		return
 	}
 	it.u.State = UploadSending
@@ -1048,7 +988,7 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 	if file == nil {
 		file, err = q.a.Client().UploadFile(ctx, client.UploadParams{
 			Path: path, Filename: name,
-			Progress: func(sent, _ int64) { q.progress(id, run, sent) },
+			Progress: func(sent, _ int64) { q.progress(j, sent) },
 		})
 		if err == nil {
 			q.a.Ledger().Record(context.Background(), storage.CreditsFile, string(q.opts.LinkTo), q.opts.AgentTitle, string(file.ID), file.Credits)
@@ -1063,7 +1003,7 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 		}
 	}
 
-	if it = q.lockItem(id, run); it == nil {
+	if !q.lock(j) {
 		return
 	}
 	it.cancel = nil
@@ -1103,22 +1043,21 @@ func uploadProblem(err error, uploaded bool) string {
 	return Describe(err)
 }
 
-// lockItem locks the queue and returns the upload, or nil when run is stale.
-func (q *Uploads) lockItem(id int64, run int) *uploadItem {
+// lock locks the queue when j is its upload's newest run (a removed one's is not).
+func (q *Uploads) lock(j job) bool {
 	q.mu.Lock()
-	it, ok := q.items[id]
-	if !ok || it.run != run {
+	if j.it.run != j.run {
 		q.mu.Unlock()
-		return nil
+		return false
 	}
-	return it
+	return true
 }
 
-func (q *Uploads) progress(id int64, run int, sent int64) {
-	it := q.lockItem(id, run)
-	if it == nil {
+func (q *Uploads) progress(j job, sent int64) {
+	if !q.lock(j) {
 		return
 	}
+	it := j.it
 	it.u.Sent = sent
 	now := time.Now()
 	if now.Sub(it.lastEmit) < uploadProgressGap && sent < it.u.Size {

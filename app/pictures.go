@@ -16,7 +16,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -166,35 +165,27 @@ type pictureFormat struct {
 	working func(*bufio.Reader, image.Config) int64
 }
 
-const pictureHeadLen = 12
-
-// sniffPicture tells the format from the first bytes, never address or content type.
-func sniffPicture(head []byte) (pictureFormat, bool) {
-	s := string(head)
-	switch {
-	case strings.HasPrefix(s, "\x89PNG\r\n\x1a\n"):
-		return pictureFormat{png.DecodeConfig, png.Decode, pngWorking}, true
-	case strings.HasPrefix(s, "\xff\xd8\xff"):
-		return pictureFormat{jpeg.DecodeConfig, jpeg.Decode, jpegWorking}, true
-	case strings.HasPrefix(s, "GIF87a"), strings.HasPrefix(s, "GIF89a"):
-		// gif.Decode reads the first frame, within DecodeConfig's screen.
-		return pictureFormat{gif.DecodeConfig, gif.Decode, nil}, true
-	case len(s) >= 12 && s[:4] == "RIFF" && s[8:12] == "WEBP":
-		// webp.Decode refuses a frame other than DecodeConfig's canvas.
-		return pictureFormat{webp.DecodeConfig, webp.Decode, webpWorking}, true
-	}
-	return pictureFormat{}, false
+// pictureFormats are the formats shown, by the extension safe.Sniff tells
+// from the first bytes (never the address or content type).
+var pictureFormats = map[string]pictureFormat{
+	".png": {png.DecodeConfig, png.Decode, pngWorking},
+	".jpg": {jpeg.DecodeConfig, jpeg.Decode, jpegWorking},
+	// gif.Decode reads the first frame, within DecodeConfig's screen.
+	".gif": {gif.DecodeConfig, gif.Decode, nil},
+	// webp.Decode refuses a frame other than DecodeConfig's canvas.
+	".webp": {webp.DecodeConfig, webp.Decode, webpWorking},
 }
 
 // readPictureHeader reads the format and size, refusing any beyond MaxPicturePixels.
 func readPictureHeader(r io.Reader) (pictureFormat, image.Config, error) {
 	unreadable := &PictureError{Reason: PictureUnreadable}
 	br := bufio.NewReader(r)
-	head, err := br.Peek(pictureHeadLen)
+	head, err := br.Peek(safe.SniffLen)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return pictureFormat{}, image.Config{}, unreadable
 	}
-	f, ok := sniffPicture(head)
+	_, ext := safe.Sniff(head)
+	f, ok := pictureFormats[ext]
 	if !ok {
 		return pictureFormat{}, image.Config{}, unreadable
 	}

@@ -175,22 +175,27 @@ func open(ctx context.Context, path string, lim limits) (t Table, err error) {
 	if info.Size() > MaxBytes {
 		return nil, &Error{Kind: TooLarge, Path: path}
 	}
+	var xlsx bool
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv", ".tsv", ".txt":
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
-		}
-		t, err := readCSVSafely(ctx, f, info.Size(), path, lim)
-		if err != nil {
-			_ = f.Close()
-			return nil, err
-		}
-		return t, nil
 	case ".xlsx", ".xlsm":
-		return openXLSX(ctx, path, lim)
+		xlsx = true
+	default:
+		return nil, &Error{Kind: Unreadable, Path: path, Detail: "only CSV and Excel (.xlsx) sheets are read"}
 	}
-	return nil, &Error{Kind: Unreadable, Path: path, Detail: "only CSV and Excel (.xlsx) sheets are read"}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{Kind: Unreadable, Path: path, Detail: err.Error(), Err: err}
+	}
+	if xlsx {
+		return readXLSX(ctx, f, info.Size(), f, path, lim)
+	}
+	t, err = readCSVSafely(ctx, f, info.Size(), path, lim)
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return t, nil
 }
 
 // readCSVSafely reads a CSV sheet from r, closed with the table if it can be.
@@ -200,7 +205,7 @@ func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, li
 			t, err = nil, panicked(name, p)
 		}
 	}()
-	counted := &countingReader{r: io.LimitReader(r, MaxBytes+1)}
+	counted := &capped{r: io.LimitReader(r, MaxBytes+1), max: MaxBytes + 1}
 	br := bufio.NewReaderSize(counted, 64<<10)
 	text, err := decoded(br)
 	if err != nil {
@@ -213,8 +218,8 @@ func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, li
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	closer, _ := r.(io.Closer)
-	src := &csvTable{path: name, r: cr, read: counted, size: size, closer: closer}
-	t = &table{ctx: ctx, path: name, src: src, k: kept{lim: lim, path: name}}
+	src := &csvTable{path: name, r: cr, closer: closer}
+	t = &table{ctx: ctx, path: name, src: src, k: kept{lim: lim, path: name}, read: counted, size: size}
 	if err := t.start(true); err != nil {
 		return nil, err
 	}
@@ -278,12 +283,13 @@ type table struct {
 	width int
 	first *Row
 	err   error
+	read  *capped // what is read of the file or the sheet's XML
+	size  int64   // of all of it, -1 when not known
 }
 
 // records are a sheet's numbered records within width (a header's whole); io.EOF after the last.
 type records interface {
 	record(width int, header bool) (int, []string, error)
-	progress() float64
 	Close() error
 }
 
@@ -326,7 +332,12 @@ func (t *table) start(padHeader bool) error {
 
 func (t *table) Header() []string { return t.header }
 
-func (t *table) Progress() float64 { return t.src.progress() }
+func (t *table) Progress() float64 {
+	if t.read == nil || t.size <= 0 {
+		return 0
+	}
+	return min(1, float64(t.read.n)/float64(t.size))
+}
 
 func (t *table) Close() error { return t.src.Close() }
 
@@ -365,29 +376,9 @@ func (t *table) Next() (r Row, err error) {
 type csvTable struct {
 	path string
 	r    *csv.Reader
-	read *countingReader
-	size int64 // the file's size, -1 when not known
 	// inCells counts line breaks inside cells, so rows number as spreadsheets do.
 	inCells int
 	closer  io.Closer
-}
-
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-func (t *csvTable) progress() float64 {
-	if t.size <= 0 {
-		return 0
-	}
-	return min(1, float64(t.read.n)/float64(t.size))
 }
 
 func (t *csvTable) record(width int, header bool) (int, []string, error) {

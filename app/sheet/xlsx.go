@@ -9,7 +9,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -39,8 +38,6 @@ type xlsxTable struct {
 	path   string
 	file   io.Closer
 	part   io.ReadCloser
-	read   *capped
-	size   int64 // the sheet's XML, as counted before its rows
 	d      *xml.Decoder
 	shared sharedTexts
 	nums   *numbers
@@ -74,6 +71,7 @@ func (b *book) open(f *zip.File, limit int64) (io.ReadCloser, *capped, error) {
 	}{c, rc}, c, nil
 }
 
+// capped counts what is read, for progress, and fails past max with errTooBig.
 type capped struct {
 	r      io.Reader
 	n, max int64
@@ -160,21 +158,8 @@ func (r relationships) ofType(from, kind, def string) string {
 	return def
 }
 
-// openXLSX opens the first sheet, checking sizes and merged cells before its rows.
-func openXLSX(ctx context.Context, p string, lim limits) (Table, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
-	}
-	info, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
-	}
-	return readXLSX(ctx, f, info.Size(), f, p, lim)
-}
-
-// readXLSX reads the workbook in r; file is closed with the table or on refusal.
+// readXLSX reads the workbook in r, checking sizes and merged cells before its
+// rows; file is closed with the table or on refusal.
 func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p string, lim limits) (tb Table, err error) {
 	unreadable := func(err error) error {
 		return &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
@@ -260,7 +245,7 @@ func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p 
 	case merged != "":
 		return fail(&Error{Kind: Merged, Path: p, Cell: merged})
 	}
-	t.size = size
+	st.size = size // as counted before the rows
 	if sharedFile != nil {
 		t.shared, err = loadShared(ctx, b, sharedFile, lim.text)
 		switch {
@@ -277,21 +262,14 @@ func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p 
 		return fail(unreadable(err))
 	}
 	t.nums = newNumbers(styles, wb.Pr.Date1904 == "1" || wb.Pr.Date1904 == "true")
-	if t.part, t.read, err = b.open(sheetFile, lim.sheetXML); err != nil {
+	if t.part, st.read, err = b.open(sheetFile, lim.sheetXML); err != nil {
 		return fail(unreadable(err))
 	}
-	t.d = decoder(bufio.NewReaderSize(t.read, 64<<10))
+	t.d = decoder(bufio.NewReaderSize(st.read, 64<<10))
 	if err := st.start(false); err != nil {
 		return fail(err)
 	}
 	return st, nil
-}
-
-func (t *xlsxTable) progress() float64 {
-	if t.read == nil || t.size <= 0 {
-		return 0
-	}
-	return min(1, float64(t.read.n)/float64(t.size))
 }
 
 func (t *xlsxTable) Close() error {
@@ -566,10 +544,6 @@ func excelDate(v string) (string, bool) {
 	return strconv.FormatFloat(days, 'G', 15, 64), true
 }
 
-func isNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
-}
-
 func attr(el xml.StartElement, name string) string {
 	for _, a := range el.Attr {
 		if a.Name.Local == name {
@@ -683,14 +657,16 @@ func loadShared(ctx context.Context, b *book, f *zip.File, limit int64) (sharedT
 	}
 }
 
-// scanSheet reads the sheet through for its true size and first merged range.
+// scanSheet reads the sheet through for its true size and first merged range:
+// bytes are only searched until "mergeCell" shows, then the XML from the tag
+// before it is decoded.
 func scanSheet(ctx context.Context, b *book, f *zip.File, limit int64) (int64, string, error) {
 	rc, count, err := b.open(f, limit)
 	if err != nil {
 		return 0, "", err
 	}
 	defer rc.Close()
-	const carry = 4 << 10
+	const carry = 4 << 10 // a split name, with the tag and prefix before it
 	buf := make([]byte, 256<<10)
 	keep := 0
 	for {
@@ -703,62 +679,36 @@ func scanSheet(ctx context.Context, b *book, f *zip.File, limit int64) (int64, s
 		if rerr != nil && !end {
 			return 0, "", rerr
 		}
-		ref, at := mergedRange(data, end)
-		if ref != "" {
-			return count.n, ref, nil
+		if i := bytes.Index(data, []byte("mergeCell")); i >= 0 {
+			from := max(0, bytes.LastIndexByte(data[:i], '<'))
+			ref, err := mergedRange(ctx, io.MultiReader(bytes.NewReader(data[from:]), rc))
+			return count.n, ref, err
 		}
 		if end {
 			return count.n, "", nil
 		}
-		from := max(0, len(data)-64)
-		if at >= 0 {
-			from = at // a merged cell begins there, the rest to come
-			if len(data)-from > carry {
-				return count.n, "?", nil
-			}
-		}
-		keep = copy(buf, data[from:])
+		keep = copy(buf, data[max(0, len(data)-carry):])
 	}
 }
 
-// mergedRange is the first merged range in data, or where an incomplete one begins.
-func mergedRange(data []byte, end bool) (string, int) {
-	name := []byte("mergeCell")
-	for from := 0; ; {
-		i := bytes.Index(data[from:], name)
-		if i < 0 {
-			return "", -1
+// mergedRange is the first merged range r's XML holds ("?" when it names
+// none), read to the end when none.
+func mergedRange(ctx context.Context, r io.Reader) (string, error) {
+	d := xml.NewDecoder(r)
+	d.Strict = false // read for one tag, not checked: the rows' reader does that
+	for n := 1; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return "", ctx.Err()
 		}
-		i += from
-		from = i + len(name)
-		open := i - 1 // the tag's <, before a prefix ("x:") if any
-		if open >= 0 && data[open] == ':' {
-			for open--; open >= 0 && open > i-64 && isNameByte(data[open]); open-- {
-			}
+		tok, err := d.RawToken()
+		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "mergeCell" {
+			return cmp.Or(attr(el, "ref"), "?"), nil
 		}
-		if open < 0 || data[open] != '<' {
-			continue // not a tag's name
+		if errors.Is(err, errTooBig) {
+			return "", err
 		}
-		if from >= len(data) {
-			if end {
-				return "", -1
-			}
-			return "", open
+		if err != nil {
+			return "", nil // the rows' reader tells what is wrong
 		}
-		if c := data[from]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			continue // <mergeCells>
-		}
-		close := bytes.IndexByte(data[from:], '>')
-		if close < 0 {
-			if end {
-				return "?", -1
-			}
-			return "", open
-		}
-		tok, err := xml.NewDecoder(bytes.NewReader(data[open : from+close+1])).RawToken()
-		if el, ok := tok.(xml.StartElement); ok && err == nil && attr(el, "ref") != "" {
-			return attr(el, "ref"), -1
-		}
-		return "?", -1
 	}
 }
