@@ -101,6 +101,22 @@ type FormEntry struct {
 	OnCtrlEnter func()
 	// OnKey, when set, sees each key first; true means it took it.
 	OnKey func(*fyne.KeyEvent) bool
+	// outer is the widget drawn: e, or the one that embeds it. Keys passed
+	// on and the focus ring look it up in the window, where e is not.
+	outer fyne.Widget
+}
+
+// ExtendBaseWidget remembers w, the widget that embeds e, as Fyne's does.
+func (e *FormEntry) ExtendBaseWidget(w fyne.Widget) {
+	e.outer = w
+	e.Field.ExtendBaseWidget(w)
+}
+
+func (e *FormEntry) self() fyne.CanvasObject {
+	if e.outer != nil {
+		return e.outer
+	}
+	return e
 }
 
 func NewFormEntry() *FormEntry {
@@ -154,7 +170,7 @@ func NewFormPasswordEntry() *FormEntry {
 }
 
 func (e *FormEntry) TypedShortcut(s fyne.Shortcut) {
-	if !FieldShortcut(e, s, e.OnCtrlEnter) {
+	if !FieldShortcut(e.self(), s, e.OnCtrlEnter) {
 		e.Field.TypedShortcut(s)
 	}
 }
@@ -168,7 +184,7 @@ func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 	switch {
 	case ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1,
 		(ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !e.MultiLine && e.OnSubmitted == nil:
-		PassKey(e, ev)
+		PassKey(e.self(), ev)
 	default:
 		e.Field.TypedKey(ev)
 	}
@@ -179,7 +195,7 @@ func (e *FormEntry) AcceptsTab() bool { return false }
 
 func (e *FormEntry) FocusGained() {
 	e.Field.FocusGained()
-	ShowFocused(e)
+	ShowFocused(e.self())
 }
 
 // PaidButton is the button of an action that costs credits: a click or
