@@ -1418,3 +1418,24 @@ func TestABatchRunsTheRowsItsPlanRead(t *testing.T) {
 		t.Fatalf("rows %v (%v), %d runs; want the 3 rows read", counts, err, len(svc.Executions()))
 	}
 }
+
+// "Files without a type" chooses those files only, not every file.
+func TestFilesWithoutATypeAreAKindOfTheirOwn(t *testing.T) {
+	e, q, _, _, _ := recordingEnv(t)
+	folder := filepath.Join(t.TempDir(), "Mixed")
+	for _, name := range []string{"a.pdf", "b.pdf", "README"} {
+		writeFile(t, filepath.Join(folder, name), "text")
+	}
+	ShowFolderPlan(e, agent(t, e.App), folder)
+	pl := shownPlan(t, e, q)
+	if got, want := pl.kinds.Select.Options, []string{"All files (3)", "PDF (2)", "Files without a type (1)"}; !slices.Equal(got, want) {
+		t.Fatalf("the kinds offered are %q, want %q", got, want)
+	}
+	if pl.count() != 3 {
+		t.Fatalf("all files chosen at first, yet %d counted", pl.count())
+	}
+	pl.kinds.Select.SetSelected("Files without a type (1)")
+	if pl.count() != 1 || pl.chosen[0].Ext != "" {
+		t.Fatalf("files without a type chose %d files: %+v", pl.count(), pl.chosen)
+	}
+}

@@ -74,7 +74,7 @@ type plan struct {
 	// fileQ is the question each file answers ("" when attached to its run).
 	fileQ string
 
-	kinds  screen.Choice // of the kinds' keys, "" for all
+	kinds  screen.Choice // of the kinds' keys, allKinds for all
 	chosen []app.FolderFile
 
 	questions []*question
@@ -311,7 +311,7 @@ func (pl *plan) chooseKind() {
 	if pl.kinds.Select.SelectedIndex() >= 0 {
 		key := pl.kinds.Value()
 		for _, f := range pl.src.files {
-			if key == "" || kindKey(f.Ext) == key {
+			if key == allKinds || kindKey(f.Ext) == key {
 				pl.chosen = append(pl.chosen, f)
 			}
 		}
@@ -613,7 +613,7 @@ func (pl *plan) Start() {
 	})
 }
 
-// fileKinds are the "Which files" choices and their kinds' keys: all (""),
+// fileKinds are the "Which files" choices and their kinds' keys: all (allKinds),
 // then each kind, most first.
 func fileKinds(files []app.FolderFile) (labels, keys []string) {
 	count := map[string]int{}
@@ -635,7 +635,7 @@ func fileKinds(files []app.FolderFile) (labels, keys []string) {
 		}
 		return strings.Compare(kindName(a), kindName(b))
 	})
-	labels, keys = []string{lang.L("All files ({{.Count}})", map[string]any{"Count": app.Number(len(files))})}, []string{""}
+	labels, keys = []string{lang.L("All files ({{.Count}})", map[string]any{"Count": app.Number(len(files))})}, []string{allKinds}
 	for _, k := range found {
 		n := app.Number(count[k])
 		label := lang.L("{{.Kind}} ({{.Count}})", map[string]any{"Kind": kindName(k), "Count": n})
@@ -647,6 +647,9 @@ func fileKinds(files []app.FolderFile) (labels, keys []string) {
 	}
 	return labels, keys
 }
+
+// allKinds is the key of "All files": no kind's, as "" is files without a type's.
+const allKinds = "*"
 
 func kindKey(ext string) string { return files.KindOf(ext).Key }
 
