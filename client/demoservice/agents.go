@@ -1,9 +1,7 @@
 package demoservice
 
 import (
-	"cmp"
 	"encoding/json"
-	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -116,10 +114,9 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 		invalid("type", "The selected type is invalid. Allowed: chat, image, text, video.")
 	}
 	ws := workspaceOf(r)
-	matched := collect(s, maps.Values(s.agents), func(a *Agent) bool {
+	matched := collect(s, s.agents, func(a *Agent) bool {
 		return a.WorkspaceID == ws && (typ == "" || a.Type == typ) && matchesText(q, a.Title, deref(a.Description), deref(a.LongDescription))
 	})
-	slices.SortFunc(matched, func(a, b Agent) int { return cmp.Compare(a.ID, b.ID) })
 	writeJSON(w, http.StatusOK, newEnvelope(r, p, matched))
 }
 

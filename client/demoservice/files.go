@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"mime"
 	"net/http"
 	"path/filepath"
@@ -53,7 +52,7 @@ func (s *Service) Files() []File { return s.workspaceFiles(0, "desc") }
 // workspaceFiles snapshots the workspace's files (0: all), ordered by
 // created_at (ties by id) "asc" or "desc".
 func (s *Service) workspaceFiles(ws int64, order string) []File {
-	out := collect(s, maps.Values(s.files), func(f *File) bool { return ws == 0 || f.WorkspaceID == ws })
+	out := collect(s, s.files, func(f *File) bool { return ws == 0 || f.WorkspaceID == ws })
 	slices.SortFunc(out, func(a, b File) int {
 		c := cmp.Or(a.created.Compare(b.created), cmp.Compare(a.ID, b.ID))
 		if order == "asc" {

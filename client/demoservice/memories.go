@@ -262,7 +262,7 @@ func (s *Service) listMemories(w http.ResponseWriter, r *http.Request) {
 		}
 		coll = id
 	}
-	all := collect(s, maps.Values(s.memories), func(m *Memory) bool { return coll == 0 || m.CollectionID == coll })
+	all := collect(s, s.memories, func(m *Memory) bool { return coll == 0 || m.CollectionID == coll })
 	slices.SortFunc(all, func(a, b Memory) int {
 		return -cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
@@ -300,8 +300,7 @@ func deleteRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, rec
 func (s *Service) listCollections(w http.ResponseWriter, r *http.Request) {
 	p := readPage(r, memoryPerPage, memoryMaxPerPage)
 	q := searchParam(r, "search")
-	all := collect(s, maps.Values(s.collections), func(c *Collection) bool { return matchesText(q, c.Name, c.DisplayName) })
-	slices.SortFunc(all, func(a, b Collection) int { return cmp.Compare(a.ID, b.ID) })
+	all := collect(s, s.collections, func(c *Collection) bool { return matchesText(q, c.Name, c.DisplayName) })
 	writeJSON(w, http.StatusOK, map[string]any{"message": "success", "collections": pageOf(all, p), "meta": p.shortMeta(len(all))})
 }
 

@@ -8,10 +8,11 @@ package demoservice
 import (
 	"cmp"
 	"context"
-	"iter"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -168,13 +169,14 @@ func (s *Service) goBackground(f func()) {
 	}
 }
 
-func collect[T any](s *Service, records iter.Seq[*T], keep func(*T) bool) []T {
+// collect snapshots the records keep accepts, in id order.
+func collect[T any](s *Service, records map[int64]*T, keep func(*T) bool) []T {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []T
-	for rec := range records {
-		if keep(rec) {
-			out = append(out, *rec)
+	for _, id := range slices.Sorted(maps.Keys(records)) {
+		if keep(records[id]) {
+			out = append(out, *records[id])
 		}
 	}
 	return out

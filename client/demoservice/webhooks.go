@@ -1,7 +1,6 @@
 package demoservice
 
 import (
-	"cmp"
 	"maps"
 	"math"
 	"net/http"
@@ -97,15 +96,9 @@ func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 	s.listWebhooksA(w, r, func(h *webhook) bool { return h.TemplateID == a.ID })
 }
 
-func (s *Service) webhooksWhere(mine func(*webhook) bool) []webhook {
-	all := collect(s, maps.Values(s.webhooks), mine)
-	slices.SortFunc(all, func(a, b webhook) int { return cmp.Compare(a.ID, b.ID) })
-	return all
-}
-
 func (s *Service) listWebhooksA(w http.ResponseWriter, r *http.Request, mine func(*webhook) bool) {
 	p := readPage(r, defaultPerPage, maxPerPage)
-	writeJSON(w, http.StatusOK, newEnvelope(r, p, wire(s.webhooksWhere(mine), webhook.wireA)))
+	writeJSON(w, http.StatusOK, newEnvelope(r, p, wire(collect(s, s.webhooks, mine), webhook.wireA)))
 }
 
 // listWebhooks answers GET /webhooks in variant A (envelope) or B.
@@ -121,7 +114,7 @@ func (s *Service) listWebhooks(w http.ResponseWriter, r *http.Request) {
 	limit := intParam(&errs, q, "limit", 25, 1, 100, "The limit field must be an integer between 1 and 100.")
 	offset := intParam(&errs, q, "offset", 0, 0, math.MaxInt, "The offset field must be an integer of at least 0.")
 	errs.check()
-	mine := wire(s.webhooksWhere(func(h *webhook) bool { return h.ws == ws }), webhook.wireB)
+	mine := wire(collect(s, s.webhooks, func(h *webhook) bool { return h.ws == ws }), webhook.wireB)
 	lo := min(offset, len(mine))
 	out := append([]webhookB{}, mine[lo:min(lo+limit, len(mine))]...)
 	writeJSON(w, http.StatusOK, map[string]any{"webhooks": out, "total": len(mine), "limit": limit, "offset": offset})
