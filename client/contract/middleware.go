@@ -16,13 +16,8 @@ const maxBuffered = 8 << 20
 // as they are written, and are checked event by event at their end.
 func (v *Validator) Handler(next http.Handler, report func(format string, args ...any)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body []byte
-		skipBody := isMultipart(r.Header)
-		if r.Body != nil && r.Body != http.NoBody && !skipBody {
-			r.Body, body = buffer(r.Body)
-			skipBody = body == nil
-		}
-		reqErr := v.validateRequest(r, body, skipBody)
+		var reqErr error
+		r.Body, reqErr = v.checkRequest(r)
 
 		rec := &recorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
@@ -38,18 +33,21 @@ func (v *Validator) Handler(next http.Handler, report func(format string, args .
 	})
 }
 
-// buffer reads rc up to the cap and returns what to pass on and the body
-// (nil when not read whole).
-func buffer(rc io.ReadCloser) (io.ReadCloser, []byte) {
-	buf, err := io.ReadAll(io.LimitReader(rc, maxBuffered+1))
+// checkRequest validates r with its body, read up to the cap (a multipart
+// body is not read), and returns the body to pass on in its place.
+func (v *Validator) checkRequest(r *http.Request) (io.ReadCloser, error) {
+	if r.Body == nil || r.Body == http.NoBody || isMultipart(r.Header) {
+		return r.Body, v.ValidateRequest(r, nil)
+	}
+	buf, err := io.ReadAll(io.LimitReader(r.Body, maxBuffered+1))
 	passOn := struct {
 		io.Reader
 		io.Closer
-	}{io.MultiReader(bytes.NewReader(buf), rc), rc}
+	}{io.MultiReader(bytes.NewReader(buf), r.Body), r.Body}
 	if err != nil || len(buf) > maxBuffered {
-		return passOn, nil
+		return passOn, v.validateRequest(r, nil, true)
 	}
-	return passOn, buf
+	return passOn, v.ValidateRequest(r, buf)
 }
 
 // recorder passes an answer through, keeping its status, headers and body.
@@ -122,15 +120,9 @@ func (v *Validator) Transport(next http.RoundTripper, report func(format string,
 		next = http.DefaultTransport
 	}
 	return roundTripper(func(req *http.Request) (*http.Response, error) {
-		out := req
-		var body []byte
-		skip := isMultipart(req.Header)
-		if req.Body != nil && req.Body != http.NoBody && !skip {
-			out = req.Clone(req.Context())
-			out.Body, body = buffer(req.Body)
-			skip = body == nil
-		}
-		if err := v.validateRequest(req, body, skip); err != nil {
+		out := req.Clone(req.Context())
+		var err error
+		if out.Body, err = v.checkRequest(req); err != nil {
 			report("contract: the client sent a request outside the contract: %v", err)
 		}
 		return next.RoundTrip(out)
