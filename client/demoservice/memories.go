@@ -168,18 +168,13 @@ func (s *Service) updateMemory(w http.ResponseWriter, r *http.Request) {
 // under the lock.
 func updateRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, records map[int64]*T, notFound string,
 	read func(body map[string]any) func(*T), answer func(*T) any) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	byPath(s, r, "id", records, nil, notFound)
 	change := read(readJSONObject(w, r))
-	s.mu.Lock()
-	rec, found := records[id]
-	if !found {
-		s.mu.Unlock()
-		abortPlain(http.StatusNotFound, notFound)
-	}
-	change(rec)
-	out := answer(rec)
-	s.mu.Unlock()
+	var out any
+	byPath(s, r, "id", records, nil, notFound, func(_ int64, rec *T) {
+		change(rec)
+		out = answer(rec)
+	})
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -279,19 +274,10 @@ func (s *Service) deleteMemory(w http.ResponseWriter, r *http.Request) {
 // is {"message"} in both readings), else it deletes it and, under the lock,
 // what goes with it (also).
 func deleteRecord[T any](s *Service, w http.ResponseWriter, r *http.Request, records map[int64]*T, mine func(*T) bool, what string, also func(id int64)) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	s.mu.Lock()
-	rec, found := records[id]
-	if found = found && (mine == nil || mine(rec)); found {
+	byPath(s, r, "id", records, mine, what+" not found", func(id int64, _ *T) {
 		delete(records, id)
 		also(id)
-	}
-	s.mu.Unlock()
-	if !found && mine == nil {
-		abortPlain(http.StatusNotFound, what+" not found")
-	} else if !found {
-		abort(http.StatusNotFound, what+" not found")
-	}
+	})
 	writeMessage(w, http.StatusOK, what+" deleted successfully")
 }
 

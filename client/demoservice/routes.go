@@ -196,19 +196,22 @@ func (s *Service) selectWorkspace(r *http.Request) int64 {
 	return 0
 }
 
-// byPath finds records[path value name] when mine accepts it under the
-// lock; otherwise it ends the request with 404 notFound, {"message"} in both
-// readings when mine is nil (the user's memories and collections).
-func byPath[T any](s *Service, r *http.Request, name string, records map[int64]*T, mine func(*T) bool, notFound string) *T {
+// byPath finds records[path value name] when mine accepts it and runs then
+// on it, all under the lock; otherwise it ends the request with 404
+// notFound, {"message"} in both readings when mine is nil (the user's
+// memories and collections).
+func byPath[T any](s *Service, r *http.Request, name string, records map[int64]*T, mine func(*T) bool, notFound string, then ...func(id int64, rec *T)) *T {
 	id, _ := strconv.ParseInt(r.PathValue(name), 10, 64)
 	s.mu.Lock()
+	defer s.mu.Unlock() // also when a 404 ends the request
 	rec, ok := records[id]
-	ok = ok && (mine == nil || mine(rec))
-	s.mu.Unlock()
 	if !ok && mine == nil {
 		abortPlain(http.StatusNotFound, notFound)
-	} else if !ok {
+	} else if !ok || (mine != nil && !mine(rec)) {
 		abort(http.StatusNotFound, notFound)
+	}
+	for _, f := range then {
+		f(id, rec)
 	}
 	return rec
 }
