@@ -11,11 +11,15 @@ import (
 	"time"
 )
 
-// webhook is a registered webhook: its variant-A record and what variant B adds.
+// webhook is a registered webhook: its record in the agent webhook list and
+// in variant A, then what variant B adds.
 // Assumption: variant-A webhook timestamps use microseconds and Z like
 // agents; variant-B timestamps use the +00:00 offset like memory variant B.
 type webhook struct {
-	webhookA
+	webhookCreated
+	SuccessCount     int     `json:"success_count"`
+	FailureCount     int     `json:"failure_count"`
+	DeletedAt        *string `json:"deleted_at"`
 	ws               int64
 	events           []string
 	secret           string
@@ -23,8 +27,8 @@ type webhook struct {
 }
 
 func newWebhook(id int64, a *Agent, url, method, status string, events []string, secret string, created, updated time.Time) *webhook {
-	return &webhook{webhookA: webhookA{webhookCreated: webhookCreated{ID: id, TemplateID: a.ID, UserID: demoUserID, URL: url, Method: method,
-		Status: status, CreatedAt: microZ(created), UpdatedAt: microZ(updated)}}, ws: a.WorkspaceID, events: events, secret: secret, created: created, updated: updated}
+	return &webhook{webhookCreated: webhookCreated{ID: id, TemplateID: a.ID, UserID: demoUserID, URL: url, Method: method,
+		Status: status, CreatedAt: microZ(created), UpdatedAt: microZ(updated)}, ws: a.WorkspaceID, events: events, secret: secret, created: created, updated: updated}
 }
 
 // webhookCreated is the answer of POST /agents/{id}/webhooks.
@@ -39,14 +43,6 @@ type webhookCreated struct {
 	UpdatedAt  string `json:"updated_at"`
 }
 
-// webhookA is the record of the agent webhook list and of webhooks variant A.
-type webhookA struct {
-	webhookCreated
-	SuccessCount int     `json:"success_count"`
-	FailureCount int     `json:"failure_count"`
-	DeletedAt    *string `json:"deleted_at"`
-}
-
 type webhookB struct {
 	ID        int64    `json:"id"`
 	URL       string   `json:"url"`
@@ -55,8 +51,6 @@ type webhookB struct {
 	CreatedAt string   `json:"created_at"`
 	UpdatedAt string   `json:"updated_at"`
 }
-
-func (h webhook) wireA() webhookA { return h.webhookA }
 
 func (h webhook) wireB() webhookB {
 	return webhookB{ID: h.ID, URL: h.URL, Events: append([]string(nil), h.events...), Secret: h.secret,
@@ -98,7 +92,7 @@ func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 
 func (s *Service) listWebhooksA(w http.ResponseWriter, r *http.Request, mine func(*webhook) bool) {
 	p := readPage(r, defaultPerPage, maxPerPage)
-	writeJSON(w, http.StatusOK, newEnvelope(r, p, wire(collect(s, s.webhooks, mine), webhook.wireA)))
+	writeJSON(w, http.StatusOK, newEnvelope(r, p, collect(s, s.webhooks, mine)))
 }
 
 // listWebhooks answers GET /webhooks in variant A (envelope) or B.
