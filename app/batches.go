@@ -783,10 +783,7 @@ func (r *BatchRunner) run(ctx context.Context, id int64, agent client.Agent) Bat
 	if err != nil {
 		return BatchEnd{Batch: b, Err: err}
 	}
-	run := &batchRun{a: r.a, ctx: ctx, save: context.WithoutCancel(ctx), b: b, agent: agent, rows: rows, at: make(map[int]int, len(rows)), results: b.Results, every: time.Second}
-	for i, row := range rows {
-		run.at[row.Row] = i
-	}
+	run := &batchRun{a: r.a, ctx: ctx, save: context.WithoutCancel(ctx), b: b, agent: agent, rows: rows, results: b.Results, every: time.Second}
 	_, run.spent = tally(rows)
 	lookups, err := run.prepare()
 	if err == nil {
@@ -805,9 +802,8 @@ type batchRun struct {
 	agent client.Agent
 
 	mu      sync.Mutex
-	rows    []storage.BatchRow
-	at      map[int]int // a row's number → its index in rows
-	spent   float64     // what the rows have cost
+	rows    []storage.BatchRow // in sheet order
+	spent   float64            // what the rows have cost
 	capped  bool
 	failure error
 	results string        // where the results sheet went
@@ -852,13 +848,14 @@ func (run *batchRun) take() (storage.BatchRow, bool) {
 }
 
 func (run *batchRun) kept(row storage.BatchRow, ok bool, err error) bool {
+	if err != nil {
+		run.fail(err)
+		return false
+	}
 	run.mu.Lock()
 	defer run.mu.Unlock()
-	if err != nil && run.failure == nil {
-		run.failure = err
-	}
-	if ok = ok && err == nil; ok {
-		i := run.at[row.Row]
+	if ok {
+		i, _ := slices.BinarySearchFunc(run.rows, row.Row, func(r storage.BatchRow, n int) int { return r.Row - n })
 		run.spent += credit(row.Credits) - credit(run.rows[i].Credits)
 		run.rows[i] = row
 	}

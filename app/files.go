@@ -120,62 +120,52 @@ func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
 	if s := l.state.Get(); s.Loaded && !s.More {
 		return false, nil
 	}
-	page := l.begin(func(s FilesState) int { return s.pages + 1 })
-	files, _, more, err := l.fetch(ctx, page, page)
-	added := false
-	l.end(func(s *FilesState) {
-		switch {
-		case err != nil && ctx.Err() == nil:
-			s.Err = err
-		case err == nil && s.pages == page-1: // else a reload ran meanwhile
-			// Other changes make new slices, so appending never touches an older snapshot.
-			n := len(s.Files)
-			s.Files = appendNew(s.Files, files)
-			added = len(s.Files) > n
-			s.pages, s.Loaded, s.More, s.Err = page, true, more, nil
-		}
-	})
-	return added, err
+	return l.load(ctx, 0)
 }
 
 // Reload fetches again as many pages as were loaded, cancelling a reload under way.
 func (l *FileList) Reload(ctx context.Context) error {
 	ctx, cancel, gen := l.reloads.Start(ctx)
 	defer cancel()
-	last := l.begin(func(s FilesState) int { return max(s.pages, 1) })
-	files, pages, more, err := l.fetch(ctx, 1, last)
-	l.end(func(s *FilesState) {
-		switch {
-		case !l.reloads.Current(gen) || ctx.Err() != nil: // a newer reload shows, or nobody waits any more
-		case err != nil:
-			s.Err = err
-		default:
-			s.Files, s.pages, s.More, s.Loaded, s.Err = files, pages, more, true, nil
-		}
-	})
+	_, err := l.load(ctx, gen)
 	return err
 }
 
-// begin counts a load under way, returning the page pick chooses.
-func (l *FileList) begin(pick func(FilesState) int) (page int) {
+// load fetches the next page, or for reload gen (not 0) every page loaded,
+// and shows them unless it is stale (a reload ran meanwhile or nobody waits
+// any more); then it watches what it shows.
+func (l *FileList) load(ctx context.Context, gen uint64) (added bool, err error) {
+	var first, last int
 	l.state.Update(func(s FilesState) FilesState {
-		page = pick(s)
+		first, last = s.pages+1, s.pages+1
+		if gen != 0 {
+			first, last = 1, max(s.pages, 1)
+		}
 		s.loads++
 		s.Loading = true
 		return s
 	})
-	return page
-}
-
-// end publishes a load's outcome and watches what it shows.
-func (l *FileList) end(show func(*FilesState)) {
+	files, pages, more, err := l.fetch(ctx, first, last)
 	l.state.Update(func(s FilesState) FilesState {
 		s.loads--
 		s.Loading = s.loads > 0
-		show(&s)
+		switch {
+		case ctx.Err() != nil || gen != 0 && !l.reloads.Current(gen):
+		case err != nil:
+			s.Err = err
+		case gen != 0:
+			s.Files, s.pages, s.More, s.Loaded, s.Err = files, pages, more, true, nil
+		case s.pages == first-1: // else a reload ran meanwhile
+			// Other changes make new slices, so appending never touches an older snapshot.
+			n := len(s.Files)
+			s.Files = appendNew(s.Files, files)
+			added = len(s.Files) > n
+			s.pages, s.Loaded, s.More, s.Err = pages, true, more, nil
+		}
 		return s
 	})
 	l.watch()
+	return added, err
 }
 
 // fetch reads pages first to last, stopping at the service's last one: their
