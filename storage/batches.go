@@ -167,18 +167,12 @@ func (db *DB) BatchRowsIn(ctx context.Context, batchID int64, state RowState, li
 func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok bool, err error) {
 	now := millis(db.nowOr(time.Time{}))
 	err = db.write(ctx, "take the next row", func(tx *sql.Tx) error {
-		r, err = scanRecord[BatchRow](tx.QueryRowContext(ctx, `SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT 1`, batchID, RowWaiting))
-		if err == sql.ErrNoRows {
+		r, err = scanRecord[BatchRow](tx.QueryRowContext(ctx, `UPDATE batch_rows SET state = ?, updated_at = ? WHERE batch_id = ? AND row =
+			(SELECT row FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT 1) RETURNING `+rowColumns, RowSending, now, batchID, batchID, RowWaiting))
+		if ok = err == nil; err == sql.ErrNoRows {
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, updated_at = ? WHERE batch_id = ? AND row = ?`, RowSending, now, batchID, r.Row); err != nil {
-			return err
-		}
-		r.State, ok = RowSending, true
-		return nil
+		return err
 	})
 	return r, ok, err
 }

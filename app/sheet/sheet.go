@@ -160,11 +160,7 @@ func ReadAll(ctx context.Context, path string, tell func(rows int, done float64)
 
 // open is Open within lim; a panic in reading is an unreadable sheet.
 func open(ctx context.Context, path string, lim limits) (t Table, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			t, err = nil, panicked(path, r)
-		}
-	}()
+	defer unpanic(path, &err)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -200,11 +196,7 @@ func open(ctx context.Context, path string, lim limits) (t Table, err error) {
 
 // readCSVSafely reads a CSV sheet from r, closed with the table if it can be.
 func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, lim limits) (t *table, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			t, err = nil, panicked(name, p)
-		}
-	}()
+	defer unpanic(name, &err)
 	counted := &capped{r: io.LimitReader(r, MaxBytes+1), max: MaxBytes + 1}
 	br := bufio.NewReaderSize(counted, 64<<10)
 	text, err := decoded(br)
@@ -226,14 +218,18 @@ func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, li
 	return t, nil
 }
 
-// panicked makes a reader's panic an unreadable sheet; the app goes on.
-func panicked(path string, r any) *Error {
+// unpanic, deferred, makes a reader's panic an unreadable sheet: the app goes on.
+func unpanic(path string, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
 	e := &Error{Kind: Unreadable, Path: path, Err: errPanic}
 	var re *recovered.Error
 	if errors.As(recovered.From("a sheet", r), &re) {
 		e.Detail = re.Reason // the runtime's words, never the sheet's
 	}
-	return e
+	*err = e
 }
 
 // errPanic marks a reader's fault to mend.
@@ -343,13 +339,11 @@ func (t *table) Close() error { return t.src.Close() }
 
 func (t *table) Next() (r Row, err error) {
 	defer func() {
-		if p := recover(); p != nil {
-			r, err = Row{}, panicked(t.path, p)
-		}
 		if err != nil && err != io.EOF {
 			t.err = err
 		}
 	}()
+	defer unpanic(t.path, &err)
 	if t.err != nil {
 		return Row{}, t.err
 	}

@@ -168,11 +168,11 @@ func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p 
 	st := &table{ctx: ctx, path: p, src: t, k: kept{lim: lim, path: p}}
 	t.k = &st.k
 	defer func() {
-		if r := recover(); r != nil {
+		if errors.Is(err, errPanic) {
 			_ = t.Close()
-			tb, err = nil, panicked(p, r)
 		}
 	}()
+	defer unpanic(p, &err)
 	fail := func(e error) (Table, error) {
 		_ = t.Close()
 		return nil, e
