@@ -617,8 +617,7 @@ func SheetDate(cell string) string {
 // BatchRunner runs the account's batches in the background (App.Batches).
 type BatchRunner struct {
 	a       *App
-	mu      sync.Mutex
-	running map[int64]context.CancelFunc
+	running sync.Map // a running batch's id → its context.CancelFunc
 	news    *live.State[BatchNews]
 	offered atomic.Bool // see FirstOffer
 }
@@ -674,30 +673,24 @@ func (r *BatchRunner) Running(id int64) bool { return r.RunningNow()[id] }
 
 // RunningNow are the batches running; read before the history, so none shows stale.
 func (r *BatchRunner) RunningNow() map[int64]bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make(map[int64]bool, len(r.running))
-	for id := range r.running {
-		out[id] = true
-	}
+	out := map[int64]bool{}
+	r.running.Range(func(id, _ any) bool {
+		out[id.(int64)] = true
+		return true
+	})
 	return out
 }
 
 // Start runs batch id in the background; false when it runs already or the app is closing.
 func (r *BatchRunner) Start(id int64, agent client.Agent) bool {
-	r.mu.Lock()
-	if _, ok := r.running[id]; ok {
-		r.mu.Unlock()
+	ctx, cancel := context.WithCancel(r.a.Life())
+	if _, runs := r.running.LoadOrStore(id, cancel); runs {
+		cancel()
 		return false
 	}
-	ctx, cancel := context.WithCancel(r.a.Life())
-	r.running[id] = cancel
-	r.mu.Unlock()
 	stop := func() {
 		cancel()
-		r.mu.Lock()
-		delete(r.running, id)
-		r.mu.Unlock()
+		r.running.Delete(id)
 	}
 	ok := r.a.Go(func() {
 		end := r.run(ctx, id, agent)
@@ -731,11 +724,8 @@ func (r *BatchRunner) Resume(ctx context.Context, id int64) error {
 
 // Pause stops batch id; the rows on their way are looked up when it goes on.
 func (r *BatchRunner) Pause(id int64) {
-	r.mu.Lock()
-	cancel := r.running[id]
-	r.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if cancel, ok := r.running.Load(id); ok {
+		cancel.(context.CancelFunc)()
 	}
 }
 

@@ -470,7 +470,9 @@ func (a *App) showLinked(agentID client.ID, res *client.AgentFiles) {
 
 // NewUploads is an upload queue whose files are linked to the agent once uploaded.
 func (l *LinkedFiles) NewUploads() *Uploads {
-	return l.a.Files().NewUploads(UploadOptions{LinkTo: l.agent.ID, AgentTitle: l.agent.Title})
+	q := l.a.Files().NewUploads()
+	q.agent = l.agent
+	return q
 }
 
 func (l *LinkedFiles) unlinked(id client.ID) {
@@ -715,19 +717,12 @@ func (s UploadsState) FileIDs() []client.ID {
 	return ids
 }
 
-// UploadOptions shape a queue.
-type UploadOptions struct {
-	// LinkTo, when set, links every uploaded file to this agent.
-	LinkTo     client.ID
-	AgentTitle string
-}
-
 const uploadProgressGap = 50 * time.Millisecond
 
 // Uploads is an upload queue, sending UploadConcurrency files at a time per App.
 type Uploads struct {
 	a     *App
-	opts  UploadOptions
+	agent client.Agent // when set, every file uploaded is linked to it
 	state *live.State[UploadsState]
 
 	mu     sync.Mutex
@@ -754,8 +749,8 @@ var ErrOffline = say(func() string {
 })
 
 // NewUploads makes an upload queue.
-func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
-	return &Uploads{a: svc.a, opts: opts, state: live.NewState(UploadsState{})}
+func (svc *Files) NewUploads() *Uploads {
+	return &Uploads{a: svc.a, state: live.NewState(UploadsState{})}
 }
 
 func (q *Uploads) State() live.Observable[UploadsState] { return q.state }
@@ -981,13 +976,13 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 			Progress: func(sent, _ int64) { q.progress(j, sent) },
 		})
 		if err == nil {
-			q.a.Ledger().Record(context.Background(), storage.CreditsFile, string(q.opts.LinkTo), q.opts.AgentTitle, string(file.ID), file.Credits)
+			q.a.Ledger().Record(context.Background(), storage.CreditsFile, string(q.agent.ID), q.agent.Title, string(file.ID), file.Credits)
 		}
 	}
 	var linked *client.AgentFiles
-	if err == nil && q.opts.LinkTo != "" {
+	if err == nil && q.agent.ID != "" {
 		var lerr error
-		linked, lerr = q.a.Client().LinkFiles(ctx, q.opts.LinkTo, []client.ID{file.ID})
+		linked, lerr = q.a.Client().LinkFiles(ctx, q.agent.ID, []client.ID{file.ID})
 		if lerr != nil {
 			err = fmt.Errorf("link: %w", lerr)
 		}
@@ -1014,7 +1009,7 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 	}
 	q.mu.Unlock()
 	if linked != nil {
-		q.a.showLinked(q.opts.LinkTo, linked) // the agent's file lists show it at once
+		q.a.showLinked(q.agent.ID, linked) // the agent's file lists show it at once
 	}
 	q.publish()
 }
