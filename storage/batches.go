@@ -156,12 +156,6 @@ func (db *DB) AllBatchRows(ctx context.Context, batchID int64) ([]BatchRow, erro
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? ORDER BY row`, batchID)
 }
 
-// BatchRowsIn are a batch's rows in state, in sheet order.
-func (db *DB) BatchRowsIn(ctx context.Context, batchID int64, state RowState, limit int) ([]BatchRow, error) {
-	return queryAll(ctx, db, "read the batch's rows", scanRecord[BatchRow],
-		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT ?`, batchID, state, listLimit(limit))
-}
-
 // TakeWaitingRow marks the first waiting row as sending and returns it, in
 // one step; ok is false when none waits.
 func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok bool, err error) {
