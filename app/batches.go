@@ -233,31 +233,9 @@ func planOf(b storage.Batch) BatchPlan {
 	return BatchPlan{Columns: b.Columns, Fixed: b.Fixed, Parallel: b.Parallel, CreditCap: b.CreditCap, Folder: b.Folder, Attach: b.Attach}
 }
 
-// Unfinished are the batches to offer to go on with: running at the last
-// close, or cancelled with rows still to look up.
+// Unfinished are the batches to offer to go on with (storage.DB.UnfinishedBatches).
 func (svc *BatchRunner) Unfinished(ctx context.Context) ([]storage.Batch, error) {
-	all, err := svc.a.db.Batches(ctx, svc.a.AccountID(), 100)
-	if err != nil {
-		return nil, err
-	}
-	var out []storage.Batch
-	for _, b := range all {
-		switch b.State {
-		case storage.BatchRunning:
-			out = append(out, b)
-		case storage.BatchCancelled:
-			// Rows on their way when it was cancelled are still to be
-			// looked up (nothing new is sent).
-			counts, _, err := svc.a.db.BatchCounts(ctx, b.ID)
-			if err != nil {
-				return nil, err
-			}
-			if onTheWay(counts) > 0 {
-				out = append(out, b)
-			}
-		}
-	}
-	return out, nil
+	return svc.a.db.UnfinishedBatches(ctx, svc.a.AccountID())
 }
 
 // BatchFilesFolder is where the files a batch's runs make are saved.

@@ -125,6 +125,16 @@ func (db *DB) Batches(ctx context.Context, accountID string, limit int) ([]Batch
 		`SELECT `+batchColumns+` FROM batches WHERE account_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, accountID, listLimit(limit))
 }
 
+// UnfinishedBatches are those of an account's latest 100 batches to go on
+// with: running at the last close, or cancelled with rows still on their way
+// (to be looked up; nothing new is sent).
+func (db *DB) UnfinishedBatches(ctx context.Context, accountID string) ([]Batch, error) {
+	return queryAll(ctx, db, "read the batches", scanRecord[Batch], `SELECT `+batchColumns+` FROM batches
+		WHERE id IN (SELECT id FROM batches WHERE account_id = ? ORDER BY updated_at DESC, id DESC LIMIT 100)
+		AND (state = ? OR state = ? AND EXISTS (SELECT 1 FROM batch_rows WHERE batch_id = batches.id AND state IN (?, ?, ?)))
+		ORDER BY updated_at DESC, id DESC`, accountID, BatchRunning, BatchCancelled, RowSending, RowStarting, RowRunning)
+}
+
 // SetBatchState changes a batch's state; a cancelled batch stays cancelled.
 func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	now := millis(db.nowOr(time.Time{}))
