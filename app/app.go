@@ -118,7 +118,7 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		chat:        &chatHub{sessions: map[int64]*ChatSession{}, finished: live.NewState[[]ChatFinished](nil), maxReply: MaxReplyBytes},
 		uploadSlots: make(chan struct{}, UploadConcurrency)}
 	a.drafts = newAppDrafts(a)
-	a.batches = &BatchRunner{a: a, running: map[int64]context.CancelFunc{}, news: live.NewState(BatchNews{})}
+	a.batches = &BatchRunner{a: a, news: live.NewState(BatchNews{})}
 	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.cfg.Paths.Ensure(); err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })

@@ -233,31 +233,9 @@ func planOf(b storage.Batch) BatchPlan {
 	return BatchPlan{Columns: b.Columns, Fixed: b.Fixed, Parallel: b.Parallel, CreditCap: b.CreditCap, Folder: b.Folder, Attach: b.Attach}
 }
 
-// Unfinished are the batches to offer to go on with: running at the last
-// close, or cancelled with rows still to look up.
+// Unfinished are the batches to offer to go on with (storage.DB.UnfinishedBatches).
 func (svc *BatchRunner) Unfinished(ctx context.Context) ([]storage.Batch, error) {
-	all, err := svc.a.db.Batches(ctx, svc.a.AccountID(), 100)
-	if err != nil {
-		return nil, err
-	}
-	var out []storage.Batch
-	for _, b := range all {
-		switch b.State {
-		case storage.BatchRunning:
-			out = append(out, b)
-		case storage.BatchCancelled:
-			// Rows on their way when it was cancelled are still to be
-			// looked up (nothing new is sent).
-			counts, _, err := svc.a.db.BatchCounts(ctx, b.ID)
-			if err != nil {
-				return nil, err
-			}
-			if onTheWay(counts) > 0 {
-				out = append(out, b)
-			}
-		}
-	}
-	return out, nil
+	return svc.a.db.UnfinishedBatches(ctx, svc.a.AccountID())
 }
 
 // BatchFilesFolder is where the files a batch's runs make are saved.
@@ -617,8 +595,7 @@ func SheetDate(cell string) string {
 // BatchRunner runs the account's batches in the background (App.Batches).
 type BatchRunner struct {
 	a       *App
-	mu      sync.Mutex
-	running map[int64]context.CancelFunc
+	running sync.Map // a running batch's id → its context.CancelFunc
 	news    *live.State[BatchNews]
 	offered atomic.Bool // see FirstOffer
 }
@@ -674,30 +651,24 @@ func (r *BatchRunner) Running(id int64) bool { return r.RunningNow()[id] }
 
 // RunningNow are the batches running; read before the history, so none shows stale.
 func (r *BatchRunner) RunningNow() map[int64]bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make(map[int64]bool, len(r.running))
-	for id := range r.running {
-		out[id] = true
-	}
+	out := map[int64]bool{}
+	r.running.Range(func(id, _ any) bool {
+		out[id.(int64)] = true
+		return true
+	})
 	return out
 }
 
 // Start runs batch id in the background; false when it runs already or the app is closing.
 func (r *BatchRunner) Start(id int64, agent client.Agent) bool {
-	r.mu.Lock()
-	if _, ok := r.running[id]; ok {
-		r.mu.Unlock()
+	ctx, cancel := context.WithCancel(r.a.Life())
+	if _, runs := r.running.LoadOrStore(id, cancel); runs {
+		cancel()
 		return false
 	}
-	ctx, cancel := context.WithCancel(r.a.Life())
-	r.running[id] = cancel
-	r.mu.Unlock()
 	stop := func() {
 		cancel()
-		r.mu.Lock()
-		delete(r.running, id)
-		r.mu.Unlock()
+		r.running.Delete(id)
 	}
 	ok := r.a.Go(func() {
 		end := r.run(ctx, id, agent)
@@ -731,11 +702,8 @@ func (r *BatchRunner) Resume(ctx context.Context, id int64) error {
 
 // Pause stops batch id; the rows on their way are looked up when it goes on.
 func (r *BatchRunner) Pause(id int64) {
-	r.mu.Lock()
-	cancel := r.running[id]
-	r.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if cancel, ok := r.running.Load(id); ok {
+		cancel.(context.CancelFunc)()
 	}
 }
 
@@ -783,10 +751,7 @@ func (r *BatchRunner) run(ctx context.Context, id int64, agent client.Agent) Bat
 	if err != nil {
 		return BatchEnd{Batch: b, Err: err}
 	}
-	run := &batchRun{a: r.a, ctx: ctx, save: context.WithoutCancel(ctx), b: b, agent: agent, rows: rows, at: make(map[int]int, len(rows)), results: b.Results, every: time.Second}
-	for i, row := range rows {
-		run.at[row.Row] = i
-	}
+	run := &batchRun{a: r.a, ctx: ctx, save: context.WithoutCancel(ctx), b: b, agent: agent, rows: rows, results: b.Results, every: time.Second}
 	_, run.spent = tally(rows)
 	lookups, err := run.prepare()
 	if err == nil {
@@ -805,9 +770,8 @@ type batchRun struct {
 	agent client.Agent
 
 	mu      sync.Mutex
-	rows    []storage.BatchRow
-	at      map[int]int // a row's number → its index in rows
-	spent   float64     // what the rows have cost
+	rows    []storage.BatchRow // in sheet order
+	spent   float64            // what the rows have cost
 	capped  bool
 	failure error
 	results string        // where the results sheet went
@@ -852,13 +816,14 @@ func (run *batchRun) take() (storage.BatchRow, bool) {
 }
 
 func (run *batchRun) kept(row storage.BatchRow, ok bool, err error) bool {
+	if err != nil {
+		run.fail(err)
+		return false
+	}
 	run.mu.Lock()
 	defer run.mu.Unlock()
-	if err != nil && run.failure == nil {
-		run.failure = err
-	}
-	if ok = ok && err == nil; ok {
-		i := run.at[row.Row]
+	if ok {
+		i, _ := slices.BinarySearchFunc(run.rows, row.Row, func(r storage.BatchRow, n int) int { return r.Row - n })
 		run.spent += credit(row.Credits) - credit(run.rows[i].Credits)
 		run.rows[i] = row
 	}

@@ -133,7 +133,7 @@ func TestABatchWhoseHistoryFailsPausesAndSaysSo(t *testing.T) {
 
 	ctx := context.Background()
 	a = w.resume(svc)
-	failed, err := a.DB().BatchRowsIn(ctx, w.id, storage.RowFailed, 0)
+	failed, err := rowsIn(ctx, a.DB(), w.id, storage.RowFailed)
 	if err != nil || len(failed) != 1 || failed[0].Row != 2 || !strings.Contains(failed[0].Error, "may or may not have run") {
 		t.Fatalf("the row whose run was not recorded: %+v %v", failed, err)
 	}

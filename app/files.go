@@ -120,62 +120,52 @@ func (l *FileList) LoadMore(ctx context.Context) (bool, error) {
 	if s := l.state.Get(); s.Loaded && !s.More {
 		return false, nil
 	}
-	page := l.begin(func(s FilesState) int { return s.pages + 1 })
-	files, _, more, err := l.fetch(ctx, page, page)
-	added := false
-	l.end(func(s *FilesState) {
-		switch {
-		case err != nil && ctx.Err() == nil:
-			s.Err = err
-		case err == nil && s.pages == page-1: // else a reload ran meanwhile
-			// Other changes make new slices, so appending never touches an older snapshot.
-			n := len(s.Files)
-			s.Files = appendNew(s.Files, files)
-			added = len(s.Files) > n
-			s.pages, s.Loaded, s.More, s.Err = page, true, more, nil
-		}
-	})
-	return added, err
+	return l.load(ctx, 0)
 }
 
 // Reload fetches again as many pages as were loaded, cancelling a reload under way.
 func (l *FileList) Reload(ctx context.Context) error {
 	ctx, cancel, gen := l.reloads.Start(ctx)
 	defer cancel()
-	last := l.begin(func(s FilesState) int { return max(s.pages, 1) })
-	files, pages, more, err := l.fetch(ctx, 1, last)
-	l.end(func(s *FilesState) {
-		switch {
-		case !l.reloads.Current(gen) || ctx.Err() != nil: // a newer reload shows, or nobody waits any more
-		case err != nil:
-			s.Err = err
-		default:
-			s.Files, s.pages, s.More, s.Loaded, s.Err = files, pages, more, true, nil
-		}
-	})
+	_, err := l.load(ctx, gen)
 	return err
 }
 
-// begin counts a load under way, returning the page pick chooses.
-func (l *FileList) begin(pick func(FilesState) int) (page int) {
+// load fetches the next page, or for reload gen (not 0) every page loaded,
+// and shows them unless it is stale (a reload ran meanwhile or nobody waits
+// any more); then it watches what it shows.
+func (l *FileList) load(ctx context.Context, gen uint64) (added bool, err error) {
+	var first, last int
 	l.state.Update(func(s FilesState) FilesState {
-		page = pick(s)
+		first, last = s.pages+1, s.pages+1
+		if gen != 0 {
+			first, last = 1, max(s.pages, 1)
+		}
 		s.loads++
 		s.Loading = true
 		return s
 	})
-	return page
-}
-
-// end publishes a load's outcome and watches what it shows.
-func (l *FileList) end(show func(*FilesState)) {
+	files, pages, more, err := l.fetch(ctx, first, last)
 	l.state.Update(func(s FilesState) FilesState {
 		s.loads--
 		s.Loading = s.loads > 0
-		show(&s)
+		switch {
+		case ctx.Err() != nil || gen != 0 && !l.reloads.Current(gen):
+		case err != nil:
+			s.Err = err
+		case gen != 0:
+			s.Files, s.pages, s.More, s.Loaded, s.Err = files, pages, more, true, nil
+		case s.pages == first-1: // else a reload ran meanwhile
+			// Other changes make new slices, so appending never touches an older snapshot.
+			n := len(s.Files)
+			s.Files = appendNew(s.Files, files)
+			added = len(s.Files) > n
+			s.pages, s.Loaded, s.More, s.Err = pages, true, more, nil
+		}
 		return s
 	})
 	l.watch()
+	return added, err
 }
 
 // fetch reads pages first to last, stopping at the service's last one: their
@@ -480,7 +470,9 @@ func (a *App) showLinked(agentID client.ID, res *client.AgentFiles) {
 
 // NewUploads is an upload queue whose files are linked to the agent once uploaded.
 func (l *LinkedFiles) NewUploads() *Uploads {
-	return l.a.Files().NewUploads(UploadOptions{LinkTo: l.agent.ID, AgentTitle: l.agent.Title})
+	q := l.a.Files().NewUploads()
+	q.agent = l.agent
+	return q
 }
 
 func (l *LinkedFiles) unlinked(id client.ID) {
@@ -725,19 +717,12 @@ func (s UploadsState) FileIDs() []client.ID {
 	return ids
 }
 
-// UploadOptions shape a queue.
-type UploadOptions struct {
-	// LinkTo, when set, links every uploaded file to this agent.
-	LinkTo     client.ID
-	AgentTitle string
-}
-
 const uploadProgressGap = 50 * time.Millisecond
 
 // Uploads is an upload queue, sending UploadConcurrency files at a time per App.
 type Uploads struct {
 	a     *App
-	opts  UploadOptions
+	agent client.Agent // when set, every file uploaded is linked to it
 	state *live.State[UploadsState]
 
 	mu     sync.Mutex
@@ -764,8 +749,8 @@ var ErrOffline = say(func() string {
 })
 
 // NewUploads makes an upload queue.
-func (svc *Files) NewUploads(opts UploadOptions) *Uploads {
-	return &Uploads{a: svc.a, opts: opts, state: live.NewState(UploadsState{})}
+func (svc *Files) NewUploads() *Uploads {
+	return &Uploads{a: svc.a, state: live.NewState(UploadsState{})}
 }
 
 func (q *Uploads) State() live.Observable[UploadsState] { return q.state }
@@ -991,13 +976,13 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 			Progress: func(sent, _ int64) { q.progress(j, sent) },
 		})
 		if err == nil {
-			q.a.Ledger().Record(context.Background(), storage.CreditsFile, string(q.opts.LinkTo), q.opts.AgentTitle, string(file.ID), file.Credits)
+			q.a.Ledger().Record(context.Background(), storage.CreditsFile, string(q.agent.ID), q.agent.Title, string(file.ID), file.Credits)
 		}
 	}
 	var linked *client.AgentFiles
-	if err == nil && q.opts.LinkTo != "" {
+	if err == nil && q.agent.ID != "" {
 		var lerr error
-		linked, lerr = q.a.Client().LinkFiles(ctx, q.opts.LinkTo, []client.ID{file.ID})
+		linked, lerr = q.a.Client().LinkFiles(ctx, q.agent.ID, []client.ID{file.ID})
 		if lerr != nil {
 			err = fmt.Errorf("link: %w", lerr)
 		}
@@ -1024,7 +1009,7 @@ func (q *Uploads) send(j job, slots chan struct{}) {
 	}
 	q.mu.Unlock()
 	if linked != nil {
-		q.a.showLinked(q.opts.LinkTo, linked) // the agent's file lists show it at once
+		q.a.showLinked(q.agent.ID, linked) // the agent's file lists show it at once
 	}
 	q.publish()
 }

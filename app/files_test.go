@@ -199,7 +199,7 @@ func BenchmarkUpload200MB(b *testing.B) {
 	for range b.N {
 		plainTime += plain()
 
-		q := a.Files().NewUploads(app.UploadOptions{})
+		q := a.Files().NewUploads()
 		q.State().Subscribe(func() {})
 		runtime.GC()
 		var before runtime.MemStats
@@ -364,7 +364,7 @@ func TestUploadSnapshotsShareUnchangedUploads(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "first.txt"), 10)
 	writeFile(t, filepath.Join(dir, "second.txt"), 10)
-	q := a.Files().NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads()
 	if _, err := q.Start(context.Background(), app.PlanUpload([]string{filepath.Join(dir, "first.txt")})); err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +407,7 @@ func TestFilesWorkEndsWithTheApp(t *testing.T) {
 	}
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "big.bin"), 8<<20)
-	q := a.Files().NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads()
 	if _, err := q.Start(ctx, app.PlanUpload([]string{dir})); err != nil {
 		t.Fatal(err)
 	}

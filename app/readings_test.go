@@ -483,7 +483,7 @@ func TestUploadsBeyondTheStoredLimitAreRefusedFirst(t *testing.T) {
 	for i := range client.MaxStoredFiles - stored + 2 {
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("note-%02d.txt", i)), 10)
 	}
-	q := a.Files().NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads()
 	ids, err := q.Start(ctx, app.PlanUpload([]string{dir}))
 	if err != nil {
 		t.Fatal(err)

@@ -94,7 +94,7 @@ func TestFolderDropSkipsLinksOutOfTheFolder(t *testing.T) {
 func TestRetryOfALinkOutOfTheFolderStillRefuses(t *testing.T) {
 	a := apptest.Open(t)
 	dropped, _ := outsideTree(t)
-	q := a.Files().NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads()
 	if _, err := q.Start(context.Background(), app.PlanUpload([]string{dropped})); err != nil {
 		t.Fatal(err)
 	}

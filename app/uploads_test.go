@@ -127,7 +127,7 @@ func TestUploadsSendFilesAndRecordCredits(t *testing.T) {
 		writeFile(t, filepath.Join(dir, n), 200_000)
 	}
 	writeFile(t, filepath.Join(dir, "empty.txt"), 0)
-	q := a.Files().NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads()
 	var mu sync.Mutex
 	sending := map[int64]bool{}
 	onUploads(q, func(u app.Upload) {
@@ -177,7 +177,7 @@ func TestUploadOfflineQueuesNothing(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "a.txt"), 10)
 	_ = a.Demo().Close()
-	q := a.Files().NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads()
 	ids, err := q.Start(context.Background(), app.PlanUpload([]string{dir}))
 	if !errors.Is(err, app.ErrOffline) || len(ids) != 0 || len(now(q.State()).Items) != 0 {
 		t.Fatalf("offline, nothing should be queued and the user told, got %v %v %v", ids, err, now(q.State()).Items)
@@ -190,7 +190,7 @@ func TestUploadServerErrorSaysSoAndRetrySends(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "a.txt"), 1000)
 	svc := apptest.Demo(a).Service
 	svc.SetFaults(demoservice.Faults{Fail500: 2}) // the connection check, then the upload
-	q := a.Files().NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads()
 	ids, err := q.Start(context.Background(), app.PlanUpload([]string{dir}))
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +218,7 @@ func TestUploadTooLargeForServer(t *testing.T) {
 	})
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "big.bin"), 2000)
-	q := a.Files().NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads()
 	ids, err := q.Start(context.Background(), app.PlanUpload([]string{dir}))
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +235,7 @@ func TestUploadCutConnectionSaysSoAndKeepsNothing(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "big.bin"), 64<<20)
 	demo := apptest.Demo(a)
 	before := len(demo.Service.Files())
-	q := a.Files().NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads()
 	var once, closeOnce sync.Once
 	onUploads(q, func(u app.Upload) {
 		switch {
@@ -266,7 +266,7 @@ func TestUploadCancelStopsIt(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "a.txt"), 1000)
 	demo := apptest.Demo(a)
 	before := len(demo.Service.Files())
-	q := a.Files().NewUploads(app.UploadOptions{})
+	q := a.Files().NewUploads()
 	var once sync.Once
 	onUploads(q, func(u app.Upload) {
 		if u.State == app.UploadSending {
@@ -298,7 +298,7 @@ func TestUploadsLinkedToAgent(t *testing.T) {
 	a := apptest.Open(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "brief.txt"), 500)
-	q := a.Files().NewUploads(app.UploadOptions{LinkTo: "119", AgentTitle: "Writer"})
+	q := a.Files().NewLinked(client.Agent{ID: "119", Title: "Writer"}).NewUploads()
 	if _, err := q.Start(context.Background(), app.PlanUpload([]string{dir})); err != nil {
 		t.Fatal(err)
 	}

@@ -125,6 +125,16 @@ func (db *DB) Batches(ctx context.Context, accountID string, limit int) ([]Batch
 		`SELECT `+batchColumns+` FROM batches WHERE account_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, accountID, listLimit(limit))
 }
 
+// UnfinishedBatches are those of an account's latest 100 batches to go on
+// with: running at the last close, or cancelled with rows still on their way
+// (to be looked up; nothing new is sent).
+func (db *DB) UnfinishedBatches(ctx context.Context, accountID string) ([]Batch, error) {
+	return queryAll(ctx, db, "read the batches", scanRecord[Batch], `SELECT `+batchColumns+` FROM batches
+		WHERE id IN (SELECT id FROM batches WHERE account_id = ? ORDER BY updated_at DESC, id DESC LIMIT 100)
+		AND (state = ? OR state = ? AND EXISTS (SELECT 1 FROM batch_rows WHERE batch_id = batches.id AND state IN (?, ?, ?)))
+		ORDER BY updated_at DESC, id DESC`, accountID, BatchRunning, BatchCancelled, RowSending, RowStarting, RowRunning)
+}
+
 // SetBatchState changes a batch's state; a cancelled batch stays cancelled.
 func (db *DB) SetBatchState(ctx context.Context, id int64, state string) error {
 	now := millis(db.nowOr(time.Time{}))
@@ -156,29 +166,17 @@ func (db *DB) AllBatchRows(ctx context.Context, batchID int64) ([]BatchRow, erro
 		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? ORDER BY row`, batchID)
 }
 
-// BatchRowsIn are a batch's rows in state, in sheet order.
-func (db *DB) BatchRowsIn(ctx context.Context, batchID int64, state RowState, limit int) ([]BatchRow, error) {
-	return queryAll(ctx, db, "read the batch's rows", scanRecord[BatchRow],
-		`SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT ?`, batchID, state, listLimit(limit))
-}
-
 // TakeWaitingRow marks the first waiting row as sending and returns it, in
 // one step; ok is false when none waits.
 func (db *DB) TakeWaitingRow(ctx context.Context, batchID int64) (r BatchRow, ok bool, err error) {
 	now := millis(db.nowOr(time.Time{}))
 	err = db.write(ctx, "take the next row", func(tx *sql.Tx) error {
-		r, err = scanRecord[BatchRow](tx.QueryRowContext(ctx, `SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT 1`, batchID, RowWaiting))
-		if err == sql.ErrNoRows {
+		r, err = scanRecord[BatchRow](tx.QueryRowContext(ctx, `UPDATE batch_rows SET state = ?, updated_at = ? WHERE batch_id = ? AND row =
+			(SELECT row FROM batch_rows WHERE batch_id = ? AND state = ? ORDER BY row LIMIT 1) RETURNING `+rowColumns, RowSending, now, batchID, batchID, RowWaiting))
+		if ok = err == nil; err == sql.ErrNoRows {
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, updated_at = ? WHERE batch_id = ? AND row = ?`, RowSending, now, batchID, r.Row); err != nil {
-			return err
-		}
-		r.State, ok = RowSending, true
-		return nil
+		return err
 	})
 	return r, ok, err
 }

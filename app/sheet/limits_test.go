@@ -402,7 +402,7 @@ func FuzzReadXLSX(f *testing.F) {
 }
 
 // within reads tb to its end and checks what it held kept to lim.
-func within(t *testing.T, tb Table, lim limits) {
+func within(t *testing.T, tb *Table, lim limits) {
 	t.Helper()
 	h := tb.Header()
 	cells, text := len(h), 0

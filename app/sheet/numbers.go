@@ -1,9 +1,6 @@
 package sheet
 
 import (
-	"archive/zip"
-	"bytes"
-	"io"
 	"strconv"
 	"strings"
 
@@ -111,43 +108,15 @@ func zeroFilled(v string) bool {
 	return len(strings.TrimRight(strings.TrimLeft(v, "+-0"), "0")) <= 15
 }
 
-// formatsBook is an empty workbook whose styles part is styles.
+// formatsBook is an empty workbook whose styles part is styles: excelize
+// reads a part it has not decoded yet from its package when first needed.
 func formatsBook(styles []byte, date1904 bool) (*excelize.File, error) {
 	f := excelize.NewFile()
-	defer f.Close()
+	f.Pkg.Store("xl/styles.xml", styles)
+	f.Styles = nil
 	if err := f.SetWorkbookProps(&excelize.WorkbookPropsOptions{Date1904: &date1904}); err != nil {
+		_ = f.Close()
 		return nil, err
 	}
-	empty, err := f.WriteToBuffer()
-	if err != nil {
-		return nil, err
-	}
-	zr, err := zip.NewReader(bytes.NewReader(empty.Bytes()), int64(empty.Len()))
-	if err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	for _, p := range zr.File {
-		w, err := zw.Create(p.Name)
-		if err != nil {
-			return nil, err
-		}
-		var part io.Reader = bytes.NewReader(styles)
-		if p.Name != "xl/styles.xml" {
-			rc, err := p.Open()
-			if err != nil {
-				return nil, err
-			}
-			defer rc.Close()
-			part = rc
-		}
-		if _, err := io.Copy(w, part); err != nil {
-			return nil, err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return excelize.OpenReader(&out)
+	return f, nil
 }

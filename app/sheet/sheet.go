@@ -56,18 +56,6 @@ type Row struct {
 	Cells  []string
 }
 
-// Table is a sheet read a row at a time, on one goroutine.
-type Table interface {
-	// Header is the first row: the columns' names.
-	Header() []string
-	// Next is the next row, io.EOF after the last; empty rows are skipped and
-	// cells past the header dropped. Once Open's context ends, its error.
-	Next() (Row, error)
-	// Progress is how much of the sheet is read, from 0 to 1.
-	Progress() float64
-	Close() error
-}
-
 // Kind is what is wrong with a sheet.
 type Kind int
 
@@ -122,7 +110,7 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Open opens the sheet at path by its ending, reads the header and checks a row follows.
-func Open(ctx context.Context, path string) (Table, error) {
+func Open(ctx context.Context, path string) (*Table, error) {
 	return open(ctx, path, standardLimits())
 }
 
@@ -159,12 +147,8 @@ func ReadAll(ctx context.Context, path string, tell func(rows int, done float64)
 }
 
 // open is Open within lim; a panic in reading is an unreadable sheet.
-func open(ctx context.Context, path string, lim limits) (t Table, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			t, err = nil, panicked(path, r)
-		}
-	}()
+func open(ctx context.Context, path string, lim limits) (t *Table, err error) {
+	defer unpanic(path, &err)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -199,12 +183,8 @@ func open(ctx context.Context, path string, lim limits) (t Table, err error) {
 }
 
 // readCSVSafely reads a CSV sheet from r, closed with the table if it can be.
-func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, lim limits) (t *table, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			t, err = nil, panicked(name, p)
-		}
-	}()
+func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, lim limits) (t *Table, err error) {
+	defer unpanic(name, &err)
 	counted := &capped{r: io.LimitReader(r, MaxBytes+1), max: MaxBytes + 1}
 	br := bufio.NewReaderSize(counted, 64<<10)
 	text, err := decoded(br)
@@ -219,21 +199,25 @@ func readCSVSafely(ctx context.Context, r io.Reader, size int64, name string, li
 	cr.LazyQuotes = true
 	closer, _ := r.(io.Closer)
 	src := &csvTable{path: name, r: cr, closer: closer}
-	t = &table{ctx: ctx, path: name, src: src, k: kept{lim: lim, path: name}, read: counted, size: size}
+	t = &Table{ctx: ctx, path: name, src: src, k: kept{lim: lim, path: name}, read: counted, size: size}
 	if err := t.start(true); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-// panicked makes a reader's panic an unreadable sheet; the app goes on.
-func panicked(path string, r any) *Error {
+// unpanic, deferred, makes a reader's panic an unreadable sheet: the app goes on.
+func unpanic(path string, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
 	e := &Error{Kind: Unreadable, Path: path, Err: errPanic}
 	var re *recovered.Error
 	if errors.As(recovered.From("a sheet", r), &re) {
 		e.Detail = re.Reason // the runtime's words, never the sheet's
 	}
-	return e
+	*err = e
 }
 
 // errPanic marks a reader's fault to mend.
@@ -271,8 +255,9 @@ func (k *kept) header(row int, rec []string) ([]string, error) {
 	return cells(rec[:n]), nil
 }
 
-// table is a sheet read a row at a time from its records, CSV or workbook.
-type table struct {
+// Table is a sheet read a row at a time from its records, CSV or workbook,
+// on one goroutine.
+type Table struct {
 	ctx    context.Context
 	path   string
 	src    records
@@ -294,7 +279,7 @@ type records interface {
 }
 
 // start reads the header, the first record not blank, and the row under it.
-func (t *table) start(padHeader bool) error {
+func (t *Table) start(padHeader bool) error {
 	for {
 		if err := t.ctx.Err(); err != nil {
 			return err
@@ -330,26 +315,28 @@ func (t *table) start(padHeader bool) error {
 	return err
 }
 
-func (t *table) Header() []string { return t.header }
+// Header is the first row: the columns' names.
+func (t *Table) Header() []string { return t.header }
 
-func (t *table) Progress() float64 {
+// Progress is how much of the sheet is read, from 0 to 1.
+func (t *Table) Progress() float64 {
 	if t.read == nil || t.size <= 0 {
 		return 0
 	}
 	return min(1, float64(t.read.n)/float64(t.size))
 }
 
-func (t *table) Close() error { return t.src.Close() }
+func (t *Table) Close() error { return t.src.Close() }
 
-func (t *table) Next() (r Row, err error) {
+// Next is the next row, io.EOF after the last; empty rows are skipped and
+// cells past the header dropped. Once Open's context ends, its error.
+func (t *Table) Next() (r Row, err error) {
 	defer func() {
-		if p := recover(); p != nil {
-			r, err = Row{}, panicked(t.path, p)
-		}
 		if err != nil && err != io.EOF {
 			t.err = err
 		}
 	}()
+	defer unpanic(t.path, &err)
 	if t.err != nil {
 		return Row{}, t.err
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 // all reads a table to its end.
-func all(t *testing.T, tb Table) []Row {
+func all(t *testing.T, tb *Table) []Row {
 	t.Helper()
 	var rows []Row
 	for {
@@ -256,7 +256,7 @@ func TestFormulasAndDatesReadAsTheyShow(t *testing.T) {
 }
 
 // ReadCSV reads a CSV sheet from r (name is for messages).
-func ReadCSV(ctx context.Context, r io.Reader, name string) (Table, error) {
+func ReadCSV(ctx context.Context, r io.Reader, name string) (*Table, error) {
 	t, err := readCSVSafely(ctx, r, -1, name, standardLimits())
 	if err != nil {
 		return nil, err

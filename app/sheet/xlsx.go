@@ -160,20 +160,20 @@ func (r relationships) ofType(from, kind, def string) string {
 
 // readXLSX reads the workbook in r, checking sizes and merged cells before its
 // rows; file is closed with the table or on refusal.
-func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p string, lim limits) (tb Table, err error) {
+func readXLSX(ctx context.Context, r io.ReaderAt, size int64, file io.Closer, p string, lim limits) (tb *Table, err error) {
 	unreadable := func(err error) error {
 		return &Error{Kind: Unreadable, Path: p, Detail: err.Error(), Err: err}
 	}
 	t := &xlsxTable{ctx: ctx, path: p, file: file}
-	st := &table{ctx: ctx, path: p, src: t, k: kept{lim: lim, path: p}}
+	st := &Table{ctx: ctx, path: p, src: t, k: kept{lim: lim, path: p}}
 	t.k = &st.k
 	defer func() {
-		if r := recover(); r != nil {
+		if errors.Is(err, errPanic) {
 			_ = t.Close()
-			tb, err = nil, panicked(p, r)
 		}
 	}()
-	fail := func(e error) (Table, error) {
+	defer unpanic(p, &err)
+	fail := func(e error) (*Table, error) {
 		_ = t.Close()
 		return nil, e
 	}

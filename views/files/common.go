@@ -282,7 +282,7 @@ type Attachments struct {
 func NewAttachments(env screen.Env) screen.Attachments { return newAttachments(env) }
 
 func newAttachments(env screen.Env) *Attachments {
-	q := env.App.Files().NewUploads(app.UploadOptions{})
+	q := env.App.Files().NewUploads()
 	at := &Attachments{env: env, queue: q, send: newSender(env, q), chips: map[int64]*uploadView{}}
 	at.row = container.New(layout.NewRowWrapLayout())
 	at.obj = container.NewBorder(nil, nil, at.send.status, nil, at.row)

@@ -56,7 +56,7 @@ func New(env screen.Env) screen.Screen { return newScreen(env) }
 
 func newScreen(env screen.Env) *Screen {
 	s := &Screen{env: env, selected: selection{}}
-	s.queue = env.App.Files().NewUploads(app.UploadOptions{})
+	s.queue = env.App.Files().NewUploads()
 	s.send = newSender(env, s.queue)
 	s.uploads = newUploadList(s.queue)
 	screen.OnAccountChange(env.App, func() { s.queue.Clear(); s.restart() })
