@@ -112,15 +112,18 @@ type ChatSession struct {
 	mu    sync.Mutex
 	agent client.Agent
 	// draft is the text typed but not sent: kept apart, so typing publishes nothing.
-	draft   string
-	closer  func() error
-	stopped bool
-	// quitting: Agent Desk is closing; the reply ends as interrupted.
-	quitting bool
-	// opening cancels the request of a reply not yet streaming.
-	opening context.CancelFunc
-	done    chan struct{}
+	draft string
+	// stop ends the reply under way, from its request to its recovery, with
+	// errStopped or errQuitting as the cause the reply is saved by.
+	stop context.CancelCauseFunc
+	done chan struct{}
 }
+
+// The causes a reply ends early by: the user stopped it, or Agent Desk closed.
+var (
+	errStopped  = errors.New("stopped")
+	errQuitting = errors.New("quitting")
+)
 
 func newChatSession(a *App, conv storage.Conversation, msgs []storage.Message) *ChatSession {
 	return &ChatSession{a: a, draft: conv.Draft, state: live.NewState(ChatState{Conversation: conv, Messages: msgs, Changes: 1})}
@@ -532,26 +535,27 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	}
 	// The stream ends with the reply or Stop, never the caller's context.
 	// While it opens the session is busy, so a second Send does nothing.
-	streamCtx, cancelOpen := context.WithCancel(context.WithoutCancel(ctx))
+	streamCtx, stop := context.WithCancelCause(context.WithoutCancel(ctx))
 	before := ChatPhase(-1)
 	s.state.Update(func(st ChatState) ChatState {
 		if !st.Phase.Busy() {
 			before, st.Phase = st.Phase, ChatSending
 			st.Changes++
-			s.setOpening(cancelOpen)
+			s.mu.Lock()
+			s.stop = stop
+			s.mu.Unlock()
 		}
 		return st
 	})
 	if before < 0 {
-		cancelOpen()
+		stop(nil)
 		return ErrReplyRunning
 	}
 	opened := false
 	defer func() {
-		s.setOpening(nil)
 		if !opened {
 			// not sent: the conversation is as it was
-			cancelOpen()
+			stop(nil)
 			s.change(func(st *ChatState) { st.Phase, st.WaitingUntil = before, time.Time{} })
 		}
 	}()
@@ -609,7 +613,7 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 
 	done := make(chan struct{})
 	s.mu.Lock()
-	s.closer, s.stopped, s.done = rs.Close, false, done
+	s.done = done
 	s.mu.Unlock()
 	s.change(func(st *ChatState) {
 		kept := st.Messages[:0:0]
@@ -629,12 +633,12 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	s.rememberAnswers(dbCtx, conv)
 
 	read := func() {
-		s.pump(dbCtx, rs, cs, w, reply, done)
-		cancelOpen()
+		s.pump(dbCtx, streamCtx, rs, cs, w, reply, done)
+		stop(nil)
 	}
 	if !s.a.Go(read) {
 		// Closing: keep what the service took as an interrupted reply.
-		s.end(true)
+		s.end(errQuitting)
 		read()
 	}
 	return nil
@@ -672,8 +676,9 @@ func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversa
 	_ = s.a.Agents().RememberAnswers(ctx, client.ID(conv.AgentID), conv.Answers)
 }
 
-// pump reads the stream to its end, saving and announcing every fragment.
-func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}) {
+// pump reads the stream to its end, saving and announcing every fragment;
+// stream is the stream's context, its cause why the reply ended early.
+func (s *ChatSession) pump(ctx, stream context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}) {
 	rootSeen, tooLarge, limit := false, false, s.a.chat.maxReply
 	for rs.Next() {
 		frag := rs.Fragment()
@@ -713,16 +718,15 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	var final *client.Execution
 	if cs != nil && !tooLarge {
 		final = cs.Final()
-		if rec := s.recover(ctx, cs, err, reply.ID); rec != nil {
+		if rec := s.recover(stream, cs, err); rec != nil {
 			final, err = rec, nil
 			if rec.Output != "" {
 				text = rec.Output
 			}
 		}
 	}
-	s.mu.Lock()
-	stopped, quitting := s.stopped, s.quitting
-	s.mu.Unlock()
+	cause := context.Cause(stream)
+	stopped, quitting := cause == errStopped, cause == errQuitting
 
 	status, errText := storage.StatusComplete, ""
 	var credits *float64
@@ -757,7 +761,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	_ = w.Close()
 
 	s.mu.Lock()
-	s.closer, s.done = nil, nil
+	s.done = nil
 	s.mu.Unlock()
 	// The end is published before Wait returns, so whoever waits sees it.
 	defer close(done)
@@ -783,22 +787,16 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 
 const recoverLimit = 2 * time.Minute
 
-// recover polls for the finished reply of a cut stream; nil keeps the partial text.
-func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error, replyID int64) *client.Execution {
+// recover polls for the finished reply of a cut stream until stream ends;
+// nil keeps the partial text.
+func (s *ChatSession) recover(stream context.Context, cs *client.Stream, err error) *client.Execution {
 	id := cs.ExecutionID()
-	if id == "" || !errors.Is(err, client.ErrStreamIncomplete) && !errors.Is(err, client.ErrEventUnreadable) {
+	if id == "" || stream.Err() != nil || !errors.Is(err, client.ErrStreamIncomplete) && !errors.Is(err, client.ErrEventUnreadable) {
 		return nil
 	}
 	c := s.a.Client()
-	pctx, cancel := context.WithTimeout(ctx, recoverLimit)
+	pctx, cancel := context.WithTimeout(stream, recoverLimit)
 	defer cancel()
-	s.mu.Lock()
-	if s.stopped || s.quitting {
-		s.mu.Unlock()
-		return nil
-	}
-	s.closer = func() error { cancel(); return nil }
-	s.mu.Unlock()
 	s.change(func(st *ChatState) { st.Phase = ChatRecovering })
 	rec, werr := c.Wait(pctx, client.ID(s.Conversation().AgentID), id, client.WithPollLimit(recoverLimit))
 	if werr != nil || rec == nil || !rec.Succeeded() {
@@ -811,26 +809,13 @@ func (s *ChatSession) rateLimited(wait time.Duration) {
 	s.change(func(st *ChatState) { st.WaitingUntil = time.Now().Add(wait) })
 }
 
-func (s *ChatSession) setOpening(cancel context.CancelFunc) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.opening = cancel
-}
-
 // Stop ends the streaming reply; the text so far stays, marked stopped.
-func (s *ChatSession) Stop() { s.end(false) }
+func (s *ChatSession) Stop() { s.end(errStopped) }
 
-// end ends the reply, stopped by the user or, quitting, interrupted by closing.
-func (s *ChatSession) end(quitting bool) {
-	s.mu.Lock()
-	closer, opening := s.closer, s.opening
-	s.quitting = s.quitting || quitting
-	s.stopped = s.stopped || !quitting && closer != nil
-	s.mu.Unlock()
-	if closer != nil {
-		_ = closer()
-	} else if opening != nil {
-		opening()
+// end ends the reply under way, if any, for cause: the first cause counts.
+func (s *ChatSession) end(cause error) {
+	if stop := locked(&s.mu, func() context.CancelCauseFunc { return s.stop }); stop != nil {
+		stop(cause)
 	}
 }
 
@@ -840,7 +825,7 @@ func (a *App) quitChats() {
 	live := slices.Collect(maps.Values(h.sessions))
 	h.mu.Unlock()
 	for _, s := range live {
-		s.end(true)
+		s.end(errQuitting)
 	}
 }
 
