@@ -382,12 +382,11 @@ func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID
 	if s.Streaming() {
 		return ErrReplyRunning
 	}
-	hist := s.history(0)
 	user := storage.Message{ConversationID: s.ID(), Role: storage.RoleUser, Content: text, Status: storage.StatusComplete}
 	for _, f := range fileIDs {
 		user.FileIDs = append(user.FileIDs, string(f))
 	}
-	if err := s.start(ctx, append(hist, user), &user, fileIDs); err != nil {
+	if err := s.start(ctx, user); err != nil {
 		return err
 	}
 	// Words typed while the message was on its way are a new draft.
@@ -420,7 +419,7 @@ func (s *ChatSession) Retry(ctx context.Context) error {
 	if last < 0 {
 		return say(func() string { return lang.L("there is no message to answer yet") })
 	}
-	return s.resendFrom(ctx, msgs[last])
+	return s.start(ctx, msgs[last])
 }
 
 // Edit changes a user message and resends it, dropping every message after it.
@@ -435,21 +434,10 @@ func (s *ChatSession) Edit(ctx context.Context, messageID int64, text string) er
 	for _, m := range s.Messages() {
 		if m.ID == messageID && m.Role == storage.RoleUser {
 			m.Content = text
-			return s.resendFrom(ctx, m)
+			return s.start(ctx, m)
 		}
 	}
 	return say(func() string { return lang.L("that message is no longer in the conversation") })
-}
-
-// resendFrom streams a new reply to m, dropping what follows once the service accepts.
-func (s *ChatSession) resendFrom(ctx context.Context, m storage.Message) error {
-	hist := s.history(m.ID)
-	hist = append(hist, m)
-	fileIDs := client.IDs()
-	for _, f := range m.FileIDs {
-		fileIDs = append(fileIDs, client.ID(f))
-	}
-	return s.start(ctx, hist, nil, fileIDs, m)
 }
 
 // history is the turns before upTo, without an unanswered user message or empty replies.
@@ -510,8 +498,16 @@ func asReply[T replyStream](s T, err error) (replyStream, error) {
 	return s, nil
 }
 
-// start opens the stream for hist; once the service accepts it stores newUser or edited.
-func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser *storage.Message, fileIDs []client.ID, edited ...storage.Message) error {
+// start streams a reply to user: a new message (ID 0), or one already in the
+// conversation, whose followers are dropped. Once the service accepts, user
+// is stored.
+func (s *ChatSession) start(ctx context.Context, user storage.Message) error {
+	newUser := user.ID == 0
+	hist := append(s.history(user.ID), user)
+	fileIDs := client.IDs()
+	for _, f := range user.FileIDs {
+		fileIDs = append(fileIDs, client.ID(f))
+	}
 	conv := s.Conversation()
 	var msgs []client.Message
 	if conv.DeveloperMessage != "" {
@@ -591,11 +587,10 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	// The service accepted: store the turn.
 	db := s.a.db
 	dbCtx := context.WithoutCancel(ctx)
-	var userMsg storage.Message
-	if newUser != nil {
-		userMsg, err = db.AddMessage(dbCtx, *newUser)
+	userMsg := user
+	if newUser {
+		userMsg, err = db.AddMessage(dbCtx, user)
 	} else {
-		userMsg = edited[0]
 		if _, err = db.DeleteMessagesAfter(dbCtx, conv.ID, userMsg.ID); err == nil {
 			err = db.UpdateMessage(dbCtx, userMsg)
 		}
@@ -618,12 +613,12 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	s.change(func(st *ChatState) {
 		kept := st.Messages[:0:0]
 		for _, m := range st.Messages {
-			if newUser == nil && m.ID == userMsg.ID {
+			if !newUser && m.ID == userMsg.ID {
 				break
 			}
 			kept = append(kept, m)
 		}
-		if newUser != nil && isNewChatTitle(st.Conversation.Title) && !slices.ContainsFunc(kept, func(m storage.Message) bool { return m.Role == storage.RoleUser }) {
+		if newUser && isNewChatTitle(st.Conversation.Title) && !slices.ContainsFunc(kept, func(m storage.Message) bool { return m.Role == storage.RoleUser }) {
 			st.Conversation.Title = titleFrom(userMsg.Content)
 		}
 		st.Messages, st.LiveID, st.Live = append(kept, userMsg, reply), reply.ID, ""
