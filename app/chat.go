@@ -490,14 +490,6 @@ type replyStream interface {
 	Text() string
 }
 
-// asReply is a stream that opened, as a replyStream (never a typed nil).
-func asReply[T replyStream](s T, err error) (replyStream, error) {
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
 // start streams a reply to user: a new message (ID 0), or one already in the
 // conversation, whose followers are dropped. Once the service accepts, user
 // is stored.
@@ -566,7 +558,10 @@ func (s *ChatSession) start(ctx context.Context, user storage.Message) error {
 		if t, perr := strconv.ParseFloat(conv.Answers["temperature"], 64); perr == nil {
 			p.Temperature = client.Float(t)
 		}
-		rs, err = asReply(c.ChatCompletionStream(streamCtx, agent, p, client.WithRateLimitNotice(s.rateLimited)))
+		var ccs *client.ChatCompletionStream
+		if ccs, err = c.ChatCompletionStream(streamCtx, agent, p, client.WithRateLimitNotice(s.rateLimited)); err == nil {
+			rs = ccs
+		}
 	} else {
 		answer := map[string]any{}
 		for k, v := range conv.Answers {
@@ -575,9 +570,10 @@ func (s *ChatSession) start(ctx context.Context, user storage.Message) error {
 		if root, perr := strconv.ParseInt(conv.RootID, 10, 64); perr == nil && root > 0 {
 			answer["root_id"] = root
 		}
-		cs, err = c.Stream(streamCtx, agent, client.ExecuteParams{Answers: answer, Messages: msgs, FileIDs: fileIDs},
-			client.WithRateLimitNotice(s.rateLimited))
-		rs, err = asReply(cs, err)
+		if cs, err = c.Stream(streamCtx, agent, client.ExecuteParams{Answers: answer, Messages: msgs, FileIDs: fileIDs},
+			client.WithRateLimitNotice(s.rateLimited)); err == nil {
+			rs = cs
+		}
 	}
 	if err != nil {
 		return err
