@@ -108,6 +108,8 @@ type AgentPage struct {
 	// Saved is when the shown Agents were saved, when the service could
 	// not be reached; zero for fresh ones.
 	Saved time.Time
+
+	nextPage int // the page LoadMore asks for
 }
 
 // Extends tells whether p holds old's agents followed by more.
@@ -123,18 +125,14 @@ func (p AgentPage) SameAgents(old AgentPage) bool {
 // AgentBrowser keeps the agents of one query, page by page; a new query
 // cancels the old request and drops its answer.
 type AgentBrowser struct {
-	app   *App
-	state *live.State[AgentPage]
+	app *App
+	// state is the one copy of the page; a load starts and lands under its lock.
+	state   *live.State[AgentPage]
+	request live.Newest // the request in flight
+	typing  *live.Debouncer
 
-	mu sync.Mutex
-	// page is what the next snapshot publishes.
-	page AgentPage
-	// series numbers the lists page.Agents started (AgentPage.Series).
-	series   int
-	nextPage int
-	request  live.Newest // the request in flight
-	typed    *AgentQuery // a search waiting for typing to pause
-	typing   *live.Debouncer
+	mu    sync.Mutex
+	typed *AgentQuery // a search waiting for typing to pause
 }
 
 // NewBrowser makes a browser; pause is how long typing rests before SearchSoon asks.
@@ -146,21 +144,10 @@ func (svc *Agents) NewBrowser(pause time.Duration) *AgentBrowser {
 
 func (b *AgentBrowser) State() live.Observable[AgentPage] { return b.state }
 
-// publish reads the page under the state's lock, so the newest version holds the newest page.
-func (b *AgentBrowser) publish() {
-	b.state.Update(func(AgentPage) AgentPage {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		return b.page
-	})
-}
-
 // Search starts a new query; loaded agents of its type stay until the answer comes.
 func (b *AgentBrowser) Search(q AgentQuery) {
-	b.mu.Lock()
-	b.startLocked(q)
-	b.mu.Unlock()
-	b.publish()
+	b.takeTyped()
+	b.state.Update(func(p AgentPage) AgentPage { return b.start(p, q) })
 }
 
 // SearchSoon searches for q once typing has paused; Search or Clear drops it.
@@ -171,75 +158,69 @@ func (b *AgentBrowser) SearchSoon(q AgentQuery) {
 	b.typing.Trigger()
 }
 
-func (b *AgentBrowser) searchTyped() {
+// takeTyped drops the search waiting for typing to pause, returning it.
+func (b *AgentBrowser) takeTyped() *AgentQuery {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	q := b.typed
 	b.typed = nil
-	if q == nil || b.app.life.Err() != nil {
-		b.mu.Unlock()
-		return
-	}
-	b.startLocked(*q)
-	b.mu.Unlock()
-	b.publish()
+	return q
 }
 
-func (b *AgentBrowser) startLocked(q AgentQuery) {
-	b.stopLocked()
-	keep := FilterAgents(b.page.Agents, q.Type)
-	if q.Q != b.page.Query.Q {
+func (b *AgentBrowser) searchTyped() {
+	if q := b.takeTyped(); q != nil && b.app.life.Err() == nil {
+		b.Search(*q)
+	}
+}
+
+// start is p once query q is asked for.
+func (b *AgentBrowser) start(p AgentPage, q AgentQuery) AgentPage {
+	keep := FilterAgents(p.Agents, q.Type)
+	if q.Q != p.Query.Q {
 		keep = nil
 	}
 	// The saved list stays, marked saved, while the full list is asked again.
-	saved := b.page.Saved
+	saved := p.Saved
 	if !saved.IsZero() && q != (AgentQuery{}) {
 		keep, saved = nil, time.Time{}
 	}
-	b.series++
-	b.page = AgentPage{Query: q, Agents: keep, Series: b.series, Loading: true, Saved: saved}
-	b.nextPage = 1
-	b.loadLocked()
-}
-
-func (b *AgentBrowser) stopLocked() {
-	b.request.Stop()
-	b.typed = nil
+	p = AgentPage{Query: q, Agents: keep, Series: p.Series + 1, Loading: true, Saved: saved, nextPage: 1}
+	b.load(p)
+	return p
 }
 
 // Reload asks again for the current query (Retry).
 func (b *AgentBrowser) Reload() {
-	b.mu.Lock()
-	q := b.page.Query
-	b.mu.Unlock()
-	b.Search(q)
+	b.takeTyped()
+	b.state.Update(func(p AgentPage) AgentPage { return b.start(p, p.Query) })
 }
 
 // Clear forgets the agents shown and stops requests; the query stays.
 func (b *AgentBrowser) Clear() {
-	b.mu.Lock()
-	b.stopLocked()
-	b.series++
-	b.page = AgentPage{Query: b.page.Query, Series: b.series}
-	b.mu.Unlock()
-	b.publish()
+	b.takeTyped()
+	b.state.Update(func(p AgentPage) AgentPage {
+		b.request.Stop()
+		return AgentPage{Query: p.Query, Series: p.Series + 1}
+	})
 }
 
 // LoadMore asks for the next page unless one is on its way or all are in.
 func (b *AgentBrowser) LoadMore() {
-	b.mu.Lock()
-	if b.page.Loading || !b.page.HasMore {
-		b.mu.Unlock()
-		return
+	if p := b.state.Get(); p.Loading || !p.HasMore {
+		return // nothing is published
 	}
-	b.page.Loading = true
-	b.page.Err = nil
-	b.loadLocked()
-	b.mu.Unlock()
-	b.publish()
+	b.state.Update(func(p AgentPage) AgentPage {
+		if !p.Loading && p.HasMore {
+			p.Loading, p.Err = true, nil
+			b.load(p)
+		}
+		return p
+	})
 }
 
-func (b *AgentBrowser) loadLocked() {
-	page, q := b.nextPage, b.page.Query
+// load asks for p's next page; called under the state's lock.
+func (b *AgentBrowser) load(p AgentPage) {
+	page, q := p.nextPage, p.Query
 	c, acct := b.app.clientAndAccount()
 	key := "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
 	ctx, cancel, gen := b.request.Start(b.app.life)
@@ -247,55 +228,49 @@ func (b *AgentBrowser) loadLocked() {
 		defer cancel()
 		sq := q.forService()
 		res, err := c.ListAgents(ctx, client.ListAgentsParams{Q: sq.Q, Type: sq.Type, Page: page, PerPage: AgentsPerPage})
-		b.mu.Lock()
-		if !b.request.Current(gen) || ctx.Err() != nil {
-			// A newer query, or the app closing: this answer is not wanted.
-			b.mu.Unlock()
-			return
-		}
-		b.page.Loading = false
 		full := q == AgentQuery{}
-		if err != nil {
-			b.page.Err = err
-			if page == 1 && full && showSaved(err) {
-				if agents, saved, ok := b.app.savedAgents(key); ok {
-					b.series++
-					b.page.Agents, b.page.Total, b.page.HasMore, b.page.Saved = agents, len(agents), false, saved
-					b.page.Series = b.series
+		var saved []AgentItem
+		var savedAt time.Time
+		if err != nil && page == 1 && full && showSaved(err) {
+			saved, savedAt, _ = b.app.savedAgents(key)
+		}
+		if !b.request.Current(gen) || ctx.Err() != nil {
+			return // a newer query, or the app closing: this answer is not wanted
+		}
+		b.state.Update(func(p AgentPage) AgentPage {
+			if !b.request.Current(gen) {
+				return p
+			}
+			p.Loading = false
+			if err != nil {
+				p.Err = err
+				if saved != nil {
+					p.Agents, p.Total, p.HasMore, p.Saved, p.Series = saved, len(saved), false, savedAt, p.Series+1
+				}
+				return p
+			}
+			agents := p.Agents
+			if page == 1 {
+				// A new query gets a new backing; old snapshots stay as they were.
+				agents = make([]AgentItem, 0, len(res.Data))
+				p.Series++
+			}
+			// Appended in place, not copied per page: earlier snapshots only
+			// read below their own length, which this never writes.
+			for i := range res.Data {
+				if res.Data[i].Visible() {
+					agents = append(agents, ItemOf(res.Data[i]))
 				}
 			}
-			b.mu.Unlock()
-			b.publish()
-			return
-		}
-		agents := b.page.Agents
-		if page == 1 {
-			// A new query gets a new backing; old snapshots stay as they were.
-			agents = make([]AgentItem, 0, len(res.Data))
-			b.series++
-			b.page.Series = b.series
-		}
-		// Appended in place, not copied per page: earlier snapshots only
-		// read below their own length, which this never writes.
-		for i := range res.Data {
-			if res.Data[i].Visible() {
-				agents = append(agents, ItemOf(res.Data[i]))
+			p.Agents, p.Total, p.Err, p.Saved, p.nextPage = agents, res.Total, nil, time.Time{}, page+1
+			p.HasMore = res.HasNext() && len(res.Data) > 0
+			// Saved after the first page, and when whole or at the cap; before
+			// it is shown, so a next start offline can show it.
+			if full && (page == 1 || !p.HasMore || len(agents) >= savedAgentsMax) && (page-1)*AgentsPerPage < savedAgentsMax {
+				b.app.saveAgents(key, agents)
 			}
-		}
-		b.page.Agents = agents
-		b.page.Total = res.Total
-		b.page.HasMore = res.HasNext() && len(res.Data) > 0
-		b.page.Err = nil
-		b.page.Saved = time.Time{}
-		b.nextPage = page + 1
-		// saved after the first page, and when whole or at the cap
-		keep := full && (page == 1 || !b.page.HasMore || len(agents) >= savedAgentsMax) && (page-1)*AgentsPerPage < savedAgentsMax
-		b.mu.Unlock()
-		if keep {
-			// before it is shown, so a next start offline can show it
-			b.app.saveAgents(key, agents)
-		}
-		b.publish()
+			return p
+		})
 	})
 }
 

@@ -112,15 +112,18 @@ type ChatSession struct {
 	mu    sync.Mutex
 	agent client.Agent
 	// draft is the text typed but not sent: kept apart, so typing publishes nothing.
-	draft   string
-	closer  func() error
-	stopped bool
-	// quitting: Agent Desk is closing; the reply ends as interrupted.
-	quitting bool
-	// opening cancels the request of a reply not yet streaming.
-	opening context.CancelFunc
-	done    chan struct{}
+	draft string
+	// stop ends the reply under way, from its request to its recovery, with
+	// errStopped or errQuitting as the cause the reply is saved by.
+	stop context.CancelCauseFunc
+	done chan struct{}
 }
+
+// The causes a reply ends early by: the user stopped it, or Agent Desk closed.
+var (
+	errStopped  = errors.New("stopped")
+	errQuitting = errors.New("quitting")
+)
 
 func newChatSession(a *App, conv storage.Conversation, msgs []storage.Message) *ChatSession {
 	return &ChatSession{a: a, draft: conv.Draft, state: live.NewState(ChatState{Conversation: conv, Messages: msgs, Changes: 1})}
@@ -379,12 +382,11 @@ func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID
 	if s.Streaming() {
 		return ErrReplyRunning
 	}
-	hist := s.history(0)
 	user := storage.Message{ConversationID: s.ID(), Role: storage.RoleUser, Content: text, Status: storage.StatusComplete}
 	for _, f := range fileIDs {
 		user.FileIDs = append(user.FileIDs, string(f))
 	}
-	if err := s.start(ctx, append(hist, user), &user, fileIDs); err != nil {
+	if err := s.start(ctx, user); err != nil {
 		return err
 	}
 	// Words typed while the message was on its way are a new draft.
@@ -417,7 +419,7 @@ func (s *ChatSession) Retry(ctx context.Context) error {
 	if last < 0 {
 		return say(func() string { return lang.L("there is no message to answer yet") })
 	}
-	return s.resendFrom(ctx, msgs[last])
+	return s.start(ctx, msgs[last])
 }
 
 // Edit changes a user message and resends it, dropping every message after it.
@@ -432,21 +434,10 @@ func (s *ChatSession) Edit(ctx context.Context, messageID int64, text string) er
 	for _, m := range s.Messages() {
 		if m.ID == messageID && m.Role == storage.RoleUser {
 			m.Content = text
-			return s.resendFrom(ctx, m)
+			return s.start(ctx, m)
 		}
 	}
 	return say(func() string { return lang.L("that message is no longer in the conversation") })
-}
-
-// resendFrom streams a new reply to m, dropping what follows once the service accepts.
-func (s *ChatSession) resendFrom(ctx context.Context, m storage.Message) error {
-	hist := s.history(m.ID)
-	hist = append(hist, m)
-	fileIDs := client.IDs()
-	for _, f := range m.FileIDs {
-		fileIDs = append(fileIDs, client.ID(f))
-	}
-	return s.start(ctx, hist, nil, fileIDs, m)
 }
 
 // history is the turns before upTo, without an unanswered user message or empty replies.
@@ -499,16 +490,16 @@ type replyStream interface {
 	Text() string
 }
 
-// asReply is a stream that opened, as a replyStream (never a typed nil).
-func asReply[T replyStream](s T, err error) (replyStream, error) {
-	if err != nil {
-		return nil, err
+// start streams a reply to user: a new message (ID 0), or one already in the
+// conversation, whose followers are dropped. Once the service accepts, user
+// is stored.
+func (s *ChatSession) start(ctx context.Context, user storage.Message) error {
+	newUser := user.ID == 0
+	hist := append(s.history(user.ID), user)
+	fileIDs := client.IDs()
+	for _, f := range user.FileIDs {
+		fileIDs = append(fileIDs, client.ID(f))
 	}
-	return s, nil
-}
-
-// start opens the stream for hist; once the service accepts it stores newUser or edited.
-func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser *storage.Message, fileIDs []client.ID, edited ...storage.Message) error {
 	conv := s.Conversation()
 	var msgs []client.Message
 	if conv.DeveloperMessage != "" {
@@ -532,26 +523,27 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	}
 	// The stream ends with the reply or Stop, never the caller's context.
 	// While it opens the session is busy, so a second Send does nothing.
-	streamCtx, cancelOpen := context.WithCancel(context.WithoutCancel(ctx))
+	streamCtx, stop := context.WithCancelCause(context.WithoutCancel(ctx))
 	before := ChatPhase(-1)
 	s.state.Update(func(st ChatState) ChatState {
 		if !st.Phase.Busy() {
 			before, st.Phase = st.Phase, ChatSending
 			st.Changes++
-			s.setOpening(cancelOpen)
+			s.mu.Lock()
+			s.stop = stop
+			s.mu.Unlock()
 		}
 		return st
 	})
 	if before < 0 {
-		cancelOpen()
+		stop(nil)
 		return ErrReplyRunning
 	}
 	opened := false
 	defer func() {
-		s.setOpening(nil)
 		if !opened {
 			// not sent: the conversation is as it was
-			cancelOpen()
+			stop(nil)
 			s.change(func(st *ChatState) { st.Phase, st.WaitingUntil = before, time.Time{} })
 		}
 	}()
@@ -566,7 +558,10 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 		if t, perr := strconv.ParseFloat(conv.Answers["temperature"], 64); perr == nil {
 			p.Temperature = client.Float(t)
 		}
-		rs, err = asReply(c.ChatCompletionStream(streamCtx, agent, p, client.WithRateLimitNotice(s.rateLimited)))
+		var ccs *client.ChatCompletionStream
+		if ccs, err = c.ChatCompletionStream(streamCtx, agent, p, client.WithRateLimitNotice(s.rateLimited)); err == nil {
+			rs = ccs
+		}
 	} else {
 		answer := map[string]any{}
 		for k, v := range conv.Answers {
@@ -575,9 +570,10 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 		if root, perr := strconv.ParseInt(conv.RootID, 10, 64); perr == nil && root > 0 {
 			answer["root_id"] = root
 		}
-		cs, err = c.Stream(streamCtx, agent, client.ExecuteParams{Answers: answer, Messages: msgs, FileIDs: fileIDs},
-			client.WithRateLimitNotice(s.rateLimited))
-		rs, err = asReply(cs, err)
+		if cs, err = c.Stream(streamCtx, agent, client.ExecuteParams{Answers: answer, Messages: msgs, FileIDs: fileIDs},
+			client.WithRateLimitNotice(s.rateLimited)); err == nil {
+			rs = cs
+		}
 	}
 	if err != nil {
 		return err
@@ -587,11 +583,10 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	// The service accepted: store the turn.
 	db := s.a.db
 	dbCtx := context.WithoutCancel(ctx)
-	var userMsg storage.Message
-	if newUser != nil {
-		userMsg, err = db.AddMessage(dbCtx, *newUser)
+	userMsg := user
+	if newUser {
+		userMsg, err = db.AddMessage(dbCtx, user)
 	} else {
-		userMsg = edited[0]
 		if _, err = db.DeleteMessagesAfter(dbCtx, conv.ID, userMsg.ID); err == nil {
 			err = db.UpdateMessage(dbCtx, userMsg)
 		}
@@ -609,17 +604,17 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 
 	done := make(chan struct{})
 	s.mu.Lock()
-	s.closer, s.stopped, s.done = rs.Close, false, done
+	s.done = done
 	s.mu.Unlock()
 	s.change(func(st *ChatState) {
 		kept := st.Messages[:0:0]
 		for _, m := range st.Messages {
-			if newUser == nil && m.ID == userMsg.ID {
+			if !newUser && m.ID == userMsg.ID {
 				break
 			}
 			kept = append(kept, m)
 		}
-		if newUser != nil && isNewChatTitle(st.Conversation.Title) && !slices.ContainsFunc(kept, func(m storage.Message) bool { return m.Role == storage.RoleUser }) {
+		if newUser && isNewChatTitle(st.Conversation.Title) && !slices.ContainsFunc(kept, func(m storage.Message) bool { return m.Role == storage.RoleUser }) {
 			st.Conversation.Title = titleFrom(userMsg.Content)
 		}
 		st.Messages, st.LiveID, st.Live = append(kept, userMsg, reply), reply.ID, ""
@@ -629,12 +624,12 @@ func (s *ChatSession) start(ctx context.Context, hist []storage.Message, newUser
 	s.rememberAnswers(dbCtx, conv)
 
 	read := func() {
-		s.pump(dbCtx, rs, cs, w, reply, done)
-		cancelOpen()
+		s.pump(dbCtx, streamCtx, rs, cs, w, reply, done)
+		stop(nil)
 	}
 	if !s.a.Go(read) {
 		// Closing: keep what the service took as an interrupted reply.
-		s.end(true)
+		s.end(errQuitting)
 		read()
 	}
 	return nil
@@ -672,8 +667,9 @@ func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversa
 	_ = s.a.Agents().RememberAnswers(ctx, client.ID(conv.AgentID), conv.Answers)
 }
 
-// pump reads the stream to its end, saving and announcing every fragment.
-func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}) {
+// pump reads the stream to its end, saving and announcing every fragment;
+// stream is the stream's context, its cause why the reply ended early.
+func (s *ChatSession) pump(ctx, stream context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}) {
 	rootSeen, tooLarge, limit := false, false, s.a.chat.maxReply
 	for rs.Next() {
 		frag := rs.Fragment()
@@ -713,16 +709,15 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	var final *client.Execution
 	if cs != nil && !tooLarge {
 		final = cs.Final()
-		if rec := s.recover(ctx, cs, err, reply.ID); rec != nil {
+		if rec := s.recover(stream, cs, err); rec != nil {
 			final, err = rec, nil
 			if rec.Output != "" {
 				text = rec.Output
 			}
 		}
 	}
-	s.mu.Lock()
-	stopped, quitting := s.stopped, s.quitting
-	s.mu.Unlock()
+	cause := context.Cause(stream)
+	stopped, quitting := cause == errStopped, cause == errQuitting
 
 	status, errText := storage.StatusComplete, ""
 	var credits *float64
@@ -757,7 +752,7 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 	_ = w.Close()
 
 	s.mu.Lock()
-	s.closer, s.done = nil, nil
+	s.done = nil
 	s.mu.Unlock()
 	// The end is published before Wait returns, so whoever waits sees it.
 	defer close(done)
@@ -783,22 +778,16 @@ func (s *ChatSession) pump(ctx context.Context, rs replyStream, cs *client.Strea
 
 const recoverLimit = 2 * time.Minute
 
-// recover polls for the finished reply of a cut stream; nil keeps the partial text.
-func (s *ChatSession) recover(ctx context.Context, cs *client.Stream, err error, replyID int64) *client.Execution {
+// recover polls for the finished reply of a cut stream until stream ends;
+// nil keeps the partial text.
+func (s *ChatSession) recover(stream context.Context, cs *client.Stream, err error) *client.Execution {
 	id := cs.ExecutionID()
-	if id == "" || !errors.Is(err, client.ErrStreamIncomplete) && !errors.Is(err, client.ErrEventUnreadable) {
+	if id == "" || stream.Err() != nil || !errors.Is(err, client.ErrStreamIncomplete) && !errors.Is(err, client.ErrEventUnreadable) {
 		return nil
 	}
 	c := s.a.Client()
-	pctx, cancel := context.WithTimeout(ctx, recoverLimit)
+	pctx, cancel := context.WithTimeout(stream, recoverLimit)
 	defer cancel()
-	s.mu.Lock()
-	if s.stopped || s.quitting {
-		s.mu.Unlock()
-		return nil
-	}
-	s.closer = func() error { cancel(); return nil }
-	s.mu.Unlock()
 	s.change(func(st *ChatState) { st.Phase = ChatRecovering })
 	rec, werr := c.Wait(pctx, client.ID(s.Conversation().AgentID), id, client.WithPollLimit(recoverLimit))
 	if werr != nil || rec == nil || !rec.Succeeded() {
@@ -811,26 +800,13 @@ func (s *ChatSession) rateLimited(wait time.Duration) {
 	s.change(func(st *ChatState) { st.WaitingUntil = time.Now().Add(wait) })
 }
 
-func (s *ChatSession) setOpening(cancel context.CancelFunc) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.opening = cancel
-}
-
 // Stop ends the streaming reply; the text so far stays, marked stopped.
-func (s *ChatSession) Stop() { s.end(false) }
+func (s *ChatSession) Stop() { s.end(errStopped) }
 
-// end ends the reply, stopped by the user or, quitting, interrupted by closing.
-func (s *ChatSession) end(quitting bool) {
-	s.mu.Lock()
-	closer, opening := s.closer, s.opening
-	s.quitting = s.quitting || quitting
-	s.stopped = s.stopped || !quitting && closer != nil
-	s.mu.Unlock()
-	if closer != nil {
-		_ = closer()
-	} else if opening != nil {
-		opening()
+// end ends the reply under way, if any, for cause: the first cause counts.
+func (s *ChatSession) end(cause error) {
+	if stop := locked(&s.mu, func() context.CancelCauseFunc { return s.stop }); stop != nil {
+		stop(cause)
 	}
 }
 
@@ -840,7 +816,7 @@ func (a *App) quitChats() {
 	live := slices.Collect(maps.Values(h.sessions))
 	h.mu.Unlock()
 	for _, s := range live {
-		s.end(true)
+		s.end(errQuitting)
 	}
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -287,32 +288,28 @@ func (svc *Memories) NewDraft(ctx context.Context) (content, collectionID string
 func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 	a := svc.a
 	c := a.Client()
+	listedCols, err := client.Collect(c.Collections(ctx, client.ListCollectionsParams{PerPage: client.MaxCollectionsPerPage}), math.MaxInt)
+	var listedMems []client.Memory
+	if err == nil {
+		listedMems, err = client.Collect(c.Memories(ctx, client.ListMemoriesParams{PerPage: client.MaxMemoriesPerPage}), math.MaxInt)
+	}
+	if client.IsUnsupported(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
 	var cols []storage.CollectionEntry
-	defaults := map[string]bool{}
-	for col, err := range c.Collections(ctx, client.ListCollectionsParams{PerPage: client.MaxCollectionsPerPage}) {
-		if err != nil {
-			if client.IsUnsupported(err) {
-				return false, nil
-			}
-			return false, err
-		}
+	defaults, names := map[string]bool{}, map[string]string{}
+	for _, col := range listedCols {
 		cols = append(cols, storage.CollectionEntry{ID: col.ID.String(), Name: col.Label()})
+		names[col.ID.String()] = col.Label()
 		if col.IsDefault() {
 			defaults[col.ID.String()] = true
 		}
 	}
-	names := map[string]string{}
-	for _, col := range cols {
-		names[col.ID] = col.Name
-	}
 	var mems []storage.MemoryEntry
-	for m, err := range c.Memories(ctx, client.ListMemoriesParams{PerPage: client.MaxMemoriesPerPage}) {
-		if err != nil {
-			if client.IsUnsupported(err) {
-				return false, nil
-			}
-			return false, err
-		}
+	for _, m := range listedMems {
 		mems = append(mems, storage.MemoryEntry{ID: m.ID.String(), Content: m.Content, Metadata: m.Metadata, Variant: string(m.Variant),
 			CollectionID: m.CollectionID.String(), CollectionName: names[m.CollectionID.String()], Credits: creditsOf(m.Credits)})
 	}

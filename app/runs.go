@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -406,35 +407,26 @@ func (a *App) outputDst(key string) (w io.Writer, commit func(ext string) (strin
 		}
 		return p, func(ext string) (string, error) { return p.Commit(key, ext) }, p.Abort, nil
 	}
-	dir := a.sessionDir()
-	f, err := os.CreateTemp(dir, ".agentdesk-download-*")
+	f, err := os.CreateTemp(a.sessionDir(), ".agentdesk-*")
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	commit = func(ext string) (string, error) {
-		if err := f.Close(); err != nil {
-			os.Remove(f.Name())
-			return "", err
-		}
-		final, err := os.CreateTemp(dir, "agentdesk-*"+ext)
-		if err == nil {
-			err = final.Close()
-		}
-		if err == nil {
-			err = os.Rename(f.Name(), final.Name())
-		}
-		if err != nil {
-			os.Remove(f.Name())
-			if final != nil {
-				os.Remove(final.Name())
-			}
-			return "", err
-		}
-		return final.Name(), nil
 	}
 	abort = func() {
 		f.Close()
 		os.Remove(f.Name())
+	}
+	commit = func(ext string) (string, error) {
+		// Shown under the same unguessable name, with its extension.
+		final := filepath.Join(filepath.Dir(f.Name()), filepath.Base(f.Name())[1:]+ext)
+		err := f.Close()
+		if err == nil {
+			err = os.Rename(f.Name(), final)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			return "", err
+		}
+		return final, nil
 	}
 	return f, commit, abort, nil
 }
