@@ -440,8 +440,8 @@ func (c *Client) do(ctx context.Context, cfg *config, req request, out any) erro
 			return nil, false
 		}
 		if err := json.Unmarshal(data, out); err != nil {
-			var syntax *json.SyntaxError
-			return cfg.decodeError(req.method, req.path, err, data), errors.As(err, &syntax)
+			_, cut := errors.AsType[*json.SyntaxError](err)
+			return cfg.decodeError(req.method, req.path, err, data), cut
 		}
 		return nil, false
 	})

@@ -47,14 +47,8 @@ func (c *Client) MemoryVariant() MemoryVariant {
 // namesVariantB reports a validation error naming "content". Assumption:
 // that is how a variant B server refuses a variant A body.
 func namesVariantB(err error) bool {
-	var e *APIError
-	if !errors.As(err, &e) || (e.StatusCode != http.StatusUnprocessableEntity && e.StatusCode != http.StatusBadRequest) {
-		return false
-	}
-	if _, ok := e.Fields["content"]; ok {
-		return true
-	}
-	return strings.Contains(strings.ToLower(e.Message+" "+e.Detail), "content")
+	e := refusal(err)
+	return e != nil && (e.Fields["content"] != nil || strings.Contains(e.words(), "content"))
 }
 
 // CreateMemory stores a memory (POST /memories), detecting the variant on
@@ -186,8 +180,8 @@ var ErrDefaultCollection = &InputError{Field: "collection", Message: "The defaul
 
 // IsDefaultCollectionRefusal reports the 403 for deleting the default collection.
 func IsDefaultCollectionRefusal(err error) bool {
-	var e *APIError
-	return errors.As(err, &e) && e.StatusCode == http.StatusForbidden &&
+	e, ok := errors.AsType[*APIError](err)
+	return ok && e.StatusCode == http.StatusForbidden &&
 		strings.Contains(strings.ToLower(e.Message), "default collection")
 }
 
@@ -204,12 +198,9 @@ func (c *Client) collectionCall(ctx context.Context, req request, name string, o
 // IsUnsupported reports a server without the operation: 405, 501, or a 404
 // that names no record (spec servers lack many lists and deletes).
 func IsUnsupported(err error) bool {
-	var e *APIError
-	if !errors.As(err, &e) {
-		return false
-	}
-	return e.StatusCode == http.StatusMethodNotAllowed || e.StatusCode == http.StatusNotImplemented ||
-		e.StatusCode == http.StatusNotFound && routeMissing(e)
+	e, ok := errors.AsType[*APIError](err)
+	return ok && (e.StatusCode == http.StatusMethodNotAllowed || e.StatusCode == http.StatusNotImplemented ||
+		e.StatusCode == http.StatusNotFound && routeMissing(e))
 }
 
 // routeMissing tells a 404 for a route from one for a record, which says what.
