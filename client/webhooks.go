@@ -28,30 +28,11 @@ const (
 	WebhooksB = "B" // webhooks, total, limit, offset
 )
 
-// WebhookList is ListWebhooks' answer: Page is set for variant A, Limit and Offset for B.
+// WebhookList is ListWebhooks' answer; variant A pages by number, B by
+// limit (PerPage) and offset, and both go on with Next.
 type WebhookList struct {
-	Variant  string // WebhooksA or WebhooksB
-	Webhooks []Webhook
-	Total    int
-	Page     *Page[Webhook]
-	Limit    int
-	Offset   int
-}
-
-// HasNext reports whether more webhooks follow this list.
-func (l *WebhookList) HasNext() bool {
-	if l.Page != nil {
-		return l.Page.HasNext()
-	}
-	return len(l.Webhooks) > 0 && l.Offset+len(l.Webhooks) < l.Total
-}
-
-// NextParams asks for the webhooks after this list, in its variant's terms.
-func (l *WebhookList) NextParams() ListWebhooksParams {
-	if l.Page == nil {
-		return ListWebhooksParams{Limit: 100, Offset: l.Offset + len(l.Webhooks)}
-	}
-	return ListWebhooksParams{Page: l.Page.CurrentPage + 1, PerPage: l.Page.PerPage}
+	Variant string // WebhooksA or WebhooksB
+	*Page[Webhook]
 }
 
 // ListWebhooks lists webhooks (GET /webhooks).
@@ -81,17 +62,25 @@ func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, op
 			return nil, err
 		}
 		if shape.Webhooks != nil {
-			return &WebhookList{Variant: WebhooksB, Webhooks: *shape.Webhooks, Total: shape.Total, Limit: shape.Limit, Offset: shape.Offset}, nil
+			p := &Page[Webhook]{Data: *shape.Webhooks, Total: shape.Total, PerPage: shape.Limit}
+			if offset := shape.Offset + len(p.Data); offset < shape.Total {
+				p.next = func(ctx context.Context) (*Page[Webhook], error) {
+					l, err := c.ListWebhooks(ctx, ListWebhooksParams{Limit: 100, Offset: offset}, opts...)
+					if err != nil {
+						return nil, err
+					}
+					return l.Page, nil
+				}
+			}
+			return &WebhookList{Variant: WebhooksB, Page: p}, nil
 		}
-		p, err := decodePage[Webhook](raw, "")
+		p, err := decodePage(raw, "", params.Page, params.PerPage, func(ctx context.Context, n int) (*Page[Webhook], error) {
+			return listPage[Webhook](ctx, c, "/webhooks", "", nil, n, params.PerPage, opts)
+		})
 		if err != nil {
 			return nil, err
 		}
-		p.page, p.perPage = params.Page, params.PerPage
-		p.fetch = func(ctx context.Context, n int) (*Page[Webhook], error) {
-			return listPage[Webhook](ctx, c, "/webhooks", "", nil, n, params.PerPage, opts)
-		}
-		return &WebhookList{Variant: WebhooksA, Webhooks: p.Data, Total: p.Total, Page: p}, nil
+		return &WebhookList{Variant: WebhooksA, Page: p}, nil
 	})
 }
 
