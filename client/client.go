@@ -138,22 +138,21 @@ func WithMemoryVariant(v MemoryVariant) Option { return func(c *config) { c.memo
 
 // WithPollInterval sets the first wait between polls in Wait and Run.
 func WithPollInterval(d time.Duration) Option {
-	return func(c *config) {
-		if d > 0 {
-			c.pollInterval = d
-		}
-	}
+	return func(c *config) { setPositive(&c.pollInterval, d) }
 }
 
 // WithRetryBackoff sets the retry backoff: base × 2ⁿ, capped at max.
 func WithRetryBackoff(base, max time.Duration) Option {
 	return func(c *config) {
-		if base > 0 {
-			c.retryBase = base
-		}
-		if max > 0 {
-			c.retryMax = max
-		}
+		setPositive(&c.retryBase, base)
+		setPositive(&c.retryMax, max)
+	}
+}
+
+// setPositive sets *dst to d, unless d is zero or less (a setting left as it was).
+func setPositive(dst *time.Duration, d time.Duration) {
+	if d > 0 {
+		*dst = d
 	}
 }
 
@@ -166,13 +165,7 @@ func WithRateLimitNotice(f func(wait time.Duration)) Option {
 }
 
 // WithPollLimit sets how long Wait and Run poll before ErrStillRunning.
-func WithPollLimit(d time.Duration) Option {
-	return func(c *config) {
-		if d > 0 {
-			c.pollLimit = d
-		}
-	}
-}
+func WithPollLimit(d time.Duration) Option { return func(c *config) { setPositive(&c.pollLimit, d) } }
 
 // New returns a Client; without WithBaseURL every call fails with a clear error.
 func New(opts ...Option) *Client {
