@@ -58,7 +58,7 @@ func (e *APIError) AboutKey() bool {
 	case http.StatusUnauthorized:
 		return true
 	case http.StatusForbidden:
-		text := strings.ToLower(e.Message + " " + e.Detail + " " + e.Type + " " + e.Code)
+		text := e.words() + " " + strings.ToLower(e.Type+" "+e.Code)
 		for _, w := range authWords {
 			if strings.Contains(text, w) {
 				return true

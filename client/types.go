@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -152,27 +153,17 @@ func errorValueText(raw json.RawMessage) string {
 
 // Failed reports an error value or a failure status, in any letter case.
 func (e *Execution) Failed() bool {
-	if e.HasError() {
-		return true
-	}
-	switch strings.ToLower(strings.TrimSpace(e.Status)) {
-	case StatusFailed, StatusError, StatusCanceled, StatusCancelled:
-		return true
-	}
-	return false
+	return e.HasError() || slices.Contains([]string{StatusFailed, StatusError, StatusCanceled, StatusCancelled}, e.status())
 }
 
 // Succeeded reports completed or succeeded, with no error.
 func (e *Execution) Succeeded() bool {
-	if e.HasError() {
-		return false
-	}
-	switch strings.ToLower(strings.TrimSpace(e.Status)) {
-	case StatusCompleted, StatusSucceeded:
-		return true
-	}
-	return false
+	s := e.status()
+	return !e.HasError() && (s == StatusCompleted || s == StatusSucceeded)
 }
+
+// status is Status in lower case, without spaces around it.
+func (e *Execution) status() string { return strings.ToLower(strings.TrimSpace(e.Status)) }
 
 // Outcome is Status with any success said as StatusCompleted.
 func (e *Execution) Outcome() string {
