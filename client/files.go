@@ -45,11 +45,7 @@ func (c *Client) ListFiles(ctx context.Context, params ListFilesParams, opts ...
 	if params.PerPage > 100 {
 		params.PerPage = 100
 	}
-	q := url.Values{}
-	if params.Order != "" {
-		q.Set("order", params.Order)
-	}
-	return listPage[File](ctx, c, "/files", "", q, params.Page, params.PerPage, opts)
+	return listPage[File](ctx, c, "/files", "", map[string]any{"order": params.Order}, params.Page, params.PerPage, opts)
 }
 
 // Files iterates over every file of every page, stopping at the first error.

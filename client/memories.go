@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"strings"
 	"unicode/utf8"
 )
@@ -111,11 +110,8 @@ const (
 // ListMemories returns one page of memories (GET /memories); a server
 // without the list is IsUnsupported.
 func (c *Client) ListMemories(ctx context.Context, params ListMemoriesParams, opts ...Option) (*Page[Memory], error) {
-	q := url.Values{}
-	if params.CollectionID != "" {
-		q.Set("collection_id", string(params.CollectionID))
-	}
-	return listPage[Memory](ctx, c, "/memories", "memories", q, params.Page, min(params.PerPage, MaxMemoriesPerPage), opts)
+	filters := map[string]any{"collection_id": string(params.CollectionID)}
+	return listPage[Memory](ctx, c, "/memories", "memories", filters, params.Page, min(params.PerPage, MaxMemoriesPerPage), opts)
 }
 
 // Memories iterates over every memory, stopping at the first error.
@@ -138,11 +134,8 @@ type ListCollectionsParams struct {
 
 // ListCollections returns one page of memory collections.
 func (c *Client) ListCollections(ctx context.Context, params ListCollectionsParams, opts ...Option) (*Page[Collection], error) {
-	q := url.Values{}
-	if s := strings.TrimSpace(params.Search); s != "" {
-		q.Set("search", s)
-	}
-	return listPage[Collection](ctx, c, "/memory-collections", "collections", q, params.Page, min(params.PerPage, MaxCollectionsPerPage), opts)
+	filters := map[string]any{"search": strings.TrimSpace(params.Search)}
+	return listPage[Collection](ctx, c, "/memory-collections", "collections", filters, params.Page, min(params.PerPage, MaxCollectionsPerPage), opts)
 }
 
 // Collections iterates over every collection, stopping at the first error.

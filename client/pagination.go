@@ -133,21 +133,33 @@ func (e *pageEnvelope[T]) page() (*Page[T], bool) {
 
 // listPage fetches one page of path, its items under key ("" or absent:
 // data), and wires Next to the following ones.
-func listPage[T any](ctx context.Context, c *Client, path, key string, q url.Values, page, perPage int, opts []Option) (*Page[T], error) {
-	q2 := url.Values{}
-	maps.Copy(q2, q)
-	if page > 0 {
-		q2.Set("page", strconv.Itoa(page))
-	}
-	if perPage > 0 {
-		q2.Set("per_page", strconv.Itoa(perPage))
-	}
-	req := request{method: "GET", path: path, query: q2, retry: true}
+func listPage[T any](ctx context.Context, c *Client, path, key string, filters map[string]any, page, perPage int, opts []Option) (*Page[T], error) {
+	values := map[string]any{"page": page, "per_page": perPage}
+	maps.Copy(values, filters)
+	req := request{method: "GET", path: path, query: query(values), retry: true}
 	return doRaw(ctx, c, c.callConfig(opts), req, func(raw json.RawMessage) (*Page[T], error) {
 		return decodePage(raw, key, page, perPage, func(ctx context.Context, n int) (*Page[T], error) {
-			return listPage[T](ctx, c, path, key, q, n, perPage, opts)
+			return listPage[T](ctx, c, path, key, filters, n, perPage, opts)
 		})
 	})
+}
+
+// query holds the values that say something: numbers above zero, texts not empty.
+func query(values map[string]any) url.Values {
+	q := url.Values{}
+	for k, v := range values {
+		switch v := v.(type) {
+		case int:
+			if v > 0 {
+				q.Set(k, strconv.Itoa(v))
+			}
+		case string:
+			if v != "" {
+				q.Set(k, v)
+			}
+		}
+	}
+	return q
 }
 
 // decodePage reads a list answer to a request for page and perPage, its

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 )
 
@@ -40,16 +39,7 @@ type WebhookList struct {
 // Assumption: the variant is read from the answer's shape: "webhooks" with
 // limit/offset is variant B, "data" with the pagination envelope variant A.
 func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, opts ...Option) (*WebhookList, error) {
-	q := url.Values{}
-	set := func(k string, v int) {
-		if v > 0 {
-			q.Set(k, strconv.Itoa(v))
-		}
-	}
-	set("page", params.Page)
-	set("per_page", params.PerPage)
-	set("limit", min(params.Limit, 100))
-	set("offset", params.Offset)
+	q := query(map[string]any{"page": params.Page, "per_page": params.PerPage, "limit": min(params.Limit, 100), "offset": params.Offset})
 	req := request{method: http.MethodGet, path: "/webhooks", query: q, retry: true}
 	return doRaw(ctx, c, c.callConfig(opts), req, func(raw json.RawMessage) (*WebhookList, error) {
 		var shape struct {
