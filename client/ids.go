@@ -151,23 +151,6 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	return []byte(`"` + t.UTC().Format("2006-01-02T15:04:05.000000Z07:00") + `"`), nil
 }
 
-// Flag is a boolean sent as 1 or 0 (also true/false, strings, null).
-type Flag bool
-
-// UnmarshalJSON accepts 1/0, true/false, "1"/"0"/"true" and null.
-func (f *Flag) UnmarshalJSON(b []byte) error {
-	*f = Flag(looseBool(string(b)))
-	return nil
-}
-
-// MarshalJSON emits 1 or 0, as the service does.
-func (f Flag) MarshalJSON() ([]byte, error) {
-	if f {
-		return []byte("1"), nil
-	}
-	return []byte("0"), nil
-}
-
 func isJSONNumber(b []byte) bool {
 	if len(b) == 0 {
 		return false

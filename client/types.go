@@ -54,8 +54,9 @@ type Agent struct {
 	// Visibility "public" is shown to users; other values are not.
 	Visibility string `json:"visibility"`
 	Slug       string `json:"slug"`
-	// Active is 1 or 0; nil (not said) counts as active.
-	Active *Flag `json:"active,omitempty"`
+	// Active arrives as 1 or 0 (read as any boolean; see looseBool); nil
+	// (not said) counts as active.
+	Active *bool `json:"active,omitempty"`
 	// Type is one of AgentChat, AgentImage, AgentText or AgentVideo.
 	Type string `json:"type"`
 	// Questions define the answers an execution takes.
@@ -68,7 +69,7 @@ type Agent struct {
 }
 
 // Inactive reports whether the service says the agent is switched off.
-func (a *Agent) Inactive() bool { return a.Active != nil && !bool(*a.Active) }
+func (a *Agent) Inactive() bool { return a.Active != nil && !*a.Active }
 
 // Question returns the question with the given name, or nil.
 func (a *Agent) Question(name string) *Question {
