@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -35,15 +34,15 @@ type APIError struct {
 	RetryAfter string
 	// Type and Code are a chat-completions error's.
 	Type, Code string
-	// retryAfterBody is the body's retry_after in seconds; negative when absent.
-	retryAfterBody float64
+	// retryAfterBody is the body's retry_after, read as the header is.
+	retryAfterBody string
 }
 
 // Wait returns the wait the service asked for: the body's retry_after, else
 // the Retry-After header; ok is false when it said nothing.
 func (e *APIError) Wait() (d time.Duration, ok bool) {
-	if e.retryAfterBody >= 0 {
-		return time.Duration(min(e.retryAfterBody, 24*3600) * float64(time.Second)), true
+	if d, ok := parseRetryAfter(e.retryAfterBody, time.Now()); ok {
+		return d, true
 	}
 	return parseRetryAfter(e.RetryAfter, time.Now())
 }
@@ -279,13 +278,12 @@ func readAPIError(res *http.Response, method, path string) *APIError {
 	// Drain a little more so the connection can be reused, but never much.
 	_, _ = io.CopyN(io.Discard, res.Body, 4<<10)
 	e := &APIError{
-		retryAfterBody: -1,
-		StatusCode:     res.StatusCode,
-		Body:           body,
-		Method:         method,
-		Path:           path,
-		RequestID:      firstHeader(res.Header, "x-request-id", "request-id", "x-amzn-requestid"),
-		RetryAfter:     res.Header.Get("Retry-After"),
+		StatusCode: res.StatusCode,
+		Body:       body,
+		Method:     method,
+		Path:       path,
+		RequestID:  firstHeader(res.Header, "x-request-id", "request-id", "x-amzn-requestid"),
+		RetryAfter: res.Header.Get("Retry-After"),
 	}
 	parseErrorBody(e, body)
 	if e.Message == "" {
@@ -355,9 +353,7 @@ func parseErrorBody(e *APIError, body []byte) {
 		}
 	}
 	if raw, ok := obj["retry_after"]; ok {
-		if secs, err := strconv.ParseFloat(strings.TrimSpace(looseString(string(raw))), 64); err == nil && secs >= 0 {
-			e.retryAfterBody = secs
-		}
+		e.retryAfterBody = looseString(string(raw))
 	}
 }
 
