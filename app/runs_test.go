@@ -206,7 +206,7 @@ func TestClosingKeepsARunGoing(t *testing.T) {
 func TestASwitchedOffAgentIsNotRun(t *testing.T) {
 	a := apptest.Open(t)
 	ctx := context.Background()
-	off := client.Flag(false)
+	off := false
 	for _, id := range []client.ID{"119", "101"} {
 		ag, err := a.Client().GetAgent(ctx, id)
 		if err != nil {

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"iter"
-	"net/url"
 )
 
 // ListAgentsParams filters and pages the agent list.
@@ -14,21 +13,12 @@ type ListAgentsParams struct {
 	PerPage int    // 0 means the server's default (15)
 }
 
-// query is the query of the agent and resource lists.
-func (p ListAgentsParams) query() url.Values {
-	q := url.Values{}
-	if p.Q != "" {
-		q.Set("q", p.Q)
-	}
-	if p.Type != "" {
-		q.Set("type", p.Type)
-	}
-	return q
-}
+// filters are the query of the agent and resource lists.
+func (p ListAgentsParams) filters() map[string]any { return map[string]any{"q": p.Q, "type": p.Type} }
 
 // ListAgents returns one page of agents (GET /agents).
 func (c *Client) ListAgents(ctx context.Context, params ListAgentsParams, opts ...Option) (*Page[Agent], error) {
-	return listPage[Agent](ctx, c, "/agents", "", params.query(), params.Page, params.PerPage, opts)
+	return listPage[Agent](ctx, c, "/agents", "", params.filters(), params.Page, params.PerPage, opts)
 }
 
 // Agents iterates over every agent from params.Page on, stopping at the first error.
@@ -48,7 +38,7 @@ type ListResourcesParams = ListAgentsParams
 // ListResources returns one page of resources (GET /resources). Assumption:
 // the parameters go in the query.
 func (c *Client) ListResources(ctx context.Context, params ListResourcesParams, opts ...Option) (*Page[Resource], error) {
-	return listPage[Resource](ctx, c, "/resources", "", params.query(), params.Page, params.PerPage, opts)
+	return listPage[Resource](ctx, c, "/resources", "", params.filters(), params.Page, params.PerPage, opts)
 }
 
 // Resources iterates over every resource, stopping at the first error.

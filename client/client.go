@@ -138,22 +138,21 @@ func WithMemoryVariant(v MemoryVariant) Option { return func(c *config) { c.memo
 
 // WithPollInterval sets the first wait between polls in Wait and Run.
 func WithPollInterval(d time.Duration) Option {
-	return func(c *config) {
-		if d > 0 {
-			c.pollInterval = d
-		}
-	}
+	return func(c *config) { setPositive(&c.pollInterval, d) }
 }
 
 // WithRetryBackoff sets the retry backoff: base × 2ⁿ, capped at max.
 func WithRetryBackoff(base, max time.Duration) Option {
 	return func(c *config) {
-		if base > 0 {
-			c.retryBase = base
-		}
-		if max > 0 {
-			c.retryMax = max
-		}
+		setPositive(&c.retryBase, base)
+		setPositive(&c.retryMax, max)
+	}
+}
+
+// setPositive sets *dst to d, unless d is zero or less (a setting left as it was).
+func setPositive(dst *time.Duration, d time.Duration) {
+	if d > 0 {
+		*dst = d
 	}
 }
 
@@ -166,13 +165,7 @@ func WithRateLimitNotice(f func(wait time.Duration)) Option {
 }
 
 // WithPollLimit sets how long Wait and Run poll before ErrStillRunning.
-func WithPollLimit(d time.Duration) Option {
-	return func(c *config) {
-		if d > 0 {
-			c.pollLimit = d
-		}
-	}
-}
+func WithPollLimit(d time.Duration) Option { return func(c *config) { setPositive(&c.pollLimit, d) } }
 
 // New returns a Client; without WithBaseURL every call fails with a clear error.
 func New(opts ...Option) *Client {
@@ -319,20 +312,12 @@ type request struct {
 	contentLength int64
 }
 
-// tries is what one call has spent on its tries so far.
-type tries struct {
-	start   time.Time
-	attempt int // the try under way, from 0
-	limited int // 429 answers so far
-}
-
-// send performs req with retries, continuing the tries of t (nil: a new
-// call), and returns a 2xx response for the caller to close; otherwise an
-// *APIError or *NetworkError.
-func (c *Client) send(ctx context.Context, cfg *config, req request, t *tries) (*http.Response, error) {
-	if t == nil {
-		t = &tries{start: time.Now()}
-	}
+// send performs req with retries and returns a 2xx response; otherwise an
+// *APIError or *NetworkError. With read, send hands it the response and
+// asks again, as the retries allow, when read says the answer was cut;
+// without, the caller closes the response.
+func (c *Client) send(ctx context.Context, cfg *config, req request, read func(*http.Response) (err error, cut bool)) (*http.Response, error) {
+	start, limited := time.Now(), 0 // limited counts 429 answers
 	u, err := req.url, error(nil)
 	if u == nil {
 		if u, err = cfg.endpoint(req.path, req.query); err != nil {
@@ -348,7 +333,7 @@ func (c *Client) send(ctx context.Context, cfg *config, req request, t *tries) (
 	}
 	hc := cfg.client()
 	retries := cfg.retries(req)
-	for ; ; t.attempt++ {
+	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return nil, contextError(req, err)
 		}
@@ -369,15 +354,21 @@ func (c *Client) send(ctx context.Context, cfg *config, req request, t *tries) (
 		cfg.setHeaders(hreq, req, payload != nil)
 		res, err := hc.Do(hreq)
 		var fail error
-		wait, again := cfg.backoff(t.attempt), false
+		wait, again := cfg.backoff(attempt), false
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil, contextError(req, ctx.Err())
 		case err != nil:
-			fail, again = newNetworkError(cfg.apiKey, req.method, req.path, err), t.attempt < retries && !lasting(err)
+			fail, again = newNetworkError(cfg.apiKey, req.method, req.path, err), attempt < retries && !lasting(err)
 		case res.StatusCode >= 200 && res.StatusCode < 300:
 			cfg.pacer.answered()
-			return res, nil
+			if read == nil {
+				return res, nil
+			}
+			if fail, again = read(res); fail == nil {
+				return res, nil
+			}
+			again = again && attempt < retries
 		default:
 			apiErr := readAPIError(res, req.method, req.path)
 			apiErr.redact(cfg.apiKey)
@@ -386,13 +377,13 @@ func (c *Client) send(ctx context.Context, cfg *config, req request, t *tries) (
 			if res.StatusCode == http.StatusTooManyRequests {
 				// A 429 proves the service did not act, so any resendable body
 				// may go again after the wait; a longer wait is the caller's.
-				t.limited++
+				limited++
 				if ok {
 					wait = told
 				}
 				cfg.pacer.limited(min(wait, cfg.retryAfterMax)) // every request waits with this one
-				again = req.raw == nil && t.limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax
-				if again && cfg.inBudget(t.start, wait) && cfg.onRateLimit != nil {
+				again = req.raw == nil && limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax
+				if again && cfg.inBudget(start, wait) && cfg.onRateLimit != nil {
 					cfg.onRateLimit(wait)
 				}
 				break
@@ -401,9 +392,9 @@ func (c *Client) send(ctx context.Context, cfg *config, req request, t *tries) (
 			if ok {
 				wait = min(told, cfg.retryAfterMax)
 			}
-			again = t.attempt < retries && retryableStatus(res.StatusCode)
+			again = attempt < retries && retryableStatus(res.StatusCode)
 		}
-		if !again || !cfg.inBudget(t.start, wait) {
+		if !again || !cfg.inBudget(start, wait) {
 			return nil, fail
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
@@ -426,41 +417,28 @@ func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
 }
 
 // do sends req and decodes a JSON answer into out (when out is not nil). A
-// safe request whose answer was cut is asked again, sharing the budget.
+// safe request whose answer was cut is asked again.
 func (c *Client) do(ctx context.Context, cfg *config, req request, out any) error {
-	t := &tries{start: time.Now()}
-	for ; ; t.attempt++ {
-		res, err := c.send(ctx, cfg, req, t)
-		if err != nil {
-			return err
-		}
+	_, err := c.send(ctx, cfg, req, func(res *http.Response) (error, bool) {
+		defer res.Body.Close()
 		data, err := io.ReadAll(io.LimitReader(res.Body, maxJSONBody+1))
-		res.Body.Close()
-		cut := err != nil
 		switch {
-		case cut && ctx.Err() != nil:
-			return contextError(req, ctx.Err())
-		case cut:
-			err = newNetworkError(cfg.apiKey, req.method, req.path, err)
+		case err != nil && ctx.Err() != nil:
+			return contextError(req, ctx.Err()), false
+		case err != nil:
+			return newNetworkError(cfg.apiKey, req.method, req.path, err), true
 		case len(data) > maxJSONBody:
-			return fmt.Errorf("agentdesk: %s %s: the answer exceeds %d MiB", req.method, req.path, maxJSONBody>>20)
+			return fmt.Errorf("agentdesk: %s %s: the answer exceeds %d MiB", req.method, req.path, maxJSONBody>>20), false
 		case out == nil:
-			return nil
-		default:
-			if err = json.Unmarshal(data, out); err == nil {
-				return nil
-			}
-			var syntax *json.SyntaxError
-			cut, err = errors.As(err, &syntax), cfg.decodeError(req.method, req.path, err, data)
+			return nil, false
 		}
-		wait := cfg.backoff(t.attempt)
-		if !cut || t.attempt >= cfg.retries(req) || !cfg.inBudget(t.start, wait) || ctx.Err() != nil {
-			return err
+		if err := json.Unmarshal(data, out); err != nil {
+			_, cut := errors.AsType[*json.SyntaxError](err)
+			return cfg.decodeError(req.method, req.path, err, data), cut
 		}
-		if werr := sleepCtx(ctx, wait); werr != nil {
-			return contextError(req, werr)
-		}
-	}
+		return nil, false
+	})
+	return err
 }
 
 // retries is how many times req may be resent when the service may have acted.

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -35,15 +34,15 @@ type APIError struct {
 	RetryAfter string
 	// Type and Code are a chat-completions error's.
 	Type, Code string
-	// retryAfterBody is the body's retry_after in seconds; negative when absent.
-	retryAfterBody float64
+	// retryAfterBody is the body's retry_after, read as the header is.
+	retryAfterBody string
 }
 
 // Wait returns the wait the service asked for: the body's retry_after, else
 // the Retry-After header; ok is false when it said nothing.
 func (e *APIError) Wait() (d time.Duration, ok bool) {
-	if e.retryAfterBody >= 0 {
-		return time.Duration(min(e.retryAfterBody, 24*3600) * float64(time.Second)), true
+	if d, ok := parseRetryAfter(e.retryAfterBody, time.Now()); ok {
+		return d, true
 	}
 	return parseRetryAfter(e.RetryAfter, time.Now())
 }
@@ -58,7 +57,7 @@ func (e *APIError) AboutKey() bool {
 	case http.StatusUnauthorized:
 		return true
 	case http.StatusForbidden:
-		text := strings.ToLower(e.Message + " " + e.Detail + " " + e.Type + " " + e.Code)
+		text := e.words() + " " + strings.ToLower(e.Type+" "+e.Code)
 		for _, w := range authWords {
 			if strings.Contains(text, w) {
 				return true
@@ -153,8 +152,7 @@ func (e *NetworkError) Unwrap() error { return e.Err }
 
 // newNetworkError drops the *url.Error layer, which quotes the full URL.
 func newNetworkError(key, method, path string, err error) *NetworkError {
-	var ue *url.Error
-	if errors.As(err, &ue) && ue.Err != nil {
+	if ue, ok := errors.AsType[*url.Error](err); ok && ue.Err != nil {
 		err = ue.Err
 	}
 	return &NetworkError{Method: method, Path: path, Err: err, key: key}
@@ -229,8 +227,7 @@ func (e *InputError) Error() string { return e.Message }
 
 // StatusCode returns the HTTP status of an *APIError in err's chain, or 0.
 func StatusCode(err error) int {
-	var e *APIError
-	if errors.As(err, &e) {
+	if e, ok := errors.AsType[*APIError](err); ok {
 		return e.StatusCode
 	}
 	return 0
@@ -238,32 +235,40 @@ func StatusCode(err error) int {
 
 // IsAuth reports whether the API key was rejected (see AboutKey).
 func IsAuth(err error) bool {
-	var e *APIError
-	return errors.As(err, &e) && e.AboutKey()
+	e, ok := errors.AsType[*APIError](err)
+	return ok && e.AboutKey()
 }
 
 // IsForbidden reports a 403 that is not about the key.
 func IsForbidden(err error) bool {
-	var e *APIError
-	return errors.As(err, &e) && e.StatusCode == http.StatusForbidden && !e.AboutKey()
+	e, ok := errors.AsType[*APIError](err)
+	return ok && e.StatusCode == http.StatusForbidden && !e.AboutKey()
 }
 
 // IsNotFound reports a 404.
 func IsNotFound(err error) bool { return StatusCode(err) == http.StatusNotFound }
 
 // IsValidation reports a 422, a 400 or ErrChatRules.
-func IsValidation(err error) bool {
-	s := StatusCode(err)
-	return s == http.StatusUnprocessableEntity || s == http.StatusBadRequest || errors.Is(err, ErrChatRules)
+func IsValidation(err error) bool { return refusal(err) != nil || errors.Is(err, ErrChatRules) }
+
+// refusal returns err's *APIError when it is a 400 or a 422, else nil.
+func refusal(err error) *APIError {
+	if e, ok := errors.AsType[*APIError](err); ok && (e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity) {
+		return e
+	}
+	return nil
 }
+
+// words is the error's text in lower case, for finding a name in it.
+func (e *APIError) words() string { return strings.ToLower(e.Message + " " + e.Detail) }
 
 // IsRateLimited reports a 429.
 func IsRateLimited(err error) bool { return StatusCode(err) == http.StatusTooManyRequests }
 
 // IsOffline reports a failure to reach the service, as opposed to an answer from it.
 func IsOffline(err error) bool {
-	var ne *NetworkError
-	return errors.As(err, &ne)
+	_, ok := errors.AsType[*NetworkError](err)
+	return ok
 }
 
 // readAPIError builds an *APIError from a non-2xx response and closes its body.
@@ -273,13 +278,12 @@ func readAPIError(res *http.Response, method, path string) *APIError {
 	// Drain a little more so the connection can be reused, but never much.
 	_, _ = io.CopyN(io.Discard, res.Body, 4<<10)
 	e := &APIError{
-		retryAfterBody: -1,
-		StatusCode:     res.StatusCode,
-		Body:           body,
-		Method:         method,
-		Path:           path,
-		RequestID:      firstHeader(res.Header, "x-request-id", "request-id", "x-amzn-requestid"),
-		RetryAfter:     res.Header.Get("Retry-After"),
+		StatusCode: res.StatusCode,
+		Body:       body,
+		Method:     method,
+		Path:       path,
+		RequestID:  firstHeader(res.Header, "x-request-id", "request-id", "x-amzn-requestid"),
+		RetryAfter: res.Header.Get("Retry-After"),
 	}
 	parseErrorBody(e, body)
 	if e.Message == "" {
@@ -349,9 +353,7 @@ func parseErrorBody(e *APIError, body []byte) {
 		}
 	}
 	if raw, ok := obj["retry_after"]; ok {
-		if secs, err := strconv.ParseFloat(strings.TrimSpace(looseString(string(raw))), 64); err == nil && secs >= 0 {
-			e.retryAfterBody = secs
-		}
+		e.retryAfterBody = looseString(string(raw))
 	}
 }
 

@@ -290,7 +290,7 @@ func ExampleClient_ListWebhooks() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(list.Variant, list.Limit)
+	fmt.Println(list.Variant, list.PerPage)
 	// Output: B 10
 }
 

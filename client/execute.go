@@ -105,15 +105,12 @@ func (p ExecuteParams) body(style ExecuteStyle, wait, stream bool) map[string]an
 // wantsOtherStyle reports a refusal of style naming the other style's
 // fields; it happens before anything runs, so resending costs nothing.
 func (p ExecuteParams) wantsOtherStyle(err error, style ExecuteStyle) bool {
-	var e *APIError
-	if !errors.As(err, &e) || (e.StatusCode != http.StatusBadRequest && e.StatusCode != http.StatusUnprocessableEntity) {
+	e := refusal(err)
+	switch {
+	case e == nil:
 		return false
-	}
-	if style != StyleAnswers {
-		if _, ok := e.Fields["answers"]; ok {
-			return true
-		}
-		return len(e.Fields) == 0 && strings.Contains(strings.ToLower(e.Message+" "+e.Detail), "answers")
+	case style != StyleAnswers:
+		return e.Fields["answers"] != nil || len(e.Fields) == 0 && strings.Contains(e.words(), "answers")
 	}
 	for name := range e.Fields {
 		if _, sent := p.Answers[name]; sent && !slices.Contains(rootQuestions, name) {

@@ -15,16 +15,13 @@ func (c *Client) LinkFiles(ctx context.Context, agentID ID, fileIDs []ID, opts .
 	if fileIDs == nil {
 		fileIDs = []ID{}
 	}
-	return c.agentFiles(ctx, request{method: http.MethodPost, path: pathf("/agents/%s/files", agentID), body: map[string]any{"file_ids": fileIDs}}, opts)
+	req := request{method: http.MethodPost, path: pathf("/agents/%s/files", agentID), body: map[string]any{"file_ids": fileIDs}}
+	return doRecord[AgentFiles](ctx, c, c.callConfig(opts), req, "data")
 }
 
 // ListAgentFiles lists the files linked to an agent (GET /agents/{agentId}/files).
 func (c *Client) ListAgentFiles(ctx context.Context, agentID ID, opts ...Option) (*AgentFiles, error) {
-	return c.agentFiles(ctx, request{method: http.MethodGet, path: pathf("/agents/%s/files", agentID), retry: true}, opts)
-}
-
-func (c *Client) agentFiles(ctx context.Context, req request, opts []Option) (*AgentFiles, error) {
-	return doRecord[AgentFiles](ctx, c, c.callConfig(opts), req, "data")
+	return doRecord[AgentFiles](ctx, c, c.callConfig(opts), request{method: http.MethodGet, path: pathf("/agents/%s/files", agentID), retry: true}, "data")
 }
 
 // UnlinkFile removes a file from an agent (DELETE /agents/{agentId}/files/{fileId}); not retried.
@@ -45,11 +42,7 @@ func (c *Client) ListFiles(ctx context.Context, params ListFilesParams, opts ...
 	if params.PerPage > 100 {
 		params.PerPage = 100
 	}
-	q := url.Values{}
-	if params.Order != "" {
-		q.Set("order", params.Order)
-	}
-	return listPage[File](ctx, c, "/files", "", q, params.Page, params.PerPage, opts)
+	return listPage[File](ctx, c, "/files", "", map[string]any{"order": params.Order}, params.Page, params.PerPage, opts)
 }
 
 // Files iterates over every file of every page, stopping at the first error.
@@ -93,7 +86,7 @@ func (c *Client) Download(ctx context.Context, rawURL string, w io.Writer, opts 
 
 // GetFile reads one file's record (GET /files/{id}).
 func (c *Client) GetFile(ctx context.Context, id ID, opts ...Option) (*File, error) {
-	return c.fileCall(ctx, c.callConfig(opts), request{method: http.MethodGet, path: pathf("/files/%s", id), retry: true})
+	return doRecord[File](ctx, c, c.callConfig(opts), request{method: http.MethodGet, path: pathf("/files/%s", id), retry: true}, "data", "file")
 }
 
 // DeleteFile deletes a stored file (DELETE /files/{id}); not retried.
@@ -103,9 +96,5 @@ func (c *Client) DeleteFile(ctx context.Context, id ID, opts ...Option) error {
 
 // ProcessFile asks the service to process a stored file, for credits (POST /files/{id}/process).
 func (c *Client) ProcessFile(ctx context.Context, id ID, opts ...Option) (*File, error) {
-	return c.fileCall(ctx, c.callConfig(opts), request{method: http.MethodPost, path: pathf("/files/%s/process", id)})
-}
-
-func (c *Client) fileCall(ctx context.Context, cfg *config, req request) (*File, error) {
-	return doRecord[File](ctx, c, cfg, req, "data", "file")
+	return doRecord[File](ctx, c, c.callConfig(opts), request{method: http.MethodPost, path: pathf("/files/%s/process", id)}, "data", "file")
 }

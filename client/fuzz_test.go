@@ -182,10 +182,10 @@ func FuzzNamedListDecode(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		if p, err := decodePage[Memory]([]byte(body), "memories"); err == nil && (p == nil || p.Data == nil) {
+		if p, err := decodePage[Memory]([]byte(body), "memories", 0, 0, nil); err == nil && (p == nil || p.Data == nil) {
 			t.Fatal("a decoded page without items")
 		}
-		if p, err := decodePage[Collection]([]byte(body), "collections"); err == nil {
+		if p, err := decodePage[Collection]([]byte(body), "collections", 0, 0, nil); err == nil {
 			for _, c := range p.Data {
 				_ = c.Label()
 			}

@@ -15,23 +15,11 @@ type ID string
 
 // UnmarshalJSON accepts a JSON number, a string or null (the empty ID).
 func (id *ID) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) == 0 || string(b) == "null":
-		*id = ""
-		return nil
-	case b[0] == '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*id = ID(s)
-		return nil
-	case isJSONNumber(b):
-		*id = ID(b)
-		return nil
+	if b = bytes.TrimSpace(b); !isNull(b) && b[0] != '"' && !isJSONNumber(b) {
+		return &json.UnmarshalTypeError{Value: "id " + abbreviate(string(b)), Type: reflect.TypeFor[ID]()}
 	}
-	return &json.UnmarshalTypeError{Value: "id " + abbreviate(string(b)), Type: reflect.TypeFor[ID]()}
+	*id = ID(looseString(string(b)))
+	return nil
 }
 
 // MarshalJSON emits a number when numeric, else a string; null when empty.
@@ -126,8 +114,7 @@ var timeLayouts = []string{
 // is the zero Time, so one odd date never loses a list.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	*t = Time{}
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || string(b) == "null" {
+	if b = bytes.TrimSpace(b); isNull(b) {
 		return nil
 	}
 	if b[0] != '"' {
@@ -139,11 +126,7 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		}
 		return nil
 	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	t.Time = parseTime(s)
+	t.Time = parseTime(looseString(string(b)))
 	return nil
 }
 
@@ -166,23 +149,6 @@ func (t Time) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return []byte(`"` + t.UTC().Format("2006-01-02T15:04:05.000000Z07:00") + `"`), nil
-}
-
-// Flag is a boolean sent as 1 or 0 (also true/false, strings, null).
-type Flag bool
-
-// UnmarshalJSON accepts 1/0, true/false, "1"/"0"/"true" and null.
-func (f *Flag) UnmarshalJSON(b []byte) error {
-	*f = Flag(looseBool(string(b)))
-	return nil
-}
-
-// MarshalJSON emits 1 or 0, as the service does.
-func (f Flag) MarshalJSON() ([]byte, error) {
-	if f {
-		return []byte("1"), nil
-	}
-	return []byte("0"), nil
 }
 
 func isJSONNumber(b []byte) bool {

@@ -166,17 +166,19 @@ func TestRetryAfterAndBackoff(t *testing.T) {
 func TestPageHasNext(t *testing.T) {
 	f := func(context.Context, int) (*Page[int], error) { return nil, nil }
 	cases := []struct {
-		p    Page[int]
-		want bool
+		p               Page[int]
+		perPage         int
+		paginated, want bool
 	}{
-		{Page[int]{Data: []int{1}, NextPageURL: "x", fetch: f}, true},
-		{Page[int]{Data: []int{1}, CurrentPage: 2, LastPage: 2, paginated: true, fetch: f}, false},
-		{Page[int]{Data: []int{1}, CurrentPage: 1, paginated: true, fetch: f}, false},
-		{Page[int]{Data: make([]int, 15), fetch: f}, true},
-		{Page[int]{Data: make([]int, 3), perPage: 5, fetch: f}, false},
-		{Page[int]{fetch: f}, false},
+		{Page[int]{Data: []int{1}, NextPageURL: "x"}, 0, false, true},
+		{Page[int]{Data: []int{1}, CurrentPage: 2, LastPage: 2}, 0, true, false},
+		{Page[int]{Data: []int{1}, CurrentPage: 1}, 0, true, false},
+		{Page[int]{Data: make([]int, 15)}, 0, false, true},
+		{Page[int]{Data: make([]int, 3)}, 5, false, false},
+		{Page[int]{}, 0, false, false},
 	}
 	for i, tc := range cases {
+		tc.p.follow(0, tc.perPage, tc.paginated, f)
 		if got := tc.p.HasNext(); got != tc.want {
 			t.Errorf("case %d: %v", i, got)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"strings"
 	"unicode/utf8"
 )
@@ -47,14 +46,8 @@ func (c *Client) MemoryVariant() MemoryVariant {
 // namesVariantB reports a validation error naming "content". Assumption:
 // that is how a variant B server refuses a variant A body.
 func namesVariantB(err error) bool {
-	var e *APIError
-	if !errors.As(err, &e) || (e.StatusCode != http.StatusUnprocessableEntity && e.StatusCode != http.StatusBadRequest) {
-		return false
-	}
-	if _, ok := e.Fields["content"]; ok {
-		return true
-	}
-	return strings.Contains(strings.ToLower(e.Message+" "+e.Detail), "content")
+	e := refusal(err)
+	return e != nil && (e.Fields["content"] != nil || strings.Contains(e.words(), "content"))
 }
 
 // CreateMemory stores a memory (POST /memories), detecting the variant on
@@ -117,11 +110,8 @@ const (
 // ListMemories returns one page of memories (GET /memories); a server
 // without the list is IsUnsupported.
 func (c *Client) ListMemories(ctx context.Context, params ListMemoriesParams, opts ...Option) (*Page[Memory], error) {
-	q := url.Values{}
-	if params.CollectionID != "" {
-		q.Set("collection_id", string(params.CollectionID))
-	}
-	return listPage[Memory](ctx, c, "/memories", "memories", q, params.Page, min(params.PerPage, MaxMemoriesPerPage), opts)
+	filters := map[string]any{"collection_id": string(params.CollectionID)}
+	return listPage[Memory](ctx, c, "/memories", "memories", filters, params.Page, min(params.PerPage, MaxMemoriesPerPage), opts)
 }
 
 // Memories iterates over every memory, stopping at the first error.
@@ -144,11 +134,8 @@ type ListCollectionsParams struct {
 
 // ListCollections returns one page of memory collections.
 func (c *Client) ListCollections(ctx context.Context, params ListCollectionsParams, opts ...Option) (*Page[Collection], error) {
-	q := url.Values{}
-	if s := strings.TrimSpace(params.Search); s != "" {
-		q.Set("search", s)
-	}
-	return listPage[Collection](ctx, c, "/memory-collections", "collections", q, params.Page, min(params.PerPage, MaxCollectionsPerPage), opts)
+	filters := map[string]any{"search": strings.TrimSpace(params.Search)}
+	return listPage[Collection](ctx, c, "/memory-collections", "collections", filters, params.Page, min(params.PerPage, MaxCollectionsPerPage), opts)
 }
 
 // Collections iterates over every collection, stopping at the first error.
@@ -186,8 +173,8 @@ var ErrDefaultCollection = &InputError{Field: "collection", Message: "The defaul
 
 // IsDefaultCollectionRefusal reports the 403 for deleting the default collection.
 func IsDefaultCollectionRefusal(err error) bool {
-	var e *APIError
-	return errors.As(err, &e) && e.StatusCode == http.StatusForbidden &&
+	e, ok := errors.AsType[*APIError](err)
+	return ok && e.StatusCode == http.StatusForbidden &&
 		strings.Contains(strings.ToLower(e.Message), "default collection")
 }
 
@@ -204,12 +191,9 @@ func (c *Client) collectionCall(ctx context.Context, req request, name string, o
 // IsUnsupported reports a server without the operation: 405, 501, or a 404
 // that names no record (spec servers lack many lists and deletes).
 func IsUnsupported(err error) bool {
-	var e *APIError
-	if !errors.As(err, &e) {
-		return false
-	}
-	return e.StatusCode == http.StatusMethodNotAllowed || e.StatusCode == http.StatusNotImplemented ||
-		e.StatusCode == http.StatusNotFound && routeMissing(e)
+	e, ok := errors.AsType[*APIError](err)
+	return ok && (e.StatusCode == http.StatusMethodNotAllowed || e.StatusCode == http.StatusNotImplemented ||
+		e.StatusCode == http.StatusNotFound && routeMissing(e))
 }
 
 // routeMissing tells a 404 for a route from one for a record, which says what.

@@ -19,10 +19,7 @@ type Page[T any] struct {
 	NextPageURL string
 	Meta        *Meta // the resource list's pagination object, copied above
 
-	page      int  // the page number that was requested
-	perPage   int  // the page size that was requested (0: server default)
-	paginated bool // the answer carried pagination fields
-	fetch     func(ctx context.Context, page int) (*Page[T], error)
+	next func(ctx context.Context) (*Page[T], error) // the following page; nil on the last
 }
 
 // PageParams selects a page of lists that only take page and per_page.
@@ -31,51 +28,47 @@ type PageParams struct {
 	PerPage int // 0 means the server's default (15)
 }
 
-// HasNext reports whether another page follows. Assumption: without
-// pagination fields, one does while pages come back full (15 by default).
-func (p *Page[T]) HasNext() bool {
-	if p == nil || len(p.Data) == 0 || p.fetch == nil {
-		return false
-	}
-	if p.NextPageURL != "" {
-		return true
-	}
-	if p.LastPage > 0 {
-		return p.current() < p.LastPage
-	}
-	if p.paginated {
-		return false
-	}
-	size := p.perPage
-	if size <= 0 {
-		size = 15
-	}
-	return len(p.Data) >= size
-}
+// HasNext reports whether another page follows.
+func (p *Page[T]) HasNext() bool { return p != nil && len(p.Data) > 0 && p.next != nil }
 
-func (p *Page[T]) current() int {
-	if p.CurrentPage > 0 {
-		return p.CurrentPage
-	}
-	if p.page > 0 {
-		return p.page
-	}
-	return 1
-}
-
-// Next fetches the following page, or nil, nil. A next_page_url is read for
-// its page number only, never followed, so no other host gets the key.
+// Next fetches the following page, or nil, nil.
 func (p *Page[T]) Next(ctx context.Context) (*Page[T], error) {
 	if !p.HasNext() {
 		return nil, nil
 	}
-	next := p.current() + 1
-	if u, err := url.Parse(p.NextPageURL); err == nil && p.NextPageURL != "" {
-		if n, err := strconv.Atoi(u.Query().Get("page")); err == nil && n > p.current() {
-			next = n
-		}
+	return p.next(ctx)
+}
+
+// follow has p's Next fetch the page after it, when one follows; p answered
+// a request for page and perPage, with pagination fields or not. A
+// next_page_url is read for its page number only, never followed, so no
+// other host gets the key. Assumption: without pagination fields, a page
+// follows while pages come back full (15 by default).
+func (p *Page[T]) follow(page, perPage int, paginated bool, fetch func(ctx context.Context, page int) (*Page[T], error)) {
+	current := max(page, 1)
+	if p.CurrentPage > 0 {
+		current = p.CurrentPage
 	}
-	return p.fetch(ctx, next)
+	next, more := current+1, false
+	switch {
+	case p.NextPageURL != "":
+		more = true
+		if u, err := url.Parse(p.NextPageURL); err == nil {
+			if n, err := strconv.Atoi(u.Query().Get("page")); err == nil && n > current {
+				next = n
+			}
+		}
+	case p.LastPage > 0:
+		more = current < p.LastPage
+	case !paginated:
+		if perPage <= 0 {
+			perPage = 15
+		}
+		more = len(p.Data) >= perPage
+	}
+	if more {
+		p.next = func(ctx context.Context) (*Page[T], error) { return fetch(ctx, next) }
+	}
 }
 
 // All iterates over this page's items and all that follow, stopping at the first error.
@@ -123,47 +116,55 @@ type pageEnvelope[T any] struct {
 	Meta        *Meta  `json:"meta"`
 }
 
-func (e *pageEnvelope[T]) page() *Page[T] {
+// page returns the page, and whether the answer carried pagination fields.
+func (e *pageEnvelope[T]) page() (*Page[T], bool) {
 	p := &Page[T]{Data: e.Data, LastPage: e.LastPage, PerPage: e.PerPage, Total: e.Total, NextPageURL: e.NextPageURL, Meta: e.Meta}
 	if e.CurrentPage != nil {
 		p.CurrentPage = *e.CurrentPage
-		p.paginated = true
 	}
 	if m := e.Meta; m != nil {
-		p.paginated = true
 		p.CurrentPage, p.LastPage, p.PerPage, p.Total = m.CurrentPage, m.LastPage, m.PerPage, m.Total
 	}
 	if p.Data == nil {
 		p.Data = []T{}
 	}
-	return p
+	return p, e.CurrentPage != nil || e.Meta != nil
 }
 
 // listPage fetches one page of path, its items under key ("" or absent:
 // data), and wires Next to the following ones.
-func listPage[T any](ctx context.Context, c *Client, path, key string, q url.Values, page, perPage int, opts []Option) (*Page[T], error) {
-	q2 := url.Values{}
-	maps.Copy(q2, q)
-	if page > 0 {
-		q2.Set("page", strconv.Itoa(page))
-	}
-	if perPage > 0 {
-		q2.Set("per_page", strconv.Itoa(perPage))
-	}
-	req := request{method: "GET", path: path, query: q2, retry: true}
-	p, err := doRaw(ctx, c, c.callConfig(opts), req, func(raw json.RawMessage) (*Page[T], error) { return decodePage[T](raw, key) })
-	if err != nil {
-		return nil, err
-	}
-	p.page, p.perPage = page, perPage
-	p.fetch = func(ctx context.Context, n int) (*Page[T], error) {
-		return listPage[T](ctx, c, path, key, q, n, perPage, opts)
-	}
-	return p, nil
+func listPage[T any](ctx context.Context, c *Client, path, key string, filters map[string]any, page, perPage int, opts []Option) (*Page[T], error) {
+	values := map[string]any{"page": page, "per_page": perPage}
+	maps.Copy(values, filters)
+	req := request{method: "GET", path: path, query: query(values), retry: true}
+	return doRaw(ctx, c, c.callConfig(opts), req, func(raw json.RawMessage) (*Page[T], error) {
+		return decodePage(raw, key, page, perPage, func(ctx context.Context, n int) (*Page[T], error) {
+			return listPage[T](ctx, c, path, key, filters, n, perPage, opts)
+		})
+	})
 }
 
-// decodePage reads a list answer, its items under key ("" or absent: data).
-func decodePage[T any](raw []byte, key string) (*Page[T], error) {
+// query holds the values that say something: numbers above zero, texts not empty.
+func query(values map[string]any) url.Values {
+	q := url.Values{}
+	for k, v := range values {
+		switch v := v.(type) {
+		case int:
+			if v > 0 {
+				q.Set(k, strconv.Itoa(v))
+			}
+		case string:
+			if v != "" {
+				q.Set(k, v)
+			}
+		}
+	}
+	return q
+}
+
+// decodePage reads a list answer to a request for page and perPage, its
+// items under key ("" or absent: data); fetch reads another page.
+func decodePage[T any](raw []byte, key string, page, perPage int, fetch func(ctx context.Context, page int) (*Page[T], error)) (*Page[T], error) {
 	var env pageEnvelope[T]
 	err := decodeLoose(raw, &env)
 	if err == nil && key != "" {
@@ -176,7 +177,9 @@ func decodePage[T any](raw []byte, key string) (*Page[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return env.page(), nil
+	p, paginated := env.page()
+	p.follow(page, perPage, paginated, fetch)
+	return p, nil
 }
 
 // Collect reads at most max items of seq; on an error, what came before it.

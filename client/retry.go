@@ -102,8 +102,8 @@ func IsTLS(err error) bool {
 	if badCertificate(err) {
 		return true
 	}
-	var netErr *NetworkError
-	if !errors.As(err, &netErr) || netErr.Err == nil {
+	netErr, ok := errors.AsType[*NetworkError](err)
+	if !ok || netErr.Err == nil {
 		return false
 	}
 	msg := strings.ToLower(netErr.Err.Error())

@@ -343,7 +343,7 @@ func TestResourcesAndWebhooks(t *testing.T) {
 				t.Fatalf("webhooks: %+v %v", wl, err)
 			}
 			var ag client.ID
-			for _, w := range wl.Webhooks {
+			for _, w := range wl.Data {
 				if w.URL == "" {
 					t.Fatalf("webhook without url: %+v", w)
 				}

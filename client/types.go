@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -53,8 +54,9 @@ type Agent struct {
 	// Visibility "public" is shown to users; other values are not.
 	Visibility string `json:"visibility"`
 	Slug       string `json:"slug"`
-	// Active is 1 or 0; nil (not said) counts as active.
-	Active *Flag `json:"active,omitempty"`
+	// Active arrives as 1 or 0 (read as any boolean; see looseBool); nil
+	// (not said) counts as active.
+	Active *bool `json:"active,omitempty"`
 	// Type is one of AgentChat, AgentImage, AgentText or AgentVideo.
 	Type string `json:"type"`
 	// Questions define the answers an execution takes.
@@ -67,7 +69,7 @@ type Agent struct {
 }
 
 // Inactive reports whether the service says the agent is switched off.
-func (a *Agent) Inactive() bool { return a.Active != nil && !bool(*a.Active) }
+func (a *Agent) Inactive() bool { return a.Active != nil && !*a.Active }
 
 // Question returns the question with the given name, or nil.
 func (a *Agent) Question(name string) *Question {
@@ -152,27 +154,17 @@ func errorValueText(raw json.RawMessage) string {
 
 // Failed reports an error value or a failure status, in any letter case.
 func (e *Execution) Failed() bool {
-	if e.HasError() {
-		return true
-	}
-	switch strings.ToLower(strings.TrimSpace(e.Status)) {
-	case StatusFailed, StatusError, StatusCanceled, StatusCancelled:
-		return true
-	}
-	return false
+	return e.HasError() || slices.Contains([]string{StatusFailed, StatusError, StatusCanceled, StatusCancelled}, e.status())
 }
 
 // Succeeded reports completed or succeeded, with no error.
 func (e *Execution) Succeeded() bool {
-	if e.HasError() {
-		return false
-	}
-	switch strings.ToLower(strings.TrimSpace(e.Status)) {
-	case StatusCompleted, StatusSucceeded:
-		return true
-	}
-	return false
+	s := e.status()
+	return !e.HasError() && (s == StatusCompleted || s == StatusSucceeded)
 }
+
+// status is Status in lower case, without spaces around it.
+func (e *Execution) status() string { return strings.ToLower(strings.TrimSpace(e.Status)) }
 
 // Outcome is Status with any success said as StatusCompleted.
 func (e *Execution) Outcome() string {

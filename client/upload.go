@@ -116,7 +116,7 @@ func (c *Client) UploadFile(ctx context.Context, params UploadParams, opts ...Op
 		contentType:   mw.FormDataContentType(),
 		contentLength: length,
 	}
-	return c.fileCall(ctx, cfg, req)
+	return doRecord[File](ctx, c, cfg, req, "data", "file")
 }
 
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 )
 
@@ -28,30 +27,11 @@ const (
 	WebhooksB = "B" // webhooks, total, limit, offset
 )
 
-// WebhookList is ListWebhooks' answer: Page is set for variant A, Limit and Offset for B.
+// WebhookList is ListWebhooks' answer; variant A pages by number, B by
+// limit (PerPage) and offset, and both go on with Next.
 type WebhookList struct {
-	Variant  string // WebhooksA or WebhooksB
-	Webhooks []Webhook
-	Total    int
-	Page     *Page[Webhook]
-	Limit    int
-	Offset   int
-}
-
-// HasNext reports whether more webhooks follow this list.
-func (l *WebhookList) HasNext() bool {
-	if l.Page != nil {
-		return l.Page.HasNext()
-	}
-	return len(l.Webhooks) > 0 && l.Offset+len(l.Webhooks) < l.Total
-}
-
-// NextParams asks for the webhooks after this list, in its variant's terms.
-func (l *WebhookList) NextParams() ListWebhooksParams {
-	if l.Page == nil {
-		return ListWebhooksParams{Limit: 100, Offset: l.Offset + len(l.Webhooks)}
-	}
-	return ListWebhooksParams{Page: l.Page.CurrentPage + 1, PerPage: l.Page.PerPage}
+	Variant string // WebhooksA or WebhooksB
+	*Page[Webhook]
 }
 
 // ListWebhooks lists webhooks (GET /webhooks).
@@ -59,16 +39,7 @@ func (l *WebhookList) NextParams() ListWebhooksParams {
 // Assumption: the variant is read from the answer's shape: "webhooks" with
 // limit/offset is variant B, "data" with the pagination envelope variant A.
 func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, opts ...Option) (*WebhookList, error) {
-	q := url.Values{}
-	set := func(k string, v int) {
-		if v > 0 {
-			q.Set(k, strconv.Itoa(v))
-		}
-	}
-	set("page", params.Page)
-	set("per_page", params.PerPage)
-	set("limit", min(params.Limit, 100))
-	set("offset", params.Offset)
+	q := query(map[string]any{"page": params.Page, "per_page": params.PerPage, "limit": min(params.Limit, 100), "offset": params.Offset})
 	req := request{method: http.MethodGet, path: "/webhooks", query: q, retry: true}
 	return doRaw(ctx, c, c.callConfig(opts), req, func(raw json.RawMessage) (*WebhookList, error) {
 		var shape struct {
@@ -81,17 +52,25 @@ func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, op
 			return nil, err
 		}
 		if shape.Webhooks != nil {
-			return &WebhookList{Variant: WebhooksB, Webhooks: *shape.Webhooks, Total: shape.Total, Limit: shape.Limit, Offset: shape.Offset}, nil
+			p := &Page[Webhook]{Data: *shape.Webhooks, Total: shape.Total, PerPage: shape.Limit}
+			if offset := shape.Offset + len(p.Data); offset < shape.Total {
+				p.next = func(ctx context.Context) (*Page[Webhook], error) {
+					l, err := c.ListWebhooks(ctx, ListWebhooksParams{Limit: 100, Offset: offset}, opts...)
+					if err != nil {
+						return nil, err
+					}
+					return l.Page, nil
+				}
+			}
+			return &WebhookList{Variant: WebhooksB, Page: p}, nil
 		}
-		p, err := decodePage[Webhook](raw, "")
+		p, err := decodePage(raw, "", params.Page, params.PerPage, func(ctx context.Context, n int) (*Page[Webhook], error) {
+			return listPage[Webhook](ctx, c, "/webhooks", "", nil, n, params.PerPage, opts)
+		})
 		if err != nil {
 			return nil, err
 		}
-		p.page, p.perPage = params.Page, params.PerPage
-		p.fetch = func(ctx context.Context, n int) (*Page[Webhook], error) {
-			return listPage[Webhook](ctx, c, "/webhooks", "", nil, n, params.PerPage, opts)
-		}
-		return &WebhookList{Variant: WebhooksA, Webhooks: p.Data, Total: p.Total, Page: p}, nil
+		return &WebhookList{Variant: WebhooksA, Page: p}, nil
 	})
 }
 

@@ -71,21 +71,12 @@ func (l WebhookList) HasSecrets() bool { return l.Variant == client.WebhooksB }
 
 // Webhooks lists every webhook of the workspace, in whichever variant the service answers.
 func (svc *Catalog) Webhooks(ctx context.Context) (WebhookList, error) {
-	c := svc.client()
-	var out WebhookList
-	params := client.ListWebhooksParams{}
-	for {
-		l, err := c.ListWebhooks(ctx, params)
-		if err != nil {
-			return out, err
-		}
-		out.Variant = l.Variant
-		out.Webhooks = append(out.Webhooks, l.Webhooks...)
-		if !l.HasNext() || len(l.Webhooks) == 0 || len(out.Webhooks) >= maxListed {
-			return out, nil
-		}
-		params = l.NextParams()
+	l, err := svc.client().ListWebhooks(ctx, client.ListWebhooksParams{})
+	if err != nil {
+		return WebhookList{}, err
 	}
+	hooks, err := client.Collect(l.All(ctx), maxListed)
+	return WebhookList{Variant: l.Variant, Webhooks: hooks}, err
 }
 
 // AgentWebhooks lists every webhook registered for one agent.
