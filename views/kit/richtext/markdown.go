@@ -32,7 +32,12 @@ func Parse(md string) (segs []widget.RichTextSegment, pictures []*Picture) {
 
 // NewMarkdownText is a word-wrapped RichText of md with its pictures, not loaded.
 func NewMarkdownText(md string) (*widget.RichText, []*Picture) {
-	segs, pics := Parse(md)
+	return newGuardedText(renderMarkdown(md))
+}
+
+// newGuardedText is a word-wrapped RichText of segs under Guard's rules.
+func newGuardedText(segs []widget.RichTextSegment) (*widget.RichText, []*Picture) {
+	pics := Guard(segs)
 	r := widget.NewRichText(segs...)
 	r.Wrapping = fyne.TextWrapWord
 	for _, p := range pics {

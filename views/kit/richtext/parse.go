@@ -55,12 +55,29 @@ var mdParser = sync.OnceValue(func() parser.Parser {
 	)).Parser()
 })
 
+// cellParser reads a table cell as GitHub does: inline Markdown only, so
+// a leading block mark (heading, quote, list, fence…) shows as written.
+var cellParser = sync.OnceValue(func() parser.Parser {
+	p := parser.NewParser(
+		parser.WithBlockParsers(
+			util.Prioritized(parser.NewHTMLBlockParser(), 900), // shown as written, as in other text
+			util.Prioritized(parser.NewParagraphParser(), 1000),
+		),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(util.Prioritized(longParagraphs{}, 10000)),
+	)
+	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(extension.Strikethrough, extension.Linkify)).Parser()
+})
+
 // renderMarkdown turns md into rich-text segments, replacing Fyne's parser,
 // which drops autolinks and flattens nested lists. Shapes follow Fyne's, as
 // the chat view relies on them; links and pictures are left for Guard. Cost is
-// linear. Should reading fail, even by panic, the text is shown as written:
-// what a server sent never ends the program.
-func renderMarkdown(md string) (segs []widget.RichTextSegment) {
+// linear.
+func renderMarkdown(md string) []widget.RichTextSegment { return render(mdParser(), md) }
+
+// render is md read by p as segments. Should reading fail, even by panic,
+// the text is shown as written: what a server sent never ends the program.
+func render(p parser.Parser, md string) (segs []widget.RichTextSegment) {
 	defer func() {
 		if err := recovered.From("a reply's formatting", recover()); err != nil {
 			segs = asWritten(md)
@@ -70,7 +87,7 @@ func renderMarkdown(md string) (segs []widget.RichTextSegment) {
 	md = strings.ReplaceAll(md, "\r\n", "\n")
 	md = strings.ReplaceAll(md, "\r", "\n")
 	r := mdRenderer{src: []byte(capNesting(md))}
-	doc := mdParser().Parse(text.NewReader(r.src))
+	doc := p.Parse(text.NewReader(r.src))
 	var b blocks
 	r.blocks(&b, doc, where{})
 	return b.segs

@@ -564,14 +564,14 @@ func blockWidget(b string, wrap *CodeBlocks) (fyne.CanvasObject, []*Picture) {
 // each table and after the last (last), table each table.
 func tablesIn(b string, text func(md string, last bool), table func(Table)) {
 	for {
-		before, t, after, ok := FindTable(b)
+		start, end, t, ok := locate(b)
 		if !ok {
 			text(b, true)
 			return
 		}
-		text(before, false)
+		text(trimLineEnd(b[:start]), false)
 		table(t)
-		b = after
+		b = b[end:]
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"unicode"
 
 	"fyne.io/fyne/v2"
@@ -33,7 +32,7 @@ func NewTable(t Table) (fyne.CanvasObject, []*Picture) {
 	var pics []*Picture
 	add := func(src string, header bool) {
 		col := len(v.cells) % max(v.cols, 1)
-		r, p := NewMarkdownText(inline(src))
+		r, p := newGuardedText(render(cellParser(), src))
 		r.Segments = dropParagraphEnd(r.Segments)
 		align := AlignNone
 		if col < len(t.Align) {
@@ -62,6 +61,7 @@ func NewTable(t Table) (fyne.CanvasObject, []*Picture) {
 		v.rows = len(v.cells) / v.cols
 	}
 	v.body = newBody(v)
+	v.colour()
 	v.ExtendBaseWidget(v)
 	return v, pics
 }
@@ -130,38 +130,6 @@ func (v *view) style(segs []widget.RichTextSegment, bold bool, align fyne.TextAl
 	})
 }
 
-// inline makes a cell's Markdown read inline, as GitHub does: a leading
-// block mark (heading, quote, list, fence…) is escaped and shown as written.
-func inline(s string) string {
-	if s == "" {
-		return s
-	}
-	esc := 0 // where the backslash goes, -1 for nowhere
-	switch c := s[0]; {
-	case c == '#', c == '>':
-	case c == '-' || c == '*' || c == '+' || c == '_' || c == '`' || c == '~':
-		if !startsBlock(s) {
-			esc = -1
-		}
-	case c >= '0' && c <= '9':
-		if !startsBlock(s) {
-			esc = -1
-		} else {
-			esc = len(s) - len(strings.TrimLeft(s, "0123456789"))
-		}
-	case c == '[':
-		if i := strings.IndexByte(s, ']'); i < 2 || i+1 >= len(s) || s[i+1] != ':' {
-			esc = -1
-		}
-	default:
-		esc = -1
-	}
-	if esc < 0 {
-		return s
-	}
-	return s[:esc] + `\` + s[esc:]
-}
-
 // link is a link in a cell and its words as written.
 type link struct {
 	seg   *widget.HyperlinkSegment
@@ -188,7 +156,7 @@ type view struct {
 	lineH            []float32
 
 	geo   geometry
-	body  *body
+	body  *fyne.Container
 	side  *kit.Scroller // the sideways scroller, once one is needed
 	outer func(*fyne.ScrollEvent)
 }
@@ -370,7 +338,7 @@ func (v *view) arrange(avail float32) {
 	g.scroll = g.width > avail+0.5
 	g.pictureH = make([]float32, len(v.pictured))
 	v.geo = g
-	v.body.place()
+	v.place()
 	for k, i := range v.pictured {
 		v.geo.pictureH[k] = v.cells[i].MinSize().Height
 	}
@@ -433,6 +401,7 @@ func (r *viewRenderer) MinSize() fyne.Size {
 // Refresh measures again (theme or pictures may have changed) and lays out.
 func (r *viewRenderer) Refresh() {
 	r.v.measured = false
+	r.v.colour()
 	r.v.body.Refresh()
 	if s := r.v.Size(); s.Width > 0 {
 		r.Layout(s)
@@ -444,100 +413,70 @@ func (r *viewRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 func (r *viewRenderer) Destroy() {}
 
-// body is the table itself, laid out by its view's geometry whatever its own
-// size (a scroller may make it larger).
-type body struct {
-	widget.BaseWidget
-	v      *view
-	bg     *canvas.Rectangle
-	header *canvas.Rectangle
-	seps   []*canvas.Rectangle
-}
-
-func newBody(v *view) *body {
-	b := &body{v: v, bg: canvas.NewRectangle(nil), header: canvas.NewRectangle(nil)}
+// newBody is the table itself, laid out by v's geometry whatever its own
+// size (a scroller may make it larger): its background, the header's band,
+// the separators between rows, then the cells.
+func newBody(v *view) *fyne.Container {
+	objs := []fyne.CanvasObject{canvas.NewRectangle(nil), canvas.NewRectangle(nil)}
 	for range max(v.rows-1, 0) {
-		b.seps = append(b.seps, canvas.NewRectangle(nil))
+		objs = append(objs, canvas.NewRectangle(nil))
 	}
-	b.colour()
-	b.ExtendBaseWidget(b)
-	return b
+	for _, c := range v.cells {
+		objs = append(objs, c)
+	}
+	return &fyne.Container{Layout: bodyLayout{v}, Objects: objs}
 }
 
-func (b *body) colour() {
+// bodyLayout asks for the table's size at the view's width and places its parts there.
+type bodyLayout struct{ v *view }
+
+func (l bodyLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(l.v.geo.width, l.v.geo.height)
+}
+
+func (l bodyLayout) Layout([]fyne.CanvasObject, fyne.Size) { l.v.place() }
+
+// separators are the body's lines between rows.
+func (v *view) separators() []fyne.CanvasObject { return v.body.Objects[2 : 2+max(v.rows-1, 0)] }
+
+func (v *view) colour() {
+	bg, header := v.body.Objects[0].(*canvas.Rectangle), v.body.Objects[1].(*canvas.Rectangle)
 	radius := theme.Size(theme.SizeNameInputRadius)
-	b.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
-	b.bg.CornerRadius = radius
+	bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+	bg.CornerRadius = radius
 	// Hover is a veil that stands out on light and dark themes alike.
-	b.header.FillColor = theme.Color(theme.ColorNameHover)
-	b.header.TopLeftCornerRadius = radius
-	b.header.TopRightCornerRadius = radius
-	if b.v.rows <= 1 {
-		b.header.BottomLeftCornerRadius = radius
-		b.header.BottomRightCornerRadius = radius
+	header.FillColor = theme.Color(theme.ColorNameHover)
+	header.TopLeftCornerRadius = radius
+	header.TopRightCornerRadius = radius
+	if v.rows <= 1 {
+		header.BottomLeftCornerRadius = radius
+		header.BottomRightCornerRadius = radius
 	}
-	for _, s := range b.seps {
-		s.FillColor = theme.Color(theme.ColorNameSeparator)
+	for _, s := range v.separators() {
+		s.(*canvas.Rectangle).FillColor = theme.Color(theme.ColorNameSeparator)
 	}
 }
 
-func (b *body) place() {
-	g := &b.v.geo
+func (v *view) place() {
+	g := &v.geo
 	if !g.valid {
 		return
 	}
-	b.bg.Resize(fyne.NewSize(g.width, g.height))
-	if b.v.rows > 0 {
-		b.header.Resize(fyne.NewSize(g.width, g.rowH[0]))
+	v.body.Objects[0].Resize(fyne.NewSize(g.width, g.height))
+	if v.rows > 0 {
+		v.body.Objects[1].Resize(fyne.NewSize(g.width, g.rowH[0]))
 	}
 	sep := theme.SeparatorThicknessSize()
-	for i, s := range b.seps {
+	for i, s := range v.separators() {
 		s.Move(fyne.NewPos(0, g.rowY[i]+g.rowH[i]))
 		s.Resize(fyne.NewSize(g.width, sep))
 	}
-	for i, c := range b.v.cells {
-		row, col := i/b.v.cols, i%b.v.cols
+	for i, c := range v.cells {
+		row, col := i/v.cols, i%v.cols
 		c.Move(fyne.NewPos(g.colX[col], g.rowY[row]))
 		c.Resize(fyne.NewSize(g.colW[col], g.rowH[row]))
 	}
 }
-
-// MinSize is the table's size at the view's width.
-func (b *body) MinSize() fyne.Size {
-	return fyne.NewSize(b.v.geo.width, b.v.geo.height)
-}
-
-func (b *body) CreateRenderer() fyne.WidgetRenderer {
-	objs := []fyne.CanvasObject{b.bg, b.header}
-	for _, s := range b.seps {
-		objs = append(objs, s)
-	}
-	for _, c := range b.v.cells {
-		objs = append(objs, c)
-	}
-	return &bodyRenderer{b: b, objects: objs}
-}
-
-type bodyRenderer struct {
-	b       *body
-	objects []fyne.CanvasObject
-}
-
-func (r *bodyRenderer) Layout(fyne.Size) { r.b.place() }
-
-func (r *bodyRenderer) MinSize() fyne.Size { return r.b.MinSize() }
-
-func (r *bodyRenderer) Refresh() {
-	r.b.colour()
-	r.b.place()
-	for _, o := range r.objects[:2+len(r.b.seps)] {
-		o.Refresh()
-	}
-}
-
-func (r *bodyRenderer) Objects() []fyne.CanvasObject { return r.objects }
-
-func (r *bodyRenderer) Destroy() {}
 
 // longestWord is the width of a cell's longest unbreakable run; Han and kana
 // characters each count alone.

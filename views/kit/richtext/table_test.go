@@ -193,7 +193,7 @@ func TestAWideTableScrollsSidewaysOnlyWhenItMust(t *testing.T) {
 	}
 
 	v = show(t, wide, 1200)
-	if _, ok := test.WidgetRenderer(v).Objects()[0].(*body); !ok {
+	if test.WidgetRenderer(v).Objects()[0] != v.body {
 		t.Fatalf("at 1200 px the table shows %T, not the table itself", test.WidgetRenderer(v).Objects()[0])
 	}
 	if v.geo.width > 1200 || v.geo.scroll {

@@ -21,19 +21,10 @@ type Table struct {
 	Rows   [][]string
 }
 
-// FindTable looks for a pipe table in one block of Markdown, returning the text
-// before and after it without the separating line ends; ok is false when
-// there is none. A table may follow a paragraph directly, as on GitHub. It
-// never goes back, so it is linear in the block's size.
-func FindTable(block string) (before string, t Table, after string, ok bool) {
-	start, end, t, ok := locate(block)
-	if !ok {
-		return "", Table{}, "", false
-	}
-	return trimLineEnd(block[:start]), t, block[end:], true
-}
-
-// locate is Find by offsets: the table is block[start:end].
+// locate looks for a pipe table in one block of Markdown: the table is
+// block[start:end]; ok is false when there is none. A table may follow a
+// paragraph directly, as on GitHub. It never goes back, so it is linear in
+// the block's size.
 func locate(block string) (start, end int, t Table, ok bool) {
 	// prev is the line before the one being read, the candidate header.
 	var prev, prevPrev line

@@ -7,6 +7,16 @@ import (
 	"time"
 )
 
+// FindTable is locate giving the text before the table, without the
+// separating line end, and the text after it.
+func FindTable(block string) (before string, t Table, after string, ok bool) {
+	start, end, t, ok := locate(block)
+	if !ok {
+		return "", Table{}, "", false
+	}
+	return trimLineEnd(block[:start]), t, block[end:], true
+}
+
 func TestFind(t *testing.T) {
 	type row = []string
 	tests := []struct {
