@@ -277,13 +277,11 @@ var fyneLanguages = []string{"cs", "de", "el", "en", "es", "fr", "pl", "pt", "pt
 // useWords loads tag's words also for the language Fyne picks on Windows and macOS.
 func useWords(tag string) error {
 	file := strings.ReplaceAll(tag, "-", "_")
-	if tag != "en" {
-		if err := loadWords(tag, file); err != nil {
-			return err
+	for _, as := range []string{file, fynePick()} {
+		if as == "" || as == "en" && tag == "en" { // English is loaded at start
+			continue
 		}
-	}
-	if other := fynePick(); other != "" && other != file {
-		if err := loadWordsAs(tag, other); err != nil {
+		if err := loadWords(tag, as); err != nil {
 			return err
 		}
 	}
@@ -291,15 +289,10 @@ func useWords(tag string) error {
 	return lang.AddTranslationsForLocale([]byte("{}"), fyne.Locale(file))
 }
 
+// loadWords loads tag's words for language as, each plural given every form
+// the rules of as may ask for (Fyne may pick another language than tag's),
+// the missing ones as its "other".
 func loadWords(tag, as string) error {
-	return eachWordsFile(tag, func(data []byte) error {
-		return lang.AddTranslationsForLocale(data, fyne.Locale(as))
-	})
-}
-
-// loadWordsAs loads tag's words for another language of Fyne's, each plural
-// given every form its rules may ask for, the missing ones as its "other".
-func loadWordsAs(tag, as string) error {
 	return eachWordsFile(tag, func(data []byte) error {
 		var texts map[string]any
 		if err := json.Unmarshal(data, &texts); err != nil {
