@@ -209,3 +209,21 @@ func (l KeyLocation) Describe() string {
 	}
 	return "not stored"
 }
+
+// Active returns the active account, or the demo when the active one is gone.
+func (s Settings) Active() Account {
+	if a, ok := s.Account(s.ActiveAccount); ok {
+		return a
+	}
+	return DemoAccount()
+}
+
+// Err is the last background save error; the text is retried at the next flush.
+func (w *ReplyWriter) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// Path is the database file.
+func (db *DB) Path() string { return db.path }

@@ -59,13 +59,6 @@ func (w *ReplyWriter) planLocked(d time.Duration) {
 	w.due = time.AfterFunc(d, func() { w.Flush() })
 }
 
-// Err is the last background save error; the text is retried at the next flush.
-func (w *ReplyWriter) Err() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.err
-}
-
 // Flush writes what has arrived so far now.
 func (w *ReplyWriter) Flush() error {
 	w.wmu.Lock()
