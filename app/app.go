@@ -124,11 +124,11 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		a.notices = append(a.notices, func() string { return why(err) })
 	}
 	a.store = storage.NewSettingsStore(a.cfg.Paths)
-	var sopts []storage.SecretsOption
-	if cfg.Keyring != nil {
-		sopts = append(sopts, storage.WithKeyring(cfg.Keyring))
+	ring := cfg.Keyring
+	if ring == nil {
+		ring = storage.SystemKeyring{}
 	}
-	a.secrets = storage.NewSecrets(a.cfg.Paths, sopts...)
+	a.secrets = storage.NewSecrets(a.cfg.Paths, ring)
 
 	settings, notice, err := a.store.Load(ctx)
 	if !notice.IsZero() {

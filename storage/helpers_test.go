@@ -144,7 +144,11 @@ func WithClock(now func() time.Time) Option { return func(o *options) { o.now = 
 
 func withPragma(p string) Option { return func(o *options) { o.pragmas = append(o.pragmas, p) } }
 
-func WithKeyringTimeout(d time.Duration) SecretsOption { return func(s *Secrets) { s.timeout = d } }
+// withKeyringTimeout has s wait at most d for its keyring.
+func withKeyringTimeout(s *Secrets, d time.Duration) *Secrets {
+	s.timeout = d
+	return s
+}
 
 // keyExt is the plain-alphanumeric extension Put keeps from key, or "".
 func keyExt(key string) string {
