@@ -3,6 +3,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -437,12 +438,7 @@ func (a *App) pacerFor(baseURL, apiKey string, perSecond float64) *client.Pacer 
 }
 
 // Version is Agent Desk's version, as About shows it.
-func (a *App) Version() string {
-	if a.cfg.Version == "" {
-		return "dev"
-	}
-	return a.cfg.Version
-}
+func (a *App) Version() string { return cmp.Or(a.cfg.Version, "dev") }
 
 // Catalog is what the account's service offers besides agents.
 func (a *App) Catalog() *catalog.Catalog { return catalog.New(a.Client, a, a.cfg.Clock) }
