@@ -61,6 +61,11 @@ func main() {
 		os.Exit(2)
 	}
 
+	if *demoAPI != demoservice.APIReal && *demoAPI != demoservice.APISpec {
+		fmt.Fprintf(os.Stderr, "agentdesk: --demo-api %q: want real or spec\n", *demoAPI)
+		os.Exit(2)
+	}
+
 	if *serveDemo != "" {
 		if err := runDemoService(*serveDemo, *demoAPI, *demoSeed, faults); err != nil {
 			fmt.Fprintln(os.Stderr, "agentdesk:", err)
@@ -80,10 +85,6 @@ func main() {
 		time.AfterFunc(2*time.Second, debug.FreeOSMemory)
 	})
 	fonts := views.Preload() // the fonts load while the app opens its storage
-	if *demoAPI != demoservice.APIReal && *demoAPI != demoservice.APISpec {
-		fmt.Fprintf(os.Stderr, "agentdesk: --demo-api %q: want real or spec\n", *demoAPI)
-		os.Exit(2)
-	}
 	startDemo := func(key string) (app.DemoServer, error) {
 		return demoservice.Listen("127.0.0.1:0", demoservice.Options{APIKey: key, Pace: demoPace, API: *demoAPI, Faults: faults})
 	}
@@ -149,8 +150,6 @@ func runDemoService(addr, api, seed string, faults demoservice.Faults) error {
 		reading = "real (the deployed service; paced at 1 request/s per key, bursts of 10)"
 	case demoservice.APISpec:
 		reading = "spec (the interface as first described)"
-	default:
-		return fmt.Errorf("--demo-api %q: want real or spec", api)
 	}
 	srv, err := demoservice.Listen(addr, opts)
 	if err != nil {

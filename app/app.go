@@ -3,6 +3,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -124,11 +125,11 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		a.notices = append(a.notices, func() string { return why(err) })
 	}
 	a.store = storage.NewSettingsStore(a.cfg.Paths)
-	var sopts []storage.SecretsOption
-	if cfg.Keyring != nil {
-		sopts = append(sopts, storage.WithKeyring(cfg.Keyring))
+	ring := cfg.Keyring
+	if ring == nil {
+		ring = storage.SystemKeyring{}
 	}
-	a.secrets = storage.NewSecrets(a.cfg.Paths, sopts...)
+	a.secrets = storage.NewSecrets(a.cfg.Paths, ring)
 
 	settings, notice, err := a.store.Load(ctx)
 	if !notice.IsZero() {
@@ -437,12 +438,7 @@ func (a *App) pacerFor(baseURL, apiKey string, perSecond float64) *client.Pacer 
 }
 
 // Version is Agent Desk's version, as About shows it.
-func (a *App) Version() string {
-	if a.cfg.Version == "" {
-		return "dev"
-	}
-	return a.cfg.Version
-}
+func (a *App) Version() string { return cmp.Or(a.cfg.Version, "dev") }
 
 // Catalog is what the account's service offers besides agents.
 func (a *App) Catalog() *catalog.Catalog { return catalog.New(a.Client, a, a.cfg.Clock) }

@@ -863,8 +863,7 @@ func StatusNote(m storage.Message) string {
 // longDateTime is a day written out and the time, for a document's header.
 func longDateTime(t time.Time) string {
 	t = t.Local()
-	of := strings.TrimSuffix(" "+cal().of, " ") + " "
-	return strconv.Itoa(t.Day()) + of + MonthYear(t) + " " + t.Format("15:04")
+	return longDate(t) + " " + t.Format("15:04")
 }
 
 // Chats are the account's conversations with its chat agents (App.Chats).

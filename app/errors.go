@@ -144,19 +144,7 @@ func Explain(err error) Problem {
 }
 
 // plainWords are the words of an error Explain knows no more about, without the package prefix.
-func plainWords(err error) string {
-	switch err.Error() {
-	case storage.ErrNotFound.Error():
-		if errors.Is(err, storage.ErrNotFound) {
-			return lang.L("not found")
-		}
-	case storage.ErrReadOnly.Error():
-		if errors.Is(err, storage.ErrReadOnly) {
-			return lang.L("the history is open read-only, so changes cannot be saved")
-		}
-	}
-	return plain(err.Error())
-}
+func plainWords(err error) string { return storageWords(plain(err.Error())) }
 
 // outputTooLarge words an output over its cap, by what it is.
 func outputTooLarge(e *OutputTooLargeError) string {
@@ -359,15 +347,16 @@ func inputMessage(e *client.InputError) string {
 
 // storageSentence words a failure of Agent Desk's files: what, which file, why.
 func storageSentence(e *storage.Error) string {
-	data := map[string]any{"What": storageOp(e.Op), "Path": e.Path, "Why": storageReason(e.Reason)}
+	data := map[string]any{"What": storageWords(e.Op), "Path": e.Path, "Why": storageWords(e.Reason)}
 	if e.Path == "" {
 		return lang.L("Agent Desk could not {{.What}}: {{.Why}}", data)
 	}
 	return lang.L("Agent Desk could not {{.What}} ({{.Path}}): {{.Why}}", data)
 }
 
-// storageOp is storage.Error.Op in the language in use; an unknown one as is.
-func storageOp(op string) string {
+// storageWords are storage's English words (an Error's Op or Reason, a
+// sentinel's text) in the language in use; unknown ones as they are.
+func storageWords(words string) string {
 	if w, ok := map[string]string{
 		"add up the credits":                      lang.L("add up the credits"),
 		"count the messages":                      lang.L("count the messages"),
@@ -416,16 +405,7 @@ func storageOp(op string) string {
 		"save the settings":                       lang.L("save the settings"),
 		"search the conversations":                lang.L("search the conversations"),
 		"search the history":                      lang.L("search the history"),
-	}[op]; ok {
-		return w
-	}
-	return op
-}
-
-// storageReason is storage.Error.Reason in the language in use; an unknown one as is.
-func storageReason(reason string) string {
-	if w, ok := map[string]string{
-		"the disk is full": lang.L("the disk is full"),
+		"the disk is full":                        lang.L("the disk is full"),
 		"the file is locked by another program (is Agent Desk already running?)": lang.L("the file is locked by another program (is Agent Desk already running?)"),
 		"permission was denied":                       lang.L("permission was denied"),
 		"the file or its folder cannot be written to": lang.L("the file or its folder cannot be written to"),
@@ -438,33 +418,26 @@ func storageReason(reason string) string {
 		"a file is in the way where a folder should be":                                                 lang.L("a file is in the way where a folder should be"),
 		"the file is damaged":                                                                           lang.L("the file is damaged"),
 		storage.ErrReadOnly.Error():                                                                     lang.L("the history is open read-only, so changes cannot be saved"),
-	}[reason]; ok {
+		storage.ErrNotFound.Error():                                                                     lang.L("not found"),
+	}[words]; ok {
 		return w
 	}
-	return reason
+	return words
 }
 
 // noticeSentence words what storage did on its own at start.
 func noticeSentence(n storage.Notice) string {
 	switch n.Kind {
 	case storage.HistoryReadOnly:
-		return lang.L("{{.Why}} Your past conversations are shown, but nothing new will be saved until this is fixed and Agent Desk is restarted.", map[string]any{"Why": sentenceOf(why(n.Err))})
+		return lang.L("{{.Why}} Your past conversations are shown, but nothing new will be saved until this is fixed and Agent Desk is restarted.", map[string]any{"Why": sentence(why(n.Err))})
 	case storage.HistoryInMemory:
-		return lang.L("{{.Why}} Agent Desk started with an empty history that will be lost when it closes.", map[string]any{"Why": sentenceOf(why(n.Err))})
+		return lang.L("{{.Why}} Agent Desk started with an empty history that will be lost when it closes.", map[string]any{"Why": sentence(why(n.Err))})
 	case storage.SettingsMovedAside:
 		return lang.L("Your settings file could not be read; it was moved to {{.Path}}. Agent Desk started with default settings.", map[string]any{"Path": n.Path})
 	case storage.SettingsNotMovedAside:
 		return lang.L("Your settings file {{.Path}} could not be read and could not be moved aside; Agent Desk started with default settings.", map[string]any{"Path": n.Path})
 	}
 	return ""
-}
-
-func sentenceOf(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
-		return s
-	}
-	return s + "."
 }
 
 // sheetSentence says what is wrong with a sheet and what to do.

@@ -144,43 +144,27 @@ func Preview(markdown string) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
-// calendar is a language's month and weekday names.
-type calendar struct {
-	months, monthsShort, days [12]string // days: Sunday first, 7 used
-	of                        string     // "janeiro de 2026": the word between month and year
-}
-
-var calendars = map[string]calendar{
-	"en": {
-		months:      [12]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
-		monthsShort: [12]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"},
-		days:        [12]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"},
-	},
-	"pt-BR": {
-		months:      [12]string{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"},
-		monthsShort: [12]string{"jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.", "set.", "out.", "nov.", "dez."},
-		days:        [12]string{"dom.", "seg.", "ter.", "qua.", "qui.", "sex.", "sáb."},
-		of:          "de",
-	},
-	"es": {
-		months:      [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
-		monthsShort: [12]string{"ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"},
-		days:        [12]string{"dom", "lun", "mar", "mié", "jue", "vie", "sáb"},
-		of:          "de",
-	},
-}
-
-func cal() calendar {
-	if c, ok := calendars[LanguageInUse()]; ok {
-		return c
+// calendarName is the i-th of names, the language's "|"-separated list of
+// a calendar's names (months, or weekdays Sunday first).
+func calendarName(names string, i int) string {
+	if list := strings.Split(names, "|"); i < len(list) {
+		return list[i]
 	}
-	return calendars["en"]
+	return ""
+}
+
+func monthName(t time.Time) string {
+	return calendarName(lang.X("format.months", "January|February|March|April|May|June|July|August|September|October|November|December"), int(t.Month())-1)
+}
+
+func monthShort(t time.Time) string {
+	return calendarName(lang.X("format.monthsShort", "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"), int(t.Month())-1)
 }
 
 // Date is a day: "2 Jan 2026", in local time.
 func Date(t time.Time) string {
 	t = t.Local()
-	return strconv.Itoa(t.Day()) + " " + cal().monthsShort[t.Month()-1] + " " + strconv.Itoa(t.Year())
+	return strconv.Itoa(t.Day()) + " " + monthShort(t) + " " + strconv.Itoa(t.Year())
 }
 
 // DateTime is a day and the time of day, in local time.
@@ -188,23 +172,24 @@ func DateTime(t time.Time) string { return Date(t) + " " + t.Local().Format("15:
 
 // DayDate is a day with its weekday, for days already in local time.
 func DayDate(t time.Time) string {
-	return cal().days[t.Weekday()] + " " + strconv.Itoa(t.Day()) + " " + cal().monthsShort[t.Month()-1] + " " + strconv.Itoa(t.Year())
+	day := calendarName(lang.X("format.days", "Sun|Mon|Tue|Wed|Thu|Fri|Sat"), int(t.Weekday()))
+	return day + " " + strconv.Itoa(t.Day()) + " " + monthShort(t) + " " + strconv.Itoa(t.Year())
 }
 
 // ShortDateTime is a day of this year and the time: "2 Jan 15:04".
 func ShortDateTime(t time.Time) string {
 	t = t.Local()
-	return strconv.Itoa(t.Day()) + " " + cal().monthsShort[t.Month()-1] + " " + t.Format("15:04")
+	return strconv.Itoa(t.Day()) + " " + monthShort(t) + " " + t.Format("15:04")
 }
 
 // MonthYear is a month: "June 2024", "junho de 2024".
 func MonthYear(t time.Time) string {
-	c := cal()
-	s := c.months[t.Month()-1] + " "
-	if c.of != "" {
-		s += c.of + " "
-	}
-	return s + strconv.Itoa(t.Year())
+	return lang.L("{{.Month}} {{.Year}}", map[string]any{"Month": monthName(t), "Year": strconv.Itoa(t.Year())})
+}
+
+// longDate is a day written out: "2 June 2024", "2 de junho de 2024".
+func longDate(t time.Time) string {
+	return lang.L("{{.Day}} {{.Month}} {{.Year}}", map[string]any{"Day": strconv.Itoa(t.Day()), "Month": monthName(t), "Year": strconv.Itoa(t.Year())})
 }
 
 // decimalComma tells the languages that write 1.234,5 rather than 1,234.5.
@@ -292,13 +277,11 @@ var fyneLanguages = []string{"cs", "de", "el", "en", "es", "fr", "pl", "pt", "pt
 // useWords loads tag's words also for the language Fyne picks on Windows and macOS.
 func useWords(tag string) error {
 	file := strings.ReplaceAll(tag, "-", "_")
-	if tag != "en" {
-		if err := loadWords(tag, file); err != nil {
-			return err
+	for _, as := range []string{file, fynePick()} {
+		if as == "" || as == "en" && tag == "en" { // English is loaded at start
+			continue
 		}
-	}
-	if other := fynePick(); other != "" && other != file {
-		if err := loadWordsAs(tag, other); err != nil {
+		if err := loadWords(tag, as); err != nil {
 			return err
 		}
 	}
@@ -306,15 +289,10 @@ func useWords(tag string) error {
 	return lang.AddTranslationsForLocale([]byte("{}"), fyne.Locale(file))
 }
 
+// loadWords loads tag's words for language as, each plural given every form
+// the rules of as may ask for (Fyne may pick another language than tag's),
+// the missing ones as its "other".
 func loadWords(tag, as string) error {
-	return eachWordsFile(tag, func(data []byte) error {
-		return lang.AddTranslationsForLocale(data, fyne.Locale(as))
-	})
-}
-
-// loadWordsAs loads tag's words for another language of Fyne's, each plural
-// given every form its rules may ask for, the missing ones as its "other".
-func loadWordsAs(tag, as string) error {
 	return eachWordsFile(tag, func(data []byte) error {
 		var texts map[string]any
 		if err := json.Unmarshal(data, &texts); err != nil {

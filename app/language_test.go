@@ -119,7 +119,7 @@ func TestANewChatsTitleIsKnownInEveryLanguage(t *testing.T) {
 // computer.
 func TestWordsLoadedForAnotherLanguageKeepTheirPlurals(t *testing.T) {
 	speak(t, "es", map[string]string{"LANG": "C"})
-	if err := loadWordsAs("es", "cs"); err != nil {
+	if err := loadWords("es", "cs"); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("LANGUAGE", "cs")

@@ -181,9 +181,6 @@ func fileDSN(path string, params []string) string {
 // Close closes the history. Pending ReplyWriters must be closed first.
 func (db *DB) Close() error { return db.sql.Close() }
 
-// Path is the database file.
-func (db *DB) Path() string { return db.path }
-
 // ReadOnly reports a read-only history; every write then fails with ErrReadOnly.
 func (db *DB) ReadOnly() bool { return db.readOnly }
 

@@ -144,7 +144,11 @@ func WithClock(now func() time.Time) Option { return func(o *options) { o.now = 
 
 func withPragma(p string) Option { return func(o *options) { o.pragmas = append(o.pragmas, p) } }
 
-func WithKeyringTimeout(d time.Duration) SecretsOption { return func(s *Secrets) { s.timeout = d } }
+// withKeyringTimeout has s wait at most d for its keyring.
+func withKeyringTimeout(s *Secrets, d time.Duration) *Secrets {
+	s.timeout = d
+	return s
+}
 
 // keyExt is the plain-alphanumeric extension Put keeps from key, or "".
 func keyExt(key string) string {
@@ -209,3 +213,21 @@ func (l KeyLocation) Describe() string {
 	}
 	return "not stored"
 }
+
+// Active returns the active account, or the demo when the active one is gone.
+func (s Settings) Active() Account {
+	if a, ok := s.Account(s.ActiveAccount); ok {
+		return a
+	}
+	return DemoAccount()
+}
+
+// Err is the last background save error; the text is retried at the next flush.
+func (w *ReplyWriter) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// Path is the database file.
+func (db *DB) Path() string { return db.path }

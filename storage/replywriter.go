@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// ReplyWriter saves a streamed reply as it arrives: a background loop writes
-// at each finished block and at least every flushInterval.
+// ReplyWriter saves a streamed reply as it arrives: at each finished block,
+// and at most flushInterval after any other text.
 type ReplyWriter struct {
 	db  *DB
 	id  int64
@@ -18,29 +18,17 @@ type ReplyWriter struct {
 	mu       sync.Mutex
 	pending  strings.Builder
 	lastByte byte
-	closed   bool // no more Append; the loop is stopping
+	closed   bool        // no more Append
+	due      *time.Timer // the write planned for the pending text
 	err      error
-	stopOnce sync.Once
 
-	wmu      sync.Mutex // one flush at a time
+	wmu      sync.Mutex // one write at a time
 	finished bool       // the final status is on disk; wmu guards it
-	kick     chan struct{}
-	stop     chan struct{}
-	done     chan struct{}
 }
 
 // NewReplyWriter saves streamed text into message messageID until Finish or Close.
 func (db *DB) NewReplyWriter(ctx context.Context, messageID int64) *ReplyWriter {
-	w := &ReplyWriter{
-		db:   db,
-		id:   messageID,
-		ctx:  context.WithoutCancel(ctx),
-		kick: make(chan struct{}, 1),
-		stop: make(chan struct{}),
-		done: make(chan struct{}),
-	}
-	go w.loop(db.flush)
-	return w
+	return &ReplyWriter{db: db, id: messageID, ctx: context.WithoutCancel(ctx)}
 }
 
 // Append adds a fragment without blocking, from any goroutine, until Finish or Close.
@@ -49,42 +37,26 @@ func (w *ReplyWriter) Append(fragment string) {
 		return
 	}
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.closed {
-		w.mu.Unlock()
 		return
 	}
 	blockEnd := strings.Contains(fragment, "\n\n") || (w.lastByte == '\n' && fragment[0] == '\n')
 	w.pending.WriteString(fragment)
 	w.lastByte = fragment[len(fragment)-1]
-	w.mu.Unlock()
-	if blockEnd {
-		select {
-		case w.kick <- struct{}{}:
-		default:
-		}
+	switch {
+	case blockEnd && w.due != nil:
+		w.due.Reset(0)
+	case blockEnd:
+		w.planLocked(0)
+	case w.due == nil:
+		w.planLocked(w.db.flush)
 	}
 }
 
-// Err is the last background save error; the text is retried at the next flush.
-func (w *ReplyWriter) Err() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.err
-}
-
-func (w *ReplyWriter) loop(every time.Duration) {
-	defer close(w.done)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-w.stop:
-			return
-		case <-w.kick:
-		case <-t.C:
-		}
-		w.Flush()
-	}
+// planLocked has the pending text written after d; w.mu is held.
+func (w *ReplyWriter) planLocked(d time.Duration) {
+	w.due = time.AfterFunc(d, func() { w.Flush() })
 }
 
 // Flush writes what has arrived so far now.
@@ -103,11 +75,17 @@ func (w *ReplyWriter) Flush() error {
 func (w *ReplyWriter) take() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.due != nil {
+		w.due.Stop()
+		w.due = nil
+	}
 	s := w.pending.String()
 	w.pending.Reset()
 	return s
 }
 
+// settle puts text that could not be written back before what came since,
+// to be written at the next flush.
 func (w *ReplyWriter) settle(text string, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -117,6 +95,9 @@ func (w *ReplyWriter) settle(text string, err error) {
 		w.pending.Reset()
 		w.pending.WriteString(text)
 		w.pending.WriteString(rest)
+		if !w.closed && w.due == nil {
+			w.planLocked(w.db.flush)
+		}
 	}
 }
 
@@ -126,9 +107,6 @@ func (w *ReplyWriter) Finish(status string, credits *float64, errText string) er
 	w.mu.Lock()
 	w.closed = true
 	w.mu.Unlock()
-	w.stopOnce.Do(func() { close(w.stop) })
-	<-w.done
-
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
 	if w.finished {

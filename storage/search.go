@@ -100,9 +100,9 @@ func (db *DB) SearchConversations(ctx context.Context, accountID, query string, 
 		return nil, nil
 	}
 	limit = listLimit(limit)
-	return queryAll(ctx, db, "search the conversations", scanRecord[Conversation], `SELECT `+prefixed("c.", conversationColumns)+`
-		FROM conversations_fts JOIN conversations c ON c.id = conversations_fts.rowid
-		WHERE conversations_fts MATCH ? AND c.account_id = ? AND c.deleted_at IS NULL
+	return queryAll(ctx, db, "search the conversations", scanRecord[Conversation], `SELECT `+conversationColumns+`
+		FROM conversations JOIN (SELECT rowid AS hit, rank FROM conversations_fts WHERE conversations_fts MATCH ?) ON id = hit
+		WHERE account_id = ? AND deleted_at IS NULL
 		ORDER BY rank LIMIT ?`, match, accountID, limit)
 }
 
@@ -130,12 +130,4 @@ func searchText(s string) string {
 		}
 		return r
 	}, s)
-}
-
-func prefixed(p, columns string) string {
-	cols := strings.Split(columns, ",")
-	for i, c := range cols {
-		cols[i] = p + strings.TrimSpace(c)
-	}
-	return strings.Join(cols, ", ")
 }

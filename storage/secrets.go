@@ -45,20 +45,15 @@ type Keyring interface {
 	Delete(service, user string) error
 }
 
-type systemKeyring struct{}
+// SystemKeyring is the computer's own password store.
+type SystemKeyring struct{}
 
-func (systemKeyring) Set(s, u, p string) error        { return keyring.Set(s, u, p) }
-func (systemKeyring) Get(s, u string) (string, error) { return keyring.Get(s, u) }
-func (systemKeyring) Delete(s, u string) error        { return keyring.Delete(s, u) }
+func (SystemKeyring) Set(s, u, p string) error        { return keyring.Set(s, u, p) }
+func (SystemKeyring) Get(s, u string) (string, error) { return keyring.Get(s, u) }
+func (SystemKeyring) Delete(s, u string) error        { return keyring.Delete(s, u) }
 
-// SecretsOption changes how Secrets works.
-type SecretsOption func(*Secrets)
-
-// WithKeyring replaces the system keyring; nil means keys go to the keys file.
-func WithKeyring(k Keyring) SecretsOption { return func(s *Secrets) { s.ring = k } }
-
-// Secrets keeps API keys in the system keyring, else a 0600 file; calls may
-// block up to the timeout.
+// Secrets keeps API keys in a keyring, else a 0600 file; calls may block up
+// to the timeout.
 type Secrets struct {
 	ring    Keyring
 	timeout time.Duration
@@ -67,13 +62,9 @@ type Secrets struct {
 	down    atomic.Bool // the keyring timed out once; do not wait on it again this session
 }
 
-// NewSecrets keeps keys in the system keyring, falling back to p.KeysFile().
-func NewSecrets(p Paths, opts ...SecretsOption) *Secrets {
-	s := &Secrets{ring: systemKeyring{}, timeout: DefaultKeyringTimeout, file: p.KeysFile()}
-	for _, o := range opts {
-		o(s)
-	}
-	return s
+// NewSecrets keeps keys in ring (nil: none), falling back to p.KeysFile().
+func NewSecrets(p Paths, ring Keyring) *Secrets {
+	return &Secrets{ring: ring, timeout: DefaultKeyringTimeout, file: p.KeysFile()}
 }
 
 // KeyOf is acct's API key: from EnvAPIKey when the account says so, else Get's.

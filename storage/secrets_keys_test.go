@@ -16,7 +16,7 @@ func TestKeyInFileAfterKeyringTimeoutIsSaidPlainly(t *testing.T) {
 	p := testPaths(t)
 	hang := make(chan struct{})
 	defer close(hang)
-	s := NewSecrets(p, WithKeyring(&fakeKeyring{hang: hang}), WithKeyringTimeout(20*time.Millisecond))
+	s := withKeyringTimeout(NewSecrets(p, &fakeKeyring{hang: hang}), 20*time.Millisecond)
 	loc, err := s.Set(ctx, "work", secretKey)
 	if err != nil || loc.Kind != KeyInFile {
 		t.Fatalf("Set: %+v %v", loc, err)

@@ -68,7 +68,7 @@ func TestKeyInSystemKeyring(t *testing.T) {
 	keyring.MockInit() // go-keyring's in-memory provider: never the real keyring
 	ctx := context.Background()
 	p := testPaths(t)
-	s := NewSecrets(p)
+	s := NewSecrets(p, SystemKeyring{})
 	loc, err := s.Set(ctx, "work", secretKey)
 	if err != nil || loc.Kind != KeyInKeyring || loc.Describe() != "stored in the system keyring" {
 		t.Fatalf("Set: %+v %v", loc, err)
@@ -91,7 +91,7 @@ func TestKeyInSystemKeyring(t *testing.T) {
 func TestKeyFallsBackToPrivateFile(t *testing.T) {
 	ctx := context.Background()
 	p := testPaths(t)
-	s := NewSecrets(p, WithKeyring(&fakeKeyring{err: errors.New("org.freedesktop.DBus.Error.ServiceUnknown")}))
+	s := NewSecrets(p, &fakeKeyring{err: errors.New("org.freedesktop.DBus.Error.ServiceUnknown")})
 	loc, err := s.Set(ctx, "work", secretKey)
 	if err != nil || loc.Kind != KeyInFile || loc.File != p.KeysFile() {
 		t.Fatalf("Set: %+v %v", loc, err)
@@ -123,7 +123,7 @@ func TestKeyringThatHangsTimesOut(t *testing.T) {
 	p := testPaths(t)
 	hang := make(chan struct{})
 	defer close(hang)
-	s := NewSecrets(p, WithKeyring(&fakeKeyring{hang: hang}), WithKeyringTimeout(50*time.Millisecond))
+	s := withKeyringTimeout(NewSecrets(p, &fakeKeyring{hang: hang}), 50*time.Millisecond)
 	start := time.Now()
 	loc, err := s.Set(ctx, "work", secretKey)
 	if err != nil || loc.Kind != KeyInFile {
@@ -137,7 +137,7 @@ func TestKeyringThatHangsTimesOut(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 	// A cancelled context ends the wait at once.
-	s2 := NewSecrets(p, WithKeyring(&fakeKeyring{hang: hang}), WithKeyringTimeout(time.Hour))
+	s2 := withKeyringTimeout(NewSecrets(p, &fakeKeyring{hang: hang}), time.Hour)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	if _, _, err := s2.Get(cctx, "work"); !errors.Is(err, context.Canceled) {
@@ -151,7 +151,7 @@ func TestKeyFromEnvironmentOnlyForItsAccount(t *testing.T) {
 	ctx := context.Background()
 	p := testPaths(t)
 	ring := &fakeKeyring{}
-	s := NewSecrets(p, WithKeyring(ring))
+	s := NewSecrets(p, ring)
 	s.Set(ctx, "work", secretKey)
 	t.Setenv(EnvAPIKey, "sk-from-env")
 	key, loc, err := s.KeyOf(ctx, Account{ID: "ci", BaseURL: "https://ci.example", KeyStore: KeyInEnv})
@@ -169,7 +169,7 @@ func TestKeyFromEnvironmentOnlyForItsAccount(t *testing.T) {
 func TestKeyNeverInSettingsOrErrors(t *testing.T) {
 	ctx := context.Background()
 	p := testPaths(t)
-	s := NewSecrets(p, WithKeyring(nil))
+	s := NewSecrets(p, nil)
 	loc, err := s.Set(ctx, "work", secretKey)
 	if err != nil {
 		t.Fatal(err)

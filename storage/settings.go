@@ -107,14 +107,6 @@ func (s Settings) Account(id string) (Account, bool) {
 	return Account{}, false
 }
 
-// Active returns the active account, or the demo when the active one is gone.
-func (s Settings) Active() Account {
-	if a, ok := s.Account(s.ActiveAccount); ok {
-		return a
-	}
-	return DemoAccount()
-}
-
 // PutAccount adds a or replaces the account with the same ID.
 func (s *Settings) PutAccount(a Account) {
 	if i := slices.IndexFunc(s.Accounts, func(x Account) bool { return x.ID == a.ID }); i >= 0 {
@@ -194,9 +186,6 @@ type SettingsStore struct {
 func NewSettingsStore(p Paths) *SettingsStore {
 	return &SettingsStore{path: p.SettingsFile(), now: time.Now}
 }
-
-// Path is the settings file.
-func (s *SettingsStore) Path() string { return s.path }
 
 // Load reads the settings, always usable: missing gives defaults, corrupt
 // is moved aside with a Notice; err only when ctx is done or the move failed.
