@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -40,25 +39,4 @@ func Try(env Env, busy, failed string, work func(ctx context.Context) error, the
 			then()
 		}
 	})
-}
-
-// ShowList puts in stack what st is: loading, its error (which stays until a
-// retry brings the list), empty, or list, under partial's words when only n
-// items could be read; it returns the items listed, nil when none are.
-func ShowList[T any](stack *fyne.Container, list fyne.CanvasObject, st live.ListState[T], loading string, empty func() fyne.CanvasObject, retry func(), partial func(n int, why string) string) []T {
-	switch {
-	case st.Incomplete && len(st.Items) > 0:
-		kit.SetBody(stack, kit.Partial(list, partial(len(st.Items), app.Describe(st.Err)), st.Loading, retry))
-		return st.Items
-	case st.Err != nil && !(st.Loading && len(st.Items) == 0):
-		kit.ShowBody(stack, Error(st.Err, retry))
-	case len(st.Items) > 0:
-		kit.ShowBody(stack, list)
-		return st.Items
-	case st.Loaded && !st.Loading:
-		kit.SetBody(stack, empty())
-	default:
-		kit.SetBody(stack, kit.Loading(loading))
-	}
-	return nil
 }
