@@ -261,36 +261,36 @@ func TestAgentTabLinkUnlinkUndoAndDrop(t *testing.T) {
 	tab := newAgentTab(env, agent)
 	env.Window.SetContent(tab)
 	eventually(t, q, "loaded", func() bool { return tab.loaded })
-	before := len(tab.linked)
+	before := len(tab.linked.Items)
 
 	tab.Dropped([]string{write(t, filepath.Join(t.TempDir(), "style-guide.txt"), 500)})
 	eventually(t, q, "dropped file linked, with the link result's counts", func() bool {
-		return len(tab.linked) == before+1 && strings.Contains(tab.result.Text, "ready")
+		return len(tab.linked.Items) == before+1 && strings.Contains(tab.result.Text, "ready")
 	})
 	var f client.File
-	for _, g := range tab.linked {
+	for _, g := range tab.linked.Items {
 		if g.Filename == "style-guide.txt" {
 			f = g
 		}
 	}
 	tab.Unlink(f)
-	eventually(t, q, "unlinked with undo", func() bool { return len(tab.linked) == before && tab.undo.Visible() })
+	eventually(t, q, "unlinked with undo", func() bool { return len(tab.linked.Items) == before && tab.undo.Visible() })
 	test.Tap(tab.undoB)
-	eventually(t, q, "undo links again", func() bool { return len(tab.linked) == before+1 })
+	eventually(t, q, "undo links again", func() bool { return len(tab.linked.Items) == before+1 })
 
 	// Link files… picks from the workspace.
-	p := newPicker(env, tab.linked)
-	eventually(t, q, "picker lists files", func() bool { return len(p.shown) > 0 })
+	p := newPicker(env, tab.linked.Items)
+	eventually(t, q, "picker lists files", func() bool { return len(p.shown.Items) > 0 })
 	var pick client.File
-	for _, g := range p.shown {
+	for _, g := range p.shown.Items {
 		if !p.already[g.ID] {
 			pick = g
 			break
 		}
 	}
 	p.selected[pick.ID] = true
-	tab.Link(p.selected.of(p.shown))
-	eventually(t, q, "picked file linked", func() bool { return len(tab.linked) == before+2 })
+	tab.Link(p.selected.of(p.shown.Items))
+	eventually(t, q, "picked file linked", func() bool { return len(tab.linked.Items) == before+2 })
 }
 
 // labels joins every label and button text under o.

@@ -44,9 +44,7 @@ type Screen struct {
 	colSel  string // "" is every memory
 	rename  *kit.Button
 
-	mems     []app.MemoryEntry
-	memList  *kit.List
-	memStack *fyne.Container
+	mems     *screen.Rows[app.MemoryEntry]
 	selected string
 
 	ed              *editor
@@ -163,27 +161,14 @@ func (s *Screen) build() {
 	colLabel := widget.NewLabelWithStyle(lang.L("Collections"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := kit.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.newCol, s.rename, s.delCol, s.addCol), nil, nil, s.colList)
 
-	s.memList = kit.NewList(
-		func() int { return len(s.mems) },
-		kit.NewTwoLineRow,
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id >= len(s.mems) {
-				return
-			}
-			m := s.mems[id]
-			kit.SetTwoLineRow(o, firstLine(m), subLine(m))
-		})
-	s.memList.OnSelected = func(id widget.ListItemID) {
-		if id >= len(s.mems) {
-			return
+	s.mems = screen.NewRows(lang.L("Reading memories…"), kit.NewTwoLineRow, func(_ int, m app.MemoryEntry, o fyne.CanvasObject) {
+		kit.SetTwoLineRow(o, firstLine(m), subLine(m))
+	})
+	s.mems.OnChosen(func(m app.MemoryEntry) {
+		if m.ID != s.ed.id || !s.ed.open {
+			s.ed.leave(func() { s.openMemory(m) }, func() { s.selectCurrent() })
 		}
-		m := s.mems[id]
-		if m.ID == s.ed.id && s.ed.open {
-			return
-		}
-		s.ed.leave(func() { s.openMemory(m) }, func() { s.selectCurrent() })
-	}
-	s.memStack = container.NewStack(kit.Loading(lang.L("Reading memories…")))
+	})
 	s.waiting = true
 
 	s.ed = newEditor(s)
@@ -191,7 +176,7 @@ func (s *Screen) build() {
 	s.newBtn = kit.NewButtonWithIcon(lang.L("New memory"), theme.ContentAddIcon(), func() {
 		s.ed.leave(func() {
 			s.selected = ""
-			s.memList.UnselectAll()
+			s.mems.UnselectAll()
 			s.ed.startNew(s.colSel)
 		}, nil)
 	})
@@ -204,7 +189,7 @@ func (s *Screen) build() {
 	s.syncNote = kit.ErrorText()
 	s.syncNote.Importance = widget.WarningImportance
 
-	middle := container.NewPadded(s.memStack)
+	middle := container.NewPadded(s.mems.Stack)
 	right := container.NewPadded(s.ed.stack)
 	inner := kit.Split(middle, right, 0.42)
 	outer := kit.Split(container.NewPadded(left), inner, 0.22)
@@ -310,40 +295,40 @@ func (s *Screen) render() {
 	}
 	if err := cmp.Or(fd.Err, sh.Err); err != nil {
 		s.waiting = false
-		kit.SetBody(s.memStack, compactEmpty(theme.ErrorIcon(), lang.L("Something went wrong"), app.Describe(err),
+		kit.SetBody(s.mems.Stack, compactEmpty(theme.ErrorIcon(), lang.L("Something went wrong"), app.Describe(err),
 			kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), s.Reload)))
 		return
 	}
 	if !sh.Loaded || !fd.Loaded || len(sh.Items) == 0 {
 		if !s.waiting {
 			s.waiting = true
-			kit.SetBody(s.memStack, kit.Loading(lang.L("Reading memories…")))
+			kit.SetBody(s.mems.Stack, kit.Loading(lang.L("Reading memories…")))
 		}
 		return
 	}
 	s.waiting = false
-	s.total, s.cols, s.mems = sh.Items[0].Count, sh.Items[1:], fd.Items
+	s.total, s.cols, s.mems.Items = sh.Items[0].Count, sh.Items[1:], fd.Items
 	searched, inCollection := s.search.Text != "", s.colSel != ""
 	s.colList.Refresh()
 	s.selectCollection()
 	s.ed.setCollections(s.cols)
 	switch {
-	case len(s.mems) == 0 && inCollection && !searched:
-		kit.SetBody(s.memStack, compactEmpty(theme.FolderIcon(), lang.L("No memories in this collection"),
+	case len(s.mems.Items) == 0 && inCollection && !searched:
+		kit.SetBody(s.mems.Stack, compactEmpty(theme.FolderIcon(), lang.L("No memories in this collection"),
 			lang.L("Choose New memory to write one here, or All memories on the left to see the others.")))
-	case len(s.mems) == 0 && (searched || inCollection):
-		kit.SetBody(s.memStack, compactEmpty(theme.SearchIcon(), lang.L("No memories match"),
+	case len(s.mems.Items) == 0 && (searched || inCollection):
+		kit.SetBody(s.mems.Stack, compactEmpty(theme.SearchIcon(), lang.L("No memories match"),
 			lang.L("Try other words, or choose All memories on the left.")))
-	case len(s.mems) == 0:
-		kit.SetBody(s.memStack, compactEmpty(theme.DocumentIcon(), lang.L("No memories yet"),
+	case len(s.mems.Items) == 0:
+		kit.SetBody(s.mems.Stack, compactEmpty(theme.DocumentIcon(), lang.L("No memories yet"),
 			lang.L("Write one with New memory, or bring in one made elsewhere with Open by number."),
 			kit.NewButtonWithIcon(lang.L("New memory"), theme.ContentAddIcon(), func() { s.ed.leave(func() { s.ed.startNew(s.colSel) }, nil) })))
 	default:
-		kit.SetBody(s.memStack, s.memList)
+		kit.SetBody(s.mems.Stack, s.mems.List)
 	}
-	s.ed.listEmpty(len(s.mems) == 0)
-	s.memStack.Refresh()
-	s.memList.Refresh()
+	s.ed.listEmpty(len(s.mems.Items) == 0)
+	s.mems.Stack.Refresh()
+	s.mems.Refresh()
 	s.selectCurrent()
 }
 
@@ -357,10 +342,10 @@ func (s *Screen) selectCollection() {
 }
 
 func (s *Screen) selectCurrent() {
-	if i := slices.IndexFunc(s.mems, func(m app.MemoryEntry) bool { return m.ID == s.selected }); i >= 0 && s.selected != "" {
-		s.memList.Select(i)
+	if i := slices.IndexFunc(s.mems.Items, func(m app.MemoryEntry) bool { return m.ID == s.selected }); i >= 0 && s.selected != "" {
+		s.mems.Select(i)
 	} else {
-		s.memList.UnselectAll()
+		s.mems.UnselectAll()
 	}
 }
 

@@ -42,13 +42,6 @@ func (r *Rows[T]) OnChosen(chosen func(T)) {
 	}
 }
 
-// Set lists items and shows the list.
-func (r *Rows[T]) Set(items []T) {
-	r.Items = items
-	kit.SetBody(r.Stack, r.List)
-	r.List.Refresh()
-}
-
 // ShowState lists what st is: loading, its error (which stays until a retry
 // brings the list), empty, or its items, under partial's words when only n
 // items could be read.
