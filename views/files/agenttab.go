@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -184,14 +183,9 @@ func (t *AgentTab) Unlink(f client.File) {
 
 func (t *AgentTab) pickLinks() {
 	p := newPicker(t.env, t.linked.Items)
-	d := dialog.NewCustomConfirm(lang.L("Link files to {{.Agent}}", map[string]any{"Agent": t.agent.Title}), lang.L("Link"), lang.L("Cancel"), p.shown.Stack, func(ok bool) {
-		p.stop()
-		if ok {
-			t.Link(p.selected.of(p.shown.Items))
-		}
-	}, t.env.Window)
-	d.Resize(fyne.NewSize(640, 480))
-	kit.ShowDialog(d, t.env.Window)
+	title := lang.L("Link files to {{.Agent}}", map[string]any{"Agent": t.agent.Title})
+	d := screen.Ask(t.env, title, lang.L("Link"), p.shown.Stack, fyne.NewSize(640, 480), true, nil, func() { t.Link(p.selected.of(p.shown.Items)) })
+	d.SetOnClosed(p.stop)
 }
 
 type picker struct {

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -356,15 +355,11 @@ func (s *Screen) linkSelected() {
 		}
 	})
 	label := widget.NewLabel(lang.N("Link {{.Count}} selected file to:", len(ids), map[string]any{"Count": app.Number(len(ids))}))
-	d := dialog.NewCustomConfirm(lang.L("Link files to an agent"), lang.L("Link"), lang.L("Cancel"), container.NewVBox(label, pick, msg), func(ok bool) {
-		i := pick.SelectedIndex()
-		if !ok || i < 0 || i >= len(agents) {
-			return
+	screen.Ask(s.env, lang.L("Link files to an agent"), lang.L("Link"), container.NewVBox(label, pick, msg), fyne.NewSize(420, 220), true, nil, func() {
+		if i := pick.SelectedIndex(); i >= 0 && i < len(agents) {
+			s.link(agents[i], ids)
 		}
-		s.link(agents[i], ids)
-	}, s.env.Window)
-	d.Resize(fyne.NewSize(420, 220))
-	kit.ShowDialog(d, s.env.Window)
+	})
 }
 
 func (s *Screen) link(agent client.Agent, ids []client.ID) {

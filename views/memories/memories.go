@@ -229,14 +229,8 @@ func (s *Screen) showNewCollection() {
 
 // askName asks for a collection's name in entry.
 func (s *Screen) askName(title, confirm, label string, entry *kit.FormEntry, ok func(name string)) {
-	d := dialog.NewForm(title, confirm, lang.L("Cancel"), []*widget.FormItem{widget.NewFormItem(label, entry)}, func(yes bool) {
-		if yes {
-			ok(entry.Text)
-		}
-	}, s.env.Window)
-	d.Resize(fyne.NewSize(420, 200))
-	kit.ShowDialog(d, s.env.Window)
-	s.env.Window.Canvas().Focus(entry)
+	body := widget.NewForm(widget.NewFormItem(label, entry))
+	screen.Ask(s.env, title, confirm, body, fyne.NewSize(420, 200), true, []*kit.FormEntry{entry}, func() { ok(entry.Text) })
 }
 
 func (s *Screen) confirmDeleteCollection() {
@@ -484,17 +478,7 @@ func (s *Screen) showAddCollection() {
 // askByNumber asks for what the service cannot list; as it changes what
 // cannot be shown back, Ctrl+Enter in a field confirms, never a stray Enter.
 func (s *Screen) askByNumber(title, confirm, explain string, size fyne.Size, items []*widget.FormItem, fields []*kit.FormEntry, ok func()) {
-	d := dialog.NewCustomConfirm(title, confirm, lang.L("Cancel"), container.NewVBox(screen.Wrapped(explain), widget.NewForm(items...)), func(yes bool) {
-		if yes {
-			ok()
-		}
-	}, s.env.Window)
-	d.Resize(size)
-	for _, f := range fields {
-		f.OnCtrlEnter = d.Confirm
-	}
-	kit.ShowDialogKeys(d, s.env.Window, nil, d.Dismiss)
-	s.env.Window.Canvas().Focus(fields[0])
+	screen.Ask(s.env, title, confirm, container.NewVBox(screen.Wrapped(explain), widget.NewForm(items...)), size, false, fields, ok)
 }
 
 // tryByNumber is screen.Try where a missing number has its own answer.

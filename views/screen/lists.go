@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -24,6 +25,34 @@ func Confirm(w fyne.Window, title, text, yes, no string, destructive bool, do fu
 		kit.ShowDestructive(d, w)
 	} else {
 		kit.ShowDialog(d, w)
+	}
+	return d
+}
+
+// Ask shows body in a dialog with confirm and Cancel and runs ok on
+// confirm. Ctrl+Enter in entries confirms and the first has the keyboard;
+// Enter confirms too unless byEnter is false (a paid step, or one that
+// changes what cannot be shown back). A zero size leaves the dialog's own.
+func Ask(env Env, title, confirm string, body fyne.CanvasObject, size fyne.Size, byEnter bool, entries []*kit.FormEntry, ok func()) *dialog.ConfirmDialog {
+	w := env.Window
+	d := dialog.NewCustomConfirm(title, confirm, lang.L("Cancel"), body, func(yes bool) {
+		if yes {
+			ok()
+		}
+	}, w)
+	if !size.IsZero() {
+		d.Resize(size)
+	}
+	for _, e := range entries {
+		e.OnCtrlEnter = d.Confirm
+	}
+	if byEnter {
+		kit.ShowDialog(d, w)
+	} else {
+		kit.ShowDialogKeys(d, w, nil, d.Dismiss)
+	}
+	if len(entries) > 0 {
+		w.Canvas().Focus(entries[0])
 	}
 	return d
 }
