@@ -58,7 +58,7 @@ type Screen struct {
 
 	// Built once, so what was typed survives a failed try.
 	openID, openText        *kit.FormEntry
-	openCol                 *kit.Select
+	openCol                 screen.Choice
 	addID, addName, renName *kit.FormEntry
 	newColName              *kit.FormEntry
 }
@@ -415,22 +415,22 @@ func (s *Screen) showOpenByID() {
 		s.openText.Wrapping = fyne.TextWrapWord
 		s.openText.SetMinRowsVisible(5)
 		s.openText.SetPlaceHolder(lang.L("The memory's text"))
-		s.openCol = kit.NewSelect(nil, nil)
+		s.openCol = screen.NewChoice(nil, nil, nil)
 	}
-	s.openCol.Options = slices.Clone(s.ed.collection.Options)
-	if s.openCol.Selected == "" {
-		s.openCol.SetSelected(noCollection())
+	s.openCol.Select.Options, s.openCol.Values = slices.Clone(s.ed.collection.Select.Options), slices.Clone(s.ed.collection.Values)
+	if s.openCol.Select.Selected == "" {
+		s.openCol.SetValue("")
 	}
 	items := []*widget.FormItem{widget.NewFormItem(lang.L("Number"), s.openID), widget.NewFormItem(lang.L("Text"), s.openText)}
 	if s.a.Memories().Variant() != "B" {
-		items = append(items, widget.NewFormItem(lang.L("Collection"), s.openCol))
+		items = append(items, widget.NewFormItem(lang.L("Collection"), s.openCol.Select))
 	}
 	// It overwrites text the service cannot show back.
 	s.askByNumber(lang.L("Open a memory by its number"), lang.L("Save and open"),
 		lang.L("The service cannot show a memory made elsewhere; it can only change one. Enter the memory's number and the text it should have: Agent Desk saves this text to it, which also confirms that the memory exists. If it does not exist, nothing is changed."),
 		fyne.NewSize(560, 420), items, []*kit.FormEntry{s.openID, s.openText}, func() {
 			id := strings.TrimSpace(s.openID.Text)
-			edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.colIDs[s.openCol.Selected]}
+			edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.openCol.Value()}
 			var m app.MemoryEntry
 			s.tryByNumber(lang.L("Saving the memory…"), lang.L("Memory not opened"), func() {
 				kit.ShowInformation(lang.L("Memory not opened"), lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id}), s.env.Window)
