@@ -582,17 +582,7 @@ func OfferUnfinished(env screen.Env) {
 // Follow notifies of each batch that ends while the window is behind, and
 // offers once to go on with those left running. The shell calls it once.
 func Follow(env screen.Env) (stop func()) {
-	var seen uint64
-	first := true
-	stop = kit.Bind(env.App.Batches().News(), func(n app.BatchNews) {
-		if first {
-			first, seen = false, n.Ends
-			return
-		}
-		if n.Ends == seen {
-			return
-		}
-		seen = n.Ends
+	stop = screen.OnNew(env.App.Batches().News(), func(n app.BatchNews) uint64 { return n.Ends }, func(n app.BatchNews) {
 		if kit.InForeground(env.Window) {
 			return
 		}

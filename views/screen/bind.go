@@ -30,15 +30,21 @@ func OnCharge(a *app.App, update func()) (stop func()) {
 }
 
 func onSessionCount(a *app.App, count func(app.Session) uint64, fn func()) (stop func()) {
+	return OnNew(a.Session(), count, func(app.Session) { fn() })
+}
+
+// OnNew calls fn on the UI goroutine with each value of o whose count
+// differs from the last one seen, from this call on.
+func OnNew[T any](o kit.Observable[T], count func(T) uint64, fn func(T)) (stop func()) {
 	first := true
 	var seen uint64
-	return kit.Bind(a.Session(), func(s app.Session) {
-		n := count(s)
+	return kit.Bind(o, func(v T) {
+		n := count(v)
 		if first || n == seen {
 			first, seen = false, n
 			return
 		}
 		seen = n
-		fn()
+		fn(v)
 	})
 }
