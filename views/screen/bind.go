@@ -14,13 +14,7 @@ func OnAccountChange(a *app.App, reload func()) (stop func()) {
 // OnServiceBack calls reload on the UI goroutine each time the service can be
 // reached again after it could not.
 func OnServiceBack(a *app.App, reload func()) (stop func()) {
-	returns := -1
-	return kit.Bind(a.Connection(), func(c app.Connection) {
-		if returns >= 0 && c.Returns > returns {
-			reload()
-		}
-		returns = c.Returns
-	})
+	return OnNew(a.Connection(), func(c app.Connection) uint64 { return uint64(c.Returns) }, func(app.Connection) { reload() })
 }
 
 // OnCharge calls update on the UI goroutine on each charged call recorded
