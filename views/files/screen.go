@@ -56,12 +56,8 @@ func newScreen(env screen.Env) *Screen {
 	s.queue = env.App.Files().NewUploads(app.UploadOptions{})
 	s.send = newSender(env, s.queue)
 	s.uploads = newUploadList(s.queue)
-	screen.OnAccountChange(env.App, func() { s.queue.Clear(); s.restart() })
-	screen.OnServiceBack(env.App, func() {
-		if s.st.Err != nil && len(s.st.Files) == 0 {
-			s.restart() // the files could not be read; now they can
-		}
-	})
+	// Files that could not be read are read again when the service is back.
+	screen.Follow(env.App, func() { s.queue.Clear(); s.restart() }, func() bool { return s.st.Err != nil && len(s.st.Files) == 0 }, s.restart)
 
 	s.order = kit.NewSelect([]string{lang.L("Newest first"), lang.L("Oldest first")}, func(string) { s.restart() })
 	s.order.SetSelectedIndex(0)

@@ -76,17 +76,12 @@ func New(env screen.Env) screen.Screen {
 		s.render()
 	})
 	kit.Bind(s.idx.SyncState(), s.showSync)
-	screen.OnAccountChange(env.App, func() {
+	screen.Follow(env.App, func() {
 		s.ed.clear()
 		s.selected = ""
 		s.idx.Clear()
 		s.Reload()
-	})
-	screen.OnServiceBack(env.App, func() {
-		if s.syncFailed {
-			s.Sync()
-		}
-	})
+	}, func() bool { return s.syncFailed }, s.Sync)
 	return s
 }
 

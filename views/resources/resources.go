@@ -68,15 +68,10 @@ func New(env screen.Env) screen.Screen {
 	split := kit.Split(container.NewPadded(left), container.NewPadded(s.detail), 0.45)
 	s.content = kit.NewBorder(container.NewPadded(header), nil, nil, nil, split)
 	kit.Bind[live.ListState[client.Resource]](s.found, s.show)
-	screen.OnServiceBack(env.App, func() {
-		if st, _ := s.found.Snapshot(); st.Err != nil {
-			s.Reload() // what could not be read, now it can
-		}
-	})
-	screen.OnAccountChange(env.App, func() {
+	screen.Follow(env.App, func() {
 		s.found.Clear() // another account's resources
 		s.Reload()
-	})
+	}, func() bool { st, _ := s.found.Snapshot(); return st.Err != nil }, s.Reload)
 	return s
 }
 

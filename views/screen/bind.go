@@ -17,6 +17,18 @@ func OnServiceBack(a *app.App, reload func()) (stop func()) {
 	return OnNew(a.Connection(), func(c app.Connection) uint64 { return uint64(c.Returns) }, func(app.Connection) { reload() })
 }
 
+// Follow keeps a screen to the account in use and the service: changed runs
+// after each account change, and retry when the service is back if failed
+// says the last reading failed.
+func Follow(a *app.App, changed func(), failed func() bool, retry func()) {
+	OnAccountChange(a, changed)
+	OnServiceBack(a, func() {
+		if failed() {
+			retry()
+		}
+	})
+}
+
 // OnCharge calls update on the UI goroutine on each charged call recorded
 // after this call, and on each account activation.
 func OnCharge(a *app.App, update func()) (stop func()) {

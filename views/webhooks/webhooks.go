@@ -216,15 +216,10 @@ func New(env screen.Env) screen.Screen {
 	header := kit.Header(lang.L("Webhooks"), lang.L("A webhook calls an address of yours when an agent finishes. Add one from the agent's Webhooks tab."), refresh)
 	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.list.Stack))
 	kit.Bind(hooks.Titles(), s.list.showTitles)
-	screen.OnServiceBack(env.App, func() {
-		if st, _ := hooks.Snapshot(); st.Err != nil {
-			s.Reload() // what could not be read, now it can
-		}
-	})
-	screen.OnAccountChange(env.App, func() {
+	screen.Follow(env.App, func() {
 		hooks.Clear() // another account's webhooks and agents
 		s.Reload()
-	})
+	}, func() bool { st, _ := hooks.Snapshot(); return st.Err != nil }, s.Reload)
 	return s
 }
 
