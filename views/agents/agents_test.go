@@ -608,22 +608,22 @@ func TestRunTextAgentShowsOutputAndHistory(t *testing.T) {
 	if got := clip.Content(); got == "" || strings.Contains(got, "# ") || strings.Contains(got, "**") {
 		t.Fatalf("Copy as text gave %q, want the words without markdown marks", got)
 	}
-	f.wait(t, "the history", func() bool { return len(d.runs) == 1 })
-	if d.runs[0].Output != d.output.run.Output {
+	f.wait(t, "the history", func() bool { return len(d.history.Items) == 1 })
+	if d.history.Items[0].Output != d.output.run.Output {
 		t.Fatal("the run is kept in history with its output")
 	}
 	// The history row sums the answer up in words, not in markdown.
-	heading, _, _ := strings.Cut(d.runs[0].Output, "\n")
+	heading, _, _ := strings.Cut(d.history.Items[0].Output, "\n")
 	if !strings.HasPrefix(heading, "# ") {
 		t.Fatalf("the demo answer no longer opens with a heading: %q", heading)
 	}
-	if got := runSummary(d.runs[0]); got != strings.TrimPrefix(heading, "# ") {
+	if got := runSummary(d.history.Items[0]); got != strings.TrimPrefix(heading, "# ") {
 		t.Fatalf("history row reads %q, want the heading's words %q", got, strings.TrimPrefix(heading, "# "))
 	}
 	// Re-open the run from history.
 	d.output.clear()
 	d.history.Select(0)
-	if d.output.run.ID != d.runs[0].ID {
+	if d.output.run.ID != d.history.Items[0].ID {
 		t.Fatal("a past run re-opens")
 	}
 	// The answers are remembered for the next time.
@@ -694,7 +694,7 @@ func TestRunVideoAgentOffersPlayAndSave(t *testing.T) {
 	if findButton(d.output.content, "Save as…") == nil {
 		t.Fatal("a video can be saved")
 	}
-	f.wait(t, "the history", func() bool { return len(d.runs) == 1 && d.runs[0].AgentType == client.AgentVideo })
+	f.wait(t, "the history", func() bool { return len(d.history.Items) == 1 && d.history.Items[0].AgentType == client.AgentVideo })
 }
 
 func TestEscCancelsRun(t *testing.T) {

@@ -57,9 +57,7 @@ type detail struct {
 	clock   context.CancelFunc
 
 	past    *live.List[app.Run]
-	runs    []app.Run
-	history *kit.List
-	histBox *fyne.Container
+	history *screen.Rows[app.Run]
 }
 
 func newDetail(s *Screen, item app.AgentItem) *detail {
@@ -146,10 +144,16 @@ func (d *detail) build() {
 		first = container.NewTabItemWithIcon(lang.L("Run"), theme.MediaPlayIcon(), d.buildRun())
 	}
 	d.runTab = first
-	d.histBox = container.NewStack()
+	d.history = screen.NewRows("", newRunRow, func(_ int, r app.Run, o fyne.CanvasObject) { setRunRow(o, r) })
+	d.history.OnSelected = func(id widget.ListItemID) {
+		if id < len(d.history.Items) {
+			d.reopen(d.history.Items[id])
+		}
+		d.history.UnselectAll()
+	}
 	d.past = d.s.app.Runs().History(a.ID)
 	d.unbind = append(d.unbind, kit.Bind(d.past, d.showHistory))
-	d.histTab = container.NewTabItemWithIcon(lang.L("History"), theme.HistoryIcon(), d.histBox)
+	d.histTab = container.NewTabItemWithIcon(lang.L("History"), theme.HistoryIcon(), d.history.Stack)
 	items := []*container.TabItem{first, d.histTab}
 	items = append(items, d.s.env.Nav.AgentTabs(a)...)
 	d.tabs = container.NewAppTabs(items...)
@@ -528,21 +532,11 @@ func (d *detail) showHistory(st live.ListState[app.Run]) {
 		body = kit.Empty(theme.HistoryIcon(), lang.L("No runs yet"),
 			lang.L("Answer the questions on the Run tab and press Run. Every run is kept here."))
 	default:
-		d.runs = runs
-		if d.history == nil {
-			d.history = kit.NewList(func() int { return len(d.runs) }, newRunRow,
-				func(id widget.ListItemID, o fyne.CanvasObject) { setRunRow(o, d.runs[id]) })
-			d.history.OnSelected = func(id widget.ListItemID) {
-				if id < len(d.runs) {
-					d.reopen(d.runs[id])
-				}
-				d.history.UnselectAll()
-			}
-		}
+		d.history.Items = runs
 		d.history.Refresh()
-		body = d.history
+		body = d.history.List
 	}
-	kit.SetBody(d.histBox, body)
+	kit.SetBody(d.history.Stack, body)
 }
 
 // fillRequest writes text in the request question and shows the Run tab

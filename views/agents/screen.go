@@ -66,13 +66,8 @@ func newScreen(env screen.Env, o options) *Screen {
 	s.browser = env.App.Agents().NewBrowser(cmp.Or(o.searchDelay, 300*time.Millisecond))
 	s.runner = env.App.Runs().NewRunner()
 	s.text = kit.NewTextRelease(env.Window, env.App.Life(), cmp.Or(o.textLimits, kit.ReleaseLimits{Many: 300, Few: 20, Rest: 500 * time.Millisecond}))
-	screen.OnAccountChange(env.App, s.accountChanged)
 	s.build()
-	screen.OnServiceBack(env.App, func() {
-		if st, _ := s.browser.State().Snapshot(); st.Err != nil {
-			s.browser.Reload()
-		}
-	})
+	screen.Follow(env.App, s.accountChanged, func() bool { st, _ := s.browser.State().Snapshot(); return st.Err != nil }, s.browser.Reload)
 	return s
 }
 

@@ -47,9 +47,7 @@ type Screen struct {
 	env     screen.Env
 	runner  *app.BatchRunner
 	content fyne.CanvasObject
-	stack   *fyne.Container
-	list    *kit.List
-	items   []item
+	list    *screen.Rows[item]
 	// counted is the last reload's counts, kept by the next (guarded by loading).
 	counted []item
 
@@ -66,8 +64,7 @@ type Screen struct {
 	open       *kit.Button
 	folder     *kit.Button
 	saved      *kit.Button
-	rowsList   *kit.List
-	rows       []app.BatchRow
+	rows       *screen.Rows[app.BatchRow]
 
 	offered bool
 	loading sync.Mutex
@@ -75,18 +72,10 @@ type Screen struct {
 
 func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, runner: env.App.Batches()}
-	s.list = kit.NewList(func() int { return len(s.items) }, kit.NewTwoLineRow, func(id widget.ListItemID, o fyne.CanvasObject) {
-		if id < len(s.items) {
-			it := s.items[id]
-			kit.SetTwoLineRow(o, BatchTitle(it.b), StateWord(it.b, it.running)+" · "+Summary(it.counts, it.spent))
-		}
+	s.list = screen.NewRows(lang.L("Reading your batches…"), kit.NewTwoLineRow, func(_ int, it item, o fyne.CanvasObject) {
+		kit.SetTwoLineRow(o, BatchTitle(it.b), StateWord(it.b, it.running)+" · "+Summary(it.counts, it.spent))
 	})
-	s.list.OnSelected = func(id widget.ListItemID) {
-		if id < len(s.items) {
-			s.Choose(s.items[id].b.ID)
-		}
-	}
-	s.stack = container.NewStack(kit.Loading(lang.L("Reading your batches…")))
+	s.list.OnChosen(func(it item) { s.Choose(it.b.ID) })
 
 	s.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	s.title.Truncation = fyne.TextTruncateEllipsis
@@ -105,21 +94,18 @@ func New(env screen.Env) screen.Screen {
 	s.folder = kit.NewButtonWithIcon(lang.L("Show in folder"), theme.FolderOpenIcon(), func() { s.reveal(openFolder) })
 	s.saved = kit.NewButtonWithIcon(lang.L("Show saved files"), theme.FolderOpenIcon(), func() { s.reveal(openSaved) })
 	s.saved.Tip = lang.L("Open the folder of the pictures and videos this batch made.")
-	s.rowsList = kit.NewList(func() int { return len(s.rows) }, kit.NewTwoLineRow, func(id widget.ListItemID, o fyne.CanvasObject) {
-		if id < len(s.rows) {
-			r := s.rows[id]
-			it, _ := s.current()
-			kit.SetTwoLineRow(o, RowTitle(it.b, r), rowLine(it.b, r))
-		}
+	s.rows = screen.NewRows("", kit.NewTwoLineRow, func(_ int, r app.BatchRow, o fyne.CanvasObject) {
+		it, _ := s.current()
+		kit.SetTwoLineRow(o, RowTitle(it.b, r), rowLine(it.b, r))
 	})
-	s.rowsList.OnSelected = func(widget.ListItemID) { s.rowsList.UnselectAll() }
+	s.rows.OnSelected = func(widget.ListItemID) { s.rows.UnselectAll() }
 	buttons := kit.Wrap(s.pause, s.goOn, s.retry, s.cancel, s.open, s.folder, s.saved)
 	// Blank until a batch is chosen: the list's empty state says what to do.
 	s.detail = container.NewStack()
-	s.detailBody = kit.NewBorder(container.NewVBox(s.title, s.summary, s.moved, buttons, widget.NewSeparator()), nil, nil, nil, s.rowsList)
+	s.detailBody = kit.NewBorder(container.NewVBox(s.title, s.summary, s.moved, buttons, widget.NewSeparator()), nil, nil, nil, s.rows.List)
 
 	header := kit.Header(lang.L("Batches"), lang.L("An agent run on every row of a sheet, file of a folder or line of text, one result each."))
-	split := kit.Split(container.NewPadded(s.stack), container.NewPadded(s.detail), 0.4)
+	split := kit.Split(container.NewPadded(s.list.Stack), container.NewPadded(s.detail), 0.4)
 	s.content = kit.NewBorder(container.NewPadded(header), nil, nil, nil, split)
 	// Followed while on screen; Shown catches up.
 	kit.Bind(s.runner.News(), func(app.BatchNews) {
@@ -188,17 +174,17 @@ func (s *Screen) Reload() {
 func (s *Screen) show(items []item, rows []app.BatchRow, chosen int64, err error) {
 	switch {
 	case err != nil:
-		kit.SetBody(s.stack, screen.Error(err, s.Reload))
+		kit.SetBody(s.list.Stack, screen.Error(err, s.Reload))
 		return
 	case len(items) == 0:
-		kit.SetBody(s.stack, kit.Empty(theme.ListIcon(), lang.L("No batches yet"),
+		kit.SetBody(s.list.Stack, kit.Empty(theme.ListIcon(), lang.L("No batches yet"),
 			lang.L("A batch runs an agent once for every row of a sheet, every file of a folder or every line of text you paste, and writes the results to a sheet. To start one, open an agent and choose Run on many…")))
-		s.items = nil
+		s.list.Items = nil
 		return
 	}
-	s.items = items
+	s.list.Items = items
 	s.list.Refresh()
-	kit.ShowBody(s.stack, s.list)
+	kit.ShowBody(s.list.Stack, s.list.List)
 	if id := justStarted.Swap(0); id != 0 && id != s.chosen {
 		s.Choose(id) // the batch Run on many… started
 		return
@@ -210,8 +196,8 @@ func (s *Screen) show(items []item, rows []app.BatchRow, chosen int64, err error
 	if chosen != s.chosen {
 		return // another batch was chosen meanwhile: its rows come
 	}
-	s.rows = rows
-	s.rowsList.Refresh()
+	s.rows.Items = rows
+	s.rows.Refresh()
 	s.showChosen()
 }
 
@@ -221,14 +207,14 @@ func (s *Screen) Choose(id int64) {
 		return
 	}
 	s.chosen = id
-	s.rows = nil
-	s.rowsList.Refresh()
+	s.rows.Items = nil
+	s.rows.Refresh()
 	s.showChosen()
 	s.Reload()
 }
 
 func (s *Screen) current() (item, bool) {
-	for _, it := range s.items {
+	for _, it := range s.list.Items {
 		if it.b.ID == s.chosen {
 			return it, true
 		}
@@ -322,7 +308,7 @@ func MovedText(b app.Batch) string {
 }
 
 func (s *Screen) savedFiles(it item) bool {
-	for _, r := range s.rows {
+	for _, r := range s.rows.Items {
 		if r.BatchID == it.b.ID && len(r.Files) > 0 {
 			return exists(app.BatchFilesFolder(it.b))
 		}
@@ -596,17 +582,7 @@ func OfferUnfinished(env screen.Env) {
 // Follow notifies of each batch that ends while the window is behind, and
 // offers once to go on with those left running. The shell calls it once.
 func Follow(env screen.Env) (stop func()) {
-	var seen uint64
-	first := true
-	stop = kit.Bind(env.App.Batches().News(), func(n app.BatchNews) {
-		if first {
-			first, seen = false, n.Ends
-			return
-		}
-		if n.Ends == seen {
-			return
-		}
-		seen = n.Ends
+	stop = screen.OnNew(env.App.Batches().News(), func(n app.BatchNews) uint64 { return n.Ends }, func(n app.BatchNews) {
 		if kit.InForeground(env.Window) {
 			return
 		}

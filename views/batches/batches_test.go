@@ -130,7 +130,7 @@ func TestTheScreenListsABatchWithItsCountsAndRows(t *testing.T) {
 	s := New(e).(*Screen)
 	e.Window.SetContent(s.Content())
 	s.Shown()
-	q.WaitUntil(t, func() bool { return len(s.items) == 0 && len(s.stack.Objects) > 0 }, func() string { return "" })
+	q.WaitUntil(t, func() bool { return len(s.list.Items) == 0 && len(s.list.Stack.Objects) > 0 }, func() string { return "" })
 
 	b, err := e.App.Batches().New(context.Background(), ag, wholeSheet(t, sheetOf(t, 5)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
 	if err != nil {
@@ -140,17 +140,17 @@ func TestTheScreenListsABatchWithItsCountsAndRows(t *testing.T) {
 		t.Fatal("the batch did not start")
 	}
 	q.WaitUntil(t, func() bool {
-		return len(s.items) == 1 && !s.items[0].running && s.items[0].b.State == storage.BatchDone && len(s.rows) == 5
-	}, func() string { return fmt.Sprintf("%d batches, %d rows", len(s.items), len(s.rows)) })
-	line := rowText(s.list, 0)
+		return len(s.list.Items) == 1 && !s.list.Items[0].running && s.list.Items[0].b.State == storage.BatchDone && len(s.rows.Items) == 5
+	}, func() string { return fmt.Sprintf("%d batches, %d rows", len(s.list.Items), len(s.rows.Items)) })
+	line := rowText(s.list.List, 0)
 	if !strings.Contains(line, ag.Title+" · products.csv") || !strings.Contains(line, "4 of 5 done") || !strings.Contains(line, "1 skipped") ||
 		!strings.Contains(line, "credit") || !strings.Contains(line, "Done") {
 		t.Fatalf("the batch's row reads %q", line)
 	}
-	if got := rowText(s.rowsList, 3); !strings.Contains(got, "Row 5 · Skipped") || !strings.Contains(got, "Please pick one of the choices") {
+	if got := rowText(s.rows.List, 3); !strings.Contains(got, "Row 5 · Skipped") || !strings.Contains(got, "Please pick one of the choices") {
 		t.Fatalf("the skipped row reads %q", got)
 	}
-	if got := rowText(s.rowsList, 0); !strings.Contains(got, "Row 2 · Done") {
+	if got := rowText(s.rows.List, 0); !strings.Contains(got, "Row 2 · Done") {
 		t.Fatalf("the first row reads %q", got)
 	}
 	if s.pause.Visible() || s.goOn.Visible() || s.retry.Visible() || !s.open.Visible() || !s.folder.Visible() {
@@ -164,7 +164,7 @@ func TestTheScreenListsABatchWithItsCountsAndRows(t *testing.T) {
 		t.Fatalf("opened %v", opened)
 	}
 	// A batch that ends while the window is elsewhere is told of.
-	if got := EndText(app.BatchEnd{Batch: state(t, e.App, b.ID), Counts: s.items[0].counts, Spent: s.items[0].spent}); !strings.Contains(got, "4 done, 0 failed") {
+	if got := EndText(app.BatchEnd{Batch: state(t, e.App, b.ID), Counts: s.list.Items[0].counts, Spent: s.list.Items[0].spent}); !strings.Contains(got, "4 done, 0 failed") {
 		t.Fatalf("the notification reads %q", got)
 	}
 }
@@ -759,7 +759,7 @@ func TestCancelBatchAsksThenSkipsTheRowsNotSent(t *testing.T) {
 		it, ok := s.current()
 		return ok && !it.running && it.b.State == storage.BatchCancelled
 	}, func() string { return s.summary.Text })
-	if !strings.Contains(s.summary.Text, "Cancelled") || !strings.Contains(rowText(s.list, 0), "Cancelled") {
+	if !strings.Contains(s.summary.Text, "Cancelled") || !strings.Contains(rowText(s.list.List, 0), "Cancelled") {
 		t.Fatalf("the batch reads %q", s.summary.Text)
 	}
 	if s.cancel.Visible() || s.goOn.Visible() || s.pause.Visible() {
@@ -901,7 +901,7 @@ func TestAPictureBatchShowsTheFilesItSaved(t *testing.T) {
 		it, ok := s.current()
 		return ok && !it.running && it.b.State == storage.BatchDone && s.saved.Visible()
 	}, func() string { return s.summary.Text })
-	if got := rowText(s.rowsList, 0); !strings.Contains(got, "Line 1 · Done") || !strings.Contains(got, "Saved as 2 A red bicycle.") {
+	if got := rowText(s.rows.List, 0); !strings.Contains(got, "Line 1 · Done") || !strings.Contains(got, "Saved as 2 A red bicycle.") {
 		t.Fatalf("the row reads %q", got)
 	}
 	// Chosen again, the batch shows the button once its rows are read:
@@ -910,8 +910,8 @@ func TestAPictureBatchShowsTheFilesItSaved(t *testing.T) {
 	e.Window.Resize(fyne.NewSize(640, 600))
 	s.Choose(-1)
 	s.Choose(b.ID)
-	q.WaitUntil(t, func() bool { return len(s.rows) == 1 && s.saved.Visible() }, func() string { return "the rows were not read again" })
-	if under, top := kittest.AbsolutePos(s.saved, s.Content()).Y+s.saved.Size().Height, kittest.AbsolutePos(s.rowsList, s.Content()).Y; top < under {
+	q.WaitUntil(t, func() bool { return len(s.rows.Items) == 1 && s.saved.Visible() }, func() string { return "the rows were not read again" })
+	if under, top := kittest.AbsolutePos(s.saved, s.Content()).Y+s.saved.Size().Height, kittest.AbsolutePos(s.rows.List, s.Content()).Y; top < under {
 		t.Fatalf("the rows start at %v, above the buttons' end at %v", top, under)
 	}
 	var opened []string
@@ -1217,7 +1217,7 @@ func TestACancelledBatchGoesOnOnlyToLookUpItsRowsOnTheirWay(t *testing.T) {
 	s.Choose(b.ID)
 	q.WaitUntil(t, func() bool {
 		it, ok := s.current()
-		return ok && it.b.State == storage.BatchCancelled && len(s.rows) == 5
+		return ok && it.b.State == storage.BatchCancelled && len(s.rows.Items) == 5
 	}, func() string { return s.summary.Text })
 	if !s.goOn.Visible() || s.cancel.Visible() || s.pause.Visible() || s.retry.Visible() || !strings.Contains(s.goOn.Tip, "Nothing new is sent") {
 		t.Fatalf("a cancelled batch with a row on its way: Go on %v, Cancel %v, Pause %v, Retry %v", s.goOn.Visible(), s.cancel.Visible(), s.pause.Visible(), s.retry.Visible())
@@ -1285,7 +1285,7 @@ func TestCancelWhileTheServiceIsOutOfReachSaysTheRowsAreCheckedLater(t *testing.
 	w.SetContent(s.Content())
 	s.Shown()
 	s.Choose(b.ID)
-	q.WaitUntil(t, func() bool { return s.cancel.Visible() && len(s.rows) == 3 }, func() string { return s.summary.Text })
+	q.WaitUntil(t, func() bool { return s.cancel.Visible() && len(s.rows.Items) == 3 }, func() string { return s.summary.Text })
 	net.off.Store(true)
 	s.CancelBatch()
 	test.Tap(kittest.FindButton(w.Canvas().Overlays().Top(), "Cancel batch"))

@@ -148,8 +148,8 @@ func TestEnterSendsAndReplyIsShown(t *testing.T) {
 	if got := replyText(t, v); got != msgs[1].Content {
 		t.Fatalf("the screen shows %q, the reply was %q", got, msgs[1].Content)
 	}
-	if len(s.convs) != 1 || s.convs[0].Title != "How do I book leave?" {
-		t.Fatalf("the conversation list should show the new conversation by its first message, got %+v", s.convs)
+	if len(s.convs.Items) != 1 || s.convs.Items[0].Title != "How do I book leave?" {
+		t.Fatalf("the conversation list should show the new conversation by its first message, got %+v", s.convs.Items)
 	}
 	if v.frame(); !v.sub.Visible() || v.sub.Text != "with "+agent {
 		t.Fatalf("once the chat is named by its first message, the line under the title names the agent, got %q", v.sub.Text)
@@ -358,16 +358,16 @@ func TestSearchRenameDeleteUndo(t *testing.T) {
 		sess.Wait()
 	}
 	s.Shown()
-	if len(s.convs) != 2 || s.convs[0].Title != "Holiday rota for December" {
-		t.Fatalf("conversations should be listed newest first, got %+v", s.convs)
+	if len(s.convs.Items) != 2 || s.convs.Items[0].Title != "Holiday rota for December" {
+		t.Fatalf("conversations should be listed newest first, got %+v", s.convs.Items)
 	}
 	test.Type(s.search, "rota")
-	if len(s.convs) != 1 || s.convs[0].Title != "Holiday rota for December" {
-		t.Fatalf("search should find the matching conversation, got %+v", s.convs)
+	if len(s.convs.Items) != 1 || s.convs.Items[0].Title != "Holiday rota for December" {
+		t.Fatalf("search should find the matching conversation, got %+v", s.convs.Items)
 	}
 	s.search.SetText("")
 
-	s.convList.Select(1)
+	s.convs.Select(1)
 	if s.open == nil || s.open.sess.Conversation().Title != "Expenses for the trip" {
 		t.Fatal("selecting a conversation should open it")
 	}
@@ -376,16 +376,16 @@ func TestSearchRenameDeleteUndo(t *testing.T) {
 		t.Fatal("rename should change the title")
 	}
 	found := false
-	for _, c := range s.convs {
+	for _, c := range s.convs.Items {
 		found = found || c.Title == "Trip costs"
 	}
 	if !found {
-		t.Fatalf("the list should show the new title, got %+v", s.convs)
+		t.Fatalf("the list should show the new title, got %+v", s.convs.Items)
 	}
 
 	s.open.remove()
-	if len(s.convs) != 1 || s.open != nil {
-		t.Fatalf("a deleted conversation leaves the list and closes, got %+v", s.convs)
+	if len(s.convs.Items) != 1 || s.open != nil {
+		t.Fatalf("a deleted conversation leaves the list and closes, got %+v", s.convs.Items)
 	}
 	if len(s.undo.Objects) != 1 {
 		t.Fatal("deleting should offer Undo")
@@ -398,13 +398,13 @@ func TestSearchRenameDeleteUndo(t *testing.T) {
 		}
 	}
 	test.Tap(undo)
-	if len(s.convs) != 2 {
-		t.Fatalf("Undo should bring the conversation back, got %+v", s.convs)
+	if len(s.convs.Items) != 2 {
+		t.Fatalf("Undo should bring the conversation back, got %+v", s.convs.Items)
 	}
 	// The conversation brought back opens, with its messages.
-	for i, c := range s.convs {
+	for i, c := range s.convs.Items {
 		if c.Title == "Trip costs" {
-			s.convList.Select(i)
+			s.convs.Select(i)
 		}
 	}
 	if s.open == nil || s.open.sess.Conversation().Title != "Trip costs" || len(s.open.msgs) != 2 {

@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
@@ -816,27 +815,15 @@ func (v *convView) editMessage(m app.Message) {
 // askText asks for a longer text in a dialog (above it note, when not nil);
 // Ctrl+Enter confirms, Enter too unless paid.
 func (v *convView) askText(title, confirm, text, hint string, note fyne.CanvasObject, paid bool, done func(string)) {
-	w := v.s.env.Window
-	if w == nil {
+	if v.s.env.Window == nil {
 		return
 	}
 	e := kit.NewFormMultiLineEntry()
 	e.SetPlaceHolder(hint)
 	e.SetText(text)
 	e.SetMinRowsVisible(5)
-	d := dialog.NewCustomConfirm(title, confirm, lang.L("Cancel"), container.NewBorder(note, nil, nil, nil, e), func(ok bool) {
-		if ok {
-			done(e.Text)
-		}
-	}, w)
-	d.Resize(fyne.NewSize(560, 320))
-	e.OnCtrlEnter = d.Confirm
-	if paid {
-		kit.ShowDialogKeys(d, w, nil, d.Dismiss)
-	} else {
-		kit.ShowDialog(d, w)
-	}
-	w.Canvas().Focus(e)
+	body := container.NewBorder(note, nil, nil, nil, e)
+	screen.Ask(v.s.env, title, confirm, body, fyne.NewSize(560, 320), !paid, []*kit.FormEntry{e}, func() { done(e.Text) })
 }
 
 func (v *convView) showMenu(anchor fyne.CanvasObject) {
@@ -858,13 +845,8 @@ func (v *convView) showMenu(anchor fyne.CanvasObject) {
 func (v *convView) rename() {
 	e := kit.NewFormEntry()
 	e.SetText(v.sess.Conversation().Title)
-	d := dialog.NewForm(lang.L("Rename conversation"), lang.L("Rename"), lang.L("Cancel"), []*widget.FormItem{widget.NewFormItem(lang.L("Title"), e)}, func(ok bool) {
-		if ok {
-			v.s.renameChat(v.sess.ID(), e.Text)
-		}
-	}, v.s.env.Window)
-	kit.ShowDialog(d, v.s.env.Window)
-	v.s.env.Window.Canvas().Focus(e)
+	body := widget.NewForm(widget.NewFormItem(lang.L("Title"), e))
+	screen.Ask(v.s.env, lang.L("Rename conversation"), lang.L("Rename"), body, fyne.Size{}, true, []*kit.FormEntry{e}, func() { v.s.renameChat(v.sess.ID(), e.Text) })
 }
 
 func (s *Screen) renameChat(id int64, title string) {

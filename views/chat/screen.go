@@ -29,9 +29,7 @@ type Screen struct {
 	wrap *richtext.CodeBlocks
 
 	search     *kit.FormEntry
-	convs      []app.Conversation
-	convList   *kit.List
-	left       *fyne.Container // list, empty or error state
+	convs      *screen.Rows[app.Conversation] // its Stack: list, empty or error state
 	undo       *fyne.Container
 	emptyShown string
 	right      *fyne.Container
@@ -92,28 +90,19 @@ func (s *Screen) build() {
 	s.search.SetPlaceHolder(lang.L("Search conversations ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.reload() }
-	s.convList = kit.NewList(
-		func() int { return len(s.convs) },
-		kit.NewTwoLineRow,
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id >= len(s.convs) {
-				return
-			}
-			c := s.convs[id]
-			kit.SetTwoLineRow(o, c.Title, c.AgentTitle+" · "+when(c.UpdatedAt))
-		})
-	s.convList.OnSelected = func(id widget.ListItemID) {
-		if s.selfSel || id >= len(s.convs) {
-			return
+	s.convs = screen.NewRows(lang.L("Loading conversations…"), kit.NewTwoLineRow, func(_ int, c app.Conversation, o fyne.CanvasObject) {
+		kit.SetTwoLineRow(o, c.Title, c.AgentTitle+" · "+when(c.UpdatedAt))
+	})
+	s.convs.OnChosen(func(c app.Conversation) {
+		if !s.selfSel {
+			s.OpenConversation(c.ID)
 		}
-		s.OpenConversation(s.convs[id].ID)
-	}
-	s.left = container.NewStack(kit.Loading(lang.L("Loading conversations…")))
+	})
 	s.undo = container.NewVBox()
 	newBtn := kit.NewButtonWithIcon(lang.L("New chat"), theme.ContentAddIcon(), s.env.Nav.ChooseChatAgent)
 	newBtn.Tip = lang.L("Start a chat with an agent ({{.Key}})", map[string]any{"Key": kit.CtrlName("N")})
 	leftPane := kit.NewBorder(
-		container.NewVBox(kit.Header(lang.L("Chats"), "", newBtn), s.search, s.undo), nil, nil, nil, s.left)
+		container.NewVBox(kit.Header(lang.L("Chats"), "", newBtn), s.search, s.undo), nil, nil, nil, s.convs.Stack)
 	s.right = container.NewStack()
 	s.showNoConversation()
 	s.content = kit.Split(leftPane, s.right, 0.28)
@@ -128,7 +117,7 @@ func (s *Screen) setRight(o fyne.CanvasObject) {
 // "Opening…" or an error with Try again stays when the list changes.
 func (s *Screen) showNoConversation() {
 	title, detail := lang.L("No conversation open"), lang.L("Pick a conversation on the left, or start a new one.")
-	if len(s.convs) == 0 && s.search.Text == "" {
+	if len(s.convs.Items) == 0 && s.search.Text == "" {
 		title, detail = lang.L("No conversations yet"),
 			lang.L("Start a chat: pick a chat agent, then write your first message. Every conversation is kept on this computer.")
 	}
@@ -149,8 +138,8 @@ func (s *Screen) reload() {
 	s.loadSeq++
 	seq := s.loadSeq
 	query := s.search.Text
-	if len(s.convs) == 0 {
-		kit.ShowBody(s.left, kit.Loading(lang.L("Loading conversations…")))
+	if len(s.convs.Items) == 0 {
+		kit.ShowBody(s.convs.Stack, kit.Loading(lang.L("Loading conversations…")))
 	}
 	var convs []app.Conversation
 	s.act(func(ctx context.Context) (err error) {
@@ -161,21 +150,21 @@ func (s *Screen) reload() {
 			return
 		}
 		if err != nil {
-			kit.ShowBody(s.left, screen.Error(err, s.reload))
+			kit.ShowBody(s.convs.Stack, screen.Error(err, s.reload))
 			return
 		}
-		s.convs = convs
+		s.convs.Items = convs
 		switch {
 		case len(convs) == 0 && query != "":
-			kit.ShowBody(s.left, kit.Empty(theme.SearchIcon(), lang.L("Nothing found"),
+			kit.ShowBody(s.convs.Stack, kit.Empty(theme.SearchIcon(), lang.L("Nothing found"),
 				lang.L("No conversation mentions “{{.Words}}”. Try other words.", map[string]any{"Words": query})))
 		case len(convs) == 0:
 			quiet := screen.Wrapped(lang.L("Conversations you start are listed here."))
 			quiet.Importance = widget.LowImportance
-			kit.ShowBody(s.left, container.NewVBox(quiet))
+			kit.ShowBody(s.convs.Stack, container.NewVBox(quiet))
 		default:
-			kit.ShowBody(s.left, s.convList)
-			s.convList.Refresh()
+			kit.ShowBody(s.convs.Stack, s.convs.List)
+			s.convs.Refresh()
 			s.markSelected()
 		}
 		if s.open == nil && s.emptyShown != "" {
@@ -207,13 +196,13 @@ func (s *Screen) change(work func(context.Context) error) {
 func (s *Screen) markSelected() {
 	s.selfSel = true
 	defer func() { s.selfSel = false }()
-	for i, c := range s.convs {
+	for i, c := range s.convs.Items {
 		if s.open != nil && c.ID == s.open.sess.ID() {
-			s.convList.Select(i)
+			s.convs.Select(i)
 			return
 		}
 	}
-	s.convList.UnselectAll()
+	s.convs.UnselectAll()
 }
 
 // OpenChat starts a new conversation with a chat agent.
@@ -355,8 +344,8 @@ func (s *Screen) ChooseAgent(pre client.ID) {
 	if pre == "" && s.open != nil {
 		pre = client.ID(s.open.sess.Conversation().AgentID)
 	}
-	if pre == "" && len(s.convs) > 0 {
-		pre = client.ID(s.convs[0].AgentID)
+	if pre == "" && len(s.convs.Items) > 0 {
+		pre = client.ID(s.convs.Items[0].AgentID)
 	}
 	screen.ChooseAgent(s.env, screen.AgentPick{
 		Type: client.AgentChat, Title: lang.L("New chat"), Action: lang.L("Start chat"), Search: lang.L("Search chat agents"), Pre: pre,

@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -28,11 +27,9 @@ type AgentTab struct {
 	send    *sender
 	uploads *uploadList
 
-	linked  []client.File
+	linked  *screen.Rows[client.File]
 	answer  *client.AgentFiles // the link answer of an upload shown last
 	lastErr error              // the load failure shown last
-	list    *kit.List
-	body    *fyne.Container
 	result  *widget.Label
 	undo    *fyne.Container
 	undoL   *widget.Label
@@ -69,8 +66,7 @@ func newAgentTab(env screen.Env, agent client.Agent) *AgentTab {
 	t.undo = container.NewBorder(nil, nil, nil, t.undoB, t.undoL)
 	t.undo.Hide()
 
-	t.list = kit.NewList(
-		func() int { return len(t.linked) },
+	t.linked = screen.NewRows(lang.L("Loading the agent's files…"),
 		func() fyne.CanvasObject {
 			name := widget.NewLabel(sampleLongName)
 			name.Truncation = fyne.TextTruncateEllipsis
@@ -78,11 +74,7 @@ func newAgentTab(env screen.Env, agent client.Agent) *AgentTab {
 			unlink := kit.NewButtonWithIcon(lang.L("Unlink"), theme.ContentRemoveIcon(), nil)
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), container.NewHBox(info, unlink), name)
 		},
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id >= len(t.linked) {
-				return
-			}
-			f := t.linked[id]
+		func(_ int, f client.File, o fyne.CanvasObject) {
 			row := o.(*fyne.Container)
 			row.Objects[0].(*widget.Label).SetText(fileName(f))
 			row.Objects[1].(*widget.Icon).SetResource(fileIcon(fileName(f)))
@@ -90,9 +82,8 @@ func newAgentTab(env screen.Env, agent client.Agent) *AgentTab {
 			right.Objects[0].(*widget.Label).SetText(app.HumanBytes(f.Bytes) + " · " + app.FileStatusText(f.Status))
 			right.Objects[1].(*kit.Button).OnTapped = func() { t.Unlink(f) }
 		})
-	t.body = container.NewStack(kit.Loading(lang.L("Loading the agent's files…")))
 	top := container.NewVBox(header, t.send.status, t.uploads.box, t.result, t.undo)
-	t.root = container.NewPadded(kit.NewBorder(top, nil, nil, nil, t.body))
+	t.root = container.NewPadded(kit.NewBorder(top, nil, nil, nil, t.linked.Stack))
 	t.ExtendBaseWidget(t)
 	kit.Bind[live.ListState[client.File]](t.files, t.showFiles)
 	kit.Bind(t.queue.State(), t.showUploaded)
@@ -114,7 +105,7 @@ func (t *AgentTab) Reload() { t.files.Reload() }
 func (t *AgentTab) showFiles(st live.ListState[client.File]) {
 	if st.Err != nil && st.Err != t.lastErr {
 		if !st.Loaded {
-			kit.SetBody(t.body, screen.Error(st.Err, t.Reload))
+			kit.SetBody(t.linked.Stack, screen.Error(st.Err, t.Reload))
 		} else {
 			t.showResult(app.Describe(st.Err), true)
 		}
@@ -124,14 +115,14 @@ func (t *AgentTab) showFiles(st live.ListState[client.File]) {
 		return
 	}
 	t.loaded = true
-	t.linked = st.Items
-	if len(t.linked) == 0 {
-		kit.SetBody(t.body, kit.Empty(theme.FileIcon(), lang.L("No files linked yet"),
+	t.linked.Items = st.Items
+	if len(st.Items) == 0 {
+		kit.SetBody(t.linked.Stack, kit.Empty(theme.FileIcon(), lang.L("No files linked yet"),
 			lang.L("Use Link files… to give this agent files from your workspace, or drop files here to upload and link them.")))
 		return
 	}
-	kit.SetBody(t.body, t.list)
-	t.list.Refresh()
+	kit.SetBody(t.linked.Stack, t.linked.List)
+	t.linked.Refresh()
 }
 
 func (t *AgentTab) showUploaded(st app.UploadsState) {
@@ -191,25 +182,18 @@ func (t *AgentTab) Unlink(f client.File) {
 }
 
 func (t *AgentTab) pickLinks() {
-	p := newPicker(t.env, t.linked)
-	d := dialog.NewCustomConfirm(lang.L("Link files to {{.Agent}}", map[string]any{"Agent": t.agent.Title}), lang.L("Link"), lang.L("Cancel"), p.body, func(ok bool) {
-		p.stop()
-		if ok {
-			t.Link(p.selected.of(p.shown))
-		}
-	}, t.env.Window)
-	d.Resize(fyne.NewSize(640, 480))
-	kit.ShowDialog(d, t.env.Window)
+	p := newPicker(t.env, t.linked.Items)
+	title := lang.L("Link files to {{.Agent}}", map[string]any{"Agent": t.agent.Title})
+	d := screen.Ask(t.env, title, lang.L("Link"), p.shown.Stack, fyne.NewSize(640, 480), true, nil, func() { t.Link(p.selected.of(p.shown.Items)) })
+	d.SetOnClosed(p.stop)
 }
 
 type picker struct {
 	files    *app.FileList
-	shown    []client.File
+	shown    *screen.Rows[client.File]
 	more     bool
 	already  map[client.ID]bool
 	selected selection
-	list     *kit.List
-	body     *fyne.Container
 	stop     func()
 }
 
@@ -218,17 +202,12 @@ func newPicker(env screen.Env, linked []client.File) *picker {
 	for _, f := range linked {
 		p.already[f.ID] = true
 	}
-	p.list = kit.NewList(
-		func() int { return len(p.shown) },
+	p.shown = screen.NewRows(lang.L("Loading your files…"),
 		func() fyne.CanvasObject {
 			info := widget.NewLabel(sampleInfo())
 			return container.NewBorder(nil, nil, nil, info, kit.NewCheck(sampleLongName, nil))
 		},
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id >= len(p.shown) {
-				return
-			}
-			f := p.shown[id]
+		func(id int, f client.File, o fyne.CanvasObject) {
 			row := o.(*fyne.Container)
 			check := row.Objects[0].(*kit.Check)
 			info := row.Objects[1].(*widget.Label)
@@ -246,11 +225,10 @@ func newPicker(env screen.Env, linked []client.File) *picker {
 			}
 			check.Refresh()
 			check.OnChanged = func(on bool) { p.selected.set(fid, on) }
-			if id >= len(p.shown)-5 && p.more {
+			if id >= len(p.shown.Items)-5 && p.more {
 				p.files.More()
 			}
 		})
-	p.body = container.NewStack(kit.Loading(lang.L("Loading your files…")))
 	p.stop = kit.Bind(p.files.State(), p.show)
 	p.files.More()
 	return p
@@ -259,17 +237,16 @@ func newPicker(env screen.Env, linked []client.File) *picker {
 func (p *picker) show(st app.FilesState) {
 	if !st.Loaded {
 		if st.Err != nil {
-			kit.SetBody(p.body, screen.Error(st.Err, p.files.More))
+			kit.SetBody(p.shown.Stack, screen.Error(st.Err, p.files.More))
 		}
 		return
 	}
-	p.shown, p.more = st.Files, st.More
-	if len(p.shown) == 0 {
-		kit.SetBody(p.body, kit.Empty(theme.FolderIcon(), lang.L("No files in your workspace"),
+	p.shown.Items, p.more = st.Files, st.More
+	if len(st.Files) == 0 {
+		kit.SetBody(p.shown.Stack, kit.Empty(theme.FolderIcon(), lang.L("No files in your workspace"),
 			lang.L("Upload files first: drop them on this window or use Add files….")))
 	} else {
-		kit.SetBody(p.body, p.list)
+		kit.SetBody(p.shown.Stack, p.shown.List)
 	}
-	p.body.Refresh()
-	p.list.Refresh()
+	p.shown.Refresh()
 }

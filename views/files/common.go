@@ -115,8 +115,7 @@ func (s *sender) addButtons() (files, folder *kit.Button) {
 // uploadList is a widget.List so a drop of hundreds of files stays quick.
 type uploadList struct {
 	queue *app.Uploads
-	items []*app.Upload
-	list  *kit.List
+	list  *screen.Rows[*app.Upload]
 	box   *fyne.Container
 	clear *kit.Button
 	title *widget.Label
@@ -125,8 +124,7 @@ type uploadList struct {
 
 func newUploadList(q *app.Uploads) *uploadList {
 	u := &uploadList{queue: q}
-	u.list = kit.NewList(
-		func() int { return len(u.items) },
+	u.list = screen.NewRows("",
 		func() fyne.CanvasObject {
 			r := newUploadView(false)
 			r.icon.SetResource(theme.UploadIcon())
@@ -136,11 +134,8 @@ func newUploadList(q *app.Uploads) *uploadList {
 			r.obj = container.NewBorder(nil, nil, r.icon, container.NewHBox(r.retry, r.close), mid)
 			return r
 		},
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id >= len(u.items) {
-				return
-			}
-			it, r := *u.items[id], o.(*uploadView)
+		func(_ int, u *app.Upload, o fyne.CanvasObject) {
+			it, r := *u, o.(*uploadView)
 			r.name.SetText(safe.Text(it.Name, 0)) // one line, whatever the name holds
 			uid := it.ID
 			r.retry.OnTapped = func() { q.Retry(uid) }
@@ -161,7 +156,7 @@ func newUploadList(q *app.Uploads) *uploadList {
 	})
 	u.sized = canvas.NewRectangle(color.Transparent)
 	u.box = kit.NewBorder(container.NewBorder(nil, nil, nil, u.clear, u.title), widget.NewSeparator(), nil, nil,
-		container.NewStack(u.sized, u.list))
+		container.NewStack(u.sized, u.list.List))
 	kit.Bind(q.State(), u.show)
 	return u
 }
@@ -238,14 +233,14 @@ func (r *uploadView) show(u app.Upload) {
 }
 
 func (u *uploadList) show(st app.UploadsState) {
-	u.items = st.Items
-	n := len(u.items)
+	u.list.Items = st.Items
+	n := len(st.Items)
 	if n == 0 {
 		u.box.Hide()
 		return
 	}
 	done := 0
-	for _, it := range u.items {
+	for _, it := range st.Items {
 		if it.State == app.UploadDone {
 			done++
 		}

@@ -198,13 +198,13 @@ func TestFilesScreenListsUploadsAndSelects(t *testing.T) {
 	s := newScreen(env)
 	env.Window.SetContent(s.Content())
 	s.Shown()
-	eventually(t, q, "files listed", func() bool { return len(s.shown) > 0 })
-	before := len(s.shown)
+	eventually(t, q, "files listed", func() bool { return len(s.list.Items) > 0 })
+	before := len(s.list.Items)
 
 	s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "minutes.docx"), 2048)})
-	eventually(t, q, "the upload shows at the top", func() bool { return len(s.shown) == before+1 && s.shown[0].Filename == "minutes.docx" })
+	eventually(t, q, "the upload shows at the top", func() bool { return len(s.list.Items) == before+1 && s.list.Items[0].Filename == "minutes.docx" })
 	row := s.newRow()
-	s.updateRow(0, row)
+	s.updateRow(0, s.list.Items[0], row)
 	text := labels(row)
 	for _, want := range []string{"minutes.docx", "2.0 KB", "Ready"} {
 		if !strings.Contains(text, want) {
@@ -222,7 +222,7 @@ func TestFilesScreenListsUploadsAndSelects(t *testing.T) {
 
 	s.order.SetSelectedIndex(1)
 	eventually(t, q, "oldest first", func() bool {
-		return len(s.shown) > 0 && s.files.Order() == "asc" && s.shown[0].Filename != "minutes.docx"
+		return len(s.list.Items) > 0 && s.files.Order() == "asc" && s.list.Items[0].Filename != "minutes.docx"
 	})
 }
 
@@ -231,9 +231,9 @@ func TestFilesScreenShowsErrorWithRetry(t *testing.T) {
 	s := newScreen(env)
 	_ = env.App.Demo().Close()
 	s.Shown()
-	eventually(t, q, "error state", func() bool { return strings.Contains(labels(s.body), "can't reach") })
-	if !strings.Contains(labels(s.body), "Try again") {
-		t.Fatalf("the error should offer to try again, got %q", labels(s.body))
+	eventually(t, q, "error state", func() bool { return strings.Contains(labels(s.list.Stack), "can't reach") })
+	if !strings.Contains(labels(s.list.Stack), "Try again") {
+		t.Fatalf("the error should offer to try again, got %q", labels(s.list.Stack))
 	}
 }
 
@@ -248,10 +248,10 @@ func TestFilesScreenRefreshesUntilFilesSettle(t *testing.T) {
 	w.SetContent(s.Content())
 	s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "scan.pdf"), 100)})
 	eventually(t, q, "the new file is processing", func() bool {
-		return len(s.shown) > 0 && s.shown[0].Filename == "scan.pdf" && s.shown[0].Status != "completed"
+		return len(s.list.Items) > 0 && s.list.Items[0].Filename == "scan.pdf" && s.list.Items[0].Status != "completed"
 	})
 	eventually(t, q, "it settles without the user doing anything", ticking(clk, func() bool {
-		return s.shown[0].Filename == "scan.pdf" && s.shown[0].Status == "completed"
+		return s.list.Items[0].Filename == "scan.pdf" && s.list.Items[0].Status == "completed"
 	}))
 }
 
@@ -261,36 +261,36 @@ func TestAgentTabLinkUnlinkUndoAndDrop(t *testing.T) {
 	tab := newAgentTab(env, agent)
 	env.Window.SetContent(tab)
 	eventually(t, q, "loaded", func() bool { return tab.loaded })
-	before := len(tab.linked)
+	before := len(tab.linked.Items)
 
 	tab.Dropped([]string{write(t, filepath.Join(t.TempDir(), "style-guide.txt"), 500)})
 	eventually(t, q, "dropped file linked, with the link result's counts", func() bool {
-		return len(tab.linked) == before+1 && strings.Contains(tab.result.Text, "ready")
+		return len(tab.linked.Items) == before+1 && strings.Contains(tab.result.Text, "ready")
 	})
 	var f client.File
-	for _, g := range tab.linked {
+	for _, g := range tab.linked.Items {
 		if g.Filename == "style-guide.txt" {
 			f = g
 		}
 	}
 	tab.Unlink(f)
-	eventually(t, q, "unlinked with undo", func() bool { return len(tab.linked) == before && tab.undo.Visible() })
+	eventually(t, q, "unlinked with undo", func() bool { return len(tab.linked.Items) == before && tab.undo.Visible() })
 	test.Tap(tab.undoB)
-	eventually(t, q, "undo links again", func() bool { return len(tab.linked) == before+1 })
+	eventually(t, q, "undo links again", func() bool { return len(tab.linked.Items) == before+1 })
 
 	// Link files… picks from the workspace.
-	p := newPicker(env, tab.linked)
-	eventually(t, q, "picker lists files", func() bool { return len(p.shown) > 0 })
+	p := newPicker(env, tab.linked.Items)
+	eventually(t, q, "picker lists files", func() bool { return len(p.shown.Items) > 0 })
 	var pick client.File
-	for _, g := range p.shown {
+	for _, g := range p.shown.Items {
 		if !p.already[g.ID] {
 			pick = g
 			break
 		}
 	}
 	p.selected[pick.ID] = true
-	tab.Link(p.selected.of(p.shown))
-	eventually(t, q, "picked file linked", func() bool { return len(tab.linked) == before+2 })
+	tab.Link(p.selected.of(p.shown.Items))
+	eventually(t, q, "picked file linked", func() bool { return len(tab.linked.Items) == before+2 })
 }
 
 // labels joins every label and button text under o.
@@ -324,7 +324,7 @@ func TestFilesScreenLinksSelectedFilesToAnAgent(t *testing.T) {
 	env, q := testEnv(t)
 	s := newScreen(env)
 	s.Shown()
-	eventually(t, q, "files listed", func() bool { return len(s.shown) > 2 })
+	eventually(t, q, "files listed", func() bool { return len(s.list.Items) > 2 })
 	s.list.Select(0)
 	s.list.Select(1)
 	ids := s.Selected()
@@ -363,14 +363,14 @@ func TestFilesScreenLoadsMorePagesWhileScrolling(t *testing.T) {
 	s := newScreen(env)
 	env.Window.SetContent(s.Content())
 	s.Shown()
-	eventually(t, q, "the first page", func() bool { return len(s.shown) == app.FilesPerPage })
+	eventually(t, q, "the first page", func() bool { return len(s.list.Items) == app.FilesPerPage })
 	for range 10 {
 		s.list.ScrollToBottom()
 		q.Drain()
 	}
 	eventually(t, q, "every page after scrolling", func() bool {
 		s.list.ScrollToBottom()
-		return len(s.shown) == total
+		return len(s.list.Items) == total
 	})
 }
 
@@ -403,15 +403,15 @@ func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
 	s := newScreen(env)
 	w.SetContent(s.Content())
 	s.Shown()
-	eventually(t, q, "files listed", func() bool { return len(s.shown) > 0 })
+	eventually(t, q, "files listed", func() bool { return len(s.list.Items) > 0 })
 	s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "hours.txt"), 300)})
-	eventually(t, q, "the upload at the top", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "hours.txt" })
-	id := s.shown[0].ID
+	eventually(t, q, "the upload at the top", func() bool { return len(s.list.Items) > 0 && s.list.Items[0].Filename == "hours.txt" })
+	id := s.list.Items[0].ID
 	status := func() string {
 		row := s.newRow()
-		for i, f := range s.shown {
+		for i, f := range s.list.Items {
 			if f.ID == id {
-				s.updateRow(i, row)
+				s.updateRow(i, f, row)
 				return labels(row)
 			}
 		}
@@ -506,9 +506,9 @@ func quiet(q *kit.Queue, clk *clock.Fake, n int) {
 // listed.
 func rowStatus(s *Screen, id client.ID) string {
 	row := s.newRow()
-	for i, f := range s.shown {
+	for i, f := range s.list.Items {
 		if f.ID == id {
-			s.updateRow(i, row)
+			s.updateRow(i, f, row)
 			cols := row.(*fyne.Container).Objects[2].(*fyne.Container)
 			return cols.Objects[2].(*fyne.Container).Objects[0].(*widget.Label).Text
 		}
@@ -578,7 +578,7 @@ func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
 	s := newScreen(env)
 	env.Window.SetContent(s.Content())
 	s.Shown()
-	eventually(t, q, "the demo's files", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "demo-only.txt" })
+	eventually(t, q, "the demo's files", func() bool { return len(s.list.Items) > 0 && s.list.Items[0].Filename == "demo-only.txt" })
 
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k", API: demoservice.APISpec})
 	acct, err := env.App.Accounts().Save(ctx, app.Account{Name: "Office", BaseURL: srv.URL}, "k")
@@ -594,8 +594,8 @@ func TestFilesScreenReloadsForAnotherAccount(t *testing.T) {
 	if _, err := env.App.Client().UploadFile(ctx, client.UploadParams{Reader: strings.NewReader("x"), Filename: "office.txt", Size: 1}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, q, "the office's files", func() bool { return len(s.shown) > 0 && s.shown[0].Filename == "office.txt" })
-	for _, f := range s.shown {
+	eventually(t, q, "the office's files", func() bool { return len(s.list.Items) > 0 && s.list.Items[0].Filename == "office.txt" })
+	for _, f := range s.list.Items {
 		if strings.HasPrefix(f.Filename, "demo-only") {
 			t.Fatalf("a file of the account before is still listed: %s", f.Filename)
 		}
@@ -633,9 +633,9 @@ func TestFilesLoadByThemselvesWhenTheServiceIsBack(t *testing.T) {
 	s := newScreen(env)
 	apptest.Demo(env.App).Service.SetFaults(demoservice.Faults{Fail500: 1000})
 	s.Shown()
-	eventually(t, q, "error state", func() bool { return strings.Contains(labels(s.body), "Try again") })
+	eventually(t, q, "error state", func() bool { return strings.Contains(labels(s.list.Stack), "Try again") })
 	apptest.Demo(env.App).Service.SetFaults(demoservice.Faults{})
 	env.App.SetReachable(false)
 	env.App.SetReachable(true)
-	eventually(t, q, "the files without a retry", func() bool { return !strings.Contains(labels(s.body), "Try again") && s.st.Loaded })
+	eventually(t, q, "the files without a retry", func() bool { return !strings.Contains(labels(s.list.Stack), "Try again") && s.st.Loaded })
 }

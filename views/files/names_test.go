@@ -31,12 +31,12 @@ func TestFileNamesFromTheServiceShowOnOneLineAsWritten(t *testing.T) {
 	s := newScreen(screen.Env{App: a, Window: w, Nav: fakeNav{}})
 	w.SetContent(s.Content())
 	s.Shown()
-	eventually(t, q, "files listed", func() bool { return len(s.shown) > 0 })
-	if !strings.Contains(s.shown[0].Filename, "\u202e") {
-		t.Fatalf("the service should send the hostile name, got %q", s.shown[0].Filename)
+	eventually(t, q, "files listed", func() bool { return len(s.list.Items) > 0 })
+	if !strings.Contains(s.list.Items[0].Filename, "\u202e") {
+		t.Fatalf("the service should send the hostile name, got %q", s.list.Items[0].Filename)
 	}
 	row := s.newRow()
-	s.updateRow(0, row)
+	s.updateRow(0, s.list.Items[0], row)
 	text := labels(row)
 	if strings.ContainsAny(text, "\u202e\n") {
 		t.Errorf("the row shows %q", text)

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -31,16 +30,14 @@ type Screen struct {
 
 	files    *app.FileList
 	st       app.FilesState // the state shown
-	shown    []client.File
 	selected selection
 	unbind   func() // stops showing the list's state
 	unwatch  func() // stops keeping the list fresh; nil while not watched
 	uploaded int    // uploads finished, as last seen
 
 	order    *kit.Select
-	list     *kit.List
+	list     *screen.Rows[client.File] // its Stack holds the table, loading, empty or error
 	table    fyne.CanvasObject
-	body     *fyne.Container
 	selLabel *widget.Label
 	selBar   *fyne.Container
 	linkBtn  *kit.Button
@@ -59,12 +56,8 @@ func newScreen(env screen.Env) *Screen {
 	s.queue = env.App.Files().NewUploads()
 	s.send = newSender(env, s.queue)
 	s.uploads = newUploadList(s.queue)
-	screen.OnAccountChange(env.App, func() { s.queue.Clear(); s.restart() })
-	screen.OnServiceBack(env.App, func() {
-		if s.st.Err != nil && len(s.st.Files) == 0 {
-			s.restart() // the files could not be read; now they can
-		}
-	})
+	// Files that could not be read are read again when the service is back.
+	screen.Follow(env.App, func() { s.queue.Clear(); s.restart() }, func() bool { return s.st.Err != nil && len(s.st.Files) == 0 }, s.restart)
 
 	s.order = kit.NewSelect([]string{lang.L("Newest first"), lang.L("Oldest first")}, func(string) { s.restart() })
 	s.order.SetSelectedIndex(0)
@@ -75,14 +68,11 @@ func newScreen(env screen.Env) *Screen {
 	header := kit.Header(lang.L("Files"), lang.L("Every file of your workspace. Drop files or folders on this window to upload them."),
 		s.order, addFolder, addFiles, refresh)
 
-	s.list = kit.NewList(
-		func() int { return len(s.shown) },
-		s.newRow,
-		s.updateRow)
+	s.list = screen.NewRows(lang.L("Loading your files…"), s.newRow, s.updateRow)
 	s.list.OnSelected = func(id widget.ListItemID) {
 		s.list.Unselect(id)
-		if id < len(s.shown) {
-			s.toggle(s.shown[id].ID)
+		if id < len(s.list.Items) {
+			s.toggle(s.list.Items[id].ID)
 		}
 	}
 	s.selLabel = widget.NewLabel("")
@@ -96,7 +86,7 @@ func newScreen(env screen.Env) *Screen {
 	s.selBar = container.NewVBox(s.selLabel, container.New(layout.NewRowWrapLayout(),
 		s.linkBtn, s.procBtn, s.delBtn,
 		kit.NewButton(lang.L("Select all loaded"), func() {
-			for _, f := range s.shown {
+			for _, f := range s.list.Items {
 				s.selected[f.ID] = true
 			}
 			s.selectionChanged()
@@ -104,10 +94,9 @@ func newScreen(env screen.Env) *Screen {
 		s.clearBtn))
 	s.selectionChanged()
 
-	s.table = kit.NewBorder(container.NewVBox(s.selBar, columnTitles(), widget.NewSeparator()), nil, nil, nil, s.list)
-	s.body = container.NewStack(kit.Loading(lang.L("Loading your files…")))
+	s.table = kit.NewBorder(container.NewVBox(s.selBar, columnTitles(), widget.NewSeparator()), nil, nil, nil, s.list.List)
 	top := container.NewVBox(header, s.send.status, s.uploads.box)
-	s.content = container.NewPadded(kit.NewBorder(top, nil, nil, nil, s.body))
+	s.content = container.NewPadded(kit.NewBorder(top, nil, nil, nil, s.list.Stack))
 	kit.Bind(s.queue.State(), func(st app.UploadsState) {
 		if st.Done > s.uploaded {
 			s.uploaded = st.Done
@@ -137,7 +126,7 @@ func (s *Screen) Dropped(paths []string) { s.send.Dropped(paths) }
 func (s *Screen) DropHint() (string, bool) { return lang.L("Drop the files to upload them"), true }
 
 func (s *Screen) restart() {
-	if s.body == nil {
+	if s.list == nil {
 		return // the order select fires while the screen is being built
 	}
 	if s.unbind != nil {
@@ -149,8 +138,8 @@ func (s *Screen) restart() {
 		order = "asc"
 	}
 	s.files = s.env.App.Files().NewList(order)
-	s.st, s.shown = app.FilesState{}, nil
-	kit.ShowBody(s.body, kit.Loading(lang.L("Loading your files…")))
+	s.st, s.list.Items = app.FilesState{}, nil
+	kit.ShowBody(s.list.Stack, kit.Loading(lang.L("Loading your files…")))
 	s.unwatch = s.files.Watch()
 	s.unbind = kit.Bind(s.files.State(), s.applied)
 	s.files.More()
@@ -178,19 +167,19 @@ func (s *Screen) applied(st app.FilesState) {
 	}
 	s.st = st
 	if st.Err != nil && len(st.Files) == 0 {
-		kit.ShowBody(s.body, screen.Error(st.Err, s.restart))
+		kit.ShowBody(s.list.Stack, screen.Error(st.Err, s.restart))
 		return
 	}
 	if !st.Loaded {
 		return
 	}
-	s.shown = st.Files
-	if len(s.shown) == 0 {
-		kit.ShowBody(s.body, kit.Empty(theme.FolderIcon(), lang.L("No files yet"),
+	s.list.Items = st.Files
+	if len(st.Files) == 0 {
+		kit.ShowBody(s.list.Stack, kit.Empty(theme.FolderIcon(), lang.L("No files yet"),
 			lang.L("Drop files or a folder on this window, or use Add files…, to upload them to your workspace.")))
 		return
 	}
-	kit.ShowBody(s.body, s.table)
+	kit.ShowBody(s.list.Stack, s.table)
 	s.list.Refresh()
 }
 
@@ -270,11 +259,7 @@ func (s *Screen) newRow() fyne.CanvasObject {
 	return fileRow(container.NewHBox(check, widget.NewIcon(theme.FileIcon())), columns(size, created, status, credits), name)
 }
 
-func (s *Screen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
-	if id >= len(s.shown) {
-		return
-	}
-	f := s.shown[id]
+func (s *Screen) updateRow(id int, f client.File, o fyne.CanvasObject) {
 	row := o.(*fyne.Container)
 	row.Objects[0].(*widget.Label).SetText(fileName(f))
 	check := row.Objects[1].(*fyne.Container).Objects[0].(*kit.Check)
@@ -300,7 +285,7 @@ func (s *Screen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		s.selected.set(fid, on)
 		s.selectionChanged()
 	}
-	if id >= len(s.shown)-5 && s.files != nil && s.st.More {
+	if id >= len(s.list.Items)-5 && s.files != nil && s.st.More {
 		s.files.More()
 	}
 }
@@ -317,7 +302,7 @@ func (s *Screen) selectionChanged() {
 		s.selLabel.SetText(lang.L("Tick files to link, process or delete them."))
 	} else {
 		var total int64
-		for _, f := range s.shown {
+		for _, f := range s.list.Items {
 			if s.selected[f.ID] {
 				total += f.Bytes
 			}
@@ -356,15 +341,11 @@ func (s *Screen) linkSelected() {
 		}
 	})
 	label := widget.NewLabel(lang.N("Link {{.Count}} selected file to:", len(ids), map[string]any{"Count": app.Number(len(ids))}))
-	d := dialog.NewCustomConfirm(lang.L("Link files to an agent"), lang.L("Link"), lang.L("Cancel"), container.NewVBox(label, pick, msg), func(ok bool) {
-		i := pick.SelectedIndex()
-		if !ok || i < 0 || i >= len(agents) {
-			return
+	screen.Ask(s.env, lang.L("Link files to an agent"), lang.L("Link"), container.NewVBox(label, pick, msg), fyne.NewSize(420, 220), true, nil, func() {
+		if i := pick.SelectedIndex(); i >= 0 && i < len(agents) {
+			s.link(agents[i], ids)
 		}
-		s.link(agents[i], ids)
-	}, s.env.Window)
-	d.Resize(fyne.NewSize(420, 220))
-	kit.ShowDialog(d, s.env.Window)
+	})
 }
 
 func (s *Screen) link(agent client.Agent, ids []client.ID) {
@@ -384,7 +365,7 @@ func (s *Screen) processSelected() {
 		return
 	}
 	var ids []client.ID
-	for _, f := range s.shown {
+	for _, f := range s.list.Items {
 		if s.selected[f.ID] && f.Status != "completed" {
 			ids = append(ids, f.ID)
 		}
@@ -428,7 +409,7 @@ func (s *Screen) deleteSelected() {
 		lang.L("Delete"), lang.L("Files not deleted"), fl.DeleteFiles)
 }
 
-func (s *Screen) Selected() []client.ID { return s.selected.of(s.shown) }
+func (s *Screen) Selected() []client.ID { return s.selected.of(s.list.Items) }
 
 type selection map[client.ID]bool
 

@@ -39,11 +39,10 @@ type editor struct {
 	text        *kit.FormEntry
 	counter     *widget.Label
 	textErr     *widget.Label
-	overMsg     string // what textErr says when the text is too long
-	collection  *kit.Select
+	overMsg     string        // what textErr says when the text is too long
+	collection  screen.Choice // of collection ids, "" for none
 	colErr      *widget.Label
 	colBox      *fyne.Container
-	colIDs      map[string]string
 	source      *kit.FormEntry
 	tags        *kit.FormEntry
 	other       *kit.FormEntry
@@ -62,7 +61,7 @@ type editor struct {
 }
 
 func newEditor(s *Screen) *editor {
-	e := &editor{s: s, colIDs: map[string]string{}}
+	e := &editor{s: s}
 	e.title = widget.NewLabelWithStyle(lang.L("New memory"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	e.title.Truncation = fyne.TextTruncateEllipsis
 	e.seen = screen.Wrapped("")
@@ -75,10 +74,10 @@ func newEditor(s *Screen) *editor {
 	e.counter.Alignment = fyne.TextAlignTrailing
 	e.textErr = kit.ErrorText()
 
-	e.collection = kit.NewSelect([]string{noCollection()}, func(string) { e.changed() })
-	e.collection.SetSelected(noCollection())
+	e.collection = screen.NewChoice([]string{noCollection()}, []string{""}, e.changed)
+	e.collection.SetValue("")
 	e.colErr = kit.ErrorText()
-	e.colBox = container.NewVBox(widget.NewForm(widget.NewFormItem(lang.L("Collection"), e.collection)), e.colErr)
+	e.colBox = container.NewVBox(widget.NewForm(widget.NewFormItem(lang.L("Collection"), e.collection.Select)), e.colErr)
 
 	e.source = kit.NewFormEntry()
 	e.source.SetPlaceHolder(lang.L("Where it comes from, for example meeting notes"))
@@ -152,7 +151,7 @@ func (e *editor) dirty() bool {
 	if e.s.a.Memories().Variant() == "B" {
 		return !sameMeta(e.metadata(), e.base.Metadata)
 	}
-	return e.colIDs[e.collection.Selected] != e.base.CollectionID
+	return e.collection.Value() != e.base.CollectionID
 }
 
 func (e *editor) changed() {
@@ -169,7 +168,7 @@ func (e *editor) changed() {
 		draft = e.text.Text
 	}
 	// The app writes the draft after a typing pause, or at once on close.
-	e.s.a.Memories().SetDraft(e.id, draft, e.colIDs[e.collection.Selected])
+	e.s.a.Memories().SetDraft(e.id, draft, e.collection.Value())
 }
 
 // wrapLimit: a wrapped entry slows with length, an unwrapped one does not.
@@ -213,33 +212,25 @@ func (e *editor) updateState() {
 }
 
 func (e *editor) setCollections(cols []app.CollectionSummary) {
-	e.colIDs = map[string]string{}
-	opts := []string{noCollection()}
+	labels, ids := []string{noCollection()}, []string{""}
 	for _, c := range cols {
 		label := collectionNo(c.ID)
 		if c.Name != "" {
 			label = lang.L("{{.Name}} (no. {{.Number}})", map[string]any{"Name": c.Name, "Number": c.ID})
 		}
-		e.colIDs[label] = c.ID
-		opts = append(opts, label)
+		labels, ids = append(labels, label), append(ids, c.ID)
 	}
-	e.collection.Options = opts
-	e.collection.Refresh()
+	e.collection.Select.Options, e.collection.Values = labels, ids
+	e.collection.Select.Refresh()
 }
 
-func (e *editor) collectionLabel(id string) string {
-	if id == "" {
-		return noCollection()
+// chooseCollection chooses collection id, offered by its number when unlisted.
+func (e *editor) chooseCollection(id string) {
+	if !slices.Contains(e.collection.Values, id) {
+		e.collection.Values = append(e.collection.Values, id)
+		e.collection.Select.Options = append(e.collection.Select.Options, collectionNo(id))
 	}
-	for label, cid := range e.colIDs {
-		if cid == id {
-			return label
-		}
-	}
-	label := collectionNo(id)
-	e.colIDs[label] = id
-	e.collection.Options = append(e.collection.Options, label)
-	return label
+	e.collection.SetValue(id)
 }
 
 // leave runs next at once, or once the user agrees to leave unsaved text.
@@ -288,7 +279,7 @@ func (e *editor) startNew(collectionID string) {
 			return
 		}
 		if col != "" {
-			e.collection.SetSelected(e.collectionLabel(col))
+			e.chooseCollection(col)
 		}
 		e.text.SetText(text)
 		e.seen.SetText(lang.L("Not saved yet: this is the text you were writing."))
@@ -313,7 +304,7 @@ func (e *editor) load(m app.MemoryEntry) {
 	e.seen.SetText(seen)
 	e.fitWrapping(text)
 	e.text.SetText(text)
-	e.collection.SetSelected(e.collectionLabel(m.CollectionID))
+	e.chooseCollection(m.CollectionID)
 	e.setMeta(m.Metadata)
 	e.resetMessages()
 	e.loading = false
@@ -336,7 +327,7 @@ func (e *editor) edit() app.MemoryEdit {
 		ed.Metadata = e.metadata()
 	}
 	if variant != "B" {
-		ed.CollectionID = e.colIDs[e.collection.Selected]
+		ed.CollectionID = e.collection.Value()
 	}
 	return ed
 }

@@ -44,9 +44,7 @@ type Screen struct {
 	colSel  string // "" is every memory
 	rename  *kit.Button
 
-	mems     []app.MemoryEntry
-	memList  *kit.List
-	memStack *fyne.Container
+	mems     *screen.Rows[app.MemoryEntry]
 	selected string
 
 	ed              *editor
@@ -60,7 +58,7 @@ type Screen struct {
 
 	// Built once, so what was typed survives a failed try.
 	openID, openText        *kit.FormEntry
-	openCol                 *kit.Select
+	openCol                 screen.Choice
 	addID, addName, renName *kit.FormEntry
 	newColName              *kit.FormEntry
 }
@@ -78,17 +76,12 @@ func New(env screen.Env) screen.Screen {
 		s.render()
 	})
 	kit.Bind(s.idx.SyncState(), s.showSync)
-	screen.OnAccountChange(env.App, func() {
+	screen.Follow(env.App, func() {
 		s.ed.clear()
 		s.selected = ""
 		s.idx.Clear()
 		s.Reload()
-	})
-	screen.OnServiceBack(env.App, func() {
-		if s.syncFailed {
-			s.Sync()
-		}
-	})
+	}, func() bool { return s.syncFailed }, s.Sync)
 	return s
 }
 
@@ -163,27 +156,14 @@ func (s *Screen) build() {
 	colLabel := widget.NewLabelWithStyle(lang.L("Collections"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := kit.NewBorder(container.NewVBox(s.search, colLabel), container.NewVBox(s.newCol, s.rename, s.delCol, s.addCol), nil, nil, s.colList)
 
-	s.memList = kit.NewList(
-		func() int { return len(s.mems) },
-		kit.NewTwoLineRow,
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id >= len(s.mems) {
-				return
-			}
-			m := s.mems[id]
-			kit.SetTwoLineRow(o, firstLine(m), subLine(m))
-		})
-	s.memList.OnSelected = func(id widget.ListItemID) {
-		if id >= len(s.mems) {
-			return
+	s.mems = screen.NewRows(lang.L("Reading memories…"), kit.NewTwoLineRow, func(_ int, m app.MemoryEntry, o fyne.CanvasObject) {
+		kit.SetTwoLineRow(o, firstLine(m), subLine(m))
+	})
+	s.mems.OnChosen(func(m app.MemoryEntry) {
+		if m.ID != s.ed.id || !s.ed.open {
+			s.ed.leave(func() { s.openMemory(m) }, func() { s.selectCurrent() })
 		}
-		m := s.mems[id]
-		if m.ID == s.ed.id && s.ed.open {
-			return
-		}
-		s.ed.leave(func() { s.openMemory(m) }, func() { s.selectCurrent() })
-	}
-	s.memStack = container.NewStack(kit.Loading(lang.L("Reading memories…")))
+	})
 	s.waiting = true
 
 	s.ed = newEditor(s)
@@ -191,7 +171,7 @@ func (s *Screen) build() {
 	s.newBtn = kit.NewButtonWithIcon(lang.L("New memory"), theme.ContentAddIcon(), func() {
 		s.ed.leave(func() {
 			s.selected = ""
-			s.memList.UnselectAll()
+			s.mems.UnselectAll()
 			s.ed.startNew(s.colSel)
 		}, nil)
 	})
@@ -204,7 +184,7 @@ func (s *Screen) build() {
 	s.syncNote = kit.ErrorText()
 	s.syncNote.Importance = widget.WarningImportance
 
-	middle := container.NewPadded(s.memStack)
+	middle := container.NewPadded(s.mems.Stack)
 	right := container.NewPadded(s.ed.stack)
 	inner := kit.Split(middle, right, 0.42)
 	outer := kit.Split(container.NewPadded(left), inner, 0.22)
@@ -244,14 +224,8 @@ func (s *Screen) showNewCollection() {
 
 // askName asks for a collection's name in entry.
 func (s *Screen) askName(title, confirm, label string, entry *kit.FormEntry, ok func(name string)) {
-	d := dialog.NewForm(title, confirm, lang.L("Cancel"), []*widget.FormItem{widget.NewFormItem(label, entry)}, func(yes bool) {
-		if yes {
-			ok(entry.Text)
-		}
-	}, s.env.Window)
-	d.Resize(fyne.NewSize(420, 200))
-	kit.ShowDialog(d, s.env.Window)
-	s.env.Window.Canvas().Focus(entry)
+	body := widget.NewForm(widget.NewFormItem(label, entry))
+	screen.Ask(s.env, title, confirm, body, fyne.NewSize(420, 200), true, []*kit.FormEntry{entry}, func() { ok(entry.Text) })
 }
 
 func (s *Screen) confirmDeleteCollection() {
@@ -310,40 +284,40 @@ func (s *Screen) render() {
 	}
 	if err := cmp.Or(fd.Err, sh.Err); err != nil {
 		s.waiting = false
-		kit.SetBody(s.memStack, compactEmpty(theme.ErrorIcon(), lang.L("Something went wrong"), app.Describe(err),
+		kit.SetBody(s.mems.Stack, compactEmpty(theme.ErrorIcon(), lang.L("Something went wrong"), app.Describe(err),
 			kit.NewButtonWithIcon(lang.L("Retry"), theme.ViewRefreshIcon(), s.Reload)))
 		return
 	}
 	if !sh.Loaded || !fd.Loaded || len(sh.Items) == 0 {
 		if !s.waiting {
 			s.waiting = true
-			kit.SetBody(s.memStack, kit.Loading(lang.L("Reading memories…")))
+			kit.SetBody(s.mems.Stack, kit.Loading(lang.L("Reading memories…")))
 		}
 		return
 	}
 	s.waiting = false
-	s.total, s.cols, s.mems = sh.Items[0].Count, sh.Items[1:], fd.Items
+	s.total, s.cols, s.mems.Items = sh.Items[0].Count, sh.Items[1:], fd.Items
 	searched, inCollection := s.search.Text != "", s.colSel != ""
 	s.colList.Refresh()
 	s.selectCollection()
 	s.ed.setCollections(s.cols)
 	switch {
-	case len(s.mems) == 0 && inCollection && !searched:
-		kit.SetBody(s.memStack, compactEmpty(theme.FolderIcon(), lang.L("No memories in this collection"),
+	case len(s.mems.Items) == 0 && inCollection && !searched:
+		kit.SetBody(s.mems.Stack, compactEmpty(theme.FolderIcon(), lang.L("No memories in this collection"),
 			lang.L("Choose New memory to write one here, or All memories on the left to see the others.")))
-	case len(s.mems) == 0 && (searched || inCollection):
-		kit.SetBody(s.memStack, compactEmpty(theme.SearchIcon(), lang.L("No memories match"),
+	case len(s.mems.Items) == 0 && (searched || inCollection):
+		kit.SetBody(s.mems.Stack, compactEmpty(theme.SearchIcon(), lang.L("No memories match"),
 			lang.L("Try other words, or choose All memories on the left.")))
-	case len(s.mems) == 0:
-		kit.SetBody(s.memStack, compactEmpty(theme.DocumentIcon(), lang.L("No memories yet"),
+	case len(s.mems.Items) == 0:
+		kit.SetBody(s.mems.Stack, compactEmpty(theme.DocumentIcon(), lang.L("No memories yet"),
 			lang.L("Write one with New memory, or bring in one made elsewhere with Open by number."),
 			kit.NewButtonWithIcon(lang.L("New memory"), theme.ContentAddIcon(), func() { s.ed.leave(func() { s.ed.startNew(s.colSel) }, nil) })))
 	default:
-		kit.SetBody(s.memStack, s.memList)
+		kit.SetBody(s.mems.Stack, s.mems.List)
 	}
-	s.ed.listEmpty(len(s.mems) == 0)
-	s.memStack.Refresh()
-	s.memList.Refresh()
+	s.ed.listEmpty(len(s.mems.Items) == 0)
+	s.mems.Stack.Refresh()
+	s.mems.Refresh()
 	s.selectCurrent()
 }
 
@@ -357,10 +331,10 @@ func (s *Screen) selectCollection() {
 }
 
 func (s *Screen) selectCurrent() {
-	if i := slices.IndexFunc(s.mems, func(m app.MemoryEntry) bool { return m.ID == s.selected }); i >= 0 && s.selected != "" {
-		s.memList.Select(i)
+	if i := slices.IndexFunc(s.mems.Items, func(m app.MemoryEntry) bool { return m.ID == s.selected }); i >= 0 && s.selected != "" {
+		s.mems.Select(i)
 	} else {
-		s.memList.UnselectAll()
+		s.mems.UnselectAll()
 	}
 }
 
@@ -436,22 +410,22 @@ func (s *Screen) showOpenByID() {
 		s.openText.Wrapping = fyne.TextWrapWord
 		s.openText.SetMinRowsVisible(5)
 		s.openText.SetPlaceHolder(lang.L("The memory's text"))
-		s.openCol = kit.NewSelect(nil, nil)
+		s.openCol = screen.NewChoice(nil, nil, nil)
 	}
-	s.openCol.Options = slices.Clone(s.ed.collection.Options)
-	if s.openCol.Selected == "" {
-		s.openCol.SetSelected(noCollection())
+	s.openCol.Select.Options, s.openCol.Values = slices.Clone(s.ed.collection.Select.Options), slices.Clone(s.ed.collection.Values)
+	if s.openCol.Select.Selected == "" {
+		s.openCol.SetValue("")
 	}
 	items := []*widget.FormItem{widget.NewFormItem(lang.L("Number"), s.openID), widget.NewFormItem(lang.L("Text"), s.openText)}
 	if s.a.Memories().Variant() != "B" {
-		items = append(items, widget.NewFormItem(lang.L("Collection"), s.openCol))
+		items = append(items, widget.NewFormItem(lang.L("Collection"), s.openCol.Select))
 	}
 	// It overwrites text the service cannot show back.
 	s.askByNumber(lang.L("Open a memory by its number"), lang.L("Save and open"),
 		lang.L("The service cannot show a memory made elsewhere; it can only change one. Enter the memory's number and the text it should have: Agent Desk saves this text to it, which also confirms that the memory exists. If it does not exist, nothing is changed."),
 		fyne.NewSize(560, 420), items, []*kit.FormEntry{s.openID, s.openText}, func() {
 			id := strings.TrimSpace(s.openID.Text)
-			edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.ed.colIDs[s.openCol.Selected]}
+			edit := app.MemoryEdit{Content: s.openText.Text, CollectionID: s.openCol.Value()}
 			var m app.MemoryEntry
 			s.tryByNumber(lang.L("Saving the memory…"), lang.L("Memory not opened"), func() {
 				kit.ShowInformation(lang.L("Memory not opened"), lang.L("Memory {{.Number}} does not exist on the server. Check the number; nothing was changed.", map[string]any{"Number": id}), s.env.Window)
@@ -499,17 +473,7 @@ func (s *Screen) showAddCollection() {
 // askByNumber asks for what the service cannot list; as it changes what
 // cannot be shown back, Ctrl+Enter in a field confirms, never a stray Enter.
 func (s *Screen) askByNumber(title, confirm, explain string, size fyne.Size, items []*widget.FormItem, fields []*kit.FormEntry, ok func()) {
-	d := dialog.NewCustomConfirm(title, confirm, lang.L("Cancel"), container.NewVBox(screen.Wrapped(explain), widget.NewForm(items...)), func(yes bool) {
-		if yes {
-			ok()
-		}
-	}, s.env.Window)
-	d.Resize(size)
-	for _, f := range fields {
-		f.OnCtrlEnter = d.Confirm
-	}
-	kit.ShowDialogKeys(d, s.env.Window, nil, d.Dismiss)
-	s.env.Window.Canvas().Focus(fields[0])
+	screen.Ask(s.env, title, confirm, container.NewVBox(screen.Wrapped(explain), widget.NewForm(items...)), size, false, fields, ok)
 }
 
 // tryByNumber is screen.Try where a missing number has its own answer.

@@ -87,7 +87,7 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 		t.Run(variant, func(t *testing.T) {
 			f := newFixture(t, variant)
 			ctx := context.Background()
-			if _, ok := f.s.memStack.Objects[0].(*kit.List); ok {
+			if _, ok := f.s.mems.Stack.Objects[0].(*kit.List); ok {
 				t.Fatal("an empty index shows a list instead of the empty state")
 			}
 			// The screen says what to do once: in the list, not again in
@@ -108,7 +108,7 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 				t.Fatalf("counter = %q", got)
 			}
 			if variant == "A" {
-				f.s.ed.collection.SetSelected("Key clients (no. 2)")
+				f.s.ed.collection.Select.SetSelected("Key clients (no. 2)")
 			} else if f.s.ed.metaBox.Hidden {
 				t.Fatal("before the variant is known, the metadata editor must be offered too")
 			} else {
@@ -126,14 +126,14 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 			if id == "" || f.s.ed.banner.Visible() {
 				t.Fatalf("not saved: %q", f.s.ed.bannerText.Text)
 			}
-			f.until(t, "the list", func() bool { return len(f.s.mems) == 1 })
+			f.until(t, "the list", func() bool { return len(f.s.mems.Items) == 1 })
 			n, _ := client.ID(id).Int64()
 			m, ok := f.svc.Memory(n)
 			if !ok || m.Content != "Northwind wants PDF invoices." {
 				t.Fatalf("service has %+v", m)
 			}
-			if variant == "A" && (m.CollectionID != 2 || !strings.Contains(subLine(f.s.mems[0]), "Key clients")) {
-				t.Fatalf("collection not kept: %+v / %q", m, subLine(f.s.mems[0]))
+			if variant == "A" && (m.CollectionID != 2 || !strings.Contains(subLine(f.s.mems.Items[0]), "Key clients")) {
+				t.Fatalf("collection not kept: %+v / %q", m, subLine(f.s.mems.Items[0]))
 			}
 			if variant == "B" && (f.s.ed.metaBox.Hidden || !f.s.ed.colBox.Hidden) {
 				t.Fatal("variant B shows the metadata editor, not the collection picker")
@@ -203,11 +203,11 @@ func TestLeavingWithUnsavedChangesAsksAndKeepsTheDraft(t *testing.T) {
 		}
 	}
 	f.s.Reload()
-	f.until(t, "two memories", func() bool { return len(f.s.mems) == 2 })
-	f.s.memList.Select(0)
+	f.until(t, "two memories", func() bool { return len(f.s.mems.Items) == 2 })
+	f.s.mems.Select(0)
 	first := f.s.ed.id
 	f.s.ed.text.SetText(f.s.ed.text.Text + " changed")
-	f.s.memList.Select(1)
+	f.s.mems.Select(1)
 	if f.s.ed.id != first {
 		t.Fatal("the editor left unsaved changes without asking")
 	}
@@ -221,10 +221,10 @@ func TestLeavingWithUnsavedChangesAsksAndKeepsTheDraft(t *testing.T) {
 		return e.Draft == want
 	})
 	// Coming back shows the draft.
-	f.s.memList.UnselectAll()
-	for i, m := range f.s.mems {
+	f.s.mems.UnselectAll()
+	for i, m := range f.s.mems.Items {
 		if m.ID == first {
-			f.s.memList.Select(i)
+			f.s.mems.Select(i)
 		}
 	}
 	f.until(t, "the draft in the editor", func() bool { return f.s.ed.id == first && f.s.ed.text.Text == want })
@@ -253,8 +253,8 @@ func TestServiceErrorsKeepTheTextAndOfferAWayOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.s.Reload()
-	f.until(t, "the ghost", func() bool { return len(f.s.mems) == 1 && len(f.s.cols) == 1 })
-	f.s.memList.Select(0)
+	f.until(t, "the ghost", func() bool { return len(f.s.mems.Items) == 1 && len(f.s.cols) == 1 })
+	f.s.mems.Select(0)
 	f.s.ed.text.SetText(f.s.ed.text.Text + " text")
 	f.save(t)
 	if !strings.Contains(f.s.ed.bannerText.Text, "This memory no longer exists on the server") || f.s.ed.text.Text != "Ghost text" {
@@ -269,14 +269,14 @@ func TestServiceErrorsKeepTheTextAndOfferAWayOn(t *testing.T) {
 
 	// 422: the service's message beside the collection field.
 	f.s.ed.text.SetText(f.s.ed.text.Text + "!")
-	f.s.ed.collection.SetSelected("Old (no. 999)")
+	f.s.ed.collection.Select.SetSelected("Old (no. 999)")
 	f.save(t)
 	if !f.s.ed.colErr.Visible() || !strings.Contains(f.s.ed.colErr.Text, "collection_id is invalid") {
 		t.Fatalf("422 shown as %q / banner %q", f.s.ed.colErr.Text, f.s.ed.bannerText.Text)
 	}
 
 	// 500: the text stays and Retry saves it.
-	f.s.ed.collection.SetSelected(noCollection())
+	f.s.ed.collection.Select.SetSelected(noCollection())
 	f.svc.SetFaults(demoservice.Faults{Fail500: 1})
 	f.save(t)
 	if !strings.Contains(f.s.ed.bannerText.Text, "Your text is kept") || f.s.ed.text.Text != "Ghost text!" {
@@ -474,16 +474,16 @@ func TestMemoryIsDeletedAfterConfirming(t *testing.T) {
 	}
 	f.s.Reload()
 	f.until(t, "the memory", func() bool {
-		for _, x := range f.s.mems {
+		for _, x := range f.s.mems.Items {
 			if x.ID == m.ID {
 				return true
 			}
 		}
 		return false
 	})
-	for i, x := range f.s.mems {
+	for i, x := range f.s.mems.Items {
 		if x.ID == m.ID {
-			f.s.memList.Select(i)
+			f.s.mems.Select(i)
 		}
 	}
 	f.until(t, "the editor", func() bool { return f.s.ed.open && f.s.ed.id == m.ID })
@@ -493,7 +493,7 @@ func TestMemoryIsDeletedAfterConfirming(t *testing.T) {
 	test.Tap(f.s.ed.del)
 	f.tapInDialog(t, "Delete")
 	f.until(t, "the deletion", func() bool {
-		for _, x := range f.s.mems {
+		for _, x := range f.s.mems.Items {
 			if x.ID == m.ID {
 				return false
 			}
@@ -511,7 +511,7 @@ func TestAccountSwitchShowsTheOtherAccountsMemories(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.s.Reload()
-	f.until(t, "the memory", func() bool { return f.loaded() && len(f.s.mems) == 1 && f.s.total == 1 })
+	f.until(t, "the memory", func() bool { return f.loaded() && len(f.s.mems.Items) == 1 && f.s.total == 1 })
 	demo := f.a.AccountID()
 	other, err := f.a.Accounts().Save(ctx, app.Account{Name: "Other", BaseURL: "http://127.0.0.1:9"}, "key")
 	if err != nil {
@@ -521,12 +521,12 @@ func TestAccountSwitchShowsTheOtherAccountsMemories(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.until(t, "the other account's empty index", func() bool {
-		return f.loaded() && len(f.s.mems) == 0 && f.s.total == 0 && strings.Contains(kittest.Labels(f.s.memStack), "No memories yet")
+		return f.loaded() && len(f.s.mems.Items) == 0 && f.s.total == 0 && strings.Contains(kittest.Labels(f.s.mems.Stack), "No memories yet")
 	})
 	if err := f.a.Activate(ctx, demo); err != nil {
 		t.Fatal(err)
 	}
-	f.until(t, "the memory again", func() bool { return f.loaded() && len(f.s.mems) == 1 })
+	f.until(t, "the memory again", func() bool { return f.loaded() && len(f.s.mems.Items) == 1 })
 }
 
 // The service's lists that could not be read are read by themselves when

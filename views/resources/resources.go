@@ -33,9 +33,7 @@ type Screen struct {
 	search *kit.FormEntry
 	typ    *widget.SelectEntry
 	count  *widget.Label
-	stack  *fyne.Container
-	list   *kit.List
-	items  []client.Resource
+	list   *screen.Rows[client.Resource]
 
 	detail      *fyne.Container
 	placeholder fyne.CanvasObject
@@ -57,39 +55,23 @@ func New(env screen.Env) screen.Screen {
 
 	s.count = screen.Quiet("")
 
-	s.list = kit.NewList(
-		func() int { return len(s.items) },
-		kit.NewTwoLineRow,
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id >= len(s.items) {
-				return
-			}
-			kit.SetTwoLineRow(o, title(s.items[id]), s.items[id].Description)
-		})
-	s.list.OnSelected = func(id widget.ListItemID) {
-		if id < len(s.items) {
-			s.showDetail(s.items[id])
-		}
-	}
-	s.stack = container.NewStack(kit.Loading(lang.L("Reading resources…")))
+	s.list = screen.NewRows(lang.L("Reading resources…"), kit.NewTwoLineRow, func(_ int, r client.Resource, o fyne.CanvasObject) {
+		kit.SetTwoLineRow(o, title(r), r.Description)
+	})
+	s.list.OnChosen(s.showDetail)
 	s.placeholder = kit.Empty(theme.InfoIcon(), lang.L("No resource chosen"), lang.L("Choose a resource on the left to see its details."))
 	s.detail = container.NewStack(s.placeholder)
 
 	filters := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(180, s.typ.MinSize().Height), s.typ), s.search)
 	header := kit.Header(lang.L("Resources"), lang.L("Templates offered by the service. Search them or narrow them to one type."))
-	left := kit.NewBorder(container.NewVBox(filters, s.count), nil, nil, nil, s.stack)
+	left := kit.NewBorder(container.NewVBox(filters, s.count), nil, nil, nil, s.list.Stack)
 	split := kit.Split(container.NewPadded(left), container.NewPadded(s.detail), 0.45)
 	s.content = kit.NewBorder(container.NewPadded(header), nil, nil, nil, split)
 	kit.Bind[live.ListState[client.Resource]](s.found, s.show)
-	screen.OnServiceBack(env.App, func() {
-		if st, _ := s.found.Snapshot(); st.Err != nil {
-			s.Reload() // what could not be read, now it can
-		}
-	})
-	screen.OnAccountChange(env.App, func() {
+	screen.Follow(env.App, func() {
 		s.found.Clear() // another account's resources
 		s.Reload()
-	})
+	}, func() bool { st, _ := s.found.Snapshot(); return st.Err != nil }, s.Reload)
 	return s
 }
 
@@ -123,14 +105,13 @@ func (s *Screen) show(st live.ListState[client.Resource]) {
 		}
 		return kit.Empty(theme.InfoIcon(), lang.L("No resources"), lang.L("This account has no resources yet. They are added on the service."))
 	}
-	s.items = screen.ShowList(s.stack, s.list, st, lang.L("Reading resources…"), empty, s.Reload, func(n int, why string) string {
+	s.list.ShowState(st, lang.L("Reading resources…"), empty, s.Reload, func(n int, why string) string {
 		return lang.N("Only {{.Count}} resources could be read. {{.Why}}", n, map[string]any{"Count": app.Number(n), "Why": why})
 	})
 	s.count.SetText("")
-	if len(s.items) > 0 {
-		s.count.SetText(lang.N("{{.Count}} resource", len(s.items), map[string]any{"Count": app.Number(len(s.items))}))
+	if n := len(s.list.Items); n > 0 {
+		s.count.SetText(lang.N("{{.Count}} resource", n, map[string]any{"Count": app.Number(n)}))
 	}
-	s.list.Refresh()
 }
 
 // title is a resource's name on one line without control or direction-changing

@@ -35,7 +35,7 @@ func TestResourcesSearchFilterAllPagesAndDetail(t *testing.T) {
 	s.Shown()
 	settled := func(want string) {
 		t.Helper()
-		q.WaitUntil(t, func() bool { return s.count.Text == want }, func() string { return s.count.Text + " / " + kittest.Labels(s.stack) })
+		q.WaitUntil(t, func() bool { return s.count.Text == want }, func() string { return s.count.Text + " / " + kittest.Labels(s.list.Stack) })
 	}
 	settled("22 resources") // more than one page of 15
 
@@ -52,7 +52,7 @@ func TestResourcesSearchFilterAllPagesAndDetail(t *testing.T) {
 	}
 
 	s.search.SetText("no such template anywhere")
-	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "No resources match") }, func() string { return kittest.Labels(s.stack) })
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "No resources match") }, func() string { return kittest.Labels(s.list.Stack) })
 }
 
 // Another account's resources replace the last account's: while they are
@@ -66,7 +66,7 @@ func TestAccountSwitchClearsAndReloadsResources(t *testing.T) {
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1100, 700))
 	s.Shown()
-	labels := func() string { return s.count.Text + " / " + kittest.Labels(s.stack) }
+	labels := func() string { return s.count.Text + " / " + kittest.Labels(s.list.Stack) }
 	q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, labels)
 
 	ctx := context.Background()
@@ -79,9 +79,9 @@ func TestAccountSwitchClearsAndReloadsResources(t *testing.T) {
 	if err := a.Activate(ctx, other.ID); err != nil {
 		t.Fatal(err)
 	}
-	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "The service had a problem") }, labels)
-	if len(s.items) != 0 || s.count.Text != "" {
-		t.Fatalf("the last account's resources stay: %d, %q", len(s.items), s.count.Text)
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "The service had a problem") }, labels)
+	if len(s.list.Items) != 0 || s.count.Text != "" {
+		t.Fatalf("the last account's resources stay: %d, %q", len(s.list.Items), s.count.Text)
 	}
 	svc.SetFaults(demoservice.Faults{})
 	if err := a.Activate(ctx, demo); err != nil {
@@ -114,15 +114,15 @@ func TestResourcesKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1100, 700))
 	s.Shown()
-	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "Only 15 resources could be read") },
-		func() string { return s.count.Text + " / " + kittest.Labels(s.stack) })
-	if len(s.items) != 15 || s.count.Text != "15 resources" {
-		t.Fatalf("the first page should show: %d items, %q", len(s.items), s.count.Text)
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "Only 15 resources could be read") },
+		func() string { return s.count.Text + " / " + kittest.Labels(s.list.Stack) })
+	if len(s.list.Items) != 15 || s.count.Text != "15 resources" {
+		t.Fatalf("the first page should show: %d items, %q", len(s.list.Items), s.count.Text)
 	}
 	failing.Store(false)
-	test.Tap(kittest.FindButton(s.stack, "Load the rest"))
-	q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, func() string { return s.count.Text + " / " + kittest.Labels(s.stack) })
-	if strings.Contains(kittest.Labels(s.stack), "could be read") {
+	test.Tap(kittest.FindButton(s.list.Stack, "Load the rest"))
+	q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, func() string { return s.count.Text + " / " + kittest.Labels(s.list.Stack) })
+	if strings.Contains(kittest.Labels(s.list.Stack), "could be read") {
 		t.Fatal("once all are read, the note goes")
 	}
 }

@@ -14,12 +14,18 @@ func OnAccountChange(a *app.App, reload func()) (stop func()) {
 // OnServiceBack calls reload on the UI goroutine each time the service can be
 // reached again after it could not.
 func OnServiceBack(a *app.App, reload func()) (stop func()) {
-	returns := -1
-	return kit.Bind(a.Connection(), func(c app.Connection) {
-		if returns >= 0 && c.Returns > returns {
-			reload()
+	return OnNew(a.Connection(), func(c app.Connection) uint64 { return uint64(c.Returns) }, func(app.Connection) { reload() })
+}
+
+// Follow keeps a screen to the account in use and the service: changed runs
+// after each account change, and retry when the service is back if failed
+// says the last reading failed.
+func Follow(a *app.App, changed func(), failed func() bool, retry func()) {
+	OnAccountChange(a, changed)
+	OnServiceBack(a, func() {
+		if failed() {
+			retry()
 		}
-		returns = c.Returns
 	})
 }
 
@@ -30,15 +36,21 @@ func OnCharge(a *app.App, update func()) (stop func()) {
 }
 
 func onSessionCount(a *app.App, count func(app.Session) uint64, fn func()) (stop func()) {
+	return OnNew(a.Session(), count, func(app.Session) { fn() })
+}
+
+// OnNew calls fn on the UI goroutine with each value of o whose count
+// differs from the last one seen, from this call on.
+func OnNew[T any](o kit.Observable[T], count func(T) uint64, fn func(T)) (stop func()) {
 	first := true
 	var seen uint64
-	return kit.Bind(a.Session(), func(s app.Session) {
-		n := count(s)
+	return kit.Bind(o, func(v T) {
+		n := count(v)
 		if first || n == seen {
 			first, seen = false, n
 			return
 		}
 		seen = n
-		fn()
+		fn(v)
 	})
 }

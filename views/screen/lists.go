@@ -5,9 +5,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 
 	"github.com/agentdesk/agentdesk/app"
-	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
@@ -29,6 +29,34 @@ func Confirm(w fyne.Window, title, text, yes, no string, destructive bool, do fu
 	return d
 }
 
+// Ask shows body in a dialog with confirm and Cancel and runs ok on
+// confirm. Ctrl+Enter in entries confirms and the first has the keyboard;
+// Enter confirms too unless byEnter is false (a paid step, or one that
+// changes what cannot be shown back). A zero size leaves the dialog's own.
+func Ask(env Env, title, confirm string, body fyne.CanvasObject, size fyne.Size, byEnter bool, entries []*kit.FormEntry, ok func()) *dialog.ConfirmDialog {
+	w := env.Window
+	d := dialog.NewCustomConfirm(title, confirm, lang.L("Cancel"), body, func(yes bool) {
+		if yes {
+			ok()
+		}
+	}, w)
+	if !size.IsZero() {
+		d.Resize(size)
+	}
+	for _, e := range entries {
+		e.OnCtrlEnter = d.Confirm
+	}
+	if byEnter {
+		kit.ShowDialog(d, w)
+	} else {
+		kit.ShowDialogKeys(d, w, nil, d.Dismiss)
+	}
+	if len(entries) > 0 {
+		w.Canvas().Focus(entries[0])
+	}
+	return d
+}
+
 // Try does work the user waits on (busy says what), then tells why it
 // failed under the title failed, or runs then (when not nil).
 func Try(env Env, busy, failed string, work func(ctx context.Context) error, then func()) {
@@ -40,25 +68,4 @@ func Try(env Env, busy, failed string, work func(ctx context.Context) error, the
 			then()
 		}
 	})
-}
-
-// ShowList puts in stack what st is: loading, its error (which stays until a
-// retry brings the list), empty, or list, under partial's words when only n
-// items could be read; it returns the items listed, nil when none are.
-func ShowList[T any](stack *fyne.Container, list fyne.CanvasObject, st live.ListState[T], loading string, empty func() fyne.CanvasObject, retry func(), partial func(n int, why string) string) []T {
-	switch {
-	case st.Incomplete && len(st.Items) > 0:
-		kit.SetBody(stack, kit.Partial(list, partial(len(st.Items), app.Describe(st.Err)), st.Loading, retry))
-		return st.Items
-	case st.Err != nil && !(st.Loading && len(st.Items) == 0):
-		kit.ShowBody(stack, Error(st.Err, retry))
-	case len(st.Items) > 0:
-		kit.ShowBody(stack, list)
-		return st.Items
-	case st.Loaded && !st.Loading:
-		kit.SetBody(stack, empty())
-	default:
-		kit.SetBody(stack, kit.Loading(loading))
-	}
-	return nil
 }

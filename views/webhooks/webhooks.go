@@ -37,20 +37,17 @@ const masked = "••••••••"
 // list is a list of webhooks, secrets masked until revealed; its rows'
 // switches and Delete change the service's, which the list then shows.
 type list struct {
+	*screen.Rows[client.Webhook]
 	env      screen.Env
 	hooks    *catalog.Hooks
-	items    []client.Webhook
 	titles   map[string]string // agent titles by id; nil in an agent's own tab
 	revealed map[string]bool
-	widget   *kit.List
-	stack    *fyne.Container
 }
 
 // newList shows hooks in its stack; shown hears how many are listed.
 func newList(env screen.Env, hooks *catalog.Hooks, loading string, empty func() fyne.CanvasObject, shown func(n int)) *list {
-	l := &list{env: env, hooks: hooks, revealed: map[string]bool{}, stack: container.NewStack(kit.Loading(loading))}
-	l.widget = kit.NewList(
-		func() int { return len(l.items) },
+	l := &list{env: env, hooks: hooks, revealed: map[string]bool{}}
+	l.Rows = screen.NewRows(loading,
 		func() fyne.CanvasObject {
 			url := widget.NewLabelWithStyle("https://example.com/hook", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 			url.Truncation = fyne.TextTruncateEllipsis
@@ -72,19 +69,13 @@ func newList(env screen.Env, hooks *catalog.Hooks, loading string, empty func() 
 			left := container.NewVBox(url, detail, times, secretBox, actions)
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.MailSendIcon()), nil, left)
 		},
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id >= len(l.items) {
-				return
-			}
-			l.fill(l.items[id], o.(*fyne.Container))
-		})
-	l.widget.OnSelected = func(widget.ListItemID) { l.widget.UnselectAll() }
+		func(_ int, w client.Webhook, o fyne.CanvasObject) { l.fill(w, o.(*fyne.Container)) })
+	l.OnSelected = func(widget.ListItemID) { l.UnselectAll() }
 	kit.Bind[live.ListState[client.Webhook]](hooks, func(st live.ListState[client.Webhook]) {
-		l.items = screen.ShowList(l.stack, l.widget, st, loading, empty, hooks.Reload, func(n int, why string) string {
+		l.ShowState(st, loading, empty, hooks.Reload, func(n int, why string) string {
 			return lang.N("Only {{.Count}} webhooks could be read. {{.Why}}", n, map[string]any{"Count": app.Number(n), "Why": why})
 		})
-		l.widget.Refresh()
-		shown(len(l.items))
+		shown(len(l.Items))
 	})
 	return l
 }
@@ -94,7 +85,7 @@ func (l *list) showTitles(titles map[string]string) {
 		titles = map[string]string{}
 	}
 	l.titles = titles
-	l.widget.Refresh()
+	l.Refresh()
 }
 
 func (l *list) fill(w client.Webhook, row *fyne.Container) {
@@ -134,7 +125,7 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	reveal.SetIcon(icon)
 	reveal.OnTapped = func() {
 		l.revealed[key] = !l.revealed[key]
-		l.widget.Refresh()
+		l.Refresh()
 	}
 	copyBtn.OnTapped = func() {
 		fyne.CurrentApp().Clipboard().SetContent(w.Secret)
@@ -203,7 +194,6 @@ func when(t client.Time) string { return app.DateTime(t.Time) }
 // Screen is the Webhooks screen.
 type Screen struct {
 	content fyne.CanvasObject
-	stack   *fyne.Container
 	list    *list
 	summary *widget.Label
 }
@@ -222,20 +212,14 @@ func New(env screen.Env) screen.Screen {
 			s.summary.SetText(lang.N("{{.Count}} webhook", n, map[string]any{"Count": app.Number(n)}))
 		}
 	})
-	s.stack = s.list.stack
 	refresh := kit.NewButtonWithIcon(lang.L("Refresh"), theme.ViewRefreshIcon(), s.Reload)
 	header := kit.Header(lang.L("Webhooks"), lang.L("A webhook calls an address of yours when an agent finishes. Add one from the agent's Webhooks tab."), refresh)
-	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.stack))
+	s.content = kit.NewBorder(container.NewPadded(container.NewVBox(header, s.summary)), nil, nil, nil, container.NewPadded(s.list.Stack))
 	kit.Bind(hooks.Titles(), s.list.showTitles)
-	screen.OnServiceBack(env.App, func() {
-		if st, _ := hooks.Snapshot(); st.Err != nil {
-			s.Reload() // what could not be read, now it can
-		}
-	})
-	screen.OnAccountChange(env.App, func() {
+	screen.Follow(env.App, func() {
 		hooks.Clear() // another account's webhooks and agents
 		s.Reload()
-	})
+	}, func() bool { st, _ := hooks.Snapshot(); return st.Err != nil }, s.Reload)
 	return s
 }
 
@@ -260,7 +244,7 @@ func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 	l := newList(env, hooks, lang.L("Reading this agent's webhooks…"), empty, func(int) {})
 	add := kit.NewButtonWithIcon(lang.L("Add webhook…"), theme.ContentAddIcon(), func() { showAdd(env, agent, hooks) })
 	hooks.Reload()
-	return kit.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, l.stack)
+	return kit.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, l.Stack)
 }
 
 func (l *list) setActive(w client.Webhook, on bool) {

@@ -34,8 +34,8 @@ func env(t *testing.T, variant string) (screen.Env, *kit.Queue) {
 
 // row renders list row i as the screen would.
 func row(l *list, i int) *fyne.Container {
-	o := l.widget.CreateItem()
-	l.widget.UpdateItem(i, o)
+	o := l.List.CreateItem()
+	l.List.UpdateItem(i, o)
 	return kit.RowContent(o).(*fyne.Container)
 }
 
@@ -46,7 +46,7 @@ func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
 			s := New(e).(*Screen)
 			e.Window.SetContent(s.Content())
 			s.Shown()
-			q.WaitUntil(t, func() bool { return len(s.list.items) > 0 }, func() string { return s.summary.Text })
+			q.WaitUntil(t, func() bool { return len(s.list.Items) > 0 }, func() string { return s.summary.Text })
 			if !strings.HasSuffix(s.summary.Text, "webhooks") {
 				t.Fatalf("summary = %q", s.summary.Text)
 			}
@@ -66,7 +66,7 @@ func TestWebhooksScreenShowsEitherVariantWithMaskedSecrets(t *testing.T) {
 					t.Fatalf("variant A row: %q, secret shown %v", details, secretCell.Visible())
 				}
 				// The agent is named once its title has been read.
-				ag, err := e.App.Agents().Get(context.Background(), s.list.items[0].TemplateID)
+				ag, err := e.App.Agents().Get(context.Background(), s.list.Items[0].TemplateID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -119,10 +119,10 @@ func TestWebhooksErrorSaysWhatHappenedAndRetries(t *testing.T) {
 	w.SetContent(s.Content())
 	svc.SetFaults(demoservice.Faults{Fail500: 1})
 	s.Shown()
-	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "The service had a problem") },
-		func() string { return "error state shows: " + kittest.Labels(s.stack) })
-	test.Tap(kittest.FindButton(s.stack, app.ActionTryAgain.Label()))
-	q.WaitUntil(t, func() bool { return len(s.list.items) > 0 }, func() string { return kittest.Labels(s.stack) })
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "The service had a problem") },
+		func() string { return "error state shows: " + kittest.Labels(s.list.Stack) })
+	test.Tap(kittest.FindButton(s.list.Stack, app.ActionTryAgain.Label()))
+	q.WaitUntil(t, func() bool { return len(s.list.Items) > 0 }, func() string { return kittest.Labels(s.list.Stack) })
 }
 
 // Turning a webhook off and deleting it from the list: the row changes,
@@ -142,14 +142,14 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 	w.SetContent(s.Content())
 	s.Shown()
 	find := func() (int, client.Webhook) {
-		for i, h := range s.list.items {
+		for i, h := range s.list.Items {
 			if h.URL == url {
 				return i, h
 			}
 		}
 		return -1, client.Webhook{}
 	}
-	q.WaitUntil(t, func() bool { i, _ := find(); return i >= 0 }, func() string { return kittest.Labels(s.stack) })
+	q.WaitUntil(t, func() bool { i, _ := find(); return i >= 0 }, func() string { return kittest.Labels(s.list.Stack) })
 
 	i, before := find()
 	active := kittest.Find[*kit.Check](row(s.list, i))
@@ -167,7 +167,7 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 		t.Fatal("Delete… asks first")
 	}
 	test.Tap(kittest.FindButton(top, "Delete"))
-	q.WaitUntil(t, func() bool { i, _ := find(); return i < 0 }, func() string { return kittest.Labels(s.stack) })
+	q.WaitUntil(t, func() bool { i, _ := find(); return i < 0 }, func() string { return kittest.Labels(s.list.Stack) })
 	hooks, err := a.Catalog().AgentWebhooks(ctx, "101")
 	if err != nil {
 		t.Fatal(err)
@@ -218,17 +218,17 @@ func TestWebhooksKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
 	w.SetContent(s.Content())
 	s.Shown()
-	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "Only 5 webhooks could be read") },
-		func() string { return "shows: " + kittest.Labels(s.stack) })
-	if len(s.list.items) != 5 {
-		t.Fatalf("the five webhooks read should show, %d do", len(s.list.items))
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "Only 5 webhooks could be read") },
+		func() string { return "shows: " + kittest.Labels(s.list.Stack) })
+	if len(s.list.Items) != 5 {
+		t.Fatalf("the five webhooks read should show, %d do", len(s.list.Items))
 	}
 	failing.Store(false)
-	test.Tap(kittest.FindButton(s.stack, "Load the rest"))
+	test.Tap(kittest.FindButton(s.list.Stack, "Load the rest"))
 	q.WaitUntil(t, func() bool {
-		return len(s.list.items) > 5 && !strings.Contains(kittest.Labels(s.stack), "could be read")
+		return len(s.list.Items) > 5 && !strings.Contains(kittest.Labels(s.list.Stack), "could be read")
 	},
-		func() string { return fmt.Sprintf("%d shown: %s", len(s.list.items), kittest.Labels(s.stack)) })
+		func() string { return fmt.Sprintf("%d shown: %s", len(s.list.Items), kittest.Labels(s.list.Stack)) })
 }
 
 // Webhooks that could not be read are read by themselves when the service
@@ -243,10 +243,10 @@ func TestWebhooksLoadByThemselvesWhenTheServiceIsBack(t *testing.T) {
 	w.SetContent(s.Content())
 	svc.SetFaults(demoservice.Faults{Fail500: 1000})
 	s.Shown()
-	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.stack), "The service had a problem") },
-		func() string { return kittest.Labels(s.stack) })
+	q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "The service had a problem") },
+		func() string { return kittest.Labels(s.list.Stack) })
 	svc.SetFaults(demoservice.Faults{})
 	a.SetReachable(false)
 	a.SetReachable(true)
-	q.WaitUntil(t, func() bool { return len(s.list.items) > 0 }, func() string { return kittest.Labels(s.stack) })
+	q.WaitUntil(t, func() bool { return len(s.list.Items) > 0 }, func() string { return kittest.Labels(s.list.Stack) })
 }
