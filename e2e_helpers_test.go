@@ -122,6 +122,11 @@ type E2E struct {
 	env  []string
 	app  *exec.Cmd
 	log  *lockedBuffer
+	// screen reads the display for Shot, opened at the first one.
+	screen interface {
+		Capture(w, h int) ([]byte, error)
+		Close()
+	}
 }
 
 // lockedBuffer collects the app's output while the test reads it.
@@ -351,7 +356,7 @@ func (e *E2E) Shot() *image.RGBA {
 	if w == 0 || h == 0 {
 		return nil
 	}
-	out, err := e.output("import", "-silent", "-window", "root", "-crop", fmt.Sprintf("%dx%d+0+0", w, h), "-depth", "8", "rgba:-")
+	out, err := e.grab(w, h)
 	if err != nil || len(out) != 4*w*h {
 		return nil
 	}

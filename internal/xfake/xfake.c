@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <X11/Xatom.h>
+#include <X11/Xutil.h>
 
 // xf_close closes without Xlib if the server went away (Xlib would exit).
 void xf_close(Display *dpy) {
@@ -101,4 +102,35 @@ void xf_own_and_go(Display *dpy, Window owner) {
 void xf_destroy(Display *dpy, Window win) {
 	XDestroyWindow(dpy, win);
 	XSync(dpy, False);
+}
+
+// xf_capture copies the root window's top-left w×h into out as RGBA; 0 when
+// the display cannot give it (a failed request does not end the program).
+static int xf_failed;
+static int xf_note(Display *dpy, XErrorEvent *e) { xf_failed = 1; return 0; }
+
+int xf_capture(Display *dpy, int w, int h, unsigned char *out) {
+	xf_failed = 0;
+	int (*old)(Display *, XErrorEvent *) = XSetErrorHandler(xf_note);
+	XImage *img = XGetImage(dpy, DefaultRootWindow(dpy), 0, 0, w, h, AllPlanes, ZPixmap);
+	XSync(dpy, False);
+	XSetErrorHandler(old);
+	if (img == NULL || xf_failed) {
+		if (img != NULL) {
+			XDestroyImage(img);
+		}
+		return 0;
+	}
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++) {
+			unsigned long p = XGetPixel(img, x, y);
+			unsigned char *o = out + 4 * (y * w + x);
+			o[0] = (p & img->red_mask) >> __builtin_ctzl(img->red_mask);
+			o[1] = (p & img->green_mask) >> __builtin_ctzl(img->green_mask);
+			o[2] = (p & img->blue_mask) >> __builtin_ctzl(img->blue_mask);
+			o[3] = 255;
+		}
+	}
+	XDestroyImage(img);
+	return 1;
 }

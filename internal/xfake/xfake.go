@@ -24,8 +24,17 @@ type Conn struct {
 }
 
 // Open connects to the display named by $DISPLAY.
-func Open() (*Conn, error) {
-	dpy := C.XOpenDisplay(nil)
+func Open() (*Conn, error) { return OpenDisplay("") }
+
+// OpenDisplay connects to the display called name (such as ":5"); "" is
+// $DISPLAY's.
+func OpenDisplay(name string) (*Conn, error) {
+	var cname *C.char
+	if name != "" {
+		cname = C.CString(name)
+		defer C.free(unsafe.Pointer(cname))
+	}
+	dpy := C.XOpenDisplay(cname)
 	if dpy == nil {
 		return nil, errors.New("xfake: cannot open the X display")
 	}
@@ -100,6 +109,19 @@ func (c *Conn) TakeXdndSelectionAndGo(owner uintptr) { C.xf_own_and_go(c.dpy, C.
 
 // Destroy destroys the window win.
 func (c *Conn) Destroy(win uintptr) { C.xf_destroy(c.dpy, C.Window(win)) }
+
+// Capture is the top-left w×h of the screen as RGBA bytes, read by the X
+// server itself: a screenshot without starting a program for it.
+func (c *Conn) Capture(w, h int) ([]byte, error) {
+	if w <= 0 || h <= 0 {
+		return nil, errors.New("xfake: nothing to capture")
+	}
+	out := make([]byte, 4*w*h)
+	if C.xf_capture(c.dpy, C.int(w), C.int(h), (*C.uchar)(unsafe.Pointer(&out[0]))) == 0 {
+		return nil, errors.New("xfake: the display gave no picture")
+	}
+	return out, nil
+}
 
 func cbool(b bool) C.int {
 	if b {
