@@ -42,6 +42,11 @@ const e2ePoll = 100 * time.Millisecond
 // changes between two of them.
 const stillShots = 3
 
+// stillFor is how long the captures must stay the same besides: an app
+// busy for a moment (a dialog closing, the focus moving on) draws nothing
+// new for a few frames without being done.
+const stillFor = 800 * time.Millisecond
+
 // railWidth is the navigation's width in English; the agents screen gives
 // listShare of the rest to its list, the agent's detail the remainder.
 const (
@@ -392,7 +397,7 @@ func (e *E2E) WaitChange(what string, r image.Rectangle, before *image.RGBA) {
 }
 
 // WaitStill waits until the whole window stays the same over stillShots
-// captures: nothing is loading, streaming or moving.
+// captures and stillFor: nothing is loading, streaming or moving.
 func (e *E2E) WaitStill(what string) {
 	e.t.Helper()
 	e.waitStill(what, func(*image.RGBA) bool { return true })
@@ -401,6 +406,7 @@ func (e *E2E) WaitStill(what string) {
 func (e *E2E) waitStill(what string, ok func(img *image.RGBA) bool) {
 	e.t.Helper()
 	var last *image.RGBA
+	var since time.Time
 	same := 0
 	win := image.Rect(0, 0, e.W, e.H)
 	e.WaitFor(what, func() bool {
@@ -412,10 +418,10 @@ func (e *E2E) waitStill(what string, ok func(img *image.RGBA) bool) {
 		case last != nil && sameIn(img, last, win):
 			same++
 		default:
-			same = 1
+			same, since = 1, time.Now()
 		}
 		last = img
-		return same >= stillShots
+		return same >= stillShots && time.Since(since) >= stillFor
 	})
 }
 
