@@ -265,7 +265,8 @@ func (b *AgentBrowser) load(p AgentPage) {
 			p.Agents, p.Total, p.Err, p.Saved, p.nextPage = agents, res.Total, nil, time.Time{}, page+1
 			p.HasMore = res.HasNext() && len(res.Data) > 0
 			// Saved after the first page, and when whole or at the cap; before
-			// it is shown, so a next start offline can show it.
+			// it is shown (a small unsynced write under the state's lock), so
+			// whatever was shown is there for a next start offline.
 			if full && (page == 1 || !p.HasMore || len(agents) >= savedAgentsMax) && (page-1)*AgentsPerPage < savedAgentsMax {
 				b.app.saveAgents(key, agents)
 			}
@@ -380,6 +381,8 @@ func (a *App) saveAgents(key string, agents []AgentItem) {
 	if len(agents) > savedAgentsMax {
 		agents = agents[:savedAgentsMax]
 	}
+	// A list that cannot be written costs only the offline start's list;
+	// the screen shows the live one either way.
 	_ = a.cfg.Paths.SaveSnapshot(key, agents, time.Now())
 }
 

@@ -69,6 +69,8 @@ type ChatState struct {
 	WaitingUntil time.Time
 	// Err is why the last reply failed.
 	Err error
+	// SaveErr is why the last reply, shown whole, is not all in the history.
+	SaveErr error
 	// Changes counts every change but streamed text, so a screen knows
 	// when to rebuild rows rather than append.
 	Changes uint64
@@ -618,13 +620,13 @@ func (s *ChatSession) start(ctx context.Context, user storage.Message) error {
 			st.Conversation.Title = titleFrom(userMsg.Content)
 		}
 		st.Messages, st.LiveID, st.Live = append(kept, userMsg, reply), reply.ID, ""
-		st.Phase, st.Err, st.WaitingUntil = ChatStreaming, nil, time.Time{}
+		st.Phase, st.Err, st.SaveErr, st.WaitingUntil = ChatStreaming, nil, nil, time.Time{}
 	})
 	opened = true
-	s.rememberAnswers(dbCtx, conv)
+	saveErr := s.rememberAnswers(dbCtx, conv)
 
 	read := func() {
-		s.pump(dbCtx, streamCtx, rs, cs, w, reply, done)
+		s.pump(dbCtx, streamCtx, rs, cs, w, reply, done, saveErr)
 		stop(nil)
 	}
 	if !s.a.Go(read) {
@@ -659,17 +661,18 @@ func titleFrom(text string) string {
 	return text
 }
 
-func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversation) {
-	_ = s.a.db.UpdateConversation(ctx, s.Conversation())
+func (s *ChatSession) rememberAnswers(ctx context.Context, conv storage.Conversation) error {
+	err := s.a.db.UpdateConversation(ctx, s.Conversation())
 	if len(conv.Answers) == 0 {
-		return
+		return err
 	}
-	_ = s.a.Agents().RememberAnswers(ctx, client.ID(conv.AgentID), conv.Answers)
+	return errors.Join(err, s.a.Agents().RememberAnswers(ctx, client.ID(conv.AgentID), conv.Answers))
 }
 
 // pump reads the stream to its end, saving and announcing every fragment;
-// stream is the stream's context, its cause why the reply ended early.
-func (s *ChatSession) pump(ctx, stream context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}) {
+// stream is the stream's context, its cause why the reply ended early;
+// saveErr, a failure to store the turn so far.
+func (s *ChatSession) pump(ctx, stream context.Context, rs replyStream, cs *client.Stream, w *storage.ReplyWriter, reply storage.Message, done chan struct{}, saveErr error) {
 	rootSeen, tooLarge, limit := false, false, s.a.chat.maxReply
 	for rs.Next() {
 		frag := rs.Fragment()
@@ -678,7 +681,7 @@ func (s *ChatSession) pump(ctx, stream context.Context, rs replyStream, cs *clie
 				rootSeen = true
 				if s.state.Get().Conversation.RootID != root {
 					s.state.Update(func(st ChatState) ChatState { st.Conversation.RootID = root; return st })
-					_ = s.a.db.UpdateConversation(ctx, s.Conversation())
+					saveErr = errors.Join(saveErr, s.a.db.UpdateConversation(ctx, s.Conversation()))
 				}
 			}
 		}
@@ -743,13 +746,13 @@ func (s *ChatSession) pump(ctx, stream context.Context, rs replyStream, cs *clie
 	if ferr := w.Finish(status, credits, errText); ferr != nil {
 		// The disk refused; keep trying once more, the text is in memory.
 		time.Sleep(100 * time.Millisecond)
-		_ = w.Finish(status, credits, errText)
+		saveErr = errors.Join(saveErr, w.Finish(status, credits, errText))
 	}
 	reply.Content, reply.Status, reply.Error, reply.Credits = text, status, errText, credits
 	if reply.ResponseID != "" || status == storage.StatusRecovered {
-		_ = s.a.db.UpdateMessage(ctx, reply)
+		saveErr = errors.Join(saveErr, s.a.db.UpdateMessage(ctx, reply))
 	}
-	_ = w.Close()
+	saveErr = errors.Join(saveErr, w.Close())
 
 	s.mu.Lock()
 	s.done = nil
@@ -762,7 +765,7 @@ func (s *ChatSession) pump(ctx, stream context.Context, rs replyStream, cs *clie
 		if i := slices.IndexFunc(st.Messages, func(m storage.Message) bool { return m.ID == reply.ID }); i >= 0 {
 			st.Messages[i] = reply
 		}
-		st.LiveID, st.Live, st.Err, st.Phase = 0, "", err, cmp.Or(phase, ChatDone)
+		st.LiveID, st.Live, st.Err, st.SaveErr, st.Phase = 0, "", err, saveErr, cmp.Or(phase, ChatDone)
 		st.Ended++
 	})
 	conv := s.Conversation()

@@ -145,6 +145,42 @@ func TestChatStopKeepsPartialText(t *testing.T) {
 	}
 }
 
+// A reply whose row is gone from the history while it streams is still
+// shown whole, and the session says it could not be saved.
+func TestChatReplyThatCannotBeSavedSaysSo(t *testing.T) {
+	a := apptest.Open(t, paced(20*time.Millisecond))
+	s := newChat(t, a)
+	first := make(chan struct{}, 1)
+	s.State().Subscribe(func() {
+		if st, _ := s.State().Snapshot(); st.Live != "" {
+			select {
+			case first <- struct{}{}:
+			default:
+			}
+		}
+	})
+	if err := s.Send(context.Background(), "Write a long memo about office moves", nil); err != nil {
+		t.Fatal(err)
+	}
+	<-first
+	st, _ := s.State().Snapshot()
+	user := st.Messages[len(st.Messages)-2]
+	if _, err := a.DB().DeleteMessagesAfter(context.Background(), s.ID(), user.ID); err != nil {
+		t.Fatal(err)
+	}
+	s.Wait()
+	st, _ = s.State().Snapshot()
+	if st.SaveErr == nil || st.Err != nil || st.Phase != app.ChatDone {
+		t.Fatalf("after a reply the history lost: phase %d, error %v, save error %v; want done with a save error", st.Phase, st.Err, st.SaveErr)
+	}
+	if got, want := st.Messages[len(st.Messages)-1].Content, lastExecution(t, a).Output; got != want {
+		t.Fatalf("the reply shown is %q, want the whole reply %q", got, want)
+	}
+	if app.Describe(st.SaveErr) == "" {
+		t.Fatal("the save error needs words")
+	}
+}
+
 func TestChatRootIDContinuesAfterRestart(t *testing.T) {
 	p := storage.PathsIn(t.TempDir())
 	a := apptest.Open(t, func(c *app.Config) { c.Paths = p })

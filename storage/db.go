@@ -325,6 +325,7 @@ func (c jsonCol) Scan(v any) error {
 	if err := s.Scan(v); err != nil || c.emptyNil && (s.String == "" || s.String == "[]" || s.String == "{}") {
 		return err
 	}
+	// A damaged column reads as empty rather than hiding its whole row.
 	_ = json.Unmarshal([]byte(s.String), c.dst)
 	if m := reflect.ValueOf(c.dst).Elem(); m.Kind() == reflect.Map && m.IsNil() && !c.emptyNil {
 		m.Set(reflect.MakeMap(m.Type()))
@@ -333,14 +334,13 @@ func (c jsonCol) Scan(v any) error {
 }
 
 func (c jsonCol) Value() (driver.Value, error) {
-	v := reflect.ValueOf(c.dst).Elem()
-	if v.IsNil() && v.Kind() == reflect.Map {
+	switch v := reflect.ValueOf(c.dst).Elem(); {
+	case v.Kind() == reflect.Map && v.IsNil():
 		return "{}", nil
-	}
-	if v.IsNil() {
+	case v.Kind() == reflect.Slice && v.IsNil():
 		return "[]", nil
 	}
-	b, err := json.Marshal(v.Interface())
+	b, err := json.Marshal(c.dst)
 	return string(b), err
 }
 

@@ -17,10 +17,17 @@ var migrationFiles embed.FS
 
 // migrations are the steps' statements, the first at index 0.
 var migrations = func() []string {
-	names, _ := fs.Glob(migrationFiles, "migrations/*.sql")
+	// Both errors, and no steps, can only come from a broken build.
+	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil || len(names) == 0 {
+		panic(fmt.Sprintf("storage: no schema steps embedded (%v)", err))
+	}
 	out := make([]string, len(names))
 	for i, name := range names {
-		b, _ := migrationFiles.ReadFile(name)
+		b, err := migrationFiles.ReadFile(name)
+		if err != nil {
+			panic("storage: " + err.Error())
+		}
 		out[i] = string(b)
 	}
 	return out

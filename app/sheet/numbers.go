@@ -14,7 +14,7 @@ type numbers struct {
 	date1904 bool
 	book     *excelize.File // made for the first number with a style
 	broken   bool           // that workbook could not be made
-	styled   map[int]bool   // the styles its cells have
+	styled   map[int]bool   // the styles tried on its cells: whether each took
 	shown    map[shownKey]string
 }
 
@@ -61,11 +61,13 @@ func (n *numbers) format(style int, v string) (string, bool) {
 		return "", false
 	}
 	cell := "A" + strconv.Itoa(style+1)
-	if !n.styled[style] {
-		if err := n.book.SetCellStyle("Sheet1", cell, cell, style); err != nil {
-			return "", false
-		}
-		n.styled[style] = true
+	took, tried := n.styled[style]
+	if !tried {
+		took = n.book.SetCellStyle("Sheet1", cell, cell, style) == nil
+		n.styled[style] = took
+	}
+	if !took {
+		return "", false
 	}
 	if err := n.book.SetCellDefault("Sheet1", cell, v); err != nil {
 		return "", false

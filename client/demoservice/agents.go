@@ -130,6 +130,9 @@ func searchParam(r *http.Request, name string) string {
 
 // matchesText reports whether the lower-case query ("" matches) occurs in any field, ignoring case.
 func matchesText(q string, fields ...string) bool {
+	if q == "" {
+		return true // and nothing lowered: a list of every agent is most lists
+	}
 	return slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(strings.ToLower(f), q) })
 }
 

@@ -115,7 +115,8 @@ int xf_capture(Display *dpy, int w, int h, unsigned char *out) {
 	XImage *img = XGetImage(dpy, DefaultRootWindow(dpy), 0, 0, w, h, AllPlanes, ZPixmap);
 	XSync(dpy, False);
 	XSetErrorHandler(old);
-	if (img == NULL || xf_failed) {
+	// Only true-colour images have a mask per colour; others are refused.
+	if (img == NULL || xf_failed || !img->red_mask || !img->green_mask || !img->blue_mask) {
 		if (img != NULL) {
 			XDestroyImage(img);
 		}

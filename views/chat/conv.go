@@ -800,8 +800,11 @@ func (v *convView) run(f func(context.Context) error) {
 
 // finished reports an ended reply: its error, and a notification if unfocused.
 func (v *convView) finished() {
-	if v.st.Phase == app.ChatFailed && v.st.Err != nil {
+	switch {
+	case v.st.Phase == app.ChatFailed && v.st.Err != nil:
 		kit.ShowError(v.errText, lang.L("{{.Why}} Use Retry under the reply to ask again.", map[string]any{"Why": app.Describe(v.st.Err)}))
+	case v.st.SaveErr != nil:
+		kit.ShowError(v.errText, lang.L("This reply is shown, but Agent Desk could not save all of it: {{.Why}} Copy it to keep it.", map[string]any{"Why": app.Describe(v.st.SaveErr)}))
 	}
 }
 

@@ -11,9 +11,9 @@ func OnAccountChange(a *app.App, reload func()) (stop func()) {
 	return onSessionCount(a, func(s app.Session) uint64 { return s.Activations }, reload)
 }
 
-// OnServiceBack calls reload on the UI goroutine each time the service can be
+// onServiceBack calls reload on the UI goroutine each time the service can be
 // reached again after it could not.
-func OnServiceBack(a *app.App, reload func()) (stop func()) {
+func onServiceBack(a *app.App, reload func()) (stop func()) {
 	return OnNew(a.Connection(), func(c app.Connection) uint64 { return uint64(c.Returns) }, func(app.Connection) { reload() })
 }
 
@@ -22,7 +22,7 @@ func OnServiceBack(a *app.App, reload func()) (stop func()) {
 // says the last reading failed.
 func Follow(a *app.App, changed func(), failed func() bool, retry func()) {
 	OnAccountChange(a, changed)
-	OnServiceBack(a, func() {
+	onServiceBack(a, func() {
 		if failed() {
 			retry()
 		}
