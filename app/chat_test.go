@@ -115,9 +115,9 @@ func TestChatReplyIsStoredExactlyAsSent(t *testing.T) {
 	}
 }
 
-func TestChatStopKeepsPartialText(t *testing.T) {
-	a := apptest.Open(t, paced(20*time.Millisecond))
-	s := newChat(t, a)
+// sendUntilText sends text and returns once the reply's first text shows.
+func sendUntilText(t *testing.T, s *app.ChatSession, text string) {
+	t.Helper()
 	first := make(chan struct{}, 1)
 	s.State().Subscribe(func() {
 		if st, _ := s.State().Snapshot(); st.Live != "" {
@@ -127,10 +127,16 @@ func TestChatStopKeepsPartialText(t *testing.T) {
 			}
 		}
 	})
-	if err := s.Send(context.Background(), "Write a long memo about office moves", nil); err != nil {
+	if err := s.Send(context.Background(), text, nil); err != nil {
 		t.Fatal(err)
 	}
 	<-first
+}
+
+func TestChatStopKeepsPartialText(t *testing.T) {
+	a := apptest.Open(t, paced(20*time.Millisecond))
+	s := newChat(t, a)
+	sendUntilText(t, s, "Write a long memo about office moves")
 	s.Stop()
 	s.Wait()
 	reply := storedReply(t, a, s.ID())
@@ -150,19 +156,7 @@ func TestChatStopKeepsPartialText(t *testing.T) {
 func TestChatReplyThatCannotBeSavedSaysSo(t *testing.T) {
 	a := apptest.Open(t, paced(20*time.Millisecond))
 	s := newChat(t, a)
-	first := make(chan struct{}, 1)
-	s.State().Subscribe(func() {
-		if st, _ := s.State().Snapshot(); st.Live != "" {
-			select {
-			case first <- struct{}{}:
-			default:
-			}
-		}
-	})
-	if err := s.Send(context.Background(), "Write a long memo about office moves", nil); err != nil {
-		t.Fatal(err)
-	}
-	<-first
+	sendUntilText(t, s, "Write a long memo about office moves")
 	st, _ := s.State().Snapshot()
 	user := st.Messages[len(st.Messages)-2]
 	if _, err := a.DB().DeleteMessagesAfter(context.Background(), s.ID(), user.ID); err != nil {

@@ -114,10 +114,10 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) {
 		invalid("type", "The selected type is invalid. Allowed: chat, image, text, video.")
 	}
 	ws := workspaceOf(r)
-	matched := collect(s, s.agents, func(a *Agent) bool {
+	page, total := collectPage(s, s.agents, func(a *Agent) bool {
 		return a.WorkspaceID == ws && (typ == "" || a.Type == typ) && matchesText(q, a.Title, deref(a.Description), deref(a.LongDescription))
-	})
-	writeJSON(w, http.StatusOK, newEnvelope(r, p, matched))
+	}, p)
+	writeJSON(w, http.StatusOK, newEnvelope(r, p, page, total))
 }
 
 func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {

@@ -339,10 +339,10 @@ func baseURL(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// newEnvelope is page p of items in the pagination envelope of agents and
-// webhooks (variant A). Page URLs are absolute and keep the other query
+// newEnvelope is page p (page, of total items) in the pagination envelope
+// of agents and webhooks (variant A). Page URLs are absolute and keep the other query
 // parameters, so next_page_url keeps the filter.
-func newEnvelope[T any](r *http.Request, p pageQuery, items []T) map[string]any {
+func newEnvelope[T any](r *http.Request, p pageQuery, page []T, total int) map[string]any {
 	path := baseURL(r) + r.URL.Path
 	pageURL := func(n int) *string {
 		q := r.URL.Query()
@@ -350,7 +350,7 @@ func newEnvelope[T any](r *http.Request, p pageQuery, items []T) map[string]any 
 		u := path + "?" + q.Encode()
 		return &u
 	}
-	last := p.lastPage(len(items))
+	last := p.lastPage(total)
 	var prev, next *string
 	if p.page > 1 {
 		prev = pageURL(min(p.page-1, last))
@@ -363,8 +363,8 @@ func newEnvelope[T any](r *http.Request, p pageQuery, items []T) map[string]any 
 		links = append(links, pageLink{URL: pageURL(n), Label: strconv.Itoa(n), Active: n == p.page})
 	}
 	links = append(links, pageLink{URL: next, Label: "pagination.next"})
-	e := p.meta(len(items))
-	maps.Copy(e, map[string]any{"data": pageOf(items, p), "first_page_url": *pageURL(1), "last_page_url": *pageURL(last),
+	e := p.meta(total)
+	maps.Copy(e, map[string]any{"data": page, "first_page_url": *pageURL(1), "last_page_url": *pageURL(last),
 		"links": links, "next_page_url": next, "path": path, "prev_page_url": prev})
 	return e
 }

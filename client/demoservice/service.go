@@ -182,6 +182,25 @@ func collect[T any](s *Service, records map[int64]*T, keep func(*T) bool) []T {
 	return out
 }
 
+// collectPage is collect for page p alone, with the count of all: the rest
+// is counted, not copied, so listing 10,000 agents copies one page.
+func collectPage[T any](s *Service, records map[int64]*T, keep func(*T) bool, p pageQuery) (page []T, total int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var kept []*T
+	for _, id := range slices.Sorted(maps.Keys(records)) {
+		if keep(records[id]) {
+			kept = append(kept, records[id])
+		}
+	}
+	lo, hi := p.window(len(kept))
+	page = make([]T, 0, hi-lo)
+	for _, r := range kept[lo:hi] {
+		page = append(page, *r)
+	}
+	return page, len(kept)
+}
+
 // sleep waits d or until the request or service ends, reporting whether d passed.
 func (s *Service) sleep(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {

@@ -92,7 +92,8 @@ func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 
 func (s *Service) listWebhooksA(w http.ResponseWriter, r *http.Request, mine func(*webhook) bool) {
 	p := readPage(r, defaultPerPage, maxPerPage)
-	writeJSON(w, http.StatusOK, newEnvelope(r, p, collect(s, s.webhooks, mine)))
+	page, total := collectPage(s, s.webhooks, mine, p)
+	writeJSON(w, http.StatusOK, newEnvelope(r, p, page, total))
 }
 
 // listWebhooks answers GET /webhooks in variant A (envelope) or B.
