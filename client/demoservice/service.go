@@ -187,16 +187,17 @@ func collect[T any](s *Service, records map[int64]*T, keep func(*T) bool) []T {
 func collectPage[T any](s *Service, records map[int64]*T, keep func(*T) bool, p pageQuery) (page []T, total int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var kept []*T
-	for _, id := range slices.Sorted(maps.Keys(records)) {
-		if keep(records[id]) {
-			kept = append(kept, records[id])
+	kept := make([]int64, 0, len(records))
+	for id, r := range records {
+		if keep(r) {
+			kept = append(kept, id)
 		}
 	}
+	slices.Sort(kept)
 	lo, hi := p.window(len(kept))
 	page = make([]T, 0, hi-lo)
-	for _, r := range kept[lo:hi] {
-		page = append(page, *r)
+	for _, id := range kept[lo:hi] {
+		page = append(page, *records[id])
 	}
 	return page, len(kept)
 }
