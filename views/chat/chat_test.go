@@ -296,6 +296,31 @@ func TestEscStopsTheReplyAndKeepsText(t *testing.T) {
 	}
 }
 
+// A reply the history loses while it streams stays on screen whole, and
+// the line under the box says it was not all saved and asks to copy it.
+func TestAReplyThatCannotBeSavedSaysSo(t *testing.T) {
+	s, a := openScreen(t, apptest.WithDemo(demoservice.Options{Pace: 20 * time.Millisecond}))
+	v := startChat(t, s, a)
+	test.Type(v.entry, "Write a long memo")
+	test.Tap(v.sendBtn)
+	st, _ := v.sess.State().Snapshot()
+	for st.Live == "" {
+		time.Sleep(5 * time.Millisecond)
+		st, _ = v.sess.State().Snapshot()
+	}
+	user := st.Messages[len(st.Messages)-2]
+	if _, err := a.DB().DeleteMessagesAfter(context.Background(), v.sess.ID(), user.ID); err != nil {
+		t.Fatal(err)
+	}
+	settle(v)
+	if !v.errText.Visible() || !strings.Contains(v.errText.Text, "could not save") || !strings.Contains(v.errText.Text, "Copy it") {
+		t.Fatalf("the line under the box should say the reply was not all saved, it says %q", v.errText.Text)
+	}
+	if got, want := replyText(t, v), apptest.Demo(a).Service.Executions()[0].Output; got != want {
+		t.Fatalf("the reply on screen is %q, want the whole reply %q", got, want)
+	}
+}
+
 // Enter pressed twice in quick succession (and again while the reply
 // streams) sends one message: the service counts one request, and the
 // extra presses show no error.
