@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -95,7 +94,7 @@ func checkEveryScreenFits(t *testing.T, size fyne.Size, all bool, loading string
 			t.Fatalf("%s: the window is %v, the user chose %v", where, got, size)
 		}
 		relayout(inner)
-		if c := clipped(inner); c != "" {
+		if c := kittest.Clipped(inner); c != "" {
 			t.Fatalf("%s at %v: %s", where, size, c)
 		}
 		if min := inner.MinSize(); min.Width > size.Width || min.Height > size.Height {
@@ -199,70 +198,6 @@ func useSeed(t *testing.T, seed string) {
 	t.Cleanup(func() { _ = demoservice.SetDefaultSeed(demoservice.SeedStandard) })
 }
 
-// clipped names the first visible object under o laid out narrower than it
-// asks to be (its end is cut off), or "". A vertical scroll's content may be
-// taller than the scroll, not wider.
-func clipped(o fyne.CanvasObject) string { return clippedIn(o, "") }
-
-func clippedIn(o fyne.CanvasObject, path string) string {
-	path += fmt.Sprintf("/%T(%v)", o, o.Size().Width)
-	if !o.Visible() {
-		return ""
-	}
-	inner := o
-	if sc, ok := o.(*container.Scroll); ok {
-		if sc.Direction != container.ScrollVerticalOnly {
-			return "" // it scrolls sideways: nothing is cut off
-		}
-		inner = sc.Content
-	}
-	// The deepest object cut off is the one to blame: its parents are cut
-	// off because it is. A field's insides (a date field's calendar button)
-	// are Fyne's own.
-	_, field := inner.(interface{ SetPlaceHolder(string) })
-	if _, rich := inner.(*widget.RichText); rich {
-		field = true // its lines are Fyne's: it wraps them itself
-	}
-	for _, c := range kittest.Children(inner) {
-		if field {
-			break
-		}
-		if s := clippedIn(c, path); s != "" {
-			return s
-		}
-	}
-	if inner != o && inner.MinSize().Width > o.Size().Width+1 {
-		return fmt.Sprintf("the scroll holding %T %q is %v wide and its content asks for %v", inner, firstWords(inner), o.Size().Width, inner.MinSize().Width)
-	}
-	if tabs, ok := o.(*container.AppTabs); ok {
-		// A tab not shown is not in the tree, but its width counts.
-		for _, it := range tabs.Items {
-			if m := it.Content.MinSize(); m.Width > o.Size().Width+1 || m.Height > o.Size().Height+1 {
-				return fmt.Sprintf("the %q tab's %T %q is in %v and asks for %v", it.Text, it.Content, firstWords(it.Content), o.Size(), m)
-			}
-		}
-	}
-	if min, got := o.MinSize(), o.Size(); min.Width > got.Width+1 || min.Height > got.Height+1 {
-		var tabs []string
-		if at, ok := o.(*container.AppTabs); ok {
-			for _, it := range at.Items {
-				tabs = append(tabs, fmt.Sprintf("%s %v", it.Text, it.Content.MinSize()))
-			}
-		}
-		return fmt.Sprintf("%T %q is %v and asks for %v (in %s) %v", o, firstWords(o), got, min, path, tabs)
-	}
-	return ""
-}
-
-// firstWords is the start of what o says, to name it in a failure.
-func firstWords(o fyne.CanvasObject) string {
-	s := strings.Join(strings.Fields(kittest.AllText(o)), " ")
-	if len(s) > 80 {
-		s = s[:80] + "…"
-	}
-	return s
-}
-
 // relayout lays out every container and widget under o again, top down, as
 // the window does before it draws; the test driver lays out only when a
 // size changes, so a label whose text changed may still have its old size.
@@ -287,5 +222,5 @@ func relayout(o fyne.CanvasObject) {
 func agentTitle(list *kit.List, i int) string {
 	row := list.CreateItem()
 	list.UpdateItem(i, row)
-	return firstWords(kit.RowContent(row))
+	return kittest.FirstWords(kit.RowContent(row))
 }

@@ -36,6 +36,7 @@ type Layer struct {
 	background atomic.Bool                      // the window is behind others (TrackForeground)
 	busy       bool                             // awaited work is under way (ActShowing)
 	dialogs    map[fyne.CanvasObject]dialogKeys // the keys of each dialog shown, by overlay
+	settling   settleState                      // UI goroutine only
 }
 
 // NewLayer is the layer over the window drawn on c; put it last in the root
@@ -81,7 +82,12 @@ func windowLayer(c fyne.Canvas) *Layer {
 	return l
 }
 
-func (l *Layer) MinSize() fyne.Size { return fyne.Size{} }
+// MinSize is asked by Fyne of every object shown before it draws a frame:
+// the layer settles the window's layout after the frame (settle.go).
+func (l *Layer) MinSize() fyne.Size {
+	l.frameDrawn()
+	return fyne.Size{}
+}
 
 func (l *Layer) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(&fyne.Container{Layout: layerLayout{l}, Objects: []fyne.CanvasObject{l.drop, l.tip}})

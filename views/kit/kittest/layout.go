@@ -1,0 +1,282 @@
+package kittest
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/views/kit"
+)
+
+// Frames draws a window's frames as Fyne's desktop driver does, which the
+// test driver does not: before each frame the driver asks every object shown
+// for its minimum size and lays out again the parent of one whose size
+// changed, keeping one such parent at a time (Fyne 2.7's
+// common.Canvas.EnsureMinSize). A screen that looks right here looks right
+// in the window.
+type Frames struct {
+	c    fyne.Canvas
+	mins map[fyne.CanvasObject]fyne.Size
+}
+
+func NewFrames(c fyne.Canvas) *Frames {
+	return &Frames{c: c, mins: map[fyne.CanvasObject]fyne.Size{}}
+}
+
+// Settle draws frames and runs what each queues on q, as the window does
+// between a user's action and the next look.
+func (f *Frames) Settle(q *kit.Queue) {
+	for range 4 {
+		f.Draw()
+		q.Drain()
+	}
+}
+
+// Draw is one frame's measuring and laying out.
+func (f *Frames) Draw() {
+	next := make(map[fyne.CanvasObject]fyne.Size, len(f.mins))
+	var slot fyne.CanvasObject
+	var walk func(o, parent fyne.CanvasObject)
+	walk = func(o, parent fyne.CanvasObject) {
+		if o == nil || !o.Visible() {
+			return
+		}
+		for _, c := range rendered(o) {
+			walk(c, o)
+		}
+		if slot == o {
+			layoutAgain(o)
+			slot = nil
+		}
+		min := o.MinSize()
+		next[o] = min
+		if f.mins[o] != min {
+			if parent != nil {
+				slot = parent
+			} else {
+				layoutAgain(o)
+			}
+		}
+	}
+	walk(f.c.Content(), nil)
+	for _, o := range f.c.Overlays().List() {
+		walk(o, nil)
+	}
+	f.mins = next
+}
+
+// rendered is what o draws: a container's objects, a widget's renderer's.
+func rendered(o fyne.CanvasObject) []fyne.CanvasObject {
+	switch v := o.(type) {
+	case *fyne.Container:
+		return v.Objects
+	case fyne.Widget:
+		return test.WidgetRenderer(v).Objects()
+	}
+	return nil
+}
+
+func layoutAgain(o fyne.CanvasObject) {
+	switch v := o.(type) {
+	case *fyne.Container:
+		if v.Layout != nil {
+			v.Layout.Layout(v.Objects, v.Size())
+		}
+	case fyne.Widget:
+		test.WidgetRenderer(v).Layout(v.Size())
+	}
+}
+
+// Overlap names the first two things shown under root that are drawn over
+// each other (texts, and controls a user can click or reach by keyboard),
+// or "". What a scroll has out of view is not shown; a control's own insides
+// are its own.
+func Overlap(root fyne.CanvasObject) string {
+	var shown []drawn
+	collect(root, fyne.Position{}, area{max: fyne.NewPos(1e9, 1e9)}, &shown)
+	for i, a := range shown {
+		for _, b := range shown[i+1:] {
+			if a.at.overlaps(b.at) {
+				return fmt.Sprintf("%s at %v is drawn over %s at %v", a.what, a.at, b.what, b.at)
+			}
+		}
+	}
+	return ""
+}
+
+type area struct{ min, max fyne.Position }
+
+func (a area) clip(b area) area {
+	return area{
+		min: fyne.NewPos(max(a.min.X, b.min.X), max(a.min.Y, b.min.Y)),
+		max: fyne.NewPos(min(a.max.X, b.max.X), min(a.max.Y, b.max.Y)),
+	}
+}
+
+// empty is true for an area with less than a pixel either way.
+func (a area) empty() bool { return a.max.X-a.min.X < 1 || a.max.Y-a.min.Y < 1 }
+
+// overlaps allows a pixel of touching either way (rounding).
+func (a area) overlaps(b area) bool { return !a.clip(b).shrunk().empty() }
+
+func (a area) shrunk() area {
+	return area{min: fyne.NewPos(a.min.X+0.5, a.min.Y+0.5), max: fyne.NewPos(a.max.X-0.5, a.max.Y-0.5)}
+}
+
+func (a area) String() string {
+	return fmt.Sprintf("(%.0f,%.0f)-(%.0f,%.0f)", a.min.X, a.min.Y, a.max.X, a.max.Y)
+}
+
+type drawn struct {
+	what string
+	at   area
+}
+
+// A control is clicked and reached by keyboard: a button, field, check
+// box, choice or link.
+type control interface {
+	fyne.Tappable
+	fyne.Focusable
+}
+
+func collect(o fyne.CanvasObject, parent fyne.Position, clip area, out *[]drawn) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	if _, ok := o.(*kit.Layer); ok {
+		return
+	}
+	pos := parent.Add(o.Position())
+	box := area{min: pos, max: pos.Add(o.Size())}
+	switch v := o.(type) {
+	case *canvas.Text:
+		if strings.TrimSpace(v.Text) == "" || isClear(v.Color) {
+			return
+		}
+		// The text is drawn at its own width within its box, by its alignment.
+		w := min(v.MinSize().Width, v.Size().Width)
+		switch v.Alignment {
+		case fyne.TextAlignCenter:
+			box.min.X += (v.Size().Width - w) / 2
+		case fyne.TextAlignTrailing:
+			box.min.X += v.Size().Width - w
+		}
+		box.max.X = box.min.X + w
+		if at := box.clip(clip); !at.empty() {
+			*out = append(*out, drawn{fmt.Sprintf("the text %q", v.Text), at})
+		}
+		return
+	case control:
+		if at := box.clip(clip); !at.empty() {
+			*out = append(*out, drawn{fmt.Sprintf("%T %q", o, FirstWords(o)), at})
+		}
+		return
+	case fyne.Scrollable:
+		clip = clip.clip(box)
+		if clip.empty() {
+			return
+		}
+	}
+	for _, c := range rendered(o) {
+		collect(c, pos, clip, out)
+	}
+}
+
+func isClear(c color.Color) bool {
+	if c == nil {
+		return false
+	}
+	_, _, _, a := c.RGBA()
+	return a == 0
+}
+
+// Look settles w as the window would after an action and fails t when two
+// things shown are drawn over each other or one is cut off; where names the
+// moment.
+func Look(t testing.TB, f *Frames, q *kit.Queue, w fyne.Window, where string) {
+	t.Helper()
+	f.Settle(q)
+	root := w.Canvas().Content()
+	if s := Overlap(root); s != "" {
+		t.Fatalf("%s at %v: %s", where, w.Canvas().Size(), s)
+	}
+	if s := Clipped(root); s != "" {
+		t.Fatalf("%s at %v: %s", where, w.Canvas().Size(), s)
+	}
+	for _, o := range w.Canvas().Overlays().List() {
+		if s := Overlap(o); s != "" {
+			t.Fatalf("%s at %v, in the dialog: %s", where, w.Canvas().Size(), s)
+		}
+	}
+}
+
+// Clipped names the first visible object under o laid out narrower than it
+// asks to be (its end is cut off), or "". A vertical scroll's content may be
+// taller than the scroll, not wider.
+func Clipped(o fyne.CanvasObject) string { return clippedIn(o, "") }
+
+func clippedIn(o fyne.CanvasObject, path string) string {
+	path += fmt.Sprintf("/%T(%v)", o, o.Size().Width)
+	if !o.Visible() {
+		return ""
+	}
+	inner := o
+	if sc, ok := o.(*container.Scroll); ok {
+		if sc.Direction != container.ScrollVerticalOnly {
+			return "" // it scrolls sideways: nothing is cut off
+		}
+		inner = sc.Content
+	}
+	// The deepest object cut off is the one to blame: its parents are cut
+	// off because it is. A field's insides (a date field's calendar button)
+	// are Fyne's own.
+	_, field := inner.(interface{ SetPlaceHolder(string) })
+	if _, rich := inner.(*widget.RichText); rich {
+		field = true // its lines are Fyne's: it wraps them itself
+	}
+	for _, c := range Children(inner) {
+		if field {
+			break
+		}
+		if s := clippedIn(c, path); s != "" {
+			return s
+		}
+	}
+	if inner != o && inner.MinSize().Width > o.Size().Width+1 {
+		return fmt.Sprintf("the scroll holding %T %q is %v wide and its content asks for %v", inner, FirstWords(inner), o.Size().Width, inner.MinSize().Width)
+	}
+	if tabs, ok := o.(*container.AppTabs); ok {
+		// A tab not shown is not in the tree, but its width counts.
+		for _, it := range tabs.Items {
+			if m := it.Content.MinSize(); m.Width > o.Size().Width+1 || m.Height > o.Size().Height+1 {
+				return fmt.Sprintf("the %q tab's %T %q is in %v and asks for %v", it.Text, it.Content, FirstWords(it.Content), o.Size(), m)
+			}
+		}
+	}
+	if min, got := o.MinSize(), o.Size(); min.Width > got.Width+1 || min.Height > got.Height+1 {
+		var tabs []string
+		if at, ok := o.(*container.AppTabs); ok {
+			for _, it := range at.Items {
+				tabs = append(tabs, fmt.Sprintf("%s %v", it.Text, it.Content.MinSize()))
+			}
+		}
+		return fmt.Sprintf("%T %q is %v and asks for %v (in %s) %v", o, FirstWords(o), got, min, path, tabs)
+	}
+	return ""
+}
+
+// FirstWords is the start of what o says, to name it in a failure.
+func FirstWords(o fyne.CanvasObject) string {
+	s := strings.Join(strings.Fields(AllText(o)), " ")
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}
