@@ -31,11 +31,14 @@ func NewFrames(c fyne.Canvas) *Frames {
 }
 
 // Settle draws frames and runs what each queues on q, as the window does
-// between a user's action and the next look.
+// between a user's action and the next look, until a frame queues no more
+// than the layer's settle: an update that arrives is followed by a frame.
 func (f *Frames) Settle(q *kit.Queue) {
-	for range 4 {
+	for i := 0; i < 20; i++ {
 		f.Draw()
-		q.Drain()
+		if q.Drain() <= 1 && i >= 2 {
+			return
+		}
 	}
 }
 

@@ -1,0 +1,48 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
+)
+
+// TestEveryScreenLaysOutAfterEachAction opens every screen in each language
+// at each size, makes the window small and large again, and after each
+// looks as the window would draw it: nothing drawn over anything, nothing
+// cut off.
+func TestEveryScreenLaysOutAfterEachAction(t *testing.T) {
+	for _, tc := range []struct{ lang, loading string }{{"en", "Loading"}, {"pt-BR", "Carregando"}, {"es", "Cargando"}} {
+		for _, size := range []fyne.Size{{Width: 800, Height: 600}, {Width: 1024, Height: 768}, {Width: 1920, Height: 1080}} {
+			t.Run(fmt.Sprintf("%s/%vx%v", tc.lang, size.Width, size.Height), func(t *testing.T) {
+				speak(t, tc.lang)
+				test.NewTempApp(t)
+				q := kit.UseQueue(t)
+				a := apptest.Open(t)
+				w := test.NewTempWindow(t, widget.NewLabel(""))
+				w.Resize(size)
+				shell := NewShell(a, w)
+				rememberSize(a, w)
+				f := kittest.NewFrames(w.Canvas())
+				for _, sp := range shell.screens {
+					shell.Show(sp.Name)
+					content := shell.Screen(sp.Name).Content()
+					q.WaitUntil(t, func() bool { return !strings.Contains(kittest.AllText(content), tc.loading) },
+						func() string { return kittest.AllText(content) })
+					kittest.Look(t, f, q, w, "the "+sp.Name+" screen")
+					w.Resize(fyne.NewSize(800, 600))
+					kittest.Look(t, f, q, w, "the "+sp.Name+" screen made small")
+					w.Resize(size)
+					kittest.Look(t, f, q, w, "the "+sp.Name+" screen at its size again")
+				}
+			})
+		}
+	}
+}
