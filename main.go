@@ -30,6 +30,7 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
 // startupGCPercent is the collector's target while the window opens.
@@ -88,7 +89,7 @@ func main() {
 	startDemo := func(key string) (app.DemoServer, error) {
 		return demoservice.Listen("127.0.0.1:0", demoservice.Options{APIKey: key, Pace: demoPace, API: *demoAPI, Faults: faults})
 	}
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(version, fa.Metadata().Version)})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(version, fa.Metadata().Version), PlainText: richtext.ReplyText})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)

@@ -52,6 +52,9 @@ type Config struct {
 	Clock clock.Clock
 	// Version is sent with every request; "dev" when empty.
 	Version string
+	// PlainText makes a reply's Markdown plain for a results sheet
+	// (richtext.ReplyText, which app cannot import); as written when nil.
+	PlainText func(markdown string) string
 }
 
 // App is one running Agent Desk: settings, secrets, history and the active account.

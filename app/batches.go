@@ -189,7 +189,7 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 	}
 	b.Outputs = filesFolder(b.Results)
 	b.Planned = b.Results
-	written, err := writeResults(b, rows)
+	written, err := a.writeResults(b, rows)
 	if err != nil {
 		return b, err
 	}
@@ -295,8 +295,9 @@ func BatchQuestionName(q client.Question) string {
 }
 
 // writeResults writes b's results sheet whole, returning where: a name held
-// open elsewhere gets a new one.
-func writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
+// open elsewhere gets a new one. Results are written as plain text: a sheet
+// shows Markdown's marks as they are.
+func (a *App) writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
 	header := append(slices.Clone(b.Header), lang.L("Result"), lang.L("Status"), lang.L("Credits"), lang.L("Execution"))
 	made := slices.ContainsFunc(rows, func(r storage.BatchRow) bool { return len(r.Files) > 0 })
 	if made {
@@ -307,6 +308,9 @@ func writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
 		cells := make([]string, len(b.Header), len(b.Header)+5)
 		copy(cells, r.Cells)
 		result := r.Result
+		if a.cfg.PlainText != nil {
+			result = a.cfg.PlainText(result)
+		}
 		if r.Error != "" {
 			result = r.Error
 		}
@@ -329,7 +333,7 @@ func writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
 }
 
 func (a *App) keepResults(ctx context.Context, b storage.Batch, rows []storage.BatchRow) (storage.Batch, error) {
-	written, err := writeResults(b, rows)
+	written, err := a.writeResults(b, rows)
 	if err != nil || written == b.Results {
 		return b, err
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"testing"
 	"unicode/utf8"
 
@@ -48,7 +49,14 @@ func TestChoiceLabelsReadAsStaffWouldSayThem(t *testing.T) {
 		{q("language"), "de", "German"},
 		{q("language"), "pt-BR", "Brazilian Portuguese"},
 		{q("target", "en", "fr", "es"), "fr", "French"},
-		{q("tone", "neutral", "friendly"), "friendly", "friendly"},
+		{q("tone", "neutral", "friendly"), "friendly", "Friendly"},
+		{q("style", "flat-vector", "3d-render"), "flat-vector", "Flat vector"},
+		{q("style", "flat-vector", "3d-render"), "3d-render", "3D render"},
+		{q("style"), "4k_ultra_hd", "4K ultra hd"},
+		{q("aspect_ratio"), "16:9", "16:9"},
+		{q("tone"), "Warm and Direct", "Warm and Direct"},
+		{q("tone"), "-x", "-x"},
+		{q("tone"), "2024", "2024"},
 		{q("size", "xs", "md"), "md", "md"},
 		{q("level", "hi", "lo"), "hi", "hi"},
 		{q("style", "de", "en"), "de", "German"},
@@ -92,4 +100,14 @@ func FuzzChoiceLabel(f *testing.F) {
 		_ = StyleChoices(q)
 		_ = QuestionLabel(q)
 	})
+}
+
+// Two options that would read alike are shown as the service wrote them, so
+// staff can tell them apart.
+func TestOptionsThatWouldReadAlikeKeepTheirValues(t *testing.T) {
+	q := client.Question{Name: "style", Options: []string{"flat-vector", "flat_vector", "line-art"}}
+	got := ChoiceLabels(q, q.Options)
+	if want := []string{"flat-vector", "flat_vector", "Line art"}; !slices.Equal(got, want) {
+		t.Fatalf("options %v read %v, want %v", q.Options, got, want)
+	}
 }

@@ -506,19 +506,49 @@ func knownChoiceLabel(q client.Question, value string) (string, bool) {
 	return "", false
 }
 
-// ChoiceLabels are how q's options read to staff, in order; unknown options as they are.
+// ChoiceLabels are how q's options read to staff, in order: a service's
+// value such as "flat-vector" reads "Flat vector" (the value sent stays
+// the same); two options that would read alike keep their values.
 func ChoiceLabels(q client.Question, values []string) []string {
 	isLang := isLanguageQuestion(q)
 	out := make([]string, len(values))
+	seen := make(map[string]int, len(values))
 	for i, v := range values {
 		out[i] = v
 		if l, ok := knownChoiceLabel(q, v); ok {
 			out[i] = l
 		} else if isLang {
 			out[i] = cmp.Or(LanguageName(strings.TrimSpace(v)), v)
+		} else if q.Name != "" {
+			out[i] = readableValue(v)
+		}
+		seen[out[i]]++
+	}
+	for i, l := range out {
+		if seen[l] > 1 && l != values[i] {
+			out[i] = values[i]
 		}
 	}
 	return out
+}
+
+// readableValue is a value written for programs ("flat-vector",
+// "3d_render") in words ("Flat vector", "3D render"); any other, and a
+// short code ("md", "xs") that words would not make clearer, as it is.
+func readableValue(v string) string {
+	if len(v) <= 2 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyz0123456789-_") != "" ||
+		strings.Trim(v, "0123456789-_") == "" || strings.HasPrefix(v, "-") || strings.HasPrefix(v, "_") {
+		return v
+	}
+	words := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
+	for i, w := range words {
+		// 3d, 4k: a number and its unit letter.
+		if n := len(w); n > 1 && strings.Trim(w[:n-1], "0123456789") == "" && w[n-1] >= 'a' {
+			words[i] = strings.ToUpper(w)
+		}
+	}
+	s := strings.Join(words, " ")
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // StyleName is a temperature option as a reply style ("Balanced"), or "".

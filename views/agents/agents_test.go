@@ -413,8 +413,9 @@ func TestFormRendersEachQuestionType(t *testing.T) {
 	w := test.NewTempWindow(t, fm.content)
 	_ = w
 	sel := fm.byName["tone"].input.(*kit.Select)
-	if strings.Join(sel.Options, ",") != "neutral,friendly,formal" || sel.Selected != "formal" {
-		t.Fatalf("select: %v / %q", sel.Options, sel.Selected)
+	// The service's values read as words; the value sent stays the same.
+	if strings.Join(sel.Options, ",") != "Neutral,Friendly,Formal" || sel.Selected != "Formal" || fm.answers()["tone"] != "formal" {
+		t.Fatalf("select: %v / %q, sends %q", sel.Options, sel.Selected, fm.answers()["tone"])
 	}
 	num := fm.byName["length"].input.(*numberEntry)
 	num.SetText("")
@@ -598,15 +599,16 @@ func TestRunTextAgentShowsOutputAndHistory(t *testing.T) {
 	if rich == nil || len(rich.Segments) == 0 {
 		t.Fatal("the text output is rendered")
 	}
-	// Copy gives the markdown as written; Copy as text the words alone.
+	// Copy gives the words alone, to paste into a mail; Copy as Markdown
+	// the markdown as written.
 	clip := fyne.CurrentApp().Clipboard()
 	test.Tap(kittest.FindButton(d.output.content, "Copy"))
-	if clip.Content() != d.output.run.Output {
-		t.Fatal("Copy should put the result's markdown on the clipboard")
-	}
-	test.Tap(kittest.FindButton(d.output.content, "Copy as text"))
 	if got := clip.Content(); got == "" || strings.Contains(got, "# ") || strings.Contains(got, "**") {
-		t.Fatalf("Copy as text gave %q, want the words without markdown marks", got)
+		t.Fatalf("Copy gave %q, want the words without markdown marks", got)
+	}
+	test.Tap(kittest.FindButton(d.output.content, "Copy as Markdown"))
+	if clip.Content() != d.output.run.Output {
+		t.Fatal("Copy as Markdown should put the result's markdown on the clipboard")
 	}
 	f.wait(t, "the history", func() bool { return len(d.history.Items) == 1 })
 	if d.history.Items[0].Output != d.output.run.Output {

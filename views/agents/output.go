@@ -116,20 +116,21 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 			toggle.SetText(lang.L("Formatted"))
 		}
 	})
+	// Copy pastes readable into a mail or a document; the marks are second.
 	copyBtn := kit.NewButtonWithIcon(lang.L("Copy"), theme.ContentCopyIcon(), nil)
 	copyBtn.OnTapped = func() {
-		fyne.CurrentApp().Clipboard().SetContent(out)
+		fyne.CurrentApp().Clipboard().SetContent(richtext.ReplyText(out))
 		copyBtn.SetText(lang.L("Copied"))
 	}
-	plainBtn := kit.NewButtonWithIcon(lang.L("Copy as text"), theme.ContentCopyIcon(), nil)
-	plainBtn.OnTapped = func() {
-		fyne.CurrentApp().Clipboard().SetContent(richtext.PlainText(out))
-		plainBtn.SetText(lang.L("Copied as text"))
+	mdBtn := kit.NewButtonWithIcon(lang.L("Copy as Markdown"), theme.ContentCopyIcon(), nil)
+	mdBtn.OnTapped = func() {
+		fyne.CurrentApp().Clipboard().SetContent(out)
+		mdBtn.SetText(lang.L("Copied as Markdown"))
 	}
 	save := kit.NewButtonWithIcon(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
 		screen.SaveText(o.s.env, agentTitle, safe.FileName(agentTitle, ".md", lang.L("result")), out)
 	})
-	bar := container.NewHBox(copyBtn, plainBtn, save, toggle)
+	bar := container.NewHBox(copyBtn, mdBtn, save, toggle)
 	if len(pics) > 0 {
 		// Pictures come from addresses the result chose: fetched only on request.
 		var show *kit.Button

@@ -102,6 +102,7 @@ func (s *Screen) build() {
 				s.browser.LoadMore()
 			}
 		})
+	kit.DownInto(s.search, s.list)
 	s.list.OnSelected = func(id widget.ListItemID) {
 		if id < len(s.shown.Agents) {
 			s.openAgent(s.shown.Agents[id])

@@ -426,7 +426,7 @@ func (s *Screen) RetryFailed() {
 func (s *Screen) CancelBatch() {
 	id := s.chosen
 	// Cannot be undone: Enter does not confirm it.
-	screen.Confirm(s.env.Window, lang.L("Cancel this batch?"), lang.L("Rows not sent yet will not run; rows on their way finish."), lang.L("Cancel batch"), lang.L("Keep it"), true, func() {
+	screen.Confirm(s.env.Window, lang.L("Cancel this batch?"), lang.L("Rows not sent yet will not run; rows on their way finish."), lang.L("Cancel batch"), lang.L("Keep it"), screen.Destructive, func() {
 		var err error
 		kit.Act(s.env.App, func(ctx context.Context) { err = s.runner.Cancel(ctx, id) }, func() {
 			switch {
@@ -562,7 +562,7 @@ func OfferUnfinished(env screen.Env) {
 		if !slices.ContainsFunc(todo, func(b app.Batch) bool { return b.State != app.BatchCancelled }) {
 			text = lang.L("Rows of a cancelled batch were on their way when Agent Desk closed. Find out what became of them? Nothing new is sent.")
 		}
-		screen.Confirm(env.Window, lang.N("Go on with the batch?", len(todo)), text, lang.L("Go on"), lang.L("Later"), false, func() {
+		screen.Confirm(env.Window, lang.N("Go on with the batch?", len(todo)), text, lang.L("Go on"), lang.L("Later"), screen.Safe, func() {
 			var failed error
 			kit.Act(a, func(ctx context.Context) {
 				for _, b := range todo {

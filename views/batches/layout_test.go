@@ -3,15 +3,23 @@ package batches
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // TestTheBatchesScreenLaysOutAfterEachAction: a batch run and done, then
@@ -44,4 +52,37 @@ func TestTheBatchesScreenLaysOutAfterEachAction(t *testing.T) {
 	kittest.Look(t, f, q, w, "the window made small")
 	w.Resize(fyne.NewSize(1920, 1080))
 	kittest.Look(t, f, q, w, "the window made large")
+}
+
+// TestTheResultsSheetHoldsPlainText: a sheet shows Markdown's marks as they
+// are, so the Result column holds the reply as Copy gives it.
+func TestTheResultsSheetHoldsPlainText(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{}), func(c *app.Config) { c.PlainText = richtext.ReplyText })
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	e := screen.Env{App: a, Window: w, Nav: nav{shown: new([]string)}}
+	ag := agent(t, a)
+	b, err := a.Batches().New(context.Background(), ag, wholeSheet(t, sheetOf(t, 3)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Batches().Start(b.ID, ag) {
+		t.Fatal("the batch did not start")
+	}
+	b = batchDone(t, e, q)
+	rows, err := a.DB().AllBatchRows(context.Background(), b.ID)
+	if err != nil || len(rows) != 3 || !strings.HasPrefix(rows[0].Result, "# ") {
+		t.Fatalf("the demo's replies should carry Markdown for this test to mean anything: %v %+v", err, rows)
+	}
+	out := wholeSheet(t, b.Results)
+	col := slices.Index(out.Header, "Result")
+	if col < 0 || len(out.Rows) != 3 {
+		t.Fatalf("the results sheet reads %v, %d rows", out.Header, len(out.Rows))
+	}
+	for i, r := range out.Rows {
+		if got := r.Cells[col]; got != richtext.ReplyText(rows[i].Result) || strings.Contains(got, "**") || strings.Contains(got, "# ") {
+			t.Fatalf("row %d's result reads %q", i+1, got)
+		}
+	}
 }

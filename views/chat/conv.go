@@ -598,8 +598,9 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 	if m.Credits != nil {
 		actions.Add(screen.Quiet(app.Credits(*m.Credits)))
 	}
-	actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
-	actions.Add(smallButton(lang.L("Copy as text"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
+	// Copy pastes readable into a mail or a document; the marks are second.
+	actions.Add(smallButton(lang.L("Copy"), theme.ContentCopyIcon(), func() { copyText(richtext.ReplyText(m.Content)) }))
+	actions.Add(smallButton(lang.L("Copy as Markdown"), theme.ContentCopyIcon(), func() { copyText(m.Content) }))
 	actions.Add(smallButton(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
 		title := v.sess.Conversation().Title
 		screen.SaveText(v.s.env, title, safe.FileName(lang.L("{{.Title}} reply", map[string]any{"Title": title}), ".md", lang.L("reply")), m.Content)

@@ -93,6 +93,7 @@ func (s *Screen) build() {
 	s.convs = screen.NewRows(lang.L("Loading conversations…"), kit.NewTwoLineRow, func(_ int, c app.Conversation, o fyne.CanvasObject) {
 		kit.SetTwoLineRow(o, c.Title, c.AgentTitle+" · "+when(c.UpdatedAt))
 	})
+	kit.DownInto(s.search, s.convs.List)
 	s.convs.OnChosen(func(c app.Conversation) {
 		if !s.selfSel {
 			s.OpenConversation(c.ID)

@@ -433,8 +433,14 @@ func TestFilesAreProcessedAndDeletedAfterConfirming(t *testing.T) {
 	s.toggle(id)
 	test.Tap(s.delBtn)
 	top = w.Canvas().Overlays().Top()
-	if top == nil || !strings.Contains(kittest.AllText(top), "cannot be undone") {
-		t.Fatal("Delete should ask first")
+	if top == nil || !strings.Contains(kittest.AllText(top), "cannot be undone") || !strings.Contains(kittest.AllText(top), "Delete “hours.txt”?") {
+		t.Fatalf("Delete should ask first, naming the file: %q", kittest.AllText(top))
+	}
+	if del := kittest.FindButton(top, "Delete"); del.Importance != widget.DangerImportance {
+		t.Fatal("the button that deletes should look dangerous")
+	}
+	if proc := kittest.FindButton(top, "Cancel"); proc.Importance == widget.DangerImportance {
+		t.Fatal("Cancel should not look dangerous")
 	}
 	test.Tap(kittest.FindButton(top, "Delete"))
 	eventually(t, q, "deleted", func() bool { return status() == "gone" })

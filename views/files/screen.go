@@ -377,13 +377,13 @@ func (s *Screen) processSelected() {
 	n := map[string]any{"Count": app.Number(len(ids))}
 	s.confirmEach(ids, lang.N("Process this file?", len(ids), n),
 		lang.N("Processing lets agents read this file. It costs credits, charged once per file.", len(ids), n),
-		lang.L("Process"), lang.L("Files not processed"), fl.ProcessFiles)
+		lang.L("Process"), lang.L("Files not processed"), screen.Paid, fl.ProcessFiles)
 }
 
 // confirmEach asks, then does op one file at a time (the account's pace) and
 // clears the selection; a failure stops the rest and is told plainly.
-func (s *Screen) confirmEach(ids []client.ID, question, detail, verb, failTitle string, op func(context.Context, []client.ID) (int, error)) {
-	screen.Confirm(s.env.Window, question, detail, verb, lang.L("Cancel"), true, func() {
+func (s *Screen) confirmEach(ids []client.ID, question, detail, verb, failTitle string, weight screen.Weight, op func(context.Context, []client.ID) (int, error)) {
+	screen.Confirm(s.env.Window, question, detail, verb, lang.L("Cancel"), weight, func() {
 		var done int
 		var err error
 		kit.ActShowing(s.env.App, s.env.Window, lang.L("Working on the files…"), func(ctx context.Context) { done, err = op(ctx, ids) }, func() {
@@ -404,12 +404,30 @@ func (s *Screen) deleteSelected() {
 	if len(ids) == 0 || fl == nil {
 		return
 	}
-	s.confirmEach(ids, lang.N("Delete this file?", len(ids), map[string]any{"Count": app.Number(len(ids))}),
-		lang.N("It is deleted from the service and leaves every agent it is linked to. This cannot be undone.", len(ids)),
-		lang.L("Delete"), lang.L("Files not deleted"), fl.DeleteFiles)
+	names := s.names(ids)
+	question := lang.N("Delete these {{.Count}} files?", len(ids), map[string]any{"Count": app.Number(len(ids))})
+	if len(names) == 1 {
+		question = lang.L("Delete “{{.Name}}”?", map[string]any{"Name": names[0]})
+	}
+	detail := lang.N("It is deleted from the service and leaves every agent it is linked to. This cannot be undone.", len(ids))
+	if len(names) > 1 {
+		detail = screen.NameList(names) + "\n\n" + detail
+	}
+	s.confirmEach(ids, question, detail, lang.L("Delete"), lang.L("Files not deleted"), screen.Destructive, fl.DeleteFiles)
 }
 
 func (s *Screen) Selected() []client.ID { return s.selected.of(s.list.Items) }
+
+// names are the names of the files ids, as listed.
+func (s *Screen) names(ids []client.ID) []string {
+	var out []string
+	for _, f := range s.list.Items {
+		if slices.Contains(ids, f.ID) {
+			out = append(out, safe.Text(f.Filename, 80))
+		}
+	}
+	return out
+}
 
 type selection map[client.ID]bool
 

@@ -198,8 +198,9 @@ func (e *FormEntry) FocusGained() {
 	ShowFocused(e.self())
 }
 
-// PaidButton is the button of an action that costs credits: a click or
-// Ctrl+Enter runs it, Space does not.
+// PaidButton is the button of an action that costs credits: a click, Enter
+// on it or Ctrl+Enter runs it. Space, easily pressed while typing, does
+// not: it says to press Enter.
 type PaidButton struct {
 	Button
 }
@@ -211,9 +212,37 @@ func NewPaidButton(label string, icon fyne.Resource, tapped func()) *PaidButton 
 	return b
 }
 
-// TypedKey ignores Space and passes Esc and F1 to the window.
+// TypedKey runs on Enter, says so on Space, and passes Esc and F1 to the
+// window.
 func (b *PaidButton) TypedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape || ev.Name == fyne.KeyF1 {
+	switch ev.Name {
+	case fyne.KeyEscape, fyne.KeyF1:
 		PassKey(b, ev)
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if !b.Disabled() && b.OnTapped != nil {
+			b.OnTapped()
+		}
+	case fyne.KeySpace:
+		if l := LayerOf(canvasOf(b)); l != nil {
+			l.showTip(b, lang.L("Press Enter to do this. It uses credits."))
+		}
+	}
+}
+
+// DownInto has Down in the search field e take the keyboard to the first row
+// of l, the list it searches.
+func DownInto(e *FormEntry, l *List) {
+	before := e.OnKey
+	e.OnKey = func(ev *fyne.KeyEvent) bool {
+		if before != nil && before(ev) {
+			return true
+		}
+		c := canvasOf(e.self())
+		if ev.Name != fyne.KeyDown || c == nil || l.Length == nil || l.Length() == 0 {
+			return false
+		}
+		l.moveKeyboardRow(0)
+		c.Focus(l)
+		return true
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 // A form's text field runs the form on Ctrl+Enter only, passes the
@@ -30,5 +32,56 @@ func TestFormEntryRunsOnCtrlEnterAndPassesTheWindowsShortcuts(t *testing.T) {
 	e.TypedShortcut(&fyne.ShortcutSelectAll{})
 	if e.SelectedText() != "a note" {
 		t.Fatalf("the field's own shortcuts should still work; selected %q", e.SelectedText())
+	}
+}
+
+// Down in a search field takes the keyboard to its list's first row, and
+// Enter there opens the row, as Space does.
+func TestDownFromASearchEntersItsListAndEnterOpensTheRow(t *testing.T) {
+	test.NewTempApp(t)
+	rows := []string{"Newsletter Writer", "Meeting Minutes Writer"}
+	l := NewList(func() int { return len(rows) }, func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rows[i]) })
+	opened := -1
+	l.OnSelected = func(id widget.ListItemID) { opened = id }
+	search := NewSearchEntry()
+	DownInto(search, l)
+	w := test.NewTempWindow(t, container.NewBorder(search, nil, nil, nil, l))
+	w.Resize(fyne.NewSize(300, 300))
+	w.Canvas().Focus(search)
+	search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if w.Canvas().Focused() != l {
+		t.Fatalf("Down in the search should take the keyboard to the list, it is on %T", w.Canvas().Focused())
+	}
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if opened != 1 {
+		t.Fatalf("Enter on the second row should open it, opened %d", opened)
+	}
+}
+
+// Enter on a focused button that costs credits runs it; Space, pressed by
+// mistake while typing, runs nothing and says to press Enter.
+func TestEnterRunsAPaidButtonAndSpaceSaysHow(t *testing.T) {
+	test.NewTempApp(t)
+	runs := 0
+	b := NewPaidButton("Run agent", nil, func() { runs++ })
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.SetContent(container.NewStack(container.NewCenter(b), NewLayer(w.Canvas())))
+	w.Resize(fyne.NewSize(300, 200))
+	w.Canvas().Focus(b)
+	b.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	l := LayerOf(w.Canvas())
+	if runs != 0 || l.tip.Hidden || l.tipText.Text != "Press Enter to do this. It uses credits." {
+		t.Fatalf("Space ran %d times and the tip reads %q (shown: %v)", runs, l.tipText.Text, !l.tip.Hidden)
+	}
+	b.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if runs != 1 {
+		t.Fatalf("Enter should run once, ran %d", runs)
+	}
+	b.Disable()
+	b.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnter})
+	if runs != 1 {
+		t.Fatal("Enter on a disabled button ran it")
 	}
 }

@@ -91,6 +91,14 @@ func (l *List) ring(row *listRow, on bool) {
 	row.show(on)
 }
 
+// TypedKey opens the keyboard's row on Enter, as Space does.
+func (l *List) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter {
+		ev = &fyne.KeyEvent{Name: fyne.KeySpace}
+	}
+	l.List.TypedKey(ev)
+}
+
 func (l *List) FocusGained() {
 	l.focused = true
 	l.List.FocusGained()

@@ -159,6 +159,7 @@ func (s *Screen) build() {
 	s.mems = screen.NewRows(lang.L("Reading memories…"), kit.NewTwoLineRow, func(_ int, m app.MemoryEntry, o fyne.CanvasObject) {
 		kit.SetTwoLineRow(o, firstLine(m), subLine(m))
 	})
+	kit.DownInto(s.search, s.mems.List)
 	s.mems.OnChosen(func(m app.MemoryEntry) {
 		if m.ID != s.ed.id || !s.ed.open {
 			s.ed.leave(func() { s.openMemory(m) }, func() { s.selectCurrent() })
@@ -244,7 +245,7 @@ func (s *Screen) confirmDeleteCollection() {
 		what = lang.N("“{{.Name}}” will be deleted from the service. Its {{.Count}} memories are deleted with it. This cannot be undone.", col.Count,
 			map[string]any{"Name": name, "Count": app.Number(col.Count)})
 	}
-	screen.Confirm(s.env.Window, lang.L("Delete this collection?"), what, lang.L("Delete"), lang.L("Cancel"), true, func() {
+	screen.Confirm(s.env.Window, lang.L("Delete the collection “{{.Name}}”?", map[string]any{"Name": name}), what, lang.L("Delete"), lang.L("Cancel"), screen.Destructive, func() {
 		screen.Try(s.env, lang.L("Deleting the collection…"), lang.L("Collection not deleted"), func(ctx context.Context) error {
 			return s.a.Memories().DeleteCollection(ctx, col.ID)
 		}, func() {
@@ -259,7 +260,7 @@ func (s *Screen) confirmDeleteCollection() {
 
 func (s *Screen) deleteMemory(id, preview string) {
 	msg := lang.L("“{{.Memory}}” will be deleted from the service. Agents will no longer use it. This cannot be undone.", map[string]any{"Memory": preview})
-	screen.Confirm(s.env.Window, lang.L("Delete this memory?"), msg, lang.L("Delete"), lang.L("Cancel"), true, func() {
+	screen.Confirm(s.env.Window, lang.L("Delete this memory?"), msg, lang.L("Delete"), lang.L("Cancel"), screen.Destructive, func() {
 		screen.Try(s.env, lang.L("Deleting the memory…"), lang.L("Memory not deleted"), func(ctx context.Context) error {
 			return s.idx.DeleteMemory(ctx, id)
 		}, func() {

@@ -58,6 +58,7 @@ func New(env screen.Env) screen.Screen {
 	s.list = screen.NewRows(lang.L("Reading resources…"), kit.NewTwoLineRow, func(_ int, r client.Resource, o fyne.CanvasObject) {
 		kit.SetTwoLineRow(o, title(r), r.Description)
 	})
+	kit.DownInto(s.search, s.list.List)
 	s.list.OnChosen(s.showDetail)
 	s.placeholder = kit.Empty(theme.InfoIcon(), lang.L("No resource chosen"), lang.L("Choose a resource on the left to see its details."))
 	s.detail = container.NewStack(s.placeholder)

@@ -2,18 +2,31 @@ package screen
 
 import (
 	"context"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/views/kit"
 )
 
-// Confirm asks title with yes and no as its answers and runs do on yes; what
-// cannot be undone (destructive) is never confirmed by Enter.
-func Confirm(w fyne.Window, title, text, yes, no string, destructive bool, do func()) *dialog.ConfirmDialog {
+// Weight is what saying yes to a confirmation does.
+type Weight int
+
+const (
+	// Safe: Enter confirms.
+	Safe Weight = iota
+	// Paid costs credits: only a click, or Tab to the button, confirms.
+	Paid
+	// Destructive cannot be undone: as Paid, and its button is red.
+	Destructive
+)
+
+// Confirm asks title with yes and no as its answers and runs do on yes.
+func Confirm(w fyne.Window, title, text, yes, no string, weight Weight, do func()) *dialog.ConfirmDialog {
 	d := dialog.NewConfirm(title, text, func(ok bool) {
 		if ok {
 			do()
@@ -21,10 +34,14 @@ func Confirm(w fyne.Window, title, text, yes, no string, destructive bool, do fu
 	}, w)
 	d.SetConfirmText(yes)
 	d.SetDismissText(no)
-	if destructive {
-		kit.ShowDestructive(d, w)
-	} else {
+	switch weight {
+	case Safe:
 		kit.ShowDialog(d, w)
+	case Destructive:
+		d.SetConfirmImportance(widget.DangerImportance)
+		fallthrough
+	default:
+		kit.ShowDestructive(d, w)
 	}
 	return d
 }
@@ -68,4 +85,15 @@ func Try(env Env, busy, failed string, work func(ctx context.Context) error, the
 			then()
 		}
 	})
+}
+
+// NameList is names one per line for a confirmation: the first five, then
+// how many more.
+func NameList(names []string) string {
+	const shown = 5
+	if len(names) <= shown {
+		return strings.Join(names, "\n")
+	}
+	more := len(names) - shown
+	return strings.Join(names[:shown], "\n") + "\n" + lang.N("and {{.Count}} more", more, map[string]any{"Count": app.Number(more)})
 }

@@ -334,7 +334,7 @@ func (s *Screen) editAccount(acct app.Account) {
 
 func (s *Screen) confirmRemove(acct app.Account) {
 	s.confirm = screen.Confirm(s.env.Window, lang.L("Remove {{.Account}}?", map[string]any{"Account": acct.Name}),
-		lang.L("Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer."), lang.L("Remove"), lang.L("Keep"), true, func() {
+		lang.L("Agent Desk forgets this account and its API key. Your history of chats and runs stays on this computer."), lang.L("Remove"), lang.L("Keep"), screen.Destructive, func() {
 			s.change(func(ctx context.Context) error { return s.env.App.Accounts().Remove(ctx, acct.ID) }, func(why string) string {
 				return lang.L("{{.Account}} could not be removed. {{.Why}}", map[string]any{"Account": acct.Name, "Why": why})
 			})
@@ -348,7 +348,7 @@ func (s *Screen) offerRestart() {
 	if app.WouldSpeak(tag) != app.LanguageInUse() {
 		screen.Confirm(s.env.Window, lang.L("Start Agent Desk again?"),
 			lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": languageLabel(app.WouldSpeak(tag))}),
-			lang.L("Start again now"), lang.L("Later"), false, s.env.Nav.Restart)
+			lang.L("Start again now"), lang.L("Later"), screen.Safe, s.env.Nav.Restart)
 	}
 }
 

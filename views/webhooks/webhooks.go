@@ -258,7 +258,7 @@ func (l *list) setActive(w client.Webhook, on bool) {
 
 func (l *list) delete(w client.Webhook) {
 	screen.Confirm(l.env.Window, lang.L("Delete this webhook?"),
-		lang.L("The service will stop calling {{.Address}}. This cannot be undone.", map[string]any{"Address": safe.Text(w.URL, 0)}), lang.L("Delete"), lang.L("Cancel"), true, func() {
+		lang.L("The service will stop calling {{.Address}}. This cannot be undone.", map[string]any{"Address": safe.Text(w.URL, 0)}), lang.L("Delete"), lang.L("Cancel"), screen.Destructive, func() {
 			screen.Try(l.env, lang.L("Deleting the webhook…"), lang.L("Webhook not deleted"), func(ctx context.Context) error { return l.hooks.Delete(ctx, w.ID) }, nil)
 		})
 }

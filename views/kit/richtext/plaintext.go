@@ -8,7 +8,7 @@ import (
 )
 
 // PlainText is markdown typed out without marks, lists bulleted, a link's
-// address after differing words: "Copy as text" for places that read no markdown.
+// address after differing words: for places that read no markdown.
 func PlainText(md string) string {
 	segs, _ := Parse(md)
 	var b strings.Builder

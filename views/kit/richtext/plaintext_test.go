@@ -7,7 +7,7 @@ import (
 	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
-// "Copy as text" gives the words of a reply without markdown's marks.
+// Copy gives the words of a reply without markdown's marks.
 func TestPlainTextDropsTheMarksAndKeepsTheWords(t *testing.T) {
 	md := "# Plan\n\nSome **bold** and *slanted* words, `code`, and [the docs](https://example.com/docs).\n\n- first\n- second\n\n1. one\n2. two\n\n```\nfmt.Println(1)\n```\n"
 	got := richtext.PlainText(md)

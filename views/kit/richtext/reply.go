@@ -575,7 +575,7 @@ func tablesIn(b string, text func(md string, last bool), table func(Table)) {
 	}
 }
 
-// ReplyText is "Copy as text": the whole reply made plain at once, tables as
+// ReplyText is what Copy gives and a results sheet holds: the whole reply made plain at once, tables as
 // tab-separated lines so they paste as tables.
 func ReplyText(md string) string {
 	var src strings.Builder

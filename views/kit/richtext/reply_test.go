@@ -130,7 +130,7 @@ func TestFootnotesShowAsNumbersAcrossBlocks(t *testing.T) {
 	}
 }
 
-// Copy as text reads the reply as one document: footnotes, link
+// Copy reads the reply as one document: footnotes, link
 // definitions and loose numbered lists come out whole; tables as cells
 // separated by tabs.
 func TestCopyAsTextKeepsEverything(t *testing.T) {
@@ -138,7 +138,7 @@ func TestCopyAsTextKeepsEverything(t *testing.T) {
 	got := ReplyText("Costs rose[^1] a lot.\n\nSee [the plan][p] for details.\n\n1. first\n\n2. second\n\n3. third\n\n| A | B |\n|---|---|\n| 1 | 2 |\n\n[p]: https://example.com/plan\n\n[^1]: Before tax.")
 	for _, want := range []string{"Before tax.", "https://example.com/plan", "2. second", "3. third", "A\tB\n1\t2"} {
 		if !strings.Contains(got, want) {
-			t.Fatalf("Copy as text should hold %q; it gives %q", want, got)
+			t.Fatalf("Copy should hold %q; it gives %q", want, got)
 		}
 	}
 }
