@@ -241,8 +241,11 @@ func clippedIn(o fyne.CanvasObject, path string) string {
 	// off because it is. A field's insides (a date field's calendar button)
 	// are Fyne's own.
 	_, field := inner.(interface{ SetPlaceHolder(string) })
-	if _, rich := inner.(*widget.RichText); rich {
+	switch inner.(type) {
+	case *widget.RichText:
 		field = true // its lines are Fyne's: it wraps them itself
+	case *widget.ProgressBarInfinite:
+		field = true // its bar runs back and forth, out of its box and in again
 	}
 	for _, c := range Children(inner) {
 		if field {
