@@ -144,12 +144,17 @@ func (b *StatusBar) updateCredits() {
 	a := b.env.App
 	b.env.App.Go(func() {
 		total, err := a.Ledger().Today(context.Background())
+		// The demo charges nothing: what it counts is for practice.
+		practice := a.Account().IsDemo()
 		kit.Do(func() {
-			if err != nil {
+			switch {
+			case err != nil:
 				b.credits.SetText(lang.L("Credits today: unknown"))
-				return
+			case practice:
+				b.credits.SetText(lang.L("Practice credits today: {{.Credits}}", map[string]any{"Credits": app.CreditsFigure(total)}))
+			default:
+				b.credits.SetText(lang.L("Credits today: {{.Credits}}", map[string]any{"Credits": app.CreditsFigure(total)}))
 			}
-			b.credits.SetText(lang.L("Credits today: {{.Credits}}", map[string]any{"Credits": app.CreditsFigure(total)}))
 		})
 	})
 }

@@ -148,10 +148,10 @@ func TestStatusBarShowsDemoAgentsAndCredits(t *testing.T) {
 	shell := NewShell(a, w, screens...)
 	bar := shell.status
 	q.WaitUntil(t, func() bool {
-		return strings.Contains(barText(bar), "Connected") && !strings.Contains(barText(bar), "unknown") && strings.Contains(barText(bar), "Credits today: 0")
+		return strings.Contains(barText(bar), "Connected") && !strings.Contains(barText(bar), "unknown") && strings.Contains(barText(bar), "Practice credits today: 0")
 	}, func() string { return barText(bar) })
 	text := barText(bar)
-	for _, want := range []string{"Demo service", "44 agents", "Credits today: 0"} {
+	for _, want := range []string{"Demo service", "44 agents", "Practice credits today: 0"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("status bar %q lacks %q", text, want)
 		}

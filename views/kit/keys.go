@@ -205,9 +205,11 @@ type PaidButton struct {
 	Button
 }
 
+// NewPaidButton's tip says it uses credits until the caller words its own.
 func NewPaidButton(label string, icon fyne.Resource, tapped func()) *PaidButton {
 	b := &PaidButton{}
 	b.Text, b.Icon, b.OnTapped = label, icon, tapped
+	b.Tip = lang.L("Uses credits.")
 	b.ExtendBaseWidget(b)
 	return b
 }

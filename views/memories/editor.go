@@ -50,7 +50,7 @@ type editor struct {
 	bannerText  *widget.Label
 	bannerBtns  *fyne.Container
 	banner      *fyne.Container
-	save        *kit.Button
+	save        *kit.PaidButton
 	revert      *kit.Button
 	del         *kit.Button
 	deletable   bool // the service can delete memories
@@ -100,8 +100,12 @@ func newEditor(s *Screen) *editor {
 	e.banner = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, e.bannerText), e.bannerBtns)
 	e.banner.Hide()
 
-	e.save = kit.NewButtonWithIcon(lang.L("Save"), theme.DocumentSaveIcon(), func() { e.send(e.id) })
+	e.save = kit.NewPaidButton(lang.L("Save"), theme.DocumentSaveIcon(), func() { e.send(e.id) })
 	e.save.Importance = widget.HighImportance
+	e.save.Tip = lang.L("Send the memory to the service ({{.Key}}). Uses credits.", map[string]any{"Key": kit.CtrlName("Enter")})
+	// Saving costs credits: said before, not found out on the meter.
+	cost := screen.Wrapped(lang.L("Saving a memory uses credits."))
+	cost.Importance = widget.LowImportance
 	e.revert = kit.NewButtonWithIcon(lang.L("Revert"), theme.ContentUndoIcon(), e.doRevert)
 	e.del = kit.NewButtonWithIcon(lang.L("Delete…"), theme.DeleteIcon(), func() {
 		if e.id != "" {
@@ -116,7 +120,7 @@ func newEditor(s *Screen) *editor {
 	top := container.NewVBox(e.title, e.seen, e.banner)
 	bottom := container.NewVBox(
 		container.NewBorder(nil, nil, nil, e.counter, e.textErr),
-		e.colBox, e.metaBox,
+		e.colBox, e.metaBox, cost,
 		container.NewHBox(e.save, e.revert, layout.NewSpacer(), e.del))
 	e.body = kit.NewBorder(top, bottom, nil, nil, e.text)
 	e.noMemory = compactEmpty(theme.DocumentCreateIcon(), lang.L("No memory open"),

@@ -104,6 +104,10 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 			}
 			test.Tap(f.s.newBtn)
 			test.Type(f.s.ed.text, "Northwind wants PDF invoices.")
+			// Saving costs credits: the editor says so before Save is pressed.
+			if !strings.Contains(kittest.AllText(f.s.ed.body), "Saving a memory uses credits.") || !strings.Contains(f.s.ed.save.Tip, "Uses credits") {
+				t.Fatalf("the editor should say saving uses credits:\n%s", kittest.AllText(f.s.ed.body))
+			}
 			if got := f.s.ed.counter.Text; got != "29 / 32,000" {
 				t.Fatalf("counter = %q", got)
 			}

@@ -47,7 +47,7 @@ func New(a *app.App, done func()) *Welcome {
 	w.Demo.Importance = widget.HighImportance
 	w.Connect = kit.NewButtonWithIcon(lang.L("Connect your account"), theme.AccountIcon(), func() { w.show(true) })
 
-	demoText := screen.Wrapped(lang.L("Explore Agent Desk with sample agents that run on this computer. Nothing is charged, and you can connect your account later in Settings."))
+	demoText := screen.Wrapped(lang.L("Explore Agent Desk with sample agents that run on this computer. Nothing is charged: the credits it counts are for practice. You can connect your account later in Settings."))
 	connectText := screen.Wrapped(lang.L("Use the agents of your organisation. You need the service address and an API key from your administrator."))
 	w.choices = container.NewGridWithColumns(2,
 		card(theme.ComputerIcon(), lang.L("Try it first"), demoText, w.Demo),
