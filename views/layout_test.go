@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,8 +11,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // TestEveryScreenLaysOutAfterEachAction opens every screen in each language
@@ -44,5 +47,47 @@ func TestEveryScreenLaysOutAfterEachAction(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestTheConversationHasTheRoom: at 800x600, beside the rail and above the
+// status bar, a chat's messages get at least 55 % of the window's height;
+// the reply settings take one line.
+func TestTheConversationHasTheRoom(t *testing.T) {
+	for _, lang := range []string{"en", "pt-BR", "es"} {
+		t.Run(lang, func(t *testing.T) {
+			speak(t, lang)
+			test.NewTempApp(t)
+			q := kit.UseQueue(t)
+			a := apptest.Open(t)
+			w := test.NewTempWindow(t, widget.NewLabel(""))
+			size := fyne.NewSize(800, 600)
+			w.Resize(size)
+			shell := NewShell(a, w)
+			rememberSize(a, w)
+			f := kittest.NewFrames(w.Canvas())
+			shell.Show(screen.ScreenChats)
+			ag, err := a.Client().GetAgent(context.Background(), "101")
+			if err != nil {
+				t.Fatal(err)
+			}
+			chats := shell.Screen(screen.ScreenChats)
+			chats.(interface{ OpenChat(client.Agent) }).OpenChat(*ag)
+			var messages *kit.List
+			q.WaitUntil(t, func() bool {
+				f.Settle(q)
+				messages = nil
+				for _, l := range kittest.FindAll[*kit.List](chats.Content()) {
+					if l.HideSeparators && l.Visible() {
+						messages = l
+					}
+				}
+				return messages != nil
+			}, func() string { return kittest.AllText(chats.Content()) })
+			kittest.Look(t, f, q, w, "a new chat")
+			if h := messages.Size().Height; h < 0.55*size.Height {
+				t.Fatalf("the messages get %v of the window's %v", h, size.Height)
+			}
+		})
 	}
 }

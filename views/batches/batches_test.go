@@ -415,7 +415,7 @@ func shownPlan(t *testing.T, e screen.Env, q *kit.Queue) *plan {
 	var shown []*plan
 	q.WaitUntil(t, func() bool {
 		if top := e.Window.Canvas().Overlays().Top(); top != nil {
-			shown = findAll[*plan](top)
+			shown = kittest.FindAll[*plan](top)
 		}
 		return len(shown) == 1
 	}, func() string { return "no plan" })
@@ -428,25 +428,6 @@ func questions(pl *plan) map[string]*question {
 	for _, qq := range pl.questions {
 		out[qq.q.Name] = qq
 	}
-	return out
-}
-
-// findAll are the objects of type T shown under o, in order.
-func findAll[T fyne.CanvasObject](o fyne.CanvasObject) []T {
-	var out []T
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		if v, ok := o.(T); ok {
-			if o.Visible() {
-				out = append(out, v)
-			}
-			return
-		}
-		for _, c := range kittest.Children(o) {
-			walk(c)
-		}
-	}
-	walk(o)
 	return out
 }
 
@@ -496,7 +477,7 @@ func TestRunOnManyOffersASheetAFolderOrLinesTheSheetFirst(t *testing.T) {
 	if top == nil {
 		t.Fatal("Run on many… shows nothing")
 	}
-	bs := findAll[*choiceButton](top)
+	bs := kittest.FindAll[*choiceButton](top)
 	if got, want := buttonTexts(bs), []string{"Rows of a spreadsheet…", "Files in a folder…", "Lines of text…", "Cancel"}; !slices.Equal(got, want) {
 		t.Fatalf("the choices are %q, want %q", got, want)
 	}
@@ -851,7 +832,7 @@ func TestFilesDroppedAskOneRunOrOneEach(t *testing.T) {
 	c := e.Window.Canvas()
 	once := 0
 	AskDropped(e, ag, paths, func() { once++ })
-	bs := findAll[*choiceButton](c.Overlays().Top())
+	bs := kittest.FindAll[*choiceButton](c.Overlays().Top())
 	if got, want := buttonTexts(bs), []string{"Run once with all these files", "Run once for each file…", "Cancel"}; !slices.Equal(got, want) {
 		t.Fatalf("the choices are %q", got)
 	}
@@ -863,7 +844,7 @@ func TestFilesDroppedAskOneRunOrOneEach(t *testing.T) {
 		t.Fatalf("Enter: %d runs with all, dialog open %v", once, c.Overlays().Top() != nil)
 	}
 	AskDropped(e, ag, paths, func() { once++ })
-	test.Tap(findAll[*choiceButton](c.Overlays().Top())[1])
+	test.Tap(kittest.FindAll[*choiceButton](c.Overlays().Top())[1])
 	pl := shownPlan(t, e, q)
 	var names []string
 	for _, f := range pl.chosen {
@@ -1000,7 +981,7 @@ func TestASheetDroppedAsksToSendItOrRunOnEachRow(t *testing.T) {
 	if top == nil {
 		t.Fatal("a sheet dropped asks nothing")
 	}
-	bs := findAll[*choiceButton](top)
+	bs := kittest.FindAll[*choiceButton](top)
 	if got, want := buttonTexts(bs), []string{"Send it with the next run", "Run once for each row…", "Cancel"}; !slices.Equal(got, want) {
 		t.Fatalf("the choices are %q, want %q", got, want)
 	}
@@ -1025,7 +1006,7 @@ func TestASheetDroppedAsksToSendItOrRunOnEachRow(t *testing.T) {
 		t.Fatalf("Enter: sent with the next run %d times, question open %v", once, c.Overlays().Top() != nil)
 	}
 	AskDroppedSheet(e, ag, path, func() { once++ })
-	test.Tap(findAll[*choiceButton](c.Overlays().Top())[1])
+	test.Tap(kittest.FindAll[*choiceButton](c.Overlays().Top())[1])
 	if pl := shownPlan(t, e, q); pl.src.kind != fromSheet || pl.src.path != path || pl.src.total != 3 || once != 1 {
 		t.Fatalf("the plan is for %q (%d rows), sent %d times", pl.src.path, pl.src.total, once)
 	}

@@ -732,14 +732,23 @@ func selectsIn(o fyne.CanvasObject) []*kit.Select {
 func TestChatChoicesSpeakPlainWords(t *testing.T) {
 	s, a := openScreen(t)
 	v := startChat(t, s, a)
-	text := kittest.AllText(v.obj)
+	// One button holds them, its line shows their answers.
+	if got := v.summary.Text; got != "Precise · GPT-4o (August 2024) · Nothing, only what it knows" {
+		t.Fatalf("the settings' line reads %q", got)
+	}
+	test.Tap(v.settingsBtn)
+	box := s.env.Window.Canvas().Overlays().Top()
+	if box == nil {
+		t.Fatal("Reply settings should open the settings")
+	}
+	text := kittest.AllText(box)
 	for _, want := range []string{"Style", "Model", "Looks up"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the chat's choices should include %q:\n%s", want, text)
 		}
 	}
 	var style, model, tools, numbers *kit.Select
-	for _, sel := range selectsIn(v.obj) {
+	for _, sel := range selectsIn(box) {
 		switch {
 		case slices.Contains(sel.Options, "Balanced"):
 			style = sel
@@ -762,11 +771,11 @@ func TestChatChoicesSpeakPlainWords(t *testing.T) {
 			t.Errorf("a choice shows the service's id %q", o)
 		}
 	}
-	if shownIn(v.obj, numbers) || v.sess.Conversation().UseChatCompletions {
+	if shownIn(box, numbers) || v.sess.Conversation().UseChatCompletions {
 		t.Fatal("the numbers belong in the Advanced fold, closed at first")
 	}
-	test.Tap(kittest.FindButton(v.obj, "Advanced"))
-	if !shownIn(v.obj, numbers) {
+	test.Tap(kittest.FindButton(box, "Advanced"))
+	if !shownIn(box, numbers) {
 		t.Fatal("Advanced should show the temperature's numbers")
 	}
 
@@ -780,6 +789,10 @@ func TestChatChoicesSpeakPlainWords(t *testing.T) {
 		t.Fatalf("0.25 is no style: answer %q, style shows %q", got, style.Selected)
 	}
 	tools.SetSelected("The web")
+	test.Tap(kittest.FindButton(box, "Done"))
+	if got := v.summary.Text; got != "Custom · GPT-4o (August 2024) · The web" {
+		t.Fatalf("after the settings close their line reads %q", got)
+	}
 	test.Type(v.entry, "Where is the meeting?")
 	v.send()
 	settle(v)
@@ -795,8 +808,10 @@ func TestChatChoicesSpeakPlainWords(t *testing.T) {
 		t.Fatal("the user's own message offers Save as…")
 	}
 	// The compatibility switch is in the fold too.
-	cc := findCheck(v.obj, "Compatibility mode")
-	if cc == nil || !shownIn(v.obj, cc) {
+	test.Tap(v.settingsBtn)
+	box = s.env.Window.Canvas().Overlays().Top()
+	cc := findCheck(box, "Compatibility mode")
+	if cc == nil || !shownIn(box, cc) {
 		t.Fatal("the Advanced fold should hold the compatibility switch")
 	}
 	test.Tap(cc)

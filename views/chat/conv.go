@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"image/color"
@@ -12,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
@@ -50,10 +52,15 @@ type convView struct {
 
 	lastAuto float32
 
-	title         *widget.Label
-	sub           *widget.Label
-	entry         *composer
-	sendBtn       *kit.PaidButton
+	title   *widget.Label
+	sub     *widget.Label
+	entry   *composer
+	sendBtn *kit.PaidButton
+	// settings are the agent's questions, behind one button that shows
+	// their answers: the conversation keeps the room.
+	settings      fyne.CanvasObject
+	settingsBtn   *kit.Button
+	summary       *widget.Label
 	stopBtn       *kit.Button
 	noteShown     bool   // errText holds a waiting or recovering note
 	waitingToSend bool   // a message waits for its files to finish uploading
@@ -159,22 +166,31 @@ func (v *convView) build() {
 	hint.Truncation = fyne.TextTruncateEllipsis
 	hint.SizeName = theme.SizeNameCaptionText
 
-	bottom := container.NewVBox()
-	if pickers := v.pickers(); pickers != nil {
-		bottom.Add(pickers)
-	}
+	// One row of settings, the message box and its buttons, the keys: the
+	// rest of the height is the conversation's.
+	v.settings = v.pickers()
+	v.summary = screen.Quiet("")
+	v.summary.Truncation = fyne.TextTruncateEllipsis
+	v.settingsBtn = kit.NewButtonWithIcon(lang.L("Reply settings"), theme.SettingsIcon(), v.showSettings)
+	v.settingsBtn.Importance = widget.LowImportance
+	v.settingsBtn.Tip = lang.L("The reply's style, model and what it looks up")
+	v.showSummary()
+	bottom := container.NewVBox(kit.NewBorder(nil, nil, v.settingsBtn, nil, v.summary))
+	var left fyne.CanvasObject
 	if v.s.env.Nav != nil {
 		if at := v.s.env.Nav.NewAttachments(); at != nil {
 			v.attach = at
-			add := kit.NewButtonWithIcon(lang.L("Add files…"), theme.ContentAddIcon(), at.AddFiles)
+			add := kit.NewButtonWithIcon("", theme.ContentAddIcon(), at.AddFiles)
+			add.Tip = lang.L("Add files to the message")
 			add.Importance = widget.LowImportance
-			bottom.Add(kit.NewBorder(nil, nil, add, nil, at.Object()))
+			left = container.NewVBox(layout.NewSpacer(), add)
+			bottom.Add(at.Object())
 		}
 	}
 	bottom.Add(v.errText)
 	bottom.Add(v.pastes.box)
 	buttons := container.NewVBox(layout.NewSpacer(), container.NewStack(v.sendBtn, v.stopBtn))
-	bottom.Add(container.NewBorder(nil, hint, nil, buttons, v.entry))
+	bottom.Add(kit.NewBorder(nil, hint, left, buttons, v.entry))
 	v.updateButtons()
 
 	v.obj = kit.NewBorder(
@@ -204,6 +220,45 @@ func (v *convView) showSubtitle() {
 	if v.obj != nil { // the header changed height: lay the view out again
 		v.obj.Refresh()
 	}
+}
+
+// showSettings opens the reply settings; their answers show beside the
+// button once it closes.
+func (v *convView) showSettings() {
+	d := dialog.NewCustom(lang.L("Reply settings"), lang.L("Done"), v.settings, v.s.env.Window)
+	d.SetOnClosed(v.showSummary)
+	kit.ShowDialog(d, v.s.env.Window)
+}
+
+// showSummary shows the settings' answers in a line: the style, the model,
+// what it looks up.
+func (v *convView) showSummary() {
+	var parts []string
+	// The first row holds the choices in words; the numbers in the fold repeat them.
+	for _, sel := range selectsUnder(v.settings.(*fyne.Container).Objects[0]) {
+		if s := cmp.Or(sel.Selected, sel.PlaceHolder); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	if v.sess.Conversation().UseChatCompletions {
+		parts = append(parts, lang.L("compatibility mode"))
+	}
+	v.summary.SetText(strings.Join(parts, " · "))
+}
+
+// selectsUnder are the choices under o, in order.
+func selectsUnder(o fyne.CanvasObject) []*kit.Select {
+	switch c := o.(type) {
+	case *kit.Select:
+		return []*kit.Select{c}
+	case *fyne.Container:
+		var out []*kit.Select
+		for _, k := range c.Objects {
+			out = append(out, selectsUnder(k)...)
+		}
+		return out
+	}
+	return nil
 }
 
 // pickers are the agent's questions in plain words, pre-filled with this
@@ -908,7 +963,7 @@ func newComposer(onSend, onEsc func()) *composer {
 	c.ExtendBaseWidget(c)
 	c.MultiLine = true
 	c.Wrapping = fyne.TextWrapWord
-	c.SetMinRowsVisible(3)
+	c.SetMinRowsVisible(2)
 	c.SetPlaceHolder(lang.L("Write a message…"))
 	c.OnCtrlEnter = onSend
 	c.OnKey = func(ev *fyne.KeyEvent) bool {

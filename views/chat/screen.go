@@ -87,7 +87,7 @@ func (s *Screen) notifyFinished(f app.ChatFinished) {
 
 func (s *Screen) build() {
 	s.search = kit.NewSearchEntry()
-	s.search.SetPlaceHolder(lang.L("Search conversations ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
+	s.search.SetPlaceHolder(lang.L("Search ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.reload() }
 	s.convs = screen.NewRows(lang.L("Loading conversations…"), kit.NewTwoLineRow, func(_ int, c app.Conversation, o fyne.CanvasObject) {

@@ -114,7 +114,7 @@ func (s *Screen) showSync(st app.MemorySync) {
 
 func (s *Screen) build() {
 	s.search = kit.NewSearchEntry()
-	s.search.SetPlaceHolder(lang.L("Search memories ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
+	s.search.SetPlaceHolder(lang.L("Search ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.Reload() }
 

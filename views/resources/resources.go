@@ -43,7 +43,7 @@ type Screen struct {
 func New(env screen.Env) screen.Screen {
 	s := &Screen{env: env, found: env.App.Catalog().NewResourceSearch()}
 	s.search = kit.NewSearchEntry()
-	s.search.SetPlaceHolder(lang.L("Search titles and descriptions ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
+	s.search.SetPlaceHolder(lang.L("Search ({{.Key}})", map[string]any{"Key": kit.CtrlName("F")}))
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	// One request per typing pause; Enter searches at once.
 	s.search.OnChanged = func(string) { s.found.FindSoon(s.query()) }
@@ -63,7 +63,8 @@ func New(env screen.Env) screen.Screen {
 	s.placeholder = kit.Empty(theme.InfoIcon(), lang.L("No resource chosen"), lang.L("Choose a resource on the left to see its details."))
 	s.detail = container.NewStack(s.placeholder)
 
-	filters := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(180, s.typ.MinSize().Height), s.typ), s.search)
+	// One above the other: side by side, the search's hint did not fit.
+	filters := container.NewVBox(s.search, s.typ)
 	header := kit.Header(lang.L("Resources"), lang.L("Templates offered by the service. Search them or narrow them to one type."))
 	left := kit.NewBorder(container.NewVBox(filters, s.count), nil, nil, nil, s.list.Stack)
 	split := kit.Split(container.NewPadded(left), container.NewPadded(s.detail), 0.45)

@@ -101,6 +101,25 @@ func Find[T fyne.CanvasObject](o fyne.CanvasObject) T {
 	return zero
 }
 
+// FindAll are the objects of type T shown under o, in order.
+func FindAll[T fyne.CanvasObject](o fyne.CanvasObject) []T {
+	var out []T
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if v, ok := o.(T); ok {
+			if o.Visible() {
+				out = append(out, v)
+			}
+			return
+		}
+		for _, c := range Children(o) {
+			walk(c)
+		}
+	}
+	walk(o)
+	return out
+}
+
 func isNil(o fyne.CanvasObject) bool {
 	v := reflect.ValueOf(o)
 	return !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil())

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -241,6 +242,9 @@ func clippedIn(o fyne.CanvasObject, path string) string {
 	// off because it is. A field's insides (a date field's calendar button)
 	// are Fyne's own.
 	_, field := inner.(interface{ SetPlaceHolder(string) })
+	if s := cutHint(inner); s != "" {
+		return s
+	}
 	switch inner.(type) {
 	case *widget.RichText:
 		field = true // its lines are Fyne's: it wraps them itself
@@ -285,4 +289,29 @@ func FirstWords(o fyne.CanvasObject) string {
 		s = s[:80] + "…"
 	}
 	return s
+}
+
+// cutHint names a one-line field whose hint (placeholder) does not fit it:
+// "Buscar memór…" tells nobody what to type.
+func cutHint(o fyne.CanvasObject) string {
+	var e *widget.Entry
+	switch v := o.(type) {
+	case *widget.Entry:
+		e = v
+	case *kit.FormEntry:
+		e = &v.Entry
+	default:
+		return ""
+	}
+	if e.MultiLine || e.PlaceHolder == "" || e.Text != "" || e.Size().Width == 0 {
+		return ""
+	}
+	room := e.Size().Width - 2*theme.InnerPadding()
+	if e.ActionItem != nil {
+		room -= e.ActionItem.MinSize().Width + theme.Padding()
+	}
+	if need := fyne.MeasureText(e.PlaceHolder, theme.TextSize(), e.TextStyle).Width; need > room+1 {
+		return fmt.Sprintf("the hint %q needs %v but its field leaves %v", e.PlaceHolder, need, room)
+	}
+	return ""
 }
