@@ -789,7 +789,7 @@ func TestChatChoicesSpeakPlainWords(t *testing.T) {
 		t.Fatalf("0.25 is no style: answer %q, style shows %q", got, style.Selected)
 	}
 	tools.SetSelected("The web")
-	test.Tap(kittest.FindButton(box, "Done"))
+	test.Tap(kittest.FindButton(box, "Close"))
 	if got := v.summary.Text; got != "Custom · GPT-4o (August 2024) · The web" {
 		t.Fatalf("after the settings close their line reads %q", got)
 	}

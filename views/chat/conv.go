@@ -225,7 +225,7 @@ func (v *convView) showSubtitle() {
 // showSettings opens the reply settings; their answers show beside the
 // button once it closes.
 func (v *convView) showSettings() {
-	d := dialog.NewCustom(lang.L("Reply settings"), lang.L("Done"), v.settings, v.s.env.Window)
+	d := dialog.NewCustom(lang.L("Reply settings"), lang.L("Close"), v.settings, v.s.env.Window)
 	d.SetOnClosed(v.showSummary)
 	kit.ShowDialog(d, v.s.env.Window)
 }
