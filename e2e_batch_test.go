@@ -173,7 +173,7 @@ func TestE2EBatch(t *testing.T) {
 			if len(sheet) != batchRows+1 {
 				t.Fatalf("the results sheet should hold a header and %d rows, got %d lines", batchRows, len(sheet))
 			}
-			status, execution := sheetColumn(sheet[0], "Status"), sheetColumn(sheet[0], "Execution")
+			status, execution := sheetColumn(sheet[0], "Status"), sheetColumn(sheet[0], "Run number")
 			if status < 0 || execution < 0 || sheetColumn(sheet[0], "prompt") != 0 {
 				t.Fatalf("the results sheet's header should keep the source's columns and add Status and Execution: %q", sheet[0])
 			}

@@ -298,7 +298,7 @@ func BatchQuestionName(q client.Question) string {
 // open elsewhere gets a new one. Results are written as plain text: a sheet
 // shows Markdown's marks as they are.
 func (a *App) writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
-	header := append(slices.Clone(b.Header), lang.L("Result"), lang.L("Status"), lang.L("Credits"), lang.L("Execution"))
+	header := append(slices.Clone(b.Header), lang.L("Result"), lang.L("Status"), lang.L("Credits"), lang.L("Run number"))
 	made := slices.ContainsFunc(rows, func(r storage.BatchRow) bool { return len(r.Files) > 0 })
 	if made {
 		header = append(header, lang.L("Files"))

@@ -94,7 +94,7 @@ func TestABatchRunsEachRowOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tb.Close()
-	if h := strings.Join(tb.Header(), "|"); h != "Prompt|Tone|Length|Result|Status|Credits|Execution" {
+	if h := strings.Join(tb.Header(), "|"); h != "Prompt|Tone|Length|Result|Status|Credits|Run number" {
 		t.Fatalf("results header %q", h)
 	}
 	n := 0

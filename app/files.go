@@ -307,14 +307,31 @@ func (svc *Files) LinkTargets(ctx context.Context) ([]client.Agent, error) {
 	return client.Collect(svc.a.Client().Agents(ctx, client.ListAgentsParams{PerPage: 100}), maxLinkTargets)
 }
 
-// LinkSummary says what a link did, in plain words.
+// LinkSummary says what a link did, in plain words. The service counts
+// every file of the agent, not only those just linked: said so, and only
+// the counts that are not zero.
 func LinkSummary(res *client.AgentFiles) string {
 	if res == nil || res.FilesCount == nil {
 		return lang.L("Files linked.")
 	}
 	c := res.FilesCount
-	return lang.L("Linked. {{.Ready}} ready, {{.Failed}} failed, {{.Processing}} still processing.",
-		map[string]any{"Ready": Number(c.Completed), "Failed": Number(c.Failed), "Processing": Number(c.InProgress)})
+	var parts []string
+	for _, p := range []struct {
+		n     int
+		words string
+	}{
+		{c.Completed, lang.N("{{.Count}} ready", c.Completed, map[string]any{"Count": Number(c.Completed)})},
+		{c.InProgress, lang.N("{{.Count}} still being read", c.InProgress, map[string]any{"Count": Number(c.InProgress)})},
+		{c.Failed, lang.N("{{.Count}} could not be read", c.Failed, map[string]any{"Count": Number(c.Failed)})},
+	} {
+		if p.n > 0 {
+			parts = append(parts, p.words)
+		}
+	}
+	if len(parts) == 0 {
+		return lang.L("Files linked.")
+	}
+	return lang.L("Linked. The agent's files: {{.Counts}}.", map[string]any{"Counts": strings.Join(parts, ", ")})
 }
 
 // HumanBytes is a size in KB, MB or GB, written as the language in use writes numbers.

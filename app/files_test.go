@@ -104,8 +104,11 @@ func TestLinkUnlinkAndUndo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.FilesCount == nil || !strings.Contains(app.LinkSummary(res), "ready") {
-		t.Fatalf("a link should report its counts, got %+v", res)
+	// The counts are the agent's files; only those that are not zero are said.
+	c := res.FilesCount
+	if got := app.LinkSummary(res); c == nil || !strings.HasPrefix(got, "Linked. The agent's files: ") ||
+		strings.Contains(got, " 0 ") || (c.InProgress > 0) != strings.Contains(got, "still being read") || (c.Completed > 0) != strings.Contains(got, "ready") {
+		t.Fatalf("a link should report its counts, got %q for %+v", got, c)
 	}
 	has := func() bool {
 		set, err := a.Files().OfAgent(ctx, "119")

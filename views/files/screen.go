@@ -65,7 +65,7 @@ func newScreen(env screen.Env) *Screen {
 	addFiles.Importance = widget.HighImportance
 	refresh := kit.NewButtonWithIcon("", theme.ViewRefreshIcon(), s.reload)
 	refresh.Tip = lang.L("Check for new files")
-	header := kit.Header(lang.L("Files"), lang.L("Every file of your workspace. Drop files or folders on this window to upload them."),
+	header := kit.Header(lang.L("Files"), lang.L("Every file of your workspace. Drop files or folders on this window to upload them. Agents can read a file once it is processed."),
 		s.order, addFolder, addFiles, refresh)
 
 	s.list = screen.NewRows(lang.L("Loading your files…"), s.newRow, s.updateRow)
@@ -82,6 +82,7 @@ func newScreen(env screen.Env) *Screen {
 	s.linkBtn = kit.NewButtonWithIcon(lang.L("Link to an agent…"), theme.ContentAddIcon(), s.linkSelected)
 	s.clearBtn = kit.NewButtonWithIcon(lang.L("Clear selection"), theme.ContentClearIcon(), s.clearSelection)
 	s.procBtn = kit.NewButtonWithIcon(lang.L("Process…"), theme.MediaPlayIcon(), s.processSelected)
+	s.procBtn.Tip = lang.L("Processing lets agents read a file. It costs credits, once per file.")
 	s.delBtn = kit.NewButtonWithIcon(lang.L("Delete…"), theme.DeleteIcon(), s.deleteSelected)
 	s.selBar = container.NewVBox(s.selLabel, container.New(layout.NewRowWrapLayout(),
 		s.linkBtn, s.procBtn, s.delBtn,

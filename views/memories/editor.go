@@ -217,9 +217,16 @@ func (e *editor) updateState() {
 
 func (e *editor) setCollections(cols []app.CollectionSummary) {
 	labels, ids := []string{noCollection()}, []string{""}
+	named := map[string]int{}
+	for _, c := range cols {
+		named[c.Name]++
+	}
 	for _, c := range cols {
 		label := collectionNo(c.ID)
-		if c.Name != "" {
+		switch {
+		case c.Name != "" && named[c.Name] == 1:
+			label = c.Name
+		case c.Name != "": // two of one name: the number tells them apart
 			label = lang.L("{{.Name}} (no. {{.Number}})", map[string]any{"Name": c.Name, "Number": c.ID})
 		}
 		labels, ids = append(labels, label), append(ids, c.ID)
@@ -298,7 +305,7 @@ func (e *editor) load(m app.MemoryEntry) {
 	e.title.SetText(firstLine(m))
 	seen := lang.L("No. {{.Number}}.", map[string]any{"Number": m.ID})
 	if !m.LastSeen.IsZero() {
-		seen = lang.L("No. {{.Number}}, last confirmed by the service {{.When}}.", map[string]any{"Number": m.ID, "When": app.DateTime(m.LastSeen)})
+		seen = lang.L("No. {{.Number}} · up to date as of {{.When}}.", map[string]any{"Number": m.ID, "When": app.DateTime(m.LastSeen)})
 	}
 	text := m.Content
 	if m.Draft != "" {

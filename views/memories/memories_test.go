@@ -112,7 +112,7 @@ func TestNewMemoryInACollectionIsSavedEditedAndListed(t *testing.T) {
 				t.Fatalf("counter = %q", got)
 			}
 			if variant == "A" {
-				f.s.ed.collection.Select.SetSelected("Key clients (no. 2)")
+				f.s.ed.collection.Select.SetSelected("Key clients")
 			} else if f.s.ed.metaBox.Hidden {
 				t.Fatal("before the variant is known, the metadata editor must be offered too")
 			} else {
@@ -273,7 +273,7 @@ func TestServiceErrorsKeepTheTextAndOfferAWayOn(t *testing.T) {
 
 	// 422: the service's message beside the collection field.
 	f.s.ed.text.SetText(f.s.ed.text.Text + "!")
-	f.s.ed.collection.Select.SetSelected("Old (no. 999)")
+	f.s.ed.collection.Select.SetSelected("Old")
 	f.save(t)
 	if !f.s.ed.colErr.Visible() || !strings.Contains(f.s.ed.colErr.Text, "collection_id is invalid") {
 		t.Fatalf("422 shown as %q / banner %q", f.s.ed.colErr.Text, f.s.ed.bannerText.Text)
