@@ -548,6 +548,16 @@ func TestRequiredAnswersAreChecked(t *testing.T) {
 	if n := len(apptest.Demo(f.a).Service.Executions()); n != 0 {
 		t.Fatalf("nothing should reach the service, got %d executions", n)
 	}
+	// The line follows the fields as they are fixed, and goes with the last.
+	fillPrompt(d)
+	d.form.byName["tone"].set("formal")
+	if want := "Check Length:"; !strings.HasPrefix(d.formErr.Text, want) || !d.formErr.Visible() {
+		t.Fatalf("with Prompt and Tone answered the line should read %q…, got %q", want, d.formErr.Text)
+	}
+	d.form.byName["length"].set("50")
+	if d.formErr.Visible() {
+		t.Fatalf("with every question answered the line should go, it reads %q", d.formErr.Text)
+	}
 }
 
 func TestServiceValidationShownBesideField(t *testing.T) {

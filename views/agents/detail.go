@@ -42,6 +42,9 @@ type detail struct {
 	formBox   *fyne.Container
 	att       screen.Attachments
 	formErr   *widget.Label
+	// summed: formErr sums up the notes under the fields, and follows them
+	// as the user fixes each.
+	summed bool
 	runBtn    *kit.PaidButton
 	cancelBtn *kit.Button
 	progress  *fyne.Container
@@ -209,7 +212,12 @@ func (d *detail) buildRun() fyne.CanvasObject {
 		d.form.close() // built again
 	}
 	d.form = newForm(d.agent, d.s.app.Agents().LastAnswers(d.agent), d.submit, d.s.env.Nav.NewAttachments)
-	d.form.onChange = func() { d.s.app.Agents().SetAnswerDraft(d.agent.ID, d.form.answers()) }
+	d.form.onChange = func() {
+		d.s.app.Agents().SetAnswerDraft(d.agent.ID, d.form.answers())
+		if d.summed {
+			d.sumUp(d.form.summaryNow())
+		}
+	}
 	if d.form.fold != nil {
 		screen.RememberOpen(d.form.fold, d.s.app)
 	}
@@ -244,7 +252,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 		// No answer can make the form valid: say so rather than offer a Run that fails.
 		d.runBtn.Disable()
 		d.form.showErrors(map[string]string{name: why})
-		kit.ShowError(d.formErr, d.form.errorSummary(map[string]string{name: why}))
+		d.sumUp(d.form.errorSummary(map[string]string{name: why}))
 	}
 	d.keys = screen.Quiet(lang.L("Uses credits · {{.Key}} runs it", map[string]any{"Key": kit.CtrlEnterName}))
 	d.keys.Truncation = fyne.TextTruncateEllipsis // a longer language never widens the bar
@@ -351,6 +359,13 @@ func (d *detail) revealOutput() {
 	}
 }
 
+// sumUp shows summary of the fields' notes under the form ("" hides it),
+// to be kept in step with them as they are fixed.
+func (d *detail) sumUp(summary string) {
+	kit.ShowError(d.formErr, summary)
+	d.summed = summary != ""
+}
+
 func (d *detail) submit() {
 	if d.runBtn != nil && !d.runBtn.Disabled() && (d.tabs == nil || d.tabs.Selected() == d.runTab) {
 		d.run()
@@ -362,7 +377,7 @@ func (d *detail) run() {
 	if d.form == nil || d.active != nil {
 		return
 	}
-	kit.ShowError(d.formErr, "")
+	d.sumUp("")
 	d.form.showErrors(nil)
 	if (d.att != nil && d.att.Pending()) || d.form.uploading() {
 		kit.ShowError(d.formErr, lang.L("Files are still uploading. Run again when they are done."))
@@ -376,7 +391,7 @@ func (d *detail) run() {
 	if err != nil {
 		if fe, ok := err.(*app.FormError); ok {
 			d.form.showErrors(fe.Fields)
-			kit.ShowError(d.formErr, d.form.errorSummary(fe.Fields))
+			d.sumUp(d.form.errorSummary(fe.Fields))
 			return
 		}
 		kit.ShowError(d.formErr, barText(app.Describe(err)))
@@ -491,10 +506,14 @@ func (d *detail) ended(ar *app.ActiveRun, p app.RunProgress) {
 	if fields := app.FieldErrors(p.Err); fields != nil {
 		rest := d.form.showErrors(fields)
 		msg := strings.TrimSpace(d.form.errorSummary(fields) + " " + strings.Join(rest, " "))
-		if msg == "" {
-			msg = lang.L("The service did not accept the answers. Change them and run again.")
+		switch {
+		case msg == "":
+			kit.ShowError(d.formErr, lang.L("The service did not accept the answers. Change them and run again."))
+		case len(rest) == 0:
+			d.sumUp(msg)
+		default:
+			kit.ShowError(d.formErr, barText(msg))
 		}
-		kit.ShowError(d.formErr, barText(msg))
 	}
 	d.output.show(p.Run, p.Took)
 	if p.SaveErr != nil {

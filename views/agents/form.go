@@ -352,6 +352,18 @@ func (f *form) errorSummary(errs map[string]string) string {
 	return lang.L("Check {{.Questions}}: the notes in red under them say what is wrong.", map[string]any{"Questions": list})
 }
 
+// summaryNow sums up the notes still shown under the fields: each goes as
+// its answer is changed.
+func (f *form) summaryNow() string {
+	errs := map[string]string{}
+	for _, fl := range f.fields {
+		if fl.err.Text != "" {
+			errs[fl.q.Name] = fl.err.Text
+		}
+	}
+	return f.errorSummary(errs)
+}
+
 func (f *form) errorFor(fl *field, errs map[string]string) string {
 	if msg := errs[fl.q.Name]; msg != "" {
 		if fl.reword != nil {

@@ -263,16 +263,24 @@ func (l *list) delete(w client.Webhook) {
 		})
 }
 
+// errNoAddressYet keeps a form's button off without a word of Fyne's.
+var errNoAddressYet = errors.New("")
+
 // showAdd asks for a new webhook's address, checked as typed (https only).
 func showAdd(env screen.Env, agent client.Agent, hooks *catalog.Hooks) {
 	url := kit.NewFormEntry()
 	url.SetPlaceHolder("https://example.com/agent-finished")
+	// The check keeps Add off; what is wrong is said once, under the
+	// field, once there is an address to judge (Fyne's own line would say
+	// it again, from the first letter typed).
 	url.Validator = func(s string) error {
 		if err := client.CheckWebhookURL(s); err != nil {
-			return errors.New(app.Describe(err))
+			return errNoAddressYet
 		}
 		return nil
 	}
+	hint := screen.Wrapped(lang.L("The service sends this address a message each time this agent finishes."))
+	hint.Importance = widget.LowImportance
 	why := kit.ErrorText()
 	url.OnChanged = func(s string) {
 		msg := ""
@@ -284,7 +292,8 @@ func showAdd(env screen.Env, agent client.Agent, hooks *catalog.Hooks) {
 	active := kit.NewCheck(lang.L("Active: call it from now on"), nil)
 	active.SetChecked(true)
 	items := []*widget.FormItem{
-		{Text: lang.L("Address"), Widget: url, HintText: lang.L("The service sends this address a message each time this agent finishes.")},
+		{Text: lang.L("Address"), Widget: url},
+		{Text: "", Widget: hint},
 		{Text: "", Widget: why},
 		{Text: "", Widget: active},
 	}

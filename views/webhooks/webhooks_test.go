@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -249,4 +250,43 @@ func TestWebhooksLoadByThemselvesWhenTheServiceIsBack(t *testing.T) {
 	a.SetReachable(false)
 	a.SetReachable(true)
 	q.WaitUntil(t, func() bool { return len(s.list.Items) > 0 }, func() string { return kittest.Labels(s.list.Stack) })
+}
+
+// An address that is not https is said once, under the field, with Add off;
+// a good one takes the words away and turns Add on.
+func TestAWebhookAddressIsCheckedOnceAsTyped(t *testing.T) {
+	test.NewTempApp(t)
+	kit.UseQueue(t)
+	a, _ := apptest.OnService(t, demoservice.Options{APIKey: "k", API: demoservice.APIReal})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1100, 700))
+	env := screen.Env{App: a, Window: w, Nav: screen.NoNav{}}
+	showAdd(env, client.Agent{ID: "101", Title: "Writer"}, a.Catalog().NewAgentWebhooks("101"))
+	top := w.Canvas().Overlays().Top()
+	url := kittest.Find[*kit.FormEntry](top)
+	add := kittest.FindButton(top, "Add")
+	test.Type(url, "http://example.com/finished")
+	const said = "The service only calls secure addresses"
+	if n := strings.Count(drawnText(top), said); n != 1 || !add.Disabled() {
+		t.Fatalf("an http address should be said once (%d) with Add off (%v):\n%s", n, add.Disabled(), kittest.AllText(top))
+	}
+	url.SetText("https://example.com/finished")
+	if strings.Contains(drawnText(top), said) || add.Disabled() {
+		t.Fatalf("a good address should take the words away and turn Add on:\n%s", kittest.AllText(top))
+	}
+}
+
+// drawnText is every text drawn under o, Fyne's own lines included.
+func drawnText(o fyne.CanvasObject) string {
+	if !o.Visible() {
+		return ""
+	}
+	if t, ok := o.(*canvas.Text); ok {
+		return t.Text + "\n"
+	}
+	var b strings.Builder
+	for _, c := range kittest.Children(o) {
+		b.WriteString(drawnText(c))
+	}
+	return b.String()
 }
