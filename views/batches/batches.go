@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -24,6 +25,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/internal/safe"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/richtext"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -56,15 +58,18 @@ type Screen struct {
 	detailBody fyne.CanvasObject
 	title      *widget.Label
 	summary    *widget.Label
-	moved      *widget.Label // where the results went instead, when their sheet was open elsewhere
-	pause      *kit.Button
-	goOn       *kit.Button
-	retry      *kit.PaidButton
-	cancel     *kit.Button
-	open       *kit.Button
-	folder     *kit.Button
-	saved      *kit.Button
-	rows       *screen.Rows[app.BatchRow]
+	// progress is the rows finished and, while it runs, the time left.
+	progress *widget.ProgressBar
+	timeLeft string
+	moved    *widget.Label // where the results went instead, when their sheet was open elsewhere
+	pause    *kit.Button
+	goOn     *kit.Button
+	retry    *kit.PaidButton
+	cancel   *kit.Button
+	open     *kit.Button
+	folder   *kit.Button
+	saved    *kit.Button
+	rows     *screen.Rows[app.BatchRow]
 
 	offered bool
 	loading sync.Mutex
@@ -98,11 +103,18 @@ func New(env screen.Env) screen.Screen {
 		it, _ := s.current()
 		kit.SetTwoLineRow(o, RowTitle(it.b, r), rowLine(it.b, r))
 	})
-	s.rows.OnSelected = func(widget.ListItemID) { s.rows.UnselectAll() }
+	s.rows.OnSelected = func(id widget.ListItemID) {
+		s.rows.UnselectAll()
+		if id < len(s.rows.Items) {
+			s.showRow(s.rows.Items[id])
+		}
+	}
+	s.progress = widget.NewProgressBar()
+	s.progress.TextFormatter = func() string { return s.timeLeft }
 	buttons := kit.Wrap(s.pause, s.goOn, s.retry, s.cancel, s.open, s.folder, s.saved)
 	// Blank until a batch is chosen: the list's empty state says what to do.
 	s.detail = container.NewStack()
-	s.detailBody = kit.NewBorder(container.NewVBox(s.title, s.summary, s.moved, buttons, widget.NewSeparator()), nil, nil, nil, s.rows.List)
+	s.detailBody = kit.NewBorder(container.NewVBox(s.title, s.summary, s.progress, s.moved, buttons, widget.NewSeparator()), nil, nil, nil, s.rows.List)
 
 	header := kit.Header(lang.L("Batches"), lang.L("An agent run on every row of a sheet, file of a folder or line of text, one result each."))
 	split := kit.Split(container.NewPadded(s.list.Stack), container.NewPadded(s.detail), 0.4)
@@ -238,6 +250,7 @@ func (s *Screen) showChosen() {
 		changed = changed || o.Visible() != on
 		screen.ShowIf(o, on)
 	}
+	s.showProgress(it)
 	moved := MovedText(it.b)
 	changed = changed || moved != s.moved.Text
 	setText(s.moved, moved)
@@ -446,17 +459,97 @@ func (s *Screen) reveal(what int) {
 	if !ok || what != openSaved && it.b.Results == "" {
 		return
 	}
-	p, where := it.b.Results, lang.L("Agent Desk could not open it. The results are at {{.Path}}.", map[string]any{"Path": it.b.Results})
+	p, where := it.b.Results, lang.L("No program on this computer opened the results sheet. It is here:")
 	switch what {
 	case openFolder:
-		p = filepath.Dir(p)
+		p, where = filepath.Dir(p), lang.L("The folder could not be shown. It is here:")
 	case openSaved:
-		p = app.BatchFilesFolder(it.b)
-		where = lang.L("Agent Desk could not open it. The files are at {{.Path}}.", map[string]any{"Path": p})
+		p, where = app.BatchFilesFolder(it.b), lang.L("The folder could not be shown. It is here:")
 	}
 	if err := s.env.Open(&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}); err != nil {
-		kit.ShowInformation(lang.L("Not opened"), where, s.env.Window)
+		screen.ShowPath(s.env.Window, lang.L("Not opened"), where, p)
 	}
+}
+
+// showProgress fills the bar with the rows finished and, while the batch
+// runs, says about how long the rest takes at the pace of the rows so far.
+func (s *Screen) showProgress(it item) {
+	total, finished := 0, 0
+	for st, n := range it.counts {
+		total += n
+		if st == app.RowDone || st == app.RowFailed || st == app.RowSkipped {
+			finished += n
+		}
+	}
+	s.timeLeft = ""
+	if it.running {
+		if left, ok := TimeLeft(s.rows.Items, total-finished); ok {
+			s.timeLeft = lang.L("About {{.Time}} left", map[string]any{"Time": app.HowLong(left)})
+		}
+	}
+	if s.timeLeft == "" {
+		s.timeLeft = lang.L("{{.Percent}} %", map[string]any{"Percent": app.Number(finished * 100 / max(total, 1))})
+	}
+	s.progress.Max = float64(max(total, 1))
+	s.progress.SetValue(float64(finished))
+}
+
+// TimeLeft is how long left rows take at the pace the finished rows of
+// rows kept, from the first finished to the last; false until two have.
+func TimeLeft(rows []app.BatchRow, left int) (time.Duration, bool) {
+	var first, last time.Time
+	n := 0
+	for _, r := range rows {
+		if r.UpdatedAt.IsZero() || (r.State != app.RowDone && r.State != app.RowFailed && r.State != app.RowSkipped) {
+			continue
+		}
+		if n == 0 || r.UpdatedAt.Before(first) {
+			first = r.UpdatedAt
+		}
+		if n == 0 || r.UpdatedAt.After(last) {
+			last = r.UpdatedAt
+		}
+		n++
+	}
+	if n < 2 || left <= 0 || !last.After(first) {
+		return 0, false
+	}
+	return last.Sub(first) / time.Duration(n-1) * time.Duration(left), true
+}
+
+// showRow opens a row: its whole result to read and copy, why it failed,
+// and the files it made to open.
+func (s *Screen) showRow(r app.BatchRow) {
+	it, _ := s.current()
+	text := r.Error
+	if text == "" {
+		text = richtext.ReplyText(r.Result)
+	}
+	if text == "" {
+		text = lang.L("This row has no result yet.")
+	}
+	body := screen.Wrapped(safe.Text(text, 0))
+	body.Selectable = true
+	items := []fyne.CanvasObject{container.NewVScroll(body)}
+	copyBtn := kit.NewButtonWithIcon(lang.L("Copy"), theme.ContentCopyIcon(), nil)
+	copyBtn.OnTapped = func() {
+		fyne.CurrentApp().Clipboard().SetContent(text)
+		copyBtn.SetText(lang.L("Copied"))
+	}
+	buttons := container.NewHBox(copyBtn)
+	for _, f := range r.Files {
+		path := f
+		open := kit.NewButtonWithIcon(lang.L("Open {{.File}}", map[string]any{"File": safe.Text(filepath.Base(path), 40)}), theme.FileImageIcon(), func() {
+			if err := s.env.Open(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}); err != nil {
+				screen.ShowPath(s.env.Window, lang.L("Not opened"), lang.L("No program on this computer opened the file. It is here:"), path)
+			}
+		})
+		buttons.Add(open)
+	}
+	content := kit.NewBorder(nil, buttons, nil, nil, items...)
+	d := dialog.NewCustom(RowTitle(it.b, r), lang.L("Close"), content, s.env.Window)
+	d.Resize(fyne.NewSize(640, 480))
+	kit.ShowDialog(d, s.env.Window)
 }
 
 // BatchTitle is a batch's first line: its agent and its source.

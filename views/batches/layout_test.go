@@ -2,10 +2,13 @@ package batches
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -84,5 +87,74 @@ func TestTheResultsSheetHoldsPlainText(t *testing.T) {
 		if got := r.Cells[col]; got != richtext.ReplyText(rows[i].Result) || strings.Contains(got, "**") || strings.Contains(got, "# ") {
 			t.Fatalf("row %d's result reads %q", i+1, got)
 		}
+	}
+}
+
+// The time left follows the pace of the rows finished so far.
+func TestTimeLeftFollowsThePaceOfTheRowsFinished(t *testing.T) {
+	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	rows := []app.BatchRow{
+		{State: app.RowDone, UpdatedAt: at},
+		{State: app.RowFailed, UpdatedAt: at.Add(20 * time.Second)},
+		{State: app.RowDone, UpdatedAt: at.Add(40 * time.Second)},
+		{State: app.RowRunning, UpdatedAt: at.Add(50 * time.Second)},
+		{State: app.RowWaiting},
+	}
+	if left, ok := TimeLeft(rows, 6); !ok || left != 2*time.Minute {
+		t.Fatalf("6 rows at 20 s each: %v, %v; want 2m0s", left, ok)
+	}
+	if _, ok := TimeLeft(rows[:1], 6); ok {
+		t.Fatal("one row finished gives no pace yet")
+	}
+}
+
+// A finished batch's bar is full; a row opens to its whole result, which
+// copies as text; a results sheet no program opens is shown with its path
+// to copy.
+func TestABatchShowsItsProgressAndARowOpensToItsResult(t *testing.T) {
+	e, q, _, _ := env(t, 0)
+	w := e.Window
+	ag := agent(t, e.App)
+	s := New(e).(*Screen)
+	w.SetContent(s.Content())
+	s.Shown()
+	b, err := e.App.Batches().New(context.Background(), ag, wholeSheet(t, sheetOf(t, 3)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.App.Batches().Start(b.ID, ag) {
+		t.Fatal("the batch did not start")
+	}
+	q.WaitUntil(t, func() bool {
+		return len(s.list.Items) == 1 && !s.list.Items[0].running && s.list.Items[0].b.State == storage.BatchDone && len(s.rows.Items) == 3
+	}, func() string { return fmt.Sprintf("%d batches, %d rows", len(s.list.Items), len(s.rows.Items)) })
+	if s.progress.Value != s.progress.Max || s.progress.Max != 3 || s.timeLeft != "100 %" {
+		t.Fatalf("a batch done shows %v of %v (%q)", s.progress.Value, s.progress.Max, s.timeLeft)
+	}
+
+	s.rows.Select(0)
+	top := w.Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(kittest.AllText(top), "Row 2 · Done") {
+		t.Fatal("a row should open to its result")
+	}
+	want := richtext.ReplyText(s.rows.Items[0].Result)
+	if !strings.Contains(kittest.AllText(top), strings.Split(want, "\n")[0]) {
+		t.Fatalf("the row's result should be shown whole:\n%s", kittest.AllText(top))
+	}
+	test.Tap(kittest.FindButton(top, "Copy"))
+	if got := fyne.CurrentApp().Clipboard().Content(); got != want || strings.Contains(got, "# ") {
+		t.Fatalf("Copy gave %q", got)
+	}
+	test.Tap(kittest.FindButton(top, "Close"))
+
+	s.env.Opener = func(*url.URL) error { return errors.New("no program for .csv") }
+	s.reveal(openResults)
+	top = w.Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(kittest.AllText(top), s.list.Items[0].b.Results) {
+		t.Fatal("a sheet not opened should be shown with its path")
+	}
+	test.Tap(kittest.FindButton(top, "Copy path"))
+	if got := fyne.CurrentApp().Clipboard().Content(); got != s.list.Items[0].b.Results {
+		t.Fatalf("Copy path gave %q", got)
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/app"
@@ -85,6 +87,23 @@ func Try(env Env, busy, failed string, work func(ctx context.Context) error, the
 			then()
 		}
 	})
+}
+
+// ShowPath says what could not be opened and where it is, with the path
+// to select and a button to copy it: pasted into a file manager or a mail.
+func ShowPath(w fyne.Window, title, text, path string) {
+	msg := Wrapped(text)
+	p := Wrapped(path)
+	p.Selectable = true
+	p.TextStyle.Monospace = true
+	copyBtn := kit.NewButtonWithIcon(lang.L("Copy path"), theme.ContentCopyIcon(), nil)
+	copyBtn.OnTapped = func() {
+		fyne.CurrentApp().Clipboard().SetContent(path)
+		copyBtn.SetText(lang.L("Copied"))
+	}
+	d := dialog.NewCustom(title, lang.L("Close"), container.NewVBox(msg, p, container.NewHBox(copyBtn)), w)
+	d.Resize(fyne.NewSize(520, 0))
+	kit.ShowDialog(d, w)
 }
 
 // NameList is names one per line for a confirmation: the first five, then
