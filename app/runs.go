@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -317,6 +318,19 @@ type Output struct {
 // FileName suggests a safe name for saving this output, with its real extension.
 func (o Output) FileName(agentType, url string) string {
 	return outputFileName(agentType, url, o.Ext)
+}
+
+// RunFileName is the name Save as… suggests for r's output named name: a
+// name that is only the service's number ("48202.png") says nothing, so
+// the agent and the day name it instead.
+func RunFileName(r Run, name string) string {
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	// A number, or a hexadecimal id (with a digit: "cafe" is a word).
+	if strings.TrimLeft(stem, "0123456789abcdef-") != "" || !strings.ContainsAny(stem, "0123456789") || strings.TrimSpace(r.AgentTitle) == "" {
+		return name
+	}
+	return safe.FileName(r.AgentTitle+" "+r.CreatedAt.Local().Format("2006-01-02"), ext, name)
 }
 
 // ErrAgentInactive refuses to run a switched-off agent.

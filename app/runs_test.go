@@ -228,3 +228,22 @@ func TestASwitchedOffAgentIsNotRun(t *testing.T) {
 		}
 	}
 }
+
+// A name that is only the service's number gives way to the agent's title
+// and the day; a name that says something is kept.
+func TestRunFileNameNamesANumberAfterTheAgent(t *testing.T) {
+	r := app.Run{AgentTitle: "Product Photo Studio", CreatedAt: time.Date(2026, 12, 3, 9, 0, 0, 0, time.Local)}
+	for name, want := range map[string]string{
+		"48202.png":              "Product Photo Studio 2026-12-03.png",
+		"0f3a9c2e-77aa-4b1d.jpg": "Product Photo Studio 2026-12-03.jpg",
+		"spring-catalogue.png":   "spring-catalogue.png",
+		"image.png":              "image.png",
+	} {
+		if got := app.RunFileName(r, name); got != want {
+			t.Errorf("%q is suggested as %q, want %q", name, got, want)
+		}
+	}
+	if got := app.RunFileName(app.Run{}, "48202.png"); got != "48202.png" {
+		t.Errorf("without an agent's title the name stays, got %q", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -658,6 +659,18 @@ func TestRunImageAgentShowsPreview(t *testing.T) {
 	})
 	if img.Image == nil {
 		t.Fatal("the preview shows the downloaded picture")
+	}
+	// Open large hands the downloaded copy (never the address) to the
+	// computer's picture viewer; Save as… names the picture after its agent.
+	var opened []string
+	f.s.env.Opener = func(u *url.URL) error { opened = append(opened, u.String()); return nil }
+	test.Tap(kittest.FindButton(d.output.content, "Open large"))
+	if len(opened) != 1 || !strings.HasPrefix(opened[0], "file://") {
+		t.Fatalf("Open large opened %v", opened)
+	}
+	r := d.output.run
+	if got, want := d.output.saveName(r), r.AgentTitle+" "+r.CreatedAt.Local().Format("2006-01-02")+".png"; got != want {
+		t.Fatalf("Save as… suggests %q, want %q", got, want)
 	}
 }
 

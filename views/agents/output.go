@@ -155,6 +155,9 @@ func (o *outputView) stopPreview() {
 // it says so, and Save as… stays.
 func (o *outputView) image(r app.Run) fyne.CanvasObject {
 	box := container.NewStack()
+	enlarge := kit.NewButtonWithIcon(lang.L("Open large"), theme.ZoomInIcon(), nil)
+	enlarge.Tip = lang.L("Show the picture in your computer's picture viewer")
+	enlarge.Hide()
 	o.follow(r, box, lang.L("Downloading the picture…"), true, func(out app.Output) fyne.CanvasObject {
 		switch {
 		case out.Kind != safe.Image:
@@ -162,10 +165,18 @@ func (o *outputView) image(r app.Run) fyne.CanvasObject {
 		case out.NotShown != nil:
 			return screen.Wrapped(lang.L("{{.Why}} You can still save it with the Save as… button.", map[string]any{"Why": app.Describe(out.NotShown)}))
 		}
+		// Its content is a picture: the computer's own viewer shows it large.
+		path := out.Path
+		enlarge.OnTapped = func() {
+			if err := o.s.env.Open(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}); err != nil {
+				screen.ShowPath(o.s.env.Window, lang.L("Not opened"), lang.L("No program on this computer opened the picture. It is here:"), path)
+			}
+		}
+		enlarge.Show()
 		// Decoded by the app within its limits: Fyne's loader takes any format.
 		return richtext.NewPictureFile(screen.Pictures(o.s.app), out.Path, "", o.onLoaded)
 	})
-	return container.NewVBox(container.NewHBox(o.saveButton(r)), box)
+	return container.NewVBox(container.NewHBox(o.saveButton(r), enlarge), box)
 }
 
 // video downloads the clip on Play and hands it to the player only if its
@@ -288,7 +299,7 @@ func (o *outputView) saveButton(r app.Run) *kit.Button {
 
 func (o *outputView) saveName(r app.Run) string {
 	if o.gotURL == r.Output && r.Output != "" {
-		return o.got.FileName(r.AgentType, r.Output)
+		return app.RunFileName(r, o.got.FileName(r.AgentType, r.Output))
 	}
-	return app.OutputFileName(r.AgentType, r.Output)
+	return app.RunFileName(r, app.OutputFileName(r.AgentType, r.Output))
 }

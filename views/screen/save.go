@@ -126,7 +126,7 @@ func ShowSaved(env Env, title, path string) {
 		d.Hide()
 		u := &url.URL{Scheme: "file", Path: filepath.Dir(path)}
 		if err := env.Open(u); err != nil {
-			kit.ShowInformation(lang.L("Folder not opened"), lang.L("Agent Desk could not open the folder. The file is at {{.Path}}.", map[string]any{"Path": path}), w)
+			ShowPath(w, lang.L("Folder not opened"), lang.L("The folder could not be shown. The file is here:"), path)
 		}
 	})
 	closeBtn := kit.NewButton(lang.L("Close"), func() { d.Hide() })
