@@ -190,6 +190,15 @@ func (e *FormEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
+// CreateRenderer lays a wheelPass over a one-line field (wheel.go).
+func (e *FormEntry) CreateRenderer() fyne.WidgetRenderer {
+	r := e.Field.CreateRenderer()
+	if e.MultiLine {
+		return r
+	}
+	return &wheelRenderer{WidgetRenderer: r, pass: newWheelPass(e.self())}
+}
+
 // AcceptsTab is false: Tab leaves even a multi-line field, which Fyne's would trap.
 func (e *FormEntry) AcceptsTab() bool { return false }
 

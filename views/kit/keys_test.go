@@ -85,3 +85,23 @@ func TestEnterRunsAPaidButtonAndSpaceSaysHow(t *testing.T) {
 		t.Fatal("Enter on a disabled button ran it")
 	}
 }
+
+// The wheel over a one-line field scrolls the form around it.
+func TestTheWheelOverAFieldScrollsTheFormAroundIt(t *testing.T) {
+	test.NewTempApp(t)
+	field := NewFormEntry()
+	field.SetText("Lisbon")
+	form := container.NewVBox(widget.NewLabel("City"), field)
+	for range 30 {
+		form.Add(widget.NewLabel("another question"))
+	}
+	scroll := container.NewVScroll(form)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.SetContent(container.NewStack(scroll, NewLayer(w.Canvas())))
+	w.Resize(fyne.NewSize(300, 300))
+	at := fyne.NewPos(field.Position().X+10, field.Position().Y+10)
+	test.Scroll(w.Canvas(), at, 0, -120)
+	if scroll.Offset.Y == 0 {
+		t.Fatal("the wheel over a field should scroll the form")
+	}
+}
