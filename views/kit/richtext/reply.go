@@ -28,7 +28,8 @@ type Markdown struct {
 	frozenEnd int               // bytes of src already frozen into blocks
 	box       *fyne.Container   // frozen chunks, then the open block
 	chunk     *frozenChunk      // the chunk frozen blocks are added to
-	open      fyne.CanvasObject // a *CodeBlock, *openPara or *widget.RichText
+	open      fyne.CanvasObject // a *CodeBlock, *openPara, a table so far or *widget.RichText
+	openTable string            // the complete lines the open table was built from
 	pictures  []*Picture        // pictures the frozen blocks name, in order
 	outer     func(*fyne.ScrollEvent)
 	resized   func()
@@ -434,6 +435,16 @@ func (m *Markdown) setOpen(text string) {
 		}
 		return
 	}
+	// A table shows the rows that have arrived whole, as a table; the row
+	// still arriving waits for its line's end.
+	if whole, ok := tableSoFar(text); ok {
+		if whole != m.openTable {
+			o, _ := blockWidget(whole, m.wrap)
+			m.openAs(o)
+			m.openTable = whole
+		}
+		return
+	}
 	segs := parseOnly(text)
 	if para, ok := plainParagraph(segs); ok && m.box.Size().Width > 0 {
 		p, ok := m.open.(*openPara)
@@ -454,8 +465,21 @@ func (m *Markdown) setOpen(text string) {
 	r.Refresh()
 }
 
+// tableSoFar is the complete lines of text when they hold a pipe table
+// (its header and delimiter arrived).
+func tableSoFar(text string) (string, bool) {
+	end := strings.LastIndexByte(text, '\n')
+	if end < 0 || !strings.Contains(text[:end], "|") {
+		return "", false
+	}
+	whole := text[:end]
+	_, _, _, ok := locate(whole)
+	return whole, ok
+}
+
 // openAs shows o (nil for nothing) in place of the open block.
 func (m *Markdown) openAs(o fyne.CanvasObject) {
+	m.openTable = ""
 	if m.open != nil {
 		m.box.Remove(m.open)
 	}

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -593,5 +594,40 @@ func TestATableFollowsTheThemesTextSize(t *testing.T) {
 		if need := c.MinSize().Height; need > c.Size().Height {
 			t.Fatalf("cell %d (%q) needs %v px, has %v", i, cellText(c), need, c.Size().Height)
 		}
+	}
+}
+
+// TestATableArrivingShowsItsRowsAsTheyCome: while a reply streams, a table
+// is laid out as a table row by row, never shown as its raw pipes; the row
+// still arriving waits for its line's end.
+func TestATableArrivingShowsItsRowsAsTheyCome(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewLiveMarkdown("", nil)
+	w := test.NewTempWindow(t, m)
+	w.Resize(fyne.NewSize(600, 400))
+	rows := func() int {
+		v := kittest.Find[*view](m)
+		if v == nil {
+			return -1
+		}
+		return v.rows
+	}
+	m.Append("The action items:\n\n| Owner | Task |\n|---|---|\n| Ana | Book the room |\n| Luís | Send the")
+	m.Flush(false)
+	if got := rows(); got != 2 {
+		t.Fatalf("with a header and one whole row the table shows %d rows (header counted), want 2", got)
+	}
+	if all := kittest.AllText(m); strings.Contains(all, "|") || strings.Contains(all, "Send the") {
+		t.Fatalf("the raw pipes or the row still arriving are shown:\n%s", all)
+	}
+	m.Append(" agenda |\n")
+	m.Flush(false)
+	if got := rows(); got != 3 {
+		t.Fatalf("the second row once whole: %d rows, want 3", got)
+	}
+	m.Append("\nThat is all.")
+	m.Flush(true)
+	if got := rows(); got != 3 || !strings.Contains(kittest.AllText(m), "That is all.") {
+		t.Fatalf("the finished reply shows %d rows:\n%s", got, kittest.AllText(m))
 	}
 }
