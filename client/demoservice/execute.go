@@ -242,7 +242,9 @@ func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req
 		if reply := s.currentFaults().Reply; reply != "" {
 			return reply
 		}
-		if a.Type == TypeChat && asksFor(req.messages, "code", "table", "long answer", "script") {
+		// The long reply with everything agents write is for trying a
+		// client out; asked for a table or code, the reply has one that fits.
+		if a.Type == TypeChat && asksFor(req.messages, "long answer") {
 			return RichReply()
 		}
 		out := generateReply(a, input, req.answers, req.messages, req.fileIDs)

@@ -384,3 +384,27 @@ func TestMediaAgents(t *testing.T) {
 		t.Fatalf("text stream: %d events", len(data))
 	}
 }
+
+// A chat agent asked for a table answers with a table on what was asked,
+// and asked for a formula with one; the long reply that tries a client out
+// comes only when a long answer is asked for.
+func TestAChatAskedForATableOrAFormulaGetsOneThatFits(t *testing.T) {
+	e := start(t, Options{})
+	ask := func(text string) string {
+		t.Helper()
+		rec := e.call("POST", "/agents/101/execute", chatReq(map[string]any{"wait_execution": true}, text), 200)["responses"].([]any)[0].(map[string]any)
+		return rec["output"].(string)
+	}
+	for _, q := range []string{"Make a table of the action items for the supplier review", "Put the supplier review steps in a table"} {
+		out := ask(q)
+		if !strings.Contains(out, "|---|") || !strings.Contains(strings.ToLower(out), "supplier") || strings.Contains(out, "### Month") {
+			t.Fatalf("%q got:\n%s", q, out)
+		}
+	}
+	if out := ask("Give me a formula to add up the supplier invoices"); !strings.Contains(out, "```") || strings.Contains(out, "### Month") {
+		t.Fatalf("a formula asked for got:\n%s", out)
+	}
+	if out := ask("Please write a long answer"); out != RichReply() {
+		t.Fatal("a long answer asked for should be the long reply")
+	}
+}

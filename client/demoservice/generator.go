@@ -141,13 +141,20 @@ func generateReply(a *Agent, input string, answers map[string]any, msgs []Messag
 			return clampTo(out, maxReplyChars-len(note)) + note
 		}
 	} else {
-		out = chatBody(rng, a, topic, noun, len(msgs) > 2, len(fileIDs))
+		out = chatBody(rng, a, topic, noun, len(msgs) > 2, len(fileIDs), asked{
+			table: asksFor(msgs, "table"),
+			code:  asksFor(msgs, "code", "script", "formula", "macro"),
+		})
 	}
 	return clampTo(out, maxReplyChars)
 }
 
-// chatBody is a conversational answer with optional markdown sections.
-func chatBody(rng *rand.Rand, a *Agent, topic string, noun func() string, continued bool, files int) string {
+// asked is what the last message asked the reply to hold.
+type asked struct{ table, code bool }
+
+// chatBody is a conversational answer with optional markdown sections; a
+// table or code asked for is there.
+func chatBody(rng *rand.Rand, a *Agent, topic string, noun func() string, continued bool, files int, want asked) string {
 	var b strings.Builder
 	if continued {
 		b.WriteString(fill(pick(rng, phrases.Continuers), topic))
@@ -162,6 +169,9 @@ func chatBody(rng *rand.Rand, a *Agent, topic string, noun func() string, contin
 	b.WriteString("\n\n")
 	writeParagraph(&b, rng, noun, 2+rng.IntN(2))
 	shape := rng.IntN(6)
+	if want.table && shape != 2 && shape != 5 {
+		shape = 2
+	}
 	if shape == 0 || shape == 3 || shape == 5 {
 		b.WriteString("### Key points\n\n")
 		for _, s := range pickN(rng, phrases.Bullets, 3+rng.IntN(2)) {
@@ -184,7 +194,7 @@ func chatBody(rng *rand.Rand, a *Agent, topic string, noun func() string, contin
 		}
 		b.WriteString("\n")
 	}
-	if shape == 4 || strings.Contains(strings.ToLower(a.Title), "spreadsheet") {
+	if shape == 4 || want.code || strings.Contains(strings.ToLower(a.Title), "spreadsheet") {
 		b.WriteString("Here is a formula you can adapt:\n\n```excel\n=SUMIFS(C:C, A:A, \"" + noun() + "\", B:B, \">=\"&DATE(2024,1,1))\n```\n\n")
 		b.WriteString("Replace the column letters with the ones in your sheet.\n\n")
 	}

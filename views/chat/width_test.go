@@ -20,7 +20,7 @@ import (
 func TestARepliesLinesStayReadableAndItsActionsReachable(t *testing.T) {
 	s, a := openScreen(t)
 	v := startChat(t, s, a)
-	test.Type(v.entry, "Please write the minutes with a **table**")
+	test.Type(v.entry, "Please write a long answer with a **table**")
 	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	settle(v)
 	last := len(v.msgs) - 1
