@@ -80,7 +80,7 @@ func newEditor(s *Screen) *editor {
 	e.colBox = container.NewVBox(widget.NewForm(widget.NewFormItem(lang.L("Collection"), e.collection.Select)), e.colErr)
 
 	e.source = kit.NewFormEntry()
-	e.source.SetPlaceHolder(lang.L("Where it comes from, for example meeting notes"))
+	e.source.SetPlaceHolder(lang.L("For example: meeting notes"))
 	e.source.OnChanged = func(string) { e.changed() }
 	e.tags = kit.NewFormEntry()
 	e.tags.SetPlaceHolder(lang.L("Words separated by commas"))
