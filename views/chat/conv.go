@@ -342,13 +342,7 @@ func (v *convView) chosen(q client.Question, sel screen.Choice, set func(string)
 
 // pickerRow is a picker after its name, as wide as its longest choice.
 func pickerRow(name string, sel *kit.Select) fyne.CanvasObject {
-	widest := float32(0)
-	for _, o := range sel.Options {
-		widest = max(widest, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
-	}
-	w := widest + 4*theme.InnerPadding() + theme.IconInlineSize()
-	size := fyne.NewSize(min(max(w, sel.MinSize().Width), 320), sel.MinSize().Height)
-	return container.NewHBox(screen.Quiet(name), container.NewGridWrap(size, sel))
+	return container.NewHBox(screen.Quiet(name), kit.Widened(sel, 320))
 }
 
 func (v *convView) updateButtons() {

@@ -66,7 +66,7 @@ func newScreen(env screen.Env) *Screen {
 	refresh := kit.NewButtonWithIcon("", theme.ViewRefreshIcon(), s.reload)
 	refresh.Tip = lang.L("Check for new files")
 	header := kit.Header(lang.L("Files"), lang.L("Every file of your workspace. Drop files or folders on this window to upload them. Agents can read a file once it is processed."),
-		s.order, addFolder, addFiles, refresh)
+		kit.Widened(s.order, 240), addFolder, addFiles, refresh)
 
 	s.list = screen.NewRows(lang.L("Loading your files…"), s.newRow, s.updateRow)
 	s.list.OnSelected = func(id widget.ListItemID) {

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -132,6 +133,17 @@ func (s *Select) CreateRenderer() fyne.WidgetRenderer {
 func (s *Select) FocusLost() {
 	s.focused = false
 	s.Select.FocusLost()
+}
+
+// Widened is s as wide as its longest option, up to most: Fyne's select
+// asks for little and cuts its choice short.
+func Widened(s *Select, most float32) fyne.CanvasObject {
+	widest := float32(0)
+	for _, o := range s.Options {
+		widest = max(widest, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
+	}
+	w := widest + 4*theme.InnerPadding() + theme.IconInlineSize()
+	return container.NewGridWrap(fyne.NewSize(min(max(w, s.MinSize().Width), most), s.MinSize().Height), s)
 }
 
 // NewSelect is a Select of options; changed is told of each choice made.

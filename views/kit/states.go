@@ -148,7 +148,7 @@ func header(title, subtitle string, whole bool, actions []fyne.CanvasObject) fyn
 	}
 	titleWidth := fyne.MeasureText(title, theme.TextSubHeadingSize(), t.TextStyle).Width + 2*theme.InnerPadding()
 	row := &fyne.Container{Layout: flowLayout{}, Objects: actions}
-	return &fyne.Container{Layout: &headerLayout{titleWidth: titleWidth}, Objects: []fyne.CanvasObject{left, row}}
+	return &fyne.Container{Layout: &headerLayout{titleWidth: titleWidth, described: subtitle != ""}, Objects: []fyne.CanvasObject{left, row}}
 }
 
 // flowLayout lays buttons out in wrapping lines. Its minimum is one line, so
@@ -211,6 +211,7 @@ func flowRows(objects []fyne.CanvasObject, width float32, place bool) float32 {
 // it, wrapping, so no button is cut off.
 type headerLayout struct {
 	titleWidth float32
+	described  bool    // a description is under the title
 	width      float32 // the width last laid out at; 0 before
 }
 
@@ -223,11 +224,24 @@ func widestShown(objects []fyne.CanvasObject) (w float32) {
 	return w
 }
 
-// titleRoom is the least a header's title keeps beside its actions.
-const titleRoom = 160
+// titleRoom is the least a header's title keeps beside its actions;
+// describedRoom the least its description does, for lines that read as
+// sentences rather than a column of words.
+const (
+	titleRoom     = 160
+	describedRoom = 320
+)
+
+// room is the width the title side keeps beside the actions.
+func (l *headerLayout) room() float32 {
+	if l.described {
+		return describedRoom
+	}
+	return fyne.Min(l.titleWidth, titleRoom)
+}
 
 func (l *headerLayout) fits(row fyne.CanvasObject, width float32) bool {
-	return fyne.Min(l.titleWidth, titleRoom)+theme.Padding()+row.MinSize().Width <= width
+	return l.room()+theme.Padding()+row.MinSize().Width <= width
 }
 
 func (l *headerLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
@@ -239,7 +253,7 @@ func (l *headerLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 		// Not laid out yet: narrowest, actions in one line under the title.
 		return fyne.NewSize(fyne.Max(left.Width, widest), left.Height+theme.Padding()+one.Height)
 	case l.fits(row, l.width):
-		return fyne.NewSize(fyne.Max(left.Width, fyne.Min(l.titleWidth, titleRoom)+theme.Padding()+one.Width), fyne.Max(left.Height, one.Height))
+		return fyne.NewSize(fyne.Max(left.Width, l.room()+theme.Padding()+one.Width), fyne.Max(left.Height, one.Height))
 	}
 	return fyne.NewSize(fyne.Max(left.Width, widest), left.Height+theme.Padding()+flowRows(row.Objects, l.width, false))
 }
