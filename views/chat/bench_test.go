@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/agentdesk/agentdesk/app"
@@ -26,6 +27,7 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	hist "github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -335,4 +337,36 @@ func serveSoak(b *testing.B) {
 	defer srv.Close()
 	fmt.Println(srv.URL)
 	_, _ = io.Copy(io.Discard, os.Stdin)
+}
+
+// BenchmarkSettleBesideAFrame: the window's settle after a frame (the
+// layer's walk over a chat of 400 messages, nothing changed) beside what
+// Fyne itself does before each frame (measuring every object shown), in one
+// run: the settle's cost as a share of a frame's.
+func BenchmarkSettleBesideAFrame(b *testing.B) {
+	test.NewTempApp(b)
+	a := apptest.Open(b)
+	id := storedChat(b, a, 200, longReply(600))
+	w := test.NewTempWindow(b, nil)
+	q := kit.UseQueue(b)
+	s := New(screen.Env{App: a, Window: w, Nav: &testNav{}}).(*Screen)
+	s.goFn = func(f func()) { f() }
+	layer := kit.NewLayer(w.Canvas())
+	w.SetContent(container.NewStack(s.Content(), layer))
+	w.Resize(fyne.NewSize(1000, 700))
+	s.OpenConversation(id)
+	frames := kittest.NewFrames(w.Canvas())
+	frames.Settle(q)
+	b.Run("fyne-frame", func(b *testing.B) {
+		for range b.N {
+			frames.Draw()
+		}
+	})
+	q.Drain()
+	b.Run("settle", func(b *testing.B) {
+		for range b.N {
+			layer.MinSize() // as Fyne measures it before a frame: queues the settle
+			q.Drain()
+		}
+	})
 }
