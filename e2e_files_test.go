@@ -11,13 +11,13 @@ import (
 // Window-relative positions for the files flow (1180×760 window).
 const (
 	chatAgentX, chatAgentY = 290, 165 // Meeting Minutes Writer, the first agent
-	addFilesX, addFilesY   = 488, 577 // Add files… under the chat
+	addFilesX, addFilesY   = 449, 645 // Add files, the + beside the message box
 	notesX, notesY         = 505, 260 // notes.txt, the home folder's only file
 	messageX, messageY     = 760, 630 // the message box
 	railFilesX, railFilesY = 50, 100  // Files on the navigation
 )
 
-// TestE2EAttachFileToChat adds a file through the chat's "Add files…" and the
+// TestE2EAttachFileToChat adds a file through the chat's Add files button and the
 // system file dialog, sends a message with it, and checks that the stored
 // message carries the uploaded file's id and that the Files screen lists it.
 func TestE2EAttachFileToChat(t *testing.T) {

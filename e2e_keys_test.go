@@ -98,7 +98,7 @@ func TestE2EKeyboardOnly(t *testing.T) {
 		t.Fatalf("the chat is with %q, want the agent typed in the New chat search", conv.AgentTitle)
 	}
 
-	// A file: from the message box back to "Add files…", through the
+	// A file: from the message box back to Add files (the + beside it), through the
 	// file dialog to notes.txt, then the message sent with it.
 	e.Key("shift+Tab")
 	e.Key("space")     // the dialog opens listing the home folder
@@ -114,8 +114,7 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	// it is there.
 	e.WaitFor("the upload at the service", func() bool { return uploaded(svc, "notes.txt") })
 	e.WaitStill("the file's chip drawn")
-	e.Key("Tab") // from "Add files…" to the file's remove button
-	e.Key("Tab") // the message box
+	e.Key("Tab") // from Add files, the + beside it, to the message box
 	e.Type("Please turn these notes into minutes")
 	e.Key("Return")
 	var user storage.Message

@@ -101,9 +101,9 @@ func TestE2EMemoryInACollection(t *testing.T) {
 	})
 	e.WaitStill("the memory gone from the screen")
 
-	e.Click(deleteCollectionX, deleteCollectionY) // asks first
+	e.Click(deleteCollectionX, deleteCollectionY) // asks first, naming it
 	e.Screenshot("memories-6-delete-collection")
-	e.Click(confirmDeleteX, confirmDeleteY)
+	e.Click(dialogConfirmX, dialogConfirmY)
 	e.WaitFor("the collection deleted", func() bool { _, ok := collection("Key clients"); return !ok })
 	e.WaitStill("the collection gone from the screen")
 	e.Screenshot("memories-7-done")

@@ -38,13 +38,13 @@ type detail struct {
 	histTab *container.TabItem
 	unbind  []func()
 
-	form      *form
-	formBox   *fyne.Container
-	att       screen.Attachments
-	formErr   *widget.Label
+	form    *form
+	formBox *fyne.Container
+	att     screen.Attachments
+	formErr *widget.Label
 	// summed: formErr sums up the notes under the fields, and follows them
 	// as the user fixes each.
-	summed bool
+	summed    bool
 	runBtn    *kit.PaidButton
 	cancelBtn *kit.Button
 	progress  *fyne.Container

@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -104,7 +104,7 @@ func layoutAgain(o fyne.CanvasObject) {
 // are its own.
 func Overlap(root fyne.CanvasObject) string {
 	var shown []drawn
-	collect(root, fyne.Position{}, area{max: fyne.NewPos(1e9, 1e9)}, &shown)
+	collect(root, fyne.Position{}, area{max: fyne.NewPos(1e9, 1e9)}, false, &shown)
 	for i, a := range shown {
 		for _, b := range shown[i+1:] {
 			if a.at.overlaps(b.at) {
@@ -150,7 +150,9 @@ type control interface {
 	fyne.Focusable
 }
 
-func collect(o fyne.CanvasObject, parent fyne.Position, clip area, out *[]drawn) {
+// collect adds what o shows; textsOnly, inside a label, leaves out the
+// part a selectable label lays over its text to be selected.
+func collect(o fyne.CanvasObject, parent fyne.Position, clip area, textsOnly bool, out *[]drawn) {
 	if o == nil || !o.Visible() {
 		return
 	}
@@ -177,7 +179,12 @@ func collect(o fyne.CanvasObject, parent fyne.Position, clip area, out *[]drawn)
 			*out = append(*out, drawn{fmt.Sprintf("the text %q", v.Text), at})
 		}
 		return
+	case *widget.Label:
+		textsOnly = true
 	case control:
+		if textsOnly {
+			return
+		}
 		if at := box.clip(clip); !at.empty() {
 			*out = append(*out, drawn{fmt.Sprintf("%T %q", o, FirstWords(o)), at})
 		}
@@ -189,7 +196,7 @@ func collect(o fyne.CanvasObject, parent fyne.Position, clip area, out *[]drawn)
 		}
 	}
 	for _, c := range rendered(o) {
-		collect(c, pos, clip, out)
+		collect(c, pos, clip, textsOnly, out)
 	}
 }
 
