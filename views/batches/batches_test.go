@@ -85,6 +85,23 @@ func sheetOf(t *testing.T, n int) string {
 	return p
 }
 
+// runToTheEnd runs the Newsletter Writer on a sheet of n rows (sheetOf) and
+// waits until s shows the batch done with its rows.
+func runToTheEnd(t *testing.T, e screen.Env, q *kit.Queue, s *Screen, ag client.Agent, n int) app.Batch {
+	t.Helper()
+	b, err := e.App.Batches().New(context.Background(), ag, wholeSheet(t, sheetOf(t, n)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.App.Batches().Start(b.ID, ag) {
+		t.Fatal("the batch did not start")
+	}
+	q.WaitUntil(t, func() bool {
+		return len(s.list.Items) == 1 && !s.list.Items[0].running && s.list.Items[0].b.State == storage.BatchDone && len(s.rows.Items) == n
+	}, func() string { return fmt.Sprintf("%d batches, %d rows", len(s.list.Items), len(s.rows.Items)) })
+	return b
+}
+
 func agent(t *testing.T, a *app.App) client.Agent {
 	t.Helper()
 	ag, err := a.Agents().Get(context.Background(), "119")
@@ -132,16 +149,7 @@ func TestTheScreenListsABatchWithItsCountsAndRows(t *testing.T) {
 	s.Shown()
 	q.WaitUntil(t, func() bool { return len(s.list.Items) == 0 && len(s.list.Stack.Objects) > 0 }, func() string { return "" })
 
-	b, err := e.App.Batches().New(context.Background(), ag, wholeSheet(t, sheetOf(t, 5)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !e.App.Batches().Start(b.ID, ag) {
-		t.Fatal("the batch did not start")
-	}
-	q.WaitUntil(t, func() bool {
-		return len(s.list.Items) == 1 && !s.list.Items[0].running && s.list.Items[0].b.State == storage.BatchDone && len(s.rows.Items) == 5
-	}, func() string { return fmt.Sprintf("%d batches, %d rows", len(s.list.Items), len(s.rows.Items)) })
+	b := runToTheEnd(t, e, q, s, ag, 5)
 	line := rowText(s.list.List, 0)
 	if !strings.Contains(line, ag.Title+" · products.csv") || !strings.Contains(line, "4 of 5 done") || !strings.Contains(line, "1 skipped") ||
 		!strings.Contains(line, "credit") || !strings.Contains(line, "Done") {

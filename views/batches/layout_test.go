@@ -3,7 +3,6 @@ package batches
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -18,7 +17,6 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client/demoservice"
-	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 	"github.com/agentdesk/agentdesk/views/kit/richtext"
@@ -40,16 +38,7 @@ func TestTheBatchesScreenLaysOutAfterEachAction(t *testing.T) {
 	q.WaitUntil(t, func() bool { return len(s.list.Items) == 0 && len(s.list.Stack.Objects) > 0 }, func() string { return "" })
 	kittest.Look(t, f, q, w, "no batch yet")
 
-	b, err := e.App.Batches().New(context.Background(), ag, wholeSheet(t, sheetOf(t, 5)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !e.App.Batches().Start(b.ID, ag) {
-		t.Fatal("the batch did not start")
-	}
-	q.WaitUntil(t, func() bool {
-		return len(s.list.Items) == 1 && s.list.Items[0].b.State == storage.BatchDone && len(s.rows.Items) == 5
-	}, func() string { return fmt.Sprintf("%d batches, %d rows", len(s.list.Items), len(s.rows.Items)) })
+	runToTheEnd(t, e, q, s, ag, 5)
 	kittest.Look(t, f, q, w, "a batch done")
 	w.Resize(fyne.NewSize(800, 600))
 	kittest.Look(t, f, q, w, "the window made small")
@@ -118,16 +107,7 @@ func TestABatchShowsItsProgressAndARowOpensToItsResult(t *testing.T) {
 	s := New(e).(*Screen)
 	w.SetContent(s.Content())
 	s.Shown()
-	b, err := e.App.Batches().New(context.Background(), ag, wholeSheet(t, sheetOf(t, 3)), app.BatchPlan{Columns: app.MatchColumns(ag, []string{"Prompt", "Tone", "Length"})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !e.App.Batches().Start(b.ID, ag) {
-		t.Fatal("the batch did not start")
-	}
-	q.WaitUntil(t, func() bool {
-		return len(s.list.Items) == 1 && !s.list.Items[0].running && s.list.Items[0].b.State == storage.BatchDone && len(s.rows.Items) == 3
-	}, func() string { return fmt.Sprintf("%d batches, %d rows", len(s.list.Items), len(s.rows.Items)) })
+	runToTheEnd(t, e, q, s, ag, 3)
 	if s.progress.Value != s.progress.Max || s.progress.Max != 3 || s.timeLeft != "100 %" {
 		t.Fatalf("a batch done shows %v of %v (%q)", s.progress.Value, s.progress.Max, s.timeLeft)
 	}

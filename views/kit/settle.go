@@ -28,7 +28,7 @@ type settleState struct {
 	running bool
 	mins    map[fyne.CanvasObject]settleMark
 	next    map[fyne.CanvasObject]settleMark
-	todo    []settleItem
+	due     []settleItem
 }
 
 type settleMark struct {
@@ -70,17 +70,17 @@ func (l *Layer) settle() {
 		}
 		s.mins, s.next = s.next, s.mins
 		clear(s.next)
-		if len(s.todo) == 0 {
+		if len(s.due) == 0 {
 			return
 		}
 		// Outer first: laying out a parent may resize a child, which then
 		// lays out its own children.
-		slices.SortStableFunc(s.todo, func(a, b settleItem) int { return a.depth - b.depth })
-		for _, it := range s.todo {
+		slices.SortStableFunc(s.due, func(a, b settleItem) int { return a.depth - b.depth })
+		for _, it := range s.due {
 			relayoutOne(it.o)
 		}
-		clear(s.todo)
-		s.todo = s.todo[:0]
+		clear(s.due)
+		s.due = s.due[:0]
 	}
 }
 
@@ -116,7 +116,7 @@ func (s *settleState) visit(o fyne.CanvasObject, depth int) {
 	m.shown = shown
 	s.next[o] = m
 	if changed && shown > 0 {
-		s.todo = append(s.todo, settleItem{o, depth})
+		s.due = append(s.due, settleItem{o, depth})
 	}
 }
 
