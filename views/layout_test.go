@@ -23,7 +23,7 @@ import (
 // cut off.
 func TestEveryScreenLaysOutAfterEachAction(t *testing.T) {
 	for _, tc := range []struct{ lang, loading string }{{"en", "Loading"}, {"pt-BR", "Carregando"}, {"es", "Cargando"}} {
-		for _, size := range []fyne.Size{{Width: 800, Height: 600}, {Width: 1024, Height: 768}, {Width: 1920, Height: 1080}} {
+		for _, size := range kittest.Sizes {
 			t.Run(fmt.Sprintf("%s/%vx%v", tc.lang, size.Width, size.Height), func(t *testing.T) {
 				speak(t, tc.lang)
 				test.NewTempApp(t)

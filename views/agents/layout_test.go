@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"fmt"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -16,24 +15,22 @@ import (
 // (the notes under the fields and the line under the form), fixed, run and
 // its result shown, at each size: nothing drawn over anything, nothing cut.
 func TestAnAgentLaysOutAfterEachAction(t *testing.T) {
-	for _, size := range []fyne.Size{{Width: 800, Height: 600}, {Width: 1024, Height: 768}, {Width: 1920, Height: 1080}} {
-		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
-			f := newFixture(t, 0)
-			w := f.w
-			w.SetContent(container.NewStack(f.s.Content(), kit.NewLayer(w.Canvas())))
-			w.Resize(size)
-			frames := kittest.NewFrames(w.Canvas())
-			d := f.open(t, "120")
-			kittest.Look(t, frames, f.q, w, "an agent opened")
-			test.Tap(d.runBtn)
-			kittest.Look(t, frames, f.q, w, "the form refused")
-			fillRequired(d)
-			kittest.Look(t, frames, f.q, w, "the form fixed")
-			test.Tap(d.runBtn)
-			f.wait(t, "the result", func() bool { return d.active == nil && d.output.run.Output != "" })
-			kittest.Look(t, frames, f.q, w, "the result shown")
-			w.Resize(fyne.NewSize(800, 600))
-			kittest.Look(t, frames, f.q, w, "the window made small")
-		})
-	}
+	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+		f := newFixture(t, 0)
+		w := f.w
+		w.SetContent(container.NewStack(f.s.Content(), kit.NewLayer(w.Canvas())))
+		w.Resize(size)
+		frames := kittest.NewFrames(w.Canvas())
+		d := f.open(t, "120")
+		kittest.Look(t, frames, f.q, w, "an agent opened")
+		test.Tap(d.runBtn)
+		kittest.Look(t, frames, f.q, w, "the form refused")
+		fillRequired(d)
+		kittest.Look(t, frames, f.q, w, "the form fixed")
+		test.Tap(d.runBtn)
+		f.wait(t, "the result", func() bool { return d.active == nil && d.output.run.Output != "" })
+		kittest.Look(t, frames, f.q, w, "the result shown")
+		w.Resize(fyne.NewSize(800, 600))
+		kittest.Look(t, frames, f.q, w, "the window made small")
+	})
 }

@@ -361,30 +361,28 @@ func TestAReleaseLeavesTheConversationAsItWas(t *testing.T) {
 // reply shown, the reply settings opened and closed, the service gone and
 // the error said, at each size: nothing drawn over anything, nothing cut.
 func TestAChatLaysOutAfterEachAction(t *testing.T) {
-	for _, size := range []fyne.Size{{Width: 800, Height: 600}, {Width: 1024, Height: 768}, {Width: 1920, Height: 1080}} {
-		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
-			s, a := openScreen(t)
-			w := s.env.Window
-			q := ui(s)
-			w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
-			w.Resize(size)
-			frames := kittest.NewFrames(w.Canvas())
-			v := startChat(t, s, a)
-			kittest.Look(t, frames, q, w, "a chat started")
-			test.Type(v.entry, "What should the minutes of the supplier review say?")
-			v.send()
-			settle(v)
-			kittest.Look(t, frames, q, w, "a reply shown")
-			test.Tap(v.settingsBtn)
-			kittest.Look(t, frames, q, w, "the reply settings open")
-			test.Tap(kittest.FindButton(w.Canvas().Overlays().Top(), "Close"))
-			kittest.Look(t, frames, q, w, "the reply settings closed")
-			_ = a.Demo().Close()
-			test.Type(v.entry, "Are you there?")
-			v.send()
-			kittest.Look(t, frames, q, w, "the service out of reach")
-			w.Resize(fyne.NewSize(800, 600))
-			kittest.Look(t, frames, q, w, "the window made small")
-		})
-	}
+	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+		s, a := openScreen(t)
+		w := s.env.Window
+		q := ui(s)
+		w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
+		w.Resize(size)
+		frames := kittest.NewFrames(w.Canvas())
+		v := startChat(t, s, a)
+		kittest.Look(t, frames, q, w, "a chat started")
+		test.Type(v.entry, "What should the minutes of the supplier review say?")
+		v.send()
+		settle(v)
+		kittest.Look(t, frames, q, w, "a reply shown")
+		test.Tap(v.settingsBtn)
+		kittest.Look(t, frames, q, w, "the reply settings open")
+		test.Tap(kittest.FindButton(w.Canvas().Overlays().Top(), "Close"))
+		kittest.Look(t, frames, q, w, "the reply settings closed")
+		_ = a.Demo().Close()
+		test.Type(v.entry, "Are you there?")
+		v.send()
+		kittest.Look(t, frames, q, w, "the service out of reach")
+		w.Resize(fyne.NewSize(800, 600))
+		kittest.Look(t, frames, q, w, "the window made small")
+	})
 }

@@ -19,27 +19,25 @@ import (
 // list above the files as the list grows; the notice over the list and the
 // selection line stay above it, never drawn over the new row.
 func TestFilesScreenLaysOutAfterEachAction(t *testing.T) {
-	for _, size := range []fyne.Size{{Width: 800, Height: 600}, {Width: 1024, Height: 768}, {Width: 1920, Height: 1080}} {
-		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
-			env, q := testEnv(t)
-			w := env.Window
-			s := newScreen(env)
-			w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
-			w.Resize(size)
-			f := kittest.NewFrames(w.Canvas())
-			s.Shown()
-			eventually(t, q, "files listed", func() bool { return len(s.list.Items) > 0 })
-			kittest.Look(t, f, q, w, "the files listed")
-			before := len(s.list.Items)
-			s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "minutes.docx"), 51)})
-			eventually(t, q, "the upload shows at the top", func() bool { return len(s.list.Items) == before+1 })
-			kittest.Look(t, f, q, w, "a file added")
-			s.list.Select(0)
-			kittest.Look(t, f, q, w, "a file ticked")
-			w.Resize(fyne.NewSize(800, 600))
-			kittest.Look(t, f, q, w, "the window made small")
-		})
-	}
+	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+		env, q := testEnv(t)
+		w := env.Window
+		s := newScreen(env)
+		w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
+		w.Resize(size)
+		f := kittest.NewFrames(w.Canvas())
+		s.Shown()
+		eventually(t, q, "files listed", func() bool { return len(s.list.Items) > 0 })
+		kittest.Look(t, f, q, w, "the files listed")
+		before := len(s.list.Items)
+		s.Dropped([]string{write(t, filepath.Join(t.TempDir(), "minutes.docx"), 51)})
+		eventually(t, q, "the upload shows at the top", func() bool { return len(s.list.Items) == before+1 })
+		kittest.Look(t, f, q, w, "a file added")
+		s.list.Select(0)
+		kittest.Look(t, f, q, w, "a file ticked")
+		w.Resize(fyne.NewSize(800, 600))
+		kittest.Look(t, f, q, w, "the window made small")
+	})
 }
 
 // TestAgentFilesTabLaysOutAfterEachAction: linking, unlinking (its notice

@@ -177,27 +177,25 @@ func TestAResourceStartsAWritingAgentsRequest(t *testing.T) {
 // finds nothing, a resource opened, at each size: nothing drawn over
 // anything, nothing cut.
 func TestTheResourcesScreenLaysOutAfterEachAction(t *testing.T) {
-	for _, size := range []fyne.Size{{Width: 800, Height: 600}, {Width: 1024, Height: 768}, {Width: 1920, Height: 1080}} {
-		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
-			test.NewTempApp(t)
-			q := kit.UseQueue(t)
-			srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
-			a := apptest.OnURL(t, srv.URL)
-			w := test.NewTempWindow(t, widget.NewLabel(""))
-			s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
-			w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
-			w.Resize(size)
-			frames := kittest.NewFrames(w.Canvas())
-			s.Shown()
-			q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, func() string { return s.count.Text })
-			kittest.Look(t, frames, q, w, "the resources listed")
-			s.search.SetText("no such template anywhere")
-			q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "No resources match") }, func() string { return kittest.Labels(s.list.Stack) })
-			kittest.Look(t, frames, q, w, "a search that finds nothing")
-			s.search.SetText("")
-			q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, func() string { return s.count.Text })
-			s.list.Select(0)
-			kittest.Look(t, frames, q, w, "a resource opened")
-		})
-	}
+	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+		test.NewTempApp(t)
+		q := kit.UseQueue(t)
+		srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
+		a := apptest.OnURL(t, srv.URL)
+		w := test.NewTempWindow(t, widget.NewLabel(""))
+		s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
+		w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
+		w.Resize(size)
+		frames := kittest.NewFrames(w.Canvas())
+		s.Shown()
+		q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, func() string { return s.count.Text })
+		kittest.Look(t, frames, q, w, "the resources listed")
+		s.search.SetText("no such template anywhere")
+		q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "No resources match") }, func() string { return kittest.Labels(s.list.Stack) })
+		kittest.Look(t, frames, q, w, "a search that finds nothing")
+		s.search.SetText("")
+		q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, func() string { return s.count.Text })
+		s.list.Select(0)
+		kittest.Look(t, frames, q, w, "a resource opened")
+	})
 }

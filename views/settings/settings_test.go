@@ -2,7 +2,6 @@ package settings
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -323,33 +322,31 @@ func TestChoosingALanguageOffersToStartAgainInIt(t *testing.T) {
 // opened, a wrong key answered, at each size: nothing drawn over anything,
 // nothing cut.
 func TestTheSettingsScreenLaysOutAfterEachAction(t *testing.T) {
-	for _, size := range []fyne.Size{{Width: 800, Height: 600}, {Width: 1024, Height: 768}, {Width: 1920, Height: 1080}} {
-		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
-			srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "right-key"})
-			test.NewTempApp(t)
-			q := kit.UseQueue(t)
-			a := openApp(t, apptest.NewKeyring())
-			s := New(screen.Env{App: a}).(*Screen)
-			w := test.NewTempWindow(t, widget.NewLabel(""))
-			s.env.Window = w
-			w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
-			w.Resize(size)
-			frames := kittest.NewFrames(w.Canvas())
-			kittest.Look(t, frames, q, w, "the settings")
-			test.Tap(s.add)
-			kittest.Look(t, frames, q, w, "the account form open")
-			answered := 0
-			s.form.OnBusy(func(busy bool) {
-				if !busy {
-					answered++
-				}
-			})
-			test.Type(s.form.Name, "Office")
-			test.Type(s.form.BaseURL, srv.URL)
-			test.Type(s.form.Key, "wrong-key")
-			test.Tap(s.save)
-			q.WaitUntil(t, func() bool { return answered > 0 }, func() string { return s.form.Result.Text })
-			kittest.Look(t, frames, q, w, "a wrong key answered")
+	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+		srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "right-key"})
+		test.NewTempApp(t)
+		q := kit.UseQueue(t)
+		a := openApp(t, apptest.NewKeyring())
+		s := New(screen.Env{App: a}).(*Screen)
+		w := test.NewTempWindow(t, widget.NewLabel(""))
+		s.env.Window = w
+		w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
+		w.Resize(size)
+		frames := kittest.NewFrames(w.Canvas())
+		kittest.Look(t, frames, q, w, "the settings")
+		test.Tap(s.add)
+		kittest.Look(t, frames, q, w, "the account form open")
+		answered := 0
+		s.form.OnBusy(func(busy bool) {
+			if !busy {
+				answered++
+			}
 		})
-	}
+		test.Type(s.form.Name, "Office")
+		test.Type(s.form.BaseURL, srv.URL)
+		test.Type(s.form.Key, "wrong-key")
+		test.Tap(s.save)
+		q.WaitUntil(t, func() bool { return answered > 0 }, func() string { return s.form.Result.Text })
+		kittest.Look(t, frames, q, w, "a wrong key answered")
+	})
 }

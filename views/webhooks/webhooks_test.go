@@ -296,26 +296,24 @@ func drawnText(o fyne.CanvasObject) string {
 // cleared by Try again, a webhook asked to be deleted, at each size:
 // nothing drawn over anything, nothing cut.
 func TestTheWebhooksScreenLaysOutAfterEachAction(t *testing.T) {
-	for _, size := range []fyne.Size{{Width: 800, Height: 600}, {Width: 1024, Height: 768}, {Width: 1920, Height: 1080}} {
-		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) {
-			test.NewTempApp(t)
-			q := kit.UseQueue(t)
-			a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
-			w := test.NewTempWindow(t, widget.NewLabel(""))
-			s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
-			w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
-			w.Resize(size)
-			frames := kittest.NewFrames(w.Canvas())
-			svc.SetFaults(demoservice.Faults{Fail500: 1})
-			s.Shown()
-			q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "The service had a problem") },
-				func() string { return kittest.Labels(s.list.Stack) })
-			kittest.Look(t, frames, q, w, "an error said")
-			test.Tap(kittest.FindButton(s.list.Stack, app.ActionTryAgain.Label()))
-			q.WaitUntil(t, func() bool { return len(s.list.Items) > 0 }, func() string { return kittest.Labels(s.list.Stack) })
-			kittest.Look(t, frames, q, w, "the error cleared, the webhooks listed")
-			test.Tap(kittest.FindButton(row(s.list, 0), "Delete…"))
-			kittest.Look(t, frames, q, w, "asked to delete one")
-		})
-	}
+	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+		test.NewTempApp(t)
+		q := kit.UseQueue(t)
+		a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+		w := test.NewTempWindow(t, widget.NewLabel(""))
+		s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
+		w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
+		w.Resize(size)
+		frames := kittest.NewFrames(w.Canvas())
+		svc.SetFaults(demoservice.Faults{Fail500: 1})
+		s.Shown()
+		q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "The service had a problem") },
+			func() string { return kittest.Labels(s.list.Stack) })
+		kittest.Look(t, frames, q, w, "an error said")
+		test.Tap(kittest.FindButton(s.list.Stack, app.ActionTryAgain.Label()))
+		q.WaitUntil(t, func() bool { return len(s.list.Items) > 0 }, func() string { return kittest.Labels(s.list.Stack) })
+		kittest.Look(t, frames, q, w, "the error cleared, the webhooks listed")
+		test.Tap(kittest.FindButton(row(s.list, 0), "Delete…"))
+		kittest.Look(t, frames, q, w, "asked to delete one")
+	})
 }

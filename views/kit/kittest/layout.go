@@ -322,3 +322,14 @@ func cutHint(o fyne.CanvasObject) string {
 	}
 	return ""
 }
+
+// Sizes are the windows the layout checks look at: the smallest Agent Desk
+// takes, a laptop's, and a full HD screen's.
+var Sizes = []fyne.Size{{Width: 800, Height: 600}, {Width: 1024, Height: 768}, {Width: 1920, Height: 1080}}
+
+// EachSize runs look as a subtest at each of Sizes.
+func EachSize(t *testing.T, look func(t *testing.T, size fyne.Size)) {
+	for _, size := range Sizes {
+		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) { look(t, size) })
+	}
+}
