@@ -47,6 +47,7 @@ func main() {
 	serveDemo := flag.String("serve-demo", "", "run only the built-in service on `ADDR` (for example 127.0.0.1:8787)")
 	demoAPI := flag.String("demo-api", demoservice.APIReal, "the reading the built-in demo follows (in the window and with --serve-demo): `real` (the deployed service) or spec (the interface as first described)")
 	demoSeed := flag.String("demo-seed", demoservice.SeedStandard, "the agents the built-in demo holds (in the window and with --serve-demo): `standard`, or odd (the usual agents followed by odd ones, for trying layouts and forms)")
+	demoLanguage := flag.String("demo-language", "en", "the language the built-in demo's agents and replies speak with --serve-demo: `en`, pt-BR or es (in the window it speaks Agent Desk's)")
 	demoFaults := flag.String("demo-faults", "", "make the built-in demo misbehave from the start (in the window and with --serve-demo): its faults as `JSON`, for example '{\"MalformedEventAt\":3}'")
 	flag.Parse()
 	var faults demoservice.Faults
@@ -68,7 +69,7 @@ func main() {
 	}
 
 	if *serveDemo != "" {
-		if err := runDemoService(*serveDemo, *demoAPI, *demoSeed, faults); err != nil {
+		if err := runDemoService(*serveDemo, *demoAPI, *demoSeed, *demoLanguage, faults); err != nil {
 			fmt.Fprintln(os.Stderr, "agentdesk:", err)
 			os.Exit(1)
 		}
@@ -87,7 +88,8 @@ func main() {
 	})
 	fonts := views.Preload() // the fonts load while the app opens its storage
 	startDemo := func(key string) (app.DemoServer, error) {
-		return demoservice.Listen("127.0.0.1:0", demoservice.Options{APIKey: key, Pace: demoPace, API: *demoAPI, Faults: faults})
+		// The demo speaks as Agent Desk does: staff train on it in their language.
+		return demoservice.Listen("127.0.0.1:0", demoservice.Options{APIKey: key, Pace: demoPace, API: *demoAPI, Faults: faults, Language: app.LanguageInUse()})
 	}
 	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(version, fa.Metadata().Version), PlainText: richtext.ReplyText})
 	if err != nil {
@@ -137,13 +139,13 @@ func closeWithin(a *app.App, limit time.Duration) {
 
 // runDemoService serves the built-in service until interrupted, printing what
 // curl needs; the real reading is paced like the deployed service.
-func runDemoService(addr, api, seed string, faults demoservice.Faults) error {
+func runDemoService(addr, api, seed, language string, faults demoservice.Faults) error {
 	key := cmp.Or(os.Getenv("AGENTDESK_DEMO_KEY"), defaultDemoKey)
 	addr, err := demoListenAddr(addr, key)
 	if err != nil {
 		return err
 	}
-	opts := demoservice.Options{API: api, APIKey: key, Pace: demoPace, Seed: seed, Faults: faults}
+	opts := demoservice.Options{API: api, APIKey: key, Pace: demoPace, Seed: seed, Faults: faults, Language: language}
 	var reading string
 	switch api {
 	case demoservice.APIReal:

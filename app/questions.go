@@ -533,10 +533,12 @@ func ChoiceLabels(q client.Question, values []string) []string {
 }
 
 // readableValue is a value written for programs ("flat-vector",
-// "3d_render") in words ("Flat vector", "3D render"); any other, and a
+// "3d_render", "ilustração") in words ("Flat vector", "3D render",
+// "Ilustração"); any other, and a
 // short code ("md", "xs") that words would not make clearer, as it is.
 func readableValue(v string) string {
-	if len(v) <= 2 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyz0123456789-_") != "" ||
+	written := func(r rune) bool { return unicode.IsLower(r) || ('0' <= r && r <= '9') || r == '-' || r == '_' }
+	if utf8.RuneCountInString(v) <= 2 || strings.ContainsFunc(v, func(r rune) bool { return !written(r) }) ||
 		strings.Trim(v, "0123456789-_") == "" || strings.HasPrefix(v, "-") || strings.HasPrefix(v, "_") {
 		return v
 	}
@@ -548,7 +550,8 @@ func readableValue(v string) string {
 		}
 	}
 	s := strings.Join(words, " ")
-	return strings.ToUpper(s[:1]) + s[1:]
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // StyleName is a temperature option as a reply style ("Balanced"), or "".

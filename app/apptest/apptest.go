@@ -4,6 +4,7 @@ package apptest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -41,6 +42,8 @@ func Open(t testing.TB, change ...func(*app.Config)) *app.App {
 func DemoStarter(opts demoservice.Options) func(key string) (app.DemoServer, error) {
 	return func(key string) (app.DemoServer, error) {
 		opts.APIKey = key
+		// As in the app, the demo speaks the language in use when it starts.
+		opts.Language = cmp.Or(opts.Language, app.LanguageInUse())
 		return demoservice.Listen("127.0.0.1:0", opts)
 	}
 }

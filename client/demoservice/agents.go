@@ -22,6 +22,8 @@ type Agent struct {
 	CreatedAt       string     `json:"created_at"`
 	UpdatedAt       string     `json:"updated_at"`
 	CreatedBy       int64      `json:"created_by"`
+
+	reply string // the shape of its replies, from the catalogue
 }
 
 // Question is one input of an agent: the interface's types or those real

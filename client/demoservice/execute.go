@@ -244,13 +244,14 @@ func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req
 		}
 		// The long reply with everything agents write is for trying a
 		// client out; asked for a table or code, the reply has one that fits.
-		if a.Type == TypeChat && asksFor(req.messages, "long answer") {
+		words := s.speech.words
+		if a.Type == TypeChat && asksFor(req.messages, words.Asks.Long...) {
 			return RichReply()
 		}
-		out := generateReply(a, input, req.answers, req.messages, req.fileIDs)
-		if a.Type == TypeChat && asksFor(req.messages, "picture", "image", "sketch", "drawing", "diagram") {
+		out := words.reply(a, input, s.speech.inEnglish(req.answers), req.messages, req.fileIDs)
+		if a.Type == TypeChat && asksFor(req.messages, words.Asks.Picture...) {
 			// A chat agent asked for a picture names one in markdown, as real agents do.
-			out += "\n\n![A sketch of the idea](" + s.registerImage(r, id, input, nil) + ")\n"
+			out += "\n\n![" + words.Sketch + "](" + s.registerImage(r, id, input, nil) + ")\n"
 		}
 		return out
 	}

@@ -9,8 +9,12 @@ import (
 func TestGeneratorReplies(t *testing.T) {
 	svc := New(Options{})
 	defer svc.Close()
-	chat := svc.agents[chatAgentID]
-	text := svc.agents[textAgentID]
+	words := svc.speech.words
+	// Minutes (a shape with a heading), a chat agent without a shape, a text agent.
+	agents := []*Agent{svc.agents[chatAgentID], svc.agents[105], svc.agents[textAgentID]}
+	if agents[1].reply != "" || agents[0].reply != "minutes" {
+		t.Fatalf("the seed's shapes moved: %q, %q", agents[0].reply, agents[1].reply)
+	}
 	prompts := []string{
 		"How should we plan the quarterly budget review?",
 		"Our printer keeps jamming on the second floor",
@@ -23,24 +27,24 @@ func TestGeneratorReplies(t *testing.T) {
 	}
 	features := map[string]bool{}
 	for i, p := range prompts {
-		for _, a := range []*Agent{chat, text} {
+		for _, a := range agents {
 			answers := map[string]any{"tone": []string{"neutral", "friendly", "formal", "persuasive"}[i%4], "length": 80 + i*60}
 			if i%3 == 0 {
 				answers["format"] = []string{"bullets", "email", "paragraphs"}[i%3]
 			}
-			reply := generateReply(a, p, answers, []Message{{Role: "user", Content: p}}, nil)
+			reply := words.reply(a, p, answers, []Message{{Role: "user", Content: p}}, nil)
 			if n := len(reply); n < minReplyChars || n > maxReplyChars {
 				t.Fatalf("%s / %q: %d characters", a.Title, p, n)
 			}
-			if again := generateReply(a, p, answers, []Message{{Role: "user", Content: p}}, nil); again != reply {
+			if again := words.reply(a, p, answers, []Message{{Role: "user", Content: p}}, nil); again != reply {
 				t.Fatalf("not deterministic for %q", p)
 			}
 			if !utf8.ValidString(reply) {
 				t.Fatalf("invalid UTF-8 for %q", p)
 			}
-			for _, kw := range keywords(p) {
+			for _, kw := range words.keywords(p) {
 				if !strings.Contains(strings.ToLower(reply), kw) {
-					t.Fatalf("reply to %q does not echo %q:\n%s", p, kw, reply)
+					t.Fatalf("%s's reply to %q does not echo %q:\n%s", a.Title, p, kw, reply)
 				}
 			}
 			for name, mark := range map[string]string{"heading": "#", "bullets": "\n- ", "numbered": "\n1. ", "table": "|---|", "code": "```"} {
@@ -55,7 +59,7 @@ func TestGeneratorReplies(t *testing.T) {
 			t.Errorf("no reply used a %s", f)
 		}
 	}
-	if a, b := generateReply(chat, "budget review", nil, nil, nil), generateReply(chat, "holiday planning", nil, nil, nil); a == b {
+	if a, b := words.reply(agents[1], "budget review", nil, nil, nil), words.reply(agents[1], "holiday planning", nil, nil, nil); a == b {
 		t.Fatal("different inputs gave the same reply")
 	}
 }
@@ -91,11 +95,16 @@ func TestSplitFragments(t *testing.T) {
 }
 
 func TestKeywords(t *testing.T) {
-	got := keywords("Please explain the termination clause in the supplier contract")
-	if strings.Join(got, ",") != "termination clause,supplier contract" {
-		t.Fatalf("keywords %v", got)
-	}
-	if len(keywords("hi to you")) != 0 {
-		t.Fatal("stopwords kept")
+	for _, c := range []struct{ language, text, want string }{
+		{"en", "Please explain the termination clause in the supplier contract", "termination clause,supplier contract"},
+		{"en", "hi to you", ""},
+		// The head noun first, with the little word that joins its complement.
+		{"pt-BR", "Por favor, explique a cláusula de rescisão do contrato de fornecimento", "cláusula de rescisão,contrato de fornecimento"},
+		{"es", "Por favor, explica la cláusula de rescisión del contrato de suministro", "cláusula de rescisión,contrato de suministro"},
+		{"pt-BR", "olá, tudo bem?", ""},
+	} {
+		if got := strings.Join(speechFor(c.language).words.keywords(c.text), ","); got != c.want {
+			t.Errorf("%s: keywords of %q are %q, want %q", c.language, c.text, got, c.want)
+		}
 	}
 }

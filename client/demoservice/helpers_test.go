@@ -284,7 +284,7 @@ func agentsInOrder(svc *Service) []*Agent {
 func oddCatalogue() []Agent {
 	var out []Agent
 	for i, c := range catalogue.Odd {
-		out = append(out, c.agent(OddFirstID+int64(i)))
+		out = append(out, c.agent(OddFirstID+int64(i), &catalogue))
 	}
 	return out
 }

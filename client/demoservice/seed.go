@@ -16,21 +16,9 @@ import (
 
 var seedEpoch = time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
 
-// questionsFor is a fresh copy of a question set of the catalogue; strict
-// makes the set's optional strict question required.
-func questionsFor(set string, strict bool) []Question {
-	qs := slices.Clone(catalogue.Questions[set])
-	for i := range qs {
-		if strict && qs[i].Name == catalogue.Strict[set] {
-			qs[i].Required = true
-		}
-	}
-	return qs
-}
-
-// catalogue is the seeds' agents, files, resources, collections, memories
-// and question sets by agent type.
-var catalogue = func() (c struct {
+// catalogueData is the seeds' agents, files, resources, collections,
+// memories and question sets by agent type, in one language.
+type catalogueData struct {
 	Agents []agentSeed `json:"agents"`
 	Files  []struct {
 		WS    int64  `json:"ws"`
@@ -54,7 +42,11 @@ var catalogue = func() (c struct {
 	// Extra holds the words generated agents' titles are made of.
 	Extra struct{ Subjects, Roles, Teams []string } `json:"extra"`
 	Odd   []agentSeed                               `json:"odd"`
-}) {
+}
+
+// catalogue is the seeds in English, as seeddata/catalogue.json has them;
+// other languages overlay it (speech).
+var catalogue = func() (c catalogueData) {
 	if err := json.Unmarshal(catalogueJSON, &c); err != nil {
 		panic("demoservice: seeddata/catalogue.json: " + err.Error())
 	}
@@ -63,6 +55,18 @@ var catalogue = func() (c struct {
 
 //go:embed seeddata/catalogue.json
 var catalogueJSON []byte
+
+// questions is a fresh copy of a question set; strict makes the set's
+// optional strict question required.
+func (c *catalogueData) questions(set string, strict bool) []Question {
+	qs := slices.Clone(c.Questions[set])
+	for i := range qs {
+		if strict && qs[i].Name == c.Strict[set] {
+			qs[i].Required = true
+		}
+	}
+	return qs
+}
 
 // resource is one resource (template) as the list shows it.
 type resource struct {
@@ -81,6 +85,7 @@ type resource struct {
 // seed fills the service with a believable account. The real reading has one
 // workspace, so the second's agents and files are left out; ids stay.
 func (s *Service) seed() {
+	cat := &s.speech.cat
 	s.workspaces = []int64{1, 2} // Acme Office, Acme Marketing
 	if s.real {
 		s.workspaces = s.workspaces[:1]
@@ -88,7 +93,7 @@ func (s *Service) seed() {
 	seeded := func(ws int64) bool { return slices.Contains(s.workspaces, ws) }
 
 	filesOf := map[int64][]int64{}
-	for i, fs := range catalogue.Files {
+	for i, fs := range cat.Files {
 		id := int64(8001 + i)
 		filesOf[fs.WS] = append(filesOf[fs.WS], id)
 		if !seeded(fs.WS) {
@@ -108,7 +113,7 @@ func (s *Service) seed() {
 			if !seeded(c.WorkspaceID) {
 				continue
 			}
-			a := c.agent(first + int64(i))
+			a := c.agent(first+int64(i), cat)
 			updated := created(i)
 			if c.Edited {
 				updated = updated.Add(72*time.Hour + 17*time.Minute)
@@ -120,15 +125,15 @@ func (s *Service) seed() {
 			s.agents[a.ID] = &a
 		}
 	}
-	addAgents(catalogue.Agents, 101, func(i int) time.Time { return seedEpoch.Add(time.Duration(i) * 31 * time.Hour) })
-	addAgents(extraAgents(s.opts.ExtraAgents), int64(101+len(catalogue.Agents)), func(i int) time.Time {
-		return seedEpoch.Add(time.Duration(len(catalogue.Agents)+i) * 31 * time.Minute)
+	addAgents(cat.Agents, 101, func(i int) time.Time { return seedEpoch.Add(time.Duration(i) * 31 * time.Hour) })
+	addAgents(cat.extraAgents(s.opts.ExtraAgents), int64(101+len(cat.Agents)), func(i int) time.Time {
+		return seedEpoch.Add(time.Duration(len(cat.Agents)+i) * 31 * time.Minute)
 	})
 	if s.opts.Seed == SeedOdd {
-		addAgents(catalogue.Odd, OddFirstID, func(i int) time.Time { return seedEpoch.Add(time.Duration(i) * 7 * time.Hour) })
+		addAgents(cat.Odd, OddFirstID, func(i int) time.Time { return seedEpoch.Add(time.Duration(i) * 7 * time.Hour) })
 	}
 
-	for i, rs := range catalogue.Resources {
+	for i, rs := range cat.Resources {
 		created := seedEpoch.Add(time.Duration(i) * 19 * time.Hour)
 		s.resources = append(s.resources, resource{
 			ID: "rsc_" + shortHash("resource", rs.Title), Title: rs.Title, Description: rs.Desc,
@@ -138,7 +143,7 @@ func (s *Service) seed() {
 
 	s.seedWebhooks()
 
-	for i, name := range catalogue.Collections {
+	for i, name := range cat.Collections {
 		c := Collection{ID: int64(i + 1), UserID: demoUserID, Name: name}
 		if s.real {
 			// The real default collection is "default", shown as "My Memories"; others show their name.
@@ -149,7 +154,7 @@ func (s *Service) seed() {
 		}
 		s.collections[c.ID] = &c
 	}
-	for i, m := range catalogue.Memories {
+	for i, m := range cat.Memories {
 		id := int64(501 + i)
 		t := seedEpoch.Add(time.Duration(i) * 50 * time.Hour)
 		s.memories[id] = &Memory{
@@ -161,8 +166,8 @@ func (s *Service) seed() {
 }
 
 // extraAgents generates n text agents for workspace 1 (Options.ExtraAgents).
-func extraAgents(n int) []agentSeed {
-	words := catalogue.Extra
+func (c *catalogueData) extraAgents(n int) []agentSeed {
+	words := c.Extra
 	out := make([]agentSeed, n)
 	for i := range out {
 		team, subject := words.Teams[i%len(words.Teams)], words.Subjects[(i/len(words.Teams))%len(words.Subjects)]
@@ -183,14 +188,16 @@ type agentSeed struct {
 	Edited   bool   `json:"edited"`    // updated some days after creation
 	LongFile string `json:"long_file"` // a seeddata file holding long_description
 	Inactive bool   `json:"inactive"`
+	Reply    string `json:"reply"` // the shape of its replies (phrasebook.Shapes)
 }
 
-// agent is the agent c describes as id (unless it has its own), times aside.
-func (c agentSeed) agent(id int64) Agent {
+// agent is the agent c describes as id (unless it has its own), times
+// aside, with the question sets of cat.
+func (c agentSeed) agent(id int64, cat *catalogueData) Agent {
 	a := c.Agent
 	a.ID = cmp.Or(a.ID, id)
 	if c.Set != "" {
-		a.Questions = questionsFor(c.Set, c.Strict)
+		a.Questions = cat.questions(c.Set, c.Strict)
 	}
 	if c.LongFile != "" {
 		long, err := seedFiles.ReadFile("seeddata/" + c.LongFile)
@@ -200,6 +207,7 @@ func (c agentSeed) agent(id int64) Agent {
 		text := string(long)
 		a.LongDescription = &text
 	}
+	a.reply = c.Reply
 	a.Active = 1
 	if c.Inactive {
 		a.Active = 0

@@ -56,6 +56,9 @@ type Options struct {
 	Seed string
 	// Faults are in force from the start; SetFaults changes them.
 	Faults Faults
+	// Language is what the seed and the replies speak, a tag such as
+	// "pt-BR" (Languages); English when "" or another.
+	Language string
 }
 
 // RealMaxUploadBytes is the real service's documented upload limit, 200 MB;
@@ -67,9 +70,10 @@ const demoUserID int64 = 7
 
 // Service implements every endpoint of the Agent Execution Service; safe for concurrent use.
 type Service struct {
-	opts Options
-	real bool // the real reading is in force
-	mux  *http.ServeMux
+	opts   Options
+	speech *speech // the language of the seed and the replies
+	real   bool    // the real reading is in force
+	mux    *http.ServeMux
 
 	execRequests atomic.Int64 // ExecuteRequests
 	limiter      *limiter     // nil when pacing is off
@@ -116,6 +120,7 @@ func New(opts Options) *Service {
 	}
 	s := &Service{
 		opts:        opts,
+		speech:      speechFor(opts.Language),
 		real:        opts.API == APIReal,
 		limiter:     newLimiter(opts.RatePerSecond, opts.Burst, opts.Now),
 		agents:      map[int64]*Agent{},

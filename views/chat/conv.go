@@ -512,8 +512,20 @@ func (l *viewSize) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 }
 
 func measure(o fyne.CanvasObject, w float32) float32 {
-	o.Resize(fyne.NewSize(w, o.MinSize().Height))
-	return o.MinSize().Height
+	// A part's minimum follows the width it was laid out at (wrapped
+	// text, a row of buttons), so lay out again until the height holds:
+	// what is drawn is then what was measured.
+	h := o.MinSize().Height
+	for range 4 {
+		o.Resize(fyne.NewSize(w, h))
+		kit.Relayout(o)
+		next := o.MinSize().Height
+		if next == h {
+			break
+		}
+		h = next
+	}
+	return h
 }
 
 func (v *convView) setHeight(id int, h float32) {

@@ -144,6 +144,18 @@ func settleChildren(o fyne.CanvasObject) []fyne.CanvasObject {
 	return nil
 }
 
+// Relayout lays out o and the containers within it again at their sizes,
+// outer first: a part first laid out before it knew its width (a row of
+// buttons that wraps) then takes the size its width gives it.
+func Relayout(o fyne.CanvasObject) {
+	if c, ok := o.(*fyne.Container); ok && c.Layout != nil {
+		c.Layout.Layout(c.Objects, c.Size())
+	}
+	for _, child := range settleChildren(o) {
+		Relayout(child)
+	}
+}
+
 // relayoutOne lays out o's children again at o's size.
 func relayoutOne(o fyne.CanvasObject) {
 	switch v := o.(type) {
