@@ -91,13 +91,10 @@ func main() {
 		// The demo speaks as Agent Desk does: staff train on it in their language.
 		return demoservice.Listen("127.0.0.1:0", demoservice.Options{APIKey: key, Pace: demoPace, API: *demoAPI, Faults: faults, Language: app.LanguageInUse()})
 	}
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(version, fa.Metadata().Version), PlainText: richtext.ReplyText})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(version, fa.Metadata().Version), PlainText: richtext.ReplyText, Speak: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)
-	}
-	if err := app.UseLanguage(a.Settings().Language); err != nil {
-		fmt.Fprintln(os.Stderr, "agentdesk: translations:", err)
 	}
 	views.NewMainWindow(fa, a, fonts).ShowAndRun()
 	closeWithin(a, closeLimit)

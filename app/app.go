@@ -55,6 +55,10 @@ type Config struct {
 	// PlainText makes a reply's Markdown plain for a results sheet
 	// (richtext.ReplyText, which app cannot import); as written when nil.
 	PlainText func(markdown string) string
+	// Speak makes Open use the language the settings keep before it opens
+	// an account, so the demo it starts speaks it too (the program; tests
+	// choose theirs).
+	Speak bool
 }
 
 // App is one running Agent Desk: settings, secrets, history and the active account.
@@ -143,6 +147,11 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		settings = storage.DefaultSettings()
 	}
 	a.settings = settings
+	if cfg.Speak {
+		if err := UseLanguage(settings.Language); err != nil {
+			a.notices = append(a.notices, func() string { return why(err) })
+		}
+	}
 
 	db, dbNotice := storage.OpenOrFallback(ctx, a.cfg.Paths)
 	if !dbNotice.IsZero() {

@@ -302,8 +302,8 @@ func (svc *Memories) Sync(ctx context.Context) (listed bool, err error) {
 	var cols []storage.CollectionEntry
 	defaults, names := map[string]bool{}, map[string]string{}
 	for _, col := range listedCols {
-		cols = append(cols, storage.CollectionEntry{ID: col.ID.String(), Name: col.Label()})
-		names[col.ID.String()] = col.Label()
+		cols = append(cols, storage.CollectionEntry{ID: col.ID.String(), Name: collectionName(col)})
+		names[col.ID.String()] = collectionName(col)
 		if col.IsDefault() {
 			defaults[col.ID.String()] = true
 		}
@@ -342,13 +342,22 @@ func (svc *Memories) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
+// collectionName is col as staff read it: the default collection in their
+// language where the service names it in English ("My Memories") or not at all.
+func collectionName(col client.Collection) string {
+	if col.IsDefault() && (col.Label() == client.DefaultCollectionName || col.Label() == client.DefaultCollectionShown) {
+		return lang.L("My Memories")
+	}
+	return col.Label()
+}
+
 // CreateCollection creates a named memory collection on the service and lists it.
 func (svc *Memories) CreateCollection(ctx context.Context, name string) (storage.CollectionEntry, error) {
 	c, err := svc.a.Client().CreateCollection(ctx, name)
 	if err != nil {
 		return storage.CollectionEntry{}, err
 	}
-	entry := storage.CollectionEntry{AccountID: svc.a.AccountID(), ID: c.ID.String(), Name: c.Label()}
+	entry := storage.CollectionEntry{AccountID: svc.a.AccountID(), ID: c.ID.String(), Name: collectionName(*c)}
 	if entry.Name == "" {
 		entry.Name = strings.TrimSpace(name)
 	}

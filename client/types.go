@@ -264,6 +264,10 @@ type Collection struct {
 // DefaultCollectionName names every user's default collection, which cannot be deleted.
 const DefaultCollectionName = "default"
 
+// DefaultCollectionShown is the name the real service shows for the
+// default collection, in English whatever the user's language.
+const DefaultCollectionShown = "My Memories"
+
 // Label returns the name to show: the display name, else the name.
 func (c *Collection) Label() string {
 	if strings.TrimSpace(c.DisplayName) != "" {

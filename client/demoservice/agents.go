@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 type Agent struct {
@@ -127,15 +131,33 @@ func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) {
 }
 
 func searchParam(r *http.Request, name string) string {
-	return strings.ToLower(strings.TrimSpace(r.URL.Query().Get(name)))
+	return folded(strings.TrimSpace(r.URL.Query().Get(name)))
 }
 
-// matchesText reports whether the lower-case query ("" matches) occurs in any field, ignoring case.
+// matchesText reports whether the folded query ("" matches) occurs in any
+// field, ignoring case and accents.
 func matchesText(q string, fields ...string) bool {
 	if q == "" {
-		return true // and nothing lowered: a list of every agent is most lists
+		return true // and nothing folded: a list of every agent is most lists
 	}
-	return slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(strings.ToLower(f), q) })
+	return slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(folded(f), q) })
+}
+
+// folded is s in lower case without accents, so "estudio" finds "Estúdio"
+// as the real service's accent-insensitive collation does.
+// Assumption: the real search ignores accents (MySQL's default collation).
+func folded(s string) string {
+	s = strings.ToLower(s)
+	if !slices.ContainsFunc([]byte(s), func(c byte) bool { return c >= utf8.RuneSelf }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func deref(s *string) string {

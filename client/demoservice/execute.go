@@ -257,13 +257,13 @@ func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req
 	}
 }
 
-// asksFor reports whether the last message names any of words.
+// asksFor reports whether the last message names any of words, accents aside.
 func asksFor(msgs []Message, words ...string) bool {
 	if len(msgs) == 0 {
 		return false
 	}
-	last := strings.ToLower(msgs[len(msgs)-1].Content)
-	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(last, w) })
+	last := folded(msgs[len(msgs)-1].Content)
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(last, folded(w)) })
 }
 
 // executionCredits prices a run in proportion to what it produced.

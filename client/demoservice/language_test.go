@@ -3,6 +3,7 @@ package demoservice
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -202,5 +203,20 @@ func TestSpeechForFallsBackToEnglish(t *testing.T) {
 		if speechFor(tag) != speeches[want] {
 			t.Errorf("speechFor(%q) is not the %s speech", tag, want)
 		}
+	}
+}
+
+// A search ignores accents, as the real service's does: staff type
+// "estudio" for "Estúdio" and "formula" for "fórmula".
+func TestSearchIgnoresAccents(t *testing.T) {
+	e := start(t, Options{Language: "pt-BR"})
+	for q, want := range map[string]string{"estudio de FOTOS": "Estúdio de fotos de produto", "Estúdio": "Estúdio de fotos de produto", "formulas de planilha": "Ajudante de fórmulas de planilha"} {
+		got := e.call("GET", "/agents?q="+url.QueryEscape(q), nil, 200)["data"].([]any)
+		if len(got) != 1 || got[0].(map[string]any)["title"] != want {
+			t.Errorf("a search for %q found %v, want %q", q, got, want)
+		}
+	}
+	if !asksFor([]Message{{Role: "user", Content: "Me dê uma FÓRMULA"}}, "formula") {
+		t.Error("a request for a fórmula was not heard as one for a formula")
 	}
 }
