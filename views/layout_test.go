@@ -25,7 +25,7 @@ func TestEveryScreenLaysOutAfterEachAction(t *testing.T) {
 	for _, tc := range []struct{ lang, loading string }{{"en", "Loading"}, {"pt-BR", "Carregando"}, {"es", "Cargando"}} {
 		for _, size := range kittest.Sizes {
 			t.Run(fmt.Sprintf("%s/%vx%v", tc.lang, size.Width, size.Height), func(t *testing.T) {
-				speak(t, tc.lang)
+				apptest.Speak(t, tc.lang)
 				test.NewTempApp(t)
 				q := kit.UseQueue(t)
 				a := apptest.Open(t)
@@ -56,7 +56,7 @@ func TestEveryScreenLaysOutAfterEachAction(t *testing.T) {
 func TestTheConversationHasTheRoom(t *testing.T) {
 	for _, lang := range []string{"en", "pt-BR", "es"} {
 		t.Run(lang, func(t *testing.T) {
-			speak(t, lang)
+			apptest.Speak(t, lang)
 			test.NewTempApp(t)
 			q := kit.UseQueue(t)
 			a := apptest.Open(t)

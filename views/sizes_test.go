@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
@@ -48,28 +47,10 @@ func TestNoScreenIsClippedInPortugueseOrSpanish(t *testing.T) {
 	for _, tc := range []struct{ lang, loading string }{{"pt-BR", "Carregando"}, {"es", "Cargando"}} {
 		for _, size := range windowSizes[:2] {
 			t.Run(fmt.Sprintf("%s/%vx%v", tc.lang, size.Width, size.Height), func(t *testing.T) {
-				speak(t, tc.lang)
+				apptest.Speak(t, tc.lang)
 				checkEveryScreenFits(t, size, false, tc.loading)
 			})
 		}
-	}
-}
-
-// speak has Agent Desk speak lang for the test's duration (English again
-// afterwards).
-func speak(t *testing.T, lang string) {
-	t.Helper()
-	// Registered first, run last: once the environment is put back.
-	t.Cleanup(func() { _ = app.UseLanguage("en") })
-	for _, v := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"} {
-		t.Setenv(v, "")
-	}
-	t.Setenv("LANG", "C")
-	if err := app.UseLanguage(lang); err != nil {
-		t.Fatal(err)
-	}
-	if got := app.LanguageInUse(); got != lang {
-		t.Fatalf("speaks %q, want %q", got, lang)
 	}
 }
 

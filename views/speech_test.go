@@ -23,7 +23,7 @@ func TestTheDemoSpeaksAsAgentDeskDoes(t *testing.T) {
 	} {
 		t.Run(lang, func(t *testing.T) {
 			// The language is kept in the settings; the program starts in English.
-			speak(t, "en")
+			apptest.Speak(t, "en")
 			ctx := context.Background()
 			paths := storage.PathsIn(t.TempDir())
 			before := apptest.Open(t, func(c *app.Config) { c.Paths = paths })

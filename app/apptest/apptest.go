@@ -22,6 +22,25 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
+// Speak has Agent Desk speak lang for the test's duration, whatever the
+// machine's locale; English again afterwards. Tests that set the language
+// do not run in parallel: it is the process's.
+func Speak(t testing.TB, lang string) {
+	t.Helper()
+	// Registered first, run last: once the environment is put back.
+	t.Cleanup(func() { _ = app.UseLanguage("en") })
+	for _, v := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("LANG", "C")
+	if err := app.UseLanguage(lang); err != nil {
+		t.Fatal(err)
+	}
+	if got := app.LanguageInUse(); got != lang {
+		t.Fatalf("speaks %q, want %q", got, lang)
+	}
+}
+
 // Open returns a demo-mode App under t.TempDir(); change may adjust Config.
 func Open(t testing.TB, change ...func(*app.Config)) *app.App {
 	t.Helper()

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
@@ -15,7 +16,7 @@ import (
 // (the notes under the fields and the line under the form), fixed, run and
 // its result shown, at each size: nothing drawn over anything, nothing cut.
 func TestAnAgentLaysOutAfterEachAction(t *testing.T) {
-	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+	kittest.EachLanguage(t, apptest.Speak, func(t *testing.T, size fyne.Size) {
 		f := newFixture(t, 0)
 		w := f.w
 		w.SetContent(container.NewStack(f.s.Content(), kit.NewLayer(w.Canvas())))

@@ -130,7 +130,8 @@ func (o *outputView) text(out, agentTitle string) fyne.CanvasObject {
 	save := kit.NewButtonWithIcon(lang.L("Save as…"), theme.DocumentSaveIcon(), func() {
 		screen.SaveText(o.s.env, agentTitle, safe.FileName(agentTitle, ".md", lang.L("result")), out)
 	})
-	bar := container.NewHBox(copyBtn, mdBtn, save, toggle)
+	// The buttons wrap: in Portuguese or Spanish one row is wider than the narrowest pane.
+	bar := kit.Wrap(copyBtn, mdBtn, save, toggle)
 	if len(pics) > 0 {
 		// Pictures come from addresses the result chose: fetched only on request.
 		var show *kit.Button

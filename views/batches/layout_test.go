@@ -27,23 +27,28 @@ import (
 // the window made small: the buttons that wrap onto a second line push the
 // rows down instead of being drawn over them.
 func TestTheBatchesScreenLaysOutAfterEachAction(t *testing.T) {
-	e, q, _, _ := env(t, 0)
-	w := e.Window
-	w.Resize(fyne.NewSize(1024, 768))
-	ag := agent(t, e.App)
-	s := New(e).(*Screen)
-	w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
-	f := kittest.NewFrames(w.Canvas())
-	s.Shown()
-	q.WaitUntil(t, func() bool { return len(s.list.Items) == 0 && len(s.list.Stack.Objects) > 0 }, func() string { return "" })
-	kittest.Look(t, f, q, w, "no batch yet")
+	for _, lang := range append([]string{"en"}, kittest.Languages...) {
+		t.Run(lang, func(t *testing.T) {
+			apptest.Speak(t, lang)
+			e, q, _, _ := env(t, 0)
+			w := e.Window
+			w.Resize(fyne.NewSize(1024, 768))
+			ag := agent(t, e.App)
+			s := New(e).(*Screen)
+			w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
+			f := kittest.NewFrames(w.Canvas())
+			s.Shown()
+			q.WaitUntil(t, func() bool { return len(s.list.Items) == 0 && len(s.list.Stack.Objects) > 0 }, func() string { return "" })
+			kittest.Look(t, f, q, w, "no batch yet")
 
-	runToTheEnd(t, e, q, s, ag, 5)
-	kittest.Look(t, f, q, w, "a batch done")
-	w.Resize(fyne.NewSize(800, 600))
-	kittest.Look(t, f, q, w, "the window made small")
-	w.Resize(fyne.NewSize(1920, 1080))
-	kittest.Look(t, f, q, w, "the window made large")
+			runToTheEnd(t, e, q, s, ag, 5)
+			kittest.Look(t, f, q, w, "a batch done")
+			w.Resize(fyne.NewSize(800, 600))
+			kittest.Look(t, f, q, w, "the window made small")
+			w.Resize(fyne.NewSize(1920, 1080))
+			kittest.Look(t, f, q, w, "the window made large")
+		})
+	}
 }
 
 // TestTheResultsSheetHoldsPlainText: a sheet shows Markdown's marks as they

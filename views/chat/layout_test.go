@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -361,7 +362,7 @@ func TestAReleaseLeavesTheConversationAsItWas(t *testing.T) {
 // reply shown, the reply settings opened and closed, the service gone and
 // the error said, at each size: nothing drawn over anything, nothing cut.
 func TestAChatLaysOutAfterEachAction(t *testing.T) {
-	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+	kittest.EachLanguage(t, apptest.Speak, func(t *testing.T, size fyne.Size) {
 		s, a := openScreen(t)
 		w := s.env.Window
 		q := ui(s)
@@ -376,7 +377,7 @@ func TestAChatLaysOutAfterEachAction(t *testing.T) {
 		kittest.Look(t, frames, q, w, "a reply shown")
 		test.Tap(v.settingsBtn)
 		kittest.Look(t, frames, q, w, "the reply settings open")
-		test.Tap(kittest.FindButton(w.Canvas().Overlays().Top(), "Close"))
+		test.Tap(kittest.FindButton(w.Canvas().Overlays().Top(), lang.L("Close")))
 		kittest.Look(t, frames, q, w, "the reply settings closed")
 		_ = a.Demo().Close()
 		test.Type(v.entry, "Are you there?")

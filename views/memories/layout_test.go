@@ -6,9 +6,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/agentdesk/agentdesk/app"
+	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
 )
@@ -17,7 +19,7 @@ import (
 // listed, asked to be deleted and deleted, at each size: nothing drawn over
 // anything, nothing cut.
 func TestTheMemoriesScreenLaysOutAfterEachAction(t *testing.T) {
-	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+	kittest.EachLanguage(t, apptest.Speak, func(t *testing.T, size fyne.Size) {
 		f := newRealFixture(t)
 		w := f.w
 		w.SetContent(container.NewStack(f.s.Content(), kit.NewLayer(w.Canvas())))
@@ -37,7 +39,7 @@ func TestTheMemoriesScreenLaysOutAfterEachAction(t *testing.T) {
 		kittest.Look(t, frames, f.q, w, "a memory saved and listed")
 		test.Tap(f.s.ed.del)
 		kittest.Look(t, frames, f.q, w, "asked to delete it")
-		f.tapInDialog(t, "Delete")
+		f.tapInDialog(t, lang.L("Delete"))
 		f.until(t, "the memory gone", func() bool { return !listed() && !f.s.ed.open })
 		kittest.Look(t, frames, f.q, w, "the memory deleted")
 	})

@@ -12,6 +12,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -177,7 +178,7 @@ func TestAResourceStartsAWritingAgentsRequest(t *testing.T) {
 // finds nothing, a resource opened, at each size: nothing drawn over
 // anything, nothing cut.
 func TestTheResourcesScreenLaysOutAfterEachAction(t *testing.T) {
-	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+	kittest.EachLanguage(t, apptest.Speak, func(t *testing.T, size fyne.Size) {
 		test.NewTempApp(t)
 		q := kit.UseQueue(t)
 		srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
@@ -188,13 +189,13 @@ func TestTheResourcesScreenLaysOutAfterEachAction(t *testing.T) {
 		w.Resize(size)
 		frames := kittest.NewFrames(w.Canvas())
 		s.Shown()
-		q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, func() string { return s.count.Text })
+		q.WaitUntil(t, func() bool { return strings.HasPrefix(s.count.Text, "22 ") }, func() string { return s.count.Text })
 		kittest.Look(t, frames, q, w, "the resources listed")
 		s.search.SetText("no such template anywhere")
-		q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "No resources match") }, func() string { return kittest.Labels(s.list.Stack) })
+		q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), lang.L("No resources match")) }, func() string { return kittest.Labels(s.list.Stack) })
 		kittest.Look(t, frames, q, w, "a search that finds nothing")
 		s.search.SetText("")
-		q.WaitUntil(t, func() bool { return s.count.Text == "22 resources" }, func() string { return s.count.Text })
+		q.WaitUntil(t, func() bool { return strings.HasPrefix(s.count.Text, "22 ") }, func() string { return s.count.Text })
 		s.list.Select(0)
 		kittest.Look(t, frames, q, w, "a resource opened")
 	})

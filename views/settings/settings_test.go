@@ -322,7 +322,7 @@ func TestChoosingALanguageOffersToStartAgainInIt(t *testing.T) {
 // opened, a wrong key answered, at each size: nothing drawn over anything,
 // nothing cut.
 func TestTheSettingsScreenLaysOutAfterEachAction(t *testing.T) {
-	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+	kittest.EachLanguage(t, apptest.Speak, func(t *testing.T, size fyne.Size) {
 		srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "right-key"})
 		test.NewTempApp(t)
 		q := kit.UseQueue(t)

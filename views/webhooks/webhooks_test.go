@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -296,7 +297,7 @@ func drawnText(o fyne.CanvasObject) string {
 // cleared by Try again, a webhook asked to be deleted, at each size:
 // nothing drawn over anything, nothing cut.
 func TestTheWebhooksScreenLaysOutAfterEachAction(t *testing.T) {
-	kittest.EachSize(t, func(t *testing.T, size fyne.Size) {
+	kittest.EachLanguage(t, apptest.Speak, func(t *testing.T, size fyne.Size) {
 		test.NewTempApp(t)
 		q := kit.UseQueue(t)
 		a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
@@ -307,13 +308,13 @@ func TestTheWebhooksScreenLaysOutAfterEachAction(t *testing.T) {
 		frames := kittest.NewFrames(w.Canvas())
 		svc.SetFaults(demoservice.Faults{Fail500: 1})
 		s.Shown()
-		q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), "The service had a problem") },
+		q.WaitUntil(t, func() bool { return strings.Contains(kittest.Labels(s.list.Stack), lang.L("Service problem")) },
 			func() string { return kittest.Labels(s.list.Stack) })
 		kittest.Look(t, frames, q, w, "an error said")
 		test.Tap(kittest.FindButton(s.list.Stack, app.ActionTryAgain.Label()))
 		q.WaitUntil(t, func() bool { return len(s.list.Items) > 0 }, func() string { return kittest.Labels(s.list.Stack) })
 		kittest.Look(t, frames, q, w, "the error cleared, the webhooks listed")
-		test.Tap(kittest.FindButton(row(s.list, 0), "Delete…"))
+		test.Tap(kittest.FindButton(row(s.list, 0), lang.L("Delete…")))
 		kittest.Look(t, frames, q, w, "asked to delete one")
 	})
 }

@@ -333,3 +333,20 @@ func EachSize(t *testing.T, look func(t *testing.T, size fyne.Size)) {
 		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) { look(t, size) })
 	}
 }
+
+// Languages are those Agent Desk speaks besides English, whose words run
+// longer: the layout checks look at them in the smallest window.
+var Languages = []string{"pt-BR", "es"}
+
+// EachLanguage runs look as a subtest in English at each of Sizes, then in
+// each of Languages at the smallest size; speak sets the language
+// (apptest.Speak: kit imports no app).
+func EachLanguage(t *testing.T, speak func(testing.TB, string), look func(t *testing.T, size fyne.Size)) {
+	t.Run("en", func(t *testing.T) { EachSize(t, look) })
+	for _, lang := range Languages {
+		t.Run(fmt.Sprintf("%s/%vx%v", lang, Sizes[0].Width, Sizes[0].Height), func(t *testing.T) {
+			speak(t, lang)
+			look(t, Sizes[0])
+		})
+	}
+}
