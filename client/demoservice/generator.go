@@ -44,7 +44,8 @@ type shape struct {
 }
 
 // section is part of a shape: a line, a paragraph, bullets, a numbered
-// list, a table or a code block made of n of its items.
+// list, a table (or rows, whose columns stay beside their item) or a code
+// block made of n of its items.
 type section struct {
 	Title, Kind, Lang string
 	N                 int
@@ -170,7 +171,17 @@ func (p *phrasebook) reply(a *Agent, input string, answers map[string]any, msgs 
 		noun = func() string { return p.TheTask }
 	}
 	if a.Type == TypeText {
-		out := p.textBody(rng, topic, noun, answers)
+		var out string
+		format, _ := answers["format"].(string)
+		if sh, ok := p.Shapes[a.reply]; ok && format != "email" && format != "bullets" {
+			// The agent's own layout; an e-mail or a list asked for is
+			// written as one.
+			var b strings.Builder
+			p.writeShape(&b, rng, sh, topic, noun, len(fileIDs), true)
+			out = b.String()
+		} else {
+			out = p.textBody(rng, topic, noun, answers)
+		}
 		if prompt := promptAnswer(answers); prompt != "" && len(msgs) == 0 {
 			// The request, cut short, closes the text, so whoever ran it sees what was asked.
 			if r := []rune(prompt); len(r) > 300 {
@@ -184,7 +195,7 @@ func (p *phrasebook) reply(a *Agent, input string, answers map[string]any, msgs 
 	var b strings.Builder
 	want := asked{table: asksFor(msgs, p.Asks.Table...), code: asksFor(msgs, p.Asks.Code...)}
 	if sh, ok := p.Shapes[a.reply]; ok && sh.holds(want) {
-		p.writeShape(&b, rng, sh, topic, noun, len(fileIDs))
+		p.writeShape(&b, rng, sh, topic, noun, len(fileIDs), false)
 	} else {
 		p.chatBody(&b, rng, topic, noun, len(msgs) > 2, len(fileIDs), want)
 	}
@@ -199,9 +210,10 @@ func (p *phrasebook) filesTaken(n int) string {
 	return strings.ReplaceAll(p.ManyFiles, "%d", fmt.Sprint(n))
 }
 
-// writeShape writes a reply in shape sh; sections come under a second-level
-// heading when the shape has a title of its own.
-func (p *phrasebook) writeShape(b *strings.Builder, rng *rand.Rand, sh shape, topic string, noun func() string, files int) {
+// writeShape writes a reply in shape sh; sections come under a
+// second-level heading when the shape has a title of its own. A chat's
+// reply ends with a question; a finished text only when its shape has one.
+func (p *phrasebook) writeShape(b *strings.Builder, rng *rand.Rand, sh shape, topic string, noun func() string, files int, finished bool) {
 	level := "### "
 	if sh.Title != "" {
 		fmt.Fprintf(b, "# %s\n\n", fill(sh.Title, p.heading(topic)))
@@ -232,16 +244,20 @@ func (p *phrasebook) writeShape(b *strings.Builder, rng *rand.Rand, sh shape, to
 				}
 				fmt.Fprintf(b, "%s %s\n", mark, fill(it, noun()))
 			}
-		case "table":
+		case "table", "rows":
+			// A table's further columns start anywhere; rows keep each
+			// item with the values beside it.
 			b.WriteString("| " + strings.Join(s.Head, " | ") + " |\n|" + strings.Repeat("---|", len(s.Head)) + "\n")
 			offsets := make([]int, len(s.Cols))
 			for j, col := range s.Cols {
-				offsets[j] = rng.IntN(len(col))
+				if s.Kind == "table" {
+					offsets[j] = rng.IntN(len(col))
+				}
 			}
 			for i, it := range s.Items[:min(n, len(s.Items))] {
 				cells := []string{cell(fill(it, noun()))}
 				for j, col := range s.Cols {
-					cells = append(cells, cell(col[(i+offsets[j])%len(col)]))
+					cells = append(cells, cell(fill(col[(i+offsets[j])%len(col)], noun())))
 				}
 				b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 			}
@@ -253,10 +269,12 @@ func (p *phrasebook) writeShape(b *strings.Builder, rng *rand.Rand, sh shape, to
 		b.WriteString("\n")
 	}
 	closers := sh.Closers
-	if len(closers) == 0 {
+	if len(closers) == 0 && !finished {
 		closers = p.Closers
 	}
-	b.WriteString(pick(rng, closers))
+	if len(closers) > 0 {
+		b.WriteString(pick(rng, closers))
+	}
 }
 
 // holds reports whether a reply in sh has the table or code asked for.
@@ -264,7 +282,7 @@ func (sh shape) holds(want asked) bool {
 	has := func(kind string) bool {
 		return slices.ContainsFunc(sh.Sections, func(s section) bool { return s.Kind == kind })
 	}
-	return (!want.table || has("table")) && (!want.code || has("code"))
+	return (!want.table || has("table") || has("rows")) && (!want.code || has("code"))
 }
 
 // cell is text fit for a table cell: no pipe, no full stop at the end.

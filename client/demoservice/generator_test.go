@@ -10,10 +10,13 @@ func TestGeneratorReplies(t *testing.T) {
 	svc := New(Options{})
 	defer svc.Close()
 	words := svc.speech.words
-	// Minutes (a shape with a heading), a chat agent without a shape, a text agent.
-	agents := []*Agent{svc.agents[chatAgentID], svc.agents[105], svc.agents[textAgentID]}
-	if agents[1].reply != "" || agents[0].reply != "minutes" {
-		t.Fatalf("the seed's shapes moved: %q, %q", agents[0].reply, agents[1].reply)
+	// Minutes (a shape with a heading), a chat agent without a shape (as
+	// one made on the service would be), a text agent.
+	plain := *svc.agents[105]
+	plain.reply = ""
+	agents := []*Agent{svc.agents[chatAgentID], &plain, svc.agents[textAgentID]}
+	if agents[0].reply != "minutes" || agents[2].reply != "" {
+		t.Fatalf("the seed's shapes moved: %q, %q", agents[0].reply, agents[2].reply)
 	}
 	prompts := []string{
 		"How should we plan the quarterly budget review?",

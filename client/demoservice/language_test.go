@@ -91,8 +91,16 @@ func sameShape(t *testing.T, language, path string, en, other any) {
 		for i := range min(len(en), len(o)) {
 			sameShape(t, language, fmt.Sprintf("%s[%d]", path, i), en[i], o[i])
 		}
+	case float64: // a section's n
+		if other != en {
+			t.Errorf("%s: phrases%s is %v, English %v", language, path, other, en)
+		}
 	case string:
 		o, _ := other.(string)
+		// How a section is laid out is the same in every language.
+		if k := path[strings.LastIndexByte(path, '.')+1:]; (k == "kind" || k == "lang") && o != en {
+			t.Errorf("%s: phrases%s is %q, English %q", language, path, o, en)
+		}
 		if strings.Count(o, "%s") != strings.Count(en, "%s") || strings.Count(o, "%d") != strings.Count(en, "%d") || (en != "" && strings.TrimSpace(o) == "") {
 			t.Errorf("%s: phrases%s is %q, English %q", language, path, o, en)
 		}
@@ -174,7 +182,7 @@ func TestShapedAgentsReplyInTheirShape(t *testing.T) {
 			msgs := []Message{{Role: "user", Content: prompts(language)}}
 			reply := words.reply(a, msgs[0].Content, nil, msgs, []int64{seededFileID})
 			for _, s := range sh.Sections {
-				want := map[string]string{"table": "|---|", "code": "```", "numbered": "\n1. "}[s.Kind]
+				want := map[string]string{"table": "|---|", "rows": "|---|", "code": "```", "numbered": "\n1. "}[s.Kind]
 				if (s.Title != "" && !strings.Contains(reply, "# "+s.Title+"\n")) || !strings.Contains(reply, want) {
 					t.Errorf("%s: %s's reply lacks its %s %q:\n%s", language, a.Title, s.Kind, s.Title, reply)
 				}
