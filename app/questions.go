@@ -460,7 +460,8 @@ func ResourceRequest(title, description, long string) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// QuestionLabel is a plain word for the service's technical questions, else "".
+// QuestionLabel is a plain word for the service's technical questions and
+// the names agents often give theirs, in the user's language; else "".
 func QuestionLabel(q client.Question) string {
 	switch strings.ToLower(strings.TrimSpace(q.Name)) {
 	case "temperature":
@@ -471,6 +472,25 @@ func QuestionLabel(q client.Question) string {
 		return lang.L("Model")
 	case "language", "lang", "locale":
 		return lang.L("Language")
+	// Names agents often give their questions, in the user's language.
+	case "prompt":
+		return lang.L("Prompt")
+	case "tone":
+		return lang.L("Tone")
+	case "length":
+		return lang.L("Length")
+	case "format":
+		return lang.L("Format")
+	case "style":
+		return lang.L("Style")
+	case "aspect_ratio":
+		return lang.L("Aspect ratio")
+	case "quality":
+		return lang.L("Quality")
+	case "duration":
+		return lang.L("Duration")
+	case "voiceover", "voice_over":
+		return lang.L("Voice-over")
 	}
 	return ""
 }

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -50,10 +49,11 @@ func NewStatusBar(env screen.Env) *StatusBar {
 	b.credits = kit.NewButtonWithIcon("", theme.InfoIcon(), func() { env.Nav.ShowCredits() })
 	b.credits.Tip = lang.L("Credits used: each charge, by day and by agent")
 	b.credits.Importance = widget.LowImportance
-	b.Object = container.NewVBox(widget.NewSeparator(), container.NewHBox(
+	b.account.Truncation = fyne.TextTruncateEllipsis
+	b.Object = container.NewVBox(widget.NewSeparator(), &fyne.Container{Layout: &barLayout{account: b.account}, Objects: []fyne.CanvasObject{
 		widget.NewIcon(theme.AccountIcon()), b.account,
 		widget.NewSeparator(), b.connIcon, b.connection, b.retry, b.settings,
-		layout.NewSpacer(), b.credits))
+		b.credits}})
 	screen.OnAccountChange(env.App, b.Check)
 	screen.OnCharge(env.App, b.updateCredits)
 	kit.Bind(env.App.Session(), b.showAccount)
@@ -157,4 +157,60 @@ func (b *StatusBar) updateCredits() {
 			}
 		})
 	})
+}
+
+// barLayout lays the bar out in a row, its last object at the right end.
+// When the row does not fit (a long account name, Portuguese words, many
+// credits), the account's name is cut with "…" first: what the service
+// says and the credits stay whole.
+type barLayout struct{ account *widget.Label }
+
+func (l *barLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var size fyne.Size
+	for _, o := range shownIn(objects) {
+		m := o.MinSize()
+		size.Width += m.Width + theme.Padding()
+		size.Height = max(size.Height, m.Height)
+	}
+	return size
+}
+
+func (l *barLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	shown := shownIn(objects)
+	if len(shown) == 0 {
+		return
+	}
+	pad := theme.Padding()
+	others := float32(0)
+	for _, o := range shown {
+		if o != fyne.CanvasObject(l.account) {
+			others += o.MinSize().Width + pad
+		}
+	}
+	// The name's own width: a label cut with "…" asks only for the "…".
+	whole := fyne.MeasureText(l.account.Text, theme.TextSize(), l.account.TextStyle).Width + 2*theme.InnerPadding()
+	account := max(l.account.MinSize().Width, min(whole, size.Width-others))
+	x := float32(0)
+	for i, o := range shown {
+		w := o.MinSize().Width
+		if o == fyne.CanvasObject(l.account) {
+			w = account
+		}
+		if i == len(shown)-1 {
+			x = max(x, size.Width-w)
+		}
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(w, size.Height))
+		x += w + pad
+	}
+}
+
+func shownIn(objects []fyne.CanvasObject) []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	for _, o := range objects {
+		if o.Visible() {
+			out = append(out, o)
+		}
+	}
+	return out
 }

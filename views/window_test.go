@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -19,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/kit/kittest"
 	"github.com/agentdesk/agentdesk/views/screen"
 )
 
@@ -155,6 +157,37 @@ func TestStatusBarShowsDemoAgentsAndCredits(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Fatalf("status bar %q lacks %q", text, want)
 		}
+	}
+}
+
+// TestTheStatusBarFitsTheSmallestWindow: in Portuguese, at 800 px, with
+// practice credits spent, the account's name gives up its room ("…") and
+// nothing is drawn over the connection or the credits; with room it is whole.
+func TestTheStatusBarFitsTheSmallestWindow(t *testing.T) {
+	for _, language := range []string{"en", "pt-BR", "es"} {
+		t.Run(language, func(t *testing.T) {
+			apptest.Speak(t, language)
+			test.NewTempApp(t)
+			q := kit.UseQueue(t)
+			a := apptest.Open(t)
+			w := test.NewTempWindow(t, widget.NewLabel(""))
+			w.Resize(fyne.NewSize(800, 600))
+			shell := NewShell(a, w)
+			rememberSize(a, w)
+			bar := shell.status
+			q.WaitUntil(t, func() bool { return bar.connIcon.Visible() && strings.Contains(barText(bar), "44") }, func() string { return barText(bar) })
+			f := kittest.NewFrames(w.Canvas())
+			bar.credits.SetText(lang.L("Practice credits today: {{.Credits}}", map[string]any{"Credits": app.CreditsFigure(123.4567)}))
+			kittest.Look(t, f, q, w, "the status bar with credits spent")
+			if end := bar.connection.Position().X + bar.connection.Size().Width; end > bar.credits.Position().X {
+				t.Fatalf("the connection ends at %v, over the credits at %v", end, bar.credits.Position().X)
+			}
+			w.Resize(fyne.NewSize(1920, 1080))
+			kittest.Look(t, f, q, w, "the status bar made wide")
+			if whole := fyne.MeasureText(bar.account.Text, theme.TextSize(), bar.account.TextStyle).Width; bar.account.Size().Width < whole {
+				t.Fatalf("with room, the account's name %q is cut to %v of %v", bar.account.Text, bar.account.Size().Width, whole)
+			}
+		})
 	}
 }
 

@@ -228,3 +228,12 @@ func TestSearchIgnoresAccents(t *testing.T) {
 		t.Error("a request for a fórmula was not heard as one for a formula")
 	}
 }
+
+// An agent's address name (slug) keeps its accented letters as plain ones.
+func TestSlugsKeepAccentedLetters(t *testing.T) {
+	for title, want := range map[string]string{"Redator de atas de reunião": "redator-de-atas-de-reuniao", "Guía de políticas de RR. HH.": "guia-de-politicas-de-rr-hh", "会議": "", "Café 2.0!": "cafe-2-0"} {
+		if got := slugify(title); got != want {
+			t.Errorf("slugify(%q) = %q, want %q", title, got, want)
+		}
+	}
+}

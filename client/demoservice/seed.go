@@ -220,7 +220,7 @@ func (c agentSeed) agent(id int64, cat *catalogueData) Agent {
 func slugify(title string) string {
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(title) {
+	for _, r := range folded(title) { // "Reunião" is "reuniao"
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
 			b.WriteRune(r)
 			dash = false
