@@ -258,7 +258,8 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	d.keys.Truncation = fyne.TextTruncateEllipsis // a longer language never widens the bar
 	many := d.runOnMany()
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn, many)
-	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, container.NewStack(d.keys, d.progress)))
+	// Where the hint does not fit whole, the Run button's tip says it.
+	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, container.NewStack(kit.Fitting(d.keys), d.progress)))
 	body := container.NewVBox(d.formBox, widget.NewSeparator(), d.output.content)
 	// Fields and results no wider than a readable line on a wide screen.
 	d.scroll = container.NewVScroll(container.NewPadded(kit.MaxWidth(body, formWidth)))

@@ -81,3 +81,31 @@ func LineText(o fyne.CanvasObject) (string, bool) {
 	}
 	return "", false
 }
+
+// Fitting shows l only where its whole text fits on one line: a hint cut to
+// "Us…" says nothing. l's own Show and Hide still count.
+func Fitting(l *widget.Label) fyne.CanvasObject {
+	inner := container.NewStack(l)
+	return &fyne.Container{Layout: &fittingLayout{l: l, inner: inner}, Objects: []fyne.CanvasObject{inner}}
+}
+
+type fittingLayout struct {
+	l     *widget.Label
+	inner *fyne.Container
+}
+
+func (f *fittingLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(0, f.l.MinSize().Height)
+}
+
+func (f *fittingLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	whole := fyne.MeasureText(f.l.Text, theme.TextSize(), f.l.TextStyle).Width + 2*theme.InnerPadding()
+	if fits := size.Width >= whole; fits != f.inner.Visible() {
+		if fits {
+			f.inner.Show()
+		} else {
+			f.inner.Hide()
+		}
+	}
+	f.inner.Resize(size)
+}

@@ -3,6 +3,11 @@ package kit
 import (
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // TestALineKeepsItsBeginningOnTheLeft: a Hebrew or Arabic title is drawn
@@ -24,5 +29,31 @@ func TestALineKeepsItsBeginningOnTheLeft(t *testing.T) {
 	}
 	if got := Line(strings.Repeat("שלום ", 100), 20); len([]rune(fyneDraw(got))) > 20 {
 		t.Errorf("the limit should hold: %q", fyneDraw(got))
+	}
+}
+
+// A hint that cannot show whole is not shown cut; with room it is whole,
+// and its own Hide still counts.
+func TestFittingShowsAHintWholeOrNotAtAll(t *testing.T) {
+	test.NewTempApp(t)
+	l := widget.NewLabel("Uses credits · Ctrl+Enter runs it")
+	l.Truncation = fyne.TextTruncateEllipsis
+	f := Fitting(l)
+	shown := func() bool {
+		inner := f.(*fyne.Container).Objects[0]
+		return inner.Visible() && l.Visible()
+	}
+	f.Resize(fyne.NewSize(60, 40))
+	if shown() {
+		t.Fatal("at 60 px the hint is shown cut")
+	}
+	f.Resize(fyne.NewSize(600, 40))
+	if !shown() || l.Size().Width < fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width {
+		t.Fatalf("at 600 px the hint is not shown whole (%v wide)", l.Size().Width)
+	}
+	l.Hide()
+	f.Resize(fyne.NewSize(700, 40))
+	if shown() {
+		t.Fatal("a hint hidden by its screen came back")
 	}
 }
