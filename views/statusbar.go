@@ -188,7 +188,8 @@ func (l *barLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 		}
 	}
 	// The name's own width: a label cut with "…" asks only for the "…".
-	whole := fyne.MeasureText(l.account.Text, theme.TextSize(), l.account.TextStyle).Width + 2*theme.InnerPadding()
+	// Fyne cuts a text exactly as wide as its room, hence the pixel more.
+	whole := fyne.MeasureText(l.account.Text, theme.TextSize(), l.account.TextStyle).Width + 2*theme.InnerPadding() + 1
 	account := max(l.account.MinSize().Width, min(whole, size.Width-others))
 	x := float32(0)
 	for i, o := range shown {

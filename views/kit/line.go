@@ -99,7 +99,8 @@ func (f *fittingLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 }
 
 func (f *fittingLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
-	whole := fyne.MeasureText(f.l.Text, theme.TextSize(), f.l.TextStyle).Width + 2*theme.InnerPadding()
+	// Fyne cuts a text exactly as wide as its room, hence the pixel more.
+	whole := fyne.MeasureText(f.l.Text, theme.TextSize(), f.l.TextStyle).Width + 2*theme.InnerPadding() + 1
 	if fits := size.Width >= whole; fits != f.inner.Visible() {
 		if fits {
 			f.inner.Show()

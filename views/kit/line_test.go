@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -48,8 +49,26 @@ func TestFittingShowsAHintWholeOrNotAtAll(t *testing.T) {
 		t.Fatal("at 60 px the hint is shown cut")
 	}
 	f.Resize(fyne.NewSize(600, 40))
-	if !shown() || l.Size().Width < fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width {
-		t.Fatalf("at 600 px the hint is not shown whole (%v wide)", l.Size().Width)
+	var drawn string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if txt, ok := o.(*canvas.Text); ok {
+			drawn += txt.Text
+		} else if w, ok := o.(fyne.Widget); ok {
+			for _, c := range test.WidgetRenderer(w).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(l)
+	if !shown() || drawn != l.Text {
+		t.Fatalf("at 600 px the hint is not shown whole: %q", drawn)
+	}
+	// Just its own width: whole, not cut.
+	f.Resize(fyne.NewSize(fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width+2*theme.InnerPadding()+1, 40))
+	drawn = ""
+	if walk(l); shown() && drawn != l.Text {
+		t.Fatalf("at its own width the hint is drawn cut: %q", drawn)
 	}
 	l.Hide()
 	f.Resize(fyne.NewSize(700, 40))
