@@ -115,24 +115,33 @@ func (c *Caret) paint(e *widget.Entry) {
 type Field struct {
 	widget.Entry
 	caret Caret
+	// keyed is when a key last reached the field: a text release waits
+	// for typing to pause (TextRelease).
+	keyed time.Time
 }
 
 func (f *Field) TypedRune(r rune) {
+	f.keyed = clockNow().Now()
 	f.caret.Wake(&f.Entry)
 	f.Entry.TypedRune(r)
 }
 
 // KeyDown wakes the caret: every key is pressed down first.
 func (f *Field) KeyDown(ev *fyne.KeyEvent) {
+	f.keyed = clockNow().Now()
 	f.caret.Wake(&f.Entry)
 	f.Entry.KeyDown(ev)
 }
 
 // TypedShortcut wakes the caret (a paste, Select all).
 func (f *Field) TypedShortcut(s fyne.Shortcut) {
+	f.keyed = clockNow().Now()
 	f.caret.Wake(&f.Entry)
 	f.Entry.TypedShortcut(s)
 }
+
+// lastKeyed is when a key last reached the field.
+func (f *Field) lastKeyed() time.Time { return f.keyed }
 
 // Tapped wakes the caret once the click gave the field the keyboard.
 func (f *Field) Tapped(ev *fyne.PointEvent) {

@@ -74,10 +74,26 @@ func (r *TextRelease) after(t clock.Timer, d time.Duration, fn func()) clock.Tim
 	return t
 }
 
-// due releases the text drawn; at rest it also returns freed memory.
+// typingPause is how long after a key in the focused text field a release
+// waits: setting the window's content again while keys arrive puts the
+// caret back, and later letters land before earlier ones.
+const typingPause = 2 * time.Second
+
+// typing reports whether the user is typing in w's focused field.
+func typing(w fyne.Window) bool {
+	f, ok := w.Canvas().Focused().(interface{ lastKeyed() time.Time })
+	return ok && clockNow().Now().Sub(f.lastKeyed()) < typingPause
+}
+
+// due releases the text drawn; at rest it also returns freed memory. While
+// the user types it waits for a pause.
 func (r *TextRelease) due() {
 	if r.life.Err() != nil || clockNow().Now().Before(r.at) {
 		return // closing, or planned again for later (the timer was reset)
+	}
+	if typing(r.win) {
+		r.plan(clockNow().Now().Add(typingPause))
+		return
 	}
 	switch {
 	case r.drawn >= r.limits.Many:
@@ -95,7 +111,7 @@ func (r *TextRelease) due() {
 // planLate has releaseLate run lateAfter from now if nothing is drawn.
 func (r *TextRelease) planLate() {
 	r.late = r.after(r.late, r.lateAfter, func() {
-		if r.life.Err() == nil && r.drawn == 0 && r.sinceIdle == 0 {
+		if r.life.Err() == nil && r.drawn == 0 && r.sinceIdle == 0 && !typing(r.win) {
 			releaseLate(r.win)
 		}
 	})

@@ -77,3 +77,29 @@ func TestAButtonEmbeddedInAnotherWidgetIsSeenAsThatWidget(t *testing.T) {
 		t.Fatalf("a button is seen as %T, an embedding one as %T", plain.shown(), w.shown())
 	}
 }
+
+// While the user types in a field, the text is let go only once typing
+// pauses: setting the window's content again between two keys put the
+// caret back, and a memory typed while a reply streamed came out jumbled.
+func TestTextIsLetGoOnlyWhenTypingPauses(t *testing.T) {
+	test.NewTempApp(t)
+	q := UseQueue(t)
+	q.UseClock()
+	field := NewFormMultiLineEntry()
+	w := &paintCounter{Window: test.NewTempWindow(t, field)}
+	w.Canvas().Focus(field)
+	r := NewTextRelease(w, context.Background(), ReleaseLimits{Many: 10, Few: 1000, Rest: time.Hour})
+	for range 5 {
+		test.Type(field, "ab")
+		r.Drawn(20) // a reply streams meanwhile
+		q.Advance(typingPause / 2)
+		if w.sets.Load() != 0 {
+			t.Fatal("the window's content was set again while the user typed")
+		}
+	}
+	q.Advance(typingPause)
+	q.WaitUntil(t, func() bool { return w.sets.Load() == 1 }, func() string { return "no release once typing paused" })
+	if w.Canvas().Focused() != field || field.Text != "ababababab" {
+		t.Fatalf("the field has %q, focused: %v", field.Text, w.Canvas().Focused() == field)
+	}
+}
