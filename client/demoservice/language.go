@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The demo speaks the language Agent Desk speaks (Options.Language): its
@@ -23,18 +24,22 @@ type speech struct {
 }
 
 // speeches are the languages the demo speaks, by primary language subtag;
-// files are named after Agent Desk's own (pt_BR).
-var speeches = func() map[string]*speech {
-	out := map[string]*speech{"en": {cat: catalogue, words: readPhrasebook("seeddata/phrases.json")}}
-	for tag, file := range map[string]string{"pt": "pt_BR", "es": "es"} {
-		var o overlay
-		readSeedJSON("seeddata/catalogue."+file+".json", &o)
-		sp := o.apply(catalogue)
-		sp.words = readPhrasebook("seeddata/phrases." + file + ".json")
-		out[tag] = sp
-	}
-	return out
-}()
+// files are named after Agent Desk's own (pt_BR). Each is read the first
+// time a service speaks it, not at start-up.
+var speeches = map[string]func() *speech{
+	"en": sync.OnceValue(func() *speech { return &speech{cat: catalogue, words: readPhrasebook("seeddata/phrases.json")} }),
+	"pt": sync.OnceValue(func() *speech { return readSpeech("pt_BR") }),
+	"es": sync.OnceValue(func() *speech { return readSpeech("es") }),
+}
+
+// readSpeech is the language whose seeddata files are named file.
+func readSpeech(file string) *speech {
+	var o overlay
+	readSeedJSON("seeddata/catalogue."+file+".json", &o)
+	sp := o.apply(catalogue)
+	sp.words = readPhrasebook("seeddata/phrases." + file + ".json")
+	return sp
+}
 
 // speechFor is the demo's words in language (a BCP 47 tag such as "pt-BR");
 // English when it speaks no other.
@@ -42,9 +47,9 @@ func speechFor(language string) *speech {
 	primary, _, _ := strings.Cut(strings.ToLower(language), "-")
 	primary, _, _ = strings.Cut(primary, "_")
 	if sp, ok := speeches[primary]; ok {
-		return sp
+		return sp()
 	}
-	return speeches["en"]
+	return speeches["en"]()
 }
 
 func readSeedJSON(name string, v any) {

@@ -208,7 +208,7 @@ func prompts(language string) string {
 
 func TestSpeechForFallsBackToEnglish(t *testing.T) {
 	for tag, want := range map[string]string{"": "en", "en-GB": "en", "de": "en", "pt": "pt", "pt-BR": "pt", "pt_BR": "pt", "es-419": "es", "ES": "es"} {
-		if speechFor(tag) != speeches[want] {
+		if speechFor(tag) != speeches[want]() {
 			t.Errorf("speechFor(%q) is not the %s speech", tag, want)
 		}
 	}
