@@ -100,6 +100,7 @@ type App struct {
 	drafts *appDrafts
 	// batches runs the account's batches (Batches).
 	batches *BatchRunner
+	runner  *Runner // Runs().Runner()
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
 	// life ends when the app closes; work is Go's, which Close waits for.
@@ -127,6 +128,7 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		uploadSlots: make(chan struct{}, UploadConcurrency)}
 	a.drafts = newAppDrafts(a)
 	a.batches = &BatchRunner{a: a, news: live.NewState(BatchNews{})}
+	a.runner = newRunner(a)
 	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.cfg.Paths.Ensure(); err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })
@@ -386,6 +388,7 @@ func (a *App) Activate(ctx context.Context, accountID string) error {
 		_ = a.UpdateSettings(ctx, func(s *storage.Settings) { s.ActiveAccount = acct.ID })
 	}
 	a.publish(func(s *Session) { s.Activations++ })
+	a.Go(func() { a.runner.resume(a.life) })
 	return nil
 }
 

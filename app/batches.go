@@ -997,7 +997,7 @@ func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
 			e = w
 		}
 	} else if !e.Succeeded() {
-		err = &client.ExecutionError{Execution: *e}
+		err = &client.ExecutionError{Execution: *e, Text: e.Reason()}
 	}
 	if e.Terminal() {
 		run.a.Ledger().Record(run.save, storage.CreditsExecution, string(run.agent.ID), run.agent.Title, string(e.ID), e.Credits)
@@ -1020,7 +1020,7 @@ func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
 		}
 		return
 	default:
-		row.State, row.Result, row.Error = storage.RowFailed, e.Output, Describe(err)
+		row.State, row.Result, row.Error = storage.RowFailed, e.Result(), Describe(err)
 	}
 	run.move(storage.RowRunning, row)
 }

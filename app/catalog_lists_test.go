@@ -89,6 +89,7 @@ func TestWorkspaceWebhooksNameTheirAgentsUntilCleared(t *testing.T) {
 	h.Reload()
 	waitFor(t, h.List, "the webhooks", func(st live.ListState[client.Webhook]) bool { return st.Loaded && len(st.Items) > 0 })
 	titles := h.Titles()
+	h.WantTitle(h.Get().Items[0].TemplateID) // as a row in view does
 	eventually(t, "an agent's title", func() bool { m, _ := titles.Snapshot(); return len(m) > 0 })
 	h.Clear()
 	if m, _ := titles.Snapshot(); m != nil || len(h.Get().Items) != 0 {

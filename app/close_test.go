@@ -30,7 +30,7 @@ func TestNothingOutlivesClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Wait()
-	ar, err := a.Runs().NewRunner().Start(getAgent(t, a, "119"), map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
+	ar, err := a.Runs().Runner().Start(getAgent(t, a, "119"), map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

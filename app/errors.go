@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"path/filepath"
@@ -110,8 +111,14 @@ func Explain(err error) Problem {
 		return Problem{Title: lang.L("Key rejected"), Sentence: lang.L("The service rejected the API key. Open Settings to check the key of this account."), Action: ActionOpenSettings}
 	case client.IsDefaultCollectionRefusal(err):
 		return Problem{Title: lang.L("Default collection"), Sentence: lang.L("The default collection cannot be deleted. Delete its memories one by one instead.")}
+	case client.IsWorkspaceRefusal(err):
+		return explainWorkspace(err)
 	case client.IsForbidden(err):
 		return Problem{Title: lang.L("No access"), Sentence: lang.L("The API key works, but it has no access to this workspace or item. Check the workspace number in Settings, or ask your administrator for access."), Action: ActionOpenSettings}
+	case errors.Is(err, client.ErrRedirectedAway):
+		return Problem{Title: lang.L("Sent elsewhere"), Sentence: lang.L("The service sent Agent Desk on to another address, and Agent Desk does not follow it there: that answer would not be the service's. Check the service address in Settings, or ask your administrator."), Action: ActionOpenSettings}
+	case client.IsOffline(err) && errors.Is(err, io.ErrUnexpectedEOF):
+		return explainCut(err)
 	case client.IsOffline(err):
 		return Problem{Title: lang.L("No connection"), Sentence: lang.L("Agent Desk can't reach the service. Check your internet connection, then try again."), Action: ActionTryAgain}
 	case errors.As(err, &apiErr):
@@ -141,6 +148,37 @@ func Explain(err error) Problem {
 		return Problem{Title: lang.L("Unreadable answer"), Sentence: lang.L("The service sent an answer Agent Desk could not read. Try again; if it keeps happening, the service may have changed."), Action: ActionTryAgain}
 	}
 	return Problem{Title: lang.L("Something went wrong"), Sentence: sentence(plainWords(err)), Action: ActionTryAgain}
+}
+
+// explainWorkspace words a refusal for the workspace number: none was
+// given, or the one given is not the service's.
+func explainWorkspace(err error) Problem {
+	find := lang.L("You find it in the service's web app under Settings → Workspace, or after w= in its web address.")
+	if e, _ := errors.AsType[*client.APIError](err); strings.TrimSpace(e.Workspace) != "" {
+		return Problem{Title: lang.L("Workspace not accepted"), Action: ActionOpenSettings,
+			Sentence: lang.L("The service did not accept the workspace number {{.Workspace}}. {{.Find}} Correct it in the account's settings.",
+				map[string]any{"Workspace": safe.Text(e.Workspace, 40), "Find": find})}
+	}
+	return Problem{Title: lang.L("Workspace number needed"), Action: ActionOpenSettings,
+		Sentence: lang.L("The service needs the number of your workspace. {{.Find}} Enter it as the workspace number in the account's settings.", map[string]any{"Find": find})}
+}
+
+// AboutWorkspace reports a result the workspace number is at fault for
+// (refused, or needed where none was typed), which a form shows by that field.
+func (r ConnectionResult) AboutWorkspace() bool {
+	return r.State == WorkspaceRejected || r.State == ServerError && r.Message == explainWorkspace(&client.APIError{}).Sentence
+}
+
+// explainCut words an answer whose connection dropped halfway: the service
+// was reached, and a request that changes something may have been done.
+func explainCut(err error) Problem {
+	p := Problem{Title: lang.L("Connection dropped"), Action: ActionTryAgain,
+		Sentence: lang.L("The connection dropped before the answer was complete. Try again in a moment.")}
+	if e, _ := errors.AsType[*client.NetworkError](err); e.Method != http.MethodGet && e.Method != http.MethodHead {
+		p.Action = ActionNone
+		p.Sentence = lang.L("The connection dropped before the answer was complete, so Agent Desk cannot tell whether the service did what was asked. Check whether it was done before you try again.")
+	}
+	return p
 }
 
 // plainWords are the words of an error Explain knows no more about, without the package prefix.

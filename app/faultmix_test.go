@@ -166,7 +166,7 @@ func TestNothingThatCostsOrCreatesIsSentTwice(t *testing.T) {
 			// every request fails from now on, the first try of each too
 			svc.SetFaults(demoservice.Faults{Every: 1, EveryFault: kind})
 
-			ar, err := a.Runs().NewRunner().Start(text, map[string]string{"prompt": "A note about lunch", "tone": "formal", "length": "120"}, nil)
+			ar, err := a.Runs().Runner().Start(text, map[string]string{"prompt": "A note about lunch", "tone": "formal", "length": "120"}, nil)
 			if err == nil {
 				_, _ = finished(t, ar)
 			}

@@ -653,8 +653,20 @@ func sendProblem(st fs.FileInfo) string {
 		return lang.L("This is not a regular file, so it cannot be sent.")
 	case st.Size() == 0:
 		return lang.L("This file is empty; there is nothing to send.")
-	case st.Size() > client.MaxUploadBytes:
-		return lang.L("This file is {{.Size}}; the service takes files of up to 200 MB.", map[string]any{"Size": HumanBytes(st.Size())})
+	}
+	return uploadRefusal(client.CheckUpload(st.Name(), st.Size()), st.Size())
+}
+
+// uploadRefusal says why the service refuses a file of size before it is sent ("" when it does not).
+func uploadRefusal(err error, size int64) string {
+	sized := map[string]any{"Size": HumanBytes(size)}
+	switch {
+	case errors.Is(err, client.ErrUploadType):
+		return lang.L("The service does not take this type of file. It takes documents, sheets, slides, pictures, sound, video and text files.")
+	case errors.Is(err, client.ErrAudioTooLarge):
+		return lang.L("This sound file is {{.Size}}; the service takes sound files of up to 10 MB.", sized)
+	case errors.Is(err, client.ErrUploadTooLarge):
+		return lang.L("This file is {{.Size}}; the service takes files of up to 200 MB.", sized)
 	}
 	return ""
 }

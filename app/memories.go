@@ -49,11 +49,17 @@ type CollectionSummary struct {
 	Count int
 }
 
-// Variant is the active account's memory interface; MemoryAuto before the first call.
+// Variant is the active account's memory interface; MemoryAuto while unknown.
 func (svc *Memories) Variant() client.MemoryVariant {
-	v := svc.a.Client().MemoryVariant()
-	// The built-in demo serves variant A, unless pointed elsewhere.
-	if v == client.MemoryAuto && svc.a.IsDemo() && len(svc.a.cfg.ClientOptions) == 0 {
+	a := svc.a
+	v := a.Client().MemoryVariant()
+	if v != client.MemoryAuto {
+		return v
+	}
+	// The built-in demo serves variant A, unless pointed elsewhere; so does a
+	// service that listed collections at the last sync (the real one):
+	// collections are variant A's, which keeps a memory's text and collection only.
+	if a.IsDemo() && len(a.cfg.ClientOptions) == 0 || locked(&a.mu, func() bool { return a.defaultCollections != nil }) {
 		return client.MemoryA
 	}
 	return v

@@ -181,23 +181,7 @@ func TestCatalogListsEveryPageInBothWebhookVariants(t *testing.T) {
 		if l.HasSecrets() != (v == "B") || (v == "B" && l.Webhooks[0].Secret == "") {
 			t.Fatalf("variant %s secrets: %+v", v, l.Webhooks[0])
 		}
-		// Each webhook's agent is named on screen when the service knows
-		// it, and keeps its number when not.
-		named := 0
-		titles := a.Catalog().WebhookAgentTitles(ctx, l.Webhooks)
-		for _, w := range l.Webhooks {
-			want := ""
-			if ag, err := a.Agents().Get(ctx, w.TemplateID); err == nil {
-				want = ag.Title
-				named++
-			}
-			if got := titles[w.TemplateID.String()]; got != want {
-				t.Fatalf("variant %s: webhook %s's agent %s is titled %q, want %q", v, w.ID, w.TemplateID, got, want)
-			}
-		}
-		if v == "A" && named == 0 { // variant B does not say which agent
-			t.Fatalf("variant %s: no webhook's agent could be named", v)
-		}
+
 		hooks, err := a.Catalog().AgentWebhooks(ctx, "101")
 		if err != nil || len(hooks) == 0 || hooks[0].URL == "" {
 			t.Fatalf("agent webhooks: %+v, %v", hooks, err)
@@ -273,5 +257,31 @@ func TestCollectionTheServicePicksIsListed(t *testing.T) {
 	cols, _ = a.Memories().Collections(ctx)
 	if len(cols) != 1 || cols[0].Name != "General" || cols[0].Count != 2 {
 		t.Fatalf("collections after naming = %+v", cols)
+	}
+}
+
+// The real service lists collections, which only variant A has: once read,
+// the variant is known before any memory is saved, so the editor offers
+// no details the service would not keep. A service without lists stays
+// unknown until its first save tells.
+func TestListingCollectionsTellsTheServiceKeepsTextAndCollectionOnly(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		opts demoservice.Options
+		want client.MemoryVariant
+	}{
+		{demoservice.Options{API: demoservice.APIReal}, client.MemoryA},
+		{demoservice.Options{API: demoservice.APISpec, MemoryVariant: "B"}, client.MemoryAuto},
+	} {
+		a, _ := openOn(t, tc.opts)
+		if v := a.Memories().Variant(); v != client.MemoryAuto {
+			t.Fatalf("%s: before any call the variant is %q", tc.opts.API, v)
+		}
+		if _, err := a.Memories().Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if v := a.Memories().Variant(); v != tc.want {
+			t.Fatalf("%s: after reading the lists the variant is %q, want %q", tc.opts.API, v, tc.want)
+		}
 	}
 }

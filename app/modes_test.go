@@ -61,7 +61,7 @@ func TestASavedOutputIsTheUsersOnly(t *testing.T) {
 		t.Skip("Windows keeps no such modes")
 	}
 	a := apptest.Open(t)
-	ar, err := a.Runs().NewRunner().Start(getAgent(t, a, "131"), map[string]string{"prompt": "A coffee cup", "style": "photo", "aspect_ratio": "16:9"}, nil)
+	ar, err := a.Runs().Runner().Start(getAgent(t, a, "131"), map[string]string{"prompt": "A coffee cup", "style": "photo", "aspect_ratio": "16:9"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

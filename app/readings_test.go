@@ -165,7 +165,7 @@ func TestNoExecutionIsSentTwice(t *testing.T) {
 			a, svc := served(t, demoservice.Options{API: demoservice.APIReal, WaitCap: time.Millisecond}, tc.wrap)
 			agent := getAgent(t, a, "119")
 			svc.SetFaults(tc.faults)
-			ar, err := a.Runs().NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
+			ar, err := a.Runs().Runner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -199,7 +199,7 @@ func TestRunStillRunningIsCheckedAgainNotRunAgain(t *testing.T) {
 		c.ClientOptions = append(c.ClientOptions, client.WithPollLimit(5*time.Millisecond))
 	})
 	agent := getAgent(t, a, "119")
-	r := a.Runs().NewRunner()
+	r := a.Runs().Runner()
 	ar, err := r.Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -619,4 +619,79 @@ func api0(t *testing.T) error {
 	srv.Close()
 	_, err := client.New(client.WithBaseURL(addr), client.WithMaxRetries(0)).ListFiles(context.Background(), client.ListFilesParams{})
 	return err
+}
+
+// A run the service goes on with after its 100 s wait is kept by its id at
+// once; when Agent Desk closes while it goes on, the next start follows it
+// by polling and keeps its result, never running it a second time.
+func TestARunGoingOnWhenAgentDeskClosesIsFollowedAtTheNextStart(t *testing.T) {
+	hold := make(chan struct{})
+	svc := demoservice.New(demoservice.Options{API: demoservice.APIReal, APIKey: "k", Pace: time.Millisecond, WaitCap: time.Millisecond, Faults: demoservice.Faults{Hold: hold}})
+	srv := httptest.NewServer(svc)
+	t.Cleanup(func() { _ = svc.Close(); srv.Close() })
+	paths := storage.PathsIn(t.TempDir())
+	open := func() *app.App {
+		return apptest.Open(t, func(c *app.Config) {
+			c.Paths = paths
+			c.ClientOptions = append(c.ClientOptions, client.WithBaseURL(srv.URL), client.WithAPIKey("k"), client.WithPollInterval(2*time.Millisecond))
+		})
+	}
+	a := open()
+	agent := getAgent(t, a, "119")
+	_, err := a.Runs().Runner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the run's id to be kept", func() bool {
+		runs, _ := a.Runs().List(context.Background(), agent.ID)
+		return len(runs) == 1 && runs[0].ResponseID != ""
+	})
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	b := open()
+	close(hold)
+	eventually(t, "the run to be followed to its end", func() bool {
+		runs, _ := b.Runs().List(context.Background(), agent.ID)
+		return len(runs) == 1 && runs[0].Status == client.StatusCompleted
+	})
+	runs, _ := b.Runs().List(context.Background(), agent.ID)
+	if ex := svc.Executions(); runs[0].Output == "" || runs[0].Output != ex[0].Output || svc.ExecuteRequests() != 1 {
+		t.Fatalf("the resumed run keeps the result of the one execution: %+v; %d execute requests", runs[0], svc.ExecuteRequests())
+	}
+}
+
+// A run Agent Desk closed on before the service named it cannot be looked
+// up: the next start says so instead of showing it running for ever.
+func TestARunClosedOnBeforeTheServiceNamedItSaysSoAtTheNextStart(t *testing.T) {
+	paths := storage.PathsIn(t.TempDir())
+	a := apptest.Open(t, func(c *app.Config) { c.Paths = paths })
+	if _, err := a.DB().AddRun(context.Background(), storage.Run{AccountID: a.AccountID(), AgentID: "119", AgentTitle: "Writer", AgentType: client.AgentText, Status: app.RunRunning}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b := apptest.Open(t, func(c *app.Config) { c.Paths = paths })
+	eventually(t, "the run to say what happened", func() bool {
+		runs, _ := b.Runs().List(context.Background(), "119")
+		return len(runs) == 1 && runs[0].Status == app.RunFailed && strings.Contains(runs[0].Error, "closed before")
+	})
+}
+
+// A failed run on the real service shows its reason as the reason, and
+// keeps no result.
+func TestAFailedRunShowsItsReasonNotAResult(t *testing.T) {
+	a, _ := served(t, demoservice.Options{API: demoservice.APIReal, Faults: demoservice.Faults{FailExecutions: 1}}, nil)
+	agent := getAgent(t, a, "119")
+	ar, err := a.Runs().Runner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-ar.Done()
+	run, _ := ar.Result()
+	if run.Status != "failed" || run.Output != "" || !strings.Contains(run.Error, "the model did not answer in time") || strings.Contains(run.Error, `says "failed"`) {
+		t.Fatalf("a failed run: status %q, output %q, error %q", run.Status, run.Output, run.Error)
+	}
 }

@@ -54,6 +54,7 @@ const (
 	MessageStopped     = storage.StatusStopped
 	MessageFailed      = storage.StatusFailed
 	MessageInterrupted = storage.StatusInterrupted
+	MessageRecovered   = storage.StatusRecovered
 	RoleUser           = storage.RoleUser
 	RoleAssistant      = storage.RoleAssistant
 )

@@ -55,9 +55,32 @@ type Runner struct {
 	active map[client.ID]*ActiveRun
 }
 
-// NewRunner makes the runner a screen keeps for the app's lifetime.
-func (svc *Runs) NewRunner() *Runner {
-	return &Runner{app: svc.a, active: map[client.ID]*ActiveRun{}}
+// Runner is the app's one runner: runs picked up at start are its too.
+func (svc *Runs) Runner() *Runner { return svc.a.runner }
+
+func newRunner(a *App) *Runner { return &Runner{app: a, active: map[client.ID]*ActiveRun{}} }
+
+// resume follows again, by polling, the runs Agent Desk closed on while the
+// service worked on them; none is sent again. A run closed on before the
+// service named it cannot be looked up, and says so.
+func (r *Runner) resume(ctx context.Context) {
+	a := r.app
+	runs, err := a.db.RunsWithStatus(ctx, a.AccountID(), RunRunning)
+	if err != nil {
+		return // the history says what it can when it is opened
+	}
+	for _, run := range runs {
+		agent := client.Agent{ID: client.ID(run.AgentID), Title: run.AgentTitle, Type: run.AgentType}
+		if r.Active(agent.ID) != nil {
+			continue // on its way in this session, or an older run of a resumed agent
+		}
+		if run.ResponseID != "" {
+			_, _ = r.CheckAgain(agent, run)
+			continue
+		}
+		run.Status, run.Error = RunFailed, lang.L("Agent Desk closed before the service said it had started this run, so its result cannot be fetched. The agent may have finished on the service.")
+		_ = a.db.UpdateRun(ctx, run)
+	}
 }
 
 // Active is the run of an agent still going, or nil.
@@ -149,7 +172,7 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 	params := client.ExecuteParams{Answers: ExecuteAnswers(agent, answers), FileIDs: fileIDs}
 	a.Go(func() {
 		r.finish(ctx, ar, func(ctx context.Context, c *client.Client) (*client.Execution, error) {
-			return c.Run(ctx, agent.ID, params, client.WithRateLimitNotice(ar.rateLimited))
+			return c.Run(ctx, agent.ID, params, client.WithRateLimitNotice(ar.rateLimited), client.WithAccepted(ar.accepted(a)))
 		})
 	})
 	return ar, nil
@@ -201,6 +224,22 @@ type lookError struct{ err error }
 func (e *lookError) Error() string { return e.err.Error() }
 func (e *lookError) Unwrap() error { return e.err }
 
+// accepted keeps the id of a run the service goes on with after its wait,
+// so that a run Agent Desk closes on is followed again at the next start.
+func (ar *ActiveRun) accepted(a *App) func(e *client.Execution) {
+	return func(e *client.Execution) {
+		var saveErr error
+		ar.state.Update(func(p RunProgress) RunProgress {
+			p.Run.ResponseID = string(e.ID)
+			if p.Run.ID != 0 {
+				saveErr = a.db.UpdateRun(context.Background(), p.Run)
+			}
+			p.SaveErr = cmp.Or(saveErr, p.SaveErr)
+			return p
+		})
+	}
+}
+
 // rateLimited publishes the service's wait for the screen's countdown.
 func (ar *ActiveRun) rateLimited(wait time.Duration) {
 	var until time.Time
@@ -219,7 +258,7 @@ func (r *Runner) finish(ctx context.Context, ar *ActiveRun, call func(context.Co
 	run := before.Run
 	if exec != nil {
 		run.ResponseID = string(exec.ID)
-		run.Output = exec.Output
+		run.Output = exec.Result()
 		run.Status = exec.Outcome()
 		if c := creditsOf(exec.Credits); c != nil {
 			run.Credits = c // a look that learnt nothing keeps what was known

@@ -37,7 +37,7 @@ func finished(t *testing.T, ar *app.ActiveRun) (storage.Run, error) {
 func TestRunTextAgentLandsInHistory(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "119")
-	r := a.Runs().NewRunner()
+	r := a.Runs().Runner()
 	ar, err := r.Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestRunTextAgentLandsInHistory(t *testing.T) {
 func TestRunRefusesMissingAnswersBeforeSending(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "120") // length is required here
-	_, err := a.Runs().NewRunner().Start(agent, map[string]string{"length": "many"}, nil)
+	_, err := a.Runs().Runner().Start(agent, map[string]string{"length": "many"}, nil)
 	fe, ok := err.(*app.FormError)
 	if !ok || fe.Fields["tone"] == "" || fe.Fields["length"] == "" {
 		t.Fatalf("want a form error on tone and length, got %v", err)
@@ -91,7 +91,7 @@ func TestRunValidationErrorNamesTheField(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "120")
 	agent.Question("length").Required = false
-	ar, err := a.Runs().NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal"}, nil)
+	ar, err := a.Runs().Runner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestRunValidationErrorNamesTheField(t *testing.T) {
 func TestRunImageOutputIsDownloadedOnce(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "131")
-	ar, err := a.Runs().NewRunner().Start(agent, map[string]string{"prompt": "A coffee cup on a wooden desk", "style": "photo", "aspect_ratio": "16:9"}, nil)
+	ar, err := a.Runs().Runner().Start(agent, map[string]string{"prompt": "A coffee cup on a wooden desk", "style": "photo", "aspect_ratio": "16:9"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestRunCanBeCancelled(t *testing.T) {
 	a := apptest.Open(t)
 	agent := getAgent(t, a, "139")
 	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Latency: 5 * time.Second})
-	r := a.Runs().NewRunner()
+	r := a.Runs().Runner()
 	ar, err := r.Start(agent, map[string]string{"prompt": "A short welcome to our new office", "duration": "30", "aspect_ratio": "16:9"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ func TestClosingKeepsARunGoing(t *testing.T) {
 	}
 	agent := getAgent(t, a, "119")
 	apptest.Demo(a).Service.SetFaults(demoservice.Faults{Latency: time.Minute})
-	ar, err := a.Runs().NewRunner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
+	ar, err := a.Runs().Runner().Start(agent, map[string]string{"prompt": "A short note inviting the team to lunch on Friday", "tone": "formal", "length": "120"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestASwitchedOffAgentIsNotRun(t *testing.T) {
 		if ag.Type == client.AgentChat {
 			_, runErr = a.Chats().New(ctx, *ag)
 		} else {
-			_, runErr = a.Runs().NewRunner().Start(*ag, map[string]string{"tone": "friendly", "length": "80"}, nil)
+			_, runErr = a.Runs().Runner().Start(*ag, map[string]string{"tone": "friendly", "length": "80"}, nil)
 		}
 		if !errors.Is(runErr, app.ErrAgentInactive) {
 			t.Errorf("agent %s (%s): %v, want it refused as switched off", id, ag.Type, runErr)

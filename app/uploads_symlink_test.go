@@ -28,11 +28,11 @@ func outsideTree(t *testing.T) (dropped, outside string) {
 	outside = filepath.Join(root, "private")
 	writeFile(t, filepath.Join(dropped, "report.txt"), 10)
 	writeFile(t, filepath.Join(dropped, "inner", "notes.txt"), 20)
-	writeFile(t, filepath.Join(outside, "id_rsa"), 30)
-	writeFile(t, filepath.Join(outside, "passwd"), 40)
-	symlink(t, filepath.Join(outside, "id_rsa"), filepath.Join(dropped, "key"))
+	writeFile(t, filepath.Join(outside, "id_rsa.txt"), 30)
+	writeFile(t, filepath.Join(outside, "passwd.txt"), 40)
+	symlink(t, filepath.Join(outside, "id_rsa.txt"), filepath.Join(dropped, "key.txt"))
 	symlink(t, outside, filepath.Join(dropped, "etc"))
-	symlink(t, "../../private/passwd", filepath.Join(dropped, "inner", "relative"))
+	symlink(t, "../../private/passwd.txt", filepath.Join(dropped, "inner", "relative"))
 	symlink(t, filepath.Join(dropped, "inner", "notes.txt"), filepath.Join(dropped, "notes-link.txt"))
 	symlink(t, "inner", filepath.Join(dropped, "inner-link"))
 	return dropped, outside
@@ -45,7 +45,7 @@ func TestFolderDropSkipsLinksOutOfTheFolder(t *testing.T) {
 	dropped, outside := outsideTree(t)
 	plan := app.PlanUpload([]string{dropped})
 	got := planNames(plan)
-	for _, name := range []string{"key", "etc", "relative"} {
+	for _, name := range []string{"key.txt", "etc", "relative"} {
 		if p, ok := got[name]; !strings.Contains(p, "outside the folder you dropped") {
 			t.Errorf("%s leads out of the dropped folder and should say so, got %q (present %v)", name, p, ok)
 		}
@@ -54,7 +54,7 @@ func TestFolderDropSkipsLinksOutOfTheFolder(t *testing.T) {
 		if real, err := filepath.EvalSymlinks(f.Path); err == nil && strings.HasPrefix(real, outside) && f.Problem == "" {
 			t.Errorf("%s (%s) is outside the dropped folder and must not be sent", f.Path, real)
 		}
-		if f.Name == "id_rsa" || f.Name == "passwd" {
+		if f.Name == "id_rsa.txt" || f.Name == "passwd.txt" {
 			t.Errorf("a file of the outside folder was planned: %+v", f)
 		}
 	}
@@ -81,9 +81,9 @@ func TestFolderDropSkipsLinksOutOfTheFolder(t *testing.T) {
 
 	// A link dropped on its own is followed: the user chose it (id_rsa,
 	// the file key leads to, is taken once, as key).
-	direct := app.PlanUpload([]string{filepath.Join(dropped, "key"), filepath.Join(dropped, "etc")})
+	direct := app.PlanUpload([]string{filepath.Join(dropped, "key.txt"), filepath.Join(dropped, "etc")})
 	names := planNames(direct)
-	for _, want := range []string{"key", "passwd"} {
+	for _, want := range []string{"key.txt", "passwd.txt"} {
 		if p, ok := names[want]; !ok || p != "" {
 			t.Errorf("%s dropped directly (or inside a folder dropped directly) should be planned, got %q (present %v)", want, p, ok)
 		}
@@ -101,7 +101,7 @@ func TestRetryOfALinkOutOfTheFolderStillRefuses(t *testing.T) {
 	waitUploads(t, q)
 	var key app.Upload
 	for _, u := range now(q.State()).Items {
-		if u.Name == "key" {
+		if u.Name == "key.txt" {
 			key = *u
 		}
 	}
@@ -114,7 +114,7 @@ func TestRetryOfALinkOutOfTheFolderStillRefuses(t *testing.T) {
 		t.Fatalf("trying again must not send it: %+v", u)
 	}
 	for _, f := range apptest.Demo(a).Service.Files() {
-		if f.Filename == "key" || f.Filename == "id_rsa" || f.Filename == "passwd" || f.Filename == "relative" {
+		if f.Filename == "key.txt" || f.Filename == "id_rsa.txt" || f.Filename == "passwd.txt" || f.Filename == "relative" {
 			t.Errorf("%s reached the service", f.Filename)
 		}
 	}

@@ -217,7 +217,7 @@ func TestUploadTooLargeForServer(t *testing.T) {
 		c.ClientOptions = append(c.ClientOptions, client.WithBaseURL(ts.URL), client.WithAPIKey("k"))
 	})
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "big.bin"), 2000)
+	writeFile(t, filepath.Join(dir, "big.pdf"), 2000)
 	q := a.Files().NewUploads()
 	ids, err := q.Start(context.Background(), app.PlanUpload([]string{dir}))
 	if err != nil {
@@ -232,7 +232,7 @@ func TestUploadTooLargeForServer(t *testing.T) {
 func TestUploadCutConnectionSaysSoAndKeepsNothing(t *testing.T) {
 	a := apptest.Open(t)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "big.bin"), 64<<20)
+	writeFile(t, filepath.Join(dir, "big.pdf"), 30<<20) // under the large-file flow
 	demo := apptest.Demo(a)
 	before := len(demo.Service.Files())
 	q := a.Files().NewUploads()

@@ -116,8 +116,8 @@ func BenchmarkStreamDecodeBaseline(b *testing.B) {
 // BenchmarkClientUpload uploads a 200 MB sparse file to the built-in service
 // and reports how much the heap grew: it must not scale with the file.
 func BenchmarkClientUpload(b *testing.B) {
-	const size = 200 << 20
-	path := filepath.Join(b.TempDir(), "big.bin")
+	const size = 200_000_000 // the largest file the service takes
+	path := filepath.Join(b.TempDir(), "big.pdf")
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)

@@ -87,6 +87,7 @@ type config struct {
 	streamIdleTimeout time.Duration
 	maxEventSize      int
 	pollLimit         time.Duration
+	onAccepted        func(e *Execution)
 	rateLimitRetries  int
 	retryBudget       time.Duration
 	onRateLimit       func(wait time.Duration)
@@ -164,6 +165,10 @@ func WithRateLimitNotice(f func(wait time.Duration)) Option {
 	return func(c *config) { c.onRateLimit = f }
 }
 
+// WithAccepted hears of a run the service goes on with after Run's wait,
+// before polling for it: its id is what finds the result later.
+func WithAccepted(f func(e *Execution)) Option { return func(c *config) { c.onAccepted = f } }
+
 // WithPollLimit sets how long Wait and Run poll before ErrStillRunning.
 func WithPollLimit(d time.Duration) Option { return func(c *config) { setPositive(&c.pollLimit, d) } }
 
@@ -214,8 +219,13 @@ func (c *Client) callConfig(opts []Option) *config {
 	return &cfg
 }
 
-// client returns cfg's HTTP client wrapped by the credential guard.
-func (cfg *config) client() *http.Client {
+// ErrRedirectedAway means the service sent a call on to another address:
+// that answer would not be the service's, so it is not followed.
+var ErrRedirectedAway = errors.New("agentdesk: the service sent the request on to another address, which Agent Desk does not follow")
+
+// client returns cfg's HTTP client wrapped by the credential guard; with
+// stay, a redirect to another origin than the request's is refused.
+func (cfg *config) client(stay bool) *http.Client {
 	hc := cfg.httpClient
 	if hc == nil {
 		hc = defaultHTTPClient
@@ -226,6 +236,21 @@ func (cfg *config) client() *http.Client {
 		next = http.DefaultTransport
 	}
 	cp.Transport = &credentialGuard{cfg: cfg, next: next}
+	if stay {
+		check := cp.CheckRedirect
+		cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+			if !sameOrigin(req.URL, via[0].URL) {
+				return fmt.Errorf("%w (%s)", ErrRedirectedAway, req.URL.Host)
+			}
+			if check != nil {
+				return check(req, via)
+			}
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			return nil
+		}
+	}
 	return &cp
 }
 
@@ -303,13 +328,17 @@ type request struct {
 	path   string
 	query  url.Values
 	url    *url.URL // replaces the base URL, path and query (downloads)
+	stay   bool     // with url: a redirect to another origin is refused too
 	body   any      // marshalled to JSON once; nil means no body
 	retry  bool     // safe to repeat
 	accept string   // default application/json
-	// raw replaces body (uploads); never retried.
+	// raw replaces body (uploads); sent again only after a 429, and only
+	// when rewind gives it from its start once more (nil: it cannot).
 	raw           io.Reader
+	rewind        func() io.Reader
 	contentType   string
 	contentLength int64
+	header        http.Header // more headers, such as a signed upload's
 }
 
 // send performs req with retries and returns a 2xx response; otherwise an
@@ -331,8 +360,9 @@ func (c *Client) send(ctx context.Context, cfg *config, req request, read func(*
 			return nil, fmt.Errorf("agentdesk: encoding the request: %w", err)
 		}
 	}
-	hc := cfg.client()
+	hc := cfg.client(req.url == nil || req.stay)
 	retries := cfg.retries(req)
+	var fail error // the last attempt's
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return nil, contextError(req, err)
@@ -341,6 +371,11 @@ func (c *Client) send(ctx context.Context, cfg *config, req request, read func(*
 			return nil, contextError(req, err)
 		}
 		body := req.raw
+		if attempt > 0 && req.raw != nil {
+			if body = req.rewind(); body == nil {
+				return nil, fail
+			}
+		}
 		if payload != nil {
 			body = bytes.NewReader(payload)
 		}
@@ -353,7 +388,6 @@ func (c *Client) send(ctx context.Context, cfg *config, req request, read func(*
 		}
 		cfg.setHeaders(hreq, req, payload != nil)
 		res, err := hc.Do(hreq)
-		var fail error
 		wait, again := cfg.backoff(attempt), false
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -382,7 +416,7 @@ func (c *Client) send(ctx context.Context, cfg *config, req request, read func(*
 					wait = told
 				}
 				cfg.pacer.limited(min(wait, cfg.retryAfterMax)) // every request waits with this one
-				again = req.raw == nil && limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax
+				again = (req.raw == nil || req.rewind != nil) && limited <= cfg.rateLimitRetries && wait <= cfg.retryAfterMax
 				if again && cfg.inBudget(start, wait) && cfg.onRateLimit != nil {
 					cfg.onRateLimit(wait)
 				}
@@ -404,6 +438,9 @@ func (c *Client) send(ctx context.Context, cfg *config, req request, read func(*
 }
 
 func (cfg *config) setHeaders(hreq *http.Request, req request, jsonBody bool) {
+	for k, v := range req.header {
+		hreq.Header[k] = v
+	}
 	hreq.Header.Set("Accept", cmp.Or(req.accept, "application/json"))
 	if cfg.userAgent != "" {
 		hreq.Header.Set("User-Agent", cfg.userAgent)

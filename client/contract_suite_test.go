@@ -3,7 +3,9 @@ package client_test
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,20 +24,26 @@ import (
 // (optionally AGENTDESK_CONTRACT_WORKSPACE); then it relies on no seed data:
 // it finds an agent of each type through ListAgents and skips what the
 // account lacks or the server does not offer. Against a real account it
-// creates one memory, one collection, one webhook and one small file, and
-// deletes them again where the server allows; it never processes a file.
+// creates one memory, one collection, one webhook, one small file and one
+// of 32 MB (the large-file flow), and deletes them again where the server
+// allows; it never processes a file. It proves paging on three pages of
+// agents however many the account holds, so at the real service's pace
+// (about a request a second) it ends within 5 minutes; the built-in runs
+// hold 10,000 agents. To try the real pace and its 429s, run it against
+// `agentdesk --serve-demo 127.0.0.1:8787` (key "demo", reading real or
+// spec by --demo-api).
 func TestContractSuite(t *testing.T) {
 	if url, key := os.Getenv("AGENTDESK_CONTRACT_URL"), os.Getenv("AGENTDESK_CONTRACT_KEY"); url != "" && key != "" {
 		ws := os.Getenv("AGENTDESK_CONTRACT_WORKSPACE")
 		c := client.New(client.WithBaseURL(url), client.WithAPIKey(key), client.WithWorkspace(ws),
 			client.WithHTTPClient(contractClient(t)))
-		contractSuite(t, c, url, key, ws, false)
+		contractSuite(t, c, url, key, ws, nil)
 		return
 	}
 	for _, api := range []string{demoservice.APIReal, demoservice.APISpec} {
 		t.Run(api, func(t *testing.T) {
-			c, _, srv := demo(t, demoservice.Options{API: api})
-			contractSuite(t, c, srv.URL, testKey, "", true)
+			c, svc, srv := demo(t, demoservice.Options{API: api, ExtraAgents: 10_000})
+			contractSuite(t, c, srv.URL, testKey, "", svc)
 		})
 	}
 }
@@ -49,29 +57,52 @@ func skipUnsupported(t *testing.T, err error) {
 	}
 }
 
-func contractSuite(t *testing.T, c *client.Client, baseURL, key, workspace string, builtIn bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+// contractSuite runs the suite; svc is the built-in service, nil for another server.
+func contractSuite(t *testing.T, c *client.Client, baseURL, key, workspace string, svc *demoservice.Service) {
+	// At the real service's pace (about a request a second) it takes a few minutes.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
 	agents := map[string]*client.Agent{}
+	types := []string{client.AgentChat, client.AgentText, client.AgentImage, client.AgentVideo}
 	t.Run("ListAgents", func(t *testing.T) {
-		p, err := c.ListAgents(ctx, client.ListAgentsParams{})
-		if err != nil {
-			t.Fatal(err)
+		// Paging is proven on the first, second and last pages only: an
+		// account may hold thousands of agents, at about a request a second.
+		first := agentPage(t, ctx, c, 1, nil)
+		if first.PerPage > 0 && first.LastPage != max(1, (first.Total+first.PerPage-1)/first.PerPage) {
+			t.Fatalf("total %d in pages of %d, but last_page %d", first.Total, first.PerPage, first.LastPage)
 		}
-		for a, err := range c.Agents(ctx, client.ListAgentsParams{}) {
+		if first.LastPage > 1 {
+			second, err := first.Next(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.ID == "" || a.Type == "" {
-				t.Fatalf("agent without id or type: %+v", a)
-			}
-			if agents[a.Type] == nil && !a.Inactive() {
-				a := a
-				agents[a.Type] = &a
+			agentPage(t, ctx, c, 2, second)
+			for _, a := range second.Data {
+				if slices.ContainsFunc(first.Data, func(b client.Agent) bool { return a.ID == b.ID }) {
+					t.Fatalf("agent %s is on pages 1 and 2", a.ID)
+				}
 			}
 		}
-		if len(p.Data) > 0 && len(agents) == 0 {
+		if first.LastPage > 2 {
+			if last := agentPage(t, ctx, c, first.LastPage, nil); last.HasNext() {
+				t.Fatal("the last page has a next one")
+			}
+		}
+		// An active agent of each type, from the first page of its type.
+		for _, typ := range types {
+			p, err := c.ListAgents(ctx, client.ListAgentsParams{Type: typ, PerPage: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range p.Data {
+				if a.Type == typ && !a.Inactive() {
+					agents[typ] = &a
+					break
+				}
+			}
+		}
+		if len(first.Data) > 0 && len(agents) == 0 {
 			t.Fatal("no active agent found")
 		}
 	})
@@ -99,7 +130,7 @@ func contractSuite(t *testing.T, c *client.Client, baseURL, key, workspace strin
 		}
 		return p
 	}
-	for _, typ := range []string{client.AgentChat, client.AgentText, client.AgentImage, client.AgentVideo} {
+	for _, typ := range types {
 		t.Run("Run/"+typ, func(t *testing.T) {
 			a := need(t, typ)
 			e, err := c.Run(ctx, a.ID, params(a))
@@ -175,6 +206,23 @@ func contractSuite(t *testing.T, c *client.Client, baseURL, key, workspace strin
 			t.Fatal(err)
 		}
 		uploaded = f
+	})
+	t.Run("UploadLargeFile", func(t *testing.T) {
+		size := client.LargeFileBytes + 1
+		f, err := c.UploadFile(ctx, client.UploadParams{Reader: io.NewSectionReader(suiteText{}, 0, size), Filename: "contract-suite-large.txt", Size: size, ContentType: "text/plain"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Bytes != size {
+			t.Fatalf("%d bytes stored of %d", f.Bytes, size)
+		}
+		if svc != nil && svc.API() == demoservice.APIReal && svc.UploadPuts() != 1 {
+			t.Fatalf("%d PUTs to a signed address: the large-file flow was not taken", svc.UploadPuts())
+		}
+		if err := c.DeleteFile(ctx, f.ID); err != nil {
+			skipUnsupported(t, err)
+			t.Fatal(err)
+		}
 	})
 	t.Run("ListFiles", func(t *testing.T) {
 		if _, err := c.ListFiles(ctx, client.ListFilesParams{PerPage: 5, Order: "desc"}); err != nil {
@@ -275,7 +323,7 @@ func contractSuite(t *testing.T, c *client.Client, baseURL, key, workspace strin
 			skipUnsupported(t, err)
 			t.Fatal(err)
 		}
-		if builtIn { // processing costs credits on a real account
+		if svc != nil { // processing costs credits on a real account
 			if _, err := c.ProcessFile(ctx, uploaded.ID); err != nil {
 				t.Fatal(err)
 			}
@@ -311,6 +359,42 @@ func contractSuite(t *testing.T, c *client.Client, baseURL, key, workspace strin
 			t.Fatal(err)
 		}
 	})
+}
+
+// suiteText is an endless text of one sentence, to read at any offset.
+type suiteText struct{}
+
+func (suiteText) ReadAt(p []byte, off int64) (int, error) {
+	const line = "Written by the Agent Desk contract suite.\n"
+	for i := range p {
+		p[i] = line[(off+int64(i))%int64(len(line))]
+	}
+	return len(p), nil
+}
+
+// agentPage checks page n of the agent list (got, or read when nil): its
+// number, and as many agents as total and per_page leave for it, each with
+// an id and a type.
+func agentPage(t *testing.T, ctx context.Context, c *client.Client, n int, got *client.Page[client.Agent]) *client.Page[client.Agent] {
+	t.Helper()
+	if got == nil {
+		var err error
+		if got, err = c.ListAgents(ctx, client.ListAgentsParams{Page: n}); err != nil {
+			t.Fatalf("page %d: %v", n, err)
+		}
+	}
+	if got.CurrentPage != n {
+		t.Fatalf("page %d reads as page %d", n, got.CurrentPage)
+	}
+	if want := min(got.PerPage, got.Total-(n-1)*got.PerPage); got.PerPage > 0 && len(got.Data) != want {
+		t.Fatalf("page %d holds %d agents, want %d of %d in pages of %d", n, len(got.Data), want, got.Total, got.PerPage)
+	}
+	for _, a := range got.Data {
+		if a.ID == "" || a.Type == "" {
+			t.Fatalf("agent without id or type: %+v", a)
+		}
+	}
+	return got
 }
 
 // openAISuite drives the chat-completions endpoint with the official Go

@@ -34,6 +34,8 @@ type APIError struct {
 	RetryAfter string
 	// Type and Code are a chat-completions error's.
 	Type, Code string
+	// Workspace is the x-workspace-id the request sent ("" for none).
+	Workspace string
 	// retryAfterBody is the body's retry_after, read as the header is.
 	retryAfterBody string
 }
@@ -221,9 +223,11 @@ var (
 type InputError struct {
 	Field   string // the input at fault, as the service names it
 	Message string // plain words
+	Err     error  // the rule broken, when it has a name (such as ErrUploadType)
 }
 
 func (e *InputError) Error() string { return e.Message }
+func (e *InputError) Unwrap() error { return e.Err }
 
 // StatusCode returns the HTTP status of an *APIError in err's chain, or 0.
 func StatusCode(err error) int {
@@ -243,6 +247,21 @@ func IsAuth(err error) bool {
 func IsForbidden(err error) bool {
 	e, ok := errors.AsType[*APIError](err)
 	return ok && e.StatusCode == http.StatusForbidden && !e.AboutKey()
+}
+
+// IsWorkspaceRefusal reports a 400 or 422 that names the workspace: the
+// real service's answer to a missing or bad x-workspace-id.
+func IsWorkspaceRefusal(err error) bool {
+	e := refusal(err)
+	if e == nil {
+		return false
+	}
+	for f := range e.Fields {
+		if strings.Contains(strings.ToLower(f), "workspace") {
+			return true
+		}
+	}
+	return strings.Contains(e.words(), "workspace")
 }
 
 // IsNotFound reports a 404.
@@ -284,6 +303,9 @@ func readAPIError(res *http.Response, method, path string) *APIError {
 		Path:       path,
 		RequestID:  firstHeader(res.Header, "x-request-id", "request-id", "x-amzn-requestid"),
 		RetryAfter: res.Header.Get("Retry-After"),
+	}
+	if res.Request != nil {
+		e.Workspace = res.Request.Header.Get("x-workspace-id")
 	}
 	parseErrorBody(e, body)
 	if e.Message == "" {

@@ -214,6 +214,9 @@ func (c *Client) Run(ctx context.Context, agentID ID, params ExecuteParams, opts
 		return nil, err
 	}
 	if !e.Terminal() {
+		if f := c.callConfig(opts).onAccepted; f != nil && e.ID != "" {
+			f(e)
+		}
 		w, err := c.Wait(ctx, agentID, e.ID, opts...)
 		if w == nil {
 			w = e // keep what was received, e.g. when polling is unsupported
@@ -273,11 +276,12 @@ func (c *Client) Poll(ctx context.Context, agentID, responseID ID, opts ...Optio
 
 // Wait polls an execution until it is terminal, ctx ends (last record and
 // ctx's error) or the poll limit passes (last record and ErrStillRunning).
-// Waits start at the poll interval and grow by half, up to five times it.
+// Waits start at the poll interval and grow by half, up to five times it
+// and never beyond MaxPollInterval (unless the interval itself is longer).
 func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Option) (*Execution, error) {
 	cfg := c.callConfig(opts)
 	interval := cfg.pollInterval
-	maxInterval := 5 * interval
+	maxInterval := max(min(5*interval, MaxPollInterval), interval)
 	deadline := time.Now().Add(cfg.pollLimit)
 	var last *Execution
 	for {
@@ -300,6 +304,10 @@ func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Optio
 	}
 }
 
+// MaxPollInterval is the longest wait between two polls of a long run, to
+// spare the key's quota without leaving a finished run unseen for long.
+const MaxPollInterval = 15 * time.Second
+
 // failure returns an *ExecutionError for a failed record with key masked.
 func failure(e *Execution, key string) error {
 	if e == nil || !e.Failed() {
@@ -307,7 +315,7 @@ func failure(e *Execution, key string) error {
 	}
 	f := *e
 	f.Status = mask(key, f.Status)
-	return &ExecutionError{Execution: f, Text: mask(key, e.ErrorText())}
+	return &ExecutionError{Execution: f, Text: mask(key, e.Reason())}
 }
 
 // CheckChatMessages applies the service's rules for a chat history: an

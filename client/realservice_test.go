@@ -231,3 +231,35 @@ func TestCutStreamRecoveredByPollingTheExecution(t *testing.T) {
 		t.Fatalf("%d execute requests", svc.ExecuteRequests())
 	}
 }
+
+// The real service has no error field: a failed run's reason is its output.
+// It is the failure's text, never the result, waited for or streamed.
+func TestAFailedRunsReasonIsItsOutputOnTheRealService(t *testing.T) {
+	c, svc, _ := demo(t, demoservice.Options{API: demoservice.APIReal, Pace: time.Millisecond})
+	ctx := context.Background()
+	svc.SetFaults(demoservice.Faults{FailExecutions: 1})
+	e, err := c.Run(ctx, "119", client.ExecuteParams{Answers: map[string]any{"prompt": "A note", "tone": "formal", "length": "120"}})
+	var ex *client.ExecutionError
+	if !errors.As(err, &ex) || !strings.Contains(ex.Text, "did not answer in time") {
+		t.Fatalf("want the reason as the failure's text, got %v", err)
+	}
+	if e == nil || e.Result() != "" || e.Reason() != ex.Text {
+		t.Fatalf("the reason is not a result: %+v", e)
+	}
+
+	svc.SetFaults(demoservice.Faults{FailExecutions: 1})
+	chat, err := c.GetAgent(ctx, "101")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := fillAnswers(chat, func(o []string) string { return o[0] })
+	s, err := c.Stream(ctx, "101", client.ExecuteParams{Answers: answers, Messages: []client.Message{{Role: "user", Content: "How do I book leave?"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s.Next() {
+	}
+	if !errors.As(s.Err(), &ex) || !strings.Contains(ex.Text, "did not answer in time") || strings.Contains(s.Text(), "did not answer in time") {
+		t.Fatalf("stream: text %q, error %v", s.Text(), s.Err())
+	}
+}

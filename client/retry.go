@@ -80,7 +80,7 @@ func lasting(err error) bool {
 	if errors.As(err, &dns) && dns.IsNotFound {
 		return true
 	}
-	if errors.Is(err, syscall.ECONNREFUSED) {
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, ErrRedirectedAway) {
 		return true
 	}
 	return badCertificate(err)

@@ -302,7 +302,7 @@ func (s *Stream) Next() (more bool) {
 	if e.ID != "" {
 		s.execID = e.ID
 	}
-	s.fragment = e.Output
+	s.fragment = e.Result() // a failed run's output is its reason, not text
 	if e.Succeeded() {
 		// a server repeating the whole text at the end is not appended twice
 		if s.fragment == s.Text() {

@@ -152,6 +152,23 @@ func errorValueText(raw json.RawMessage) string {
 	return string(bytes.TrimSpace(raw))
 }
 
+// Reason is why a failed execution failed: its error, else its output,
+// where the real service, which has no error field, puts the reason.
+func (e *Execution) Reason() string {
+	if t := e.ErrorText(); t != "" || !e.Failed() {
+		return t
+	}
+	return strings.TrimSpace(e.Output)
+}
+
+// Result is the output, unless it is a failed run's reason (see Reason).
+func (e *Execution) Result() string {
+	if e.Failed() && !e.HasError() {
+		return ""
+	}
+	return e.Output
+}
+
 // Failed reports an error value or a failure status, in any letter case.
 func (e *Execution) Failed() bool {
 	return e.HasError() || slices.Contains([]string{StatusFailed, StatusError, StatusCanceled, StatusCancelled}, e.status())

@@ -21,6 +21,10 @@ type ListWebhooksParams struct {
 	Limit, Offset int
 }
 
+// WebhooksPageMax is the most webhooks one page of ListWebhooks may ask
+// for, as PerPage or Limit.
+const WebhooksPageMax = 100
+
 // Webhook list variants.
 const (
 	WebhooksA = "A" // pagination envelope with data
@@ -39,7 +43,7 @@ type WebhookList struct {
 // Assumption: the variant is read from the answer's shape: "webhooks" with
 // limit/offset is variant B, "data" with the pagination envelope variant A.
 func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, opts ...Option) (*WebhookList, error) {
-	q := query(map[string]any{"page": params.Page, "per_page": params.PerPage, "limit": min(params.Limit, 100), "offset": params.Offset})
+	q := query(map[string]any{"page": params.Page, "per_page": params.PerPage, "limit": min(params.Limit, WebhooksPageMax), "offset": params.Offset})
 	req := request{method: http.MethodGet, path: "/webhooks", query: q, retry: true}
 	return doRaw(ctx, c, c.callConfig(opts), req, func(raw json.RawMessage) (*WebhookList, error) {
 		var shape struct {
@@ -55,7 +59,7 @@ func (c *Client) ListWebhooks(ctx context.Context, params ListWebhooksParams, op
 			p := &Page[Webhook]{Data: *shape.Webhooks, Total: shape.Total, PerPage: shape.Limit}
 			if offset := shape.Offset + len(p.Data); offset < shape.Total {
 				p.next = func(ctx context.Context) (*Page[Webhook], error) {
-					l, err := c.ListWebhooks(ctx, ListWebhooksParams{Limit: 100, Offset: offset}, opts...)
+					l, err := c.ListWebhooks(ctx, ListWebhooksParams{Limit: WebhooksPageMax, Offset: offset}, opts...)
 					if err != nil {
 						return nil, err
 					}

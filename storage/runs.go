@@ -59,6 +59,12 @@ func (db *DB) Runs(ctx context.Context, accountID, agentID string, limit int) ([
 	return queryAll(ctx, db, "read the runs", scanRecord[Run], q+` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, limit)...)
 }
 
+// RunsWithStatus returns the account's runs in status, newest first (at most 50).
+func (db *DB) RunsWithStatus(ctx context.Context, accountID, status string) ([]Run, error) {
+	return queryAll(ctx, db, "read the runs", scanRecord[Run], `SELECT `+runColumns+` FROM runs WHERE account_id = ? AND status = ?
+		ORDER BY created_at DESC, id DESC LIMIT ?`, accountID, status, listLimit(0))
+}
+
 func (r *Run) fields() []any {
 	return []any{&r.ID, &r.AccountID, &r.AgentID, &r.AgentTitle, &r.AgentType, jsonCol{&r.Inputs, false},
 		jsonCol{&r.FileIDs, true}, &r.ResponseID, &r.Output, &r.Status, &r.Error, creditsCol{&r.Credits}, msCol{&r.CreatedAt},

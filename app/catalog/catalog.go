@@ -5,9 +5,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentdesk/agentdesk/app/live"
 	"github.com/agentdesk/agentdesk/client"
@@ -34,44 +32,14 @@ type WebhookList struct {
 	Webhooks []client.Webhook
 }
 
-// maxTitled bounds how many agents one webhook list looks up by id.
-const maxTitled = 50
-
-// WebhookAgentTitles reads the titles of the webhooks' agents by id, one
-// request per agent; unreadable agents are left out.
-func (svc *Catalog) WebhookAgentTitles(ctx context.Context, hooks []client.Webhook) map[string]string {
-	var ids []client.ID
-	for _, w := range hooks {
-		if !w.TemplateID.IsZero() && !slices.Contains(ids, w.TemplateID) && len(ids) < maxTitled {
-			ids = append(ids, w.TemplateID)
-		}
-	}
-	c := svc.client() // one account's agents, even if the user switches meanwhile
-	out := map[string]string{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, 4)
-	for _, id := range ids {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			if ag, err := c.GetAgent(ctx, id); err == nil && ag.Title != "" {
-				mu.Lock()
-				out[id.String()] = ag.Title
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	return out
-}
-
 // HasSecrets reports whether the list carries signing secrets (variant B).
 func (l WebhookList) HasSecrets() bool { return l.Variant == client.WebhooksB }
 
 // Webhooks lists every webhook of the workspace, in whichever variant the service answers.
 func (svc *Catalog) Webhooks(ctx context.Context) (WebhookList, error) {
-	l, err := svc.client().ListWebhooks(ctx, client.ListWebhooksParams{})
+	// Both pagings are asked for, a page as large as the service allows: the
+	// answer says which paging it uses.
+	l, err := svc.client().ListWebhooks(ctx, client.ListWebhooksParams{PerPage: client.WebhooksPageMax, Limit: client.WebhooksPageMax})
 	if err != nil {
 		return WebhookList{}, err
 	}

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"maps"
+	"net/http"
 	"sync"
 	"time"
 
@@ -15,51 +16,33 @@ import (
 type Hooks struct {
 	*live.List[client.Webhook]
 	cat *Catalog
-	// titles are the agents' titles by id, read after each load of the
-	// workspace's list (which gives only their ids); nil for one agent's.
+	// titles are agents' titles by id, read as rows ask for them
+	// (WantTitle); nil for one agent's webhooks.
 	titles *live.State[map[string]string]
 
-	readTitles live.Newest // the reading of titles under way
-	mu         sync.Mutex  // a load's titles start, or Clear, at once
+	mu      sync.Mutex
+	reads   live.Newest        // the reading of titles under way; Clear makes it stale
+	asked   map[client.ID]bool // agents asked for since Clear: read, to read or missed
+	queue   []client.ID        // agents to read, one at a time
+	missed  []client.ID        // agents not read, asked again after the next load
+	reading bool               // readTitles runs
 }
 
-// NewWebhooks lists the workspace's webhooks and their agents' titles; nothing loads before Reload.
+// NewWebhooks lists the workspace's webhooks, a hundred a page, and reads
+// their agents' titles as rows ask; nothing loads before Reload.
 func (svc *Catalog) NewWebhooks() *Hooks {
-	h := &Hooks{cat: svc, titles: live.NewState[map[string]string](nil)}
+	h := &Hooks{cat: svc, titles: live.NewState[map[string]string](nil), asked: map[client.ID]bool{}}
 	h.List = live.NewList(svc.run, func(ctx context.Context) ([]client.Webhook, error) {
-		l, err := svc.Webhooks(ctx)
-		if err == nil && len(l.Webhooks) > 0 {
-			h.startTitles(ctx, l.Webhooks)
+		h.mu.Lock()
+		for _, id := range h.missed {
+			delete(h.asked, id)
 		}
+		h.missed = nil
+		h.mu.Unlock()
+		l, err := svc.Webhooks(ctx)
 		return l.Webhooks, err
 	})
 	return h
-}
-
-// startTitles reads the hooks' agents' titles in the background; load is the
-// listing's context, cancelled by a newer load.
-func (h *Hooks) startTitles(load context.Context, hooks []client.Webhook) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if load.Err() != nil {
-		return
-	}
-	ctx, cancel, gen := h.readTitles.Start(client.Background(h.cat.run.Life()))
-	h.cat.run.Go(func() {
-		defer cancel()
-		got := h.cat.WebhookAgentTitles(ctx, hooks)
-		// Only the newest reading lands, and none after Clear.
-		h.readTitles.Publish(gen, func() {
-			if ctx.Err() == nil {
-				h.titles.Update(func(old map[string]string) map[string]string {
-					out := make(map[string]string, len(old)+len(got))
-					maps.Copy(out, old)
-					maps.Copy(out, got)
-					return out
-				})
-			}
-		})
-	})
 }
 
 // NewAgentWebhooks lists one agent's webhooks; nothing loads before Reload.
@@ -71,9 +54,8 @@ func (svc *Catalog) NewAgentWebhooks(agentID client.ID) *Hooks {
 	return h
 }
 
-// Titles are the titles of the agents the workspace's webhooks belong to,
-// by agent id: an agent that could not be read is missing. Nil for one
-// agent's webhooks.
+// Titles are the titles of the agents asked for by WantTitle, by agent id:
+// an agent that could not be read is missing. Nil for one agent's webhooks.
 func (h *Hooks) Titles() live.Observable[map[string]string] {
 	if h.titles == nil {
 		return nil
@@ -81,19 +63,86 @@ func (h *Hooks) Titles() live.Observable[map[string]string] {
 	return h.titles
 }
 
-// Clear forgets the webhooks and titles.
-func (h *Hooks) Clear() {
+// WantTitle asks for the title of an agent a row in view names, read once
+// and kept until Clear (one not read is asked again after the next load).
+// Titles are read one at a time, so a rate-limited service is not flooded.
+func (h *Hooks) WantTitle(id client.ID) {
+	if h.titles == nil || id.IsZero() {
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.List.Clear()
-	h.readTitles.Stop()
-	if h.titles != nil {
-		h.titles.Set(nil)
+	if h.asked[id] {
+		return
+	}
+	h.asked[id] = true
+	h.queue = append(h.queue, id)
+	if h.reading {
+		return
+	}
+	ctx, cancel, gen := h.reads.Start(client.Background(h.cat.run.Life()))
+	c := h.cat.client() // one account's agents, even if the user switches meanwhile
+	if h.reading = h.cat.run.Go(func() { defer cancel(); h.readTitles(ctx, gen, c) }); !h.reading {
+		cancel()
 	}
 }
 
+// readTitles reads the agents queued until none is left or Clear.
+func (h *Hooks) readTitles(ctx context.Context, gen uint64, c *client.Client) {
+	for {
+		h.mu.Lock()
+		if !h.reads.Current(gen) {
+			h.mu.Unlock()
+			return
+		}
+		if len(h.queue) == 0 {
+			h.reading = false
+			h.mu.Unlock()
+			return
+		}
+		id := h.queue[0]
+		h.queue = h.queue[1:]
+		h.mu.Unlock()
+		ag, err := c.GetAgent(ctx, id)
+		if err != nil {
+			h.mu.Lock()
+			if h.reads.Current(gen) {
+				h.missed = append(h.missed, id)
+			}
+			h.mu.Unlock()
+			continue
+		}
+		// Only this reading's title lands, and none after Clear.
+		h.reads.Publish(gen, func() {
+			h.titles.Update(func(old map[string]string) map[string]string {
+				out := maps.Clone(old)
+				if out == nil {
+					out = map[string]string{}
+				}
+				out[id.String()] = ag.Title
+				return out
+			})
+		})
+	}
+}
+
+// Clear forgets the webhooks and titles.
+func (h *Hooks) Clear() {
+	h.List.Clear()
+	if h.titles == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.reads.Stop()
+	h.asked, h.queue, h.missed, h.reading = map[client.ID]bool{}, nil, nil, false
+	h.titles.Set(nil)
+}
+
 // SetActive turns a webhook on or off, then reloads whatever happened, so a
-// switch never shows what the service does not have.
+// switch never shows what the service does not have. The service cannot
+// change a webhook: it is registered anew (SetWebhookActive), so its id
+// changes and its counts start again.
 func (h *Hooks) SetActive(ctx context.Context, w client.Webhook, active bool) error {
 	nw, err := h.cat.SetWebhookActive(ctx, w, active)
 	if nw != nil {
@@ -121,9 +170,15 @@ func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
 	return err
 }
 
-// Add registers a webhook for an agent and reloads, also after a failure.
+// Add is AddWithMethod with POST.
 func (h *Hooks) Add(ctx context.Context, agentID client.ID, url string, active bool) error {
-	_, err := h.cat.AddWebhook(ctx, agentID, url, active)
+	return h.AddWithMethod(ctx, agentID, url, http.MethodPost, active)
+}
+
+// AddWithMethod registers a webhook for an agent, called with method (POST
+// or GET), and reloads, also after a failure.
+func (h *Hooks) AddWithMethod(ctx context.Context, agentID client.ID, url, method string, active bool) error {
+	_, err := h.cat.client().CreateWebhook(ctx, agentID, webhookParams(url, method, active))
 	h.Reload()
 	return err
 }

@@ -89,7 +89,7 @@ func TestDocumentLoadsAndRecordsAssumptions(t *testing.T) {
 			}
 		}
 	}
-	for _, path := range []string{"/agent-responses/{id}", "/memory-collections", "/files/{fileId}", "/files/{fileId}/process", "/webhooks/{webhookId}"} {
+	for _, path := range []string{"/agent-responses/{id}", "/memory-collections", "/files/{fileId}", "/files/{fileId}/process", "/webhooks/{webhookId}", "/v2/files/sign", "/v2/files/register"} {
 		if item := doc.Paths.Value(path); item == nil || item.Extensions["x-reading"] != "real" {
 			t.Errorf("path %s is not marked x-reading: real", path)
 		}
@@ -643,6 +643,22 @@ func TestTransport(t *testing.T) {
 	send(req)
 	if got := rep.take(); len(got) != 1 {
 		t.Errorf("per_page=101 should be reported once, got %q", got)
+	}
+
+	// A signed upload address is another origin's: only the account's
+	// credentials sent there are reported.
+	signed := srv.URL + "/bucket/uploads/1/report.pdf?X-Goog-Date=20250301T090000Z&X-Goog-Signature=ab12"
+	req, _ = http.NewRequest("PUT", signed, strings.NewReader("bytes"))
+	if resp, err := client.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	if got := rep.take(); len(got) != 0 {
+		t.Errorf("signed PUT reported: %q", got)
+	}
+	req, _ = http.NewRequest("PUT", signed, strings.NewReader("bytes"))
+	send(req)
+	if got := rep.take(); len(got) != 1 || !strings.Contains(got[0], "signed address") {
+		t.Errorf("a key sent to a signed address should be reported once, got %q", got)
 	}
 
 	// A large multipart upload streams through without being buffered.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -115,11 +116,19 @@ func isJSON(h http.Header) bool {
 
 // Transport wraps next (default http.DefaultTransport) and reports every
 // request outside the contract; the request is sent whatever the outcome.
+// A request to a signed upload address is not the service's: it is reported
+// only when it carries the account's key or workspace.
 func (v *Validator) Transport(next http.RoundTripper, report func(format string, args ...any)) http.RoundTripper {
 	if next == nil {
 		next = http.DefaultTransport
 	}
 	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		if signedAddress(req.URL) {
+			if req.Header.Get("Authorization") != "" || req.Header.Get("x-workspace-id") != "" {
+				report("contract: the client sent the account's key or workspace to a signed address: %s %s%s", req.Method, req.URL.Host, req.URL.Path)
+			}
+			return next.RoundTrip(req)
+		}
 		out := req.Clone(req.Context())
 		var err error
 		if out.Body, err = v.checkRequest(req); err != nil {
@@ -127,6 +136,17 @@ func (v *Validator) Transport(next http.RoundTripper, report func(format string,
 		}
 		return next.RoundTrip(out)
 	})
+}
+
+// signedAddress tells an address that carries its own authorisation in its
+// query (a signature), as a cloud bucket's signed upload address does.
+func signedAddress(u *url.URL) bool {
+	for k := range u.Query() {
+		if strings.Contains(strings.ToLower(k), "signature") {
+			return true
+		}
+	}
+	return false
 }
 
 type roundTripper func(*http.Request) (*http.Response, error)

@@ -230,6 +230,7 @@ func (c *conformance) common() {
 	c.expect(404, "GET", "/agents/"+missingID+"/files", "")
 	c.expect(200, "DELETE", "/agents/"+chatAgent+"/files/"+seededFile, "")
 	c.expect(404, "DELETE", "/agents/"+chatAgent+"/files/"+missingID, "")
+	c.expect(404, "POST", "/v2/files/sign", `{"filename":"report.pdf","size":10}`) // the real reading's own
 
 	// Files.
 	c.expect(200, "GET", "/files?page=1&per_page=5&order=asc", "")
@@ -285,7 +286,7 @@ func (c *conformance) real() {
 	c.expect(404, "GET", "/agents/"+chatAgent+"/responses/"+itoa(started), "")
 	c.expect(200, "POST", "/agents/"+chatAgent+"/execute", `{`+root+`,"waitExecution":true}`)
 	c.expect(200, "POST", "/agents/"+chatAgent+"/execute?wait_execution=true", `{`+root+`,"file_ids":[`+seededFile+`]}`)
-	c.expect(400, "POST", "/agents/"+chatAgent+"/execute", `{"answers":{`+chatAnswers+`},"messages":[{"role":"user","content":"Hello"}]}`)
+	c.expect(200, "POST", "/agents/"+chatAgent+"/execute", `{"answers":{`+chatAnswers+`},"messages":[{"role":"user","content":"Hello"}],"wait_execution":true}`)
 	c.expect(400, "POST", "/agents/"+chatAgent+"/execute", `{`+root+`,"file_ids":[8001,8002,8003,8004,8005,8006]}`)
 	c.expect(200, "POST", "/agents/"+textAgent+"/execute?waitExecution=true", `{"prompt":"A note inviting the team to lunch.","tone":"friendly","length":120}`)
 	c.stream("/agents/"+chatAgent+"/execute", `{`+root+`,"stream":true}`, "")
@@ -322,6 +323,7 @@ func (c *conformance) real() {
 	c.expect(200, "GET", "/files?per_page=100", "")
 	c.expect(200, "DELETE", "/agents/"+chatAgent+"/files/8001", "")
 	c.expect(400, "POST", "/agents/"+chatAgent+"/files", `{}`)
+	c.largeFile()
 
 	// Memories and collections.
 	c.expectCreated("POST", "/memories", `{"memory":"Northwind pays within 30 days."}`)
@@ -348,6 +350,42 @@ func (c *conformance) real() {
 	c.expect(404, "DELETE", "/webhooks/301", "")
 
 	c.expect(200, "GET", "/resources?q=report", "")
+}
+
+// largeFile drives the large-file flow: sign, the PUT to the signed address
+// (another origin, outside the contract), register, and their refusals.
+func (c *conformance) largeFile() {
+	t := c.t
+	content := []byte("A report too large for one request, in the real service's eyes.")
+	var signed struct {
+		URL     string            `json:"upload_url"`
+		Object  string            `json:"object_path"`
+		Headers map[string]string `json:"required_headers"`
+	}
+	got := c.expect(200, "POST", "/v2/files/sign", `{"filename":"report.pdf","content_type":"application/pdf","size":`+itoa(int64(len(content)))+`}`)
+	if err := json.Unmarshal(got, &signed); err != nil {
+		t.Fatal(err)
+	}
+	register := `{"object_path":"` + signed.Object + `","filename":"report.pdf","content_type":"application/pdf","process":false}`
+	c.expect(400, "POST", "/v2/files/register", register)
+	req, _ := http.NewRequest(http.MethodPut, signed.URL, bytes.NewReader(content))
+	for k, v := range signed.Headers {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("PUT: %d", res.StatusCode)
+	}
+	c.expect(200, "POST", "/v2/files/register", register)
+	c.expect(409, "POST", "/v2/files/register", register)
+	c.expect(400, "POST", "/v2/files/register", `{}`)
+	c.expect(400, "POST", "/v2/files/sign", `{"filename":"setup.exe","size":10}`)
+	c.expect(413, "POST", "/v2/files/sign", `{"filename":"film.mp4","size":200000001}`)
+	c.expect(413, "POST", "/v2/files/sign", `{"filename":"talk.mp3","size":10000001}`)
 }
 
 func (c *conformance) memoriesA() {

@@ -74,9 +74,11 @@ type execution struct {
 }
 
 // recordJSON is the execution response record on the wire.
-// Assumption: error is always present: null (the shown flow), or
-// {"message": ...} on a failed run; input is present on blocking and polled
-// records only.
+// Assumption: error is always present: null (the shown flow), or, in the
+// spec reading, {"message": ...} on a failed run; input is present on
+// blocking and polled records only. The real service has no error on its
+// records: a failed run's reason is its output, which clients show as the
+// description.
 type recordJSON struct {
 	ID         int64    `json:"id"`
 	Status     string   `json:"status"`
@@ -90,18 +92,22 @@ type recordJSON struct {
 	TemplateID int64    `json:"template_id"`
 }
 
-// wire renders the record; withInput adds input, succeeded shows a completed
-// run as succeeded (the real reading's polled and blocking answers).
-func (e *execution) wire(withInput, succeeded bool) recordJSON {
+// wire renders the record (call it under the lock); withInput adds input,
+// polled shows a completed run as the real reading's polled and blocking
+// answers do: succeeded.
+func (s *Service) wire(e *execution, withInput, polled bool) recordJSON {
 	j := recordJSON{
 		ID: e.rec.ID, Status: e.rec.Status, Output: e.rec.Output, Credits: e.rec.Credits,
 		RootID: e.rec.RootID, CreatedAt: microZ(e.rec.CreatedAt), UpdatedAt: microZ(e.rec.UpdatedAt),
 		TemplateID: e.rec.AgentID,
 	}
-	if succeeded && j.Status == StatusCompleted {
+	if polled && s.real && j.Status == StatusCompleted {
 		j.Status = StatusSucceeded
 	}
-	if e.rec.Error != "" {
+	switch {
+	case e.rec.Error != "" && s.real:
+		j.Output = e.rec.Error
+	case e.rec.Error != "":
 		j.Error = map[string]string{"message": e.rec.Error}
 	}
 	if withInput {
@@ -111,10 +117,10 @@ func (e *execution) wire(withInput, succeeded bool) recordJSON {
 	return j
 }
 
-func (s *Service) recordOf(e *execution, withInput, succeeded bool) recordJSON {
+func (s *Service) recordOf(e *execution, withInput, polled bool) recordJSON {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return e.wire(withInput, succeeded)
+	return s.wire(e, withInput, polled)
 }
 
 type executeRequest struct {
@@ -149,7 +155,7 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := s.recordOf(e, false, false)
-	if s.opts.Pace <= 0 {
+	if s.opts.Pace <= 0 && s.currentFaults().RunFor <= 0 {
 		s.progress(e)
 	} else {
 		s.goBackground(func() { s.progress(e) })
@@ -166,7 +172,7 @@ func (s *Service) execute(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		}
-		rec = s.recordOf(e, true, s.real)
+		rec = s.recordOf(e, true, true)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"template_id": strconv.FormatInt(a.ID, 10), "responses": []recordJSON{rec}})
 }
@@ -298,13 +304,17 @@ func (s *Service) poll(w http.ResponseWriter, r *http.Request) {
 		name, mine = "responseId", func(e *execution) bool { return e.rec.AgentID == a.ID }
 	}
 	e := byPath(s, r, name, s.executions, mine, "Response not found")
-	writeJSON(w, http.StatusOK, s.recordOf(e, true, s.real))
+	writeJSON(w, http.StatusOK, s.recordOf(e, true, true))
 }
 
 // validateExecute checks the body against the questions and chat rules. The
-// spec wants an answers object (root names merged, answers winning) and
-// wait_execution; the real reading takes questions at the root and the wait
-// flag in either spelling, body or query.
+// spec wants an answers object (root names merged) and wait_execution; the
+// real reading takes questions at the root or, in its older documentation's
+// style, in an answers object, and the wait flag in either spelling, body or
+// query.
+// Assumption: a name both at the root and in answers takes the reading's
+// own place: answers in the spec reading, the root in the real one (where
+// its newer documentation puts every input).
 func (s *Service) validateExecute(r *http.Request, a *Agent, body map[string]any) executeRequest {
 	var req executeRequest
 	var errs fieldErrors
@@ -326,21 +336,25 @@ func (s *Service) validateExecute(r *http.Request, a *Agent, body map[string]any
 	}
 
 	answers := map[string]any{}
-	if !s.real {
-		switch m, isObj := body["answers"].(map[string]any); {
-		case body["answers"] == nil:
-			// Even with every input at the root: so a client learns this server wants answers.
-			errs.add("answers", "The answers field is required.")
-		case isObj:
-			maps.Copy(answers, m)
-		default:
-			errs.add("answers", "The answers field must be an object.")
-		}
+	switch m, isObj := body["answers"].(map[string]any); {
+	case body["answers"] == nil && !s.real:
+		// Even with every input at the root: so a client learns this server wants answers.
+		errs.add("answers", "The answers field is required.")
+	case body["answers"] == nil:
+	case isObj:
+		maps.Copy(answers, m)
+	default:
+		errs.add("answers", "The answers field must be an object.")
+	}
+	// fromRoot says whether name's value is the root's.
+	fromRoot := func(name string) bool {
+		_, atRoot := body[name]
+		_, set := answers[name]
+		return atRoot && (s.real || !set)
 	}
 	for _, q := range a.Questions {
-		v, present := body[q.Name]
-		if _, set := answers[q.Name]; present && !set {
-			answers[q.Name] = v
+		if fromRoot(q.Name) {
+			answers[q.Name] = body[q.Name]
 		}
 		checkAnswer(&errs, q, answers[q.Name])
 	}
@@ -371,8 +385,8 @@ func (s *Service) validateExecute(r *http.Request, a *Agent, body map[string]any
 
 	// Assumption: root_id is not checked against earlier executions, so a
 	// conversation kept by the app outlives a restart of this service.
-	root, present := answers["root_id"]
-	if !present {
+	root := answers["root_id"]
+	if fromRoot("root_id") {
 		root = body["root_id"]
 	}
 	if root != nil && root != "" {

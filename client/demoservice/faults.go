@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -47,6 +48,17 @@ type Faults struct {
 	Every int
 	// EveryFault is one of EveryKinds or EveryMix (each in turn); "" is EveryRateLimit.
 	EveryFault string
+	// RunFor makes every run last at least this long on the service's clock
+	// (Options.Now), looked at every clockTick: with a WaitCap shorter than
+	// it, a blocking execute answers while the run goes on.
+	RunFor time.Duration
+	// CutUploadPut cuts the next N PUTs to a signed upload address halfway:
+	// the connection closes after about half the bytes; nothing is stored.
+	CutUploadPut int
+	// RedirectTo, a base URL, makes every API request answer a redirect
+	// there (302 for GET and HEAD, 307 keeping method and body for the
+	// rest): a client must not follow it.
+	RedirectTo string
 	// Hold keeps every run unfinished, its output all sent, until it is
 	// closed: a test acts while a reply is surely still on its way.
 	Hold <-chan struct{} `json:"-"`
@@ -132,6 +144,15 @@ const htmlErrorPage = `<!DOCTYPE html>
 func (s *Service) applyFaults(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, bool) {
 	f := s.currentFaults()
 	if (!s.sleep(r.Context(), f.SlowFirstByte) || !s.sleep(r.Context(), f.Latency)) && r.Context().Err() != nil {
+		return w, false
+	}
+	if f.RedirectTo != "" {
+		w.Header().Set("Location", strings.TrimSuffix(f.RedirectTo, "/")+r.URL.RequestURI())
+		status := http.StatusTemporaryRedirect
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			status = http.StatusFound
+		}
+		w.WriteHeader(status)
 		return w, false
 	}
 	switch s.takeFault() {

@@ -3,6 +3,7 @@ package demoservice
 import (
 	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -202,4 +203,59 @@ func TestPacingTokenBucket(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		e.call("GET", "/agents/101", nil, 200)
 	}
+}
+
+func TestFaultRedirectTo(t *testing.T) {
+	e := startUnchecked(t, Options{API: APIReal})
+	e.svc.SetFaults(Faults{RedirectTo: "https://elsewhere.example/"})
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, c := range []struct {
+		method, path string
+		body         any
+		status       int
+	}{
+		{"GET", "/agents?page=2", nil, http.StatusFound},
+		{"POST", "/agents/101/execute?waitExecution=true", realRoot(nil, "hi"), http.StatusTemporaryRedirect},
+		{"POST", "/v2/files/sign", map[string]any{"filename": "a.txt", "size": 1}, http.StatusTemporaryRedirect},
+	} {
+		res, err := noFollow.Do(e.request(c.method, c.path, c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != c.status || res.Header.Get("Location") != "https://elsewhere.example"+c.path {
+			t.Fatalf("%s %s: %d to %q", c.method, c.path, res.StatusCode, res.Header.Get("Location"))
+		}
+	}
+	if len(e.svc.Executions()) != 0 {
+		t.Fatal("a redirected execute ran")
+	}
+	e.svc.SetFaults(Faults{})
+	e.call("GET", "/agents", nil, 200)
+}
+
+// TestFaultRunForOutlastsWaitCap: a run lasting longer than the wait cap on
+// the service's clock answers a blocking execute still running, and
+// succeeds once that clock has moved on.
+func TestFaultRunForOutlastsWaitCap(t *testing.T) {
+	clk := newFakeClock()
+	e := startReal(t, Options{Now: clk.Now, WaitCap: 30 * time.Millisecond, Faults: Faults{RunFor: 150 * time.Second}})
+	rec := e.call("POST", "/agents/101/execute", realRoot(map[string]any{"waitExecution": true}, "Write the minutes"), 200)["responses"].([]any)[0].(map[string]any)
+	if rec["status"] != StatusRunning && rec["status"] != StatusStarting {
+		t.Fatalf("blocking answer %v", rec)
+	}
+	poll := "/agent-responses/" + itoa(int(num(rec["id"])))
+	if got := e.call("GET", poll, nil, 200); got["status"] == StatusSucceeded {
+		t.Fatalf("finished before its time: %v", got)
+	}
+	clk.Advance(150 * time.Second)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if got := e.call("GET", poll, nil, 200); got["status"] == StatusSucceeded {
+			if num(got["credits"]) <= 0 || len(got["output"].(string)) == 0 {
+				t.Fatalf("succeeded %v", got)
+			}
+			return
+		}
+	}
+	t.Fatal("the run never finished")
 }

@@ -42,8 +42,10 @@ type File struct {
 	Status      string  `json:"status"`
 	WorkspaceID int64   `json:"-"`
 	// SHA256 is the hex digest of an uploaded file's content ("" for seeded files).
-	SHA256  string    `json:"-"`
-	created time.Time // for ordering
+	SHA256 string `json:"-"`
+	// ObjectPath is the object a large-file flow registered ("" for other files).
+	ObjectPath string    `json:"-"`
+	created    time.Time // for ordering
 }
 
 // Files returns a snapshot of every file in every workspace, newest first.
@@ -118,19 +120,13 @@ parts:
 			}
 			if n > limit {
 				w.Header().Set("Connection", "close")
-				msg := "File is too large"
-				if s.real {
-					msg = "File too large. The limit is " + sizeText(limit) + "."
-				}
-				abort(http.StatusRequestEntityTooLarge, msg)
+				s.tooLarge()
 			}
 			if n == 0 {
 				invalid("file", "The file must not be empty.")
 			}
-			f.Filename = filepath.Base(strings.ReplaceAll(part.FileName(), "\\", "/"))
-			if f.Filename == "" || f.Filename == "." || f.Filename == "/" {
-				f.Filename = "upload"
-			}
+			f.Filename = cmp.Or(cleanFilename(part.FileName()), "upload")
+			s.checkUpload("file", f.Filename, n)
 			f.Bytes, f.SHA256 = n, hex.EncodeToString(h.Sum(nil))
 			if !s.real {
 				// The spec reading has no other field to wait for.
@@ -151,6 +147,12 @@ parts:
 		invalid("process", "The process field must be true or false.")
 	}
 	s.refuseIfFull(ws)
+	s.storeFile(f)
+	writeJSON(w, http.StatusOK, s.processFileNow(f, processNow || !s.real))
+}
+
+// storeFile dates f, gives it an id and stores it.
+func (s *Service) storeFile(f *File) {
 	f.created = s.now()
 	f.CreatedAt = offsetUTC(f.created)
 	if !s.real {
@@ -161,16 +163,35 @@ parts:
 	f.ID = s.nextFileID
 	s.files[f.ID] = f
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, s.processFileNow(f, processNow || !s.real))
 }
 
-// sizeText writes a byte limit the way people read it: "200 MB".
+// cleanFilename is the base name of a file name sent, "" when there is none.
+func cleanFilename(v any) string {
+	name, _ := v.(string)
+	name = filepath.Base(strings.ReplaceAll(name, "\\", "/"))
+	if name == "." || name == "/" || name == ".." {
+		return ""
+	}
+	return name
+}
+
+// tooLarge ends an upload over the limit with 413.
+func (s *Service) tooLarge() {
+	msg := "File is too large"
+	if s.real {
+		msg = "File too large. The limit is " + sizeText(s.opts.MaxUploadBytes) + "."
+	}
+	abort(http.StatusRequestEntityTooLarge, msg)
+}
+
+// sizeText writes a byte limit as the real service's documentation does,
+// in decimal units: "200 MB".
 func sizeText(n int64) string {
 	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KB", n>>10)
+	case n >= 1e6 && n%1e6 == 0:
+		return fmt.Sprintf("%d MB", n/1e6)
+	case n >= 1e3 && n%1e3 == 0:
+		return fmt.Sprintf("%d KB", n/1e3)
 	}
 	return fmt.Sprintf("%d bytes", n)
 }

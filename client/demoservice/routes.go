@@ -61,6 +61,8 @@ func (s *Service) routes() *http.ServeMux {
 		{"GET /files/{id}", s.answerFile(false), s.real},
 		{"DELETE /files/{id}", s.deleteFile, s.real},
 		{"POST /files/{id}/process", s.answerFile(true), s.real},
+		{"POST /v2/files/sign", s.signUpload, s.real},
+		{"POST /v2/files/register", s.registerUpload, s.real},
 		{"GET /memories", s.listMemories, s.real},
 		{"POST /memories", s.createMemory, true},
 		{"PATCH /memories/{id}", s.updateMemory, !memB},

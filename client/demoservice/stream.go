@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"time"
 )
 
 const pingEvery = 8
@@ -100,10 +101,25 @@ func (s *Service) run(ctx context.Context, e *execution, frame func(i int, frag 
 			return false
 		}
 	}
-	if !s.held(ctx) || !s.sleep(ctx, s.opts.Pace) {
+	if !s.held(ctx) || !s.lasted(ctx, e) || !s.sleep(ctx, s.opts.Pace) {
 		return false
 	}
 	s.finish(e, StatusCompleted, "", e.final)
+	return true
+}
+
+// clockTick is how often a run looks at the service's clock (Faults.RunFor).
+const clockTick = 20 * time.Millisecond
+
+// lasted waits until e has run Faults.RunFor on the service's clock; false
+// when ctx ends first.
+func (s *Service) lasted(ctx context.Context, e *execution) bool {
+	until := e.rec.CreatedAt.Add(s.currentFaults().RunFor)
+	for left := until.Sub(s.now()); left > 0; left = until.Sub(s.now()) {
+		if !s.sleep(ctx, min(left, clockTick)) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -168,15 +184,21 @@ func (s *Service) streamRun(w http.ResponseWriter, r *http.Request, e *execution
 
 // streamExecution streams a running event per fragment, then the ended
 // record with empty output: completed with final credits or, for a failing
-// run (Faults.FailExecutions), failed with its credits and a non-null error.
+// run (Faults.FailExecutions), failed with its credits and its reason.
+// Assumption: the real reading's failed event carries the reason in output
+// with a null error, as its polled record does (the failure event is not
+// documented); the spec reading's carries an empty output and error
+// {"message"}.
 func (s *Service) streamExecution(w http.ResponseWriter, r *http.Request, e *execution) {
 	s.streamRun(w, r, e, func(_ int, frag string) any {
-		ev := e.wire(false, false)
+		ev := s.wire(e, false, false)
 		ev.Output = frag
 		return ev
 	}, func(sw *sseWriter) {
 		ev := s.recordOf(e, false, false)
-		ev.Output = ""
+		if ev.Status != StatusFailed || !s.real {
+			ev.Output = "" // the text came in the running events
+		}
 		sw.event(ev)
 	})
 }

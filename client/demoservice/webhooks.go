@@ -85,6 +85,28 @@ func (s *Service) seedWebhooks() {
 	}
 }
 
+// FillWebhooks replaces the first workspace's webhooks with n, for long
+// lists: ten for each of its agents in turn.
+func (s *Service) FillWebhooks(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws := s.workspaces[0]
+	maps.DeleteFunc(s.webhooks, func(_ int64, h *webhook) bool { return h.ws == ws })
+	var agents []*Agent
+	for _, id := range slices.Sorted(maps.Keys(s.agents)) {
+		if s.agents[id].WorkspaceID == ws {
+			agents = append(agents, s.agents[id])
+		}
+	}
+	next := slices.Max(append(slices.Collect(maps.Keys(s.webhooks)), 0))
+	for k := range n {
+		next++
+		a, created := agents[k/10%len(agents)], seedEpoch.Add(time.Duration(k)*time.Hour)
+		s.webhooks[next] = newWebhook(next, a, "https://hooks.acme-office.example/agents/"+a.Slug+"/"+strconv.Itoa(k+1), "POST", "active",
+			[]string{"agent.completed"}, "whsec_"+shortHash("webhook", strconv.FormatInt(next, 10)), created, created)
+	}
+}
+
 func (s *Service) listAgentWebhooks(w http.ResponseWriter, r *http.Request) {
 	a := s.agentFromPath(r)
 	s.listWebhooksA(w, r, func(h *webhook) bool { return h.TemplateID == a.ID })

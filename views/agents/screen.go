@@ -64,7 +64,7 @@ func New(env screen.Env) screen.Screen { return newScreen(env, options{}) }
 func newScreen(env screen.Env, o options) *Screen {
 	s := &Screen{env: env, app: env.App, details: map[client.ID]*detail{}, notifyAfter: 10 * time.Second, hasPlayer: app.HasPlayer}
 	s.browser = env.App.Agents().NewBrowser(cmp.Or(o.searchDelay, 300*time.Millisecond))
-	s.runner = env.App.Runs().NewRunner()
+	s.runner = env.App.Runs().Runner()
 	s.text = kit.NewTextRelease(env.Window, env.App.Life(), cmp.Or(o.textLimits, kit.ReleaseLimits{Many: 300, Few: 20, Rest: 500 * time.Millisecond}))
 	s.build()
 	screen.Follow(env.App, s.accountChanged, func() bool { st, _ := s.browser.State().Snapshot(); return st.Err != nil }, s.browser.Reload)

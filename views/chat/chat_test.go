@@ -840,3 +840,28 @@ func TestReloadingTheListLeavesAnOpeningConversation(t *testing.T) {
 		t.Fatalf("a reload replaced the opening conversation with %q", got)
 	}
 }
+
+// A reply whose stream was cut and then fetched whole is a finished reply:
+// it offers Regenerate like any other, never Retry, and shows no error.
+func TestAReplyRecoveredWholeOffersNoRetry(t *testing.T) {
+	s, a := openScreen(t, apptest.WithDemo(demoservice.Options{Faults: demoservice.Faults{CutStreamAfter: 2}}))
+	v := startChat(t, s, a)
+	test.Type(v.entry, "How do I book leave?")
+	v.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	settle(v)
+	msgs, _ := a.DB().Messages(context.Background(), v.sess.ID())
+	if len(msgs) != 2 || msgs[1].Status != hist.StatusRecovered {
+		t.Fatalf("the cut reply should be recovered, got %+v", msgs)
+	}
+	last := v.msgs[len(v.msgs)-1]
+	if _, ok := v.rows[last.ID]; !ok {
+		v.bindRow(len(v.msgs)-1, container.NewStack())
+	}
+	row := v.rows[last.ID].obj
+	if kittest.FindButton(row, "Regenerate") == nil || kittest.FindButton(row, "Retry") != nil {
+		t.Fatalf("a reply recovered whole should offer Regenerate, not Retry:\n%s", kittest.AllText(row))
+	}
+	if v.errText.Visible() {
+		t.Fatalf("a recovered reply shows an error: %q", v.errText.Text)
+	}
+}

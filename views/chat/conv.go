@@ -673,8 +673,9 @@ func (v *convView) rowObject(m app.Message, last, live bool, before *richtext.Ma
 		actions.Add(paidSmallButton(lang.L("Continue"), theme.MediaPlayIcon(), func() { v.run(func(ctx context.Context) error { return v.sess.Continue(ctx) }) }))
 	}
 	if last {
+		// A reply recovered whole is complete: asking again is a new reply, not a retry.
 		label := lang.L("Regenerate")
-		if m.Status != app.MessageComplete {
+		if m.Status != app.MessageComplete && m.Status != app.MessageRecovered {
 			label = lang.L("Retry")
 		}
 		actions.Add(paidSmallButton(label, theme.ViewRefreshIcon(), func() { v.run(v.sess.Retry) }))

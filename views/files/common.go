@@ -136,7 +136,6 @@ func newUploadList(q *app.Uploads) *uploadList {
 		},
 		func(_ int, u *app.Upload, o fyne.CanvasObject) {
 			it, r := *u, o.(*uploadView)
-			r.name.SetText(safe.Text(it.Name, 0)) // one line, whatever the name holds
 			uid := it.ID
 			r.retry.OnTapped = func() { q.Retry(uid) }
 			r.close.OnTapped = func() {
@@ -191,6 +190,7 @@ func (r *uploadView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSim
 // show shows an upload's state; a chip names a finished file by its size
 // alone and keeps its ×, a list row says what ended it.
 func (r *uploadView) show(u app.Upload) {
+	r.name.SetText(safe.Text(u.Name, 0)) // one line, whatever the name holds
 	r.bar.SetValue(u.Fraction())
 	screen.ShowIf(r.bar, u.State == app.UploadSending)
 	screen.ShowIf(r.status, u.State != app.UploadSending)

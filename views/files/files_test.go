@@ -109,6 +109,11 @@ func TestAttachmentsDropFileFolderAndMixed(t *testing.T) {
 	if !at.Object().Visible() {
 		t.Fatal("the chips row should show")
 	}
+	for _, c := range at.chips {
+		if c.name.Text != "invoice.pdf" || c.status.Text != "3.0 KB" {
+			t.Fatalf("a chip names its file and its size, got %q and %q", c.name.Text, c.status.Text)
+		}
+	}
 	at.Dropped([]string{filepath.Join(dir, "folder"), one})
 	eventually(t, q, "folder and file uploaded", func() bool { return len(at.chips) == 4 && !at.Pending() && len(at.FileIDs()) == 4 })
 	for _, u := range now(at.queue.State()).Items {

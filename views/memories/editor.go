@@ -206,7 +206,8 @@ func (e *editor) updateState() {
 		e.overMsg = ""
 	}
 	e.counter.Refresh()
-	// Until the service reveals its interface, both are offered.
+	// Until the service reveals its interface, both are offered; details
+	// only where it may keep them (not variant A, the real service's).
 	variant := e.s.a.Memories().Variant()
 	screen.ShowIf(e.colBox, variant != "B")
 	screen.ShowIf(e.metaBox, variant != "A")
@@ -380,7 +381,12 @@ func (e *editor) send(id string) {
 			return
 		}
 		e.load(m)
-		e.seen.SetText(lang.L("Saved. {{.Seen}}", map[string]any{"Seen": e.seen.Text}))
+		saved := lang.L("Saved. {{.Seen}}", map[string]any{"Seen": e.seen.Text})
+		if len(edit.Metadata) > 0 && m.Variant != string(client.MemoryB) {
+			// Offered while the service was unknown; it turned out to keep none.
+			saved = lang.L("Saved without the source, tags and other details: this service keeps only a memory's text and collection. {{.Seen}}", map[string]any{"Seen": e.seen.Text})
+		}
+		e.seen.SetText(saved)
 		e.s.saved(m)
 	})
 }

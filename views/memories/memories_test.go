@@ -552,3 +552,53 @@ func TestListsAreReadByThemselvesWhenTheServiceIsBack(t *testing.T) {
 		return !st.Syncing && st.Err == nil && !f.s.syncNote.Visible()
 	})
 }
+
+// The editor offers a memory's source, tags and other details only where
+// the service may keep them: not against the real service, whose memories
+// hold a text and a collection only, still against one that keeps them;
+// where the service was unknown and turned out to keep none, the save says so.
+func TestMemoryDetailsAreOfferedOnlyWhereTheServiceKeepsThem(t *testing.T) {
+	write := func(t *testing.T, f *fixture) {
+		t.Helper()
+		test.Tap(f.s.newBtn)
+		test.Type(f.s.ed.text, "Northwind wants PDF invoices.")
+	}
+	t.Run("real service", func(t *testing.T) {
+		f := newRealFixture(t)
+		write(t, f)
+		if !f.s.ed.metaBox.Hidden || f.s.ed.colBox.Hidden {
+			t.Fatal("against the real service the editor offers a collection, and no details it would not send")
+		}
+	})
+	t.Run("details kept", func(t *testing.T) {
+		f := newFixture(t, "B")
+		write(t, f)
+		if f.s.ed.metaBox.Hidden {
+			t.Fatal("where the service may keep details, they are offered")
+		}
+		f.s.ed.source.SetText("meeting")
+		f.save(t)
+		n, _ := client.ID(f.s.ed.id).Int64()
+		if m, _ := f.svc.Memory(n); m.Metadata["source"] != "meeting" {
+			t.Fatalf("the service keeps %+v", m)
+		}
+		if f.s.ed.metaBox.Hidden || strings.Contains(f.s.ed.seen.Text, "without") {
+			t.Fatalf("details kept: shown %v, %q", !f.s.ed.metaBox.Hidden, f.s.ed.seen.Text)
+		}
+	})
+	t.Run("unknown, then not kept", func(t *testing.T) {
+		f := newFixture(t, "A")
+		write(t, f)
+		if f.s.ed.metaBox.Hidden {
+			t.Fatal("before the service is known, details are offered")
+		}
+		f.s.ed.source.SetText("meeting")
+		f.save(t)
+		if f.s.ed.id == "" || !strings.HasPrefix(f.s.ed.seen.Text, "Saved without the source, tags and other details") {
+			t.Fatalf("the save should say the details were not kept: %q", f.s.ed.seen.Text)
+		}
+		if !f.s.ed.metaBox.Hidden {
+			t.Fatal("once the service is known to keep no details, they are not offered")
+		}
+	})
+}

@@ -25,9 +25,11 @@ type AccountForm struct {
 	BaseURL   *kit.FormEntry
 	Key       *kit.FormEntry
 	Workspace *kit.FormEntry
-	Result    *widget.Label
-	Object    fyne.CanvasObject // the form
-	Test      *kit.Button
+	// WorkspaceNote, under the workspace field, says what is wrong with it.
+	WorkspaceNote *widget.Label
+	Result        *widget.Label
+	Object        fyne.CanvasObject // the form
+	Test          *kit.Button
 
 	// Window is where the form asks before the stored key goes to a changed
 	// address; without it, the form asks for the key again instead.
@@ -60,6 +62,7 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 		f.Workspace.SetText(acct.WorkspaceID)
 		f.Key.SetPlaceHolder(lang.L("Leave blank to keep the stored key"))
 	}
+	f.WorkspaceNote = kit.ErrorText()
 	f.Result = screen.Wrapped("")
 	f.Result.Hide()
 	f.busy = widget.NewProgressBarInfinite()
@@ -76,7 +79,7 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	form.Items[0].HintText = lang.L("A name you will recognise in Settings.")
 	form.Items[1].HintText = lang.L("Your administrator gives you this address.")
 	form.Items[3].HintText = lang.L("In the service's web app: Settings → Workspace (or the number after w= in its address).")
-	f.Object = container.NewVBox(form,
+	f.Object = container.NewVBox(form, f.WorkspaceNote,
 		container.NewHBox(f.Test),
 		f.busy, f.Result)
 	return f
@@ -96,6 +99,7 @@ func (f *AccountForm) Account() app.Account {
 
 func (f *AccountForm) setBusy(busy bool, msg string) {
 	if busy {
+		kit.ShowError(f.WorkspaceNote, "")
 		f.Test.Disable()
 		f.busy.Show()
 		f.busy.Start()
@@ -111,9 +115,13 @@ func (f *AccountForm) setBusy(busy bool, msg string) {
 }
 
 func (f *AccountForm) show(res app.ConnectionResult) {
-	if res.State == app.Connected {
+	switch {
+	case res.AboutWorkspace():
+		f.Result.Hide()
+		kit.ShowError(f.WorkspaceNote, res.Message)
+	case res.State == app.Connected:
 		f.say(widget.SuccessImportance, res.Message)
-	} else {
+	default:
 		f.say(widget.DangerImportance, res.Message)
 	}
 }

@@ -2,6 +2,9 @@ package settings
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -349,4 +352,51 @@ func TestTheSettingsScreenLaysOutAfterEachAction(t *testing.T) {
 		q.WaitUntil(t, func() bool { return answered > 0 }, func() string { return s.form.Result.Text })
 		kittest.Look(t, frames, q, w, "a wrong key answered")
 	})
+}
+
+// A service that needs the workspace number (the real one refuses a request
+// without it) is answered by the workspace field: the number is needed and
+// where to find it; a number typed and refused is said there too.
+func TestWorkspaceNeededIsSaidByTheWorkspaceField(t *testing.T) {
+	svc := demoservice.New(demoservice.Options{API: demoservice.APIReal, APIKey: "k"})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("x-workspace-id") == "" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":"Validation failed","messages":{"x-workspace-id":["The x-workspace-id field is required."]}}`)
+			return
+		}
+		svc.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { srv.Close(); _ = svc.Close() })
+	s, a, wait := newScreen(t, apptest.NewKeyring())
+	test.Tap(s.add)
+	answered := formDone(s.form, wait)
+	test.Type(s.form.BaseURL, srv.URL)
+	test.Type(s.form.Key, "k")
+	test.Tap(s.form.Test)
+	answered(t)
+	note := s.form.WorkspaceNote
+	if !note.Visible() || !strings.Contains(note.Text, "needs the number of your workspace") || !strings.Contains(note.Text, "Settings → Workspace") || s.form.Result.Visible() {
+		t.Fatalf("no workspace typed: the note says %q (shown %v), the result %q (shown %v)", note.Text, note.Visible(), s.form.Result.Text, s.form.Result.Visible())
+	}
+	kittest.NewFrames(s.env.Window.Canvas()).Draw()
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject
+	if y := at(note).Y; y <= at(s.form.Workspace).Y || y >= at(s.form.Test).Y {
+		t.Fatalf("the note should be under the workspace field, above Test connection: %v, %v, %v", at(s.form.Workspace), at(note), at(s.form.Test))
+	}
+
+	test.Type(s.form.Workspace, "77")
+	test.Tap(s.save)
+	answered(t)
+	if !note.Visible() || !strings.Contains(note.Text, "refused workspace 77") || len(a.Settings().Accounts) != 1 {
+		t.Fatalf("a workspace refused: the note says %q (shown %v); %d accounts", note.Text, note.Visible(), len(a.Settings().Accounts))
+	}
+
+	s.form.Workspace.SetText("1")
+	test.Tap(s.form.Test)
+	answered(t)
+	if note.Visible() || !strings.Contains(s.form.Result.Text, "Connected") {
+		t.Fatalf("the right workspace: the note says %q (shown %v), the result %q", note.Text, note.Visible(), s.form.Result.Text)
+	}
 }

@@ -6,6 +6,7 @@ package webhooks
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -102,7 +103,7 @@ func (l *list) fill(w client.Webhook, row *fyne.Container) {
 	active.SetChecked(!strings.EqualFold(w.Status, client.WebhookInactive))
 	screen.ShowIf(active, !w.TemplateID.IsZero() && w.DeletedAt.IsZero())
 	if active.Visible() {
-		active.OnChanged = func(on bool) { l.setActive(w, on) }
+		active.OnChanged = func(on bool) { l.askActive(w, on) }
 	}
 	screen.ShowIf(del, w.DeletedAt.IsZero())
 	del.OnTapped = func() { l.delete(w) }
@@ -142,6 +143,7 @@ func (l *list) agentName(w client.Webhook) string {
 	if t := l.titles[w.TemplateID.String()]; t != "" {
 		return t
 	}
+	l.hooks.WantTitle(w.TemplateID) // its row is in view
 	return lang.L("Agent no. {{.Number}}", map[string]any{"Number": w.TemplateID.String()})
 }
 
@@ -247,13 +249,34 @@ func NewAgentTab(env screen.Env, agent client.Agent) fyne.CanvasObject {
 	return kit.NewBorder(container.NewPadded(container.NewBorder(nil, nil, nil, add, banner)), nil, nil, nil, l.Stack)
 }
 
-func (l *list) setActive(w client.Webhook, on bool) {
-	a := l.env.App
-	a.Go(func() {
-		if err := l.hooks.SetActive(a.Life(), w, on); err != nil {
-			kit.Do(func() { kit.ShowInformation(lang.L("Webhook not changed"), app.Describe(err), l.env.Window) })
+// switchNote says what switching a webhook on or off does: the service
+// cannot change one, so it is set up again.
+func switchNote() string {
+	return lang.L("The service cannot change a webhook, so switching it sets it up again as a new one: its number changes and its counts of messages sent and failed start again from zero.")
+}
+
+// askActive says what switching w does before doing it; Cancel leaves it
+// as it was.
+func (l *list) askActive(w client.Webhook, on bool) {
+	title, yes := lang.L("Switch this webhook off?"), lang.L("Switch off")
+	if on {
+		title, yes = lang.L("Switch this webhook on?"), lang.L("Switch on")
+	}
+	d := dialog.NewConfirm(title, switchNote(), func(ok bool) {
+		if !ok {
+			l.Refresh() // the switch shows the webhook again
+			return
 		}
-	})
+		a := l.env.App
+		a.Go(func() {
+			if err := l.hooks.SetActive(a.Life(), w, on); err != nil {
+				kit.Do(func() { kit.ShowInformation(lang.L("Webhook not changed"), app.Describe(err), l.env.Window) })
+			}
+		})
+	}, l.env.Window)
+	d.SetConfirmText(yes)
+	d.SetDismissText(lang.L("Cancel"))
+	kit.ShowDialog(d, l.env.Window)
 }
 
 func (l *list) delete(w client.Webhook) {
@@ -289,22 +312,32 @@ func showAdd(env screen.Env, agent client.Agent, hooks *catalog.Hooks) {
 		}
 		kit.ShowError(why, msg)
 	}
+	// The service calls with POST or GET; POST unless the address asks for GET.
+	method := kit.NewRadioGroup([]string{http.MethodPost, http.MethodGet}, nil)
+	method.Required = true
+	method.SetSelected(http.MethodPost)
+	methodHint := screen.Wrapped(lang.L("Most addresses expect POST. Choose GET only if yours asks for it."))
+	methodHint.Importance = widget.LowImportance
 	active := kit.NewCheck(lang.L("Active: call it from now on"), nil)
 	active.SetChecked(true)
 	items := []*widget.FormItem{
 		{Text: lang.L("Address"), Widget: url},
 		{Text: "", Widget: hint},
 		{Text: "", Widget: why},
+		{Text: lang.L("Method"), Widget: method},
+		{Text: "", Widget: methodHint},
 		{Text: "", Widget: active},
 	}
 	d := dialog.NewForm(lang.L("Add a webhook"), lang.L("Add"), lang.L("Cancel"), items, func(ok bool) {
 		if !ok {
 			return
 		}
-		address, on := url.Text, active.Checked
-		screen.Try(env, lang.L("Adding the webhook…"), lang.L("Webhook not added"), func(ctx context.Context) error { return hooks.Add(ctx, agent.ID, address, on) }, nil)
+		address, how, on := url.Text, method.Selected, active.Checked
+		screen.Try(env, lang.L("Adding the webhook…"), lang.L("Webhook not added"), func(ctx context.Context) error {
+			return hooks.AddWithMethod(ctx, agent.ID, address, how, on)
+		}, nil)
 	}, env.Window)
-	d.Resize(fyne.NewSize(520, 260))
+	d.Resize(fyne.NewSize(520, 360))
 	kit.ShowDialog(d, env.Window)
 	env.Window.Canvas().Focus(url)
 }

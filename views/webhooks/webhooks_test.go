@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -155,11 +156,33 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 	q.WaitUntil(t, func() bool { i, _ := find(); return i >= 0 }, func() string { return kittest.Labels(s.list.Stack) })
 
 	i, before := find()
-	active := kittest.Find[*kit.Check](row(s.list, i))
-	if active == nil || !active.Checked {
+	s.list.ScrollTo(i)
+	var active *kit.Check // the new webhook's switch, as drawn
+	q.WaitUntil(t, func() bool {
+		r := shownRows(s.list)[url]
+		if r != nil {
+			active = kittest.Find[*kit.Check](r)
+		}
+		return active != nil
+	}, func() string { return "the new webhook's row is not drawn" })
+	if !active.Checked {
 		t.Fatal("the new webhook shows as active")
 	}
-	active.SetChecked(false)
+	// Switching says first that the webhook is set up again; Cancel leaves it.
+	switchOff := func() fyne.CanvasObject {
+		active.SetChecked(false)
+		top := w.Canvas().Overlays().Top()
+		if top == nil || !strings.Contains(kittest.AllText(top), switchNote()) || kittest.FindButton(top, "Switch off") == nil {
+			t.Fatal("switching a webhook off does not say first that its number and counts start again")
+		}
+		return top
+	}
+	test.Tap(kittest.FindButton(switchOff(), "Cancel"))
+	q.WaitUntil(t, func() bool { return active.Checked }, func() string { return "the switch stays off after Cancel" })
+	if _, h := find(); h.ID != before.ID || h.Status != client.WebhookActive {
+		t.Fatalf("after Cancel the webhook is %+v", h)
+	}
+	test.Tap(kittest.FindButton(switchOff(), "Switch off"))
 	q.WaitUntil(t, func() bool { _, h := find(); return h.ID != before.ID && h.Status == client.WebhookInactive },
 		func() string { _, h := find(); return h.Status })
 
@@ -207,10 +230,8 @@ func TestWebhooksKeepWhatWasReadWhenLaterPagesFail(t *testing.T) {
 				fmt.Fprint(w, "<html><body>Bad gateway</body></html>")
 				return
 			}
-			if query.Get("per_page") == "" {
-				query.Set("per_page", "5") // pages of five
-				r.URL.RawQuery = query.Encode()
-			}
+			query.Set("per_page", "5") // pages of five
+			r.URL.RawQuery = query.Encode()
 		}
 		svc.ServeHTTP(w, r)
 	}))
@@ -316,5 +337,142 @@ func TestTheWebhooksScreenLaysOutAfterEachAction(t *testing.T) {
 		kittest.Look(t, frames, q, w, "the error cleared, the webhooks listed")
 		test.Tap(kittest.FindButton(row(s.list, 0), lang.L("Delete…")))
 		kittest.Look(t, frames, q, w, "asked to delete one")
+		test.Tap(kittest.FindButton(w.Canvas().Overlays().Top(), lang.L("Cancel")))
+		kittest.Find[*kit.Check](row(s.list, 0)).SetChecked(false)
+		kittest.Look(t, frames, q, w, "asked to switch one off")
+		test.Tap(kittest.FindButton(w.Canvas().Overlays().Top(), lang.L("Cancel")))
+		showAdd(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}, client.Agent{ID: "101"}, a.Catalog().NewAgentWebhooks("101"))
+		kittest.Look(t, frames, q, w, "asked for a new webhook")
 	})
+}
+
+// shownRows are the rows the list draws, by address.
+func shownRows(l *list) map[string]*fyne.Container {
+	out := map[string]*fyne.Container{}
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if r, ok := o.(*fyne.Container); ok && len(r.Objects) == 2 {
+			if left, ok := r.Objects[0].(*fyne.Container); ok && len(left.Objects) == 5 && r.Visible() {
+				out[left.Objects[0].(*widget.Label).Text] = r
+				return
+			}
+		}
+		for _, c := range kittest.Children(o) {
+			walk(c)
+		}
+	}
+	walk(l.List)
+	return out
+}
+
+// details are the second lines of the rows the list draws, by address.
+func details(l *list) map[string]string {
+	out := map[string]string{}
+	for url, r := range shownRows(l) {
+		out[url] = r.Objects[0].(*fyne.Container).Objects[1].(*widget.Label).Text
+	}
+	return out
+}
+
+// Opening the Webhooks screen with 246 webhooks costs at most five requests:
+// the list in pages of a hundred and the titles of the agents in view, each
+// read once; a row scrolled into view names its agent too.
+func TestOpeningWebhooksWithManyOfThemCostsFewRequests(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	svc := demoservice.New(demoservice.Options{APIKey: "k", API: demoservice.APIReal})
+	svc.FillWebhooks(246)
+	var mu sync.Mutex
+	asked := map[string]int{} // requests by path
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked[r.URL.Path]++
+		mu.Unlock()
+		svc.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	a := apptest.OnURL(t, srv.URL)
+	titles := map[client.ID]string{}
+	agents, err := a.Client().ListAgents(context.Background(), client.ListAgentsParams{PerPage: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ag := range agents.Data {
+		titles[ag.ID] = ag.Title
+	}
+	requests := func() (n int, twice []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		for p, k := range asked {
+			n += k
+			if k > 1 && strings.HasPrefix(p, "/agents/") {
+				twice = append(twice, p)
+			}
+		}
+		return n, twice
+	}
+	mu.Lock()
+	clear(asked)
+	mu.Unlock()
+
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1100, 700))
+	s := New(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}).(*Screen)
+	w.SetContent(s.Content())
+	s.Shown()
+	// named says whether the rows drawn name their agents, row i among them.
+	named := func(i int) bool {
+		rows := details(s.list)
+		if _, ok := rows[s.list.Items[i].URL]; !ok {
+			return false
+		}
+		for _, h := range s.list.Items {
+			if d, ok := rows[h.URL]; ok && !strings.HasPrefix(d, titles[h.TemplateID]+" · ") {
+				return false
+			}
+		}
+		return true
+	}
+	q.WaitUntil(t, func() bool { return len(s.list.Items) == 246 && named(0) },
+		func() string { return fmt.Sprintf("%d webhooks, rows %q", len(s.list.Items), details(s.list)) })
+	n, _ := requests()
+	mu.Lock()
+	t.Logf("opening the screen cost %d requests: %v", n, asked)
+	mu.Unlock()
+	if n > 5 {
+		t.Fatal("more than five")
+	}
+
+	s.list.ScrollTo(200)
+	q.WaitUntil(t, func() bool { return named(200) }, func() string { return fmt.Sprintf("rows %q", details(s.list)) })
+	if _, twice := requests(); len(twice) > 0 {
+		t.Fatalf("read more than once: %v", twice)
+	}
+}
+
+// The add dialog offers GET as well as POST, POST chosen; a webhook added
+// with GET is called with GET.
+func TestAWebhookIsAddedWithGETOrPOST(t *testing.T) {
+	test.NewTempApp(t)
+	q := kit.UseQueue(t)
+	a, _ := apptest.OnService(t, demoservice.Options{APIKey: "k", API: demoservice.APIReal})
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1100, 700))
+	showAdd(screen.Env{App: a, Window: w, Nav: screen.NoNav{}}, client.Agent{ID: "102", Title: "Writer"}, a.Catalog().NewAgentWebhooks("102"))
+	top := w.Canvas().Overlays().Top()
+	method := kittest.Find[*kit.RadioGroup](top)
+	if method == nil || method.Selected != http.MethodPost {
+		t.Fatal("the add dialog offers POST, chosen, and GET")
+	}
+	method.SetSelected(http.MethodGet)
+	test.Type(kittest.Find[*kit.FormEntry](top), "https://example.com/by-get")
+	test.Tap(kittest.FindButton(top, "Add"))
+	var got []client.Webhook
+	q.WaitUntil(t, func() bool {
+		got, _ = a.Catalog().AgentWebhooks(context.Background(), "102")
+		return len(got) == 1
+	}, func() string { return fmt.Sprintf("the agent has %+v", got) })
+	if got[0].Method != http.MethodGet || got[0].URL != "https://example.com/by-get" {
+		t.Fatalf("added %+v", got[0])
+	}
 }

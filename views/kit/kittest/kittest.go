@@ -34,6 +34,9 @@ func FindButton(o fyne.CanvasObject, text string) *widget.Button {
 	if kb, isKit := o.(*kit.Button); isKit {
 		b, ok = &kb.Button, true
 	}
+	if pb, isPaid := o.(*kit.PaidButton); isPaid {
+		b, ok = &pb.Button.Button, true
+	}
 	if ok {
 		if b.Text == text && b.Visible() {
 			return b
