@@ -40,7 +40,7 @@ func TestWebhookSwitchAndDeleteChangeTheListAtOnce(t *testing.T) {
 	})
 	ctx := context.Background()
 	h := a.Catalog().NewAgentWebhooks("101")
-	if err := h.Add(ctx, "101", "https://example.com/hook", true); err != nil {
+	if err := h.Add(ctx, "101", "https://example.com/hook", "POST", true); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := waitFor(t, h.List, "the new webhook", func(st live.ListState[client.Webhook]) bool { return st.Loaded && !st.Loading })

@@ -66,9 +66,16 @@ func TestWorkspaceRefusalSaysTheNumberIsNeeded(t *testing.T) {
 		})
 	}
 
+	// The built-in service, requiring the number as the real one says it will.
+	b, _ := apptest.OnService(t, demoservice.Options{API: demoservice.APIReal, RequireWorkspace: true})
+	_, err := b.Client().ListAgents(ctx, client.ListAgentsParams{})
+	if p := app.Explain(err); p.Title != "Workspace number needed" {
+		t.Fatalf("the built-in service's refusal reads %+v (%v)", p, err)
+	}
+
 	// A workspace given: the refusal names it.
 	a := apptest.OnURL(t, refusing(t, http.StatusUnprocessableEntity, `{"message":"The selected workspace is invalid."}`))
-	_, err := a.Client().ListAgents(ctx, client.ListAgentsParams{}, client.WithWorkspace("77"))
+	_, err = a.Client().ListAgents(ctx, client.ListAgentsParams{}, client.WithWorkspace("77"))
 	if p := app.Explain(err); p.Title != "Workspace not accepted" || !strings.Contains(p.Sentence, "workspace number 77") ||
 		!strings.Contains(p.Sentence, "Settings → Workspace") || p.Action != app.ActionOpenSettings {
 		t.Fatalf("a workspace refused reads %+v", p)

@@ -175,7 +175,7 @@ func TestNothingThatCostsOrCreatesIsSentTwice(t *testing.T) {
 				_ = s.Send(ctx, "Hello", nil)
 				s.Wait()
 			}
-			_ = a.Catalog().NewWebhooks().Add(ctx, "101", "https://hooks.example.com/once", true)
+			_ = a.Catalog().NewWebhooks().Add(ctx, "101", "https://hooks.example.com/once", "POST", true)
 			_, _ = a.Memories().Create(ctx, app.MemoryEdit{Content: "Call back within a day"})
 
 			for _, path := range []string{"/agents/119/execute", "/agents/" + string(chat.ID) + "/execute", "/agents/101/webhooks", "/memories"} {

@@ -367,10 +367,10 @@ func TestWebhooksAddedSwitchedAndDeleted(t *testing.T) {
 	a, _ := served(t, demoservice.Options{API: demoservice.APIReal}, nil)
 	ctx := context.Background()
 	var in *client.InputError
-	if _, err := a.Catalog().AddWebhook(ctx, "101", "http://example.com/hook", true); !errors.As(err, &in) {
+	if _, err := a.Catalog().AddWebhook(ctx, "101", "http://example.com/hook", "POST", true); !errors.As(err, &in) {
 		t.Fatalf("an http address must be refused before sending: %v", err)
 	}
-	w, err := a.Catalog().AddWebhook(ctx, "101", "https://example.com/hook", true)
+	w, err := a.Catalog().AddWebhook(ctx, "101", "https://example.com/hook", "POST", true)
 	if err != nil || w.ID == "" || w.Status != client.WebhookActive {
 		t.Fatalf("add: %+v %v", w, err)
 	}

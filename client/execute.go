@@ -280,8 +280,8 @@ func (c *Client) Poll(ctx context.Context, agentID, responseID ID, opts ...Optio
 // and never beyond MaxPollInterval (unless the interval itself is longer).
 func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Option) (*Execution, error) {
 	cfg := c.callConfig(opts)
-	interval := cfg.pollInterval
-	maxInterval := max(min(5*interval, MaxPollInterval), interval)
+	next := pollWaits(cfg.pollInterval)
+	interval := next()
 	deadline := time.Now().Add(cfg.pollLimit)
 	var last *Execution
 	for {
@@ -300,7 +300,20 @@ func (c *Client) Wait(ctx context.Context, agentID, responseID ID, opts ...Optio
 		if err := sleepCtx(ctx, interval); err != nil {
 			return last, fmt.Errorf("agentdesk: waiting for execution %s: %w", responseID, err)
 		}
-		interval = min(interval*3/2, maxInterval)
+		interval = next()
+	}
+}
+
+// pollWaits gives the waits between polls, from first on: each half as
+// long again, up to five times first and never beyond MaxPollInterval
+// (unless first itself is longer).
+func pollWaits(first time.Duration) func() time.Duration {
+	limit := max(min(5*first, MaxPollInterval), first)
+	wait := first
+	return func() time.Duration {
+		w := wait
+		wait = min(wait*3/2, limit)
+		return w
 	}
 }
 

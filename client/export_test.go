@@ -4,6 +4,9 @@ import "time"
 
 // Settings only tests change.
 
+// PollWaits gives Wait's waits between polls, from first on.
+func PollWaits(first time.Duration) func() time.Duration { return pollWaits(first) }
+
 // WithRetryAfterCap caps how long a Retry-After header (or a 429's
 // retry_after) may make a retry wait; a 429 asking for longer is returned.
 func WithRetryAfterCap(d time.Duration) Option {

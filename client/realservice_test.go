@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -261,5 +262,38 @@ func TestAFailedRunsReasonIsItsOutputOnTheRealService(t *testing.T) {
 	}
 	if !errors.As(s.Err(), &ex) || !strings.Contains(ex.Text, "did not answer in time") || strings.Contains(s.Text(), "did not answer in time") {
 		t.Fatalf("stream: text %q, error %v", s.Text(), s.Err())
+	}
+}
+
+// A long run is polled less and less often, never more than 15 s apart:
+// the key's quota is spared, a finished run is not left unseen for long.
+func TestLongRunsArePolledEverLessOftenUpToFifteenSeconds(t *testing.T) {
+	next := client.PollWaits(3 * time.Second)
+	var got []time.Duration
+	for range 7 {
+		got = append(got, next())
+	}
+	want := []time.Duration{3 * time.Second, 4500 * time.Millisecond, 6750 * time.Millisecond, 10125 * time.Millisecond, 15 * time.Second, 15 * time.Second, 15 * time.Second}
+	if !slices.Equal(got, want) {
+		t.Fatalf("waits %v, want %v", got, want)
+	}
+	long := client.PollWaits(20 * time.Second)
+	if first, second := long(), long(); first != 20*time.Second || second != 20*time.Second {
+		t.Fatalf("an interval chosen longer than the cap is kept: %v, %v", first, second)
+	}
+}
+
+// A run that outlasts the service's wait (100 s; here a moment) is
+// followed by polling to its result, sent once.
+func TestARunOutlastingTheWaitIsFollowedByPolling(t *testing.T) {
+	c, svc, _ := demo(t, demoservice.Options{API: demoservice.APIReal, WaitCap: 5 * time.Millisecond, Faults: demoservice.Faults{RunFor: 100 * time.Millisecond}})
+	var accepted client.ID
+	e, err := c.Run(context.Background(), "119", client.ExecuteParams{Answers: map[string]any{"prompt": "A note", "tone": "formal", "length": "120"}},
+		client.WithAccepted(func(e *client.Execution) { accepted = e.ID }))
+	if err != nil || !e.Succeeded() || e.Output == "" {
+		t.Fatalf("%+v %v", e, err)
+	}
+	if accepted != e.ID || svc.ExecuteRequests() != 1 {
+		t.Fatalf("the run was accepted as %q, finished as %q; %d execute requests", accepted, e.ID, svc.ExecuteRequests())
 	}
 }

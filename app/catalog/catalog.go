@@ -56,10 +56,11 @@ func (svc *Catalog) AgentWebhooks(ctx context.Context, agentID client.ID) ([]cli
 	return client.Collect(page.All(ctx), maxListed)
 }
 
-// AddWebhook registers a webhook for an agent; the address must be https,
+// AddWebhook registers a webhook for an agent, called with method (POST or
+// GET); the address must be https,
 // checked before anything is sent.
-func (svc *Catalog) AddWebhook(ctx context.Context, agentID client.ID, url string, active bool) (*client.Webhook, error) {
-	return svc.client().CreateWebhook(ctx, agentID, webhookParams(url, "POST", active))
+func (svc *Catalog) AddWebhook(ctx context.Context, agentID client.ID, url, method string, active bool) (*client.Webhook, error) {
+	return svc.client().CreateWebhook(ctx, agentID, webhookParams(url, method, active))
 }
 
 func webhookParams(url, method string, active bool) client.WebhookParams {

@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"maps"
-	"net/http"
 	"sync"
 	"time"
 
@@ -170,15 +169,10 @@ func (h *Hooks) Delete(ctx context.Context, id client.ID) error {
 	return err
 }
 
-// Add is AddWithMethod with POST.
-func (h *Hooks) Add(ctx context.Context, agentID client.ID, url string, active bool) error {
-	return h.AddWithMethod(ctx, agentID, url, http.MethodPost, active)
-}
-
-// AddWithMethod registers a webhook for an agent, called with method (POST
-// or GET), and reloads, also after a failure.
-func (h *Hooks) AddWithMethod(ctx context.Context, agentID client.ID, url, method string, active bool) error {
-	_, err := h.cat.client().CreateWebhook(ctx, agentID, webhookParams(url, method, active))
+// Add registers a webhook for an agent, called with method (POST or GET),
+// and reloads, also after a failure.
+func (h *Hooks) Add(ctx context.Context, agentID client.ID, url, method string, active bool) error {
+	_, err := h.cat.AddWebhook(ctx, agentID, url, method, active)
 	h.Reload()
 	return err
 }

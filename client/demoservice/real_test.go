@@ -3,7 +3,9 @@ package demoservice
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"mime/multipart"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -791,4 +793,33 @@ func TestRealChatCompletions(t *testing.T) {
 	spec := start(t, Options{})
 	spec.expectError("POST", path, good, 401, "Unauthenticated.", "", "Authorization", "Bearer wrong")
 	spec.expectError("POST", path, map[string]any{"model": "gpt-4o", "messages": msgs}, 422, "", "model")
+}
+
+// RequireWorkspace refuses a request without x-workspace-id on the routes
+// documented with it, and lets polling and memories go without.
+func TestRequireWorkspace(t *testing.T) {
+	srv, _ := NewTestService(t, Options{APIKey: "k", RequireWorkspace: true})
+	get := func(path, ws string) (int, string) {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer k")
+		if ws != "" {
+			req.Header.Set("x-workspace-id", ws)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if code, body := get("/agents", ""); code != http.StatusBadRequest || !strings.Contains(body, `"x-workspace-id"`) {
+		t.Fatalf("no workspace: %d %s", code, body)
+	}
+	if code, body := get("/agents", "1"); code != http.StatusOK {
+		t.Fatalf("workspace 1: %d %s", code, body)
+	}
+	if code, body := get("/memories", ""); code != http.StatusOK {
+		t.Fatalf("memories need no workspace: %d %s", code, body)
+	}
 }

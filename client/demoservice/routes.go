@@ -181,6 +181,9 @@ func (s *Service) paced(w http.ResponseWriter, r *http.Request) bool {
 // read on every route, also those whose documentation does not list it.
 func (s *Service) selectWorkspace(r *http.Request) int64 {
 	v := strings.TrimSpace(r.Header.Get("x-workspace-id"))
+	if v == "" && s.opts.RequireWorkspace && s.listsWorkspace(r.URL.Path) {
+		invalid("x-workspace-id", "The x-workspace-id field is required.")
+	}
 	if v == "" {
 		return s.workspaces[0]
 	}
@@ -196,6 +199,17 @@ func (s *Service) selectWorkspace(r *http.Request) int64 {
 	}
 	abort(http.StatusForbidden, "The workspace "+strconv.Quote(r.Header.Get("x-workspace-id"))+" is unknown or not accessible with this API key.")
 	return 0
+}
+
+// listsWorkspace reports whether the documentation lists x-workspace-id
+// for path: all but polling, memories and collections.
+func (s *Service) listsWorkspace(path string) bool {
+	for _, p := range []string{"/agent-responses", "/memories", "/memory-collections"} {
+		if strings.HasPrefix(path, p) {
+			return false
+		}
+	}
+	return true
 }
 
 // byPath finds records[path value name] when mine accepts it and runs then

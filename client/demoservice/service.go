@@ -56,6 +56,10 @@ type Options struct {
 	Seed string
 	// Faults are in force from the start; SetFaults changes them.
 	Faults Faults
+	// RequireWorkspace refuses a request without x-workspace-id on the
+	// routes documented with it (400 Validation failed naming the header),
+	// as the real service says it will and some accounts meet already.
+	RequireWorkspace bool
 	// Language is what the seed and the replies speak, a tag such as
 	// "pt-BR" (Languages); English when "" or another.
 	Language string

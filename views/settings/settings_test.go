@@ -2,9 +2,6 @@ package settings
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -358,17 +355,7 @@ func TestTheSettingsScreenLaysOutAfterEachAction(t *testing.T) {
 // without it) is answered by the workspace field: the number is needed and
 // where to find it; a number typed and refused is said there too.
 func TestWorkspaceNeededIsSaidByTheWorkspaceField(t *testing.T) {
-	svc := demoservice.New(demoservice.Options{API: demoservice.APIReal, APIKey: "k"})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("x-workspace-id") == "" {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprint(w, `{"error":"Validation failed","messages":{"x-workspace-id":["The x-workspace-id field is required."]}}`)
-			return
-		}
-		svc.ServeHTTP(w, r)
-	}))
-	t.Cleanup(func() { srv.Close(); _ = svc.Close() })
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{API: demoservice.APIReal, APIKey: "k", RequireWorkspace: true})
 	s, a, wait := newScreen(t, apptest.NewKeyring())
 	test.Tap(s.add)
 	answered := formDone(s.form, wait)

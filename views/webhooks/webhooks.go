@@ -334,7 +334,7 @@ func showAdd(env screen.Env, agent client.Agent, hooks *catalog.Hooks) {
 		}
 		address, how, on := url.Text, method.Selected, active.Checked
 		screen.Try(env, lang.L("Adding the webhook…"), lang.L("Webhook not added"), func(ctx context.Context) error {
-			return hooks.AddWithMethod(ctx, agent.ID, address, how, on)
+			return hooks.Add(ctx, agent.ID, address, how, on)
 		}, nil)
 	}, env.Window)
 	d.Resize(fyne.NewSize(520, 360))

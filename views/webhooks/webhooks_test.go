@@ -137,7 +137,7 @@ func TestWebhookIsSwitchedOffAndDeletedFromTheList(t *testing.T) {
 	a, _ := apptest.OnService(t, demoservice.Options{APIKey: "k", API: demoservice.APIReal})
 	ctx := context.Background()
 	const url = "https://example.com/finished"
-	if _, err := a.Catalog().AddWebhook(ctx, "101", url, true); err != nil {
+	if _, err := a.Catalog().AddWebhook(ctx, "101", url, "POST", true); err != nil {
 		t.Fatal(err)
 	}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
