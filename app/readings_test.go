@@ -662,24 +662,6 @@ func TestARunGoingOnWhenAgentDeskClosesIsFollowedAtTheNextStart(t *testing.T) {
 	}
 }
 
-// A run Agent Desk closed on before the service named it cannot be looked
-// up: the next start says so instead of showing it running for ever.
-func TestARunClosedOnBeforeTheServiceNamedItSaysSoAtTheNextStart(t *testing.T) {
-	paths := storage.PathsIn(t.TempDir())
-	a := apptest.Open(t, func(c *app.Config) { c.Paths = paths })
-	if _, err := a.DB().AddRun(context.Background(), storage.Run{AccountID: a.AccountID(), AgentID: "119", AgentTitle: "Writer", AgentType: client.AgentText, Status: app.RunRunning}); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	b := apptest.Open(t, func(c *app.Config) { c.Paths = paths })
-	eventually(t, "the run to say what happened", func() bool {
-		runs, _ := b.Runs().List(context.Background(), "119")
-		return len(runs) == 1 && runs[0].Status == app.RunFailed && strings.Contains(runs[0].Error, "closed before")
-	})
-}
-
 // A failed run on the real service shows its reason as the reason, and
 // keeps no result.
 func TestAFailedRunShowsItsReasonNotAResult(t *testing.T) {
