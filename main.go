@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"syscall"
 	"time"
@@ -91,7 +92,7 @@ func main() {
 		// The demo speaks as Agent Desk does: staff train on it in their language.
 		return demoservice.Listen("127.0.0.1:0", demoservice.Options{APIKey: key, Pace: demoPace, API: *demoAPI, Faults: faults, Language: app.LanguageInUse()})
 	}
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(version, fa.Metadata().Version), PlainText: richtext.ReplyText, Speak: true})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(version, fa.Metadata().Version), PlainText: richtext.ReplyText, Speak: true, PolicyFile: storage.DefaultPolicyFile(runtime.GOOS)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)

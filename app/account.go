@@ -78,8 +78,11 @@ func (svc *Accounts) Test(ctx context.Context, acct storage.Account, key string,
 	var decodeErr *client.DecodeError
 	switch {
 	case err == nil:
-		return ConnectionResult{State: Connected, Agents: page.Total,
-			Message: lang.N("Connected. This account has {{.Count}} agent.", page.Total, map[string]any{"Count": Number(page.Total)})}
+		msg := lang.N("Connected. This account has {{.Count}} agent.", page.Total, map[string]any{"Count": Number(page.Total)})
+		if proxy := svc.a.proxyFor(acct.BaseURL); proxy != "" {
+			msg += " " + lang.L("Calls go through your network's proxy {{.Proxy}}.", map[string]any{"Proxy": proxy})
+		}
+		return ConnectionResult{State: Connected, Agents: page.Total, Message: msg}
 	case client.IsAuth(err):
 		return ConnectionResult{State: KeyRejected, Message: lang.L("The service rejected the API key. Check that it was copied whole.")}
 	case workspace != "" && (client.IsForbidden(err) || namesWorkspace(err)):
@@ -87,7 +90,7 @@ func (svc *Accounts) Test(ctx context.Context, acct storage.Account, key string,
 	case client.IsNotFound(err) || errors.As(err, &decodeErr):
 		return ConnectionResult{State: ServerNotFound, Message: lang.L("The server answered, but not as an Agent Execution Service. Check the address.")}
 	case client.IsTLS(err):
-		return ConnectionResult{State: TLSProblem, Message: lang.L("The server's security certificate could not be checked, so Agent Desk did not send the key. Check the address; if your company uses its own certificates, ask your IT department.")}
+		return ConnectionResult{State: TLSProblem, Message: Describe(err)} // which certificate problem, in plain words
 	case client.IsOffline(err):
 		if netErr, ok := errors.AsType[*client.NetworkError](err); ok && strings.Contains(strings.ToLower(netErr.Err.Error()), "no such host") {
 			return ConnectionResult{State: ServerNotFound, Message: lang.L("No server was found at that address. Check the address for typing mistakes.")}
@@ -237,6 +240,9 @@ func (svc *Accounts) Save(ctx context.Context, acct storage.Account, key string)
 	if acct.IsDemo() {
 		return acct, say(func() string { return lang.L("the demo account cannot be changed") })
 	}
+	if err := a.refuseLockedAccount(acct, false); err != nil {
+		return acct, err
+	}
 	if key != "" {
 		loc, err := a.secrets.Set(ctx, acct.ID, key)
 		if err != nil {
@@ -261,6 +267,9 @@ func (svc *Accounts) Remove(ctx context.Context, id string) error {
 	a := svc.a
 	if id == storage.DemoAccountID {
 		return say(func() string { return lang.L("the demo account is always there") })
+	}
+	if err := a.refuseLockedAccount(storage.Account{ID: id}, true); err != nil {
+		return err
 	}
 	if err := a.secrets.Delete(ctx, id); err != nil {
 		return sayWrapped(err, func() string {

@@ -12,6 +12,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -41,6 +42,9 @@ type Config struct {
 	Keyring storage.Keyring
 	// HTTPClient is used for every call to the service.
 	HTTPClient *http.Client
+	// Network is how calls leave this computer (proxy, authorities) when
+	// HTTPClient is nil; the zero value follows the system's settings.
+	Network client.Network
 	// ClientOptions are added to every client this app builds.
 	ClientOptions []client.Option
 	// FastRetries shortens retry waits, for tests whose services fail on purpose.
@@ -59,6 +63,9 @@ type Config struct {
 	// an account, so the demo it starts speaks it too (the program; tests
 	// choose theirs).
 	Speak bool
+	// PolicyFile is the organisation's policy file (storage.DefaultPolicyFile
+	// for the program); none when empty.
+	PolicyFile string
 }
 
 // App is one running Agent Desk: settings, secrets, history and the active account.
@@ -78,6 +85,9 @@ type App struct {
 	cache    *storage.Cache
 	// notices are worded when read (Notices), once the language is chosen.
 	notices []func() string
+	// policy is the organisation's policy file, and locks what it locks (usePolicy).
+	policy  storage.Policy
+	locks   Locks
 	demoKey string
 
 	chat *chatHub
@@ -101,6 +111,10 @@ type App struct {
 	// batches runs the account's batches (Batches).
 	batches *BatchRunner
 	runner  *Runner // Runs().Runner()
+	// network reaches the service as the system's settings say (its proxy,
+	// its authorities); built at the first call, its connections closed by Close.
+	network func() *http.Client
+	proxies proxyNet // the proxy's sign-in (Network)
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
 	// life ends when the app closes; work is Go's, which Close waits for.
@@ -129,6 +143,8 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 	a.drafts = newAppDrafts(a)
 	a.batches = &BatchRunner{a: a, news: live.NewState(BatchNews{})}
 	a.runner = newRunner(a)
+	a.proxies = proxyNet{users: map[string]*url.Userinfo{}, waiting: map[string]bool{}, asked: live.NewState(ProxyAsk{})}
+	a.network = sync.OnceValue(func() *http.Client { return a.networkSettings().HTTPClient() })
 	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.cfg.Paths.Ensure(); err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })
@@ -148,6 +164,7 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 		a.notices = append(a.notices, func() string { return why(err) })
 		settings = storage.DefaultSettings()
 	}
+	settings = a.usePolicy(settings)
 	a.settings = settings
 	if cfg.Speak {
 		if err := UseLanguage(settings.Language); err != nil {
@@ -199,6 +216,7 @@ func (a *App) Close() error {
 	a.quitChats()
 	a.end()
 	a.work.Wait()
+	a.network().CloseIdleConnections()
 	a.writers.Wait()
 	_ = a.FlushDrafts()
 	a.mu.Lock()
@@ -290,7 +308,12 @@ func (a *App) UpdateSettings(ctx context.Context, change func(*storage.Settings)
 	s := a.settings
 	// Copy the maps change may write, so readers of the old copy never race.
 	s.LastAnswers = cloneAnswers(s.LastAnswers)
+	s.Accounts = slices.Clone(s.Accounts) // and the accounts, which a refused change must leave as they were
 	change(&s)
+	if err := a.enforcePolicy(a.settings, &s); err != nil {
+		a.mu.Unlock()
+		return err
+	}
 	a.settings = s
 	a.mu.Unlock()
 	err := a.store.Save(ctx, s)
@@ -406,9 +429,7 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 	if variant := acct.EffectiveMemoryVariant(); variant != "" {
 		opts = append(opts, client.WithMemoryVariant(client.MemoryVariant(variant)))
 	}
-	if a.cfg.HTTPClient != nil {
-		opts = append(opts, client.WithHTTPClient(a.cfg.HTTPClient))
-	}
+	opts = append(opts, client.WithHTTPClient(cmp.Or(a.cfg.HTTPClient, a.network())))
 	if a.cfg.FastRetries {
 		opts = append(opts, client.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
 	}
@@ -417,6 +438,19 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 	}
 	opts = append(opts, a.cfg.ClientOptions...)
 	return client.New(opts...)
+}
+
+// proxyFor names the proxy calls to baseURL go through ("" for none), as
+// the network settings in force choose it.
+func (a *App) proxyFor(baseURL string) string {
+	u, err := url.Parse(baseURL)
+	if err != nil || a.cfg.HTTPClient != nil {
+		return ""
+	}
+	if p, err := a.networkSettings().ProxyFor(u); err == nil && p != nil {
+		return p.Host
+	}
+	return ""
 }
 
 // DefaultPace and DefaultBurst pace an account unless its settings say otherwise.

@@ -115,6 +115,18 @@ func Explain(err error) Problem {
 		return explainWorkspace(err)
 	case client.IsForbidden(err):
 		return Problem{Title: lang.L("No access"), Sentence: lang.L("The API key works, but it has no access to this workspace or item. Check the workspace number in Settings, or ask your administrator for access."), Action: ActionOpenSettings}
+	case client.IsProxyAuthRequired(err):
+		return explainProxyAuth(err)
+	case client.IsProxyUnreachable(err):
+		return Problem{Title: lang.L("Proxy not reached"), Sentence: lang.L("Agent Desk could not reach your network's proxy, so nothing went to the service. Check your connection; if it goes on, ask your IT department whether the proxy has changed."), Action: ActionTryAgain}
+	case errors.Is(err, client.ErrProxyAddress):
+		return Problem{Title: lang.L("Proxy address not usable"), Sentence: lang.L("The proxy address set for this computer cannot be used. Ask your IT department for the right one.")}
+	case client.IsUnknownAuthority(err):
+		return Problem{Title: lang.L("Secure connection not trusted"), Sentence: lang.L("The service's security certificate was signed by an authority this computer does not trust, so Agent Desk did not send your key. Many company networks inspect secure connections with an authority of their own: ask your IT department for your company's certificate (a .pem or .cer file) and to install it on this computer.")}
+	case client.IsCertificateExpired(err):
+		return Problem{Title: lang.L("Certificate expired"), Sentence: lang.L("The service's security certificate has expired, or this computer's date is wrong, so Agent Desk did not send your key. Check the date and time; if they are right, tell whoever runs the service.")}
+	case client.IsTLS(err):
+		return Problem{Title: lang.L("No secure connection"), Sentence: lang.L("A secure connection to the service could not be set up, so Agent Desk did not send your key. Check the address; if your company uses its own certificates, ask your IT department.")}
 	case errors.Is(err, client.ErrRedirectedAway):
 		return Problem{Title: lang.L("Sent elsewhere"), Sentence: lang.L("The service sent Agent Desk on to another address, and Agent Desk does not follow it there: that answer would not be the service's. Check the service address in Settings, or ask your administrator."), Action: ActionOpenSettings}
 	case client.IsOffline(err) && errors.Is(err, io.ErrUnexpectedEOF):
@@ -501,4 +513,17 @@ func sheetSentence(e *sheet.Error) string {
 		return lang.L("{{.Name}} has merged cells ({{.Cells}}). Unmerge them so that each row has its own values, save, and choose the sheet again.", name)
 	}
 	return lang.L("{{.Name}} could not be read as a spreadsheet. Choose a CSV file or an Excel workbook (.xlsx).", name)
+}
+
+// explainProxyAuth words a proxy's request for a sign-in: the window asks
+// for a user name and password where the proxy takes them.
+func explainProxyAuth(err error) Problem {
+	e, _ := errors.AsType[*client.ProxyAuthError](err)
+	switch {
+	case e != nil && e.Refused:
+		return Problem{Title: lang.L("Proxy sign-in refused"), Sentence: lang.L("Your network's proxy refused the user name and password. Check them (your IT department can help), sign in again when Agent Desk asks, then try again."), Action: ActionTryAgain}
+	case e != nil && !e.OffersBasic():
+		return Problem{Title: lang.L("Proxy sign-in needed"), Sentence: lang.L("Your network's proxy asks for a Windows sign-in, which Agent Desk cannot give yet. Ask your IT department to let Agent Desk through the proxy.")}
+	}
+	return Problem{Title: lang.L("Proxy sign-in needed"), Sentence: lang.L("Your network's proxy asks for your user name and password. Sign in when Agent Desk asks, then try again."), Action: ActionTryAgain}
 }

@@ -1,6 +1,10 @@
 package client
 
-import "time"
+import (
+	"time"
+
+	"golang.org/x/net/http/httpproxy"
+)
 
 // Settings only tests change.
 
@@ -34,3 +38,6 @@ func (p *Pacer) Sent() int {
 	defer p.mu.Unlock()
 	return p.sent
 }
+
+// GNOMEProxy reads GNOME's proxy settings through get.
+func GNOMEProxy(get func(schema, key string) string) *httpproxy.Config { return gnomeProxy(get) }

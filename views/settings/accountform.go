@@ -79,6 +79,12 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	form.Items[0].HintText = lang.L("A name you will recognise in Settings.")
 	form.Items[1].HintText = lang.L("Your administrator gives you this address.")
 	form.Items[3].HintText = lang.L("In the service's web app: Settings → Workspace (or the number after w= in its address).")
+	if a.Locks().Account(acct.ID) {
+		f.BaseURL.Disable()
+		f.Workspace.Disable()
+		form.Items[1].HintText = lang.L("Set by your organisation.")
+		form.Items[3].HintText = lang.L("Set by your organisation.")
+	}
 	f.Object = container.NewVBox(form, f.WorkspaceNote,
 		container.NewHBox(f.Test),
 		f.busy, f.Result)

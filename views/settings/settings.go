@@ -90,6 +90,7 @@ type Screen struct {
 	keyWhere *widget.Label
 	theme    *kit.RadioGroup
 	language *kit.RadioGroup
+	langNote *widget.Label // says the organisation set the language
 	variant  *kit.RadioGroup
 	varNote  *widget.Label
 	pace     *kit.RadioGroup
@@ -136,6 +137,8 @@ func New(env screen.Env) screen.Screen {
 	}, func(why string) string {
 		return lang.L("The language could not be saved. {{.Why}}", map[string]any{"Why": why})
 	}, s.offerRestart)
+	s.langNote = screen.Quiet(lang.L("Set by your organisation."))
+	s.langNote.Hide()
 
 	s.add = kit.NewButtonWithIcon(lang.L("Add account"), theme.ContentAddIcon(), func() { s.editAccount(app.Account{}) })
 	about := kit.NewButtonWithIcon(lang.L("About Agent Desk"), theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
@@ -147,7 +150,7 @@ func New(env screen.Env) screen.Screen {
 			container.NewVBox(s.accounts, container.NewHBox(s.add))),
 		section(lang.L("API key"), "", s.keyWhere),
 		section(lang.L("Appearance"), lang.L("Changes apply at once."), s.theme),
-		section(lang.L("Language"), lang.L("The language of Agent Desk's words. Agents answer in the language you write to them."), s.language),
+		section(lang.L("Language"), lang.L("The language of Agent Desk's words. Agents answer in the language you write to them."), container.NewVBox(s.language, s.langNote)),
 		section(lang.L("About"), lang.L("Version, and where Agent Desk keeps its files."), container.NewHBox(about)),
 		s.advanced(),
 	)
@@ -195,7 +198,15 @@ func (s *Screen) refresh() {
 	s.syncing = true
 	s.theme.SetSelected(labelOf(themeOptions(), st.Theme))
 	s.language.SetSelected(languageLabel(st.Language))
-	screen.EnableIf(!active.IsDemo(), s.variant, s.pace)
+	locks := a.Locks()
+	screen.EnableIf(!locks.Language, s.language)
+	if locks.Language {
+		s.langNote.Show()
+	} else {
+		s.langNote.Hide()
+	}
+	screen.EnableIf(!active.IsDemo(), s.variant)
+	screen.EnableIf(!active.IsDemo() && !locks.Pace, s.pace)
 	if active.IsDemo() {
 		s.variant.SetSelected(variantOptions()[0].label)
 		s.varNote.SetText(lang.L("The demo keeps memories in collections. Switch to your own account to change this."))
@@ -215,6 +226,8 @@ func (s *Screen) refresh() {
 	s.paceNote.SetText("")
 	if active.IsDemo() {
 		s.paceNote.SetText(lang.L("The demo runs on this computer and needs no pace. Switch to your own account to change this."))
+	} else if locks.Pace {
+		s.paceNote.SetText(lang.L("Set by your organisation."))
 	}
 	s.syncing = false
 }
@@ -258,6 +271,10 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 	sub := screen.Quiet(detail)
 	sub.Truncation = fyne.TextTruncateEllipsis
 	text := container.NewVBox(name, sub)
+	locked := s.env.App.Locks().Account(acct.ID)
+	if locked {
+		text.Add(screen.Quiet(lang.L("Set by your organisation.")))
+	}
 	// So a failing keyring never goes unnoticed.
 	if note := app.KeyInFileNote(acct); note != "" {
 		where := widget.NewLabel(note)
@@ -276,9 +293,10 @@ func (s *Screen) accountRow(acct app.Account, active bool) fyne.CanvasObject {
 		actions = append(actions, kit.NewButton(lang.L("Use"), func() { s.switchTo(acct) }))
 	}
 	if !acct.IsDemo() {
+		remove := kit.NewButtonWithIcon(lang.L("Remove"), theme.DeleteIcon(), func() { s.confirmRemove(acct) })
+		screen.EnableIf(!locked, remove)
 		actions = append(actions,
-			kit.NewButtonWithIcon(lang.L("Edit"), theme.DocumentCreateIcon(), func() { s.editAccount(acct) }),
-			kit.NewButtonWithIcon(lang.L("Remove"), theme.DeleteIcon(), func() { s.confirmRemove(acct) }))
+			kit.NewButtonWithIcon(lang.L("Edit"), theme.DocumentCreateIcon(), func() { s.editAccount(acct) }), remove)
 	}
 	return container.NewBorder(nil, nil, icon, container.NewVBox(layout.NewSpacer(), container.NewHBox(actions...), layout.NewSpacer()), text)
 }

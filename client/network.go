@@ -1,0 +1,305 @@
+package client
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/net/http/httpproxy"
+)
+
+// How calls find their proxy (Network.Proxy).
+const (
+	// ProxySystem follows the system's settings (the default).
+	ProxySystem = ""
+	// ProxyNone goes straight to the service.
+	ProxyNone = "none"
+	// ProxyManual goes through Network.ProxyURL.
+	ProxyManual = "manual"
+)
+
+// Network says how calls leave the computer inside a company network:
+// through which proxy, trusting which authorities besides the system's.
+type Network struct {
+	Proxy    string // ProxySystem, ProxyNone or ProxyManual
+	ProxyURL string // ProxyManual's address, such as http://proxy.example.com:8080
+	// Certificates are authorities trusted besides the system's, each PEM
+	// or DER: a company's that inspects secure connections, say.
+	Certificates [][]byte
+	// System finds the system's proxy for a request (nil: SystemProxy).
+	System func(*url.URL) (*url.URL, error)
+	// SignIn is the user name and password kept for a proxy (host:port),
+	// nil when none; sent to that proxy only, as Basic.
+	SignIn func(proxy string) *url.Userinfo
+	// OnProxyAuth hears each time a proxy asks for a sign-in.
+	OnProxyAuth func(*ProxyAuthError)
+}
+
+// ProxyFor is the proxy a request to u goes through (nil: none), with the
+// sign-in kept for it.
+func (n Network) ProxyFor(u *url.URL) (*url.URL, error) {
+	p, err := n.proxyFor(u)
+	if p != nil && n.SignIn != nil {
+		if user := n.SignIn(p.Host); user != nil {
+			p.User = user
+		}
+	}
+	return p, err
+}
+
+func (n Network) proxyFor(u *url.URL) (*url.URL, error) {
+	switch n.Proxy {
+	case ProxyNone:
+		return nil, nil
+	case ProxyManual:
+		return manualProxy(n.ProxyURL)
+	}
+	if n.System != nil {
+		return n.System(u)
+	}
+	return SystemProxy(u)
+}
+
+// ErrProxyAddress means a proxy address that cannot be used.
+var ErrProxyAddress = errors.New("agentdesk: the proxy address cannot be used")
+
+func manualProxy(raw string) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	if raw != "" && !strings.Contains(raw, "://") {
+		raw = "http://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "socks5") {
+		return nil, fmt.Errorf("%w: %q", ErrProxyAddress, raw)
+	}
+	return u, nil
+}
+
+// Roots are the system's authorities with n's certificates added.
+func (n Network) Roots() (*x509.CertPool, error) {
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	for _, c := range n.Certificates {
+		certs, err := ParseCertificates(c)
+		if err != nil {
+			return nil, err
+		}
+		for _, cert := range certs {
+			pool.AddCert(cert)
+		}
+	}
+	return pool, nil
+}
+
+// ErrNotACertificate means a file holds no certificate Agent Desk can read.
+var ErrNotACertificate = errors.New("agentdesk: the file holds no certificate")
+
+// ParseCertificates reads the certificates of a PEM or DER file.
+func ParseCertificates(b []byte) ([]*x509.Certificate, error) {
+	var out []*x509.Certificate
+	for rest := b; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			break
+		}
+		if block.Type != "CERTIFICATE" {
+			continue
+		}
+		cert, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrNotACertificate, err)
+		}
+		out = append(out, cert)
+	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	certs, err := x509.ParseCertificates(bytes.TrimSpace(b))
+	if err != nil || len(certs) == 0 {
+		return nil, ErrNotACertificate
+	}
+	return certs, nil
+}
+
+// HTTPClient is a client for calls made through n; like the default one it
+// has no overall timeout (a blocking run waits 100 s, a stream as long as
+// its reply). When a certificate cannot be read, every call fails saying so.
+func (n Network) HTTPClient() *http.Client {
+	roots, err := n.Roots()
+	if err != nil {
+		return &http.Client{Transport: failing{err}}
+	}
+	if n.System == nil {
+		// The desktop's settings are read once, at the first call: a
+		// program's run each request would cost milliseconds.
+		desktop := sync.OnceValue(desktopProxy)
+		n.System = func(u *url.URL) (*url.URL, error) { return systemProxy(u, httpproxy.FromEnvironment(), desktop) }
+	}
+	t := defaultHTTPClient.Transport.(*http.Transport).Clone()
+	t.Proxy = func(r *http.Request) (*url.URL, error) { return n.ProxyFor(r.URL) }
+	t.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	t.OnProxyConnectResponse = func(_ context.Context, proxy *url.URL, req *http.Request, res *http.Response) error {
+		if res.StatusCode != http.StatusProxyAuthRequired {
+			return nil
+		}
+		sent := req.Header.Get("Proxy-Authorization")
+		e := &ProxyAuthError{Proxy: proxy.Host, Schemes: res.Header.Values("Proxy-Authenticate"), Refused: sent != ""}
+		// A call sent before the sign-in changed says nothing of the new one.
+		if n.OnProxyAuth != nil && (n.SignIn == nil || basicAuth(n.SignIn(proxy.Host)) == sent) {
+			n.OnProxyAuth(e)
+		}
+		return e
+	}
+	return &http.Client{Transport: t}
+}
+
+// basicAuth is the Proxy-Authorization a sign-in sends ("" for none).
+func basicAuth(u *url.Userinfo) string {
+	if u == nil {
+		return ""
+	}
+	password, _ := u.Password()
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(u.Username()+":"+password))
+}
+
+// ProxyAuthError means the proxy asks for a sign-in (407) before it lets a
+// call through; Schemes are what it offers (Basic, NTLM, Negotiate…).
+type ProxyAuthError struct {
+	Proxy   string
+	Schemes []string
+	// Refused: a user name and password were sent, and the proxy said no.
+	Refused bool
+}
+
+func (e *ProxyAuthError) Error() string {
+	if e.Refused {
+		return fmt.Sprintf("the proxy %s refused the sign-in (%s)", e.Proxy, strings.Join(e.Schemes, ", "))
+	}
+	return fmt.Sprintf("the proxy %s asks for a sign-in (%s)", e.Proxy, strings.Join(e.Schemes, ", "))
+}
+
+// OffersBasic reports whether the proxy takes a user name and password as Basic.
+func (e *ProxyAuthError) OffersBasic() bool {
+	for _, s := range e.Schemes {
+		if strings.EqualFold(strings.Fields(s + " x")[0], "Basic") {
+			return true
+		}
+	}
+	return len(e.Schemes) == 0
+}
+
+// IsProxyAuthRequired reports a proxy asking for a sign-in, in a tunnel or
+// answering a plain request.
+func IsProxyAuthRequired(err error) bool {
+	_, ok := errors.AsType[*ProxyAuthError](err)
+	return ok || StatusCode(err) == http.StatusProxyAuthRequired
+}
+
+// IsProxyUnreachable reports a proxy that could not be reached: nothing
+// went to the service.
+func IsProxyUnreachable(err error) bool {
+	op, ok := errors.AsType[*net.OpError](err)
+	return ok && op.Op == "proxyconnect" && !badCertificate(err)
+}
+
+// IsUnknownAuthority reports a secure connection whose certificate no
+// trusted authority signed: often a network that inspects secure
+// connections with its company's authority.
+func IsUnknownAuthority(err error) bool {
+	_, ok := errors.AsType[x509.UnknownAuthorityError](err)
+	return ok
+}
+
+// IsCertificateExpired reports a certificate past its date (or not yet valid).
+func IsCertificateExpired(err error) bool {
+	e, ok := errors.AsType[x509.CertificateInvalidError](err)
+	return ok && e.Reason == x509.Expired
+}
+
+// WithNetwork sends the calls through n (see Network.HTTPClient).
+func WithNetwork(n Network) Option { return WithHTTPClient(n.HTTPClient()) }
+
+// failing answers every request with err.
+type failing struct{ err error }
+
+func (f failing) RoundTrip(*http.Request) (*http.Response, error) { return nil, f.err }
+
+// SystemProxy is the proxy the system's settings give a request to u: the
+// HTTPS_PROXY family of variables first, else the desktop's own settings
+// (GNOME's) where they say "manual".
+func SystemProxy(u *url.URL) (*url.URL, error) {
+	return systemProxy(u, httpproxy.FromEnvironment(), desktopProxy)
+}
+
+// systemProxy resolves u with env, else with the desktop's settings.
+func systemProxy(u *url.URL, env *httpproxy.Config, desktop func() *httpproxy.Config) (*url.URL, error) {
+	if env.HTTPProxy != "" || env.HTTPSProxy != "" {
+		return env.ProxyFunc()(u)
+	}
+	if d := desktop(); d != nil {
+		return d.ProxyFunc()(u)
+	}
+	return nil, nil
+}
+
+// desktopProxy reads GNOME's proxy settings; nil when they set no proxy by hand.
+func desktopProxy() *httpproxy.Config { return gnomeProxy(gsettings) }
+
+// gsettings reads one key of org.gnome.system.proxy (and its children).
+func gsettings(schema, key string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "gsettings", "get", schema, key).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.Trim(strings.TrimSpace(string(out)), "'")
+}
+
+// gnomeProxy reads GNOME's manual proxy through get(schema, key).
+func gnomeProxy(get func(schema, key string) string) *httpproxy.Config {
+	const base = "org.gnome.system.proxy"
+	if get(base, "mode") != "manual" {
+		return nil
+	}
+	hostPort := func(kind string) string {
+		host, port := get(base+"."+kind, "host"), get(base+"."+kind, "port")
+		if host == "" || port == "" || port == "0" {
+			return ""
+		}
+		return "http://" + net.JoinHostPort(host, port)
+	}
+	c := &httpproxy.Config{HTTPProxy: hostPort("http"), HTTPSProxy: hostPort("https")}
+	if c.HTTPSProxy == "" {
+		c.HTTPSProxy = c.HTTPProxy
+	}
+	if c.HTTPProxy == "" && c.HTTPSProxy == "" {
+		return nil
+	}
+	// ignore-hosts is a list such as ['localhost', '127.0.0.0/8', '::1'].
+	ignore := strings.Trim(get(base, "ignore-hosts"), "[]")
+	var hosts []string
+	for s := bufio.NewScanner(strings.NewReader(strings.ReplaceAll(ignore, ",", "\n"))); s.Scan(); {
+		if h := strings.Trim(strings.TrimSpace(s.Text()), "'"); h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	c.NoProxy = strings.Join(hosts, ",")
+	return c
+}

@@ -1,0 +1,216 @@
+package client_test
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/elazarl/goproxy"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+)
+
+// companyProxy is a forward proxy as a company runs one; with inspect it
+// opens secure connections with its own authority (goproxy's test CA).
+type companyProxy struct {
+	*httptest.Server
+	mu   sync.Mutex
+	seen []string // what the proxy could read: CONNECT lines and requests with their key, if any
+}
+
+func (p *companyProxy) saw(s string) {
+	p.mu.Lock()
+	p.seen = append(p.seen, s)
+	p.mu.Unlock()
+}
+
+func (p *companyProxy) log() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Join(p.seen, "\n")
+}
+
+func newCompanyProxy(t *testing.T, service *httptest.Server, inspect bool) *companyProxy {
+	t.Helper()
+	p := &companyProxy{}
+	gp := goproxy.NewProxyHttpServer()
+	upstream := x509.NewCertPool()
+	upstream.AddCert(service.Certificate())
+	gp.Tr = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: upstream}}
+	gp.OnRequest().HandleConnectFunc(func(host string, ctx *goproxy.ProxyCtx) (*goproxy.ConnectAction, string) {
+		p.saw("CONNECT " + host + " " + ctx.Req.Header.Get("Authorization") + ctx.Req.Header.Get("Proxy-Authorization"))
+		if inspect {
+			return goproxy.MitmConnect, host
+		}
+		return goproxy.OkConnect, host
+	})
+	gp.OnRequest().DoFunc(func(r *http.Request, _ *goproxy.ProxyCtx) (*http.Request, *http.Response) {
+		p.saw(r.Method + " " + r.URL.Path + " " + r.Header.Get("Authorization"))
+		return r, nil
+	})
+	p.Server = httptest.NewServer(gp)
+	t.Cleanup(p.Close)
+	return p
+}
+
+// secureService is the built-in service over TLS, and its certificate as PEM.
+func secureService(t *testing.T) (*httptest.Server, []byte) {
+	t.Helper()
+	svc := demoservice.New(demoservice.Options{APIKey: testKey})
+	srv := httptest.NewTLSServer(svc)
+	t.Cleanup(func() { srv.Close(); _ = svc.Close() })
+	return srv, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+}
+
+func throughProxy(url string, n client.Network) *client.Client {
+	return client.New(fastOptions(url, testKey, client.WithNetwork(n), client.WithMaxRetries(0))...)
+}
+
+// Through a company's proxy, calls go in a tunnel: the proxy learns the
+// host, never the key.
+func TestCallsGoThroughAProxyThatNeverSeesTheKey(t *testing.T) {
+	srv, cert := secureService(t)
+	proxy := newCompanyProxy(t, srv, false)
+	c := throughProxy(srv.URL, client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL, Certificates: [][]byte{cert}})
+	if _, err := c.ListAgents(context.Background(), client.ListAgentsParams{}); err != nil {
+		t.Fatal(err)
+	}
+	seen := proxy.log()
+	if !strings.HasPrefix(seen, "CONNECT "+strings.TrimPrefix(srv.URL, "https://")) || strings.Contains(seen, testKey) || strings.Contains(seen, "/agents") {
+		t.Fatalf("the proxy saw:\n%s", seen)
+	}
+}
+
+// A proxy that inspects secure connections shows its own authority: calls
+// are refused, saying so, before the key goes; once the company's
+// authority is trusted they work.
+func TestAnInspectingProxyIsRefusedUntilItsAuthorityIsTrusted(t *testing.T) {
+	srv, _ := secureService(t)
+	proxy := newCompanyProxy(t, srv, true)
+	n := client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL}
+	_, err := throughProxy(srv.URL, n).ListAgents(context.Background(), client.ListAgentsParams{})
+	if !client.IsUnknownAuthority(err) || !client.IsTLS(err) {
+		t.Fatalf("want an unknown authority, got %v", err)
+	}
+	if seen := proxy.log(); strings.Contains(seen, testKey) || strings.Contains(seen, "/agents") {
+		t.Fatalf("before its authority is trusted the proxy saw:\n%s", seen)
+	}
+	n.Certificates = [][]byte{goproxy.CA_CERT}
+	if _, err := throughProxy(srv.URL, n).ListAgents(context.Background(), client.ListAgentsParams{}); err != nil {
+		t.Fatalf("with the company's authority trusted: %v", err)
+	}
+}
+
+// A proxy that cannot be reached is said as such, not as the service.
+func TestAProxyThatCannotBeReachedIsSaidSo(t *testing.T) {
+	srv, cert := secureService(t)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	_, err := throughProxy(srv.URL, client.Network{Proxy: client.ProxyManual, ProxyURL: gone.URL, Certificates: [][]byte{cert}}).
+		ListAgents(context.Background(), client.ListAgentsParams{})
+	if !client.IsProxyUnreachable(err) {
+		t.Fatalf("want the proxy unreachable, got %v", err)
+	}
+	_, err = throughProxy(srv.URL, client.Network{Proxy: client.ProxyManual, ProxyURL: "http://:0"}).ListAgents(context.Background(), client.ListAgentsParams{})
+	if !errors.Is(err, client.ErrProxyAddress) {
+		t.Fatalf("want a bad proxy address, got %v", err)
+	}
+}
+
+// The system's proxy is asked for each request; "no proxy" asks nothing.
+func TestTheSystemsProxyIsAskedPerRequest(t *testing.T) {
+	srv, cert := secureService(t)
+	proxy := newCompanyProxy(t, srv, false)
+	var asked []string
+	system := func(u *url.URL) (*url.URL, error) {
+		asked = append(asked, u.Host)
+		return url.Parse(proxy.URL)
+	}
+	c := throughProxy(srv.URL, client.Network{System: system, Certificates: [][]byte{cert}})
+	if _, err := c.ListAgents(context.Background(), client.ListAgentsParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) == 0 || asked[0] != strings.TrimPrefix(srv.URL, "https://") || !strings.Contains(proxy.log(), "CONNECT") {
+		t.Fatalf("asked %q; the proxy saw %q", asked, proxy.log())
+	}
+	n := client.Network{Proxy: client.ProxyNone, System: system, Certificates: [][]byte{cert}}
+	asked = nil
+	if p, _ := n.ProxyFor(&url.URL{Scheme: "https", Host: "api.example.com"}); p != nil || asked != nil {
+		t.Fatalf("no proxy: %v, asked %q", p, asked)
+	}
+}
+
+func TestCertificatesAreReadAsPEMOrDER(t *testing.T) {
+	srv, cert := secureService(t)
+	for name, b := range map[string][]byte{"pem": cert, "der": srv.Certificate().Raw, "pem with text around": append(append([]byte("Company CA\n"), cert...), "\n"...)} {
+		certs, err := client.ParseCertificates(b)
+		if err != nil || len(certs) != 1 || !certs[0].Equal(srv.Certificate()) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for _, junk := range [][]byte{nil, []byte("not a certificate"), []byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")} {
+		if _, err := client.ParseCertificates(junk); !errors.Is(err, client.ErrNotACertificate) {
+			t.Errorf("%q: %v", junk, err)
+		}
+	}
+}
+
+func FuzzParseCertificates(f *testing.F) {
+	f.Add(goproxy.CA_CERT)
+	f.Add([]byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"))
+	block, _ := pem.Decode(goproxy.CA_CERT)
+	f.Add(block.Bytes)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		certs, err := client.ParseCertificates(b)
+		if (err == nil) != (len(certs) > 0) {
+			t.Fatalf("%d certificates and %v", len(certs), err)
+		}
+	})
+}
+
+// A proxy that asks for a sign-in is said as such, with what it offers.
+func TestAProxyAskingForASignInIsSaidSo(t *testing.T) {
+	srv, cert := secureService(t)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Proxy-Authenticate", `Basic realm="Acme"`)
+		w.Header().Add("Proxy-Authenticate", "NTLM")
+		w.WriteHeader(http.StatusProxyAuthRequired)
+	}))
+	t.Cleanup(proxy.Close)
+	_, err := throughProxy(srv.URL, client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL, Certificates: [][]byte{cert}}).
+		ListAgents(context.Background(), client.ListAgentsParams{})
+	var auth *client.ProxyAuthError
+	if !client.IsProxyAuthRequired(err) || !errors.As(err, &auth) || len(auth.Schemes) != 2 || strings.Contains(err.Error(), testKey) {
+		t.Fatalf("want the proxy's sign-in asked for, got %v", err)
+	}
+}
+
+// GNOME's manual proxy is read from its settings, hosts to skip included.
+func TestGNOMEsProxySettingsAreRead(t *testing.T) {
+	settings := map[string]string{
+		"org.gnome.system.proxy mode":         "'manual'",
+		"org.gnome.system.proxy ignore-hosts": "['localhost', '*.internal.example.com']",
+		"org.gnome.system.proxy.https host":   "'proxy.example.com'",
+		"org.gnome.system.proxy.https port":   "3128",
+		"org.gnome.system.proxy.http host":    "''",
+		"org.gnome.system.proxy.http port":    "0",
+	}
+	get := func(schema, key string) string { return strings.Trim(settings[schema+" "+key], "'") }
+	c := client.GNOMEProxy(get)
+	if c == nil || c.HTTPSProxy != "http://proxy.example.com:3128" || !strings.Contains(c.NoProxy, "*.internal.example.com") {
+		t.Fatalf("read %+v", c)
+	}
+	settings["org.gnome.system.proxy mode"] = "'none'"
+	if c := client.GNOMEProxy(get); c != nil {
+		t.Fatalf("no proxy set, read %+v", c)
+	}
+}

@@ -1,0 +1,80 @@
+// Package proxytest is a company's forward proxy for tests: it tunnels
+// secure connections (CONNECT), can ask for a Basic sign-in first, and
+// notes what it could read. Only tests use it.
+package proxytest
+
+import (
+	"encoding/base64"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+)
+
+// Proxy is a forward proxy on loopback.
+type Proxy struct {
+	*httptest.Server
+	user, password string
+	mu             sync.Mutex
+	seen           []string
+	tunnels        int
+}
+
+// New starts a proxy; with a user, a tunnel is opened only for that Basic sign-in.
+func New(user, password string) *Proxy {
+	p := &Proxy{user: user, password: password}
+	p.Server = httptest.NewServer(http.HandlerFunc(p.serve))
+	return p
+}
+
+// Host is the proxy's host:port.
+func (p *Proxy) Host() string { return strings.TrimPrefix(p.URL, "http://") }
+
+// Seen is every request the proxy could read, a line each, with any
+// Authorization or Proxy-Authorization it carried.
+func (p *Proxy) Seen() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Join(p.seen, "\n")
+}
+
+// Tunnels counts the tunnels opened.
+func (p *Proxy) Tunnels() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tunnels
+}
+
+func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	p.seen = append(p.seen, strings.TrimSpace(r.Method+" "+r.Host+" "+r.Header.Get("Authorization")+" "+r.Header.Get("Proxy-Authorization")))
+	p.mu.Unlock()
+	if r.Method != http.MethodConnect {
+		http.Error(w, "this proxy only tunnels", http.StatusMethodNotAllowed)
+		return
+	}
+	if p.user != "" && r.Header.Get("Proxy-Authorization") != "Basic "+base64.StdEncoding.EncodeToString([]byte(p.user+":"+p.password)) {
+		w.Header().Set("Proxy-Authenticate", `Basic realm="Company proxy"`)
+		w.WriteHeader(http.StatusProxyAuthRequired)
+		return
+	}
+	upstream, err := net.Dial("tcp", r.Host)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		upstream.Close()
+		return
+	}
+	p.mu.Lock()
+	p.tunnels++
+	p.mu.Unlock()
+	_, _ = io.WriteString(conn, "HTTP/1.1 200 Connection established\r\n\r\n")
+	go func() { _, _ = io.Copy(upstream, conn); upstream.Close() }()
+	_, _ = io.Copy(conn, upstream)
+	conn.Close()
+}
