@@ -156,6 +156,9 @@ func Explain(err error) Problem {
 		return Problem{Title: lang.L("File too large"), Sentence: outputTooLarge(bigErr)}
 	case errors.As(err, &picErr):
 		return explainPicture(picErr)
+	case errors.As(err, &decErr) && decErr.Method != http.MethodGet && decErr.Method != http.MethodHead:
+		// The service acted, or may have: asking again could do it twice.
+		return Problem{Title: lang.L("Unreadable answer"), Sentence: lang.L("The service sent an answer Agent Desk could not read, so it cannot tell whether the service did what was asked. Check whether it was done before you try again.")}
 	case errors.As(err, &decErr):
 		return Problem{Title: lang.L("Unreadable answer"), Sentence: lang.L("The service sent an answer Agent Desk could not read. Try again; if it keeps happening, the service may have changed."), Action: ActionTryAgain}
 	}

@@ -106,3 +106,19 @@ func TestCutAnswerReadsInPlainWords(t *testing.T) {
 		}
 	}
 }
+
+// An answer cut into unreadable JSON after the service acted (a save) is
+// not simply offered again: it may have been done.
+func TestAnUnreadableAnswerToASaveIsNotOfferedAgain(t *testing.T) {
+	ctx := context.Background()
+	a, svc := apptest.OnService(t, demoservice.Options{APIKey: "k"})
+	svc.SetFaults(demoservice.Faults{Every: 1, EveryFault: demoservice.EveryTruncated})
+	_, err := a.Memories().Create(ctx, app.MemoryEdit{Content: "Call back within a day"})
+	if p := app.Explain(err); p.Action == app.ActionTryAgain || !strings.Contains(p.Sentence, "Check whether it was done") {
+		t.Fatalf("a save answered unreadably reads %+v (%v)", p, err)
+	}
+	_, err = a.Client().ListAgents(ctx, client.ListAgentsParams{})
+	if p := app.Explain(err); p.Action != app.ActionTryAgain {
+		t.Fatalf("a list answered unreadably reads %+v (%v)", p, err)
+	}
+}
