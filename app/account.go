@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -141,19 +140,10 @@ func checkBaseURL(raw string) string {
 		return lang.L("Remove the name and password from the address (the part up to @). Agent Desk signs in with your API key only, and does not keep passwords in addresses.")
 	}
 	// Plain http sends the key unencrypted: only for a service on this computer.
-	if u.Scheme == "http" && !onThisComputer(u.Hostname()) {
+	if u.Scheme == "http" && !client.OnThisComputer(u.Hostname()) {
 		return lang.L("The address must start with https:// so that your API key is sent encrypted. Addresses starting with http:// work only for a service on this computer.")
 	}
 	return ""
-}
-
-// onThisComputer reports localhost, 127.0.0.0/8 or ::1.
-func onThisComputer(host string) bool {
-	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.Unmap().IsLoopback()
 }
 
 // SameServer reports whether two addresses have the same scheme, host and port.

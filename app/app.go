@@ -464,7 +464,7 @@ const (
 func (a *App) pacerFor(baseURL, apiKey string, perSecond float64) *client.Pacer {
 	if perSecond == 0 {
 		perSecond = DefaultPace
-		if u, err := url.Parse(baseURL); err != nil || onThisComputer(u.Hostname()) {
+		if u, err := url.Parse(baseURL); err != nil || client.OnThisComputer(u.Hostname()) {
 			return nil
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/elazarl/goproxy"
@@ -31,7 +30,7 @@ func inspectingProxy(t *testing.T, srv *httptest.Server) *httptest.Server {
 	gp := goproxy.NewProxyHttpServer()
 	upstream := x509.NewCertPool()
 	upstream.AddCert(srv.Certificate())
-	gp.Tr = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: upstream}}
+	gp.Tr = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: upstream}, DialContext: proxytest.Dial}
 	gp.OnRequest().HandleConnect(goproxy.AlwaysMitm)
 	p := httptest.NewServer(gp)
 	t.Cleanup(p.Close)
@@ -47,7 +46,7 @@ func TestANetworkThatInspectsSecureConnectionsIsSaidPlainly(t *testing.T) {
 	t.Cleanup(func() { srv.Close(); _ = svc.Close() })
 	proxy := inspectingProxy(t, srv)
 	open := func(n client.Network) *app.App {
-		return apptest.OnURL(t, srv.URL, func(c *app.Config) {
+		return apptest.OnURL(t, proxytest.Named(srv), func(c *app.Config) {
 			c.Network = n
 			c.ClientOptions = append(c.ClientOptions, client.WithMaxRetries(0))
 		})
@@ -84,7 +83,7 @@ func TestProxyProblemsAreSaidAsTheProxys(t *testing.T) {
 	gone := httptest.NewServer(http.NotFoundHandler())
 	gone.Close()
 	for proxy, title := range map[string]string{gone.URL: "Proxy not reached", signIn.URL: "Proxy sign-in needed"} {
-		a := apptest.OnURL(t, srv.URL, func(c *app.Config) {
+		a := apptest.OnURL(t, proxytest.Named(srv), func(c *app.Config) {
 			c.Network = client.Network{Proxy: client.ProxyManual, ProxyURL: proxy, Certificates: [][]byte{cert}}
 			c.ClientOptions = append(c.ClientOptions, client.WithMaxRetries(0))
 		})
@@ -101,20 +100,14 @@ func TestTestConnectionNamesTheProxy(t *testing.T) {
 	srv := httptest.NewTLSServer(svc)
 	t.Cleanup(func() { srv.Close(); _ = svc.Close() })
 	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
-	var connects atomic.Int32
-	gp := goproxy.NewProxyHttpServer()
-	gp.OnRequest().HandleConnectFunc(func(host string, _ *goproxy.ProxyCtx) (*goproxy.ConnectAction, string) {
-		connects.Add(1)
-		return goproxy.OkConnect, host
-	})
-	proxy := httptest.NewServer(gp)
+	proxy := proxytest.New("", "")
 	t.Cleanup(proxy.Close)
 	a := apptest.Open(t, func(c *app.Config) {
 		c.Network = client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL, Certificates: [][]byte{cert}}
 	})
-	res := a.Accounts().Test(context.Background(), storage.Account{BaseURL: srv.URL}, "k", false)
-	if res.State != app.Connected || !strings.Contains(res.Message, "proxy "+strings.TrimPrefix(proxy.URL, "http://")) || connects.Load() == 0 {
-		t.Fatalf("Test connection through a proxy: %+v; %d tunnels", res, connects.Load())
+	res := a.Accounts().Test(context.Background(), storage.Account{BaseURL: proxytest.Named(srv)}, "k", false)
+	if res.State != app.Connected || !strings.Contains(res.Message, "proxy "+proxy.Host()) || proxy.Tunnels() == 0 {
+		t.Fatalf("Test connection through a proxy: %+v; %d tunnels", res, proxy.Tunnels())
 	}
 }
 
@@ -132,7 +125,7 @@ func TestAProxySignInIsKeptAndUsedAtTheNextStart(t *testing.T) {
 	t.Cleanup(proxy.Close)
 	paths, ring := storage.PathsIn(t.TempDir()), apptest.NewKeyring()
 	open := func() *app.App {
-		return apptest.OnURL(t, srv.URL, func(c *app.Config) {
+		return apptest.OnURL(t, proxytest.Named(srv), func(c *app.Config) {
 			c.Paths, c.Keyring = paths, ring
 			c.Network = client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL, Certificates: [][]byte{cert}}
 			c.ClientOptions = append(c.ClientOptions, client.WithAPIKey(key), client.WithMaxRetries(0))
@@ -195,7 +188,7 @@ func TestThePolicySetsTheProxyAndTheAuthorities(t *testing.T) {
 	if err := os.WriteFile(policy, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a := apptest.OnURL(t, srv.URL, func(c *app.Config) { c.PolicyFile = policy })
+	a := apptest.OnURL(t, proxytest.Named(srv), func(c *app.Config) { c.PolicyFile = policy })
 	if _, err := a.Client().ListAgents(context.Background(), client.ListAgentsParams{}); err != nil || proxy.Tunnels() == 0 {
 		t.Fatalf("through the organisation's proxy, trusting its authority: %v (%d tunnels)", err, proxy.Tunnels())
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os/exec"
 	"strings"
@@ -61,6 +62,9 @@ func (n Network) ProxyFor(u *url.URL) (*url.URL, error) {
 }
 
 func (n Network) proxyFor(u *url.URL) (*url.URL, error) {
+	if OnThisComputer(u.Hostname()) {
+		return nil, nil // the built-in service, or one of the user's own: as browsers do
+	}
 	switch n.Proxy {
 	case ProxyNone:
 		return nil, nil
@@ -71,6 +75,15 @@ func (n Network) proxyFor(u *url.URL) (*url.URL, error) {
 		return n.System(u)
 	}
 	return SystemProxy(u)
+}
+
+// OnThisComputer reports localhost, 127.0.0.0/8 or ::1.
+func OnThisComputer(host string) bool {
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
 }
 
 // ErrProxyAddress means a proxy address that cannot be used.

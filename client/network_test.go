@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/internal/proxytest"
 )
 
 // companyProxy is a forward proxy as a company runs one; with inspect it
@@ -45,7 +46,7 @@ func newCompanyProxy(t *testing.T, service *httptest.Server, inspect bool) *comp
 	gp := goproxy.NewProxyHttpServer()
 	upstream := x509.NewCertPool()
 	upstream.AddCert(service.Certificate())
-	gp.Tr = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: upstream}}
+	gp.Tr = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: upstream}, DialContext: proxytest.Dial}
 	gp.OnRequest().HandleConnectFunc(func(host string, ctx *goproxy.ProxyCtx) (*goproxy.ConnectAction, string) {
 		p.saw("CONNECT " + host + " " + ctx.Req.Header.Get("Authorization") + ctx.Req.Header.Get("Proxy-Authorization"))
 		if inspect {
@@ -80,12 +81,12 @@ func throughProxy(url string, n client.Network) *client.Client {
 func TestCallsGoThroughAProxyThatNeverSeesTheKey(t *testing.T) {
 	srv, cert := secureService(t)
 	proxy := newCompanyProxy(t, srv, false)
-	c := throughProxy(srv.URL, client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL, Certificates: [][]byte{cert}})
+	c := throughProxy(proxytest.Named(srv), client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL, Certificates: [][]byte{cert}})
 	if _, err := c.ListAgents(context.Background(), client.ListAgentsParams{}); err != nil {
 		t.Fatal(err)
 	}
 	seen := proxy.log()
-	if !strings.HasPrefix(seen, "CONNECT "+strings.TrimPrefix(srv.URL, "https://")) || strings.Contains(seen, testKey) || strings.Contains(seen, "/agents") {
+	if !strings.HasPrefix(seen, "CONNECT "+strings.TrimPrefix(proxytest.Named(srv), "https://")) || strings.Contains(seen, testKey) || strings.Contains(seen, "/agents") {
 		t.Fatalf("the proxy saw:\n%s", seen)
 	}
 }
@@ -97,7 +98,7 @@ func TestAnInspectingProxyIsRefusedUntilItsAuthorityIsTrusted(t *testing.T) {
 	srv, _ := secureService(t)
 	proxy := newCompanyProxy(t, srv, true)
 	n := client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL}
-	_, err := throughProxy(srv.URL, n).ListAgents(context.Background(), client.ListAgentsParams{})
+	_, err := throughProxy(proxytest.Named(srv), n).ListAgents(context.Background(), client.ListAgentsParams{})
 	if !client.IsUnknownAuthority(err) || !client.IsTLS(err) {
 		t.Fatalf("want an unknown authority, got %v", err)
 	}
@@ -105,7 +106,7 @@ func TestAnInspectingProxyIsRefusedUntilItsAuthorityIsTrusted(t *testing.T) {
 		t.Fatalf("before its authority is trusted the proxy saw:\n%s", seen)
 	}
 	n.Certificates = [][]byte{goproxy.CA_CERT}
-	if _, err := throughProxy(srv.URL, n).ListAgents(context.Background(), client.ListAgentsParams{}); err != nil {
+	if _, err := throughProxy(proxytest.Named(srv), n).ListAgents(context.Background(), client.ListAgentsParams{}); err != nil {
 		t.Fatalf("with the company's authority trusted: %v", err)
 	}
 }
@@ -115,12 +116,12 @@ func TestAProxyThatCannotBeReachedIsSaidSo(t *testing.T) {
 	srv, cert := secureService(t)
 	gone := httptest.NewServer(http.NotFoundHandler())
 	gone.Close()
-	_, err := throughProxy(srv.URL, client.Network{Proxy: client.ProxyManual, ProxyURL: gone.URL, Certificates: [][]byte{cert}}).
+	_, err := throughProxy(proxytest.Named(srv), client.Network{Proxy: client.ProxyManual, ProxyURL: gone.URL, Certificates: [][]byte{cert}}).
 		ListAgents(context.Background(), client.ListAgentsParams{})
 	if !client.IsProxyUnreachable(err) {
 		t.Fatalf("want the proxy unreachable, got %v", err)
 	}
-	_, err = throughProxy(srv.URL, client.Network{Proxy: client.ProxyManual, ProxyURL: "http://:0"}).ListAgents(context.Background(), client.ListAgentsParams{})
+	_, err = throughProxy(proxytest.Named(srv), client.Network{Proxy: client.ProxyManual, ProxyURL: "http://:0"}).ListAgents(context.Background(), client.ListAgentsParams{})
 	if !errors.Is(err, client.ErrProxyAddress) {
 		t.Fatalf("want a bad proxy address, got %v", err)
 	}
@@ -135,11 +136,11 @@ func TestTheSystemsProxyIsAskedPerRequest(t *testing.T) {
 		asked = append(asked, u.Host)
 		return url.Parse(proxy.URL)
 	}
-	c := throughProxy(srv.URL, client.Network{System: system, Certificates: [][]byte{cert}})
+	c := throughProxy(proxytest.Named(srv), client.Network{System: system, Certificates: [][]byte{cert}})
 	if _, err := c.ListAgents(context.Background(), client.ListAgentsParams{}); err != nil {
 		t.Fatal(err)
 	}
-	if len(asked) == 0 || asked[0] != strings.TrimPrefix(srv.URL, "https://") || !strings.Contains(proxy.log(), "CONNECT") {
+	if len(asked) == 0 || asked[0] != strings.TrimPrefix(proxytest.Named(srv), "https://") || !strings.Contains(proxy.log(), "CONNECT") {
 		t.Fatalf("asked %q; the proxy saw %q", asked, proxy.log())
 	}
 	n := client.Network{Proxy: client.ProxyNone, System: system, Certificates: [][]byte{cert}}
@@ -186,7 +187,7 @@ func TestAProxyAskingForASignInIsSaidSo(t *testing.T) {
 		w.WriteHeader(http.StatusProxyAuthRequired)
 	}))
 	t.Cleanup(proxy.Close)
-	_, err := throughProxy(srv.URL, client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL, Certificates: [][]byte{cert}}).
+	_, err := throughProxy(proxytest.Named(srv), client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL, Certificates: [][]byte{cert}}).
 		ListAgents(context.Background(), client.ListAgentsParams{})
 	var auth *client.ProxyAuthError
 	if !client.IsProxyAuthRequired(err) || !errors.As(err, &auth) || len(auth.Schemes) != 2 || strings.Contains(err.Error(), testKey) {
@@ -212,5 +213,19 @@ func TestGNOMEsProxySettingsAreRead(t *testing.T) {
 	settings["org.gnome.system.proxy mode"] = "'none'"
 	if c := client.GNOMEProxy(get); c != nil {
 		t.Fatalf("no proxy set, read %+v", c)
+	}
+}
+
+// Calls for this computer (the built-in service, say) never go through a
+// proxy, as in browsers; others go through the one chosen.
+func TestCallsForThisComputerSkipTheProxy(t *testing.T) {
+	n := client.Network{Proxy: client.ProxyManual, ProxyURL: "proxy.example.com:3128"}
+	for _, host := range []string{"127.0.0.1:8787", "localhost:8787", "[::1]:8787", "127.8.9.1"} {
+		if p, err := n.ProxyFor(&url.URL{Scheme: "http", Host: host}); p != nil || err != nil {
+			t.Errorf("%s goes through %v (%v)", host, p, err)
+		}
+	}
+	if p, err := n.ProxyFor(&url.URL{Scheme: "https", Host: "api.tess.im"}); err != nil || p == nil || p.Host != "proxy.example.com:3128" {
+		t.Fatalf("the service goes through %v (%v)", p, err)
 	}
 }

@@ -28,7 +28,7 @@ func TestAProxyAskingForASignInIsAnsweredInOneDialog(t *testing.T) {
 	t.Cleanup(func() { srv.Close(); _ = svc.Close() })
 	proxy := proxytest.New("maria", "s3cret")
 	t.Cleanup(proxy.Close)
-	a := apptest.OnURL(t, srv.URL, func(c *app.Config) {
+	a := apptest.OnURL(t, proxytest.Named(srv), func(c *app.Config) {
 		cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
 		c.Network = client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL, Certificates: [][]byte{cert}}
 		c.ClientOptions = append(c.ClientOptions, client.WithMaxRetries(0))

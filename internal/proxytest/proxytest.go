@@ -1,14 +1,18 @@
 // Package proxytest is a company's forward proxy for tests: it tunnels
 // secure connections (CONNECT), can ask for a Basic sign-in first, and
-// notes what it could read. Only tests use it.
+// notes what it could read. Agent Desk never sends a call for this
+// computer through a proxy, so a test names its loopback service by a name
+// (Named), which the proxy takes to loopback. Only tests use it.
 package proxytest
 
 import (
+	"context"
 	"encoding/base64"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 )
@@ -60,7 +64,7 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusProxyAuthRequired)
 		return
 	}
-	upstream, err := net.Dial("tcp", r.Host)
+	upstream, err := Dial(r.Context(), "tcp", r.Host)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
@@ -77,4 +81,22 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	go func() { _, _ = io.Copy(upstream, conn); upstream.Close() }()
 	_, _ = io.Copy(conn, upstream)
 	conn.Close()
+}
+
+// Named is srv's address under the name its test certificate also holds
+// (example.com), so that calls to it go through a proxy.
+func Named(srv *httptest.Server) string {
+	u, _ := url.Parse(srv.URL)
+	return u.Scheme + "://example.com:" + u.Port()
+}
+
+// Dial connects to addr's port on this computer, whatever its host: a
+// proxy's way to the services Named names.
+func Dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", port))
 }
