@@ -88,6 +88,8 @@ func (svc *Accounts) Test(ctx context.Context, acct storage.Account, key string,
 		return ConnectionResult{State: WorkspaceRejected, Message: lang.L("The API key works, but the service refused workspace {{.Workspace}}. Check the number in the service's web app under Settings → Workspace.", map[string]any{"Workspace": workspace})}
 	case client.IsNotFound(err) || errors.As(err, &decodeErr):
 		return ConnectionResult{State: ServerNotFound, Message: lang.L("The server answered, but not as an Agent Execution Service. Check the address.")}
+	case client.IsProxyAuthRequired(err) || client.IsProxyUnreachable(err):
+		return ConnectionResult{State: Offline, Message: Describe(err)} // the network's proxy, not the service
 	case client.IsTLS(err):
 		return ConnectionResult{State: TLSProblem, Message: Describe(err)} // which certificate problem, in plain words
 	case client.IsOffline(err):

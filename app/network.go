@@ -21,6 +21,8 @@ type ProxyAsk struct {
 	Refused bool
 	// Basic: the proxy takes a user name and password Agent Desk can send.
 	Basic bool
+	// User is the user name kept for this proxy, if any, to correct.
+	User string
 	Seq   int
 }
 
@@ -91,12 +93,16 @@ func (a *App) proxyAsked(e *client.ProxyAuthError) {
 	n.mu.Lock()
 	waiting := n.waiting[e.Proxy]
 	n.waiting[e.Proxy] = true
+	user := ""
+	if kept := n.users[e.Proxy]; kept != nil {
+		user = kept.Username()
+	}
 	n.mu.Unlock()
 	if waiting {
 		return
 	}
 	n.asked.Update(func(old ProxyAsk) ProxyAsk {
-		return ProxyAsk{Proxy: e.Proxy, Refused: e.Refused, Basic: e.OffersBasic(), Seq: old.Seq + 1}
+		return ProxyAsk{Proxy: e.Proxy, Refused: e.Refused, Basic: e.OffersBasic(), User: user, Seq: old.Seq + 1}
 	})
 }
 

@@ -88,8 +88,12 @@ func TestProxyProblemsAreSaidAsTheProxys(t *testing.T) {
 			c.ClientOptions = append(c.ClientOptions, client.WithMaxRetries(0))
 		})
 		_, err := a.Client().ListAgents(context.Background(), client.ListAgentsParams{})
-		if p := app.Explain(err); p.Title != title || !strings.Contains(p.Sentence, "proxy") {
+		p := app.Explain(err)
+		if p.Title != title || !strings.Contains(p.Sentence, "proxy") {
 			t.Errorf("through %s: %+v (%v)", proxy, p, err)
+		}
+		if res := a.Accounts().Test(context.Background(), storage.Account{BaseURL: proxytest.Named(srv)}, "k", false); res.Message != p.Sentence {
+			t.Errorf("Test connection through %s says %q", proxy, res.Message)
 		}
 	}
 }
@@ -145,7 +149,7 @@ func TestAProxySignInIsKeptAndUsedAtTheNextStart(t *testing.T) {
 	}
 	err = list(a)
 	ask, _ = a.Network().Asked().Snapshot()
-	if p := app.Explain(err); p.Title != "Proxy sign-in refused" || !ask.Refused || ask.Seq != 2 {
+	if p := app.Explain(err); p.Title != "Proxy sign-in refused" || !ask.Refused || ask.Seq != 2 || ask.User != "maria" {
 		t.Fatalf("a wrong password: %+v, asked %+v", p, ask)
 	}
 	if err := a.Network().SignIn(ctx, proxy.Host(), "maria", "s3cret pass"); err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/assets"
 	"github.com/agentdesk/agentdesk/views/kit"
+	"github.com/agentdesk/agentdesk/views/screen"
 	"github.com/agentdesk/agentdesk/views/welcome"
 )
 
@@ -50,7 +51,8 @@ func NewMainWindow(fa fyne.App, a *app.App, fonts <-chan struct{}) fyne.Window {
 	<-fonts
 	var sizes *sizeKeeper
 	kit.AnswerDialogKeys(win)
-	var shell *Shell // nil while the welcome screen shows
+	askProxySignIn(screen.Env{App: a, Window: win}) // the welcome's Test connection meets the proxy too
+	var shell *Shell                                // nil while the welcome screen shows
 	if settings.Onboarded {
 		shell = NewShell(a, win)
 	} else {

@@ -54,5 +54,10 @@ func showProxySignIn(env screen.Env, ask app.ProxyAsk) {
 	}, env.Window)
 	d.Resize(fyne.NewSize(min(520, env.Window.Canvas().Size().Width-40), 300))
 	kit.ShowDialog(d, env.Window)
+	user.SetText(ask.User) // a refused one is corrected, not typed again
+	if ask.User != "" {
+		env.Window.Canvas().Focus(password)
+		return
+	}
 	env.Window.Canvas().Focus(user)
 }

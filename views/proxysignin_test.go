@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/internal/proxytest"
 	"github.com/agentdesk/agentdesk/views/kit"
 	"github.com/agentdesk/agentdesk/views/kit/kittest"
+	"github.com/agentdesk/agentdesk/views/screen"
 )
 
 // A proxy asking for a sign-in gets one dialog; the user name and password
@@ -35,6 +36,7 @@ func TestAProxyAskingForASignInIsAnsweredInOneDialog(t *testing.T) {
 	})
 	w := test.NewTempWindow(t, nil)
 	w.Resize(fyne.NewSize(800, 600))
+	askProxySignIn(screen.Env{App: a, Window: w}) // as the main window does
 	NewShell(a, w)
 	q.WaitUntil(t, func() bool { return dialogShowing(w, "Sign in to the proxy") }, func() string { return "no sign-in dialog" })
 	if !dialogShowing(w, "asks for your user name and password") || !dialogShowing(w, proxy.Host()) {

@@ -79,7 +79,6 @@ func NewShell(a *app.App, win fyne.Window, screens ...ScreenSpec) *Shell {
 		kit.ShowInformation("Agent Desk", n, win)
 	}
 	batches.Follow(s.env)
-	askProxySignIn(s.env)
 	first := a.Settings().LastScreen
 	if s.index(first) < 0 {
 		first = screen.ScreenAgents
