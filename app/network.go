@@ -23,7 +23,7 @@ type ProxyAsk struct {
 	Basic bool
 	// User is the user name kept for this proxy, if any, to correct.
 	User string
-	Seq   int
+	Seq  int
 }
 
 // Network is how Agent Desk reaches the service from this computer: the
