@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2/lang"
@@ -113,8 +114,9 @@ type App struct {
 	runner  *Runner // Runs().Runner()
 	// network reaches the service as the system's settings say (its proxy,
 	// its authorities); built at the first call, its connections closed by Close.
-	network func() *http.Client
-	proxies proxyNet // the proxy's sign-in (Network)
+	network      func() *http.Client
+	networkBuilt atomic.Bool
+	proxies      proxyNet // the proxy's sign-in (Network)
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
 	// life ends when the app closes; work is Go's, which Close waits for.
@@ -144,7 +146,10 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 	a.batches = &BatchRunner{a: a, news: live.NewState(BatchNews{})}
 	a.runner = newRunner(a)
 	a.proxies = proxyNet{users: map[string]*url.Userinfo{}, waiting: map[string]bool{}, asked: live.NewState(ProxyAsk{})}
-	a.network = sync.OnceValue(func() *http.Client { return a.networkSettings().HTTPClient() })
+	a.network = sync.OnceValue(func() *http.Client {
+		a.networkBuilt.Store(true)
+		return a.networkSettings().HTTPClient()
+	})
 	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.cfg.Paths.Ensure(); err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })
@@ -216,7 +221,9 @@ func (a *App) Close() error {
 	a.quitChats()
 	a.end()
 	a.work.Wait()
-	a.network().CloseIdleConnections()
+	if a.networkBuilt.Load() { // nothing to close, and nothing to build, for a session that made no call
+		a.network().CloseIdleConnections()
+	}
 	a.writers.Wait()
 	_ = a.FlushDrafts()
 	a.mu.Lock()
@@ -429,7 +436,11 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 	if variant := acct.EffectiveMemoryVariant(); variant != "" {
 		opts = append(opts, client.WithMemoryVariant(client.MemoryVariant(variant)))
 	}
-	opts = append(opts, client.WithHTTPClient(cmp.Or(a.cfg.HTTPClient, a.network())))
+	hc := a.cfg.HTTPClient
+	if hc == nil {
+		hc = a.network() // built only when a client of its own is not given
+	}
+	opts = append(opts, client.WithHTTPClient(hc))
 	if a.cfg.FastRetries {
 		opts = append(opts, client.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
 	}
