@@ -92,7 +92,7 @@ func main() {
 		// The demo speaks as Agent Desk does: staff train on it in their language.
 		return demoservice.Listen("127.0.0.1:0", demoservice.Options{APIKey: key, Pace: demoPace, API: *demoAPI, Faults: faults, Language: app.LanguageInUse()})
 	}
-	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(version, fa.Metadata().Version), PlainText: richtext.ReplyText, Speak: true, PolicyFile: storage.DefaultPolicyFile(runtime.GOOS)})
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.DefaultPaths(), StartDemo: startDemo, Version: cmp.Or(version, fa.Metadata().Version), PlainText: richtext.ReplyText, Speak: true, PolicyFile: storage.DefaultPolicyFile(runtime.GOOS), PolicyRegistry: policyRegistry(runtime.GOOS)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)
@@ -189,4 +189,13 @@ func demoListenAddr(addr, key string) (string, error) {
 		return "", fmt.Errorf("--serve-demo %s would let other computers in with the well-known key %q: set AGENTDESK_DEMO_KEY to a key of your own, or listen on 127.0.0.1", addr, defaultDemoKey)
 	}
 	return addr, nil
+}
+
+// policyRegistry is where Windows keeps the organisation's policy, read
+// before its file.
+func policyRegistry(goos string) string {
+	if goos == "windows" {
+		return storage.PolicyRegistryKey
+	}
+	return ""
 }

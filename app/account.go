@@ -35,6 +35,10 @@ type ConnectionResult struct {
 	State   ConnectionState
 	Message string
 	Agents  int // how many agents the account has, when connected
+	// NeedsCertificate: an authority the computer does not know signed the
+	// service's certificate, as a network that inspects secure connections
+	// does; trusting the company's certificate (Certificates) can fix it.
+	NeedsCertificate bool
 }
 
 // tidy is an account and key as typed, with the spaces a paste brings cut
@@ -71,7 +75,7 @@ func (svc *Accounts) Test(ctx context.Context, acct storage.Account, key string,
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	c := svc.a.newClient(acct.BaseURL, key, workspace, storage.Account{})
+	c := svc.a.newClient(acct.BaseURL, key, workspace, storage.Account{Certificates: acct.Certificates})
 	// retry a hiccup before answering
 	page, err := c.ListAgents(ctx, client.ListAgentsParams{PerPage: 1}, client.WithMaxRetries(2))
 	var decodeErr *client.DecodeError
@@ -91,7 +95,8 @@ func (svc *Accounts) Test(ctx context.Context, acct storage.Account, key string,
 	case client.IsProxyAuthRequired(err) || client.IsProxyUnreachable(err):
 		return ConnectionResult{State: Offline, Message: Describe(err)} // the network's proxy, not the service
 	case client.IsTLS(err):
-		return ConnectionResult{State: TLSProblem, Message: Describe(err)} // which certificate problem, in plain words
+		// which certificate problem, in plain words
+		return ConnectionResult{State: TLSProblem, Message: Describe(err), NeedsCertificate: client.IsUnknownAuthority(err)}
 	case client.IsOffline(err):
 		if netErr, ok := errors.AsType[*client.NetworkError](err); ok && strings.Contains(strings.ToLower(netErr.Err.Error()), "no such host") {
 			return ConnectionResult{State: ServerNotFound, Message: lang.L("No server was found at that address. Check the address for typing mistakes.")}
@@ -312,7 +317,7 @@ func (svc *Accounts) RememberDetected(ctx context.Context) {
 	next.MemoryVariant = cmp.Or(string(c.MemoryVariant()), acct.MemoryVariant)
 	next.ExecuteStyle = cmp.Or(string(c.ExecuteStyle()), acct.ExecuteStyle)
 	next.PollPath = cmp.Or(string(c.PollPath()), acct.PollPath)
-	if next == acct {
+	if next.MemoryVariant == acct.MemoryVariant && next.ExecuteStyle == acct.ExecuteStyle && next.PollPath == acct.PollPath {
 		return
 	}
 	_ = svc.a.UpdateSettings(ctx, func(s *storage.Settings) {

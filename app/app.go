@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2/lang"
@@ -67,6 +66,9 @@ type Config struct {
 	// PolicyFile is the organisation's policy file (storage.DefaultPolicyFile
 	// for the program); none when empty.
 	PolicyFile string
+	// PolicyRegistry is the registry key (under HKLM) read before the
+	// file on Windows (storage.PolicyRegistryKey); "" elsewhere.
+	PolicyRegistry string
 }
 
 // App is one running Agent Desk: settings, secrets, history and the active account.
@@ -112,11 +114,10 @@ type App struct {
 	// batches runs the account's batches (Batches).
 	batches *BatchRunner
 	runner  *Runner // Runs().Runner()
-	// network reaches the service as the system's settings say (its proxy,
-	// its authorities); built at the first call, its connections closed by Close.
-	network      func() *http.Client
-	networkBuilt atomic.Bool
-	proxies      proxyNet // the proxy's sign-in (Network)
+	// nets reach the service as the network settings say (its proxy, its
+	// authorities); each built at its first call, closed by Close.
+	nets    nets
+	proxies proxyNet // the proxy's sign-in (Network)
 	// writers are settings writes still under way (SaveSettingsLater).
 	writers sync.WaitGroup
 	// life ends when the app closes; work is Go's, which Close waits for.
@@ -146,10 +147,7 @@ func Open(ctx context.Context, cfg Config) (*App, error) {
 	a.batches = &BatchRunner{a: a, news: live.NewState(BatchNews{})}
 	a.runner = newRunner(a)
 	a.proxies = proxyNet{users: map[string]*url.Userinfo{}, waiting: map[string]bool{}, asked: live.NewState(ProxyAsk{})}
-	a.network = sync.OnceValue(func() *http.Client {
-		a.networkBuilt.Store(true)
-		return a.networkSettings().HTTPClient()
-	})
+	a.nets.clients = map[string]*http.Client{}
 	a.life, a.end = context.WithCancel(context.Background())
 	if err := a.cfg.Paths.Ensure(); err != nil {
 		a.notices = append(a.notices, func() string { return why(err) })
@@ -221,9 +219,7 @@ func (a *App) Close() error {
 	a.quitChats()
 	a.end()
 	a.work.Wait()
-	if a.networkBuilt.Load() { // nothing to close, and nothing to build, for a session that made no call
-		a.network().CloseIdleConnections()
-	}
+	a.nets.reset()
 	a.writers.Wait()
 	_ = a.FlushDrafts()
 	a.mu.Lock()
@@ -438,7 +434,7 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 	}
 	hc := a.cfg.HTTPClient
 	if hc == nil {
-		hc = a.network() // built only when a client of its own is not given
+		hc = a.httpClient(acct.Certificates) // built only when a client of its own is not given
 	}
 	opts = append(opts, client.WithHTTPClient(hc))
 	if a.cfg.FastRetries {

@@ -121,8 +121,12 @@ func Explain(err error) Problem {
 		return Problem{Title: lang.L("Proxy not reached"), Sentence: lang.L("Agent Desk could not reach your network's proxy, so nothing went to the service. Check your connection; if it goes on, ask your IT department whether the proxy has changed."), Action: ActionTryAgain}
 	case errors.Is(err, client.ErrProxyAddress):
 		return Problem{Title: lang.L("Proxy address not usable"), Sentence: lang.L("The proxy address set for this computer cannot be used. Ask your IT department for the right one.")}
+	case errors.Is(err, client.ErrProxyScript):
+		return Problem{Title: lang.L("Proxy script not usable"), Sentence: lang.L("Your network's proxy setup script could not be read or has a mistake, so nothing went to the service. Ask your IT department whether its address has changed; it is set on this computer or in Settings → Advanced → Network."), Action: ActionTryAgain}
+	case errors.Is(err, client.ErrNotACertificate):
+		return Problem{Title: lang.L("Not a certificate"), Sentence: lang.L("That file holds no certificate Agent Desk can read. Ask your IT department for your company's certificate as a .pem, .crt or .cer file.")}
 	case client.IsUnknownAuthority(err):
-		return Problem{Title: lang.L("Secure connection not trusted"), Sentence: lang.L("The service's security certificate was signed by an authority this computer does not trust, so Agent Desk did not send your key. Many company networks inspect secure connections with an authority of their own: ask your IT department for your company's certificate (a .pem or .cer file) and to install it on this computer.")}
+		return Problem{Title: lang.L("Secure connection not trusted"), Sentence: lang.L("The service's security certificate was signed by an authority this computer does not trust, so Agent Desk did not send your key. Many company networks inspect secure connections with an authority of their own: ask your IT department for your company's certificate (a .pem, .crt or .cer file), then choose Trust a certificate from my company… (in Settings → Advanced → Network, or under Test connection).")}
 	case client.IsCertificateExpired(err):
 		return Problem{Title: lang.L("Certificate expired"), Sentence: lang.L("The service's security certificate has expired, or this computer's date is wrong, so Agent Desk did not send your key. Check the date and time; if they are right, tell whoever runs the service.")}
 	case client.IsTLS(err):

@@ -41,9 +41,12 @@ func (a *App) Policy() storage.Policy { return a.policy }
 // fill what the user left as the default, locked ones always apply. An
 // unreadable file becomes a notice, and the settings stay as they are.
 func (a *App) usePolicy(s storage.Settings) storage.Settings {
-	p, err := storage.LoadPolicy(a.cfg.PolicyFile)
+	p, err := storage.LoadMachinePolicy(a.cfg.PolicyRegistry, a.cfg.PolicyFile)
 	if err != nil {
 		path := a.cfg.PolicyFile
+		if e, ok := errors.AsType[*storage.Error](err); ok {
+			path = e.Path
+		}
 		a.notices = append(a.notices, func() string {
 			return lang.L("The settings your organisation gave Agent Desk could not be read, so it started without them. Please tell your IT department; the file is {{.Path}} ({{.Why}}).", map[string]any{"Path": path, "Why": policyReason(err)})
 		})
@@ -54,6 +57,9 @@ func (a *App) usePolicy(s storage.Settings) storage.Settings {
 	if l := p.Language; l != nil && (l.Locked || s.Language == "") {
 		s.Language = l.Value
 		a.locks.Language = l.Locked
+	}
+	if x := p.Proxy; x != nil && (x.Locked || s.Proxy.Mode == "") {
+		s.Proxy = x.ProxySetting
 	}
 	if n := p.RequestsPerSecond; n != nil {
 		a.locks.Pace = n.Locked
@@ -116,6 +122,11 @@ func (a *App) enforcePolicy(old storage.Settings, next *storage.Settings) error 
 	if l.Language && next.Language != p.Language.Value {
 		return sayWrapped(ErrSetByOrganisation, func() string {
 			return lang.L("your organisation has set the language of Agent Desk, so it cannot be changed here")
+		})
+	}
+	if x := p.Proxy; x != nil && x.Locked && next.Proxy != x.ProxySetting {
+		return sayWrapped(ErrSetByOrganisation, func() string {
+			return lang.L("your organisation has set how Agent Desk reaches the internet, so it cannot be changed here")
 		})
 	}
 	for id, want := range l.accounts {

@@ -14,10 +14,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"os/exec"
 	"strings"
-	"sync"
-	"time"
 
 	"golang.org/x/net/http/httpproxy"
 )
@@ -30,13 +27,19 @@ const (
 	ProxyNone = "none"
 	// ProxyManual goes through Network.ProxyURL.
 	ProxyManual = "manual"
+	// ProxyPAC goes where the proxy script (PAC) at Network.PACURL says,
+	// asked for each host as browsers ask it.
+	ProxyPAC = "pac"
 )
 
 // Network says how calls leave the computer inside a company network:
 // through which proxy, trusting which authorities besides the system's.
 type Network struct {
-	Proxy    string // ProxySystem, ProxyNone or ProxyManual
+	Proxy    string // ProxySystem, ProxyNone, ProxyManual or ProxyPAC
 	ProxyURL string // ProxyManual's address, such as http://proxy.example.com:8080
+	// PACURL is ProxyPAC's script: an http:// or https:// address (fetched
+	// directly, never through a proxy), a file:// one or a path.
+	PACURL string
 	// Certificates are authorities trusted besides the system's, each PEM
 	// or DER: a company's that inspects secure connections, say.
 	Certificates [][]byte
@@ -47,6 +50,10 @@ type Network struct {
 	SignIn func(proxy string) *url.Userinfo
 	// OnProxyAuth hears each time a proxy asks for a sign-in.
 	OnProxyAuth func(*ProxyAuthError)
+
+	// pac is PACURL's script for one client (HTTPClient): fetched at its
+	// first call and kept, rather than fetched for each request.
+	pac *pacScript
 }
 
 // ProxyFor is the proxy a request to u goes through (nil: none), with the
@@ -70,6 +77,11 @@ func (n Network) proxyFor(u *url.URL) (*url.URL, error) {
 		return nil, nil
 	case ProxyManual:
 		return manualProxy(n.ProxyURL)
+	case ProxyPAC:
+		if n.pac == nil { // a question outside a client: the script is fetched for it
+			return newPACScript(n.PACURL, nil).proxyFor(u)
+		}
+		return n.pac.proxyFor(u)
 	}
 	if n.System != nil {
 		return n.System(u)
@@ -159,10 +171,13 @@ func (n Network) HTTPClient() *http.Client {
 		return &http.Client{Transport: failing{err}}
 	}
 	if n.System == nil {
-		// The desktop's settings are read once, at the first call: a
-		// program's run each request would cost milliseconds.
-		desktop := sync.OnceValue(desktopProxy)
-		n.System = func(u *url.URL) (*url.URL, error) { return systemProxy(u, httpproxy.FromEnvironment(), desktop) }
+		// The system's settings are read once, at the first call that needs
+		// them: a program's run or a script's download each request would
+		// cost milliseconds or more.
+		n.System = newSystemProxy(roots)
+	}
+	if n.Proxy == ProxyPAC {
+		n.pac = newPACScript(n.PACURL, roots)
 	}
 	t := defaultHTTPClient.Transport.(*http.Transport).Clone()
 	t.Proxy = func(r *http.Request) (*url.URL, error) { return n.ProxyFor(r.URL) }
@@ -254,36 +269,10 @@ type failing struct{ err error }
 func (f failing) RoundTrip(*http.Request) (*http.Response, error) { return nil, f.err }
 
 // SystemProxy is the proxy the system's settings give a request to u: the
-// HTTPS_PROXY family of variables first, else the desktop's own settings
-// (GNOME's) where they say "manual".
-func SystemProxy(u *url.URL) (*url.URL, error) {
-	return systemProxy(u, httpproxy.FromEnvironment(), desktopProxy)
-}
-
-// systemProxy resolves u with env, else with the desktop's settings.
-func systemProxy(u *url.URL, env *httpproxy.Config, desktop func() *httpproxy.Config) (*url.URL, error) {
-	if env.HTTPProxy != "" || env.HTTPSProxy != "" {
-		return env.ProxyFunc()(u)
-	}
-	if d := desktop(); d != nil {
-		return d.ProxyFunc()(u)
-	}
-	return nil, nil
-}
-
-// desktopProxy reads GNOME's proxy settings; nil when they set no proxy by hand.
-func desktopProxy() *httpproxy.Config { return gnomeProxy(gsettings) }
-
-// gsettings reads one key of org.gnome.system.proxy (and its children).
-func gsettings(schema, key string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "gsettings", "get", schema, key).Output()
-	if err != nil {
-		return ""
-	}
-	return strings.Trim(strings.TrimSpace(string(out)), "'")
-}
+// HTTPS_PROXY family of variables first, else on Linux the desktop's
+// (GNOME's, then KDE's: a proxy set by hand or a proxy script), read
+// afresh, and on Windows and macOS the system's own resolver.
+func SystemProxy(u *url.URL) (*url.URL, error) { return newSystemProxy(nil)(u) }
 
 // gnomeProxy reads GNOME's manual proxy through get(schema, key).
 func gnomeProxy(get func(schema, key string) string) *httpproxy.Config {

@@ -2,16 +2,25 @@ package client_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"fmt"
+	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/elazarl/goproxy"
 
@@ -227,5 +236,123 @@ func TestCallsForThisComputerSkipTheProxy(t *testing.T) {
 	}
 	if p, err := n.ProxyFor(&url.URL{Scheme: "https", Host: "api.tess.im"}); err != nil || p == nil || p.Host != "proxy.example.com:3128" {
 		t.Fatalf("the service goes through %v (%v)", p, err)
+	}
+}
+
+// namedService is the built-in service over TLS with a certificate for
+// names (all on loopback: proxytest's proxies take any name there), and
+// that certificate as PEM.
+func namedService(t *testing.T, names ...string) (*httptest.Server, []byte) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: names[0]},
+		DNSNames:              names,
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(time.Hour),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := demoservice.New(demoservice.Options{APIKey: testKey})
+	srv := httptest.NewUnstartedServer(svc)
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	srv.StartTLS()
+	t.Cleanup(func() { srv.Close(); _ = svc.Close() })
+	return srv, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+}
+
+// servedScript serves a proxy script on loopback, counting its downloads.
+func servedScript(t *testing.T, script string) (string, *atomic.Int32) {
+	t.Helper()
+	var fetched atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetched.Add(1)
+		w.Header().Set("Content-Type", "application/x-ns-proxy-autoconfig")
+		_, _ = w.Write([]byte(script))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/proxy.pac", &fetched
+}
+
+// A PAC script served on loopback chooses the proxy per host: each host's
+// calls go through the proxy it names, in a tunnel that never shows the
+// key; a host it sends DIRECT goes straight; the script is fetched once
+// for the client, and never sees a path.
+func TestAPACScriptServedOnLoopbackChoosesTheProxyPerHost(t *testing.T) {
+	srv, cert := namedService(t, "a.example.com", "b.example.com")
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	first, second := proxytest.New("", ""), proxytest.New("", "")
+	t.Cleanup(first.Close)
+	t.Cleanup(second.Close)
+	script, fetched := servedScript(t, fmt.Sprintf(`function FindProxyForURL(url, host) {
+		if (url.indexOf("/agents") >= 0) return "PROXY leaked.invalid:1";
+		if (host == "a.example.com") return "PROXY %s";
+		if (shExpMatch(url, "https://b.example.com:*/") && dnsDomainIs(host, ".example.com")) return "PROXY %s; DIRECT";
+		return "DIRECT";
+	}`, first.Host(), second.Host()))
+	n := client.Network{Proxy: client.ProxyPAC, PACURL: script, Certificates: [][]byte{cert}}
+	hc := n.HTTPClient()
+	for _, host := range []string{"a.example.com", "b.example.com", "a.example.com"} {
+		c := client.New(fastOptions(fmt.Sprintf("https://%s:%d", host, port), testKey, client.WithHTTPClient(hc), client.WithMaxRetries(0))...)
+		if _, err := c.ListAgents(context.Background(), client.ListAgentsParams{}); err != nil {
+			t.Fatalf("%s: %v", host, err)
+		}
+	}
+	a, b := first.Seen(), second.Seen()
+	if !strings.Contains(a, fmt.Sprintf("CONNECT a.example.com:%d", port)) || strings.Contains(a, "b.example.com") {
+		t.Errorf("the first proxy saw:\n%s", a)
+	}
+	if !strings.Contains(b, fmt.Sprintf("CONNECT b.example.com:%d", port)) || strings.Contains(b, "a.example.com") {
+		t.Errorf("the second proxy saw:\n%s", b)
+	}
+	if strings.Contains(a+b, testKey) || strings.Contains(a+b, "/agents") {
+		t.Errorf("a proxy saw the key or a path:\n%s\n%s", a, b)
+	}
+	if got := fetched.Load(); got != 1 {
+		t.Errorf("the script was fetched %d times", got)
+	}
+	if p, err := n.ProxyFor(&url.URL{Scheme: "https", Host: "direct.example.org", Path: "/agents"}); p != nil || err != nil {
+		t.Errorf("a DIRECT host goes through %v (%v)", p, err)
+	}
+	if p, err := n.ProxyFor(&url.URL{Scheme: "http", Host: "127.0.0.1:8787"}); p != nil || err != nil {
+		t.Errorf("this computer goes through %v (%v)", p, err)
+	}
+}
+
+// A proxy script that cannot be fetched or used fails the call, saying so,
+// and nothing goes to the service; a looping one is interrupted.
+func TestAPACScriptThatCannotBeUsedIsSaidSo(t *testing.T) {
+	srv, cert := secureService(t)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	notFound := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(notFound.Close)
+	broken, _ := servedScript(t, "function FindProxyForURL(url, host) { return")
+	looping, _ := servedScript(t, "function FindProxyForURL(url, host) { for (;;) {} }")
+	garbage, _ := servedScript(t, "function FindProxyForURL(url, host) { return 'go left' }")
+	for name, address := range map[string]string{
+		"unreachable": gone.URL + "/proxy.pac",
+		"not found":   notFound.URL + "/proxy.pac",
+		"no file":     t.TempDir() + "/proxy.pac",
+		"not set":     "",
+		"broken":      broken,
+		"looping":     looping,
+		"garbage":     garbage,
+	} {
+		_, err := throughProxy(proxytest.Named(srv), client.Network{Proxy: client.ProxyPAC, PACURL: address, Certificates: [][]byte{cert}}).
+			ListAgents(context.Background(), client.ListAgentsParams{})
+		if !errors.Is(err, client.ErrProxyScript) || strings.Contains(err.Error(), testKey) {
+			t.Errorf("%s: want the script unusable, got %v", name, err)
+		}
 	}
 }

@@ -51,19 +51,10 @@ type PolicyNumber struct {
 	Locked bool    `json:"locked,omitempty"`
 }
 
-// Proxy modes a policy may set.
-const (
-	ProxySystem = "system"
-	ProxyNone   = "none"
-	ProxyManual = "manual"
-)
-
-// PolicyProxy is how requests reach the internet: the system's proxy
-// settings, none, or the proxy at URL (manual).
+// PolicyProxy is the organisation's proxy setting, locked or only suggested.
 type PolicyProxy struct {
-	Mode   string `json:"mode"`
-	URL    string `json:"url,omitempty"`
-	Locked bool   `json:"locked,omitempty"`
+	ProxySetting
+	Locked bool `json:"locked,omitempty"`
 }
 
 // IsZero tells that the policy presets nothing.
@@ -90,6 +81,35 @@ func DefaultPolicyFile(goos string) string {
 		return "/Library/Application Support/Agent Desk/policy.json"
 	}
 	return "/etc/agentdesk/policy.json"
+}
+
+// PolicyRegistryKey is where Windows keeps the organisation's policy, under
+// HKEY_LOCAL_MACHINE: its value "Policy" holds the policy file's text, as
+// Group Policy hands it out.
+const PolicyRegistryKey = `Software\Policies\Agent Desk`
+
+// LoadMachinePolicy reads the policy Windows keeps under the registry key
+// (HKLM; "" on other systems), else the policy file at path.
+func LoadMachinePolicy(key, path string) (Policy, error) {
+	if key == "" {
+		return LoadPolicy(path)
+	}
+	data, err := registryPolicy(key)
+	if errors.Is(err, fs.ErrNotExist) {
+		return LoadPolicy(path)
+	}
+	where := `HKLM\` + key
+	if err == nil && len(data) > maxPolicyBytes {
+		err = errors.New("the value is larger than 1 MB")
+	}
+	var p Policy
+	if err == nil {
+		p, err = ParsePolicy(data)
+	}
+	if err != nil {
+		return Policy{}, &Error{Op: "read the organisation's settings", Path: where, Reason: err.Error(), Err: err}
+	}
+	return p, nil
 }
 
 // LoadPolicy reads the policy file at path: none there (or no path) is an
@@ -177,12 +197,12 @@ func ParsePolicy(data []byte) (Policy, error) {
 	if x := p.Proxy; x != nil {
 		switch x.Mode {
 		case ProxySystem, ProxyNone:
-		case ProxyManual:
+		case ProxyManual, ProxyPAC:
 			if err := checkPolicyURL(x.URL); err != nil {
 				return Policy{}, fmt.Errorf("proxy: url %w", err)
 			}
 		default:
-			return Policy{}, fmt.Errorf("proxy: mode %q is not one of system, none, manual", x.Mode)
+			return Policy{}, fmt.Errorf("proxy: mode %q is not one of system, none, manual, pac", x.Mode)
 		}
 	}
 	for i, c := range p.Certificates {

@@ -34,7 +34,7 @@ func TestParsePolicyReadsEveryField(t *testing.T) {
 		},
 		Language:          &PolicyString{Value: "pt-BR", Locked: true},
 		RequestsPerSecond: &PolicyNumber{Value: 2},
-		Proxy:             &PolicyProxy{Mode: ProxyManual, URL: "http://proxy.acme.local:3128"},
+		Proxy:             &PolicyProxy{ProxySetting: ProxySetting{Mode: ProxyManual, URL: "http://proxy.acme.local:3128"}},
 		Certificates:      []string{"/etc/agentdesk/acme-ca.pem"},
 	}
 	if !reflect.DeepEqual(p, want) {

@@ -46,6 +46,31 @@ type Settings struct {
 	ShowAdvanced bool `json:"show_advanced,omitempty"`
 	// Language is "en", "pt-BR", "es", or "" for the computer's.
 	Language string `json:"language,omitempty"`
+	// Proxy is how calls leave this computer, for every account.
+	Proxy ProxySetting `json:"proxy,omitzero"`
+}
+
+// Proxy modes (ProxySetting.Mode).
+const (
+	ProxySystem = "system" // the system's settings; "" means the same
+	ProxyNone   = "none"
+	ProxyManual = "manual" // through the proxy at URL
+	ProxyPAC    = "pac"    // as the proxy script (PAC) at URL says
+)
+
+// ProxySetting is how calls reach the internet: the system's proxy
+// settings, none, the proxy at URL, or the script at URL.
+type ProxySetting struct {
+	Mode string `json:"mode"`
+	URL  string `json:"url,omitempty"`
+}
+
+// Certificate is an authority trusted for one account besides the
+// system's: a company's that inspects secure connections, say.
+type Certificate struct {
+	Name    string    `json:"name"`
+	Expires time.Time `json:"expires"`
+	PEM     string    `json:"pem"`
 }
 
 // Account is one service account. It never holds the API key (see Secrets).
@@ -65,6 +90,8 @@ type Account struct {
 	KeyStore string `json:"key_store,omitempty"`
 	// RequestsPerSecond paces requests (client.Pacer): 0 default, negative none.
 	RequestsPerSecond float64 `json:"requests_per_second,omitempty"`
+	// Certificates are authorities trusted for this account's calls.
+	Certificates []Certificate `json:"certificates,omitempty"`
 }
 
 // EffectiveMemoryVariant is the override when set, else the detected variant.

@@ -162,7 +162,7 @@ func TestSettingsNormalisesHandEdits(t *testing.T) {
 		t.Fatal(err, notice)
 	}
 	if st.Theme != ThemeSystem || st.WindowWidth <= 0 || st.ActiveAccount != DemoAccountID ||
-		len(st.Accounts) != 2 || st.Accounts[0] != DemoAccount() || st.Accounts[1].ID != "a" {
+		len(st.Accounts) != 2 || !reflect.DeepEqual(st.Accounts[0], DemoAccount()) || st.Accounts[1].ID != "a" {
 		t.Errorf("normalised = %+v", st)
 	}
 }

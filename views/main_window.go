@@ -56,7 +56,9 @@ func NewMainWindow(fa fyne.App, a *app.App, fonts <-chan struct{}) fyne.Window {
 	if settings.Onboarded {
 		shell = NewShell(a, win)
 	} else {
-		win.SetContent(welcome.New(a, func() { shell = NewShell(a, win); sizes.keepSize(win) }).Content())
+		first := welcome.New(a, func() { shell = NewShell(a, win); sizes.keepSize(win) })
+		first.Form.Window = win
+		win.SetContent(first.Content())
 	}
 	sizes = rememberSize(a, win)
 	win.SetMaster()

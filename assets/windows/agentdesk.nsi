@@ -22,11 +22,43 @@
 ;   /CURRENTUSER       for the user running setup
 ;   /NODESKTOP         no desktop shortcut (/DESKTOP: one)
 ;   /D=C:\Some\Folder  where to install (last, unquoted; NSIS's own switch)
+; The organisation's settings, for IT (README, "For IT"): setup writes them to
+; %ProgramData%\Agent Desk\policy.json, for everyone on the computer, replacing
+; the file there. Any of these means /ALLUSERS (silent: from an elevated
+; prompt, else exit code 740). Either a policy file IT wrote:
+;   /POLICY=C:\IT\policy.json                  copied as it is
+; or the settings one by one, any of them:
+;   /SERVICE=https://agents.acme.example/api   an account: its address,
+;   /ACCOUNTNAME=Acme                          its name (else the server's),
+;   /WORKSPACE=123                             its workspace (a whole number)
+;   /LANGUAGE=pt-BR                            en, pt-BR or es
+;   /PROXY=http://proxy.acme.example:3128      the proxy every call goes through;
+;                                              /PROXY=none: none; /PROXY=system:
+;                                              the system's settings
+;   /PAC=http://wpad.acme.example/proxy.pac    or the proxy script (PAC) that says
+;   /CERTIFICATE=C:\IT\acme-ca.pem             an authority to trust (PEM or DER),
+;                                              copied as company-ca.pem next to
+;                                              policy.json, which lists it
+;   /LOCK                                      staff cannot change the account,
+;                                              language and proxy given
+; A value with spaces goes in double quotes, around the option or after its
+; = ("/ACCOUNTNAME=Acme Brasil", /POLICY="C:\IT files\policy.json"). Before
+; it changes anything, setup refuses: a value with a double quote, a control
+; character, or a backslash (but in the two file paths); an address that
+; does not start with http:// or https:// and name a server, or holds a user
+; name; a file that is not there; an option given twice or with no value;
+; /ACCOUNTNAME or /WORKSPACE without /SERVICE, /PROXY with /PAC, /LOCK with
+; nothing to lock, /POLICY with any of the others, any of them with
+; /CURRENTUSER, or a command line too long to read whole (over 1023
+; characters). A refusal ends setup with exit code 87 (ERROR_INVALID_PARAMETER)
+; and writes nothing; without /S, a message says why.
 ; The uninstaller (uninstall.exe in the install folder):
 ;   /S                 silent; keeps settings and history
 ;   /REMOVEDATA        also remove settings, history and the saved API keys
 ;   /ALLUSERS          the install for everyone (its registry entry passes it;
 ;                      silent: from an elevated prompt, else exit code 740)
+; It never removes the organisation's settings (policy.json, company-ca.pem):
+; they belong to IT, who remove or replace them, and stay for the next install.
 ;
 ; The icons (agentdesk.ico) and the picture on the first and last page
 ; (wizard.bmp) come from the menu icons; after changing the icon, with
@@ -68,6 +100,14 @@ SetCompressor /SOLID lzma
 !define WINDOW_CLASS "GLFW30"
 ; Windows' "The requested operation requires elevation".
 !define ERROR_ELEVATION_REQUIRED 740
+; Windows' "The parameter is incorrect": setup refused its command line.
+!define ERROR_INVALID_PARAMETER 87
+; The organisation's settings, in %ProgramData%\Agent Desk (Agent Desk's
+; storage.DefaultPolicyFile), and the authority /CERTIFICATE= copies there.
+!define POLICY_FILE "policy.json"
+!define POLICY_CERT "company-ca.pem"
+; MoveFileEx: replace the file there, and return once it is on disk.
+!define MOVEFILE_REPLACE_WRITE 9
 ; OpenProcess rights to wait for a process and end it; WaitForSingleObject's
 ; "timed out".
 !define SYNCHRONIZE_TERMINATE 0x00100001
@@ -93,6 +133,18 @@ Var WantDesktop ; 1: a shortcut on the desktop
 Var Upgrade    ; 1: Agent Desk is installed in this mode already: same folder, no folder page
 Var CmdDir     ; the folder /D= named, if any
 Var RemoveData ; uninstaller: 1 removes settings, history and saved keys too
+Var CmdArgs    ; setup's command line after the program's name (CmdOption)
+Var Policy     ; 1: the command line gives the organisation's settings
+Var PolicyArgs ; those options again, checked, for the elevated restart
+Var PolicyFile ; /POLICY=: the file to copy, as a full path
+Var PolicyService   ; /SERVICE=, /ACCOUNTNAME=, /WORKSPACE=, /LANGUAGE=
+Var PolicyName
+Var PolicyWorkspace
+Var PolicyLanguage
+Var PolicyProxyMode ; system, none, manual (/PROXY=) or pac (/PAC=); "": not set
+Var PolicyProxyURL
+Var PolicyCert ; /CERTIFICATE=: the file to copy, as a full path
+Var PolicyLock ; JSON's true (/LOCK) or false
 Var RadioAll
 Var DesktopBox
 Var DataBox
@@ -212,11 +264,540 @@ FunctionEnd
 !insertmacro CLOSE_APP ""
 !insertmacro CLOSE_APP "un."
 
+; ---- The command line and the organisation's settings ------------------------
+
+; CmdOption: looks for the option named on the stack ("/NAME") among the
+; words of setup's command line ($CmdArgs): $1 = how many times it is there,
+; as /NAME or /NAME=value, and $0 = the first one's value ("" for none).
+; Words are separated by spaces; double quotes around a word or around its
+; value keep the spaces in it and are dropped ("/POLICY=C:\IT files\p.json",
+; /POLICY="C:\IT files\p.json"); a quote anywhere else stays in the value
+; (for the checks to refuse). Unlike FileFunc's GetOptions, a / or ' in a
+; value (https://agents.acme.example/api, O'Neill) neither ends the value
+; nor counts as an option.
+Function CmdOption
+  Exch $2 ; the name
+  Push $3 ; where in $CmdArgs
+  Push $4 ; one character
+  Push $5 ; the word
+  Push $6 ; 1: inside double quotes
+  Push $7 ; the name's length
+  Push $8
+  StrLen $7 $2
+  StrCpy $0 ""
+  StrCpy $1 0
+  StrCpy $3 0
+  ${Do}
+    StrCpy $5 ""
+    StrCpy $6 0
+    ${Do}
+      StrCpy $4 $CmdArgs 1 $3
+      ${If} $4 == ""
+        ${Break}
+      ${EndIf}
+      IntOp $3 $3 + 1
+      ${If} $6 = 0
+        ${If} $4 == " "
+        ${OrIf} $4 == "$\t"
+          ${If} $5 == "" ; spaces before the word
+            ${Continue}
+          ${EndIf}
+          ${Break}
+        ${EndIf}
+      ${EndIf}
+      ${If} $4 == "$\""
+        IntOp $6 1 - $6
+      ${EndIf}
+      StrCpy $5 "$5$4"
+    ${Loop}
+    ${If} $5 == ""
+      ${Break}
+    ${EndIf}
+    ; "/NAME=value": /NAME=value
+    StrCpy $4 $5 1
+    StrCpy $6 $5 1 -1
+    StrLen $8 $5
+    ${If} $4 == "$\""
+    ${AndIf} $6 == "$\""
+    ${AndIf} $8 > 1
+      StrCpy $5 $5 -1 1
+    ${EndIf}
+    StrCpy $4 $5 $7
+    StrCpy $6 $5 1 $7
+    ${If} $4 == $2 ; whatever the case, as for GetOptions
+      ${If} $6 == ""
+      ${OrIf} $6 == "="
+        IntOp $1 $1 + 1
+        ${If} $1 = 1
+          IntOp $4 $7 + 1
+          StrCpy $0 $5 "" $4
+          ; /NAME="value": value
+          StrCpy $4 $0 1
+          StrCpy $6 $0 1 -1
+          StrLen $8 $0
+          ${If} $4 == "$\""
+          ${AndIf} $6 == "$\""
+          ${AndIf} $8 > 1
+            StrCpy $0 $0 -1 1
+          ${EndIf}
+        ${EndIf}
+      ${EndIf}
+    ${EndIf}
+  ${Loop}
+  Pop $8
+  Pop $7
+  Pop $6
+  Pop $5
+  Pop $4
+  Pop $3
+  Pop $2
+FunctionEnd
+!macro CMD_OPTION name
+  Push "${name}"
+  Call CmdOption
+!macroend
+
+; Refuse: ends setup over its command line before anything is written, with
+; exit code 87; the message on the stack says why (shown unless silent).
+Function Refuse
+  Exch $0
+  SetErrorLevel ${ERROR_INVALID_PARAMETER}
+  MessageBox MB_OK|MB_ICONSTOP "$0$\r$\n$\r$\nSetup has changed nothing." /SD IDOK
+  Quit
+FunctionEnd
+!macro REFUSE why
+  Push `${why}`
+  Call Refuse
+!macroend
+
+; HasAny: $4 = 1 when the text $0 holds one of the characters $5, else 0.
+Function HasAny
+  System::Call 'shlwapi::StrPBrkW(w r0, w r5) p .r4'
+  ${If} $4 P<> 0
+    StrCpy $4 1
+  ${EndIf}
+FunctionEnd
+
+; CheckText: refuses the value $0 of option $1 when it is empty or holds a
+; double quote or a control character (policy.json would need them escaped),
+; or one of the characters $2 (a backslash, but in file paths).
+Function CheckText
+  ${If} $0 == ""
+    !insertmacro REFUSE "$1 needs a value: $1=..."
+  ${EndIf}
+  ; A double quote, and the control characters 1 to 31 and 127.
+  StrCpy $5 "$\"$2"
+  StrCpy $4 1
+  ${Do}
+    IntFmt $3 "%c" $4
+    StrCpy $5 "$5$3"
+    IntOp $4 $4 + 1
+  ${LoopWhile} $4 < 32
+  IntFmt $3 "%c" 127
+  StrCpy $5 "$5$3"
+  Call HasAny
+  ${If} $4 = 1
+    ${If} $2 == "\ "
+      StrCpy $5 "a space, a backslash, a double quote or a control character"
+    ${ElseIf} $2 == "\"
+      StrCpy $5 "a backslash, a double quote or a control character"
+    ${Else}
+      StrCpy $5 "a double quote, a control character, * or ?"
+    ${EndIf}
+    !insertmacro REFUSE "$1=$0 is refused: it holds $5."
+  ${EndIf}
+FunctionEnd
+
+; CheckAddress: refuses the value $0 of option $1 unless it is an http:// or
+; https:// address that names a server, with no user name or password in it
+; (as Agent Desk's policy does).
+Function CheckAddress
+  StrCpy $2 "\ "
+  Call CheckText
+  StrCpy $3 $0 7
+  StrCpy $4 $0 8
+  ${If} $3 == "http://"
+    StrCpy $3 $0 "" 7
+  ${ElseIf} $4 == "https://"
+    StrCpy $3 $0 "" 8
+  ${Else}
+    !insertmacro REFUSE "$1=$0 is refused: it must be an address starting with https:// or http://."
+  ${EndIf}
+  ; The server: up to the first /, ? or #.
+  StrCpy $4 0
+  ${Do}
+    StrCpy $5 $3 1 $4
+    ${If} $5 == ""
+    ${OrIf} $5 == "/"
+    ${OrIf} $5 == "?"
+    ${OrIf} $5 == "#"
+      ${Break}
+    ${EndIf}
+    IntOp $4 $4 + 1
+  ${Loop}
+  StrCpy $3 $3 $4
+  ${If} $3 == ""
+    !insertmacro REFUSE "$1=$0 is refused: it names no server."
+  ${EndIf}
+  Push $0
+  StrCpy $0 $3
+  StrCpy $5 "@"
+  Call HasAny
+  Pop $0
+  ${If} $4 = 1
+    !insertmacro REFUSE "$1=$0 is refused: it must not hold a user name or password."
+  ${EndIf}
+FunctionEnd
+
+; CheckFile: refuses the file path $0 of option $1 unless a file is there;
+; $0 = its full path (setup works in other folders later, and the elevated
+; restart may start in another).
+Function CheckFile
+  StrCpy $2 "*?" ; wildcards would make FileExists look for other files
+  Call CheckText
+  ${If} ${FileExists} "$0\*.*"
+  ${OrIfNot} ${FileExists} "$0"
+    !insertmacro REFUSE "$1=$0 is refused: there is no such file."
+  ${EndIf}
+  GetFullPathName $0 $0
+FunctionEnd
+
+; POLICY_OPTION NAME VAR: VAR = the value of NAME= on the command line, ""
+; when not there; refused when given twice or with no value. $Policy = 1
+; when it is there; $1 = 1 too.
+!macro POLICY_OPTION name var
+  !insertmacro CMD_OPTION "${name}"
+  StrCpy ${var} $0
+  ${If} $1 > 1
+    !insertmacro REFUSE "${name} is given more than once."
+  ${ElseIf} $1 = 1
+    StrCpy $Policy 1
+    !if "${name}" != "/LOCK"
+      ${If} $0 == ""
+        !insertmacro REFUSE "${name} needs a value: ${name}=..."
+      ${EndIf}
+    !endif
+  ${EndIf}
+!macroend
+
+; PolicyOptions: the organisation's settings on the command line (see the
+; top of this file) into the Policy variables, checked; a refused one ends
+; setup (Refuse). $Policy = 1 when there are any; $PolicyArgs = them again,
+; for the elevated restart.
+Function PolicyOptions
+  StrCpy $Policy 0
+  StrCpy $PolicyArgs ""
+  !insertmacro POLICY_OPTION "/POLICY" $PolicyFile
+  StrCpy $R4 $Policy
+  StrCpy $Policy 0
+  !insertmacro POLICY_OPTION "/SERVICE" $PolicyService
+  !insertmacro POLICY_OPTION "/ACCOUNTNAME" $PolicyName
+  !insertmacro POLICY_OPTION "/WORKSPACE" $PolicyWorkspace
+  !insertmacro POLICY_OPTION "/LANGUAGE" $PolicyLanguage
+  !insertmacro POLICY_OPTION "/PROXY" $PolicyProxyURL
+  !insertmacro POLICY_OPTION "/PAC" $R5
+  !insertmacro POLICY_OPTION "/CERTIFICATE" $PolicyCert
+  !insertmacro POLICY_OPTION "/LOCK" $PolicyLock
+  ${If} $1 = 0
+    StrCpy $PolicyLock "false"
+  ${ElseIf} $PolicyLock != ""
+    !insertmacro REFUSE "/LOCK=$PolicyLock is refused: /LOCK takes no value."
+  ${Else}
+    StrCpy $PolicyLock "true"
+  ${EndIf}
+  StrCpy $R6 $Policy ; 1: settings one by one
+  ${If} $R4 = 1
+    StrCpy $Policy 1
+  ${EndIf}
+  ${If} $Policy = 0
+    Return
+  ${EndIf}
+
+  ; NSIS keeps 1023 characters of it: a longer one may have lost a value's end.
+  StrLen $0 $CMDLINE
+  IntOp $0 $0 + 1
+  ${If} $0 >= ${NSIS_MAX_STRLEN}
+    !insertmacro REFUSE "The command line is too long for setup to read it whole (1023 characters or more)."
+  ${EndIf}
+
+  ${If} $R4 = 1
+    ${If} $R6 = 1
+      !insertmacro REFUSE "/POLICY= is refused with the settings one by one (/SERVICE=, /LANGUAGE=, /PROXY=, /LOCK and the others): the policy file gives them all."
+    ${EndIf}
+    StrCpy $0 $PolicyFile
+    StrCpy $1 "/POLICY"
+    Call CheckFile
+    StrCpy $PolicyFile $0
+    StrCpy $PolicyArgs ' "/POLICY=$PolicyFile"'
+    Return
+  ${EndIf}
+
+  ${If} $PolicyService != ""
+    StrCpy $0 $PolicyService
+    StrCpy $1 "/SERVICE"
+    Call CheckAddress
+    StrCpy $PolicyArgs '$PolicyArgs "/SERVICE=$PolicyService"'
+  ${EndIf}
+  ${If} $PolicyName != ""
+    StrCpy $0 $PolicyName
+    StrCpy $1 "/ACCOUNTNAME"
+    StrCpy $2 "\"
+    Call CheckText
+    ${If} $PolicyService == ""
+      !insertmacro REFUSE "/ACCOUNTNAME=$PolicyName is refused: it names the account of /SERVICE=, which is not given."
+    ${EndIf}
+    StrCpy $PolicyArgs '$PolicyArgs "/ACCOUNTNAME=$PolicyName"'
+  ${EndIf}
+  ${If} $PolicyWorkspace != ""
+    ; A whole number above 0, as Agent Desk reads it: digits, no 0 first.
+    StrCpy $0 $PolicyWorkspace
+    StrCpy $5 "0123456789"
+    System::Call 'shlwapi::StrSpnW(w r0, w r5) i .r4'
+    StrLen $3 $0
+    StrCpy $5 $0 1
+    ${If} $4 <> $3
+    ${OrIf} $5 == "0"
+    ${OrIf} $3 > 18
+      !insertmacro REFUSE "/WORKSPACE=$PolicyWorkspace is refused: a workspace is a whole number above 0, such as 123."
+    ${EndIf}
+    ${If} $PolicyService == ""
+      !insertmacro REFUSE "/WORKSPACE=$PolicyWorkspace is refused: it is the workspace of /SERVICE=, which is not given."
+    ${EndIf}
+    StrCpy $PolicyArgs '$PolicyArgs "/WORKSPACE=$PolicyWorkspace"'
+  ${EndIf}
+  ${If} $PolicyLanguage != ""
+    ; In Agent Desk's spelling, whatever the case given.
+    ${If} $PolicyLanguage == "en"
+      StrCpy $PolicyLanguage "en"
+    ${ElseIf} $PolicyLanguage == "pt-BR"
+      StrCpy $PolicyLanguage "pt-BR"
+    ${ElseIf} $PolicyLanguage == "es"
+      StrCpy $PolicyLanguage "es"
+    ${Else}
+      !insertmacro REFUSE "/LANGUAGE=$PolicyLanguage is refused: the languages are en, pt-BR and es."
+    ${EndIf}
+    StrCpy $PolicyArgs '$PolicyArgs "/LANGUAGE=$PolicyLanguage"'
+  ${EndIf}
+  StrCpy $PolicyProxyMode ""
+  ${If} $PolicyProxyURL != ""
+  ${AndIf} $R5 != ""
+    !insertmacro REFUSE "/PROXY= and /PAC= are refused together: the proxy is one or the other."
+  ${EndIf}
+  ${If} $PolicyProxyURL == "none"
+    StrCpy $PolicyProxyMode "none"
+  ${ElseIf} $PolicyProxyURL == "system"
+    StrCpy $PolicyProxyMode "system"
+  ${EndIf}
+  ${If} $PolicyProxyMode != ""
+    StrCpy $PolicyProxyURL ""
+    StrCpy $PolicyArgs '$PolicyArgs "/PROXY=$PolicyProxyMode"'
+  ${ElseIf} $PolicyProxyURL != ""
+    StrCpy $0 $PolicyProxyURL
+    StrCpy $1 "/PROXY"
+    Call CheckAddress
+    StrCpy $PolicyProxyMode "manual"
+    StrCpy $PolicyArgs '$PolicyArgs "/PROXY=$PolicyProxyURL"'
+  ${ElseIf} $R5 != ""
+    StrCpy $0 $R5
+    StrCpy $1 "/PAC"
+    Call CheckAddress
+    StrCpy $PolicyProxyMode "pac"
+    StrCpy $PolicyProxyURL $R5
+    StrCpy $PolicyArgs '$PolicyArgs "/PAC=$PolicyProxyURL"'
+  ${EndIf}
+  ${If} $PolicyCert != ""
+    StrCpy $0 $PolicyCert
+    StrCpy $1 "/CERTIFICATE"
+    Call CheckFile
+    StrCpy $PolicyCert $0
+    StrCpy $PolicyArgs '$PolicyArgs "/CERTIFICATE=$PolicyCert"'
+  ${EndIf}
+  ${If} $PolicyLock == "true"
+    ${If} $PolicyService$PolicyLanguage$PolicyProxyMode == ""
+      !insertmacro REFUSE "/LOCK is refused: it locks what /SERVICE=, /LANGUAGE=, /PROXY= or /PAC= sets, and none is given."
+    ${EndIf}
+    StrCpy $PolicyArgs '$PolicyArgs /LOCK'
+  ${EndIf}
+FunctionEnd
+
+; WriteUTF8: writes the text on the stack to the file open as $R6, in UTF-8
+; as Agent Desk reads it (FileWrite would write Windows' ANSI code page);
+; sets the error flag when it could not.
+Function WriteUTF8
+  Exch $0
+  Push $1
+  Push $2
+  Push $3
+  ; Its length in UTF-8 with the closing 0, then the UTF-8 itself.
+  System::Call 'kernel32::WideCharToMultiByte(i 65001, i 0, w r0, i -1, p 0, i 0, p 0, p 0) i .r1'
+  System::Alloc $1
+  Pop $2
+  System::Call 'kernel32::WideCharToMultiByte(i 65001, i 0, w r0, i -1, p r2, i r1, p 0, p 0) i .r1'
+  IntOp $1 $1 - 1
+  StrCpy $3 0
+  System::Call 'kernel32::WriteFile(p R6, p r2, i r1, *i .r3, p 0) i .r0'
+  System::Free $2
+  ${If} $0 = 0
+  ${OrIf} $3 <> $1
+    SetErrors
+  ${EndIf}
+  Pop $3
+  Pop $2
+  Pop $1
+  Pop $0
+FunctionEnd
+!macro JSON text
+  Push `${text}`
+  Call WriteUTF8
+!macroend
+
+; JSONPath: $0 = the path $0 with each \ doubled, as a JSON string holds it.
+Function JSONPath
+  Push $1
+  Push $2
+  Push $3
+  StrCpy $1 ""
+  StrCpy $2 0
+  ${Do}
+    StrCpy $3 $0 1 $2
+    ${If} $3 == ""
+      ${Break}
+    ${ElseIf} $3 == "\"
+      StrCpy $3 "\\"
+    ${EndIf}
+    StrCpy $1 "$1$3"
+    IntOp $2 $2 + 1
+  ${Loop}
+  StrCpy $0 $1
+  Pop $3
+  Pop $2
+  Pop $1
+FunctionEnd
+
+; PutInPlace: $R5\NAME.new becomes $R5\NAME (NAME on the stack), replacing
+; it in one step; sets the error flag when it could not.
+Function PutInPlace
+  Exch $0
+  Push $1
+  Push $2
+  StrCpy $1 "$R5\$0.new"
+  StrCpy $2 "$R5\$0"
+  System::Call 'kernel32::MoveFileExW(w r1, w r2, i ${MOVEFILE_REPLACE_WRITE}) i .r1'
+  ${If} $1 = 0
+    SetErrors
+  ${EndIf}
+  Pop $2
+  Pop $1
+  Pop $0
+FunctionEnd
+
+; CopyInPlace: copies the file FROM to $R5\NAME (Push FROM, Push NAME), by
+; way of NAME.new; sets the error flag when it could not.
+Function CopyInPlace
+  Exch $1 ; NAME
+  Exch
+  Exch $0 ; FROM
+  Push $2
+  StrCpy $2 "$R5\$1.new"
+  System::Call 'kernel32::CopyFileW(w r0, w r2, i 0) i .r2'
+  ${If} $2 = 0
+    SetErrors
+  ${Else}
+    Push $1
+    Call PutInPlace
+  ${EndIf}
+  Pop $2
+  Pop $0
+  Pop $1
+FunctionEnd
+
+; WritePolicy: the organisation's settings from the command line, in
+; %ProgramData%\Agent Desk: the /POLICY= file copied there, or policy.json
+; written from the settings one by one (and the /CERTIFICATE= file copied
+; as company-ca.pem), replacing what is there. Each file is written under
+; a new name first, then put in place, so an Agent Desk starting meanwhile
+; reads the old file or the new one, never half of one. Setup stops if it
+; cannot (Abort), before the program is installed.
+Function WritePolicy
+  SetShellVarContext all ; $APPDATA is %ProgramData% then
+  StrCpy $R5 "$APPDATA\${APP}"
+  StrCpy $R6 ""
+  DetailPrint "The organisation's settings: $R5\${POLICY_FILE}"
+  ClearErrors
+  CreateDirectory "$R5"
+  IfErrors failed
+  ${If} $PolicyFile != ""
+    Push $PolicyFile
+    Push "${POLICY_FILE}"
+    Call CopyInPlace
+    IfErrors failed
+    Return
+  ${EndIf}
+
+  ${If} $PolicyCert != ""
+    Push $PolicyCert
+    Push "${POLICY_CERT}"
+    Call CopyInPlace
+    IfErrors failed
+  ${EndIf}
+  FileOpen $R6 "$R5\${POLICY_FILE}.new" w
+  IfErrors failed
+  ; The values need no escaping (PolicyOptions refused ", \ and control
+  ; characters), but for the backslashes of the certificate's path.
+  StrCpy $R7 "{$\r$\n  " ; what comes before the next setting
+  ${If} $PolicyService != ""
+    !insertmacro JSON '$R7"accounts": [$\r$\n    {'
+    ${If} $PolicyName != ""
+      !insertmacro JSON '"name": "$PolicyName", '
+    ${EndIf}
+    !insertmacro JSON '"base_url": "$PolicyService"'
+    ${If} $PolicyWorkspace != ""
+      !insertmacro JSON ', "workspace_id": "$PolicyWorkspace"'
+    ${EndIf}
+    !insertmacro JSON ', "locked": $PolicyLock}$\r$\n  ]'
+    StrCpy $R7 ",$\r$\n  "
+  ${EndIf}
+  ${If} $PolicyLanguage != ""
+    !insertmacro JSON '$R7"language": {"value": "$PolicyLanguage", "locked": $PolicyLock}'
+    StrCpy $R7 ",$\r$\n  "
+  ${EndIf}
+  ${If} $PolicyProxyMode != ""
+    !insertmacro JSON '$R7"proxy": {"mode": "$PolicyProxyMode"'
+    ${If} $PolicyProxyURL != ""
+      !insertmacro JSON ', "url": "$PolicyProxyURL"'
+    ${EndIf}
+    !insertmacro JSON ', "locked": $PolicyLock}'
+    StrCpy $R7 ",$\r$\n  "
+  ${EndIf}
+  ${If} $PolicyCert != ""
+    StrCpy $0 "$R5\${POLICY_CERT}"
+    Call JSONPath
+    !insertmacro JSON '$R7"certificates": ["$0"]'
+  ${EndIf}
+  !insertmacro JSON "$\r$\n}$\r$\n"
+  FileClose $R6
+  StrCpy $R6 ""
+  IfErrors failed
+  Push "${POLICY_FILE}"
+  Call PutInPlace
+  IfErrors failed
+  Return
+
+failed:
+  ${If} $R6 != ""
+    FileClose $R6
+  ${EndIf}
+  Delete "$R5\${POLICY_FILE}.new"
+  Delete "$R5\${POLICY_CERT}.new"
+  MessageBox MB_OK|MB_ICONSTOP "Setup could not write the organisation's settings to $R5, so it has not installed ${APP}." /SD IDOK
+  Abort "Setup could not write the organisation's settings to $R5."
+FunctionEnd
+
 ; ---- Setup ------------------------------------------------------------------
 
 Function .onInit
   StrCpy $CmdDir $INSTDIR
-  ${GetParameters} $R0
+  ${GetParameters} $CmdArgs
 
   ; Default: update what is there (the user's own install first), else
   ; install for this user alone.
@@ -228,16 +809,26 @@ Function .onInit
     StrCpy $AllUsers 1
   ${EndIf}
   StrCpy $ModeFixed 0
-  ClearErrors
-  ${GetOptions} $R0 "/ALLUSERS" $R3
-  ${IfNot} ${Errors}
+  !insertmacro CMD_OPTION "/ALLUSERS"
+  ${If} $1 > 0
     StrCpy $AllUsers 1
     StrCpy $ModeFixed 1
   ${EndIf}
-  ClearErrors
-  ${GetOptions} $R0 "/CURRENTUSER" $R3
-  ${IfNot} ${Errors}
+  !insertmacro CMD_OPTION "/CURRENTUSER"
+  ${If} $1 > 0
     StrCpy $AllUsers 0
+    StrCpy $ModeFixed 1
+  ${EndIf}
+  ; The organisation's settings go to %ProgramData%: for everyone. A
+  ; refused one ends setup here, before anything is written.
+  Call PolicyOptions
+  ${If} $Policy == 1
+    ${If} $ModeFixed == 1
+    ${AndIf} $AllUsers == 0
+      Push "/CURRENTUSER: the organisation's settings are for everyone on the computer (/ALLUSERS)."
+      Call Refuse
+    ${EndIf}
+    StrCpy $AllUsers 1
     StrCpy $ModeFixed 1
   ${EndIf}
   Call ApplyMode
@@ -249,14 +840,12 @@ Function .onInit
   ${AndIfNot} ${FileExists} "$DESKTOP\${APP}.lnk"
     StrCpy $WantDesktop 0
   ${EndIf}
-  ClearErrors
-  ${GetOptions} $R0 "/NODESKTOP" $R3
-  ${IfNot} ${Errors}
+  !insertmacro CMD_OPTION "/NODESKTOP"
+  ${If} $1 > 0
     StrCpy $WantDesktop 0
   ${EndIf}
-  ClearErrors
-  ${GetOptions} $R0 "/DESKTOP" $R3
-  ${IfNot} ${Errors}
+  !insertmacro CMD_OPTION "/DESKTOP"
+  ${If} $1 > 0
     StrCpy $WantDesktop 1
   ${EndIf}
 
@@ -299,19 +888,26 @@ FunctionEnd
 
 ; Elevate: starts this setup again with administrator rights, for everyone,
 ; and ends this one. Windows asks the user (UAC); if they say no, setup
-; stays open and says why.
+; stays open and says why (or, given the organisation's settings, which
+; need the rights, says why and ends).
 Function Elevate
   ${If} $WantDesktop == 1
     StrCpy $R7 "/ALLUSERS /DESKTOP"
   ${Else}
     StrCpy $R7 "/ALLUSERS /NODESKTOP"
   ${EndIf}
+  StrCpy $R7 "$R7$PolicyArgs"
   ${If} $CmdDir != ""
     StrCpy $R7 "$R7 /D=$CmdDir"
   ${EndIf}
   ClearErrors
   ExecShell "runas" "$EXEPATH" "$R7"
   ${If} ${Errors}
+    ${If} $Policy == 1 ; for everyone only
+      MessageBox MB_OK|MB_ICONEXCLAMATION "Setup did not get administrator rights, so it cannot install ${APP} with the organisation's settings.$\r$\n$\r$\nAsk your administrator." /SD IDOK
+      SetErrorLevel ${ERROR_ELEVATION_REQUIRED}
+      Quit
+    ${EndIf}
     MessageBox MB_OK|MB_ICONEXCLAMATION "Setup did not get administrator rights, so it cannot install ${APP} for everyone.$\r$\n$\r$\nChoose $\"Only me$\", or ask your administrator." /SD IDOK
     StrCpy $AllUsers 0
     StrCpy $ModeFixed 0
@@ -377,6 +973,9 @@ Function DirectoryPre
 FunctionEnd
 
 Section "-Agent Desk"
+  ${If} $Policy == 1
+    Call WritePolicy
+  ${EndIf}
   SetOutPath "$INSTDIR"
   Call CloseApp
   File "/oname=agentdesk.exe" "${EXE}"

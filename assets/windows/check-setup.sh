@@ -13,7 +13,14 @@
 #   4. its uninstaller, run as "Apps & features" runs it (QuietUninstallString),
 #      removes the program, shortcuts and entry, and keeps the user's data;
 #      with /REMOVEDATA it removes the data too;
-#   5. /ALLUSERS installs for everyone (Program Files, HKLM) and uninstalls.
+#   5. /ALLUSERS installs for everyone (Program Files, HKLM) and uninstalls;
+#   6. the organisation's settings on the command line: a refused value
+#      (/SERVICE=bad"value, /POLICY= with /LANGUAGE=) ends setup with exit
+#      code 87 and nothing written; /SERVICE= /WORKSPACE= /LANGUAGE= /PROXY=
+#      /LOCK write %ProgramData%\Agent Desk\policy.json, exactly the JSON
+#      expected (jq); an account name with spaces and accents, /PAC= and
+#      /CERTIFICATE= replace it (company-ca.pem copied); /POLICY= copies a
+#      given file over it; the uninstaller keeps them.
 #
 #   check-setup.sh SETUP.exe AGENTDESK.exe VERSION BUILD OUT_DIR
 #
@@ -38,7 +45,7 @@ WINE=${WINE:-$(command -v wine64 || { [ -x /usr/lib/wine/wine64 ] && echo /usr/l
 [ -n "$WINE" ] || { echo "Wine is not installed (Debian: apt-get install wine64)" >&2; exit 1; }
 WINESERVER=${WINESERVER:-$(command -v wineserver || { [ -x "$(dirname "$WINE")/wineserver" ] && echo "$(dirname "$WINE")/wineserver"; } || true)}
 [ -n "$WINESERVER" ] || { echo "wineserver is not installed next to $WINE" >&2; exit 1; }
-for tool in Xvfb xdotool import convert makensis x86_64-w64-mingw32-gcc x86_64-w64-mingw32-objdump strings; do
+for tool in Xvfb xdotool import convert makensis x86_64-w64-mingw32-gcc x86_64-w64-mingw32-objdump strings jq; do
 	command -v "$tool" >/dev/null || { echo "$tool is missing: make deps-check-windows installs what this check needs" >&2; exit 1; }
 done
 
@@ -327,6 +334,97 @@ check_installed all "$version"
 uninstall all
 check_removed all
 echo "removed for everyone"
+
+# ---- 6. The organisation's settings, for IT -------------------------------------
+# Setup writes them to %ProgramData%\Agent Desk (see agentdesk.nsi's header).
+policy_dir=$WINEPREFIX/drive_c/ProgramData/Agent\ Desk
+policy=$policy_dir/policy.json
+# What IT hands to setup, in a folder whose name has a space.
+it_dir=$WINEPREFIX/drive_c/IT\ files
+mkdir -p "$it_dir"
+
+# same_json FILE EXPECTED: FILE holds the JSON EXPECTED, no more and no less
+# (jq -S: the same keys with the same values, in any order and layout), in
+# UTF-8 without a byte-order mark, as Agent Desk reads it.
+same_json() {
+	local got want
+	got=$(jq -S . "$1" 2>&1) || fail "$1 is not valid JSON ($got): $(head -c 400 "$1")"
+	want=$(jq -S . <<<"$2")
+	[ "$got" = "$want" ] || fail "$1 is not the JSON expected; it holds:
+$(cat "$1")
+expected:
+$2"
+	[ "$(head -c1 "$1")" = "{" ] || fail "$1 does not start with {: a byte-order mark?"
+	iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1 || fail "$1 is not UTF-8"
+}
+# refused ARGS...: setup with ARGS ends with exit code 87 and writes nothing.
+refused() {
+	local rc=0
+	win "$setup" "$@" || rc=$?
+	settle
+	[ "$rc" = 87 ] || fail "setup $* ended with exit code $rc, not 87 (refused)"
+	[ ! -e "$policy_dir" ] || fail "setup $* was refused but wrote $policy_dir: $(ls -A "$policy_dir")"
+	[ ! -e "${prog[all]}" ] || fail "setup $* was refused but installed ${prog[all]}"
+	! reg_query "${key[all]}" >/dev/null || fail "setup $* was refused but wrote ${key[all]}"
+	echo "refused (exit code 87), nothing written: $*"
+}
+
+step "the organisation's settings: refused values"
+[ ! -e "$policy_dir" ] || fail "$policy_dir is there before any setup wrote it"
+refused /S /ALLUSERS '/SERVICE=bad"value'
+printf '{"language": {"value": "es"}}\n' >"$it_dir/policy.json"
+refused /S /ALLUSERS '/POLICY=C:\IT files\policy.json' /LANGUAGE=pt-BR
+
+step "the organisation's settings one by one (/SERVICE= /WORKSPACE= /LANGUAGE= /PROXY= /LOCK)"
+t=$(date +%s%N)
+win "$setup" /S /ALLUSERS /SERVICE=https://agents.acme.example/api /WORKSPACE=123 /LANGUAGE=pt-BR \
+	/PROXY=http://proxy.acme.example:3128 /LOCK || fail "the setup failed with the organisation's settings (exit code $?)"
+echo "installed in $(secs "$(ms "$t")")"
+check_installed all "$version"
+same_json "$policy" '{
+  "accounts": [{"base_url": "https://agents.acme.example/api", "workspace_id": "123", "locked": true}],
+  "language": {"value": "pt-BR", "locked": true},
+  "proxy": {"mode": "manual", "url": "http://proxy.acme.example:3128", "locked": true}
+}'
+echo "%ProgramData%\\Agent Desk\\policy.json:"
+sed 's/^/  /' "$policy" | tr -d '\r'
+
+step "again, with an account name, /PAC= and /CERTIFICATE=, unlocked"
+# Only copied here, never read: any text does for the certificate.
+printf -- '-----BEGIN CERTIFICATE-----\nMIIBtest\n-----END CERTIFICATE-----\n' >"$it_dir/acme root ca.pem"
+# Wine turns the arguments into Windows' command line with the Unix locale's
+# character set: C.UTF-8 (glibc has it built in) whether or not the
+# en_US.UTF-8 of LANG is installed, so São reaches setup as São.
+LC_ALL=C.UTF-8 win "$setup" /S /ALLUSERS '/ACCOUNTNAME=Acme São Paulo' /SERVICE=https://agents.acme.example/api \
+	/PAC=http://wpad.acme.example/proxy.pac '/CERTIFICATE=C:\IT files\acme root ca.pem' ||
+	fail "the setup failed with an account name, /PAC= and /CERTIFICATE= (exit code $?)"
+check_installed all "$version"
+same_json "$policy" '{
+  "accounts": [{"name": "Acme São Paulo", "base_url": "https://agents.acme.example/api", "locked": false}],
+  "proxy": {"mode": "pac", "url": "http://wpad.acme.example/proxy.pac", "locked": false},
+  "certificates": ["C:\\ProgramData\\Agent Desk\\company-ca.pem"]
+}'
+cmp -s "$it_dir/acme root ca.pem" "$policy_dir/company-ca.pem" || fail "/CERTIFICATE= did not copy the file to $policy_dir/company-ca.pem"
+left=$(ls -A "$policy_dir")
+[ "$left" = "$(printf 'company-ca.pem\npolicy.json')" ] || fail "$policy_dir holds more than policy.json and company-ca.pem: $left"
+echo "policy.json replaced; the certificate copied as company-ca.pem"
+
+step "a policy file IT wrote (/POLICY=)"
+cat >"$it_dir/policy.json" <<'JSON'
+{
+  "accounts": [{"name": "Acme test", "base_url": "https://agents-test.acme.example/api"}],
+  "requests_per_second": {"value": 2, "locked": false}
+}
+JSON
+win "$setup" /S /ALLUSERS '/POLICY=C:\IT files\policy.json' || fail "the setup failed with /POLICY= (exit code $?)"
+cmp -s "$it_dir/policy.json" "$policy" || fail "/POLICY= did not copy the file to $policy: $(cat "$policy")"
+echo "policy.json is the file given, byte for byte"
+
+step "uninstall: the organisation's settings stay"
+uninstall all
+check_removed all
+[ -f "$policy" ] && [ -f "$policy_dir/company-ca.pem" ] || fail "the uninstaller removed the organisation's settings from $policy_dir"
+echo "program removed; policy.json and company-ca.pem kept"
 
 step "passed in $(secs "$(ms "$t_all")")"
 echo "setup:          $setup ($(mb "$setup"))"

@@ -10,7 +10,9 @@
 #   make package-check-windows  not part of make test (a minute or more): the
 #                               setup installed, started, updated and removed
 #                               under Wine in a scratch prefix, with screenshots
-#                               in bin/dist/windows-*.png (see check-setup.sh)
+#                               in bin/dist/windows-*.png, and the organisation's
+#                               settings it takes on the command line (see
+#                               check-setup.sh)
 
 SETUP_EXE := $(DIST)/AgentDesk-$(VERSION)-setup.exe
 # makensis builds the setup (Debian's nsis has the 64-bit amd64-unicode stubs).
@@ -18,9 +20,10 @@ DEB_PACKAGES_SETUP := nsis
 # The check: Wine (64-bit), Xvfb, xdotool and ImageMagick's import to see and
 # drive the window, Mesa's software renderer for OpenGL under Xvfb, and
 # mingw-w64 for the test-only bcryptprimitives.dll when Wine lacks one,
-# binutils' strings to read the shortcuts.
+# binutils' strings to read the shortcuts, jq to compare the policy.json
+# setup writes with the one expected.
 DEB_PACKAGES_CHECK_WINDOWS := wine64 nsis xvfb xdotool imagemagick libgl1-mesa-dri \
-  gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 binutils
+  gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 binutils jq
 
 .PHONY: package-setup package-check-windows deps-setup deps-check-windows
 

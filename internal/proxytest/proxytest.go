@@ -1,6 +1,6 @@
 // Package proxytest is a company's forward proxy for tests: it tunnels
-// secure connections (CONNECT), can ask for a Basic sign-in first, and
-// notes what it could read. Agent Desk never sends a call for this
+// secure connections (CONNECT), can ask for a Basic or NTLM sign-in first,
+// and notes what it could read. Agent Desk never sends a call for this
 // computer through a proxy, so a test names its loopback service by a name
 // (Named), which the proxy takes to loopback. Only tests use it.
 package proxytest
@@ -21,6 +21,8 @@ import (
 type Proxy struct {
 	*httptest.Server
 	user, password string
+	domain         string // NTLM's, with ntlm
+	ntlm           bool
 	mu             sync.Mutex
 	seen           []string
 	tunnels        int
@@ -34,7 +36,7 @@ func New(user, password string) *Proxy {
 }
 
 // Host is the proxy's host:port.
-func (p *Proxy) Host() string { return strings.TrimPrefix(p.URL, "http://") }
+func (p *Proxy) Host() string { return p.Listener.Addr().String() }
 
 // Seen is every request the proxy could read, a line each, with any
 // Authorization or Proxy-Authorization it carried.
@@ -59,7 +61,11 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "this proxy only tunnels", http.StatusMethodNotAllowed)
 		return
 	}
-	if p.user != "" && r.Header.Get("Proxy-Authorization") != "Basic "+base64.StdEncoding.EncodeToString([]byte(p.user+":"+p.password)) {
+	if p.ntlm {
+		if !p.signedInNTLM(w, r) {
+			return
+		}
+	} else if p.user != "" && r.Header.Get("Proxy-Authorization") != "Basic "+base64.StdEncoding.EncodeToString([]byte(p.user+":"+p.password)) {
 		w.Header().Set("Proxy-Authenticate", `Basic realm="Company proxy"`)
 		w.WriteHeader(http.StatusProxyAuthRequired)
 		return

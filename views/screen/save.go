@@ -89,7 +89,11 @@ func showFileDialog(d *dialog.FileDialog, w fyne.Window) {
 // Pick asks for a file (one of endings, when given) or a folder and hands
 // its path to chosen; failed is the title of why the dialog failed.
 func Pick(env Env, folder bool, failed string, endings []string, chosen func(path string)) {
-	w := env.Window
+	PickIn(env.Window, folder, failed, endings, chosen)
+}
+
+// PickIn is Pick for a part of a screen that knows only its window.
+func PickIn(w fyne.Window, folder bool, failed string, endings []string, chosen func(path string)) {
 	done := func(u fyne.URI, err error) {
 		switch {
 		case err != nil:

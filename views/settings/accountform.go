@@ -2,6 +2,7 @@ package settings
 
 import (
 	"context"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -42,6 +43,12 @@ type AccountForm struct {
 
 	busy     *widget.ProgressBarInfinite
 	onChange []func(busy bool)
+
+	// certs lists the company certificates the account trusts, with Trust
+	// to add one: shown once Test connection meets a network that
+	// inspects secure connections, or when the account has some.
+	certs *fyne.Container
+	Trust *kit.Button
 }
 
 // NewAccountForm builds the form for acct (zero for a new one). The stored
@@ -69,6 +76,9 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	f.busy.Stop()
 	f.busy.Hide()
 	f.Test = kit.NewButtonWithIcon(lang.L("Test connection"), theme.ViewRefreshIcon(), f.TestConnection)
+	f.Trust = kit.NewButtonWithIcon(lang.L("Trust a certificate from my company…"), theme.FileIcon(), f.trust)
+	f.certs = container.NewVBox()
+	f.showCertificates(false)
 
 	form := widget.NewForm(
 		widget.NewFormItem(lang.L("Name"), f.Name),
@@ -87,7 +97,7 @@ func NewAccountForm(a *app.App, acct app.Account) *AccountForm {
 	}
 	f.Object = container.NewVBox(form, f.WorkspaceNote,
 		container.NewHBox(f.Test),
-		f.busy, f.Result)
+		f.busy, f.Result, f.certs)
 	return f
 }
 
@@ -130,6 +140,41 @@ func (f *AccountForm) show(res app.ConnectionResult) {
 	default:
 		f.say(widget.DangerImportance, res.Message)
 	}
+	f.showCertificates(res.NeedsCertificate)
+}
+
+// showCertificates lists the certificates the account trusts, and offers
+// to add one when the network needs it (offer) or some are there already.
+func (f *AccountForm) showCertificates(offer bool) {
+	f.certs.Objects = nil
+	for _, c := range f.acct.Certificates {
+		f.certs.Add(screen.Quiet(lang.L("Trusts {{.Name}}. {{.Dates}}", map[string]any{"Name": c.Name, "Dates": CertificateDates(f.a, c)})))
+	}
+	if offer || len(f.acct.Certificates) > 0 {
+		f.certs.Add(container.NewHBox(f.Trust))
+		f.certs.Show()
+	} else {
+		f.certs.Hide()
+	}
+	f.certs.Refresh()
+}
+
+// trust asks for the company's certificate, keeps it with the account
+// being edited (saved with it), and tests the connection again.
+func (f *AccountForm) trust() {
+	if f.Window == nil {
+		return
+	}
+	TrustCertificate(f.a, f.Window, func(c app.Certificate) {
+		f.AddCertificate(c)
+		f.TestConnection()
+	}, func(err error) { f.say(widget.DangerImportance, certificateFailed(app.Describe(err))) })
+}
+
+// AddCertificate trusts c for the account being edited, once saved.
+func (f *AccountForm) AddCertificate(c app.Certificate) {
+	f.acct.Certificates = append(slices.DeleteFunc(slices.Clone(f.acct.Certificates), func(x app.Certificate) bool { return x.PEM == c.PEM }), c)
+	f.showCertificates(true)
 }
 
 // say shows msg under the form, as important as imp says.

@@ -95,6 +95,7 @@ type Screen struct {
 	varNote  *widget.Label
 	pace     *kit.RadioGroup
 	paceNote *widget.Label
+	network  *network
 	errText  *widget.Label
 	content  fyne.CanvasObject
 
@@ -139,6 +140,7 @@ func New(env screen.Env) screen.Screen {
 	}, s.offerRestart)
 	s.langNote = screen.Quiet(lang.L("Set by your organisation."))
 	s.langNote.Hide()
+	s.network = newNetwork(s)
 
 	s.add = kit.NewButtonWithIcon(lang.L("Add account"), theme.ContentAddIcon(), func() { s.editAccount(app.Account{}) })
 	about := kit.NewButtonWithIcon(lang.L("About Agent Desk"), theme.InfoIcon(), func() { ShowAbout(s.env.App, s.env.Window) })
@@ -229,6 +231,7 @@ func (s *Screen) refresh() {
 	} else if locks.Pace {
 		s.paceNote.SetText(lang.L("Set by your organisation."))
 	}
+	s.network.refresh(active)
 	s.syncing = false
 }
 
@@ -306,7 +309,8 @@ func (s *Screen) advanced() fyne.CanvasObject {
 		section(lang.L("How the service keeps memories"), lang.L("Services store memories in one of two ways. Agent Desk finds out which by itself; choose only if your administrator tells you to."),
 			container.NewVBox(s.variant, s.varNote)),
 		section(lang.L("Pace of requests"), lang.L("Services limit how often Agent Desk may ask them something. Agent Desk keeps to that and slows down by itself when a service asks it to; change this only if your administrator tells you to."),
-			container.NewVBox(s.pace, s.paceNote))))
+			container.NewVBox(s.pace, s.paceNote)),
+		s.network.object()))
 	screen.RememberOpen(f, s.env.App)
 	return f.Object()
 }

@@ -53,7 +53,7 @@ func New(a *app.App, done func()) *Welcome {
 		card(theme.ComputerIcon(), lang.L("Try it first"), demoText, w.Demo),
 		card(theme.AccountIcon(), lang.L("Use your account"), connectText, w.Connect))
 
-	w.Form = settings.NewAccountForm(a, app.Account{})
+	w.Form = settings.NewAccountForm(a, preset(a))
 	w.Finish = kit.NewButtonWithIcon(lang.L("Connect"), theme.ConfirmIcon(), w.finish)
 	w.Finish.Importance = widget.HighImportance
 	w.Back = kit.NewButtonWithIcon(lang.L("Back"), theme.NavigateBackIcon(), func() { w.show(false) })
@@ -124,6 +124,17 @@ func (w *Welcome) tryDemo() {
 }
 
 // finish saves the typed account (SaveAccount marks set-up) and opens the app.
+// preset is the account the organisation set up on this computer and no
+// key was given for yet (its address and workspace filled in), if any.
+func preset(a *app.App) app.Account {
+	for _, acct := range a.Settings().Accounts {
+		if !acct.IsDemo() && acct.KeyStore == "" {
+			return acct
+		}
+	}
+	return app.Account{}
+}
+
 func (w *Welcome) finish() {
 	w.Form.Save(func(app.Account) { w.done() })
 }

@@ -2,6 +2,8 @@ package welcome
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -136,5 +138,35 @@ func TestWelcomeConnectDeadAddress(t *testing.T) {
 	test.Tap(w.Back)
 	if !w.choices.Visible() || a.Settings().Onboarded {
 		t.Fatal("Back returns to the two choices without setting anything up")
+	}
+}
+
+// An account the organisation set up shows in the form with its address
+// and workspace, so staff paste only their key.
+func TestWelcomeOffersTheOrganisationsAccount(t *testing.T) {
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "right-key"})
+	policy := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(policy, []byte(`{"accounts": [{"name": "Acme", "base_url": "`+srv.URL+`", "locked": true}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	test.NewTempApp(t)
+	t.Setenv(storage.EnvAPIKey, "")
+	a, err := app.Open(context.Background(), app.Config{Paths: storage.PathsIn(t.TempDir()), StartDemo: apptest.DemoStarter(demoservice.Options{}), Keyring: apptest.NewKeyring(), PolicyFile: policy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.Close() })
+	done := make(chan struct{}, 1)
+	w := New(a, func() { done <- struct{}{} })
+	test.NewTempWindow(t, w.Content()).Resize(fyne.NewSize(1000, 760))
+	test.Tap(w.Connect)
+	if w.Form.Name.Text != "Acme" || w.Form.BaseURL.Text != srv.URL || !w.Form.BaseURL.Disabled() {
+		t.Fatalf("the organisation's account: %q %q (locked %v)", w.Form.Name.Text, w.Form.BaseURL.Text, w.Form.BaseURL.Disabled())
+	}
+	test.Type(w.Form.Key, "right-key")
+	test.Tap(w.Finish)
+	waitDone(t, done)
+	if accts := a.Settings().Accounts; len(accts) != 2 || a.Account().Name != "Acme" || a.IsDemo() {
+		t.Fatalf("the key should go to the organisation's account, not a new one: %+v", accts)
 	}
 }
