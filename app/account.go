@@ -82,7 +82,7 @@ func (svc *Accounts) Test(ctx context.Context, acct storage.Account, key string,
 	switch {
 	case err == nil:
 		msg := lang.N("Connected. This account has {{.Count}} agent.", page.Total, map[string]any{"Count": Number(page.Total)})
-		if proxy := svc.a.proxyFor(acct.BaseURL); proxy != "" {
+		if proxy := svc.a.proxyFor(acct.BaseURL, acct.Certificates); proxy != "" {
 			msg += " " + lang.L("Calls go through your network's proxy {{.Proxy}}.", map[string]any{"Proxy": proxy})
 		}
 		return ConnectionResult{State: Connected, Agents: page.Total, Message: msg}

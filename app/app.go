@@ -449,12 +449,12 @@ func (a *App) newClient(baseURL, key, workspace string, acct storage.Account) *c
 
 // proxyFor names the proxy calls to baseURL go through ("" for none), as
 // the network settings in force choose it.
-func (a *App) proxyFor(baseURL string) string {
+func (a *App) proxyFor(baseURL string, certs []storage.Certificate) string {
 	u, err := url.Parse(baseURL)
 	if err != nil || a.cfg.HTTPClient != nil {
 		return ""
 	}
-	if p, err := a.networkSettings().ProxyFor(u); err == nil && p != nil {
+	if p, err := client.ProxyUsed(a.httpClient(certs), u); err == nil && p != nil {
 		return p.Host
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/pem"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -133,6 +134,28 @@ func TestACompanyNetworkIsSetUpInSettings(t *testing.T) {
 		}
 	})
 
+	t.Run("script", func(t *testing.T) {
+		srv, certFile := officeService(t, key)
+		proxy := proxytest.New("", "")
+		t.Cleanup(proxy.Close)
+		script := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = fmt.Fprintf(w, `function FindProxyForURL(url, host) { return dnsDomainIs(host, "example.com") ? "PROXY %s" : "DIRECT"; }`, proxy.Host())
+		}))
+		t.Cleanup(script.Close)
+		a := apptest.Open(t)
+		if err := a.Network().SetProxy(ctx, storage.ProxySetting{Mode: storage.ProxyPAC, URL: script.URL + "/proxy.pac"}); err != nil {
+			t.Fatal(err)
+		}
+		acct := trusting(t, a, storage.Account{Name: "Office", BaseURL: proxytest.Named(srv)}, certFile)
+		if res := a.Accounts().Test(ctx, acct, key, false); res.State != app.Connected || !strings.Contains(res.Message, "proxy "+proxy.Host()) {
+			t.Fatalf("Test connection as the script says: %+v", res)
+		}
+		saveAndList(t, a, acct, key)
+		if proxy.Tunnels() == 0 || strings.Contains(proxy.Seen(), key) {
+			t.Fatalf("%d tunnels; the proxy saw:\n%s", proxy.Tunnels(), proxy.Seen())
+		}
+	})
+
 	t.Run("sign-in", func(t *testing.T) {
 		srv, certFile := officeService(t, key)
 		proxy := proxytest.New(`ACME\maria`, "s3cret pass")
@@ -146,7 +169,7 @@ func TestACompanyNetworkIsSetUpInSettings(t *testing.T) {
 		acct := trusting(t, a, storage.Account{Name: "Office", BaseURL: proxytest.Named(srv)}, certFile)
 		res := a.Accounts().Test(ctx, acct, key, false)
 		ask, _ := a.Network().Asked().Snapshot()
-		if res.State == app.Connected || !strings.Contains(res.Message, "user name and password") || ask.Seq != 1 || !ask.Basic {
+		if res.State == app.Connected || !strings.Contains(res.Message, "user name and password") || ask.Seq != 1 || !ask.CanSignIn {
 			t.Fatalf("a proxy asking for a sign-in: %+v, asked %+v", res, ask)
 		}
 		if err := a.Network().SignIn(ctx, ask.Proxy, `ACME\maria`, "s3cret pass"); err != nil {
@@ -173,6 +196,54 @@ func TestACompanyNetworkIsSetUpInSettings(t *testing.T) {
 		}
 		if strings.Contains(proxy.Seen(), key) {
 			t.Fatalf("the proxy saw the key:\n%s", proxy.Seen())
+		}
+	})
+
+	t.Run("windows sign-in", func(t *testing.T) {
+		srv, certFile := officeService(t, key)
+		proxy := proxytest.NewNTLM("ACME", "maria", "s3cret pass")
+		t.Cleanup(proxy.Close)
+		paths, ring := storage.PathsIn(t.TempDir()), apptest.NewKeyring()
+		open := func() *app.App {
+			return apptest.Open(t, func(c *app.Config) { c.Paths, c.Keyring = paths, ring })
+		}
+		a := open()
+		useProxy(t, a, proxy.URL)
+		acct := trusting(t, a, storage.Account{Name: "Office", BaseURL: proxytest.Named(srv)}, certFile)
+		res := a.Accounts().Test(ctx, acct, key, false)
+		ask, _ := a.Network().Asked().Snapshot()
+		if res.State == app.Connected || ask.Seq != 1 || !ask.CanSignIn || !ask.Windows {
+			t.Fatalf("a proxy asking for a Windows sign-in: %+v, asked %+v", res, ask)
+		}
+		if err := a.Network().SignIn(ctx, ask.Proxy, `ACME\maria`, "wrong"); err != nil {
+			t.Fatal(err)
+		}
+		res = a.Accounts().Test(ctx, acct, key, false)
+		ask, _ = a.Network().Asked().Snapshot()
+		if !strings.Contains(res.Message, "refused the user name and password") || !ask.Refused || ask.Seq != 2 || ask.User != `ACME\maria` {
+			t.Fatalf("a wrong password: %+v, asked %+v", res, ask)
+		}
+		if err := a.Network().SignIn(ctx, ask.Proxy, `ACME\maria`, "s3cret pass"); err != nil {
+			t.Fatal(err)
+		}
+		if res := a.Accounts().Test(ctx, acct, key, false); res.State != app.Connected {
+			t.Fatalf("signed in: %+v", res)
+		}
+		saveAndList(t, a, acct, key)
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
+		}
+
+		b := open()
+		tunnels := proxy.Tunnels()
+		if _, err := b.Client().ListAgents(ctx, client.ListAgentsParams{}); err != nil || proxy.Tunnels() <= tunnels {
+			t.Fatalf("the next start: %v (%d tunnels, was %d)", err, proxy.Tunnels(), tunnels)
+		}
+		if ask, _ := b.Network().Asked().Snapshot(); ask.Seq != 0 {
+			t.Fatalf("the next start asked again: %+v", ask)
+		}
+		if seen := proxy.Seen(); strings.Contains(seen, key) || strings.Contains(seen, "s3cret") {
+			t.Fatalf("the proxy saw the key or the password:\n%s", seen)
 		}
 	})
 

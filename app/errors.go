@@ -529,8 +529,8 @@ func explainProxyAuth(err error) Problem {
 	switch {
 	case e != nil && e.Refused:
 		return Problem{Title: lang.L("Proxy sign-in refused"), Sentence: lang.L("Your network's proxy refused the user name and password. Check them (your IT department can help), sign in again when Agent Desk asks, then try again."), Action: ActionTryAgain}
-	case e != nil && !e.OffersBasic():
-		return Problem{Title: lang.L("Proxy sign-in needed"), Sentence: lang.L("Your network's proxy asks for a Windows sign-in, which Agent Desk cannot give yet. Ask your IT department to let Agent Desk through the proxy.")}
+	case e != nil && !e.CanSignIn():
+		return Problem{Title: lang.L("Proxy sign-in needed"), Sentence: lang.L("Your network's proxy asks for a kind of sign-in Agent Desk cannot give (Kerberos alone). Ask your IT department to let Agent Desk through the proxy.")}
 	}
 	return Problem{Title: lang.L("Proxy sign-in needed"), Sentence: lang.L("Your network's proxy asks for your user name and password. Sign in when Agent Desk asks, then try again."), Action: ActionTryAgain}
 }

@@ -29,8 +29,9 @@ type ProxyAsk struct {
 	Proxy string // host:port
 	// Refused: the user name and password kept were refused.
 	Refused bool
-	// Basic: the proxy takes a user name and password Agent Desk can send.
-	Basic bool
+	// CanSignIn: the proxy takes a user name and password Agent Desk can
+	// send (Basic or NTLM); Windows: as a Windows sign-in (NTLM).
+	CanSignIn, Windows bool
 	// User is the user name kept for this proxy, if any, to correct.
 	User string
 	Seq  int
@@ -145,7 +146,7 @@ func (a *App) signIn(proxy string) *url.Userinfo {
 }
 
 // proxyAsked publishes a proxy's request for a sign-in; one the user
-// cannot answer here (no Basic) is published too, for the window to say so.
+// cannot answer here (Kerberos alone) is published too, for the window to say so.
 func (a *App) proxyAsked(e *client.ProxyAuthError) {
 	n := &a.proxies
 	n.mu.Lock()
@@ -160,7 +161,7 @@ func (a *App) proxyAsked(e *client.ProxyAuthError) {
 		return
 	}
 	n.asked.Update(func(old ProxyAsk) ProxyAsk {
-		return ProxyAsk{Proxy: e.Proxy, Refused: e.Refused, Basic: e.OffersBasic(), User: user, Seq: old.Seq + 1}
+		return ProxyAsk{Proxy: e.Proxy, Refused: e.Refused, CanSignIn: e.CanSignIn(), Windows: e.CanSignIn() && !e.OffersBasic(), User: user, Seq: old.Seq + 1}
 	})
 }
 

@@ -141,7 +141,7 @@ func TestAProxySignInIsKeptAndUsedAtTheNextStart(t *testing.T) {
 
 	err := list(a)
 	ask, _ := a.Network().Asked().Snapshot()
-	if p := app.Explain(err); p.Title != "Proxy sign-in needed" || ask.Seq != 1 || ask.Proxy != proxy.Host() || ask.Refused || !ask.Basic {
+	if p := app.Explain(err); p.Title != "Proxy sign-in needed" || ask.Seq != 1 || ask.Proxy != proxy.Host() || ask.Refused || !ask.CanSignIn {
 		t.Fatalf("a proxy asking for a sign-in: %+v, asked %+v", p, ask)
 	}
 	if err := a.Network().SignIn(ctx, proxy.Host(), "maria", "wrong"); err != nil {

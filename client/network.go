@@ -15,6 +15,8 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
+	"time"
 
 	"golang.org/x/net/http/httpproxy"
 )
@@ -179,8 +181,15 @@ func (n Network) HTTPClient() *http.Client {
 	if n.Proxy == ProxyPAC {
 		n.pac = newPACScript(n.PACURL, roots)
 	}
+	nt := &networkTransport{n: n, routes: map[string]*ntlmRoute{}}
 	t := defaultHTTPClient.Transport.(*http.Transport).Clone()
-	t.Proxy = func(r *http.Request) (*url.URL, error) { return n.ProxyFor(r.URL) }
+	t.Proxy = func(r *http.Request) (*url.URL, error) {
+		p, err := n.ProxyFor(r.URL)
+		if p != nil && nt.route(p.Host) != nil {
+			p.User = nil // a proxy that signs in with NTLM never gets the password as Basic
+		}
+		return p, err
+	}
 	t.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
 	t.OnProxyConnectResponse = func(_ context.Context, proxy *url.URL, req *http.Request, res *http.Response) error {
 		if res.StatusCode != http.StatusProxyAuthRequired {
@@ -188,13 +197,162 @@ func (n Network) HTTPClient() *http.Client {
 		}
 		sent := req.Header.Get("Proxy-Authorization")
 		e := &ProxyAuthError{Proxy: proxy.Host, Schemes: res.Header.Values("Proxy-Authenticate"), Refused: sent != ""}
+		if scheme, ok := offersNTLM(e.Schemes); ok {
+			nt.learn(proxy, scheme)
+			e.Refused = false // Basic sent to a proxy that wants NTLM says nothing of the password
+			if n.SignIn != nil && n.SignIn(proxy.Host) != nil {
+				return e // RoundTrip sends the call again through an NTLM tunnel
+			}
+		}
 		// A call sent before the sign-in changed says nothing of the new one.
 		if n.OnProxyAuth != nil && (n.SignIn == nil || basicAuth(n.SignIn(proxy.Host)) == sent) {
 			n.OnProxyAuth(e)
 		}
 		return e
 	}
-	return &http.Client{Transport: t}
+	nt.plain = t
+	return &http.Client{Transport: nt}
+}
+
+// ProxyUsed is the proxy hc sends a call to u through (nil for none, or when
+// hc is not a Network's HTTPClient), as Test connection tells it.
+func ProxyUsed(hc *http.Client, u *url.URL) (*url.URL, error) {
+	nt, ok := hc.Transport.(*networkTransport)
+	if !ok {
+		return nil, nil
+	}
+	p, err := nt.n.proxyFor(u)
+	return p, err
+}
+
+// networkTransport sends calls as a Network says: through Go's transport,
+// which signs in to proxies with Basic, or, for a proxy that asked for NTLM
+// (or Negotiate), through tunnels it signs in to itself (tunnelNTLM).
+type networkTransport struct {
+	n     Network
+	plain *http.Transport
+	mu    sync.Mutex
+	// routes are the proxies known to sign in with NTLM, by host:port.
+	routes map[string]*ntlmRoute
+}
+
+// ntlmRoute is a proxy that signs in with NTLM, with the transport whose
+// connections are tunnels through it (signed in once each, then pooled).
+type ntlmRoute struct {
+	scheme string
+	t      *http.Transport
+}
+
+func (nt *networkTransport) route(proxy string) *ntlmRoute {
+	nt.mu.Lock()
+	defer nt.mu.Unlock()
+	return nt.routes[proxy]
+}
+
+// learn keeps that proxy signs in with scheme, from the next call on.
+func (nt *networkTransport) learn(proxy *url.URL, scheme string) {
+	nt.mu.Lock()
+	defer nt.mu.Unlock()
+	if nt.routes[proxy.Host] != nil {
+		return
+	}
+	p := *proxy
+	p.User = nil
+	t := nt.plain.Clone()
+	t.Proxy = nil
+	t.OnProxyConnectResponse = nil
+	dial := (&net.Dialer{Timeout: 15 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	n := nt.n
+	t.DialContext = func(ctx context.Context, _, addr string) (net.Conn, error) {
+		var user *url.Userinfo
+		if n.SignIn != nil {
+			user = n.SignIn(p.Host)
+		}
+		if user == nil {
+			e := &ProxyAuthError{Proxy: p.Host, Schemes: []string{scheme}}
+			if n.OnProxyAuth != nil {
+				n.OnProxyAuth(e)
+			}
+			return nil, e
+		}
+		conn, err := tunnelNTLM(ctx, dial, &p, nt.plain.TLSClientConfig, addr, user, scheme)
+		if e, ok := errors.AsType[*ProxyAuthError](err); ok && n.OnProxyAuth != nil && sameUser(n.SignIn(p.Host), user) {
+			n.OnProxyAuth(e) // a sign-in given since says nothing of this one
+		}
+		return conn, err
+	}
+	nt.routes[p.Host] = &ntlmRoute{scheme: scheme, t: t}
+}
+
+// sameUser reports the same user name and password.
+func sameUser(a, b *url.Userinfo) bool { return basicAuth(a) == basicAuth(b) }
+
+// RoundTrip sends r through an NTLM tunnel when its proxy asked for one;
+// a call refused at the proxy before reaching the service goes once more
+// that way, as nothing of it was sent on.
+func (nt *networkTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if t := nt.tunnelled(r); t != nil {
+		return t.RoundTrip(r)
+	}
+	res, err := nt.plain.RoundTrip(r)
+	if _, ok := errors.AsType[*ProxyAuthError](err); !ok || r.URL.Scheme != "https" {
+		return res, err
+	}
+	t := nt.tunnelled(r)
+	if t == nil || nt.n.SignIn == nil {
+		return res, err
+	}
+	again, rerr := rewound(r)
+	if rerr != nil {
+		return res, err
+	}
+	return t.RoundTrip(again)
+}
+
+// tunnelled is the transport of r's proxy when that proxy signs in with
+// NTLM; nil for the plain one. Only secure calls go through tunnels.
+func (nt *networkTransport) tunnelled(r *http.Request) *http.Transport {
+	nt.mu.Lock()
+	none := len(nt.routes) == 0
+	nt.mu.Unlock()
+	if none || r.URL.Scheme != "https" {
+		return nil
+	}
+	p, err := nt.n.proxyFor(r.URL)
+	if err != nil || p == nil || (p.Scheme != "http" && p.Scheme != "https") {
+		return nil
+	}
+	if route := nt.route(p.Host); route != nil {
+		return route.t
+	}
+	return nil
+}
+
+// rewound is r to send again, its body read again from the start.
+func rewound(r *http.Request) (*http.Request, error) {
+	again := r.Clone(r.Context())
+	if r.Body == nil || r.Body == http.NoBody {
+		return again, nil
+	}
+	if r.GetBody == nil {
+		return nil, errors.New("agentdesk: the request's body cannot be read again")
+	}
+	body, err := r.GetBody()
+	if err != nil {
+		return nil, err
+	}
+	again.Body = body
+	return again, nil
+}
+
+// CloseIdleConnections closes the idle connections of every transport.
+func (nt *networkTransport) CloseIdleConnections() {
+	nt.plain.CloseIdleConnections()
+	nt.mu.Lock()
+	defer nt.mu.Unlock()
+	for _, r := range nt.routes {
+		r.t.CloseIdleConnections()
+	}
 }
 
 // basicAuth is the Proxy-Authorization a sign-in sends ("" for none).
@@ -220,6 +378,13 @@ func (e *ProxyAuthError) Error() string {
 		return fmt.Sprintf("the proxy %s refused the sign-in (%s)", e.Proxy, strings.Join(e.Schemes, ", "))
 	}
 	return fmt.Sprintf("the proxy %s asks for a sign-in (%s)", e.Proxy, strings.Join(e.Schemes, ", "))
+}
+
+// CanSignIn reports a proxy that takes a user name and password Agent Desk
+// can send: as Basic, or through NTLM (Negotiate carrying NTLM too).
+func (e *ProxyAuthError) CanSignIn() bool {
+	_, ntlm := offersNTLM(e.Schemes)
+	return ntlm || e.OffersBasic()
 }
 
 // OffersBasic reports whether the proxy takes a user name and password as Basic.

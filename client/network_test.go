@@ -356,3 +356,37 @@ func TestAPACScriptThatCannotBeUsedIsSaidSo(t *testing.T) {
 		}
 	}
 }
+
+// A proxy that signs in with NTLM is met at the first call, a save: the
+// save goes once more through a signed-in tunnel (the proxy refused it
+// before it reached the service) and is made once; the proxy never sees
+// the key or the password, and later calls reuse the tunnel.
+func TestAnNTLMProxyIsSignedInToAndTheFirstSaveIsMadeOnce(t *testing.T) {
+	srv, cert := secureService(t)
+	proxy := proxytest.NewNTLM("ACME", "maria", "s3cret pass")
+	t.Cleanup(proxy.Close)
+	var asked []*client.ProxyAuthError
+	c := throughProxy(proxytest.Named(srv), client.Network{Proxy: client.ProxyManual, ProxyURL: proxy.URL, Certificates: [][]byte{cert},
+		SignIn:      func(string) *url.Userinfo { return url.UserPassword(`ACME\maria`, "s3cret pass") },
+		OnProxyAuth: func(e *client.ProxyAuthError) { asked = append(asked, e) }})
+	ctx := context.Background()
+	if _, err := c.CreateCollection(ctx, "Contracts 2027"); err != nil {
+		t.Fatalf("the first save through an NTLM proxy: %v", err)
+	}
+	page, err := c.ListCollections(ctx, client.ListCollectionsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	for _, col := range page.Data {
+		if col.Name == "Contracts 2027" {
+			made++
+		}
+	}
+	if made != 1 || len(asked) != 0 || proxy.Tunnels() != 1 {
+		t.Fatalf("made %d times; asked %d times; %d tunnels", made, len(asked), proxy.Tunnels())
+	}
+	if seen := proxy.Seen(); strings.Contains(seen, testKey) || strings.Contains(seen, "s3cret") {
+		t.Fatalf("the proxy saw:\n%s", seen)
+	}
+}

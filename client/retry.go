@@ -74,13 +74,17 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // lasting reports a network failure retrying will not mend: no such host,
-// nothing listening, an untrusted certificate.
+// nothing listening, an untrusted certificate, a proxy that wants a sign-in.
 func lasting(err error) bool {
 	var dns *net.DNSError
 	if errors.As(err, &dns) && dns.IsNotFound {
 		return true
 	}
 	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, ErrRedirectedAway) {
+		return true
+	}
+	// The proxy's sign-in, address or script: the user or IT must act first.
+	if _, ok := errors.AsType[*ProxyAuthError](err); ok || errors.Is(err, ErrProxyScript) || errors.Is(err, ErrProxyAddress) || errors.Is(err, errNTLMClosed) {
 		return true
 	}
 	return badCertificate(err)

@@ -20,7 +20,7 @@ import (
 func askProxySignIn(env screen.Env) {
 	seen := 0
 	kit.Bind(env.App.Network().Asked(), func(ask app.ProxyAsk) {
-		if ask.Seq <= seen || !ask.Basic {
+		if ask.Seq <= seen || !ask.CanSignIn {
 			return
 		}
 		seen = ask.Seq
@@ -36,6 +36,9 @@ func showProxySignIn(env screen.Env, ask app.ProxyAsk) {
 		intro.Importance = widget.DangerImportance
 	}
 	user := kit.NewFormEntry()
+	if ask.Windows {
+		user.SetPlaceHolder(lang.L(`Your Windows sign-in, such as ACME\maria`))
+	}
 	password := kit.NewFormEntry()
 	password.Password = true
 	items := []*widget.FormItem{
