@@ -254,6 +254,19 @@ func (n *Network) ReadCertificate(path string) (storage.Certificate, error) {
 	return storage.Certificate{Name: name, Expires: first.NotAfter, PEM: b.String()}, nil
 }
 
+// OrganisationCertificates are the certificates the organisation's policy
+// trusts for every account, as they read now (one unreadable is left out:
+// calls say so themselves).
+func (n *Network) OrganisationCertificates() []storage.Certificate {
+	var out []storage.Certificate
+	for _, path := range n.a.policy.Certificates {
+		if c, err := n.ReadCertificate(path); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // Trust adds a company's certificate to those the account in use trusts,
 // and reconnects with it.
 func (n *Network) Trust(ctx context.Context, c storage.Certificate) error {

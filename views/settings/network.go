@@ -175,27 +175,38 @@ func (n *network) refresh(active app.Account) {
 	}
 
 	n.certs.Objects = nil
+	org := a.Network().OrganisationCertificates()
+	for _, c := range org {
+		n.certs.Add(n.certificateRow(c, false))
+	}
 	switch {
 	case active.IsDemo():
 		n.certs.Add(screen.Quiet(lang.L("The demo runs on this computer and needs no certificates. Switch to your own account to add one.")))
-	case len(active.Certificates) == 0:
+	case len(active.Certificates) == 0 && len(org) == 0:
 		n.certs.Add(screen.Quiet(lang.L("None.")))
 	}
 	if !active.IsDemo() {
 		for _, c := range active.Certificates {
-			n.certs.Add(n.certificateRow(c))
+			n.certs.Add(n.certificateRow(c, true))
 		}
 	}
 	n.certs.Refresh()
 	screen.EnableIf(!active.IsDemo(), n.trust)
 }
 
-func (n *network) certificateRow(c app.Certificate) fyne.CanvasObject {
+// certificateRow shows a certificate trusted, with Remove when the account's
+// own (mine); the organisation's for every account are its to remove.
+func (n *network) certificateRow(c app.Certificate, mine bool) fyne.CanvasObject {
 	name := widget.NewLabel(c.Name)
 	name.Truncation = fyne.TextTruncateEllipsis
 	until := screen.Quiet(CertificateDates(n.s.env.App, c))
 	if n.s.env.App.Network().Expired(c) {
 		until.Importance = widget.WarningImportance
+	}
+	text := container.NewVBox(name, until)
+	if !mine {
+		text.Add(screen.Quiet(lang.L("Set by your organisation, for every account.")))
+		return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, text)
 	}
 	remove := kit.NewButtonWithIcon(lang.L("Remove"), theme.DeleteIcon(), func() {
 		n.s.change(func(ctx context.Context) error { return n.s.env.App.Network().Untrust(ctx, c) }, func(why string) string {
@@ -203,7 +214,7 @@ func (n *network) certificateRow(c app.Certificate) fyne.CanvasObject {
 		})
 	})
 	return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()),
-		container.NewVBox(layout.NewSpacer(), remove, layout.NewSpacer()), container.NewVBox(name, until))
+		container.NewVBox(layout.NewSpacer(), remove, layout.NewSpacer()), text)
 }
 
 // CertificateDates says until when a certificate is valid, or that it expired.

@@ -105,7 +105,7 @@ func TestALockedProxyShowsAsSetByTheOrganisation(t *testing.T) {
 	test.NewTempApp(t)
 	kit.UseQueue(t)
 	path := filepath.Join(t.TempDir(), "policy.json")
-	if err := os.WriteFile(path, []byte(`{"proxy": {"mode": "manual", "url": "http://proxy.acme.example:3128", "locked": true}}`), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(`{"proxy": {"mode": "manual", "url": "http://proxy.acme.example:3128", "locked": true}, "certificates": ["`+companyCertificate(t)+`"]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	a := openWithPolicy(t, path)
@@ -113,6 +113,9 @@ func TestALockedProxyShowsAsSetByTheOrganisation(t *testing.T) {
 	n := s.network
 	if !n.mode.Disabled() || !n.address.Disabled() || !n.modeNote.Visible() || n.address.Text != "http://proxy.acme.example:3128" || n.mode.Selected != "Through this proxy" {
 		t.Fatalf("locked: %v %v %v %q %q", n.mode.Disabled(), n.address.Disabled(), n.modeNote.Visible(), n.address.Text, n.mode.Selected)
+	}
+	if l := kittest.Labels(n.certs); !strings.Contains(l, "goproxy.github.io") || !strings.Contains(l, "Set by your organisation, for every account.") || kittest.FindButton(n.certs, "Remove") != nil {
+		t.Fatalf("the organisation's certificate: %s", l)
 	}
 }
 
