@@ -40,6 +40,11 @@ type network struct {
 	modeNote *widget.Label // set by the organisation
 	certs    *fyne.Container
 	trust    *kit.Button
+	// test checks the account in use the way calls now go, and result
+	// says how it went (and through which proxy).
+	test    *kit.Button
+	result  *widget.Label
+	testing *widget.ProgressBarInfinite
 	// pending is a proxy mode picked whose address is not kept yet: shown
 	// as picked until kept, even after a refused address.
 	pending string
@@ -65,6 +70,12 @@ func newNetwork(s *Screen) *network {
 	n.addrRow.Hide()
 	n.modeNote = screen.Quiet(lang.L("Set by your organisation."))
 	n.modeNote.Hide()
+	n.test = kit.NewButtonWithIcon(lang.L("Test connection"), theme.ViewRefreshIcon(), n.testConnection)
+	n.result = screen.Wrapped("")
+	n.result.Hide()
+	n.testing = widget.NewProgressBarInfinite()
+	n.testing.Stop()
+	n.testing.Hide()
 	n.certs = container.NewVBox()
 	n.trust = kit.NewButtonWithIcon(lang.L("Trust a certificate from my company…"), theme.FileIcon(), func() {
 		TrustCertificate(s.env.App, s.env.Window, func(c app.Certificate) {
@@ -94,9 +105,43 @@ func TrustCertificate(a *app.App, w fyne.Window, read func(app.Certificate), fai
 func (n *network) object() fyne.CanvasObject {
 	return container.NewVBox(
 		section(lang.L("Network"), lang.L("How Agent Desk reaches the internet. Most computers need no change here; your IT department tells you if yours does."),
-			container.NewVBox(n.mode, n.addrRow, n.modeNote)),
+			container.NewVBox(n.mode, n.addrRow, n.modeNote, container.NewHBox(n.test), n.testing, n.result)),
 		section(lang.L("Company certificates"), lang.L("Some company networks check secure connections with a certificate of their own. Add it only if your IT department gives you one: it is kept for the account in use."),
 			container.NewVBox(n.certs, container.NewHBox(n.trust))))
+}
+
+// testConnection checks the account in use as calls now go: staff see at
+// once whether a proxy chosen works, and which proxy the calls took.
+func (n *network) testConnection() {
+	a := n.s.env.App
+	acct := a.Account()
+	if acct.IsDemo() {
+		n.say(widget.MediumImportance, lang.L("The demo runs on this computer: its calls never go through a proxy. Switch to your own account to test the network."))
+		return
+	}
+	n.test.Disable()
+	n.testing.Show()
+	n.testing.Start()
+	n.result.Hide()
+	a.Go(func() {
+		res := a.Accounts().Test(context.Background(), acct, "", false)
+		kit.Do(func() {
+			n.test.Enable()
+			n.testing.Stop()
+			n.testing.Hide()
+			if res.State == app.Connected {
+				n.say(widget.SuccessImportance, res.Message)
+			} else {
+				n.say(widget.DangerImportance, res.Message)
+			}
+		})
+	})
+}
+
+func (n *network) say(imp widget.Importance, msg string) {
+	n.result.Importance = imp
+	n.result.SetText(msg)
+	n.result.Show()
 }
 
 // chose is a proxy mode picked: the plain ones apply at once, the others
@@ -104,6 +149,7 @@ func (n *network) object() fyne.CanvasObject {
 func (n *network) chose(mode string) {
 	a := n.s.env.App
 	n.pending = ""
+	n.result.Hide() // it told of the way calls went before
 	if mode == app.ProxySystem || mode == app.ProxyNone {
 		n.addrRow.Hide()
 		n.s.change(func(ctx context.Context) error {
@@ -145,6 +191,7 @@ func (n *network) selected() string {
 
 func (n *network) useAddress() {
 	p := app.ProxySetting{Mode: n.selected(), URL: n.address.Text}
+	n.result.Hide()
 	n.s.change(func(ctx context.Context) error { return n.s.env.App.Network().SetProxy(ctx, p) }, proxyFailed, func() { n.pending = "" })
 }
 

@@ -50,7 +50,14 @@ func TestNetworkSettingsAfterEachAction(t *testing.T) {
 		t.Fatalf("the demo takes no certificates: %s", kittest.Labels(n.certs))
 	}
 
+	test.Tap(n.test)
+	if !strings.Contains(n.result.Text, "never go through a proxy") {
+		t.Fatalf("testing the demo's network: %q", n.result.Text)
+	}
 	choose(s, n.mode, "Through this proxy")
+	if n.result.Visible() {
+		t.Fatal("a test result stays shown after the setting changed")
+	}
 	if !n.addrRow.Visible() || n.address.Text != "" || a.Settings().Proxy.Mode != "" {
 		t.Fatalf("picking a proxy asks for its address first: shown %v, %q, kept %+v", n.addrRow.Visible(), n.address.Text, a.Settings().Proxy)
 	}
@@ -84,6 +91,8 @@ func TestNetworkSettingsAfterEachAction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	test.Tap(n.test)
+	wait("the account's connection tested", func() bool { return strings.HasPrefix(n.result.Text, "Connected.") && !n.test.Disabled() })
 	wait("no certificates yet", func() bool { return !n.trust.Disabled() && strings.TrimSpace(kittest.Labels(n.certs)) == "None." })
 	c, err := a.Network().ReadCertificate(companyCertificate(t))
 	if err != nil {
