@@ -334,3 +334,51 @@ func TestAPACScriptTooSlowToCompileIsNotTriedAgain(t *testing.T) {
 		t.Fatalf("fetched %d times", fetched)
 	}
 }
+
+// officePAC is a company's script as IT departments write them: plain
+// names and the intranet direct, the rest through one of two proxies.
+const officePAC = `function FindProxyForURL(url, host) {
+	if (isPlainHostName(host) || dnsDomainIs(host, ".acme.local") || shExpMatch(host, "*.intranet.acme.example")) return "DIRECT";
+	if (isInNet(dnsResolve(host), "10.0.0.0", "255.0.0.0") || isInNet(dnsResolve(host), "192.168.0.0", "255.255.0.0")) return "DIRECT";
+	if (shExpMatch(url, "https://*.eu.acme.example/*")) return "PROXY proxy-eu.acme.local:3128; DIRECT";
+	return "PROXY proxy.acme.local:3128; PROXY proxy2.acme.local:3128; DIRECT";
+}`
+
+// BenchmarkFindProxy: the cost of finding a call's proxy, as a company's
+// script says (a new host each time, and the same host again) against a
+// proxy set by hand (the baseline).
+func BenchmarkFindProxy(b *testing.B) {
+	env := pacEnv{now: time.Now, addrs: func() []netip.Addr { return []netip.Addr{netip.MustParseAddr("10.1.2.3")} }, lookupFor: time.Second,
+		lookup: func(context.Context, string) ([]netip.Addr, error) {
+			return []netip.Addr{netip.MustParseAddr("203.0.113.7")}, nil
+		}}
+	b.Run("manual", func(b *testing.B) {
+		n := Network{Proxy: ProxyManual, ProxyURL: "http://proxy.acme.local:3128"}
+		u := &url.URL{Scheme: "https", Host: "agents.acme.example", Path: "/api/v1/agents"}
+		for b.Loop() {
+			if p, err := n.ProxyFor(u); err != nil || p == nil {
+				b.Fatal(p, err)
+			}
+		}
+	})
+	b.Run("script-new-host", func(b *testing.B) {
+		s := pacSource(officePAC, env)
+		i := 0
+		for b.Loop() {
+			i++
+			u := &url.URL{Scheme: "https", Host: fmt.Sprintf("h%d.agents.acme.example", i), Path: "/api/v1/agents"}
+			if p, err := s.proxyFor(u); err != nil || p == nil {
+				b.Fatal(p, err)
+			}
+		}
+	})
+	b.Run("script-same-host", func(b *testing.B) {
+		s := pacSource(officePAC, env)
+		u := &url.URL{Scheme: "https", Host: "agents.acme.example", Path: "/api/v1/agents"}
+		for b.Loop() {
+			if p, err := s.proxyFor(u); err != nil || p == nil {
+				b.Fatal(p, err)
+			}
+		}
+	})
+}
