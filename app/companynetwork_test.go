@@ -2,8 +2,6 @@ package app_test
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/pem"
 	"fmt"
 	"net/http"
@@ -11,10 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/elazarl/goproxy"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
@@ -36,39 +31,6 @@ func officeService(t *testing.T, key string) (srv *httptest.Server, certFile str
 		t.Fatal(err)
 	}
 	return srv, certFile
-}
-
-// seeingProxy is a company proxy that opens secure connections with its own
-// authority (goproxy's test CA) and keeps the headers it read inside them.
-type seeingProxy struct {
-	*httptest.Server
-	mu   sync.Mutex
-	seen strings.Builder
-}
-
-func newSeeingProxy(t *testing.T, srv *httptest.Server) *seeingProxy {
-	t.Helper()
-	p := &seeingProxy{}
-	gp := goproxy.NewProxyHttpServer()
-	upstream := x509.NewCertPool()
-	upstream.AddCert(srv.Certificate())
-	gp.Tr = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: upstream}, DialContext: proxytest.Dial}
-	gp.OnRequest().HandleConnect(goproxy.AlwaysMitm)
-	gp.OnRequest().DoFunc(func(r *http.Request, _ *goproxy.ProxyCtx) (*http.Request, *http.Response) {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		_ = r.Header.Write(&p.seen)
-		return r, nil
-	})
-	p.Server = httptest.NewServer(gp)
-	t.Cleanup(p.Close)
-	return p
-}
-
-func (p *seeingProxy) Seen() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.seen.String()
 }
 
 // useProxy sets Settings → Network to go through the proxy at address.
@@ -249,7 +211,8 @@ func TestACompanyNetworkIsSetUpInSettings(t *testing.T) {
 
 	t.Run("inspecting", func(t *testing.T) {
 		srv, _ := officeService(t, key)
-		proxy := newSeeingProxy(t, srv)
+		proxy := proxytest.NewInspecting(srv.Certificate())
+		t.Cleanup(proxy.Close)
 		a := apptest.Open(t)
 		useProxy(t, a, proxy.URL)
 		acct := storage.Account{Name: "Office", BaseURL: proxytest.Named(srv)}
@@ -261,7 +224,7 @@ func TestACompanyNetworkIsSetUpInSettings(t *testing.T) {
 			t.Fatalf("the key went before the network was trusted:\n%s", proxy.Seen())
 		}
 		company := filepath.Join(t.TempDir(), "acme-inspection.cer")
-		if err := os.WriteFile(company, goproxy.CA_CERT, 0o644); err != nil {
+		if err := os.WriteFile(company, proxytest.CA(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		acct = trusting(t, a, acct, company)
@@ -269,6 +232,9 @@ func TestACompanyNetworkIsSetUpInSettings(t *testing.T) {
 			t.Fatalf("with the company's certificate trusted: %+v", res)
 		}
 		saveAndList(t, a, acct, key)
+		if !strings.Contains(proxy.Seen(), key) {
+			t.Fatal("the inspecting proxy read nothing inside the connections it opened: its silence before proves nothing")
+		}
 		if got := a.Account().Certificates; len(got) != 1 || got[0].Name == "" || got[0].Expires.IsZero() {
 			t.Fatalf("the account keeps %+v", got)
 		}

@@ -2,8 +2,6 @@ package app_test
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/pem"
 	"fmt"
 	"net/http"
@@ -13,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elazarl/goproxy"
-
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
 	"github.com/agentdesk/agentdesk/client"
@@ -23,20 +19,6 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// inspectingProxy is a company proxy that opens secure connections with its
-// own authority (goproxy's test CA), trusting srv upstream.
-func inspectingProxy(t *testing.T, srv *httptest.Server) *httptest.Server {
-	t.Helper()
-	gp := goproxy.NewProxyHttpServer()
-	upstream := x509.NewCertPool()
-	upstream.AddCert(srv.Certificate())
-	gp.Tr = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: upstream}, DialContext: proxytest.Dial}
-	gp.OnRequest().HandleConnect(goproxy.AlwaysMitm)
-	p := httptest.NewServer(gp)
-	t.Cleanup(p.Close)
-	return p
-}
-
 // Behind a network that inspects secure connections, every call is refused
 // before the key goes and said in plain words (never "turn checking off");
 // once the company's authority is trusted, the account works.
@@ -44,7 +26,8 @@ func TestANetworkThatInspectsSecureConnectionsIsSaidPlainly(t *testing.T) {
 	svc := demoservice.New(demoservice.Options{APIKey: "k"})
 	srv := httptest.NewTLSServer(svc)
 	t.Cleanup(func() { srv.Close(); _ = svc.Close() })
-	proxy := inspectingProxy(t, srv)
+	proxy := proxytest.NewInspecting(srv.Certificate())
+	t.Cleanup(proxy.Close)
 	open := func(n client.Network) *app.App {
 		return apptest.OnURL(t, proxytest.Named(srv), func(c *app.Config) {
 			c.Network = n
@@ -62,7 +45,7 @@ func TestANetworkThatInspectsSecureConnectionsIsSaidPlainly(t *testing.T) {
 			t.Errorf("%q says %q", p.Sentence, never)
 		}
 	}
-	n.Certificates = [][]byte{goproxy.CA_CERT}
+	n.Certificates = [][]byte{proxytest.CA()}
 	if _, err := open(n).Client().ListAgents(context.Background(), client.ListAgentsParams{}); err != nil {
 		t.Fatalf("with the company's authority trusted: %v", app.Describe(err))
 	}

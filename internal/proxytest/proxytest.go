@@ -53,10 +53,15 @@ func (p *Proxy) Tunnels() int {
 	return p.tunnels
 }
 
-func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
+// saw notes a request the proxy could read.
+func (p *Proxy) saw(r *http.Request) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.seen = append(p.seen, strings.TrimSpace(r.Method+" "+r.Host+" "+r.Header.Get("Authorization")+" "+r.Header.Get("Proxy-Authorization")))
-	p.mu.Unlock()
+}
+
+func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
+	p.saw(r)
 	if r.Method != http.MethodConnect {
 		http.Error(w, "this proxy only tunnels", http.StatusMethodNotAllowed)
 		return

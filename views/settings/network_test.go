@@ -2,9 +2,6 @@ package settings
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -15,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-	"github.com/elazarl/goproxy"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
@@ -31,7 +27,7 @@ import (
 func companyCertificate(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "acme-inspection.cer")
-	if err := os.WriteFile(path, goproxy.CA_CERT, 0o644); err != nil {
+	if err := os.WriteFile(path, proxytest.CA(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -136,12 +132,7 @@ func TestTheAccountFormOffersToTrustTheCompanysCertificate(t *testing.T) {
 	svc := demoservice.New(demoservice.Options{APIKey: "k"})
 	srv := httptest.NewTLSServer(svc)
 	t.Cleanup(func() { srv.Close(); _ = svc.Close() })
-	gp := goproxy.NewProxyHttpServer()
-	upstream := x509.NewCertPool()
-	upstream.AddCert(srv.Certificate())
-	gp.Tr = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: upstream}, DialContext: proxytest.Dial}
-	gp.OnRequest().HandleConnect(goproxy.AlwaysMitm)
-	proxy := httptest.NewServer(gp)
+	proxy := proxytest.NewInspecting(srv.Certificate())
 	t.Cleanup(proxy.Close)
 	if err := a.Network().SetProxy(context.Background(), storage.ProxySetting{Mode: storage.ProxyManual, URL: proxy.URL}); err != nil {
 		t.Fatal(err)
