@@ -148,7 +148,7 @@ func (f *AccountForm) show(res app.ConnectionResult) {
 func (f *AccountForm) showCertificates(offer bool) {
 	f.certs.Objects = nil
 	for _, c := range f.acct.Certificates {
-		f.certs.Add(screen.Quiet(lang.L("Trusts {{.Name}}. {{.Dates}}", map[string]any{"Name": c.Name, "Dates": CertificateDates(f.a, c)})))
+		f.certs.Add(quietNote(lang.L("Trusts {{.Name}}. {{.Dates}}", map[string]any{"Name": c.Name, "Dates": CertificateDates(f.a, c)})))
 	}
 	if offer || len(f.acct.Certificates) > 0 {
 		f.certs.Add(container.NewHBox(f.Trust))

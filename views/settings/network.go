@@ -228,7 +228,7 @@ func (n *network) refresh(active app.Account) {
 	}
 	switch {
 	case active.IsDemo():
-		n.certs.Add(screen.Quiet(lang.L("The demo runs on this computer and needs no certificates. Switch to your own account to add one.")))
+		n.certs.Add(quietNote(lang.L("The demo runs on this computer and needs no certificates. Switch to your own account to add one.")))
 	case len(active.Certificates) == 0 && len(org) == 0:
 		n.certs.Add(screen.Quiet(lang.L("None.")))
 	}
@@ -246,13 +246,13 @@ func (n *network) refresh(active app.Account) {
 func (n *network) certificateRow(c app.Certificate, mine bool) fyne.CanvasObject {
 	name := widget.NewLabel(c.Name)
 	name.Truncation = fyne.TextTruncateEllipsis
-	until := screen.Quiet(CertificateDates(n.s.env.App, c))
+	until := quietNote(CertificateDates(n.s.env.App, c))
 	if n.s.env.App.Network().Expired(c) {
 		until.Importance = widget.WarningImportance
 	}
 	text := container.NewVBox(name, until)
 	if !mine {
-		text.Add(screen.Quiet(lang.L("Set by your organisation, for every account.")))
+		text.Add(quietNote(lang.L("Set by your organisation, for every account.")))
 		return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, text)
 	}
 	remove := kit.NewButtonWithIcon(lang.L("Remove"), theme.DeleteIcon(), func() {
@@ -270,4 +270,12 @@ func CertificateDates(a *app.App, c app.Certificate) string {
 		return lang.L("Expired on {{.Date}}: ask your IT department for the new one.", map[string]any{"Date": app.Date(c.Expires)})
 	}
 	return lang.L("Valid until {{.Date}}", map[string]any{"Date": app.Date(c.Expires)})
+}
+
+// quietNote is a side note that wraps: beside the rail, at 800 pixels, a
+// sentence does not fit on one line.
+func quietNote(text string) *widget.Label {
+	l := screen.Wrapped(text)
+	l.Importance = widget.LowImportance
+	return l
 }

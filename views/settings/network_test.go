@@ -176,8 +176,18 @@ func TestNetworkSettingsLayOut(t *testing.T) {
 		test.NewTempApp(t)
 		q := kit.UseQueue(t)
 		a := openApp(t, apptest.NewKeyring())
-		srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
 		ctx := context.Background()
+		if err := a.UpdateSettings(ctx, func(st *app.Settings) { st.ShowAdvanced = true }); err != nil {
+			t.Fatal(err)
+		}
+		s := New(screen.Env{App: a}).(*Screen)
+		w := test.NewTempWindow(t, widget.NewLabel(""))
+		s.env.Window = w
+		w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
+		w.Resize(size)
+		frames := kittest.NewFrames(w.Canvas())
+		kittest.Look(t, frames, q, w, "the network settings of the demo")
+		srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "k"})
 		c, err := a.Network().ReadCertificate(companyCertificate(t))
 		if err != nil {
 			t.Fatal(err)
@@ -189,18 +199,9 @@ func TestNetworkSettingsLayOut(t *testing.T) {
 		if err == nil {
 			err = a.Network().SetProxy(ctx, storage.ProxySetting{Mode: storage.ProxyPAC, URL: "http://wpad.acme.example/" + strings.Repeat("long-path/", 20) + "proxy.pac"})
 		}
-		if err == nil {
-			err = a.UpdateSettings(ctx, func(st *app.Settings) { st.ShowAdvanced = true })
-		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := New(screen.Env{App: a}).(*Screen)
-		w := test.NewTempWindow(t, widget.NewLabel(""))
-		s.env.Window = w
-		w.SetContent(container.NewStack(s.Content(), kit.NewLayer(w.Canvas())))
-		w.Resize(size)
-		frames := kittest.NewFrames(w.Canvas())
 		kittest.Look(t, frames, q, w, "the network settings")
 		s.editAccount(a.Account())
 		s.form.showCertificates(true)

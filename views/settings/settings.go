@@ -166,9 +166,7 @@ func section(title, detail string, body fyne.CanvasObject) fyne.CanvasObject {
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	box := container.NewVBox(widget.NewSeparator(), t)
 	if detail != "" {
-		d := screen.Wrapped(detail)
-		d.Importance = widget.LowImportance
-		box.Add(d)
+		box.Add(quietNote(detail))
 	}
 	box.Add(body)
 	return box
