@@ -456,13 +456,13 @@ func (e *E2E) WaitAgentsListed() {
 	e.WaitStill("the agent list drawn")
 }
 
-// Search types words into the agents screen's search (Ctrl+K) and waits
+// Search types words into the agents screen's search (Ctrl+F) and waits
 // until the list shows what the service found: the search waits for
 // typing to pause, then the count of agents changes.
 func (e *E2E) Search(words string) {
 	e.t.Helper()
 	before := e.Shot()
-	e.Key("ctrl+k")
+	e.Key("ctrl+f")
 	e.Type(words)
 	e.WaitChange("the agents found for "+words, e.agentsTotal(), before)
 }

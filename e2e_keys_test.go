@@ -35,7 +35,7 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	e.WaitAgentsListed()
 
 	// A text agent: search, pick it from the list, answer, run.
-	e.Search("newsletter") // Ctrl+K
+	e.Search("newsletter") // Ctrl+F
 	e.Key("Tab")           // the type filter
 	e.Key("Tab")           // the list
 	e.Key("space")         // opens the agent

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -347,4 +348,22 @@ func (a *App) Folders() []AboutFolder {
 		{What: lang.L("History of chats and runs"), Path: p.Data},
 		{What: lang.L("Downloaded previews"), Path: p.Cache},
 	}
+}
+
+// Prefs are the active account's favourite and recent agents and daily limit.
+func (svc *Accounts) Prefs() AccountPrefs {
+	a := svc.a
+	return locked(&a.mu, func() AccountPrefs { return a.settings.Prefs[a.account.ID] })
+}
+
+// UpdatePrefs changes the active account's prefs and saves them at once.
+func (svc *Accounts) UpdatePrefs(ctx context.Context, change func(*AccountPrefs)) error {
+	a := svc.a
+	id := a.AccountID()
+	return a.UpdateSettings(ctx, func(s *Settings) {
+		p := s.Prefs[id]
+		p.Favourites, p.Recent = slices.Clone(p.Favourites), slices.Clone(p.Recent)
+		change(&p)
+		s.Prefs[id] = p
+	})
 }

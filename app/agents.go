@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -222,7 +223,7 @@ func (b *AgentBrowser) LoadMore() {
 func (b *AgentBrowser) load(p AgentPage) {
 	page, q := p.nextPage, p.Query
 	c, acct := b.app.clientAndAccount()
-	key := "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
+	key := agentsKey(acct)
 	ctx, cancel, gen := b.request.Start(b.app.life)
 	b.app.Go(func() {
 		defer cancel()
@@ -366,6 +367,11 @@ func (svc *Agents) Open(id client.ID) *Loader[client.Agent] {
 	return l
 }
 
+// agentsKey names the account's saved list of agents.
+func agentsKey(acct storage.Account) string {
+	return "agents\n" + acct.ID + "\n" + acct.BaseURL + "\n" + acct.WorkspaceID
+}
+
 // savedAgentsMax is how many of the first agents are kept for offline starts.
 const savedAgentsMax = 500
 
@@ -407,4 +413,65 @@ func showSaved(err error) bool {
 		return true
 	}
 	return client.StatusCode(err) >= 500
+}
+
+// RecentMax is how many agents last used the Agents screen lists.
+const RecentMax = 10
+
+// refDescription is how much of an agent's description a favourite keeps.
+const refDescription = 200
+
+func refOf(item AgentItem) storage.AgentRef {
+	desc, _, _ := strings.Cut(item.Description, "\n")
+	return storage.AgentRef{ID: string(item.ID), Title: item.Title, Type: item.Type, Description: safe.Text(desc, refDescription)}
+}
+
+func itemOfRef(r storage.AgentRef) AgentItem {
+	return AgentItem{ID: client.ID(r.ID), Title: shownTitle(r.Title), Type: r.Type, Description: r.Description}
+}
+
+// Pinned are the account's favourite agents in the order starred, then
+// those it used last that are not among them, newest first.
+func (svc *Agents) Pinned() (favourites, recent []AgentItem) {
+	p := svc.a.Accounts().Prefs()
+	starred := map[string]bool{}
+	for _, r := range p.Favourites {
+		starred[r.ID] = true
+		favourites = append(favourites, itemOfRef(r))
+	}
+	for _, r := range p.Recent {
+		if !starred[r.ID] {
+			recent = append(recent, itemOfRef(r))
+		}
+	}
+	return favourites, recent
+}
+
+// IsFavourite reports whether the agent is starred.
+func (svc *Agents) IsFavourite(id client.ID) bool {
+	return slices.ContainsFunc(svc.a.Accounts().Prefs().Favourites, func(r storage.AgentRef) bool { return r.ID == string(id) })
+}
+
+// SetFavourite stars (on) or unstars an agent, kept at once.
+func (svc *Agents) SetFavourite(ctx context.Context, item AgentItem, on bool) error {
+	return svc.a.Accounts().UpdatePrefs(ctx, func(p *AccountPrefs) {
+		p.Favourites = slices.DeleteFunc(p.Favourites, func(r storage.AgentRef) bool { return r.ID == string(item.ID) })
+		if on {
+			p.Favourites = append(p.Favourites, refOf(item))
+		}
+	})
+}
+
+// Used puts the agent first among the recent ones, and refreshes what a
+// favourite shows of it.
+func (svc *Agents) Used(ctx context.Context, agent client.Agent) error {
+	ref := refOf(ItemOf(agent))
+	return svc.a.Accounts().UpdatePrefs(ctx, func(p *AccountPrefs) {
+		same := func(r storage.AgentRef) bool { return r.ID == ref.ID }
+		p.Recent = append([]storage.AgentRef{ref}, slices.DeleteFunc(p.Recent, same)...)
+		p.Recent = p.Recent[:min(len(p.Recent), RecentMax)]
+		if i := slices.IndexFunc(p.Favourites, same); i >= 0 {
+			p.Favourites[i] = ref
+		}
+	})
 }

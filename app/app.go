@@ -312,6 +312,10 @@ func (a *App) UpdateSettings(ctx context.Context, change func(*storage.Settings)
 	// Copy the maps change may write, so readers of the old copy never race.
 	s.LastAnswers = cloneAnswers(s.LastAnswers)
 	s.Accounts = slices.Clone(s.Accounts) // and the accounts, which a refused change must leave as they were
+	s.Prefs = maps.Clone(s.Prefs)
+	if s.Prefs == nil {
+		s.Prefs = map[string]storage.AccountPrefs{}
+	}
 	change(&s)
 	if err := a.enforcePolicy(a.settings, &s); err != nil {
 		a.mu.Unlock()
@@ -322,6 +326,21 @@ func (a *App) UpdateSettings(ctx context.Context, change func(*storage.Settings)
 	err := a.store.Save(ctx, s)
 	a.publish(func(*Session) {})
 	return err
+}
+
+// TextSizes are the text sizes offered, in percent, smallest first.
+var TextSizes = []int{TextSizeMin, 100, 110, 125, TextSizeMax}
+
+// StepTextSize moves the text size by steps along TextSizes (0 is back to
+// 100 %), as Ctrl+= and Ctrl+- do: a change for UpdateSettings.
+func StepTextSize(steps int) func(*storage.Settings) {
+	return func(s *storage.Settings) {
+		at := slices.Index(TextSizes, cmp.Or(s.TextSize, 100))
+		if at < 0 || steps == 0 {
+			at, steps = slices.Index(TextSizes, 100), 0
+		}
+		s.TextSize = TextSizes[min(max(at+steps, 0), len(TextSizes)-1)]
+	}
 }
 
 // SaveSettingsLater applies change and writes the settings in the background.
@@ -525,5 +544,6 @@ func (a *App) SetReachable(ok bool) {
 
 // Ledger is what the account's work has cost; each charge counts in Session.Charges.
 func (a *App) Ledger() *ledger.Ledger {
-	return ledger.New(a.db, a.AccountID, func() { a.publish(func(s *Session) { s.Charges++ }) }, time.Now)
+	limit := func() float64 { return a.Accounts().Prefs().DailyLimit }
+	return ledger.New(a.db, a.AccountID, limit, func() { a.publish(func(s *Session) { s.Charges++ }) }, time.Now)
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -45,7 +46,14 @@ type BatchPlan struct {
 	// Seen, when not nil, remembers the files the rows name, so a preview
 	// checked on every key asks the disk once per file.
 	Seen *FileChecks
+	// Fields are the facts to pull out of each reply, one results column
+	// each (ParseFields); none: the reply is kept as it is.
+	Fields []string
 }
+
+// RowLook is a row that answered without the facts asked for: its reply is
+// kept for the user to read (records.go names the other states).
+const RowLook = storage.RowLook
 
 // FileChecks remembers each cell's file and its problem (BatchPlan.Seen).
 type FileChecks struct{ m sync.Map } // [2]string{folder, cell} → [2]string{path, problem}
@@ -181,7 +189,7 @@ func (a *App) newBatch(ctx context.Context, agent client.Agent, source, results 
 	b := storage.Batch{
 		AccountID: a.AccountID(), AgentID: string(agent.ID), AgentTitle: agent.Title, Source: source, Results: results,
 		Header: header, Columns: plan.Columns, Fixed: plan.Fixed, Parallel: plan.Parallel, CreditCap: plan.CreditCap,
-		Folder: plan.Folder, Attach: plan.Attach,
+		Folder: plan.Folder, Attach: plan.Attach, Fields: plan.Fields,
 	}
 	// Chosen once, and written at once: the next batch picks another name.
 	if b.Results == "" {
@@ -230,7 +238,7 @@ func (svc *BatchRunner) SetCreditCap(ctx context.Context, id int64, credits floa
 }
 
 func planOf(b storage.Batch) BatchPlan {
-	return BatchPlan{Columns: b.Columns, Fixed: b.Fixed, Parallel: b.Parallel, CreditCap: b.CreditCap, Folder: b.Folder, Attach: b.Attach}
+	return BatchPlan{Columns: b.Columns, Fixed: b.Fixed, Parallel: b.Parallel, CreditCap: b.CreditCap, Folder: b.Folder, Attach: b.Attach, Fields: b.Fields}
 }
 
 // Unfinished are the batches to offer to go on with (storage.DB.UnfinishedBatches).
@@ -296,22 +304,25 @@ func BatchQuestionName(q client.Question) string {
 
 // writeResults writes b's results sheet whole, returning where: a name held
 // open elsewhere gets a new one. Results are written as plain text: a sheet
-// shows Markdown's marks as they are.
+// shows Markdown's marks as they are. The facts pulled out of the replies
+// come last, a column each, headed as the user named them.
 func (a *App) writeResults(b storage.Batch, rows []storage.BatchRow) (string, error) {
 	header := append(slices.Clone(b.Header), lang.L("Result"), lang.L("Status"), lang.L("Credits"), lang.L("Run number"))
 	made := slices.ContainsFunc(rows, func(r storage.BatchRow) bool { return len(r.Files) > 0 })
 	if made {
 		header = append(header, lang.L("Files"))
 	}
+	header = append(header, b.Fields...)
 	out := make([][]string, len(rows))
 	for i, r := range rows {
-		cells := make([]string, len(b.Header), len(b.Header)+5)
+		cells := make([]string, len(b.Header), len(b.Header)+5+len(b.Fields))
 		copy(cells, r.Cells)
 		result := r.Result
 		if a.cfg.PlainText != nil {
 			result = a.cfg.PlainText(result)
 		}
-		if r.Error != "" {
+		// A row that needs a look keeps its reply here; why is on the Batches screen.
+		if r.Error != "" && (r.State != storage.RowLook || result == "") {
 			result = r.Error
 		}
 		credits := ""
@@ -322,6 +333,11 @@ func (a *App) writeResults(b storage.Batch, rows []storage.BatchRow) (string, er
 		if made {
 			out[i] = append(out[i], strings.Join(r.Files, "\n"))
 		}
+		facts := make([]string, len(b.Fields))
+		if r.State == storage.RowDone {
+			copy(facts, r.Values)
+		}
+		out[i] = append(out[i], facts...)
 	}
 	// Spreadsheet programs where numbers take a decimal comma separate a
 	// CSV's cells with a semicolon.
@@ -378,6 +394,8 @@ func BatchRowState(state storage.RowState) string {
 		return lang.L("Failed")
 	case storage.RowSkipped:
 		return lang.L("Skipped")
+	case storage.RowLook:
+		return lang.L("Needs a look")
 	case storage.RowRunning, storage.RowSending, storage.RowStarting:
 		return lang.L("Running")
 	}
@@ -501,6 +519,14 @@ func (p BatchPlan) Request(agent client.Agent, cells []string) RowRequest {
 		delete(r.Answers, ChatMessage)
 		if r.Message == "" {
 			addProblem(ChatMessage, lang.L("Please fill this in."))
+		}
+	}
+	// The facts are asked for in the request itself, after the row's own words.
+	if q := FieldsQuestion(agent); len(p.Fields) > 0 && q != "" && problems[q] == "" {
+		if agent.Type == client.AgentChat {
+			r.Message = withFieldsRequest(r.Message, p.Fields)
+		} else {
+			r.Answers[q] = withFieldsRequest(r.Answers[q], p.Fields)
 		}
 	}
 	file := func(name, cell string) {
@@ -856,6 +882,10 @@ func (run *batchRun) prepare() ([]storage.BatchRow, error) {
 			}
 		case storage.RowStarting:
 			row.State, row.Error = storage.RowFailed, unknownFate()
+			if row.Asked > 0 {
+				// Its first reply was had: kept for a look, not paid for again.
+				row.State, row.Error = storage.RowLook, lang.L("Agent Desk stopped while asking the agent again for the facts. Its first reply is kept.")
+			}
 		}
 		if from != row.State || len(row.Uploads) > 0 {
 			if !run.move(from, row) && run.err() != nil {
@@ -1003,12 +1033,22 @@ func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
 		run.a.Ledger().Record(run.save, storage.CreditsExecution, string(run.agent.ID), run.agent.Title, string(e.ID), e.Credits)
 	}
 	if e.Credits.Valid {
-		row.Credits = &e.Credits.Value
+		// Asked again, a row has cost both questions.
+		c := e.Credits.Value
+		if row.Asked > 0 {
+			c += credit(row.Credits)
+		}
+		row.Credits = &c
 	}
 	switch {
 	case err == nil && e.Succeeded():
 		row.State, row.Result = storage.RowDone, e.Output
 		row.Files = run.saveOutput(row)
+		if len(run.b.Fields) > 0 && !run.facts(&row, e) {
+			return // asked again: that question's answer moves the row on
+		}
+	case !e.Terminal() && client.IsNotFound(err) && row.Asked > 0:
+		row.State, row.Error = storage.RowLook, lang.L("The service no longer has the agent's second reply. Its first reply is kept.")
 	case !e.Terminal() && client.IsNotFound(err):
 		// The service has no such run (any more): nothing to wait for.
 		row.State, row.Error = storage.RowFailed, lang.L("The service no longer has this run, so its result cannot be fetched. Use Retry failed rows to run the row again.")
@@ -1019,10 +1059,76 @@ func (run *batchRun) finish(row storage.BatchRow, e *client.Execution) {
 			run.fail(err)
 		}
 		return
+	case row.Asked > 0:
+		// Asked again, it did not answer: the first reply is kept for a look.
+		row.State, row.Error = storage.RowLook, lang.L("The agent was asked again for the facts and did not answer, so its first reply is kept. {{.Why}}", map[string]any{"Why": Describe(err)})
 	default:
 		row.State, row.Result, row.Error = storage.RowFailed, e.Result(), Describe(err)
 	}
 	run.move(storage.RowRunning, row)
+}
+
+// facts reads the facts asked for out of row's reply from e: all there, the
+// row is done with them; else a chat agent is asked once more in the same
+// conversation (false: that question's answer moves the row on), and a row
+// still without them needs a look, its reply kept.
+func (run *batchRun) facts(row *storage.BatchRow, e *client.Execution) bool {
+	got := ReadFields(row.Result, run.b.Fields)
+	switch {
+	case got.Fits():
+		row.Values = got.Values
+	case run.agent.Type == client.AgentChat && row.Asked == 0:
+		run.askAgain(*row, e, got)
+		return false
+	default:
+		row.State, row.Error = storage.RowLook, got.Problem()
+	}
+	return true
+}
+
+// askAgain asks a chat agent, in the conversation of its reply e, for the
+// facts its reply lacked: once, a deliberate second question paid for like
+// the first. The row is marked asked before the question leaves, so that
+// after a crash it is never asked a third time.
+func (run *batchRun) askAgain(row storage.BatchRow, e *client.Execution, got FieldsReply) {
+	req := planOf(run.b).Request(run.agent, row.Cells)
+	// The row's files went up already: their answers are the same files.
+	answers := req.Answers
+	for i, name := range slices.Sorted(maps.Keys(req.Files)) {
+		if name != "" && i < len(row.Uploads) {
+			answers[name] = row.Uploads[i]
+		}
+	}
+	params := client.ExecuteParams{Answers: ExecuteAnswers(run.agent, answers), Messages: []client.Message{
+		{Role: client.RoleUser, Content: req.Message},
+		{Role: client.RoleAssistant, Content: row.Result},
+		{Role: client.RoleUser, Content: fieldsFollowUp(got, run.b.Fields)},
+	}}
+	params.Answers["root_id"] = string(cmp.Or(e.RootID, e.ID))
+	row.State, row.Asked = storage.RowStarting, 1
+	if !run.move(storage.RowRunning, row) {
+		if run.err() == nil { // cancelled meanwhile: not asked
+			row.State, row.Asked, row.Error = storage.RowLook, 0, got.Problem()
+			run.move(storage.RowRunning, row)
+		}
+		return
+	}
+	ask, cancel := context.WithTimeout(run.save, 2*time.Minute)
+	again, err := run.a.Client().Start(ask, run.agent.ID, params)
+	cancel()
+	if err != nil {
+		why := Describe(err)
+		if !errors.As(err, new(*client.APIError)) {
+			why = lang.L("The connection broke, so it is not known whether the question reached the agent.")
+		}
+		row.State, row.Error = storage.RowLook, lang.L("The agent was asked again for the facts and did not answer, so its first reply is kept. {{.Why}}", map[string]any{"Why": why})
+		run.move(storage.RowStarting, row)
+		return
+	}
+	row.State, row.ExecutionID = storage.RowRunning, string(again.ID)
+	if run.move(storage.RowStarting, row) {
+		run.finish(row, again)
+	}
 }
 
 // removeUploads returns the files it could not remove from the service.

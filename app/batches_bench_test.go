@@ -129,3 +129,68 @@ func (w *statusWriter) Flush() {
 		f.Flush()
 	}
 }
+
+// BenchmarkBatchWithColumns runs 1,000 rows asking for four facts against
+// the same 1,000 rows asking for none, in the same run, on the built-in
+// service without a rate limit: the time a batch with columns takes against
+// the baseline's, the questions each row took (a chat agent's reply that
+// does not fit is asked again, once), and the rows that need a look.
+func BenchmarkBatchWithColumns(b *testing.B) {
+	const rows = 1000
+	ctx := context.Background()
+	facts := []string{"Invoice number", "Date", "Total", "Supplier"}
+	lines := make([]string, rows)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("Read invoice %d of the spring order", i)
+	}
+	for _, kind := range []string{client.AgentText, client.AgentChat} {
+		b.Run(kind, func(b *testing.B) {
+			a, svc := apptest.OnService(b, demoservice.Options{APIKey: "k"})
+			page, err := a.Client().ListAgents(ctx, client.ListAgentsParams{Type: kind, PerPage: 1})
+			if err != nil || len(page.Data) == 0 {
+				b.Fatalf("no %s agent: %v", kind, err)
+			}
+			agent, err := a.Client().GetAgent(ctx, page.Data[0].ID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			question, fixed := "prompt", map[string]string{}
+			for _, q := range app.FormQuestions(*agent) {
+				if q.Required && len(q.Options) > 0 {
+					fixed[q.Name] = q.Options[0]
+				}
+			}
+			if kind == client.AgentChat {
+				question = app.ChatMessage
+			}
+			run := func(fields []string) (time.Duration, int, map[storage.RowState]int) {
+				batch, err := a.Batches().NewFromLines(ctx, *agent, lines, question, filepath.Join(b.TempDir(), "invoices.csv"),
+					app.BatchPlan{Fixed: fixed, Parallel: 3, Fields: fields})
+				if err != nil {
+					b.Fatal(err)
+				}
+				sent, start := len(svc.Executions()), time.Now()
+				if err := a.Batches().Run(ctx, batch.ID, *agent); err != nil {
+					b.Fatal(err)
+				}
+				took := time.Since(start)
+				counts, _, _ := a.DB().BatchCounts(ctx, batch.ID)
+				if counts[storage.RowDone]+counts[storage.RowLook] != rows {
+					b.Fatalf("rows %v", counts)
+				}
+				return took, len(svc.Executions()) - sent, counts
+			}
+			var base, with time.Duration
+			var asked, look int
+			for b.Loop() {
+				t0, _, _ := run(nil)
+				t1, n, counts := run(facts)
+				base, with = base+t0, with+t1
+				asked, look = n, counts[storage.RowLook]
+			}
+			b.ReportMetric(float64(with)/float64(base), "columns/baseline")
+			b.ReportMetric(float64(asked)/rows, "questions/row")
+			b.ReportMetric(float64(look), "need-a-look")
+		})
+	}
+}

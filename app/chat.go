@@ -391,6 +391,8 @@ func (s *ChatSession) Send(ctx context.Context, text string, fileIDs []client.ID
 	if err := s.start(ctx, user); err != nil {
 		return err
 	}
+	// A recent agent not kept costs only the Recent list.
+	_ = s.a.Agents().Used(ctx, locked(&s.mu, func() client.Agent { return s.agent }))
 	// Words typed while the message was on its way are a new draft.
 	draft := locked(&s.mu, func() string { return s.draft })
 	if rest, ok := strings.CutPrefix(strings.TrimLeft(draft, "\r\n"), text); ok {

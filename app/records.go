@@ -25,6 +25,12 @@ type (
 	RowState = storage.RowState
 	// CreditRecord is one charge: a run, an upload, a memory saved.
 	CreditRecord = storage.CreditRecord
+	// AccountPrefs are an account's favourite and recent agents and its daily
+	// limit; AgentRef names one agent with its title as last seen.
+	AccountPrefs = storage.AccountPrefs
+	AgentRef     = storage.AgentRef
+	// SavedAnswer is a filled form kept under a name for its agent.
+	SavedAnswer = storage.SavedAnswer
 )
 
 // How far a batch, and a row of it, has gone.
@@ -65,4 +71,6 @@ const (
 	ThemeLight    = storage.ThemeLight
 	ThemeDark     = storage.ThemeDark
 	DemoAccountID = storage.DemoAccountID
+	TextSizeMin   = storage.TextSizeMin
+	TextSizeMax   = storage.TextSizeMax
 )

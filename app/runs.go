@@ -148,7 +148,10 @@ func (r *Runner) Start(agent client.Agent, answers map[string]string, fileIDs []
 		return nil, err
 	}
 
+	// Answers or a recent agent not kept cost only the next form's prefill
+	// and the Recent list; the run goes on.
 	_ = a.Agents().RememberAnswers(ctx, agent.ID, answers)
+	_ = a.Agents().Used(ctx, agent)
 	files := make([]string, len(fileIDs))
 	for i, id := range fileIDs {
 		files[i] = string(id)

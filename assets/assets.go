@@ -32,3 +32,16 @@ var chatSVG []byte
 // colours like Fyne's own icons (Fyne has none: its envelope reads as
 // e-mail).
 var ChatIcon = theme.NewThemedResource(fyne.NewStaticResource("chat.svg", chatSVG))
+
+//go:embed star.svg
+var starSVG []byte
+
+//go:embed star-filled.svg
+var starFilledSVG []byte
+
+// StarIcon and StarredIcon mark an agent that is not, and one that is, among
+// the favourites (Fyne has no star).
+var (
+	StarIcon    = theme.NewThemedResource(fyne.NewStaticResource("star.svg", starSVG))
+	StarredIcon = theme.NewThemedResource(fyne.NewStaticResource("star-filled.svg", starFilledSVG))
+)

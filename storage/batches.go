@@ -17,7 +17,8 @@ const (
 // RowState is where a row is in its life: waiting → sending (its files; after
 // a crash it waits again) → starting (its run may have reached the service,
 // so after a crash it fails for the user to retry, never resent) → running
-// (looked up by execution id) → done or failed, or skipped.
+// (looked up by execution id) → done or failed, or skipped; a row whose reply
+// does not hold the facts its batch asked for needs a look instead of done.
 type RowState string
 
 // Batch row states.
@@ -29,6 +30,9 @@ const (
 	RowDone     RowState = "done"
 	RowFailed   RowState = "failed"
 	RowSkipped  RowState = "skipped"
+	// RowLook answered, but not with the facts asked for: its reply is
+	// kept for the user to read; it is not failed, so not sent again.
+	RowLook RowState = "look"
 )
 
 // Batch is one agent run over the rows of a sheet.
@@ -52,6 +56,8 @@ type Batch struct {
 	Fixed     map[string]string // question name → the same answer for every row
 	Parallel  int
 	CreditCap float64 // pause when the batch has cost this much (0: no cap)
+	// Fields are the facts each reply is asked for, as the user typed them.
+	Fields    []string
 	State     string
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -68,8 +74,12 @@ type BatchRow struct {
 	Result      string // the agent's text, or where its files went
 	Error       string // why it failed or was skipped, in the user's words
 	// Uploads are the service's ids of the row's files, removed once done.
-	Uploads   []string
-	Files     []string
+	Uploads []string
+	Files   []string
+	// Values are the facts its reply held, in the batch's Fields order.
+	Values []string
+	// Asked is how many times its agent was asked again for the facts (at most once).
+	Asked     int
 	UpdatedAt time.Time
 }
 
@@ -106,12 +116,12 @@ func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch,
 	return b, err
 }
 
-const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs, planned`
+const batchColumns = `id, account_id, agent_id, agent_title, source, results, header, columns, fixed, parallel, credit_cap, state, created_at, updated_at, folder, attach, outputs, planned, fields`
 
 func (b *Batch) fields() []any {
 	return []any{&b.ID, &b.AccountID, &b.AgentID, &b.AgentTitle, &b.Source, &b.Results, jsonCol{&b.Header, false},
 		jsonCol{&b.Columns, false}, jsonCol{&b.Fixed, false}, &b.Parallel, &b.CreditCap, &b.State, msCol{&b.CreatedAt},
-		msCol{&b.UpdatedAt}, &b.Folder, &b.Attach, &b.Outputs, &b.Planned}
+		msCol{&b.UpdatedAt}, &b.Folder, &b.Attach, &b.Outputs, &b.Planned, jsonCol{&b.Fields, false}}
 }
 
 // Batch is the batch of that id (ErrNotFound when there is none).
@@ -147,11 +157,11 @@ func (db *DB) SetBatchCreditCap(ctx context.Context, id int64, credits float64) 
 	return db.update(ctx, "change the batch", `UPDATE batches SET credit_cap = ? WHERE id = ?`, credits, id)
 }
 
-const rowColumns = `batch_id, row, cells, state, execution_id, credits, result, error, updated_at, uploads, files`
+const rowColumns = `batch_id, row, cells, state, execution_id, credits, result, error, updated_at, uploads, files, fields, asked`
 
 func (r *BatchRow) fields() []any {
 	return []any{&r.BatchID, &r.Row, jsonCol{&r.Cells, false}, &r.State, &r.ExecutionID, creditsCol{&r.Credits}, &r.Result,
-		&r.Error, msCol{&r.UpdatedAt}, jsonCol{&r.Uploads, false}, jsonCol{&r.Files, false}}
+		&r.Error, msCol{&r.UpdatedAt}, jsonCol{&r.Uploads, false}, jsonCol{&r.Files, false}, jsonCol{&r.Values, false}, &r.Asked}
 }
 
 // BatchRows are at most limit rows after row after, in sheet order.
@@ -187,9 +197,10 @@ func (db *DB) MoveRow(ctx context.Context, from RowState, r BatchRow) (ok bool, 
 	now := millis(db.nowOr(time.Time{}))
 	err = db.write(ctx, "keep the row's result", func(tx *sql.Tx) error {
 		n, err := affected(tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, execution_id = ?, credits = ?, result = ?, error = ?,
-			uploads = ?, files = ?, updated_at = ? WHERE batch_id = ? AND row = ? AND state = ?
+			uploads = ?, files = ?, fields = ?, asked = ?, updated_at = ? WHERE batch_id = ? AND row = ? AND state = ?
 			AND (? != ? OR (SELECT state FROM batches WHERE id = ?) != ?)`,
-			r.State, r.ExecutionID, r.Credits, r.Result, r.Error, jsonCol{&r.Uploads, false}, jsonCol{&r.Files, false}, now, r.BatchID, r.Row, from,
+			r.State, r.ExecutionID, r.Credits, r.Result, r.Error, jsonCol{&r.Uploads, false}, jsonCol{&r.Files, false}, jsonCol{&r.Values, false}, r.Asked,
+			now, r.BatchID, r.Row, from,
 			r.State, RowStarting, r.BatchID, BatchCancelled))
 		ok = n == 1
 		return err
@@ -197,13 +208,14 @@ func (db *DB) MoveRow(ctx context.Context, from RowState, r BatchRow) (ok bool, 
 	return ok && err == nil, err
 }
 
-// RetryFailedRows puts failed rows back to waiting; done rows never rerun.
+// RetryFailedRows puts failed rows back to waiting, to be asked afresh; done
+// rows, and those that need a look (they answered), never rerun.
 func (db *DB) RetryFailedRows(ctx context.Context, batchID int64) (int, error) {
 	now := millis(db.nowOr(time.Time{}))
 	var n int64
 	err := db.write(ctx, "retry the failed rows", func(tx *sql.Tx) error {
 		var err error
-		if n, err = affected(tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, error = '', updated_at = ? WHERE batch_id = ? AND state = ?`,
+		if n, err = affected(tx.ExecContext(ctx, `UPDATE batch_rows SET state = ?, error = '', fields = '[]', asked = 0, updated_at = ? WHERE batch_id = ? AND state = ?`,
 			RowWaiting, now, batchID, RowFailed)); err != nil || n == 0 {
 			return err
 		}

@@ -161,3 +161,57 @@ func TestARowStartsOnlyWhileItsBatchMaySendIt(t *testing.T) {
 		t.Fatalf("after Retry failed rows the done batch is %q, changed %v", got.State, got.UpdatedAt.After(before.UpdatedAt))
 	}
 }
+
+// A batch that pulls facts out keeps them across a restart: the facts
+// asked for, each row's values and whether its agent was asked again; a
+// row that needs a look is counted as such and not retried (it answered);
+// a failed row retried is asked afresh.
+func TestABatchKeepsTheFactsItPullsOut(t *testing.T) {
+	ctx := context.Background()
+	p := testPaths(t)
+	db := openTestDB(t, p)
+	fields := []string{"Invoice number", "Date", "Total"}
+	b, err := db.CreateBatch(ctx, Batch{AccountID: "a", AgentID: "7", Fields: fields}, []BatchRow{{Row: 2}, {Row: 3}, {Row: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := []BatchRow{
+		{State: RowDone, Result: `{"Invoice number": "A-1"}`, Values: []string{"A-1", "2024-03-01", "12.50"}, Asked: 1},
+		{State: RowLook, Result: "I could not find a total.", Error: "Missing: Total", Asked: 1},
+		{State: RowFailed, Error: "The service stopped.", Asked: 1},
+	}
+	for _, m := range moves {
+		r, ok, err := db.TakeWaitingRow(ctx, b.ID)
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		m.BatchID, m.Row = b.ID, r.Row
+		if ok, err := db.MoveRow(ctx, RowSending, m); err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+	}
+	db.Close()
+
+	db = openTestDB(t, p)
+	got, err := db.Batch(ctx, b.ID)
+	if err != nil || !slices.Equal(got.Fields, fields) {
+		t.Fatalf("the facts asked for after a restart: %q %v", got.Fields, err)
+	}
+	rows, err := db.AllBatchRows(ctx, b.ID)
+	if err != nil || !slices.Equal(rows[0].Values, moves[0].Values) || rows[0].Asked != 1 || rows[1].State != RowLook || rows[1].Result != moves[1].Result {
+		t.Fatalf("rows after a restart: %+v %v", rows, err)
+	}
+	if counts, _, _ := db.BatchCounts(ctx, b.ID); counts[RowLook] != 1 || counts[RowDone] != 1 || counts[RowFailed] != 1 {
+		t.Fatalf("counts %v", counts)
+	}
+	if n, err := db.RetryFailedRows(ctx, b.ID); err != nil || n != 1 {
+		t.Fatalf("retried %d rows, %v", n, err)
+	}
+	r, ok, err := db.TakeWaitingRow(ctx, b.ID)
+	if err != nil || !ok || r.Row != 4 || r.Asked != 0 || len(r.Values) != 0 {
+		t.Fatalf("the retried row: %+v %v %v", r, ok, err)
+	}
+	if _, ok, _ := db.TakeWaitingRow(ctx, b.ID); ok {
+		t.Fatal("a row that needs a look was handed out again")
+	}
+}

@@ -112,3 +112,46 @@ func (db *DB) RecentCredits(ctx context.Context, accountID string, from, to time
 		WHERE account_id = ? AND at >= ? AND at < ? ORDER BY at DESC, id DESC LIMIT ?`,
 		accountID, from.UnixMilli(), to.UnixMilli(), limit)
 }
+
+// BatchCredits is the credits the runs of one batch cost.
+type BatchCredits struct {
+	BatchID    int64
+	AgentID    string
+	AgentTitle string
+	Source     string // the sheet or folder the rows came from ("" for lines of text)
+	CreatedAt  time.Time
+	Credits    float64
+	Calls      int
+}
+
+// CreditsByBatch is spending on batch runs in [from, to), per batch,
+// largest first: the period's charges of runs whose response a batch row
+// keeps. A row run again keeps only its last response, so an earlier charge
+// of it counts by day and by agent but not here.
+//
+// Neither table has an index on the response id: the period's charges are
+// gathered once (with an index made for the join), then the account's batch
+// rows looked up in them, rather than every row read again for each charge.
+func (db *DB) CreditsByBatch(ctx context.Context, accountID string, from, to time.Time) ([]BatchCredits, error) {
+	return queryAll(ctx, db, "add up the credits", func(s scanner) (BatchCredits, error) {
+		var b BatchCredits
+		err := s.Scan(&b.BatchID, &b.AgentID, &b.AgentTitle, &b.Source, msCol{&b.CreatedAt}, &b.Credits, &b.Calls)
+		return b, err
+	}, `SELECT b.id, b.agent_id, b.agent_title, b.source, b.created_at, sum(c.credits), sum(c.calls)
+		FROM batches b JOIN batch_rows r ON r.batch_id = b.id
+		JOIN (SELECT ref, sum(credits) AS credits, count(*) AS calls FROM credits
+			WHERE account_id = ? AND at >= ? AND at < ? AND kind = ? AND ref != '' GROUP BY ref) c ON c.ref = r.execution_id
+		WHERE b.account_id = ? AND b.created_at < ?
+		GROUP BY b.id ORDER BY sum(c.credits) DESC, b.id DESC`,
+		accountID, from.UnixMilli(), to.UnixMilli(), CreditsExecution, accountID, to.UnixMilli())
+}
+
+// RunCredits is the average an account's last runs of an agent cost, over
+// at most last of them, and how many there were; agentID "" is any agent.
+// Runs that cost nothing are not recorded, so none count here.
+func (db *DB) RunCredits(ctx context.Context, accountID, agentID string, last int) (avg float64, runs int, err error) {
+	err = db.sql.QueryRowContext(ctx, `SELECT coalesce(avg(credits), 0), count(*) FROM
+		(SELECT credits FROM credits WHERE account_id = ? AND kind = ? AND (? = '' OR agent_id = ?) ORDER BY at DESC LIMIT ?)`,
+		accountID, CreditsExecution, agentID, agentID, max(last, 1)).Scan(&avg, &runs)
+	return avg, runs, wrap("add up the credits", db.path, err)
+}

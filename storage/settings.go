@@ -48,6 +48,39 @@ type Settings struct {
 	Language string `json:"language,omitempty"`
 	// Proxy is how calls leave this computer, for every account.
 	Proxy ProxySetting `json:"proxy,omitzero"`
+	// TextSize is the size of text in percent, TextSizeMin to TextSizeMax;
+	// 0 is 100.
+	TextSize int `json:"text_size,omitempty"`
+	// HighContrast draws with the strongest contrast, in either theme.
+	HighContrast bool `json:"high_contrast,omitempty"`
+	// Prefs are each account's own habits by account id, the demo's too
+	// (the demo's Account entry is never written).
+	Prefs map[string]AccountPrefs `json:"prefs,omitempty"`
+}
+
+// Text sizes the settings offer, in percent.
+const (
+	TextSizeMin = 90
+	TextSizeMax = 150
+)
+
+// AccountPrefs are what one account's user keeps choosing.
+type AccountPrefs struct {
+	// Favourites are starred agents, in the order starred.
+	Favourites []AgentRef `json:"favourites,omitempty"`
+	// Recent are the agents last run, newest first.
+	Recent []AgentRef `json:"recent,omitempty"`
+	// DailyLimit is the credits a day the user means to spend at most; 0 is none.
+	DailyLimit float64 `json:"daily_limit,omitempty"`
+}
+
+// AgentRef names an agent as last seen, so lists of favourites show before
+// the service answers.
+type AgentRef struct {
+	ID          string `json:"id"`
+	Title       string `json:"title,omitempty"`
+	Type        string `json:"type,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // Proxy modes (ProxySetting.Mode).
@@ -159,6 +192,9 @@ func (s *Settings) normalise() {
 	d := DefaultSettings()
 	if s.Theme != ThemeLight && s.Theme != ThemeDark {
 		s.Theme = ThemeSystem
+	}
+	if s.TextSize != 0 {
+		s.TextSize = min(max(s.TextSize, TextSizeMin), TextSizeMax)
 	}
 	if s.WindowWidth <= 0 || s.WindowHeight <= 0 {
 		s.WindowWidth, s.WindowHeight = d.WindowWidth, d.WindowHeight

@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,8 +24,13 @@ import (
 // cut off.
 func TestEveryScreenLaysOutAfterEachAction(t *testing.T) {
 	for _, tc := range []struct{ lang, loading string }{{"en", "Loading"}, {"pt-BR", "Carregando"}, {"es", "Cargando"}} {
-		for _, size := range kittest.Sizes {
-			t.Run(fmt.Sprintf("%s/%vx%v", tc.lang, size.Width, size.Height), func(t *testing.T) {
+		sizes := append(slices.Clone(kittest.Sizes), kittest.LargeTextSize)
+		for i, size := range sizes {
+			name := fmt.Sprintf("%vx%v", size.Width, size.Height)
+			if i == len(sizes)-1 {
+				name = kittest.LargeTextName(size)
+			}
+			t.Run(tc.lang+"/"+name, func(t *testing.T) {
 				apptest.Speak(t, tc.lang)
 				test.NewTempApp(t)
 				q := kit.UseQueue(t)
@@ -40,6 +46,9 @@ func TestEveryScreenLaysOutAfterEachAction(t *testing.T) {
 					q.WaitUntil(t, func() bool { return !strings.Contains(kittest.AllText(content), tc.loading) },
 						func() string { return kittest.AllText(content) })
 					kittest.Look(t, f, q, w, "the "+sp.Name+" screen")
+					if kittest.LargeText(t) {
+						continue // large text is held at 1024×768 and up
+					}
 					w.Resize(fyne.NewSize(800, 600))
 					kittest.Look(t, f, q, w, "the "+sp.Name+" screen made small")
 					w.Resize(size)

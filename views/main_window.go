@@ -31,13 +31,13 @@ func Preload() <-chan struct{} {
 func NewMainWindow(fa fyne.App, a *app.App, fonts <-chan struct{}) fyne.Window {
 	fa.SetIcon(assets.Icon)
 	settings := a.Settings()
-	fa.Settings().SetTheme(ThemeFor(settings.Theme))
-	applied := settings.Theme
+	fa.Settings().SetTheme(ThemeFor(settings))
+	applied := lookOf(settings)
 	kit.Bind(a.Session(), func(s app.Session) {
-		// Re-theming redraws everything: only when the theme itself changed.
-		if t := s.Settings.Theme; t != applied {
-			applied = t
-			fa.Settings().SetTheme(ThemeFor(t))
+		// Re-theming redraws everything: only when the look itself changed.
+		if l := lookOf(s.Settings); l != applied {
+			applied = l
+			fa.Settings().SetTheme(ThemeFor(s.Settings))
 		}
 	})
 	win := fa.NewWindow("Agent Desk")

@@ -9,12 +9,12 @@ import (
 	"github.com/agentdesk/agentdesk/views/agents"
 	"github.com/agentdesk/agentdesk/views/batches"
 	"github.com/agentdesk/agentdesk/views/chat"
-	"github.com/agentdesk/agentdesk/views/credits"
 	"github.com/agentdesk/agentdesk/views/files"
 	"github.com/agentdesk/agentdesk/views/memories"
 	"github.com/agentdesk/agentdesk/views/resources"
 	"github.com/agentdesk/agentdesk/views/screen"
 	"github.com/agentdesk/agentdesk/views/settings"
+	"github.com/agentdesk/agentdesk/views/usage"
 	"github.com/agentdesk/agentdesk/views/webhooks"
 )
 
@@ -43,6 +43,7 @@ func defaultScreens() []ScreenSpec {
 		{Name: screen.ScreenResources, Icon: theme.DocumentIcon(), New: resources.New},
 		{Name: screen.ScreenWebhooks, Icon: theme.MailSendIcon(), New: webhooks.New},
 		{Name: screen.ScreenBatches, Icon: theme.ListIcon(), New: batches.New},
+		{Name: screen.ScreenUsage, Icon: theme.HistoryIcon(), New: usage.New},
 		{Name: screen.ScreenSettings, Icon: theme.SettingsIcon(), New: settings.New},
 	}
 }
@@ -55,5 +56,3 @@ func defaultAgentTabs() []AgentTabSpec {
 }
 
 func (s *Shell) NewAttachments() screen.Attachments { return files.NewAttachments(s.env) }
-
-func (s *Shell) ShowCredits() { credits.Show(s.env) }

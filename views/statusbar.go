@@ -46,7 +46,7 @@ func NewStatusBar(env screen.Env) *StatusBar {
 	b.settings = kit.NewButtonWithIcon(lang.L("Check the account"), theme.SettingsIcon(), func() { env.Nav.Show(screen.ScreenSettings) })
 	b.settings.Importance = widget.LowImportance
 	b.settings.Hide()
-	b.credits = kit.NewButtonWithIcon("", theme.InfoIcon(), func() { env.Nav.ShowCredits() })
+	b.credits = kit.NewButtonWithIcon("", theme.HistoryIcon(), func() { env.Nav.Show(screen.ScreenUsage) })
 	b.credits.Tip = lang.L("Credits used: each charge, by day and by agent")
 	b.credits.Importance = widget.LowImportance
 	b.account.Truncation = fyne.TextTruncateEllipsis

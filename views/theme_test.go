@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -38,16 +39,19 @@ func contrast(a, b color.Color) float64 {
 // fill.
 func TestThemeSecondaryTextReads(t *testing.T) {
 	cases := []struct {
-		setting string
-		asked   fyne.ThemeVariant // what the system asks for
+		setting  string
+		asked    fyne.ThemeVariant // what the system asks for
+		contrast bool
 	}{
-		{storage.ThemeSystem, theme.VariantDark},
-		{storage.ThemeSystem, theme.VariantLight},
-		{storage.ThemeDark, theme.VariantLight},
-		{storage.ThemeLight, theme.VariantDark},
+		{storage.ThemeSystem, theme.VariantDark, false},
+		{storage.ThemeSystem, theme.VariantLight, false},
+		{storage.ThemeDark, theme.VariantLight, false},
+		{storage.ThemeLight, theme.VariantDark, false},
+		{storage.ThemeDark, theme.VariantLight, true},
+		{storage.ThemeLight, theme.VariantDark, true},
 	}
 	for _, c := range cases {
-		th := ThemeFor(c.setting)
+		th := ThemeFor(app.Settings{Theme: c.setting, HighContrast: c.contrast})
 		bg := th.Color(theme.ColorNameBackground, c.asked)
 		fg := th.Color(theme.ColorNameForeground, c.asked)
 		quiet := th.Color(theme.ColorNameDisabled, c.asked)
@@ -74,11 +78,60 @@ func TestThemeSecondaryTextReads(t *testing.T) {
 	}
 }
 
+// High contrast is at least 7:1 (WCAG's AAA) for text, secondary text, the
+// blue buttons' words and links, in both variants, and draws field
+// outlines and separators as strong as text.
+func TestHighContrastReads(t *testing.T) {
+	for _, setting := range []string{storage.ThemeLight, storage.ThemeDark} {
+		th := ThemeFor(app.Settings{Theme: setting, HighContrast: true})
+		plain := ThemeFor(app.Settings{Theme: setting})
+		v := theme.VariantDark
+		bg := th.Color(theme.ColorNameBackground, v)
+		pairs := []struct {
+			what   string
+			fg, bg fyne.ThemeColorName
+			want   float64
+		}{
+			{"text", theme.ColorNameForeground, theme.ColorNameBackground, 15},
+			{"secondary text", theme.ColorNameDisabled, theme.ColorNameBackground, 7},
+			{"a blue button's words", theme.ColorNameForegroundOnPrimary, theme.ColorNamePrimary, 7},
+			{"a button's words", theme.ColorNameForeground, theme.ColorNameButton, 7},
+			{"links", theme.ColorNameHyperlink, theme.ColorNameBackground, 7},
+			{"errors", theme.ColorNameError, theme.ColorNameBackground, 4.5},
+			{"field outlines", theme.ColorNameInputBorder, theme.ColorNameBackground, 15},
+		}
+		for _, p := range pairs {
+			if r := contrast(th.Color(p.fg, v), th.Color(p.bg, v)); r < p.want {
+				t.Errorf("%s high contrast: %s are %.2f:1, want at least %v:1", setting, p.what, r, p.want)
+			}
+		}
+		if contrast(th.Color(theme.ColorNameForeground, v), bg) <= contrast(plain.Color(theme.ColorNameForeground, v), plain.Color(theme.ColorNameBackground, v)) {
+			t.Errorf("%s high contrast draws text no stronger than the plain theme", setting)
+		}
+	}
+}
+
+// The text size scales text and the icons beside it, not the spacing.
+func TestTextSizeScalesTextOnly(t *testing.T) {
+	normal, big, small := ThemeFor(app.Settings{}), ThemeFor(app.Settings{TextSize: 150}), ThemeFor(app.Settings{TextSize: 90})
+	for _, n := range []fyne.ThemeSizeName{theme.SizeNameText, theme.SizeNameHeadingText, theme.SizeNameCaptionText, theme.SizeNameInlineIcon} {
+		if got, want := big.Size(n), normal.Size(n)*1.5; math.Abs(float64(got-want)) > 0.5 {
+			t.Errorf("at 150 %%, %s is %v, want about %v", n, got, want)
+		}
+		if small.Size(n) >= normal.Size(n) {
+			t.Errorf("at 90 %%, %s is %v, not below 100 %%'s %v", n, small.Size(n), normal.Size(n))
+		}
+	}
+	if big.Size(theme.SizeNamePadding) != normal.Size(theme.SizeNamePadding) {
+		t.Errorf("at 150 %%, the spacing grew from %v to %v", normal.Size(theme.SizeNamePadding), big.Size(theme.SizeNamePadding))
+	}
+}
+
 // The light and dark settings hold whatever the system prefers.
 func TestThemeSettingForcesVariant(t *testing.T) {
 	for _, asked := range []fyne.ThemeVariant{theme.VariantDark, theme.VariantLight} {
-		light := ThemeFor(storage.ThemeLight).Color(theme.ColorNameBackground, asked)
-		dark := ThemeFor(storage.ThemeDark).Color(theme.ColorNameBackground, asked)
+		light := ThemeFor(app.Settings{Theme: storage.ThemeLight}).Color(theme.ColorNameBackground, asked)
+		dark := ThemeFor(app.Settings{Theme: storage.ThemeDark}).Color(theme.ColorNameBackground, asked)
 		if contrast(light, color.White) > 1.1 {
 			t.Errorf("light theme with the system asking for %s: background %v is not light", variantName(asked), light)
 		}
@@ -86,7 +139,7 @@ func TestThemeSettingForcesVariant(t *testing.T) {
 			t.Errorf("dark theme with the system asking for %s: background %v is not dark", variantName(asked), dark)
 		}
 	}
-	sys := ThemeFor(storage.ThemeSystem)
+	sys := ThemeFor(app.Settings{Theme: storage.ThemeSystem})
 	if sys.Color(theme.ColorNameBackground, theme.VariantLight) == sys.Color(theme.ColorNameBackground, theme.VariantDark) {
 		t.Error("the system theme does not follow the variant the system asks for")
 	}
@@ -112,8 +165,11 @@ func over(bg, c color.Color) color.Color {
 // button and a focused list row each differ from their unfocused look by
 // 1.5:1 or more (Fyne's own tint gave 1.0:1 to 1.3:1).
 func TestThemeFocusStandsOut(t *testing.T) {
-	for _, setting := range []string{storage.ThemeDark, storage.ThemeLight} {
-		th := ThemeFor(setting)
+	for _, st := range []app.Settings{{Theme: storage.ThemeDark}, {Theme: storage.ThemeLight}, {Theme: storage.ThemeDark, HighContrast: true}, {Theme: storage.ThemeLight, HighContrast: true}} {
+		th, setting := ThemeFor(st), st.Theme
+		if st.HighContrast {
+			setting += " high-contrast"
+		}
 		focus := th.Color(theme.ColorNameFocus, theme.VariantDark)
 		for _, n := range []fyne.ThemeColorName{theme.ColorNameButton, theme.ColorNamePrimary, theme.ColorNameBackground} {
 			under := th.Color(n, theme.VariantDark)

@@ -3,6 +3,7 @@
 package views
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -111,10 +112,15 @@ func (s *Shell) answerKeys() {
 			}
 		})
 	}
-	add(kit.SearchShortcut, s.FocusSearch)
+	add(kit.SearchShortcut, s.ShowCommandBox)
 	add(kit.FindShortcut, s.FocusFind)
 	add(kit.NewChatShortcut, s.ChooseChatAgent)
 	add(kit.KeysShortcut, s.ShowKeys)
+	for _, sc := range kit.LargerTextShortcuts {
+		add(sc, func() { s.StepTextSize(1) })
+	}
+	add(kit.SmallerTextShortcut, func() { s.StepTextSize(-1) })
+	add(kit.NormalTextShortcut, func() { s.StepTextSize(0) })
 	for _, sc := range kit.NextTabShortcuts {
 		add(sc, func() { s.MoveTab(1) })
 	}
@@ -233,11 +239,6 @@ func tell[T any](s *Shell, name string, do func(T)) {
 	}
 }
 
-type searchFocuser interface{ FocusSearch() }
-
-// FocusSearch shows the agents screen and puts the cursor in its search.
-func (s *Shell) FocusSearch() { tell(s, screen.ScreenAgents, searchFocuser.FocusSearch) }
-
 func (s *Shell) FocusFind() { tell(s, "", screen.Finder.FocusFind) }
 
 func (s *Shell) MoveTab(delta int) {
@@ -245,6 +246,16 @@ func (s *Shell) MoveTab(delta int) {
 }
 
 // ShowKeys lists the keys Agent Desk answers to (F1, Ctrl+/).
+// StepTextSize makes text larger (1), smaller (-1) or normal (0) and keeps
+// it; done at once, not in the background, so quick presses add up in
+// order (the redraw that follows costs far more than the write). A size
+// that could not be kept still applies, and a dialog says so.
+func (s *Shell) StepTextSize(steps int) {
+	if err := s.env.App.UpdateSettings(context.Background(), app.StepTextSize(steps)); err != nil {
+		kit.ShowInformation(lang.L("Text size"), lang.L("The theme applies now but could not be saved for next time. {{.Why}}", map[string]any{"Why": app.Describe(err)}), s.win)
+	}
+}
+
 func (s *Shell) ShowKeys() {
 	if s.overlaid() {
 		return
@@ -262,7 +273,7 @@ func keysSheet(screens []ScreenSpec) fyne.CanvasObject {
 	last := min(len(screens), len(kit.ScreenShortcuts))
 	rows := [][2]string{
 		{kit.CtrlName("1") + " … " + kit.CtrlName(strconv.Itoa(last)), lang.L("Go to {{.Screens}}", map[string]any{"Screens": strings.Join(names[:last], ", ")})},
-		{kit.CtrlName("K"), lang.L("Search the agents")},
+		{kit.CtrlName("K"), lang.L("Find anything: an agent, a chat, a memory, a screen or an action")},
 		{kit.CtrlName("F"), lang.L("Search on this screen")},
 		{kit.CtrlName("N"), lang.L("New chat")},
 		{"Ctrl+Tab, Ctrl+Shift+Tab", lang.L("Next or previous tab (an agent's Run, History, Files)")},
@@ -271,6 +282,7 @@ func keysSheet(screens []ScreenSpec) fyne.CanvasObject {
 		{"Enter", lang.L("Press a dialog's main button")},
 		{"Tab, Shift+Tab", lang.L("Go to the next or the previous control")},
 		{lang.L("Space"), lang.L("Press the button that has the keyboard; tick a box")},
+		{kit.CtrlName("+") + ", " + kit.CtrlName("-") + ", " + kit.CtrlName("0"), lang.L("Larger text, smaller text, normal text")},
 		{"F1, " + kit.CtrlName("/"), lang.L("This list")},
 	}
 	grid := container.New(layout.NewFormLayout())

@@ -401,3 +401,36 @@ func TestWindowShortcutsGoToScreensFromAnywhere(t *testing.T) {
 		t.Fatalf("Ctrl+N should ask for the new chat's agent on the Chats screen: shows %q, asked %d times", shell.Current(), chats.chooses)
 	}
 }
+
+// Ctrl+= (or Ctrl++) makes text larger a step at a time up to 150 %, Ctrl+-
+// smaller, Ctrl+0 normal again, also from a field; each size is kept.
+func TestTextSizeKeys(t *testing.T) {
+	test.NewTempApp(t)
+	kit.UseQueue(t)
+	a := apptest.Open(t)
+	field := kit.NewFormEntry()
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	NewShell(a, w, ScreenSpec{Name: screen.ScreenSettings, Icon: theme.SettingsIcon(), New: func(screen.Env) screen.Screen {
+		return &fieldScreen{field: field}
+	}})
+	sc := w.Canvas().(fyne.Shortcutable)
+	press := func(s fyne.Shortcut, want int) {
+		t.Helper()
+		sc.TypedShortcut(s)
+		if got := a.Settings().TextSize; got != want {
+			t.Fatalf("after %s the text size is %d %%, want %d %%", s.ShortcutName(), got, want)
+		}
+	}
+	press(kit.LargerTextShortcuts[0], 110)
+	press(kit.LargerTextShortcuts[1], 125)
+	press(kit.LargerTextShortcuts[2], 150)
+	press(kit.LargerTextShortcuts[0], 150) // no larger
+	press(kit.SmallerTextShortcut, 125)
+	w.Canvas().Focus(field)
+	field.TypedShortcut(kit.NormalTextShortcut)
+	if got := a.Settings().TextSize; got != 100 {
+		t.Fatalf("Ctrl+0 typed in a field leaves the text at %d %%", got)
+	}
+	press(kit.SmallerTextShortcut, 90)
+	press(kit.SmallerTextShortcut, 90) // no smaller
+}

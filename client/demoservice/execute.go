@@ -248,6 +248,9 @@ func (s *Service) produce(r *http.Request, a *Agent, id int64, input string, req
 		if reply := s.currentFaults().Reply; reply != "" {
 			return reply
 		}
+		if reply, ok := factsReply(input, req.messages); ok {
+			return reply
+		}
 		// The long reply with everything agents write is for trying a
 		// client out; asked for a table or code, the reply has one that fits.
 		words := s.speech.words

@@ -186,8 +186,8 @@ func samePage(a, b app.AgentPage) bool {
 
 func (f *fixture) open(t *testing.T, id client.ID) *detail {
 	t.Helper()
-	for i, ag := range f.s.shown.Agents {
-		if ag.ID == id {
+	for i, r := range f.s.rows {
+		if r.heading == "" && r.agent.ID == id {
 			f.s.list.Select(i)
 			d := f.s.current
 			f.wait(t, "the agent's detail", func() bool { return d.loaded })

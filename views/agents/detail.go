@@ -30,6 +30,7 @@ type detail struct {
 	agent client.Agent
 
 	content *fyne.Container
+	star    *kit.Button // adds to or takes out of the favourites
 	full    *app.Loader[client.Agent]
 	loaded  bool
 	failed  bool // the content says why the agent could not be read
@@ -61,6 +62,11 @@ type detail struct {
 
 	past    *live.List[app.Run]
 	history *screen.Rows[app.Run]
+
+	savedBtn *kit.Button // the agent's saved answers, beside Run
+	saved    *savedPanel // their dialog, while it shows
+	// pendingSaved is a saved answer to run once the form is built (0: none).
+	pendingSaved int64
 }
 
 func newDetail(s *Screen, item app.AgentItem) *detail {
@@ -135,8 +141,11 @@ func (d *detail) build() {
 	if a.Inactive() {
 		kind = lang.L("{{.Kind}} · switched off", map[string]any{"Kind": kind})
 	}
+	d.star = kit.NewButton("", d.toggleFavourite)
+	d.showStar()
 	head := container.NewVBox(
-		kit.FullHeader(safe.Text(a.Title, 0), kind), // as written: the header orders Hebrew and Arabic per line
+		container.NewBorder(nil, nil, nil, container.NewVBox(d.star),
+			kit.FullHeader(safe.Text(a.Title, 0), kind)), // as written: the header orders Hebrew and Arabic per line
 		aboutView(about, func() { d.content.Refresh() }),
 	)
 
@@ -170,6 +179,38 @@ func (d *detail) build() {
 	if d.request != "" {
 		d.fillRequest(d.request)
 	}
+	if d.pendingSaved != 0 {
+		d.runSavedID(d.pendingSaved)
+	}
+}
+
+// showStar shows whether the agent is a favourite, and what pressing does.
+func (d *detail) showStar() {
+	if d.s.app.Agents().IsFavourite(d.agent.ID) {
+		d.star.SetText(lang.L("Favourite"))
+		d.star.SetIcon(assets.StarredIcon)
+		d.star.Tip = lang.L("Take this agent out of the favourites at the top of the list.")
+	} else {
+		d.star.SetText(lang.L("Add to favourites"))
+		d.star.SetIcon(assets.StarIcon)
+		d.star.Tip = lang.L("Keep this agent at the top of the list.")
+	}
+}
+
+// toggleFavourite stars or unstars the agent, kept at once.
+func (d *detail) toggleFavourite() {
+	on := !d.s.app.Agents().IsFavourite(d.agent.ID)
+	item := app.ItemOf(d.agent)
+	a := d.s.app
+	a.Go(func() {
+		err := a.Agents().SetFavourite(context.Background(), item, on)
+		kit.Do(func() {
+			d.showStar()
+			if err != nil {
+				kit.ShowInformation(lang.L("Favourites"), lang.L("The favourites could not be saved. {{.Why}}", map[string]any{"Why": app.Describe(err)}), d.s.env.Window)
+			}
+		})
+	})
 }
 
 type reloader interface{ Reload() }
@@ -259,7 +300,7 @@ func (d *detail) buildRun() fyne.CanvasObject {
 	many := d.runOnMany()
 	buttons := container.NewHBox(d.runBtn, d.cancelBtn, many)
 	// Where the hint does not fit whole, the Run button's tip says it.
-	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, container.NewStack(kit.Fitting(d.keys), d.progress)))
+	bar := container.NewVBox(d.formErr, kit.NewBorder(nil, nil, buttons, nil, d.besideRun(container.NewStack(kit.Fitting(d.keys), d.progress))))
 	body := container.NewVBox(d.formBox, widget.NewSeparator(), d.output.content)
 	// Fields and results no wider than a readable line on a wide screen.
 	d.scroll = container.NewVScroll(container.NewPadded(kit.MaxWidth(body, formWidth)))
@@ -373,8 +414,21 @@ func (d *detail) submit() {
 	}
 }
 
-// run checks the form and starts the agent; the run outlives the screen.
+// run checks the form and starts the agent, asking first when the run
+// would pass the daily limit; the run outlives the screen.
 func (d *detail) run() {
+	if d.form == nil || d.active != nil {
+		return
+	}
+	if app.CheckAnswers(d.agent, d.form.answers()) != nil || d.form.uploading() || (d.att != nil && d.att.Pending()) {
+		d.start() // says what to do first; runs nothing
+		return
+	}
+	screen.ConfirmSpend(d.s.env, d.agent, 1, d.start)
+}
+
+// start checks the form and starts the agent.
+func (d *detail) start() {
 	if d.form == nil || d.active != nil {
 		return
 	}

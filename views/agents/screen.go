@@ -5,6 +5,7 @@ package agents
 import (
 	"cmp"
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,8 +41,11 @@ type Screen struct {
 	footer    *fyne.Container
 	detailBox *fyne.Container
 
-	// shown is the page on screen (the browser's: read only, UI goroutine).
+	// shown is the page on screen (the browser's: read only, UI goroutine);
+	// rows are what the list shows of it, favourites and recent ones first.
 	shown   app.AgentPage
+	rows    []agentRow
+	pinned  [2][]app.AgentItem // the favourites and recent agents rows were made with
 	started bool
 	details map[client.ID]*detail
 	current *detail
@@ -76,7 +80,7 @@ func (s *Screen) build() {
 	header := container.NewBorder(nil, nil, nil, s.total, kit.Header(lang.L("Agents"), ""))
 
 	s.search = kit.NewSearchEntry()
-	s.search.SetPlaceHolder(lang.L("Search agents ({{.Key}})", map[string]any{"Key": kit.CtrlName("K")}))
+	s.search.SetPlaceHolder(lang.L("Search agents")) // short enough for large text; the keys are in F1's list
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	s.search.OnChanged = func(string) { s.browser.SearchSoon(s.query()) }
 	s.search.OnSubmitted = func(string) { s.runSearch() }
@@ -89,23 +93,23 @@ func (s *Screen) build() {
 	s.typeSel.SetSelectedIndex(0)
 
 	s.list = kit.NewList(
-		func() int { return len(s.shown.Agents) },
-		newAgentRow,
+		func() int { return len(s.rows) },
+		newListRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id >= len(s.shown.Agents) {
+			if id >= len(s.rows) {
 				return
 			}
-			if setAgentRow(o, s.shown.Agents[id]) {
+			if setListRow(o, s.rows[id]) {
 				s.text.Drawn(1)
 			}
-			if id >= len(s.shown.Agents)-5 {
+			if id >= len(s.rows)-5 {
 				s.browser.LoadMore()
 			}
 		})
 	kit.DownInto(s.search, s.list)
 	s.list.OnSelected = func(id widget.ListItemID) {
-		if id < len(s.shown.Agents) {
-			s.openAgent(s.shown.Agents[id])
+		if id < len(s.rows) && s.rows[id].heading == "" {
+			s.openAgent(s.rows[id].agent)
 		}
 	}
 	s.listStack = container.NewStack(kit.Loading(lang.L("Loading agents…")))
@@ -131,24 +135,23 @@ func (s *Screen) Shown() {
 		s.started = true
 		s.browser.Search(app.AgentQuery{})
 		kit.Bind(s.browser.State(), s.showList)
+		kit.Bind(s.app.Session(), func(app.Session) { s.showList(s.shown) }) // a star, a run
 	}
 	if d := s.current; d != nil && d.tabs != nil {
 		d.refreshTab(d.tabs.Selected())
 	}
 }
 
-// FocusSearch puts the cursor in the search box (Ctrl+K).
-func (s *Screen) FocusSearch() { s.env.Focus(s.search) }
-
-func (s *Screen) FocusFind() { s.FocusSearch() }
+// FocusFind puts the cursor in the search box (Ctrl+F).
+func (s *Screen) FocusFind() { s.env.Focus(s.search) }
 
 // OpenWith shows agent on its Run tab with request in its request question.
 func (s *Screen) OpenWith(agent app.AgentItem, request string) {
 	s.openAgent(agent)
 	// A row left selected would not open on a click.
 	s.list.UnselectAll()
-	for i, ag := range s.shown.Agents {
-		if ag.ID == agent.ID {
+	for i, r := range s.rows {
+		if r.heading == "" && r.agent.ID == agent.ID {
 			s.list.Select(i)
 			break
 		}
@@ -234,9 +237,15 @@ func (s *Screen) runSearch() {
 func (s *Screen) showList(st app.AgentPage) {
 	// Fyne's list rebuilds its template and drops spare rows on every Refresh:
 	// refresh only when the agents changed; a next page only grows it.
-	old := s.shown
+	old, oldRows := s.shown, len(s.rows)
 	s.shown = st
-	changed := !st.SameAgents(old)
+	favourites, recent := s.app.Agents().Pinned()
+	repinned := !slices.Equal(favourites, s.pinned[0]) || !slices.Equal(recent, s.pinned[1])
+	changed := !st.SameAgents(old) || repinned
+	if changed || st.Extends(old) {
+		s.pinned = [2][]app.AgentItem{favourites, recent}
+		s.rows = listRows(st, favourites, recent)
+	}
 	if st.Query != old.Query {
 		// Row numbers of the old answer mean other agents now.
 		s.list.UnselectAll()
@@ -266,7 +275,7 @@ func (s *Screen) showList(st app.AgentPage) {
 	}
 	kit.ShowBody(s.listStack, body)
 	switch {
-	case body == s.list && st.Extends(old):
+	case body == s.list && st.Extends(old) && !repinned && len(s.rows) > oldRows:
 		s.list.Grew()
 	case body == s.list && changed:
 		s.list.Refresh()
@@ -367,14 +376,73 @@ func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
 	}
 }
 
+// agentRow is one row of the list: an agent, or the heading of a group.
+type agentRow struct {
+	heading string
+	agent   app.AgentItem
+}
+
+// listRows are the page's agents; on the whole list (no search, no type),
+// the favourites come first, then the recent ones, each group headed, then
+// the rest without them.
+func listRows(st app.AgentPage, favourites, recent []app.AgentItem) []agentRow {
+	rows := make([]agentRow, 0, len(st.Agents)+len(favourites)+len(recent)+3)
+	if st.Query != (app.AgentQuery{}) || len(favourites)+len(recent) == 0 || len(st.Agents) == 0 {
+		for _, a := range st.Agents {
+			rows = append(rows, agentRow{agent: a})
+		}
+		return rows
+	}
+	pinned := map[client.ID]bool{}
+	group := func(heading string, agents []app.AgentItem) {
+		if len(agents) == 0 {
+			return
+		}
+		rows = append(rows, agentRow{heading: heading})
+		for _, a := range agents {
+			pinned[a.ID] = true
+			rows = append(rows, agentRow{agent: a})
+		}
+	}
+	group(lang.L("Favourites"), favourites)
+	group(lang.L("Recent"), recent)
+	rows = append(rows, agentRow{heading: lang.L("All agents")})
+	for _, a := range st.Agents {
+		if !pinned[a.ID] {
+			rows = append(rows, agentRow{agent: a})
+		}
+	}
+	return rows
+}
+
+// newListRow is an agent's row with a group's heading over it, one shown.
+func newListRow() fyne.CanvasObject {
+	heading := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	heading.Importance = widget.LowImportance
+	heading.Hide()
+	return container.NewStack(newAgentRow(), container.NewVBox(layout.NewSpacer(), heading))
+}
+
+// setListRow shows r in o; true when an agent's title is new to the row.
+func setListRow(o fyne.CanvasObject, r agentRow) bool {
+	stack := o.(*fyne.Container)
+	agent, heading := stack.Objects[0], stack.Objects[1].(*fyne.Container).Objects[1].(*widget.Label)
+	screen.ShowIf(agent, r.heading == "")
+	screen.ShowIf(heading, r.heading != "")
+	if r.heading != "" {
+		heading.SetText(r.heading)
+		return false
+	}
+	return setAgentRow(agent, r.agent)
+}
+
 func newAgentRow() fyne.CanvasObject {
 	title, desc := kit.NewLine(fyne.TextStyle{Bold: true}, false), kit.NewLine(fyne.TextStyle{}, true)
 	text := container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), title, desc)
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	badge := container.NewStack(bg, container.NewHBox(widget.NewIcon(theme.DocumentIcon()), captionLabel(typeName(client.AgentImage))))
-	full := container.NewHBox(widget.NewIcon(theme.DocumentIcon()), captionLabel(widestTypeName())).MinSize().AddWidthHeight(theme.Padding(), 0)
-	return container.New(&agentRowLayout{full: full, size: full}, text, badge)
+	return container.New(&agentRowLayout{}, text, badge)
 }
 
 func captionLabel(text string) *widget.Label {
@@ -385,19 +453,38 @@ func captionLabel(text string) *widget.Label {
 
 // agentRowLayout gives every type badge one width, so the titles keep a
 // straight column, and shows the badge's icon alone in a narrow list so
-// titles keep room.
-type agentRowLayout struct{ full, size fyne.Size }
+// titles keep room. The width is measured again when the text size changes.
+type agentRowLayout struct {
+	full, size fyne.Size
+	narrow     bool
+	textSize   float32 // what full was measured at
+}
 
 const narrowRow = 320
 
+// measure sizes the badge for the text size in use.
+func (l *agentRowLayout) measure() {
+	if ts := theme.TextSize(); ts != l.textSize {
+		l.textSize = ts
+		l.full = container.NewHBox(widget.NewIcon(theme.DocumentIcon()), captionLabel(widestTypeName())).MinSize().AddWidthHeight(theme.Padding(), 0)
+		l.size = l.full
+		if l.narrow {
+			l.size = fyne.NewSize(theme.IconInlineSize()+3*theme.Padding(), l.full.Height)
+		}
+	}
+}
+
 func (l *agentRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	l.measure()
 	text := objects[0].MinSize()
 	return fyne.NewSize(l.size.Width+theme.Padding()+text.Width, fyne.Max(l.size.Height, text.Height))
 }
 
 func (l *agentRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	text, badge := objects[0], objects[1].(*fyne.Container)
-	if narrow := size.Width < narrowRow; narrow != (l.size != l.full) {
+	l.measure()
+	if narrow := size.Width < narrowRow; narrow != l.narrow {
+		l.narrow = narrow
 		box := badge.Objects[1].(*fyne.Container)
 		screen.ShowIf(box.Objects[1], !narrow)
 		l.size, box.Layout = l.full, layout.NewHBoxLayout()

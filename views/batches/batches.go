@@ -474,24 +474,29 @@ func (s *Screen) reveal(what int) {
 // showProgress fills the bar with the rows finished and, while the batch
 // runs, says about how long the rest takes at the pace of the rows so far.
 func (s *Screen) showProgress(it item) {
-	total, finished := 0, 0
+	total, ended := 0, 0
 	for st, n := range it.counts {
 		total += n
-		if st == app.RowDone || st == app.RowFailed || st == app.RowSkipped {
-			finished += n
+		if finished(st) {
+			ended += n
 		}
 	}
 	s.timeLeft = ""
 	if it.running {
-		if left, ok := TimeLeft(s.rows.Items, total-finished); ok {
+		if left, ok := TimeLeft(s.rows.Items, total-ended); ok {
 			s.timeLeft = lang.L("About {{.Time}} left", map[string]any{"Time": app.HowLong(left)})
 		}
 	}
 	if s.timeLeft == "" {
-		s.timeLeft = lang.L("{{.Percent}} %", map[string]any{"Percent": app.Number(finished * 100 / max(total, 1))})
+		s.timeLeft = lang.L("{{.Percent}} %", map[string]any{"Percent": app.Number(ended * 100 / max(total, 1))})
 	}
 	s.progress.Max = float64(max(total, 1))
-	s.progress.SetValue(float64(finished))
+	s.progress.SetValue(float64(ended))
+}
+
+// finished reports a row that is through: nothing more is sent for it.
+func finished(st app.RowState) bool {
+	return st == app.RowDone || st == app.RowFailed || st == app.RowSkipped || st == app.RowLook
 }
 
 // TimeLeft is how long left rows take at the pace the finished rows of
@@ -500,7 +505,7 @@ func TimeLeft(rows []app.BatchRow, left int) (time.Duration, bool) {
 	var first, last time.Time
 	n := 0
 	for _, r := range rows {
-		if r.UpdatedAt.IsZero() || (r.State != app.RowDone && r.State != app.RowFailed && r.State != app.RowSkipped) {
+		if r.UpdatedAt.IsZero() || !finished(r.State) {
 			continue
 		}
 		if n == 0 || r.UpdatedAt.Before(first) {
@@ -522,8 +527,14 @@ func TimeLeft(rows []app.BatchRow, left int) (time.Duration, bool) {
 func (s *Screen) showRow(r app.BatchRow) {
 	it, _ := s.current()
 	text := r.Error
+	var why fyne.CanvasObject
 	if text == "" {
 		text = richtext.ReplyText(r.Result)
+	} else if r.State == app.RowLook && r.Result != "" {
+		// Why it needs a look above, the reply to look at (and copy) below.
+		w := screen.Wrapped(safe.Text(r.Error, 0))
+		w.Importance = widget.WarningImportance
+		why, text = w, richtext.ReplyText(r.Result)
 	}
 	if text == "" {
 		text = lang.L("This row has no result yet.")
@@ -546,7 +557,7 @@ func (s *Screen) showRow(r app.BatchRow) {
 		})
 		buttons.Add(open)
 	}
-	content := kit.NewBorder(nil, buttons, nil, nil, items...)
+	content := kit.NewBorder(why, buttons, nil, nil, items...)
 	d := dialog.NewCustom(RowTitle(it.b, r), lang.L("Close"), content, s.env.Window)
 	d.Resize(fyne.NewSize(640, 480))
 	kit.ShowDialog(d, s.env.Window)
@@ -561,13 +572,16 @@ func BatchTitle(b app.Batch) string {
 	return lang.L("{{.Agent}} · {{.File}}", map[string]any{"Agent": safe.Text(b.AgentTitle, 0), "File": name})
 }
 
-// Summary is "37 of 50 done · 2 failed · 0.74 credits".
+// Summary is "37 of 50 done · 3 need a look · 2 failed · 0.74 credits".
 func Summary(counts map[app.RowState]int, spent float64) string {
 	total := 0
 	for _, n := range counts {
 		total += n
 	}
 	parts := []string{lang.N("{{.Done}} of {{.Count}} done", total, map[string]any{"Done": app.Number(counts[app.RowDone]), "Count": app.Number(total)})}
+	if n := counts[app.RowLook]; n > 0 {
+		parts = append(parts, lang.N("{{.Count}} need a look", n, map[string]any{"Count": app.Number(n)}))
+	}
 	if n := counts[app.RowFailed]; n > 0 {
 		parts = append(parts, lang.N("{{.Count}} failed", n, map[string]any{"Count": app.Number(n)}))
 	}
@@ -703,8 +717,14 @@ func EndNotice(end app.BatchEnd) (title, text string) {
 	return "", ""
 }
 
-// EndText is "Batch done: 48 done, 2 failed, 3.2 credits".
+// EndText is "Batch done: 48 done, 2 failed, 3.2 credits", and the rows
+// that need a look when there are any.
 func EndText(end app.BatchEnd) string {
+	if n := end.Counts[app.RowLook]; n > 0 {
+		return lang.L("{{.Agent}}: {{.Done}} done, {{.Look}} to look at, {{.Failed}} failed, {{.Credits}}", map[string]any{
+			"Agent": safe.Text(end.Batch.AgentTitle, 60), "Done": app.Number(end.Counts[app.RowDone]), "Look": app.Number(n),
+			"Failed": app.Number(end.Counts[app.RowFailed]), "Credits": app.Credits(end.Spent)})
+	}
 	return lang.L("{{.Agent}}: {{.Done}} done, {{.Failed}} failed, {{.Credits}}", map[string]any{
 		"Agent": safe.Text(end.Batch.AgentTitle, 60), "Done": app.Number(end.Counts[app.RowDone]),
 		"Failed": app.Number(end.Counts[app.RowFailed]), "Credits": app.Credits(end.Spent)})

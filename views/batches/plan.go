@@ -86,11 +86,15 @@ type plan struct {
 	first     *fyne.Container
 	estimate  *widget.Label
 	parallel  *kit.Select
-	limit     *kit.FormEntry
-	limitErr  *widget.Label
-	start     *kit.PaidButton
-	dialog    *dialog.CustomDialog
-	scroll    *container.Scroll
+	// facts are the facts to pull out of each reply, nil for an agent
+	// that makes pictures or videos (app.FieldsQuestion).
+	facts    *kit.FormEntry
+	factsErr *widget.Label
+	limit    *kit.FormEntry
+	limitErr *widget.Label
+	start    *kit.PaidButton
+	dialog   *dialog.CustomDialog
+	scroll   *container.Scroll
 }
 
 func newPlan(env screen.Env, agent client.Agent, src source) *plan {
@@ -196,8 +200,12 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 		widget.NewLabel(lang.L("Runs at once")), pl.parallel,
 		widget.NewLabel(lang.L("Pause after (credits)")), container.NewVBox(pl.limit, pl.limitErr))
 
-	body := container.NewVBox(top, widget.NewLabel(which), grid, pl.missing, pl.skipped,
-		widget.NewSeparator(), pl.firstHead, pl.first, widget.NewSeparator(), more, pl.estimate)
+	body := container.NewVBox(top, widget.NewLabel(which), grid, pl.missing, pl.skipped)
+	if app.FieldsQuestion(agent) != "" {
+		body.Add(pl.newFacts())
+	}
+	body.Add(widget.NewSeparator())
+	body.Objects = append(body.Objects, pl.firstHead, pl.first, widget.NewSeparator(), more, pl.estimate)
 	pl.scroll = container.NewVScroll(body)
 
 	pl.start = kit.NewPaidButton(lang.L("Start"), theme.MediaPlayIcon(), pl.Start)
@@ -211,6 +219,29 @@ func newPlan(env screen.Env, agent client.Agent, src source) *plan {
 		pl.update()
 	}
 	return pl
+}
+
+// newFacts is the field naming the facts to pull out of each reply, each
+// to a column of the results sheet.
+func (pl *plan) newFacts() fyne.CanvasObject {
+	pl.facts = kit.NewFormMultiLineEntry()
+	pl.facts.SetMinRowsVisible(2)
+	pl.facts.SetPlaceHolder(lang.L("Invoice number, Date, Total, Supplier"))
+	pl.facts.OnChanged = func(string) { pl.update() }
+	pl.facts.OnCtrlEnter = pl.Start
+	pl.factsErr = kit.ErrorText()
+	about := screen.Wrapped(lang.L("Each reply gives these, and the results sheet gets a column for each. Separate them with commas or new lines."))
+	about.Importance = widget.LowImportance
+	return container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("Facts to pull out (optional)")),
+		container.NewVBox(pl.facts, pl.factsErr, about))
+}
+
+// factsAsked are the facts named and what is wrong with them ("" when nothing).
+func (pl *plan) factsAsked() ([]string, string) {
+	if pl.facts == nil {
+		return nil, ""
+	}
+	return app.ParseFields(pl.facts.Text)
 }
 
 func (pl *plan) newQuestion(q client.Question) *question {
@@ -387,6 +418,7 @@ func (pl *plan) batchPlan() app.BatchPlan {
 		bp.Parallel = n
 	}
 	bp.CreditCap, _ = parseCredits(pl.limit.Text)
+	bp.Fields, _ = pl.factsAsked()
 	return bp
 }
 
@@ -447,6 +479,11 @@ func (pl *plan) update() {
 	} else {
 		ok = false
 		kit.ShowError(pl.limitErr, lang.L("Write a number of credits, or leave it empty."))
+	}
+	if pl.facts != nil {
+		_, problem := pl.factsAsked()
+		kit.ShowError(pl.factsErr, problem)
+		ok = ok && problem == ""
 	}
 	rows := pl.previewRows()
 	skipped := 0
@@ -559,14 +596,23 @@ func (pl *plan) showFirst(bp app.BatchPlan, cells []string, r app.RowRequest) {
 	screen.ShowIf(pl.first, on)
 }
 
-// Start keeps the plan as a batch, starts it and shows the Batches screen;
-// nothing is sent when the service has no room for its files.
+// Start keeps the plan as a batch, starts it and shows the Batches screen,
+// asking first when its runs would pass the daily limit; nothing is sent
+// when the service has no room for its files.
 func (pl *plan) Start() {
 	if pl.start.Disabled() {
 		return
 	}
 	bp := pl.batchPlan()
-	if pl.blocker(bp) != "" {
+	if _, problem := pl.factsAsked(); pl.blocker(bp) != "" || problem != "" {
+		return
+	}
+	screen.ConfirmSpend(pl.env, pl.agent, pl.count(), func() { pl.begin(bp) })
+}
+
+// begin keeps the plan as a batch and starts it.
+func (pl *plan) begin(bp app.BatchPlan) {
+	if pl.start.Disabled() {
 		return
 	}
 	pl.start.Disable()

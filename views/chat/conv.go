@@ -807,7 +807,13 @@ func (v *convView) send() {
 	v.sendNow(text)
 }
 
+// sendNow sends text, asking first when its reply would pass the daily limit.
 func (v *convView) sendNow(text string) {
+	screen.ConfirmSpend(v.s.env, v.sess.Agent(), 1, func() { v.sendChecked(text) })
+}
+
+// sendChecked sends text as it is: the limit was looked at.
+func (v *convView) sendChecked(text string) {
 	var ids []client.ID
 	if v.attach != nil {
 		ids = v.attach.FileIDs()

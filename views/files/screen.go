@@ -184,13 +184,14 @@ func (s *Screen) applied(st app.FilesState) {
 	s.list.Refresh()
 }
 
-// Column widths shared by rows and titles so they line up.
+// Column widths shared by rows and titles so they line up, at the standard
+// text size.
 var colWidths = []float32{90, 160, 120, 130}
 
 func columns(cells ...fyne.CanvasObject) *fyne.Container {
 	box := container.NewHBox()
 	for i, c := range cells {
-		box.Add(container.NewGridWrap(fyne.NewSize(colWidths[i], c.MinSize().Height), c))
+		box.Add(kit.TextScaledBox(c, colWidths[i]))
 	}
 	return box
 }
@@ -212,20 +213,26 @@ func fileRow(left, cols, name fyne.CanvasObject) *fyne.Container {
 	return &fyne.Container{Layout: fileRowLayout{}, Objects: []fyne.CanvasObject{name, left, cols}}
 }
 
-// fileRowLayout drops the Credits column below wideRow so names stay readable.
+// fileRowLayout drops the Credits column, then the Created one, when the
+// name would get less than nameRoom, so names stay readable in a narrow
+// window or with large text.
 type fileRowLayout struct{}
 
 const (
-	wideRow    = 760
-	creditsCol = 3 // shown only in a wide row
+	creditsCol = 3
+	createdCol = 1
+	nameRoom   = 120 // at the standard text size
 )
+
+// droppable are the columns a narrow row drops, first dropped first.
+var droppable = []int{creditsCol, createdCol}
 
 func (fileRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	name, left, cols := objects[0].MinSize(), objects[1].MinSize(), objects[2].(*fyne.Container)
 	w := left.Width + 2*theme.Padding() + name.Width
 	h := fyne.Max(name.Height, left.Height)
 	for i, c := range cols.Objects {
-		if i != creditsCol {
+		if !slices.Contains(droppable, i) {
 			w += c.MinSize().Width + theme.Padding()
 		}
 		h = fyne.Max(h, c.MinSize().Height)
@@ -235,8 +242,16 @@ func (fileRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 
 func (fileRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	name, left, cols := objects[0], objects[1], objects[2].(*fyne.Container)
-	wide := size.Width >= wideRow
-	screen.ShowIf(cols.Objects[creditsCol], wide)
+	room := size.Width - left.MinSize().Width - 2*theme.Padding() - kit.TextScaledWidth(nameRoom)
+	for _, c := range cols.Objects {
+		room -= c.MinSize().Width + theme.Padding()
+	}
+	for _, i := range droppable {
+		screen.ShowIf(cols.Objects[i], room >= 0)
+		if room < 0 {
+			room += cols.Objects[i].MinSize().Width + theme.Padding()
+		}
+	}
 	lw, cw := left.MinSize().Width, cols.MinSize().Width
 	pad := theme.Padding()
 	left.Move(fyne.NewPos(0, 0))

@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -137,13 +136,16 @@ func (s *Select) FocusLost() {
 
 // Widened is s as wide as its longest option, up to most: Fyne's select
 // asks for little and cuts its choice short.
+// It measures at each layout, so a new text size widens it too.
 func Widened(s *Select, most float32) fyne.CanvasObject {
-	widest := float32(0)
-	for _, o := range s.Options {
-		widest = max(widest, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
-	}
-	w := widest + 4*theme.InnerPadding() + theme.IconInlineSize()
-	return container.NewGridWrap(fyne.NewSize(min(max(w, s.MinSize().Width), most), s.MinSize().Height), s)
+	return &fyne.Container{Layout: fillLayout(func(fyne.CanvasObject) fyne.Size {
+		widest := float32(0)
+		for _, o := range s.Options {
+			widest = max(widest, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
+		}
+		w := widest + 4*theme.InnerPadding() + theme.IconInlineSize()
+		return fyne.NewSize(min(max(w, s.MinSize().Width), most), s.MinSize().Height)
+	}), Objects: []fyne.CanvasObject{s}}
 }
 
 // NewSelect is a Select of options; changed is told of each choice made.

@@ -36,6 +36,9 @@ func newChecks(options []string, round bool, changed func(option string, on bool
 
 func (c *checks) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(c.box) }
 
+// Unwrap is the boxes, where FocusFirst finds the first.
+func (c *checks) Unwrap() fyne.CanvasObject { return c.box }
+
 // tick ticks the boxes of the options on reports, clearing the others.
 func (c *checks) tick(on func(option string) bool) {
 	c.syncing = true

@@ -47,7 +47,7 @@ func FieldShortcut(o fyne.CanvasObject, s fyne.Shortcut, submit func()) bool {
 }
 
 var (
-	// SearchShortcut (Ctrl+K) focuses the agents search from anywhere.
+	// SearchShortcut (Ctrl+K) opens the command box from anywhere.
 	SearchShortcut = ctrl(fyne.KeyK)
 	// FindShortcut (Ctrl+F) focuses the current screen's search.
 	FindShortcut = ctrl(fyne.KeyF)
@@ -55,6 +55,12 @@ var (
 	NewChatShortcut = ctrl(fyne.KeyN)
 	// KeysShortcut (Ctrl+/, or F1) lists the keys Agent Desk answers to.
 	KeysShortcut = ctrl(fyne.KeySlash)
+	// LargerTextShortcuts (Ctrl+= and Ctrl++), SmallerTextShortcut (Ctrl+-)
+	// and NormalTextShortcut (Ctrl+0) change the text size, as browsers do.
+	LargerTextShortcuts = []*desktop.CustomShortcut{ctrl(fyne.KeyEqual), ctrl(fyne.KeyPlus),
+		{KeyName: fyne.KeyEqual, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}}
+	SmallerTextShortcut = ctrl(fyne.KeyMinus)
+	NormalTextShortcut  = ctrl(fyne.Key0)
 	// NextTabShortcuts and PrevTabShortcuts move between tabs, which Fyne's
 	// take no keyboard for. Control on a Mac too: ⌘Tab is the system's app switcher.
 	NextTabShortcuts = []*desktop.CustomShortcut{{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}, ctrl(fyne.KeyPageDown)}
@@ -85,8 +91,8 @@ func CtrlName(key string) string {
 }
 
 func isWindowShortcut(c *desktop.CustomShortcut) bool {
-	all := []*desktop.CustomShortcut{SearchShortcut, FindShortcut, NewChatShortcut, KeysShortcut}
-	all = append(append(append(all, ScreenShortcuts...), NextTabShortcuts...), PrevTabShortcuts...)
+	all := []*desktop.CustomShortcut{SearchShortcut, FindShortcut, NewChatShortcut, KeysShortcut, SmallerTextShortcut, NormalTextShortcut}
+	all = append(append(append(append(all, ScreenShortcuts...), NextTabShortcuts...), PrevTabShortcuts...), LargerTextShortcuts...)
 	return slices.ContainsFunc(all, func(w *desktop.CustomShortcut) bool { return w.ShortcutName() == c.ShortcutName() })
 }
 

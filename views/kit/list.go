@@ -34,6 +34,9 @@ func NewList(length func() int, create func() fyne.CanvasObject, update func(wid
 }
 
 // keyboardRow is the row Up, Down and Space act on; -1 if Fyne hides it.
+// KeyboardRow is the row the keyboard is on, -1 when none.
+func (l *List) KeyboardRow() widget.ListItemID { return l.keyboardRow() }
+
 func (l *List) keyboardRow() widget.ListItemID {
 	if id, ok := fynefix.ListFocus(&l.List); ok {
 		return id

@@ -359,13 +359,20 @@ func CapSize(min, max fyne.Size) fyne.Size {
 }
 
 // Split is a split whose divider stays put: Fyne moves it when a pane asks
-// for more width, so each pane asks for at most paneMin. Fyne draws the
+// for more width, so each pane asks for at most paneMinWidth. Fyne draws the
 // divider's grip in the colour of text, where it reads as a stray caret:
 // the split's theme draws it in the colour of a field's border, and each
 // pane has the window's theme back.
 func Split(leading, trailing fyne.CanvasObject, offset float64) fyne.CanvasObject {
-	s := container.NewHSplit(container.NewThemeOverride(Capped(leading, paneMin), windowTheme{}),
-		container.NewThemeOverride(Capped(trailing, paneMin), windowTheme{}))
+	pane := func(o fyne.CanvasObject) fyne.CanvasObject {
+		return &fyne.Container{Layout: fillLayout(func(shown fyne.CanvasObject) fyne.Size {
+			if !shown.Visible() {
+				return fyne.Size{}
+			}
+			return CapSize(shown.MinSize(), fyne.NewSize(TextScaledWidth(paneMinWidth), 0))
+		}), Objects: []fyne.CanvasObject{o}}
+	}
+	s := container.NewHSplit(container.NewThemeOverride(pane(leading), windowTheme{}), container.NewThemeOverride(pane(trailing), windowTheme{}))
 	s.SetOffset(offset)
 	return container.NewThemeOverride(s, quietGrip{})
 }
@@ -393,8 +400,9 @@ func (t quietGrip) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color
 	return t.current().Color(n, v)
 }
 
-// paneMin is the most width a pane of a Split may ask for.
-var paneMin = fyne.NewSize(220, 0)
+// paneMinWidth is the most width a pane of a Split may ask for, at the
+// standard text size (larger text, more width).
+const paneMinWidth = 220
 
 // MaxHeight shows o as tall as it needs up to max, then scrolls.
 func MaxHeight(o fyne.CanvasObject, max float32) fyne.CanvasObject {

@@ -339,6 +339,9 @@ func (s *Screen) selectCurrent() {
 	}
 }
 
+// OpenMemory shows memory m, as the command box asks.
+func (s *Screen) OpenMemory(m app.MemoryEntry) { s.openMemory(m) }
+
 // openMemory reads the memory after any pending draft write.
 func (s *Screen) openMemory(m app.MemoryEntry) {
 	s.selected = m.ID

@@ -57,8 +57,6 @@ type Nav interface {
 	AgentTabs(agent client.Agent) []*container.TabItem
 	// NewAttachments makes file chips for the next execution; nil when unavailable.
 	NewAttachments() Attachments
-	// ShowCredits opens the credits view.
-	ShowCredits()
 	// OpenAgentWith shows an agent with request written in its form.
 	OpenAgentWith(agent app.AgentItem, request string)
 	// Restart closes the window (saving as any close does) to start again.
@@ -123,6 +121,7 @@ func ScreenLabel(name string) string {
 		ScreenResources: lang.L("Resources"),
 		ScreenWebhooks:  lang.L("Webhooks"),
 		ScreenBatches:   lang.L("Batches"),
+		ScreenUsage:     lang.L("Usage"),
 		ScreenSettings:  lang.L("Settings"),
 	}
 	if l, ok := labels[name]; ok {
@@ -140,6 +139,7 @@ const (
 	ScreenResources = "Resources"
 	ScreenWebhooks  = "Webhooks"
 	ScreenBatches   = "Batches"
+	ScreenUsage     = "Usage"
 	ScreenSettings  = "Settings"
 )
 
@@ -159,6 +159,5 @@ func (NoNav) ChooseChatAgent()                            {}
 func (NoNav) OpenConversation(int64)                      {}
 func (NoNav) AgentTabs(client.Agent) []*container.TabItem { return nil }
 func (NoNav) NewAttachments() Attachments                 { return nil }
-func (NoNav) ShowCredits()                                {}
 func (NoNav) Restart()                                    {}
 func (NoNav) OpenAgentWith(app.AgentItem, string)         {}

@@ -42,6 +42,18 @@ func variantOptions() []option[string] {
 	return []option[string]{{lang.L("Find out by itself (recommended)"), ""}, {lang.L("Memories in collections"), "A"}, {lang.L("Memories with details (source, tags)"), "B"}}
 }
 
+// textSizeLabels are app.TextSizes in words.
+func textSizeLabels() []string {
+	out := make([]string, len(app.TextSizes))
+	for i, p := range app.TextSizes {
+		out[i] = lang.L("{{.Percent}} %", map[string]any{"Percent": p})
+		if p == 100 {
+			out[i] = lang.L("{{.Percent}} % (normal)", map[string]any{"Percent": p})
+		}
+	}
+	return out
+}
+
 // languageOptions are the languages, each in its own words, after the computer's.
 func languageOptions() []option[string] {
 	opts := []option[string]{{lang.L("Same as my computer"), ""}}
@@ -89,6 +101,8 @@ type Screen struct {
 	accounts *fyne.Container
 	keyWhere *widget.Label
 	theme    *kit.RadioGroup
+	contrast *kit.Check
+	textSize *kit.Select
 	language *kit.RadioGroup
 	langNote *widget.Label // says the organisation set the language
 	variant  *kit.RadioGroup
@@ -96,6 +110,7 @@ type Screen struct {
 	pace     *kit.RadioGroup
 	paceNote *widget.Label
 	network  *network
+	advFold  *kit.Fold // Advanced, where Network is
 	errText  *widget.Label
 	content  fyne.CanvasObject
 
@@ -122,6 +137,23 @@ func New(env screen.Env) screen.Screen {
 		return a.UpdateSettings(ctx, func(st *app.Settings) { st.Theme = theme })
 	}, func(why string) string {
 		return lang.L("The theme applies now but could not be saved for next time. {{.Why}}", map[string]any{"Why": why})
+	})
+	lookFailed := func(why string) string {
+		return lang.L("The theme applies now but could not be saved for next time. {{.Why}}", map[string]any{"Why": why})
+	}
+	s.contrast = kit.NewCheck(lang.L("High contrast"), func(on bool) {
+		if !s.syncing {
+			s.change(func(ctx context.Context) error {
+				return a.UpdateSettings(ctx, func(st *app.Settings) { st.HighContrast = on })
+			}, lookFailed)
+		}
+	})
+	s.textSize = kit.NewSelect(textSizeLabels(), func(label string) {
+		if i := slices.Index(textSizeLabels(), label); i >= 0 && !s.syncing {
+			s.change(func(ctx context.Context) error {
+				return a.UpdateSettings(ctx, func(st *app.Settings) { st.TextSize = app.TextSizes[i] })
+			}, lookFailed)
+		}
 	})
 	s.variant = radio(s, variantOptions(), a.Accounts().SetMemoryVariantOverride, func(why string) string {
 		return lang.L("The way memories are kept could not be changed. {{.Why}}", map[string]any{"Why": why})
@@ -151,7 +183,10 @@ func New(env screen.Env) screen.Screen {
 		section(lang.L("Accounts"), lang.L("The account in use is marked. Agent Desk runs agents of that account."),
 			container.NewVBox(s.accounts, container.NewHBox(s.add))),
 		section(lang.L("API key"), "", s.keyWhere),
-		section(lang.L("Appearance"), lang.L("Changes apply at once."), s.theme),
+		section(lang.L("Appearance"), lang.L("Changes apply at once."), container.NewVBox(s.theme, s.contrast,
+			container.NewHBox(widget.NewLabel(lang.L("Text size")), kit.Widened(s.textSize, 200)),
+			quietNote(lang.L("{{.Larger}} and {{.Smaller}} change the text size anywhere; {{.Normal}} sets it back to 100 %.",
+				map[string]any{"Larger": kit.CtrlName("+"), "Smaller": kit.CtrlName("-"), "Normal": kit.CtrlName("0")})))),
 		section(lang.L("Language"), lang.L("The language of Agent Desk's words. Agents answer in the language you write to them."), container.NewVBox(s.language, s.langNote)),
 		section(lang.L("About"), lang.L("Version, and where Agent Desk keeps its files."), container.NewHBox(about)),
 		s.advanced(),
@@ -197,6 +232,10 @@ func (s *Screen) refresh() {
 
 	s.syncing = true
 	s.theme.SetSelected(labelOf(themeOptions(), st.Theme))
+	s.contrast.SetChecked(st.HighContrast)
+	if i := slices.Index(app.TextSizes, cmp.Or(st.TextSize, 100)); i >= 0 {
+		s.textSize.SetSelected(textSizeLabels()[i])
+	}
 	s.language.SetSelected(languageLabel(st.Language))
 	locks := a.Locks()
 	screen.EnableIf(!locks.Language, s.language)
@@ -310,6 +349,7 @@ func (s *Screen) advanced() fyne.CanvasObject {
 			container.NewVBox(s.pace, s.paceNote)),
 		s.network.object()))
 	screen.RememberOpen(f, s.env.App)
+	s.advFold = f
 	return f.Object()
 }
 
@@ -370,6 +410,22 @@ func (s *Screen) offerRestart() {
 			lang.L("Agent Desk speaks {{.Language}} once it starts again. What you typed is kept.", map[string]any{"Language": languageLabel(app.WouldSpeak(tag))}),
 			lang.L("Start again now"), lang.L("Later"), screen.Safe, s.env.Nav.Restart)
 	}
+}
+
+// Reveal gives the keyboard to a part of Settings, scrolled into view, as
+// the command box asks: accounts, appearance, contrast, textsize, language
+// or network.
+func (s *Screen) Reveal(part string) {
+	to := map[string]fyne.CanvasObject{"accounts": s.add, "appearance": s.theme, "contrast": s.contrast,
+		"textsize": s.textSize, "language": s.language, "network": s.network.mode}[part]
+	if to == nil || s.env.Window == nil {
+		return
+	}
+	if part == "network" && !s.advFold.Open() {
+		s.advFold.SetOpen(true)
+		s.advFold.OnChanged(true)
+	}
+	kit.FocusFirst(s.env.Window.Canvas(), to)
 }
 
 // Escape closes the account dialog without saving, as Cancel does.

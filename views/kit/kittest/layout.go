@@ -25,6 +25,8 @@ import (
 type Frames struct {
 	c    fyne.Canvas
 	mins map[fyne.CanvasObject]fyne.Size
+	// looked: Look has been here, and set the text size its test asks for.
+	looked bool
 }
 
 func NewFrames(c fyne.Canvas) *Frames {
@@ -35,16 +37,17 @@ func NewFrames(c fyne.Canvas) *Frames {
 // between a user's action and the next look, until a frame queues no more
 // than the layer's settle: an update that arrives is followed by a frame.
 func (f *Frames) Settle(q *kit.Queue) {
-	for i := 0; i < 20; i++ {
-		f.Draw()
-		if q.Drain() <= 1 && i >= 2 {
+	for i := 0; i < 200; i++ {
+		moved := f.Draw()
+		if q.Drain() <= 1 && i >= 2 && !moved {
 			return
 		}
 	}
 }
 
-// Draw is one frame's measuring and laying out.
-func (f *Frames) Draw() {
+// Draw is one frame's measuring and laying out; it reports whether a size
+// asked for changed, which the next frame goes on laying out.
+func (f *Frames) Draw() (moved bool) {
 	next := make(map[fyne.CanvasObject]fyne.Size, len(f.mins))
 	var slot fyne.CanvasObject
 	var walk func(o, parent fyne.CanvasObject)
@@ -62,6 +65,7 @@ func (f *Frames) Draw() {
 		min := o.MinSize()
 		next[o] = min
 		if f.mins[o] != min {
+			moved = true
 			if parent != nil {
 				slot = parent
 			} else {
@@ -74,6 +78,7 @@ func (f *Frames) Draw() {
 		walk(o, nil)
 	}
 	f.mins = next
+	return moved
 }
 
 // rendered is what o draws: a container's objects, a widget's renderer's.
@@ -213,6 +218,14 @@ func isClear(c color.Color) bool {
 // moment.
 func Look(t testing.TB, f *Frames, q *kit.Queue, w fyne.Window, where string) {
 	t.Helper()
+	if !f.looked {
+		f.looked = true
+		if LargeText(t) {
+			s := fyne.CurrentApp().Settings()
+			s.SetTheme(kit.TextScaled{Theme: s.Theme(), Scale: LargeTextPercent / 100.0})
+			where += fmt.Sprintf(", text at %d %%", LargeTextPercent)
+		}
+	}
 	f.Settle(q)
 	root := w.Canvas().Content()
 	if s := Overlap(root); s != "" {
@@ -327,11 +340,33 @@ func cutHint(o fyne.CanvasObject) string {
 // takes, a laptop's, and a full HD screen's.
 var Sizes = []fyne.Size{{Width: 800, Height: 600}, {Width: 1024, Height: 768}, {Width: 1920, Height: 1080}}
 
-// EachSize runs look as a subtest at each of Sizes.
+// LargeTextSize is the window the layout checks also look at with text at
+// LargeTextPercent, the largest staff can choose: a laptop's.
+var LargeTextSize = fyne.Size{Width: 1024, Height: 768}
+
+// LargeTextPercent is the text size of the large-text looks.
+const LargeTextPercent = 150
+
+// largeTextMark names the subtests that look with large text.
+const largeTextMark = "large-text"
+
+// LargeTextName is the name of a subtest whose Looks set the text to
+// LargeTextPercent (before the first, which then sees every screen redrawn
+// as a change of text size does) at size.
+func LargeTextName(size fyne.Size) string {
+	return fmt.Sprintf("%vx%v/%s", size.Width, size.Height, largeTextMark)
+}
+
+// LargeText reports whether t is a subtest named by LargeTextName.
+func LargeText(t testing.TB) bool { return strings.Contains(t.Name(), "/"+largeTextMark) }
+
+// EachSize runs look as a subtest at each of Sizes, then at LargeTextSize
+// with large text.
 func EachSize(t *testing.T, look func(t *testing.T, size fyne.Size)) {
 	for _, size := range Sizes {
 		t.Run(fmt.Sprintf("%vx%v", size.Width, size.Height), func(t *testing.T) { look(t, size) })
 	}
+	t.Run(LargeTextName(LargeTextSize), func(t *testing.T) { look(t, LargeTextSize) })
 }
 
 // Languages are those Agent Desk speaks besides English, whose words run
