@@ -157,11 +157,21 @@ func (b *lockedBuffer) String() string {
 // example remembered answers).
 func startE2E(t *testing.T, change func(*storage.Settings)) *E2E {
 	t.Helper()
+	return startE2EWith(t, change, nil)
+}
+
+// startE2EWith is startE2E that lets prepare write to the fresh folders
+// (the history, say) before the app starts.
+func startE2EWith(t *testing.T, change func(*storage.Settings), prepare func(storage.Paths)) *E2E {
+	t.Helper()
 	e2eTools(t)
 	e2eBuild(t)
 
 	display := startXvfb(t)
 	env, paths := freshHome(t, display, 1180, 760, change)
+	if prepare != nil {
+		prepare(paths)
+	}
 
 	out := os.Getenv("AGENTDESK_E2E_OUT")
 	if out == "" {

@@ -30,6 +30,7 @@ type commandBox struct {
 	entry  *kit.FormEntry
 	prompt *widget.Label
 	list   *kit.List
+	none   fyne.CanvasObject // said when nothing matches
 	shown  []choice
 	dialog *dialog.CustomDialog
 	// agentFor, when set, is an action waiting for its agent: only agents
@@ -60,7 +61,8 @@ func (s *Shell) ShowCommandBox() {
 	b := &commandBox{s: s}
 	b.finder = app.NewFinder(s.env.App, 250*time.Millisecond, func(r app.SearchResult) { kit.Do(func() { b.searchedFor(r) }) })
 	b.addPlaces()
-	b.entry = kit.NewSearchEntry()
+	b.entry = kit.NewFormEntry() // Esc closes the box at once, typed text or not
+	b.entry.ActionItem = widget.NewIcon(theme.SearchIcon())
 	b.entry.SetPlaceHolder(lang.L("Find an agent, a chat, a memory, a screen or an action"))
 	b.entry.OnChanged = func(string) { b.update(); b.finder.SearchSoon(b.entry.Text) }
 	b.entry.OnSubmitted = func(string) { b.choose(0) }
@@ -73,7 +75,9 @@ func (s *Shell) ShowCommandBox() {
 	})
 	b.list.OnSelected = func(id widget.ListItemID) { b.choose(id) }
 	kit.DownInto(b.entry, b.list)
-	content := kit.NewBorder(container.NewVBox(b.prompt, b.entry), nil, nil, nil, b.list)
+	b.none = kit.Empty(theme.SearchIcon(), lang.L("Nothing found"), lang.L("Try fewer letters or other words. Agents the service has are looked up as you pause."))
+	b.none.Hide()
+	content := kit.NewBorder(container.NewVBox(b.prompt, b.entry), nil, nil, nil, container.NewStack(b.list, b.none))
 	b.dialog = dialog.NewCustomWithoutButtons(lang.L("Find anything"), content, s.win)
 	win := s.win.Canvas().Size()
 	b.dialog.Resize(fyne.NewSize(min(win.Width*0.9, 640), min(win.Height*0.85, 520)))
@@ -259,6 +263,8 @@ func (b *commandBox) update() {
 		out = out[:commandRows]
 	}
 	b.shown = out
+	screen.ShowIf(b.none, len(out) == 0)
+	screen.ShowIf(b.list, len(out) > 0)
 	b.list.UnselectAll()
 	b.list.Refresh()
 	b.list.ScrollToTop()

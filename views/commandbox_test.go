@@ -114,6 +114,7 @@ func TestTheCommandBoxFindsAndGoes(t *testing.T) {
 	}, func() string { return "the chat did not start: on " + x.shell.Current() })
 
 	e = x.open(t)
+	test.Type(e, "something")
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if x.w.Canvas().Overlays().Top() != nil {
 		t.Fatal("Esc does not close the box")

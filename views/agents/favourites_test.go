@@ -49,6 +49,9 @@ func TestFavouritesAndRecentComeFirst(t *testing.T) {
 	if want := []string{"# Favourites", string(starred), "# Recent", "120", "# All agents"}; !slices.Equal(got, want) {
 		t.Fatalf("the list begins %v, want %v", got, want)
 	}
+	if row := f.s.list.KeyboardRow(); row < 0 || f.s.rows[row].agent.ID != "120" {
+		t.Fatalf("after the rows moved, the list marks row %d, not the agent on show", row)
+	}
 	for _, r := range f.s.rows[5:] {
 		if r.agent.ID == "120" || r.agent.ID == starred {
 			t.Fatalf("agent %s is listed again under All agents", r.agent.ID)

@@ -43,12 +43,15 @@ type Screen struct {
 
 	// shown is the page on screen (the browser's: read only, UI goroutine);
 	// rows are what the list shows of it, favourites and recent ones first.
-	shown   app.AgentPage
-	rows    []agentRow
-	pinned  [2][]app.AgentItem // the favourites and recent agents rows were made with
-	started bool
-	details map[client.ID]*detail
-	current *detail
+	shown  app.AgentPage
+	rows   []agentRow
+	pinned [2][]app.AgentItem // the favourites and recent agents rows were made with
+	// reselecting: the list's selection follows the agent on show, which
+	// stays as it is.
+	reselecting bool
+	started     bool
+	details     map[client.ID]*detail
+	current     *detail
 
 	// notifyAfter: runs shorter than it end without a notification; hasPlayer
 	// asks for a program for a kind of file.
@@ -108,7 +111,7 @@ func (s *Screen) build() {
 		})
 	kit.DownInto(s.search, s.list)
 	s.list.OnSelected = func(id widget.ListItemID) {
-		if id < len(s.rows) && s.rows[id].heading == "" {
+		if id < len(s.rows) && s.rows[id].heading == "" && !s.reselecting {
 			s.openAgent(s.rows[id].agent)
 		}
 	}
@@ -249,6 +252,8 @@ func (s *Screen) showList(st app.AgentPage) {
 	if st.Query != old.Query {
 		// Row numbers of the old answer mean other agents now.
 		s.list.UnselectAll()
+	} else if repinned {
+		s.reselect() // a star or a run moved the rows under the selection
 	}
 	switch {
 	case len(st.Agents) == 0 && (st.Loading || st.Err != nil):
@@ -373,6 +378,23 @@ func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
 			msg = lang.L("{{.Agent}} stopped: {{.Why}}", map[string]any{"Agent": ar.Agent.Title, "Why": p.Run.Error})
 		}
 		kit.Notify(fa, "Agent Desk", msg) // the title and error come from the service: made safe there
+	}
+}
+
+// reselect marks the row of the agent on show, where the rows now have it,
+// without opening it again.
+func (s *Screen) reselect() {
+	s.list.UnselectAll()
+	if s.current == nil {
+		return
+	}
+	for i, r := range s.rows {
+		if r.heading == "" && r.agent.ID == s.current.agent.ID {
+			s.reselecting = true
+			s.list.Select(i)
+			s.reselecting = false
+			return
+		}
 	}
 }
 
