@@ -112,6 +112,10 @@ func (f *Finder) Load(ctx context.Context) error {
 	favourites, recent := a.Agents().Pinned()
 	_, acct := a.clientAndAccount()
 	listed, _, _ := a.savedAgents(agentsKey(acct))
+	if len(listed) == 0 {
+		// Before the Agents screen has listed any: the first page, asked now.
+		listed = f.firstAgents(ctx)
+	}
 	for _, group := range [][]AgentItem{favourites, recent, listed} {
 		f.addAgents(group)
 	}
@@ -135,6 +139,27 @@ func (f *Finder) Load(ctx context.Context) error {
 			name, agent+" "+name)
 	}
 	return errors.Join(err, merr, serr)
+}
+
+// firstAgents are the first agents the service lists; none when it cannot
+// be asked (Search tries again as typing pauses).
+func (f *Finder) firstAgents(ctx context.Context) []AgentItem {
+	res, err := f.a.Client().ListAgents(ctx, client.ListAgentsParams{Page: 1, PerPage: 100})
+	if err != nil {
+		return nil
+	}
+	return visibleItems(res.Data)
+}
+
+// visibleItems are the list's parts of the agents a list may show.
+func visibleItems(agents []client.Agent) []AgentItem {
+	var out []AgentItem
+	for i := range agents {
+		if agents[i].Visible() {
+			out = append(out, ItemOf(agents[i]))
+		}
+	}
+	return out
 }
 
 func (f *Finder) addAgents(items []AgentItem) {
@@ -174,11 +199,7 @@ func (f *Finder) Search(ctx context.Context, query string) (agents []AgentItem, 
 	}
 	res, err := a.Client().ListAgents(ctx, client.ListAgentsParams{Q: query, Page: 1, PerPage: searchMax})
 	if err == nil {
-		for i := range res.Data {
-			if res.Data[i].Visible() {
-				agents = append(agents, ItemOf(res.Data[i]))
-			}
-		}
+		agents = visibleItems(res.Data)
 		f.addAgents(agents)
 	}
 	if err == nil {
