@@ -40,6 +40,7 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	e.Key("Tab")           // the list
 	e.Key("space")         // opens the agent
 	e.WaitRunTab()
+	e.Key("Tab") // Add to favourites, beside the agent's name
 	e.Key("Tab") // the form's first field: the request
 	e.Type("A note on the summer party")
 	e.Key("Tab")    // the tone

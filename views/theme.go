@@ -20,7 +20,9 @@ type appTheme struct {
 	fyne.Theme
 	variant fyne.ThemeVariant
 	forced  bool
-	colors  map[fyne.ThemeColorName][2]color.Color
+	// contrast draws with contrastColors. Every field is comparable: Fyne
+	// and the reply view compare themes to learn whether one changed.
+	contrast bool
 }
 
 var (
@@ -39,7 +41,8 @@ var (
 		theme.ColorNameError:   {color.NRGBA{R: 0xd3, G: 0x2f, B: 0x2f, A: 0xff}, nil},
 	}
 	// contrastColors are the high-contrast palette: black on white, and white
-	// on black with yellow and cyan as Windows' own high-contrast theme has.
+	// on black with yellow focus and links as Windows' own high-contrast
+	// theme has.
 	contrastColors = map[fyne.ThemeColorName][2]color.Color{
 		theme.ColorNameBackground:          {rgb(0xffffff), rgb(0x000000)},
 		theme.ColorNameForeground:          {rgb(0x000000), rgb(0xffffff)},
@@ -82,7 +85,7 @@ func (t appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color 
 	if v != theme.VariantLight {
 		dark = 1
 	}
-	if c := t.colors[n][dark]; c != nil {
+	if c := contrastColors[n][dark]; t.contrast && c != nil {
 		return c
 	}
 	if c := themeColors[n][dark]; c != nil {
@@ -103,10 +106,7 @@ func (t appTheme) Size(n fyne.ThemeSizeName) float32 {
 // text size.
 func ThemeFor(s app.Settings) fyne.Theme {
 	variant, forced := map[string]fyne.ThemeVariant{app.ThemeLight: theme.VariantLight, app.ThemeDark: theme.VariantDark}[s.Theme]
-	t := appTheme{Theme: theme.DefaultTheme(), variant: variant, forced: forced}
-	if s.HighContrast {
-		t.colors = contrastColors
-	}
+	t := appTheme{Theme: theme.DefaultTheme(), variant: variant, forced: forced, contrast: s.HighContrast}
 	return kit.TextScaled{Theme: t, Scale: float32(cmp.Or(s.TextSize, 100)) / 100}
 }
 

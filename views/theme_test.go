@@ -182,3 +182,18 @@ func TestThemeFocusStandsOut(t *testing.T) {
 		}
 	}
 }
+
+// Fyne and the reply view compare themes to learn whether one changed
+// (a theme that cannot be compared panics there): the same settings give
+// equal themes, other settings other ones.
+func TestThemesCompare(t *testing.T) {
+	all := []app.Settings{{}, {Theme: storage.ThemeDark}, {HighContrast: true}, {Theme: storage.ThemeLight, HighContrast: true, TextSize: 150}, {TextSize: 90}}
+	for i, a := range all {
+		for j, b := range all {
+			var x, y fyne.Theme = ThemeFor(a), ThemeFor(b)
+			if same := x == y; same != (i == j) {
+				t.Errorf("%+v and %+v: themes equal %v", a, b, same)
+			}
+		}
+	}
+}
