@@ -271,6 +271,9 @@ func (b *AgentBrowser) load(p AgentPage) {
 			if full && (page == 1 || !p.HasMore || len(agents) >= savedAgentsMax) && (page-1)*AgentsPerPage < savedAgentsMax {
 				b.app.saveAgents(key, agents)
 			}
+			if full && page == 1 {
+				b.app.Agents().indexSoon(res.Total) // Ctrl+K's index of every agent, read again when the list changed
+			}
 			return p
 		})
 	})

@@ -113,7 +113,9 @@ type App struct {
 	drafts *appDrafts
 	// batches runs the account's batches (Batches).
 	batches *BatchRunner
-	runner  *Runner // Runs().Runner()
+	// indexing are the agent index reads under way (Agents.IndexAll).
+	indexing indexReads
+	runner   *Runner // Runs().Runner()
 	// nets reach the service as the network settings say (its proxy, its
 	// authorities); each built at its first call, closed by Close.
 	nets    nets

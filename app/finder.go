@@ -104,19 +104,25 @@ func (f *Finder) Close() {
 // findTitle is how long a title found is shown.
 const findTitle = 120
 
-// Load indexes the favourite, recent and last listed agents, the chats,
-// the memories and the saved answers kept on this computer. What could be read is indexed even
+// Load indexes the favourite, recent and last listed agents, every agent
+// of the account's agent index (Agents.IndexAll), the chats, the memories
+// and the saved answers kept on this computer. What could be read is indexed even
 // when a part fails, whose error is returned.
 func (f *Finder) Load(ctx context.Context) error {
 	a := f.a
 	favourites, recent := a.Agents().Pinned()
 	_, acct := a.clientAndAccount()
 	listed, _, _ := a.savedAgents(agentsKey(acct))
-	if len(listed) == 0 {
-		// Before the Agents screen has listed any: the first page, asked now.
-		listed = f.firstAgents(ctx)
+	indexed, _ := a.Agents().Indexed()
+	if len(indexed) == 0 {
+		// Before any index was read: one is read for the next time, and
+		// the first page, asked now, stands in for it.
+		a.Agents().indexSoon(-1)
+		if len(listed) == 0 {
+			listed = f.firstAgents(ctx)
+		}
 	}
-	for _, group := range [][]AgentItem{favourites, recent, listed} {
+	for _, group := range [][]AgentItem{favourites, recent, listed, indexed} {
 		f.addAgents(group)
 	}
 	convs, err := a.db.ListConversations(ctx, storage.ListParams{AccountID: acct.ID, Limit: 5000})

@@ -2,11 +2,15 @@ package app_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentdesk/agentdesk/app"
 	"github.com/agentdesk/agentdesk/app/apptest"
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/internal/clock"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -71,4 +75,107 @@ func TestTheFinderFindsWhatIsKeptAndAsksForTheRest(t *testing.T) {
 	if hits := f.Match("pres relese", 3); len(hits) == 0 || hits[0].Value.Title != "Press Release Drafter" {
 		t.Fatal("an agent the service found is not matched afterwards")
 	}
+}
+
+// typo is title with its longest word's last two letters swapped, or
+// with one letter dropped: a slip the command box forgives.
+func typo(title string) string {
+	words := strings.Fields(title)
+	long := 0
+	for i, w := range words {
+		if len([]rune(w)) > len([]rune(words[long])) {
+			long = i
+		}
+	}
+	w := []rune(words[long])
+	w[len(w)-2], w[len(w)-1] = w[len(w)-1], w[len(w)-2]
+	words[long] = string(w)
+	return strings.Join(words, " ")
+}
+
+// An agent on the third page of a long list, which neither the Agents
+// screen's first pages nor the service's own search (which wants words
+// spelled right) would bring, is found by a name with a typo once the
+// Agents screen has listed: the agent index holds every agent. Listing
+// again does not read an index still fresh twice; one an hour old is read
+// again.
+func TestTheFinderForgivesATypoInAnyAgent(t *testing.T) {
+	clk := clock.NewFake()
+	a := apptest.Open(t, apptest.WithDemo(demoservice.Options{ExtraAgents: 320}), func(c *app.Config) { c.Clock = clk })
+	ctx := t.Context()
+	third, err := a.Client().ListAgents(ctx, client.ListAgentsParams{Page: 3, PerPage: 100})
+	if err != nil || len(third.Data) == 0 {
+		t.Fatalf("page 3: %v", err)
+	}
+	want := third.Data[len(third.Data)/2]
+	query := typo(want.Title)
+	found := func() bool {
+		f := app.NewFinder(a, time.Millisecond, func(app.SearchResult) {})
+		defer f.Close()
+		if err := f.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+		hits := f.Match(query, 5)
+		return len(hits) > 0 && hits[0].Value.Agent.ID == want.ID
+	}
+	if found() {
+		t.Fatalf("%q found %s before any index was read: the test shows nothing", query, want.Title)
+	}
+
+	b := a.Agents().NewBrowser(time.Millisecond)
+	b.Reload()
+	eventually(t, "the agent index is read after the list", func() bool {
+		agents, _ := a.Agents().Indexed()
+		return len(agents) >= 300
+	})
+	if !found() {
+		t.Fatalf("%q does not find %s (page 3) first", query, want.Title)
+	}
+	_, read := a.Agents().Indexed()
+
+	b.Reload()
+	waitBrowser(t, b, func(p app.AgentPage) bool { return len(p.Agents) > 0 })
+	if err := a.Agents().IndexAll(ctx); err != nil { // waits for a read under way, if one began
+		t.Fatal(err)
+	}
+	if _, again := a.Agents().Indexed(); !again.Equal(read) {
+		t.Fatalf("an index read %v ago was read again for the same list", clk.Now().Sub(read))
+	}
+	clk.Advance(2 * time.Hour)
+	b.Reload()
+	eventually(t, "an index older than an hour is read again", func() bool { _, again := a.Agents().Indexed(); return again.After(read) })
+	t.Logf("%q found %s, page 3", query, want.Title)
+}
+
+// BenchmarkFinderLoad10000 opens the command box's finder on an index of
+// 10,000 agents read from disk (load), against a search in it once loaded
+// (baseline-match): the box lists places at once and agents after load.
+func BenchmarkFinderLoad10000(b *testing.B) {
+	a := apptest.Open(b, apptest.WithDemo(demoservice.Options{ExtraAgents: 10_000}))
+	ctx := b.Context()
+	if err := a.Agents().IndexAll(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if agents, _ := a.Agents().Indexed(); len(agents) < 10_000 {
+		b.Fatalf("indexed %d agents", len(agents))
+	}
+	f := app.NewFinder(a, time.Millisecond, func(app.SearchResult) {})
+	defer f.Close()
+	if err := f.Load(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("baseline-match", func(b *testing.B) {
+		for b.Loop() {
+			f.Match("operatiosn report", 20)
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		for b.Loop() {
+			f := app.NewFinder(a, time.Millisecond, func(app.SearchResult) {})
+			if err := f.Load(ctx); err != nil {
+				b.Fatal(err)
+			}
+			f.Close()
+		}
+	})
 }

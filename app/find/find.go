@@ -7,6 +7,7 @@ package find
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -24,13 +25,32 @@ func Fold(s string) string {
 	if len(s) > maxName {
 		s = s[:maxName]
 	}
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	if out, _, err := transform.String(t, s); err == nil {
-		s = out
+	if !ascii(s) {
+		t := unaccent.Get().(transform.Transformer)
+		if out, _, err := transform.String(t, s); err == nil {
+			s = out
+		}
+		unaccent.Put(t)
 	}
 	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '@' && r != '.'
 	}), " ")
+}
+
+// unaccent takes accents off; a chain holds buffers of some kilobytes, so
+// chains are kept for the next name rather than made for each.
+var unaccent = sync.Pool{New: func() any {
+	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+}}
+
+// ascii says s has no accent to take off.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // Scores of a match, best first: the query starts the name, starts one of
