@@ -215,10 +215,12 @@ func TestNewChatAsksWhichChatAgent(t *testing.T) {
 	}
 	// Esc with words in the search clears them, and only then closes.
 	test.Type(field.(*kit.FormEntry), "zz")
+	ui(s).WaitUntil(t, func() bool { return strings.Contains(overlayText(c), "No agent found") }, func() string { return "nothing found for zz" })
 	field.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if c.Overlays().Top() == nil || field.(*kit.FormEntry).Text != "" {
 		t.Fatal("the first Esc should clear the search and leave the dialog open")
 	}
+	// The list back has its first agent marked again, so Down goes to the second.
 	ui(s).WaitUntil(t, func() bool { return strings.Contains(overlayText(c), chatAgents[1]) }, func() string { return "the list again" })
 	field.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	field.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})

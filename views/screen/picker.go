@@ -37,7 +37,7 @@ type agentPicker struct {
 	search  *kit.FormEntry
 	chosen  client.ID
 	d       *dialog.ConfirmDialog
-	placed  *app.AgentQuery // the search whose first page placed the choice
+	placed  int // the series (app.AgentPage) whose first page placed the choice
 }
 
 // ChooseAgent asks which agent of pick.Type to use and gives it to chosen.
@@ -49,7 +49,7 @@ func ChooseAgent(env Env, pick AgentPick, chosen func(app.AgentItem)) {
 	if delay == 0 {
 		delay = 300 * time.Millisecond
 	}
-	p := &agentPicker{pick: pick, chosen: pick.Pre, browser: a.Agents().NewBrowser(delay)}
+	p := &agentPicker{pick: pick, chosen: pick.Pre, browser: a.Agents().NewBrowser(delay), placed: -1}
 	p.search = kit.NewSearchEntry()
 	p.search.SetPlaceHolder(pick.Search)
 	p.search.ActionItem = widget.NewIcon(theme.SearchIcon())
@@ -145,17 +145,20 @@ func (p *agentPicker) show(page app.AgentPage) {
 	case !page.SameAgents(old):
 		p.list.Refresh()
 	}
-	// The choice is placed once per search: later pages leave the list where
-	// the user scrolled it.
-	if p.placed != nil && *p.placed == page.Query {
+	// The choice is placed once per answer to a search, also a search again
+	// for the same words (a search cleared back): later pages leave the list
+	// where the user scrolled it.
+	if p.placed == page.Series {
 		return
 	}
-	q := page.Query
-	p.placed = &q
+	p.placed = page.Series
 	i := p.index()
 	if i < 0 {
 		i = 0 // the list's first, on show, rather than one out of sight
 	}
+	// Chosen here too: a list that kept the row marked from before a search
+	// found nothing does not tell OnSelected again.
+	p.chosen = page.Agents[i].ID
 	p.list.Select(i)
 	p.list.ScrollTo(i)
 }
