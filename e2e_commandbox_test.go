@@ -64,15 +64,7 @@ func TestE2ECommandBoxRunsASavedAnswer(t *testing.T) {
 	e.WaitStill("what the command box found")
 	e.Screenshot("commandbox-3-saved-answer")
 	e.Key("Return")
-	var run storage.Run
-	e.WaitFor("the saved answer's run in the history", func() bool {
-		runs, err := db.Runs(ctx, acct, "119", 5)
-		if err != nil || len(runs) == 0 {
-			return false
-		}
-		run = runs[0]
-		return run.Status == client.StatusCompleted
-	})
+	run := e.WaitRun("the saved answer's run in the history", acct, "119")
 	e.WaitStill("the run's output drawn")
 	e.Screenshot("commandbox-4-result")
 	if run.Inputs["prompt"] != "A note on the summer party" {

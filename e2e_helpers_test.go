@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -480,6 +481,23 @@ func (e *E2E) Search(words string) {
 // runAgentLit is a spot of the agent's Run agent button, away from its
 // words: blue once the agent's form is shown.
 func (e *E2E) runAgentLit() (int, int) { return e.listRight() + 15, e.H - 84 }
+
+// WaitRun waits until the history holds a finished run of agent for
+// account acct, its newest, and returns it.
+func (e *E2E) WaitRun(what, acct, agent string) storage.Run {
+	e.t.Helper()
+	db := e.History()
+	var run storage.Run
+	e.WaitFor(what, func() bool {
+		runs, err := db.Runs(context.Background(), acct, agent, 5)
+		if err != nil || len(runs) == 0 {
+			return false
+		}
+		run = runs[0]
+		return run.Status == client.StatusCompleted
+	})
+	return run
+}
 
 // WaitRunTab waits for an opened agent's Run tab: its form read from the
 // service and shown.

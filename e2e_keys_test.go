@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/client"
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -49,15 +48,7 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	e.Key("Return")
 	e.Screenshot("keys-1-form")
 	e.Key("ctrl+Return")
-	var run storage.Run
-	e.WaitFor("the run in the history", func() bool {
-		runs, err := db.Runs(ctx, acct, "119", 5)
-		if err != nil || len(runs) == 0 {
-			return false
-		}
-		run = runs[0]
-		return run.Status == client.StatusCompleted
-	})
+	run := e.WaitRun("the run in the history", acct, "119")
 	e.WaitStill("the run's output drawn")
 	e.Screenshot("keys-2-run")
 	if run.Inputs["prompt"] != "A note on the summer party" || run.Inputs["tone"] == "" {
