@@ -127,6 +127,7 @@ type E2E struct {
 	W, H int
 	env  []string
 	app  *exec.Cmd
+	xvfb *exec.Cmd // the display's server
 	log  *lockedBuffer
 	// screen reads the display for Shot, opened at the first one.
 	screen interface {
@@ -168,7 +169,7 @@ func startE2EWith(t *testing.T, change func(*storage.Settings), prepare func(sto
 	e2eTools(t)
 	e2eBuild(t)
 
-	display := startXvfb(t)
+	display, xvfb := startXvfb(t)
 	env, paths := freshHome(t, display, 1180, 760, change)
 	if prepare != nil {
 		prepare(paths)
@@ -181,7 +182,7 @@ func startE2EWith(t *testing.T, change func(*storage.Settings), prepare func(sto
 		t.Fatal(err)
 	}
 
-	e := &E2E{t: t, Paths: paths, Out: out, log: &lockedBuffer{}, Display: display, env: env}
+	e := &E2E{t: t, Paths: paths, Out: out, log: &lockedBuffer{}, Display: display, env: env, xvfb: xvfb}
 
 	t.Cleanup(e.Quit)
 	e.launch()
@@ -233,15 +234,16 @@ func (e *E2E) launch() {
 	})
 }
 
-// startXvfb starts a virtual display on a free number and returns its name.
-func startXvfb(t testing.TB) string {
+// startXvfb starts a virtual display on a free number and returns its name
+// and server.
+func startXvfb(t testing.TB) (string, *exec.Cmd) {
 	t.Helper()
 	cmd, display, err := launchXvfb()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { stopProcess(cmd, syscall.SIGTERM) })
-	return display
+	return display, cmd
 }
 
 // launchXvfb starts a virtual display. Xvfb picks a free display itself

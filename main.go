@@ -31,6 +31,7 @@ import (
 	"github.com/agentdesk/agentdesk/client/demoservice"
 	"github.com/agentdesk/agentdesk/storage"
 	"github.com/agentdesk/agentdesk/views"
+	"github.com/agentdesk/agentdesk/views/displaylost"
 	"github.com/agentdesk/agentdesk/views/kit/richtext"
 )
 
@@ -97,7 +98,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)
 	}
-	views.NewMainWindow(fa, a, fonts).ShowAndRun()
+	win := views.NewMainWindow(fa, a, fonts)
+	endPromptly(a)
+	win.ShowAndRun()
 	closeWithin(a, closeLimit)
 	if views.RestartAsked() {
 		startAgain()
@@ -118,9 +121,45 @@ func startAgain() {
 }
 
 // closeLimit bounds the wait for background work after the window closes:
-// typed text is saved already, and a lingering process would block the
-// next update or install. Well under a logout's grace period.
-const closeLimit = 5 * time.Second
+// typed text is saved first, and a lingering process would block the next
+// update or install (the Windows setup ends one after 15 s). With the
+// window loop's own end, closing takes under endLimit.
+const closeLimit = 1500 * time.Millisecond
+
+// endLimit is how long after SIGTERM or Ctrl+C the program ends, whatever
+// the window loop is doing.
+const endLimit = 2 * time.Second
+
+// endPromptly saves what was typed at once when the program is asked to
+// end, or when its display goes away, and ends it within endLimit. Fyne's
+// own handler of the signal asks the window loop to quit, and closing
+// follows; this does not wait for a loop that may be stuck.
+func endPromptly(a *app.App) {
+	save := func() {
+		saved := make(chan struct{})
+		go func() {
+			if err := a.FlushDrafts(); err != nil {
+				fmt.Fprintln(os.Stderr, "agentdesk: a draft could not be saved:", app.Describe(err))
+			}
+			close(saved)
+		}()
+		select {
+		case <-saved:
+		case <-time.After(endLimit):
+		}
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		time.AfterFunc(endLimit, func() {
+			fmt.Fprintf(os.Stderr, "agentdesk: did not close within %v of being asked; ending now, drafts saved\n", endLimit)
+			os.Exit(1)
+		})
+		save()
+	}()
+	displaylost.OnLost(save)
+}
 
 func closeWithin(a *app.App, limit time.Duration) {
 	done := make(chan struct{})

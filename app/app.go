@@ -218,6 +218,9 @@ func (a *App) Close() error {
 	a.workMu.Lock()
 	a.closed = true
 	a.workMu.Unlock()
+	// What was typed is written first: a close cut short by its time limit
+	// (main's closeWithin) loses no draft.
+	_ = a.FlushDrafts()
 	a.quitChats()
 	a.end()
 	a.work.Wait()
