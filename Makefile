@@ -21,7 +21,7 @@ export CGO_ENABLED := 1
 DEB_PACKAGES := gcc libgl1-mesa-dev xorg-dev xvfb xauth xdotool imagemagick desktop-file-utils xz-utils \
 	fonts-dejavu-core fonts-wqy-microhei
 
-.PHONY: deps run build test fuzz bench clean
+.PHONY: deps run build test fuzz bench soak clean
 
 deps:
 	@command -v $(GO) >/dev/null || { echo "Agent Desk needs Go 1.26.8 or newer: see https://go.dev/doc/install"; exit 1; }
@@ -62,6 +62,11 @@ fuzz: deps
 
 bench: deps
 	@mkdir -p bin; set -o pipefail; $(GO) test -tags ci -run '^$$' -bench . -benchmem -timeout 30m ./... | tee bin/bench.txt | $(GO) run ./.ci/benchtable
+
+# A working day of the real binary under Xvfb, sampled every minute (about an
+# hour on 2 cores; AGENTDESK_SOAK_HOURS=1 for a try): prints the table.
+soak: deps
+	AGENTDESK_SOAK=1 $(GO) test -tags ci -run '^$$' -bench '^BenchmarkSoakDay$$' -benchtime 1x -timeout 180m .
 
 clean:
 	rm -rf bin

@@ -196,6 +196,13 @@ func TestE2EBatch(t *testing.T) {
 // shot keeps a screenshot of a step.
 func startBatchFromSheet(e *E2E, search string, shot func(step string)) {
 	e.t.Helper()
+	startBatchFromSheetAt(e, search, sheetY, shot)
+}
+
+// startBatchFromSheetAt is startBatchFromSheet with the sheet at y in the
+// file dialog.
+func startBatchFromSheetAt(e *E2E, search string, y int, shot func(step string)) {
+	e.t.Helper()
 	e.Search(search)
 	e.Click(batchAgentX, batchAgentY)
 	e.WaitRunTab()
@@ -205,7 +212,7 @@ func startBatchFromSheet(e *E2E, search string, shot func(step string)) {
 	shot("1b-files")
 	// A click on a file takes effect once a double click is ruled out:
 	// Open turns blue then.
-	e.Click(sheetX, sheetY)
+	e.Click(sheetX, y)
 	e.WaitLit("the sheet chosen in the file dialog", openLitX, openLitY)
 	shot("1c-chosen")
 	e.Click(openX, openY)

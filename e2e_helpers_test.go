@@ -116,7 +116,7 @@ func e2eBuild(t testing.TB) string {
 
 // E2E is one running Agent Desk under its own virtual display.
 type E2E struct {
-	t       *testing.T
+	t       testing.TB
 	Display string
 	// Paths are the app's folders inside the test's temp dir.
 	Paths storage.Paths
@@ -157,14 +157,14 @@ func (b *lockedBuffer) String() string {
 // startE2E starts Xvfb and the app with fresh XDG folders. The welcome
 // screen is skipped (onboarded); change may adjust the settings first (for
 // example remembered answers).
-func startE2E(t *testing.T, change func(*storage.Settings)) *E2E {
+func startE2E(t testing.TB, change func(*storage.Settings)) *E2E {
 	t.Helper()
 	return startE2EWith(t, change, nil)
 }
 
 // startE2EWith is startE2E that lets prepare write to the fresh folders
 // (the history, say) before the app starts.
-func startE2EWith(t *testing.T, change func(*storage.Settings), prepare func(storage.Paths)) *E2E {
+func startE2EWith(t testing.TB, change func(*storage.Settings), prepare func(storage.Paths)) *E2E {
 	t.Helper()
 	e2eTools(t)
 	e2eBuild(t)

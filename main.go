@@ -16,12 +16,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"syscall"
 	"time"
 
@@ -51,6 +53,7 @@ func main() {
 	demoSeed := flag.String("demo-seed", demoservice.SeedStandard, "the agents the built-in demo holds (in the window and with --serve-demo): `standard`, or odd (the usual agents followed by odd ones, for trying layouts and forms)")
 	demoLanguage := flag.String("demo-language", "en", "the language the built-in demo's agents and replies speak with --serve-demo: `en`, pt-BR or es (in the window it speaks Agent Desk's)")
 	demoFaults := flag.String("demo-faults", "", "make the built-in demo misbehave from the start (in the window and with --serve-demo): its faults as `JSON`, for example '{\"MalformedEventAt\":3}'")
+	statsEvery := flag.Duration("stats-every", 0, "write the Go heap in use and the goroutines to standard error every `DURATION` (for example 1m), to watch memory over a day")
 	flag.Parse()
 	var faults demoservice.Faults
 	if *demoFaults != "" {
@@ -100,6 +103,9 @@ func main() {
 	}
 	win := views.NewMainWindow(fa, a, fonts)
 	endPromptly(a)
+	if *statsEvery > 0 {
+		go writeStats(os.Stderr, *statsEvery)
+	}
 	win.ShowAndRun()
 	closeWithin(a, closeLimit)
 	if views.RestartAsked() {
@@ -171,6 +177,18 @@ func closeWithin(a *app.App, limit time.Duration) {
 	case <-done:
 	case <-time.After(limit):
 		fmt.Fprintf(os.Stderr, "agentdesk: background work did not end within %v of closing; quitting without it\n", limit)
+	}
+}
+
+// writeStats writes a line of the program's memory every period, for the
+// soak (make soak) to read beside the RSS.
+func writeStats(w io.Writer, period time.Duration) {
+	// The live heap is as the last collection found it: nothing is collected for the reading.
+	read := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	for range time.Tick(period) {
+		metrics.Read(read)
+		fmt.Fprintf(w, "agentdesk-stats heap_inuse_mb=%.1f heap_live_mb=%.1f goroutines=%d\n",
+			float64(read[0].Value.Uint64())/(1<<20), float64(read[1].Value.Uint64())/(1<<20), runtime.NumGoroutine())
 	}
 }
 

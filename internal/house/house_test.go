@@ -413,3 +413,21 @@ func receiverName(e ast.Expr) string {
 		}
 	}
 }
+
+// TestNoThemeOverride: Fyne parses every font again for each theme
+// override's scope, a new scope at each refresh, and never frees them
+// (docs/upstream/theme-override-fonts.md): a day of chats grew past 2 GB.
+// Colours a part needs are drawn by the part itself.
+func TestNoThemeOverride(t *testing.T) {
+	pkgs, fset := packageFiles(t)
+	for _, files := range pkgs {
+		for _, f := range files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if s, ok := n.(*ast.SelectorExpr); ok && (s.Sel.Name == "NewThemeOverride" || s.Sel.Name == "ThemeOverride") {
+					t.Errorf("%s: a theme override (Fyne parses every font again for it)", fset.Position(s.Pos()))
+				}
+				return true
+			})
+		}
+	}
+}

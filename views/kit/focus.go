@@ -71,8 +71,6 @@ func parts(o fyne.CanvasObject) []fyne.CanvasObject {
 		return v.Objects
 	case *container.Scroll:
 		return []fyne.CanvasObject{v.Content}
-	case *container.Split:
-		return []fyne.CanvasObject{v.Leading, v.Trailing}
 	case *widget.Form:
 		out := make([]fyne.CanvasObject, 0, len(v.Items))
 		for _, it := range v.Items {

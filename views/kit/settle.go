@@ -132,10 +132,6 @@ func settleChildren(o fyne.CanvasObject) []fyne.CanvasObject {
 		return v.Objects
 	case *container.Scroll:
 		return []fyne.CanvasObject{v.Content}
-	case *container.Split:
-		return []fyne.CanvasObject{v.Leading, v.Trailing}
-	case *container.ThemeOverride:
-		return []fyne.CanvasObject{v.Content}
 	case *container.AppTabs:
 		if it := v.Selected(); it != nil {
 			return []fyne.CanvasObject{it.Content}

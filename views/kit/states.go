@@ -1,7 +1,6 @@
 package kit
 
 import (
-	"image/color"
 	"slices"
 
 	"fyne.io/fyne/v2/lang"
@@ -356,48 +355,6 @@ func CapSize(min, max fyne.Size) fyne.Size {
 		min.Height = fyne.Min(min.Height, max.Height)
 	}
 	return min
-}
-
-// Split is a split whose divider stays put: Fyne moves it when a pane asks
-// for more width, so each pane asks for at most paneMinWidth. Fyne draws the
-// divider's grip in the colour of text, where it reads as a stray caret:
-// the split's theme draws it in the colour of a field's border, and each
-// pane has the window's theme back.
-func Split(leading, trailing fyne.CanvasObject, offset float64) fyne.CanvasObject {
-	pane := func(o fyne.CanvasObject) fyne.CanvasObject {
-		return &fyne.Container{Layout: fillLayout(func(shown fyne.CanvasObject) fyne.Size {
-			if !shown.Visible() {
-				return fyne.Size{}
-			}
-			return CapSize(shown.MinSize(), fyne.NewSize(TextScaledWidth(paneMinWidth), 0))
-		}), Objects: []fyne.CanvasObject{o}}
-	}
-	s := container.NewHSplit(container.NewThemeOverride(pane(leading), windowTheme{}), container.NewThemeOverride(pane(trailing), windowTheme{}))
-	s.SetOffset(offset)
-	return container.NewThemeOverride(s, quietGrip{})
-}
-
-// windowTheme is the app's theme at each call, whichever it is by then.
-type windowTheme struct{}
-
-func (windowTheme) current() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
-
-func (t windowTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
-	return t.current().Color(n, v)
-}
-func (t windowTheme) Font(s fyne.TextStyle) fyne.Resource     { return t.current().Font(s) }
-func (t windowTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.current().Icon(n) }
-func (t windowTheme) Size(n fyne.ThemeSizeName) float32       { return t.current().Size(n) }
-
-// quietGrip is the window's theme with text drawn as a field's border: only
-// a split's divider draws with it.
-type quietGrip struct{ windowTheme }
-
-func (t quietGrip) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
-	if n == theme.ColorNameForeground {
-		n = theme.ColorNameInputBorder
-	}
-	return t.current().Color(n, v)
 }
 
 // paneMinWidth is the most width a pane of a Split may ask for, at the

@@ -1,0 +1,547 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/client"
+	"github.com/agentdesk/agentdesk/client/demoservice"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// A day of office work, hour by hour (BenchmarkSoakDay): ten hours make
+// the day's 300 replies in 30 conversations, 100 runs, 50 uploads, 500
+// screen switches and 5 batches of 100 rows.
+const (
+	dayHours                 = 10
+	dayChatsPerHour          = 3
+	dayRepliesPerChat        = 10
+	dayRunsPerHour           = 10
+	dayUploadsPerHour        = 5
+	daySwitchesPerHour       = 50
+	dayBatchEvery            = 2 // hours
+	dayBatchRows             = 100
+	dayImageAgent            = "133" // Presentation Illustration Maker
+	dayTextAgent             = "119" // Newsletter Writer
+	dayAccount               = "soak"
+	dayKey                   = "soak-key"
+	daySheet                 = "products.csv"
+	dayNotesY                = 260 // notes.txt, the home folder's first file, in the file dialog
+	daySheetY                = 290 // products.csv, its second
+	daySmallW, daySmallH     = 1000, 680
+	dayRequestX, dayRequestY = 820, 330 // the request, the form's first field
+)
+
+// daySample is one reading of the program during the day.
+type daySample struct {
+	at         time.Duration
+	rssMB      float64
+	heapMB     float64 // Go heap objects, garbage not yet collected too
+	liveMB     float64 // Go heap left live by the last collection
+	goroutines int
+	files      int
+	historyMB  float64
+	done       string // what the day had done by then
+}
+
+// BenchmarkSoakDay runs a day of mixed work on the real binary under Xvfb
+// against the built-in service with its pacing off, as a user does it, by
+// keyboard and mouse: chat replies of 2 to 20 kB, runs of a text and an
+// image agent, files added to chats, screen switches, batches from a
+// sheet, a language change and back, the window made smaller and larger.
+// Every AGENTDESK_SOAK_SAMPLE (1m) it reads the RSS, the Go heap in use,
+// goroutines, open files and the history's size; at the end, after the
+// window is left alone, it prints them as a table with the trend over the
+// last third of the day. AGENTDESK_SOAK_HOURS (10) shortens the day for a
+// quick try. make soak runs it (AGENTDESK_SOAK=1). Targets: RSS at the end ≤ 1.3× of after the first ten
+// minutes, goroutines and open files back to their first counts, no
+// growth in the last third beyond the readings' own noise.
+func BenchmarkSoakDay(b *testing.B) {
+	if os.Getenv("AGENTDESK_SOAK") == "" {
+		b.Skip("a day's soak runs with make soak (AGENTDESK_SOAK=1)")
+	}
+	hours := dayHours
+	if v := os.Getenv("AGENTDESK_SOAK_HOURS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			b.Fatalf("AGENTDESK_SOAK_HOURS=%q: want a whole number of hours", v)
+		}
+		hours = n
+	}
+	every := time.Minute
+	if v := os.Getenv("AGENTDESK_SOAK_SAMPLE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second {
+			b.Fatalf("AGENTDESK_SOAK_SAMPLE=%q: want a duration of a second or more", v)
+		}
+		every = d
+	}
+	for i := 0; i < b.N; i++ {
+		d := startDay(b, every)
+		d.work(hours)
+		b.StopTimer()
+		d.finish()
+		b.StartTimer()
+	}
+}
+
+// day is the program at work and what watches it.
+type day struct {
+	b     *testing.B
+	e     *E2E
+	svc   *demoservice.Service
+	db    *storage.DB
+	home  string
+	every time.Duration
+	start time.Time
+
+	mu      sync.Mutex
+	samples []daySample
+	counts  map[string]int
+	stop    chan struct{}
+	stopped chan struct{}
+}
+
+func startDay(b *testing.B, every time.Duration) *day {
+	b.Helper()
+	d := &day{b: b, every: every, counts: map[string]int{}, stop: make(chan struct{}), stopped: make(chan struct{})}
+	d.home = b.TempDir()
+	if err := os.WriteFile(filepath.Join(d.home, "notes.txt"), []byte("Minutes of the Monday meeting.\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	d.writeSheet()
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if out, err := goEnv(v); err == nil {
+			b.Setenv(v, out)
+		}
+	}
+	b.Setenv("HOME", d.home)
+	b.Setenv("AGENTDESK_E2E_ARGS", "--stats-every "+every.String())
+	b.Setenv(storage.EnvAPIKey, dayKey)
+	srv, svc := demoservice.NewTestService(b, demoservice.Options{APIKey: dayKey})
+	d.svc = svc
+	d.e = startE2E(b, func(s *storage.Settings) {
+		s.PutAccount(storage.Account{ID: dayAccount, Name: "Soak", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
+		s.ActiveAccount = dayAccount
+		// Each agent's form comes filled with the last answers, as after
+		// a first run: a run then changes the request alone.
+		s.LastAnswers = map[string]map[string]string{
+			dayTextAgent:  {"prompt": "A note", "tone": "friendly"},
+			dayImageAgent: {"prompt": "A picture", "aspect_ratio": "16:9"},
+		}
+	})
+	d.db = d.e.History()
+	d.e.WaitAgentsListed()
+	d.start = time.Now()
+	d.sample()
+	go d.watch()
+	return d
+}
+
+func goEnv(name string) (string, error) {
+	out, err := (&E2E{}).output("go", "env", name)
+	return strings.TrimSpace(string(out)), err
+}
+
+// writeSheet writes the batches' sheet: a request and a tone a row.
+func (d *day) writeSheet() {
+	f, err := os.Create(filepath.Join(d.home, daySheet))
+	if err != nil {
+		d.b.Fatal(err)
+	}
+	w := csv.NewWriter(f)
+	rows := [][]string{{"prompt", "tone"}}
+	for n := 1; n <= dayBatchRows; n++ {
+		rows = append(rows, []string{fmt.Sprintf("A note on product %d for the autumn catalogue", n), "formal"})
+	}
+	if err := w.WriteAll(rows); err != nil {
+		d.b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		d.b.Fatal(err)
+	}
+}
+
+// watch samples every d.every until stop.
+func (d *day) watch() {
+	defer close(d.stopped)
+	t := time.NewTicker(d.every)
+	defer t.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-t.C:
+			d.sample()
+		}
+	}
+}
+
+// statsLine is the program's own line (--stats-every).
+var statsLine = regexp.MustCompile(`agentdesk-stats heap_inuse_mb=([0-9.]+) heap_live_mb=([0-9.]+) goroutines=(\d+)`)
+
+// sample reads the program now.
+func (d *day) sample() {
+	pid := d.e.app.Process.Pid
+	s := daySample{at: time.Since(d.start), rssMB: procRSS(pid), files: countDir(fmt.Sprintf("/proc/%d/fd", pid))}
+	if m := statsLine.FindAllStringSubmatch(d.e.log.String(), -1); len(m) > 0 {
+		last := m[len(m)-1]
+		s.heapMB, _ = strconv.ParseFloat(last[1], 64)
+		s.liveMB, _ = strconv.ParseFloat(last[2], 64)
+		s.goroutines, _ = strconv.Atoi(last[3])
+	}
+	for _, name := range []string{"history.db", "history.db-wal"} {
+		if info, err := os.Stat(filepath.Join(d.e.Paths.Data, name)); err == nil {
+			s.historyMB += float64(info.Size()) / (1 << 20)
+		}
+	}
+	d.mu.Lock()
+	s.done = fmt.Sprintf("%d replies, %d runs, %d uploads, %d switches, %d batches", d.counts["reply"], d.counts["run"], d.counts["upload"], d.counts["switch"], d.counts["batch"])
+	d.samples = append(d.samples, s)
+	d.mu.Unlock()
+}
+
+func (d *day) did(what string) {
+	d.mu.Lock()
+	d.counts[what]++
+	d.mu.Unlock()
+}
+
+// procRSS is a process's resident set in MiB (0 when it cannot be read).
+func procRSS(pid int) float64 {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+func countDir(dir string) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	return len(entries)
+}
+
+// work does hours of the day.
+func (d *day) work(hours int) {
+	for h := 0; h < hours; h++ {
+		for c := 0; c < dayChatsPerHour; c++ {
+			d.chat(h, c)
+		}
+		for r := 0; r < dayRunsPerHour; r++ {
+			d.run(h, r)
+		}
+		d.switchScreens(daySwitchesPerHour)
+		if h%dayBatchEvery == dayBatchEvery-1 || hours < dayBatchEvery {
+			d.batch()
+		}
+		switch h {
+		case hours / 2:
+			d.language("Español")
+		case hours/2 + 1:
+			d.language("English")
+		}
+		d.resize()
+	}
+}
+
+// replyOf is the service's reply n: the demo's rich reply (headings, lists,
+// code, a table, several scripts) cut to 2 to 20 kB, made different for
+// each n so no two draw the same strings.
+func replyOf(n int) string {
+	full := soakReply(n)
+	size := 2048 + (n*7919)%(18*1024)
+	if size >= len(full) {
+		return full
+	}
+	cut := strings.LastIndexByte(full[:size], '\n')
+	return full[:max(cut, 1)]
+}
+
+// chat starts a conversation with a chat agent and has it answer
+// dayRepliesPerChat questions; a file is added to some of them first.
+func (d *day) chat(h, c int) {
+	e := d.e
+	e.Key("ctrl+n")
+	e.WaitStill("the New chat dialog")
+	e.Key("Return")
+	e.WaitComposer()
+	for r := 0; r < dayRepliesPerChat; r++ {
+		n := d.replies() + 1
+		d.svc.SetFaults(demoservice.Faults{Reply: replyOf(n)})
+		if (h*dayChatsPerHour*dayRepliesPerChat+c*dayRepliesPerChat+r)%(dayChatsPerHour*dayRepliesPerChat/dayUploadsPerHour) == 0 {
+			d.upload()
+		}
+		e.Type(fmt.Sprintf("Question %d of hour %d", r+1, h+1))
+		e.Key("Return")
+		d.waitReplies(n)
+		d.did("reply")
+	}
+}
+
+// replies counts the finished replies in the history.
+func (d *day) replies() int {
+	ctx := context.Background()
+	convs, err := d.db.ListConversations(ctx, storage.ListParams{AccountID: dayAccount, Limit: 1000})
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, c := range convs {
+		msgs, err := d.db.Messages(ctx, c.ID)
+		if err != nil {
+			return 0
+		}
+		for _, m := range msgs {
+			if m.Role != storage.RoleUser && m.Status == storage.StatusComplete {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// waitReplies waits until the history holds n finished replies. Enter
+// pressed in the moment a reply ends sends nothing (the question stays in
+// the box), so it is pressed again when nothing went out for a while.
+func (d *day) waitReplies(n int) {
+	again := time.Now().Add(5 * time.Second)
+	d.e.WaitFor(fmt.Sprintf("reply %d", n), func() bool {
+		if d.replies() >= n {
+			return true
+		}
+		if time.Now().After(again) && d.svc.ExecuteRequests() < d.executionsFor(n) {
+			d.e.Key("Return")
+			again = time.Now().Add(5 * time.Second)
+		}
+		return false
+	})
+}
+
+// executionsFor is how many executions the day has asked for once reply n
+// was asked: every reply, run and batch row so far.
+func (d *day) executionsFor(n int) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return n + d.counts["run"] + d.counts["batch"]*dayBatchRows
+}
+
+// upload adds notes.txt to the message being written, through the system
+// file dialog, and waits for it at the service.
+func (d *day) upload() {
+	e := d.e
+	before := d.uploadsAtService()
+	e.Click(addFilesX, addFilesY)
+	e.Click(notesX, dayNotesY)
+	e.WaitLit("notes.txt chosen in the file dialog", openLitX, openLitY)
+	e.Click(openX, openY)
+	e.WaitFor("the upload at the service", func() bool { return d.uploadsAtService() > before })
+	e.Click(messageX, messageY)
+	d.did("upload")
+}
+
+func (d *day) uploadsAtService() int {
+	n := 0
+	for _, f := range d.svc.Files() {
+		if f.Filename == "notes.txt" {
+			n++
+		}
+	}
+	return n
+}
+
+// run runs the text agent, or every other time the image agent, with a
+// new request, found with Ctrl+K, and waits for the run in the history.
+func (d *day) run(h, r int) {
+	e := d.e
+	agent, name := dayTextAgent, "newsleter"
+	if r%2 == 1 {
+		agent, name = dayImageAgent, "presentation ilustration"
+	}
+	before := d.runs(agent)
+	e.Key("ctrl+k")
+	e.WaitStill("the command box")
+	e.Type(name)
+	e.WaitStill("what the command box found")
+	e.Key("Return")
+	e.WaitRunTab()
+	e.Click(dayRequestX, dayRequestY)
+	e.Key("ctrl+a")
+	e.Type(fmt.Sprintf("Request %d of hour %d", r+1, h+1))
+	e.Key("ctrl+Return")
+	e.WaitFor("the run in the history", func() bool { return d.runs(agent) > before })
+	d.did("run")
+}
+
+// runs counts agent's finished runs in the history.
+func (d *day) runs(agent string) int {
+	runs, err := d.db.Runs(context.Background(), dayAccount, agent, 1000)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, r := range runs {
+		if r.Status == client.StatusCompleted || r.Status == client.StatusFailed {
+			n++
+		}
+	}
+	return n
+}
+
+// switchScreens goes through the screens with Ctrl+1…8, n times.
+func (d *day) switchScreens(n int) {
+	for i := 0; i < n; i++ {
+		d.e.Key(fmt.Sprintf("ctrl+%d", i%8+1))
+		d.e.WaitStill("the screen drawn")
+		d.did("switch")
+	}
+}
+
+// batch runs the Newsletter Writer on the sheet's rows and waits for the
+// batch to end; its results sheet is removed, so the home folder's files
+// stay where the file dialog shows them.
+func (d *day) batch() {
+	e := d.e
+	ctx := context.Background()
+	before, _ := d.db.Batches(ctx, dayAccount, 100)
+	e.Key("ctrl+1")
+	e.WaitStill("the Agents screen")
+	startBatchFromSheetAt(e, "newsletter", daySheetY, func(string) {})
+	var done storage.Batch
+	e.WaitFor("the batch to finish", func() bool {
+		list, err := d.db.Batches(ctx, dayAccount, 100)
+		if err != nil || len(list) <= len(before) {
+			return false
+		}
+		done = list[0]
+		return done.State == storage.BatchDone
+	})
+	if done.Results != "" {
+		_ = os.Remove(done.Results)
+	}
+	e.Key("Escape")
+	d.did("batch")
+}
+
+// language chooses name in Settings › Language, by keyboard.
+func (d *day) language(name string) {
+	e := d.e
+	e.Key("ctrl+k")
+	e.WaitStill("the command box")
+	if name == "English" {
+		e.Type("idioma")
+	} else {
+		e.Type("language")
+	}
+	e.WaitStill("what the command box found")
+	e.Key("Return")
+	e.WaitStill("the language choices")
+	e.Key("Home")
+	for i, l := range []string{"", "English", "Português (Brasil)", "Español"} {
+		if l == name {
+			for range i {
+				e.Key("Down")
+			}
+		}
+	}
+	e.Key("space")
+	e.WaitStill("the window in " + name)
+}
+
+// resize makes the window smaller and large again.
+func (d *day) resize() {
+	e := d.e
+	e.xdo("windowsize", e.Window, strconv.Itoa(daySmallW), strconv.Itoa(daySmallH))
+	e.WaitStill("the smaller window")
+	e.xdo("windowsize", e.Window, strconv.Itoa(e.W), strconv.Itoa(e.H))
+	e.WaitStill("the window back")
+}
+
+// finish leaves the window alone, reads it once more, prints the day and
+// reports its figures.
+func (d *day) finish() {
+	d.e.Key("ctrl+1")
+	time.Sleep(soakSettle) // the window left alone: Fyne's caches expire
+	close(d.stop)
+	<-d.stopped
+	d.sample()
+	d.e.Quit()
+	d.mu.Lock()
+	samples := d.samples
+	d.mu.Unlock()
+
+	fmt.Printf("\nA day of work, read every %v\n%8s %8s %8s %8s %6s %6s %9s  %s\n", d.every, "minute", "RSS MB", "heap MB", "live MB", "gorout", "files", "hist MB", "done by then")
+	for _, s := range samples {
+		fmt.Printf("%8.1f %8.1f %8.1f %8.1f %6d %6d %9.2f  %s\n", s.at.Minutes(), s.rssMB, s.heapMB, s.liveMB, s.goroutines, s.files, s.historyMB, s.done)
+	}
+	// The first reading with the program's own line is the day's start.
+	first, last := samples[0], samples[len(samples)-1]
+	for _, s := range samples {
+		if s.goroutines > 0 {
+			first = s
+			break
+		}
+	}
+	early := first
+	for _, s := range samples {
+		if s.at <= 10*time.Minute {
+			early = s
+		}
+	}
+	third := samples[len(samples)*2/3:]
+	rssSlope, rssNoise := trend(third, func(s daySample) float64 { return s.rssMB })
+	heapSlope, heapNoise := trend(third, func(s daySample) float64 { return s.liveMB })
+	span := third[len(third)-1].at.Minutes() - third[0].at.Minutes()
+	fmt.Printf("RSS at the end %.1f MB, %.2fx of after ten minutes (%.1f MB; target at most 1.3x)\n", last.rssMB, last.rssMB/early.rssMB, early.rssMB)
+	fmt.Printf("last third: RSS %+.2f MB a minute (%+.1f MB over it; noise %.1f MB), live heap %+.2f MB a minute (%+.1f MB; noise %.1f MB)\n",
+		rssSlope, rssSlope*span, rssNoise, heapSlope, heapSlope*span, heapNoise)
+	fmt.Printf("idle at the end: goroutines %d (first %d), open files %d (first %d); history %.2f MB\n", last.goroutines, first.goroutines, last.files, first.files, last.historyMB)
+	d.b.ReportMetric(last.rssMB/early.rssMB, "rss-end/10min")
+	d.b.ReportMetric(rssSlope*span, "rss-last-third-MB")
+	d.b.ReportMetric(float64(last.goroutines-first.goroutines), "goroutines-end-first")
+	d.b.ReportMetric(float64(last.files-first.files), "files-end-first")
+}
+
+// trend is the least-squares slope of value over minutes, and the spread
+// of the readings around that line (their noise).
+func trend(samples []daySample, value func(daySample) float64) (slope, noise float64) {
+	n := float64(len(samples))
+	if n < 2 {
+		return 0, 0
+	}
+	var sx, sy, sxx, sxy float64
+	for _, s := range samples {
+		x, y := s.at.Minutes(), value(s)
+		sx, sy, sxx, sxy = sx+x, sy+y, sxx+x*x, sxy+x*y
+	}
+	den := n*sxx - sx*sx
+	if den == 0 {
+		return 0, 0
+	}
+	slope = (n*sxy - sx*sy) / den
+	icept := (sy - slope*sx) / n
+	var ss float64
+	for _, s := range samples {
+		r := value(s) - (icept + slope*s.at.Minutes())
+		ss += r * r
+	}
+	return slope, math.Sqrt(ss / n)
+}
