@@ -22,13 +22,9 @@ const (
 // text is kept and marked stopped. The service is the built-in demo's own
 // code served from the test, so what it sent can be compared.
 func TestE2EChatStreamsAndStops(t *testing.T) {
-	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key", Pace: 30 * time.Millisecond})
-	t.Setenv(storage.EnvAPIKey, "e2e-key")
-	const acct = "e2e"
-	e := startE2E(t, func(s *storage.Settings) {
-		s.PutAccount(storage.Account{ID: acct, Name: "Test service", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
-		s.ActiveAccount = acct
-	})
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: e2eKey, Pace: 30 * time.Millisecond})
+	const acct = e2eAccount
+	e := startE2EOn(t, srv.URL, nil)
 	db := e.History()
 	ctx := context.Background()
 

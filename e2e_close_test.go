@@ -18,13 +18,9 @@ import (
 // chat shows them; more typed, the display goes away under the program:
 // the words are saved again, where Xlib would have ended it at once.
 func TestE2EEndingKeepsWhatWasTyped(t *testing.T) {
-	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key"})
-	t.Setenv(storage.EnvAPIKey, "e2e-key")
-	const acct = "e2e"
-	e := startE2E(t, func(s *storage.Settings) {
-		s.PutAccount(storage.Account{ID: acct, Name: "Test service", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
-		s.ActiveAccount = acct
-	})
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: e2eKey})
+	const acct = e2eAccount
+	e := startE2EOn(t, srv.URL, nil)
 	db := e.History()
 	draft := func() string {
 		list, err := db.ListConversations(context.Background(), storage.ListParams{AccountID: acct})

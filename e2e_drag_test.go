@@ -20,13 +20,8 @@ import (
 // and releasing the button takes it away; over one that does not, no
 // frame (a card says where files go).
 func TestE2EFilesDraggedOverTheWindowAreHighlighted(t *testing.T) {
-	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key"})
-	t.Setenv(storage.EnvAPIKey, "e2e-key")
-	e := startE2E(t, func(s *storage.Settings) {
-		s.PutAccount(storage.Account{ID: "e2e", Name: "Test service", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
-		s.ActiveAccount = "e2e"
-		s.WindowWidth, s.WindowHeight = 1024, 768
-	})
+	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: e2eKey})
+	e := startE2EOn(t, srv.URL, func(s *storage.Settings) { s.WindowWidth, s.WindowHeight = 1024, 768 })
 	e.WaitAgentsListed()
 	// The card is in the middle of the window; the frame runs along the
 	// window's left edge (x 6–8 of the screen), over the navigation.

@@ -26,13 +26,9 @@ func TestE2EAttachFileToChat(t *testing.T) {
 	homeWithNotes(t)
 	// The built-in service's own code, served from the test, which sees
 	// the upload arrive.
-	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key"})
-	t.Setenv(storage.EnvAPIKey, "e2e-key")
-	const acct = "e2e"
-	e := startE2E(t, func(s *storage.Settings) {
-		s.PutAccount(storage.Account{ID: acct, Name: "Test service", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
-		s.ActiveAccount = acct
-	})
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: e2eKey})
+	const acct = e2eAccount
+	e := startE2EOn(t, srv.URL, nil)
 	e.WaitAgentsListed()
 	e.Click(chatAgentX, chatAgentY)
 	e.WaitLit("the agent's Start chat", startChatLitX, startChatLitY)

@@ -162,6 +162,24 @@ func startE2E(t testing.TB, change func(*storage.Settings)) *E2E {
 	return startE2EWith(t, change, nil)
 }
 
+// e2eAccount is the account the end-to-end tests sign in to a test service
+// with, its key e2eKey read from the environment.
+const e2eAccount, e2eKey = "e2e", "e2e-key"
+
+// startE2EOn is startE2E with a test service at url as the active account;
+// more may adjust the settings further.
+func startE2EOn(t testing.TB, url string, more func(*storage.Settings)) *E2E {
+	t.Helper()
+	t.Setenv(storage.EnvAPIKey, e2eKey)
+	return startE2E(t, func(s *storage.Settings) {
+		s.PutAccount(storage.Account{ID: e2eAccount, Name: "Test service", BaseURL: url, KeyStore: storage.KeyInEnv})
+		s.ActiveAccount = e2eAccount
+		if more != nil {
+			more(s)
+		}
+	})
+}
+
 // startE2EWith is startE2E that lets prepare write to the fresh folders
 // (the history, say) before the app starts.
 func startE2EWith(t testing.TB, change func(*storage.Settings), prepare func(storage.Paths)) *E2E {

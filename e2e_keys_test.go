@@ -21,14 +21,9 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	homeWithNotes(t)
 	// The built-in service's own code, paced so that a reply is still
 	// arriving when Esc is pressed.
-	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: "e2e-key", Pace: 30 * time.Millisecond})
-	t.Setenv(storage.EnvAPIKey, "e2e-key")
-	const acct = "e2e"
-	e := startE2E(t, func(s *storage.Settings) {
-		s.PutAccount(storage.Account{ID: acct, Name: "Test service", BaseURL: srv.URL, KeyStore: storage.KeyInEnv})
-		s.ActiveAccount = acct
-		s.WindowWidth, s.WindowHeight = 1024, 768
-	})
+	srv, svc := demoservice.NewTestService(t, demoservice.Options{APIKey: e2eKey, Pace: 30 * time.Millisecond})
+	const acct = e2eAccount
+	e := startE2EOn(t, srv.URL, func(s *storage.Settings) { s.WindowWidth, s.WindowHeight = 1024, 768 })
 	db := e.History()
 	ctx := context.Background()
 	e.WaitAgentsListed()
