@@ -96,6 +96,15 @@ func TestTheCommandBoxFindsAndGoes(t *testing.T) {
 	if x.shell.Current() != screen.ScreenSettings || x.w.Canvas().Focused() == nil {
 		t.Fatalf("Settings › Language shows %q with the keyboard on %T", x.shell.Current(), x.w.Canvas().Focused())
 	}
+	// The keyboard is on the first language, scrolled into view: Down and
+	// Space then choose another.
+	x.f.Settle(x.q)
+	c, ok := x.w.Canvas().Focused().(*kit.Check)
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(c)
+	if !ok || c.Text != lang.L("Same as my computer") || at.Y < 0 || at.Y+c.Size().Height > x.w.Canvas().Size().Height {
+		t.Fatalf("Settings › Language puts the keyboard on %#v at %v in a window %v high", x.w.Canvas().Focused(), at, x.w.Canvas().Size().Height)
+	}
+	kittest.Look(t, x.f, x.q, x.w, "Settings › Language")
 
 	e = x.open(t)
 	x.typeAndWait(t, e, "new chat", "New chat with")

@@ -88,6 +88,18 @@ type Check struct {
 	widget.Check
 	focused bool
 	round   bool // drawn as a radio button (RadioGroup's options)
+	// step moves the keyboard to the option delta away in the check's
+	// group (Up and Down), as in a desktop's own radio groups.
+	step func(delta int)
+}
+
+// TypedKey: Up and Down move through the check's group; Space ticks.
+func (c *Check) TypedKey(ev *fyne.KeyEvent) {
+	if c.step != nil && (ev.Name == fyne.KeyUp || ev.Name == fyne.KeyDown) {
+		c.step(map[fyne.KeyName]int{fyne.KeyUp: -1, fyne.KeyDown: 1}[ev.Name])
+		return
+	}
+	c.Check.TypedKey(ev)
 }
 
 func NewCheck(label string, changed func(bool)) *Check {

@@ -108,6 +108,15 @@ func contains(root, o fyne.CanvasObject) bool {
 func FocusFirst(c fyne.Canvas, o fyne.CanvasObject) {
 	if f := firstFocusable(o); f != nil {
 		c.Focus(f)
+		// A screen just shown is placed when the window next lays out:
+		// scroll to the control then, when it still has the keyboard.
+		if w, ok := f.(fyne.CanvasObject); ok {
+			Do(func() {
+				if c.Focused() == f {
+					ShowFocused(w)
+				}
+			})
+		}
 		return
 	}
 	c.Unfocus()

@@ -20,9 +20,10 @@ type checks struct {
 
 func newChecks(options []string, round bool, changed func(option string, on bool)) *checks {
 	c := &checks{options: options, box: container.NewVBox()}
-	for _, o := range options {
+	for i, o := range options {
 		item := NewCheck(o, nil)
 		item.round = round
+		item.step = func(delta int) { c.step(i, delta) }
 		item.OnChanged = func(on bool) {
 			if !c.syncing {
 				changed(o, on)
@@ -38,6 +39,19 @@ func (c *checks) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleR
 
 // Unwrap is the boxes, where FocusFirst finds the first.
 func (c *checks) Unwrap() fyne.CanvasObject { return c.box }
+
+// step gives the keyboard to the first box that can take it delta boxes
+// from box i, if any.
+func (c *checks) step(i, delta int) {
+	for j := i + delta; j >= 0 && j < len(c.items); j += delta {
+		if it := c.items[j]; it.Visible() && !it.Disabled() {
+			if cv := fyne.CurrentApp().Driver().CanvasForObject(it); cv != nil {
+				cv.Focus(it)
+			}
+			return
+		}
+	}
+}
 
 // tick ticks the boxes of the options on reports, clearing the others.
 func (c *checks) tick(on func(option string) bool) {

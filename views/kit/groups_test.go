@@ -64,6 +64,32 @@ func TestOptionGroupsShowTheRingAndAnswerToSpace(t *testing.T) {
 		t.Fatalf("options ticked: %v, want only Light", shown)
 	}
 
+	// Down and Up move through the group's options, not beyond, and skip
+	// one that cannot be chosen; Space chooses as before.
+	key := func(name fyne.KeyName) *kit.Check {
+		t.Helper()
+		w.Canvas().Focused().(*kit.Check).TypedKey(&fyne.KeyEvent{Name: name})
+		return w.Canvas().Focused().(*kit.Check)
+	}
+	opts := kittestOptions(radio)
+	w.Canvas().Focus(opts[0])
+	opts[1].Disable()
+	if c := key(fyne.KeyDown); c != opts[2] {
+		t.Fatalf("Down from Light went to %q, want past the disabled Dark to the last", c.Text)
+	}
+	if c := key(fyne.KeyDown); c != opts[2] {
+		t.Fatalf("Down on the last option went to %q, want it kept", c.Text)
+	}
+	opts[1].Enable()
+	if c := key(fyne.KeyUp); c != opts[1] {
+		t.Fatalf("Up went to %q, want Dark", c.Text)
+	}
+	space(w.Canvas().Focused().(*kit.Check))
+	if radio.Selected != "Dark" {
+		t.Fatalf("Space after Up chose %q", radio.Selected)
+	}
+	w.Canvas().Focus(opts[1])
+
 	focus()        // Same as the computer
 	space(focus()) // Print
 	focus()        // Web
