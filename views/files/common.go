@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"image/color"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -221,6 +222,9 @@ func (r *uploadView) show(u app.Upload) {
 		}
 		r.status.Importance = widget.DangerImportance
 		r.status.SetText(u.Message)
+		if r.chip { // the reason is read in full under the chips
+			r.status.SetText(lang.L("Not added"))
+		}
 		r.retry.Show()
 	}
 	if !r.chip {
@@ -269,6 +273,9 @@ type Attachments struct {
 	queue *app.Uploads
 	send  *sender
 	row   *fyne.Container
+	// why says in full why the last file that failed was not added: a
+	// chip is too narrow for the reason and what to do.
+	why   *widget.Label
 	obj   fyne.CanvasObject
 	chips map[int64]*uploadView
 }
@@ -280,7 +287,8 @@ func newAttachments(env screen.Env) *Attachments {
 	q := env.App.Files().NewUploads()
 	at := &Attachments{env: env, queue: q, send: newSender(env, q), chips: map[int64]*uploadView{}}
 	at.row = container.New(layout.NewRowWrapLayout())
-	at.obj = container.NewBorder(nil, nil, at.send.status, nil, at.row)
+	at.why = kit.ErrorText()
+	at.obj = container.NewBorder(nil, at.why, at.send.status, nil, at.row)
 	at.obj.Hide()
 	at.send.onStatus = at.showOrHide
 	kit.Bind(q.State(), at.show)
@@ -323,8 +331,15 @@ func (at *Attachments) showNow() {
 
 func (at *Attachments) show(st app.UploadsState) {
 	keep := make(map[int64]bool, len(st.Items))
+	var why []string
+	failed := 0
 	for _, u := range st.Items {
 		keep[u.ID] = true
+		if u.State == app.UploadFailed {
+			if failed++; failed <= maxReasons {
+				why = append(why, lang.L("{{.Name}} was not added: {{.Why}}", map[string]any{"Name": safe.Text(u.Name, 80), "Why": u.Message}))
+			}
+		}
 		c, ok := at.chips[u.ID]
 		if !ok {
 			c = at.newChip(u.ID)
@@ -342,6 +357,10 @@ func (at *Attachments) show(st app.UploadsState) {
 			at.row.Remove(c.obj)
 		}
 	}
+	if more := failed - maxReasons; more > 0 {
+		why = append(why, lang.N("{{.Count}} more file was not added.", more, map[string]any{"Count": app.Number(more)}))
+	}
+	kit.ShowError(at.why, strings.Join(why, "\n"))
 	at.showOrHide()
 }
 
@@ -350,6 +369,11 @@ func (at *Attachments) showOrHide() {
 }
 
 const chipWidth = 230
+
+// maxReasons is how many failed files' reasons are spelled out under the
+// chips: the rest are counted, so a failed drop of hundreds of files does
+// not push the message box off the window.
+const maxReasons = 3
 
 func (at *Attachments) newChip(id int64) *uploadView {
 	c := newUploadView(true)
@@ -364,12 +388,9 @@ func (at *Attachments) newChip(id int64) *uploadView {
 	c.close.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()
-	// Two lines, so a failure's reason is read in full.
-	c.status.Wrapping = fyne.TextWrapWord
-	c.status.Truncation = fyne.TextTruncateOff
 	line := container.NewStack(container.NewCenter(container.NewGridWrap(fyne.NewSize(chipWidth-2*theme.Padding(), 6), c.bar)), c.status)
 	text := container.NewBorder(c.name, nil, nil, nil, line)
-	height := c.name.MinSize().Height * 2.4
+	height := c.name.MinSize().Height * 2
 	body := container.NewBorder(nil, nil, c.icon, container.NewHBox(c.retry, c.close),
 		container.NewGridWrap(fyne.NewSize(chipWidth, height), text))
 	c.obj = container.NewStack(bg, container.NewPadded(body))

@@ -139,14 +139,16 @@ func TestAttachmentsShowWhyAFileFailedAndRetry(t *testing.T) {
 	missing := filepath.Join(dir, "gone.txt")
 	at.Dropped([]string{empty, loop, missing})
 	eventually(t, q, "three error chips", func() bool { return len(at.chips) == 3 && !at.Pending() })
-	var texts []string
 	for _, u := range now(at.queue.State()).Items {
-		texts = append(texts, chipText(at, u.ID))
+		if got := chipText(at, u.ID); got != "Not added" {
+			t.Errorf("a failed chip says it was not added, got %q", got)
+		}
 	}
-	got := strings.Join(texts, " | ")
-	for _, want := range []string{"empty", "itself", "no longer there"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the chips should say %q, got %q", want, got)
+	// The reasons are read in full under the chips, not cut by a chip's width.
+	got := at.why.Text
+	for _, want := range []string{"empty.txt was not added", "itself", "gone.txt was not added", "no longer there"} {
+		if !strings.Contains(got, want) || !at.why.Visible() {
+			t.Errorf("under the chips it should say %q, got %q", want, got)
 		}
 	}
 	if len(at.FileIDs()) != 0 {
@@ -158,9 +160,18 @@ func TestAttachmentsShowWhyAFileFailedAndRetry(t *testing.T) {
 	test.Tap(at.chips[id].retry)
 	eventually(t, q, "retry uploads the fixed file", func() bool { return len(at.FileIDs()) == 1 })
 	// The × removes a chip.
+	if strings.Contains(at.why.Text, "empty.txt") {
+		t.Errorf("a file added on Retry is no longer said to have failed: %q", at.why.Text)
+	}
 	test.Tap(at.chips[id].close)
 	if len(at.chips) != 2 || len(at.FileIDs()) != 0 {
 		t.Fatalf("× should remove the chip, %d left", len(at.chips))
+	}
+	for _, u := range now(at.queue.State()).Items {
+		test.Tap(at.chips[u.ID].close)
+	}
+	if at.why.Visible() || at.Object().Visible() {
+		t.Fatal("with the failed files taken off, nothing more is said")
 	}
 }
 
