@@ -15,8 +15,10 @@ import (
 // TestE2EEndingKeepsWhatWasTyped types into a chat's message box and asks
 // the real binary to end (SIGTERM) before the draft's pause in typing has
 // passed: it ends within endLimit with the words saved. Started again, the
-// chat shows them; more typed, the display goes away under the program:
-// the words are saved again, where Xlib would have ended it at once.
+// chat shows them; more typed, the window is asked to close (its close
+// button): ended within endLimit, saved. Once more, and the display goes
+// away under the program: saved again, where Xlib would have ended it at
+// once.
 func TestE2EEndingKeepsWhatWasTyped(t *testing.T) {
 	srv, _ := demoservice.NewTestService(t, demoservice.Options{APIKey: e2eKey})
 	const acct = e2eAccount
@@ -48,18 +50,33 @@ func TestE2EEndingKeepsWhatWasTyped(t *testing.T) {
 		t.Fatalf("after SIGTERM the draft is %q", got)
 	}
 
-	e.launch()
-	e.Key("ctrl+2")
-	e.WaitStill("the Chats screen")
-	e.Click(chatAgentRowX, chatListFirstY)
-	e.WaitComposer()
+	reopen := func(more string) {
+		t.Helper()
+		e.launch()
+		e.Key("ctrl+2")
+		e.WaitStill("the Chats screen")
+		e.Click(chatAgentRowX, chatListFirstY)
+		e.WaitComposer()
+		e.Key("End")
+		e.Type(more)
+		e.WaitStill("the words typed drawn")
+	}
+	reopen(" and Tuesday")
 	e.Screenshot("ending-1-draft-back")
-	e.Key("End")
-	e.Type(" and Tuesday")
-	e.WaitStill("the words typed drawn")
+	e.AskToClose() // the window's close button
+	took = e.waitEnded(time.Now())
+	t.Logf("ended %v after the window was asked to close", took.Round(time.Millisecond))
+	if took > 2*endLimit {
+		t.Errorf("closing the window ended the program after %v, want within %v", took, endLimit)
+	}
+	if got := draft(); got != "Notes for Monday and Tuesday" {
+		t.Fatalf("after the window closed the draft is %q", got)
+	}
+
+	reopen(" and Wednesday")
 	took = e.LoseDisplay()
 	t.Logf("ended %v after the display went away", took.Round(time.Millisecond))
-	if got := draft(); got != "Notes for Monday and Tuesday" {
+	if got := draft(); got != "Notes for Monday and Tuesday and Wednesday" {
 		t.Fatalf("after the display went away the draft is %q", got)
 	}
 	if !strings.Contains(e.log.String(), "the display went away") {

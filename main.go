@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"syscall"
 	"time"
 
@@ -101,8 +102,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "agentdesk:", err)
 		os.Exit(1)
 	}
-	win := views.NewMainWindow(fa, a, fonts)
-	endPromptly(a)
+	win := views.NewMainWindow(fa, a, fonts, endPromptly(a))
 	if *statsEvery > 0 {
 		go writeStats(os.Stderr, *statsEvery)
 	}
@@ -113,8 +113,13 @@ func main() {
 	}
 }
 
-// startAgain restarts Agent Desk with the same arguments and environment.
-func startAgain() {
+// startAgain restarts Agent Desk with the same arguments and environment,
+// once: the end of main and the close watchdog may both come to it.
+func startAgain() { startedAgain.Do(start) }
+
+var startedAgain sync.Once
+
+func start() {
 	exe, err := os.Executable()
 	if err == nil {
 		cmd := exec.Command(exe, os.Args[1:]...)
@@ -132,15 +137,18 @@ func startAgain() {
 // window loop's own end, closing takes under endLimit.
 const closeLimit = 1500 * time.Millisecond
 
-// endLimit is how long after SIGTERM or Ctrl+C the program ends, whatever
-// the window loop is doing.
+// endLimit is how long after SIGTERM, Ctrl+C or the window's close the
+// program ends, whatever the window loop is doing.
 const endLimit = 2 * time.Second
 
 // endPromptly saves what was typed at once when the program is asked to
 // end, or when its display goes away, and ends it within endLimit. Fyne's
 // own handler of the signal asks the window loop to quit, and closing
-// follows; this does not wait for a loop that may be stuck.
-func endPromptly(a *app.App) {
+// follows; this does not wait for a loop that may be stuck. It returns
+// what the window calls once it closed (drafts written): the same limit,
+// after which Agent Desk ends as if it had closed (starting again if the
+// user asked to).
+func endPromptly(a *app.App) (closed func()) {
 	save := func() {
 		saved := make(chan struct{})
 		go func() {
@@ -165,6 +173,15 @@ func endPromptly(a *app.App) {
 		save()
 	}()
 	displaylost.OnLost(save)
+	return func() {
+		time.AfterFunc(endLimit, func() {
+			fmt.Fprintf(os.Stderr, "agentdesk: the window closed but the program did not end within %v; ending now, drafts saved\n", endLimit)
+			if views.RestartAsked() {
+				startAgain()
+			}
+			os.Exit(0)
+		})
+	}
 }
 
 func closeWithin(a *app.App, limit time.Duration) {

@@ -28,7 +28,7 @@ func Preload() <-chan struct{} {
 
 // NewMainWindow opens the window at its last size and theme once fonts are
 // loaded; on first start the welcome screen comes before the shell.
-func NewMainWindow(fa fyne.App, a *app.App, fonts <-chan struct{}) fyne.Window {
+func NewMainWindow(fa fyne.App, a *app.App, fonts <-chan struct{}, closed func()) fyne.Window {
 	fa.SetIcon(assets.Icon)
 	settings := a.Settings()
 	fa.Settings().SetTheme(ThemeFor(settings))
@@ -61,6 +61,15 @@ func NewMainWindow(fa fyne.App, a *app.App, fonts <-chan struct{}) fyne.Window {
 		win.SetContent(first.Content())
 	}
 	sizes = rememberSize(a, win)
+	// Drafts and the size are written as the window closes, before
+	// anything that might hang on the way out; then closed (main's
+	// watchdog) is told.
+	win.SetOnClosed(func() {
+		_ = a.FlushDrafts()
+		if closed != nil {
+			closed()
+		}
+	})
 	win.SetMaster()
 	// Shown here, not by ShowAndRun, so the scale is known and a saved size can
 	// be fitted to this screen before the first frame.

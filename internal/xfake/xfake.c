@@ -104,6 +104,20 @@ void xf_destroy(Display *dpy, Window win) {
 	XSync(dpy, False);
 }
 
+// xf_ask_close sends win the WM_DELETE_WINDOW message a window manager sends
+// when its close button is pressed.
+void xf_ask_close(Display *dpy, Window win) {
+	XEvent ev = {0};
+	ev.xclient.type = ClientMessage;
+	ev.xclient.window = win;
+	ev.xclient.message_type = XInternAtom(dpy, "WM_PROTOCOLS", False);
+	ev.xclient.format = 32;
+	ev.xclient.data.l[0] = XInternAtom(dpy, "WM_DELETE_WINDOW", False);
+	ev.xclient.data.l[1] = CurrentTime;
+	XSendEvent(dpy, win, False, NoEventMask, &ev);
+	XSync(dpy, False);
+}
+
 // xf_capture copies the root window's top-left w×h into out as RGBA; 0 when
 // the display cannot give it (a failed request does not end the program).
 static int xf_failed;

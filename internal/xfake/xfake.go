@@ -110,6 +110,9 @@ func (c *Conn) TakeXdndSelectionAndGo(owner uintptr) { C.xf_own_and_go(c.dpy, C.
 // Destroy destroys the window win.
 func (c *Conn) Destroy(win uintptr) { C.xf_destroy(c.dpy, C.Window(win)) }
 
+// AskToClose asks win to close as a window manager's close button does.
+func (c *Conn) AskToClose(win uintptr) { C.xf_ask_close(c.dpy, C.Window(win)) }
+
 // Capture is the top-left w×h of the screen as RGBA bytes, read by the X
 // server itself: a screenshot without starting a program for it.
 func (c *Conn) Capture(w, h int) ([]byte, error) {

@@ -9,4 +9,5 @@ int xf_serve(Display *dpy, Atom *types, int n, int ms);
 void xf_own(Display *dpy, Window owner);
 void xf_own_and_go(Display *dpy, Window owner);
 void xf_destroy(Display *dpy, Window win);
+void xf_ask_close(Display *dpy, Window win);
 int xf_capture(Display *dpy, int w, int h, unsigned char *out);
