@@ -254,6 +254,13 @@ func TestSearchIsDebouncedAndEmptyExplained(t *testing.T) {
 	if f.s.listStack.Objects[0] == f.s.list || f.s.total.Text != "0 agents" {
 		t.Fatal("a search without results shows the empty state")
 	}
+	// Ctrl+F again and what is typed replaces the search, as in any
+	// desktop app's find box, rather than adding to it.
+	f.s.FocusFind()
+	test.Type(f.s.search, "invoice")
+	if f.s.search.Text != "invoice" {
+		t.Fatalf("typing after Ctrl+F made the search %q, want it replaced", f.s.search.Text)
+	}
 }
 
 func TestSlowOldSearchDoesNotOverwriteNewer(t *testing.T) {

@@ -146,7 +146,7 @@ func (s *Screen) Shown() {
 }
 
 // FocusFind puts the cursor in the search box (Ctrl+F).
-func (s *Screen) FocusFind() { s.env.Focus(s.search) }
+func (s *Screen) FocusFind() { s.env.FocusFind(s.search) }
 
 // OpenWith shows agent on its Run tab with request in its request question.
 func (s *Screen) OpenWith(agent app.AgentItem, request string) {

@@ -337,7 +337,7 @@ func when(t time.Time) string {
 }
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
-func (s *Screen) FocusFind() { s.env.Focus(s.search) }
+func (s *Screen) FocusFind() { s.env.FocusFind(s.search) }
 
 // ChooseAgent asks which chat agent a new conversation is with and starts it;
 // pre, else the open conversation's agent, else the latest, is chosen first.

@@ -568,7 +568,7 @@ func compactEmpty(icon fyne.Resource, title, detail string, actions ...fyne.Canv
 }
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
-func (s *Screen) FocusFind() { s.env.Focus(s.search) }
+func (s *Screen) FocusFind() { s.env.FocusFind(s.search) }
 
 // Submit saves the memory open in the editor (Ctrl+Enter).
 func (s *Screen) Submit() { s.ed.submit() }

@@ -180,4 +180,4 @@ func label(k string) string {
 }
 
 // FocusFind puts the cursor in this screen's search (Ctrl+F).
-func (s *Screen) FocusFind() { s.env.Focus(s.search) }
+func (s *Screen) FocusFind() { s.env.FocusFind(s.search) }

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/agentdesk/agentdesk/views/kit"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
@@ -41,6 +43,13 @@ func (e Env) Focus(o fyne.Focusable) {
 	if e.Window != nil {
 		e.Window.Canvas().Focus(o)
 	}
+}
+
+// FocusFind gives the keyboard to a screen's search with what it holds
+// selected (Ctrl+F), as desktop apps do: what is typed next replaces it.
+func (e Env) FocusFind(search *kit.FormEntry) {
+	e.Focus(search)
+	search.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
 // Nav lets a screen move the user elsewhere without knowing the others.
