@@ -81,8 +81,9 @@ var pictureClient = &http.Client{
 }
 
 // ShowPicture returns a reply's picture, counted against the budget until
-// dropped is called; seen marks it drawn (the least recently seen go first).
-func (a *App) ShowPicture(ctx context.Context, raw string, dropped func()) (img image.Image, seen func(), err error) {
+// dropped is called; seen(true) marks it drawn (the least recently seen go
+// first), seen(false) gives it back when the view no longer draws it.
+func (a *App) ShowPicture(ctx context.Context, raw string, dropped func()) (img image.Image, seen func(keep bool), err error) {
 	key := "web " + raw
 	if img, seen := a.pictures.share(key, dropped); img != nil {
 		return img, seen, nil
@@ -101,7 +102,7 @@ func (a *App) ShowPicture(ctx context.Context, raw string, dropped func()) (img 
 }
 
 // ShowPictureFile is ShowPicture for a local file.
-func (a *App) ShowPictureFile(ctx context.Context, path string, dropped func()) (image.Image, func(), error) {
+func (a *App) ShowPictureFile(ctx context.Context, path string, dropped func()) (image.Image, func(keep bool), error) {
 	key := "file " + path
 	if img, seen := a.pictures.share(key, dropped); img != nil {
 		return img, seen, nil
@@ -410,7 +411,7 @@ func newPictureStore(budget int64) *pictureStore {
 }
 
 // show decodes src and holds it until dropped; one that cannot fit is PictureTooBig.
-func (s *pictureStore) show(ctx context.Context, key string, src io.ReadSeeker, dropped func()) (image.Image, func(), error) {
+func (s *pictureStore) show(ctx context.Context, key string, src io.ReadSeeker, dropped func()) (image.Image, func(keep bool), error) {
 	select {
 	case s.decoding <- struct{}{}:
 	case <-ctx.Done():
@@ -445,11 +446,11 @@ func (s *pictureStore) show(ctx context.Context, key string, src io.ReadSeeker, 
 		h.size = max(n, minHeldSize)
 	}
 	s.mu.Unlock()
-	return img, func() { s.seen(h) }, nil
+	return img, s.seenOrGone(h), nil
 }
 
 // share holds an already decoded picture for another view, counted again.
-func (s *pictureStore) share(key string, dropped func()) (image.Image, func()) {
+func (s *pictureStore) share(key string, dropped func()) (image.Image, func(keep bool)) {
 	s.mu.Lock()
 	var img image.Image
 	var size int64
@@ -464,7 +465,7 @@ func (s *pictureStore) share(key string, dropped func()) (image.Image, func()) {
 		return nil, nil
 	}
 	h := s.hold(key, img, size, dropped)
-	return img, func() { s.seen(h) }
+	return img, s.seenOrGone(h)
 }
 
 // hold counts a picture, dropping the least recently seen until it fits.
@@ -499,6 +500,17 @@ func (s *pictureStore) forget(h *heldPicture) {
 	defer s.mu.Unlock()
 	if h.el != nil {
 		s.remove(h)
+	}
+}
+
+// seenOrGone is what a view tells of its picture: drawn, or no longer held.
+func (s *pictureStore) seenOrGone(h *heldPicture) func(keep bool) {
+	return func(keep bool) {
+		if keep {
+			s.seen(h)
+		} else {
+			s.forget(h)
+		}
 	}
 }
 

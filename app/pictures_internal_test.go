@@ -58,7 +58,7 @@ func TestThePictureBudgetHoldsUnderConcurrentViews(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				seen()
+				seen(true)
 				s.mu.Lock()
 				used := s.used
 				s.mu.Unlock()

@@ -241,7 +241,7 @@ func TestPicturesStayWithinTheMemoryBudget(t *testing.T) {
 	}
 	var mu sync.Mutex
 	held := map[int]image.Image{}
-	seen := map[int]func(){}
+	seen := map[int]func(keep bool){}
 	dropped := map[int]int{}
 	show := func(i int) image.Image {
 		t.Helper()
@@ -282,15 +282,28 @@ func TestPicturesStayWithinTheMemoryBudget(t *testing.T) {
 
 	// Picture 4 was seen last: showing the first again drops 5, and decodes
 	// the first again.
-	seen[4]()
+	seen[4](true)
 	again := show(0)
 	mu.Lock()
-	defer mu.Unlock()
 	if dropped[5] != 1 || dropped[4] != 0 || held[4] == nil {
 		t.Errorf("held %v, dropped %v; want 5 dropped, 4 kept", held, dropped)
 	}
 	if again.Bounds().Dx() != 1000 || held[0] == nil {
 		t.Error("the first picture was not decoded again")
+	}
+	mu.Unlock()
+
+	// A view that no longer draws picture 4 gives it back: the next one
+	// fits beside the first without the budget dropping anything.
+	seen[4](false)
+	mu.Lock()
+	delete(held, 4)
+	mu.Unlock()
+	show(2)
+	mu.Lock()
+	defer mu.Unlock()
+	if dropped[4] != 0 || dropped[0] != 1 || held[0] == nil {
+		t.Errorf("held %v, dropped %v; want picture 4 given back, not dropped, and the first kept", held, dropped)
 	}
 }
 

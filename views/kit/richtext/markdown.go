@@ -148,8 +148,9 @@ type Picture struct {
 	img image.Image // nil before it loads and while it is dropped
 	// size is kept while dropped, so its place does not change.
 	size image.Point
-	// seen tells the app's budget the picture was drawn (nil when not held).
-	seen func()
+	// seen tells the app's budget the picture was drawn (true) or is let
+	// go (false); nil when not held.
+	seen func(keep bool)
 	// loads and lost make a drop meant for an earlier load ignored.
 	loads, lost int
 	err         error
@@ -166,14 +167,14 @@ type Picture struct {
 // pictureSource is where a Picture comes from: load decodes within a's limits.
 type pictureSource struct {
 	a    Pictures
-	load func(ctx context.Context, dropped func()) (image.Image, func(), error)
+	load func(ctx context.Context, dropped func()) (image.Image, func(keep bool), error)
 }
 
 // Pictures is what richtext needs of the app to show pictures.
 type Pictures interface {
 	kit.Runner
-	ShowPicture(ctx context.Context, address string, dropped func()) (image.Image, func(), error)
-	ShowPictureFile(ctx context.Context, path string, dropped func()) (image.Image, func(), error)
+	ShowPicture(ctx context.Context, address string, dropped func()) (image.Image, func(keep bool), error)
+	ShowPictureFile(ctx context.Context, path string, dropped func()) (image.Image, func(keep bool), error)
 	Describe(err error) string
 }
 
@@ -189,16 +190,42 @@ func (p *Picture) Textual() string {
 
 // Visual builds the picture's place in the text; Update fills it.
 func (p *Picture) Visual() fyne.CanvasObject {
-	box := container.NewStack()
-	p.Update(box)
-	return box
+	b := &pictureBox{p: p, box: container.NewStack()}
+	b.ExtendBaseWidget(b)
+	p.Update(b)
+	return b
+}
+
+// pictureBox draws a Picture. Fyne destroys a widget's renderer once it
+// has not been drawn for its cache's minute: the decoded picture is let go
+// then, and decoded again when drawn again. Only what is drawn is kept.
+type pictureBox struct {
+	widget.BaseWidget
+	p   *Picture
+	box *fyne.Container
+}
+
+func (b *pictureBox) CreateRenderer() fyne.WidgetRenderer {
+	b.p.inView()
+	return pictureRenderer{widget.NewSimpleRenderer(b.box), b.p}
+}
+
+type pictureRenderer struct {
+	fyne.WidgetRenderer
+	p *Picture
+}
+
+func (r pictureRenderer) Destroy() {
+	r.p.letGo()
+	r.WidgetRenderer.Destroy()
 }
 
 func (p *Picture) Update(o fyne.CanvasObject) {
-	box, ok := o.(*fyne.Container)
+	b, ok := o.(*pictureBox)
 	if !ok {
 		return
 	}
+	box := b.box
 	p.inView()
 	p.mu.Lock()
 	img, size, err, busy := p.img, p.size, p.err, p.busy
@@ -278,7 +305,7 @@ func LoadPictures(a Pictures, pics []*Picture, done func()) {
 	for _, p := range pics {
 		addr := p.Address
 		p.mu.Lock()
-		p.src = pictureSource{a, func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+		p.src = pictureSource{a, func(ctx context.Context, dropped func()) (image.Image, func(keep bool), error) {
 			return a.ShowPicture(ctx, addr, dropped)
 		}}
 		p.after = done
@@ -304,7 +331,7 @@ func LoadPictures(a Pictures, pics []*Picture, done func()) {
 // once it shows or says why not.
 func NewPictureFile(a Pictures, path, title string, done func()) *widget.RichText {
 	p := &Picture{Title: title, busy: true, after: done}
-	p.src = pictureSource{a, func(ctx context.Context, dropped func()) (image.Image, func(), error) {
+	p.src = pictureSource{a, func(ctx context.Context, dropped func()) (image.Image, func(keep bool), error) {
 		return a.ShowPictureFile(ctx, path, dropped)
 	}}
 	r := widget.NewRichText(p)
@@ -332,6 +359,9 @@ func (p *Picture) load(ctx context.Context) error {
 	case p.lost == n:
 		// Dropped already, before it was drawn.
 		p.img, p.seen, p.size, p.err = nil, nil, img.Bounds().Size(), nil
+		if seen != nil {
+			seen(false)
+		}
 	default:
 		p.img, p.seen, p.size, p.err = img, seen, img.Bounds().Size(), nil
 	}
@@ -361,7 +391,7 @@ func (p *Picture) inView() {
 	src, after := p.src, p.after
 	p.mu.Unlock()
 	if seen != nil {
-		seen()
+		seen(true)
 	}
 	if !again {
 		return
@@ -372,6 +402,24 @@ func (p *Picture) inView() {
 			after()
 		}
 	})
+}
+
+// letGo gives the decoded picture back to the app when it is no longer
+// drawn; a load under way is let go as it ends. Its place is kept.
+func (p *Picture) letGo() {
+	p.mu.Lock()
+	seen := p.seen
+	if p.img != nil {
+		p.img, p.seen = nil, nil
+		p.version++
+	}
+	if p.busy {
+		p.lost = p.loads
+	}
+	p.mu.Unlock()
+	if seen != nil {
+		seen(false)
+	}
 }
 
 // drop lets go of the picture of load n, which the app's budget dropped.

@@ -31,7 +31,7 @@ func (inUI) Describe(err error) string { return err.Error() }
 func (b *oneAtATime) source(size int) pictureSource {
 	return pictureSource{
 		a: inUI{},
-		load: func(_ context.Context, dropped func()) (image.Image, func(), error) {
+		load: func(_ context.Context, dropped func()) (image.Image, func(keep bool), error) {
 			if b.loads++; b.loads > 50 {
 				return nil, nil, errors.New("loaded again and again")
 			}
@@ -39,7 +39,7 @@ func (b *oneAtATime) source(size int) pictureSource {
 				b.dropHeld()
 			}
 			b.dropHeld = dropped
-			return image.NewGray(image.Rect(0, 0, size, size)), func() {}, nil
+			return image.NewGray(image.Rect(0, 0, size, size)), func(bool) {}, nil
 		},
 	}
 }
@@ -80,5 +80,45 @@ func TestPicturesThatDoNotFitTogetherTakeTurns(t *testing.T) {
 		if held(a) == held(c) {
 			t.Fatalf("drawing %d: held %v %v, want one", turn+1, held(a), held(c))
 		}
+	}
+}
+
+// A picture no longer drawn (Fyne destroys the renderer of what was not
+// drawn for its cache's minute) is given back to the app, and decoded
+// again when drawn again: the day's pictures are not all kept.
+func TestAPictureNoLongerDrawnIsGivenBackAndComesBack(t *testing.T) {
+	q := kit.UseQueue(t)
+	test.NewTempApp(t)
+	loads, given := 0, 0
+	p := &Picture{Title: "a chart"}
+	p.src = pictureSource{a: inUI{}, load: func(_ context.Context, _ func()) (image.Image, func(keep bool), error) {
+		loads++
+		return image.NewGray(image.Rect(0, 0, 50, 40)), func(keep bool) {
+			if !keep {
+				given++
+			}
+		}, nil
+	}}
+	p.owner = widget.NewRichText(p)
+	test.NewTempWindow(t, p.owner)
+	if err := p.load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	q.Drain()
+	box := p.Visual().(*pictureBox)
+	test.WidgetRenderer(box).Destroy()
+	p.mu.Lock()
+	img, size := p.img, p.size
+	p.mu.Unlock()
+	if given != 1 || img != nil || size != image.Pt(50, 40) {
+		t.Fatalf("after its renderer went: given back %d times, still held %v, place %v; want given once, its place kept", given, img != nil, size)
+	}
+	box.CreateRenderer() // drawn again
+	q.Drain()
+	p.mu.Lock()
+	img = p.img
+	p.mu.Unlock()
+	if img == nil || loads != 2 {
+		t.Fatalf("drawn again: held %v after %d loads; want it decoded again", img != nil, loads)
 	}
 }
