@@ -82,6 +82,10 @@ func Open(ctx context.Context, p Paths, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, &Error{Op: "open the history", Path: path, Reason: reason(err), Err: err}
 	}
+	// One connection kept between uses, as at start: a burst of reads
+	// beside a write opens more, which close after it (database/sql keeps
+	// two, each holding the file and its log open all day).
+	sdb.SetMaxIdleConns(1)
 	db := &DB{sql: sdb, path: path, now: o.now, flush: flushInterval}
 	if err := db.prepare(ctx); err != nil {
 		sdb.Close()
