@@ -63,8 +63,8 @@ fuzz: deps
 bench: deps
 	@mkdir -p bin; set -o pipefail; $(GO) test -tags ci -run '^$$' -bench . -benchmem -timeout 30m ./... | tee bin/bench.txt | $(GO) run ./.ci/benchtable
 
-# A working day of the real binary under Xvfb, sampled every minute (about an
-# hour on 2 cores; AGENTDESK_SOAK_HOURS=1 for a try): prints the table.
+# A working day of the real binary under Xvfb, read every 30 s (about 16
+# minutes on 2 cores; AGENTDESK_SOAK_HOURS=1 for a try): prints the table.
 soak: deps
 	AGENTDESK_SOAK=1 $(GO) test -tags ci -run '^$$' -bench '^BenchmarkSoakDay$$' -benchtime 1x -timeout 180m .
 

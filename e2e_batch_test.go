@@ -207,6 +207,13 @@ func startBatchFromSheetAt(e *E2E, search string, y int, shot func(step string))
 	e.Click(batchAgentX, batchAgentY)
 	e.WaitRunTab()
 	shot("1-agent")
+	runOnManyFromSheetAt(e, y, shot)
+}
+
+// runOnManyFromSheetAt starts a batch of the agent open on its Run tab from
+// the sheet at y in the file dialog (its rows, 2 per second).
+func runOnManyFromSheetAt(e *E2E, y int, shot func(step string)) {
+	e.t.Helper()
 	e.Click(runOnManyX, runOnManyY) // a chooser, its first choice with the keyboard
 	e.Key("Return")                 // Rows of a spreadsheet…: the file dialog
 	shot("1b-files")

@@ -14,6 +14,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"image"
@@ -125,10 +126,13 @@ type E2E struct {
 	Window string // the X window id
 	// W and H are the window's size, read from the display once it shows.
 	W, H int
-	env  []string
-	app  *exec.Cmd
-	xvfb *exec.Cmd // the display's server
-	log  *lockedBuffer
+	// StillFor, when set, is how long WaitStill wants the window unchanged
+	// instead of stillFor: a soak of many steps asks less of each.
+	StillFor time.Duration
+	env      []string
+	app      *exec.Cmd
+	xvfb     *exec.Cmd // the display's server
+	log      *lockedBuffer
 	// screen reads the display for Shot, opened at the first one.
 	screen interface {
 		Capture(w, h int) ([]byte, error)
@@ -189,6 +193,7 @@ func startE2EWith(t testing.TB, change func(*storage.Settings), prepare func(sto
 
 	display, xvfb := startXvfb(t)
 	env, paths := freshHome(t, display, 1180, 760, change)
+	stillCursor(t, paths)
 	if prepare != nil {
 		prepare(paths)
 	}
@@ -452,7 +457,7 @@ func (e *E2E) waitStill(what string, ok func(img *image.RGBA) bool) {
 			same, since = 1, time.Now()
 		}
 		last = img
-		return same >= stillShots && time.Since(since) >= stillFor
+		return same >= stillShots && time.Since(since) >= cmp.Or(e.StillFor, stillFor)
 	})
 }
 
@@ -634,6 +639,20 @@ func stopProcess(cmd *exec.Cmd, sig os.Signal) {
 	case <-time.After(5 * time.Second):
 		_ = cmd.Process.Kill()
 		<-done
+	}
+}
+
+// stillCursor turns Fyne's animations off, as a user can in Fyne's own
+// settings: a focused field's cursor no longer pulses, so a test can see
+// the window still (WaitStill) while a field has the keyboard.
+func stillCursor(tb testing.TB, paths storage.Paths) {
+	tb.Helper()
+	dir := filepath.Join(filepath.Dir(paths.Config), "fyne")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"no_animations": true}`), 0o600); err != nil {
+		tb.Fatal(err)
 	}
 }
 
