@@ -1152,3 +1152,56 @@ func TestAnAgentOpensWithARequestWritten(t *testing.T) {
 		t.Fatalf("the request should keep what it held and add the template under it, holds %q", got)
 	}
 }
+
+// An agent opened from elsewhere (the command box) while the list answers
+// a search without it: the list shows all agents again with the agent
+// marked, not "No agents found" beside it, and what its form holds stays.
+// Opened while the list shows it, the search stays.
+func TestAnAgentOpenedFromElsewhereShowsInTheList(t *testing.T) {
+	f := newFixture(t, 0)
+	find := func(title string) app.AgentItem {
+		for _, ag := range f.s.shown.Agents {
+			if ag.Title == title {
+				return ag
+			}
+		}
+		t.Fatalf("no agent %q in the list", title)
+		return app.AgentItem{}
+	}
+	newsletter, press := find("Newsletter Writer"), find("Press Release Drafter")
+	marked := func() client.ID {
+		if i := f.s.list.KeyboardRow(); i >= 0 && i < len(f.s.rows) {
+			return f.s.rows[i].agent.ID
+		}
+		return ""
+	}
+
+	f.s.search.SetText("newsletter")
+	f.wait(t, "search results", func() bool { return f.page().Query.Q == "newsletter" })
+	f.s.OpenWith(newsletter, "")
+	if f.s.search.Text != "newsletter" || marked() != newsletter.ID {
+		t.Fatalf("opened while listed: the search holds %q, the row marked is agent %q", f.s.search.Text, marked())
+	}
+	d := f.s.current
+	f.wait(t, "the agent's form", func() bool { return d.loaded && d.form != nil })
+	name := app.RequestQuestion(d.agent)
+	d.form.byName[name].set("The March newsletter: the new office")
+
+	f.s.search.SetText("zzzz no such agent")
+	f.wait(t, "no results", func() bool { return f.page().Query.Q == "zzzz no such agent" })
+	f.s.OpenWith(press, "")
+	f.wait(t, "all agents, the agent marked", func() bool {
+		return f.page().Query == (app.AgentQuery{}) && marked() == press.ID
+	})
+	if f.s.search.Text != "" || f.s.listStack.Objects[0] != f.s.list {
+		t.Fatalf("the search holds %q; the list should show all agents", f.s.search.Text)
+	}
+	if f.s.current.agent.ID != press.ID {
+		t.Fatalf("agent %q on show, want %q", f.s.current.agent.ID, press.ID)
+	}
+	// Back to the first agent: what its request held is as it was.
+	f.s.OpenWith(newsletter, "")
+	if got := d.form.byName[name].get(); got != "The March newsletter: the new office" {
+		t.Fatalf("opening the agent again changed its request to %q", got)
+	}
+}

@@ -615,7 +615,11 @@ func (d *detail) showHistory(st live.ListState[app.Run]) {
 
 // fillRequest writes text in the request question and shows the Run tab
 // focused there; an agent not read yet gets it once its form is built.
+// No text (the agent opened from the command box) leaves the form alone.
 func (d *detail) fillRequest(text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
 	if d.form == nil {
 		d.request = text
 		return

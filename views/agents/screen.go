@@ -49,9 +49,12 @@ type Screen struct {
 	// reselecting: the list's selection follows the agent on show, which
 	// stays as it is.
 	reselecting bool
-	started     bool
-	details     map[client.ID]*detail
-	current     *detail
+	// pending is an agent opened from elsewhere while the list answered a
+	// search without it: marked once the list of all agents shows it.
+	pending client.ID
+	started bool
+	details map[client.ID]*detail
+	current *detail
 
 	// notifyAfter: runs shorter than it end without a notification; hasPlayer
 	// asks for a program for a kind of file.
@@ -85,7 +88,7 @@ func (s *Screen) build() {
 	s.search = kit.NewSearchEntry()
 	s.search.SetPlaceHolder(lang.L("Search agents")) // short enough for large text; the keys are in F1's list
 	s.search.ActionItem = widget.NewIcon(theme.SearchIcon())
-	s.search.OnChanged = func(string) { s.browser.SearchSoon(s.query()) }
+	s.search.OnChanged = func(string) { s.pending = ""; s.browser.SearchSoon(s.query()) }
 	s.search.OnSubmitted = func(string) { s.runSearch() }
 
 	types := []string{lang.L("All types")}
@@ -152,11 +155,15 @@ func (s *Screen) FocusFind() { s.env.FocusFind(s.search) }
 func (s *Screen) OpenWith(agent app.AgentItem, request string) {
 	s.openAgent(agent)
 	// A row left selected would not open on a click.
-	s.list.UnselectAll()
-	for i, r := range s.rows {
-		if r.heading == "" && r.agent.ID == agent.ID {
-			s.list.Select(i)
-			break
+	if !s.reselect() && s.query() != (app.AgentQuery{}) {
+		// The list answers an earlier search without this agent: show all
+		// agents, as the agent is no longer what was searched for.
+		s.search.SetText("")
+		s.pending = agent.ID // after the text's change, which forgets it
+		if s.typeSel.SelectedIndex() != 0 {
+			s.typeSel.SetSelectedIndex(0) // which searches
+		} else {
+			s.runSearch()
 		}
 	}
 	s.current.fillRequest(request)
@@ -249,7 +256,11 @@ func (s *Screen) showList(st app.AgentPage) {
 		s.pinned = [2][]app.AgentItem{favourites, recent}
 		s.rows = listRows(st, favourites, recent)
 	}
-	if st.Query != old.Query {
+	if s.pending != "" && s.current != nil && s.current.agent.ID == s.pending && (changed || st.Extends(old)) {
+		if s.reselect() {
+			s.pending = ""
+		}
+	} else if st.Query != old.Query {
 		// Row numbers of the old answer mean other agents now.
 		s.list.UnselectAll()
 	} else if repinned {
@@ -382,20 +393,21 @@ func (s *Screen) runFinished(ar *app.ActiveRun, p app.RunProgress) {
 }
 
 // reselect marks the row of the agent on show, where the rows now have it,
-// without opening it again.
-func (s *Screen) reselect() {
+// without opening it again; false when they do not.
+func (s *Screen) reselect() bool {
 	s.list.UnselectAll()
 	if s.current == nil {
-		return
+		return false
 	}
 	for i, r := range s.rows {
 		if r.heading == "" && r.agent.ID == s.current.agent.ID {
 			s.reselecting = true
 			s.list.Select(i)
 			s.reselecting = false
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // agentRow is one row of the list: an agent, or the heading of a group.
