@@ -76,6 +76,9 @@ type ChatState struct {
 	Changes uint64
 	// Ended counts the replies that ended (complete, stopped or failed).
 	Ended uint64
+	// AgentRead counts the times the agent was read from the service: its
+	// questions (the reply's settings) may have changed.
+	AgentRead uint64
 }
 
 // chatHub keeps one session per conversation, so a stream outlives its screen.
@@ -206,10 +209,27 @@ func (svc *Chats) Open(ctx context.Context, id int64) (*ChatSession, error) {
 	}
 	s := newChatSession(a, conv, msgs)
 	s.agent = client.Agent{ID: client.ID(conv.AgentID), Title: conv.AgentTitle, Type: client.AgentChat}
-	if ag, err := a.Client().GetAgent(ctx, client.ID(conv.AgentID)); err == nil {
-		s.agent = *ag
+	kept := a.chat.keep(s)
+	if kept == s {
+		// What is stored shows at once, also with the service slow or
+		// away; the agent's questions follow when it answers.
+		c := a.Client()
+		a.Go(func() { s.readAgent(a.life, c) })
 	}
-	return a.chat.keep(s), nil
+	return kept, nil
+}
+
+// readAgent reads the agent the conversation is with from the service; a
+// failure leaves the agent as the history names it.
+func (s *ChatSession) readAgent(ctx context.Context, c *client.Client) {
+	ag, err := c.GetAgent(ctx, s.Agent().ID)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	s.agent = *ag
+	s.mu.Unlock()
+	s.state.Update(func(st ChatState) ChatState { st.AgentRead++; return st })
 }
 
 // keep registers s, unless its conversation has a session already.

@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -453,5 +454,47 @@ func TestWordsTypedWhileSendingStayAsTheDraft(t *testing.T) {
 	s.Wait()
 	if d := s.Conversation().Draft; d != "" {
 		t.Fatalf("the draft that was sent should go, it is %q", d)
+	}
+}
+
+// A stored conversation opens from the history without waiting for the
+// service (slow, busy or away); the agent's questions, the reply's
+// settings, follow when it answers.
+func TestAStoredConversationOpensBeforeTheServiceAnswers(t *testing.T) {
+	p := storage.PathsIn(t.TempDir())
+	a := apptest.Open(t, func(c *app.Config) { c.Paths = p })
+	s := newChat(t, a)
+	sendAndWait(t, s, "First question about invoices")
+	id, asked := s.ID(), len(app.ChatPickers(s.Agent()))
+	if asked == 0 {
+		t.Fatal("the chat agent should ask how to reply")
+	}
+	_ = a.Close()
+
+	hold := apptest.NewHolding("/agents/" + string(s.Agent().ID))
+	hold.Hold()
+	b := apptest.Open(t, func(c *app.Config) { c.Paths = p; c.HTTPClient = &http.Client{Transport: hold} })
+	opened := make(chan *app.ChatSession, 1)
+	go func() {
+		s, err := b.Chats().Open(context.Background(), id)
+		if err != nil {
+			t.Error(err)
+		}
+		opened <- s
+	}()
+	var again *app.ChatSession
+	select {
+	case again = <-opened:
+	case <-time.After(10 * time.Second):
+		hold.Let()
+		t.Fatal("opening a stored conversation waited for the service")
+	}
+	if len(again.Messages()) != 2 || again.Agent().Title != s.Agent().Title {
+		t.Fatalf("opened with %d messages, the agent named %q", len(again.Messages()), again.Agent().Title)
+	}
+	hold.Let()
+	eventually(t, "the agent read", func() bool { st, _ := again.State().Snapshot(); return st.AgentRead == 1 })
+	if got := len(app.ChatPickers(again.Agent())); got != asked {
+		t.Fatalf("the agent asks %d questions once read, want %d", got, asked)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -192,6 +193,34 @@ func (rt Rewriting) RoundTrip(r *http.Request) (*http.Response, error) {
 	res.ContentLength = int64(len(body))
 	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
 	return res, nil
+}
+
+// Holding holds requests for one path, once Hold is called, until Let: a
+// service slow to answer one question.
+type Holding struct {
+	Path string
+	held atomic.Bool
+	let  chan struct{}
+	once sync.Once
+}
+
+func NewHolding(path string) *Holding { return &Holding{Path: path, let: make(chan struct{})} }
+
+// Hold holds the path's requests from now on.
+func (h *Holding) Hold() { h.held.Store(true) }
+
+// Let answers the held requests and those after them.
+func (h *Holding) Let() { h.once.Do(func() { close(h.let) }) }
+
+func (h *Holding) RoundTrip(r *http.Request) (*http.Response, error) {
+	if h.held.Load() && r.URL.Path == h.Path {
+		select {
+		case <-h.let:
+		case <-r.Context().Done():
+			return nil, r.Context().Err()
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 // RowOnItsWay starts batch id's next row and leaves it running, as a crash would.

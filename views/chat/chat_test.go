@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -865,5 +866,28 @@ func TestAReplyRecoveredWholeOffersNoRetry(t *testing.T) {
 	}
 	if v.errText.Visible() {
 		t.Fatalf("a recovered reply shows an error: %q", v.errText.Text)
+	}
+}
+
+// A stored conversation shows before the service has described its agent
+// (slow, busy or away), its reply settings blank meanwhile; they show,
+// with the conversation's answers, once it has.
+func TestAConversationShowsItsSettingsOnceTheAgentIsRead(t *testing.T) {
+	hold := apptest.NewHolding("/agents/101")
+	s, a := openScreen(t, func(c *app.Config) { c.HTTPClient = &http.Client{Transport: hold} })
+	id := storedChat(t, a, 2, "Paid within 30 days.")
+	a.Chats().Forget(id)
+	hold.Hold()
+	v := reopen(s, id)
+	if v == nil || len(v.msgs) != 4 {
+		t.Fatal("the conversation should show from the history while the service is slow")
+	}
+	if v.summary.Text != "" {
+		t.Fatalf("the settings' line reads %q before the agent is read", v.summary.Text)
+	}
+	hold.Let()
+	ui(s).WaitUntil(t, func() bool { return v.summary.Text != "" }, func() string { return "the settings never showed" })
+	if got := v.summary.Text; got != "Precise · GPT-4o (August 2024) · Nothing, only what it knows" {
+		t.Fatalf("the settings' line reads %q", got)
 	}
 }

@@ -35,10 +35,12 @@ type convView struct {
 	s      *Screen
 	sess   *app.ChatSession
 	unbind func()
-	// changes and ended are what st had at the last rebuild and end notice.
-	st      app.ChatState
-	changes uint64
-	ended   uint64
+	// changes, ended and agentRead are what st had at the last rebuild,
+	// end notice and reading of the agent.
+	st        app.ChatState
+	changes   uint64
+	ended     uint64
+	agentRead uint64
 
 	msgs     []app.Message
 	list     *kit.List
@@ -99,6 +101,7 @@ func newConvView(s *Screen, sess *app.ChatSession) *convView {
 	v := &convView{s: s, sess: sess, rows: map[int64]*rowCache{}, heights: map[int]float32{}, showPictures: map[int64]bool{}}
 	v.st, _ = sess.State().Snapshot()
 	v.ended = v.st.Ended // a reply that ended before the view opened is not news
+	v.agentRead = v.st.AgentRead
 	v.build()
 	v.unbind = kit.Bind(sess.State(), v.show)
 	return v
@@ -421,6 +424,12 @@ func (v *convView) frame() {
 func (v *convView) show(st app.ChatState) {
 	following := v.list.GetScrollOffset()+2 >= v.lastAuto
 	v.st = st
+	if st.AgentRead != v.agentRead {
+		// The agent as the service describes it now: its questions.
+		v.agentRead = st.AgentRead
+		v.settings = v.pickers()
+		v.showSummary()
+	}
 	if st.Changes != v.changes {
 		v.changes = st.Changes
 		if t := kit.Line(st.Conversation.Title, 0); t != v.title.Text {
