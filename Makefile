@@ -66,7 +66,7 @@ bench: deps
 # A working day of the real binary under Xvfb, read every 30 s (about 16
 # minutes on 2 cores; AGENTDESK_SOAK_HOURS=1 for a try): prints the table.
 soak: deps
-	AGENTDESK_SOAK=1 $(GO) test -tags ci -run '^$$' -bench '^BenchmarkSoakDay$$' -benchtime 1x -timeout 180m .
+	AGENTDESK_SOAK=1 AGENTDESK_E2E_OUT=$(CURDIR)/bin/soak $(GO) test -tags ci -run '^$$' -bench '^BenchmarkSoakDay$$' -benchtime 1x -timeout 180m .
 
 clean:
 	rm -rf bin

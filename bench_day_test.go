@@ -44,7 +44,10 @@ const (
 	// dayIdle is how long the window is left alone at the end: past the
 	// minute after which Fyne's caches expire and the 90 s after which
 	// idle connections to the service close.
-	dayIdle                  = 95 * time.Second
+	dayIdle = 95 * time.Second
+	// dayRest is how long the window is left alone to read the program at
+	// rest after an hour: past Fyne's minute, then the program's next reading.
+	dayRest                  = 62 * time.Second
 	dayRequestX, dayRequestY = 820, 330 // the request, the form's first field
 )
 
@@ -58,6 +61,11 @@ type daySample struct {
 	files      int
 	historyMB  float64
 	done       string // what the day had done by then
+	// rest is the hours of work done when read at rest (the window left
+	// alone past Fyne's minute), 0 when read at work; profile is the heap
+	// profile the program wrote with the reading.
+	rest    int
+	profile string
 }
 
 // BenchmarkSoakDay runs a day of mixed work on the real binary under Xvfb
@@ -68,12 +76,17 @@ type daySample struct {
 // Desk speaks it: the day's process goes on), the window made smaller and
 // larger.
 // Every AGENTDESK_SOAK_SAMPLE (30s) it reads the RSS, the Go heap in use,
-// goroutines, open files and the history's size; at the end, after the
-// window is left alone, it prints them as a table with the trend over the
-// last third of the day. AGENTDESK_SOAK_HOURS (10) shortens the day for a
-// quick try. make soak runs it (AGENTDESK_SOAK=1). Targets: RSS at the end ≤ 1.3× of after the first ten
-// minutes, goroutines and open files back to their first counts, no
-// growth in the last third beyond the readings' own noise.
+// goroutines, open files and the history's size. After the first hour and
+// each hour of the day's last third it leaves the window alone past Fyne's
+// minute and reads the program at rest, with a heap profile: readings at
+// work depend on what is streaming at that moment, readings at rest on what
+// the program keeps. At the end it prints the readings, the trend of those
+// at rest over the last third, and what grew in the heap between the first
+// and the last of them. AGENTDESK_SOAK_HOURS (10) shortens the day for a
+// quick try. make soak runs it (AGENTDESK_SOAK=1). Targets: RSS at the end
+// ≤ 1.3× of after the first ten minutes, goroutines and open files back to
+// their first counts, no growth at rest in the last third beyond the
+// readings' own noise.
 func BenchmarkSoakDay(b *testing.B) {
 	if os.Getenv("AGENTDESK_SOAK") == "" {
 		b.Skip("a day's soak runs with make soak (AGENTDESK_SOAK=1)")
@@ -98,7 +111,7 @@ func BenchmarkSoakDay(b *testing.B) {
 		d := startDay(b, every)
 		d.work(hours)
 		b.StopTimer()
-		d.finish()
+		d.finish(hours)
 		b.StartTimer()
 	}
 }
@@ -141,7 +154,11 @@ func startDay(b *testing.B, every time.Duration) *day {
 		}
 	}
 	b.Setenv("HOME", d.home)
-	b.Setenv("AGENTDESK_E2E_ARGS", "--stats-every "+every.String())
+	profiles := filepath.Join(d.home, "profiles")
+	if err := os.Mkdir(profiles, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv("AGENTDESK_E2E_ARGS", "--stats-every "+every.String()+" --stats-profiles "+profiles)
 	b.Setenv(storage.EnvAPIKey, dayKey)
 	srv, svc := demoservice.NewTestService(b, demoservice.Options{APIKey: dayKey})
 	d.svc = svc
@@ -162,7 +179,7 @@ func startDay(b *testing.B, every time.Duration) *day {
 	d.e.WaitAgentsListed()
 	d.start = time.Now()
 	d.firstFiles = openFiles(d.e.app.Process.Pid)
-	d.sample()
+	d.sample(0)
 	go d.watch()
 	return d
 }
@@ -201,16 +218,17 @@ func (d *day) watch() {
 		case <-d.stop:
 			return
 		case <-t.C:
-			d.sample()
+			d.sample(0)
 		}
 	}
 }
 
 // statsLine is the program's own line (--stats-every).
-var statsLine = regexp.MustCompile(`agentdesk-stats heap_inuse_mb=([0-9.]+) heap_live_mb=([0-9.]+) goroutines=(\d+)`)
+var statsLine = regexp.MustCompile(`agentdesk-stats heap_inuse_mb=([0-9.]+) heap_live_mb=([0-9.]+) goroutines=(\d+)(?: profile=(\S+))?`)
 
-// sample reads the program now.
-func (d *day) sample() {
+// sample reads the program now, at rest after that many hours of work (0:
+// at work).
+func (d *day) sample(rest int) {
 	pid := d.e.app.Process.Pid
 	s := daySample{at: time.Since(d.start), rssMB: procRSS(pid), files: countDir(fmt.Sprintf("/proc/%d/fd", pid))}
 	if m := statsLine.FindAllStringSubmatch(d.e.log.String(), -1); len(m) > 0 {
@@ -218,7 +236,9 @@ func (d *day) sample() {
 		s.heapMB, _ = strconv.ParseFloat(last[1], 64)
 		s.liveMB, _ = strconv.ParseFloat(last[2], 64)
 		s.goroutines, _ = strconv.Atoi(last[3])
+		s.profile = last[4]
 	}
+	s.rest = rest
 	for _, name := range []string{"history.db", "history.db-wal"} {
 		if info, err := os.Stat(filepath.Join(d.e.Paths.Data, name)); err == nil {
 			s.historyMB += float64(info.Size()) / (1 << 20)
@@ -228,6 +248,39 @@ func (d *day) sample() {
 	s.done = fmt.Sprintf("%d replies, %d runs, %d uploads, %d switches, %d batches", d.counts["reply"], d.counts["run"], d.counts["upload"], d.counts["switch"], d.counts["batch"])
 	d.samples = append(d.samples, s)
 	d.mu.Unlock()
+}
+
+// rest leaves the window alone past Fyne's minute and reads the program at
+// its next reading, hours of work done.
+func (d *day) rest(hours int) {
+	began := time.Now()
+	d.e.Key("ctrl+1")
+	time.Sleep(dayRest)
+	d.nextStats()
+	d.sample(hours)
+	d.did("rest", began)
+}
+
+// nextStats waits for the program's next reading.
+func (d *day) nextStats() {
+	n := len(statsLine.FindAllStringIndex(d.e.log.String(), -1))
+	deadline := time.Now().Add(2*d.every + 10*time.Second)
+	for len(statsLine.FindAllStringIndex(d.e.log.String(), -1)) == n {
+		if time.Now().After(deadline) {
+			d.b.Fatalf("the program wrote no reading for %v", 2*d.every+10*time.Second)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// restsAfter are the hours after which the program is read at rest: the
+// first, and each of the last third but the last (the day's end is one).
+func restsAfter(hours int) map[int]bool {
+	out := map[int]bool{1: hours > 1}
+	for h := hours*2/3 + 1; h < hours; h++ {
+		out[h] = true
+	}
+	return out
 }
 
 // did counts a step done and the time it took since it began.
@@ -285,6 +338,7 @@ func countDir(dir string) int {
 
 // work does hours of the day.
 func (d *day) work(hours int) {
+	rests := restsAfter(hours)
 	for h := 0; h < hours; h++ {
 		for c := 0; c < dayChatsPerHour; c++ {
 			d.chat(h, c)
@@ -303,6 +357,9 @@ func (d *day) work(hours int) {
 			d.language("English")
 		}
 		d.resize()
+		if rests[h+1] {
+			d.rest(h + 1)
+		}
 	}
 }
 
@@ -572,19 +629,19 @@ func (d *day) resize() {
 
 // finish leaves the window alone, reads it once more, prints the day and
 // reports its figures.
-func (d *day) finish() {
+func (d *day) finish(hours int) {
 	d.e.Key("ctrl+1")
-	workEnd := time.Since(d.start)
 	time.Sleep(dayIdle) // the window left alone
 	close(d.stop)
 	<-d.stopped
-	d.sample()
+	d.nextStats()
+	d.sample(hours)
 	lastFiles := openFiles(d.e.app.Process.Pid)
 	d.e.Quit()
 	d.mu.Lock()
 	samples := d.samples
 	fmt.Printf("\nTime spent, step by step (the driver's waits included)\n")
-	for _, what := range []string{"chat", "reply", "upload", "run", "switch", "batch", "language", "resize"} {
+	for _, what := range []string{"chat", "reply", "upload", "run", "switch", "batch", "language", "resize", "rest"} {
 		if n := d.counts[what]; n > 0 {
 			fmt.Printf("%10s %5d × %6.2f s = %6.1f min\n", what, n, d.took[what].Seconds()/float64(n), d.took[what].Minutes())
 		}
@@ -592,8 +649,14 @@ func (d *day) finish() {
 	d.mu.Unlock()
 
 	fmt.Printf("\nA day of work, read every %v\n%8s %8s %8s %8s %6s %6s %9s  %s\n", d.every, "minute", "RSS MB", "heap MB", "live MB", "gorout", "files", "hist MB", "done by then")
+	var rests []daySample
 	for _, s := range samples {
-		fmt.Printf("%8.1f %8.1f %8.1f %8.1f %6d %6d %9.2f  %s\n", s.at.Minutes(), s.rssMB, s.heapMB, s.liveMB, s.goroutines, s.files, s.historyMB, s.done)
+		done := s.done
+		if s.rest > 0 {
+			done = fmt.Sprintf("at rest after hour %d: %s", s.rest, s.done)
+			rests = append(rests, s)
+		}
+		fmt.Printf("%8.1f %8.1f %8.1f %8.1f %6d %6d %9.2f  %s\n", s.at.Minutes(), s.rssMB, s.heapMB, s.liveMB, s.goroutines, s.files, s.historyMB, done)
 	}
 	// The first reading with the program's own line is the day's start.
 	first, last := samples[0], samples[len(samples)-1]
@@ -609,19 +672,7 @@ func (d *day) finish() {
 			early = s
 		}
 	}
-	// The trend is the work's: the last third of the readings taken while
-	// the day's steps went on, not the quiet end.
-	working := samples
-	for len(working) > 1 && working[len(working)-1].at > workEnd {
-		working = working[:len(working)-1]
-	}
-	third := working[len(working)*2/3:]
-	rssSlope, rssNoise := trend(third, func(s daySample) float64 { return s.rssMB })
-	heapSlope, heapNoise := trend(third, func(s daySample) float64 { return s.liveMB })
-	span := third[len(third)-1].at.Minutes() - third[0].at.Minutes()
 	fmt.Printf("RSS at the end %.1f MB, %.2fx of after ten minutes (%.1f MB; target at most 1.3x)\n", last.rssMB, last.rssMB/early.rssMB, early.rssMB)
-	fmt.Printf("last third of the work (minutes %.1f to %.1f): RSS %+.2f MB a minute (%+.1f MB over it; noise %.1f MB), live heap %+.2f MB a minute (%+.1f MB; noise %.1f MB)\n",
-		third[0].at.Minutes(), third[len(third)-1].at.Minutes(), rssSlope, rssSlope*span, rssNoise, heapSlope, heapSlope*span, heapNoise)
 	fmt.Printf("idle at the end: goroutines %d (first %d), open files %d (first %d); history %.2f MB\n", last.goroutines, first.goroutines, last.files, first.files, last.historyMB)
 	fmt.Printf("the history holds %.2f MB of text (messages, runs' requests and outputs, batch rows): the file is %.1fx of it, with its search index\n", d.storedMB(), last.historyMB/d.storedMB())
 	for what, n := range lastFiles {
@@ -629,10 +680,46 @@ func (d *day) finish() {
 			fmt.Printf("  open at the end, not at the start: %+d %s\n", more, what)
 		}
 	}
+
+	// The trend is of the readings at rest in the day's last third: what
+	// the program keeps, hour after hour, not what was streaming when read.
+	var third []daySample
+	for _, s := range rests {
+		if s.rest > hours*2/3 {
+			third = append(third, s)
+		}
+	}
 	d.b.ReportMetric(last.rssMB/early.rssMB, "rss-end/10min")
-	d.b.ReportMetric(rssSlope*span, "rss-last-third-MB")
 	d.b.ReportMetric(float64(last.goroutines-first.goroutines), "goroutines-end-first")
 	d.b.ReportMetric(float64(last.files-first.files), "files-end-first")
+	if len(third) < 3 {
+		fmt.Printf("%d readings at rest in the last third: too few for a trend (a day of %d hours)\n", len(third), hours)
+		return
+	}
+	from, to := third[0], third[len(third)-1]
+	for _, m := range []struct {
+		name  string
+		value func(daySample) float64
+	}{{"live heap", func(s daySample) float64 { return s.liveMB }}, {"RSS", func(s daySample) float64 { return s.rssMB }}} {
+		slope, spread, se := trend(third, m.value)
+		verdict := "within noise"
+		if math.Abs(slope) > 2*se {
+			verdict = "beyond noise"
+		}
+		fmt.Printf("at rest, hours %d to %d: %s %.1f → %.1f MB, %+.2f MB an hour (± %.2f, two standard errors; readings %.1f MB about the line): %s\n",
+			from.rest, to.rest, m.name, m.value(from), m.value(to), slope, 2*se, spread, verdict)
+		if m.name == "live heap" {
+			d.b.ReportMetric(slope, "live-rest-last-third-MB/h")
+			d.b.ReportMetric(2*se, "live-rest-last-third-noise-MB/h")
+		}
+	}
+	if from.profile != "" && to.profile != "" {
+		out, err := d.e.output("go", "tool", "pprof", "-top", "-nodecount=15", "-sample_index=inuse_space", "-diff_base", from.profile, to.profile)
+		fmt.Printf("\nWhat the heap holds at rest after hour %d beyond after hour %d (pprof -top -diff_base):\n%s\n", to.rest, from.rest, out)
+		if err != nil {
+			fmt.Printf("pprof: %v\n", err)
+		}
+	}
 }
 
 // storedMB is the text the history holds: what the file should grow with.
@@ -683,28 +770,31 @@ func (d *day) storedMB() float64 {
 	return float64(n) / (1 << 20)
 }
 
-// trend is the least-squares slope of value over minutes, and the spread
-// of the readings around that line (their noise).
-func trend(samples []daySample, value func(daySample) float64) (slope, noise float64) {
+// trend is the least-squares slope of value over hours of work, the
+// spread of the readings around that line, and the slope's standard error.
+func trend(samples []daySample, value func(daySample) float64) (slope, spread, se float64) {
 	n := float64(len(samples))
-	if n < 2 {
-		return 0, 0
+	if n < 3 {
+		return 0, 0, 0
 	}
-	var sx, sy, sxx, sxy float64
+	var sx, sy float64
 	for _, s := range samples {
-		x, y := s.at.Minutes(), value(s)
-		sx, sy, sxx, sxy = sx+x, sy+y, sxx+x*x, sxy+x*y
+		sx, sy = sx+float64(s.rest), sy+value(s)
 	}
-	den := n*sxx - sx*sx
-	if den == 0 {
-		return 0, 0
+	mx, my := sx/n, sy/n
+	var sxx, sxy float64
+	for _, s := range samples {
+		x := float64(s.rest) - mx
+		sxx, sxy = sxx+x*x, sxy+x*(value(s)-my)
 	}
-	slope = (n*sxy - sx*sy) / den
-	icept := (sy - slope*sx) / n
+	if sxx == 0 {
+		return 0, 0, 0
+	}
+	slope = sxy / sxx
 	var ss float64
 	for _, s := range samples {
-		r := value(s) - (icept + slope*s.at.Minutes())
+		r := value(s) - (my + slope*(float64(s.rest)-mx))
 		ss += r * r
 	}
-	return slope, math.Sqrt(ss / n)
+	return slope, math.Sqrt(ss / n), math.Sqrt(ss/(n-2)) / math.Sqrt(sxx)
 }

@@ -21,9 +21,11 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"runtime/pprof"
 	"sync"
 	"syscall"
 	"time"
@@ -55,6 +57,7 @@ func main() {
 	demoLanguage := flag.String("demo-language", "en", "the language the built-in demo's agents and replies speak with --serve-demo: `en`, pt-BR or es (in the window it speaks Agent Desk's)")
 	demoFaults := flag.String("demo-faults", "", "make the built-in demo misbehave from the start (in the window and with --serve-demo): its faults as `JSON`, for example '{\"MalformedEventAt\":3}'")
 	statsEvery := flag.Duration("stats-every", 0, "write the Go heap in use and the goroutines to standard error every `DURATION` (for example 1m), to watch memory over a day")
+	statsProfiles := flag.String("stats-profiles", "", "with --stats-every, also write the Go heap's profile at each reading to `DIR` (heap-1.pb.gz, heap-2.pb.gz, …), to find what grows")
 	flag.Parse()
 	var faults demoservice.Faults
 	if *demoFaults != "" {
@@ -104,7 +107,7 @@ func main() {
 	}
 	win := views.NewMainWindow(fa, a, fonts, endPromptly(a))
 	if *statsEvery > 0 {
-		go writeStats(os.Stderr, *statsEvery)
+		go writeStats(os.Stderr, *statsEvery, *statsProfiles)
 	}
 	win.ShowAndRun()
 	closeWithin(a, closeLimit)
@@ -199,14 +202,36 @@ func closeWithin(a *app.App, limit time.Duration) {
 
 // writeStats writes a line of the program's memory every period, for the
 // soak (make soak) to read beside the RSS.
-func writeStats(w io.Writer, period time.Duration) {
+func writeStats(w io.Writer, period time.Duration, profiles string) {
 	// The live heap is as the last collection found it: nothing is collected for the reading.
 	read := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	n := 0
 	for range time.Tick(period) {
+		n++
 		metrics.Read(read)
-		fmt.Fprintf(w, "agentdesk-stats heap_inuse_mb=%.1f heap_live_mb=%.1f goroutines=%d\n",
-			float64(read[0].Value.Uint64())/(1<<20), float64(read[1].Value.Uint64())/(1<<20), runtime.NumGoroutine())
+		profile := ""
+		if profiles != "" {
+			profile = writeHeapProfile(filepath.Join(profiles, fmt.Sprintf("heap-%d.pb.gz", n)))
+		}
+		fmt.Fprintf(w, "agentdesk-stats heap_inuse_mb=%.1f heap_live_mb=%.1f goroutines=%d%s\n",
+			float64(read[0].Value.Uint64())/(1<<20), float64(read[1].Value.Uint64())/(1<<20), runtime.NumGoroutine(), profile)
 	}
+}
+
+// writeHeapProfile writes the heap's profile (as of the last collection) to
+// path: " profile=PATH" for the stats line, or why it could not.
+func writeHeapProfile(path string) string {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Sprintf(" profile_error=%q", err.Error())
+	}
+	return " profile=" + path
 }
 
 // runDemoService serves the built-in service until interrupted, printing what
