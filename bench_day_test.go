@@ -382,9 +382,16 @@ func (d *day) chat(h, c int) {
 	e := d.e
 	began := time.Now()
 	d.conv, d.lastConv = 0, max(d.conv, d.lastConv)
+	// Each key waits for what the one before set off to be drawn: a key
+	// pressed while the last reply is still laid out, or the dialog's list
+	// still filled, goes where the window was, not where the day is.
+	e.WaitStill("the last reply drawn")
+	before := e.Shot()
 	e.Key("ctrl+n")
-	e.WaitStill("the New chat dialog")
+	e.WaitChange("the New chat dialog's agents", pickerList(e), before)
+	before = e.Shot()
 	e.Key("Return")
+	e.WaitChange("the new chat", pickerList(e), before)
 	e.WaitComposer()
 	d.did("chat", began)
 	for r := 0; r < dayRepliesPerChat; r++ {
@@ -442,7 +449,7 @@ func (d *day) repliesNow() int {
 // nothing went out for a while.
 func (d *day) waitReply(r, n int) {
 	again := time.Now().Add(5 * time.Second)
-	d.e.WaitFor(fmt.Sprintf("reply %d", n), func() bool {
+	d.e.WaitForWhy(fmt.Sprintf("reply %d", n), func() bool {
 		if d.repliesNow() >= r {
 			return true
 		}
@@ -451,7 +458,35 @@ func (d *day) waitReply(r, n int) {
 			again = time.Now().Add(5 * time.Second)
 		}
 		return false
-	})
+	}, func() string { return d.whereRepliesWent(n) })
+}
+
+// whereRepliesWent says, when reply n does not come, what the service was
+// asked and what the history's latest conversations hold: whether the
+// question was sent at all, and to which conversation it went.
+func (d *day) whereRepliesWent(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the service was asked %d executions (%d expected); writing conversation %d, the one before %d",
+		d.svc.ExecuteRequests(), d.executionsFor(n), d.conv, d.lastConv)
+	ctx := context.Background()
+	convs, err := d.db.ListConversations(ctx, storage.ListParams{AccountID: dayAccount, Limit: 3})
+	if err != nil {
+		return b.String() + "; the history: " + err.Error()
+	}
+	for _, c := range convs {
+		msgs, err := d.db.Messages(ctx, c.ID)
+		if err != nil {
+			fmt.Fprintf(&b, "; conversation %d: %v", c.ID, err)
+			continue
+		}
+		fmt.Fprintf(&b, "; conversation %d %q (updated %s): %d messages", c.ID, c.Title, c.UpdatedAt.Format("15:04:05.000"), len(msgs))
+		if len(msgs) > 0 {
+			m := msgs[len(msgs)-1]
+			head := []rune(m.Content)
+			fmt.Fprintf(&b, ", the last %s %s %q", m.Role, m.Status, string(head[:min(len(head), 40)]))
+		}
+	}
+	return b.String()
 }
 
 // executionsFor is how many executions the day has asked for once reply n
@@ -519,8 +554,7 @@ func (d *day) run(h, r int) {
 // and opens it on its Run tab.
 func (d *day) openAgent(name string) {
 	e := d.e
-	e.Key("ctrl+k")
-	e.WaitStill("the command box")
+	e.OpenCommandBox()
 	e.Type(name)
 	e.WaitStill("what the command box found")
 	before := e.Shot()
@@ -587,8 +621,7 @@ func (d *day) batch() {
 func (d *day) language(name string) {
 	e := d.e
 	began := time.Now()
-	e.Key("ctrl+k")
-	e.WaitStill("the command box")
+	e.OpenCommandBox()
 	e.Type("language") // the window speaks English all day (see below)
 	e.WaitStill("what the command box found")
 	e.Key("Return")

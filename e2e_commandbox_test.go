@@ -49,8 +49,7 @@ func TestE2ECommandBoxRunsASavedAnswer(t *testing.T) {
 	db := e.History()
 	e.WaitAgentsListed()
 
-	e.Key("ctrl+k")
-	e.WaitStill("the command box")
+	e.OpenCommandBox()
 	e.Type("newsleter")
 	e.WaitStill("what the command box found")
 	e.Screenshot("commandbox-1-agent")
@@ -58,8 +57,7 @@ func TestE2ECommandBoxRunsASavedAnswer(t *testing.T) {
 	e.WaitRunTab()
 	e.Screenshot("commandbox-2-agent-open")
 
-	e.Key("ctrl+k")
-	e.WaitStill("the command box")
+	e.OpenCommandBox()
 	e.Type("newsleter sumer party")
 	e.WaitStill("what the command box found")
 	e.Screenshot("commandbox-3-saved-answer")

@@ -379,11 +379,22 @@ func (e *E2E) History() *storage.DB {
 // WaitFor polls cond until it holds; the limit only guards against a hang.
 func (e *E2E) WaitFor(what string, cond func() bool) {
 	e.t.Helper()
+	e.WaitForWhy(what, cond, nil)
+}
+
+// WaitForWhy is WaitFor that, when it gives up, also says what why finds
+// (where the awaited thing went instead), so a failure explains itself.
+func (e *E2E) WaitForWhy(what string, cond func() bool, why func() string) {
+	e.t.Helper()
 	deadline := time.Now().Add(e2eWait)
 	for !cond() {
 		if time.Now().After(deadline) {
 			e.Screenshot("timeout")
-			e.t.Fatalf("gave up waiting for %s; app output:\n%s", what, e.log)
+			found := ""
+			if why != nil {
+				found = "; " + why()
+			}
+			e.t.Fatalf("gave up waiting for %s%s; app output:\n%s", what, found, e.log)
 		}
 		time.Sleep(e2ePoll)
 	}
@@ -419,6 +430,16 @@ func (e *E2E) WaitScreen(what string, ok func(img *image.RGBA) bool) {
 func (e *E2E) WaitLit(what string, x, y int) {
 	e.t.Helper()
 	e.WaitScreen(what, func(img *image.RGBA) bool { return bluish(img, x, y) })
+}
+
+// OpenCommandBox presses Ctrl+K once the window is still and waits for the
+// command box drawn whole, so what is typed next goes into it.
+func (e *E2E) OpenCommandBox() {
+	e.t.Helper()
+	e.WaitStill("the window before Ctrl+K")
+	before := e.Shot()
+	e.Key("ctrl+k")
+	e.WaitChange("the command box", image.Rect(0, 0, e.W, e.H), before)
 }
 
 // WaitChange waits until region r of the window differs from before (a
