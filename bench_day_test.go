@@ -382,14 +382,9 @@ func (d *day) chat(h, c int) {
 	e := d.e
 	began := time.Now()
 	d.conv, d.lastConv = 0, max(d.conv, d.lastConv)
-	// Each key waits for what the one before set off to be drawn: a key
-	// pressed while the last reply is still laid out, or the dialog's list
-	// still filled, goes where the window was, not where the day is.
-	e.WaitStill("the last reply drawn")
+	// Return waits for the dialog's agents, typing for the dialog gone.
+	e.OpenNewChat()
 	before := e.Shot()
-	e.Key("ctrl+n")
-	e.WaitChange("the New chat dialog's agents", pickerList(e), before)
-	before = e.Shot()
 	e.Key("Return")
 	e.WaitChange("the new chat", pickerList(e), before)
 	e.WaitComposer()

@@ -442,6 +442,17 @@ func (e *E2E) OpenCommandBox() {
 	e.WaitChange("the command box", image.Rect(0, 0, e.W, e.H), before)
 }
 
+// OpenNewChat presses Ctrl+N once the window is still (a reply still laid
+// out takes keys where the window was) and waits for the New chat dialog's
+// agents drawn whole, so Return or typing goes to the dialog.
+func (e *E2E) OpenNewChat() {
+	e.t.Helper()
+	e.WaitStill("the window before Ctrl+N")
+	before := e.Shot()
+	e.Key("ctrl+n")
+	e.WaitChange("the New chat dialog's agents", pickerList(e), before)
+}
+
 // WaitChange waits until region r of the window differs from before (a
 // capture taken before the step) and the whole window then stays the same
 // over stillShots captures: what the step set off is drawn whole.
